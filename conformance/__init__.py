@@ -1,0 +1,1 @@
+"""Conformance fixtures and the harness that runs them."""

@@ -1,0 +1,208 @@
+"""The `mtrain` command line: one subcommand per job, each a small function.
+
+Exit codes: 0 success, 1 a check failed, 2 a usage or configuration error (an unknown
+variant, a malformed file), always with one clear message and never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from mtrain import __version__
+from mtrain.spec.catalog import Catalog, RulesetError, catalog
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.yamlload import SpecError
+
+Command = Callable[[argparse.Namespace], int]
+
+
+class UsageError(Exception):
+    """Bad arguments or configuration: reported in one line, exit code 2."""
+
+
+def _print_json(data: Any) -> None:
+    json.dump(data, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+
+
+def resolve(cat: Catalog, variant: str, overlays: Sequence[str] = ()) -> Ruleset:
+    try:
+        return cat.ruleset(variant, overlays)
+    except (RulesetError, SpecError) as e:
+        raise UsageError(str(e)) from None
+
+
+# --- variants ------------------------------------------------------------------------
+
+
+def cmd_variants(args: argparse.Namespace) -> int:
+    cat = catalog()
+    out: dict[str, Any] = {"variants": [], "overlays": []}
+    for name in cat.variants:
+        rs = cat.ruleset(name)
+        vf = cat.variants[name]
+        out["variants"].append({"name": name, "title": vf.title, "source": list(vf.source),
+                                "options": dict(rs.items()),
+                                "hand_sizes": {str(n): h for n, h in rs.hand_table}})
+    for name, ov in cat.overlays.items():
+        out["overlays"].append({"name": name, "title": ov.title, "source": list(ov.source),
+                                "applies_to": list(ov.applies_to) if ov.applies_to else "any",
+                                "options": ov.options})
+    if args.json:
+        _print_json(out)
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="Variants", show_lines=False)
+    table.add_column("option")
+    for v in out["variants"]:
+        table.add_column(v["name"])
+    for option in cat.options:
+        cells = [v["options"][option] for v in out["variants"]]
+        style = "bold" if len(set(cells)) > 1 else ""
+        table.add_row(option, *cells, style=style)
+    ovt = Table(title="Overlays")
+    for col in ("overlay", "sets", "applies to", "title"):
+        ovt.add_column(col)
+    for o in out["overlays"]:
+        sets = ", ".join(f"{k}={v}" for k, v in o["options"].items())
+        applies = o["applies_to"] if isinstance(o["applies_to"], str) else ", ".join(
+            o["applies_to"])
+        ovt.add_row(o["name"], sets, applies, o["title"])
+    console = Console()
+    console.print(table)
+    console.print(ovt)
+    return 0
+
+
+# --- explain -------------------------------------------------------------------------
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    cat = catalog()
+    clause = cat.clauses.get(args.clause.upper())
+    if clause is None:
+        near = [c for c in cat.clauses if c.split("-")[0] == args.clause.upper().split("-")[0]]
+        hint = f"; clauses of that group: {', '.join(near)}" if near else ""
+        raise UsageError(f"unknown clause {args.clause!r}{hint}")
+    where = [name for name in cat.variants if clause.applies(cat.ruleset(name))]
+    data = {
+        "id": clause.id, "title": clause.title, "text": clause.text,
+        "sources": list(clause.sources), "decision": clause.decision,
+        "when": {o: sorted(v) for o, v in clause.when.items()},
+        "requires": {o: sorted(v) for o, v in clause.requires.items()},
+        "answers": list(clause.answers), "applies_to_variants": where,
+    }
+    if args.json:
+        _print_json(data)
+        return 0
+    print(f"{clause.id}  {clause.title}")
+    print(f"  {clause.text}")
+    print(f"  sources: {', '.join(clause.sources)}")
+    if clause.decision:
+        print(f"  decision: {clause.decision}")
+    conds = "; ".join(f"{o} in {{{', '.join(sorted(v))}}}" for o, v in clause.when.items())
+    print(f"  applies when: {conds or 'always'}")
+    if clause.requires:
+        req = "; ".join(f"{o} in {{{', '.join(sorted(v))}}}" for o, v in clause.requires.items())
+        print(f"  requires: {req}")
+    if clause.answers:
+        print(f"  answers RULES.md questions: {', '.join(map(str, clause.answers))}")
+    print(f"  shipped variants: {', '.join(where) or 'none (overlays only)'}")
+    return 0
+
+
+# --- simulate ------------------------------------------------------------------------
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from mtrain.reference.rules import Rules
+    from mtrain.reference.simulate import simulate
+
+    rs = resolve(catalog(), args.variant, args.overlay)
+    if args.players not in rs.player_counts:
+        raise UsageError(f"{rs.name} has no hand size for {args.players} players; it deals to "
+                         f"{', '.join(map(str, rs.player_counts))} [DEAL-7]")
+    if args.rounds < 1:
+        raise UsageError("--rounds must be at least 1")
+    rules = Rules.of(rs)
+    if args.json or not sys.stderr.isatty():
+        report = simulate(rules, args.players, args.rounds, args.seed, args.check_every_action)
+    else:
+        from rich.progress import Progress
+
+        with Progress(transient=True) as bar:
+            task = bar.add_task(f"{rs.name}, {args.players} players", total=args.rounds)
+            report = simulate(rules, args.players, args.rounds, args.seed,
+                              args.check_every_action,
+                              progress=lambda k: bar.advance(task, k))
+    if args.json:
+        _print_json(report.to_json())
+    else:
+        data = report.to_json()
+        print(f"rule set            {data['ruleset']}, {args.players} players, seed {args.seed}")
+        print(f"rounds played       {data['rounds']}")
+        print(f"rounds per second   {data['rounds_per_second']}")
+        print(f"average length      {data['average_round_length']} actions "
+              f"(longest {data['longest_round']})")
+        endings = data["endings"]
+        assert isinstance(endings, dict)
+        print("how rounds ended    " + ", ".join(f"{k} {v}" for k, v in endings.items()))
+        print(f"invariant violations {data['invariant_violations']}")
+        for line in report.first_violations:
+            print(f"  {line}")
+    return 1 if report.invariant_violations else 0
+
+
+# --- wiring --------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mtrain", description="Mexican Train: the rules as data, a reference engine, "
+        "and a conformance suite.")
+    parser.add_argument("--version", action="version", version=f"mtrain {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("variants", help="list the variants and overlays with their options")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_variants)
+
+    p = sub.add_parser("explain", help="show one clause: text, sources, options")
+    p.add_argument("clause", help="a clause id, e.g. DBL-6")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_explain)
+
+    p = sub.add_parser("simulate", help="play random legal rounds and check the invariants")
+    p.add_argument("--variant", required=True,
+                   help="a variant, base+overlay+..., or a variant file")
+    p.add_argument("--overlay", action="append", default=[], help="add an overlay (repeatable)")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--rounds", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--check-every-action", action="store_true",
+                   help="check every invariant after every action (slower)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_simulate)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func: Command = args.func
+    try:
+        return func(args)
+    except UsageError as e:
+        print(f"mtrain {args.command}: {e}", file=sys.stderr)
+        return 2
+    except SpecError as e:
+        print(f"mtrain {args.command}: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,250 @@
+"""The canonical JSON form of states and actions (spec/schemas/state, action).
+
+Tiles are text, high end first ("12-5"); inside a train each tile is written in the
+direction it was laid, near end first ("5-12" after a 5). A train is named by its
+owner's seat, or "mexican". Every list has one canonical order, so equal states have
+equal JSON, and `state_from_json(state_to_json(s)) == s`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mtrain.spec import tiles as T
+
+from .engine import (
+    DRAW,
+    END_CHAIN,
+    ENGINE,
+    OVER,
+    PASS,
+    Action,
+    Result,
+    State,
+    engine_number,
+)
+from .rules import Rules
+
+PHASES = ("engine", "start", "chain", "follow", "over")
+MEXICAN = "mexican"
+
+
+class StateError(ValueError):
+    """A JSON state or action that does not describe a table; names the field at fault."""
+
+
+def hand_order(t: int) -> tuple[int, int]:
+    return (-T.HIGH[t], -T.LOW[t])
+
+
+def train_to_json(state: State, train: int) -> int | str:
+    return MEXICAN if train == state.players else train
+
+
+def action_to_json(state: State, action: Action) -> dict[str, Any]:
+    if action.kind == "play":
+        return {"type": "play", "tile": T.name(action.tile),
+                "train": train_to_json(state, action.train)}
+    return {"type": action.kind}
+
+
+def action_from_json(state: State, data: Any) -> Action:
+    if not isinstance(data, dict) or "type" not in data:
+        raise StateError(f"an action is an object with a 'type'; got {data!r}")
+    kind = data["type"]
+    simple = {"draw": DRAW, "pass": PASS, "end-chain": END_CHAIN}
+    if kind in simple:
+        extra = set(data) - {"type"}
+        if extra:
+            raise StateError(f"a {kind} action has no field {sorted(extra)[0]!r}")
+        return simple[kind]
+    if kind != "play":
+        raise StateError(f"unknown action type {kind!r}; known: play, draw, pass, end-chain")
+    extra = set(data) - {"type", "tile", "train"}
+    if extra:
+        raise StateError(f"a play action has no field {sorted(extra)[0]!r}")
+    try:
+        tile = T.parse(str(data.get("tile")), state.rules.max_pip)
+    except T.TileError as e:
+        raise StateError(f"action.tile: {e}") from None
+    return Action("play", tile, train_from_json(state.players, data.get("train"), "action.train"))
+
+
+def train_from_json(players: int, value: Any, where: str) -> int:
+    if value == MEXICAN:
+        return players
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players:
+        return value
+    raise StateError(f"{where}: {value!r} is not a train (a seat 0..{players - 1} or 'mexican')")
+
+
+def _oriented(tiles: tuple[int, ...], start: int) -> list[str]:
+    out, end = [], start
+    for t in tiles:
+        out.append(T.oriented(t, end))
+        end = T.OTHER_END[t][end]
+    return out
+
+
+def state_to_json(state: State) -> dict[str, Any]:
+    n = state.players
+
+    def train(i: int) -> dict[str, Any]:
+        body: dict[str, Any] = {"tiles": _oriented(state.trains[i], state.engine),
+                                "end": state.ends[i]}
+        if i < n:
+            body["marker"] = state.markers[i]
+        return body
+
+    result = None
+    if state.result is not None:
+        r = state.result
+        result = {"end": r.end, "winner": r.winner if r.winner >= 0 else None,
+                  "scores": list(r.scores)}
+    return {
+        "round": state.round,
+        "engine": state.engine,
+        "engine_placed": state.engine_placed,
+        "phase": state.phase,
+        "seat": state.seat,
+        "starter": state.starter,
+        "hands": [[T.name(t) for t in sorted(T.tiles_of(h), key=hand_order)]
+                  for h in state.hands],
+        "boneyard": [T.name(t) for t in state.boneyard],
+        "trains": [train(i) for i in range(n)],
+        "mexican": train(n),
+        "open_doubles": [train_to_json(state, t) for t in state.open_doubles],
+        "turn_doubles": [train_to_json(state, t) for t in state.turn_doubles],
+        "drawn": T.name(state.drawn) if state.drawn >= 0 else None,
+        "first_turns": [s for s in range(n) if state.first_pending >> s & 1],
+        "passes": state.passes,
+        "scores": list(state.scores),
+        "outs": list(state.outs),
+        "result": result,
+    }
+
+
+def state_from_json(rules: Rules, data: Any) -> State:
+    """Build a State from its JSON form; raises StateError naming the first bad field.
+
+    Structure is checked here; whether the table is possible (tile conservation,
+    connected trains, ...) is for `invariants.violations`.
+    """
+    if not isinstance(data, dict):
+        raise StateError("a state is a JSON object")
+    max_pip = rules.max_pip
+
+    def need(key: str, kind: type | tuple[type, ...]) -> Any:
+        if key not in data:
+            raise StateError(f"state.{key} is missing")
+        value = data[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise StateError(f"state.{key} has the wrong type: {value!r}")
+        return value
+
+    def tile(text: Any, where: str) -> int:
+        try:
+            return T.parse(text, max_pip)
+        except T.TileError as e:
+            raise StateError(f"{where}: {e}") from None
+
+    hands_j = need("hands", list)
+    n = len(hands_j)
+    if n < 1:
+        raise StateError("state.hands must list one hand per player")
+    st = State.__new__(State)
+    st.rules, st.players = rules, n
+    st.round = need("round", int)
+    if not 1 <= st.round <= rules.rounds:
+        raise StateError(f"state.round: {st.round} is not a round of a {rules.rounds}-round match")
+    st.engine = need("engine", int)
+    if st.engine != engine_number(rules, st.round):
+        raise StateError(f"state.engine: round {st.round} uses [{engine_number(rules, st.round)}-"
+                         f"{engine_number(rules, st.round)}], not {st.engine} [ENG-1]")
+    st.engine_placed = need("engine_placed", bool)
+    st.phase = need("phase", str)
+    if st.phase not in PHASES:
+        raise StateError(f"state.phase: {st.phase!r} is not one of {', '.join(PHASES)}")
+    if (st.phase == ENGINE) == st.engine_placed:
+        raise StateError("state.engine_placed must be false exactly in the 'engine' phase")
+    st.seat = need("seat", int)
+    st.starter = need("starter", int)
+    for key, v in (("seat", st.seat), ("starter", st.starter)):
+        if not 0 <= v < n:
+            raise StateError(f"state.{key}: {v} is not a seat 0..{n - 1}")
+    st.hands = []
+    for s, h in enumerate(hands_j):
+        if not isinstance(h, list):
+            raise StateError(f"state.hands[{s}] must be a list of tiles")
+        mask = 0
+        for i, x in enumerate(h):
+            t = tile(x, f"state.hands[{s}][{i}]")
+            if mask & T.BIT[t]:
+                raise StateError(f"state.hands[{s}]: {T.name(t)} appears twice")
+            mask |= T.BIT[t]
+        st.hands.append(mask)
+    st.boneyard = [tile(x, f"state.boneyard[{i}]")
+                   for i, x in enumerate(need("boneyard", list))]
+    trains_j = need("trains", list)
+    if len(trains_j) != n:
+        raise StateError(f"state.trains must have one train per player ({n}), "
+                         f"not {len(trains_j)}")
+    st.trains, st.ends, st.markers = [], [], []
+    st.table_mask = T.BIT[T.DOUBLE[st.engine]] if st.engine_placed else 0
+    for i, tj in enumerate([*trains_j, need("mexican", dict)]):
+        where = f"state.trains[{i}]" if i < n else "state.mexican"
+        if not isinstance(tj, dict) or not isinstance(tj.get("tiles"), list):
+            raise StateError(f"{where} must be an object with a 'tiles' list")
+        end, ids = st.engine, []
+        for k, x in enumerate(tj["tiles"]):
+            t = tile(x, f"{where}.tiles[{k}]")
+            near = int(str(x).split("-")[0])
+            if near != end:
+                raise StateError(f"{where}.tiles[{k}]: {x} does not continue from {end} "
+                                 "(tiles are written near end first) [TRAIN-2]")
+            end = T.OTHER_END[t][end]
+            ids.append(t)
+            st.table_mask |= T.BIT[t]
+        if tj.get("end", end) != end:
+            raise StateError(f"{where}.end: {tj.get('end')!r} but the tiles end in {end}")
+        marker = tj.get("marker", False)
+        if i == n and marker:
+            raise StateError("state.mexican: the Mexican Train never carries a marker [MARK-2]")
+        if not isinstance(marker, bool):
+            raise StateError(f"{where}.marker must be true or false")
+        st.trains.append(tuple(ids))
+        st.ends.append(end)
+        st.markers.append(marker)
+    st.open_doubles = [train_from_json(n, x, "state.open_doubles")
+                       for x in need("open_doubles", list)]
+    st.turn_doubles = [train_from_json(n, x, "state.turn_doubles")
+                       for x in need("turn_doubles", list)]
+    drawn = data.get("drawn")
+    st.drawn = -1 if drawn is None else tile(drawn, "state.drawn")
+    st.first_pending = 0
+    for s in need("first_turns", list):
+        if not isinstance(s, int) or not 0 <= s < n:
+            raise StateError(f"state.first_turns: {s!r} is not a seat")
+        st.first_pending |= 1 << s
+    st.passes = need("passes", int)
+    st.scores = _ints(need("scores", list), n, "scores")
+    st.outs = _ints(need("outs", list), n, "outs")
+    res = data.get("result")
+    if (res is None) != (st.phase != OVER):
+        raise StateError("state.result must be given exactly when the phase is 'over'")
+    if res is None:
+        st.result = None
+    else:
+        if not isinstance(res, dict) or res.get("end") not in ("domino", "blocked"):
+            raise StateError("state.result.end must be 'domino' or 'blocked'")
+        winner = res.get("winner")
+        st.result = Result(res["end"], -1 if winner is None else int(winner),
+                           tuple(_ints(res.get("scores"), n, "result.scores")))
+    return st
+
+
+def _ints(value: Any, n: int, where: str) -> list[int]:
+    if (not isinstance(value, list) or len(value) != n
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        raise StateError(f"state.{where} must be a list of {n} integers")
+    return list(value)

@@ -1,0 +1,102 @@
+"""Setting up a round: shuffling, dealing, and placing the engine.
+
+A deal is reproducible: `deal(rules, players, seed=S)` shuffles with
+`random.Random(S)`; `deal(rules, players, order=[...])` takes the shuffled order
+itself (hands are dealt from the front, seat 0 first, and the rest is the boneyard
+in draw order), so any table can be set up exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from mtrain.spec import tiles as T
+
+from .engine import ENGINE, START, State, _check_blocked, _place_engine, engine_number
+from .rules import Rules
+
+
+def shuffled_order(rules: Rules, round_no: int, seed: int | str | None) -> list[int]:
+    """The tiles to deal (the engine left out when set aside: ENG-2), shuffled."""
+    order = deal_pool(rules, round_no)
+    random.Random(seed).shuffle(order)
+    return order
+
+
+def deal_pool(rules: Rules, round_no: int) -> list[int]:
+    engine = T.DOUBLE[engine_number(rules, round_no)]
+    pool = T.tiles_of(rules.set_mask)
+    if not rules.holder_lays:
+        pool.remove(engine)  # ENG-2: set aside before shuffling
+    return pool
+
+
+def deal(rules: Rules, players: int, round_no: int = 1, *, seed: int | str | None = None,
+         order: Sequence[int] | None = None, scores: Sequence[int] | None = None,
+         outs: Sequence[int] | None = None) -> State:
+    """A new round, dealt from `order` or from a shuffle seeded with `seed`."""
+    if not 1 <= round_no <= rules.rounds:
+        raise ValueError(f"round {round_no} does not exist: a {rules.ruleset['tile_set']} "
+                         f"match has rounds 1 to {rules.rounds} [MATCH-1]")
+    hand = rules.ruleset.hand_size(players)  # DEAL-7
+    if order is None:
+        order = shuffled_order(rules, round_no, seed)
+    else:
+        expected = sorted(deal_pool(rules, round_no))
+        if sorted(order) != expected:
+            raise ValueError("the deal order must hold each tile to deal exactly once "
+                             f"({len(expected)} tiles) [DEAL-1]")
+    st = State.__new__(State)
+    st.rules = rules
+    st.players = players
+    st.round = round_no
+    st.engine = engine_number(rules, round_no)  # ENG-1
+    st.hands = [sum(T.BIT[t] for t in order[s * hand:(s + 1) * hand]) for s in range(players)]
+    st.boneyard = list(order[players * hand:])  # DEAL-1
+    st.trains = [()] * (players + 1)
+    st.ends = [st.engine] * (players + 1)  # TRAIN-2: an empty train's end is the engine's
+    st.markers = [False] * (players + 1)
+    st.open_doubles, st.turn_doubles = [], []
+    st.drawn, st.passes, st.table_mask = -1, 0, 0
+    st.first_pending = (1 << players) - 1  # FIRST-6: nobody has had a first turn
+    st.scores = list(scores) if scores is not None else [0] * players
+    st.outs = list(outs) if outs is not None else [0] * players
+    st.result = None
+    st.engine_placed = False
+    st.starter = st.seat = (round_no - 1) % players
+    st.phase = ENGINE
+    engine_bit = T.BIT[T.DOUBLE[st.engine]]
+    if not rules.holder_lays:
+        _place_engine(st, -1)  # ENG-2; SEAT-3 chooses the starter
+    else:
+        holder = next((s for s in range(players) if st.hands[s] & engine_bit), -1)
+        if holder >= 0:
+            st.hands[holder] ^= engine_bit
+            _place_engine(st, holder)  # ENG-3: placed at once by its holder
+        # else ENG-4: players draw for it, from seat (round - 1) mod players
+    if st.phase == START:
+        _check_blocked(st)
+    return st
+
+
+def next_round(state: State, *, seed: int | str | None = None,
+               order: Sequence[int] | None = None) -> State:
+    """The next round of the match, with the running totals carried over (MATCH-1)."""
+    if state.result is None:
+        raise ValueError("the round is not over yet")
+    if state.round >= state.rules.rounds:
+        raise ValueError(f"the match is over after round {state.rules.rounds} [MATCH-1]")
+    return deal(state.rules, state.players, state.round + 1, seed=seed, order=order,
+                scores=state.scores, outs=state.outs)
+
+
+def match_winners(state: State) -> list[int]:
+    """MATCH-2..5: the seats that win on the totals so far."""
+    rules = state.rules
+    best = max(state.scores) if rules.positive_scoring else min(state.scores)
+    tied = [s for s, v in enumerate(state.scores) if v == best]
+    if len(tied) > 1 and rules.tie_most_outs:
+        most = max(state.outs[s] for s in tied)  # MATCH-5
+        tied = [s for s in tied if state.outs[s] == most]
+    return tied  # MATCH-4: a tie that remains is a shared win

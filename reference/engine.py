@@ -1,0 +1,485 @@
+"""The reference engine: the state of a round, its legal actions, and their effects.
+
+Read top to bottom: actions, the state, where a player may play, the legal actions,
+what an action does, the end of a round. Every rule the code enforces cites its clause
+id (spec/data/clauses.yaml) in a comment; every refusal names its clause.
+
+Two ways to move: `apply(state, action)` is pure (the input is never changed) and
+checks the action; `perform(state, action)` changes the state in place without a
+check, for simulations that only ever pick from `legal_actions`.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from mtrain.spec import tiles as T
+
+from .rules import (
+    FOLLOW_ANYWHERE,
+    FOLLOW_COVER_OWN,
+    FOLLOW_RESTRICTED,
+    MARKER_ANYONE_ON,
+    MARKER_OWNER_ANYWHERE,
+    MARKER_OWNER_OWN,
+    Rules,
+)
+
+# --- actions -------------------------------------------------------------------------
+
+
+class Action(NamedTuple):
+    """One decision. `train` is a seat for a personal train, or `players` for the Mexican."""
+
+    kind: str  # "play" | "draw" | "pass" | "end-chain"
+    tile: int = -1
+    train: int = -1
+
+
+DRAW = Action("draw")
+# Every play action, built once: PLAY[train][tile] (trains 0..10 cover up to 10 players).
+PLAY: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(Action("play", t, train) for t in range(T.TILE_COUNT)) for train in range(11))
+PASS = Action("pass")
+END_CHAIN = Action("end-chain")
+
+# phases of a round
+ENGINE = "engine"  # holder-lays: nobody holds the engine, players draw for it (ENG-4)
+START = "start"  # a turn has begun, nothing laid yet
+CHAIN = "chain"  # a first-turn chain is under way (FIRST-1)
+FOLLOW = "follow"  # a double was laid; another tile is due (DBL-1)
+OVER = "over"  # the round has ended (END-1, END-2, END-3)
+
+DOMINO, BLOCKED = "domino", "blocked"
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse; `clause` is the id of the clause it breaks."""
+
+    def __init__(self, clause: str, message: str) -> None:
+        super().__init__(f"{message} [{clause}]")
+        self.clause = clause
+        self.message = message
+
+
+class Result(NamedTuple):
+    end: str  # DOMINO or BLOCKED
+    winner: int  # the seat that went out, or -1 for a blocked round
+    scores: tuple[int, ...]  # this round's score per seat
+
+
+# --- the state -----------------------------------------------------------------------
+
+
+class State:
+    """Everything about a round in progress, and the match totals so far.
+
+    Hands are bitmasks of tile ids; trains are tuples of tile ids from the engine
+    outward (index `players` is the Mexican Train); the boneyard is a list in draw
+    order. Small and flat, so a copy is a handful of list copies.
+    """
+
+    __slots__ = (
+        "boneyard", "drawn", "ends", "engine", "engine_placed", "first_pending", "hands",
+        "markers", "open_doubles", "outs", "passes", "phase", "players", "result", "round",
+        "rules", "scores", "seat", "starter", "table_mask", "trains", "turn_doubles",
+    )
+
+    rules: Rules
+    players: int
+    round: int
+    engine: int
+    engine_placed: bool
+    hands: list[int]
+    boneyard: list[int]
+    trains: list[tuple[int, ...]]
+    ends: list[int]
+    markers: list[bool]
+    open_doubles: list[int]
+    turn_doubles: list[int]
+    seat: int
+    phase: str
+    drawn: int
+    first_pending: int
+    starter: int
+    passes: int
+    table_mask: int
+    scores: list[int]
+    outs: list[int]
+    result: Result | None
+
+    def copy(self) -> State:
+        new = State.__new__(State)
+        new.rules, new.players, new.round, new.engine = (
+            self.rules, self.players, self.round, self.engine)
+        new.engine_placed, new.seat, new.phase, new.drawn = (
+            self.engine_placed, self.seat, self.phase, self.drawn)
+        new.first_pending, new.starter, new.passes, new.table_mask = (
+            self.first_pending, self.starter, self.passes, self.table_mask)
+        new.result = self.result
+        new.hands = self.hands[:]
+        new.boneyard = self.boneyard[:]
+        new.trains = self.trains[:]
+        new.ends = self.ends[:]
+        new.markers = self.markers[:]
+        new.open_doubles = self.open_doubles[:]
+        new.turn_doubles = self.turn_doubles[:]
+        new.scores = self.scores[:]
+        new.outs = self.outs[:]
+        return new
+
+    @property
+    def mexican(self) -> int:
+        """Index of the Mexican Train among the trains."""
+        return self.players
+
+    @property
+    def match_over(self) -> bool:
+        return self.phase == OVER and self.round >= self.rules.rounds
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in State.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<State round {self.round} seat {self.seat} phase {self.phase}>"
+
+
+# --- where a player may play -----------------------------------------------------------
+
+
+def engine_number(rules: Rules, round_no: int) -> int:
+    """ENG-1: round 1 uses [N-N], each later round the next double down."""
+    return rules.max_pip - (round_no - 1)
+
+
+def live(state: State, train: int) -> bool:
+    """True while some tile of the open double's number is still off the table."""
+    return bool(state.rules.number_mask[state.ends[train]] & ~state.table_mask)
+
+
+def duties(state: State) -> list[int]:
+    """Open doubles laid on earlier turns that oblige the player to move (DBL-6)."""
+    if not state.open_doubles:
+        return []
+    rules = state.rules
+    if rules.chain_first_turn and state.first_pending:
+        return []  # FIRST-5: chain doubles wait until everyone has had a first turn
+    out = [t for t in state.open_doubles if t not in state.turn_doubles]
+    if rules.release_uncoverable:
+        out = [t for t in out if live(state, t)]  # DBL-9: an uncoverable double is released
+    if out and rules.oldest_first:
+        return out[:1]  # DBL-7: oldest first
+    return out  # DBL-8: any of them
+
+
+def open_trains(state: State, seat: int, all_marked: bool = False) -> list[int]:
+    """Trains `seat` may play on in an ordinary turn, before any double duty."""
+    rules = state.rules
+    first = bool(state.first_pending >> seat & 1)
+    if first and rules.chain_first_turn:
+        return [seat]  # FIRST-2: a chain goes on your own train only
+    if rules.own_train_first and not state.trains[seat]:
+        return [seat]  # TRAIN-7: start your own train first
+    out = [seat]
+    mex = state.players
+    # FIRST-9: during the first turns only the starter may open the Mexican Train
+    if not (rules.starter_only_mexican and first and seat != state.starter
+            and not state.trains[mex]):
+        out.append(mex)  # TRAIN-4, TRAIN-5: the Mexican Train is open to all (MARK-2)
+    markers = state.markers
+    for other in range(state.players):
+        if other != seat and (all_marked or markers[other]):
+            out.append(other)  # TRAIN-4: another player's train only while marked
+    return out
+
+
+def playable_trains(state: State) -> list[int]:
+    """The trains the player to move may play on now."""
+    seat = state.seat
+    if state.phase == CHAIN:
+        return [seat]  # FIRST-1, FIRST-2
+    due = duties(state)
+    if due:
+        return due  # DBL-6: cover the open double, nothing else
+    if state.phase != FOLLOW:
+        return open_trains(state, seat)
+    rules = state.rules
+    laid = state.turn_doubles
+    if rules.follow == FOLLOW_COVER_OWN:
+        return laid[-1:]  # DBL-4: the layer covers the double just laid
+    base = open_trains(state, seat)
+    if rules.follow == FOLLOW_RESTRICTED:
+        # DBL-3: the first double of the turn, the Mexican Train, or a train not ending
+        # in an open double
+        out = [laid[0]]
+        out += [t for t in base if t != laid[0]
+                and (t == state.players or t not in state.open_doubles)]
+        return out
+    # DBL-2: anywhere; TRAIN-6: a double laid this turn may be covered wherever it lies
+    return base + [t for t in laid if t not in base]
+
+
+def plays(state: State) -> list[Action]:
+    """Every tile the player to move may lay, on every train it may go on."""
+    hand = state.hands[state.seat]
+    number_mask = state.rules.number_mask
+    ends = state.ends
+    out = []
+    for train in playable_trains(state):
+        mask = hand & number_mask[ends[train]]
+        if mask:
+            row = PLAY[train]
+            while mask:
+                low = mask & -mask
+                out.append(row[low.bit_length() - 1])
+                mask ^= low
+    if state.drawn >= 0:
+        drawn = state.drawn
+        return [a for a in out if a.tile == drawn]  # TURN-3: only the drawn tile
+    return out
+
+
+def legal_actions(state: State) -> list[Action]:
+    """The exact list of legal actions, without repeats, in a fixed order."""
+    phase = state.phase
+    if phase == OVER:
+        return []
+    if phase == ENGINE:
+        return [DRAW]  # ENG-4: draw for the engine
+    found = plays(state)
+    if phase == CHAIN:
+        # FIRST-1: end the chain at will; FIRST-4: not on a double you could cover
+        if not found or state.seat not in state.turn_doubles:
+            found.append(END_CHAIN)
+        return found
+    if found:
+        return found  # TURN-1: must play
+    rules = state.rules
+    if phase == START and rules.chain_first_turn and state.first_pending >> state.seat & 1:
+        return [PASS]  # FIRST-3: no start on the first turn: marker, no draw
+    if state.drawn >= 0 and not rules.draw_until_playable:
+        return [PASS]  # TURN-4: the drawn tile cannot be played
+    if state.boneyard:
+        return [DRAW]  # TURN-2, TURN-5, DBL-5
+    return [PASS]  # TURN-4: empty boneyard
+
+
+# --- what an action does -------------------------------------------------------------
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after `action`; raises IllegalAction (naming the clause) if refused."""
+    if action not in legal_actions(state):
+        raise refusal(state, action)
+    new = state.copy()
+    perform(new, action)
+    return new
+
+
+def perform(state: State, action: Action) -> None:
+    """Carry out a legal action in place (no check: see `apply`)."""
+    kind = action.kind
+    if kind == "play":
+        _play(state, action.tile, action.train)
+    elif kind == "draw":
+        _draw(state)
+    else:  # pass, end-chain
+        if kind == "pass":
+            state.markers[state.seat] = True  # TURN-4, MARK-1, FIRST-3: marker up
+            if not state.boneyard:
+                state.passes += 1  # END-3 counts passes made on an empty boneyard
+        _end_turn(state)
+
+
+def _play(state: State, tile: int, train: int) -> None:
+    seat = state.seat
+    bit = T.BIT[tile]
+    state.hands[seat] ^= bit
+    state.table_mask |= bit
+    state.trains[train] = state.trains[train] + (tile,)
+    state.ends[train] = T.OTHER_END[tile][state.ends[train]]  # TRAIN-2
+    rule = state.rules.marker_rule
+    if rule == MARKER_OWNER_OWN:
+        if train == seat:
+            state.markers[seat] = False  # MARK-3
+    elif rule == MARKER_ANYONE_ON:
+        if train < state.players:
+            state.markers[train] = False  # MARK-4
+    elif rule == MARKER_OWNER_ANYWHERE:
+        state.markers[seat] = False  # MARK-5
+    if train in state.open_doubles:  # TRAIN-3: one tile covers the double
+        state.open_doubles.remove(train)
+        if train in state.turn_doubles:
+            state.turn_doubles.remove(train)
+    double = T.IS_DOUBLE[tile]
+    if double:
+        state.open_doubles.append(train)
+        state.turn_doubles.append(train)
+    state.drawn = -1
+    state.passes = 0
+    if not state.hands[seat]:
+        _finish(state, DOMINO, seat)  # END-1: out, even on an uncovered double
+    elif state.phase == CHAIN or (
+        state.phase == START and state.rules.chain_first_turn
+        and state.first_pending >> seat & 1
+    ):
+        state.phase = CHAIN  # FIRST-1: the chain goes on until the player ends it
+    elif double:
+        state.phase = FOLLOW  # DBL-1: a double asks for another tile
+    else:
+        _end_turn(state)  # TURN-6
+
+
+def _draw(state: State) -> None:
+    tile = state.boneyard.pop(0)
+    seat = state.seat
+    if state.phase == ENGINE:
+        if tile == T.DOUBLE[state.engine]:
+            _place_engine(state, seat)  # ENG-4: found, placed at once
+        else:
+            state.hands[seat] |= T.BIT[tile]  # ENG-4: the drawer keeps it
+            state.seat = (seat + 1) % state.players
+        return
+    state.hands[seat] |= T.BIT[tile]
+    state.drawn = tile  # TURN-3: only this tile may now be played
+
+
+def _place_engine(state: State, holder: int) -> None:
+    state.table_mask |= T.BIT[T.DOUBLE[state.engine]]
+    state.engine_placed = True
+    rules = state.rules
+    # SEAT-2: the holder starts; SEAT-3: the start rotates
+    state.seat = holder if rules.engine_holder_starts else (state.round - 1) % state.players
+    state.starter = state.seat
+    state.phase = START
+
+
+def _end_turn(state: State) -> None:
+    state.turn_doubles.clear()
+    state.drawn = -1
+    state.first_pending &= ~(1 << state.seat)  # FIRST-6: one first turn each
+    state.seat = (state.seat + 1) % state.players  # SEAT-1
+    state.phase = START
+    _check_blocked(state)
+
+
+def _check_blocked(state: State) -> None:
+    if state.boneyard:
+        return
+    if state.rules.passes_end_round:
+        if state.passes >= state.players:
+            _finish(state, BLOCKED, -1)  # END-3: a full round of passes
+        return
+    if not any(can_ever_play(state, s) for s in range(state.players)):
+        _finish(state, BLOCKED, -1)  # END-2: nobody can play
+
+
+def can_ever_play(state: State, seat: int) -> bool:
+    """END-2: could `seat` play on a turn of its own if every train were marked?"""
+    trains = duties(state) or open_trains(state, seat, all_marked=True)
+    hand = state.hands[seat]
+    number_mask = state.rules.number_mask
+    return any(hand & number_mask[state.ends[t]] for t in trains)
+
+
+def hand_value(state: State, seat: int) -> int:
+    value = state.rules.value
+    return sum(value[t] for t in T.tiles_of(state.hands[seat]))
+
+
+def _finish(state: State, end: str, winner: int) -> None:
+    n = state.players
+    left = [hand_value(state, s) for s in range(n)]
+    if state.rules.positive_scoring:
+        # SCORE-6: the player who went out collects the other hands; blocked: nobody
+        scores = [0] * n
+        if winner >= 0:
+            scores[winner] = sum(left)
+    else:
+        scores = left  # SCORE-5: everyone scores what is left in hand
+    for s in range(n):
+        state.scores[s] += scores[s]
+    if winner >= 0:
+        state.outs[winner] += 1
+    state.result = Result(end, winner, tuple(scores))
+    state.phase = OVER
+    state.turn_doubles.clear()
+    state.drawn = -1
+
+
+# --- refusals ------------------------------------------------------------------------
+
+
+def refusal(state: State, action: Action) -> IllegalAction:
+    """Why `action` is not legal, as the clause it breaks."""
+    rules = state.rules
+    seat = state.seat
+    if state.phase == OVER:
+        return IllegalAction("END-1", f"the round is over; {action.kind} is not possible")
+    legal = legal_actions(state)
+    found = [a for a in legal if a.kind == "play"]
+    if action.kind not in ("play", "draw", "pass", "end-chain"):
+        return IllegalAction("TURN-7", f"unknown action {action.kind!r}")
+    if state.phase == ENGINE:
+        return IllegalAction("ENG-4", "nobody has placed the engine yet; the only action is draw")
+    if action.kind == "end-chain":
+        if state.phase != CHAIN:
+            return IllegalAction("FIRST-1", "end-chain is only possible during a first-turn chain")
+        return IllegalAction(
+            "FIRST-4", "the chain ends on a double the player can cover; it must be covered")
+    if action.kind in ("draw", "pass"):
+        if found:
+            return IllegalAction("TURN-1", f"{action.kind} refused: the player can play "
+                                 f"{T.name(found[0].tile)}")
+        if state.phase == CHAIN:
+            return IllegalAction("FIRST-1", f"{action.kind} refused during a first-turn chain; "
+                                 "end the chain instead")
+        if (action.kind == "draw" and rules.chain_first_turn and state.phase == START
+                and state.first_pending >> seat & 1):
+            return IllegalAction("FIRST-3", "no drawing on a first turn: the player marks instead")
+        if action.kind == "draw" and not state.boneyard:
+            return IllegalAction("TURN-4", "the boneyard is empty: the player passes")
+        if action.kind == "draw":
+            return IllegalAction("TURN-2", "only one tile may be drawn; the player passes")
+        clause = "TURN-5" if rules.draw_until_playable and state.drawn >= 0 else "TURN-2"
+        return IllegalAction(clause, "pass refused: the player must draw from the boneyard")
+    tile, train = action.tile, action.train
+    if not 0 <= tile < T.TILE_COUNT or not T.BIT[tile] & rules.set_mask:
+        return IllegalAction("SET-1", f"tile id {tile} is not in the set")
+    label = T.name(tile)
+    if not 0 <= train <= state.players:
+        return IllegalAction("TRAIN-1", f"there is no train {train}")
+    where = train_label(state, train)
+    if not state.hands[seat] & T.BIT[tile]:
+        return IllegalAction("TURN-7", f"seat {seat} does not hold {label}")
+    if T.OTHER_END[tile][state.ends[train]] < 0:
+        return IllegalAction("TRAIN-2", f"{label} does not match the open end "
+                             f"{state.ends[train]} of {where}")
+    if state.drawn >= 0 and tile != state.drawn:
+        return IllegalAction("TURN-3", f"after drawing only {T.name(state.drawn)} may be played")
+    if state.phase == CHAIN or (rules.chain_first_turn and state.first_pending >> seat & 1):
+        return IllegalAction("FIRST-2", f"a first-turn chain goes on the player's own train, "
+                             f"not {where}")
+    due = duties(state)
+    if due:
+        clause = "DBL-7" if train in state.open_doubles else "DBL-6"
+        return IllegalAction(clause, f"the open double on {train_label(state, due[0])} must "
+                             f"be covered first, not {where}")
+    if state.phase == FOLLOW:
+        clause = {FOLLOW_RESTRICTED: "DBL-3", FOLLOW_COVER_OWN: "DBL-4",
+                  FOLLOW_ANYWHERE: "TRAIN-4"}[rules.follow]
+        return IllegalAction(clause, f"after the double the tile may not go on {where}")
+    if rules.own_train_first and not state.trains[seat]:
+        return IllegalAction("TRAIN-7", f"seat {seat} must start its own train before {where}")
+    if train == state.players:
+        return IllegalAction("FIRST-9", "only the starting player may open the Mexican Train "
+                             "during the first turns")
+    return IllegalAction("TRAIN-4", f"{where} carries no marker; only its owner may play on it")
+
+
+def train_label(state: State, train: int) -> str:
+    return "the Mexican Train" if train == state.players else f"seat {train}'s train"

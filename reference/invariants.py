@@ -1,0 +1,166 @@
+"""The invariants of spec/data/invariants.yaml as named predicates.
+
+`violations(state)` reports every broken invariant at once (not just the first), each as
+(invariant id, what is wrong), so a property test or a fixture lint can show them all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mtrain.spec import tiles as T
+
+from .engine import CHAIN, ENGINE, FOLLOW, OVER, State, hand_value
+
+Violation = tuple[str, str]
+
+
+def _places(state: State) -> list[int]:
+    tiles = [t for h in state.hands for t in T.tiles_of(h)]
+    tiles += state.boneyard
+    for train in state.trains:
+        tiles += train
+    if state.engine_placed:
+        tiles.append(T.DOUBLE[state.engine])
+    return tiles
+
+
+def conservation(state: State) -> list[Violation]:
+    tiles = _places(state)
+    want = T.tiles_of(state.rules.set_mask)
+    seen: set[int] = set()
+    twice = sorted({t for t in tiles if t in seen or seen.add(t)})  # type: ignore[func-returns-value]
+    out = []
+    if twice:
+        out.append(("INV-CONSERVATION", "tiles in two places: "
+                    + ", ".join(T.name(t) for t in twice)))
+    missing = sorted(set(want) - seen)
+    if missing:
+        out.append(("INV-CONSERVATION", "tiles nowhere: " + ", ".join(T.name(t) for t in missing)))
+    foreign = sorted(seen - set(want))
+    if foreign:
+        out.append(("INV-CONSERVATION", "tiles not in the set: "
+                    + ", ".join(T.name(t) for t in foreign)))
+    return out
+
+
+def pips(state: State) -> list[Violation]:
+    total = sum(T.PIPS[t] for t in _places(state))
+    want = sum(T.PIPS[t] for t in T.tiles_of(state.rules.set_mask))
+    return [] if total == want else [("INV-PIPS", f"{total} pips on and off the table, "
+                                      f"not {want}")]
+
+
+def numbers(state: State) -> list[Violation]:
+    n = state.rules.max_pip
+    counts = [0] * (T.MAX_PIP + 1)
+    for t in _places(state):
+        counts[T.HIGH[t]] += 1
+        if T.LOW[t] != T.HIGH[t]:
+            counts[T.LOW[t]] += 1
+    out = []
+    for k in range(T.MAX_PIP + 1):
+        count = counts[k]
+        if count != (n + 1 if k <= n else 0):
+            out.append(("INV-NUMBERS", f"number {k} is on {count} tiles, not "
+                        f"{n + 1 if k <= n else 0}"))
+    return out
+
+
+def connected(state: State) -> list[Violation]:
+    out = []
+    for i, train in enumerate(state.trains):
+        end = state.engine
+        for k, t in enumerate(train):
+            far = T.OTHER_END[t][end]
+            if far < 0:
+                out.append(("INV-CONNECTED", f"train {i}: tile {k} ({T.name(t)}) does not "
+                            f"match {end}"))
+                break
+            end = far
+        else:
+            if state.ends[i] != end:
+                out.append(("INV-CONNECTED", f"train {i}: open end {state.ends[i]}, "
+                            f"tiles end in {end}"))
+    return out
+
+
+def markers(state: State) -> list[Violation]:
+    if len(state.markers) != state.players + 1 or state.markers[state.players]:
+        return [("INV-MARKERS", "the Mexican Train carries a marker")]
+    return []
+
+
+def open_doubles(state: State) -> list[Violation]:
+    ending = [i for i, tr in enumerate(state.trains) if tr and T.IS_DOUBLE[tr[-1]]]
+    out = []
+    if sorted(state.open_doubles) != ending or len(set(state.open_doubles)) != len(ending):
+        out.append(("INV-OPEN-DOUBLES", f"open doubles listed on trains {state.open_doubles}, "
+                    f"trains ending in a double: {ending}"))
+    if any(t not in state.open_doubles for t in state.turn_doubles):
+        out.append(("INV-OPEN-DOUBLES", "a double of this turn is not open"))
+    if state.turn_doubles and state.phase not in (FOLLOW, CHAIN):
+        out.append(("INV-OPEN-DOUBLES", f"doubles of this turn in phase {state.phase}"))
+    if state.phase == FOLLOW and not state.turn_doubles:
+        out.append(("INV-OPEN-DOUBLES", "a follow-up is due but no double was laid this turn"))
+    return out
+
+
+def turn(state: State) -> list[Violation]:
+    out = []
+    n = state.players
+    if not (0 <= state.seat < n and 0 <= state.starter < n):
+        out.append(("INV-TURN", f"seat {state.seat} or starter {state.starter} is not a seat"))
+    elif state.drawn >= 0 and not state.hands[state.seat] & T.BIT[state.drawn]:
+        out.append(("INV-TURN", f"the drawn tile {T.name(state.drawn)} is not in the hand"))
+    if (state.phase == ENGINE) == state.engine_placed:
+        out.append(("INV-TURN", "the engine must be placed in every phase but 'engine'"))
+    if (state.phase == OVER) != (state.result is not None):
+        out.append(("INV-TURN", "a result exists exactly when the round is over"))
+    return out
+
+
+def round_score(state: State) -> list[Violation]:
+    if state.result is None:
+        return []
+    left = [hand_value(state, s) for s in range(state.players)]
+    winner = state.result.winner
+    if state.rules.positive_scoring:
+        want = [sum(left) if s == winner else 0 for s in range(state.players)]
+    else:
+        want = left
+    if list(state.result.scores) != want:
+        return [("INV-ROUND-SCORE", f"round scores {list(state.result.scores)}, the hands "
+                 f"left give {want}")]
+    return []
+
+
+def hand_sizes(state: State) -> list[Violation]:
+    """INV-HAND-SIZES, for a state fresh from the deal: the table's size for every hand,
+    except one tile fewer for the player who placed the engine from their hand (ENG-3)."""
+    size = state.rules.ruleset.hand_size(state.players)
+    counts = sorted(h.bit_count() for h in state.hands)
+    want = [size] * state.players
+    if state.rules.holder_lays and state.engine_placed:
+        want[0] = size - 1
+    if counts != want:
+        return [("INV-HAND-SIZES", f"hand sizes {counts} after the deal, not {want}")]
+    return []
+
+
+CHECKS: dict[str, Callable[[State], list[Violation]]] = {
+    "INV-CONSERVATION": conservation,
+    "INV-PIPS": pips,
+    "INV-NUMBERS": numbers,
+    "INV-CONNECTED": connected,
+    "INV-MARKERS": markers,
+    "INV-OPEN-DOUBLES": open_doubles,
+    "INV-TURN": turn,
+    "INV-ROUND-SCORE": round_score,
+}
+"""Invariants that hold in every state (INV-HAND-SIZES holds only after the deal)."""
+
+
+def violations(state: State) -> list[Violation]:
+    """Every broken invariant of a state."""
+    return [v for check in CHECKS.values() for v in check(state)]

@@ -1,0 +1,89 @@
+"""A resolved rule set turned into the flags the engine reads on every move.
+
+The engine never looks an option up by name in its hot path: `Rules.of(ruleset)`
+reads each option once and keeps plain booleans and small ints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mtrain.spec import tiles as T
+from mtrain.spec.ruleset import Ruleset
+
+FOLLOW_ANYWHERE, FOLLOW_RESTRICTED, FOLLOW_COVER_OWN = 0, 1, 2
+MARKER_OWNER_OWN, MARKER_ANYONE_ON, MARKER_OWNER_ANYWHERE = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    ruleset: Ruleset
+    max_pip: int
+    set_mask: int
+    number_mask: tuple[int, ...]
+    value: tuple[int, ...]
+    hand_table: dict[int, int]
+    holder_lays: bool
+    engine_holder_starts: bool
+    chain_first_turn: bool
+    starter_only_mexican: bool
+    own_train_first: bool
+    follow: int
+    oldest_first: bool
+    release_uncoverable: bool
+    marker_rule: int
+    draw_until_playable: bool
+    passes_end_round: bool
+    positive_scoring: bool
+    tie_most_outs: bool
+
+    @property
+    def rounds(self) -> int:
+        """MATCH-1: one round per engine from [N-N] down to [0-0]."""
+        return self.max_pip + 1
+
+    @staticmethod
+    def of(rs: Ruleset) -> Rules:
+        max_pip = 12 if rs["tile_set"] == "double-12" else 9
+        set_mask = T.set_mask(max_pip)
+        return Rules(
+            ruleset=rs,
+            max_pip=max_pip,
+            set_mask=set_mask,
+            number_mask=tuple(m & set_mask for m in T.NUMBER_MASK),
+            value=tile_values(rs["blank_values"]),
+            hand_table=dict(rs.hand_table),
+            holder_lays=rs["engine_procedure"] == "holder-lays",
+            engine_holder_starts=rs["starting_seat"] == "engine-holder",
+            chain_first_turn=rs["first_turn"] == "chain",
+            starter_only_mexican=rs["mexican_first_turn"] == "starter-only",
+            own_train_first=rs["own_train_first"] == "required",
+            follow={"anywhere": FOLLOW_ANYWHERE, "restricted": FOLLOW_RESTRICTED,
+                    "cover-own": FOLLOW_COVER_OWN}[rs["follow_up"]],
+            oldest_first=rs["double_order"] == "oldest-first",
+            release_uncoverable=rs["uncoverable_double"] == "released",
+            marker_rule={"owner-plays-own": MARKER_OWNER_OWN,
+                         "anyone-plays-on": MARKER_ANYONE_ON,
+                         "owner-plays-anywhere": MARKER_OWNER_ANYWHERE}[rs["marker_removal"]],
+            draw_until_playable=rs["draw_rule"] == "draw-until-playable",
+            passes_end_round=rs["blocked_round"] == "full-round-of-passes",
+            positive_scoring=rs["scoring"] == "positive",
+            tie_most_outs=rs["tie_rule"] == "most-outs",
+        )
+
+
+def tile_values(blank_rule: str) -> tuple[int, ...]:
+    """Value of every tile in hand at the end of a round (SCORE-1 to SCORE-4)."""
+    blank = T.tile_id(0, 0)
+    out = []
+    for t in range(T.TILE_COUNT):
+        hi, lo = T.HIGH[t], T.LOW[t]
+        if blank_rule == "blank-25":  # SCORE-2: each blank end counts 25
+            out.append((hi or 25) + (lo or 25))
+        elif blank_rule == "double-blank-50" and t == blank:  # SCORE-3
+            out.append(50)
+        elif blank_rule == "double-blank-25" and t == blank:  # SCORE-4
+            out.append(25)
+        else:  # SCORE-1: face value
+            out.append(hi + lo)
+    return tuple(out)

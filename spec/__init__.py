@@ -1,0 +1,1 @@
+"""The normative specification: rules, options and variants as data."""

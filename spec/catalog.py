@@ -1,0 +1,323 @@
+"""The specification loaded: options, clauses, variants and overlays, and how they compose.
+
+`catalog()` reads spec/data once. `Catalog.ruleset("pagat+blanks-25")` composes a base
+variant with overlays (and explicit overrides) into a frozen Ruleset, refusing with a
+clear message: an unknown name, an overlay that does not apply to the base, two overlays
+that disagree, a clause whose `requires` fails (SEAT-2, FIRST-9, ...), or a hand-size
+table that cannot be dealt from its set (DEAL-8). Errors in files carry file and line.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import tiles
+from .ruleset import Ruleset
+from .yamlload import Document, SpecError, SpecErrors, load, schema, validate
+
+Setters = dict[str, tuple[Document | None, str]]
+"""Which file (or override) set each option: errors point at its line."""
+
+SOURCES = ("pagat", "puremco", "wikipedia", "house", "decision", "cardinal", "fundex")
+
+
+class RulesetError(ValueError):
+    """A rule set that cannot be composed (names, not files, are at fault)."""
+
+
+@dataclass(frozen=True)
+class Value:
+    name: str
+    source: tuple[str, ...]
+    text: str
+    table: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    title: str
+    question: int | None
+    values: dict[str, Value]
+
+
+@dataclass(frozen=True)
+class Clause:
+    id: str
+    title: str
+    text: str
+    sources: tuple[str, ...]
+    when: dict[str, frozenset[str]] = field(default_factory=dict)
+    requires: dict[str, frozenset[str]] = field(default_factory=dict)
+    decision: str | None = None
+    answers: tuple[int, ...] = ()
+    line: int | None = None
+
+    def applies(self, values: Mapping[str, str]) -> bool:
+        """True when the rule set takes one of the listed values for every `when` option."""
+        return all(values[o] in vs for o, vs in self.when.items())
+
+    def satisfied(self, values: Mapping[str, str]) -> bool:
+        return all(values[o] in vs for o, vs in self.requires.items())
+
+
+@dataclass(frozen=True)
+class VariantFile:
+    """A variant or overlay file as written (not yet composed)."""
+
+    name: str
+    title: str
+    source: tuple[str, ...]
+    description: str
+    base: str | None
+    overlays: tuple[str, ...]
+    options: dict[str, str]
+    applies_to: tuple[str, ...] | None
+    doc: Document
+
+
+def _data_dir() -> Any:
+    return importlib.resources.files("mtrain.spec") / "data"
+
+
+def _load_resource(*parts: str) -> Document:
+    res = _data_dir().joinpath(*parts)
+    return load(f"spec/data/{'/'.join(parts)}", res.read_text(encoding="utf-8"))
+
+
+class Catalog:
+    """Options, clauses, variants and overlays, cross-checked at load time."""
+
+    def __init__(self) -> None:
+        self.options = _read_options(_load_resource("options.yaml"))
+        self.clauses = _read_clauses(_load_resource("clauses.yaml"), self.options)
+        self.variants: dict[str, VariantFile] = {}
+        self.overlays: dict[str, VariantFile] = {}
+        for kind, store in (("variants", self.variants), ("overlays", self.overlays)):
+            folder = _data_dir() / kind
+            for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+                if entry.name.endswith(".yaml"):
+                    vf = read_variant_file(
+                        load(f"spec/data/{kind}/{entry.name}", entry.read_text(encoding="utf-8")))
+                    store[vf.name] = vf
+        errors: list[SpecError] = []
+        for vf in [*self.variants.values(), *self.overlays.values()]:
+            errors += self._check_names(vf)
+        if errors:
+            raise SpecErrors(errors)
+        for name in self.variants:  # every shipped variant must compose cleanly
+            self.ruleset(name)
+
+    # -- composition ------------------------------------------------------------------
+
+    def ruleset(self, spec: str | Path, overlays: Sequence[str] = (),
+                overrides: Mapping[str, str] | None = None) -> Ruleset:
+        """Compose "base+overlay+..." (or a variant file path) with more overlays and overrides."""
+        text = str(spec)
+        if text.endswith((".yaml", ".yml")) or "/" in text:
+            vf = read_variant_file(load(text))
+            errors = self._check_names(vf)
+            if errors:
+                raise SpecErrors(errors)
+            head, extra = vf, []
+        else:
+            base_name, *extra = text.split("+")
+            if base_name not in self.variants:
+                raise RulesetError(f"unknown variant {base_name!r}; known: "
+                                   f"{', '.join(self.variants)}")
+            head = self.variants[base_name]
+        values, setters, lineage = self._resolve(head, ())
+        all_overlays = [*extra, *overlays]
+        values, setters = self._overlay(values, setters, lineage, all_overlays)
+        for option, value in (overrides or {}).items():
+            self._check_value(option, value)
+            values[option] = value
+            setters[option] = (None, f"override {option}={value}")
+        name = "+".join([text if head.name == text else head.name, *all_overlays])
+        return self._finish(name, values, setters, tuple(all_overlays))
+
+    def _resolve(self, vf: VariantFile, seen: tuple[str, ...]
+                 ) -> tuple[dict[str, str], Setters, list[str]]:
+        if vf.name in seen:
+            raise vf.doc.error(("base",), f"variant {vf.name!r} is its own base "
+                               f"({' -> '.join([*seen, vf.name])})")
+        if vf.base is None:
+            missing = [o for o in self.options if o not in vf.options]
+            if missing:
+                raise vf.doc.error(("options",), "a variant without a base must set every "
+                                   f"option; missing: {', '.join(missing)}")
+            values = dict(vf.options)
+            setters: Setters = {o: (vf.doc, vf.name) for o in vf.options}
+            return values, setters, [vf.name]
+        if vf.base not in self.variants:
+            raise vf.doc.error(("base",), f"unknown base variant {vf.base!r}; known: "
+                               f"{', '.join(self.variants)}")
+        values, setters, lineage = self._resolve(self.variants[vf.base], (*seen, vf.name))
+        values, setters = self._overlay(values, setters, lineage, vf.overlays)
+        for option, value in vf.options.items():
+            values[option] = value
+            setters[option] = (vf.doc, vf.name)
+        return values, setters, [*lineage, vf.name]
+
+    def _overlay(self, values: dict[str, str], setters: Setters,
+                 lineage: list[str], names: Sequence[str]
+                 ) -> tuple[dict[str, str], Setters]:
+        values, setters = dict(values), dict(setters)
+        by_overlay: dict[str, str] = {}
+        for name in names:
+            if name not in self.overlays:
+                raise RulesetError(f"unknown overlay {name!r}; known: {', '.join(self.overlays)}")
+            ov = self.overlays[name]
+            if ov.applies_to is not None and not set(ov.applies_to) & set(lineage):
+                raise RulesetError(f"overlay {name!r} applies only to "
+                                   f"{', '.join(ov.applies_to)}, not to {lineage[-1]!r}")
+            for option, value in ov.options.items():
+                other = by_overlay.get(option)
+                if other is not None and values[option] != value:
+                    raise RulesetError(f"overlays {other!r} and {name!r} conflict: they set "
+                                       f"{option} to {values[option]!r} and {value!r}")
+                by_overlay[option] = name
+                values[option] = value
+                setters[option] = (ov.doc, name)
+        return values, setters
+
+    def _finish(self, name: str, values: dict[str, str],
+                setters: Setters, overlays: tuple[str, ...]
+                ) -> Ruleset:
+        for clause in self.clauses.values():
+            if clause.applies(values) and not clause.satisfied(values):
+                need = "; ".join(f"{o} in {sorted(v)}" for o, v in clause.requires.items())
+                culprit = next(iter(clause.when), next(iter(clause.requires)))
+                raise self._fail(setters[culprit], culprit,
+                                 f"{name}: {clause.id} ({clause.title}) applies but requires "
+                                 f"{need}; the rule set has "
+                                 + ", ".join(f"{o}={values[o]}" for o in clause.requires))
+        table = self.options["hand_sizes"].values[values["hand_sizes"]].table
+        max_pip = 12 if values["tile_set"] == "double-12" else 9
+        size = tiles.set_size(max_pip)
+        aside = 1 if values["engine_procedure"] == "set-aside" else 0
+        bad = [(n, h) for n, h in table if n * h + aside > size]
+        if bad:
+            rows = ", ".join(f"{n} players x {h} = {n * h}" for n, h in bad)
+            raise self._fail(setters["hand_sizes"], "hand_sizes",
+                             f"{name}: hand-size table {values['hand_sizes']!r} cannot be dealt "
+                             f"from a {values['tile_set']} set of {size} tiles"
+                             f"{' with the engine set aside' if aside else ''}: {rows} [DEAL-8]")
+        ordered = tuple((o, values[o]) for o in self.options)
+        return Ruleset(name=name, choices=ordered, hand_table=table, overlays=overlays)
+
+    @staticmethod
+    def _fail(setter: tuple[Document | None, str], option: str, message: str) -> Exception:
+        doc, _ = setter
+        if doc is not None:
+            return doc.error(("options", option), message)
+        return RulesetError(message)
+
+    # -- checks -----------------------------------------------------------------------
+
+    def _check_value(self, option: str, value: str) -> None:
+        if option not in self.options:
+            raise RulesetError(f"unknown option {option!r}; known: {', '.join(self.options)}")
+        if value not in self.options[option].values:
+            raise RulesetError(f"unknown value {value!r} for option {option}; known: "
+                               f"{', '.join(self.options[option].values)}")
+
+    def _check_names(self, vf: VariantFile) -> list[SpecError]:
+        errors = []
+        for option, value in vf.options.items():
+            if option not in self.options:
+                errors.append(vf.doc.error(("options", option), f"unknown option {option!r}; "
+                                           f"known: {', '.join(self.options)}"))
+            elif value not in self.options[option].values:
+                errors.append(vf.doc.error(("options", option), f"unknown value {value!r} for "
+                                           f"{option}; known: "
+                                           f"{', '.join(self.options[option].values)}"))
+        for i, name in enumerate(vf.overlays):
+            if name not in self.overlays:
+                errors.append(vf.doc.error(("overlays", i), f"unknown overlay {name!r}"))
+        return errors
+
+    def clauses_for(self, option: str, value: str) -> list[Clause]:
+        """The clauses that a value brings in: those whose `when` names it."""
+        return [c for c in self.clauses.values() if value in c.when.get(option, ())]
+
+    def applicable(self, rs: Mapping[str, str]) -> list[Clause]:
+        return [c for c in self.clauses.values() if c.applies(rs)]
+
+
+def read_variant_file(doc: Document) -> VariantFile:
+    errors = validate(doc, schema("variant"))
+    if errors:
+        raise SpecErrors(errors)
+    d = doc.data
+    return VariantFile(
+        name=d["name"], title=d["title"], source=tuple(d["source"]),
+        description=d.get("description", ""), base=d.get("base"),
+        overlays=tuple(d.get("overlays", ())), options=dict(d["options"]),
+        applies_to=tuple(d["applies_to"]) if "applies_to" in d else None, doc=doc)
+
+
+def _read_options(doc: Document) -> dict[str, Option]:
+    out = {}
+    if not isinstance(doc.data, dict):
+        raise doc.error((), "options.yaml must be a mapping of option names")
+    for name, body in doc.data.items():
+        if not isinstance(body, dict) or not isinstance(body.get("values"), dict):
+            raise doc.error((name,), f"option {name!r} needs a `values` mapping")
+        values = {}
+        for vname, v in body["values"].items():
+            src = tuple(v.get("source", ()))
+            if not src or any(s not in SOURCES for s in src):
+                raise doc.error((name, "values", vname, "source"),
+                                f"{name}={vname}: source must be a list from {SOURCES}")
+            table = tuple(sorted((int(k), int(n)) for k, n in v.get("table", {}).items()))
+            values[vname] = Value(vname, src, str(v.get("text", "")), table)
+        if name == "hand_sizes" and not all(v.table for v in values.values()):
+            raise doc.error((name,), "every hand_sizes value needs a table")
+        out[name] = Option(name, str(body.get("title", name)), body.get("question"), values)
+    return out
+
+
+def _read_clauses(doc: Document, options: dict[str, Option]) -> dict[str, Clause]:
+    out: dict[str, Clause] = {}
+    errors = []
+    if not isinstance(doc.data, list):
+        raise doc.error((), "clauses.yaml must be a list of clauses")
+    for i, c in enumerate(doc.data):
+        cid = c.get("id")
+        if not isinstance(cid, str) or cid in out:
+            errors.append(doc.error((i, "id"), f"clause id missing or repeated: {cid!r}"))
+            continue
+        conds: dict[str, dict[str, frozenset[str]]] = {}
+        for key in ("when", "requires"):
+            conds[key] = {}
+            for opt, vals in (c.get(key) or {}).items():
+                if opt not in options:
+                    errors.append(doc.error((i, key, opt), f"{cid}: unknown option {opt!r}"))
+                    continue
+                for v in vals:
+                    if v not in options[opt].values:
+                        errors.append(doc.error((i, key, opt), f"{cid}: unknown value {v!r} "
+                                                f"for {opt}"))
+                conds[key][opt] = frozenset(vals)
+        sources = tuple(c.get("sources", ()))
+        if "decision" in sources and not c.get("decision"):
+            errors.append(doc.error((i,), f"{cid}: a decision clause must give its reason"))
+        out[cid] = Clause(
+            id=cid, title=c["title"], text=c["text"], sources=sources,
+            when=conds["when"], requires=conds["requires"], decision=c.get("decision"),
+            answers=tuple(c.get("answers", ())), line=doc.line_of((i,)))
+    if errors:
+        raise SpecErrors(errors)
+    return out
+
+
+@functools.cache
+def catalog() -> Catalog:
+    """The shipped specification, loaded once."""
+    return Catalog()

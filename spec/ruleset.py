@@ -1,0 +1,53 @@
+"""A resolved rule set: one value for every option, frozen."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Ruleset(Mapping[str, str]):
+    """One value for every option, plus the hand-size table its value names.
+
+    `name` says how it was built: "pagat", "pagat+blanks-25", or a file's own name.
+    """
+
+    name: str
+    choices: tuple[tuple[str, str], ...]
+    hand_table: tuple[tuple[int, int], ...]
+    overlays: tuple[str, ...] = ()
+    _index: dict[str, str] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", dict(self.choices))
+
+    def __getitem__(self, option: str) -> str:
+        try:
+            return self._index[option]
+        except KeyError:
+            raise KeyError(f"unknown option {option!r}; known: {', '.join(self._index)}") from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._index)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def hand_size(self, players: int) -> int:
+        """DEAL-1: tiles per player; DEAL-7: a count the table lacks is refused."""
+        table = dict(self.hand_table)
+        if players not in table:
+            counts = ", ".join(str(n) for n in table)
+            raise ValueError(
+                f"{self.name} has no hand size for {players} players (it lists {counts}) [DEAL-7]"
+            )
+        return table[players]
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        return tuple(n for n, _ in self.hand_table)
+
+    def to_json(self) -> dict[str, object]:
+        """Canonical JSON form, as the protocol and fixtures carry it."""
+        return {"name": self.name, "options": dict(self.choices)}

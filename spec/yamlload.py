@@ -1,0 +1,441 @@
+"""The one place the project reads YAML: spec data, variant files and fixtures.
+
+Every problem is reported as a :class:`SpecError` naming the file and, whenever the
+YAML says where, the 1-based line. Loading is safe only: the text is composed with a
+``yaml.SafeLoader`` subclass and tags outside plain YAML data are refused, so no file
+can make Python build objects.
+
+Beyond what ``yaml.safe_load`` checks, :func:`load` refuses
+
+* duplicate keys in a mapping (YAML says they are an error; PyYAML keeps the last one),
+* mapping keys that are neither strings nor integers (``yes:`` read as ``True``,
+  ``1.5:``, ``~:``, a list used as a key). Integer keys stay integers, for tables such as
+  ``{2: 15, 3: 15}``.
+
+The resulting :class:`Document` keeps the plain data together with the line of every
+node, so later checks (schema validation, cross references) can still point at a line.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+import jsonschema
+import yaml
+from jsonschema.exceptions import ValidationError, best_match
+
+__all__ = [
+    "Document",
+    "Pointer",
+    "SpecError",
+    "SpecErrors",
+    "load",
+    "load_validated",
+    "schema",
+    "validate",
+]
+
+Pointer = tuple[str | int, ...]
+"""A path into a document: mapping keys and sequence indexes, outermost first."""
+
+_YAML_TAG: Final = "tag:yaml.org,2002:"
+_MERGE_TAG: Final = _YAML_TAG + "merge"
+
+
+class SpecError(Exception):
+    """A problem in a file: ``str()`` is ``"path:line: message"`` (``"path: message"``)."""
+
+    path: str
+    line: int | None
+    message: str
+
+    def __init__(self, path: str | Path, line: int | None, message: str) -> None:
+        self.path = str(path)
+        self.line = line
+        self.message = message
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        if self.line is None:
+            return f"{self.path}: {self.message}"
+        return f"{self.path}:{self.line}: {self.message}"
+
+    def __str__(self) -> str:
+        return self._format()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.path, self.line, self.message))
+
+
+class SpecErrors(SpecError):
+    """Several problems at once; ``str()`` puts one ``SpecError`` on each line.
+
+    ``path``, ``line`` and ``message`` are those of the first error, so code that only
+    looks at a single ``SpecError`` still gets a useful location.
+    """
+
+    errors: list[SpecError]
+
+    def __init__(self, errors: Iterable[SpecError]) -> None:
+        flat: list[SpecError] = []
+        for err in errors:
+            flat.extend(err.errors if isinstance(err, SpecErrors) else [err])
+        if not flat:
+            raise ValueError("SpecErrors needs at least one error")
+        self.errors = flat
+        first = flat[0]
+        super().__init__(first.path, first.line, first.message)
+
+    def _format(self) -> str:
+        return "\n".join(str(err) for err in self.errors)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.errors,))
+
+    def __iter__(self) -> Iterator[SpecError]:
+        return iter(self.errors)
+
+    def __len__(self) -> int:
+        return len(self.errors)
+
+
+@dataclass(frozen=True)
+class Document:
+    """A loaded YAML file: plain data plus the line of every node in it."""
+
+    path: str
+    data: Any
+    """Plain dicts, lists and scalars, exactly as ``yaml.safe_load`` gives them."""
+    lines: dict[Pointer, int] = field(default_factory=dict, repr=False, compare=False)
+    """Line (1-based) of each node: the key's line for a mapping entry, the item's line
+    for a sequence item, the node's first line for the root (pointer ``()``)."""
+
+    def line_of(self, pointer: Sequence[str | int]) -> int | None:
+        """The line of the node at ``pointer``, or of its nearest existing ancestor."""
+        key = tuple(pointer)
+        while True:
+            line = self.lines.get(key)
+            if line is not None or not key:
+                return line
+            key = key[:-1]
+
+    def error(self, pointer: Sequence[str | int], message: str) -> SpecError:
+        """A ``SpecError`` for this file at the line of ``pointer``."""
+        return SpecError(self.path, self.line_of(pointer), message)
+
+
+class _Loader(yaml.SafeLoader):
+    """Safe loading; kept as a subclass so that nothing registered globally leaks in."""
+
+
+_SAFE_TAGS: Final = frozenset(tag for tag in _Loader.yaml_constructors if tag is not None)
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag[len(_YAML_TAG) :] if tag.startswith(_YAML_TAG) else tag
+
+
+def _mark_line(mark: yaml.Mark | None) -> int | None:
+    return None if mark is None else mark.line + 1
+
+
+def _yaml_error(path: str, text: str, exc: yaml.YAMLError) -> SpecError:
+    """Turn any PyYAML error into a ``SpecError`` at the line it names."""
+    if isinstance(exc, yaml.MarkedYAMLError):
+        line = _mark_line(exc.problem_mark) or _mark_line(exc.context_mark)
+        problem = exc.problem or exc.context or "invalid YAML"
+        if exc.context and exc.problem and exc.problem.startswith("but "):
+            problem = f"{exc.context}, {exc.problem}"
+        elif exc.context and exc.problem:
+            where = _mark_line(exc.context_mark)
+            problem += f" ({exc.context}" + (f" at line {where})" if where else ")")
+        return SpecError(path, line, f"YAML syntax error: {problem}")
+    if isinstance(exc, yaml.reader.ReaderError):
+        line = text.count("\n", 0, exc.position) + 1
+        char = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        return SpecError(path, line, f"character U+{char:04X} is not allowed in YAML")
+    return SpecError(path, None, f"YAML error: {exc}")
+
+
+def _describe(value: object) -> str:
+    """A short readable form of a value for messages."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class _Walker:
+    """One pass over the composed node tree: records lines and refuses bad nodes."""
+
+    def __init__(self, path: str, loader: _Loader) -> None:
+        self.path = path
+        self.loader = loader
+        self.lines: dict[Pointer, int] = {}
+        self.seen: set[int] = set()
+
+    def error(self, node: yaml.Node, message: str) -> SpecError:
+        return SpecError(self.path, node.start_mark.line + 1, message)
+
+    def walk(self, node: yaml.Node, pointer: Pointer, line: int) -> None:
+        self.lines.setdefault(pointer, line)
+        if id(node) in self.seen:  # an alias: its content was checked where it is anchored
+            return
+        self.seen.add(id(node))
+        if node.tag not in _SAFE_TAGS:
+            raise self.error(
+                node,
+                f"tag {_short_tag(node.tag)!r} is not allowed "
+                "(only plain YAML data: mappings, lists, strings, numbers, booleans, null)",
+            )
+        if isinstance(node, yaml.SequenceNode):
+            for index, item in enumerate(node.value):
+                self.walk(item, (*pointer, index), item.start_mark.line + 1)
+        elif isinstance(node, yaml.MappingNode):
+            self.walk_mapping(node, pointer)
+
+    def walk_mapping(self, node: yaml.MappingNode, pointer: Pointer) -> None:
+        first_line: dict[str | int, int] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE_TAG:  # `<<: *anchor`; merged keys keep the anchor's lines
+                self.walk(value_node, (*pointer, "<<"), key_node.start_mark.line + 1)
+                continue
+            key = self.key(key_node)
+            line = key_node.start_mark.line + 1
+            if key in first_line:
+                raise self.error(
+                    key_node,
+                    f"duplicate key {key!r} (lines {first_line[key]} and {line})",
+                )
+            first_line[key] = line
+            self.walk(value_node, (*pointer, key), line)
+
+    def key(self, node: yaml.Node) -> str | int:
+        if not isinstance(node, yaml.ScalarNode):
+            raise self.error(node, "a mapping key must be a string or an integer, not a collection")
+        if node.tag not in _SAFE_TAGS:
+            raise self.error(node, f"tag {_short_tag(node.tag)!r} is not allowed")
+        key = self.loader.construct_object(node, deep=True)
+        if type(key) is str or type(key) is int:
+            return key
+        raise self.error(
+            node,
+            f"key {node.value!r} is read as {type(key).__name__} {_describe(key)}; "
+            "mapping keys must be strings or integers (quote it to make it a string)",
+        )
+
+
+def load(path: str | Path, text: str | None = None) -> Document:
+    """Load one YAML file (or ``text``, reported as coming from ``path``) safely.
+
+    Raises ``SpecError`` for a missing or unreadable file, text that is not UTF-8, YAML
+    syntax errors, more than one document, tags that are not plain data, duplicate keys,
+    keys that are not strings or integers, and an empty file.
+    """
+    name = str(path)
+    if text is None:
+        try:
+            raw = Path(path).read_bytes()
+        except FileNotFoundError:
+            raise SpecError(name, None, "file not found") from None
+        except OSError as exc:
+            raise SpecError(name, None, f"cannot read file: {exc.strerror or exc}") from None
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = raw.count(b"\n", 0, exc.start) + 1
+            bad = raw[exc.start : exc.start + 1].hex()
+            raise SpecError(name, line, f"not valid UTF-8 (byte 0x{bad})") from None
+
+    try:
+        loader = _Loader(text)
+    except yaml.YAMLError as exc:
+        raise _yaml_error(name, text, exc) from None
+    try:
+        node = loader.get_single_node()
+        if node is None or (
+            isinstance(node, yaml.ScalarNode) and node.tag == _YAML_TAG + "null" and not node.value
+        ):
+            raise SpecError(name, None, "empty file")
+        walker = _Walker(name, loader)
+        walker.walk(node, (), node.start_mark.line + 1)
+        data = loader.construct_document(node)
+    except yaml.YAMLError as exc:
+        raise _yaml_error(name, text, exc) from None
+    finally:
+        loader.dispose()
+    return Document(path=name, data=data, lines=walker.lines)
+
+
+# --- schema validation -------------------------------------------------------------
+
+_JSON_TYPES: Final = {
+    "object": "a mapping",
+    "array": "a list",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "a boolean (true/false)",
+    "null": "null",
+}
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return f"a {type(value).__name__}"
+
+
+def _where(pointer: Sequence[str | int], data: Any = None) -> str:
+    """``options.follow_up``, ``source[1]``, ``table.2``; ``top level`` for the root.
+
+    Given the data, integer mapping keys are written like other keys (``table.2``);
+    without it every integer is taken for a list index.
+    """
+    out = ""
+    node = data
+    for step in pointer:
+        if isinstance(step, int) and not isinstance(node, dict):
+            out += f"[{step}]"
+        else:
+            out += ("." if out else "") + str(step)
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            node = None
+    return out or "top level"
+
+
+def _jsonable(value: Any) -> Any:
+    """Integer mapping keys become strings for the validator (JSON keys are strings)."""
+    if isinstance(value, dict):
+        return {(str(k) if type(k) is int else k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _real_pointer(data: Any, path: Iterable[str | int]) -> Pointer:
+    """Map a validator path back onto the data, turning ``"2"`` back into ``2`` keys."""
+    out: list[str | int] = []
+    node = data
+    for step in path:
+        if (
+            isinstance(node, dict)
+            and isinstance(step, str)
+            and step not in node
+            and re.fullmatch(r"-?[0-9]+", step)
+            and int(step) in node
+        ):
+            step = int(step)
+        out.append(step)
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            node = None
+    return tuple(out)
+
+
+def _show_choices(values: Iterable[Any]) -> str:
+    return ", ".join(v if isinstance(v, str) else json.dumps(v) for v in values)
+
+
+def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, str]]:
+    """The readable message(s) for one validation error, each with where it points."""
+    pointer = _real_pointer(doc.data, err.absolute_path)
+    where = _where(pointer, doc.data)
+    kind = err.validator
+    value: Any = err.validator_value
+    inst = err.instance
+
+    if "propertyNames" in err.relative_schema_path and isinstance(inst, str):
+        # The instance is a key of the mapping at `pointer`; point at the key itself.
+        if kind == "pattern":
+            yield (*pointer, inst), f"{where}: key {inst!r} does not match the pattern {value}"
+        else:
+            yield (*pointer, inst), f"{where}: key {inst!r} is not allowed: {err.message}"
+    elif kind == "additionalProperties" and value is False and isinstance(inst, dict):
+        props = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
+        patterns = err.schema.get("patternProperties", {}) if isinstance(err.schema, dict) else {}
+        allowed = f"; allowed keys: {', '.join(props)}" if props else ""
+        for key in inst:
+            if key in props or any(re.search(p, str(key)) for p in patterns):
+                continue
+            real = _real_pointer(doc.data, [*err.absolute_path, key])
+            inside = "" if not pointer else f" in {where}"
+            yield real, f"unknown key {key!r}{inside}{allowed}"
+    elif kind == "required" and isinstance(inst, dict):
+        for key in value:
+            if key not in inst:
+                yield pointer, f"{where}: missing required key {key!r}"
+    elif kind == "enum":
+        allowed = _show_choices(value)
+        yield pointer, f"{where}: bad value {_describe(inst)}; allowed values: {allowed}"
+    elif kind == "const":
+        yield pointer, f"{where}: bad value {_describe(inst)}; must be {_show_choices([value])}"
+    elif kind == "type":
+        types = [value] if isinstance(value, str) else list(value)
+        wanted = " or ".join(_JSON_TYPES.get(t, t) for t in types)
+        yield pointer, f"{where}: expected {wanted}, got {_kind(inst)} ({_describe(inst)})"
+    elif kind == "pattern":
+        yield pointer, f"{where}: {_describe(inst)} does not match the pattern {value}"
+    elif kind in ("anyOf", "oneOf") and err.context:
+        hint = best_match(err.context)
+        yield pointer, f"{where}: {err.message}" + (f" (e.g. {hint.message})" if hint else "")
+    else:
+        yield pointer, f"{where}: {err.message}"
+
+
+def validate(doc: Document, schema: dict[str, Any]) -> list[SpecError]:
+    """All the ways ``doc.data`` breaks ``schema`` (JSON Schema 2020-12), sorted by line.
+
+    Integer mapping keys are checked as their decimal strings, as JSON would have them
+    (so a schema can describe ``{2: 15}`` with ``patternProperties`` / ``propertyNames``).
+    """
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    found: dict[tuple[int, Pointer, str], SpecError] = {}
+    for err in validator.iter_errors(_jsonable(doc.data)):
+        for pointer, message in _messages(doc, err):
+            spec_err = doc.error(pointer, message)
+            found.setdefault((spec_err.line or 0, pointer, message), spec_err)
+    ordered = sorted(found.items(), key=lambda kv: (kv[0][0], _where(kv[0][1]), kv[0][2]))
+    return [spec_err for _, spec_err in ordered]
+
+
+def load_validated(path: str | Path, schema: dict[str, Any]) -> Document:
+    """``load`` then ``validate``; raises ``SpecErrors`` listing every schema problem."""
+    doc = load(path)
+    errors = validate(doc, schema)
+    if errors:
+        raise SpecErrors(errors)
+    return doc
+
+
+def schema(name: str) -> dict[str, Any]:
+    """The JSON schema ``spec/schemas/<name>.schema.json`` shipped with ``mtrain.spec``."""
+    resource = importlib.resources.files("mtrain.spec") / "schemas" / f"{name}.schema.json"
+    try:
+        text = resource.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SpecError(f"schemas/{name}.schema.json", None, "no such schema") from None
+    loaded = json.loads(text)
+    if not isinstance(loaded, dict):
+        raise SpecError(f"schemas/{name}.schema.json", None, "a schema must be a JSON object")
+    return loaded
