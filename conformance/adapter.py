@@ -1,0 +1,106 @@
+"""What an implementation under test must answer, and the reference engine behind it.
+
+Everything crosses this boundary in canonical JSON (spec/schemas/state, action,
+ruleset), so the same runner drives an in-process Python object and, through the
+protocol, a process written in any language.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+from mtrain import __version__
+from mtrain.reference import codec, engine
+from mtrain.reference.deal import deal, match_winners
+from mtrain.reference.rules import Rules
+from mtrain.spec import tiles as T
+from mtrain.spec.catalog import catalog
+from mtrain.spec.ruleset import Ruleset
+
+JSON = dict[str, Any]
+
+
+class Refused(Exception):
+    """The implementation refused an action; `clause` is the clause it named, if any."""
+
+    def __init__(self, reason: str, clause: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.clause = clause
+
+
+@runtime_checkable
+class Implementation(Protocol):
+    """An engine under test. Subclass or duck-type it; every method speaks canonical JSON.
+
+    `ruleset` is {"name": ..., "options": {option: value}, "hand_sizes": {"2": 15, ...}}.
+    """
+
+    def info(self) -> JSON:
+        """{"name", "version", "variants": [names it supports] or ["*"]}."""
+        ...
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+        """The state of a new round dealt from `order` (hands from the front, seat 0 first)."""
+        ...
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        """Every legal action in `state`."""
+        ...
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        """The next state, or raise Refused(reason, clause)."""
+        ...
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        """The seats that win the match, given a state whose last round is over."""
+        ...
+
+
+def ruleset_json(rs: Ruleset) -> JSON:
+    data = rs.to_json()
+    data["hand_sizes"] = {str(n): h for n, h in rs.hand_table}
+    return data
+
+
+class ReferenceImplementation:
+    """The reference engine behind the Implementation interface."""
+
+    def __init__(self) -> None:
+        self._rules: dict[str, Rules] = {}
+
+    def rules(self, ruleset: JSON) -> Rules:
+        key = repr(sorted(ruleset["options"].items()))
+        found = self._rules.get(key)
+        if found is None:
+            cat = catalog()
+            base = next(iter(cat.variants))
+            rs = cat.ruleset(base, overrides=ruleset["options"])
+            found = self._rules[key] = Rules.of(rs)
+        return found
+
+    def info(self) -> JSON:
+        return {"name": "mtrain-reference", "version": __version__, "variants": ["*"]}
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+        rules = self.rules(ruleset)
+        ids = [T.parse(x, rules.max_pip) for x in order]
+        return codec.state_to_json(deal(rules, players, round, order=ids))
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        st = codec.state_from_json(self.rules(ruleset), state)
+        return [codec.action_to_json(st, a) for a in engine.legal_actions(st)]
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        st = codec.state_from_json(self.rules(ruleset), state)
+        try:
+            act = codec.action_from_json(st, action)
+            return codec.state_to_json(engine.apply(st, act))
+        except engine.IllegalAction as e:
+            raise Refused(e.message, e.clause) from None
+        except codec.StateError as e:
+            raise Refused(str(e), "TURN-7") from None
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        st = codec.state_from_json(self.rules(ruleset), state)
+        return match_winners(st)

@@ -1,0 +1,330 @@
+"""Fixtures: loading the YAML, and turning a table into a canonical state per rule set.
+
+The table notation (docs/fixture-format.md) is written for people: hands by seat, trains
+in laying order in either orientation, `rest` for the tiles nobody needs to see. The
+same table can serve a double-12 and a double-9 rule set, so the canonical state is
+built per rule set: `Fixture.start(ruleset)`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mtrain.spec import tiles as T
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.yamlload import Document, SpecError, SpecErrors, load, schema, validate
+
+MEXICAN = "mexican"
+REST = "rest"
+ACTION_RE = re.compile(r"^(play) (\d+-\d+) on (\d+|mexican)$|^(draw|pass|end-chain)$")
+FIXTURE_ROOT = Path(__file__).parent / "fixtures"
+
+
+class FixtureError(ValueError):
+    """A fixture that cannot be set up under a rule set (a 10 on a double-9 set, ...)."""
+
+
+@dataclass(frozen=True)
+class Expectation:
+    variants: tuple[str, ...]
+    legal: tuple[str, ...] | None = None
+    refused: dict[str, str] = field(default_factory=dict)
+    state: dict[str, Any] = field(default_factory=dict)
+    result: Any = ...  # Ellipsis: not checked; None: the round must go on
+    winners: tuple[int, ...] | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Fixture:
+    id: str
+    description: str
+    clauses: tuple[str, ...]
+    source: tuple[str, ...]
+    path: str
+    line: int | None
+    table: dict[str, Any] | None
+    deal: dict[str, Any] | None
+    steps: tuple[str, ...]
+    expect: tuple[Expectation, ...]
+    note: str = ""
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}" if self.line else self.path
+
+    def rulesets(self) -> Iterator[tuple[str, Expectation]]:
+        for exp in self.expect:
+            for name in exp.variants:
+                yield name, exp
+
+    # -- building the start ---------------------------------------------------------
+
+    def start(self, rs: Ruleset) -> dict[str, Any]:
+        """The canonical JSON state of the table under `rs` (table fixtures only)."""
+        if self.table is None:
+            raise FixtureError(f"{self.id} starts from a deal, not a table")
+        return table_state(self.table, rs)
+
+    def deal_request(self, rs: Ruleset) -> tuple[int, int, list[str], dict[str, Any]]:
+        """(players, round, order, extra) for a deal fixture under `rs`."""
+        assert self.deal is not None
+        max_pip = max_pip_of(rs)
+        engine = self.deal.get("engine", max_pip)
+        round_no = round_of(engine, max_pip)
+        pool = [t for t in range(T.set_size(max_pip))]
+        if rs["engine_procedure"] == "set-aside":
+            pool.remove(T.DOUBLE[engine])
+        order = self.deal.get("order", "sorted")
+        if order == "sorted":
+            names = [T.name(t) for t in pool]
+        elif order == "reversed":
+            names = [T.name(t) for t in reversed(pool)]
+        else:
+            names = [T.name(parse_tile(x, max_pip)) for x in order]
+        extra: dict[str, Any] = {k: self.deal[k] for k in ("scores", "outs") if k in self.deal}
+        return int(self.deal["players"]), round_no, names, extra
+
+
+def max_pip_of(rs: Mapping[str, str]) -> int:
+    return 12 if rs["tile_set"] == "double-12" else 9
+
+
+def round_of(engine: int, max_pip: int) -> int:
+    if not 0 <= engine <= max_pip:
+        raise FixtureError(f"engine [{engine}-{engine}] is not in a double-{max_pip} set")
+    return max_pip - engine + 1
+
+
+def parse_tile(text: Any, max_pip: int) -> int:
+    try:
+        return T.parse(str(text), max_pip)
+    except T.TileError as e:
+        raise FixtureError(str(e)) from None
+
+
+def parse_train(key: Any, players: int) -> int | str:
+    if key == MEXICAN:
+        return MEXICAN
+    if isinstance(key, int) and 0 <= key < players:
+        return key
+    raise FixtureError(f"{key!r} is not a train (a seat 0..{players - 1} or 'mexican')")
+
+
+def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
+    """Canonical state JSON from the table notation, under rule set `rs`."""
+    max_pip = max_pip_of(rs)
+    engine = int(table.get("engine", max_pip))
+    round_no = round_of(engine, max_pip)
+    hands_in = table["hands"]
+    n = len(hands_in)
+    if sorted(hands_in) != list(range(n)):
+        raise FixtureError(f"hands must list seats 0..{n - 1}, got {sorted(hands_in)}")
+    phase = table.get("phase", "start")
+    placed: list[int] = []
+    rest_at: tuple[str, int] | None = None
+
+    def tiles_of(items: Sequence[Any], where: str, key: int) -> list[int]:
+        nonlocal rest_at
+        out = []
+        for x in items:
+            if x == REST:
+                if rest_at is not None:
+                    raise FixtureError("`rest` may appear only once")
+                rest_at = (where, key)
+                continue
+            out.append(parse_tile(x, max_pip))
+        return out
+
+    hands = {s: tiles_of(hands_in[s] or [], "hand", s) for s in range(n)}
+    for h in hands.values():
+        placed += h
+    trains: dict[int | str, list[str]] = {}
+    for key, items in (table.get("trains") or {}).items():
+        train = parse_train(key, n)
+        end, oriented = engine, []
+        for x in items or []:
+            t = parse_tile(x, max_pip)
+            far = T.OTHER_END[t][end]
+            if far < 0:
+                raise FixtureError(f"train {train}: {x} does not continue from {end}")
+            oriented.append(T.oriented(t, end))
+            end = far
+            placed.append(t)
+        trains[train] = oriented
+    bone_in = table.get("boneyard", [REST])
+    boneyard = tiles_of(bone_in, "boneyard", 0)
+    placed += boneyard
+    engine_tile = T.DOUBLE[engine]
+    if phase != "engine":
+        placed.append(engine_tile)
+    seen: set[int] = set()
+    for t in placed:
+        if t in seen:
+            raise FixtureError(f"{T.name(t)} is written twice")
+        seen.add(t)
+    rest = [t for t in range(T.set_size(max_pip)) if t not in seen]
+    if rest_at is None and rest:
+        raise FixtureError(f"{len(rest)} tiles of the set are nowhere (add `rest`): "
+                           + ", ".join(T.name(t) for t in rest[:8]))
+    if rest_at is not None:
+        where, key = rest_at
+        (hands[key] if where == "hand" else boneyard).extend(rest)
+
+    def train_json(key: int | str) -> dict[str, Any]:
+        tiles = trains.get(key, [])
+        end = int(tiles[-1].split("-")[1]) if tiles else engine
+        body: dict[str, Any] = {"tiles": tiles, "end": end}
+        if key != MEXICAN:
+            body["marker"] = key in marked
+        return body
+
+    marked = set(table.get("marked") or [])
+    for s in marked:
+        parse_train(s, n)
+    default_open = [k for k in [*range(n), MEXICAN]
+                    if trains.get(k) and _is_double(trains[k][-1])]
+    first = table.get("first_turns", [])
+    first_turns = list(range(n)) if first == "all" else sorted(first)
+    seat = int(table.get("seat", 0))
+    drawn = table.get("drawn")
+    result = None
+    if phase == "over":
+        result = table.get("result")
+    return {
+        "round": round_no,
+        "engine": engine,
+        "engine_placed": phase != "engine",
+        "phase": phase,
+        "seat": seat,
+        "starter": int(table.get("starter", seat)),
+        "hands": [[T.name(t) for t in sorted(hands[s], key=_hand_order)] for s in range(n)],
+        "boneyard": [T.name(t) for t in boneyard],
+        "trains": [train_json(s) for s in range(n)],
+        "mexican": train_json(MEXICAN),
+        "open_doubles": [parse_train(k, n) for k in table.get("open_doubles", default_open)],
+        "turn_doubles": [parse_train(k, n) for k in table.get("turn_doubles", [])],
+        "drawn": None if drawn is None else T.name(parse_tile(drawn, max_pip)),
+        "first_turns": first_turns,
+        "passes": int(table.get("passes", 0)),
+        "scores": list(table.get("scores", [0] * n)),
+        "outs": list(table.get("outs", [0] * n)),
+        "result": result,
+    }
+
+
+def _is_double(text: str) -> bool:
+    a, b = text.split("-")
+    return a == b
+
+
+def _hand_order(t: int) -> tuple[int, int]:
+    return (-T.HIGH[t], -T.LOW[t])
+
+
+# --- actions in text form ------------------------------------------------------------
+
+
+def action_json(text: str, max_pip: int = T.MAX_PIP) -> dict[str, Any]:
+    """`play 5-3 on mexican` -> {"type": "play", "tile": "5-3", "train": "mexican"}."""
+    m = ACTION_RE.match(text.strip())
+    if not m:
+        raise FixtureError(f"not an action: {text!r} (play A-B on SEAT|mexican, draw, pass, "
+                           "end-chain)")
+    if m.group(4):
+        return {"type": m.group(4)}
+    tile = T.name(parse_tile(m.group(2), max_pip))
+    train: int | str = MEXICAN if m.group(3) == MEXICAN else int(m.group(3))
+    return {"type": "play", "tile": tile, "train": train}
+
+
+def action_text(action: Mapping[str, Any]) -> str:
+    """The canonical text of an action in JSON form (tile high end first)."""
+    if action.get("type") != "play":
+        return str(action.get("type"))
+    try:
+        tile = T.name(T.parse(str(action.get("tile"))))
+    except T.TileError:
+        tile = str(action.get("tile"))
+    return f"play {tile} on {action.get('train')}"
+
+
+def canonical_action(text: str) -> str:
+    return action_text(action_json(text))
+
+
+# --- loading -------------------------------------------------------------------------
+
+
+def load_file(path: str | Path, text: str | None = None) -> list[Fixture]:
+    """The fixtures of one file; raises SpecErrors listing every problem with its line."""
+    doc = load(path, text)
+    errors = validate(doc, schema("fixture"))
+    if errors:
+        raise SpecErrors(errors)
+    out = []
+    problems: list[SpecError] = []
+    for i, raw in enumerate(doc.data):
+        try:
+            out.append(_fixture(doc, i, raw))
+        except FixtureError as e:
+            problems.append(doc.error((i,), f"fixture {raw.get('id')}: {e}"))
+    if problems:
+        raise SpecErrors(problems)
+    return out
+
+
+def _fixture(doc: Document, i: int, raw: dict[str, Any]) -> Fixture:
+    expects = []
+    for j, e in enumerate(raw["expect"]):
+        refused = {canonical_action(a): c for a, c in (e.get("refused") or {}).items()}
+        legal = e.get("legal")
+        expects.append(Expectation(
+            variants=tuple(e["variants"]),
+            legal=None if legal is None else tuple(canonical_action(a) for a in legal),
+            refused=refused,
+            state=dict(e.get("state") or {}),
+            result=e.get("result", ...),
+            winners=tuple(e["winners"]) if "winners" in e else None,
+            line=doc.line_of((i, "expect", j)),
+        ))
+    steps = tuple(canonical_action(s) for s in raw.get("steps") or [])
+    source = raw["source"]
+    return Fixture(
+        id=raw["id"], description=raw["description"], clauses=tuple(raw["clauses"]),
+        source=tuple(source) if isinstance(source, list) else (source,),
+        path=doc.path, line=doc.line_of((i,)), table=raw.get("table"), deal=raw.get("deal"),
+        steps=steps, expect=tuple(expects), note=raw.get("note", ""))
+
+
+def fixture_files(root: str | Path | None = None) -> list[Path]:
+    base = Path(root) if root is not None else FIXTURE_ROOT
+    if base.is_file():
+        return [base]
+    return sorted(p for p in base.rglob("*.yaml"))
+
+
+def load_corpus(root: str | Path | None = None) -> tuple[list[Fixture], list[SpecError]]:
+    """Every fixture under `root` (default: the shipped corpus), and every load error."""
+    fixtures: list[Fixture] = []
+    errors: list[SpecError] = []
+    for path in fixture_files(root):
+        shown = _display(path)
+        try:
+            fixtures += load_file(shown, path.read_text(encoding="utf-8"))
+        except SpecErrors as e:
+            errors += list(e)
+        except SpecError as e:
+            errors.append(e)
+    return fixtures, errors
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.relative_to(FIXTURE_ROOT.parent.parent))
+    except ValueError:
+        return str(path)
