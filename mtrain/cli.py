@@ -7,9 +7,11 @@ variant, a malformed file), always with one clear message and never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from mtrain import __version__
@@ -159,7 +161,36 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 1 if report.invariant_violations else 0
 
 
+# --- lint --------------------------------------------------------------------------
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    from mtrain.conformance.lint import lint
+
+    if args.path is not None and not Path(args.path).exists():
+        raise UsageError(f"no such file or folder: {args.path}")
+    report = lint(args.path)
+    if args.json:
+        _print_json(report.to_json())
+        return 0 if report.ok else 1
+    for e in report.errors:
+        print(f"error: {e}")
+    for u in report.uncovered:
+        print(f"uncovered: {u['clause']} under {u['variant']}")
+    for p in report.pairs_missing:
+        print(f"no fixture tells apart {p['option']}: {p['values']}")
+    print(f"{report.fixtures} fixtures, {report.clauses} clauses, "
+          f"{len(report.uncovered)} uncovered clause/variant pairs, "
+          f"{report.pairs - len(report.pairs_missing)}/{report.pairs} option value pairs "
+          f"told apart, {len(report.errors)} errors")
+    return 0 if report.ok else 1
+
+
 # --- wiring --------------------------------------------------------------------------
+
+
+COMMAND_MODULES: tuple[str, ...] = ()
+"""Modules that add their own subcommands: each has `register(subparsers)`."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -178,6 +209,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_explain)
 
+    p = sub.add_parser("lint", help="check the fixture corpus: schema, ids, tables, coverage")
+    p.add_argument("path", nargs="?", help="a fixture file or folder (default: the corpus)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_lint)
+
     p = sub.add_parser("simulate", help="play random legal rounds and check the invariants")
     p.add_argument("--variant", required=True,
                    help="a variant, base+overlay+..., or a variant file")
@@ -189,6 +225,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="check every invariant after every action (slower)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_simulate)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
     return parser
 
 

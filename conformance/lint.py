@@ -1,0 +1,179 @@
+"""`mtrain lint`: the fixture corpus checked as data, before any engine runs it.
+
+Checks: every file loads (schema, duplicate keys, action syntax); ids are unique;
+descriptions are short and unique; every named clause exists; every rule set named
+composes; every starting table is possible under each rule set it names (the
+invariants of spec/data/invariants.yaml, via the reference codec); and coverage:
+every clause is exercised under every shipped variant where it applies (clauses that
+apply to no shipped variant: under at least one rule set where they do), and every
+pair of values of every option is told apart by at least one fixture.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mtrain.reference import codec
+from mtrain.reference.invariants import violations
+from mtrain.reference.rules import Rules
+from mtrain.spec.catalog import Catalog, RulesetError, catalog
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.yamlload import SpecError
+
+from .fixture import Expectation, Fixture, FixtureError, load_corpus
+
+MAX_DESCRIPTION = 120
+
+
+@dataclass
+class LintReport:
+    fixtures: int = 0
+    clauses: int = 0
+    errors: list[str] = field(default_factory=list)
+    uncovered: list[dict[str, str]] = field(default_factory=list)
+    pairs_missing: list[dict[str, str]] = field(default_factory=list)
+    pairs: int = 0
+    coverage: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not (self.errors or self.uncovered or self.pairs_missing)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "fixtures": self.fixtures,
+            "clauses": self.clauses,
+            "uncovered": self.uncovered,
+            "option_pairs": self.pairs,
+            "option_pairs_missing": self.pairs_missing,
+            "errors": self.errors,
+            "ok": self.ok,
+        }
+
+
+def lint(root: str | Path | None = None) -> LintReport:
+    cat = catalog()
+    fixtures, load_errors = load_corpus(root)
+    report = LintReport(fixtures=len(fixtures), clauses=len(cat.clauses))
+    report.errors += [str(e) for e in load_errors]
+    rulesets: dict[str, Ruleset | None] = {}
+
+    def ruleset(name: str) -> Ruleset | None:
+        if name not in rulesets:
+            try:
+                rulesets[name] = cat.ruleset(name)
+            except (RulesetError, SpecError) as e:
+                rulesets[name] = None
+                report.errors.append(f"rule set {name!r}: {e}")
+        return rulesets[name]
+
+    seen_ids: dict[str, str] = {}
+    seen_desc: dict[str, str] = {}
+    for fx in fixtures:
+        if fx.id in seen_ids:
+            report.errors.append(f"{fx.where}: id {fx.id} is also used at {seen_ids[fx.id]}")
+        seen_ids.setdefault(fx.id, fx.where)
+        key = fx.description.strip().lower()
+        if key in seen_desc:
+            report.errors.append(f"{fx.where}: {fx.id} has the same description as "
+                                 f"{seen_desc[key]}")
+        seen_desc.setdefault(key, fx.id)
+        if len(fx.description) > MAX_DESCRIPTION:
+            report.errors.append(f"{fx.where}: {fx.id} description is longer than "
+                                 f"{MAX_DESCRIPTION} characters")
+        for cid in fx.clauses:
+            if cid not in cat.clauses:
+                report.errors.append(f"{fx.where}: {fx.id} names unknown clause {cid}")
+        seen_names: set[str] = set()
+        for name, exp in fx.rulesets():
+            if name in seen_names:
+                report.errors.append(f"{fx.where}: {fx.id} names rule set {name} twice")
+            seen_names.add(name)
+            rs = ruleset(name)
+            if rs is not None:
+                report.errors += check_start(fx, exp, name, rs)
+    report.uncovered = uncovered(cat, fixtures, ruleset)
+    covered_pairs = pairs_told_apart(cat, fixtures, ruleset)
+    all_pairs = [(o, a, b) for o, opt in cat.options.items()
+                 for a, b in itertools.combinations(opt.values, 2)]
+    report.pairs = len(all_pairs)
+    report.pairs_missing = [{"option": o, "values": f"{a} / {b}"} for o, a, b in all_pairs
+                            if (o, frozenset((a, b))) not in covered_pairs]
+    return report
+
+
+def check_start(fx: Fixture, exp: Expectation, name: str, rs: Ruleset) -> list[str]:
+    """The starting table must exist under the rule set: invariants, not the engine."""
+    where = f"{fx.where}: {fx.id} [{name}]"
+    if fx.deal is not None:
+        try:
+            players = fx.deal_request(rs)[0]
+            rs.hand_size(players)
+        except (FixtureError, ValueError) as e:
+            return [f"{where}: {e}"]
+        return []
+    try:
+        state = codec.state_from_json(Rules.of(rs), fx.start(rs))
+    except (FixtureError, codec.StateError) as e:
+        return [f"{where}: {e}"]
+    return [f"{where}: impossible table: {inv} {msg}" for inv, msg in violations(state)]
+
+
+def uncovered(cat: Catalog, fixtures: Iterable[Fixture],
+              ruleset: Any) -> list[dict[str, str]]:
+    """Clause/variant pairs with no fixture."""
+    bases = {name: cat.ruleset(name) for name in cat.variants}
+    have: set[tuple[str, str]] = set()
+    anywhere: set[str] = set()
+    for fx in fixtures:
+        for name, _ in fx.rulesets():
+            rs = ruleset(name)
+            if rs is None:
+                continue
+            for cid in fx.clauses:
+                clause = cat.clauses.get(cid)
+                if clause is None or not clause.applies(rs):
+                    continue
+                anywhere.add(cid)
+                if name in bases:
+                    have.add((cid, name))
+    out = []
+    for cid, clause in cat.clauses.items():
+        where = [name for name, rs in bases.items() if clause.applies(rs)]
+        if where:
+            out += [{"clause": cid, "variant": v} for v in where if (cid, v) not in have]
+        elif cid not in anywhere:
+            out.append({"clause": cid, "variant": "(any rule set where it applies)"})
+    return out
+
+
+def _content(exp: Expectation) -> tuple[Any, ...]:
+    return (sorted(exp.legal) if exp.legal is not None else None,
+            sorted(exp.refused.items()), repr(sorted(exp.state.items(), key=str)),
+            repr(exp.result), exp.winners)
+
+
+def pairs_told_apart(cat: Catalog, fixtures: Iterable[Fixture],
+                     ruleset: Any) -> set[tuple[str, frozenset[str]]]:
+    """(option, {a, b}) for which some fixture expects different things under a and b.
+
+    A fixture tells a and b apart when two of its rule sets take a and b, their
+    expectations differ, and the option is one that the fixture's own clauses depend
+    on (so a deal fixture does not count for the doubles rule).
+    """
+    out: set[tuple[str, frozenset[str]]] = set()
+    for fx in fixtures:
+        relevant = {o for cid in fx.clauses if cid in cat.clauses
+                    for o in cat.clauses[cid].when}
+        entries = [(ruleset(name), _content(exp)) for name, exp in fx.rulesets()]
+        for (r1, c1), (r2, c2) in itertools.combinations(entries, 2):
+            if r1 is None or r2 is None or c1 == c2:
+                continue
+            for o in relevant:
+                if r1[o] != r2[o]:
+                    out.add((o, frozenset((r1[o], r2[o]))))
+    return out
