@@ -30,7 +30,7 @@ MUTED = "#8795a1"
 
 # Pip positions on a 3-column by 4-row grid (columns 0..2, rows 0..3) for 10..12, and on
 # the usual 3 by 3 grid for 0..9 (rows 0, 1.5, 3).
-_P9 = {
+_P9: dict[int, list[tuple[float, float]]] = {
     0: [], 1: [(1, 1.5)], 2: [(0, 0), (2, 3)], 3: [(0, 0), (1, 1.5), (2, 3)],
     4: [(0, 0), (2, 0), (0, 3), (2, 3)], 5: [(0, 0), (2, 0), (1, 1.5), (0, 3), (2, 3)],
     6: [(0, 0), (2, 0), (0, 1.5), (2, 1.5), (0, 3), (2, 3)],
@@ -38,7 +38,7 @@ _P9 = {
     8: [(0, 0), (1, 0), (2, 0), (0, 1.5), (2, 1.5), (0, 3), (1, 3), (2, 3)],
     9: [(c, r) for r in (0, 1.5, 3) for c in (0, 1, 2)],
 }
-_FULL = [(c, r) for r in (0, 1, 2, 3) for c in (0, 1, 2)]
+_FULL: list[tuple[float, float]] = [(c, r) for r in (0, 1, 2, 3) for c in (0, 1, 2)]
 PIPS: dict[int, list[tuple[float, float]]] = {
     **_P9,
     10: [p for p in _FULL if p not in ((1, 0), (1, 3))],
@@ -86,8 +86,8 @@ class _Canvas:
     def tile(self, x: float, y: float, a: int, b: int, vertical: bool = False,
              ring: str | None = None, scale: float = 1.0) -> None:
         """A tile with its top-left corner at (x, y): `a` on the left (or top) half."""
-        w, h = (TILE_H, TILE_W) if vertical else (TILE_W, TILE_H)
-        w, h = w * scale, h * scale
+        w = (TILE_H if vertical else TILE_W) * scale
+        h = (TILE_W if vertical else TILE_H) * scale
         self.add(f"<g><title>[{a}-{b}]</title>")
         if ring:
             self.add(f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="{w + 6:.1f}" '
@@ -182,7 +182,7 @@ def render_state(state: Mapping[str, Any], highlight: Highlight | None = None,
             note = "\u2190 " + ", ".join(sorted(targets[key]))
             cv.text(x + slot_w + 8, cy + 4, note, size=12, fill=GREEN, weight="bold")
             right = max(right, x + slot_w + 16 + 7 * len(note))
-    y = top + rows_h + 22
+    y: float = top + rows_h + 22
     y, hands_right = _draw_hands(cv, state, highlight, y)
     right = max(right, hands_right)
     bone = state.get("boneyard", [])
