@@ -186,6 +186,61 @@ def cmd_lint(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+# --- docs and pictures -----------------------------------------------------------
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    from mtrain import docgen
+
+    out = Path(args.out)
+    try:
+        files = docgen.generate()
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if args.check:
+        bad = docgen.stale(out, files)
+        for path in bad:
+            print(f"stale: {out / path}")
+        print(f"{len(files)} generated files, {len(bad)} stale"
+              + ("; run `mtrain docs` to rebuild" if bad else ""))
+        return 1 if bad else 0
+    count = docgen.write(out, files)
+    print(f"wrote {count} files under {out}")
+    return 0
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    from mtrain.conformance.fixture import load_corpus
+    from mtrain.docgen import Docs
+
+    docs = Docs()
+    if args.fixtures:
+        docs.fixtures, errors = load_corpus(args.fixtures)
+        if errors:
+            raise UsageError(str(errors[0]))
+    fx = next((f for f in docs.fixtures if f.id == args.fixture), None)
+    if fx is None:
+        raise UsageError(f"no fixture {args.fixture!r}")
+    entries = list(fx.rulesets())
+    if args.variant:
+        entries = [(n, e) for n, e in entries if n == args.variant]
+        if not entries:
+            named = ", ".join(n for n, _ in fx.rulesets())
+            raise UsageError(f"{fx.id} names no rule set {args.variant!r}; it names {named}")
+    name, exp = entries[0]
+    scene = docs.scene(fx, name, exp)
+    if scene is None:
+        raise UsageError(f"{fx.id} cannot be set up under {name}")
+    rel = docs.picture(scene)
+    svg = docs.files[rel]
+    if args.out:
+        Path(args.out).write_text(svg, encoding="utf-8")
+        print(f"wrote {args.out}")
+    else:
+        sys.stdout.write(svg)
+    return 0
+
+
 # --- wiring --------------------------------------------------------------------------
 
 
@@ -213,6 +268,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", nargs="?", help="a fixture file or folder (default: the corpus)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_lint)
+
+    p = sub.add_parser("docs", help="write docs/ from the spec and the fixtures")
+    p.add_argument("--check", action="store_true", help="exit 1 if docs/ is stale")
+    p.add_argument("--out", default="docs", help="the docs folder (default: docs)")
+    p.set_defaults(func=cmd_docs)
+
+    p = sub.add_parser("render", help="draw a fixture's table as SVG")
+    p.add_argument("fixture", help="a fixture id")
+    p.add_argument("--variant", help="which of its rule sets (default: the first)")
+    p.add_argument("--fixtures", help="a fixture file or folder (default: the corpus)")
+    p.add_argument("--out", help="write the SVG here (default: standard output)")
+    p.set_defaults(func=cmd_render)
 
     p = sub.add_parser("simulate", help="play random legal rounds and check the invariants")
     p.add_argument("--variant", required=True,

@@ -105,6 +105,8 @@ class Catalog:
                     vf = read_variant_file(
                         load(f"spec/data/{kind}/{entry.name}", entry.read_text(encoding="utf-8")))
                     store[vf.name] = vf
+        # Variants that stand alone come first, those built on another after them.
+        self.variants = dict(sorted(self.variants.items(), key=lambda kv: kv[1].base is not None))
         errors: list[SpecError] = []
         for vf in [*self.variants.values(), *self.overlays.values()]:
             errors += self._check_names(vf)

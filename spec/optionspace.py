@@ -119,7 +119,7 @@ class Combination:
     overlays: tuple[str, ...]
     catalog_ok: bool
     catalog_kind: str
-    """``ok``, ``applies-to``, ``conflict``, ``clause`` (a requires or DEAL-8 refusal), ``other``."""
+    """``ok``, ``applies-to``, ``conflict``, ``clause`` (requires or DEAL-8), ``other``."""
     catalog_message: str
     catalog_clauses: tuple[str, ...]
     z3: SatResult
@@ -266,7 +266,18 @@ class OptionSpace:
             raise AnalysisError(f"tracked constraint names repeat: {names}")
         self._lits: dict[str, tuple[Any, Any]] = {}
         self._assigned: dict[frozenset[tuple[str, str]], Any] = {}
+        self._all: Any = None
         self.queries = 0
+
+    def add_constraint(self, name: str, expr: Any, text: str = "") -> None:
+        """Track one more constraint (a what-if: tests and explorations use it)."""
+        if any(c.name == name for c in self.constraints):
+            raise AnalysisError(f"a constraint named {name!r} exists already")
+        leaves = {str(x) for x in _leaves(expr)}
+        used = frozenset(o for o in self.options if o in leaves)
+        self.constraints += (Constraint(name, name.split(":", 1)[0], used, text, expr),)
+        self._lits.clear()
+        self._all = None
 
     # expressions
 
@@ -362,7 +373,13 @@ class OptionSpace:
             lit = z3.Bool(lit_name)
             tracked.append((lit, z3.Implies(lit, expr)))
         s = self.solver()
-        s.add(*hard, *(imp for _, imp in tracked))
+        s.add(*hard)
+        if constraints is None:  # the usual case: one prebuilt conjunction
+            if self._all is None:
+                self._all = z3.And([imp for _, imp in tracked])
+            s.add(self._all, *(imp for _, imp in tracked[len(self.constraints):]))
+        else:
+            s.add(*(imp for _, imp in tracked))
         lits = [lit for lit, _ in tracked]
         if self._run(s, lits):
             return SatResult(name, True), self.decode(s.model())
@@ -610,6 +627,14 @@ class OptionSpace:
         return tuple(rows)
 
 
+def _leaves(expr: Any) -> Iterable[Any]:
+    """The uninterpreted constants of an expression."""
+    if z3.is_const(expr) and expr.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+        yield expr
+    for child in expr.children():
+        yield from _leaves(child)
+
+
 def _tile_count(tile_set: str) -> int:
     m = re.fullmatch(r"double-(\d+)", tile_set)
     if m is None:
@@ -642,6 +667,7 @@ def run_all(sp: OptionSpace | None = None) -> dict[str, Any]:
     """
     started = time.perf_counter()
     sp = sp if sp is not None else space()
+    queries = sp.queries
     checks: list[dict[str, Any]] = []
     summary: dict[str, Any] = {}
 
@@ -786,7 +812,7 @@ def run_all(sp: OptionSpace | None = None) -> dict[str, Any]:
     run("deal-feasibility", deal)
     return {"checks": checks, "summary": summary,
             "constraints": [{"name": c.name, "text": c.text} for c in sp.constraints],
-            "queries": sp.queries, "z3_version": z3.get_version_string(),
+            "queries": sp.queries - queries, "z3_version": z3.get_version_string(),
             "seconds": round(time.perf_counter() - started, 4)}
 
 

@@ -1,0 +1,298 @@
+"""Protocol v1: how the harness talks to an implementation in another process.
+
+JSON Lines over the implementation's stdin and stdout: the harness writes one request
+per line, the implementation answers each with exactly one line, in order. One
+long-lived process serves every fixture. The messages (docs/protocol.md,
+spec/schemas/protocol.schema.json):
+
+    request                                         answer (besides "id" and "ok": true)
+    {"type": "hello", "protocol": 1, "harness"}     {"protocol", "name", "version",
+                                                     "variants", "options"?}
+    {"type": "deal", "ruleset", "players",          {"state"}
+     "round", "order"}
+    {"type": "legal", "ruleset", "state"}           {"actions"}
+    {"type": "apply", "ruleset", "state", "action"} {"state"} or {"refused": {"reason",
+                                                                              "clause"}}
+    {"type": "score", "ruleset", "state",           {"scores"}
+     "winner"?}
+    {"type": "winners", "ruleset", "state"}         {"winners"}
+    {"type": "shutdown"}                            {}
+
+Every request carries an integer "id" that the answer repeats. An answer that cannot be
+given is {"id", "ok": false, "error": {"kind", "message"}}, kind one of bad-request,
+unsupported (this rule set is not implemented: the result is not-applicable),
+protocol-version, internal. States, actions and rule sets are the canonical JSON forms
+of spec/schemas/.
+
+This module builds and checks messages; it does no I/O.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+JSON = dict[str, Any]
+
+PROTOCOL_VERSION = 1
+REQUEST_TYPES = ("hello", "deal", "legal", "apply", "score", "winners", "shutdown")
+ERROR_KINDS = ("bad-request", "unsupported", "protocol-version", "internal")
+MAX_LINE = 4 * 1024 * 1024
+"""The longest line either side must accept (bytes, newline excluded)."""
+
+STATE_KEYS = (
+    "round", "engine", "engine_placed", "phase", "seat", "starter", "hands", "boneyard",
+    "trains", "mexican", "open_doubles", "turn_doubles", "drawn", "first_turns", "passes",
+    "scores", "outs", "result",
+)
+"""The keys every canonical state has (spec/schemas/state.schema.json, `required`)."""
+
+# What each request carries besides "id" and "type": field -> a description of its type.
+REQUEST_FIELDS: dict[str, dict[str, str]] = {
+    "hello": {"protocol": "int"},
+    "deal": {"ruleset": "ruleset", "players": "int", "round": "int", "order": "strings"},
+    "legal": {"ruleset": "ruleset", "state": "object"},
+    "apply": {"ruleset": "ruleset", "state": "object", "action": "object"},
+    "score": {"ruleset": "ruleset", "state": "object"},
+    "winners": {"ruleset": "ruleset", "state": "object"},
+    "shutdown": {},
+}
+OPTIONAL_REQUEST_FIELDS: dict[str, dict[str, str]] = {
+    "hello": {"harness": "string"},
+    "score": {"winner": "seat-or-null"},
+}
+
+
+class ProtocolError(ValueError):
+    """A message that breaks protocol v1; the text says how, for the other side to read."""
+
+
+# --- encoding ------------------------------------------------------------------------
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    """One message as one line of compact UTF-8 JSON, newline included."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+
+
+def decode(line: bytes | str) -> JSON:
+    """One line as a message object; raises ProtocolError for anything else."""
+    try:
+        data = json.loads(line)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise ProtocolError(f"not JSON ({e}): {preview(line)}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError(f"a message is a JSON object, not {type(data).__name__}: "
+                            f"{preview(line)}")
+    return data
+
+
+def preview(line: bytes | str, limit: int = 200) -> str:
+    """The start of a line, printable, for error messages."""
+    text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+    text = text.rstrip("\n")
+    shown = repr(text[:limit])
+    return shown + (f" ... ({len(text)} characters)" if len(text) > limit else "")
+
+
+# --- requests ------------------------------------------------------------------------
+
+
+def hello(request_id: int, harness: str) -> JSON:
+    return {"id": request_id, "type": "hello", "protocol": PROTOCOL_VERSION,
+            "harness": harness}
+
+
+def request(request_id: int, kind: str, **fields: Any) -> JSON:
+    if kind not in REQUEST_TYPES:
+        raise ValueError(f"unknown request type {kind!r}")
+    return {"id": request_id, "type": kind, **fields}
+
+
+def check_request(message: JSON) -> tuple[int, str]:
+    """(id, type) of a well-formed request; raises ProtocolError naming the fault."""
+    rid = message.get("id")
+    if not _is_int(rid):
+        raise ProtocolError(f"request.id must be an integer, got {rid!r}")
+    kind = message.get("type")
+    if kind not in REQUEST_TYPES:
+        raise ProtocolError(f"request.type must be one of {', '.join(REQUEST_TYPES)}; "
+                            f"got {kind!r}")
+    fields = REQUEST_FIELDS[kind]
+    optional = OPTIONAL_REQUEST_FIELDS.get(kind, {})
+    for key, want in fields.items():
+        if key not in message:
+            raise ProtocolError(f"a {kind} request needs {key!r}")
+        _check_type(message[key], want, f"{kind}.{key}")
+    for key, want in optional.items():
+        if key in message:
+            _check_type(message[key], want, f"{kind}.{key}")
+    extra = set(message) - {"id", "type", *fields, *optional}
+    if extra:
+        raise ProtocolError(f"a {kind} request has no field {sorted(extra)[0]!r}")
+    return rid, kind
+
+
+def _check_type(value: Any, want: str, where: str) -> None:
+    ok = {
+        "int": _is_int,
+        "string": lambda v: isinstance(v, str),
+        "object": lambda v: isinstance(v, dict),
+        "strings": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+        "seat-or-null": lambda v: v is None or _is_int(v),
+        "ruleset": lambda v: isinstance(v, dict) and isinstance(v.get("options"), dict),
+    }[want](value)
+    if not ok:
+        what = {"int": "an integer", "string": "a string", "object": "an object",
+                "strings": "a list of strings", "seat-or-null": "a seat or null",
+                "ruleset": "a rule set object with 'options'"}[want]
+        raise ProtocolError(f"{where} must be {what}, got {_short(value)}")
+
+
+# --- answers -------------------------------------------------------------------------
+
+
+def ok(request_id: int | None, **payload: Any) -> JSON:
+    return {"id": request_id, "ok": True, **payload}
+
+
+def error(request_id: int | None, kind: str, message: str, **extra: Any) -> JSON:
+    assert kind in ERROR_KINDS, kind
+    return {"id": request_id, "ok": False, "error": {"kind": kind, "message": message, **extra}}
+
+
+class ErrorAnswer(Exception):
+    """The implementation answered {"ok": false, "error": ...}."""
+
+    def __init__(self, kind: str, message: str, detail: JSON) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.detail = detail
+
+
+def check_answer(kind: str, request_id: int, message: JSON) -> JSON:
+    """The payload of a correct answer to request `kind`; raises ErrorAnswer for an
+    error answer and ProtocolError for a malformed one."""
+    if message.get("id") != request_id:
+        raise ProtocolError(f"answer to request {request_id} ({kind}) carries id "
+                            f"{message.get('id')!r}: answers must come in order, one each")
+    flag = message.get("ok")
+    if flag is False:
+        err = message.get("error")
+        if not isinstance(err, dict) or not isinstance(err.get("message"), str):
+            raise ProtocolError(f"an error answer needs error.message: {_short(message)}")
+        ekind = err.get("kind", "internal")
+        return _raise_error(str(ekind), err)
+    if flag is not True:
+        raise ProtocolError(f"answer.ok must be true or false, got {_short(flag)}")
+    CHECKS[kind](message)
+    return message
+
+
+def _raise_error(kind: str, err: JSON) -> JSON:
+    raise ErrorAnswer(kind, str(err["message"]), err)
+
+
+def _need(message: JSON, key: str, kind: str) -> Any:
+    if key not in message:
+        raise ProtocolError(f"a {kind} answer needs {key!r}; got keys {sorted(message)}")
+    return message[key]
+
+
+def check_state(value: Any, where: str) -> None:
+    """The shape a canonical state must have for the harness to read it."""
+    if not isinstance(value, dict):
+        raise ProtocolError(f"{where} must be a state object, got {_short(value)}")
+    missing = [k for k in STATE_KEYS if k not in value]
+    if missing:
+        raise ProtocolError(f"{where} lacks {', '.join(missing)}")
+    for key in ("hands", "boneyard", "trains", "open_doubles", "turn_doubles",
+                "first_turns", "scores", "outs"):
+        if not isinstance(value[key], list):
+            raise ProtocolError(f"{where}.{key} must be a list, got {_short(value[key])}")
+    if not all(isinstance(h, list) for h in value["hands"]):
+        raise ProtocolError(f"{where}.hands must be a list of lists of tiles")
+    for i, train in enumerate([*value["trains"], value["mexican"]]):
+        if not isinstance(train, dict) or not isinstance(train.get("tiles"), list):
+            raise ProtocolError(f"{where}.trains[{i}] must be an object with a 'tiles' list")
+    result = value["result"]
+    if result is not None and not isinstance(result, dict):
+        raise ProtocolError(f"{where}.result must be null or an object")
+
+
+def _check_hello(message: JSON) -> None:
+    if not _is_int(_need(message, "protocol", "hello")):
+        raise ProtocolError(f"hello.protocol must be an integer, got {message['protocol']!r}")
+    for key in ("name", "version"):
+        if not isinstance(_need(message, key, "hello"), str):
+            raise ProtocolError(f"hello.{key} must be a string")
+    variants = _need(message, "variants", "hello")
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        raise ProtocolError("hello.variants must be a list of variant names or patterns")
+    options = message.get("options", {})
+    if not isinstance(options, dict) or not all(
+            isinstance(v, list) and all(isinstance(x, str) for x in v)
+            for v in options.values()):
+        raise ProtocolError("hello.options must map option names to lists of values")
+
+
+def _check_state_answer(message: JSON) -> None:
+    check_state(_need(message, "state", "state"), "answer.state")
+
+
+def _check_legal(message: JSON) -> None:
+    actions = _need(message, "actions", "legal")
+    if not isinstance(actions, list):
+        raise ProtocolError(f"legal.actions must be a list, got {_short(actions)}")
+    for i, a in enumerate(actions):
+        if not isinstance(a, dict) or not isinstance(a.get("type"), str):
+            raise ProtocolError(f"legal.actions[{i}] must be an action object, got {_short(a)}")
+
+
+def _check_apply(message: JSON) -> None:
+    if ("state" in message) == ("refused" in message):
+        raise ProtocolError("an apply answer has exactly one of 'state' and 'refused'; "
+                            f"got keys {sorted(message)}")
+    if "state" in message:
+        check_state(message["state"], "apply.state")
+        return
+    refused = message["refused"]
+    if not isinstance(refused, dict) or not isinstance(refused.get("reason"), str):
+        raise ProtocolError(f"apply.refused must be {{reason, clause}}, got {_short(refused)}")
+    clause = refused.get("clause")
+    if clause is not None and not isinstance(clause, str):
+        raise ProtocolError(f"apply.refused.clause must be a clause id or null, got {clause!r}")
+
+
+def _check_ints(key: str) -> Callable[[JSON], None]:
+    def check(message: JSON) -> None:
+        value = _need(message, key, key)
+        if not isinstance(value, list) or not all(_is_int(v) for v in value):
+            raise ProtocolError(f"answer.{key} must be a list of integers, got {_short(value)}")
+    return check
+
+
+def _check_nothing(message: JSON) -> None:
+    return None
+
+
+CHECKS: dict[str, Callable[[JSON], None]] = {
+    "hello": _check_hello,
+    "deal": _check_state_answer,
+    "legal": _check_legal,
+    "apply": _check_apply,
+    "score": _check_ints("scores"),
+    "winners": _check_ints("winners"),
+    "shutdown": _check_nothing,
+}
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _short(value: Any, limit: int = 120) -> str:
+    text = json.dumps(value) if not isinstance(value, bytes) else repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
