@@ -137,7 +137,7 @@ class Docs:
             "",
             "| page | what it holds |",
             "|---|---|",
-            "| [The rule book](rules/README.md) | every clause, its sources, options and fixtures |",
+            "| [The rule book](rules/README.md) | every clause: sources, options, fixtures |",
             "| [The variant matrix](variants.md) | options down, variants across |",
             "| [Differences](differences/README.md) | every situation where two variants part |",
             "| [Facts](facts.md) | the numbers of the game, computed exactly |",
@@ -226,8 +226,8 @@ class Docs:
                "shipped variant.", "",
                "| question | " + " | ".join(names) + " |",
                "|---|" + "---|" * len(names)]
-        for question, option in SEED_QUESTIONS:
-            cells = [self.answer(option, rs) for rs in self.shipped.values()]
+        for question, name in SEED_QUESTIONS:
+            cells = [self.answer(name, rs) for rs in self.shipped.values()]
             out.append(f"| {question} | " + " | ".join(cells) + " |")
         out += ["", "## Every option", "",
                 "| option | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
