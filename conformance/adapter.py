@@ -98,8 +98,8 @@ class ReferenceImplementation:
             return codec.state_to_json(engine.apply(st, act))
         except engine.IllegalAction as e:
             raise Refused(e.message, e.clause) from None
-        except codec.StateError as e:
-            raise Refused(str(e), "TURN-7") from None
+        except codec.StateError as e:  # an action naming no train or no tile of the set
+            raise Refused(str(e), e.clause) from None
 
     def winners(self, ruleset: JSON, state: JSON) -> list[int]:
         st = codec.state_from_json(self.rules(ruleset), state)

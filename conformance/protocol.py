@@ -80,8 +80,11 @@ def decode(line: bytes | str) -> JSON:
     """One line as a message object; raises ProtocolError for anything else."""
     try:
         data = json.loads(line)
-    except (ValueError, UnicodeDecodeError) as e:
-        raise ProtocolError(f"not JSON ({e}): {preview(line)}") from None
+    except json.JSONDecodeError as e:
+        raise ProtocolError(f"not JSON ({e.msg} at character {e.pos}): {preview(line)}"
+                            ) from None
+    except ValueError:
+        raise ProtocolError(f"not JSON (not UTF-8): {preview(line)}") from None
     if not isinstance(data, dict):
         raise ProtocolError(f"a message is a JSON object, not {type(data).__name__}: "
                             f"{preview(line)}")
@@ -113,10 +116,10 @@ def request(request_id: int, kind: str, **fields: Any) -> JSON:
 def check_request(message: JSON) -> tuple[int, str]:
     """(id, type) of a well-formed request; raises ProtocolError naming the fault."""
     rid = message.get("id")
-    if not _is_int(rid):
+    if not isinstance(rid, int) or isinstance(rid, bool):
         raise ProtocolError(f"request.id must be an integer, got {rid!r}")
     kind = message.get("type")
-    if kind not in REQUEST_TYPES:
+    if not isinstance(kind, str) or kind not in REQUEST_TYPES:
         raise ProtocolError(f"request.type must be one of {', '.join(REQUEST_TYPES)}; "
                             f"got {kind!r}")
     fields = REQUEST_FIELDS[kind]
@@ -135,15 +138,15 @@ def check_request(message: JSON) -> tuple[int, str]:
 
 
 def _check_type(value: Any, want: str, where: str) -> None:
-    ok = {
+    checks: dict[str, Callable[[Any], bool]] = {
         "int": _is_int,
         "string": lambda v: isinstance(v, str),
         "object": lambda v: isinstance(v, dict),
         "strings": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
         "seat-or-null": lambda v: v is None or _is_int(v),
         "ruleset": lambda v: isinstance(v, dict) and isinstance(v.get("options"), dict),
-    }[want](value)
-    if not ok:
+    }
+    if not checks[want](value):
         what = {"int": "an integer", "string": "a string", "object": "an object",
                 "strings": "a list of strings", "seat-or-null": "a seat or null",
                 "ruleset": "a rule set object with 'options'"}[want]

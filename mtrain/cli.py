@@ -244,7 +244,7 @@ def cmd_render(args: argparse.Namespace) -> int:
 # --- wiring --------------------------------------------------------------------------
 
 
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = ("mtrain.conformance.conform",)
 """Modules that add their own subcommands: each has `register(subparsers)`."""
 
 

@@ -30,7 +30,15 @@ MEXICAN = "mexican"
 
 
 class StateError(ValueError):
-    """A JSON state or action that does not describe a table; names the field at fault."""
+    """A JSON state or action that does not describe a table; names the field at fault.
+
+    `clause` is set when the fault is a rule of the game rather than a malformed message
+    (a train that does not exist: TRAIN-1; a tile outside the set: SET-1).
+    """
+
+    def __init__(self, message: str, clause: str | None = None) -> None:
+        super().__init__(message)
+        self.clause = clause
 
 
 def hand_order(t: int) -> tuple[int, int]:
@@ -66,7 +74,7 @@ def action_from_json(state: State, data: Any) -> Action:
     try:
         tile = T.parse(str(data.get("tile")), state.rules.max_pip)
     except T.TileError as e:
-        raise StateError(f"action.tile: {e}") from None
+        raise StateError(f"action.tile: {e}", "SET-1") from None
     return Action("play", tile, train_from_json(state.players, data.get("train"), "action.train"))
 
 
@@ -75,7 +83,8 @@ def train_from_json(players: int, value: Any, where: str) -> int:
         return players
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players:
         return value
-    raise StateError(f"{where}: {value!r} is not a train (a seat 0..{players - 1} or 'mexican')")
+    raise StateError(f"{where}: {value!r} is not a train (a seat 0..{players - 1} or 'mexican')",
+                     "TRAIN-1")
 
 
 def _oriented(tiles: tuple[int, ...], start: int) -> list[str]:

@@ -445,7 +445,7 @@ def refusal(state: State, action: Action) -> IllegalAction:
             return IllegalAction("TURN-4", "the boneyard is empty: the player passes")
         if action.kind == "draw":
             return IllegalAction("TURN-2", "only one tile may be drawn; the player passes")
-        clause = "TURN-5" if rules.draw_until_playable and state.drawn >= 0 else "TURN-2"
+        clause = "TURN-5" if rules.draw_until_playable else "TURN-2"
         return IllegalAction(clause, "pass refused: the player must draw from the boneyard")
     tile, train = action.tile, action.train
     if not 0 <= tile < T.TILE_COUNT or not T.BIT[tile] & rules.set_mask:

@@ -1,0 +1,628 @@
+"""`mtrain conform`: run the fixtures against an implementation; `mtrain serve`.
+
+    mtrain conform                                   the embedded reference engine
+    mtrain conform --impl "./my-engine --serve"      a program speaking protocol v1
+    mtrain conform --adapter my_pkg.engine:Adapter   an in-process Python adapter
+
+Every fixture runs under every rule set it names (or those chosen with --variant),
+each giving one result: pass, fail, error, timeout, crash, skip or not-applicable
+(report.py). Exit code 0 when nothing failed, 1 when something did, 2 for a usage or
+configuration error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fnmatch
+import importlib
+import importlib.util
+import os
+import queue
+import shlex
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from mtrain.cli import UsageError
+from mtrain.spec.catalog import RulesetError, catalog
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.yamlload import SpecError
+
+from .adapter import JSON, Implementation, ReferenceImplementation
+from .fixture import Expectation, Fixture, load_corpus
+from .process import (
+    ConfigurationError,
+    HarnessError,
+    ImplementationTimeout,
+    ProcessImplementation,
+    command_argv,
+)
+from .report import FORMATS, RENDERERS, Report, Result, render_text
+from .runner import run_one
+
+DEFAULT_TIMEOUT = 10.0
+METHODS = ("info", "deal", "legal", "apply", "winners")
+
+
+# --- choosing what to run ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Task:
+    index: int
+    fixture: Fixture
+    variant: str
+    expectation: Expectation
+
+
+@dataclass(frozen=True)
+class SkipEntry:
+    fixture: str
+    variant: str | None
+    reason: str
+
+    def matches(self, fixture: str, variant: str) -> bool:
+        return (fnmatch.fnmatchcase(fixture, self.fixture)
+                and (self.variant is None or fnmatch.fnmatchcase(variant, self.variant)))
+
+
+def load_skips(path: str) -> list[SkipEntry]:
+    """The --skip file: a YAML list of {fixture, variant (optional), reason}."""
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise UsageError(f"--skip {path}: {e.strerror or e}") from None
+    except yaml.YAMLError as e:
+        raise UsageError(f"--skip {path}: not YAML: {e}") from None
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        raise UsageError(f"--skip {path}: expected a list of {{fixture, variant, reason}}")
+    out = []
+    for i, item in enumerate(data, 1):
+        where = f"--skip {path}: entry {i}"
+        if not isinstance(item, dict):
+            raise UsageError(f"{where}: expected {{fixture, variant, reason}}, got {item!r}")
+        extra = set(item) - {"fixture", "variant", "reason"}
+        if extra:
+            raise UsageError(f"{where}: unknown key {sorted(extra)[0]!r}")
+        fixture, variant, reason = item.get("fixture"), item.get("variant"), item.get("reason")
+        if not isinstance(fixture, str) or not fixture:
+            raise UsageError(f"{where}: 'fixture' (a fixture id) is required")
+        if variant is not None and not isinstance(variant, str):
+            raise UsageError(f"{where}: 'variant' must be a variant name")
+        if not isinstance(reason, str) or not reason.strip():
+            raise UsageError(f"{where}: every known failure needs a 'reason'")
+        out.append(SkipEntry(fixture, variant, reason.strip()))
+    return out
+
+
+def id_matches(fixture_id: str, patterns: Sequence[str]) -> bool:
+    """-k: a substring of the id, or a glob (*, ?, [...]) matching the whole id."""
+    for p in patterns:
+        if any(c in p for c in "*?[") and fnmatch.fnmatchcase(fixture_id, p):
+            return True
+        if p in fixture_id:
+            return True
+    return not patterns
+
+
+def normalize_variant(name: str) -> str:
+    return "+".join(part.strip() for part in name.split("+"))
+
+
+def check_variants(names: Sequence[str]) -> list[str]:
+    out = []
+    cat = catalog()
+    for raw in names:
+        name = normalize_variant(raw)
+        try:
+            cat.ruleset(name)
+        except (RulesetError, SpecError) as e:
+            raise UsageError(f"--variant {raw}: {e}") from None
+        out.append(name)
+    return out
+
+
+def select(fixtures: Sequence[Fixture], variants: Sequence[str],
+           patterns: Sequence[str]) -> list[Task]:
+    tasks: list[Task] = []
+    for fx in fixtures:
+        if not id_matches(fx.id, patterns):
+            continue
+        for name, exp in fx.rulesets():
+            if variants and name not in variants:
+                continue
+            tasks.append(Task(len(tasks), fx, name, exp))
+    return tasks
+
+
+# --- implementations -----------------------------------------------------------------
+
+
+def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
+    """(an instance, a factory for more, whether instances are shared) from MODULE:OBJECT.
+
+    MODULE is a module name (importable from the current folder) or a path to a .py
+    file; OBJECT is an attribute (dotted for nested ones): an instance, or a class that
+    takes no arguments. Anything wrong is a UsageError naming what.
+    """
+    module_name, sep, attr = spec.rpartition(":")
+    if not sep or not module_name or not attr:
+        raise UsageError(f"--adapter {spec}: expected MODULE:OBJECT, e.g. "
+                         "my_engine.conformance:Adapter")
+    try:
+        if module_name.endswith(".py") or os.sep in module_name or "/" in module_name:
+            path = Path(module_name)
+            if not path.is_file():
+                raise UsageError(f"--adapter {spec}: no such file {module_name}")
+            mspec = importlib.util.spec_from_file_location(path.stem, path)
+            assert mspec is not None and mspec.loader is not None
+            module = importlib.util.module_from_spec(mspec)
+            sys.modules[path.stem] = module
+            mspec.loader.exec_module(module)
+        else:
+            if "" not in sys.path and os.getcwd() not in sys.path:
+                sys.path.insert(0, os.getcwd())
+            module = importlib.import_module(module_name)
+    except UsageError:
+        raise
+    except ImportError as e:
+        raise UsageError(f"--adapter {spec}: cannot import {module_name}: {e}") from None
+    except Exception as e:
+        raise UsageError(f"--adapter {spec}: importing {module_name} failed: "
+                         f"{type(e).__name__}: {e}") from None
+    obj: Any = module
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise UsageError(f"--adapter {spec}: {module_name} has no attribute {attr!r}"
+                             ) from None
+    if isinstance(obj, type):
+        cls = obj
+        try:
+            instance = cls()
+        except Exception as e:
+            raise UsageError(f"--adapter {spec}: {attr}() failed: {type(e).__name__}: {e}"
+                             ) from None
+        factory: Callable[[], Any] = cls
+        shared = False
+    else:
+        instance, shared = obj, True
+
+        def factory() -> Any:
+            return instance
+    missing = [m for m in METHODS if not callable(getattr(instance, m, None))]
+    if missing:
+        raise UsageError(f"--adapter {spec}: {attr} is not an implementation: it lacks "
+                         f"{', '.join(missing)} (see mtrain.conformance.adapter.Implementation)")
+    return instance, factory, shared
+
+
+class _Call:
+    __slots__ = ("args", "done", "error", "func", "value")
+
+    def __init__(self, func: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        self.func, self.args = func, args
+        self.done = threading.Event()
+        self.value: Any = None
+        self.error: BaseException | None = None
+
+
+class TimedImplementation:
+    """An in-process implementation whose every call must return within `timeout`.
+
+    Calls run on a daemon worker thread; one that overruns is abandoned (a thread
+    cannot be killed) and later calls get a fresh worker.
+    """
+
+    def __init__(self, inner: Any, timeout: float) -> None:
+        self.inner = inner
+        self.timeout = timeout
+        self._calls: queue.SimpleQueue[_Call] | None = None
+
+    def _worker(self) -> queue.SimpleQueue[_Call]:
+        calls: queue.SimpleQueue[_Call] = queue.SimpleQueue()
+
+        def loop() -> None:
+            while True:
+                call = calls.get()
+                try:
+                    call.value = call.func(*call.args)
+                except BaseException as e:
+                    call.error = e
+                call.done.set()
+
+        threading.Thread(target=loop, daemon=True, name="mtrain-adapter").start()
+        return calls
+
+    def _run(self, name: str, *args: Any) -> Any:
+        if self._calls is None:
+            self._calls = self._worker()
+        call = _Call(getattr(self.inner, name), args)
+        self._calls.put(call)
+        if not call.done.wait(self.timeout):
+            self._calls = None
+            raise ImplementationTimeout(
+                f"the adapter's {name}() did not return within {self.timeout:g} s")
+        if call.error is not None:
+            raise call.error
+        return call.value
+
+    def info(self) -> JSON:
+        info: JSON = self._run("info")
+        return info
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+        state: JSON = self._run("deal", ruleset, players, round, order)
+        return state
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        actions: list[JSON] = self._run("legal", ruleset, state)
+        return actions
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        new: JSON = self._run("apply", ruleset, state, action)
+        return new
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        seats: list[int] = self._run("winners", ruleset, state)
+        return seats
+
+
+@dataclass
+class Target:
+    """How to get implementations for the workers, and how to describe them."""
+
+    make: Callable[[], Implementation]
+    describe: dict[str, Any]
+    kind: str  # reference | adapter | process
+    shared: bool = False
+
+
+def target_of(args: argparse.Namespace) -> Target:
+    if args.impl is not None:
+        try:
+            argv = command_argv(args.impl)
+        except ConfigurationError as e:
+            raise UsageError(f"--impl: {e}") from None
+        timeout = args.timeout
+
+        def make_process() -> Implementation:
+            return ProcessImplementation(argv, timeout=timeout)
+        return Target(make_process, {"command": shlex.join(argv)}, "process")
+    if args.adapter is not None:
+        instance, factory, shared = load_adapter(args.adapter)
+        timeout = args.timeout
+        first: list[Any] = [instance]
+
+        def make_adapter() -> Implementation:
+            inner = first.pop() if first else factory()
+            return TimedImplementation(inner, timeout)
+        return Target(make_adapter, {"adapter": args.adapter}, "adapter", shared)
+    reference = ReferenceImplementation()
+    return Target(lambda: reference, {"adapter": "embedded reference engine"}, "reference",
+                  True)
+
+
+def greet(impl: Implementation, target: Target) -> tuple[JSON | None, str | None]:
+    """The implementation's info, or None and a warning when it cannot give it now."""
+    try:
+        info = impl.info()
+    except ConfigurationError as e:
+        raise UsageError(str(e)) from None
+    except HarnessError as e:
+        return None, f"the implementation did not answer the hello ({e.status}): {e.message}"
+    except Exception as e:
+        raise UsageError(f"the adapter's info() failed: {type(e).__name__}: {e}") from None
+    if not isinstance(info, dict):
+        raise UsageError(f"the implementation's info is not an object: {info!r}")
+    return info, None
+
+
+def unsupported(info: JSON | None, name: str, rs: Ruleset | None) -> str | None:
+    """Why the implementation does not support rule set `name`, or None if it does."""
+    if info is None:
+        return None
+    patterns = info.get("variants", ["*"])
+    if isinstance(patterns, list) and not any(
+            fnmatch.fnmatchcase(name, str(p)) for p in patterns):
+        return f"the implementation supports {', '.join(map(str, patterns)) or 'no variant'}"
+    options = info.get("options") or {}
+    if rs is not None and isinstance(options, dict):
+        for option, values in options.items():
+            if option in rs and isinstance(values, list) and rs[option] not in values:
+                return (f"the implementation does not support {option}={rs[option]} "
+                        f"(only {', '.join(map(str, values))})")
+    return None
+
+
+# --- running -------------------------------------------------------------------------
+
+
+class Runner:
+    def __init__(self, args: argparse.Namespace, target: Target, info: JSON | None,
+                 skips: Sequence[SkipEntry]) -> None:
+        self.args = args
+        self.target = target
+        self.info = info
+        self.skips = skips
+        self._support: dict[str, str | None] = {}
+        self._lock = threading.Lock()
+
+    def support(self, name: str) -> str | None:
+        with self._lock:
+            if name not in self._support:
+                try:
+                    rs: Ruleset | None = catalog().ruleset(name)
+                except (RulesetError, SpecError):
+                    rs = None
+                self._support[name] = unsupported(self.info, name, rs)
+            return self._support[name]
+
+    def run(self, task: Task, impl: Implementation) -> Result:
+        fx, name = task.fixture, task.variant
+        result = Result(fx.id, name, "pass", path=fx.path, line=fx.line, clauses=fx.clauses,
+                        description=fx.description, rerun=rerun_command(self.args, fx, name))
+        why = self.support(name)
+        skip = next((s for s in self.skips if s.matches(fx.id, name)), None)
+        if why is not None:
+            result.status, result.messages = "not-applicable", [why]
+            return result
+        start = time.perf_counter()
+        try:
+            outcome = run_one(fx, name, task.expectation, impl)
+            result.status, result.messages = outcome.status, list(outcome.messages)
+        except ConfigurationError:
+            raise
+        except HarnessError as e:
+            result.status, result.messages, result.stderr = e.status, [e.message], e.stderr
+        except (KeyboardInterrupt, GeneratorExit):
+            raise
+        except SystemExit as e:
+            result.status = "crash"
+            result.messages = [f"the adapter called exit({e.code!r})"]
+        except Exception as e:
+            result.status = "error"
+            result.messages = [f"the implementation's answer could not be used: "
+                               f"{type(e).__name__}: {e}{_origin(e)}"]
+        result.duration = time.perf_counter() - start
+        if skip is not None:
+            result.skip_reason = skip.reason
+            if result.status != "pass":
+                result.messages.insert(0, f"known failure ({result.status}): {skip.reason}")
+                result.status = "skip"
+        return result
+
+
+def _origin(e: BaseException) -> str:
+    frames = traceback.extract_tb(e.__traceback__)
+    if not frames:
+        return ""
+    f = frames[-1]
+    return f" (at {Path(f.filename).name}:{f.lineno})"
+
+
+def rerun_command(args: argparse.Namespace, fx: Fixture, variant: str) -> str:
+    parts = ["mtrain", "conform"]
+    if args.impl is not None:
+        parts += ["--impl", args.impl]
+    elif args.adapter is not None:
+        parts += ["--adapter", args.adapter]
+    if args.timeout != DEFAULT_TIMEOUT:
+        parts += ["--timeout", f"{args.timeout:g}"]
+    if args.fixtures is not None or Path(fx.path).is_file():
+        parts += ["--fixtures", fx.path]
+    parts += ["-k", fx.id, "--variant", variant]
+    return shlex.join(parts)
+
+
+def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
+              jobs: int) -> list[Result]:
+    """Every task's result, in task order; `jobs` workers, each with its own
+    implementation (process targets: one process each)."""
+    results: list[Result | None] = [None] * len(tasks)
+    made: list[Implementation] = [first]
+    abort: list[BaseException] = []
+    next_task = iter(range(len(tasks)))
+    lock = threading.Lock()
+
+    def worker(impl: Implementation) -> None:
+        while not abort:
+            with lock:
+                i = next(next_task, None)
+            if i is None:
+                return
+            try:
+                results[i] = runner.run(tasks[i], impl)
+            except BaseException as e:  # ConfigurationError, KeyboardInterrupt, bugs
+                abort.append(e)
+                return
+
+    try:
+        jobs = max(1, min(jobs, len(tasks)))
+        if jobs == 1:
+            worker(first)
+        else:
+            threads = []
+            for k in range(jobs):
+                impl = first if k == 0 else runner.target.make()
+                if k:
+                    made.append(impl)
+                t = threading.Thread(target=worker, args=(impl,), daemon=True,
+                                     name=f"mtrain-conform-{k}")
+                threads.append(t)
+                t.start()
+            for t in threads:
+                while t.is_alive():
+                    t.join(0.2)
+    finally:
+        for impl in made:
+            close = getattr(impl, "close", None)
+            if callable(close):
+                with contextlib.suppress(Exception):
+                    close()
+    if abort:
+        e = abort[0]
+        if isinstance(e, ConfigurationError):
+            raise UsageError(str(e)) from None
+        raise e
+    out: list[Result] = []
+    for task, r in zip(tasks, results, strict=True):
+        out.append(r if r is not None else Result(
+            task.fixture.id, task.variant, "error", ["not run (the harness stopped)"],
+            path=task.fixture.path, line=task.fixture.line, clauses=task.fixture.clauses))
+    return out
+
+
+# --- the command ---------------------------------------------------------------------
+
+
+def cmd_conform(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    if args.fixtures is not None and not Path(args.fixtures).exists():
+        raise UsageError(f"--fixtures: no such file or folder: {args.fixtures}")
+    variants = check_variants(args.variant)
+    skips = load_skips(args.skip) if args.skip else []
+    fixtures, load_errors = load_corpus(args.fixtures)
+    if not fixtures and not load_errors:
+        raise UsageError(f"no fixtures found under {args.fixtures or 'the shipped corpus'}")
+    tasks = select(fixtures, variants, args.pattern or [])
+    warnings = []
+    for v in variants:
+        if not any(t.variant == v for t in tasks):
+            warnings.append(f"no selected fixture names the variant {v}")
+    if args.pattern and not tasks:
+        warnings.append(f"no fixture id matches -k {' '.join(args.pattern)}")
+    for s in skips:
+        if not any(s.matches(t.fixture.id, t.variant) for t in tasks):
+            warnings.append(f"skip entry {s.fixture}"
+                            + (f" [{s.variant}]" if s.variant else "")
+                            + " matches no selected fixture")
+    target = target_of(args)
+    first = target.make()
+    try:
+        info, warning = greet(first, target)
+    except BaseException:
+        _close(first)
+        raise
+    if warning:
+        warnings.append(warning)
+    runner = Runner(args, target, info, skips)
+    try:
+        results = run_tasks(tasks, runner, first, args.jobs)
+    except KeyboardInterrupt:
+        print("mtrain conform: interrupted", file=sys.stderr)
+        return 130
+    described = {**(info or {}), **target.describe}
+    described.pop("id", None)
+    described.pop("ok", None)
+    report = Report(results, described, [str(e) for e in load_errors], warnings,
+                    time.perf_counter() - started)
+    emit(report, args)
+    return report.exit_code
+
+
+def _close(impl: Any) -> None:
+    close = getattr(impl, "close", None)
+    if callable(close):
+        with contextlib.suppress(Exception):
+            close()
+
+
+def emit(report: Report, args: argparse.Namespace) -> None:
+    if args.format == "text":
+        if args.output:
+            with open(args.output, "w", encoding="utf-8") as f:
+                render_text(report, f, verbose=args.verbose)
+        else:
+            render_text(report, sys.stdout, rich=sys.stdout.isatty(), verbose=args.verbose)
+            sys.stdout.flush()
+        if args.output:
+            print(report.headline())
+        return
+    text = RENDERERS[args.format](report)
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"--output {args.output}: {e.strerror or e}") from None
+        print(report.headline())
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .serve import main
+
+    return main()
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+    return value
+
+
+def register(sub: Any) -> None:
+    """Add `conform` and `serve` to the `mtrain` command line."""
+    p = sub.add_parser(
+        "conform", help="run the conformance fixtures against an implementation",
+        description="Run the fixtures against an implementation (default: the embedded "
+        "reference engine) under every rule set they name. Exit 0 when nothing failed, "
+        "1 when something failed, 2 for a usage or configuration error.")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--impl", metavar="COMMAND",
+                       help="a program speaking protocol v1 on stdin/stdout (split like a "
+                       "shell does, run without one), e.g. \"mtrain serve\"")
+    which.add_argument("--adapter", metavar="MODULE:OBJECT",
+                       help="an in-process Python implementation: an instance or a "
+                       "zero-argument class (MODULE may be a .py path)")
+    p.add_argument("--variant", action="append", default=[], metavar="VARIANT",
+                   help="only this rule set, e.g. puremco or pagat+blanks-25 (repeatable)")
+    p.add_argument("--fixtures", metavar="PATH", help="a fixture file or folder "
+                   "(default: the shipped corpus)")
+    p.add_argument("-k", dest="pattern", action="append", metavar="PATTERN",
+                   help="only fixtures whose id contains PATTERN or matches it as a glob "
+                   "(repeatable)")
+    p.add_argument("--format", choices=FORMATS, default="text", help="report format")
+    p.add_argument("--output", metavar="FILE", help="write the report to FILE")
+    p.add_argument("--skip", metavar="FILE", help="known failures: a YAML list of "
+                   "{fixture, variant (optional), reason}")
+    p.add_argument("--timeout", type=_positive_float, default=DEFAULT_TIMEOUT,
+                   metavar="SECONDS", help=f"per request (default {DEFAULT_TIMEOUT:g})")
+    p.add_argument("--jobs", "-j", type=_positive_int, default=1, metavar="N",
+                   help="N implementation processes (or threads, in-process) at once")
+    p.add_argument("-v", "--verbose", action="store_true", help="list every result")
+    p.set_defaults(func=cmd_conform)
+
+    s = sub.add_parser("serve", help="the reference engine as a protocol v1 server on "
+                       "stdin/stdout",
+                       description="Answer protocol v1 requests (docs/protocol.md) with the "
+                       "reference engine, one JSON line in, one out, until end of input "
+                       "or a shutdown request.")
+    s.set_defaults(func=cmd_serve)

@@ -1,0 +1,1050 @@
+"""Mutants: realistic rule bugs, each a named switch on a wrapper around the reference engine.
+
+A conformance suite is only as good as the bugs it catches. Each mutant here is one
+mistake a real implementation could ship (a marker that never comes off, a double that
+ends the turn, hands dealt from the wrong row of a table, ...), built without touching
+`mtrain.reference`: a `MutantImplementation` is a `ReferenceImplementation` that, for
+the duration of one call, either
+
+- builds the engine's `Rules` with a flag changed (`dataclasses.replace`),
+- swaps one or more engine functions for a faulty version that wraps the original
+  (restored when the call returns, so nothing leaks into the reference), or
+- post-processes the JSON it returns (a deal, the match winners).
+
+Because the swapped function is the one the engine itself calls, `legal()` and
+`apply()` always agree, as they would in a real buggy engine.
+
+`run_mutants(fixtures)` plays every fixture against every mutant and reports which
+fixtures kill which mutant: a fixture kills a mutant when it passes under the reference
+and at least one of its outcomes is `fail` or `error` under the mutant.
+
+    python -m mtrain.conformance.mutants [PATH] [--first] [--json] [-m NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from mtrain.reference import codec, engine
+from mtrain.reference import deal as deal_module
+from mtrain.reference.deal import match_winners
+from mtrain.reference.engine import (
+    BLOCKED,
+    CHAIN,
+    DRAW,
+    END_CHAIN,
+    ENGINE,
+    FOLLOW,
+    OVER,
+    PASS,
+    START,
+    Action,
+    State,
+)
+from mtrain.reference.rules import (
+    FOLLOW_ANYWHERE,
+    FOLLOW_COVER_OWN,
+    FOLLOW_RESTRICTED,
+    MARKER_ANYONE_ON,
+    MARKER_OWNER_ANYWHERE,
+    MARKER_OWNER_OWN,
+    Rules,
+)
+from mtrain.spec import tiles as T
+from mtrain.spec.ruleset import Ruleset
+
+from . import runner
+from .adapter import JSON, Implementation, ReferenceImplementation, ruleset_json
+from .fixture import Fixture, load_corpus
+from .runner import run_fixture
+
+RulesHook = Callable[[Rules], Rules]
+DealHook = Callable[[JSON, Rules], JSON]
+WinnersHook = Callable[[State], list[int]]
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One rule bug. `patches` maps an engine function's name to its faulty replacement."""
+
+    name: str
+    description: str
+    clauses: tuple[str, ...]
+    mechanism: str
+    rules: RulesHook | None = None
+    patches: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    post_deal: DealHook | None = None
+    winners: WinnersHook | None = None
+
+    def implementation(self) -> MutantImplementation:
+        return MutantImplementation(self)
+
+    def to_json(self) -> JSON:
+        return {"name": self.name, "description": self.description,
+                "clauses": list(self.clauses), "mechanism": self.mechanism}
+
+
+# --- swapping engine functions ---------------------------------------------------------
+
+# deal.py and codec.py import a few engine functions by name; a swap must reach them too.
+_SITES: dict[str, tuple[ModuleType, ...]] = {
+    "_place_engine": (engine, deal_module),
+    "_check_blocked": (engine, deal_module),
+    "engine_number": (engine, deal_module, codec),
+}
+
+
+@contextmanager
+def swapped(patches: Mapping[str, Callable[..., Any]]) -> Iterator[None]:
+    """Replace engine functions (everywhere they are looked up) until the block ends."""
+    saved: list[tuple[ModuleType, str, Any]] = []
+    try:
+        for name, fn in patches.items():
+            for module in _SITES.get(name, (engine,)):
+                saved.append((module, name, getattr(module, name)))
+                setattr(module, name, fn)
+        yield
+    finally:
+        for module, name, old in reversed(saved):
+            setattr(module, name, old)
+
+
+class MutantImplementation(ReferenceImplementation):
+    """The reference engine with one mutant switched on."""
+
+    def __init__(self, mutant: Mutant) -> None:
+        super().__init__()
+        self.mutant = mutant
+        self._mutated: dict[int, Rules] = {}
+
+    def info(self) -> JSON:
+        return {**super().info(), "name": f"mtrain-mutant:{self.mutant.name}"}
+
+    def rules(self, ruleset: JSON) -> Rules:
+        base = super().rules(ruleset)
+        hook = self.mutant.rules
+        if hook is None:
+            return base
+        found = self._mutated.get(id(base))
+        if found is None:
+            found = self._mutated[id(base)] = hook(base)
+        return found
+
+    def differs_under(self, ruleset: JSON) -> bool:
+        """False when this mutant provably behaves as the reference under `ruleset`."""
+        m = self.mutant
+        if m.patches or m.post_deal or m.winners:
+            return True
+        return self.rules(ruleset) is not super().rules(ruleset)
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+        with swapped(self.mutant.patches):
+            state = super().deal(ruleset, players, round, order)
+        if self.mutant.post_deal is not None:
+            state = self.mutant.post_deal(state, self.rules(ruleset))
+        return state
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        with swapped(self.mutant.patches):
+            return super().legal(ruleset, state)
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        with swapped(self.mutant.patches):
+            return super().apply(ruleset, state, action)
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        hook = self.mutant.winners
+        if hook is None:
+            return super().winners(ruleset, state)
+        return hook(codec.state_from_json(self.rules(ruleset), state))
+
+
+# The reference functions, bound once: a faulty version calls these, never a swapped one.
+_duties = engine.duties
+_open_trains = engine.open_trains
+_playable_trains = engine.playable_trains
+_legal_actions = engine.legal_actions
+_perform = engine.perform
+_play = engine._play
+_draw = engine._draw
+_place_engine = engine._place_engine
+_end_turn = engine._end_turn
+_finish = engine._finish
+_hand_value = engine.hand_value
+
+
+def _first(state: State, seat: int) -> bool:
+    return bool(state.first_pending >> seat & 1)
+
+
+def _chain_start(state: State) -> bool:
+    """The play about to be made opens a first-turn chain (FIRST-1)."""
+    return (state.phase == START and state.rules.chain_first_turn
+            and _first(state, state.seat))
+
+
+def _when(test: Callable[[Rules], bool], **changes: Any) -> RulesHook:
+    """A rules hook: change these flags, but only in rule sets where `test` holds."""
+    def hook(rules: Rules) -> Rules:
+        return dataclasses.replace(rules, **changes) if test(rules) else rules
+    return hook
+
+
+# --- deal --------------------------------------------------------------------------------
+
+
+def _engine_always_top(rules: Rules, round_no: int) -> int:
+    return rules.max_pip
+
+
+def _pagat_five_takes_fifteen(rules: Rules) -> Rules:
+    if rules.ruleset["hand_sizes"] != "pagat":
+        return rules
+    table = {**dict(rules.ruleset.hand_table), 5: 15}
+    ruleset = dataclasses.replace(rules.ruleset, hand_table=tuple(sorted(table.items())))
+    return dataclasses.replace(rules, ruleset=ruleset, hand_table=table)
+
+
+def _engine_searched_for(state: JSON, rules: Rules) -> JSON:
+    if rules.holder_lays or state["phase"] != "start":
+        return state
+    first = (state["round"] - 1) % len(state["hands"])
+    return {**state, "phase": "engine", "engine_placed": False, "seat": first,
+            "starter": first}
+
+
+def _place_engine_seat_zero(state: State, holder: int) -> None:
+    _place_engine(state, holder)
+    if not state.rules.engine_holder_starts:
+        state.seat = state.starter = 0
+
+
+def _search_from_seat_zero(state: JSON, rules: Rules) -> JSON:
+    if state["phase"] != "engine":
+        return state
+    return {**state, "seat": 0, "starter": 0}
+
+
+def _draw_finder_moves_on(state: State) -> None:
+    searching = state.phase == ENGINE
+    _draw(state)
+    if searching and state.phase == START and state.rules.engine_holder_starts:
+        state.seat = state.starter = (state.seat + 1) % state.players
+
+
+def _holder_keeps_engine(state: JSON, rules: Rules) -> JSON:
+    if not (rules.holder_lays and rules.engine_holder_starts) or state["phase"] != "start":
+        return state
+    hands = [list(h) for h in state["hands"]]
+    engine_tile = T.DOUBLE[state["engine"]]
+    seat = state["starter"]
+    ids = sorted([T.parse(x) for x in hands[seat]] + [engine_tile], key=codec.hand_order)
+    hands[seat] = [T.name(t) for t in ids]
+    return {**state, "hands": hands}
+
+
+# --- first turn --------------------------------------------------------------------------
+
+
+def _open_mexican_on_first_turn(state: State, seat: int, all_marked: bool = False) -> list[int]:
+    out = _open_trains(state, seat, all_marked)
+    if state.rules.chain_first_turn and _first(state, seat) and state.players not in out:
+        out.append(state.players)
+    return out
+
+
+def _chain_goes_anywhere(state: State) -> list[int]:
+    if state.phase != CHAIN:
+        return _playable_trains(state)
+    seat = state.seat
+    return [seat, state.players, *(o for o in range(state.players)
+                                   if o != seat and state.markers[o])]
+
+
+def _end_chain_always(state: State) -> list[Action]:
+    out = _legal_actions(state)
+    if state.phase == CHAIN and END_CHAIN not in out:
+        out.append(END_CHAIN)
+    return out
+
+
+def _first_turn_draws(state: State) -> list[Action]:
+    out = _legal_actions(state)
+    if out == [PASS] and _chain_start(state) and state.drawn < 0 and state.boneyard:
+        return [DRAW]
+    return out
+
+
+def _duties_during_first_turns(state: State) -> list[int]:
+    pending = state.first_pending
+    state.first_pending = 0
+    try:
+        return _duties(state)
+    finally:
+        state.first_pending = pending
+
+
+def _single_start_chains(state: State, tile: int, train: int) -> None:
+    rules = state.rules
+    if (state.phase == START and not rules.chain_first_turn and train == state.seat
+            and _first(state, state.seat)):
+        state.rules = dataclasses.replace(rules, chain_first_turn=True)
+        try:
+            _play(state, tile, train)
+        finally:
+            state.rules = rules
+    else:
+        _play(state, tile, train)
+
+
+def _end_turn_keeps_first(state: State) -> None:
+    # engine._end_turn without its FIRST-6 line
+    state.turn_doubles.clear()
+    state.drawn = -1
+    state.seat = (state.seat + 1) % state.players
+    state.phase = START
+    engine._check_blocked(state)
+
+
+# --- turns -------------------------------------------------------------------------------
+
+
+def _can_play(out: list[Action]) -> bool:
+    return bool(out) and out[0].kind == "play"
+
+
+def _draw_while_playable(state: State) -> list[Action]:
+    out = _legal_actions(state)
+    if state.phase in (START, FOLLOW) and state.drawn < 0 and state.boneyard and _can_play(out):
+        out.append(DRAW)
+    return out
+
+
+def _pass_while_playable(state: State) -> list[Action]:
+    out = _legal_actions(state)
+    if state.phase in (START, FOLLOW) and state.drawn < 0 and _can_play(out):
+        out.append(PASS)
+    return out
+
+
+def _draw_two(state: State) -> None:
+    if state.phase != ENGINE and len(state.boneyard) > 1:
+        state.hands[state.seat] |= T.BIT[state.boneyard.pop(0)]
+    _draw(state)
+
+
+def _drawn_tile_optional(state: State) -> list[Action]:
+    out = _legal_actions(state)
+    if state.drawn >= 0 and _can_play(out):
+        out.append(PASS)
+    return out
+
+
+def _drawn_tile_anywhere(state: State) -> list[int]:
+    if state.drawn >= 0 and state.phase != CHAIN:
+        return list(range(state.players + 1))
+    return _playable_trains(state)
+
+
+def _pass_keeps_marker_down(state: State, action: Action) -> None:
+    seat, was = state.seat, state.markers[state.seat]
+    _perform(state, action)
+    if action.kind == "pass":
+        state.markers[seat] = was
+
+
+def _open_all_trains(state: State, seat: int, all_marked: bool = False) -> list[int]:
+    return _open_trains(state, seat, True)
+
+
+def _mexican_needs_marker(state: State, seat: int, all_marked: bool = False) -> list[int]:
+    out = _open_trains(state, seat, all_marked)
+    mexican = state.players
+    if mexican in out and not state.markers[mexican]:
+        out.remove(mexican)
+    return out
+
+
+def _end_turn_backwards(state: State) -> None:
+    seat = state.seat
+    _end_turn(state)
+    if state.phase != OVER:
+        state.seat = (seat - 1) % state.players
+
+
+def _draw_marks(state: State) -> None:
+    searching, seat = state.phase == ENGINE, state.seat
+    _draw(state)
+    if not searching:
+        state.markers[seat] = True
+
+
+# --- markers -----------------------------------------------------------------------------
+
+
+def _play_keeps_markers(state: State, tile: int, train: int) -> None:
+    before = state.markers[:]
+    _play(state, tile, train)
+    state.markers[:] = before
+
+
+def _cover_keeps_marker(state: State, tile: int, train: int) -> None:
+    covering = train == state.seat and train in state.open_doubles
+    was = state.markers[train]
+    _play(state, tile, train)
+    if covering:
+        state.markers[train] = was
+
+
+# --- doubles -----------------------------------------------------------------------------
+
+
+def _cover_leaves_double_open(state: State, tile: int, train: int) -> None:
+    before = state.open_doubles[:]
+    _play(state, tile, train)
+    if train in before and train not in state.open_doubles and state.phase != OVER:
+        state.open_doubles.insert(before.index(train), train)
+
+
+def _double_ends_turn(state: State, tile: int, train: int) -> None:
+    _play(state, tile, train)
+    if state.phase == FOLLOW:
+        engine._end_turn(state)
+
+
+def _no_duties(state: State) -> list[int]:
+    return []
+
+
+def _duties_newest_first(state: State) -> list[int]:
+    rules = state.rules
+    if not rules.oldest_first:
+        return _duties(state)
+    # engine.duties with the last element taken instead of the first
+    if not state.open_doubles or (rules.chain_first_turn and state.first_pending):
+        return []
+    out = [t for t in state.open_doubles if t not in state.turn_doubles]
+    if rules.release_uncoverable:
+        out = [t for t in out if engine.live(state, t)]
+    return out[-1:]
+
+
+def _live_if_mover_can_cover(state: State, train: int) -> bool:
+    return bool(state.rules.number_mask[state.ends[train]] & state.hands[state.seat])
+
+
+def _live_while_two_left(state: State, train: int) -> bool:
+    left = state.rules.number_mask[state.ends[train]] & ~state.table_mask
+    return bool(left & (left - 1))
+
+
+def _follow_fail_no_draw(state: State) -> list[Action]:
+    out = _legal_actions(state)
+    if state.phase == FOLLOW and out == [DRAW]:
+        return [PASS]
+    return out
+
+
+def _pass_ends_duty(state: State, action: Action) -> None:
+    if action.kind == "pass" and state.phase != CHAIN:
+        for train in engine.duties(state):
+            state.open_doubles.remove(train)
+    _perform(state, action)
+
+
+def _follow_pass_unmarked(state: State, action: Action) -> None:
+    seat, was, follow = state.seat, state.markers[state.seat], state.phase == FOLLOW
+    _perform(state, action)
+    if follow and action.kind == "pass":
+        state.markers[seat] = was
+
+
+def _cover_only_where_open(state: State) -> list[int]:
+    if state.phase != CHAIN:
+        due = engine.duties(state)
+        if due:
+            allowed = engine.open_trains(state, state.seat)
+            return [t for t in due if t in allowed]
+    return _playable_trains(state)
+
+
+# --- round end and scoring ---------------------------------------------------------------
+
+
+def _no_block_check(state: State) -> None:
+    return None
+
+
+def _blocked_by_current_markers(state: State, seat: int) -> bool:
+    trains = engine.duties(state) or engine.open_trains(state, seat)
+    hand = state.hands[seat]
+    return any(hand & state.rules.number_mask[state.ends[t]] for t in trains)
+
+
+def _double_out_goes_on(state: State, tile: int, train: int) -> None:
+    seat = state.seat
+    if not (T.IS_DOUBLE[tile] and state.hands[seat] == T.BIT[tile]):
+        _play(state, tile, train)
+        return
+    chain = state.phase == CHAIN or _chain_start(state)
+    with _swap_engine("_finish", _no_finish):
+        _play(state, tile, train)
+    state.phase = CHAIN if chain else FOLLOW
+
+
+def _no_finish(state: State, end: str, winner: int) -> None:
+    return None
+
+
+@contextmanager
+def _swap_engine(name: str, fn: Callable[..., Any]) -> Iterator[None]:
+    with swapped({name: fn}):
+        yield
+
+
+def _hand_counted_twice(state: State, seat: int) -> int:
+    return 2 * _hand_value(state, seat)
+
+
+def _play_passes_kept(state: State, tile: int, train: int) -> None:
+    passes = state.passes
+    _play(state, tile, train)
+    state.passes = passes
+
+
+def _positive_blocked_as_penalty(state: State, end: str, winner: int) -> None:
+    rules = state.rules
+    if not (rules.positive_scoring and winner < 0):
+        _finish(state, end, winner)
+        return
+    state.rules = dataclasses.replace(rules, positive_scoring=False)
+    try:
+        _finish(state, end, winner)
+    finally:
+        state.rules = rules
+
+
+def _last_tile_scored(state: State, tile: int, train: int) -> None:
+    seat = state.seat
+    if state.hands[seat] != T.BIT[tile]:
+        _play(state, tile, train)
+        return
+    extra = state.rules.value[tile]
+
+    def value(st: State, s: int) -> int:
+        return _hand_value(st, s) + (extra if s == seat else 0)
+
+    with _swap_engine("hand_value", value):
+        _play(state, tile, train)
+
+
+def _totals_overwritten(state: State, end: str, winner: int) -> None:
+    _finish(state, end, winner)
+    assert state.result is not None
+    state.scores[:] = state.result.scores
+
+
+def _outs_not_counted(state: State, end: str, winner: int) -> None:
+    _finish(state, end, winner)
+    if winner >= 0:
+        state.outs[winner] -= 1
+
+
+def _blocked_lightest_wins(state: State, end: str, winner: int) -> None:
+    if end == BLOCKED:
+        left = [engine.hand_value(state, s) for s in range(state.players)]
+        winner = left.index(min(left))
+    _finish(state, end, winner)
+
+
+def _winners_first_seat(state: State) -> list[int]:
+    return match_winners(state)[:1]
+
+
+def _winners_lowest_always(state: State) -> list[int]:
+    st = state.copy()
+    st.rules = dataclasses.replace(state.rules, positive_scoring=False)
+    return match_winners(st)
+
+
+def _blank_counted_once(rules: Rules) -> Rules:
+    if rules.ruleset["blank_values"] != "blank-25":
+        return rules
+    value = tuple(T.PIPS[t] + (25 if T.LOW[t] == 0 else 0) for t in range(T.TILE_COUNT))
+    return dataclasses.replace(rules, value=value)
+
+
+def _double_blank_at_face(rules: Rules) -> Rules:
+    if rules.ruleset["blank_values"] not in ("double-blank-50", "double-blank-25"):
+        return rules
+    return dataclasses.replace(rules, value=tuple(T.PIPS))
+
+
+# --- the catalogue ---------------------------------------------------------------------
+
+
+def _owner_own(r: Rules) -> bool:
+    return r.marker_rule == MARKER_OWNER_OWN
+
+
+_CATALOGUE: tuple[Mutant, ...] = (
+    # deal and seats
+    Mutant("wrong-engine-double",
+           "The engine is always the set's highest double: later rounds are not lowered",
+           ("ENG-1",), "engine_number swapped (engine, deal, codec) for one returning N",
+           patches={"engine_number": _engine_always_top}),
+    Mutant("wrong-hand-size",
+           "pagat hand sizes with the 2-4 row running to 5 players: 5 players are dealt 15",
+           ("DEAL-2",), "Rules.ruleset.hand_table with 5 -> 15 under the pagat table",
+           rules=_pagat_five_takes_fifteen),
+    Mutant("engine-not-set-aside",
+           "Under set-aside the engine is still searched for in the hands, so players draw for it",
+           ("ENG-2",), "deal output turned into the 'engine' phase under set-aside",
+           post_deal=_engine_searched_for),
+    Mutant("engine-holder-not-starting",
+           "The player who placed the engine does not start: the start rotates instead",
+           ("SEAT-2",), "Rules.engine_holder_starts forced false",
+           rules=_when(lambda r: r.engine_holder_starts, engine_holder_starts=False)),
+    Mutant("start-does-not-rotate",
+           "Every round starts at seat 0 instead of seat (round - 1) mod n",
+           ("SEAT-3",), "_place_engine swapped: the starter is reset to seat 0 under rotate",
+           patches={"_place_engine": _place_engine_seat_zero}),
+    Mutant("engine-search-from-seat-0",
+           "Drawing for a missing engine always starts at seat 0, whatever the round",
+           ("ENG-4",), "deal output in the 'engine' phase gets seat and starter 0",
+           post_deal=_search_from_seat_zero),
+    Mutant("engine-finder-does-not-start",
+           "The search loop moves on a seat before checking the draw: the finder's left-hand "
+           "neighbour starts",
+           ("ENG-4", "SEAT-2"), "_draw swapped: after the engine is found the seat advances",
+           patches={"_draw": _draw_finder_moves_on}),
+    Mutant("engine-holder-keeps-engine",
+           "The holder places the engine but it is not taken out of their hand",
+           ("ENG-3",), "deal output: the engine tile added back to the starter's hand",
+           post_deal=_holder_keeps_engine),
+    Mutant("turn-order-reversed",
+           "Play passes to seat s-1 instead of s+1",
+           ("SEAT-1",), "_end_turn swapped: the seat moves backwards",
+           patches={"_end_turn": _end_turn_backwards}),
+    # first turn
+    Mutant("mexican-on-pagat-first-turn",
+           "A pagat first turn may open the Mexican Train as well as the player's own train",
+           ("FIRST-2",), "open_trains swapped: the Mexican Train added during a chain first turn",
+           patches={"open_trains": _open_mexican_on_first_turn}),
+    Mutant("chain-on-other-trains",
+           "A first-turn chain may carry on along the Mexican Train or a marked train",
+           ("FIRST-1", "FIRST-2"), "playable_trains swapped in the chain phase",
+           patches={"playable_trains": _chain_goes_anywhere}),
+    Mutant("chain-ends-on-coverable-double",
+           "A first-turn chain may end on a double the player could cover",
+           ("FIRST-4",), "legal_actions swapped: end-chain always offered in a chain",
+           patches={"legal_actions": _end_chain_always}),
+    Mutant("first-turn-draws",
+           "A pagat player who cannot start their train draws instead of marking at once",
+           ("FIRST-3",), "legal_actions swapped: [pass] becomes [draw] on a chain first turn",
+           patches={"legal_actions": _first_turn_draws}),
+    Mutant("chain-double-obliges-at-once",
+           "A double left by a first-turn chain obliges the next player straight away",
+           ("FIRST-5",), "duties swapped: the first-turn exemption ignored",
+           patches={"duties": _duties_during_first_turns}),
+    Mutant("single-start-allows-chain",
+           "Under a single-tile start a first play on one's own train still opens a chain",
+           ("FIRST-7",), "_play swapped: a first-turn play on one's own train runs as a chain",
+           patches={"_play": _single_start_chains}),
+    Mutant("first-turns-never-end",
+           "The first-turn flag is never cleared, so every turn is treated as a first turn",
+           ("FIRST-6",), "_end_turn swapped: first_turns left unchanged",
+           patches={"_end_turn": _end_turn_keeps_first}),
+    Mutant("starter-only-mexican-ignored",
+           "Under starter-opens-mexican anyone may open the Mexican Train on their first turn",
+           ("FIRST-9",), "Rules.starter_only_mexican forced false",
+           rules=_when(lambda r: r.starter_only_mexican, starter_only_mexican=False)),
+    Mutant("own-train-first-ignored",
+           "Under own-train-first a player may play elsewhere before starting their own train",
+           ("TRAIN-7",), "Rules.own_train_first forced false",
+           rules=_when(lambda r: r.own_train_first, own_train_first=False)),
+    # turns and drawing
+    Mutant("play-on-unmarked-train",
+           "Another player's train is accepted whether or not it carries a marker",
+           ("TRAIN-4",), "open_trains swapped: every personal train treated as marked",
+           patches={"open_trains": _open_all_trains}),
+    Mutant("mexican-treated-as-personal",
+           "The Mexican Train is handled like a personal train: open only while marked, "
+           "which it never is",
+           ("MARK-2", "TRAIN-4"), "open_trains swapped: the Mexican Train needs a marker",
+           patches={"open_trains": _mexican_needs_marker}),
+    Mutant("draw-while-playable",
+           "A player holding a playable tile may draw anyway",
+           ("TURN-1",), "legal_actions swapped: draw added next to plays",
+           patches={"legal_actions": _draw_while_playable}),
+    Mutant("pass-while-playable",
+           "A player holding a playable tile may pass anyway",
+           ("TURN-1",), "legal_actions swapped: pass added next to plays",
+           patches={"legal_actions": _pass_while_playable}),
+    Mutant("draw-one-draws-twice",
+           "A draw takes two tiles from the boneyard; the second is the drawn tile",
+           ("TURN-2",), "_draw swapped: an extra tile goes into the hand first",
+           patches={"_draw": _draw_two}),
+    Mutant("draw-one-keeps-drawing",
+           "Under draw-one the player keeps drawing until a tile can be played",
+           ("TURN-2", "TURN-4"), "Rules.draw_until_playable forced true",
+           rules=_when(lambda r: not r.draw_until_playable, draw_until_playable=True)),
+    Mutant("draw-until-playable-ignored",
+           "Under draw-until-playable the player passes after one unplayable draw",
+           ("TURN-5",), "Rules.draw_until_playable forced false",
+           rules=_when(lambda r: r.draw_until_playable, draw_until_playable=False)),
+    Mutant("drawn-tile-optional",
+           "A playable drawn tile need not be played: the player may pass instead",
+           ("TURN-3",), "legal_actions swapped: pass added after a playable draw",
+           patches={"legal_actions": _drawn_tile_optional}),
+    Mutant("any-tile-after-draw",
+           "After a draw the drawn tile may go on any train it matches, ignoring markers and "
+           "open doubles",
+           ("TURN-3", "TRAIN-4", "DBL-6"), "playable_trains swapped: every train once drawn",
+           patches={"playable_trains": _drawn_tile_anywhere}),
+    Mutant("pass-no-marker",
+           "Passing does not put the player's marker up",
+           ("TURN-4", "MARK-1"), "perform swapped: the marker restored after a pass",
+           patches={"perform": _pass_keeps_marker_down}),
+    Mutant("marker-up-on-draw",
+           "The marker goes up when the player draws, not when they fail to play",
+           ("TURN-4", "MARK-1"), "_draw swapped: the drawer's marker goes up",
+           patches={"_draw": _draw_marks}),
+    # markers
+    Mutant("marker-never-removed",
+           "A marker, once up, stays for the rest of the round",
+           ("MARK-3", "MARK-4", "MARK-5"), "_play swapped: markers restored after every play",
+           patches={"_play": _play_keeps_markers}),
+    Mutant("marker-anyone-under-owner-own",
+           "Under owner-plays-own a marker comes off when anyone plays on the train",
+           ("MARK-3",), "Rules.marker_rule anyone-plays-on under owner-plays-own",
+           rules=_when(_owner_own, marker_rule=MARKER_ANYONE_ON)),
+    Mutant("marker-owner-anywhere-under-owner-own",
+           "Under owner-plays-own a marker comes off when its owner plays anywhere",
+           ("MARK-3",), "Rules.marker_rule owner-plays-anywhere under owner-plays-own",
+           rules=_when(_owner_own, marker_rule=MARKER_OWNER_ANYWHERE)),
+    Mutant("marker-anyone-ignored",
+           "Under anyone-plays-on a marker comes off only when its owner plays on the train",
+           ("MARK-4",), "Rules.marker_rule owner-plays-own under anyone-plays-on",
+           rules=_when(lambda r: r.marker_rule == MARKER_ANYONE_ON,
+                       marker_rule=MARKER_OWNER_OWN)),
+    Mutant("marker-owner-anywhere-ignored",
+           "Under owner-plays-anywhere a marker comes off only when the owner plays on it",
+           ("MARK-5",), "Rules.marker_rule owner-plays-own under owner-plays-anywhere",
+           rules=_when(lambda r: r.marker_rule == MARKER_OWNER_ANYWHERE,
+                       marker_rule=MARKER_OWNER_OWN)),
+    Mutant("marker-stays-on-cover",
+           "Covering an open double on one's own train does not take the marker off",
+           ("MARK-3",), "_play swapped: the marker restored after covering on one's own train",
+           patches={"_play": _cover_keeps_marker}),
+    # doubles
+    Mutant("turn-ends-on-double",
+           "Laying a double ends the turn: no follow-up tile",
+           ("DBL-1",), "_play swapped: the follow phase ends the turn at once",
+           patches={"_play": _double_ends_turn}),
+    Mutant("covered-double-stays-open",
+           "A covered double is not recorded as covered: it stays in the open doubles",
+           ("TRAIN-3", "DBL-6"), "_play swapped: the covered train put back in open_doubles",
+           patches={"_play": _cover_leaves_double_open}),
+    Mutant("double-no-obligation",
+           "An open double from an earlier turn obliges nobody: play goes on as normal",
+           ("DBL-6",), "duties swapped for one returning nothing",
+           patches={"duties": _no_duties}),
+    Mutant("covering-refused-on-closed-train",
+           "An open double on an unmarked personal train may be covered only by its owner",
+           ("TRAIN-6",), "playable_trains swapped: duties filtered by the open trains",
+           patches={"playable_trains": _cover_only_where_open}),
+    Mutant("restricted-follow-ignored",
+           "Under the restricted follow-up the tile after a double may go anywhere",
+           ("DBL-3",), "Rules.follow anywhere under restricted",
+           rules=_when(lambda r: r.follow == FOLLOW_RESTRICTED, follow=FOLLOW_ANYWHERE)),
+    Mutant("cover-own-ignored",
+           "Under the Wikipedia rule the tile after a double need not cover it",
+           ("DBL-4",), "Rules.follow anywhere under cover-own",
+           rules=_when(lambda r: r.follow == FOLLOW_COVER_OWN, follow=FOLLOW_ANYWHERE)),
+    Mutant("follow-must-cover-own-double",
+           "Under follow-up-anywhere the double just laid counts as a duty: its layer must "
+           "cover it",
+           ("DBL-2",), "Rules.follow cover-own under anywhere",
+           rules=_when(lambda r: r.follow == FOLLOW_ANYWHERE, follow=FOLLOW_COVER_OWN)),
+    Mutant("oldest-first-ignored",
+           "Several open doubles may be covered in any order under oldest-first",
+           ("DBL-7",), "Rules.oldest_first forced false",
+           rules=_when(lambda r: r.oldest_first, oldest_first=False)),
+    Mutant("any-open-ignored",
+           "Under any-open-double the oldest open double must still be covered first",
+           ("DBL-8",), "Rules.oldest_first forced true",
+           rules=_when(lambda r: not r.oldest_first, oldest_first=True)),
+    Mutant("newest-double-first",
+           "Open doubles kept as a stack: the newest must be covered first",
+           ("DBL-7",), "duties swapped: the last open double instead of the first",
+           patches={"duties": _duties_newest_first}),
+    Mutant("uncoverable-never-released",
+           "Under release-uncoverable a double nobody can cover keeps closing the table",
+           ("DBL-9",), "Rules.release_uncoverable forced false",
+           rules=_when(lambda r: r.release_uncoverable, release_uncoverable=False)),
+    Mutant("released-when-mover-cannot-cover",
+           "An open double is released as soon as the player to move cannot cover it",
+           ("DBL-9", "DBL-6"), "live swapped: tested against the mover's hand, not the table",
+           patches={"live": _live_if_mover_can_cover}),
+    Mutant("release-off-by-one",
+           "An open double is released while one tile of its number is still out",
+           ("DBL-9",), "live swapped: a double is live only while two or more tiles are out",
+           patches={"live": _live_while_two_left}),
+    Mutant("follow-up-no-draw",
+           "A player who cannot follow their double passes without drawing",
+           ("DBL-5",), "legal_actions swapped: [draw] becomes [pass] in the follow phase",
+           patches={"legal_actions": _follow_fail_no_draw}),
+    Mutant("follow-failure-no-marker",
+           "A player who fails to follow their own double passes without raising their marker",
+           ("DBL-5",), "perform swapped: the marker restored after a pass in the follow phase",
+           patches={"perform": _follow_pass_unmarked}),
+    Mutant("duty-not-passed-on",
+           "The duty to cover binds only the next player: once they pass, the double is "
+           "forgotten",
+           ("DBL-6",), "perform swapped: a pass drops the doubles that were due",
+           patches={"perform": _pass_ends_duty}),
+    # round end
+    Mutant("blocked-never-detected",
+           "A blocked round never ends: with an empty boneyard everybody passes forever",
+           ("END-2", "END-3"), "_check_blocked swapped (engine, deal) for a no-op",
+           patches={"_check_blocked": _no_block_check}),
+    Mutant("domino-on-double-missed",
+           "Going out on a double is not noticed: the player is asked for the follow-up",
+           ("END-1",), "_play swapped: no finish when the last tile is a double",
+           patches={"_play": _double_out_goes_on}),
+    Mutant("blocked-counts-passes",
+           "Under nobody-can-play the round ends only after a full round of passes",
+           ("END-2",), "Rules.passes_end_round forced true",
+           rules=_when(lambda r: not r.passes_end_round, passes_end_round=True)),
+    Mutant("passes-rule-ignored",
+           "Under full-round-of-passes the round ends as soon as nobody can play",
+           ("END-3",), "Rules.passes_end_round forced false",
+           rules=_when(lambda r: r.passes_end_round, passes_end_round=False)),
+    Mutant("blocked-ignores-markers",
+           "The blocked test looks only at the trains open now, not with every marker up",
+           ("END-2",), "can_ever_play swapped: all_marked dropped",
+           patches={"can_ever_play": _blocked_by_current_markers}),
+    Mutant("passes-not-reset",
+           "The count of passes is not reset when a tile is played",
+           ("END-3",), "_play swapped: passes restored after a play",
+           patches={"_play": _play_passes_kept}),
+    # scoring and the match
+    Mutant("hand-scored-twice",
+           "Each hand's value is counted twice in the round score",
+           ("SCORE-5", "SCORE-6"), "hand_value swapped for twice the value",
+           patches={"hand_value": _hand_counted_twice}),
+    Mutant("winner-scores-last-tile",
+           "The player who went out is scored with the tile they went out with",
+           ("SCORE-5", "SCORE-6"), "_play swapped: the last tile added to the winner's hand value",
+           patches={"_play": _last_tile_scored}),
+    Mutant("positive-blocked-scores-hands",
+           "Under positive scoring a blocked round falls back to penalty scoring",
+           ("SCORE-6",), "_finish swapped: a blocked round scored with positive scoring off",
+           patches={"_finish": _positive_blocked_as_penalty}),
+    Mutant("blocked-lightest-hand-wins",
+           "A blocked round names the player with the lightest hand as the one who went out",
+           ("END-2", "SCORE-6"), "_finish swapped: the winner of a blocked round is the lightest",
+           patches={"_finish": _blocked_lightest_wins}),
+    Mutant("blanks-scored-wrong",
+           "Under blank-25 a tile with a blank counts 25 once, so [0-0] is 25 instead of 50",
+           ("SCORE-2",), "Rules.value with one 25 per blank tile under blank-25",
+           rules=_blank_counted_once),
+    Mutant("double-blank-penalty-ignored",
+           "Under double-blank-50 and double-blank-25 the [0-0] is scored at face value, 0",
+           ("SCORE-3", "SCORE-4"), "Rules.value at face under the double-blank options",
+           rules=_double_blank_at_face),
+    Mutant("totals-not-accumulated",
+           "A round's scores replace the match totals instead of adding to them",
+           ("MATCH-1",), "_finish swapped: totals overwritten by the round's scores",
+           patches={"_finish": _totals_overwritten}),
+    Mutant("outs-not-counted",
+           "Going out is not counted in the player's number of rounds won",
+           ("MATCH-5",), "_finish swapped: the winner's outs left unchanged",
+           patches={"_finish": _outs_not_counted}),
+    Mutant("tie-broken-by-lowest-seat",
+           "A tie on the winning total goes to the lowest seat instead of being shared",
+           ("MATCH-4",), "winners: only the first of the tied seats",
+           winners=_winners_first_seat),
+    Mutant("winners-lowest-under-positive",
+           "The lowest total wins even under positive scoring",
+           ("MATCH-3",), "winners computed with positive scoring off",
+           winners=_winners_lowest_always),
+    Mutant("most-outs-ignored",
+           "Under tie-most-outs a tie is shared instead of going to the player out most often",
+           ("MATCH-5",), "Rules.tie_most_outs forced false",
+           rules=_when(lambda r: r.tie_most_outs, tie_most_outs=False)),
+)
+
+MUTANTS: dict[str, Mutant] = {m.name: m for m in _CATALOGUE}
+if len(MUTANTS) != len(_CATALOGUE):  # pragma: no cover - a catalogue error
+    raise RuntimeError("two mutants share a name")
+
+
+def mutant(name: str) -> Implementation:
+    """The implementation with mutant `name` switched on."""
+    found = MUTANTS.get(name)
+    if found is None:
+        raise ValueError(f"unknown mutant {name!r}; known: {', '.join(sorted(MUTANTS))}")
+    return found.implementation()
+
+
+# --- running the corpus against the mutants ---------------------------------------------
+
+
+@dataclass
+class MutantReport:
+    """Which fixtures kill which mutant."""
+
+    kills: dict[str, list[str]]  # mutant name -> ids of the fixtures that kill it
+    runs: int = 0  # fixture x rule set runs that pass under the reference
+    baseline_failures: list[str] = field(default_factory=list)  # "id [variant]"
+    first_only: bool = False  # True: each mutant stopped at its first kill
+    seconds: float = 0.0
+
+    @property
+    def killed(self) -> list[str]:
+        return [name for name, ids in self.kills.items() if ids]
+
+    @property
+    def survived(self) -> list[str]:
+        return [name for name, ids in self.kills.items() if not ids]
+
+    def to_json(self) -> JSON:
+        details = []
+        for name, ids in self.kills.items():
+            details.append({**MUTANTS[name].to_json(), "killed": bool(ids), "killed_by": ids})
+        return {
+            "mutants": {"count": len(self.kills), "details": details},
+            "killed": self.killed,
+            "survived": self.survived,
+            "runs": self.runs,
+            "baseline_failures": self.baseline_failures,
+            "first_only": self.first_only,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def _statuses(fx: Fixture, variant: str, impl: Implementation) -> list[str]:
+    try:
+        return [o.status for o in run_fixture(fx, impl, [variant])]
+    except Exception:  # a mutant may crash where the reference does not: that is a kill
+        return ["error"]
+
+
+@contextmanager
+def _memoized_harness() -> Iterator[None]:
+    """Memoize two pure look-ups the harness repeats on every run: tile text -> id and
+    rule set name -> Ruleset. Same answers, several times faster; restored on exit."""
+    parse, resolve_ = T.parse, runner.resolve
+    tiles_cache: dict[tuple[str, int], int] = {}
+    rulesets: dict[str, Ruleset] = {}
+
+    def fast_parse(text: str, max_pip: int = T.MAX_PIP) -> int:
+        if type(text) is not str:
+            return parse(text, max_pip)
+        key = (text, max_pip)
+        found = tiles_cache.get(key)
+        if found is None:
+            found = tiles_cache[key] = parse(text, max_pip)
+        return found
+
+    def fast_resolve(variant: str) -> Ruleset:
+        found = rulesets.get(variant)
+        if found is None:
+            found = rulesets[variant] = resolve_(variant)
+        return found
+
+    T.parse, runner.resolve = fast_parse, fast_resolve
+    try:
+        yield
+    finally:
+        T.parse, runner.resolve = parse, resolve_
+
+
+def run_mutants(fixtures: Sequence[Fixture], names: Sequence[str] | None = None, *,
+                first_only: bool = False) -> MutantReport:
+    """Play every fixture against every mutant (or those in `names`).
+
+    Only the (fixture, rule set) runs that pass under the reference count. With
+    `first_only` a mutant stops at its first kill (faster; one killer per mutant).
+    """
+    with _memoized_harness():
+        return _run_mutants(fixtures, names, first_only)
+
+
+def _run_mutants(fixtures: Sequence[Fixture], names: Sequence[str] | None,
+                 first_only: bool) -> MutantReport:
+    start = time.perf_counter()
+    chosen = list(MUTANTS) if names is None else list(names)
+    for name in chosen:
+        if name not in MUTANTS:
+            raise ValueError(f"unknown mutant {name!r}; known: {', '.join(sorted(MUTANTS))}")
+    reference = ReferenceImplementation()
+    runs: list[tuple[Fixture, str, JSON]] = []
+    failures: list[str] = []
+    rulesets: dict[str, JSON] = {}
+    for fx in fixtures:
+        for variant in dict.fromkeys(v for v, _ in fx.rulesets()):
+            if all(s == "pass" for s in _statuses(fx, variant, reference)):
+                if variant not in rulesets:
+                    rulesets[variant] = ruleset_json(runner.resolve(variant))
+                runs.append((fx, variant, rulesets[variant]))
+            else:
+                failures.append(f"{fx.id} [{variant}]")
+    kills: dict[str, list[str]] = {}
+    for name in chosen:
+        impl = MUTANTS[name].implementation()
+        ids: list[str] = []
+        for fx, variant, rj in runs:
+            if (ids and (first_only or ids[-1] == fx.id)) or not impl.differs_under(rj):
+                continue
+            if any(s != "pass" for s in _statuses(fx, variant, impl)):
+                ids.append(fx.id)
+                if first_only:
+                    break
+        kills[name] = ids
+    return MutantReport(kills, len(runs), failures, first_only, time.perf_counter() - start)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Run the fixture corpus against every mutant of the reference engine.")
+    parser.add_argument("path", nargs="?", help="a fixture file or folder (default: the corpus)")
+    parser.add_argument("-m", dest="names", action="append",
+                        help="only this mutant (repeatable)")
+    parser.add_argument("--first", action="store_true",
+                        help="stop each mutant at its first kill (faster)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    args = parser.parse_args(argv)
+    if args.list:
+        for m in MUTANTS.values():
+            print(f"{m.name:40} {', '.join(m.clauses):22} {m.description}")
+        return 0
+    fixtures, errors = load_corpus(args.path)
+    for e in errors:
+        print(f"LOAD ERROR {e}", file=sys.stderr)
+    report = run_mutants(fixtures, args.names, first_only=args.first)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        for name, ids in report.kills.items():
+            shown = ", ".join(ids[:6]) + (f" (+{len(ids) - 6})" if len(ids) > 6 else "")
+            print(f"{'KILLED  ' if ids else 'SURVIVED'} {name}: {shown or '-'}")
+        print(f"{len(report.killed)} killed, {len(report.survived)} survived, "
+              f"{report.runs} passing runs, {report.seconds:.1f} s")
+    return 1 if report.survived else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,489 @@
+"""The client side of protocol v1: an implementation under test in another process.
+
+`ProcessImplementation(["./my-engine", "--serve"])` starts the program once, greets it
+(hello) and then sends one request per line, each answered within `timeout` seconds.
+It implements the Implementation interface (adapter.py), so `runner.run_one` drives it
+unchanged. Whatever the program does, the harness neither hangs nor loses a result:
+
+- it exits or closes its stdout: ImplementationCrashed (status crash);
+- it does not answer in time: ImplementationTimeout (status timeout), and it is killed;
+- it writes a line that is not JSON, longer than `max_line`, or an answer to another
+  request: ProtocolViolation (status error), and it is killed, since the stream can no
+  longer be trusted; an answer of the wrong shape is a ProtocolViolation too, but the
+  stream is still in step and the process lives on;
+- it answers with an error: ImplementationError (status error); kind "unsupported":
+  NotApplicable (status not-applicable).
+
+A killed or dead process is started again for the next request. Its stderr is drained
+all along into a bounded ring buffer, whose tail goes with every failure. A program
+that fails to start `start_attempts` times in a row is not started again: later
+requests fail at once with the last start's status. A program that cannot be run at
+all, or speaks another protocol version, is a ConfigurationError (exit code 2).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from collections import deque
+from collections.abc import Sequence
+from typing import IO, Any
+
+from mtrain import __version__
+
+from .adapter import JSON, Refused
+from .protocol import (
+    MAX_LINE,
+    PROTOCOL_VERSION,
+    ErrorAnswer,
+    ProtocolError,
+    check_answer,
+    decode,
+    encode,
+    hello,
+    request,
+)
+
+STDERR_BYTES = 64 * 1024
+"""How much of an implementation's stderr is kept (the most recent bytes)."""
+TAIL_LINES = 15
+TAIL_CHARS = 2000
+
+
+class HarnessError(Exception):
+    """A request that got no usable answer; `status` is the result it stands for."""
+
+    status = "error"
+
+    def __init__(self, message: str, stderr: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.stderr = stderr
+
+
+class ImplementationCrashed(HarnessError):
+    status = "crash"
+
+
+class ImplementationTimeout(HarnessError):
+    status = "timeout"
+
+
+class ProtocolViolation(HarnessError):
+    status = "error"
+
+
+class ImplementationError(HarnessError):
+    """The implementation answered {"ok": false}: it could not handle the request."""
+
+    status = "error"
+
+
+class NotApplicable(HarnessError):
+    """The implementation does not support this rule set."""
+
+    status = "not-applicable"
+
+
+class ConfigurationError(Exception):
+    """The implementation cannot be used at all: not runnable, or another protocol."""
+
+
+# --- stderr --------------------------------------------------------------------------
+
+
+class StderrRing:
+    """The most recent `limit` bytes a stream produced, filled by a daemon thread."""
+
+    def __init__(self, stream: IO[bytes] | None, limit: int = STDERR_BYTES) -> None:
+        self._chunks: deque[bytes] = deque()
+        self._size = 0
+        self._total = 0
+        self._limit = limit
+        self._lock = threading.Lock()
+        self.thread: threading.Thread | None = None
+        if stream is not None:
+            self.thread = threading.Thread(target=self._drain, args=(stream,), daemon=True,
+                                           name="mtrain-stderr")
+            self.thread.start()
+
+    def _drain(self, stream: IO[bytes]) -> None:
+        read = getattr(stream, "read1", stream.read)
+        try:
+            while chunk := read(65536):
+                self.add(chunk)
+        except (OSError, ValueError):
+            pass
+
+    def add(self, chunk: bytes) -> None:
+        with self._lock:
+            self._chunks.append(chunk)
+            self._size += len(chunk)
+            self._total += len(chunk)
+            while self._size - len(self._chunks[0]) >= self._limit:
+                self._size -= len(self._chunks.popleft())
+
+    def mark(self) -> int:
+        with self._lock:
+            return self._total
+
+    def text(self, since: int = 0) -> str:
+        """What was written after `mark()` returned `since` (as much as is kept)."""
+        with self._lock:
+            data = b"".join(self._chunks)
+            fresh = self._total - since
+        if fresh <= 0:
+            return ""
+        data = data[-min(fresh, self._limit):]
+        return data.decode("utf-8", "replace")
+
+    def tail(self, since: int = 0, lines: int = TAIL_LINES, chars: int = TAIL_CHARS) -> str:
+        return tail_of(self.text(since), lines, chars)
+
+    def settle(self, wait: float = 0.5) -> None:
+        """Give the reader a moment to collect the last words of a dead process."""
+        if self.thread is not None:
+            self.thread.join(wait)
+
+
+def tail_of(text: str, lines: int = TAIL_LINES, chars: int = TAIL_CHARS) -> str:
+    kept = text.rstrip().splitlines()[-lines:]
+    out = "\n".join(kept)
+    return out if len(out) <= chars else "..." + out[-chars:]
+
+
+# --- one process ---------------------------------------------------------------------
+
+
+class _TooLong:
+    pass
+
+
+TOO_LONG = _TooLong()
+Line = bytes | None | _TooLong
+
+
+class _Process:
+    """One run of the program: its pipes, a stdout reader thread, the stderr ring."""
+
+    def __init__(self, argv: Sequence[str], max_line: int, env: dict[str, str] | None,
+                 cwd: str | None) -> None:
+        kwargs: dict[str, Any] = {}
+        if os.name == "posix":
+            kwargs["start_new_session"] = True
+        self.popen = subprocess.Popen(
+            list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, env=env, cwd=cwd, **kwargs)
+        self.lines: queue.SimpleQueue[Line] = queue.SimpleQueue()
+        assert self.popen.stdout is not None
+        self.reader = threading.Thread(target=self._read, args=(self.popen.stdout, max_line),
+                                       daemon=True, name="mtrain-stdout")
+        self.reader.start()
+        self.stderr = StderrRing(self.popen.stderr)
+
+    def _read(self, stream: IO[bytes], max_line: int) -> None:
+        try:
+            while True:
+                line = stream.readline(max_line + 1)
+                if not line:
+                    break
+                if len(line) > max_line and not line.endswith(b"\n"):
+                    self.lines.put(TOO_LONG)
+                    return
+                self.lines.put(line)
+        except (OSError, ValueError):
+            pass
+        self.lines.put(None)
+
+    def send(self, data: bytes) -> None:
+        stdin = self.popen.stdin
+        assert stdin is not None
+        stdin.write(data)
+        stdin.flush()
+
+    def receive(self, timeout: float) -> Line:
+        return self.lines.get(timeout=max(timeout, 0.0))
+
+    def exit_code(self, wait: float) -> int | None:
+        try:
+            return self.popen.wait(wait)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def kill(self) -> None:
+        if self.popen.poll() is None:
+            try:
+                if os.name == "posix":
+                    os.killpg(self.popen.pid, signal.SIGKILL)
+                else:  # pragma: no cover
+                    self.popen.kill()
+            except (ProcessLookupError, PermissionError):
+                with contextlib.suppress(OSError):
+                    self.popen.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(5)
+        self.close_pipes()
+
+    def close_pipes(self) -> None:
+        self.reader.join(0.5)
+        self.stderr.settle(0.5)
+        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    stream.close()
+
+
+def describe_exit(code: int | None) -> str:
+    if code is None:
+        return "closed its stdout while still running"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"was killed by {name}"
+    return f"exited with code {code}"
+
+
+# --- the client ----------------------------------------------------------------------
+
+
+_NO_WINNER = object()
+
+
+class ProcessImplementation:
+    """An implementation under test behind protocol v1, in one long-lived process."""
+
+    def __init__(self, argv: Sequence[str] | str, *, timeout: float = 10.0,
+                 max_line: int = MAX_LINE, env: dict[str, str] | None = None,
+                 cwd: str | None = None, start_attempts: int = 3) -> None:
+        self.argv = shlex.split(argv) if isinstance(argv, str) else list(argv)
+        if not self.argv:
+            raise ConfigurationError("the implementation command is empty")
+        self.command = shlex.join(self.argv)
+        self.timeout = timeout
+        self.max_line = max_line
+        self.env = env
+        self.cwd = cwd
+        self.start_attempts = start_attempts
+        self.starts = 0
+        self.requests = 0
+        self._proc: _Process | None = None
+        self._info: JSON | None = None
+        self._ids = itertools.count(1)
+        self._failed_starts = 0
+        self._last_start_error: HarnessError | None = None
+        self._lock = threading.Lock()
+
+    # -- the Implementation interface -------------------------------------------------
+
+    def info(self) -> JSON:
+        if self._info is None:
+            self._ensure()
+        assert self._info is not None
+        return self._info
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+        answer = self.call("deal", ruleset=ruleset, players=players, round=round, order=order)
+        state: JSON = answer["state"]
+        return state
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        actions: list[JSON] = self.call("legal", ruleset=ruleset, state=state)["actions"]
+        return actions
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        answer = self.call("apply", ruleset=ruleset, state=state, action=action)
+        if "refused" in answer:
+            refused = answer["refused"]
+            raise Refused(refused["reason"], refused.get("clause"))
+        new: JSON = answer["state"]
+        return new
+
+    def score(self, ruleset: JSON, state: JSON, winner: Any = _NO_WINNER) -> list[int]:
+        fields: JSON = {"ruleset": ruleset, "state": state}
+        if winner is not _NO_WINNER:
+            fields["winner"] = winner
+        scores: list[int] = self.call("score", **fields)["scores"]
+        return scores
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        seats: list[int] = self.call("winners", ruleset=ruleset, state=state)["winners"]
+        return seats
+
+    # -- lifecycle --------------------------------------------------------------------
+
+    def start(self) -> JSON:
+        """Start the program and greet it, if it is not running; its hello answer."""
+        self._ensure()
+        assert self._info is not None
+        return self._info
+
+    def close(self) -> None:
+        """Ask the program to shut down; kill it if it does not within a second or two."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        if proc.popen.poll() is None:
+            try:
+                rid = next(self._ids)
+                proc.send(encode(request(rid, "shutdown")))
+                proc.receive(min(self.timeout, 2.0))
+                stdin = proc.popen.stdin
+                if stdin is not None:
+                    stdin.close()
+            except (OSError, ValueError, queue.Empty):
+                pass
+            if proc.exit_code(2.0) is None:
+                proc.kill()
+                return
+        proc.close_pipes()
+
+    def __enter__(self) -> ProcessImplementation:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def stderr_tail(self) -> str:
+        return "" if self._proc is None else self._proc.stderr.tail()
+
+    # -- requests ---------------------------------------------------------------------
+
+    def call(self, kind: str, **fields: Any) -> JSON:
+        """Send one request and return the checked answer (see the module doc)."""
+        with self._lock:
+            proc = self._ensure()
+            return self._exchange(proc, kind, request(next(self._ids), kind, **fields))
+
+    def _ensure(self) -> _Process:
+        if self._proc is not None:
+            return self._proc
+        if self._failed_starts >= self.start_attempts and self._last_start_error is not None:
+            last = self._last_start_error
+            raise type(last)(
+                f"not run: the implementation failed to start {self._failed_starts} times in "
+                f"a row, so it is not started again (last time: {last.message})", last.stderr)
+        try:
+            proc = _Process(self.argv, self.max_line, self.env, self.cwd)
+        except OSError as e:
+            raise ConfigurationError(
+                f"cannot run {self.command}: {e.strerror or e}") from None
+        self.starts += 1
+        self._proc = proc
+        try:
+            answer = self._exchange(proc, "hello", hello(next(self._ids), f"mtrain {__version__}"))
+        except ErrorAnswer as e:
+            self._drop(proc)
+            if e.kind == "protocol-version":
+                raise ConfigurationError(
+                    f"{self.command} does not speak protocol {PROTOCOL_VERSION}: {e.message}"
+                ) from None
+            err: HarnessError = ImplementationError(
+                f"the implementation refused the hello: {e.message}", proc.stderr.tail())
+            self._start_failed(err)
+            raise err from None
+        except HarnessError as e:
+            self._drop(proc)
+            self._start_failed(e)
+            raise
+        if answer["protocol"] != PROTOCOL_VERSION:
+            self._drop(proc)
+            raise ConfigurationError(
+                f"{self.command} speaks protocol version {answer['protocol']}; this harness "
+                f"speaks version {PROTOCOL_VERSION}")
+        self._failed_starts = 0
+        self._info = {k: v for k, v in answer.items() if k not in ("id", "ok")}
+        return proc
+
+    def _start_failed(self, error: HarnessError) -> None:
+        self._failed_starts += 1
+        self._last_start_error = error
+        error.message = f"while starting: {error.message}"
+        error.args = (error.message,)
+
+    def _drop(self, proc: _Process) -> None:
+        proc.kill()
+        if self._proc is proc:
+            self._proc = None
+
+    def _exchange(self, proc: _Process, kind: str, message: JSON) -> JSON:
+        rid: int = message["id"]
+        mark = proc.stderr.mark()
+        self.requests += 1
+        try:
+            proc.send(encode(message))
+        except (OSError, ValueError):
+            raise self._crashed(proc, kind) from None
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                line = proc.receive(deadline - time.monotonic())
+            except queue.Empty:
+                self._drop(proc)
+                raise ImplementationTimeout(
+                    f"no answer to the {kind} request within {self.timeout:g} s; "
+                    "the implementation was killed", proc.stderr.tail()) from None
+            if line is None:
+                raise self._crashed(proc, kind)
+            if isinstance(line, _TooLong):
+                self._drop(proc)
+                raise ProtocolViolation(
+                    f"the answer to the {kind} request is a line longer than "
+                    f"{self.max_line} bytes; the implementation was killed", proc.stderr.tail())
+            if line.strip():
+                break
+        try:
+            answer = decode(line)
+        except ProtocolError as e:
+            self._drop(proc)
+            hint = "" if line.lstrip()[:1] in (b"{", b"[") else " (logs belong on stderr)"
+            raise ProtocolViolation(
+                f"the answer to the {kind} request is {e}{hint}; the implementation was killed",
+                proc.stderr.tail()) from None
+        if answer.get("id") != rid:
+            self._drop(proc)
+            raise ProtocolViolation(
+                f"the answer to the {kind} request (id {rid}) carries id {answer.get('id')!r}: "
+                "one answer per request, in order; the implementation was killed",
+                proc.stderr.tail())
+        try:
+            return check_answer(kind, rid, answer)
+        except ErrorAnswer as e:
+            if kind == "hello":
+                raise
+            if e.kind == "unsupported":
+                raise NotApplicable(e.message) from None
+            raise ImplementationError(
+                f"the implementation answered the {kind} request with an error "
+                f"({e.kind}): {e.message}", proc.stderr.tail(since=mark)) from None
+        except ProtocolError as e:
+            raise ProtocolViolation(f"wrong answer shape to the {kind} request: {e}",
+                                    proc.stderr.tail(since=mark)) from None
+
+    def _crashed(self, proc: _Process, kind: str) -> ImplementationCrashed:
+        code = proc.exit_code(1.0)
+        self._drop(proc)
+        return ImplementationCrashed(
+            f"the implementation {describe_exit(code)}, before answering the {kind} request",
+            proc.stderr.tail())
+
+
+def command_argv(command: str) -> list[str]:
+    """Split a command line as a POSIX shell would (no shell runs it)."""
+    try:
+        argv = shlex.split(command, posix=True)
+    except ValueError as e:
+        raise ConfigurationError(f"cannot split the command {command!r}: {e}") from None
+    if not argv:
+        raise ConfigurationError("the implementation command is empty")
+    return argv
+

@@ -1,0 +1,151 @@
+"""A pytest plugin: the conformance fixtures as tests in an implementer's own suite.
+
+    pytest --mtrain-adapter my_engine.conformance:Adapter
+    pytest --mtrain-impl "./my-engine --serve"
+
+adds one test per fixture and rule set, named `mtrain::<fixture id>[<variant>]`, e.g.
+`mtrain::doubles-007[puremco]`; `-k doubles`, `-k puremco` or `-k DBL-6` (a clause) pick
+some. A result that is not a pass fails the test with the fixture's file and line, its
+clauses, and what differs; an unsupported rule set is a skip. Options:
+--mtrain-fixtures PATH (default: the shipped corpus), --mtrain-variant V (repeatable),
+--mtrain-timeout SECONDS. Without --mtrain-adapter or --mtrain-impl the plugin does
+nothing. It is registered under the pytest11 entry point "mtrain".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from .conform import Runner, Task
+    from .report import Result
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("mtrain", "Mexican Train conformance fixtures (mtrain)")
+    group.addoption("--mtrain-adapter", metavar="MODULE:OBJECT", default=None,
+                    help="run the mtrain fixtures against this in-process implementation "
+                    "(an instance or a zero-argument class)")
+    group.addoption("--mtrain-impl", metavar="COMMAND", default=None,
+                    help="run the mtrain fixtures against a program speaking protocol v1")
+    group.addoption("--mtrain-fixtures", metavar="PATH", default=None,
+                    help="a fixture file or folder (default: the shipped corpus)")
+    group.addoption("--mtrain-variant", metavar="VARIANT", action="append", default=[],
+                    help="only this rule set (repeatable)")
+    group.addoption("--mtrain-timeout", metavar="SECONDS", type=float, default=10.0,
+                    help="per request (default 10)")
+
+
+class _State:
+    """What the plugin set up for this session."""
+
+    def __init__(self, runner: Runner, tasks: list[Task], impl: Any) -> None:
+        self.runner = runner
+        self.tasks = tasks
+        self.impl = impl
+
+
+_KEY = pytest.StashKey[_State]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    adapter = config.getoption("mtrain_adapter")
+    impl = config.getoption("mtrain_impl")
+    if not adapter and not impl:
+        return
+    import argparse
+
+    from mtrain.cli import UsageError
+
+    from .conform import DEFAULT_TIMEOUT, Runner, check_variants, greet, select, target_of
+    from .fixture import load_corpus
+
+    fixtures_path = config.getoption("mtrain_fixtures")
+    args = argparse.Namespace(
+        impl=impl, adapter=adapter, fixtures=fixtures_path, pattern=None,
+        timeout=config.getoption("mtrain_timeout") or DEFAULT_TIMEOUT,
+        variant=config.getoption("mtrain_variant"))
+    try:
+        if fixtures_path is not None and not Path(fixtures_path).exists():
+            raise UsageError(f"--mtrain-fixtures: no such file or folder: {fixtures_path}")
+        variants = check_variants(args.variant)
+        fixtures, errors = load_corpus(fixtures_path)
+        if errors:
+            raise UsageError("the fixtures do not load:\n" + "\n".join(map(str, errors)))
+        target = target_of(args)
+        first = target.make()
+        info, _warning = greet(first, target)
+    except UsageError as e:
+        raise pytest.UsageError(f"mtrain: {e}") from None
+    runner = Runner(args, target, info, [])
+    config.stash[_KEY] = _State(runner, select(fixtures, variants, []), first)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    state = config.stash.get(_KEY, None)
+    if state is not None:
+        close = getattr(state.impl, "close", None)
+        if callable(close):
+            close()
+
+
+class ConformanceFailure(Exception):
+    def __init__(self, result: Result) -> None:
+        super().__init__(result.message)
+        self.result = result
+
+
+class MtrainCollector(pytest.Collector):
+    def collect(self) -> Iterable[pytest.Item | pytest.Collector]:
+        state = self.config.stash[_KEY]
+        for task in state.tasks:
+            yield FixtureItem.from_parent(self, name=f"{task.fixture.id}[{task.variant}]",
+                                          task=task)
+
+
+class FixtureItem(pytest.Item):
+    def __init__(self, *, task: Task, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.task = task
+        self.extra_keyword_matches.update(task.fixture.clauses)
+        self.extra_keyword_matches.add(task.variant)
+
+    def runtest(self) -> None:
+        state = self.config.stash[_KEY]
+        result = state.runner.run(self.task, state.impl)
+        if result.status == "not-applicable":
+            pytest.skip(result.message)
+        if result.status != "pass":
+            raise ConformanceFailure(result)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: Any = None) -> Any:
+        if isinstance(excinfo.value, ConformanceFailure):
+            r = excinfo.value.result
+            lines = [f"{r.status}: {r.fixture} [{r.variant}] {r.where}"]
+            if r.description:
+                lines.append(f"  {r.description}")
+            lines.append(f"  clauses: {', '.join(r.clauses)}")
+            lines += [f"  - {m}" for m in r.messages]
+            if r.stderr:
+                lines.append("  stderr (last lines):")
+                lines += [f"    | {x}" for x in r.stderr.splitlines()]
+            return "\n".join(lines)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        fx = self.task.fixture
+        return Path(fx.path), (fx.line or 1) - 1, f"{fx.id} [{self.task.variant}]"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
+                                  items: list[pytest.Item]) -> None:
+    if _KEY not in config.stash:
+        return
+    collector = MtrainCollector.from_parent(session, name="mtrain", nodeid="mtrain")
+    items.extend(x for x in collector.collect() if isinstance(x, pytest.Item))

@@ -1,0 +1,411 @@
+"""Conformance results and their reports: text (rich tables on a terminal), JSON, JUnit
+XML and Markdown.
+
+A result is one fixture under one rule set, with one status:
+
+    pass            the implementation agrees with the fixture
+    fail            it disagrees (the messages say how: missing and extra actions, ...)
+    error           it could not be asked: an error answer, a malformed answer, a fixture
+                    that does not set up under this rule set
+    timeout         it did not answer in time (and was killed)
+    crash           it exited, or closed its stdout, before answering
+    skip            a known failure listed in the --skip file (it was run, and failed)
+    not-applicable  the implementation does not support this rule set
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+STATUSES = ("pass", "fail", "error", "timeout", "crash", "skip", "not-applicable")
+FAILING = frozenset({"fail", "error", "timeout", "crash"})
+SHORT = {"not-applicable": "n/a"}
+
+
+@dataclass
+class Result:
+    fixture: str
+    variant: str
+    status: str
+    messages: list[str] = field(default_factory=list)
+    path: str = ""
+    line: int | None = None
+    clauses: tuple[str, ...] = ()
+    description: str = ""
+    rerun: str = ""
+    stderr: str = ""
+    duration: float = 0.0
+    skip_reason: str | None = None
+    """Set when the skip file lists this result (status skip, or pass if it now passes)."""
+
+    @property
+    def message(self) -> str:
+        return "; ".join(self.messages)
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}" if self.line else self.path
+
+    @property
+    def topic(self) -> str:
+        head, _, number = self.fixture.rpartition("-")
+        return head if head and number.isdigit() else self.fixture
+
+    @property
+    def unexpected_pass(self) -> bool:
+        return self.skip_reason is not None and self.status == "pass"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "fixture": self.fixture, "variant": self.variant, "status": self.status,
+            "message": self.message, "messages": self.messages, "file": self.path,
+            "line": self.line, "clauses": list(self.clauses),
+            "duration": round(self.duration, 6),
+        }
+        if self.status != "pass" and self.rerun:
+            out["rerun"] = self.rerun
+        if self.stderr:
+            out["stderr"] = self.stderr
+        if self.skip_reason is not None:
+            out["skip_reason"] = self.skip_reason
+            out["unexpected_pass"] = self.unexpected_pass
+        return out
+
+
+@dataclass
+class Report:
+    results: list[Result]
+    implementation: dict[str, Any] = field(default_factory=dict)
+    load_errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    duration: float = 0.0
+
+    @property
+    def summary(self) -> dict[str, int]:
+        counts = Counter(r.status for r in self.results)
+        return {s: counts.get(s, 0) for s in STATUSES}
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.load_errors) or any(r.status in FAILING for r in self.results)
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.failed else 0
+
+    def per(self, key: str) -> dict[str, dict[str, int]]:
+        """Counts per status for each clause ("clause") or rule set ("variant")."""
+        table: dict[str, Counter[str]] = {}
+        for r in self.results:
+            keys: Iterable[str] = r.clauses if key == "clause" else (r.variant,)
+            for k in keys:
+                table.setdefault(k, Counter())[r.status] += 1
+        return {k: {s: c.get(s, 0) for s in STATUSES} for k, c in sorted(
+            table.items(), key=lambda kv: _natural(kv[0]))}
+
+    @property
+    def unexpected_passes(self) -> list[Result]:
+        return [r for r in self.results if r.unexpected_pass]
+
+    def headline(self) -> str:
+        counts = ", ".join(f"{n} {s}" for s, n in self.summary.items() if n)
+        verdict = "FAILED" if self.failed else "OK"
+        loads = f", {len(self.load_errors)} load errors" if self.load_errors else ""
+        return (f"{verdict}: {len(self.results)} results ({counts or 'none'}{loads}) "
+                f"in {self.duration:.2f} s")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "implementation": self.implementation,
+            "summary": self.summary,
+            "ok": not self.failed,
+            "duration": round(self.duration, 3),
+            "results": [r.to_json() for r in self.results],
+            "clauses": self.per("clause"),
+            "variants": self.per("variant"),
+            "unexpected_passes": [{"fixture": r.fixture, "variant": r.variant,
+                                   "skip_reason": r.skip_reason}
+                                  for r in self.unexpected_passes],
+            "load_errors": self.load_errors,
+            "warnings": self.warnings,
+        }
+
+
+def _natural(key: str) -> tuple[Any, ...]:
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", key))
+
+
+def describe_implementation(info: dict[str, Any]) -> str:
+    where = info.get("command") or info.get("adapter") or "in-process"
+    if "name" not in info:
+        return f"{where} (it did not say who it is)"
+    return f"{info['name']} {info.get('version', '')} ({where})".replace("  ", " ")
+
+
+# --- text ----------------------------------------------------------------------------
+
+
+def render_text(report: Report, out: TextIO, *, rich: bool = False,
+                verbose: bool = False) -> None:
+    if rich:
+        _render_rich(report, out, verbose)
+        return
+    w = out.write
+    w(f"mtrain conform: {describe_implementation(report.implementation)}\n")
+    for warning in report.warnings:
+        w(f"warning: {warning}\n")
+    for e in report.load_errors:
+        w(f"LOAD ERROR {e}\n")
+    w("\n")
+    for r in report.results:
+        if r.status in FAILING:
+            w(_failure_text(r) + "\n")
+    skipped = [r for r in report.results if r.status == "skip"]
+    if skipped:
+        w("Known failures (--skip):\n")
+        for r in skipped:
+            w(f"  SKIP {r.fixture} [{r.variant}]: {r.skip_reason}\n")
+        w("\n")
+    if report.unexpected_passes:
+        w("Listed in the skip file but now passing (remove them from it):\n")
+        for r in report.unexpected_passes:
+            w(f"  {r.fixture} [{r.variant}] ({r.skip_reason})\n")
+        w("\n")
+    if verbose:
+        for r in report.results:
+            if r.status not in FAILING and r.status != "skip":
+                note = f": {r.message}" if r.messages else ""
+                w(f"{r.status.upper()} {r.fixture} [{r.variant}]{note}\n")
+        w("\n")
+    for title, key in (("Per clause", "clause"), ("Per variant", "variant")):
+        w(_plain_table(title, key, report.per(key)))
+        w("\n")
+    w(report.headline() + "\n")
+
+
+def _failure_text(r: Result) -> str:
+    lines = [f"{r.status.upper()} {r.fixture} [{r.variant}]  {r.where}"]
+    if r.description:
+        lines.append(f"  {r.description}")
+    if r.clauses:
+        lines.append(f"  clauses: {', '.join(r.clauses)}")
+    lines += [f"  - {m}" for m in r.messages]
+    if r.stderr:
+        lines.append("  stderr (last lines):")
+        lines += [f"    | {x}" for x in r.stderr.splitlines()]
+    if r.rerun:
+        lines.append(f"  rerun: {r.rerun}")
+    return "\n".join(lines) + "\n"
+
+
+def _columns(rows: dict[str, dict[str, int]]) -> list[str]:
+    return [s for s in STATUSES if any(c[s] for c in rows.values())] or ["pass"]
+
+
+def _plain_table(title: str, key: str, rows: dict[str, dict[str, int]]) -> str:
+    if not rows:
+        return f"{title}: nothing run\n"
+    cols = _columns(rows)
+    width = max(len(key), *(len(k) for k in rows))
+    head = f"{key:<{width}}  " + "  ".join(f"{SHORT.get(c, c):>7}" for c in cols)
+    body = [f"{k:<{width}}  " + "  ".join(f"{counts[c]:>7}" for c in cols)
+            for k, counts in rows.items()]
+    return f"{title}:\n" + "\n".join([head, *body]) + "\n"
+
+
+def _render_rich(report: Report, out: TextIO, verbose: bool) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = Console(file=out, highlight=False)
+    style = {"pass": "green", "fail": "red", "error": "red", "timeout": "magenta",
+             "crash": "magenta", "skip": "yellow", "not-applicable": "dim"}
+    who = describe_implementation(report.implementation)
+    console.print(f"[bold]mtrain conform[/]: {escape(who)}")
+    for warning in report.warnings:
+        console.print(f"[yellow]warning:[/] {escape(warning)}")
+    for e in report.load_errors:
+        console.print(f"[red]LOAD ERROR[/] {escape(e)}")
+    console.print()
+    for r in report.results:
+        if r.status in FAILING or (verbose and r.status != "skip"):
+            s = style[r.status]
+            console.print(f"[{s} bold]{r.status.upper()}[/] [bold]{escape(r.fixture)}[/] "
+                          f"[{escape(r.variant)}]  [dim]{escape(r.where)}[/]")
+            if r.status not in FAILING:
+                continue
+            if r.description:
+                console.print(f"  {escape(r.description)}")
+            if r.clauses:
+                console.print(f"  clauses: {escape(', '.join(r.clauses))}")
+            for m in r.messages:
+                console.print(f"  - {escape(m)}")
+            if r.stderr:
+                console.print("  [dim]stderr (last lines):[/]")
+                for x in r.stderr.splitlines():
+                    console.print(f"    [dim]| {escape(x)}[/]")
+            if r.rerun:
+                console.print(f"  rerun: [cyan]{escape(r.rerun)}[/]")
+            console.print()
+    skipped = [r for r in report.results if r.status == "skip"]
+    if skipped:
+        console.print("[yellow]Known failures (--skip):[/]")
+        for r in skipped:
+            console.print(f"  SKIP {escape(r.fixture)} [{escape(r.variant)}]: "
+                          f"{escape(r.skip_reason or '')}")
+        console.print()
+    if report.unexpected_passes:
+        console.print("[yellow]Listed in the skip file but now passing (remove them):[/]")
+        for r in report.unexpected_passes:
+            console.print(f"  {escape(r.fixture)} [{escape(r.variant)}]")
+        console.print()
+    for title, key in (("Per clause", "clause"), ("Per variant", "variant")):
+        rows = report.per(key)
+        if not rows:
+            continue
+        cols = _columns(rows)
+        table = Table(title=title, title_justify="left")
+        table.add_column(key)
+        for c in cols:
+            table.add_column(SHORT.get(c, c), justify="right", style=style[c])
+        for k, counts in rows.items():
+            bad = any(counts[c] for c in FAILING)
+            table.add_row(escape(k), *(str(counts[c]) for c in cols),
+                          style="bold" if bad else "")
+        console.print(table)
+    colour = "red" if report.failed else "green"
+    console.print(f"[{colour} bold]{escape(report.headline())}[/]")
+
+
+# --- JSON ----------------------------------------------------------------------------
+
+
+def render_json(report: Report) -> str:
+    return json.dumps(report.to_json(), indent=2) + "\n"
+
+
+# --- JUnit XML -------------------------------------------------------------------------
+
+_XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _x(text: str) -> str:
+    """Text that XML 1.0 can carry (implementations may write any bytes)."""
+    return _XML_BAD.sub("\ufffd", text)
+
+
+def render_junit(report: Report) -> str:
+    """JUnit XML: one testsuite per topic, one testcase per fixture and rule set."""
+    root = ET.Element("testsuites", name="mtrain conform")
+    by_topic: dict[str, list[Result]] = {}
+    for r in report.results:
+        by_topic.setdefault(r.topic, []).append(r)
+    totals: Counter[str] = Counter()
+    if report.load_errors:
+        by_topic.setdefault("load-errors", [])
+    for topic, results in by_topic.items():
+        suite = ET.SubElement(root, "testsuite", name=_x(topic))
+        counts: Counter[str] = Counter()
+        if topic == "load-errors":
+            for e in report.load_errors:
+                case = ET.SubElement(suite, "testcase", classname="load-errors", name=_x(e))
+                ET.SubElement(case, "error", message=_x(e), type="load-error").text = _x(e)
+                counts["tests"] += 1
+                counts["errors"] += 1
+        for r in results:
+            counts["tests"] += 1
+            attrs = {"classname": _x(topic), "name": _x(f"{r.fixture}[{r.variant}]"),
+                     "file": _x(r.path), "time": f"{r.duration:.6f}"}
+            if r.line:
+                attrs["line"] = str(r.line)
+            case = ET.SubElement(suite, "testcase", attrs)
+            body = _x(_failure_text(r))
+            if r.status == "fail":
+                counts["failures"] += 1
+                ET.SubElement(case, "failure", message=_x(r.message), type="fail").text = body
+            elif r.status in FAILING:
+                counts["errors"] += 1
+                ET.SubElement(case, "error", message=_x(r.message), type=r.status).text = body
+            elif r.status in ("skip", "not-applicable"):
+                counts["skipped"] += 1
+                why = r.skip_reason if r.status == "skip" else r.message
+                ET.SubElement(case, "skipped", message=_x(f"{r.status}: {why or ''}"))
+            if r.stderr:
+                ET.SubElement(case, "system-err").text = _x(r.stderr)
+        suite_time = sum(r.duration for r in results)
+        for k in ("tests", "failures", "errors", "skipped"):
+            suite.set(k, str(counts[k]))
+            totals[k] += counts[k]
+        suite.set("time", f"{suite_time:.6f}")
+    for k in ("tests", "failures", "errors", "skipped"):
+        root.set(k, str(totals[k]))
+    root.set("time", f"{report.duration:.3f}")
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, "unicode") + "\n"
+
+
+# --- Markdown --------------------------------------------------------------------------
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(report: Report) -> str:
+    lines = [f"# mtrain conform: {_md(describe_implementation(report.implementation))}", "",
+             f"**{report.headline()}**", "",
+             "| status | results |", "|---|---:|"]
+    lines += [f"| {s} | {n} |" for s, n in report.summary.items()]
+    lines.append("")
+    for warning in report.warnings:
+        lines.append(f"> warning: {_md(warning)}")
+    if report.load_errors:
+        lines += ["## Load errors", ""] + [f"- `{_md(e)}`" for e in report.load_errors] + [""]
+    failing = [r for r in report.results if r.status in FAILING]
+    if failing:
+        lines += ["## Failures", ""]
+        for r in failing:
+            lines += [f"### `{r.fixture}` [{r.variant}]: {r.status}", ""]
+            lines.append(f"`{r.where}`" + (f", clauses {', '.join(r.clauses)}"
+                                           if r.clauses else ""))
+            if r.description:
+                lines += ["", f"{r.description}"]
+            lines.append("")
+            lines += [f"- {m}" for m in r.messages]
+            if r.stderr:
+                lines += ["", "stderr (last lines):", "", "```", r.stderr, "```"]
+            if r.rerun:
+                lines += ["", "```sh", r.rerun, "```"]
+            lines.append("")
+    skipped = [r for r in report.results if r.status == "skip"]
+    if skipped:
+        lines += ["## Known failures", "", "| fixture | variant | reason |", "|---|---|---|"]
+        lines += [f"| `{r.fixture}` | {r.variant} | {_md(r.skip_reason or '')} |"
+                  for r in skipped]
+        lines.append("")
+    if report.unexpected_passes:
+        lines += ["## Listed as known failures but passing", ""]
+        lines += [f"- `{r.fixture}` [{r.variant}]" for r in report.unexpected_passes]
+        lines.append("")
+    for title, key in (("Per variant", "variant"), ("Per clause", "clause")):
+        rows = report.per(key)
+        if not rows:
+            continue
+        cols = _columns(rows)
+        lines += [f"## {title}", "", f"| {key} | " + " | ".join(cols) + " |",
+                  "|---|" + "---:|" * len(cols)]
+        lines += [f"| {_md(k)} | " + " | ".join(str(c[s]) for s in cols) + " |"
+                  for k, c in rows.items()]
+        lines.append("")
+    return "\n".join(lines)
+
+
+RENDERERS = {"json": render_json, "junit": render_junit, "markdown": render_markdown}
+FORMATS = ("text", "json", "junit", "markdown")

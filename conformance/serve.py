@@ -1,0 +1,148 @@
+"""`mtrain serve`: the reference engine as a protocol v1 server on stdin/stdout.
+
+One request per line in, one answer per line out, in order (docs/protocol.md). A bad
+request (not JSON, a missing field, a state that does not parse, an unknown option
+value) gets an error answer, never a crash: the server stops only at end of input or
+on a shutdown request. Diagnostics go to stderr; stdout carries answers only.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from typing import IO, Any
+
+from mtrain import __version__
+from mtrain.reference import codec, engine
+from mtrain.spec.catalog import RulesetError
+from mtrain.spec.yamlload import SpecError
+
+from .adapter import JSON, ReferenceImplementation, Refused
+from .protocol import (
+    MAX_LINE,
+    PROTOCOL_VERSION,
+    ProtocolError,
+    check_request,
+    decode,
+    encode,
+    error,
+    ok,
+)
+
+NAME = "mtrain-reference"
+
+
+class BadRequest(ValueError):
+    """A request the server understands but cannot answer as asked."""
+
+
+BAD_REQUEST_ERRORS = (BadRequest, codec.StateError, RulesetError, SpecError, ValueError,
+                      KeyError, TypeError)
+
+
+class Server:
+    """Answers protocol v1 requests with the reference engine."""
+
+    def __init__(self, impl: ReferenceImplementation | None = None) -> None:
+        self.impl = impl or ReferenceImplementation()
+
+    def handle(self, line: bytes | str) -> tuple[JSON, bool]:
+        """(the answer to one request line, whether to stop after sending it)."""
+        try:
+            message = decode(line)
+        except ProtocolError as e:
+            return error(None, "bad-request", str(e)), False
+        raw_id = message.get("id")
+        rid = raw_id if isinstance(raw_id, int) and not isinstance(raw_id, bool) else None
+        try:
+            rid, kind = check_request(message)
+        except ProtocolError as e:
+            return error(rid, "bad-request", str(e)), False
+        try:
+            return self.dispatch(rid, kind, message), kind == "shutdown"
+        except BAD_REQUEST_ERRORS as e:
+            text = str(e) if not isinstance(e, KeyError) else f"missing {e}"
+            return error(rid, "bad-request", f"{kind}: {text}"), False
+        except Exception as e:
+            traceback.print_exc(file=sys.stderr)
+            return error(rid, "internal", f"{kind}: {type(e).__name__}: {e}"), False
+
+    def dispatch(self, rid: int, kind: str, m: JSON) -> JSON:
+        impl = self.impl
+        if kind == "hello":
+            if m["protocol"] != PROTOCOL_VERSION:
+                return error(rid, "protocol-version",
+                             f"this server speaks protocol {PROTOCOL_VERSION}, "
+                             f"not {m['protocol']}", supported=[PROTOCOL_VERSION])
+            return ok(rid, protocol=PROTOCOL_VERSION, name=NAME, version=__version__,
+                      variants=["*"])
+        if kind == "deal":
+            return ok(rid, state=impl.deal(m["ruleset"], m["players"], m["round"], m["order"]))
+        if kind == "legal":
+            return ok(rid, actions=impl.legal(m["ruleset"], m["state"]))
+        if kind == "apply":
+            try:
+                return ok(rid, state=impl.apply(m["ruleset"], m["state"], m["action"]))
+            except Refused as e:
+                return ok(rid, refused={"reason": e.reason, "clause": e.clause})
+        if kind == "score":
+            return ok(rid, scores=self.score(m["ruleset"], m["state"], m.get("winner", ...)))
+        if kind == "winners":
+            return ok(rid, winners=impl.winners(m["ruleset"], m["state"]))
+        if kind == "shutdown":
+            return ok(rid)
+        raise BadRequest(f"unknown request type {kind!r}")  # pragma: no cover
+
+    def score(self, ruleset: JSON, state: JSON, winner: Any) -> list[int]:
+        """The round's scores from the hands in `state`, `winner` having gone out.
+
+        `winner` is the seat that went out (its hand must be empty) or None for a blocked
+        round; omitted (Ellipsis), the state must be over and its result names the winner.
+        """
+        st = codec.state_from_json(self.impl.rules(ruleset), state)
+        if winner is ...:
+            if st.result is None:
+                raise BadRequest("the round is not over; give 'winner' (the seat that went "
+                                 "out, or null for a blocked round)")
+            winner = None if st.result.winner < 0 else st.result.winner
+        if winner is not None:
+            if not isinstance(winner, int) or not 0 <= winner < st.players:
+                raise BadRequest(f"winner {winner!r} is not a seat 0..{st.players - 1}")
+            if st.hands[winner]:
+                raise BadRequest(f"seat {winner} still holds tiles, so it did not go out")
+        done = st.copy()
+        # The engine's own end-of-round scoring (SCORE-1..6), on a copy.
+        engine._finish(done, "blocked" if winner is None else "domino",
+                       -1 if winner is None else winner)
+        assert done.result is not None
+        return list(done.result.scores)
+
+
+def serve(stdin: IO[bytes], stdout: IO[bytes], server: Server | None = None) -> int:
+    """Answer requests from `stdin` until end of input or a shutdown request."""
+    server = server or Server()
+    while True:
+        line = stdin.readline(MAX_LINE + 1)
+        if not line:
+            return 0
+        if len(line) > MAX_LINE and not line.endswith(b"\n"):
+            while (rest := stdin.readline(MAX_LINE + 1)) and not rest.endswith(b"\n"):
+                pass
+            answer: JSON = error(None, "bad-request",
+                                 f"a request line longer than {MAX_LINE} bytes")
+            stop = False
+        elif not line.strip():
+            continue
+        else:
+            answer, stop = server.handle(line)
+        try:
+            stdout.write(encode(answer))
+            stdout.flush()
+        except BrokenPipeError:
+            return 0
+        if stop:
+            return 0
+
+
+def main() -> int:
+    return serve(sys.stdin.buffer, sys.stdout.buffer)

@@ -1,0 +1,861 @@
+"""The mutant catalogue: well formed, each mutant a real bug, the reference left alone,
+and (the CI gate) every mutant killed by the shipped fixture corpus.
+
+Each mutant is shown to be a real behaviour change on a witness table written below by
+hand: the expected values come from the clause text (and, for scores, plain arithmetic on
+the tiles written in the note), never from running an engine. The witnesses must pass
+under the reference and fail under the mutants they are listed for.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from mtrain.conformance import adapter, fixture, runner
+from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
+from mtrain.conformance.fixture import Fixture, load_corpus, load_file
+from mtrain.conformance.mutants import MUTANTS, MutantImplementation, mutant, run_mutants
+from mtrain.conformance.runner import resolve, run_fixture
+from mtrain.reference import codec, engine
+from mtrain.reference import deal as deal_module
+from mtrain.reference.rules import Rules
+from mtrain.spec import tiles
+from mtrain.spec.catalog import catalog
+
+WITNESS_YAML = """
+- id: witness-001
+  description: Round 2 uses [11-11]; nobody was dealt it, so seat 1 starts drawing for it
+  clauses: [ENG-1, ENG-4]
+  source: [pagat, decision]
+  note: 4 x 15 = 60 tiles dealt from the sorted 91; [11-11] is tile 78 of the sorted set.
+  deal: {players: 4, engine: 11, order: sorted}
+  expect:
+    - variants: [pagat]
+      state: {engine: 11, phase: engine, engine_placed: false, seat: 1, starter: 1}
+      legal: [draw]
+
+- id: witness-002
+  description: pagat deals 12 tiles each to five players
+  clauses: [DEAL-2]
+  source: [pagat]
+  deal: {players: 5, order: sorted}
+  expect:
+    - variants: [pagat]
+      state: {hand_sizes: [12, 12, 12, 12, 12], boneyard_size: 31}
+
+- id: witness-003
+  description: puremco sets the engine aside, so a new round is ready to play at once
+  clauses: [ENG-2, SEAT-3]
+  source: [puremco]
+  deal: {players: 4, order: sorted}
+  expect:
+    - variants: [puremco]
+      state: {phase: start, engine_placed: true, seat: 0, hand_sizes: [15, 15, 15, 15]}
+
+- id: witness-004
+  description: Seat 1 draws the missing engine, places it and takes the first turn
+  clauses: [ENG-4, SEAT-2]
+  source: [pagat]
+  table:
+    phase: engine
+    seat: 1
+    starter: 0
+    hands: {0: [1-0], 1: [2-0], 2: [3-0]}
+    boneyard: [12-12, rest]
+    first_turns: all
+  steps: [draw]
+  expect:
+    - variants: [pagat]
+      state: {seat: 1, starter: 1, phase: start, engine_placed: true, hand_sizes: [1, 1, 1]}
+
+- id: witness-005
+  description: puremco round 2 with three players starts at seat 1
+  clauses: [SEAT-3]
+  source: [puremco]
+  deal: {players: 3, engine: 11, order: sorted}
+  expect:
+    - variants: [puremco]
+      state: {seat: 1, starter: 1, engine: 11}
+
+- id: witness-006
+  description: The holder of the engine places it, so their hand is one tile short
+  clauses: [ENG-3, SEAT-2]
+  source: [pagat]
+  note: Reversed order deals [12-12] first, to seat 0.
+  deal: {players: 2, order: reversed}
+  expect:
+    - variants: [pagat]
+      state: {hand_sizes: [14, 15], seat: 0, phase: start}
+
+- id: witness-007
+  description: After seat 0 lays a single tile play passes to seat 1
+  clauses: [SEAT-1, TURN-6]
+  source: [pagat, puremco]
+  table:
+    hands: {0: [12-1, 5-4], 1: [6-2], 2: [7-3]}
+  steps: [play 12-1 on 0]
+  expect:
+    - variants: [puremco, pagat]
+      state: {seat: 1, phase: start}
+
+- id: witness-008
+  description: A pagat first turn may start only the player's own train
+  clauses: [FIRST-2]
+  source: [pagat]
+  table:
+    hands: {0: [12-3, 4-1], 1: [6-2], 2: [7-3]}
+    first_turns: all
+  expect:
+    - variants: [pagat]
+      legal: [play 12-3 on 0]
+      refused: {play 12-3 on mexican: FIRST-2}
+
+- id: witness-009
+  description: A first-turn chain goes on along the player's own train only
+  clauses: [FIRST-1, FIRST-2]
+  source: [pagat]
+  table:
+    phase: chain
+    hands: {0: [3-5, 12-4], 1: [6-2], 2: [7-3]}
+    trains: {0: [12-3]}
+    first_turns: all
+  expect:
+    - variants: [pagat]
+      legal: [play 5-3 on 0, end-chain]
+
+- id: witness-010
+  description: A chain may not stop on a double its player can cover
+  clauses: [FIRST-4]
+  source: [decision]
+  table:
+    phase: chain
+    hands: {0: [3-5, 9-8], 1: [6-2], 2: [7-3]}
+    trains: {0: [12-3, 3-3]}
+    turn_doubles: [0]
+    first_turns: all
+  expect:
+    - variants: [pagat]
+      legal: [play 5-3 on 0]
+
+- id: witness-011
+  description: A pagat player who cannot start their train marks without drawing
+  clauses: [FIRST-3]
+  source: [pagat]
+  table:
+    hands: {0: [5-4], 1: [6-2], 2: [7-3]}
+    first_turns: all
+  expect:
+    - variants: [pagat]
+      legal: [pass]
+
+- id: witness-012
+  description: A double left by seat 0's chain does not bind seat 1 on its own first turn
+  clauses: [FIRST-5, FIRST-2]
+  source: [decision, pagat]
+  table:
+    seat: 1
+    starter: 0
+    hands: {0: [9-8], 1: [12-5, 3-1], 2: [7-2]}
+    trains: {0: [12-3, 3-3]}
+    first_turns: [1, 2]
+  expect:
+    - variants: [pagat]
+      legal: [play 12-5 on 1]
+
+- id: witness-013
+  description: Under a single-tile start the first play on one's own train ends the turn
+  clauses: [FIRST-7, FIRST-6]
+  source: [puremco, decision]
+  table:
+    hands: {0: [12-3, 3-5], 1: [6-2], 2: [7-1]}
+    first_turns: all
+  steps: [play 12-3 on 0]
+  expect:
+    - variants: [puremco]
+      state: {seat: 1, phase: start, first_turns: [1, 2]}
+
+- id: witness-014
+  description: Only the starter may open the Mexican Train while first turns are taken
+  clauses: [FIRST-9]
+  source: [house]
+  table:
+    seat: 1
+    starter: 0
+    hands: {0: [9-8], 1: [12-5, 4-4], 2: [7-1]}
+    first_turns: [1, 2]
+  expect:
+    - variants: [puremco+starter-opens-mexican]
+      legal: [play 12-5 on 1]
+    - variants: [puremco]
+      legal: [play 12-5 on 1, play 12-5 on mexican]
+
+- id: witness-015
+  description: A player with no train yet may only start it under own-train-first
+  clauses: [TRAIN-7]
+  source: [house]
+  table:
+    hands: {0: [12-5, 6-1], 1: [9-8], 2: [7-2]}
+    trains: {mexican: [12-6]}
+  expect:
+    - variants: [puremco+own-train-first]
+      legal: [play 12-5 on 0]
+    - variants: [puremco]
+      legal: [play 12-5 on 0, play 6-1 on mexican]
+
+- id: witness-016
+  description: An unmarked train of another player is closed, so the player draws
+  clauses: [TRAIN-4, TURN-2]
+  source: [pagat, puremco]
+  table:
+    hands: {0: [4-2, 9-8], 1: [7-1], 2: [6-3]}
+    trains: {1: [12-4]}
+  expect:
+    - variants: [puremco, pagat]
+      legal: [draw]
+      refused: {play 4-2 on 1: TRAIN-4}
+
+- id: witness-017
+  description: A playable tile on the Mexican Train must be played; no draw, no pass
+  clauses: [TURN-1, MARK-2, TRAIN-4]
+  source: [pagat, puremco]
+  table:
+    hands: {0: [12-5, 9-8], 1: [7-1], 2: [6-2]}
+    trains: {0: [12-3]}
+  expect:
+    - variants: [puremco, pagat]
+      legal: [play 12-5 on mexican]
+      refused: {draw: TURN-1, pass: TURN-1}
+
+- id: witness-018
+  description: One tile drawn, unplayable; draw-one passes, draw-until-playable draws again
+  clauses: [TURN-2, TURN-4, TURN-5, TURN-3]
+  source: [pagat, puremco, house]
+  table:
+    hands: {0: [9-8], 1: [7-2], 2: [5-4]}
+    trains: {0: [12-3], mexican: [12-6]}
+    boneyard: [7-1, 6-2, rest]
+  steps: [draw]
+  expect:
+    - variants: [puremco]
+      legal: [pass]
+      state: {hands: {0: [9-8, 7-1]}, drawn: 7-1, marked: []}
+    - variants: [puremco+draw-until-playable]
+      legal: [draw]
+      state: {hands: {0: [9-8, 7-1]}, drawn: 7-1, marked: []}
+
+- id: witness-019
+  description: A playable drawn tile must be played
+  clauses: [TURN-3]
+  source: [pagat, puremco]
+  table:
+    hands: {0: [9-8], 1: [7-2], 2: [5-4]}
+    trains: {0: [12-3], mexican: [12-6]}
+    boneyard: [6-2, rest]
+  steps: [draw]
+  expect:
+    - variants: [puremco]
+      legal: [play 6-2 on mexican]
+
+- id: witness-020
+  description: A drawn tile that fits only an unmarked train cannot be played there
+  clauses: [TURN-3, TRAIN-4]
+  source: [pagat, puremco]
+  table:
+    hands: {0: [9-8], 1: [7-1], 2: [5-4]}
+    trains: {0: [12-3], 1: [12-2], mexican: [12-6]}
+    boneyard: [2-1, rest]
+  steps: [draw]
+  expect:
+    - variants: [puremco]
+      legal: [pass]
+
+- id: witness-021
+  description: Drawing, failing and passing puts the marker up
+  clauses: [TURN-4, MARK-1]
+  source: [pagat, puremco]
+  table:
+    hands: {0: [9-8], 1: [7-2], 2: [5-4]}
+    trains: {0: [12-3], mexican: [12-6]}
+    boneyard: [7-1, rest]
+  steps: [draw, pass]
+  expect:
+    - variants: [puremco]
+      state: {marked: [0], seat: 1}
+
+- id: witness-022
+  description: Drawing and playing the drawn tile leaves the marker down
+  clauses: [TURN-3, TURN-4, MARK-1]
+  source: [pagat, puremco]
+  table:
+    hands: {0: [9-8], 1: [7-2], 2: [5-4]}
+    trains: {0: [12-3], mexican: [12-6]}
+    boneyard: [6-2, rest]
+  steps: [draw, play 6-2 on mexican]
+  expect:
+    - variants: [puremco]
+      state: {marked: [], seat: 1}
+
+- id: witness-023
+  description: The owner playing on their own train takes their marker off
+  clauses: [MARK-3]
+  source: [pagat, puremco]
+  table:
+    hands: {0: [3-1, 9-8], 1: [7-2], 2: [5-4]}
+    trains: {0: [12-3]}
+    marked: [0]
+  steps: [play 3-1 on 0]
+  expect:
+    - variants: [puremco]
+      state: {marked: []}
+
+- id: witness-024
+  description: Playing on a marked train removes its marker only under anyone-plays-on
+  clauses: [MARK-3, MARK-4]
+  source: [pagat, puremco]
+  table:
+    hands: {0: [4-2, 9-8], 1: [7-1], 2: [6-5]}
+    trains: {1: [12-4]}
+    marked: [1]
+  steps: [play 4-2 on 1]
+  expect:
+    - variants: [puremco, pagat]
+      state: {marked: [1]}
+    - variants: [pagat+marker-anyone]
+      state: {marked: []}
+
+- id: witness-025
+  description: The owner playing elsewhere removes their marker only under owner-plays-anywhere
+  clauses: [MARK-3, MARK-5]
+  source: [pagat, puremco]
+  table:
+    hands: {0: [12-5, 9-8], 1: [7-1], 2: [6-4]}
+    trains: {0: [12-3]}
+    marked: [0]
+  steps: [play 12-5 on mexican]
+  expect:
+    - variants: [puremco, pagat]
+      state: {marked: [0]}
+    - variants: [pagat+marker-owner-anywhere]
+      state: {marked: []}
+
+- id: witness-026
+  description: Covering the open double on one's own marked train clears both
+  clauses: [MARK-3, TRAIN-3, DBL-6]
+  source: [pagat, puremco, decision]
+  table:
+    hands: {0: [3-1, 9-8], 1: [7-2], 2: [6-5]}
+    trains: {0: [12-3, 3-3]}
+    marked: [0]
+  steps: [play 3-1 on 0]
+  expect:
+    - variants: [puremco, pagat]
+      state: {marked: [], open_doubles: [], seat: 1}
+
+- id: witness-027
+  description: A double asks for another tile in the same turn
+  clauses: [DBL-1]
+  source: [pagat, puremco]
+  table:
+    hands: {0: [3-3, 3-1, 9-8], 1: [7-2], 2: [6-5]}
+    trains: {0: [12-3]}
+  steps: [play 3-3 on 0]
+  expect:
+    - variants: [puremco, pagat]
+      state: {seat: 0, phase: follow, turn_doubles: [0]}
+
+- id: witness-028
+  description: An open double on an unmarked train must be covered by the next player
+  clauses: [DBL-6, TRAIN-6]
+  source: [pagat, puremco]
+  table:
+    hands: {0: [4-2, 12-5], 1: [7-1], 2: [6-3]}
+    trains: {1: [12-4, 4-4]}
+  expect:
+    - variants: [puremco, pagat]
+      legal: [play 4-2 on 1]
+
+- id: witness-029
+  description: After two doubles in a turn, restricted follow-up skips the second one
+  clauses: [DBL-2, DBL-3]
+  source: [pagat, puremco]
+  table:
+    phase: follow
+    hands: {0: [7-1, 5-2, 9-8], 1: [6-3], 2: [11-10]}
+    trains: {0: [12-7, 7-7], mexican: [12-5, 5-5]}
+    open_doubles: [mexican, 0]
+    turn_doubles: [mexican, 0]
+  expect:
+    - variants: [puremco]
+      legal: [play 5-2 on mexican]
+    - variants: [pagat]
+      legal: [play 7-1 on 0, play 5-2 on mexican]
+
+- id: witness-030
+  description: The Wikipedia rule makes the layer cover the double; pagat lets them play on
+  clauses: [DBL-2, DBL-4]
+  source: [pagat, wikipedia]
+  table:
+    phase: follow
+    hands: {0: [3-1, 12-5], 1: [7-2], 2: [6-4]}
+    trains: {0: [12-3, 3-3]}
+    turn_doubles: [0]
+  expect:
+    - variants: [pagat+wikipedia-doubles]
+      legal: [play 3-1 on 0]
+    - variants: [pagat]
+      legal: [play 3-1 on 0, play 12-5 on mexican]
+
+- id: witness-031
+  description: Two open doubles are covered oldest first unless any order is allowed
+  clauses: [DBL-7, DBL-8]
+  source: [pagat, puremco, house]
+  table:
+    hands: {0: [4-2, 6-1, 9-8], 1: [7-3], 2: [11-10]}
+    trains: {1: [12-4, 4-4], 2: [12-6, 6-6]}
+    open_doubles: [1, 2]
+  expect:
+    - variants: [puremco, pagat]
+      legal: [play 4-2 on 1]
+    - variants: [puremco+any-double-first]
+      legal: [play 4-2 on 1, play 6-1 on 2]
+
+- id: witness-032
+  description: With all thirteen 4s on the table the [4-4] is released under puremco only
+  clauses: [DBL-9, DBL-10]
+  source: [puremco, pagat, decision]
+  note: The 4s on the table are 12-4, 4-4, 0-4, 4-1, 2-4, and eight on the Mexican Train.
+  table:
+    hands: {0: [3-1, 9-8], 1: [7-2], 2: [6-0]}
+    trains:
+      0: [12-0, 0-4, 4-1, 1-2, 2-4]
+      1: [12-4, 4-4]
+      mexican: [12-11, 11-4, 4-10, 10-9, 9-4, 4-8, 8-7, 7-4, 4-6, 6-5, 5-4, 4-3]
+  expect:
+    - variants: [puremco]
+      legal: [play 3-1 on mexican]
+    - variants: [pagat]
+      legal: [draw]
+
+- id: witness-033
+  description: While one 4 is still off the table the [4-4] keeps its duty
+  clauses: [DBL-9, DBL-6]
+  source: [puremco]
+  note: Twelve 4s on the table; [4-2] is in seat 2's hand, so the double can still be covered.
+  table:
+    hands: {0: [3-1, 9-8], 1: [7-2], 2: [4-2]}
+    trains:
+      0: [12-0, 0-4, 4-1, 1-2]
+      1: [12-4, 4-4]
+      mexican: [12-11, 11-4, 4-10, 10-9, 9-4, 4-8, 8-7, 7-4, 4-6, 6-5, 5-4, 4-3]
+  expect:
+    - variants: [puremco]
+      legal: [draw]
+
+- id: witness-034
+  description: A player who cannot follow their double draws
+  clauses: [DBL-5]
+  source: [pagat, decision]
+  table:
+    phase: follow
+    hands: {0: [9-8, 10-10], 1: [7-2], 2: [6-5]}
+    trains: {0: [12-3, 3-3]}
+    turn_doubles: [0]
+  expect:
+    - variants: [puremco, pagat]
+      legal: [draw]
+
+- id: witness-035
+  description: Failing to follow a double after drawing puts the marker up; the double stays open
+  clauses: [DBL-5, TURN-4]
+  source: [pagat, decision]
+  table:
+    phase: follow
+    hands: {0: [9-8, 10-10], 1: [7-2], 2: [6-5]}
+    trains: {0: [12-3, 3-3]}
+    turn_doubles: [0]
+    boneyard: [7-1, rest]
+  steps: [draw, pass]
+  expect:
+    - variants: [puremco, pagat]
+      state: {marked: [0], seat: 1, open_doubles: [0]}
+
+- id: witness-036
+  description: The duty to cover moves on to the next player after a pass
+  clauses: [DBL-6]
+  source: [pagat, puremco]
+  table:
+    seat: 1
+    hands: {0: [9-8], 1: [11-10], 2: [3-2, 12-5]}
+    trains: {0: [12-3, 3-3]}
+    boneyard: [7-1, rest]
+  steps: [draw, pass]
+  expect:
+    - variants: [puremco, pagat]
+      legal: [play 3-2 on 0]
+      state: {seat: 2, open_doubles: [0], marked: [1]}
+
+- id: witness-037
+  description: Nobody holds a 3 or a 4 and every train ends in one; the round is blocked
+  clauses: [END-2, END-3, SCORE-5, SCORE-6]
+  source: [decision, house, pagat]
+  note: >-
+    All thirteen 3s and all thirteen 4s are on the table. Seat 2 holds the other 60 tiles:
+    1,092 pips in the set, less 24 (the engine), 286 on the trains (summed tile by tile),
+    17 (9-8) and 3 (2-1), leaves 762.
+  table:
+    hands: {0: [9-8], 1: [2-1], 2: [rest]}
+    trains:
+      0: [12-4]
+      1: [12-3]
+      2: [12-6, 6-4, 4-4, 4-7, 7-3, 3-3, 3-8, 8-4, 4-9, 9-3, 3-10, 10-4, 4-11, 11-3, 3-0,
+          0-4, 4-1, 1-3, 3-2, 2-4, 4-3, 3-5, 5-6, 6-3]
+      mexican: [12-5, 5-4]
+    boneyard: []
+  steps: [pass]
+  expect:
+    - variants: [pagat, puremco]
+      result: {end: blocked, winner: null, scores: [17, 3, 762]}
+    - variants: [pagat+passes-end-round]
+      result: null
+      state: {passes: 1, seat: 1}
+    - variants: [pagat+positive-scoring]
+      result: {end: blocked, winner: null, scores: [0, 0, 0]}
+
+- id: witness-038
+  description: Nobody can play now, but seat 1 could on seat 2's train once marked; play goes on
+  clauses: [END-2]
+  source: [decision]
+  note: >-
+    Every 4 is on the table; the 3s not on the table are all in seat 1's hand; seat 2 holds
+    the rest, 12s among them, which fit seat 1's empty train if it were marked.
+  table:
+    hands:
+      0: [9-8]
+      1: [3-0, 3-1, 3-2, 3-3, 3-5, 3-7, 3-8, 3-9, 3-10, 3-11]
+      2: [rest]
+    trains:
+      0: [12-4]
+      2: [12-3, 3-6, 6-4, 4-4, 4-7, 7-8, 8-4, 4-9, 9-10, 10-4, 4-11, 11-0, 0-4, 4-1, 1-2,
+          2-4, 4-3]
+      mexican: [12-5, 5-4]
+    boneyard: []
+  steps: [pass]
+  expect:
+    - variants: [pagat, puremco]
+      result: null
+      state: {seat: 1, marked: [0]}
+
+- id: witness-039
+  description: A play on an empty boneyard resets the count of passes in a row
+  clauses: [END-3]
+  source: [house]
+  table:
+    hands: {0: [12-5, 9-8], 1: [7-1], 2: [rest]}
+    boneyard: []
+    passes: 2
+  steps: [play 12-5 on mexican]
+  expect:
+    - variants: [pagat+passes-end-round]
+      result: null
+      state: {passes: 0, seat: 1}
+
+- id: witness-040
+  description: Going out on a double ends the round at once
+  clauses: [END-1]
+  source: [pagat, puremco]
+  table:
+    hands: {0: [5-5], 1: [7-2], 2: [6-1]}
+    trains: {0: [12-5]}
+  steps: [play 5-5 on 0]
+  expect:
+    - variants: [puremco, pagat]
+      result: {end: domino, winner: 0, scores: [0, 9, 7]}
+
+- id: witness-041
+  description: Scores when seat 0 goes out, with blanks valued by each blank rule
+  clauses: [SCORE-1, SCORE-2, SCORE-3, SCORE-4, SCORE-5, SCORE-6, MATCH-1]
+  source: [pagat, puremco, wikipedia, house]
+  note: >-
+    Seat 1 holds [0-0] and [5-0], seat 2 holds [6-6] (12). Face: 0 + 5. Blank-25: 50 + 30.
+    Double-blank-50: 50 + 5. Double-blank-25: 25 + 5. Positive: seat 0 takes 5 + 12.
+  table:
+    hands: {0: [12-5], 1: [0-0, 5-0], 2: [6-6]}
+    scores: [10, 20, 30]
+    outs: [1, 0, 0]
+  steps: [play 12-5 on mexican]
+  expect:
+    - variants: [puremco, pagat]
+      result: {end: domino, winner: 0, scores: [0, 5, 12]}
+      state: {scores: [10, 25, 42], outs: [2, 0, 0]}
+    - variants: [puremco+blanks-25]
+      result: {end: domino, winner: 0, scores: [0, 80, 12]}
+      state: {scores: [10, 100, 42]}
+    - variants: [puremco+double-blank-50]
+      result: {end: domino, winner: 0, scores: [0, 55, 12]}
+    - variants: [puremco+double-blank-25]
+      result: {end: domino, winner: 0, scores: [0, 30, 12]}
+    - variants: [puremco+positive-scoring]
+      result: {end: domino, winner: 0, scores: [17, 0, 0]}
+      state: {scores: [27, 20, 30]}
+
+- id: witness-042
+  description: The last round ends with seats 1 and 2 level on the lowest total
+  clauses: [MATCH-2, MATCH-3, MATCH-4, MATCH-5]
+  source: [pagat, decision, house]
+  note: >-
+    Penalty: totals 100, 50 + 5, 50 + 5. Positive: seat 0 takes 10, so 110, 50, 50.
+    Most outs: seat 1 has 3, seat 2 has 2.
+  table:
+    engine: 0
+    hands: {0: [1-0], 1: [3-2], 2: [4-1]}
+    scores: [100, 50, 50]
+    outs: [0, 3, 2]
+  steps: [play 1-0 on mexican]
+  expect:
+    - variants: [pagat]
+      state: {scores: [100, 55, 55]}
+      winners: [1, 2]
+    - variants: [pagat+tie-most-outs]
+      winners: [1]
+    - variants: [pagat+positive-scoring]
+      state: {scores: [110, 50, 50]}
+      winners: [0]
+"""
+
+WITNESSES: list[Fixture] = load_file("tests/test_mutants.py", WITNESS_YAML)
+BY_ID = {fx.id: fx for fx in WITNESSES}
+
+# Which witness shows each mutant to be a real change (the mutant must fail it).
+KILLED_BY: dict[str, str] = {
+    "wrong-engine-double": "witness-001",
+    "wrong-hand-size": "witness-002",
+    "engine-not-set-aside": "witness-003",
+    "engine-holder-not-starting": "witness-004",
+    "start-does-not-rotate": "witness-005",
+    "engine-search-from-seat-0": "witness-001",
+    "engine-finder-does-not-start": "witness-004",
+    "engine-holder-keeps-engine": "witness-006",
+    "turn-order-reversed": "witness-007",
+    "mexican-on-pagat-first-turn": "witness-008",
+    "chain-on-other-trains": "witness-009",
+    "chain-ends-on-coverable-double": "witness-010",
+    "first-turn-draws": "witness-011",
+    "chain-double-obliges-at-once": "witness-012",
+    "single-start-allows-chain": "witness-013",
+    "first-turns-never-end": "witness-013",
+    "starter-only-mexican-ignored": "witness-014",
+    "own-train-first-ignored": "witness-015",
+    "play-on-unmarked-train": "witness-016",
+    "mexican-treated-as-personal": "witness-017",
+    "draw-while-playable": "witness-017",
+    "pass-while-playable": "witness-017",
+    "draw-one-draws-twice": "witness-018",
+    "draw-one-keeps-drawing": "witness-018",
+    "draw-until-playable-ignored": "witness-018",
+    "drawn-tile-optional": "witness-019",
+    "any-tile-after-draw": "witness-020",
+    "pass-no-marker": "witness-021",
+    "marker-up-on-draw": "witness-022",
+    "marker-never-removed": "witness-023",
+    "marker-anyone-under-owner-own": "witness-024",
+    "marker-anyone-ignored": "witness-024",
+    "marker-owner-anywhere-under-owner-own": "witness-025",
+    "marker-owner-anywhere-ignored": "witness-025",
+    "marker-stays-on-cover": "witness-026",
+    "covered-double-stays-open": "witness-026",
+    "turn-ends-on-double": "witness-027",
+    "double-no-obligation": "witness-028",
+    "covering-refused-on-closed-train": "witness-028",
+    "restricted-follow-ignored": "witness-029",
+    "follow-must-cover-own-double": "witness-029",
+    "cover-own-ignored": "witness-030",
+    "oldest-first-ignored": "witness-031",
+    "newest-double-first": "witness-031",
+    "any-open-ignored": "witness-031",
+    "uncoverable-never-released": "witness-032",
+    "released-when-mover-cannot-cover": "witness-033",
+    "release-off-by-one": "witness-033",
+    "follow-up-no-draw": "witness-034",
+    "follow-failure-no-marker": "witness-035",
+    "duty-not-passed-on": "witness-036",
+    "blocked-never-detected": "witness-037",
+    "blocked-counts-passes": "witness-037",
+    "passes-rule-ignored": "witness-037",
+    "positive-blocked-scores-hands": "witness-037",
+    "blocked-lightest-hand-wins": "witness-037",
+    "blocked-ignores-markers": "witness-038",
+    "passes-not-reset": "witness-039",
+    "domino-on-double-missed": "witness-040",
+    "hand-scored-twice": "witness-041",
+    "winner-scores-last-tile": "witness-041",
+    "blanks-scored-wrong": "witness-041",
+    "double-blank-penalty-ignored": "witness-041",
+    "totals-not-accumulated": "witness-041",
+    "outs-not-counted": "witness-041",
+    "tie-broken-by-lowest-seat": "witness-042",
+    "winners-lowest-under-positive": "witness-042",
+    "most-outs-ignored": "witness-042",
+}
+
+KEBAB = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)+$")
+
+
+Status = tuple[str, str, str]  # (variant, pass | fail | error, message)
+
+
+def statuses(fx: Fixture, impl: adapter.Implementation) -> list[Status]:
+    out: list[Status] = []
+    for variant in dict.fromkeys(v for v, _ in fx.rulesets()):
+        try:
+            out += [(variant, o.status, o.message) for o in run_fixture(fx, impl, [variant])]
+        except Exception as e:  # a crash under a mutant is a difference too
+            out.append((variant, "error", f"{type(e).__name__}: {e}"))
+    return out
+
+
+# --- the catalogue -----------------------------------------------------------------------
+
+
+def test_catalogue_is_large_and_well_formed() -> None:
+    assert len(MUTANTS) >= 44
+    clauses = set(catalog().clauses)
+    descriptions = [m.description for m in MUTANTS.values()]
+    assert len(set(descriptions)) == len(descriptions)
+    for name, m in MUTANTS.items():
+        assert name == m.name and KEBAB.match(name), name
+        assert m.description and "\n" not in m.description, name
+        assert m.mechanism, name
+        assert m.clauses and set(m.clauses) <= clauses, (name, set(m.clauses) - clauses)
+        assert m.rules or m.patches or m.post_deal or m.winners, f"{name} changes nothing"
+
+
+def test_the_issue_list_is_in_the_catalogue() -> None:
+    required = {
+        "marker-never-removed", "marker-up-on-draw", "any-tile-after-draw",
+        "covered-double-stays-open", "blocked-never-detected", "hand-scored-twice",
+        "wrong-engine-double", "play-on-unmarked-train", "turn-ends-on-double",
+        "mexican-on-pagat-first-turn", "double-no-obligation", "wrong-hand-size",
+        "blanks-scored-wrong",
+    }
+    assert required <= set(MUTANTS)
+
+
+def test_unknown_mutant_is_refused_with_the_known_names() -> None:
+    with pytest.raises(ValueError, match="unknown mutant 'no-such-bug'.*marker-never-removed"):
+        mutant("no-such-bug")
+    impl = mutant("marker-never-removed")
+    assert isinstance(impl, adapter.Implementation)
+    assert impl.info()["name"].endswith("marker-never-removed")
+
+
+# --- every mutant is a real bug ------------------------------------------------------------
+
+
+def test_every_mutant_has_a_witness() -> None:
+    assert set(KILLED_BY) == set(MUTANTS)
+    assert set(KILLED_BY.values()) <= set(BY_ID)
+
+
+@pytest.mark.parametrize("fx", WITNESSES, ids=[fx.id for fx in WITNESSES])
+def test_witness_holds_under_the_reference(fx: Fixture) -> None:
+    problems = [s for s in statuses(fx, ReferenceImplementation()) if s[1] != "pass"]
+    assert problems == []
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_mutant_fails_its_witness(name: str) -> None:
+    fx = BY_ID[KILLED_BY[name]]
+    outcomes = statuses(fx, mutant(name))
+    assert any(s[1] != "pass" for s in outcomes), (
+        f"{name} behaves as the reference on {fx.id}: {outcomes}")
+
+
+def test_mutants_agree_with_the_reference_elsewhere() -> None:
+    """A mutant changes its own rule, not everything: the witness of an unrelated
+    topic still passes (guards against a mutant that is 'killed' by crashing)."""
+    calm = BY_ID["witness-007"]  # a plain single-tile turn
+    exempt = {"turn-order-reversed", "single-start-allows-chain", "first-turns-never-end"}
+    for name in MUTANTS:
+        if name in exempt:
+            continue
+        outcomes = statuses(calm, mutant(name))
+        assert all(s[1] == "pass" for s in outcomes), (name, outcomes)
+
+
+# --- the reference is left alone ----------------------------------------------------------
+
+
+def _module_snapshot() -> dict[str, dict[str, int]]:
+    modules: dict[str, Any] = {"engine": engine, "deal": deal_module, "codec": codec,
+                               "tiles": tiles, "adapter": adapter, "runner": runner,
+                               "fixture": fixture}
+    return {key: {k: id(v) for k, v in vars(m).items()} for key, m in modules.items()}
+
+
+def _reference_trace() -> list[Any]:
+    """Random legal play under several rule sets, through the JSON interface."""
+    ref = ReferenceImplementation()
+    trace: list[Any] = []
+    for k, variant in enumerate(["pagat", "puremco", "pagat+positive-scoring+blanks-25",
+                                 "puremco+passes-end-round+any-double-first"]):
+        rs = resolve(variant)
+        rj = ruleset_json(rs)
+        rules = Rules.of(rs)
+        order = [tiles.name(t) for t in deal_module.shuffled_order(rules, 1, k)]
+        state = ref.deal(rj, 3, 1, order)
+        rng = random.Random(k)
+        for _ in range(400):
+            legal = ref.legal(rj, state)
+            if not legal:
+                break
+            state = ref.apply(rj, state, rng.choice(legal))
+            trace.append(state)
+        trace.append(ref.winners(rj, state))
+    return trace
+
+
+def test_reference_unchanged_after_every_mutant() -> None:
+    before_modules = _module_snapshot()
+    before_trace = _reference_trace()
+    before_witness = {fx.id: statuses(fx, ReferenceImplementation()) for fx in WITNESSES}
+    report = run_mutants(WITNESSES)  # every mutant against every witness
+    assert report.survived == []
+    # and once more through the mutants' own deal/legal/apply/winners, outside run_mutants
+    for name in MUTANTS:
+        impl = MUTANTS[name].implementation()
+        assert isinstance(impl, MutantImplementation)
+        for fx in WITNESSES:
+            statuses(fx, impl)
+    assert _module_snapshot() == before_modules
+    assert _reference_trace() == before_trace
+    assert {fx.id: statuses(fx, ReferenceImplementation()) for fx in WITNESSES} == before_witness
+
+
+def test_report_json() -> None:
+    names = ["marker-never-removed", "wrong-hand-size"]
+    report = run_mutants(WITNESSES, names)
+    data = report.to_json()
+    assert data["mutants"]["count"] == 2
+    assert {d["name"] for d in data["mutants"]["details"]} == set(names)
+    assert sorted(data["killed"]) == sorted(names) and data["survived"] == []
+    detail = next(d for d in data["mutants"]["details"] if d["name"] == "wrong-hand-size")
+    assert detail["killed_by"] == ["witness-002"]
+    assert detail["clauses"] == ["DEAL-2"]
+    with pytest.raises(ValueError, match="unknown mutant"):
+        run_mutants(WITNESSES, ["no-such-bug"])
+
+
+# --- the CI gate: the shipped corpus kills every mutant -------------------------------------
+
+
+def test_corpus_kills_every_mutant() -> None:
+    fixtures, errors = load_corpus()
+    assert errors == []
+    report = run_mutants(fixtures, first_only=True)
+    survivors = [f"{n} ({', '.join(MUTANTS[n].clauses)}): {MUTANTS[n].description}"
+                 for n in report.survived]
+    assert survivors == [], "mutants no fixture kills:\n  " + "\n  ".join(survivors)

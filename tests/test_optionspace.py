@@ -1,0 +1,332 @@
+"""The z3 analyses of the option space, against values worked out by hand from the YAML.
+
+Expected values come from reading spec/data/options.yaml and clauses.yaml (cited below),
+and the model count from a brute-force enumeration of the Cartesian product of option
+values with plain Python checks of the `requires` and DEAL-8 rules, never from the code
+under test.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import operator
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+import z3
+
+from mtrain.spec import optionspace
+from mtrain.spec.optionspace import AnalysisError, OptionSpace, SatResult
+
+DATA = Path(__file__).resolve().parents[1] / "spec" / "data"
+TILES = {"double-12": 91, "double-9": 55}  # (N+1)(N+2)/2 for N = 12, 9
+
+# Read by hand from options.yaml: the hand-size tables.
+TABLES = {
+    "pagat": {2: 15, 3: 15, 4: 15, 5: 12, 6: 12, 7: 10, 8: 10, 9: 8, 10: 8},
+    "puremco-d12": {2: 16, 3: 16, 4: 15, 5: 14, 6: 12, 7: 10, 8: 9},
+    "puremco-d9": {2: 15, 3: 13, 4: 10},
+    "cardinal": {2: 15, 3: 15, 4: 15, 5: 12, 6: 12, 7: 11, 8: 11},
+    "fundex": {2: 15, 3: 15, 4: 15, 5: 11, 6: 11, 7: 8, 8: 8},
+}
+
+# Read by hand: SEAT-2, FIRST-9 and DEAL-4 are the only clauses with `requires`; on a
+# double-9 set (55 tiles) every table but puremco-d9 has a 4-player row of 60 tiles.
+CONTRADICTORY = {
+    ("tile_set=double-12", "hand_sizes=puremco-d9"): ("DEAL-4",),
+    ("tile_set=double-9", "hand_sizes=pagat"): ("DEAL-8:pagat:4p",),
+    ("tile_set=double-9", "hand_sizes=puremco-d12"): ("DEAL-8:puremco-d12:4p",),
+    ("tile_set=double-9", "hand_sizes=cardinal"): ("DEAL-8:cardinal:4p",),
+    ("tile_set=double-9", "hand_sizes=fundex"): ("DEAL-8:fundex:4p",),
+    ("engine_procedure=set-aside", "starting_seat=engine-holder"): ("SEAT-2",),
+    ("first_turn=chain", "mexican_first_turn=starter-only"): ("FIRST-9",),
+}
+
+# By hand: (tile_set, hand_sizes, engine_procedure, starting_seat) has 5 dealable
+# (set, table) pairs x 3 (engine, seat) pairs allowed by SEAT-2 = 15; (first_turn,
+# mexican_first_turn) has 3 allowed by FIRST-9; the other ten options are free:
+# 2*3*2*2*3*2*2*2*4*2 = 4608. 15 * 3 * 4608 = 207360.
+HAND_COUNT = 15 * 3 * 4608
+
+
+@pytest.fixture(scope="module")
+def sp() -> OptionSpace:
+    return OptionSpace()
+
+
+@pytest.fixture(scope="module")
+def report() -> dict[str, Any]:
+    return optionspace.run_all(OptionSpace())
+
+
+def _brute_force() -> tuple[list[str], list[tuple[str, ...]]]:
+    """Every valid rule set, by plain enumeration of the Cartesian product of values."""
+    options = yaml.safe_load((DATA / "options.yaml").read_text(encoding="utf-8"))
+    clauses = yaml.safe_load((DATA / "clauses.yaml").read_text(encoding="utf-8"))
+    names = list(options)
+    pos = {o: i for i, o in enumerate(names)}
+    rules = [([(pos[o], set(v)) for o, v in (c.get("when") or {}).items()],
+              [(pos[o], set(v)) for o, v in c["requires"].items()])
+             for c in clauses if c.get("requires")]
+    tables = {v: b["table"] for v, b in options["hand_sizes"]["values"].items()}
+    assert tables == TABLES
+    i_hand, i_set, i_eng = pos["hand_sizes"], pos["tile_set"], pos["engine_procedure"]
+    valid = []
+    for rs in itertools.product(*(list(options[o]["values"]) for o in names)):
+        if any(all(rs[i] in vs for i, vs in when) and not all(rs[i] in vs for i, vs in req)
+               for when, req in rules):
+            continue
+        aside = 1 if rs[i_eng] == "set-aside" else 0
+        if all(n * h + aside <= TILES[rs[i_set]] for n, h in tables[rs[i_hand]].items()):
+            valid.append(rs)
+    return names, valid
+
+
+def _assert_minimal(sp: OptionSpace, result: SatResult) -> None:
+    """Dropping any literal of the core leaves something satisfiable."""
+    assert not result.sat
+    for dropped in result.core:
+        rest = [n for n in result.core if n != dropped]
+        hard = [sp.eq(*n.split("=", 1)) for n in rest if "=" in n]
+        kept = [n for n in rest if "=" not in n]
+        assert sp.check(hard, constraints=kept)[0].sat, (result.core, dropped)
+
+
+# -- encoding --------------------------------------------------------------------------
+
+
+def test_tracked_constraints_are_the_requires_clauses_and_every_deal_row(
+        sp: OptionSpace) -> None:
+    rows = {f"DEAL-8:{t}:{n}p" for t, table in TABLES.items() for n in table}
+    assert {c.name for c in sp.constraints} == {"DEAL-4", "SEAT-2", "FIRST-9"} | rows
+    assert sp.tile_counts == TILES
+
+
+# -- satisfiability --------------------------------------------------------------------
+
+
+def test_every_shipped_variant_is_satisfiable(sp: OptionSpace) -> None:
+    results = sp.shipped_variants()
+    assert {r.name for r in results} == {"pagat", "puremco", "puremco-d9"}
+    assert all(r.sat for r in results)
+
+
+def test_seat2_engine_holder_needs_holder_lays(sp: OptionSpace) -> None:
+    res = sp.satisfiable({"starting_seat": "engine-holder", "engine_procedure": "set-aside"})
+    assert not res.sat
+    assert res.clauses == ("SEAT-2",)
+    assert set(res.core) == {"SEAT-2", "starting_seat=engine-holder",
+                             "engine_procedure=set-aside"}
+    _assert_minimal(sp, res)
+    assert sp.satisfiable({"starting_seat": "engine-holder",
+                           "engine_procedure": "holder-lays"}).sat
+
+
+def test_first9_starter_only_needs_single_tile_start(sp: OptionSpace) -> None:
+    res = sp.satisfiable({"mexican_first_turn": "starter-only", "first_turn": "chain"})
+    assert not res.sat and res.clauses == ("FIRST-9",)
+    _assert_minimal(sp, res)
+    assert sp.satisfiable({"mexican_first_turn": "starter-only", "first_turn": "single"}).sat
+
+
+def test_puremco_d9_table_needs_double_9(sp: OptionSpace) -> None:
+    # DEAL-4 requires double-9; its rows (30, 39, 40 tiles) fit either set (DEAL-8 holds).
+    res = sp.satisfiable({"hand_sizes": "puremco-d9", "tile_set": "double-12"})
+    assert not res.sat and res.clauses == ("DEAL-4",)
+    assert sp.satisfiable({"hand_sizes": "puremco-d9", "tile_set": "double-9",
+                           "engine_procedure": "set-aside"}).sat
+
+
+@pytest.mark.parametrize("table", ["pagat", "puremco-d12", "cardinal", "fundex"])
+def test_double_12_tables_cannot_be_dealt_from_double_9(sp: OptionSpace, table: str) -> None:
+    res = sp.satisfiable({"hand_sizes": table, "tile_set": "double-9",
+                          "engine_procedure": "holder-lays"})
+    assert not res.sat
+    assert res.clauses == (f"DEAL-8:{table}:4p",)  # 4 x 15 = 60 > 55, the first bad row
+    _assert_minimal(sp, res)
+
+
+def test_a_full_rule_set_core_names_the_clashing_values(sp: OptionSpace) -> None:
+    values = dict(sp.catalog.ruleset("pagat"))
+    values["engine_procedure"] = "set-aside"
+    res = sp.satisfiable(values)
+    assert set(res.core) == {"SEAT-2", "starting_seat=engine-holder",
+                             "engine_procedure=set-aside"}
+
+
+# -- overlay combinations --------------------------------------------------------------
+
+
+def test_overlay_combinations_agree_with_the_catalog(sp: OptionSpace) -> None:
+    combos = {c.name: c for c in sp.overlay_combinations()}
+    n = len(sp.catalog.overlays)
+    assert len(combos) == 3 * (n + n * (n - 1) // 2)
+    assert [name for name, c in combos.items() if not c.agree] == []
+    first9 = combos["pagat+starter-opens-mexican"]
+    assert not first9.catalog_ok and first9.catalog_clauses == ("FIRST-9",)
+    assert set(first9.z3.core) == {"FIRST-9", "variant:pagat", "overlay:starter-opens-mexican"}
+    deal = combos["puremco-d9+cardinal-hands"]
+    assert deal.catalog_kind == "clause" and deal.z3.clauses == ("DEAL-8:cardinal:4p",)
+    clash = combos["pagat+blanks-25+double-blank-50"]
+    assert clash.catalog_kind == "conflict"
+    assert clash.z3.core == ("overlay:blanks-25", "overlay:double-blank-50")
+    scope = combos["puremco+marker-anyone"]  # applies_to pagat: not an option-space matter
+    assert scope.catalog_kind == "applies-to" and scope.z3.sat and not scope.comparable
+    assert combos["pagat+engine-aside"].z3.sat  # it moves the seat off engine-holder too
+    for c in combos.values():
+        if c.catalog_ok:
+            assert c.z3.sat, c.name
+
+
+# -- the feature-model analyses --------------------------------------------------------
+
+
+def test_contradictory_pairs(sp: OptionSpace) -> None:
+    found = {(c.a, c.b): c.core for c in sp.contradictory_pairs()}
+    assert found == CONTRADICTORY
+
+
+def test_no_dead_values_and_an_empty_backbone(sp: OptionSpace) -> None:
+    report = sp.values()
+    assert report.dead == () and report.backbone == ()
+
+
+def test_no_false_optional_or_dead_clauses(sp: OptionSpace) -> None:
+    usage = sp.clause_usage()
+    assert usage.false_optional == () and usage.dead == ()
+    assert "SEAT-2" in usage.checked and "SET-1" not in usage.checked  # SET-1 has no `when`
+
+
+def test_atomic_sets(sp: OptionSpace) -> None:
+    # double-9 only with the puremco-d9 table (DEAL-8), that table only on double-9 (DEAL-4).
+    assert sp.atomic_sets() == (("tile_set=double-9", "hand_sizes=puremco-d9"),)
+
+
+def test_redundant_constraints(sp: OptionSpace) -> None:
+    report = sp.redundant_constraints()
+    by_name = {r.name: r for r in report.redundant}
+    # A row that fits 55 tiles even with the engine aside can never fail: a tautology.
+    tautologies = {f"DEAL-8:{t}:{n}p" for t, table in TABLES.items()
+                   for n, h in table.items() if n * h + 1 <= 55}
+    assert {n for n, r in by_name.items() if r.tautology} == tautologies
+    # Every other row says "not on double-9" (fundex 5p: 55, only with the engine aside),
+    # which a sibling row of the same table says as well.
+    rows = {f"DEAL-8:{t}:{n}p" for t, table in TABLES.items() for n in table}
+    assert set(by_name) == rows
+    assert by_name["DEAL-8:pagat:10p"].implied_by == ("DEAL-8:pagat:4p",)
+    assert by_name["DEAL-8:fundex:4p"].implied_by == ("DEAL-8:fundex:6p",)
+    assert report.basis == ("DEAL-4", "DEAL-8:pagat:4p", "DEAL-8:puremco-d12:4p",
+                            "DEAL-8:cardinal:4p", "DEAL-8:fundex:4p", "SEAT-2", "FIRST-9")
+
+
+def test_model_count_matches_brute_force(sp: OptionSpace) -> None:
+    names, valid = _brute_force()
+    assert len(valid) == HAND_COUNT
+    assert sp.count_models().total == HAND_COUNT
+    # The same enumeration also confirms dead values, backbone and the atomic set.
+    seen = Counter(itertools.chain.from_iterable(
+        zip(names, rs, strict=True) for rs in valid))
+    every = [(o, v) for o, vs in sp.options.items() for v in vs]
+    assert all(0 < seen[ov] < len(valid) for ov in every)  # none dead, none forced
+    i_set, i_hand = names.index("tile_set"), names.index("hand_sizes")
+    together = sum(rs[i_set] == "double-9" and rs[i_hand] == "puremco-d9" for rs in valid)
+    assert seen[("tile_set", "double-9")] == seen[("hand_sizes", "puremco-d9")] == together
+    linked = [names.index(o) for o in ("tile_set", "hand_sizes", "engine_procedure",
+                                       "starting_seat", "first_turn", "mexican_first_turn")]
+    projections = {operator.itemgetter(*linked)(rs) for rs in valid}
+    pairs = {(f"{names[i]}={p[a]}", f"{names[j]}={p[b]}") for p in projections
+             for (a, i), (b, j) in itertools.combinations(enumerate(linked), 2)}
+    for a, b in CONTRADICTORY:
+        assert (a, b) not in pairs
+    assert len(pairs) == sum(len(sp.options[names[i]]) * len(sp.options[names[j]])
+                             for i, j in itertools.combinations(linked, 2)) - len(CONTRADICTORY)
+
+
+def test_deal_feasibility(sp: OptionSpace) -> None:
+    rows = sp.deal_feasibility()
+    bad = {(r.table, r.tile_set, r.engine_procedure, r.players) for r in rows if not r.dealable}
+    assert not any(ts == "double-12" for _, ts, _, _ in bad)
+    assert ("pagat", "double-9", "holder-lays", 4) in bad  # 4 x 15 = 60 > 55
+    assert {n for t, _, e, n in bad if t == "pagat" and e == "holder-lays"} == set(range(4, 11))
+    assert not any(t == "puremco-d9" for t, _, _, _ in bad)
+    # fundex 5 x 11 = 55: fits exactly, unless the engine is set aside.
+    assert ("fundex", "double-9", "set-aside", 5) in bad
+    assert ("fundex", "double-9", "holder-lays", 5) not in bad
+    expected = {(t, ts, e, n) for t, table in TABLES.items() for ts, size in TILES.items()
+                for e, aside in (("holder-lays", 0), ("set-aside", 1))
+                for n, h in table.items() if n * h + aside > size}
+    assert bad == expected
+
+
+# -- machinery -------------------------------------------------------------------------
+
+
+def test_backbone_dead_values_and_clause_usage_under_an_extra_constraint() -> None:
+    sp = OptionSpace()
+    sp.add_constraint("TEST-1", sp.eq("tile_set", "double-12"))
+    report = sp.values()
+    assert [(f.text, f.core) for f in report.backbone] == [("tile_set=double-12", ("TEST-1",))]
+    assert [(f.text, f.core) for f in report.dead] == [
+        ("tile_set=double-9", ("TEST-1",)), ("hand_sizes=puremco-d9", ("DEAL-4", "TEST-1"))]
+    usage = sp.clause_usage()
+    assert [f.clause for f in usage.false_optional] == ["SET-2"]
+    assert [f.clause for f in usage.dead] == ["SET-3", "DEAL-4"]
+    assert sp.count_models().total == 12 * 3 * 4608
+
+
+def test_an_undecided_query_is_an_error() -> None:
+    sp = OptionSpace(rlimit=1)
+    with pytest.raises(AnalysisError):
+        sp.satisfiable({"tile_set": "double-9"})
+
+
+def test_run_all_report(report: dict[str, Any]) -> None:
+    json.dumps(report)
+    names = [c["name"] for c in report["checks"]]
+    assert names == ["shipped-variants", "overlay-combinations", "values",
+                     "contradictory-pairs", "clause-usage", "atomic-sets",
+                     "redundant-constraints", "model-count", "deal-feasibility"]
+    assert all(c["status"] in ("pass", "info") for c in report["checks"]), report["checks"]
+    for check in report["checks"]:
+        assert set(check) == {"name", "status", "seconds", "findings"}
+        for finding in check["findings"]:
+            assert set(finding) == {"message", "clauses"}
+    summary = report["summary"]
+    assert summary["model_count"] == HAND_COUNT
+    assert summary["dead_values"] == [] and summary["backbone"] == []
+    assert summary["atomic_sets"] == [["tile_set=double-9", "hand_sizes=puremco-d9"]]
+    # built on a second OptionSpace: the cores come out the same (deterministic, canonical)
+    assert {(a, b): tuple(core) for a, b, core in summary["contradictory_pairs"]} == CONTRADICTORY
+    assert summary["overlay_combinations"]["disagreements"] == []
+    # The budget is 20 s; CPU time, so that a loaded machine does not fail the test.
+    assert report["cpu_seconds"] < 20
+
+
+def test_run_all_fails_when_an_analysis_errors() -> None:
+    report = optionspace.run_all(OptionSpace(rlimit=1))
+    assert {c["status"] for c in report["checks"] if c["name"] != "deal-feasibility"} == {"fail"}
+
+
+
+def test_group_literals_do_not_leak_between_queries() -> None:
+    """`variant:pagat` means different values in different combinations."""
+    fresh = OptionSpace()
+    assert fresh.combination("pagat", ("blanks-25",)).z3.sat
+    assert fresh.combination("pagat", ("engine-aside",)).z3.sat
+    assert fresh.combination("pagat", ("single-tile-start", "starter-opens-mexican")).z3.sat
+
+
+def test_tautologies_are_the_rows_that_always_fit(sp: OptionSpace) -> None:
+    assert sp.tautologies() == {f"DEAL-8:{t}:{n}p" for t, table in TABLES.items()
+                                for n, h in table.items() if n * h + 1 <= 55}
+
+
+def test_an_impossible_extra_constraint_empties_the_space() -> None:
+    sp = OptionSpace()
+    sp.add_constraint("TEST-2", z3.BoolVal(False))
+    assert sp.count_models().total == 0
+    assert not sp.satisfiable({}).sat and sp.satisfiable({}).core == ("TEST-2",)
