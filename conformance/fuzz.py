@@ -115,7 +115,7 @@ class Target:
     """How to build the implementation under test, again in every worker process.
 
     kind: "mutant" (a name in conformance.mutants), "impl" (a command speaking the
-    protocol), "adapter" (a Python object named MODULE:ATTR or FILE.py:ATTR),
+    protocol), "adapter" (MODULE:OBJECT, as for conform),
     "reference", or "object" (an instance handed in: not rebuildable, so no --jobs).
     """
 
@@ -123,6 +123,7 @@ class Target:
     value: str = ""
     label: str = ""
     instance: Any = field(default=None, compare=False, repr=False)
+    timeout: float | None = None  # per request, for --impl and --adapter
 
     @staticmethod
     def of(impl: Implementation, label: str) -> Target:
@@ -143,58 +144,30 @@ class Target:
 
             made: Implementation = mutant(self.value)
             return made
-        return load_implementation(self.kind, self.value)
+        return load_implementation(self.kind, self.value, self.timeout)
 
-    def conform_args(self) -> str:
+    def commands(self, path: Path) -> list[str]:
+        """Commands that run a reproducer against this implementation (and the reference)."""
+        file = shlex.quote(str(path))
+        reference = f"mtrain conform --fixtures {file}"
         if self.kind == "mutant":
-            return f"--mutant {shlex.quote(self.value)}"
+            return [f"{reference}  # the reference engine: passes",
+                    f"python -m mtrain.conformance.mutants {file} -m {shlex.quote(self.value)}"
+                    "  # the mutant: killed"]
         if self.kind in ("impl", "adapter"):
-            return f"--{self.kind} {shlex.quote(self.value)}"
-        return ""
+            return [f"{reference} --{self.kind} {shlex.quote(self.value)}"]
+        return [reference]
 
 
-def load_implementation(kind: str, value: str) -> Implementation:
-    """An implementation from --impl COMMAND or --adapter SPEC, as `mtrain conform` builds it."""
-    import importlib
+def load_implementation(kind: str, value: str, timeout: float | None = None) -> Implementation:
+    """An implementation from --impl COMMAND or --adapter MODULE:OBJECT, built the way
+    `mtrain conform` builds it (its loader, time limit and error messages)."""
+    from .conform import DEFAULT_TIMEOUT, target_of
 
-    try:
-        conform = importlib.import_module("mtrain.conformance.conform")
-    except ImportError:
-        conform = None
-    loader = getattr(conform, "load_implementation", None)
-    if callable(loader):
-        made: Implementation = loader(**{kind: value})
-        return made
-    if kind == "impl":
-        process = importlib.import_module("mtrain.conformance.process")
-        proc: Implementation = process.ProcessImplementation(shlex.split(value))
-        return proc
-    return _load_adapter(value)
-
-
-def _load_adapter(spec: str) -> Implementation:
-    import importlib
-    import importlib.util
-
-    from mtrain.cli import UsageError
-
-    where, _, attr = spec.rpartition(":")
-    if not where:
-        raise UsageError(f"--adapter {spec!r}: expected MODULE:ATTR or FILE.py:ATTR")
-    try:
-        if where.endswith(".py"):
-            loc = importlib.util.spec_from_file_location(Path(where).stem, where)
-            if loc is None or loc.loader is None:
-                raise UsageError(f"--adapter {spec!r}: cannot load {where}")
-            module = importlib.util.module_from_spec(loc)
-            loc.loader.exec_module(module)
-        else:
-            module = importlib.import_module(where)
-        obj = getattr(module, attr)
-    except (ImportError, OSError, AttributeError) as e:
-        raise UsageError(f"--adapter {spec!r}: {e}") from None
-    made: Implementation = obj() if isinstance(obj, type) else obj
-    return made
+    args = argparse.Namespace(impl=value if kind == "impl" else None,
+                              adapter=value if kind == "adapter" else None,
+                              timeout=timeout or DEFAULT_TIMEOUT)
+    return target_of(args).make()
 
 
 def close_implementation(impl: Implementation) -> None:
@@ -1308,11 +1281,14 @@ def register(sub: Any) -> None:
         "disagreement into a fixture")
     who = p.add_mutually_exclusive_group()
     who.add_argument("--impl", metavar="COMMAND",
-                     help="the implementation: a command that speaks the protocol")
-    who.add_argument("--adapter", metavar="MODULE:ATTR",
-                     help="the implementation: a Python object (MODULE:ATTR or FILE.py:ATTR)")
+                     help="a program speaking protocol v1 on stdin/stdout, as for conform")
+    who.add_argument("--adapter", metavar="MODULE:OBJECT",
+                     help="an in-process Python implementation: an instance or a "
+                     "zero-argument class (MODULE may be a .py path)")
     who.add_argument("--mutant", metavar="NAME",
-                     help="a buggy implementation from the mutants catalogue")
+                     help="a buggy engine from the mutants catalogue (python -m "
+                     "mtrain.conformance.mutants --list); default variants: those where "
+                     "its bug can show")
     p.add_argument("--variant", action="append", default=[],
                    help="a variant or base+overlay+... (repeatable; games cycle through "
                    "them; default: every shipped variant)")
@@ -1322,8 +1298,10 @@ def register(sub: Any) -> None:
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--out", default=DEFAULT_OUT,
                    help=f"folder for the reproducer (default ./{DEFAULT_OUT}/)")
-    p.add_argument("--shrink-seconds", type=float, default=30.0,
+    p.add_argument("--shrink-seconds", type=float, default=30.0, metavar="SECONDS",
                    help="time limit for shrinking (default 30)")
+    p.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="per request to --impl or --adapter (default: as for conform)")
     p.set_defaults(func=cmd_fuzz)
 
 
@@ -1336,12 +1314,17 @@ def _target(args: argparse.Namespace) -> Target:
         except ImportError:
             raise UsageError("no mutants catalogue (conformance/mutants.py)") from None
         if args.mutant not in MUTANTS:
-            raise UsageError(f"unknown mutant {args.mutant!r}; known: {', '.join(MUTANTS)}")
+            import difflib
+
+            near = difflib.get_close_matches(args.mutant, list(MUTANTS), n=3)
+            hint = f"; did you mean {', '.join(near)}?" if near else ""
+            raise UsageError(f"unknown mutant {args.mutant!r}{hint} (the list: python -m "
+                             "mtrain.conformance.mutants --list)")
         return Target("mutant", args.mutant, args.mutant)
     if args.impl is not None:
-        return Target("impl", args.impl)
+        return Target("impl", args.impl, timeout=args.timeout)
     if args.adapter is not None:
-        return Target("adapter", args.adapter)
+        return Target("adapter", args.adapter, timeout=args.timeout)
     raise UsageError("name the implementation to fuzz: --impl COMMAND, --adapter MODULE:ATTR "
                      "or --mutant NAME")
 
@@ -1421,11 +1404,13 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         raise UsageError("--seed must not be negative")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if args.shrink_seconds < 0 or (args.timeout is not None and args.timeout <= 0):
+        raise UsageError("--shrink-seconds and --timeout must be positive")
     target = _target(args)
     impl = target.make()
     try:
         if not target.label:
-            target = Target(target.kind, target.value, str(impl.info().get("name", "impl")))
+            target = dataclasses.replace(target, label=str(impl.info().get("name", "impl")))
         variants = _variants(args, impl, target)
         return _run(args, target, impl, variants)
     finally:
@@ -1453,8 +1438,10 @@ def _run(args: argparse.Namespace, target: Target, impl: Implementation,
 
 
 def _print_report(report: FuzzReport, target: Target, seed: int) -> None:
-    for w in dict.fromkeys(report.warnings):
+    for w in report.warnings[:5]:
         print(f"warning: {w}")
+    if len(report.warnings) > 5:
+        print(f"warning: ... and {len(report.warnings) - 5} more like these")
     f = report.finding
     if f is not None:
         where = f"the deal of round {f.round}" if f.step == 0 else f"round {f.round}, step {f.step}"
@@ -1464,14 +1451,19 @@ def _print_report(report: FuzzReport, target: Target, seed: int) -> None:
         for m in f.messages:
             print(f"    {m}")
         if report.shrunk is not None and report.verdict is not None:
-            print(f"shrunk in {report.shrink_seconds:.1f} s ({report.shrink_tries} tries): "
-                  f"{written(f.probe)} -> {written(report.shrunk)} tiles and seats written")
+            if report.shrunk.deal is not None:
+                d = report.shrunk.deal
+                size = (f"a deal to {d['players']} players, order "
+                        f"{d['order'] if isinstance(d['order'], str) else 'as shuffled'}")
+            else:
+                size = f"{written(f.probe)} -> {written(report.shrunk)} tiles and seats written"
+            print(f"shrunk in {report.shrink_seconds:.1f} s ({report.shrink_tries} tries): {size}")
             for m in report.verdict.messages:
                 print(f"    {m}")
         if report.path is not None:
             print(f"reproducer: {report.path}")
-            print(f"run it: mtrain conform --fixtures {shlex.quote(str(report.path))} "
-                  f"{target.conform_args()}".rstrip())
+            for command in target.commands(report.path):
+                print(f"run it: {command}")
         for p in report.problems:
             print(f"problem: {p}")
     print(f"{_count(report.games, 'game')}, {_count(report.rounds, 'round')} completed, "

@@ -16,9 +16,13 @@ Because the swapped function is the one the engine itself calls, `legal()` and
 
 `run_mutants(fixtures)` plays every fixture against every mutant and reports which
 fixtures kill which mutant: a fixture kills a mutant when it passes under the reference
-and at least one of its outcomes is `fail` or `error` under the mutant.
+and at least one of its outcomes is `fail` or `error` (a crash included) under the mutant.
+Only runs that pass under the reference are used; a run that never reaches a mutant's
+hooks is skipped, since the mutant would play it exactly as the reference does.
 
-    python -m mtrain.conformance.mutants [PATH] [--first] [--json] [-m NAME]
+    python -m mtrain.conformance.mutants [PATH] [--first] [--json] [-j N] [-m NAME] [--list]
+
+(`register` adds the same as `mtrain mutants` when listed in mtrain.cli.COMMAND_MODULES.)
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import multiprocessing as mp
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -60,7 +65,6 @@ from mtrain.reference.rules import (
     Rules,
 )
 from mtrain.spec import tiles as T
-from mtrain.spec.ruleset import Ruleset
 
 from . import runner
 from .adapter import JSON, Implementation, ReferenceImplementation, ruleset_json
@@ -89,8 +93,10 @@ class Mutant:
         return MutantImplementation(self)
 
     def to_json(self) -> JSON:
+        hooks = [*(["rules"] if self.rules else []), *sorted(self.patches),
+                 *(["deal"] if self.post_deal else []), *(["winners"] if self.winners else [])]
         return {"name": self.name, "description": self.description,
-                "clauses": list(self.clauses), "mechanism": self.mechanism}
+                "clauses": list(self.clauses), "mechanism": self.mechanism, "hooks": hooks}
 
 
 # --- swapping engine functions ---------------------------------------------------------
@@ -163,9 +169,10 @@ class MutantImplementation(ReferenceImplementation):
 
     def winners(self, ruleset: JSON, state: JSON) -> list[int]:
         hook = self.mutant.winners
-        if hook is None:
-            return super().winners(ruleset, state)
-        return hook(codec.state_from_json(self.rules(ruleset), state))
+        with swapped(self.mutant.patches):
+            if hook is None:
+                return super().winners(ruleset, state)
+            return hook(codec.state_from_json(self.rules(ruleset), state))
 
 
 # The reference functions, bound once: a faulty version calls these, never a swapped one.
@@ -941,92 +948,145 @@ def _statuses(fx: Fixture, variant: str, impl: Implementation) -> list[str]:
         return ["error"]
 
 
-@contextmanager
-def _memoized_harness() -> Iterator[None]:
-    """Memoize two pure look-ups the harness repeats on every run: tile text -> id and
-    rule set name -> Ruleset. Same answers, several times faster; restored on exit."""
-    parse, resolve_ = T.parse, runner.resolve
-    tiles_cache: dict[tuple[str, int], int] = {}
-    rulesets: dict[str, Ruleset] = {}
-
-    def fast_parse(text: str, max_pip: int = T.MAX_PIP) -> int:
-        if type(text) is not str:
-            return parse(text, max_pip)
-        key = (text, max_pip)
-        found = tiles_cache.get(key)
-        if found is None:
-            found = tiles_cache[key] = parse(text, max_pip)
-        return found
-
-    def fast_resolve(variant: str) -> Ruleset:
-        found = rulesets.get(variant)
-        if found is None:
-            found = rulesets[variant] = resolve_(variant)
-        return found
-
-    T.parse, runner.resolve = fast_parse, fast_resolve
-    try:
-        yield
-    finally:
-        T.parse, runner.resolve = parse, resolve_
-
-
 def run_mutants(fixtures: Sequence[Fixture], names: Sequence[str] | None = None, *,
-                first_only: bool = False) -> MutantReport:
+                first_only: bool = False, jobs: int = 1) -> MutantReport:
     """Play every fixture against every mutant (or those in `names`).
 
     Only the (fixture, rule set) runs that pass under the reference count. With
     `first_only` a mutant stops at its first kill (faster; one killer per mutant).
+    `jobs` > 1 shares the mutants out among that many forked worker processes.
     """
-    with _memoized_harness():
-        return _run_mutants(fixtures, names, first_only)
-
-
-def _run_mutants(fixtures: Sequence[Fixture], names: Sequence[str] | None,
-                 first_only: bool) -> MutantReport:
     start = time.perf_counter()
     chosen = list(MUTANTS) if names is None else list(names)
     for name in chosen:
         if name not in MUTANTS:
             raise ValueError(f"unknown mutant {name!r}; known: {', '.join(sorted(MUTANTS))}")
-    reference = ReferenceImplementation()
-    runs: list[tuple[Fixture, str, JSON]] = []
+    runs, failures = _passing_runs(fixtures)
+    if jobs > 1 and len(chosen) > 1 and "fork" in mp.get_all_start_methods():
+        _FORKED[:] = [runs, first_only]
+        try:
+            with mp.get_context("fork").Pool(min(jobs, len(chosen))) as pool:
+                lists = pool.map(_forked_kills, chosen, chunksize=1)
+        finally:
+            _FORKED.clear()
+    else:
+        lists = [_kills(MUTANTS[name], runs, first_only) for name in chosen]
+    kills = dict(zip(chosen, lists, strict=True))
+    return MutantReport(kills, len(runs), failures, first_only, time.perf_counter() - start)
+
+
+Run = tuple[Fixture, str, JSON, frozenset[str]]
+_FORKED: list[Any] = []  # [runs, first_only], read by forked workers
+
+
+class _TracingReference(ReferenceImplementation):
+    """The reference, noting which hooks a run reaches: the engine functions any mutant
+    swaps, and the deal and winners calls."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.called: set[str] = set()
+        names = sorted({name for m in MUTANTS.values() for name in m.patches})
+        self.tracers = {name: self._tracer(name, getattr(engine, name)) for name in names}
+
+    def _tracer(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        called = self.called
+
+        def traced(*args: Any, **kwargs: Any) -> Any:
+            called.add(name)
+            return fn(*args, **kwargs)
+
+        return traced
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+        self.called.add("deal")
+        with swapped(self.tracers):
+            return super().deal(ruleset, players, round, order)
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        with swapped(self.tracers):
+            return super().legal(ruleset, state)
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        with swapped(self.tracers):
+            return super().apply(ruleset, state, action)
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        self.called.add("winners")
+        return super().winners(ruleset, state)
+
+
+def _passing_runs(fixtures: Sequence[Fixture]) -> tuple[list[Run], list[str]]:
+    """The (fixture, rule set) runs that pass under the reference, each with the hooks it
+    reaches; and the runs that do not pass."""
+    reference = _TracingReference()
+    runs: list[Run] = []
     failures: list[str] = []
     rulesets: dict[str, JSON] = {}
     for fx in fixtures:
         for variant in dict.fromkeys(v for v, _ in fx.rulesets()):
+            reference.called.clear()
             if all(s == "pass" for s in _statuses(fx, variant, reference)):
                 if variant not in rulesets:
                     rulesets[variant] = ruleset_json(runner.resolve(variant))
-                runs.append((fx, variant, rulesets[variant]))
+                runs.append((fx, variant, rulesets[variant], frozenset(reference.called)))
             else:
                 failures.append(f"{fx.id} [{variant}]")
-    kills: dict[str, list[str]] = {}
-    for name in chosen:
-        impl = MUTANTS[name].implementation()
-        ids: list[str] = []
-        for fx, variant, rj in runs:
-            if (ids and (first_only or ids[-1] == fx.id)) or not impl.differs_under(rj):
-                continue
-            if any(s != "pass" for s in _statuses(fx, variant, impl)):
-                ids.append(fx.id)
-                if first_only:
-                    break
-        kills[name] = ids
-    return MutantReport(kills, len(runs), failures, first_only, time.perf_counter() - start)
+    return runs, failures
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description="Run the fixture corpus against every mutant of the reference engine.")
+def _touches(m: Mutant) -> frozenset[str] | None:
+    """The hooks through which `m` acts, or None when it may act anywhere (its rules)."""
+    if m.rules is not None:
+        return None
+    extra = {"deal"} if m.post_deal else set()
+    if m.winners:
+        extra.add("winners")
+    return frozenset(m.patches) | extra
+
+
+def _kills(m: Mutant, runs: Sequence[Run], first_only: bool) -> list[str]:
+    """Ids of the fixtures that kill `m`, in corpus order.
+
+    A run that never reaches any hook of the mutant is skipped: up to the first call of a
+    swapped function the mutant runs exactly as the reference, and that call never comes.
+    """
+    impl = m.implementation()
+    touches = _touches(m)
+    ids: list[str] = []
+    for fx, variant, rj, called in runs:
+        if ids and ids[-1] == fx.id:
+            continue
+        if touches is not None and touches.isdisjoint(called):
+            continue
+        if touches is None and not impl.differs_under(rj):
+            continue
+        if any(s != "pass" for s in _statuses(fx, variant, impl)):
+            ids.append(fx.id)
+            if first_only:
+                break
+    return ids
+
+
+def _forked_kills(name: str) -> list[str]:
+    runs, first_only = _FORKED
+    return _kills(MUTANTS[name], runs, first_only)
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", nargs="?", help="a fixture file or folder (default: the corpus)")
-    parser.add_argument("-m", dest="names", action="append",
+    parser.add_argument("-m", dest="names", action="append", metavar="NAME",
                         help="only this mutant (repeatable)")
     parser.add_argument("--first", action="store_true",
                         help="stop each mutant at its first kill (faster)")
+    parser.add_argument("-j", "--jobs", dest="jobs", type=int, default=1,
+                        help="worker processes (default 1)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
-    args = parser.parse_args(argv)
+
+
+def cmd_mutants(args: argparse.Namespace) -> int:
+    """Exit 0 when every mutant is killed, 1 when one survives."""
     if args.list:
         for m in MUTANTS.values():
             print(f"{m.name:40} {', '.join(m.clauses):22} {m.description}")
@@ -1034,16 +1094,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     fixtures, errors = load_corpus(args.path)
     for e in errors:
         print(f"LOAD ERROR {e}", file=sys.stderr)
-    report = run_mutants(fixtures, args.names, first_only=args.first)
+    report = run_mutants(fixtures, args.names, first_only=args.first, jobs=args.jobs)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
         for name, ids in report.kills.items():
             shown = ", ".join(ids[:6]) + (f" (+{len(ids) - 6})" if len(ids) > 6 else "")
             print(f"{'KILLED  ' if ids else 'SURVIVED'} {name}: {shown or '-'}")
+        for failure in report.baseline_failures:
+            print(f"NOT USED (fails under the reference) {failure}")
         print(f"{len(report.killed)} killed, {len(report.survived)} survived, "
               f"{report.runs} passing runs, {report.seconds:.1f} s")
     return 1 if report.survived else 0
+
+
+def register(sub: Any) -> None:
+    """Add `mutants` to the `mtrain` command line."""
+    p = sub.add_parser("mutants", help="run the fixtures against every mutant of the reference",
+                       description="Play the fixture corpus against each mutant (a known rule "
+                       "bug switched on in the reference engine) and report which fixtures "
+                       "kill it. Exit 1 if a mutant survives.")
+    _add_arguments(p)
+    p.set_defaults(func=cmd_mutants)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Run the fixture corpus against every mutant of the reference engine.")
+    _add_arguments(parser)
+    return cmd_mutants(parser.parse_args(argv))
 
 
 if __name__ == "__main__":

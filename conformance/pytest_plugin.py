@@ -61,8 +61,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
     from mtrain.cli import UsageError
 
-    from .conform import DEFAULT_TIMEOUT, Runner, check_variants, greet, select, target_of
-    from .fixture import load_corpus
+    from .conform import (
+        DEFAULT_TIMEOUT,
+        Runner,
+        check_variants,
+        greet,
+        load_fixtures,
+        select,
+        target_of,
+    )
 
     fixtures_path = config.getoption("mtrain_fixtures")
     args = argparse.Namespace(
@@ -73,7 +80,7 @@ def pytest_configure(config: pytest.Config) -> None:
         if fixtures_path is not None and not Path(fixtures_path).exists():
             raise UsageError(f"--mtrain-fixtures: no such file or folder: {fixtures_path}")
         variants = check_variants(args.variant)
-        fixtures, errors = load_corpus(fixtures_path)
+        fixtures, errors = load_fixtures(fixtures_path)
         if errors:
             raise UsageError("the fixtures do not load:\n" + "\n".join(map(str, errors)))
         target = target_of(args)

@@ -224,7 +224,7 @@ def _render_rich(report: Report, out: TextIO, verbose: bool) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    console = Console(file=out, highlight=False)
+    console = Console(file=out, highlight=False, soft_wrap=True)
     style = {"pass": "green", "fail": "red", "error": "red", "timeout": "magenta",
              "crash": "magenta", "skip": "yellow", "not-applicable": "dim"}
     who = describe_implementation(report.implementation)
@@ -238,7 +238,7 @@ def _render_rich(report: Report, out: TextIO, verbose: bool) -> None:
         if r.status in FAILING or (verbose and r.status != "skip"):
             s = style[r.status]
             console.print(f"[{s} bold]{r.status.upper()}[/] [bold]{escape(r.fixture)}[/] "
-                          f"[{escape(r.variant)}]  [dim]{escape(r.where)}[/]")
+                          f"{escape(f'[{r.variant}]')}  [dim]{escape(r.where)}[/]")
             if r.status not in FAILING:
                 continue
             if r.description:
@@ -258,13 +258,13 @@ def _render_rich(report: Report, out: TextIO, verbose: bool) -> None:
     if skipped:
         console.print("[yellow]Known failures (--skip):[/]")
         for r in skipped:
-            console.print(f"  SKIP {escape(r.fixture)} [{escape(r.variant)}]: "
+            console.print(f"  SKIP {escape(r.fixture)} {escape(f'[{r.variant}]')}: "
                           f"{escape(r.skip_reason or '')}")
         console.print()
     if report.unexpected_passes:
         console.print("[yellow]Listed in the skip file but now passing (remove them):[/]")
         for r in report.unexpected_passes:
-            console.print(f"  {escape(r.fixture)} [{escape(r.variant)}]")
+            console.print(f"  {escape(r.fixture)} {escape(f'[{r.variant}]')}")
         console.print()
     for title, key in (("Per clause", "clause"), ("Per variant", "variant")):
         rows = report.per(key)

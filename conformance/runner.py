@@ -12,6 +12,7 @@ field, the expected and actual values.
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -47,7 +48,9 @@ class Outcome:
         return "; ".join(self.messages)
 
 
+@functools.lru_cache(maxsize=512)
 def resolve(variant: str) -> Ruleset:
+    """The rule set a fixture names (composed once: rule sets are frozen)."""
     return catalog().ruleset(variant)
 
 

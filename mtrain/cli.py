@@ -244,7 +244,11 @@ def cmd_render(args: argparse.Namespace) -> int:
 # --- wiring --------------------------------------------------------------------------
 
 
-COMMAND_MODULES: tuple[str, ...] = ("mtrain.conformance.conform",)
+COMMAND_MODULES: tuple[str, ...] = (
+    "mtrain.conformance.conform",
+    "mtrain.conformance.mutants",
+    "mtrain.conformance.fuzz",
+)
 """Modules that add their own subcommands: each has `register(subparsers)`."""
 
 

@@ -74,8 +74,16 @@ class TileError(ValueError):
     """A tile text that does not name a tile."""
 
 
+_BY_TEXT: Final[dict[str, int]] = {
+    f"{a}-{b}": tile_id(a, b) for a in range(MAX_PIP + 1) for b in range(MAX_PIP + 1)
+}
+
+
 def parse(text: str, max_pip: int = MAX_PIP) -> int:
     """Tile id from "a-b" (either order); raises TileError naming the bad text."""
+    t = _BY_TEXT.get(text) if isinstance(text, str) else None
+    if t is not None and HIGH[t] <= max_pip:
+        return t
     parts = text.split("-") if isinstance(text, str) else []
     if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
         raise TileError(f"not a tile: {text!r} (expected 'a-b', for example '12-5')")

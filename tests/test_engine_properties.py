@@ -171,7 +171,7 @@ class Depth:
 
 FULL = Depth()
 EXHAUSTIVE = Depth(exhaustive=True)
-LIGHT = Depth(schema_every=5)
+LIGHT = Depth(sample=8, schema_every=8)
 
 
 def candidates(state: State, depth: Depth, rng: random.Random) -> list[Action]:
@@ -304,7 +304,7 @@ def test_variant_every_player_count(base: str) -> None:
 
 
 @pytest.mark.parametrize("combo", SINGLES, ids=combo_id)
-@settings(FAST, max_examples=2 * SCALE)
+@settings(FAST, max_examples=SCALE)
 @given(data=st.data())
 def test_single_overlay_random_games(combo: tuple[str, tuple[str, ...]],
                                      data: st.DataObject) -> None:

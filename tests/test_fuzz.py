@@ -123,8 +123,45 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_cli("--mutant", "pass-while-playable", "--games", "5", "--out", out) == 1
     text = capsys.readouterr().out
     assert "DISAGREEMENT" in text and "mtrain conform --fixtures" in text
-    assert "--mutant pass-while-playable" in text
+    assert "python -m mtrain.conformance.mutants" in text and "-m pass-while-playable" in text
     assert run_cli("--mutant", "no-such-mutant") == 2
     assert run_cli("--mutant", "pass-while-playable", "--games", "0") == 2
     assert run_cli("--mutant", "pass-while-playable", "--variant", "nope") == 2
     assert run_cli("--games", "1") == 2  # no implementation named
+
+
+BUGGY_ADAPTER = """
+from mtrain.conformance.adapter import ReferenceImplementation
+
+
+class NeverUnmarks(ReferenceImplementation):
+    \"\"\"A marker never comes off (MARK-3).\"\"\"
+
+    def apply(self, ruleset, state, action):
+        new = super().apply(ruleset, state, action)
+        for old, train in zip(state["trains"], new["trains"]):
+            if old["marker"]:
+                train["marker"] = True
+        return new
+"""
+
+
+def test_adapter_reproducer_runs_under_conform(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Done when: the reproducer fails under `mtrain conform` against the buggy engine
+    and passes against the reference."""
+    from mtrain.cli import main
+
+    module = tmp_path / "never_unmarks.py"
+    module.write_text(BUGGY_ADAPTER, encoding="utf-8")
+    spec = f"{module}:NeverUnmarks"
+    out = tmp_path / "out"
+    code = run_cli("--adapter", spec, "--variant", "pagat", "--games", "30", "--jobs", "2",
+                   "--out", str(out))
+    text = capsys.readouterr().out
+    assert code == 1, text
+    files = list(out.glob("*.yaml"))
+    assert len(files) == 1 and files[0].name == "fuzz-mtrain-reference-0-001.yaml"
+    assert "problem:" not in text
+    assert main(["conform", "--fixtures", str(files[0]), "--adapter", spec]) == 1
+    assert main(["conform", "--fixtures", str(files[0])]) == 0

@@ -745,7 +745,7 @@ def test_the_issue_list_is_in_the_catalogue() -> None:
 
 
 def test_unknown_mutant_is_refused_with_the_known_names() -> None:
-    with pytest.raises(ValueError, match="unknown mutant 'no-such-bug'.*marker-never-removed"):
+    with pytest.raises(ValueError, match=r"unknown mutant 'no-such-bug'.*marker-never-removed"):
         mutant("no-such-bug")
     impl = mutant("marker-never-removed")
     assert isinstance(impl, adapter.Implementation)
@@ -784,6 +784,38 @@ def test_mutants_agree_with_the_reference_elsewhere() -> None:
             continue
         outcomes = statuses(calm, mutant(name))
         assert all(s[1] == "pass" for s in outcomes), (name, outcomes)
+
+
+def test_mutants_accept_every_action_they_list() -> None:
+    """legal() and apply() agree under every mutant, on every witness table and step."""
+    problems = []
+    for name in MUTANTS:
+        impl = mutant(name)
+        for fx in WITNESSES:
+            for variant in dict.fromkeys(v for v, _ in fx.rulesets()):
+                rs = resolve(variant)
+                rj = ruleset_json(rs)
+                try:
+                    state = runner.start_state(fx, rs, rj, impl)
+                except Exception:
+                    continue  # a deal this mutant cannot make: a kill, not a disagreement
+                for step in [*fx.steps, None]:
+                    try:
+                        legal = impl.legal(rj, state)
+                    except codec.StateError:
+                        break  # wrong-engine-double cannot read a later round's table
+                    for action in legal:
+                        try:
+                            impl.apply(rj, state, action)
+                        except adapter.Refused as e:
+                            problems.append(f"{name} {fx.id} [{variant}] {action}: {e}")
+                    if step is None:
+                        break
+                    try:
+                        state = impl.apply(rj, state, fixture.action_json(step))
+                    except adapter.Refused:
+                        break
+    assert problems == []
 
 
 # --- the reference is left alone ----------------------------------------------------------
@@ -833,6 +865,19 @@ def test_reference_unchanged_after_every_mutant() -> None:
     assert _module_snapshot() == before_modules
     assert _reference_trace() == before_trace
     assert {fx.id: statuses(fx, ReferenceImplementation()) for fx in WITNESSES} == before_witness
+
+
+def test_swaps_reach_every_module_that_imported_the_function() -> None:
+    """A module that imported an engine function by name must be in the swap sites, or a
+    mutant would be half applied (legal() and apply() disagreeing)."""
+    from mtrain.conformance.mutants import _SITES
+
+    modules = [engine, deal_module, codec, adapter, runner, fixture]
+    for name in {n for m in MUTANTS.values() for n in m.patches}:
+        original = getattr(engine, name)
+        holders = {mod.__name__ for mod in modules if getattr(mod, name, None) is original}
+        sites = {mod.__name__ for mod in _SITES.get(name, (engine,))}
+        assert holders <= sites, (name, holders - sites)
 
 
 def test_report_json() -> None:

@@ -1,0 +1,689 @@
+"""The legality of one decision, written a second time, from the clauses, for z3.
+
+This module restates which actions are legal in one situation, independently of the
+reference engine: it was written from spec/data/clauses.yaml (and the fixtures written
+from them), never from reference/engine.py. The same rule functions work on two kinds of
+values:
+
+* plain Python values (bools and ints), to evaluate a concrete table fast: `legal_actions`
+  takes a canonical JSON state (docs/fixture-format.md, spec/schemas/state) and a rule
+  set, and returns the exact set of legal actions;
+* z3 terms, to ask questions about every situation at once: `Symbolic` builds a bounded,
+  abstract situation out of z3 variables, with its well-formedness constraints, and the
+  same rules give z3 formulas (spec/distinguish.py asks z3 for situations where two rule
+  sets disagree).
+
+The combinators (`And`, `Or`, `Not`, `If`, ...) dispatch on their arguments: plain values
+give plain values, any z3 term gives a z3 term.
+
+The abstract situation (`View`): the number of players, the seat to move, the starter,
+the turn phase (start, chain, follow), whether the mover and anyone still has a first
+turn to take, whether the boneyard is empty, the mover's hand (tile slots) and the slot
+of the tile just drawn, and for each train: whether it exists, is empty, its open end,
+its marker, whether it ends in an open double, that double's place in the order the
+open doubles were laid, whether it was laid this turn, and whether every tile bearing its
+number is on the table (`ex_lo`: the tiles with both ends at most 9; `ex_hi`: those
+bearing 10, 11 or 12, which only a double-12 set has).
+
+Clause by clause (the text is the clause's, the formula is below):
+
+* TRAIN-2 a tile fits a train when one of its ends equals the train's open end;
+* TRAIN-4, MARK-2 own train, the Mexican Train, and marked trains are open to the mover;
+* TRAIN-6 a tile that covers an open double may go on that train whoever owns it;
+* TRAIN-7 until the mover's train is started, only the own train, except a cover that
+  DBL-6 asks for (TRAIN-6: "the same holds under every rule set"; see regression-001);
+* FIRST-1..3 a chain first turn: own train only, any length, end-chain at will except
+  while FIRST-4 asks to cover a chain double; no draw, a pass when it cannot start;
+* FIRST-5 during a chain start the open doubles oblige nobody until every first turn is
+  over;
+* FIRST-9 during the first turns only the starter may open an empty Mexican Train;
+* DBL-6 an open double laid on an earlier turn (released ones aside) allows only covering
+  plays, on its own train; DBL-7 the oldest first, DBL-8 any; DBL-9 a double is released
+  once every tile of its number is on the table; DBL-10 otherwise it stays binding;
+* DBL-2 follow-up anywhere the mover may play, covering a double included; DBL-3 only the
+  first double of the turn, the Mexican Train, or a usable train not ending in an open
+  double; DBL-4 only covering the double just laid;
+* TURN-1 a player who can play must: draw and pass need no legal play; TURN-3 after a
+  draw only the drawn tile may be laid; TURN-2 (draw one: an unplayable drawn tile means
+  pass) against TURN-5 (draw again while the boneyard holds tiles); TURN-4 pass when the
+  boneyard is empty;
+* ENG-4 while the engine is searched for, the only action is to draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import z3
+
+from . import tiles as T
+
+__all__ = [
+    "CHAIN",
+    "FOLLOW",
+    "MEX",
+    "START",
+    "Opts",
+    "Slot",
+    "Symbolic",
+    "Train",
+    "View",
+    "action_text",
+    "legal_actions",
+    "legal_table",
+    "view_of_state",
+]
+
+Bool = Any
+"""A Python bool or a z3 BoolRef."""
+Int = Any
+"""A Python int or a z3 ArithRef."""
+
+START: Final = 0
+CHAIN: Final = 1
+FOLLOW: Final = 2
+PHASE_NAMES: Final = ("start", "chain", "follow")
+MEX: Final = -1
+"""The index of the Mexican Train among a View's trains (seat trains use the seat)."""
+NO_SLOT: Final = -1
+MEXICAN: Final = "mexican"
+
+# -- combinators: plain values in, plain values out; z3 in, z3 out ----------------------
+
+
+def _sym(x: Any) -> bool:
+    return isinstance(x, z3.ExprRef)
+
+
+def And(*xs: Bool) -> Bool:  # noqa: N802 - named after the logic
+    out = []
+    for x in xs:
+        if x is True:
+            continue
+        if x is False:
+            return False
+        out.append(x)
+    if not out:
+        return True
+    if len(out) == 1:
+        return out[0]
+    if all(not _sym(x) for x in out):
+        return all(out)
+    return z3.And(*out)
+
+
+def Or(*xs: Bool) -> Bool:  # noqa: N802
+    out = []
+    for x in xs:
+        if x is False:
+            continue
+        if x is True:
+            return True
+        out.append(x)
+    if not out:
+        return False
+    if len(out) == 1:
+        return out[0]
+    if all(not _sym(x) for x in out):
+        return any(out)
+    return z3.Or(*out)
+
+
+def Not(x: Bool) -> Bool:  # noqa: N802
+    return z3.Not(x) if _sym(x) else not x
+
+
+def Implies(a: Bool, b: Bool) -> Bool:  # noqa: N802
+    return Or(Not(a), b)
+
+
+def Xor(a: Bool, b: Bool) -> Bool:  # noqa: N802
+    if _sym(a) or _sym(b):
+        return z3.Xor(a if _sym(a) else z3.BoolVal(a), b if _sym(b) else z3.BoolVal(b))
+    return bool(a) != bool(b)
+
+
+def If(c: Bool, a: Any, b: Any) -> Any:  # noqa: N802
+    if c is True:
+        return a
+    if c is False:
+        return b
+    if not _sym(c):
+        return a if c else b
+    return z3.If(c, a, b)
+
+
+def Count(xs: Iterable[Bool]) -> Int:  # noqa: N802
+    """How many of xs hold."""
+    items = list(xs)
+    if all(not _sym(x) for x in items):
+        return sum(1 for x in items if x)
+    return z3.Sum([If(x, 1, 0) for x in items]) if items else 0
+
+
+# -- option values ----------------------------------------------------------------------
+
+
+class Opts:
+    """A rule set's option values: plain strings, or z3 integers over each option's values.
+
+    Symbolic options number each option's values in the order of spec/data/options.yaml,
+    as spec/optionspace.py does.
+    """
+
+    def __init__(self, values: Mapping[str, str] | None = None,
+                 var: Mapping[str, Any] | None = None,
+                 domain: Mapping[str, Sequence[str]] | None = None) -> None:
+        if (values is None) == (var is None):
+            raise ValueError("give plain values or z3 variables, not both")
+        self.values = dict(values) if values is not None else None
+        self.var = dict(var) if var is not None else None
+        self.domain = {o: tuple(vs) for o, vs in (domain or {}).items()}
+
+    def is_(self, option: str, *values: str) -> Bool:
+        if self.values is not None:
+            return self.values[option] in values
+        assert self.var is not None
+        dom = self.domain[option]
+        for v in values:
+            if v not in dom:
+                raise KeyError(f"{option} has no value {v!r}")
+        return Or(*(self.var[option] == dom.index(v) for v in values))
+
+
+# -- the abstract situation -------------------------------------------------------------
+
+
+@dataclass
+class Train:
+    index: int
+    """The owner's seat, or MEX for the Mexican Train."""
+    exists: Bool
+    empty: Bool
+    end: Int
+    marked: Bool
+    dbl: Bool
+    """It ends in an open double."""
+    order: Int
+    """Among open doubles, the order they were laid in (smaller: older)."""
+    turn: Bool
+    """Its open double was laid during the current turn."""
+    ex_lo: Bool
+    """Every tile bearing its open end's number, with both ends at most 9, is on the table."""
+    ex_hi: Bool
+    """Every tile bearing its number and 10, 11 or 12 is on the table (double-12 only)."""
+
+    @property
+    def is_mex(self) -> bool:
+        return self.index == MEX
+
+    @property
+    def name(self) -> str:
+        return MEXICAN if self.is_mex else str(self.index)
+
+
+@dataclass
+class Slot:
+    present: Bool
+    a: Int
+    b: Int
+    """The tile's ends, high end first."""
+
+
+@dataclass
+class View:
+    players: Int
+    seat: Int
+    starter: Int
+    phase: Int
+    first_pending: Bool
+    """The mover has not finished its first turn of the round."""
+    firsts_left: Bool
+    """Some player has not finished its first turn (FIRST-5, FIRST-6)."""
+    bone_empty: Bool
+    drawn: Int
+    """The slot of the tile just drawn, or NO_SLOT."""
+    hand: list[Slot]
+    trains: list[Train]
+    """Seat trains by seat, then the Mexican Train last."""
+    memo: dict[tuple[Any, ...], Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def own(self, t: Train) -> Bool:
+        return False if t.is_mex else t.index == self.seat
+
+    def own_field(self, name: str) -> Any:
+        """A field of the mover's own train."""
+        key = ("own_field", name)
+        if key in self.memo:
+            return self.memo[key]
+        seats = [t for t in self.trains if not t.is_mex]
+        value = getattr(seats[-1], name)
+        for t in reversed(seats[:-1]):
+            value = If(self.seat == t.index, getattr(t, name), value)
+        self.memo[key] = value
+        return value
+
+
+# -- the rules ---------------------------------------------------------------------------
+
+
+def _memo(fn: Any) -> Any:
+    """Compute a rule once per view, rule set and train (z3 terms are costly to build)."""
+
+    def wrapper(v: View, *args: Any) -> Any:
+        key = (fn.__name__, *(id(a) if isinstance(a, Train) else a for a in args))
+        if key not in v.memo:
+            v.memo[key] = fn(v, *args)
+        return v.memo[key]
+
+    wrapper.__name__ = fn.__name__
+    wrapper.__doc__ = fn.__doc__
+    return wrapper
+
+
+def exhausted(t: Train, o: Opts) -> Bool:
+    """Every tile bearing the train's number is on the table (under the rule set's set)."""
+    return And(t.ex_lo, Or(o.is_("tile_set", "double-9"), t.ex_hi))
+
+
+def released(t: Train, o: Opts) -> Bool:
+    """DBL-9: an open double whose number is all on the table closes nothing (DBL-10: never)."""
+    return And(o.is_("uncoverable_double", "released"), exhausted(t, o))
+
+
+@_memo
+def chain_turn(v: View, o: Opts) -> Bool:
+    """FIRST-1: this turn is a first-turn chain."""
+    return And(o.is_("first_turn", "chain"), v.first_pending)
+
+
+@_memo
+def binding(v: View, t: Train, o: Opts) -> Bool:
+    """DBL-6: an open double from an earlier turn that obliges the mover.
+
+    Not one released by DBL-9, and none while chain first turns are still being taken
+    (FIRST-5)."""
+    return And(t.exists, t.dbl, Not(t.turn), Not(released(t, o)),
+               Not(And(o.is_("first_turn", "chain"), v.firsts_left)))
+
+
+@_memo
+def duty(v: View, o: Opts) -> Bool:
+    return Or(*(binding(v, t, o) for t in v.trains))
+
+
+@_memo
+def to_cover(v: View, t: Train, o: Opts) -> Bool:
+    """The binding doubles the mover may cover: the oldest (DBL-7) or any (DBL-8)."""
+    b = binding(v, t, o)
+    oldest = And(b, *(Implies(binding(v, u, o), u.order > t.order)
+                      for u in v.trains if u is not t))
+    return Or(And(o.is_("double_order", "oldest-first"), oldest),
+              And(o.is_("double_order", "any-open"), b))
+
+
+@_memo
+def allowed(v: View, t: Train, o: Opts) -> Bool:
+    """Limits on every play but a cover that DBL-6 asks for: TRAIN-1, FIRST-2, TRAIN-7, FIRST-9."""
+    return And(
+        t.exists,
+        Implies(chain_turn(v, o), v.own(t)),
+        Implies(And(o.is_("own_train_first", "required"), v.own_field("empty")), v.own(t)),
+        Not(And(t.is_mex, t.empty, o.is_("mexican_first_turn", "starter-only"),
+                v.first_pending, v.seat != v.starter)),
+    )
+
+
+def open_to(v: View, t: Train) -> Bool:
+    """TRAIN-4 and MARK-2: own train, the Mexican Train, a marked train."""
+    return Or(v.own(t), t.is_mex, t.marked)
+
+
+@_memo
+def _turn_double(v: View, t: Train, first: bool) -> Bool:
+    """The first (or the last) double laid this turn."""
+    mine = And(t.dbl, t.turn)
+    others = [Implies(And(u.dbl, u.turn), (u.order > t.order) if first else (u.order < t.order))
+              for u in v.trains if u is not t]
+    return And(mine, *others)
+
+
+@_memo
+def candidate(v: View, t: Train, o: Opts) -> Bool:
+    """The mover may lay a fitting tile on train t (before TURN-3's limit)."""
+    ok = allowed(v, t, o)
+    normal = And(ok, Or(open_to(v, t), t.dbl))  # TRAIN-4, TRAIN-6
+    follow = Or(
+        And(o.is_("follow_up", "anywhere"), normal),  # DBL-2
+        And(o.is_("follow_up", "restricted"), ok,  # DBL-3
+            Or(_turn_double(v, t, first=True), t.is_mex, And(open_to(v, t), Not(t.dbl)))),
+        And(o.is_("follow_up", "cover-own"), ok, _turn_double(v, t, first=False)),  # DBL-4
+    )
+    duty_now = duty(v, o)
+    return If(v.phase == CHAIN, And(ok, v.own(t)),  # FIRST-1, FIRST-2, FIRST-4
+              # DBL-6, DBL-7, DBL-8; TRAIN-6: a cover goes wherever the double lies, "under
+              # every rule set", so TRAIN-7 does not hold it back (regression-001)
+              If(duty_now, And(t.exists, to_cover(v, t, o)),
+                 If(v.phase == FOLLOW, follow, normal)))
+
+
+def fits(s: Slot, t: Train) -> Bool:
+    """TRAIN-2."""
+    return Or(s.a == t.end, s.b == t.end)
+
+
+@dataclass
+class Legal:
+    """The legal actions of one situation: plays[i][j] is slot i on v.trains[j]."""
+
+    plays: list[list[Bool]]
+    draw: Bool
+    pass_: Bool
+    end_chain: Bool
+    any_play: Bool
+    extra: dict[str, Bool] = field(default_factory=dict)
+
+    def atoms(self) -> list[Bool]:
+        return [p for row in self.plays for p in row] + [self.draw, self.pass_, self.end_chain]
+
+
+def legal(v: View, o: Opts, ignore_drawn: bool = False) -> Legal:
+    cands = [candidate(v, t, o) for t in v.trains]
+    plays = []
+    for i, s in enumerate(v.hand):
+        drawn_ok = True if ignore_drawn else Or(v.drawn == NO_SLOT, v.drawn == i)  # TURN-3
+        plays.append([And(s.present, drawn_ok, fits(s, t), c) for t, c in zip(v.trains, cands,
+                                                                              strict=True)])
+    any_play = Or(*(p for row in plays for p in row))
+    chain_start = And(chain_turn(v, o), v.phase == START)  # FIRST-3
+    no_play = And(v.phase != CHAIN, Not(any_play))  # TURN-1
+    draw = And(no_play, Not(v.bone_empty), Not(chain_start),
+               Or(v.drawn == NO_SLOT, o.is_("draw_rule", "draw-until-playable")))  # TURN-2, -5
+    pass_ = And(no_play, Or(v.bone_empty, chain_start,  # TURN-4, FIRST-3
+                            And(v.drawn != NO_SLOT, o.is_("draw_rule", "draw-one"))))  # TURN-2
+    own_dbl = And(v.own_field("dbl"), v.own_field("turn"))
+    own_end = v.own_field("end")
+    can_cover = Or(*(And(s.present, Or(s.a == own_end, s.b == own_end)) for s in v.hand))
+    end_chain = And(v.phase == CHAIN, Not(And(own_dbl, can_cover)))  # FIRST-1, FIRST-4
+    return Legal(plays, draw, pass_, end_chain, any_play)
+
+
+# -- concrete tables ---------------------------------------------------------------------
+
+
+def view_of_state(state: Mapping[str, Any], max_pip: int) -> View:
+    """The abstract view of a canonical JSON state (phases start, chain and follow)."""
+    n = len(state["hands"])
+    seat = int(state["seat"])
+    hand = [T.parse(x) for x in state["hands"][seat]]
+    off = [T.parse(x) for h in state["hands"] for x in h] + [T.parse(x) for x in state["boneyard"]]
+    off_lo = {e for t in off for e in (T.HIGH[t], T.LOW[t]) if T.HIGH[t] <= 9}
+    off_hi: set[int] = set()
+    for t in off:
+        if T.HIGH[t] > 9:
+            off_hi |= {T.HIGH[t], T.LOW[t]}
+    open_d = [MEX if k == MEXICAN else int(k) for k in state.get("open_doubles", [])]
+    turn_d = {MEX if k == MEXICAN else int(k) for k in state.get("turn_doubles", [])}
+    bodies = [*state["trains"], state["mexican"]]
+    trains = []
+    for i, body in enumerate(bodies):
+        index = MEX if i == n else i
+        end = int(body["end"])
+        dbl = index in open_d
+        trains.append(Train(
+            index=index, exists=True, empty=not body["tiles"], end=end,
+            marked=bool(body.get("marker", False)), dbl=dbl,
+            order=open_d.index(index) if dbl else 0, turn=index in turn_d,
+            ex_lo=end not in off_lo, ex_hi=end not in off_hi))
+    drawn = state.get("drawn")
+    first = list(state.get("first_turns", []))
+    phase = PHASE_NAMES.index(state["phase"])
+    return View(
+        players=n, seat=seat, starter=int(state["starter"]), phase=phase,
+        first_pending=seat in first, firsts_left=bool(first),
+        bone_empty=not state["boneyard"],
+        drawn=NO_SLOT if drawn is None else hand.index(T.parse(drawn)),
+        hand=[Slot(True, T.HIGH[t], T.LOW[t]) for t in hand], trains=trains)
+
+
+def action_text(kind: str, tile: tuple[int, int] | None = None, train: str = "") -> str:
+    if kind == "play":
+        assert tile is not None
+        return f"play {tile[0]}-{tile[1]} on {train}"
+    return kind
+
+
+def legal_view(v: View, o: Opts) -> set[str]:
+    """The legal actions of a concrete view, as fixture texts."""
+    lg = legal(v, o)
+    out = set()
+    for s, row in zip(v.hand, lg.plays, strict=True):
+        for t, ok in zip(v.trains, row, strict=True):
+            if ok:
+                out.add(action_text("play", (s.a, s.b), t.name))
+    for kind, ok in (("draw", lg.draw), ("pass", lg.pass_), ("end-chain", lg.end_chain)):
+        if ok:
+            out.add(kind)
+    return out
+
+
+def legal_actions(state: Mapping[str, Any], options: Mapping[str, str]) -> set[str]:
+    """The exact set of legal actions in a canonical JSON state under a rule set's options."""
+    phase = state["phase"]
+    if phase == "over":
+        return set()
+    if phase == "engine":
+        return {"draw"}  # ENG-4
+    max_pip = 12 if options["tile_set"] == "double-12" else 9
+    return legal_view(view_of_state(state, max_pip), Opts(values=options))
+
+
+def legal_table(table: Mapping[str, Any], ruleset: Any) -> set[str]:
+    """The legal actions of a fixture table under a Ruleset (no steps)."""
+    from mtrain.conformance.fixture import table_state
+
+    return legal_actions(table_state(table, ruleset), dict(ruleset.items()))
+
+
+# -- symbolic situations ----------------------------------------------------------------
+
+
+class Symbolic:
+    """A bounded abstract situation made of z3 variables, and what makes it well formed.
+
+    Up to `max_players` players (2 or 3) and `slots` tiles in the mover's hand. Numbers
+    range over 0..9, so that one table serves a double-12 and a double-9 rule set.
+    `well_formed(o)` is what a reachable table needs under the rule set `o`; both rule
+    sets of a question must accept the situation.
+    """
+
+    MAX_NUMBER: Final = 9
+
+    def __init__(self, slots: int = 4, max_players: int = 3, prefix: str = "") -> None:
+        p = prefix
+        self.slots = slots
+        self.max_players = max_players
+        self.engine = z3.Int(f"{p}engine")
+        seat_trains = []
+        players = z3.Int(f"{p}players")
+        for i in range(max_players):
+            seat_trains.append(self._train(p, i, exists=(players > i) if i >= 2 else True))
+        trains = [*seat_trains, self._train(p, MEX, exists=True)]
+        hand = [Slot(z3.Bool(f"{p}h{i}_present"), z3.Int(f"{p}h{i}_a"), z3.Int(f"{p}h{i}_b"))
+                for i in range(slots)]
+        self.view = View(
+            players=players, seat=z3.Int(f"{p}seat"), starter=z3.Int(f"{p}starter"),
+            phase=z3.Int(f"{p}phase"), first_pending=z3.Bool(f"{p}first_pending"),
+            firsts_left=z3.Bool(f"{p}firsts_left"), bone_empty=z3.Bool(f"{p}bone_empty"),
+            drawn=z3.Int(f"{p}drawn"), hand=hand, trains=trains)
+
+    @staticmethod
+    def _train(p: str, index: int, exists: Bool) -> Train:
+        name = "m" if index == MEX else f"t{index}"
+        return Train(
+            index=index, exists=exists, empty=z3.Bool(f"{p}{name}_empty"),
+            end=z3.Int(f"{p}{name}_end"), marked=z3.Bool(f"{p}{name}_marked"),
+            dbl=z3.Bool(f"{p}{name}_dbl"), order=z3.Int(f"{p}{name}_order"),
+            turn=z3.Bool(f"{p}{name}_turn"), ex_lo=z3.Bool(f"{p}{name}_exlo"),
+            ex_hi=z3.Bool(f"{p}{name}_exhi"))
+
+    # -- what every situation must satisfy, whatever the rules ---------------------------
+
+    def structure(self, all_d12: bool) -> list[Any]:
+        """Consistency of the situation itself: tiles, trains, turn; no rule set needed.
+
+        `all_d12`: every rule set of the question plays double-12 (else tiles bearing
+        10, 11 or 12 cannot be written in the table, so `ex_hi` stays false).
+        """
+        v, e, top = self.view, self.engine, self.MAX_NUMBER
+        c: list[Any] = [
+            z3.Or(v.players == 2, v.players == 3) if self.max_players >= 3 else v.players == 2,
+            e >= 0, e <= top,
+            v.seat >= 0, v.seat < v.players, v.starter >= 0, v.starter < v.players,
+            v.phase >= START, v.phase <= FOLLOW,
+            v.first_pending == v.firsts_left,  # first turns run in seat order
+            v.drawn >= NO_SLOT, v.drawn < self.slots,
+        ]
+        for i, s in enumerate(v.hand):
+            c += [s.a >= 0, s.a <= top, s.b >= 0, s.b <= s.a,
+                  z3.Not(z3.And(s.a == e, s.b == e))]  # the engine is on the table
+            if i > 0:
+                c.append(z3.Implies(s.present, v.hand[i - 1].present))
+            c.append(z3.Implies(v.drawn == i, s.present))
+            for s2 in v.hand[:i]:
+                c.append(z3.Implies(z3.And(s.present, s2.present),
+                                    z3.Or(s.a != s2.a, s.b != s2.b)))
+            for t in v.trains:  # a train's last double is on the table
+                c.append(z3.Implies(z3.And(s.present, t.exists, t.dbl),
+                                    z3.Not(z3.And(s.a == t.end, s.b == t.end))))
+        c.append(v.hand[0].present)  # a player without tiles has gone out
+        for t in v.trains:
+            c += [t.end >= 0, t.end <= top,
+                  z3.Implies(t.empty, z3.And(t.end == e, z3.Not(t.dbl))),
+                  z3.Implies(t.dbl, t.end != e),  # [e-e] is the engine
+                  z3.Implies(t.turn, t.dbl),
+                  z3.Implies(z3.Not(t.dbl), t.order == 0),
+                  t.order >= 0, t.order < len(v.trains),
+                  z3.Implies(z3.Not(t.dbl), z3.And(z3.Not(t.ex_lo), z3.Not(t.ex_hi))),
+                  z3.Implies(z3.Not(t.exists),
+                             z3.And(t.empty, z3.Not(t.marked), z3.Not(t.dbl)))]
+            if t.is_mex:
+                c.append(z3.Not(t.marked))  # MARK-2
+            if not all_d12:
+                c.append(z3.Not(t.ex_hi))
+            # every tile bearing the number is on the table: none in the mover's hand, and
+            # the trains ending on it are as many as the parity of the set needs (each
+            # train passing through a number uses two of its tiles, one ending there one).
+            n_ending = Count(z3.And(u.exists, z3.Not(u.empty), u.end == t.end)
+                             for u in v.trains)
+            c.append(z3.Implies(t.ex_lo, z3.And(
+                *(z3.Implies(s.present, z3.And(s.a != t.end, s.b != t.end)) for s in v.hand),
+                n_ending % 2 == z3.If(t.ex_hi, 0, 1))))
+            c.append(z3.Implies(t.ex_hi, t.ex_lo))
+        for k, t in enumerate(v.trains):  # one [n-n] per number, one place in the order
+            for u in v.trains[k + 1:]:
+                c.append(z3.Implies(z3.And(t.dbl, u.dbl),
+                                    z3.And(t.end != u.end, t.order != u.order)))
+        # at most one exhausted number, so that the table can be drawn
+        c.append(Count(t.ex_lo for t in v.trains) <= 1)
+        # the phase and what this turn has laid
+        turn_any = z3.Or(*(t.turn for t in v.trains))
+        c += [
+            z3.Implies(v.phase == START, z3.Not(turn_any)),
+            z3.Implies(v.phase == FOLLOW, turn_any),
+            z3.Implies(v.phase == CHAIN, z3.And(v.first_pending, v.drawn == NO_SLOT)),
+        ]
+        for t in v.trains:
+            for u in v.trains:
+                if u is not t:  # this turn's doubles are younger than the others
+                    c.append(z3.Implies(z3.And(t.turn, u.dbl, z3.Not(u.turn)),
+                                        t.order > u.order))
+        return c
+
+    def pending(self, j: int) -> Bool:
+        """Seat j still has its first turn to take, the mover excluded (seat order)."""
+        v = self.view
+        n = v.players
+        dist_j = (j - v.seat + n) % n
+        dist_s = (v.starter - v.seat + n) % n
+        return z3.And(v.first_pending, j != v.seat,
+                      z3.Or(v.seat == v.starter, dist_j < dist_s))
+
+    def well_formed(self, o: Opts) -> list[Any]:
+        """What a table reachable under the rule set `o` needs, beyond `structure`."""
+        v = self.view
+        c: list[Any] = []
+        chain = o.is_("first_turn", "chain")
+        own_empty = v.own_field("empty")
+        own_marked = v.own_field("marked")
+        c.append(z3.Implies(v.phase == CHAIN, chain))
+        # a chain (and a follow-up) has laid a tile on the own train or elsewhere
+        c.append(z3.Implies(v.phase == CHAIN, z3.Not(own_empty)))
+        # the mover's first turn: nothing of its own laid yet, no marker (it never passed)
+        c.append(z3.Implies(z3.And(v.first_pending, v.phase == START),
+                            z3.And(own_empty, z3.Not(own_marked))))
+        c.append(z3.Implies(v.first_pending, z3.Not(own_marked)))
+        for t in v.trains:
+            # in a chain, this turn's double is on the own train, and only there
+            c.append(z3.Implies(z3.And(v.phase == CHAIN, t.turn), v.own(t)))
+            if not t.is_mex:
+                # seats still to take their first turn have laid nothing, passed never
+                c.append(z3.Implies(self.pending(t.index),
+                                    z3.And(t.empty, z3.Not(t.marked))))
+            # chain first turns: nobody opens the Mexican Train or marks by playing elsewhere
+            c.append(z3.Implies(z3.And(chain, v.first_pending),
+                                z3.And(*([t.empty] if t.is_mex else []),
+                                       z3.Implies(z3.And(t.dbl, z3.Not(v.own(t))),
+                                                  z3.Not(t.marked)))))
+            # a double laid this turn went where the mover could lay it
+            c.append(z3.Implies(t.turn, z3.Or(
+                v.own(t), t.is_mex, t.marked, o.is_("marker_removal", "anyone-plays-on"))))
+        # a follow-up is due only when no earlier double binds (one would have been covered)
+        c.append(z3.Implies(v.phase == FOLLOW, z3.Not(duty(v, o))))
+        # cover-own: the follow-up covers, so a turn never holds two doubles
+        c.append(z3.Implies(o.is_("follow_up", "cover-own"),
+                            Count(t.turn for t in v.trains) <= 1))
+        # own train first: a double laid this turn started the own train
+        c.append(z3.Implies(z3.And(o.is_("own_train_first", "required"), v.phase == FOLLOW),
+                            z3.Not(own_empty)))
+        # the player drew because nothing else in hand could be played
+        unlimited = legal(v, o, ignore_drawn=True)
+        for i, row in enumerate(unlimited.plays):
+            c.append(z3.Implies(z3.And(v.drawn != NO_SLOT, v.drawn != i),
+                                z3.Not(z3.Or(*row)) if row else z3.BoolVal(True)))
+        # chain first turns: a first turn never draws
+        c.append(z3.Implies(z3.And(chain, v.first_pending), v.drawn == NO_SLOT))
+        return c
+
+    # -- reading a model -------------------------------------------------------------------
+
+    def decode(self, model: Any) -> dict[str, Any]:
+        """The abstract witness, as plain values."""
+        v = self.view
+
+        def val(x: Any) -> Any:
+            if isinstance(x, bool | int):
+                return x
+            r = model.eval(x, model_completion=True)
+            if z3.is_bool(r):
+                return bool(z3.is_true(r))
+            return r.as_long()
+
+        n = val(v.players)
+        hand = [(val(s.a), val(s.b)) for s in v.hand if val(s.present)]
+        trains = []
+        for t in v.trains:
+            if not val(t.exists):
+                continue
+            trains.append({
+                "index": t.index, "empty": val(t.empty), "end": val(t.end),
+                "marked": val(t.marked), "dbl": val(t.dbl), "order": val(t.order),
+                "turn": val(t.turn), "ex_lo": val(t.ex_lo), "ex_hi": val(t.ex_hi)})
+        return {
+            "players": n, "engine": val(self.engine), "seat": val(v.seat),
+            "starter": val(v.starter), "phase": PHASE_NAMES[val(v.phase)],
+            "first_pending": val(v.first_pending), "bone_empty": val(v.bone_empty),
+            "drawn": val(v.drawn), "hand": hand, "trains": trains,
+        }

@@ -1,0 +1,881 @@
+"""A round as a z3 transition system: termination, no deadlock, and witness traces.
+
+The abstract state of a round on a double-N set with P players (small N and P):
+
+* ``loc[t]`` for every tile: a seat's hand (0..P-1), the boneyard (P) or the table (P+1).
+  The boneyard is a set, and a draw takes any tile of it: every order the real boneyard
+  could have is one choice, so the model has every behaviour of the engine (and draws that
+  a given deal would not make, which is harmless for the properties below);
+* per train (P personal trains, then the Mexican Train): its open end, whether it is
+  started, whether it ends in an open double and that double's age (a clock counts doubles
+  laid), whether the double was laid this turn; per seat: marker and first turn pending;
+* the seat to move, the starter, the phase (engine, start, chain, follow, over), the tile
+  just drawn (-1 for none), the passes made on an empty boneyard, and how the round ended.
+
+The legal actions and their effects follow reference/engine.py function by function
+(``duties``, ``open_trains``, ``playable_trains``, ``legal_actions``, ``perform``, the
+END-2/END-3 test at the end of every turn), with the rule set's flags as constants.
+
+Properties, each a query in a fresh solver (random seed 0, deterministic ``rlimit``):
+
+* **init**: every deal satisfies the invariant ``Inv`` (one-state);
+* **inductive**: ``Inv(s) and T(s, s') => Inv(s')`` (two-state, one query per action kind);
+* **ranking**: ``Inv(s) and T(s, s') => rank(s') <lex rank(s)`` with
+  ``rank = (2*boneyard + tiles in hands, first turns pending + unmarked trains,
+  mid-turn weight + distance to the next productive seat)``; a seat is *productive* when
+  its next turn must change the first two components (it can play, or its first turn or
+  marker is still to come). Lexicographic decrease on bounded components proves that
+  every round ends; it also bounds the longest round (`rank_bound`);
+* **deadlock**: ``Inv(s) and s not over and no action enabled`` is unsat (one-state);
+* **uncoverable**: under ``stays-open``, a binding duty on a double whose number is all on
+  the table is absorbing: no tile is ever played again (two-state), so such a round can
+  only end blocked; under ``released`` the double stops binding;
+* **BMC**: the shortest trace from a deal to the uncoverable double (``bmc``), unrolled
+  step by step (a few steps: deep unrolling does not scale).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+import z3
+
+from mtrain.reference.engine import engine_number
+from mtrain.reference.rules import (
+    FOLLOW_ANYWHERE,
+    FOLLOW_COVER_OWN,
+    FOLLOW_RESTRICTED,
+    MARKER_ANYONE_ON,
+    MARKER_OWNER_ANYWHERE,
+    MARKER_OWNER_OWN,
+    Rules,
+)
+
+from . import tiles as T
+
+SEED: Final = 0
+RLIMIT: Final = 60_000_000
+"""Resource limit of one query (z3's deterministic work counter, not seconds)."""
+
+ENGINE, START, CHAIN, FOLLOW, OVER = range(5)
+PHASE_NAMES: Final = ("engine", "start", "chain", "follow", "over")
+RUNNING, DOMINO, BLOCKED = range(3)
+
+Expr = Any  # a z3 expression
+
+
+class ProofError(RuntimeError):
+    """z3 answered unknown (resource limit) or something unexpected."""
+
+
+# -- the state --------------------------------------------------------------------------
+
+
+@dataclass
+class Sym:
+    """A symbolic state: every field a z3 expression (variables, or terms over them)."""
+
+    loc: list[Expr]
+    end: list[Expr]
+    started: list[Expr]
+    odbl: list[Expr]
+    tdbl: list[Expr]
+    age: list[Expr]
+    clock: Expr
+    marker: list[Expr]
+    first: list[Expr]
+    seat: Expr
+    starter: Expr
+    phase: Expr
+    drawn: Expr
+    passes: Expr
+    res: Expr
+    memo: dict[tuple[Any, ...], Expr] = field(default_factory=dict, repr=False, compare=False)
+
+    def fields(self) -> list[tuple[str, Expr]]:
+        out: list[tuple[str, Expr]] = []
+        for name in ("loc", "end", "started", "odbl", "tdbl", "age", "marker", "first"):
+            out += [(f"{name}[{i}]", e) for i, e in enumerate(getattr(self, name))]
+        out += [(n, getattr(self, n)) for n in
+                ("clock", "seat", "starter", "phase", "drawn", "passes", "res")]
+        return out
+
+    def replace(self, **kw: Any) -> Sym:
+        data = {n: getattr(self, n) for n in FIELDS}
+        data.update(kw)
+        return Sym(**data)
+
+
+FIELDS: Final = ("loc", "end", "started", "odbl", "tdbl", "age", "clock", "marker", "first",
+                 "seat", "starter", "phase", "drawn", "passes", "res")
+
+
+def cached(method: Callable[..., Expr]) -> Callable[..., Expr]:
+    """Memoise a Model method of (state, *args) on the state itself."""
+    name = method.__name__
+
+    def wrapper(self: Any, s: Sym, *args: Any) -> Expr:
+        key = (name, *args)
+        if key not in s.memo:
+            s.memo[key] = method(self, s, *args)
+        return s.memo[key]
+
+    wrapper.__name__ = name
+    wrapper.__doc__ = method.__doc__
+    return wrapper
+
+
+def select(cond: Expr, a: Sym, b: Sym) -> Sym:
+    """Field by field: `a` where `cond` holds, else `b`."""
+    def pick(x: Any, y: Any) -> Any:
+        if isinstance(x, list):
+            return [pick(p, q) for p, q in zip(x, y, strict=True)]
+        return x if x is y else z3.If(cond, x, y)
+    return Sym(**{n: pick(getattr(a, n), getattr(b, n)) for n in FIELDS})
+
+
+def equal(a: Sym, b: Sym) -> Expr:
+    return z3.And([x == y for (_, x), (_, y) in zip(a.fields(), b.fields(), strict=True)])
+
+
+def count(bools: Sequence[Expr]) -> Expr:
+    return z3.Sum([z3.If(b, 1, 0) for b in bools]) if bools else z3.IntVal(0)
+
+
+def at(values: Sequence[Expr], index: Expr) -> Expr:
+    """values[index] for a symbolic index (the last value when out of range)."""
+    out = values[-1]
+    for i in range(len(values) - 2, -1, -1):
+        out = z3.If(index == i, values[i], out)
+    return out
+
+
+# -- the model --------------------------------------------------------------------------
+
+
+class Model:
+    """The legal actions and effects of one rule set, for `players` seats on the set of
+    `rules` (use reference.explore.small_rules for a small set)."""
+
+    def __init__(self, rules: Rules, players: int, hand: int | None = None,
+                 round_no: int = 1) -> None:
+        self.rules = rules
+        self.P = players
+        self.N = rules.max_pip
+        self.hand = hand
+        self.round = round_no
+        self.e = engine_number(rules, round_no)
+        self.E = T.DOUBLE[self.e]
+        self.tiles = T.tiles_of(rules.set_mask)
+        self.trains = list(range(players + 1))
+        self.mex = players
+        self.bearing = {n: [t for t in self.tiles if n in (T.HIGH[t], T.LOW[t])]
+                        for n in range(self.N + 1)}
+
+    # variables
+
+    def state(self, tag: str) -> Sym:
+        P, trains = self.P, self.trains
+        return Sym(
+            loc=[z3.Int(f"{tag}.loc.{T.name(t)}") for t in self.tiles],
+            end=[z3.Int(f"{tag}.end.{k}") for k in trains],
+            started=[z3.Bool(f"{tag}.started.{k}") for k in trains],
+            odbl=[z3.Bool(f"{tag}.odbl.{k}") for k in trains],
+            tdbl=[z3.Bool(f"{tag}.tdbl.{k}") for k in trains],
+            age=[z3.Int(f"{tag}.age.{k}") for k in trains],
+            clock=z3.Int(f"{tag}.clock"),
+            marker=[z3.Bool(f"{tag}.marker.{q}") for q in range(P)],
+            first=[z3.Bool(f"{tag}.first.{q}") for q in range(P)],
+            seat=z3.Int(f"{tag}.seat"), starter=z3.Int(f"{tag}.starter"),
+            phase=z3.Int(f"{tag}.phase"), drawn=z3.Int(f"{tag}.drawn"),
+            passes=z3.Int(f"{tag}.passes"), res=z3.Int(f"{tag}.res"))
+
+    # where tiles are
+
+    def in_hand(self, s: Sym, q: Expr, t: int) -> Expr:
+        return s.loc[t] == q
+
+    def bone(self, s: Sym, t: int) -> Expr:
+        return s.loc[t] == self.P
+
+    def table(self, s: Sym, t: int) -> Expr:
+        return s.loc[t] == self.P + 1
+
+    @cached
+    def boneyard(self, s: Sym) -> Expr:
+        return count([self.bone(s, t) for t in self.tiles])
+
+    @cached
+    def in_hands(self, s: Sym) -> Expr:
+        return count([s.loc[t] < self.P for t in self.tiles])
+
+    def fits(self, s: Sym, t: int, k: int) -> Expr:
+        hi, lo = T.HIGH[t], T.LOW[t]
+        return s.end[k] == hi if hi == lo else z3.Or(s.end[k] == hi, s.end[k] == lo)
+
+    def far(self, s: Sym, t: int, k: int) -> Expr:
+        hi, lo = T.HIGH[t], T.LOW[t]
+        return z3.IntVal(hi) if hi == lo else z3.If(s.end[k] == hi, lo, hi)
+
+    @cached
+    def live(self, s: Sym, k: int) -> Expr:
+        """Some tile bearing the train's end number is off the table (engine `live`)."""
+        return z3.Or([z3.And(s.end[k] == n, z3.Or([z3.Not(self.table(s, t)) for t in ts]))
+                      for n, ts in self.bearing.items()])
+
+    # where a player may play (engine: duties, open_trains, playable_trains)
+
+    @cached
+    def due(self, s: Sym, k: int, release: bool | None = None) -> Expr:
+        """Train k ends in an open double that obliges the player to move, before DBL-7."""
+        rules = self.rules
+        release = rules.release_uncoverable if release is None else release
+        parts = [s.odbl[k], z3.Not(s.tdbl[k])]
+        if rules.chain_first_turn:
+            parts.append(z3.Not(z3.Or(s.first)))  # FIRST-5
+        if release:
+            parts.append(self.live(s, k))  # DBL-9
+        return z3.And(parts)
+
+    @cached
+    def duty(self, s: Sym, k: int) -> Expr:
+        if not self.rules.oldest_first:
+            return self.due(s, k)  # DBL-8
+        older = [z3.Implies(self.due(s, j), s.age[k] < s.age[j]) for j in self.trains if j != k]
+        return z3.And(self.due(s, k), *older)  # DBL-7
+
+    @cached
+    def has_duty(self, s: Sym) -> Expr:
+        return z3.Or([self.due(s, k) for k in self.trains])
+
+    @cached
+    def open_for(self, s: Sym, q: int, k: int, all_marked: bool = False) -> Expr:
+        """open_trains(state, q, all_marked) contains train k (q concrete)."""
+        rules = self.rules
+        own_only = []
+        if rules.chain_first_turn:
+            own_only.append(s.first[q])  # FIRST-2
+        if rules.own_train_first:
+            own_only.append(z3.Not(s.started[q]))  # TRAIN-7
+        if k == q:
+            return z3.BoolVal(True)
+        if k == self.mex:
+            normal = z3.BoolVal(True)
+            if rules.starter_only_mexican:  # FIRST-9
+                normal = z3.Not(z3.And(s.first[q], s.starter != q, z3.Not(s.started[self.mex])))
+        else:
+            normal = z3.BoolVal(True) if all_marked else s.marker[k]  # TRAIN-4
+        return z3.And(z3.Not(z3.Or(own_only)), normal) if own_only else normal
+
+    @cached
+    def open_seat(self, s: Sym, k: int) -> Expr:
+        return z3.Or([z3.And(s.seat == q, self.open_for(s, q, k)) for q in range(self.P)])
+
+    def first_laid(self, s: Sym, k: int) -> Expr:
+        return z3.And(s.tdbl[k], *[z3.Implies(s.tdbl[j], s.age[k] <= s.age[j])
+                                   for j in self.trains if j != k])
+
+    def last_laid(self, s: Sym, k: int) -> Expr:
+        return z3.And(s.tdbl[k], *[z3.Implies(s.tdbl[j], s.age[k] >= s.age[j])
+                                   for j in self.trains if j != k])
+
+    @cached
+    def follow_ok(self, s: Sym, k: int) -> Expr:
+        follow = self.rules.follow
+        if follow == FOLLOW_COVER_OWN:
+            return self.last_laid(s, k)  # DBL-4
+        if follow == FOLLOW_RESTRICTED:  # DBL-3
+            first = self.first_laid(s, k)
+            other = self.open_seat(s, k)
+            if k != self.mex:
+                other = z3.And(other, z3.Not(s.odbl[k]))
+            return z3.Or(first, z3.And(z3.Not(first), other))
+        assert follow == FOLLOW_ANYWHERE
+        return z3.Or(self.open_seat(s, k), s.tdbl[k])  # DBL-2, TRAIN-6
+
+    @cached
+    def playable(self, s: Sym, k: int) -> Expr:
+        """playable_trains(state) contains train k."""
+        own = s.seat == k if k < self.P else z3.BoolVal(False)
+        return z3.If(s.phase == CHAIN, own,
+                     z3.If(self.has_duty(s), self.duty(s, k),
+                           z3.If(s.phase == FOLLOW, self.follow_ok(s, k), self.open_seat(s, k))))
+
+    @cached
+    def can_play(self, s: Sym, t: int, k: int) -> Expr:
+        """`play t on k` is among plays(state) (phase aside)."""
+        return z3.And(self.in_hand(s, s.seat, t), self.fits(s, t, k), self.playable(s, k),
+                      z3.Or(s.drawn == -1, s.drawn == t))  # TURN-3
+
+    @cached
+    def found(self, s: Sym) -> Expr:
+        return z3.Or([self.can_play(s, t, k) for t in self.tiles for k in self.trains])
+
+    @cached
+    def can_play_start(self, s: Sym, q: int) -> Expr:
+        """Seat q could play at the start of a turn of its own in this state."""
+        due = self.has_duty(s)
+        return z3.Or([z3.And(self.in_hand(s, q, t), self.fits(s, t, k),
+                             z3.If(due, self.duty(s, k), self.open_for(s, q, k)))
+                      for t in self.tiles for k in self.trains])
+
+    @cached
+    def can_ever_play(self, s: Sym, q: int) -> Expr:
+        """engine.can_ever_play: every personal train marked (END-2)."""
+        due = self.has_duty(s)
+        return z3.Or([z3.And(self.in_hand(s, q, t), self.fits(s, t, k),
+                             z3.If(due, self.duty(s, k), self.open_for(s, q, k, True)))
+                      for t in self.tiles for k in self.trains])
+
+    @cached
+    def productive(self, s: Sym, q: int) -> Expr:
+        return z3.Or(s.first[q], z3.Not(s.marker[q]), self.can_play_start(s, q))
+
+    # the legal actions (engine: legal_actions)
+
+    @cached
+    def first_start(self, s: Sym) -> Expr:
+        if not self.rules.chain_first_turn:
+            return z3.BoolVal(False)
+        return z3.And(s.phase == START, at(s.first, s.seat))
+
+    def turn_phase(self, s: Sym) -> Expr:
+        return z3.Or(s.phase == START, s.phase == FOLLOW)
+
+    def play_guard(self, s: Sym, t: int, k: int) -> Expr:
+        return z3.And(z3.Or(s.phase == START, s.phase == CHAIN, s.phase == FOLLOW),
+                      self.can_play(s, t, k))
+
+    def drew_one(self, s: Sym) -> Expr:
+        return z3.BoolVal(False) if self.rules.draw_until_playable else s.drawn >= 0
+
+    @cached
+    def draw_guard(self, s: Sym) -> Expr:
+        normal = z3.And(self.turn_phase(s), z3.Not(self.found(s)),
+                        z3.Not(self.first_start(s)), z3.Not(self.drew_one(s)),
+                        self.boneyard(s) > 0)
+        return z3.Or(s.phase == ENGINE, normal)
+
+    @cached
+    def pass_guard(self, s: Sym) -> Expr:
+        return z3.And(self.turn_phase(s), z3.Not(self.found(s)),
+                      z3.Or(self.first_start(s), self.drew_one(s), self.boneyard(s) == 0))
+
+    @cached
+    def end_chain_guard(self, s: Sym) -> Expr:
+        return z3.And(s.phase == CHAIN,
+                      z3.Or(z3.Not(self.found(s)), z3.Not(at(s.tdbl[:self.P], s.seat))))
+
+    # effects (engine: perform, _play, _draw, _end_turn, _check_blocked, _finish)
+
+    def next_seat(self, seat: Expr) -> Expr:
+        return z3.If(seat >= self.P - 1, 0, seat + 1)
+
+    def finish(self, s: Sym, how: int) -> Sym:
+        return s.replace(phase=z3.IntVal(OVER), res=z3.IntVal(how), drawn=z3.IntVal(-1),
+                         tdbl=[z3.BoolVal(False)] * len(self.trains))
+
+    @cached
+    def blocked(self, s: Sym) -> Expr:
+        if self.rules.passes_end_round:
+            return z3.And(self.boneyard(s) == 0, s.passes >= self.P)  # END-3
+        return z3.And(self.boneyard(s) == 0,  # END-2
+                      z3.Not(z3.Or([self.can_ever_play(s, q) for q in range(self.P)])))
+
+    def check_blocked(self, s: Sym) -> Sym:
+        return select(self.blocked(s), self.finish(s, BLOCKED), s)
+
+    def end_turn(self, s: Sym) -> Sym:
+        b = s.replace(
+            tdbl=[z3.BoolVal(False)] * len(self.trains), drawn=z3.IntVal(-1),
+            first=[z3.And(s.first[q], s.seat != q) for q in range(self.P)],  # FIRST-6
+            seat=self.next_seat(s.seat), phase=z3.IntVal(START))
+        return self.check_blocked(b)
+
+    def play(self, s: Sym, t: int, k: int) -> Sym:
+        P, rules = self.P, self.rules
+        double = T.IS_DOUBLE[t]
+        loc = list(s.loc)
+        loc[t] = z3.IntVal(P + 1)
+        end, started = list(s.end), list(s.started)
+        end[k] = self.far(s, t, k)  # TRAIN-2
+        started[k] = z3.BoolVal(True)
+        marker = list(s.marker)
+        if rules.marker_rule == MARKER_OWNER_OWN:
+            if k < P:
+                marker[k] = z3.And(s.marker[k], s.seat != k)  # MARK-3
+        elif rules.marker_rule == MARKER_ANYONE_ON:
+            if k < P:
+                marker[k] = z3.BoolVal(False)  # MARK-4
+        else:
+            assert rules.marker_rule == MARKER_OWNER_ANYWHERE
+            marker = [z3.And(s.marker[q], s.seat != q) for q in range(P)]  # MARK-5
+        odbl, tdbl, age = list(s.odbl), list(s.tdbl), list(s.age)
+        odbl[k] = z3.BoolVal(double)  # TRAIN-3: covered; or a new open double
+        tdbl[k] = z3.BoolVal(double)
+        if double:
+            age[k] = s.clock
+        m = s.replace(loc=loc, end=end, started=started, marker=marker, odbl=odbl,
+                      tdbl=tdbl, age=age, clock=s.clock + 1 if double else s.clock,
+                      drawn=z3.IntVal(-1), passes=z3.IntVal(0))
+        out = z3.And([z3.Or(u == t, s.loc[u] != s.seat) for u in self.tiles])
+        chain = z3.Or(s.phase == CHAIN, self.first_start(s)) if rules.chain_first_turn \
+            else z3.BoolVal(False)
+        rest = m.replace(phase=z3.IntVal(CHAIN))
+        if not double:
+            rest = select(chain, rest, self.end_turn(m))
+        else:
+            rest = select(chain, rest, m.replace(phase=z3.IntVal(FOLLOW)))  # DBL-1
+        return select(out, self.finish(m, DOMINO), rest)  # END-1
+
+    def draw(self, s: Sym, t: int) -> Sym:
+        """Draw tile t (any tile of the boneyard: its order is not modelled)."""
+        P = self.P
+        loc = list(s.loc)
+        loc[t] = s.seat
+        normal = s.replace(loc=loc, drawn=z3.IntVal(t))  # TURN-3
+        if not self.rules.holder_lays:
+            return normal
+        kept = s.replace(loc=loc, seat=self.next_seat(s.seat))  # ENG-4: the drawer keeps it
+        if t == self.E:
+            loc2 = list(s.loc)
+            loc2[t] = z3.IntVal(P + 1)
+            first = s.seat if self.rules.engine_holder_starts else z3.IntVal(
+                (self.round - 1) % P)
+            placed = s.replace(loc=loc2, seat=first, starter=first, phase=z3.IntVal(START))
+            return select(s.phase == ENGINE, placed, normal)
+        return select(s.phase == ENGINE, kept, normal)
+
+    def pass_(self, s: Sym) -> Sym:
+        marker = [z3.Or(s.marker[q], s.seat == q) for q in range(self.P)]  # TURN-4, MARK-1
+        passes = s.passes + z3.If(self.boneyard(s) == 0, 1, 0)
+        return self.end_turn(s.replace(marker=marker, passes=passes))
+
+    # the transition relation, as (name, guard, next state) for every action
+
+    def actions(self, s: Sym) -> list[tuple[str, str, Expr, Sym]]:
+        """(kind, label, guard, effect) for every action of the abstract model."""
+        if ("actions",) in s.memo:
+            return s.memo[("actions",)]  # type: ignore[no-any-return]
+        out: list[tuple[str, str, Expr, Sym]] = []
+        for t in self.tiles:
+            for k in self.trains:
+                label = f"play {T.name(t)} on {'mexican' if k == self.mex else k}"
+                out.append(("play", label, self.play_guard(s, t, k), self.play(s, t, k)))
+        dg = self.draw_guard(s)
+        for t in self.tiles:
+            out.append(("draw", f"draw {T.name(t)}", z3.And(dg, self.bone(s, t)),
+                        self.draw(s, t)))
+        out.append(("pass", "pass", self.pass_guard(s), self.pass_(s)))
+        if self.rules.chain_first_turn:
+            out.append(("end-chain", "end-chain", self.end_chain_guard(s), self.end_turn(s)))
+        s.memo[("actions",)] = out
+        return out
+
+    def transition(self, s: Sym, s2: Sym, kinds: Sequence[str] | None = None) -> Expr:
+        return z3.Or([z3.And(g, equal(s2, nxt)) for kind, _, g, nxt in self.actions(s)
+                      if kinds is None or kind in kinds])
+
+    def enabled(self, s: Sym) -> Expr:
+        return z3.Or([g for _, _, g, _ in self.actions(s)])
+
+    # deals and the invariant
+
+    def init(self, s: Sym, tag: str = "deal") -> Expr:
+        """s is a state fresh from a deal with `self.hand` tiles per seat."""
+        assert self.hand is not None, "a model of deals needs the hand size"
+        P, h = self.P, self.hand
+        dealt = [z3.Int(f"{tag}.{T.name(t)}") for t in self.tiles]
+        rotate = z3.IntVal((self.round - 1) % P)
+        n = len(self.trains)
+        base = Sym(
+            loc=list(dealt), end=[z3.IntVal(self.e)] * n, started=[z3.BoolVal(False)] * n,
+            odbl=[z3.BoolVal(False)] * n, tdbl=[z3.BoolVal(False)] * n,
+            age=[z3.IntVal(0)] * n, clock=z3.IntVal(0), marker=[z3.BoolVal(False)] * P,
+            first=[z3.BoolVal(True)] * P, seat=rotate, starter=rotate, phase=z3.IntVal(START),
+            drawn=z3.IntVal(-1), passes=z3.IntVal(0), res=z3.IntVal(RUNNING))
+        others = [d for t, d in zip(self.tiles, dealt, strict=True) if t != self.E]
+        cons = [z3.And(d >= 0, d <= P) for d in others]
+        loc = list(dealt)
+        loc[self.E] = z3.IntVal(P + 1)
+        placed = base.replace(loc=loc)
+        if not self.rules.holder_lays:  # ENG-2: the engine is set aside, hands from the rest
+            cons += [count([d == q for d in others]) == h for q in range(P)]
+            cons.append(dealt[self.E] == P + 1)
+            return z3.And(*cons, equal(s, self.check_blocked(placed)))
+        holder = dealt[self.E]
+        cons.append(z3.And(holder >= 0, holder <= P))
+        cons += [count([d == q for d in dealt]) == h for q in range(P)]
+        if self.rules.engine_holder_starts:  # SEAT-2
+            placed = placed.replace(seat=holder, starter=holder)
+        searching = base.replace(phase=z3.IntVal(ENGINE))  # ENG-4
+        return z3.And(*cons, z3.If(holder == P, equal(s, searching),
+                                   equal(s, self.check_blocked(placed))))
+
+    def domains(self, s: Sym) -> Expr:
+        """The ranges of the variables (a part of the invariant)."""
+        P = self.P
+        return z3.And(*[z3.And(x >= 0, x <= P + 1) for x in s.loc],
+                      s.seat >= 0, s.seat < P, s.drawn >= -1, s.drawn < len(self.tiles))
+
+    def invariant(self, s: Sym) -> Expr:
+        """Inv: what every reachable state satisfies (proved inductive, not assumed)."""
+        P, rules, trains = self.P, self.rules, self.trains
+        inv: list[Expr] = []
+        inv += [z3.And(x >= 0, x <= P + 1) for x in s.loc]
+        inv += [z3.And(x >= 0, x <= self.N) for x in s.end]
+        inv += [s.seat >= 0, s.seat < P, s.starter >= 0, s.starter < P,
+                s.phase >= ENGINE, s.phase <= OVER, s.drawn >= -1, s.drawn < len(self.tiles),
+                s.passes >= 0, s.clock >= 0,
+                (s.res == RUNNING) == (s.phase != OVER),
+                z3.Or(s.res == RUNNING, s.res == DOMINO, s.res == BLOCKED)]
+        # the engine: in the centre except while players draw for it (ENG-4)
+        engine_phase = s.phase == ENGINE
+        inv.append(z3.If(engine_phase, self.bone(s, self.E), self.table(s, self.E)))
+        if rules.holder_lays:
+            inv.append(z3.Implies(engine_phase, z3.And(
+                *[z3.Not(self.table(s, t)) for t in self.tiles],
+                *[z3.Not(x) for x in s.started], *[z3.Not(x) for x in s.marker],
+                *s.first, s.drawn == -1, s.passes == 0)))
+        else:
+            inv.append(z3.Not(engine_phase))
+        for k in trains:
+            inv.append(z3.Implies(z3.Not(s.started[k]),
+                                  z3.And(s.end[k] == self.e, z3.Not(s.odbl[k]))))
+            inv.append(z3.Implies(s.odbl[k], z3.And(
+                s.started[k], s.age[k] >= 0, s.age[k] < s.clock,
+                *[z3.Implies(s.end[k] == n, self.table(s, T.DOUBLE[n]))
+                  for n in range(self.N + 1)])))
+            inv.append(z3.Implies(s.tdbl[k], s.odbl[k]))
+            for j in trains:
+                if j < k:
+                    inv.append(z3.Implies(z3.And(s.odbl[j], s.odbl[k]), s.age[j] != s.age[k]))
+                if j != k:  # this turn's doubles were laid after every other open double
+                    inv.append(z3.Implies(z3.And(s.tdbl[j], s.odbl[k], z3.Not(s.tdbl[k])),
+                                          s.age[k] < s.age[j]))
+        mid_turn = z3.Or(s.phase == FOLLOW, s.phase == CHAIN)
+        inv.append(z3.Implies(z3.Not(mid_turn), z3.Not(z3.Or(s.tdbl))))
+        inv.append(z3.Implies(s.phase == FOLLOW, z3.Or(s.tdbl)))
+        inv.append(z3.Implies(s.drawn >= 0, self.turn_phase(s)))
+        inv += [z3.Implies(s.drawn == t, s.loc[t] == s.seat) for t in self.tiles]
+        if rules.chain_first_turn:
+            inv.append(z3.Implies(s.phase == CHAIN, at(s.first, s.seat)))
+        else:
+            inv.append(s.phase != CHAIN)
+        inv.append(z3.Implies(s.passes > 0, self.boneyard(s) == 0))
+        if rules.passes_end_round:
+            inv.append(z3.Implies(s.phase != OVER, s.passes < P))  # END-3
+        else:
+            inv.append(z3.Implies(  # END-2: somebody can still make progress
+                z3.And(s.phase == START, self.boneyard(s) == 0, s.drawn == -1),
+                z3.Or([self.productive(s, q) for q in range(P)])))
+        return z3.And(inv)
+
+    # the ranking function
+
+    def rank(self, s: Sym) -> tuple[Expr, Expr, Expr]:
+        P = self.P
+        r1 = 2 * self.boneyard(s) + self.in_hands(s)
+        r2 = count(s.first) + count([z3.Not(m) for m in s.marker])
+        if self.rules.passes_end_round:
+            base: Expr = P - s.passes
+        else:
+            base = z3.IntVal(P)
+            prod = [self.productive(s, q) for q in range(P)]
+            # distance from the seat to move to the nearest productive seat (cyclic)
+            for seat in range(P):
+                dist: Expr = z3.IntVal(P)
+                for d in range(P - 1, -1, -1):
+                    dist = z3.If(prod[(seat + d) % P], d, dist)
+                base = z3.If(s.seat == seat, dist, base)
+        mid = z3.Or(s.drawn >= 0, s.phase == FOLLOW)
+        r3 = z3.If(s.phase == OVER, 0, z3.If(mid, P + 1, 0) + base)
+        return r1, r2, r3
+
+    def rank_bound(self) -> int:
+        """rank as one number ((r1*M2 + r2)*M3 + r3) at a deal: a bound on round length."""
+        assert self.hand is not None
+        P = self.P
+        pool = len(self.tiles) - (0 if self.rules.holder_lays else 1)
+        r1 = 2 * (pool - P * self.hand) + P * self.hand
+        m2, m3 = 2 * P + 1, 2 * P + 2
+        return (r1 * m2 + 2 * P) * m3 + 2 * P + 1
+
+    # properties
+
+    def lex_decrease(self, s: Sym, s2: Sym) -> Expr:
+        a1, a2, a3 = self.rank(s)
+        b1, b2, b3 = self.rank(s2)
+        return z3.And(b3 >= 0, z3.Or(b1 < a1, z3.And(b1 == a1, z3.Or(
+            b2 < a2, z3.And(b2 == a2, b3 < a3)))))
+
+    @cached
+    def stuck(self, s: Sym) -> Expr:
+        """A binding duty on an open double that no tile can cover (DBL-10)."""
+        return z3.And(s.phase != OVER, z3.Or(
+            [z3.And(self.duty(s, k), z3.Not(self.live(s, k))) for k in self.trains]))
+
+    @cached
+    def released(self, s: Sym) -> Expr:
+        """An open double of an earlier turn, after the first turns, that no tile can cover."""
+        parts = [z3.And(s.odbl[k], z3.Not(s.tdbl[k]), z3.Not(self.live(s, k)))
+                 for k in self.trains]
+        cond = [s.phase == START, z3.Or(parts)]
+        if self.rules.chain_first_turn:
+            cond.append(z3.Not(z3.Or(s.first)))
+        return z3.And(cond)
+
+    @cached
+    def table_count(self, s: Sym) -> Expr:
+        return count([self.table(s, t) for t in self.tiles])
+
+    # reading a model back
+
+    def value(self, m: Any, e: Expr) -> int | bool:
+        v = m.eval(e, model_completion=True)
+        return bool(z3.is_true(v)) if z3.is_bool(v) else int(v.as_long())
+
+    def describe(self, m: Any, s: Sym) -> dict[str, Any]:
+        P = self.P
+        loc = [self.value(m, x) for x in s.loc]
+        where: dict[str, list[str]] = {}
+        for t, w in zip(self.tiles, loc, strict=True):
+            key = f"hand {w}" if w < P else "boneyard" if w == P else "table"
+            where.setdefault(key, []).append(T.name(t))
+        trains = {}
+        for k in self.trains:
+            trains["mexican" if k == self.mex else str(k)] = {
+                "end": self.value(m, s.end[k]), "started": self.value(m, s.started[k]),
+                "open_double": self.value(m, s.odbl[k]), "this_turn": self.value(m, s.tdbl[k]),
+                "age": self.value(m, s.age[k])}
+        drawn = self.value(m, s.drawn)
+        return {
+            "phase": PHASE_NAMES[int(self.value(m, s.phase)) % 5],
+            "seat": self.value(m, s.seat), "starter": self.value(m, s.starter),
+            "tiles": where, "trains": trains,
+            "marked": [q for q in range(P) if self.value(m, s.marker[q])],
+            "first_turns": [q for q in range(P) if self.value(m, s.first[q])],
+            "drawn": T.name(int(drawn)) if isinstance(drawn, int) and drawn >= 0 else None,
+            "passes": self.value(m, s.passes), "clock": self.value(m, s.clock),
+            "result": ("running", "domino", "blocked")[int(self.value(m, s.res)) % 3]}
+
+    def step_label(self, m: Any, s: Sym, s2: Sym) -> str:
+        """Which action takes s to s2 in model m."""
+        for _, label, guard, nxt in self.actions(s):
+            if self.value(m, z3.And(guard, equal(s2, nxt))):
+                return label
+        return "?"
+
+
+# -- running queries ----------------------------------------------------------------------
+
+
+@dataclass
+class QueryResult:
+    name: str
+    expect: str
+    answer: str
+    seconds: float
+    detail: Any = None
+    file: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.answer == self.expect
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "expect": self.expect, "answer": self.answer,
+                               "ok": self.ok, "seconds": round(self.seconds, 4)}
+        if self.detail is not None:
+            out["detail"] = self.detail
+        if self.file:
+            out["smt2"] = self.file
+        return out
+
+
+class Prover:
+    """Runs each property in a fresh solver (seed 0, rlimit) and optionally dumps SMT-LIB."""
+
+    def __init__(self, dump: str | Path | None = None, rlimit: int = RLIMIT) -> None:
+        self.dump = Path(dump) if dump is not None else None
+        self.rlimit = rlimit
+        if self.dump is not None:
+            self.dump.mkdir(parents=True, exist_ok=True)
+
+    def solver(self) -> Any:
+        s = z3.Solver()
+        s.set("random_seed", SEED)
+        s.set("rlimit", self.rlimit)
+        return s
+
+    def run(self, name: str, assertions: Sequence[Expr], expect: str
+            ) -> tuple[QueryResult, Any]:
+        t0 = time.perf_counter()
+        s = self.solver()
+        s.add(*assertions)
+        path = None
+        if self.dump is not None:
+            safe = "".join(c if c.isalnum() or c in "-_.+" else "_" for c in name)
+            path = self.dump / f"{safe}.smt2"
+            path.write_text(f"; {name}: expected {expect}\n"
+                            f"(set-option :random-seed {SEED})\n"
+                            f"(set-option :rlimit {self.rlimit})\n"
+                            f"{s.sexpr()}(check-sat)\n", encoding="utf-8")
+        r = s.check()
+        answer = "sat" if r == z3.sat else "unsat" if r == z3.unsat else "unknown"
+        detail = None if answer != "unknown" else s.reason_unknown()
+        model = s.model() if r == z3.sat else None
+        return (QueryResult(name, expect, answer, time.perf_counter() - t0, detail,
+                            str(path) if path else None), model)
+
+
+KINDS: Final = ("play", "draw", "pass", "end-chain")
+
+
+@dataclass
+class ModelReport:
+    """Every property of one rule set on one small game."""
+
+    label: str
+    players: int
+    max_pip: int
+    hand: int | None
+    queries: list[QueryResult] = field(default_factory=list)
+    rank_bound: int | None = None
+    absorbing: bool | None = None
+    """Under stays-open: proved that a binding uncoverable double stops all play."""
+
+    @property
+    def ok(self) -> bool:
+        return all(q.ok for q in self.queries)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"model": self.label, "players": self.players, "max_pip": self.max_pip,
+                "hand": self.hand, "ok": self.ok, "rank_bound": self.rank_bound,
+                "uncoverable_absorbing": self.absorbing,
+                "queries": [q.to_json() for q in self.queries]}
+
+
+def prove(model: Model, label: str, prover: Prover) -> ModelReport:
+    """init, inductive, ranking, deadlock and the uncoverable double, for one model."""
+    rep = ModelReport(label, model.P, model.N, model.hand)
+    s, s2 = model.state("s"), model.state("t")
+    inv, inv2 = model.invariant(s), model.invariant(s2)
+
+    def ask(name: str, assertions: Sequence[Expr], expect: str = "unsat",
+            explain: Callable[[Any], Any] | None = None) -> QueryResult:
+        q, m = prover.run(f"{label}:{name}", assertions, expect)
+        if m is not None and not q.ok and explain is not None:
+            q.detail = explain(m)
+        rep.queries.append(q)
+        return q
+
+    def cex(m: Any) -> Any:
+        return {"state": model.describe(m, s), "next": model.describe(m, s2),
+                "action": model.step_label(m, s, s2)}
+
+    if model.hand is not None:
+        ask("init", [model.init(s), z3.Not(inv)],
+            explain=lambda m: {"state": model.describe(m, s)})
+        rep.rank_bound = model.rank_bound()
+    kinds = [k for k in KINDS if k != "end-chain" or model.rules.chain_first_turn]
+    r1, r1b = model.rank(s)[0], model.rank(s2)[0]
+    for kind in kinds:
+        step = model.transition(s, s2, [kind])
+        ask(f"inductive:{kind}", [inv, step, z3.Not(inv2)], explain=cex)
+        if kind in ("play", "draw"):
+            # a play or a draw lowers the first component, whatever the state
+            ask(f"ranking:{kind}", [model.domains(s), step, z3.Not(r1b < r1)], explain=cex)
+        else:
+            ask(f"ranking:{kind}", [inv, step, z3.Not(model.lex_decrease(s, s2))], explain=cex)
+    ask("deadlock", [inv, s.phase != OVER, z3.Not(model.enabled(s))],
+        explain=lambda m: {"state": model.describe(m, s)})
+    if not model.rules.release_uncoverable and model.rules.oldest_first:
+        q = ask("uncoverable-absorbing", [
+            inv, model.stuck(s), model.transition(s, s2),
+            z3.Or(model.table_count(s2) > model.table_count(s), s2.res == DOMINO,
+                  z3.And(s2.phase != OVER, z3.Not(model.stuck(s2))))],
+            explain=cex)
+        rep.absorbing = q.ok
+    elif model.rules.release_uncoverable:
+        # DBL-9: the released double closes nothing: a play elsewhere is possible
+        ask("uncoverable-released", [
+            inv, model.released(s), model.transition(s, s2, ["play"])], expect="sat")
+    return rep
+
+
+# -- bounded model checking -------------------------------------------------------------
+
+
+@dataclass
+class Trace:
+    """A witness from bounded model checking, concretised as a deal and actions."""
+
+    target: str
+    depth: int
+    hands: list[list[str]]
+    boneyard: list[str]
+    actions: list[str]
+    final: dict[str, Any]
+    order: list[int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"target": self.target, "depth": self.depth, "hands": self.hands,
+                "boneyard": self.boneyard, "actions": self.actions, "final": self.final}
+
+
+def bmc(model: Model, target: str, prover: Prover, max_depth: int = 12,
+        label: str = "") -> tuple[list[QueryResult], Trace | None]:
+    """The shortest trace from a deal reaching `target`, by iterative deepening.
+
+    Targets: ``blocked-uncoverable`` (the round ends blocked with an open double whose
+    number is all on the table) and ``released-play`` (a tile is played on another train
+    while an earlier turn's double that nobody can cover is open).
+    """
+    results: list[QueryResult] = []
+    states = [model.state("s0")]
+    cons = [model.init(states[0])]
+    for depth in range(1, max_depth + 1):
+        prev, cur = states[-1], model.state(f"s{depth}")
+        states.append(cur)
+        cons.append(model.transition(prev, cur))
+        if target == "blocked-uncoverable":
+            goal = z3.And(cur.res == BLOCKED, z3.Or(
+                [z3.And(cur.odbl[k], z3.Not(model.live(cur, k))) for k in model.trains]))
+        elif target == "released-play":
+            goal = z3.And(model.released(prev),
+                          model.table_count(cur) > model.table_count(prev))
+        else:
+            raise ValueError(f"unknown BMC target {target!r}")
+        q, m = prover.run(f"{label}:bmc:{target}:{depth}", [*cons, goal], "sat")
+        results.append(q)
+        if q.answer == "unknown":
+            break
+        if m is None:
+            continue
+        return results, _concretise(model, m, states, target, depth)
+    return results, None
+
+
+def _concretise(model: Model, m: Any, states: list[Sym], target: str, depth: int) -> Trace:
+    P = model.P
+    loc0 = {t: model.value(m, z3.Int(f"deal.{T.name(t)}")) for t in model.tiles}
+    hands = [[T.name(t) for t in model.tiles if loc0[t] == q and
+              (t != model.E or model.rules.holder_lays)] for q in range(P)]
+    actions, drawn = [], []
+    for a, b in zip(states, states[1:], strict=False):
+        label = model.step_label(m, a, b)
+        if label.startswith("draw "):
+            drawn.append(T.parse(label[5:]))
+            label = "draw"
+        actions.append(label)
+    rest = [t for t in model.tiles if loc0[t] == P and t not in drawn]
+    boneyard = drawn + rest
+    order = [t for q in range(P) for t in model.tiles
+             if loc0[t] == q and (t != model.E or model.rules.holder_lays)] + boneyard
+    return Trace(target, depth, hands, [T.name(t) for t in boneyard], actions,
+                 model.describe(m, states[-1]), order)

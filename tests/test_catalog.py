@@ -1,0 +1,310 @@
+"""The specification as data: the catalogue loads, answers every question of RULES.md,
+composes rule sets, and refuses bad ones with a message that points at the cause."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from mtrain.spec.catalog import Catalog, RulesetError, catalog
+from mtrain.spec.yamlload import SpecError, schema
+
+CAT = catalog()
+
+VARIANTS = {"pagat", "puremco", "puremco-d9"}
+OVERLAYS = {
+    "any-double-first", "blanks-25", "cardinal-hands", "double-blank-25", "double-blank-50",
+    "draw-until-playable", "engine-aside", "fundex-hands", "marker-anyone",
+    "marker-owner-anywhere", "own-train-first", "passes-end-round", "positive-scoring",
+    "release-uncoverable", "single-tile-start", "starter-opens-mexican", "tie-most-outs",
+    "wikipedia-doubles",
+}
+QUESTIONS = range(1, 11)  # the numbered questions at the end of shared/RULES.md
+
+
+# --- the catalogue -----------------------------------------------------------------------
+
+
+def test_catalog_loads_and_a_fresh_load_agrees() -> None:
+    fresh = Catalog()
+    assert set(fresh.options) == set(CAT.options)
+    assert set(fresh.clauses) == set(CAT.clauses)
+    assert len(CAT.clauses) > 50
+
+
+def test_shipped_variants_and_overlays_exist() -> None:
+    assert set(CAT.variants) == VARIANTS
+    assert set(CAT.overlays) == OVERLAYS
+    for name in VARIANTS:
+        rs = CAT.ruleset(name)
+        assert set(rs) == set(CAT.options)
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_every_question_is_answered(question: int) -> None:
+    """Each question of RULES.md is an option (`question: N`) or a clause (`answers`)."""
+    options = [o.name for o in CAT.options.values() if o.question == question]
+    clauses = [c.id for c in CAT.clauses.values() if question in c.answers]
+    assert options or clauses, f"question {question} is answered nowhere"
+
+
+def test_answers_name_real_questions() -> None:
+    for c in CAT.clauses.values():
+        assert set(c.answers) <= set(QUESTIONS), c.id
+    for o in CAT.options.values():
+        assert o.question is None or o.question in QUESTIONS, o.name
+
+
+def test_every_decision_clause_gives_its_reason() -> None:
+    for c in CAT.clauses.values():
+        if "decision" in c.sources:
+            assert c.decision and len(c.decision.split()) >= 5, c.id
+        if c.decision:
+            assert "decision" in c.sources, f"{c.id} gives a decision but no 'decision' source"
+
+
+def test_clause_ids_are_well_formed_and_have_text() -> None:
+    for cid, c in CAT.clauses.items():
+        assert re.fullmatch(r"[A-Z]+-[0-9]+", cid), cid
+        assert c.title.strip() and c.text.strip() and c.sources, cid
+        assert c.line is not None
+
+
+def test_every_option_value_is_named_by_a_clause_or_documented() -> None:
+    for option in CAT.options.values():
+        for value in option.values.values():
+            named = CAT.clauses_for(option.name, value.name)
+            assert named or (value.text.strip() and value.source), (option.name, value.name)
+
+
+def test_clause_conditions_name_real_options_and_values() -> None:
+    for c in CAT.clauses.values():
+        for cond in (c.when, c.requires):
+            for option, values in cond.items():
+                assert option in CAT.options, (c.id, option)
+                assert values <= set(CAT.options[option].values), (c.id, option)
+
+
+def test_every_variant_and_overlay_names_known_options() -> None:
+    for vf in [*CAT.variants.values(), *CAT.overlays.values()]:
+        for option, value in vf.options.items():
+            assert value in CAT.options[option].values, (vf.name, option, value)
+
+
+# --- the rule-set schema -----------------------------------------------------------------
+
+
+def test_ruleset_schema_enums_match_the_catalog() -> None:
+    """spec/schemas/ruleset.schema.json copies the options by hand: it must not drift."""
+    options = schema("ruleset")["properties"]["options"]
+    assert list(options["properties"]) == list(CAT.options)
+    assert options["required"] == list(CAT.options)
+    for name, option in CAT.options.items():
+        assert options["properties"][name]["enum"] == list(option.values), name
+        assert options["properties"][name]["description"].strip(), name
+
+
+def test_rulesets_validate_against_the_schema() -> None:
+    validator = jsonschema.Draft202012Validator(schema("ruleset"))
+    specs = [*VARIANTS, "pagat+blanks-25+tie-most-outs", "puremco+own-train-first"]
+    for spec in specs:
+        data = CAT.ruleset(spec).to_json()
+        assert list(validator.iter_errors(data)) == [], spec
+    bad = CAT.ruleset("pagat").to_json()
+    assert isinstance(bad["options"], dict)
+    assert not validator.is_valid({**bad, "options": {**bad["options"], "scoring": "weird"}})
+    options = {k: v for k, v in bad["options"].items() if k != "scoring"}
+    assert not validator.is_valid({**bad, "options": options})
+
+
+CONDITIONS = {"if", "then", "else", "not"}
+"""Conditional subschemas restate constraints on fields described elsewhere."""
+
+
+@pytest.mark.parametrize("name", ["state", "action", "ruleset", "variant"])
+def test_schemas_are_valid_and_describe_every_field(name: str) -> None:
+    data = schema(name)
+    jsonschema.Draft202012Validator.check_schema(data)
+    assert data["$id"] == f"https://mtrain.invalid/schemas/{name}.schema.json"
+    assert data["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+
+    def walk(node: object, where: str) -> None:
+        if isinstance(node, dict):
+            props = node.get("properties")
+            if isinstance(props, dict):
+                for key, sub in props.items():
+                    described = isinstance(sub, dict) and (
+                        "description" in sub or set(sub) == {"$ref"})
+                    assert described, f"{name}: {where}.{key} has no description"
+            for key, sub in node.items():
+                if key not in CONDITIONS:
+                    walk(sub, f"{where}.{key}")
+        elif isinstance(node, list):
+            for i, sub in enumerate(node):
+                walk(sub, f"{where}[{i}]")
+
+    walk(data, name)
+
+
+# --- composition ---------------------------------------------------------------------
+
+
+def test_compose_overlays_by_name_and_by_list() -> None:
+    a = CAT.ruleset("pagat+blanks-25+tie-most-outs")
+    b = CAT.ruleset("pagat", ["blanks-25", "tie-most-outs"])
+    assert dict(a) == dict(b)
+    assert a["blank_values"] == "blank-25" and a["tie_rule"] == "most-outs"
+    assert a.overlays == ("blanks-25", "tie-most-outs")
+
+
+def test_puremco_d9_inherits_from_puremco() -> None:
+    d9, d12 = CAT.ruleset("puremco-d9"), CAT.ruleset("puremco")
+    changed = {o for o in d9 if d9[o] != d12[o]}
+    assert changed == {"tile_set", "hand_sizes"}
+    assert dict(d9.hand_table) == {2: 15, 3: 13, 4: 10}
+
+
+@pytest.mark.parametrize(("spec", "pattern"), [
+    ("nope", r"unknown variant 'nope'"),
+    ("pagat+nope", r"unknown overlay 'nope'"),
+    ("puremco+engine-aside", r"'engine-aside' applies only to pagat"),
+    ("puremco+marker-anyone", r"'marker-anyone' applies only to pagat"),
+    ("pagat+blanks-25+double-blank-50", r"'blanks-25' and 'double-blank-50' conflict"),
+    ("pagat+double-blank-25+double-blank-50", r"conflict"),
+    ("pagat+cardinal-hands+fundex-hands", r"conflict"),
+])
+def test_composition_refused_by_name(spec: str, pattern: str) -> None:
+    with pytest.raises(RulesetError, match=pattern):
+        CAT.ruleset(spec)
+
+
+@pytest.mark.parametrize(("overrides", "pattern"), [
+    ({"nope": "x"}, r"unknown option 'nope'"),
+    ({"scoring": "weird"}, r"unknown value 'weird' for option scoring"),
+])
+def test_unknown_option_or_value_refused(overrides: dict[str, str], pattern: str) -> None:
+    with pytest.raises(RulesetError, match=pattern):
+        CAT.ruleset("pagat", overrides=overrides)
+
+
+def test_requires_failure_names_the_clause() -> None:
+    """FIRST-9 requires a single-tile start; pagat starts with a chain."""
+    with pytest.raises(SpecError) as info:
+        CAT.ruleset("pagat+starter-opens-mexican")
+    assert "FIRST-9" in str(info.value)
+    assert info.value.path.endswith("starter-opens-mexican.yaml")
+    assert info.value.line is not None
+    # with a single-tile start the same overlay composes
+    assert CAT.ruleset("pagat+single-tile-start+starter-opens-mexican")[
+        "mexican_first_turn"] == "starter-only"
+
+
+def test_requires_failure_from_an_override() -> None:
+    with pytest.raises(RulesetError, match="SEAT-2"):
+        CAT.ruleset("puremco", overrides={"starting_seat": "engine-holder"})
+
+
+# --- variant files -------------------------------------------------------------------
+
+
+def write(tmp_path: Path, text: str, name: str = "variant.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+UNDEALABLE = """\
+name: short-but-big
+title: A double-9 set with pagat's hand sizes
+source: [house]
+base: puremco-d9
+options:
+  hand_sizes: pagat
+"""
+
+
+def test_undealable_table_points_at_the_option(tmp_path: Path) -> None:
+    """DEAL-8: pagat deals 4 x 15 = 60 tiles; a double-9 set less its engine has 54."""
+    path = write(tmp_path, UNDEALABLE)
+    with pytest.raises(SpecError) as info:
+        CAT.ruleset(str(path))
+    err = info.value
+    assert (err.path, err.line) == (str(path), 6)
+    assert "DEAL-8" in err.message
+    assert str(err).startswith(f"{path}:6: ")
+
+
+def test_a_good_variant_file_composes(tmp_path: Path) -> None:
+    path = write(tmp_path, "name: mine\ntitle: Mine\nsource: [house]\nbase: pagat\n"
+                 "overlays: [blanks-25]\noptions:\n  tie_rule: most-outs\n")
+    rs = CAT.ruleset(str(path))
+    assert rs["blank_values"] == "blank-25" and rs["tie_rule"] == "most-outs"
+    assert rs["first_turn"] == "chain"
+
+
+@pytest.mark.parametrize(("text", "line", "pattern"), [
+    ("name: x\ntitle: X\nsource: [house]\nname: y\noptions: {}\n", 4, r"duplicate key 'name'"),
+    ("name: x\ntitle: X\nsource: [house]\nbase: pagat\noptions: {}\ncolour: red\n", 6,
+     r"unknown key 'colour'"),
+    ("name: x\ntitle: X\nsource: [house]\nbase: pagat\noptions:\n  scoring: [a\n", None,
+     r"YAML"),
+    ("name: x\ntitle: X\nsource: [house]\nbase: pagat\noptions:\n  nope: penalty\n", 6,
+     r"unknown option 'nope'"),
+    ("name: x\ntitle: X\nsource: [house]\nbase: pagat\noptions:\n  scoring: weird\n", 6,
+     r"unknown value 'weird'"),
+    ("name: x\ntitle: X\nsource: [house]\nbase: nope\noptions: {}\n", 4,
+     r"unknown base variant 'nope'"),
+    ("name: x\ntitle: X\nsource: [house]\noptions:\n  scoring: penalty\n", 4,
+     r"must set every option"),
+])
+def test_malformed_variant_file(tmp_path: Path, text: str, line: int | None,
+                                pattern: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(SpecError) as info:
+        CAT.ruleset(str(path))
+    err = info.value
+    assert err.path == str(path)
+    assert err.line is not None
+    if line is not None:
+        assert err.line == line, str(err)
+    assert re.search(pattern, err.message), str(err)
+
+
+# --- the command line ------------------------------------------------------------------
+
+
+def run_cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mtrain", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_cli_bad_variant_file_one_line_exit_2(tmp_path: Path) -> None:
+    path = write(tmp_path, UNDEALABLE, "bad.yaml")
+    proc = run_cli(tmp_path, "simulate", "--variant", str(path), "--rounds", "1")
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert re.search(rf"{re.escape(str(path))}:6: .*\[DEAL-8\]$", lines[0]), lines[0]
+
+
+def test_cli_malformed_yaml_one_line_exit_2(tmp_path: Path) -> None:
+    path = write(tmp_path, "name: x\ntitle: X\nname: y\n", "dup.yaml")
+    proc = run_cli(tmp_path, "simulate", "--variant", str(path))
+    assert proc.returncode == 2
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert re.search(rf"{re.escape(str(path))}:3: duplicate key 'name'", lines[0]), lines[0]
+
+
+def test_cli_unknown_variant_name_exit_2(tmp_path: Path) -> None:
+    proc = run_cli(tmp_path, "simulate", "--variant", "pagat+nope")
+    assert proc.returncode == 2
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and "unknown overlay 'nope'" in lines[0], proc.stderr

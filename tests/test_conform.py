@@ -1,0 +1,365 @@
+"""`mtrain conform`: the driver, its reports, and its robustness against deliberately
+broken implementations (tests/broken_impls/), on the small fixture set tests/data/fixtures
+(5 fixtures, 12 results: every one passes under the reference engine)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mtrain.cli import main
+
+HERE = Path(__file__).resolve().parent
+FIXTURES = HERE / "data" / "fixtures"
+BROKEN = HERE / "broken_impls"
+ADAPTERS = BROKEN / "adapters.py"
+MTRAIN = shutil.which("mtrain") or str(Path(sys.executable).with_name("mtrain"))
+SERVE = shlex.join([MTRAIN, "serve"])
+TOTAL = 12
+FAILING = {"fail", "error", "timeout", "crash"}
+
+
+def broken(script: str, *args: object) -> str:
+    return shlex.join([sys.executable, str(BROKEN / script), *map(str, args)])
+
+
+def conform(capsys: pytest.CaptureFixture[str], *args: str,
+            fixtures: Path = FIXTURES) -> tuple[int, dict[str, Any]]:
+    rc = main(["conform", "--fixtures", str(fixtures), "--format", "json", *args])
+    out = capsys.readouterr().out
+    return rc, json.loads(out)
+
+
+def statuses(report: dict[str, Any]) -> dict[tuple[str, str], str]:
+    return {(r["fixture"], r["variant"]): r["status"] for r in report["results"]}
+
+
+def not_passing(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return [r for r in report["results"] if r["status"] != "pass"]
+
+
+def usage_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    rc = main(["conform", "--fixtures", str(FIXTURES), *args])
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    assert err.startswith("mtrain conform: ") and "Traceback" not in err
+    return err
+
+
+# --- the reference, in-process and through the protocol --------------------------------
+
+
+def test_reference_in_process_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, report = conform(capsys)
+    assert rc == 0
+    assert report["summary"]["pass"] == TOTAL and len(report["results"]) == TOTAL
+    assert {r["variant"] for r in report["results"]} == {
+        "pagat", "puremco", "pagat+blanks-25", "pagat+positive-scoring"}
+    first = report["results"][0]
+    assert {"fixture", "variant", "status", "message"} <= set(first)
+
+
+@pytest.mark.parametrize("jobs", ["1", "3"])
+def test_mtrain_serve_through_the_protocol_passes(capsys: pytest.CaptureFixture[str],
+                                                  jobs: str) -> None:
+    rc, report = conform(capsys, "--impl", SERVE, "--jobs", jobs)
+    assert rc == 0, not_passing(report)
+    assert report["summary"]["pass"] == TOTAL
+    assert report["implementation"]["name"] == "mtrain-reference"
+    assert [r["fixture"] for r in report["results"]] == sorted(
+        r["fixture"] for r in report["results"])
+
+
+# --- broken implementations --------------------------------------------------------------
+
+
+ONCE = [
+    # script, K, status, in the message, in the stderr tail
+    ("crash_mid_run.py", 5, "crash", "exited with code 7, before answering", "panic"),
+    ("hang.py", 3, "timeout", "no answer to the apply request within 1 s", "thinking"),
+    ("garbage.py", 3, "error", "is not JSON", ""),
+    ("huge_line.py", 3, "error", "longer than 4194304 bytes", ""),
+    ("close_stdout.py", 3, "crash", "closed its stdout while still running", "closing stdout"),
+]
+
+
+@pytest.mark.parametrize("script, k, status, message, stderr", ONCE,
+                         ids=[x[0].removesuffix(".py") for x in ONCE])
+def test_a_fault_is_reported_and_the_rest_still_runs(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, script: str, k: int, status: str,
+        message: str, stderr: str) -> None:
+    rc, report = conform(capsys, "--impl", broken(script, k, tmp_path / "marker"),
+                         "--timeout", "1")
+    assert rc == 1
+    bad = not_passing(report)
+    assert len(bad) == 1, bad
+    assert bad[0]["status"] == status
+    assert (bad[0]["fixture"], bad[0]["variant"]) == ("basic-001", "pagat")
+    assert message in bad[0]["message"]
+    assert stderr in bad[0].get("stderr", "")
+    assert "rerun" in bad[0]
+    assert report["summary"]["pass"] == TOTAL - 1  # restarted: every other fixture ran
+
+
+def test_crash_at_start(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, report = conform(capsys, "--impl", broken("crash_at_start.py"))
+    assert rc == 1
+    assert report["summary"]["crash"] == TOTAL
+    results = report["results"]
+    assert "exited with code 3, before answering the hello" in results[0]["message"]
+    assert all("cannot load the rule tables" in r["stderr"] for r in results)
+    assert "not started again" in results[-1]["message"]  # gave up after three starts
+    assert any("did not answer the hello" in w for w in report["warnings"])
+
+
+def test_stderr_only_times_out_and_shows_what_it_wrote(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    rc, report = conform(capsys, "--impl", broken("stderr_only.py"), "--timeout", "0.5")
+    assert rc == 1
+    assert report["summary"]["timeout"] == TOTAL
+    assert '"note": "on stderr"' in report["results"][0]["stderr"]
+    assert len(report["results"][0]["stderr"]) <= 2100
+
+
+def test_wrong_shape_is_an_error_and_the_process_lives_on(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    rc, report = conform(capsys, "--impl", broken("wrong_shape.py"))
+    assert rc == 1
+    got = statuses(report)
+    assert got[("deal-001", "pagat")] == got[("deal-001", "puremco")] == "pass"
+    legal = next(r for r in report["results"] if r["fixture"] == "basic-001")
+    assert legal["status"] == "error"
+    assert 'legal.actions must be a list, got "draw"' in legal["message"]
+    apply = next(r for r in report["results"] if r["fixture"] == "basic-002")
+    assert apply["status"] == "error" and "apply.state lacks hands" in apply["message"]
+    assert report["summary"]["error"] == TOTAL - 2
+
+
+def test_hello_options_make_rule_sets_not_applicable(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    rc, report = conform(capsys, "--impl",
+                         broken("hello.py", '{"options": {"scoring": ["penalty"]}}'))
+    assert rc == 0
+    na = [r for r in report["results"] if r["status"] == "not-applicable"]
+    assert {r["variant"] for r in na} == {"pagat+positive-scoring"} and len(na) == 2
+    assert "scoring=positive" in na[0]["message"]
+
+
+# --- in-process adapters ---------------------------------------------------------------
+
+
+def test_adapter_failure_shows_what_differs(capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["conform", "--fixtures", str(FIXTURES), "--adapter",
+               f"{ADAPTERS}:ForgetsDraw"])
+    out = capsys.readouterr().out
+    assert rc == 1
+    assert "FAIL basic-001 [pagat]" in out and "FAIL basic-001 [puremco]" in out
+    assert "data/fixtures/basic/play.yaml:2" in out
+    assert "clauses: TRAIN-2, TRAIN-4, TURN-1" in out
+    assert "legal actions missing: play 5-3 on 0" in out
+    assert "legal actions not allowed by the rules: pass" in out
+    assert (f"rerun: mtrain conform --adapter {ADAPTERS}:ForgetsDraw --fixtures "
+            f"{FIXTURES}/basic/play.yaml -k basic-001 --variant puremco") in out
+    tail = out[out.index("Per clause:"):]
+    assert "TURN-1" in tail and "Per variant:" in tail
+    assert out.rstrip().endswith("s") and "FAILED: 12 results (10 pass, 2 fail)" in out
+
+
+def test_rerun_command_runs_just_that_fixture(capsys: pytest.CaptureFixture[str]) -> None:
+    _, report = conform(capsys, "--adapter", f"{ADAPTERS}:ForgetsDraw")
+    rerun = shlex.split(not_passing(report)[0]["rerun"])
+    assert rerun[:2] == ["mtrain", "conform"]
+    rc = main([*rerun[1:], "--format", "json"])
+    again = json.loads(capsys.readouterr().out)
+    assert rc == 1
+    assert [(r["fixture"], r["variant"], r["status"]) for r in again["results"]] == [
+        ("basic-001", "pagat", "fail")]
+
+
+def test_adapter_instance_variants_and_filters(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, report = conform(capsys, "--adapter", f"{ADAPTERS}:REFERENCE", "-k", "scoring",
+                         "--variant", "pagat + positive-scoring", "--variant", "puremco")
+    assert rc == 0
+    assert sorted(statuses(report)) == [("scoring-001", "pagat+positive-scoring"),
+                                        ("scoring-001", "puremco"),
+                                        ("scoring-002", "pagat+positive-scoring")]
+
+
+def test_adapter_not_applicable(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, report = conform(capsys, "--adapter", f"{ADAPTERS}:PuremcoOnly")
+    assert rc == 0
+    got = statuses(report)
+    assert {s for (_, v), s in got.items() if v == "puremco"} == {"pass"}
+    assert {s for (_, v), s in got.items() if v != "puremco"} == {"not-applicable"}
+
+
+def test_adapter_timeout_and_exception(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, report = conform(capsys, "--adapter", f"{ADAPTERS}:Slow", "--timeout", "0.5")
+    assert rc == 1
+    assert [(r["fixture"], r["variant"], r["status"]) for r in not_passing(report)] == [
+        ("basic-001", "puremco", "timeout")]
+    rc, report = conform(capsys, "--adapter", f"{ADAPTERS}:Raises")
+    bad = not_passing(report)
+    assert rc == 1 and {r["fixture"] for r in bad} == {"scoring-002"}
+    assert bad[0]["status"] == "error" and "KeyError" in bad[0]["message"]
+
+
+def test_adapter_as_module_name(capsys: pytest.CaptureFixture[str],
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(BROKEN))
+    rc, report = conform(capsys, "--adapter", "adapters:Reference", "-k", "deal")
+    assert rc == 0 and report["summary"]["pass"] == 2
+
+
+# --- known failures ----------------------------------------------------------------------
+
+
+def test_skip_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    skip = tmp_path / "known.yaml"
+    skip.write_text("- fixture: basic-001\n  reason: we offer a pass too (issue 12)\n"
+                    "- fixture: deal-001\n  variant: pagat\n  reason: was broken\n"
+                    "- fixture: nothing-999\n  reason: gone\n")
+    rc, report = conform(capsys, "--adapter", f"{ADAPTERS}:ForgetsDraw", "--skip", str(skip))
+    assert rc == 0
+    got = statuses(report)
+    assert got[("basic-001", "pagat")] == got[("basic-001", "puremco")] == "skip"
+    skipped = next(r for r in report["results"] if r["status"] == "skip")
+    assert "known failure (fail): we offer a pass too" in skipped["message"]
+    assert report["unexpected_passes"] == [
+        {"fixture": "deal-001", "variant": "pagat", "skip_reason": "was broken"}]
+    assert any("nothing-999" in w for w in report["warnings"])
+    main(["conform", "--fixtures", str(FIXTURES), "--adapter", f"{ADAPTERS}:ForgetsDraw",
+          "--skip", str(skip)])
+    out = capsys.readouterr().out
+    assert "now passing" in out and "deal-001 [pagat]" in out
+
+
+# --- report formats ----------------------------------------------------------------------
+
+
+def test_junit_markdown_and_output_file(capsys: pytest.CaptureFixture[str],
+                                        tmp_path: Path) -> None:
+    args = ["conform", "--fixtures", str(FIXTURES), "--adapter", f"{ADAPTERS}:ForgetsDraw"]
+    junit = tmp_path / "report.xml"
+    assert main([*args, "--format", "junit", "--output", str(junit)]) == 1
+    assert "FAILED: 12 results" in capsys.readouterr().out
+    root = ET.parse(junit).getroot()
+    assert root.tag == "testsuites"
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("12", "2", "0")
+    cases = root.findall(".//testcase")
+    assert len(cases) == TOTAL
+    assert {c.get("classname") for c in cases} == {"basic", "deal", "scoring"}
+    failed = [c for c in cases if c.find("failure") is not None]
+    assert [c.get("name") for c in failed] == ["basic-001[pagat]", "basic-001[puremco]"]
+    failure = failed[0].find("failure")
+    assert failure is not None and "play 5-3 on 0" in (failure.get("message") or "")
+
+    assert main([*args, "--format", "markdown"]) == 1
+    md = capsys.readouterr().out
+    assert md.startswith("# mtrain conform") and "## Failures" in md
+    assert "### `basic-001` [pagat]: fail" in md and "## Per clause" in md
+
+    text = tmp_path / "report.txt"
+    assert main([*args, "--output", str(text)]) == 1
+    assert "Per variant:" in text.read_text()
+
+
+def test_junit_survives_control_characters(capsys: pytest.CaptureFixture[str],
+                                           tmp_path: Path) -> None:
+    out = tmp_path / "r.xml"
+    main(["conform", "--fixtures", str(FIXTURES), "--impl",
+          broken("garbage.py", 3, tmp_path / "marker"), "--format", "junit",
+          "--output", str(out)])
+    capsys.readouterr()
+    errors = ET.parse(out).getroot().findall(".//error")
+    assert len(errors) == 1 and errors[0].get("type") == "error"
+
+
+# --- usage and configuration errors: exit code 2 ------------------------------------------
+
+
+@pytest.mark.parametrize("args, fault", [
+    (["--variant", "pagatt"], "pagatt"),
+    (["--variant", "pagat+no-such-overlay"], "no-such-overlay"),
+    (["--adapter", "nocolon"], "expected MODULE:OBJECT"),
+    (["--adapter", "no_such_module_xyz:Thing"], "cannot import no_such_module_xyz"),
+    (["--adapter", f"{ADAPTERS}:Missing"], "has no attribute 'Missing'"),
+    (["--adapter", f"{ADAPTERS}:NotAnEngine"], "lacks deal, legal, apply, winners"),
+    (["--adapter", f"{ADAPTERS}:Broken"], "no engine today"),
+    (["--adapter", "/no/such/file.py:X"], "no such file"),
+    (["--impl", "/no/such/engine --serve"], "cannot run /no/such/engine"),
+    (["--impl", "'unbalanced"], "--impl"),
+    (["--fixtures", "/no/such/folder"], "no such file or folder"),
+    (["--skip", "/no/such/skip.yaml"], "--skip"),
+])
+def test_usage_errors(capsys: pytest.CaptureFixture[str], args: list[str], fault: str) -> None:
+    assert fault in usage_error(capsys, *args)
+
+
+@pytest.mark.parametrize("change, fault", [
+    ('{"protocol": 2}', "speaks protocol version 2; this harness speaks version 1"),
+    ("refuse", "does not speak protocol 1: this engine speaks protocol 7 only"),
+])
+def test_protocol_version_mismatch(capsys: pytest.CaptureFixture[str], change: str,
+                                   fault: str) -> None:
+    assert fault in usage_error(capsys, "--impl", broken("hello.py", change))
+
+
+@pytest.mark.parametrize("content, fault", [
+    ("- fixture: basic-001\n", "needs a 'reason'"),
+    ("fixture: basic-001\n", "expected a list"),
+    ("- fixture: basic-001\n  reason: x\n  why: y\n", "unknown key 'why'"),
+    ("- [\n", "not YAML"),
+])
+def test_bad_skip_files(capsys: pytest.CaptureFixture[str], tmp_path: Path, content: str,
+                        fault: str) -> None:
+    skip = tmp_path / "skip.yaml"
+    skip.write_text(content)
+    assert fault in usage_error(capsys, "--skip", str(skip))
+
+
+def test_bad_option_values_exit_2() -> None:
+    for args in (["--timeout", "0"], ["--jobs", "0"], ["--format", "html"]):
+        with pytest.raises(SystemExit) as e:
+            main(["conform", *args])
+        assert e.value.code == 2
+
+
+# --- the pytest plugin --------------------------------------------------------------------
+
+
+def run_pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    ini = tmp_path / "pytest.ini"
+    ini.write_text("[pytest]\n")
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-c", str(ini), "-p", "mtrain.conformance.pytest_plugin",
+         "-p", "no:cacheprovider", *args],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_pytest_plugin(tmp_path: Path) -> None:
+    (tmp_path / "test_own.py").write_text("def test_own():\n    pass\n")
+    common = ["--mtrain-adapter", f"{ADAPTERS}:ForgetsDraw", "--mtrain-fixtures",
+              str(FIXTURES)]
+    ran = run_pytest(tmp_path, *common, "-v", "-k", "not TURN-6")  # -k: by clause too
+    assert ran.returncode == 1, ran.stdout
+    assert "mtrain::basic-001[pagat] FAILED" in ran.stdout
+    assert "mtrain::scoring-001[pagat+positive-scoring] PASSED" in ran.stdout
+    assert "test_own.py::test_own PASSED" in ran.stdout
+    assert "2 failed, 9 passed, 2 deselected" in ran.stdout  # basic-002 exercises TURN-6
+    assert "legal actions missing: play 5-3 on 0" in ran.stdout
+    assert "clauses: TRAIN-2, TRAIN-4, TURN-1" in ran.stdout
+    quiet = run_pytest(tmp_path)  # no --mtrain-adapter: only the project's own test
+    assert quiet.returncode == 0 and "1 passed" in quiet.stdout
+    bad = run_pytest(tmp_path, "--mtrain-adapter", "nope")
+    assert bad.returncode == 4 and "expected MODULE:OBJECT" in bad.stderr

@@ -1,0 +1,311 @@
+"""Protocol v1: message checks, the reference server (`mtrain serve`), the process client,
+the JSON Schema of every message, and the example exchange in docs/protocol.md."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shlex
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from referencing import Registry, Resource
+
+from mtrain.conformance.adapter import Refused, ruleset_json
+from mtrain.conformance.fixture import table_state
+from mtrain.conformance.process import (
+    ProcessImplementation,
+    StderrRing,
+    describe_exit,
+    tail_of,
+)
+from mtrain.conformance.protocol import (
+    MAX_LINE,
+    ErrorAnswer,
+    ProtocolError,
+    check_answer,
+    check_request,
+    decode,
+    encode,
+)
+from mtrain.conformance.serve import Server, serve
+from mtrain.spec.catalog import catalog
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMAS = ROOT / "spec" / "schemas"
+DOC = ROOT / "docs" / "protocol.md"
+MTRAIN = shutil.which("mtrain") or str(Path(sys.executable).with_name("mtrain"))
+
+RS = catalog().ruleset("puremco-d9")
+RJ = ruleset_json(RS)
+# The last round of a puremco-d9 match: seat 0 holds only [4-0] (the docs' example).
+STATE = table_state({"engine": 0, "hands": {0: ["0-4"], 1: ["3-3", "2-1"]},
+                     "trains": {1: ["0-5"]}, "scores": [30, 12], "outs": [4, 5]}, RS)
+PLAY_OUT = {"type": "play", "tile": "4-0", "train": 0}
+
+
+def handle(server: Server, message: Any) -> dict[str, Any]:
+    line = message if isinstance(message, str) else json.dumps(message)
+    answer, _ = server.handle(line)
+    return answer
+
+
+@pytest.fixture(scope="module")
+def server() -> Server:
+    return Server()
+
+
+@pytest.fixture(scope="module")
+def validator() -> jsonschema.Draft202012Validator:
+    resources = []
+    for path in SCHEMAS.glob("*.schema.json"):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        resources.append((data["$id"], Resource.from_contents(data)))
+    registry: Registry[Any] = Registry().with_resources(resources)
+    schema = json.loads((SCHEMAS / "protocol.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema, registry=registry)
+
+
+# --- messages ------------------------------------------------------------------------
+
+
+def test_encode_is_one_compact_line() -> None:
+    line = encode({"id": 1, "type": "hello", "protocol": 1, "harness": "ü"})
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    assert decode(line) == {"id": 1, "type": "hello", "protocol": 1, "harness": "ü"}
+
+
+@pytest.mark.parametrize("line, fault", [
+    (b"hello\n", "not JSON"),
+    (b"\xff\xfe{}\n", "not JSON"),
+    (b"[1, 2]\n", "JSON object, not list"),
+])
+def test_decode_refuses(line: bytes, fault: str) -> None:
+    with pytest.raises(ProtocolError, match=re.escape(fault)):
+        decode(line)
+
+
+@pytest.mark.parametrize("message, fault", [
+    ({"type": "hello", "protocol": 1}, "request.id must be an integer"),
+    ({"id": True, "type": "hello", "protocol": 1}, "request.id must be an integer"),
+    ({"id": 1, "type": "play"}, "request.type must be one of"),
+    ({"id": 1, "type": "hello"}, "needs 'protocol'"),
+    ({"id": 1, "type": "legal", "ruleset": RJ}, "needs 'state'"),
+    ({"id": 1, "type": "legal", "ruleset": {}, "state": {}}, "legal.ruleset must be a rule set"),
+    ({"id": 1, "type": "deal", "ruleset": RJ, "players": 2, "round": 1, "order": [1]},
+     "deal.order must be a list of strings"),
+    ({"id": 1, "type": "shutdown", "now": True}, "no field 'now'"),
+])
+def test_check_request_names_the_fault(message: dict[str, Any], fault: str) -> None:
+    with pytest.raises(ProtocolError, match=re.escape(fault)):
+        check_request(message)
+
+
+@pytest.mark.parametrize("kind, message, fault", [
+    ("legal", {"id": 2, "ok": True, "actions": []}, "carries id 2"),
+    ("legal", {"id": 1, "actions": []}, "answer.ok must be true or false"),
+    ("legal", {"id": 1, "ok": True}, "needs 'actions'"),
+    ("legal", {"id": 1, "ok": True, "actions": [{"tile": "5-5"}]}, "legal.actions[0]"),
+    ("apply", {"id": 1, "ok": True}, "exactly one of 'state' and 'refused'"),
+    ("apply", {"id": 1, "ok": True, "state": STATE, "refused": {"reason": "x"}},
+     "exactly one of"),
+    ("apply", {"id": 1, "ok": True, "refused": "no"}, "apply.refused must be"),
+    ("apply", {"id": 1, "ok": True, "state": {"round": 1}}, "apply.state lacks engine"),
+    ("deal", {"id": 1, "ok": True, "state": {**STATE, "hands": "none"}},
+     "answer.state.hands must be a list"),
+    ("score", {"id": 1, "ok": True, "scores": [1, "2"]}, "list of integers"),
+    ("hello", {"id": 1, "ok": True, "protocol": 1, "name": "x", "version": "1"},
+     "needs 'variants'"),
+    ("winners", {"id": 1, "ok": False}, "needs error.message"),
+])
+def test_check_answer_names_the_fault(kind: str, message: dict[str, Any], fault: str) -> None:
+    with pytest.raises(ProtocolError, match=re.escape(fault)):
+        check_answer(kind, 1, message)
+
+
+def test_error_answers_raise_with_their_kind() -> None:
+    with pytest.raises(ErrorAnswer) as e:
+        check_answer("legal", 4, {"id": 4, "ok": False,
+                                  "error": {"kind": "unsupported", "message": "no d9"}})
+    assert (e.value.kind, e.value.message) == ("unsupported", "no d9")
+
+
+# --- the server ------------------------------------------------------------------------
+
+
+def test_server_answers_every_request_type(server: Server) -> None:
+    hello = handle(server, {"id": 1, "type": "hello", "protocol": 1})
+    assert hello == {"id": 1, "ok": True, "protocol": 1, "name": "mtrain-reference",
+                     "version": hello["version"], "variants": ["*"]}
+    legal = handle(server, {"id": 2, "type": "legal", "ruleset": RJ, "state": STATE})
+    assert legal["actions"] == [PLAY_OUT, {"type": "play", "tile": "4-0", "train": "mexican"}]
+    refused = handle(server, {"id": 3, "type": "apply", "ruleset": RJ, "state": STATE,
+                              "action": {"type": "play", "tile": "4-0", "train": 1}})
+    assert refused["refused"]["clause"] == "TRAIN-2"
+    end = handle(server, {"id": 4, "type": "apply", "ruleset": RJ, "state": STATE,
+                          "action": PLAY_OUT})["state"]
+    assert end["result"] == {"end": "domino", "winner": 0, "scores": [0, 9]}
+    assert handle(server, {"id": 5, "type": "score", "ruleset": RJ, "state": end}) == {
+        "id": 5, "ok": True, "scores": [0, 9]}
+    blocked = handle(server, {"id": 6, "type": "score", "ruleset": RJ, "state": STATE,
+                              "winner": None})
+    assert blocked["scores"] == [4, 9]
+    assert handle(server, {"id": 7, "type": "winners", "ruleset": RJ, "state": end})[
+        "winners"] == [1]
+    order = [f"{a}-{b}" for a in range(10) for b in range(a + 1) if (a, b) != (9, 9)]
+    dealt = handle(server, {"id": 8, "type": "deal", "ruleset": RJ, "players": 2, "round": 1,
+                            "order": order})["state"]
+    assert [len(h) for h in dealt["hands"]] == [15, 15] and len(dealt["boneyard"]) == 24
+    assert server.handle('{"id": 9, "type": "shutdown"}') == ({"id": 9, "ok": True}, True)
+
+
+def test_positive_scoring_gives_the_hands_to_the_winner(server: Server) -> None:
+    rj = ruleset_json(catalog().ruleset("puremco-d9+positive-scoring"))
+    end = handle(server, {"id": 1, "type": "apply", "ruleset": rj, "state": STATE,
+                          "action": PLAY_OUT})["state"]
+    assert handle(server, {"id": 2, "type": "score", "ruleset": rj, "state": end})[
+        "scores"] == [9, 0]
+
+
+@pytest.mark.parametrize("line, rid, kind, fault", [
+    ("{nope", None, "bad-request", "not JSON"),
+    ('{"type": "hello", "protocol": 1}', None, "bad-request", "request.id"),
+    ('{"id": 3, "type": "dance"}', 3, "bad-request", "request.type"),
+    ('{"id": 4, "type": "hello", "protocol": 2}', 4, "protocol-version", "not 2"),
+    ('{"id": 5, "type": "legal", "ruleset": {"name": "x", "options": {"scoring": "golf"}}, '
+     '"state": {}}', 5, "bad-request", "golf"),
+    ('{"id": 6, "type": "legal", "ruleset": {"name": "x", "options": {}}, "state": {}}',
+     6, "bad-request", "state.hands is missing"),
+    ('{"id": 7, "type": "score", "ruleset": {"name": "x", "options": {}}, "state": STATE}',
+     7, "bad-request", "not over"),
+    ('{"id": 8, "type": "score", "ruleset": {"name": "x", "options": {}}, "state": STATE, '
+     '"winner": 1}', 8, "bad-request", "still holds tiles"),
+    ('{"id": 9, "type": "apply", "ruleset": {"name": "x", "options": {}}, "state": STATE, '
+     '"action": {"type": "fly"}}', 9, None, "unknown action type"),
+])
+def test_server_answers_bad_requests_with_errors(server: Server, line: str, rid: int | None,
+                                                 kind: str | None, fault: str) -> None:
+    rj = json.dumps(RJ)
+    line = line.replace('{"name": "x", "options": {}}', rj).replace("STATE", json.dumps(STATE))
+    answer, stop = server.handle(line)
+    assert not stop and answer["id"] == rid
+    if kind is None:  # an action that does not parse is refused, like an illegal one
+        assert fault in answer["refused"]["reason"]
+    else:
+        assert answer["ok"] is False and answer["error"]["kind"] == kind
+        assert fault in answer["error"]["message"]
+
+
+def test_server_survives_an_engine_crash(server: Server) -> None:
+    # A table the engine cannot make sense of (a follow-up due without a double).
+    broken = {**STATE, "phase": "follow"}
+    answer = handle(server, {"id": 1, "type": "legal", "ruleset": RJ, "state": broken})
+    assert answer["ok"] is False and answer["error"]["kind"] in ("internal", "bad-request")
+    assert handle(server, {"id": 2, "type": "legal", "ruleset": RJ, "state": STATE})["ok"]
+
+
+def test_serve_loop_skips_blank_lines_caps_long_ones_and_stops_at_shutdown() -> None:
+    lines = [b"\n", b"x" * (MAX_LINE + 10) + b"\n",
+             encode({"id": 1, "type": "hello", "protocol": 1}),
+             encode({"id": 2, "type": "shutdown"}),
+             encode({"id": 3, "type": "hello", "protocol": 1})]
+    out = io.BytesIO()
+    assert serve(io.BytesIO(b"".join(lines)), out) == 0
+    answers = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [a["id"] for a in answers] == [None, 1, 2]
+    assert "longer than" in answers[0]["error"]["message"]
+
+
+# --- the schema and the documented exchange ----------------------------------------------
+
+
+def doc_exchange() -> list[tuple[str, str]]:
+    text = DOC.read_text(encoding="utf-8")
+    lines = [x for x in text.splitlines() if x.startswith(("> ", "< "))]
+    assert len(lines) >= 20 and len(lines) % 2 == 0
+    return [(lines[i][2:], lines[i + 1][2:]) for i in range(0, len(lines), 2)]
+
+
+def test_docs_example_is_what_the_server_answers(server: Server) -> None:
+    kinds = set()
+    for request, answer in doc_exchange():
+        got, _ = server.handle(request + "\n")  # as on the wire
+        want = json.loads(answer)
+        if "version" in want:
+            want["version"] = got["version"]
+        assert got == want, request[:120]
+        try:
+            kinds.add(json.loads(request)["type"])
+        except ValueError:
+            kinds.add("garbage")
+    assert kinds == {"hello", "deal", "legal", "apply", "score", "winners", "shutdown",
+                     "garbage"}
+
+
+def test_every_documented_message_matches_the_schema(
+        validator: jsonschema.Draft202012Validator) -> None:
+    for request, answer in doc_exchange():
+        for text in (request, answer):
+            try:
+                message = json.loads(text)
+            except ValueError:
+                continue
+            errors = [e.message for e in validator.iter_errors(message)]
+            assert errors == [], text[:200]
+
+
+@pytest.mark.parametrize("message", [
+    {"id": 1, "type": "legal", "ruleset": RJ},
+    {"id": 1, "type": "apply", "ruleset": RJ, "state": STATE, "action": {"type": "jump"}},
+    {"id": 1, "ok": True, "state": STATE, "refused": {"reason": "x", "clause": None}},
+    {"id": 1, "ok": True, "actions": "draw"},
+    {"id": 1, "ok": False, "error": {"kind": "oops", "message": "x"}},
+])
+def test_schema_refuses_malformed_messages(validator: jsonschema.Draft202012Validator,
+                                           message: dict[str, Any]) -> None:
+    assert not validator.is_valid(message)
+
+
+# --- the process client ----------------------------------------------------------------
+
+
+def test_process_client_against_mtrain_serve() -> None:
+    with ProcessImplementation(shlex.join([MTRAIN, "serve"]), timeout=30) as impl:
+        info = impl.info()
+        assert info["name"] == "mtrain-reference" and info["protocol"] == 1
+        assert impl.legal(RJ, STATE)[0] == PLAY_OUT
+        with pytest.raises(Refused) as refused:
+            impl.apply(RJ, STATE, {"type": "play", "tile": "4-0", "train": 1})
+        assert refused.value.clause == "TRAIN-2"
+        end = impl.apply(RJ, STATE, PLAY_OUT)
+        assert impl.score(RJ, end) == [0, 9]
+        assert impl.score(RJ, STATE, None) == [4, 9]
+        assert impl.winners(RJ, end) == [1]
+        assert impl.starts == 1 and impl.requests == 7
+        proc = impl._proc
+    assert proc is not None and proc.popen.returncode == 0  # it obeyed the shutdown
+
+
+def test_stderr_ring_keeps_only_the_latest_bytes() -> None:
+    ring = StderrRing(None, limit=100)
+    for i in range(50):
+        ring.add(f"line {i}\n".encode())
+    mark = ring.mark()
+    assert len(ring.text()) <= 110 and ring.text().endswith("line 49\n")
+    assert ring.tail(lines=2) == "line 48\nline 49"
+    assert ring.text(since=mark) == ""
+    ring.add(b"fresh\n")
+    assert ring.text(since=mark) == "fresh\n"
+    assert tail_of("x" * 5000, chars=10) == "..." + "x" * 10
+
+
+def test_exit_descriptions() -> None:
+    assert describe_exit(3) == "exited with code 3"
+    assert describe_exit(-9) == "was killed by SIGKILL"
+    assert describe_exit(None) == "closed its stdout while still running"
