@@ -48,9 +48,14 @@ def time_run(argv: list[str], env: dict[str, str]) -> tuple[float, float, dict[s
                           env=env, cwd=Path.home(), timeout=600)
     elapsed = time.perf_counter() - start
     cpu = _cpu() - cpu
-    if done.returncode != 0:
+    if done.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(argv)} exited {done.returncode}:\n{done.stderr[-2000:]}")
-    summary: dict[str, int] = json.loads(done.stdout)["summary"]
+    report = json.loads(done.stdout)
+    for problem in report["load_errors"] + [
+            f"{r['status']} {r['fixture']} [{r['variant']}]: {r['message']}"
+            for r in report["results"] if r["status"] != "pass"]:
+        print(f"  {problem[:300]}", file=sys.stderr)
+    summary: dict[str, int] = report["summary"]
     return elapsed, cpu, summary
 
 

@@ -360,6 +360,11 @@ class TimedImplementation:
         seats: list[int] = self._run("winners", ruleset, state)
         return seats
 
+    def close(self) -> None:
+        close = getattr(self.inner, "close", None)
+        if callable(close):
+            close()
+
 
 @dataclass
 class Target:

@@ -161,12 +161,12 @@ def live(state: State, train: int) -> bool:
     return bool(state.rules.number_mask[state.ends[train]] & ~state.table_mask)
 
 
-def duties(state: State) -> list[int]:
+def duties(state: State, first_turns_over: bool = False) -> list[int]:
     """Open doubles laid on earlier turns that oblige the player to move (DBL-6)."""
     if not state.open_doubles:
         return []
     rules = state.rules
-    if rules.chain_first_turn and state.first_pending:
+    if rules.chain_first_turn and state.first_pending and not first_turns_over:
         return []  # FIRST-5: chain doubles wait until everyone has had a first turn
     out = [t for t in state.open_doubles if t not in state.turn_doubles]
     if rules.release_uncoverable:
@@ -176,10 +176,11 @@ def duties(state: State) -> list[int]:
     return out  # DBL-8: any of them
 
 
-def open_trains(state: State, seat: int, all_marked: bool = False) -> list[int]:
+def open_trains(state: State, seat: int, all_marked: bool = False,
+                first_turns_over: bool = False) -> list[int]:
     """Trains `seat` may play on in an ordinary turn, before any double duty."""
     rules = state.rules
-    first = bool(state.first_pending >> seat & 1)
+    first = bool(state.first_pending >> seat & 1) and not first_turns_over
     if first and rules.chain_first_turn:
         return [seat]  # FIRST-2: a chain goes on your own train only
     if rules.own_train_first and not state.trains[seat]:
@@ -379,8 +380,10 @@ def _check_blocked(state: State) -> None:
 
 
 def can_ever_play(state: State, seat: int) -> bool:
-    """END-2: could `seat` play on a turn of its own if every train were marked?"""
-    trains = duties(state) or open_trains(state, seat, all_marked=True)
+    """END-2: could `seat` play on a turn of its own once every train were marked and
+    every first turn over? (First-turn limits pass; markers only ever go up.)"""
+    trains = duties(state, first_turns_over=True) or open_trains(
+        state, seat, all_marked=True, first_turns_over=True)
     hand = state.hands[seat]
     number_mask = state.rules.number_mask
     return any(hand & number_mask[state.ends[t]] for t in trains)

@@ -143,6 +143,9 @@ class ExploreReport:
     longest: int = 0
     longest_trace: tuple[str, ...] = ()
     longest_deal: tuple[str, ...] = ()
+    witness_depth: int | None = None
+    witness_deal: tuple[str, ...] = ()
+    witness_trace: tuple[str, ...] = ()
     findings: list[Finding] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -163,6 +166,9 @@ class ExploreReport:
             "final_states": self.final_states, "endings": dict(sorted(self.endings.items())),
             "longest_round": self.longest, "longest_deal": list(self.longest_deal),
             "longest_trace": list(self.longest_trace),
+            **({"witness_depth": self.witness_depth, "witness_deal": list(self.witness_deal),
+                "witness_trace": list(self.witness_trace)}
+               if self.witness_depth is not None else {}),
             "findings": [f.to_json() for f in self.findings], "seconds": round(self.seconds, 4),
         }
 
@@ -177,20 +183,32 @@ def action_text(state: State, a: Action) -> str:
 Visitor = Callable[[State, Action, State], None]
 """Called on every transition (state, action, next state) the first time it is explored."""
 
+Target = Callable[[State, Action, State], bool]
+"""A transition that a witness search looks for."""
+
 _ON_STACK = -1
+_FAR = 1 << 30
 
 
 def explore(rules: Rules, players: int, orders: Iterable[Sequence[int]], *, round_no: int = 1,
             deals_total: int | None = None, check_invariants: bool = True,
-            visit: Visitor | None = None, max_findings: int = 20) -> ExploreReport:
-    """Every state reachable from the deals `orders`; see the module docstring."""
+            visit: Visitor | None = None, target: Target | None = None,
+            max_findings: int = 20) -> ExploreReport:
+    """Every state reachable from the deals `orders`; see the module docstring.
+
+    With `target`, also the fewest actions from a deal to a transition it accepts, and one
+    such line of play (`witness_depth`, `witness_deal`, `witness_trace`).
+    """
     t0 = time.perf_counter()
     hand = rules.ruleset.hand_size(players)
     report = ExploreReport(rules.ruleset.name, rules.max_pip, players, hand, round_no)
-    # longest[key]: the most actions from that state to the end of the round;
-    # _ON_STACK while the state is on the DFS stack. best[key]: the action that achieves it.
+    # longest[key]: the most actions from that state to the end of the round, or
+    # _ON_STACK while the state is on the DFS stack; best[key]: the first action of it.
+    # nearest[key]: the fewest actions from that state to a target transition.
     longest: dict[Key, int] = {}
     best: dict[Key, tuple[Action, Key]] = {}
+    nearest: dict[Key, int] = {}
+    toward: dict[Key, tuple[Action, Key]] = {}
 
     def problem(kind: str, message: str, clauses: tuple[str, ...] = (),
                 trace: tuple[str, ...] = ()) -> None:
@@ -219,13 +237,21 @@ def explore(rules: Rules, players: int, orders: Iterable[Sequence[int]], *, roun
             longest[key] = 0
             return None
         longest[key] = _ON_STACK
-        # frame: key, state, actions, next action index, best length so far
-        return [key, state, actions, 0, -1]
+        # key, state, actions, next action, longest so far, nearest so far, edge is a target
+        return [key, state, actions, 0, -1, _FAR, False]
 
-    def better(fr: list[Any], length: int, action: Action, child_key: Key) -> None:
+    def edge(fr: list[Any], child_key: Key) -> None:
+        """The edge fr -> child (the action just taken) is finished: update fr's values."""
+        action = fr[2][fr[3] - 1]
+        length = longest[child_key] + 1
         if length > fr[4]:
             fr[4] = length
             best[fr[0]] = (action, child_key)
+        if target is not None:
+            near = 1 if fr[6] else nearest.get(child_key, _FAR) + 1
+            if near < fr[5]:
+                fr[5] = near
+                toward[fr[0]] = (action, child_key)
 
     for order in orders:
         report.deals += 1
@@ -247,12 +273,12 @@ def explore(rules: Rules, players: int, orders: Iterable[Sequence[int]], *, roun
                 fr = stack[-1]
                 state, actions, i = fr[1], fr[2], fr[3]
                 if i == len(actions):
-                    value = max(fr[4], 0)
-                    longest[fr[0]] = value
+                    longest[fr[0]] = max(fr[4], 0)
+                    if fr[5] < _FAR:
+                        nearest[fr[0]] = fr[5]
                     stack.pop()
                     if stack:  # the parent resumes: its edge to this state is done
-                        parent = stack[-1]
-                        better(parent, value + 1, parent[2][parent[3] - 1], fr[0])
+                        edge(stack[-1], fr[0])
                     continue
                 fr[3] = i + 1
                 action = actions[i]
@@ -262,10 +288,12 @@ def explore(rules: Rules, players: int, orders: Iterable[Sequence[int]], *, roun
                 except Exception as exc:
                     problem("crash", f"{action_text(state, action)}: {type(exc).__name__}: "
                             f"{exc}", (), path_of(stack))
+                    fr[6] = False
                     continue
                 report.transitions += 1
                 if visit is not None:
                     visit(state, action, child)
+                fr[6] = target is not None and target(state, action, child)
                 ck = state_key(child)
                 done = longest.get(ck)
                 if done is None:
@@ -278,23 +306,29 @@ def explore(rules: Rules, players: int, orders: Iterable[Sequence[int]], *, roun
                     problem("cycle", f"a state is reachable from itself (phase {child.phase})",
                             (), path_of(stack))
                     continue
-                better(fr, done + 1, action, ck)
+                edge(fr, ck)
         length = longest.get(root_key, 0)
         if length > report.longest:
             report.longest = length
             report.longest_deal = tuple(T.name(t) for t in order)
             report.longest_trace = _trace(root, best, longest)
+        near = nearest.get(root_key, _FAR)
+        if near < _FAR and (report.witness_depth is None or near < report.witness_depth):
+            report.witness_depth = near
+            report.witness_deal = tuple(T.name(t) for t in order)
+            report.witness_trace = _trace(root, toward, nearest, near)
     report.deals_total = deals_total if deals_total is not None else report.deals
     report.seconds = time.perf_counter() - t0
     return report
 
 
-def _trace(root: State, best: dict[Key, tuple[Action, Key]],
-           longest: dict[Key, int]) -> tuple[str, ...]:
-    """Replay one longest line of play from the root."""
+def _trace(root: State, best: dict[Key, tuple[Action, Key]], value: dict[Key, int],
+           steps: int | None = None) -> tuple[str, ...]:
+    """Replay the line of play that `best` records from the root (`steps` actions, or
+    until a state whose value is 0)."""
     out: list[str] = []
     state, key = root, state_key(root)
-    while longest.get(key, 0) > 0 and key in best:
+    while (len(out) < steps if steps is not None else value.get(key, 0) > 0) and key in best:
         action, key = best[key]
         out.append(action_text(state, action))
         state = state.copy()
@@ -379,8 +413,8 @@ class GameReport:
         return out
 
 
-def explore_size(rs: Ruleset, size: Size, seed: int = 0,
-                 visit: Visitor | None = None) -> ExploreReport:
+def explore_size(rs: Ruleset, size: Size, seed: int = 0, visit: Visitor | None = None,
+                 target: Target | None = None) -> ExploreReport:
     rules = small_rules(rs, size.max_pip, {size.players: size.hand})
     pool = len(deal_pool(rules, 1))
     total = deal_count(pool, size.players, size.hand)
@@ -389,7 +423,7 @@ def explore_size(rs: Ruleset, size: Size, seed: int = 0,
         orders = all_deals(rules, size.players)
     else:
         orders = sample_deals(rules, size.players, size.deals, seed)
-    return explore(rules, size.players, orders, deals_total=total, visit=visit)
+    return explore(rules, size.players, orders, deals_total=total, visit=visit, target=target)
 
 
 def explore_all(full: bool = False, names: Sequence[str] | None = None) -> list[GameReport]:

@@ -58,6 +58,7 @@ from .legality import (
     MEXICAN,
     NO_SLOT,
     START,
+    And,
     Count,
     If,
     Legal,
@@ -441,6 +442,8 @@ class _Realiser:
         self.top = top
         self.engine = int(w["engine"])
         self.hand = {T.tile_id(a, b) for a, b in w["hand"]}
+        for tiles in w.get("other_hands", {}).values():
+            self.hand |= {T.tile_id(a, b) for a, b in tiles}
         self.finals = {T.tile_id(t["end"], t["end"]) for t in w["trains"] if t["dbl"]}
         self.used: set[int] = set()
         self.banned_numbers: set[int] = {t["end"] for t in w["trains"] if t["ex_lo"]}
@@ -503,11 +506,13 @@ class _Realiser:
                 if ok:
                     pairs = self._pairs(rest, n)
                     if pairs is not None:
-                        walk = [e, n]
+                        # the double [n-n]: open at the end of d, or covered inside it
+                        walk = [e, n] if d["dbl"] else [e, n, n]
                         for y, x in pairs:
                             walk += [y, x, n]
                         self._use(walk)
-                        walk.append(n)  # the open double [n-n]
+                        if d["dbl"]:
+                            walk.append(n)
                         out[int(d["index"])] = walk
                         return out
                 self.used = saved
@@ -544,7 +549,7 @@ class _Realiser:
         live = [t for t in w["trains"] if not t["empty"]]
         ex = [t for t in live if t["ex_lo"]]
         if ex:
-            d = ex[0]
+            d = next((t for t in ex if t["dbl"]), ex[0])
             others = [t for t in live if t is not d and t["end"] == d["end"]]
             found = self.exhausted(d, others)
             if found is None:
@@ -589,23 +594,24 @@ def realise(w: Mapping[str, Any], top: int) -> dict[str, Any]:
         on_table |= {T.tile_id(u, v) for u, v in itertools.pairwise(walk)}
         trains[MEXICAN if idx == MEX else idx] = tiles
     hands: dict[int, list[str]] = {seat: [f"{a}-{b}" for a, b in w["hand"]]}
+    given = {int(j): [f"{a}-{b}" for a, b in tiles]
+             for j, tiles in w.get("other_hands", {}).items()}
     taken = on_table | r.hand
     spare = [x for x in range(T.set_size(9)) if x not in taken
              and not ({T.HIGH[x], T.LOW[x]} & r.banned_numbers)]
     others = [j for j in range(n) if j != seat]
     for k, j in enumerate(others):
-        hands[j] = [T.name(spare[k])]
+        hands[j] = given.get(j) or [T.name(spare[k])]
     if w["bone_empty"]:
         hands[others[-1]].append("rest")
     table: dict[str, Any] = {"engine": r.engine, "seat": seat, "starter": int(w["starter"])}
     if w["phase"] != "start":
         table["phase"] = w["phase"]
     table["hands"] = {j: hands[j] for j in range(n)}
-    order = [MEXICAN if k == MEX else k for k in
-             sorted((t for t in w["trains"] if not t["empty"]),
-                    key=lambda t: (t["index"] == MEX, t["index"]))]
-    table["trains"] = {k: trains[k] for k in
-                       [MEXICAN if t["index"] == MEX else int(t["index"]) for t in order]}
+    laid = sorted((t for t in w["trains"] if not t["empty"]),
+                  key=lambda t: (t["index"] == MEX, t["index"]))
+    if laid:
+        table["trains"] = {_train_key(t): trains[_train_key(t)] for t in laid}
     marked = sorted(int(t["index"]) for t in w["trains"] if t["marked"])
     if marked:
         table["marked"] = marked
@@ -630,6 +636,9 @@ def realise(w: Mapping[str, Any], top: int) -> dict[str, Any]:
     if w["drawn"] != NO_SLOT:
         a, b = w["hand"][w["drawn"]]
         table["drawn"] = f"{a}-{b}"
+    for key in ("passes", "scores", "outs"):
+        if key in w:
+            table[key] = w[key]
     _check_exhaustion(w, table, top)
     return table
 
@@ -641,10 +650,10 @@ def _train_key(t: Mapping[str, Any]) -> Any:
 def _check_exhaustion(w: Mapping[str, Any], table: Mapping[str, Any], top: int) -> None:
     """Every double's number is on the table exactly when the witness says so."""
     on: set[int] = set()
-    for tiles in table["trains"].values():
+    for tiles in table.get("trains", {}).values():
         on |= {T.parse(x) for x in tiles}
     for t in w["trains"]:
-        if not t["dbl"]:
+        if not (t["dbl"] or t["ex_lo"]):
             continue
         n = int(t["end"])
         lo = all(T.tile_id(n, x) in on for x in range(10))
@@ -721,7 +730,656 @@ def _option_clauses(q: Question, option: str) -> list[str]:
     return out
 
 
+# -- scoring, from the clauses ----------------------------------------------------------
+
+
+def tile_value(a: Any, b: Any, o: Opts) -> Any:
+    """SCORE-1..4: what a tile [a-b] (a >= b) is worth under the rule set's blank values."""
+    pips = a + b
+    blanks = If(a == 0, 2, If(b == 0, 1, 0))
+    double_blank = And(a == 0, b == 0)
+    return If(o.is_("blank_values", "blank-25"), pips + 25 * blanks,
+              If(o.is_("blank_values", "double-blank-50"), If(double_blank, 50, pips),
+                 If(o.is_("blank_values", "double-blank-25"), If(double_blank, 25, pips),
+                    pips)))
+
+
+def round_scores(values: Sequence[Any], winner: Any, o: Opts) -> list[Any]:
+    """SCORE-5 (penalty: what each hand holds) and SCORE-6 (positive: the winner collects).
+
+    `values[p]` is the value of seat p's hand; `winner` the seat that went out, or -1 for
+    a blocked round (SCORE-6: a blocked round scores 0 under positive scoring).
+    """
+    total = sum(values[1:], values[0]) if values else 0
+    out = []
+    for p, value in enumerate(values):
+        out.append(If(o.is_("scoring", "penalty"), If(winner == p, 0, value),
+                      If(winner == p, total - value, 0)))
+    return out
+
+
+def match_winners(totals: Sequence[int], outs: Sequence[int], o: Opts) -> list[int]:
+    """MATCH-2..5 on plain values: the lowest (penalty) or highest (positive) total wins."""
+    best = min(totals) if o.is_("scoring", "penalty") else max(totals)
+    tied = [p for p, v in enumerate(totals) if v == best]
+    if o.is_("tie_rule", "most-outs") and len(tied) > 1:
+        most = max(outs[p] for p in tied)
+        tied = [p for p in tied if outs[p] == most]
+    return tied
+
+
+def _hand_values(table: Mapping[str, Any], rs: Ruleset) -> list[int]:
+    from mtrain.conformance.fixture import table_state
+
+    state = table_state(table, rs)
+    o = Opts(values=dict(rs.items()))
+    return [sum(int(tile_value(T.HIGH[t], T.LOW[t], o)) for t in (T.parse(x) for x in hand))
+            for hand in state["hands"]]
+
+
+# -- the score and tie kinds: a player goes out -------------------------------------------
+
+
+def _going_out(q: Question, last_round: bool) -> tuple[Any, Symbolic, list[Slot], Any, Opts,
+                                                       Opts]:
+    """A situation where the mover's only tile is legal under both: it goes out.
+
+    Every other seat holds one tile (a slot of its own); the boneyard is not empty.
+    """
+    a, b = q.options("a"), q.options("b")
+    sym = Symbolic(1, 3)
+    v = sym.view
+    oa, ob = Opts(values=a), Opts(values=b)
+    opt = _optimize()
+    all_d12 = a["tile_set"] == b["tile_set"] == "double-12"
+    opt.add(*sym.structure(all_d12), *sym.well_formed(oa), *sym.well_formed(ob))
+    la, lb = legal(v, oa), legal(v, ob)
+    j = z3.Int("play_train")
+    opt.add(j >= 0, j < len(v.trains))
+    opt.add(z3.Or(*(z3.And(j == k, _b(la.plays[0][k]), _b(lb.plays[0][k]))
+                    for k in range(len(v.trains)))))
+    opt.add(z3.Not(v.bone_empty), z3.Not(v.first_pending), *(z3.Not(t.ex_lo) for t in v.trains))
+    if last_round:
+        opt.add(sym.engine == 0)
+    others = [Slot(z3.BoolVal(True), z3.Int(f"o{p}_a"), z3.Int(f"o{p}_b"))
+              for p in range(sym.max_players)]
+    mine = v.hand[0]
+    for p, s in enumerate(others):
+        opt.add(s.a >= 0, s.a <= Symbolic.MAX_NUMBER, s.b >= 0, s.b <= s.a,
+                z3.Not(z3.And(s.a == sym.engine, s.b == sym.engine)),
+                z3.Or(s.a != mine.a, s.b != mine.b))
+        for t in v.trains:
+            opt.add(z3.Implies(t.dbl, z3.Not(z3.And(s.a == t.end, s.b == t.end))))
+        for s2 in others[:p]:
+            opt.add(z3.Or(s.a != s2.a, s.b != s2.b))
+    return opt, sym, others, j, oa, ob
+
+
+def _finish_going_out(q: Question, model: Any, sym: Symbolic, others: list[Slot], j: Any,
+                      extra: Mapping[str, Any]) -> tuple[dict[str, Any], str, dict[str, Any]]:
+    w = sym.decode(model)
+    seat = w["seat"]
+    w["other_hands"] = {p: [(_val(model, others[p].a), _val(model, others[p].b))]
+                        for p in range(w["players"]) if p != seat}
+    w.update(extra)
+    a, b = q.options("a"), q.options("b")
+    table = realise(w, top=12 if a["tile_set"] == b["tile_set"] == "double-12" else 9)
+    step = action_text("play", tuple(w["hand"][0]), v_name(sym.view, _val(model, j)))
+    for side in ("a", "b"):
+        if step not in legal_table(table, _rs(q, side)):
+            raise DistinguishError(f"{step} is not legal on the realised table ({side})")
+    return table, step, w
+
+
+def v_name(v: View, k: int) -> str:
+    return v.trains[k].name
+
+
+def _side_scores(table: Mapping[str, Any], rs: Ruleset, seat: int) -> list[int]:
+    values = _hand_values(table, rs)
+    values[seat] = 0
+    o = Opts(values=dict(rs.items()))
+    return [int(x) for x in round_scores(values, seat, o)]
+
+
+def solve_score(q: Question) -> Situation | None:
+    opt, sym, others, j, oa, ob = _going_out(q, last_round=False)
+    v = sym.view
+    diffs = []
+    for p in range(sym.max_players):
+        vals_a = [If(v.seat == r, 0, tile_value(others[r].a, others[r].b, oa))
+                  for r in range(sym.max_players)]
+        vals_b = [If(v.seat == r, 0, tile_value(others[r].a, others[r].b, ob))
+                  for r in range(sym.max_players)]
+        present = [z3.And(v.players > r, v.seat != r) for r in range(sym.max_players)]
+        vals_a = [If(present[r], vals_a[r], 0) for r in range(sym.max_players)]
+        vals_b = [If(present[r], vals_b[r], 0) for r in range(sym.max_players)]
+        sa = round_scores(vals_a, v.seat, oa)[p]
+        sb = round_scores(vals_b, v.seat, ob)[p]
+        diffs.append(z3.And(v.players > p, sa != sb))
+    opt.add(z3.Or(*diffs))
+    _minimise_view(opt, sym)
+    for s in others:
+        opt.minimize(s.a + s.b)
+    model = _check(opt, f"{q.a} / {q.b} (scores)")
+    if model is None:
+        return None
+    table, step, w = _finish_going_out(q, model, sym, others, j, {})
+    seat = w["seat"]
+    res = {side: {"end": "domino", "winner": seat,
+                  "scores": _side_scores(table, _rs(q, side), seat)} for side in ("a", "b")}
+    if res["a"] == res["b"]:
+        raise DistinguishError(f"{q.a} / {q.b}: the realised scores do not differ")
+    summary = (f"after {step} goes out: scores {res['a']['scores']} under "
+               f"{_side_label(q, 'a')}, {res['b']['scores']} under {_side_label(q, 'b')}")
+    return Situation(q, "score", {"table": table}, [step], {"result": res["a"]},
+                     {"result": res["b"]}, _option_clauses(q, q.option or "scoring"), summary,
+                     witness=w)
+
+
+def solve_tie(q: Question) -> Situation | None:
+    opt, sym, others, j, oa, ob = _going_out(q, last_round=True)
+    v = sym.view
+    n_max = sym.max_players
+    before = [z3.Int(f"total{p}") for p in range(n_max)]
+    outs = [z3.Int(f"outs{p}") for p in range(n_max)]
+    present = [z3.And(v.players > r, v.seat != r) for r in range(n_max)]
+    won: dict[str, list[Any]] = {}
+    for side, o in (("a", oa), ("b", ob)):
+        vals = [If(present[r], tile_value(others[r].a, others[r].b, o), 0) for r in range(n_max)]
+        rs = round_scores(vals, v.seat, o)
+        totals = [before[p] + rs[p] for p in range(n_max)]
+        after = [outs[p] + If(v.seat == p, 1, 0) for p in range(n_max)]
+        best, most = z3.Int(f"best_{side}"), z3.Int(f"most_{side}")
+        exists = [z3.And(v.players > p) for p in range(n_max)]
+        low = o.is_("scoring", "penalty")
+        for p in range(n_max):
+            opt.add(z3.Implies(exists[p], (best <= totals[p]) if low else (best >= totals[p])))
+        opt.add(z3.Or(*(z3.And(exists[p], best == totals[p]) for p in range(n_max))))
+        tied = [z3.And(exists[p], totals[p] == best) for p in range(n_max)]
+        for p in range(n_max):
+            opt.add(z3.Implies(tied[p], most >= after[p]))
+        opt.add(z3.Or(*(z3.And(tied[p], most == after[p]) for p in range(n_max))))
+        most_outs = _b(o.is_("tie_rule", "most-outs"))
+        won[side] = [z3.And(tied[p], z3.Or(z3.Not(most_outs), after[p] == most))
+                     for p in range(n_max)]
+    for p in range(n_max):
+        opt.add(before[p] >= 0, before[p] <= 200, outs[p] >= 0, outs[p] <= 12)
+    opt.add(z3.Or(*(z3.Xor(x, y) for x, y in zip(won["a"], won["b"], strict=True))))
+    _minimise_view(opt, sym)
+    opt.minimize(z3.Sum(*before))
+    opt.minimize(z3.Sum(*outs))
+    model = _check(opt, f"{q.a} / {q.b} (tie)")
+    if model is None:
+        return None
+    n = _val(model, v.players)
+    extra = {"scores": [_val(model, before[p]) for p in range(n)],
+             "outs": [_val(model, outs[p]) for p in range(n)]}
+    table, step, w = _finish_going_out(q, model, sym, others, j, extra)
+    seat = w["seat"]
+    winners = {}
+    for side in ("a", "b"):
+        rs = _rs(q, side)
+        o = Opts(values=dict(rs.items()))
+        scores = _side_scores(table, rs, seat)
+        totals = [x + y for x, y in zip(extra["scores"], scores, strict=True)]
+        after = [x + (1 if p == seat else 0) for p, x in enumerate(extra["outs"])]
+        winners[side] = match_winners(totals, after, o)
+    if winners["a"] == winners["b"]:
+        raise DistinguishError(f"{q.a} / {q.b}: the realised winners do not differ")
+    summary = (f"last round, after {step}: winners {winners['a']} under "
+               f"{_side_label(q, 'a')}, {winners['b']} under {_side_label(q, 'b')}")
+    return Situation(q, "tie", {"table": table}, [step], {"winners": winners["a"]},
+                     {"winners": winners["b"]}, _option_clauses(q, "tie_rule"), summary,
+                     witness=w)
+
+
+# -- the blocked kind: a pass on an empty boneyard ----------------------------------------
+
+
+def solve_blocked(q: Question) -> Situation | None:
+    """END-2 against END-3 after a pass on an empty boneyard.
+
+    z3 chooses the players and the passes already made; the table is one where every
+    train ends on a number whose tiles are all on the table (so nobody could play, with
+    or without markers), which needs as many trains ending there as the set's parity.
+    """
+    a, b = q.options("a"), q.options("b")
+    d12 = a["tile_set"] == b["tile_set"] == "double-12"
+    opt = _optimize()
+    n, passes = z3.Int("players"), z3.Int("passes")
+    opt.add(z3.Or(n == 2, n == 3), passes >= 0, passes < n)
+    # every seat's train and the Mexican end on m: n + 1 trains, parity of the set
+    opt.add((n + 1) % 2 == (0 if d12 else 1))
+    stuck = z3.BoolVal(True)  # nobody holds a tile bearing m: END-2 finds no play
+    ends = {}
+    for side, o in (("a", Opts(values=a)), ("b", Opts(values=b))):
+        end2 = _b(o.is_("blocked_round", "nobody-can-play"))
+        ends[side] = z3.If(end2, stuck, passes + 1 == n)  # END-2 / END-3
+    opt.add(z3.Xor(ends["a"], ends["b"]))
+    opt.minimize(n)
+    opt.minimize(passes)
+    model = _check(opt, f"{q.a} / {q.b} (blocked)")
+    if model is None:
+        return None
+    players, done = _val(model, n), _val(model, passes)
+    engine, m = 9, 0
+    seat = done % players
+    trains = [{"index": i if i < players else MEX, "empty": False, "end": m, "marked": False,
+               "dbl": False, "order": 0, "turn": False, "ex_lo": True, "ex_hi": d12}
+              for i in range(players + 1)]
+    for k in range(1, done + 1):  # the seats that passed before this one are marked
+        trains[(seat - k) % players]["marked"] = True
+    w = {"players": players, "engine": engine, "seat": seat, "starter": 0, "phase": "start",
+         "first_pending": False, "bone_empty": True, "drawn": NO_SLOT, "hand": [(5, 3)],
+         "trains": trains, "passes": done}
+    table = realise(w, top=12 if d12 else 9)
+    for side in ("a", "b"):
+        if legal_table(table, _rs(q, side)) != {"pass"}:
+            raise DistinguishError(f"{q.a} / {q.b}: the mover should only pass ({side})")
+    res: dict[str, Any] = {}
+    for side in ("a", "b"):
+        rs = _rs(q, side)
+        if _val(model, ends[side]):
+            o = Opts(values=dict(rs.items()))
+            res[side] = {"end": "blocked", "winner": None,
+                         "scores": [int(x) for x in round_scores(_hand_values(table, rs), -1,
+                                                                  o)]}
+        else:
+            res[side] = None
+    summary = (f"after a pass on an empty boneyard: {_result_text(res['a'])} under "
+               f"{_side_label(q, 'a')}, {_result_text(res['b'])} under {_side_label(q, 'b')}")
+    return Situation(q, "blocked", {"table": table}, ["pass"], {"result": res["a"]},
+                     {"result": res["b"]}, _option_clauses(q, "blocked_round"), summary,
+                     witness=w)
+
+
+def _result_text(r: Any) -> str:
+    return "the round goes on" if r is None else f"the round ends {r['end']}"
+
+
+# -- the deal kind ---------------------------------------------------------------------------
+
+
+def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int,
+              engine: int, order: str) -> dict[str, Any] | None:
+    """DEAL-1, ENG-1..4, SEAT-2, SEAT-3: the table right after the deal, or None (DEAL-7)."""
+    top = 12 if options["tile_set"] == "double-12" else 9
+    if players not in table or engine > top:
+        return None
+    size = table[players]
+    round_no = top - engine + 1
+    pool = list(range(T.set_size(top)))
+    aside = options["engine_procedure"] == "set-aside"
+    if aside:
+        pool.remove(T.DOUBLE[engine])
+    if order == "reversed":
+        pool.reverse()
+    if players * size > len(pool):
+        return None
+    hands = [pool[p * size:(p + 1) * size] for p in range(players)]
+    rotate = (round_no - 1) % players
+    holder = next((p for p, h in enumerate(hands) if T.DOUBLE[engine] in h), None)
+    sizes = [len(h) for h in hands]
+    if aside:
+        return {"hand_sizes": sizes, "engine_placed": True, "seat": rotate, "starter": rotate}
+    if holder is None:  # ENG-4: the search starts at the rotating seat
+        return {"hand_sizes": sizes, "engine_placed": False, "seat": rotate, "starter": rotate}
+    sizes[holder] -= 1  # ENG-3: placed at once
+    start = holder if options["starting_seat"] == "engine-holder" else rotate
+    return {"hand_sizes": sizes, "engine_placed": True, "seat": start, "starter": start}
+
+
+DEAL_FIELDS: Final[dict[str, tuple[str, ...]]] = {
+    "hand_sizes": ("hand_sizes",),
+    "engine_procedure": ("engine_placed",),
+    "starting_seat": ("seat", "starter"),
+    "tile_set": ("hand_sizes", "engine_placed", "seat", "starter"),
+}
+"""What each option changes in the table right after the deal."""
+
+
+def solve_deal(q: Question) -> Situation | None:
+    """The smallest deal (players, then round) after which the two rule sets differ.
+
+    The space is finite and tiny (player counts of the tables, engines of the set, two
+    pool orders), so it is searched exhaustively, smallest first. Only the fields the
+    option acts on are compared. With attribution, b with the option set back to a's
+    value must give a's fields; when no deal allows that (two options that every
+    nameable rule set changes together), the search runs again without it.
+    """
+    found = _solve_deal(q, q.attribute)
+    if found is None and q.attribute:
+        found = _solve_deal(q, False)
+    return found
+
+
+def _solve_deal(q: Question, attribute: bool) -> Situation | None:
+    cat = catalog()
+    a, b = q.options("a"), q.options("b")
+    tables = {side: dict(cat.options["hand_sizes"].values[o["hand_sizes"]].table)
+              for side, o in (("a", a), ("b", b))}
+    fields = DEAL_FIELDS[q.option or "tile_set"]
+    flip = _flip(q) if attribute else None
+    flip_table = (dict(cat.options["hand_sizes"].values[flip["hand_sizes"]].table)
+                  if flip else {})
+    top = 9 if "double-9" in (a["tile_set"], b["tile_set"]) else 12
+    for players in range(2, 11):
+        for order in ("sorted", "reversed"):
+            for engine in range(top, -1, -1):
+                va = _fields(deal_view(a, tables["a"], players, engine, order), fields)
+                vb = _fields(deal_view(b, tables["b"], players, engine, order), fields)
+                if va is None or vb is None or va == vb:
+                    continue
+                if flip is not None and _fields(deal_view(flip, flip_table, players, engine,
+                                                          order), fields) != va:
+                    continue
+                deal = {"players": players, "engine": engine, "order": order}
+                keys = [k for k in va if va[k] != vb[k]]
+                summary = "; ".join(f"{k} {va[k]} under {_side_label(q, 'a')}, {vb[k]} under "
+                                    f"{_side_label(q, 'b')}" for k in keys)
+                clauses = _option_clauses(q, q.option or "hand_sizes")
+                return Situation(q, "deal", {"deal": deal}, [], {"state": va}, {"state": vb},
+                                 clauses, f"{players}-player {order} deal, engine {engine}: "
+                                 + summary)
+    return None
+
+
+def _fields(view: dict[str, Any] | None, fields: Sequence[str]) -> dict[str, Any] | None:
+    return None if view is None else {k: view[k] for k in fields}
+
+
 SOLVERS: dict[str, Callable[[Question], Situation | None]] = {
     "legal": solve_legal,
     "marker": solve_marker,
+    "score": solve_score,
+    "tie": solve_tie,
+    "blocked": solve_blocked,
+    "deal": solve_deal,
 }
+
+
+# -- the generated corpus -----------------------------------------------------------------
+
+
+def questions(cat: Catalog | None = None) -> list[Question]:
+    """Every question the generated corpus answers, in the order of its ids.
+
+    Each pair of values of each option (options.yaml order), asked under the best pair
+    of nameable rule sets that has an answer; then each pair of shipped variants.
+    """
+    cat = cat or catalog()
+    out = []
+    for option, opt in cat.options.items():
+        for v1, v2 in itertools.combinations(opt.values, 2):
+            for a, b in choose_pair(option, v1, v2)[:1]:
+                q = make_question(a, b, option, cat=cat)
+                others = [o for o in RELEVANT[q.kind] if o != option
+                          and q.options("a")[o] != q.options("b")[o]]
+                if others:
+                    q = make_question(a, b, option, attribute=True, cat=cat)
+                out.append(q)
+    for a, b in itertools.combinations(cat.variants, 2):
+        out.append(make_question(a, b, None, cat=cat))
+    return out
+
+
+def answer(q: Question) -> Situation | None:
+    """The situation for a corpus question: the best pair first, then the next ones."""
+    found = situation_for(q)
+    if found is not None or q.option is None:
+        return found
+    v1, v2 = q.options("a")[q.option], q.options("b")[q.option]
+    for a, b in choose_pair(q.option, v1, v2)[1:]:
+        found = situation_for(make_question(a, b, q.option, attribute=q.attribute))
+        if found is not None:
+            return found
+    return None
+
+
+@dataclass
+class Generated:
+    files: dict[str, str]
+    situations: list[Situation]
+    missing: list[Question]
+    seconds: float
+
+
+def generate(cat: Catalog | None = None) -> Generated:
+    """Every generated fixture file (name -> text), deterministic."""
+    cat = cat or catalog()
+    t0 = time.perf_counter()
+    found: list[Situation] = []
+    missing: list[Question] = []
+    for q in questions(cat):
+        s = answer(q)
+        if s is None:
+            missing.append(q)
+        else:
+            found.append(s)
+    files = render_files(found)
+    return Generated(files, found, missing, time.perf_counter() - t0)
+
+
+def _file_of(s: Situation) -> str:
+    return f"{s.question.option.replace('_', '-')}.yaml" if s.question.option else "variants.yaml"
+
+
+def render_files(situations: Sequence[Situation]) -> dict[str, str]:
+    files: dict[str, list[str]] = {}
+    for number, s in enumerate(situations, 1):
+        name = _file_of(s)
+        files.setdefault(name, [HEADER.format(what=_file_title(s))])
+        files[name].append(render_fixture(s, f"generated-{number:03d}"))
+    return {name: "\n".join(parts) for name, parts in sorted(files.items())}
+
+
+HEADER = """# Generated by z3: python -m mtrain.spec.distinguish --write (do not edit by hand).
+# {what}
+# Each fixture is the smallest situation z3 found where two rule sets disagree; the
+# expectations of both sides come from spec/legality.py (and, for scores, deals and
+# markers, the small formalisations in spec/distinguish.py), not from the engine.
+"""
+
+
+def _file_title(s: Situation) -> str:
+    if s.question.option is None:
+        return "Pairs of shipped variants."
+    return f"Pairs of values of the option {s.question.option} ({s.kind} situations)."
+
+
+def _description(s: Situation) -> str:
+    q = s.question
+    if q.option is None:
+        head = f"z3: {q.a} vs {q.b}"
+    else:
+        v1, v2 = q.options("a")[q.option], q.options("b")[q.option]
+        head = f"z3: {q.option} {v1} vs {v2}"
+    text = f"{head}: {s.summary}"
+    if len(text) > 120:
+        text = text[:117].rstrip(" ,;") + "..."
+    return text
+
+
+def _note(s: Situation) -> str:
+    q = s.question
+    if q.option is None:
+        what = f"the shipped variants {q.a} and {q.b}"
+    else:
+        what = (f"{q.option}={q.options('a')[q.option]} ({q.a}) and "
+                f"{q.option}={q.options('b')[q.option]} ({q.b})")
+        others = [o for o in q.options("a") if o != q.option
+                  and q.options("a")[o] != q.options("b")[o]]
+        if others:
+            what += f"; they also differ in {', '.join(others)}, which this kind ignores"
+    return (f"Generated by z3 (spec/distinguish.py, {s.kind} question): the smallest "
+            f"situation found that tells apart {what}. {s.summary[0].upper()}"
+            f"{s.summary[1:]}.")
+
+
+def render_fixture(s: Situation, fixture_id: str) -> str:
+    q = s.question
+    lines = [f"- id: {fixture_id}",
+             f"  description: {json.dumps(_description(s))}",
+             f"  clauses: [{', '.join(s.clauses)}]",
+             "  source: [computation]",
+             "  note: >-"]
+    lines += ["    " + line for line in _wrap(_note(s), 88)]
+    key, body = next(iter(s.start.items()))
+    lines.append(f"  {key}:")
+    lines += _emit_mapping(body, 4)
+    if s.steps:
+        lines.append(f"  steps: {_flow(s.steps)}")
+    lines.append("  expect:")
+    for name, exp in ((q.a, s.expect_a), (q.b, s.expect_b)):
+        lines.append(f"    - variants: [{name}]")
+        lines += _emit_mapping(exp, 6)
+    return "\n".join(lines) + "\n"
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, width, break_on_hyphens=False)
+
+
+_PLAIN = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-+. ")
+
+
+def _scalar(x: Any) -> str:
+    if x is None:
+        return "null"
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, int):
+        return str(x)
+    text = str(x)
+    if (text and set(text) <= _PLAIN and text[0].isalnum() and text[-1] != " "
+            and text not in ("null", "true", "false", "yes", "no", "on", "off")
+            and not text.replace(".", "", 1).isdigit()):
+        return text
+    return json.dumps(text)
+
+
+def _flow(x: Any) -> str:
+    if isinstance(x, Mapping):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in x.items()) + "}"
+    if isinstance(x, list | tuple):
+        return "[" + ", ".join(_flow(v) for v in x) + "]"
+    return _scalar(x)
+
+
+def _emit_mapping(body: Mapping[Any, Any], indent: int) -> list[str]:
+    pad = " " * indent
+    out = []
+    for k, v in body.items():
+        if isinstance(v, Mapping) and k != "result" and v:
+            out.append(f"{pad}{k}:")
+            out += _emit_mapping(v, indent + 2)
+        else:
+            out.append(f"{pad}{k}: {_flow(v)}")
+    return out
+
+
+def written_files(folder: Path = GENERATED_DIR) -> dict[str, str]:
+    if not folder.is_dir():
+        return {}
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.yaml"))}
+
+
+def write(files: Mapping[str, str], folder: Path = GENERATED_DIR) -> list[str]:
+    """Write the files; remove generated files that are no longer produced."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for p in folder.glob("*.yaml"):
+        if p.name not in files:
+            p.unlink()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return sorted(files)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "")
+    parser.add_argument("--write", action="store_true", help="write the generated fixtures")
+    parser.add_argument("--check", action="store_true", help="exit 1 if the files are stale")
+    parser.add_argument("--json", action="store_true", help="print the situations as JSON")
+    args = parser.parse_args(argv)
+    gen = generate()
+    if args.json:
+        json.dump({"situations": [s.to_json() for s in gen.situations],
+                   "missing": [{"option": q.option, "a": q.a, "b": q.b} for q in gen.missing],
+                   "seconds": round(gen.seconds, 3), "z3_version": z3.get_version_string()},
+                  sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        for s in gen.situations:
+            label = s.question.option or "variants"
+            print(f"{s.seconds:6.2f}s  {label}: {s.question.a} / {s.question.b}: {s.summary}")
+        for q in gen.missing:
+            print(f"   none  {q.option}: {q.a} / {q.b}: no single situation tells them apart")
+        print(f"{len(gen.situations)} situations, {len(gen.missing)} without one, "
+              f"{gen.seconds:.1f}s")
+    if args.write:
+        names = write(gen.files)
+        print(f"wrote {len(names)} files under {GENERATED_DIR}")
+    if args.check:
+        stale = gen.files != written_files()
+        print("generated fixtures are " + ("STALE" if stale else "up to date"))
+        return 1 if stale else 0
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
+
+
+# -- probes: situations with chosen features, to compare an engine with the formalisation --
+
+
+PROBE_FEATURES: Final = ("duty", "drawn", "first", "exhausted", "bone_empty", "marked",
+                         "own_empty", "two_doubles")
+
+
+def probe(options: Mapping[str, str], phase: str, features: Mapping[str, bool],
+          seed: int = 0) -> tuple[dict[str, Any], set[str]] | None:
+    """A well-formed table under `options` with the given phase and features, and its
+    legal actions by the formalisation; None when no such situation exists.
+
+    Features (each true or false): ``duty`` an open double binds the mover (DBL-6),
+    ``drawn`` a tile was just drawn, ``first`` the mover's first turn, ``exhausted`` some
+    open double's number is all on the table, ``bone_empty``, ``marked`` some train is
+    marked, ``own_empty`` the mover's train is empty, ``two_doubles`` two open doubles.
+    """
+    from .legality import CHAIN, FOLLOW, PHASE_NAMES, duty
+
+    o = Opts(values=options)
+    sym = Symbolic(SLOTS, 3)
+    v = sym.view
+    s = z3.SimpleSolver()
+    s.set("random_seed", seed)
+    s.set("rlimit", RLIMIT)
+    d12 = options["tile_set"] == "double-12"
+    s.add(*sym.structure(d12), *sym.well_formed(o))
+    s.add(v.phase == PHASE_NAMES.index(phase))
+    has = {
+        "duty": _b(duty(v, o)),
+        "drawn": v.drawn != NO_SLOT,
+        "first": v.first_pending,
+        "exhausted": z3.Or(*(t.ex_lo for t in v.trains)),
+        "bone_empty": v.bone_empty,
+        "marked": z3.Or(*(t.marked for t in v.trains)),
+        "own_empty": _b(v.own_field("empty")),
+        "two_doubles": Count(t.dbl for t in v.trains) >= 2,
+    }
+    for name, want in features.items():
+        s.add(has[name] if want else z3.Not(has[name]))
+    del CHAIN, FOLLOW
+    r = s.check()
+    if r == z3.unsat:
+        return None
+    if r != z3.sat:
+        raise DistinguishError(f"z3 answered {r} for a probe: {s.reason_unknown()}")
+    w = sym.decode(s.model())
+    table = realise(w, top=12 if d12 else 9)
+    rs = Ruleset(name="probe", choices=tuple(options.items()), hand_table=((2, 1),))
+    return table, legal_table(table, rs)

@@ -52,9 +52,10 @@ Clause by clause (the text is the clause's, the formula is below):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import functools
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Concatenate, Final, ParamSpec, TypeVar
 
 import z3
 
@@ -89,6 +90,8 @@ MEX: Final = -1
 """The index of the Mexican Train among a View's trains (seat trains use the seat)."""
 NO_SLOT: Final = -1
 MEXICAN: Final = "mexican"
+P = ParamSpec("P")
+R = TypeVar("R")
 
 # -- combinators: plain values in, plain values out; z3 in, z3 out ----------------------
 
@@ -269,17 +272,18 @@ class View:
 # -- the rules ---------------------------------------------------------------------------
 
 
-def _memo(fn: Any) -> Any:
+def _memo(fn: Callable[Concatenate[View, P], R]) -> Callable[Concatenate[View, P], R]:
     """Compute a rule once per view, rule set and train (z3 terms are costly to build)."""
 
-    def wrapper(v: View, *args: Any) -> Any:
-        key = (fn.__name__, *(id(a) if isinstance(a, Train) else a for a in args))
+    @functools.wraps(fn)
+    def wrapper(v: View, *args: P.args, **kwargs: P.kwargs) -> R:
+        key = (fn.__name__, *(id(a) if isinstance(a, Train) else a for a in args),
+               *sorted(kwargs.items()))
         if key not in v.memo:
-            v.memo[key] = fn(v, *args)
-        return v.memo[key]
+            v.memo[key] = fn(v, *args, **kwargs)
+        result: R = v.memo[key]
+        return result
 
-    wrapper.__name__ = fn.__name__
-    wrapper.__doc__ = fn.__doc__
     return wrapper
 
 
@@ -490,6 +494,11 @@ def legal_table(table: Mapping[str, Any], ruleset: Any) -> set[str]:
 # -- symbolic situations ----------------------------------------------------------------
 
 
+def _z(x: Bool) -> Any:
+    """A z3 Bool, from a z3 term or a plain bool."""
+    return x if isinstance(x, z3.ExprRef) else z3.BoolVal(bool(x))
+
+
 class Symbolic:
     """A bounded abstract situation made of z3 variables, and what makes it well formed.
 
@@ -580,7 +589,8 @@ class Symbolic:
                              for u in v.trains)
             c.append(z3.Implies(t.ex_lo, z3.And(
                 *(z3.Implies(s.present, z3.And(s.a != t.end, s.b != t.end)) for s in v.hand),
-                n_ending % 2 == z3.If(t.ex_hi, 0, 1))))
+                z3.If(t.ex_hi, z3.Or(n_ending == 2, n_ending == 4),
+                      z3.Or(n_ending == 1, n_ending == 3)))))
             c.append(z3.Implies(t.ex_hi, t.ex_lo))
         for k, t in enumerate(v.trains):  # one [n-n] per number, one place in the order
             for u in v.trains[k + 1:]:
@@ -605,11 +615,16 @@ class Symbolic:
     def pending(self, j: int) -> Bool:
         """Seat j still has its first turn to take, the mover excluded (seat order)."""
         v = self.view
-        n = v.players
-        dist_j = (j - v.seat + n) % n
-        dist_s = (v.starter - v.seat + n) % n
-        return z3.And(v.first_pending, j != v.seat,
-                      z3.Or(v.seat == v.starter, dist_j < dist_s))
+        cases = []
+        for n in range(2, self.max_players + 1):
+            for seat in range(n):
+                for starter in range(n):
+                    # seats seat+1 .. starter-1 come before the first turns end
+                    if j != seat and (seat == starter
+                                      or (j - seat) % n < (starter - seat) % n):
+                        cases.append(z3.And(v.players == n, v.seat == seat,
+                                            v.starter == starter))
+        return z3.And(v.first_pending, z3.Or(*cases)) if cases else z3.BoolVal(False)
 
     def well_formed(self, o: Opts) -> list[Any]:
         """What a table reachable under the rule set `o` needs, beyond `structure`."""
@@ -640,6 +655,21 @@ class Symbolic:
             # a double laid this turn went where the mover could lay it
             c.append(z3.Implies(t.turn, z3.Or(
                 v.own(t), t.is_mex, t.marked, o.is_("marker_removal", "anyone-plays-on"))))
+        # a seat that has had its first turn laid something (a chain on its own train, or
+        # one tile anywhere) or passed with its marker up
+        mex = v.trains[-1]
+        seat_trains = [t for t in v.trains if not t.is_mex]
+        for t in seat_trains:
+            done = z3.And(_z(t.exists), z3.Not(self.pending(t.index)),
+                          z3.Not(z3.And(v.first_pending, _z(v.own(t)))))
+            played = z3.Or(z3.Not(t.empty), t.marked,
+                           _z(o.is_("marker_removal", "owner-plays-anywhere")))
+            anywhere = z3.Or(z3.Not(t.empty), t.marked, z3.Not(mex.empty),
+                             *(z3.Not(u.empty) for u in seat_trains if u is not t))
+            c.append(z3.Implies(done, z3.If(_z(chain), played, anywhere)))
+        # the starter's first turn has not begun: nothing is on the table yet
+        c.append(z3.Implies(z3.And(v.first_pending, v.seat == v.starter, v.phase == START),
+                            mex.empty))
         # a follow-up is due only when no earlier double binds (one would have been covered)
         c.append(z3.Implies(v.phase == FOLLOW, z3.Not(duty(v, o))))
         # cover-own: the follow-up covers, so a turn never holds two doubles

@@ -36,6 +36,7 @@ Properties, each a query in a fresh solver (random seed 0, deterministic ``rlimi
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -94,6 +95,8 @@ class Sym:
     drawn: Expr
     passes: Expr
     res: Expr
+    tag: str | None = None
+    """The name of a state of variables; None for a state built of terms."""
     memo: dict[tuple[Any, ...], Expr] = field(default_factory=dict, repr=False, compare=False)
 
     def fields(self) -> list[tuple[str, Expr]]:
@@ -192,16 +195,24 @@ class Model:
             first=[z3.Bool(f"{tag}.first.{q}") for q in range(P)],
             seat=z3.Int(f"{tag}.seat"), starter=z3.Int(f"{tag}.starter"),
             phase=z3.Int(f"{tag}.phase"), drawn=z3.Int(f"{tag}.drawn"),
-            passes=z3.Int(f"{tag}.passes"), res=z3.Int(f"{tag}.res"))
+            passes=z3.Int(f"{tag}.passes"), res=z3.Int(f"{tag}.res"), tag=tag)
 
     # where tiles are
 
     def in_hand(self, s: Sym, q: Expr, t: int) -> Expr:
+        if isinstance(q, int):
+            return self.held(s, q, t)
         return s.loc[t] == q
 
+    @cached
+    def held(self, s: Sym, q: int, t: int) -> Expr:
+        return s.loc[t] == q
+
+    @cached
     def bone(self, s: Sym, t: int) -> Expr:
         return s.loc[t] == self.P
 
+    @cached
     def table(self, s: Sym, t: int) -> Expr:
         return s.loc[t] == self.P + 1
 
@@ -213,9 +224,16 @@ class Model:
     def in_hands(self, s: Sym) -> Expr:
         return count([s.loc[t] < self.P for t in self.tiles])
 
+    @cached
+    def ends_in(self, s: Sym, k: int, n: int) -> Expr:
+        return s.end[k] == n
+
+    @cached
     def fits(self, s: Sym, t: int, k: int) -> Expr:
         hi, lo = T.HIGH[t], T.LOW[t]
-        return s.end[k] == hi if hi == lo else z3.Or(s.end[k] == hi, s.end[k] == lo)
+        if hi == lo:
+            return self.ends_in(s, k, hi)
+        return z3.Or(self.ends_in(s, k, hi), self.ends_in(s, k, lo))
 
     def far(self, s: Sym, t: int, k: int) -> Expr:
         hi, lo = T.HIGH[t], T.LOW[t]
@@ -224,7 +242,7 @@ class Model:
     @cached
     def live(self, s: Sym, k: int) -> Expr:
         """Some tile bearing the train's end number is off the table (engine `live`)."""
-        return z3.Or([z3.And(s.end[k] == n, z3.Or([z3.Not(self.table(s, t)) for t in ts]))
+        return z3.Or([z3.And(self.ends_in(s, k, n), z3.Or([z3.Not(self.table(s, t)) for t in ts]))
                       for n, ts in self.bearing.items()])
 
     # where a player may play (engine: duties, open_trains, playable_trains)
@@ -386,17 +404,33 @@ class Model:
         return z3.And(self.boneyard(s) == 0,  # END-2
                       z3.Not(z3.Or([self.can_ever_play(s, q) for q in range(self.P)])))
 
-    def check_blocked(self, s: Sym) -> Sym:
-        return select(self.blocked(s), self.finish(s, BLOCKED), s)
+    def check_blocked(self, s: Sym, target: Sym | None = None) -> Sym:
+        """END-2/END-3 at the end of a turn (s has no turn doubles and no drawn tile).
 
-    def end_turn(self, s: Sym) -> Sym:
+        With a `target` (the variables the result is equated to), the test is read on the
+        target instead of on `s`: both agree on every field the test reads, and the target's
+        test is built once for all actions instead of once per action.
+        """
+        if target is None:
+            return select(self.blocked(s), self.finish(s, BLOCKED), s)
+        flag = self.blocked(self.view(target))
+        return s.replace(phase=z3.If(flag, OVER, START), res=z3.If(flag, BLOCKED, RUNNING))
+
+    def view(self, target: Sym) -> Sym:
+        """The target as the blocked test sees it: after a turn, no double of this turn."""
+        key = ("view",)
+        if key not in target.memo:
+            target.memo[key] = target.replace(tdbl=[z3.BoolVal(False)] * len(self.trains))
+        return target.memo[key]  # type: ignore[no-any-return]
+
+    def end_turn(self, s: Sym, target: Sym | None = None) -> Sym:
         b = s.replace(
             tdbl=[z3.BoolVal(False)] * len(self.trains), drawn=z3.IntVal(-1),
             first=[z3.And(s.first[q], s.seat != q) for q in range(self.P)],  # FIRST-6
             seat=self.next_seat(s.seat), phase=z3.IntVal(START))
-        return self.check_blocked(b)
+        return self.check_blocked(b, target)
 
-    def play(self, s: Sym, t: int, k: int) -> Sym:
+    def play(self, s: Sym, t: int, k: int, target: Sym | None = None) -> Sym:
         P, rules = self.P, self.rules
         double = T.IS_DOUBLE[t]
         loc = list(s.loc)
@@ -427,7 +461,7 @@ class Model:
             else z3.BoolVal(False)
         rest = m.replace(phase=z3.IntVal(CHAIN))
         if not double:
-            rest = select(chain, rest, self.end_turn(m))
+            rest = select(chain, rest, self.end_turn(m, target))
         else:
             rest = select(chain, rest, m.replace(phase=z3.IntVal(FOLLOW)))  # DBL-1
         return select(out, self.finish(m, DOMINO), rest)  # END-1
@@ -450,38 +484,52 @@ class Model:
             return select(s.phase == ENGINE, placed, normal)
         return select(s.phase == ENGINE, kept, normal)
 
-    def pass_(self, s: Sym) -> Sym:
+    def pass_(self, s: Sym, target: Sym | None = None) -> Sym:
         marker = [z3.Or(s.marker[q], s.seat == q) for q in range(self.P)]  # TURN-4, MARK-1
         passes = s.passes + z3.If(self.boneyard(s) == 0, 1, 0)
-        return self.end_turn(s.replace(marker=marker, passes=passes))
+        return self.end_turn(s.replace(marker=marker, passes=passes), target)
 
     # the transition relation, as (name, guard, next state) for every action
 
-    def actions(self, s: Sym) -> list[tuple[str, str, Expr, Sym]]:
-        """(kind, label, guard, effect) for every action of the abstract model."""
-        if ("actions",) in s.memo:
-            return s.memo[("actions",)]  # type: ignore[no-any-return]
-        out: list[tuple[str, str, Expr, Sym]] = []
+    @cached
+    def guards(self, s: Sym) -> list[tuple[str, str, Expr]]:
+        """(kind, label, guard) for every action of the abstract model."""
+        out: list[tuple[str, str, Expr]] = []
         for t in self.tiles:
             for k in self.trains:
                 label = f"play {T.name(t)} on {'mexican' if k == self.mex else k}"
-                out.append(("play", label, self.play_guard(s, t, k), self.play(s, t, k)))
+                out.append(("play", label, self.play_guard(s, t, k)))
         dg = self.draw_guard(s)
-        for t in self.tiles:
-            out.append(("draw", f"draw {T.name(t)}", z3.And(dg, self.bone(s, t)),
-                        self.draw(s, t)))
-        out.append(("pass", "pass", self.pass_guard(s), self.pass_(s)))
+        out += [("draw", f"draw {T.name(t)}", z3.And(dg, self.bone(s, t))) for t in self.tiles]
+        out.append(("pass", "pass", self.pass_guard(s)))
         if self.rules.chain_first_turn:
-            out.append(("end-chain", "end-chain", self.end_chain_guard(s), self.end_turn(s)))
-        s.memo[("actions",)] = out
+            out.append(("end-chain", "end-chain", self.end_chain_guard(s)))
+        return out
+
+    def actions(self, s: Sym, target: Sym | None = None) -> list[tuple[str, str, Expr, Sym]]:
+        """(kind, label, guard, effect) for every action; see check_blocked for `target`."""
+        key = ("actions", target.tag if target is not None else None)
+        if key in s.memo:
+            return s.memo[key]  # type: ignore[no-any-return]
+        effects: list[Sym] = []
+        for t in self.tiles:
+            for k in self.trains:
+                effects.append(self.play(s, t, k, target))
+        effects += [self.draw(s, t) for t in self.tiles]
+        effects.append(self.pass_(s, target))
+        if self.rules.chain_first_turn:
+            effects.append(self.end_turn(s, target))
+        out = [(kind, label, g, nxt)
+               for (kind, label, g), nxt in zip(self.guards(s), effects, strict=True)]
+        s.memo[key] = out
         return out
 
     def transition(self, s: Sym, s2: Sym, kinds: Sequence[str] | None = None) -> Expr:
-        return z3.Or([z3.And(g, equal(s2, nxt)) for kind, _, g, nxt in self.actions(s)
+        return z3.Or([z3.And(g, equal(s2, nxt)) for kind, _, g, nxt in self.actions(s, s2)
                       if kinds is None or kind in kinds])
 
     def enabled(self, s: Sym) -> Expr:
-        return z3.Or([g for _, _, g, _ in self.actions(s)])
+        return z3.Or([g for _, _, g in self.guards(s)])
 
     # deals and the invariant
 
@@ -506,7 +554,7 @@ class Model:
         if not self.rules.holder_lays:  # ENG-2: the engine is set aside, hands from the rest
             cons += [count([d == q for d in others]) == h for q in range(P)]
             cons.append(dealt[self.E] == P + 1)
-            return z3.And(*cons, equal(s, self.check_blocked(placed)))
+            return z3.And(*cons, equal(s, self.check_blocked(placed, s)))
         holder = dealt[self.E]
         cons.append(z3.And(holder >= 0, holder <= P))
         cons += [count([d == q for d in dealt]) == h for q in range(P)]
@@ -514,7 +562,7 @@ class Model:
             placed = placed.replace(seat=holder, starter=holder)
         searching = base.replace(phase=z3.IntVal(ENGINE))  # ENG-4
         return z3.And(*cons, z3.If(holder == P, equal(s, searching),
-                                   equal(s, self.check_blocked(placed))))
+                                   equal(s, self.check_blocked(placed, s))))
 
     def domains(self, s: Sym) -> Expr:
         """The ranges of the variables (a part of the invariant)."""
@@ -577,10 +625,17 @@ class Model:
 
     # the ranking function
 
-    def rank(self, s: Sym) -> tuple[Expr, Expr, Expr]:
+    @cached
+    def r1(self, s: Sym) -> Expr:
+        return 2 * self.boneyard(s) + self.in_hands(s)
+
+    @cached
+    def r2(self, s: Sym) -> Expr:
+        return count(s.first) + count([z3.Not(m) for m in s.marker])
+
+    @cached
+    def r3(self, s: Sym) -> Expr:
         P = self.P
-        r1 = 2 * self.boneyard(s) + self.in_hands(s)
-        r2 = count(s.first) + count([z3.Not(m) for m in s.marker])
         if self.rules.passes_end_round:
             base: Expr = P - s.passes
         else:
@@ -593,8 +648,10 @@ class Model:
                     dist = z3.If(prod[(seat + d) % P], d, dist)
                 base = z3.If(s.seat == seat, dist, base)
         mid = z3.Or(s.drawn >= 0, s.phase == FOLLOW)
-        r3 = z3.If(s.phase == OVER, 0, z3.If(mid, P + 1, 0) + base)
-        return r1, r2, r3
+        return z3.If(s.phase == OVER, 0, z3.If(mid, P + 1, 0) + base)
+
+    def rank(self, s: Sym) -> tuple[Expr, Expr, Expr]:
+        return self.r1(s), self.r2(s), self.r3(s)
 
     def rank_bound(self) -> int:
         """rank as one number ((r1*M2 + r2)*M3 + r3) at a deal: a bound on round length."""
@@ -665,7 +722,7 @@ class Model:
 
     def step_label(self, m: Any, s: Sym, s2: Sym) -> str:
         """Which action takes s to s2 in model m."""
-        for _, label, guard, nxt in self.actions(s):
+        for _, label, guard, nxt in self.actions(s, s2):
             if self.value(m, z3.And(guard, equal(s2, nxt))):
                 return label
         return "?"
@@ -783,13 +840,17 @@ def prove(model: Model, label: str, prover: Prover) -> ModelReport:
             explain=lambda m: {"state": model.describe(m, s)})
         rep.rank_bound = model.rank_bound()
     kinds = [k for k in KINDS if k != "end-chain" or model.rules.chain_first_turn]
-    r1, r1b = model.rank(s)[0], model.rank(s2)[0]
+    r1 = model.r1(s)
     for kind in kinds:
         step = model.transition(s, s2, [kind])
         ask(f"inductive:{kind}", [inv, step, z3.Not(inv2)], explain=cex)
         if kind in ("play", "draw"):
             # a play or a draw lowers the first component, whatever the state
-            ask(f"ranking:{kind}", [model.domains(s), step, z3.Not(r1b < r1)], explain=cex)
+            # (r1 reads only where tiles are, so s' is the effect itself, not a copy)
+            worse = [z3.And(g, model.r1(nxt) >= r1)
+                     for k, _, g, nxt in model.actions(s, s2) if k == kind]
+            ask(f"ranking:{kind}", [model.domains(s), z3.Or(worse)],
+                explain=lambda m: {"state": model.describe(m, s)})
         else:
             ask(f"ranking:{kind}", [inv, step, z3.Not(model.lex_decrease(s, s2))], explain=cex)
     ask("deadlock", [inv, s.phase != OVER, z3.Not(model.enabled(s))],
@@ -867,7 +928,7 @@ def _concretise(model: Model, m: Any, states: list[Sym], target: str, depth: int
     hands = [[T.name(t) for t in model.tiles if loc0[t] == q and
               (t != model.E or model.rules.holder_lays)] for q in range(P)]
     actions, drawn = [], []
-    for a, b in zip(states, states[1:], strict=False):
+    for a, b in itertools.pairwise(states):
         label = model.step_label(m, a, b)
         if label.startswith("draw "):
             drawn.append(T.parse(label[5:]))

@@ -754,19 +754,19 @@ def test_blocked_by_an_open_double_nobody_can_cover() -> None:
     assert st.result is not None and st.result.end == "blocked"
 
 
-def test_blocked_counts_first_turn_limits() -> None:
-    """END-2 says "first-turn limits included": seat 0 ends its chain with an empty
-    boneyard (possible when the search for the engine used it up, ENG-4); seats 1 and 2,
-    still to take a first turn, may then play only on their own empty trains and hold no
-    12, and seat 0 holds nothing playable: the round ends blocked at once.
-
-    (In a game played on, seat 1 would pass, seat 2 pass, seat 0 pass, and seat 1 could
-    then lay [5-3] on seat 0's marked train: the clause's "nobody ever will" reasoning
-    does not hold while first turns remain. Reported as a specification question.)"""
+def test_blocked_ignores_first_turn_limits() -> None:
+    """END-2 looks past first-turn limits, which only fall away: seat 0 ends its chain
+    with an empty boneyard (possible when the search for the engine used it up, ENG-4);
+    seats 1 and 2, still to take a first turn, may then play only on their own empty
+    trains. But once seat 0's marker is up and first turns are over, seat 1 can lay [5-3]
+    on seat 0's train, so the round goes on: seat 1 passes (FIRST-3), seat 2 passes,
+    seat 0 passes (TURN-4: its [10-9] fits nothing), and seat 1 goes out (END-1)."""
     st = table(PAGAT, [["12-5", "10-9"], ["5-3"], ["11-4"]], first_turns=[0, 1, 2])
     st = run(st, "play 12-5 on 0", "end-chain")
+    assert st.result is None
+    st = run(st, "pass", "pass", "pass", "play 5-3 on 0")
     assert st.result is not None
-    assert (st.result.end, st.result.scores) == ("blocked", (19, 8, 15))
+    assert (st.result.end, st.result.winner, st.result.scores) == ("domino", 1, (19, 0, 15))
 
 
 # --- scoring ---------------------------------------------------------------------------

@@ -1,0 +1,239 @@
+"""`mtrain diff A B [--json]`: what changes between two rule sets, for regression testing.
+
+A and B are variant names, overlay combinations ("pagat+blanks-25") or variant files (a
+table's house rules). The report lists:
+
+* ``options``: every option on which they differ, with both values;
+* ``clauses``: the clauses that apply under only one of them;
+* ``fixtures``: the corpus fixtures that tell them apart: those naming both with
+  different expectations, those naming only one, and, for a rule set the corpus does
+  not name, those whose outcome under the reference engine differs (the start, steps
+  and observed keys of the fixture, played under both);
+* ``situations``: for every differing option, the smallest situation z3 finds where A
+  and B disagree because of that option alone (B with that option set back to A's value
+  answers as A does); when no situation can separate it from the other differences,
+  one where they disagree at all, marked ``attributed: false``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from .catalog import RulesetError, catalog
+from .distinguish import KIND, DistinguishError, Situation, make_question, situation_for
+from .ruleset import Ruleset
+from .yamlload import SpecError
+
+__all__ = ["diff", "main", "register"]
+
+
+def _resolve(spec: str) -> Ruleset:
+    from mtrain.cli import UsageError
+
+    try:
+        return catalog().ruleset(spec)
+    except (RulesetError, SpecError, OSError) as e:
+        raise UsageError(str(e)) from None
+
+
+def _vector(rs: Ruleset) -> tuple[tuple[str, str], ...]:
+    return tuple(rs.items())
+
+
+def _content(exp: Any) -> tuple[Any, ...]:
+    return (sorted(exp.legal) if exp.legal is not None else None,
+            sorted(exp.refused.items()), repr(sorted(exp.state.items(), key=str)),
+            repr(exp.result), exp.winners)
+
+
+def fixture_differences(ra: Ruleset, rb: Ruleset, run_reference: bool = True
+                        ) -> list[dict[str, Any]]:
+    """The fixtures that tell A and B apart (see the module docstring)."""
+    from mtrain.conformance.fixture import load_corpus
+
+    cat = catalog()
+    fixtures, _ = load_corpus()
+    vectors: dict[str, tuple[tuple[str, str], ...] | None] = {}
+
+    def vector(name: str) -> tuple[tuple[str, str], ...] | None:
+        if name not in vectors:
+            try:
+                vectors[name] = _vector(cat.ruleset(name))
+            except (RulesetError, SpecError):
+                vectors[name] = None
+        return vectors[name]
+
+    va, vb = _vector(ra), _vector(rb)
+    out: list[dict[str, Any]] = []
+    for fx in fixtures:
+        ea = next((e for n, e in fx.rulesets() if vector(n) == va), None)
+        eb = next((e for n, e in fx.rulesets() if vector(n) == vb), None)
+        if ea is not None and eb is not None:
+            if _content(ea) != _content(eb):
+                out.append({"id": fx.id, "why": "expectations differ", "where": fx.where})
+            continue
+        if ea is not None or eb is not None:
+            out.append({"id": fx.id, "why": f"names only {'A' if ea is not None else 'B'}",
+                        "where": fx.where})
+            continue
+        if run_reference and _outcome_differs(fx, ra, rb):
+            out.append({"id": fx.id, "why": "reference outcome differs", "where": fx.where})
+    return out
+
+
+def _outcome_differs(fx: Any, ra: Ruleset, rb: Ruleset) -> bool:
+    """Play the fixture under both rule sets with the reference engine; compare what its
+    first expectation observes."""
+    from mtrain.conformance.adapter import ReferenceImplementation, Refused, ruleset_json
+    from mtrain.conformance.fixture import FixtureError, action_json, action_text, max_pip_of
+    from mtrain.conformance.runner import start_state, state_view
+
+    impl = ReferenceImplementation()
+    exp = fx.expect[0]
+    seen = []
+    for rs in (ra, rb):
+        rj = ruleset_json(rs)
+        try:
+            state = start_state(fx, rs, rj, impl)
+            for step in fx.steps:
+                state = impl.apply(rj, state, action_json(step, max_pip_of(rs)))
+        except (FixtureError, Refused, ValueError, KeyError) as e:
+            seen.append(("error", type(e).__name__))
+            continue
+        view = state_view(state)
+        got: list[Any] = []
+        if exp.legal is not None:
+            got.append(sorted(action_text(a) for a in impl.legal(rj, state)))
+        got += [repr(view.get(k)) for k in sorted(exp.state)]
+        if exp.result is not ...:
+            got.append(repr(state.get("result")))
+        if exp.winners is not None and state.get("phase") == "over":
+            got.append(sorted(impl.winners(rj, state)))
+        seen.append(("ok", got))
+    return seen[0] != seen[1]
+
+
+def situations(ra: Ruleset, rb: Ruleset, options: Sequence[str]) -> list[dict[str, Any]]:
+    """One z3 situation per differing option (see the module docstring)."""
+    out: list[dict[str, Any]] = []
+    for option in options:
+        found: Situation | None = None
+        attributed = True
+        try:
+            found = situation_for(make_question(ra, rb, option, attribute=True))
+            if found is None:
+                attributed = False
+                found = situation_for(make_question(ra, rb, option))
+        except DistinguishError as e:
+            out.append({"option": option, "kind": KIND[option], "error": str(e)})
+            continue
+        if found is None:
+            out.append({"option": option, "kind": KIND[option], "situation": None,
+                        "why": "no situation of this kind tells them apart"})
+            continue
+        entry = found.to_json()
+        entry["attributed"] = attributed
+        if found.kind == "legal":
+            la, lb = set(found.expect_a["legal"]), set(found.expect_b["legal"])
+            entry["only_a"] = sorted(la - lb)
+            entry["only_b"] = sorted(lb - la)
+        out.append(entry)
+    return out
+
+
+def diff(a: str, b: str, fixtures: bool = True, with_situations: bool = True
+         ) -> dict[str, Any]:
+    cat = catalog()
+    ra, rb = _resolve(a), _resolve(b)
+    t0 = time.perf_counter()
+    options = [o for o in cat.options if ra[o] != rb[o]]
+    report: dict[str, Any] = {
+        "a": {"spec": a, "name": ra.name, "options": dict(ra.items())},
+        "b": {"spec": b, "name": rb.name, "options": dict(rb.items())},
+        "options": [{"option": o, "a": ra[o], "b": rb[o], "kind": KIND[o]} for o in options],
+        "clauses": {
+            "only_a": [c.id for c in cat.clauses.values() if c.applies(ra) and not c.applies(rb)],
+            "only_b": [c.id for c in cat.clauses.values() if c.applies(rb) and not c.applies(ra)],
+        },
+    }
+    if fixtures:
+        report["fixtures"] = fixture_differences(ra, rb)
+    t1 = time.perf_counter()
+    if with_situations:
+        report["situations"] = situations(ra, rb, options)
+    t2 = time.perf_counter()
+    report["seconds"] = {"fixtures": round(t1 - t0, 3), "situations": round(t2 - t1, 3)}
+    return report
+
+
+def _print_text(report: dict[str, Any]) -> None:
+    a, b = report["a"]["name"], report["b"]["name"]
+    print(f"A = {a}, B = {b}")
+    if not report["options"]:
+        print("no option differs: the two rule sets are the same")
+    for o in report["options"]:
+        print(f"  option {o['option']}: {o['a']} -> {o['b']}")
+    only_a, only_b = report["clauses"]["only_a"], report["clauses"]["only_b"]
+    print(f"clauses only under A: {', '.join(only_a) or '-'}")
+    print(f"clauses only under B: {', '.join(only_b) or '-'}")
+    if "fixtures" in report:
+        print(f"fixtures telling them apart: {len(report['fixtures'])}")
+        for f in report["fixtures"]:
+            print(f"  {f['id']}: {f['why']} ({f['where']})")
+    for s in report.get("situations", []):
+        if s.get("situation", True) is None or "error" in s:
+            print(f"situation for {s['option']}: {s.get('why') or s.get('error')}")
+            continue
+        tag = "" if s["attributed"] else " (not separable from the other differences)"
+        print(f"situation for {s['option']}{tag}: {s['summary']}")
+        start = s.get("table") or s.get("deal")
+        print(f"  {'table' if 'table' in s else 'deal'}: {json.dumps(start)}")
+        if s["steps"]:
+            print(f"  steps: {', '.join(s['steps'])}")
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    report = diff(args.a, args.b, fixtures=not args.no_fixtures,
+                  with_situations=not args.no_situations)
+    if args.json:
+        json.dump(report, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        _print_text(report)
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add `mtrain diff` to the command line (mtrain/cli.py COMMAND_MODULES)."""
+    p = sub.add_parser("diff", help="what changes between two rule sets: options, clauses, "
+                       "fixtures, and z3's distinguishing situations")
+    p.add_argument("a", help="a variant, base+overlay+..., or a variant file")
+    p.add_argument("b", help="a variant, base+overlay+..., or a variant file")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--no-fixtures", action="store_true", help="skip the fixture comparison")
+    p.add_argument("--no-situations", action="store_true", help="skip the z3 situations")
+    p.set_defaults(func=cmd_diff)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m mtrain.spec.diffing A B [--json]`, the same as `mtrain diff`."""
+    from mtrain.cli import UsageError
+
+    parser = argparse.ArgumentParser(prog="mtrain")
+    sub = parser.add_subparsers(dest="command", required=True)
+    register(sub)
+    args = parser.parse_args(["diff", *(argv if argv is not None else sys.argv[1:])])
+    try:
+        return int(args.func(args))
+    except UsageError as e:
+        print(f"mtrain diff: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
