@@ -1,6 +1,6 @@
 """How long `mtrain conform` takes over the whole shipped corpus.
 
-    python benchmarks/conform_speed.py [--runs 5] [--cold] [--json]
+    python benchmarks/conform_speed.py [--runs 5] [--json]
 
 Times, as a user would see them (wall clock, the whole command, as a subprocess; the
 CPU time of the command and its children is shown too, as a check on a busy machine):
@@ -8,10 +8,9 @@ CPU time of the command and its children is shown too, as a check on a busy mach
     in-process   mtrain conform                            target: under 2 s
     protocol     mtrain conform --impl "mtrain serve"      target: under 5 s
 
-and prints the median of --runs runs of each (after one untimed run that fills the
-fixture cache, see conform.load_fixtures). --cold also times both with the cache off
-(MTRAIN_CACHE_DIR=off), i.e. parsing and schema-checking every fixture file each time.
-Exit code 1 when a warm median misses its target, or a run does not pass.
+and prints the median of --runs runs of each (after one untimed run, so that the
+operating system's file cache is warm). Every run parses and schema-checks every fixture
+file. Exit code 1 when a median misses its target, or a run does not pass.
 """
 
 from __future__ import annotations
@@ -62,19 +61,16 @@ def time_run(argv: list[str], env: dict[str, str]) -> tuple[float, float, dict[s
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--cold", action="store_true", help="also time without the cache")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     mtrain = mtrain_command()
     cases = {"in-process": [mtrain, "conform"],
              "protocol": [mtrain, "conform", "--impl", f"{mtrain} serve"]}
-    warm_env = dict(os.environ)
-    cold_env = {**os.environ, "MTRAIN_CACHE_DIR": "off"}
-    time_run(cases["in-process"], warm_env)  # fills the fixture cache
+    env = dict(os.environ)
+    time_run(cases["in-process"], env)  # warms the file cache
     out: dict[str, dict[str, object]] = {}
     ok = True
-    modes = [("warm", warm_env)] + ([("cold", cold_env)] if args.cold else [])
-    for mode, env in modes:
+    for mode in ("warm",):
         for name, argv in cases.items():
             times: list[float] = []
             cpus: list[float] = []

@@ -15,12 +15,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import fnmatch
-import functools
-import hashlib
 import importlib
 import importlib.util
 import os
-import pickle
 import queue
 import shlex
 import sys
@@ -34,16 +31,13 @@ from typing import Any
 
 import yaml
 
-from mtrain import __version__
 from mtrain.cli import UsageError
-from mtrain.spec import yamlload
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.yamlload import SpecError
 
-from . import fixture as fixture_module
 from .adapter import JSON, Implementation, ReferenceImplementation
-from .fixture import Expectation, Fixture, fixture_files, load_corpus
+from .fixture import Expectation, Fixture, load_corpus
 from .process import (
     ConfigurationError,
     HarnessError,
@@ -58,80 +52,12 @@ DEFAULT_TIMEOUT = 10.0
 METHODS = ("info", "deal", "legal", "apply", "winners")
 
 
-# --- loading the fixtures, with a cache ---------------------------------------------------
-
-CACHE_ENV = "MTRAIN_CACHE_DIR"
-
-
-def cache_dir() -> Path | None:
-    """Where parsed fixture files are kept: $MTRAIN_CACHE_DIR ("off" or empty: nowhere),
-    else $XDG_CACHE_HOME/mtrain or ~/.cache/mtrain."""
-    value = os.environ.get(CACHE_ENV)
-    if value is not None:
-        return None if value.strip().lower() in ("", "0", "off", "no", "none") else Path(value)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "mtrain"
-
-
-@functools.cache
-def _loader_fingerprint() -> bytes:
-    """Changes whenever the way fixtures are read could change."""
-    h = hashlib.sha256(__version__.encode())
-    for module in (fixture_module, yamlload):
-        h.update(Path(module.__file__ or "").read_bytes())
-    h.update(repr(yamlload.schema("fixture")).encode())
-    return h.digest()
+# --- loading the fixtures -------------------------------------------------------------
 
 
 def load_fixtures(root: str | None) -> tuple[list[Fixture], list[SpecError]]:
-    """`fixture.load_corpus(root)`, each file's fixtures kept in the cache, keyed by the
-    file's path and content and by the loader's own code: parsing YAML and checking it
-    against the schema is most of the time of a run. A file with errors is not kept."""
-    directory = cache_dir()
-    if directory is None:
-        return load_corpus(root)
-    fixtures: list[Fixture] = []
-    errors: list[SpecError] = []
-    for path in fixture_files(root):
-        try:
-            data = path.read_bytes()
-        except OSError:
-            data = None
-        entry = None
-        if data is not None:
-            key = hashlib.sha256(_loader_fingerprint() + str(path).encode() + b"\0" + data)
-            entry = directory / "fixtures" / f"{key.hexdigest()}.pickle"
-            cached = _read_cache(entry)
-            if cached is not None:
-                fixtures += cached
-                continue
-        got, errs = load_corpus(path)
-        fixtures += got
-        errors += errs
-        if entry is not None and not errs:
-            _write_cache(entry, got)
-    return fixtures, errors
-
-
-def _read_cache(entry: Path) -> list[Fixture] | None:
-    try:
-        with entry.open("rb") as f:
-            data = pickle.load(f)
-    except Exception:
-        return None
-    if isinstance(data, list) and all(isinstance(x, Fixture) for x in data):
-        return data
-    return None
-
-
-def _write_cache(entry: Path, fixtures: list[Fixture]) -> None:
-    try:
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        tmp = entry.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(pickle.dumps(fixtures, protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(tmp, entry)
-    except OSError:
-        pass
+    """The fixtures under `root` (default: the shipped corpus), and every load error."""
+    return load_corpus(root)
 
 
 # --- choosing what to run ------------------------------------------------------------

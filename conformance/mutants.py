@@ -262,9 +262,11 @@ def _holder_keeps_engine(state: JSON, rules: Rules) -> JSON:
 # --- first turn --------------------------------------------------------------------------
 
 
-def _open_mexican_on_first_turn(state: State, seat: int, all_marked: bool = False) -> list[int]:
-    out = _open_trains(state, seat, all_marked)
-    if state.rules.chain_first_turn and _first(state, seat) and state.players not in out:
+def _open_mexican_on_first_turn(state: State, seat: int, all_marked: bool = False,
+                                first_turns_over: bool = False) -> list[int]:
+    out = _open_trains(state, seat, all_marked, first_turns_over)
+    if (state.rules.chain_first_turn and _first(state, seat) and not first_turns_over
+            and state.players not in out):
         out.append(state.players)
     return out
 
@@ -291,7 +293,7 @@ def _first_turn_draws(state: State) -> list[Action]:
     return out
 
 
-def _duties_during_first_turns(state: State) -> list[int]:
+def _duties_during_first_turns(state: State, first_turns_over: bool = False) -> list[int]:
     pending = state.first_pending
     state.first_pending = 0
     try:
@@ -369,12 +371,14 @@ def _pass_keeps_marker_down(state: State, action: Action) -> None:
         state.markers[seat] = was
 
 
-def _open_all_trains(state: State, seat: int, all_marked: bool = False) -> list[int]:
-    return _open_trains(state, seat, True)
+def _open_all_trains(state: State, seat: int, all_marked: bool = False,
+                     first_turns_over: bool = False) -> list[int]:
+    return _open_trains(state, seat, True, first_turns_over)
 
 
-def _mexican_needs_marker(state: State, seat: int, all_marked: bool = False) -> list[int]:
-    out = _open_trains(state, seat, all_marked)
+def _mexican_needs_marker(state: State, seat: int, all_marked: bool = False,
+                          first_turns_over: bool = False) -> list[int]:
+    out = _open_trains(state, seat, all_marked, first_turns_over)
     mexican = state.players
     if mexican in out and not state.markers[mexican]:
         out.remove(mexican)
@@ -428,16 +432,17 @@ def _double_ends_turn(state: State, tile: int, train: int) -> None:
         engine._end_turn(state)
 
 
-def _no_duties(state: State) -> list[int]:
+def _no_duties(state: State, first_turns_over: bool = False) -> list[int]:
     return []
 
 
-def _duties_newest_first(state: State) -> list[int]:
+def _duties_newest_first(state: State, first_turns_over: bool = False) -> list[int]:
     rules = state.rules
     if not rules.oldest_first:
-        return _duties(state)
+        return _duties(state, first_turns_over)
     # engine.duties with the last element taken instead of the first
-    if not state.open_doubles or (rules.chain_first_turn and state.first_pending):
+    if not state.open_doubles or (rules.chain_first_turn and state.first_pending
+                                  and not first_turns_over):
         return []
     out = [t for t in state.open_doubles if t not in state.turn_doubles]
     if rules.release_uncoverable:
@@ -492,7 +497,8 @@ def _no_block_check(state: State) -> None:
 
 
 def _blocked_by_current_markers(state: State, seat: int) -> bool:
-    trains = engine.duties(state) or engine.open_trains(state, seat)
+    trains = engine.duties(state, first_turns_over=True) or engine.open_trains(
+        state, seat, first_turns_over=True)
     hand = state.hands[seat]
     return any(hand & state.rules.number_mask[state.ends[t]] for t in trains)
 

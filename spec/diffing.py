@@ -24,10 +24,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from .catalog import RulesetError, catalog
-from .distinguish import KIND, DistinguishError, Situation, make_question, situation_for
-from .ruleset import Ruleset
-from .yamlload import SpecError
+from mtrain.spec.catalog import RulesetError, catalog
+from mtrain.spec.distinguish import KIND, DistinguishError, Situation, make_question, situation_for
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.yamlload import SpecError
 
 __all__ = ["diff", "main", "register"]
 

@@ -51,9 +51,9 @@ from typing import Any, Final
 
 import z3
 
-from . import tiles as T
-from .catalog import Catalog, RulesetError, catalog
-from .legality import (
+from mtrain.spec import tiles as T
+from mtrain.spec.catalog import Catalog, RulesetError, catalog
+from mtrain.spec.legality import (
     MEX,
     MEXICAN,
     NO_SLOT,
@@ -71,8 +71,8 @@ from .legality import (
     legal,
     legal_table,
 )
-from .ruleset import Ruleset
-from .yamlload import SpecError
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.yamlload import SpecError
 
 __all__ = [
     "GENERATED_DIR",
@@ -92,7 +92,9 @@ RLIMIT: Final = 40_000_000
 SLOTS: Final = 3
 """Tiles in the mover's hand, at most, in a legal-kind situation."""
 MAX_OVERLAYS: Final = 3
-GENERATED_DIR: Final = Path(__file__).resolve().parent.parent / "conformance" / "fixtures" / "generated"
+GENERATED_DIR: Final = (Path(__file__).resolve().parent.parent
+                         / "conformance" / "fixtures" / "generated")
+"""Where the generated fixtures live (the source tree, not the editable install's links)."""
 
 LEGAL_OPTIONS: Final = ("tile_set", "first_turn", "mexican_first_turn", "own_train_first",
                         "follow_up", "double_order", "uncoverable_double", "draw_rule")
@@ -501,8 +503,8 @@ class _Realiser:
                     if walk is None:
                         ok = False
                         break
-                    self._use(walk + [n])
-                    out[int(s["index"])] = walk + [n]
+                    self._use([*walk, n])
+                    out[int(s["index"])] = [*walk, n]
                 if ok:
                     pairs = self._pairs(rest, n)
                     if pairs is not None:
@@ -1350,7 +1352,7 @@ def probe(options: Mapping[str, str], phase: str, features: Mapping[str, bool],
     open double's number is all on the table, ``bone_empty``, ``marked`` some train is
     marked, ``own_empty`` the mover's train is empty, ``two_doubles`` two open doubles.
     """
-    from .legality import CHAIN, FOLLOW, PHASE_NAMES, duty
+    from mtrain.spec.legality import PHASE_NAMES, duty
 
     o = Opts(values=options)
     sym = Symbolic(SLOTS, 3)
@@ -1373,7 +1375,6 @@ def probe(options: Mapping[str, str], phase: str, features: Mapping[str, bool],
     }
     for name, want in features.items():
         s.add(has[name] if want else z3.Not(has[name]))
-    del CHAIN, FOLLOW
     r = s.check()
     if r == z3.unsat:
         return None

@@ -100,7 +100,7 @@ def _sym(x: Any) -> bool:
     return isinstance(x, z3.ExprRef)
 
 
-def And(*xs: Bool) -> Bool:  # noqa: N802 - named after the logic
+def And(*xs: Bool) -> Bool:
     out = []
     for x in xs:
         if x is True:
@@ -117,7 +117,7 @@ def And(*xs: Bool) -> Bool:  # noqa: N802 - named after the logic
     return z3.And(*out)
 
 
-def Or(*xs: Bool) -> Bool:  # noqa: N802
+def Or(*xs: Bool) -> Bool:
     out = []
     for x in xs:
         if x is False:
@@ -134,21 +134,21 @@ def Or(*xs: Bool) -> Bool:  # noqa: N802
     return z3.Or(*out)
 
 
-def Not(x: Bool) -> Bool:  # noqa: N802
+def Not(x: Bool) -> Bool:
     return z3.Not(x) if _sym(x) else not x
 
 
-def Implies(a: Bool, b: Bool) -> Bool:  # noqa: N802
+def Implies(a: Bool, b: Bool) -> Bool:
     return Or(Not(a), b)
 
 
-def Xor(a: Bool, b: Bool) -> Bool:  # noqa: N802
+def Xor(a: Bool, b: Bool) -> Bool:
     if _sym(a) or _sym(b):
         return z3.Xor(a if _sym(a) else z3.BoolVal(a), b if _sym(b) else z3.BoolVal(b))
     return bool(a) != bool(b)
 
 
-def If(c: Bool, a: Any, b: Any) -> Any:  # noqa: N802
+def If(c: Bool, a: Any, b: Any) -> Any:
     if c is True:
         return a
     if c is False:
@@ -158,7 +158,7 @@ def If(c: Bool, a: Any, b: Any) -> Any:  # noqa: N802
     return z3.If(c, a, b)
 
 
-def Count(xs: Iterable[Bool]) -> Int:  # noqa: N802
+def Count(xs: Iterable[Bool]) -> Int:
     """How many of xs hold."""
     items = list(xs)
     if all(not _sym(x) for x in items):

@@ -18,6 +18,7 @@ node, so later checks (schema validation, cross references) can still point at a
 
 from __future__ import annotations
 
+import functools
 import importlib.resources
 import json
 import re
@@ -130,7 +131,12 @@ class Document:
         return SpecError(self.path, self.line_of(pointer), message)
 
 
-class _Loader(yaml.SafeLoader):
+# libyaml's parser when PyYAML was built with it (several times faster), else pure Python;
+# either way only the safe constructor is used.
+_SafeBase: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_SafeBase):  # type: ignore[misc]
     """Safe loading; kept as a subclass so that nothing registered globally leaks in."""
 
 
@@ -402,14 +408,21 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
         yield pointer, f"{where}: {err.message}"
 
 
+@functools.lru_cache(maxsize=32)
+def _validator(schema_text: str) -> jsonschema.Draft202012Validator:
+    """A checked validator per schema, built once (checking a schema is not cheap)."""
+    schema = json.loads(schema_text)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
 def validate(doc: Document, schema: dict[str, Any]) -> list[SpecError]:
     """All the ways ``doc.data`` breaks ``schema`` (JSON Schema 2020-12), sorted by line.
 
     Integer mapping keys are checked as their decimal strings, as JSON would have them
     (so a schema can describe ``{2: 15}`` with ``patternProperties`` / ``propertyNames``).
     """
-    jsonschema.Draft202012Validator.check_schema(schema)
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = _validator(json.dumps(schema, sort_keys=True))
     found: dict[tuple[int, Pointer, str], SpecError] = {}
     for err in validator.iter_errors(_jsonable(doc.data)):
         for pointer, message in _messages(doc, err):

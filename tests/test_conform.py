@@ -28,13 +28,6 @@ TOTAL = 12
 FAILING = {"fail", "error", "timeout", "crash"}
 
 
-@pytest.fixture(autouse=True)
-def _fixture_cache(tmp_path_factory: pytest.TempPathFactory,
-                   monkeypatch: pytest.MonkeyPatch) -> None:
-    """Parsed fixtures are cached under the session's temporary folder, not ~/.cache."""
-    monkeypatch.setenv("MTRAIN_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
-
-
 def broken(script: str, *args: object) -> str:
     return shlex.join([sys.executable, str(BROKEN / script), *map(str, args)])
 
@@ -248,30 +241,6 @@ def test_skip_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
           "--skip", str(skip)])
     out = capsys.readouterr().out
     assert "now passing" in out and "deal-001 [pagat]" in out
-
-
-# --- the fixture cache ----------------------------------------------------------------------
-
-
-def test_cache_is_keyed_by_content(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    cache = tmp_path / "cache"
-    monkeypatch.setenv("MTRAIN_CACHE_DIR", str(cache))
-    corpus = tmp_path / "fixtures"
-    shutil.copytree(FIXTURES, corpus)
-    assert conform(capsys, fixtures=corpus)[0] == 0
-    entries = sorted((cache / "fixtures").glob("*.pickle"))
-    assert len(entries) == 3
-    entries[0].write_bytes(b"not a pickle")  # a damaged entry is read afresh
-    assert conform(capsys, fixtures=corpus)[1]["summary"]["pass"] == TOTAL
-    deal = corpus / "deal" / "deal.yaml"
-    deal.write_text(deal.read_text().replace("boneyard_size: 61", "boneyard_size: 60"))
-    rc, report = conform(capsys, fixtures=corpus)
-    assert rc == 1 and [(r["fixture"], r["variant"]) for r in not_passing(report)] == [
-        ("deal-001", "pagat")]
-    assert "boneyard_size: expected 60, got 61" in not_passing(report)[0]["message"]
-    monkeypatch.setenv("MTRAIN_CACHE_DIR", "off")
-    assert conform(capsys, fixtures=corpus)[0] == 1
 
 
 # --- report formats ----------------------------------------------------------------------

@@ -1,0 +1,521 @@
+"""Reachability of clauses: a state where each clause fires, under each rule set, or a proof
+that there is none.
+
+A clause *fires* when the rule it states decides something: DBL-6 fires when a duty
+exists and the player to move holds a tile that would be playable but for it; DBL-9 when
+an open double of an earlier turn stops binding because its number is all on the table;
+END-2 when a round ends blocked. `FIRES` gives every clause with a firing condition one
+predicate over an engine transition (state, action, next state); `UNCONDITIONAL` lists
+the clauses that hold at every step (the set, the deal, the matching of ends, ...) with
+the reason they have no condition to reach.
+
+For every clause with a firing condition and every shipped variant it applies to (and,
+for a clause no shipped variant uses, every variant with one overlay that makes it
+apply), `search` looks for a witness, cheapest first:
+
+1. random play of the real engine on the rule set's own set (double-12 or double-9);
+2. the small-game exploration (reference/explore.py): every state of sampled deals of a
+   double-3 set;
+3. the abstract z3 model (spec/termination.py): a well-formed state (one that satisfies
+   the proved inductive invariant) where the clause's z3 condition holds, or unsat: the
+   clause is *dead* under that rule set, with the reason.
+
+The uncoverable double (`uncoverable`): under every variant a double can stay open once
+every tile of its number is on the table (a player lays it and plays the last tile of
+its number elsewhere, or the number runs out later); under ``stays-open`` (pagat, DBL-10)
+the duty then binds every player, nobody can play again (proved: `termination`,
+``uncoverable-absorbing``) and the round can only end blocked (END-2); under ``released``
+(puremco, DBL-9) the double stops binding and play goes on. Both are shown with a trace
+found by the engine and by bounded model checking on the abstract model.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import z3
+
+from mtrain.reference import engine as E
+from mtrain.reference.engine import Action, State
+from mtrain.reference.explore import Size, action_text, explore_size, small_rules
+from mtrain.reference.rules import FOLLOW_ANYWHERE, Rules
+from mtrain.spec.catalog import Catalog, RulesetError, catalog
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.yamlload import SpecError
+
+from . import tiles as T
+from .termination import CHAIN, FOLLOW, OVER, START, Model, Prover, QueryResult, Sym
+
+# -- helpers on engine states -----------------------------------------------------------
+
+
+def _with(state: State, **flags: Any) -> State:
+    """The state under the same rule set with some engine flags changed."""
+    alt = state.copy()
+    alt.rules = _alt_rules(state.rules, tuple(sorted(flags.items())))
+    return alt
+
+
+_ALT: dict[tuple[int, tuple[tuple[str, Any], ...]], Rules] = {}
+
+
+def _alt_rules(rules: Rules, flags: tuple[tuple[str, Any], ...]) -> Rules:
+    import dataclasses
+
+    key = (id(rules), flags)
+    if key not in _ALT:
+        _ALT[key] = dataclasses.replace(rules, **dict(flags))
+    return _ALT[key]
+
+
+def _plays(state: State) -> set[tuple[int, int]]:
+    return {(a.tile, a.train) for a in E.plays(state)}
+
+
+def _bites(state: State, **flags: Any) -> bool:
+    """The legal plays would be different with these flags: the clause makes a difference."""
+    return _plays(state) != _plays(_with(state, **flags))
+
+
+def _dead_number(state: State, train: int) -> bool:
+    """Every tile bearing the train's open end is on the table."""
+    return not E.live(state, train)
+
+
+def _candidates(state: State) -> list[int]:
+    """Open doubles of earlier turns, before DBL-9 and DBL-7 (engine `duties`)."""
+    if not state.open_doubles:
+        return []
+    if state.rules.chain_first_turn and state.first_pending:
+        return []
+    return [t for t in state.open_doubles if t not in state.turn_doubles]
+
+
+def _fresh(state: State) -> bool:
+    """Nothing laid yet in this round and every first turn to come."""
+    return (state.phase == E.START and not any(state.trains)
+            and state.first_pending == (1 << state.players) - 1)
+
+
+def _first_turn(state: State) -> bool:
+    return bool(state.first_pending >> state.seat & 1)
+
+
+def _is_play(a: Action) -> bool:
+    return a.kind == "play"
+
+
+# -- the firing conditions --------------------------------------------------------------
+
+Move = Callable[[State, Action, State], bool]
+
+
+@dataclass(frozen=True)
+class Fire:
+    clause: str
+    when: str
+    """When the clause fires, in words."""
+    move: Move
+
+
+def _state(pred: Callable[[State], bool]) -> Move:
+    return lambda s, a, t: pred(s)
+
+
+def _blanks(t: State) -> bool:
+    blank = T.NUMBER_MASK[0]
+    return t.phase == E.OVER and any(
+        h & blank for s, h in enumerate(t.hands)
+        if t.result is not None and s != t.result.winner)
+
+
+def _marker_off(s: State, a: Action, t: State, who: Callable[[State, Action, int], bool]) -> bool:
+    return _is_play(a) and any(s.markers[q] and not t.markers[q] and who(s, a, q)
+                               for q in range(s.players))
+
+
+FIRES: Final[dict[str, Fire]] = {f.clause: f for f in [
+    Fire("ENG-3", "a deal: the engine's holder places it from their hand",
+         _state(lambda s: _fresh(s) and s.rules.holder_lays and sum(
+             h.bit_count() for h in s.hands) == s.players * s.rules.ruleset.hand_size(
+             s.players) - 1)),
+    Fire("ENG-4", "nobody holds the engine: players draw for it",
+         _state(lambda s: s.phase == E.ENGINE)),
+    Fire("SEAT-2", "the engine's holder, not the rotating seat, starts",
+         _state(lambda s: _fresh(s) and s.rules.engine_holder_starts
+                and s.starter != (s.round - 1) % s.players)),
+    Fire("SEAT-3", "a round after the first starts at seat (round - 1) mod players",
+         _state(lambda s: _fresh(s) and not s.rules.engine_holder_starts and s.round > 1
+                and s.starter == (s.round - 1) % s.players != 0)),
+    Fire("TRAIN-3", "a tile covers an open double",
+         lambda s, a, t: _is_play(a) and a.train in s.open_doubles),
+    Fire("TRAIN-4", "a tile is played on another player's marked train",
+         lambda s, a, t: _is_play(a) and a.train < s.players and a.train != s.seat
+         and s.markers[a.train]),
+    Fire("TRAIN-5", "the Mexican Train is opened",
+         lambda s, a, t: _is_play(a) and a.train == s.players and not s.trains[s.players]),
+    Fire("TRAIN-6", "an open double on another player's unmarked train is covered",
+         lambda s, a, t: _is_play(a) and a.train < s.players and a.train != s.seat
+         and not s.markers[a.train] and a.train in s.open_doubles),
+    Fire("TRAIN-7", "a player who has not started their train holds a tile for another one",
+         _state(lambda s: s.phase == E.START and s.rules.own_train_first
+                and not s.trains[s.seat] and _bites(s, own_train_first=False))),
+    Fire("TURN-1", "a player who could draw must play instead",
+         _state(lambda s: s.phase in (E.START, E.FOLLOW) and bool(s.boneyard)
+                and bool(E.plays(s)))),
+    Fire("TURN-2", "a player who cannot play draws one tile",
+         lambda s, a, t: a.kind == "draw" and s.phase != E.ENGINE
+         and not s.rules.draw_until_playable),
+    Fire("TURN-3", "after a draw another tile of the hand would fit, but only the drawn one "
+         "may be played",
+         _state(lambda s: s.drawn >= 0 and _plays(s) != _plays(_undrawn(s)))),
+    Fire("TURN-4", "a player passes after drawing or on an empty boneyard",
+         lambda s, a, t: a.kind == "pass" and not (
+             s.rules.chain_first_turn and s.phase == E.START and _first_turn(s))),
+    Fire("TURN-5", "a player draws a second tile in one turn",
+         lambda s, a, t: a.kind == "draw" and s.drawn >= 0),
+    Fire("TURN-6", "a turn ends on a tile that is not a double",
+         lambda s, a, t: _is_play(a) and not T.IS_DOUBLE[a.tile] and s.phase != E.CHAIN
+         and t.phase != E.OVER and t.seat != s.seat),
+    Fire("FIRST-1", "a first-turn chain goes on past its first tile",
+         lambda s, a, t: _is_play(a) and s.phase == E.CHAIN),
+    Fire("FIRST-2", "during a chain the player holds a tile for the Mexican or a marked train",
+         _state(lambda s: s.rules.chain_first_turn and _first_turn(s)
+                and s.phase in (E.START, E.CHAIN) and _bites(s, chain_first_turn=False))),
+    Fire("FIRST-3", "a player who cannot start their train on the first turn marks it",
+         lambda s, a, t: a.kind == "pass" and s.rules.chain_first_turn
+         and s.phase == E.START and _first_turn(s)),
+    Fire("FIRST-4", "a chain stops on a double the player could cover: it must be covered",
+         _state(lambda s: s.phase == E.CHAIN and s.seat in s.turn_doubles
+                and bool(E.plays(s)))),
+    Fire("FIRST-5", "a double left by a chain waits while first turns remain",
+         _state(lambda s: s.rules.chain_first_turn and s.phase == E.START
+                and bool(s.first_pending) and bool(s.open_doubles))),
+    Fire("FIRST-6", "the last first turn of the round ends",
+         lambda s, a, t: bool(s.first_pending) and not t.first_pending),
+    Fire("FIRST-7", "a first turn is one tile, then the turn passes on",
+         lambda s, a, t: _is_play(a) and not s.rules.chain_first_turn and _first_turn(s)
+         and not T.IS_DOUBLE[a.tile] and t.phase != E.OVER and t.seat != s.seat),
+    Fire("FIRST-8", "a player other than the starter opens the Mexican Train on a first turn",
+         lambda s, a, t: _is_play(a) and a.train == s.players and not s.trains[s.players]
+         and _first_turn(s) and s.seat != s.starter),
+    Fire("FIRST-9", "a player on their first turn, not the starter, could otherwise open the "
+         "Mexican Train",
+         _state(lambda s: s.rules.starter_only_mexican and s.phase == E.START
+                and _first_turn(s) and s.seat != s.starter
+                and _bites(s, starter_only_mexican=False))),
+    Fire("DBL-1", "a double is laid outside a chain and asks for another tile",
+         lambda s, a, t: _is_play(a) and T.IS_DOUBLE[a.tile] and t.phase == E.FOLLOW),
+    Fire("DBL-2", "the tile after a double goes elsewhere than on that double",
+         lambda s, a, t: _is_play(a) and s.phase == E.FOLLOW
+         and s.rules.follow == FOLLOW_ANYWHERE and a.train not in s.turn_doubles),
+    Fire("DBL-3", "the follow-up restriction refuses a tile that could go anywhere",
+         _state(lambda s: s.phase == E.FOLLOW and not E.duties(s)
+                and _bites(s, follow=FOLLOW_ANYWHERE))),
+    Fire("DBL-4", "the layer must cover the double though another train would take a tile",
+         _state(lambda s: s.phase == E.FOLLOW and not E.duties(s)
+                and _bites(s, follow=FOLLOW_ANYWHERE))),
+    Fire("DBL-5", "after a double the player cannot follow: draws or passes",
+         lambda s, a, t: s.phase == E.FOLLOW and a.kind in ("draw", "pass")),
+    Fire("DBL-6", "a duty closes a train the player could otherwise play on",
+         _state(lambda s: s.phase in (E.START, E.FOLLOW) and bool(E.duties(s))
+                and _closes(s))),
+    Fire("DBL-7", "several open doubles are due and only the oldest may be covered",
+         _state(lambda s: s.rules.oldest_first and len(_due(s)) > 1)),
+    Fire("DBL-8", "several open doubles are due and any of them may be covered",
+         _state(lambda s: not s.rules.oldest_first and len(_due(s)) > 1)),
+    Fire("DBL-9", "an open double nobody can cover stops binding (released)",
+         _state(lambda s: s.rules.release_uncoverable and s.phase in (E.START, E.FOLLOW)
+                and any(_dead_number(s, k) for k in _candidates(s)))),
+    Fire("DBL-10", "an open double nobody can cover still binds the player to move",
+         _state(lambda s: not s.rules.release_uncoverable and s.phase in (E.START, E.FOLLOW)
+                and any(_dead_number(s, k) for k in E.duties(s)))),
+    Fire("MARK-1", "a pass puts a marker up",
+         lambda s, a, t: a.kind == "pass" and not s.markers[s.seat]),
+    Fire("MARK-3", "a marker comes off as its owner plays on their own train",
+         lambda s, a, t: _marker_off(s, a, t, lambda s, a, q: q == s.seat == a.train)),
+    Fire("MARK-4", "a marker comes off as another player plays on that train",
+         lambda s, a, t: _marker_off(s, a, t, lambda s, a, q: q == a.train != s.seat)),
+    Fire("MARK-5", "a marker comes off as its owner plays on another train",
+         lambda s, a, t: _marker_off(s, a, t, lambda s, a, q: q == s.seat != a.train)),
+    Fire("END-1", "a player lays their last tile",
+         lambda s, a, t: t.result is not None and t.result.end == E.DOMINO),
+    Fire("END-2", "the round ends blocked: nobody could play even with every marker up",
+         lambda s, a, t: s.phase != E.OVER and t.result is not None
+         and t.result.end == E.BLOCKED and not s.rules.passes_end_round),
+    Fire("END-3", "the round ends blocked after every player has passed in turn",
+         lambda s, a, t: s.phase != E.OVER and t.result is not None
+         and t.result.end == E.BLOCKED and s.rules.passes_end_round),
+    Fire("SCORE-2", "a round ends with a blank in a losing hand", lambda s, a, t: _blanks(t)),
+    Fire("SCORE-3", "a round ends with a blank in a losing hand", lambda s, a, t: _blanks(t)),
+    Fire("SCORE-4", "a round ends with a blank in a losing hand", lambda s, a, t: _blanks(t)),
+    Fire("SCORE-5", "a round ends and the hands are scored",
+         lambda s, a, t: s.phase != E.OVER and t.phase == E.OVER),
+    Fire("SCORE-6", "a player goes out and collects the other hands",
+         lambda s, a, t: t.result is not None and t.result.end == E.DOMINO
+         and s.phase != E.OVER),
+]}
+
+UNCONDITIONAL: Final[dict[str, str]] = {
+    "SET-1": "the tile set itself", "SET-2": "the tile set itself",
+    "SET-3": "the tile set itself", "DEAL-1": "every deal", "DEAL-2": "every deal",
+    "DEAL-3": "every deal", "DEAL-4": "every deal", "DEAL-5": "every deal",
+    "DEAL-6": "every deal", "DEAL-7": "a refusal when the game is set up",
+    "DEAL-8": "a property of the rule set, checked when it is loaded",
+    "ENG-1": "every round", "ENG-2": "every deal", "SEAT-1": "every turn",
+    "TRAIN-1": "the layout of every round", "TRAIN-2": "every tile played",
+    "TURN-7": "every action", "MARK-2": "every state", "SCORE-1": "every score",
+    "MATCH-1": "the match, not a round", "MATCH-2": "the match, not a round",
+    "MATCH-3": "the match, not a round", "MATCH-4": "the match, not a round",
+    "MATCH-5": "the match, not a round",
+}
+
+
+def _undrawn(s: State) -> State:
+    alt = s.copy()
+    alt.drawn = -1
+    return alt
+
+
+def _due(s: State) -> list[int]:
+    """Due doubles after DBL-9 and before DBL-7 (those the player could be asked to cover)."""
+    out = _candidates(s)
+    if s.rules.release_uncoverable:
+        out = [k for k in out if E.live(s, k)]
+    return out
+
+
+def _closes(s: State) -> bool:
+    """The hand holds a tile for a train the duty closes."""
+    due = set(E.duties(s))
+    hand = s.hands[s.seat]
+    mask = s.rules.number_mask
+    trains = E.open_trains(s, s.seat)
+    return any(hand & mask[s.ends[k]] for k in trains if k not in due)
+
+
+# -- targets ----------------------------------------------------------------------------
+
+
+def targets(cat: Catalog | None = None) -> dict[str, list[str]]:
+    """Rule set name -> the clauses with a firing condition to reach under it."""
+    cat = cat if cat is not None else catalog()
+    shipped = {name: cat.ruleset(name) for name in cat.variants}
+    combos: dict[str, Ruleset] = {}
+    for v in cat.variants:
+        for o in cat.overlays:
+            try:
+                combos[f"{v}+{o}"] = cat.ruleset(v, [o])
+            except (RulesetError, SpecError):
+                continue
+    out: dict[str, list[str]] = {}
+    for cid, clause in cat.clauses.items():
+        if cid not in FIRES:
+            continue
+        where = [n for n, rs in shipped.items() if clause.applies(rs)]
+        if not where:
+            where = [n for n, rs in combos.items() if clause.applies(rs)]
+        for n in where:
+            out.setdefault(n, []).append(cid)
+    return out
+
+
+# -- results ----------------------------------------------------------------------------
+
+
+@dataclass
+class Witness:
+    clause: str
+    ruleset: str
+    how: str
+    """play (random play on the real set), small (small-game exploration), z3 (a well-formed
+    abstract state), or dead (z3: no well-formed state)."""
+    detail: str
+    state: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"clause": self.clause, "ruleset": self.ruleset,
+                               "how": self.how, "detail": self.detail}
+        if self.state is not None:
+            out["state"] = self.state
+        return out
+
+
+@dataclass
+class ReachReport:
+    witnesses: list[Witness] = field(default_factory=list)
+    missing: list[tuple[str, str]] = field(default_factory=list)
+    queries: list[QueryResult] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def dead(self) -> list[Witness]:
+        return [w for w in self.witnesses if w.how == "dead"]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"witnesses": [w.to_json() for w in self.witnesses],
+                "dead": [w.to_json() for w in self.dead],
+                "missing": [{"clause": c, "ruleset": r} for c, r in self.missing],
+                "queries": [q.to_json() for q in self.queries],
+                "seconds": round(self.seconds, 4)}
+
+
+# -- the search -------------------------------------------------------------------------
+
+
+def random_play(rules: Rules, want: set[str], found: dict[str, str], rounds: int,
+                seed: int = 0) -> None:
+    """Random legal rounds on the rule set's own set, every player count, rounds 1..N+1;
+    records in `found` the first transition where each wanted clause fires."""
+    from mtrain.reference.deal import deal
+
+    rng = random.Random(seed)
+    counts = rules.ruleset.player_counts
+    for index in range(rounds):
+        if not want - found.keys():
+            return
+        players = counts[index % len(counts)]
+        round_no = 1 + (index // len(counts)) % rules.rounds
+        state = deal(rules, players, round_no, seed=seed * 7919 + index)
+        step = 0
+        while True:
+            left = [FIRES[c] for c in want if c not in found]
+            if not left:
+                return
+            actions = E.legal_actions(state)
+            if not actions:
+                break
+            action = actions[rng.randrange(len(actions))]
+            nxt = state.copy()
+            E.perform(nxt, action)
+            for f in left:
+                if f.move(state, action, nxt):
+                    found[f.clause] = (f"random round {index} ({players} players, round "
+                                       f"{round_no}), action {step}: {action_text(state, action)}")
+            if nxt.phase == E.OVER:
+                break
+            state, step = nxt, step + 1
+
+
+def small_games(rs: Ruleset, want: set[str], found: dict[str, str],
+                sizes: Sequence[Size]) -> None:
+    """Exploration of small games; records the first transition where each clause fires."""
+    for size in sizes:
+        if not want - found.keys():
+            return
+
+        def visit(s: State, a: Action, t: State, size: Size = size) -> None:
+            for c in [c for c in want if c not in found]:
+                if FIRES[c].move(s, a, t):
+                    found[c] = f"{size.label} game: {action_text(s, a)} in phase {s.phase}"
+
+        explore_size(rs, size, visit=visit)
+
+
+SMALL_SIZES: Final = (Size(3, 2, 3, 40), Size(3, 3, 2, 40), Size(4, 3, 3, 4))
+
+
+def search(rounds: int = 150, sizes: Sequence[Size] = SMALL_SIZES,
+           prover: Prover | None = None, only: Iterable[str] | None = None) -> ReachReport:
+    """Witnesses for every (clause, rule set) of `targets()`, cheapest source first."""
+    t0 = time.perf_counter()
+    cat = catalog()
+    report = ReachReport()
+    prover = prover if prover is not None else Prover()
+    chosen = set(only) if only is not None else None
+    for name, clauses in targets(cat).items():
+        if chosen is not None and name not in chosen:
+            continue
+        rs = cat.ruleset(name)
+        rules = Rules.of(rs)
+        want = set(clauses)
+        found: dict[str, str] = {}
+        random_play(rules, want, found, rounds)
+        for c in sorted(found):
+            report.witnesses.append(Witness(c, name, "play", found[c]))
+        got = dict(found)
+        small_games(rs, want, found, sizes)
+        for c in sorted(set(found) - set(got)):
+            report.witnesses.append(Witness(c, name, "small", found[c]))
+        for c in sorted(want - found.keys()):
+            w = z3_witness(rs, c, prover, report.queries)
+            if w is None:
+                report.missing.append((c, name))
+            else:
+                report.witnesses.append(w)
+    report.witnesses.sort(key=lambda w: (w.clause, w.ruleset))
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+# -- z3: a well-formed state where the clause fires, or none ----------------------------
+
+
+def _z3_fires(model: Model, s: Sym) -> dict[str, Any]:
+    """Firing conditions over the abstract state, for the clauses that may need them."""
+    P = model.P
+    seat_first = z3.Or([z3.And(s.seat == q, s.first[q]) for q in range(P)])
+    due = [model.due(s, k) for k in model.trains]
+    undrawn = s.replace(drawn=z3.IntVal(-1))
+    other = [z3.And(s.drawn != t, model.can_play(undrawn, t, k))
+             for t in model.tiles for k in model.trains]
+    free = {
+        "TURN-3": z3.And(s.drawn >= 0, z3.Or(other)),
+        "DBL-7": z3.And(s.phase == START, z3.AtLeast(*due, 2)),
+        "DBL-8": z3.And(s.phase == START, z3.AtLeast(*due, 2)),
+        "DBL-9": z3.And(z3.Or(s.phase == START, s.phase == FOLLOW), z3.Or(
+            [z3.And(model.due(s, k, False), z3.Not(model.live(s, k))) for k in model.trains])),
+        "DBL-10": z3.And(z3.Or(s.phase == START, s.phase == FOLLOW), model.stuck(s)),
+        "FIRST-4": z3.And(s.phase == CHAIN, z3.Or([z3.And(s.seat == q, s.tdbl[q])
+                                                   for q in range(P)]), model.found(s)),
+        "FIRST-5": z3.And(s.phase == START, z3.Or(s.first), z3.Or(s.odbl)),
+        "FIRST-9": z3.And(s.phase == START, seat_first, s.seat != s.starter,
+                          z3.Not(s.started[model.mex]), z3.Or(
+                              [model.in_hand(s, s.seat, t) for t in model.bearing[model.e]])),
+        "END-2": z3.And(s.phase == OVER, s.res == 2),
+        "END-3": z3.And(s.phase == OVER, s.res == 2),
+    }
+    return free
+
+
+def z3_witness(rs: Ruleset, clause: str, prover: Prover, log: list[QueryResult],
+               max_pip: int = 3, players: int = 3, hand: int = 2) -> Witness | None:
+    """A well-formed abstract state where `clause` fires, or a proof that none is reachable.
+
+    Dead when ``Inv and F`` is unsat, or when ``not F`` holds at every deal and is
+    inductive relative to the (proved) invariant: ``Inv and not F and T => not F'``.
+    """
+    rules = small_rules(rs, max_pip, {players: hand})
+    model = Model(rules, players, hand)
+    s, s2 = model.state("s"), model.state("t")
+    conds = _z3_fires(model, s)
+    if clause not in conds:
+        return None
+    fires = conds[clause]
+    where = f"double-{max_pip}, {players} players"
+    label = f"{rs.name}@d{max_pip}:fires:{clause}"
+    q, m = prover.run(label, [model.invariant(s), fires], "sat")
+    log.append(q)
+    if q.answer == "unsat":
+        return Witness(clause, rs.name, "dead", f"no state satisfying the inductive invariant "
+                       f"lets it fire ({where})")
+    if q.answer != "sat":
+        return None
+    state = model.describe(m, s)
+    q_init, _ = prover.run(f"{label}:init", [model.init(s), fires], "unsat")
+    q_step, _ = prover.run(f"{label}:step", [model.invariant(s), z3.Not(fires),
+                                             model.transition(s, s2),
+                                             _z3_fires(model, s2)[clause]], "unsat")
+    log += [q_init, q_step]
+    if q_init.answer == q_step.answer == "unsat":
+        return Witness(clause, rs.name, "dead", f"it fires at no deal and no action makes it "
+                       f"fire: 'not fires' is inductive relative to the invariant ({where})")
+    return Witness(clause, rs.name, "z3", f"a well-formed state ({where}); its reachability "
+                   "is not established", state)
+
+
+__all__ = ["FIRES", "OVER", "UNCONDITIONAL", "ReachReport", "Witness", "search", "targets"]
