@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,7 +45,7 @@ from .process import (
     ProcessImplementation,
     command_argv,
 )
-from .report import FORMATS, RENDERERS, Report, Result, render_text
+from .report import FORMATS, RENDERERS, Report, Result, render_html, render_text
 from .runner import run_one
 
 DEFAULT_TIMEOUT = 10.0
@@ -544,7 +544,7 @@ def cmd_conform(args: argparse.Namespace) -> int:
     described.pop("ok", None)
     report = Report(results, described, [str(e) for e in load_errors], warnings,
                     time.perf_counter() - started)
-    emit(report, args)
+    emit(report, args, {t.fixture.id: t.fixture for t in tasks})
     return report.exit_code
 
 
@@ -555,7 +555,32 @@ def _close(impl: Any) -> None:
             close()
 
 
-def emit(report: Report, args: argparse.Namespace) -> None:
+class FixtureIllustrator:
+    """For the HTML report: a failure's expected legal actions, and its table drawn by
+    mtrain.render as the reference engine sets it up, with the expected legal plays and
+    the implementation's wrong ones marked."""
+
+    def __init__(self, fixtures: Mapping[str, Fixture]) -> None:
+        self.fixtures = fixtures
+
+    def expected_legal(self, result: Result) -> list[str] | None:
+        fx = self.fixtures.get(result.fixture)
+        exp = next((e for n, e in fx.rulesets() if n == result.variant), None) if fx else None
+        return None if exp is None or exp.legal is None else list(exp.legal)
+
+    def picture(self, result: Result, missing: list[str], extra: list[str]) -> str | None:
+        from mtrain.render import draw_fixture
+
+        # Any: mypy sees this package both as conformance.* and, from mtrain.render, as
+        # mtrain.conformance.*; the two Fixture classes are one at run time.
+        fx: Any = self.fixtures.get(result.fixture)
+        if fx is None:
+            return None
+        return draw_fixture(fx, result.variant, missing=missing, extra=extra)
+
+
+def emit(report: Report, args: argparse.Namespace,
+         fixtures: Mapping[str, Fixture] | None = None) -> None:
     if args.format == "text":
         if args.output:
             with open(args.output, "w", encoding="utf-8") as f:
@@ -566,7 +591,10 @@ def emit(report: Report, args: argparse.Namespace) -> None:
         if args.output:
             print(report.headline())
         return
-    text = RENDERERS[args.format](report)
+    if args.format == "html":
+        text = render_html(report, FixtureIllustrator(fixtures or {}))
+    else:
+        text = RENDERERS[args.format](report)
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")

@@ -193,8 +193,12 @@ def cmd_docs(args: argparse.Namespace) -> int:
     from mtrain import docgen
 
     out = Path(args.out)
+
+    def log(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
     try:
-        files = docgen.generate()
+        files = docgen.generate(out, compute=not args.check, log=log)
     except ValueError as e:
         raise UsageError(str(e)) from None
     if args.check:
@@ -248,6 +252,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "mtrain.conformance.conform",
     "mtrain.conformance.mutants",
     "mtrain.conformance.fuzz",
+    "mtrain.spec.diffing",
 )
 """Modules that add their own subcommands: each has `register(subparsers)`."""
 

@@ -4,26 +4,41 @@ Every generated page is rebuilt from the data each time, so it cannot drift from
 is checked; `mtrain docs --check` fails when docs/ differs from what would be written.
 Hand-written pages (the fixture format, the protocol, the implementer's guide) live in
 docs/ beside them and are left alone; the generated ones are listed in GENERATED.
+
+Two pages rest on slow computations: the consistency report (`mtrain check`, about a
+minute) and the mutants page (the corpus against every mutant, half a minute). Their
+results are kept in docs/data/*.json, each with a digest of the files it was computed
+from (the spec/, reference/ and, for the mutants, conformance/ packages). `mtrain docs`
+reuses a result whose digest still matches and recomputes it otherwise; `mtrain docs
+--check` never recomputes: a result whose inputs changed is reported stale at once. The
+results keep nothing that depends on the machine: timings are dropped.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import itertools
+import json
+import os
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from mtrain import __version__
-from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
-from mtrain.conformance.fixture import Expectation, Fixture, FixtureError, action_json, load_corpus
-from mtrain.conformance.runner import start_state
-from mtrain.render import Highlight, highlight_from_actions, render_state
+from mtrain.conformance.adapter import ReferenceImplementation
+from mtrain.conformance.fixture import Expectation, Fixture, action_json, load_corpus
+from mtrain.render import Highlight, fixture_state, highlight_from_actions, render_state
 from mtrain.spec import facts as F
 from mtrain.spec.catalog import Catalog, Clause, catalog
 from mtrain.spec.ruleset import Ruleset
 
 PICTURES_PER_CLAUSE = 2
+TOUR_EXAMPLE = ("doubles-054", "pagat")
+SNAPSHOTS = "data"
 SEED_QUESTIONS = (
     ("How many tiles each?", "hand_sizes"),
     ("May the first turn lay a whole train?", "first_turn"),
@@ -43,14 +58,25 @@ class Scene:
     legal: list[dict[str, Any]] | None
 
 
+def _natural(text: str) -> tuple[Any, ...]:
+    """A sort key that puts doubles-9 before doubles-10."""
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text))
+
+
 def _slug(text: str) -> str:
     return text.lower().replace("+", "-plus-")
 
 
 class Docs:
-    """Builds every generated page in memory: {relative path: text}."""
+    """Builds every generated page in memory: {relative path: text}.
 
-    def __init__(self) -> None:
+    `out` is the docs folder, where the stored results of the slow computations are
+    looked for; `compute` says whether a missing or outdated one is recomputed (`mtrain
+    docs`) or reported stale (`mtrain docs --check`). `log` hears about slow steps.
+    """
+
+    def __init__(self, out: Path | None = None, compute: bool = True,
+                 log: Callable[[str], None] | None = None) -> None:
         self.cat: Catalog = catalog()
         self.fixtures, errors = load_corpus()
         if errors:
@@ -60,6 +86,9 @@ class Docs:
         self.files: dict[str, str] = {}
         self.shipped = {name: self.cat.ruleset(name) for name in self.cat.variants}
         self._scenes: dict[tuple[str, str], Scene | None] = {}
+        self.out = out
+        self.compute = compute
+        self.log = log or (lambda message: None)
 
     # -- scenes and pictures -------------------------------------------------------
 
@@ -70,13 +99,8 @@ class Docs:
         return self._scenes[key]
 
     def _play(self, fx: Fixture, variant: str, exp: Expectation) -> Scene | None:
-        try:
-            rs = self.cat.ruleset(variant)
-            rj = ruleset_json(rs)
-            state = start_state(fx, rs, rj, self.reference)
-            for step in fx.steps:
-                state = self.reference.apply(rj, state, action_json(step))
-        except (FixtureError, ValueError, KeyError):
+        state = fixture_state(fx, variant, self.reference)
+        if state is None:
             return None
         legal = None
         if exp.legal is not None:  # the fixture's own expected set, not the engine's
@@ -99,7 +123,7 @@ class Docs:
     def build(self) -> dict[str, str]:
         pages: list[Callable[[], None]] = [
             self.tour, self.rulebook, self.matrix, self.differences, self.facts_page,
-            self.versioning]
+            self.consistency, self.mutants_page, self.versioning]
         for page in pages:
             page()
         return dict(sorted(self.files.items()))
@@ -137,19 +161,59 @@ class Docs:
             "",
             "| page | what it holds |",
             "|---|---|",
-            "| [The rule book](rules/README.md) | every clause: sources, options, fixtures |",
-            "| [The variant matrix](variants.md) | options down, variants across |",
-            "| [Differences](differences/README.md) | every situation where two variants part |",
+            "| [The rule book](rules/README.md) | every clause: its text, sources, options, "
+            "and the fixtures that show it, drawn |",
+            "| [The variant matrix](variants.md) | options down, variants across, and the "
+            "four questions to settle before you sit down |",
+            "| [Differences](differences/README.md) | every situation where two shipped "
+            "variants part, drawn for both |",
             "| [Facts](facts.md) | the numbers of the game, computed exactly |",
+            "| [Consistency](consistency.md) | `mtrain check`: the option space, dead "
+            "clauses, the uncoverable double |",
+            "| [Implementer's guide](implementers-guide.md) | validating your own engine: "
+            "adapter, pytest plugin, CI, fuzzing |",
+            "| [Protocol](protocol.md) | protocol v1, JSON Lines, for engines in any "
+            "language |",
             "| [Fixture format](fixture-format.md) | how a situation is written down |",
-            "| [Versioning](versioning.md) | what stays stable |",
+            "| [The suite's strength](mutants.md) | the rule bugs the suite must catch, and "
+            "which fixtures catch each |",
+            "| [Versioning](versioning.md) | the suite and protocol versions; what stays "
+            "stable |",
+            "",
+            "The pictures draw the table as a player sees it: the engine at the hub, every "
+            "train a line of tiles with its owner and marker, open doubles crosswise and "
+            "ringed in amber, and the legal plays in green. `mtrain render FIXTURE-ID "
+            "[--variant V] [--out FILE]` draws any fixture.",
         ]
-        for extra, what in (("protocol.md", "the JSON Lines protocol for engines under test"),
-                            ("implementers-guide.md", "validating your own engine"),
-                            ("consistency.md", "the z3 checks of the option space"),
-                            ("mutants.md", "the rule bugs the suite must catch")):
-            lines.append(f"| [{extra}]({extra}) | {what} |")
+        example = self._tour_example()
+        if example is not None:
+            lines += ["", f"For example, `{example.fixture.id}` under {example.variant}: "
+                      f"{example.fixture.description}", "",
+                      f"![{example.fixture.id} under {example.variant}]"
+                      f"({self.picture(example)})"]
+        lines += [
+            "",
+            "## Checking an engine",
+            "",
+            "```sh",
+            "mtrain conform --adapter my_engine.adapter:Engine          # a Python engine",
+            'mtrain conform --impl "./my-engine --serve"                # any language',
+            "mtrain conform --impl ... --format html --output report.html  # one page, "
+            "with pictures",
+            "mtrain conform --impl ... --format junit --output results.xml # for CI",
+            "```",
+            "",
+            "The [implementer's guide](implementers-guide.md) walks through it.",
+        ]
         self.files["README.md"] = "\n".join(lines) + "\n"
+
+    def _tour_example(self) -> Scene | None:
+        for fx in self.fixtures:
+            if fx.id == TOUR_EXAMPLE[0]:
+                exp = next((e for n, e in fx.rulesets() if n == TOUR_EXAMPLE[1]), None)
+                if exp is not None:
+                    return self.scene(fx, TOUR_EXAMPLE[1], exp)
+        return None
 
     def _clause_fixtures(self, clause: Clause) -> list[Fixture]:
         return [fx for fx in self.fixtures if clause.id in fx.clauses]
@@ -284,10 +348,20 @@ class Docs:
         out = [f"# {a} vs {b}", "", "## Options that differ", "",
                f"| option | {a} | {b} |", "|---|---|---|"]
         out += [f"| `{o}` | `{ra[o]}` | `{rb[o]}` |" for o in differ]
-        out += ["", "## Situations where they part", ""]
+        found = list(found)
+        out += ["", f"## Situations where they part ({len(found)})", "",
+                "Each situation is one fixture whose expectations differ between the two: "
+                "first what differs, then the table under each, its legal plays marked in "
+                "green.", ""]
+        clauses = list(self.cat.clauses)
         for fx, ea, eb in found:
+            where = f"{fx.path}:{fx.line}" if fx.line else fx.path
             out += [f"### {fx.id}: {fx.description}", "",
-                    f"Clauses: {', '.join(fx.clauses)}. Fixture: `{fx.path}`.", ""]
+                    f"Clauses: {self._clause_links(fx.clauses, clauses, '../')}. "
+                    f"Fixture: `{where}`.", ""]
+            parting = self._parting(a, ea, b, eb)
+            if parting:
+                out += ["**Where they part:**", "", *parting, ""]
             for name, exp in ((a, ea), (b, eb)):
                 sc = self.scene(fx, name, exp)
                 out.append(f"**Under {name}**")
@@ -295,12 +369,40 @@ class Docs:
                 if sc is not None:
                     out += [f"![{fx.id} under {name}](../{self.picture(sc)})", ""]
                 out += [*self.expectation_lines(exp), ""]
-            only_a, only_b = self._legal_split(ea, eb)
-            if only_a or only_b:
-                out.append(f"Legal only under {a}: {', '.join(only_a) or 'none'}; "
-                           f"only under {b}: {', '.join(only_b) or 'none'}.")
-                out.append("")
         return "\n".join(out) + "\n"
+
+    def _parting(self, a: str, ea: Expectation, b: str, eb: Expectation) -> list[str]:
+        """What the two expectations say differently, one line each."""
+        out = []
+        only_a, only_b = self._legal_split(ea, eb)
+        if only_a or only_b:
+            out.append(f"- Legal only under {a}: {', '.join(only_a) or 'none'}; "
+                       f"only under {b}: {', '.join(only_b) or 'none'}.")
+        for action in sorted(set(ea.refused) | set(eb.refused)):
+            ca, cb = ea.refused.get(action), eb.refused.get(action)
+            if ca != cb:
+                said = [f"{n} refuses it ({c})" if c else f"{n} does not say it is refused"
+                        for n, c in ((a, ca), (b, cb))]
+                out.append(f"- `{action}`: {'; '.join(said)}.")
+        for key in sorted(set(ea.state) | set(eb.state), key=str):
+            va, vb = ea.state.get(key, ...), eb.state.get(key, ...)
+            if va != vb:
+                shown = [f"{v!s}" if v is not ... else "not checked" for v in (va, vb)]
+                out.append(f"- `{key}`: {shown[0]} under {a}; {shown[1]} under {b}.")
+        if ea.result != eb.result:
+            out.append(f"- Result: {self._result_text(ea.result)} under {a}; "
+                       f"{self._result_text(eb.result)} under {b}.")
+        if ea.winners != eb.winners:
+            out.append(f"- Winners: {list(ea.winners) if ea.winners is not None else '-'} "
+                       f"under {a}; {list(eb.winners) if eb.winners is not None else '-'} "
+                       f"under {b}.")
+        return out
+
+    @staticmethod
+    def _result_text(result: Any) -> str:
+        if result is ...:
+            return "not checked"
+        return "the round goes on" if result is None else str(result)
 
     @staticmethod
     def _legal_split(ea: Expectation, eb: Expectation) -> tuple[list[str], list[str]]:
@@ -312,15 +414,17 @@ class Docs:
     def facts_page(self) -> None:
         out = ["# Facts", "", "The numbers of the game, each computed exactly from the tile set "
                "(no simulation) and checked against the published figure.", "",
-               "| fact | published | computed | agrees |", "|---|---|---|---|"]
+               "| fact | | published | computed | agrees |", "|---|---|---|---|---|"]
+        texts = {f.id: f.text for f in F.load_facts()}
         for fid, expected, computed, ok in F.check_facts():
             value = float(computed) if not isinstance(computed, int) else computed
             shown = f"{value:.4g}" if isinstance(value, float) else str(value)
-            out.append(f"| `{fid}` | {expected} | {shown} | {'yes' if ok else 'NO'} |")
+            out.append(f"| `{fid}` | {texts.get(fid, '')} | {expected} | {shown} | "
+                       f"{'yes' if ok else 'NO'} |")
         out += ["", "## No starting tile in the hand", "",
                 "The chance that a hand dealt from the pool (engine set aside) holds no tile "
                 "bearing the engine's number: C(pool - starters, k) / C(pool, k).", ""]
-        out += self._no_starter(12, [8, 10, 12, 15, 16], "Double-12, the seed's table")
+        out += self._no_starter(12, [8, 10, 12, 15, 16], "The seed's table")
         for name, rs in self.shipped.items():
             max_pip = 12 if rs["tile_set"] == "double-12" else 9
             sizes = sorted({h for _, h in rs.hand_table})
@@ -334,6 +438,187 @@ class Docs:
         for row in F.no_starter_table(max_pip, sizes):
             out.append(f"| {row.hand} | {row.probability} | {row.percent:.1f} % |")
         return [*out, ""]
+
+    # -- stored results of slow computations -----------------------------------------------
+
+    def snapshot(self, name: str, packages: tuple[str, ...],
+                 run: Callable[[], dict[str, Any]], what: str) -> dict[str, Any] | None:
+        """The result of a slow computation, from docs/data/<name>.json when its inputs have
+        not changed, else computed afresh (or, when not computing, None: stale)."""
+        rel = f"{SNAPSHOTS}/{name}.json"
+        digest = inputs_digest(packages)
+        stored: dict[str, Any] | None = None
+        if self.out is not None and (self.out / rel).is_file():
+            try:
+                stored = json.loads((self.out / rel).read_text(encoding="utf-8"))
+            except ValueError:
+                stored = None
+        if stored is not None and stored.get("inputs") == digest:
+            data: dict[str, Any] = stored["data"]
+        elif self.compute:
+            self.log(f"computing {what} (its inputs changed) ...")
+            data = run()
+        else:
+            self.files[rel] = (f"stale: the inputs of {what} changed; run `mtrain docs` to "
+                               "recompute\n")
+            return None
+        self.files[rel] = json.dumps(
+            {"about": f"{what}: the data behind docs/{name}.md; written by `mtrain docs`, "
+                      "reused while `inputs` (a digest of the files it depends on) matches",
+             "inputs": digest, "data": data}, indent=1) + "\n"
+        return data
+
+    @staticmethod
+    def _stale_page(title: str, what: str) -> str:
+        return (f"# {title}\n\nStale: the inputs of {what} changed since this page was "
+                "written. Run `mtrain docs` to recompute it.\n")
+
+    @staticmethod
+    def _clause_links(ids: Iterable[str], known: Iterable[str], up: str = "") -> str:
+        """Clause ids linked to their pages (`DEAL-8:pagat:4p` to DEAL-8); `up` leads from
+        the page's folder to docs/."""
+        have = set(known)
+        out = []
+        for cid in ids:
+            base = cid.split(":")[0]
+            out.append(f"[{cid}]({up}rules/{base}.md)" if base in have else f"`{cid}`")
+        return ", ".join(out)
+
+    # -- the consistency report ----------------------------------------------------------------
+
+    def consistency(self) -> None:
+        what = "the consistency report (`mtrain check`)"
+        data = self.snapshot("consistency", ("spec", "reference"), consistency_data, what)
+        if data is None:
+            self.files["consistency.md"] = self._stale_page("Consistency", what)
+            return
+        checks: list[dict[str, Any]] = data["checks"]
+        clauses = list(self.cat.clauses)
+        counts = {s: sum(c["status"] == s for c in checks) for s in ("pass", "info", "fail")}
+        out = ["# Consistency: what `mtrain check` finds", "",
+               "`mtrain check` puts the whole specification through z3 and through the "
+               "engine: the option space (every shipped variant satisfiable, every overlay "
+               "combination, dead or forced values, contradictory pairs), small whole games "
+               "explored exhaustively, termination and deadlock proofs on an abstract model of "
+               "a round, whether every clause can fire, and the double nobody can cover. This "
+               "page is its report, without timings; "
+               f"z3 {data['z3_version']}.", "",
+               f"**{len(checks)} checks: {counts['pass']} pass, {counts['info']} with "
+               f"findings worth reading, {counts['fail']} failed.**", "",
+               "| check | status | findings |", "|---|---|---|"]
+        for c in checks:
+            out.append(f"| [`{c['name']}`](#{c['name']}) | {c['status']} | "
+                       f"{len(c['findings'])} |")
+        out += ["", "## Dead clauses", "",
+                "A dead clause never fires under a rule set it applies to: its condition is "
+                "never met in any reachable state. `reachability` settles every clause with a "
+                "firing condition under every shipped variant: a witness (a random round or a "
+                "small game where it fires) or a proof that it cannot (z3: it fires at no deal "
+                "and no action makes it fire).", ""]
+        dead: list[dict[str, str]] = data["dead"]
+        if dead:
+            out += ["| clause | rule set | why |", "|---|---|---|"]
+            out += [f"| {self._clause_links([d['clause']], clauses)} | {d['ruleset']} | "
+                    f"{d['detail']} |" for d in dead]
+        else:
+            out.append("None.")
+        option_dead = data.get("option_dead_clauses", [])
+        out += ["", "In the option space (a clause whose `when` no valid rule set meets): "
+                + (self._clause_links(option_dead, clauses) if option_dead else "none") + ".",
+                "", "## The uncoverable double", "",
+                "A double can be left open with no tile of its number still out: nobody can "
+                "ever cover it. What happens then is an option, `uncoverable_double`: under "
+                "`stays-open` the duty stands and the round ends blocked "
+                "([DBL-10](rules/DBL-10.md), [END-2](rules/END-2.md)); under `released` play "
+                "goes on elsewhere ([DBL-9](rules/DBL-9.md)). `mtrain check` finds the shortest "
+                "way to reach each outcome twice, by exploring small games with the engine "
+                "and by bounded model checking in z3, and the two lengths must agree.", "",
+                "| rule set | policy | outcome reached | small game | engine | z3 | agree |",
+                "|---|---|---|---|---|---|---|"]
+        for u in data["uncoverable"]:
+            out.append(f"| {u['ruleset']} | `{u['uncoverable_double']}` | {u['target']} | "
+                       f"{u['small_game']} | {u['engine_depth']} actions | {u['z3_depth']} "
+                       f"actions | {'yes' if u['agree'] else 'NO'} |")
+        for u in data["uncoverable"]:
+            out += ["", f"**{u['ruleset']}** ({u['small_game']}, tiles dealt in the order "
+                    f"{' '.join(u['deal'])}):", ""]
+            out += [f"{k}. `{a}`" for k, a in enumerate(u["trace"], 1)]
+        out += ["", "## Findings, check by check", ""]
+        for c in checks:
+            out += [f"### {c['name']}", "", f"Status: **{c['status']}**.", ""]
+            items = []
+            for f in c["findings"]:
+                cl = f" ({self._clause_links(f['clauses'], clauses)})" if f["clauses"] else ""
+                items.append(f"- {f['message']}{cl}")
+            if not items:
+                out += ["No findings.", ""]
+            elif len(items) > 12:
+                out += ["<details>", f"<summary>{len(items)} findings</summary>", "",
+                        *items, "", "</details>", ""]
+            else:
+                out += [*items, ""]
+        self.files["consistency.md"] = "\n".join(out).rstrip("\n") + "\n"
+
+    # -- the mutants -----------------------------------------------------------------------
+
+    def mutants_page(self) -> None:
+        what = "the mutants report (`mtrain mutants`)"
+        data = self.snapshot("mutants", ("spec", "reference", "conformance"), mutants_data,
+                             what)
+        if data is None:
+            self.files["mutants.md"] = self._stale_page("The suite's own strength", what)
+            return
+        mutants: list[dict[str, Any]] = [
+            {**m, "killed_by": sorted(m["killed_by"], key=_natural)} for m in data["mutants"]]
+        clauses = list(self.cat.clauses)
+        killed = [m for m in mutants if m["killed_by"]]
+        out = ["# The suite's own strength: mutants", "",
+               "A conformance suite is only as good as the bugs it catches. A *mutant* is the "
+               "reference engine with one realistic rule bug switched on: a marker that never "
+               "comes off, a double that ends the turn, hands dealt from the wrong row. Every "
+               "fixture is run against every mutant; a fixture *kills* a mutant when it passes "
+               "under the reference and fails (or errs) under the mutant. A mutant no fixture "
+               "kills is a hole in the suite.", "",
+               f"**{len(mutants)} mutants, {len(killed)} killed, "
+               f"{len(mutants) - len(killed)} survived**, over {data['runs']} fixture and rule "
+               "set runs that pass under the reference. Rerun with `mtrain mutants` "
+               "(`-m NAME` for one; `mtrain fuzz --mutant NAME` hunts it with random games).",
+               "", "| mutant | the bug | clauses | killed by |", "|---|---|---|---|"]
+        for m in mutants:
+            ids = m["killed_by"]
+            shown = ", ".join(f"`{i}`" for i in ids[:4])
+            more = f" and {len(ids) - 4} more" if len(ids) > 4 else ""
+            verdict = f"{len(ids)}: {shown}{more}" if ids else "**nothing: survived**"
+            out.append(f"| `{m['name']}` | {m['description']} | "
+                       f"{self._clause_links(m['clauses'], clauses)} | {verdict} |")
+        by_fixture: dict[str, list[str]] = {}
+        for m in mutants:
+            for i in m["killed_by"]:
+                by_fixture.setdefault(i, []).append(m["name"])
+        sole = [(m["name"], m["killed_by"][0]) for m in mutants if len(m["killed_by"]) == 1]
+        out += ["", "## Mutants only one fixture catches", "",
+                "Remove that fixture and the bug goes unnoticed: these are the corpus's "
+                "load-bearing fixtures.", ""]
+        out += [f"- `{name}`: only `{fid}`" for name, fid in sole] or ["None."]
+        top = sorted(by_fixture.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:10]
+        out += ["", "## The fixtures that catch the most", "", "| fixture | mutants killed |",
+                "|---|---|"]
+        out += [f"| `{fid}` | {len(names)} |" for fid, names in top]
+        idle = [fx.id for fx in self.fixtures if fx.id not in by_fixture]
+        out += ["", f"{len(by_fixture)} of {len(self.fixtures)} fixtures kill at least one "
+                f"mutant; the other {len(idle)} guard behaviour no mutant breaks yet.", "",
+                "## Every kill", ""]
+        for m in mutants:
+            ids = m["killed_by"]
+            out += ["<details>", f"<summary><code>{m['name']}</code>: {len(ids)} "
+                    f"fixture{'s' if len(ids) != 1 else ''}</summary>", "",
+                    f"{m['mechanism']}.", "",
+                    ", ".join(f"`{i}`" for i in ids) or "None.", "", "</details>", ""]
+        if data["baseline_failures"]:
+            out += ["## Not used", "", "These runs fail under the reference itself, so they "
+                    "cannot judge a mutant:", ""]
+            out += [f"- {x}" for x in data["baseline_failures"]]
+        self.files["mutants.md"] = "\n".join(out).rstrip("\n") + "\n"
 
     def versioning(self) -> None:
         self.files["versioning.md"] = "\n".join([
@@ -351,8 +636,81 @@ class Docs:
         ]) + "\n"
 
 
-def generate() -> dict[str, str]:
-    return Docs().build()
+def generate(out: Path | None = None, compute: bool = True,
+             log: Callable[[str], None] | None = None) -> dict[str, str]:
+    """Every generated file, {path relative to docs/: text}; see Docs for the arguments."""
+    return Docs(out, compute, log).build()
+
+
+# --- the slow computations ---------------------------------------------------------------
+
+_TIMING = re.compile(r",? \d+(?:\.\d+)? s\b")
+
+
+def _untimed(text: str) -> str:
+    """A message without its timings ("(9 queries, 7.32 s)" -> "(9 queries)")."""
+    return _TIMING.sub("", text)
+
+
+def inputs_digest(packages: Iterable[str]) -> str:
+    """A digest of every source and data file of the mtrain packages named (spec,
+    reference, conformance) and of the z3 version: what the slow results depend on."""
+    h = hashlib.sha256()
+    try:
+        h.update(f"z3-solver {metadata.version('z3-solver')}\n".encode())
+    except metadata.PackageNotFoundError:  # pragma: no cover - z3 is a dependency
+        h.update(b"z3-solver absent\n")
+    for pkg in packages:
+        module = importlib.import_module(f"mtrain.{pkg}")
+        assert module.__file__ is not None
+        root = Path(module.__file__).parent
+        files = sorted(p for p in root.rglob("*")
+                       if p.suffix in (".py", ".yaml", ".json") and p.is_file()
+                       and "__pycache__" not in p.parts)
+        for path in files:
+            h.update(f"{pkg}/{path.relative_to(root).as_posix()}\n".encode())
+            h.update(path.read_bytes().replace(b"\r\n", b"\n"))
+    return h.hexdigest()
+
+
+def consistency_data() -> dict[str, Any]:
+    """`mtrain check` (spec/check.py), reduced to what does not depend on the machine:
+    statuses and findings without timings, dead clauses, the uncoverable-double traces
+    found by the engine and the depth z3 agrees on (z3's own trace may differ from run to
+    run, its depth may not)."""
+    from mtrain.spec import check
+
+    result = check.run()
+    summary = result.get("summary", {})
+    checks = [{"name": c["name"], "status": c["status"],
+               "findings": [{"message": _untimed(f["message"]), "clauses": f["clauses"]}
+                            for f in c["findings"]]}
+              for c in result["checks"]]
+    uncoverable = [{"ruleset": u["ruleset"], "uncoverable_double": u["uncoverable_double"],
+                    "target": u["target"], "small_game": u["small_game"],
+                    "engine_depth": u["engine"]["depth"], "deal": u["engine"]["deal"],
+                    "trace": u["engine"]["trace"], "z3_depth": u["z3"]["depth"],
+                    "agree": u["agree"]}
+                   for u in summary.get("uncoverable", [])]
+    reach = summary.get("reachability", {})
+    options = summary.get("options", {})
+    return {"z3_version": result.get("z3_version", "?"), "checks": checks,
+            "dead": [{k: d[k] for k in ("clause", "ruleset", "detail")}
+                     for d in reach.get("dead", [])],
+            "option_dead_clauses": list(options.get("dead_clauses", [])),
+            "uncoverable": uncoverable}
+
+
+def mutants_data() -> dict[str, Any]:
+    """`mtrain mutants` over the corpus: every mutant and the fixtures that kill it."""
+    from mtrain.conformance.mutants import run_mutants
+
+    fixtures, _ = load_corpus()
+    report = run_mutants(fixtures, jobs=os.cpu_count() or 1).to_json()
+    return {"mutants": [{k: m[k] for k in ("name", "description", "clauses", "mechanism",
+                                           "killed_by")}
+                        for m in report["mutants"]["details"]],
+            "runs": report["runs"], "baseline_failures": report["baseline_failures"]}
 
 
 def stale(out: Path, files: dict[str, str]) -> list[str]:

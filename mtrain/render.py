@@ -1,32 +1,47 @@
 """Pictures of the table: a canonical state drawn as SVG, with no external service.
 
-The engine sits at the hub on the left; every train is a spoke drawn as a line of
-tiles, its owner and marker at the start; doubles lie crosswise, and a double still
-open is ringed in amber. The hands are shown below, the player to move first; when
-legal plays are given, each playable tile is ringed in green and every train it may
-go on gets a green slot at its open end.
+The table is drawn as a person sees it. The engine stands crosswise at the hub; a spoke
+runs from it to every train, and each train is a line of tiles read from the engine
+outwards, its owner named at the left with the marker (a red M) when it is down. Doubles
+lie crosswise; a double still open is ringed in amber and numbered in the order the
+doubles were laid (the oldest is covered first). The hands are shown below, the player to
+move first, each tile labelled. When legal plays are given, every playable tile in the
+hand is ringed in green and every train it may go on gets a dashed green slot at its open
+end naming the tiles, turned the way they would be laid; plays an implementation offered
+that the rules do not allow are shown in red.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
-from xml.sax.saxutils import escape
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape, quoteattr
 
-TILE_W, TILE_H = 52, 26  # a tile laid along its train
-GAP = 4
-ROW_H = 58
-LABEL_W = 118
-MAX_SHOWN = 13  # longer trains show their first tile, a gap, and the last ones
+if TYPE_CHECKING:
+    from mtrain.conformance.adapter import Implementation
+    from mtrain.conformance.fixture import Fixture
 
-INK = "#23313f"
-FACE = "#fbf8f1"
-EDGE = "#5b6b7a"
-AMBER = "#e08a00"
-GREEN = "#1f9d55"
+TILE_W, TILE_H = 60, 30  # a tile laid along its train
+GAP = 5
+ROW_H = 74  # a double stands TILE_W tall, ringed
+MARGIN = 20
+LABEL_W = 118  # owner, marker
+MAX_SHOWN = 12  # longer trains show their first tile, a gap, and the last ones
+HAND_ROW = 16  # tiles per row in the hand of the player to move (others: a third more)
+
+INK = "#1f2d3a"
+PAGE = "#f6f7f4"
+FELT = "#dde9de"
+FELT_EDGE = "#bcd2bf"
+FACE = "#fffdf6"
+EDGE = "#4f5d6b"
+AMBER = "#d97f00"
+GREEN = "#18864b"
+RED = "#c62828"
 MARKER = "#c0392b"
-MUTED = "#8795a1"
+MUTED = "#6f7d89"
+SPOKE = "#9aaa9c"
 
 # Pip positions on a 3-column by 4-row grid (columns 0..2, rows 0..3) for 10..12, and on
 # the usual 3 by 3 grid for 0..9 (rows 0, 1.5, 3).
@@ -49,26 +64,83 @@ PIPS: dict[int, list[tuple[float, float]]] = {
 
 @dataclass(frozen=True)
 class Highlight:
-    """Legal plays to mark: tile text -> trains ("0", "mexican") it may go on."""
+    """Plays to mark.
+
+    `plays`: the legal plays, tile text -> the trains ("0", "mexican") it may go on;
+    `other`: the other legal actions (draw, pass, end-chain). `wrong` and `wrong_other`:
+    actions an implementation offered that the rules do not allow (drawn in red);
+    `missed`: legal plays (tile, train) it did not offer, and `missed_other` other legal
+    actions it did not offer (both labelled "missed").
+    """
 
     plays: Mapping[str, Sequence[str]]
-    other: Sequence[str] = ()  # draw / pass / end-chain
+    other: Sequence[str] = ()
+    wrong: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    wrong_other: Sequence[str] = ()
+    missed: frozenset[tuple[str, str]] = frozenset()
+    missed_other: Sequence[str] = ()
 
 
 def highlight_from_actions(actions: Iterable[Mapping[str, Any]]) -> Highlight:
+    plays, other = _split(actions)
+    return Highlight(plays, other)
+
+
+def highlight_from_texts(legal: Iterable[str], missing: Iterable[str] = (),
+                         extra: Iterable[str] = ()) -> Highlight:
+    """A highlight from actions in text form (`play 5-3 on 0`, `draw`): the legal ones,
+    and those an implementation missed or offered wrongly."""
+    plays, other = _split(_parse(t) for t in legal)
+    wrong, wrong_other = _split(_parse(t) for t in extra)
+    missed_plays, missed_other = _split(_parse(t) for t in missing)
+    missed = frozenset((tile, train) for tile, trains in missed_plays.items()
+                       for train in trains)
+    return Highlight(plays, other, wrong, wrong_other, missed, missed_other)
+
+
+def _parse(text: str) -> dict[str, str]:
+    words = text.split()
+    if len(words) == 4 and words[0] == "play" and words[2] == "on":
+        return {"type": "play", "tile": words[1], "train": words[3]}
+    return {"type": text.strip()}
+
+
+def _split(actions: Iterable[Mapping[str, Any]]) -> tuple[dict[str, list[str]], list[str]]:
     plays: dict[str, list[str]] = {}
     other: list[str] = []
     for a in actions:
         if a.get("type") == "play":
-            plays.setdefault(_canon(str(a["tile"])), []).append(str(a["train"]))
-        else:
+            where = plays.setdefault(_canon(str(a["tile"])), [])
+            if str(a["train"]) not in where:
+                where.append(str(a["train"]))
+        elif str(a.get("type")) not in other:
             other.append(str(a.get("type")))
-    return Highlight(plays, other)
+    return plays, other
 
 
 def _canon(tile: str) -> str:
     a, b = (int(x) for x in tile.split("-"))
     return f"{max(a, b)}-{min(a, b)}"
+
+
+def _laid(tile: str, end: int) -> str:
+    """The tile as it would be laid on an open end `end`: the matching half first."""
+    a, b = _ends(tile)
+    return f"{a}-{b}" if a == end else f"{b}-{a}"
+
+
+def _ends(text: str) -> tuple[int, int]:
+    a, b = text.split("-")
+    return int(a), int(b)
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def _text_w(s: str, size: float) -> float:
+    """A generous estimate of the width of `s` in a sans-serif font."""
+    return len(s) * size * 0.58
 
 
 class _Canvas:
@@ -78,31 +150,35 @@ class _Canvas:
     def add(self, text: str) -> None:
         self.parts.append(text)
 
-    def text(self, x: float, y: float, s: str, size: int = 13, fill: str = INK,
-             anchor: str = "start", weight: str = "normal") -> None:
-        self.add(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{fill}" '
-                 f'text-anchor="{anchor}" font-weight="{weight}">{escape(s)}</text>')
+    def text(self, x: float, y: float, s: str, size: float = 13, fill: str = INK,
+             anchor: str = "start", weight: str = "normal", italic: bool = False) -> None:
+        style = ' font-style="italic"' if italic else ""
+        self.add(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:g}" fill="{fill}" '
+                 f'text-anchor="{anchor}" font-weight="{weight}"{style}>{escape(s)}</text>')
 
     def tile(self, x: float, y: float, a: int, b: int, vertical: bool = False,
-             ring: str | None = None, scale: float = 1.0) -> None:
+             ring: str | None = None, scale: float = 1.0, dashed: bool = False) -> None:
         """A tile with its top-left corner at (x, y): `a` on the left (or top) half."""
         w = (TILE_H if vertical else TILE_W) * scale
         h = (TILE_W if vertical else TILE_H) * scale
         self.add(f"<g><title>[{a}-{b}]</title>")
         if ring:
-            self.add(f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="{w + 6:.1f}" '
-                     f'height="{h + 6:.1f}" rx="6" fill="none" stroke="{ring}" '
-                     'stroke-width="2.5"/>')
+            dash = ' stroke-dasharray="5 3"' if dashed else ""
+            self.add(f'<rect x="{x - 4:.1f}" y="{y - 4:.1f}" width="{w + 8:.1f}" '
+                     f'height="{h + 8:.1f}" rx="7" fill="none" stroke="{ring}" '
+                     f'stroke-width="3"{dash}/>')
+        self.add(f'<rect x="{x + 1.2:.1f}" y="{y + 1.6:.1f}" width="{w:.1f}" height="{h:.1f}" '
+                 'rx="4" fill="#000" fill-opacity="0.13"/>')
         self.add(f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="4" '
                  f'fill="{FACE}" stroke="{EDGE}" stroke-width="1.2"/>')
         if vertical:
-            self.add(f'<line x1="{x + 3:.1f}" y1="{y + h / 2:.1f}" x2="{x + w - 3:.1f}" '
+            self.add(f'<line x1="{x + 4:.1f}" y1="{y + h / 2:.1f}" x2="{x + w - 4:.1f}" '
                      f'y2="{y + h / 2:.1f}" stroke="{EDGE}" stroke-width="1"/>')
             self._pips(x, y, w, h / 2, a, vertical=True)
             self._pips(x, y + h / 2, w, h / 2, b, vertical=True)
         else:
-            self.add(f'<line x1="{x + w / 2:.1f}" y1="{y + 3:.1f}" x2="{x + w / 2:.1f}" '
-                     f'y2="{y + h - 3:.1f}" stroke="{EDGE}" stroke-width="1"/>')
+            self.add(f'<line x1="{x + w / 2:.1f}" y1="{y + 4:.1f}" x2="{x + w / 2:.1f}" '
+                     f'y2="{y + h - 4:.1f}" stroke="{EDGE}" stroke-width="1"/>')
             self._pips(x, y, w / 2, h, a)
             self._pips(x + w / 2, y, w / 2, h, b)
         self.add("</g>")
@@ -111,7 +187,7 @@ class _Canvas:
               vertical: bool = False) -> None:
         # The grid's long side (4 rows) runs along the half's long side.
         pad = min(w, h) * 0.2
-        r = min(w, h) * (0.075 if n > 9 else 0.09)
+        r = min(w, h) * (0.08 if n > 9 else 0.095)
         for col, row in PIPS.get(n, []):
             if vertical:  # half is wide: rows run across
                 px = x + pad + (w - 2 * pad) * row / 3
@@ -121,134 +197,331 @@ class _Canvas:
                 py = y + pad + (h - 2 * pad) * row / 3
             self.add(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="{r:.1f}" fill="{INK}"/>')
 
+    def marker(self, cx: float, cy: float) -> None:
+        self.add(f'<g><title>marker: this train is open to every player</title>'
+                 f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="10" fill="{MARKER}"/>'
+                 f'<text x="{cx:.1f}" y="{cy + 4.5:.1f}" font-size="12" fill="white" '
+                 'text-anchor="middle" font-weight="bold">M</text></g>')
 
-def _ends(text: str) -> tuple[int, int]:
-    a, b = text.split("-")
-    return int(a), int(b)
+    def slot(self, x: float, cy: float, colour: str) -> None:
+        self.add(f'<rect x="{x:.1f}" y="{cy - TILE_H / 2:.1f}" width="{TILE_W}" '
+                 f'height="{TILE_H}" rx="4" fill="{colour}" fill-opacity="0.08" '
+                 f'stroke="{colour}" stroke-width="2" stroke-dasharray="5 3"/>')
+
+
+@dataclass
+class _Train:
+    key: str  # "0", "1", ..., "mexican"
+    label: str
+    tiles: list[str]
+    end: int
+    marker: bool
 
 
 def render_state(state: Mapping[str, Any], highlight: Highlight | None = None,
                  title: str | None = None) -> str:
     """SVG text for a canonical state (spec/schemas/state.schema.json)."""
     cv = _Canvas()
-    trains: list[tuple[str, str, Mapping[str, Any]]] = [
-        (str(i), f"Seat {i}", t) for i, t in enumerate(state["trains"])]
-    trains.append(("mexican", "Mexican", state["mexican"]))
-    open_doubles = {str(x) for x in state.get("open_doubles", [])}
-    targets: dict[str, list[str]] = {}
-    if highlight:
-        for tile, where in highlight.plays.items():
-            for train in where:
-                targets.setdefault(train, []).append(tile)
-    top = 40 if title else 14
-    hub_x = 16
-    rows_h = ROW_H * len(trains)
-    if title:
-        cv.text(16, 26, title, size=15, weight="bold")
-    engine = int(state["engine"])
-    # The hub: the engine, standing crosswise, and a spoke to every train.
-    hub_cx = LABEL_W + hub_x + TILE_H / 2
-    hub_cy = top + rows_h / 2
-    first_x = LABEL_W + hub_x + TILE_H + 24
-    for k, (_key, _label, _t) in enumerate(trains):
-        cy = top + k * ROW_H + ROW_H / 2
-        cv.add(f'<path d="M{hub_cx:.1f},{hub_cy:.1f} C{hub_cx + 20:.1f},{hub_cy:.1f} '
-               f'{first_x - 20:.1f},{cy:.1f} {first_x - 4:.1f},{cy:.1f}" fill="none" '
-               f'stroke="{MUTED}" stroke-width="1.5"/>')
-    if state.get("engine_placed", True):
-        cv.tile(LABEL_W + hub_x, hub_cy - TILE_W / 2, engine, engine, vertical=True)
-    else:
-        cv.text(LABEL_W + hub_x - 4, hub_cy + 4, f"[{engine}-{engine}] not yet found",
-                size=11, fill=MUTED)
+    trains = [_Train(str(i), f"Seat {i}", list(t["tiles"]), int(t["end"]),
+                     bool(t.get("marker"))) for i, t in enumerate(state["trains"])]
+    mexican = state.get("mexican")
+    if mexican is not None:
+        trains.append(_Train("mexican", "Mexican", list(mexican["tiles"]),
+                             int(mexican["end"]), False))
+    open_order = [str(x) for x in state.get("open_doubles", [])]
+    over = state.get("phase") == "over"
+    seat = int(state.get("seat", 0))
+    hl = highlight or Highlight({})
+
     right = 0.0
-    for k, (key, label, t) in enumerate(trains):
-        cy = top + k * ROW_H + ROW_H / 2
-        to_move = key == str(state.get("seat")) and state.get("phase") != "over"
-        cv.text(16, cy + 4, label + (" \u25c0" if to_move else ""), size=13,
-                weight="bold" if to_move else "normal")
-        if t.get("marker"):
-            cv.add(f'<g><circle cx="{LABEL_W - 22}" cy="{cy:.1f}" r="9" fill="{MARKER}"/>'
-                   f'<text x="{LABEL_W - 22}" y="{cy + 4:.1f}" font-size="11" fill="white" '
-                   'text-anchor="middle" font-weight="bold">M</text>'
-                   '<title>marker: open to every player</title></g>')
-        x = _draw_train(cv, first_x, cy, list(t["tiles"]), key in open_doubles)
-        cv.text(x - 2, cy - TILE_H / 2 - 4, str(t["end"]), size=10, fill=MUTED)
+    y = 14.0
+    if title:
+        cv.text(MARGIN, y + 16, title, size=17, weight="bold")
+        right = MARGIN + _text_w(title, 17)
+        y += 26
+    summary = _summary(state)
+    cv.text(MARGIN, y + 14, summary, size=12.5, fill=MUTED)
+    right = max(right, MARGIN + _text_w(summary, 12.5))
+    y += 28
+
+    # -- the table: hub, spokes, trains ------------------------------------------------
+    table_top = y
+    rows_top = table_top + 12
+    rows_h = ROW_H * len(trains)
+    felt = len(cv.parts)  # the felt goes under everything; its width is known at the end
+    hub_x = MARGIN + LABEL_W
+    hub_cy = rows_top + rows_h / 2
+    first_x = hub_x + TILE_H + 40
+    engine = int(state["engine"])
+    for k in range(len(trains)):
+        cy = rows_top + k * ROW_H + ROW_H / 2
+        sx = hub_x + TILE_H + 2
+        cv.add(f'<path d="M{sx:.1f},{hub_cy:.1f} C{sx + 22:.1f},{hub_cy:.1f} '
+               f'{first_x - 26:.1f},{cy:.1f} {first_x - 6:.1f},{cy:.1f}" fill="none" '
+               f'stroke="{SPOKE}" stroke-width="2" stroke-linecap="round"/>')
+    if state.get("engine_placed", True):
+        cv.tile(hub_x, hub_cy - TILE_W / 2, engine, engine, vertical=True)
+    else:
+        cv.add(f'<rect x="{hub_x:.1f}" y="{hub_cy - TILE_W / 2:.1f}" width="{TILE_H}" '
+               f'height="{TILE_W}" rx="4" fill="{FACE}" fill-opacity="0.5" stroke="{MUTED}" '
+               'stroke-width="1.5" stroke-dasharray="4 3"/>')
+        cv.text(hub_x + TILE_H / 2, hub_cy + 6, "?", size=18, fill=MUTED, anchor="middle",
+                weight="bold")
+        cv.text(hub_x + TILE_H / 2, hub_cy + TILE_W / 2 + 16, f"[{engine}-{engine}]",
+                size=11, fill=MUTED, anchor="middle")
+        cv.text(hub_x + TILE_H / 2, hub_cy + TILE_W / 2 + 29, "not yet found", size=11,
+                fill=MUTED, anchor="middle")
+    for k, t in enumerate(trains):
+        cy = rows_top + k * ROW_H + ROW_H / 2
+        to_move = t.key == str(seat) and not over
+        if to_move:
+            cv.add(f'<path d="M{MARGIN - 12:.1f},{cy - 6:.1f} l9,6 l-9,6 z" fill="{INK}"/>')
+        cv.text(MARGIN, cy + 5, t.label, size=14, weight="bold" if to_move else "normal")
+        if t.marker:
+            cv.marker(MARGIN + 76, cy)
+        number = open_order.index(t.key) + 1 if t.key in open_order else 0
+        x = _draw_train(cv, first_x, cy, t.tiles, number, len(open_order))
+        if not t.tiles:
+            cv.text(first_x, cy - TILE_H / 2 - 5, f"empty, open end {t.end}", size=11,
+                    fill=MUTED, italic=True)
+        elif number:
+            tag = "open double" if len(open_order) == 1 else \
+                f"open double ({_ordinal(number)} laid)"
+            cv.text(x, cy - TILE_H / 2 - 6, tag, size=11, fill=AMBER, weight="bold")
+            right = max(right, x + _text_w(tag, 11))
+        else:
+            cv.text(x - 11, cy - TILE_H / 2 - 5, str(t.end), size=11, fill=MUTED,
+                    anchor="end")
         right = max(right, x)
-        if key in targets:
-            slot_w = TILE_W
-            cv.add(f'<rect x="{x:.1f}" y="{cy - TILE_H / 2:.1f}" width="{slot_w}" '
-                   f'height="{TILE_H}" rx="4" fill="none" stroke="{GREEN}" '
-                   'stroke-width="2" stroke-dasharray="4 3"/>')
-            note = "\u2190 " + ", ".join(sorted(targets[key]))
-            cv.text(x + slot_w + 8, cy + 4, note, size=12, fill=GREEN, weight="bold")
-            right = max(right, x + slot_w + 16 + 7 * len(note))
-    y: float = top + rows_h + 22
-    y, hands_right = _draw_hands(cv, state, highlight, y)
+        right = max(right, _draw_targets(cv, x, cy, t, hl))
+    table_bottom = rows_top + rows_h + 8
+    if hl.other or hl.wrong_other:
+        y = table_bottom + 6
+        if hl.other:
+            note = ("Also legal: " if hl.plays else "Legal: ") + ", ".join(
+                a + (" (missed)" if a in hl.missed_other else "") for a in hl.other)
+            cv.text(first_x, y + 14, note, size=13, fill=GREEN, weight="bold")
+            right = max(right, first_x + _text_w(note, 13))
+            y += 20
+        if hl.wrong_other:
+            note = "Offered, not allowed: " + ", ".join(hl.wrong_other)
+            cv.text(first_x, y + 14, note, size=13, fill=RED, weight="bold")
+            right = max(right, first_x + _text_w(note, 13))
+            y += 20
+        table_bottom = y + 6
+
+    # -- the hands -----------------------------------------------------------------------
+    y = table_bottom + 26
+    y, hands_right = _draw_hands(cv, state, hl, y)
     right = max(right, hands_right)
-    bone = state.get("boneyard", [])
-    info = f"Boneyard: {len(bone)} tile{'s' if len(bone) != 1 else ''}"
-    info += f"   \u00b7   phase: {state.get('phase')}"
-    if state.get("drawn"):
-        info += f"   \u00b7   just drew [{state['drawn']}]"
-    if highlight and highlight.other:
-        info += "   \u00b7   also legal: " + ", ".join(highlight.other)
-    result = state.get("result")
-    if result:
-        who = result.get("winner")
-        info += f"   \u00b7   round over ({result['end']}"
-        info += f", seat {who} went out)" if who is not None else ")"
-    cv.text(16, y + 10, info, size=12, fill=MUTED)
-    height = y + 24
-    width = int(max(right + 20, 16 + 6.5 * len(info) + 20, 480))
+
+    # -- the legend ------------------------------------------------------------------------
+    y, legend_right = _legend(cv, state, hl, y + 4)
+    right = max(right, legend_right)
+    width = int(max(right + MARGIN, 520))
+    cv.parts.insert(felt, f'<rect x="{MARGIN - 14}" y="{table_top:.1f}" '
+                    f'width="{width - 2 * MARGIN + 28}" height="{table_bottom - table_top:.1f}" '
+                    f'rx="14" fill="{FELT}" stroke="{FELT_EDGE}"/>')
+    height = int(y + 14)
+    label = title or "a Mexican Train table"
     body = "\n".join(cv.parts)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height:.0f}" '
-            f'viewBox="0 0 {width} {height:.0f}" font-family="Helvetica, Arial, sans-serif">\n'
-            f'<rect width="100%" height="100%" fill="#eef3ee"/>\n{body}\n</svg>\n')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" role="img" aria-label={quoteattr(label)} '
+            'font-family="Helvetica, Arial, sans-serif">\n'
+            f"<title>{escape(label)}</title>\n"
+            f'<rect width="100%" height="100%" rx="10" fill="{PAGE}"/>\n{body}\n</svg>\n')
 
 
-def _draw_train(cv: _Canvas, x: float, cy: float, tiles: list[str], open_end: bool) -> float:
+def _summary(state: Mapping[str, Any]) -> str:
+    engine = int(state["engine"])
+    bone = len(state.get("boneyard", []))
+    parts = [f"Round {state.get('round', '?')}", f"engine [{engine}-{engine}]",
+             f"boneyard {bone} tile{'s' if bone != 1 else ''}"]
+    phase = state.get("phase")
+    seat = state.get("seat")
+    result = state.get("result")
+    if phase == "over" and result:
+        who = result.get("winner")
+        ended = f"seat {who} went out" if who is not None else "blocked"
+        parts.append(f"round over: {ended}")
+        scores = result.get("scores")
+        if scores:
+            parts.append("round scores " + ", ".join(map(str, scores)))
+    else:
+        doing = {"engine": "drawing for the engine", "chain": "laying a first-turn chain",
+                 "follow": "must follow the double just laid", "start": "to play"}
+        parts.append(f"seat {seat} {doing.get(str(phase), str(phase))}")
+    if state.get("drawn"):
+        parts.append(f"just drew [{state['drawn']}]")
+    if state.get("passes"):
+        n = int(state["passes"])
+        parts.append(f"{n} pass{'es' if n != 1 else ''} in a row")
+    return "  \u00b7  ".join(parts)
+
+
+def _draw_train(cv: _Canvas, x: float, cy: float, tiles: list[str], open_number: int,
+                open_count: int) -> float:
     shown: list[str | None] = list(tiles)
     if len(tiles) > MAX_SHOWN:
         shown = [tiles[0], None, *tiles[-(MAX_SHOWN - 2):]]
     for i, tile in enumerate(shown):
         if tile is None:
-            cv.text(x + 6, cy + 4, f"\u2026 {len(tiles) - MAX_SHOWN + 1} more", size=11,
-                    fill=MUTED)
+            hidden = len(tiles) - MAX_SHOWN + 1
+            cv.text(x + TILE_W / 2, cy + 4, f"\u2026 {hidden} more \u2026", size=11,
+                    fill=MUTED, anchor="middle", italic=True)
             x += TILE_W + GAP
             continue
         a, b = _ends(tile)
         last = i == len(shown) - 1
         if a == b:
-            ring = AMBER if last and open_end else None
+            ring = AMBER if last and open_number else None
             cv.tile(x, cy - TILE_W / 2, a, b, vertical=True, ring=ring)
+            if ring and open_count > 1:
+                bx, by = x + TILE_H + 4, cy + TILE_W / 2 - 2
+                cv.add(f'<circle cx="{bx:.1f}" cy="{by:.1f}" r="8" fill="{AMBER}"/>')
+                cv.text(bx, by + 4, str(open_number), size=11, fill="white",
+                        anchor="middle", weight="bold")
             x += TILE_H + GAP
         else:
             cv.tile(x, cy - TILE_H / 2, a, b)
             x += TILE_W + GAP
-    return x + 4
+    return x + 6
 
 
-def _draw_hands(cv: _Canvas, state: Mapping[str, Any], highlight: Highlight | None,
+def _draw_targets(cv: _Canvas, x: float, cy: float, t: _Train, hl: Highlight) -> float:
+    """The slots at a train's open end: the legal plays (green), wrong ones (red)."""
+    good = sorted(tile for tile, where in hl.plays.items() if t.key in where)
+    bad = sorted(tile for tile, where in hl.wrong.items() if t.key in where)
+    if not good and not bad:
+        return x
+    cv.slot(x, cy, GREEN if good else RED)
+    tx = x + TILE_W + 10
+    right = tx
+    if good:
+        words = [_laid(tile, t.end) + (" (missed)" if (tile, t.key) in hl.missed else "")
+                 for tile in good]
+        note = "\u2190 " + ", ".join(words)
+        cv.text(tx, cy + (5 if not bad else -3), note, size=13, fill=GREEN, weight="bold")
+        right = max(right, tx + _text_w(note, 13))
+    if bad:
+        note = "\u2717 " + ", ".join(_laid(tile, t.end) for tile in bad) + " not allowed"
+        cv.text(tx, cy + (5 if not good else 14), note, size=13, fill=RED, weight="bold")
+        right = max(right, tx + _text_w(note, 13))
+    return right
+
+
+def _draw_hands(cv: _Canvas, state: Mapping[str, Any], hl: Highlight,
                 y: float) -> tuple[float, float]:
     hands = state["hands"]
+    over = state.get("phase") == "over"
     seat = int(state.get("seat", 0))
     order = [seat, *[s for s in range(len(hands)) if s != seat]]
+    if over:
+        order = list(range(len(hands)))
     right = 0.0
+    drawn = state.get("drawn")
     for s in order:
-        label = f"Hand {s}" + (" \u2014 to play" if s == seat else "")
-        cv.text(16, y + 4, label, size=12, weight="bold" if s == seat else "normal")
-        x = 16.0
-        scale = 1.0 if s == seat else 0.7
+        mover = s == seat and not over
+        n = len(hands[s])
+        label = f"Seat {s}'s hand, {n} tile{'s' if n != 1 else ''}"
+        if mover:
+            label += ", to draw for the engine" if state.get("phase") == "engine" \
+                else ", to play"
+        cv.text(MARGIN, y, label, size=13 if mover else 12,
+                weight="bold" if mover else "normal")
+        right = max(right, MARGIN + _text_w(label, 13))
+        scale = 1.0 if mover else 0.72
+        per_row = HAND_ROW if mover else round(HAND_ROW * 4 / 3)
+        labelled = mover or n <= per_row
+        step = (TILE_W + GAP + 6) * scale
+        row_h = TILE_H * scale + (18 if labelled else 10)
         ty = y + 12
-        for tile in hands[s]:
+        for i, tile in enumerate(hands[s]):
+            col, row = i % per_row, i // per_row
+            x = MARGIN + col * step
+            top = ty + row * row_h
             a, b = _ends(tile)
-            ring = None
-            if highlight and s == seat and _canon(tile) in highlight.plays:
+            ring, dashed = None, False
+            if mover and _canon(tile) in hl.plays:
                 ring = GREEN
-            cv.tile(x, ty, a, b, ring=ring, scale=scale)
-            x += (TILE_W + GAP + 3) * scale
-        if not hands[s]:
-            cv.text(16, ty + 14, "(empty)", size=11, fill=MUTED)
-        right = max(right, x)
-        y = ty + TILE_H * scale + 20
+            elif mover and _canon(tile) in hl.wrong:
+                ring, dashed = RED, True
+            cv.tile(x, top, a, b, ring=ring, scale=scale, dashed=dashed)
+            if labelled:
+                cv.text(x + TILE_W * scale / 2, top + TILE_H * scale + 13, tile,
+                        size=10.5 if mover else 9.5, fill=MUTED, anchor="middle")
+            if mover and drawn is not None and _canon(tile) == _canon(str(drawn)):
+                cv.text(x + TILE_W * scale / 2, top - 6, "just drawn", size=10, fill=INK,
+                        anchor="middle", italic=True)
+            right = max(right, x + step)
+        rows = max(1, -(-n // per_row))
+        if not n:
+            cv.text(MARGIN, ty + 14, "(empty)", size=11, fill=MUTED, italic=True)
+        y = ty + rows * row_h + 22
     return y, right
+
+
+def _legend(cv: _Canvas, state: Mapping[str, Any], hl: Highlight,
+            y: float) -> tuple[float, float]:
+    items: list[tuple[str, str]] = []
+    if hl.plays:
+        items.append(("green", "legal play: the tile, and where it may go"))
+    if hl.wrong or hl.wrong_other:
+        items.append(("red", "offered by the implementation, not allowed"))
+    if state.get("open_doubles"):
+        items.append(("amber", "open double, still to be covered"))
+    if any(t.get("marker") for t in state["trains"]):
+        items.append(("marker", "marker: the train is open to everyone"))
+    x = float(MARGIN)
+    for kind, what in items:
+        if kind == "marker":
+            cv.marker(x + 8, y - 4)
+        else:
+            colour = {"green": GREEN, "red": RED, "amber": AMBER}[kind]
+            cv.add(f'<rect x="{x:.1f}" y="{y - 12:.1f}" width="16" height="16" rx="4" '
+                   f'fill="none" stroke="{colour}" stroke-width="3"/>')
+        cv.text(x + 24, y + 1, what, size=11.5, fill=MUTED)
+        x += 24 + len(what) * 11.5 * 0.5 + 22
+    return (y + 12 if items else y - 8), x
+
+
+# --- fixtures ------------------------------------------------------------------------------
+
+
+def fixture_state(fx: Fixture, variant: str,
+                  impl: Implementation | None = None) -> dict[str, Any] | None:
+    """The state a fixture's expectations speak about under `variant` (its table or deal,
+    then its steps), as the reference engine (or `impl`) plays it; None when the fixture
+    does not set up under that rule set."""
+    from mtrain.conformance.adapter import ReferenceImplementation, Refused, ruleset_json
+    from mtrain.conformance.fixture import FixtureError, action_json, max_pip_of
+    from mtrain.conformance.runner import resolve, start_state
+    from mtrain.spec.catalog import RulesetError
+    from mtrain.spec.yamlload import SpecError
+
+    engine = impl if impl is not None else ReferenceImplementation()
+    try:
+        rs = resolve(variant)
+        rj = ruleset_json(rs)
+        state = start_state(fx, rs, rj, engine)
+        for step in fx.steps:
+            state = engine.apply(rj, state, action_json(step, max_pip_of(rs)))
+    except (FixtureError, Refused, RulesetError, SpecError, ValueError, KeyError):
+        return None
+    return dict(state)
+
+
+def draw_fixture(fx: Fixture, variant: str, *, missing: Iterable[str] = (),
+                 extra: Iterable[str] = (), impl: Implementation | None = None,
+                 title: str | None = None) -> str | None:
+    """The SVG of a fixture under one of its rule sets, its expected legal plays marked
+    (and, for a failure, the plays an implementation missed or offered wrongly)."""
+    exp = next((e for name, e in fx.rulesets() if name == variant), None)
+    state = fixture_state(fx, variant, impl)
+    if state is None:
+        return None
+    hl = None
+    if (exp is not None and exp.legal is not None) or extra:
+        hl = highlight_from_texts(exp.legal if exp is not None and exp.legal else (),
+                                  missing, extra)
+    return render_state(state, hl, title if title is not None else f"{fx.id} under {variant}")

@@ -51,13 +51,25 @@ def _content(exp: Any) -> tuple[Any, ...]:
             repr(exp.result), exp.winners)
 
 
-def fixture_differences(ra: Ruleset, rb: Ruleset, run_reference: bool = True
+def fixture_differences(ra: Ruleset, rb: Ruleset, a_spec: str | None = None,
+                        b_spec: str | None = None, run_reference: bool = True
                         ) -> list[dict[str, Any]]:
-    """The fixtures that tell A and B apart (see the module docstring)."""
+    """The fixtures that name A and B with different expectations, that name only one of
+    them, or (by the reference engine) whose outcome differs under the two.
+
+    `why` says which: ``expectations differ``; ``names only A: fails under B`` (A's
+    expectation, played under B by the reference engine, does not hold) or ``names only
+    A: holds under B``; ``reference outcome differs`` (neither named; the observed keys
+    of the fixture's first expectation differ). `tells_apart` is false only for a
+    one-side fixture whose expectation holds under the other side too.
+    """
+    from mtrain.conformance.adapter import ReferenceImplementation
     from mtrain.conformance.fixture import load_corpus
+    from mtrain.conformance.runner import run_one
 
     cat = catalog()
     fixtures, _ = load_corpus()
+    impl = ReferenceImplementation()
     vectors: dict[str, tuple[tuple[str, str], ...] | None] = {}
 
     def vector(name: str) -> tuple[tuple[str, str], ...] | None:
@@ -69,20 +81,32 @@ def fixture_differences(ra: Ruleset, rb: Ruleset, run_reference: bool = True
         return vectors[name]
 
     va, vb = _vector(ra), _vector(rb)
+    specs = {"A": a_spec or ra.name, "B": b_spec or rb.name}
     out: list[dict[str, Any]] = []
     for fx in fixtures:
         ea = next((e for n, e in fx.rulesets() if vector(n) == va), None)
         eb = next((e for n, e in fx.rulesets() if vector(n) == vb), None)
+        entry = {"id": fx.id, "where": fx.where}
         if ea is not None and eb is not None:
             if _content(ea) != _content(eb):
-                out.append({"id": fx.id, "why": "expectations differ", "where": fx.where})
+                out.append({**entry, "why": "expectations differ", "tells_apart": True})
             continue
         if ea is not None or eb is not None:
-            out.append({"id": fx.id, "why": f"names only {'A' if ea is not None else 'B'}",
-                        "where": fx.where})
+            side, other, exp = ("A", "B", ea) if ea is not None else ("B", "A", eb)
+            assert exp is not None
+            if not run_reference:
+                out.append({**entry, "why": f"names only {side}", "tells_apart": None})
+                continue
+            try:
+                outcome = run_one(fx, specs[other], exp, impl)
+                verdict = "holds" if outcome.status == "pass" else "fails"
+            except (ValueError, KeyError) as e:  # DEAL-7: no hand size for that count, ...
+                verdict = f"cannot be set up ({e})"
+            out.append({**entry, "why": f"names only {side}: {verdict} under {other}",
+                        "tells_apart": verdict != "holds"})
             continue
         if run_reference and _outcome_differs(fx, ra, rb):
-            out.append({"id": fx.id, "why": "reference outcome differs", "where": fx.where})
+            out.append({**entry, "why": "reference outcome differs", "tells_apart": True})
     return out
 
 
@@ -95,7 +119,7 @@ def _outcome_differs(fx: Any, ra: Ruleset, rb: Ruleset) -> bool:
 
     impl = ReferenceImplementation()
     exp = fx.expect[0]
-    seen = []
+    seen: list[tuple[str, Any]] = []
     for rs in (ra, rb):
         rj = ruleset_json(rs)
         try:
@@ -123,12 +147,12 @@ def situations(ra: Ruleset, rb: Ruleset, options: Sequence[str]) -> list[dict[st
     out: list[dict[str, Any]] = []
     for option in options:
         found: Situation | None = None
-        attributed = True
         try:
             found = situation_for(make_question(ra, rb, option, attribute=True))
             if found is None:
-                attributed = False
                 found = situation_for(make_question(ra, rb, option))
+                if found is not None:
+                    found.attributed = False
         except DistinguishError as e:
             out.append({"option": option, "kind": KIND[option], "error": str(e)})
             continue
@@ -137,7 +161,6 @@ def situations(ra: Ruleset, rb: Ruleset, options: Sequence[str]) -> list[dict[st
                         "why": "no situation of this kind tells them apart"})
             continue
         entry = found.to_json()
-        entry["attributed"] = attributed
         if found.kind == "legal":
             la, lb = set(found.expect_a["legal"]), set(found.expect_b["legal"])
             entry["only_a"] = sorted(la - lb)
@@ -162,7 +185,7 @@ def diff(a: str, b: str, fixtures: bool = True, with_situations: bool = True
         },
     }
     if fixtures:
-        report["fixtures"] = fixture_differences(ra, rb)
+        report["fixtures"] = fixture_differences(ra, rb, a, b)
     t1 = time.perf_counter()
     if with_situations:
         report["situations"] = situations(ra, rb, options)
@@ -182,8 +205,12 @@ def _print_text(report: dict[str, Any]) -> None:
     print(f"clauses only under A: {', '.join(only_a) or '-'}")
     print(f"clauses only under B: {', '.join(only_b) or '-'}")
     if "fixtures" in report:
-        print(f"fixtures telling them apart: {len(report['fixtures'])}")
-        for f in report["fixtures"]:
+        telling = [f for f in report["fixtures"] if f["tells_apart"] is not False]
+        quiet = len(report["fixtures"]) - len(telling)
+        print(f"fixtures telling them apart: {len(telling)}"
+              + (f" (and {quiet} naming one side whose expectation holds under the other)"
+                 if quiet else ""))
+        for f in telling:
             print(f"  {f['id']}: {f['why']} ({f['where']})")
     for s in report.get("situations", []):
         if s.get("situation", True) is None or "error" in s:

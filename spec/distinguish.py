@@ -87,8 +87,8 @@ __all__ = [
 ]
 
 SEED: Final = 0
-RLIMIT: Final = 40_000_000
-"""Resource limit of one z3 question (the largest here takes a few million units)."""
+RLIMIT: Final = 10_000_000
+"""Resource limit of one z3 question: deterministic (the largest here uses under 1M units)."""
 SLOTS: Final = 3
 """Tiles in the mover's hand, at most, in a legal-kind situation."""
 MAX_OVERLAYS: Final = 3
@@ -128,16 +128,25 @@ class DistinguishError(RuntimeError):
 # -- z3 ---------------------------------------------------------------------------------
 
 
-def _optimize() -> Any:
+def _optimize(ctx: Any) -> Any:
+    """A fresh optimiser in the question's own context, seeded and resource-bounded."""
     z3.set_param("smt.random_seed", SEED)
-    opt = z3.Optimize()
+    opt = z3.Optimize(ctx=ctx)
     opt.set("rlimit", RLIMIT)
     return opt
+
+
+QUERY_LOG: list[tuple[str, int]] = []
+"""(question, rlimit units used) of every z3 query asked in this process."""
 
 
 def _check(opt: Any, what: str) -> Any:
     """The model, or None when unsat; unknown is an error."""
     r = opt.check()
+    stats = opt.statistics()
+    names = list(stats.keys())
+    used = int(stats.get_key_value("rlimit count")) if "rlimit count" in names else 0
+    QUERY_LOG.append((what, used))
     if r == z3.sat:
         return opt.model()
     if r == z3.unsat:
@@ -257,13 +266,16 @@ class Situation:
     """One line: what differs."""
     seconds: float = 0.0
     witness: dict[str, Any] = field(default_factory=dict)
+    attributed: bool | None = None
+    """With attribution asked: whether the situation owes the difference to the option
+    alone (None: not asked)."""
 
     def to_json(self) -> dict[str, Any]:
         q = self.question
         return {"option": q.option, "kind": self.kind, "a": q.a, "b": q.b, **self.start,
-                "steps": self.steps, "expect": {q.a: self.expect_a, q.b: self.expect_b},
+                "steps": self.steps, "expect": {"a": self.expect_a, "b": self.expect_b},
                 "summary": self.summary, "clauses": self.clauses,
-                "seconds": round(self.seconds, 3)}
+                "attributed": self.attributed, "seconds": round(self.seconds, 3)}
 
 
 def make_question(a: str | Ruleset, b: str | Ruleset, option: str | None = None,
@@ -281,22 +293,27 @@ def situation_for(q: Question) -> Situation | None:
     found = solver(q)
     if found is not None:
         found.seconds = time.perf_counter() - t0
+        if found.attributed is None and q.attribute:
+            found.attributed = True
     return found
 
 
 # -- the legal kind ---------------------------------------------------------------------
 
 
-def _differ(la: Legal, lb: Legal) -> Any:
-    return z3.Or(*(z3.Xor(_b(x), _b(y)) for x, y in zip(la.atoms(), lb.atoms(), strict=True)))
+def _differ(la: Legal, lb: Legal, ctx: Any) -> Any:
+    return z3.Or(*(z3.Xor(_b(x, ctx), _b(y, ctx))
+                   for x, y in zip(la.atoms(), lb.atoms(), strict=True)))
 
 
-def _same(la: Legal, lb: Legal) -> Any:
-    return z3.And(*(_b(x) == _b(y) for x, y in zip(la.atoms(), lb.atoms(), strict=True)))
+def _same(la: Legal, lb: Legal, ctx: Any) -> Any:
+    return z3.And(*(_b(x, ctx) == _b(y, ctx)
+                    for x, y in zip(la.atoms(), lb.atoms(), strict=True)))
 
 
-def _b(x: Any) -> Any:
-    return x if isinstance(x, z3.ExprRef) else z3.BoolVal(bool(x))
+def _b(x: Any, ctx: Any) -> Any:
+    """A z3 Bool in the context `ctx`, from a z3 term or a plain bool."""
+    return x if isinstance(x, z3.ExprRef) else z3.BoolVal(bool(x), ctx)
 
 
 def _flip(q: Question) -> dict[str, str]:
@@ -341,14 +358,15 @@ def _legal_texts(model: Any, v: View, lg: Legal, hand: list[tuple[int, int]]) ->
 def solve_legal(q: Question) -> Situation | None:
     a, b = q.options("a"), q.options("b")
     sym = Symbolic(SLOTS, 3)
+    ctx = sym.ctx
     oa, ob = Opts(values=a), Opts(values=b)
-    opt = _optimize()
+    opt = _optimize(ctx)
     all_d12 = a["tile_set"] == b["tile_set"] == "double-12"
     opt.add(*sym.structure(all_d12), *sym.well_formed(oa), *sym.well_formed(ob))
     la, lb = legal(sym.view, oa), legal(sym.view, ob)
-    opt.add(_differ(la, lb))
+    opt.add(_differ(la, lb, ctx))
     if q.attribute:
-        opt.add(_same(la, legal(sym.view, Opts(values=_flip(q)))))
+        opt.add(_same(la, legal(sym.view, Opts(values=_flip(q))), ctx))
     _minimise_view(opt, sym)
     model = _check(opt, f"{q.a} / {q.b} ({q.option})")
     if model is None:
@@ -667,37 +685,39 @@ def _check_exhaustion(w: Mapping[str, Any], table: Mapping[str, Any], top: int) 
 # -- the marker kind --------------------------------------------------------------------
 
 
-def _marked_after(v: View, o: Opts, slot_train: Train, u: Train) -> Any:
+def _marked_after(v: View, o: Opts, slot_train: Train, u: Train, ctx: Any) -> Any:
     """MARK-3/4/5: train u's marker after the mover lays a tile on slot_train."""
     if u.is_mex:
         return False
+    here = _b(slot_train is u, ctx)
     removed = z3.Or(
-        z3.And(_b(o.is_("marker_removal", "owner-plays-own")), _b(v.own(u)),
-               z3.BoolVal(slot_train is u)),
-        z3.And(_b(o.is_("marker_removal", "anyone-plays-on")), z3.BoolVal(slot_train is u)),
-        z3.And(_b(o.is_("marker_removal", "owner-plays-anywhere")), _b(v.own(u))))
-    return z3.And(_b(u.marked), z3.Not(removed))
+        z3.And(_b(o.is_("marker_removal", "owner-plays-own"), ctx), _b(v.own(u), ctx), here),
+        z3.And(_b(o.is_("marker_removal", "anyone-plays-on"), ctx), here),
+        z3.And(_b(o.is_("marker_removal", "owner-plays-anywhere"), ctx), _b(v.own(u), ctx)))
+    return z3.And(_b(u.marked, ctx), z3.Not(removed))
 
 
 def solve_marker(q: Question) -> Situation | None:
     a, b = q.options("a"), q.options("b")
     sym = Symbolic(2, 3)
-    v = sym.view
+    v, ctx = sym.view, sym.ctx
     oa, ob = Opts(values=a), Opts(values=b)
-    opt = _optimize()
+    opt = _optimize(ctx)
     all_d12 = a["tile_set"] == b["tile_set"] == "double-12"
     opt.add(*sym.structure(all_d12), *sym.well_formed(oa), *sym.well_formed(ob))
     la, lb = legal(v, oa), legal(v, ob)
     opt.add(v.hand[1].present)  # the play does not go out (END-1 would end the round)
     # slot 0 is laid on one train j, legal under both; the markers after it differ
-    j = z3.Int("play_train")
+    j = z3.Int("play_train", ctx)
     opt.add(j >= 0, j < len(v.trains))
     choices = []
     for k, t in enumerate(v.trains):
-        after_a = [_marked_after(v, oa, t, u) for u in v.trains]
-        after_b = [_marked_after(v, ob, t, u) for u in v.trains]
-        differs = z3.Or(*(z3.Xor(_b(x), _b(y)) for x, y in zip(after_a, after_b, strict=True)))
-        choices.append(z3.And(j == k, _b(la.plays[0][k]), _b(lb.plays[0][k]), differs))
+        after_a = [_marked_after(v, oa, t, u, ctx) for u in v.trains]
+        after_b = [_marked_after(v, ob, t, u, ctx) for u in v.trains]
+        differs = z3.Or(*(z3.Xor(_b(x, ctx), _b(y, ctx))
+                          for x, y in zip(after_a, after_b, strict=True)))
+        choices.append(z3.And(j == k, _b(la.plays[0][k], ctx), _b(lb.plays[0][k], ctx),
+                              differs))
     opt.add(z3.Or(*choices))
     opt.add(v.phase == START, v.drawn == NO_SLOT)
     _minimise_view(opt, sym)
@@ -709,11 +729,12 @@ def solve_marker(q: Question) -> Situation | None:
     table = realise(w, top=12 if all_d12 else 9)
     k = _val(model, j)
     train = v.trains[k]
-    step = action_text("play", tuple(w["hand"][0]), train.name)  # type: ignore[arg-type]
+    step = action_text("play", tuple(w["hand"][0]), train.name)
     marks = {}
     for side, o in (("a", oa), ("b", ob)):
         marks[side] = sorted(int(u.index) for u in v.trains
-                             if not u.is_mex and _val(model, _marked_after(v, o, train, u)))
+                             if not u.is_mex
+                             and _val(model, _marked_after(v, o, train, u, ctx)))
     for side in ("a", "b"):
         if step not in legal_table(table, _rs(q, side)):
             raise DistinguishError(f"{step} is not legal on the realised table ({side})")
@@ -790,20 +811,20 @@ def _going_out(q: Question, last_round: bool) -> tuple[Any, Symbolic, list[Slot]
     """
     a, b = q.options("a"), q.options("b")
     sym = Symbolic(1, 3)
-    v = sym.view
+    v, ctx = sym.view, sym.ctx
     oa, ob = Opts(values=a), Opts(values=b)
-    opt = _optimize()
+    opt = _optimize(ctx)
     all_d12 = a["tile_set"] == b["tile_set"] == "double-12"
     opt.add(*sym.structure(all_d12), *sym.well_formed(oa), *sym.well_formed(ob))
     la, lb = legal(v, oa), legal(v, ob)
-    j = z3.Int("play_train")
+    j = z3.Int("play_train", ctx)
     opt.add(j >= 0, j < len(v.trains))
-    opt.add(z3.Or(*(z3.And(j == k, _b(la.plays[0][k]), _b(lb.plays[0][k]))
+    opt.add(z3.Or(*(z3.And(j == k, _b(la.plays[0][k], ctx), _b(lb.plays[0][k], ctx))
                     for k in range(len(v.trains)))))
     opt.add(z3.Not(v.bone_empty), z3.Not(v.first_pending), *(z3.Not(t.ex_lo) for t in v.trains))
     if last_round:
         opt.add(sym.engine == 0)
-    others = [Slot(z3.BoolVal(True), z3.Int(f"o{p}_a"), z3.Int(f"o{p}_b"))
+    others = [Slot(z3.BoolVal(True, ctx), z3.Int(f"o{p}_a", ctx), z3.Int(f"o{p}_b", ctx))
               for p in range(sym.max_players)]
     mine = v.hand[0]
     for p, s in enumerate(others):
@@ -881,18 +902,18 @@ def solve_score(q: Question) -> Situation | None:
 
 def solve_tie(q: Question) -> Situation | None:
     opt, sym, others, j, oa, ob = _going_out(q, last_round=True)
-    v = sym.view
+    v, ctx = sym.view, sym.ctx
     n_max = sym.max_players
-    before = [z3.Int(f"total{p}") for p in range(n_max)]
-    outs = [z3.Int(f"outs{p}") for p in range(n_max)]
+    before = [z3.Int(f"total{p}", ctx) for p in range(n_max)]
+    outs = [z3.Int(f"outs{p}", ctx) for p in range(n_max)]
     present = [z3.And(v.players > r, v.seat != r) for r in range(n_max)]
     won: dict[str, list[Any]] = {}
     for side, o in (("a", oa), ("b", ob)):
         vals = [If(present[r], tile_value(others[r].a, others[r].b, o), 0) for r in range(n_max)]
-        rs = round_scores(vals, v.seat, o)
-        totals = [before[p] + rs[p] for p in range(n_max)]
+        won_round = round_scores(vals, v.seat, o)
+        totals = [before[p] + won_round[p] for p in range(n_max)]
         after = [outs[p] + If(v.seat == p, 1, 0) for p in range(n_max)]
-        best, most = z3.Int(f"best_{side}"), z3.Int(f"most_{side}")
+        best, most = z3.Int(f"best_{side}", ctx), z3.Int(f"most_{side}", ctx)
         exists = [z3.And(v.players > p) for p in range(n_max)]
         low = o.is_("scoring", "penalty")
         for p in range(n_max):
@@ -902,7 +923,7 @@ def solve_tie(q: Question) -> Situation | None:
         for p in range(n_max):
             opt.add(z3.Implies(tied[p], most >= after[p]))
         opt.add(z3.Or(*(z3.And(tied[p], most == after[p]) for p in range(n_max))))
-        most_outs = _b(o.is_("tie_rule", "most-outs"))
+        most_outs = _b(o.is_("tie_rule", "most-outs"), ctx)
         won[side] = [z3.And(tied[p], z3.Or(z3.Not(most_outs), after[p] == most))
                      for p in range(n_max)]
     for p in range(n_max):
@@ -948,15 +969,16 @@ def solve_blocked(q: Question) -> Situation | None:
     """
     a, b = q.options("a"), q.options("b")
     d12 = a["tile_set"] == b["tile_set"] == "double-12"
-    opt = _optimize()
-    n, passes = z3.Int("players"), z3.Int("passes")
+    ctx = z3.Context()
+    opt = _optimize(ctx)
+    n, passes = z3.Int("players", ctx), z3.Int("passes", ctx)
     opt.add(z3.Or(n == 2, n == 3), passes >= 0, passes < n)
     # every seat's train and the Mexican end on m: n + 1 trains, parity of the set
     opt.add((n + 1) % 2 == (0 if d12 else 1))
-    stuck = z3.BoolVal(True)  # nobody holds a tile bearing m: END-2 finds no play
+    stuck = z3.BoolVal(True, ctx)  # nobody holds a tile bearing m: END-2 finds no play
     ends = {}
     for side, o in (("a", Opts(values=a)), ("b", Opts(values=b))):
-        end2 = _b(o.is_("blocked_round", "nobody-can-play"))
+        end2 = _b(o.is_("blocked_round", "nobody-can-play"), ctx)
         ends[side] = z3.If(end2, stuck, passes + 1 == n)  # END-2 / END-3
     opt.add(z3.Xor(ends["a"], ends["b"]))
     opt.minimize(n)
@@ -1053,6 +1075,8 @@ def solve_deal(q: Question) -> Situation | None:
     found = _solve_deal(q, q.attribute)
     if found is None and q.attribute:
         found = _solve_deal(q, False)
+        if found is not None:
+            found.attributed = False
     return found
 
 
@@ -1176,12 +1200,14 @@ def render_files(situations: Sequence[Situation]) -> dict[str, str]:
     return {name: "\n".join(parts) for name, parts in sorted(files.items())}
 
 
-HEADER = """# Generated by z3: python -m mtrain.spec.distinguish --write (do not edit by hand).
+HEADER = ("# Generated by z3 " + z3.get_version_string()
+          + """: python -m mtrain.spec.distinguish --write
+# (do not edit by hand; the z3-solver version is pinned in pyproject.toml).
 # {what}
 # Each fixture is the smallest situation z3 found where two rule sets disagree; the
 # expectations of both sides come from spec/legality.py (and, for scores, deals and
 # markers, the small formalisations in spec/distinguish.py), not from the engine.
-"""
+""")
 
 
 def _file_title(s: Situation) -> str:
@@ -1208,12 +1234,21 @@ def _note(s: Situation) -> str:
     if q.option is None:
         what = f"the shipped variants {q.a} and {q.b}"
     else:
-        what = (f"{q.option}={q.options('a')[q.option]} ({q.a}) and "
-                f"{q.option}={q.options('b')[q.option]} ({q.b})")
-        others = [o for o in q.options("a") if o != q.option
-                  and q.options("a")[o] != q.options("b")[o]]
-        if others:
-            what += f"; they also differ in {', '.join(others)}, which this kind ignores"
+        o = q.option
+        va = q.options("a")[o]
+        what = f"{o}={va} ({q.a}) and {o}={q.options('b')[o]} ({q.b})"
+        others = [p for p in q.options("a") if p != o
+                  and q.options("a")[p] != q.options("b")[p]]
+        near = [p for p in others if p in RELEVANT[s.kind]]
+        far = [p for p in others if p not in RELEVANT[s.kind]]
+        if far:
+            what += f"; they also differ in {', '.join(far)}, which cannot change it"
+        if near and s.attributed:
+            what += (f"; they also differ in {', '.join(near)}, but {q.b} with {o}={va} "
+                     f"answers as {q.a} does, so the difference is {o}'s alone")
+        elif near:
+            what += (f"; they also differ in {', '.join(near)}, which every nameable pair "
+                     f"changes together with {o}: only what {o} acts on is compared")
     return (f"Generated by z3 (spec/distinguish.py, {s.kind} question): the smallest "
             f"situation found that tells apart {what}. {s.summary[0].upper()}"
             f"{s.summary[1:]}.")
@@ -1300,6 +1335,34 @@ def write(files: Mapping[str, str], folder: Path = GENERATED_DIR) -> list[str]:
     return sorted(files)
 
 
+def check_job() -> dict[str, Any]:
+    """For `mtrain check`: regenerate, compare with the written files; one check.
+
+    In the shape of spec/check.py's jobs: {"checks": [...], "summary": {...}}. The check
+    fails when a generated file is stale or a pair of values has no situation.
+    """
+    t0 = time.perf_counter()
+    start = len(QUERY_LOG)
+    gen = generate()
+    written = written_files()
+    stale = sorted(n for n in set(gen.files) | set(written) if gen.files.get(n) != written.get(n))
+    findings = [{"message": f"{s.question.option or 'variants'}: {s.question.a} / "
+                            f"{s.question.b}: {s.summary}", "clauses": s.clauses}
+                for s in gen.situations]
+    findings += [{"message": f"{q.option}: {q.a} / {q.b}: NO situation found", "clauses": []}
+                 for q in gen.missing]
+    findings += [{"message": f"stale generated file {n}: run python -m "
+                             "mtrain.spec.distinguish --write", "clauses": []} for n in stale]
+    queries = QUERY_LOG[start:]
+    largest = max((u for _, u in queries), default=0)
+    status = "fail" if stale or gen.missing else "pass"
+    check = {"name": "distinguishing-situations", "status": status,
+             "seconds": round(time.perf_counter() - t0, 4), "findings": findings}
+    return {"checks": [check], "summary": {"distinguishing": {
+        "situations": len(gen.situations), "missing": len(gen.missing), "stale": stale,
+        "z3_queries": len(queries), "largest_rlimit": largest, "rlimit": RLIMIT}}}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "")
     parser.add_argument("--write", action="store_true", help="write the generated fixtures")
@@ -1319,8 +1382,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{s.seconds:6.2f}s  {label}: {s.question.a} / {s.question.b}: {s.summary}")
         for q in gen.missing:
             print(f"   none  {q.option}: {q.a} / {q.b}: no single situation tells them apart")
+        most = max(QUERY_LOG, key=lambda x: x[1], default=("-", 0))
         print(f"{len(gen.situations)} situations, {len(gen.missing)} without one, "
-              f"{gen.seconds:.1f}s")
+              f"{gen.seconds:.1f}s; {len(QUERY_LOG)} z3 queries, the largest {most[1]:,} "
+              f"rlimit units of {RLIMIT:,} ({most[0]})")
     if args.write:
         names = write(gen.files)
         print(f"wrote {len(names)} files under {GENERATED_DIR}")
@@ -1356,21 +1421,21 @@ def probe(options: Mapping[str, str], phase: str, features: Mapping[str, bool],
 
     o = Opts(values=options)
     sym = Symbolic(SLOTS, 3)
-    v = sym.view
-    s = z3.SimpleSolver()
+    v, ctx = sym.view, sym.ctx
+    s = z3.SimpleSolver(ctx=ctx)
     s.set("random_seed", seed)
     s.set("rlimit", RLIMIT)
     d12 = options["tile_set"] == "double-12"
     s.add(*sym.structure(d12), *sym.well_formed(o))
     s.add(v.phase == PHASE_NAMES.index(phase))
     has = {
-        "duty": _b(duty(v, o)),
+        "duty": _b(duty(v, o), ctx),
         "drawn": v.drawn != NO_SLOT,
         "first": v.first_pending,
         "exhausted": z3.Or(*(t.ex_lo for t in v.trains)),
         "bone_empty": v.bone_empty,
         "marked": z3.Or(*(t.marked for t in v.trains)),
-        "own_empty": _b(v.own_field("empty")),
+        "own_empty": _b(v.own_field("empty"), ctx),
         "two_doubles": Count(t.dbl for t in v.trains) >= 2,
     }
     for name, want in features.items():

@@ -48,11 +48,25 @@ Clause by clause (the text is the clause's, the formula is below):
   pass) against TURN-5 (draw again while the boneyard holds tiles); TURN-4 pass when the
   boneyard is empty;
 * ENG-4 while the engine is searched for, the only action is to draw.
+
+What makes an abstract situation well formed (`Symbolic.structure`, `.well_formed`): the
+tiles are real and in one place each (the mover's hand holds distinct tiles, not the
+engine, not a train's last double); an empty train's open end is the engine's number; an
+open double is [n-n] with n not the engine's number, one per number, with its own place
+in the order, and those laid this turn are the youngest; only phases chain and follow
+have doubles of this turn, a follow-up has at least one, a chain only on the own train;
+first turns go in seat order from the starter, and the seats still to take theirs have
+laid nothing and passed never, while those done have laid something or passed; chain
+first turns leave the Mexican Train empty and never draw; a drawn tile means nothing else
+in hand was playable; a follow-up is never due while an older double binds; under
+cover-own a turn holds one double; an exhausted number is in nobody's hand, and as many
+trains end on it as the parity of the set needs (each train through a number uses two
+of its tiles, a train ending there one). Every z3 term of a `Symbolic` lives in its own
+z3 context, so that an answer never depends on the questions asked before it.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Concatenate, Final, ParamSpec, TypeVar
@@ -65,13 +79,22 @@ __all__ = [
     "CHAIN",
     "FOLLOW",
     "MEX",
+    "MEXICAN",
+    "NO_SLOT",
+    "PHASE_NAMES",
     "START",
+    "And",
+    "Count",
+    "If",
+    "Legal",
     "Opts",
     "Slot",
     "Symbolic",
     "Train",
     "View",
     "action_text",
+    "duty",
+    "legal",
     "legal_actions",
     "legal_table",
     "view_of_state",
@@ -144,7 +167,8 @@ def Implies(a: Bool, b: Bool) -> Bool:
 
 def Xor(a: Bool, b: Bool) -> Bool:
     if _sym(a) or _sym(b):
-        return z3.Xor(a if _sym(a) else z3.BoolVal(a), b if _sym(b) else z3.BoolVal(b))
+        ctx = (a if _sym(a) else b).ctx
+        return z3.Xor(a if _sym(a) else z3.BoolVal(a, ctx), b if _sym(b) else z3.BoolVal(b, ctx))
     return bool(a) != bool(b)
 
 
@@ -275,8 +299,7 @@ class View:
 def _memo(fn: Callable[Concatenate[View, P], R]) -> Callable[Concatenate[View, P], R]:
     """Compute a rule once per view, rule set and train (z3 terms are costly to build)."""
 
-    @functools.wraps(fn)
-    def wrapper(v: View, *args: P.args, **kwargs: P.kwargs) -> R:
+    def wrapper(v: View, /, *args: P.args, **kwargs: P.kwargs) -> R:
         key = (fn.__name__, *(id(a) if isinstance(a, Train) else a for a in args),
                *sorted(kwargs.items()))
         if key not in v.memo:
@@ -284,6 +307,8 @@ def _memo(fn: Callable[Concatenate[View, P], R]) -> Callable[Concatenate[View, P
         result: R = v.memo[key]
         return result
 
+    wrapper.__name__ = fn.__name__
+    wrapper.__doc__ = fn.__doc__
     return wrapper
 
 
@@ -494,9 +519,9 @@ def legal_table(table: Mapping[str, Any], ruleset: Any) -> set[str]:
 # -- symbolic situations ----------------------------------------------------------------
 
 
-def _z(x: Bool) -> Any:
+def _z(x: Bool, ctx: Any) -> Any:
     """A z3 Bool, from a z3 term or a plain bool."""
-    return x if isinstance(x, z3.ExprRef) else z3.BoolVal(bool(x))
+    return x if isinstance(x, z3.ExprRef) else z3.BoolVal(bool(x), ctx)
 
 
 class Symbolic:
@@ -510,33 +535,39 @@ class Symbolic:
 
     MAX_NUMBER: Final = 9
 
-    def __init__(self, slots: int = 4, max_players: int = 3, prefix: str = "") -> None:
+    def __init__(self, slots: int = 4, max_players: int = 3, prefix: str = "",
+                 ctx: Any = None) -> None:
         p = prefix
+        self.ctx = ctx if ctx is not None else z3.Context()
+        """Every term of the situation lives here: a fresh context by default, so that
+        what z3 answers does not depend on the questions asked before."""
+        c = self.ctx
         self.slots = slots
         self.max_players = max_players
-        self.engine = z3.Int(f"{p}engine")
+        self.engine = z3.Int(f"{p}engine", c)
         seat_trains = []
-        players = z3.Int(f"{p}players")
+        players = z3.Int(f"{p}players", c)
         for i in range(max_players):
             seat_trains.append(self._train(p, i, exists=(players > i) if i >= 2 else True))
         trains = [*seat_trains, self._train(p, MEX, exists=True)]
-        hand = [Slot(z3.Bool(f"{p}h{i}_present"), z3.Int(f"{p}h{i}_a"), z3.Int(f"{p}h{i}_b"))
-                for i in range(slots)]
+        hand = [Slot(z3.Bool(f"{p}h{i}_present", c), z3.Int(f"{p}h{i}_a", c),
+                     z3.Int(f"{p}h{i}_b", c)) for i in range(slots)]
         self.view = View(
-            players=players, seat=z3.Int(f"{p}seat"), starter=z3.Int(f"{p}starter"),
-            phase=z3.Int(f"{p}phase"), first_pending=z3.Bool(f"{p}first_pending"),
-            firsts_left=z3.Bool(f"{p}firsts_left"), bone_empty=z3.Bool(f"{p}bone_empty"),
-            drawn=z3.Int(f"{p}drawn"), hand=hand, trains=trains)
+            players=players, seat=z3.Int(f"{p}seat", c), starter=z3.Int(f"{p}starter", c),
+            phase=z3.Int(f"{p}phase", c), first_pending=z3.Bool(f"{p}first_pending", c),
+            firsts_left=z3.Bool(f"{p}firsts_left", c),
+            bone_empty=z3.Bool(f"{p}bone_empty", c), drawn=z3.Int(f"{p}drawn", c),
+            hand=hand, trains=trains)
 
-    @staticmethod
-    def _train(p: str, index: int, exists: Bool) -> Train:
+    def _train(self, p: str, index: int, exists: Bool) -> Train:
         name = "m" if index == MEX else f"t{index}"
+        c = self.ctx
         return Train(
-            index=index, exists=exists, empty=z3.Bool(f"{p}{name}_empty"),
-            end=z3.Int(f"{p}{name}_end"), marked=z3.Bool(f"{p}{name}_marked"),
-            dbl=z3.Bool(f"{p}{name}_dbl"), order=z3.Int(f"{p}{name}_order"),
-            turn=z3.Bool(f"{p}{name}_turn"), ex_lo=z3.Bool(f"{p}{name}_exlo"),
-            ex_hi=z3.Bool(f"{p}{name}_exhi"))
+            index=index, exists=exists, empty=z3.Bool(f"{p}{name}_empty", c),
+            end=z3.Int(f"{p}{name}_end", c), marked=z3.Bool(f"{p}{name}_marked", c),
+            dbl=z3.Bool(f"{p}{name}_dbl", c), order=z3.Int(f"{p}{name}_order", c),
+            turn=z3.Bool(f"{p}{name}_turn", c), ex_lo=z3.Bool(f"{p}{name}_exlo", c),
+            ex_hi=z3.Bool(f"{p}{name}_exhi", c))
 
     # -- what every situation must satisfy, whatever the rules ---------------------------
 
@@ -548,7 +579,7 @@ class Symbolic:
         """
         v, e, top = self.view, self.engine, self.MAX_NUMBER
         c: list[Any] = [
-            z3.Or(v.players == 2, v.players == 3) if self.max_players >= 3 else v.players == 2,
+            Or(v.players == 2, v.players == 3) if self.max_players >= 3 else v.players == 2,
             e >= 0, e <= top,
             v.seat >= 0, v.seat < v.players, v.starter >= 0, v.starter < v.players,
             v.phase >= START, v.phase <= FOLLOW,
@@ -557,58 +588,58 @@ class Symbolic:
         ]
         for i, s in enumerate(v.hand):
             c += [s.a >= 0, s.a <= top, s.b >= 0, s.b <= s.a,
-                  z3.Not(z3.And(s.a == e, s.b == e))]  # the engine is on the table
+                  Not(And(s.a == e, s.b == e))]  # the engine is on the table
             if i > 0:
-                c.append(z3.Implies(s.present, v.hand[i - 1].present))
-            c.append(z3.Implies(v.drawn == i, s.present))
+                c.append(Implies(s.present, v.hand[i - 1].present))
+            c.append(Implies(v.drawn == i, s.present))
             for s2 in v.hand[:i]:
-                c.append(z3.Implies(z3.And(s.present, s2.present),
-                                    z3.Or(s.a != s2.a, s.b != s2.b)))
+                c.append(Implies(And(s.present, s2.present),
+                                    Or(s.a != s2.a, s.b != s2.b)))
             for t in v.trains:  # a train's last double is on the table
-                c.append(z3.Implies(z3.And(s.present, t.exists, t.dbl),
-                                    z3.Not(z3.And(s.a == t.end, s.b == t.end))))
+                c.append(Implies(And(s.present, t.exists, t.dbl),
+                                    Not(And(s.a == t.end, s.b == t.end))))
         c.append(v.hand[0].present)  # a player without tiles has gone out
         for t in v.trains:
             c += [t.end >= 0, t.end <= top,
-                  z3.Implies(t.empty, z3.And(t.end == e, z3.Not(t.dbl))),
-                  z3.Implies(t.dbl, t.end != e),  # [e-e] is the engine
-                  z3.Implies(t.turn, t.dbl),
-                  z3.Implies(z3.Not(t.dbl), t.order == 0),
+                  Implies(t.empty, And(t.end == e, Not(t.dbl))),
+                  Implies(t.dbl, t.end != e),  # [e-e] is the engine
+                  Implies(t.turn, t.dbl),
+                  Implies(Not(t.dbl), t.order == 0),
                   t.order >= 0, t.order < len(v.trains),
-                  z3.Implies(z3.Not(t.dbl), z3.And(z3.Not(t.ex_lo), z3.Not(t.ex_hi))),
-                  z3.Implies(z3.Not(t.exists),
-                             z3.And(t.empty, z3.Not(t.marked), z3.Not(t.dbl)))]
+                  Implies(Not(t.dbl), And(Not(t.ex_lo), Not(t.ex_hi))),
+                  Implies(Not(_z(t.exists, self.ctx)),
+                             And(t.empty, Not(t.marked), Not(t.dbl)))]
             if t.is_mex:
-                c.append(z3.Not(t.marked))  # MARK-2
+                c.append(Not(t.marked))  # MARK-2
             if not all_d12:
-                c.append(z3.Not(t.ex_hi))
+                c.append(Not(t.ex_hi))
             # every tile bearing the number is on the table: none in the mover's hand, and
             # the trains ending on it are as many as the parity of the set needs (each
             # train passing through a number uses two of its tiles, one ending there one).
-            n_ending = Count(z3.And(u.exists, z3.Not(u.empty), u.end == t.end)
+            n_ending = Count(And(u.exists, Not(u.empty), u.end == t.end)
                              for u in v.trains)
-            c.append(z3.Implies(t.ex_lo, z3.And(
-                *(z3.Implies(s.present, z3.And(s.a != t.end, s.b != t.end)) for s in v.hand),
-                z3.If(t.ex_hi, z3.Or(n_ending == 2, n_ending == 4),
-                      z3.Or(n_ending == 1, n_ending == 3)))))
-            c.append(z3.Implies(t.ex_hi, t.ex_lo))
+            c.append(Implies(t.ex_lo, And(
+                *(Implies(s.present, And(s.a != t.end, s.b != t.end)) for s in v.hand),
+                If(t.ex_hi, Or(n_ending == 2, n_ending == 4),
+                      Or(n_ending == 1, n_ending == 3)))))
+            c.append(Implies(t.ex_hi, t.ex_lo))
         for k, t in enumerate(v.trains):  # one [n-n] per number, one place in the order
             for u in v.trains[k + 1:]:
-                c.append(z3.Implies(z3.And(t.dbl, u.dbl),
-                                    z3.And(t.end != u.end, t.order != u.order)))
+                c.append(Implies(And(t.dbl, u.dbl),
+                                    And(t.end != u.end, t.order != u.order)))
         # at most one exhausted number, so that the table can be drawn
         c.append(Count(t.ex_lo for t in v.trains) <= 1)
         # the phase and what this turn has laid
-        turn_any = z3.Or(*(t.turn for t in v.trains))
+        turn_any = Or(*(t.turn for t in v.trains))
         c += [
-            z3.Implies(v.phase == START, z3.Not(turn_any)),
-            z3.Implies(v.phase == FOLLOW, turn_any),
-            z3.Implies(v.phase == CHAIN, z3.And(v.first_pending, v.drawn == NO_SLOT)),
+            Implies(v.phase == START, Not(turn_any)),
+            Implies(v.phase == FOLLOW, turn_any),
+            Implies(v.phase == CHAIN, And(v.first_pending, v.drawn == NO_SLOT)),
         ]
         for t in v.trains:
             for u in v.trains:
                 if u is not t:  # this turn's doubles are younger than the others
-                    c.append(z3.Implies(z3.And(t.turn, u.dbl, z3.Not(u.turn)),
+                    c.append(Implies(And(t.turn, u.dbl, Not(u.turn)),
                                         t.order > u.order))
         return c
 
@@ -622,69 +653,69 @@ class Symbolic:
                     # seats seat+1 .. starter-1 come before the first turns end
                     if j != seat and (seat == starter
                                       or (j - seat) % n < (starter - seat) % n):
-                        cases.append(z3.And(v.players == n, v.seat == seat,
+                        cases.append(And(v.players == n, v.seat == seat,
                                             v.starter == starter))
-        return z3.And(v.first_pending, z3.Or(*cases)) if cases else z3.BoolVal(False)
+        return And(v.first_pending, Or(*cases)) if cases else z3.BoolVal(False, self.ctx)
 
     def well_formed(self, o: Opts) -> list[Any]:
         """What a table reachable under the rule set `o` needs, beyond `structure`."""
-        v = self.view
+        v, ctx = self.view, self.ctx
         c: list[Any] = []
         chain = o.is_("first_turn", "chain")
         own_empty = v.own_field("empty")
         own_marked = v.own_field("marked")
-        c.append(z3.Implies(v.phase == CHAIN, chain))
+        c.append(Implies(v.phase == CHAIN, chain))
         # a chain (and a follow-up) has laid a tile on the own train or elsewhere
-        c.append(z3.Implies(v.phase == CHAIN, z3.Not(own_empty)))
+        c.append(Implies(v.phase == CHAIN, Not(own_empty)))
         # the mover's first turn: nothing of its own laid yet, no marker (it never passed)
-        c.append(z3.Implies(z3.And(v.first_pending, v.phase == START),
-                            z3.And(own_empty, z3.Not(own_marked))))
-        c.append(z3.Implies(v.first_pending, z3.Not(own_marked)))
+        c.append(Implies(And(v.first_pending, v.phase == START),
+                            And(own_empty, Not(own_marked))))
+        c.append(Implies(v.first_pending, Not(own_marked)))
         for t in v.trains:
             # in a chain, this turn's double is on the own train, and only there
-            c.append(z3.Implies(z3.And(v.phase == CHAIN, t.turn), v.own(t)))
+            c.append(Implies(And(v.phase == CHAIN, t.turn), v.own(t)))
             if not t.is_mex:
                 # seats still to take their first turn have laid nothing, passed never
-                c.append(z3.Implies(self.pending(t.index),
-                                    z3.And(t.empty, z3.Not(t.marked))))
+                c.append(Implies(self.pending(t.index),
+                                    And(t.empty, Not(t.marked))))
             # chain first turns: nobody opens the Mexican Train or marks by playing elsewhere
-            c.append(z3.Implies(z3.And(chain, v.first_pending),
-                                z3.And(*([t.empty] if t.is_mex else []),
-                                       z3.Implies(z3.And(t.dbl, z3.Not(v.own(t))),
-                                                  z3.Not(t.marked)))))
+            c.append(Implies(And(chain, v.first_pending),
+                                And(*([t.empty] if t.is_mex else []),
+                                       Implies(And(t.dbl, Not(v.own(t))),
+                                                  Not(t.marked)))))
             # a double laid this turn went where the mover could lay it
-            c.append(z3.Implies(t.turn, z3.Or(
+            c.append(Implies(t.turn, Or(
                 v.own(t), t.is_mex, t.marked, o.is_("marker_removal", "anyone-plays-on"))))
         # a seat that has had its first turn laid something (a chain on its own train, or
         # one tile anywhere) or passed with its marker up
         mex = v.trains[-1]
         seat_trains = [t for t in v.trains if not t.is_mex]
         for t in seat_trains:
-            done = z3.And(_z(t.exists), z3.Not(self.pending(t.index)),
-                          z3.Not(z3.And(v.first_pending, _z(v.own(t)))))
-            played = z3.Or(z3.Not(t.empty), t.marked,
-                           _z(o.is_("marker_removal", "owner-plays-anywhere")))
-            anywhere = z3.Or(z3.Not(t.empty), t.marked, z3.Not(mex.empty),
-                             *(z3.Not(u.empty) for u in seat_trains if u is not t))
-            c.append(z3.Implies(done, z3.If(_z(chain), played, anywhere)))
+            done = And(_z(t.exists, ctx), Not(self.pending(t.index)),
+                          Not(And(v.first_pending, _z(v.own(t), ctx))))
+            played = Or(Not(t.empty), t.marked,
+                           _z(o.is_("marker_removal", "owner-plays-anywhere"), ctx))
+            anywhere = Or(Not(t.empty), t.marked, Not(mex.empty),
+                             *(Not(u.empty) for u in seat_trains if u is not t))
+            c.append(Implies(done, If(_z(chain, ctx), played, anywhere)))
         # the starter's first turn has not begun: nothing is on the table yet
-        c.append(z3.Implies(z3.And(v.first_pending, v.seat == v.starter, v.phase == START),
+        c.append(Implies(And(v.first_pending, v.seat == v.starter, v.phase == START),
                             mex.empty))
         # a follow-up is due only when no earlier double binds (one would have been covered)
-        c.append(z3.Implies(v.phase == FOLLOW, z3.Not(duty(v, o))))
+        c.append(Implies(v.phase == FOLLOW, Not(duty(v, o))))
         # cover-own: the follow-up covers, so a turn never holds two doubles
-        c.append(z3.Implies(o.is_("follow_up", "cover-own"),
+        c.append(Implies(o.is_("follow_up", "cover-own"),
                             Count(t.turn for t in v.trains) <= 1))
         # own train first: a double laid this turn started the own train
-        c.append(z3.Implies(z3.And(o.is_("own_train_first", "required"), v.phase == FOLLOW),
-                            z3.Not(own_empty)))
+        c.append(Implies(And(o.is_("own_train_first", "required"), v.phase == FOLLOW),
+                            Not(own_empty)))
         # the player drew because nothing else in hand could be played
         unlimited = legal(v, o, ignore_drawn=True)
         for i, row in enumerate(unlimited.plays):
-            c.append(z3.Implies(z3.And(v.drawn != NO_SLOT, v.drawn != i),
-                                z3.Not(z3.Or(*row)) if row else z3.BoolVal(True)))
+            c.append(Implies(And(v.drawn != NO_SLOT, v.drawn != i),
+                                Not(Or(*row)) if row else z3.BoolVal(True, ctx)))
         # chain first turns: a first turn never draws
-        c.append(z3.Implies(z3.And(chain, v.first_pending), v.drawn == NO_SLOT))
+        c.append(Implies(And(chain, v.first_pending), v.drawn == NO_SLOT))
         return c
 
     # -- reading a model -------------------------------------------------------------------

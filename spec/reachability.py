@@ -518,4 +518,168 @@ def z3_witness(rs: Ruleset, clause: str, prover: Prover, log: list[QueryResult],
                    "is not established", state)
 
 
-__all__ = ["FIRES", "OVER", "UNCONDITIONAL", "ReachReport", "Witness", "search", "targets"]
+__all__ = ["FIRES", "OVER", "UNCONDITIONAL", "ReachReport", "UncoverableReport", "Witness",
+           "search", "targets", "uncoverable"]
+
+
+# -- the uncoverable double -------------------------------------------------------------
+
+
+def uncoverable_blocked(s: State, a: Action, t: State) -> bool:
+    """The round ends blocked with an open double whose number is all on the table."""
+    return (s.phase != E.OVER and t.result is not None and t.result.end == E.BLOCKED
+            and any(_dead_number(t, k) for k in t.open_doubles))
+
+
+def released_play(s: State, a: Action, t: State) -> bool:
+    """A tile is played at the start of a turn while an earlier turn's double that nobody can
+    cover is open (and would bind but for DBL-9)."""
+    if not _is_play(a) or s.phase != E.START:
+        return False
+    return any(_dead_number(s, k) for k in _candidates(s))
+
+
+def binding_dead(s: State) -> bool:
+    """DBL-10: the player to move is held to a double nobody can cover."""
+    return any(_dead_number(s, k) for k in E.duties(s))
+
+
+@dataclass
+class UncoverableReport:
+    ruleset: str
+    rule: str
+    """stays-open or released"""
+    target: str
+    size: Size
+    engine_depth: int | None = None
+    engine_deal: tuple[str, ...] = ()
+    engine_trace: tuple[str, ...] = ()
+    states: int = 0
+    bound_states: int = 0
+    """States where a binding duty rests on a double nobody can cover."""
+    plays_from_bound: int = 0
+    """Plays made from such states (stays-open: must be 0)."""
+    endings_from_bound: dict[str, int] = field(default_factory=dict)
+    z3_depth: int | None = None
+    z3_trace: dict[str, Any] | None = None
+    z3_replayed: bool | None = None
+    """The z3 trace, replayed on the engine from the deal z3 chose, reaches the target."""
+    queries: list[QueryResult] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def agree(self) -> bool:
+        return (self.engine_depth is not None and self.z3_depth == self.engine_depth
+                and bool(self.z3_replayed))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset, "uncoverable_double": self.rule, "target": self.target,
+            "small_game": self.size.label, "states": self.states,
+            "engine": {"depth": self.engine_depth, "deal": list(self.engine_deal),
+                       "trace": list(self.engine_trace)},
+            "bound_states": self.bound_states, "plays_from_bound_states": self.plays_from_bound,
+            "z3": {"depth": self.z3_depth, "trace": self.z3_trace, "replayed": self.z3_replayed},
+            "agree": self.agree, "problems": self.problems,
+            "queries": [q.to_json() for q in self.queries]}
+
+
+UNCOVERABLE_CASES: Final = (
+    # rule set, small game for `mtrain check`, small game for `mtrain check --full`
+    ("pagat", Size(3, 2, 4, 10), Size(3, 2, 5)),
+    ("puremco", Size(3, 2, 4, 10), Size(3, 2, 4)),
+    ("pagat+release-uncoverable", Size(3, 2, 5, 10), Size(3, 2, 5)),
+)
+
+
+def uncoverable(prover: Prover | None = None, full: bool = False,
+                cases: Sequence[tuple[str, Size, Size]] = UNCOVERABLE_CASES
+                ) -> list[UncoverableReport]:
+    """The uncoverable double under each rule: shortest traces by the engine and by z3.
+
+    The engine explores small games (every deal with `full`, a sample otherwise) for the
+    fewest actions from a deal to the target: under stays-open a blocked end with the
+    double still open, under released a tile played while it is open. z3 is asked for a
+    trace of that length from any deal (and, with `full`, proves that no shorter one
+    exists); its trace is replayed on the engine. Along the way, every state where a duty
+    binds on a double nobody can cover is checked: no play may ever follow (stays-open).
+    """
+    from mtrain.reference.deal import deal as deal_round
+
+    prover = prover if prover is not None else Prover()
+    cat = catalog()
+    out = []
+    for name, quick, whole in cases:
+        size = whole if full else quick
+        rs = cat.ruleset(name)
+        rules = Rules.of(rs)
+        released = rules.release_uncoverable
+        target = released_play if released else uncoverable_blocked
+        rep = UncoverableReport(name, "released" if released else "stays-open",
+                                "released-play" if released else "blocked-uncoverable", size)
+        endings: dict[str, int] = {}
+
+        def visit(s: State, a: Action, t: State, rep: UncoverableReport = rep,
+                  endings: dict[str, int] = endings) -> None:
+            if binding_dead(s):
+                rep.bound_states += 1
+                if _is_play(a):
+                    rep.plays_from_bound += 1
+                if t.result is not None:
+                    endings[t.result.end] = endings.get(t.result.end, 0) + 1
+
+        ex = explore_size(rs, rep.size, visit=visit, target=target)
+        rep.endings_from_bound = endings
+        rep.states = ex.states
+        rep.engine_depth, rep.engine_deal, rep.engine_trace = (
+            ex.witness_depth, ex.witness_deal, ex.witness_trace)
+        if ex.findings:
+            rep.problems += [f"{f.kind}: {f.message}" for f in ex.findings]
+        if not released and rep.plays_from_bound:
+            rep.problems.append(f"{rep.plays_from_bound} plays after a duty bound on a double "
+                                "nobody can cover [DBL-10]")
+        if not released and endings.get(E.DOMINO):
+            rep.problems.append("a round went out after a duty bound on a double nobody can "
+                                "cover [DBL-10, END-1]")
+        if rep.engine_depth is None:
+            rep.problems.append("the engine found no trace to the target")
+            out.append(rep)
+            continue
+        small = small_rules(rs, size.max_pip, {size.players: size.hand})
+        model = Model(small, size.players, size.hand)
+        from .termination import bmc
+
+        depths = range(1, rep.engine_depth + 1) if full else [rep.engine_depth]
+        queries, trace = bmc(model, rep.target, prover, depths=depths, label=name)
+        rep.queries = queries
+        if trace is not None:
+            rep.z3_depth = trace.depth
+            rep.z3_trace = trace.to_json()
+            state = deal_round(small, size.players, order=trace.order)
+            hit = False
+            for text in trace.actions:
+                action = _parse(state, text)
+                legal = E.legal_actions(state)
+                if action not in legal:
+                    rep.problems.append(f"z3 trace step {text!r} is not legal in the engine")
+                    break
+                nxt = E.apply(state, action)
+                hit = hit or target(state, action, nxt)
+                state = nxt
+            rep.z3_replayed = hit
+            if not hit:
+                rep.problems.append("the z3 trace, replayed on the engine, misses the target")
+        else:
+            rep.problems.append(f"z3 found no trace of length {rep.engine_depth}")
+        if rep.z3_depth is not None and rep.z3_depth != rep.engine_depth:
+            rep.problems.append(f"shortest trace: engine {rep.engine_depth}, z3 {rep.z3_depth}")
+        out.append(rep)
+    return out
+
+
+def _parse(state: State, text: str) -> Action:
+    if text.startswith("play "):
+        tile, _, train = text[5:].partition(" on ")
+        k = state.players if train == "mexican" else int(train)
+        return E.PLAY[k][T.parse(tile)]
+    return {"draw": E.DRAW, "pass": E.PASS, "end-chain": E.END_CHAIN}[text]

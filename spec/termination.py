@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -889,9 +889,10 @@ class Trace:
                 "boneyard": self.boneyard, "actions": self.actions, "final": self.final}
 
 
-def bmc(model: Model, target: str, prover: Prover, max_depth: int = 12,
+def bmc(model: Model, target: str, prover: Prover, depths: Iterable[int] = range(1, 13),
         label: str = "") -> tuple[list[QueryResult], Trace | None]:
-    """The shortest trace from a deal reaching `target`, by iterative deepening.
+    """A trace from a deal reaching `target` in one of `depths` steps (asked in order: with
+    1, 2, 3, ... the first found is a shortest one, and each unsat answer is a proof).
 
     Targets: ``blocked-uncoverable`` (the round ends blocked with an open double whose
     number is all on the table) and ``released-play`` (a tile is played on another train
@@ -900,10 +901,12 @@ def bmc(model: Model, target: str, prover: Prover, max_depth: int = 12,
     results: list[QueryResult] = []
     states = [model.state("s0")]
     cons = [model.init(states[0])]
-    for depth in range(1, max_depth + 1):
-        prev, cur = states[-1], model.state(f"s{depth}")
-        states.append(cur)
-        cons.append(model.transition(prev, cur))
+    for depth in depths:
+        while len(states) <= depth:
+            prev, cur = states[-1], model.state(f"s{len(states)}")
+            states.append(cur)
+            cons.append(model.transition(prev, cur))
+        prev, cur = states[depth - 1], states[depth]
         if target == "blocked-uncoverable":
             goal = z3.And(cur.res == BLOCKED, z3.Or(
                 [z3.And(cur.odbl[k], z3.Not(model.live(cur, k))) for k in model.trains]))
@@ -918,7 +921,7 @@ def bmc(model: Model, target: str, prover: Prover, max_depth: int = 12,
             break
         if m is None:
             continue
-        return results, _concretise(model, m, states, target, depth)
+        return results, _concretise(model, m, states[:depth + 1], target, depth)
     return results, None
 
 
@@ -940,3 +943,82 @@ def _concretise(model: Model, m: Any, states: list[Sym], target: str, depth: int
              if loc0[t] == q and (t != model.E or model.rules.holder_lays)] + boneyard
     return Trace(target, depth, hands, [T.name(t) for t in boneyard], actions,
                  model.describe(m, states[-1]), order)
+
+
+# -- the model against the engine ---------------------------------------------------------
+
+
+def concrete(model: Model, s: Sym, state: Any) -> list[tuple[Expr, Expr]]:
+    """The substitution that gives the variables of `s` the values of an engine state."""
+    from mtrain.reference import engine as E
+
+    P = model.P
+    pairs: list[tuple[Expr, Expr]] = []
+    where = {}
+    for q, h in enumerate(state.hands):
+        for t in T.tiles_of(h):
+            where[t] = q
+    for t in state.boneyard:
+        where[t] = P
+    for t in model.tiles:
+        pairs.append((s.loc[t], z3.IntVal(where.get(t, P + 1))))
+    for k in model.trains:
+        pairs += [(s.end[k], z3.IntVal(state.ends[k])),
+                  (s.started[k], z3.BoolVal(bool(state.trains[k]))),
+                  (s.odbl[k], z3.BoolVal(k in state.open_doubles)),
+                  (s.tdbl[k], z3.BoolVal(k in state.turn_doubles)),
+                  (s.age[k], z3.IntVal(state.open_doubles.index(k)
+                                       if k in state.open_doubles else 0))]
+    pairs.append((s.clock, z3.IntVal(len(state.open_doubles))))
+    for q in range(P):
+        pairs += [(s.marker[q], z3.BoolVal(state.markers[q])),
+                  (s.first[q], z3.BoolVal(bool(state.first_pending >> q & 1)))]
+    phase = {E.ENGINE: ENGINE, E.START: START, E.CHAIN: CHAIN, E.FOLLOW: FOLLOW,
+             E.OVER: OVER}[state.phase]
+    res = RUNNING if state.result is None else (
+        DOMINO if state.result.end == E.DOMINO else BLOCKED)
+    pairs += [(s.seat, z3.IntVal(state.seat)), (s.starter, z3.IntVal(state.starter)),
+              (s.phase, z3.IntVal(phase)), (s.drawn, z3.IntVal(state.drawn)),
+              (s.passes, z3.IntVal(state.passes)), (s.res, z3.IntVal(res))]
+    return pairs
+
+
+def assignment(pairs: list[tuple[Expr, Expr]]) -> Any:
+    """A z3 model giving the variables these values (to evaluate expressions in)."""
+    solver = z3.Solver()
+    solver.add(*[a == b for a, b in pairs])
+    if solver.check() != z3.sat:
+        raise ProofError("a concrete state did not give a model")
+    return solver.model()
+
+
+def evaluate(expr: Expr, values: Any) -> bool:
+    return bool(z3.is_true(values.eval(expr, model_completion=True)))
+
+
+def compare_states(model: Model, states: Sequence[Any]) -> list[str]:
+    """For engine states: the abstract invariant holds, and the actions the model enables
+    are exactly the engine's legal actions (every draw of the model is the engine's draw)."""
+    from mtrain.reference import engine as E
+
+    s = model.state("c")
+    inv = model.invariant(s)
+    guards = model.guards(s)
+    problems = []
+    for state in states:
+        pairs = assignment(concrete(model, s, state))
+        if not evaluate(inv, pairs):
+            problems.append(f"an engine state breaks the abstract invariant: {state!r}")
+        mine = {("draw" if label.startswith("draw ") else label)
+                for _, label, g in guards if evaluate(g, pairs)}
+        theirs = set()
+        for a in E.legal_actions(state):
+            if a.kind == "play":
+                theirs.add(f"play {T.name(a.tile)} on "
+                           f"{'mexican' if a.train == model.mex else a.train}")
+            else:
+                theirs.add(a.kind)
+        if mine != theirs:
+            problems.append(f"{state!r}: model {sorted(mine - theirs)} only, engine "
+                            f"{sorted(theirs - mine)} only")
+    return problems

@@ -133,9 +133,9 @@ def test_generated_covers_every_option_pair_and_variant_pair() -> None:
             for v2 in values[i + 1:]:
                 assert (option, frozenset((v1, v2))) in told, (option, v1, v2)
     names = list(cat.variants)
-    for i, a in enumerate(names):
-        for b in names[i + 1:]:
-            assert (None, frozenset((a, b))) in told, (a, b)
+    for i, first in enumerate(names):
+        for second in names[i + 1:]:
+            assert (None, frozenset((first, second))) in told, (first, second)
 
 
 def test_regenerating_gives_the_same_files() -> None:
@@ -233,8 +233,7 @@ def test_diff_pagat_puremco_has_a_situation_per_differing_option() -> None:
     found = {s["option"] for s in report["situations"] if s.get("table") or s.get("deal")}
     assert found == differing
     for s in report["situations"]:
-        a, b = s["expect"][report["a"]["name"]], s["expect"][report["b"]["name"]]
-        assert a != b
+        assert s["expect"]["a"] != s["expect"]["b"]
         if s["kind"] == "legal":
             assert s["only_a"] or s["only_b"]
     assert report["clauses"]["only_a"] and report["clauses"]["only_b"]
@@ -255,4 +254,31 @@ def test_diff_situation_is_attributed_to_its_option() -> None:
     probe = cat.ruleset("puremco", overrides={"follow_up": "anywhere"})
     from mtrain.spec.legality import legal_table
 
-    assert legal_table(follow["table"], probe) == set(follow["expect"]["pagat"]["legal"])
+    assert legal_table(follow["table"], probe) == set(follow["expect"]["a"]["legal"])
+
+
+def test_diff_accepts_a_house_rules_file(tmp_path: Any) -> None:
+    path = tmp_path / "ours.yaml"
+    path.write_text("name: our-table\ntitle: Our table\nsource: [house]\nbase: pagat\n"
+                    "options:\n  first_turn: single\n  own_train_first: required\n"
+                    "  blank_values: blank-25\n", encoding="utf-8")
+    report = diffing.diff("pagat", str(path))
+    assert [o["option"] for o in report["options"]] == ["first_turn", "own_train_first",
+                                                         "blank_values"]
+    assert {s["option"] for s in report["situations"] if s.get("summary")} == {
+        "first_turn", "own_train_first", "blank_values"}
+    telling = {f["id"] for f in report["fixtures"] if f["tells_apart"]}
+    assert "first-002" in telling  # pagat's chain start against a single-tile start
+
+
+def test_mtrain_diff_command_when_wired() -> None:
+    from mtrain import cli
+
+    if "mtrain.spec.diffing" not in cli.COMMAND_MODULES:
+        pytest.skip("mtrain.spec.diffing is not in mtrain/cli.py COMMAND_MODULES yet")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(["diff", "pagat", "pagat+blanks-25", "--json", "--no-fixtures"]) == 0
+    report = json.loads(out.getvalue())
+    assert [o["option"] for o in report["options"]] == ["blank_values"]
+    assert report["situations"][0]["kind"] == "score"

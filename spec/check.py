@@ -1,0 +1,465 @@
+"""`mtrain check`: every analysis of the specification, timed, with one verdict each.
+
+Checks, in the order printed:
+
+* the option space (spec/optionspace.py ``run_all``): shipped variants satisfiable,
+  overlay combinations, dead and forced values, contradictory pairs, clause usage, atomic
+  sets, redundant constraints, model count, deal feasibility;
+* ``variant-files``: extra variant files given with ``--variant``, each satisfiable;
+* ``small-games``: every reachable state of small games (double-2 to double-4 sets) for
+  every distinct rule set, explored with the engine: no deadlock, no cycle, invariants;
+* ``termination`` and ``deadlock``: z3 proofs on the abstract round model (a ranking
+  function under an inductive invariant; no well-formed non-final state without an action);
+* ``model-vs-engine``: on explored states, the abstract model enables exactly the engine's
+  legal actions and satisfies the invariant;
+* ``reachability``: a witness for every clause with a firing condition under every rule
+  set it applies to, or a proof that it is dead;
+* ``uncoverable-double``: the shortest traces to an uncoverable double, by the engine and by
+  bounded model checking, which must agree; under stays-open, no play after it binds;
+* ``agreement``: the engine and z3 agree: no deadlock found by either, every explored round
+  within the ranking function's bound.
+
+A check's status is ``pass``, ``info`` (findings worth reading, nothing wrong) or ``fail``;
+the command exits 1 when any check fails (a contradictory shipped variant fails the first).
+Independent jobs run in parallel worker processes (``--jobs``); every z3 query is
+deterministic (fixed seed, ``rlimit``), so the verdicts do not depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+Check = dict[str, Any]
+Job = Callable[..., dict[str, Any]]
+
+
+def finding(message: str, clauses: Sequence[str] = ()) -> dict[str, Any]:
+    return {"message": message, "clauses": list(clauses)}
+
+
+def _check(name: str, status: str, seconds: float, findings: list[dict[str, Any]],
+           **extra: Any) -> Check:
+    return {"name": name, "status": status, "seconds": round(seconds, 4),
+            "findings": findings, **extra}
+
+
+def _guard(name: str, body: Callable[[], Check]) -> Check:
+    t0 = time.perf_counter()
+    try:
+        return body()
+    except Exception as exc:  # a check that crashes fails, with the reason
+        return _check(name, "fail", time.perf_counter() - t0,
+                      [finding(f"{type(exc).__name__}: {exc}")])
+
+
+# -- jobs (each runs in a worker process and returns JSON-able data) ---------------------
+
+
+def job_options(variant_files: Sequence[str] = ()) -> dict[str, Any]:
+    from mtrain.spec import optionspace
+
+    report = optionspace.run_all()
+    checks: list[Check] = list(report["checks"])
+    if variant_files:
+        checks.append(_guard("variant-files", lambda: _variant_files(variant_files)))
+    return {"checks": checks, "summary": {"options": report["summary"],
+                                          "z3_queries": report["queries"]}}
+
+
+def _variant_files(paths: Sequence[str]) -> Check:
+    """Each file's option values (base, overlays, its own), asked of the option space."""
+    from mtrain.spec import optionspace
+    from mtrain.spec.catalog import catalog, read_variant_file
+    from mtrain.spec.yamlload import SpecError, load
+
+    t0 = time.perf_counter()
+    cat, sp = catalog(), optionspace.space()
+    findings, failed = [], False
+    for path in paths:
+        try:
+            vf = read_variant_file(load(path))
+            values: dict[str, str] = dict(cat.ruleset(vf.base)) if vf.base else {}
+            for name in vf.overlays:
+                values.update(cat.overlays[name].options)
+            values.update(vf.options)
+            res = sp.satisfiable(values, vf.name)
+        except (SpecError, KeyError, ValueError, optionspace.AnalysisError) as exc:
+            failed = True
+            findings.append(finding(f"{path}: cannot be read: {exc}"))
+            continue
+        if res.sat:
+            findings.append(finding(f"{path} ({vf.name}): satisfiable"))
+        else:
+            failed = True
+            findings.append(finding(
+                f"{path} ({vf.name}): CONTRADICTORY, core {', '.join(res.core)}", res.clauses))
+    return _check("variant-files", "fail" if failed else "pass",
+                  time.perf_counter() - t0, findings)
+
+
+def job_explore(full: bool) -> dict[str, Any]:
+    from mtrain.reference.explore import explore_all
+
+    t0 = time.perf_counter()
+    games = explore_all(full)
+    findings, failed = [], False
+    states = transitions = 0
+    longest: dict[str, dict[str, int]] = {}
+    same: dict[str, list[str]] = {}
+    for g in games:
+        if g.same_as:
+            same.setdefault(g.same_as, []).append(g.name)
+    for g in games:
+        if g.same_as:
+            continue
+        parts = []
+        for r in g.sizes:
+            states += r.states
+            transitions += r.transitions
+            longest.setdefault(g.name, {})[f"d{r.max_pip}:{r.players}:{r.hand}"] = r.longest
+            deals = (f"all {r.deals} deals" if r.exhaustive
+                     else f"{r.deals}/{r.deals_total} deals")
+            ends = "/".join(f"{r.endings.get(k, 0)}" for k in ("domino", "blocked"))
+            parts.append(f"d{r.max_pip} {r.players}p x{r.hand}: {deals}, {r.states} states, "
+                         f"{r.final_states} final (domino/blocked {ends}), longest {r.longest}")
+            for f in r.findings:
+                failed = True
+                findings.append(finding(f"{g.name} d{r.max_pip} {r.players}p x{r.hand}: "
+                                        f"{f.kind.upper()}: {f.message}; after "
+                                        f"{' / '.join(f.trace) or 'the deal'}", f.clauses))
+        also = f" (also {', '.join(same[g.name])})" if g.name in same else ""
+        findings.append(finding(f"{g.name}{also}: " + "; ".join(parts)))
+    findings.insert(0, finding(f"{sum(not g.same_as for g in games)} distinct small games, "
+                               f"{states} states, {transitions} transitions: "
+                               + ("problems found" if failed
+                                  else "no deadlock, no cycle, every invariant holds")))
+    check = _check("small-games", "fail" if failed else "pass", time.perf_counter() - t0,
+                   findings)
+    return {"checks": [check], "summary": {"small_games": {
+        "states": states, "transitions": transitions, "longest": longest,
+        "games": [g.to_json() for g in games]}}}
+
+
+# which small models z3 proves things about: (max_pip, players, hand)
+QUICK_MODELS = ((3, 2, 3),)
+FULL_MODELS = ((3, 2, 3), (3, 3, 2), (4, 3, 3))
+
+
+def job_termination(full: bool, dump: str | None) -> dict[str, Any]:
+    from mtrain.reference.explore import (
+        Size,
+        explore_size,
+        fingerprint,
+        rule_set_names,
+        small_rules,
+    )
+    from mtrain.reference.rules import Rules
+    from mtrain.spec.catalog import catalog
+    from mtrain.spec.termination import Model, Prover, compare_states, prove
+
+    t0 = time.perf_counter()
+    cat = catalog()
+    prover = Prover(dump)
+    names = rule_set_names() if full else list(cat.variants)
+    seen: dict[Any, str] = {}
+    reports, compared, problems = [], 0, []
+    t_compare = 0.0
+    for name in names:
+        rs = cat.ruleset(name)
+        fp = fingerprint(Rules.of(rs), scoring=False)
+        if fp in seen:
+            continue
+        seen[fp] = name
+        for n, p, h in FULL_MODELS if full else QUICK_MODELS:
+            model = Model(small_rules(rs, n, {p: h}), p, h)
+            reports.append((name, prove(model, f"{name}@d{n}x{p}", prover)))
+            tc = time.perf_counter()
+            states: list[Any] = []
+            explore_size(rs, Size(n, p, h, 3), visit=lambda s, a, t, out=states: out.append(t))
+            random.Random(0).shuffle(states)
+            sample = states[:200 if full else 60]
+            compared += len(sample)
+            problems += [f"{name} d{n} {p}p: {m}" for m in compare_states(model, sample)]
+            t_compare += time.perf_counter() - tc
+    term, dead = [], []
+    term_fail = dead_fail = False
+    absorbing = {}
+    for name, rep in reports:
+        where = f"{name} d{rep.max_pip} {rep.players}p x{rep.hand}"
+        qs = {q.name.rsplit(":", 1)[-1] if ":" in q.name else q.name: q for q in rep.queries}
+        tq = [q for q in rep.queries if q.name.split(":", 1)[1].split(":")[0]
+              in ("init", "inductive", "ranking")]
+        bad = [q for q in tq if not q.ok]
+        term_fail |= bool(bad)
+        term.append(finding(
+            f"{where}: " + ("invariant inductive and ranking function decreasing on every "
+                            f"action ({len(tq)} queries, {sum(q.seconds for q in tq):.2f} s); "
+                            f"longest round <= {rep.rank_bound} actions" if not bad else
+                            "FAILED: " + "; ".join(f"{q.name} {q.answer}: "
+                                                   f"{json.dumps(q.detail)[:600]}" for q in bad)),
+            ["END-1", "END-2", "END-3"] if not bad else ["END-2"]))
+        dq = qs.get("deadlock")
+        if dq is not None:
+            dead_fail |= not dq.ok
+            dead.append(finding(f"{where}: " + ("no well-formed non-final state without a "
+                                                "legal action" if dq.ok else
+                                                f"DEADLOCK {json.dumps(dq.detail)[:600]}"),
+                                ["TURN-1", "TURN-2", "TURN-4"]))
+        for key in ("uncoverable-absorbing", "uncoverable-released"):
+            if key in qs:
+                absorbing[where] = {"property": key, "ok": qs[key].ok}
+    seconds = time.perf_counter() - t0
+    checks = [
+        _check("termination", "fail" if term_fail else "pass", seconds - t_compare, term),
+        _check("deadlock", "fail" if dead_fail else "pass", 0.0, dead),
+        _check("model-vs-engine", "fail" if problems else "pass", t_compare,
+               [finding(f"{compared} explored engine states: the model's enabled actions equal "
+                        "the engine's legal actions and the abstract invariant holds"
+                        if not problems else f"{len(problems)} disagreements")]
+               + [finding(p) for p in problems[:20]]),
+    ]
+    # deadlock queries' time is part of the proofs: report it on its own line
+    checks[1]["seconds"] = round(sum(q.seconds for _, r in reports for q in r.queries
+                                     if q.name.endswith(":deadlock")), 4)
+    return {"checks": checks, "summary": {
+        "models": [r.to_json() for _, r in reports], "absorbing": absorbing,
+        "rank_bounds": _bounds(reports)}}
+
+
+def _bounds(reports: Sequence[tuple[str, Any]]) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for name, r in reports:
+        out.setdefault(name, {})[f"d{r.max_pip}:{r.players}:{r.hand}"] = r.rank_bound
+    return out
+
+
+def job_reach(full: bool, dump: str | None) -> dict[str, Any]:
+    from mtrain.spec import reachability as R
+    from mtrain.spec.termination import Prover
+
+    prover = Prover(dump)
+    checks = []
+    rep = R.search(rounds=400 if full else 150, prover=prover)
+    findings = [finding(
+        f"{len({(w.clause, w.ruleset) for w in rep.witnesses})} clause/rule-set pairs settled: "
+        f"{sum(w.how == 'play' for w in rep.witnesses)} by random play on the real set, "
+        f"{sum(w.how == 'small' for w in rep.witnesses)} by small games, "
+        f"{sum(w.how == 'z3' for w in rep.witnesses)} by a z3 state, "
+        f"{len(rep.dead)} dead; {len(rep.missing)} not settled")]
+    dead_by: dict[str, list[str]] = {}
+    for w in rep.dead:
+        dead_by.setdefault(w.clause, []).append(w.ruleset)
+    for clause, where in dead_by.items():
+        why = next(w.detail for w in rep.dead if w.clause == clause)
+        findings.append(finding(f"dead: {clause} under {', '.join(where)}: {why}", [clause]))
+    for w in rep.witnesses:
+        if w.how == "z3":
+            findings.append(finding(f"{w.clause} under {w.ruleset}: only a z3 state "
+                                    f"({w.detail})", [w.clause]))
+    for c, name in rep.missing:
+        findings.append(finding(f"NOT SETTLED: {c} under {name}: no witness, no proof", [c]))
+    status = "fail" if rep.missing else ("info" if rep.dead else "pass")
+    checks.append(_check("reachability", status, rep.seconds, findings))
+    t1 = time.perf_counter()
+    unc = R.uncoverable(prover, full)
+    uf, ufail = [], False
+    for u in unc:
+        clauses = ["DBL-10", "END-2"] if u.rule == "stays-open" else ["DBL-9"]
+        if u.problems:
+            ufail = True
+            uf += [finding(f"{u.ruleset}: {p}", clauses) for p in u.problems]
+        what = ("the round ends blocked with the double open" if u.rule == "stays-open"
+                else "a tile is played elsewhere while it is open")
+        uf.append(finding(
+            f"{u.ruleset} ({u.rule}), {u.size.label}: shortest trace to '{what}': engine "
+            f"{u.engine_depth} actions ({' / '.join(u.engine_trace)}), z3 BMC {u.z3_depth}"
+            + (" (and no shorter: unsat below)" if full else "")
+            + f", replayed on the engine: {'yes' if u.z3_replayed else 'no'}", clauses))
+        if u.rule == "stays-open":
+            uf.append(finding(
+                f"{u.ruleset}: {u.bound_states} explored states where a duty binds on a double "
+                f"nobody can cover: {u.plays_from_bound} plays followed, endings "
+                f"{dict(sorted(u.endings_from_bound.items()))}", ["DBL-10", "END-2"]))
+    checks.append(_check("uncoverable-double", "fail" if ufail else "pass",
+                         time.perf_counter() - t1, uf))
+    return {"checks": checks, "summary": {
+        "reachability": rep.to_json(), "uncoverable": [u.to_json() for u in unc]}}
+
+
+# -- running and printing ---------------------------------------------------------------
+
+
+def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
+        variant_files: Sequence[str] = ()) -> dict[str, Any]:
+    """Every check; the result is JSON-able (see the module docstring)."""
+    started = time.perf_counter()
+    if dump:
+        Path(dump).mkdir(parents=True, exist_ok=True)
+    # longest first, so that two workers finish together
+    plan: list[tuple[Job, tuple[Any, ...]]] = [
+        (job_termination, (full, dump)),
+        (job_explore, (full,)),
+        (job_options, (tuple(variant_files),)),
+        (job_reach, (full, dump)),
+    ]
+    workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
+    results: list[dict[str, Any]] = []
+    if workers <= 1:
+        results = [_safe(fn, *args) for fn, args in plan]
+        results = [results[2], results[0], results[1], results[3]]
+    else:
+        # fork: workers start at once, without importing __main__ again; nothing in this
+        # process has touched z3 yet, so there is no solver state to inherit
+        method = "fork" if sys.platform.startswith("linux") else "spawn"
+        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context(method)) as pool:
+            futures: list[Future[dict[str, Any]]] = [pool.submit(_safe, fn, *args)
+                                                     for fn, args in plan]
+            results = [f.result() for f in futures]
+            results = [results[2], results[0], results[1], results[3]]  # print order
+    checks: list[Check] = []
+    summary: dict[str, Any] = {}
+    for r in results:
+        checks += r["checks"]
+        summary.update(r.get("summary", {}))
+    checks.append(_guard("agreement", lambda: _agreement(checks, summary)))
+    import z3
+
+    out = {"checks": checks,
+           "findings": [{"check": c["name"], **f} for c in checks for f in c["findings"]],
+           "summary": summary, "full": full, "z3_version": z3.get_version_string(),
+           "seconds": round(time.perf_counter() - started, 4)}
+    return out
+
+
+def _safe(fn: Job, *args: Any) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    try:
+        return fn(*args)
+    except Exception as exc:
+        name = fn.__name__.removeprefix("job_")
+        return {"checks": [_check(name, "fail", time.perf_counter() - t0,
+                                  [finding(f"{type(exc).__name__}: {exc}")])]}
+
+
+def _agreement(checks: list[Check], summary: dict[str, Any]) -> Check:
+    """The engine's exploration and z3's proofs say the same things."""
+    t0 = time.perf_counter()
+    by = {c["name"]: c for c in checks}
+    findings, failed = [], False
+    explored = by.get("small-games", {}).get("status") == "pass"
+    proved = by.get("deadlock", {}).get("status") == "pass"
+    if explored and proved:
+        findings.append(finding("no deadlock: none among the explored states, and z3 proves "
+                                "none exists in the abstract model", ["TURN-1"]))
+    else:
+        failed = True
+        findings.append(finding(f"deadlock: exploration {by.get('small-games', {}).get('status')}"
+                                f", z3 {by.get('deadlock', {}).get('status')}", ["TURN-1"]))
+    longest = summary.get("small_games", {}).get("longest", {})
+    for name, bounds in summary.get("rank_bounds", {}).items():
+        for key, bound in bounds.items():
+            if key not in longest.get(name, {}):
+                continue
+            got = longest[name][key]
+            ok = got <= bound
+            failed |= not ok
+            n, p, h = key.split(":")
+            findings.append(finding(
+                f"{name}, double-{n[1:]}, {p} players x{h}: longest explored round {got} "
+                f"actions {'<=' if ok else '> (CONTRADICTION)'} ranking bound {bound}",
+                ["END-1", "END-2"]))
+    for u in summary.get("uncoverable", []):
+        ok = u["agree"]
+        failed |= not ok
+        findings.append(finding(
+            f"{u['ruleset']}: shortest uncoverable-double trace, engine {u['engine']['depth']}"
+            f" and z3 {u['z3']['depth']} " + ("agree" if ok else "DISAGREE"),
+            ["DBL-9"] if u["uncoverable_double"] == "released" else ["DBL-10", "END-2"]))
+    for where, a in summary.get("absorbing", {}).items():
+        if a["property"] == "uncoverable-absorbing":
+            findings.append(finding(
+                f"{where}: z3 proves a binding uncoverable double stops all play "
+                + ("(the engine saw no play after one)" if a["ok"] else "FAILED"),
+                ["DBL-10", "END-2"]))
+            failed |= not a["ok"]
+    return _check("agreement", "fail" if failed else "pass", time.perf_counter() - t0,
+                  findings)
+
+
+STATUS_STYLE = {"pass": "green", "info": "cyan", "fail": "bold red"}
+
+
+def print_plain(result: dict[str, Any], out: Any = None) -> None:
+    out = out if out is not None else sys.stdout
+    for c in result["checks"]:
+        out.write(f"{c['status'].upper():5} {c['name']:24} {c['seconds']:8.2f} s\n")
+        for f in c["findings"]:
+            clauses = f" [{', '.join(f['clauses'])}]" if f["clauses"] else ""
+            out.write(f"      - {f['message']}{clauses}\n")
+    fails = [c["name"] for c in result["checks"] if c["status"] == "fail"]
+    out.write(f"{len(result['checks'])} checks, {len(fails)} failed"
+              + (f" ({', '.join(fails)})" if fails else "")
+              + f"; {result['seconds']:.1f} s\n")
+
+
+def print_rich(result: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="mtrain check", show_lines=True)
+    for col in ("check", "status", "seconds", "findings"):
+        table.add_column(col, overflow="fold")
+    for c in result["checks"]:
+        lines = [f["message"] + (f" [{', '.join(f['clauses'])}]" if f["clauses"] else "")
+                 for f in c["findings"]]
+        table.add_row(c["name"], f"[{STATUS_STYLE[c['status']]}]{c['status']}[/]",
+                      f"{c['seconds']:.2f}", "\n".join(lines))
+    console = Console()
+    console.print(table)
+    fails = [c["name"] for c in result["checks"] if c["status"] == "fail"]
+    console.print(f"{len(result['checks'])} checks, {len(fails)} failed; "
+                  f"{result['seconds']:.1f} s")
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from mtrain.cli import UsageError
+
+    for path in args.variant:
+        if not Path(path).is_file():
+            raise UsageError(f"no such variant file: {path}")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    result = run(full=args.full, dump=args.dump, jobs=args.jobs, variant_files=args.variant)
+    if args.json:
+        json.dump(result, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    elif sys.stdout.isatty():
+        print_rich(result)
+    else:
+        print_plain(result)
+    return 1 if any(c["status"] == "fail" for c in result["checks"]) else 0
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("check", help="z3: the option space, reachability, termination, "
+                       "small whole games")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--dump", metavar="DIR",
+                   help="write every z3 query of the proofs as SMT-LIB under DIR")
+    p.add_argument("--full", action="store_true",
+                   help="every deal of the small games, every rule set in the proofs, "
+                   "minimal traces (minutes)")
+    p.add_argument("--variant", action="append", default=[], metavar="FILE",
+                   help="also check that this variant file is satisfiable (repeatable)")
+    p.add_argument("--jobs", type=int, help="worker processes (default: up to 2)")
+    p.set_defaults(func=cmd_check)

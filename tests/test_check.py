@@ -1,0 +1,192 @@
+"""`mtrain check`: reachability, the z3 round model, the uncoverable double, the command."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+import z3
+
+from mtrain import cli
+from mtrain.conformance.adapter import ReferenceImplementation
+from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
+from mtrain.conformance.lint import lint
+from mtrain.conformance.runner import run_fixture
+from mtrain.reference import engine as E
+from mtrain.reference.explore import Size, explore_size, small_rules
+from mtrain.spec import check, optionspace
+from mtrain.spec import reachability as R
+from mtrain.spec.catalog import catalog
+from mtrain.spec.termination import Model, Prover, compare_states, prove
+
+CAT = catalog()
+WITNESSES = FIXTURE_ROOT / "witnesses" / "uncoverable.yaml"
+
+
+# -- reachability -----------------------------------------------------------------------
+
+
+def test_every_clause_is_either_conditional_or_unconditional() -> None:
+    assert set(R.FIRES) | set(R.UNCONDITIONAL) == set(CAT.clauses)
+    assert not set(R.FIRES) & set(R.UNCONDITIONAL)
+
+
+def test_targets_cover_shipped_variants_and_overlay_only_clauses() -> None:
+    t = R.targets(CAT)
+    assert "DBL-10" in t["pagat"] and "DBL-10" not in t["puremco"]
+    assert "DBL-9" in t["puremco"] and "DBL-9" in t["puremco-d9"]
+    assert "DBL-4" in t["pagat+wikipedia-doubles"]  # applies to no shipped variant
+    assert "FIRST-9" in t["puremco+starter-opens-mexican"]
+    assert "pagat+starter-opens-mexican" not in t  # does not compose
+
+
+def test_reachability_finds_witnesses_and_proves_turn_3_dead() -> None:
+    rep = R.search(only=["pagat", "puremco"])
+    got = {(w.clause, w.ruleset): w.how for w in rep.witnesses}
+    for clause in ("DBL-6", "DBL-7", "DBL-10", "END-1", "END-2", "FIRST-3", "FIRST-4",
+                   "FIRST-5", "MARK-3", "TRAIN-6", "ENG-4", "SEAT-2"):
+        assert got.get((clause, "pagat")) in ("play", "small"), clause
+    for clause in ("DBL-3", "DBL-9", "FIRST-8", "SEAT-3", "TURN-2", "TURN-4"):
+        assert got.get((clause, "puremco")) in ("play", "small"), clause
+    # nothing else becomes playable by drawing: the drawn-tile restriction never bites
+    assert got[("TURN-3", "pagat")] == got[("TURN-3", "puremco")] == "dead"
+    assert rep.missing == []
+
+
+def test_uncoverable_double_engine_and_z3_agree() -> None:
+    """pagat: engine and BMC find traces of the same length to a blocked round with the
+    double open, and after the duty binds nobody ever plays (puremco: `mtrain check`)."""
+    (pagat,) = R.uncoverable(Prover(), cases=[("pagat", Size(3, 2, 4, 10), Size(3, 2, 4))])
+    assert pagat.rule == "stays-open"
+    assert pagat.problems == [] and pagat.agree and pagat.z3_replayed
+    assert pagat.bound_states > 0 and pagat.plays_from_bound == 0
+    assert set(pagat.endings_from_bound) == {"blocked"}
+
+
+def test_witness_fixtures_pass_the_reference_and_lint() -> None:
+    fixtures, errors = load_corpus(WITNESSES)
+    assert errors == [] and [f.id for f in fixtures] == [
+        "witness-001", "witness-002", "witness-003"]
+    impl = ReferenceImplementation()
+    for fx in fixtures:
+        bad = [o for o in run_fixture(fx, impl) if o.status != "pass"]
+        assert bad == [], fx.id
+    report = lint(WITNESSES)
+    assert report.errors == []
+
+
+# -- the z3 model -----------------------------------------------------------------------
+
+
+def test_round_model_proofs(tmp_path: Path) -> None:
+    """pagat on a double-3 set (puremco: `mtrain check`), with every query dumped."""
+    model = Model(small_rules(CAT.ruleset("pagat"), 3, {2: 3}), 2, 3)
+    rep = prove(model, "pagat", Prover(tmp_path))
+    assert rep.ok, [q.to_json() for q in rep.queries if not q.ok]
+    names = {q.name.split(":", 1)[1] for q in rep.queries}
+    assert {"init", "inductive:play", "ranking:pass", "ranking:end-chain", "deadlock",
+            "uncoverable-absorbing"} <= names
+    assert rep.absorbing is True
+    assert rep.rank_bound is not None and rep.rank_bound > 0
+    # every query was written as SMT-LIB that z3 reads back
+    files = sorted(tmp_path.glob("*.smt2"))
+    assert len(files) == len(rep.queries)
+    assert z3.parse_smt2_file(str(files[0]))
+
+
+def test_model_matches_the_engine_and_notices_a_different_rule() -> None:
+    """The model of a rule set agrees with the engine on its states; the model of another
+    rule set (here: oldest double first instead of any) disagrees where they differ."""
+    rs, other_rs = CAT.ruleset("pagat+any-double-first"), CAT.ruleset("pagat")
+    rules, other_rules = small_rules(rs, 3, {3: 2}), small_rules(other_rs, 3, {3: 2})
+    states: list[Any] = []
+    differ: list[Any] = []
+
+    def visit(s: E.State, a: E.Action, t: E.State) -> None:
+        states.append(t)
+        alt = t.copy()
+        alt.rules = other_rules
+        if E.legal_actions(alt) != E.legal_actions(t):
+            differ.append(t)
+
+    explore_size(rs, Size(3, 3, 2, 20), visit=visit)
+    assert differ
+    random.Random(1).shuffle(states)
+    same = Model(rules, 3, 2)
+    assert compare_states(same, states[:30] + differ[:5]) == []
+    other = Model(other_rules, 3, 2)
+    assert len(compare_states(other, differ[:5])) == len(differ[:5])
+
+
+# -- the command ------------------------------------------------------------------------
+
+
+CONTRADICTORY = """\
+name: broken
+title: A variant that cannot exist
+source: [house]
+base: pagat
+options:
+  mexican_first_turn: starter-only
+"""
+
+
+def test_a_contradictory_variant_file_fails(tmp_path: Path) -> None:
+    path = tmp_path / "broken.yaml"
+    path.write_text(CONTRADICTORY, encoding="utf-8")
+    ok = tmp_path / "fine.yaml"
+    ok.write_text(CONTRADICTORY.replace("name: broken", "name: fine").replace(
+        "mexican_first_turn: starter-only", "first_turn: single"), encoding="utf-8")
+    result = check._variant_files([str(path), str(ok)])
+    assert result["status"] == "fail"
+    bad = [f for f in result["findings"] if "CONTRADICTORY" in f["message"]]
+    assert len(bad) == 1 and "FIRST-9" in bad[0]["clauses"]
+
+
+def _with_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    if "mtrain.spec.check" not in cli.COMMAND_MODULES:
+        monkeypatch.setattr(cli, "COMMAND_MODULES", (*cli.COMMAND_MODULES, "mtrain.spec.check"))
+
+
+def test_check_command_fails_on_a_contradictory_variant(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The command path, with the long jobs replaced by stubs (one process)."""
+    _with_check(monkeypatch)
+
+    def stub(*args: Any) -> dict[str, Any]:
+        return {"checks": []}
+
+    for name in ("job_termination", "job_explore", "job_reach"):
+        monkeypatch.setattr(check, name, stub)
+    monkeypatch.setattr(optionspace, "run_all", lambda: {
+        "checks": [{"name": "shipped-variants", "status": "pass", "seconds": 0.0,
+                    "findings": []}], "summary": {}, "queries": 0})
+    path = tmp_path / "broken.yaml"
+    path.write_text(CONTRADICTORY, encoding="utf-8")
+    assert cli.main(["check", "--json", "--jobs", "1", "--variant", str(path)]) == 1
+    out = json.loads(capsys.readouterr().out)
+    names = {c["name"]: c["status"] for c in out["checks"]}
+    assert names["variant-files"] == "fail" and names["shipped-variants"] == "pass"
+    assert cli.main(["check", "--variant", str(tmp_path / "missing.yaml")]) == 2
+
+
+def test_check_command_json(monkeypatch: pytest.MonkeyPatch,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    _with_check(monkeypatch)
+    assert cli.main(["check", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {"checks", "findings"} <= set(out)
+    for c in out["checks"]:
+        assert {"name", "status", "seconds", "findings"} <= set(c)
+        assert c["status"] in ("pass", "info")
+    for f in out["findings"]:
+        assert {"message", "clauses"} <= set(f)
+    names = [c["name"] for c in out["checks"]]
+    for want in ("shipped-variants", "small-games", "termination", "deadlock",
+                 "model-vs-engine", "reachability", "uncoverable-double", "agreement"):
+        assert want in names
+    assert out["seconds"] < 60
