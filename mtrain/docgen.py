@@ -31,6 +31,7 @@ from typing import Any
 from mtrain import __version__
 from mtrain.conformance.adapter import ReferenceImplementation
 from mtrain.conformance.fixture import Expectation, Fixture, action_json, load_corpus
+from mtrain.conformance.protocol import PROTOCOL_VERSION
 from mtrain.render import Highlight, fixture_state, highlight_from_actions, render_state
 from mtrain.spec import facts as F
 from mtrain.spec.catalog import Catalog, Clause, catalog
@@ -247,26 +248,45 @@ class Docs:
             out.append(f"- Requires {req}")
         shipped = [n for n, rs in self.shipped.items() if clause.applies(rs)]
         out.append(f"- Shipped variants: {', '.join(shipped) or 'none (overlays only)'}")
-        out += ["", f"## Fixtures ({len(fixtures)})", ""]
-        drawn = 0
+        options = sorted(set(clause.when) | set(clause.requires))
+        out.append("- Options it depends on: "
+                   + (", ".join(f"[`{o}`](../variants.md)" for o in options) or "none"))
+        scenes = [sc for sc in (self._clause_scene(clause, fx) for fx in fixtures)
+                  if sc is not None]
+        out += ["", f"## Fixtures ({len(fixtures)})", "",
+                "Each fixture is a situation at the table and what the rules expect; each is "
+                "drawn below under a rule set this clause applies to, its legal plays marked "
+                "in green.", ""]
         for fx in fixtures:
-            out.append(f"- `{fx.id}` ({fx.path}): {fx.description}")
-        for fx in fixtures:
-            if drawn >= PICTURES_PER_CLAUSE:
-                break
-            for name, exp in fx.rulesets():
-                rs = self.cat.ruleset(name)
-                if not clause.applies(rs):
-                    continue
-                sc = self.scene(fx, name, exp)
-                if sc is None:
-                    continue
-                out += ["", f"### {fx.id} under {name}", "", fx.description, "",
-                        f"![{fx.id} under {name}](../{self.picture(sc)})", "",
-                        *self.expectation_lines(exp)]
-                drawn += 1
-                break
+            where = f"{fx.path}:{fx.line}" if fx.line else fx.path
+            out.append(f"- `{fx.id}` (`{where}`): {fx.description}")
+        for k, sc in enumerate(scenes):
+            if k == PICTURES_PER_CLAUSE:
+                rest = len(scenes) - k
+                out += ["", "<details>", f"<summary>{rest} more fixture"
+                        f"{'s' if rest != 1 else ''}, drawn</summary>"]
+            fx, name = sc.fixture, sc.variant
+            out += ["", f"### {fx.id} under {name}", "", fx.description, "",
+                    f"![{fx.id} under {name}](../{self.picture(sc)})", "",
+                    *self.expectation_lines(sc.expectation)]
+        if len(scenes) > PICTURES_PER_CLAUSE:
+            out += ["", "</details>"]
         return "\n".join(out) + "\n"
+
+    def _clause_scene(self, clause: Clause, fx: Fixture) -> Scene | None:
+        """The fixture under the first of its rule sets the clause applies to (or, if it
+        applies to none of them, the first that sets up)."""
+        entries = list(fx.rulesets())
+        applying = [(n, e) for n, e in entries if clause.applies(self.cat.ruleset(n))]
+        for name, _ in applying:  # a picture already drawn serves again
+            drawn = self._scenes.get((fx.id, name))
+            if drawn is not None:
+                return drawn
+        for name, exp in applying + entries:
+            sc = self.scene(fx, name, exp)
+            if sc is not None:
+                return sc
+        return None
 
     @staticmethod
     def expectation_lines(exp: Expectation) -> list[str]:
@@ -318,7 +338,8 @@ class Docs:
             release = self.cat.options["uncoverable_double"].values[rs["uncoverable_double"]]
             return (f"The tile after a double: {text[0].lower()}{text[1:]} From the next turn "
                     "on, the player to move must cover it, and every other train is closed to "
-                    f"them until someone does ([DBL-6](rules/DBL-6.md)). {release.text}")
+                    f"them until someone does ([DBL-6](rules/DBL-6.md)). If no tile left can "
+                    f"cover it: {release.text[0].lower()}{release.text[1:]}")
         return text
 
     def differences(self) -> None:
@@ -381,8 +402,14 @@ class Docs:
         for action in sorted(set(ea.refused) | set(eb.refused)):
             ca, cb = ea.refused.get(action), eb.refused.get(action)
             if ca != cb:
-                said = [f"{n} refuses it ({c})" if c else f"{n} does not say it is refused"
-                        for n, c in ((a, ca), (b, cb))]
+                said = []
+                for n, c, e in ((a, ca, ea), (b, cb, eb)):
+                    if c:
+                        said.append(f"{n} refuses it ({c})")
+                    elif e.legal is not None and action in e.legal:
+                        said.append(f"legal under {n}")
+                    else:
+                        said.append(f"{n}'s expectations do not say")
                 out.append(f"- `{action}`: {'; '.join(said)}.")
         for key in sorted(set(ea.state) | set(eb.state), key=str):
             va, vb = ea.state.get(key, ...), eb.state.get(key, ...)
@@ -441,12 +468,13 @@ class Docs:
 
     # -- stored results of slow computations -----------------------------------------------
 
-    def snapshot(self, name: str, packages: tuple[str, ...],
+    def snapshot(self, name: str, inputs: tuple[tuple[str, ...], tuple[str, ...]],
                  run: Callable[[], dict[str, Any]], what: str) -> dict[str, Any] | None:
-        """The result of a slow computation, from docs/data/<name>.json when its inputs have
-        not changed, else computed afresh (or, when not computing, None: stale)."""
+        """The result of a slow computation, from docs/data/<name>.json when its inputs
+        (modules, data packages: see inputs_digest) have not changed, else computed afresh
+        (or, when not computing, None: stale)."""
         rel = f"{SNAPSHOTS}/{name}.json"
-        digest = inputs_digest(packages)
+        digest = inputs_digest(*inputs)
         stored: dict[str, Any] | None = None
         if self.out is not None and (self.out / rel).is_file():
             try:
@@ -488,7 +516,8 @@ class Docs:
 
     def consistency(self) -> None:
         what = "the consistency report (`mtrain check`)"
-        data = self.snapshot("consistency", ("spec", "reference"), consistency_data, what)
+        data = self.snapshot("consistency", (("mtrain.spec.check",), ("spec",)),
+                             consistency_data, what)
         if data is None:
             self.files["consistency.md"] = self._stale_page("Consistency", what)
             return
@@ -563,8 +592,8 @@ class Docs:
 
     def mutants_page(self) -> None:
         what = "the mutants report (`mtrain mutants`)"
-        data = self.snapshot("mutants", ("spec", "reference", "conformance"), mutants_data,
-                             what)
+        data = self.snapshot("mutants", (("mtrain.conformance.mutants",),
+                                         ("spec", "conformance")), mutants_data, what)
         if data is None:
             self.files["mutants.md"] = self._stale_page("The suite's own strength", what)
             return
@@ -623,7 +652,12 @@ class Docs:
     def versioning(self) -> None:
         self.files["versioning.md"] = "\n".join([
             "# Versioning", "",
-            f"This is mtrain {__version__}.", "",
+            f"This is mtrain {__version__}: suite version {__version__} "
+            f"({len(self.fixtures)} fixtures over {len(self.cat.clauses)} clauses), "
+            f"protocol version {PROTOCOL_VERSION}. `mtrain --version` prints the first; "
+            "the protocol version is exchanged in every `hello` "
+            "([protocol](protocol.md)).", "",
+            "## The promise", "",
             "- **Clause ids** (`DBL-6`) are stable: a clause is never renumbered, and the id of a "
             "retired clause is never given to another.",
             "- **Fixture ids** (`doubles-007`) are stable in the same way; a fixture whose "
@@ -652,25 +686,80 @@ def _untimed(text: str) -> str:
     return _TIMING.sub("", text)
 
 
-def inputs_digest(packages: Iterable[str]) -> str:
-    """A digest of every source and data file of the mtrain packages named (spec,
-    reference, conformance) and of the z3 version: what the slow results depend on."""
+NOT_INPUTS = frozenset({"mtrain.cli", "mtrain.docgen", "mtrain.render"})
+"""Modules that never change a computed result: the command line (imported for its
+UsageError), the pages and the pictures."""
+
+
+def import_closure(roots: Iterable[str]) -> list[Path]:
+    """The source files of the mtrain modules `roots` import, directly or not (read from
+    their source, function-level imports included), with their packages' __init__."""
+    import ast
+    import importlib.util
+
+    seen: dict[str, Path] = {}
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        if name in seen or not name.startswith("mtrain") or name in NOT_INPUTS:
+            continue
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
+            continue
+        seen[name] = Path(spec.origin)
+        parent = name.rpartition(".")[0]
+        if parent:
+            todo.append(parent)
+        package = name if spec.submodule_search_locations is not None else parent
+        tree = ast.parse(Path(spec.origin).read_bytes())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                todo += [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")
+                    up = up[:len(up) - node.level + 1]
+                    base = ".".join([*up, base]) if base else ".".join(up)
+                todo.append(base)
+                todo += [f"{base}.{a.name}" for a in node.names]
+    return sorted(set(seen.values()))
+
+
+def inputs_digest(roots: Iterable[str], data: Iterable[str] = ()) -> str:
+    """A digest of what a slow result depends on: the source of the modules `roots` import
+    (import_closure), every data file (*.yaml, *.json) under the packages named in `data`
+    (spec, conformance), and the z3 version."""
     h = hashlib.sha256()
     try:
         h.update(f"z3-solver {metadata.version('z3-solver')}\n".encode())
     except metadata.PackageNotFoundError:  # pragma: no cover - z3 is a dependency
         h.update(b"z3-solver absent\n")
-    for pkg in packages:
+    top = importlib.import_module("mtrain")
+    assert top.__file__ is not None
+    files: list[tuple[str, Path]] = []
+    for path in import_closure(roots):
+        files.append((_package_relative(path), path))
+    for pkg in data:
         module = importlib.import_module(f"mtrain.{pkg}")
         assert module.__file__ is not None
         root = Path(module.__file__).parent
-        files = sorted(p for p in root.rglob("*")
-                       if p.suffix in (".py", ".yaml", ".json") and p.is_file()
-                       and "__pycache__" not in p.parts)
-        for path in files:
-            h.update(f"{pkg}/{path.relative_to(root).as_posix()}\n".encode())
-            h.update(path.read_bytes().replace(b"\r\n", b"\n"))
+        files += [(f"{pkg}/{p.relative_to(root).as_posix()}", p) for p in root.rglob("*")
+                  if p.suffix in (".yaml", ".json") and p.is_file()]
+    for rel, path in sorted(set(files)):
+        h.update(f"{rel}\n".encode())
+        h.update(path.read_bytes().replace(b"\r\n", b"\n"))
     return h.hexdigest()
+
+
+def _package_relative(path: Path) -> str:
+    """`.../mtrain/spec/check.py` -> `mtrain/spec/check.py`, wherever it is installed."""
+    parts = path.parts
+    k = max(i for i, p in enumerate(parts) if p == "mtrain")
+    return "/".join(parts[k:])
 
 
 def consistency_data() -> dict[str, Any]:

@@ -161,14 +161,16 @@ class _Canvas:
         """A tile with its top-left corner at (x, y): `a` on the left (or top) half."""
         w = (TILE_H if vertical else TILE_W) * scale
         h = (TILE_W if vertical else TILE_H) * scale
-        self.add(f"<g><title>[{a}-{b}]</title>")
+        small = scale < 1  # another player's hand: labelled below, no shadow, no tooltip
+        self.add("<g>" if small else f"<g><title>[{a}-{b}]</title>")
         if ring:
             dash = ' stroke-dasharray="5 3"' if dashed else ""
             self.add(f'<rect x="{x - 4:.1f}" y="{y - 4:.1f}" width="{w + 8:.1f}" '
                      f'height="{h + 8:.1f}" rx="7" fill="none" stroke="{ring}" '
                      f'stroke-width="3"{dash}/>')
-        self.add(f'<rect x="{x + 1.2:.1f}" y="{y + 1.6:.1f}" width="{w:.1f}" height="{h:.1f}" '
-                 'rx="4" fill="#000" fill-opacity="0.13"/>')
+        if not small:
+            self.add(f'<rect x="{x + 1.2:.1f}" y="{y + 1.6:.1f}" width="{w:.1f}" '
+                     f'height="{h:.1f}" rx="4" fill="#000" fill-opacity="0.13"/>')
         self.add(f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="4" '
                  f'fill="{FACE}" stroke="{EDGE}" stroke-width="1.2"/>')
         if vertical:
@@ -186,8 +188,11 @@ class _Canvas:
     def _pips(self, x: float, y: float, w: float, h: float, n: int,
               vertical: bool = False) -> None:
         # The grid's long side (4 rows) runs along the half's long side.
+        # Every pip of the half is one zero-length stroke with round caps: a dot of
+        # diameter stroke-width, and a fraction of the bytes of a circle each.
         pad = min(w, h) * 0.2
         r = min(w, h) * (0.08 if n > 9 else 0.095)
+        dots = []
         for col, row in PIPS.get(n, []):
             if vertical:  # half is wide: rows run across
                 px = x + pad + (w - 2 * pad) * row / 3
@@ -195,7 +200,10 @@ class _Canvas:
             else:
                 px = x + pad + (w - 2 * pad) * col / 2
                 py = y + pad + (h - 2 * pad) * row / 3
-            self.add(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="{r:.1f}" fill="{INK}"/>')
+            dots.append(f"M{px:.1f} {py:.1f}h0")
+        if dots:
+            self.add(f'<path d="{"".join(dots)}" stroke="{INK}" stroke-width="{2 * r:.1f}" '
+                     'stroke-linecap="round"/>')
 
     def marker(self, cx: float, cy: float) -> None:
         self.add(f'<g><title>marker: this train is open to every player</title>'
@@ -422,8 +430,10 @@ def _draw_hands(cv: _Canvas, state: Mapping[str, Any], hl: Highlight,
     drawn = state.get("drawn")
     for s in order:
         mover = s == seat and not over
-        n = len(hands[s])
-        label = f"Seat {s}'s hand, {n} tile{'s' if n != 1 else ''}"
+        hand = list(hands[s])
+        n = len(hand)
+        pips = sum(a + b for a, b in (_ends(t) for t in hand))
+        label = f"Seat {s}'s hand, {n} tile{'s' if n != 1 else ''}, {pips} pips"
         if mover:
             label += ", to draw for the engine" if state.get("phase") == "engine" \
                 else ", to play"
@@ -432,11 +442,15 @@ def _draw_hands(cv: _Canvas, state: Mapping[str, Any], hl: Highlight,
         right = max(right, MARGIN + _text_w(label, 13))
         scale = 1.0 if mover else 0.72
         per_row = HAND_ROW if mover else round(HAND_ROW * 4 / 3)
+        hidden = 0
+        if not mover and n > per_row + 2:  # another player's big hand: one row, and a count
+            hidden = n - (per_row - 1)
+            hand = hand[:per_row - 1]
         labelled = mover or n <= per_row
         step = (TILE_W + GAP + 6) * scale
         row_h = TILE_H * scale + (18 if labelled else 10)
         ty = y + 12
-        for i, tile in enumerate(hands[s]):
+        for i, tile in enumerate(hand):
             col, row = i % per_row, i // per_row
             x = MARGIN + col * step
             top = ty + row * row_h
@@ -454,7 +468,12 @@ def _draw_hands(cv: _Canvas, state: Mapping[str, Any], hl: Highlight,
                 cv.text(x + TILE_W * scale / 2, top - 6, "just drawn", size=10, fill=INK,
                         anchor="middle", italic=True)
             right = max(right, x + step)
-        rows = max(1, -(-n // per_row))
+        if hidden:
+            x = MARGIN + len(hand) * step
+            cv.text(x + 4, ty + TILE_H * scale / 2 + 4, f"\u2026 and {hidden} more", size=11,
+                    fill=MUTED, italic=True)
+            right = max(right, x + 4 + _text_w(f"... and {hidden} more", 11))
+        rows = max(1, -(-len(hand) // per_row))
         if not n:
             cv.text(MARGIN, ty + 14, "(empty)", size=11, fill=MUTED, italic=True)
         y = ty + rows * row_h + 22

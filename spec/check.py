@@ -185,7 +185,11 @@ def job_termination(full: bool, dump: str | None) -> dict[str, Any]:
             reports.append((name, prove(model, f"{name}@d{n}x{p}", prover)))
             tc = time.perf_counter()
             states: list[Any] = []
-            explore_size(rs, Size(n, p, h, 3), visit=lambda s, a, t, out=states: out.append(t))
+
+            def keep(s: Any, a: Any, t: Any, out: list[Any] = states) -> None:
+                out.append(t)
+
+            explore_size(rs, Size(n, p, h, 3), visit=keep)
             random.Random(0).shuffle(states)
             sample = states[:200 if full else 60]
             compared += len(sample)

@@ -31,6 +31,7 @@ found by the engine and by bounded model checking on the abstract model.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -60,16 +61,16 @@ def _with(state: State, **flags: Any) -> State:
     return alt
 
 
-_ALT: dict[tuple[int, tuple[tuple[str, Any], ...]], Rules] = {}
+_ALT: dict[tuple[int, tuple[tuple[str, Any], ...]], tuple[Rules, Rules]] = {}
+"""(id of the rules, flags) -> (the rules, the changed rules); holding the rules keeps the
+id from being reused by another object."""
 
 
 def _alt_rules(rules: Rules, flags: tuple[tuple[str, Any], ...]) -> Rules:
-    import dataclasses
-
     key = (id(rules), flags)
     if key not in _ALT:
-        _ALT[key] = dataclasses.replace(rules, **dict(flags))
-    return _ALT[key]
+        _ALT[key] = (rules, dataclasses.replace(rules, **dict(flags)))
+    return _ALT[key][1]
 
 
 def _plays(state: State) -> set[tuple[int, int]]:

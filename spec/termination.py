@@ -654,7 +654,13 @@ class Model:
         return self.r1(s), self.r2(s), self.r3(s)
 
     def rank_bound(self) -> int:
-        """rank as one number ((r1*M2 + r2)*M3 + r3) at a deal: a bound on round length."""
+        """The most actions a round can take, from the ranking function.
+
+        With r2 <= 2P (first turns and unmarked trains) and r3 <= 2P+1, the number
+        ``(r1*M2 + r2)*M3 + r3`` with M2 = 2P+1 and M3 = 2P+2 drops by at least 1 whenever
+        (r1, r2, r3) drops lexicographically, and is never negative; its largest value at a
+        deal bounds the length of every round.
+        """
         assert self.hand is not None
         P = self.P
         pool = len(self.tiles) - (0 if self.rules.holder_lays else 1)

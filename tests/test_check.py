@@ -99,8 +99,9 @@ def test_round_model_proofs(tmp_path: Path) -> None:
 
 def test_model_matches_the_engine_and_notices_a_different_rule() -> None:
     """The model of a rule set agrees with the engine on its states; the model of another
-    rule set (here: oldest double first instead of any) disagrees where they differ."""
-    rs, other_rs = CAT.ruleset("pagat+any-double-first"), CAT.ruleset("pagat")
+    rule set (here: the follow-up anywhere instead of on the double) disagrees where the
+    two rule sets differ."""
+    rs, other_rs = CAT.ruleset("pagat+wikipedia-doubles"), CAT.ruleset("pagat")
     rules, other_rules = small_rules(rs, 3, {3: 2}), small_rules(other_rs, 3, {3: 2})
     states: list[Any] = []
     differ: list[Any] = []

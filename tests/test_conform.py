@@ -328,7 +328,7 @@ def test_bad_skip_files(capsys: pytest.CaptureFixture[str], tmp_path: Path, cont
 
 
 def test_bad_option_values_exit_2() -> None:
-    for args in (["--timeout", "0"], ["--jobs", "0"], ["--format", "html"]):
+    for args in (["--timeout", "0"], ["--jobs", "0"], ["--format", "pdf"]):
         with pytest.raises(SystemExit) as e:
             main(["conform", *args])
         assert e.value.code == 2

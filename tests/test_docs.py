@@ -1,0 +1,155 @@
+"""docs/: the generated pages are up to date, complete, and link to pages that exist.
+
+`test_docs_are_up_to_date` is `mtrain docs --check` in-process: when it fails, run
+`mtrain docs` (from the repository root) and commit docs/. The consistency and mutants
+pages rest on stored results (docs/data/*.json) that are reused while the files they
+were computed from are unchanged, so this check never runs z3 or the mutants itself.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from mtrain import docgen
+from mtrain.conformance.mutants import MUTANTS
+from mtrain.spec.catalog import catalog
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+HAND_WRITTEN = ("protocol.md", "fixture-format.md", "implementers-guide.md")
+SEED_TABLE = {8: "30.2", 10: "22.0", 12: "15.9", 15: "9.5", 16: "8.0"}
+
+
+@pytest.fixture(scope="module")
+def files() -> dict[str, str]:
+    started = time.perf_counter()
+    out = docgen.generate(DOCS, compute=False)
+    elapsed = time.perf_counter() - started
+    assert elapsed < 60, f"generating the docs took {elapsed:.1f} s"
+    return out
+
+
+def test_docs_are_up_to_date(files: dict[str, str]) -> None:
+    stale = docgen.stale(DOCS, files)
+    assert not stale, ("docs/ is stale; run `mtrain docs` from the repository root and "
+                       "commit docs/. Stale: " + ", ".join(stale[:20]))
+
+
+def test_every_page_of_the_issue_is_there(files: dict[str, str]) -> None:
+    for page in ("README.md", "rules/README.md", "variants.md", "differences/README.md",
+                 "facts.md", "consistency.md", "mutants.md", "versioning.md"):
+        assert page in files, page
+    for page in HAND_WRITTEN:
+        assert (DOCS / page).is_file(), page
+        assert page not in files  # hand-written pages are never overwritten
+
+
+def test_every_clause_page_shows_a_picture(files: dict[str, str]) -> None:
+    for cid in catalog().clauses:
+        page = files[f"rules/{cid}.md"]
+        pictures = re.findall(r"!\[[^\]]*\]\(\.\./(img/[^)]+\.svg)\)", page)
+        assert pictures, f"rules/{cid}.md has no picture"
+        for pic in pictures:
+            assert pic in files and files[pic].startswith("<svg"), pic
+
+
+def test_every_pair_of_shipped_variants_has_its_page(files: dict[str, str]) -> None:
+    names = list(catalog().variants)
+    assert len(names) >= 3
+    for a, b in itertools.combinations(names, 2):
+        page = files.get(f"differences/{a}-vs-{b}.md")
+        assert page is not None, f"no page for {a} vs {b}"
+        assert f"differences/{a}-vs-{b}.md" in files
+        situations = re.findall(r"^### ", page, re.M)
+        pictures = re.findall(r"!\[", page)
+        assert situations and len(pictures) >= len(situations)
+        assert f"{a}-vs-{b}.md" in files["differences/README.md"]
+
+
+def test_facts_page_reproduces_the_seed_table(files: dict[str, str]) -> None:
+    page = files["facts.md"]
+    seed = page.split("### The seed's table", 1)[1].split("###", 1)[0]
+    for hand, percent in SEED_TABLE.items():
+        assert re.search(rf"^\| {hand} \| \d+/\d+ \| {re.escape(percent)} % \|$", seed, re.M), \
+            (hand, percent)
+    names = list(catalog().variants)
+    for name in names:
+        sizes = {h for _, h in catalog().ruleset(name).hand_table}
+        section = page.split(f"### Every hand size {name} deals", 1)[1].split("###", 1)[0]
+        rows = {int(m) for m in re.findall(r"^\| (\d+) \|", section, re.M)}
+        assert rows == sizes, name
+    assert "| NO |" not in page
+
+
+def test_consistency_page(files: dict[str, str]) -> None:
+    page = files["consistency.md"]
+    assert not page.startswith("# Consistency\n\nStale"), "run `mtrain docs`"
+    for heading in ("## Dead clauses", "## The uncoverable double",
+                    "## Findings, check by check"):
+        assert heading in page
+    data = json.loads(files["data/consistency.json"])["data"]
+    for check in data["checks"]:
+        assert f"### {check['name']}" in page
+    assert data["uncoverable"], "no uncoverable-double trace"
+    # nothing that depends on the machine: no timings
+    assert not re.search(r"\d+\.\d+ s\b", page)
+    assert '"seconds"' not in files["data/consistency.json"]
+
+
+def test_mutants_page_names_every_mutant_and_its_killers(files: dict[str, str]) -> None:
+    page = files["mutants.md"]
+    assert not page.startswith("# The suite's own strength\n\nStale"), "run `mtrain docs`"
+    data = json.loads(files["data/mutants.json"])["data"]
+    assert {m["name"] for m in data["mutants"]} == set(MUTANTS)
+    for name in MUTANTS:
+        assert f"| `{name}` |" in page
+    assert '"seconds"' not in files["data/mutants.json"]
+
+
+def test_every_link_resolves(files: dict[str, str]) -> None:
+    pages = dict(files)
+    for name in HAND_WRITTEN:
+        pages[name] = (DOCS / name).read_text(encoding="utf-8")
+    for name, text in pages.items():
+        if not name.endswith(".md"):
+            continue
+        here = Path(name).parent
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target) or target.startswith("#"):
+                continue
+            path = target.split("#", 1)[0]
+            resolved = (here / path).as_posix()
+            parts: list[str] = []
+            for part in resolved.split("/"):
+                if part == "..":
+                    parts.pop()
+                elif part not in ("", "."):
+                    parts.append(part)
+            rel = "/".join(parts)
+            assert rel in pages or (DOCS / rel).exists(), f"{name} links to missing {target}"
+
+
+def test_the_tour_links_to_every_page(files: dict[str, str]) -> None:
+    tour = files["README.md"]
+    for page in ("rules/README.md", "variants.md", "differences/README.md", "facts.md",
+                 "consistency.md", "implementers-guide.md", "protocol.md",
+                 "fixture-format.md", "mutants.md", "versioning.md"):
+        assert f"]({page})" in tour, page
+
+
+def test_check_mode_never_recomputes(tmp_path: Path) -> None:
+    """In an empty folder the stored results are missing: --check reports the pages
+    stale at once instead of running `mtrain check` and the mutants."""
+    started = time.perf_counter()
+    files = docgen.generate(tmp_path, compute=False)
+    assert time.perf_counter() - started < 60
+    assert files["consistency.md"].startswith("# Consistency\n\nStale")
+    assert files["data/mutants.json"].startswith("stale:")
+    stale = docgen.stale(tmp_path, files)
+    assert "consistency.md" in stale and "GENERATED" in stale

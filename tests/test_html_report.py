@@ -1,0 +1,324 @@
+"""`mtrain conform --format html`: one self-contained page with the summary, a clause by
+variant grid coloured by result, and every failure drawn.
+
+The failing results come from a mutant of the reference engine (a known rule bug: any
+train may be played on, marked or not) run as an in-process adapter. The page is checked
+twice: its structure here in Python, and as a browser lays it out, in headless Chromium
+(installed by the test when running as root under CI=true, otherwise skipped with the
+reason).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mtrain.cli import main
+from mtrain.conformance.report import Report, Result, render_html, worst
+
+MUTANT = "play-on-unmarked-train"
+# marker-001 fails under all three variants (an extra legal play on an unmarked train);
+# deal-019 passes (a deal); end-010 has no legal-action expectation.
+SELECTION = ("-k", "marker-001", "-k", "deal-019", "-k", "end-010")
+
+
+class Element:
+    def __init__(self, tag: str, attrs: dict[str, str], parent: Element | None) -> None:
+        self.tag, self.attrs, self.parent = tag, attrs, parent
+        self.children: list[Element] = []
+        self.text: list[str] = []
+
+    @property
+    def classes(self) -> set[str]:
+        return set(self.attrs.get("class", "").split())
+
+    def iter(self) -> Any:
+        yield self
+        for c in self.children:
+            yield from c.iter()
+
+    def find_all(self, tag: str, cls: str | None = None) -> list[Element]:
+        return [e for e in self.iter() if e.tag == tag and (cls is None or cls in e.classes)]
+
+    def all_text(self) -> str:
+        return "".join(t for e in self.iter() for t in e.text)
+
+
+VOID = {"meta", "link", "br", "img", "input", "hr", "circle", "rect", "line", "path"}
+
+
+class Tree(HTMLParser):
+    """A small DOM: enough to check the page's structure without a third-party parser."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Element("#root", {}, None)
+        self.cur = self.root
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        el = Element(tag, {k: v or "" for k, v in attrs}, self.cur)
+        self.cur.children.append(el)
+        if tag not in VOID:
+            self.cur = el
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.cur.children.append(Element(tag, {k: v or "" for k, v in attrs}, self.cur))
+
+    def handle_endtag(self, tag: str) -> None:
+        el: Element | None = self.cur
+        while el is not None and el.tag != tag:
+            el = el.parent
+        if el is not None and el.parent is not None:
+            self.cur = el.parent
+
+    def handle_data(self, data: str) -> None:
+        self.cur.text.append(data)
+
+
+def parse(text: str) -> Element:
+    tree = Tree()
+    tree.feed(text)
+    tree.close()
+    return tree.root
+
+
+@pytest.fixture(scope="module")
+def buggy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("adapter") / "buggy_engine.py"
+    path.write_text("from mtrain.conformance.mutants import mutant\n\n"
+                    f"Engine = mutant({MUTANT!r})\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def report(buggy: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """The HTML report of the mutant on the selection, and the same run as JSON."""
+    out = tmp_path_factory.mktemp("report")
+    html_path, json_path = out / "report.html", out / "report.json"
+    adapter = f"{buggy}:Engine"
+    assert main(["conform", "--adapter", adapter, *SELECTION, "--format", "html",
+                 "--output", str(html_path)]) == 1
+    assert main(["conform", "--adapter", adapter, *SELECTION, "--format", "json",
+                 "--output", str(json_path)]) == 1
+    return html_path, json.loads(json_path.read_text(encoding="utf-8"))
+
+
+def test_the_page_is_self_contained(report: tuple[Path, dict[str, Any]]) -> None:
+    text = report[0].read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>")
+    assert "<style>" in text
+    # nothing fetched from elsewhere: no scripts, stylesheets, images or fonts by address
+    assert not re.search(r"<(script|link|img|iframe)\b", text)
+    assert not re.search(r"\b(src|href)=\"(https?:)?//", text)
+    assert "url(" not in text
+
+
+def test_summary_counts_match_the_run(report: tuple[Path, dict[str, Any]]) -> None:
+    html_path, data = report
+    root = parse(html_path.read_text(encoding="utf-8"))
+    cards = {c.attrs["data-status"]: int(c.find_all("b")[0].all_text())
+             for c in root.find_all("div", "card")}
+    assert cards == data["summary"]
+    assert cards["fail"] == 3 and cards["pass"] > 0
+    assert "FAILED" in root.all_text()
+
+
+def test_grid_has_a_cell_per_clause_and_variant_coloured_by_the_worst_result(
+        report: tuple[Path, dict[str, Any]]) -> None:
+    html_path, data = report
+    root = parse(html_path.read_text(encoding="utf-8"))
+    grid = root.find_all("table", "grid")
+    assert len(grid) == 1
+    variants = [th.attrs["title"] for th in grid[0].find_all("thead")[0].find_all("th")
+                if "title" in th.attrs]
+    assert variants[:3] == ["pagat", "puremco", "puremco-d9"]
+    expected: dict[tuple[str, str], list[str]] = {}
+    for r in data["results"]:
+        for c in r["clauses"]:
+            expected.setdefault((c, r["variant"]), []).append(r["status"])
+    rows = grid[0].find_all("tr")
+    seen: dict[tuple[str, str], str] = {}
+    for row in rows:
+        clause = row.attrs.get("data-clause")
+        if clause is None:
+            continue
+        cells = row.find_all("td")
+        assert len(cells) == len(variants), clause
+        for variant, cell in zip(variants, cells, strict=True):
+            if "cell" in cell.classes:
+                seen[(clause, variant)] = cell.attrs["data-status"]
+                assert f"s-{cell.attrs['data-status']}" in cell.classes
+            else:
+                assert "none" in cell.classes
+    assert seen == {k: worst(v) for k, v in expected.items()}
+    assert seen[("TRAIN-4", "pagat")] == "fail"
+    assert seen[("DEAL-2", "pagat")] == "pass"
+    # a failing cell links to its failure
+    failing = [c for c in grid[0].find_all("td") if c.attrs.get("data-status") == "fail"]
+    ids = {a.attrs["id"] for a in root.find_all("article", "failure")}
+    assert failing and all(c.find_all("a")[0].attrs["href"][1:] in ids for c in failing)
+
+
+def test_each_failure_has_its_picture_and_expected_against_actual(
+        report: tuple[Path, dict[str, Any]]) -> None:
+    html_path, data = report
+    root = parse(html_path.read_text(encoding="utf-8"))
+    articles = root.find_all("article", "failure")
+    failing = [r for r in data["results"] if r["status"] == "fail"]
+    assert [(a.attrs["data-fixture"], a.attrs["data-variant"]) for a in articles] == \
+        [(r["fixture"], r["variant"]) for r in failing]
+    for a in articles:
+        text = a.all_text()
+        assert "placement.yaml" in text and "TRAIN-4" in text
+        versus = a.find_all("div", "versus")
+        assert len(versus) == 1
+        expected, actual = versus[0].find_all("ul")
+        assert "play 4-2 on 0" in expected.all_text()
+        assert "play 4-2 on 2" not in expected.all_text()
+        extra = actual.find_all("li", "extra")
+        assert [li.all_text() for li in extra] == ["play 4-2 on 2 (not allowed)"]
+        svgs = a.find_all("svg")
+        assert len(svgs) == 1
+        svg = svgs[0].all_text()
+        assert "marker-001 under" in svg
+        assert "2-4 not allowed" in svg  # the wrong play, on train 2, turned as laid
+        assert "\u2190 4-2" in svg  # the legal one, on train 0
+        rerun = a.find_all("pre")[-1].all_text()
+        assert rerun.startswith("mtrain conform --adapter") and "-k marker-001" in rerun
+
+
+def test_a_clean_run_says_so() -> None:
+    page = render_html(Report([Result("basic-001", "pagat", "pass", clauses=("TRAIN-2",))]))
+    root = parse(page)
+    assert "OK" in root.all_text()
+    assert "None: every fixture that ran agrees" in root.all_text()
+    assert [c.attrs["data-status"] for c in root.find_all("td", "cell")] == ["pass"]
+
+
+def test_grid_takes_the_worst_status_and_text_is_escaped() -> None:
+    results = [Result("a-001", "pagat", "pass", clauses=("DBL-6",)),
+               Result("a-002", "pagat", "timeout", ["no answer <in time>"], clauses=("DBL-6",)),
+               Result("a-003", "pagat", "fail", ["x"], clauses=("DBL-6",)),
+               Result("a-004", "pagat+blanks-25", "not-applicable", clauses=("DBL-6",)),
+               Result("a-005", "pagat+blanks-25", "skip", clauses=("DBL-6",),
+                      skip_reason="issue <12>")]
+    page = render_html(Report(results, {"adapter": "x<y>"}))
+    assert "<in time>" not in page and "&lt;in time&gt;" in page
+    assert "issue &lt;12&gt;" in page
+    statuses = [c.attrs["data-status"] for c in parse(page).find_all("td", "cell")]
+    assert statuses == ["timeout", "skip"]  # pagat: pass < fail < timeout; n/a < skip
+
+
+# --- in a browser ------------------------------------------------------------------------
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome")
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run",
+         "--hide-scrollbars")
+
+
+def _find_browser() -> str | None:
+    for name in BROWSERS:
+        found = shutil.which(name)
+        if found:
+            return found
+    return "/usr/bin/chromium" if os.access("/usr/bin/chromium", os.X_OK) else None
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """Debian's chromium; installed here when running as root under CI=true."""
+    found = _find_browser()
+    if found:
+        return found
+    if os.environ.get("CI") != "true" or not hasattr(os, "geteuid") or os.geteuid() != 0:
+        pytest.skip("headless Chromium is not installed, and it is installed automatically "
+                    "only as root with CI=true (apt-get install -y chromium)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    log = []
+    for cmd in (["apt-get", "update", "-q"], ["apt-get", "install", "-y", "-q", "chromium"]):
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            pytest.skip(f"could not install chromium ({' '.join(cmd)}: {e})")
+        log.append(done.stdout[-400:] + done.stderr[-400:])
+    found = _find_browser()
+    if not found:
+        pytest.skip("apt-get install -y chromium did not provide chromium: " + log[-1][-300:])
+    return found
+
+
+PROBE = """
+<script>
+(function () {
+  const px = (el) => el.getBoundingClientRect();
+  const cells = [...document.querySelectorAll('table.grid td.cell')];
+  const colour = (status) => {
+    const el = document.querySelector('table.grid td.cell.s-' + status);
+    return el ? getComputedStyle(el).backgroundColor : null;
+  };
+  const figures = [...document.querySelectorAll('article.failure figure svg')];
+  const out = {
+    cells: cells.length,
+    cellSizes: cells.slice(0, 5).map((c) => [px(c).width, px(c).height]),
+    fail: colour('fail'), pass: colour('pass'),
+    failures: document.querySelectorAll('article.failure').length,
+    pictures: figures.map((s) => [px(s).width, px(s).height]),
+    pictureText: figures.map((s) => s.textContent.includes('not allowed')),
+    mainWidth: px(document.querySelector('main')).width,
+    pageWidth: document.documentElement.scrollWidth,
+  };
+  const pre = document.createElement('pre');
+  pre.id = 'probe';
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>
+"""
+
+
+def _run_browser(browser: str, args: list[str], profile: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([browser, *FLAGS, f"--user-data-dir={profile}", *args],
+                          capture_output=True, text=True, timeout=180)
+
+
+def test_the_page_in_headless_chromium(chromium: str, report: tuple[Path, dict[str, Any]],
+                                       tmp_path: Path) -> None:
+    html_path, data = report
+    probed = tmp_path / "probed.html"
+    probed.write_text(html_path.read_text(encoding="utf-8").replace("</body>",
+                                                                    PROBE + "</body>"),
+                      encoding="utf-8")
+    with tempfile.TemporaryDirectory() as profile:
+        done = _run_browser(chromium, ["--window-size=1280,2000", "--dump-dom",
+                                       probed.as_uri()], profile)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = re.search(r'<pre id="probe">(.*?)</pre>', done.stdout, re.S)
+    assert found, "the browser did not run the probe:\n" + done.stdout[-1500:]
+    probe = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    n_cells = len({(c, r["variant"]) for r in data["results"] for c in r["clauses"]})
+    assert probe["cells"] == n_cells
+    assert all(w >= 12 and h >= 12 for w, h in probe["cellSizes"])
+    assert probe["fail"] == "rgb(210, 60, 60)" and probe["pass"] == "rgb(46, 158, 91)"
+    assert probe["failures"] == 3
+    assert len(probe["pictures"]) == 3
+    assert all(w > 300 and h > 200 for w, h in probe["pictures"]), probe["pictures"]
+    assert all(probe["pictureText"])
+    assert probe["pageWidth"] <= 1280  # nothing spills out sideways
+
+    shot = tmp_path / "report.png"
+    with tempfile.TemporaryDirectory() as profile:
+        done = _run_browser(chromium, ["--window-size=1280,1600", f"--screenshot={shot}",
+                                       html_path.as_uri()], profile)
+    assert done.returncode == 0, done.stderr[-2000:]
+    png = shot.read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000
