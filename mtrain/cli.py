@@ -253,6 +253,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "mtrain.conformance.mutants",
     "mtrain.conformance.fuzz",
     "mtrain.spec.diffing",
+    "mtrain.spec.check",
 )
 """Modules that add their own subcommands: each has `register(subparsers)`."""
 

@@ -364,9 +364,13 @@ SCORING_SIZES: tuple[Size, ...] = (Size(2, 2, 2), Size(3, 2, 3, 10))
 """Rule sets that differ from an explored one only in scoring: the invariants, briefly."""
 
 FULL_SIZES: tuple[Size, ...] = (
-    Size(2, 2, 2), Size(2, 3, 1), Size(3, 2, 4), Size(3, 3, 3), Size(3, 2, 3, 400),
-    Size(3, 3, 2, 400), Size(4, 2, 4, 30), Size(4, 3, 3, 60))
-"""`mtrain check --full`: every deal of the double-2 and two double-3 games, and more."""
+    Size(2, 2, 2), Size(2, 3, 1), Size(3, 2, 3, 200), Size(3, 3, 2, 200), Size(4, 3, 3, 20))
+"""`mtrain check --full`, for each distinct rule set: every deal of two double-2 games,
+larger samples of the others."""
+
+FULL_SHIPPED_SIZES: tuple[Size, ...] = (Size(3, 2, 4), Size(3, 2, 5))
+"""`mtrain check --full`, for the shipped variants also: every deal of two double-3 games
+(a size whose hands do not fit in the set is skipped)."""
 
 _SCORING_FIELDS = frozenset({"value", "positive_scoring", "tie_most_outs"})
 _IGNORED_FIELDS = frozenset({"ruleset", "hand_table", "max_pip", "set_mask", "number_mask"})
@@ -426,10 +430,17 @@ def explore_size(rs: Ruleset, size: Size, seed: int = 0, visit: Visitor | None =
     return explore(rules, size.players, orders, deals_total=total, visit=visit, target=target)
 
 
+def _fits(rules: Rules, size: Size) -> bool:
+    """The hands of a small game fit in its set (the engine set aside or not)."""
+    pool = T.set_size(size.max_pip) - (0 if rules.holder_lays else 1)
+    return size.players * size.hand <= pool
+
+
 def explore_all(full: bool = False, names: Sequence[str] | None = None) -> list[GameReport]:
     """Every rule set of `rule_set_names()` (or `names`), each distinct small game once."""
     cat = catalog()
     sizes = FULL_SIZES if full else QUICK_SIZES
+    shipped = set(cat.variants)
     seen: dict[tuple[Any, ...], str] = {}
     graphs: set[tuple[Any, ...]] = set()
     out = []
@@ -443,6 +454,9 @@ def explore_all(full: bool = False, names: Sequence[str] | None = None) -> list[
         seen[fp] = name
         graph = fingerprint(rules, scoring=False)
         chosen = SCORING_SIZES if graph in graphs and not full else sizes
+        if full and name in shipped:
+            chosen = (*chosen, *FULL_SHIPPED_SIZES)
         graphs.add(graph)
+        chosen = tuple(s for s in chosen if _fits(rules, s))
         out.append(GameReport(name, sizes=[explore_size(rs, s) for s in chosen]))
     return out

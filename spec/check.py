@@ -207,7 +207,7 @@ def job_termination(full: bool, dump: str | None) -> dict[str, Any]:
         term_fail |= bool(bad)
         term.append(finding(
             f"{where}: " + ("invariant inductive and ranking function decreasing on every "
-                            f"action ({len(tq)} queries, {sum(q.seconds for q in tq):.2f} s); "
+                            f"action ({len(tq)} queries); "
                             f"longest round <= {rep.rank_bound} actions" if not bad else
                             "FAILED: " + "; ".join(f"{q.name} {q.answer}: "
                                                    f"{json.dumps(q.detail)[:600]}" for q in bad)),
@@ -265,7 +265,8 @@ def job_reach(full: bool, dump: str | None) -> dict[str, Any]:
         dead_by.setdefault(w.clause, []).append(w.ruleset)
     for clause, where in dead_by.items():
         why = next(w.detail for w in rep.dead if w.clause == clause)
-        findings.append(finding(f"dead: {clause} under {', '.join(where)}: {why}", [clause]))
+        findings.append(finding(f"dead: {clause} never fires ({R.FIRES[clause].when}) under "
+                                f"{', '.join(where)}: {why}", [clause]))
     for w in rep.witnesses:
         if w.how == "z3":
             findings.append(finding(f"{w.clause} under {w.ruleset}: only a z3 state "
@@ -283,12 +284,16 @@ def job_reach(full: bool, dump: str | None) -> dict[str, Any]:
             ufail = True
             uf += [finding(f"{u.ruleset}: {p}", clauses) for p in u.problems]
         what = ("the round ends blocked with the double open" if u.rule == "stays-open"
-                else "a tile is played elsewhere while it is open")
+                else "a tile is played elsewhere while the double is open")
+        over = ("every deal" if u.size.deals is None
+                else f"{u.size.deals} sampled deals")
         uf.append(finding(
-            f"{u.ruleset} ({u.rule}), {u.size.label}: shortest trace to '{what}': engine "
-            f"{u.engine_depth} actions ({' / '.join(u.engine_trace)}), z3 BMC {u.z3_depth}"
-            + (" (and no shorter: unsat below)" if full else "")
-            + f", replayed on the engine: {'yes' if u.z3_replayed else 'no'}", clauses))
+            f"{u.ruleset} ({u.rule}), {u.size.label}: fewest actions until {what}, over "
+            f"{over}: engine {u.engine_depth} ({' / '.join(u.engine_trace)}); z3 BMC: a "
+            f"trace of {u.z3_depth} from a deal of its choosing"
+            + (", and none shorter (unsat at every smaller depth)" if full else "")
+            + f", replayed on the engine: {'reaches it' if u.z3_replayed else 'MISSES'}",
+            clauses))
         if u.rule == "stays-open":
             uf.append(finding(
                 f"{u.ruleset}: {u.bound_states} explored states where a duty binds on a double "
@@ -386,8 +391,9 @@ def _agreement(checks: list[Check], summary: dict[str, Any]) -> Check:
         ok = u["agree"]
         failed |= not ok
         findings.append(finding(
-            f"{u['ruleset']}: shortest uncoverable-double trace, engine {u['engine']['depth']}"
-            f" and z3 {u['z3']['depth']} " + ("agree" if ok else "DISAGREE"),
+            f"{u['ruleset']}: uncoverable double, fewest actions by the engine "
+            f"{u['engine']['depth']}, z3 BMC trace {u['z3']['depth']}: "
+            + ("agree" if ok else "DISAGREE"),
             ["DBL-9"] if u["uncoverable_double"] == "released" else ["DBL-10", "END-2"]))
     for where, a in summary.get("absorbing", {}).items():
         if a["property"] == "uncoverable-absorbing":
@@ -418,6 +424,7 @@ def print_plain(result: dict[str, Any], out: Any = None) -> None:
 
 def print_rich(result: dict[str, Any]) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(title="mtrain check", show_lines=True)
@@ -426,8 +433,8 @@ def print_rich(result: dict[str, Any]) -> None:
     for c in result["checks"]:
         lines = [f["message"] + (f" [{', '.join(f['clauses'])}]" if f["clauses"] else "")
                  for f in c["findings"]]
-        table.add_row(c["name"], f"[{STATUS_STYLE[c['status']]}]{c['status']}[/]",
-                      f"{c['seconds']:.2f}", "\n".join(lines))
+        table.add_row(escape(c["name"]), f"[{STATUS_STYLE[c['status']]}]{c['status']}[/]",
+                      f"{c['seconds']:.2f}", escape("\n".join(lines)))
     console = Console()
     console.print(table)
     fails = [c["name"] for c in result["checks"] if c["status"] == "fail"]

@@ -769,17 +769,20 @@ class Prover:
         if self.dump is not None:
             self.dump.mkdir(parents=True, exist_ok=True)
 
-    def solver(self) -> Any:
-        s = z3.Solver()
+    def solver(self, ctx: Any = None) -> Any:
+        s = z3.Solver(ctx=ctx)
         s.set("random_seed", SEED)
         s.set("rlimit", self.rlimit)
         return s
 
     def run(self, name: str, assertions: Sequence[Expr], expect: str
             ) -> tuple[QueryResult, Any]:
+        """One query, in a fresh solver in a fresh z3 context: the assertions are copied
+        into it, so neither the answer nor the model depends on earlier queries."""
         t0 = time.perf_counter()
-        s = self.solver()
-        s.add(*assertions)
+        ctx = z3.Context()
+        s = self.solver(ctx)
+        s.add(*[a.translate(ctx) for a in assertions])
         path = None
         if self.dump is not None:
             safe = "".join(c if c.isalnum() or c in "-_.+" else "_" for c in name)
@@ -791,7 +794,7 @@ class Prover:
         r = s.check()
         answer = "sat" if r == z3.sat else "unsat" if r == z3.unsat else "unknown"
         detail = None if answer != "unknown" else s.reason_unknown()
-        model = s.model() if r == z3.sat else None
+        model = s.model().translate(z3.main_ctx()) if r == z3.sat else None
         return (QueryResult(name, expect, answer, time.perf_counter() - t0, detail,
                             str(path) if path else None), model)
 
