@@ -12,6 +12,7 @@ from typing import Any, Protocol, runtime_checkable
 from mtrain import __version__
 from mtrain.reference import codec, engine
 from mtrain.reference.deal import deal, match_winners
+from mtrain.reference.invariants import violations
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
@@ -79,6 +80,16 @@ class ReferenceImplementation:
             found = self._rules[key] = Rules.of(rs)
         return found
 
+    def state(self, ruleset: JSON, state: JSON) -> engine.State:
+        """The engine state of a JSON state; an impossible table is a StateError naming
+        every broken invariant, never a crash further on."""
+        st = codec.state_from_json(self.rules(ruleset), state)
+        broken = violations(st)
+        if broken:
+            raise codec.StateError("impossible state: "
+                                   + "; ".join(f"{inv} {msg}" for inv, msg in broken))
+        return st
+
     def info(self) -> JSON:
         return {"name": "mtrain-reference", "version": __version__, "variants": ["*"]}
 
@@ -88,11 +99,11 @@ class ReferenceImplementation:
         return codec.state_to_json(deal(rules, players, round, order=ids))
 
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
-        st = codec.state_from_json(self.rules(ruleset), state)
+        st = self.state(ruleset, state)
         return [codec.action_to_json(st, a) for a in engine.legal_actions(st)]
 
     def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
-        st = codec.state_from_json(self.rules(ruleset), state)
+        st = self.state(ruleset, state)
         try:
             act = codec.action_from_json(st, action)
             return codec.state_to_json(engine.apply(st, act))
@@ -102,5 +113,5 @@ class ReferenceImplementation:
             raise Refused(str(e), e.clause) from None
 
     def winners(self, ruleset: JSON, state: JSON) -> list[int]:
-        st = codec.state_from_json(self.rules(ruleset), state)
+        st = self.state(ruleset, state)
         return match_winners(st)

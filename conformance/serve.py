@@ -99,7 +99,7 @@ class Server:
         `winner` is the seat that went out (its hand must be empty) or None for a blocked
         round; omitted (Ellipsis), the state must be over and its result names the winner.
         """
-        st = codec.state_from_json(self.impl.rules(ruleset), state)
+        st = self.impl.state(ruleset, state)
         if winner is ...:
             if st.result is None:
                 raise BadRequest("the round is not over; give 'winner' (the seat that went "

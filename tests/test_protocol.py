@@ -202,12 +202,17 @@ def test_server_answers_bad_requests_with_errors(server: Server, line: str, rid:
         assert fault in answer["error"]["message"]
 
 
-def test_server_survives_an_engine_crash(server: Server) -> None:
-    # A table the engine cannot make sense of (a follow-up due without a double).
+def test_an_impossible_table_is_a_bad_request_naming_the_invariant(server: Server) -> None:
+    # A follow-up due without a double laid this turn: INV-OPEN-DOUBLES, not a crash.
     broken = {**STATE, "phase": "follow"}
     answer = handle(server, {"id": 1, "type": "legal", "ruleset": RJ, "state": broken})
-    assert answer["ok"] is False and answer["error"]["kind"] in ("internal", "bad-request")
-    assert handle(server, {"id": 2, "type": "legal", "ruleset": RJ, "state": STATE})["ok"]
+    assert answer["ok"] is False and answer["error"]["kind"] == "bad-request"
+    assert "INV-OPEN-DOUBLES" in answer["error"]["message"]
+    # A tile in two places: INV-CONSERVATION.
+    twice = {**STATE, "hands": [["4-0"], ["3-3", "2-1", "4-0"]]}
+    answer = handle(server, {"id": 2, "type": "legal", "ruleset": RJ, "state": twice})
+    assert answer["ok"] is False and "INV-CONSERVATION" in answer["error"]["message"]
+    assert handle(server, {"id": 3, "type": "legal", "ruleset": RJ, "state": STATE})["ok"]
 
 
 def test_serve_loop_skips_blank_lines_caps_long_ones_and_stops_at_shutdown() -> None:
