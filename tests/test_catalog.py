@@ -21,7 +21,8 @@ OVERLAYS = {
     "any-double-first", "blanks-25", "cardinal-hands", "double-blank-25", "double-blank-50",
     "draw-until-playable", "engine-aside", "fundex-hands", "marker-anyone",
     "marker-owner-anywhere", "own-train-first", "passes-end-round", "positive-scoring",
-    "release-uncoverable", "single-tile-start", "starter-opens-mexican", "tie-most-outs",
+    "release-uncoverable", "rotate-start", "single-tile-start", "starter-opens-mexican",
+    "tie-most-outs",
     "wikipedia-doubles",
 }
 QUESTIONS = range(1, 11)  # the numbered questions at the end of shared/RULES.md
