@@ -207,7 +207,7 @@ def playable_trains(state: State) -> list[int]:
     if due:
         return due  # DBL-6: cover the open double, nothing else
     if state.phase != FOLLOW:
-        return open_trains(state, seat)
+        return open_trains(state, seat)  # TRAIN-4: an ordinary turn
     rules = state.rules
     laid = state.turn_doubles
     if rules.follow == FOLLOW_COVER_OWN:

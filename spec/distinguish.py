@@ -70,6 +70,7 @@ from mtrain.spec.legality import (
     action_text,
     legal,
     legal_table,
+    model_value,
 )
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.yamlload import SpecError
@@ -154,13 +155,31 @@ def _check(opt: Any, what: str) -> Any:
     raise DistinguishError(f"z3 answered {r} for {what}: {opt.reason_unknown()}")
 
 
-def _val(model: Any, x: Any) -> Any:
-    if isinstance(x, bool | int):
-        return x
-    r = model.eval(x, model_completion=True)
-    if z3.is_bool(r):
-        return bool(z3.is_true(r))
-    return r.as_long()
+_val = model_value
+
+
+@dataclass
+class TwoSided:
+    """One abstract table asked about under both rule sets of a question."""
+
+    sym: Symbolic
+    oa: Opts
+    ob: Opts
+    opt: Any  # z3.Optimize
+    la: Legal
+    lb: Legal
+    all_d12: bool  # both sides play a double-12 set
+
+
+def _two_sided(q: Question, slots: int) -> TwoSided:
+    """A well-formed abstract table under both sides' options, and its legal actions."""
+    a, b = q.options("a"), q.options("b")
+    sym = Symbolic(slots, 3)
+    oa, ob = Opts(values=a), Opts(values=b)
+    opt = _optimize(sym.ctx)
+    all_d12 = a["tile_set"] == b["tile_set"] == "double-12"
+    opt.add(*sym.structure(all_d12), *sym.well_formed(oa), *sym.well_formed(ob))
+    return TwoSided(sym, oa, ob, opt, legal(sym.view, oa), legal(sym.view, ob), all_d12)
 
 
 # -- rule sets that fixtures can name ----------------------------------------------------
@@ -356,14 +375,9 @@ def _legal_texts(model: Any, v: View, lg: Legal, hand: list[tuple[int, int]]) ->
 
 
 def solve_legal(q: Question) -> Situation | None:
-    a, b = q.options("a"), q.options("b")
-    sym = Symbolic(SLOTS, 3)
+    two = _two_sided(q, SLOTS)
+    sym, opt, la, lb, all_d12 = two.sym, two.opt, two.la, two.lb, two.all_d12
     ctx = sym.ctx
-    oa, ob = Opts(values=a), Opts(values=b)
-    opt = _optimize(ctx)
-    all_d12 = a["tile_set"] == b["tile_set"] == "double-12"
-    opt.add(*sym.structure(all_d12), *sym.well_formed(oa), *sym.well_formed(ob))
-    la, lb = legal(sym.view, oa), legal(sym.view, ob)
     opt.add(_differ(la, lb, ctx))
     if q.attribute:
         opt.add(_same(la, legal(sym.view, Opts(values=_flip(q))), ctx))
@@ -698,14 +712,9 @@ def _marked_after(v: View, o: Opts, slot_train: Train, u: Train, ctx: Any) -> An
 
 
 def solve_marker(q: Question) -> Situation | None:
-    a, b = q.options("a"), q.options("b")
-    sym = Symbolic(2, 3)
-    v, ctx = sym.view, sym.ctx
-    oa, ob = Opts(values=a), Opts(values=b)
-    opt = _optimize(ctx)
-    all_d12 = a["tile_set"] == b["tile_set"] == "double-12"
-    opt.add(*sym.structure(all_d12), *sym.well_formed(oa), *sym.well_formed(ob))
-    la, lb = legal(v, oa), legal(v, ob)
+    two = _two_sided(q, 2)
+    sym, opt, oa, ob, la, lb = two.sym, two.opt, two.oa, two.ob, two.la, two.lb
+    v, ctx, all_d12 = sym.view, sym.ctx, two.all_d12
     opt.add(v.hand[1].present)  # the play does not go out (END-1 would end the round)
     # slot 0 is laid on one train j, legal under both; the markers after it differ
     j = z3.Int("play_train", ctx)
@@ -809,14 +818,9 @@ def _going_out(q: Question, last_round: bool) -> tuple[Any, Symbolic, list[Slot]
 
     Every other seat holds one tile (a slot of its own); the boneyard is not empty.
     """
-    a, b = q.options("a"), q.options("b")
-    sym = Symbolic(1, 3)
+    two = _two_sided(q, 1)
+    sym, opt, oa, ob, la, lb = two.sym, two.opt, two.oa, two.ob, two.la, two.lb
     v, ctx = sym.view, sym.ctx
-    oa, ob = Opts(values=a), Opts(values=b)
-    opt = _optimize(ctx)
-    all_d12 = a["tile_set"] == b["tile_set"] == "double-12"
-    opt.add(*sym.structure(all_d12), *sym.well_formed(oa), *sym.well_formed(ob))
-    la, lb = legal(v, oa), legal(v, ob)
     j = z3.Int("play_train", ctx)
     opt.add(j >= 0, j < len(v.trains))
     opt.add(z3.Or(*(z3.And(j == k, _b(la.plays[0][k], ctx), _b(lb.plays[0][k], ctx))

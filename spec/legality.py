@@ -524,6 +524,16 @@ def _z(x: Bool, ctx: Any) -> Any:
     return x if isinstance(x, z3.ExprRef) else z3.BoolVal(bool(x), ctx)
 
 
+def model_value(model: Any, x: Any) -> Any:
+    """A term's value in a z3 model as a plain bool or int (plain values pass through)."""
+    if isinstance(x, bool | int):
+        return x
+    r = model.eval(x, model_completion=True)
+    if z3.is_bool(r):
+        return bool(z3.is_true(r))
+    return r.as_long()
+
+
 class Symbolic:
     """A bounded abstract situation made of z3 variables, and what makes it well formed.
 
@@ -725,12 +735,7 @@ class Symbolic:
         v = self.view
 
         def val(x: Any) -> Any:
-            if isinstance(x, bool | int):
-                return x
-            r = model.eval(x, model_completion=True)
-            if z3.is_bool(r):
-                return bool(z3.is_true(r))
-            return r.as_long()
+            return model_value(model, x)
 
         n = val(v.players)
         hand = [(val(s.a), val(s.b)) for s in v.hand if val(s.present)]
