@@ -16,7 +16,7 @@ from mtrain.reference.invariants import violations
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
-from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 
 JSON = dict[str, Any]
 
@@ -71,12 +71,22 @@ class ReferenceImplementation:
         self._rules: dict[str, Rules] = {}
 
     def rules(self, ruleset: JSON) -> Rules:
-        key = repr(sorted(ruleset["options"].items()))
+        table = ruleset.get("hand_sizes")
+        key = repr((sorted(ruleset["options"].items()), table))
         found = self._rules.get(key)
         if found is None:
+            options = dict(ruleset["options"])
             cat = catalog()
-            base = next(iter(cat.variants))
-            rs = cat.ruleset(base, overrides=ruleset["options"])
+            base = dict(cat.ruleset(next(iter(cat.variants))).choices)
+            options = {**base, **options}  # a partial rule set keeps the first variant's rest
+            unknown = [o for o, v in options.items() if v == OTHER]
+            if unknown:
+                raise ValueError("the reference engine cannot play a rule it does not know: "
+                                 + ", ".join(f"{o}={OTHER}" for o in unknown))
+            rows = None
+            if options.get("hand_sizes") == CUSTOM:  # a table of the rule set's own
+                rows = tuple(sorted((int(n), int(h)) for n, h in (table or {}).items()))
+            rs = cat.from_values(options, str(ruleset.get("name") or ""), rows)
             found = self._rules[key] = Rules.of(rs)
         return found
 

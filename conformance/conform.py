@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ import yaml
 from mtrain.cli import UsageError
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.scope import Space
 from mtrain.spec.yamlload import SpecError
 
 from .adapter import JSON, Implementation, ReferenceImplementation
@@ -47,6 +48,10 @@ from .process import (
 )
 from .report import FORMATS, RENDERERS, Report, Result, render_html, render_text
 from .runner import run_one
+from .scoping import applies, stand_in
+from .support import DeclarationError, declared_ruleset, unsupported
+
+__all__ = ["cmd_conform", "register", "unsupported"]
 
 DEFAULT_TIMEOUT = 10.0
 METHODS = ("info", "deal", "legal", "apply", "winners")
@@ -65,10 +70,21 @@ def load_fixtures(root: str | None) -> tuple[list[Fixture], list[SpecError]]:
 
 @dataclass(frozen=True)
 class Task:
+    """One fixture under one rule set: the entry that speaks about it, or why none can."""
+
     index: int
     fixture: Fixture
-    variant: str
-    expectation: Expectation
+    ruleset: Ruleset
+    expectation: Expectation | None
+    sent: Ruleset | None = None
+    """The rule set sent to the implementation: `ruleset`, or for one with rules of its
+    own (`other`), a known rule set that plays this fixture the same."""
+    why: str | None = None
+    """Set when the fixture depends on a rule the implementation plays its own way."""
+
+    @property
+    def variant(self) -> str:
+        return self.ruleset.name
 
 
 @dataclass(frozen=True)
@@ -127,30 +143,96 @@ def normalize_variant(name: str) -> str:
     return "+".join(part.strip() for part in name.split("+"))
 
 
-def check_variants(names: Sequence[str]) -> list[str]:
+def check_variants(names: Sequence[str]) -> list[Ruleset]:
     out = []
     cat = catalog()
     for raw in names:
-        name = normalize_variant(raw)
         try:
-            cat.ruleset(name)
+            out.append(cat.ruleset(normalize_variant(raw)))
         except (RulesetError, SpecError) as e:
             raise UsageError(f"--variant {raw}: {e}") from None
-        out.append(name)
     return out
 
 
-def select(fixtures: Sequence[Fixture], variants: Sequence[str],
-           patterns: Sequence[str]) -> list[Task]:
+def read_rules_files(paths: Sequence[str]) -> list[Ruleset]:
+    out = []
+    for path in paths:
+        if not Path(path).is_file():
+            raise UsageError(f"--rules {path}: no such file")
+        out.append(catalog().rules_file(path))  # a SpecError names the file and line
+    return out
+
+
+def default_rulesets(fixtures: Sequence[Fixture]) -> list[Ruleset]:
+    """The shipped variants, each with every overlay that applies to it, and every rule set
+    a fixture names: what `mtrain conform` runs when nothing narrows it."""
+    cat = catalog()
+    names: list[str] = []
+    for base in cat.variants:
+        names.append(base)
+        for overlay in cat.overlays:
+            names.append(f"{base}+{overlay}")
+    names += [n for fx in fixtures for n, _ in fx.rulesets()]
+    out: dict[str, Ruleset] = {}
+    for name in names:
+        if name in out:
+            continue
+        try:
+            out[name] = cat.ruleset(name)
+        except (RulesetError, SpecError):
+            continue  # an overlay that does not apply to that base
+    return list(out.values())
+
+
+def choose_rulesets(asked: Sequence[Ruleset], declared: Ruleset | None,
+                    fixtures: Sequence[Fixture]) -> tuple[list[Ruleset], str, list[str]]:
+    """(the rule sets to run, why those, warnings): those asked for (--variant, --rules),
+    else the one the implementation declares, else the default matrix."""
+    if asked:
+        warn = [] if declared is None else [
+            f"the implementation declares its rules ({declared.name}); running the rule "
+            "sets asked for instead"]
+        return list(asked), "as asked", warn
+    if declared is not None:
+        return [declared], "declared by the implementation", []
+    return default_rulesets(fixtures), "the default matrix", []
+
+
+def select(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
+           patterns: Sequence[str], space: Space | None = None
+           ) -> tuple[list[Task], dict[str, int]]:
+    """Every fixture under every rule set one of its entries speaks about; and, per rule
+    set, how many selected fixtures speak only about other rules."""
+    space = space or Space()
     tasks: list[Task] = []
+    outside: dict[str, int] = {rs.name: 0 for rs in rulesets}
     for fx in fixtures:
         if not id_matches(fx.id, patterns):
             continue
-        for name, exp in fx.rulesets():
-            if variants and name not in variants:
+        for rs in rulesets:
+            exp, why = entry_for(fx, rs, space)
+            if exp is None and why is None:
+                outside[rs.name] += 1
                 continue
-            tasks.append(Task(len(tasks), fx, name, exp))
-    return tasks
+            sent = None if exp is None else stand_in(rs, exp, space)
+            tasks.append(Task(len(tasks), fx, rs, exp, sent, why))
+    return tasks, outside
+
+
+def entry_for(fx: Fixture, rs: Ruleset, space: Space) -> tuple[Expectation | None, str | None]:
+    """(the entry that speaks about `rs`, None), (None, why it cannot run), or (None, None)
+    when every entry speaks about other rules."""
+    if not rs.unknown and not rs.custom_table:
+        values = dict(rs.choices)
+        return next((e for e in fx.expect if e.scope.contains(values)), None), None
+    reasons = []
+    for exp in fx.expect:
+        why = applies(exp, fx, rs, space)
+        if why is None:
+            return exp, None
+        if why.startswith("its outcome depends"):
+            reasons.append(why)
+    return None, (reasons[0] if reasons else None)
 
 
 # --- implementations -----------------------------------------------------------------
@@ -342,23 +424,6 @@ def greet(impl: Implementation, target: Target) -> tuple[JSON | None, str | None
     return info, None
 
 
-def unsupported(info: JSON | None, name: str, rs: Ruleset | None) -> str | None:
-    """Why the implementation does not support rule set `name`, or None if it does."""
-    if info is None:
-        return None
-    patterns = info.get("variants", ["*"])
-    if isinstance(patterns, list) and not any(
-            fnmatch.fnmatchcase(name, str(p)) for p in patterns):
-        return f"the implementation supports {', '.join(map(str, patterns)) or 'no variant'}"
-    options = info.get("options") or {}
-    if rs is not None and isinstance(options, dict):
-        for option, values in options.items():
-            if option in rs and isinstance(values, list) and rs[option] not in values:
-                return (f"the implementation does not support {option}={rs[option]} "
-                        f"(only {', '.join(map(str, values))})")
-    return None
-
-
 # --- running -------------------------------------------------------------------------
 
 
@@ -372,29 +437,26 @@ class Runner:
         self._support: dict[str, str | None] = {}
         self._lock = threading.Lock()
 
-    def support(self, name: str) -> str | None:
+    def support(self, rs: Ruleset) -> str | None:
         with self._lock:
-            if name not in self._support:
-                try:
-                    rs: Ruleset | None = catalog().ruleset(name)
-                except (RulesetError, SpecError):
-                    rs = None
-                self._support[name] = unsupported(self.info, name, rs)
-            return self._support[name]
+            if rs.name not in self._support:
+                self._support[rs.name] = unsupported(self.info, rs.name, rs)
+            return self._support[rs.name]
 
     def run(self, task: Task, impl: Implementation) -> Result:
         fx, name = task.fixture, task.variant
         result = Result(fx.id, name, "pass", path=fx.path, line=fx.line, clauses=fx.clauses,
                         description=fx.description)
-        why = self.support(name)
+        why = task.why or self.support(task.ruleset)
         skip = next((s for s in self.skips if s.matches(fx.id, name)), None)
-        if why is not None:
-            result.status, result.messages = "not-applicable", [why]
-            result.rerun = rerun_command(self.args, fx, name)
+        if why is not None or task.expectation is None or task.sent is None:
+            result.status, result.messages = "not-applicable", [why or "no entry applies"]
+            result.rerun = rerun_command(self.args, fx, task.ruleset)
             return result
+        result.checks = task.expectation.checks
         start = time.perf_counter()
         try:
-            outcome = run_one(fx, name, task.expectation, impl)
+            outcome = run_one(fx, task.sent, task.expectation, impl)
             result.status, result.messages = outcome.status, list(outcome.messages)
         except ConfigurationError:
             raise
@@ -411,7 +473,7 @@ class Runner:
                                f"{type(e).__name__}: {e}{_origin(e)}"]
         result.duration = time.perf_counter() - start
         if result.status != "pass":
-            result.rerun = rerun_command(self.args, fx, name)
+            result.rerun = rerun_command(self.args, fx, task.ruleset)
         if skip is not None:
             result.skip_reason = skip.reason
             if result.status != "pass":
@@ -428,7 +490,7 @@ def _origin(e: BaseException) -> str:
     return f" (at {Path(f.filename).name}:{f.lineno})"
 
 
-def rerun_command(args: argparse.Namespace, fx: Fixture, variant: str) -> str:
+def rerun_command(args: argparse.Namespace, fx: Fixture, rs: Ruleset) -> str:
     parts = ["mtrain", "conform"]
     if args.impl is not None:
         parts += ["--impl", args.impl]
@@ -438,8 +500,21 @@ def rerun_command(args: argparse.Namespace, fx: Fixture, variant: str) -> str:
         parts += ["--timeout", f"{args.timeout:g}"]
     if args.fixtures is not None or Path(fx.path).is_file():
         parts += ["--fixtures", fx.path]
-    parts += ["-k", fx.id, "--variant", variant]
+    parts += ["-k", fx.id]
+    rules_from = getattr(args, "rules_from", {})
+    if rs.name in rules_from:
+        parts += ["--rules", rules_from[rs.name]]
+    elif _composable(rs.name):
+        parts += ["--variant", rs.name]
     return shlex.join(parts)
+
+
+def _composable(name: str) -> bool:
+    try:
+        catalog().ruleset(name)
+    except (RulesetError, SpecError, ValueError):
+        return False
+    return True
 
 
 def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
@@ -507,32 +582,40 @@ def cmd_conform(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     if args.fixtures is not None and not Path(args.fixtures).exists():
         raise UsageError(f"--fixtures: no such file or folder: {args.fixtures}")
-    variants = check_variants(args.variant)
+    asked = check_variants(args.variant)
+    from_files = read_rules_files(args.rules)
+    args.rules_from = {rs.name: path for rs, path in zip(from_files, args.rules, strict=True)}
+    asked += from_files
     skips = load_skips(args.skip) if args.skip else []
     fixtures, load_errors = load_fixtures(args.fixtures)
     if not fixtures and not load_errors:
         raise UsageError(f"no fixtures found under {args.fixtures or 'the shipped corpus'}")
-    tasks = select(fixtures, variants, args.pattern or [])
-    warnings = []
-    for v in variants:
-        if not any(t.variant == v for t in tasks):
-            warnings.append(f"no selected fixture names the variant {v}")
-    if args.pattern and not tasks:
+    target = target_of(args)
+    first = target.make()
+    try:
+        info, warning = greet(first, target)
+        declared = declared_ruleset(info)
+    except DeclarationError as e:
+        _close(first)
+        raise UsageError(f"the implementation's declared rules: {e}") from None
+    except BaseException:
+        _close(first)
+        raise
+    warnings = [warning] if warning else []
+    rulesets, chosen, more = choose_rulesets(asked, declared, fixtures)
+    warnings += more
+    try:
+        tasks, outside = select(fixtures, rulesets, args.pattern or [])
+    except BaseException:
+        _close(first)
+        raise
+    if args.pattern and not any(id_matches(fx.id, args.pattern) for fx in fixtures):
         warnings.append(f"no fixture id matches -k {' '.join(args.pattern)}")
     for s in skips:
         if not any(s.matches(t.fixture.id, t.variant) for t in tasks):
             warnings.append(f"skip entry {s.fixture}"
                             + (f" [{s.variant}]" if s.variant else "")
                             + " matches no selected fixture")
-    target = target_of(args)
-    first = target.make()
-    try:
-        info, warning = greet(first, target)
-    except BaseException:
-        _close(first)
-        raise
-    if warning:
-        warnings.append(warning)
     runner = Runner(args, target, info, skips)
     try:
         results = run_tasks(tasks, runner, first, args.jobs)
@@ -540,11 +623,12 @@ def cmd_conform(args: argparse.Namespace) -> int:
         print("mtrain conform: interrupted", file=sys.stderr)
         return 130
     described = {**(info or {}), **target.describe}
-    described.pop("id", None)
-    described.pop("ok", None)
+    for key in ("id", "ok", "rules"):
+        described.pop(key, None)
     report = Report(results, described, [str(e) for e in load_errors], warnings,
-                    time.perf_counter() - started)
-    emit(report, args, {t.fixture.id: t.fixture for t in tasks})
+                    time.perf_counter() - started, outside=outside,
+                    rulesets=f"{len(rulesets)} rule sets, {chosen}")
+    emit(report, args, tasks)
     return report.exit_code
 
 
@@ -560,27 +644,29 @@ class FixtureIllustrator:
     mtrain.render as the reference engine sets it up, with the expected legal plays and
     the implementation's wrong ones marked."""
 
-    def __init__(self, fixtures: Mapping[str, Fixture]) -> None:
-        self.fixtures = fixtures
+    def __init__(self, tasks: Sequence[Task]) -> None:
+        self.tasks = {(t.fixture.id, t.variant): t for t in tasks}
 
     def expected_legal(self, result: Result) -> list[str] | None:
-        fx = self.fixtures.get(result.fixture)
-        exp = next((e for n, e in fx.rulesets() if n == result.variant), None) if fx else None
+        task = self.tasks.get((result.fixture, result.variant))
+        exp = None if task is None else task.expectation
         return None if exp is None or exp.legal is None else list(exp.legal)
 
     def picture(self, result: Result, missing: list[str], extra: list[str]) -> str | None:
         from mtrain.render import draw_fixture
 
+        task = self.tasks.get((result.fixture, result.variant))
+        if task is None or task.sent is None:
+            return None
         # Any: mypy sees this package both as conformance.* and, from mtrain.render, as
         # mtrain.conformance.*; the two Fixture classes are one at run time.
-        fx: Any = self.fixtures.get(result.fixture)
-        if fx is None:
-            return None
-        return draw_fixture(fx, result.variant, missing=missing, extra=extra)
+        fx: Any = task.fixture
+        sent: Any = task.sent
+        return draw_fixture(fx, sent, missing=missing, extra=extra,
+                            title=f"{fx.id} under {result.variant}")
 
 
-def emit(report: Report, args: argparse.Namespace,
-         fixtures: Mapping[str, Fixture] | None = None) -> None:
+def emit(report: Report, args: argparse.Namespace, tasks: Sequence[Task] = ()) -> None:
     if args.format == "text":
         if args.output:
             with open(args.output, "w", encoding="utf-8") as f:
@@ -592,7 +678,7 @@ def emit(report: Report, args: argparse.Namespace,
             print(report.headline())
         return
     if args.format == "html":
-        text = render_html(report, FixtureIllustrator(fixtures or {}))
+        text = render_html(report, FixtureIllustrator(tasks))
     else:
         text = RENDERERS[args.format](report)
     if args.output:
@@ -609,7 +695,13 @@ def emit(report: Report, args: argparse.Namespace,
 def cmd_serve(args: argparse.Namespace) -> int:
     from .serve import main
 
-    return main()
+    rules = None
+    if args.rules is not None:
+        rules = read_rules_files([args.rules])[0]
+        if rules.unknown:
+            raise UsageError(f"--rules {args.rules}: the reference engine cannot play "
+                             + ", ".join(f"{o}=other" for o in rules.unknown))
+    return main(rules, declare=not args.undeclared)
 
 
 def _positive_float(text: str) -> float:
@@ -647,7 +739,11 @@ def register(sub: Any) -> None:
                        help="an in-process Python implementation: an instance or a "
                        "zero-argument class (MODULE may be a .py path)")
     p.add_argument("--variant", action="append", default=[], metavar="VARIANT",
-                   help="only this rule set, e.g. puremco or pagat+blanks-25 (repeatable)")
+                   help="run under this rule set, e.g. puremco or pagat+blanks-25 "
+                   "(repeatable)")
+    p.add_argument("--rules", action="append", default=[], metavar="FILE",
+                   help="run under the rule set of this rule-set file (repeatable; "
+                   "`mtrain identify` writes one)")
     p.add_argument("--fixtures", metavar="PATH", help="a fixture file or folder "
                    "(default: the shipped corpus)")
     p.add_argument("-k", dest="pattern", action="append", metavar="PATTERN",
@@ -669,4 +765,8 @@ def register(sub: Any) -> None:
                        description="Answer protocol v1 requests (docs/protocol.md) with the "
                        "reference engine, one JSON line in, one out, until end of input "
                        "or a shutdown request.")
+    s.add_argument("--rules", metavar="FILE", help="play this one rule set whatever a "
+                   "request names, and declare it in the hello answer")
+    s.add_argument("--undeclared", action="store_true", help="with --rules: do not declare "
+                   "the rules in hello (like an engine that does not say what it plays)")
     s.set_defaults(func=cmd_serve)

@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from mtrain.spec import tiles as T
+from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.scope import Scope, ScopeError, scope_of
 from mtrain.spec.yamlload import Document, SpecError, SpecErrors, load, schema, validate
 
 MEXICAN = "mexican"
@@ -28,15 +30,33 @@ class FixtureError(ValueError):
     """A fixture that cannot be set up under a rule set (a 10 on a double-9 set, ...)."""
 
 
+class _At(FixtureError):
+    """A FixtureError that knows where in the file it is."""
+
+    def __init__(self, pointer: tuple[str | int, ...], message: str) -> None:
+        super().__init__(message)
+        self.pointer = pointer
+
+
 @dataclass(frozen=True)
 class Expectation:
     variants: tuple[str, ...]
+    """The rule sets the author worked the expectation out for (part of its scope)."""
+    scope: Scope = field(default_factory=Scope)
+    """Every rule set the expectation speaks about: the variants and `when`."""
     legal: tuple[str, ...] | None = None
     refused: dict[str, str] = field(default_factory=dict)
     state: dict[str, Any] = field(default_factory=dict)
     result: Any = ...  # Ellipsis: not checked; None: the round must go on
     winners: tuple[int, ...] | None = None
     line: int | None = None
+
+    @property
+    def checks(self) -> int:
+        """How many comparisons the entry makes: the legal set, each refusal, each state
+        field, the result, the winners."""
+        return ((self.legal is not None) + len(self.refused) + len(self.state)
+                + (self.result is not ...) + (self.winners is not None))
 
 
 @dataclass(frozen=True)
@@ -271,6 +291,8 @@ def load_file(path: str | Path, text: str | None = None) -> list[Fixture]:
     for i, raw in enumerate(doc.data):
         try:
             out.append(_fixture(doc, i, raw))
+        except _At as e:
+            problems.append(doc.error(e.pointer, f"fixture {raw.get('id')}: {e}"))
         except FixtureError as e:
             problems.append(doc.error((i,), f"fixture {raw.get('id')}: {e}"))
     if problems:
@@ -283,8 +305,16 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any]) -> Fixture:
     for j, e in enumerate(raw["expect"]):
         refused = {canonical_action(a): c for a, c in (e.get("refused") or {}).items()}
         legal = e.get("legal")
+        variants = tuple(e.get("variants") or ())
+        try:
+            scope = scope_of(catalog(), variants, e.get("when"))
+        except ScopeError as err:
+            raise _At((i, "expect", j, "when"), str(err)) from None
+        except RulesetError as err:
+            raise _At((i, "expect", j, "variants"), str(err)) from None
         expects.append(Expectation(
-            variants=tuple(e["variants"]),
+            variants=variants,
+            scope=scope,
             legal=None if legal is None else tuple(canonical_action(a) for a in legal),
             refused=refused,
             state=dict(e.get("state") or {}),

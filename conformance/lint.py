@@ -3,7 +3,8 @@
 Checks: every file loads (schema, duplicate keys, action syntax); ids are unique;
 descriptions are short and unique; every named clause exists; every rule set named
 composes; every starting table is possible under each rule set it names (the
-invariants of spec/data/invariants.yaml, via the reference codec); and coverage:
+invariants of spec/data/invariants.yaml, via the reference codec); every entry's scope
+holds wherever it says (scope_lint.py), and the widest scope is proposed; and coverage:
 every clause is exercised under every shipped variant where it applies (clauses that
 apply to no shipped variant: under at least one rule set where they do), and every
 pair of values of every option is told apart by at least one fixture.
@@ -22,9 +23,11 @@ from mtrain.reference.invariants import violations
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import Catalog, RulesetError, catalog
 from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.scope import Space
 from mtrain.spec.yamlload import SpecError
 
 from .fixture import Expectation, Fixture, FixtureError, load_corpus
+from .scope_lint import ScopeReport, check_scopes
 
 MAX_DESCRIPTION = 120
 
@@ -38,13 +41,16 @@ class LintReport:
     pairs_missing: list[dict[str, str]] = field(default_factory=list)
     pairs: int = 0
     coverage: dict[str, list[str]] = field(default_factory=dict)
+    scopes: ScopeReport | None = None
 
     @property
     def ok(self) -> bool:
         return not (self.errors or self.uncovered or self.pairs_missing)
 
     def to_json(self) -> dict[str, Any]:
+        scopes = None if self.scopes is None else self.scopes.to_json(Space())
         return {
+            "scopes": scopes,
             "fixtures": self.fixtures,
             "clauses": self.clauses,
             "uncovered": self.uncovered,
@@ -55,11 +61,16 @@ class LintReport:
         }
 
 
-def lint(root: str | Path | None = None) -> LintReport:
+def lint(root: str | Path | None = None, scopes: bool = True) -> LintReport:
+    """Every check; `scopes` adds the scope check, which plays each fixture over the
+    option space with the reference engine (conformance/scope_lint.py)."""
     cat = catalog()
     fixtures, load_errors = load_corpus(root)
     report = LintReport(fixtures=len(fixtures), clauses=len(cat.clauses))
     report.errors += [str(e) for e in load_errors]
+    if scopes:
+        report.scopes = check_scopes(fixtures)
+        report.errors += report.scopes.errors
     rulesets: dict[str, Ruleset | None] = {}
 
     def ruleset(name: str) -> Ruleset | None:

@@ -231,7 +231,13 @@ def _check_hello(message: JSON) -> None:
     for key in ("name", "version"):
         if not isinstance(_need(message, key, "hello"), str):
             raise ProtocolError(f"hello.{key} must be a string")
-    variants = _need(message, "variants", "hello")
+    rules = message.get("rules")
+    if rules is not None and not (isinstance(rules, dict) and isinstance(rules.get("options"),
+                                                                         dict)):
+        raise ProtocolError("hello.rules must be a rule set: {\"options\": {option: value}, "
+                            "\"hand_sizes\": {players: tiles} (optional)}")
+    variants = message.get("variants", ["*"]) if rules is not None else _need(
+        message, "variants", "hello")
     if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
         raise ProtocolError("hello.variants must be a list of variant names or patterns")
     options = message.get("options", {})

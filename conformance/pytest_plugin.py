@@ -65,11 +65,13 @@ def pytest_configure(config: pytest.Config) -> None:
         DEFAULT_TIMEOUT,
         Runner,
         check_variants,
+        choose_rulesets,
         greet,
         load_fixtures,
         select,
         target_of,
     )
+    from .support import DeclarationError, declared_ruleset
 
     fixtures_path = config.getoption("mtrain_fixtures")
     args = argparse.Namespace(
@@ -86,10 +88,16 @@ def pytest_configure(config: pytest.Config) -> None:
         target = target_of(args)
         first = target.make()
         info, _warning = greet(first, target)
+        try:
+            declared = declared_ruleset(info)
+        except DeclarationError as e:
+            raise UsageError(f"the implementation's declared rules: {e}") from None
     except UsageError as e:
         raise pytest.UsageError(f"mtrain: {e}") from None
+    rulesets, _why, _warnings = choose_rulesets(variants, declared, fixtures)
+    tasks, _outside = select(fixtures, rulesets, [])
     runner = Runner(args, target, info, [])
-    config.stash[_KEY] = _State(runner, select(fixtures, variants, []), first)
+    config.stash[_KEY] = _State(runner, tasks, first)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

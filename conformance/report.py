@@ -44,6 +44,8 @@ class Result:
     duration: float = 0.0
     skip_reason: str | None = None
     """Set when the skip file lists this result (status skip, or pass if it now passes)."""
+    checks: int = 0
+    """The comparisons the fixture entry makes (legal set, refusals, fields, ...)."""
 
     @property
     def message(self) -> str:
@@ -86,6 +88,10 @@ class Report:
     load_errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     duration: float = 0.0
+    outside: dict[str, int] = field(default_factory=dict)
+    """Per rule set: selected fixtures whose every entry speaks about other rules."""
+    rulesets: str = ""
+    """Which rule sets ran and why those (asked, declared, the default matrix)."""
 
     @property
     def summary(self) -> dict[str, int]:
@@ -93,8 +99,34 @@ class Report:
         return {s: counts.get(s, 0) for s in STATUSES}
 
     @property
+    def ran(self) -> list[Result]:
+        """The results that were run: everything but not-applicable."""
+        return [r for r in self.results if r.status != "not-applicable"]
+
+    @property
+    def checks(self) -> int:
+        return sum(r.checks for r in self.ran)
+
+    @property
+    def nothing_ran(self) -> str | None:
+        """Why no result was run, when none was: such a run tested nothing and fails."""
+        if self.ran:
+            return None
+        if not self.results:
+            return ("no fixture speaks about the rule sets run"
+                    + (f" ({self.rulesets})" if self.rulesets else "")
+                    + "; declare the rules the implementation plays (`rules` in hello, or "
+                    "--rules FILE; `mtrain identify` writes one)")
+        reasons = Counter(r.message for r in self.results)
+        top = "; ".join(f"{m} ({n})" for m, n in reasons.most_common(3))
+        return (f"all {len(self.results)} results are not applicable: {top}; declare the "
+                "rules the implementation plays (`rules` in hello, --rules FILE, or what "
+                "`mtrain identify` finds) or widen `variants`/`options`")
+
+    @property
     def failed(self) -> bool:
-        return bool(self.load_errors) or any(r.status in FAILING for r in self.results)
+        return (bool(self.load_errors) or self.nothing_ran is not None
+                or any(r.status in FAILING for r in self.results))
 
     @property
     def exit_code(self) -> int:
@@ -118,8 +150,22 @@ class Report:
         counts = ", ".join(f"{n} {s}" for s, n in self.summary.items() if n)
         verdict = "FAILED" if self.failed else "OK"
         loads = f", {len(self.load_errors)} load errors" if self.load_errors else ""
-        return (f"{verdict}: {len(self.results)} results ({counts or 'none'}{loads}) "
-                f"in {self.duration:.2f} s")
+        nothing = self.nothing_ran
+        if nothing is not None:
+            return f"FAILED: nothing ran: {nothing}{loads}"
+        return (f"{verdict}: {len(self.ran)} results ran, {self.checks} checks "
+                f"({counts or 'none'}{loads}) in {self.duration:.2f} s")
+
+    def per_ruleset(self) -> dict[str, dict[str, int]]:
+        """Per rule set: each status, the results run, and the fixtures out of scope."""
+        rows = self.per("variant")
+        for name in self.outside:
+            rows.setdefault(name, {s: 0 for s in STATUSES})
+        out = {}
+        for name, counts in rows.items():
+            ran = sum(n for s, n in counts.items() if s != "not-applicable")
+            out[name] = {**counts, "ran": ran, "other rules": self.outside.get(name, 0)}
+        return out
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -128,8 +174,12 @@ class Report:
             "ok": not self.failed,
             "duration": round(self.duration, 3),
             "results": [r.to_json() for r in self.results],
+            "ran": len(self.ran),
+            "checks": self.checks,
+            "nothing_ran": self.nothing_ran,
+            "rulesets_run": self.rulesets,
             "clauses": self.per("clause"),
-            "variants": self.per("variant"),
+            "variants": self.per_ruleset(),
             "unexpected_passes": [{"fixture": r.fixture, "variant": r.variant,
                                    "skip_reason": r.skip_reason}
                                   for r in self.unexpected_passes],
@@ -184,9 +234,11 @@ def render_text(report: Report, out: TextIO, *, rich: bool = False,
                 note = f": {r.message}" if r.messages else ""
                 w(f"{r.status.upper()} {r.fixture} [{r.variant}]{note}\n")
         w("\n")
-    for title, key in (("Per clause", "clause"), ("Per variant", "variant")):
-        w(_plain_table(title, key, report.per(key)))
-        w("\n")
+    w(_plain_table("Per clause", "clause", report.per("clause")))
+    w("\n")
+    w(_plain_table(f"Per rule set ({report.rulesets})" if report.rulesets else
+                   "Per rule set", "rule set", report.per_ruleset()))
+    w("\n")
     w(report.headline() + "\n")
 
 
@@ -205,8 +257,13 @@ def _failure_text(r: Result) -> str:
     return "\n".join(lines) + "\n"
 
 
+EXTRA_COLUMNS = ("ran", "other rules")
+"""Per rule set: results run, and fixtures whose entries all speak about other rules."""
+
+
 def _columns(rows: dict[str, dict[str, int]]) -> list[str]:
-    return [s for s in STATUSES if any(c[s] for c in rows.values())] or ["pass"]
+    cols = [s for s in STATUSES if any(c.get(s) for c in rows.values())] or ["pass"]
+    return cols + [c for c in EXTRA_COLUMNS if any(c in r for r in rows.values())]
 
 
 def _plain_table(title: str, key: str, rows: dict[str, dict[str, int]]) -> str:
@@ -215,7 +272,7 @@ def _plain_table(title: str, key: str, rows: dict[str, dict[str, int]]) -> str:
     cols = _columns(rows)
     width = max(len(key), *(len(k) for k in rows))
     head = f"{key:<{width}}  " + "  ".join(f"{SHORT.get(c, c):>7}" for c in cols)
-    body = [f"{k:<{width}}  " + "  ".join(f"{counts[c]:>7}" for c in cols)
+    body = [f"{k:<{width}}  " + "  ".join(f"{counts.get(c, 0):>7}" for c in cols)
             for k, counts in rows.items()]
     return f"{title}:\n" + "\n".join([head, *body]) + "\n"
 
@@ -267,18 +324,19 @@ def _render_rich(report: Report, out: TextIO, verbose: bool) -> None:
         for r in report.unexpected_passes:
             console.print(f"  {escape(r.fixture)} {escape(f'[{r.variant}]')}")
         console.print()
-    for title, key in (("Per clause", "clause"), ("Per variant", "variant")):
-        rows = report.per(key)
+    ruleset_title = f"Per rule set ({report.rulesets})" if report.rulesets else "Per rule set"
+    for title, key, rows in (("Per clause", "clause", report.per("clause")),
+                             (ruleset_title, "rule set", report.per_ruleset())):
         if not rows:
             continue
         cols = _columns(rows)
         table = Table(title=title, title_justify="left")
         table.add_column(key)
         for c in cols:
-            table.add_column(SHORT.get(c, c), justify="right", style=style[c])
+            table.add_column(SHORT.get(c, c), justify="right", style=style.get(c, ""))
         for k, counts in rows.items():
-            bad = any(counts[c] for c in FAILING)
-            table.add_row(escape(k), *(str(counts[c]) for c in cols),
+            bad = any(counts.get(c) for c in FAILING)
+            table.add_row(escape(k), *(str(counts.get(c, 0)) for c in cols),
                           style="bold" if bad else "")
         console.print(table)
     colour = "red" if report.failed else "green"

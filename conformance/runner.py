@@ -56,19 +56,34 @@ def resolve(variant: str) -> Ruleset:
 
 def run_fixture(fx: Fixture, impl: Implementation,
                 variants: Sequence[str] | None = None) -> Iterator[Outcome]:
+    """The fixture under each rule set its entries name (`variants:`), as written."""
     for name, exp in fx.rulesets():
         if variants is not None and name not in variants:
             continue
-        yield run_one(fx, name, exp, impl)
+        try:
+            rs = resolve(name)
+        except (RulesetError, SpecError) as e:
+            yield Outcome(fx, name, "error", [f"rule set {name!r}: {e}"])
+            continue
+        yield run_one(fx, rs, exp, impl)
 
 
-def run_one(fx: Fixture, name: str, exp: Expectation, impl: Implementation) -> Outcome:
-    out = Outcome(fx, name, "pass")
-    try:
-        rs = resolve(name)
-    except (RulesetError, SpecError) as e:
-        return Outcome(fx, name, "error", [f"rule set {name!r}: {e}"])
-    rj = ruleset_json(rs)
+def run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
+            rj: JSON | None = None) -> Outcome:
+    """One fixture entry under rule set `rs` (sent to the implementation as `rj`)."""
+    played = play(fx, rs, impl, rj)
+    if isinstance(played, Outcome):
+        return played
+    state, rj = played
+    problems = check(exp, rj, state, impl, max_pip_of(rs))
+    return Outcome(fx, rs.name, "fail" if problems else "pass", problems)
+
+
+def play(fx: Fixture, rs: Ruleset, impl: Implementation,
+         rj: JSON | None = None) -> tuple[JSON, JSON] | Outcome:
+    """The state after the fixture's steps (and the rule set's JSON), or the Outcome that
+    stopped them: a refused step (fail) or a table that does not set up (error)."""
+    rj = ruleset_json(rs) if rj is None else rj
     max_pip = max_pip_of(rs)
     try:
         state = start_state(fx, rs, rj, impl)
@@ -77,14 +92,11 @@ def run_one(fx: Fixture, name: str, exp: Expectation, impl: Implementation) -> O
                 state = impl.apply(rj, state, action_json(step, max_pip))
             except Refused as e:
                 clause = f" [{e.clause}]" if e.clause else ""
-                return Outcome(fx, name, "fail",
+                return Outcome(fx, rs.name, "fail",
                                [f"step {k} `{step}` was refused: {e.reason}{clause}"])
-        out.messages += check(exp, rj, state, impl, max_pip)
     except FixtureError as e:
-        return Outcome(fx, name, "error", [f"cannot set up the fixture: {e}"])
-    if out.messages:
-        out.status = "fail"
-    return out
+        return Outcome(fx, rs.name, "error", [f"cannot set up the fixture: {e}"])
+    return state, rj
 
 
 def start_state(fx: Fixture, rs: Ruleset, rj: JSON, impl: Implementation) -> JSON:

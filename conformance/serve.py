@@ -14,10 +14,12 @@ from typing import IO, Any
 
 from mtrain import __version__
 from mtrain.reference import codec, engine
+from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import RulesetError
+from mtrain.spec.ruleset import OTHER, Ruleset
 from mtrain.spec.yamlload import SpecError
 
-from .adapter import JSON, ReferenceImplementation, Refused
+from .adapter import JSON, ReferenceImplementation, Refused, ruleset_json
 from .protocol import (
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -40,11 +42,29 @@ BAD_REQUEST_ERRORS = (BadRequest, codec.StateError, RulesetError, SpecError, Val
                       KeyError, TypeError)
 
 
+class FixedRules(ReferenceImplementation):
+    """The reference engine playing one rule set whatever a request names, as most real
+    engines do (`mtrain serve --rules FILE`)."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        super().__init__()
+        if rs.unknown:
+            raise ValueError(f"{rs.name}: the reference engine cannot play "
+                             + ", ".join(f"{o}={OTHER}" for o in rs.unknown))
+        self.ruleset = rs
+        self._fixed = Rules.of(rs)
+
+    def rules(self, ruleset: JSON) -> Rules:
+        return self._fixed
+
+
 class Server:
     """Answers protocol v1 requests with the reference engine."""
 
-    def __init__(self, impl: ReferenceImplementation | None = None) -> None:
+    def __init__(self, impl: ReferenceImplementation | None = None,
+                 declare: Ruleset | None = None) -> None:
         self.impl = impl or ReferenceImplementation()
+        self.declare = declare
 
     def handle(self, line: bytes | str) -> tuple[JSON, bool]:
         """(the answer to one request line, whether to stop after sending it)."""
@@ -74,6 +94,9 @@ class Server:
                 return error(rid, "protocol-version",
                              f"this server speaks protocol {PROTOCOL_VERSION}, "
                              f"not {m['protocol']}", supported=[PROTOCOL_VERSION])
+            if self.declare is not None:
+                return ok(rid, protocol=PROTOCOL_VERSION, name=NAME, version=__version__,
+                          rules=ruleset_json(self.declare))
             return ok(rid, protocol=PROTOCOL_VERSION, name=NAME, version=__version__,
                       variants=["*"])
         if kind == "deal":
@@ -144,5 +167,10 @@ def serve(stdin: IO[bytes], stdout: IO[bytes], server: Server | None = None) -> 
             return 0
 
 
-def main() -> int:
-    return serve(sys.stdin.buffer, sys.stdout.buffer)
+def main(rules: Ruleset | None = None, declare: bool = True) -> int:
+    """Serve the reference engine; with `rules`, playing that one rule set (declared in
+    the hello answer unless `declare` is false)."""
+    if rules is None:
+        return serve(sys.stdin.buffer, sys.stdout.buffer)
+    server = Server(FixedRules(rules), rules if declare else None)
+    return serve(sys.stdin.buffer, sys.stdout.buffer, server)

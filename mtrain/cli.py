@@ -169,16 +169,40 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
     if args.path is not None and not Path(args.path).exists():
         raise UsageError(f"no such file or folder: {args.path}")
-    report = lint(args.path)
+    report = lint(args.path, scopes=not args.no_scopes)
+    if args.write_scopes:
+        from mtrain.conformance.fixture import FIXTURE_ROOT
+        from mtrain.conformance.scope_lint import write_scopes
+        from mtrain.spec.scope import Space
+
+        if report.scopes is None:
+            raise UsageError("--write-scopes needs the scope check (drop --no-scopes)")
+        root = FIXTURE_ROOT.parent.parent  # paths are shown relative to it
+        for path in write_scopes(report.scopes.proposals, Space(), root):
+            print(f"wrote {path}")
+        report.scopes.proposals = []
     if args.json:
         _print_json(report.to_json())
         return 0 if report.ok else 1
     for e in report.errors:
         print(f"error: {e}")
+    sc = report.scopes
+    if sc is not None:
+        from mtrain.spec.scope import Space
+
+        cat = Space().cat
+        for p in sc.proposals:
+            line = p.fixture.expect[p.entry].line
+            print(f"wider: {p.fixture.path}:{line}: {p.fixture.id} entry {p.entry + 1} also "
+                  f"holds where {p.scope.text(cat)} (--write-scopes writes it)")
+        print(f"scopes: {sc.entries} entries of {sc.fixtures} fixtures checked over the "
+              f"option space in {sc.runs} reference runs ({sc.seconds:.1f} s); "
+              f"{sc.beyond_written} fixtures hold beyond the variants they name "
+              f"({sc.beyond_possible} could), {len(sc.proposals)} wider scopes proposed")
     for u in report.uncovered:
         print(f"uncovered: {u['clause']} under {u['variant']}")
-    for p in report.pairs_missing:
-        print(f"no fixture tells apart {p['option']}: {p['values']}")
+    for pair in report.pairs_missing:
+        print(f"no fixture tells apart {pair['option']}: {pair['values']}")
     print(f"{report.fixtures} fixtures, {report.clauses} clauses, "
           f"{len(report.uncovered)} uncovered clause/variant pairs, "
           f"{report.pairs - len(report.pairs_missing)}/{report.pairs} option value pairs "
@@ -250,6 +274,7 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 COMMAND_MODULES: tuple[str, ...] = (
     "mtrain.conformance.conform",
+    "mtrain.conformance.identify",
     "mtrain.conformance.mutants",
     "mtrain.conformance.fuzz",
     "mtrain.spec.diffing",
@@ -277,6 +302,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("lint", help="check the fixture corpus: schema, ids, tables, coverage")
     p.add_argument("path", nargs="?", help="a fixture file or folder (default: the corpus)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--no-scopes", action="store_true",
+                   help="skip the scope check (the reference over the option space)")
+    p.add_argument("--write-scopes", action="store_true",
+                   help="write each proposed wider scope into its fixture file as `when:`")
     p.set_defaults(func=cmd_lint)
 
     p = sub.add_parser("docs", help="write docs/ from the spec and the fixtures")

@@ -21,6 +21,7 @@ from xml.sax.saxutils import escape, quoteattr
 if TYPE_CHECKING:
     from mtrain.conformance.adapter import Implementation
     from mtrain.conformance.fixture import Fixture
+    from mtrain.spec.ruleset import Ruleset
 
 TILE_W, TILE_H = 60, 30  # a tile laid along its train
 GAP = 5
@@ -507,7 +508,7 @@ def _legend(cv: _Canvas, state: Mapping[str, Any], hl: Highlight,
 # --- fixtures ------------------------------------------------------------------------------
 
 
-def fixture_state(fx: Fixture, variant: str,
+def fixture_state(fx: Fixture, variant: str | Ruleset,
                   impl: Implementation | None = None) -> dict[str, Any] | None:
     """The state a fixture's expectations speak about under `variant` (its table or deal,
     then its steps), as the reference engine (or `impl`) plays it; None when the fixture
@@ -520,7 +521,7 @@ def fixture_state(fx: Fixture, variant: str,
 
     engine = impl if impl is not None else ReferenceImplementation()
     try:
-        rs = resolve(variant)
+        rs = resolve(variant) if isinstance(variant, str) else variant
         rj = ruleset_json(rs)
         state = start_state(fx, rs, rj, engine)
         for step in fx.steps:
@@ -530,12 +531,22 @@ def fixture_state(fx: Fixture, variant: str,
     return dict(state)
 
 
-def draw_fixture(fx: Fixture, variant: str, *, missing: Iterable[str] = (),
+def draw_fixture(fx: Fixture, variant: str | Ruleset, *, missing: Iterable[str] = (),
                  extra: Iterable[str] = (), impl: Implementation | None = None,
                  title: str | None = None) -> str | None:
-    """The SVG of a fixture under one of its rule sets, its expected legal plays marked
-    (and, for a failure, the plays an implementation missed or offered wrongly)."""
-    exp = next((e for name, e in fx.rulesets() if name == variant), None)
+    """The SVG of a fixture under a rule set (a name, or the rule set itself), its expected
+    legal plays marked (and, for a failure, the plays an implementation missed or offered
+    wrongly)."""
+    from mtrain.conformance.runner import resolve
+
+    name = variant if isinstance(variant, str) else variant.name
+    exp = next((e for n, e in fx.rulesets() if n == name), None)
+    if exp is None:
+        try:
+            values = dict((resolve(variant) if isinstance(variant, str) else variant).choices)
+        except ValueError:
+            values = {}
+        exp = next((e for e in fx.expect if values and e.scope.contains(values)), None)
     state = fixture_state(fx, variant, impl)
     if state is None:
         return None
@@ -543,4 +554,4 @@ def draw_fixture(fx: Fixture, variant: str, *, missing: Iterable[str] = (),
     if (exp is not None and exp.legal is not None) or extra:
         hl = highlight_from_texts(exp.legal if exp is not None and exp.legal else (),
                                   missing, extra)
-    return render_state(state, hl, title if title is not None else f"{fx.id} under {variant}")
+    return render_state(state, hl, title if title is not None else f"{fx.id} under {name}")

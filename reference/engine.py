@@ -166,7 +166,9 @@ def duties(state: State, first_turns_over: bool = False) -> list[int]:
     if not state.open_doubles:
         return []
     rules = state.rules
-    if rules.chain_first_turn and state.first_pending and not first_turns_over:
+    # (Flags are read last in these tests, only when they can decide: the scope checks
+    # of conformance/scoping.py count the options an outcome reads.)
+    if state.first_pending and not first_turns_over and rules.chain_first_turn:
         return []  # FIRST-5: chain doubles wait until everyone has had a first turn
     out = [t for t in state.open_doubles if t not in state.turn_doubles]
     if rules.release_uncoverable:
@@ -183,13 +185,13 @@ def open_trains(state: State, seat: int, all_marked: bool = False,
     first = bool(state.first_pending >> seat & 1) and not first_turns_over
     if first and rules.chain_first_turn:
         return [seat]  # FIRST-2: a chain goes on your own train only
-    if rules.own_train_first and not state.trains[seat]:
+    if not state.trains[seat] and rules.own_train_first:
         return [seat]  # TRAIN-7: start your own train first
     out = [seat]
     mex = state.players
     # FIRST-9: during the first turns only the starter may open the Mexican Train
-    if not (rules.starter_only_mexican and first and seat != state.starter
-            and not state.trains[mex]):
+    if not (first and seat != state.starter and not state.trains[mex]
+            and rules.starter_only_mexican):
         out.append(mex)  # TRAIN-4, TRAIN-5: the Mexican Train is open to all (MARK-2)
     markers = state.markers
     for other in range(state.players):
@@ -303,15 +305,17 @@ def _play(state: State, tile: int, train: int) -> None:
     state.table_mask |= bit
     state.trains[train] = state.trains[train] + (tile,)
     state.ends[train] = T.OTHER_END[tile][state.ends[train]]  # TRAIN-2
-    rule = state.rules.marker_rule
-    if rule == MARKER_OWNER_OWN:
-        if train == seat:
-            state.markers[seat] = False  # MARK-3
-    elif rule == MARKER_ANYONE_ON:
-        if train < state.players:
-            state.markers[train] = False  # MARK-4
-    elif rule == MARKER_OWNER_ANYWHERE:
-        state.markers[seat] = False  # MARK-5
+    markers = state.markers
+    if markers[seat] or (train < state.players and markers[train]):  # a marker may come off
+        rule = state.rules.marker_rule
+        if rule == MARKER_OWNER_OWN:
+            if train == seat:
+                markers[seat] = False  # MARK-3
+        elif rule == MARKER_ANYONE_ON:
+            if train < state.players:
+                markers[train] = False  # MARK-4
+        elif rule == MARKER_OWNER_ANYWHERE:
+            markers[seat] = False  # MARK-5
     if train in state.open_doubles:  # TRAIN-3: one tile covers the double
         state.open_doubles.remove(train)
         if train in state.turn_doubles:

@@ -12,6 +12,21 @@ from mtrain.spec import tiles as T
 from mtrain.spec.ruleset import Ruleset
 
 FOLLOW_ANYWHERE, FOLLOW_RESTRICTED, FOLLOW_COVER_OWN = 0, 1, 2
+
+FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
+    "ruleset": (),  # read through a Ruleset, which says which option it gives
+    "max_pip": ("tile_set",), "set_mask": ("tile_set",), "number_mask": ("tile_set",),
+    "rounds": ("tile_set",), "value": ("blank_values",), "hand_table": ("hand_sizes",),
+    "holder_lays": ("engine_procedure",), "engine_holder_starts": ("starting_seat",),
+    "chain_first_turn": ("first_turn",), "starter_only_mexican": ("mexican_first_turn",),
+    "own_train_first": ("own_train_first",), "follow": ("follow_up",),
+    "oldest_first": ("double_order",), "release_uncoverable": ("uncoverable_double",),
+    "marker_rule": ("marker_removal",), "draw_until_playable": ("draw_rule",),
+    "passes_end_round": ("blocked_round",), "positive_scoring": ("scoring",),
+    "tie_most_outs": ("tie_rule",),
+}
+"""The option behind each flag: what the scope checks (conformance/scoping.py) record when
+the engine reads a flag, so that they know which options decided an outcome."""
 MARKER_OWNER_OWN, MARKER_ANYONE_ON, MARKER_OWNER_ANYWHERE = 0, 1, 2
 
 

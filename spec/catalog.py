@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import tiles
-from .ruleset import Ruleset
+from .ruleset import CUSTOM, OTHER, Ruleset
 from .yamlload import Document, SpecError, SpecErrors, load, schema, validate
 
 Setters = dict[str, tuple[Document | None, str]]
@@ -112,8 +112,10 @@ class Catalog:
             errors += self._check_names(vf)
         if errors:
             raise SpecErrors(errors)
+        self._constrained = [c for c in self.clauses.values() if c.requires]
+        self._variant_values: dict[str, dict[str, str]] = {}
         for name in self.variants:  # every shipped variant must compose cleanly
-            self.ruleset(name)
+            self._variant_values[name] = dict(self.ruleset(name).choices)
 
     # -- composition ------------------------------------------------------------------
 
@@ -122,11 +124,17 @@ class Catalog:
         """Compose "base+overlay+..." (or a variant file path) with more overlays and overrides."""
         text = str(spec)
         if text.endswith((".yaml", ".yml")) or "/" in text:
-            vf = read_variant_file(load(text))
-            errors = self._check_names(vf)
-            if errors:
-                raise SpecErrors(errors)
-            head, extra = vf, []
+            rs = self.rules_file(text)
+            if not overlays and not overrides:
+                return rs
+            base_values = dict(rs.choices)
+            inherited: Setters = {o: (None, rs.name) for o in rs}
+            values, inherited = self._overlay(base_values, inherited, [rs.name], overlays)
+            for option, value in (overrides or {}).items():
+                self._check_value(option, value)
+                values[option] = value
+            return self._finish("+".join([rs.name, *overlays]), values, inherited,
+                                tuple(overlays), rs.hand_table)
         else:
             base_name, *extra = text.split("+")
             if base_name not in self.variants:
@@ -189,29 +197,147 @@ class Catalog:
         return values, setters
 
     def _finish(self, name: str, values: dict[str, str],
-                setters: Setters, overlays: tuple[str, ...]
-                ) -> Ruleset:
-        for clause in self.clauses.values():
-            if clause.applies(values) and not clause.satisfied(values):
-                need = "; ".join(f"{o} in {sorted(v)}" for o, v in clause.requires.items())
-                culprit = next(iter(clause.when), next(iter(clause.requires)))
-                raise self._fail(setters[culprit], culprit,
-                                 f"{name}: {clause.id} ({clause.title}) applies but requires "
-                                 f"{need}; the rule set has "
-                                 + ", ".join(f"{o}={values[o]}" for o in clause.requires))
-        table = self.options["hand_sizes"].values[values["hand_sizes"]].table
-        max_pip = 12 if values["tile_set"] == "double-12" else 9
-        size = tiles.set_size(max_pip)
+                setters: Setters, overlays: tuple[str, ...],
+                table: tuple[tuple[int, int], ...] | None = None) -> Ruleset:
+        if table is None:
+            table = self.options["hand_sizes"].values[values["hand_sizes"]].table
+        found = self.conflicts(values, table)
+        if found:
+            involved, message = found[0]
+            # Blame an override first, then an option a file writes on a line of its own.
+            docs = {o: setters[o][0] for o in involved if o in setters}
+            overridden = [o for o, doc in docs.items() if doc is None]
+            written = [o for o, doc in docs.items()
+                       if doc is not None and ("options", o) in doc.lines]
+            culprit = (overridden or written or list(involved))[0]
+            raise self._fail(setters[culprit], culprit, f"{name}: {message}")
+        ordered = tuple((o, values[o]) for o in self.options)
+        return Ruleset(name=name, choices=ordered, hand_table=table, overlays=overlays)
+
+    def conflicts(self, values: Mapping[str, str],
+                  table: tuple[tuple[int, int], ...] | None = None
+                  ) -> list[tuple[tuple[str, ...], str]]:
+        """(the options involved, message) for each rule of the option space that `values`
+        breaks.
+
+        `values` may be partial: a constraint is judged once every option it names has a
+        value. The rules: each clause's `requires` wherever the clause applies, and DEAL-8
+        (every row of the hand table can be dealt from the set). A value `other` (played in
+        a way no known value describes) satisfies no `when` and is not judged by `requires`.
+        """
+        out: list[tuple[tuple[str, ...], str]] = []
+        for clause in self._constrained:
+            named = [*clause.when, *clause.requires]
+            if any(o not in values for o in named) or not clause.applies(values):
+                continue
+            if all(values[o] in vs or values[o] == OTHER for o, vs in clause.requires.items()):
+                continue
+            need = "; ".join(f"{o} in {sorted(v)}" for o, v in clause.requires.items())
+            involved = (*clause.when, *(o for o in clause.requires if o not in clause.when))
+            out.append((involved, f"{clause.id} ({clause.title}) applies but requires {need}; "
+                        "the rule set has "
+                        + ", ".join(f"{o}={values[o]}" for o in clause.requires)))
+        if not all(o in values for o in ("tile_set", "engine_procedure", "hand_sizes")):
+            return out
+        if table is None:
+            table = self.options["hand_sizes"].values[values["hand_sizes"]].table
+        size = tiles.set_size(max_pip_of(values))
         aside = 1 if values["engine_procedure"] == "set-aside" else 0
         bad = [(n, h) for n, h in table if n * h + aside > size]
         if bad:
             rows = ", ".join(f"{n} players x {h} = {n * h}" for n, h in bad)
-            raise self._fail(setters["hand_sizes"], "hand_sizes",
-                             f"{name}: hand-size table {values['hand_sizes']!r} cannot be dealt "
-                             f"from a {values['tile_set']} set of {size} tiles"
-                             f"{' with the engine set aside' if aside else ''}: {rows} [DEAL-8]")
-        ordered = tuple((o, values[o]) for o in self.options)
-        return Ruleset(name=name, choices=ordered, hand_table=table, overlays=overlays)
+            out.append((("hand_sizes", "tile_set", "engine_procedure"),
+                        f"hand-size table {values['hand_sizes']!r} cannot be "
+                        f"dealt from a {values['tile_set']} set of {size} tiles"
+                        f"{' with the engine set aside' if aside else ''}: {rows} [DEAL-8]"))
+        return out
+
+    def from_values(self, values: Mapping[str, str], name: str | None = None,
+                    table: tuple[tuple[int, int], ...] | None = None) -> Ruleset:
+        """The rule set with exactly these option values (all of them), checked."""
+        missing = [o for o in self.options if o not in values]
+        if missing:
+            raise RulesetError(f"no value for {', '.join(missing)}")
+        for option, value in values.items():
+            if value == OTHER or (option == "hand_sizes" and value == CUSTOM and table):
+                continue
+            self._check_value(option, value)
+        setters: Setters = {o: (None, o) for o in values}
+        return self._finish(name or self.describe(values), dict(values), setters, (), table)
+
+    def describe(self, values: Mapping[str, str]) -> str:
+        """A name for an assignment: the closest shipped variant and the options that differ."""
+        best, diff = "", list(self.options)
+        for vname, base in self._variant_values.items():
+            d = [o for o in self.options if values.get(o) != base[o]]
+            if len(d) < len(diff):
+                best, diff = vname, d
+        return best + "".join(f",{o}={values[o]}" for o in diff if o in values)
+
+    # -- rule-set files ---------------------------------------------------------------
+
+    def rules_file(self, path: str | Path, text: str | None = None) -> Ruleset:
+        """A rule-set file (spec/schemas/rules.schema.json) resolved into a Ruleset.
+
+        Every problem is a SpecError at its line: the schema, an unknown base, overlay,
+        option or value, an option left without a value, values that contradict a clause's
+        `requires`, a hand table that cannot be dealt (DEAL-8).
+        """
+        doc = load(path, text)
+        errors = validate(doc, schema("rules"))
+        if errors:
+            raise SpecErrors(errors)
+        d = doc.data
+        name = str(d.get("name") or Path(str(path)).stem)
+        values: dict[str, str] = {}
+        setters: Setters = {}
+        overlays = tuple(d.get("overlays", ()))
+        if "base" in d:
+            if d["base"] not in self.variants:
+                raise doc.error(("base",), f"unknown base variant {d['base']!r}; known: "
+                                f"{', '.join(self.variants)}")
+            values, setters, lineage = self._resolve(self.variants[d["base"]], ())
+            try:
+                values, setters = self._overlay(values, setters, lineage, overlays)
+            except RulesetError as e:
+                raise doc.error(("overlays",), str(e)) from None
+            setters = {o: (doc, name) for o in setters}
+        elif overlays:
+            raise doc.error(("overlays",), "overlays need a base to apply to")
+        table: tuple[tuple[int, int], ...] | None = None
+        for option, value in d["options"].items():
+            if option not in self.options:
+                errors.append(doc.error(("options", option), f"unknown option {option!r}; "
+                                        f"known: {', '.join(self.options)}"))
+                continue
+            setters[option] = (doc, name)
+            known = self.options[option].values
+            if isinstance(value, dict):
+                if option != "hand_sizes":
+                    errors.append(doc.error(("options", option), f"{option}: a table is "
+                                            "allowed only for hand_sizes"))
+                    continue
+                table = tuple(sorted((int(k), int(v)) for k, v in value.items()))
+                named = [v.name for v in known.values() if v.table == table]
+                values[option] = named[0] if named else CUSTOM
+            elif value == OTHER or value in known:
+                values[option] = value
+            else:
+                errors.append(doc.error(("options", option), f"unknown value {value!r} for "
+                                        f"{option}; known: {', '.join(known)} (or {OTHER}: "
+                                        "played in a way none of these describes)"))
+        if errors:
+            raise SpecErrors(errors)
+        missing = [o for o in self.options if o not in values]
+        if missing:
+            raise doc.error(("options",), "a rule-set file without a base must give every "
+                            f"option; missing: {', '.join(missing)}")
+        if values["hand_sizes"] == OTHER:
+            raise doc.error(("options", "hand_sizes"), "hand_sizes cannot be `other`: give "
+                            "the table (players: tiles)")
+        if table is None and values["hand_sizes"] != CUSTOM:
+            table = self.options["hand_sizes"].values[values["hand_sizes"]].table
+        return self._finish(name, values, setters, overlays, table)
 
     @staticmethod
     def _fail(setter: tuple[Document | None, str], option: str, message: str) -> Exception:
@@ -250,6 +376,11 @@ class Catalog:
 
     def applicable(self, rs: Mapping[str, str]) -> list[Clause]:
         return [c for c in self.clauses.values() if c.applies(rs)]
+
+
+def max_pip_of(values: Mapping[str, str]) -> int:
+    """The highest number of the rule set's tile set."""
+    return 12 if values["tile_set"] == "double-12" else 9
 
 
 def read_variant_file(doc: Document) -> VariantFile:

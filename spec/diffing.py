@@ -81,7 +81,7 @@ def fixture_differences(ra: Ruleset, rb: Ruleset, a_spec: str | None = None,
         return vectors[name]
 
     va, vb = _vector(ra), _vector(rb)
-    specs = {"A": a_spec or ra.name, "B": b_spec or rb.name}
+    rulesets = {"A": ra, "B": rb}
     out: list[dict[str, Any]] = []
     for fx in fixtures:
         ea = next((e for n, e in fx.rulesets() if vector(n) == va), None)
@@ -98,7 +98,7 @@ def fixture_differences(ra: Ruleset, rb: Ruleset, a_spec: str | None = None,
                 out.append({**entry, "why": f"names only {side}", "tells_apart": None})
                 continue
             try:
-                outcome = run_one(fx, specs[other], exp, impl)
+                outcome = run_one(fx, rulesets[other], exp, impl)
                 verdict = "holds" if outcome.status == "pass" else "fails"
             except (ValueError, KeyError) as e:  # DEAL-7: no hand size for that count, ...
                 verdict = f"cannot be set up ({e})"

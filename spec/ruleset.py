@@ -5,6 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
+OTHER = "other"
+"""An option an implementation plays in a way that matches none of the known values."""
+CUSTOM = "custom"
+"""The hand_sizes value of a rule set that brings a table of its own."""
+
 
 @dataclass(frozen=True)
 class Ruleset(Mapping[str, str]):
@@ -47,6 +52,15 @@ class Ruleset(Mapping[str, str]):
     @property
     def player_counts(self) -> tuple[int, ...]:
         return tuple(n for n, _ in self.hand_table)
+
+    @property
+    def unknown(self) -> tuple[str, ...]:
+        """Options played in a way no known value describes (value `other`)."""
+        return tuple(o for o, v in self.choices if v == OTHER)
+
+    @property
+    def custom_table(self) -> bool:
+        return self._index.get("hand_sizes") == CUSTOM
 
     def to_json(self) -> dict[str, object]:
         """Canonical JSON form, as the protocol and fixtures carry it."""

@@ -261,7 +261,7 @@ def test_a_good_variant_file_composes(tmp_path: Path) -> None:
     ("name: x\ntitle: X\nsource: [house]\nbase: nope\noptions: {}\n", 4,
      r"unknown base variant 'nope'"),
     ("name: x\ntitle: X\nsource: [house]\noptions:\n  scoring: penalty\n", 4,
-     r"must set every option"),
+     r"must give every option"),
 ])
 def test_malformed_variant_file(tmp_path: Path, text: str, line: int | None,
                                 pattern: str) -> None:

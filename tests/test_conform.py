@@ -170,8 +170,8 @@ def test_adapter_failure_shows_what_differs(capsys: pytest.CaptureFixture[str]) 
     assert (f"rerun: mtrain conform --adapter {ADAPTERS}:ForgetsDraw --fixtures "
             f"{FIXTURES}/basic/play.yaml -k basic-001 --variant puremco") in out
     tail = out[out.index("Per clause:"):]
-    assert "TURN-1" in tail and "Per variant:" in tail
-    assert out.rstrip().endswith("s") and "FAILED: 12 results (10 pass, 2 fail)" in out
+    assert "TURN-1" in tail and "Per rule set" in tail
+    assert out.rstrip().endswith("s") and "FAILED: 12 results ran, 28 checks (10 pass, 2 fail)" in out
 
 
 def test_rerun_command_runs_just_that_fixture(capsys: pytest.CaptureFixture[str]) -> None:
@@ -270,7 +270,7 @@ def test_junit_markdown_and_output_file(capsys: pytest.CaptureFixture[str],
 
     text = tmp_path / "report.txt"
     assert main([*args, "--output", str(text)]) == 1
-    assert "Per variant:" in text.read_text()
+    assert "Per rule set" in text.read_text()
 
 
 def test_junit_survives_control_characters(capsys: pytest.CaptureFixture[str],

@@ -28,7 +28,8 @@ from mtrain.conformance.report import Report, Result, render_html, worst
 MUTANT = "play-on-unmarked-train"
 # marker-001 fails under all three variants (an extra legal play on an unmarked train);
 # deal-019 passes (a deal); end-010 has no legal-action expectation.
-SELECTION = ("-k", "marker-001", "-k", "deal-019", "-k", "end-010")
+SELECTION = ("-k", "marker-001", "-k", "deal-019", "-k", "end-010",
+             "--variant", "pagat", "--variant", "puremco", "--variant", "puremco-d9")
 
 
 class Element:

@@ -44,13 +44,15 @@ CONTRADICTORY = {
     ("tile_set=double-9", "hand_sizes=fundex"): ("DEAL-8:fundex:4p",),
     ("engine_procedure=set-aside", "starting_seat=engine-holder"): ("SEAT-2",),
     ("first_turn=chain", "mexican_first_turn=starter-only"): ("FIRST-9",),
+    ("mexican_first_turn=starter-only", "own_train_first=required"): ("FIRST-9",),
 }
 
 # By hand: (tile_set, hand_sizes, engine_procedure, starting_seat) has 5 dealable
 # (set, table) pairs x 3 (engine, seat) pairs allowed by SEAT-2 = 15; (first_turn,
-# mexican_first_turn) has 3 allowed by FIRST-9; the other ten options are free:
-# 2*3*2*2*3*2*2*2*4*2 = 4608. 15 * 3 * 4608 = 207360.
-HAND_COUNT = 15 * 3 * 4608
+# mexican_first_turn, own_train_first) has 5 of 8 allowed by FIRST-9 (starter-only needs
+# single and not-required); the other nine options are free:
+# 3*2*2*3*2*2*2*4*2 = 2304. 15 * 5 * 2304 = 172800.
+HAND_COUNT = 15 * 5 * 2304
 
 
 @pytest.fixture(scope="module")
@@ -236,7 +238,8 @@ def test_model_count_matches_brute_force(sp: OptionSpace) -> None:
     together = sum(rs[i_set] == "double-9" and rs[i_hand] == "puremco-d9" for rs in valid)
     assert seen[("tile_set", "double-9")] == seen[("hand_sizes", "puremco-d9")] == together
     linked = [names.index(o) for o in ("tile_set", "hand_sizes", "engine_procedure",
-                                       "starting_seat", "first_turn", "mexican_first_turn")]
+                                       "starting_seat", "first_turn", "mexican_first_turn",
+                                       "own_train_first")]
     projections = {operator.itemgetter(*linked)(rs) for rs in valid}
     pairs = {(f"{names[i]}={p[a]}", f"{names[j]}={p[b]}") for p in projections
              for (a, i), (b, j) in itertools.combinations(enumerate(linked), 2)}
@@ -275,7 +278,7 @@ def test_backbone_dead_values_and_clause_usage_under_an_extra_constraint() -> No
     usage = sp.clause_usage()
     assert [f.clause for f in usage.false_optional] == ["SET-2"]
     assert [f.clause for f in usage.dead] == ["SET-3", "DEAL-4"]
-    assert sp.count_models().total == 12 * 3 * 4608
+    assert sp.count_models().total == 12 * 5 * 2304
 
 
 def test_an_undecided_query_is_an_error() -> None:

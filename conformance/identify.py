@@ -1,0 +1,415 @@
+"""`mtrain identify`: which rules does an engine play?
+
+Every fixture is played against the engine and each of its entries passes or fails. The
+scope check's partition (conformance/scoping.py) says, for every region of the option
+space, which entries the rules of that region pass; so each fixture's observed pattern
+places the engine's rules in the regions that show the same pattern. No single fixture is
+trusted: z3 finds the valid rule set that agrees with the most fixtures (a weighted
+MaxSAT), each option may also be `other` (played in a way no known value describes: the
+fixtures that depend on it then say nothing) at a price, and for every option the
+margin (how many more fixtures any other value would contradict) says how sure the
+answer is. A bug shows as a few fixtures that no rule set explains; they are listed,
+and left for `mtrain conform --rules` to report.
+
+The hand-size table is measured directly, by asking the engine to deal for 2 to 10
+players, so that a table of the engine's own is found exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+import z3
+
+from mtrain.cli import UsageError
+from mtrain.spec.catalog import Catalog, RulesetError, catalog
+from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
+from mtrain.spec.scope import Space
+
+from .adapter import Implementation, ruleset_json
+from .fixture import Fixture, load_corpus, max_pip_of
+from .process import ConfigurationError, HarnessError
+from .runner import check, play
+from .scoping import Partition, explore
+
+PRIOR_OTHER = 3
+"""What declaring an option `other` costs, in fixtures: more than one or two
+contradicting fixtures (a bug) must be explained before a rule is called unknown."""
+SURE = 2
+"""A value is `sure` when every other value contradicts at least this many more fixtures."""
+NO_OTHER = ("tile_set", "hand_sizes")
+"""A tile set is data; a hand table is measured (`other` there only when measured so)."""
+
+
+@dataclass
+class Observation:
+    fixture: Fixture
+    outcomes: tuple[str | None, ...]  # per entry: pass | fail | None (not run)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class OptionFinding:
+    option: str
+    value: str
+    status: str  # sure | likely | undetermined | other
+    margin: int
+    evidence: list[str]  # fixtures that rule the runner-up out
+    alternatives: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Identification:
+    ruleset: Ruleset
+    findings: list[OptionFinding]
+    unexplained: list[str]  # fixtures no identified rule set explains: likely bugs
+    observed: int
+    informative: int
+    seconds: float
+    hand_table: dict[int, int] | None
+    declared: Ruleset | None = None
+    sent: str = ""
+
+    def to_file(self, cat: Catalog) -> dict[str, Any]:
+        options: dict[str, Any] = {}
+        for o, v in self.ruleset.choices:
+            options[o] = ({str(n): h for n, h in self.ruleset.hand_table}
+                          if o == "hand_sizes" and v == CUSTOM else v)
+        evidence = {f.option: f"{f.status} (margin {f.margin}): "
+                    + (", ".join(f.evidence[:6]) or "no fixture tells its values apart")
+                    for f in self.findings}
+        return {"name": self.ruleset.name,
+                "description": "Found by mtrain identify: the closest rule set to what the "
+                               "engine plays.",
+                "options": options, "evidence": evidence}
+
+
+# --- observing -----------------------------------------------------------------------
+
+
+def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
+            informative: set[str]) -> list[Observation]:
+    """Play every informative fixture once, then check each of its entries."""
+    rj = ruleset_json(sent)
+    out = []
+    for fx in fixtures:
+        if fx.id not in informative:
+            continue
+        obs = Observation(fx, tuple(None for _ in fx.expect))
+        try:
+            played = play(fx, sent, impl, rj)
+        except (HarnessError, ValueError, KeyError, TypeError) as e:
+            obs.notes.append(f"not run: {e}")
+            out.append(obs)
+            continue
+        if not isinstance(played, tuple):  # a refused step: every entry fails
+            obs.outcomes = tuple("fail" if played.status == "fail" else None
+                                 for _ in fx.expect)
+            out.append(obs)
+            continue
+        state, rj_sent = played
+        outcomes: list[str | None] = []
+        for exp in fx.expect:
+            try:
+                problems = check(exp, rj_sent, state, impl, max_pip_of(sent))
+                outcomes.append("fail" if problems else "pass")
+            except (HarnessError, ValueError, KeyError, TypeError):
+                outcomes.append(None)
+        obs.outcomes = tuple(outcomes)
+        out.append(obs)
+    return out
+
+
+def measure_hand_table(impl: Implementation, sent: Ruleset) -> dict[int, int] | None:
+    """Hand sizes by players, from deals the engine makes (None if it deals none)."""
+    from .fixture import Fixture as _F
+
+    table: dict[int, int] = {}
+    rj = ruleset_json(sent)
+    for players in range(2, 11):
+        probe = _F("probe", "", (), (), "", None, None, {"players": players}, (), ())
+        try:
+            n, round_no, order, _ = probe.deal_request(sent)
+            state = impl.deal(rj, n, round_no, order)
+            sizes = [len(h) for h in state["hands"]]
+        except (HarnessError, ValueError, KeyError, TypeError):
+            continue
+        if len(sizes) == players and sizes and max(sizes) > 0:
+            table[players] = max(sizes)  # ENG-3: the holder placed one from its hand
+    return table or None
+
+
+def _first_guess(impl: Implementation, fixtures: Sequence[Fixture],
+                 informative: set[str]) -> Ruleset:
+    """The rule set to send first: the tile set and engine procedure under which the
+    engine deals and reads the most tables (the others only ever give errors)."""
+    cat = catalog()
+    best: tuple[int, int, Ruleset] | None = None
+    sample = {fx.id for fx in fixtures if fx.id in informative and fx.table is not None}
+    sample = set(sorted(sample)[:24])
+    for name in ("pagat", "pagat+engine-aside", "puremco-d9", "puremco-d9+holder-lays"):
+        try:
+            rs = cat.ruleset(name) if "holder" not in name else cat.ruleset(
+                "puremco-d9", overrides={"engine_procedure": "holder-lays"})
+        except RulesetError:
+            continue
+        deals = len(measure_hand_table(impl, rs) or {})
+        reads = sum(o is not None for ob in observe(fixtures, impl, rs, sample)
+                    for o in ob.outcomes)
+        if best is None or (deals + reads, -len(rs.name)) > (best[0], best[1]):
+            best = (deals + reads, -len(rs.name), rs)
+    assert best is not None
+    return best[2]
+
+
+# --- solving -------------------------------------------------------------------------
+
+
+class Model:
+    """The option space in z3: one integer per option, its last index meaning `other`."""
+
+    def __init__(self, space: Space) -> None:
+        self.space = space
+        self.options = space.options
+        self.x = {o: z3.Int(o) for o in self.options}
+        self.other = {o: len(vs) for o, vs in self.options.items()}
+        self._eq = {(o, v): self.x[o] == k for o, vs in self.options.items()
+                    for k, v in enumerate([*vs, OTHER])}
+        self._inside: dict[Any, Any] = {}
+        self.hard: list[Any] = []
+        for o, vs in self.options.items():
+            top = len(vs) - 1 if o == "tile_set" else len(vs)
+            self.hard.append(z3.And(self.x[o] >= 0, self.x[o] <= top))
+        self.hard += self._validity()
+
+    def _validity(self) -> list[Any]:
+        """The catalogue's own constraints (Catalog.conflicts), as forbidden combinations
+        of the few options they name, enumerated rather than written a second time."""
+        cat = self.space.cat
+        named = {o for c in cat.clauses.values() if c.requires for o in (*c.when, *c.requires)}
+        named |= {"tile_set", "hand_sizes", "engine_procedure"}
+        names = [o for o in self.options if o in named]
+        out = []
+        for combo in itertools.product(*([*self.options[o], OTHER] for o in names)):
+            values = dict(zip(names, combo, strict=True))
+            if values["hand_sizes"] == OTHER or values["tile_set"] == OTHER:
+                continue
+            if cat.conflicts(values):
+                out.append(z3.Not(z3.And([self.eq(o, v) for o, v in values.items()])))
+        return out
+
+    def eq(self, option: str, value: str) -> Any:
+        return self._eq[option, value]
+
+    def inside(self, region: Mapping[str, frozenset[str]]) -> Any:
+        """The region as a z3 formula (built once per region: building is the slow part)."""
+        full = self.space.full()
+        key = tuple(sorted((o, vs) for o, vs in region.items() if vs != full[o]))
+        found = self._inside.get(key)
+        if found is None:
+            found = self._inside[key] = z3.And([z3.Or([self.eq(o, v) for v in vs])
+                                               for o, vs in key])
+        return found
+
+    def value(self, m: Any, option: str) -> str:
+        k = m.eval(self.x[option], model_completion=True).as_long()
+        return OTHER if k == self.other[option] else self.options[option][k]
+
+
+def _constraint(model: Model, part: Partition, obs: Observation) -> Any | None:
+    """The rule sets that pass and fail exactly the entries the engine did, or an
+    option of the fixture played `other`."""
+    seen = [(i, o) for i, o in enumerate(obs.outcomes) if o is not None]
+    if not seen:
+        return None
+    cells = [c for c in part.cells if all(c.run.outcomes[i] == o for i, o in seen)]
+    full = model.space.full()
+    depends = {o for c in part.cells for o, vs in c.region.items() if vs != full[o]}
+    escape = [model.x[o] == model.other[o] for o in depends if o != "tile_set"]
+    return z3.Or([model.inside(c.region) for c in cells] + escape)
+
+
+def solve(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str] | None = None,
+          extra: Sequence[Any] = ()) -> tuple[dict[str, str], int, list[str]] | None:
+    """The assignment violating the fewest soft constraints: (values, cost, violated)."""
+    opt = z3.Optimize()
+    opt.set("timeout", 20000)
+    opt.add(*model.hard, *extra)
+    for o, v in (fixed or {}).items():
+        opt.add(model.eq(o, v))
+    for o in NO_OTHER:
+        if o not in (fixed or {}):
+            opt.add(model.x[o] != model.other[o])
+    for c, _ in soft:
+        opt.add_soft(c, 1)
+    for o in model.options:
+        if o not in NO_OTHER:
+            opt.add_soft(model.x[o] != model.other[o], PRIOR_OTHER)
+    if opt.check() != z3.sat:
+        return None
+    m = opt.model()
+    values = {o: model.value(m, o) for o in model.options}
+    violated = [name for c, name in soft if not z3.is_true(m.eval(c, model_completion=True))]
+    cost = len(violated) + PRIOR_OTHER * sum(v == OTHER for v in values.values())
+    return values, cost, violated
+
+
+def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
+             partitions: Mapping[str, Partition] | None = None,
+             log: Any = None) -> Identification:
+    started = time.perf_counter()
+    cat = catalog()
+    space = Space(cat)
+    if fixtures is None:
+        fixtures, errors = load_corpus()
+        if errors:
+            raise UsageError(f"the fixture corpus does not load: {errors[0]}")
+    parts = dict(partitions or {})
+    for fx in fixtures:
+        if fx.id not in parts:
+            parts[fx.id] = explore(fx, space)
+    informative = {fid for fid, p in parts.items()
+                   if len({c.run.outcomes for c in p.cells}) > 1}
+    model = Model(space)
+    sent = _first_guess(impl, fixtures, informative)
+    values: dict[str, str] = dict(sent.choices)
+    observations: list[Observation] = []
+    soft: list[tuple[Any, str]] = []
+    fixed: dict[str, str] = {}
+    table: dict[int, int] | None = None
+    for _ in range(3):  # deal orders and tables follow the tile set and engine found
+        table = measure_hand_table(impl, sent)
+        named = [v.name for v in cat.options["hand_sizes"].values.values()
+                 if table and dict(v.table) == table]
+        # A table of the engine's own: the fixtures that depend on it say nothing.
+        fixed = {"hand_sizes": named[0] if named else OTHER} if table else {}
+        observations = observe(fixtures, impl, sent, informative)
+        soft = [(c, o.fixture.id) for o in observations
+                if (c := _constraint(model, parts[o.fixture.id], o)) is not None]
+        found = solve(model, soft, fixed)
+        if found is None:
+            raise UsageError("no rule set is consistent with the option space (a bug in "
+                             "the catalogue's constraints)")
+        values, cost, violated = found
+        key = ("tile_set", "engine_procedure")
+        if all(values[k] == sent[k] for k in key):
+            break
+        stand = space.complete({o: frozenset((values[o],)) for o in key
+                                if values[o] != OTHER})
+        if stand is None:
+            break
+        sent = space.ruleset(stand)
+    findings = []
+    for option in model.options:
+        best = values[option]
+        if option in fixed:
+            mine = best == OTHER
+            findings.append(OptionFinding(
+                option, CUSTOM if mine else best, "measured", 0,
+                [f"dealt {', '.join(f'{n}p: {h}' for n, h in (table or {}).items())}"]))
+            continue
+        # The runner-up: another known value, no option newly called `other`.
+        keep = [z3.Not(model.eq(o, OTHER)) for o in model.options
+                if values[o] != OTHER and (o == option or o not in fixed)]
+        rival = solve(model, soft, fixed, extra=[z3.Not(model.eq(option, best)), *keep])
+        if rival is None:
+            findings.append(OptionFinding(option, best, "sure", 99, ["the only valid value"]))
+            continue
+        r_values, r_cost, r_violated = rival
+        margin = r_cost - cost
+        evidence = sorted(set(r_violated) - set(violated))
+        status = ("other" if best == OTHER else "sure" if margin >= SURE
+                  else "likely" if margin > 0 else "undetermined")
+        alternatives = [r_values[option]] if margin <= 0 else []
+        if best == OTHER:  # the fixtures no known value explains
+            evidence = sorted(set(r_violated) - set(violated))
+        findings.append(OptionFinding(option, best, status, margin, evidence, alternatives))
+    hand_table: tuple[tuple[int, int], ...] | None = None
+    if values["hand_sizes"] == OTHER:
+        values["hand_sizes"] = CUSTOM
+        hand_table = tuple(sorted((table or {}).items()))
+    name = cat.describe(values)
+    try:
+        rs = cat.from_values(values, name=name, table=hand_table)
+    except RulesetError:
+        rs = Ruleset(name, tuple((o, values[o]) for o in cat.options),
+                     hand_table or sent.hand_table)
+    return Identification(rs, findings, violated, len(observations), len(informative),
+                          time.perf_counter() - started, table, sent=sent.name)
+
+
+# --- the command ---------------------------------------------------------------------
+
+
+def cmd_identify(args: argparse.Namespace) -> int:
+    from .conform import greet, target_of
+    from .support import DeclarationError, declared_ruleset
+
+    target = target_of(args)
+    impl = target.make()
+    try:
+        info, warning = greet(impl, target)
+        try:
+            declared = declared_ruleset(info)
+        except DeclarationError:
+            declared = None
+        try:
+            result = identify(impl)
+        except ConfigurationError as e:
+            raise UsageError(str(e)) from None
+    finally:
+        close = getattr(impl, "close", None)
+        if callable(close):
+            close()
+    result.declared = declared
+    cat = catalog()
+    print(f"mtrain identify: {result.observed} fixtures played ({result.informative} tell "
+          f"rule sets apart), {result.seconds:.1f} s")
+    if warning:
+        print(f"warning: {warning}")
+    width = max(len(o) for o in cat.options)
+    for f in result.findings:
+        why = ", ".join(f.evidence[:4]) + (" ..." if len(f.evidence) > 4 else "")
+        alt = f" (or {', '.join(f.alternatives)})" if f.alternatives else ""
+        print(f"  {f.option:<{width}}  {f.value:<22} {f.status}{alt}"
+              + (f", margin {f.margin}: {why}" if why else ""))
+    if result.unexplained:
+        print(f"{len(result.unexplained)} fixtures no rule set explains (likely bugs; "
+              f"`mtrain conform --rules` shows them): {', '.join(result.unexplained[:12])}")
+    print(f"closest rule set: {result.ruleset.name}")
+    if declared is not None:
+        differ = [o for o, v in declared.choices if result.ruleset[o] != v]
+        print("declared rules agree" if not differ else
+              f"the engine declares other rules than it plays: {', '.join(differ)}")
+    if args.output:
+        try:
+            Path(args.output).write_text(
+                "# Written by mtrain identify.\n"
+                + yaml.safe_dump(result.to_file(cat), sort_keys=False, width=100),
+                encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"--output {args.output}: {e.strerror or e}") from None
+        print(f"wrote {args.output}: run `mtrain conform --rules {args.output}` with the "
+              "same implementation to see what is left")
+    return 0
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("identify", help="find which rules an implementation plays",
+                       description="Play every fixture that tells rule sets apart against "
+                       "an implementation and report, option by option, the value it "
+                       "follows, with the evidence and how sure; write the closest rule "
+                       "set as a rule-set file.")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--impl", metavar="COMMAND", help="a program speaking protocol v1")
+    which.add_argument("--adapter", metavar="MODULE:OBJECT", help="an in-process adapter")
+    p.add_argument("--output", "-o", metavar="FILE", help="write the rule set found here")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS")
+    p.set_defaults(func=cmd_identify)

@@ -1,0 +1,375 @@
+"""Where a fixture's expectations hold: its outcome over the whole option space.
+
+The reference engine reads a rule set only through its flags (reference/rules.py) and the
+Ruleset; a traced run records which options it read, in order. The engine is
+deterministic, so every rule set that agrees with the run on the options it read plays the
+fixture identically: the run decides a whole region of the option space at once. Exploring
+the other values of each option read, one region after another, partitions the option
+space into regions of equal outcome (usually a few dozen runs per fixture, against
+172,800 valid rule sets). The partition is exact, not a sample; `Space.complete` proves a
+region holds no valid rule set before it is skipped.
+
+From the partition: `check` lists every region inside an entry's written scope where its
+expectation does not hold; `propose` writes the widest scope where it does. The engine
+only decides where an expectation holds; what it expects comes from the rule text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mtrain.reference.rules import FLAG_OPTIONS, Rules
+from mtrain.spec.catalog import Catalog, catalog
+from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
+from mtrain.spec.scope import Product, Region, Scope, Space
+
+from .adapter import JSON, ReferenceImplementation, ruleset_json
+from .fixture import Expectation, Fixture, max_pip_of
+from .runner import Outcome, check, play
+
+# --- traced runs ---------------------------------------------------------------------
+
+
+class _Log:
+    __slots__ = ("read",)
+
+    def __init__(self) -> None:
+        self.read: dict[str, None] = {}  # options, in the order first read
+
+    def add(self, options: Sequence[str]) -> None:
+        for o in options:
+            self.read.setdefault(o)
+
+
+class TracedRuleset(Ruleset):
+    """A Ruleset that logs each option looked up (the hand table logs hand_sizes)."""
+
+    _log: _Log
+
+    @staticmethod
+    def wrap(rs: Ruleset, log: _Log) -> TracedRuleset:
+        t = TracedRuleset(rs.name, rs.choices, rs.hand_table, rs.overlays)
+        object.__setattr__(t, "_log", log)
+        return t
+
+    def __getitem__(self, option: str) -> str:
+        self._log.add((option,))
+        return super().__getitem__(option)
+
+    def hand_size(self, players: int) -> int:
+        self._log.add(("hand_sizes",))
+        return super().hand_size(players)
+
+    def __iter__(self) -> Iterator[str]:
+        self._log.add(tuple(self._index))  # reading them all: every option decides
+        return super().__iter__()
+
+
+class TracedRules:
+    """Stands in for the engine's Rules and logs the option behind each flag read."""
+
+    def __init__(self, rules: Rules, ruleset: TracedRuleset, log: _Log) -> None:
+        object.__setattr__(self, "_rules", rules)
+        object.__setattr__(self, "_ruleset", ruleset)
+        object.__setattr__(self, "_log", log)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "ruleset":
+            return self._ruleset
+        self._log.add(FLAG_OPTIONS[name])
+        return getattr(self._rules, name)
+
+
+class TracedReference(ReferenceImplementation):
+    """The reference engine playing one rule set, whatever a request names, traced."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        super().__init__()
+        self.log = _Log()
+        self.ruleset = TracedRuleset.wrap(rs, self.log)
+        self._traced: Any = TracedRules(Rules.of(rs), self.ruleset, self.log)
+
+    def rules(self, ruleset: JSON) -> Rules:
+        traced: Rules = self._traced
+        return traced
+
+
+@dataclass(frozen=True)
+class Run:
+    """One traced play of a fixture: an outcome per entry and the options read."""
+
+    values: dict[str, str]
+    outcomes: tuple[str, ...]  # per entry: pass | fail | error
+    read: tuple[str, ...]
+    messages: tuple[tuple[str, ...], ...] = ()
+
+
+def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None = None) -> Run:
+    """Play `fx` under `rs` with the traced reference and check every entry."""
+    entries = fx.expect if entries is None else entries
+    impl = TracedReference(rs)
+    traced = impl.ruleset
+    try:
+        played = play(fx, traced, impl, ruleset_json(rs))
+    except ValueError as e:  # the reference cannot deal or read this table (DEAL-7, ...)
+        played = Outcome(fx, rs.name, "error", [str(e)])
+    if isinstance(played, Outcome):
+        status = played.status
+        return Run(dict(rs.choices), tuple(status for _ in entries), tuple(impl.log.read),
+                   tuple(tuple(played.messages) for _ in entries))
+    state, rj = played
+    outcomes, messages = [], []
+    for exp in entries:
+        try:
+            problems = check(exp, rj, state, impl, max_pip_of(traced))
+        except ValueError as e:  # a check the table cannot answer (a bad tile name, ...)
+            problems = [str(e)]
+        outcomes.append("fail" if problems else "pass")
+        messages.append(tuple(problems))
+    return Run(dict(rs.choices), tuple(outcomes), tuple(impl.log.read), tuple(messages))
+
+
+# --- the partition -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A region of the option space where the fixture plays the same: `run` is one of
+    its rule sets, and every valid rule set in `region` has the same outcomes."""
+
+    region: Region
+    run: Run
+
+
+@dataclass
+class Partition:
+    fixture: Fixture
+    cells: list[Cell] = field(default_factory=list)
+
+    @property
+    def runs(self) -> int:
+        return len(self.cells)
+
+
+def explore(fx: Fixture, space: Space | None = None, limit: int = 5000) -> Partition:
+    """Partition the option space by the fixture's outcome (see the module docstring)."""
+    space = space or Space()
+    part = Partition(fx)
+    pending: list[Region] = [space.full()]
+    prefer = _written_values(fx, space.cat)
+    while pending:
+        region = pending.pop()
+        values = space.complete(region, prefer)
+        if values is None:
+            continue  # no valid rule set here
+        run = traced_run(fx, space.ruleset(values))
+        cell = dict(region)
+        for option in run.read:
+            rest = cell[option] - {values[option]}
+            if rest:
+                pending.append({**cell, option: rest})
+            cell[option] = frozenset((values[option],))
+        part.cells.append(Cell(cell, run))
+        if len(part.cells) > limit:
+            raise RuntimeError(f"{fx.id}: more than {limit} regions; the outcome reads "
+                               "too many options to explore")
+    return part
+
+
+def _written_values(fx: Fixture, cat: Catalog) -> dict[str, str]:
+    """The first written rule set's values: explored first, so its cell is found at once."""
+    for exp in fx.expect:
+        for name in exp.variants:
+            return dict(cat.ruleset(name).choices)
+    return {}
+
+
+# --- checking and proposing scopes ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Breach:
+    """A region inside an entry's scope where its expectation does not hold."""
+
+    entry: int
+    region: Region
+    example: str  # a rule set of the region, by name
+    outcome: str
+    messages: tuple[str, ...]
+
+
+def breaches(part: Partition, space: Space) -> list[Breach]:
+    """Every region inside an entry's written scope where the entry does not hold."""
+    out = []
+    for i, exp in enumerate(part.fixture.expect):
+        for cell in part.cells:
+            if cell.run.outcomes[i] == "pass":
+                continue
+            for product in exp.scope.products:
+                both = space.intersect(cell.region, product.region())
+                if both is None:
+                    continue
+                example = space.complete(both, cell.run.values)
+                if example is None:
+                    continue
+                out.append(Breach(i, both, space.cat.describe(example), cell.run.outcomes[i],
+                                  cell.run.messages[i]))
+    return out
+
+
+def overlaps(part: Partition, space: Space) -> list[tuple[int, int, str]]:
+    """Pairs of entries whose written scopes share a valid rule set (named)."""
+    out = []
+    entries = part.fixture.expect
+    for i in range(len(entries)):
+        for j in range(i + 1, len(entries)):
+            for p in entries[i].scope.products:
+                for q in entries[j].scope.products:
+                    both = space.intersect(p.region(), q.region())
+                    example = None if both is None else space.complete(both)
+                    if example is not None:
+                        out.append((i, j, space.cat.describe(example)))
+                        break
+                else:
+                    continue
+                break
+    return out
+
+
+def propose(part: Partition, space: Space) -> list[Scope]:
+    """For each entry, the widest scope where it holds: few products, few options each.
+
+    A cell that passes several entries goes to the one whose written scope holds it (else
+    the first). Each product grows, option by option and value by value, while it meets
+    no valid rule set of a cell assigned elsewhere; options left with every value are
+    dropped from it.
+    """
+    entries = part.fixture.expect
+    owner: list[int | None] = []
+    for cell in part.cells:
+        passing = [i for i, o in enumerate(cell.run.outcomes) if o == "pass"]
+        written = [i for i in passing if entries[i].scope.contains(cell.run.values)]
+        chosen = written or passing
+        owner.append(chosen[0] if chosen else None)
+    out = []
+    for i, exp in enumerate(entries):
+        mine = [c for c, w in zip(part.cells, owner, strict=True) if w == i]
+        others = [c.region for c, w in zip(part.cells, owner, strict=True) if w != i]
+        products: list[Product] = []
+        for cell in mine:
+            if any(p.contains(cell.run.values) for p in products):
+                continue
+            products.append(_grow(cell.region, others, space))
+        products = [p for k, p in enumerate(products) if not any(
+            k != m and _within(p, q, space) and (not _within(q, p, space) or m < k)
+            for m, q in enumerate(products))]
+        own = list(exp.scope.products[:len(exp.scope.variants)])
+        out.append(Scope(tuple(own + [p for p in products if p not in own]),
+                         exp.scope.variants))
+    return out
+
+
+def _grow(seed: Region, forbidden: Sequence[Region], space: Space) -> Product:
+    region = dict(seed)
+    for option, values in space.options.items():
+        for v in values:
+            if v in region[option]:
+                continue
+            wider = {**region, option: region[option] | {v}}
+            if not any(space.meets(wider, f) for f in forbidden):
+                region = wider
+    full = space.full()
+    return Product.of({o: vs for o, vs in region.items() if vs != full[o]})
+
+
+def _within(p: Product, q: Product, space: Space) -> bool:
+    """Every rule set of p lies in q (so p adds nothing to a union holding q)."""
+    full, pr = space.full(), p.region()
+    return all(pr.get(o, full[o]) <= vs for o, vs in q.region().items())
+
+
+def beyond(scope: Scope, space: Space) -> bool:
+    """True when the scope holds a valid rule set that none of its variants is."""
+    points = [p.region() for p in scope.products[:len(scope.variants)]]
+    for product in scope.products[len(scope.variants):]:
+        todo = [product.region()]
+        while todo:
+            region = todo.pop()
+            found = space.complete(region)
+            if found is None:
+                continue
+            if not any(all(found[o] in vs for o, vs in pt.items()) for pt in points):
+                return True
+            full = space.full()
+            for o in space.options:  # look for another rule set of the region
+                rest = region.get(o, full[o]) - {found[o]}
+                if rest:
+                    todo.append({**region, o: rest})
+                region = {**region, o: frozenset((found[o],))}
+    return False
+
+
+# --- applicability under a rule set with rules of its own -----------------------------
+
+
+def applies(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> str | None:
+    """Whether `exp` speaks about `rs`: None if it does, else why not.
+
+    A rule set of known values is simply in the scope or not. One with options played its
+    own way (`other`) or a hand table of its own is judged by a traced run of the
+    reference with a known value in place of each unknown one: if the outcome reads none
+    of them, it is the same whatever they are, and the entry applies when some choice of
+    them puts the rule set in its scope.
+    """
+    values = dict(rs.choices)
+    unknown = [o for o in rs.unknown] + (["hand_sizes"] if rs.custom_table else [])
+    if not unknown:
+        return None if exp.scope.contains(values) else "outside the expectation's scope"
+    region: Region = {o: frozenset((v,)) for o, v in values.items() if o not in unknown}
+    sample = space.complete(region)
+    if sample is None:
+        return "no known rule set stands in for its own rules here"
+    stand_in = space.ruleset(sample)
+    if rs.custom_table:  # the reference plays the table itself
+        stand_in = Ruleset(stand_in.name, stand_in.choices, rs.hand_table)
+    run = traced_run(fx, stand_in, [exp])
+    decided = [o for o in unknown if o in run.read]
+    if decided:
+        return "its outcome depends on " + ", ".join(
+            f"{o} (played {'with a table of its own' if o == 'hand_sizes' else 'its own way'})"
+            for o in decided)
+    for product in exp.scope.products:
+        inside = space.intersect(region, product.region())
+        if inside is not None and space.complete(inside) is not None:
+            return None
+    return "outside the expectation's scope"
+
+
+def stand_in(rs: Ruleset, exp: Expectation, space: Space) -> Ruleset:
+    """The known rule set the harness sends for `rs` when running `exp` (rs itself when
+    every value is known): unknown values replaced by ones inside the scope."""
+    if not rs.unknown:
+        return rs
+    values = dict(rs.choices)
+    own = {o for o, v in values.items() if v in (OTHER, CUSTOM)}
+    region: Region = {o: frozenset((v,)) for o, v in values.items() if o not in own}
+    for product in exp.scope.products:
+        inside = space.intersect(region, product.region())
+        found = None if inside is None else space.complete(inside)
+        if found is not None:
+            if rs.custom_table:  # the table stays the rule set's own
+                found["hand_sizes"] = CUSTOM
+            choices = tuple((o, found[o]) for o in values)
+            return Ruleset(rs.name, choices, rs.hand_table, rs.overlays)
+    raise ValueError(f"{rs.name}: no known rule set in the scope stands in for it")
+
+
+def scope_summary(scope: Scope, cat: Catalog | None = None) -> str:
+    return scope.text(cat or catalog())
+
+
+def region_text(region: Mapping[str, frozenset[str]], space: Space) -> str:
+    full = space.full()
+    return Product.of({o: v for o, v in region.items() if v != full[o]}).text(space.cat)

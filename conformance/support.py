@@ -1,0 +1,92 @@
+"""What an implementation says it plays, read once and used by conform, fuzz and identify.
+
+An implementation's info (its hello answer, or an adapter's `info()`) may carry:
+
+- `rules`: the one rule set it plays, in the protocol's rule-set form
+  (`{"options": {option: value}, "hand_sizes": {"2": 15, ...}}`); a value `other` says
+  the engine plays that rule in a way no known value describes. An engine that declares
+  its rules is run under them, and only them.
+- `variants`: shell-style patterns of the rule-set names it can play when asked
+  (`pagat`, `puremco+*`, `*`), and `options`: option -> the values it can play.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Mapping
+from typing import Any
+
+from mtrain.spec.catalog import RulesetError, catalog
+from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
+
+
+class DeclarationError(ValueError):
+    """A `rules` declaration that does not describe a rule set."""
+
+
+def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
+    """The rule set an implementation declares it plays, or None if it declares none."""
+    if not info or info.get("rules") is None:
+        return None
+    rules = info["rules"]
+    if not isinstance(rules, dict) or not isinstance(rules.get("options"), dict):
+        raise DeclarationError("`rules` must be an object with `options` (option -> value)")
+    cat = catalog()
+    options = dict(rules["options"])
+    for option, value in options.items():
+        if option not in cat.options:
+            raise DeclarationError(f"`rules` names unknown option {option!r}; known: "
+                                   f"{', '.join(cat.options)}")
+        known = cat.options[option].values
+        if value != OTHER and value not in known and not (
+                option == "hand_sizes" and value == CUSTOM):
+            raise DeclarationError(f"`rules`: unknown value {value!r} for {option}; known: "
+                                   f"{', '.join(known)}, or {OTHER!r}")
+    missing = [o for o in cat.options if o not in options]
+    if missing:
+        raise DeclarationError("`rules` must give one value per option (`other` for a rule "
+                               f"played its own way); missing: {', '.join(missing)}")
+    table = None
+    raw_table = rules.get("hand_sizes")
+    if raw_table is not None:
+        try:
+            table = tuple(sorted((int(n), int(h)) for n, h in raw_table.items()))
+        except (AttributeError, TypeError, ValueError):
+            raise DeclarationError("`rules.hand_sizes` must map players to tiles, e.g. "
+                                   '{"2": 15}') from None
+        named = [v.name for v in cat.options["hand_sizes"].values.values() if v.table == table]
+        if options["hand_sizes"] in (CUSTOM, OTHER):
+            options["hand_sizes"] = named[0] if named else CUSTOM
+    if options["hand_sizes"] in (CUSTOM, OTHER) and table is None:
+        raise DeclarationError("`rules`: a hand table of one's own needs `hand_sizes` "
+                               '(players -> tiles, e.g. {"2": 15})')
+    name = str(rules.get("name") or info.get("name") or "declared")
+    try:
+        return cat.from_values(options, name=name, table=table)
+    except RulesetError as e:
+        raise DeclarationError(f"`rules`: {e}") from None
+
+
+def unsupported(info: Mapping[str, Any] | None, name: str, rs: Ruleset | None) -> str | None:
+    """Why the implementation does not play rule set `name` (`rs`), or None if it does."""
+    if info is None:
+        return None
+    declared = info.get("rules")
+    if declared is not None and rs is not None:
+        mine = declared_ruleset(info)
+        if mine is not None and dict(mine.choices) != dict(rs.choices):
+            differ = [o for o, v in mine.choices if rs[o] != v]
+            return ("the implementation plays its declared rules only; they differ in "
+                    + ", ".join(differ))
+        return None
+    patterns = info.get("variants", ["*"])
+    if isinstance(patterns, list) and not any(
+            fnmatch.fnmatchcase(name, str(p)) for p in patterns):
+        return f"the implementation supports {', '.join(map(str, patterns)) or 'no variant'}"
+    options = info.get("options") or {}
+    if rs is not None and isinstance(options, dict):
+        for option, values in options.items():
+            if option in rs and isinstance(values, list) and rs[option] not in values:
+                return (f"the implementation does not support {option}={rs[option]} "
+                        f"(only {', '.join(map(str, values))})")
+    return None

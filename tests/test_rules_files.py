@@ -1,0 +1,138 @@
+"""Rule sets of one's own: rule-set files, `conform --rules`, `serve --rules`, rules
+declared in hello, rules played `other`, and a run that tests nothing."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from mtrain.cli import main
+from mtrain.spec.catalog import catalog
+from mtrain.spec.ruleset import CUSTOM
+from mtrain.spec.yamlload import SpecError, SpecErrors
+
+BROKEN = Path(__file__).parent / "broken_impls"
+MTRAIN = shutil.which("mtrain") or str(Path(sys.executable).with_name("mtrain"))
+
+# Not a shipped variant: pagat with a single-tile start, the Wikipedia doubles rule,
+# doubles covered in any order, and a hand table of its own.
+KITCHEN = """\
+name: kitchen-table
+base: pagat
+overlays: [wikipedia-doubles]
+options:
+  first_turn: single
+  double_order: any-open
+  hand_sizes: {2: 14, 3: 13, 4: 12, 5: 10, 6: 9}
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "rules.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_rules_file_resolves(tmp_path: Path) -> None:
+    rs = catalog().rules_file(write(tmp_path, KITCHEN))
+    assert rs.name == "kitchen-table"
+    assert rs["follow_up"] == "cover-own" and rs["first_turn"] == "single"
+    assert rs["hand_sizes"] == CUSTOM and rs.hand_size(4) == 12
+    assert catalog().ruleset(str(write(tmp_path, KITCHEN, "again.yaml"))) == rs
+
+
+def test_a_table_equal_to_a_named_one_takes_its_name(tmp_path: Path) -> None:
+    text = "base: puremco\noptions:\n  hand_sizes: {2: 15, 3: 15, 4: 15, 5: 12, 6: 12, " \
+           "7: 10, 8: 10, 9: 8, 10: 8}\n"
+    rs = catalog().rules_file(write(tmp_path, text))
+    assert rs["hand_sizes"] == "pagat"
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ("base: pagat\noptions:\n  folow_up: anywhere\n", 3, "unknown option 'folow_up'"),
+    ("base: pagat\noptions:\n  follow_up: sideways\n", 3, "unknown value 'sideways'"),
+    ("base: pagat\noptions:\n  first_turn: chain\n  mexican_first_turn: starter-only\n", 4,
+     "FIRST-9"),
+    ("base: pagat\noptions:\n  tile_set: double-9\n", 3, "DEAL-8"),
+    ("base: pagat\noptions:\n  hand_sizes: {4: 30}\n", 3, "DEAL-8"),
+    ("base: pagat\noptions: [first_turn]\n", 2, "expected a mapping"),
+    ("base: pagat\noptions:\n  first_turn: single\n   bad: indent\n", 4, ""),
+    ("options:\n  first_turn: single\n", 1, "must give every option"),
+    ("base: nope\noptions: {}\n", 1, "unknown base variant 'nope'"),
+])
+def test_a_bad_rules_file_gets_one_error_with_its_line(tmp_path: Path, text: str, line: int,
+                                                       message: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(SpecError) as info:
+        catalog().rules_file(path)
+    err = info.value
+    errors: list[SpecError] = list(err) if isinstance(err, SpecErrors) else [err]
+    assert len(errors) == 1, str(err)
+    assert errors[0].path == str(path) and errors[0].line == line, str(err)
+    assert message in str(err)
+
+
+def test_conform_rules_file_runs_and_passes(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, KITCHEN)
+    out_json = tmp_path / "report.json"
+    assert main(["conform", "--rules", str(path), "--format", "json",
+                 "--output", str(out_json)]) == 0
+    report = json.loads(out_json.read_text())
+    assert report["ok"] and report["summary"]["fail"] == 0
+    assert report["ran"] >= 180 and report["checks"] >= 500
+    assert {r["variant"] for r in report["results"]} == {"kitchen-table"}
+    # Deal fixtures depend on the table, which is the file's own: not applicable.
+    na = [r for r in report["results"] if r["status"] == "not-applicable"]
+    assert na and all("hand_sizes" in r["message"] for r in na)
+    capsys.readouterr()
+
+
+def test_the_same_through_serve_rules(tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, KITCHEN)
+    serve = shlex.join([MTRAIN, "serve", "--rules", str(path)])
+    assert main(["conform", "--impl", serve]) == 0  # the rules come from its hello
+    out = capsys.readouterr().out
+    assert "kitchen-table" in out and "declared by the implementation" in out
+    assert "OK: 18" in out  # 180-odd results ran
+
+
+def test_an_option_played_its_own_way(tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "base: pagat\noptions:\n  follow_up: other\n")
+    out_json = tmp_path / "r.json"
+    assert main(["conform", "--rules", str(path), "--format", "json",
+                 "--output", str(out_json)]) == 0
+    report = json.loads(out_json.read_text())
+    na = [r for r in report["results"] if r["status"] == "not-applicable"]
+    ran = [r for r in report["results"] if r["status"] == "pass"]
+    assert na and all("follow_up (played its own way)" in r["message"] for r in na)
+    assert len(ran) > 150
+    capsys.readouterr()
+
+
+def test_a_server_that_answers_only_hello_fails(capsys: pytest.CaptureFixture[str]) -> None:
+    impl = f"{sys.executable} {BROKEN / 'only_hello.py'}"
+    assert main(["conform", "--impl", impl, "-k", "turn-00"]) == 1
+    out = capsys.readouterr().out
+    assert "FAILED: nothing ran" in out and "declare" in out
+
+
+def test_no_fixture_in_scope_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conform", "--variant", "puremco-d9", "-k", "chaindbl-001"]) == 1
+    out = capsys.readouterr().out
+    assert "FAILED: nothing ran: no fixture speaks about" in out
+
+
+def test_declared_rules_that_make_no_sense_are_a_usage_error(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    change = json.dumps({"rules": {"options": {"follow_up": "sideways"}}})
+    impl = f"{sys.executable} {BROKEN / 'hello.py'} '{change}'"
+    assert main(["conform", "--impl", impl]) == 2
+    assert "unknown value 'sideways'" in capsys.readouterr().err
