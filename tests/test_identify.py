@@ -32,7 +32,7 @@ def corpus() -> tuple[list[Fixture], dict[str, Partition]]:
 
 def random_rulesets(n: int, seed: int) -> list[dict[str, str]]:
     rng = random.Random(seed)
-    out = []
+    out: list[dict[str, str]] = []
     while len(out) < n:
         region = {o: frozenset([rng.choice(vs)]) for o, vs in SPACE.options.items()}
         values = SPACE.complete(region)
