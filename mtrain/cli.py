@@ -210,6 +210,27 @@ def cmd_lint(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+# --- one rule set ------------------------------------------------------------------
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    from mtrain.conformance.fixture import load_corpus
+    from mtrain.docgen import ruleset_page
+
+    rs = resolve(catalog(), args.ruleset)
+    fixtures, _ = load_corpus()
+    page = ruleset_page(rs, fixtures)
+    if args.out:
+        try:
+            Path(args.out).write_text(page, encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"--out {args.out}: {e.strerror or e}") from None
+        print(f"wrote {args.out}")
+    else:
+        sys.stdout.write(page)
+    return 0
+
+
 # --- docs and pictures -----------------------------------------------------------
 
 
@@ -307,6 +328,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--write-scopes", action="store_true",
                    help="write each proposed wider scope into its fixture file as `when:`")
     p.set_defaults(func=cmd_lint)
+
+    p = sub.add_parser("rules", help="one rule set as a page: options, clauses, fixtures")
+    p.add_argument("ruleset", help="a variant, base+overlay+..., or a rule-set file")
+    p.add_argument("--out", help="write the page here (default: standard output)")
+    p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("docs", help="write docs/ from the spec and the fixtures")
     p.add_argument("--check", action="store_true", help="exit 1 if docs/ is stale")

@@ -260,6 +260,9 @@ class Docs:
         for fx in fixtures:
             where = f"{fx.path}:{fx.line}" if fx.line else fx.path
             out.append(f"- `{fx.id}` (`{where}`): {fx.description}")
+            if len(fx.expect) > 1 or fx.expect[0].scope.products:
+                out += [f"  - entry {k}: holds where {e.scope.text(self.cat)}"
+                        for k, e in enumerate(fx.expect, 1)]
         for k, sc in enumerate(scenes):
             if k == PICTURES_PER_CLAUSE:
                 rest = len(scenes) - k
@@ -288,9 +291,8 @@ class Docs:
                 return sc
         return None
 
-    @staticmethod
-    def expectation_lines(exp: Expectation) -> list[str]:
-        out = []
+    def expectation_lines(self, exp: Expectation) -> list[str]:
+        out = [f"Holds where: {exp.scope.text(self.cat)}"]
         if exp.legal is not None:
             out.append("Legal: " + (", ".join(f"`{a}`" for a in sorted(exp.legal)) or "none"))
         for action, clause in exp.refused.items():
@@ -323,6 +325,22 @@ class Docs:
                                  for c in self.cat.clauses_for(option.name, value))
                 cells.append(f"`{value}` {links}".strip())
             out.append(f"| {option.title} (`{option.name}`) | " + " | ".join(cells) + " |")
+        out += ["", "## Which expectations hold for which values", "",
+                "Every fixture entry holds under the rule sets its scope names (`variants` "
+                "and `when`, checked by `mtrain lint` over the whole option space). Per "
+                "option value: the entries that hold under some rule set with this value, and "
+                "how many of them say which values of the option they need.", "",
+                "| option | value | entries that hold under it | of which name the option |",
+                "|---|---|---|---|"]
+        entries = [e for fx in self.fixtures for e in fx.expect]
+        for option in self.cat.options.values():
+            o = option.name
+            for value in option.values:
+                holds = [e for e in entries if any(
+                    value in dict(p.allowed).get(o, (value,)) for p in e.scope.products)]
+                named = [e for e in holds if all(o in dict(p.allowed)
+                                                 for p in e.scope.products)]
+                out.append(f"| `{o}` | `{value}` | {len(holds)} | {len(named)} |")
         out += ["", "## Overlays", "", "| overlay | sets | applies to |", "|---|---|---|"]
         for name, ov in self.cat.overlays.items():
             sets = ", ".join(f"`{k}` = `{v}`" for k, v in ov.options.items())
@@ -354,10 +372,12 @@ class Docs:
         self.files["differences/README.md"] = "\n".join(index) + "\n"
 
     def parting(self, a: str, b: str) -> list[tuple[Fixture, Expectation, Expectation]]:
+        """The fixtures with one entry holding under `a` and another under `b` (by scope)."""
         out = []
+        va, vb = dict(self.shipped[a].choices), dict(self.shipped[b].choices)
         for fx in self.fixtures:
-            ea = next((e for n, e in fx.rulesets() if n == a), None)
-            eb = next((e for n, e in fx.rulesets() if n == b), None)
+            ea = next((e for e in fx.expect if e.scope.contains(va)), None)
+            eb = next((e for e in fx.expect if e.scope.contains(vb)), None)
             if ea is not None and eb is not None and ea is not eb:
                 out.append((fx, ea, eb))
         return out
@@ -668,6 +688,44 @@ class Docs:
             "- **The suite version** follows semantic versioning: a new fixture or clause is a "
             "minor release, a changed expectation a major one.",
         ]) + "\n"
+
+
+def ruleset_page(rs: Ruleset, fixtures: Iterable[Fixture]) -> str:
+    """One rule set as a page of the rule book: its options, the clauses that apply, and
+    the fixtures that speak about it (`mtrain rules NAME|FILE`)."""
+    cat = catalog()
+    values = dict(rs.choices)
+    closest = cat.describe(values).split(",")[0]
+    base = dict(cat.ruleset(closest).choices)
+    out = [f"# The rule set {rs.name}", "",
+           f"Closest shipped variant: `{closest}`; it differs in "
+           + (", ".join(f"`{o}`" for o in cat.options if values[o] != base[o]) or "nothing")
+           + ".", "", "## Options", "", "| option | value | what it means | source |",
+           "|---|---|---|---|"]
+    for name, option in cat.options.items():
+        v = values[name]
+        known = option.values.get(v)
+        if name == "hand_sizes":
+            text = ", ".join(f"{n} players: {h}" for n, h in rs.hand_table)
+        else:
+            text = known.text if known else "played in a way no known value describes"
+        source = ", ".join(known.source) if known else "its own"
+        mark = " **(differs)**" if v != base[name] else ""
+        out.append(f"| {option.title} (`{name}`) | `{v}`{mark} | {text} | {source} |")
+    applying = [c for c in cat.clauses.values() if c.applies(values)]
+    out += ["", f"## The clauses that apply ({len(applying)})", ""]
+    out += [f"- [{c.id}](rules/{c.id}.md) {c.title}" for c in applying]
+    fixtures = list(fixtures)
+    speak = [fx for fx in fixtures if any(e.scope.contains(values) for e in fx.expect)]
+    out += ["", f"## Fixtures that speak about it ({len(speak)} of {len(fixtures)})", "",
+            "Run them with `mtrain conform --rules FILE` (rule sets with a table or a rule of "
+            "their own also run every fixture that does not depend on it).", ""]
+    by_topic: dict[str, int] = {}
+    for fx in speak:
+        topic = fx.id.rpartition("-")[0] or fx.id
+        by_topic[topic] = by_topic.get(topic, 0) + 1
+    out += [f"- {topic}: {n}" for topic, n in sorted(by_topic.items())]
+    return "\n".join(out) + "\n"
 
 
 def generate(out: Path | None = None, compute: bool = True,

@@ -54,12 +54,13 @@ def _content(exp: Any) -> tuple[Any, ...]:
 def fixture_differences(ra: Ruleset, rb: Ruleset, a_spec: str | None = None,
                         b_spec: str | None = None, run_reference: bool = True
                         ) -> list[dict[str, Any]]:
-    """The fixtures that name A and B with different expectations, that name only one of
-    them, or (by the reference engine) whose outcome differs under the two.
+    """The fixtures with entries for A and for B (by scope) that expect different things,
+    with an entry for only one of them, or (by the reference engine) whose outcome differs
+    under the two.
 
-    `why` says which: ``expectations differ``; ``names only A: fails under B`` (A's
-    expectation, played under B by the reference engine, does not hold) or ``names only
-    A: holds under B``; ``reference outcome differs`` (neither named; the observed keys
+    `why` says which: ``expectations differ``; ``speaks only about A: fails under B`` (A's
+    expectation, played under B by the reference engine, does not hold) or ``speaks only
+    about A: holds under B``; ``reference outcome differs`` (no entry for either; the keys
     of the fixture's first expectation differ). `tells_apart` is false only for a
     one-side fixture whose expectation holds under the other side too.
     """
@@ -67,25 +68,14 @@ def fixture_differences(ra: Ruleset, rb: Ruleset, a_spec: str | None = None,
     from mtrain.conformance.fixture import load_corpus
     from mtrain.conformance.runner import run_one
 
-    cat = catalog()
     fixtures, _ = load_corpus()
     impl = ReferenceImplementation()
-    vectors: dict[str, tuple[tuple[str, str], ...] | None] = {}
-
-    def vector(name: str) -> tuple[tuple[str, str], ...] | None:
-        if name not in vectors:
-            try:
-                vectors[name] = _vector(cat.ruleset(name))
-            except (RulesetError, SpecError):
-                vectors[name] = None
-        return vectors[name]
-
-    va, vb = _vector(ra), _vector(rb)
+    va, vb = dict(ra.choices), dict(rb.choices)
     rulesets = {"A": ra, "B": rb}
     out: list[dict[str, Any]] = []
     for fx in fixtures:
-        ea = next((e for n, e in fx.rulesets() if vector(n) == va), None)
-        eb = next((e for n, e in fx.rulesets() if vector(n) == vb), None)
+        ea = next((e for e in fx.expect if e.scope.contains(va)), None)  # by scope
+        eb = next((e for e in fx.expect if e.scope.contains(vb)), None)
         entry = {"id": fx.id, "where": fx.where}
         if ea is not None and eb is not None:
             if _content(ea) != _content(eb):
@@ -95,14 +85,14 @@ def fixture_differences(ra: Ruleset, rb: Ruleset, a_spec: str | None = None,
             side, other, exp = ("A", "B", ea) if ea is not None else ("B", "A", eb)
             assert exp is not None
             if not run_reference:
-                out.append({**entry, "why": f"names only {side}", "tells_apart": None})
+                out.append({**entry, "why": f"speaks only about {side}", "tells_apart": None})
                 continue
             try:
                 outcome = run_one(fx, rulesets[other], exp, impl)
                 verdict = "holds" if outcome.status == "pass" else "fails"
             except (ValueError, KeyError) as e:  # DEAL-7: no hand size for that count, ...
                 verdict = f"cannot be set up ({e})"
-            out.append({**entry, "why": f"names only {side}: {verdict} under {other}",
+            out.append({**entry, "why": f"speaks only about {side}: {verdict} under {other}",
                         "tells_apart": verdict != "holds"})
             continue
         if run_reference and _outcome_differs(fx, ra, rb):
@@ -208,7 +198,7 @@ def _print_text(report: dict[str, Any]) -> None:
         telling = [f for f in report["fixtures"] if f["tells_apart"] is not False]
         quiet = len(report["fixtures"]) - len(telling)
         print(f"fixtures telling them apart: {len(telling)}"
-              + (f" (and {quiet} naming one side whose expectation holds under the other)"
+              + (f" (and {quiet} speaking about one side whose expectation holds under the other)"
                  if quiet else ""))
         for f in telling:
             print(f"  {f['id']}: {f['why']} ({f['where']})")
