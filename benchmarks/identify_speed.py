@@ -53,7 +53,7 @@ def main() -> int:
             got = dict(catalog().rules_file(found).choices)
             diff = {o: (v, got[o]) for o, v in values.items() if got[o] != v}
             right += not diff
-            print(f"run {k + 1}: {times[-1]:.1f} s, {'exact' if not diff else diff}")
+            print(f"run {k + 1}: {times[-1]:.1f} s, {diff or 'exact'}")
     print(f"median {statistics.median(times):.1f} s over {args.runs} runs; "
           f"{right}/{args.runs} recovered exactly")
     return 0 if right == args.runs else 1
