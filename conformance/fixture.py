@@ -145,24 +145,29 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
     if sorted(hands_in) != list(range(n)):
         raise FixtureError(f"hands must list seats 0..{n - 1}, got {sorted(hands_in)}")
     phase = table.get("phase", "start")
-    placed: list[int] = []
-    rest_at: tuple[str, int] | None = None
+    where_is: dict[int, str] = {}  # tile -> where the table writes it, for messages
+    rest_at: list[tuple[str, int]] = []
+
+    def place(t: int, where: str) -> None:
+        if t == T.DOUBLE[engine] and phase != "engine":
+            raise FixtureError(f"{T.name(t)} is the engine, already in the centre: it is "
+                               f"written in {where} (only in phase `engine` is it elsewhere)")
+        if t in where_is:
+            raise FixtureError(f"{T.name(t)} is written twice: in {where_is[t]} and in {where}")
+        where_is[t] = where
 
     def tiles_of(items: Sequence[Any], where: str, key: int) -> list[int]:
-        nonlocal rest_at
         out = []
         for x in items:
             if x == REST:
-                if rest_at is not None:
-                    raise FixtureError("`rest` may appear only once")
-                rest_at = (where, key)
+                rest_at.append((where, key))
                 continue
-            out.append(parse_tile(x, max_pip))
+            t = parse_tile(x, max_pip)
+            place(t, f"hand {key}" if where == "hand" else "the boneyard")
+            out.append(t)
         return out
 
     hands = {s: tiles_of(hands_in[s] or [], "hand", s) for s in range(n)}
-    for h in hands.values():
-        placed += h
     trains: dict[int | str, list[str]] = {}
     for key, items in (table.get("trains") or {}).items():
         train = parse_train(key, n)
@@ -172,28 +177,23 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
             far = T.OTHER_END[t][end]
             if far < 0:
                 raise FixtureError(f"train {train}: {x} does not continue from {end}")
+            place(t, f"train {train}")
             oriented.append(T.oriented(t, end))
             end = far
-            placed.append(t)
         trains[train] = oriented
     bone_in = table.get("boneyard", [REST])
     boneyard = tiles_of(bone_in, "boneyard", 0)
-    placed += boneyard
-    engine_tile = T.DOUBLE[engine]
     if phase != "engine":
-        placed.append(engine_tile)
-    seen: set[int] = set()
-    for t in placed:
-        if t in seen:
-            raise FixtureError(f"{T.name(t)} is written twice")
-        seen.add(t)
-    rest = [t for t in range(T.set_size(max_pip)) if t not in seen]
-    if rest_at is None and rest:
+        where_is[T.DOUBLE[engine]] = "the centre"
+    rest = [t for t in range(T.set_size(max_pip)) if t not in where_is]
+    if not rest_at and rest:
         raise FixtureError(f"{len(rest)} tiles of the set are nowhere (add `rest`): "
                            + ", ".join(T.name(t) for t in rest[:8]))
-    if rest_at is not None:
-        where, key = rest_at
-        (hands[key] if where == "hand" else boneyard).extend(rest)
+    # Several `rest`s share the leftover tiles out one at a time, in set order, to each
+    # place in turn, in the order the table writes them (docs/fixture-format.md).
+    for k, t in enumerate(rest):
+        where, key = rest_at[k % len(rest_at)]
+        (hands[key] if where == "hand" else boneyard).append(t)
 
     def train_json(key: int | str) -> dict[str, Any]:
         tiles = trains.get(key, [])
@@ -204,6 +204,9 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
         return body
 
     marked = set(table.get("marked") or [])
+    if MEXICAN in marked:
+        raise FixtureError("`marked: [mexican]`: the Mexican Train never carries a marker "
+                           "(MARK-2); `marked` lists the seats whose own train is marked")
     for s in marked:
         parse_train(s, n)
     default_open = [k for k in [*range(n), MEXICAN]

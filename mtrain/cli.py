@@ -169,7 +169,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
     if args.path is not None and not Path(args.path).exists():
         raise UsageError(f"no such file or folder: {args.path}")
-    report = lint(args.path, scopes=not args.no_scopes)
+    report = lint(args.path, scopes=not args.no_scopes, coverage=args.coverage or None)
     if args.write_scopes:
         from mtrain.conformance.fixture import FIXTURE_ROOT
         from mtrain.conformance.scope_lint import write_scopes
@@ -203,10 +203,12 @@ def cmd_lint(args: argparse.Namespace) -> int:
         print(f"uncovered: {u['clause']} under {u['variant']}")
     for pair in report.pairs_missing:
         print(f"no fixture tells apart {pair['option']}: {pair['values']}")
-    print(f"{report.fixtures} fixtures, {report.clauses} clauses, "
-          f"{len(report.uncovered)} uncovered clause/variant pairs, "
-          f"{report.pairs - len(report.pairs_missing)}/{report.pairs} option value pairs "
-          f"told apart, {len(report.errors)} errors")
+    coverage = (f"{len(report.uncovered)} uncovered clause/variant pairs, "
+                f"{report.pairs - len(report.pairs_missing)}/{report.pairs} option value "
+                "pairs told apart" if report.coverage_checked else
+                "coverage not checked (a folder of its own: --coverage asks for it)")
+    print(f"{report.fixtures} fixtures, {report.clauses} clauses, {coverage}, "
+          f"{len(report.errors)} errors")
     return 0 if report.ok else 1
 
 
@@ -325,6 +327,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--no-scopes", action="store_true",
                    help="skip the scope check (the reference over the option space)")
+    p.add_argument("--coverage", action="store_true",
+                   help="check coverage for a folder of one's own too (always for the corpus)")
     p.add_argument("--write-scopes", action="store_true",
                    help="write each proposed wider scope into its fixture file as `when:`")
     p.set_defaults(func=cmd_lint)
