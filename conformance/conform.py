@@ -29,12 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from mtrain.cli import UsageError
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.yamlload import SpecError
+from mtrain.spec.yamlload import load as load_yaml
 
 from .adapter import JSON, Implementation, ReferenceImplementation
 from .fixture import Expectation, Fixture, load_corpus
@@ -84,19 +83,18 @@ class SkipEntry:
 
 def load_skips(path: str) -> list[SkipEntry]:
     """The --skip file: a YAML list of {fixture, variant (optional), reason}."""
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise UsageError(f"--skip {path}: {e.strerror or e}") from None
-    except yaml.YAMLError as e:
-        raise UsageError(f"--skip {path}: not YAML: {e}") from None
-    if data is None:
-        return []
+    try:  # the project's loader: file:line errors, no duplicate keys, aliases bounded
+        doc = load_yaml(path)
+    except SpecError as e:
+        if e.message == "empty file":
+            return []
+        raise UsageError(f"--skip {e}") from None
+    data = doc.data
     if not isinstance(data, list):
         raise UsageError(f"--skip {path}: expected a list of {{fixture, variant, reason}}")
     out = []
     for i, item in enumerate(data, 1):
-        where = f"--skip {path}: entry {i}"
+        where = f"--skip {path}:{doc.line_of((i - 1,))}: entry {i}"
         if not isinstance(item, dict):
             raise UsageError(f"{where}: expected {{fixture, variant, reason}}, got {item!r}")
         extra = set(item) - {"fixture", "variant", "reason"}

@@ -16,7 +16,15 @@ from typing import Any
 
 from mtrain.spec import tiles as T
 from mtrain.spec.ruleset import Ruleset
-from mtrain.spec.yamlload import Document, SpecError, SpecErrors, load, schema, validate
+from mtrain.spec.yamlload import (
+    Document,
+    SpecError,
+    SpecErrors,
+    load,
+    read_text,
+    schema,
+    validate,
+)
 
 MEXICAN = "mexican"
 REST = "rest"
@@ -305,7 +313,8 @@ def fixture_files(root: str | Path | None = None) -> list[Path]:
     base = Path(root) if root is not None else FIXTURE_ROOT
     if base.is_file():
         return [base]
-    return sorted(p for p in base.rglob("*.yaml"))
+    # a folder named x.yaml is walked, not read; a broken link is kept, to be reported
+    return sorted(p for p in base.rglob("*.yaml") if p.is_file() or p.is_symlink())
 
 
 def load_corpus(root: str | Path | None = None) -> tuple[list[Fixture], list[SpecError]]:
@@ -315,7 +324,7 @@ def load_corpus(root: str | Path | None = None) -> tuple[list[Fixture], list[Spe
     for path in fixture_files(root):
         shown = _display(path)
         try:
-            fixtures += load_file(shown, path.read_text(encoding="utf-8"))
+            fixtures += load_file(shown, read_text(path, shown))
         except SpecErrors as e:
             errors += list(e)
         except SpecError as e:
