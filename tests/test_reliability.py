@@ -4,6 +4,7 @@ Processes and in-process adapters: tests/test_hygiene.py, tests/test_inprocess.p
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import sys
@@ -14,6 +15,11 @@ from typing import Any
 import pytest
 
 from mtrain.cli import main
+from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
+from mtrain.conformance.fixture import table_state
+from mtrain.conformance.serve import Server, serve
+from mtrain.reference.codec import MAX_SEATS, StateError
+from mtrain.spec.catalog import catalog
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "data" / "fixtures"
@@ -129,3 +135,97 @@ def test_empty_skip_file_skips_nothing(capsys: pytest.CaptureFixture[str],
     skip.write_text("# nothing known to fail\n")
     rc, report = conform_json(capsys, FIXTURES, "--skip", str(skip))
     assert rc == 0 and report["summary"]["pass"] == 12
+
+
+# --- the state codec: every field's type and range ------------------------------------
+
+D9 = catalog().ruleset("puremco-d9")
+RJ = ruleset_json(D9)
+# The last round of a puremco-d9 match: seat 0 holds only [4-0].
+STATE = table_state({"engine": 0, "hands": {0: ["0-4"], 1: ["3-3", "2-1"]},
+                     "trains": {1: ["0-5"]}, "scores": [30, 12], "outs": [4, 5]}, D9)
+OVER = ReferenceImplementation().apply(RJ, STATE, {"type": "play", "tile": "4-0", "train": 0})
+
+
+def state_error(state: dict[str, Any], ruleset: dict[str, Any] = RJ) -> str:
+    """The message of the bad-request answer `mtrain serve` gives, which is also what
+    the reference engine raises (never an internal error)."""
+    with pytest.raises(StateError) as e:
+        ReferenceImplementation().legal(ruleset, state)
+    answer, stop = Server().handle(json.dumps(
+        {"id": 1, "type": "legal", "ruleset": ruleset, "state": state}))
+    assert not stop and answer["error"]["kind"] == "bad-request"
+    assert answer["error"]["message"] == f"legal: {e.value}"
+    return str(e.value)
+
+
+def test_more_seats_than_any_rule_set_deals_to() -> None:
+    pagat = catalog().ruleset("pagat")
+    table: dict[str, Any] = {"boneyard": [],
+                             "hands": {s: ["rest"] if s == 0 else [] for s in range(11)}}
+    state = table_state(table, pagat)
+    assert MAX_SEATS == 10
+    assert state_error(state, ruleset_json(pagat)) == (
+        "state.hands: 11 hands, but a table has at most 10 seats (the most any rule set "
+        "deals to)")
+    del table["hands"][MAX_SEATS]
+    assert ReferenceImplementation().legal(ruleset_json(pagat), table_state(table, pagat))
+
+
+@pytest.mark.parametrize("change, fault", [
+    ({"passes": -4}, "state.passes: -4 is not a count of passes 0..2147483647"),
+    ({"passes": 10**400}, "state.passes: 1000"),
+    ({"passes": True}, "state.passes has the wrong type: True"),
+    ({"scores": [-1, 0]}, "state.scores[0]: -1 is not in 0..2147483647"),
+    ({"scores": [2**31, 0]}, "state.scores[0]: 2147483648 is not in 0..2147483647"),
+    ({"outs": [0, 11]}, "state.outs[1]: 11 is not in 0..10"),
+    ({"outs": [0, False]}, "state.outs must be a list of 2 integers"),
+    ({"first_turns": [True]}, "state.first_turns: True is not a seat 0..1"),
+    ({"trains": [{"tiles": [], "end": False, "marker": False},
+                 {"tiles": ["0-5"], "end": 5, "marker": False}]},
+     "state.trains[0].end: False but the tiles end in 0"),
+])
+def test_counts_are_checked(change: dict[str, Any], fault: str) -> None:
+    assert state_error({**STATE, **change}).startswith(fault)
+
+
+def test_passes_are_bounded_by_the_seats_where_passes_end_the_round() -> None:
+    rs = catalog().ruleset("puremco-d9+passes-end-round")
+    state = table_state({"engine": 0, "hands": {0: ["0-4"], 1: ["rest"]},
+                         "trains": {1: ["0-5"]}, "boneyard": [], "passes": 1}, rs)
+    assert ReferenceImplementation().legal(ruleset_json(rs), {**state, "passes": 2})
+    assert state_error({**state, "passes": 3}, ruleset_json(rs)) == (
+        "state.passes: 3 is not a count of passes 0..2")
+
+
+@pytest.mark.parametrize("winner, fault", [
+    (99, "state.result.winner: 99 is not a seat 0..1 (a round that went out has a winner)"),
+    (True, "state.result.winner: True is not a seat 0..1 (a round that went out has a winner)"),
+    ("zero", "state.result.winner: 'zero' is not a seat 0..1 (a round that went out has a winner)"),
+    ([0], "state.result.winner: [0] is not a seat 0..1 (a round that went out has a winner)"),
+    (None, "state.result.winner: None is not a seat 0..1 (a round that went out has a winner)"),
+    (1, "state.result.winner: seat 1 still holds tiles, so it did not go out [END-1]"),
+])
+def test_the_winner_is_a_seat_that_went_out(winner: Any, fault: str) -> None:
+    result = {**OVER["result"], "winner": winner}
+    assert state_error({**OVER, "result": result}) == fault
+
+
+def test_a_blocked_round_has_no_winner() -> None:
+    result = {**OVER["result"], "end": "blocked"}
+    assert state_error({**OVER, "result": result}) == (
+        "state.result.winner: 0, but a blocked round has no winner (null)")
+    result["winner"] = None
+    assert ReferenceImplementation().legal(RJ, {**OVER, "result": result}) == []
+
+
+def test_a_request_nested_200000_deep_is_a_bad_request() -> None:
+    server = Server()
+    line = '{"id": 1, "type": "legal", "state": ' + "[" * 200_000 + "]" * 200_000 + "}"
+    answer, stop = server.handle(line)
+    assert not stop and answer["error"]["kind"] == "bad-request"
+    assert "nested too deeply" in answer["error"]["message"]
+    out = io.BytesIO()
+    hello = json.dumps({"id": 2, "type": "hello", "protocol": 1})
+    assert serve(io.BytesIO(f"{line}\n{hello}\n".encode()), out) == 0
+    assert [json.loads(x)["id"] for x in out.getvalue().splitlines()] == [None, 2]
