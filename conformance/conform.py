@@ -43,6 +43,8 @@ from .process import (
     ImplementationTimeout,
     ProcessImplementation,
     command_argv,
+    exit_code_of,
+    stoppable,
 )
 from .report import FORMATS, RENDERERS, Report, Result, render_html, render_text
 from .runner import run_one
@@ -534,9 +536,9 @@ def cmd_conform(args: argparse.Namespace) -> int:
     runner = Runner(args, target, info, skips)
     try:
         results = run_tasks(tasks, runner, first, args.jobs)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         print("mtrain conform: interrupted", file=sys.stderr)
-        return 130
+        return exit_code_of(e)
     described = {**(info or {}), **target.describe}
     described.pop("id", None)
     described.pop("ok", None)
@@ -660,7 +662,7 @@ def register(sub: Any) -> None:
     p.add_argument("--jobs", "-j", type=_positive_int, default=1, metavar="N",
                    help="N implementation processes (or threads, in-process) at once")
     p.add_argument("-v", "--verbose", action="store_true", help="list every result")
-    p.set_defaults(func=cmd_conform)
+    p.set_defaults(func=stoppable(cmd_conform, "conform"))
 
     s = sub.add_parser("serve", help="the reference engine as a protocol v1 server on "
                        "stdin/stdout",
