@@ -18,7 +18,6 @@ import fnmatch
 import importlib
 import importlib.util
 import os
-import queue
 import shlex
 import sys
 import threading
@@ -37,10 +36,10 @@ from mtrain.spec.yamlload import load as load_yaml
 
 from .adapter import JSON, Implementation, ReferenceImplementation
 from .fixture import Expectation, Fixture, load_corpus
+from .inprocess import TimedImplementation
 from .process import (
     ConfigurationError,
     HarnessError,
-    ImplementationTimeout,
     ProcessImplementation,
     command_argv,
     exit_code_of,
@@ -216,82 +215,6 @@ def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
     return instance, factory, shared
 
 
-class _Call:
-    __slots__ = ("args", "done", "error", "func", "value")
-
-    def __init__(self, func: Callable[..., Any], args: tuple[Any, ...]) -> None:
-        self.func, self.args = func, args
-        self.done = threading.Event()
-        self.value: Any = None
-        self.error: BaseException | None = None
-
-
-class TimedImplementation:
-    """An in-process implementation whose every call must return within `timeout`.
-
-    Calls run on a daemon worker thread; one that overruns is abandoned (a thread
-    cannot be killed) and later calls get a fresh worker.
-    """
-
-    def __init__(self, inner: Any, timeout: float) -> None:
-        self.inner = inner
-        self.timeout = timeout
-        self._calls: queue.SimpleQueue[_Call] | None = None
-
-    def _worker(self) -> queue.SimpleQueue[_Call]:
-        calls: queue.SimpleQueue[_Call] = queue.SimpleQueue()
-
-        def loop() -> None:
-            while True:
-                call = calls.get()
-                try:
-                    call.value = call.func(*call.args)
-                except BaseException as e:
-                    call.error = e
-                call.done.set()
-
-        threading.Thread(target=loop, daemon=True, name="mtrain-adapter").start()
-        return calls
-
-    def _run(self, name: str, *args: Any) -> Any:
-        if self._calls is None:
-            self._calls = self._worker()
-        call = _Call(getattr(self.inner, name), args)
-        self._calls.put(call)
-        if not call.done.wait(self.timeout):
-            self._calls = None
-            raise ImplementationTimeout(
-                f"the adapter's {name}() did not return within {self.timeout:g} s")
-        if call.error is not None:
-            raise call.error
-        return call.value
-
-    def info(self) -> JSON:
-        info: JSON = self._run("info")
-        return info
-
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
-        state: JSON = self._run("deal", ruleset, players, round, order)
-        return state
-
-    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
-        actions: list[JSON] = self._run("legal", ruleset, state)
-        return actions
-
-    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
-        new: JSON = self._run("apply", ruleset, state, action)
-        return new
-
-    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
-        seats: list[int] = self._run("winners", ruleset, state)
-        return seats
-
-    def close(self) -> None:
-        close = getattr(self.inner, "close", None)
-        if callable(close):
-            close()
-
-
 @dataclass
 class Target:
     """How to get implementations for the workers, and how to describe them."""
@@ -315,12 +238,12 @@ def target_of(args: argparse.Namespace) -> Target:
         return Target(make_process, {"command": shlex.join(argv)}, "process")
     if args.adapter is not None:
         instance, factory, shared = load_adapter(args.adapter)
-        timeout = args.timeout
+        timeout, spec = args.timeout, args.adapter
         first: list[Any] = [instance]
 
         def make_adapter() -> Implementation:
             inner = first.pop() if first else factory()
-            return TimedImplementation(inner, timeout)
+            return TimedImplementation(inner, timeout, spec)
         return Target(make_adapter, {"adapter": args.adapter}, "adapter", shared)
     reference = ReferenceImplementation()
     return Target(lambda: reference, {"adapter": "embedded reference engine"}, "reference",

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from procwatch import alive, recorded, survivors
 
 from mtrain.cli import main
 from mtrain.conformance.process import HarnessError, ProcessImplementation
@@ -31,38 +32,6 @@ pytestmark = pytest.mark.skipif(os.name != "posix", reason="process groups are P
 
 def fork_child(mode: str, k: int, pids: Path) -> str:
     return shlex.join([sys.executable, str(BROKEN / "fork_child.py"), mode, str(k), str(pids)])
-
-
-def recorded(pids: Path) -> list[int]:
-    if not pids.exists():
-        return []
-    return [int(p) for line in pids.read_text().splitlines() for p in line.split()]
-
-
-def alive(pid: int) -> bool:
-    """Running (a zombie waiting for a parent that does not reap it counts as dead)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return False
-    except OSError:  # pragma: no cover - no /proc
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        return True
-    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-
-
-def survivors(pids: Path, wait: float = 2.0) -> list[int]:
-    """The recorded processes still running after `wait` seconds (a SIGKILLed process
-    can take a moment to go)."""
-    deadline = time.monotonic() + wait
-    while True:
-        left = [p for p in recorded(pids) if alive(p)]
-        if not left or time.monotonic() > deadline:
-            return left
-        time.sleep(0.05)
 
 
 @pytest.fixture
