@@ -17,6 +17,7 @@ import contextlib
 import fnmatch
 import importlib
 import importlib.util
+import math
 import os
 import shlex
 import sys
@@ -540,8 +541,8 @@ def _positive_float(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {text!r}")
     return value
 
 

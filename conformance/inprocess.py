@@ -42,6 +42,7 @@ from typing import Any
 
 from .adapter import JSON, Refused
 from .process import (
+    FAILURES,
     TOO_LONG,
     HarnessError,
     ImplementationCrashed,
@@ -125,12 +126,17 @@ class TimedImplementation:
         self._host = _Host(spec, timeout) if spec is not None and CAN_FORK else None
         self.isolated = self._host is not None
         self._threads = _Threads(inner, timeout) if self._host is None else None
+        self.failures: list[str] = []  # as ProcessImplementation.failures
 
     def _run(self, name: str, *args: Any) -> Any:
-        if self._host is not None:
-            return self._host.call(name, list(args))
-        assert self._threads is not None
-        return self._threads.call(name, args)
+        try:
+            if self._host is not None:
+                return self._host.call(name, list(args))
+            assert self._threads is not None
+            return self._threads.call(name, args)
+        except FAILURES as e:
+            self.failures.append(f"{e.status}: {e.message}")
+            raise
 
     def info(self) -> JSON:
         info: JSON = self._run("info")

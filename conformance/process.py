@@ -106,6 +106,11 @@ class NotApplicable(HarnessError):
     status = "not-applicable"
 
 
+FAILURES = (ImplementationCrashed, ImplementationTimeout, ProtocolViolation)
+"""What no later answer can make up for: a crash, a hang, a broken stream. Each one is
+logged in the implementation's `failures`, so that fuzz, which asks again, still sees it."""
+
+
 class ConfigurationError(Exception):
     """The implementation cannot be used at all: not runnable, or another protocol."""
 
@@ -397,6 +402,7 @@ class ProcessImplementation:
         self._last_start_error: HarnessError | None = None
         self._lock = threading.Lock()
         self._closed = False
+        self.failures: list[str] = []
 
     # -- the Implementation interface -------------------------------------------------
 
@@ -484,8 +490,12 @@ class ProcessImplementation:
     def call(self, kind: str, **fields: Any) -> JSON:
         """Send one request and return the checked answer (see the module doc)."""
         with self._lock:
-            proc = self._ensure()
-            return self._exchange(proc, kind, request(next(self._ids), kind, **fields))
+            try:
+                proc = self._ensure()
+                return self._exchange(proc, kind, request(next(self._ids), kind, **fields))
+            except FAILURES as e:
+                self.failures.append(f"{e.status}: {e.message}")
+                raise
 
     def _ensure(self) -> _Process:
         if self._proc is not None:

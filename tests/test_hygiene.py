@@ -131,3 +131,27 @@ def test_an_interrupt_with_jobs_leaves_no_process(tmp_path: Path, pids: Path, si
     assert harness.returncode == code, err
     assert err.strip() == "mtrain conform: interrupted"
     assert survivors(pids) == []
+
+
+def test_sigterm_to_fuzz_with_jobs_leaves_no_process(tmp_path: Path, pids: Path) -> None:
+    # The implementations hang on the deal: the harness's own (it only says hello) and
+    # one in each of the two worker processes.
+    argv = [MTRAIN, "fuzz", "--jobs", "2", "--games", "4", "--timeout", "30",
+            "--variant", "puremco-d9", "--out", str(tmp_path / "out"),
+            "--impl", fork_child("hang", 2, pids)]
+    harness = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while len(recorded(pids)) < 6 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(recorded(pids)) == 6, "the implementations did not start"
+        time.sleep(0.3)
+        harness.send_signal(signal.SIGTERM)
+        _, err = harness.communicate(timeout=15)
+    finally:
+        if harness.poll() is None:
+            harness.kill()
+            harness.communicate()
+    assert harness.returncode == 143, err
+    assert err.strip() == "mtrain fuzz: interrupted"
+    assert survivors(pids) == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import shlex
 import shutil
 import sys
 from itertools import pairwise
@@ -229,3 +230,46 @@ def test_a_request_nested_200000_deep_is_a_bad_request() -> None:
     hello = json.dumps({"id": 2, "type": "hello", "protocol": 1})
     assert serve(io.BytesIO(f"{line}\n{hello}\n".encode()), out) == 0
     assert [json.loads(x)["id"] for x in out.getvalue().splitlines()] == [None, 2]
+
+
+# --- fuzz: a crash is never "0 disagreements" -------------------------------------------
+
+
+def broken(script: str, *args: object) -> str:
+    return shlex.join([sys.executable, str(HERE / "broken_impls" / script), *map(str, args)])
+
+
+@pytest.mark.parametrize("script, args, fault", [
+    ("crash_at_start.py", (), "failed to start (crash): while starting: the implementation "
+     "exited with code 3, before answering the hello request"),
+    ("hang.py", (1,), "failed to start (timeout): while starting: no answer to the hello "
+     "request within 0.5 s; the implementation was killed"),
+])
+def test_fuzz_against_a_program_that_fails_at_start(capsys: pytest.CaptureFixture[str],
+                                                    script: str, args: tuple[int, ...],
+                                                    fault: str) -> None:
+    rc, _, err = run(capsys, "fuzz", "--impl", broken(script, *args), "--timeout", "0.5",
+                     "--games", "1")
+    assert rc == 1
+    assert err == f"mtrain fuzz: the implementation {fault}\n"
+
+
+def test_fuzz_fails_when_the_implementation_crashed(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
+    # Only the first process crashes: asked again, the next one agrees with the reference.
+    impl = broken("crash_mid_run.py", 30, tmp_path / "marker")
+    rc, out, _ = run(capsys, "fuzz", "--impl", impl, "--games", "1", "--variant",
+                     "puremco-d9", "--players", "2", "--out", str(tmp_path / "out"))
+    assert rc == 1
+    assert ("FAILED: the implementation crashed or hung 1 time; the first: crash: the "
+            "implementation exited with code 7, before answering") in out
+    assert "0 disagreements" in out
+
+
+def test_an_infinite_timeout_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:  # argparse: the usage, then the error
+        main(["conform", "--impl", "x", "--timeout", "inf"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "must be a positive number of seconds: 'inf'" in err
+    assert one_error(capsys, "fuzz", "--impl", "x", "--timeout", "inf") == (
+        "mtrain fuzz: --shrink-seconds and --timeout must be positive (and finite)\n")
