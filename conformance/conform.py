@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mtrain.cli import UsageError
+from mtrain.cli import UsageError, check_output, quiet_stdout
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.yamlload import SpecError
@@ -431,6 +431,8 @@ def cmd_conform(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     if args.fixtures is not None and not Path(args.fixtures).exists():
         raise UsageError(f"--fixtures: no such file or folder: {args.fixtures}")
+    if args.output:
+        check_output(args.output, "--output")
     variants = check_variants(args.variant)
     skips = load_skips(args.skip) if args.skip else []
     fixtures, load_errors = load_fixtures(args.fixtures)
@@ -468,7 +470,10 @@ def cmd_conform(args: argparse.Namespace) -> int:
     described.pop("ok", None)
     report = Report(results, described, [str(e) for e in load_errors], warnings,
                     time.perf_counter() - started)
-    emit(report, args, {t.fixture.id: t.fixture for t in tasks})
+    try:
+        emit(report, args, {t.fixture.id: t.fixture for t in tasks})
+    except BrokenPipeError:  # `mtrain conform | head`: the verdict stands, not exit 0
+        quiet_stdout()
     return report.exit_code
 
 
@@ -507,8 +512,11 @@ def emit(report: Report, args: argparse.Namespace,
          fixtures: Mapping[str, Fixture] | None = None) -> None:
     if args.format == "text":
         if args.output:
-            with open(args.output, "w", encoding="utf-8") as f:
-                render_text(report, f, verbose=args.verbose)
+            try:
+                with open(args.output, "w", encoding="utf-8") as f:
+                    render_text(report, f, verbose=args.verbose)
+            except OSError as e:
+                raise UsageError(f"--output {args.output}: {e.strerror or e}") from None
         else:
             render_text(report, sys.stdout, rich=sys.stdout.isatty(), verbose=args.verbose)
             sys.stdout.flush()

@@ -8,6 +8,7 @@ import io
 import json
 import shlex
 import shutil
+import subprocess
 import sys
 from itertools import pairwise
 from pathlib import Path
@@ -273,3 +274,50 @@ def test_an_infinite_timeout_is_a_usage_error(capsys: pytest.CaptureFixture[str]
     assert e.value.code == 2 and "must be a positive number of seconds: 'inf'" in err
     assert one_error(capsys, "fuzz", "--impl", "x", "--timeout", "inf") == (
         "mtrain fuzz: --shrink-seconds and --timeout must be positive (and finite)\n")
+
+
+# --- outputs: missing folders, broken pipes ---------------------------------------------
+
+
+@pytest.mark.parametrize("args", [
+    ["conform", "--fixtures", str(FIXTURES), "--output", "{tmp}/missing/report.json",
+     "--format", "json"],
+    ["conform", "--fixtures", str(FIXTURES), "--output", "{tmp}/missing/report.txt"],
+    ["render", "basic-001", "--fixtures", str(FIXTURES), "--out", "{tmp}/missing/x.svg"],
+])
+def test_an_output_into_a_missing_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                         args: list[str]) -> None:
+    err = one_error(capsys, *[a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert err.endswith(f": no such folder: {tmp_path}/missing\n")
+
+
+def test_outputs_that_are_folders_or_under_files(capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path) -> None:
+    err = one_error(capsys, "conform", "--fixtures", str(FIXTURES), "--output", str(tmp_path))
+    assert err == f"mtrain conform: --output {tmp_path}: is a folder; name a file\n"
+    (tmp_path / "afile").write_text("")
+    err = one_error(capsys, "docs", "--out", str(tmp_path / "afile" / "docs"))
+    assert err == (f"mtrain docs: --out {tmp_path}/afile/docs: {tmp_path}/afile is a file, "
+                   "not a folder\n")
+
+
+@pytest.mark.parametrize("adapter, code", [("ForgetsDraw", 1), ("Reference", 0)])
+def test_a_broken_pipe_keeps_the_verdict(adapter: str, code: int) -> None:
+    # As `mtrain conform | head`, with the reader gone before the report is written.
+    argv = [MTRAIN, "conform", "--fixtures", str(FIXTURES), "--adapter",
+            f"{HERE / 'broken_impls' / 'adapters.py'}:{adapter}", "-v"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(30) == code, err
+    assert err == ""
+
+
+def test_a_broken_pipe_elsewhere_is_not_success() -> None:
+    proc = subprocess.Popen([MTRAIN, "variants", "--json"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(30) == 1 and err == ""
