@@ -281,6 +281,9 @@ def load_file(path: str | Path, text: str | None = None) -> list[Fixture]:
             out.append(_fixture(doc, i, raw))
         except FixtureError as e:
             problems.append(doc.error((i,), f"fixture {raw.get('id')}: {e}"))
+    from .tablecheck import expectation_problems  # it reads Fixture: imported once loaded
+
+    problems += [p for fx in out for p in expectation_problems(fx)]
     if problems:
         raise SpecErrors(problems)
     return out

@@ -321,3 +321,68 @@ def test_a_broken_pipe_elsewhere_is_not_success() -> None:
     proc.stdout.close()
     err = proc.stderr.read().decode()
     assert proc.wait(30) == 1 and err == ""
+
+
+# --- fixture expectations against their table -------------------------------------------
+
+BAD_EXPECTATIONS = """\
+- id: bad-001
+  description: Expectations that this two-seat table cannot meet
+  clauses: [TRAIN-2]
+  source: pagat
+  table:
+    hands: {0: [5-3, 9-1], 1: [11-11, 10-0]}
+    trains: {0: [12-5], 1: [12-3]}
+  steps: [play 5-3 on 7]
+  expect:
+    - variants: [pagat]
+      state:
+        hands: {0: [13-13], 5: [9-1]}
+        trains: {mexican: [], 3: []}
+        scores: [0, 0, 0]
+      result: {end: domino, winner: 3}
+    - variants: [puremco, puremco-d9]
+      legal: [play 5-3 on 4, play 10-3 on mexican]
+      winners: [2]
+      refused:
+        play 5-3 on 7: TRAIN-1
+"""
+
+
+def test_expectations_the_table_cannot_meet_are_load_errors(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(BAD_EXPECTATIONS)
+    at = f"{path}:"
+    expected = [
+        f"{at}1: fixture bad-001: step 1: the train: 7 is not a train (a seat or mexican) at "
+        "this table (seats 0..1)",
+        f"{at}10: fixture bad-001: expected state.hands[0]: tile '13-13' is not in a "
+        "double-12 set (under pagat)",
+        f"{at}10: fixture bad-001: expected state.hands: 5 is not a seat at this table "
+        "(seats 0..1)",
+        f"{at}10: fixture bad-001: expected state.trains: 3 is not a train (a seat or "
+        "mexican) at this table (seats 0..1)",
+        f"{at}10: fixture bad-001: expected state.scores: expected one value per seat (2), "
+        "got [0, 0, 0]",
+        f"{at}10: fixture bad-001: expected result.winner: 3 is not a seat at this table "
+        "(seats 0..1)",
+        f"{at}16: fixture bad-001: expected winners: 2 is not a seat at this table (seats "
+        "0..1)",
+        f"{at}16: fixture bad-001: expected legal action `play 5-3 on 4`: the train: 4 is "
+        "not a train (a seat or mexican) at this table (seats 0..1)",
+        f"{at}16: fixture bad-001: expected legal action `play 10-3 on mexican`: the tile: "
+        "tile '10-3' is not in a double-9 set (under puremco-d9)",
+    ]
+    rc, report = conform_json(capsys, path)
+    assert rc == 1 and report["results"] == []  # nothing blamed on the implementation
+    assert sorted(report["load_errors"]) == sorted(expected)
+    rc, out, _ = run(capsys, "lint", str(path))
+    assert rc == 1
+    assert sorted(x.removeprefix("error: ") for x in out.splitlines()
+                  if x.startswith("error: ")) == sorted(expected)
+
+
+def test_the_shipped_corpus_meets_its_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "lint", "--json")
+    assert json.loads(out)["errors"] == []
