@@ -592,7 +592,8 @@ def register(sub: Any) -> None:
     p.add_argument("--timeout", type=_positive_float, default=DEFAULT_TIMEOUT,
                    metavar="SECONDS", help=f"per request (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--jobs", "-j", type=_positive_int, default=1, metavar="N",
-                   help="N implementation processes (or threads, in-process) at once")
+                   help="N implementation processes at once (for --adapter, N worker "
+                   "processes)")
     p.add_argument("-v", "--verbose", action="store_true", help="list every result")
     p.set_defaults(func=stoppable(cmd_conform, "conform"))
 
