@@ -43,6 +43,7 @@ from typing import Any
 from .adapter import JSON, Refused
 from .process import (
     FAILURES,
+    STOPPING,
     TOO_LONG,
     HarnessError,
     ImplementationCrashed,
@@ -305,7 +306,7 @@ class _Host:
         """End of input lets the worker call the adapter's close() and exit; then the
         host's group is killed. From another thread, mid-call: killed at once."""
         self._closed = True
-        polite = self._lock.acquire(blocking=False)
+        polite = not STOPPING.is_set() and self._lock.acquire(blocking=False)
         try:
             proc = self._proc
             if polite and proc is not None and proc.alive():

@@ -128,6 +128,8 @@ class Interrupted(KeyboardInterrupt):
 
 _LIVE: set[_Process] = set()
 _LIVE_LOCK = threading.Lock()
+STOPPING = threading.Event()
+"""Set by an interrupt under stop_on_signals: closing then kills at once, not politely."""
 
 
 def kill_all() -> None:
@@ -155,8 +157,9 @@ def stop_on_signals() -> Iterator[None]:
     """SIGTERM and SIGHUP raise Interrupted (as SIGINT raises KeyboardInterrupt), so
     that cleanup runs; whatever the way out, every process started is killed."""
     previous: dict[int, Any] = {}
+    STOPPING.clear()
     if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        for sig in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
             if sig is not None:
                 previous[sig] = signal.signal(sig, _raise_interrupted)
     try:
@@ -170,6 +173,9 @@ def stop_on_signals() -> Iterator[None]:
 
 
 def _raise_interrupted(signum: int, frame: object) -> None:
+    STOPPING.set()
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
     raise Interrupted(signum)
 
 
@@ -454,7 +460,7 @@ class ProcessImplementation:
         call from another thread while a request is under way: that request's process is
         killed at once, and the request fails."""
         self._closed = True
-        polite = self._lock.acquire(blocking=False)
+        polite = not STOPPING.is_set() and self._lock.acquire(blocking=False)
         try:
             proc, self._proc = self._proc, None
             if proc is None:
@@ -610,19 +616,23 @@ class ProcessImplementation:
     def _next_line(proc: _Process, deadline: float) -> Line | object:
         """The next line, or _LATE at the deadline, or _EXITED once the program has
         exited and said all it had to (a child of it may still hold the pipe open)."""
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return _LATE
-            try:
-                return proc.receive(min(left, POLL))
-            except queue.Empty:
-                pass
-            if not proc.alive():
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return _LATE
                 try:
-                    return proc.receive(POLL)  # its last words, if any
+                    return proc.receive(min(left, POLL))
                 except queue.Empty:
-                    return _EXITED
+                    pass
+                if not proc.alive():
+                    try:
+                        return proc.receive(POLL)  # its last words, if any
+                    except queue.Empty:
+                        return _EXITED
+        except KeyboardInterrupt:  # stopping, with an answer still due: no polite close
+            proc.kill()
+            raise
 
     def _crashed(self, proc: _Process, kind: str) -> ImplementationCrashed:
         code = proc.exit_code(1.0)
