@@ -260,7 +260,7 @@ class _Host:
                 continue
             what = ("did not start a worker within "
                     f"{max(self.timeout, START_SECONDS):g} s" if line is _LATE
-                    else describe_exit(proc.popen.poll()) + " while starting")
+                    else describe_exit(proc.exit_code(0)) + " while starting")
             self._drop()
             self._failed_starts += 1
             self._last_failure = what

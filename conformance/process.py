@@ -324,13 +324,29 @@ class _Process:
         return self.lines.get(timeout=max(timeout, 0.0))
 
     def exit_code(self, wait: float) -> int | None:
-        try:
-            return self.popen.wait(wait)
-        except subprocess.TimeoutExpired:
-            return None
+        """The program's exit code (negative: the signal), or None if it still runs after
+        `wait` seconds. The program is not reaped here: see kill."""
+        deadline = time.monotonic() + wait
+        while True:
+            code = self._status()
+            if code is not None or time.monotonic() >= deadline:
+                return code
+            time.sleep(0.01)
 
     def alive(self) -> bool:
-        return self.popen.poll() is None
+        return self._status() is None
+
+    def _status(self) -> int | None:
+        if self.popen.returncode is not None or not hasattr(os, "waitid"):
+            return self.popen.poll()
+        try:  # WNOWAIT: look without reaping
+            info = os.waitid(os.P_PID, self.popen.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:  # reaped elsewhere
+            return self.popen.poll()
+        if info is None:
+            return None
+        killed = info.si_code in (os.CLD_KILLED, os.CLD_DUMPED)
+        return -info.si_status if killed else info.si_status
 
     def kill(self) -> None:
         """Kill the process and everything in its group (also once the program itself
@@ -339,8 +355,8 @@ class _Process:
             self.killed = True
             try:
                 if os.name == "posix":
-                    # The group outlives its leader while any member lives, so its id
-                    # cannot have been reused; ESRCH means nobody is left.
+                    # Until the leader is reaped (just below) its id, which is the group's,
+                    # cannot be given to another process; ESRCH means nobody is left.
                     os.killpg(self.popen.pid, signal.SIGKILL)
                 else:  # pragma: no cover
                     self.popen.kill()

@@ -55,12 +55,14 @@ def expectation_problems(fx: Fixture) -> list[SpecError]:
     if n is None:
         return []
     out: list[SpecError] = []
-    pips = {name: max_pip(name) for exp in fx.expect for name in exp.variants}
+    pips: dict[str, int | None] = {name: max_pip(name) for exp in fx.expect
+                                   for name in exp.variants} or {"any rule set": T.MAX_PIP}
     for k, step in enumerate(fx.steps, 1):
         for message in _action(step, n, pips):
             out.append(SpecError(fx.path, fx.line, f"fixture {fx.id}: step {k}: {message}"))
     for exp in fx.expect:
-        sets = {name: pips[name] for name in exp.variants}
+        # no variant named (a scope of option values only): at least a tile of some set
+        sets = {name: pips[name] for name in exp.variants} or {"any rule set": T.MAX_PIP}
         out += [SpecError(fx.path, exp.line or fx.line, f"fixture {fx.id}: expected {m}")
                 for m in _expectation(exp, n, sets)]
     return out
