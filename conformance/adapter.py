@@ -30,6 +30,16 @@ class Refused(Exception):
         self.clause = clause
 
 
+class Unsupported(Exception):
+    """Raise it from any adapter method when the engine cannot answer this question (a
+    state, an action, a rule set it does not model): the result is not-applicable, not a
+    failure. Over the protocol, the same is an error answer of kind `unsupported`."""
+
+    def __init__(self, reason: str = "the implementation does not support this") -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 @runtime_checkable
 class Implementation(Protocol):
     """An engine under test. Subclass or duck-type it; every method speaks canonical JSON.
@@ -55,6 +65,16 @@ class Implementation(Protocol):
 
     def winners(self, ruleset: JSON, state: JSON) -> list[int]:
         """The seats that win the match, given a state whose last round is over."""
+        ...
+
+
+class Scoring(Protocol):
+    """Optional: an implementation with `score` has it asked for the scoring fixtures
+    too, so that SCORE-1..6 are checked on their own as well as through a round's end."""
+
+    def score(self, ruleset: JSON, state: JSON, winner: int | None) -> list[int]:
+        """The round's scores from the hands in `state`, seat `winner` having gone out
+        (None: the round is blocked)."""
         ...
 
 
@@ -125,3 +145,15 @@ class ReferenceImplementation:
     def winners(self, ruleset: JSON, state: JSON) -> list[int]:
         st = self.state(ruleset, state)
         return match_winners(st)
+
+    def score(self, ruleset: JSON, state: JSON, winner: int | None) -> list[int]:
+        """SCORE-1..6 on the hands of `state`, as the end of the round would score them."""
+        st = self.state(ruleset, state)
+        if winner is not None and (not 0 <= winner < st.players or st.hands[winner]):
+            raise ValueError(f"seat {winner} did not go out (its hand is not empty)")
+        done = st.copy()
+        done.result = None
+        engine._finish(done, engine.BLOCKED if winner is None else engine.DOMINO,
+                       -1 if winner is None else winner)
+        assert done.result is not None
+        return list(done.result.scores)

@@ -17,8 +17,8 @@ import contextlib
 import fnmatch
 import importlib
 import importlib.util
+import math
 import os
-import queue
 import shlex
 import sys
 import threading
@@ -29,22 +29,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from mtrain.cli import UsageError
+from mtrain.cli import UsageError, check_output, quiet_stdout
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Space
 from mtrain.spec.yamlload import SpecError
+from mtrain.spec.yamlload import load as load_yaml
 
-from .adapter import JSON, Implementation, ReferenceImplementation
+from .adapter import JSON, Implementation, ReferenceImplementation, Unsupported
 from .fixture import Expectation, Fixture, load_corpus
+from .inprocess import TimedImplementation
 from .process import (
     ConfigurationError,
     HarnessError,
-    ImplementationTimeout,
     ProcessImplementation,
     command_argv,
+    exit_code_of,
+    stoppable,
 )
 from .report import FORMATS, RENDERERS, Report, Result, render_html, render_text
 from .runner import run_one
@@ -100,19 +101,18 @@ class SkipEntry:
 
 def load_skips(path: str) -> list[SkipEntry]:
     """The --skip file: a YAML list of {fixture, variant (optional), reason}."""
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise UsageError(f"--skip {path}: {e.strerror or e}") from None
-    except yaml.YAMLError as e:
-        raise UsageError(f"--skip {path}: not YAML: {e}") from None
-    if data is None:
-        return []
+    try:  # the project's loader: file:line errors, no duplicate keys, aliases bounded
+        doc = load_yaml(path)
+    except SpecError as e:
+        if e.message == "empty file":
+            return []
+        raise UsageError(f"--skip {e}") from None
+    data = doc.data
     if not isinstance(data, list):
         raise UsageError(f"--skip {path}: expected a list of {{fixture, variant, reason}}")
     out = []
     for i, item in enumerate(data, 1):
-        where = f"--skip {path}: entry {i}"
+        where = f"--skip {path}:{doc.line_of((i - 1,))}: entry {i}"
         if not isinstance(item, dict):
             raise UsageError(f"{where}: expected {{fixture, variant, reason}}, got {item!r}")
         extra = set(item) - {"fixture", "variant", "reason"}
@@ -298,82 +298,6 @@ def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
     return instance, factory, shared
 
 
-class _Call:
-    __slots__ = ("args", "done", "error", "func", "value")
-
-    def __init__(self, func: Callable[..., Any], args: tuple[Any, ...]) -> None:
-        self.func, self.args = func, args
-        self.done = threading.Event()
-        self.value: Any = None
-        self.error: BaseException | None = None
-
-
-class TimedImplementation:
-    """An in-process implementation whose every call must return within `timeout`.
-
-    Calls run on a daemon worker thread; one that overruns is abandoned (a thread
-    cannot be killed) and later calls get a fresh worker.
-    """
-
-    def __init__(self, inner: Any, timeout: float) -> None:
-        self.inner = inner
-        self.timeout = timeout
-        self._calls: queue.SimpleQueue[_Call] | None = None
-
-    def _worker(self) -> queue.SimpleQueue[_Call]:
-        calls: queue.SimpleQueue[_Call] = queue.SimpleQueue()
-
-        def loop() -> None:
-            while True:
-                call = calls.get()
-                try:
-                    call.value = call.func(*call.args)
-                except BaseException as e:
-                    call.error = e
-                call.done.set()
-
-        threading.Thread(target=loop, daemon=True, name="mtrain-adapter").start()
-        return calls
-
-    def _run(self, name: str, *args: Any) -> Any:
-        if self._calls is None:
-            self._calls = self._worker()
-        call = _Call(getattr(self.inner, name), args)
-        self._calls.put(call)
-        if not call.done.wait(self.timeout):
-            self._calls = None
-            raise ImplementationTimeout(
-                f"the adapter's {name}() did not return within {self.timeout:g} s")
-        if call.error is not None:
-            raise call.error
-        return call.value
-
-    def info(self) -> JSON:
-        info: JSON = self._run("info")
-        return info
-
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
-        state: JSON = self._run("deal", ruleset, players, round, order)
-        return state
-
-    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
-        actions: list[JSON] = self._run("legal", ruleset, state)
-        return actions
-
-    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
-        new: JSON = self._run("apply", ruleset, state, action)
-        return new
-
-    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
-        seats: list[int] = self._run("winners", ruleset, state)
-        return seats
-
-    def close(self) -> None:
-        close = getattr(self.inner, "close", None)
-        if callable(close):
-            close()
-
-
 @dataclass
 class Target:
     """How to get implementations for the workers, and how to describe them."""
@@ -397,12 +321,12 @@ def target_of(args: argparse.Namespace) -> Target:
         return Target(make_process, {"command": shlex.join(argv)}, "process")
     if args.adapter is not None:
         instance, factory, shared = load_adapter(args.adapter)
-        timeout = args.timeout
+        timeout, spec = args.timeout, args.adapter
         first: list[Any] = [instance]
 
         def make_adapter() -> Implementation:
             inner = first.pop() if first else factory()
-            return TimedImplementation(inner, timeout)
+            return TimedImplementation(inner, timeout, spec)
         return Target(make_adapter, {"adapter": args.adapter}, "adapter", shared)
     reference = ReferenceImplementation()
     return Target(lambda: reference, {"adapter": "embedded reference engine"}, "reference",
@@ -462,6 +386,8 @@ class Runner:
             raise
         except HarnessError as e:
             result.status, result.messages, result.stderr = e.status, [e.message], e.stderr
+        except Unsupported as e:  # an adapter run without a worker
+            result.status, result.messages = "not-applicable", [e.reason]
         except (KeyboardInterrupt, GeneratorExit):
             raise
         except SystemExit as e:
@@ -582,6 +508,8 @@ def cmd_conform(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     if args.fixtures is not None and not Path(args.fixtures).exists():
         raise UsageError(f"--fixtures: no such file or folder: {args.fixtures}")
+    if args.output:
+        check_output(args.output, "--output")
     asked = check_variants(args.variant)
     from_files = read_rules_files(args.rules)
     args.rules_from = {rs.name: path for rs, path in zip(from_files, args.rules, strict=True)}
@@ -619,16 +547,19 @@ def cmd_conform(args: argparse.Namespace) -> int:
     runner = Runner(args, target, info, skips)
     try:
         results = run_tasks(tasks, runner, first, args.jobs)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         print("mtrain conform: interrupted", file=sys.stderr)
-        return 130
+        return exit_code_of(e)
     described = {**(info or {}), **target.describe}
     for key in ("id", "ok", "rules"):
         described.pop(key, None)
     report = Report(results, described, [str(e) for e in load_errors], warnings,
                     time.perf_counter() - started, outside=outside,
                     rulesets=f"{len(rulesets)} rule sets, {chosen}")
-    emit(report, args, tasks)
+    try:
+        emit(report, args, tasks)
+    except BrokenPipeError:  # `mtrain conform | head`: the verdict stands, not exit 0
+        quiet_stdout()
     return report.exit_code
 
 
@@ -669,8 +600,11 @@ class FixtureIllustrator:
 def emit(report: Report, args: argparse.Namespace, tasks: Sequence[Task] = ()) -> None:
     if args.format == "text":
         if args.output:
-            with open(args.output, "w", encoding="utf-8") as f:
-                render_text(report, f, verbose=args.verbose)
+            try:
+                with open(args.output, "w", encoding="utf-8") as f:
+                    render_text(report, f, verbose=args.verbose)
+            except OSError as e:
+                raise UsageError(f"--output {args.output}: {e.strerror or e}") from None
         else:
             render_text(report, sys.stdout, rich=sys.stdout.isatty(), verbose=args.verbose)
             sys.stdout.flush()
@@ -709,8 +643,8 @@ def _positive_float(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {text!r}")
     return value
 
 
@@ -756,9 +690,10 @@ def register(sub: Any) -> None:
     p.add_argument("--timeout", type=_positive_float, default=DEFAULT_TIMEOUT,
                    metavar="SECONDS", help=f"per request (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--jobs", "-j", type=_positive_int, default=1, metavar="N",
-                   help="N implementation processes (or threads, in-process) at once")
+                   help="N implementation processes at once (for --adapter, N worker "
+                   "processes)")
     p.add_argument("-v", "--verbose", action="store_true", help="list every result")
-    p.set_defaults(func=cmd_conform)
+    p.set_defaults(func=stoppable(cmd_conform, "conform"))
 
     s = sub.add_parser("serve", help="the reference engine as a protocol v1 server on "
                        "stdin/stdout",

@@ -18,7 +18,15 @@ from mtrain.spec import tiles as T
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Scope, ScopeError, scope_of
-from mtrain.spec.yamlload import Document, SpecError, SpecErrors, load, schema, validate
+from mtrain.spec.yamlload import (
+    Document,
+    SpecError,
+    SpecErrors,
+    load,
+    read_text,
+    schema,
+    validate,
+)
 
 MEXICAN = "mexican"
 REST = "rest"
@@ -298,6 +306,9 @@ def load_file(path: str | Path, text: str | None = None) -> list[Fixture]:
             problems.append(doc.error(e.pointer, f"fixture {raw.get('id')}: {e}"))
         except FixtureError as e:
             problems.append(doc.error((i,), f"fixture {raw.get('id')}: {e}"))
+    from .tablecheck import expectation_problems  # it reads Fixture: imported once loaded
+
+    problems += [p for fx in out for p in expectation_problems(fx)]
     if problems:
         raise SpecErrors(problems)
     return out
@@ -338,7 +349,8 @@ def fixture_files(root: str | Path | None = None) -> list[Path]:
     base = Path(root) if root is not None else FIXTURE_ROOT
     if base.is_file():
         return [base]
-    return sorted(p for p in base.rglob("*.yaml"))
+    # a folder named x.yaml is walked, not read; a broken link is kept, to be reported
+    return sorted(p for p in base.rglob("*.yaml") if p.is_file() or p.is_symlink())
 
 
 def load_corpus(root: str | Path | None = None) -> tuple[list[Fixture], list[SpecError]]:
@@ -348,7 +360,7 @@ def load_corpus(root: str | Path | None = None) -> tuple[list[Fixture], list[Spe
     for path in fixture_files(root):
         shown = _display(path)
         try:
-            fixtures += load_file(shown, path.read_text(encoding="utf-8"))
+            fixtures += load_file(shown, read_text(path, shown))
         except SpecErrors as e:
             errors += list(e)
         except SpecError as e:

@@ -26,11 +26,14 @@ import argparse
 import copy
 import dataclasses
 import functools
+import math
 import multiprocessing
 import multiprocessing.util
+import os
 import random
 import re
 import shlex
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -77,6 +80,7 @@ from .fixture import (
     table_state,
 )
 from .lint import MAX_DESCRIPTION, check_start
+from .process import ConfigurationError, HarnessError, kill_all, stoppable
 from .runner import compare_field, compare_result, run_fixture, state_view
 
 DEFAULT_OUT = "fuzz-out"
@@ -526,6 +530,7 @@ class GameResult:
     finding: Finding | None = None
     warnings: list[str] = field(default_factory=list)
     skipped: bool = False
+    failures: list[str] = field(default_factory=list)  # crashes and hangs, while playing
 
 
 def prior_totals(rules: Rules, players: int, rounds: int,
@@ -1174,6 +1179,7 @@ class FuzzReport:
     path: Path | None = None
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
 
     @property
     def disagreements(self) -> int:
@@ -1184,15 +1190,31 @@ _WORKER: dict[str, Any] = {}
 
 
 def _worker_init(target: Target, stop: Any) -> None:
+    signal.signal(signal.SIGTERM, _worker_stop)
     impl = target.make()
     _WORKER.update(impl=impl, judge=Judge(impl), stop=stop)
     multiprocessing.util.Finalize(None, close_implementation, args=(impl,), exitpriority=10)
 
 
+def _worker_stop(signum: int, frame: object) -> None:
+    """Pool.terminate sends SIGTERM: take this worker's implementation along."""
+    kill_all()
+    os._exit(1)
+
+
 def _worker_game(plan: GamePlan) -> GameResult:
     if plan.index > _WORKER["stop"].value:
         return GameResult(plan.index, skipped=True)
-    result: GameResult = play_game(_WORKER["impl"], plan, _WORKER["judge"])
+    return _played(_WORKER["impl"], plan, _WORKER["judge"])
+
+
+def _played(impl: Implementation, plan: GamePlan, judge: Judge) -> GameResult:
+    """play_game, with the crashes and hangs it met (a later answer may agree, so the
+    judge alone would not see them)."""
+    log: list[str] = getattr(impl, "failures", [])
+    seen = len(log)
+    result = play_game(impl, plan, judge)
+    result.failures = log[seen:]
     return result
 
 
@@ -1210,7 +1232,7 @@ def _results(target: Target, impl: Implementation, plans: list[GamePlan],
             if plan.index > stopped[0]:
                 yield GameResult(plan.index, skipped=True), stop_serial
             else:
-                yield play_game(impl, plan, judge), stop_serial
+                yield _played(impl, plan, judge), stop_serial
         return
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     stop = ctx.Value("i", len(plans) + 1)
@@ -1222,6 +1244,9 @@ def _results(target: Target, impl: Implementation, plans: list[GamePlan],
         try:
             for result in pool.imap(_worker_game, plans):
                 yield result, stop_pool
+        except BaseException:  # an interrupt: do not wait for the games under way
+            pool.terminate()
+            raise
         finally:
             pool.close()
             pool.join()
@@ -1245,6 +1270,7 @@ def fuzz(target: Target, variants: Sequence[str], games: int, seed: int, *,
             report.steps += result.steps
             report.rounds += result.rounds
             report.warnings += result.warnings
+            report.failures += result.failures
         if result.finding is not None and report.finding is None:
             report.finding = result.finding
             stop(result.index)
@@ -1302,7 +1328,7 @@ def register(sub: Any) -> None:
                    help="time limit for shrinking (default 30)")
     p.add_argument("--timeout", type=float, metavar="SECONDS",
                    help="per request to --impl or --adapter (default: as for conform)")
-    p.set_defaults(func=cmd_fuzz)
+    p.set_defaults(func=stoppable(cmd_fuzz, "fuzz"))
 
 
 def _target(args: argparse.Namespace) -> Target:
@@ -1404,13 +1430,21 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         raise UsageError("--seed must not be negative")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    if args.shrink_seconds < 0 or (args.timeout is not None and args.timeout <= 0):
-        raise UsageError("--shrink-seconds and --timeout must be positive")
+    if args.shrink_seconds < 0 or (args.timeout is not None and not 0 < args.timeout < math.inf):
+        raise UsageError("--shrink-seconds and --timeout must be positive (and finite)")
     target = _target(args)
     impl = target.make()
     try:
+        try:
+            info = impl.info()
+        except ConfigurationError as e:
+            raise UsageError(str(e)) from None
+        except HarnessError as e:  # crashed or hung at the start: nothing to fuzz
+            print(f"mtrain fuzz: the implementation failed to start ({e.status}): "
+                  f"{e.message}", file=sys.stderr)
+            return 1
         if not target.label:
-            target = dataclasses.replace(target, label=str(impl.info().get("name", "impl")))
+            target = dataclasses.replace(target, label=str(info.get("name", "impl")))
         variants = _variants(args, impl, target)
         return _run(args, target, impl, variants)
     finally:
@@ -1434,7 +1468,7 @@ def _run(args: argparse.Namespace, target: Target, impl: Implementation,
     else:
         report = fuzz(target, variants, args.games, args.seed, **kwargs)
     _print_report(report, target, args.seed)
-    return 1 if report.finding is not None else 0
+    return 1 if report.finding is not None or report.failures else 0
 
 
 def _print_report(report: FuzzReport, target: Target, seed: int) -> None:
@@ -1466,6 +1500,9 @@ def _print_report(report: FuzzReport, target: Target, seed: int) -> None:
                 print(f"run it: {command}")
         for p in report.problems:
             print(f"problem: {p}")
+    if report.failures:
+        print(f"FAILED: the implementation crashed or hung {_count(len(report.failures), 'time')}"
+              f"; the first: {report.failures[0]}")
     print(f"{_count(report.games, 'game')}, {_count(report.rounds, 'round')} completed, "
           f"{_count(report.steps, 'step')}, {_count(report.disagreements, 'disagreement')}, "
           f"{report.seconds:.1f} s" + (f" ({_count(report.skipped, 'game')} not played after "

@@ -19,26 +19,37 @@ all along into a bounded ring buffer, whose tail goes with every failure. A prog
 that fails to start `start_attempts` times in a row is not started again: later
 requests fail at once with the last start's status. A program that cannot be run at
 all, or speaks another protocol version, is a ConfigurationError (exit code 2).
+
+The harness owns what it starts: each program runs in a session (and process group) of
+its own, and the whole group is killed whenever the program is done with, however that
+happens: a timeout, a crash (its children may outlive it), the end of the run, or an
+interrupt (`stop_on_signals`, and `kill_all` at exit). Pipes are never waited on: the
+reader threads own stdout and stderr and close them at end of file, so a child that
+escaped the group and still holds them costs a thread, not the run. Only a program
+that starts a new session of its own (setsid) can leave a process behind.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import functools
 import itertools
 import os
 import queue
 import shlex
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
 from mtrain import __version__
 
-from .adapter import JSON, Refused
+from .adapter import JSON, Refused, Unsupported
 from .protocol import (
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -55,6 +66,9 @@ STDERR_BYTES = 64 * 1024
 """How much of an implementation's stderr is kept (the most recent bytes)."""
 TAIL_LINES = 15
 TAIL_CHARS = 2000
+POLL = 0.05
+"""While waiting for an answer, how often to look whether the program is still alive
+(a program that exits may leave a child holding its stdout, so no end of file comes)."""
 
 
 class HarnessError(Exception):
@@ -86,14 +100,103 @@ class ImplementationError(HarnessError):
     status = "error"
 
 
-class NotApplicable(HarnessError):
-    """The implementation does not support this rule set."""
+class NotApplicable(HarnessError, Unsupported):
+    """The implementation does not support this request (an `unsupported` answer)."""
 
     status = "not-applicable"
 
 
+FAILURES = (ImplementationCrashed, ImplementationTimeout, ProtocolViolation)
+"""What no later answer can make up for: a crash, a hang, a broken stream. Each one is
+logged in the implementation's `failures`, so that fuzz, which asks again, still sees it."""
+
+
 class ConfigurationError(Exception):
     """The implementation cannot be used at all: not runnable, or another protocol."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM (or SIGHUP) while `stop_on_signals` is in force; `signum` says which."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+# --- every process the harness started ------------------------------------------------
+
+
+_LIVE: set[_Process] = set()
+_LIVE_LOCK = threading.Lock()
+STOPPING = threading.Event()
+"""Set by an interrupt under stop_on_signals: closing then kills at once, not politely."""
+
+
+def kill_all() -> None:
+    """Kill every process group the harness started and has not yet killed."""
+    with _LIVE_LOCK:
+        procs = list(_LIVE)
+    for proc in procs:
+        proc.kill()
+
+
+def _forget_after_fork() -> None:
+    """A forked worker does not own its parent's processes (nor hold its lock)."""
+    global _LIVE_LOCK
+    _LIVE_LOCK = threading.Lock()
+    _LIVE.clear()
+
+
+atexit.register(kill_all)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_after_fork)
+
+
+@contextlib.contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise Interrupted (as SIGINT raises KeyboardInterrupt), so
+    that cleanup runs; whatever the way out, every process started is killed."""
+    previous: dict[int, Any] = {}
+    STOPPING.clear()
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+            if sig is not None:
+                previous[sig] = signal.signal(sig, _raise_interrupted)
+    try:
+        yield
+    finally:
+        try:
+            kill_all()
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+
+def _raise_interrupted(signum: int, frame: object) -> None:
+    STOPPING.set()
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    raise Interrupted(signum)
+
+
+def stoppable(command: Callable[[Any], int], name: str) -> Callable[[Any], int]:
+    """`command` under stop_on_signals; an interrupt is one line and exit code 128 + the
+    signal's number (130 for SIGINT, 143 for SIGTERM), never a traceback."""
+
+    @functools.wraps(command)
+    def run(args: Any) -> int:
+        try:
+            with stop_on_signals():
+                return command(args)
+        except KeyboardInterrupt as e:
+            print(f"mtrain {name}: interrupted", file=sys.stderr)
+            return exit_code_of(e)
+
+    return run
+
+
+def exit_code_of(interrupt: KeyboardInterrupt) -> int:
+    return 128 + getattr(interrupt, "signum", signal.SIGINT)
 
 
 # --- stderr --------------------------------------------------------------------------
@@ -121,6 +224,9 @@ class StderrRing:
                 self.add(chunk)
         except (OSError, ValueError):
             pass
+        finally:  # this thread owns the stream: closing it elsewhere could block on it
+            with contextlib.suppress(OSError, ValueError):
+                stream.close()
 
     def add(self, chunk: bytes) -> None:
         with self._lock:
@@ -177,10 +283,13 @@ class _Process:
                  cwd: str | None) -> None:
         kwargs: dict[str, Any] = {}
         if os.name == "posix":
-            kwargs["start_new_session"] = True
+            kwargs["start_new_session"] = True  # its own group, killed as one
         self.popen = subprocess.Popen(
             list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, env=env, cwd=cwd, **kwargs)
+        self.killed = False
+        with _LIVE_LOCK:
+            _LIVE.add(self)
         self.lines: queue.SimpleQueue[Line] = queue.SimpleQueue()
         assert self.popen.stdout is not None
         self.reader = threading.Thread(target=self._read, args=(self.popen.stdout, max_line),
@@ -200,6 +309,9 @@ class _Process:
                 self.lines.put(line)
         except (OSError, ValueError):
             pass
+        finally:  # this thread owns the stream (see StderrRing._drain)
+            with contextlib.suppress(OSError, ValueError):
+                stream.close()
         self.lines.put(None)
 
     def send(self, data: bytes) -> None:
@@ -212,32 +324,60 @@ class _Process:
         return self.lines.get(timeout=max(timeout, 0.0))
 
     def exit_code(self, wait: float) -> int | None:
-        try:
-            return self.popen.wait(wait)
-        except subprocess.TimeoutExpired:
+        """The program's exit code (negative: the signal), or None if it still runs after
+        `wait` seconds. The program is not reaped here: see kill."""
+        deadline = time.monotonic() + wait
+        while True:
+            code = self._status()
+            if code is not None or time.monotonic() >= deadline:
+                return code
+            time.sleep(0.01)
+
+    def alive(self) -> bool:
+        return self._status() is None
+
+    def _status(self) -> int | None:
+        if self.popen.returncode is not None or not hasattr(os, "waitid"):
+            return self.popen.poll()
+        try:  # WNOWAIT: look without reaping
+            info = os.waitid(os.P_PID, self.popen.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:  # reaped elsewhere
+            return self.popen.poll()
+        if info is None:
             return None
+        killed = info.si_code in (os.CLD_KILLED, os.CLD_DUMPED)
+        return -info.si_status if killed else info.si_status
 
     def kill(self) -> None:
-        if self.popen.poll() is None:
+        """Kill the process and everything in its group (also once the program itself
+        has exited: its children live on), reap it, and let go of the pipes."""
+        if not self.killed:
+            self.killed = True
             try:
                 if os.name == "posix":
+                    # Until the leader is reaped (just below) its id, which is the group's,
+                    # cannot be given to another process; ESRCH means nobody is left.
                     os.killpg(self.popen.pid, signal.SIGKILL)
                 else:  # pragma: no cover
                     self.popen.kill()
             except (ProcessLookupError, PermissionError):
                 with contextlib.suppress(OSError):
                     self.popen.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.popen.wait(5)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.popen.wait(5)
+            with _LIVE_LOCK:
+                _LIVE.discard(self)
         self.close_pipes()
 
     def close_pipes(self) -> None:
+        """Close stdin; give the readers a moment to collect the last output. The readers
+        close stdout and stderr themselves, whenever the last holder lets go."""
+        stdin = self.popen.stdin
+        if stdin is not None:
+            with contextlib.suppress(OSError, ValueError):
+                stdin.close()
         self.reader.join(0.5)
         self.stderr.settle(0.5)
-        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
-            if stream is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    stream.close()
 
 
 def describe_exit(code: int | None) -> str:
@@ -256,6 +396,8 @@ def describe_exit(code: int | None) -> str:
 
 
 _NO_WINNER = object()
+_LATE = object()
+_EXITED = object()
 
 
 class ProcessImplementation:
@@ -281,6 +423,8 @@ class ProcessImplementation:
         self._failed_starts = 0
         self._last_start_error: HarnessError | None = None
         self._lock = threading.Lock()
+        self._closed = False
+        self.failures: list[str] = []
 
     # -- the Implementation interface -------------------------------------------------
 
@@ -327,24 +471,31 @@ class ProcessImplementation:
         return self._info
 
     def close(self) -> None:
-        """Ask the program to shut down; kill it if it does not within a second or two."""
-        proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        if proc.popen.poll() is None:
-            try:
-                rid = next(self._ids)
-                proc.send(encode(request(rid, "shutdown")))
-                proc.receive(min(self.timeout, 2.0))
-                stdin = proc.popen.stdin
-                if stdin is not None:
-                    stdin.close()
-            except (OSError, ValueError, queue.Empty):
-                pass
-            if proc.exit_code(2.0) is None:
-                proc.kill()
+        """Ask the program to shut down (it has a second or two), then kill its process
+        group: whatever it started goes too. No process is started after this. Safe to
+        call from another thread while a request is under way: that request's process is
+        killed at once, and the request fails."""
+        self._closed = True
+        polite = not STOPPING.is_set() and self._lock.acquire(blocking=False)
+        try:
+            proc, self._proc = self._proc, None
+            if proc is None:
                 return
-        proc.close_pipes()
+            if polite and proc.alive():
+                try:
+                    rid = next(self._ids)
+                    proc.send(encode(request(rid, "shutdown")))
+                    proc.receive(min(self.timeout, 2.0))
+                    stdin = proc.popen.stdin
+                    if stdin is not None:
+                        stdin.close()
+                except (OSError, ValueError, queue.Empty):
+                    pass
+                proc.exit_code(2.0)
+            proc.kill()
+        finally:
+            if polite:
+                self._lock.release()
 
     def __enter__(self) -> ProcessImplementation:
         return self
@@ -361,12 +512,18 @@ class ProcessImplementation:
     def call(self, kind: str, **fields: Any) -> JSON:
         """Send one request and return the checked answer (see the module doc)."""
         with self._lock:
-            proc = self._ensure()
-            return self._exchange(proc, kind, request(next(self._ids), kind, **fields))
+            try:
+                proc = self._ensure()
+                return self._exchange(proc, kind, request(next(self._ids), kind, **fields))
+            except FAILURES as e:
+                self.failures.append(f"{e.status}: {e.message}")
+                raise
 
     def _ensure(self) -> _Process:
         if self._proc is not None:
             return self._proc
+        if self._closed:
+            raise HarnessError("not run: the harness is stopping")
         if self._failed_starts >= self.start_attempts and self._last_start_error is not None:
             last = self._last_start_error
             raise type(last)(
@@ -425,13 +582,14 @@ class ProcessImplementation:
             raise self._crashed(proc, kind) from None
         deadline = time.monotonic() + self.timeout
         while True:
-            try:
-                line = proc.receive(deadline - time.monotonic())
-            except queue.Empty:
+            line = self._next_line(proc, deadline)
+            if line is _EXITED:
+                raise self._crashed(proc, kind)
+            if line is _LATE:
                 self._drop(proc)
                 raise ImplementationTimeout(
                     f"no answer to the {kind} request within {self.timeout:g} s; "
-                    "the implementation was killed", proc.stderr.tail()) from None
+                    "the implementation was killed", proc.stderr.tail())
             if line is None:
                 raise self._crashed(proc, kind)
             if isinstance(line, _TooLong):
@@ -439,6 +597,7 @@ class ProcessImplementation:
                 raise ProtocolViolation(
                     f"the answer to the {kind} request is a line longer than "
                     f"{self.max_line} bytes; the implementation was killed", proc.stderr.tail())
+            assert isinstance(line, bytes)
             if line.strip():
                 break
         try:
@@ -468,6 +627,28 @@ class ProcessImplementation:
         except ProtocolError as e:
             raise ProtocolViolation(f"wrong answer shape to the {kind} request: {e}",
                                     proc.stderr.tail(since=mark)) from None
+
+    @staticmethod
+    def _next_line(proc: _Process, deadline: float) -> Line | object:
+        """The next line, or _LATE at the deadline, or _EXITED once the program has
+        exited and said all it had to (a child of it may still hold the pipe open)."""
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return _LATE
+                try:
+                    return proc.receive(min(left, POLL))
+                except queue.Empty:
+                    pass
+                if not proc.alive():
+                    try:
+                        return proc.receive(POLL)  # its last words, if any
+                    except queue.Empty:
+                        return _EXITED
+        except KeyboardInterrupt:  # stopping, with an answer still due: no polite close
+            proc.kill()
+            raise
 
     def _crashed(self, proc: _Process, kind: str) -> ImplementationCrashed:
         code = proc.exit_code(1.0)

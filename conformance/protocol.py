@@ -83,8 +83,12 @@ def decode(line: bytes | str) -> JSON:
     except json.JSONDecodeError as e:
         raise ProtocolError(f"not JSON ({e.msg} at character {e.pos}): {preview(line)}"
                             ) from None
-    except ValueError:
+    except UnicodeDecodeError:
         raise ProtocolError(f"not JSON (not UTF-8): {preview(line)}") from None
+    except ValueError as e:  # e.g. an integer of more digits than Python converts
+        raise ProtocolError(f"not usable JSON ({e}): {preview(line)}") from None
+    except RecursionError:
+        raise ProtocolError(f"not usable JSON (nested too deeply): {preview(line)}") from None
     if not isinstance(data, dict):
         raise ProtocolError(f"a message is a JSON object, not {type(data).__name__}: "
                             f"{preview(line)}")

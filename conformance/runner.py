@@ -23,7 +23,14 @@ from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.yamlload import SpecError
 
-from .adapter import JSON, Implementation, ReferenceImplementation, Refused, ruleset_json
+from .adapter import (
+    JSON,
+    Implementation,
+    ReferenceImplementation,
+    Refused,
+    Unsupported,
+    ruleset_json,
+)
 from .fixture import (
     MEXICAN,
     Expectation,
@@ -136,7 +143,26 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         got = sorted(impl.winners(rj, state))
         if got != sorted(exp.winners):
             problems.append(f"winners: expected {sorted(exp.winners)}, got {got}")
+    problems += check_score(exp, rj, state, impl)
     return problems
+
+
+def check_score(exp: Expectation, rj: JSON, state: JSON, impl: Implementation) -> list[str]:
+    """SCORE-1..6 on their own: an implementation with `score` is asked to score the hands
+    the round ended with, and must give the round scores the fixture expects."""
+    want = exp.result.get("scores") if isinstance(exp.result, dict) else None
+    result = state.get("result")
+    scorer = getattr(impl, "score", None)
+    if want is None or not isinstance(result, dict) or not callable(scorer):
+        return []
+    winner = result.get("winner")
+    try:
+        got = scorer(rj, state, winner if isinstance(winner, int) else None)
+    except Unsupported:
+        return []
+    if not isinstance(got, list) or list(got) != list(want):
+        return [f"score request (winner {winner}): expected round scores {want}, got {got}"]
+    return []
 
 
 def state_view(state: JSON) -> dict[str, Any]:

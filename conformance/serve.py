@@ -13,7 +13,7 @@ import traceback
 from typing import IO, Any
 
 from mtrain import __version__
-from mtrain.reference import codec, engine
+from mtrain.reference import codec
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import RulesetError
 from mtrain.spec.ruleset import OTHER, Ruleset
@@ -133,12 +133,7 @@ class Server:
                 raise BadRequest(f"winner {winner!r} is not a seat 0..{st.players - 1}")
             if st.hands[winner]:
                 raise BadRequest(f"seat {winner} still holds tiles, so it did not go out")
-        done = st.copy()
-        # The engine's own end-of-round scoring (SCORE-1..6), on a copy.
-        engine._finish(done, "blocked" if winner is None else "domino",
-                       -1 if winner is None else winner)
-        assert done.result is not None
-        return list(done.result.scores)
+        return self.impl.score(ruleset, state, winner)  # SCORE-1..6, on a copy
 
 
 def serve(stdin: IO[bytes], stdout: IO[bytes], server: Server | None = None) -> int:

@@ -1,14 +1,19 @@
 """The `mtrain` command line: one subcommand per job, each a small function.
 
 Exit codes: 0 success, 1 a check failed, 2 a usage or configuration error (an unknown
-variant, a malformed file), always with one clear message and never a traceback.
+variant, a malformed file), always with one clear message and never a traceback; 1 too
+when the output is cut short (a broken pipe), unless the command already knew its
+verdict (`mtrain conform | head` exits as the run did); 130 (SIGINT) or 143 (SIGTERM)
+when interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -24,6 +29,23 @@ Command = Callable[[argparse.Namespace], int]
 
 class UsageError(Exception):
     """Bad arguments or configuration: reported in one line, exit code 2."""
+
+
+def check_output(path: str, option: str, folder: bool = False) -> None:
+    """Refuse, before any work, an output FILE (or `folder`) that cannot be written:
+    its folder missing, or a file where a folder is needed and the other way round."""
+    out = Path(path)
+    if folder:
+        existing = next((p for p in [out, *out.parents] if p.exists()), None)
+        if existing is not None and not existing.is_dir():
+            raise UsageError(f"{option} {path}: {existing} is a file, not a folder")
+        return
+    if out.is_dir():
+        raise UsageError(f"{option} {path}: is a folder; name a file")
+    parent = out.parent
+    if not parent.is_dir():
+        what = "not a folder" if parent.exists() else "no such folder"
+        raise UsageError(f"{option} {path}: {what}: {parent}")
 
 
 def _print_json(data: Any) -> None:
@@ -239,6 +261,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 def cmd_docs(args: argparse.Namespace) -> int:
     from mtrain import docgen
 
+    check_output(args.out, "--out", folder=True)
     out = Path(args.out)
 
     def log(message: str) -> None:
@@ -255,7 +278,10 @@ def cmd_docs(args: argparse.Namespace) -> int:
         print(f"{len(files)} generated files, {len(bad)} stale"
               + ("; run `mtrain docs` to rebuild" if bad else ""))
         return 1 if bad else 0
-    count = docgen.write(out, files)
+    try:
+        count = docgen.write(out, files)
+    except OSError as e:
+        raise UsageError(f"--out {args.out}: {e.strerror or e}") from None
     print(f"wrote {count} files under {out}")
     return 0
 
@@ -264,6 +290,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     from mtrain.conformance.fixture import load_corpus
     from mtrain.docgen import Docs
 
+    if args.out:
+        check_output(args.out, "--out")
     docs = Docs()
     if args.fixtures:
         docs.fixtures, errors = load_corpus(args.fixtures)
@@ -285,7 +313,10 @@ def cmd_render(args: argparse.Namespace) -> int:
     rel = docs.picture(scene)
     svg = docs.files[rel]
     if args.out:
-        Path(args.out).write_text(svg, encoding="utf-8")
+        try:
+            Path(args.out).write_text(svg, encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"--out {args.out}: {e.strerror or e}") from None
         print(f"wrote {args.out}")
     else:
         sys.stdout.write(svg)
@@ -378,5 +409,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SpecError as e:
         print(f"mtrain {args.command}: {e}", file=sys.stderr)
         return 2
-    except BrokenPipeError:
-        return 0
+    except BrokenPipeError:  # the output was cut short: the command did not finish
+        quiet_stdout()
+        return 1
+    except KeyboardInterrupt:
+        print(f"mtrain {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+def quiet_stdout() -> None:
+    """After a broken pipe: send what is left to /dev/null, so that the interpreter's
+    last flush does not fail too (and print a traceback)."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

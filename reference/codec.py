@@ -8,7 +8,7 @@ equal JSON, and `state_from_json(state_to_json(s)) == s`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from mtrain.spec import tiles as T
 
@@ -18,6 +18,7 @@ from .engine import (
     ENGINE,
     OVER,
     PASS,
+    PLAY,
     Action,
     Result,
     State,
@@ -27,6 +28,12 @@ from .rules import Rules
 
 PHASES = ("engine", "start", "chain", "follow", "over")
 MEXICAN = "mexican"
+MAX_SEATS = len(PLAY) - 1
+"""The most seats a state may have: 10, the largest table any hand-size table deals to
+(pagat's, for 9-10 players); the engine's trains are numbered for no more."""
+MAX_COUNT = 2**31 - 1
+"""The largest score, match total or pass count a state may hold: far above any real
+match, and what a 32-bit integer holds in engines written in other languages."""
 
 
 class StateError(ValueError):
@@ -136,7 +143,8 @@ def state_to_json(state: State) -> dict[str, Any]:
 def state_from_json(rules: Rules, data: Any) -> State:
     """Build a State from its JSON form; raises StateError naming the first bad field.
 
-    Structure is checked here; whether the table is possible (tile conservation,
+    Structure is checked here: every field's type and range, 1 to MAX_SEATS seats, a
+    winner that holds no tiles; whether the table is possible (tile conservation,
     connected trains, ...) is for `invariants.violations`.
     """
     if not isinstance(data, dict):
@@ -161,6 +169,9 @@ def state_from_json(rules: Rules, data: Any) -> State:
     n = len(hands_j)
     if n < 1:
         raise StateError("state.hands must list one hand per player")
+    if n > MAX_SEATS:
+        raise StateError(f"state.hands: {n} hands, but a table has at most {MAX_SEATS} seats "
+                         "(the most any rule set deals to)")
     st = State.__new__(State)
     st.rules, st.players = rules, n
     st.round = need("round", int)
@@ -214,8 +225,9 @@ def state_from_json(rules: Rules, data: Any) -> State:
             end = T.OTHER_END[t][end]
             ids.append(t)
             st.table_mask |= T.BIT[t]
-        if tj.get("end", end) != end:
-            raise StateError(f"{where}.end: {tj.get('end')!r} but the tiles end in {end}")
+        given_end = tj.get("end", end)
+        if not _is_int(given_end) or given_end != end:
+            raise StateError(f"{where}.end: {given_end!r} but the tiles end in {end}")
         marker = tj.get("marker", False)
         if i == n and marker:
             raise StateError("state.mexican: the Mexican Train never carries a marker [MARK-2]")
@@ -232,28 +244,51 @@ def state_from_json(rules: Rules, data: Any) -> State:
     st.drawn = -1 if drawn is None else tile(drawn, "state.drawn")
     st.first_pending = 0
     for s in need("first_turns", list):
-        if not isinstance(s, int) or not 0 <= s < n:
-            raise StateError(f"state.first_turns: {s!r} is not a seat")
+        if not _is_int(s) or not 0 <= s < n:
+            raise StateError(f"state.first_turns: {s!r} is not a seat 0..{n - 1}")
         st.first_pending |= 1 << s
     st.passes = need("passes", int)
-    st.scores = _ints(need("scores", list), n, "scores")
-    st.outs = _ints(need("outs", list), n, "outs")
+    # END-3 ends the round at a full round of passes; otherwise they only count up (the
+    # flag is read only when it decides, so the scope checks see what an outcome reads)
+    if not 0 <= st.passes <= MAX_COUNT or (st.passes > n and rules.passes_end_round):
+        most = n if rules.passes_end_round else MAX_COUNT
+        raise StateError(f"state.passes: {st.passes} is not a count of passes 0..{most}")
+    st.scores = _ints(need("scores", list), n, "scores", MAX_COUNT)
+    st.outs = _ints(need("outs", list), n, "outs", rules.rounds)
     res = data.get("result")
     if (res is None) != (st.phase != OVER):
         raise StateError("state.result must be given exactly when the phase is 'over'")
-    if res is None:
-        st.result = None
-    else:
-        if not isinstance(res, dict) or res.get("end") not in ("domino", "blocked"):
-            raise StateError("state.result.end must be 'domino' or 'blocked'")
-        winner = res.get("winner")
-        st.result = Result(res["end"], -1 if winner is None else int(winner),
-                           tuple(_ints(res.get("scores"), n, "result.scores")))
+    st.result = None if res is None else _result(res, st)
     return st
 
 
-def _ints(value: Any, n: int, where: str) -> list[int]:
-    if (not isinstance(value, list) or len(value) != n
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+def _result(res: Any, st: State) -> Result:
+    n = st.players
+    if not isinstance(res, dict) or res.get("end") not in ("domino", "blocked"):
+        raise StateError("state.result.end must be 'domino' or 'blocked'")
+    winner = res.get("winner")
+    if res["end"] == "blocked":
+        if winner is not None:
+            raise StateError(f"state.result.winner: {winner!r}, but a blocked round has no "
+                             "winner (null)")
+    elif not _is_int(winner) or not 0 <= winner < n:
+        raise StateError(f"state.result.winner: {winner!r} is not a seat 0..{n - 1} "
+                         "(a round that went out has a winner)")
+    elif st.hands[winner]:
+        raise StateError(f"state.result.winner: seat {winner} still holds tiles, so it did "
+                         "not go out [END-1]")
+    scores = _ints(res.get("scores"), n, "result.scores", MAX_COUNT)
+    return Result(res["end"], -1 if winner is None else winner, tuple(scores))
+
+
+def _is_int(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _ints(value: Any, n: int, where: str, most: int) -> list[int]:
+    if not isinstance(value, list) or len(value) != n or not all(map(_is_int, value)):
         raise StateError(f"state.{where} must be a list of {n} integers")
+    for s, v in enumerate(value):
+        if not 0 <= v <= most:
+            raise StateError(f"state.{where}[{s}]: {v} is not in 0..{most}")
     return list(value)

@@ -10,7 +10,11 @@ Beyond what ``yaml.safe_load`` checks, :func:`load` refuses
 * duplicate keys in a mapping (YAML says they are an error; PyYAML keeps the last one),
 * mapping keys that are neither strings nor integers (``yes:`` read as ``True``,
   ``1.5:``, ``~:``, a list used as a key). Integer keys stay integers, for tables such as
-  ``{2: 15, 3: 15}``.
+  ``{2: 15, 3: 15}``;
+* data that would grow without bound once aliases are expanded: more than
+  :data:`MAX_NODES` nodes with every alias written out (a few lines of ``&a`` / ``*a``
+  can stand for billions), an alias inside the node it names, or nesting deeper than
+  :data:`MAX_DEPTH`. Anchors and aliases are otherwise allowed.
 
 The resulting :class:`Document` keeps the plain data together with the line of every
 node, so later checks (schema validation, cross references) can still point at a line.
@@ -21,6 +25,7 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import json
+import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +43,7 @@ __all__ = [
     "SpecErrors",
     "load",
     "load_validated",
+    "read_text",
     "schema",
     "validate",
 ]
@@ -47,6 +53,13 @@ Pointer = tuple[str | int, ...]
 
 _YAML_TAG: Final = "tag:yaml.org,2002:"
 _MERGE_TAG: Final = _YAML_TAG + "merge"
+
+MAX_NODES: Final = 100_000
+"""The most nodes a file may hold with its aliases expanded (the largest shipped file has
+under 3,000); later steps (schema validation, copies) walk the expanded data."""
+MAX_DEPTH: Final = 50
+"""The deepest nesting of mappings and lists (shipped files nest 7 deep); the checks that
+walk the data recurse, so this keeps them far from Python's recursion limit."""
 
 
 class SpecError(Exception):
@@ -182,33 +195,54 @@ class _Walker:
         self.path = path
         self.loader = loader
         self.lines: dict[Pointer, int] = {}
-        self.seen: set[int] = set()
+        self.sizes: dict[int, int] = {}  # node id -> its size with aliases expanded
+        self.open: set[int] = set()  # the nodes being walked (an alias to one is a cycle)
 
     def error(self, node: yaml.Node, message: str) -> SpecError:
         return SpecError(self.path, node.start_mark.line + 1, message)
 
-    def walk(self, node: yaml.Node, pointer: Pointer, line: int) -> None:
+    def walk(self, node: yaml.Node, pointer: Pointer, line: int, depth: int = 0) -> int:
+        """Check `node`; its size (nodes, aliases expanded), counted once per node."""
         self.lines.setdefault(pointer, line)
-        if id(node) in self.seen:  # an alias: its content was checked where it is anchored
-            return
-        self.seen.add(id(node))
+        done = self.sizes.get(id(node))
+        if done is not None:  # an alias: its content was checked where it is anchored
+            return done
+        if id(node) in self.open:
+            raise self.error(node, "an alias refers to the node that contains it "
+                             "(recursive data cannot be loaded)")
+        if depth > MAX_DEPTH:
+            raise self.error(node, f"nested more than {MAX_DEPTH} levels deep")
         if node.tag not in _SAFE_TAGS:
             raise self.error(
                 node,
                 f"tag {_short_tag(node.tag)!r} is not allowed "
                 "(only plain YAML data: mappings, lists, strings, numbers, booleans, null)",
             )
+        self.open.add(id(node))
+        size = 1
         if isinstance(node, yaml.SequenceNode):
             for index, item in enumerate(node.value):
-                self.walk(item, (*pointer, index), item.start_mark.line + 1)
+                size += self.walk(item, (*pointer, index), item.start_mark.line + 1, depth + 1)
+                self.bound(node, size)
         elif isinstance(node, yaml.MappingNode):
-            self.walk_mapping(node, pointer)
+            size += self.walk_mapping(node, pointer, depth)
+        self.open.discard(id(node))
+        self.sizes[id(node)] = size
+        return size
 
-    def walk_mapping(self, node: yaml.MappingNode, pointer: Pointer) -> None:
+    def bound(self, node: yaml.Node, size: int) -> None:
+        if size > MAX_NODES:
+            raise self.error(node, f"with its aliases expanded this holds more than "
+                             f"{MAX_NODES:,} nodes (write the data out, or alias less)")
+
+    def walk_mapping(self, node: yaml.MappingNode, pointer: Pointer, depth: int) -> int:
         first_line: dict[str | int, int] = {}
+        size = 0
         for key_node, value_node in node.value:
             if key_node.tag == _MERGE_TAG:  # `<<: *anchor`; merged keys keep the anchor's lines
-                self.walk(value_node, (*pointer, "<<"), key_node.start_mark.line + 1)
+                size += self.walk(value_node, (*pointer, "<<"), key_node.start_mark.line + 1,
+                                  depth + 1)
+                self.bound(node, size)
                 continue
             key = self.key(key_node)
             line = key_node.start_mark.line + 1
@@ -218,7 +252,9 @@ class _Walker:
                     f"duplicate key {key!r} (lines {first_line[key]} and {line})",
                 )
             first_line[key] = line
-            self.walk(value_node, (*pointer, key), line)
+            size += 1 + self.walk(value_node, (*pointer, key), line, depth + 1)
+            self.bound(node, size)
+        return size
 
     def key(self, node: yaml.Node) -> str | int:
         if not isinstance(node, yaml.ScalarNode):
@@ -235,27 +271,37 @@ class _Walker:
         )
 
 
+def read_text(path: str | Path, name: str | None = None) -> str:
+    """The UTF-8 text of a file; a ``SpecError`` (reported as ``name``) if there is none."""
+    shown = str(path) if name is None else name
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        if Path(path).is_symlink():
+            raise SpecError(shown, None, f"a link to {os.readlink(path)}, which does not "
+                            "exist") from None
+        raise SpecError(shown, None, "file not found") from None
+    except OSError as exc:
+        raise SpecError(shown, None, f"cannot read file: {exc.strerror or exc}") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        bad = raw[exc.start : exc.start + 1].hex()
+        raise SpecError(shown, line, f"not valid UTF-8 (byte 0x{bad})") from None
+
+
 def load(path: str | Path, text: str | None = None) -> Document:
     """Load one YAML file (or ``text``, reported as coming from ``path``) safely.
 
     Raises ``SpecError`` for a missing or unreadable file, text that is not UTF-8, YAML
     syntax errors, more than one document, tags that are not plain data, duplicate keys,
-    keys that are not strings or integers, and an empty file.
+    keys that are not strings or integers, aliases that expand past ``MAX_NODES`` or
+    into themselves, nesting deeper than ``MAX_DEPTH``, and an empty file.
     """
     name = str(path)
     if text is None:
-        try:
-            raw = Path(path).read_bytes()
-        except FileNotFoundError:
-            raise SpecError(name, None, "file not found") from None
-        except OSError as exc:
-            raise SpecError(name, None, f"cannot read file: {exc.strerror or exc}") from None
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = raw.count(b"\n", 0, exc.start) + 1
-            bad = raw[exc.start : exc.start + 1].hex()
-            raise SpecError(name, line, f"not valid UTF-8 (byte 0x{bad})") from None
+        text = read_text(path)
 
     try:
         loader = _Loader(text)

@@ -319,7 +319,7 @@ def test_protocol_version_mismatch(capsys: pytest.CaptureFixture[str], change: s
     ("- fixture: basic-001\n", "needs a 'reason'"),
     ("fixture: basic-001\n", "expected a list"),
     ("- fixture: basic-001\n  reason: x\n  why: y\n", "unknown key 'why'"),
-    ("- [\n", "not YAML"),
+    ("- [\n", "YAML syntax error"),
 ])
 def test_bad_skip_files(capsys: pytest.CaptureFixture[str], tmp_path: Path, content: str,
                         fault: str) -> None:

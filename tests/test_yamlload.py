@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import pickle
 from pathlib import Path
 from typing import Any
@@ -416,3 +417,34 @@ def test_variant_schema_requires_fields() -> None:
 def test_unknown_schema_name() -> None:
     with pytest.raises(SpecError):
         schema("no-such-schema")
+
+
+# --- bounded: aliases, recursion, depth ----------------------------------------------
+
+
+def test_alias_expansion_is_bounded(tmp_path: Path) -> None:
+    # Each line stands for ten of the line before: line 6 is 10**6 nodes expanded.
+    text = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{q}: &{q} [{', '.join([f'*{p}'] * 10)}]\n" for p, q in itertools.pairwise("abcdef"))
+    err = load_error(tmp_path, text)
+    assert err.line == 5 and "more than 100,000 nodes" in err.message
+
+
+def test_aliases_below_the_bound_load_as_shared_data(tmp_path: Path) -> None:
+    doc = load(write(tmp_path, "a: &a [1, 2]\nb: [*a, *a, *a]\n"))
+    assert doc.data == {"a": [1, 2], "b": [[1, 2]] * 3}
+
+
+def test_recursive_alias_is_refused(tmp_path: Path) -> None:
+    err = load_error(tmp_path, "top:\n  a: &a [1, *a]\n")
+    assert err.line == 2 and "refers to the node that contains it" in err.message
+
+
+@pytest.mark.parametrize("depth, ok", [(50, True), (51, False), (900, False)])
+def test_nesting_depth_is_bounded(tmp_path: Path, depth: int, ok: bool) -> None:
+    text = "{a: " * depth + "1" + "}" * depth + "\n"
+    if ok:
+        assert load(write(tmp_path, text)).data is not None
+    else:
+        err = load_error(tmp_path, text)
+        assert err.line == 1 and "nested more than 50 levels deep" in err.message

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import os
+import sys
 import time
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
@@ -50,3 +53,68 @@ class NotAnEngine:
 class Broken:
     def __init__(self) -> None:
         raise RuntimeError("no engine today")
+
+
+class Spins(ReferenceImplementation):
+    """Spins for ever (holding the interpreter) in legal() when seat 0's total is 777."""
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        if state["scores"][0] == 777:
+            while True:
+                pass
+        return super().legal(ruleset, state)
+
+
+class Mutates(ReferenceImplementation):
+    """Writes on the state it is handed."""
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        actions = super().legal(ruleset, state)
+        state["seat"] = 99
+        return actions
+
+
+class Interrupts(ReferenceImplementation):
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        raise KeyboardInterrupt
+
+
+class Exits(ReferenceImplementation):
+    """exit(4) in winners(); its process dies (os._exit) in legal() for seat 0's [9-1]."""
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        sys.exit(4)
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        if state["hands"][0] == ["9-1", "5-3"]:
+            os._exit(3)
+        return super().legal(ruleset, state)
+
+
+class Chatty(ReferenceImplementation):
+    """Prints on stdout at every call, as a debugging implementer might."""
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        print("legal() called with", json.dumps(state)[:40])
+        return super().legal(ruleset, state)
+
+
+class NoFollowUps(ReferenceImplementation):
+    """Says `Unsupported` for every state in the follow-up phase (after a double)."""
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        from mtrain.conformance.adapter import Unsupported
+
+        if state.get("phase") == "follow":
+            raise Unsupported("this engine asks for the follow-up tile in its own dialog")
+        return super().legal(ruleset, state)
+
+
+class ScoresBlanksAtZero(ReferenceImplementation):
+    """Plays right, but its `score` always counts blanks at face value."""
+
+    def score(self, ruleset: JSON, state: JSON, winner: int | None) -> list[int]:
+        if ruleset["options"]["scoring"] != "penalty":
+            return super().score(ruleset, state, winner)
+        return [sum(int(a) + int(b) for a, b in (t.split("-") for t in hand))
+                for hand in state["hands"]]

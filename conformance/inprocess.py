@@ -1,0 +1,492 @@
+"""In-process adapters (`--adapter MODULE:OBJECT`), run so that no call can harm the run.
+
+A Python thread cannot be stopped: an adapter call that overruns its time limit would
+spin on, holding the interpreter, and starve every later call. So, where the adapter can
+be named (MODULE:OBJECT) and the system can fork, `TimedImplementation` runs the calls
+in a worker process:
+
+    harness --stdin/stdout--> host (python -m mtrain.conformance.inprocess SPEC)
+                                 loads the adapter once, then forks a worker, which
+                                 answers the calls; when a worker dies, forks the next
+
+A call that overruns gets its worker killed; the next call gets a fresh worker, forked in
+milliseconds from the loaded host. The host runs in a session of its own, like any
+implementation (process.py), and exits on its own if the harness disappears. States
+cross as JSON, so the adapter always works on its own copy; the worker also compares its
+arguments after each call and reports an adapter that changed them (its result would be
+judged on data the harness never sent). Whatever the adapter raises is that call's
+result, never the end of the run: an exception or KeyboardInterrupt is an error,
+SystemExit (or the worker dying) a crash. Printing goes to stderr, collected with the
+failures.
+
+Without a name (an object handed in by code) or without fork, the calls run on a worker
+thread here, with deep copies checked the same way, but a call that overruns can only be
+abandoned.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import os
+import queue
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .adapter import JSON, Refused, Unsupported
+from .process import (
+    FAILURES,
+    STOPPING,
+    TOO_LONG,
+    HarnessError,
+    ImplementationCrashed,
+    ImplementationTimeout,
+    NotApplicable,
+    ProtocolViolation,
+    _Process,
+    describe_exit,
+)
+from .protocol import MAX_LINE, ProtocolError, decode, encode
+
+PARAMS: dict[str, tuple[str, ...]] = {
+    "info": (),
+    "deal": ("ruleset", "players", "round", "order"),
+    "legal": ("ruleset", "state"),
+    "apply": ("ruleset", "state", "action"),
+    "winners": ("ruleset", "state"),
+}
+START_SECONDS = 30.0
+"""How long the host may take to import and build the adapter (or a worker to fork)."""
+START_ATTEMPTS = 3
+CAN_FORK = hasattr(os, "fork")
+PATH_VARIABLE = "MTRAIN_ADAPTER_PATH"
+"""The harness's sys.path, for the host to find the adapter module the same way."""
+
+
+class AdapterError(HarnessError):
+    """The adapter raised (status error), or changed an argument it was handed."""
+
+
+def raised(name: str, e: BaseException) -> str:
+    """What a call that raised `e` reports: the exception and where it came from."""
+    frames = traceback.extract_tb(e.__traceback__)
+    at = f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno})" if frames else ""
+    text = f": {e}" if str(e) else ""
+    return f"the adapter's {name}() raised {type(e).__name__}{text}{at}"
+
+
+def mutated(name: str, before: list[Any], after: list[Any]) -> str | None:
+    """How a call changed its arguments, or None if it did not."""
+    for param, was, now in zip(PARAMS.get(name, ()), before, after, strict=False):
+        where = difference(was, now, param)
+        if where is not None:
+            return (f"the adapter's {name}() changed the {param} it was given ({where}); "
+                    "an implementation must not modify its arguments")
+    return None
+
+
+def difference(was: Any, now: Any, where: str) -> str | None:
+    """The first place where two JSON values differ, as `state.seat: 0 -> 99`."""
+    if type(was) is not type(now):
+        return f"{where}: {_short(was)} -> {_short(now)}"
+    if isinstance(was, dict):
+        for key in sorted({*was, *now}, key=str):
+            if key not in was or key not in now:
+                return f"{where}.{key}: {'added' if key not in was else 'removed'}"
+            found = difference(was[key], now[key], f"{where}.{key}")
+            if found is not None:
+                return found
+        return None
+    if isinstance(was, list):
+        for i, (a, b) in enumerate(zip(was, now, strict=False)):
+            found = difference(a, b, f"{where}[{i}]")
+            if found is not None:
+                return found
+        return None if len(was) == len(now) else f"{where}: {len(was)} -> {len(now)} items"
+    return None if was == now else f"{where}: {_short(was)} -> {_short(now)}"
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, default=repr)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class TimedImplementation:
+    """An adapter whose every call must return within `timeout` seconds; with `spec`
+    (MODULE:OBJECT) its calls run in a worker process (see the module doc)."""
+
+    def __init__(self, inner: Any, timeout: float, spec: str | None = None) -> None:
+        self.inner = inner
+        self.timeout = timeout
+        self._host = _Host(spec, timeout) if spec is not None and CAN_FORK else None
+        self.isolated = self._host is not None
+        self._threads = _Threads(inner, timeout) if self._host is None else None
+        self.failures: list[str] = []  # as ProcessImplementation.failures
+
+    def _run(self, name: str, *args: Any) -> Any:
+        try:
+            if self._host is not None:
+                return self._host.call(name, list(args))
+            assert self._threads is not None
+            return self._threads.call(name, args)
+        except FAILURES as e:
+            self.failures.append(f"{e.status}: {e.message}")
+            raise
+
+    def info(self) -> JSON:
+        info: JSON = self._run("info")
+        return info
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+        state: JSON = self._run("deal", ruleset, players, round, order)
+        return state
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        actions: list[JSON] = self._run("legal", ruleset, state)
+        return actions
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        new: JSON = self._run("apply", ruleset, state, action)
+        return new
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        seats: list[int] = self._run("winners", ruleset, state)
+        return seats
+
+    def score(self, ruleset: JSON, state: JSON, winner: int | None) -> list[int]:
+        """The adapter's `score`, if it has one (docs/implementers-guide.md)."""
+        if not callable(getattr(self.inner, "score", None)):
+            raise NotApplicable("the adapter has no score()")
+        scores: list[int] = self._run("score", ruleset, state, winner)
+        return scores
+
+    def close(self) -> None:
+        if self._host is not None:
+            self._host.close()
+            return
+        close = getattr(self.inner, "close", None)
+        if callable(close):
+            close()
+
+
+# --- in a worker process --------------------------------------------------------------
+
+
+_LATE = object()
+_GONE = object()
+
+
+class _Host:
+    """The harness's side of the host process: one call at a time, each timed."""
+
+    def __init__(self, spec: str, timeout: float) -> None:
+        self.spec = spec
+        self.timeout = timeout
+        self._proc: _Process | None = None
+        self._worker: int | None = None  # the pid of the worker ready for calls
+        self._failed_starts = 0
+        self._last_failure = ""
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def call(self, name: str, args: list[Any]) -> Any:
+        with self._lock:
+            proc = self._ready()
+            mark = proc.stderr.mark()
+            try:
+                proc.send(encode({"call": name, "args": args}))
+            except (OSError, ValueError):
+                raise self._lost(proc, name) from None
+            line = self._line(proc, time.monotonic() + self.timeout)
+            if line is _LATE:
+                self._kill_worker()
+                raise ImplementationTimeout(
+                    f"the adapter's {name}() did not return within {self.timeout:g} s; "
+                    "its worker process was killed", proc.stderr.tail(since=mark))
+            if line is _GONE:
+                raise self._lost(proc, name)
+            if line is TOO_LONG:
+                self._kill_worker()
+                raise ProtocolViolation(f"the adapter's {name}() answered with more than "
+                                        f"{MAX_LINE} bytes of JSON")
+            assert isinstance(line, bytes)
+            try:
+                answer = decode(line)
+            except ProtocolError as e:
+                self._kill_worker()
+                raise ProtocolViolation(f"the adapter's worker answered {name}() with {e}",
+                                        proc.stderr.tail(since=mark)) from None
+            return self._answer(name, answer, proc.stderr.tail(since=mark))
+
+    def _answer(self, name: str, answer: JSON, stderr: str) -> Any:
+        if "value" in answer:
+            return answer["value"]
+        if "refused" in answer:
+            reason, clause = answer["refused"]
+            raise Refused(reason, clause)
+        if "unsupported" in answer:
+            raise NotApplicable(str(answer["unsupported"]))
+        if "died" in answer:  # os._exit, a signal, a crash in C code: the host forks anew
+            self._worker = None
+            raise ImplementationCrashed(
+                f"the adapter's worker process {describe_exit(answer['died'])} during "
+                f"{name}()", stderr)
+        if "exit" in answer:
+            raise ImplementationCrashed(f"the adapter called exit({answer['exit']})", stderr)
+        raise AdapterError(str(answer.get("error")), stderr)
+
+    def _ready(self) -> _Process:
+        """The host, with a worker waiting for a call (started as needed)."""
+        if self._closed:
+            raise HarnessError("not run: the harness is stopping")
+        if self._proc is not None and self._worker is not None:
+            return self._proc
+        if self._failed_starts >= START_ATTEMPTS:
+            raise ImplementationCrashed(
+                f"not run: the adapter's process failed to start {self._failed_starts} "
+                f"times in a row (last time: {self._last_failure})")
+        if self._proc is None:
+            env = {**os.environ, PATH_VARIABLE: json.dumps(sys.path)}
+            # -P: the folder the harness runs in must not shadow the installed package
+            argv = [sys.executable, "-P", "-m", "mtrain.conformance.inprocess", self.spec]
+            self._proc = _Process(argv, MAX_LINE, env, None)
+        proc = self._proc
+        deadline = time.monotonic() + max(self.timeout, START_SECONDS)
+        while True:  # skip what a killed worker left half-written, and its death notice
+            line = self._line(proc, deadline)
+            if isinstance(line, bytes):
+                with contextlib.suppress(ProtocolError):
+                    ready = decode(line).get("ready")
+                    if isinstance(ready, int):
+                        self._worker, self._failed_starts = ready, 0
+                        return proc
+                continue
+            what = ("did not start a worker within "
+                    f"{max(self.timeout, START_SECONDS):g} s" if line is _LATE
+                    else describe_exit(proc.exit_code(0)) + " while starting")
+            self._drop()
+            self._failed_starts += 1
+            self._last_failure = what
+            raise ImplementationCrashed(f"the adapter's process {what}", proc.stderr.tail())
+
+    @staticmethod
+    def _line(proc: _Process, deadline: float) -> Any:
+        """The next line from the host, _LATE at the deadline, or _GONE if it died."""
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return _LATE
+            try:
+                line = proc.receive(min(left, 0.05))
+            except queue.Empty:
+                if proc.alive():
+                    continue
+                try:
+                    line = proc.receive(0.05)
+                except queue.Empty:
+                    return _GONE
+            return _GONE if line is None else line
+
+    def _kill_worker(self) -> None:
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            with contextlib.suppress(OSError):
+                os.kill(worker, signal.SIGKILL)
+
+    def _lost(self, proc: _Process, name: str) -> ImplementationCrashed:
+        code = proc.exit_code(1.0)
+        self._drop()
+        return ImplementationCrashed(
+            f"the adapter's host process {describe_exit(code)} during {name}()",
+            proc.stderr.tail())
+
+    def _drop(self) -> None:
+        proc, self._proc, self._worker = self._proc, None, None
+        if proc is not None:
+            proc.kill()
+
+    def close(self) -> None:
+        """End of input lets the worker call the adapter's close() and exit; then the
+        host's group is killed. From another thread, mid-call: killed at once."""
+        self._closed = True
+        polite = not STOPPING.is_set() and self._lock.acquire(blocking=False)
+        try:
+            proc = self._proc
+            if polite and proc is not None and proc.alive():
+                stdin = proc.popen.stdin
+                with contextlib.suppress(OSError, ValueError):
+                    if stdin is not None:
+                        stdin.close()
+                proc.exit_code(2.0)
+            self._drop()
+        finally:
+            if polite:
+                self._lock.release()
+
+
+# --- the host and its workers (in the child processes) ---------------------------------
+
+
+def host_main(spec: str) -> int:
+    """Load the adapter, then fork one worker at a time to answer the harness."""
+    if PATH_VARIABLE in os.environ:
+        sys.path[:] = json.loads(os.environ[PATH_VARIABLE])
+    from mtrain.cli import UsageError
+
+    from .conform import load_adapter
+
+    try:
+        instance = load_adapter(spec)[0]
+    except UsageError as e:
+        print(f"mtrain: {e}", file=sys.stderr)
+        return 2
+    channel_in, channel_out = os.dup(0), os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)  # the adapter must not read the calls,
+    os.dup2(2, 1)  # nor print into the answers
+    harness = os.getppid()
+    while True:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                code = _serve(instance, channel_in, channel_out)
+            finally:
+                os._exit(code)
+        status = _wait(pid, harness)
+        if status is None:  # the harness is gone
+            return 0
+        if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+            return 0  # the end of the calls
+        code = os.waitstatus_to_exitcode(status)
+        os.write(channel_out, encode({"died": code}))
+
+
+def _wait(pid: int, harness: int) -> int | None:
+    """The worker's wait status; None (the worker killed) if the harness went away."""
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        if os.getppid() != harness:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            return None
+        time.sleep(0.1)
+
+
+def _serve(impl: Any, fd_in: int, fd_out: int) -> int:
+    calls = os.fdopen(fd_in, "rb", closefd=False)
+    out = os.fdopen(fd_out, "wb", closefd=False)
+    # a newline first ends whatever a killed worker left half-written
+    out.write(b"\n" + encode({"ready": os.getpid()}))
+    out.flush()
+    while line := calls.readline(MAX_LINE + 1):
+        out.write(_answer(impl, line))
+        out.flush()
+    close = getattr(impl, "close", None)
+    if callable(close):
+        close()
+    return 0
+
+
+def _answer(impl: Any, line: bytes) -> bytes:
+    try:
+        message = decode(line)
+        name, args, before = message["call"], message["args"], decode(line)["args"]
+    except (ProtocolError, KeyError) as e:
+        return encode({"error": f"the harness sent a call the worker cannot read: {e}"})
+    answer: JSON
+    try:
+        answer = {"value": getattr(impl, name)(*args)}
+    except Refused as e:
+        answer = {"refused": [e.reason, e.clause]}
+    except Unsupported as e:
+        answer = {"unsupported": e.reason}
+    except SystemExit as e:
+        answer = {"exit": repr(e.code)}
+    except BaseException as e:  # KeyboardInterrupt too: the adapter's, not the user's
+        answer = {"error": raised(name, e)}
+    changed = mutated(name, before, args)
+    if changed is not None:
+        answer = {"error": changed}
+    try:
+        return encode(answer)
+    except (TypeError, ValueError, RecursionError) as e:
+        return encode({"error": f"the adapter's {name}() returned something that is not "
+                                f"JSON: {e}"})
+
+
+# --- on a thread (no fork, or no name to load the adapter by) ---------------------------
+
+
+class _Call:
+    __slots__ = ("args", "done", "error", "func", "value")
+
+    def __init__(self, func: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        self.func, self.args = func, args
+        self.done = threading.Event()
+        self.value: Any = None
+        self.error: BaseException | None = None
+
+
+class _Threads:
+    """Calls on a daemon worker thread; one that overruns is abandoned (a thread cannot
+    be killed) and later calls get a fresh worker."""
+
+    def __init__(self, inner: Any, timeout: float) -> None:
+        self.inner = inner
+        self.timeout = timeout
+        self._calls: queue.SimpleQueue[_Call] | None = None
+
+    def _worker(self) -> queue.SimpleQueue[_Call]:
+        calls: queue.SimpleQueue[_Call] = queue.SimpleQueue()
+
+        def loop() -> None:
+            while True:
+                call = calls.get()
+                try:
+                    call.value = call.func(*call.args)
+                except BaseException as e:
+                    call.error = e
+                call.done.set()
+
+        threading.Thread(target=loop, daemon=True, name="mtrain-adapter").start()
+        return calls
+
+    def call(self, name: str, args: tuple[Any, ...]) -> Any:
+        if self._calls is None:
+            self._calls = self._worker()
+        given = copy.deepcopy(args)  # the adapter's own copy; `args` stays as sent
+        call = _Call(getattr(self.inner, name), given)
+        self._calls.put(call)
+        if not call.done.wait(self.timeout):
+            self._calls = None
+            raise ImplementationTimeout(
+                f"the adapter's {name}() did not return within {self.timeout:g} s")
+        changed = mutated(name, list(args), list(given))
+        if changed is not None:
+            raise AdapterError(changed)
+        error = call.error
+        if error is None:
+            return call.value
+        if isinstance(error, Refused):
+            raise error
+        if isinstance(error, Unsupported):
+            raise NotApplicable(str(error)) from None
+        if isinstance(error, SystemExit):
+            raise ImplementationCrashed(f"the adapter called exit({error.code!r})")
+        raise AdapterError(raised(name, error)) from error
+
+
+if __name__ == "__main__":
+    sys.exit(host_main(sys.argv[1]))

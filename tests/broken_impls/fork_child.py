@@ -1,0 +1,40 @@
+"""Starts a child that holds its stdout and stderr open for a minute, then answers
+correctly until request K (argv[2], default 3), where it misbehaves as argv[1] says:
+
+- exit: exits with code 5, leaving the child behind (so its stdout stays open);
+- hang: stops answering, without exiting;
+- none: never misbehaves (the child is still left when it shuts down).
+
+Each process appends "<its pid> <the child's pid>" to the file argv[3], so that a test
+can check that none of them outlives the harness.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from typing import Any
+
+from _base import arg, run
+
+MODE = arg(1, "exit")
+K = int(arg(2, "3") or 3)
+PIDS = arg(3)
+
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+if PIDS is not None:
+    with open(PIDS, "a") as f:
+        f.write(f"{os.getpid()} {child.pid}\n")
+
+
+def hook(n: int, request: dict[str, Any], answer: bytes) -> bytes | None:
+    if n == K and MODE == "exit":
+        os._exit(5)
+    if n == K and MODE == "hang":
+        time.sleep(60)
+    return answer
+
+
+run(hook)

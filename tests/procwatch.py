@@ -1,0 +1,40 @@
+"""Which of the processes a test recorded are still running (tests/test_hygiene.py,
+tests/test_inprocess.py)."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+
+def recorded(pids: Path) -> list[int]:
+    if not pids.exists():
+        return []
+    return [int(p) for line in pids.read_text().splitlines() for p in line.split()]
+
+
+def alive(pid: int) -> bool:
+    """Running (a zombie waiting for a parent that does not reap it counts as dead)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    except OSError:  # pragma: no cover - no /proc
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+def survivors(pids: Path, wait: float = 2.0) -> list[int]:
+    """The recorded processes still running after `wait` seconds (a SIGKILLed process
+    can take a moment to go)."""
+    deadline = time.monotonic() + wait
+    while True:
+        left = [p for p in recorded(pids) if alive(p)]
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)

@@ -1,0 +1,157 @@
+"""The harness owns every process it starts and everything they start: killed as a group
+on a timeout, a crash, at the end of the run, on SIGINT and SIGTERM, with --jobs N;
+and a child that holds the pipes open never makes the harness wait (issue 13)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from procwatch import alive, recorded, survivors
+
+from mtrain.cli import main
+from mtrain.conformance.process import HarnessError, ProcessImplementation
+
+HERE = Path(__file__).resolve().parent
+FIXTURES = HERE / "data" / "fixtures"
+BROKEN = HERE / "broken_impls"
+MTRAIN = str(Path(sys.executable).with_name("mtrain"))
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="process groups are POSIX")
+
+
+def fork_child(mode: str, k: int, pids: Path) -> str:
+    return shlex.join([sys.executable, str(BROKEN / "fork_child.py"), mode, str(k), str(pids)])
+
+
+@pytest.fixture
+def pids(tmp_path: Path) -> Iterator[Path]:
+    path = tmp_path / "pids"
+    yield path
+    for pid in recorded(path):  # whatever a failing test left behind: ours to end
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def conform(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:
+    rc = main(["conform", "--fixtures", str(FIXTURES), "--format", "json", *args])
+    return rc, json.loads(capsys.readouterr().out)
+
+
+def bad(report: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(r["status"], r["message"]) for r in report["results"] if r["status"] != "pass"]
+
+
+def test_a_crash_is_seen_at_once_though_a_child_holds_stdout(
+        capsys: pytest.CaptureFixture[str], pids: Path) -> None:
+    start = time.monotonic()
+    rc, report = conform(capsys, "--impl", fork_child("exit", 3, pids), "--timeout", "3",
+                         "-k", "basic-001", "--variant", "pagat")
+    assert time.monotonic() - start < 2.5  # not the 3 s timeout, nor the child's minute
+    assert rc == 1
+    [(status, message)] = bad(report)
+    assert status == "crash" and "exited with code 5, before answering" in message
+    assert len(recorded(pids)) == 2  # the implementation and its child
+    assert survivors(pids) == []
+
+
+def test_a_timeout_kills_the_whole_group(capsys: pytest.CaptureFixture[str],
+                                         pids: Path) -> None:
+    rc, report = conform(capsys, "--impl", fork_child("hang", 3, pids), "--timeout", "0.5",
+                         "-k", "basic-001", "--variant", "pagat")
+    assert rc == 1
+    [(status, message)] = bad(report)
+    assert status == "timeout" and "within 0.5 s" in message
+    assert survivors(pids) == []
+
+
+def test_the_end_of_the_run_kills_what_the_implementation_left(
+        capsys: pytest.CaptureFixture[str], pids: Path) -> None:
+    start = time.monotonic()
+    rc, report = conform(capsys, "--impl", fork_child("none", 0, pids), "--jobs", "2")
+    assert time.monotonic() - start < 15  # the children would hold the pipes for a minute
+    assert rc == 0 and report["summary"]["pass"] == 12
+    assert len(recorded(pids)) == 4  # two workers, each with a child
+    assert survivors(pids) == []
+
+
+def test_close_from_another_thread_kills_the_call_and_starts_nothing(pids: Path) -> None:
+    impl = ProcessImplementation(fork_child("hang", 2, pids), timeout=30)
+    impl.start()
+    failed: list[BaseException] = []
+
+    def call() -> None:
+        try:
+            impl.call("hello", protocol=1)
+        except HarnessError as e:
+            failed.append(e)
+
+    worker = threading.Thread(target=call)
+    worker.start()
+    time.sleep(0.3)
+    start = time.monotonic()
+    impl.close()
+    worker.join(5)
+    assert not worker.is_alive() and time.monotonic() - start < 2
+    assert [type(e).__name__ for e in failed] == ["ImplementationCrashed"]
+    with pytest.raises(HarnessError, match="the harness is stopping"):
+        impl.call("hello", protocol=1)
+    assert len(recorded(pids)) == 2 and survivors(pids) == []
+
+
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_an_interrupt_with_jobs_leaves_no_process(tmp_path: Path, pids: Path, signum: int,
+                                                  code: int) -> None:
+    # Every implementation hangs on its second request, so both workers are mid-request.
+    argv = [MTRAIN, "conform", "--fixtures", str(FIXTURES), "--jobs", "2", "--timeout", "30",
+            "--impl", fork_child("hang", 2, pids)]
+    harness = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while len(recorded(pids)) < 4 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(recorded(pids)) == 4, "the implementations did not start"
+        time.sleep(0.3)  # let both hang on their request
+        harness.send_signal(signum)
+        _, err = harness.communicate(timeout=15)
+    finally:
+        if harness.poll() is None:
+            harness.kill()
+            harness.communicate()
+    assert harness.returncode == code, err
+    assert err.strip() == "mtrain conform: interrupted"
+    assert survivors(pids) == []
+
+
+def test_sigterm_to_fuzz_with_jobs_leaves_no_process(tmp_path: Path, pids: Path) -> None:
+    # The implementations hang on the deal: the harness's own (it only says hello) and
+    # one in each of the two worker processes.
+    argv = [MTRAIN, "fuzz", "--jobs", "2", "--games", "4", "--timeout", "30",
+            "--variant", "puremco-d9", "--out", str(tmp_path / "out"),
+            "--impl", fork_child("hang", 2, pids)]
+    harness = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while len(recorded(pids)) < 6 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(recorded(pids)) == 6, "the implementations did not start"
+        time.sleep(0.3)
+        harness.send_signal(signal.SIGTERM)
+        _, err = harness.communicate(timeout=15)
+    finally:
+        if harness.poll() is None:
+            harness.kill()
+            harness.communicate()
+    assert harness.returncode == 143, err
+    assert err.strip() == "mtrain fuzz: interrupted"
+    assert survivors(pids) == []
