@@ -370,7 +370,8 @@ class Runner:
     def run(self, task: Task, impl: Implementation) -> Result:
         fx, name = task.fixture, task.variant
         result = Result(fx.id, name, "pass", path=fx.path, line=fx.line, clauses=fx.clauses,
-                        description=fx.description)
+                        description=fx.description, source=fx.source,
+                        decisions=decisions_of(fx))
         why = task.why or self.support(task.ruleset)
         skip = next((s for s in self.skips if s.matches(fx.id, name)), None)
         if why is not None or task.expectation is None or task.sent is None:
@@ -380,8 +381,10 @@ class Runner:
         result.checks = task.expectation.checks
         start = time.perf_counter()
         try:
-            outcome = run_one(fx, task.sent, task.expectation, impl)
+            outcome = run_one(fx, task.sent, task.expectation, impl,
+                              require_clauses=getattr(self.args, "require_clauses", False))
             result.status, result.messages = outcome.status, list(outcome.messages)
+            result.null_refusals = outcome.null_refusals
         except ConfigurationError:
             raise
         except HarnessError as e:
@@ -406,6 +409,14 @@ class Runner:
                 result.messages.insert(0, f"known failure ({result.status}): {skip.reason}")
                 result.status = "skip"
         return result
+
+
+def decisions_of(fx: Fixture) -> tuple[tuple[str, str], ...]:
+    """The decisions of this specification among the fixture's clauses, with reasons:
+    shown beside a failure so that a decision does not read as a published rule."""
+    clauses = catalog().clauses
+    return tuple((c, clauses[c].decision or "") for c in fx.clauses
+                 if c in clauses and clauses[c].decision)
 
 
 def _origin(e: BaseException) -> str:
@@ -692,6 +703,9 @@ def register(sub: Any) -> None:
     p.add_argument("--jobs", "-j", type=_positive_int, default=1, metavar="N",
                    help="N implementation processes at once (for --adapter, N worker "
                    "processes)")
+    p.add_argument("--require-clauses", action="store_true",
+                   help="a refusal must name the clause that refuses it (a refusal naming "
+                   "none passes by default; the summary counts them)")
     p.add_argument("-v", "--verbose", action="store_true", help="list every result")
     p.set_defaults(func=stoppable(cmd_conform, "conform"))
 

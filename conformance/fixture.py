@@ -53,7 +53,8 @@ class Expectation:
     scope: Scope = field(default_factory=Scope)
     """Every rule set the expectation speaks about: the variants and `when`."""
     legal: tuple[str, ...] | None = None
-    refused: dict[str, str] = field(default_factory=dict)
+    refused: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Action -> the clauses that refuse it (where several rules forbid it, any of them)."""
     state: dict[str, Any] = field(default_factory=dict)
     result: Any = ...  # Ellipsis: not checked; None: the round must go on
     winners: tuple[int, ...] | None = None
@@ -317,7 +318,8 @@ def load_file(path: str | Path, text: str | None = None) -> list[Fixture]:
 def _fixture(doc: Document, i: int, raw: dict[str, Any]) -> Fixture:
     expects = []
     for j, e in enumerate(raw["expect"]):
-        refused = {canonical_action(a): c for a, c in (e.get("refused") or {}).items()}
+        refused = {canonical_action(a): (c,) if isinstance(c, str) else tuple(c)
+                   for a, c in (e.get("refused") or {}).items()}
         legal = e.get("legal")
         variants = tuple(e.get("variants") or ())
         try:

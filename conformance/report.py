@@ -46,6 +46,12 @@ class Result:
     """Set when the skip file lists this result (status skip, or pass if it now passes)."""
     checks: int = 0
     """The comparisons the fixture entry makes (legal set, refusals, fields, ...)."""
+    null_refusals: int = 0
+    """Refusals the implementation made without naming a clause."""
+    source: tuple[str, ...] = ()
+    """Where the fixture's expectation comes from (pagat, puremco, decision, ...)."""
+    decisions: tuple[tuple[str, str], ...] = ()
+    """(clause, reason) for the decisions of this specification the fixture rests on."""
 
     @property
     def message(self) -> str:
@@ -68,7 +74,8 @@ class Result:
         out: dict[str, Any] = {
             "fixture": self.fixture, "variant": self.variant, "status": self.status,
             "message": self.message, "messages": self.messages, "file": self.path,
-            "line": self.line, "clauses": list(self.clauses),
+            "line": self.line, "clauses": list(self.clauses), "source": list(self.source),
+            "decisions": [{"clause": c, "reason": why} for c, why in self.decisions],
             "duration": round(self.duration, 6),
         }
         if self.status != "pass" and self.rerun:
@@ -153,8 +160,10 @@ class Report:
         nothing = self.nothing_ran
         if nothing is not None:
             return f"FAILED: nothing ran: {nothing}{loads}"
+        nulls = sum(r.null_refusals for r in self.results)
+        unnamed = f"; {nulls} refusals named no clause" if nulls else ""
         return (f"{verdict}: {len(self.ran)} results ran, {self.checks} checks "
-                f"({counts or 'none'}{loads}) in {self.duration:.2f} s")
+                f"({counts or 'none'}{loads}{unnamed}) in {self.duration:.2f} s")
 
     def per_ruleset(self) -> dict[str, dict[str, int]]:
         """Per rule set: each status, the results run, and the fixtures out of scope."""
@@ -176,6 +185,7 @@ class Report:
             "results": [r.to_json() for r in self.results],
             "ran": len(self.ran),
             "checks": self.checks,
+            "null_refusals": sum(r.null_refusals for r in self.results),
             "nothing_ran": self.nothing_ran,
             "rulesets_run": self.rulesets,
             "clauses": self.per("clause"),
@@ -248,6 +258,10 @@ def _failure_text(r: Result) -> str:
         lines.append(f"  {r.description}")
     if r.clauses:
         lines.append(f"  clauses: {', '.join(r.clauses)}")
+    if r.source:
+        lines.append(f"  source: {', '.join(r.source)}")
+    lines += [f"  decision {cid} (this specification's, not a source's): {why}"
+              for cid, why in r.decisions]
     lines += [f"  - {m}" for m in r.messages]
     if r.stderr:
         lines.append("  stderr (last lines):")

@@ -49,6 +49,7 @@ class Outcome:
     variant: str
     status: str  # pass | fail | error
     messages: list[str] = field(default_factory=list)
+    null_refusals: int = 0  # refusals that named no clause
 
     @property
     def message(self) -> str:
@@ -76,14 +77,17 @@ def run_fixture(fx: Fixture, impl: Implementation,
 
 
 def run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
-            rj: JSON | None = None) -> Outcome:
+            rj: JSON | None = None, require_clauses: bool = False) -> Outcome:
     """One fixture entry under rule set `rs` (sent to the implementation as `rj`)."""
     played = play(fx, rs, impl, rj)
     if isinstance(played, Outcome):
         return played
     state, rj = played
-    problems = check(exp, rj, state, impl, max_pip_of(rs))
-    return Outcome(fx, rs.name, "fail" if problems else "pass", problems)
+    nulls: list[str] = []
+    problems = check(exp, rj, state, impl, max_pip_of(rs), require_clauses, nulls)
+    out = Outcome(fx, rs.name, "fail" if problems else "pass", problems)
+    out.null_refusals = len(nulls)
+    return out
 
 
 def play(fx: Fixture, rs: Ruleset, impl: Implementation,
@@ -117,7 +121,10 @@ def start_state(fx: Fixture, rs: Ruleset, rj: JSON, impl: Implementation) -> JSO
 
 
 def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
-          max_pip: int) -> list[str]:
+          max_pip: int, require_clauses: bool = False,
+          nulls: list[str] | None = None) -> list[str]:
+    """Every way the implementation's answers differ from `exp`; refusals that name no
+    clause are listed in `nulls` (and fail only with `require_clauses`)."""
     problems: list[str] = []
     if exp.legal is not None:
         actual = {action_text(a) for a in impl.legal(rj, state)}
@@ -127,13 +134,19 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
             problems.append("legal actions missing: " + ", ".join(missing))
         if extra:
             problems.append("legal actions not allowed by the rules: " + ", ".join(extra))
-    for text, clause in exp.refused.items():
+    for text, clauses in exp.refused.items():
+        named = " or ".join(clauses)
         try:
             impl.apply(rj, state, action_json(text, max_pip))
-            problems.append(f"`{text}` was accepted; the rules refuse it ({clause})")
+            problems.append(f"`{text}` was accepted; the rules refuse it ({named})")
         except Refused as e:
-            if e.clause is not None and e.clause != clause:
-                problems.append(f"`{text}` refused by {e.clause}, expected {clause}")
+            if e.clause is None and nulls is not None:
+                nulls.append(text)
+            if e.clause is None and require_clauses:
+                problems.append(f"`{text}` refused without naming a clause; the rules "
+                                f"refuse it by {named} (--require-clauses)")
+            elif e.clause is not None and e.clause not in clauses:
+                problems.append(f"`{text}` refused by {e.clause}, expected {named}")
     view = state_view(state)
     for key, want in exp.state.items():
         problems += compare_field(key, want, view, max_pip)
@@ -215,7 +228,12 @@ def compare_field(key: str, want: Any, view: dict[str, Any], max_pip: int) -> li
     elif key in ("marked", "first_turns"):
         want = sorted(want)
     if got != want:
-        show = (lambda v: [T.name(t) for t in v]) if key == "boneyard" else (lambda v: v)
+        def show(v: Any) -> Any:  # tiles by name, never by internal id
+            if key == "boneyard":
+                return [T.name(t) for t in v]
+            if key == "drawn" and isinstance(v, int):
+                return T.name(v)
+            return v
         return [f"{key}: expected {show(want)}, got {show(got)}"]
     return []
 

@@ -295,8 +295,8 @@ class Docs:
         out = [f"Holds where: {exp.scope.text(self.cat)}"]
         if exp.legal is not None:
             out.append("Legal: " + (", ".join(f"`{a}`" for a in sorted(exp.legal)) or "none"))
-        for action, clause in exp.refused.items():
-            out.append(f"Refused: `{action}` ({clause})")
+        for action, clauses in exp.refused.items():
+            out.append(f"Refused: `{action}` ({' or '.join(clauses)})")
         if exp.state:
             out.append("State: " + ", ".join(f"{k} = {v}" for k, v in exp.state.items()))
         if exp.result is not ...:
@@ -425,7 +425,7 @@ class Docs:
                 said = []
                 for n, c, e in ((a, ca, ea), (b, cb, eb)):
                     if c:
-                        said.append(f"{n} refuses it ({c})")
+                        said.append(f"{n} refuses it ({' or '.join(c)})")
                     elif e.legal is not None and action in e.legal:
                         said.append(f"legal under {n}")
                     else:

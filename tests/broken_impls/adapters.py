@@ -118,3 +118,27 @@ class ScoresBlanksAtZero(ReferenceImplementation):
             return super().score(ruleset, state, winner)
         return [sum(int(a) + int(b) for a, b in (t.split("-") for t in hand))
                 for hand in state["hands"]]
+
+
+class NamesNoClause(ReferenceImplementation):
+    """Refuses what the reference refuses, but never says which clause."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        from mtrain.conformance.adapter import Refused
+
+        try:
+            return super().apply(ruleset, state, action)
+        except Refused as e:
+            raise Refused(e.reason, None) from None
+
+
+class CitesTrain4(ReferenceImplementation):
+    """Refuses what the reference refuses, always citing TRAIN-4."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        from mtrain.conformance.adapter import Refused
+
+        try:
+            return super().apply(ruleset, state, action)
+        except Refused as e:
+            raise Refused(e.reason, "TRAIN-4") from None
