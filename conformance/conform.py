@@ -385,6 +385,7 @@ class Runner:
                               require_clauses=getattr(self.args, "require_clauses", False))
             result.status, result.messages = outcome.status, list(outcome.messages)
             result.null_refusals = outcome.null_refusals
+            result.charged = tuple(outcome.charged)
         except ConfigurationError:
             raise
         except HarnessError as e:

@@ -46,6 +46,8 @@ class Result:
     """Set when the skip file lists this result (status skip, or pass if it now passes)."""
     checks: int = 0
     """The comparisons the fixture entry makes (legal set, refusals, fields, ...)."""
+    charged: tuple[str, ...] = ()
+    """For a failure: the clause that decides each comparison that failed."""
     null_refusals: int = 0
     """Refusals the implementation made without naming a clause."""
     source: tuple[str, ...] = ()
@@ -67,6 +69,14 @@ class Result:
         return head if head and number.isdigit() else self.fixture
 
     @property
+    def blamed(self) -> tuple[str, ...]:
+        """The clauses this result counts under in per-clause tables and the grid: a
+        failure under the clauses charged with it, anything else under the fixture's."""
+        if self.status == "fail" and self.charged:
+            return tuple(dict.fromkeys(self.charged))
+        return self.clauses
+
+    @property
     def unexpected_pass(self) -> bool:
         return self.skip_reason is not None and self.status == "pass"
 
@@ -74,7 +84,8 @@ class Result:
         out: dict[str, Any] = {
             "fixture": self.fixture, "variant": self.variant, "status": self.status,
             "message": self.message, "messages": self.messages, "file": self.path,
-            "line": self.line, "clauses": list(self.clauses), "source": list(self.source),
+            "line": self.line, "clauses": list(self.clauses), "charged": list(self.blamed),
+            "source": list(self.source),
             "decisions": [{"clause": c, "reason": why} for c, why in self.decisions],
             "duration": round(self.duration, 6),
         }
@@ -143,7 +154,7 @@ class Report:
         """Counts per status for each clause ("clause") or rule set ("variant")."""
         table: dict[str, Counter[str]] = {}
         for r in self.results:
-            keys: Iterable[str] = r.clauses if key == "clause" else (r.variant,)
+            keys: Iterable[str] = r.blamed if key == "clause" else (r.variant,)
             for k in keys:
                 table.setdefault(k, Counter())[r.status] += 1
         return {k: {s: c.get(s, 0) for s in STATUSES} for k, c in sorted(
@@ -258,6 +269,8 @@ def _failure_text(r: Result) -> str:
         lines.append(f"  {r.description}")
     if r.clauses:
         lines.append(f"  clauses: {', '.join(r.clauses)}")
+    if r.status == "fail" and r.charged:
+        lines.append(f"  charged to: {', '.join(r.blamed)}")
     if r.source:
         lines.append(f"  source: {', '.join(r.source)}")
     lines += [f"  decision {cid} (this specification's, not a source's): {why}"
@@ -399,6 +412,10 @@ def render_junit(report: Report) -> str:
             if r.line:
                 attrs["line"] = str(r.line)
             case = ET.SubElement(suite, "testcase", attrs)
+            if r.status == "fail" and r.charged:  # the clauses the failure is charged to
+                props = ET.SubElement(case, "properties")
+                for c in r.blamed:
+                    ET.SubElement(props, "property", name="charged", value=c)
             body = _x(_failure_text(r))
             if r.status == "fail":
                 counts["failures"] += 1
@@ -632,7 +649,7 @@ def render_html(report: Report, illustrator: Illustrator | None = None) -> str:
     rows = report.per("variant")
     if rows:
         cols = _columns(rows)
-        out += ['<section id="per-variant">', "<h2>Per variant</h2>",
+        out += ['<section id="per-variant">', "<h2>Per rule set</h2>",
                 '<table class="counts"><thead><tr><th>variant</th>'
                 + "".join(f"<th>{e(SHORT.get(c, c))}</th>" for c in cols) + "</tr></thead>",
                 "<tbody>"]
@@ -650,12 +667,14 @@ def _html_grid(report: Report) -> list[str]:
     variants = _variant_order(report.results)
     cells: dict[tuple[str, str], list[Result]] = {}
     for r in report.results:
-        for c in r.clauses:
+        for c in r.blamed:
             cells.setdefault((c, r.variant), []).append(r)
     clauses = sorted({c for c, _ in cells}, key=_natural)
     out = ['<section id="grid">', "<h2>Clauses by variant</h2>",
            "<p>Each cell is one clause under one rule set, coloured by the worst result of "
-           "the fixtures that exercise it; a failing cell links to its first failure.</p>"]
+           "the fixtures that exercise it; a failure counts only under the clauses charged "
+           "with it (the clause that decides each comparison that failed). A failing cell "
+           "links to its first failure.</p>"]
     if not clauses:
         return [*out, "<p>Nothing was run.</p>", "</section>"]
     out += ['<div class="grid-wrap">', '<table class="grid">', "<thead><tr><th></th>"]

@@ -12,6 +12,7 @@ field, the expected and actual values.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import sys
 from collections.abc import Iterator, Sequence
@@ -31,6 +32,7 @@ from .adapter import (
     Unsupported,
     ruleset_json,
 )
+from .attribution import Referee
 from .fixture import (
     MEXICAN,
     Expectation,
@@ -50,10 +52,16 @@ class Outcome:
     status: str  # pass | fail | error
     messages: list[str] = field(default_factory=list)
     null_refusals: int = 0  # refusals that named no clause
+    charged: list[str] = field(default_factory=list)  # the clause of each failed comparison
+    step: int = 0  # the step that was refused, if one was
 
     @property
     def message(self) -> str:
         return "; ".join(self.messages)
+
+
+REFERENCE = ReferenceImplementation()
+"""The reference engine, replaying fixtures to say where an implementation departs."""
 
 
 @functools.lru_cache(maxsize=512)
@@ -78,33 +86,116 @@ def run_fixture(fx: Fixture, impl: Implementation,
 
 def run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
             rj: JSON | None = None, require_clauses: bool = False) -> Outcome:
-    """One fixture entry under rule set `rs` (sent to the implementation as `rj`)."""
-    played = play(fx, rs, impl, rj)
+    """One fixture entry under rule set `rs` (sent to the implementation as `rj`).
+
+    Each failed comparison is charged to the clause that decides it (attribution.py);
+    a failure after steps also says after which step the implementation's state first
+    departed from the reference's replay of the same steps."""
+    trace: list[JSON] = []
+    played = play(fx, rs, impl, rj, trace)
+    referee = Referee(fx, rs, lambda: _reference_states(fx, rs))
     if isinstance(played, Outcome):
+        if played.status == "fail" and played.step:  # a refused step: what allows it
+            before = referee.states()
+            state = before[played.step - 1] if len(before) >= played.step else None
+            played.charged = [referee.allows(state, fx.steps[played.step - 1])]
         return played
     state, rj = played
     nulls: list[str] = []
-    problems = check(exp, rj, state, impl, max_pip_of(rs), require_clauses, nulls)
+    charged: list[str] = []
+    problems = check(exp, rj, state, impl, max_pip_of(rs), require_clauses, nulls,
+                     referee=referee, charged=charged)
     out = Outcome(fx, rs.name, "fail" if problems else "pass", problems)
     out.null_refusals = len(nulls)
+    out.charged = charged
+    if problems and (fx.steps or fx.deal is not None):
+        departed = divergence(fx, trace, referee.states(), max_pip_of(rs))
+        if departed is not None:  # charged to what first went astray, not what it led to
+            k, key, message = departed
+            out.messages.insert(0, message)
+            out.charged = [referee.field(key, k)]
+    # One clause per failure: the first charged that the fixture itself lists, if any.
+    listed = [c for c in out.charged if c in fx.clauses]
+    out.charged = (listed or out.charged)[:1]
     return out
 
 
-def play(fx: Fixture, rs: Ruleset, impl: Implementation,
-         rj: JSON | None = None) -> tuple[JSON, JSON] | Outcome:
+def _reference_states(fx: Fixture, rs: Ruleset) -> list[JSON]:
+    """The reference engine's states: the start, then after each step (as far as it goes)."""
+    trace: list[JSON] = []
+    with contextlib.suppress(ValueError, KeyError, TypeError):
+        play(fx, rs, REFERENCE, None, trace)
+    return trace
+
+
+DETERMINED = ("engine", "engine_placed", "hand_sizes", "hands", "boneyard", "trains",
+              "drawn", "open_doubles", "marked", "passes", "first_turns", "phase", "seat",
+              "starter", "scores", "outs")
+"""The fields the rules decide, compared to find where a replay departs, causes first (a
+wrong hand explains a wrong seat, not the other way round)."""
+
+
+def divergence(fx: Fixture, mine: Sequence[JSON], ref: Sequence[JSON],
+               max_pip: int) -> tuple[int, str, str] | None:
+    """(step, field, message) for the first step after which the implementation's state
+    differs from the reference's in a field the rules decide; None if it never does."""
+    first = 0 if fx.deal is not None else 1  # a dealt start is the implementation's own
+    for k in range(first, min(len(mine), len(ref))):
+        try:
+            a, b = state_view(mine[k]), state_view(ref[k])
+        except (KeyError, TypeError, ValueError, T.TileError):
+            return k, "hands", f"after {_step_text(fx, k)} the state is unreadable"
+        for key in DETERMINED:
+            if a.get(key) != b.get(key):
+                shown = "; ".join(compare_field(key, _as_written(key, b.get(key)), a, max_pip))
+                later = ("; the checks below compare a state that had already departed"
+                         if k < len(fx.steps) else "")
+                return k, key, (f"diagnosis: the state departs from the reference's replay "
+                                f"after {_step_text(fx, k)}: {shown}{later}")
+    return None
+
+
+def _step_text(fx: Fixture, k: int) -> str:
+    return "the deal" if k == 0 else f"step {k} `{fx.steps[k - 1]}`"
+
+
+def _as_written(key: str, value: Any) -> Any:
+    """A state_view value back in the table notation compare_field expects."""
+    if key == "hands":
+        return {s: [T.name(t) for t in tiles] for s, tiles in value.items()}
+    if key == "trains":
+        return {t: [T.name(x) for x in tiles] for t, tiles in value.items()}
+    if key == "boneyard":
+        return [T.name(t) for t in value]
+    if key == "drawn" and value is not None:
+        return T.name(value)
+    return value
+
+
+def play(fx: Fixture, rs: Ruleset, impl: Implementation, rj: JSON | None = None,
+         trace: list[JSON] | None = None) -> tuple[JSON, JSON] | Outcome:
     """The state after the fixture's steps (and the rule set's JSON), or the Outcome that
-    stopped them: a refused step (fail) or a table that does not set up (error)."""
+    stopped them: a refused step (fail) or a table that does not set up (error). With
+    `trace`, every state on the way (the start, then after each step) is appended."""
     rj = ruleset_json(rs) if rj is None else rj
     max_pip = max_pip_of(rs)
     try:
         state = start_state(fx, rs, rj, impl)
+        if trace is not None:
+            trace.append(state)
         for k, step in enumerate(fx.steps, 1):
             try:
                 state = impl.apply(rj, state, action_json(step, max_pip))
             except Refused as e:
                 clause = f" [{e.clause}]" if e.clause else ""
-                return Outcome(fx, rs.name, "fail",
-                               [f"step {k} `{step}` was refused: {e.reason}{clause}"])
+                out = Outcome(fx, rs.name, "fail",
+                              [f"step {k} `{step}` was refused: {e.reason}{clause}; "
+                               "the state before it is the fixture's"
+                               + (" table" if k == 1 else f" after step {k - 1}")])
+                out.step = k
+                return out
+            if trace is not None:
+                trace.append(state)
     except FixtureError as e:
         return Outcome(fx, rs.name, "error", [f"cannot set up the fixture: {e}"])
     return state, rj
@@ -122,41 +213,63 @@ def start_state(fx: Fixture, rs: Ruleset, rj: JSON, impl: Implementation) -> JSO
 
 def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
           max_pip: int, require_clauses: bool = False,
-          nulls: list[str] | None = None) -> list[str]:
+          nulls: list[str] | None = None, *, referee: Referee | None = None,
+          charged: list[str] | None = None) -> list[str]:
     """Every way the implementation's answers differ from `exp`; refusals that name no
-    clause are listed in `nulls` (and fail only with `require_clauses`)."""
+    clause are listed in `nulls` (and fail only with `require_clauses`). With a
+    `referee`, each problem's clause is appended to `charged` (attribution.py)."""
     problems: list[str] = []
+
+    def charge(clause: str | None) -> None:
+        if charged is not None and clause is not None:
+            charged.append(clause)
+
     if exp.legal is not None:
         actual = {action_text(a) for a in impl.legal(rj, state)}
         want = set(exp.legal)
         missing, extra = sorted(want - actual), sorted(actual - want)
         if missing:
             problems.append("legal actions missing: " + ", ".join(missing))
+            charge(referee.allows(None, missing[0]) if referee else None)
         if extra:
             problems.append("legal actions not allowed by the rules: " + ", ".join(extra))
+            charge(referee.refuses(None, extra[0]) if referee else None)
     for text, clauses in exp.refused.items():
         named = " or ".join(clauses)
         try:
             impl.apply(rj, state, action_json(text, max_pip))
             problems.append(f"`{text}` was accepted; the rules refuse it ({named})")
+            charge(clauses[0])
         except Refused as e:
             if e.clause is None and nulls is not None:
                 nulls.append(text)
             if e.clause is None and require_clauses:
                 problems.append(f"`{text}` refused without naming a clause; the rules "
                                 f"refuse it by {named} (--require-clauses)")
+                charge(clauses[0])
             elif e.clause is not None and e.clause not in clauses:
                 problems.append(f"`{text}` refused by {e.clause}, expected {named}")
+                charge(clauses[0])
     view = state_view(state)
     for key, want in exp.state.items():
-        problems += compare_field(key, want, view, max_pip)
+        found = compare_field(key, want, view, max_pip)
+        if found:
+            problems += found
+            charge(referee.field(key) if referee else None)
     if exp.result is not ...:
-        problems += compare_result(exp.result, state.get("result"))
+        found = compare_result(exp.result, state.get("result"))
+        if found:
+            problems += found
+            charge(referee.result(exp.result, state.get("result")) if referee else None)
     if exp.winners is not None:
         got = sorted(impl.winners(rj, state))
         if got != sorted(exp.winners):
             problems.append(f"winners: expected {sorted(exp.winners)}, got {got}")
-    problems += check_score(exp, rj, state, impl)
+            charge(referee.winners() if referee else None)
+    found = check_score(exp, rj, state, impl)
+    if found:
+        problems += found
+        charge(referee.result(exp.result, exp.result) if referee else None)
     return problems
 
 

@@ -488,5 +488,47 @@ def refusal(state: State, action: Action) -> IllegalAction:
     return IllegalAction("TRAIN-4", f"{where} carries no marker; only its owner may play on it")
 
 
+def permission(state: State, action: Action) -> str:
+    """The clause that makes a legal `action` legal: what an implementation that does not
+    offer it breaks (reports charge a missing action to it; see `refusal` for the others)."""
+    rules, seat = state.rules, state.seat
+    if action.kind == "draw":
+        if state.phase == ENGINE:
+            return "ENG-4"  # drawing for the engine
+        if state.phase == FOLLOW:
+            return "DBL-5"  # failing to follow a double: draw
+        return "TURN-5" if state.drawn >= 0 and rules.draw_until_playable else "TURN-2"
+    if action.kind == "pass":
+        if state.phase == START and rules.chain_first_turn and state.first_pending >> seat & 1:
+            return "FIRST-3"  # no start on the first turn: mark, no draw
+        return "DBL-5" if state.phase == FOLLOW else "TURN-4"
+    if action.kind == "end-chain":
+        return "FIRST-1"
+    train = action.train
+    if state.drawn >= 0:
+        return "TURN-3"  # the drawn tile, playable
+    if state.phase == CHAIN or (state.phase == START and state.first_pending >> seat & 1
+                                and rules.chain_first_turn):
+        return "FIRST-1"  # a first-turn chain on the own train
+    due = duties(state)
+    if due:
+        if len(due) > 1:
+            return "DBL-8"  # any open double may be covered first
+        if len(state.open_doubles) > 1 and rules.oldest_first:
+            return "DBL-7"  # the oldest one first
+        return "DBL-6" if train == seat or train == state.players else "TRAIN-6"
+    waiting = [t for t in state.open_doubles if t not in state.turn_doubles]
+    if waiting and state.phase != FOLLOW:  # open doubles that oblige nobody now
+        return "FIRST-5" if rules.chain_first_turn and state.first_pending else "DBL-9"
+    if state.phase == FOLLOW:
+        return {FOLLOW_RESTRICTED: "DBL-3", FOLLOW_COVER_OWN: "DBL-4",
+                FOLLOW_ANYWHERE: "DBL-2"}[rules.follow]
+    if train == state.players:
+        return "TRAIN-5" if not state.trains[train] else "TRAIN-4"  # open to all (MARK-2)
+    if train != seat:
+        return "MARK-1"  # another player's train, open while it carries their marker
+    return "TRAIN-4"
+
+
 def train_label(state: State, train: int) -> str:
     return "the Mexican Train" if train == state.players else f"seat {train}'s train"

@@ -1,0 +1,184 @@
+"""Which clause a failed comparison is charged to.
+
+A fixture lists every clause it exercises; a failure is charged to the one that decides
+the comparison that failed, under the rule set it ran under:
+
+- an action offered that the rules refuse: the clause the reference cites refusing it;
+- an action the rules allow but the implementation does not offer (or refuses, as a
+  step): the clause that allows it (`engine.permission`);
+- an accepted action the fixture expects refused, or the wrong clause cited: the clause
+  the fixture names;
+- a state field: the clause that sets that field, among those that apply (markers: the
+  removal rule in force or TURN-4 for a pass; the seat to move: TURN-6; ...);
+- a result or scores: the round-end or scoring clause in force; winners: the match rule.
+
+Where several candidates apply, one the fixture lists is preferred.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from mtrain.reference import codec, engine
+from mtrain.reference.rules import Rules
+from mtrain.spec.catalog import catalog
+from mtrain.spec.ruleset import Ruleset
+
+from .fixture import Fixture, action_json
+
+FIELD_CLAUSES: dict[str, tuple[str, ...]] = {
+    "marked": ("MARK-3", "MARK-4", "MARK-5", "TURN-4", "FIRST-3", "DBL-5", "MARK-1"),
+    "passes": ("END-3", "TURN-4", "END-2"),
+    "seat": ("TURN-6", "DBL-1", "SEAT-2", "SEAT-3", "ENG-4", "SEAT-1"),
+    "starter": ("SEAT-2", "SEAT-3"),
+    "phase": ("DBL-1", "FIRST-1", "TURN-6", "END-1", "END-2", "END-3", "ENG-4"),
+    "open_doubles": ("DBL-1", "TRAIN-3", "DBL-9", "DBL-6"),
+    "turn_doubles": ("DBL-1", "TRAIN-3"),
+    "drawn": ("TURN-3", "TURN-2", "TURN-5"),
+    "first_turns": ("FIRST-6",),
+    "hands": ("DEAL-1", "TURN-2", "ENG-4", "TRAIN-2"),
+    "hand_sizes": ("DEAL-2", "DEAL-3", "DEAL-4", "DEAL-5", "DEAL-6", "DEAL-1", "ENG-3"),
+    "boneyard": ("DEAL-1", "TURN-2", "TURN-5", "ENG-2"),
+    "boneyard_size": ("DEAL-1", "TURN-2", "TURN-5", "ENG-2"),
+    "trains": ("TRAIN-2", "TRAIN-4", "ENG-3"),
+    "engine": ("ENG-1",),
+    "engine_placed": ("ENG-2", "ENG-3", "ENG-4"),
+    "scores": ("SCORE-5", "SCORE-6", "SCORE-1", "SCORE-2", "SCORE-3", "SCORE-4", "MATCH-1"),
+    "outs": ("END-1", "MATCH-5"),
+}
+DEAL_FIELD: dict[str, tuple[str, ...]] = {
+    "engine": ("ENG-1",), "engine_placed": ("ENG-2", "ENG-3", "ENG-4"),
+    "phase": ("ENG-2", "ENG-3", "ENG-4"), "hand_sizes": FIELD_CLAUSES["hand_sizes"],
+    "hands": ("DEAL-1", "ENG-3", "ENG-2"), "boneyard": ("DEAL-1", "ENG-2"),
+    "seat": ("SEAT-2", "SEAT-3", "ENG-4"), "starter": ("SEAT-2", "SEAT-3"),
+    "trains": ("ENG-3",), "first_turns": ("FIRST-6",),
+}
+"""The clause that sets each field of a freshly dealt round."""
+STEP_FIELD: dict[tuple[str, str], tuple[str, ...]] = {
+    ("draw", "hands"): ("TURN-2", "TURN-5", "ENG-4"),
+    ("draw", "boneyard"): ("TURN-2", "TURN-5", "ENG-4"),
+    ("draw", "drawn"): ("TURN-2", "TURN-5", "TURN-3"),
+    ("draw", "seat"): ("TURN-2", "ENG-4", "SEAT-1"),
+    ("pass", "marked"): ("FIRST-3", "TURN-4", "MARK-1"),
+    ("pass", "passes"): ("END-3", "TURN-4", "END-2"),
+    ("pass", "seat"): ("SEAT-1", "TURN-6", "TURN-4"),
+    ("pass", "first_turns"): ("FIRST-6",),
+    ("pass", "phase"): ("TURN-6", "END-2", "END-3"),
+    ("play", "marked"): ("MARK-3", "MARK-4", "MARK-5"),
+    ("play", "seat"): ("SEAT-1", "TURN-6"),
+    ("play", "phase"): ("TURN-6", "FIRST-1", "END-1", "END-2"),
+    ("play", "open_doubles"): ("DBL-1", "TRAIN-3", "DBL-9"),
+    ("play", "hands"): ("TURN-7", "TRAIN-2"),
+    ("play", "trains"): ("TRAIN-2", "TRAIN-4"),
+    ("play", "first_turns"): ("FIRST-6",),
+    ("end-chain", "seat"): ("FIRST-1", "SEAT-1"),
+    ("end-chain", "phase"): ("FIRST-1", "TURN-6"),
+}
+"""The clause that sets a field, by the kind of step that changed it."""
+ROUND_END = ("END-1", "END-2", "END-3")
+SCORING = ("SCORE-2", "SCORE-3", "SCORE-4", "SCORE-1", "SCORE-5", "SCORE-6")
+MATCH = ("MATCH-5", "MATCH-4", "MATCH-2", "MATCH-3", "MATCH-1")
+
+
+def pick(candidates: Sequence[str], rs: Mapping[str, str], fx: Fixture) -> str:
+    """The first candidate the fixture lists and the rule set applies; else the first
+    that applies; else the fixture's first clause."""
+    clauses = catalog().clauses
+    applying = [c for c in candidates if c in clauses and clauses[c].applies(rs)]
+    listed = [c for c in applying if c in fx.clauses]
+    return (listed or applying or list(fx.clauses) or ["TURN-1"])[0]
+
+
+class Referee:
+    """The reference engine's view of one fixture under one rule set: which clause
+    allows or refuses an action in the state it reaches."""
+
+    def __init__(self, fx: Fixture, rs: Ruleset,
+                 replay: Callable[[], list[dict[str, Any]]] | None = None) -> None:
+        self.fx, self.rs = fx, rs
+        self._rules: Rules | None = None
+        self._replay = replay
+        self._states: list[dict[str, Any]] | None = None
+
+    def states(self) -> list[dict[str, Any]]:
+        """The reference's own states for the fixture: the start, then after each step
+        (replayed once, and only when a failure needs them)."""
+        if self._states is None:
+            self._states = self._replay() if self._replay is not None else []
+        return self._states
+
+    def final(self) -> dict[str, Any] | None:
+        states = self.states()
+        return states[-1] if states else None
+
+    def rules(self) -> Rules:
+        if self._rules is None:
+            self._rules = Rules.of(self.rs)
+        return self._rules
+
+    def _state(self, state: Mapping[str, Any]) -> engine.State | None:
+        try:
+            return codec.state_from_json(self.rules(), dict(state))
+        except (codec.StateError, ValueError, KeyError, TypeError):
+            return None
+
+    def _action(self, st: engine.State, text: str) -> engine.Action | None:
+        try:
+            return codec.action_from_json(st, action_json(text, self.rules().max_pip))
+        except (codec.StateError, ValueError, KeyError):
+            return None
+
+    def allows(self, state: Mapping[str, Any] | None, text: str) -> str:
+        state = self.final() if state is None else state
+        st = None if state is None else self._state(state)
+        act = None if st is None else self._action(st, text)
+        if st is None or act is None or act not in engine.legal_actions(st):
+            return pick(("TURN-1", "TRAIN-4"), self.rs, self.fx)
+        return engine.permission(st, act)
+
+    def refuses(self, state: Mapping[str, Any] | None, text: str) -> str:
+        state = self.final() if state is None else state
+        st = None if state is None else self._state(state)
+        act = None if st is None else self._action(st, text)
+        if st is None or act is None:
+            return pick(("TRAIN-4", "TURN-1"), self.rs, self.fx)
+        if act in engine.legal_actions(st):  # the fixture disagrees with the reference
+            return pick(("TURN-1",), self.rs, self.fx)
+        if act.kind in ("draw", "pass") and st.drawn >= 0:
+            return "TURN-3"  # the tile just drawn can be played: it must be
+        return engine.refusal(st, act).clause
+
+    def field(self, key: str, step: int | None = None) -> str:
+        """The clause that sets `key` by step `step` (1-based; 0 the deal or table; default
+        the fixture's last step), given what that step was and the phase it was taken in."""
+        if step is None:
+            step = len(self.fx.steps)
+        if step == 0:
+            return pick(DEAL_FIELD.get(key, FIELD_CLAUSES.get(key, ())), self.rs, self.fx)
+        kind = self.fx.steps[step - 1].split(" ")[0]
+        states = self.states()
+        before = states[step - 1] if len(states) >= step else None
+        phase = before.get("phase") if isinstance(before, dict) else None
+        candidates = STEP_FIELD.get((kind, key), FIELD_CLAUSES.get(key, ()))
+        if phase == "follow" and kind in ("draw", "pass"):
+            candidates = ("DBL-5", *candidates)
+        if phase == "engine":
+            candidates = ("ENG-4", *candidates)
+        if kind == "play" and key in ("phase", "seat") and self._double(step):
+            candidates = ("DBL-1", *candidates)
+        return pick(candidates, self.rs, self.fx)
+
+    def _double(self, step: int) -> bool:
+        words = self.fx.steps[step - 1].split(" ")
+        a, _, b = words[1].partition("-") if len(words) > 1 else ("", "", "")
+        return bool(a) and a == b
+
+    def result(self, want: Any, got: Any) -> str:
+        if isinstance(want, dict) and isinstance(got, dict) and all(
+                want.get(k) == got.get(k) for k in ("end", "winner") if k in want):
+            return pick(SCORING, self.rs, self.fx)
+        return pick(ROUND_END, self.rs, self.fx)
+
+    def winners(self) -> str:
+        return pick(MATCH, self.rs, self.fx)
