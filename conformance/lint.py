@@ -3,7 +3,8 @@
 Checks: every file loads (schema, duplicate keys, action syntax); ids are unique;
 descriptions are short and unique; every named clause exists; every rule set named
 composes; every starting table is possible under each rule set it names (the
-invariants of spec/data/invariants.yaml, via the reference codec); and coverage:
+invariants of spec/data/invariants.yaml, via the reference codec) and one the rules can
+reach (conformance/reachable.py); and coverage:
 every clause is exercised under every shipped variant where it applies (clauses that
 apply to no shipped variant: under at least one rule set where they do), and every
 pair of values of every option is told apart by at least one fixture.
@@ -25,6 +26,7 @@ from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.yamlload import SpecError
 
 from .fixture import Expectation, Fixture, FixtureError, load_corpus
+from .reachable import reachable_problems
 
 MAX_DESCRIPTION = 120
 
@@ -117,10 +119,13 @@ def check_start(fx: Fixture, exp: Expectation, name: str, rs: Ruleset) -> list[s
             return [f"{where}: {e}"]
         return []
     try:
-        state = codec.state_from_json(Rules.of(rs), fx.start(rs))
+        table = fx.start(rs)
+        state = codec.state_from_json(Rules.of(rs), table)
     except (FixtureError, codec.StateError) as e:
         return [f"{where}: {e}"]
-    return [f"{where}: impossible table: {inv} {msg}" for inv, msg in violations(state)]
+    broken = [f"{where}: impossible table: {inv} {msg}" for inv, msg in violations(state)]
+    # the rules must also be able to reach it (docs/fixture-format.md)
+    return broken or [f"{where}: unreachable table: {p}" for p in reachable_problems(table, rs)]
 
 
 def uncovered(cat: Catalog, fixtures: Iterable[Fixture],

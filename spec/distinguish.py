@@ -638,7 +638,9 @@ def realise(w: Mapping[str, Any], top: int) -> dict[str, Any]:
         hands[j] = given.get(j) or [T.name(spare[k])]
     if w["bone_empty"]:
         hands[others[-1]].append("rest")
-    table: dict[str, Any] = {"engine": r.engine, "seat": seat, "starter": int(w["starter"])}
+    table: dict[str, Any] = {"engine": r.engine, "seat": seat}
+    if w["first_pending"]:  # else the loader's default: SEAT-3's seat, or the mover
+        table["starter"] = int(w["starter"])
     if w["phase"] != "start":
         table["phase"] = w["phase"]
     table["hands"] = {j: hands[j] for j in range(n)}
@@ -967,16 +969,18 @@ def solve_tie(q: Question) -> Situation | None:
 def solve_blocked(q: Question) -> Situation | None:
     """END-2 against END-3 after a pass on an empty boneyard.
 
-    z3 chooses the players and the passes already made; the table is one where every
-    train ends on a number whose tiles are all on the table (so nobody could play, with
-    or without markers), which needs as many trains ending there as the set's parity.
+    z3 chooses the players; the table is one where every train ends on a number whose
+    tiles are all on the table (so nobody could play, with or without markers), which
+    needs as many trains ending there as the set's parity. The mover has just drawn the
+    boneyard's last tile, which fits nowhere: a table where nobody can play at the start
+    of a turn is one END-2 would already have ended, and after a draw no pass is counted.
     """
     a, b = q.options("a"), q.options("b")
     d12 = a["tile_set"] == b["tile_set"] == "double-12"
     ctx = z3.Context()
     opt = _optimize(ctx)
     n, passes = z3.Int("players", ctx), z3.Int("passes", ctx)
-    opt.add(z3.Or(n == 2, n == 3), passes >= 0, passes < n)
+    opt.add(z3.Or(n == 2, n == 3), passes == 0)
     # every seat's train and the Mexican end on m: n + 1 trains, parity of the set
     opt.add((n + 1) % 2 == (0 if d12 else 1))
     stuck = z3.BoolVal(True, ctx)  # nobody holds a tile bearing m: END-2 finds no play
@@ -999,7 +1003,7 @@ def solve_blocked(q: Question) -> Situation | None:
     for k in range(1, done + 1):  # the seats that passed before this one are marked
         trains[(seat - k) % players]["marked"] = True
     w = {"players": players, "engine": engine, "seat": seat, "starter": 0, "phase": "start",
-         "first_pending": False, "bone_empty": True, "drawn": NO_SLOT, "hand": [(5, 3)],
+         "first_pending": False, "bone_empty": True, "drawn": 0, "hand": [(5, 3)],
          "trains": trains, "passes": done}
     table = realise(w, top=12 if d12 else 9)
     for side in ("a", "b"):
@@ -1015,7 +1019,7 @@ def solve_blocked(q: Question) -> Situation | None:
                                                                   o)]}
         else:
             res[side] = None
-    summary = (f"after a pass on an empty boneyard: {_result_text(res['a'])} under "
+    summary = (f"a pass after drawing the last tile: {_result_text(res['a'])} under "
                f"{_side_label(q, 'a')}, {_result_text(res['b'])} under {_side_label(q, 'b')}")
     return Situation(q, "blocked", {"table": table}, ["pass"], {"result": res["a"]},
                      {"result": res["b"]}, _option_clauses(q, "blocked_round"), summary,
