@@ -96,6 +96,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     data = {
         "id": clause.id, "title": clause.title, "text": clause.text,
         "sources": list(clause.sources), "decision": clause.decision,
+        "origin": clause.origin,
         "when": {o: sorted(v) for o, v in clause.when.items()},
         "requires": {o: sorted(v) for o, v in clause.requires.items()},
         "answers": list(clause.answers), "applies_to_variants": where,
@@ -108,6 +109,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
     print(f"  sources: {', '.join(clause.sources)}")
     if clause.decision:
         print(f"  decision: {clause.decision}")
+    if clause.origin:
+        print(f"  where from: {clause.origin}")
     conds = "; ".join(f"{o} in {{{', '.join(sorted(v))}}}" for o, v in clause.when.items())
     print(f"  applies when: {conds or 'always'}")
     if clause.requires:
