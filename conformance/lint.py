@@ -25,6 +25,8 @@ from mtrain.spec.catalog import Catalog, RulesetError, catalog
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.yamlload import SpecError
 
+from .decisive import unchecked
+from .effects import after
 from .fixture import Expectation, Fixture, FixtureError, load_corpus
 from .reachable import reachable_problems
 
@@ -40,6 +42,7 @@ class LintReport:
     pairs_missing: list[dict[str, str]] = field(default_factory=list)
     pairs: int = 0
     coverage: dict[str, list[str]] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -53,6 +56,7 @@ class LintReport:
             "option_pairs": self.pairs,
             "option_pairs_missing": self.pairs_missing,
             "errors": self.errors,
+            "warnings": self.warnings,
             "ok": self.ok,
         }
 
@@ -98,6 +102,11 @@ def lint(root: str | Path | None = None) -> LintReport:
             rs = ruleset(name)
             if rs is not None:
                 report.errors += check_start(fx, exp, name, rs)
+                missing = unchecked(fx, exp, cat.clauses, rs)
+                if missing:  # docs/fixture-format.md: check what the clauses set
+                    report.warnings.append(f"{fx.where}: {fx.id} [{name}] leaves unchecked "
+                                           f"what its clauses set: {', '.join(missing)}"
+                                           f"{_suggest(fx, rs, missing)}")
     report.uncovered = uncovered(cat, fixtures, ruleset)
     covered_pairs = pairs_told_apart(cat, fixtures, ruleset)
     all_pairs = [(o, a, b) for o, opt in cat.options.items()
@@ -106,6 +115,16 @@ def lint(root: str | Path | None = None) -> LintReport:
     report.pairs_missing = [{"option": o, "values": f"{a} / {b}"} for o, a, b in all_pairs
                             if (o, frozenset((a, b))) not in covered_pairs]
     return report
+
+
+def _suggest(fx: Fixture, rs: Ruleset, missing: list[str]) -> str:
+    """What the steps give for the missing fields, by conformance/effects.py."""
+    try:
+        values = after(fx, rs)
+    except Exception:  # a table that does not set up is reported elsewhere
+        return ""
+    fields = [m.split(" (")[0] for m in missing]
+    return "; the steps give " + ", ".join(f"{f}: {values[f]!r}" for f in fields if f in values)
 
 
 def check_start(fx: Fixture, exp: Expectation, name: str, rs: Ruleset) -> list[str]:

@@ -182,10 +182,12 @@ def cmd_lint(args: argparse.Namespace) -> int:
         print(f"uncovered: {u['clause']} under {u['variant']}")
     for p in report.pairs_missing:
         print(f"no fixture tells apart {p['option']}: {p['values']}")
+    for w in report.warnings:
+        print(f"warning: {w}")
     print(f"{report.fixtures} fixtures, {report.clauses} clauses, "
           f"{len(report.uncovered)} uncovered clause/variant pairs, "
           f"{report.pairs - len(report.pairs_missing)}/{report.pairs} option value pairs "
-          f"told apart, {len(report.errors)} errors")
+          f"told apart, {len(report.errors)} errors, {len(report.warnings)} warnings")
     return 0 if report.ok else 1
 
 

@@ -639,7 +639,9 @@ class Docs:
                "under the reference and fails (or errs) under the mutant. A mutant no fixture "
                "kills is a hole in the suite.", "",
                f"**{len(mutants)} mutants, {len(killed)} killed, "
-               f"{len(mutants) - len(killed)} survived**, over {data['runs']} fixture and rule "
+               f"{len(mutants) - len(killed)} survived; the fewest fixtures that kill one: "
+               f"{min((len(m['killed_by']) for m in mutants), default=0)}**, over "
+               f"{data['runs']} fixture and rule "
                "set runs that pass under the reference. Rerun with `mtrain mutants` "
                "(`-m NAME` for one; `mtrain fuzz --mutant NAME` hunts it with random games).",
                "", "| mutant | the bug | clauses | killed by |", "|---|---|---|---|"]
