@@ -8,7 +8,6 @@ from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
 from mtrain.conformance.decisive import unchecked
 from mtrain.conformance.effects import after
 from mtrain.conformance.fixture import action_json, load_corpus, load_file, max_pip_of
-from mtrain.conformance.lint import lint
 from mtrain.conformance.runner import resolve, start_state, state_view
 from mtrain.spec.catalog import catalog
 
@@ -34,10 +33,6 @@ def test_an_expectation_that_skips_what_its_clauses_set_is_named() -> None:
     (fx,) = load_file("weak.yaml", WEAK)
     missing = unchecked(fx, fx.expect[0], catalog().clauses, resolve("pagat"))
     assert [m.split(" (")[0] for m in missing] == ["marked", "seat"]
-
-
-def test_the_corpus_checks_what_its_clauses_set() -> None:
-    assert lint().warnings == []
 
 
 def test_the_effects_agree_with_the_engine_on_every_fixture() -> None:
