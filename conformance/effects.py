@@ -18,7 +18,7 @@ from mtrain.spec import tiles as T
 from mtrain.spec.ruleset import Ruleset
 
 from .fixture import Fixture, max_pip_of, parse_tile
-from .reachable import _Table
+from .reachable import can_ever_play
 
 MEXICAN = "mexican"
 JSON = dict[str, Any]
@@ -147,7 +147,7 @@ def _end_turn(st: JSON, rs: Any) -> None:
     if rs["blocked_round"] == "full-round-of-passes":
         if st["passes"] >= len(st["hands"]):
             _finish(st, "blocked", -1, rs)  # END-3
-    elif not _Table(st, rs).can_ever_play():
+    elif not can_ever_play(st, rs):
         _finish(st, "blocked", -1, rs)  # END-2
 
 

@@ -84,6 +84,11 @@ def reachable_problems(state: Mapping[str, Any], ruleset: Mapping[str, str]) -> 
     return _Table(state, ruleset).problems()
 
 
+def can_ever_play(state: Mapping[str, Any], ruleset: Mapping[str, str]) -> bool:
+    """END-2's question, asked of spec/legality.py: can anybody ever play again?"""
+    return _Table(state, ruleset).can_ever_play()
+
+
 class _Table:
     def __init__(self, state: Mapping[str, Any], rs: Mapping[str, str]) -> None:
         self.s = state
