@@ -44,8 +44,8 @@ FIELD_CLAUSES: dict[str, tuple[str, ...]] = {
     "trains": ("TRAIN-2", "TRAIN-4", "ENG-3"),
     "engine": ("ENG-1",),
     "engine_placed": ("ENG-2", "ENG-3", "ENG-4"),
-    "scores": ("SCORE-5", "SCORE-6", "SCORE-1", "SCORE-2", "SCORE-3", "SCORE-4", "MATCH-1"),
-    "outs": ("END-1", "MATCH-5"),
+    "scores": ("MATCH-1", "SCORE-5", "SCORE-6"),  # the match totals
+    "outs": ("MATCH-5", "END-1"),
 }
 DEAL_FIELD: dict[str, tuple[str, ...]] = {
     "engine": ("ENG-1",), "engine_placed": ("ENG-2", "ENG-3", "ENG-4"),
@@ -60,6 +60,9 @@ STEP_FIELD: dict[tuple[str, str], tuple[str, ...]] = {
     ("draw", "boneyard"): ("TURN-2", "TURN-5", "ENG-4"),
     ("draw", "drawn"): ("TURN-2", "TURN-5", "TURN-3"),
     ("draw", "seat"): ("TURN-2", "ENG-4", "SEAT-1"),
+    ("draw", "hand_sizes"): ("TURN-2", "TURN-5", "ENG-4"),
+    ("draw", "boneyard_size"): ("TURN-2", "TURN-5", "ENG-4"),
+    ("draw", "marked"): ("TURN-4", "MARK-1"),
     ("pass", "marked"): ("FIRST-3", "TURN-4", "MARK-1"),
     ("pass", "passes"): ("END-3", "TURN-4", "END-2"),
     ("pass", "seat"): ("SEAT-1", "TURN-6", "TURN-4"),
@@ -68,7 +71,7 @@ STEP_FIELD: dict[tuple[str, str], tuple[str, ...]] = {
     ("play", "marked"): ("MARK-3", "MARK-4", "MARK-5"),
     ("play", "seat"): ("SEAT-1", "TURN-6"),
     ("play", "phase"): ("TURN-6", "FIRST-1", "END-1", "END-2"),
-    ("play", "open_doubles"): ("DBL-1", "TRAIN-3", "DBL-9"),
+    ("play", "open_doubles"): ("TRAIN-3", "DBL-9"),
     ("play", "hands"): ("TURN-7", "TRAIN-2"),
     ("play", "trains"): ("TRAIN-2", "TRAIN-4"),
     ("play", "first_turns"): ("FIRST-6",),
@@ -149,15 +152,36 @@ class Referee:
             return "TURN-3"  # the tile just drawn can be played: it must be
         return engine.refusal(st, act).clause
 
-    def field(self, key: str, step: int | None = None) -> str:
+    def field(self, key: str, step: int | None = None, got: Any = None) -> str:
         """The clause that sets `key` by step `step` (1-based; 0 the deal or table; default
-        the fixture's last step), given what that step was and the phase it was taken in."""
+        the fixture's last step), given what that step was and the phase it was taken in;
+        `got` is the implementation's value, where known."""
         if step is None:
             step = len(self.fx.steps)
+        states = self.states()
+        after = states[step] if len(states) > step else None
+        over = isinstance(after, dict) and after.get("phase") == "over"
+        if over and key == "scores":
+            prior = states[step - 1] if step >= 1 and len(states) >= step else {}
+            if got == prior.get("scores"):
+                return pick(("MATCH-1",), self.rs, self.fx)  # the totals did not add up
+            return self.scoring()  # the totals took this round's scores
+        if key == "outs":
+            return "MATCH-5"  # the rounds won are counted for the tie-break
+        if key in ("phase", "seat", "passes") and (over or got == "over"):
+            result = after.get("result") if isinstance(after, dict) else None
+            if isinstance(result, dict) and result.get("end") == "domino":
+                return "END-1"
+            return pick(("END-2", "END-3", "END-1"), self.rs, self.fx)
         if step == 0:
+            dealt = self.states()[0] if self.states() else {}
+            if key == "seat" and dealt.get("phase") == "engine":
+                return "ENG-4"  # who draws first for a missing engine
+            if key == "hand_sizes" and self.rs["engine_procedure"] == "holder-lays":
+                return pick(("ENG-3", *DEAL_FIELD["hand_sizes"]), self.rs, self.fx) \
+                    if self._one_off(dealt) else pick(DEAL_FIELD["hand_sizes"], self.rs, self.fx)
             return pick(DEAL_FIELD.get(key, FIELD_CLAUSES.get(key, ())), self.rs, self.fx)
         kind = self.fx.steps[step - 1].split(" ")[0]
-        states = self.states()
         before = states[step - 1] if len(states) >= step else None
         phase = before.get("phase") if isinstance(before, dict) else None
         candidates = STEP_FIELD.get((kind, key), FIELD_CLAUSES.get(key, ()))
@@ -165,20 +189,42 @@ class Referee:
             candidates = ("DBL-5", *candidates)
         if phase == "engine":
             candidates = ("ENG-4", *candidates)
-        if kind == "play" and key in ("phase", "seat") and self._double(step):
+        if kind == "play" and key in ("phase", "seat", "open_doubles", "turn_doubles") \
+                and self._double(step):
             candidates = ("DBL-1", *candidates)
+        elif kind == "play" and key in ("phase", "seat", "first_turns") and self._first(before):
+            candidates = ("FIRST-7", "FIRST-1", *candidates)  # a first turn's play
         return pick(candidates, self.rs, self.fx)
+
+    @staticmethod
+    def _first(before: Any) -> bool:
+        """True when the player to move in `before` had not had their first turn."""
+        return (isinstance(before, dict) and before.get("seat") in before.get("first_turns", ())
+                and before.get("phase") in ("start", "chain"))
 
     def _double(self, step: int) -> bool:
         words = self.fx.steps[step - 1].split(" ")
         a, _, b = words[1].partition("-") if len(words) > 1 else ("", "", "")
         return bool(a) and a == b
 
+    def _one_off(self, dealt: Mapping[str, Any]) -> bool:
+        """The reference dealt one hand a tile short: the holder placed the engine."""
+        sizes = [len(h) for h in dealt.get("hands", [])]
+        return bool(sizes) and max(sizes) - min(sizes) == 1
+
     def result(self, want: Any, got: Any) -> str:
         if isinstance(want, dict) and isinstance(got, dict) and all(
                 want.get(k) == got.get(k) for k in ("end", "winner") if k in want):
-            return pick(SCORING, self.rs, self.fx)
+            return self.scoring()
         return pick(ROUND_END, self.rs, self.fx)
+
+    def scoring(self) -> str:
+        """The scoring clause in force; the blank rule's own when a hand left holds a blank."""
+        final = self.final() or {}
+        blanks = any("-0" in t or t.startswith("0-") for h in final.get("hands", []) for t in h)
+        if blanks and self.rs["blank_values"] != "face":
+            return pick(("SCORE-2", "SCORE-3", "SCORE-4"), self.rs, self.fx)
+        return pick(("SCORE-5", "SCORE-6", "SCORE-1"), self.rs, self.fx)
 
     def winners(self) -> str:
         return pick(MATCH, self.rs, self.fx)

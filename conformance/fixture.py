@@ -233,7 +233,9 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
         "engine_placed": phase != "engine",
         "phase": phase,
         "seat": seat,
-        "starter": int(table.get("starter", seat)),
+        # SEAT-3: under the rotating start the round's starter is known; else the mover
+        "starter": int(table["starter"] if "starter" in table else (round_no - 1) % n
+                       if rs["starting_seat"] == "rotate" else seat),
         "hands": [[T.name(t) for t in sorted(hands[s], key=_hand_order)] for s in range(n)],
         "boneyard": [T.name(t) for t in boneyard],
         "trains": [train_json(s) for s in range(n)],

@@ -81,6 +81,7 @@ from .fixture import (
 )
 from .lint import MAX_DESCRIPTION, check_start
 from .process import ConfigurationError, HarnessError, kill_all, stoppable
+from .reachable import reachable_problems
 from .runner import compare_field, compare_result, run_fixture, state_view
 
 DEFAULT_OUT = "fuzz-out"
@@ -359,6 +360,8 @@ def possible_state(table: dict[str, Any], ctx: Context) -> JSON | None:
     except (FixtureError, codec.StateError, T.TileError):
         return None
     if st.phase == OVER or violations(st) or not all(st.hands):
+        return None
+    if reachable_problems(state, ctx.rs):  # a reproducer must be a table the rules reach
         return None
     return state
 

@@ -3,8 +3,9 @@
 Checks: every file loads (schema, duplicate keys, action syntax); ids are unique;
 descriptions are short and unique; every named clause exists; every rule set named
 composes; every starting table is possible under each rule set it names (the
-invariants of spec/data/invariants.yaml, via the reference codec); every entry's scope
-holds wherever it says (scope_lint.py), and the widest scope is proposed; and coverage:
+invariants of spec/data/invariants.yaml, via the reference codec) and one the rules can
+reach (conformance/reachable.py); every entry's scope holds wherever it says
+(scope_lint.py), and the widest scope is proposed; and coverage:
 every clause is exercised under every shipped variant where it applies (clauses that
 apply to no shipped variant: under at least one rule set where they do), and every
 pair of values of every option is told apart by at least one fixture.
@@ -26,7 +27,10 @@ from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Space
 from mtrain.spec.yamlload import SpecError
 
+from .decisive import unchecked
+from .effects import after
 from .fixture import Expectation, Fixture, FixtureError, load_corpus
+from .reachable import reachable_problems
 from .scope_lint import ScopeReport, check_scopes
 
 MAX_DESCRIPTION = 120
@@ -43,6 +47,7 @@ class LintReport:
     coverage: dict[str, list[str]] = field(default_factory=dict)
     scopes: ScopeReport | None = None
     coverage_checked: bool = True
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -59,6 +64,7 @@ class LintReport:
             "option_pairs_missing": self.pairs_missing,
             "coverage_checked": self.coverage_checked,
             "errors": self.errors,
+            "warnings": self.warnings,
             "ok": self.ok,
         }
 
@@ -112,6 +118,11 @@ def lint(root: str | Path | None = None, scopes: bool = True,
             rs = ruleset(name)
             if rs is not None:
                 report.errors += check_start(fx, exp, name, rs)
+                missing = unchecked(fx, exp, cat.clauses, rs)
+                if missing:  # docs/fixture-format.md: check what the clauses set
+                    report.warnings.append(f"{fx.where}: {fx.id} [{name}] leaves unchecked "
+                                           f"what its clauses set: {', '.join(missing)}"
+                                           f"{_suggest(fx, rs, missing)}")
     all_pairs = [(o, a, b) for o, opt in cat.options.items()
                  for a, b in itertools.combinations(opt.values, 2)]
     report.pairs = len(all_pairs)
@@ -125,6 +136,16 @@ def lint(root: str | Path | None = None, scopes: bool = True,
     return report
 
 
+def _suggest(fx: Fixture, rs: Ruleset, missing: list[str]) -> str:
+    """What the steps give for the missing fields, by conformance/effects.py."""
+    try:
+        values = after(fx, rs)
+    except Exception:  # a table that does not set up is reported elsewhere
+        return ""
+    fields = [m.split(" (")[0] for m in missing]
+    return "; the steps give " + ", ".join(f"{f}: {values[f]!r}" for f in fields if f in values)
+
+
 def check_start(fx: Fixture, exp: Expectation, name: str, rs: Ruleset) -> list[str]:
     """The starting table must exist under the rule set: invariants, not the engine."""
     where = f"{fx.where}: {fx.id} [{name}]"
@@ -136,10 +157,13 @@ def check_start(fx: Fixture, exp: Expectation, name: str, rs: Ruleset) -> list[s
             return [f"{where}: {e}"]
         return []
     try:
-        state = codec.state_from_json(Rules.of(rs), fx.start(rs))
+        table = fx.start(rs)
+        state = codec.state_from_json(Rules.of(rs), table)
     except (FixtureError, codec.StateError) as e:
         return [f"{where}: {e}"]
-    return [f"{where}: impossible table: {inv} {msg}" for inv, msg in violations(state)]
+    broken = [f"{where}: impossible table: {inv} {msg}" for inv, msg in violations(state)]
+    # the rules must also be able to reach it (docs/fixture-format.md)
+    return broken or [f"{where}: unreachable table: {p}" for p in reachable_problems(table, rs)]
 
 
 def uncovered(cat: Catalog, fixtures: Iterable[Fixture],

@@ -187,6 +187,8 @@ _place_engine = engine._place_engine
 _end_turn = engine._end_turn
 _finish = engine._finish
 _hand_value = engine.hand_value
+_can_ever_play = engine.can_ever_play
+_nobody_can_ever_play = engine.nobody_can_ever_play
 
 
 def _first(state: State, seat: int) -> bool:
@@ -602,6 +604,122 @@ def _double_blank_at_face(rules: Rules) -> Rules:
     return dataclasses.replace(rules, value=tuple(T.PIPS))
 
 
+# --- issue 11: the blocked round, passes, the tie-break, and weakly caught rules ------------
+
+
+def _blocked_on_the_last_table(state: State) -> bool:
+    """END-2 as it was: only the table after every first turn and with every marker up."""
+    return not any(_can_ever_play(state, s) for s in range(state.players))
+
+
+def _never_blocked_during_first_turns(state: State) -> bool:
+    return False if state.first_pending else _nobody_can_ever_play(state)
+
+
+def _blocked_without_own_train_first(state: State, seat: int) -> bool:
+    st = state.copy()
+    st.rules = dataclasses.replace(state.rules, own_train_first=False)
+    return _can_ever_play(st, seat)
+
+
+def _last_draw_pass_uncounted(state: State, action: Action) -> None:
+    """A pass is counted only if the boneyard was empty when the turn began."""
+    if action.kind == "pass" and state.drawn >= 0 and not state.boneyard:
+        state.markers[state.seat] = True
+        engine._end_turn(state)
+        return
+    _perform(state, action)
+
+
+def _pass_counted_with_tiles_left(state: State, action: Action) -> None:
+    if action.kind == "pass" and state.boneyard:
+        state.passes += 1
+    _perform(state, action)
+
+
+def _first_turn_pass_unmarked(state: State, action: Action) -> None:
+    seat, was, first = state.seat, state.markers[state.seat], _chain_start(state)
+    _perform(state, action)
+    if first and action.kind == "pass":
+        state.markers[seat] = was
+
+
+def _restricted_to_last_double(state: State) -> list[int]:
+    rules, laid = state.rules, state.turn_doubles
+    if (state.phase != FOLLOW or rules.follow != FOLLOW_RESTRICTED or len(laid) < 2
+            or engine.duties(state)):
+        return _playable_trains(state)
+    base = engine.open_trains(state, state.seat)
+    return [laid[-1], *(t for t in base if t != laid[-1]
+                        and (t == state.players or t not in state.open_doubles))]
+
+
+def _starter_only_mexican_forever(state: State, seat: int, all_marked: bool = False,
+                                  first_turns_over: bool = False) -> list[int]:
+    out = _open_trains(state, seat, all_marked, first_turns_over)
+    if (state.rules.starter_only_mexican and seat != state.starter
+            and not state.trains[state.players]):
+        out = [t for t in out if t != state.players]
+    return out
+
+
+def _own_train_before_duty(state: State) -> list[int]:
+    if (state.rules.own_train_first and state.phase == START
+            and not state.trains[state.seat]):
+        return [state.seat]
+    return _playable_trains(state)
+
+
+def _rotate_off_by_one(state: State, holder: int) -> None:
+    _place_engine(state, holder)
+    if not state.rules.engine_holder_starts:
+        state.seat = state.starter = state.round % state.players
+
+
+def _tie_to_most_outs_overall(state: State) -> list[int]:
+    """Under tie-most-outs, a tie goes to whoever went out most, tied or not."""
+    rules = state.rules
+    best = max(state.scores) if rules.positive_scoring else min(state.scores)
+    top = [s for s, v in enumerate(state.scores) if v == best]
+    if len(top) > 1 and rules.tie_most_outs:
+        most = max(state.outs)
+        return [s for s in range(state.players) if state.outs[s] == most]
+    return top
+
+
+def _restricted_mexican_double_closed(state: State) -> list[int]:
+    out = _playable_trains(state)
+    if (state.phase == FOLLOW and state.rules.follow == FOLLOW_RESTRICTED
+            and not engine.duties(state) and state.turn_doubles):
+        first = state.turn_doubles[0]
+        out = [t for t in out if t == first or t not in state.open_doubles]
+    return out
+
+
+def _search_drops_tiles(state: State) -> None:
+    if state.phase != ENGINE or state.boneyard[0] == T.DOUBLE[state.engine]:
+        _draw(state)
+        return
+    state.boneyard.pop(0)  # the drawn tile is laid aside instead of kept
+    state.seat = (state.seat + 1) % state.players
+
+
+def _winners_highest_always(state: State) -> list[int]:
+    st = state.copy()
+    st.rules = dataclasses.replace(state.rules, positive_scoring=True)
+    return match_winners(st)
+
+
+def _tie_to_fewest_outs(state: State) -> list[int]:
+    rules = state.rules
+    best = max(state.scores) if rules.positive_scoring else min(state.scores)
+    top = [s for s, v in enumerate(state.scores) if v == best]
+    if len(top) > 1 and rules.tie_most_outs:
+        fewest = min(state.outs[s] for s in top)
+        return [s for s in top if state.outs[s] == fewest]
+    return top
+
+
 # --- the catalogue ---------------------------------------------------------------------
 
 
@@ -631,6 +749,10 @@ _CATALOGUE: tuple[Mutant, ...] = (
            "Every round starts at seat 0 instead of seat (round - 1) mod n",
            ("SEAT-3",), "_place_engine swapped: the starter is reset to seat 0 under rotate",
            patches={"_place_engine": _place_engine_seat_zero}),
+    Mutant("start-rotates-off-by-one",
+           "The rotating start counts from round 0: round r starts at seat r mod n",
+           ("SEAT-3",), "_place_engine swapped: the starter is seat round mod n under rotate",
+           patches={"_place_engine": _rotate_off_by_one}),
     Mutant("engine-search-from-seat-0",
            "Drawing for a missing engine always starts at seat 0, whatever the round",
            ("ENG-4",), "deal output in the 'engine' phase gets seat and starter 0",
@@ -640,6 +762,10 @@ _CATALOGUE: tuple[Mutant, ...] = (
            "neighbour starts",
            ("ENG-4", "SEAT-2"), "_draw swapped: after the engine is found the seat advances",
            patches={"_draw": _draw_finder_moves_on}),
+    Mutant("engine-search-drops-tiles",
+           "Tiles drawn while searching for the engine are laid aside, not kept in hand",
+           ("ENG-4",), "_draw swapped: a search draw that is not the engine leaves the "
+           "table", patches={"_draw": _search_drops_tiles}),
     Mutant("engine-holder-keeps-engine",
            "The holder places the engine but it is not taken out of their hand",
            ("ENG-3",), "deal output: the engine tile added back to the starter's hand",
@@ -665,6 +791,10 @@ _CATALOGUE: tuple[Mutant, ...] = (
            "A pagat player who cannot start their train draws instead of marking at once",
            ("FIRST-3",), "legal_actions swapped: [pass] becomes [draw] on a chain first turn",
            patches={"legal_actions": _first_turn_draws}),
+    Mutant("first-turn-pass-unmarked",
+           "A pagat player who cannot start their train passes without putting up a marker",
+           ("FIRST-3", "MARK-1"), "perform swapped: the marker restored after a chain "
+           "first-turn pass", patches={"perform": _first_turn_pass_unmarked}),
     Mutant("chain-double-obliges-at-once",
            "A double left by a first-turn chain obliges the next player straight away",
            ("FIRST-5",), "duties swapped: the first-turn exemption ignored",
@@ -681,10 +811,20 @@ _CATALOGUE: tuple[Mutant, ...] = (
            "Under starter-opens-mexican anyone may open the Mexican Train on their first turn",
            ("FIRST-9",), "Rules.starter_only_mexican forced false",
            rules=_when(lambda r: r.starter_only_mexican, starter_only_mexican=False)),
+    Mutant("starter-only-mexican-forever",
+           "Under starter-opens-mexican only the starter may open the Mexican Train, even "
+           "after the first turns",
+           ("FIRST-9",), "open_trains swapped: the restriction kept after every first turn",
+           patches={"open_trains": _starter_only_mexican_forever}),
     Mutant("own-train-first-ignored",
            "Under own-train-first a player may play elsewhere before starting their own train",
            ("TRAIN-7",), "Rules.own_train_first forced false",
            rules=_when(lambda r: r.own_train_first, own_train_first=False)),
+    Mutant("own-train-before-duty",
+           "Under own-train-first a player who has not started their train may not cover an "
+           "open double elsewhere",
+           ("TRAIN-7", "TRAIN-6", "DBL-6"), "playable_trains swapped: the own train only, "
+           "before any duty", patches={"playable_trains": _own_train_before_duty}),
     # turns and drawing
     Mutant("play-on-unmarked-train",
            "Another player's train is accepted whether or not it carries a marker",
@@ -780,6 +920,17 @@ _CATALOGUE: tuple[Mutant, ...] = (
            "Under the restricted follow-up the tile after a double may go anywhere",
            ("DBL-3",), "Rules.follow anywhere under restricted",
            rules=_when(lambda r: r.follow == FOLLOW_RESTRICTED, follow=FOLLOW_ANYWHERE)),
+    Mutant("restricted-follow-last-double",
+           "Under the restricted follow-up the tile after several doubles may go on the last "
+           "of them instead of the first",
+           ("DBL-3",), "playable_trains swapped: the last double of the turn in place of the "
+           "first", patches={"playable_trains": _restricted_to_last_double}),
+    Mutant("restricted-follow-mexican-double-closed",
+           "Under the restricted follow-up the Mexican Train is closed too when it ends in "
+           "an open double",
+           ("DBL-3",), "playable_trains swapped: trains ending in an open double dropped, "
+           "the Mexican Train included",
+           patches={"playable_trains": _restricted_mexican_double_closed}),
     Mutant("cover-own-ignored",
            "Under the Wikipedia rule the tile after a double need not cover it",
            ("DBL-4",), "Rules.follow anywhere under cover-own",
@@ -851,6 +1002,29 @@ _CATALOGUE: tuple[Mutant, ...] = (
            "The count of passes is not reset when a tile is played",
            ("END-3",), "_play swapped: passes restored after a play",
            patches={"_play": _play_passes_kept}),
+    Mutant("blocked-ignores-first-turns",
+           "END-2 looks only at the table once every first turn is over: a player still to "
+           "start, not yet bound by a chain double, is ignored",
+           ("END-2", "FIRST-5"), "nobody_can_ever_play swapped for the last-table test alone",
+           patches={"nobody_can_ever_play": _blocked_on_the_last_table}),
+    Mutant("blocked-never-during-first-turns",
+           "No round is blocked while a first turn is still to come",
+           ("END-2", "FIRST-6"), "nobody_can_ever_play swapped: false while first turns remain",
+           patches={"nobody_can_ever_play": _never_blocked_during_first_turns}),
+    Mutant("blocked-ignores-own-train-first",
+           "END-2 forgets own-train-first: a player who cannot start their train counts as "
+           "able to play elsewhere",
+           ("END-2", "TRAIN-7"), "can_ever_play swapped: the rule set's own_train_first off",
+           patches={"can_ever_play": _blocked_without_own_train_first}),
+    Mutant("last-draw-pass-uncounted",
+           "A pass after drawing the boneyard's last tile is not counted as a pass on an "
+           "empty boneyard",
+           ("END-3",), "perform swapped: a pass after a draw that emptied the boneyard "
+           "leaves the count alone", patches={"perform": _last_draw_pass_uncounted}),
+    Mutant("passes-counted-with-tiles-left",
+           "Every pass counts towards END-3, even with tiles still in the boneyard",
+           ("END-3",), "perform swapped: a pass with a nonempty boneyard adds one",
+           patches={"perform": _pass_counted_with_tiles_left}),
     # scoring and the match
     Mutant("hand-scored-twice",
            "Each hand's value is counted twice in the round score",
@@ -892,10 +1066,21 @@ _CATALOGUE: tuple[Mutant, ...] = (
            "The lowest total wins even under positive scoring",
            ("MATCH-3",), "winners computed with positive scoring off",
            winners=_winners_lowest_always),
+    Mutant("winners-highest-under-penalty",
+           "The highest total wins even under penalty scoring",
+           ("MATCH-2",), "winners computed with positive scoring on",
+           winners=_winners_highest_always),
     Mutant("most-outs-ignored",
            "Under tie-most-outs a tie is shared instead of going to the player out most often",
            ("MATCH-5",), "Rules.tie_most_outs forced false",
            rules=_when(lambda r: r.tie_most_outs, tie_most_outs=False)),
+    Mutant("tie-to-most-outs-overall",
+           "Under tie-most-outs a tie goes to whoever went out most often, tied or not",
+           ("MATCH-5",), "winners: the most outs among every player once a tie exists",
+           winners=_tie_to_most_outs_overall),
+    Mutant("tie-to-fewest-outs",
+           "Under tie-most-outs a tie goes to the tied player who went out least often",
+           ("MATCH-5",), "winners: the fewest outs among the tied", winners=_tie_to_fewest_outs),
 )
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _CATALOGUE}
@@ -932,6 +1117,14 @@ class MutantReport:
     def survived(self) -> list[str]:
         return [name for name, ids in self.kills.items() if not ids]
 
+    @property
+    def min_kills(self) -> tuple[int, list[str]]:
+        """The fewest fixtures that kill a mutant, and the mutants killed by that few."""
+        if not self.kills:
+            return 0, []
+        low = min(len(ids) for ids in self.kills.values())
+        return low, [name for name, ids in self.kills.items() if len(ids) == low]
+
     def to_json(self) -> JSON:
         details = []
         for name, ids in self.kills.items():
@@ -940,6 +1133,8 @@ class MutantReport:
             "mutants": {"count": len(self.kills), "details": details},
             "killed": self.killed,
             "survived": self.survived,
+            "min_kills": self.min_kills[0],
+            "min_kills_by": self.min_kills[1],
             "runs": self.runs,
             "baseline_failures": self.baseline_failures,
             "first_only": self.first_only,
@@ -955,13 +1150,17 @@ def _statuses(fx: Fixture, variant: str, impl: Implementation) -> list[str]:
 
 
 def run_mutants(fixtures: Sequence[Fixture], names: Sequence[str] | None = None, *,
-                first_only: bool = False, jobs: int = 1) -> MutantReport:
+                first_only: bool = False, jobs: int = 1,
+                enough: int | None = None) -> MutantReport:
     """Play every fixture against every mutant (or those in `names`).
 
     Only the (fixture, rule set) runs that pass under the reference count. With
-    `first_only` a mutant stops at its first kill (faster; one killer per mutant).
-    `jobs` > 1 shares the mutants out among that many forked worker processes.
+    `first_only` a mutant stops at its first kill (faster; one killer per mutant), with
+    `enough` at that many kills. `jobs` > 1 shares the mutants out among that many forked
+    worker processes.
     """
+    if first_only:
+        enough = 1
     start = time.perf_counter()
     chosen = list(MUTANTS) if names is None else list(names)
     for name in chosen:
@@ -969,20 +1168,20 @@ def run_mutants(fixtures: Sequence[Fixture], names: Sequence[str] | None = None,
             raise ValueError(f"unknown mutant {name!r}; known: {', '.join(sorted(MUTANTS))}")
     runs, failures = _passing_runs(fixtures)
     if jobs > 1 and len(chosen) > 1 and "fork" in mp.get_all_start_methods():
-        _FORKED[:] = [runs, first_only]
+        _FORKED[:] = [runs, enough]
         try:
             with mp.get_context("fork").Pool(min(jobs, len(chosen))) as pool:
                 lists = pool.map(_forked_kills, chosen, chunksize=1)
         finally:
             _FORKED.clear()
     else:
-        lists = [_kills(MUTANTS[name], runs, first_only) for name in chosen]
+        lists = [_kills(MUTANTS[name], runs, enough) for name in chosen]
     kills = dict(zip(chosen, lists, strict=True))
     return MutantReport(kills, len(runs), failures, first_only, time.perf_counter() - start)
 
 
 Run = tuple[Fixture, str, JSON, frozenset[str]]
-_FORKED: list[Any] = []  # [runs, first_only], read by forked workers
+_FORKED: list[Any] = []  # [runs, enough], read by forked workers
 
 
 class _TracingReference(ReferenceImplementation):
@@ -1051,7 +1250,7 @@ def _touches(m: Mutant) -> frozenset[str] | None:
     return frozenset(m.patches) | extra
 
 
-def _kills(m: Mutant, runs: Sequence[Run], first_only: bool) -> list[str]:
+def _kills(m: Mutant, runs: Sequence[Run], enough: int | None) -> list[str]:
     """Ids of the fixtures that kill `m`, in corpus order.
 
     A run that never reaches any hook of the mutant is skipped: up to the first call of a
@@ -1069,14 +1268,14 @@ def _kills(m: Mutant, runs: Sequence[Run], first_only: bool) -> list[str]:
             continue
         if any(s != "pass" for s in _statuses(fx, variant, impl)):
             ids.append(fx.id)
-            if first_only:
+            if enough is not None and len(ids) >= enough:
                 break
     return ids
 
 
 def _forked_kills(name: str) -> list[str]:
-    runs, first_only = _FORKED
-    return _kills(MUTANTS[name], runs, first_only)
+    runs, enough = _FORKED
+    return _kills(MUTANTS[name], runs, enough)
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -1087,12 +1286,17 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="stop each mutant at its first kill (faster)")
     parser.add_argument("-j", "--jobs", dest="jobs", type=int, default=1,
                         help="worker processes (default 1)")
+    parser.add_argument("--need", type=int, default=1, metavar="N",
+                        help="fail unless every mutant is killed by N fixtures (default 1)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    parser.add_argument("--blame", action="store_true",
+                        help="per mutant, the clauses its failures are charged to, and whether "
+                        "the one charged most is a clause it breaks")
 
 
 def cmd_mutants(args: argparse.Namespace) -> int:
-    """Exit 0 when every mutant is killed, 1 when one survives."""
+    """Exit 0 when every mutant is killed (by `--need` fixtures), 1 otherwise."""
     if args.list:
         for m in MUTANTS.values():
             print(f"{m.name:40} {', '.join(m.clauses):22} {m.description}")
@@ -1100,7 +1304,19 @@ def cmd_mutants(args: argparse.Namespace) -> int:
     fixtures, errors = load_corpus(args.path)
     for e in errors:
         print(f"LOAD ERROR {e}", file=sys.stderr)
+    if args.blame:
+        from .blame import blame
+
+        found = blame(fixtures, args.names)
+        for b in found:
+            top = ", ".join(f"{c} {n}" for c, n in b.charged.most_common(3)) or "no failure"
+            print(f"{'RIGHT' if b.right else 'WRONG'} {b.mutant} (breaks "
+                  f"{', '.join(b.breaks)}): {b.failures} failures, charged {top}")
+        right = sum(b.right for b in found)
+        print(f"{right} of {len(found)} mutants: the clause charged most is one they break")
+        return 0
     report = run_mutants(fixtures, args.names, first_only=args.first, jobs=args.jobs)
+    low, weakest = report.min_kills
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
@@ -1109,9 +1325,12 @@ def cmd_mutants(args: argparse.Namespace) -> int:
             print(f"{'KILLED  ' if ids else 'SURVIVED'} {name}: {shown or '-'}")
         for failure in report.baseline_failures:
             print(f"NOT USED (fails under the reference) {failure}")
+        capped = " (--first: at most 1)" if args.first else ""
         print(f"{len(report.killed)} killed, {len(report.survived)} survived, "
-              f"{report.runs} passing runs, {report.seconds:.1f} s")
-    return 1 if report.survived else 0
+              f"fewest killers {low}{capped} ({', '.join(weakest[:4])}"
+              f"{', ...' if len(weakest) > 4 else ''}), {report.runs} passing runs, "
+              f"{report.seconds:.1f} s")
+    return 1 if report.survived or low < args.need else 0
 
 
 def register(sub: Any) -> None:

@@ -111,9 +111,9 @@ def run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     if problems and (fx.steps or fx.deal is not None):
         departed = divergence(fx, trace, referee.states(), max_pip_of(rs))
         if departed is not None:  # charged to what first went astray, not what it led to
-            k, key, message = departed
+            k, key, got, message = departed
             out.messages.insert(0, message)
-            out.charged = [referee.field(key, k)]
+            out.charged = [referee.field(key, k, got)]
     # One clause per failure: the first charged that the fixture itself lists, if any.
     listed = [c for c in out.charged if c in fx.clauses]
     out.charged = (listed or out.charged)[:1]
@@ -129,29 +129,30 @@ def _reference_states(fx: Fixture, rs: Ruleset) -> list[JSON]:
 
 
 DETERMINED = ("engine", "engine_placed", "hand_sizes", "hands", "boneyard", "trains",
-              "drawn", "open_doubles", "marked", "passes", "first_turns", "phase", "seat",
+              "drawn", "open_doubles", "marked", "passes", "phase", "seat", "first_turns",
               "starter", "scores", "outs")
 """The fields the rules decide, compared to find where a replay departs, causes first (a
 wrong hand explains a wrong seat, not the other way round)."""
 
 
 def divergence(fx: Fixture, mine: Sequence[JSON], ref: Sequence[JSON],
-               max_pip: int) -> tuple[int, str, str] | None:
-    """(step, field, message) for the first step after which the implementation's state
-    differs from the reference's in a field the rules decide; None if it never does."""
+               max_pip: int) -> tuple[int, str, Any, str] | None:
+    """(step, field, the implementation's value, message) for the first step after which
+    its state differs from the reference's in a field the rules decide; None if never."""
     first = 0 if fx.deal is not None else 1  # a dealt start is the implementation's own
     for k in range(first, min(len(mine), len(ref))):
         try:
             a, b = state_view(mine[k]), state_view(ref[k])
         except (KeyError, TypeError, ValueError, T.TileError):
-            return k, "hands", f"after {_step_text(fx, k)} the state is unreadable"
+            return k, "hands", None, f"after {_step_text(fx, k)} the state is unreadable"
         for key in DETERMINED:
             if a.get(key) != b.get(key):
                 shown = "; ".join(compare_field(key, _as_written(key, b.get(key)), a, max_pip))
                 later = ("; the checks below compare a state that had already departed"
                          if k < len(fx.steps) else "")
-                return k, key, (f"diagnosis: the state departs from the reference's replay "
-                                f"after {_step_text(fx, k)}: {shown}{later}")
+                return k, key, a.get(key), (
+                    f"diagnosis: the state departs from the reference's replay after "
+                    f"{_step_text(fx, k)}: {shown}{later}")
     return None
 
 
@@ -228,12 +229,14 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         actual = {action_text(a) for a in impl.legal(rj, state)}
         want = set(exp.legal)
         missing, extra = sorted(want - actual), sorted(actual - want)
+        if extra:  # an action offered that the rules refuse: charged to the refusing clause
+            problems.append("legal actions not allowed by the rules: " + ", ".join(extra))
+            charge(_likeliest([referee.refuses(None, a) for a in extra], referee)
+                   if referee else None)
         if missing:
             problems.append("legal actions missing: " + ", ".join(missing))
-            charge(referee.allows(None, missing[0]) if referee else None)
-        if extra:
-            problems.append("legal actions not allowed by the rules: " + ", ".join(extra))
-            charge(referee.refuses(None, extra[0]) if referee else None)
+            charge(_likeliest([referee.allows(None, a) for a in missing], referee)
+                   if referee else None)
     for text, clauses in exp.refused.items():
         named = " or ".join(clauses)
         try:
@@ -269,8 +272,15 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
     found = check_score(exp, rj, state, impl)
     if found:
         problems += found
-        charge(referee.result(exp.result, exp.result) if referee else None)
+        charge(referee.scoring() if referee else None)
     return problems
+
+
+def _likeliest(clauses: Sequence[str], referee: Referee) -> str:
+    """Of the clauses several actions point at: one the fixture lists, else the commonest."""
+    listed = [c for c in clauses if c in referee.fx.clauses]
+    pool = listed or list(clauses)
+    return max(pool, key=pool.count)
 
 
 def check_score(exp: Expectation, rj: JSON, state: JSON, impl: Implementation) -> list[str]:

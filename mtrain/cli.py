@@ -118,6 +118,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     data = {
         "id": clause.id, "title": clause.title, "text": clause.text,
         "sources": list(clause.sources), "decision": clause.decision,
+        "origin": clause.origin,
         "when": {o: sorted(v) for o, v in clause.when.items()},
         "requires": {o: sorted(v) for o, v in clause.requires.items()},
         "answers": list(clause.answers), "applies_to_variants": where,
@@ -130,6 +131,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
     print(f"  sources: {', '.join(clause.sources)}")
     if clause.decision:
         print(f"  decision: {clause.decision}")
+    if clause.origin:
+        print(f"  where from: {clause.origin}")
     conds = "; ".join(f"{o} in {{{', '.join(sorted(v))}}}" for o, v in clause.when.items())
     print(f"  applies when: {conds or 'always'}")
     if clause.requires:
@@ -225,12 +228,14 @@ def cmd_lint(args: argparse.Namespace) -> int:
         print(f"uncovered: {u['clause']} under {u['variant']}")
     for pair in report.pairs_missing:
         print(f"no fixture tells apart {pair['option']}: {pair['values']}")
+    for w in report.warnings:
+        print(f"warning: {w}")
     coverage = (f"{len(report.uncovered)} uncovered clause/variant pairs, "
                 f"{report.pairs - len(report.pairs_missing)}/{report.pairs} option value "
                 "pairs told apart" if report.coverage_checked else
                 "coverage not checked (a folder of its own: --coverage asks for it)")
     print(f"{report.fixtures} fixtures, {report.clauses} clauses, {coverage}, "
-          f"{len(report.errors)} errors")
+          f"{len(report.errors)} errors, {len(report.warnings)} warnings")
     return 0 if report.ok else 1
 
 

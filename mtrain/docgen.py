@@ -222,20 +222,50 @@ class Docs:
     def rulebook(self) -> None:
         index = ["# The rule book", "",
                  "Every rule as a numbered clause. Ids are stable: never renumbered, never reused.",
-                 "", "| clause | title | applies under | fixtures |", "|---|---|---|---|"]
+                 "The sources column says where each comes from (the labels are defined "
+                 "[below](#where-each-rule-comes-from)).", "",
+                 "| clause | title | sources | applies under | fixtures |",
+                 "|---|---|---|---|---|"]
         for clause in self.cat.clauses.values():
             fixtures = self._clause_fixtures(clause)
             where = ", ".join(n for n, rs in self.shipped.items() if clause.applies(rs))
             index.append(f"| [{clause.id}]({clause.id}.md) | {clause.title} | "
-                         f"{where or 'overlays only'} | {len(fixtures)} |")
+                         f"{', '.join(clause.sources)} | {where or 'overlays only'} | "
+                         f"{len(fixtures)} |")
             self.files[f"rules/{clause.id}.md"] = self.clause_page(clause, fixtures)
-        self.files["rules/README.md"] = "\n".join(index) + "\n"
+        index += ["", "## Where each rule comes from", "",
+                  "Every clause, option value, variant and overlay names its origin with these "
+                  "labels (spec/data/sources.yaml). A `decision` gives its reason and a "
+                  "`common` house rule says which it is and where it is reported.", "",
+                  "| label | kind | meaning |", "|---|---|---|"]
+        index += [f"| `{lb.name}` | {lb.kind} | {lb.text} |" for lb in self.cat.sources.values()]
+        index += ["", "## Option values", "",
+                  "| option | value | sources | reason or origin |", "|---|---|---|---|"]
+        for option in self.cat.options.values():
+            for value in option.values.values():
+                why = " ".join(" ".join(x.split()) for x in (value.decision, value.origin) if x)
+                index.append(f"| `{option.name}` | `{value.name}` | "
+                             f"{', '.join(value.source)} | {why} |")
+        index += ["", "## Set aside", "",
+                  "Rules a source gives that no rule set here encodes "
+                  "(spec/data/set-aside.yaml).", ""]
+        for aside in self.cat.set_aside:
+            index += [f"### {aside.id}: {aside.title}", "", " ".join(aside.text.split()), "",
+                      f"- Sources: {', '.join(aside.sources)}"]
+            if aside.origin:
+                index.append(f"- Where from: {' '.join(aside.origin.split())}")
+            index += [f"- What it would change: {' '.join(aside.changes.split())}",
+                      f"- Why it is set aside: {' '.join(aside.reason.split())}", ""]
+        self.files["rules/README.md"] = "\n".join(index).rstrip() + "\n"
 
     def clause_page(self, clause: Clause, fixtures: list[Fixture]) -> str:
         out = [f"# {clause.id}: {clause.title}", "", clause.text, "",
-               f"- Sources: {', '.join(clause.sources)}"]
+               f"- Sources: {', '.join(clause.sources)} "
+               "([labels](README.md#where-each-rule-comes-from))"]
         if clause.decision:
             out.append(f"- Decision of this specification: {clause.decision}")
+        if clause.origin:
+            out.append(f"- Where from: {' '.join(clause.origin.split())}")
         if clause.when:
             conds = "; ".join(f"`{o}` is {' or '.join(f'`{v}`' for v in sorted(vs))}"
                               for o, vs in clause.when.items())
@@ -629,7 +659,9 @@ class Docs:
                "under the reference and fails (or errs) under the mutant. A mutant no fixture "
                "kills is a hole in the suite.", "",
                f"**{len(mutants)} mutants, {len(killed)} killed, "
-               f"{len(mutants) - len(killed)} survived**, over {data['runs']} fixture and rule "
+               f"{len(mutants) - len(killed)} survived; the fewest fixtures that kill one: "
+               f"{min((len(m['killed_by']) for m in mutants), default=0)}**, over "
+               f"{data['runs']} fixture and rule "
                "set runs that pass under the reference. Rerun with `mtrain mutants` "
                "(`-m NAME` for one; `mtrain fuzz --mutant NAME` hunts it with random games).",
                "", "| mutant | the bug | clauses | killed by |", "|---|---|---|---|"]

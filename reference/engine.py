@@ -379,13 +379,38 @@ def _check_blocked(state: State) -> None:
         if state.passes >= state.players:
             _finish(state, BLOCKED, -1)  # END-3: a full round of passes
         return
-    if not any(can_ever_play(state, s) for s in range(state.players)):
-        _finish(state, BLOCKED, -1)  # END-2: nobody can play
+    if nobody_can_ever_play(state):
+        _finish(state, BLOCKED, -1)  # END-2: nobody can ever play again
+
+
+def nobody_can_ever_play(state: State) -> bool:
+    """END-2, at the start of a turn with the boneyard empty.
+
+    Until somebody plays, every turn is a pass, which only raises the passer's marker and
+    ends their first turn. So the turns to come are known: one round of passes, after which
+    every marker is up, every first turn is over and nothing changes any more. Nobody can
+    ever play when nobody can on that last table, nor on their own turn along the way.
+    """
+    if any(can_ever_play(state, s) for s in range(state.players)):
+        return False
+    if not state.first_pending:
+        return True  # the passes to come only raise markers: the last table offers the most
+    # FIRST-5: while a first turn is to come a chain double binds nobody, so a seat may
+    # be able to play on its turn though it could not once the first turns are over
+    probe = state.copy()
+    for _ in range(state.players):
+        if plays(probe):
+            return False
+        seat = probe.seat
+        probe.markers[seat] = True  # TURN-4, FIRST-3: the pass raises the marker
+        probe.first_pending &= ~(1 << seat)  # FIRST-6
+        probe.seat = (seat + 1) % probe.players  # SEAT-1
+    return True
 
 
 def can_ever_play(state: State, seat: int) -> bool:
     """END-2: could `seat` play on a turn of its own once every train were marked and
-    every first turn over? (First-turn limits pass; markers only ever go up.)"""
+    every first turn over?"""
     trains = duties(state, first_turns_over=True) or open_trains(
         state, seat, all_marked=True, first_turns_over=True)
     hand = state.hands[seat]
@@ -507,6 +532,9 @@ def permission(state: State, action: Action) -> str:
     train = action.train
     if state.drawn >= 0:
         return "TURN-3"  # the drawn tile, playable
+    waiting = [t for t in state.open_doubles if t not in state.turn_doubles]
+    if waiting and not duties(state) and state.phase != FOLLOW:  # they oblige nobody now
+        return "FIRST-5" if rules.chain_first_turn and state.first_pending else "DBL-9"
     if state.phase == CHAIN or (state.phase == START and state.first_pending >> seat & 1
                                 and rules.chain_first_turn):
         return "FIRST-1"  # a first-turn chain on the own train
@@ -517,9 +545,6 @@ def permission(state: State, action: Action) -> str:
         if len(state.open_doubles) > 1 and rules.oldest_first:
             return "DBL-7"  # the oldest one first
         return "DBL-6" if train == seat or train == state.players else "TRAIN-6"
-    waiting = [t for t in state.open_doubles if t not in state.turn_doubles]
-    if waiting and state.phase != FOLLOW:  # open doubles that oblige nobody now
-        return "FIRST-5" if rules.chain_first_turn and state.first_pending else "DBL-9"
     if state.phase == FOLLOW:
         return {FOLLOW_RESTRICTED: "DBL-3", FOLLOW_COVER_OWN: "DBL-4",
                 FOLLOW_ANYWHERE: "DBL-2"}[rules.follow]

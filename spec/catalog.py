@@ -23,7 +23,8 @@ from .yamlload import Document, SpecError, SpecErrors, load, schema, validate
 Setters = dict[str, tuple[Document | None, str]]
 """Which file (or override) set each option: errors point at its line."""
 
-SOURCES = ("pagat", "puremco", "wikipedia", "house", "decision", "cardinal", "fundex")
+SOURCES = ("pagat", "puremco", "wikipedia", "cardinal", "fundex", "house", "decision", "common")
+"""The provenance labels, defined in spec/data/sources.yaml (`Catalog.sources`)."""
 
 
 class RulesetError(ValueError):
@@ -36,6 +37,8 @@ class Value:
     source: tuple[str, ...]
     text: str
     table: tuple[tuple[int, int], ...] = ()
+    decision: str | None = None
+    origin: str | None = None
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,7 @@ class Clause:
     decision: str | None = None
     answers: tuple[int, ...] = ()
     line: int | None = None
+    origin: str | None = None
 
     def applies(self, values: Mapping[str, str]) -> bool:
         """True when the rule set takes one of the listed values for every `when` option."""
@@ -64,6 +68,28 @@ class Clause:
 
     def satisfied(self, values: Mapping[str, str]) -> bool:
         return all(values[o] in vs for o, vs in self.requires.items())
+
+
+@dataclass(frozen=True)
+class Label:
+    """A provenance label: what kind of origin it is, and what it means."""
+
+    name: str
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A rule a source gives that no rule set encodes, with the reason."""
+
+    id: str
+    title: str
+    sources: tuple[str, ...]
+    text: str
+    changes: str
+    reason: str
+    origin: str | None = None
 
 
 @dataclass(frozen=True)
@@ -94,8 +120,10 @@ class Catalog:
     """Options, clauses, variants and overlays, cross-checked at load time."""
 
     def __init__(self) -> None:
+        self.sources = _read_sources(_load_resource("sources.yaml"))
         self.options = _read_options(_load_resource("options.yaml"))
         self.clauses = _read_clauses(_load_resource("clauses.yaml"), self.options)
+        self.set_aside = _read_set_aside(_load_resource("set-aside.yaml"))
         self.variants: dict[str, VariantFile] = {}
         self.overlays: dict[str, VariantFile] = {}
         for kind, store in (("variants", self.variants), ("overlays", self.overlays)):
@@ -408,8 +436,12 @@ def _read_options(doc: Document) -> dict[str, Option]:
             if not src or any(s not in SOURCES for s in src):
                 raise doc.error((name, "values", vname, "source"),
                                 f"{name}={vname}: source must be a list from {SOURCES}")
+            problem = _provenance_problem(src, v)
+            if problem:
+                raise doc.error((name, "values", vname), f"{name}={vname}: {problem}")
             table = tuple(sorted((int(k), int(n)) for k, n in v.get("table", {}).items()))
-            values[vname] = Value(vname, src, str(v.get("text", "")), table)
+            values[vname] = Value(vname, src, str(v.get("text", "")), table,
+                                  v.get("decision"), v.get("origin"))
         if name == "hand_sizes" and not all(v.table for v in values.values()):
             raise doc.error((name,), "every hand_sizes value needs a table")
         out[name] = Option(name, str(body.get("title", name)), body.get("question"), values)
@@ -439,14 +471,48 @@ def _read_clauses(doc: Document, options: dict[str, Option]) -> dict[str, Clause
                                                 f"for {opt}"))
                 conds[key][opt] = frozenset(vals)
         sources = tuple(c.get("sources", ()))
-        if "decision" in sources and not c.get("decision"):
-            errors.append(doc.error((i,), f"{cid}: a decision clause must give its reason"))
+        problem = _provenance_problem(sources, c)
+        if problem:
+            errors.append(doc.error((i,), f"{cid}: {problem}"))
         out[cid] = Clause(
             id=cid, title=c["title"], text=c["text"], sources=sources,
             when=conds["when"], requires=conds["requires"], decision=c.get("decision"),
-            answers=tuple(c.get("answers", ())), line=doc.line_of((i,)))
+            answers=tuple(c.get("answers", ())), line=doc.line_of((i,)),
+            origin=c.get("origin"))
     if errors:
         raise SpecErrors(errors)
+    return out
+
+
+def _provenance_problem(sources: Sequence[str], body: Mapping[str, Any]) -> str | None:
+    """A `decision` source gives its reason, a `common` one its origin, and only they do."""
+    if not sources or any(s not in SOURCES for s in sources):
+        return f"sources must be a non-empty list from {SOURCES}"
+    for label, key, what in (("decision", "decision", "its reason"),
+                             ("common", "origin", "which house rule it is and where from")):
+        if (label in sources) != bool(body.get(key)):
+            return (f"a '{label}' source must give {what} in `{key}`" if label in sources
+                    else f"`{key}` is given without a '{label}' source")
+    return None
+
+
+def _read_sources(doc: Document) -> dict[str, Label]:
+    data = doc.data
+    if not isinstance(data, dict) or set(data) != set(SOURCES):
+        raise doc.error((), f"sources.yaml must define exactly the labels {SOURCES}")
+    return {name: Label(name, str(body["kind"]), str(body["text"]).strip())
+            for name, body in data.items()}
+
+
+def _read_set_aside(doc: Document) -> list[SetAside]:
+    out = []
+    for i, body in enumerate(doc.data or []):
+        sources = tuple(body.get("sources", ()))
+        problem = _provenance_problem(sources, body)
+        if problem:
+            raise doc.error((i,), f"{body.get('id')}: {problem}")
+        out.append(SetAside(str(body["id"]), str(body["title"]), sources, str(body["text"]),
+                            str(body["changes"]), str(body["reason"]), body.get("origin")))
     return out
 
 

@@ -638,7 +638,9 @@ def realise(w: Mapping[str, Any], top: int) -> dict[str, Any]:
         hands[j] = given.get(j) or [T.name(spare[k])]
     if w["bone_empty"]:
         hands[others[-1]].append("rest")
-    table: dict[str, Any] = {"engine": r.engine, "seat": seat, "starter": int(w["starter"])}
+    table: dict[str, Any] = {"engine": r.engine, "seat": seat}
+    if w["first_pending"]:  # else the loader's default: SEAT-3's seat, or the mover
+        table["starter"] = int(w["starter"])
     if w["phase"] != "start":
         table["phase"] = w["phase"]
     table["hands"] = {j: hands[j] for j in range(n)}
@@ -944,7 +946,7 @@ def solve_tie(q: Question) -> Situation | None:
              "outs": [_val(model, outs[p]) for p in range(n)]}
     table, step, w = _finish_going_out(q, model, sym, others, j, extra)
     seat = w["seat"]
-    winners = {}
+    winners, outs_after = {}, {}
     for side in ("a", "b"):
         rs = _rs(q, side)
         o = Opts(values=dict(rs.items()))
@@ -952,12 +954,15 @@ def solve_tie(q: Question) -> Situation | None:
         totals = [x + y for x, y in zip(extra["scores"], scores, strict=True)]
         after = [x + (1 if p == seat else 0) for p, x in enumerate(extra["outs"])]
         winners[side] = match_winners(totals, after, o)
+        outs_after[side] = after
     if winners["a"] == winners["b"]:
         raise DistinguishError(f"{q.a} / {q.b}: the realised winners do not differ")
     summary = (f"last round, after {step}: winners {winners['a']} under "
                f"{_side_label(q, 'a')}, {winners['b']} under {_side_label(q, 'b')}")
-    return Situation(q, "tie", {"table": table}, [step], {"winners": winners["a"]},
-                     {"winners": winners["b"]}, _option_clauses(q, "tie_rule"), summary,
+    return Situation(q, "tie", {"table": table}, [step],
+                     {"state": {"outs": outs_after["a"]}, "winners": winners["a"]},
+                     {"state": {"outs": outs_after["b"]}, "winners": winners["b"]},
+                     _option_clauses(q, "tie_rule"), summary,
                      witness=w)
 
 
@@ -967,16 +972,18 @@ def solve_tie(q: Question) -> Situation | None:
 def solve_blocked(q: Question) -> Situation | None:
     """END-2 against END-3 after a pass on an empty boneyard.
 
-    z3 chooses the players and the passes already made; the table is one where every
-    train ends on a number whose tiles are all on the table (so nobody could play, with
-    or without markers), which needs as many trains ending there as the set's parity.
+    z3 chooses the players; the table is one where every train ends on a number whose
+    tiles are all on the table (so nobody could play, with or without markers), which
+    needs as many trains ending there as the set's parity. The mover has just drawn the
+    boneyard's last tile, which fits nowhere: a table where nobody can play at the start
+    of a turn is one END-2 would already have ended, and after a draw no pass is counted.
     """
     a, b = q.options("a"), q.options("b")
     d12 = a["tile_set"] == b["tile_set"] == "double-12"
     ctx = z3.Context()
     opt = _optimize(ctx)
     n, passes = z3.Int("players", ctx), z3.Int("passes", ctx)
-    opt.add(z3.Or(n == 2, n == 3), passes >= 0, passes < n)
+    opt.add(z3.Or(n == 2, n == 3), passes == 0)
     # every seat's train and the Mexican end on m: n + 1 trains, parity of the set
     opt.add((n + 1) % 2 == (0 if d12 else 1))
     stuck = z3.BoolVal(True, ctx)  # nobody holds a tile bearing m: END-2 finds no play
@@ -999,7 +1006,7 @@ def solve_blocked(q: Question) -> Situation | None:
     for k in range(1, done + 1):  # the seats that passed before this one are marked
         trains[(seat - k) % players]["marked"] = True
     w = {"players": players, "engine": engine, "seat": seat, "starter": 0, "phase": "start",
-         "first_pending": False, "bone_empty": True, "drawn": NO_SLOT, "hand": [(5, 3)],
+         "first_pending": False, "bone_empty": True, "drawn": 0, "hand": [(5, 3)],
          "trains": trains, "passes": done}
     table = realise(w, top=12 if d12 else 9)
     for side in ("a", "b"):
@@ -1015,10 +1022,13 @@ def solve_blocked(q: Question) -> Situation | None:
                                                                   o)]}
         else:
             res[side] = None
-    summary = (f"after a pass on an empty boneyard: {_result_text(res['a'])} under "
+    summary = (f"a pass after drawing the last tile: {_result_text(res['a'])} under "
                f"{_side_label(q, 'a')}, {_result_text(res['b'])} under {_side_label(q, 'b')}")
-    return Situation(q, "blocked", {"table": table}, ["pass"], {"result": res["a"]},
-                     {"result": res["b"]}, _option_clauses(q, "blocked_round"), summary,
+    # the pass after the last draw is the first on an empty boneyard (END-3)
+    return Situation(q, "blocked", {"table": table}, ["pass"],
+                     {"result": res["a"], "state": {"passes": 1}},
+                     {"result": res["b"], "state": {"passes": 1}},
+                     _option_clauses(q, "blocked_round"), summary,
                      witness=w)
 
 
@@ -1050,12 +1060,15 @@ def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int
     holder = next((p for p, h in enumerate(hands) if T.DOUBLE[engine] in h), None)
     sizes = [len(h) for h in hands]
     if aside:
-        return {"hand_sizes": sizes, "engine_placed": True, "seat": rotate, "starter": rotate}
+        return {"hand_sizes": sizes, "engine_placed": True, "phase": "start", "seat": rotate,
+                "starter": rotate}
     if holder is None:  # ENG-4: the search starts at the rotating seat
-        return {"hand_sizes": sizes, "engine_placed": False, "seat": rotate, "starter": rotate}
+        return {"hand_sizes": sizes, "engine_placed": False, "phase": "engine", "seat": rotate,
+                "starter": rotate}
     sizes[holder] -= 1  # ENG-3: placed at once
     start = holder if options["starting_seat"] == "engine-holder" else rotate
-    return {"hand_sizes": sizes, "engine_placed": True, "seat": start, "starter": start}
+    return {"hand_sizes": sizes, "engine_placed": True, "phase": "start", "seat": start,
+            "starter": start}
 
 
 DEAL_FIELDS: Final[dict[str, tuple[str, ...]]] = {
@@ -1065,6 +1078,9 @@ DEAL_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "tile_set": ("hand_sizes", "engine_placed", "seat", "starter"),
 }
 """What each option changes in the table right after the deal."""
+
+DEAL_CHECKED: Final = ("phase", "seat")
+"""Checked after every deal as well: where play stands (ENG-2, ENG-4, SEAT-2, SEAT-3)."""
 
 
 def solve_deal(q: Question) -> Situation | None:
@@ -1109,7 +1125,10 @@ def _solve_deal(q: Question, attribute: bool) -> Situation | None:
                 summary = "; ".join(f"{k} {va[k]} under {_side_label(q, 'a')}, {vb[k]} under "
                                     f"{_side_label(q, 'b')}" for k in keys)
                 clauses = _option_clauses(q, q.option or "hand_sizes")
-                return Situation(q, "deal", {"deal": deal}, [], {"state": va}, {"state": vb},
+                shown = [*fields, *(k for k in DEAL_CHECKED if k not in fields)]
+                sa = _fields(deal_view(a, tables["a"], players, engine, order), shown)
+                sb = _fields(deal_view(b, tables["b"], players, engine, order), shown)
+                return Situation(q, "deal", {"deal": deal}, [], {"state": sa}, {"state": sb},
                                  clauses, f"{players}-player {order} deal, engine {engine}: "
                                  + summary)
     return None

@@ -55,7 +55,8 @@ engine, not a train's last double); an empty train's open end is the engine's nu
 open double is [n-n] with n not the engine's number, one per number, with its own place
 in the order, and those laid this turn are the youngest; only phases chain and follow
 have doubles of this turn, a follow-up has at least one, a chain only on the own train;
-first turns go in seat order from the starter, and the seats still to take theirs have
+a rotating start puts the starter at seat (round - 1) mod players, the round read off
+the engine; first turns go in seat order from the starter, and the seats still to take theirs have
 laid nothing and passed never, while those done have laid something or passed; chain
 first turns leave the Mexican Train empty and never draw; a drawn tile means nothing else
 in hand was playable; a follow-up is never due while an older double binds; under
@@ -672,6 +673,10 @@ class Symbolic:
         v, ctx = self.view, self.ctx
         c: list[Any] = []
         chain = o.is_("first_turn", "chain")
+        # SEAT-3: a rotating start begins round r at seat (r - 1) mod players
+        top = If(o.is_("tile_set", "double-12"), 12, 9)
+        c.append(Implies(o.is_("starting_seat", "rotate"),
+                         v.starter == (top - self.engine) % v.players))
         own_empty = v.own_field("empty")
         own_marked = v.own_field("marked")
         c.append(Implies(v.phase == CHAIN, chain))

@@ -245,7 +245,7 @@ FIRES: Final[dict[str, Fire]] = {f.clause: f for f in [
          lambda s, a, t: _marker_off(s, a, t, lambda s, a, q: q == s.seat != a.train)),
     Fire("END-1", "a player lays their last tile",
          lambda s, a, t: t.result is not None and t.result.end == E.DOMINO),
-    Fire("END-2", "the round ends blocked: nobody could play even with every marker up",
+    Fire("END-2", "the round ends blocked: nobody can ever play again",
          lambda s, a, t: s.phase != E.OVER and t.result is not None
          and t.result.end == E.BLOCKED and not s.rules.passes_end_round),
     Fire("END-3", "the round ends blocked after every player has passed in turn",

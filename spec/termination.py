@@ -271,8 +271,8 @@ class Model:
         return z3.Or([self.due(s, k) for k in self.trains])
 
     @cached
-    def open_for(self, s: Sym, q: int, k: int, all_marked: bool = False) -> Expr:
-        """open_trains(state, q, all_marked) contains train k (q concrete)."""
+    def open_for(self, s: Sym, q: int, k: int) -> Expr:
+        """open_trains(state, q) contains train k (q concrete)."""
         rules = self.rules
         own_only = []
         if rules.chain_first_turn:
@@ -286,7 +286,7 @@ class Model:
             if rules.starter_only_mexican:  # FIRST-9
                 normal = z3.Not(z3.And(s.first[q], s.starter != q, z3.Not(s.started[self.mex])))
         else:
-            normal = z3.BoolVal(True) if all_marked else s.marker[k]  # TRAIN-4
+            normal = s.marker[k]  # TRAIN-4
         return z3.And(z3.Not(z3.Or(own_only)), normal) if own_only else normal
 
     @cached
@@ -343,11 +343,12 @@ class Model:
 
     @cached
     def can_ever_play(self, s: Sym, q: int) -> Expr:
-        """engine.can_ever_play: every personal train marked (END-2)."""
-        due = self.has_duty(s)
-        return z3.Or([z3.And(self.in_hand(s, q, t), self.fits(s, t, k),
-                             z3.If(due, self.duty(s, k), self.open_for(s, q, k, True)))
-                      for t in self.tiles for k in self.trains])
+        """engine.can_ever_play: q could play on the last table, every personal train
+        marked and every first turn over (END-2)."""
+        key = ("last_table",)
+        if key not in s.memo:
+            s.memo[key] = self.after_passes(s, range(self.P))
+        return self.can_play_start(s.memo[key], q)
 
     @cached
     def productive(self, s: Sym, q: int) -> Expr:
@@ -402,7 +403,29 @@ class Model:
         if self.rules.passes_end_round:
             return z3.And(self.boneyard(s) == 0, s.passes >= self.P)  # END-3
         return z3.And(self.boneyard(s) == 0,  # END-2
-                      z3.Not(z3.Or([self.can_ever_play(s, q) for q in range(self.P)])))
+                      z3.Not(z3.Or([self.can_ever_play(s, q) for q in range(self.P)])),
+                      z3.Or(z3.Not(z3.Or(s.first)), z3.Not(self.plays_while_passing(s))))
+
+    def after_passes(self, s: Sym, seats: Iterable[int]) -> Sym:
+        """s after `seats` passed in turn: their markers up, their first turns over."""
+        seats = set(seats)
+        return s.replace(marker=[z3.Or(s.marker[q], z3.BoolVal(q in seats))
+                                 for q in range(self.P)],
+                         first=[z3.And(s.first[q], z3.BoolVal(q not in seats))
+                                for q in range(self.P)])
+
+    @cached
+    def plays_while_passing(self, s: Sym) -> Expr:
+        """engine.nobody_can_ever_play: some seat could play on its turn during the round of
+        passes that would follow s (FIRST-5 can let a seat play there and not later)."""
+        P = self.P
+        cases = []
+        for start in range(P):
+            order = [(start + d) % P for d in range(P)]
+            turns = [self.can_play_start(self.after_passes(s, order[:d]), q)
+                     for d, q in enumerate(order)]
+            cases.append(z3.And(s.seat == start, z3.Or(turns)))
+        return z3.Or(cases)
 
     def check_blocked(self, s: Sym, target: Sym | None = None) -> Sym:
         """END-2/END-3 at the end of a turn (s has no turn doubles and no drawn tile).

@@ -445,6 +445,9 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
         types = [value] if isinstance(value, str) else list(value)
         wanted = " or ".join(_JSON_TYPES.get(t, t) for t in types)
         yield pointer, f"{where}: expected {wanted}, got {_kind(inst)} ({_describe(inst)})"
+    elif kind == "pattern" and isinstance(err.schema, dict) and "x-expected" in err.schema:
+        # A schema may say in words what the pattern stands for.
+        yield pointer, f"{where}: {_describe(inst)} is not {err.schema['x-expected']}"
     elif kind == "pattern":
         yield pointer, f"{where}: {_describe(inst)} does not match the pattern {value}"
     elif kind in ("anyOf", "oneOf") and err.context:

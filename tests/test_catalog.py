@@ -69,6 +69,62 @@ def test_every_decision_clause_gives_its_reason() -> None:
             assert "decision" in c.sources, f"{c.id} gives a decision but no 'decision' source"
 
 
+# --- provenance ----------------------------------------------------------------------------
+
+# The only rules the seed names as house rules: positive scoring, penalised blanks.
+SEED_HOUSE = {"SCORE-2", "SCORE-3", "SCORE-6", "MATCH-3", "scoring=positive",
+              "blank_values=blank-25", "blank_values=double-blank-50", "positive-scoring",
+              "blanks-25", "double-blank-50"}
+
+
+def _labelled() -> dict[str, tuple[str, ...]]:
+    out = {c.id: c.sources for c in CAT.clauses.values()}
+    out |= {f"{o.name}={v.name}": v.source for o in CAT.options.values()
+            for v in o.values.values()}
+    out |= {f.name: f.source for f in [*CAT.variants.values(), *CAT.overlays.values()]}
+    return out
+
+
+def test_every_label_is_defined_and_used() -> None:
+    used = {label for sources in _labelled().values() for label in sources}
+    assert used == set(CAT.sources), set(CAT.sources) ^ used
+    for label in CAT.sources.values():
+        assert label.kind and len(label.text.split()) >= 8, label.name
+
+
+def test_house_marks_only_the_house_rules_the_seed_names() -> None:
+    assert {k for k, sources in _labelled().items() if "house" in sources} == SEED_HOUSE
+
+
+def test_decisions_give_reasons_and_common_rules_say_where_from() -> None:
+    for o in CAT.options.values():
+        for v in o.values.values():
+            assert ("decision" in v.source) == bool(v.decision), (o.name, v.name)
+            assert ("common" in v.source) == bool(v.origin), (o.name, v.name)
+    for c in CAT.clauses.values():
+        assert ("common" in c.sources) == bool(c.origin), c.id
+
+
+def test_the_corrected_labels() -> None:
+    """Issue 11: what the seed does and does not say, clause by clause."""
+    assert CAT.clauses["SEAT-2"].sources == ("decision",)  # pagat is silent on who starts
+    assert "puremco" not in CAT.clauses["DBL-7"].sources  # the seed gives the order for pagat
+    for cid in ("TURN-5", "MATCH-5", "SCORE-4"):
+        assert "common" in CAT.clauses[cid].sources, cid
+    for cid in ("FIRST-9", "TRAIN-7", "END-3", "DBL-8"):
+        assert "decision" in CAT.clauses[cid].sources, cid
+    assert "differ" in (CAT.clauses["DBL-6"].decision or "")
+    assert "30" in (CAT.clauses["SCORE-2"].decision or "")
+    assert "newer open double" in CAT.clauses["DBL-10"].text
+
+
+def test_the_last_tile_tap_is_set_aside_with_its_reason() -> None:
+    tap = next(a for a in CAT.set_aside if "tap" in a.title.lower())
+    assert tap.sources == ("puremco",) and tap.changes and tap.reason
+    assert len({a.id for a in CAT.set_aside}) == len(CAT.set_aside)
+    assert not {a.id for a in CAT.set_aside} & set(CAT.clauses)
+
+
 def test_clause_ids_are_well_formed_and_have_text() -> None:
     for cid, c in CAT.clauses.items():
         assert re.fullmatch(r"[A-Z]+-[0-9]+", cid), cid

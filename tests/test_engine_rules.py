@@ -755,7 +755,7 @@ def test_blocked_by_an_open_double_nobody_can_cover() -> None:
 
 
 def test_blocked_ignores_first_turn_limits() -> None:
-    """END-2 looks past first-turn limits, which only fall away: seat 0 ends its chain
+    """END-2 looks past the first-turn limit FIRST-2, which falls away: seat 0 ends its chain
     with an empty boneyard (possible when the search for the engine used it up, ENG-4);
     seats 1 and 2, still to take a first turn, may then play only on their own empty
     trains. But once seat 0's marker is up and first turns are over, seat 1 can lay [5-3]
@@ -767,6 +767,34 @@ def test_blocked_ignores_first_turn_limits() -> None:
     st = run(st, "pass", "pass", "pass", "play 5-3 on 0")
     assert st.result is not None
     assert (st.result.end, st.result.winner, st.result.scores) == ("domino", 1, (19, 0, 15))
+
+
+# A first-turn chain by seat 0 ended on [5-5]; seat 1's chain laid the last 5s. Once
+# first turns are over, [5-5] binds everyone and nobody can cover it (DBL-10).
+FIRST_FIVES: dict[int | str, list[str]] = {
+    0: ["12-0", "0-5", "5-1", "1-2", "2-5", "5-3", "3-4", "4-5", "5-5"],
+    1: ["12-5", "5-6", "6-7", "7-5", "5-8", "8-9", "9-5", "5-10", "10-11", "11-5"],
+}
+
+
+@pytest.mark.parametrize(("third", "blocked"), [(["12-6", "11-9"], False),
+                                                (["11-9", "10-6"], True)])
+def test_blocked_waits_for_a_first_turn_that_can_still_play(third: list[str],
+                                                              blocked: bool) -> None:
+    """END-2 with FIRST-5: seat 1 ends its chain on an empty boneyard. Seat 2 has not had
+    its first turn, so [5-5] binds nobody yet: holding [12-6] it may start its train and
+    the round goes on; holding no 12 it can only pass, after which [5-5] binds everyone
+    and nobody can cover it, so the round is blocked at once."""
+    st = table(PAGAT, [["11-10"], ["9-7"], third], trains=FIRST_FIVES, seat=1,
+               phase="chain", first_turns=[1, 2])
+    st = run(st, "end-chain")
+    if not blocked:
+        assert st.result is None and st.seat == 2
+        assert legal(st) == {"play 12-6 on 2"}
+        st = run(st, "play 12-6 on 2", "end-chain")  # FIRST-6: every first turn is over
+    assert st.result is not None
+    assert (st.result.end, st.result.winner) == ("blocked", -1)
+    assert st.result.scores == (21, 16, 36 if blocked else 20)  # [11-9, 10-6] or [11-9]
 
 
 # --- scoring ---------------------------------------------------------------------------

@@ -59,6 +59,7 @@ def test_lint_of_a_folder_of_ones_own_skips_coverage(
       1: [0-1]
     trains:
       0: [9-5]
+    marked: [1]
   expect:
     - variants: [pagat]
       when: {first_turn: [chain]}
@@ -68,3 +69,29 @@ def test_lint_of_a_folder_of_ones_own_skips_coverage(
     assert "coverage not checked" in capsys.readouterr().out
     assert main(["lint", str(tmp_path), "--no-scopes", "--coverage"]) == 1
     assert "uncovered" in capsys.readouterr().out
+
+
+def test_a_bad_action_says_what_an_action_is(tmp_path: Path) -> None:
+    from mtrain.conformance.fixture import load_file
+    from mtrain.spec.yamlload import SpecErrors
+
+    path = tmp_path / "bad.yaml"
+    path.write_text("""\
+- id: bad-001
+  description: "A step that is not an action"
+  clauses: [TRAIN-4]
+  source: [pagat]
+  table:
+    engine: 9
+    hands:
+      0: [rest]
+      1: []
+  steps: [lay 5-3 on 0]
+  expect:
+    - variants: [pagat]
+      legal: []
+""", encoding="utf-8")
+    with pytest.raises(SpecErrors) as info:
+        load_file(path)
+    text = str(info.value)
+    assert "is not an action: `play A-B on SEAT`" in text and "pattern" not in text

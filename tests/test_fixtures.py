@@ -30,3 +30,4 @@ def test_corpus_is_lint_clean() -> None:
     assert report.errors == []
     assert report.uncovered == []
     assert report.pairs_missing == []
+    assert report.warnings == []  # every expectation checks what its clauses set

@@ -46,7 +46,7 @@ RULES: JSON = {
 }
 DRAW: JSON = {"type": "draw"}
 PASS: JSON = {"type": "pass"}
-Path_ = tuple[list[JSON], te.Game]
+Branch = tuple[list[JSON], te.Game]
 """Protocol actions from the start of a turn, and the engine's game after them."""
 
 
@@ -73,7 +73,7 @@ class Adapter(Implementation):
         return found
 
     def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
-        act = normalised(action)
+        act = normalised(action, len(state["hands"]))
         game, done, paths = self._turn_start(state)
         want = [*done, act]
         for steps, after in paths:
@@ -101,7 +101,7 @@ class Adapter(Implementation):
             return self.engine.apply(game, te.LayEngine())
         return game
 
-    def _turn_start(self, state: JSON) -> tuple[te.Game, list[JSON], list[Path_]]:
+    def _turn_start(self, state: JSON) -> tuple[te.Game, list[JSON], list[Branch]]:
         """The engine's game at the start of this turn, and the protocol actions taken
         since: the tile drawn goes back on the boneyard, a double laid this turn back to
         the hand (under this rule set a turn lays at most one, and it stays open until
@@ -135,9 +135,9 @@ class Adapter(Implementation):
             raise Unsupported("the engine cannot reach this table")
         return game, done, paths
 
-    def _paths(self, game: te.Game) -> list[Path_]:
+    def _paths(self, game: te.Game) -> list[Branch]:
         """Every way the current turn can go, cut at the end of each move of the engine."""
-        out: list[Path_] = []
+        out: list[Branch] = []
         legal = self.engine.legal(game)
         choices: list[list[te.Move]] = [[m] for m in legal if not isinstance(m, te.RaiseMarker)]
         if te.RaiseMarker() in legal:
@@ -201,20 +201,31 @@ class Adapter(Implementation):
             except te.Illegal as e:
                 return Refused(e.reason, e.rule)
             return Refused(f"{act['type']} is not a move of this turn")
-        # A double is pending: the engine judges the whole move it would be.
+        # A double is pending: the engine judges the whole move it would be. Once the draw
+        # for its cover is made the engine lays that tile or passes by itself, so it is
+        # asked as if the drawn tile had been in hand: where that tile may go is its call.
         d, train = tile_of(done[0]["tile"]), train_of(done[0]["train"])
-        if len(done) > 1:  # after the draw the engine covers or passes by itself
-            return Refused("after the draw the tile is laid on the double, or the turn "
-                           "passes")
+        probe, drawn = game, None
+        if len(done) > 1:
+            probe = copy.deepcopy(game)
+            drawn = probe.boneyard.pop(0)
+            probe.hands[probe.seat].add(drawn)
         cover = None
         if act["type"] == "play":
             cover = te.Play(tile_of(act["tile"]), train_of(act["train"]))
+        other = drawn is not None and cover is not None and cover.tile != drawn
         try:
-            self.engine.apply(game, te.PlayDouble(d, train, cover))
+            self.engine.apply(probe, te.PlayDouble(d, train, cover))
         except te.Illegal as e:
-            return Refused(e.reason, e.rule)
-        if act["type"] == "draw":  # the engine would pass: nothing to draw
-            return Refused("the boneyard is empty", "TURN-4")
+            if not other or e.rule in ("TRAIN-1", "TURN-7", "TRAIN-2"):
+                return Refused(e.reason, e.rule)
+        # The rest is the draw rule, which the engine never puts to a player: after a draw
+        # only the drawn tile may be laid, no second tile drawn, and a pass follows a draw.
+        if other:
+            return Refused(f"after drawing only {text(drawn or d)} may be laid", "TURN-3")
+        if act["type"] == "draw":
+            return Refused("no tile may be drawn now", "TURN-2" if state["boneyard"]
+                           else "TURN-4")
         return Refused("the player must draw for a tile to cover the double", "TURN-2")
 
 
@@ -253,11 +264,15 @@ def play(t: te.Tile, train: int) -> JSON:
             "train": "mexican" if train == te.MEXICAN else train}
 
 
-def normalised(action: JSON) -> JSON:
-    """The action as `paths` writes it: tiles high end first."""
+def normalised(action: JSON, players: int) -> JSON:
+    """The action as `paths` writes it, tiles high end first. A tile or a train that does
+    not exist is refused here, before the game is consulted (SET-1, TRAIN-1)."""
     if action.get("type") != "play":
         return {"type": action.get("type")}
-    return play(tile_of(str(action.get("tile"))), train_of(action.get("train")))
+    t, train = tile_of(str(action.get("tile"))), train_of(action.get("train"))
+    if train != te.MEXICAN and not 0 <= train < players:
+        raise Refused(f"there is no train {train}", "TRAIN-1")
+    return play(t, train)
 
 
 def half(state: JSON, act: JSON) -> JSON:

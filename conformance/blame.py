@@ -1,0 +1,60 @@
+"""Does a failure point at the broken rule? The mutants catalogue as the measure.
+
+Every mutant breaks known clauses (`Mutant.clauses`). Played against the corpus, each of
+its failures is charged to one clause (attribution.py); the charge is right for the
+mutant when the clause charged with most of its failures is one it breaks. `mtrain
+mutants --blame` prints the table; a test holds the share of mutants charged right.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .fixture import Fixture
+from .mutants import MUTANTS, _passing_runs, _touches
+from .runner import resolve, run_one
+
+
+@dataclass(frozen=True)
+class Blame:
+    mutant: str
+    breaks: tuple[str, ...]
+    charged: Counter[str]
+    failures: int
+
+    @property
+    def top(self) -> str | None:
+        return self.charged.most_common(1)[0][0] if self.charged else None
+
+    @property
+    def right(self) -> bool:
+        return self.top in self.breaks
+
+
+def blame(fixtures: Sequence[Fixture], names: Sequence[str] | None = None) -> list[Blame]:
+    """Per mutant: the clauses its failures are charged to."""
+    runs, _ = _passing_runs(fixtures)
+    out = []
+    for name in names or list(MUTANTS):
+        m = MUTANTS[name]
+        impl = m.implementation()
+        touches = _touches(m)
+        charged: Counter[str] = Counter()
+        failures = 0
+        for fx, variant, rj, called in runs:
+            if touches is not None and touches.isdisjoint(called):
+                continue  # the mutant plays this run exactly as the reference
+            if touches is None and not impl.differs_under(rj):
+                continue
+            exp = next(e for v, e in fx.rulesets() if v == variant)
+            try:
+                outcome = run_one(fx, resolve(variant), exp, impl)
+            except Exception:  # a mutant that crashes where the reference does not
+                continue
+            if outcome.status == "fail":
+                failures += 1
+                charged.update(dict.fromkeys(outcome.charged))
+        out.append(Blame(name, m.clauses, charged, failures))
+    return out

@@ -1,0 +1,99 @@
+"""Which fields an expectation must check: those its clauses set when the fixture acts.
+
+A fixture that takes steps (or deals) exercises clauses that change the table: a pass
+raises a marker (TURN-4), a double asks for a follow-up (DBL-1), a round end scores the
+hands (SCORE-5). An expectation that leaves such a field unchecked lets a wrong engine
+through. `unchecked(fixture, expectation, ruleset)` lists those fields; `mtrain lint`
+reports each as a warning. Only clauses that apply under the rule set count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from mtrain.spec.catalog import Clause
+
+from .fixture import Expectation, Fixture
+
+RESULT: Final = "result"
+PLAY, DOUBLE, DRAW, PASS, END_CHAIN, DEAL = "play", "double", "draw", "pass", "end-chain", "deal"
+TURN_END: Final = frozenset({PLAY, PASS, END_CHAIN})
+ANY: Final = frozenset({PLAY, DOUBLE, DRAW, PASS, END_CHAIN, DEAL})
+
+SETS: Final[dict[str, tuple[tuple[str, frozenset[str]], ...]]] = {
+    # a turn: who moves next, in what phase, what was drawn
+    "SEAT-1": (("seat", TURN_END),),
+    "TURN-2": (("drawn", frozenset({DRAW})),),
+    "TURN-3": (("drawn", frozenset({DRAW})),),
+    "TURN-4": (("marked", frozenset({PASS})), ("seat", frozenset({PASS}))),
+    "TURN-5": (("drawn", frozenset({DRAW})),),
+    "TURN-6": (("seat", TURN_END), ("phase", TURN_END)),
+    "TRAIN-3": (("open_doubles", frozenset({PLAY})),),
+    # first turns
+    "FIRST-1": (("phase", frozenset({PLAY, END_CHAIN})),),
+    "FIRST-3": (("marked", frozenset({PASS})),),
+    "FIRST-6": (("first_turns", TURN_END),),
+    # doubles
+    "DBL-1": (("phase", frozenset({DOUBLE})), ("turn_doubles", frozenset({DOUBLE}))),
+    "DBL-5": (("marked", frozenset({PASS})), ("open_doubles", frozenset({PASS}))),
+    # markers
+    "MARK-1": (("marked", frozenset({PASS})),),
+    "MARK-3": (("marked", frozenset({PLAY})),),
+    "MARK-4": (("marked", frozenset({PLAY})),),
+    "MARK-5": (("marked", frozenset({PLAY})),),
+    # the end of a round and the match
+    "END-1": ((RESULT, ANY),),
+    "END-2": ((RESULT, ANY),),
+    "END-3": ((RESULT, ANY), ("passes", frozenset({PASS, PLAY}))),
+    **{f"SCORE-{k}": ((RESULT, ANY),) for k in range(1, 7)},
+    "MATCH-1": (("scores", ANY),),
+    "MATCH-5": (("outs", ANY),),
+    # the deal
+    **{f"DEAL-{k}": (("hand_sizes", frozenset({DEAL})),) for k in range(2, 7)},
+    "ENG-2": (("engine_placed", frozenset({DEAL})),),
+    "ENG-4": (("phase", frozenset({DEAL})), ("seat", frozenset({DEAL, DRAW}))),
+    "SEAT-2": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),
+    "SEAT-3": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),
+}
+"""Clause -> (field, the kinds of step after which the clause decides it). `result` is the
+round's end and scores; a play of a double is both `play` and `double`."""
+
+AFTER_THE_END: Final = frozenset({"seat", "phase"})
+"""Fields an expectation of a finished round need not check: the result decides them."""
+
+
+def step_kinds(fx: Fixture) -> set[str]:
+    kinds = {DEAL} if fx.deal is not None else set()
+    for step in fx.steps:
+        word = step.split()[0]
+        kinds.add(word)
+        if word == PLAY:
+            a, b = step.split()[1].split("-")
+            if a == b:
+                kinds.add(DOUBLE)
+    return kinds
+
+
+def unchecked(fx: Fixture, exp: Expectation, clauses: Mapping[str, Clause],
+              rs: Mapping[str, str]) -> list[str]:
+    """The fields set by `fx`'s clauses under `rs` that `exp` does not check."""
+    kinds = step_kinds(fx)
+    want: dict[str, list[str]] = {}
+    for cid in fx.clauses:
+        clause = clauses.get(cid)
+        if clause is None or not clause.applies(rs):
+            continue
+        for name, after in SETS.get(cid, ()):
+            if after & kinds:
+                want.setdefault(name, []).append(cid)
+    ended = isinstance(exp.result, dict)
+    out = []
+    for name, cids in want.items():
+        if name == RESULT:
+            checked: Any = exp.result is not ...
+        else:
+            checked = name in exp.state or (ended and name in AFTER_THE_END)
+        if not checked:
+            out.append(f"{name} ({', '.join(cids)})")
+    return out

@@ -1,0 +1,61 @@
+"""Failures charged to the clause that decides them, measured on the mutants catalogue."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mtrain.cli import main
+from mtrain.conformance.blame import blame
+from mtrain.conformance.fixture import load_corpus
+
+ADAPTERS = Path(__file__).parent / "broken_impls" / "adapters.py"
+
+
+def test_most_mutants_are_charged_to_the_clause_they_break() -> None:
+    fixtures, errors = load_corpus()
+    assert not errors
+    found = blame(fixtures)
+    wrong = [(b.mutant, b.breaks, b.charged.most_common(2)) for b in found if not b.right]
+    right = len(found) - len(wrong)
+    assert right >= 0.9 * len(found), wrong
+
+
+def test_a_failure_is_charged_to_one_clause_and_keeps_its_context(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.json"
+    main(["conform", "--adapter", f"{ADAPTERS}:ForgetsDraw", "-k", "turn-", "--variant",
+          "pagat", "--format", "json", "--output", str(out)])
+    report = json.loads(out.read_text(encoding="utf-8"))
+    failed = [r for r in report["results"] if r["status"] == "fail"]
+    assert failed
+    for r in failed:
+        assert len(r["charged"]) == 1 and r["clauses"]  # one charge; the context stays
+    per_clause = report["clauses"]
+    charged = {c for r in failed for c in r["charged"]}
+    context_only = {c for r in failed for c in r["clauses"]} - charged
+    assert all(per_clause[c]["fail"] == 0 for c in context_only if c in per_clause)
+    capsys.readouterr()
+
+
+def test_a_step_that_goes_astray_is_diagnosed(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from mtrain.conformance.mutants import mutant
+    from mtrain.conformance.runner import resolve, run_one
+
+    fixtures, _ = load_corpus()
+    impl = mutant("turn-order-reversed")
+    seen = seat = 0
+    for fx in fixtures:
+        if len(fx.steps) < 2:
+            continue
+        for variant, exp in fx.rulesets():
+            o = run_one(fx, resolve(variant), exp, impl)
+            if o.status == "fail" and o.messages[0].startswith("diagnosis:"):
+                assert "departs from the reference's replay after step" in o.messages[0]
+                seen += 1
+                seat += o.charged == ["SEAT-1"]  # the turn order, not what it led to
+    assert seen > 0 and seat >= seen / 2, (seat, seen)
+    capsys.readouterr()

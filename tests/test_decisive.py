@@ -1,0 +1,56 @@
+"""Expectations check what their clauses set (conformance/decisive.py), and the account of
+the steps' effects that fills those fields in (conformance/effects.py) agrees with the
+reference engine on every fixture."""
+
+from __future__ import annotations
+
+from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
+from mtrain.conformance.decisive import unchecked
+from mtrain.conformance.effects import after
+from mtrain.conformance.fixture import action_json, load_corpus, load_file, max_pip_of
+from mtrain.conformance.runner import resolve, start_state, state_view
+from mtrain.spec.catalog import catalog
+
+FIELDS = ("seat", "starter", "phase", "marked", "open_doubles", "turn_doubles", "passes",
+          "first_turns", "scores", "outs", "engine_placed", "hand_sizes", "boneyard_size")
+
+WEAK = """
+- id: weak-001
+  description: Seat 0 passes with nothing to play
+  clauses: [TURN-4, MARK-1, SEAT-1]
+  source: [pagat]
+  table:
+    hands: {0: [9-8], 1: [7-2], 2: [5-4]}
+    trains: {0: [12-3], 1: [12-10], 2: [12-11], mexican: [12-6]}
+  steps: [draw, pass]
+  expect:
+    - variants: [pagat]
+      legal: [draw]
+"""
+
+
+def test_an_expectation_that_skips_what_its_clauses_set_is_named() -> None:
+    (fx,) = load_file("weak.yaml", WEAK)
+    missing = unchecked(fx, fx.expect[0], catalog().clauses, resolve("pagat"))
+    assert [m.split(" (")[0] for m in missing] == ["marked", "seat"]
+
+
+def test_the_effects_agree_with_the_engine_on_every_fixture() -> None:
+    ref = ReferenceImplementation()
+    fixtures, errors = load_corpus()
+    assert errors == []
+    runs = 0
+    for fx in fixtures:
+        for name in dict.fromkeys(v for v, _ in fx.rulesets()):
+            rs = resolve(name)
+            rj = ruleset_json(rs)
+            state = start_state(fx, rs, rj, ref)
+            for step in fx.steps:
+                state = ref.apply(rj, state, action_json(step, max_pip_of(rs)))
+            view = state_view(state)
+            engine = {k: view[k] for k in FIELDS}
+            engine |= {"drawn": state.get("drawn"), "result": state.get("result")}
+            mine = after(fx, rs)
+            assert {k: mine[k] for k in engine} == engine, (fx.id, name)
+            runs += 1
+    assert runs > 1000
