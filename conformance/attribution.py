@@ -168,6 +168,8 @@ class Referee:
             return self.scoring()  # the totals took this round's scores
         if key == "outs":
             return "MATCH-5"  # the rounds won are counted for the tie-break
+        if key == "scores":
+            return pick(("MATCH-1",), self.rs, self.fx)  # the match totals add up
         if key in ("phase", "seat", "passes") and (over or got == "over"):
             result = after.get("result") if isinstance(after, dict) else None
             if isinstance(result, dict) and result.get("end") == "domino":

@@ -55,6 +55,6 @@ def blame(fixtures: Sequence[Fixture], names: Sequence[str] | None = None) -> li
                 continue
             if outcome.status == "fail":
                 failures += 1
-                charged.update(dict.fromkeys(outcome.charged))
+                charged.update(list(dict.fromkeys(outcome.charged)))
         out.append(Blame(name, m.clauses, charged, failures))
     return out

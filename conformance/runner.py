@@ -258,7 +258,7 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         found = compare_field(key, want, view, max_pip)
         if found:
             problems += found
-            charge(referee.field(key) if referee else None)
+            charge(referee.field(key, None, view.get(key)) if referee else None)
     if exp.result is not ...:
         found = compare_result(exp.result, state.get("result"))
         if found:
