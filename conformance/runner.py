@@ -24,6 +24,7 @@ from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.yamlload import SpecError
 
 from .adapter import JSON, Implementation, ReferenceImplementation, Refused, ruleset_json
+from .answers import AnswerError, checked
 from .fixture import (
     MEXICAN,
     Expectation,
@@ -64,6 +65,7 @@ def run_fixture(fx: Fixture, impl: Implementation,
 
 def run_one(fx: Fixture, name: str, exp: Expectation, impl: Implementation) -> Outcome:
     out = Outcome(fx, name, "pass")
+    impl = checked(impl)  # every state and action it returns: schemas and invariants
     try:
         rs = resolve(name)
     except (RulesetError, SpecError) as e:
@@ -82,6 +84,8 @@ def run_one(fx: Fixture, name: str, exp: Expectation, impl: Implementation) -> O
         out.messages += check(exp, rj, state, impl, max_pip)
     except FixtureError as e:
         return Outcome(fx, name, "error", [f"cannot set up the fixture: {e}"])
+    except AnswerError as e:
+        return Outcome(fx, name, e.status, out.messages + e.messages)
     if out.messages:
         out.status = "fail"
     return out
