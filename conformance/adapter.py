@@ -69,15 +69,20 @@ class ReferenceImplementation:
 
     def __init__(self) -> None:
         self._rules: dict[str, Rules] = {}
+        self._last: tuple[dict[str, Any], Rules] | None = None
 
     def rules(self, ruleset: JSON) -> Rules:
-        key = repr(sorted(ruleset["options"].items()))
+        options = ruleset["options"]
+        if self._last is not None and options == self._last[0]:
+            return self._last[1]  # the rule set of the last request: the usual case
+        key = repr(sorted(options.items()))
         found = self._rules.get(key)
         if found is None:
             cat = catalog()
             base = next(iter(cat.variants))
-            rs = cat.ruleset(base, overrides=ruleset["options"])
+            rs = cat.ruleset(base, overrides=options)
             found = self._rules[key] = Rules.of(rs)
+        self._last = (dict(options), found)
         return found
 
     def state(self, ruleset: JSON, state: JSON) -> engine.State:
