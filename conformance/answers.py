@@ -56,6 +56,14 @@ class Problem:
     message: str
 
     @property
+    def key(self) -> str:
+        """`where` without what varies from one answer to the next (list positions): the
+        invariant id, the schema keyword's path, or the field."""
+        if self.kind == "schema" and "[" in self.where:
+            return self.where.rsplit("[", 1)[1].rstrip("]")
+        return re.sub(r"\[\d+\]", "[*]", self.where)
+
+    @property
     def status(self) -> str:
         return "error" if self.kind == "schema" else "fail"
 

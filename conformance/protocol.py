@@ -113,6 +113,18 @@ def request(request_id: int, kind: str, **fields: Any) -> JSON:
     return {"id": request_id, "type": kind, **fields}
 
 
+def encode_request(request_id: int, kind: str, fields: Mapping[str, bytes]) -> bytes:
+    """The line `encode(request(request_id, kind, **fields))` would write, from fields
+    already encoded as JSON: a state asked about several times is encoded once."""
+    if kind not in REQUEST_TYPES:
+        raise ValueError(f"unknown request type {kind!r}")
+    parts = [b'{"id":%d,"type":"%s"' % (request_id, kind.encode())]
+    for key, value in fields.items():
+        parts += [b',"', key.encode(), b'":', value]
+    parts.append(b"}\n")
+    return b"".join(parts)
+
+
 def check_request(message: JSON) -> tuple[int, str]:
     """(id, type) of a well-formed request; raises ProtocolError naming the fault."""
     rid = message.get("id")
