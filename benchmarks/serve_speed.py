@@ -149,17 +149,23 @@ def main() -> int:
         for name, lines in cut.items():
             files[name] = Path(tmp, f"{name}.jsonl")
             files[name].write_bytes(greeting + b"".join(lines))
-        for server, argv in servers.items():
+        for argv in servers.values():
             time_server(argv, files["empty"])  # warm the file cache
-            base = [time_server(argv, files["empty"]) for _ in range(args.runs)]
+        # the servers take turns, run after run, so that both meet the same machine
+        timed: dict[tuple[str, str], list[tuple[float, float]]] = {}
+        for name in ["empty", *cut]:
+            for _ in range(args.runs):
+                for server, argv in servers.items():
+                    timed.setdefault((server, name), []).append(time_server(argv, files[name]))
+        for server in servers:
+            base = timed[(server, "empty")]
             wall0 = statistics.median(w for w, _ in base)
             cpu0 = statistics.median(c for _, c in base)
             rows: dict[str, Any] = {"startup_seconds": round(wall0, 4)}
             for name in cut:
-                runs = [time_server(argv, files[name]) for _ in range(args.runs)]
                 n = len(cut[name])
-                wall = [n / max(w - wall0, 1e-9) for w, _ in runs]
-                cpu = [n / max(c - cpu0, 1e-9) for _, c in runs]
+                wall = [n / max(w - wall0, 1e-9) for w, _ in timed[(server, name)]]
+                cpu = [n / max(c - cpu0, 1e-9) for _, c in timed[(server, name)]]
                 rows[name] = {"requests": n, "per_second": round(statistics.median(wall)),
                               "per_cpu_second": round(statistics.median(cpu)),
                               "runs": [round(x) for x in wall]}
@@ -167,6 +173,7 @@ def main() -> int:
     for name in cut:
         serve, echo = out["mtrain serve"][name], out["echo"][name]
         serve["echo_ratio"] = round(serve["per_second"] / echo["per_second"], 3)
+        serve["echo_ratio_cpu"] = round(serve["per_cpu_second"] / echo["per_cpu_second"], 3)
     if args.json:
         json.dump(out, sys.stdout, indent=2)
         print()
@@ -178,7 +185,8 @@ def main() -> int:
         print(f"{server} (start-up {out[server]['startup_seconds'] * 1000:.0f} ms, subtracted)")
         for name in cut:
             row = out[server][name]
-            ratio = f", {row['echo_ratio']:.2f} of echo" if "echo_ratio" in row else ""
+            ratio = (f"; {row['echo_ratio']:.2f} / {row['echo_ratio_cpu']:.2f} of echo"
+                     if "echo_ratio" in row else "")
             print(f"  {name:<6} {row['requests']:>6} requests: median {row['per_second']:>7} /s "
                   f"wall, {row['per_cpu_second']:>7} /s CPU{ratio}")
     return 0

@@ -42,10 +42,11 @@ BAD_REQUEST_ERRORS = (BadRequest, codec.StateError, RulesetError, SpecError, Val
 
 
 class MemoReference(ReferenceImplementation):
-    """The reference engine, keeping the last state it read and checked: a harness sends
-    several requests on one state (its legal actions, refusals, the action taken), and the
-    reading and checking would otherwise be most of the server's work. Safe here because
-    each request is freshly decoded: nobody changes a state after handing it in."""
+    """The reference engine, keeping the last state it read and checked, or wrote: a
+    harness sends several requests on one state (its legal actions, refusals, the action
+    taken) and then asks about the state the action led to, and reading and checking would
+    otherwise be most of the server's work. Safe here because each request is freshly
+    decoded: nobody changes a state after handing it in."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -59,6 +60,18 @@ class MemoReference(ReferenceImplementation):
         st = super().state(ruleset, state)
         self._memo = (rules, state, st)
         return st
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        st = self.state(ruleset, state)
+        try:
+            new = engine.apply(st, codec.action_from_json(st, action))
+        except engine.IllegalAction as e:
+            raise Refused(e.message, e.clause) from None
+        except codec.StateError as e:  # an action naming no train or no tile of the set
+            raise Refused(str(e), e.clause) from None
+        answer = codec.state_to_json(new)
+        self._memo = (st.rules, answer, new)  # the engine's own state needs no check
+        return answer
 
 
 class Server:

@@ -8,6 +8,7 @@ equal JSON, and `state_from_json(state_to_json(s)) == s`.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from mtrain.spec import tiles as T
@@ -138,7 +139,7 @@ def _fast_ids(items: list[Any], max_pip: int) -> list[int] | None:
     """The ids of a list of tile texts of the set, or None when some item is anything else
     (the caller then goes through them one by one, to say which)."""
     try:
-        ids = [T.BY_TEXT.get(x, -1) for x in items]
+        ids = list(map(T.BY_TEXT.get, items, itertools.repeat(-1, len(items))))
     except TypeError:  # an unhashable item
         return None
     if ids and (min(ids) < 0 or max(ids) >= T.set_size(max_pip)):
@@ -164,7 +165,7 @@ def state_from_json(rules: Rules, data: Any) -> State:
             raise StateError(f"state.{key} has the wrong type: {value!r}")
         return value
 
-    by_text, high = T.BY_TEXT, T.HIGH
+    by_text, high, oriented, other_end = T.BY_TEXT, T.HIGH, T.ORIENTED, T.OTHER_END
 
     def tile(text: Any, where: str, *index: int) -> int:
         # the common case without a call to parse or a message built for nothing
@@ -207,7 +208,7 @@ def state_from_json(rules: Rules, data: Any) -> State:
             raise StateError(f"state.hands[{s}] must be a list of tiles")
         ids = _fast_ids(h, max_pip)
         if ids is not None:
-            mask = sum(bit[t] for t in ids)
+            mask = sum(map(bit.__getitem__, ids))
             if mask.bit_count() == len(ids):  # no carry: no tile twice
                 st.hands.append(mask)
                 continue
@@ -231,15 +232,18 @@ def state_from_json(rules: Rules, data: Any) -> State:
         where = f"state.trains[{i}]" if i < n else "state.mexican"
         if not isinstance(tj, dict) or not isinstance(tj.get("tiles"), list):
             raise StateError(f"{where} must be an object with a 'tiles' list")
-        end, ids = st.engine, []
+        end, ids, mask = st.engine, [], st.table_mask
         for k, x in enumerate(tj["tiles"]):
-            t = tile(x, f"{where}.tiles", k)
-            if x != T.ORIENTED[t][end] and int(str(x).split("-")[0]) != end:
+            t = by_text.get(x, -1) if type(x) is str else -1
+            if t < 0 or high[t] > max_pip:
+                t = tile(x, f"{where}.tiles", k)
+            if x != oriented[t][end] and int(str(x).split("-")[0]) != end:
                 raise StateError(f"{where}.tiles[{k}]: {x} does not continue from {end} "
                                  "(tiles are written near end first) [TRAIN-2]")
-            end = T.OTHER_END[t][end]
+            end = other_end[t][end]
             ids.append(t)
-            st.table_mask |= T.BIT[t]
+            mask |= bit[t]
+        st.table_mask = mask
         if tj.get("end", end) != end:
             raise StateError(f"{where}.end: {tj.get('end')!r} but the tiles end in {end}")
         marker = tj.get("marker", False)

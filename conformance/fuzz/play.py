@@ -25,6 +25,7 @@ is checked against the schemas and the invariants and compared field by field.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Sequence
@@ -189,21 +190,33 @@ def tied_totals(rules: Rules, round_scores: list[int],
 
 def illegal_sample(st: State, legal: Sequence[Action], rng: random.Random,
                    k: int = REFUSAL_PROBES) -> list[Action]:
-    """A few illegal actions: mostly plausible ones (a held tile that matches a train)."""
+    """A few illegal actions: mostly plausible ones (draw, pass, end-chain, or a held tile
+    that matches a train's end), now and then a held tile on a train it does not fit."""
     legal_set = set(legal)
     near: list[Action] = [a for a in (DRAW, PASS, END_CHAIN) if a not in legal_set]
-    far: list[Action] = []
-    for t in T.tiles_of(st.hands[st.seat]):
-        for train in range(st.players + 1):
-            a = PLAY[train][t]
+    hand, ends, number_mask = st.hands[st.seat], st.ends, st.rules.number_mask
+    for train in range(st.players + 1):
+        mask = hand & number_mask[ends[train]]
+        while mask:
+            low = mask & -mask
+            a = PLAY[train][low.bit_length() - 1]
             if a not in legal_set:
-                (near if T.OTHER_END[t][st.ends[train]] >= 0 else far).append(a)
+                near.append(a)
+            mask ^= low
     out: list[Action] = []
-    if near:
-        out.append(near[rng.randrange(len(near))])
-    pool = [a for a in near + far if a not in out]
-    while pool and len(out) < k:
-        out.append(pool.pop(rng.randrange(len(pool))))
+    while len(out) < k:
+        if near and (rng.random() >= 0.25 or not hand):
+            out.append(near.pop(rng.randrange(len(near))))
+            continue
+        held = T.tiles_of(hand)  # far: a held tile on a train it does not fit
+        t = held[rng.randrange(len(held))] if held else -1
+        train = rng.randrange(st.players + 1)
+        far = PLAY[train][t] if t >= 0 else None
+        if far is None or far in out or T.OTHER_END[t][ends[train]] >= 0:
+            if not near:
+                break
+            continue
+        out.append(far)
     return out
 
 
@@ -242,7 +255,7 @@ class Asker:
         if self.wire is None:
             return self.impl.apply(ctx.rj, self.state, action)
         answer = self.wire.call_encoded("apply", ruleset=ctx.rj_bytes, state=self._state(),
-                                        action=codec_bytes(action))
+                                        action=_action_bytes(action))
         if "refused" in answer:
             refused = answer["refused"]
             raise Refused(refused["reason"], refused.get("clause"))
@@ -253,9 +266,19 @@ class Asker:
 
 
 def codec_bytes(value: Any) -> bytes:
-    from json import dumps
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
 
-    return dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+
+_ACTIONS: dict[tuple[Any, ...], bytes] = {}
+
+
+def _action_bytes(action: JSON) -> bytes:
+    """An action as JSON: there are few, each encoded once."""
+    key = (action["type"], action.get("tile"), action.get("train"))
+    found = _ACTIONS.get(key)
+    if found is None:
+        found = _ACTIONS[key] = codec_bytes(action)
+    return found
 
 
 def _keys(st: State, legal: Sequence[Action]) -> set[tuple[Any, ...]]:
