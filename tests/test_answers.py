@@ -240,3 +240,69 @@ def test_codec_names_a_bad_tile(change: Any, message: str) -> None:
     with pytest.raises(codec.StateError) as e:
         codec.state_from_json(Rules.of(catalog().ruleset("pagat")), state)
     assert message in str(e.value)
+
+
+# --- conform checks every answer ---------------------------------------------------------
+
+DATA = __import__("pathlib").Path(__file__).parent / "data" / "fixtures"
+
+
+class ExtraKey(ReferenceImplementation):
+    """Every state it returns carries a key the schema does not allow."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        return {**super().apply(ruleset, state, action), "comment": "hi"}
+
+
+class StringPasses(ReferenceImplementation):
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        new = super().apply(ruleset, state, action)
+        return {**new, "passes": str(new["passes"])}
+
+
+class FarEndFirst(ReferenceImplementation):
+    """Writes each train's tiles far end first."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        new = super().apply(ruleset, state, action)
+        for train in [*new["trains"], new["mexican"]]:
+            train["tiles"] = ["-".join(reversed(t.split("-"))) for t in train["tiles"]]
+        return new
+
+
+class EngineFromBoneyard(ReferenceImplementation):
+    """Deals as the reference, but lays the engine while it is also still in the
+    boneyard (a tile in two places)."""
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+        state = super().deal(ruleset, players, round, order)
+        engine = f"{state['engine']}-{state['engine']}"
+        if state["engine_placed"] and engine not in state["boneyard"]:
+            state["boneyard"].append(engine)
+        return state
+
+
+@pytest.mark.parametrize(("impl", "status", "where"), [
+    (ExtraKey(), "error", "state.schema.json#/additionalProperties"),
+    (StringPasses(), "error", "passes [state.schema.json#/properties/passes/type]"),
+    (FarEndFirst(), "fail", "TRAIN-2"),
+])
+def test_conform_checks_every_returned_state(impl: Any, status: str, where: str) -> None:
+    from mtrain.conformance.fixture import load_file
+    from mtrain.conformance.runner import run_fixture
+
+    fx = next(f for f in load_file(DATA / "basic" / "play.yaml") if f.id == "basic-002")
+    outcomes = list(run_fixture(fx, impl))
+    assert outcomes and all(o.status == status for o in outcomes), outcomes
+    assert all(where in o.message and "apply" in o.message for o in outcomes), outcomes
+
+
+def test_conform_checks_the_deal() -> None:
+    from mtrain.conformance.fixture import load_file
+    from mtrain.conformance.runner import run_fixture
+
+    fx = load_file(DATA / "deal" / "deal.yaml")[0]
+    outcomes = {o.variant: o for o in run_fixture(fx, EngineFromBoneyard())}
+    assert outcomes["puremco"].status == "fail"  # the engine set aside, then dealt too
+    assert "INV-CONSERVATION" in outcomes["puremco"].message
+    assert all(o.status == "pass" for o in run_fixture(fx, REF))

@@ -25,6 +25,7 @@ from .run import (
     Target,
     _start_error,
     close_implementation,
+    declared,
     fuzz,
 )
 
@@ -137,14 +138,6 @@ def mutant_variants(name: str) -> list[str]:
     return out or list(cat.variants)
 
 
-def _supported(info: JSON, players: int | None) -> Any:
-    def supported(name: str) -> bool:
-        rs = context(name).rs
-        return unsupported(info, name, rs) is None and (
-            players is None or players in rs.player_counts)
-    return supported
-
-
 def _variants(args: argparse.Namespace, info: JSON, target: Target) -> list[str] | Chooser:
     """The rule sets to play: those named (or a mutant's), within what the implementation
     declares (conform's matcher); by default the draw of rulesets.Chooser."""
@@ -152,12 +145,12 @@ def _variants(args: argparse.Namespace, info: JSON, target: Target) -> list[str]
 
     names = args.variant or (mutant_variants(target.value) if target.kind == "mutant" else [])
     if not names:
-        chooser = Chooser((), _supported(info, args.players))
-        if chooser.empty:
+        try:
+            return declared((), info, args.players)
+        except ValueError:
             raise UsageError("the implementation supports none of the shipped variants and "
                              "overlays" + (f" with {args.players} players" if args.players
-                                           else ""))
-        return chooser
+                                           else "")) from None
     out = []
     for text in names:
         try:

@@ -75,9 +75,18 @@ class Probe:
     clause: str | None = None
 
     @property
+    def weight(self) -> tuple[int, int]:
+        """Which of two probes makes the better reproducer: fewer overlays, then smaller."""
+        return self.variant.count("+"), self.size
+
+    @property
     def size(self) -> int:
         """How much a reproducer of it writes: tiles, seats and steps."""
-        return written(self.table) + len(self.steps) + (0 if self.deal is None else 1)
+        size = written(self.table) + len(self.steps)
+        if self.table is None and self.deal is not None:
+            order = self.deal.get("order")
+            size += 1 + (len(order) if isinstance(order, list) else 0)
+        return size
 
 
 @dataclass(frozen=True)

@@ -138,7 +138,7 @@ class GameResult:
                players: int) -> None:
         for d in found:
             seen = self.found.get(d.signature)
-            if seen is None or probe.size < seen[1].probe.size:
+            if seen is None or probe.weight < seen[1].probe.weight:
                 best = Occurrence(probe, d, self.index, round_no, step, players)
             else:
                 best = seen[1]

@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..adapter import Implementation, ReferenceImplementation
-from ..conform import SkipEntry
+from ..adapter import JSON, Implementation, ReferenceImplementation
+from ..conform import SkipEntry, unsupported
 from ..process import ConfigurationError, HarnessError
 from .judge import Disagreement, Probe
 from .play import GamePlan, GameResult, Occurrence, Session, plan_game, play_game
 from .reproducer import check, free_id, render, reproducer, slug
-from .rulesets import Chooser
+from .rulesets import Chooser, context
 from .shrink import Shrinker
 
 DEFAULT_OUT = "fuzz-out"
@@ -158,7 +158,7 @@ def _add(groups: dict[tuple[str, str | None], Group], result: GameResult,
             fresh += reason is None
             continue
         group.count += count
-        if occ.probe.size < group.best.probe.size:
+        if occ.probe.weight < group.best.probe.weight:
             group.best = occ
         if result.variant not in group.variants:
             group.variants.append(result.variant)
@@ -232,6 +232,20 @@ def _results(target: Target, session: Session, plans: list[GamePlan],
             pool.join()
 
 
+def declared(names: Sequence[str], info: JSON, players: int | None = None) -> Chooser:
+    """The rule sets to play among `names` (none: the default draw), within what the
+    implementation declares: the rule sets conform would run (conform.unsupported)."""
+    def supported(name: str) -> bool:
+        rs = context(name).rs
+        return unsupported(info, name, rs) is None and (
+            players is None or players in rs.player_counts)
+
+    chooser = Chooser([n for n in names if supported(n)], supported)
+    if chooser.empty or (names and not chooser.names):
+        raise ValueError("the implementation supports none of the rule sets asked for")
+    return chooser
+
+
 class StartError(Exception):
     """The implementation could not be started (in a worker): a configuration error."""
 
@@ -254,7 +268,7 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
     except (ConfigurationError, HarnessError) as e:
         raise StartError(_start_error(e)) from None
     label = slug(target.label or str(info.get("name", "impl")))
-    chooser = variants if isinstance(variants, Chooser) else Chooser(variants)
+    chooser = variants if isinstance(variants, Chooser) else declared(variants, info, players)
     plans = [plan_game(i, seed, chooser, players) for i in range(games)]
     start = time.perf_counter()
     deadline = None if max_seconds is None else time.monotonic() + max_seconds

@@ -71,13 +71,24 @@ class Shrinker:
             self._later_start()
             if self.best.table is None:
                 return self.best  # only a deal and every step show it
-        self._place_rest()
+        # Cut tiles go to the boneyard's tail or to a hand; which one keeps the
+        # disagreement shows only once cuts are made: both are tried, the smaller kept.
+        start, verdict = self.best, self.verdict
+        done: list[tuple[Probe, Disagreement]] = []
+        for place in (self._rest_in_boneyard, self._rest_in_hand):
+            self.best, self.verdict = start, verdict
+            if place() or not done:
+                self._passes()
+                done.append((self.best, self.verdict))
+        self.best, self.verdict = min(done, key=lambda pv: pv[0].size)
+        return self.best
+
+    def _passes(self) -> None:
         changed = True
         while changed and not self.expired:
             changed = False
             for step in (self._seats, self._trains, self._hands, self._boneyard, self._extras):
                 changed = step() or changed
-        return self.best
 
     def _with(self, table: dict[str, Any], action: str | None = None) -> Probe:
         p = copy.copy(self.best)
@@ -90,17 +101,20 @@ class Shrinker:
         assert self.best.table is not None
         return copy.deepcopy(self.best.table)
 
-    def _place_rest(self) -> None:
+    def _rest_in_boneyard(self) -> bool:
         t = self._table()
-        if t["boneyard"]:
-            t["boneyard"] = [*t["boneyard"], REST]
-        else:
-            others = [s for s in t["hands"] if s != t["seat"]]
-            if not others:
-                return
-            k = max(others, key=lambda s: len(t["hands"][s]))
-            t["hands"][k] = [*t["hands"][k], REST]
-        self.attempt(self._with(t))
+        return bool(t["boneyard"]) and self.attempt(
+            self._with({**t, "boneyard": [*t["boneyard"], REST]}))
+
+    def _rest_in_hand(self) -> bool:
+        """The hand of the seat not to move that holds the most."""
+        t = self._table()
+        others = [s for s in t["hands"] if s != t["seat"]]
+        if not others:
+            return False
+        k = max(others, key=lambda s: len(t["hands"][s]))
+        t["hands"][k] = [*t["hands"][k], REST]
+        return self.attempt(self._with(t))
 
     def _rest_seat(self) -> int | None:
         assert self.best.table is not None
