@@ -89,25 +89,30 @@ class ReferenceImplementation:
 
     def __init__(self) -> None:
         self._rules: dict[str, Rules] = {}
+        self._last: tuple[dict[str, Any], Rules, Any] | None = None
 
     def rules(self, ruleset: JSON) -> Rules:
+        options = ruleset["options"]
         table = ruleset.get("hand_sizes")
-        key = repr((sorted(ruleset["options"].items()), table))
+        last = self._last
+        if last is not None and options == last[0] and table == last[2]:
+            return last[1]  # the rule set of the last request: the usual case
+        key = repr((sorted(options.items()), table))
         found = self._rules.get(key)
         if found is None:
-            options = dict(ruleset["options"])
             cat = catalog()
             base = dict(cat.ruleset(next(iter(cat.variants))).choices)
-            options = {**base, **options}  # a partial rule set keeps the first variant's rest
-            unknown = [o for o, v in options.items() if v == OTHER]
+            full = {**base, **options}  # a partial rule set keeps the first variant's rest
+            unknown = [o for o, v in full.items() if v == OTHER]
             if unknown:
                 raise ValueError("the reference engine cannot play a rule it does not know: "
                                  + ", ".join(f"{o}={OTHER}" for o in unknown))
             rows = None
-            if options.get("hand_sizes") == CUSTOM:  # a table of the rule set's own
+            if full.get("hand_sizes") == CUSTOM:  # a table of the rule set's own
                 rows = tuple(sorted((int(n), int(h)) for n, h in (table or {}).items()))
-            rs = cat.from_values(options, str(ruleset.get("name") or ""), rows)
+            rs = cat.from_values(full, str(ruleset.get("name") or ""), rows)
             found = self._rules[key] = Rules.of(rs)
+        self._last = (dict(options), found, table)
         return found
 
     def state(self, ruleset: JSON, state: JSON) -> engine.State:

@@ -186,6 +186,9 @@ class Referee:
         kind = self.fx.steps[step - 1].split(" ")[0]
         before = states[step - 1] if len(states) >= step else None
         phase = before.get("phase") if isinstance(before, dict) else None
+        if key == "seat" and phase != "engine":
+            # The phases agree (they are compared first): the turn went to the wrong seat.
+            return "SEAT-1"
         candidates = STEP_FIELD.get((kind, key), FIELD_CLAUSES.get(key, ()))
         if phase == "follow" and kind in ("draw", "pass"):
             candidates = ("DBL-5", *candidates)

@@ -58,6 +58,7 @@ from .protocol import (
     check_answer,
     decode,
     encode,
+    encode_request,
     hello,
     request,
 )
@@ -514,7 +515,19 @@ class ProcessImplementation:
         with self._lock:
             try:
                 proc = self._ensure()
-                return self._exchange(proc, kind, request(next(self._ids), kind, **fields))
+                rid = next(self._ids)
+                return self._exchange(proc, kind, rid, encode(request(rid, kind, **fields)))
+            except FAILURES as e:
+                self.failures.append(f"{e.status}: {e.message}")
+                raise
+
+    def call_encoded(self, kind: str, **fields: bytes) -> JSON:
+        """`call` with every field already encoded as JSON (see protocol.encode_request)."""
+        with self._lock:
+            try:
+                proc = self._ensure()
+                rid = next(self._ids)
+                return self._exchange(proc, kind, rid, encode_request(rid, kind, fields))
             except FAILURES as e:
                 self.failures.append(f"{e.status}: {e.message}")
                 raise
@@ -537,7 +550,9 @@ class ProcessImplementation:
         self.starts += 1
         self._proc = proc
         try:
-            answer = self._exchange(proc, "hello", hello(next(self._ids), f"mtrain {__version__}"))
+            rid = next(self._ids)
+            answer = self._exchange(proc, "hello", rid,
+                                    encode(hello(rid, f"mtrain {__version__}")))
         except ErrorAnswer as e:
             self._drop(proc)
             if e.kind == "protocol-version":
@@ -572,12 +587,11 @@ class ProcessImplementation:
         if self._proc is proc:
             self._proc = None
 
-    def _exchange(self, proc: _Process, kind: str, message: JSON) -> JSON:
-        rid: int = message["id"]
+    def _exchange(self, proc: _Process, kind: str, rid: int, request_line: bytes) -> JSON:
         mark = proc.stderr.mark()
         self.requests += 1
         try:
-            proc.send(encode(message))
+            proc.send(request_line)
         except (OSError, ValueError):
             raise self._crashed(proc, kind) from None
         deadline = time.monotonic() + self.timeout

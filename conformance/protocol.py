@@ -117,6 +117,18 @@ def request(request_id: int, kind: str, **fields: Any) -> JSON:
     return {"id": request_id, "type": kind, **fields}
 
 
+def encode_request(request_id: int, kind: str, fields: Mapping[str, bytes]) -> bytes:
+    """The line `encode(request(request_id, kind, **fields))` would write, from fields
+    already encoded as JSON: a state asked about several times is encoded once."""
+    if kind not in REQUEST_TYPES:
+        raise ValueError(f"unknown request type {kind!r}")
+    parts = [b'{"id":%d,"type":"%s"' % (request_id, kind.encode())]
+    for key, value in fields.items():
+        parts += [b',"', key.encode(), b'":', value]
+    parts.append(b"}\n")
+    return b"".join(parts)
+
+
 def check_request(message: JSON) -> tuple[int, str]:
     """(id, type) of a well-formed request; raises ProtocolError naming the fault."""
     rid = message.get("id")
@@ -141,20 +153,22 @@ def check_request(message: JSON) -> tuple[int, str]:
     return rid, kind
 
 
+_TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "int": lambda v: _is_int(v),
+    "string": lambda v: isinstance(v, str),
+    "object": lambda v: isinstance(v, dict),
+    "strings": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+    "seat-or-null": lambda v: v is None or _is_int(v),
+    "ruleset": lambda v: isinstance(v, dict) and isinstance(v.get("options"), dict),
+}
+_TYPE_NAMES = {"int": "an integer", "string": "a string", "object": "an object",
+               "strings": "a list of strings", "seat-or-null": "a seat or null",
+               "ruleset": "a rule set object with 'options'"}
+
+
 def _check_type(value: Any, want: str, where: str) -> None:
-    checks: dict[str, Callable[[Any], bool]] = {
-        "int": _is_int,
-        "string": lambda v: isinstance(v, str),
-        "object": lambda v: isinstance(v, dict),
-        "strings": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
-        "seat-or-null": lambda v: v is None or _is_int(v),
-        "ruleset": lambda v: isinstance(v, dict) and isinstance(v.get("options"), dict),
-    }
-    if not checks[want](value):
-        what = {"int": "an integer", "string": "a string", "object": "an object",
-                "strings": "a list of strings", "seat-or-null": "a seat or null",
-                "ruleset": "a rule set object with 'options'"}[want]
-        raise ProtocolError(f"{where} must be {what}, got {_short(value)}")
+    if not _TYPE_CHECKS[want](value):
+        raise ProtocolError(f"{where} must be {_TYPE_NAMES[want]}, got {_short(value)}")
 
 
 # --- answers -------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from .adapter import (
     Unsupported,
     ruleset_json,
 )
+from .answers import AnswerError, checked
 from .attribution import Referee
 from .fixture import (
     MEXICAN,
@@ -91,6 +92,40 @@ def run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     Each failed comparison is charged to the clause that decides it (attribution.py);
     a failure after steps also says after which step the implementation's state first
     departed from the reference's replay of the same steps."""
+    impl = checked(impl)  # every state and action it returns: schemas and invariants
+    try:
+        return _run_one(fx, rs, exp, impl, rj, require_clauses)
+    except AnswerError as e:  # an impossible answer: charged to what it breaks
+        out = Outcome(fx, rs.name, e.status, list(e.messages))
+        out.charged = [c for c in (_invariant_clause(m, fx, rs) for m in e.messages) if c][:1]
+        return out
+
+
+INVARIANT_CLAUSES: dict[str, tuple[str, ...]] = {
+    "INV-ROUND-SCORE": ("SCORE-2", "SCORE-3", "SCORE-4", "SCORE-5", "SCORE-6"),
+    "INV-CONSERVATION": ("TURN-2", "DEAL-1", "TRAIN-2"),
+    "INV-PIPS": ("SET-1", "DEAL-1"),
+    "INV-NUMBERS": ("SET-1",),
+    "INV-CONNECTED": ("TRAIN-2", "TRAIN-3"),
+    "INV-MARKERS": ("MARK-2", "MARK-1"),
+    "INV-OPEN-DOUBLES": ("DBL-1", "TRAIN-3"),
+    "INV-TURN": ("TURN-6", "SEAT-1"),
+    "INV-HAND-SIZES": ("DEAL-2", "DEAL-3", "DEAL-4", "DEAL-5", "DEAL-6"),
+}
+"""The clauses an invariant's breach points at, for an answer that breaks it."""
+
+
+def _invariant_clause(message: str, fx: Fixture, rs: Ruleset) -> str | None:
+    from .attribution import pick
+
+    for inv, clauses in INVARIANT_CLAUSES.items():
+        if inv in message:
+            return pick(clauses, rs, fx)
+    return None
+
+
+def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
+             rj: JSON | None, require_clauses: bool) -> Outcome:
     trace: list[JSON] = []
     played = play(fx, rs, impl, rj, trace)
     referee = Referee(fx, rs, lambda: _reference_states(fx, rs))

@@ -13,13 +13,14 @@ import traceback
 from typing import IO, Any
 
 from mtrain import __version__
-from mtrain.reference import codec
+from mtrain.reference import codec, engine
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import RulesetError
 from mtrain.spec.ruleset import OTHER, Ruleset
 from mtrain.spec.yamlload import SpecError
 
 from .adapter import JSON, ReferenceImplementation, Refused, ruleset_json
+from .answers import identical
 from .protocol import (
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -42,7 +43,40 @@ BAD_REQUEST_ERRORS = (BadRequest, codec.StateError, RulesetError, SpecError, Val
                       KeyError, TypeError)
 
 
-class FixedRules(ReferenceImplementation):
+class MemoReference(ReferenceImplementation):
+    """The reference engine, keeping the last state it read and checked, or wrote: a
+    harness sends several requests on one state (its legal actions, refusals, the action
+    taken) and then asks about the state the action led to, and reading and checking would
+    otherwise be most of the server's work. Safe here because each request is freshly
+    decoded: nobody changes a state after handing it in."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._memo: tuple[object, JSON, engine.State] | None = None
+
+    def state(self, ruleset: JSON, state: JSON) -> engine.State:
+        rules = self.rules(ruleset)
+        memo = self._memo
+        if memo is not None and memo[0] is rules and identical(state, memo[1]):
+            return memo[2]  # never changed: apply copies, the rest only reads
+        st = super().state(ruleset, state)
+        self._memo = (rules, state, st)
+        return st
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        st = self.state(ruleset, state)
+        try:
+            new = engine.apply(st, codec.action_from_json(st, action))
+        except engine.IllegalAction as e:
+            raise Refused(e.message, e.clause) from None
+        except codec.StateError as e:  # an action naming no train or no tile of the set
+            raise Refused(str(e), e.clause) from None
+        answer = codec.state_to_json(new)
+        self._memo = (st.rules, answer, new)  # the engine's own state needs no check
+        return answer
+
+
+class FixedRules(MemoReference):
     """The reference engine playing one rule set whatever a request names, as most real
     engines do (`mtrain serve --rules FILE`)."""
 
@@ -63,7 +97,7 @@ class Server:
 
     def __init__(self, impl: ReferenceImplementation | None = None,
                  declare: Ruleset | None = None) -> None:
-        self.impl = impl or ReferenceImplementation()
+        self.impl = impl or MemoReference()
         self.declare = declare
 
     def handle(self, line: bytes | str) -> tuple[JSON, bool]:

@@ -845,11 +845,22 @@ def inputs_digest(roots: Iterable[str], data: Iterable[str] = ()) -> str:
     return h.hexdigest()
 
 
+CLONE_FOLDERS = {"spec": "mtrain/spec", "reference": "mtrain/reference",
+                 "conformance": "mtrain/conformance"}
+"""Where the folders of a clone sit in the installed namespace (pyproject's package-dir)."""
+
+
 def _package_relative(path: Path) -> str:
-    """`.../mtrain/spec/check.py` -> `mtrain/spec/check.py`, wherever it is installed."""
+    """`.../mtrain/spec/check.py` -> `mtrain/spec/check.py`, wherever it is installed (in
+    a clone's own folders, `.../spec/check.py` too)."""
     parts = path.parts
-    k = max(i for i, p in enumerate(parts) if p == "mtrain")
-    return "/".join(parts[k:])
+    found = [i for i, p in enumerate(parts) if p == "mtrain"]
+    if found:
+        return "/".join(parts[found[-1]:])
+    for i in range(len(parts) - 1, -1, -1):
+        if parts[i] in CLONE_FOLDERS:
+            return "/".join([CLONE_FOLDERS[parts[i]], *parts[i + 1:]])
+    raise ValueError(f"{path} is not a file of the mtrain namespace")
 
 
 def consistency_data() -> dict[str, Any]:

@@ -8,6 +8,7 @@ equal JSON, and `state_from_json(state_to_json(s)) == s`.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, TypeGuard
 
 from mtrain.spec import tiles as T
@@ -96,14 +97,16 @@ def train_from_json(players: int, value: Any, where: str) -> int:
 
 def _oriented(tiles: tuple[int, ...], start: int) -> list[str]:
     out, end = [], start
+    oriented, other = T.ORIENTED, T.OTHER_END
     for t in tiles:
-        out.append(T.oriented(t, end))
-        end = T.OTHER_END[t][end]
+        out.append(oriented[t][end])
+        end = other[t][end]
     return out
 
 
 def state_to_json(state: State) -> dict[str, Any]:
     n = state.players
+    names = T.NAMES
 
     def train(i: int) -> dict[str, Any]:
         body: dict[str, Any] = {"tiles": _oriented(state.trains[i], state.engine),
@@ -124,9 +127,8 @@ def state_to_json(state: State) -> dict[str, Any]:
         "phase": state.phase,
         "seat": state.seat,
         "starter": state.starter,
-        "hands": [[T.name(t) for t in sorted(T.tiles_of(h), key=hand_order)]
-                  for h in state.hands],
-        "boneyard": [T.name(t) for t in state.boneyard],
+        "hands": [[names[t] for t in T.descending(h)] for h in state.hands],  # hand_order
+        "boneyard": [names[t] for t in state.boneyard],
         "trains": [train(i) for i in range(n)],
         "mexican": train(n),
         "open_doubles": [train_to_json(state, t) for t in state.open_doubles],
@@ -138,6 +140,18 @@ def state_to_json(state: State) -> dict[str, Any]:
         "outs": list(state.outs),
         "result": result,
     }
+
+
+def _fast_ids(items: list[Any], max_pip: int) -> list[int] | None:
+    """The ids of a list of tile texts of the set, or None when some item is anything else
+    (the caller then goes through them one by one, to say which)."""
+    try:
+        ids = list(map(T.BY_TEXT.get, items, itertools.repeat(-1, len(items))))
+    except TypeError:  # an unhashable item
+        return None
+    if ids and (min(ids) < 0 or max(ids) >= T.set_size(max_pip)):
+        return None
+    return ids
 
 
 def state_from_json(rules: Rules, data: Any) -> State:
@@ -159,11 +173,17 @@ def state_from_json(rules: Rules, data: Any) -> State:
             raise StateError(f"state.{key} has the wrong type: {value!r}")
         return value
 
-    def tile(text: Any, where: str) -> int:
+    by_text, high, oriented, other_end = T.BY_TEXT, T.HIGH, T.ORIENTED, T.OTHER_END
+
+    def tile(text: Any, where: str, *index: int) -> int:
+        # the common case without a call to parse or a message built for nothing
+        t = by_text.get(text) if type(text) is str else None
+        if t is not None and high[t] <= max_pip:
+            return t
         try:
             return T.parse(text, max_pip)
         except T.TileError as e:
-            raise StateError(f"{where}: {e}") from None
+            raise StateError(f"{where}{''.join(f'[{k}]' for k in index)}: {e}") from None
 
     hands_j = need("hands", list)
     n = len(hands_j)
@@ -193,18 +213,26 @@ def state_from_json(rules: Rules, data: Any) -> State:
         if not 0 <= v < n:
             raise StateError(f"state.{key}: {v} is not a seat 0..{n - 1}")
     st.hands = []
+    bit = T.BIT
     for s, h in enumerate(hands_j):
         if not isinstance(h, list):
             raise StateError(f"state.hands[{s}] must be a list of tiles")
-        mask = 0
+        ids = _fast_ids(h, max_pip)
+        if ids is not None:
+            mask = sum(map(bit.__getitem__, ids))
+            if mask.bit_count() == len(ids):  # no carry: no tile twice
+                st.hands.append(mask)
+                continue
+        mask = 0  # the careful way, to name what is wrong
         for i, x in enumerate(h):
-            t = tile(x, f"state.hands[{s}][{i}]")
+            t = tile(x, "state.hands", s, i)
             if mask & T.BIT[t]:
                 raise StateError(f"state.hands[{s}]: {T.name(t)} appears twice")
             mask |= T.BIT[t]
         st.hands.append(mask)
-    st.boneyard = [tile(x, f"state.boneyard[{i}]")
-                   for i, x in enumerate(need("boneyard", list))]
+    bone = need("boneyard", list)
+    st.boneyard = _fast_ids(bone, max_pip) or [tile(x, "state.boneyard", i)
+                                               for i, x in enumerate(bone)]
     trains_j = need("trains", list)
     if len(trains_j) != n:
         raise StateError(f"state.trains must have one train per player ({n}), "
@@ -215,16 +243,18 @@ def state_from_json(rules: Rules, data: Any) -> State:
         where = f"state.trains[{i}]" if i < n else "state.mexican"
         if not isinstance(tj, dict) or not isinstance(tj.get("tiles"), list):
             raise StateError(f"{where} must be an object with a 'tiles' list")
-        end, ids = st.engine, []
+        end, ids, mask = st.engine, [], st.table_mask
         for k, x in enumerate(tj["tiles"]):
-            t = tile(x, f"{where}.tiles[{k}]")
-            near = int(str(x).split("-")[0])
-            if near != end:
+            t = by_text.get(x, -1) if type(x) is str else -1
+            if t < 0 or high[t] > max_pip:
+                t = tile(x, f"{where}.tiles", k)
+            if x != oriented[t][end] and int(str(x).split("-")[0]) != end:
                 raise StateError(f"{where}.tiles[{k}]: {x} does not continue from {end} "
                                  "(tiles are written near end first) [TRAIN-2]")
-            end = T.OTHER_END[t][end]
+            end = other_end[t][end]
             ids.append(t)
-            st.table_mask |= T.BIT[t]
+            mask |= bit[t]
+        st.table_mask = mask
         given_end = tj.get("end", end)
         if not _is_int(given_end) or given_end != end:
             raise StateError(f"{where}.end: {given_end!r} but the tiles end in {end}")

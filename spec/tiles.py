@@ -70,18 +70,38 @@ def oriented(t: int, near: int) -> str:
     return f"{near}-{OTHER_END[t][near]}"
 
 
+NAMES: Final[tuple[str, ...]] = tuple(f"{HIGH[t]}-{LOW[t]}" for t in range(TILE_COUNT))
+"""NAMES[t] is name(t), built once."""
+ORIENTED: Final[tuple[tuple[str, ...], ...]] = tuple(
+    tuple(f"{n}-{OTHER_END[t][n]}" if OTHER_END[t][n] >= 0 else "" for n in range(MAX_PIP + 1))
+    for t in range(TILE_COUNT))
+"""ORIENTED[t][near] is oriented(t, near), or "" where t does not bear `near`."""
+
+
+def descending(mask: int) -> list[int]:
+    """The tile ids in a bitmask, highest first: the order of a hand (by high end, then low
+    end, since ids grow with both)."""
+    out = []
+    while mask:
+        top = mask.bit_length() - 1
+        out.append(top)
+        mask ^= 1 << top
+    return out
+
+
 class TileError(ValueError):
     """A tile text that does not name a tile."""
 
 
-_BY_TEXT: Final[dict[str, int]] = {
+BY_TEXT: Final[dict[str, int]] = {
     f"{a}-{b}": tile_id(a, b) for a in range(MAX_PIP + 1) for b in range(MAX_PIP + 1)
 }
+"""Tile id by text, in either order ("5-12" and "12-5"), up to double-12."""
 
 
 def parse(text: str, max_pip: int = MAX_PIP) -> int:
     """Tile id from "a-b" (either order); raises TileError naming the bad text."""
-    t = _BY_TEXT.get(text) if isinstance(text, str) else None
+    t = BY_TEXT.get(text) if isinstance(text, str) else None
     if t is not None and HIGH[t] <= max_pip:
         return t
     parts = text.split("-") if isinstance(text, str) else []

@@ -241,9 +241,9 @@ def broken(script: str, *args: object) -> str:
 
 
 @pytest.mark.parametrize("script, args, fault", [
-    ("crash_at_start.py", (), "failed to start (crash): while starting: the implementation "
+    ("crash_at_start.py", (), "did not start (crash): while starting: the implementation "
      "exited with code 3, before answering the hello request"),
-    ("hang.py", (1,), "failed to start (timeout): while starting: no answer to the hello "
+    ("hang.py", (1,), "did not start (timeout): while starting: no answer to the hello "
      "request within 0.5 s; the implementation was killed"),
 ])
 def test_fuzz_against_a_program_that_fails_at_start(capsys: pytest.CaptureFixture[str],
@@ -251,8 +251,8 @@ def test_fuzz_against_a_program_that_fails_at_start(capsys: pytest.CaptureFixtur
                                                     fault: str) -> None:
     rc, _, err = run(capsys, "fuzz", "--impl", broken(script, *args), "--timeout", "0.5",
                      "--games", "1")
-    assert rc == 1
-    assert err == f"mtrain fuzz: the implementation {fault}\n"
+    assert rc == 2  # a configuration error: nothing could be fuzzed
+    assert err.startswith(f"mtrain fuzz: the implementation {fault}")
 
 
 def test_fuzz_fails_when_the_implementation_crashed(capsys: pytest.CaptureFixture[str],
@@ -261,10 +261,8 @@ def test_fuzz_fails_when_the_implementation_crashed(capsys: pytest.CaptureFixtur
     impl = broken("crash_mid_run.py", 30, tmp_path / "marker")
     rc, out, _ = run(capsys, "fuzz", "--impl", impl, "--games", "1", "--variant",
                      "puremco-d9", "--players", "2", "--out", str(tmp_path / "out"))
-    assert rc == 1
-    assert ("FAILED: the implementation crashed or hung 1 time; the first: crash: the "
-            "implementation exited with code 7, before answering") in out
-    assert "0 disagreements" in out
+    assert rc == 1  # the crash is a finding of its own, though the next process agrees
+    assert "crash on" in out and "exited with code 7" in out
 
 
 def test_an_infinite_timeout_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,10 +7,10 @@ The protocol asks about one decision at a time (`play TILE on TRAIN`, `draw`, `p
 `end-chain`) and shows the table after each. The engine moves in its own steps, so the
 adapter answers every question from the start of the current turn:
 
-1. `turn_start` takes the canonical state back to the start of the turn (the tile drawn
+1. `_turn_start` takes the canonical state back to the start of the turn (the tile drawn
    returns to the boneyard, a double laid this turn to the hand) and lists the protocol
    actions already taken (`done`): the protocol state itself buffers the partial turn.
-2. `paths` asks the engine for every way the turn can go, move by move, and writes each
+2. `_paths` asks the engine for every way the turn can go, move by move, and writes each
    move as the protocol actions it amounts to: `Draw()` that passes by itself is `draw`,
    `pass`; `RaiseMarker()`, `Pass()` is one `pass`; `PlayDouble(d, t, cover)` is two
    plays; `LayEngine()` is nothing (it is played inside `deal`, or inside the draw that
@@ -213,16 +213,17 @@ class Adapter(Implementation):
         cover = None
         if act["type"] == "play":
             cover = te.Play(tile_of(act["tile"]), train_of(act["train"]))
-        other = drawn is not None and cover is not None and cover.tile != drawn
+        other = drawn if cover is not None and cover.tile != drawn else None
         try:
             self.engine.apply(probe, te.PlayDouble(d, train, cover))
         except te.Illegal as e:
-            if not other or e.rule in ("TRAIN-1", "TURN-7", "TRAIN-2"):
+            if other is None or e.rule in ("TRAIN-1", "TURN-7", "TRAIN-2"):
                 return Refused(e.reason, e.rule)
-        # The rest is the draw rule, which the engine never puts to a player: after a draw
-        # only the drawn tile may be laid, no second tile drawn, and a pass follows a draw.
-        if other:
-            return Refused(f"after drawing only {text(drawn or d)} may be laid", "TURN-3")
+        # The rest is the draw rule, which the engine never puts to a player: after the
+        # draw only the drawn tile may be laid (TURN-3) and no other drawn (TURN-2); before
+        # it, a player who cannot cover must draw rather than pass (TURN-2).
+        if other is not None:
+            return Refused(f"after drawing only {text(other)} may be laid", "TURN-3")
         if act["type"] == "draw":
             return Refused("no tile may be drawn now", "TURN-2" if state["boneyard"]
                            else "TURN-4")
@@ -276,8 +277,9 @@ def normalised(action: JSON, players: int) -> JSON:
 
 
 def half(state: JSON, act: JSON) -> JSON:
-    """The table after `act` when the engine's move goes on past it: bookkeeping only
-    (a tile moves, a double opens), every judgement having come from the engine."""
+    """The table after `act` when the engine's move goes on past it. Bookkeeping only: a
+    tile moves, a double opens and, by MARK-3, its owner's marker comes off; whether the
+    action is legal, and what may follow it, the engine's paths have already said."""
     st = copy.deepcopy(state)
     seat = st["seat"]
     hand = st["hands"][seat]
@@ -285,14 +287,14 @@ def half(state: JSON, act: JSON) -> JSON:
         st["drawn"] = st["boneyard"].pop(0)
         hand.append(st["drawn"])
     else:
-        t, train = act["tile"], act["train"]
-        hand.remove(t)
-        tiles = train_json(st, train)
-        tiles["tiles"].append(t)
+        double, train = act["tile"], act["train"]
+        hand.remove(double)
+        body = train_json(st, train)
+        body["tiles"].append(double)
+        if train == seat:
+            body["marker"] = False
         st["open_doubles"].append(train)
         st["turn_doubles"], st["phase"], st["passes"], st["drawn"] = [train], "follow", 0, None
-        if train == seat:
-            tiles["marker"] = False  # MARK-3: the owner played on their own train
     st["hands"][seat] = [text(t) for t in sorted((tile_of(x) for x in hand), reverse=True)]
     return st
 

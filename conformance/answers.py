@@ -1,0 +1,361 @@
+"""Every answer an implementation gives, checked against the schemas and the invariants.
+
+`state_problems(ruleset, state)` lists what is wrong with a state an implementation
+returned, each problem naming where it is:
+
+- a schema violation (spec/schemas/state.schema.json; status `error`): the JSON path in
+  the state and the schema keyword it breaks (extra keys, `"passes": "0"`, ...);
+- a state the reference codec cannot read as a table (status `fail`): the field at fault
+  (a train written far end first, an engine that is not this round's, ...);
+- a broken invariant of spec/data/invariants.yaml (status `fail`): its id (a tile in two
+  places, a train not connected to the engine, ...); after a deal, INV-HAND-SIZES too.
+
+`CheckedImplementation` wraps an implementation so that every state, list of actions and
+list of winners it returns is checked, and raises `AnswerError` instead of returning a
+wrong one: conform's runner and fuzz use it, so both judge answers the same way.
+
+The schema checks are written out by hand (a generic validator takes milliseconds per
+state); tests/test_answers.py shows they give jsonschema's verdict, and jsonschema itself
+is asked only to word a violation that was found.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema
+
+from mtrain.reference import codec
+from mtrain.reference.invariants import hand_sizes, violations
+from mtrain.reference.rules import Rules
+from mtrain.spec.yamlload import schema
+
+from .adapter import JSON, Implementation, ReferenceImplementation, Unsupported
+
+_TILE_RE = re.compile(r"^(1[0-2]|[0-9])-(1[0-2]|[0-9])$")
+_TILES = frozenset(f"{a}-{b}" for a in range(13) for b in range(13))
+_STATE_KEYS = frozenset(("round", "engine", "engine_placed", "phase", "seat", "starter",
+                         "hands", "boneyard", "trains", "mexican", "open_doubles",
+                         "turn_doubles", "drawn", "first_turns", "passes", "scores", "outs",
+                         "result"))
+_PHASES = frozenset(("engine", "start", "chain", "follow", "over"))
+_SIMPLE = frozenset(("draw", "pass", "end-chain"))
+_CLAUSE_RE = re.compile(r"^[A-Z]+-[0-9]+$")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an answer. kind: schema | state | invariant; `where` is the
+    schema path, the state field, or the invariant id."""
+
+    kind: str
+    where: str
+    message: str
+
+    @property
+    def key(self) -> str:
+        """`where` without what varies from one answer to the next (list positions): the
+        invariant id, the schema keyword's path, or the field."""
+        if self.kind == "schema" and "[" in self.where:
+            return self.where.rsplit("[", 1)[1].rstrip("]")
+        return re.sub(r"\[\d+\]", "[*]", self.where)
+
+    @property
+    def status(self) -> str:
+        return "error" if self.kind == "schema" else "fail"
+
+    def __str__(self) -> str:
+        what = {"schema": "breaks the schema", "state": "is not a table",
+                "invariant": "breaks"}[self.kind]
+        return f"the returned state {what}: {self.where}: {self.message}"
+
+
+class AnswerError(Exception):
+    """An answer that breaks the schemas or the invariants."""
+
+    def __init__(self, asked: str, problems: list[Problem]) -> None:
+        self.asked = asked
+        self.problems = problems
+        self.status = "error" if any(p.kind == "schema" for p in problems) else "fail"
+        self.messages = [f"{asked}: {p}" for p in problems]
+        super().__init__("; ".join(self.messages))
+
+
+# --- the schemas, by hand ---------------------------------------------------------------
+
+
+def _int(v: Any) -> bool:
+    """JSON Schema's integer: a number with no fraction (1.0 is one), never a boolean."""
+    t = type(v)
+    return t is int or (t is float and v.is_integer())
+
+
+def _nat(v: Any) -> bool:
+    return _int(v) and v >= 0
+
+
+def _tile(v: Any) -> bool:
+    # the set answers for every canonical tile; the pattern for the rest ("1-1\n" matches)
+    return type(v) is str and (v in _TILES or _TILE_RE.search(v) is not None)
+
+
+def _tiles(v: Any) -> bool:
+    return type(v) is list and all(map(_tile, v)) and len(set(v)) == len(v)
+
+
+def _train_ref(v: Any) -> bool:
+    return v == "mexican" if type(v) is str else _nat(v)
+
+
+def _refs(v: Any) -> bool:
+    """A unique list of train references (seats are compared as numbers: 1 == 1.0)."""
+    return type(v) is list and all(map(_train_ref, v)) and len(
+        {x if type(x) is str else float(x) for x in v}) == len(v)
+
+
+def _nats(v: Any, unique: bool = False) -> bool:
+    if type(v) is not list or not all(map(_nat, v)):
+        return False
+    return not unique or len({float(x) for x in v}) == len(v)
+
+
+def _train(v: Any, personal: bool) -> bool:
+    if type(v) is not dict:
+        return False
+    keys = v.keys()
+    want = {"tiles", "end", "marker"} if personal else {"tiles", "end"}
+    if keys != want:
+        return False
+    end = v["end"]
+    if not (_int(end) and 0 <= end <= 12) or not _tiles(v["tiles"]):
+        return False
+    return not personal or type(v["marker"]) is bool
+
+
+def _result(v: Any) -> bool:
+    if type(v) is not dict or v.keys() != {"end", "winner", "scores"}:
+        return False
+    end, winner = v["end"], v["winner"]
+    if end not in ("domino", "blocked") or type(end) is not str or not _nats(v["scores"]):
+        return False
+    return _nat(winner) if end == "domino" else winner is None
+
+
+def state_valid(s: Any) -> bool:
+    """Whether `s` passes spec/schemas/state.schema.json (the same verdict as jsonschema)."""
+    if type(s) is not dict or s.keys() != _STATE_KEYS:
+        return False
+    rnd, engine, phase = s["round"], s["engine"], s["phase"]
+    if not (_int(rnd) and 1 <= rnd <= 13) or not (_int(engine) and 0 <= engine <= 12):
+        return False
+    if type(phase) is not str or phase not in _PHASES:
+        return False
+    if type(s["engine_placed"]) is not bool or s["engine_placed"] != (phase != "engine"):
+        return False
+    if not _nat(s["seat"]) or not _nat(s["starter"]) or not _nat(s["passes"]):
+        return False
+    hands = s["hands"]
+    if type(hands) is not list or not hands or not all(map(_tiles, hands)):
+        return False
+    if not _tiles(s["boneyard"]):
+        return False
+    trains = s["trains"]
+    if type(trains) is not list or not all(_train(t, True) for t in trains):
+        return False
+    if not _train(s["mexican"], False):
+        return False
+    if not _refs(s["open_doubles"]) or not _refs(s["turn_doubles"]):
+        return False
+    drawn = s["drawn"]
+    if drawn is not None and not _tile(drawn):
+        return False
+    if not _nats(s["first_turns"], unique=True) or not _nats(s["scores"]) or not _nats(
+            s["outs"]):
+        return False
+    result = s["result"]
+    return _result(result) if phase == "over" else result is None
+
+
+def action_valid(a: Any) -> bool:
+    """Whether `a` passes spec/schemas/action.schema.json."""
+    if type(a) is not dict:
+        return False
+    kind = a.get("type")
+    if kind == "play" and type(kind) is str:
+        return a.keys() == {"type", "tile", "train"} and _tile(a["tile"]) and _train_ref(
+            a["train"])
+    return a.keys() == {"type"} and type(kind) is str and kind in _SIMPLE
+
+
+def refusal_valid(reason: Any, clause: Any) -> bool:
+    return type(reason) is str and (clause is None or (
+        type(clause) is str and _CLAUSE_RE.search(clause) is not None))
+
+
+@functools.cache
+def _validator(name: str) -> jsonschema.protocols.Validator:
+    validator: jsonschema.protocols.Validator = jsonschema.Draft202012Validator(schema(name))
+    return validator
+
+
+def schema_problems(name: str, doc: Any, prefix: str = "") -> list[Problem]:
+    """jsonschema's account of why `doc` breaks spec/schemas/<name>.schema.json: each
+    violation's place in the document and the schema keyword it breaks (slow: only once a
+    violation is known)."""
+    out = []
+    errors = sorted(_validator(name).iter_errors(doc), key=lambda e: list(e.absolute_path))
+    for e in errors[:3]:
+        at = "/".join(str(p) for p in e.absolute_path)
+        keyword = "/".join(str(p) for p in e.absolute_schema_path)
+        where = f"{prefix}{at}" if at or prefix else "(the whole document)"
+        out.append(Problem("schema", f"{where} [{name}.schema.json#/{keyword}]",
+                           _short(e.message)))
+    return out or [Problem("schema", f"{prefix or '(the whole document)'} "
+                           f"[{name}.schema.json]", "does not match the schema")]
+
+
+def _short(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+# --- states -----------------------------------------------------------------------------
+
+
+_REFERENCE = ReferenceImplementation()
+
+
+def rules_of(ruleset: JSON) -> Rules:
+    return _REFERENCE.rules(ruleset)
+
+
+def state_problems(ruleset: JSON | Rules, state: Any, *, dealt: bool = False) -> list[Problem]:
+    """What is wrong with a state an implementation returned (nothing: [])."""
+    if not state_valid(state):
+        return schema_problems("state", state)
+    rules = ruleset if isinstance(ruleset, Rules) else rules_of(ruleset)
+    try:
+        st = codec.state_from_json(rules, state)
+    except codec.StateError as e:
+        where = str(e).split(":", 1)[0] if str(e).startswith("state.") else "state"
+        return [Problem("state", where, str(e))]
+    out = [Problem("invariant", inv, msg) for inv, msg in violations(st)]
+    if dealt:
+        out += [Problem("invariant", inv, msg) for inv, msg in hand_sizes(st)]
+    return out
+
+
+def actions_problems(actions: Any) -> list[Problem]:
+    if type(actions) is list and all(map(action_valid, actions)):
+        return []
+    if type(actions) is not list:
+        return [Problem("schema", "actions [protocol.schema.json#/$defs/legal_answer]",
+                        f"a list of actions, not {type(actions).__name__}")]
+    out = []
+    for i, a in enumerate(actions):
+        if not action_valid(a):
+            out += schema_problems("action", a, f"actions/{i}/")
+    return out[:3]
+
+
+def winners_problems(seats: Any) -> list[Problem]:
+    if type(seats) is list and all(_int(v) and 0 <= v <= 9 for v in seats):
+        return []
+    return [Problem("schema", "winners [protocol.schema.json#/$defs/winners_answer]",
+                    f"a list of seats 0..9, not {_short(repr(seats), 80)}")]
+
+
+_SCALARS = ("round", "engine", "engine_placed", "seat", "starter", "passes", "drawn")
+_NUMBER_LISTS = ("scores", "outs", "first_turns", "open_doubles", "turn_doubles")
+
+
+def identical(got: Any, want: JSON) -> bool:
+    """Whether `got` is the same JSON as `want`, a state the codec has read: equal, and of
+    the same types where Python's == does not tell them apart (true == 1 == 1.0). A state
+    identical to one already read and checked needs no reading or checking again."""
+    if got != want:
+        return False
+    # Equal, so the keys and the structure are the same; only numbers and booleans can
+    # still differ in type (strings, lists of strings and null compare exactly).
+    for key in _SCALARS:
+        if type(got.get(key)) is not type(want.get(key)):
+            return False
+    for key in _NUMBER_LISTS:
+        for x, y in zip(got.get(key) or (), want.get(key) or (), strict=True):
+            if type(x) is not type(y):
+                return False
+    for a, b in zip([*got["trains"], got["mexican"]], [*want["trains"], want["mexican"]],
+                    strict=True):
+        if type(a.get("end")) is not type(b.get("end")) or type(a.get("marker")) is not type(
+                b.get("marker")):
+            return False
+    result = want.get("result")
+    if isinstance(result, dict):
+        other = got["result"]
+        if type(other.get("winner")) is not type(result.get("winner")):
+            return False
+        for x, y in zip(other.get("scores") or (), result.get("scores") or (), strict=True):
+            if type(x) is not type(y):
+                return False
+    return True
+
+
+# --- an implementation whose every answer is checked ---------------------------------
+
+
+class CheckedImplementation:
+    """`inner`, with every answer checked; a wrong one raises AnswerError."""
+
+    def __init__(self, inner: Implementation) -> None:
+        self.inner = inner
+
+    def info(self) -> JSON:
+        return self.inner.info()
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+        state = self.inner.deal(ruleset, players, round, order)
+        problems = state_problems(ruleset, state, dealt=True)
+        if problems:
+            raise AnswerError("deal", problems)
+        return state
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        actions = self.inner.legal(ruleset, state)
+        problems = actions_problems(actions)
+        if problems:
+            raise AnswerError("legal", problems)
+        return actions
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        new = self.inner.apply(ruleset, state, action)
+        problems = state_problems(ruleset, new)
+        if problems:
+            raise AnswerError("apply", problems)
+        return new
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        seats = self.inner.winners(ruleset, state)
+        problems = winners_problems(seats)
+        if problems:
+            raise AnswerError("winners", problems)
+        return seats
+
+    def score(self, ruleset: JSON, state: JSON, winner: int | None) -> list[int]:
+        """The inner `score`, when it has one (runner.check_score asks for it)."""
+        scorer = getattr(self.inner, "score", None)
+        if not callable(scorer):
+            raise Unsupported("the implementation has no score()")
+        scores: list[int] = scorer(ruleset, state, winner)
+        return scores
+
+    def close(self) -> None:
+        close = getattr(self.inner, "close", None)
+        if callable(close):
+            close()
+
+
+def checked(impl: Implementation) -> Implementation:
+    """`impl` with its answers checked (once: a checked implementation stays as it is)."""
+    return impl if isinstance(impl, CheckedImplementation) else CheckedImplementation(impl)

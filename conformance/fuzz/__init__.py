@@ -1,0 +1,43 @@
+"""`mtrain fuzz`: random games against the reference engine, disagreements grouped by
+signature and shrunk to fixtures.
+
+The reference engine plays random games under the shipped variants and their overlay
+combinations (within what the implementation declares), or the rule sets named. At every
+step the implementation under test is asked the same questions and its answers are
+compared with the reference's (play.py); every answer that is not identical to the
+reference's is also checked against the schemas and the invariants (answers.py). A
+disagreement is recorded under its signature (judge.py) and play goes on, from the
+reference's state or, with `--follow impl`, from the implementation's own.
+
+At the end every new signature (one not in the --known file) is reported once, with how
+often it showed, and its smallest probe is shrunk while it shows that same signature
+(shrink.py), checked to be a possible table that the reference passes and the
+implementation fails, and written as a fixture that `mtrain conform --fixtures FILE` runs
+(reproducer.py).
+
+    mtrain fuzz --mutant NAME --games 200 --seed 1
+    mtrain fuzz --impl 'python my_engine.py' --follow impl --known known.yaml
+
+Modules: rulesets (which rule sets), play (the games), judge (what is compared, and
+signatures), tables (fixture notation), possible (what a table must be), shrink,
+reproducer, run (a whole run, with --jobs), command (the command line and the report).
+"""
+
+from __future__ import annotations
+
+from .command import cmd_fuzz, mutant_variants, register
+from .judge import Disagreement, Judge, Probe, differences
+from .play import GamePlan, GameResult, Occurrence, Session, plan_game, play_game
+from .possible import fixture_problems, table_problems, unreachable
+from .rulesets import Chooser, Context, context
+from .run import DEFAULT_OUT, FuzzReport, Group, StartError, Target, fuzz
+from .shrink import Shrinker
+from .tables import compact, table_of, written
+
+__all__ = [
+    "DEFAULT_OUT", "Chooser", "Context", "Disagreement", "FuzzReport", "GamePlan",
+    "GameResult", "Group", "Judge", "Occurrence", "Probe", "Session", "Shrinker",
+    "StartError", "Target", "cmd_fuzz", "compact", "context", "differences",
+    "fixture_problems", "fuzz", "mutant_variants", "plan_game", "play_game", "register",
+    "table_of", "table_problems", "unreachable", "written",
+]

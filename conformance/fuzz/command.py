@@ -1,0 +1,333 @@
+"""`mtrain fuzz`: the command line, and how a run's report reads."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sys
+from typing import Any
+
+from mtrain.spec.catalog import RulesetError, catalog
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.yamlload import SpecError
+
+from ..adapter import JSON, Implementation, ruleset_json
+from ..conform import SkipEntry, load_skips, unsupported
+from ..process import ConfigurationError, HarnessError, stoppable
+from .rulesets import Chooser, context
+from .run import (
+    DEFAULT_OUT,
+    FOLLOW,
+    FuzzReport,
+    Group,
+    StartError,
+    Target,
+    _start_error,
+    close_implementation,
+    declared,
+    fuzz,
+)
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "fuzz", help="play random games against the reference engine; group the "
+        "disagreements and shrink each into a fixture",
+        description="Play random games with the reference engine, asking the implementation "
+        "the same questions at every step. Every disagreement is recorded and play goes on; "
+        "disagreements are grouped by signature, and each new one is shrunk into a fixture. "
+        "Exit 0 when nothing new was found, 1 when something was, 2 for a usage or "
+        "configuration error.")
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--impl", metavar="COMMAND",
+                     help="a program speaking protocol v1 on stdin/stdout, as for conform")
+    who.add_argument("--adapter", metavar="MODULE:OBJECT",
+                     help="an in-process Python implementation: an instance or a "
+                     "zero-argument class (MODULE may be a .py path)")
+    who.add_argument("--mutant", metavar="NAME",
+                     help="a buggy engine from the mutants catalogue (python -m "
+                     "mtrain.conformance.mutants --list); default variants: those where "
+                     "its bug can show")
+    p.add_argument("--variant", action="append", default=[],
+                   help="a variant or base+overlay+... (repeatable; games cycle through "
+                   "them; default: the shipped variants and their overlay combinations, "
+                   "within what the implementation declares)")
+    p.add_argument("--players", type=int, help="table size (default: random per game)")
+    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--follow", choices=FOLLOW, default="ref",
+                   help="whose state play goes on from after each step: the reference's "
+                   "(default), or the implementation's own, so that its mistakes compound")
+    p.add_argument("--known", metavar="FILE",
+                   help="known findings, in the format of conform's --skip: a YAML list of "
+                   "{fixture: SIGNATURE (a glob), variant (optional glob), reason}")
+    p.add_argument("--max-findings", type=int, metavar="N",
+                   help="stop once N new findings (signatures) have shown; the game in "
+                   "which the Nth shows is played to its end")
+    p.add_argument("--max-seconds", type=float, metavar="SECONDS",
+                   help="stop playing after SECONDS (shrinking comes after)")
+    p.add_argument("--out", default=DEFAULT_OUT,
+                   help=f"folder for the reproducers (default ./{DEFAULT_OUT}/)")
+    p.add_argument("--shrink-seconds", type=float, default=10.0, metavar="SECONDS",
+                   help="time limit for shrinking each new finding (default 10)")
+    p.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="per request to --impl or --adapter (default: as for conform)")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.set_defaults(func=stoppable(cmd_fuzz, "fuzz"))
+
+
+def _target(args: argparse.Namespace) -> Target:
+    from mtrain.cli import UsageError
+
+    if args.mutant is not None:
+        try:
+            from ..mutants import MUTANTS
+        except ImportError:
+            raise UsageError("no mutants catalogue (conformance/mutants.py)") from None
+        if args.mutant not in MUTANTS:
+            import difflib
+
+            near = difflib.get_close_matches(args.mutant, list(MUTANTS), n=3)
+            hint = f"; did you mean {', '.join(near)}?" if near else ""
+            raise UsageError(f"unknown mutant {args.mutant!r}{hint} (the list: python -m "
+                             "mtrain.conformance.mutants --list)")
+        return Target("mutant", args.mutant, args.mutant)
+    if args.impl is not None:
+        return Target("impl", args.impl, timeout=args.timeout)
+    if args.adapter is not None:
+        return Target("adapter", args.adapter, timeout=args.timeout)
+    raise UsageError("name the implementation to fuzz: --impl COMMAND, --adapter MODULE:ATTR "
+                     "or --mutant NAME")
+
+
+def mutant_variants(name: str) -> list[str]:
+    """The rule sets worth fuzzing mutant `name` under.
+
+    The shipped variants, and each shipped variant with one overlay, kept where one of
+    the mutant's clauses applies; a variant with an overlay only where the overlay makes
+    a difference (another of its clauses applies, or the mutant changes the rules only
+    there). A mutant whose bug shows under no shipped variant is still fuzzed somewhere.
+    """
+    from ..mutants import MUTANTS, MutantImplementation
+
+    m = MUTANTS[name]
+    impl = MutantImplementation(m)
+    cat = catalog()
+
+    def profile(rs: Ruleset) -> tuple[frozenset[str], bool] | None:
+        applies = frozenset(c for c in m.clauses if c in cat.clauses and
+                            cat.clauses[c].applies(rs))
+        differs = impl.differs_under(ruleset_json(rs))
+        return (applies, differs) if applies and differs else None
+
+    out: list[str] = []
+    for base in cat.variants:
+        here = profile(cat.ruleset(base))
+        if here is not None:
+            out.append(base)
+        for overlay in cat.overlays:
+            try:
+                rs = cat.ruleset(base, [overlay])
+            except (RulesetError, SpecError):
+                continue
+            there = profile(rs)
+            if there is not None and (here is None or there[0] - here[0]):
+                out.append(rs.name)
+    return out or list(cat.variants)
+
+
+def _variants(args: argparse.Namespace, info: JSON, target: Target) -> list[str] | Chooser:
+    """The rule sets to play: those named (or a mutant's), within what the implementation
+    declares (conform's matcher); by default the draw of rulesets.Chooser."""
+    from mtrain.cli import UsageError
+
+    names = args.variant or (mutant_variants(target.value) if target.kind == "mutant" else [])
+    if not names:
+        try:
+            return declared((), info, args.players)
+        except ValueError:
+            raise UsageError("the implementation supports none of the shipped variants and "
+                             "overlays" + (f" with {args.players} players" if args.players
+                                           else "")) from None
+    out = []
+    for text in names:
+        try:
+            ctx = context(text)
+        except (RulesetError, SpecError) as e:
+            raise UsageError(str(e)) from None
+        if not re.fullmatch(r"[a-z0-9-]+(\+[a-z0-9-]+)*", ctx.name):
+            raise UsageError(f"{text}: fuzz needs a rule set a fixture can name "
+                             "(a variant, or base+overlay+...)")
+        if args.players is not None and args.players not in ctx.rs.player_counts:
+            raise UsageError(f"{ctx.name} has no hand size for {args.players} players [DEAL-7]")
+        why = unsupported(info, ctx.name, ctx.rs)
+        if why is not None:
+            print(f"skipping {ctx.name}: {why}", file=sys.stderr)
+            continue
+        out.append(ctx.name)
+    if not out:
+        raise UsageError("the implementation supports none of the rule sets asked for")
+    return out
+
+
+def greet(impl: Implementation) -> JSON:
+    """The implementation's info; one that does not start is a configuration error."""
+    from mtrain.cli import UsageError
+
+    try:
+        info = impl.info()
+    except (ConfigurationError, HarnessError) as e:
+        raise UsageError(_start_error(e)) from None
+    except Exception as e:
+        raise UsageError(f"the implementation's info() failed: {type(e).__name__}: {e}"
+                         ) from None
+    if not isinstance(info, dict):
+        raise UsageError(f"the implementation's info is not an object: {info!r}")
+    return info
+
+
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    from mtrain.cli import UsageError
+
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.seed < 0:
+        raise UsageError("--seed must not be negative")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if args.shrink_seconds < 0 or (args.timeout is not None
+                                   and not 0 < args.timeout < math.inf):
+        raise UsageError("--shrink-seconds and --timeout must be positive (and finite)")
+    if args.max_findings is not None and args.max_findings < 1:
+        raise UsageError("--max-findings must be at least 1")
+    if args.max_seconds is not None and not args.max_seconds > 0:
+        raise UsageError("--max-seconds must be positive")
+    known: list[SkipEntry] = []
+    if args.known:
+        try:
+            known = load_skips(args.known)
+        except UsageError as e:
+            raise UsageError(str(e).replace("--skip", "--known", 1)) from None
+    target = _target(args)
+    try:
+        impl = target.make()
+    except ConfigurationError as e:
+        raise UsageError(str(e)) from None
+    try:
+        info = greet(impl)
+        if not target.label:
+            target = Target(target.kind, target.value, str(info.get("name", "impl")),
+                            target.instance, target.timeout)
+        variants = _variants(args, info, target)
+        return _run(args, target, impl, variants, known)
+    except StartError as e:
+        raise UsageError(str(e)) from None
+    finally:
+        close_implementation(impl)
+
+
+def _run(args: argparse.Namespace, target: Target, impl: Implementation,
+         variants: list[str] | Chooser, known: list[SkipEntry]) -> int:
+    kwargs: dict[str, Any] = dict(
+        jobs=args.jobs, out=args.out, players=args.players, shrink_seconds=args.shrink_seconds,
+        impl=impl, follow=args.follow, known=known, max_findings=args.max_findings,
+        max_seconds=args.max_seconds)
+    what = variants.describe() if isinstance(variants, Chooser) else ", ".join(variants)
+    whose = "implementation" if args.follow == "impl" else "reference"
+    if not args.json:
+        print(f"fuzzing {target.label} against the reference: {args.games} games of {what}, "
+              f"seed {args.seed}, following the {whose}'s states", flush=True)
+    if sys.stderr.isatty() and not args.json:
+        from rich.console import Console
+        from rich.progress import Progress
+
+        with Progress(console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("games", total=args.games)
+            report = fuzz(target, variants, args.games, args.seed,
+                          progress=lambda k: bar.advance(task, k), **kwargs)
+    else:
+        report = fuzz(target, variants, args.games, args.seed, **kwargs)
+    if args.json:
+        json.dump(report_json(report, target, args.seed), sys.stdout, indent=2)
+        print()
+    else:
+        print_report(report, target)
+    return 1 if report.new else 0
+
+
+def _where(g: Group) -> str:
+    f = g.first
+    at = "the deal" if f.step == 0 else f"step {f.step}"
+    return (f"first in game {f.game} ({f.probe.variant}, {f.players} players), round "
+            f"{f.round}, {at}")
+
+
+def _messages(g: Group) -> list[str]:
+    d = g.verdict if g.verdict is not None else g.best.disagreement
+    return list(d.messages)
+
+
+def print_report(report: FuzzReport, target: Target) -> None:
+    for w in report.warnings[:5]:
+        print(f"warning: {w}")
+    if len(report.warnings) > 5:
+        print(f"warning: ... and {len(report.warnings) - 5} more like these")
+    for k, g in enumerate(report.new, 1):
+        print(f"[{k}] {g.signature}: {_count(g.count, 'time')}, {_where(g)}")
+        for m in _messages(g):
+            print(f"    {m}")
+        if g.shrunk is not None:
+            print(f"    shrunk in {g.shrink_seconds:.1f} s ({g.shrink_tries} tries): "
+                  f"{g.best.probe.size} -> {g.shrunk.size} tiles, seats and steps written")
+        if g.path is not None:
+            print(f"    reproducer: {g.path}")
+            for command in target.commands(g.path):
+                print(f"    run it: {command}")
+        for p in g.problems:
+            print(f"    problem: {p}")
+    for g in report.known:
+        print(f"known: {g.signature}: {_count(g.count, 'time')} ({g.known})")
+    rate = f" ({report.steps / report.seconds:,.0f} steps/s)" if report.seconds > 0 else ""
+    tail = []
+    if report.not_applicable:
+        tail.append(f"{_count(report.not_applicable, 'game')} not applicable (the "
+                    "implementation answered `unsupported`)")
+    if report.stopped:
+        tail.append(f"stopped: {report.stopped}, {_count(report.skipped, 'game')} not played")
+    print(f"{_count(report.games, 'game')}, {_count(report.rounds, 'round')} completed, "
+          f"{_count(report.steps, 'step')}, {_count(len(report.new), 'new finding')} "
+          f"({_count(report.disagreements, 'disagreement')}), "
+          f"{len(report.known)} known, {report.seconds:.1f} s{rate}"
+          + "".join(f"; {t}" for t in tail))
+    if report.new:
+        print("to mark one as known, list it in a --known file, e.g.:")
+        print(f"  - {{fixture: {json.dumps(report.new[0].signature)}, reason: \"...\"}}")
+
+
+def report_json(report: FuzzReport, target: Target, seed: int) -> JSON:
+    def group(g: Group) -> JSON:
+        f = g.first
+        return {"signature": g.signature, "known": g.known, "count": g.count,
+                "variants": g.variants,
+                "first": {"game": f.game, "round": f.round, "step": f.step,
+                          "variant": f.probe.variant, "players": f.players},
+                "messages": _messages(g),
+                "reproducer": None if g.path is None else str(g.path),
+                "shrink": None if g.shrunk is None else {
+                    "seconds": round(g.shrink_seconds, 3), "tries": g.shrink_tries,
+                    "size": [g.best.probe.size, g.shrunk.size]},
+                "problems": g.problems}
+    return {"implementation": target.label, "seed": seed, "games": report.games,
+            "not_applicable": report.not_applicable, "skipped": report.skipped,
+            "rounds": report.rounds, "steps": report.steps,
+            "seconds": round(report.seconds, 3),
+            "steps_per_second": round(report.steps / report.seconds) if report.seconds else 0,
+            "stopped": report.stopped, "findings": [group(g) for g in report.groups],
+            "warnings": report.warnings}
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")

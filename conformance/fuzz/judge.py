@@ -1,0 +1,554 @@
+"""What is compared: one question put to the implementation and to the reference, and
+each way their answers differ, under a signature.
+
+A signature says what was asked, which field or action, and which clause, in words that
+stay the same from one occurrence of a bug to the next (no tiles, seats or counts), so
+that a run can count each bug once however often it shows:
+
+    deal: seat                              the dealt state differs, first in `seat`
+    allows draw (TURN-1)                    an action the rules refuse (by that clause) is
+                                            listed as legal, or accepted
+    forbids play                            a legal action is not listed, or is refused
+    refuses draw citing TURN-2, not TURN-1  refused for another reason than the rules'
+    after pass: marked                      the state after an action differs, first in
+                                            `marked`
+    after draw: INV-CONSERVATION            the state returned breaks an invariant (or a
+                                            schema path, or cannot be read as a table)
+    round end: result.scores                the step that ends the round: only the result
+                                            and the totals count, not the bookkeeping
+    winners                                 the match winners differ
+    crash on apply                          the implementation failed to answer
+
+The first differing field is taken in the order a bug's effects follow one another
+(tiles before the turn, the turn before the totals), so that one bug keeps one signature.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mtrain.reference import codec
+from mtrain.reference.engine import ENGINE, OVER, Action, State, duties, legal_actions, refusal
+from mtrain.reference.rules import FOLLOW_ANYWHERE, FOLLOW_RESTRICTED
+from mtrain.spec import tiles as T
+from mtrain.spec.catalog import catalog
+
+from ..adapter import JSON, Implementation, ReferenceImplementation, Refused
+from ..answers import Problem, actions_problems, state_problems, winners_problems
+from ..fixture import MEXICAN, Fixture, FixtureError, action_json, action_text, table_state
+from ..process import HarnessError, NotApplicable
+from ..runner import compare_field, compare_result, state_view
+from .possible import table_problems
+from .rulesets import Context, context
+from .tables import written
+
+STATE_FIELDS = ("engine", "engine_placed", "phase", "seat", "starter", "hands", "trains",
+                "marked", "boneyard", "open_doubles", "turn_doubles", "first_turns", "drawn",
+                "passes", "scores", "outs")
+END_FIELDS = ("phase", "scores", "outs")
+"""After the step that ends a round: what the rules determine (with the result)."""
+PRIMARY = ("hands", "trains", "boneyard", "drawn", "result", "open_doubles", "turn_doubles",
+           "marked", "first_turns", "engine_placed", "phase", "seat", "starter", "passes",
+           "scores", "outs", "engine")
+"""The order in which a difference names its signature: causes before consequences."""
+_ALIAS = {"hand_sizes": "hands", "boneyard_size": "boneyard"}
+
+
+@dataclass
+class Probe:
+    """One question: where it starts (a table or a deal), the steps each engine plays on
+    its own states from there, and what is asked.
+
+    kind: "deal" (the state dealt from `deal`), "legal" (the legal actions), "refused"
+    (`action` must be refused, by `clause`), "apply" (the state after `action`), "winners"
+    (the match winners after `action` ends the last round).
+    """
+
+    kind: str
+    variant: str
+    table: dict[str, Any] | None = None
+    deal: dict[str, Any] | None = None
+    steps: tuple[str, ...] = ()
+    action: str | None = None
+    clause: str | None = None
+
+    @property
+    def weight(self) -> tuple[int, int]:
+        """Which of two probes makes the better reproducer: fewer overlays, then smaller."""
+        return self.variant.count("+"), self.size
+
+    @property
+    def size(self) -> int:
+        """How much a reproducer of it writes: tiles, seats and steps."""
+        size = written(self.table) + len(self.steps)
+        if self.table is None and self.deal is not None:
+            order = self.deal.get("order")
+            size += 1 + (len(order) if isinstance(order, list) else 0)
+        return size
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """One way the answers differ: its signature, what differs, and the expectation (the
+    reference's answer) a fixture states to show it, after the steps `question`."""
+
+    signature: str
+    messages: tuple[str, ...]
+    expect: dict[str, Any] = field(default_factory=dict)
+    question: tuple[str, ...] = ()
+    clauses: tuple[str, ...] = ()
+
+
+# --- how answers differ ---------------------------------------------------------------
+
+
+def failure(asked: str, e: BaseException) -> tuple[str, str]:
+    """(signature, message) for an implementation that did not answer."""
+    if isinstance(e, HarnessError):
+        tail = f" (stderr: {e.stderr.strip().splitlines()[-1][:200]})" if e.stderr.strip() else ""
+        return f"{e.status} on {asked}", f"{asked}: {e.message}{tail}"
+    return f"exception on {asked} ({type(e).__name__})", f"{asked}() raised " \
+        f"{type(e).__name__}: {e}"
+
+
+def _problems(where: str, problems: Sequence[Problem]) -> tuple[str, tuple[str, ...]]:
+    return f"{where}: {problems[0].key}", tuple(str(p) for p in problems)
+
+
+def differences(want: JSON, got: Any, max_pip: int,
+                fields: Sequence[str] = STATE_FIELDS) -> tuple[dict[str, Any], list[str]]:
+    """The expectation (the reference's values where `got` differs) and the differences.
+
+    Fields are compared as a fixture's `state` compares them (runner.state_view), so a
+    difference found here is one a fixture can state.
+    """
+    ref = state_view(want)
+    try:
+        view = state_view(got)
+    except Exception as e:
+        bad: dict[str, Any] = {"state": {"seat": want["seat"], "phase": want["phase"],
+                                         "hand_sizes": ref["hand_sizes"]}}
+        return bad, [f"the implementation's state is malformed: {type(e).__name__}: {e}"]
+    state: dict[str, Any] = {}
+    for key in fields:
+        if key == "hands":
+            seats = [s for s in ref["hands"] if view["hands"].get(s) != ref["hands"][s]]
+            if seats:
+                state["hands"] = {s: list(want["hands"][s]) for s in seats}
+            if len(view["hands"]) != len(ref["hands"]):
+                state["hand_sizes"] = ref["hand_sizes"]
+        elif key == "trains":
+            trains = [k for k in ref["trains"] if view["trains"].get(k) != ref["trains"][k]]
+            if trains:
+                state["trains"] = {k: list(_train_json(want, k)["tiles"]) for k in trains}
+        elif view.get(key) != ref[key]:
+            if key == "boneyard":
+                if len(view["boneyard"]) != len(ref["boneyard"]):
+                    state["boneyard_size"] = ref["boneyard_size"]
+                else:
+                    state["boneyard"] = list(want["boneyard"])
+            elif key in ("marked", "first_turns"):
+                state[key] = ref[key]
+            else:
+                state[key] = want[key]
+    messages = [m for k, v in state.items() for m in compare_field(k, v, view, max_pip)]
+    expect: dict[str, Any] = {"state": state} if state else {}
+    result = compare_result(want.get("result"), got.get("result"))
+    if result:
+        expect["result"] = want.get("result")
+        messages += result
+    return expect, messages
+
+
+def _train_json(state: JSON, key: int | str) -> JSON:
+    train: JSON = state["mexican"] if key == MEXICAN else state["trains"][int(key)]
+    return train
+
+
+def primary(expect: dict[str, Any], want: JSON, got: Any) -> str:
+    """The field that names a difference (see PRIMARY)."""
+    names = {_ALIAS.get(k, k) for k in expect.get("state", {})}
+    if "result" in expect:
+        names.add("result")
+    name = next((f for f in PRIMARY if f in names), "state")
+    if name == "result":
+        w, g = want.get("result"), got.get("result") if isinstance(got, dict) else None
+        if isinstance(w, dict) and isinstance(g, dict) and g.get("end") == w.get("end"):
+            return "result.winner" if g.get("winner") != w.get("winner") else "result.scores"
+    return name
+
+
+def _minimal(want: JSON) -> dict[str, Any]:
+    """An expectation for a state that cannot be compared field by field."""
+    return {"state": {"seat": want["seat"], "phase": want["phase"],
+                      "hand_sizes": [len(h) for h in want["hands"]]}}
+
+
+def compare_deal(ctx: Context, want: JSON, got: Any,
+                 error: BaseException | None) -> list[Disagreement]:
+    clauses = tuple(deal_clauses(ctx))
+    if error is not None:
+        sig, message = failure("deal", error)
+        return [Disagreement(sig, (message,), _minimal(want), (), clauses)]
+    problems = state_problems(ctx.rules, got, dealt=True)
+    expect, messages = differences(want, got, ctx.max_pip)
+    if problems:
+        sig, texts = _problems("dealt state", problems)
+        return [Disagreement(sig, texts, expect or _minimal(want), (), clauses)]
+    if not messages:
+        return []
+    return [Disagreement(f"deal: {primary(expect, want, got)}", tuple(messages), expect, (),
+                         clauses)]
+
+
+def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
+                  error: BaseException | None) -> list[Disagreement]:
+    texts = sorted(action_text(codec.action_to_json(st, a)) for a in want)
+    expect = {"legal": texts}
+    clauses = tuple(state_clauses(ctx, st, ["TURN-1", "TRAIN-4"]))
+    if error is not None:
+        sig, message = failure("legal", error)
+        return [Disagreement(sig, (message,), expect, (), clauses)]
+    problems = actions_problems(got)
+    if problems:
+        sig, messages = _problems("legal answer", problems)
+        return [Disagreement(sig, messages, expect, (), clauses)]
+    listed = [action_text(a) for a in got]
+    out = []
+    if len(set(listed)) != len(listed):
+        twice = sorted({a for a in listed if listed.count(a) > 1})
+        out.append(Disagreement("lists an action twice",
+                                (f"legal actions listed twice: {', '.join(twice)}",),
+                                expect, (), clauses))
+    wanted = set(texts)
+    extra = sorted(set(listed) - wanted)
+    missing = sorted(wanted - set(listed))
+    # TURN-1 ties draw and pass to the plays: an engine that sees a play the rules do not
+    # refuses to draw or pass, one that misses every play draws or passes. Those follow
+    # from the plays, and are told with them, not as findings of their own.
+    plays_extra = any(_kind(t) == "play" for t in extra)
+    plays_missing = any(_kind(t) == "play" for t in missing)
+    follows = [t for t in (missing if plays_extra and not plays_missing else
+                           extra if plays_missing and not plays_extra else [])
+               if _kind(t) in ("draw", "pass")]
+    groups: dict[str, list[str]] = {}
+    if extra and missing and not plays_extra and not plays_missing:
+        # one move instead of another (a pass for a draw): one finding
+        sig = (f"allows {_kind(extra[0])} ({forbidding(ctx, st, extra[0])}) instead of "
+               + ", ".join(dict.fromkeys(_kind(t) for t in missing)))
+        return [*out, Disagreement(sig, (f"legal actions not allowed by the rules: "
+                                         f"{', '.join(extra)}; missing: {', '.join(missing)}",),
+                                   expect, (), clauses)]
+    for text in extra:
+        if text not in follows:
+            groups.setdefault(f"allows {_kind(text)} ({forbidding(ctx, st, text)})",
+                              []).append(text)
+    for text in missing:
+        if text not in follows:
+            groups.setdefault(f"forbids {_kind(text)}", []).append(text)
+    for sig, items in groups.items():
+        lines = [("legal actions not allowed by the rules: " if items[0] in extra else
+                  "legal actions missing: ") + ", ".join(items)]
+        if follows and sig.split(" ")[1] == "play":
+            lines.append(("and so, by TURN-1, missing: " if plays_extra else
+                          "and so, by TURN-1, not allowed: ") + ", ".join(follows))
+        out.append(Disagreement(sig, tuple(lines), expect, (), clauses))
+    return out
+
+
+def _kind(text: str) -> str:
+    return text.split(" ", 1)[0]
+
+
+def forbidding(ctx: Context, st: State, text: str) -> str:
+    """The clause by which the reference refuses the action `text` in `st`."""
+    try:
+        act = codec.action_from_json(st, action_json(text, ctx.max_pip))
+    except codec.StateError as e:
+        return e.clause or "TURN-7"
+    except FixtureError:
+        return "TURN-7"
+    return refusal(st, act).clause
+
+
+def compare_refusal(ctx: Context, st: State, text: str, want: str, accepted: bool,
+                    clause: str | None, error: BaseException | None) -> list[Disagreement]:
+    """`text` is refused by the reference under clause `want`; the implementation accepted
+    it, refused it naming `clause`, or failed with `error`."""
+    expect = {"refused": {text: want}}
+    clauses = (want,)
+    if error is not None:
+        sig, message = failure("apply", error)
+        return [Disagreement(sig, (message,), expect, (), clauses)]
+    kind = _kind(text)
+    if accepted:
+        return [Disagreement(f"allows {kind} ({want})",
+                             (f"`{text}` was accepted; the reference refuses it ({want})",),
+                             expect, (), clauses)]
+    if clause is None or clause == want:
+        return []
+    return [Disagreement(f"refuses {kind} citing {clause}, not {want}",
+                         (f"`{text}` refused by {clause}, the reference says {want}",),
+                         expect, (), clauses)]
+
+
+def compare_apply(ctx: Context, st: State, text: str, want: JSON, got: Any,
+                  error: BaseException | None,
+                  problems: list[Problem] | None = None) -> list[Disagreement]:
+    """The state after `text` from `st`: the reference's `want`, the implementation's `got`
+    (or Refused, or another failure, in `error`); `problems`: got's, if known."""
+    over = want["phase"] == OVER
+    # a round ended on one side only is a round-end finding, whichever action ended it
+    ended = over or (isinstance(got, dict) and got.get("phase") == OVER)
+    label = "round end" if ended else f"after {_label(st, text)}"
+    if isinstance(error, Refused):
+        before = codec.state_to_json(st)
+        expect, _ = differences(want, before, ctx.max_pip)
+        clause = f" [{error.clause}]" if error.clause else ""
+        return [Disagreement(f"forbids {_kind(text)}",
+                             (f"`{text}` was refused: {error.reason}{clause}",),
+                             expect or {"result": want["result"]}, (text,),
+                             tuple(action_clauses(ctx, st, text, expect)))]
+    if error is not None:
+        sig, message = failure("apply", error)
+        return [Disagreement(sig, (message,), _minimal(want), (text,),
+                             tuple(action_clauses(ctx, st, text, {})))]
+    if problems is None:
+        problems = state_problems(ctx.rules, got)
+    expect, messages = differences(want, got, ctx.max_pip, END_FIELDS if over else STATE_FIELDS)
+    if problems:
+        sig, texts = _problems(label, problems)
+        return [Disagreement(sig, texts, expect or _minimal(want), (text,),
+                             tuple(action_clauses(ctx, st, text, expect)))]
+    if not messages:
+        return []
+    return [Disagreement(f"{label}: {primary(expect, want, got)}", tuple(messages), expect,
+                         (text,), tuple(action_clauses(ctx, st, text, expect)))]
+
+
+def _label(st: State, text: str) -> str:
+    kind = _kind(text)
+    return "engine draw" if st.phase == ENGINE and kind == "draw" else kind
+
+
+def compare_winners(ctx: Context, text: str, want: list[int], got: Any,
+                    error: BaseException | None) -> list[Disagreement]:
+    expect = {"winners": sorted(want)}
+    clauses = tuple(winners_clauses(ctx))
+    if error is not None:
+        sig, message = failure("winners", error)
+        return [Disagreement(sig, (message,), expect, (text,), clauses)]
+    problems = winners_problems(got)
+    if problems:
+        sig, texts = _problems("winners answer", problems)
+        return [Disagreement(sig, texts, expect, (text,), clauses)]
+    if sorted(got) == sorted(want):
+        return []
+    return [Disagreement("winners", (f"winners: reference {sorted(want)}, implementation "
+                                     f"{sorted(got)}",), expect, (text,), clauses)]
+
+
+# --- clauses a reproducer names (a best guess from the situation) ---------------------
+
+
+def deal_clauses(ctx: Context) -> list[str]:
+    r = ctx.rules
+    return ["DEAL-1", "ENG-1", "ENG-3" if r.holder_lays else "ENG-2",
+            "SEAT-2" if r.engine_holder_starts else "SEAT-3"]
+
+
+def winners_clauses(ctx: Context) -> list[str]:
+    r = ctx.rules
+    return _known(["MATCH-1", "MATCH-3" if r.positive_scoring else "MATCH-2", "MATCH-4",
+                   *(["MATCH-5"] if r.tie_most_outs else [])])
+
+
+def state_clauses(ctx: Context, st: State, more: Iterable[str]) -> list[str]:
+    r = ctx.rules
+    follow = {FOLLOW_ANYWHERE: "DBL-2", FOLLOW_RESTRICTED: "DBL-3"}.get(r.follow, "DBL-4")
+    out = {"engine": ["ENG-4"], "chain": ["FIRST-1", "FIRST-2"],
+           "follow": ["DBL-1", follow]}.get(st.phase, [])
+    if duties(st):
+        out += ["DBL-6", "DBL-7" if r.oldest_first else "DBL-8"]
+    if st.drawn >= 0:
+        out.append("TURN-5" if r.draw_until_playable else "TURN-3")
+    return _known([*out, *more])
+
+
+def action_clauses(ctx: Context, st: State, text: str, expect: dict[str, Any]) -> list[str]:
+    r = ctx.rules
+    act = codec.action_from_json(st, action_json(text, ctx.max_pip))
+    fields = set(expect.get("state", {}))
+    out: list[str] = []
+    if act.kind == "play":
+        out.append("TRAIN-2")
+        if act.train in st.open_doubles:
+            out.append("TRAIN-3")
+        if T.IS_DOUBLE[act.tile]:
+            out.append("DBL-1")
+        if "marked" in fields:
+            out.append(("MARK-3", "MARK-4", "MARK-5")[r.marker_rule])
+        if "seat" in fields or "phase" in fields:
+            out.append("TURN-6")
+    elif act.kind == "draw":
+        out.append("ENG-4" if st.phase == "engine" else "TURN-2")
+    elif act.kind == "pass":
+        out += ["TURN-4", "MARK-1"]
+    else:
+        out.append("FIRST-1")
+    if "result" in expect:
+        result = expect["result"] or {}
+        if result.get("end") == "domino":
+            out.append("END-1")
+        elif result.get("end") == "blocked":
+            out.append("END-3" if r.passes_end_round else "END-2")
+        out.append("SCORE-6" if r.positive_scoring else "SCORE-5")
+    if "first_turns" in fields:
+        out.append("FIRST-6")
+    return state_clauses(ctx, st, out)
+
+
+def _known(ids: Iterable[str]) -> list[str]:
+    known = catalog().clauses
+    return list(dict.fromkeys(c for c in ids if c in known)) or ["TURN-1"]
+
+
+# --- asking both engines again ----------------------------------------------------------
+
+
+class Judge:
+    """Puts a Probe to the implementation and to the reference again (the shrinker's and
+    the reproducer's question): the Disagreements, or None when it is no question (the
+    table cannot exist, a step is refused, the chain of steps parts before the question).
+    """
+
+    def __init__(self, impl: Implementation) -> None:
+        self.impl = impl
+        self.ref = ReferenceImplementation()
+
+    def judge(self, probe: Probe) -> list[Disagreement] | None:
+        try:
+            return self._judge(probe)
+        except NotApplicable:
+            return None
+
+    def _judge(self, probe: Probe) -> list[Disagreement] | None:
+        ctx = context(probe.variant)
+        rj = ctx.rj
+        if probe.kind == "deal":
+            return self._deal(ctx, probe)
+        start = self._start(ctx, probe)
+        if start is None:
+            return None
+        want_state, got_state = start
+        st = codec.state_from_json(ctx.rules, want_state)
+        if st.phase == OVER:
+            return None
+        if probe.kind == "legal":
+            got: Any = None
+            error: BaseException | None = None
+            try:
+                got = self.impl.legal(rj, got_state)
+            except Exception as e:
+                error = e
+            return compare_legal(ctx, st, legal_actions(st), got, error)
+        assert probe.action is not None
+        act = action_json(probe.action, ctx.max_pip)
+        try:
+            after = self.ref.apply(rj, want_state, act)
+        except Refused as e:
+            if probe.kind != "refused":
+                return None
+            want = e.clause or "TURN-7"
+            if probe.clause is not None and want != probe.clause:
+                return None  # refused for another reason than the one being chased
+            return self._refusal(ctx, st, got_state, probe.action, want)
+        if probe.kind == "refused":
+            return None  # legal under the reference
+        try:
+            got, error = self.impl.apply(rj, got_state, act), None
+        except Exception as e:
+            got, error = None, e
+        found = compare_apply(ctx, st, probe.action, after, got, error)
+        if probe.kind == "apply":
+            return found
+        if found or not (after["phase"] == OVER and after["round"] == ctx.rules.rounds):
+            return None  # winners are asked of a last round both engines ended alike
+        try:
+            seats, error = self.impl.winners(rj, got), None
+        except Exception as e:
+            seats, error = None, e
+        return compare_winners(ctx, probe.action, self.ref.winners(rj, after), seats, error)
+
+    def _refusal(self, ctx: Context, st: State, state: JSON, text: str,
+                 want: str) -> list[Disagreement]:
+        accepted, clause, error = False, None, None
+        try:
+            self.impl.apply(ctx.rj, state, action_json(text, ctx.max_pip))
+            accepted = True
+        except Refused as e:
+            clause = e.clause
+        except Exception as e:
+            error = e
+        return compare_refusal(ctx, st, text, want, accepted, clause, error)
+
+    def _deal(self, ctx: Context, probe: Probe) -> list[Disagreement] | None:
+        request = deal_request(ctx, probe.deal)
+        if request is None:
+            return None
+        players, round_no, order, extra = request
+        want = {**self.ref.deal(ctx.rj, players, round_no, order), **extra}
+        try:
+            got, error = {**self.impl.deal(ctx.rj, players, round_no, order), **extra}, None
+        except Exception as e:
+            got, error = None, e
+        return compare_deal(ctx, want, got, error)
+
+    def _start(self, ctx: Context, probe: Probe) -> tuple[JSON, JSON] | None:
+        """(the reference's state, the implementation's) after the probe's steps, both
+        played from the probe's table or deal, each on its own states."""
+        if probe.table is not None:
+            if table_problems(probe.table, ctx):
+                return None
+            want = got = table_state(probe.table, ctx.rs)
+        else:
+            request = deal_request(ctx, probe.deal)
+            if request is None:
+                return None
+            players, round_no, order, extra = request
+            want = {**self.ref.deal(ctx.rj, players, round_no, order), **extra}
+            try:
+                got = {**self.impl.deal(ctx.rj, players, round_no, order), **extra}
+            except Exception:
+                return None
+            if compare_deal(ctx, want, got, None):
+                return None
+        for step in probe.steps:
+            act = action_json(step, ctx.max_pip)
+            try:
+                want = self.ref.apply(ctx.rj, want, act)
+            except Refused:
+                return None
+            try:
+                got = self.impl.apply(ctx.rj, got, act)
+            except Exception:
+                return None
+            if state_problems(ctx.rules, got) or differences(want, got, ctx.max_pip)[1]:
+                return None  # the implementation parts from the rules before the question
+        return want, got
+
+
+def deal_request(ctx: Context, deal: dict[str, Any] | None
+                 ) -> tuple[int, int, list[str], dict[str, Any]] | None:
+    """(players, round, order, totals) of a deal, or None if it cannot be dealt."""
+    assert deal is not None
+    fx = Fixture(id="fuzz-probe", description="", clauses=(), source=(), path="<fuzz>",
+                 line=None, table=None, deal=deal, steps=(), expect=())
+    try:
+        request = fx.deal_request(ctx.rs)
+        ctx.rs.hand_size(request[0])
+    except (FixtureError, ValueError):
+        return None
+    return request

@@ -1,0 +1,548 @@
+"""Playing random games: the reference plays, the implementation is asked the same
+questions at every step, and every disagreement is recorded before play goes on.
+
+At each step: the legal actions, the refusal of a couple of illegal actions, the state
+after the action the reference picked (after the step that ends a round: its result and
+the totals), and, after a last round, the match winners (again under made-up tied totals).
+Every round starts with its deal. Games start at a random round (with made-up running
+totals) and sometimes go on into the next one, so later rounds, the carried totals and
+the match's end are reached without playing whole matches.
+
+Where play goes on from (`follow`):
+
+- "ref": the reference's state, whatever the implementation answered: every question is
+  asked about a state the rules reach.
+- "impl": the implementation's own state, as a real game would, each step's action
+  replayed on the reference from that same state, so that mistakes compound. A returned
+  state that breaks the schemas or the invariants cannot be played on: play goes back to
+  the reference's. Where the implementation's state differs only in how it is written
+  (the order of a hand), its own JSON goes forward, and a probe then carries the steps
+  since the last state written out as a table.
+
+An answer identical to the reference's is not looked at any further; only a different one
+is checked against the schemas and the invariants and compared field by field.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mtrain.reference import codec
+from mtrain.reference.deal import deal as reference_deal
+from mtrain.reference.deal import deal_pool, match_winners
+from mtrain.reference.engine import (
+    DRAW,
+    END_CHAIN,
+    OVER,
+    PASS,
+    PLAY,
+    Action,
+    State,
+    engine_number,
+    legal_actions,
+    perform,
+    refusal,
+)
+from mtrain.reference.rules import Rules
+from mtrain.spec import tiles as T
+
+from ..adapter import JSON, Implementation, Refused
+from ..answers import identical, state_problems
+from ..fixture import action_text
+from ..process import HarnessError, NotApplicable, ProcessImplementation
+from .judge import (
+    Disagreement,
+    Judge,
+    Probe,
+    compare_apply,
+    compare_deal,
+    compare_legal,
+    compare_refusal,
+    compare_winners,
+)
+from .rulesets import Chooser, Context, context
+from .tables import table_of
+
+REFUSAL_PROBES = 2
+"""Illegal actions offered to the implementation at every step."""
+TIE_PROBES = 2
+"""Made-up tied totals tried on the last step of a match."""
+MAX_ROUND_STEPS = 3000
+"""A round the implementation keeps going longer than this is abandoned (with a warning)."""
+
+
+@dataclass(frozen=True)
+class GamePlan:
+    index: int
+    variant: str
+    players: int
+    first_round: int
+    rounds: int
+    seed: int
+
+
+def game_seed(seed: int, index: int) -> int:
+    return seed * 1_000_003 + index
+
+
+def plan_game(index: int, seed: int, chooser: Chooser, players: int | None = None) -> GamePlan:
+    """Game `index` of a run: its rule set, table size and rounds, all from the seed.
+
+    A third of the games start at round 1, a quarter at the last round (where the match
+    winners are compared), the rest in between; a quarter go on into the next round.
+    """
+    s = game_seed(seed, index)
+    rng = random.Random(s)
+    variant = chooser(index, random.Random(s ^ 0x5EED))
+    ctx = context(variant)
+    n = players if players is not None else rng.choice(ctx.rs.player_counts)
+    last = ctx.rules.rounds
+    x = rng.random()
+    first = 1 if x < 0.33 else last if x < 0.58 else rng.randint(1, last)
+    rounds = 2 if first < last and rng.random() < 0.25 else 1
+    return GamePlan(index, variant, n, first, rounds, s)
+
+
+@dataclass
+class Occurrence:
+    """A disagreement seen in a game, with the probe that asks it again."""
+
+    probe: Probe
+    disagreement: Disagreement
+    game: int
+    round: int
+    step: int  # 0: the deal
+    players: int
+
+
+@dataclass
+class GameResult:
+    index: int
+    variant: str = ""
+    steps: int = 0
+    rounds: int = 0
+    found: dict[str, tuple[int, Occurrence]] = field(default_factory=dict)
+    """signature -> (how often, the occurrence with the smallest probe)"""
+    warnings: list[str] = field(default_factory=list)
+    skipped: bool = False
+    not_applicable: str | None = None
+    stopped: bool = False  # the time limit ended the game
+    fatal: str | None = None  # the implementation could not be started
+
+    def record(self, found: Sequence[Disagreement], probe: Probe, round_no: int, step: int,
+               players: int) -> None:
+        for d in found:
+            seen = self.found.get(d.signature)
+            if seen is None or probe.weight < seen[1].probe.weight:
+                best = Occurrence(probe, d, self.index, round_no, step, players)
+            else:
+                best = seen[1]
+            self.found[d.signature] = ((seen[0] if seen else 0) + 1, best)
+
+
+def prior_totals(rules: Rules, players: int, rounds: int,
+                 rng: random.Random) -> tuple[list[int], list[int]]:
+    """Made-up running totals after `rounds` earlier rounds (ties made likely)."""
+    scores, outs = [0] * players, [0] * players
+    for _ in range(rounds):
+        winner = rng.randrange(players) if rng.random() < 0.85 else -1
+        if winner >= 0:
+            outs[winner] += 1
+        for s in range(players):
+            if rules.positive_scoring:
+                scores[s] += rng.randrange(10, 120) if s == winner else 0
+            elif s != winner:
+                scores[s] += rng.randrange(0, 60)
+    if players > 1 and rng.random() < 0.5:
+        a, b = rng.sample(range(players), 2)
+        scores[b] = scores[a]  # MATCH-4, MATCH-5: ties need equal totals
+    return scores, outs
+
+
+def tied_totals(rules: Rules, round_scores: list[int],
+                rng: random.Random) -> tuple[list[int], list[int]]:
+    """Totals before a last round whose scores are `round_scores`, chosen so that two or
+    more seats end the match tied on the best total; and rounds won, often tied too."""
+    n = len(round_scores)
+    tied = rng.sample(range(n), 2 if n == 2 or rng.random() < 0.7 else 3)
+    top = max(round_scores) + rng.randrange(0, 100)
+    final = []
+    for s, r in enumerate(round_scores):
+        if s in tied:
+            final.append(top)
+        elif rules.positive_scoring:
+            final.append(r + rng.randrange(0, max(1, top - r)))
+        else:
+            final.append(top + 1 + rng.randrange(0, 50))
+    outs = [0] * n
+    for _ in range(rules.rounds - 1):
+        if rng.random() < 0.8:
+            outs[rng.choice(tied) if rng.random() < 0.6 else rng.randrange(n)] += 1
+    if rng.random() < 0.4:
+        outs[tied[1]] = outs[tied[0]]
+    return [f - r for f, r in zip(final, round_scores, strict=True)], outs
+
+
+def illegal_sample(st: State, legal: Sequence[Action], rng: random.Random,
+                   k: int = REFUSAL_PROBES) -> list[Action]:
+    """A few illegal actions: mostly plausible ones (draw, pass, end-chain, or a held tile
+    that matches a train's end), now and then a held tile on a train it does not fit."""
+    legal_set = set(legal)
+    near: list[Action] = [a for a in (DRAW, PASS, END_CHAIN) if a not in legal_set]
+    hand, ends, number_mask = st.hands[st.seat], st.ends, st.rules.number_mask
+    for train in range(st.players + 1):
+        mask = hand & number_mask[ends[train]]
+        while mask:
+            low = mask & -mask
+            a = PLAY[train][low.bit_length() - 1]
+            if a not in legal_set:
+                near.append(a)
+            mask ^= low
+    out: list[Action] = []
+    while len(out) < k:
+        if near and (rng.random() >= 0.25 or not hand):
+            out.append(near.pop(rng.randrange(len(near))))
+            continue
+        held = T.tiles_of(hand)  # far: a held tile on a train it does not fit
+        t = held[rng.randrange(len(held))] if held else -1
+        train = rng.randrange(st.players + 1)
+        far = PLAY[train][t] if t >= 0 else None
+        if far is None or far in out or T.OTHER_END[t][ends[train]] >= 0:
+            if not near:
+                break
+            continue
+        out.append(far)
+    return out
+
+
+# --- asking the implementation ----------------------------------------------------------
+
+
+class Asker:
+    """The questions of one step, put to the implementation. A program behind the protocol
+    gets the step's state encoded once for all its questions, and the rule set encoded
+    once for the run."""
+
+    def __init__(self, impl: Implementation) -> None:
+        self.impl = impl
+        self.wire = impl if isinstance(impl, ProcessImplementation) else None
+        self.state: JSON = {}
+        self._encoded: bytes | None = None
+
+    def begin(self, state: JSON) -> None:
+        self.state, self._encoded = state, None
+
+    def _state(self) -> bytes:
+        if self._encoded is None:
+            self._encoded = codec_bytes(self.state)
+        return self._encoded
+
+    def deal(self, ctx: Context, players: int, round_no: int, order: list[str]) -> JSON:
+        return self.impl.deal(ctx.rj, players, round_no, order)
+
+    def legal(self, ctx: Context) -> Any:
+        if self.wire is None:
+            return self.impl.legal(ctx.rj, self.state)
+        return self.wire.call_encoded("legal", ruleset=ctx.rj_bytes, state=self._state())[
+            "actions"]
+
+    def apply(self, ctx: Context, action: JSON) -> Any:
+        if self.wire is None:
+            return self.impl.apply(ctx.rj, self.state, action)
+        answer = self.wire.call_encoded("apply", ruleset=ctx.rj_bytes, state=self._state(),
+                                        action=_action_bytes(action))
+        if "refused" in answer:
+            refused = answer["refused"]
+            raise Refused(refused["reason"], refused.get("clause"))
+        return answer["state"]
+
+    def winners(self, ctx: Context, state: JSON) -> Any:
+        return self.impl.winners(ctx.rj, state)
+
+
+def codec_bytes(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+_ACTIONS: dict[tuple[Any, ...], bytes] = {}
+
+
+def _action_bytes(action: JSON) -> bytes:
+    """An action as JSON: there are few, each encoded once."""
+    key = (action["type"], action.get("tile"), action.get("train"))
+    found = _ACTIONS.get(key)
+    if found is None:
+        found = _ACTIONS[key] = codec_bytes(action)
+    return found
+
+
+def _keys(st: State, legal: Sequence[Action]) -> set[tuple[Any, ...]]:
+    n, names = st.players, T.NAMES
+    return {("play", names[a.tile], a.train if a.train < n else "mexican")
+            if a.kind == "play" else (a.kind,) for a in legal}
+
+
+def same_actions(want: set[tuple[Any, ...]], got: Any) -> bool:
+    """Whether `got` lists exactly the actions `want` holds, in their canonical form."""
+    if type(got) is not list or len(got) != len(want):
+        return False
+    keys: set[tuple[Any, ...]] = set()
+    for a in got:
+        if type(a) is not dict:
+            return False
+        if len(a) == 3 and a.get("type") == "play":
+            train = a.get("train")
+            if type(a.get("tile")) is not str or not (type(train) is int or train == "mexican"):
+                return False
+            keys.add(("play", a["tile"], train))
+        elif len(a) == 1 and type(a.get("type")) is str:
+            keys.add((a["type"],))
+        else:
+            return False
+    return keys == want
+
+
+# --- a game ----------------------------------------------------------------------------
+
+
+class Session:
+    """One implementation, asked game after game (in one process of the run)."""
+
+    def __init__(self, impl: Implementation, follow: str = "ref",
+                 deadline: float | None = None) -> None:
+        self.impl = impl
+        self.asker = Asker(impl)
+        self.judge = Judge(impl)
+        self.follow = follow
+        self.deadline = deadline
+        self.unsupported: dict[str, str] = {}
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.monotonic() > self.deadline
+
+
+class _NotApplicable(Exception):
+    pass
+
+
+def play_game(session: Session, plan: GamePlan) -> GameResult:
+    """Play one game with the reference, asking the implementation at every step."""
+    res = GameResult(plan.index, plan.variant)
+    if plan.variant in session.unsupported:
+        res.not_applicable = session.unsupported[plan.variant]
+        return res
+    try:
+        _play(session, plan, res)
+    except NotApplicable as e:
+        res.not_applicable = session.unsupported[plan.variant] = e.message
+    return res
+
+
+@dataclass
+class Position:
+    """Where a game stands: the reference's view `st` of the state `cur` being asked about;
+    following the implementation, also the table or deal its probes start from and the
+    steps played since (needed only while its own JSON differs from the canonical one)."""
+
+    variant: str
+    st: State
+    cur: JSON
+    follow_impl: bool = False
+    table: dict[str, Any] | None = None
+    deal: dict[str, Any] | None = None
+    history: list[str] = field(default_factory=list)
+
+    def probe(self, kind: str, action: str | None = None, clause: str | None = None) -> Probe:
+        if not self.follow_impl or identical(self.cur, codec.state_to_json(self.st)):
+            return Probe(kind, self.variant, table_of(self.cur), action=action, clause=clause)
+        return Probe(kind, self.variant, self.table, self.deal, tuple(self.history), action,
+                     clause)
+
+    def restart(self, st: State, cur: JSON) -> None:
+        """Go on from `cur`, written out as the table later probes start from."""
+        self.st, self.cur = st, cur
+        self.table, self.deal, self.history = table_of(cur), None, []
+
+
+def _play(session: Session, plan: GamePlan, res: GameResult) -> None:
+    ctx = context(plan.variant)
+    rules, n, ask = ctx.rules, plan.players, session.asker
+    follow_impl = session.follow == "impl"
+    rng = random.Random(plan.seed + 1)
+    scores, outs = prior_totals(rules, n, plan.first_round - 1, rng)
+    for round_no in range(plan.first_round, plan.first_round + plan.rounds):
+        pool = deal_pool(rules, round_no)
+        rng.shuffle(pool)
+        order = [T.NAMES[t] for t in pool]
+        st = reference_deal(rules, n, round_no, order=pool, scores=scores, outs=outs)
+        dealt = codec.state_to_json(st)
+        deal_spec = {"players": n, "engine": engine_number(rules, round_no), "order": order,
+                     "scores": list(scores), "outs": list(outs)}
+        got: Any = None
+        error: BaseException | None = None
+        try:
+            got = {**ask.deal(ctx, n, round_no, order), "scores": list(scores),
+                   "outs": list(outs)}
+        except NotApplicable:
+            raise
+        except Exception as e:
+            error = e
+        found: list[Disagreement] = []
+        if error is not None or not identical(got, dealt):
+            found = compare_deal(ctx, dealt, got, error)
+            res.record(found, Probe("deal", plan.variant, deal=deal_spec), round_no, 0, n)
+        if _fatal(error):
+            return
+        pos = Position(plan.variant, st, dealt, follow_impl, deal=deal_spec)
+        if not follow_impl:
+            pass
+        elif error is not None or (found and state_problems(ctx.rules, got, dealt=True)):
+            pos.restart(st, dealt)  # nothing to play on: the rules' deal
+        elif found:  # another deal than the rules': go on from it
+            pos.restart(*_canonical(ctx, got))
+        else:
+            pos.cur = got  # the same deal, perhaps written another way: its own JSON goes on
+        step = 0
+        while pos.st.phase != OVER:
+            step += 1
+            res.steps += 1
+            if step > MAX_ROUND_STEPS:
+                res.warnings.append(f"game {plan.index} round {round_no}: the round did not end "
+                                    f"within {MAX_ROUND_STEPS} steps; abandoned")
+                return
+            if session.expired():
+                res.stopped = True
+                return
+            if not _step(session, ctx, pos, res, rng, round_no, step):
+                return
+        res.rounds += 1
+        scores, outs = list(pos.st.scores), list(pos.st.outs)
+
+
+def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
+          rng: random.Random, round_no: int, step: int) -> bool:
+    """One step: every question about `pos`, then the move; False when the game must end."""
+    st, ask, n = pos.st, session.asker, pos.st.players
+    ask.begin(pos.cur)
+    legal = legal_actions(st)
+    answer: Any = None
+    error: BaseException | None = None
+    try:
+        answer = ask.legal(ctx)
+    except NotApplicable:
+        raise
+    except Exception as e:
+        error = e
+    # the implementation's own view of the legal actions, when it differs from the rules':
+    # refusals that follow from that view are not findings of their own
+    listed: set[str] | None = None
+    if error is not None or not same_actions(_keys(st, legal), answer):
+        found = compare_legal(ctx, st, legal, answer, error)
+        res.record(found, pos.probe("legal"), round_no, step, n)
+        if _fatal(error):
+            return False
+        if found and error is None and type(answer) is list:
+            listed = {action_text(a) for a in answer if isinstance(a, dict)}
+    for bad in illegal_sample(st, legal, rng):
+        clause = refusal(st, bad).clause
+        bad_json = codec.action_to_json(st, bad)
+        accepted, named, error = False, None, None
+        try:
+            ask.apply(ctx, bad_json)
+            accepted = True
+        except Refused as e:
+            if e.clause is None or e.clause == clause or listed is not None:
+                continue  # agreed, or refused as its own (wrong) view of the table has it
+            named = e.clause
+        except NotApplicable:
+            raise
+        except Exception as e:
+            error = e
+        text = action_text(bad_json)
+        if accepted and listed is not None and text in listed:
+            continue  # accepted, as its legal answer said: that finding is recorded
+        res.record(compare_refusal(ctx, st, text, clause, accepted, named, error),
+                   pos.probe("refused", text, clause), round_no, step, n)
+        if _fatal(error):
+            return False
+    act = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+    act_json = codec.action_to_json(st, act)
+    text = action_text(act_json)
+    nxt = st.copy()
+    perform(nxt, act)
+    after = codec.state_to_json(nxt)
+    got: Any = None
+    error = None
+    try:
+        got = ask.apply(ctx, act_json)
+    except NotApplicable:
+        raise
+    except Exception as e:
+        error = e
+    same = error is None and identical(got, after)
+    problems = [] if same or error is not None else state_problems(ctx.rules, got)
+    found = [] if same else compare_apply(ctx, st, text, after, got, error, problems)
+    if isinstance(error, Refused) and listed is not None and text not in listed:
+        found = []  # refused, as its legal answer said: that finding is recorded
+    follow_impl = session.follow == "impl"
+    if found:
+        res.record(found, pos.probe("apply", text), round_no, step, n)
+        if _fatal(error):
+            return False
+    elif nxt.phase == OVER and nxt.round == ctx.rules.rounds:
+        _winners(session, ctx, res, pos.probe("winners", text), nxt,
+                 got if follow_impl else after, round_no, step, n, rng)
+    # where the next step starts
+    if not follow_impl:
+        pos.st, pos.cur = nxt, after
+    elif same:
+        pos.st, pos.cur = nxt, after
+        pos.history.append(text)
+    elif error is not None or problems:
+        pos.restart(nxt, after)  # nothing to play on: back to the rules' state
+    elif found:  # another state than the rules': go on from it
+        pos.restart(*_canonical(ctx, got))
+    else:  # the same state, perhaps written another way: its own JSON goes on
+        pos.st, pos.cur = nxt, got
+        pos.history.append(text)
+    return True
+
+
+def _fatal(error: BaseException | None) -> bool:
+    """A crash or a timeout ends the game: the implementation starts afresh."""
+    return isinstance(error, HarnessError) and error.status in ("crash", "timeout")
+
+
+def _canonical(ctx: Context, state: JSON) -> tuple[State, JSON]:
+    st = codec.state_from_json(ctx.rules, state)
+    return st, codec.state_to_json(st)
+
+
+def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt: State,
+             final: JSON, round_no: int, step: int, n: int, rng: random.Random) -> None:
+    """The match winners after the last round, and again under made-up tied totals (the
+    totals never change how a round is played: the same last step tests MATCH-4, 5)."""
+    assert probe.action is not None and nxt.result is not None
+    want = match_winners(nxt)
+    try:
+        got, error = session.asker.winners(ctx, final), None
+    except NotApplicable:
+        raise
+    except Exception as e:
+        got, error = None, e
+    if error is not None or type(got) is not list or sorted(got) != want:
+        res.record(compare_winners(ctx, probe.action, want, got, error), probe, round_no, step, n)
+    if probe.table is None or probe.steps:
+        return  # tied totals are tried on a table of the last state
+    for _ in range(TIE_PROBES):
+        table = {**probe.table}
+        table["scores"], table["outs"] = tied_totals(ctx.rules, list(nxt.result.scores), rng)
+        tie = Probe("winners", probe.variant, table, action=probe.action)
+        found = session.judge.judge(tie)
+        if found:
+            res.record(found, tie, round_no, step, n)

@@ -1,0 +1,342 @@
+"""A fuzz run: games played (in worker processes with --jobs), findings grouped by
+signature, known findings set apart, and each new finding shrunk and written out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import multiprocessing.util
+import os
+import shlex
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..adapter import JSON, Implementation, ReferenceImplementation
+from ..conform import SkipEntry, unsupported
+from ..process import ConfigurationError, HarnessError, kill_all
+from .judge import Disagreement, Probe
+from .play import GamePlan, GameResult, Occurrence, Session, plan_game, play_game
+from .reproducer import check, free_id, render, reproducer, slug
+from .rulesets import Chooser, context
+from .shrink import Shrinker
+
+DEFAULT_OUT = "fuzz-out"
+FOLLOW = ("ref", "impl")
+
+
+@dataclass(frozen=True)
+class Target:
+    """How to build the implementation under test, again in every worker process.
+
+    kind: "mutant" (a name in conformance.mutants), "impl" (a command speaking the
+    protocol), "adapter" (MODULE:OBJECT, as for conform),
+    "reference", or "object" (an instance handed in: not rebuildable, so no --jobs).
+    """
+
+    kind: str
+    value: str = ""
+    label: str = ""
+    instance: Any = field(default=None, compare=False, repr=False)
+    timeout: float | None = None  # per request, for --impl and --adapter
+
+    @staticmethod
+    def of(impl: Implementation, label: str) -> Target:
+        return Target("object", "", label, impl)
+
+    @property
+    def rebuildable(self) -> bool:
+        return self.kind != "object"
+
+    def make(self) -> Implementation:
+        if self.kind == "object":
+            impl: Implementation = self.instance
+            return impl
+        if self.kind == "reference":
+            return ReferenceImplementation()
+        if self.kind == "mutant":
+            from ..mutants import mutant
+
+            made: Implementation = mutant(self.value)
+            return made
+        return load_implementation(self.kind, self.value, self.timeout)
+
+    def commands(self, path: Path) -> list[str]:
+        """Commands that run a reproducer against this implementation (and the reference)."""
+        file = shlex.quote(str(path))
+        reference = f"mtrain conform --fixtures {file}"
+        if self.kind == "mutant":
+            return [f"{reference}  # the reference engine: passes",
+                    f"python -m mtrain.conformance.mutants {file} -m {shlex.quote(self.value)}"
+                    "  # the mutant: killed"]
+        if self.kind in ("impl", "adapter"):
+            return [f"{reference} --{self.kind} {shlex.quote(self.value)}"]
+        return [reference]
+
+
+def load_implementation(kind: str, value: str, timeout: float | None = None) -> Implementation:
+    """An implementation from --impl COMMAND or --adapter MODULE:OBJECT, built the way
+    `mtrain conform` builds it (its loader, time limit and error messages)."""
+    from ..conform import DEFAULT_TIMEOUT, target_of
+
+    args = argparse.Namespace(impl=value if kind == "impl" else None,
+                              adapter=value if kind == "adapter" else None,
+                              timeout=timeout or DEFAULT_TIMEOUT)
+    return target_of(args).make()
+
+
+def close_implementation(impl: Implementation) -> None:
+    close = getattr(impl, "close", None)
+    if callable(close):
+        close()
+
+
+# --- findings ------------------------------------------------------------------------
+
+
+@dataclass
+class Group:
+    """Every occurrence of one signature (under rule sets a known finding does not cover,
+    or under those it does: then `known` is its reason)."""
+
+    signature: str
+    count: int
+    first: Occurrence
+    best: Occurrence
+    variants: list[str]
+    known: str | None = None
+    shrunk: Probe | None = None
+    verdict: Disagreement | None = None
+    shrink_tries: int = 0
+    shrink_seconds: float = 0.0
+    path: Path | None = None
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FuzzReport:
+    games: int = 0
+    skipped: int = 0
+    not_applicable: int = 0
+    steps: int = 0
+    rounds: int = 0
+    seconds: float = 0.0
+    groups: list[Group] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    stopped: str | None = None  # why games were left unplayed
+
+    @property
+    def new(self) -> list[Group]:
+        return [g for g in self.groups if g.known is None]
+
+    @property
+    def known(self) -> list[Group]:
+        return [g for g in self.groups if g.known is not None]
+
+    @property
+    def disagreements(self) -> int:
+        return sum(g.count for g in self.new)
+
+
+def _known(entries: Sequence[SkipEntry], signature: str, variant: str) -> str | None:
+    return next((e.reason for e in entries if e.matches(signature, variant)), None)
+
+
+def _add(groups: dict[tuple[str, str | None], Group], result: GameResult,
+         known: Sequence[SkipEntry]) -> int:
+    """Fold a game's findings into the run's; the number of new signatures it brought."""
+    fresh = 0
+    for signature, (count, occ) in result.found.items():
+        reason = _known(known, signature, result.variant)
+        key = (signature, reason)
+        group = groups.get(key)
+        if group is None:
+            groups[key] = Group(signature, count, occ, occ, [result.variant], reason)
+            fresh += reason is None
+            continue
+        group.count += count
+        if occ.probe.weight < group.best.probe.weight:
+            group.best = occ
+        if result.variant not in group.variants:
+            group.variants.append(result.variant)
+    return fresh
+
+
+# --- games, here or in worker processes -------------------------------------------------
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _worker_init(target: Target, stop: Any, follow: str, deadline: float | None) -> None:
+    signal.signal(signal.SIGTERM, _worker_stop)
+    _WORKER.update(stop=stop, error=None)
+    try:
+        impl = target.make()
+        impl.info()  # started and greeted here, so that a failure is reported, not retried
+    except BaseException as e:  # reported by the first game: an initializer must not fail
+        _WORKER["error"] = _start_error(e)
+        return
+    _WORKER["session"] = Session(impl, follow, deadline)
+    multiprocessing.util.Finalize(None, close_implementation, args=(impl,), exitpriority=10)
+
+
+def _worker_stop(signum: int, frame: object) -> None:
+    """Pool.terminate sends SIGTERM: take this worker's implementation along."""
+    kill_all()
+    os._exit(1)
+
+
+def _worker_game(plan: GamePlan) -> GameResult:
+    if _WORKER["error"] is not None:
+        return GameResult(plan.index, plan.variant, fatal=_WORKER["error"])
+    if plan.index > _WORKER["stop"].value:
+        return GameResult(plan.index, plan.variant, skipped=True)
+    result: GameResult = play_game(_WORKER["session"], plan)
+    return result
+
+
+def _start_error(e: BaseException) -> str:
+    if isinstance(e, HarnessError):
+        tail = f"\n{e.stderr.rstrip()}" if e.stderr.strip() else ""
+        return f"the implementation did not start ({e.status}): {e.message}{tail}"
+    if isinstance(e, ConfigurationError):
+        return str(e)
+    return f"the implementation did not start: {type(e).__name__}: {e}"
+
+
+def _results(target: Target, session: Session, plans: list[GamePlan],
+             jobs: int) -> Iterator[tuple[GameResult, Callable[[int], None]]]:
+    """Each game's result, in game order, with a function that stops later games."""
+    if jobs <= 1 or not target.rebuildable or len(plans) <= 1:
+        stopped = [len(plans)]
+
+        def stop_serial(index: int) -> None:
+            stopped[0] = index
+
+        for plan in plans:
+            if plan.index > stopped[0]:
+                yield GameResult(plan.index, plan.variant, skipped=True), stop_serial
+            else:
+                yield play_game(session, plan), stop_serial
+        return
+    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    stop = ctx.Value("i", len(plans) + 1)
+
+    def stop_pool(index: int) -> None:
+        stop.value = index
+
+    with ctx.Pool(jobs, initializer=_worker_init,
+                  initargs=(target, stop, session.follow, session.deadline)) as pool:
+        try:
+            for result in pool.imap(_worker_game, plans):
+                yield result, stop_pool
+        except BaseException:  # an interrupt: do not wait for the games under way
+            pool.terminate()
+            raise
+        finally:
+            pool.close()
+            pool.join()
+
+
+def declared(names: Sequence[str], info: JSON, players: int | None = None) -> Chooser:
+    """The rule sets to play among `names` (none: the default draw), within what the
+    implementation declares: the rule sets conform would run (conform.unsupported)."""
+    def supported(name: str) -> bool:
+        rs = context(name).rs
+        return unsupported(info, name, rs) is None and (
+            players is None or players in rs.player_counts)
+
+    chooser = Chooser([n for n in names if supported(n)], supported)
+    if chooser.empty or (names and not chooser.names):
+        raise ValueError("the implementation supports none of the rule sets asked for")
+    return chooser
+
+
+class StartError(Exception):
+    """The implementation could not be started (in a worker): a configuration error."""
+
+
+def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: int, *,
+         jobs: int = 1, out: str | Path = DEFAULT_OUT, players: int | None = None,
+         shrink_seconds: float = 10.0, progress: Callable[[int], None] | None = None,
+         impl: Implementation | None = None, follow: str = "ref",
+         known: Sequence[SkipEntry] = (), max_findings: int | None = None,
+         max_seconds: float | None = None) -> FuzzReport:
+    """Fuzz `target` against the reference: every game played (or until `max_findings`
+    new signatures, or `max_seconds`), each new finding shrunk and written to `out`.
+
+    `variants`: the rule sets, played in turn; empty, the default draw (rulesets.Chooser).
+    """
+    report = FuzzReport()
+    impl = impl if impl is not None else target.make()
+    try:
+        info = impl.info()  # started and greeted before any game
+    except (ConfigurationError, HarnessError) as e:
+        raise StartError(_start_error(e)) from None
+    label = slug(target.label or str(info.get("name", "impl")))
+    chooser = variants if isinstance(variants, Chooser) else declared(variants, info, players)
+    plans = [plan_game(i, seed, chooser, players) for i in range(games)]
+    start = time.perf_counter()
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
+    session = Session(impl, follow, deadline)
+    groups: dict[tuple[str, str | None], Group] = {}
+    fresh = 0
+    for result, stop in _results(target, session, plans, jobs):
+        if result.fatal is not None:
+            stop(-1)
+            raise StartError(result.fatal)
+        if result.skipped:
+            report.skipped += 1
+        elif result.not_applicable is not None:
+            report.not_applicable += 1
+        else:
+            report.games += 1
+            report.steps += result.steps
+            report.rounds += result.rounds
+            report.warnings += result.warnings
+        fresh += _add(groups, result, known)
+        if max_findings is not None and fresh >= max_findings and report.stopped is None:
+            report.stopped = f"--max-findings {max_findings} reached"
+            stop(result.index)
+        if result.stopped and report.stopped is None:
+            report.stopped = f"--max-seconds {max_seconds:g} reached"
+            stop(result.index)
+        if progress is not None:
+            progress(1)
+    report.seconds = time.perf_counter() - start
+    report.groups = sorted(groups.values(), key=lambda g: (g.first.game, g.first.round,
+                                                           g.first.step, g.signature))
+    out = Path(out)
+    taken: set[str] = set()
+    for group in report.new:
+        _shrink_and_write(group, session, label, seed, out, shrink_seconds, taken)
+    return report
+
+
+def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out: Path,
+                      seconds: float, taken: set[str]) -> None:
+    began = time.perf_counter()
+    try:
+        shrinker = Shrinker(session.judge, group.best.probe, group.signature, seconds)
+    except ValueError:
+        group.problems.append("the disagreement did not show again when asked again")
+        return
+    group.shrunk = shrinker.run()
+    group.verdict = shrinker.verdict
+    group.shrink_tries = shrinker.tries
+    group.shrink_seconds = time.perf_counter() - began
+    fid = free_id(out, label, seed, taken)
+    taken.add(fid)
+    path = out / f"{fid}.yaml"
+    text = render(reproducer(group.best, group.shrunk, group.verdict, label, seed, fid))
+    group.problems += check(path, text, session.impl, label)
+    if not group.problems:
+        out.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        group.path = path

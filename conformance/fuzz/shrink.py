@@ -1,0 +1,301 @@
+"""Shrinking: a disagreeing probe cut down while the same disagreement stays.
+
+Delta debugging on the table: fewer players, shorter trains, smaller hands, a shorter
+written boneyard, fewer extras; every tile taken off the table goes to the one `rest`
+place. A candidate is kept only if it is a possible table (possible.table_problems) and
+the implementation still disagrees there under the same signature; a probe that carries
+steps is first started as late as it can be (a table of the reference's state part way).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+from mtrain.reference import codec
+
+from ..adapter import ReferenceImplementation, Refused
+from ..fixture import REST, action_json, table_state
+from .judge import Disagreement, Judge, Probe, deal_request
+from .rulesets import context
+from .tables import cut_train, drop_seat, reroute, table_of
+
+
+class Shrinker:
+    """Cuts a disagreeing probe down while it shows the disagreement `signature`.
+
+    Tiles taken off the table go to the one `rest` place: the boneyard's tail when the
+    boneyard holds tiles, else the hand of a seat that is not to move.
+    """
+
+    def __init__(self, judge: Judge, probe: Probe, signature: str, seconds: float) -> None:
+        self.judge = judge
+        self.signature = signature
+        self.best = probe
+        found = self._shows(probe)
+        if found is None:
+            raise ValueError("the probe does not show the disagreement again")
+        self.verdict: Disagreement = found
+        self.deadline = time.monotonic() + seconds
+        self.tries = 0
+        self.kept = 0
+
+    def _shows(self, probe: Probe) -> Disagreement | None:
+        found = self.judge.judge(probe) or []
+        return next((d for d in found if d.signature == self.signature), None)
+
+    @property
+    def expired(self) -> bool:
+        return time.monotonic() > self.deadline
+
+    def attempt(self, candidate: Probe) -> bool:
+        if self.expired:
+            return False
+        self.tries += 1
+        verdict = self._shows(candidate)
+        if verdict is None:
+            return False
+        self.best, self.verdict = candidate, verdict
+        self.kept += 1
+        return True
+
+    def run(self) -> Probe:
+        if self.best.kind == "deal":
+            self._deal()
+            return self.best
+        if self.best.steps or self.best.table is None:
+            self._later_start()
+            if self.best.table is None:
+                return self.best  # only a deal and every step show it
+        # Cut tiles go to the boneyard's tail or to a hand; which one keeps the
+        # disagreement shows only once cuts are made: both are tried, the smaller kept.
+        start, verdict = self.best, self.verdict
+        done: list[tuple[Probe, Disagreement]] = []
+        for place in (self._rest_in_boneyard, self._rest_in_hand):
+            self.best, self.verdict = start, verdict
+            if place() or not done:
+                self._passes()
+                done.append((self.best, self.verdict))
+        self.best, self.verdict = min(done, key=lambda pv: pv[0].size)
+        return self.best
+
+    def _passes(self) -> None:
+        changed = True
+        while changed and not self.expired:
+            changed = False
+            for step in (self._seats, self._trains, self._hands, self._boneyard, self._extras):
+                changed = step() or changed
+
+    def _with(self, table: dict[str, Any], action: str | None = None) -> Probe:
+        p = copy.copy(self.best)
+        p.table = table
+        if action is not None:
+            p.action = action
+        return p
+
+    def _table(self) -> dict[str, Any]:
+        assert self.best.table is not None
+        return copy.deepcopy(self.best.table)
+
+    def _rest_in_boneyard(self) -> bool:
+        t = self._table()
+        return bool(t["boneyard"]) and self.attempt(
+            self._with({**t, "boneyard": [*t["boneyard"], REST]}))
+
+    def _rest_in_hand(self) -> bool:
+        """The hand of the seat not to move that holds the most."""
+        t = self._table()
+        others = [s for s in t["hands"] if s != t["seat"]]
+        if not others:
+            return False
+        k = max(others, key=lambda s: len(t["hands"][s]))
+        t["hands"][k] = [*t["hands"][k], REST]
+        return self.attempt(self._with(t))
+
+    def _rest_seat(self) -> int | None:
+        assert self.best.table is not None
+        return next((s for s, h in self.best.table["hands"].items() if REST in (h or [])), None)
+
+    def _seats(self) -> bool:
+        if self.best.steps:
+            return False  # the steps name seats and trains: the seats stay
+        changed = False
+        ctx = context(self.best.variant)
+        fewest = min(ctx.rs.player_counts)
+        for s in sorted(self._table()["hands"], reverse=True):
+            t = self._table()
+            n = len(t["hands"])
+            if n - 1 < fewest:
+                break
+            if s in (t["seat"], t["starter"], self._rest_seat()) or s not in t["hands"]:
+                continue
+            action = self.best.action
+            if action is not None and action.endswith(f" on {s}"):
+                continue
+            if action is not None:
+                m = re.match(r"^(play \S+ on )(\d+)$", action)
+                if m and int(m.group(2)) > s:
+                    action = f"{m.group(1)}{int(m.group(2)) - 1}"
+            changed = self.attempt(self._with(drop_seat(t, s), action)) or changed
+        return changed
+
+    def _trains(self) -> bool:
+        changed = False
+        ctx = context(self.best.variant)
+        for key in list(self._table().get("trains") or {}):
+            shorter = reroute(self._table(), key, ctx.max_pip)
+            if shorter is not None:
+                changed = self.attempt(self._with(shorter)) or changed
+            while not self.expired:
+                tiles = (self._table().get("trains") or {}).get(key) or []
+                cut = len(tiles)
+                progressed = False
+                while cut >= 1:
+                    if self.attempt(self._with(cut_train(self._table(), key, cut))):
+                        progressed = changed = True
+                        break
+                    cut //= 2
+                if not progressed:
+                    break
+        return changed
+
+    def _hands(self) -> bool:
+        changed = False
+        for s in list(self._table()["hands"]):
+            t = self._table()
+            hand = t["hands"][s] or []
+            keep = [x for x in hand if x == REST or x == t.get("drawn")]
+            items = [x for x in hand if x not in keep]
+
+            def build(kept: list[str], s: int = s, keep: list[str] = keep) -> Probe:
+                nt = self._table()
+                nt["hands"][s] = kept + keep
+                return self._with(nt)
+
+            changed = self._ddmin(items, build) or changed
+        return changed
+
+    def _boneyard(self) -> bool:
+        t = self._table()
+        bone = t.get("boneyard") or []
+        rest = [REST] if REST in bone else []
+        items = [x for x in bone if x != REST]
+
+        def build(kept: list[str]) -> Probe:
+            nt = self._table()
+            nt["boneyard"] = kept + rest
+            return self._with(nt)
+
+        return self._ddmin(items, build)
+
+    def _extras(self) -> bool:
+        changed = False
+        t = self._table()
+        for s in list(t.get("marked") or []):
+            nt = self._table()
+            nt["marked"] = [x for x in nt["marked"] if x != s]
+            changed = self.attempt(self._with(nt)) or changed
+        if self._table()["starter"] != self._table()["seat"]:
+            nt = self._table()
+            nt["starter"] = nt["seat"]
+            changed = self.attempt(self._with(nt)) or changed
+        if self._table().get("first_turns"):
+            nt = self._table()
+            nt["first_turns"] = []
+            changed = self.attempt(self._with(nt)) or changed
+        for key in ("passes", "scores", "outs"):
+            nt = self._table()
+            zero: Any = 0 if key == "passes" else [0] * len(nt["hands"])
+            if nt.get(key) != zero:
+                nt[key] = zero
+                changed = self.attempt(self._with(nt)) or changed
+        return changed
+
+    def _ddmin(self, items: list[str], build: Callable[[list[str]], Probe]) -> bool:
+        """Remove chunks of `items` (halves, quarters, ... single items) while it holds."""
+        changed = False
+        chunk = max(1, len(items) // 2)
+        while items and not self.expired:
+            i = 0
+            while i < len(items) and not self.expired:
+                candidate = items[:i] + items[i + chunk:]
+                if self.attempt(build(candidate)):
+                    items, changed = candidate, True
+                else:
+                    i += chunk
+            if chunk == 1:
+                break
+            chunk = max(1, chunk // 2)
+        return changed
+
+    def _later_start(self) -> None:
+        """Start from the reference's state after as many of the steps as can go, while it
+        shows: the largest such number is found by halving (the bug shows from every
+        start before the mistake that sets it off, and from none after)."""
+        states = self._replay()
+        if states is None:
+            return
+        probe = self.best
+
+        def at(j: int) -> Probe:
+            return dataclasses.replace(probe, table=table_of(states[j]), deal=None,
+                                       steps=probe.steps[j:])
+
+        lo, hi = 0, len(states) - 1  # lo: shows (the original), hi: the latest to try
+        if self.attempt(at(hi)):
+            return
+        while hi - lo > 1 and not self.expired:
+            mid = (lo + hi) // 2
+            if self.attempt(at(mid)):
+                lo = mid
+            else:
+                hi = mid
+        if lo == 0 and self.best.table is None:
+            self.attempt(at(0))  # a table shrinks further than a deal
+
+    def _replay(self) -> list[Any] | None:
+        """The reference's state before each step of the best probe (and after the last)."""
+        probe = self.best
+        ctx = context(probe.variant)
+        ref = ReferenceImplementation()
+        if probe.table is not None:
+            state = table_state(probe.table, ctx.rs)
+        else:
+            request = deal_request(ctx, probe.deal)
+            if request is None:
+                return None
+            players, round_no, order, extra = request
+            state = {**ref.deal(ctx.rj, players, round_no, order), **extra}
+        states = [state]
+        for step in probe.steps:
+            try:
+                state = ref.apply(ctx.rj, state, action_json(step, ctx.max_pip))
+            except (Refused, codec.StateError):
+                return None
+            states.append(state)
+        return states
+
+    def _deal(self) -> None:
+        ctx = context(self.best.variant)
+        deal = self.best.deal
+        assert deal is not None
+        for order in ("sorted", "reversed"):
+            if self.attempt(dataclasses.replace(self.best, deal={**deal, "order": order})):
+                break
+        for players in sorted(ctx.rs.player_counts):
+            assert self.best.deal is not None
+            if players >= self.best.deal["players"]:
+                break
+            cand = {**self.best.deal, "players": players}
+            cand.pop("scores", None)
+            cand.pop("outs", None)
+            if self.attempt(dataclasses.replace(self.best, deal=cand)):
+                break
+        assert self.best.deal is not None
+        if "scores" in self.best.deal or "outs" in self.best.deal:
+            cand = {k: v for k, v in self.best.deal.items() if k not in ("scores", "outs")}
+            self.attempt(dataclasses.replace(self.best, deal=cand))

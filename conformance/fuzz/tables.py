@@ -1,0 +1,177 @@
+"""Tables in fixture notation: writing a state as a table, and the cuts the shrinker makes.
+
+A table (docs/fixture-format.md) writes every tile out; `compact` leaves out whatever the
+defaults say; the cuts take tiles off a table (they go to the one `rest` place).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from mtrain.spec import tiles as T
+
+from ..adapter import JSON
+from ..fixture import MEXICAN, REST
+from .rulesets import Context
+
+
+def table_of(state: JSON) -> dict[str, Any]:
+    """The fixture table of a canonical state, every tile written out."""
+    trains: dict[Any, list[str]] = {s: list(t["tiles"]) for s, t in enumerate(state["trains"])
+                                    if t["tiles"]}
+    if state["mexican"]["tiles"]:
+        trains[MEXICAN] = list(state["mexican"]["tiles"])
+    return {
+        "engine": state["engine"],
+        "seat": state["seat"],
+        "starter": state["starter"],
+        "phase": state["phase"],
+        "hands": {s: list(h) for s, h in enumerate(state["hands"])},
+        "trains": trains,
+        "marked": [s for s, t in enumerate(state["trains"]) if t.get("marker")],
+        "boneyard": list(state["boneyard"]),
+        "open_doubles": list(state["open_doubles"]),
+        "turn_doubles": list(state["turn_doubles"]),
+        "first_turns": sorted(state["first_turns"]),
+        "drawn": state.get("drawn"),
+        "passes": state["passes"],
+        "scores": list(state["scores"]),
+        "outs": list(state["outs"]),
+    }
+
+
+def _is_double(text: str) -> bool:
+    a, b = text.split("-")
+    return a == b
+
+
+def default_open(table: dict[str, Any]) -> list[int | str]:
+    n = len(table["hands"])
+    trains = table.get("trains") or {}
+    return [k for k in [*range(n), MEXICAN] if trains.get(k) and _is_double(trains[k][-1])]
+
+
+def compact(table: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    """The table with every key left out that says what the default says."""
+    n = len(table["hands"])
+    seat = table.get("seat", 0)
+    out: dict[str, Any] = {}
+    if table.get("engine", ctx.max_pip) != ctx.max_pip:
+        out["engine"] = table["engine"]
+    if seat:
+        out["seat"] = seat
+    if table.get("starter", seat) != seat:
+        out["starter"] = table["starter"]
+    if table.get("phase", "start") != "start":
+        out["phase"] = table["phase"]
+    out["hands"] = {s: list(table["hands"][s]) for s in range(n)}
+    trains = table.get("trains") or {}
+    if trains:
+        out["trains"] = {k: list(trains[k]) for k in [*range(n), MEXICAN] if trains.get(k)}
+    if table.get("marked"):
+        out["marked"] = sorted(table["marked"])
+    if table.get("boneyard", [REST]) != [REST]:
+        out["boneyard"] = list(table["boneyard"])
+    if table.get("open_doubles", default_open(table)) != default_open(table):
+        out["open_doubles"] = list(table["open_doubles"])
+    if table.get("turn_doubles"):
+        out["turn_doubles"] = list(table["turn_doubles"])
+    first = table.get("first_turns") or []
+    if first:
+        out["first_turns"] = "all" if sorted(first) == list(range(n)) and n > 1 else first
+    if table.get("drawn") is not None:
+        out["drawn"] = table["drawn"]
+    if table.get("passes"):
+        out["passes"] = table["passes"]
+    for key in ("scores", "outs"):
+        if any(table.get(key) or []):
+            out[key] = list(table[key])
+    return out
+
+
+def written(table: dict[str, Any] | None) -> int:
+    """How much a table writes out: tiles and seats."""
+    if table is None:
+        return 0
+    tiles = sum(len([x for x in h or [] if x != REST]) for h in table["hands"].values())
+    tiles += sum(len(v or []) for v in (table.get("trains") or {}).values())
+    tiles += len([x for x in table.get("boneyard", []) if x != REST])
+    return tiles + len(table["hands"])
+
+
+def drop_seat(table: dict[str, Any], s: int) -> dict[str, Any]:
+    """The table without seat `s` (its hand and train go to `rest`), seats renumbered."""
+    def m(x: Any) -> Any:
+        return x if x == MEXICAN or x < s else x - 1
+
+    t = copy.deepcopy(table)
+    t["hands"] = {m(k): v for k, v in t["hands"].items() if k != s}
+    t["trains"] = {m(k): v for k, v in (t.get("trains") or {}).items() if k != s}
+    for key in ("marked", "open_doubles", "turn_doubles", "first_turns"):
+        t[key] = [m(x) for x in t.get(key) or [] if x != s]
+    t["seat"], t["starter"] = m(t["seat"]), m(t["starter"])
+    for key in ("scores", "outs"):
+        t[key] = [v for i, v in enumerate(t[key]) if i != s]
+    return t
+
+
+def reroute(table: dict[str, Any], key: Any, max_pip: int) -> dict[str, Any] | None:
+    """The table with train `key` relaid by the shortest way from the engine to the same
+    open end (a last double stays last), with tiles nobody holds; None if none is shorter."""
+    tiles: list[str] = table["trains"][key]
+    engine = int(table.get("engine", max_pip))
+    end = int(tiles[-1].split("-")[1])
+    double = _is_double(tiles[-1])
+    goal = end  # a last double is laid on its own number: the way leads to that number
+    written_ids: set[int] = set()
+    for k, train in (table.get("trains") or {}).items():
+        if k != key:
+            written_ids.update(T.parse(x) for x in train or [])
+    for hand in table["hands"].values():
+        written_ids.update(T.parse(x) for x in hand or [] if x != REST)
+    written_ids.update(T.parse(x) for x in table.get("boneyard") or [] if x != REST)
+    free = [t for t in range(T.set_size(max_pip))
+            if t not in written_ids and t != T.DOUBLE[engine] and not T.IS_DOUBLE[t]]
+    # breadth-first over the numbers, from the engine
+    back: dict[int, tuple[int, int]] = {engine: (-1, -1)}
+    frontier = [engine]
+    while frontier and goal not in back:
+        nxt = []
+        for a in frontier:
+            for t in free:
+                b = T.OTHER_END[t][a]
+                if b >= 0 and b not in back:
+                    back[b] = (a, t)
+                    nxt.append(b)
+        frontier = nxt
+    if goal not in back:
+        return None
+    path: list[str] = []
+    at = goal
+    while at != engine:
+        prev, t = back[at]
+        path.append(T.oriented(t, prev))
+        at = prev
+    path.reverse()
+    if double:
+        path.append(f"{end}-{end}")
+    if not path or len(path) >= len(tiles):
+        return None
+    t2 = copy.deepcopy(table)
+    t2["trains"][key] = path
+    return t2
+
+
+def cut_train(table: dict[str, Any], key: Any, k: int) -> dict[str, Any]:
+    """The table with the last `k` tiles of train `key` taken up (they go to `rest`)."""
+    t = copy.deepcopy(table)
+    tiles = t["trains"][key]
+    del tiles[len(tiles) - k:]
+    if not tiles:
+        del t["trains"][key]
+    t["open_doubles"] = [x for x in t.get("open_doubles") or [] if x != key]
+    t["turn_doubles"] = [x for x in t.get("turn_doubles") or [] if x != key]
+    if tiles and _is_double(tiles[-1]):
+        t["open_doubles"].append(key)
+    return t
