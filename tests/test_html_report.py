@@ -306,7 +306,8 @@ def test_the_page_in_headless_chromium(chromium: str, report: tuple[Path, dict[s
     found = re.search(r'<pre id="probe">(.*?)</pre>', done.stdout, re.S)
     assert found, "the browser did not run the probe:\n" + done.stdout[-1500:]
     probe = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
-    n_cells = len({(c, r["variant"]) for r in data["results"] for c in r["clauses"]})
+    n_cells = len({(c, r["variant"]) for r in data["results"]
+                   for c in (r["charged"] if r["status"] == "fail" else r["clauses"])})
     assert probe["cells"] == n_cells
     assert all(w >= 12 and h >= 12 for w, h in probe["cellSizes"])
     assert probe["fail"] == "rgb(210, 60, 60)" and probe["pass"] == "rgb(46, 158, 91)"
