@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mtrain.reference.rules import FLAG_OPTIONS, Rules
-from mtrain.spec.catalog import Catalog, catalog
+from mtrain.spec.catalog import Catalog
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 from mtrain.spec.scope import Product, Region, Scope, Space
 
@@ -364,10 +364,6 @@ def stand_in(rs: Ruleset, exp: Expectation, space: Space) -> Ruleset:
             choices = tuple((o, found[o]) for o in values)
             return Ruleset(rs.name, choices, rs.hand_table, rs.overlays)
     raise ValueError(f"{rs.name}: no known rule set in the scope stands in for it")
-
-
-def scope_summary(scope: Scope, cat: Catalog | None = None) -> str:
-    return scope.text(cat or catalog())
 
 
 def region_text(region: Mapping[str, frozenset[str]], space: Space) -> str:

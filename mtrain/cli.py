@@ -246,17 +246,23 @@ def cmd_rules(args: argparse.Namespace) -> int:
     from mtrain.conformance.fixture import load_corpus
     from mtrain.docgen import ruleset_page
 
+    if args.out:
+        check_output(args.out, "--out")
     rs = resolve(catalog(), args.ruleset)
     fixtures, _ = load_corpus()
-    page = ruleset_page(rs, fixtures)
-    if args.out:
+    return write_or_print(ruleset_page(rs, fixtures), args.out)
+
+
+def write_or_print(text: str, out: str | None) -> int:
+    """`text` into the file `out` (saying so), or onto standard output."""
+    if out:
         try:
-            Path(args.out).write_text(page, encoding="utf-8")
+            Path(out).write_text(text, encoding="utf-8")
         except OSError as e:
-            raise UsageError(f"--out {args.out}: {e.strerror or e}") from None
-        print(f"wrote {args.out}")
+            raise UsageError(f"--out {out}: {e.strerror or e}") from None
+        print(f"wrote {out}")
     else:
-        sys.stdout.write(page)
+        sys.stdout.write(text)
     return 0
 
 
@@ -316,16 +322,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     if scene is None:
         raise UsageError(f"{fx.id} cannot be set up under {name}")
     rel = docs.picture(scene)
-    svg = docs.files[rel]
-    if args.out:
-        try:
-            Path(args.out).write_text(svg, encoding="utf-8")
-        except OSError as e:
-            raise UsageError(f"--out {args.out}: {e.strerror or e}") from None
-        print(f"wrote {args.out}")
-    else:
-        sys.stdout.write(svg)
-    return 0
+    return write_or_print(docs.files[rel], args.out)
 
 
 # --- wiring --------------------------------------------------------------------------
