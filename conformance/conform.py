@@ -50,11 +50,15 @@ from .process import (
 from .report import FORMATS, RENDERERS, Report, Result, render_html, render_text
 from .runner import run_one
 from .scoping import applies, stand_in
+from .situations import SITUATION_PATH, situations
 from .support import DeclarationError, declared_ruleset, unsupported
 
 __all__ = ["cmd_conform", "register", "unsupported"]
 
 DEFAULT_TIMEOUT = 10.0
+SITUATIONS = 700
+"""Situations from play per run, shared among its rule sets (see situation_count)."""
+SITUATIONS_MIN = 25
 METHODS = ("info", "deal", "legal", "apply", "winners")
 
 
@@ -217,6 +221,32 @@ def select(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
             sent = None if exp is None else stand_in(rs, exp, space)
             tasks.append(Task(len(tasks), fx, rs, exp, sent, why))
     return tasks, outside
+
+
+def situation_count(asked: int | None, fixtures_given: bool, rulesets: Sequence[Ruleset]) -> int:
+    """Situations per rule set: as asked; else none beside a corpus of one's own; else
+    SITUATIONS shared among the rule sets run, at least SITUATIONS_MIN each."""
+    if asked is not None:
+        return asked
+    if fixtures_given or not rulesets:
+        return 0
+    return max(SITUATIONS_MIN, SITUATIONS // len(rulesets))
+
+
+def situation_tasks(rulesets: Sequence[Ruleset], count: int, patterns: Sequence[str],
+                    first: int) -> tuple[list[Task], list[str]]:
+    """Tables from play under each rule set (conformance/situations.py), as tasks; and a
+    warning for each rule set the reference cannot play."""
+    tasks: list[Task] = []
+    warnings = []
+    for rs in rulesets:
+        if count and rs.unknown:
+            warnings.append(f"no situations from play under {rs.name}: the reference cannot "
+                            f"play {', '.join(rs.unknown)} played its own way")
+            continue
+        for fx in situations(rs, count, lambda fid: id_matches(fid, patterns)):
+            tasks.append(Task(first + len(tasks), fx, rs, fx.expect[0], rs))
+    return tasks, warnings
 
 
 def entry_for(fx: Fixture, rs: Ruleset, space: Space) -> tuple[Expectation | None, str | None]:
@@ -438,6 +468,8 @@ def rerun_command(args: argparse.Namespace, fx: Fixture, rs: Ruleset) -> str:
         parts += ["--timeout", f"{args.timeout:g}"]
     if args.fixtures is not None or Path(fx.path).is_file():
         parts += ["--fixtures", fx.path]
+    if fx.path.startswith(SITUATION_PATH):  # made again by the same count
+        parts += ["--situations", str(getattr(args, "situations_run", SITUATIONS))]
     parts += ["-k", fx.id]
     rules_from = getattr(args, "rules_from", {})
     if rs.name in rules_from:
@@ -549,7 +581,12 @@ def cmd_conform(args: argparse.Namespace) -> int:
     except BaseException:
         _close(first)
         raise
-    if args.pattern and not any(id_matches(fx.id, args.pattern) for fx in fixtures):
+    count = situation_count(args.situations, args.fixtures is not None, rulesets)
+    args.situations_run = count
+    played, more = situation_tasks(rulesets, count, args.pattern or [], len(tasks))
+    tasks += played
+    warnings += more
+    if args.pattern and not any(id_matches(t.fixture.id, args.pattern) for t in tasks):
         warnings.append(f"no fixture id matches -k {' '.join(args.pattern)}")
     for s in skips:
         if not any(s.matches(t.fixture.id, t.variant) for t in tasks):
@@ -670,6 +707,16 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more: {text!r}")
+    return value
+
+
 def register(sub: Any) -> None:
     """Add `conform` and `serve` to the `mtrain` command line."""
     p = sub.add_parser(
@@ -695,6 +742,10 @@ def register(sub: Any) -> None:
     p.add_argument("-k", dest="pattern", action="append", metavar="PATTERN",
                    help="only fixtures whose id contains PATTERN or matches it as a glob "
                    "(repeatable)")
+    p.add_argument("--situations", type=_count, default=None, metavar="N",
+                   help="also run N tables from play per rule set, legal sets from the "
+                   f"formalisation (default: {SITUATIONS} shared among the rule sets, at "
+                   f"least {SITUATIONS_MIN} each; none with --fixtures; 0: none)")
     p.add_argument("--format", choices=FORMATS, default="text", help="report format")
     p.add_argument("--output", metavar="FILE", help="write the report to FILE")
     p.add_argument("--skip", metavar="FILE", help="known failures: a YAML list of "

@@ -253,6 +253,23 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return write_or_print(ruleset_page(rs, fixtures), args.out)
 
 
+def cmd_situations(args: argparse.Namespace) -> int:
+    from mtrain.conformance.conform import SITUATIONS, id_matches
+    from mtrain.conformance.situations import render, situations
+
+    if args.out:
+        check_output(args.out, "--out")
+    rs = resolve(catalog(), args.ruleset)
+    if rs.unknown:
+        raise UsageError(f"{rs.name} plays {', '.join(rs.unknown)} its own way: the "
+                         "reference cannot play a round of it")
+    made = situations(rs, SITUATIONS if args.count is None else args.count,
+                      lambda fid: id_matches(fid, args.pattern or []))
+    if not made:
+        raise UsageError("no situation matches -k " + " ".join(args.pattern or []))
+    return write_or_print(render(made, rs), args.out)
+
+
 def write_or_print(text: str, out: str | None) -> int:
     """`text` into the file `out` (saying so), or onto standard output."""
     if out:
@@ -370,6 +387,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ruleset", help="a variant, base+overlay+..., or a rule-set file")
     p.add_argument("--out", help="write the page here (default: standard output)")
     p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("situations", help="tables from play under one rule set, as fixtures",
+                       description="Write out the situations from play that `mtrain conform` "
+                       "runs under a rule set: tables reached by random rounds of it, each "
+                       "with the legal set spec/legality.py gives it, in the fixture format.")
+    p.add_argument("ruleset", help="a variant, base+overlay+..., or a rule-set file")
+    p.add_argument("-n", dest="count", type=int, default=None,
+                   help="how many (default: as many as conform runs for one rule set)")
+    p.add_argument("-k", dest="pattern", action="append", metavar="PATTERN",
+                   help="only situations whose id contains PATTERN or matches it as a glob")
+    p.add_argument("--out", help="write the fixtures here (default: standard output)")
+    p.set_defaults(func=cmd_situations)
 
     p = sub.add_parser("docs", help="write docs/ from the spec and the fixtures")
     p.add_argument("--check", action="store_true", help="exit 1 if docs/ is stale")

@@ -88,5 +88,5 @@ def test_identify_through_the_protocol_then_conform(tmp_path: Path,
     assert "follow_up" in out and "closest rule set" in out
     written = catalog().rules_file(found)
     assert dict(written.choices) == dict(catalog().rules_file(rules).choices)
-    assert main(["conform", "--impl", engine, "--rules", str(found)]) == 0
+    assert main(["conform", "--impl", engine, "--rules", str(found), "--situations", "30"]) == 0
     assert "OK:" in capsys.readouterr().out

@@ -55,7 +55,7 @@ def test_the_example_engine_imports_nothing_of_mtrain() -> None:
 
 
 def test_the_example_passes_conform_under_its_declared_rules(tmp_path: Path) -> None:
-    rc, report = conform(tmp_path, ADAPTER)
+    rc, report = conform(tmp_path, ADAPTER, "--situations", "60")
     bad = [(r["fixture"], r["status"], r["message"]) for r in report["results"]
            if r["status"] in FAILING]
     assert not bad, bad

@@ -1,0 +1,228 @@
+"""Situations from play: tables a round reaches under the rule set being tested, with the
+legal actions the formalisation gives them.
+
+The fixtures pin down one rule each, on the smallest table that shows it, and each speaks
+about the rule sets its scope names. A rule set of one's own meets only part of them, and
+none of them is a table of real play: two to eight players, any engine, a dozen tiles on
+each train, open doubles, markers, a drawn tile, an empty boneyard. Situations fill that
+gap for whatever rule set is tested, shipped or not:
+
+* the reference deals a round of that rule set and plays random legal moves; a state of
+  the round that shows one of the kinds below becomes the table (a possible table by
+  construction: the rule set's own moves reached it);
+* the expected legal set is spec/legality.py's: the clauses' formalisation evaluated on
+  that table, never the engine's answer;
+* everything is seeded by the rule set's name and the situation's number, so a run is
+  reproducible and `-k play-drawn-004` reruns one situation.
+
+`mtrain conform` runs them beside the fixtures (`--situations N`); `mtrain situations`
+writes them out as fixture files.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from mtrain.reference.codec import state_to_json
+from mtrain.reference.deal import deal
+from mtrain.reference.engine import ENGINE, OVER, State, legal_actions, perform
+from mtrain.reference.rules import Rules
+from mtrain.spec.legality import legal_table
+from mtrain.spec.ruleset import CUSTOM, Ruleset
+from mtrain.spec.scope import Product, Scope
+
+from .fixture import MEXICAN, REST, Expectation, Fixture
+
+SEED = 20261201
+SITUATION_PATH = "<situations under "
+"""How a situation's path begins (it has no file until `mtrain situations` writes one)."""
+HEADER = """\
+# Situations from play (conformance/situations.py): tables reached by random rounds of
+# the rule set below; each legal set is spec/legality.py's, not an engine's.
+"""
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A family of situations: what the table shows, and the clauses it exercises."""
+
+    name: str
+    title: str
+    shows: Callable[[State], bool]
+    clauses: tuple[str, ...]
+
+
+def _turn_on(st: State) -> bool:
+    return st.phase not in (ENGINE, OVER)
+
+
+def _plain(st: State) -> bool:
+    return (_turn_on(st) and not st.open_doubles and st.drawn < 0 and not st.first_pending
+            and bool(st.boneyard))
+
+
+KINDS: tuple[Kind, ...] = (
+    Kind("opendbl", "an open double", lambda st: _turn_on(st) and bool(st.open_doubles),
+         ("DBL-1", "DBL-5", "DBL-6", "DBL-7", "DBL-8", "DBL-9", "DBL-10")),
+    Kind("drawn", "a tile just drawn", lambda st: _turn_on(st) and st.drawn >= 0,
+         ("TURN-2", "TURN-3", "TURN-4", "TURN-5")),
+    Kind("first", "first turns to come", lambda st: _turn_on(st) and bool(st.first_pending),
+         ("FIRST-1", "FIRST-2", "FIRST-4", "FIRST-6", "FIRST-7", "FIRST-8", "FIRST-9",
+          "TRAIN-5")),
+    Kind("marked", "markers out",
+         lambda st: _turn_on(st) and sum(st.markers) >= 2 and not st.first_pending,
+         ("MARK-1", "MARK-2", "TRAIN-6", "TRAIN-7")),
+    Kind("dry", "an empty boneyard", lambda st: _turn_on(st) and not st.boneyard,
+         ("TURN-4",)),
+    Kind("mid", "mid-round", _plain, ("TRAIN-7",)),
+)
+COMMON = ("TRAIN-2", "TRAIN-4", "TURN-1")
+"""Clauses every situation exercises: matching ends, where a tile may go, must play."""
+
+
+@dataclass(frozen=True)
+class Reached:
+    """A state of a random round, and how the round went to it (for the note)."""
+
+    state: State
+    moves: int
+
+
+def pick(kind: Kind, rules: Rules, rng: random.Random, tries: int = 20) -> Reached | None:
+    """A state that shows `kind`, drawn evenly from the next random round that shows one
+    (a state with a choice to make before a forced move); None after `tries` rounds."""
+    counts = [n for n, _ in rules.ruleset.hand_table]
+    for _ in range(tries):
+        st = deal(rules, rng.choice(counts), rng.randint(1, rules.rounds),
+                  seed=rng.randrange(1 << 30))
+        kept: list[Reached | None] = [None, None]  # [a forced move, a choice]
+        seen = [0, 0]
+        moves = 0
+        while st.phase != OVER:
+            actions = legal_actions(st)
+            if st.phase != ENGINE and kind.shows(st):
+                tier = int(len(actions) > 1)
+                seen[tier] += 1
+                if rng.randrange(seen[tier]) == 0:  # reservoir sampling: each equally likely
+                    kept[tier] = Reached(st.copy(), moves)
+            perform(st, actions[rng.randrange(len(actions))])
+            moves += 1
+        if kept[1] is not None or kept[0] is not None:
+            return kept[1] or kept[0]
+    return None
+
+
+def table_of(st: State) -> dict[str, Any]:
+    """The fixture table of a state: every tile in a hand or on a train written out, the
+    boneyard left to `rest` (every tile written nowhere else)."""
+    sj = state_to_json(st)
+    n = len(sj["hands"])
+    out: dict[str, Any] = {"engine": sj["engine"]}
+    if sj["seat"]:
+        out["seat"] = sj["seat"]
+    if sj["starter"] != sj["seat"]:
+        out["starter"] = sj["starter"]
+    if sj["phase"] != "start":
+        out["phase"] = sj["phase"]
+    out["hands"] = {s: list(h) for s, h in enumerate(sj["hands"])}
+    trains: dict[int | str, list[str]] = {
+        s: list(t["tiles"]) for s, t in enumerate(sj["trains"]) if t["tiles"]}
+    if sj["mexican"]["tiles"]:
+        trains[MEXICAN] = list(sj["mexican"]["tiles"])
+    if trains:
+        out["trains"] = trains
+    marked = [s for s, t in enumerate(sj["trains"]) if t.get("marker")]
+    if marked:
+        out["marked"] = marked
+    out["boneyard"] = [REST] if sj["boneyard"] else []
+    # always written: the default (every double at a train's end is open) is not what
+    # play leaves behind
+    out["open_doubles"] = list(sj["open_doubles"])
+    if sj["turn_doubles"]:
+        out["turn_doubles"] = list(sj["turn_doubles"])
+    first = sorted(sj["first_turns"])
+    if first:
+        out["first_turns"] = "all" if first == list(range(n)) and n > 1 else first
+    if sj.get("drawn") is not None:
+        out["drawn"] = sj["drawn"]
+    if sj["passes"]:
+        out["passes"] = sj["passes"]
+    return out
+
+
+def _action_key(text: str) -> tuple[int, str]:
+    return (0, text) if text.startswith("play ") else (1, text)
+
+
+def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = None,
+               seed: int = SEED) -> list[Fixture]:
+    """`count` situations under `rs`, shared evenly among the kinds (fewer of a kind the
+    rule set's rounds stop showing); with `wanted`, only the ids it accepts. Each kind
+    draws from its own seeded stream, so a situation's id names the same table whatever
+    the count."""
+    if count <= 0 or rs.unknown:
+        return []
+    rules = Rules.of(rs)
+    scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
+    out: list[Fixture] = []
+    for i, kind in enumerate(KINDS):
+        quota = count // len(KINDS) + (i < count % len(KINDS))
+        ids = [f"play-{kind.name}-{k:03d}" for k in range(1, quota + 1)]
+        keep = [fid for fid in ids if wanted is None or wanted(fid)]
+        if not keep:
+            continue
+        rng = random.Random(f"{seed}:{rs.name}:{kind.name}")
+        for fid in ids[:ids.index(keep[-1]) + 1]:
+            reached = pick(kind, rules, rng)
+            if reached is None:
+                break
+            if fid in keep:
+                out.append(_fixture(kind, fid, reached, rs, scope))
+    return out
+
+
+def _fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, scope: Scope) -> Fixture:
+    st = reached.state
+    number = int(fid.rsplit("-", 1)[1])
+    table = table_of(st)
+    legal = tuple(sorted(legal_table(table, rs), key=_action_key))
+    order = {c: i for i, c in enumerate(("SET", "DEAL", "ENG", "SEAT", "TRAIN", "TURN",
+                                         "FIRST", "DBL", "MARK", "END"))}
+    clauses = sorted(set(COMMON) | set(kind.clauses),
+                     key=lambda c: (order[c.split("-")[0]], int(c.split("-")[1])))
+    return Fixture(
+        id=fid,
+        description=(f"{kind.title}, {reached.moves} moves in: {st.players} players, engine "
+                     f"{st.engine}-{st.engine}, seat {st.seat} to move (#{number})"),
+        clauses=tuple(clauses), source=("computation",),
+        path=f"{SITUATION_PATH}{rs.name}>", line=None, table=table, deal=None, steps=(),
+        expect=(Expectation(variants=(), scope=scope, legal=legal),),
+        note=(f"A table reached by a random round of {rs.name} after {reached.moves} moves "
+              f"({kind.title}); the legal set is spec/legality.py's on that table."))
+
+
+# --- writing them out --------------------------------------------------------------------
+
+
+def fixture_data(fx: Fixture, rs: Ruleset) -> dict[str, Any]:
+    """A situation in the fixture file format, scoped to the rule set's own values."""
+    entry: dict[str, Any] = {"when": {o: [v] for o, v in rs.choices if v not in _UNNAMED}}
+    entry["legal"] = list(fx.expect[0].legal or ())
+    return {"id": fx.id, "description": fx.description, "clauses": list(fx.clauses),
+            "source": list(fx.source), "note": fx.note, "table": fx.table,
+            "expect": [entry]}
+
+
+_UNNAMED = frozenset((CUSTOM,))  # a hand table of one's own has no value to name
+
+
+def render(fixtures: list[Fixture], rs: Ruleset) -> str:
+    body = "\n".join(yaml.safe_dump([fixture_data(fx, rs)], sort_keys=False,
+                                    default_flow_style=None, width=92, allow_unicode=True)
+                     for fx in fixtures)
+    return f"{HEADER}# rule set: {rs.name}\n\n{body}"

@@ -1,0 +1,107 @@
+"""Situations from play: tables reached under the rule set tested, legal sets from the
+formalisation (conformance/situations.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mtrain.cli import main
+from mtrain.conformance.fixture import REST, load_file
+from mtrain.conformance.situations import KINDS, render, situations
+from mtrain.spec.catalog import catalog
+
+ADAPTERS = Path(__file__).parent / "broken_impls" / "adapters.py"
+
+
+def test_each_kind_shows_what_it_names() -> None:
+    made = situations(catalog().ruleset("pagat"), 60)
+    assert len(made) == 60
+    by_kind = {k.name: [fx for fx in made if fx.id.startswith(f"play-{k.name}-")]
+               for k in KINDS}
+    assert all(len(v) == 10 for v in by_kind.values())
+    for fx in by_kind["opendbl"]:
+        assert fx.table and fx.table["open_doubles"]
+    for fx in by_kind["drawn"]:
+        assert fx.table and fx.table.get("drawn")
+    for fx in by_kind["first"]:
+        assert fx.table and fx.table.get("first_turns")
+    for fx in by_kind["dry"]:
+        assert fx.table and fx.table["boneyard"] == []
+    for fx in by_kind["marked"]:
+        assert fx.table and len(fx.table.get("marked", [])) >= 2
+    for fx in by_kind["mid"]:
+        assert fx.table and fx.table["boneyard"] == [REST] and not fx.table["open_doubles"]
+        assert "drawn" not in fx.table and "first_turns" not in fx.table
+    for fx in made:  # every legal set is a set of actions, most of them with a choice
+        legal = fx.expect[0].legal
+        assert legal is not None and len(set(legal)) == len(legal) >= 1
+    assert sum(len(fx.expect[0].legal or ()) > 1 for fx in made) > 40
+
+
+def test_an_id_names_the_same_table_whatever_the_count() -> None:
+    rs = catalog().ruleset("puremco")
+    few = {fx.id: fx for fx in situations(rs, 12)}
+    many = {fx.id: fx for fx in situations(rs, 48)}
+    picked = situations(rs, 48, lambda fid: fid == "play-drawn-002")
+    assert set(few) < set(many) and [fx.id for fx in picked] == ["play-drawn-002"]
+    for fid, fx in few.items():
+        assert many[fid].table == fx.table and many[fid].expect == fx.expect
+    assert picked[0].table == few["play-drawn-002"].table
+    other = {fx.id: fx for fx in situations(catalog().ruleset("pagat"), 12)}
+    assert other["play-mid-001"].table != few["play-mid-001"].table  # seeded by rule set
+
+
+def test_written_out_they_are_fixtures_lint_accepts(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    rs = catalog().ruleset("puremco-d9")
+    path = tmp_path / "situations.yaml"
+    path.write_text(render(situations(rs, 24), rs), encoding="utf-8")
+    loaded = load_file(path)
+    assert len(loaded) == 24
+    # lint: the schema, every invariant, the reachability checks, and each entry's scope
+    # replayed by the reference over the option space
+    assert main(["lint", str(path)]) == 0
+    assert "0 errors" in capsys.readouterr().out
+    assert main(["situations", "puremco-d9", "-n", "24", "-k", "play-first-00",
+                 "--out", str(tmp_path / "first.yaml")]) == 0
+    assert [fx.id for fx in load_file(tmp_path / "first.yaml")] == [
+        f"play-first-00{k}" for k in range(1, 5)]
+
+
+def test_a_legality_bug_fails_situations_charged_to_a_legality_clause(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.json"
+    code = main(["conform", "--adapter", f"{ADAPTERS}:ForgetsDraw", "--variant", "pagat",
+                 "-k", "play-", "--situations", "60", "--format", "json", "--output", str(out)])
+    assert code == 1
+    report = json.loads(out.read_text(encoding="utf-8"))
+    results = report["results"]
+    assert len(results) == 60 and all(r["fixture"].startswith("play-") for r in results)
+    failed = [r for r in results if r["status"] == "fail"]
+    # ForgetsDraw offers a pass everywhere: wrong wherever the boneyard still has tiles
+    # (TURN-4 passes only when nothing can be drawn) or a play is possible (TURN-1)
+    assert len(failed) >= 30
+    assert {c for r in failed for c in r["charged"]} <= {"TURN-1", "TURN-4", "TURN-2",
+                                                         "TURN-3", "TRAIN-4", "DBL-6"}
+    assert all("pass" in " ".join(r["messages"]) for r in failed)
+    capsys.readouterr()
+
+
+def test_conform_runs_situations_only_where_they_belong(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    corpus = tmp_path / "one.yaml"
+    rs = catalog().ruleset("pagat")
+    corpus.write_text(render(situations(rs, 3), rs), encoding="utf-8")
+    assert main(["conform", "--variant", "pagat", "--fixtures", str(corpus)]) == 0
+    assert "OK: 3 results ran" in capsys.readouterr().out  # a corpus of one's own alone
+    assert main(["conform", "--variant", "pagat", "--fixtures", str(corpus),
+                 "--situations", "6"]) == 0
+    assert "OK: 9 results ran" in capsys.readouterr().out
+    own = tmp_path / "own.yaml"
+    own.write_text("base: pagat\noptions:\n  follow_up: other\n", encoding="utf-8")
+    assert main(["conform", "--rules", str(own), "-k", "turn-00", "--situations", "6"]) == 0
+    out = capsys.readouterr().out
+    assert "no situations from play" in out and "follow_up" in out
