@@ -50,7 +50,7 @@ from .process import (
 from .report import FORMATS, RENDERERS, Report, Result, render_html, render_text
 from .runner import run_one
 from .scoping import applies, stand_in
-from .situations import SITUATION_PATH, situations
+from .situations import SITUATION_PATH, situations, stand_in_for
 from .support import DeclarationError, declared_ruleset, unsupported
 
 __all__ = ["cmd_conform", "register", "unsupported"]
@@ -236,16 +236,19 @@ def situation_count(asked: int | None, fixtures_given: bool, rulesets: Sequence[
 def situation_tasks(rulesets: Sequence[Ruleset], count: int, patterns: Sequence[str],
                     first: int) -> tuple[list[Task], list[str]]:
     """Tables from play under each rule set (conformance/situations.py), as tasks; and a
-    warning for each rule set the reference cannot play."""
+    warning for each rule set that gets fewer than asked."""
     tasks: list[Task] = []
     warnings = []
     for rs in rulesets:
-        if count and rs.unknown:
-            warnings.append(f"no situations from play under {rs.name}: the reference cannot "
-                            f"play {', '.join(rs.unknown)} played its own way")
-            continue
-        for fx in situations(rs, count, lambda fid: id_matches(fid, patterns)):
-            tasks.append(Task(first + len(tasks), fx, rs, fx.expect[0], rs))
+        sent = stand_in_for(rs) if count else None
+        made = situations(rs, count, lambda fid: id_matches(fid, patterns)) if sent else []
+        tasks += [Task(first + len(tasks) + k, fx, rs, fx.expect[0], sent)
+                  for k, fx in enumerate(made)]
+        if count and rs.unknown and (not patterns or not made):
+            warnings.append(
+                f"{len(made)} situations from play under {rs.name} (of {count} asked): "
+                f"only rounds that never read {', '.join(rs.unknown)} (played its own "
+                "way) speak about it")
     return tasks, warnings
 
 

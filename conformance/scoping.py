@@ -32,7 +32,7 @@ from .runner import Outcome, check, play
 # --- traced runs ---------------------------------------------------------------------
 
 
-class _Log:
+class Log:
     __slots__ = ("read",)
 
     def __init__(self) -> None:
@@ -46,10 +46,10 @@ class _Log:
 class TracedRuleset(Ruleset):
     """A Ruleset that logs each option looked up (the hand table logs hand_sizes)."""
 
-    _log: _Log
+    _log: Log
 
     @staticmethod
-    def wrap(rs: Ruleset, log: _Log) -> TracedRuleset:
+    def wrap(rs: Ruleset, log: Log) -> TracedRuleset:
         t = TracedRuleset(rs.name, rs.choices, rs.hand_table, rs.overlays)
         object.__setattr__(t, "_log", log)
         return t
@@ -70,7 +70,7 @@ class TracedRuleset(Ruleset):
 class TracedRules:
     """Stands in for the engine's Rules and logs the option behind each flag read."""
 
-    def __init__(self, rules: Rules, ruleset: TracedRuleset, log: _Log) -> None:
+    def __init__(self, rules: Rules, ruleset: TracedRuleset, log: Log) -> None:
         object.__setattr__(self, "_rules", rules)
         object.__setattr__(self, "_ruleset", ruleset)
         object.__setattr__(self, "_log", log)
@@ -87,7 +87,7 @@ class TracedReference(ReferenceImplementation):
 
     def __init__(self, rs: Ruleset) -> None:
         super().__init__()
-        self.log = _Log()
+        self.log = Log()
         self.ruleset = TracedRuleset.wrap(rs, self.log)
         self._traced: Any = TracedRules(Rules.of(rs), self.ruleset, self.log)
 

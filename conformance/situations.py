@@ -33,10 +33,11 @@ from mtrain.reference.deal import deal
 from mtrain.reference.engine import ENGINE, OVER, State, legal_actions, perform
 from mtrain.reference.rules import Rules
 from mtrain.spec.legality import legal_table
-from mtrain.spec.ruleset import CUSTOM, Ruleset
-from mtrain.spec.scope import Product, Scope
+from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
+from mtrain.spec.scope import Product, Scope, Space
 
 from .fixture import MEXICAN, REST, Expectation, Fixture
+from .scoping import Log, TracedRules, TracedRuleset
 
 SEED = 20261201
 SITUATION_PATH = "<situations under "
@@ -93,11 +94,47 @@ class Reached:
     moves: int
 
 
-def pick(kind: Kind, rules: Rules, rng: random.Random, tries: int = 20) -> Reached | None:
+RoundRules = Callable[[], tuple[Rules, Callable[[], bool]]]
+"""The rules for one more round, and whether the round has yet read an option that the
+rule set tested plays its own way (then nothing from there on speaks about it)."""
+
+
+def round_rules(rs: Ruleset, plays: Ruleset) -> RoundRules:
+    """Rounds played under `plays`: `rs` itself, or for a rule set with options played its
+    own way, a known rule set standing in, each round traced."""
+    rules = Rules.of(plays)
+    unknown = frozenset(rs.unknown)
+    if not unknown:
+        return lambda: (rules, lambda: False)
+
+    def traced() -> tuple[Rules, Callable[[], bool]]:
+        log = Log()
+        view: Any = TracedRules(rules, TracedRuleset.wrap(plays, log), log)
+        return view, lambda: not unknown.isdisjoint(log.read)
+    return traced
+
+
+def stand_in_for(rs: Ruleset, space: Space | None = None) -> Ruleset | None:
+    """The rule set the reference plays for `rs`: itself, or with a known value in place
+    of each option played its own way (its hand table kept); None if there is none."""
+    if not rs.unknown:
+        return rs
+    space = space or Space()
+    known = {o: frozenset((v,)) for o, v in rs.choices if o not in rs.unknown}
+    values = space.complete(known)
+    if values is None:
+        return None
+    found = space.ruleset(values)
+    return Ruleset(found.name, found.choices, rs.hand_table) if rs.custom_table else found
+
+
+def pick(kind: Kind, new_round: RoundRules, rng: random.Random,
+         tries: int = 20) -> Reached | None:
     """A state that shows `kind`, drawn evenly from the next random round that shows one
     (a state with a choice to make before a forced move); None after `tries` rounds."""
-    counts = [n for n, _ in rules.ruleset.hand_table]
     for _ in range(tries):
+        rules, tainted = new_round()
+        counts = [n for n, _ in rules.ruleset.hand_table]
         st = deal(rules, rng.choice(counts), rng.randint(1, rules.rounds),
                   seed=rng.randrange(1 << 30))
         kept: list[Reached | None] = [None, None]  # [a forced move, a choice]
@@ -105,6 +142,8 @@ def pick(kind: Kind, rules: Rules, rng: random.Random, tries: int = 20) -> Reach
         moves = 0
         while st.phase != OVER:
             actions = legal_actions(st)
+            if tainted():  # the rounds so far say nothing about an unknown rule
+                break
             if st.phase != ENGINE and kind.shows(st):
                 tier = int(len(actions) > 1)
                 seen[tier] += 1
@@ -165,9 +204,10 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
     rule set's rounds stop showing); with `wanted`, only the ids it accepts. Each kind
     draws from its own seeded stream, so a situation's id names the same table whatever
     the count."""
-    if count <= 0 or rs.unknown:
+    plays = stand_in_for(rs) if count > 0 else None
+    if plays is None:
         return []
-    rules = Rules.of(rs)
+    new_round = round_rules(rs, plays)
     scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
     out: list[Fixture] = []
     for i, kind in enumerate(KINDS):
@@ -178,19 +218,20 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
             continue
         rng = random.Random(f"{seed}:{rs.name}:{kind.name}")
         for fid in ids[:ids.index(keep[-1]) + 1]:
-            reached = pick(kind, rules, rng)
+            reached = pick(kind, new_round, rng)
             if reached is None:
                 break
             if fid in keep:
-                out.append(_fixture(kind, fid, reached, rs, scope))
+                out.append(_fixture(kind, fid, reached, rs, plays, scope))
     return out
 
 
-def _fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, scope: Scope) -> Fixture:
+def _fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: Ruleset,
+             scope: Scope) -> Fixture:
     st = reached.state
     number = int(fid.rsplit("-", 1)[1])
     table = table_of(st)
-    legal = tuple(sorted(legal_table(table, rs), key=_action_key))
+    legal = tuple(sorted(legal_table(table, plays), key=_action_key))
     order = {c: i for i, c in enumerate(("SET", "DEAL", "ENG", "SEAT", "TRAIN", "TURN",
                                          "FIRST", "DBL", "MARK", "END"))}
     clauses = sorted(set(COMMON) | set(kind.clauses),
@@ -218,7 +259,7 @@ def fixture_data(fx: Fixture, rs: Ruleset) -> dict[str, Any]:
             "expect": [entry]}
 
 
-_UNNAMED = frozenset((CUSTOM,))  # a hand table of one's own has no value to name
+_UNNAMED = frozenset((CUSTOM, OTHER))  # a table or a rule of one's own: no value to name
 
 
 def render(fixtures: list[Fixture], rs: Ruleset) -> str:

@@ -260,9 +260,6 @@ def cmd_situations(args: argparse.Namespace) -> int:
     if args.out:
         check_output(args.out, "--out")
     rs = resolve(catalog(), args.ruleset)
-    if rs.unknown:
-        raise UsageError(f"{rs.name} plays {', '.join(rs.unknown)} its own way: the "
-                         "reference cannot play a round of it")
     made = situations(rs, SITUATIONS if args.count is None else args.count,
                       lambda fid: id_matches(fid, args.pattern or []))
     if not made:
