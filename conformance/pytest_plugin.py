@@ -8,6 +8,7 @@ adds one test per fixture and rule set, named `mtrain::<fixture id>[<variant>]`,
 some. A result that is not a pass fails the test with the fixture's file and line, its
 clauses, and what differs; an unsupported rule set is a skip. Options:
 --mtrain-fixtures PATH (default: the shipped corpus), --mtrain-variant V (repeatable),
+--mtrain-situations N (situations from play, as `mtrain conform --situations`),
 --mtrain-timeout SECONDS. Without --mtrain-adapter or --mtrain-impl the plugin does
 nothing. It is registered under the pytest11 entry point "mtrain".
 """
@@ -36,6 +37,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="a fixture file or folder (default: the shipped corpus)")
     group.addoption("--mtrain-variant", metavar="VARIANT", action="append", default=[],
                     help="only this rule set (repeatable)")
+    group.addoption("--mtrain-situations", metavar="N", type=int, default=None,
+                    help="situations from play per rule set (default as `mtrain conform`: "
+                    "700 shared among the rule sets, none with --mtrain-fixtures)")
     group.addoption("--mtrain-timeout", metavar="SECONDS", type=float, default=10.0,
                     help="per request (default 10)")
 
@@ -69,6 +73,8 @@ def pytest_configure(config: pytest.Config) -> None:
         greet,
         load_fixtures,
         select,
+        situation_count,
+        situation_tasks,
         target_of,
     )
     from .support import DeclarationError, declared_ruleset
@@ -96,6 +102,10 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"mtrain: {e}") from None
     rulesets, _why, _warnings = choose_rulesets(variants, declared, fixtures)
     tasks, _outside = select(fixtures, rulesets, [])
+    count = situation_count(config.getoption("mtrain_situations"), fixtures_path is not None,
+                            rulesets)
+    args.situations_run = count
+    tasks += situation_tasks(rulesets, count, [], len(tasks))[0]
     runner = Runner(args, target, info, [])
     config.stash[_KEY] = _State(runner, tasks, first)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -360,6 +361,10 @@ def test_pytest_plugin(tmp_path: Path) -> None:
     assert "2 failed, 9 passed, 2 deselected" in ran.stdout  # basic-002 exercises TURN-6
     assert "legal actions missing: play 5-3 on 0" in ran.stdout
     assert "clauses: TRAIN-2, TRAIN-4, TURN-1" in ran.stdout
+    played = run_pytest(tmp_path, *common, "--mtrain-variant", "pagat",
+                        "--mtrain-situations", "12", "-v", "-k", "play-")
+    items = re.findall(r"^mtrain::(play-\S+)\[pagat\] (PASSED|FAILED)", played.stdout, re.M)
+    assert len(items) == 12 and ("play-drawn-001", "FAILED") in items, played.stdout
     quiet = run_pytest(tmp_path)  # no --mtrain-adapter: only the project's own test
     assert quiet.returncode == 0 and "1 passed" in quiet.stdout
     bad = run_pytest(tmp_path, "--mtrain-adapter", "nope")
