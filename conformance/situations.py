@@ -32,6 +32,7 @@ from mtrain.reference.codec import state_to_json
 from mtrain.reference.deal import deal
 from mtrain.reference.engine import ENGINE, OVER, State, legal_actions, perform
 from mtrain.reference.rules import Rules
+from mtrain.spec.catalog import catalog
 from mtrain.spec.legality import legal_table
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 from mtrain.spec.scope import Product, Scope, Space
@@ -232,10 +233,7 @@ def _fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: Ruleset
     number = int(fid.rsplit("-", 1)[1])
     table = table_of(st)
     legal = tuple(sorted(legal_table(table, plays), key=_action_key))
-    order = {c: i for i, c in enumerate(("SET", "DEAL", "ENG", "SEAT", "TRAIN", "TURN",
-                                         "FIRST", "DBL", "MARK", "END"))}
-    clauses = sorted(set(COMMON) | set(kind.clauses),
-                     key=lambda c: (order[c.split("-")[0]], int(c.split("-")[1])))
+    clauses = [c for c in catalog().clauses if c in COMMON or c in kind.clauses]
     return Fixture(
         id=fid,
         description=(f"{kind.title}, {reached.moves} moves in: {st.players} players, engine "
