@@ -36,7 +36,7 @@ from mtrain.spec.scope import Space
 from .adapter import Implementation, ruleset_json
 from .fixture import Fixture, load_corpus, max_pip_of
 from .process import ConfigurationError, HarnessError
-from .runner import check, play
+from .runner import check, play, setup_problems
 from .scoping import Partition, explore
 
 PRIOR_OTHER = 3
@@ -107,6 +107,11 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
             played = play(fx, sent, impl, rj)
         except (HarnessError, ValueError, KeyError, TypeError) as e:
             obs.notes.append(f"not run: {e}")
+            out.append(obs)
+            continue
+        if not isinstance(played, tuple) and played.refusal is not None:  # refused setup
+            obs.outcomes = tuple("fail" if setup_problems(exp, played.refusal) else "pass"
+                                 for exp in fx.expect)
             out.append(obs)
             continue
         if not isinstance(played, tuple):  # a refused step: every entry fails

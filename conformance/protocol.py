@@ -21,8 +21,9 @@ spec/schemas/protocol.schema.json):
 Every request carries an integer "id" that the answer repeats. An answer that cannot be
 given is {"id", "ok": false, "error": {"kind", "message"}}, kind one of bad-request,
 unsupported (this rule set is not implemented: the result is not-applicable),
-protocol-version, internal. States, actions and rule sets are the canonical JSON forms
-of spec/schemas/.
+protocol-version, internal, refused-setup (the rule set does not allow this deal or table;
+error.clause names the clause that refuses it). States, actions and rule sets are the
+canonical JSON forms of spec/schemas/.
 
 This module builds and checks messages; it does no I/O.
 """
@@ -37,7 +38,7 @@ JSON = dict[str, Any]
 
 PROTOCOL_VERSION = 1
 REQUEST_TYPES = ("hello", "deal", "legal", "apply", "score", "winners", "shutdown")
-ERROR_KINDS = ("bad-request", "unsupported", "protocol-version", "internal")
+ERROR_KINDS = ("bad-request", "unsupported", "protocol-version", "internal", "refused-setup")
 MAX_LINE = 4 * 1024 * 1024
 """The longest line either side must accept (bytes, newline excluded)."""
 

@@ -716,7 +716,12 @@ class Docs:
             "expectations change keeps its id and says why in its note.",
             "- **Option and value names** are stable; a new value may be added to an option.",
             "- **The protocol** carries its own version (`protocol: 1`); an incompatible change "
-            "gets a new number, and `mtrain conform` refuses a mismatch with a clear message.",
+            "gets a new number, and `mtrain conform` refuses a mismatch with a clear message. "
+            "An addition that leaves every earlier exchange valid, with the same meaning, "
+            "keeps the number and is listed under [changes within version 1]"
+            "(protocol.md#changes-within-version-1): since 0.1.0 the `refused-setup` error, "
+            "the empty `winners` answer while the match goes on, and the next round as a "
+            "`deal`.",
             "- **The suite version** follows semantic versioning: a new fixture or clause is a "
             "minor release, a changed expectation a major one.",
         ]) + "\n"
