@@ -103,7 +103,7 @@ COUNTS_EVERY_TABLE = frozenset(range(2, 5))
 seats is refused by no named table, so the check reads no option for them."""
 
 
-def _check_players(rules: Rules, players: int, ruleset: JSON) -> None:
+def _check_players(rules: Rules, players: int) -> None:
     """DEAL-7: a setup for a player count the hand-size table lacks is refused. The option
     is read (so a traced run depends on it) only where some table could lack the count."""
     rs = rules.ruleset
@@ -112,9 +112,11 @@ def _check_players(rules: Rules, players: int, ruleset: JSON) -> None:
     try:
         rs.hand_size(players)
     except ValueError:
+        # named by the table it plays, not by the request's name: an engine of fixed
+        # rules plays its own table whatever rule set a request names
         counts = ", ".join(str(n) for n in rs.player_counts)
-        raise RefusedSetup(f"{ruleset.get('name') or 'this rule set'} has no hand size for "
-                           f"{players} players (its table lists {counts})", "DEAL-7") from None
+        raise RefusedSetup(f"no hand size for {players} players: the hand-size table "
+                           f"(hand_sizes={rs['hand_sizes']}) lists {counts}", "DEAL-7") from None
 
 
 class ReferenceImplementation:
@@ -153,7 +155,7 @@ class ReferenceImplementation:
         every broken invariant, never a crash further on."""
         rules = self.rules(ruleset)
         st = codec.state_from_json(rules, state)
-        _check_players(rules, st.players, ruleset)
+        _check_players(rules, st.players)
         broken = violations(st)
         if broken:
             raise codec.StateError("impossible state: "
@@ -165,7 +167,7 @@ class ReferenceImplementation:
 
     def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
         rules = self.rules(ruleset)
-        _check_players(rules, players, ruleset)
+        _check_players(rules, players)
         ids = [T.parse(x, rules.max_pip) for x in order]
         return codec.state_to_json(deal(rules, players, round, order=ids))
 

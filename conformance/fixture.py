@@ -383,6 +383,9 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any]) -> Fixture:
             refused_setup=_clauses(e["refused_setup"]) if "refused_setup" in e else None,
             line=doc.line_of((i, "expect", j)),
         ))
+        if expects[-1].match_over is False and expects[-1].winners is not None:
+            raise _At((i, "expect", j, "match_over"),
+                      "`match_over: false` with `winners`: a match that goes on has no winners")
         if "refused_setup" in e and expects[-1].checks > 1:
             raise _At((i, "expect", j, "refused_setup"),
                       "an entry with `refused_setup` checks nothing else: a refused setup has "

@@ -8,14 +8,14 @@ spec/schemas/protocol.schema.json):
     request                                         answer (besides "id" and "ok": true)
     {"type": "hello", "protocol": 1, "harness"}     {"protocol", "name", "version",
                                                      "variants", "options"?}
-    {"type": "deal", "ruleset", "players",          {"state"}
-     "round", "order"}
+    {"type": "deal", "ruleset", "players",          {"state"} (a deal the rule set does not
+     "round", "order"}                               allow: a refused-setup error)
     {"type": "legal", "ruleset", "state"}           {"actions"}
     {"type": "apply", "ruleset", "state", "action"} {"state"} or {"refused": {"reason",
                                                                               "clause"}}
     {"type": "score", "ruleset", "state",           {"scores"}
      "winner"?}
-    {"type": "winners", "ruleset", "state"}         {"winners"}
+    {"type": "winners", "ruleset", "state"}         {"winners"} ([] while the match goes on)
     {"type": "shutdown"}                            {}
 
 Every request carries an integer "id" that the answer repeats. An answer that cannot be

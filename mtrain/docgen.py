@@ -333,6 +333,10 @@ class Docs:
             out.append(f"Result: {exp.result if exp.result is not None else 'the round goes on'}")
         if exp.winners is not None:
             out.append(f"Winners: {list(exp.winners)}")
+        if exp.match_over is not None:
+            out.append("The match is over" if exp.match_over else "The match goes on")
+        if exp.refused_setup is not None:
+            out.append(f"The setup is refused ({' or '.join(exp.refused_setup)})")
         return [f"- {line}" for line in out]
 
     def matrix(self) -> None:
@@ -473,6 +477,10 @@ class Docs:
             out.append(f"- Winners: {list(ea.winners) if ea.winners is not None else '-'} "
                        f"under {a}; {list(eb.winners) if eb.winners is not None else '-'} "
                        f"under {b}.")
+        if ea.refused_setup != eb.refused_setup:
+            said = [f"refused ({' or '.join(e.refused_setup)}) under {n}" if e.refused_setup
+                    else f"allowed under {n}" for n, e in ((a, ea), (b, eb))]
+            out.append(f"- The setup: {'; '.join(said)}.")
         return out
 
     @staticmethod

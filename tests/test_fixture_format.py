@@ -6,12 +6,18 @@ conformance/fixtures/deal/refused.yaml and conformance/fixtures/match/rounds.yam
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from mtrain.conformance.adapter import JSON, ReferenceImplementation, RefusedSetup
+from mtrain.conformance.adapter import (
+    JSON,
+    ReferenceImplementation,
+    RefusedSetup,
+    ruleset_json,
+)
 from mtrain.conformance.fixture import Fixture, load_file
 from mtrain.conformance.lint import lint
 from mtrain.conformance.process import ProcessImplementation
@@ -93,8 +99,6 @@ class RefusesBy(ReferenceImplementation):
 
 
 def resolve_json(name: str) -> JSON:
-    from mtrain.conformance.adapter import ruleset_json
-
     return ruleset_json(resolve(name))
 
 
@@ -167,13 +171,13 @@ def test_lint_accepts_a_refused_setup_it_would_reject_as_a_start(tmp_path: Path)
 
 def test_the_protocol_carries_a_refused_setup_as_an_error_with_its_clause() -> None:
     server = Server()
-    answer, _ = server.handle(
-        '{"id": 1, "type": "deal", "ruleset": %s, "players": 9, "round": 1, "order": []}'
-        % _json(resolve_json("puremco")))
+    answer, _ = server.handle(json.dumps({"id": 1, "type": "deal", "players": 9, "round": 1,
+                                          "ruleset": resolve_json("puremco"), "order": []}))
     assert answer["ok"] is False
     assert answer["error"]["kind"] == "refused-setup"
     assert answer["error"]["clause"] == "DEAL-7"
-    assert answer["error"]["message"].startswith("puremco has no hand size for 9 players")
+    assert answer["error"]["message"].startswith("no hand size for 9 players: the hand-size "
+                                                "table (hand_sizes=puremco-d12) lists 2, 3")
     with pytest.raises(ErrorAnswer) as err:
         check_answer("deal", 1, answer)
     assert err.value.kind == "refused-setup"
@@ -187,12 +191,6 @@ def test_the_process_harness_raises_a_refused_setup_for_that_error() -> None:
     finally:
         impl.close()
     assert err.value.clause == "DEAL-7"
-
-
-def _json(value: Any) -> str:
-    import json
-
-    return json.dumps(value)
 
 
 # --- match_over ----------------------------------------------------------------------
@@ -273,3 +271,8 @@ def test_next_round_after_the_last_round_is_a_fixture_error() -> None:
 def test_a_step_that_is_neither_an_action_nor_next_round_does_not_load() -> None:
     with pytest.raises(SpecErrors):
         rounds(", next-round sideways", NEXT)
+
+
+def test_a_match_that_goes_on_has_no_winners_to_expect() -> None:
+    with pytest.raises(SpecErrors, match="a match that goes on has no winners"):
+        rounds("", "match_over: false\n      winners: [0]")
