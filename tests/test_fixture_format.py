@@ -247,12 +247,13 @@ def test_next_round_deals_the_next_engine_and_starter_and_carries_the_totals() -
     assert outcomes(fx, ReferenceImplementation())["pagat"].status == "pass"
 
 
-@pytest.mark.parametrize(("impl", "wrong"), [(SameEngine(), "engine"),
-                                             (AlwaysRotates(), "seat")])
-def test_an_implementation_that_deals_the_next_round_wrong_fails(impl: Any,
-                                                                 wrong: str) -> None:
+@pytest.mark.parametrize(("impl", "wrong", "clause"), [(SameEngine(), "engine", "ENG-1"),
+                                                       (AlwaysRotates(), "seat", "SEAT-2")])
+def test_an_implementation_that_deals_the_next_round_wrong_fails(impl: Any, wrong: str,
+                                                                 clause: str) -> None:
     got = outcomes(rounds(", next-round reversed", NEXT), impl)["pagat"]
     assert got.status == "fail" and f"{wrong}: expected" in got.message
+    assert got.charged == [clause]  # the deal of the next round is blamed, by its clause
 
 
 def test_next_round_before_the_round_is_over_fails() -> None:
