@@ -11,7 +11,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from mtrain import __version__
 from mtrain.reference import codec, engine
-from mtrain.reference.deal import deal, match_winners
+from mtrain.reference.deal import deal, match_over, match_winners
 from mtrain.reference.invariants import violations
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
@@ -23,6 +23,18 @@ JSON = dict[str, Any]
 
 class Refused(Exception):
     """The implementation refused an action; `clause` is the clause it named, if any."""
+
+    def __init__(self, reason: str, clause: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.clause = clause
+
+
+class RefusedSetup(Exception):
+    """The rule set does not allow this setup: a deal it does not deal (a player count its
+    hand-size table lacks, DEAL-7), or a table it cannot have. Raise it from `deal`, or from
+    any method given such a table; `clause` names the clause that refuses it. Over the
+    protocol, the same is an error answer of kind `refused-setup`."""
 
     def __init__(self, reason: str, clause: str | None = None) -> None:
         super().__init__(reason)
@@ -52,7 +64,8 @@ class Implementation(Protocol):
         ...
 
     def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
-        """The state of a new round dealt from `order` (hands from the front, seat 0 first)."""
+        """The state of a new round dealt from `order` (hands from the front, seat 0 first),
+        or raise RefusedSetup(reason, clause) when the rule set does not deal it."""
         ...
 
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
@@ -64,7 +77,8 @@ class Implementation(Protocol):
         ...
 
     def winners(self, ruleset: JSON, state: JSON) -> list[int]:
-        """The seats that win the match, given a state whose last round is over."""
+        """The seats that win the match, given a state whose last round is over; [] while
+        the match goes on (the round not over, or rounds to come)."""
         ...
 
 
@@ -82,6 +96,27 @@ def ruleset_json(rs: Ruleset) -> JSON:
     data = rs.to_json()
     data["hand_sizes"] = {str(n): h for n, h in rs.hand_table}
     return data
+
+
+COUNTS_EVERY_TABLE = frozenset(range(2, 5))
+"""Player counts every named hand-size table lists (DEAL-2 to DEAL-6): a table of these
+seats is refused by no named table, so the check reads no option for them."""
+
+
+def _check_players(rules: Rules, players: int) -> None:
+    """DEAL-7: a setup for a player count the hand-size table lacks is refused. The option
+    is read (so a traced run depends on it) only where some table could lack the count."""
+    rs = rules.ruleset
+    if players in COUNTS_EVERY_TABLE and not rs.custom_table:
+        return
+    try:
+        rs.hand_size(players)
+    except ValueError:
+        # named by the table it plays, not by the request's name: an engine of fixed
+        # rules plays its own table whatever rule set a request names
+        counts = ", ".join(str(n) for n in rs.player_counts)
+        raise RefusedSetup(f"no hand size for {players} players: the hand-size table "
+                           f"(hand_sizes={rs['hand_sizes']}) lists {counts}", "DEAL-7") from None
 
 
 class ReferenceImplementation:
@@ -118,7 +153,9 @@ class ReferenceImplementation:
     def state(self, ruleset: JSON, state: JSON) -> engine.State:
         """The engine state of a JSON state; an impossible table is a StateError naming
         every broken invariant, never a crash further on."""
-        st = codec.state_from_json(self.rules(ruleset), state)
+        rules = self.rules(ruleset)
+        st = codec.state_from_json(rules, state)
+        _check_players(rules, st.players)
         broken = violations(st)
         if broken:
             raise codec.StateError("impossible state: "
@@ -130,6 +167,7 @@ class ReferenceImplementation:
 
     def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
         rules = self.rules(ruleset)
+        _check_players(rules, players)
         ids = [T.parse(x, rules.max_pip) for x in order]
         return codec.state_to_json(deal(rules, players, round, order=ids))
 
@@ -149,7 +187,7 @@ class ReferenceImplementation:
 
     def winners(self, ruleset: JSON, state: JSON) -> list[int]:
         st = self.state(ruleset, state)
-        return match_winners(st)
+        return match_winners(st) if match_over(st) else []  # MATCH-1: rounds to come
 
     def score(self, ruleset: JSON, state: JSON, winner: int | None) -> list[int]:
         """SCORE-1..6 on the hands of `state`, as the end of the round would score them."""

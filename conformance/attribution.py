@@ -25,7 +25,7 @@ from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import Ruleset
 
-from .fixture import Fixture, action_json
+from .fixture import Fixture, action_json, is_next_round
 
 FIELD_CLAUSES: dict[str, tuple[str, ...]] = {
     "marked": ("MARK-3", "MARK-4", "MARK-5", "TURN-4", "FIRST-3", "DBL-5", "MARK-1"),
@@ -175,8 +175,8 @@ class Referee:
             if isinstance(result, dict) and result.get("end") == "domino":
                 return "END-1"
             return pick(("END-2", "END-3", "END-1"), self.rs, self.fx)
-        if step == 0:
-            dealt = self.states()[0] if self.states() else {}
+        if step == 0 or is_next_round(self.fx.steps[step - 1]):  # a deal: the start's or
+            dealt = states[step] if len(states) > step else {}  # a `next-round` step's
             if key == "seat" and dealt.get("phase") == "engine":
                 return "ENG-4"  # who draws first for a missing engine
             if key == "hand_sizes" and self.rs["engine_procedure"] == "holder-lays":

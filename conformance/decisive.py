@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from mtrain.spec.catalog import Clause
 
-from .fixture import Expectation, Fixture
+from .fixture import NEXT_ROUND, Expectation, Fixture
 
 RESULT: Final = "result"
 PLAY, DOUBLE, DRAW, PASS, END_CHAIN, DEAL = "play", "double", "draw", "pass", "end-chain", "deal"
@@ -67,7 +67,7 @@ def step_kinds(fx: Fixture) -> set[str]:
     kinds = {DEAL} if fx.deal is not None else set()
     for step in fx.steps:
         word = step.split()[0]
-        kinds.add(word)
+        kinds.add(DEAL if word == NEXT_ROUND else word)  # the next round is dealt
         if word == PLAY:
             a, b = step.split()[1].split("-")
             if a == b:
@@ -78,6 +78,8 @@ def step_kinds(fx: Fixture) -> set[str]:
 def unchecked(fx: Fixture, exp: Expectation, clauses: Mapping[str, Clause],
               rs: Mapping[str, str]) -> list[str]:
     """The fields set by `fx`'s clauses under `rs` that `exp` does not check."""
+    if exp.refused_setup is not None:
+        return []  # a refused setup has no fields: the refusal is the whole expectation
     kinds = step_kinds(fx)
     want: dict[str, list[str]] = {}
     for cid in fx.clauses:

@@ -17,7 +17,14 @@ from typing import Any
 from mtrain.spec import tiles as T
 from mtrain.spec.ruleset import Ruleset
 
-from .fixture import Fixture, max_pip_of, parse_tile
+from .fixture import (
+    Fixture,
+    deal_order,
+    is_next_round,
+    max_pip_of,
+    next_round_order,
+    parse_tile,
+)
 from .reachable import can_ever_play
 
 MEXICAN = "mexican"
@@ -26,8 +33,17 @@ JSON = dict[str, Any]
 
 def after(fx: Fixture, rs: Ruleset) -> JSON:
     """The fields after the fixture's steps under `rs` (fixture vocabulary)."""
-    st = _deal(fx, rs) if fx.deal is not None else copy.deepcopy(fx.start(rs))
+    if fx.deal is not None:
+        players, round_no, order, extra = fx.deal_request(rs)
+        st = _deal(rs, players, round_no, order, extra.get("scores"), extra.get("outs"))
+    else:
+        st = copy.deepcopy(fx.start(rs))
     for step in fx.steps:
+        if is_next_round(step):  # MATCH-1: the next round, the totals carried
+            round_no = st["round"] + 1
+            order = deal_order(rs, max_pip_of(rs) - round_no + 1, next_round_order(step))
+            st = _deal(rs, len(st["hands"]), round_no, order, st["scores"], st["outs"])
+            continue
         _step(st, step, rs)
     return _view(st)
 
@@ -35,8 +51,8 @@ def after(fx: Fixture, rs: Ruleset) -> JSON:
 # -- the deal (DEAL-1, ENG-2, ENG-3, SEAT-2, SEAT-3) -----------------------------------------
 
 
-def _deal(fx: Fixture, rs: Ruleset) -> JSON:
-    players, round_no, order, extra = fx.deal_request(rs)
+def _deal(rs: Ruleset, players: int, round_no: int, order: list[str],
+          scores: list[int] | None, outs: list[int] | None) -> JSON:
     size = rs.hand_size(players)
     engine = max_pip_of(rs) - (round_no - 1)
     hands = [order[s * size:(s + 1) * size] for s in range(players)]
@@ -47,8 +63,8 @@ def _deal(fx: Fixture, rs: Ruleset) -> JSON:
         "trains": [{"tiles": [], "end": engine, "marker": False} for _ in range(players)],
         "mexican": {"tiles": [], "end": engine}, "open_doubles": [], "turn_doubles": [],
         "drawn": None, "first_turns": list(range(players)), "passes": 0,
-        "scores": list(extra.get("scores", [0] * players)),
-        "outs": list(extra.get("outs", [0] * players)), "result": None,
+        "scores": list(scores or [0] * players),
+        "outs": list(outs or [0] * players), "result": None,
     }
     name = T.name(T.DOUBLE[engine])
     if rs["engine_procedure"] == "set-aside":
@@ -176,6 +192,7 @@ def _value(text: str, rule: str) -> int:
 def _view(st: JSON) -> JSON:
     return {
         "seat": st["seat"], "starter": st["starter"], "phase": st["phase"],
+        "engine": st["engine"],
         "marked": sorted(i for i, t in enumerate(st["trains"]) if t.get("marker")),
         "drawn": st["drawn"], "open_doubles": list(st["open_doubles"]),
         "turn_doubles": list(st["turn_doubles"]), "passes": st["passes"],

@@ -31,6 +31,9 @@ from mtrain.spec.yamlload import (
 MEXICAN = "mexican"
 REST = "rest"
 ACTION_RE = re.compile(r"^(play) (\d+-\d+) on (\d+|mexican)$|^(draw|pass|end-chain)$")
+NEXT_ROUND = "next-round"
+NEXT_ROUND_RE = re.compile(r"^next-round(?: (sorted|reversed))?$")
+"""The step that deals the next round of the match once a round is over (MATCH-1)."""
 FIXTURE_ROOT = Path(__file__).parent / "fixtures"
 
 
@@ -58,14 +61,21 @@ class Expectation:
     state: dict[str, Any] = field(default_factory=dict)
     result: Any = ...  # Ellipsis: not checked; None: the round must go on
     winners: tuple[int, ...] | None = None
+    match_over: bool | None = None
+    """False: rounds remain after this state (the implementation's winners answer is
+    empty); True: the last round is over."""
+    refused_setup: tuple[str, ...] | None = None
+    """The rule set does not allow the start (or a `next-round` deal): the clauses any of
+    which the implementation's refusal may name. Such an entry checks nothing else."""
     line: int | None = None
 
     @property
     def checks(self) -> int:
         """How many comparisons the entry makes: the legal set, each refusal, each state
-        field, the result, the winners."""
+        field, the result, the winners, whether the match is over, a refused setup."""
         return ((self.legal is not None) + len(self.refused) + len(self.state)
-                + (self.result is not ...) + (self.winners is not None))
+                + (self.result is not ...) + (self.winners is not None)
+                + (self.match_over is not None) + (self.refused_setup is not None))
 
 
 @dataclass(frozen=True)
@@ -86,6 +96,12 @@ class Fixture:
     def where(self) -> str:
         return f"{self.path}:{self.line}" if self.line else self.path
 
+    @property
+    def probes_setup(self) -> bool:
+        """Whether an entry expects the start to be refused, so that a table start is put
+        to the implementation before anything else (runner.play)."""
+        return any(e.refused_setup is not None for e in self.expect)
+
     def rulesets(self) -> Iterator[tuple[str, Expectation]]:
         for exp in self.expect:
             for name in exp.variants:
@@ -105,18 +121,34 @@ class Fixture:
         max_pip = max_pip_of(rs)
         engine = self.deal.get("engine", max_pip)
         round_no = round_of(engine, max_pip)
-        pool = [t for t in range(T.set_size(max_pip))]
-        if rs["engine_procedure"] == "set-aside":
-            pool.remove(T.DOUBLE[engine])
-        order = self.deal.get("order", "sorted")
-        if order == "sorted":
-            names = [T.name(t) for t in pool]
-        elif order == "reversed":
-            names = [T.name(t) for t in reversed(pool)]
-        else:
-            names = [T.name(parse_tile(x, max_pip)) for x in order]
+        names = deal_order(rs, engine, self.deal.get("order", "sorted"))
         extra: dict[str, Any] = {k: self.deal[k] for k in ("scores", "outs") if k in self.deal}
         return int(self.deal["players"]), round_no, names, extra
+
+
+def deal_order(rs: Ruleset, engine: int, order: Any) -> list[str]:
+    """The pool to deal a round of engine `engine` from: `sorted`, `reversed` or a list of
+    tiles; the pool is the set less the engine where the rule set sets it aside (ENG-2)."""
+    max_pip = max_pip_of(rs)
+    pool = [t for t in range(T.set_size(max_pip))]
+    if rs["engine_procedure"] == "set-aside":
+        pool.remove(T.DOUBLE[engine])
+    if order == "sorted":
+        return [T.name(t) for t in pool]
+    if order == "reversed":
+        return [T.name(t) for t in reversed(pool)]
+    return [T.name(parse_tile(x, max_pip)) for x in order]
+
+
+def next_round_order(step: str) -> str:
+    """`sorted` or `reversed`: the pool order of a `next-round` step."""
+    m = NEXT_ROUND_RE.match(step)
+    assert m is not None, step
+    return m.group(1) or "sorted"
+
+
+def is_next_round(step: str) -> bool:
+    return step.split(" ", 1)[0] == NEXT_ROUND
 
 
 def max_pip_of(rs: Mapping[str, str]) -> int:
@@ -291,6 +323,15 @@ def canonical_action(text: str) -> str:
     return action_text(action_json(text))
 
 
+def canonical_step(text: str) -> str:
+    """A step in canonical text: an action, or `next-round` (its order named unless it
+    is the default, sorted)."""
+    m = NEXT_ROUND_RE.match(text.strip())
+    if m is not None:
+        return NEXT_ROUND if m.group(1) in (None, "sorted") else f"{NEXT_ROUND} {m.group(1)}"
+    return canonical_action(text)
+
+
 # --- loading -------------------------------------------------------------------------
 
 
@@ -338,15 +379,28 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any]) -> Fixture:
             state=dict(e.get("state") or {}),
             result=e.get("result", ...),
             winners=tuple(e["winners"]) if "winners" in e else None,
+            match_over=e.get("match_over"),
+            refused_setup=_clauses(e["refused_setup"]) if "refused_setup" in e else None,
             line=doc.line_of((i, "expect", j)),
         ))
-    steps = tuple(canonical_action(s) for s in raw.get("steps") or [])
+        if expects[-1].match_over is False and expects[-1].winners is not None:
+            raise _At((i, "expect", j, "match_over"),
+                      "`match_over: false` with `winners`: a match that goes on has no winners")
+        if "refused_setup" in e and expects[-1].checks > 1:
+            raise _At((i, "expect", j, "refused_setup"),
+                      "an entry with `refused_setup` checks nothing else: a refused setup has "
+                      "no state, actions or result to compare")
+    steps = tuple(canonical_step(s) for s in raw.get("steps") or [])
     source = raw["source"]
     return Fixture(
         id=raw["id"], description=raw["description"], clauses=tuple(raw["clauses"]),
         source=tuple(source) if isinstance(source, list) else (source,),
         path=doc.path, line=doc.line_of((i,)), table=raw.get("table"), deal=raw.get("deal"),
         steps=steps, expect=tuple(expects), note=raw.get("note", ""))
+
+
+def _clauses(value: Any) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(value)
 
 
 def fixture_files(root: str | Path | None = None) -> list[Path]:

@@ -33,10 +33,10 @@ from mtrain.spec.catalog import Catalog, RulesetError, catalog
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 from mtrain.spec.scope import Space
 
-from .adapter import Implementation, ruleset_json
+from .adapter import Implementation, RefusedSetup, ruleset_json
 from .fixture import Fixture, load_corpus, max_pip_of
 from .process import ConfigurationError, HarnessError
-from .runner import check, play
+from .runner import check, play, setup_problems
 from .scoping import Partition, explore
 
 PRIOR_OTHER = 3
@@ -109,6 +109,11 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
             obs.notes.append(f"not run: {e}")
             out.append(obs)
             continue
+        if not isinstance(played, tuple) and played.refusal is not None:  # refused setup
+            obs.outcomes = tuple("fail" if setup_problems(exp, played.refusal) else "pass"
+                                 for exp in fx.expect)
+            out.append(obs)
+            continue
         if not isinstance(played, tuple):  # a refused step: every entry fails
             obs.outcomes = tuple("fail" if played.status == "fail" else None
                                  for _ in fx.expect)
@@ -120,6 +125,8 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
             try:
                 problems = check(exp, rj_sent, state, impl, max_pip_of(sent))
                 outcomes.append("fail" if problems else "pass")
+            except RefusedSetup:  # a table it would not have: the entry does not hold
+                outcomes.append("fail")
             except (HarnessError, ValueError, KeyError, TypeError):
                 outcomes.append(None)
         obs.outcomes = tuple(outcomes)
@@ -139,8 +146,8 @@ def measure_hand_table(impl: Implementation, sent: Ruleset) -> dict[int, int] | 
             n, round_no, order, _ = probe.deal_request(sent)
             state = impl.deal(rj, n, round_no, order)
             sizes = [len(h) for h in state["hands"]]
-        except (HarnessError, ValueError, KeyError, TypeError):
-            continue
+        except (HarnessError, RefusedSetup, ValueError, KeyError, TypeError):
+            continue  # a count it does not deal (DEAL-7), or cannot
         if len(sizes) == players and sizes and max(sizes) > 0:
             table[players] = max(sizes)  # ENG-3: the holder placed one from its hand
     return table or None

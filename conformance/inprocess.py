@@ -40,7 +40,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .adapter import JSON, Refused, Unsupported
+from .adapter import JSON, Refused, RefusedSetup, Unsupported
 from .process import (
     FAILURES,
     STOPPING,
@@ -231,6 +231,9 @@ class _Host:
         if "refused" in answer:
             reason, clause = answer["refused"]
             raise Refused(reason, clause)
+        if "refused_setup" in answer:
+            reason, clause = answer["refused_setup"]
+            raise RefusedSetup(reason, clause)
         if "unsupported" in answer:
             raise NotApplicable(str(answer["unsupported"]))
         if "died" in answer:  # os._exit, a signal, a crash in C code: the host forks anew
@@ -410,6 +413,8 @@ def _answer(impl: Any, line: bytes) -> bytes:
         answer = {"value": getattr(impl, name)(*args)}
     except Refused as e:
         answer = {"refused": [e.reason, e.clause]}
+    except RefusedSetup as e:
+        answer = {"refused_setup": [e.reason, e.clause]}
     except Unsupported as e:
         answer = {"unsupported": e.reason}
     except SystemExit as e:
@@ -479,7 +484,7 @@ class _Threads:
         error = call.error
         if error is None:
             return call.value
-        if isinstance(error, Refused):
+        if isinstance(error, (Refused, RefusedSetup)):
             raise error
         if isinstance(error, Unsupported):
             raise NotApplicable(str(error)) from None

@@ -49,7 +49,7 @@ from typing import IO, Any
 
 from mtrain import __version__
 
-from .adapter import JSON, Refused, Unsupported
+from .adapter import JSON, Refused, RefusedSetup, Unsupported
 from .protocol import (
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -635,6 +635,10 @@ class ProcessImplementation:
                 raise
             if e.kind == "unsupported":
                 raise NotApplicable(e.message) from None
+            if e.kind == "refused-setup":
+                clause = e.detail.get("clause")
+                raise RefusedSetup(e.message, clause if isinstance(clause, str) else None
+                                   ) from None
             raise ImplementationError(
                 f"the implementation answered the {kind} request with an error "
                 f"({e.kind}): {e.message}", proc.stderr.tail(since=mark)) from None

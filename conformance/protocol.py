@@ -8,21 +8,22 @@ spec/schemas/protocol.schema.json):
     request                                         answer (besides "id" and "ok": true)
     {"type": "hello", "protocol": 1, "harness"}     {"protocol", "name", "version",
                                                      "variants", "options"?}
-    {"type": "deal", "ruleset", "players",          {"state"}
-     "round", "order"}
+    {"type": "deal", "ruleset", "players",          {"state"} (a deal the rule set does not
+     "round", "order"}                               allow: a refused-setup error)
     {"type": "legal", "ruleset", "state"}           {"actions"}
     {"type": "apply", "ruleset", "state", "action"} {"state"} or {"refused": {"reason",
                                                                               "clause"}}
     {"type": "score", "ruleset", "state",           {"scores"}
      "winner"?}
-    {"type": "winners", "ruleset", "state"}         {"winners"}
+    {"type": "winners", "ruleset", "state"}         {"winners"} ([] while the match goes on)
     {"type": "shutdown"}                            {}
 
 Every request carries an integer "id" that the answer repeats. An answer that cannot be
 given is {"id", "ok": false, "error": {"kind", "message"}}, kind one of bad-request,
 unsupported (this rule set is not implemented: the result is not-applicable),
-protocol-version, internal. States, actions and rule sets are the canonical JSON forms
-of spec/schemas/.
+protocol-version, internal, refused-setup (the rule set does not allow this deal or table;
+error.clause names the clause that refuses it). States, actions and rule sets are the
+canonical JSON forms of spec/schemas/.
 
 This module builds and checks messages; it does no I/O.
 """
@@ -37,7 +38,7 @@ JSON = dict[str, Any]
 
 PROTOCOL_VERSION = 1
 REQUEST_TYPES = ("hello", "deal", "legal", "apply", "score", "winners", "shutdown")
-ERROR_KINDS = ("bad-request", "unsupported", "protocol-version", "internal")
+ERROR_KINDS = ("bad-request", "unsupported", "protocol-version", "internal", "refused-setup")
 MAX_LINE = 4 * 1024 * 1024
 """The longest line either side must accept (bytes, newline excluded)."""
 

@@ -76,12 +76,15 @@ CONDITIONS: Final[dict[str, str]] = {
 }
 
 
-def reachable_problems(state: Mapping[str, Any], ruleset: Mapping[str, str]) -> list[str]:
+def reachable_problems(state: Mapping[str, Any], ruleset: Mapping[str, str],
+                       players: bool = True) -> list[str]:
     """Every reason why no round under `ruleset` reaches `state` (empty: none found).
 
-    `ruleset` is a Ruleset (or any mapping of option values with `hand_table`).
+    `ruleset` is a Ruleset (or any mapping of option values with `hand_table`). With
+    `players` false the player count is not checked (REACH-PLAYERS), and every other
+    condition is: for a table whose refusal (DEAL-7) is what a fixture expects.
     """
-    return _Table(state, ruleset).problems()
+    return _Table(state, ruleset).problems(players)
 
 
 def can_ever_play(state: Mapping[str, Any], ruleset: Mapping[str, str]) -> bool:
@@ -118,9 +121,9 @@ class _Table:
     def fail(self, cid: str, message: str) -> None:
         self.out.append(f"{cid}: {message}")
 
-    def problems(self) -> list[str]:
+    def problems(self, players: bool = True) -> list[str]:
         hand_table = dict(getattr(self.rs, "hand_table", ()))
-        if hand_table and self.n not in hand_table:
+        if players and hand_table and self.n not in hand_table:
             self.fail("REACH-PLAYERS", f"no hand size for {self.n} players")
             return self.out
         if self.phase == "engine":

@@ -29,6 +29,7 @@ from .adapter import (
     Implementation,
     ReferenceImplementation,
     Refused,
+    RefusedSetup,
     Unsupported,
     ruleset_json,
 )
@@ -41,8 +42,11 @@ from .fixture import (
     FixtureError,
     action_json,
     action_text,
+    deal_order,
+    is_next_round,
     load_corpus,
     max_pip_of,
+    next_round_order,
 )
 
 
@@ -50,11 +54,12 @@ from .fixture import (
 class Outcome:
     fixture: Fixture
     variant: str
-    status: str  # pass | fail | error
+    status: str  # pass | fail | error (and, from play only, refused: see `refusal`)
     messages: list[str] = field(default_factory=list)
     null_refusals: int = 0  # refusals that named no clause
     charged: list[str] = field(default_factory=list)  # the clause of each failed comparison
     step: int = 0  # the step that was refused, if one was
+    refusal: RefusedSetup | None = None  # the setup the implementation refused (play)
 
     @property
     def message(self) -> str:
@@ -95,6 +100,10 @@ def run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     impl = checked(impl)  # every state and action it returns: schemas and invariants
     try:
         return _run_one(fx, rs, exp, impl, rj, require_clauses)
+    except RefusedSetup as e:  # a table refused when asked about it: DEAL-7 allows it
+        out = Outcome(fx, rs.name, "fail", setup_problems(None, e))
+        out.charged = ["DEAL-7"]
+        return out
     except AnswerError as e:  # an impossible answer: charged to what it breaks
         out = Outcome(fx, rs.name, e.status, list(e.messages))
         out.charged = [c for c in (_invariant_clause(m, fx, rs) for m in e.messages) if c][:1]
@@ -129,6 +138,13 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     trace: list[JSON] = []
     played = play(fx, rs, impl, rj, trace)
     referee = Referee(fx, rs, lambda: _reference_states(fx, rs))
+    if isinstance(played, Outcome) and played.refusal is not None:
+        nulls: list[str] = []
+        problems = setup_problems(exp, played.refusal, require_clauses, nulls)
+        out = Outcome(fx, rs.name, "fail" if problems else "pass", problems)
+        out.null_refusals = len(nulls)
+        out.charged = [(exp.refused_setup or ("DEAL-7",))[0]] if problems else []
+        return out
     if isinstance(played, Outcome):
         if played.status == "fail" and played.step:  # a refused step: what allows it
             before = referee.states()
@@ -136,7 +152,7 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
             played.charged = [referee.allows(state, fx.steps[played.step - 1])]
         return played
     state, rj = played
-    nulls: list[str] = []
+    nulls = []
     charged: list[str] = []
     problems = check(exp, rj, state, impl, max_pip_of(rs), require_clauses, nulls,
                      referee=referee, charged=charged)
@@ -208,18 +224,51 @@ def _as_written(key: str, value: Any) -> Any:
     return value
 
 
+def setup_problems(exp: Expectation | None, refusal: RefusedSetup,
+                   require_clauses: bool = False, nulls: list[str] | None = None) -> list[str]:
+    """How a refused setup differs from `exp`: a refusal where the rules allow the setup,
+    or one naming another clause than those `refused_setup` lists (a refusal naming none
+    is listed in `nulls`, and fails only with `require_clauses`, as for actions)."""
+    clause = f" [{refusal.clause}]" if refusal.clause else ""
+    if exp is None or exp.refused_setup is None:
+        return [f"the implementation refused the setup: {refusal.reason}{clause}; "
+                "the rules allow it"]
+    named = " or ".join(exp.refused_setup)
+    if refusal.clause is None:
+        if nulls is not None:
+            nulls.append("the setup")
+        return [f"the setup was refused without naming a clause; the rules refuse it by "
+                f"{named} (--require-clauses)"] if require_clauses else []
+    if refusal.clause not in exp.refused_setup:
+        return [f"the setup was refused by {refusal.clause}, expected {named}"]
+    return []
+
+
 def play(fx: Fixture, rs: Ruleset, impl: Implementation, rj: JSON | None = None,
          trace: list[JSON] | None = None) -> tuple[JSON, JSON] | Outcome:
     """The state after the fixture's steps (and the rule set's JSON), or the Outcome that
-    stopped them: a refused step (fail) or a table that does not set up (error). With
-    `trace`, every state on the way (the start, then after each step) is appended."""
+    stopped them: a refused step (fail), a refused setup (status "refused", `refusal`
+    set: the start, or the deal of a `next-round` step) or a table that does not set up
+    (error). With `trace`, every state on the way (the start, then after each step) is
+    appended."""
     rj = ruleset_json(rs) if rj is None else rj
     max_pip = max_pip_of(rs)
+    k = 0
     try:
         state = start_state(fx, rs, rj, impl)
+        if fx.probes_setup and fx.table is not None:
+            impl.legal(rj, state)  # the table put to the implementation, to refuse or not
         if trace is not None:
             trace.append(state)
         for k, step in enumerate(fx.steps, 1):
+            if is_next_round(step):
+                nxt = next_round(fx, rs, rj, impl, state, k)
+                if isinstance(nxt, Outcome):
+                    return nxt
+                state = nxt
+                if trace is not None:
+                    trace.append(state)
+                continue
             try:
                 state = impl.apply(rj, state, action_json(step, max_pip))
             except Refused as e:
@@ -234,7 +283,51 @@ def play(fx: Fixture, rs: Ruleset, impl: Implementation, rj: JSON | None = None,
                 trace.append(state)
     except FixtureError as e:
         return Outcome(fx, rs.name, "error", [f"cannot set up the fixture: {e}"])
+    except RefusedSetup as e:
+        where = "the start" if k == 0 else f"step {k} `{fx.steps[k - 1]}`"
+        out = Outcome(fx, rs.name, "refused", [f"{where} was refused: {e.reason}"])
+        out.refusal, out.step = e, 0
+        return out
     return state, rj
+
+
+def next_round(fx: Fixture, rs: Ruleset, rj: JSON, impl: Implementation, state: JSON,
+               k: int) -> JSON | Outcome:
+    """Step k of `fx`, a `next-round` step; a fail Outcome if the round is not over."""
+    if not isinstance(state.get("result"), dict):
+        return Outcome(fx, rs.name, "fail", [
+            f"step {k} `next-round`: the round is not over (result {state.get('result')}), "
+            "so there is no next round; the rules end it by the steps before"])
+    try:
+        return next_round_deal(impl, rj, rs, state, fx.steps[k - 1])
+    except FixtureError as e:
+        raise FixtureError(f"step {k}: {e}") from None
+
+
+def next_round_deal(impl: Implementation, rj: JSON, rs: Ruleset, state: JSON,
+                    step: str = "next-round") -> JSON:
+    """A `next-round` step (MATCH-1) after the finished round `state`: the next round dealt
+    by the implementation, for the same seats from the pool the step names, with the match
+    totals of the round just over carried into it. The protocol has no request of its own
+    for it: it is a `deal` (docs/protocol.md)."""
+    if not isinstance(state.get("result"), dict):
+        raise ValueError("`next-round`: the round is not over, so there is no next round")
+    max_pip = max_pip_of(rs)
+    round_no = int(state["round"]) + 1
+    if round_no > max_pip + 1:
+        raise FixtureError(f"`next-round`: round {round_no - 1} is the last of a "
+                           f"double-{max_pip} match (MATCH-1), so there is no next round; "
+                           "`match_over: true` says the match is over")
+    order = deal_order(rs, max_pip - round_no + 1, next_round_order(step))
+    dealt = impl.deal(rj, len(state["hands"]), round_no, order)
+    return {**dealt, "scores": list(state["scores"]), "outs": list(state["outs"])}
+
+
+def take_step(impl: Implementation, rj: JSON, rs: Ruleset, state: JSON, step: str) -> JSON:
+    """The state after one step of a fixture: an action applied, or the next round dealt."""
+    if is_next_round(step):
+        return next_round_deal(impl, rj, rs, state, step)
+    return impl.apply(rj, state, action_json(step, max_pip_of(rs)))
 
 
 def start_state(fx: Fixture, rs: Ruleset, rj: JSON, impl: Implementation) -> JSON:
@@ -259,6 +352,11 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
     def charge(clause: str | None) -> None:
         if charged is not None and clause is not None:
             charged.append(clause)
+
+    if exp.refused_setup is not None:  # the setup was accepted: it had to be refused
+        named = " or ".join(exp.refused_setup)
+        charge(exp.refused_setup[0])
+        return [f"the setup was accepted; the rules refuse it ({named})"]
 
     if exp.legal is not None:
         actual = {action_text(a) for a in impl.legal(rj, state)}
@@ -299,11 +397,17 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         if found:
             problems += found
             charge(referee.result(exp.result, state.get("result")) if referee else None)
-    if exp.winners is not None:
+    if exp.winners is not None or exp.match_over is not None:
         got = sorted(impl.winners(rj, state))
-        if got != sorted(exp.winners):
+        if exp.winners is not None and got != sorted(exp.winners):
             problems.append(f"winners: expected {sorted(exp.winners)}, got {got}")
             charge(referee.winners() if referee else None)
+        elif exp.match_over is not None and bool(got) != exp.match_over:
+            problems.append("the match should be over; the implementation names no winner"
+                            if exp.match_over else
+                            f"the match should go on (rounds remain); the implementation "
+                            f"names winners {got}")
+            charge("MATCH-1")
     found = check_score(exp, rj, state, impl)
     if found:
         problems += found

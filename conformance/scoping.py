@@ -27,7 +27,7 @@ from mtrain.spec.scope import Product, Region, Scope, Space
 
 from .adapter import JSON, ReferenceImplementation, ruleset_json
 from .fixture import Expectation, Fixture, max_pip_of
-from .runner import Outcome, check, play
+from .runner import Outcome, check, play, setup_problems
 
 # --- traced runs ---------------------------------------------------------------------
 
@@ -115,6 +115,10 @@ def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None =
         played = play(fx, traced, impl, ruleset_json(rs))
     except ValueError as e:  # the reference cannot deal or read this table (DEAL-7, ...)
         played = Outcome(fx, rs.name, "error", [str(e)])
+    if isinstance(played, Outcome) and played.refusal is not None:  # a refused setup
+        judged = [setup_problems(exp, played.refusal) for exp in entries]
+        return Run(dict(rs.choices), tuple("fail" if p else "pass" for p in judged),
+                   tuple(impl.log.read), tuple(tuple(p) for p in judged))
     if isinstance(played, Outcome):
         status = played.status
         return Run(dict(rs.choices), tuple(status for _ in entries), tuple(impl.log.read),

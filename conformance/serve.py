@@ -19,7 +19,7 @@ from mtrain.spec.catalog import RulesetError
 from mtrain.spec.ruleset import OTHER, Ruleset
 from mtrain.spec.yamlload import SpecError
 
-from .adapter import JSON, ReferenceImplementation, Refused, ruleset_json
+from .adapter import JSON, ReferenceImplementation, Refused, RefusedSetup, ruleset_json
 from .answers import identical
 from .protocol import (
     MAX_LINE,
@@ -114,6 +114,8 @@ class Server:
             return error(rid, "bad-request", str(e)), False
         try:
             return self.dispatch(rid, kind, message), kind == "shutdown"
+        except RefusedSetup as e:  # DEAL-7: a deal or table the rule set does not allow
+            return error(rid, "refused-setup", e.reason, clause=e.clause), False
         except BAD_REQUEST_ERRORS as e:
             text = str(e) if not isinstance(e, KeyError) else f"missing {e}"
             return error(rid, "bad-request", f"{kind}: {text}"), False

@@ -335,6 +335,10 @@ class Docs:
             out.append(f"Result: {exp.result if exp.result is not None else 'the round goes on'}")
         if exp.winners is not None:
             out.append(f"Winners: {list(exp.winners)}")
+        if exp.match_over is not None:
+            out.append("The match is over" if exp.match_over else "The match goes on")
+        if exp.refused_setup is not None:
+            out.append(f"The setup is refused ({' or '.join(exp.refused_setup)})")
         return [f"- {line}" for line in out]
 
     def matrix(self) -> None:
@@ -475,6 +479,10 @@ class Docs:
             out.append(f"- Winners: {list(ea.winners) if ea.winners is not None else '-'} "
                        f"under {a}; {list(eb.winners) if eb.winners is not None else '-'} "
                        f"under {b}.")
+        if ea.refused_setup != eb.refused_setup:
+            said = [f"refused ({' or '.join(e.refused_setup)}) under {n}" if e.refused_setup
+                    else f"allowed under {n}" for n, e in ((a, ea), (b, eb))]
+            out.append(f"- The setup: {'; '.join(said)}.")
         return out
 
     @staticmethod
@@ -718,7 +726,12 @@ class Docs:
             "expectations change keeps its id and says why in its note.",
             "- **Option and value names** are stable; a new value may be added to an option.",
             "- **The protocol** carries its own version (`protocol: 1`); an incompatible change "
-            "gets a new number, and `mtrain conform` refuses a mismatch with a clear message.",
+            "gets a new number, and `mtrain conform` refuses a mismatch with a clear message. "
+            "An addition that leaves every earlier exchange valid, with the same meaning, "
+            "keeps the number and is listed under [changes within version 1]"
+            "(protocol.md#changes-within-version-1): since 0.1.0 the `refused-setup` error, "
+            "the empty `winners` answer while the match goes on, and the next round as a "
+            "`deal`.",
             "- **The suite version** follows semantic versioning: a new fixture or clause is a "
             "minor release, a changed expectation a major one.",
         ]) + "\n"

@@ -513,9 +513,14 @@ def fixture_state(fx: Fixture, variant: str | Ruleset,
     """The state a fixture's expectations speak about under `variant` (its table or deal,
     then its steps), as the reference engine (or `impl`) plays it; None when the fixture
     does not set up under that rule set."""
-    from mtrain.conformance.adapter import ReferenceImplementation, Refused, ruleset_json
-    from mtrain.conformance.fixture import FixtureError, action_json, max_pip_of
-    from mtrain.conformance.runner import resolve, start_state
+    from mtrain.conformance.adapter import (
+        ReferenceImplementation,
+        Refused,
+        RefusedSetup,
+        ruleset_json,
+    )
+    from mtrain.conformance.fixture import FixtureError
+    from mtrain.conformance.runner import resolve, start_state, take_step
     from mtrain.spec.catalog import RulesetError
     from mtrain.spec.yamlload import SpecError
 
@@ -525,8 +530,9 @@ def fixture_state(fx: Fixture, variant: str | Ruleset,
         rj = ruleset_json(rs)
         state = start_state(fx, rs, rj, engine)
         for step in fx.steps:
-            state = engine.apply(rj, state, action_json(step, max_pip_of(rs)))
-    except (FixtureError, Refused, RulesetError, SpecError, ValueError, KeyError):
+            state = take_step(engine, rj, rs, state, step)
+    except (FixtureError, Refused, RefusedSetup, RulesetError, SpecError, ValueError,
+            KeyError):
         return None
     return dict(state)
 

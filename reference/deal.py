@@ -91,6 +91,11 @@ def next_round(state: State, *, seed: int | str | None = None,
                 scores=state.scores, outs=state.outs)
 
 
+def match_over(state: State) -> bool:
+    """MATCH-1: the match ends with the last round's end."""
+    return state.result is not None and state.round >= state.rules.rounds
+
+
 def match_winners(state: State) -> list[int]:
     """MATCH-2..5: the seats that win on the totals so far."""
     rules = state.rules

@@ -103,9 +103,14 @@ def fixture_differences(ra: Ruleset, rb: Ruleset, a_spec: str | None = None,
 def _outcome_differs(fx: Any, ra: Ruleset, rb: Ruleset) -> bool:
     """Play the fixture under both rule sets with the reference engine; compare what its
     first expectation observes."""
-    from mtrain.conformance.adapter import ReferenceImplementation, Refused, ruleset_json
-    from mtrain.conformance.fixture import FixtureError, action_json, action_text, max_pip_of
-    from mtrain.conformance.runner import start_state, state_view
+    from mtrain.conformance.adapter import (
+        ReferenceImplementation,
+        Refused,
+        RefusedSetup,
+        ruleset_json,
+    )
+    from mtrain.conformance.fixture import FixtureError, action_text
+    from mtrain.conformance.runner import start_state, state_view, take_step
 
     impl = ReferenceImplementation()
     exp = fx.expect[0]
@@ -115,8 +120,8 @@ def _outcome_differs(fx: Any, ra: Ruleset, rb: Ruleset) -> bool:
         try:
             state = start_state(fx, rs, rj, impl)
             for step in fx.steps:
-                state = impl.apply(rj, state, action_json(step, max_pip_of(rs)))
-        except (FixtureError, Refused, ValueError, KeyError) as e:
+                state = take_step(impl, rj, rs, state, step)
+        except (FixtureError, Refused, RefusedSetup, ValueError, KeyError) as e:
             seen.append(("error", type(e).__name__))
             continue
         view = state_view(state)

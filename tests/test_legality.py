@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
 from mtrain.conformance.fixture import Fixture, action_json, action_text, load_corpus
 from mtrain.conformance.lint import lint
-from mtrain.conformance.runner import run_fixture, start_state
+from mtrain.conformance.runner import run_fixture, start_state, take_step
 from mtrain.spec import diffing, distinguish
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
@@ -70,9 +70,8 @@ def _after_steps(fx: Fixture, name: str) -> tuple[dict[str, Any], dict[str, str]
     rs = catalog().ruleset(name)
     rj = ruleset_json(rs)
     state = start_state(fx, rs, rj, REFERENCE)
-    top = 12 if rs["tile_set"] == "double-12" else 9
     for step in fx.steps:
-        state = REFERENCE.apply(rj, state, action_json(step, top))
+        state = take_step(REFERENCE, rj, rs, state, step)
     return state, dict(rs.items())
 
 

@@ -27,7 +27,7 @@ import copy
 import sys
 from pathlib import Path
 
-from mtrain.conformance.adapter import JSON, Implementation, Refused, Unsupported
+from mtrain.conformance.adapter import JSON, Implementation, Refused, RefusedSetup, Unsupported
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the engine sits beside this file
 import turn_engine as te
@@ -58,8 +58,8 @@ class Adapter(Implementation):
         return {"name": "turn-engine-example", "version": "1", "rules": RULES}
 
     def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
-        if players not in te.HAND_SIZES:
-            raise Unsupported(f"the engine deals to 2-10 players, not {players}")
+        if players not in te.HAND_SIZES:  # the rules deal to 2-10 players: no other game
+            raise RefusedSetup(f"the engine deals to 2-10 players, not {players}", "DEAL-7")
         game = self.engine.deal(players, round, [tile_of(t) for t in order])
         return to_json(self._settle(game))  # the holder's LayEngine, hidden in the deal
 
@@ -106,6 +106,8 @@ class Adapter(Implementation):
         since: the tile drawn goes back on the boneyard, a double laid this turn back to
         the hand (under this rule set a turn lays at most one, and it stays open until
         covered, so it is the last tile of its train)."""
+        if len(state["hands"]) not in te.HAND_SIZES:  # a table no game of these rules has
+            raise RefusedSetup(f"no game of {len(state['hands'])} players", "DEAL-7")
         phase, laid = state["phase"], state["turn_doubles"]
         if phase == "chain" or len(laid) != (1 if phase == "follow" else 0):
             raise Unsupported("this engine has no first-turn chains, and lays one double "

@@ -326,6 +326,9 @@ class TurnEngine:
         return [sum(a + b for a, b in hand) for hand in game.hands]
 
     def winners(self, game: Game) -> list[int]:
-        """The lowest match total wins; equal totals share the win."""
+        """The lowest match total wins; equal totals share the win. Nobody has won while
+        the match goes on: before the end of its last round, the [0-0] one."""
+        if game.result is None or game.round < HIGHEST + 1:
+            return []
         best = min(game.totals)
         return [s for s, total in enumerate(game.totals) if total == best]
