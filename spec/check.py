@@ -65,13 +65,16 @@ def _guard(name: str, body: Callable[[], Check]) -> Check:
 # -- jobs (each runs in a worker process and returns JSON-able data) ---------------------
 
 
-def job_options(variant_files: Sequence[str] = ()) -> dict[str, Any]:
+def job_options(variant_files: Sequence[str] = (),
+                rules_files: Sequence[str] = ()) -> dict[str, Any]:
     from mtrain.spec import optionspace
 
     report = optionspace.run_all()
     checks: list[Check] = list(report["checks"])
     if variant_files:
         checks.append(_guard("variant-files", lambda: _variant_files(variant_files)))
+    if rules_files:
+        checks.append(_guard("rules-files", lambda: _rules_files(rules_files)))
     return {"checks": checks, "summary": {"options": report["summary"],
                                           "z3_queries": report["queries"]}}
 
@@ -105,6 +108,43 @@ def _variant_files(paths: Sequence[str]) -> Check:
                 f"{path} ({vf.name}): CONTRADICTORY, core {', '.join(res.core)}", res.clauses))
     return _check("variant-files", "fail" if failed else "pass",
                   time.perf_counter() - t0, findings)
+
+
+def _rules_files(paths: Sequence[str]) -> Check:
+    """Each rule-set file (spec/schemas/rules.schema.json) composed by the catalog, which
+    refuses contradictory values and broken `requires` at file:line; z3 adds the core."""
+    import re
+
+    from mtrain.spec import optionspace
+    from mtrain.spec.catalog import catalog
+    from mtrain.spec.ruleset import CUSTOM, OTHER
+    from mtrain.spec.yamlload import SpecError
+
+    t0 = time.perf_counter()
+    cat = catalog()
+    findings, failed = [], False
+    for path in paths:
+        try:
+            rs = cat.rules_file(path)
+        except (SpecError, ValueError) as exc:
+            failed = True
+            for line in str(exc).splitlines():
+                findings.append(finding(line, [c for c in re.findall(r"\b[A-Z]+-\d+\b", line)
+                                               if c in cat.clauses]))
+            continue
+        known = {o: v for o, v in rs.choices if v not in (OTHER, CUSTOM)}
+        res = optionspace.space().satisfiable(known, rs.name)
+        if res.sat:
+            findings.append(finding(f"{path} ({rs.name}): consistent"
+                                    + (f"; {', '.join(rs.unknown)} `other`, not judged"
+                                       if rs.unknown else "")))
+        else:  # the catalog composed it, z3 refuses it: the two disagree
+            failed = True
+            findings.append(finding(f"{path} ({rs.name}): DISAGREEMENT: the catalog composes "
+                                    f"it, z3 finds it contradictory, core {', '.join(res.core)}",
+                                    res.clauses))
+    return _check("rules-files", "fail" if failed else "pass", time.perf_counter() - t0,
+                  findings)
 
 
 def job_explore(full: bool) -> dict[str, Any]:
@@ -249,6 +289,8 @@ def _bounds(reports: Sequence[tuple[str, Any]]) -> dict[str, dict[str, int]]:
 
 def job_reach(full: bool, dump: str | None) -> dict[str, Any]:
     from mtrain.spec import reachability as R
+    from mtrain.spec.catalog import catalog
+    from mtrain.spec.optiongrid import expected_dead
     from mtrain.spec.termination import Prover
 
     prover = Prover(dump)
@@ -263,17 +305,33 @@ def job_reach(full: bool, dump: str | None) -> dict[str, Any]:
     dead_by: dict[str, list[str]] = {}
     for w in rep.dead:
         dead_by.setdefault(w.clause, []).append(w.ruleset)
+    expected, _ = expected_dead(catalog())
+    unexpected = []
     for clause, where in dead_by.items():
         why = next(w.detail for w in rep.dead if w.clause == clause)
-        findings.append(finding(f"dead: {clause} never fires ({R.FIRES[clause].when}) under "
-                                f"{', '.join(where)}: {why}", [clause]))
+        if clause in expected:
+            findings.append(finding(f"dead as expected: {clause} never fires "
+                                    f"({R.FIRES[clause].when}) under {', '.join(where)}: {why}; "
+                                    f"clauses.yaml says why: {expected[clause]}", [clause]))
+        else:  # a dead clause fails unless the spec says it is meant to be
+            unexpected.append(clause)
+            findings.append(finding(f"DEAD: {clause} never fires ({R.FIRES[clause].when}) under "
+                                    f"{', '.join(where)}: {why}; clauses.yaml does not mark it "
+                                    "expected_dead", [clause]))
+    fired = {w.clause for w in rep.witnesses if w.how != "dead"}
+    for clause in sorted(set(expected) & fired):
+        unexpected.append(clause)
+        findings.append(finding(f"NOT DEAD: {clause} is marked expected_dead in clauses.yaml but "
+                                "fires: " + "; ".join(f"{w.ruleset} by {w.how}"
+                                                      for w in rep.witnesses
+                                                      if w.clause == clause), [clause]))
     for w in rep.witnesses:
         if w.how == "z3":
             findings.append(finding(f"{w.clause} under {w.ruleset}: only a z3 state "
                                     f"({w.detail})", [w.clause]))
     for c, name in rep.missing:
         findings.append(finding(f"NOT SETTLED: {c} under {name}: no witness, no proof", [c]))
-    status = "fail" if rep.missing else ("info" if rep.dead else "pass")
+    status = "fail" if rep.missing or unexpected else ("info" if rep.dead else "pass")
     checks.append(_check("reachability", status, rep.seconds, findings))
     t1 = time.perf_counter()
     unc = R.uncoverable(prover, full)
@@ -309,8 +367,10 @@ def job_reach(full: bool, dump: str | None) -> dict[str, Any]:
 
 
 def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
-        variant_files: Sequence[str] = ()) -> dict[str, Any]:
-    """Every check; the result is JSON-able (see the module docstring)."""
+        variant_files: Sequence[str] = (), rules_files: Sequence[str] = (),
+        only: str | None = None) -> dict[str, Any]:
+    """Every check (`only="options"`: the option space alone); JSON-able (see the module
+    docstring)."""
     started = time.perf_counter()
     if dump:
         Path(dump).mkdir(parents=True, exist_ok=True)
@@ -318,12 +378,14 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
     plan: list[tuple[Job, tuple[Any, ...]]] = [
         (job_termination, (full, dump)),
         (job_explore, (full,)),
-        (job_options, (tuple(variant_files),)),
+        (job_options, (tuple(variant_files), tuple(rules_files))),
         (job_reach, (full, dump)),
     ]
     workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
     results: list[dict[str, Any]] = []
-    if workers <= 1:
+    if only == "options":
+        results = [_safe(job_options, *plan[2][1])]
+    elif workers <= 1:
         results = [_safe(fn, *args) for fn, args in plan]
         results = [results[2], results[0], results[1], results[3]]
     else:
@@ -340,7 +402,8 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
     for r in results:
         checks += r["checks"]
         summary.update(r.get("summary", {}))
-    checks.append(_guard("agreement", lambda: _agreement(checks, summary)))
+    if only is None:
+        checks.append(_guard("agreement", lambda: _agreement(checks, summary)))
     import z3
 
     out = {"checks": checks,
@@ -448,9 +511,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     for path in args.variant:
         if not Path(path).is_file():
             raise UsageError(f"no such variant file: {path}")
+    for path in args.rules:
+        if not Path(path).is_file():
+            raise UsageError(f"no such rule-set file: {path}")
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    result = run(full=args.full, dump=args.dump, jobs=args.jobs, variant_files=args.variant)
+    result = run(full=args.full, dump=args.dump, jobs=args.jobs, variant_files=args.variant,
+                 rules_files=args.rules, only=args.only)
     if args.json:
         json.dump(result, sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -472,5 +539,10 @@ def register(sub: Any) -> None:
                    "minimal traces (minutes)")
     p.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="also check that this variant file is satisfiable (repeatable)")
+    p.add_argument("--rules", action="append", default=[], metavar="FILE",
+                   help="also check this rule-set file (spec/schemas/rules.schema.json): "
+                   "consistent values, every `requires` met (repeatable)")
+    p.add_argument("--only", choices=["options"],
+                   help="run only these checks (options: the option space, seconds)")
     p.add_argument("--jobs", type=int, help="worker processes (default: up to 2)")
     p.set_defaults(func=cmd_check)
