@@ -71,12 +71,27 @@ def job_options(variant_files: Sequence[str] = (),
 
     report = optionspace.run_all()
     checks: list[Check] = list(report["checks"])
+    checks.append(_guard("invariants", _invariants))
     if variant_files:
         checks.append(_guard("variant-files", lambda: _variant_files(variant_files)))
     if rules_files:
         checks.append(_guard("rules-files", lambda: _rules_files(rules_files)))
     return {"checks": checks, "summary": {"options": report["summary"],
                                           "z3_queries": report["queries"]}}
+
+
+def _invariants() -> Check:
+    """spec/data/invariants.yaml against reference/invariants.py, by their examples."""
+    from mtrain.spec.invariantcheck import check_invariants
+
+    t0 = time.perf_counter()
+    bad, passed = check_invariants()
+    findings = [finding(f.message, f.clauses) for f in bad]
+    if passed:
+        findings.append(finding(f"{len(passed)} invariants: each example state (written from "
+                                "the text) is flagged by exactly the invariants it lists, and "
+                                "the unchanged state by none: " + ", ".join(passed)))
+    return _check("invariants", "fail" if bad else "pass", time.perf_counter() - t0, findings)
 
 
 def _variant_files(paths: Sequence[str]) -> Check:

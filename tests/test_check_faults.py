@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from mtrain import cli
-from mtrain.spec import check, optiongrid
+from mtrain.spec import check, invariantcheck, optiongrid
 from mtrain.spec.catalog import DATA_ENV, Catalog
 from mtrain.spec.reachability import ReachReport, Witness
 
@@ -189,3 +189,38 @@ def test_reachability_fails_on_an_unexpected_or_undead_clause(
     monkeypatch.setattr(reachability, "uncoverable", lambda *a: [])
     reach = check.job_reach(False, None)["checks"][0]
     assert reach["status"] == status, reach["findings"]
+
+
+def test_an_invariant_without_a_check(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = data / "invariants.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + (
+        "- id: INV-SEATS\n  title: Seats\n  text: Every seat holds a hand.\n"), encoding="utf-8")
+    code, failures = run_check(capsys)
+    assert code == 1
+    assert named(failures, "INV-SEATS has no check")
+    # no check and no example: both name it, and nothing else is blamed
+    assert {tuple(f["clauses"]) for f in failures
+            if f["check"] == "invariants" and f["clauses"]} == {("INV-SEATS",)}
+
+
+def test_an_example_flagged_by_the_wrong_invariant(data: Path) -> None:
+    """INV-TURN's example breaks the open doubles instead: the two disagree."""
+    edit(data / "invariants.yaml", "    set: {seat: 2}\n", "    set: {open_doubles: [0]}\n")
+    bad, passed = invariantcheck.check_invariants(Catalog(data))
+    assert [f.clauses for f in bad] == [("INV-OPEN-DOUBLES", "INV-TURN")]
+    assert "INV-TURN" not in passed and "INV-OPEN-DOUBLES" in passed
+
+
+def test_a_check_that_tests_something_else(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """INV-MARKERS checked on the wrong train: its example goes unflagged."""
+    from mtrain.reference import invariants
+
+    def first_train(state: Any) -> list[tuple[str, str]]:
+        return [("INV-MARKERS", "marked")] if state.markers[0] else []
+
+    monkeypatch.setitem(invariants.CHECKS, "INV-MARKERS", first_train)
+    monkeypatch.setattr(invariants, "_REST", tuple(
+        c for i, c in invariants.CHECKS.items() if i not in invariants.IMPLIED))
+    bad, _ = invariantcheck.check_invariants(Catalog(data))
+    assert [f.clauses for f in bad] == [("INV-MARKERS",)]
+    assert "flagged by nothing, not INV-MARKERS" in bad[0].message
