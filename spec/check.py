@@ -2,10 +2,15 @@
 
 Checks, in the order printed:
 
-* the option space (spec/optionspace.py ``run_all``): shipped variants satisfiable,
-  overlay combinations, dead and forced values, contradictory pairs, clause usage, atomic
-  sets, redundant constraints, model count, deal feasibility;
-* ``variant-files``: extra variant files given with ``--variant``, each satisfiable;
+* the option space (spec/optioncheck.py, via spec/optionspace.py ``run_all``): decided
+  by enumerating it (spec/optiongrid.py), explained and cross-checked by z3: shipped
+  variants satisfiable; every combination of overlays (a contradictory one fails unless a
+  clause declares the refusal); dead values; values no clause gives meaning to;
+  contradictory pairs; dead clauses; the variants against what their sources say; atomic
+  sets, redundant constraints, the model count, deal feasibility;
+* ``invariants``: spec/data/invariants.yaml against reference/invariants.py, one example
+  state each (spec/invariantcheck.py);
+* ``variant-files`` and ``rules-files``: files given with ``--variant`` / ``--rules``;
 * ``small-games``: every reachable state of small games (double-2 to double-4 sets) for
   every distinct rule set, explored with the engine: no deadlock, no cycle, invariants;
 * ``termination`` and ``deadlock``: z3 proofs on the abstract round model (a ranking
@@ -13,16 +18,18 @@ Checks, in the order printed:
 * ``model-vs-engine``: on explored states, the abstract model enables exactly the engine's
   legal actions and satisfies the invariant;
 * ``reachability``: a witness for every clause with a firing condition under every rule
-  set it applies to, or a proof that it is dead;
+  set it applies to, or a proof that it is dead (which fails unless clauses.yaml marks
+  the clause ``expected_dead``);
 * ``uncoverable-double``: the shortest traces to an uncoverable double, by the engine and by
   bounded model checking, which must agree; under stays-open, no play after it binds;
 * ``agreement``: the engine and z3 agree: no deadlock found by either, every explored round
   within the ranking function's bound.
 
-A check's status is ``pass``, ``info`` (findings worth reading, nothing wrong) or ``fail``;
-the command exits 1 when any check fails (a contradictory shipped variant fails the first).
-Independent jobs run in parallel worker processes (``--jobs``); every z3 query is
-deterministic (fixed seed, ``rlimit``), so the verdicts do not depend on the machine.
+A check's status is ``fail`` (a defect: the command exits 1), ``info`` (facts worth
+reading, nothing wrong) or ``pass``. ``--only options`` runs the option space (and the
+files given) alone, in seconds. Independent jobs run in parallel worker processes
+(``--jobs``); every z3 query is deterministic (fixed seed, ``rlimit``), so the verdicts do
+not depend on the machine. What each check covers, and what not: spec/checkscope.py.
 """
 
 from __future__ import annotations
@@ -348,6 +355,16 @@ def job_reach(full: bool, dump: str | None) -> dict[str, Any]:
         findings.append(finding(f"NOT SETTLED: {c} under {name}: no witness, no proof", [c]))
     status = "fail" if rep.missing or unexpected else ("info" if rep.dead else "pass")
     checks.append(_check("reachability", status, rep.seconds, findings))
+    return {"checks": checks, "summary": {"reachability": rep.to_json()}}
+
+
+def job_uncoverable(full: bool, dump: str | None) -> dict[str, Any]:
+    """The uncoverable double: a job of its own, so that two workers finish together."""
+    from mtrain.spec import reachability as R
+    from mtrain.spec.termination import Prover
+
+    prover = Prover(dump)
+    checks = []
     t1 = time.perf_counter()
     unc = R.uncoverable(prover, full)
     uf, ufail = [], False
@@ -374,8 +391,7 @@ def job_reach(full: bool, dump: str | None) -> dict[str, Any]:
                 f"{dict(sorted(u.endings_from_bound.items()))}", ["DBL-10", "END-2"]))
     checks.append(_check("uncoverable-double", "fail" if ufail else "pass",
                          time.perf_counter() - t1, uf))
-    return {"checks": checks, "summary": {
-        "reachability": rep.to_json(), "uncoverable": [u.to_json() for u in unc]}}
+    return {"checks": checks, "summary": {"uncoverable": [u.to_json() for u in unc]}}
 
 
 # -- running and printing ---------------------------------------------------------------
@@ -389,20 +405,23 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
     started = time.perf_counter()
     if dump:
         Path(dump).mkdir(parents=True, exist_ok=True)
-    # longest first, so that two workers finish together
+    # longest first (measured: benchmarks/check_speed.py), so that two workers finish
+    # together; `order` is the print order
     plan: list[tuple[Job, tuple[Any, ...]]] = [
         (job_termination, (full, dump)),
+        (job_uncoverable, (full, dump)),
         (job_explore, (full,)),
-        (job_options, (tuple(variant_files), tuple(rules_files))),
         (job_reach, (full, dump)),
+        (job_options, (tuple(variant_files), tuple(rules_files))),
     ]
+    order = [4, 0, 2, 3, 1]
     workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
     results: list[dict[str, Any]] = []
     if only == "options":
-        results = [_safe(job_options, *plan[2][1])]
+        results = [_safe(job_options, *plan[4][1])]
     elif workers <= 1:
         results = [_safe(fn, *args) for fn, args in plan]
-        results = [results[2], results[0], results[1], results[3]]
+        results = [results[i] for i in order]
     else:
         # fork: workers start at once, without importing __main__ again; nothing in this
         # process has touched z3 yet, so there is no solver state to inherit
@@ -411,7 +430,7 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
             futures: list[Future[dict[str, Any]]] = [pool.submit(_safe, fn, *args)
                                                      for fn, args in plan]
             results = [f.result() for f in futures]
-            results = [results[2], results[0], results[1], results[3]]  # print order
+            results = [results[i] for i in order]
     checks: list[Check] = []
     summary: dict[str, Any] = {}
     for r in results:
