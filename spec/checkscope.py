@@ -102,6 +102,10 @@ def rows() -> list[Row]:
          ", ".join(f"{name} on {q.label} ({q.deals} deals; `--full`: {f.label}, every deal)"
                    for name, q, f in UNCOVERABLE_CASES) + ".",
          "That no shorter trace exists is asked only with `--full`."),
+        ("agreement", "The engine's exploration and z3's proofs say the same: no deadlock "
+         "by either, every explored round within the ranking bound, the same fewest actions "
+         "to an uncoverable double.", "What small-games, termination and uncoverable-double "
+         "computed.", "Anything they did not compute."),
         ("rules-files, variant-files", "Files given with `--rules` (rule-set files) or "
          "`--variant`: composed by the catalog (each `requires`, DEAL-8 with the file's own "
          "hand table), and asked of z3.", "The files given.", "Files not given."),
