@@ -583,7 +583,10 @@ class Docs:
                "them; the game itself is explored and proved on small sets only, as the table "
                "below says. A check fails on a defect (the command exits 1), is `info` when it "
                "only has facts worth reading, and passes otherwise. `mtrain check --only "
-               "options` runs the option-space checks alone (seconds). This page is the "
+               "options` runs the option-space checks alone (seconds); most of the time of "
+               "the whole check goes to the bounded model checking of the uncoverable "
+               "double, the termination proofs and the small-game exploration, which "
+               "`mtrain check` runs in two worker processes. This page is the "
                f"report of `mtrain check` without `--full` and without timings; "
                f"z3 {data['z3_version']}.", "",
                f"**{len(checks)} checks: {counts['pass']} pass, {counts['info']} with "
