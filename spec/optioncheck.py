@@ -96,8 +96,11 @@ def run_all(sp: OptionSpace) -> dict[str, Any]:
             f"all {totals['subsets']} subsets of the {len(sp.catalog.overlays)} overlays on "
             f"the {len(sp.catalog.variants)} shipped variants: {totals['composable']} compose "
             f"(applies_to met, no two answering one option differently), "
-            f"{totals['contradictory']} of them refused by a clause, each as a clause "
-            f"declares; z3 agrees with the catalog on all {len(singles)} single overlays"))
+            f"{totals['contradictory']} of them refused by a clause, "
+            + ("each as a clause declares" if not totals["undeclared"]
+               else f"{totals['undeclared']} of those undeclared")
+            + f"; z3 agrees with the catalog on all {len(singles)} single overlays"
+            + (f" but {len(bad)}" if bad else "")))
         return ("fail" if failed or bad else "info"), findings
 
     def values() -> tuple[str, list[Finding]]:
@@ -109,7 +112,9 @@ def run_all(sp: OptionSpace) -> dict[str, Any]:
         for f in report.dead:
             findings.append(_finding(f"z3: dead value {f.text}, core {_core_text(f.core)}",
                                      clause_ids(f.core)))
-        py_dead = {f.message.split(" ")[3] for f in rep.findings["values"]}
+        g = rep.grid
+        py_dead = {ov(o, v) for o, vs in g.options.items() for v in vs
+                   if not g.exists({o: [v]})}
         if py_dead != set(summary["dead_values"]):
             findings.append(_finding(f"DISAGREEMENT on dead values: enumeration "
                                      f"{sorted(py_dead)}, z3 {summary['dead_values']}"))

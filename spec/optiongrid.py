@@ -414,6 +414,7 @@ def analyse(cat: Catalog | None = None) -> Report:
     rep.summary["overlay_combinations"] = totals
     contradictions: list[Finding] = []
     used: set[str] = set()
+    undeclared: list[Combo] = []
     for c in combos:
         if c.kind == "other":
             contradictions.append(Finding(f"{c.name}: cannot be composed: {c.message}"))
@@ -423,10 +424,22 @@ def analyse(cat: Catalog | None = None) -> Report:
                and r.overlays <= set(c.overlays) and (r.bases is None or c.base in r.bases)]
         used.update(r.where for r in why)
         if not why:
-            contradictions.append(Finding(
-                f"{c.name} (and with any of {c.others} compatible sets of the other overlays) "
-                f"is contradictory and no clause declares the refusal: {c.message}",
-                c.clauses))
+            undeclared.append(c)
+    totals["undeclared"] = sum(c.others for c in undeclared)
+    # one finding per smallest undeclared combination; the larger ones that contain it
+    # are counted on its line (each fails too)
+    for c in undeclared:
+        wider = [d for d in undeclared if d.base == c.base and d is not c
+                 and set(c.overlays) < set(d.overlays)]
+        if any(set(d.overlays) < set(c.overlays) for d in undeclared
+               if d.base == c.base and d is not c):
+            continue
+        more = sum(d.others for d in wider)
+        contradictions.append(Finding(
+            f"{c.name} is contradictory and no clause declares the refusal "
+            f"(with any of {c.others} compatible sets of the other overlays"
+            + (f"; {more} larger combinations containing it too" if more else "")
+            + f"): {c.message}", c.clauses))
     contradictions += bad_refs
     contradictions += [Finding(f"{r.where}: {r.clause} declares it refuses "
                                f"{'+'.join(sorted(r.overlays))}"
@@ -438,8 +451,7 @@ def analyse(cat: Catalog | None = None) -> Report:
         Finding(f"{c.name}: refused by {', '.join(c.clauses)} as declared"
                 + (f" (and with any of {c.others} compatible sets of the other overlays)"
                    if c.others > 1 else ""), c.clauses)
-        for c in combos if c.kind == "clause" and not any(
-            f.message.startswith(c.name + " ") for f in contradictions)]
+        for c in combos if c.kind == "clause" and all(c is not d for d in undeclared)]
     rep.summary["refusals"] = [{"clause": r.clause, "overlays": sorted(r.overlays),
                                 "on": sorted(r.bases) if r.bases else None, "reason": r.reason}
                                for r in refs]
