@@ -443,18 +443,23 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
     out = {"checks": checks,
            "findings": [{"check": c["name"], **f} for c in checks for f in c["findings"]],
            "summary": summary, "full": full, "z3_version": z3.get_version_string(),
-           "seconds": round(time.perf_counter() - started, 4)}
+           "seconds": round(time.perf_counter() - started, 4),
+           "jobs": [r["job"] for r in results if "job" in r],
+           "plan": [fn.__name__.removeprefix("job_") for fn, _ in plan]}
     return out
 
 
 def _safe(fn: Job, *args: Any) -> dict[str, Any]:
-    t0 = time.perf_counter()
+    """Run one job; its CPU time is kept (benchmarks/check_speed.py plans the workers)."""
+    t0, cpu = time.perf_counter(), time.process_time()
+    name = fn.__name__.removeprefix("job_")
     try:
-        return fn(*args)
+        out = fn(*args)
     except Exception as exc:
-        name = fn.__name__.removeprefix("job_")
-        return {"checks": [_check(name, "fail", time.perf_counter() - t0,
-                                  [finding(f"{type(exc).__name__}: {exc}")])]}
+        out = {"checks": [_check(name, "fail", time.perf_counter() - t0,
+                                 [finding(f"{type(exc).__name__}: {exc}")])]}
+    out["job"] = {"name": name, "cpu_seconds": round(time.process_time() - cpu, 3)}
+    return out
 
 
 def _agreement(checks: list[Check], summary: dict[str, Any]) -> Check:
