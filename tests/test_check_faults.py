@@ -185,12 +185,11 @@ def test_expected_dead_needs_a_reason(data: Path) -> None:
 ])
 def test_reachability_fails_on_an_unexpected_or_undead_clause(
         monkeypatch: pytest.MonkeyPatch, witnesses: list[Witness], status: str) -> None:
-    """The verdict alone: the search and the uncoverable-double part are stubbed."""
+    """The verdict alone: the search is stubbed."""
     from mtrain.spec import reachability
 
     monkeypatch.setattr(reachability, "search",
                         lambda **_: ReachReport(witnesses=list(witnesses)))
-    monkeypatch.setattr(reachability, "uncoverable", lambda *a: [])
     reach = check.job_reach(False, None)["checks"][0]
     assert reach["status"] == status, reach["findings"]
 
