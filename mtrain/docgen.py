@@ -584,13 +584,20 @@ class Docs:
         checks: list[dict[str, Any]] = data["checks"]
         clauses = list(self.cat.clauses)
         counts = {s: sum(c["status"] == s for c in checks) for s in ("pass", "info", "fail")}
+        from mtrain.spec.checkscope import rows
+
         out = ["# Consistency: what `mtrain check` finds", "",
-               "`mtrain check` puts the whole specification through z3 and through the "
-               "engine: the option space (every shipped variant satisfiable, every overlay "
-               "combination, dead or forced values, contradictory pairs), small whole games "
-               "explored exhaustively, termination and deadlock proofs on an abstract model of "
-               "a round, whether every clause can fire, and the double nobody can cover. This "
-               "page is its report, without timings; "
+               "`mtrain check` puts the specification through plain enumeration, z3 and the "
+               "engine. The option space is small enough to enumerate outright, so its "
+               "verdicts are exhaustive and z3 explains them (minimal cores) and cross-checks "
+               "them; the game itself is explored and proved on small sets only, as the table "
+               "below says. A check fails on a defect (the command exits 1), is `info` when it "
+               "only has facts worth reading, and passes otherwise. `mtrain check --only "
+               "options` runs the option-space checks alone (seconds); most of the time of "
+               "the whole check goes to the bounded model checking of the uncoverable "
+               "double, the termination proofs and the small-game exploration, which "
+               "`mtrain check` runs in two worker processes. This page is the "
+               f"report of `mtrain check` without `--full` and without timings; "
                f"z3 {data['z3_version']}.", "",
                f"**{len(checks)} checks: {counts['pass']} pass, {counts['info']} with "
                f"findings worth reading, {counts['fail']} failed.**", "",
@@ -598,12 +605,20 @@ class Docs:
         for c in checks:
             out.append(f"| [`{c['name']}`](#{c['name']}) | {c['status']} | "
                        f"{len(c['findings'])} |")
+        out += ["", "## What each check proves", "",
+                "| check | decides | over | does not cover |", "|---|---|---|---|"]
+        out += [f"| {name} | {what} | {over} | {gap} |" for name, what, over, gap in rows()]
         out += ["", "## Dead clauses", "",
                 "A dead clause never fires under a rule set it applies to: its condition is "
                 "never met in any reachable state. `reachability` settles every clause with a "
                 "firing condition under every shipped variant: a witness (a random round or a "
-                "small game where it fires) or a proof that it cannot (z3: it fires at no deal "
-                "and no action makes it fire).", ""]
+                "small game where it fires) or a proof that it cannot (z3, on a small model: "
+                "it fires at no deal and no action makes it fire). A dead clause fails the "
+                "check unless clauses.yaml marks it `expected_dead` with the reason:", ""]
+        expected: dict[str, str] = data.get("expected_dead", {})
+        out += [f"- {self._clause_links([cid], clauses)}: {why}"
+                for cid, why in expected.items()] or ["- none"]
+        out.append("")
         dead: list[dict[str, str]] = data["dead"]
         if dead:
             out += ["| clause | rule set | why |", "|---|---|---|"]
@@ -619,9 +634,10 @@ class Docs:
                 "ever cover it. What happens then is an option, `uncoverable_double`: under "
                 "`stays-open` the duty stands and the round ends blocked "
                 "([DBL-10](rules/DBL-10.md), [END-2](rules/END-2.md)); under `released` play "
-                "goes on elsewhere ([DBL-9](rules/DBL-9.md)). `mtrain check` finds the shortest "
-                "way to reach each outcome twice, by exploring small games with the engine "
-                "and by bounded model checking in z3, and the two lengths must agree.", "",
+                "goes on elsewhere ([DBL-9](rules/DBL-9.md)). `mtrain check` finds a short "
+                "way to reach each outcome twice, by exploring sampled deals of a small game "
+                "with the engine and by bounded model checking in z3, and the two lengths "
+                "must agree; that none is shorter is asked only with `--full`.", "",
                 "| rule set | policy | outcome reached | small game | engine | z3 | agree |",
                 "|---|---|---|---|---|---|---|"]
         for u in data["uncoverable"]:
@@ -903,6 +919,7 @@ def consistency_data() -> dict[str, Any]:
             "dead": [{k: d[k] for k in ("clause", "ruleset", "detail")}
                      for d in reach.get("dead", [])],
             "option_dead_clauses": list(options.get("dead_clauses", [])),
+            "expected_dead": dict(options.get("expected_dead", {})),
             "uncoverable": uncoverable}
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -107,31 +108,46 @@ class VariantFile:
     doc: Document
 
 
-def _data_dir() -> Any:
+DATA_ENV = "MTRAIN_SPEC_DATA"
+"""An environment variable naming another spec data directory (a copy of spec/data), read
+by `catalog()`: tests inject faults into a copy and run `mtrain check` on it."""
+
+
+def data_dir() -> Any:
+    """The spec data directory: the one `MTRAIN_SPEC_DATA` names, else the shipped one."""
+    other = os.environ.get(DATA_ENV)
+    if other:
+        return Path(other)
     return importlib.resources.files("mtrain.spec") / "data"
 
 
-def _load_resource(*parts: str) -> Document:
-    res = _data_dir().joinpath(*parts)
-    return load(f"spec/data/{'/'.join(parts)}", res.read_text(encoding="utf-8"))
+def data_label(folder: Any) -> str:
+    """How error messages name files of `folder`: spec/data for the shipped one."""
+    shipped = importlib.resources.files("mtrain.spec") / "data"
+    return "spec/data" if str(folder) == str(shipped) else str(folder)
+
+
+def load_data(folder: Any, *parts: str) -> Document:
+    """One YAML file of a spec data directory, named for errors as spec/data/... ."""
+    res = folder.joinpath(*parts)
+    return load(f"{data_label(folder)}/{'/'.join(parts)}", res.read_text(encoding="utf-8"))
 
 
 class Catalog:
     """Options, clauses, variants and overlays, cross-checked at load time."""
 
-    def __init__(self) -> None:
-        self.sources = _read_sources(_load_resource("sources.yaml"))
-        self.options = _read_options(_load_resource("options.yaml"))
-        self.clauses = _read_clauses(_load_resource("clauses.yaml"), self.options)
-        self.set_aside = _read_set_aside(_load_resource("set-aside.yaml"))
+    def __init__(self, folder: Any = None) -> None:
+        self.data_dir = folder = data_dir() if folder is None else folder
+        self.sources = _read_sources(load_data(folder, "sources.yaml"))
+        self.options = _read_options(load_data(folder, "options.yaml"))
+        self.clauses = _read_clauses(load_data(folder, "clauses.yaml"), self.options)
+        self.set_aside = _read_set_aside(load_data(folder, "set-aside.yaml"))
         self.variants: dict[str, VariantFile] = {}
         self.overlays: dict[str, VariantFile] = {}
         for kind, store in (("variants", self.variants), ("overlays", self.overlays)):
-            folder = _data_dir() / kind
-            for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+            for entry in sorted((folder / kind).iterdir(), key=lambda e: e.name):
                 if entry.name.endswith(".yaml"):
-                    vf = read_variant_file(
-                        load(f"spec/data/{kind}/{entry.name}", entry.read_text(encoding="utf-8")))
+                    vf = read_variant_file(load_data(folder, kind, entry.name))
                     store[vf.name] = vf
         # Variants that stand alone come first, those built on another after them.
         self.variants = dict(sorted(self.variants.items(), key=lambda kv: kv[1].base is not None))
@@ -516,7 +532,11 @@ def _read_set_aside(doc: Document) -> list[SetAside]:
     return out
 
 
-@functools.cache
 def catalog() -> Catalog:
-    """The shipped specification, loaded once."""
+    """The specification (shipped, or the copy `MTRAIN_SPEC_DATA` names), loaded once."""
+    return _catalog(str(data_dir()))
+
+
+@functools.cache
+def _catalog(folder: str) -> Catalog:
     return Catalog()

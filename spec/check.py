@@ -2,10 +2,15 @@
 
 Checks, in the order printed:
 
-* the option space (spec/optionspace.py ``run_all``): shipped variants satisfiable,
-  overlay combinations, dead and forced values, contradictory pairs, clause usage, atomic
-  sets, redundant constraints, model count, deal feasibility;
-* ``variant-files``: extra variant files given with ``--variant``, each satisfiable;
+* the option space (spec/optioncheck.py, via spec/optionspace.py ``run_all``): decided
+  by enumerating it (spec/optiongrid.py), explained and cross-checked by z3: shipped
+  variants satisfiable; every combination of overlays (a contradictory one fails unless a
+  clause declares the refusal); dead values; values no clause gives meaning to;
+  contradictory pairs; dead clauses; the variants against what their sources say; atomic
+  sets, redundant constraints, the model count, deal feasibility;
+* ``invariants``: spec/data/invariants.yaml against reference/invariants.py, one example
+  state each (spec/invariantcheck.py);
+* ``variant-files`` and ``rules-files``: files given with ``--variant`` / ``--rules``;
 * ``small-games``: every reachable state of small games (double-2 to double-4 sets) for
   every distinct rule set, explored with the engine: no deadlock, no cycle, invariants;
 * ``termination`` and ``deadlock``: z3 proofs on the abstract round model (a ranking
@@ -13,16 +18,18 @@ Checks, in the order printed:
 * ``model-vs-engine``: on explored states, the abstract model enables exactly the engine's
   legal actions and satisfies the invariant;
 * ``reachability``: a witness for every clause with a firing condition under every rule
-  set it applies to, or a proof that it is dead;
+  set it applies to, or a proof that it is dead (which fails unless clauses.yaml marks
+  the clause ``expected_dead``);
 * ``uncoverable-double``: the shortest traces to an uncoverable double, by the engine and by
   bounded model checking, which must agree; under stays-open, no play after it binds;
 * ``agreement``: the engine and z3 agree: no deadlock found by either, every explored round
   within the ranking function's bound.
 
-A check's status is ``pass``, ``info`` (findings worth reading, nothing wrong) or ``fail``;
-the command exits 1 when any check fails (a contradictory shipped variant fails the first).
-Independent jobs run in parallel worker processes (``--jobs``); every z3 query is
-deterministic (fixed seed, ``rlimit``), so the verdicts do not depend on the machine.
+A check's status is ``fail`` (a defect: the command exits 1), ``info`` (facts worth
+reading, nothing wrong) or ``pass``. ``--only options`` runs the option space (and the
+files given) alone, in seconds. Independent jobs run in parallel worker processes
+(``--jobs``); every z3 query is deterministic (fixed seed, ``rlimit``), so the verdicts do
+not depend on the machine. What each check covers, and what not: spec/checkscope.py.
 """
 
 from __future__ import annotations
@@ -65,15 +72,33 @@ def _guard(name: str, body: Callable[[], Check]) -> Check:
 # -- jobs (each runs in a worker process and returns JSON-able data) ---------------------
 
 
-def job_options(variant_files: Sequence[str] = ()) -> dict[str, Any]:
+def job_options(variant_files: Sequence[str] = (),
+                rules_files: Sequence[str] = ()) -> dict[str, Any]:
     from mtrain.spec import optionspace
 
     report = optionspace.run_all()
     checks: list[Check] = list(report["checks"])
+    checks.append(_guard("invariants", _invariants))
     if variant_files:
         checks.append(_guard("variant-files", lambda: _variant_files(variant_files)))
+    if rules_files:
+        checks.append(_guard("rules-files", lambda: _rules_files(rules_files)))
     return {"checks": checks, "summary": {"options": report["summary"],
                                           "z3_queries": report["queries"]}}
+
+
+def _invariants() -> Check:
+    """spec/data/invariants.yaml against reference/invariants.py, by their examples."""
+    from mtrain.spec.invariantcheck import check_invariants
+
+    t0 = time.perf_counter()
+    bad, passed = check_invariants()
+    findings = [finding(f.message, f.clauses) for f in bad]
+    if passed:
+        findings.append(finding(f"{len(passed)} invariants: each example state (written from "
+                                "the text) is flagged by exactly the invariants it lists, and "
+                                "the unchanged state by none: " + ", ".join(passed)))
+    return _check("invariants", "fail" if bad else "pass", time.perf_counter() - t0, findings)
 
 
 def _variant_files(paths: Sequence[str]) -> Check:
@@ -105,6 +130,43 @@ def _variant_files(paths: Sequence[str]) -> Check:
                 f"{path} ({vf.name}): CONTRADICTORY, core {', '.join(res.core)}", res.clauses))
     return _check("variant-files", "fail" if failed else "pass",
                   time.perf_counter() - t0, findings)
+
+
+def _rules_files(paths: Sequence[str]) -> Check:
+    """Each rule-set file (spec/schemas/rules.schema.json) composed by the catalog, which
+    refuses contradictory values and broken `requires` at file:line; z3 adds the core."""
+    import re
+
+    from mtrain.spec import optionspace
+    from mtrain.spec.catalog import catalog
+    from mtrain.spec.ruleset import CUSTOM, OTHER
+    from mtrain.spec.yamlload import SpecError
+
+    t0 = time.perf_counter()
+    cat = catalog()
+    findings, failed = [], False
+    for path in paths:
+        try:
+            rs = cat.rules_file(path)
+        except (SpecError, ValueError) as exc:
+            failed = True
+            for line in str(exc).splitlines():
+                findings.append(finding(line, [c for c in re.findall(r"\b[A-Z]+-\d+\b", line)
+                                               if c in cat.clauses]))
+            continue
+        known = {o: v for o, v in rs.choices if v not in (OTHER, CUSTOM)}
+        res = optionspace.space().satisfiable(known, rs.name)
+        if res.sat:
+            findings.append(finding(f"{path} ({rs.name}): consistent"
+                                    + (f"; {', '.join(rs.unknown)} `other`, not judged"
+                                       if rs.unknown else "")))
+        else:  # the catalog composed it, z3 refuses it: the two disagree
+            failed = True
+            findings.append(finding(f"{path} ({rs.name}): DISAGREEMENT: the catalog composes "
+                                    f"it, z3 finds it contradictory, core {', '.join(res.core)}",
+                                    res.clauses))
+    return _check("rules-files", "fail" if failed else "pass", time.perf_counter() - t0,
+                  findings)
 
 
 def job_explore(full: bool) -> dict[str, Any]:
@@ -249,6 +311,8 @@ def _bounds(reports: Sequence[tuple[str, Any]]) -> dict[str, dict[str, int]]:
 
 def job_reach(full: bool, dump: str | None) -> dict[str, Any]:
     from mtrain.spec import reachability as R
+    from mtrain.spec.catalog import catalog
+    from mtrain.spec.optiongrid import expected_dead
     from mtrain.spec.termination import Prover
 
     prover = Prover(dump)
@@ -263,18 +327,44 @@ def job_reach(full: bool, dump: str | None) -> dict[str, Any]:
     dead_by: dict[str, list[str]] = {}
     for w in rep.dead:
         dead_by.setdefault(w.clause, []).append(w.ruleset)
+    expected, _ = expected_dead(catalog())
+    unexpected = []
     for clause, where in dead_by.items():
         why = next(w.detail for w in rep.dead if w.clause == clause)
-        findings.append(finding(f"dead: {clause} never fires ({R.FIRES[clause].when}) under "
-                                f"{', '.join(where)}: {why}", [clause]))
+        if clause in expected:
+            findings.append(finding(f"dead as expected: {clause} never fires "
+                                    f"({R.FIRES[clause].when}) under {', '.join(where)}: {why}; "
+                                    f"clauses.yaml says why: {expected[clause]}", [clause]))
+        else:  # a dead clause fails unless the spec says it is meant to be
+            unexpected.append(clause)
+            findings.append(finding(f"DEAD: {clause} never fires ({R.FIRES[clause].when}) under "
+                                    f"{', '.join(where)}: {why}; clauses.yaml does not mark it "
+                                    "expected_dead", [clause]))
+    fired = {w.clause for w in rep.witnesses if w.how != "dead"}
+    for clause in sorted(set(expected) & fired):
+        unexpected.append(clause)
+        findings.append(finding(f"NOT DEAD: {clause} is marked expected_dead in clauses.yaml but "
+                                "fires: " + "; ".join(f"{w.ruleset} by {w.how}"
+                                                      for w in rep.witnesses
+                                                      if w.clause == clause), [clause]))
     for w in rep.witnesses:
         if w.how == "z3":
             findings.append(finding(f"{w.clause} under {w.ruleset}: only a z3 state "
                                     f"({w.detail})", [w.clause]))
     for c, name in rep.missing:
         findings.append(finding(f"NOT SETTLED: {c} under {name}: no witness, no proof", [c]))
-    status = "fail" if rep.missing else ("info" if rep.dead else "pass")
+    status = "fail" if rep.missing or unexpected else ("info" if rep.dead else "pass")
     checks.append(_check("reachability", status, rep.seconds, findings))
+    return {"checks": checks, "summary": {"reachability": rep.to_json()}}
+
+
+def job_uncoverable(full: bool, dump: str | None) -> dict[str, Any]:
+    """The uncoverable double: a job of its own, so that two workers finish together."""
+    from mtrain.spec import reachability as R
+    from mtrain.spec.termination import Prover
+
+    prover = Prover(dump)
+    checks = []
     t1 = time.perf_counter()
     unc = R.uncoverable(prover, full)
     uf, ufail = [], False
@@ -301,31 +391,37 @@ def job_reach(full: bool, dump: str | None) -> dict[str, Any]:
                 f"{dict(sorted(u.endings_from_bound.items()))}", ["DBL-10", "END-2"]))
     checks.append(_check("uncoverable-double", "fail" if ufail else "pass",
                          time.perf_counter() - t1, uf))
-    return {"checks": checks, "summary": {
-        "reachability": rep.to_json(), "uncoverable": [u.to_json() for u in unc]}}
+    return {"checks": checks, "summary": {"uncoverable": [u.to_json() for u in unc]}}
 
 
 # -- running and printing ---------------------------------------------------------------
 
 
 def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
-        variant_files: Sequence[str] = ()) -> dict[str, Any]:
-    """Every check; the result is JSON-able (see the module docstring)."""
+        variant_files: Sequence[str] = (), rules_files: Sequence[str] = (),
+        only: str | None = None) -> dict[str, Any]:
+    """Every check (`only="options"`: the option space alone); JSON-able (see the module
+    docstring)."""
     started = time.perf_counter()
     if dump:
         Path(dump).mkdir(parents=True, exist_ok=True)
-    # longest first, so that two workers finish together
+    # longest first (measured: benchmarks/check_speed.py), so that two workers finish
+    # together; `order` is the print order
     plan: list[tuple[Job, tuple[Any, ...]]] = [
         (job_termination, (full, dump)),
+        (job_uncoverable, (full, dump)),
         (job_explore, (full,)),
-        (job_options, (tuple(variant_files),)),
         (job_reach, (full, dump)),
+        (job_options, (tuple(variant_files), tuple(rules_files))),
     ]
+    order = [4, 0, 2, 3, 1]
     workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
     results: list[dict[str, Any]] = []
-    if workers <= 1:
+    if only == "options":
+        results = [_safe(job_options, *plan[4][1])]
+    elif workers <= 1:
         results = [_safe(fn, *args) for fn, args in plan]
-        results = [results[2], results[0], results[1], results[3]]
+        results = [results[i] for i in order]
     else:
         # fork: workers start at once, without importing __main__ again; nothing in this
         # process has touched z3 yet, so there is no solver state to inherit
@@ -334,30 +430,36 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
             futures: list[Future[dict[str, Any]]] = [pool.submit(_safe, fn, *args)
                                                      for fn, args in plan]
             results = [f.result() for f in futures]
-            results = [results[2], results[0], results[1], results[3]]  # print order
+            results = [results[i] for i in order]
     checks: list[Check] = []
     summary: dict[str, Any] = {}
     for r in results:
         checks += r["checks"]
         summary.update(r.get("summary", {}))
-    checks.append(_guard("agreement", lambda: _agreement(checks, summary)))
+    if only is None:
+        checks.append(_guard("agreement", lambda: _agreement(checks, summary)))
     import z3
 
     out = {"checks": checks,
            "findings": [{"check": c["name"], **f} for c in checks for f in c["findings"]],
            "summary": summary, "full": full, "z3_version": z3.get_version_string(),
-           "seconds": round(time.perf_counter() - started, 4)}
+           "seconds": round(time.perf_counter() - started, 4),
+           "jobs": [r["job"] for r in results if "job" in r],
+           "plan": [fn.__name__.removeprefix("job_") for fn, _ in plan]}
     return out
 
 
 def _safe(fn: Job, *args: Any) -> dict[str, Any]:
-    t0 = time.perf_counter()
+    """Run one job; its CPU time is kept (benchmarks/check_speed.py plans the workers)."""
+    t0, cpu = time.perf_counter(), time.process_time()
+    name = fn.__name__.removeprefix("job_")
     try:
-        return fn(*args)
+        out = fn(*args)
     except Exception as exc:
-        name = fn.__name__.removeprefix("job_")
-        return {"checks": [_check(name, "fail", time.perf_counter() - t0,
-                                  [finding(f"{type(exc).__name__}: {exc}")])]}
+        out = {"checks": [_check(name, "fail", time.perf_counter() - t0,
+                                 [finding(f"{type(exc).__name__}: {exc}")])]}
+    out["job"] = {"name": name, "cpu_seconds": round(time.process_time() - cpu, 3)}
+    return out
 
 
 def _agreement(checks: list[Check], summary: dict[str, Any]) -> Check:
@@ -448,9 +550,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     for path in args.variant:
         if not Path(path).is_file():
             raise UsageError(f"no such variant file: {path}")
+    for path in args.rules:
+        if not Path(path).is_file():
+            raise UsageError(f"no such rule-set file: {path}")
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    result = run(full=args.full, dump=args.dump, jobs=args.jobs, variant_files=args.variant)
+    result = run(full=args.full, dump=args.dump, jobs=args.jobs, variant_files=args.variant,
+                 rules_files=args.rules, only=args.only)
     if args.json:
         json.dump(result, sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -472,5 +578,10 @@ def register(sub: Any) -> None:
                    "minimal traces (minutes)")
     p.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="also check that this variant file is satisfiable (repeatable)")
+    p.add_argument("--rules", action="append", default=[], metavar="FILE",
+                   help="also check this rule-set file (spec/schemas/rules.schema.json): "
+                   "consistent values, every `requires` met (repeatable)")
+    p.add_argument("--only", choices=["options"],
+                   help="run only these checks (options: the option space, seconds)")
     p.add_argument("--jobs", type=int, help="worker processes (default: up to 2)")
     p.set_defaults(func=cmd_check)

@@ -27,8 +27,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Final
@@ -36,7 +35,7 @@ from typing import Any, Final
 import z3
 
 from . import tiles
-from .catalog import Catalog, RulesetError, catalog
+from .catalog import Catalog, RulesetError, catalog, data_dir
 from .yamlload import SpecError
 
 __all__ = [
@@ -450,10 +449,14 @@ class OptionSpace:
         verdict = self.check((), parts, name="+".join((base, *overlays)))[0]
         return Combination(base, tuple(overlays), ok, kind, message, cited, verdict)
 
-    def overlay_combinations(self) -> tuple[Combination, ...]:
-        """Every shipped variant with every single overlay and every pair of overlays."""
+    def overlay_combinations(self, pairs: bool = True) -> tuple[Combination, ...]:
+        """Every shipped variant with every single overlay (and every pair of overlays).
+
+        `mtrain check` decides every combination by enumeration (spec/optiongrid.py) and
+        asks z3 only the singles, as a cross-check, and the failures, for their cores.
+        """
         names = list(self.catalog.overlays)
-        combos = [(o,) for o in names] + list(combinations(names, 2))
+        combos = [(o,) for o in names] + (list(combinations(names, 2)) if pairs else [])
         return tuple(self.combination(base, combo)
                      for base in self.catalog.variants for combo in combos)
 
@@ -660,179 +663,24 @@ def _tile_count(tile_set: str) -> int:
     return tiles.set_size(int(m.group(1)))
 
 
-@functools.cache
 def space() -> OptionSpace:
-    """The option space of the shipped specification."""
+    """The option space of the specification `catalog()` reads (shipped, or a copy)."""
+    return _space(str(data_dir()))
+
+
+@functools.cache
+def _space(folder: str) -> OptionSpace:
     return OptionSpace()
 
 
 # -- the report -------------------------------------------------------------------------
 
 
-def _finding(message: str, clauses: Iterable[str] = ()) -> dict[str, Any]:
-    return {"message": message, "clauses": list(clauses)}
-
-
-def _core_text(core: Sequence[str]) -> str:
-    return ", ".join(core) if core else "(no constraint needed)"
-
-
 def run_all(sp: OptionSpace | None = None) -> dict[str, Any]:
-    """Every analysis, timed (wall clock per check; wall and CPU in total); JSON-able.
+    """Every option-space check of `mtrain check` (spec/optioncheck.py), JSON-able."""
+    from .optioncheck import run_all as report
 
-    A check's status is ``fail`` only when a shipped variant is unsatisfiable or the
-    analysis raised; ``info`` when it has findings to show, ``pass`` otherwise.
-    """
-    started, cpu = time.perf_counter(), time.process_time()
-    sp = sp if sp is not None else space()
-    queries = sp.queries
-    checks: list[dict[str, Any]] = []
-    summary: dict[str, Any] = {}
-
-    def run(name: str, body: Callable[[], tuple[str, list[dict[str, Any]]]]) -> None:
-        t0 = time.perf_counter()
-        try:
-            status, findings = body()
-        except Exception as exc:  # an analysis that errors is a failed check
-            status, findings = "fail", [_finding(f"{type(exc).__name__}: {exc}")]
-        checks.append({"name": name, "status": status,
-                       "seconds": round(time.perf_counter() - t0, 4), "findings": findings})
-
-    def shipped() -> tuple[str, list[dict[str, Any]]]:
-        results = sp.shipped_variants()
-        findings = [_finding(f"{r.name}: " + ("satisfiable" if r.sat else
-                                             f"UNSATISFIABLE, core {_core_text(r.core)}"),
-                             r.clauses) for r in results]
-        return ("pass" if all(r.sat for r in results) else "fail"), findings
-
-    def overlays() -> tuple[str, list[dict[str, Any]]]:
-        combos = sp.overlay_combinations()
-        findings = []
-        for c in combos:
-            if not c.z3.sat or not c.agree:
-                catalog_says = ("composes" if c.catalog_ok else
-                                f"refuses ({c.catalog_kind}"
-                                + (f": {', '.join(c.catalog_clauses)}" if c.catalog_clauses
-                                   else "") + ")")
-                z3_says = ("sat" if c.z3.sat else f"unsat, core {_core_text(c.z3.core)}")
-                tag = "" if c.agree else "DISAGREEMENT: "
-                findings.append(_finding(f"{tag}{c.name}: z3 {z3_says}; catalog {catalog_says}",
-                                         c.z3.clauses))
-        scope_only = [c.name for c in combos if not c.comparable]
-        disagreements = [c.name for c in combos if not c.agree]
-        summary["overlay_combinations"] = {
-            "checked": len(combos), "z3_unsat": sum(not c.z3.sat for c in combos),
-            "catalog_refused": sum(not c.catalog_ok for c in combos),
-            "catalog_applies_to_only": len(scope_only), "disagreements": disagreements}
-        findings.append(_finding(
-            f"{len(combos)} combinations; {len(scope_only)} refused by the catalog for "
-            f"applies_to only (outside the option space); {len(disagreements)} disagreements"))
-        return "info", findings
-
-    values_holder: list[ValueReport] = []
-
-    def values() -> tuple[str, list[dict[str, Any]]]:
-        report = sp.values()
-        values_holder.append(report)
-        summary["dead_values"] = [f.text for f in report.dead]
-        summary["backbone"] = [f.text for f in report.backbone]
-        findings = [_finding(f"dead value {f.text}: core {_core_text(f.core)}",
-                             clause_ids(f.core)) for f in report.dead]
-        findings += [_finding(f"forced value (backbone) {f.text}: core {_core_text(f.core)}",
-                              clause_ids(f.core)) for f in report.backbone]
-        return ("info" if findings else "pass"), findings
-
-    def dead_texts() -> list[str]:
-        return [f.text for f in values_holder[0].dead] if values_holder else []
-
-    def pairs() -> tuple[str, list[dict[str, Any]]]:
-        found = sp.contradictory_pairs(dead_texts())
-        summary["contradictory_pairs"] = [[c.a, c.b, list(c.core)] for c in found]
-        return ("info" if found else "pass"), [
-            _finding(f"{c.a} with {c.b}: core {_core_text(c.core)}", clause_ids(c.core))
-            for c in found]
-
-    def clauses() -> tuple[str, list[dict[str, Any]]]:
-        usage = sp.clause_usage()
-        summary["false_optional_clauses"] = [f.clause for f in usage.false_optional]
-        summary["dead_clauses"] = [f.clause for f in usage.dead]
-        findings = [_finding(f"false-optional: {f.clause} applies in every valid rule set "
-                             f"(core {_core_text(f.core)})", [f.clause, *clause_ids(f.core)])
-                    for f in usage.false_optional]
-        findings += [_finding(f"dead: {f.clause} applies in no valid rule set "
-                              f"(core {_core_text(f.core)})", [f.clause, *clause_ids(f.core)])
-                     for f in usage.dead]
-        findings.append(_finding(f"{len(usage.checked)} clauses with a `when` checked"))
-        return ("info" if len(findings) > 1 else "pass"), findings
-
-    def atomic() -> tuple[str, list[dict[str, Any]]]:
-        sets = sp.atomic_sets(dead_texts())
-        summary["atomic_sets"] = [list(s) for s in sets]
-        return ("info" if sets else "pass"), [
-            _finding("always together: " + " <-> ".join(s)) for s in sets]
-
-    def redundancy() -> tuple[str, list[dict[str, Any]]]:
-        report = sp.redundant_constraints()
-        summary["redundant_constraints"] = {
-            "tautologies": [r.name for r in report.redundant if r.tautology],
-            "implied": {r.name: list(r.implied_by) for r in report.redundant
-                        if not r.tautology},
-            "basis": list(report.basis)}
-        findings = [_finding(f"{r.name} is a tautology (no rule set can violate it)"
-                             if r.tautology else
-                             f"{r.name} is implied by {_core_text(r.implied_by)}",
-                             [r.name, *r.implied_by]) for r in report.redundant]
-        findings.append(_finding(
-            f"an irredundant equivalent basis ({len(report.basis)} of "
-            f"{len(sp.constraints)} constraints): {', '.join(report.basis)}", report.basis))
-        return "info", findings
-
-    def count() -> tuple[str, list[dict[str, Any]]]:
-        mc = sp.count_models()
-        summary["model_count"] = mc.total
-        findings = [_finding(f"{mc.total} valid rule sets")]
-        findings += [_finding(f"{', '.join(c.options)}: {c.count} of {c.size}")
-                     for c in mc.components if c.count != c.size]
-        free = [c for c in mc.components if c.count == c.size]
-        findings.append(_finding("unconstrained: " + ", ".join(
-            f"{'+'.join(c.options)} ({c.size})" for c in free)))
-        return "info", findings
-
-    def deal() -> tuple[str, list[dict[str, Any]]]:
-        rows = sp.deal_feasibility()
-        bad: dict[tuple[str, str], list[str]] = {}
-        for r in rows:
-            bad.setdefault((r.table, r.tile_set), [])
-            if not r.dealable:
-                bad[(r.table, r.tile_set)].append(
-                    f"{r.players}p {r.players}x{r.hand}"
-                    f"{'+1' if r.engine_procedure == 'set-aside' else ''}={r.needed}"
-                    f">{r.available} ({r.engine_procedure})")
-        summary["undealable_rows"] = {f"{t}@{ts}": v for (t, ts), v in bad.items() if v}
-        findings = []
-        for (table, tile_set), entries in bad.items():
-            lits = sorted({r.literal for r in rows if r.table == table
-                           and r.tile_set == tile_set and not r.dealable},
-                          key=lambda s: int(s.rsplit(":", 1)[1][:-1]))
-            findings.append(_finding(
-                f"{table} on {tile_set}: " + ("; ".join(entries) if entries
-                                              else "every row can be dealt"), lits))
-        return "info", findings
-
-    run("shipped-variants", shipped)
-    run("overlay-combinations", overlays)
-    run("values", values)
-    run("contradictory-pairs", pairs)
-    run("clause-usage", clauses)
-    run("atomic-sets", atomic)
-    run("redundant-constraints", redundancy)
-    run("model-count", count)
-    run("deal-feasibility", deal)
-    return {"checks": checks, "summary": summary,
-            "constraints": [{"name": c.name, "text": c.text} for c in sp.constraints],
-            "queries": sp.queries - queries, "z3_version": z3.get_version_string(),
-            "seconds": round(time.perf_counter() - started, 4),
-            "cpu_seconds": round(time.process_time() - cpu, 4)}
+    return report(sp if sp is not None else space())
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -290,8 +290,8 @@ def test_an_undecided_query_is_an_error() -> None:
 def test_run_all_report(report: dict[str, Any]) -> None:
     json.dumps(report)
     names = [c["name"] for c in report["checks"]]
-    assert names == ["shipped-variants", "overlay-combinations", "values",
-                     "contradictory-pairs", "clause-usage", "atomic-sets",
+    assert names == ["shipped-variants", "overlay-combinations", "values", "value-meaning",
+                     "contradictory-pairs", "clause-usage", "sources", "atomic-sets",
                      "redundant-constraints", "model-count", "deal-feasibility"]
     assert all(c["status"] in ("pass", "info") for c in report["checks"]), report["checks"]
     for check in report["checks"]:
@@ -304,14 +304,18 @@ def test_run_all_report(report: dict[str, Any]) -> None:
     assert summary["atomic_sets"] == [["tile_set=double-9", "hand_sizes=puremco-d9"]]
     # built on a second OptionSpace: the cores come out the same (deterministic, canonical)
     assert {(a, b): tuple(core) for a, b, core in summary["contradictory_pairs"]} == CONTRADICTORY
-    assert summary["overlay_combinations"]["disagreements"] == []
+    assert summary["overlay_combinations"]["z3_singles_disagree"] == []
+    # every subset of the 19 overlays on each of the 3 shipped variants
+    assert summary["overlay_combinations"]["subsets"] == 3 * 2 ** 19
     # The budget is 20 s; CPU time, so that a loaded machine does not fail the test.
     assert report["cpu_seconds"] < 20
 
 
 def test_run_all_fails_when_an_analysis_errors() -> None:
     report = optionspace.run_all(OptionSpace(rlimit=1))
-    assert {c["status"] for c in report["checks"] if c["name"] != "deal-feasibility"} == {"fail"}
+    # deal-feasibility evaluates without solving; value-meaning and sources ask no z3
+    no_query = {"deal-feasibility", "value-meaning", "sources"}
+    assert {c["status"] for c in report["checks"] if c["name"] not in no_query} == {"fail"}
 
 
 

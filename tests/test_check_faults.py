@@ -1,0 +1,243 @@
+"""Faults injected into a copy of spec/data make `mtrain check` fail, naming the culprits.
+
+Each test copies the shipped data, edits one thing (as a spec writer's slip would), points
+the loader at the copy (MTRAIN_SPEC_DATA) and runs the option-space part of the check
+(`--only options`, seconds). What each must name is read from the edit itself.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mtrain import cli
+from mtrain.spec import check, invariantcheck, optiongrid
+from mtrain.spec.catalog import DATA_ENV, Catalog
+from mtrain.spec.reachability import ReachReport, Witness
+
+DATA = Path(__file__).resolve().parents[1] / "spec" / "data"
+
+
+@pytest.fixture()
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    copy = tmp_path / "data"
+    shutil.copytree(DATA, copy)
+    monkeypatch.setenv(DATA_ENV, str(copy))
+    if "mtrain.spec.check" not in cli.COMMAND_MODULES:
+        monkeypatch.setattr(cli, "COMMAND_MODULES", (*cli.COMMAND_MODULES, "mtrain.spec.check"))
+    return copy
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} is not once in {path.name}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def clause_block(data: Path, cid: str) -> tuple[str, str]:
+    """The text of one clause in clauses.yaml (from its `- id:` line to the next)."""
+    text = (data / "clauses.yaml").read_text(encoding="utf-8")
+    m = re.search(rf"(?ms)^- id: {cid}\n.*?(?=^- id: |\Z)", text)
+    assert m is not None
+    return text, m.group(0)
+
+
+def run_check(capsys: pytest.CaptureFixture[str]) -> tuple[int, list[dict[str, Any]]]:
+    code = cli.main(["check", "--only", "options", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    return code, [{"check": c["name"], **f} for c in out["checks"] if c["status"] == "fail"
+                  for f in c["findings"]]
+
+
+def named(failures: list[dict[str, Any]], *words: str) -> list[dict[str, Any]]:
+    """The failing findings whose message or clauses mention every word."""
+    return [f for f in failures
+            if all(w in f["message"] or w in f["clauses"] for w in words)]
+
+
+def test_the_shipped_spec_passes(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, failures = run_check(capsys)
+    assert (code, failures) == (0, [])
+
+
+def test_clauses_requiring_each_others_opposite(
+        data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """DBL-4 (the layer covers) needs draw-until-playable, TURN-5 (draw until playable)
+    needs another follow-up: the Wikipedia rule becomes unusable."""
+    edit(data / "clauses.yaml", "  when: {follow_up: [cover-own]}\n",
+         "  when: {follow_up: [cover-own]}\n  requires: {draw_rule: [draw-until-playable]}\n")
+    edit(data / "clauses.yaml", "  when: {draw_rule: [draw-until-playable]}\n",
+         "  when: {draw_rule: [draw-until-playable]}\n"
+         "  requires: {follow_up: [anywhere, restricted]}\n")
+    code, failures = run_check(capsys)
+    assert code == 1
+    assert named(failures, "follow_up=cover-own", "DBL-4", "TURN-5")  # a dead value
+    assert named(failures, "dead clause DBL-4")
+    # the overlay, alone on each variant (the larger combinations are counted there)
+    assert {f["message"].split(" ")[0] for f in named(failures, "wikipedia-doubles", "DBL-4")
+            } == {"pagat+wikipedia-doubles", "puremco+wikipedia-doubles",
+                  "puremco-d9+wikipedia-doubles"}
+    assert not named(failures, "DISAGREEMENT")  # z3 and the enumeration find the same
+
+
+def test_a_clause_whose_condition_never_holds(
+        data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """puremco-d9's hand sizes on a double-12 set: DEAL-4 forbids it."""
+    text, block = clause_block(data, "DEAL-4")
+    (data / "clauses.yaml").write_text(text.replace(block, block + (
+        "- id: DEAL-9\n  title: Short hands on the big set\n  sources: [puremco]\n"
+        "  when: {hand_sizes: [puremco-d9], tile_set: [double-12]}\n"
+        "  text: A condition no valid rule set meets.\n\n")), encoding="utf-8")
+    code, failures = run_check(capsys)
+    assert code == 1
+    assert named(failures, "dead clause DEAL-9", "DEAL-4")
+
+
+def test_an_option_value_without_a_clause(
+        data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(data / "options.yaml", "    cover-own:\n",
+         "    nearest:\n      source: [puremco]\n      text: On the nearest train.\n"
+         "    cover-own:\n")
+    code, failures = run_check(capsys)
+    assert code == 1
+    assert named(failures, "follow_up=nearest", "no clause")
+
+
+def test_dbl9_and_dbl10_swapped(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The two clauses attached to each other's value: puremco's release now sits under
+    stays-open, the seed's wording under the wrong value."""
+    text = (data / "clauses.yaml").read_text(encoding="utf-8")
+    a, b = "when: {uncoverable_double: [released]}", "when: {uncoverable_double: [stays-open]}"
+    assert text.count(a) == text.count(b) == 1
+    text = text.replace(a, "@@").replace(b, a).replace("@@", b)
+    (data / "clauses.yaml").write_text(text, encoding="utf-8")
+    code, failures = run_check(capsys)
+    assert code == 1
+    assert named(failures, "DBL-9", "puremco", "uncoverable_double=released")
+
+
+def test_puremco_switched_to_stays_open(
+        data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(data / "variants" / "puremco.yaml", "uncoverable_double: released",
+         "uncoverable_double: stays-open")
+    code, failures = run_check(capsys)
+    assert code == 1
+    # puremco-d9 inherits it: both variants are named, with the clause that says otherwise
+    for variant in ("variant puremco ", "variant puremco-d9 "):
+        assert named(failures, variant, "uncoverable_double=stays-open", "DBL-9")
+
+
+def test_an_undeclared_refusal_fails(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(data / "clauses.yaml", "    - overlays: [cardinal-hands]\n      bases: [puremco-d9]\n"
+         "      reason: Cardinal's table deals 4 players 15 tiles each, 60 of a double-9 "
+         "set's 55.\n", "")
+    code, failures = run_check(capsys)
+    assert code == 1
+    assert named(failures, "puremco-d9+cardinal-hands ", "DEAL-8")
+    assert not named(failures, "puremco-d9+fundex-hands ")  # still declared
+
+
+def test_a_refusal_that_refuses_nothing_fails(
+        data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(data / "clauses.yaml", "      bases: [pagat]\n", "      bases: [puremco]\n")
+    code, failures = run_check(capsys)
+    assert code == 1
+    assert named(failures, "refuses starter-opens-mexican on puremco", "FIRST-9")
+    # and the pagat combinations it no longer covers are undeclared
+    assert named(failures, "pagat+starter-opens-mexican ", "FIRST-9")
+
+
+def test_a_contradictory_rules_file_fails(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    if "mtrain.spec.check" not in cli.COMMAND_MODULES:
+        monkeypatch.setattr(cli, "COMMAND_MODULES", (*cli.COMMAND_MODULES, "mtrain.spec.check"))
+    bad, good = tmp_path / "bad.yaml", tmp_path / "good.yaml"
+    # SEAT-2: the engine's holder starts only when the holder lays the engine
+    bad.write_text("base: puremco\noptions:\n  starting_seat: engine-holder\n",
+                   encoding="utf-8")
+    good.write_text("base: puremco\noptions:\n  tie_rule: most-outs\n", encoding="utf-8")
+    code = cli.main(["check", "--only", "options", "--json", "--rules", str(bad),
+                     "--rules", str(good)])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 1
+    rules = next(c for c in out["checks"] if c["name"] == "rules-files")
+    assert rules["status"] == "fail"
+    assert [f["clauses"] for f in rules["findings"]] == [["SEAT-2"], []]
+    assert rules["findings"][0]["message"].startswith(f"{bad}:3:")
+
+
+def test_expected_dead_needs_a_reason(data: Path) -> None:
+    edit(data / "clauses.yaml", "  expected_dead: >-\n", "  expected_dead: ''\n  was: >-\n")
+    marks, bad = optiongrid.expected_dead(Catalog(data))
+    assert "TURN-3" not in marks and len(bad) == 1 and bad[0].clauses == ("TURN-3",)
+
+
+@pytest.mark.parametrize(("witnesses", "status"), [
+    ([Witness("TURN-3", "pagat", "dead", "proof")], "info"),
+    ([Witness("TURN-4", "pagat", "dead", "proof")], "fail"),
+    ([Witness("TURN-3", "pagat", "play", "a round")], "fail"),
+])
+def test_reachability_fails_on_an_unexpected_or_undead_clause(
+        monkeypatch: pytest.MonkeyPatch, witnesses: list[Witness], status: str) -> None:
+    """The verdict alone: the search is stubbed."""
+    from mtrain.spec import reachability
+
+    monkeypatch.setattr(reachability, "search",
+                        lambda **_: ReachReport(witnesses=list(witnesses)))
+    reach = check.job_reach(False, None)["checks"][0]
+    assert reach["status"] == status, reach["findings"]
+
+
+def test_an_invariant_without_a_check(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = data / "invariants.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + (
+        "- id: INV-SEATS\n  title: Seats\n  text: Every seat holds a hand.\n"), encoding="utf-8")
+    code, failures = run_check(capsys)
+    assert code == 1
+    assert named(failures, "INV-SEATS has no check")
+    # no check and no example: both name it, and nothing else is blamed
+    assert {tuple(f["clauses"]) for f in failures
+            if f["check"] == "invariants" and f["clauses"]} == {("INV-SEATS",)}
+
+
+def test_an_example_flagged_by_the_wrong_invariant(data: Path) -> None:
+    """INV-TURN's example breaks the open doubles instead: the two disagree."""
+    edit(data / "invariants.yaml", "    set: {seat: 2}\n", "    set: {open_doubles: [0]}\n")
+    bad, passed = invariantcheck.check_invariants(Catalog(data))
+    assert [f.clauses for f in bad] == [("INV-OPEN-DOUBLES", "INV-TURN")]
+    assert "INV-TURN" not in passed and "INV-OPEN-DOUBLES" in passed
+
+
+def test_a_check_that_tests_something_else(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """INV-MARKERS checked on the wrong train: its example goes unflagged."""
+    from mtrain.reference import invariants
+
+    def first_train(state: Any) -> list[tuple[str, str]]:
+        return [("INV-MARKERS", "marked")] if state.markers[0] else []
+
+    monkeypatch.setitem(invariants.CHECKS, "INV-MARKERS", first_train)
+    monkeypatch.setattr(invariants, "_REST", tuple(
+        c for i, c in invariants.CHECKS.items() if i not in invariants.IMPLIED))
+    bad, _ = invariantcheck.check_invariants(Catalog(data))
+    assert [f.clauses for f in bad] == [("INV-MARKERS",)]
+    assert "flagged by nothing, not INV-MARKERS" in bad[0].message
+
+
+def test_every_check_says_what_it_covers(data: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/consistency.md prints spec/checkscope.py: no check goes undescribed."""
+    from mtrain.spec.checkscope import rows
+
+    cli.main(["check", "--only", "options", "--json", "--rules",
+              str(data / "variants" / "pagat.yaml")])
+    ran = {c["name"] for c in json.loads(capsys.readouterr().out)["checks"]}
+    described = {n.strip() for row in rows() for n in row[0].split(",")}
+    engine_side = {"small-games", "termination", "deadlock", "model-vs-engine",
+                   "reachability", "uncoverable-double", "agreement"}
+    assert ran | engine_side <= described, (ran | engine_side) - described
