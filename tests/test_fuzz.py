@@ -21,7 +21,7 @@ from mtrain.conformance.process import NotApplicable
 from mtrain.conformance.runner import run_fixture
 from mtrain.reference import codec
 from mtrain.reference.deal import deal
-from mtrain.reference.engine import OVER, legal_actions, perform
+from mtrain.reference.engine import OVER, engine_number, legal_actions, perform
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE / "broken_impls"))
@@ -96,10 +96,6 @@ def test_finds_mutant_and_writes_reproducer(name: str, signature: str, tmp_path:
     assert len({p.name for p in tmp_path.iterdir()}) == len(report.new)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "since the reachability lint (REACH-STARTER) joined the table checks, a probe taken "
-    "from the engine's own state inherits its deal bug's starter and no longer shrinks; "
-    "issue 14 stays open for it"))
 def test_one_run_finds_every_bug_once(tmp_path: Path) -> None:
     """Done when: one run (following the implementation's own states, over the default
     rule sets) finds each of the six bugs of tests/broken_impls/six_bugs.py exactly once,
@@ -128,6 +124,30 @@ def test_one_run_finds_every_bug_once(tmp_path: Path) -> None:
                  shrink_seconds=0, follow="ref")
     assert sorted(g.signature for g in ref.groups) == sorted(set(bugs) - {"forbids play"})
 
+
+
+def test_following_an_engine_goes_on_only_from_tables_a_round_can_reach(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An engine whose deal starts at the wrong seat (SEAT-3, caught by REACH-STARTER) is
+    followed from the rules' deal instead: every probe after it starts from a possible
+    table, so each can be asked again, shrunk and written out."""
+    probes: list[F.Probe] = []
+    record = F.GameResult.record
+
+    def keep(self: F.GameResult, found: Any, probe: F.Probe, *rest: int) -> None:
+        probes.append(probe)
+        record(self, found, probe, *rest)
+
+    monkeypatch.setattr(F.GameResult, "record", keep)
+    report = F.fuzz(F.Target.of(SixBugs(fixed={2, 3, 4, 5}), "six-bugs"), ["puremco"], 8, 0,
+                    out=tmp_path, shrink_seconds=0, follow="impl")
+    assert {g.signature for g in report.groups} == {
+        "deal: seat", "refuses draw citing TURN-2, not TURN-1"}
+    ctx = F.context("puremco")
+    tables = [p.table for p in probes if p.table is not None]
+    first = engine_number(ctx.rules, 1)
+    assert any(t["engine"] != first for t in tables)  # from round 2 on, where the bug shows
+    assert all(F.table_problems(t, ctx) == [] for t in tables)
 
 def test_local_buggy_engine(tmp_path: Path) -> None:
     impl = DrawsWhilePlayable()

@@ -231,7 +231,7 @@ def test_serve_loop_skips_blank_lines_caps_long_ones_and_stops_at_shutdown() -> 
 class Trickle(io.BytesIO):
     """Input that arrives a few bytes at a time, as from a slow pipe."""
 
-    def read1(self, size: int = -1, /) -> bytes:
+    def read1(self, size: int | None = -1, /) -> bytes:
         return super().read1(7)
 
 

@@ -65,6 +65,7 @@ from .judge import (
     compare_refusal,
     compare_winners,
 )
+from .possible import table_problems
 from .rulesets import Chooser, Context, context
 from .tables import table_of
 
@@ -424,8 +425,8 @@ def _play(session: Session, plan: GamePlan, res: GameResult) -> None:
             pass
         elif error is not None or (found and state_problems(ctx.rules, got, dealt=True)):
             pos.restart(st, dealt)  # nothing to play on: the rules' deal
-        elif found:  # another deal than the rules': go on from it
-            pos.restart(*_canonical(ctx, got))
+        elif found:  # another deal than the rules': go on from it, if a round can be there
+            pos.restart(*_reachable(ctx, got, st, dealt))
         else:
             pos.cur = got  # the same deal, perhaps written another way: its own JSON goes on
         step = 0
@@ -528,8 +529,8 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
         pos.history.append(text)
     elif error is not None or problems:
         pos.restart(nxt, after)  # nothing to play on: back to the rules' state
-    elif found:  # another state than the rules': go on from it
-        pos.restart(*_canonical(ctx, got))
+    elif found:  # another state than the rules': go on from it, if a round can be there
+        pos.restart(*_reachable(ctx, got, nxt, after))
     else:  # the same state, perhaps written another way: its own JSON goes on
         pos.st, pos.cur = nxt, got
         pos.history.append(text)
@@ -544,6 +545,15 @@ def _fatal(error: BaseException | None) -> bool:
 def _canonical(ctx: Context, state: JSON) -> tuple[State, JSON]:
     st = codec.state_from_json(ctx.rules, state)
     return st, codec.state_to_json(st)
+
+
+def _reachable(ctx: Context, got: JSON, st: State, want: JSON) -> tuple[State, JSON]:
+    """The implementation's state `got` to go on from, read as the rules read it; the
+    reference's (`st`, `want`) instead when no round can reach `got` (a starter its deal
+    bug moved, say): every later probe must start from a possible table, or it could
+    not be shrunk or written out as a reproducer (possible.table_problems)."""
+    own, cur = _canonical(ctx, got)
+    return (st, want) if table_problems(table_of(cur), ctx) else (own, cur)
 
 
 def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt: State,

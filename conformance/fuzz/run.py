@@ -322,9 +322,16 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
 def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out: Path,
                       seconds: float, taken: set[str]) -> None:
     began = time.perf_counter()
-    try:
-        shrinker = Shrinker(session.judge, group.best.probe, group.signature, seconds)
-    except ValueError:
+    shrinker = None
+    tries = [group.best] + ([group.first] if group.first is not group.best else [])
+    for occ in tries:  # the smallest occurrence, else the first
+        try:
+            shrinker = Shrinker(session.judge, occ.probe, group.signature, seconds)
+        except ValueError:
+            continue
+        group.best = occ
+        break
+    if shrinker is None:
         group.problems.append("the disagreement did not show again when asked again")
         return
     group.shrunk = shrinker.run()
