@@ -476,7 +476,7 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
         if found and error is None and type(answer) is list:
             listed = {action_text(a) for a in answer if isinstance(a, dict)}
     for bad, bad_json in zip(bads, bads_json, strict=True):
-        clause = refusal(st, bad).clause
+        clause = refusal(st, bad, legal).clause
         accepted, named, error = False, None, None
         try:
             ask.apply(ctx, bad_json)
