@@ -117,9 +117,14 @@ class Repeats:
         short, found = line, []
         for key in self.KEYS:
             memo = self.texts.get(key)
-            if memo is not None and memo[0] in short and short.count(key) == 1:
-                short = short.replace(memo[0], key + b"0", 1)
-                found.append((key[1:-2].decode(), memo[1]))
+            if memo is None:
+                continue
+            at = short.find(memo[0])
+            # the key's one occurrence: none before this one, none in or after its value
+            if at < 0 or short.rfind(key, 0, at) >= 0 or short.find(key, at + 1) >= 0:
+                continue
+            short = short[:at] + key + b"0" + short[at + len(memo[0]):]
+            found.append((key[1:-2].decode(), memo[1]))
         if not found:
             return self.learn(line, decode(line))
         message = decode(short)
