@@ -4,16 +4,24 @@ protocol client costs per request.
     python benchmarks/fuzz_speed.py [--games 30] [--runs 5] [--jobs 1 --jobs 2] [--json]
 
 fuzz: `fuzz()` against `--impl "mtrain serve"` for --games games from a fixed seed, the
-default run otherwise (rule sets, probes, follow mode), --runs times; the median of steps
-per second (steps over the run's own clock, which excludes starting the server). With
---jobs 1 the harness and the server share one core (pinned with sched_setaffinity, which
-the server inherits); with more jobs they may use every core, and the ratio to one job
-is the scaling.
+default run otherwise (rule sets, probes), --runs times; the median of steps per second
+(steps over the run's own clock, which excludes starting the first server but includes
+starting the workers' servers), and of the CPU time per step of every process (harness,
+workers, servers: the machine's cost, which a busy machine changes less than the clock).
+With --jobs 1 the harness and the server share one core (pinned with sched_setaffinity,
+which the server inherits); `--jobs 1u` is one job unpinned (one core each side, where the
+machine has two); with more jobs they may use every core, and the ratio to one unpinned
+job (else to one pinned job) is the scaling. Each worker starts a server of its own: give
+the scaling --games 120 or more (some 13,000 steps): measured on a busy 2-core machine,
+two jobs then cost the same CPU per step as one, where at 30 games (some 2,800 steps) the
+workers' start-ups are a third to a half of the CPU time.
 
 client: the harness's protocol client (`ProcessImplementation.legal`) against a server
 that answers every line at once with a canned answer, beside a bare round trip on the
 same pipe (write the request's bytes, read a line). The difference is what the client
-itself adds per request: encoding, the reader thread, decoding, checking.
+itself adds per request: encoding, the reader thread, decoding, checking. The bare round
+trip is also the yardstick of a fuzz step: `step_in_round_trips` is the time of one step
+over that of one bare round trip, both measured in the same run.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -54,14 +63,29 @@ def mtrain_command() -> str:
     return str(found) if found.exists() else "mtrain"
 
 
-def fuzz_run(games: int, seed: int, jobs: int, variants: list[str]) -> tuple[int, float]:
-    """(steps, seconds) of one fuzz run against `mtrain serve`."""
+def _cpu() -> float:
+    """CPU seconds of this process and of every child process waited for."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+        resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def fuzz_run(games: int, seed: int, jobs: int, variants: list[str]) -> tuple[int, float, float]:
+    """(steps, seconds, CPU seconds of every process) of one fuzz run against
+    `mtrain serve`."""
     target = fuzz.Target("impl", f"{mtrain_command()} serve", "mtrain-serve")
+    impl = target.make()
+    impl.info()  # the first server started before the clock, as fuzz() does
+    cpu = _cpu()
     with tempfile.TemporaryDirectory() as out:
-        report = fuzz.fuzz(target, variants, games, seed, jobs=jobs, out=out)
+        report = fuzz.fuzz(target, variants, games, seed, jobs=jobs, out=out, impl=impl)
+    close = getattr(impl, "close", None)
+    if close is not None:
+        close()  # the server waited for: its CPU time counts
+    cpu = _cpu() - cpu
     if report.disagreements:
         raise SystemExit("the reference disagrees with itself: " + repr(report))
-    return report.steps, report.seconds
+    return report.steps, report.seconds, cpu
 
 
 def client_overhead(requests: int, runs: int) -> dict[str, Any]:
@@ -112,8 +136,9 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--runs", type=int, default=5, help="timed runs (median)")
-    parser.add_argument("--jobs", type=int, action="append", default=[],
-                        help="worker processes (repeatable; default 1)")
+    parser.add_argument("--jobs", action="append", default=[],
+                        help="worker processes (repeatable; default 1, pinned to --cpu; "
+                        "1u: one job, not pinned)")
     parser.add_argument("--cpu", type=int, default=0, help="the core for --jobs 1")
     parser.add_argument("--variant", action="append", default=[],
                         help="a rule set to fuzz (repeatable; default: fuzz's default)")
@@ -124,33 +149,42 @@ def main() -> int:
     out: dict[str, Any] = {"games": args.games, "seed": args.seed, "runs": args.runs,
                            "cores": os.cpu_count(), "fuzz": {}}
     every = os.sched_getaffinity(0)
-    for jobs in args.jobs or [1]:
-        os.sched_setaffinity(0, {args.cpu} if jobs == 1 else every)
+    for spec in args.jobs or ["1"]:
+        pinned = spec == "1"
+        jobs = int(spec.rstrip("u"))
+        os.sched_setaffinity(0, {args.cpu} if pinned else every)
         fuzz_run(min(args.games, 3), args.seed + 1000, jobs, args.variant)  # warm up
-        rates, steps = [], 0
+        rates, cpus, steps = [], [], 0
         for _ in range(args.runs):
-            steps, seconds = fuzz_run(args.games, args.seed, jobs, args.variant)
+            steps, seconds, cpu = fuzz_run(args.games, args.seed, jobs, args.variant)
             rates.append(steps / seconds)
-        out["fuzz"][str(jobs)] = {"steps": steps, "pinned": jobs == 1,
-                                  "steps_per_second": round(statistics.median(rates)),
-                                  "runs": [round(r) for r in rates]}
+            cpus.append(cpu / steps * 1e6)
+        out["fuzz"][spec] = {"steps": steps, "pinned": pinned,
+                             "steps_per_second": round(statistics.median(rates)),
+                             "cpu_us_per_step": round(statistics.median(cpus)),
+                             "runs": [round(r) for r in rates]}
     os.sched_setaffinity(0, {args.cpu})
     out["client"] = client_overhead(args.requests, args.runs)
     os.sched_setaffinity(0, every)
-    one = out["fuzz"].get("1")
-    for jobs, row in out["fuzz"].items():
-        if one is not None and jobs != "1":
+    one = out["fuzz"].get("1u") or out["fuzz"].get("1")
+    bare = out["client"]["bare_us"]
+    for spec, row in out["fuzz"].items():
+        row["step_in_round_trips"] = round(1e6 / row["steps_per_second"] / bare, 1)
+        if one is not None and not spec.startswith("1"):
             row["scaling"] = round(row["steps_per_second"] / one["steps_per_second"], 2)
+            row["cpu_scaling"] = round(one["cpu_us_per_step"] / row["cpu_us_per_step"], 2)
     if args.json:
         json.dump(out, sys.stdout, indent=2)
         print()
         return 0
     print(f"fuzz against mtrain serve: {args.games} games (seed {args.seed}), {args.runs} runs")
-    for jobs, row in out["fuzz"].items():
+    for spec, row in out["fuzz"].items():
         where = "harness and server pinned to one core" if row["pinned"] else "all cores"
-        scaling = f", {row['scaling']}x one job" if "scaling" in row else ""
-        print(f"  --jobs {jobs}: median {row['steps_per_second']} steps/s over {row['steps']} "
-              f"steps ({where}{scaling}); runs {row['runs']}")
+        scaling = (f", {row['scaling']}x one job ({row['cpu_scaling']}x by CPU per step)"
+                   if "scaling" in row else "")
+        print(f"  --jobs {spec}: median {row['steps_per_second']} steps/s over {row['steps']} "
+              f"steps ({where}{scaling}); {row['cpu_us_per_step']} us CPU per step; a step "
+              f"takes {row['step_in_round_trips']} bare round trips; runs {row['runs']}")
     c = out["client"]
     print(f"protocol client, one core: {c['client_us']} us per legal request, bare pipe round "
           f"trip {c['bare_us']} us: the client adds {c['overhead_us']} us")

@@ -678,18 +678,6 @@ def emit(report: Report, args: argparse.Namespace, tasks: Sequence[Task] = ()) -
         sys.stdout.flush()
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
-    from .serve import main
-
-    rules = None
-    if args.rules is not None:
-        rules = read_rules_files([args.rules])[0]
-        if rules.unknown:
-            raise UsageError(f"--rules {args.rules}: the reference engine cannot play "
-                             + ", ".join(f"{o}=other" for o in rules.unknown))
-    return main(rules, declare=not args.undeclared)
-
-
 def _positive_float(text: str) -> float:
     try:
         value = float(text)
@@ -721,7 +709,7 @@ def _count(text: str) -> int:
 
 
 def register(sub: Any) -> None:
-    """Add `conform` and `serve` to the `mtrain` command line."""
+    """Add `conform` and `serve` (conformance/serve.py) to the `mtrain` command line."""
     p = sub.add_parser(
         "conform", help="run the conformance fixtures against an implementation",
         description="Run the fixtures against an implementation (default: the embedded "
@@ -764,13 +752,6 @@ def register(sub: Any) -> None:
     p.add_argument("-v", "--verbose", action="store_true", help="list every result")
     p.set_defaults(func=stoppable(cmd_conform, "conform"))
 
-    s = sub.add_parser("serve", help="the reference engine as a protocol v1 server on "
-                       "stdin/stdout",
-                       description="Answer protocol v1 requests (docs/protocol.md) with the "
-                       "reference engine, one JSON line in, one out, until end of input "
-                       "or a shutdown request.")
-    s.add_argument("--rules", metavar="FILE", help="play this one rule set whatever a "
-                   "request names, and declare it in the hello answer")
-    s.add_argument("--undeclared", action="store_true", help="with --rules: do not declare "
-                   "the rules in hello (like an engine that does not say what it plays)")
-    s.set_defaults(func=cmd_serve)
+    from .serve import register as register_serve
+
+    register_serve(sub)

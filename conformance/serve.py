@@ -8,6 +8,7 @@ on a shutdown request. Diagnostics go to stderr; stdout carries answers only.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import traceback
 from typing import IO, Any
@@ -57,7 +58,8 @@ class MemoReference(ReferenceImplementation):
     def state(self, ruleset: JSON, state: JSON) -> engine.State:
         rules = self.rules(ruleset)
         memo = self._memo
-        if memo is not None and memo[0] is rules and identical(state, memo[1]):
+        if memo is not None and memo[0] is rules and (state is memo[1]
+                                                      or identical(state, memo[1])):
             return memo[2]  # never changed: apply copies, the rest only reads
         st = super().state(ruleset, state)
         self._memo = (rules, state, st)
@@ -92,6 +94,58 @@ class FixedRules(MemoReference):
         return self._fixed
 
 
+class Repeats:
+    """The JSON text of the last rule set and the last state the server read or wrote,
+    with their decoded values: a harness sends the same rule set with every request and
+    the same state with several, so a field written exactly as before is not decoded
+    again (and MemoReference then knows the state by identity, with no comparison).
+
+    Only a line in which the one `"ruleset":` (or `"state":`) key is followed by exactly
+    the remembered text is read this way: the line is decoded with that text replaced by
+    0, and the field must come back as a top-level 0; otherwise the line is decoded whole.
+    """
+
+    KEYS = (b'"ruleset":', b'"state":')
+
+    def __init__(self) -> None:
+        self.texts: dict[bytes, tuple[bytes, Any]] = {}
+
+    def remember(self, key: bytes, text: bytes, value: Any) -> None:
+        self.texts[key] = (key + text, value)
+
+    def decode(self, line: bytes) -> JSON:
+        short, found = line, []
+        for key in self.KEYS:
+            memo = self.texts.get(key)
+            if memo is None:
+                continue
+            at = short.find(memo[0])
+            # the key's one occurrence: none before this one, none in or after its value
+            if at < 0 or short.rfind(key, 0, at) >= 0 or short.find(key, at + 1) >= 0:
+                continue
+            short = short[:at] + key + b"0" + short[at + len(memo[0]):]
+            found.append((key[1:-2].decode(), memo[1]))
+        if not found:
+            return self.learn(line, decode(line))
+        message = decode(short)
+        for name, value in found:
+            if type(message.get(name)) is not int or message[name] != 0:
+                return self.learn(line, decode(line))  # not the request's own key
+            message[name] = value
+        return message if len(found) == 2 else self.learn(line, message)
+
+    def learn(self, line: bytes, message: JSON) -> JSON:
+        """Remember a rule set as the request wrote it, when it can be cut out exactly:
+        the line written as the protocol client writes it."""
+        ruleset = message.get("ruleset")
+        if isinstance(ruleset, dict) and self.texts.get(self.KEYS[0], (b"", None))[1] \
+                is not ruleset:
+            text = encode(ruleset)[:-1]
+            if line.count(self.KEYS[0] + text) == 1:
+                self.remember(self.KEYS[0], text, ruleset)
+        return message
+
+
 class Server:
     """Answers protocol v1 requests with the reference engine."""
 
@@ -99,11 +153,12 @@ class Server:
                  declare: Ruleset | None = None) -> None:
         self.impl = impl or MemoReference()
         self.declare = declare
+        self.repeats = Repeats()
 
     def handle(self, line: bytes | str) -> tuple[JSON, bool]:
         """(the answer to one request line, whether to stop after sending it)."""
         try:
-            message = decode(line)
+            message = self.repeats.decode(line) if isinstance(line, bytes) else decode(line)
         except ProtocolError as e:
             return error(None, "bad-request", str(e)), False
         raw_id = message.get("id")
@@ -171,30 +226,68 @@ class Server:
                 raise BadRequest(f"seat {winner} still holds tiles, so it did not go out")
         return self.impl.score(ruleset, state, winner)  # SCORE-1..6, on a copy
 
+    def encode(self, answer: JSON) -> bytes:
+        """The answer's line; a state in it is remembered as written (see Repeats), for
+        the requests that ask about it next."""
+        state = answer.get("state")
+        if not isinstance(state, dict) or len(answer) != 3 or answer.get("ok") is not True:
+            return encode(answer)
+        text = encode(state)[:-1]
+        self.repeats.remember(Repeats.KEYS[1], text, state)
+        return b'{"id":%d,"ok":true,"state":%s}\n' % (answer["id"], text)
+
 
 def serve(stdin: IO[bytes], stdout: IO[bytes], server: Server | None = None) -> int:
-    """Answer requests from `stdin` until end of input or a shutdown request."""
+    """Answer requests from `stdin` until end of input or a shutdown request.
+
+    Input is read as it comes (`read1`), and the answers to every line that came in one
+    read go out in one write: a harness that writes a step's requests at once gets their
+    answers at once, not one wake-up each."""
     server = server or Server()
+    read = getattr(stdin, "read1", None)
+    part: list[bytes] = []  # the start of a line still coming in
+    size = 0
+    skipping = False  # inside a line longer than MAX_LINE, answered already
     while True:
-        line = stdin.readline(MAX_LINE + 1)
-        if not line:
-            return 0
-        if len(line) > MAX_LINE and not line.endswith(b"\n"):
-            while (rest := stdin.readline(MAX_LINE + 1)) and not rest.endswith(b"\n"):
-                pass
-            answer: JSON = error(None, "bad-request",
-                                 f"a request line longer than {MAX_LINE} bytes")
-            stop = False
-        elif not line.strip():
-            continue
-        else:
-            answer, stop = server.handle(line)
+        chunk = read(1 << 16) if read is not None else stdin.readline(MAX_LINE + 1)
+        lines = chunk.split(b"\n")
+        rest = lines.pop() if chunk else b""
+        answers: list[bytes] = []
+        stop = False
+        for line in lines:
+            if part:
+                line, part, size = b"".join(part) + line, [], 0
+            if skipping:
+                skipping = False
+                continue
+            if len(line) > MAX_LINE:
+                answers.append(encode(error(None, "bad-request",
+                                            f"a request line longer than {MAX_LINE} bytes")))
+            elif line.strip():
+                answer, stop = server.handle(line)
+                answers.append(server.encode(answer))
+                if stop:
+                    break
+        if not stop and not skipping:
+            if rest:
+                part.append(rest)
+                size += len(rest)
+            if size > MAX_LINE:
+                answers.append(encode(error(None, "bad-request",
+                                            f"a request line longer than {MAX_LINE} bytes")))
+                part, size, skipping = [], 0, True
+            elif not chunk and part:  # the last line, with no newline
+                line, part, size = b"".join(part), [], 0
+                if line.strip():
+                    answer, stop = server.handle(line)
+                    answers.append(server.encode(answer))
         try:
-            stdout.write(encode(answer))
-            stdout.flush()
+            if answers:
+                stdout.write(b"".join(answers))
+                stdout.flush()
         except BrokenPipeError:
             return 0
-        if stop:
+        if stop or not chunk:
             return 0
 
 
@@ -205,3 +298,33 @@ def main(rules: Ruleset | None = None, declare: bool = True) -> int:
         return serve(sys.stdin.buffer, sys.stdout.buffer)
     server = Server(FixedRules(rules), rules if declare else None)
     return serve(sys.stdin.buffer, sys.stdout.buffer, server)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    rules = None
+    if args.rules is not None:
+        from mtrain.cli import UsageError
+
+        from .conform import read_rules_files
+
+        rules = read_rules_files([args.rules])[0]
+        if rules.unknown:
+            raise UsageError(f"--rules {args.rules}: the reference engine cannot play "
+                             + ", ".join(f"{o}=other" for o in rules.unknown))
+    return main(rules, declare=not args.undeclared)
+
+
+def register(sub: Any) -> None:
+    """Add `serve` to the `mtrain` command line (conform.register calls this; so does
+    `mtrain serve` itself, which registers nothing else: a server starts in a fraction of
+    the time the whole command line takes to import, once per fuzz or conform job)."""
+    s = sub.add_parser("serve", help="the reference engine as a protocol v1 server on "
+                       "stdin/stdout",
+                       description="Answer protocol v1 requests (docs/protocol.md) with the "
+                       "reference engine, one JSON line in, one out, until end of input "
+                       "or a shutdown request.")
+    s.add_argument("--rules", metavar="FILE", help="play this one rule set whatever a "
+                   "request names, and declare it in the hello answer")
+    s.add_argument("--undeclared", action="store_true", help="with --rules: do not declare "
+                   "the rules in hello (like an engine that does not say what it plays)")
+    s.set_defaults(func=cmd_serve)

@@ -353,7 +353,9 @@ COMMAND_MODULES: tuple[str, ...] = (
 """Modules that add their own subcommands: each has `register(subparsers)`."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
+    """The whole command line; with `modules`, only those modules' commands besides the
+    built-in ones."""
     parser = argparse.ArgumentParser(
         prog="mtrain", description="Mexican Train: the rules as data, a reference engine, "
         "and a conformance suite.")
@@ -420,14 +422,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="check every invariant after every action (slower)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_simulate)
-    for name in COMMAND_MODULES:
+    for name in modules:
         importlib.import_module(name).register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    # `mtrain serve` is started once per job of every fuzz and conform run: it imports
+    # only the server, not every other command's modules
+    parser = build_parser(("mtrain.conformance.serve",) if words[:1] == ["serve"] else
+                          COMMAND_MODULES)
+    args = parser.parse_args(words)
     func: Command = args.func
     try:
         return func(args)

@@ -11,6 +11,7 @@ check, for simulations that only ever pick from `legal_actions`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from mtrain.spec import tiles as T
@@ -446,13 +447,16 @@ def _finish(state: State, end: str, winner: int) -> None:
 # --- refusals ------------------------------------------------------------------------
 
 
-def refusal(state: State, action: Action) -> IllegalAction:
-    """Why `action` is not legal, as the clause it breaks."""
+def refusal(state: State, action: Action,
+            legal: Sequence[Action] | None = None) -> IllegalAction:
+    """Why `action` is not legal, as the clause it breaks (`legal`: the state's legal
+    actions, when the caller has them already)."""
     rules = state.rules
     seat = state.seat
     if state.phase == OVER:
         return IllegalAction("END-1", f"the round is over; {action.kind} is not possible")
-    legal = legal_actions(state)
+    if legal is None:
+        legal = legal_actions(state)
     found = [a for a in legal if a.kind == "play"]
     if action.kind not in ("play", "draw", "pass", "end-chain"):
         return IllegalAction("TURN-7", f"unknown action {action.kind!r}")

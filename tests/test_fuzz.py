@@ -12,16 +12,19 @@ from typing import Any
 import pytest
 
 from mtrain.conformance import fuzz as F
-from mtrain.conformance.adapter import JSON, ReferenceImplementation
+from mtrain.conformance.adapter import JSON, ReferenceImplementation, ruleset_json
 from mtrain.conformance.conform import SkipEntry
 from mtrain.conformance.fixture import load_file, table_state
 from mtrain.conformance.lint import lint
 from mtrain.conformance.mutants import mutant
 from mtrain.conformance.process import NotApplicable
 from mtrain.conformance.runner import run_fixture
+from mtrain.conformance.serve import FixedRules
 from mtrain.reference import codec
 from mtrain.reference.deal import deal
-from mtrain.reference.engine import OVER, legal_actions, perform
+from mtrain.reference.engine import OVER, engine_number, legal_actions, perform
+from mtrain.spec.catalog import catalog
+from mtrain.spec.ruleset import CUSTOM, Ruleset
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE / "broken_impls"))
@@ -96,10 +99,6 @@ def test_finds_mutant_and_writes_reproducer(name: str, signature: str, tmp_path:
     assert len({p.name for p in tmp_path.iterdir()}) == len(report.new)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "since the reachability lint (REACH-STARTER) joined the table checks, a probe taken "
-    "from the engine's own state inherits its deal bug's starter and no longer shrinks; "
-    "issue 14 stays open for it"))
 def test_one_run_finds_every_bug_once(tmp_path: Path) -> None:
     """Done when: one run (following the implementation's own states, over the default
     rule sets) finds each of the six bugs of tests/broken_impls/six_bugs.py exactly once,
@@ -128,6 +127,30 @@ def test_one_run_finds_every_bug_once(tmp_path: Path) -> None:
                  shrink_seconds=0, follow="ref")
     assert sorted(g.signature for g in ref.groups) == sorted(set(bugs) - {"forbids play"})
 
+
+
+def test_following_an_engine_goes_on_only_from_tables_a_round_can_reach(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An engine whose deal starts at the wrong seat (SEAT-3, caught by REACH-STARTER) is
+    followed from the rules' deal instead: every probe after it starts from a possible
+    table, so each can be asked again, shrunk and written out."""
+    probes: list[F.Probe] = []
+    record = F.GameResult.record
+
+    def keep(self: F.GameResult, found: Any, probe: F.Probe, *rest: int) -> None:
+        probes.append(probe)
+        record(self, found, probe, *rest)
+
+    monkeypatch.setattr(F.GameResult, "record", keep)
+    report = F.fuzz(F.Target.of(SixBugs(fixed={2, 3, 4, 5}), "six-bugs"), ["puremco"], 8, 0,
+                    out=tmp_path, shrink_seconds=0, follow="impl")
+    assert {g.signature for g in report.groups} == {
+        "deal: seat", "refuses draw citing TURN-2, not TURN-1"}
+    ctx = F.context("puremco")
+    tables = [p.table for p in probes if p.table is not None]
+    first = engine_number(ctx.rules, 1)
+    assert any(t["engine"] != first for t in tables)  # from round 2 on, where the bug shows
+    assert all(F.table_problems(t, ctx) == [] for t in tables)
 
 def test_local_buggy_engine(tmp_path: Path) -> None:
     impl = DrawsWhilePlayable()
@@ -220,6 +243,54 @@ def test_unsupported_is_not_applicable(tmp_path: Path) -> None:
     assert report.groups == [] and report.not_applicable == 3 and report.games == 3
     assert "pagat+blanks-25" in impl.asked
 
+
+
+class PlaysOneRuleset(FixedRules):
+    """Plays one rule set whatever a request names, and declares `declare` in its info
+    (as `mtrain serve --rules FILE` does in its hello)."""
+
+    def __init__(self, plays: Ruleset, declare: Ruleset) -> None:
+        super().__init__(plays)
+        self.declare = declare
+        self.asked: set[str] = set()
+
+    def info(self) -> JSON:
+        return {**super().info(), "rules": ruleset_json(self.declare)}
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        self.asked.add(ruleset["name"])
+        return super().legal(ruleset, state)
+
+
+def test_fuzz_plays_the_declared_rules(tmp_path: Path) -> None:
+    """An engine that declares its rules is fuzzed under them only, as conform runs it:
+    under the shipped name of those rules when they have one, else under their own."""
+    cat = catalog()
+    values = {**dict(cat.ruleset("pagat").choices), "first_turn": "single",
+              "double_order": "any-open"}
+    # these are the rules of two overlays of pagat: played under that name
+    named = cat.ruleset("pagat", ["any-double-first", "single-tile-start"])
+    assert dict(named.choices) == values
+    impl = PlaysOneRuleset(named, cat.from_values(values, name="kitchen-table"))
+    report = F.fuzz(F.Target.of(impl, "kitchen"), [], 3, 0, out=tmp_path / "n")
+    assert impl.asked == {named.name} and report.games == 3 and report.groups == []
+    # with a hand table of its own, they have no shipped name: played under their own
+    table = ((2, 14), (3, 13), (4, 12), (5, 10), (6, 9))
+    kitchen = cat.from_values({**values, "hand_sizes": CUSTOM}, "kitchen-table", table)
+    impl = PlaysOneRuleset(kitchen, kitchen)
+    report = F.fuzz(F.Target.of(impl, "kitchen"), [], 3, 0, out=tmp_path / "k")
+    assert impl.asked == {"kitchen-table"} and report.games == 3 and report.groups == []
+    # declared: pagat with two overlays; played: with one of them only
+    declared = cat.ruleset("pagat", ["blanks-25", "rotate-start"])
+    impl = PlaysOneRuleset(cat.ruleset("pagat", ["blanks-25"]), declared)
+    report = F.fuzz(F.Target.of(impl, "rotates-not"), [], 6, 0, out=tmp_path / "r",
+                    shrink_seconds=2)
+    assert impl.asked == {"pagat+blanks-25+rotate-start"}
+    assert report.new and all(g.variants == ["pagat+blanks-25+rotate-start"]
+                              for g in report.new)
+    assert any(g.signature.startswith("deal: ") for g in report.new)  # SEAT-3
+    for group in report.new:
+        check_reproducer(group, impl)
 
 class TidiesUp(ReferenceImplementation):
     """At the end of a round it moves the seat on and takes the markers down: bookkeeping

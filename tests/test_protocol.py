@@ -227,6 +227,50 @@ def test_serve_loop_skips_blank_lines_caps_long_ones_and_stops_at_shutdown() -> 
     assert "longer than" in answers[0]["error"]["message"]
 
 
+
+class Trickle(io.BytesIO):
+    """Input that arrives a few bytes at a time, as from a slow pipe."""
+
+    def read1(self, size: int | None = -1, /) -> bytes:
+        return super().read1(7)
+
+
+def test_serve_loop_answers_the_same_whatever_the_reads() -> None:
+    lines = [encode({"id": 1, "type": "hello", "protocol": 1}),
+             encode({"id": 2, "type": "legal", "ruleset": RJ, "state": STATE}),
+             b"\n", b"not json\n",
+             encode({"id": 3, "type": "apply", "ruleset": RJ, "state": STATE,
+                     "action": PLAY_OUT}),
+             encode({"id": 4, "type": "winners", "ruleset": RJ, "state": STATE})[:-1]]
+    whole, trickled = io.BytesIO(), io.BytesIO()
+    assert serve(io.BytesIO(b"".join(lines)), whole) == 0
+    assert serve(Trickle(b"".join(lines)), trickled) == 0
+    assert trickled.getvalue() == whole.getvalue()
+    answers = [json.loads(x) for x in whole.getvalue().splitlines()]
+    assert [a["id"] for a in answers] == [1, 2, None, 3, 4]
+    assert PLAY_OUT in answers[1]["actions"] and answers[3]["state"]["phase"] == "over"
+
+
+def test_a_state_the_server_wrote_is_read_again_only_where_the_request_has_it() -> None:
+    """A request carrying the text of the state last answered is answered from memory;
+    the same text elsewhere in the request (under another key) is not taken for it."""
+    server, fresh = Server(), Server
+    apply = {"id": 1, "type": "apply", "ruleset": RJ, "state": STATE, "action": PLAY_OUT}
+    end = json.loads(server.encode(server.handle(encode(apply))[0]))["state"]
+    assert end["phase"] == "over"
+    again = encode({"id": 2, "type": "winners", "ruleset": RJ, "state": end})
+    assert server.handle(again)[0] == fresh().handle(again)[0] == {
+        "id": 2, "ok": True, "winners": [1]}
+    # the remembered text, nested in the rule set; the request's own state is another
+    hidden = encode({"id": 3, "type": "legal", "ruleset": {**RJ, "note": {"state": end}},
+                     "state": STATE})
+    assert server.handle(hidden)[0] == fresh().handle(hidden)[0]
+    assert PLAY_OUT in server.handle(hidden)[0]["actions"]
+    # a state that is not the remembered one: read in full (here: refused as impossible)
+    broken = encode({"id": 4, "type": "legal", "ruleset": RJ,
+                     "state": {**end, "phase": "follow"}})
+    assert server.handle(broken)[0]["ok"] is False
+
 # --- the schema and the documented exchange ----------------------------------------------
 
 
@@ -296,6 +340,26 @@ def test_process_client_against_mtrain_serve() -> None:
         proc = impl._proc
     assert proc is not None and proc.popen.returncode == 0  # it obeyed the shutdown
 
+
+
+def test_requests_written_ahead_are_answered_in_order_or_dropped() -> None:
+    """send_ahead writes a step's requests at once; each later call with the same request
+    reads its answer, and a call for anything else first drops the answers not asked for."""
+    rj, state = encode(RJ)[:-1], encode(STATE)[:-1]
+    bad = encode({"type": "play", "tile": "4-0", "train": 1})[:-1]
+    with ProcessImplementation(shlex.join([MTRAIN, "serve"]), timeout=30) as impl:
+        impl.start()
+        impl.send_ahead([("legal", {"ruleset": rj, "state": state}),
+                         ("apply", {"ruleset": rj, "state": state, "action": bad})])
+        assert impl.call_encoded("legal", ruleset=rj, state=state)["actions"][0] == PLAY_OUT
+        assert impl.call_encoded("apply", ruleset=rj, state=state, action=bad)["refused"][
+            "clause"] == "TRAIN-2"
+        impl.send_ahead([("legal", {"ruleset": rj, "state": state}),
+                         ("apply", {"ruleset": rj, "state": state, "action": bad})])
+        # asked for something else: both answers are dropped, and this one is its own
+        assert impl.winners(RJ, impl.apply(RJ, STATE, PLAY_OUT)) == [1]
+        assert impl.call_encoded("legal", ruleset=rj, state=state)["actions"][0] == PLAY_OUT
+        assert impl.requests == 8 and impl.starts == 1  # hello, 2 + 2 ahead, 3 more
 
 def test_stderr_ring_keeps_only_the_latest_bytes() -> None:
     ring = StderrRing(None, limit=100)

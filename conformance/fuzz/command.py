@@ -16,6 +16,7 @@ from mtrain.spec.yamlload import SpecError
 from ..adapter import JSON, Implementation, ruleset_json
 from ..conform import SkipEntry, load_skips, unsupported
 from ..process import ConfigurationError, HarnessError, stoppable
+from ..support import DeclarationError
 from .rulesets import Chooser, context
 from .run import (
     DEFAULT_OUT,
@@ -148,7 +149,11 @@ def _variants(args: argparse.Namespace, info: JSON, target: Target) -> list[str]
     if not names:
         try:
             return declared((), info, args.players)
-        except ValueError:
+        except DeclarationError as e:
+            raise UsageError(f"the implementation's declared rules: {e}") from None
+        except ValueError as e:
+            if info.get("rules") is not None:
+                raise UsageError(str(e)) from None
             raise UsageError("the implementation supports none of the shipped variants and "
                              "overlays" + (f" with {args.players} players" if args.players
                                            else "")) from None

@@ -54,7 +54,7 @@ from mtrain.spec import tiles as T
 from ..adapter import JSON, Implementation, Refused
 from ..answers import identical, state_problems
 from ..fixture import action_text
-from ..process import HarnessError, NotApplicable, ProcessImplementation
+from ..process import AS_EXPECTED, HarnessError, NotApplicable, ProcessImplementation
 from .judge import (
     Disagreement,
     Judge,
@@ -65,6 +65,7 @@ from .judge import (
     compare_refusal,
     compare_winners,
 )
+from .possible import table_problems
 from .rulesets import Chooser, Context, context
 from .tables import table_of
 
@@ -233,14 +234,30 @@ class Asker:
         self.wire = impl if isinstance(impl, ProcessImplementation) else None
         self.state: JSON = {}
         self._encoded: bytes | None = None
+        self._next: tuple[JSON, bytes] | None = None
 
     def begin(self, state: JSON) -> None:
-        self.state, self._encoded = state, None
+        known = self._next
+        self.state, self._encoded = state, known[1] if known and known[0] is state else None
+        self._next = None
+
+    def encoded(self, state: JSON) -> bytes:
+        """`state` as JSON text, kept for the step that asks about it next."""
+        self._next = (state, codec_bytes(state))
+        return self._next[1]
 
     def _state(self) -> bytes:
         if self._encoded is None:
             self._encoded = codec_bytes(self.state)
         return self._encoded
+
+    def ahead(self, ctx: Context, actions: Sequence[JSON]) -> None:
+        """Write the step's questions at once (the legal actions, then `actions` applied),
+        to a program behind the protocol: one round trip for the step, not one each."""
+        if self.wire is not None:
+            common = {"ruleset": ctx.rj_bytes, "state": self._state()}
+            self.wire.send_ahead([("legal", common)] + [
+                ("apply", {**common, "action": _action_bytes(a)}) for a in actions])
 
     def deal(self, ctx: Context, players: int, round_no: int, order: list[str]) -> JSON:
         return self.impl.deal(ctx.rj, players, round_no, order)
@@ -251,11 +268,16 @@ class Asker:
         return self.wire.call_encoded("legal", ruleset=ctx.rj_bytes, state=self._state())[
             "actions"]
 
-    def apply(self, ctx: Context, action: JSON) -> Any:
+    def apply(self, ctx: Context, action: JSON, want: JSON | None = None) -> Any:
+        """The state after `action`; `want`, the reference's state, returned as it is when
+        the answer is that state written exactly as the harness writes it."""
         if self.wire is None:
             return self.impl.apply(ctx.rj, self.state, action)
-        answer = self.wire.call_encoded("apply", ruleset=ctx.rj_bytes, state=self._state(),
-                                        action=_action_bytes(action))
+        expect = None if want is None else b'"state":' + self.encoded(want)
+        answer = self.wire.call_encoded("apply", expect, ruleset=ctx.rj_bytes,
+                                        state=self._state(), action=_action_bytes(action))
+        if answer is AS_EXPECTED:
+            return want
         if "refused" in answer:
             refused = answer["refused"]
             raise Refused(refused["reason"], refused.get("clause"))
@@ -403,8 +425,8 @@ def _play(session: Session, plan: GamePlan, res: GameResult) -> None:
             pass
         elif error is not None or (found and state_problems(ctx.rules, got, dealt=True)):
             pos.restart(st, dealt)  # nothing to play on: the rules' deal
-        elif found:  # another deal than the rules': go on from it
-            pos.restart(*_canonical(ctx, got))
+        elif found:  # another deal than the rules': go on from it, if a round can be there
+            pos.restart(*_reachable(ctx, got, st, dealt))
         else:
             pos.cur = got  # the same deal, perhaps written another way: its own JSON goes on
         step = 0
@@ -430,6 +452,11 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
     st, ask, n = pos.st, session.asker, pos.st.players
     ask.begin(pos.cur)
     legal = legal_actions(st)
+    bads = illegal_sample(st, legal, rng)
+    act = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+    bads_json = [codec.action_to_json(st, bad) for bad in bads]
+    act_json = codec.action_to_json(st, act)
+    ask.ahead(ctx, [*bads_json, act_json])
     answer: Any = None
     error: BaseException | None = None
     try:
@@ -448,9 +475,8 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
             return False
         if found and error is None and type(answer) is list:
             listed = {action_text(a) for a in answer if isinstance(a, dict)}
-    for bad in illegal_sample(st, legal, rng):
-        clause = refusal(st, bad).clause
-        bad_json = codec.action_to_json(st, bad)
+    for bad, bad_json in zip(bads, bads_json, strict=True):
+        clause = refusal(st, bad, legal).clause
         accepted, named, error = False, None, None
         try:
             ask.apply(ctx, bad_json)
@@ -470,8 +496,6 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
                    pos.probe("refused", text, clause), round_no, step, n)
         if _fatal(error):
             return False
-    act = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
-    act_json = codec.action_to_json(st, act)
     text = action_text(act_json)
     nxt = st.copy()
     perform(nxt, act)
@@ -479,12 +503,12 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
     got: Any = None
     error = None
     try:
-        got = ask.apply(ctx, act_json)
+        got = ask.apply(ctx, act_json, after)
     except NotApplicable:
         raise
     except Exception as e:
         error = e
-    same = error is None and identical(got, after)
+    same = error is None and (got is after or identical(got, after))
     problems = [] if same or error is not None else state_problems(ctx.rules, got)
     found = [] if same else compare_apply(ctx, st, text, after, got, error, problems)
     if isinstance(error, Refused) and listed is not None and text not in listed:
@@ -505,8 +529,8 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
         pos.history.append(text)
     elif error is not None or problems:
         pos.restart(nxt, after)  # nothing to play on: back to the rules' state
-    elif found:  # another state than the rules': go on from it
-        pos.restart(*_canonical(ctx, got))
+    elif found:  # another state than the rules': go on from it, if a round can be there
+        pos.restart(*_reachable(ctx, got, nxt, after))
     else:  # the same state, perhaps written another way: its own JSON goes on
         pos.st, pos.cur = nxt, got
         pos.history.append(text)
@@ -521,6 +545,15 @@ def _fatal(error: BaseException | None) -> bool:
 def _canonical(ctx: Context, state: JSON) -> tuple[State, JSON]:
     st = codec.state_from_json(ctx.rules, state)
     return st, codec.state_to_json(st)
+
+
+def _reachable(ctx: Context, got: JSON, st: State, want: JSON) -> tuple[State, JSON]:
+    """The implementation's state `got` to go on from, read as the rules read it; the
+    reference's (`st`, `want`) instead when no round can reach `got` (a starter its deal
+    bug moved, say): every later probe must start from a possible table, or it could
+    not be shrunk or written out as a reproducer (possible.table_problems)."""
+    own, cur = _canonical(ctx, got)
+    return (st, want) if table_problems(table_of(cur), ctx) else (own, cur)
 
 
 def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt: State,

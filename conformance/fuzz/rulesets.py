@@ -4,7 +4,9 @@ draw of shipped variants and overlay combinations, within what the implementatio
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import itertools
 import json
 import random
 from collections.abc import Callable, Sequence
@@ -36,13 +38,62 @@ class Context:
     max_pip: int
 
 
-@functools.cache
+_OWN: dict[str, Context] = {}
+"""Rule sets no catalogue name resolves to (an implementation's declared rules), by name."""
+
+
 def context(variant: str) -> Context:
-    """The rule set `variant` names (a variant, or base+overlay+...)."""
-    rs = catalog().ruleset(variant)
+    """The rule set `variant` names (a variant, or base+overlay+...; or a declared rule
+    set of its own, once `declared_context` has met it)."""
+    own = _OWN.get(variant)
+    return own if own is not None else _named(variant)
+
+
+@functools.cache
+def _named(variant: str) -> Context:
+    return _context_of(catalog().ruleset(variant))
+
+
+def _context_of(rs: Ruleset) -> Context:
     rj = ruleset_json(rs)
     encoded = json.dumps(rj, separators=(",", ":"), ensure_ascii=False).encode()
     return Context(rs.name, rs, Rules.of(rs), rj, encoded, max_pip_of(rs))
+
+
+def _same(a: Ruleset, b: Ruleset) -> bool:
+    return dict(a.choices) == dict(b.choices) and a.hand_table == b.hand_table
+
+
+def name_of(rs: Ruleset) -> str | None:
+    """The name (base+overlay+...) of the shipped rule set with exactly the rules of `rs`,
+    if one has them: the overlays tried are those whose every change `rs` makes."""
+    for base in catalog().variants:
+        plain = context(base).rs
+        if _same(plain, rs):
+            return base
+        near = []
+        for overlay in overlays_for(base):
+            changed = dict(context(f"{base}+{overlay}").rs.choices)
+            if all(rs[o] == v for o, v in changed.items() if plain[o] != v):
+                near.append(overlay)
+        for k in range(1, min(len(near), 4) + 1):
+            for chosen in itertools.combinations(near, k):
+                name = canonical(base, set(chosen))
+                if composes(name) and _same(context(name).rs, rs):
+                    return name
+    return None
+
+
+def declared_context(rs: Ruleset) -> Context:
+    """The rule set an implementation declares, to play: under its shipped name when it
+    has one (so that reproducers can name it), else under its own name."""
+    name = name_of(rs)
+    if name is not None:
+        return context(name)
+    if composes(rs.name):  # its own name is a catalogue name for other rules
+        rs = dataclasses.replace(rs, name=f"{rs.name} (declared)")
+    _OWN[rs.name] = ctx = _context_of(rs)
+    return ctx
 
 
 def composes(name: str) -> bool:

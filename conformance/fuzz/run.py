@@ -20,10 +20,11 @@ from typing import Any
 from ..adapter import JSON, Implementation, ReferenceImplementation
 from ..conform import SkipEntry, unsupported
 from ..process import ConfigurationError, HarnessError, kill_all
+from ..support import declared_ruleset
 from .judge import Disagreement, Probe
 from .play import GamePlan, GameResult, Occurrence, Session, plan_game, play_game
 from .reproducer import check, free_id, render, reproducer, slug
-from .rulesets import Chooser, context
+from .rulesets import Chooser, context, declared_context
 from .shrink import Shrinker
 
 DEFAULT_OUT = "fuzz-out"
@@ -245,8 +246,17 @@ def _results(target: Target, session: Session, plans: list[GamePlan],
 
 
 def declared(names: Sequence[str], info: JSON, players: int | None = None) -> Chooser:
-    """The rule sets to play among `names` (none: the default draw), within what the
-    implementation declares: the rule sets conform would run (conform.unsupported)."""
+    """The rule sets to play among `names` (none: the default draw, or the rule set the
+    implementation declares it plays, as conform runs it), within what the implementation
+    declares: the rule sets conform would run (conform.unsupported)."""
+    mine = declared_ruleset(info)  # a DeclarationError for rules that describe none
+    if mine is not None and not names:
+        ctx = declared_context(mine)
+        if players is not None and players not in ctx.rs.player_counts:
+            raise ValueError(f"the implementation's declared rules ({ctx.name}) deal no "
+                             f"hand to {players} players [DEAL-7]")
+        return Chooser([ctx.name])
+
     def supported(name: str) -> bool:
         rs = context(name).rs
         return unsupported(info, name, rs) is None and (
@@ -322,9 +332,16 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
 def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out: Path,
                       seconds: float, taken: set[str]) -> None:
     began = time.perf_counter()
-    try:
-        shrinker = Shrinker(session.judge, group.best.probe, group.signature, seconds)
-    except ValueError:
+    shrinker = None
+    tries = [group.best] + ([group.first] if group.first is not group.best else [])
+    for occ in tries:  # the smallest occurrence, else the first
+        try:
+            shrinker = Shrinker(session.judge, occ.probe, group.signature, seconds)
+        except ValueError:
+            continue
+        group.best = occ
+        break
+    if shrinker is None:
         group.problems.append("the disagreement did not show again when asked again")
         return
     group.shrunk = shrinker.run()
