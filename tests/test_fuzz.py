@@ -18,7 +18,7 @@ from mtrain.conformance.fixture import load_file, table_state
 from mtrain.conformance.lint import lint
 from mtrain.conformance.mutants import mutant
 from mtrain.conformance.process import NotApplicable
-from mtrain.conformance.runner import run_fixture
+from mtrain.conformance.runner import run_fixture, run_one
 from mtrain.conformance.serve import FixedRules
 from mtrain.reference import codec
 from mtrain.reference.deal import deal
@@ -291,6 +291,31 @@ def test_fuzz_plays_the_declared_rules(tmp_path: Path) -> None:
     assert any(g.signature.startswith("deal: ") for g in report.new)  # SEAT-3
     for group in report.new:
         check_reproducer(group, impl)
+
+def test_a_finding_under_rules_of_ones_own_is_written_by_option_values(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Declared: a rule set with a hand table of its own (no shipped name); played: the
+    same with the layer covering their own double. The reproducers name the rules by their values."""
+    cat = catalog()
+    table = ((2, 14), (3, 13), (4, 12), (5, 10), (6, 9))
+    values = {**dict(cat.ruleset("pagat").choices), "first_turn": "single",
+              "hand_sizes": CUSTOM}
+    kitchen = cat.from_values(values, "kitchen-table", table)
+    loose = cat.from_values({**values, "follow_up": "cover-own"}, "loose", table)
+    impl = PlaysOneRuleset(loose, kitchen)
+    report = F.fuzz(F.Target.of(impl, "loose"), [], 12, 0, out=tmp_path, shrink_seconds=2)
+    written = [g for g in report.new if g.path is not None]
+    assert written, [(g.signature, g.problems) for g in report.new]
+    for group in written:
+        assert group.path is not None and group.problems == []
+        fx = load_file(group.path)[0]
+        entry = fx.expect[0]
+        assert entry.variants == () and entry.scope.contains(dict(kitchen.choices))
+        assert lint(group.path).errors == []
+        assert run_one(fx, kitchen, entry, REFERENCE).status == "pass"
+        assert run_one(fx, kitchen, entry, impl).status != "pass"
+    capsys.readouterr()
+
 
 class TidiesUp(ReferenceImplementation):
     """At the end of a round it moves the seat on and takes the markers down: bookkeeping

@@ -49,6 +49,11 @@ def context(variant: str) -> Context:
     return own if own is not None else _named(variant)
 
 
+def is_own(variant: str) -> bool:
+    """True for a declared rule set of its own: no catalogue name gives its rules."""
+    return variant in _OWN
+
+
 @functools.cache
 def _named(variant: str) -> Context:
     return _context_of(catalog().ruleset(variant))

@@ -352,7 +352,7 @@ def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out
     taken.add(fid)
     path = out / f"{fid}.yaml"
     text = render(reproducer(group.best, group.shrunk, group.verdict, label, seed, fid))
-    group.problems += check(path, text, session.impl, label)
+    group.problems += check(path, text, session.impl, label, context(group.shrunk.variant))
     if not group.problems:
         out.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
