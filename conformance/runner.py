@@ -93,40 +93,19 @@ def run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     a failure after steps also says after which step the implementation's state first
     departed from the reference's replay of the same steps."""
     impl = checked(impl)  # every state and action it returns: schemas and invariants
+    trace: list[JSON] = []
     try:
-        return _run_one(fx, rs, exp, impl, rj, require_clauses)
+        return _run_one(fx, rs, exp, impl, rj, require_clauses, trace)
     except AnswerError as e:  # an impossible answer: charged to what it breaks
         out = Outcome(fx, rs.name, e.status, list(e.messages))
-        out.charged = [c for c in (_invariant_clause(m, fx, rs) for m in e.messages) if c][:1]
+        referee = Referee(fx, rs, lambda: _reference_states(fx, rs))
+        clause = referee.answer(e.asked, e.problems, trace[-1] if trace else None)
+        out.charged = [clause] if clause else []
         return out
 
 
-INVARIANT_CLAUSES: dict[str, tuple[str, ...]] = {
-    "INV-ROUND-SCORE": ("SCORE-2", "SCORE-3", "SCORE-4", "SCORE-5", "SCORE-6"),
-    "INV-CONSERVATION": ("TURN-2", "DEAL-1", "TRAIN-2"),
-    "INV-PIPS": ("SET-1", "DEAL-1"),
-    "INV-NUMBERS": ("SET-1",),
-    "INV-CONNECTED": ("TRAIN-2", "TRAIN-3"),
-    "INV-MARKERS": ("MARK-2", "MARK-1"),
-    "INV-OPEN-DOUBLES": ("DBL-1", "TRAIN-3"),
-    "INV-TURN": ("TURN-6", "SEAT-1"),
-    "INV-HAND-SIZES": ("DEAL-2", "DEAL-3", "DEAL-4", "DEAL-5", "DEAL-6"),
-}
-"""The clauses an invariant's breach points at, for an answer that breaks it."""
-
-
-def _invariant_clause(message: str, fx: Fixture, rs: Ruleset) -> str | None:
-    from .attribution import pick
-
-    for inv, clauses in INVARIANT_CLAUSES.items():
-        if inv in message:
-            return pick(clauses, rs, fx)
-    return None
-
-
 def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
-             rj: JSON | None, require_clauses: bool) -> Outcome:
-    trace: list[JSON] = []
+             rj: JSON | None, require_clauses: bool, trace: list[JSON]) -> Outcome:
     played = play(fx, rs, impl, rj, trace)
     referee = Referee(fx, rs, lambda: _reference_states(fx, rs))
     if isinstance(played, Outcome):
@@ -148,7 +127,7 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
         if departed is not None:  # charged to what first went astray, not what it led to
             k, key, got, message = departed
             out.messages.insert(0, message)
-            out.charged = [referee.field(key, k, got)]
+            out.charged = [referee.field(key, k, got, trace[k])]
     # One clause per failure: the first charged that the fixture itself lists, if any.
     listed = [c for c in out.charged if c in fx.clauses]
     out.charged = (listed or out.charged)[:1]
@@ -264,14 +243,19 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         actual = {action_text(a) for a in impl.legal(rj, state)}
         want = set(exp.legal)
         missing, extra = sorted(want - actual), sorted(actual - want)
+        # A draw or pass is legal only when no play is (TURN-1): one offered because a play
+        # was not seen is charged to that play's clause, and the other way round.
+        follows = _consequence(missing, extra)
         if extra:  # an action offered that the rules refuse: charged to the refusing clause
             problems.append("legal actions not allowed by the rules: " + ", ".join(extra))
-            charge(_likeliest([referee.refuses(None, a) for a in extra], referee)
-                   if referee else None)
+            if follows != "extra":
+                charge(_likeliest([referee.refuses(None, a) for a in extra], referee)
+                       if referee else None)
         if missing:
             problems.append("legal actions missing: " + ", ".join(missing))
-            charge(_likeliest([referee.allows(None, a) for a in missing], referee)
-                   if referee else None)
+            if follows != "missing":
+                charge(_likeliest([referee.allows(None, a) for a in missing], referee)
+                       if referee else None)
     for text, clauses in exp.refused.items():
         named = " or ".join(clauses)
         try:
@@ -293,7 +277,7 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         found = compare_field(key, want, view, max_pip)
         if found:
             problems += found
-            charge(referee.field(key, None, view.get(key)) if referee else None)
+            charge(referee.field(key, None, view.get(key), state) if referee else None)
     if exp.result is not ...:
         found = compare_result(exp.result, state.get("result"))
         if found:
@@ -309,6 +293,23 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         problems += found
         charge(referee.scoring() if referee else None)
     return problems
+
+
+def _consequence(missing: Sequence[str], extra: Sequence[str]) -> str | None:
+    """Which side of a legal-set difference follows from the other: "extra" when only
+    draws or passes are offered in place of missing plays, "missing" when plays the rules
+    refuse stand in for a missing draw or pass; else None."""
+    def plain(texts: Sequence[str]) -> bool:
+        return all(t.split(" ")[0] in ("draw", "pass") for t in texts)
+
+    def plays(texts: Sequence[str]) -> bool:
+        return any(t.startswith("play ") for t in texts)
+
+    if missing and extra and plain(extra) and plays(missing):
+        return "extra"
+    if missing and extra and plain(missing) and plays(extra):
+        return "missing"
+    return None
 
 
 def _likeliest(clauses: Sequence[str], referee: Referee) -> str:

@@ -549,6 +549,8 @@ def permission(state: State, action: Action) -> str:
         return {FOLLOW_RESTRICTED: "DBL-3", FOLLOW_COVER_OWN: "DBL-4",
                 FOLLOW_ANYWHERE: "DBL-2"}[rules.follow]
     if train == state.players:
+        if not state.trains[train] and rules.starter_only_mexican and seat != state.starter:
+            return "FIRST-9"  # when a player other than the starter may open it
         return "TRAIN-5" if not state.trains[train] else "TRAIN-4"  # open to all (MARK-2)
     if train != seat:
         return "MARK-1"  # another player's train, open while it carries their marker
