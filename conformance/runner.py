@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import functools
 import sys
 from collections.abc import Iterator, Sequence
@@ -115,6 +116,7 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
             played.charged = [referee.allows(state, fx.steps[played.step - 1])]
         return played
     state, rj = played
+    exp = in_force(exp, rs)
     nulls: list[str] = []
     charged: list[str] = []
     problems = check(exp, rj, state, impl, max_pip_of(rs), require_clauses, nulls,
@@ -132,6 +134,18 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     listed = [c for c in out.charged if c in fx.clauses]
     out.charged = (listed or out.charged)[:1]
     return out
+
+
+def in_force(exp: Expectation, rs: Ruleset) -> Expectation:
+    """`exp` with each refusal's clauses cut to those in force under `rs`: an entry shared
+    by several rule sets lists what refuses the action under any of them (TRAIN-7 only
+    where own-train-first holds)."""
+    clauses = catalog().clauses
+    refused = {}
+    for text, listed in exp.refused.items():
+        kept = tuple(c for c in listed if c not in clauses or clauses[c].applies(rs))
+        refused[text] = kept or listed
+    return exp if refused == exp.refused else dataclasses.replace(exp, refused=refused)
 
 
 def _reference_states(fx: Fixture, rs: Ruleset) -> list[JSON]:
