@@ -56,6 +56,8 @@ class Outcome:
     null_refusals: int = 0  # refusals that named no clause
     charged: list[str] = field(default_factory=list)  # the clause of each failed comparison
     step: int = 0  # the step that was refused, if one was
+    diverged: int | None = None  # the step after which the state departs (0: the deal)
+    unreached: bool = False  # the checks compare a state that had already departed
 
     @property
     def message(self) -> str:
@@ -129,6 +131,7 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
         if departed is not None:  # charged to what first went astray, not what it led to
             k, key, got, message = departed
             out.messages.insert(0, message)
+            out.diverged, out.unreached = k, k < len(fx.steps)
             out.charged = [referee.field(key, k, got, trace[k])]
     # One clause per failure: the first charged that the fixture itself lists, if any.
     listed = [c for c in out.charged if c in fx.clauses]
