@@ -5,7 +5,8 @@ the comparison that failed, under the rule set it ran under:
 
 - an action offered that the rules refuse: the clause the reference cites refusing it;
 - an action the rules allow but the implementation does not offer (or refuses, as a
-  step): the clause that allows it (`engine.permission`);
+  step): the clause that allows it (`engine.permission`); a draw or pass offered in its
+  place, legal had the player not held the missed tiles, is not charged on its own;
 - an accepted action the fixture expects refused, or the wrong clause cited: the clause
   the fixture names;
 - a state field: the clause that sets that field, among those that apply (markers: the
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from mtrain.reference import codec, engine
 from mtrain.reference.rules import Rules
+from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import Ruleset
 
@@ -162,6 +164,26 @@ class Referee:
         if st is None or act is None or act not in engine.legal_actions(st):
             return pick(("TURN-1", "TRAIN-4"), self.rs, self.fx)
         return engine.permission(st, act)
+
+    def follows_from_missing(self, extra: Sequence[str], missing: Sequence[str]) -> bool:
+        """Whether the draws and passes in `extra` would be legal in the final state if the
+        player did not hold the tiles of the `missing` plays: offered because the
+        implementation did not see those plays, not a rule of their own broken."""
+        if not all(t.split(" ")[0] in ("draw", "pass") for t in extra):
+            return False
+        final = self.final()
+        st = None if final is None else self._state(final)
+        if st is None:
+            return False
+        actions = [self._action(st, t) for t in missing]
+        if not actions or any(a is None or a.kind != "play" for a in actions):
+            return False
+        blind = st.copy()
+        for a in actions:
+            if a is not None:
+                blind.hands[st.seat] &= ~T.BIT[a.tile]
+        legal = engine.legal_actions(blind)
+        return all(self._action(blind, t) in legal for t in extra)
 
     def refuses(self, state: Mapping[str, Any] | None, text: str) -> str:
         state = self.final() if state is None else state

@@ -260,19 +260,19 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         actual = {action_text(a) for a in impl.legal(rj, state)}
         want = set(exp.legal)
         missing, extra = sorted(want - actual), sorted(actual - want)
-        # A draw or pass is legal only when no play is (TURN-1): one offered because a play
-        # was not seen is charged to that play's clause, and the other way round.
-        follows = _consequence(missing, extra)
+        # A draw or pass offered because a play was not seen (one the rules would allow
+        # without the tiles of the missing plays) is charged to those plays alone.
+        follows = bool(referee and extra and missing
+                       and referee.follows_from_missing(extra, missing))
         if extra:  # an action offered that the rules refuse: charged to the refusing clause
             problems.append("legal actions not allowed by the rules: " + ", ".join(extra))
-            if follows != "extra":
+            if not follows:
                 charge(_likeliest([referee.refuses(None, a) for a in extra], referee)
                        if referee else None)
         if missing:
             problems.append("legal actions missing: " + ", ".join(missing))
-            if follows != "missing":
-                charge(_likeliest([referee.allows(None, a) for a in missing], referee)
-                       if referee else None)
+            charge(_likeliest([referee.allows(None, a) for a in missing], referee)
+                   if referee else None)
     for text, clauses in exp.refused.items():
         named = " or ".join(clauses)
         try:
@@ -310,23 +310,6 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         problems += found
         charge(referee.scoring() if referee else None)
     return problems
-
-
-def _consequence(missing: Sequence[str], extra: Sequence[str]) -> str | None:
-    """Which side of a legal-set difference follows from the other: "extra" when only
-    draws or passes are offered in place of missing plays, "missing" when plays the rules
-    refuse stand in for a missing draw or pass; else None."""
-    def plain(texts: Sequence[str]) -> bool:
-        return all(t.split(" ")[0] in ("draw", "pass") for t in texts)
-
-    def plays(texts: Sequence[str]) -> bool:
-        return any(t.startswith("play ") for t in texts)
-
-    if missing and extra and plain(extra) and plays(missing):
-        return "extra"
-    if missing and extra and plain(missing) and plays(extra):
-        return "missing"
-    return None
 
 
 def _likeliest(clauses: Sequence[str], referee: Referee) -> str:
