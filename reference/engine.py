@@ -451,15 +451,17 @@ REFUSAL_PRECEDENCE: tuple[str, ...] = (
     "TURN-7", "FIRST-4",  # an unknown action (or a tile not held); an end-chain
     "TURN-1", "FIRST-1", "FIRST-3", "TURN-4", "TURN-2", "TURN-5",  # a draw or a pass
     "SET-1", "TRAIN-1", "TRAIN-2",  # the tile and the train named, the open end
+    "TURN-3",  # after a draw, the tile must be the one drawn
     "TRAIN-7", "FIRST-9", "TRAIN-4",  # the train's access, whatever the moment
-    "TURN-3", "FIRST-2", "DBL-7", "DBL-6", "DBL-4", "DBL-3",  # what this moment allows
+    "FIRST-2", "DBL-7", "DBL-6", "DBL-4", "DBL-3",  # what this moment allows
 )
 """When several clauses refuse one action, the reference cites the first in this order
-(docs: the protocol's refusals). A clause about the action itself comes before one about
-the train, and the train's access in every turn (TRAIN-7, FIRST-9, TRAIN-4) before what
-one moment of a turn narrows it to (the drawn tile, a first-turn chain, an open double's
-duty, the follow-up): the same play on the same closed train cites the same clause under
-every rule set and at every moment. A fixture lists every clause that refuses."""
+(docs: the protocol's refusals). A clause about the action itself (down to which tile:
+the drawn one, TURN-3) comes before one about the train, and the train's access in every
+turn (TRAIN-7, FIRST-9, TRAIN-4) before what one moment of a turn narrows the trains to
+(a first-turn chain, an open double's duty, the follow-up): the same play on the same
+closed train cites the same clause under every rule set and at every moment. A fixture
+lists every clause that refuses."""
 
 
 def refusal(state: State, action: Action) -> IllegalAction:
