@@ -15,7 +15,9 @@ the comparison that failed, under the rule set it ran under:
   add the implementation's own round scores: MATCH-1; winners: the match rule;
 - an impossible answer (answers.py): the clause a state the codec cannot read cites, or
   the clause behind the invariant it breaks (the engine tile lost or doubled by a deal:
-  the engine procedure in force; tiles lost while searching for the engine: ENG-4).
+  the engine procedure in force; tiles lost while searching for the engine: ENG-4; a
+  covered double still listed open: TRAIN-3; an uncovered one dropped: DBL-6 if it was
+  open before the answer, DBL-1 if just laid).
 
 Where several candidates apply, one the fixture lists is preferred.
 """
@@ -103,6 +105,9 @@ INVARIANT_CLAUSES: dict[str, tuple[str, ...]] = {
 """The clauses an invariant's breach points at, for an answer that breaks it."""
 TILE_COUNTS = ("INV-CONSERVATION", "INV-PIPS", "INV-NUMBERS")
 """The invariants a lost or doubled tile breaks (the first names the tile)."""
+OPEN_LISTS = re.compile(r"listed on trains \[([0-9, ]*)\], trains ending in a double: "
+                        r"\[([0-9, ]*)\]")
+"""INV-OPEN-DOUBLES's account of the open doubles against the trains ending in one."""
 CITED = re.compile(r"\[([A-Z]+-[0-9]+)\]\s*$")
 ROUND_END = ("END-1", "END-2", "END-3")
 SCORING = ("SCORE-2", "SCORE-3", "SCORE-4", "SCORE-1", "SCORE-5", "SCORE-6")
@@ -275,6 +280,15 @@ class Referee:
         return None
 
     def _invariant(self, asked: str, p: Problem, before: Mapping[str, Any] | None) -> str:
+        lists = OPEN_LISTS.search(p.message) if p.where == "INV-OPEN-DOUBLES" else None
+        if lists is not None:
+            listed, ending = ({int(x) for x in g.split(",") if x.strip()} for g in lists.groups())
+            if listed - ending:
+                return pick(("TRAIN-3",), self.rs, self.fx)  # a covered double is closed
+            if ending - listed:  # an uncovered double no longer open
+                was = _open_before(before)
+                return pick(("DBL-6",) if ending - listed <= was else ("DBL-1",),
+                            self.rs, self.fx)  # open until covered; or just laid
         if p.where in TILE_COUNTS:
             if asked == "apply" and before is not None and before.get("phase") == "engine":
                 return "ENG-4"  # the tiles drawn while looking for the engine
@@ -318,3 +332,13 @@ class Referee:
 
     def winners(self) -> str:
         return pick(MATCH, self.rs, self.fx)
+
+
+def _open_before(state: Mapping[str, Any] | None) -> set[int]:
+    """The trains (the Mexican Train numbered after the seats) with an open double in a
+    state, as the engine numbers them in its messages."""
+    if state is None:
+        return set()
+    players = len(state.get("hands") or [])
+    return {players if t == "mexican" else t for t in state.get("open_doubles") or []
+            if isinstance(t, int) or t == "mexican"}

@@ -28,7 +28,7 @@ def test_most_mutants_are_charged_to_the_clause_they_break() -> None:
     found = blame(fixtures)
     wrong = [(b.mutant, b.breaks, b.charged.most_common(2)) for b in found if not b.right]
     right = len(found) - len(wrong)
-    # Issue 10's bar: measured 76 of 83 (92 %) when it was raised to 90 %.
+    # Issue 10's bar: measured 78 of 83 (94 %) when it was raised to 90 %.
     assert right >= 0.9 * len(found), wrong
 
 
@@ -78,6 +78,8 @@ def test_a_step_that_goes_astray_is_diagnosed(tmp_path: Path,
     ("totals-not-accumulated", "match-010", "pagat"),  # totals that skip the round
     ("own-train-before-duty", "regression-001", "pagat+own-train-first"),  # a draw offered
     ("starter-only-mexican-forever", "first-029", "puremco+starter-opens-mexican"),
+    ("covered-double-stays-open", "doubles-035", "pagat"),  # a covered double listed open
+    ("duty-not-passed-on", "doubles-042", "pagat"),  # an uncovered double dropped
 ])
 def test_a_mutant_is_charged_with_a_clause_it_breaks(name: str, fixture: str,
                                                      variant: str) -> None:
