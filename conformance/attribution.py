@@ -5,27 +5,39 @@ the comparison that failed, under the rule set it ran under:
 
 - an action offered that the rules refuse: the clause the reference cites refusing it;
 - an action the rules allow but the implementation does not offer (or refuses, as a
-  step): the clause that allows it (`engine.permission`);
+  step): the clause that allows it (`engine.permission`); a draw or pass offered in its
+  place, legal had the player not held the missed tiles, is not charged on its own;
 - an accepted action the fixture expects refused, or the wrong clause cited: the clause
   the fixture names;
 - a state field: the clause that sets that field, among those that apply (markers: the
   removal rule in force or TURN-4 for a pass; the seat to move: TURN-6; ...);
-- a result or scores: the round-end or scoring clause in force; winners: the match rule.
+- a result or scores: the round-end or scoring clause in force; match totals that do not
+  add the implementation's own round scores: MATCH-1; winners: the match rule;
+- an impossible answer (answers.py): the clause a state the codec cannot read cites, or
+  the clause behind the invariant it breaks (the engine tile lost or doubled by a deal:
+  the engine procedure in force; tiles lost while searching for the engine: ENG-4; a
+  covered double still listed open: TRAIN-3; an uncovered one dropped: DBL-6 if it was
+  open before the answer, DBL-1 if just laid).
 
 Where several candidates apply, one the fixture lists is preferred.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mtrain.reference import codec, engine
 from mtrain.reference.rules import Rules
+from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import Ruleset
 
 from .fixture import Fixture, action_json, is_next_round
+
+if TYPE_CHECKING:
+    from .answers import Problem
 
 FIELD_CLAUSES: dict[str, tuple[str, ...]] = {
     "marked": ("MARK-3", "MARK-4", "MARK-5", "TURN-4", "FIRST-3", "DBL-5", "MARK-1"),
@@ -79,6 +91,24 @@ STEP_FIELD: dict[tuple[str, str], tuple[str, ...]] = {
     ("end-chain", "phase"): ("FIRST-1", "TURN-6"),
 }
 """The clause that sets a field, by the kind of step that changed it."""
+INVARIANT_CLAUSES: dict[str, tuple[str, ...]] = {
+    "INV-ROUND-SCORE": ("SCORE-2", "SCORE-3", "SCORE-4", "SCORE-5", "SCORE-6"),
+    "INV-CONSERVATION": ("TURN-2", "DEAL-1", "TRAIN-2"),
+    "INV-PIPS": ("SET-1", "DEAL-1"),
+    "INV-NUMBERS": ("SET-1",),
+    "INV-CONNECTED": ("TRAIN-2", "TRAIN-3"),
+    "INV-MARKERS": ("MARK-2", "MARK-1"),
+    "INV-OPEN-DOUBLES": ("DBL-1", "TRAIN-3"),
+    "INV-TURN": ("TURN-6", "SEAT-1"),
+    "INV-HAND-SIZES": ("DEAL-2", "DEAL-3", "DEAL-4", "DEAL-5", "DEAL-6"),
+}
+"""The clauses an invariant's breach points at, for an answer that breaks it."""
+TILE_COUNTS = ("INV-CONSERVATION", "INV-PIPS", "INV-NUMBERS")
+"""The invariants a lost or doubled tile breaks (the first names the tile)."""
+OPEN_LISTS = re.compile(r"listed on trains \[([0-9, ]*)\], trains ending in a double: "
+                        r"\[([0-9, ]*)\]")
+"""INV-OPEN-DOUBLES's account of the open doubles against the trains ending in one."""
+CITED = re.compile(r"\[([A-Z]+-[0-9]+)\]\s*$")
 ROUND_END = ("END-1", "END-2", "END-3")
 SCORING = ("SCORE-2", "SCORE-3", "SCORE-4", "SCORE-1", "SCORE-5", "SCORE-6")
 MATCH = ("MATCH-5", "MATCH-4", "MATCH-2", "MATCH-3", "MATCH-1")
@@ -140,6 +170,26 @@ class Referee:
             return pick(("TURN-1", "TRAIN-4"), self.rs, self.fx)
         return engine.permission(st, act)
 
+    def follows_from_missing(self, extra: Sequence[str], missing: Sequence[str]) -> bool:
+        """Whether the draws and passes in `extra` would be legal in the final state if the
+        player did not hold the tiles of the `missing` plays: offered because the
+        implementation did not see those plays, not a rule of their own broken."""
+        if not all(t.split(" ")[0] in ("draw", "pass") for t in extra):
+            return False
+        final = self.final()
+        st = None if final is None else self._state(final)
+        if st is None:
+            return False
+        actions = [self._action(st, t) for t in missing]
+        if not actions or any(a is None or a.kind != "play" for a in actions):
+            return False
+        blind = st.copy()
+        for a in actions:
+            if a is not None:
+                blind.hands[st.seat] &= ~T.BIT[a.tile]
+        legal = engine.legal_actions(blind)
+        return all(self._action(blind, t) in legal for t in extra)
+
     def refuses(self, state: Mapping[str, Any] | None, text: str) -> str:
         state = self.final() if state is None else state
         st = None if state is None else self._state(state)
@@ -152,10 +202,11 @@ class Referee:
             return "TURN-3"  # the tile just drawn can be played: it must be
         return engine.refusal(st, act).clause
 
-    def field(self, key: str, step: int | None = None, got: Any = None) -> str:
+    def field(self, key: str, step: int | None = None, got: Any = None,
+              mine: Mapping[str, Any] | None = None) -> str:
         """The clause that sets `key` by step `step` (1-based; 0 the deal or table; default
         the fixture's last step), given what that step was and the phase it was taken in;
-        `got` is the implementation's value, where known."""
+        `got` is the implementation's value and `mine` its state, where known."""
         if step is None:
             step = len(self.fx.steps)
         states = self.states()
@@ -163,9 +214,9 @@ class Referee:
         over = isinstance(after, dict) and after.get("phase") == "over"
         if over and key == "scores":
             prior = states[step - 1] if step >= 1 and len(states) >= step else {}
-            if got == prior.get("scores"):
+            if not self._adds_up(prior.get("scores"), got, mine):
                 return pick(("MATCH-1",), self.rs, self.fx)  # the totals did not add up
-            return self.scoring()  # the totals took this round's scores
+            return self.scoring()  # the totals took its own (wrong) round scores
         if key == "outs":
             return "MATCH-5"  # the rounds won are counted for the tie-break
         if key == "scores":
@@ -202,6 +253,54 @@ class Referee:
         return pick(candidates, self.rs, self.fx)
 
     @staticmethod
+    def _adds_up(prior: Any, got: Any, mine: Mapping[str, Any] | None) -> bool:
+        """Whether totals `got` are the totals before plus the implementation's own round
+        scores (MATCH-1 kept, whatever the round scores are); without its round scores,
+        whether they moved at all."""
+        result = mine.get("result") if mine is not None else None
+        own = result.get("scores") if isinstance(result, dict) else None
+        if not (isinstance(prior, list) and isinstance(got, list)):
+            return True
+        if isinstance(own, list) and len(own) == len(prior) == len(got):
+            return all(isinstance(x, int) and isinstance(y, int) and g == x + y
+                       for g, x, y in zip(got, prior, own, strict=True))
+        return got != prior
+
+    def answer(self, asked: str, problems: Sequence[Problem],
+               before: Mapping[str, Any] | None) -> str | None:
+        """The clause an impossible answer to `asked` breaks (deal, apply, ...); `before`
+        is the implementation's last state before it (None for a deal)."""
+        for p in problems:
+            if p.kind == "state":  # the codec cites the clause a table must keep
+                cited = CITED.search(p.message)
+                if cited and cited[1] in catalog().clauses:
+                    return cited[1]
+            elif p.kind == "invariant" and p.where in INVARIANT_CLAUSES:
+                return self._invariant(asked, p, before)
+        return None
+
+    def _invariant(self, asked: str, p: Problem, before: Mapping[str, Any] | None) -> str:
+        lists = OPEN_LISTS.search(p.message) if p.where == "INV-OPEN-DOUBLES" else None
+        if lists is not None:
+            listed, ending = ({int(x) for x in g.split(",") if x.strip()} for g in lists.groups())
+            if listed - ending:
+                return pick(("TRAIN-3",), self.rs, self.fx)  # a covered double is closed
+            if ending - listed:  # an uncovered double no longer open
+                was = _open_before(before)
+                return pick(("DBL-6",) if ending - listed <= was else ("DBL-1",),
+                            self.rs, self.fx)  # open until covered; or just laid
+        if p.where in TILE_COUNTS:
+            if asked == "apply" and before is not None and before.get("phase") == "engine":
+                return "ENG-4"  # the tiles drawn while looking for the engine
+            if asked == "deal":
+                dealt = self.states()[0] if self.states() else {}
+                n = dealt.get("engine")
+                if isinstance(n, int) and re.search(rf"(?<![0-9-]){n}-{n}(?![0-9])", p.message):
+                    return pick(("ENG-2", "ENG-3"), self.rs, self.fx)  # where the engine goes
+                return pick(("DEAL-1",), self.rs, self.fx)
+        return pick(INVARIANT_CLAUSES[p.where], self.rs, self.fx)
+
+    @staticmethod
     def _first(before: Any) -> bool:
         """True when the player to move in `before` had not had their first turn."""
         return (isinstance(before, dict) and before.get("seat") in before.get("first_turns", ())
@@ -233,3 +332,13 @@ class Referee:
 
     def winners(self) -> str:
         return pick(MATCH, self.rs, self.fx)
+
+
+def _open_before(state: Mapping[str, Any] | None) -> set[int]:
+    """The trains (the Mexican Train numbered after the seats) with an open double in a
+    state, as the engine numbers them in its messages."""
+    if state is None:
+        return set()
+    players = len(state.get("hands") or [])
+    return {players if t == "mexican" else t for t in state.get("open_doubles") or []
+            if isinstance(t, int) or t == "mexican"}

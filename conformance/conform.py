@@ -47,7 +47,8 @@ from .process import (
     exit_code_of,
     stoppable,
 )
-from .report import FORMATS, RENDERERS, Report, Result, render_html, render_text
+from .report import FORMATS, RENDERERS, Report, Result, render_text
+from .report_html import render_html
 from .runner import run_one
 from .scoping import applies, stand_in
 from .situations import SITUATION_PATH, situations, stand_in_for
@@ -419,6 +420,8 @@ class Runner:
             result.status, result.messages = outcome.status, list(outcome.messages)
             result.null_refusals = outcome.null_refusals
             result.charged = tuple(outcome.charged)
+            result.refused_step, result.diverged = outcome.step, outcome.diverged
+            result.unreached = outcome.unreached
         except ConfigurationError:
             raise
         except HarnessError as e:
@@ -645,8 +648,25 @@ class FixtureIllustrator:
         # mtrain.conformance.*; the two Fixture classes are one at run time.
         fx: Any = task.fixture
         sent: Any = task.sent
+        upto = _drawn_step(result)
+        if upto is not None and upto < len(fx.steps):  # an earlier table: no legal marks
+            return draw_fixture(fx, sent, upto=upto,
+                                title=f"{fx.id} under {result.variant}, {_step_name(upto)}")
         return draw_fixture(fx, sent, missing=missing, extra=extra,
                             title=f"{fx.id} under {result.variant}")
+
+
+def _drawn_step(result: Result) -> int | None:
+    """The steps played for a failure's picture: up to the step the implementation
+    refused (the state before it), or to the step after which its state departed; None
+    for the fixture's own state after every step."""
+    if result.refused_step:
+        return result.refused_step - 1
+    return result.diverged
+
+
+def _step_name(k: int) -> str:
+    return "before step 1" if k == 0 else f"after step {k}"
 
 
 def emit(report: Report, args: argparse.Namespace, tasks: Sequence[Task] = ()) -> None:

@@ -15,14 +15,13 @@ A result is one fixture under one rule set, with one status:
 
 from __future__ import annotations
 
-import html
 import json
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TextIO
+from typing import Any, TextIO
 
 STATUSES = ("pass", "fail", "error", "timeout", "crash", "skip", "not-applicable")
 FAILING = frozenset({"fail", "error", "timeout", "crash"})
@@ -50,6 +49,14 @@ class Result:
     """For a failure: the clause that decides each comparison that failed."""
     null_refusals: int = 0
     """Refusals the implementation made without naming a clause."""
+    refused_step: int = 0
+    """For a failure: the step the implementation refused (1-based), if it refused one."""
+    diverged: int | None = None
+    """For a failure after steps: the step after which the implementation's state departs
+    from the reference's replay (0: the deal or table), if it does."""
+    unreached: bool = False
+    """The fixture's checks compared a state that had already departed (diverged before
+    the last step): they were not reached as the fixture means them."""
     source: tuple[str, ...] = ()
     """Where the fixture's expectation comes from (pagat, puremco, decision, ...)."""
     decisions: tuple[tuple[str, str], ...] = ()
@@ -91,6 +98,11 @@ class Result:
         }
         if self.status != "pass" and self.rerun:
             out["rerun"] = self.rerun
+        if self.refused_step:
+            out["refused_step"] = self.refused_step
+        if self.diverged is not None:
+            out["diverged"] = self.diverged
+            out["unreached"] = self.unreached
         if self.stderr:
             out["stderr"] = self.stderr
         if self.skip_reason is not None:
@@ -497,300 +509,13 @@ def render_markdown(report: Report) -> str:
     return "\n".join(lines)
 
 
-# --- HTML --------------------------------------------------------------------------------
+def _html(report: Report) -> str:
+    from .report_html import render_html  # the HTML page lives in its own module
 
-# The runner's messages for a wrong set of legal actions (runner.check).
-_MISSING = "legal actions missing: "
-_EXTRA = "legal actions not allowed by the rules: "
-SEVERITY = ("not-applicable", "pass", "skip", "fail", "error", "timeout", "crash")
-"""Statuses from mildest to worst: a grid cell shows the worst of its results."""
-MAX_PICTURES = 150
-"""Failures drawn in an HTML report; later ones are described in words only."""
-
-
-
-class Illustrator(Protocol):
-    """What the HTML report needs from the fixtures to show a failure in full."""
-
-    def expected_legal(self, result: Result) -> list[str] | None:
-        """The legal actions the fixture expects under the result's rule set, if any."""
-        ...
-
-    def picture(self, result: Result, missing: list[str], extra: list[str]) -> str | None:
-        """The SVG of the fixture's table, the legal plays marked (and the implementation's
-        missing and extra ones), or None."""
-        ...
-
-_HTML_STYLE = """
-:root { --pass: #2e9e5b; --fail: #d23c3c; --error: #e0702a; --timeout: #8e44ad;
-  --crash: #5d2a82; --skip: #e3b505; --na: #c9cfd4; --ink: #1f2d3a; --muted: #66737f;
-  --line: #dde2e6; --bg: #f6f7f4; }
-* { box-sizing: border-box; }
-body { margin: 0; font: 15px/1.45 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
-  color: var(--ink); background: var(--bg); }
-main { max-width: 1200px; margin: 0 auto; padding: 24px 28px 60px; }
-h1 { font-size: 24px; margin: 0 0 4px; }
-h2 { font-size: 19px; margin: 36px 0 10px; border-bottom: 1px solid var(--line);
-  padding-bottom: 4px; }
-h3 { font-size: 16px; margin: 0 0 6px; }
-code, pre { font-family: "SFMono-Regular", Menlo, Consolas, monospace; font-size: 13px; }
-pre { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px;
-  overflow-x: auto; white-space: pre-wrap; word-break: break-word; }
-.verdict { display: inline-block; padding: 3px 12px; border-radius: 14px; color: #fff;
-  font-weight: 700; letter-spacing: .04em; }
-.verdict.ok { background: var(--pass); } .verdict.failed { background: var(--fail); }
-.headline { color: var(--muted); margin: 6px 0 0; }
-.cards { display: flex; flex-wrap: wrap; gap: 10px; margin: 18px 0 0; }
-.card { background: #fff; border: 1px solid var(--line); border-left: 6px solid var(--na);
-  border-radius: 8px; padding: 8px 14px; min-width: 110px; }
-.card b { display: block; font-size: 24px; }
-.card span { color: var(--muted); font-size: 13px; }
-.s-pass { --c: var(--pass); } .s-fail { --c: var(--fail); } .s-error { --c: var(--error); }
-.s-timeout { --c: var(--timeout); } .s-crash { --c: var(--crash); }
-.s-skip { --c: var(--skip); } .s-not-applicable { --c: var(--na); }
-.card.s-pass, .card.s-fail, .card.s-error, .card.s-timeout, .card.s-crash, .card.s-skip,
-.card.s-not-applicable { border-left-color: var(--c); }
-.notes li { color: #8a5a00; }
-.grid-wrap { overflow-x: auto; background: #fff; border: 1px solid var(--line);
-  border-radius: 8px; padding: 8px; }
-table.grid { border-collapse: separate; border-spacing: 2px; font-size: 12px; }
-table.grid th { font-weight: 600; white-space: nowrap; }
-table.grid thead th { vertical-align: bottom; height: 210px; }
-table.grid thead th span { writing-mode: vertical-rl; transform: rotate(180deg);
-  display: inline-block; max-height: 210px; overflow: hidden; text-overflow: ellipsis; }
-table.grid tbody th { text-align: left; padding-right: 8px; position: sticky; left: 0;
-  background: #fff; }
-table.grid tbody th small { color: var(--muted); font-weight: 400; }
-table.grid td { width: 16px; min-width: 16px; height: 16px; border-radius: 3px; padding: 0; }
-table.grid td.cell { background: var(--c); }
-table.grid td.cell a { display: block; width: 100%; height: 100%; }
-table.grid td.none { background: #f0f2f3; }
-.legend { display: flex; flex-wrap: wrap; gap: 14px; margin: 8px 0 0; color: var(--muted);
-  font-size: 13px; }
-.legend i { display: inline-block; width: 14px; height: 14px; border-radius: 3px;
-  background: var(--c); vertical-align: -2px; margin-right: 5px; }
-article.failure { background: #fff; border: 1px solid var(--line);
-  border-left: 6px solid var(--c); border-radius: 8px; padding: 14px 18px; margin: 16px 0; }
-article.failure .where { color: var(--muted); font-size: 13px; }
-.status { display: inline-block; padding: 1px 8px; border-radius: 10px; color: #fff;
-  background: var(--c); font-size: 12px; font-weight: 700; text-transform: uppercase;
-  vertical-align: 2px; }
-.versus { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; margin: 10px 0; }
-.versus > div { border: 1px solid var(--line); border-radius: 6px; padding: 8px 12px; }
-.versus h4 { margin: 0 0 4px; font-size: 13px; color: var(--muted); text-transform: uppercase;
-  letter-spacing: .04em; }
-.versus ul { margin: 0; padding-left: 18px; }
-li.missing { color: var(--pass); font-weight: 600; }
-li.extra { color: var(--fail); font-weight: 600; }
-figure { margin: 12px 0 4px; overflow-x: auto; }
-figure svg { max-width: 100%; height: auto; }
-figcaption { color: var(--muted); font-size: 13px; }
-table.counts { border-collapse: collapse; background: #fff; }
-table.counts th, table.counts td { border: 1px solid var(--line); padding: 3px 10px;
-  text-align: right; }
-table.counts th:first-child, table.counts td:first-child { text-align: left; }
-footer { color: var(--muted); font-size: 13px; margin-top: 40px; }
-"""
-
-
-def legal_difference(messages: Iterable[str]) -> tuple[list[str], list[str]]:
-    """The (missing, extra) legal actions named in a result's messages."""
-    missing: list[str] = []
-    extra: list[str] = []
-    for m in messages:
-        for prefix, into in ((_MISSING, missing), (_EXTRA, extra)):
-            if m.startswith(prefix):
-                into += [a.strip() for a in m[len(prefix):].split(",") if a.strip()]
-    return missing, extra
-
-
-def worst(statuses: Iterable[str]) -> str:
-    return max(statuses, key=SEVERITY.index, default="not-applicable")
-
-
-def _anchor(r: Result) -> str:
-    return "f-" + re.sub(r"[^A-Za-z0-9_-]+", "_", f"{r.fixture}--{r.variant}")
-
-
-def _variant_order(results: Iterable[Result]) -> list[str]:
-    seen = list(dict.fromkeys(r.variant for r in results))
-    plain = [v for v in seen if "+" not in v]
-    return plain + sorted(v for v in seen if "+" in v)
-
-
-def render_html(report: Report, illustrator: Illustrator | None = None) -> str:
-    """One self-contained HTML page: the summary, a clause-by-variant grid coloured by the
-    worst result of each cell, and every failure with expected against actual and (given
-    an `illustrator`) the picture of its table."""
-    e = html.escape
-    who = describe_implementation(report.implementation)
-    verdict = "failed" if report.failed else "ok"
-    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-           '<meta name="viewport" content="width=device-width, initial-scale=1">',
-           f"<title>mtrain conform: {e(who)}</title>",
-           f"<style>{_HTML_STYLE}</style>", "</head>", "<body>", "<main>",
-           '<header id="summary">',
-           f"<h1>mtrain conform: {e(who)}</h1>",
-           f'<p><span class="verdict {verdict}">{verdict.upper()}</span></p>',
-           f'<p class="headline">{e(report.headline())}</p>',
-           '<div class="cards">']
-    for status, n in report.summary.items():
-        out.append(f'<div class="card s-{status}" data-status="{status}"><b>{n}</b>'
-                   f"<span>{e(status)}</span></div>")
-    out.append("</div>")
-    notes = [f"warning: {w}" for w in report.warnings]
-    notes += [f"load error: {x}" for x in report.load_errors]
-    if notes:
-        out.append('<ul class="notes">' + "".join(f"<li>{e(n)}</li>" for n in notes) + "</ul>")
-    out.append("</header>")
-    out += _html_grid(report)
-    out += _html_failures(report, illustrator)
-    out += _html_known(report)
-    rows = report.per("variant")
-    if rows:
-        cols = _columns(rows)
-        out += ['<section id="per-variant">', "<h2>Per rule set</h2>",
-                '<table class="counts"><thead><tr><th>variant</th>'
-                + "".join(f"<th>{e(SHORT.get(c, c))}</th>" for c in cols) + "</tr></thead>",
-                "<tbody>"]
-        out += ["<tr><td>" + e(k) + "</td>" + "".join(f"<td>{v[c]}</td>" for c in cols)
-                + "</tr>" for k, v in rows.items()]
-        out += ["</tbody></table>", "</section>"]
-    out += ["<footer>Written by <code>mtrain conform --format html</code>. Statuses: "
-            "docs/protocol.md; clauses: docs/rules/.</footer>",
-            "</main>", "</body>", "</html>"]
-    return "\n".join(out) + "\n"
-
-
-def _html_grid(report: Report) -> list[str]:
-    e = html.escape
-    variants = _variant_order(report.results)
-    cells: dict[tuple[str, str], list[Result]] = {}
-    for r in report.results:
-        for c in r.blamed:
-            cells.setdefault((c, r.variant), []).append(r)
-    clauses = sorted({c for c, _ in cells}, key=_natural)
-    out = ['<section id="grid">', "<h2>Clauses by variant</h2>",
-           "<p>Each cell is one clause under one rule set, coloured by the worst result of "
-           "the fixtures that exercise it; a failure counts only under the clauses charged "
-           "with it (the clause that decides each comparison that failed). A failing cell "
-           "links to its first failure.</p>"]
-    if not clauses:
-        return [*out, "<p>Nothing was run.</p>", "</section>"]
-    out += ['<div class="grid-wrap">', '<table class="grid">', "<thead><tr><th></th>"]
-    out += [f'<th title="{e(v)}"><span>{e(v)}</span></th>' for v in variants]
-    out += ["</tr></thead>", "<tbody>"]
-    for clause in clauses:
-        counts = Counter(r.status for v in variants for r in cells.get((clause, v), []))
-        bad = sum(counts[s] for s in FAILING)
-        note = f" <small>{bad} failing</small>" if bad else ""
-        row = [f'<tr data-clause="{e(clause)}"><th>{e(clause)}{note}</th>']
-        for v in variants:
-            results = cells.get((clause, v))
-            if not results:
-                row.append('<td class="none" title="not exercised"></td>')
-                continue
-            status = worst(r.status for r in results)
-            tally = Counter(r.status for r in results)
-            tip = f"{clause} under {v}: " + ", ".join(f"{n} {s}" for s, n in tally.items())
-            first = next((r for r in results if r.status in FAILING), None)
-            inner = f'<a href="#{_anchor(first)}"></a>' if first is not None else ""
-            row.append(f'<td class="cell s-{status}" data-status="{status}" '
-                       f'title="{e(tip)}">{inner}</td>')
-        out.append("".join(row) + "</tr>")
-    out += ["</tbody></table>", "</div>", '<div class="legend">']
-    out += [f'<span class="s-{s}"><i></i>{e(s)}</span>' for s in reversed(SEVERITY)]
-    out += ['<span><i style="background:#f0f2f3;border:1px solid #d5dade"></i>not exercised'
-            "</span>", "</div>",
-            "</section>"]
-    return out
-
-
-def _html_failures(report: Report, illustrator: Illustrator | None) -> list[str]:
-    e = html.escape
-    failing = [r for r in report.results if r.status in FAILING]
-    out = ['<section id="failures">', f"<h2>Failures ({len(failing)})</h2>"]
-    if not failing:
-        return [*out, "<p>None: every fixture that ran agrees with the rules.</p>",
-                "</section>"]
-    for k, r in enumerate(failing):
-        missing, extra = legal_difference(r.messages)
-        out += [f'<article class="failure s-{r.status}" id="{_anchor(r)}" '
-                f'data-fixture="{e(r.fixture)}" data-variant="{e(r.variant)}">',
-                f'<h3><span class="status">{e(r.status)}</span> <code>{e(r.fixture)}</code> '
-                f"under <code>{e(r.variant)}</code></h3>",
-                f'<div class="where">{e(r.where)}'
-                + (f" &middot; clauses {e(', '.join(r.clauses))}" if r.clauses else "")
-                + "</div>"]
-        if r.description:
-            out.append(f"<p>{e(r.description)}</p>")
-        if missing or extra:
-            out += _versus(missing, extra,
-                           illustrator.expected_legal(r) if illustrator is not None else None)
-        others = [m for m in r.messages if not m.startswith((_MISSING, _EXTRA))]
-        if others:
-            out.append("<ul>" + "".join(f"<li>{e(m)}</li>" for m in others) + "</ul>")
-        if illustrator is not None and k < MAX_PICTURES:
-            svg = illustrator.picture(r, missing, extra)
-            if svg:
-                out += ["<figure>", svg.strip(),
-                        "<figcaption>The table as the rules expect it, its legal plays in "
-                        "green" + ("; in red, plays the implementation offered that the rules "
-                                   "do not allow" if extra else "")
-                        + ".</figcaption>", "</figure>"]
-        if r.stderr:
-            out += ["<p>stderr (last lines):</p>", f"<pre>{e(r.stderr)}</pre>"]
-        if r.rerun:
-            out.append(f"<p>Rerun just this one:</p><pre><code>{e(r.rerun)}</code></pre>")
-        out.append("</article>")
-    if illustrator is not None and len(failing) > MAX_PICTURES:
-        out.append(f"<p>Pictures are drawn for the first {MAX_PICTURES} failures only.</p>")
-    out.append("</section>")
-    return out
-
-
-def _versus(missing: list[str], extra: list[str], expected: list[str] | None) -> list[str]:
-    """Two columns, the legal actions expected against those offered; when the expected
-    set is not known, only the differences."""
-    e = html.escape
-    if expected is None:
-        want = [(a, "missing") for a in missing]
-        got = [(a, "extra") for a in extra]
-    else:
-        want = [(a, "missing" if a in missing else "") for a in sorted(expected)]
-        got = sorted([(a, "") for a in expected if a not in missing]
-                     + [(a, "extra") for a in extra])
-    label = {"missing": " <small>(missing)</small>", "extra": " <small>(not allowed)</small>"}
-
-    def items(pairs: list[tuple[str, str]], none: str) -> list[str]:
-        return [f'<li class="{cls}">{e(a)}{label.get(cls, "")}</li>' if cls
-                else f"<li>{e(a)}</li>" for a, cls in pairs] or [f"<li><em>{none}</em></li>"]
-
-    return ['<div class="versus">', "<div><h4>Expected: legal under the rules</h4><ul>",
-            *items(want, "nothing"), "</ul></div>",
-            "<div><h4>Actual: offered by the implementation</h4><ul>",
-            *items(got, "nothing"), "</ul></div>", "</div>"]
-
-
-def _html_known(report: Report) -> list[str]:
-    e = html.escape
-    out: list[str] = []
-    skipped = [r for r in report.results if r.status == "skip"]
-    if skipped:
-        out += ['<section id="known">', "<h2>Known failures (--skip)</h2>", "<ul>"]
-        out += [f"<li><code>{e(r.fixture)}</code> under <code>{e(r.variant)}</code>: "
-                f"{e(r.skip_reason or '')}</li>" for r in skipped]
-        out += ["</ul>", "</section>"]
-    if report.unexpected_passes:
-        out += ['<section id="now-passing">', "<h2>Listed as known failures, now passing</h2>",
-                "<ul>"]
-        out += [f"<li><code>{e(r.fixture)}</code> under <code>{e(r.variant)}</code></li>"
-                for r in report.unexpected_passes]
-        out += ["</ul>", "</section>"]
-    return out
+    return render_html(report)
 
 
 RENDERERS: dict[str, Callable[[Report], str]] = {
     "json": render_json, "junit": render_junit, "markdown": render_markdown,
-    "html": render_html}
+    "html": _html}
 FORMATS = ("text", "json", "junit", "markdown", "html")

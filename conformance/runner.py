@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import functools
 import sys
 from collections.abc import Iterator, Sequence
@@ -60,6 +61,8 @@ class Outcome:
     charged: list[str] = field(default_factory=list)  # the clause of each failed comparison
     step: int = 0  # the step that was refused, if one was
     refusal: RefusedSetup | None = None  # the setup the implementation refused (play)
+    diverged: int | None = None  # the step after which the state departs (0: the deal)
+    unreached: bool = False  # the checks compare a state that had already departed
 
     @property
     def message(self) -> str:
@@ -98,44 +101,23 @@ def run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     a failure after steps also says after which step the implementation's state first
     departed from the reference's replay of the same steps."""
     impl = checked(impl)  # every state and action it returns: schemas and invariants
+    trace: list[JSON] = []
     try:
-        return _run_one(fx, rs, exp, impl, rj, require_clauses)
+        return _run_one(fx, rs, exp, impl, rj, require_clauses, trace)
     except RefusedSetup as e:  # a table refused when asked about it: DEAL-7 allows it
         out = Outcome(fx, rs.name, "fail", setup_problems(None, e))
         out.charged = ["DEAL-7"]
         return out
     except AnswerError as e:  # an impossible answer: charged to what it breaks
         out = Outcome(fx, rs.name, e.status, list(e.messages))
-        out.charged = [c for c in (_invariant_clause(m, fx, rs) for m in e.messages) if c][:1]
+        referee = Referee(fx, rs, lambda: _reference_states(fx, rs))
+        clause = referee.answer(e.asked, e.problems, trace[-1] if trace else None)
+        out.charged = [clause] if clause else []
         return out
 
 
-INVARIANT_CLAUSES: dict[str, tuple[str, ...]] = {
-    "INV-ROUND-SCORE": ("SCORE-2", "SCORE-3", "SCORE-4", "SCORE-5", "SCORE-6"),
-    "INV-CONSERVATION": ("TURN-2", "DEAL-1", "TRAIN-2"),
-    "INV-PIPS": ("SET-1", "DEAL-1"),
-    "INV-NUMBERS": ("SET-1",),
-    "INV-CONNECTED": ("TRAIN-2", "TRAIN-3"),
-    "INV-MARKERS": ("MARK-2", "MARK-1"),
-    "INV-OPEN-DOUBLES": ("DBL-1", "TRAIN-3"),
-    "INV-TURN": ("TURN-6", "SEAT-1"),
-    "INV-HAND-SIZES": ("DEAL-2", "DEAL-3", "DEAL-4", "DEAL-5", "DEAL-6"),
-}
-"""The clauses an invariant's breach points at, for an answer that breaks it."""
-
-
-def _invariant_clause(message: str, fx: Fixture, rs: Ruleset) -> str | None:
-    from .attribution import pick
-
-    for inv, clauses in INVARIANT_CLAUSES.items():
-        if inv in message:
-            return pick(clauses, rs, fx)
-    return None
-
-
 def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
-             rj: JSON | None, require_clauses: bool) -> Outcome:
-    trace: list[JSON] = []
+             rj: JSON | None, require_clauses: bool, trace: list[JSON]) -> Outcome:
     played = play(fx, rs, impl, rj, trace)
     referee = Referee(fx, rs, lambda: _reference_states(fx, rs))
     if isinstance(played, Outcome) and played.refusal is not None:
@@ -152,6 +134,7 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
             played.charged = [referee.allows(state, fx.steps[played.step - 1])]
         return played
     state, rj = played
+    exp = in_force(exp, rs)
     nulls = []
     charged: list[str] = []
     problems = check(exp, rj, state, impl, max_pip_of(rs), require_clauses, nulls,
@@ -164,11 +147,24 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
         if departed is not None:  # charged to what first went astray, not what it led to
             k, key, got, message = departed
             out.messages.insert(0, message)
-            out.charged = [referee.field(key, k, got)]
+            out.diverged, out.unreached = k, k < len(fx.steps)
+            out.charged = [referee.field(key, k, got, trace[k])]
     # One clause per failure: the first charged that the fixture itself lists, if any.
     listed = [c for c in out.charged if c in fx.clauses]
     out.charged = (listed or out.charged)[:1]
     return out
+
+
+def in_force(exp: Expectation, rs: Ruleset) -> Expectation:
+    """`exp` with each refusal's clauses cut to those in force under `rs`: an entry shared
+    by several rule sets lists what refuses the action under any of them (TRAIN-7 only
+    where own-train-first holds)."""
+    clauses = catalog().clauses
+    refused = {}
+    for text, listed in exp.refused.items():
+        kept = tuple(c for c in listed if c not in clauses or clauses[c].applies(rs))
+        refused[text] = kept or listed
+    return exp if refused == exp.refused else dataclasses.replace(exp, refused=refused)
 
 
 def _reference_states(fx: Fixture, rs: Ruleset) -> list[JSON]:
@@ -362,10 +358,15 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         actual = {action_text(a) for a in impl.legal(rj, state)}
         want = set(exp.legal)
         missing, extra = sorted(want - actual), sorted(actual - want)
+        # A draw or pass offered because a play was not seen (one the rules would allow
+        # without the tiles of the missing plays) is charged to those plays alone.
+        follows = bool(referee and extra and missing
+                       and referee.follows_from_missing(extra, missing))
         if extra:  # an action offered that the rules refuse: charged to the refusing clause
             problems.append("legal actions not allowed by the rules: " + ", ".join(extra))
-            charge(_likeliest([referee.refuses(None, a) for a in extra], referee)
-                   if referee else None)
+            if not follows:
+                charge(_likeliest([referee.refuses(None, a) for a in extra], referee)
+                       if referee else None)
         if missing:
             problems.append("legal actions missing: " + ", ".join(missing))
             charge(_likeliest([referee.allows(None, a) for a in missing], referee)
@@ -391,7 +392,7 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         found = compare_field(key, want, view, max_pip)
         if found:
             problems += found
-            charge(referee.field(key, None, view.get(key)) if referee else None)
+            charge(referee.field(key, None, view.get(key), state) if referee else None)
     if exp.result is not ...:
         found = compare_result(exp.result, state.get("result"))
         if found:

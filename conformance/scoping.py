@@ -27,7 +27,7 @@ from mtrain.spec.scope import Product, Region, Scope, Space
 
 from .adapter import JSON, ReferenceImplementation, ruleset_json
 from .fixture import Expectation, Fixture, max_pip_of
-from .runner import Outcome, check, play, setup_problems
+from .runner import Outcome, check, in_force, play, setup_problems
 
 # --- traced runs ---------------------------------------------------------------------
 
@@ -127,7 +127,7 @@ def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None =
     outcomes, messages = [], []
     for exp in entries:
         try:
-            problems = check(exp, rj, state, impl, max_pip_of(traced))
+            problems = check(in_force(exp, rs), rj, state, impl, max_pip_of(traced))
         except ValueError as e:  # a check the table cannot answer (a bad tile name, ...)
             problems = [str(e)]
         outcomes.append("fail" if problems else "pass")

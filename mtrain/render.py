@@ -509,10 +509,11 @@ def _legend(cv: _Canvas, state: Mapping[str, Any], hl: Highlight,
 
 
 def fixture_state(fx: Fixture, variant: str | Ruleset,
-                  impl: Implementation | None = None) -> dict[str, Any] | None:
+                  impl: Implementation | None = None,
+                  upto: int | None = None) -> dict[str, Any] | None:
     """The state a fixture's expectations speak about under `variant` (its table or deal,
-    then its steps), as the reference engine (or `impl`) plays it; None when the fixture
-    does not set up under that rule set."""
+    then its steps, or only the first `upto` of them), as the reference engine (or `impl`)
+    plays it; None when the fixture does not set up under that rule set."""
     from mtrain.conformance.adapter import (
         ReferenceImplementation,
         Refused,
@@ -529,7 +530,7 @@ def fixture_state(fx: Fixture, variant: str | Ruleset,
         rs = resolve(variant) if isinstance(variant, str) else variant
         rj = ruleset_json(rs)
         state = start_state(fx, rs, rj, engine)
-        for step in fx.steps:
+        for step in fx.steps[:upto]:
             state = take_step(engine, rj, rs, state, step)
     except (FixtureError, Refused, RefusedSetup, RulesetError, SpecError, ValueError,
             KeyError):
@@ -539,10 +540,11 @@ def fixture_state(fx: Fixture, variant: str | Ruleset,
 
 def draw_fixture(fx: Fixture, variant: str | Ruleset, *, missing: Iterable[str] = (),
                  extra: Iterable[str] = (), impl: Implementation | None = None,
-                 title: str | None = None) -> str | None:
+                 title: str | None = None, upto: int | None = None) -> str | None:
     """The SVG of a fixture under a rule set (a name, or the rule set itself), its expected
     legal plays marked (and, for a failure, the plays an implementation missed or offered
-    wrongly)."""
+    wrongly). With `upto`, the state after that many steps, unmarked: the fixture's
+    expectations speak of the state after all of them."""
     from mtrain.conformance.runner import resolve
 
     name = variant if isinstance(variant, str) else variant.name
@@ -553,9 +555,12 @@ def draw_fixture(fx: Fixture, variant: str | Ruleset, *, missing: Iterable[str] 
         except ValueError:
             values = {}
         exp = next((e for e in fx.expect if values and e.scope.contains(values)), None)
-    state = fixture_state(fx, variant, impl)
+    state = fixture_state(fx, variant, impl, upto)
     if state is None:
         return None
+    if upto is not None and upto < len(fx.steps):
+        return render_state(state, None, title if title is not None else
+                            f"{fx.id} under {name}, after step {upto}")
     hl = None
     if (exp is not None and exp.legal is not None) or extra:
         hl = highlight_from_texts(exp.legal if exp is not None and exp.legal else (),

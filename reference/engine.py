@@ -447,74 +447,145 @@ def _finish(state: State, end: str, winner: int) -> None:
 # --- refusals ------------------------------------------------------------------------
 
 
+REFUSAL_PRECEDENCE: tuple[str, ...] = (
+    "END-1", "ENG-4",  # the round is over; nobody has placed the engine yet
+    "TURN-7", "FIRST-4",  # an unknown action (or a tile not held); an end-chain
+    "TURN-1", "FIRST-1", "FIRST-3", "TURN-4", "TURN-2", "TURN-5",  # a draw or a pass
+    "SET-1", "TRAIN-1", "TRAIN-2",  # the tile and the train named, the open end
+    "TURN-3",  # after a draw, the tile must be the one drawn
+    "TRAIN-7", "FIRST-9", "TRAIN-4",  # the train's access, whatever the moment
+    "FIRST-2", "DBL-7", "DBL-6", "DBL-4", "DBL-3",  # what this moment allows
+)
+"""When several clauses refuse one action, the reference cites the first in this order
+(docs: the protocol's refusals). A clause about the action itself (down to which tile:
+the drawn one, TURN-3) comes before one about the train, and the train's access in every
+turn (TRAIN-7, FIRST-9, TRAIN-4) before what one moment of a turn narrows the trains to
+(a first-turn chain, an open double's duty, the follow-up): the same play on the same
+closed train cites the same clause under every rule set and at every moment. A fixture
+lists every clause that refuses."""
+
+
 def refusal(state: State, action: Action,
             legal: Sequence[Action] | None = None) -> IllegalAction:
-    """Why `action` is not legal, as the clause it breaks (`legal`: the state's legal
-    actions, when the caller has them already)."""
+    """Why `action` is not legal: the first clause that refuses it (REFUSAL_PRECEDENCE;
+    `legal`: the state's legal actions, when the caller has them already)."""
+    return refusals(state, action, legal)[0]
+
+
+def refusals(state: State, action: Action,
+             legal: Sequence[Action] | None = None) -> list[IllegalAction]:
+    """Every clause that refuses `action` (not legal), in REFUSAL_PRECEDENCE order."""
+    found = _refusals(state, action, legal) or [_unexplained(state, action)]
+    return sorted(found, key=lambda r: REFUSAL_PRECEDENCE.index(r.clause))
+
+
+def _unexplained(state: State, action: Action) -> IllegalAction:
+    """A play refused by no clause above: never for the reference (a test plays every
+    refusal), only for an engine changed around it (the mutants); named by the train."""
+    if action.train == state.players:
+        return IllegalAction("FIRST-9", "the Mexican Train is not open to this player")
+    return IllegalAction("TRAIN-4", f"{train_label(state, action.train)} is not open to "
+                         "this player")
+
+
+def _refusals(state: State, action: Action,
+              legal: Sequence[Action] | None) -> list[IllegalAction]:
     rules = state.rules
     seat = state.seat
     if state.phase == OVER:
-        return IllegalAction("END-1", f"the round is over; {action.kind} is not possible")
-    if legal is None:
-        legal = legal_actions(state)
-    found = [a for a in legal if a.kind == "play"]
+        return [IllegalAction("END-1", f"the round is over; {action.kind} is not possible")]
     if action.kind not in ("play", "draw", "pass", "end-chain"):
-        return IllegalAction("TURN-7", f"unknown action {action.kind!r}")
+        return [IllegalAction("TURN-7", f"unknown action {action.kind!r}")]
     if state.phase == ENGINE:
-        return IllegalAction("ENG-4", "nobody has placed the engine yet; the only action is draw")
+        return [IllegalAction("ENG-4", "nobody has placed the engine yet; the only action is "
+                              "draw")]
     if action.kind == "end-chain":
         if state.phase != CHAIN:
-            return IllegalAction("FIRST-1", "end-chain is only possible during a first-turn chain")
-        return IllegalAction(
-            "FIRST-4", "the chain ends on a double the player can cover; it must be covered")
+            return [IllegalAction("FIRST-1", "end-chain is only possible during a first-turn "
+                                  "chain")]
+        return [IllegalAction(
+            "FIRST-4", "the chain ends on a double the player can cover; it must be covered")]
     if action.kind in ("draw", "pass"):
-        if found:
-            return IllegalAction("TURN-1", f"{action.kind} refused: the player can play "
-                                 f"{T.name(found[0].tile)}")
-        if state.phase == CHAIN:
-            return IllegalAction("FIRST-1", f"{action.kind} refused during a first-turn chain; "
-                                 "end the chain instead")
-        if (action.kind == "draw" and rules.chain_first_turn and state.phase == START
-                and state.first_pending >> seat & 1):
-            return IllegalAction("FIRST-3", "no drawing on a first turn: the player marks instead")
-        if action.kind == "draw" and not state.boneyard:
-            return IllegalAction("TURN-4", "the boneyard is empty: the player passes")
-        if action.kind == "draw":
-            return IllegalAction("TURN-2", "only one tile may be drawn; the player passes")
-        clause = "TURN-5" if rules.draw_until_playable else "TURN-2"
-        return IllegalAction(clause, "pass refused: the player must draw from the boneyard")
+        return _draw_pass_refusals(state, action, legal)
+    out: list[IllegalAction] = []
     tile, train = action.tile, action.train
     if not 0 <= tile < T.TILE_COUNT or not T.BIT[tile] & rules.set_mask:
-        return IllegalAction("SET-1", f"tile id {tile} is not in the set")
+        return [IllegalAction("SET-1", f"tile id {tile} is not in the set")]
     label = T.name(tile)
     if not 0 <= train <= state.players:
-        return IllegalAction("TRAIN-1", f"there is no train {train}")
+        return [IllegalAction("TRAIN-1", f"there is no train {train}")]
     where = train_label(state, train)
     if not state.hands[seat] & T.BIT[tile]:
-        return IllegalAction("TURN-7", f"seat {seat} does not hold {label}")
+        out.append(IllegalAction("TURN-7", f"seat {seat} does not hold {label}"))
     if T.OTHER_END[tile][state.ends[train]] < 0:
-        return IllegalAction("TRAIN-2", f"{label} does not match the open end "
-                             f"{state.ends[train]} of {where}")
+        out.append(IllegalAction("TRAIN-2", f"{label} does not match the open end "
+                                 f"{state.ends[train]} of {where}"))
+    chain = state.phase == CHAIN or bool(rules.chain_first_turn and state.first_pending >> seat
+                                         & 1)
+    due = [] if chain else duties(state)
+    if train not in state.open_doubles:  # TRAIN-6: a double is covered wherever it lies
+        out += _access_refusals(state, train, where)
     if state.drawn >= 0 and tile != state.drawn:
-        return IllegalAction("TURN-3", f"after drawing only {T.name(state.drawn)} may be played")
-    if state.phase == CHAIN or (rules.chain_first_turn and state.first_pending >> seat & 1):
-        return IllegalAction("FIRST-2", f"a first-turn chain goes on the player's own train, "
-                             f"not {where}")
-    due = duties(state)
-    if due:
+        out.append(IllegalAction("TURN-3", f"after drawing only {T.name(state.drawn)} may be "
+                                 "played"))
+    if chain and train != seat:
+        out.append(IllegalAction("FIRST-2", f"a first-turn chain goes on the player's own "
+                                 f"train, not {where}"))
+    elif due and train not in due:
         clause = "DBL-7" if train in state.open_doubles else "DBL-6"
-        return IllegalAction(clause, f"the open double on {train_label(state, due[0])} must "
-                             f"be covered first, not {where}")
-    if state.phase == FOLLOW:
-        clause = {FOLLOW_RESTRICTED: "DBL-3", FOLLOW_COVER_OWN: "DBL-4",
-                  FOLLOW_ANYWHERE: "TRAIN-4"}[rules.follow]
-        return IllegalAction(clause, f"after the double the tile may not go on {where}")
+        out.append(IllegalAction(clause, f"the open double on {train_label(state, due[0])} "
+                                 f"must be covered first, not {where}"))
+    elif not due and state.phase == FOLLOW and rules.follow != FOLLOW_ANYWHERE \
+            and train not in playable_trains(state):
+        clause = "DBL-3" if rules.follow == FOLLOW_RESTRICTED else "DBL-4"
+        out.append(IllegalAction(clause, f"after the double the tile may not go on {where}"))
+    return out
+
+
+def _access_refusals(state: State, train: int, where: str) -> list[IllegalAction]:
+    """What closes `train` to the player to move in any turn (open_trains)."""
+    rules, seat = state.rules, state.seat
+    if train == seat:
+        return []
     if rules.own_train_first and not state.trains[seat]:
-        return IllegalAction("TRAIN-7", f"seat {seat} must start its own train before {where}")
+        return [IllegalAction("TRAIN-7", f"seat {seat} must start its own train before "
+                              f"{where}")]
     if train == state.players:
-        return IllegalAction("FIRST-9", "only the starting player may open the Mexican Train "
-                             "during the first turns")
-    return IllegalAction("TRAIN-4", f"{where} carries no marker; only its owner may play on it")
+        if (rules.starter_only_mexican and state.first_pending >> seat & 1
+                and seat != state.starter and not state.trains[train]):
+            return [IllegalAction("FIRST-9", "only the starting player may open the Mexican "
+                                  "Train during the first turns")]
+        return []
+    if not state.markers[train]:
+        return [IllegalAction("TRAIN-4", f"{where} carries no marker; only its owner may "
+                              "play on it")]
+    return []
+
+
+def _draw_pass_refusals(state: State, action: Action,
+                        legal: Sequence[Action] | None) -> list[IllegalAction]:
+    rules, seat = state.rules, state.seat
+    found = [a for a in (legal_actions(state) if legal is None else legal)
+             if a.kind == "play"]
+    out = []
+    if found:
+        out.append(IllegalAction("TURN-1", f"{action.kind} refused: the player can play "
+                                 f"{T.name(found[0].tile)}"))
+    if state.phase == CHAIN:
+        out.append(IllegalAction("FIRST-1", f"{action.kind} refused during a first-turn "
+                                 "chain; end the chain instead"))
+    elif (action.kind == "draw" and not found and rules.chain_first_turn
+          and state.phase == START and state.first_pending >> seat & 1):
+        out.append(IllegalAction("FIRST-3", "no drawing on a first turn: the player marks "
+                                 "instead"))
+    if action.kind == "draw" and not found and not state.boneyard:
+        out.append(IllegalAction("TURN-4", "the boneyard is empty: the player passes"))
+    if out:
+        return out
+    if action.kind == "draw":
+        return [IllegalAction("TURN-2", "only one tile may be drawn; the player passes")]
+    clause = "TURN-5" if rules.draw_until_playable else "TURN-2"
+    return [IllegalAction(clause, "pass refused: the player must draw from the boneyard")]
 
 
 def permission(state: State, action: Action) -> str:
@@ -553,6 +624,8 @@ def permission(state: State, action: Action) -> str:
         return {FOLLOW_RESTRICTED: "DBL-3", FOLLOW_COVER_OWN: "DBL-4",
                 FOLLOW_ANYWHERE: "DBL-2"}[rules.follow]
     if train == state.players:
+        if not state.trains[train] and rules.starter_only_mexican and seat != state.starter:
+            return "FIRST-9"  # when a player other than the starter may open it
         return "TRAIN-5" if not state.trains[train] else "TRAIN-4"  # open to all (MARK-2)
     if train != seat:
         return "MARK-1"  # another player's train, open while it carries their marker

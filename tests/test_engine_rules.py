@@ -926,3 +926,35 @@ def final_table(r: Rules, scores: Sequence[int], outs: Sequence[int]) -> State:
 def test_match_winners(spec: str, scores: list[int], outs: list[int],
                        winners: list[int]) -> None:
     assert match_winners(final_table(rules(spec), scores, outs)) == winners
+
+
+def refusing(state: State, text: str) -> list[str]:
+    """Every clause that refuses the action, in the order of REFUSAL_PRECEDENCE."""
+    from mtrain.reference.engine import refusals
+
+    return [r.clause for r in refusals(state, act(state, text))]
+
+
+@pytest.mark.parametrize(("spec", "clauses"), [
+    ("pagat", ["TRAIN-4"]),  # DBL-2: the follow-up goes anywhere the player may play
+    ("puremco", ["TRAIN-4", "DBL-3"]),  # DBL-3 names only trains the player may use
+])
+def test_one_precedence_for_a_closed_train_in_a_follow_up(spec: str,
+                                                          clauses: list[str]) -> None:
+    """After [5-5] on its own train, seat 0's [7-1] on seat 1's unmarked train: the
+    train's access (TRAIN-4) is cited under every rule set, the follow-up rule after it."""
+    st = run(turn_table(rules(spec), ["5-5", "5-2", "7-1"]), "play 5-5 on 0")
+    assert refusing(st, "play 7-1 on 1") == clauses
+    assert refused(st, "play 7-1 on 1") == "TRAIN-4"
+
+
+@pytest.mark.parametrize("spec", ["pagat", "puremco"])
+def test_one_precedence_under_a_duty(spec: str) -> None:
+    """An open [9-9] on the Mexican Train from an earlier turn (DBL-6): the own train is
+    closed by the duty alone; seat 1's unmarked train by TRAIN-4 first, then the duty."""
+    st = turn_table(rules(spec), ["9-3", "5-2", "7-1"],
+                    trains={"mexican": ["12-9", "9-9"]}, open_doubles=["mexican"])
+    assert legal(st) == {"play 9-3 on mexican"}
+    assert refusing(st, "play 5-2 on 0") == ["DBL-6"]
+    assert refusing(st, "play 7-1 on 1") == ["TRAIN-4", "DBL-6"]
+    assert refusing(st, "draw") == ["TURN-1"]

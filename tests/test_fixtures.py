@@ -31,3 +31,33 @@ def test_corpus_is_lint_clean() -> None:
     assert report.uncovered == []
     assert report.pairs_missing == []
     assert report.warnings == []  # every expectation checks what its clauses set
+
+
+def test_refusal_sets_name_every_clause_that_refuses() -> None:
+    """A fixture's refusal lists every clause in force that refuses the action, so any
+    implementation citing one of them passes (issue 10); the reference cites the first by
+    engine.REFUSAL_PRECEDENCE, which must be among them (test_reference_passes)."""
+    from mtrain.conformance.fixture import action_json, max_pip_of
+    from mtrain.conformance.runner import in_force, play, resolve
+    from mtrain.reference import codec, engine
+    from mtrain.reference.rules import Rules
+
+    uneven = []
+    for fx in FIXTURES:
+        for variant, exp in fx.rulesets():
+            if not exp.refused:
+                continue
+            rs = resolve(variant)
+            played = play(fx, rs, REFERENCE)
+            assert isinstance(played, tuple), (fx.id, variant)
+            st = codec.state_from_json(Rules.of(rs), played[0])
+            for text, clauses in in_force(exp, rs).refused.items():
+                try:
+                    action = codec.action_from_json(st, action_json(text, max_pip_of(rs)))
+                except codec.StateError:
+                    continue  # no such train or tile: the protocol refuses it (TRAIN-1, SET-1)
+                found = {r.clause for r in engine.refusals(st, action)}
+                if found != set(clauses):
+                    uneven.append(f"{fx.where} [{variant}] {text}: lists {sorted(clauses)}, "
+                                  f"refused by {sorted(found)}")
+    assert uneven == []

@@ -23,7 +23,8 @@ from typing import Any
 import pytest
 
 from mtrain.cli import main
-from mtrain.conformance.report import Report, Result, render_html, worst
+from mtrain.conformance.report import Report, Result
+from mtrain.conformance.report_html import render_html, worst
 
 MUTANT = "play-on-unmarked-train"
 # marker-001 fails under all three variants (an extra legal play on an unmarked train);
@@ -324,3 +325,41 @@ def test_the_page_in_headless_chromium(chromium: str, report: tuple[Path, dict[s
     assert done.returncode == 0, done.stderr[-2000:]
     png = shot.read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000
+
+
+def test_a_divergence_draws_its_step_and_later_checks_are_not_reached(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A mutant that draws two tiles for one: after doubles-037's first step (a draw) its
+    state departs, so the page draws the table after that step and marks the checks of
+    the last step as not reached; doubles-035's second step is refused after the double
+    draw, so its picture is the state before that step."""
+    adapter = tmp_path / "twice.py"
+    adapter.write_text("from mtrain.conformance.mutants import mutant\n\n"
+                       "Engine = mutant('draw-one-draws-twice')\n", encoding="utf-8")
+    out = tmp_path / "report.html"
+    assert main(["conform", "--adapter", f"{adapter}:Engine", "-k", "doubles-035", "-k",
+                 "doubles-037", "--variant", "pagat", "--format", "html",
+                 "--output", str(out)]) == 1
+    capsys.readouterr()
+    articles = {a.attrs["data-fixture"]: a
+                for a in parse(out.read_text(encoding="utf-8")).find_all("article", "failure")}
+    assert set(articles) == {"doubles-035", "doubles-037"}
+
+    diverged = articles["doubles-037"]
+    diagnosis = diverged.find_all("p", "diagnosis")
+    assert len(diagnosis) == 1 and "after step 1 `draw`" in diagnosis[0].all_text()
+    (unreached,) = diverged.find_all("div", "unreached")
+    assert "Not reached" in unreached.find_all("p", "not-reached")[0].all_text()
+    assert "hand 1: expected" in unreached.all_text()  # a check of the state after step 2
+    assert "diagnosis" not in unreached.all_text()
+    (svg,) = diverged.find_all("svg")
+    assert "doubles-037 under pagat, after step 1" in svg.all_text()
+    assert "after step 1 as the rules have it" in diverged.find_all("figcaption")[0].all_text()
+
+    refused = articles["doubles-035"]
+    assert not refused.find_all("div", "unreached") and not refused.find_all("p", "diagnosis")
+    assert "step 2 `play 5-0 on 0` was refused" in refused.all_text()
+    (svg,) = refused.find_all("svg")
+    assert "doubles-035 under pagat, after step 1" in svg.all_text()
+    caption = refused.find_all("figcaption")[0].all_text()
+    assert caption.startswith("The state before step 2, which the implementation refused")
