@@ -16,6 +16,9 @@ Checks, in the order printed:
   set it applies to, or a proof that it is dead;
 * ``uncoverable-double``: the shortest traces to an uncoverable double, by the engine and by
   bounded model checking, which must agree; under stays-open, no play after it binds;
+* ``engine-vs-model``: on random full-size games of every rule set, the engine's legal
+  actions, permitting and refusing clauses and END-2/END-3 verdicts equal the model's
+  (spec/engine_model.py; a sample by default, 10,000 states per rule set with ``--full``);
 * ``agreement``: the engine and z3 agree: no deadlock found by either, every explored round
   within the ranking function's bound.
 
@@ -247,6 +250,30 @@ def _bounds(reports: Sequence[tuple[str, Any]]) -> dict[str, dict[str, int]]:
     return out
 
 
+def job_engine_model(full: bool, states: int | None = None) -> dict[str, Any]:
+    """The engine against the model (spec/engine_model.py) on random full-size games."""
+    from mtrain.spec import engine_model as EM
+
+    t0 = time.perf_counter()
+    n = states if states is not None else EM.FULL_STATES if full else EM.DEFAULT_STATES
+    reports = EM.compare_all(n)
+    diffs = [d for r in reports for d in r.differences]
+    total = sum(r.states for r in reports)
+    findings = [finding(
+        f"{len(reports)} rule sets x {n} states of random games on their own sets "
+        f"({total} states, {sum(r.actions for r in reports)} actions, "
+        f"{sum(r.ends for r in reports)} END verdicts, {sum(r.blocked for r in reports)} "
+        f"blocked): " + ("legal actions, permitting and refusing clauses and END-2/END-3 "
+                         "equal the model's" if not diffs else f"{len(diffs)} differences"))]
+    findings += [finding(d.message()[:1500], [d.clause]) for d in diffs[:20]]
+    findings += [finding(f"{r.ruleset}: {r.states} states, {r.actions} actions, {r.ends} END "
+                         f"verdicts ({r.blocked} blocked)")
+                 for r in reports]
+    check = _check("engine-vs-model", "fail" if diffs else "pass", time.perf_counter() - t0,
+                   findings)
+    return {"checks": [check], "summary": {"engine_vs_model": [r.to_json() for r in reports]}}
+
+
 def job_reach(full: bool, dump: str | None) -> dict[str, Any]:
     from mtrain.spec import reachability as R
     from mtrain.spec.termination import Prover
@@ -320,12 +347,13 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
         (job_explore, (full,)),
         (job_options, (tuple(variant_files),)),
         (job_reach, (full, dump)),
+        (job_engine_model, (full,)),
     ]
     workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
     results: list[dict[str, Any]] = []
     if workers <= 1:
         results = [_safe(fn, *args) for fn, args in plan]
-        results = [results[2], results[0], results[1], results[3]]
+        results = [results[2], results[0], results[1], results[3], results[4]]
     else:
         # fork: workers start at once, without importing __main__ again; nothing in this
         # process has touched z3 yet, so there is no solver state to inherit
@@ -334,7 +362,8 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
             futures: list[Future[dict[str, Any]]] = [pool.submit(_safe, fn, *args)
                                                      for fn, args in plan]
             results = [f.result() for f in futures]
-            results = [results[2], results[0], results[1], results[3]]  # print order
+            results = [results[2], results[0], results[1], results[3],
+                       results[4]]  # print order
     checks: list[Check] = []
     summary: dict[str, Any] = {}
     for r in results:

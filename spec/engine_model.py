@@ -1,0 +1,190 @@
+"""The reference engine against the model, on states of random full-size games.
+
+For every rule set (each shipped variant and each variant with one overlay that composes:
+`reference.explore.rule_set_names`), random rounds on the rule set's own set (double-12 or
+double-9), every player count it allows, rounds 1 to N+1, are played with the engine, and
+on every state met:
+
+* the legal actions: spec/legality.py's set equals `engine.legal_actions`;
+* the clauses: for every legal action the model's permitting clause equals
+  `engine.permission`, and for every illegal candidate (each tile in the mover's hand on
+  each train, one tile not held, draw, pass, end-chain) the model's refusing clause
+  (spec/decisions.py) equals the clause of `engine.refusal`;
+* the end of the round: at the start of a turn on an empty boneyard the model's END-2/END-3
+  test says the round goes on, and on a round the engine ended blocked it says blocked.
+
+A difference is a finding naming the clause, the rule set and the state (canonical JSON).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mtrain.reference import engine as E
+from mtrain.reference.codec import state_to_json
+from mtrain.reference.deal import deal
+from mtrain.reference.rules import Rules
+
+from . import decisions as D
+from . import legality as L
+from . import tiles as T
+
+DEFAULT_STATES = 60
+"""States per rule set in the default `mtrain check` (and CI); `--full` compares FULL_STATES."""
+FULL_STATES = 10_000
+
+
+@dataclass
+class Difference:
+    ruleset: str
+    clause: str
+    what: str
+    state: dict[str, Any]
+
+    def message(self) -> str:
+        return (f"{self.ruleset}: {self.clause}: {self.what}; state "
+                f"{json.dumps(self.state, separators=(',', ':'))}")
+
+
+@dataclass
+class Comparison:
+    ruleset: str
+    states: int = 0
+    actions: int = 0
+    """Actions whose legality and clause were compared."""
+    ends: int = 0
+    """States where the END-2/END-3 verdicts were compared."""
+    blocked: int = 0
+    """Of those, the ones both call blocked."""
+    seconds: float = 0.0
+    differences: list[Difference] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ruleset": self.ruleset, "states": self.states, "actions": self.actions,
+                "ends": self.ends, "blocked": self.blocked, "seconds": round(self.seconds, 3),
+                "differences": [d.message() for d in self.differences[:5]]}
+
+
+def _text(state: E.State, a: E.Action) -> tuple[str, tuple[int, int] | None, str]:
+    if a.kind != "play":
+        return a.kind, None, ""
+    train = "mexican" if a.train == state.players else str(a.train)
+    return "play", (T.HIGH[a.tile], T.LOW[a.tile]), train
+
+
+def candidates(state: E.State) -> list[E.Action]:
+    """The actions whose clause is compared: each held tile on each train, one tile the
+    mover does not hold (on its own train), draw, pass, end-chain."""
+    out: list[E.Action] = [E.DRAW, E.PASS, E.END_CHAIN]
+    if state.phase in (E.OVER, E.ENGINE):
+        return out
+    held = T.tiles_of(state.hands[state.seat])
+    for tile in held:
+        out += [E.PLAY[k][tile] for k in range(state.players + 1)]
+    other = [t for t in T.tiles_of(state.rules.set_mask) if t not in held]
+    if other:
+        out.append(E.PLAY[state.seat][other[len(held) % len(other)]])
+    return out
+
+
+def compare_state(name: str, state: E.State, options: dict[str, str],
+                  limit: int = 5) -> tuple[int, int, list[Difference]]:
+    """One engine state against the model: (actions compared, END verdict compared: 0 no,
+    1 goes on, 2 blocked, differences)."""
+    js = state_to_json(state)
+    acts = candidates(state)
+    texts = [_text(state, a) for a in acts]
+    model_legal, model_clause = D.answers(js, options, texts)
+    by_text = {L.action_text(*x): a for x, a in zip(texts, acts, strict=True)}
+    engine_legal = {L.action_text(*_text(state, a)) for a in E.legal_actions(state)}
+    diffs: list[Difference] = []
+    for text in sorted(model_legal ^ engine_legal):
+        # charged to the clause that permits the action on the side that allows it
+        if text in model_legal:
+            who, clause = "model", model_clause[text]
+        else:
+            who, clause = "engine", E.permission(state, by_text[text])
+        diffs.append(Difference(name, clause, f"{text!r} legal for the {who} only", js))
+    for text, a in by_text.items():
+        if (text in model_legal) != (text in engine_legal):
+            continue  # reported above
+        mine = model_clause[text]
+        theirs = (E.permission(state, a) if text in engine_legal
+                  else E.refusal(state, a).clause)
+        if mine != theirs:
+            diffs.append(Difference(name, theirs, f"{text!r}: the engine names {theirs}, "
+                                    f"the model {mine}", js))
+    end = 0
+    if (state.phase == E.START and state.drawn < 0) or (
+            state.phase == E.OVER and state.result is not None
+            and state.result.end == E.BLOCKED):
+        # the test runs when a turn ends: at the start of a turn (nothing drawn yet), or
+        # on a round it ended; on a boneyard not yet empty, on the same table with the
+        # boneyard handed out to the players (so that the test has something to decide)
+        probe = state
+        if state.boneyard:
+            probe = state.copy()
+            for i, tile in enumerate(probe.boneyard):
+                probe.hands[(probe.seat + i) % probe.players] |= T.BIT[tile]
+            probe.boneyard = []
+        engine_says = probe.phase == E.OVER
+        if not engine_says:
+            after = probe.copy()
+            E._check_blocked(after)  # END-2, END-3: the engine's own test, as a turn ends
+            engine_says = after.phase == E.OVER
+        pj = js if probe is state else state_to_json(probe)
+        model_says = D.blocked(pj, options)
+        end = 2 if model_says and engine_says else 1
+        if engine_says != model_says:
+            clause = "END-3" if state.rules.passes_end_round else "END-2"
+            diffs.append(Difference(
+                name, clause, f"the engine {'ends' if engine_says else 'goes on with'} the "
+                f"round, the model says {'blocked' if model_says else 'not blocked'}", pj))
+    return len(acts), end, diffs[:limit]
+
+
+def compare_ruleset(name: str, rules: Rules, states: int, seed: int = 0) -> Comparison:
+    """`states` states of random rounds under `rules` against the model."""
+    options = dict(rules.ruleset.items())
+    rng = random.Random(seed)
+    counts = rules.ruleset.player_counts
+    rep = Comparison(name)
+    t0 = time.perf_counter()
+    index = 0
+    while rep.states < states:
+        players = counts[index % len(counts)]
+        round_no = 1 + (index // len(counts)) % rules.rounds
+        state = deal(rules, players, round_no, seed=seed * 7919 + index)
+        index += 1
+        while rep.states < states:
+            n, end, diffs = compare_state(name, state, options)
+            rep.states += 1
+            rep.actions += n
+            rep.ends += end > 0
+            rep.blocked += end == 2
+            rep.differences += diffs
+            if len(rep.differences) >= 20:
+                rep.seconds = time.perf_counter() - t0
+                return rep
+            actions = E.legal_actions(state)
+            if not actions:
+                break
+            state = state.copy()
+            E.perform(state, actions[rng.randrange(len(actions))])
+    rep.seconds = time.perf_counter() - t0
+    return rep
+
+
+def compare_all(states: int, names: Sequence[str] | None = None,
+                seed: int = 0) -> list[Comparison]:
+    from mtrain.reference.explore import rule_set_names
+    from mtrain.spec.catalog import catalog
+
+    cat = catalog()
+    return [compare_ruleset(n, Rules.of(cat.ruleset(n)), states, seed)
+            for n in (names if names is not None else rule_set_names())]
