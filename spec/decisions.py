@@ -9,6 +9,8 @@ the engine; reference/engine.py is checked against it (spec/engine_model.py).
 
 A clause answer is a *chain*: a list of (condition, clause id) pairs, read in order; the
 answer is the first clause whose condition holds (the last pair's condition is true).
+On z3 terms each pair is a decision path (`paths`): spec/engine_model.py asks z3 for a
+situation on each one.
 The order is the specification's precedence when several clauses apply at once: what
 the player did wrong first (a tile not held, a tile that does not fit, not the drawn tile),
 then the limits of the turn (a first-turn chain, a binding double, a follow-up), then
@@ -21,7 +23,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import legality as L
-from .legality import CHAIN, FOLLOW, START, And, Bool, If, Not, Opts, Or, Slot, Train, View
+from . import tiles as T
+from .legality import CHAIN, FOLLOW, START, And, Bool, Not, Opts, Or, Slot, Train, View
 
 Chain = list[tuple[Bool, str]]
 
@@ -35,6 +38,16 @@ def first(chain: Chain) -> str:
         if cond:
             return clause
     raise ValueError("a clause chain without a final true condition")
+
+
+def paths(chain: Chain) -> list[tuple[Bool, str]]:
+    """Each pair of a chain as the condition that it is the one that answers."""
+    out: Chain = []
+    before: list[Bool] = []
+    for cond, clause in chain:
+        out.append((And(*(Not(b) for b in before), cond), clause))
+        before.append(cond)
+    return out
 
 
 def _follow(o: Opts, table: Sequence[tuple[str, str]]) -> Chain:
@@ -60,7 +73,8 @@ def refuse_play(v: View, o: Opts, held: Bool, s: Slot, i: int, t: Train) -> Chai
         (And(v.drawn != L.NO_SLOT, v.drawn != i), "TURN-3"),  # only the drawn tile
         (Or(v.phase == CHAIN, chain_turn), "FIRST-2"),  # a chain: own train only
         # DBL-6: cover the double first; DBL-7: when the train itself ends in a younger one
-        (duty, If(t.dbl, "DBL-7", "DBL-6")),
+        (And(duty, t.dbl), "DBL-7"),
+        (duty, "DBL-6"),
         *[(And(v.phase == FOLLOW, c), k) for c, k in _follow(o, _FOLLOW_REFUSAL)],
         (And(o.is_("own_train_first", "required"), v.own_field("empty")), "TRAIN-7"),
         (t.is_mex, "FIRST-9"),  # the Mexican Train is open to all, but not yet
@@ -85,15 +99,18 @@ def permit_play(v: View, o: Opts, t: Train) -> Chain:
     return [
         (v.drawn != L.NO_SLOT, "TURN-3"),  # the drawn tile, playable
         # an earlier double that obliges nobody now: FIRST-5 (first turns), DBL-9 (released)
-        (And(_waiting(v), Not(duty), v.phase != FOLLOW),
-         If(And(o.is_("first_turn", "chain"), v.firsts_left), "FIRST-5", "DBL-9")),
+        (And(_waiting(v), Not(duty), v.phase != FOLLOW, o.is_("first_turn", "chain"),
+             v.firsts_left), "FIRST-5"),
+        (And(_waiting(v), Not(duty), v.phase != FOLLOW), "DBL-9"),
         (Or(v.phase == CHAIN, And(v.phase == START, L.chain_turn(v, o))), "FIRST-1"),
         (And(duty, o.is_("double_order", "any-open"), _binding_count(v, o) > 1), "DBL-8"),
         (And(duty, o.is_("double_order", "oldest-first"),
              L.Count(And(u.exists, u.dbl) for u in v.trains) > 1), "DBL-7"),
-        (duty, If(Or(v.own(t), t.is_mex), "DBL-6", "TRAIN-6")),
+        (And(duty, Or(v.own(t), t.is_mex)), "DBL-6"),
+        (duty, "TRAIN-6"),
         *[(And(v.phase == FOLLOW, c), k) for c, k in _follow(o, _FOLLOW_PERMISSION)],
-        (t.is_mex, If(t.empty, "TRAIN-5", "TRAIN-4")),  # open to all (MARK-2)
+        (And(t.is_mex, t.empty), "TRAIN-5"),  # open to all (MARK-2)
+        (t.is_mex, "TRAIN-4"),
         (Not(v.own(t)), "MARK-1"),  # another's train, open while marked
         (True, "TRAIN-4"),
     ]
@@ -166,14 +183,20 @@ def blocked(state: Mapping[str, Any], options: Mapping[str, str]) -> bool:
     n = len(state["hands"])
     if options["blocked_round"] == "full-round-of-passes":
         return int(state["passes"]) >= n  # END-3
-    probe = {**state, "phase": "start", "drawn": None, "turn_doubles": [],
-             "trains": [dict(t) for t in state["trains"]],
-             "first_turns": list(state.get("first_turns", []))}
+    top = 12 if options["tile_set"] == "double-12" else 9
+    v = L.view_of_state({**state, "phase": "start", "drawn": None, "turn_doubles": []}, top)
+    o = Opts(values=options)
+    hands = [[Slot(True, T.HIGH[x], T.LOW[x]) for x in (T.parse(h) for h in hand)]
+             for hand in state["hands"]]
+    pending = set(state.get("first_turns", []))
+    seat = int(state["seat"])
     for _ in range(2 * n):
-        if any(a.startswith("play ") for a in L.legal_actions(probe, options)):
+        v.seat, v.hand = seat, hands[seat]
+        v.first_pending, v.firsts_left = seat in pending, bool(pending)
+        v.memo.clear()
+        if hands[seat] and L.legal(v, o).any_play:
             return False
-        seat = int(probe["seat"])
-        probe["trains"][seat]["marker"] = True  # TURN-4, MARK-1: the pass raises the marker
-        probe["first_turns"] = [q for q in probe["first_turns"] if q != seat]  # FIRST-6
-        probe["seat"] = (seat + 1) % n  # SEAT-1
+        v.trains[seat].marked = True  # TURN-4, MARK-1: the pass raises the marker
+        pending.discard(seat)  # FIRST-6
+        seat = (seat + 1) % n  # SEAT-1
     return True

@@ -188,3 +188,112 @@ def compare_all(states: int, names: Sequence[str] | None = None,
     cat = catalog()
     return [compare_ruleset(n, Rules.of(cat.ruleset(n)), states, seed)
             for n in (names if names is not None else rule_set_names())]
+
+
+# -- a z3 search on double-12 with 4 players ----------------------------------------------
+
+Z3_PLAYERS = 4
+Z3_SLOTS = 3
+Z3_RLIMIT = 20_000_000
+ROLES = ("own", "other", "mexican")
+"""The train a play goes on: the mover's (seat 0), seat 1's, the Mexican Train."""
+
+
+@dataclass
+class PathResult:
+    ruleset: str
+    action: str
+    clause: str
+    legal: bool
+    answer: str
+    """sat (a table was built and compared), unsat (no well-formed situation takes this
+    path), unknown (resource limit), unrealised (z3's situation could not be written as a
+    table that keeps the path)."""
+    differences: list[Difference] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def _targets(v: Any, o: Any) -> list[tuple[str, bool, str, Any]]:
+    """(action, legal, clause, condition) for every decision path of the model."""
+    lg = L.legal(v, o)
+    out: list[tuple[str, bool, str, Any]] = []
+    slot = v.hand[0]
+    for role, train in zip(ROLES, (v.trains[0], v.trains[1], v.trains[-1]), strict=True):
+        ok = lg.plays[0][v.trains.index(train)]
+        for cond, clause in D.paths(D.permit_play(v, o, train)):
+            out.append((f"play on {role}", True, clause, L.And(ok, cond)))
+        for cond, clause in D.paths(D.refuse_play(v, o, True, slot, 0, train)):
+            out.append((f"play on {role}", False, clause, L.And(L.Not(ok), cond)))
+    for kind, ok in (("draw", lg.draw), ("pass", lg.pass_), ("end-chain", lg.end_chain)):
+        for cond, clause in D.paths(D.permit_other(v, o, kind)):
+            out.append((kind, True, clause, L.And(ok, cond)))
+        for cond, clause in D.paths(D.refuse_other(v, o, kind, lg.any_play)):
+            out.append((kind, False, clause, L.And(L.Not(ok), cond)))
+    return [t for t in out if t[3] is not False]
+
+
+def z3_search(name: str, rules: Rules) -> list[PathResult]:
+    """For every decision path of the model (which clause permits or refuses a play of a
+    held tile on each train role, a draw, a pass, an end-chain), z3 looks for a well-formed
+    situation with 4 players on the rule set's set (numbers 0..9, up to 3 tiles in the
+    mover's hand) that takes it; each one found is written as a table (spec/distinguish.py
+    `realise`), loaded into the engine, and compared like a sampled state."""
+    import z3
+
+    from mtrain.conformance.fixture import table_state
+    from mtrain.reference.codec import state_from_json
+
+    from .distinguish import realise
+
+    rs = rules.ruleset
+    options = dict(rs.items())
+    d12 = options["tile_set"] == "double-12"
+    out: list[PathResult] = []
+    sym = L.Symbolic(Z3_SLOTS, Z3_PLAYERS)
+    v, ctx = sym.view, sym.ctx
+    o = L.Opts(values=options)
+    base = [*sym.structure(d12), *sym.well_formed(o), v.players == Z3_PLAYERS, v.seat == 0]
+    solver = z3.SimpleSolver(ctx=ctx)
+    solver.set("random_seed", 0)
+    solver.set("rlimit", Z3_RLIMIT)
+    solver.add(*base)
+    for action, legal, clause, cond in _targets(v, o):
+        res = PathResult(name, action, clause, legal, "unknown")
+        out.append(res)
+        t0 = time.perf_counter()
+        solver.push()
+        solver.add(L._z(cond, ctx))
+        r = solver.check()
+        model = solver.model() if r == z3.sat else None
+        solver.pop()
+        res.seconds = time.perf_counter() - t0
+        if r == z3.unsat:
+            res.answer = "unsat"
+            continue
+        if model is None:
+            continue
+        w = sym.decode(model)
+        try:
+            table = realise(w, top=12 if d12 else 9)
+            js = table_state(table, rs)
+            state = state_from_json(rules, js)
+        except Exception:  # a witness the realiser cannot write: reported, not hidden
+            res.answer = "unrealised"
+            continue
+        a, b = w["hand"][0]
+        act = _path_action(state, action, T.tile_id(a, b))
+        _, mine = D.answers(js, options, [_text(state, act)])
+        if next(iter(mine.values())) != clause:
+            res.answer = "unrealised"  # the table does not keep z3's path
+            continue
+        res.answer = "sat"
+        res.differences = compare_state(name, state, options)[2]
+    return out
+
+
+def _path_action(state: E.State, action: str, tile: int) -> E.Action:
+    """The engine action of a path: `tile` is the witness's first hand slot."""
+    if action.startswith("play on "):
+        k = {"own": 0, "other": 1, "mexican": state.players}[action.removeprefix("play on ")]
+        return E.PLAY[k][tile]
+    return {"draw": E.DRAW, "pass": E.PASS, "end-chain": E.END_CHAIN}[action]

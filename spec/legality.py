@@ -538,7 +538,7 @@ def model_value(model: Any, x: Any) -> Any:
 class Symbolic:
     """A bounded abstract situation made of z3 variables, and what makes it well formed.
 
-    Up to `max_players` players (2 or 3) and `slots` tiles in the mover's hand. Numbers
+    Up to `max_players` players (2 to 4) and `slots` tiles in the mover's hand. Numbers
     range over 0..9, so that one table serves a double-12 and a double-9 rule set.
     `well_formed(o)` is what a reachable table needs under the rule set `o`; both rule
     sets of a question must accept the situation.
@@ -590,7 +590,9 @@ class Symbolic:
         """
         v, e, top = self.view, self.engine, self.MAX_NUMBER
         c: list[Any] = [
-            Or(v.players == 2, v.players == 3) if self.max_players >= 3 else v.players == 2,
+            (Or(v.players == 2, v.players == 3) if self.max_players == 3
+             else v.players == 2 if self.max_players <= 2
+             else And(v.players >= 2, v.players <= self.max_players)),
             e >= 0, e <= top,
             v.seat >= 0, v.seat < v.players, v.starter >= 0, v.starter < v.players,
             v.phase >= START, v.phase <= FOLLOW,

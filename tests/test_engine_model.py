@@ -11,7 +11,7 @@ from mtrain.reference.rules import Rules
 from mtrain.spec import check
 from mtrain.spec import decisions as D
 from mtrain.spec.catalog import catalog
-from mtrain.spec.engine_model import compare_ruleset
+from mtrain.spec.engine_model import compare_ruleset, z3_search
 
 CAT = catalog()
 
@@ -113,10 +113,29 @@ def test_a_mutated_clause_fails_the_job(monkeypatch: pytest.MonkeyPatch) -> None
 
     monkeypatch.setattr(E, "refusal", refusal)
     monkeypatch.setattr("mtrain.reference.explore.rule_set_names", lambda: ["pagat"])
-    out = check.job_engine_model(False, states=40)
+    out = check.job_engine_model(False, states=40, z3=False)
     c = out["checks"][0]
     assert c["name"] == "engine-vs-model" and c["status"] == "fail"
     bad = [f for f in c["findings"] if f["clauses"]]
     assert bad and bad[0]["clauses"] == ["TURN-2"]
     assert bad[0]["message"].startswith("pagat: TURN-2: 'pass': the engine names TURN-2, "
                                         "the model TURN-1")
+
+
+def test_z3_search_meets_every_path_and_catches_a_wrong_clause(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With 4 players under pagat: a marked train of another seat is open (MARK-1), the own
+    train can never be refused by TRAIN-4 (TRAIN-4: a player may play on their own train);
+    the engine agrees on every table z3 finds. An engine that names TRAIN-4 where MARK-1
+    permits is caught on the table of that path."""
+    rules = Rules.of(CAT.ruleset("pagat"))
+    paths = {(p.action, p.legal, p.clause): p for p in z3_search("pagat", rules)}
+    assert paths[("play on other", True, "MARK-1")].answer == "sat"
+    assert paths[("play on own", False, "TRAIN-4")].answer == "unsat"
+    assert all(not p.differences for p in paths.values())
+    assert all(p.answer in ("sat", "unsat") for p in paths.values())
+    orig = E.permission
+    monkeypatch.setattr(E, "permission", lambda s, a: (
+        "TRAIN-4" if orig(s, a) == "MARK-1" else orig(s, a)))
+    bad = [p for p in z3_search("pagat", rules) if p.differences]
+    assert bad and {d.clause for p in bad for d in p.differences} == {"TRAIN-4"}
