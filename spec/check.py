@@ -19,6 +19,8 @@ Checks, in the order printed:
 * ``engine-vs-model``: on random full-size games of every rule set, the engine's legal
   actions, permitting and refusing clauses and END-2/END-3 verdicts equal the model's
   (spec/engine_model.py; a sample by default, 10,000 states per rule set with ``--full``);
+* ``parametric-proofs``: termination and deadlock freedom for any tile set, any number of
+  players and every rule set, z3 over symbolic sizes (spec/parametric.py);
 * ``agreement``: the engine and z3 agree: no deadlock found by either, every explored round
   within the ranking function's bound.
 
@@ -303,6 +305,26 @@ def job_engine_model(full: bool, states: int | None = None, z3: bool = True) -> 
                      "seconds": round(sum(p.seconds for p in paths), 3)}}}}
 
 
+def job_parametric() -> dict[str, Any]:
+    """Termination and deadlock freedom for symbolic sizes and rule sets (spec/parametric.py)."""
+    from mtrain.spec.parametric import parametric_proofs
+
+    t0 = time.perf_counter()
+    proofs = parametric_proofs()
+    bad = [p for p in proofs if not p.ok]
+    findings = [finding(
+        f"any number of players, any tile set, every value of every option: {len(proofs)} z3 "
+        "queries (chain-cover lemma, deadlock, the ranking (2B + H, F, turn) decreasing on "
+        "play, draw, pass and end-chain and bounded below, each action enabled somewhere): "
+        + ("all as expected" if not bad else "FAILED " + ", ".join(
+            f"{p.name} {p.answer} (expected {p.expect})" for p in bad)),
+        ["END-1", "END-2", "END-3", "TURN-1", "TURN-2", "TURN-4"])]
+    check = _check("parametric-proofs", "fail" if bad else "pass", time.perf_counter() - t0,
+                   findings)
+    return {"checks": [check], "summary": {"parametric": [
+        {"name": p.name, "answer": p.answer, "expect": p.expect} for p in proofs]}}
+
+
 def job_reach(full: bool, dump: str | None) -> dict[str, Any]:
     from mtrain.spec import reachability as R
     from mtrain.spec.termination import Prover
@@ -377,12 +399,13 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
         (job_options, (tuple(variant_files),)),
         (job_reach, (full, dump)),
         (job_engine_model, (full,)),
+        (job_parametric, ()),
     ]
     workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
     results: list[dict[str, Any]] = []
     if workers <= 1:
         results = [_safe(fn, *args) for fn, args in plan]
-        results = [results[2], results[0], results[1], results[3], results[4]]
+        results = [results[2], results[0], results[1], results[3], results[4], results[5]]
     else:
         # fork: workers start at once, without importing __main__ again; nothing in this
         # process has touched z3 yet, so there is no solver state to inherit
@@ -392,7 +415,7 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
                                                      for fn, args in plan]
             results = [f.result() for f in futures]
             results = [results[2], results[0], results[1], results[3],
-                       results[4]]  # print order
+                       results[4], results[5]]  # print order
     checks: list[Check] = []
     summary: dict[str, Any] = {}
     for r in results:

@@ -183,6 +183,14 @@ def blocked(state: Mapping[str, Any], options: Mapping[str, str]) -> bool:
     n = len(state["hands"])
     if options["blocked_round"] == "full-round-of-passes":
         return int(state["passes"]) >= n  # END-3
+    return turns_to_play(state, options) is None
+
+
+def turns_to_play(state: Mapping[str, Any], options: Mapping[str, str]) -> int | None:
+    """At the start of a turn: how many turns pass before somebody plays if everybody
+    passes until then (0: the mover can play now), within two rounds; None: nobody can
+    ever play (see `blocked`). The boneyard is taken as empty."""
+    n = len(state["hands"])
     top = 12 if options["tile_set"] == "double-12" else 9
     v = L.view_of_state({**state, "phase": "start", "drawn": None, "turn_doubles": []}, top)
     o = Opts(values=options)
@@ -190,13 +198,14 @@ def blocked(state: Mapping[str, Any], options: Mapping[str, str]) -> bool:
              for hand in state["hands"]]
     pending = set(state.get("first_turns", []))
     seat = int(state["seat"])
-    for _ in range(2 * n):
+    for turn in range(2 * n):
         v.seat, v.hand = seat, hands[seat]
         v.first_pending, v.firsts_left = seat in pending, bool(pending)
+        v.bone_empty = True
         v.memo.clear()
         if hands[seat] and L.legal(v, o).any_play:
-            return False
+            return turn
         v.trains[seat].marked = True  # TURN-4, MARK-1: the pass raises the marker
         pending.discard(seat)  # FIRST-6
         seat = (seat + 1) % n  # SEAT-1
-    return True
+    return None

@@ -10,6 +10,8 @@ on every state met:
   `engine.permission`, and for every illegal candidate (each tile in the mover's hand on
   each train, one tile not held, draw, pass, end-chain) the model's refusing clause
   (spec/decisions.py) equals the clause of `engine.refusal`;
+* the ranking function of spec/parametric.py decreases on every transition between the
+  phases start, chain and follow (what the parametric proof assumes of the engine);
 * the end of the round: at the start of a turn on an empty boneyard the model's END-2/END-3
   test says the round goes on, and on a round the engine ended blocked it says blocked.
 
@@ -32,6 +34,7 @@ from mtrain.reference.rules import Rules
 
 from . import decisions as D
 from . import legality as L
+from . import parametric as P
 from . import tiles as T
 
 DEFAULT_STATES = 60
@@ -61,12 +64,15 @@ class Comparison:
     """States where the END-2/END-3 verdicts were compared."""
     blocked: int = 0
     """Of those, the ones both call blocked."""
+    ranked: int = 0
+    """Transitions on which spec/parametric.py's ranking function was seen to decrease."""
     seconds: float = 0.0
     differences: list[Difference] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"ruleset": self.ruleset, "states": self.states, "actions": self.actions,
-                "ends": self.ends, "blocked": self.blocked, "seconds": round(self.seconds, 3),
+                "ends": self.ends, "blocked": self.blocked, "ranked": self.ranked,
+                "seconds": round(self.seconds, 3),
                 "differences": [d.message() for d in self.differences[:5]]}
 
 
@@ -148,6 +154,20 @@ def compare_state(name: str, state: E.State, options: dict[str, str],
     return len(acts), end, diffs[:limit]
 
 
+def _rank_step(name: str, s: E.State, a: E.Action, t: E.State,
+               options: dict[str, str]) -> list[Difference]:
+    """The parametric proof's ranking function decreases on this engine transition."""
+    if s.phase in (E.ENGINE, E.OVER) or t.phase in (E.ENGINE, E.OVER):
+        return []
+    sj = state_to_json(s)
+    r1, r2 = P.rank_of(sj, options), P.rank_of(state_to_json(t), options)
+    if r2 < r1:  # tuples compare lexicographically
+        return []
+    clause = "END-3" if s.rules.passes_end_round else "END-2"
+    return [Difference(name, clause, f"{L.action_text(*_text(s, a))!r}: the rank goes "
+                       f"from {r1} to {r2}, not down (spec/parametric.py)", sj)]
+
+
 def compare_ruleset(name: str, rules: Rules, states: int, seed: int = 0) -> Comparison:
     """`states` states of random rounds under `rules` against the model."""
     options = dict(rules.ruleset.items())
@@ -174,8 +194,13 @@ def compare_ruleset(name: str, rules: Rules, states: int, seed: int = 0) -> Comp
             actions = E.legal_actions(state)
             if not actions:
                 break
+            before = state
             state = state.copy()
-            E.perform(state, actions[rng.randrange(len(actions))])
+            action = actions[rng.randrange(len(actions))]
+            E.perform(state, action)
+            rep.differences += _rank_step(name, before, action, state, options)
+            rep.ranked += before.phase not in (E.ENGINE, E.OVER) and state.phase not in (
+                E.ENGINE, E.OVER)
     rep.seconds = time.perf_counter() - t0
     return rep
 
@@ -211,6 +236,8 @@ class PathResult:
     table that keeps the path)."""
     differences: list[Difference] = field(default_factory=list)
     seconds: float = 0.0
+    state: E.State | None = field(default=None, repr=False)
+    """The engine state of the table z3's situation was written as."""
 
 
 def _targets(v: Any, o: Any) -> list[tuple[str, bool, str, Any]]:
@@ -286,7 +313,7 @@ def z3_search(name: str, rules: Rules) -> list[PathResult]:
         if next(iter(mine.values())) != clause:
             res.answer = "unrealised"  # the table does not keep z3's path
             continue
-        res.answer = "sat"
+        res.answer, res.state = "sat", state
         res.differences = compare_state(name, state, options)[2]
     return out
 

@@ -98,6 +98,7 @@ __all__ = [
     "legal",
     "legal_actions",
     "legal_table",
+    "turn_actions",
     "view_of_state",
 ]
 
@@ -427,17 +428,25 @@ def legal(v: View, o: Opts, ignore_drawn: bool = False) -> Legal:
         plays.append([And(s.present, drawn_ok, fits(s, t), c) for t, c in zip(v.trains, cands,
                                                                               strict=True)])
     any_play = Or(*(p for row in plays for p in row))
+    own_dbl = And(v.own_field("dbl"), v.own_field("turn"))
+    own_end = v.own_field("end")
+    can_cover = Or(*(And(s.present, Or(s.a == own_end, s.b == own_end)) for s in v.hand))
+    draw, pass_, end_chain = turn_actions(v, o, any_play, And(own_dbl, can_cover))
+    return Legal(plays, draw, pass_, end_chain, any_play)
+
+
+def turn_actions(v: View, o: Opts, any_play: Bool, must_cover: Bool) -> tuple[Bool, Bool, Bool]:
+    """Draw, pass and end-chain, given whether some play is legal and whether a chain ends
+    on a double of its own that the mover can cover (spec/parametric.py reads these with
+    both left free, for any table size)."""
     chain_start = And(chain_turn(v, o), v.phase == START)  # FIRST-3
     no_play = And(v.phase != CHAIN, Not(any_play))  # TURN-1
     draw = And(no_play, Not(v.bone_empty), Not(chain_start),
                Or(v.drawn == NO_SLOT, o.is_("draw_rule", "draw-until-playable")))  # TURN-2, -5
     pass_ = And(no_play, Or(v.bone_empty, chain_start,  # TURN-4, FIRST-3
                             And(v.drawn != NO_SLOT, o.is_("draw_rule", "draw-one"))))  # TURN-2
-    own_dbl = And(v.own_field("dbl"), v.own_field("turn"))
-    own_end = v.own_field("end")
-    can_cover = Or(*(And(s.present, Or(s.a == own_end, s.b == own_end)) for s in v.hand))
-    end_chain = And(v.phase == CHAIN, Not(And(own_dbl, can_cover)))  # FIRST-1, FIRST-4
-    return Legal(plays, draw, pass_, end_chain, any_play)
+    end_chain = And(v.phase == CHAIN, Not(must_cover))  # FIRST-1, FIRST-4
+    return draw, pass_, end_chain
 
 
 # -- concrete tables ---------------------------------------------------------------------

@@ -11,7 +11,7 @@ from mtrain.reference.rules import Rules
 from mtrain.spec import check
 from mtrain.spec import decisions as D
 from mtrain.spec.catalog import catalog
-from mtrain.spec.engine_model import compare_ruleset, z3_search
+from mtrain.spec.engine_model import compare_ruleset, compare_state, z3_search
 
 CAT = catalog()
 
@@ -137,5 +137,7 @@ def test_z3_search_meets_every_path_and_catches_a_wrong_clause(
     orig = E.permission
     monkeypatch.setattr(E, "permission", lambda s, a: (
         "TRAIN-4" if orig(s, a) == "MARK-1" else orig(s, a)))
-    bad = [p for p in z3_search("pagat", rules) if p.differences]
-    assert bad and {d.clause for p in bad for d in p.differences} == {"TRAIN-4"}
+    path = paths[("play on other", True, "MARK-1")]
+    assert path.state is not None
+    diffs = compare_state("pagat", path.state, dict(CAT.ruleset("pagat").items()))[2]
+    assert diffs and {d.clause for d in diffs} == {"TRAIN-4"}
