@@ -264,17 +264,21 @@ def job_engine_model(full: bool, states: int | None = None, z3: bool = True) -> 
     n = states if states is not None else EM.FULL_STATES if full else EM.DEFAULT_STATES
     reports = EM.compare_all(n)
     diffs = [d for r in reports for d in r.differences]
-    total = sum(r.states for r in reports)
+    total = sum(r.states for r in reports if not r.same_as)
     findings = [finding(
-        f"{len(reports)} rule sets x {n} states of random games on their own sets "
-        f"({total} states, {sum(r.actions for r in reports)} actions, "
-        f"{sum(r.ends for r in reports)} END verdicts, {sum(r.blocked for r in reports)} "
-        f"blocked): " + ("legal actions, permitting and refusing clauses and END-2/END-3 "
-                         "equal the model's" if not diffs else f"{len(diffs)} differences"))]
+        f"{len(reports)} rule sets x {n} states of random games on their own sets, "
+        f"{sum(not r.same_as for r in reports)} distinct ({total} states, "
+        f"{sum(r.actions for r in reports if not r.same_as)} actions, "
+        f"{sum(r.ends for r in reports if not r.same_as)} END verdicts, "
+        f"{sum(r.blocked for r in reports if not r.same_as)} blocked): "
+        + ("legal actions, permitting and refusing clauses and END-2/END-3 equal the model's, "
+           "the rank falls on every transition" if not diffs
+           else f"{len(diffs)} differences"))]
     findings += [finding(d.message()[:1500], [d.clause]) for d in diffs[:20]]
-    findings += [finding(f"{r.ruleset}: {r.states} states, {r.actions} actions, {r.ends} END "
-                         f"verdicts ({r.blocked} blocked)")
-                 for r in reports]
+    findings += [finding(f"{r.ruleset}: " + (
+        f"the same games as {r.same_as} (scoring aside)" if r.same_as else
+        f"{r.states} states, {r.actions} actions, {r.ends} END verdicts ({r.blocked} "
+        f"blocked), {r.ranked} transitions on which the rank falls")) for r in reports]
     # z3: a situation for every decision path of the model, with 4 players, on the engine
     cat = catalog()
     z3_names = [] if not z3 else rule_set_names() if full else list(cat.variants)

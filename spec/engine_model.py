@@ -68,9 +68,12 @@ class Comparison:
     """Transitions on which spec/parametric.py's ranking function was seen to decrease."""
     seconds: float = 0.0
     differences: list[Difference] = field(default_factory=list)
+    same_as: str | None = None
+    """The rule set whose games this one plays exactly (not compared again)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"ruleset": self.ruleset, "states": self.states, "actions": self.actions,
+        return {"ruleset": self.ruleset, "same_as": self.same_as, "states": self.states,
+                "actions": self.actions,
                 "ends": self.ends, "blocked": self.blocked, "ranked": self.ranked,
                 "seconds": round(self.seconds, 3),
                 "differences": [d.message() for d in self.differences[:5]]}
@@ -207,12 +210,27 @@ def compare_ruleset(name: str, rules: Rules, states: int, seed: int = 0) -> Comp
 
 def compare_all(states: int, names: Sequence[str] | None = None,
                 seed: int = 0) -> list[Comparison]:
-    from mtrain.reference.explore import rule_set_names
+    """Every rule set; one that plays the very same games as an earlier one (the same
+    flags but scoring, the same hand sizes and set: the random rounds are identical, and
+    scores are no part of the comparison) is reported with the earlier one's numbers."""
+    from mtrain.reference.explore import fingerprint, rule_set_names
     from mtrain.spec.catalog import catalog
 
     cat = catalog()
-    return [compare_ruleset(n, Rules.of(cat.ruleset(n)), states, seed)
-            for n in (names if names is not None else rule_set_names())]
+    out: list[Comparison] = []
+    seen: dict[Any, Comparison] = {}
+    for n in names if names is not None else rule_set_names():
+        rules = Rules.of(cat.ruleset(n))
+        key = (fingerprint(rules, scoring=False), tuple(sorted(rules.hand_table.items())),
+               rules.max_pip)
+        if key in seen:
+            twin = seen[key]
+            out.append(Comparison(n, twin.states, twin.actions, twin.ends, twin.blocked,
+                                  twin.ranked, 0.0, [], same_as=twin.ruleset))
+            continue
+        seen[key] = rep = compare_ruleset(n, rules, states, seed)
+        out.append(rep)
+    return out
 
 
 # -- a z3 search on double-12 with 4 players ----------------------------------------------

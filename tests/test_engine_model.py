@@ -141,3 +141,12 @@ def test_z3_search_meets_every_path_and_catches_a_wrong_clause(
     assert path.state is not None
     diffs = compare_state("pagat", path.state, dict(CAT.ruleset("pagat").items()))[2]
     assert diffs and {d.clause for d in diffs} == {"TRAIN-4"}
+
+
+def test_a_scoring_overlay_plays_the_same_games() -> None:
+    """blanks-25 changes only what a tile in hand scores: the same games, compared once."""
+    from mtrain.spec.engine_model import compare_all
+
+    reps = compare_all(20, ["pagat", "pagat+blanks-25", "pagat+own-train-first"])
+    assert [r.same_as for r in reps] == [None, "pagat", None]
+    assert reps[1].states == reps[0].states == 20
