@@ -356,9 +356,6 @@ class Model:
         return z3.And(z3.Or(s.phase == START, s.phase == CHAIN, s.phase == FOLLOW),
                       self.can_play(s, t, k))
 
-    def drew_one(self, s: Sym) -> Expr:
-        return z3.BoolVal(False) if self.rules.draw_until_playable else s.drawn >= 0
-
     @cached
     def draw_guard(self, s: Sym) -> Expr:
         # ENG-4; TURN-2, TURN-5 (legality reads the phases start, chain and follow)
