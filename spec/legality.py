@@ -428,25 +428,35 @@ def legal(v: View, o: Opts, ignore_drawn: bool = False) -> Legal:
         plays.append([And(s.present, drawn_ok, fits(s, t), c) for t, c in zip(v.trains, cands,
                                                                               strict=True)])
     any_play = Or(*(p for row in plays for p in row))
+    draw, pass_ = draw_pass(v, o, any_play)
     own_dbl = And(v.own_field("dbl"), v.own_field("turn"))
     own_end = v.own_field("end")
     can_cover = Or(*(And(s.present, Or(s.a == own_end, s.b == own_end)) for s in v.hand))
-    draw, pass_, end_chain = turn_actions(v, o, any_play, And(own_dbl, can_cover))
+    end_chain = chain_end(v, And(own_dbl, can_cover))
     return Legal(plays, draw, pass_, end_chain, any_play)
 
 
-def turn_actions(v: View, o: Opts, any_play: Bool, must_cover: Bool) -> tuple[Bool, Bool, Bool]:
-    """Draw, pass and end-chain, given whether some play is legal and whether a chain ends
-    on a double of its own that the mover can cover (spec/parametric.py reads these with
-    both left free, for any table size)."""
+def draw_pass(v: View, o: Opts, any_play: Bool) -> tuple[Bool, Bool]:
+    """Draw and pass, given whether some play is legal (spec/parametric.py leaves it free,
+    for any table size)."""
     chain_start = And(chain_turn(v, o), v.phase == START)  # FIRST-3
     no_play = And(v.phase != CHAIN, Not(any_play))  # TURN-1
     draw = And(no_play, Not(v.bone_empty), Not(chain_start),
                Or(v.drawn == NO_SLOT, o.is_("draw_rule", "draw-until-playable")))  # TURN-2, -5
     pass_ = And(no_play, Or(v.bone_empty, chain_start,  # TURN-4, FIRST-3
                             And(v.drawn != NO_SLOT, o.is_("draw_rule", "draw-one"))))  # TURN-2
-    end_chain = And(v.phase == CHAIN, Not(must_cover))  # FIRST-1, FIRST-4
-    return draw, pass_, end_chain
+    return draw, pass_
+
+
+def chain_end(v: View, must_cover: Bool) -> Bool:
+    """End-chain, given whether the chain ends on a double of its own the mover can cover."""
+    return And(v.phase == CHAIN, Not(must_cover))  # FIRST-1, FIRST-4
+
+
+def turn_actions(v: View, o: Opts, any_play: Bool, must_cover: Bool) -> tuple[Bool, Bool, Bool]:
+    """Draw, pass and end-chain with "some play is legal" and "the chain must cover" given."""
+    draw, pass_ = draw_pass(v, o, any_play)
+    return draw, pass_, chain_end(v, must_cover)
 
 
 # -- concrete tables ---------------------------------------------------------------------
