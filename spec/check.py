@@ -274,7 +274,7 @@ def job_engine_model(full: bool, states: int | None = None, z3: bool = True) -> 
         + ("legal actions, permitting and refusing clauses and END-2/END-3 equal the model's, "
            "the rank falls on every transition" if not diffs
            else f"{len(diffs)} differences"))]
-    findings += [finding(d.message()[:1500], [d.clause]) for d in diffs[:20]]
+    findings += [finding(d.message(), [d.clause]) for d in diffs[:20]]
     findings += [finding(f"{r.ruleset}: " + (
         f"the same games as {r.same_as} (scoring aside)" if r.same_as else
         f"{r.states} states, {r.actions} actions, {r.ends} END verdicts ({r.blocked} "
@@ -296,7 +296,7 @@ def job_engine_model(full: bool, states: int | None = None, z3: bool = True) -> 
         f"{len(found)} met by a well-formed situation, written as a table and answered by "
         f"the engine ({len(zdiffs)} differences), {len(none)} impossible in any well-formed "
         f"situation, {len(open_)} not settled"))
-    findings[2:2] = [finding(d.message()[:1500], [d.clause]) for d in zdiffs[:20]]
+    findings[2:2] = [finding(d.message(), [d.clause]) for d in zdiffs[:20]]
     findings += [finding(f"NOT SETTLED: {p.ruleset}: {p.action} "
                          f"{'permitted' if p.legal else 'refused'} by {p.clause}: z3 {p.answer}",
                          [p.clause]) for p in open_]
