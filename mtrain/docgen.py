@@ -595,7 +595,8 @@ class Docs:
                "only has facts worth reading, and passes otherwise. `mtrain check --only "
                "options` runs the option-space checks alone (seconds); most of the time of "
                "the whole check goes to the bounded model checking of the uncoverable "
-               "double, the termination proofs and the small-game exploration, which "
+               "double, the termination proofs, the small-game exploration and the engine "
+               "played against the model on full-size games, which "
                "`mtrain check` runs in two worker processes. This page is the "
                f"report of `mtrain check` without `--full` and without timings; "
                f"z3 {data['z3_version']}.", "",
@@ -608,7 +609,37 @@ class Docs:
         out += ["", "## What each check proves", "",
                 "| check | decides | over | does not cover |", "|---|---|---|---|"]
         out += [f"| {name} | {what} | {over} | {gap} |" for name, what, over, gap in rows()]
-        out += ["", "## Dead clauses", "",
+        out += ["", "## What the engine-vs-model checks and the proofs cover", "",
+                "- `engine-vs-model` plays random rounds with the engine on every rule set "
+                "(each shipped variant and each variant with one overlay that composes), on "
+                "its own set (double-12 or double-9), every player count it allows: 60 states "
+                "per rule set by default, 10,000 with `--full`. On each state the legal "
+                "actions (spec/legality.py), the clause that permits each legal action and "
+                "the clause that refuses each illegal candidate (spec/decisions.py) and the "
+                "END-2/END-3 verdict must equal the engine's, and the ranking function of "
+                "the parametric proof must fall on every transition. It is a sample: it "
+                "proves nothing about states it does not meet.",
+                "- Its z3 part asks, for every decision path of the model (which clause "
+                "answers a play of a held tile on the own train, another train or the "
+                "Mexican Train, a draw, a pass, an end-chain), for a well-formed situation "
+                "with 4 players (numbers 0 to 9, up to 3 tiles in the mover's hand) that "
+                "takes it, writes it as a table and compares the engine there. An unsat "
+                "answer proves the path impossible within the well-formedness constraints; "
+                "a sat one tests the engine on one table per path, not on every table.",
+                "- `parametric-proofs`: termination and deadlock freedom with the sizes as "
+                "z3 integers (any number of players, any tile set) and every value of every "
+                "option, from spec/legality.py's draw, pass and end-chain. They assume, "
+                "without proving it for every size, that each action changes the counts as "
+                "the engine does (a play takes a tile from a hand, a draw moves one from the "
+                "boneyard to a hand, a pass or an end-chain moves none and ends the turn), "
+                "that a chain is the mover's first turn and never draws, and that in the "
+                "engine phase the engine's double is in the boneyard. Those effects are "
+                "proved, tile by tile, only on the small sets of `termination` (double-3), "
+                "and checked on every sampled full-size transition by `engine-vs-model`.",
+                "- `termination` and `deadlock` unroll every tile of a double-3 set with 2 "
+                "players (more sizes with `--full`); `small-games` explores small games with "
+                "the engine, sampling deals where there are too many to explore.",
+                "", "## Dead clauses", "",
                 "A dead clause never fires under a rule set it applies to: its condition is "
                 "never met in any reachable state. `reachability` settles every clause with a "
                 "firing condition under every shipped variant: a witness (a random round or a "

@@ -22,6 +22,11 @@ Checks, in the order printed:
   the clause ``expected_dead``);
 * ``uncoverable-double``: the shortest traces to an uncoverable double, by the engine and by
   bounded model checking, which must agree; under stays-open, no play after it binds;
+* ``engine-vs-model``: on random full-size games of every rule set, the engine's legal
+  actions, permitting and refusing clauses and END-2/END-3 verdicts equal the model's
+  (spec/engine_model.py; a sample by default, 10,000 states per rule set with ``--full``);
+* ``parametric-proofs``: termination and deadlock freedom for any tile set, any number of
+  players and every rule set, z3 over symbolic sizes (spec/parametric.py);
 * ``agreement``: the engine and z3 agree: no deadlock found by either, every explored round
   within the ranking function's bound.
 
@@ -309,6 +314,83 @@ def _bounds(reports: Sequence[tuple[str, Any]]) -> dict[str, dict[str, int]]:
     return out
 
 
+def job_engine_model(full: bool, states: int | None = None, z3: bool = True) -> dict[str, Any]:
+    """The engine against the model (spec/engine_model.py): on random full-size games,
+    and (unless `z3` is false) on z3's situations for every decision path of the model."""
+    from mtrain.reference.explore import rule_set_names
+    from mtrain.reference.rules import Rules
+    from mtrain.spec import engine_model as EM
+    from mtrain.spec.catalog import catalog
+
+    t0 = time.perf_counter()
+    n = states if states is not None else EM.FULL_STATES if full else EM.DEFAULT_STATES
+    reports = EM.compare_all(n)
+    diffs = [d for r in reports for d in r.differences]
+    total = sum(r.states for r in reports if not r.same_as)
+    findings = [finding(
+        f"{len(reports)} rule sets x {n} states of random games on their own sets, "
+        f"{sum(not r.same_as for r in reports)} distinct ({total} states, "
+        f"{sum(r.actions for r in reports if not r.same_as)} actions, "
+        f"{sum(r.ends for r in reports if not r.same_as)} END verdicts, "
+        f"{sum(r.blocked for r in reports if not r.same_as)} blocked): "
+        + ("legal actions, permitting and refusing clauses and END-2/END-3 equal the model's, "
+           "the rank falls on every transition" if not diffs
+           else f"{len(diffs)} differences"))]
+    findings += [finding(d.message(), [d.clause]) for d in diffs[:20]]
+    findings += [finding(f"{r.ruleset}: " + (
+        f"the same games as {r.same_as} (scoring aside)" if r.same_as else
+        f"{r.states} states, {r.actions} actions, {r.ends} END verdicts ({r.blocked} "
+        f"blocked), {r.ranked} transitions on which the rank falls")) for r in reports]
+    # z3: a situation for every decision path of the model, with 4 players, on the engine
+    cat = catalog()
+    z3_names = [] if not z3 else rule_set_names() if full else list(cat.variants)
+    paths = [p for name in z3_names
+             for p in EM.z3_search(name, Rules.of(cat.ruleset(name)))]
+    zdiffs = [d for p in paths for d in p.differences]
+    diffs += zdiffs
+    found = [p for p in paths if p.answer == "sat"]
+    none = [p for p in paths if p.answer == "unsat"]
+    open_ = [p for p in paths if p.answer not in ("sat", "unsat")]
+    findings.insert(1, finding(
+        f"z3, {EM.Z3_PLAYERS} players, up to {EM.Z3_SLOTS} tiles in hand, {len(z3_names)} rule "
+        f"sets: {len(paths)} decision paths of the model (the clause that permits or refuses "
+        f"a play on the own, another or the Mexican Train, a draw, a pass, an end-chain): "
+        f"{len(found)} met by a well-formed situation, written as a table and answered by "
+        f"the engine ({len(zdiffs)} differences), {len(none)} impossible in any well-formed "
+        f"situation, {len(open_)} not settled"))
+    findings[2:2] = [finding(d.message(), [d.clause]) for d in zdiffs[:20]]
+    findings += [finding(f"NOT SETTLED: {p.ruleset}: {p.action} "
+                         f"{'permitted' if p.legal else 'refused'} by {p.clause}: z3 {p.answer}",
+                         [p.clause]) for p in open_]
+    status = "fail" if diffs else "info" if open_ else "pass"
+    check = _check("engine-vs-model", status, time.perf_counter() - t0, findings)
+    return {"checks": [check], "summary": {"engine_vs_model": {
+        "sampled": [r.to_json() for r in reports],
+        "z3_paths": {"rule_sets": len(z3_names), "paths": len(paths), "found": len(found),
+                     "impossible": len(none), "open": len(open_),
+                     "seconds": round(sum(p.seconds for p in paths), 3)}}}}
+
+
+def job_parametric() -> dict[str, Any]:
+    """Termination and deadlock freedom for symbolic sizes and rule sets (spec/parametric.py)."""
+    from mtrain.spec.parametric import parametric_proofs
+
+    t0 = time.perf_counter()
+    proofs = parametric_proofs()
+    bad = [p for p in proofs if not p.ok]
+    findings = [finding(
+        f"any number of players, any tile set, every value of every option: {len(proofs)} z3 "
+        "queries (chain-cover lemma, deadlock, the ranking (2B + H, F, turn) decreasing on "
+        "play, draw, pass and end-chain and bounded below, each action enabled somewhere): "
+        + ("all as expected" if not bad else "FAILED " + ", ".join(
+            f"{p.name} {p.answer} (expected {p.expect})" for p in bad)),
+        ["END-1", "END-2", "END-3", "TURN-1", "TURN-2", "TURN-4"])]
+    check = _check("parametric-proofs", "fail" if bad else "pass", time.perf_counter() - t0,
+                   findings)
+    return {"checks": [check], "summary": {"parametric": [
+        {"name": p.name, "answer": p.answer, "expect": p.expect} for p in proofs]}}
+
+
 def job_reach(full: bool, dump: str | None) -> dict[str, Any]:
     from mtrain.spec import reachability as R
     from mtrain.spec.catalog import catalog
@@ -408,17 +490,21 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
     # longest first (measured: benchmarks/check_speed.py), so that two workers finish
     # together; `order` is the print order
     plan: list[tuple[Job, tuple[Any, ...]]] = [
-        (job_termination, (full, dump)),
         (job_uncoverable, (full, dump)),
-        (job_explore, (full,)),
+        (job_termination, (full, dump)),
         (job_reach, (full, dump)),
+        (job_explore, (full,)),
+        (job_engine_model, (full,)),
         (job_options, (tuple(variant_files), tuple(rules_files))),
+        (job_parametric, ()),
     ]
-    order = [4, 0, 2, 3, 1]
+    printed = [job_options, job_termination, job_parametric, job_explore, job_reach,
+               job_uncoverable, job_engine_model]
+    order = [next(i for i, (fn, _) in enumerate(plan) if fn is want) for want in printed]
     workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
     results: list[dict[str, Any]] = []
     if only == "options":
-        results = [_safe(job_options, *plan[4][1])]
+        results = [_safe(job_options, tuple(variant_files), tuple(rules_files))]
     elif workers <= 1:
         results = [_safe(fn, *args) for fn, args in plan]
         results = [results[i] for i in order]

@@ -25,6 +25,7 @@ def _models(models: Any) -> str:
 def rows() -> list[Row]:
     from mtrain.reference.explore import FULL_SIZES, QUICK_SIZES
     from mtrain.spec.check import FULL_MODELS, QUICK_MODELS
+    from mtrain.spec.engine_model import DEFAULT_STATES, FULL_STATES
     from mtrain.spec.reachability import SMALL_SIZES, UNCOVERABLE_CASES
 
     return [
@@ -88,6 +89,19 @@ def rows() -> list[Row]:
         ("model-vs-engine", "On sampled explored states the abstract model enables exactly "
          "the engine's legal actions and meets its invariant.",
          "60 states per rule set and model (`--full`: 200).", "Unsampled states; full sizes."),
+        ("engine-vs-model", "On states of random full-size rounds, the legal actions "
+         "(spec/legality.py), the clause that permits each legal action and refuses each "
+         "illegal candidate (spec/decisions.py) and the END-2/END-3 verdict equal the "
+         "engine's; a z3 search asks each decision path of the model for a 4-player table "
+         "and compares the engine there.",
+         f"Every shipped variant and single overlay, on its own set: {DEFAULT_STATES} states "
+         f"each (`--full`: {FULL_STATES:,}); z3 tables with numbers 0-9, 3 hand tiles.",
+         "States not sampled; one table per z3 path, not every table."),
+        ("parametric-proofs", "Termination (a ranking over tiles in hands and boneyard, "
+         "first turns and passes) and deadlock freedom with the sizes as z3 integers.",
+         "Any number of players and any tile set; every value of every option.",
+         "What each action does to the counts is assumed for all sizes (proved tile by "
+         "tile on double-3 only, checked on every sampled transition)."),
         ("reachability", "A witness for every clause with a firing condition under each rule "
          "set it applies to (random rounds on the real set, small games, or a z3 state), or a "
          "z3 proof that it is dead. A dead clause fails unless clauses.yaml marks it "

@@ -98,6 +98,7 @@ __all__ = [
     "legal",
     "legal_actions",
     "legal_table",
+    "turn_actions",
     "view_of_state",
 ]
 
@@ -427,17 +428,35 @@ def legal(v: View, o: Opts, ignore_drawn: bool = False) -> Legal:
         plays.append([And(s.present, drawn_ok, fits(s, t), c) for t, c in zip(v.trains, cands,
                                                                               strict=True)])
     any_play = Or(*(p for row in plays for p in row))
+    draw, pass_ = draw_pass(v, o, any_play)
+    own_dbl = And(v.own_field("dbl"), v.own_field("turn"))
+    own_end = v.own_field("end")
+    can_cover = Or(*(And(s.present, Or(s.a == own_end, s.b == own_end)) for s in v.hand))
+    end_chain = chain_end(v, And(own_dbl, can_cover))
+    return Legal(plays, draw, pass_, end_chain, any_play)
+
+
+def draw_pass(v: View, o: Opts, any_play: Bool) -> tuple[Bool, Bool]:
+    """Draw and pass, given whether some play is legal (spec/parametric.py leaves it free,
+    for any table size)."""
     chain_start = And(chain_turn(v, o), v.phase == START)  # FIRST-3
     no_play = And(v.phase != CHAIN, Not(any_play))  # TURN-1
     draw = And(no_play, Not(v.bone_empty), Not(chain_start),
                Or(v.drawn == NO_SLOT, o.is_("draw_rule", "draw-until-playable")))  # TURN-2, -5
     pass_ = And(no_play, Or(v.bone_empty, chain_start,  # TURN-4, FIRST-3
                             And(v.drawn != NO_SLOT, o.is_("draw_rule", "draw-one"))))  # TURN-2
-    own_dbl = And(v.own_field("dbl"), v.own_field("turn"))
-    own_end = v.own_field("end")
-    can_cover = Or(*(And(s.present, Or(s.a == own_end, s.b == own_end)) for s in v.hand))
-    end_chain = And(v.phase == CHAIN, Not(And(own_dbl, can_cover)))  # FIRST-1, FIRST-4
-    return Legal(plays, draw, pass_, end_chain, any_play)
+    return draw, pass_
+
+
+def chain_end(v: View, must_cover: Bool) -> Bool:
+    """End-chain, given whether the chain ends on a double of its own the mover can cover."""
+    return And(v.phase == CHAIN, Not(must_cover))  # FIRST-1, FIRST-4
+
+
+def turn_actions(v: View, o: Opts, any_play: Bool, must_cover: Bool) -> tuple[Bool, Bool, Bool]:
+    """Draw, pass and end-chain with "some play is legal" and "the chain must cover" given."""
+    draw, pass_ = draw_pass(v, o, any_play)
+    return draw, pass_, chain_end(v, must_cover)
 
 
 # -- concrete tables ---------------------------------------------------------------------
@@ -538,7 +557,7 @@ def model_value(model: Any, x: Any) -> Any:
 class Symbolic:
     """A bounded abstract situation made of z3 variables, and what makes it well formed.
 
-    Up to `max_players` players (2 or 3) and `slots` tiles in the mover's hand. Numbers
+    Up to `max_players` players (2 to 4) and `slots` tiles in the mover's hand. Numbers
     range over 0..9, so that one table serves a double-12 and a double-9 rule set.
     `well_formed(o)` is what a reachable table needs under the rule set `o`; both rule
     sets of a question must accept the situation.
@@ -590,7 +609,9 @@ class Symbolic:
         """
         v, e, top = self.view, self.engine, self.MAX_NUMBER
         c: list[Any] = [
-            Or(v.players == 2, v.players == 3) if self.max_players >= 3 else v.players == 2,
+            (Or(v.players == 2, v.players == 3) if self.max_players == 3
+             else v.players == 2 if self.max_players <= 2
+             else And(v.players >= 2, v.players <= self.max_players)),
             e >= 0, e <= top,
             v.seat >= 0, v.seat < v.players, v.starter >= 0, v.starter < v.players,
             v.phase >= START, v.phase <= FOLLOW,

@@ -12,9 +12,13 @@ The abstract state of a round on a double-N set with P players (small N and P):
 * the seat to move, the starter, the phase (engine, start, chain, follow, over), the tile
   just drawn (-1 for none), the passes made on an empty boneyard, and how the round ended.
 
-The legal actions and their effects follow reference/engine.py function by function
-(``duties``, ``open_trains``, ``playable_trains``, ``legal_actions``, ``perform``, the
-END-2/END-3 test at the end of every turn), with the rule set's flags as constants.
+Which actions are legal is not written here: every state is read as a decision of
+spec/legality.py (`Model.lview`: a hand slot per tile, present while the mover holds it),
+and its clause predicates (``binding``, ``to_cover``, ``duty``, ``legal``) give the duties,
+the plays, draw, pass and end-chain, and the END-2 test's "could play on a turn of its
+own". The effects of an action (``perform``, ``_play``, ``_draw``, ``_end_turn``, the
+END-2/END-3 test at the end of every turn) follow reference/engine.py, with the rule set's
+flags as constants.
 
 Properties, each a query in a fresh solver (random seed 0, deterministic ``rlimit``):
 
@@ -47,15 +51,13 @@ import z3
 
 from mtrain.reference.engine import engine_number
 from mtrain.reference.rules import (
-    FOLLOW_ANYWHERE,
-    FOLLOW_COVER_OWN,
-    FOLLOW_RESTRICTED,
     MARKER_ANYONE_ON,
     MARKER_OWNER_ANYWHERE,
     MARKER_OWNER_OWN,
     Rules,
 )
 
+from . import legality as L
 from . import tiles as T
 
 SEED: Final = 0
@@ -176,6 +178,8 @@ class Model:
         self.tiles = T.tiles_of(rules.set_mask)
         self.trains = list(range(players + 1))
         self.mex = players
+        self._opts: dict[Any, L.Opts] = {}
+        assert self.tiles == list(range(len(self.tiles))), "slot i is tile i"
         self.bearing = {n: [t for t in self.tiles if n in (T.HIGH[t], T.LOW[t])]
                         for n in range(self.N + 1)}
 
@@ -245,101 +249,84 @@ class Model:
         return z3.Or([z3.And(self.ends_in(s, k, n), z3.Or([z3.Not(self.table(s, t)) for t in ts]))
                       for n, ts in self.bearing.items()])
 
-    # where a player may play (engine: duties, open_trains, playable_trains)
+    # where a player may play: spec/legality.py's clauses, read on this state
+
+    def opts(self, release: bool | None = None) -> L.Opts:
+        """The rule set's option values (`release` False: as if under stays-open)."""
+        key = ("opts", release)
+        if key not in self._opts:
+            values = dict(self.rules.ruleset.items())
+            if release is not None:
+                values["uncoverable_double"] = "released" if release else "stays-open"
+            self._opts[key] = L.Opts(values=values)
+        return self._opts[key]
+
+    def lview(self, s: Sym, seat: int | None = None) -> L.View:
+        """The state as spec/legality.py sees a decision: a hand slot per tile of the set
+        (slot i is tile i, present while the mover holds it), the trains, the turn.
+
+        With `seat`: the start of a turn of that seat's own (nothing drawn, phase start)."""
+        key = ("lview", seat)
+        if key in s.memo:
+            return s.memo[key]  # type: ignore[no-any-return]
+        P = self.P
+        mover: Expr = s.seat if seat is None else z3.IntVal(seat)
+        hand = [L.Slot(s.loc[t] == mover if seat is None else self.held(s, seat, t),
+                       T.HIGH[t], T.LOW[t]) for t in self.tiles]
+        trains = []
+        for k in self.trains:
+            dead = z3.Not(self.live(s, k))
+            trains.append(L.Train(
+                index=L.MEX if k == self.mex else k, exists=True,
+                empty=z3.Not(s.started[k]), end=s.end[k],
+                marked=s.marker[k] if k < P else False, dbl=s.odbl[k], order=s.age[k],
+                turn=s.tdbl[k], ex_lo=dead, ex_hi=dead))
+        view = L.View(
+            players=P, seat=s.seat if seat is None else seat, starter=s.starter,
+            phase=s.phase - 1 if seat is None else L.START,  # legality has no engine phase
+            first_pending=at(s.first, s.seat) if seat is None else s.first[seat],
+            firsts_left=z3.Or(s.first), bone_empty=self.boneyard(s) == 0,
+            drawn=s.drawn if seat is None else L.NO_SLOT, hand=hand, trains=trains)
+        s.memo[key] = view
+        return view
 
     @cached
     def due(self, s: Sym, k: int, release: bool | None = None) -> Expr:
-        """Train k ends in an open double that obliges the player to move, before DBL-7."""
-        rules = self.rules
-        release = rules.release_uncoverable if release is None else release
-        parts = [s.odbl[k], z3.Not(s.tdbl[k])]
-        if rules.chain_first_turn:
-            parts.append(z3.Not(z3.Or(s.first)))  # FIRST-5
-        if release:
-            parts.append(self.live(s, k))  # DBL-9
-        return z3.And(parts)
+        """Train k ends in an open double that obliges the player to move (DBL-6, FIRST-5,
+        DBL-9), before DBL-7."""
+        v = self.lview(s)
+        return L._z(L.binding(v, v.trains[k], self.opts(release)), z3.main_ctx())
 
     @cached
     def duty(self, s: Sym, k: int) -> Expr:
-        if not self.rules.oldest_first:
-            return self.due(s, k)  # DBL-8
-        older = [z3.Implies(self.due(s, j), s.age[k] < s.age[j]) for j in self.trains if j != k]
-        return z3.And(self.due(s, k), *older)  # DBL-7
+        v = self.lview(s)
+        return L._z(L.to_cover(v, v.trains[k], self.opts()), z3.main_ctx())  # DBL-7, DBL-8
 
     @cached
     def has_duty(self, s: Sym) -> Expr:
-        return z3.Or([self.due(s, k) for k in self.trains])
+        return L._z(L.duty(self.lview(s), self.opts()), z3.main_ctx())
 
-    @cached
-    def open_for(self, s: Sym, q: int, k: int) -> Expr:
-        """open_trains(state, q) contains train k (q concrete)."""
-        rules = self.rules
-        own_only = []
-        if rules.chain_first_turn:
-            own_only.append(s.first[q])  # FIRST-2
-        if rules.own_train_first:
-            own_only.append(z3.Not(s.started[q]))  # TRAIN-7
-        if k == q:
-            return z3.BoolVal(True)
-        if k == self.mex:
-            normal = z3.BoolVal(True)
-            if rules.starter_only_mexican:  # FIRST-9
-                normal = z3.Not(z3.And(s.first[q], s.starter != q, z3.Not(s.started[self.mex])))
-        else:
-            normal = s.marker[k]  # TRAIN-4
-        return z3.And(z3.Not(z3.Or(own_only)), normal) if own_only else normal
-
-    @cached
-    def open_seat(self, s: Sym, k: int) -> Expr:
-        return z3.Or([z3.And(s.seat == q, self.open_for(s, q, k)) for q in range(self.P)])
-
-    def first_laid(self, s: Sym, k: int) -> Expr:
-        return z3.And(s.tdbl[k], *[z3.Implies(s.tdbl[j], s.age[k] <= s.age[j])
-                                   for j in self.trains if j != k])
-
-    def last_laid(self, s: Sym, k: int) -> Expr:
-        return z3.And(s.tdbl[k], *[z3.Implies(s.tdbl[j], s.age[k] >= s.age[j])
-                                   for j in self.trains if j != k])
-
-    @cached
-    def follow_ok(self, s: Sym, k: int) -> Expr:
-        follow = self.rules.follow
-        if follow == FOLLOW_COVER_OWN:
-            return self.last_laid(s, k)  # DBL-4
-        if follow == FOLLOW_RESTRICTED:  # DBL-3
-            first = self.first_laid(s, k)
-            other = self.open_seat(s, k)
-            if k != self.mex:
-                other = z3.And(other, z3.Not(s.odbl[k]))
-            return z3.Or(first, z3.And(z3.Not(first), other))
-        assert follow == FOLLOW_ANYWHERE
-        return z3.Or(self.open_seat(s, k), s.tdbl[k])  # DBL-2, TRAIN-6
-
-    @cached
-    def playable(self, s: Sym, k: int) -> Expr:
-        """playable_trains(state) contains train k."""
-        own = s.seat == k if k < self.P else z3.BoolVal(False)
-        return z3.If(s.phase == CHAIN, own,
-                     z3.If(self.has_duty(s), self.duty(s, k),
-                           z3.If(s.phase == FOLLOW, self.follow_ok(s, k), self.open_seat(s, k))))
+    def legal(self, s: Sym) -> L.Legal:
+        key = ("legal",)
+        if key not in s.memo:
+            s.memo[key] = L.legal(self.lview(s), self.opts())
+        lg: L.Legal = s.memo[key]
+        return lg
 
     @cached
     def can_play(self, s: Sym, t: int, k: int) -> Expr:
-        """`play t on k` is among plays(state) (phase aside)."""
-        return z3.And(self.in_hand(s, s.seat, t), self.fits(s, t, k), self.playable(s, k),
-                      z3.Or(s.drawn == -1, s.drawn == t))  # TURN-3
+        """`play t on k` is legal (phase aside): TRAIN-2, TURN-3 and where the tile may go."""
+        return L._z(self.legal(s).plays[self.tiles.index(t)][k], z3.main_ctx())
 
     @cached
     def found(self, s: Sym) -> Expr:
-        return z3.Or([self.can_play(s, t, k) for t in self.tiles for k in self.trains])
+        return L._z(self.legal(s).any_play, z3.main_ctx())
 
     @cached
     def can_play_start(self, s: Sym, q: int) -> Expr:
         """Seat q could play at the start of a turn of its own in this state."""
-        due = self.has_duty(s)
-        return z3.Or([z3.And(self.in_hand(s, q, t), self.fits(s, t, k),
-                             z3.If(due, self.duty(s, k), self.open_for(s, q, k)))
-                      for t in self.tiles for k in self.trains])
+        lg = L.legal(self.lview(s, q), self.opts(), ignore_drawn=True)
+        return L._z(lg.any_play, z3.main_ctx())
 
     @cached
     def can_ever_play(self, s: Sym, q: int) -> Expr:
@@ -369,25 +356,19 @@ class Model:
         return z3.And(z3.Or(s.phase == START, s.phase == CHAIN, s.phase == FOLLOW),
                       self.can_play(s, t, k))
 
-    def drew_one(self, s: Sym) -> Expr:
-        return z3.BoolVal(False) if self.rules.draw_until_playable else s.drawn >= 0
-
     @cached
     def draw_guard(self, s: Sym) -> Expr:
-        normal = z3.And(self.turn_phase(s), z3.Not(self.found(s)),
-                        z3.Not(self.first_start(s)), z3.Not(self.drew_one(s)),
-                        self.boneyard(s) > 0)
-        return z3.Or(s.phase == ENGINE, normal)
+        # ENG-4; TURN-2, TURN-5 (legality reads the phases start, chain and follow)
+        return z3.Or(s.phase == ENGINE, z3.And(self.turn_phase(s),
+                                               L._z(self.legal(s).draw, z3.main_ctx())))
 
     @cached
     def pass_guard(self, s: Sym) -> Expr:
-        return z3.And(self.turn_phase(s), z3.Not(self.found(s)),
-                      z3.Or(self.first_start(s), self.drew_one(s), self.boneyard(s) == 0))
+        return z3.And(self.turn_phase(s), L._z(self.legal(s).pass_, z3.main_ctx()))
 
     @cached
     def end_chain_guard(self, s: Sym) -> Expr:
-        return z3.And(s.phase == CHAIN,
-                      z3.Or(z3.Not(self.found(s)), z3.Not(at(s.tdbl[:self.P], s.seat))))
+        return z3.And(s.phase == CHAIN, L._z(self.legal(s).end_chain, z3.main_ctx()))
 
     # effects (engine: perform, _play, _draw, _end_turn, _check_blocked, _finish)
 

@@ -217,7 +217,8 @@ def test_check_command_fails_on_a_contradictory_variant(
     def stub(*args: Any) -> dict[str, Any]:
         return {"checks": []}
 
-    for name in ("job_termination", "job_explore", "job_reach", "job_uncoverable"):
+    for name in ("job_termination", "job_explore", "job_reach", "job_uncoverable",
+                 "job_engine_model", "job_parametric"):
         monkeypatch.setattr(check, name, stub)
     monkeypatch.setattr(optionspace, "run_all", lambda: {
         "checks": [{"name": "shipped-variants", "status": "pass", "seconds": 0.0,

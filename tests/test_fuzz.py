@@ -295,7 +295,8 @@ def test_fuzz_plays_the_declared_rules(tmp_path: Path) -> None:
 def test_a_finding_under_rules_of_ones_own_is_written_by_option_values(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Declared: a rule set with a hand table of its own (no shipped name); played: the
-    same with the layer covering their own double. The reproducers name the rules by their values."""
+    same with the layer covering their own double. The reproducers name the rules by
+    their option values."""
     cat = catalog()
     table = ((2, 14), (3, 13), (4, 12), (5, 10), (6, 9))
     values = {**dict(cat.ruleset("pagat").choices), "first_turn": "single",

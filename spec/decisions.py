@@ -1,0 +1,211 @@
+"""Which clause refuses or permits an action, and when a round is blocked, in the model.
+
+spec/legality.py says which actions are legal; this module adds, in the same vocabulary
+(a `View`, an `Opts`, the combinators that work on plain values and on z3 terms alike),
+the two answers an implementation also gives: the clause that refuses an illegal action
+and the clause that makes a legal one legal, and the END-2/END-3 test that ends a round
+blocked. It was written from the clauses' texts (spec/data/clauses.yaml), not by calling
+the engine; reference/engine.py is checked against it (spec/engine_model.py).
+
+A clause answer is a *chain*: a list of (condition, clause id) pairs, read in order; the
+answer is the first clause whose condition holds (the last pair's condition is true).
+On z3 terms each pair is a decision path (`paths`): spec/engine_model.py asks z3 for a
+situation on each one.
+The order is the specification's precedence when several clauses apply at once: what
+the player did wrong first (a tile not held, a tile that does not fit, not the drawn tile),
+then the limits of the turn (a first-turn chain, a binding double, a follow-up), then
+where the tile may go (TRAIN-7, FIRST-9, TRAIN-4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import legality as L
+from . import tiles as T
+from .legality import CHAIN, FOLLOW, START, And, Bool, Not, Opts, Or, Slot, Train, View
+
+Chain = list[tuple[Bool, str]]
+
+_FOLLOW_REFUSAL = (("restricted", "DBL-3"), ("cover-own", "DBL-4"), ("anywhere", "TRAIN-4"))
+_FOLLOW_PERMISSION = (("restricted", "DBL-3"), ("cover-own", "DBL-4"), ("anywhere", "DBL-2"))
+
+
+def first(chain: Chain) -> str:
+    """The clause of a chain on plain values: the first whose condition holds."""
+    for cond, clause in chain:
+        if cond:
+            return clause
+    raise ValueError("a clause chain without a final true condition")
+
+
+def paths(chain: Chain) -> list[tuple[Bool, str]]:
+    """Each pair of a chain as the condition that it is the one that answers."""
+    out: Chain = []
+    before: list[Bool] = []
+    for cond, clause in chain:
+        out.append((And(*(Not(b) for b in before), cond), clause))
+        before.append(cond)
+    return out
+
+
+def _follow(o: Opts, table: Sequence[tuple[str, str]]) -> Chain:
+    return [(o.is_("follow_up", value), clause) for value, clause in table]
+
+
+def _binding_count(v: View, o: Opts) -> Any:
+    return L.Count(L.binding(v, t, o) for t in v.trains)
+
+
+def _waiting(v: View) -> Bool:
+    """An open double laid on an earlier turn (binding or not)."""
+    return Or(*(And(t.exists, t.dbl, Not(t.turn)) for t in v.trains))
+
+
+def refuse_play(v: View, o: Opts, held: Bool, s: Slot, i: int, t: Train) -> Chain:
+    """Why laying tile `s` (hand slot `i`, when held) on train `t` is refused."""
+    chain_turn = L.chain_turn(v, o)
+    duty = L.duty(v, o)
+    return [
+        (Not(held), "TURN-7"),  # a player lays a tile of their own hand
+        (Not(L.fits(s, t)), "TRAIN-2"),  # a tile fits an open end
+        (And(v.drawn != L.NO_SLOT, v.drawn != i), "TURN-3"),  # only the drawn tile
+        (Or(v.phase == CHAIN, chain_turn), "FIRST-2"),  # a chain: own train only
+        # DBL-6: cover the double first; DBL-7: when the train itself ends in a younger one
+        (And(duty, t.dbl), "DBL-7"),
+        (duty, "DBL-6"),
+        *[(And(v.phase == FOLLOW, c), k) for c, k in _follow(o, _FOLLOW_REFUSAL)],
+        (And(o.is_("own_train_first", "required"), v.own_field("empty")), "TRAIN-7"),
+        (t.is_mex, "FIRST-9"),  # the Mexican Train is open to all, but not yet
+        (True, "TRAIN-4"),  # another player's train without a marker
+    ]
+
+
+def refuse_other(v: View, o: Opts, kind: str, any_play: Bool) -> Chain:
+    """Why a draw, a pass or an end-chain is refused."""
+    if kind == "end-chain":
+        return [(v.phase != CHAIN, "FIRST-1"), (True, "FIRST-4")]
+    start_chain = And(L.chain_turn(v, o), v.phase == START)
+    out: Chain = [(any_play, "TURN-1"), (v.phase == CHAIN, "FIRST-1")]
+    if kind == "draw":
+        return [*out, (start_chain, "FIRST-3"), (v.bone_empty, "TURN-4"), (True, "TURN-2")]
+    return [*out, (o.is_("draw_rule", "draw-until-playable"), "TURN-5"), (True, "TURN-2")]
+
+
+def permit_play(v: View, o: Opts, t: Train) -> Chain:
+    """The clause that makes a legal play on train `t` legal."""
+    duty = L.duty(v, o)
+    return [
+        (v.drawn != L.NO_SLOT, "TURN-3"),  # the drawn tile, playable
+        # an earlier double that obliges nobody now: FIRST-5 (first turns), DBL-9 (released)
+        (And(_waiting(v), Not(duty), v.phase != FOLLOW, o.is_("first_turn", "chain"),
+             v.firsts_left), "FIRST-5"),
+        (And(_waiting(v), Not(duty), v.phase != FOLLOW), "DBL-9"),
+        (Or(v.phase == CHAIN, And(v.phase == START, L.chain_turn(v, o))), "FIRST-1"),
+        (And(duty, o.is_("double_order", "any-open"), _binding_count(v, o) > 1), "DBL-8"),
+        (And(duty, o.is_("double_order", "oldest-first"),
+             L.Count(And(u.exists, u.dbl) for u in v.trains) > 1), "DBL-7"),
+        (And(duty, Or(v.own(t), t.is_mex)), "DBL-6"),
+        (duty, "TRAIN-6"),
+        *[(And(v.phase == FOLLOW, c), k) for c, k in _follow(o, _FOLLOW_PERMISSION)],
+        (And(t.is_mex, t.empty), "TRAIN-5"),  # open to all (MARK-2)
+        (t.is_mex, "TRAIN-4"),
+        (Not(v.own(t)), "MARK-1"),  # another's train, open while marked
+        (True, "TRAIN-4"),
+    ]
+
+
+def permit_other(v: View, o: Opts, kind: str) -> Chain:
+    """The clause that makes a legal draw, pass or end-chain legal."""
+    if kind == "end-chain":
+        return [(True, "FIRST-1")]
+    if kind == "draw":
+        return [(v.phase == FOLLOW, "DBL-5"),
+                (And(v.drawn != L.NO_SLOT, o.is_("draw_rule", "draw-until-playable")),
+                 "TURN-5"), (True, "TURN-2")]
+    return [(And(v.phase == START, L.chain_turn(v, o)), "FIRST-3"),
+            (v.phase == FOLLOW, "DBL-5"), (True, "TURN-4")]
+
+
+# -- concrete states (canonical JSON) ----------------------------------------------------
+
+
+def answers(state: Mapping[str, Any], options: Mapping[str, str],
+            actions: Sequence[tuple[str, tuple[int, int] | None, str]]
+            ) -> tuple[set[str], dict[str, str]]:
+    """The legal actions of a canonical JSON state, and for each of `actions` (kind, tile
+    high end first, train name) the clause that permits it (legal) or refuses it."""
+    phase = state["phase"]
+    texts = [L.action_text(k, tile, train) for k, tile, train in actions]
+    if phase in ("over", "engine"):
+        legal = set() if phase == "over" else {"draw"}
+        # END-1: nothing after the round; ENG-4: only drawing for the engine
+        clause = "END-1" if phase == "over" else "ENG-4"
+        return legal, {x: clause for x in texts}
+    max_pip = 12 if options["tile_set"] == "double-12" else 9
+    v = L.view_of_state(state, max_pip)
+    o = Opts(values=options)
+    lg = L.legal(v, o)
+    legal = L.legal_view(v, o)
+    slot_of = {(s.a, s.b): i for i, s in enumerate(v.hand)}
+    train_of = {t.name: t for t in v.trains}
+    out: dict[str, str] = {}
+    for (kind, tile, train), text in zip(actions, texts, strict=True):
+        ok = text in legal
+        if kind == "play":
+            assert tile is not None
+            t = train_of[train]
+            if ok:
+                chain = permit_play(v, o, t)
+            else:
+                i = slot_of.get(tile, L.NO_SLOT)
+                chain = refuse_play(v, o, i != L.NO_SLOT, L.Slot(True, *tile), i, t)
+        else:
+            chain = permit_other(v, o, kind) if ok else refuse_other(v, o, kind, lg.any_play)
+        out[text] = first(chain)
+    return legal, out
+
+
+def blocked(state: Mapping[str, Any], options: Mapping[str, str]) -> bool:
+    """END-2/END-3 at the start of a turn: whether the round ends blocked now.
+
+    END-3 (a full round of passes): the boneyard is empty and the last `players` turns
+    were passes on it. END-2 (nobody can ever play): the boneyard is empty and no player
+    can play on any turn to come. While nobody plays, every turn is a pass (TURN-4,
+    FIRST-3), which raises the passer's marker and ends their first turn (FIRST-6) and
+    changes nothing else; after one round of passes the table no longer changes. So two
+    rounds of the model's own legal actions, passing whenever no play is legal, decide:
+    the round is blocked when no turn among them offers a play.
+    """
+    if state["boneyard"]:
+        return False
+    n = len(state["hands"])
+    if options["blocked_round"] == "full-round-of-passes":
+        return int(state["passes"]) >= n  # END-3
+    return turns_to_play(state, options) is None
+
+
+def turns_to_play(state: Mapping[str, Any], options: Mapping[str, str]) -> int | None:
+    """At the start of a turn: how many turns pass before somebody plays if everybody
+    passes until then (0: the mover can play now), within two rounds; None: nobody can
+    ever play (see `blocked`). The boneyard is taken as empty."""
+    n = len(state["hands"])
+    top = 12 if options["tile_set"] == "double-12" else 9
+    v = L.view_of_state({**state, "phase": "start", "drawn": None, "turn_doubles": []}, top)
+    o = Opts(values=options)
+    hands = [[Slot(True, T.HIGH[x], T.LOW[x]) for x in (T.parse(h) for h in hand)]
+             for hand in state["hands"]]
+    pending = set(state.get("first_turns", []))
+    seat = int(state["seat"])
+    for turn in range(2 * n):
+        v.seat, v.hand = seat, hands[seat]
+        v.first_pending, v.firsts_left = seat in pending, bool(pending)
+        v.bone_empty = True
+        v.memo.clear()
+        if hands[seat] and L.legal(v, o).any_play:
+            return turn
+        v.trains[seat].marked = True  # TURN-4, MARK-1: the pass raises the marker
+        pending.discard(seat)  # FIRST-6
+        seat = (seat + 1) % n  # SEAT-1
+    return None
