@@ -11,10 +11,11 @@ A clause answer is a *chain*: a list of (condition, clause id) pairs, read in or
 answer is the first clause whose condition holds (the last pair's condition is true).
 On z3 terms each pair is a decision path (`paths`): spec/engine_model.py asks z3 for a
 situation on each one.
-The order is the specification's precedence when several clauses apply at once: what
-the player did wrong first (a tile not held, a tile that does not fit, not the drawn tile),
-then the limits of the turn (a first-turn chain, a binding double, a follow-up), then
-where the tile may go (TRAIN-7, FIRST-9, TRAIN-4).
+The order is the specification's precedence when several clauses apply at once (the
+engine's REFUSAL_PRECEDENCE, docs/protocol.md): what the player did wrong first (a tile
+not held, a tile that does not fit, not the drawn tile), then the train's access in any
+turn (TRAIN-7, FIRST-9, TRAIN-4), then what one moment of the turn narrows the trains to
+(a first-turn chain, a binding double, a follow-up).
 """
 
 from __future__ import annotations
@@ -71,6 +72,13 @@ def refuse_play(v: View, o: Opts, held: Bool, s: Slot, i: int, t: Train) -> Chai
         (Not(held), "TURN-7"),  # a player lays a tile of their own hand
         (Not(L.fits(s, t)), "TRAIN-2"),  # a tile fits an open end
         (And(v.drawn != L.NO_SLOT, v.drawn != i), "TURN-3"),  # only the drawn tile
+        # the train's access, whatever the moment (TRAIN-6: not for an open double)
+        (And(Not(t.dbl), Not(v.own(t)), o.is_("own_train_first", "required"),
+             v.own_field("empty")), "TRAIN-7"),
+        (And(Not(t.dbl), t.is_mex, t.empty, o.is_("mexican_first_turn", "starter-only"),
+             v.first_pending, v.seat != v.starter), "FIRST-9"),
+        (And(Not(t.dbl), Not(v.own(t)), Not(t.is_mex), Not(t.marked)), "TRAIN-4"),
+        # then what this moment of the turn narrows the trains to
         (Or(v.phase == CHAIN, chain_turn), "FIRST-2"),  # a chain: own train only
         # DBL-6: cover the double first; DBL-7: when the train itself ends in a younger one
         (And(duty, t.dbl), "DBL-7"),
