@@ -117,6 +117,9 @@ def permit_play(v: View, o: Opts, t: Train) -> Chain:
         (And(duty, Or(v.own(t), t.is_mex)), "DBL-6"),
         (duty, "TRAIN-6"),
         *[(And(v.phase == FOLLOW, c), k) for c, k in _follow(o, _FOLLOW_PERMISSION)],
+        # FIRST-9: a player other than the starter may open it once their first turn is over
+        (And(t.is_mex, t.empty, o.is_("mexican_first_turn", "starter-only"),
+             v.seat != v.starter), "FIRST-9"),
         (And(t.is_mex, t.empty), "TRAIN-5"),  # open to all (MARK-2)
         (t.is_mex, "TRAIN-4"),
         (Not(v.own(t)), "MARK-1"),  # another's train, open while marked
