@@ -13,7 +13,7 @@ For every clause with a firing condition and every shipped variant it applies to
 for a clause no shipped variant uses, every variant with one overlay that makes it
 apply), `search` looks for a witness, cheapest first:
 
-1. random play of the real engine on the rule set's own set (double-12 or double-9);
+1. random play of the real engine on the rule set's own set (any of spec/data/options.yaml);
 2. the small-game exploration (reference/explore.py): every state of sampled deals of a
    double-3 set;
 3. the abstract z3 model (spec/termination.py): a well-formed state (one that satisfies
