@@ -4,6 +4,7 @@ declared in hello, rules played `other`, and a run that tests nothing."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 import sys
@@ -100,7 +101,8 @@ def test_the_same_through_serve_rules(tmp_path: Path,
     assert main(["conform", "--impl", serve]) == 0  # the rules come from its hello
     out = capsys.readouterr().out
     assert "kitchen-table" in out and "declared by the implementation" in out
-    assert "OK: 18" in out  # 180-odd results ran
+    ran = re.search(r"OK: (\d+) results ran", out)
+    assert ran and int(ran.group(1)) >= 180, out
 
 
 def test_an_option_played_its_own_way(tmp_path: Path,
