@@ -161,7 +161,9 @@ def _first_guess(impl: Implementation, fixtures: Sequence[Fixture],
                 "puremco-d9", overrides={"engine_procedure": "holder-lays"})
         except RulesetError:
             continue
-        deals = len(measure_hand_table(impl, rs) or {})
+        # whether it deals at all, not how many rows: a larger set's table lists more
+        # player counts, which says nothing about the engine's own set
+        deals = 1 if measure_hand_table(impl, rs) else 0
         reads = sum(o is not None for ob in observe(fixtures, impl, rs, sample)
                     for o in ob.outcomes)
         if best is None or (deals + reads, -len(rs.name)) > (best[0], best[1]):
