@@ -35,8 +35,13 @@ from mtrain.spec.yamlload import schema
 
 from .adapter import JSON, Implementation, ReferenceImplementation, Unsupported
 
-_TILE_RE = re.compile(r"^(1[0-2]|[0-9])-(1[0-2]|[0-9])$")
-_TILES = frozenset(f"{a}-{b}" for a in range(13) for b in range(13))
+# The bounds the schemas give (sized for the largest tile set and table), read from them.
+_STATE_DEFS: dict[str, Any] = schema("state")["$defs"]
+_TILE_RE = re.compile(_STATE_DEFS["tile"]["pattern"])
+_TOP: int = _STATE_DEFS["number"]["maximum"]
+_ROUNDS: int = schema("state")["properties"]["round"]["maximum"]
+_SEAT_MAX: int = schema("protocol")["$defs"]["seat"]["maximum"]
+_TILES = frozenset(f"{a}-{b}" for a in range(_TOP + 1) for b in range(_TOP + 1))
 _STATE_KEYS = frozenset(("round", "engine", "engine_placed", "phase", "seat", "starter",
                          "hands", "boneyard", "trains", "mexican", "open_doubles",
                          "turn_doubles", "drawn", "first_turns", "passes", "scores", "outs",
@@ -130,7 +135,7 @@ def _train(v: Any, personal: bool) -> bool:
     if keys != want:
         return False
     end = v["end"]
-    if not (_int(end) and 0 <= end <= 12) or not _tiles(v["tiles"]):
+    if not (_int(end) and 0 <= end <= _TOP) or not _tiles(v["tiles"]):
         return False
     return not personal or type(v["marker"]) is bool
 
@@ -149,7 +154,7 @@ def state_valid(s: Any) -> bool:
     if type(s) is not dict or s.keys() != _STATE_KEYS:
         return False
     rnd, engine, phase = s["round"], s["engine"], s["phase"]
-    if not (_int(rnd) and 1 <= rnd <= 13) or not (_int(engine) and 0 <= engine <= 12):
+    if not (_int(rnd) and 1 <= rnd <= _ROUNDS) or not (_int(engine) and 0 <= engine <= _TOP):
         return False
     if type(phase) is not str or phase not in _PHASES:
         return False
@@ -261,10 +266,10 @@ def actions_problems(actions: Any) -> list[Problem]:
 
 
 def winners_problems(seats: Any) -> list[Problem]:
-    if type(seats) is list and all(_int(v) and 0 <= v <= 9 for v in seats):
+    if type(seats) is list and all(_int(v) and 0 <= v <= _SEAT_MAX for v in seats):
         return []
     return [Problem("schema", "winners [protocol.schema.json#/$defs/winners_answer]",
-                    f"a list of seats 0..9, not {_short(repr(seats), 80)}")]
+                    f"a list of seats 0..{_SEAT_MAX}, not {_short(repr(seats), 80)}")]
 
 
 _SCALARS = ("round", "engine", "engine_placed", "seat", "starter", "passes", "drawn")

@@ -18,6 +18,7 @@ from mtrain.spec import tiles as T
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Scope, ScopeError, scope_of
+from mtrain.spec.tilesets import highest
 from mtrain.spec.yamlload import (
     Document,
     SpecError,
@@ -152,7 +153,7 @@ def is_next_round(step: str) -> bool:
 
 
 def max_pip_of(rs: Mapping[str, str]) -> int:
-    return 12 if rs["tile_set"] == "double-12" else 9
+    return highest(rs["tile_set"])
 
 
 def round_of(engine: int, max_pip: int) -> int:

@@ -11,7 +11,7 @@ margin (how many more fixtures any other value would contradict) says how sure t
 answer is. A bug shows as a few fixtures that no rule set explains; they are listed,
 and left for `mtrain conform --rules` to report.
 
-The hand-size table is measured directly, by asking the engine to deal for 2 to 10
+The hand-size table is measured directly, by asking the engine to deal for 2 to 20
 players, so that a table of the engine's own is found exactly.
 """
 
@@ -30,7 +30,7 @@ import z3
 
 from mtrain.cli import UsageError
 from mtrain.spec.catalog import Catalog, RulesetError, catalog
-from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
+from mtrain.spec.ruleset import CUSTOM, MAX_PLAYERS, OTHER, Ruleset
 from mtrain.spec.scope import Space
 
 from .adapter import Implementation, RefusedSetup, ruleset_json
@@ -140,7 +140,7 @@ def measure_hand_table(impl: Implementation, sent: Ruleset) -> dict[int, int] | 
 
     table: dict[int, int] = {}
     rj = ruleset_json(sent)
-    for players in range(2, 11):
+    for players in range(2, MAX_PLAYERS + 1):
         probe = _F("probe", "", (), (), "", None, None, {"players": players}, (), ())
         try:
             n, round_no, order, _ = probe.deal_request(sent)
@@ -161,13 +161,16 @@ def _first_guess(impl: Implementation, fixtures: Sequence[Fixture],
     best: tuple[int, int, Ruleset] | None = None
     sample = {fx.id for fx in fixtures if fx.id in informative and fx.table is not None}
     sample = set(sorted(sample)[:24])
-    for name in ("pagat", "pagat+engine-aside", "puremco-d9", "puremco-d9+holder-lays"):
+    for name in ("pagat", "pagat+engine-aside", "puremco-d9", "puremco-d9+holder-lays",
+                 "pagat+double-15", "puremco+double-15"):
         try:
             rs = cat.ruleset(name) if "holder" not in name else cat.ruleset(
                 "puremco-d9", overrides={"engine_procedure": "holder-lays"})
         except RulesetError:
             continue
-        deals = len(measure_hand_table(impl, rs) or {})
+        # whether it deals at all, not how many rows: a larger set's table lists more
+        # player counts, which says nothing about the engine's own set
+        deals = 1 if measure_hand_table(impl, rs) else 0
         reads = sum(o is not None for ob in observe(fixtures, impl, rs, sample)
                     for o in ob.outcomes)
         if best is None or (deals + reads, -len(rs.name)) > (best[0], best[1]):

@@ -123,8 +123,10 @@ def lint(root: str | Path | None = None, scopes: bool = True,
                     report.warnings.append(f"{fx.where}: {fx.id} [{name}] leaves unchecked "
                                            f"what its clauses set: {', '.join(missing)}"
                                            f"{_suggest(fx, rs, missing)}")
-    all_pairs = [(o, a, b) for o, opt in cat.options.items()
-                 for a, b in itertools.combinations(opt.values, 2)]
+    # A value no named rule set takes (a set only a file's own table deals) has no
+    # fixture to tell it apart: fixtures name their rule sets (Space.unnamed).
+    named = Space(cat).options
+    all_pairs = [(o, a, b) for o, vs in named.items() for a, b in itertools.combinations(vs, 2)]
     report.pairs = len(all_pairs)
     if not (root is None if coverage is None else coverage):
         report.coverage_checked = False
@@ -191,7 +193,10 @@ def uncovered(cat: Catalog, fixtures: Iterable[Fixture],
                 if name in bases:
                     have.add((cid, name))
     out = []
+    space = Space(cat)
     for cid, clause in cat.clauses.items():
+        if space.complete(dict(clause.when)) is None:
+            continue  # only rule-set files with a table of their own: no fixture names one
         where = [name for name, rs in bases.items() if clause.applies(rs)]
         if where:
             out += [{"clause": cid, "variant": v} for v in where if (cid, v) not in have]

@@ -151,7 +151,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from mtrain.reference.rules import Rules
     from mtrain.reference.simulate import simulate
 
-    rs = resolve(catalog(), args.variant, args.overlay)
+    rs = resolve(catalog(), args.rules or args.variant, args.overlay)
     if args.players not in rs.player_counts:
         raise UsageError(f"{rs.name} has no hand size for {args.players} players; it deals to "
                          f"{', '.join(map(str, rs.player_counts))} [DEAL-7]")
@@ -412,8 +412,10 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
     p.set_defaults(func=cmd_render)
 
     p = sub.add_parser("simulate", help="play random legal rounds and check the invariants")
-    p.add_argument("--variant", required=True,
-                   help="a variant, base+overlay+..., or a variant file")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--variant", help="a variant, base+overlay+..., or a variant file")
+    which.add_argument("--rules", metavar="FILE", help="a rule-set file "
+                       "(spec/schemas/rules.schema.json), for example a double-15 set")
     p.add_argument("--overlay", action="append", default=[], help="add an overlay (repeatable)")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--rounds", type=int, default=100)

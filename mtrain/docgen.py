@@ -34,8 +34,9 @@ from mtrain.conformance.fixture import Expectation, Fixture, action_json, load_c
 from mtrain.conformance.protocol import PROTOCOL_VERSION
 from mtrain.render import Highlight, fixture_state, highlight_from_actions, render_state
 from mtrain.spec import facts as F
-from mtrain.spec.catalog import Catalog, Clause, catalog
+from mtrain.spec.catalog import Catalog, Clause, catalog, max_pip_of
 from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.tilesets import highest
 
 PICTURES_PER_CLAUSE = 2
 TOUR_EXAMPLE = ("doubles-054", "pagat")
@@ -511,11 +512,19 @@ class Docs:
         out += ["", "## No starting tile in the hand", "",
                 "The chance that a hand dealt from the pool (engine set aside) holds no tile "
                 "bearing the engine's number: C(pool - starters, k) / C(pool, k).", ""]
-        out += self._no_starter(12, [8, 10, 12, 15, 16], "The seed's table")
+        out += self._no_starter(highest("double-12"), [8, 10, 12, 15, 16], "The seed's table")
         for name, rs in self.shipped.items():
-            max_pip = 12 if rs["tile_set"] == "double-12" else 9
             sizes = sorted({h for _, h in rs.hand_table})
-            out += self._no_starter(max_pip, sizes, f"Every hand size {name} deals")
+            out += self._no_starter(max_pip_of(rs), sizes, f"Every hand size {name} deals")
+        tables = {v.name: v.table for v in catalog().options["hand_sizes"].values.values()}
+        d15 = tables["ourpastimes-d15"]
+        out += self._no_starter(highest("double-15"), sorted({h for _, h in d15}),
+                                "Every hand size the double-15 table (DEAL-9) deals")
+        out += ["## Every tile set", "",
+                "Counted tile by tile for each `tile_set` value (spec/data/options.yaml gives "
+                "only its highest number). The pool and the starters are those of a round "
+                "with the engine set aside (ENG-2); the starters are the same in every round.",
+                "", *set_facts_table(catalog().options["tile_set"].values)]
         self.files["facts.md"] = "\n".join(out) + "\n"
 
     @staticmethod
@@ -784,6 +793,17 @@ class Docs:
         ]) + "\n"
 
 
+def set_facts_table(tile_sets: Iterable[str], aside: bool = True) -> list[str]:
+    """A Markdown table of the computed facts of each tile set (spec.facts.set_facts)."""
+    out = ["| set | numbers | tiles | pips | pips per tile | tiles per number | rounds | "
+           "pool | starters |", "|---|---|---|---|---|---|---|---|---|"]
+    for name in tile_sets:
+        f = F.set_facts(highest(name), aside)
+        out.append(f"| `{name}` | 0-{f.max_pip} | {f.tiles} | {f.pips:,} | {f.mean_pips} | "
+                   f"{f.tiles_per_number} | {f.rounds} | {f.pool} | {f.starters} |")
+    return [*out, ""]
+
+
 def ruleset_page(rs: Ruleset, fixtures: Iterable[Fixture]) -> str:
     """One rule set as a page of the rule book: its options, the clauses that apply, and
     the fixtures that speak about it (`mtrain rules NAME|FILE`)."""
@@ -806,6 +826,21 @@ def ruleset_page(rs: Ruleset, fixtures: Iterable[Fixture]) -> str:
         source = ", ".join(known.source) if known else "its own"
         mark = " **(differs)**" if v != base[name] else ""
         out.append(f"| {option.title} (`{name}`) | `{v}`{mark} | {text} | {source} |")
+    aside = values["engine_procedure"] == "set-aside"
+    top = max_pip_of(values)
+    out += ["", "## Facts of its tile set", "",
+            "Computed exactly from the set and the hand-size table (spec/facts.py); pool and "
+            "starters are those of round 1"
+            + (", with the engine set aside." if aside else ", every tile dealt."), "",
+            *set_facts_table([values["tile_set"]], aside),
+            "| players | tiles each | left in the boneyard | chance of no starter |",
+            "|---|---|---|---|"]
+    pool = F.pool_size(top, aside=aside)
+    for n, h in rs.hand_table:
+        if n * h > pool:
+            continue  # DEAL-8 refuses such a table when it is loaded
+        p = F.no_starter_probability(top, h, aside=aside)
+        out.append(f"| {n} | {h} | {pool - n * h} | {p} ({float(100 * p):.1f} %) |")
     applying = [c for c in cat.clauses.values() if c.applies(values)]
     out += ["", f"## The clauses that apply ({len(applying)})", ""]
     out += [f"- [{c.id}](rules/{c.id}.md) {c.title}" for c in applying]

@@ -30,8 +30,8 @@ from .rules import Rules
 PHASES = ("engine", "start", "chain", "follow", "over")
 MEXICAN = "mexican"
 MAX_SEATS = len(PLAY) - 1
-"""The most seats a state may have: 10, the largest table any hand-size table deals to
-(pagat's, for 9-10 players); the engine's trains are numbered for no more."""
+"""The most seats a state may have: the largest table a hand-size table may list
+(`MAX_PLAYERS`); the engine's trains are numbered for no more."""
 MAX_COUNT = 2**31 - 1
 """The largest score, match total or pass count a state may hold: far above any real
 match, and what a 32-bit integer holds in engines written in other languages."""

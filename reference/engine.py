@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from mtrain.spec import tiles as T
+from mtrain.spec.ruleset import MAX_PLAYERS
 
 from .rules import (
     FOLLOW_ANYWHERE,
@@ -38,9 +39,11 @@ class Action(NamedTuple):
 
 
 DRAW = Action("draw")
-# Every play action, built once: PLAY[train][tile] (trains 0..10 cover up to 10 players).
+# Every play action, built once: PLAY[train][tile], one train per seat of the largest
+# table plus the Mexican Train.
 PLAY: tuple[tuple[Action, ...], ...] = tuple(
-    tuple(Action("play", t, train) for t in range(T.TILE_COUNT)) for train in range(11))
+    tuple(Action("play", t, train) for t in range(T.TILE_COUNT))
+    for train in range(MAX_PLAYERS + 1))
 PASS = Action("pass")
 END_CHAIN = Action("end-chain")
 

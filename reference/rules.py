@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from mtrain.spec import tiles as T
 from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.tilesets import highest, rounds
 
 FOLLOW_ANYWHERE, FOLLOW_RESTRICTED, FOLLOW_COVER_OWN = 0, 1, 2
 
@@ -55,11 +56,11 @@ class Rules:
     @property
     def rounds(self) -> int:
         """MATCH-1: one round per engine from [N-N] down to [0-0]."""
-        return self.max_pip + 1
+        return rounds(self.max_pip)
 
     @staticmethod
     def of(rs: Ruleset) -> Rules:
-        max_pip = 12 if rs["tile_set"] == "double-12" else 9
+        max_pip = highest(rs["tile_set"])  # SET-1: the set's highest number, from the data
         set_mask = T.set_mask(max_pip)
         return Rules(
             ruleset=rs,

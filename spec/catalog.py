@@ -17,14 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import tiles
+from . import tiles, tilesets
 from .ruleset import CUSTOM, OTHER, Ruleset
 from .yamlload import Document, SpecError, SpecErrors, load, schema, validate
 
 Setters = dict[str, tuple[Document | None, str]]
 """Which file (or override) set each option: errors point at its line."""
 
-SOURCES = ("pagat", "puremco", "wikipedia", "cardinal", "fundex", "house", "decision", "common")
+SOURCES = ("pagat", "puremco", "wikipedia", "cardinal", "fundex", "ourpastimes", "house",
+           "decision", "common")
 """The provenance labels, defined in spec/data/sources.yaml (`Catalog.sources`)."""
 
 
@@ -274,13 +275,24 @@ class Catalog:
             named = [*clause.when, *clause.requires]
             if any(o not in values for o in named) or not clause.applies(values):
                 continue
-            if all(values[o] in vs or values[o] == OTHER for o, vs in clause.requires.items()):
+            # A table of the rule set's own is judged by DEAL-8 alone, like any value `other`.
+            if all(values[o] in vs or values[o] == OTHER
+                   or (o == "hand_sizes" and values[o] == CUSTOM)
+                   for o, vs in clause.requires.items()):
                 continue
-            need = "; ".join(f"{o} in {sorted(v)}" for o, v in clause.requires.items())
+            need = "; ".join(f"{o} in {sorted(v)}" if v else f"no named {o} value"
+                             for o, v in clause.requires.items())
             involved = (*clause.when, *(o for o in clause.requires if o not in clause.when))
-            out.append((involved, f"{clause.id} ({clause.title}) applies but requires {need}; "
-                        "the rule set has "
-                        + ", ".join(f"{o}={values[o]}" for o in clause.requires)))
+            message = (f"{clause.id} ({clause.title}) applies but requires {need}; "
+                       "the rule set has "
+                       + ", ".join(f"{o}={values[o]}" for o in clause.requires))
+            if "hand_sizes" in clause.requires and "tile_set" in clause.when:
+                named = sorted(clause.requires["hand_sizes"])
+                message += (f"; a {values['tile_set']} rule set needs "
+                            + (f"hand_sizes {' or '.join(named)}, or " if named else "")
+                            + "a hand-size table of its own in its rule-set file "
+                            "(options: hand_sizes: {players: tiles, ...})")
+            out.append((involved, message))
         if not all(o in values for o in ("tile_set", "engine_procedure", "hand_sizes")):
             return out
         if table is None:
@@ -423,8 +435,8 @@ class Catalog:
 
 
 def max_pip_of(values: Mapping[str, str]) -> int:
-    """The highest number of the rule set's tile set."""
-    return 12 if values["tile_set"] == "double-12" else 9
+    """The highest number of the rule set's tile set (its `highest` in options.yaml)."""
+    return tilesets.highest(values["tile_set"])
 
 
 def read_variant_file(doc: Document) -> VariantFile:

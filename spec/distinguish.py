@@ -57,6 +57,7 @@ from mtrain.spec.legality import (
     MEX,
     MEXICAN,
     NO_SLOT,
+    SPLIT,
     START,
     And,
     Count,
@@ -73,6 +74,7 @@ from mtrain.spec.legality import (
     model_value,
 )
 from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.tilesets import highest
 from mtrain.spec.yamlload import SpecError
 
 __all__ = [
@@ -168,18 +170,30 @@ class TwoSided:
     opt: Any  # z3.Optimize
     la: Legal
     lb: Legal
-    all_d12: bool  # both sides play a double-12 set
+    top: int  # the set a realised table is written for (common_top)
+
+
+def common_top(*options: Mapping[str, str]) -> int:
+    """The highest number of the set a table serving every one of these rule sets is
+    written in: the smallest of their sets, whose tiles every set of them holds (a larger
+    set's other tiles are `rest`, never on the table)."""
+    return min(highest(o["tile_set"]) for o in options)
+
+
+def wide_top(top: int) -> int | None:
+    """Symbolic.structure's argument for a table written in a double-`top` set."""
+    return top if top > SPLIT else None
 
 
 def _two_sided(q: Question, slots: int) -> TwoSided:
     """A well-formed abstract table under both sides' options, and its legal actions."""
     a, b = q.options("a"), q.options("b")
-    sym = Symbolic(slots, 3)
+    top = common_top(a, b)
+    sym = Symbolic(slots, 3, max_number=top)
     oa, ob = Opts(values=a), Opts(values=b)
     opt = _optimize(sym.ctx)
-    all_d12 = a["tile_set"] == b["tile_set"] == "double-12"
-    opt.add(*sym.structure(all_d12), *sym.well_formed(oa), *sym.well_formed(ob))
-    return TwoSided(sym, oa, ob, opt, legal(sym.view, oa), legal(sym.view, ob), all_d12)
+    opt.add(*sym.structure(wide_top(top)), *sym.well_formed(oa), *sym.well_formed(ob))
+    return TwoSided(sym, oa, ob, opt, legal(sym.view, oa), legal(sym.view, ob), top)
 
 
 # -- rule sets that fixtures can name ----------------------------------------------------
@@ -376,7 +390,7 @@ def _legal_texts(model: Any, v: View, lg: Legal, hand: list[tuple[int, int]]) ->
 
 def solve_legal(q: Question) -> Situation | None:
     two = _two_sided(q, SLOTS)
-    sym, opt, la, lb, all_d12 = two.sym, two.opt, two.la, two.lb, two.all_d12
+    sym, opt, la, lb, top = two.sym, two.opt, two.la, two.lb, two.top
     ctx = sym.ctx
     opt.add(_differ(la, lb, ctx))
     if q.attribute:
@@ -386,7 +400,7 @@ def solve_legal(q: Question) -> Situation | None:
     if model is None:
         return None
     w = sym.decode(model)
-    table = realise(w, top=12 if all_d12 else 9)
+    table = realise(w, top=top)
     ra, rb = _rs(q, "a"), _rs(q, "b")
     got_a, got_b = legal_table(table, ra), legal_table(table, rb)
     want_a = _legal_texts(model, sym.view, la, w["hand"])
@@ -486,7 +500,7 @@ class _Realiser:
         return (tile not in self.used and tile not in self.hand and tile not in self.finals
                 and tile != T.DOUBLE[self.engine])
 
-    def walks(self, start: int, target: int, top: int = 9, max_len: int = 5
+    def walks(self, start: int, target: int, top: int = SPLIT, max_len: int = 5
               ) -> Iterator[list[int]]:
         """Walks of numbers from start to target over free tiles, shortest first."""
         min_len = 3 if start == target else 1
@@ -516,9 +530,9 @@ class _Realiser:
                   ) -> dict[int, list[int]] | None:
         """Walks that put every tile bearing d's number on the table: d's and others'."""
         n, e = int(d["end"]), self.engine
-        numbers = [x for x in range(10) if x != n]
+        numbers = [x for x in range(min(self.top, SPLIT) + 1) if x != n]
         if d["ex_hi"]:
-            numbers += [10, 11, 12]
+            numbers += list(range(SPLIT + 1, self.top + 1))
         bans = self.banned_numbers
         self.banned_numbers = bans | {n}
         try:
@@ -631,7 +645,7 @@ def realise(w: Mapping[str, Any], top: int) -> dict[str, Any]:
     given = {int(j): [f"{a}-{b}" for a, b in tiles]
              for j, tiles in w.get("other_hands", {}).items()}
     taken = on_table | r.hand
-    spare = [x for x in range(T.set_size(9)) if x not in taken
+    spare = [x for x in range(T.set_size(min(top, SPLIT))) if x not in taken
              and not ({T.HIGH[x], T.LOW[x]} & r.banned_numbers)]
     others = [j for j in range(n) if j != seat]
     for k, j in enumerate(others):
@@ -692,9 +706,9 @@ def _check_exhaustion(w: Mapping[str, Any], table: Mapping[str, Any], top: int) 
         if not (t["dbl"] or t["ex_lo"]):
             continue
         n = int(t["end"])
-        lo = all(T.tile_id(n, x) in on for x in range(10))
-        hi = all(T.tile_id(n, x) in on for x in range(10, 13))
-        if lo != t["ex_lo"] or (top == 12 and hi != t["ex_hi"]):
+        lo = all(T.tile_id(n, x) in on for x in range(min(top, SPLIT) + 1))
+        hi = all(T.tile_id(n, x) in on for x in range(SPLIT + 1, top + 1))
+        if lo != t["ex_lo"] or (top > SPLIT and hi != t["ex_hi"]):
             raise DistinguishError(f"number {n}: tiles on the table do not match the witness")
 
 
@@ -716,7 +730,7 @@ def _marked_after(v: View, o: Opts, slot_train: Train, u: Train, ctx: Any) -> An
 def solve_marker(q: Question) -> Situation | None:
     two = _two_sided(q, 2)
     sym, opt, oa, ob, la, lb = two.sym, two.opt, two.oa, two.ob, two.la, two.lb
-    v, ctx, all_d12 = sym.view, sym.ctx, two.all_d12
+    v, ctx, top = sym.view, sym.ctx, two.top
     opt.add(v.hand[1].present)  # the play does not go out (END-1 would end the round)
     # slot 0 is laid on one train j, legal under both; the markers after it differ
     j = z3.Int("play_train", ctx)
@@ -737,7 +751,7 @@ def solve_marker(q: Question) -> Situation | None:
     if model is None:
         return None
     w = sym.decode(model)
-    table = realise(w, top=12 if all_d12 else 9)
+    table = realise(w, top=top)
     k = _val(model, j)
     train = v.trains[k]
     step = action_text("play", tuple(w["hand"][0]), train.name)
@@ -834,7 +848,7 @@ def _going_out(q: Question, last_round: bool) -> tuple[Any, Symbolic, list[Slot]
               for p in range(sym.max_players)]
     mine = v.hand[0]
     for p, s in enumerate(others):
-        opt.add(s.a >= 0, s.a <= Symbolic.MAX_NUMBER, s.b >= 0, s.b <= s.a,
+        opt.add(s.a >= 0, s.a <= sym.max_number, s.b >= 0, s.b <= s.a,
                 z3.Not(z3.And(s.a == sym.engine, s.b == sym.engine)),
                 z3.Or(s.a != mine.a, s.b != mine.b))
         for t in v.trains:
@@ -852,7 +866,7 @@ def _finish_going_out(q: Question, model: Any, sym: Symbolic, others: list[Slot]
                         for p in range(w["players"]) if p != seat}
     w.update(extra)
     a, b = q.options("a"), q.options("b")
-    table = realise(w, top=12 if a["tile_set"] == b["tile_set"] == "double-12" else 9)
+    table = realise(w, top=common_top(a, b))
     step = action_text("play", tuple(w["hand"][0]), v_name(sym.view, _val(model, j)))
     for side in ("a", "b"):
         if step not in legal_table(table, _rs(q, side)):
@@ -910,6 +924,8 @@ def solve_tie(q: Question) -> Situation | None:
     opt, sym, others, j, oa, ob = _going_out(q, last_round=True)
     v, ctx = sym.view, sym.ctx
     n_max = sym.max_players
+    # MATCH-1: before the last round a seat has won at most the rounds before it, N of them
+    won_before = min(highest(q.options(side)["tile_set"]) for side in ("a", "b"))
     before = [z3.Int(f"total{p}", ctx) for p in range(n_max)]
     outs = [z3.Int(f"outs{p}", ctx) for p in range(n_max)]
     present = [z3.And(v.players > r, v.seat != r) for r in range(n_max)]
@@ -933,7 +949,8 @@ def solve_tie(q: Question) -> Situation | None:
         won[side] = [z3.And(tied[p], z3.Or(z3.Not(most_outs), after[p] == most))
                      for p in range(n_max)]
     for p in range(n_max):
-        opt.add(before[p] >= 0, before[p] <= 200, outs[p] >= 0, outs[p] <= 12)
+        opt.add(before[p] >= 0, before[p] <= 200, outs[p] >= 0,
+                outs[p] <= won_before)
     opt.add(z3.Or(*(z3.Xor(x, y) for x, y in zip(won["a"], won["b"], strict=True))))
     _minimise_view(opt, sym)
     opt.minimize(z3.Sum(*before))
@@ -979,13 +996,13 @@ def solve_blocked(q: Question) -> Situation | None:
     of a turn is one END-2 would already have ended, and after a draw no pass is counted.
     """
     a, b = q.options("a"), q.options("b")
-    d12 = a["tile_set"] == b["tile_set"] == "double-12"
+    top = common_top(a, b)
     ctx = z3.Context()
     opt = _optimize(ctx)
     n, passes = z3.Int("players", ctx), z3.Int("passes", ctx)
     opt.add(z3.Or(n == 2, n == 3), passes == 0)
     # every seat's train and the Mexican end on m: n + 1 trains, parity of the set
-    opt.add((n + 1) % 2 == (0 if d12 else 1))
+    opt.add((n + 1) % 2 == top % 2)
     stuck = z3.BoolVal(True, ctx)  # nobody holds a tile bearing m: END-2 finds no play
     ends = {}
     for side, o in (("a", Opts(values=a)), ("b", Opts(values=b))):
@@ -998,17 +1015,18 @@ def solve_blocked(q: Question) -> Situation | None:
     if model is None:
         return None
     players, done = _val(model, n), _val(model, passes)
-    engine, m = 9, 0
+    engine, m = min(SPLIT, top), 0
     seat = done % players
     trains = [{"index": i if i < players else MEX, "empty": False, "end": m, "marked": False,
-               "dbl": False, "order": 0, "turn": False, "ex_lo": True, "ex_hi": d12}
+               "dbl": False, "order": 0, "turn": False, "ex_lo": True,
+               "ex_hi": top > SPLIT}
               for i in range(players + 1)]
     for k in range(1, done + 1):  # the seats that passed before this one are marked
         trains[(seat - k) % players]["marked"] = True
     w = {"players": players, "engine": engine, "seat": seat, "starter": 0, "phase": "start",
          "first_pending": False, "bone_empty": True, "drawn": 0, "hand": [(5, 3)],
          "trains": trains, "passes": done}
-    table = realise(w, top=12 if d12 else 9)
+    table = realise(w, top=top)
     for side in ("a", "b"):
         if legal_table(table, _rs(q, side)) != {"pass"}:
             raise DistinguishError(f"{q.a} / {q.b}: the mover should only pass ({side})")
@@ -1042,7 +1060,7 @@ def _result_text(r: Any) -> str:
 def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int,
               engine: int, order: str) -> dict[str, Any] | None:
     """DEAL-1, ENG-1..4, SEAT-2, SEAT-3: the table right after the deal, or None (DEAL-7)."""
-    top = 12 if options["tile_set"] == "double-12" else 9
+    top = highest(options["tile_set"])
     if players not in table or engine > top:
         return None
     size = table[players]
@@ -1109,8 +1127,8 @@ def _solve_deal(q: Question, attribute: bool) -> Situation | None:
     flip = _flip(q) if attribute else None
     flip_table = (dict(cat.options["hand_sizes"].values[flip["hand_sizes"]].table)
                   if flip else {})
-    top = 9 if "double-9" in (a["tile_set"], b["tile_set"]) else 12
-    for players in range(2, 11):
+    top = min(highest(a["tile_set"]), highest(b["tile_set"]))
+    for players in range(2, max(*tables["a"], *tables["b"]) + 1):
         for order in ("sorted", "reversed"):
             for engine in range(top, -1, -1):
                 va = _fields(deal_view(a, tables["a"], players, engine, order), fields)
@@ -1467,13 +1485,13 @@ def probe(options: Mapping[str, str], phase: str, features: Mapping[str, bool],
     from mtrain.spec.legality import PHASE_NAMES, duty
 
     o = Opts(values=options)
-    sym = Symbolic(SLOTS, 3)
+    top = common_top(options)
+    sym = Symbolic(SLOTS, 3, max_number=top)
     v, ctx = sym.view, sym.ctx
     s = z3.SimpleSolver(ctx=ctx)
     s.set("random_seed", seed)
     s.set("rlimit", RLIMIT)
-    d12 = options["tile_set"] == "double-12"
-    s.add(*sym.structure(d12), *sym.well_formed(o))
+    s.add(*sym.structure(wide_top(top)), *sym.well_formed(o))
     s.add(v.phase == PHASE_NAMES.index(phase))
     has = {
         "duty": _b(duty(v, o), ctx),
@@ -1493,6 +1511,6 @@ def probe(options: Mapping[str, str], phase: str, features: Mapping[str, bool],
     if r != z3.sat:
         raise DistinguishError(f"z3 answered {r} for a probe: {s.reason_unknown()}")
     w = sym.decode(s.model())
-    table = realise(w, top=12 if d12 else 9)
+    table = realise(w, top=top)
     rs = Ruleset(name="probe", choices=tuple(options.items()), hand_table=((2, 1),))
     return table, legal_table(table, rs)

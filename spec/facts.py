@@ -27,6 +27,7 @@ from typing import Final, NamedTuple
 import yaml
 
 from .tiles import DOUBLE, MAX_PIP, NUMBER_MASK, PIPS, set_mask, tile_id, tiles_of
+from .tilesets import highest, numbers, rounds
 
 Number = Fraction | int
 """What a fact computes: an exact count or an exact ratio."""
@@ -114,19 +115,21 @@ def short_set(max_pip: int, keep: int) -> int:
     return set_mask(max_pip) & ~tiles_above(max_pip, keep)
 
 
-def short_set_removed(max_pip: int = 12, keep: int = 9) -> int:
+def short_set_removed(max_pip: int, keep: int) -> int:
     """How many tiles the short game removes: 36 from double-12 keeping 0..9."""
     return _popcount(tiles_above(max_pip, keep))
 
 
 def short_set_equals_double9() -> bool:
     """Double-12 minus every tile bearing 10, 11 or 12 is exactly the double-9 set (by id)."""
-    return set(tiles_of(short_set(12, 9))) == set(tiles_of(set_mask(9)))
+    d12, d9 = highest("double-12"), highest("double-9")
+    return set(tiles_of(short_set(d12, d9))) == set(tiles_of(set_mask(d9)))
 
 
 def short_set_size_if_double9() -> int:
     """55 (the tiles left) if the short set is exactly double-9; -1 if it is anything else."""
-    return _popcount(short_set(12, 9)) if short_set_equals_double9() else -1
+    d12, d9 = highest("double-12"), highest("double-9")
+    return _popcount(short_set(d12, d9)) if short_set_equals_double9() else -1
 
 
 # --- the deal ---------------------------------------------------------------------------
@@ -208,6 +211,32 @@ def no_starter_probability(
     return Fraction(comb(pool - s, hand), comb(pool, hand))
 
 
+@dataclass(frozen=True)
+class SetFacts:
+    """The numbers of one double-N set, each computed by the functions above."""
+
+    max_pip: int
+    tiles: int
+    pips: int
+    mean_pips: Fraction
+    numbers: int
+    tiles_per_number: int
+    rounds: int
+    pool: int
+    """Tiles dealt from in round 1 (the set, less the engine when it is set aside)."""
+    starters: int
+    """Tiles that can start a train in any round, among those dealt from."""
+
+
+def set_facts(max_pip: int, aside: bool = True) -> SetFacts:
+    """Every count of a double-`max_pip` set and of its deal (ENG-1, MATCH-1, SET-1)."""
+    return SetFacts(
+        max_pip=max_pip, tiles=total_tiles(max_pip), pips=total_pips(max_pip),
+        mean_pips=mean_tile_pips(max_pip), numbers=len(numbers(max_pip)),
+        tiles_per_number=tiles_per_number(max_pip), rounds=rounds(max_pip),
+        pool=pool_size(max_pip, aside=aside), starters=starters_every_round(max_pip, aside))
+
+
 class NoStarterRow(NamedTuple):
     """One line of the no-starter table."""
 
@@ -237,27 +266,31 @@ def _percent(p: Fraction) -> Fraction:
     return 100 * p
 
 
+D12: Final = highest("double-12")
+D9: Final = highest("double-9")
+"""The two sets the published facts speak of (their highest numbers, from the data)."""
+
 FACTS: Final[dict[str, Callable[[], Number]]] = {
-    "FACT-TILES-D12": lambda: total_tiles(12),
-    "FACT-PIPS-D12": lambda: total_pips(12),
-    "FACT-MEAN-PIPS-D12": lambda: mean_tile_pips(12),
-    "FACT-TILES-PER-NUMBER-D12": lambda: tiles_per_number(12),
+    "FACT-TILES-D12": lambda: total_tiles(D12),
+    "FACT-PIPS-D12": lambda: total_pips(D12),
+    "FACT-MEAN-PIPS-D12": lambda: mean_tile_pips(D12),
+    "FACT-TILES-PER-NUMBER-D12": lambda: tiles_per_number(D12),
     "FACT-PIPS-12-12": lambda: pips(12, 12),
     "FACT-PIPS-12-11": lambda: pips(12, 11),
     "FACT-PIPS-2-1": lambda: pips(2, 1),
-    "FACT-TILES-D9": lambda: total_tiles(9),
-    "FACT-SHORT-SET-REMOVED": lambda: short_set_removed(12, 9),
+    "FACT-TILES-D9": lambda: total_tiles(D9),
+    "FACT-SHORT-SET-REMOVED": lambda: short_set_removed(D12, D9),
     "FACT-SHORT-SET-IS-D9": short_set_size_if_double9,
-    "FACT-POOL-D12": lambda: pool_size(12),
-    "FACT-POOL-PIPS-D12": lambda: pool_pips(12),
-    "FACT-HAND-PIPS-15": lambda: expected_hand_pips(12, 15),
-    "FACT-HAND-STARTERS-15": lambda: expected_starters(12, 15),
-    "FACT-STARTERS-D12": lambda: starters_every_round(12),
-    "FACT-NO-STARTER-08": lambda: _percent(no_starter_probability(12, 8)),
-    "FACT-NO-STARTER-10": lambda: _percent(no_starter_probability(12, 10)),
-    "FACT-NO-STARTER-12": lambda: _percent(no_starter_probability(12, 12)),
-    "FACT-NO-STARTER-15": lambda: _percent(no_starter_probability(12, 15)),
-    "FACT-NO-STARTER-16": lambda: _percent(no_starter_probability(12, 16)),
+    "FACT-POOL-D12": lambda: pool_size(D12),
+    "FACT-POOL-PIPS-D12": lambda: pool_pips(D12),
+    "FACT-HAND-PIPS-15": lambda: expected_hand_pips(D12, 15),
+    "FACT-HAND-STARTERS-15": lambda: expected_starters(D12, 15),
+    "FACT-STARTERS-D12": lambda: starters_every_round(D12),
+    "FACT-NO-STARTER-08": lambda: _percent(no_starter_probability(D12, 8)),
+    "FACT-NO-STARTER-10": lambda: _percent(no_starter_probability(D12, 10)),
+    "FACT-NO-STARTER-12": lambda: _percent(no_starter_probability(D12, 12)),
+    "FACT-NO-STARTER-15": lambda: _percent(no_starter_probability(D12, 15)),
+    "FACT-NO-STARTER-16": lambda: _percent(no_starter_probability(D12, 16)),
 }
 """Each facts.yaml id -> the computation that reproduces it, in the fact's unit."""
 

@@ -22,8 +22,9 @@ turn to take, whether the boneyard is empty, the mover's hand (tile slots) and t
 of the tile just drawn, and for each train: whether it exists, is empty, its open end,
 its marker, whether it ends in an open double, that double's place in the order the
 open doubles were laid, whether it was laid this turn, and whether every tile bearing its
-number is on the table (`ex_lo`: the tiles with both ends at most 9; `ex_hi`: those
-bearing 10, 11 or 12, which only a double-12 set has).
+number is on the table (`ex_lo`: the tiles whose other end is at most the train's `split`,
+9 unless the situation's numbers stop lower; `ex_hi`: those above it, up to the set's
+highest number, which only the sets larger than the split have).
 
 Clause by clause (the text is the clause's, the formula is below):
 
@@ -75,6 +76,7 @@ from typing import Any, Concatenate, Final, ParamSpec, TypeVar
 import z3
 
 from . import tiles as T
+from .tilesets import highest, highest_numbers
 
 __all__ = [
     "CHAIN",
@@ -111,6 +113,9 @@ START: Final = 0
 CHAIN: Final = 1
 FOLLOW: Final = 2
 PHASE_NAMES: Final = ("start", "chain", "follow")
+SPLIT: Final = 9
+"""Where `ex_lo` ends and `ex_hi` begins, and the numbers of a symbolic situation: 0..9,
+so that one abstract table serves a double-9 set and every larger one."""
 MEX: Final = -1
 """The index of the Mexican Train among a View's trains (seat trains use the seat)."""
 NO_SLOT: Final = -1
@@ -211,6 +216,18 @@ class Opts:
         self.var = dict(var) if var is not None else None
         self.domain = {o: tuple(vs) for o, vs in (domain or {}).items()}
 
+    def top_at_most(self, n: int) -> Bool:
+        """SET-1: the rule set's tile set has no number above `n`."""
+        return self.is_("tile_set", *(v for v, top in highest_numbers().items() if top <= n))
+
+    def top(self) -> Int:
+        """The highest number of the rule set's tile set (ENG-1's N)."""
+        sets = list(highest_numbers().items())
+        value: Int = sets[-1][1]
+        for v, top in reversed(sets[:-1]):
+            value = If(self.is_("tile_set", v), top, value)
+        return value
+
     def is_(self, option: str, *values: str) -> Bool:
         if self.values is not None:
             return self.values[option] in values
@@ -240,9 +257,14 @@ class Train:
     turn: Bool
     """Its open double was laid during the current turn."""
     ex_lo: Bool
-    """Every tile bearing its open end's number, with both ends at most 9, is on the table."""
+    """Every tile bearing its open end's number, with both ends at most `split`, is on the
+    table."""
     ex_hi: Bool
-    """Every tile bearing its number and 10, 11 or 12 is on the table (double-12 only)."""
+    """Every tile bearing its number and one above `split`, up to `wide`, is on the table."""
+    split: int = SPLIT
+    wide: int = SPLIT
+    """The highest number the table may hold (its set's): a larger set's tiles above it
+    are never on the table, so they never let a number be exhausted."""
 
     @property
     def is_mex(self) -> bool:
@@ -316,7 +338,7 @@ def _memo(fn: Callable[Concatenate[View, P], R]) -> Callable[Concatenate[View, P
 
 def exhausted(t: Train, o: Opts) -> Bool:
     """Every tile bearing the train's number is on the table (under the rule set's set)."""
-    return And(t.ex_lo, Or(o.is_("tile_set", "double-9"), t.ex_hi))
+    return And(t.ex_lo, Or(o.top_at_most(t.split), And(t.ex_hi, o.top_at_most(t.wide))))
 
 
 def released(t: Train, o: Opts) -> Bool:
@@ -468,10 +490,10 @@ def view_of_state(state: Mapping[str, Any], max_pip: int) -> View:
     seat = int(state["seat"])
     hand = [T.parse(x) for x in state["hands"][seat]]
     off = [T.parse(x) for h in state["hands"] for x in h] + [T.parse(x) for x in state["boneyard"]]
-    off_lo = {e for t in off for e in (T.HIGH[t], T.LOW[t]) if T.HIGH[t] <= 9}
+    off_lo = {e for t in off for e in (T.HIGH[t], T.LOW[t]) if T.HIGH[t] <= SPLIT}
     off_hi: set[int] = set()
     for t in off:
-        if T.HIGH[t] > 9:
+        if T.HIGH[t] > SPLIT:
             off_hi |= {T.HIGH[t], T.LOW[t]}
     open_d = [MEX if k == MEXICAN else int(k) for k in state.get("open_doubles", [])]
     turn_d = {MEX if k == MEXICAN else int(k) for k in state.get("turn_doubles", [])}
@@ -485,7 +507,7 @@ def view_of_state(state: Mapping[str, Any], max_pip: int) -> View:
             index=index, exists=True, empty=not body["tiles"], end=end,
             marked=bool(body.get("marker", False)), dbl=dbl,
             order=open_d.index(index) if dbl else 0, turn=index in turn_d,
-            ex_lo=end not in off_lo, ex_hi=end not in off_hi))
+            ex_lo=end not in off_lo, ex_hi=end not in off_hi, wide=max_pip))
     drawn = state.get("drawn")
     first = list(state.get("first_turns", []))
     phase = PHASE_NAMES.index(state["phase"])
@@ -525,7 +547,7 @@ def legal_actions(state: Mapping[str, Any], options: Mapping[str, str]) -> set[s
         return set()
     if phase == "engine":
         return {"draw"}  # ENG-4
-    max_pip = 12 if options["tile_set"] == "double-12" else 9
+    max_pip = highest(options["tile_set"])
     return legal_view(view_of_state(state, max_pip), Opts(values=options))
 
 
@@ -544,6 +566,12 @@ def _z(x: Bool, ctx: Any) -> Any:
     return x if isinstance(x, z3.ExprRef) else z3.BoolVal(bool(x), ctx)
 
 
+def _ending_counts(n_ending: Any, top: int) -> Any:
+    """SET-1: a number is on top+1 tiles of a double-`top` set, top+2 ends (the double has
+    two); a train passing through uses two, so the trains ending there have its parity."""
+    return Or(n_ending == 1, n_ending == 3) if top % 2 else Or(n_ending == 2, n_ending == 4)
+
+
 def model_value(model: Any, x: Any) -> Any:
     """A term's value in a z3 model as a plain bool or int (plain values pass through)."""
     if isinstance(x, bool | int):
@@ -558,16 +586,18 @@ class Symbolic:
     """A bounded abstract situation made of z3 variables, and what makes it well formed.
 
     Up to `max_players` players (2 to 4) and `slots` tiles in the mover's hand. Numbers
-    range over 0..9, so that one table serves a double-12 and a double-9 rule set.
+    range over 0..min(`max_number`, SPLIT), so that one table serves the rule sets of both
+    sides; `max_number` is the highest number of the set the table is written in (the
+    smaller set of the two), the bound of the tiles `ex_hi` speaks of.
     `well_formed(o)` is what a reachable table needs under the rule set `o`; both rule
     sets of a question must accept the situation.
     """
 
-    MAX_NUMBER: Final = 9
-
     def __init__(self, slots: int = 4, max_players: int = 3, prefix: str = "",
-                 ctx: Any = None) -> None:
+                 ctx: Any = None, max_number: int = SPLIT) -> None:
         p = prefix
+        self.max_number = min(max_number, SPLIT)
+        self.wide = max_number
         self.ctx = ctx if ctx is not None else z3.Context()
         """Every term of the situation lives here: a fresh context by default, so that
         what z3 answers does not depend on the questions asked before."""
@@ -597,17 +627,18 @@ class Symbolic:
             end=z3.Int(f"{p}{name}_end", c), marked=z3.Bool(f"{p}{name}_marked", c),
             dbl=z3.Bool(f"{p}{name}_dbl", c), order=z3.Int(f"{p}{name}_order", c),
             turn=z3.Bool(f"{p}{name}_turn", c), ex_lo=z3.Bool(f"{p}{name}_exlo", c),
-            ex_hi=z3.Bool(f"{p}{name}_exhi", c))
+            ex_hi=z3.Bool(f"{p}{name}_exhi", c), split=self.max_number, wide=self.wide)
 
     # -- what every situation must satisfy, whatever the rules ---------------------------
 
-    def structure(self, all_d12: bool) -> list[Any]:
+    def structure(self, wide_top: int | None) -> list[Any]:
         """Consistency of the situation itself: tiles, trains, turn; no rule set needed.
 
-        `all_d12`: every rule set of the question plays double-12 (else tiles bearing
-        10, 11 or 12 cannot be written in the table, so `ex_hi` stays false).
+        `wide_top`: the highest number of the one set every rule set of the question
+        plays, when it is above the situation's numbers; else None (the tiles above them
+        cannot be written in the table, so `ex_hi` stays false).
         """
-        v, e, top = self.view, self.engine, self.MAX_NUMBER
+        v, e, top = self.view, self.engine, self.max_number
         c: list[Any] = [
             (Or(v.players == 2, v.players == 3) if self.max_players == 3
              else v.players == 2 if self.max_players <= 2
@@ -643,7 +674,7 @@ class Symbolic:
                              And(t.empty, Not(t.marked), Not(t.dbl)))]
             if t.is_mex:
                 c.append(Not(t.marked))  # MARK-2
-            if not all_d12:
+            if wide_top is None:
                 c.append(Not(t.ex_hi))
             # every tile bearing the number is on the table: none in the mover's hand, and
             # the trains ending on it are as many as the parity of the set needs (each
@@ -652,8 +683,8 @@ class Symbolic:
                              for u in v.trains)
             c.append(Implies(t.ex_lo, And(
                 *(Implies(s.present, And(s.a != t.end, s.b != t.end)) for s in v.hand),
-                If(t.ex_hi, Or(n_ending == 2, n_ending == 4),
-                      Or(n_ending == 1, n_ending == 3)))))
+                If(t.ex_hi, _ending_counts(n_ending, wide_top or top),
+                   _ending_counts(n_ending, top)))))
             c.append(Implies(t.ex_hi, t.ex_lo))
         for k, t in enumerate(v.trains):  # one [n-n] per number, one place in the order
             for u in v.trains[k + 1:]:
@@ -695,7 +726,7 @@ class Symbolic:
         c: list[Any] = []
         chain = o.is_("first_turn", "chain")
         # SEAT-3: a rotating start begins round r at seat (r - 1) mod players
-        top = If(o.is_("tile_set", "double-12"), 12, 9)
+        top = o.top()
         c.append(Implies(o.is_("starting_seat", "rotate"),
                          v.starter == (top - self.engine) % v.players))
         own_empty = v.own_field("empty")

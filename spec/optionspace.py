@@ -9,7 +9,11 @@ spec/data/options.yaml, with the constraints of spec/data/clauses.yaml:
   without `when` always applies), tracked under the clause id;
 * DEAL-8 (a table must be dealable) becomes one tracked row per hand-size table and
   player count: ``hand_sizes = table -> n*h + [engine set aside] <= tiles(tile_set)``,
-  tracked as ``DEAL-8:<table>:<n>p``.
+  tracked as ``DEAL-8:<table>:<n>p``;
+* `hand_sizes` has one value more than options.yaml lists: ``custom``, a table a rule-set
+  file gives of its own. Like the catalogue, it satisfies every `requires` on hand_sizes
+  (DEAL-10, DEAL-11) and has no DEAL-8 row here: its rows are checked when the file is
+  loaded. It is what makes the sets without a published table (double-6, double-18) live.
 
 Tracking uses assumption literals, so an unsat answer comes with an unsat core naming
 clause ids; every core reported here is minimised by deletion (each literal, last
@@ -36,6 +40,8 @@ import z3
 
 from . import tiles
 from .catalog import Catalog, RulesetError, catalog, data_dir
+from .ruleset import CUSTOM
+from .tilesets import highest
 from .yamlload import SpecError
 
 __all__ = [
@@ -252,13 +258,14 @@ class OptionSpace:
         self.catalog = cat if cat is not None else catalog()
         self.rlimit = rlimit
         self.options: dict[str, tuple[str, ...]] = {
-            name: tuple(opt.values) for name, opt in self.catalog.options.items()}
+            name: tuple(opt.values) + ((CUSTOM,) if name == "hand_sizes" else ())
+            for name, opt in self.catalog.options.items()}
         self.var: dict[str, Any] = {o: z3.Int(o) for o in self.options}
         self.domain = [z3.And(self.var[o] >= 0, self.var[o] < len(vs))
                        for o, vs in self.options.items()]
         self._eq = {(o, v): self.var[o] == i
                     for o, vs in self.options.items() for i, v in enumerate(vs)}
-        self.tile_counts = {v: _tile_count(v) for v in self.options["tile_set"]}
+        self.tile_counts = {v: tiles.set_size(highest(v)) for v in self.options["tile_set"]}
         self.constraints: tuple[Constraint, ...] = tuple(self._encode())
         names = [c.name for c in self.constraints]
         if len(set(names)) != len(names):
@@ -310,10 +317,13 @@ class OptionSpace:
             if clause.requires:
                 need = "; ".join(f"{o} in {sorted(v)}" for o, v in clause.requires.items())
                 cond = "; ".join(f"{o} in {sorted(v)}" for o, v in clause.when.items())
+                # a table of the file's own meets any hand_sizes requirement (see above)
+                required = {o: vs | {CUSTOM} if o == "hand_sizes" else vs
+                            for o, vs in clause.requires.items()}
                 yield Constraint(
                     clause.id, clause.id, frozenset(clause.when) | frozenset(clause.requires),
                     f"{cond or 'always'} -> {need}",
-                    z3.Implies(self.holds(clause.when), self.holds(clause.requires)))
+                    z3.Implies(self.holds(clause.when), self.holds(required)))
             if clause.id == "DEAL-8":
                 for table, value in self.catalog.options["hand_sizes"].values.items():
                     for n, h in value.table:
@@ -654,13 +664,6 @@ def _leaves(expr: Any) -> Iterable[Any]:
         yield expr
     for child in expr.children():
         yield from _leaves(child)
-
-
-def _tile_count(tile_set: str) -> int:
-    m = re.fullmatch(r"double-(\d+)", tile_set)
-    if m is None:
-        raise AnalysisError(f"tile_set value {tile_set!r} does not name a double-N set")
-    return tiles.set_size(int(m.group(1)))
 
 
 def space() -> OptionSpace:

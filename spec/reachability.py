@@ -13,7 +13,7 @@ For every clause with a firing condition and every shipped variant it applies to
 for a clause no shipped variant uses, every variant with one overlay that makes it
 apply), `search` looks for a witness, cheapest first:
 
-1. random play of the real engine on the rule set's own set (double-12 or double-9);
+1. random play of the real engine on the rule set's own set (any of spec/data/options.yaml);
 2. the small-game exploration (reference/explore.py): every state of sampled deals of a
    double-3 set;
 3. the abstract z3 model (spec/termination.py): a well-formed state (one that satisfies
@@ -263,10 +263,15 @@ FIRES: Final[dict[str, Fire]] = {f.clause: f for f in [
 
 UNCONDITIONAL: Final[dict[str, str]] = {
     "SET-1": "the tile set itself", "SET-2": "the tile set itself",
-    "SET-3": "the tile set itself", "DEAL-1": "every deal", "DEAL-2": "every deal",
+    "SET-3": "the tile set itself", "SET-4": "the tile set itself",
+    "SET-5": "the tile set itself", "SET-6": "the tile set itself",
+    "DEAL-1": "every deal", "DEAL-2": "every deal",
     "DEAL-3": "every deal", "DEAL-4": "every deal", "DEAL-5": "every deal",
     "DEAL-6": "every deal", "DEAL-7": "a refusal when the game is set up",
     "DEAL-8": "a property of the rule set, checked when it is loaded",
+    "DEAL-9": "every deal",
+    "DEAL-10": "a property of the rule set, checked when it is loaded",
+    "DEAL-11": "a property of the rule set, checked when it is loaded",
     "ENG-1": "every round", "ENG-2": "every deal", "SEAT-1": "every turn",
     "TRAIN-1": "the layout of every round", "TRAIN-2": "every tile played",
     "TURN-7": "every action", "MARK-2": "every state", "SCORE-1": "every score",

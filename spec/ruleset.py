@@ -9,6 +9,9 @@ OTHER = "other"
 """An option an implementation plays in a way that matches none of the known values."""
 CUSTOM = "custom"
 """The hand_sizes value of a rule set that brings a table of its own."""
+MAX_PLAYERS = 20
+"""The largest table a hand-size table may list (the player counts rules.schema.json
+accepts); states and the engine's trains are sized for it."""
 
 
 @dataclass(frozen=True)

@@ -124,12 +124,23 @@ def scope_of(cat: Catalog, variants: Sequence[str], when: Any = None) -> Scope:
 
 
 class Space:
-    """The valid rule sets over the catalogue's named values (hand tables by name)."""
+    """The valid rule sets over the catalogue's named values (hand tables by name).
+
+    A value in no valid rule set of named values (a tile set that only a rule-set file's
+    own hand table can deal, DEAL-11) is left out of `options`: no fixture can name a
+    rule set with it, and leaving it in would let a scope take it in for nothing.
+    `unnamed` lists them.
+    """
 
     def __init__(self, cat: Catalog | None = None) -> None:
         self.cat = cat or catalog()
         self.options: dict[str, tuple[str, ...]] = {
             o: tuple(opt.values) for o, opt in self.cat.options.items()}
+        self.unnamed: dict[str, tuple[str, ...]] = {
+            o: tuple(v for v in vs if self.complete({o: frozenset((v,))}) is None)
+            for o, vs in self.options.items()}
+        self.options = {o: tuple(v for v in vs if v not in self.unnamed[o])
+                        for o, vs in self.options.items()}
 
     def full(self) -> Region:
         return {o: frozenset(vs) for o, vs in self.options.items()}

@@ -2,7 +2,8 @@
 
 A tile is a plain int id, so that hands can be bitmasks and lookups are list
 indexing. Ids are assigned in a fixed order ([0-0], [1-0], [1-1], [2-0], ...), the
-same for every set, so a double-9 set is exactly the first 55 ids of a double-12 set.
+same for every set, so a double-N set is exactly the first (N+1)(N+2)/2 ids of any larger
+set. The tables here are sized for the largest set of spec/data/options.yaml.
 The text form is "high-low" ("12-5"), high end first; inside a train a tile is
 written in the direction it was laid ("5-12" after a 5).
 """
@@ -11,8 +12,10 @@ from __future__ import annotations
 
 from typing import Final
 
-MAX_PIP: Final = 12
-"""The largest set any shipped rule set uses (double-12)."""
+from .tilesets import largest
+
+MAX_PIP: Final = largest()
+"""The highest number of the largest set a rule set may use (spec/data/options.yaml)."""
 
 
 def tile_id(a: int, b: int) -> int:
@@ -96,7 +99,7 @@ class TileError(ValueError):
 BY_TEXT: Final[dict[str, int]] = {
     f"{a}-{b}": tile_id(a, b) for a in range(MAX_PIP + 1) for b in range(MAX_PIP + 1)
 }
-"""Tile id by text, in either order ("5-12" and "12-5"), up to double-12."""
+"""Tile id by text, in either order ("5-12" and "12-5"), up to the largest set."""
 
 
 def parse(text: str, max_pip: int = MAX_PIP) -> int:

@@ -18,7 +18,8 @@ CAT = catalog()
 
 VARIANTS = {"pagat", "puremco", "puremco-d9"}
 OVERLAYS = {
-    "any-double-first", "blanks-25", "cardinal-hands", "double-blank-25", "double-blank-50",
+    "any-double-first", "blanks-25", "cardinal-hands", "double-15", "double-blank-25",
+    "double-blank-50",
     "draw-until-playable", "engine-aside", "fundex-hands", "marker-anyone",
     "marker-owner-anywhere", "own-train-first", "passes-end-round", "positive-scoring",
     "release-uncoverable", "rotate-start", "single-tile-start", "starter-opens-mexican",

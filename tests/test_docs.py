@@ -19,6 +19,7 @@ import pytest
 from mtrain import docgen
 from mtrain.conformance.mutants import MUTANTS
 from mtrain.spec.catalog import catalog
+from mtrain.spec.scope import Space
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -51,7 +52,10 @@ def test_every_page_of_the_issue_is_there(files: dict[str, str]) -> None:
 
 
 def test_every_clause_page_shows_a_picture(files: dict[str, str]) -> None:
-    for cid in catalog().clauses:
+    space = Space()
+    for cid, clause in catalog().clauses.items():
+        if space.complete(dict(clause.when)) is None:
+            continue  # only a rule-set file's own table reaches it (SET-4): no fixture names it
         page = files[f"rules/{cid}.md"]
         pictures = re.findall(r"!\[[^\]]*\]\(\.\./(img/[^)]+\.svg)\)", page)
         assert pictures, f"rules/{cid}.md has no picture"

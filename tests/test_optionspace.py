@@ -23,7 +23,8 @@ from mtrain.spec import optionspace
 from mtrain.spec.optionspace import AnalysisError, OptionSpace, SatResult
 
 DATA = Path(__file__).resolve().parents[1] / "spec" / "data"
-TILES = {"double-12": 91, "double-9": 55}  # (N+1)(N+2)/2 for N = 12, 9
+# (N+1)(N+2)/2 for N = 12, 9, 6, 15, 18
+TILES = {"double-12": 91, "double-9": 55, "double-6": 28, "double-15": 136, "double-18": 190}
 
 # Read by hand from options.yaml: the hand-size tables.
 TABLES = {
@@ -32,27 +33,39 @@ TABLES = {
     "puremco-d9": {2: 15, 3: 13, 4: 10},
     "cardinal": {2: 15, 3: 15, 4: 15, 5: 12, 6: 12, 7: 11, 8: 11},
     "fundex": {2: 15, 3: 15, 4: 15, 5: 11, 6: 11, 7: 8, 8: 8},
+    "ourpastimes-d15": {2: 15, 3: 15, 4: 15, 5: 12, 6: 12, **{n: 11 for n in range(7, 13)}},
 }
+D12_TABLES = ("pagat", "puremco-d12", "cardinal", "fundex")
+NAMED = (*D12_TABLES[:2], "puremco-d9", *D12_TABLES[2:], "ourpastimes-d15")  # yaml order
 
-# Read by hand: SEAT-2, FIRST-9 and DEAL-4 are the only clauses with `requires`; on a
-# double-9 set (55 tiles) every table but puremco-d9 has a 4-player row of 60 tiles.
+# Read by hand: SEAT-2, FIRST-9, DEAL-4, DEAL-9, DEAL-10 and DEAL-11 are the clauses with
+# `requires`. On a double-9 set (55 tiles) every table but puremco-d9 has a 4-player row
+# of 60 tiles; on a double-6 set (28) every table's 2-player row is 30 or more; the
+# double-15 table's 9-player row is 99 > 91. A core keeps the earliest declared literal
+# (DEAL-4, then the DEAL-8 rows in table order, then DEAL-9, DEAL-10, DEAL-11).
 CONTRADICTORY = {
     ("tile_set=double-12", "hand_sizes=puremco-d9"): ("DEAL-4",),
-    ("tile_set=double-9", "hand_sizes=pagat"): ("DEAL-8:pagat:4p",),
-    ("tile_set=double-9", "hand_sizes=puremco-d12"): ("DEAL-8:puremco-d12:4p",),
-    ("tile_set=double-9", "hand_sizes=cardinal"): ("DEAL-8:cardinal:4p",),
-    ("tile_set=double-9", "hand_sizes=fundex"): ("DEAL-8:fundex:4p",),
+    ("tile_set=double-12", "hand_sizes=ourpastimes-d15"): ("DEAL-8:ourpastimes-d15:9p",),
+    **{("tile_set=double-9", f"hand_sizes={t}"): (f"DEAL-8:{t}:4p",)
+       for t in (*NAMED[:2], *NAMED[3:])},
+    **{("tile_set=double-6", f"hand_sizes={t}"): ("DEAL-4",) if t == "puremco-d9"
+       else (f"DEAL-8:{t}:2p",) for t in NAMED},
+    **{("tile_set=double-15", f"hand_sizes={t}"): ("DEAL-4",) if t == "puremco-d9"
+       else ("DEAL-10",) for t in NAMED if t != "ourpastimes-d15"},
+    **{("tile_set=double-18", f"hand_sizes={t}"): {"puremco-d9": ("DEAL-4",),
+       "ourpastimes-d15": ("DEAL-9",)}.get(t, ("DEAL-11",)) for t in NAMED},
     ("engine_procedure=set-aside", "starting_seat=engine-holder"): ("SEAT-2",),
     ("first_turn=chain", "mexican_first_turn=starter-only"): ("FIRST-9",),
     ("mexican_first_turn=starter-only", "own_train_first=required"): ("FIRST-9",),
 }
 
-# By hand: (tile_set, hand_sizes, engine_procedure, starting_seat) has 5 dealable
-# (set, table) pairs x 3 (engine, seat) pairs allowed by SEAT-2 = 15; (first_turn,
-# mexican_first_turn, own_train_first) has 5 of 8 allowed by FIRST-9 (starter-only needs
-# single and not-required); the other nine options are free:
-# 3*2*2*3*2*2*2*4*2 = 2304. 15 * 5 * 2304 = 172800.
-HAND_COUNT = 15 * 5 * 2304
+# By hand: (tile_set, hand_sizes, engine_procedure, starting_seat) has 11 (set, table)
+# pairs (double-12 with its 4 tables, double-9 with puremco-d9, double-15 with
+# ourpastimes-d15, and each of the 5 sets with a table of the file's own, `custom`) x 3
+# (engine, seat) pairs allowed by SEAT-2 = 33; (first_turn, mexican_first_turn,
+# own_train_first) has 5 of 8 allowed by FIRST-9 (starter-only needs single and
+# not-required); the other nine options are free: 3*2*2*3*2*2*2*4*2 = 2304.
+HAND_COUNT = 33 * 5 * 2304
 
 
 @pytest.fixture(scope="module")
@@ -76,10 +89,14 @@ def _brute_force() -> tuple[list[str], list[tuple[str, ...]]]:
              for c in clauses if c.get("requires")]
     tables = {v: b["table"] for v, b in options["hand_sizes"]["values"].items()}
     assert tables == TABLES
+    tables["custom"] = {}  # a file's own table: no row to check here, any requirement met
     i_hand, i_set, i_eng = pos["hand_sizes"], pos["tile_set"], pos["engine_procedure"]
+    values = {o: [*options[o]["values"], *(["custom"] if o == "hand_sizes" else [])]
+              for o in names}
     valid = []
-    for rs in itertools.product(*(list(options[o]["values"]) for o in names)):
-        if any(all(rs[i] in vs for i, vs in when) and not all(rs[i] in vs for i, vs in req)
+    for rs in itertools.product(*(values[o] for o in names)):
+        if any(all(rs[i] in vs for i, vs in when)
+               and not all(rs[i] in vs or (i == i_hand and rs[i] == "custom") for i, vs in req)
                for when, req in rules):
             continue
         aside = 1 if rs[i_eng] == "set-aside" else 0
@@ -104,8 +121,10 @@ def _assert_minimal(sp: OptionSpace, result: SatResult) -> None:
 def test_tracked_constraints_are_the_requires_clauses_and_every_deal_row(
         sp: OptionSpace) -> None:
     rows = {f"DEAL-8:{t}:{n}p" for t, table in TABLES.items() for n in table}
-    assert {c.name for c in sp.constraints} == {"DEAL-4", "SEAT-2", "FIRST-9"} | rows
+    assert {c.name for c in sp.constraints} == {"DEAL-4", "DEAL-9", "DEAL-10", "DEAL-11",
+                                                "SEAT-2", "FIRST-9"} | rows
     assert sp.tile_counts == TILES
+    assert sp.options["hand_sizes"][-1] == "custom"
 
 
 # -- satisfiability --------------------------------------------------------------------
@@ -204,25 +223,29 @@ def test_no_false_optional_or_dead_clauses(sp: OptionSpace) -> None:
 
 
 def test_atomic_sets(sp: OptionSpace) -> None:
-    # double-9 only with the puremco-d9 table (DEAL-8), that table only on double-9 (DEAL-4).
-    assert sp.atomic_sets() == (("tile_set=double-9", "hand_sizes=puremco-d9"),)
+    # puremco-d9 only on double-9 (DEAL-4), but double-9 also with a table of the file's
+    # own; likewise ourpastimes-d15 and double-15: nothing always goes together.
+    assert sp.atomic_sets() == ()
 
 
 def test_redundant_constraints(sp: OptionSpace) -> None:
     report = sp.redundant_constraints()
     by_name = {r.name: r for r in report.redundant}
-    # A row that fits 55 tiles even with the engine aside can never fail: a tautology.
-    tautologies = {f"DEAL-8:{t}:{n}p" for t, table in TABLES.items()
-                   for n, h in table.items() if n * h + 1 <= 55}
-    assert {n for n, r in by_name.items() if r.tautology} == tautologies
-    # Every other row says "not on double-9" (fundex 5p: 55, only with the engine aside),
-    # which a sibling row of the same table says as well.
+    # No row fits 28 tiles (double-6), so none is a tautology.
+    assert not any(r.tautology for r in by_name.values())
+    # Every row says "not on these sets", which a sibling row of the same table (or DEAL-4
+    # for puremco-d9) says as well; DEAL-9 follows from the 9-player row (not double-6,
+    # 9 or 12) and DEAL-11 (not double-18).
     rows = {f"DEAL-8:{t}:{n}p" for t, table in TABLES.items() for n in table}
-    assert set(by_name) == rows
+    assert set(by_name) == rows | {"DEAL-9"}
     assert by_name["DEAL-8:pagat:10p"].implied_by == ("DEAL-8:pagat:4p",)
     assert by_name["DEAL-8:fundex:4p"].implied_by == ("DEAL-8:fundex:6p",)
+    assert by_name["DEAL-8:puremco-d9:2p"].implied_by == ("DEAL-4",)
+    assert by_name["DEAL-9"].implied_by == ("DEAL-8:ourpastimes-d15:9p", "DEAL-11")
     assert report.basis == ("DEAL-4", "DEAL-8:pagat:4p", "DEAL-8:puremco-d12:4p",
-                            "DEAL-8:cardinal:4p", "DEAL-8:fundex:4p", "SEAT-2", "FIRST-9")
+                            "DEAL-8:cardinal:4p", "DEAL-8:fundex:4p",
+                            "DEAL-8:ourpastimes-d15:9p", "DEAL-10", "DEAL-11", "SEAT-2",
+                            "FIRST-9")
 
 
 def test_model_count_matches_brute_force(sp: OptionSpace) -> None:
@@ -235,8 +258,8 @@ def test_model_count_matches_brute_force(sp: OptionSpace) -> None:
     every = [(o, v) for o, vs in sp.options.items() for v in vs]
     assert all(0 < seen[ov] < len(valid) for ov in every)  # none dead, none forced
     i_set, i_hand = names.index("tile_set"), names.index("hand_sizes")
-    together = sum(rs[i_set] == "double-9" and rs[i_hand] == "puremco-d9" for rs in valid)
-    assert seen[("tile_set", "double-9")] == seen[("hand_sizes", "puremco-d9")] == together
+    on_d9 = Counter(rs[i_hand] for rs in valid if rs[i_set] == "double-9")
+    assert set(on_d9) == {"puremco-d9", "custom"}  # so the two are not an atomic set
     linked = [names.index(o) for o in ("tile_set", "hand_sizes", "engine_procedure",
                                        "starting_seat", "first_turn", "mexican_first_turn",
                                        "own_train_first")]
@@ -252,10 +275,13 @@ def test_model_count_matches_brute_force(sp: OptionSpace) -> None:
 def test_deal_feasibility(sp: OptionSpace) -> None:
     rows = sp.deal_feasibility()
     bad = {(r.table, r.tile_set, r.engine_procedure, r.players) for r in rows if not r.dealable}
-    assert not any(ts == "double-12" for _, ts, _, _ in bad)
+    assert not any(ts == "double-12" and t in D12_TABLES for t, ts, _, _ in bad)
+    assert not any(ts in ("double-15", "double-18") and t != "ourpastimes-d15"
+                   for t, ts, _, _ in bad)
     assert ("pagat", "double-9", "holder-lays", 4) in bad  # 4 x 15 = 60 > 55
-    assert {n for t, _, e, n in bad if t == "pagat" and e == "holder-lays"} == set(range(4, 11))
-    assert not any(t == "puremco-d9" for t, _, _, _ in bad)
+    assert {n for t, ts, e, n in bad if t == "pagat" and ts == "double-9"
+            and e == "holder-lays"} == set(range(4, 11))
+    assert not any(t == "puremco-d9" and ts != "double-6" for t, ts, _, _ in bad)
     # fundex 5 x 11 = 55: fits exactly, unless the engine is set aside.
     assert ("fundex", "double-9", "set-aside", 5) in bad
     assert ("fundex", "double-9", "holder-lays", 5) not in bad
@@ -274,11 +300,16 @@ def test_backbone_dead_values_and_clause_usage_under_an_extra_constraint() -> No
     report = sp.values()
     assert [(f.text, f.core) for f in report.backbone] == [("tile_set=double-12", ("TEST-1",))]
     assert [(f.text, f.core) for f in report.dead] == [
-        ("tile_set=double-9", ("TEST-1",)), ("hand_sizes=puremco-d9", ("DEAL-4", "TEST-1"))]
+        *((f"tile_set={s}", ("TEST-1",)) for s in ("double-9", "double-6", "double-15",
+                                                   "double-18")),
+        ("hand_sizes=puremco-d9", ("DEAL-4", "TEST-1")),
+        ("hand_sizes=ourpastimes-d15", ("DEAL-8:ourpastimes-d15:9p", "TEST-1"))]
     usage = sp.clause_usage()
     assert [f.clause for f in usage.false_optional] == ["SET-2"]
-    assert [f.clause for f in usage.dead] == ["SET-3", "DEAL-4"]
-    assert sp.count_models().total == 12 * 5 * 2304
+    assert [f.clause for f in usage.dead] == ["SET-3", "SET-4", "SET-5", "SET-6", "DEAL-4",
+                                              "DEAL-9", "DEAL-10", "DEAL-11"]
+    # double-12 with its 4 tables or a table of its own, x 3 (engine, seat) pairs
+    assert sp.count_models().total == 15 * 5 * 2304
 
 
 def test_an_undecided_query_is_an_error() -> None:
@@ -301,7 +332,7 @@ def test_run_all_report(report: dict[str, Any]) -> None:
     summary = report["summary"]
     assert summary["model_count"] == HAND_COUNT
     assert summary["dead_values"] == [] and summary["backbone"] == []
-    assert summary["atomic_sets"] == [["tile_set=double-9", "hand_sizes=puremco-d9"]]
+    assert summary["atomic_sets"] == []
     # built on a second OptionSpace: the cores come out the same (deterministic, canonical)
     assert {(a, b): tuple(core) for a, b, core in summary["contradictory_pairs"]} == CONTRADICTORY
     assert summary["overlay_combinations"]["z3_singles_disagree"] == []
@@ -328,8 +359,9 @@ def test_group_literals_do_not_leak_between_queries() -> None:
 
 
 def test_tautologies_are_the_rows_that_always_fit(sp: OptionSpace) -> None:
+    # a row always fits when it fits the smallest set, 28 tiles, even with the engine aside
     assert sp.tautologies() == {f"DEAL-8:{t}:{n}p" for t, table in TABLES.items()
-                                for n, h in table.items() if n * h + 1 <= 55}
+                                for n, h in table.items() if n * h + 1 <= 28} == set()
 
 
 def test_an_impossible_extra_constraint_empties_the_space() -> None:

@@ -164,11 +164,11 @@ def state_error(state: dict[str, Any], ruleset: dict[str, Any] = RJ) -> str:
 def test_more_seats_than_any_rule_set_deals_to() -> None:
     pagat = catalog().ruleset("pagat")
     table: dict[str, Any] = {"boneyard": [],
-                             "hands": {s: ["rest"] if s == 0 else [] for s in range(11)}}
+                             "hands": {s: ["rest"] if s == 0 else [] for s in range(21)}}
     state = table_state(table, pagat)
-    assert MAX_SEATS == 10
+    assert MAX_SEATS == 20  # rules.schema.json: a hand-size table lists at most 20 players
     assert state_error(state, ruleset_json(pagat)) == (
-        "state.hands: 11 hands, but a table has at most 10 seats (the most any rule set "
+        "state.hands: 21 hands, but a table has at most 20 seats (the most any rule set "
         "deals to)")
     del table["hands"][MAX_SEATS]
     assert ReferenceImplementation().legal(ruleset_json(pagat), table_state(table, pagat))
