@@ -295,6 +295,8 @@ class Catalog:
             out.append((involved, message))
         if not all(o in values for o in ("tile_set", "engine_procedure", "hand_sizes")):
             return out
+        if table is None and values["hand_sizes"] == CUSTOM:
+            return out  # a table of its own, not given: some dealable table exists (DEAL-8)
         if table is None:
             table = self.options["hand_sizes"].values[values["hand_sizes"]].table
         size = tiles.set_size(max_pip_of(values))

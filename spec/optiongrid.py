@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .catalog import Catalog, RulesetError, catalog, load_data
+from .ruleset import CUSTOM
 from .yamlload import Document, SpecError
 
 DEAL8_OPTIONS: Final = ("hand_sizes", "tile_set", "engine_procedure")
@@ -99,7 +100,10 @@ class Grid:
 
     def __init__(self, cat: Catalog | None = None) -> None:
         self.catalog = cat if cat is not None else catalog()
-        self.options = {o: tuple(opt.values) for o, opt in self.catalog.options.items()}
+        # a rule-set file's own hand table is one value more (spec/optionspace.py counts it
+        # too): DEAL-8 judges it, and the sets with no published table (double-6, 18) need it
+        self.options = {o: tuple(opt.values) + ((CUSTOM,) if o == "hand_sizes" else ())
+                        for o, opt in self.catalog.options.items()}
         links: list[tuple[str, ...]] = [
             (*c.when, *c.requires) for c in self.catalog.clauses.values() if c.requires]
         links.append(DEAL8_OPTIONS)
@@ -186,8 +190,8 @@ class Grid:
     def meaningless_values(self, meant_by: Mapping[tuple[str, str], tuple[str, ...]]
                            ) -> list[Finding]:
         out = []
-        for o, vs in self.options.items():
-            for v in vs:
+        for o, opt in self.catalog.options.items():
+            for v in opt.values:
                 if self.catalog.clauses_for(o, v) or meant_by.get((o, v)):
                     continue
                 out.append(Finding(

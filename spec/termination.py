@@ -280,7 +280,10 @@ class Model:
                 index=L.MEX if k == self.mex else k, exists=True,
                 empty=z3.Not(s.started[k]), end=s.end[k],
                 marked=s.marker[k] if k < P else False, dbl=s.odbl[k], order=s.age[k],
-                turn=s.tdbl[k], ex_lo=dead, ex_hi=dead))
+                turn=s.tdbl[k], ex_lo=dead, ex_hi=dead,
+                # the model plays its own small set whatever the rule set's: a number is
+                # used up when its tiles of that set are, whichever set the options name
+                split=T.MAX_PIP, wide=T.MAX_PIP))
         view = L.View(
             players=P, seat=s.seat if seat is None else seat, starter=s.starter,
             phase=s.phase - 1 if seat is None else L.START,  # legality has no engine phase
