@@ -90,12 +90,12 @@ def test_a_clause_whose_condition_never_holds(
     """puremco-d9's hand sizes on a double-12 set: DEAL-4 forbids it."""
     text, block = clause_block(data, "DEAL-4")
     (data / "clauses.yaml").write_text(text.replace(block, block + (
-        "- id: DEAL-9\n  title: Short hands on the big set\n  sources: [puremco]\n"
+        "- id: DEAL-99\n  title: Short hands on the big set\n  sources: [puremco]\n"
         "  when: {hand_sizes: [puremco-d9], tile_set: [double-12]}\n"
         "  text: A condition no valid rule set meets.\n\n")), encoding="utf-8")
     code, failures = run_check(capsys)
     assert code == 1
-    assert named(failures, "dead clause DEAL-9", "DEAL-4")
+    assert named(failures, "dead clause DEAL-99", "DEAL-4")
 
 
 def test_an_option_value_without_a_clause(
