@@ -26,6 +26,7 @@ from typing import Any
 from . import legality as L
 from . import tiles as T
 from .legality import CHAIN, FOLLOW, START, And, Bool, Not, Opts, Or, Slot, Train, View
+from .tilesets import highest
 
 Chain = list[tuple[Bool, str]]
 
@@ -154,8 +155,7 @@ def answers(state: Mapping[str, Any], options: Mapping[str, str],
         # END-1: nothing after the round; ENG-4: only drawing for the engine
         clause = "END-1" if phase == "over" else "ENG-4"
         return legal, {x: clause for x in texts}
-    max_pip = 12 if options["tile_set"] == "double-12" else 9
-    v = L.view_of_state(state, max_pip)
+    v = L.view_of_state(state, highest(options["tile_set"]))
     o = Opts(values=options)
     lg = L.legal(v, o)
     legal = L.legal_view(v, o)
@@ -202,8 +202,8 @@ def turns_to_play(state: Mapping[str, Any], options: Mapping[str, str]) -> int |
     passes until then (0: the mover can play now), within two rounds; None: nobody can
     ever play (see `blocked`). The boneyard is taken as empty."""
     n = len(state["hands"])
-    top = 12 if options["tile_set"] == "double-12" else 9
-    v = L.view_of_state({**state, "phase": "start", "drawn": None, "turn_doubles": []}, top)
+    v = L.view_of_state({**state, "phase": "start", "drawn": None, "turn_doubles": []},
+                        highest(options["tile_set"]))
     o = Opts(values=options)
     hands = [[Slot(True, T.HIGH[x], T.LOW[x]) for x in (T.parse(h) for h in hand)]
              for hand in state["hands"]]

@@ -36,6 +36,7 @@ from . import decisions as D
 from . import legality as L
 from . import parametric as P
 from . import tiles as T
+from .tilesets import highest
 
 DEFAULT_STATES = 60
 """States per rule set in the default `mtrain check` (and CI); `--full` compares FULL_STATES."""
@@ -288,16 +289,17 @@ def z3_search(name: str, rules: Rules) -> list[PathResult]:
     from mtrain.conformance.fixture import table_state
     from mtrain.reference.codec import state_from_json
 
-    from .distinguish import realise
+    from .distinguish import realise, wide_top
 
     rs = rules.ruleset
     options = dict(rs.items())
-    d12 = options["tile_set"] == "double-12"
+    top = highest(options["tile_set"])
     out: list[PathResult] = []
-    sym = L.Symbolic(Z3_SLOTS, Z3_PLAYERS)
+    sym = L.Symbolic(Z3_SLOTS, Z3_PLAYERS, max_number=top)
     v, ctx = sym.view, sym.ctx
     o = L.Opts(values=options)
-    base = [*sym.structure(d12), *sym.well_formed(o), v.players == Z3_PLAYERS, v.seat == 0]
+    base = [*sym.structure(wide_top(top)), *sym.well_formed(o), v.players == Z3_PLAYERS,
+            v.seat == 0]
     solver = z3.SimpleSolver(ctx=ctx)
     solver.set("random_seed", 0)
     solver.set("rlimit", Z3_RLIMIT)
@@ -319,7 +321,7 @@ def z3_search(name: str, rules: Rules) -> list[PathResult]:
             continue
         w = sym.decode(model)
         try:
-            table = realise(w, top=12 if d12 else 9)
+            table = realise(w, top=top)
             js = table_state(table, rs)
             state = state_from_json(rules, js)
         except Exception:  # a witness the realiser cannot write: reported, not hidden

@@ -17,11 +17,12 @@ from typing import Any
 import pytest
 
 from mtrain.cli import main
-from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
+from mtrain.conformance.adapter import ReferenceImplementation, RefusedSetup, ruleset_json
 from mtrain.conformance.fixture import table_state
 from mtrain.conformance.serve import Server, serve
 from mtrain.reference.codec import MAX_SEATS, StateError
 from mtrain.spec.catalog import catalog
+from mtrain.spec.ruleset import CUSTOM
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "data" / "fixtures"
@@ -171,7 +172,13 @@ def test_more_seats_than_any_rule_set_deals_to() -> None:
         "state.hands: 21 hands, but a table has at most 20 seats (the most any rule set "
         "deals to)")
     del table["hands"][MAX_SEATS]
-    assert ReferenceImplementation().legal(ruleset_json(pagat), table_state(table, pagat))
+    reference = ReferenceImplementation()
+    with pytest.raises(RefusedSetup) as refused:  # pagat deals to 2..10 players only
+        reference.legal(ruleset_json(pagat), table_state(table, pagat))
+    assert refused.value.clause == "DEAL-7"
+    twenty = catalog().from_values({**dict(pagat.choices), "hand_sizes": CUSTOM}, "twenty",
+                                   ((20, 4),))  # 80 tiles of 91: a table can deal to 20
+    assert reference.legal(ruleset_json(twenty), table_state(table, twenty))
 
 
 @pytest.mark.parametrize("change, fault", [
