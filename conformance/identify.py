@@ -23,7 +23,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 import z3
@@ -185,6 +185,16 @@ def _first_guess(impl: Implementation, fixtures: Sequence[Fixture],
 class Model:
     """The option space in z3: one integer per option, its last index meaning `other`."""
 
+    _built: ClassVar[dict[int, tuple[Catalog, Model]]] = {}
+
+    @classmethod
+    def of(cls, space: Space) -> Model:
+        """The model of the space's catalogue, built once (building is the slow part)."""
+        found = cls._built.get(id(space.cat))
+        if found is None or found[0] is not space.cat:
+            found = cls._built[id(space.cat)] = (space.cat, cls(space))
+        return found[1]
+
     def __init__(self, space: Space) -> None:
         self.space = space
         self.options = space.options
@@ -193,6 +203,8 @@ class Model:
         self._eq = {(o, v): self.x[o] == k for o, vs in self.options.items()
                     for k, v in enumerate([*vs, OTHER])}
         self._inside: dict[Any, Any] = {}
+        # (fixture, the outcomes seen) -> (its partition, the constraint)
+        self.constraints: dict[tuple[int, tuple[tuple[int, str], ...]], tuple[Any, Any]] = {}
         self.hard: list[Any] = []
         for o, vs in self.options.items():
             top = len(vs) - 1 if o == "tile_set" else len(vs)
@@ -236,14 +248,19 @@ class Model:
 def _constraint(model: Model, part: Partition, obs: Observation) -> Any | None:
     """The rule sets that pass and fail exactly the entries the engine did, or an
     option of the fixture played `other`."""
-    seen = [(i, o) for i, o in enumerate(obs.outcomes) if o is not None]
+    seen = tuple((i, o) for i, o in enumerate(obs.outcomes) if o is not None)
     if not seen:
         return None
+    known = model.constraints.get((id(part), seen))
+    if known is not None and known[0] is part:
+        return known[1]
     cells = [c for c in part.cells if all(c.run.outcomes[i] == o for i, o in seen)]
     full = model.space.full()
     depends = {o for c in part.cells for o, vs in c.region.items() if vs != full[o]}
     escape = [model.x[o] == model.other[o] for o in depends if o != "tile_set"]
-    return z3.Or([model.inside(c.region) for c in cells] + escape)
+    found = z3.Or([model.inside(c.region) for c in cells] + escape)
+    model.constraints[id(part), seen] = (part, found)
+    return found
 
 
 def solve(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str] | None = None,
@@ -287,7 +304,7 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
             parts[fx.id] = explore(fx, space)
     informative = {fid for fid, p in parts.items()
                    if len({c.run.outcomes for c in p.cells}) > 1}
-    model = Model(space)
+    model = Model.of(space)
     sent = _first_guess(impl, fixtures, informative)
     values: dict[str, str] = dict(sent.choices)
     observations: list[Observation] = []
