@@ -158,7 +158,7 @@ class Docs:
             "",
             "```sh",
             "pip install . && mtrain conform          # the suite against the reference engine",
-            "pip install -e '.[test]' && ruff check . && mypy && pytest   # the project's tests",
+            "pip install -e '.[test]' && ruff check . && mypy && pytest -n auto  # the tests",
             "```",
             "",
             "## Where things are",
