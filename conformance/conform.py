@@ -37,7 +37,7 @@ from mtrain.spec.yamlload import SpecError
 from mtrain.spec.yamlload import load as load_yaml
 
 from .adapter import JSON, Implementation, ReferenceImplementation, Unsupported
-from .fixture import Expectation, Fixture, load_corpus
+from .fixture import FIXTURE_ROOT, Expectation, Fixture, load_corpus
 from .inprocess import TimedImplementation
 from .process import (
     ConfigurationError,
@@ -472,9 +472,12 @@ def rerun_command(args: argparse.Namespace, fx: Fixture, rs: Ruleset) -> str:
         parts += ["--adapter", args.adapter]
     if args.timeout != DEFAULT_TIMEOUT:
         parts += ["--timeout", f"{args.timeout:g}"]
-    if args.fixtures is not None or Path(fx.path).is_file():
-        parts += ["--fixtures", fx.path]
-    if fx.path.startswith(SITUATION_PATH):  # made again by the same count
+    # shown relative to the project (fixture.py), so made absolute: a rerun from anywhere
+    where = Path(fx.path) if Path(fx.path).is_absolute() else FIXTURE_ROOT.parent.parent / fx.path
+    situation = fx.path.startswith(SITUATION_PATH)
+    if not situation and (args.fixtures is not None or where.is_file()):
+        parts += ["--fixtures", str(where)]
+    if situation:  # made again by the same count
         parts += ["--situations", str(getattr(args, "situations_run", SITUATIONS))]
     parts += ["-k", fx.id]
     rules_from = getattr(args, "rules_from", {})
