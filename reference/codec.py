@@ -8,7 +8,8 @@ equal JSON, and `state_from_json(state_to_json(s)) == s`.
 
 from __future__ import annotations
 
-import itertools
+import functools
+from collections.abc import Callable
 from typing import Any, TypeGuard
 
 from mtrain.spec import tiles as T
@@ -142,16 +143,20 @@ def state_to_json(state: State) -> dict[str, Any]:
     }
 
 
+@functools.cache
+def _ids_by_text(max_pip: int) -> dict[str, int]:
+    """Tile id by text ("5-12" and "12-5") for the tiles of one set."""
+    return {text: t for text, t in T.BY_TEXT.items() if T.HIGH[t] <= max_pip}
+
+
 def _fast_ids(items: list[Any], max_pip: int) -> list[int] | None:
     """The ids of a list of tile texts of the set, or None when some item is anything else
     (the caller then goes through them one by one, to say which)."""
     try:
-        ids = list(map(T.BY_TEXT.get, items, itertools.repeat(-1, len(items))))
+        ids = list(map(_ids_by_text(max_pip).get, items))
     except TypeError:  # an unhashable item
         return None
-    if ids and (min(ids) < 0 or max(ids) >= T.set_size(max_pip)):
-        return None
-    return ids
+    return None if None in ids else ids  # type: ignore[return-value]
 
 
 def state_from_json(rules: Rules, data: Any) -> State:
@@ -172,8 +177,7 @@ def state_from_json(rules: Rules, data: Any) -> State:
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise StateError(f"state.{key} has the wrong type: {value!r}")
         return value
-
-    by_text, high, oriented, other_end = T.BY_TEXT, T.HIGH, T.ORIENTED, T.OTHER_END
+    by_text, high = T.BY_TEXT, T.HIGH
 
     def tile(text: Any, where: str, *index: int) -> int:
         # the common case without a call to parse or a message built for nothing
@@ -239,22 +243,23 @@ def state_from_json(rules: Rules, data: Any) -> State:
                          f"not {len(trains_j)}")
     st.trains, st.ends, st.markers = [], [], []
     st.table_mask = T.BIT[T.DOUBLE[st.engine]] if st.engine_placed else 0
+    if len(_TRAINS) > _TRAINS_KEPT:
+        _TRAINS.clear()
     for i, tj in enumerate([*trains_j, need("mexican", dict)]):
         where = f"state.trains[{i}]" if i < n else "state.mexican"
         if not isinstance(tj, dict) or not isinstance(tj.get("tiles"), list):
             raise StateError(f"{where} must be an object with a 'tiles' list")
-        end, ids, mask = st.engine, [], st.table_mask
-        for k, x in enumerate(tj["tiles"]):
-            t = by_text.get(x, -1) if type(x) is str else -1
-            if t < 0 or high[t] > max_pip:
-                t = tile(x, f"{where}.tiles", k)
-            if x != oriented[t][end] and int(str(x).split("-")[0]) != end:
-                raise StateError(f"{where}.tiles[{k}]: {x} does not continue from {end} "
-                                 "(tiles are written near end first) [TRAIN-2]")
-            end = other_end[t][end]
-            ids.append(t)
-            mask |= bit[t]
-        st.table_mask = mask
+        memo_key: tuple[Any, ...] | None = (max_pip, st.engine, *tj["tiles"])
+        try:
+            known = _TRAINS.get(memo_key)  # type: ignore[arg-type]
+        except TypeError:  # an unhashable item: read it below, to say what is wrong
+            memo_key = known = None
+        if known is None:
+            known = _train_tiles(tj["tiles"], st.engine, max_pip, where, tile)
+            if memo_key is not None:
+                _TRAINS[memo_key] = known
+        train_ids, end, mask = known
+        st.table_mask |= mask
         given_end = tj.get("end", end)
         if not _is_int(given_end) or given_end != end:
             raise StateError(f"{where}.end: {given_end!r} but the tiles end in {end}")
@@ -263,7 +268,7 @@ def state_from_json(rules: Rules, data: Any) -> State:
             raise StateError("state.mexican: the Mexican Train never carries a marker [MARK-2]")
         if not isinstance(marker, bool):
             raise StateError(f"{where}.marker must be true or false")
-        st.trains.append(tuple(ids))
+        st.trains.append(train_ids)
         st.ends.append(end)
         st.markers.append(marker)
     st.open_doubles = [train_from_json(n, x, "state.open_doubles")
@@ -292,6 +297,31 @@ def state_from_json(rules: Rules, data: Any) -> State:
     return st
 
 
+_TRAINS: dict[tuple[Any, ...], tuple[tuple[int, ...], int, int]] = {}
+"""Trains read before, by (highest number, engine, tile texts): from one state to the next
+most trains do not change, and reading one tile by tile is most of reading a state."""
+_TRAINS_KEPT = 1 << 14
+
+
+def _train_tiles(tiles: list[Any], engine: int, max_pip: int, where: str,
+                 tile: Callable[..., int]) -> tuple[tuple[int, ...], int, int]:
+    """(tile ids, open end, mask) of a train's tiles, written near end first from the
+    engine's number (TRAIN-2); raises StateError naming the first tile that is not."""
+    by_text, high, oriented, other_end, bit = T.BY_TEXT, T.HIGH, T.ORIENTED, T.OTHER_END, T.BIT
+    end, ids, mask = engine, [], 0
+    for k, x in enumerate(tiles):
+        t = by_text.get(x, -1) if type(x) is str else -1
+        if t < 0 or high[t] > max_pip:
+            t = tile(x, f"{where}.tiles", k)
+        if x != oriented[t][end] and int(str(x).split("-")[0]) != end:
+            raise StateError(f"{where}.tiles[{k}]: {x} does not continue from {end} "
+                             "(tiles are written near end first) [TRAIN-2]")
+        end = other_end[t][end]
+        ids.append(t)
+        mask |= bit[t]
+    return tuple(ids), end, mask
+
+
 def _result(res: Any, st: State) -> Result:
     n = st.players
     if not isinstance(res, dict) or res.get("end") not in ("domino", "blocked"):
@@ -315,10 +345,14 @@ def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+_INT_ONLY = frozenset({int})
+
+
 def _ints(value: Any, n: int, where: str, most: int) -> list[int]:
-    if not isinstance(value, list) or len(value) != n or not all(map(_is_int, value)):
+    if not isinstance(value, list) or len(value) != n or not set(map(type, value)) <= _INT_ONLY:
         raise StateError(f"state.{where} must be a list of {n} integers")
-    for s, v in enumerate(value):
-        if not 0 <= v <= most:
-            raise StateError(f"state.{where}[{s}]: {v} is not in 0..{most}")
+    if value and (min(value) < 0 or max(value) > most):
+        for s, v in enumerate(value):
+            if not 0 <= v <= most:
+                raise StateError(f"state.{where}[{s}]: {v} is not in 0..{most}")
     return list(value)

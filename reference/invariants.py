@@ -90,21 +90,29 @@ def numbers(state: State) -> list[Violation]:
     return out
 
 
+@functools.lru_cache(maxsize=1 << 14)  # most trains are the same from state to state
+def _train_end(engine: int, train: tuple[int, ...]) -> tuple[int, int]:
+    """(the open end of a train laid from `engine`, -1) or (the end so far, the index of
+    the first tile that does not match it)."""
+    end = engine
+    for k, t in enumerate(train):
+        far = T.OTHER_END[t][end]
+        if far < 0:
+            return end, k
+        end = far
+    return end, -1
+
+
 def connected(state: State) -> list[Violation]:
     out = []
     for i, train in enumerate(state.trains):
-        end = state.engine
-        for k, t in enumerate(train):
-            far = T.OTHER_END[t][end]
-            if far < 0:
-                out.append(("INV-CONNECTED", f"train {i}: tile {k} ({T.name(t)}) does not "
-                            f"match {end}"))
-                break
-            end = far
-        else:
-            if state.ends[i] != end:
-                out.append(("INV-CONNECTED", f"train {i}: open end {state.ends[i]}, "
-                            f"tiles end in {end}"))
+        end, bad = _train_end(state.engine, tuple(train))
+        if bad >= 0:
+            out.append(("INV-CONNECTED", f"train {i}: tile {bad} ({T.name(train[bad])}) "
+                        f"does not match {end}"))
+        elif state.ends[i] != end:
+            out.append(("INV-CONNECTED", f"train {i}: open end {state.ends[i]}, "
+                        f"tiles end in {end}"))
     return out
 
 

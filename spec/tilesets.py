@@ -80,6 +80,7 @@ def engines(top: int) -> list[int]:
     return sorted(numbers(top), reverse=True)
 
 
+@functools.cache  # read for every state the codec reads
 def rounds(top: int) -> int:
     """MATCH-1: a match plays one round per engine."""
     return len(engines(top))

@@ -25,7 +25,6 @@ is checked against the schemas and the invariants and compared field by field.
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from collections.abc import Sequence
@@ -55,6 +54,7 @@ from ..adapter import JSON, Implementation, Refused
 from ..answers import identical, state_problems
 from ..fixture import action_text
 from ..process import AS_EXPECTED, HarnessError, NotApplicable, ProcessImplementation
+from ..protocol import encode_value
 from .judge import (
     Disagreement,
     Judge,
@@ -288,7 +288,7 @@ class Asker:
 
 
 def codec_bytes(value: Any) -> bytes:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+    return encode_value(value)
 
 
 _ACTIONS: dict[tuple[Any, ...], bytes] = {}

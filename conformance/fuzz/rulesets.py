@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from mtrain.spec.yamlload import SpecError
 
 from ..adapter import JSON, ruleset_json
 from ..fixture import max_pip_of
+from ..protocol import encode_value
 
 PLAIN_SHARE = 0.25
 """Share of default games played under a shipped variant with no overlay."""
@@ -61,7 +61,7 @@ def _named(variant: str) -> Context:
 
 def _context_of(rs: Ruleset) -> Context:
     rj = ruleset_json(rs)
-    encoded = json.dumps(rj, separators=(",", ":"), ensure_ascii=False).encode()
+    encoded = encode_value(rj)
     return Context(rs.name, rs, Rules.of(rs), rj, encoded, max_pip_of(rs))
 
 
