@@ -87,15 +87,20 @@ _ORJSON_OPTIONS = orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATAC
 def encode_value(value: Any) -> bytes:
     """A JSON value as compact UTF-8 JSON, without a newline.
 
-    orjson writes the plain dicts, lists, strings, numbers and booleans of a message four
-    times faster than `json`, with the same bytes; anything else it leaves to `json`
-    (an integer beyond 64 bits, a key that is not a string, a subclass), so the text is
-    always what `json.dumps` writes. A message never holds NaN or an infinity: `decode`
+    orjson writes the plain dicts, lists, strings, integers and booleans of a message
+    four times faster than `json`, with the same bytes; what it leaves (an integer beyond
+    64 bits, a key that is not a string, a subclass, a lone surrogate) goes to `json`.
+    A float (which no message of the protocol holds) may be written in another form of
+    the same number (1e-7 for 1e-07). A message never holds NaN or an infinity: `decode`
     refuses them, and orjson would write them as null."""
     try:
         return orjson.dumps(value, option=_ORJSON_OPTIONS)
     except TypeError:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+        text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        try:
+            return text.encode()
+        except UnicodeEncodeError:  # a lone surrogate, read from an escape: keep it one
+            return json.dumps(value, separators=(",", ":")).encode()
 
 
 class _NotJSON(ValueError):

@@ -14,6 +14,8 @@ from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from referencing import Registry, Resource
 
 from mtrain.conformance.adapter import Refused, ruleset_json
@@ -85,10 +87,53 @@ def test_encode_is_one_compact_line() -> None:
     (b"hello\n", "not JSON"),
     (b"\xff\xfe{}\n", "not JSON"),
     (b"[1, 2]\n", "JSON object, not list"),
+    (b'{"id": NaN}\n', "not JSON (NaN is not a JSON number)"),
+    (b'{"id": -Infinity}\n', "not JSON (-Infinity is not a JSON number)"),
+    (b'{"id": 1e999}\n', "not JSON (1e999 is too large for a number)"),
+    (b'{"id": 1,}\n', "not JSON ("),
 ])
 def test_decode_refuses(line: bytes, fault: str) -> None:
     with pytest.raises(ProtocolError, match=re.escape(fault)):
         decode(line)
+
+
+# Lines the fast reader (orjson) and json might read differently: an integer beyond 64 bits
+# (orjson reads a float), a lone surrogate and a byte-order mark (orjson refuses them).
+@pytest.mark.parametrize("line", [
+    b'{"id": 123456789012345678901234567890, "n": -9223372036854775809}',
+    b'{"id": 18446744073709551615, "s": "\\ud800", "t": "caf\xc3\xa9"}',
+    b'{"a": [1.5, -0.0, 1e-7, 2.5e+300], "b": {"c": null, "d": [true, false]}}',
+    '{"id": 1, "u": "\u00fc"}'.encode(),
+])
+def test_decode_reads_what_json_reads(line: bytes) -> None:
+    got = decode(line)
+    want = json.loads(line)
+    assert got == want and json.dumps(got) == json.dumps(want)  # ints stay ints
+    assert decode(encode(got)) == want
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20)
+
+
+@given(st.dictionaries(st.text(), JSON_VALUES, max_size=6))
+@settings(max_examples=300, deadline=None)
+def test_encode_writes_the_bytes_json_writes(message: dict[str, Any]) -> None:
+    assert encode(message) == json.dumps(message, separators=(",", ":"),
+                                         ensure_ascii=False).encode() + b"\n"
+    assert decode(encode(message)) == message
+
+
+def test_encode_leaves_to_json_what_orjson_does_not_write() -> None:
+    class Name(str):
+        pass
+
+    message: dict[Any, Any] = {"id": 2**70, 3: "key not a string", "name": Name("x")}
+    assert encode(message) == json.dumps(message, separators=(",", ":"),
+                                         ensure_ascii=False).encode() + b"\n"
+    assert decode(encode({"s": "\ud800"})) == {"s": "\ud800"}  # escaped, not a bad byte
 
 
 @pytest.mark.parametrize("message, fault", [
