@@ -41,6 +41,7 @@ from typing import Any
 from mtrain.conformance import fuzz
 from mtrain.conformance.process import ProcessImplementation
 from mtrain.conformance.protocol import encode, request
+from mtrain.heap import settle_heap
 
 CANNED = """
 import sys
@@ -76,6 +77,7 @@ def fuzz_run(games: int, seed: int, jobs: int, variants: list[str]) -> tuple[int
     target = fuzz.Target("impl", f"{mtrain_command()} serve", "mtrain-serve")
     impl = target.make()
     impl.info()  # the first server started before the clock, as fuzz() does
+    settle_heap()  # as `mtrain fuzz` does once it is set up
     cpu = _cpu()
     with tempfile.TemporaryDirectory() as out:
         report = fuzz.fuzz(target, variants, games, seed, jobs=jobs, out=out, impl=impl)

@@ -10,7 +10,8 @@ harness would send, as the protocol client encodes it. Three streams are cut fro
     fuzz    the whole recording in order: what `mtrain fuzz` sends (several requests on
             the same state: the legal actions, refusals, the action taken)
 
-Each stream is repeated up to --requests lines, fed from a file to the server's stdin,
+Each stream is cut to --requests lines (repeated, if the recording is shorter: then a
+state comes back, which the server may remember), fed from a file to the server's stdin,
 its answers go to /dev/null, and the server is pinned to one core (--cpu). A bare JSON
 echo server (parse each line, re-serialise it) runs the same streams: the baseline any
 JSON Lines server pays. The time to start and greet a server is measured on an empty
@@ -125,7 +126,10 @@ def mtrain_command() -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=20, help="games recorded (default 20)")
+    parser.add_argument("--games", type=int, default=120,
+                        help="games recorded (default 120: some 11,000 states, so that the "
+                        "legal and apply streams of 10,000 requests repeat no state, as "
+                        "the server remembers trains and hands it has read)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--requests", type=int, default=10000,
                         help="requests per stream: a short recording is repeated up to this "
@@ -138,11 +142,13 @@ def main() -> int:
     pin = [taskset, "-c", str(args.cpu)] if taskset else []
     servers = {"mtrain serve": [*pin, mtrain_command(), "serve"],
                "echo": [*pin, sys.executable, "-c", ECHO]}
+    recorded = streams(record(args.games, args.seed))
     cut = {name: (lines * (args.requests // len(lines) + 1))[:args.requests]
-           for name, lines in streams(record(args.games, args.seed)).items()}
+           for name, lines in recorded.items()}
     greeting = encode(hello(1, f"mtrain {__version__}"))
     out: dict[str, Any] = {"games": args.games, "seed": args.seed, "runs": args.runs,
-                           "pinned": bool(pin), "streams": {k: len(v) for k, v in cut.items()}}
+                           "pinned": bool(pin), "streams": {k: len(v) for k, v in cut.items()},
+                           "recorded": {k: len(v) for k, v in recorded.items()}}
     with tempfile.TemporaryDirectory() as tmp:
         files = {"empty": Path(tmp, "empty.jsonl")}
         files["empty"].write_bytes(greeting)
@@ -178,7 +184,9 @@ def main() -> int:
         json.dump(out, sys.stdout, indent=2)
         print()
         return 0
-    print(f"{args.games} games recorded (seed {args.seed}); {args.runs} runs per case; "
+    print(f"{args.games} games recorded (seed {args.seed}: "
+          + ", ".join(f"{k} {v}" for k, v in out["recorded"].items()) + " requests); "
+          f"{args.runs} runs per case; "
           f"{'pinned to core ' + str(args.cpu) if pin else 'not pinned'}; "
           f"os.cpu_count() = {os.cpu_count()}")
     for server in servers:

@@ -14,9 +14,10 @@ import traceback
 from typing import IO, Any
 
 from mtrain import __version__
+from mtrain.heap import settle_heap
 from mtrain.reference import codec, engine
 from mtrain.reference.rules import Rules
-from mtrain.spec.catalog import RulesetError
+from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.ruleset import OTHER, Ruleset
 from mtrain.spec.yamlload import SpecError
 
@@ -294,9 +295,9 @@ def serve(stdin: IO[bytes], stdout: IO[bytes], server: Server | None = None) -> 
 def main(rules: Ruleset | None = None, declare: bool = True) -> int:
     """Serve the reference engine; with `rules`, playing that one rule set (declared in
     the hello answer unless `declare` is false)."""
-    if rules is None:
-        return serve(sys.stdin.buffer, sys.stdout.buffer)
-    server = Server(FixedRules(rules), rules if declare else None)
+    server = Server() if rules is None else Server(FixedRules(rules), rules if declare else None)
+    catalog()  # loaded now rather than at the first rule set, to be frozen with the rest
+    settle_heap()
     return serve(sys.stdin.buffer, sys.stdout.buffer, server)
 
 

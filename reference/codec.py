@@ -216,23 +216,22 @@ def state_from_json(rules: Rules, data: Any) -> State:
     for key, v in (("seat", st.seat), ("starter", st.starter)):
         if not 0 <= v < n:
             raise StateError(f"state.{key}: {v} is not a seat 0..{n - 1}")
+    for memo in (_HANDS, _TRAINS):
+        if len(memo) > _KEPT:
+            memo.clear()
     st.hands = []
-    bit = T.BIT
     for s, h in enumerate(hands_j):
         if not isinstance(h, list):
             raise StateError(f"state.hands[{s}] must be a list of tiles")
-        ids = _fast_ids(h, max_pip)
-        if ids is not None:
-            mask = sum(map(bit.__getitem__, ids))
-            if mask.bit_count() == len(ids):  # no carry: no tile twice
-                st.hands.append(mask)
-                continue
-        mask = 0  # the careful way, to name what is wrong
-        for i, x in enumerate(h):
-            t = tile(x, "state.hands", s, i)
-            if mask & T.BIT[t]:
-                raise StateError(f"state.hands[{s}]: {T.name(t)} appears twice")
-            mask |= T.BIT[t]
+        memo_key: tuple[Any, ...] | None = (max_pip, *h)
+        try:
+            mask = _HANDS.get(memo_key)  # type: ignore[arg-type]
+        except TypeError:  # an unhashable item: read it below, to say what is wrong
+            memo_key = mask = None
+        if mask is None:
+            mask = _hand_mask(h, max_pip, s, tile)
+            if memo_key is not None:
+                _HANDS[memo_key] = mask
         st.hands.append(mask)
     bone = need("boneyard", list)
     st.boneyard = _fast_ids(bone, max_pip) or [tile(x, "state.boneyard", i)
@@ -243,16 +242,14 @@ def state_from_json(rules: Rules, data: Any) -> State:
                          f"not {len(trains_j)}")
     st.trains, st.ends, st.markers = [], [], []
     st.table_mask = T.BIT[T.DOUBLE[st.engine]] if st.engine_placed else 0
-    if len(_TRAINS) > _TRAINS_KEPT:
-        _TRAINS.clear()
     for i, tj in enumerate([*trains_j, need("mexican", dict)]):
         where = f"state.trains[{i}]" if i < n else "state.mexican"
         if not isinstance(tj, dict) or not isinstance(tj.get("tiles"), list):
             raise StateError(f"{where} must be an object with a 'tiles' list")
-        memo_key: tuple[Any, ...] | None = (max_pip, st.engine, *tj["tiles"])
+        memo_key = (max_pip, st.engine, *tj["tiles"])
         try:
-            known = _TRAINS.get(memo_key)  # type: ignore[arg-type]
-        except TypeError:  # an unhashable item: read it below, to say what is wrong
+            known = _TRAINS.get(memo_key)
+        except TypeError:
             memo_key = known = None
         if known is None:
             known = _train_tiles(tj["tiles"], st.engine, max_pip, where, tile)
@@ -297,10 +294,30 @@ def state_from_json(rules: Rules, data: Any) -> State:
     return st
 
 
+_HANDS: dict[tuple[Any, ...], int] = {}
+"""Hands read before: (highest number, tile texts) -> mask. From one state to the next
+most hands and trains do not change, and reading them tile by tile is most of reading a
+state; only what was read without error is kept."""
 _TRAINS: dict[tuple[Any, ...], tuple[tuple[int, ...], int, int]] = {}
-"""Trains read before, by (highest number, engine, tile texts): from one state to the next
-most trains do not change, and reading one tile by tile is most of reading a state."""
-_TRAINS_KEPT = 1 << 14
+"""Trains read before: (highest number, engine, tile texts) -> (ids, open end, mask)."""
+_KEPT = 1 << 14
+
+
+def _hand_mask(items: list[Any], max_pip: int, seat: int, tile: Callable[..., int]) -> int:
+    """The mask of a hand's tiles; raises StateError naming a tile not of the set or one
+    written twice."""
+    ids = _fast_ids(items, max_pip)
+    if ids is not None:
+        mask: int = sum(map(T.BIT.__getitem__, ids))
+        if mask.bit_count() == len(ids):  # no carry: no tile twice
+            return mask
+    mask = 0  # the careful way, to name what is wrong
+    for i, x in enumerate(items):
+        t = tile(x, "state.hands", seat, i)
+        if mask & T.BIT[t]:
+            raise StateError(f"state.hands[{seat}]: {T.name(t)} appears twice")
+        mask |= T.BIT[t]
+    return mask
 
 
 def _train_tiles(tiles: list[Any], engine: int, max_pip: int, where: str,

@@ -9,6 +9,7 @@ import re
 import sys
 from typing import Any
 
+from mtrain.heap import settle_heap
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.yamlload import SpecError
@@ -245,6 +246,7 @@ def _run(args: argparse.Namespace, target: Target, impl: Implementation,
     if not args.json:
         print(f"fuzzing {target.label} against the reference: {args.games} games of {what}, "
               f"seed {args.seed}, following the {whose}'s states", flush=True)
+    settle_heap()  # after the set-up: a fuzz run is many short-lived states
     if sys.stderr.isatty() and not args.json:
         from rich.console import Console
         from rich.progress import Progress

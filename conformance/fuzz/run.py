@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mtrain.heap import settle_heap
+
 from ..adapter import JSON, Implementation, ReferenceImplementation
 from ..conform import SkipEntry, unsupported
 from ..process import ConfigurationError, HarnessError, kill_all
@@ -184,6 +186,7 @@ def _worker_init(target: Target, stop: Any, follow: str, deadline: float | None)
         _WORKER["error"] = _start_error(e)
         return
     _WORKER["session"] = Session(impl, follow, deadline)
+    settle_heap()
     multiprocessing.util.Finalize(None, close_implementation, args=(impl,), exitpriority=10)
 
 
