@@ -217,11 +217,14 @@ def check_request(message: JSON) -> tuple[int, str]:
     for key, want in optional.items():
         if key in message:
             _check_type(message[key], want, f"{kind}.{key}")
-    extra = set(message) - {"id", "type", *fields, *optional}
+    extra = message.keys() - _ALLOWED_KEYS[kind]
     if extra:
         raise ProtocolError(f"a {kind} request has no field {sorted(extra)[0]!r}")
     return rid, kind
 
+
+_ALLOWED_KEYS = {kind: frozenset({"id", "type", *fields, *OPTIONAL_REQUEST_FIELDS.get(kind, {})})
+                 for kind, fields in REQUEST_FIELDS.items()}
 
 _TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
     "int": lambda v: _is_int(v),

@@ -97,12 +97,36 @@ def train_from_json(players: int, value: Any, where: str) -> int:
 
 
 def _oriented(tiles: tuple[int, ...], start: int) -> list[str]:
-    out, end = [], start
-    oriented, other = T.ORIENTED, T.OTHER_END
-    for t in tiles:
-        out.append(oriented[t][end])
-        end = other[t][end]
-    return out
+    """A train's tiles as texts, near end first from `start` (TRAIN-2)."""
+    key = (start, tiles)
+    known = _WRITTEN_TRAINS.get(key)
+    if known is None:
+        out, end = [], start
+        oriented, other = T.ORIENTED, T.OTHER_END
+        for t in tiles:
+            out.append(oriented[t][end])
+            end = other[t][end]
+        if len(_WRITTEN_TRAINS) > _KEPT:
+            _WRITTEN_TRAINS.clear()
+        known = _WRITTEN_TRAINS[key] = tuple(out)
+    return list(known)
+
+
+def _hand_texts(mask: int) -> list[str]:
+    """A hand's tiles as texts, highest first (hand_order)."""
+    known = _WRITTEN_HANDS.get(mask)
+    if known is None:
+        if len(_WRITTEN_HANDS) > _KEPT:
+            _WRITTEN_HANDS.clear()
+        names = T.NAMES
+        known = _WRITTEN_HANDS[mask] = tuple(names[t] for t in T.descending(mask))
+    return list(known)
+
+
+_WRITTEN_TRAINS: dict[tuple[int, tuple[int, ...]], tuple[str, ...]] = {}
+_WRITTEN_HANDS: dict[int, tuple[str, ...]] = {}
+"""Trains and hands written before: from one state to the next most of them do not change
+(the states a harness sends and an engine answers are written tile by tile otherwise)."""
 
 
 def state_to_json(state: State) -> dict[str, Any]:
@@ -128,7 +152,7 @@ def state_to_json(state: State) -> dict[str, Any]:
         "phase": state.phase,
         "seat": state.seat,
         "starter": state.starter,
-        "hands": [[names[t] for t in T.descending(h)] for h in state.hands],  # hand_order
+        "hands": [_hand_texts(h) for h in state.hands],  # hand_order
         "boneyard": [names[t] for t in state.boneyard],
         "trains": [train(i) for i in range(n)],
         "mexican": train(n),
