@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import jsonschema
 
@@ -34,6 +34,8 @@ from mtrain.reference.rules import Rules
 from mtrain.spec.yamlload import schema
 
 from .adapter import JSON, Implementation, ReferenceImplementation, Unsupported
+
+_A = TypeVar("_A")  # an answer of any call, returned unchanged once checked
 
 # The bounds the schemas give (sized for the largest tile set and table), read from them.
 _STATE_DEFS: dict[str, Any] = schema("state")["$defs"]
@@ -321,31 +323,19 @@ class CheckedImplementation:
 
     def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
         state = self.inner.deal(ruleset, players, round, order)
-        problems = state_problems(ruleset, state, dealt=True)
-        if problems:
-            raise AnswerError("deal", problems)
-        return state
+        return _passed("deal", state, state_problems(ruleset, state, dealt=True))
 
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
         actions = self.inner.legal(ruleset, state)
-        problems = actions_problems(actions)
-        if problems:
-            raise AnswerError("legal", problems)
-        return actions
+        return _passed("legal", actions, actions_problems(actions))
 
     def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
         new = self.inner.apply(ruleset, state, action)
-        problems = state_problems(ruleset, new)
-        if problems:
-            raise AnswerError("apply", problems)
-        return new
+        return _passed("apply", new, state_problems(ruleset, new))
 
     def winners(self, ruleset: JSON, state: JSON) -> list[int]:
         seats = self.inner.winners(ruleset, state)
-        problems = winners_problems(seats)
-        if problems:
-            raise AnswerError("winners", problems)
-        return seats
+        return _passed("winners", seats, winners_problems(seats))
 
     def score(self, ruleset: JSON, state: JSON, winner: int | None) -> list[int]:
         """The inner `score`, when it has one (runner.check_score asks for it)."""
@@ -359,6 +349,13 @@ class CheckedImplementation:
         close = getattr(self.inner, "close", None)
         if callable(close):
             close()
+
+
+def _passed(asked: str, answer: _A, problems: list[Problem]) -> _A:
+    """The answer to `asked`, when its checks found no problem in it."""
+    if problems:
+        raise AnswerError(asked, problems)
+    return answer
 
 
 def checked(impl: Implementation) -> Implementation:

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .fixture import Fixture
-from .mutants import MUTANTS, _passing_runs, _touches
+from .mutants import MUTANTS
+from .mutants.runs import passing_runs, reachable
 from .runner import resolve, run_one
 
 
@@ -35,19 +36,14 @@ class Blame:
 
 def blame(fixtures: Sequence[Fixture], names: Sequence[str] | None = None) -> list[Blame]:
     """Per mutant: the clauses its failures are charged to."""
-    runs, _ = _passing_runs(fixtures)
+    runs, _ = passing_runs(fixtures)
     out = []
     for name in names or list(MUTANTS):
         m = MUTANTS[name]
         impl = m.implementation()
-        touches = _touches(m)
         charged: Counter[str] = Counter()
         failures = 0
-        for fx, variant, rj, called in runs:
-            if touches is not None and touches.isdisjoint(called):
-                continue  # the mutant plays this run exactly as the reference
-            if touches is None and not impl.differs_under(rj):
-                continue
+        for fx, variant, _, _ in reachable(impl, runs):
             exp = next(e for v, e in fx.rulesets() if v == variant)
             try:
                 outcome = run_one(fx, resolve(variant), exp, impl)

@@ -36,6 +36,7 @@ from mtrain.conformance.runner import run_fixture, start_state, take_step
 from mtrain.spec import diffing, distinguish
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
+from mtrain.spec.fixture_writer import description
 from mtrain.spec.legality import legal_actions
 from mtrain.spec.scope import Space
 
@@ -147,7 +148,7 @@ def test_regenerating_gives_the_same_files() -> None:
     for name, text in gen.files.items():
         assert text == distinguish.without_scopes(written[name]), (
             f"{name} is stale: python -m mtrain.spec.distinguish --write")
-    assert all(len(distinguish._description(s)) <= 120 for s in gen.situations)
+    assert all(len(description(s)) <= 120 for s in gen.situations)
 
 
 # -- random reachable states ---------------------------------------------------------------

@@ -1082,7 +1082,7 @@ def test_reference_unchanged_after_every_mutant() -> None:
 def test_swaps_reach_every_module_that_imported_the_function() -> None:
     """A module that imported an engine function by name must be in the swap sites, or a
     mutant would be half applied (legal() and apply() disagreeing)."""
-    from mtrain.conformance.mutants import _SITES
+    from mtrain.conformance.mutants.implementation import _SITES
 
     modules = [engine, deal_module, codec, adapter, runner, fixture]
     for name in {n for m in MUTANTS.values() for n in m.patches}:

@@ -1,0 +1,367 @@
+"""The faulty engine functions of the mutants that change play: the deal and the seats,
+the first turn, turns and drawing, markers, doubles.
+
+Each wraps the reference function it replaces (bound once in originals.py) or stands
+in for it; catalogue.py names the engine function each one is swapped for.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from mtrain.reference import codec, engine
+from mtrain.reference.engine import (
+    CHAIN,
+    DRAW,
+    END_CHAIN,
+    ENGINE,
+    FOLLOW,
+    OVER,
+    PASS,
+    START,
+    Action,
+    State,
+)
+from mtrain.reference.rules import FOLLOW_RESTRICTED, Rules
+from mtrain.spec import tiles as T
+
+from ..adapter import JSON
+from . import originals as ref
+
+# --- deal and seats ----------------------------------------------------------------------
+
+
+def engine_always_top(rules: Rules, round_no: int) -> int:
+    return rules.max_pip
+
+
+def pagat_five_takes_fifteen(rules: Rules) -> Rules:
+    if rules.ruleset["hand_sizes"] != "pagat":
+        return rules
+    table = {**dict(rules.ruleset.hand_table), 5: 15}
+    ruleset = dataclasses.replace(rules.ruleset, hand_table=tuple(sorted(table.items())))
+    return dataclasses.replace(rules, ruleset=ruleset, hand_table=table)
+
+
+def engine_searched_for(state: JSON, rules: Rules) -> JSON:
+    if rules.holder_lays or state["phase"] != "start":
+        return state
+    first = (state["round"] - 1) % len(state["hands"])
+    return {**state, "phase": "engine", "engine_placed": False, "seat": first,
+            "starter": first}
+
+
+def place_engine_seat_zero(state: State, holder: int) -> None:
+    ref.place_engine(state, holder)
+    if not state.rules.engine_holder_starts:
+        state.seat = state.starter = 0
+
+
+def rotate_off_by_one(state: State, holder: int) -> None:
+    ref.place_engine(state, holder)
+    if not state.rules.engine_holder_starts:
+        state.seat = state.starter = state.round % state.players
+
+
+def search_from_seat_zero(state: JSON, rules: Rules) -> JSON:
+    if state["phase"] != "engine":
+        return state
+    return {**state, "seat": 0, "starter": 0}
+
+
+def draw_finder_moves_on(state: State) -> None:
+    searching = state.phase == ENGINE
+    ref.draw(state)
+    if searching and state.phase == START and state.rules.engine_holder_starts:
+        state.seat = state.starter = (state.seat + 1) % state.players
+
+
+def search_drops_tiles(state: State) -> None:
+    if state.phase != ENGINE or state.boneyard[0] == T.DOUBLE[state.engine]:
+        ref.draw(state)
+        return
+    state.boneyard.pop(0)  # the drawn tile is laid aside instead of kept
+    state.seat = (state.seat + 1) % state.players
+
+
+def holder_keeps_engine(state: JSON, rules: Rules) -> JSON:
+    if not (rules.holder_lays and rules.engine_holder_starts) or state["phase"] != "start":
+        return state
+    hands = [list(h) for h in state["hands"]]
+    engine_tile = T.DOUBLE[state["engine"]]
+    seat = state["starter"]
+    ids = sorted([T.parse(x) for x in hands[seat]] + [engine_tile], key=codec.hand_order)
+    hands[seat] = [T.name(t) for t in ids]
+    return {**state, "hands": hands}
+
+
+# --- first turn --------------------------------------------------------------------------
+
+
+def open_mexican_on_first_turn(state: State, seat: int, all_marked: bool = False,
+                                first_turns_over: bool = False) -> list[int]:
+    out = ref.open_trains(state, seat, all_marked, first_turns_over)
+    if (state.rules.chain_first_turn and ref.in_first_turn(state, seat) and not first_turns_over
+            and state.players not in out):
+        out.append(state.players)
+    return out
+
+
+def chain_goes_anywhere(state: State) -> list[int]:
+    if state.phase != CHAIN:
+        return ref.playable_trains(state)
+    seat = state.seat
+    return [seat, state.players, *(o for o in range(state.players)
+                                   if o != seat and state.markers[o])]
+
+
+def end_chain_always(state: State) -> list[Action]:
+    out = ref.legal_actions(state)
+    if state.phase == CHAIN and END_CHAIN not in out:
+        out.append(END_CHAIN)
+    return out
+
+
+def first_turn_draws(state: State) -> list[Action]:
+    out = ref.legal_actions(state)
+    if out == [PASS] and ref.chain_start(state) and state.drawn < 0 and state.boneyard:
+        return [DRAW]
+    return out
+
+
+def first_turn_pass_unmarked(state: State, action: Action) -> None:
+    seat, was, first = state.seat, state.markers[state.seat], ref.chain_start(state)
+    ref.perform(state, action)
+    if first and action.kind == "pass":
+        state.markers[seat] = was
+
+
+def duties_during_first_turns(state: State, first_turns_over: bool = False) -> list[int]:
+    pending = state.first_pending
+    state.first_pending = 0
+    try:
+        return ref.duties(state)
+    finally:
+        state.first_pending = pending
+
+
+def single_start_chains(state: State, tile: int, train: int) -> None:
+    rules = state.rules
+    if (state.phase == START and not rules.chain_first_turn and train == state.seat
+            and ref.in_first_turn(state, state.seat)):
+        state.rules = dataclasses.replace(rules, chain_first_turn=True)
+        try:
+            ref.play(state, tile, train)
+        finally:
+            state.rules = rules
+    else:
+        ref.play(state, tile, train)
+
+
+def end_turn_keeps_first(state: State) -> None:
+    # engine._end_turn without its FIRST-6 line
+    state.turn_doubles.clear()
+    state.drawn = -1
+    state.seat = (state.seat + 1) % state.players
+    state.phase = START
+    engine._check_blocked(state)
+
+
+def starter_only_mexican_forever(state: State, seat: int, all_marked: bool = False,
+                                  first_turns_over: bool = False) -> list[int]:
+    out = ref.open_trains(state, seat, all_marked, first_turns_over)
+    if (state.rules.starter_only_mexican and seat != state.starter
+            and not state.trains[state.players]):
+        out = [t for t in out if t != state.players]
+    return out
+
+
+def own_train_before_duty(state: State) -> list[int]:
+    if (state.rules.own_train_first and state.phase == START
+            and not state.trains[state.seat]):
+        return [state.seat]
+    return ref.playable_trains(state)
+
+
+# --- turns and drawing -------------------------------------------------------------------
+
+
+def _can_play(out: list[Action]) -> bool:
+    return bool(out) and out[0].kind == "play"
+
+
+def draw_while_playable(state: State) -> list[Action]:
+    out = ref.legal_actions(state)
+    if state.phase in (START, FOLLOW) and state.drawn < 0 and state.boneyard and _can_play(out):
+        out.append(DRAW)
+    return out
+
+
+def pass_while_playable(state: State) -> list[Action]:
+    out = ref.legal_actions(state)
+    if state.phase in (START, FOLLOW) and state.drawn < 0 and _can_play(out):
+        out.append(PASS)
+    return out
+
+
+def draw_two(state: State) -> None:
+    if state.phase != ENGINE and len(state.boneyard) > 1:
+        state.hands[state.seat] |= T.BIT[state.boneyard.pop(0)]
+    ref.draw(state)
+
+
+def drawn_tile_optional(state: State) -> list[Action]:
+    out = ref.legal_actions(state)
+    if state.drawn >= 0 and _can_play(out):
+        out.append(PASS)
+    return out
+
+
+def drawn_tile_anywhere(state: State) -> list[int]:
+    if state.drawn >= 0 and state.phase != CHAIN:
+        return list(range(state.players + 1))
+    return ref.playable_trains(state)
+
+
+def pass_keeps_marker_down(state: State, action: Action) -> None:
+    seat, was = state.seat, state.markers[state.seat]
+    ref.perform(state, action)
+    if action.kind == "pass":
+        state.markers[seat] = was
+
+
+def open_all_trains(state: State, seat: int, all_marked: bool = False,
+                     first_turns_over: bool = False) -> list[int]:
+    return ref.open_trains(state, seat, True, first_turns_over)
+
+
+def mexican_needs_marker(state: State, seat: int, all_marked: bool = False,
+                          first_turns_over: bool = False) -> list[int]:
+    out = ref.open_trains(state, seat, all_marked, first_turns_over)
+    mexican = state.players
+    if mexican in out and not state.markers[mexican]:
+        out.remove(mexican)
+    return out
+
+
+def end_turn_backwards(state: State) -> None:
+    seat = state.seat
+    ref.end_turn(state)
+    if state.phase != OVER:
+        state.seat = (seat - 1) % state.players
+
+
+def draw_marks(state: State) -> None:
+    searching, seat = state.phase == ENGINE, state.seat
+    ref.draw(state)
+    if not searching:
+        state.markers[seat] = True
+
+
+# --- markers -----------------------------------------------------------------------------
+
+
+def play_keeps_markers(state: State, tile: int, train: int) -> None:
+    before = state.markers[:]
+    ref.play(state, tile, train)
+    state.markers[:] = before
+
+
+def cover_keeps_marker(state: State, tile: int, train: int) -> None:
+    covering = train == state.seat and train in state.open_doubles
+    was = state.markers[train]
+    ref.play(state, tile, train)
+    if covering:
+        state.markers[train] = was
+
+
+# --- doubles -----------------------------------------------------------------------------
+
+
+def cover_leaves_double_open(state: State, tile: int, train: int) -> None:
+    before = state.open_doubles[:]
+    ref.play(state, tile, train)
+    if train in before and train not in state.open_doubles and state.phase != OVER:
+        state.open_doubles.insert(before.index(train), train)
+
+
+def double_ends_turn(state: State, tile: int, train: int) -> None:
+    ref.play(state, tile, train)
+    if state.phase == FOLLOW:
+        engine._end_turn(state)
+
+
+def no_duties(state: State, first_turns_over: bool = False) -> list[int]:
+    return []
+
+
+def duties_newest_first(state: State, first_turns_over: bool = False) -> list[int]:
+    rules = state.rules
+    if not rules.oldest_first:
+        return ref.duties(state, first_turns_over)
+    # engine.duties with the last element taken instead of the first
+    if not state.open_doubles or (rules.chain_first_turn and state.first_pending
+                                  and not first_turns_over):
+        return []
+    out = [t for t in state.open_doubles if t not in state.turn_doubles]
+    if rules.release_uncoverable:
+        out = [t for t in out if engine.live(state, t)]
+    return out[-1:]
+
+
+def live_if_mover_can_cover(state: State, train: int) -> bool:
+    return bool(state.rules.number_mask[state.ends[train]] & state.hands[state.seat])
+
+
+def live_while_two_left(state: State, train: int) -> bool:
+    left = state.rules.number_mask[state.ends[train]] & ~state.table_mask
+    return bool(left & (left - 1))
+
+
+def follow_fail_no_draw(state: State) -> list[Action]:
+    out = ref.legal_actions(state)
+    if state.phase == FOLLOW and out == [DRAW]:
+        return [PASS]
+    return out
+
+
+def pass_ends_duty(state: State, action: Action) -> None:
+    if action.kind == "pass" and state.phase != CHAIN:
+        for train in engine.duties(state):
+            state.open_doubles.remove(train)
+    ref.perform(state, action)
+
+
+def follow_pass_unmarked(state: State, action: Action) -> None:
+    seat, was, follow = state.seat, state.markers[state.seat], state.phase == FOLLOW
+    ref.perform(state, action)
+    if follow and action.kind == "pass":
+        state.markers[seat] = was
+
+
+def cover_only_where_open(state: State) -> list[int]:
+    if state.phase != CHAIN:
+        due = engine.duties(state)
+        if due:
+            allowed = engine.open_trains(state, state.seat)
+            return [t for t in due if t in allowed]
+    return ref.playable_trains(state)
+
+
+def restricted_to_last_double(state: State) -> list[int]:
+    rules, laid = state.rules, state.turn_doubles
+    if (state.phase != FOLLOW or rules.follow != FOLLOW_RESTRICTED or len(laid) < 2
+            or engine.duties(state)):
+        return ref.playable_trains(state)
+    base = engine.open_trains(state, state.seat)
+    return [laid[-1], *(t for t in base if t != laid[-1]
+                        and (t == state.players or t not in state.open_doubles))]
+
+
+def restricted_mexican_double_closed(state: State) -> list[int]:
+    out = ref.playable_trains(state)
+    if (state.phase == FOLLOW and state.rules.follow == FOLLOW_RESTRICTED
+            and not engine.duties(state) and state.turn_doubles):
+        first = state.turn_doubles[0]
+        out = [t for t in out if t == first or t not in state.open_doubles]
+    return out

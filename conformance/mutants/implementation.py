@@ -1,0 +1,141 @@
+"""A mutant: one rule bug, and the reference engine with it switched on.
+
+A `MutantImplementation` is a `ReferenceImplementation` that, for the duration of one
+call, builds the engine's `Rules` with a flag changed, swaps engine functions for faulty
+versions (restored when the call returns), or post-processes the JSON it returns. Because
+the swapped function is the one the engine itself calls, `legal()` and `apply()` always
+agree, as they would in a real buggy engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from mtrain.reference import codec, engine
+from mtrain.reference import deal as deal_module
+from mtrain.reference.engine import State
+from mtrain.reference.rules import Rules
+
+from ..adapter import JSON, ReferenceImplementation
+
+RulesHook = Callable[[Rules], Rules]
+DealHook = Callable[[JSON, Rules], JSON]
+WinnersHook = Callable[[State], list[int]]
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One rule bug. `patches` maps an engine function's name to its faulty replacement."""
+
+    name: str
+    description: str
+    clauses: tuple[str, ...]
+    mechanism: str
+    rules: RulesHook | None = None
+    patches: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    post_deal: DealHook | None = None
+    winners: WinnersHook | None = None
+
+    def implementation(self) -> MutantImplementation:
+        return MutantImplementation(self)
+
+    def to_json(self) -> JSON:
+        hooks = [*(["rules"] if self.rules else []), *sorted(self.patches),
+                 *(["deal"] if self.post_deal else []), *(["winners"] if self.winners else [])]
+        return {"name": self.name, "description": self.description,
+                "clauses": list(self.clauses), "mechanism": self.mechanism, "hooks": hooks}
+
+
+# --- swapping engine functions ---------------------------------------------------------
+
+# deal.py and codec.py import a few engine functions by name; a swap must reach them too.
+_SITES: dict[str, tuple[ModuleType, ...]] = {
+    "_place_engine": (engine, deal_module),
+    "_check_blocked": (engine, deal_module),
+    "engine_number": (engine, deal_module, codec),
+}
+
+
+@contextmanager
+def swapped(patches: Mapping[str, Callable[..., Any]]) -> Iterator[None]:
+    """Replace engine functions (everywhere they are looked up) until the block ends."""
+    saved: list[tuple[ModuleType, str, Any]] = []
+    try:
+        for name, fn in patches.items():
+            for module in _SITES.get(name, (engine,)):
+                saved.append((module, name, getattr(module, name)))
+                setattr(module, name, fn)
+        yield
+    finally:
+        for module, name, old in reversed(saved):
+            setattr(module, name, old)
+
+
+class SwappedReference(ReferenceImplementation):
+    """The reference engine with `patches` swapped in (see `swapped`) for every deal,
+    legal and apply call."""
+
+    def __init__(self, patches: Mapping[str, Callable[..., Any]]) -> None:
+        super().__init__()
+        self.patches = patches
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+        with swapped(self.patches):
+            return super().deal(ruleset, players, round, order)
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        with swapped(self.patches):
+            return super().legal(ruleset, state)
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        with swapped(self.patches):
+            return super().apply(ruleset, state, action)
+
+
+class MutantImplementation(SwappedReference):
+    """The reference engine with one mutant switched on."""
+
+    def __init__(self, mutant: Mutant) -> None:
+        super().__init__(mutant.patches)
+        self.mutant = mutant
+        self._mutated: dict[int, Rules] = {}
+
+    def info(self) -> JSON:
+        return {**super().info(), "name": f"mtrain-mutant:{self.mutant.name}"}
+
+    def rules(self, ruleset: JSON) -> Rules:
+        base = super().rules(ruleset)
+        hook = self.mutant.rules
+        if hook is None:
+            return base
+        found = self._mutated.get(id(base))
+        if found is None:
+            found = self._mutated[id(base)] = hook(base)
+        return found
+
+    def differs_under(self, ruleset: JSON) -> bool:
+        """False when this mutant provably behaves as the reference under `ruleset`."""
+        m = self.mutant
+        if m.patches or m.post_deal or m.winners:
+            return True
+        return self.rules(ruleset) is not super().rules(ruleset)
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+        state = super().deal(ruleset, players, round, order)
+        if self.mutant.post_deal is not None:
+            state = self.mutant.post_deal(state, self.rules(ruleset))
+        return state
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        hook = self.mutant.winners
+        with swapped(self.mutant.patches):
+            if hook is None:
+                return super().winners(ruleset, state)
+            st = codec.state_from_json(self.rules(ruleset), state)
+            if not deal_module.match_over(st):  # MATCH-1 as the reference has it: a hook's
+                return []  # bug is in who wins, not in whether the match is over
+            return hook(st)

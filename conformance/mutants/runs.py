@@ -1,0 +1,201 @@
+"""Running the corpus against the mutants: which fixtures kill which mutant.
+
+A fixture kills a mutant when it passes under the reference and at least one of its
+outcomes is `fail` or `error` (a crash included) under the mutant. Only runs that pass
+under the reference are used; a run that never reaches a mutant's hooks is skipped, since
+the mutant would play it exactly as the reference does.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mtrain.reference import engine
+
+from .. import runner
+from ..adapter import JSON, Implementation, ruleset_json
+from ..fixture import Fixture
+from ..runner import run_fixture
+from .catalogue import MUTANTS
+from .implementation import Mutant, MutantImplementation, SwappedReference
+
+
+@dataclass
+class MutantReport:
+    """Which fixtures kill which mutant."""
+
+    kills: dict[str, list[str]]  # mutant name -> ids of the fixtures that kill it
+    runs: int = 0  # fixture x rule set runs that pass under the reference
+    baseline_failures: list[str] = field(default_factory=list)  # "id [variant]"
+    first_only: bool = False  # True: each mutant stopped at its first kill
+    seconds: float = 0.0
+
+    @property
+    def killed(self) -> list[str]:
+        return [name for name, ids in self.kills.items() if ids]
+
+    @property
+    def survived(self) -> list[str]:
+        return [name for name, ids in self.kills.items() if not ids]
+
+    @property
+    def min_kills(self) -> tuple[int, list[str]]:
+        """The fewest fixtures that kill a mutant, and the mutants killed by that few."""
+        if not self.kills:
+            return 0, []
+        low = min(len(ids) for ids in self.kills.values())
+        return low, [name for name, ids in self.kills.items() if len(ids) == low]
+
+    def to_json(self) -> JSON:
+        details = []
+        for name, ids in self.kills.items():
+            details.append({**MUTANTS[name].to_json(), "killed": bool(ids), "killed_by": ids})
+        return {
+            "mutants": {"count": len(self.kills), "details": details},
+            "killed": self.killed,
+            "survived": self.survived,
+            "min_kills": self.min_kills[0],
+            "min_kills_by": self.min_kills[1],
+            "runs": self.runs,
+            "baseline_failures": self.baseline_failures,
+            "first_only": self.first_only,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def _statuses(fx: Fixture, variant: str, impl: Implementation) -> list[str]:
+    try:
+        return [o.status for o in run_fixture(fx, impl, [variant])]
+    except Exception:  # a mutant may crash where the reference does not: that is a kill
+        return ["error"]
+
+
+def run_mutants(fixtures: Sequence[Fixture], names: Sequence[str] | None = None, *,
+                first_only: bool = False, jobs: int = 1,
+                enough: int | None = None) -> MutantReport:
+    """Play every fixture against every mutant (or those in `names`).
+
+    Only the (fixture, rule set) runs that pass under the reference count. With
+    `first_only` a mutant stops at its first kill (faster; one killer per mutant), with
+    `enough` at that many kills. `jobs` > 1 shares the mutants out among that many forked
+    worker processes.
+    """
+    if first_only:
+        enough = 1
+    start = time.perf_counter()
+    chosen = list(MUTANTS) if names is None else list(names)
+    for name in chosen:
+        if name not in MUTANTS:
+            raise ValueError(f"unknown mutant {name!r}; known: {', '.join(sorted(MUTANTS))}")
+    runs, failures = passing_runs(fixtures)
+    if jobs > 1 and len(chosen) > 1 and "fork" in mp.get_all_start_methods():
+        _FORKED[:] = [runs, enough]
+        try:
+            with mp.get_context("fork").Pool(min(jobs, len(chosen))) as pool:
+                lists = pool.map(_forked_kills, chosen, chunksize=1)
+        finally:
+            _FORKED.clear()
+    else:
+        lists = [_kills(MUTANTS[name], runs, enough) for name in chosen]
+    kills = dict(zip(chosen, lists, strict=True))
+    return MutantReport(kills, len(runs), failures, first_only, time.perf_counter() - start)
+
+
+Run = tuple[Fixture, str, JSON, frozenset[str]]
+_FORKED: list[Any] = []  # [runs, enough], read by forked workers
+
+
+class _TracingReference(SwappedReference):
+    """The reference, noting which hooks a run reaches: the engine functions any mutant
+    swaps, and the deal and winners calls."""
+
+    def __init__(self) -> None:
+        self.called: set[str] = set()
+        names = sorted({name for m in MUTANTS.values() for name in m.patches})
+        super().__init__({name: self._tracer(name, getattr(engine, name)) for name in names})
+
+    def _tracer(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        called = self.called
+
+        def traced(*args: Any, **kwargs: Any) -> Any:
+            called.add(name)
+            return fn(*args, **kwargs)
+
+        return traced
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+        self.called.add("deal")
+        return super().deal(ruleset, players, round, order)
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        self.called.add("winners")
+        return super().winners(ruleset, state)
+
+
+def passing_runs(fixtures: Sequence[Fixture]) -> tuple[list[Run], list[str]]:
+    """The (fixture, rule set) runs that pass under the reference, each with the hooks it
+    reaches; and the runs that do not pass."""
+    reference = _TracingReference()
+    runs: list[Run] = []
+    failures: list[str] = []
+    rulesets: dict[str, JSON] = {}
+    for fx in fixtures:
+        for variant in dict.fromkeys(v for v, _ in fx.rulesets()):
+            reference.called.clear()
+            if all(s == "pass" for s in _statuses(fx, variant, reference)):
+                if variant not in rulesets:
+                    rulesets[variant] = ruleset_json(runner.resolve(variant))
+                runs.append((fx, variant, rulesets[variant], frozenset(reference.called)))
+            else:
+                failures.append(f"{fx.id} [{variant}]")
+    return runs, failures
+
+
+def touches(m: Mutant) -> frozenset[str] | None:
+    """The hooks through which `m` acts, or None when it may act anywhere (its rules)."""
+    if m.rules is not None:
+        return None
+    extra = {"deal"} if m.post_deal else set()
+    if m.winners:
+        extra.add("winners")
+    return frozenset(m.patches) | extra
+
+
+def reachable(impl: MutantImplementation, runs: Sequence[Run]) -> Iterator[Run]:
+    """The runs the mutant may play differently from the reference.
+
+    A run that never reaches any hook of the mutant is skipped: up to the first call of a
+    swapped function the mutant runs exactly as the reference, and that call never comes.
+    A mutant of the rules alone is skipped under the rule sets it leaves as they are.
+    """
+    hooks = touches(impl.mutant)
+    for run in runs:
+        _, _, rj, called = run
+        if hooks is not None and hooks.isdisjoint(called):
+            continue
+        if hooks is None and not impl.differs_under(rj):
+            continue
+        yield run
+
+
+def _kills(m: Mutant, runs: Sequence[Run], enough: int | None) -> list[str]:
+    """Ids of the fixtures that kill `m`, in corpus order."""
+    impl = m.implementation()
+    ids: list[str] = []
+    for fx, variant, _, _ in reachable(impl, runs):
+        if ids and ids[-1] == fx.id:
+            continue
+        if any(s != "pass" for s in _statuses(fx, variant, impl)):
+            ids.append(fx.id)
+            if enough is not None and len(ids) >= enough:
+                break
+    return ids
+
+
+def _forked_kills(name: str) -> list[str]:
+    runs, enough = _FORKED
+    return _kills(MUTANTS[name], runs, enough)

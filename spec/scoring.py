@@ -1,0 +1,56 @@
+"""Scoring and the match winners as the clauses say (SCORE-1..6, MATCH-2..5): formulas
+that take z3 terms and plain values alike, so that the score and tie questions and the
+expectations written for their answers share one meaning."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mtrain.spec import tiles as T
+from mtrain.spec.legality import And, If, Opts
+from mtrain.spec.ruleset import Ruleset
+
+
+def tile_value(a: Any, b: Any, o: Opts) -> Any:
+    """SCORE-1..4: what a tile [a-b] (a >= b) is worth under the rule set's blank values."""
+    pips = a + b
+    blanks = If(a == 0, 2, If(b == 0, 1, 0))
+    double_blank = And(a == 0, b == 0)
+    return If(o.is_("blank_values", "blank-25"), pips + 25 * blanks,
+              If(o.is_("blank_values", "double-blank-50"), If(double_blank, 50, pips),
+                 If(o.is_("blank_values", "double-blank-25"), If(double_blank, 25, pips),
+                    pips)))
+
+
+def round_scores(values: Sequence[Any], winner: Any, o: Opts) -> list[Any]:
+    """SCORE-5 (penalty: what each hand holds) and SCORE-6 (positive: the winner collects).
+
+    `values[p]` is the value of seat p's hand; `winner` the seat that went out, or -1 for
+    a blocked round (SCORE-6: a blocked round scores 0 under positive scoring).
+    """
+    total = sum(values[1:], values[0]) if values else 0
+    out = []
+    for p, value in enumerate(values):
+        out.append(If(o.is_("scoring", "penalty"), If(winner == p, 0, value),
+                      If(winner == p, total - value, 0)))
+    return out
+
+
+def match_winners(totals: Sequence[int], outs: Sequence[int], o: Opts) -> list[int]:
+    """MATCH-2..5 on plain values: the lowest (penalty) or highest (positive) total wins."""
+    best = min(totals) if o.is_("scoring", "penalty") else max(totals)
+    tied = [p for p, v in enumerate(totals) if v == best]
+    if o.is_("tie_rule", "most-outs") and len(tied) > 1:
+        most = max(outs[p] for p in tied)
+        tied = [p for p in tied if outs[p] == most]
+    return tied
+
+
+def hand_values(table: Mapping[str, Any], rs: Ruleset) -> list[int]:
+    from mtrain.conformance.fixture import table_state
+
+    state = table_state(table, rs)
+    o = Opts(values=dict(rs.items()))
+    return [sum(int(tile_value(T.HIGH[t], T.LOW[t], o)) for t in (T.parse(x) for x in hand))
+            for hand in state["hands"]]

@@ -1,0 +1,111 @@
+"""The `deal` kind: the table right after the deal (DEAL-1, ENG-1..4, SEAT-2, SEAT-3),
+searched outright, smallest first (the space is tiny), rather than asked of z3."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from mtrain.spec import tiles as T
+from mtrain.spec.catalog import catalog
+from mtrain.spec.question import Question, Situation, flipped, option_clauses, side_label
+from mtrain.spec.tilesets import highest
+
+
+def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int,
+              engine: int, order: str) -> dict[str, Any] | None:
+    """DEAL-1, ENG-1..4, SEAT-2, SEAT-3: the table right after the deal, or None (DEAL-7)."""
+    top = highest(options["tile_set"])
+    if players not in table or engine > top:
+        return None
+    size = table[players]
+    round_no = top - engine + 1
+    pool = list(range(T.set_size(top)))
+    aside = options["engine_procedure"] == "set-aside"
+    if aside:
+        pool.remove(T.DOUBLE[engine])
+    if order == "reversed":
+        pool.reverse()
+    if players * size > len(pool):
+        return None
+    hands = [pool[p * size:(p + 1) * size] for p in range(players)]
+    rotate = (round_no - 1) % players
+    holder = next((p for p, h in enumerate(hands) if T.DOUBLE[engine] in h), None)
+    sizes = [len(h) for h in hands]
+    if aside:
+        return {"hand_sizes": sizes, "engine_placed": True, "phase": "start", "seat": rotate,
+                "starter": rotate}
+    if holder is None:  # ENG-4: the search starts at the rotating seat
+        return {"hand_sizes": sizes, "engine_placed": False, "phase": "engine", "seat": rotate,
+                "starter": rotate}
+    sizes[holder] -= 1  # ENG-3: placed at once
+    start = holder if options["starting_seat"] == "engine-holder" else rotate
+    return {"hand_sizes": sizes, "engine_placed": True, "phase": "start", "seat": start,
+            "starter": start}
+
+
+DEAL_FIELDS: Final[dict[str, tuple[str, ...]]] = {
+    "hand_sizes": ("hand_sizes",),
+    "engine_procedure": ("engine_placed",),
+    "starting_seat": ("seat", "starter"),
+    "tile_set": ("hand_sizes", "engine_placed", "seat", "starter"),
+}
+"""What each option changes in the table right after the deal."""
+
+DEAL_CHECKED: Final = ("phase", "seat")
+"""Checked after every deal as well: where play stands (ENG-2, ENG-4, SEAT-2, SEAT-3)."""
+
+
+def solve_deal(q: Question) -> Situation | None:
+    """The smallest deal (players, then round) after which the two rule sets differ.
+
+    The space is finite and tiny (player counts of the tables, engines of the set, two
+    pool orders), so it is searched exhaustively, smallest first. Only the fields the
+    option acts on are compared. With attribution, b with the option set back to a's
+    value must give a's fields; when no deal allows that (two options that every
+    nameable rule set changes together), the search runs again without it.
+    """
+    found = _solve_deal(q, q.attribute)
+    if found is None and q.attribute:
+        found = _solve_deal(q, False)
+        if found is not None:
+            found.attributed = False
+    return found
+
+
+def _solve_deal(q: Question, attribute: bool) -> Situation | None:
+    cat = catalog()
+    a, b = q.options("a"), q.options("b")
+    tables = {side: dict(cat.options["hand_sizes"].values[o["hand_sizes"]].table)
+              for side, o in (("a", a), ("b", b))}
+    fields = DEAL_FIELDS[q.option or "tile_set"]
+    flip = flipped(q) if attribute else None
+    flip_table = (dict(cat.options["hand_sizes"].values[flip["hand_sizes"]].table)
+                  if flip else {})
+    top = min(highest(a["tile_set"]), highest(b["tile_set"]))
+    for players in range(2, max(*tables["a"], *tables["b"]) + 1):
+        for order in ("sorted", "reversed"):
+            for engine in range(top, -1, -1):
+                va = _fields(deal_view(a, tables["a"], players, engine, order), fields)
+                vb = _fields(deal_view(b, tables["b"], players, engine, order), fields)
+                if va is None or vb is None or va == vb:
+                    continue
+                if flip is not None and _fields(deal_view(flip, flip_table, players, engine,
+                                                          order), fields) != va:
+                    continue
+                deal = {"players": players, "engine": engine, "order": order}
+                keys = [k for k in va if va[k] != vb[k]]
+                summary = "; ".join(f"{k} {va[k]} under {side_label(q, 'a')}, {vb[k]} under "
+                                    f"{side_label(q, 'b')}" for k in keys)
+                clauses = option_clauses(q, q.option or "hand_sizes")
+                shown = [*fields, *(k for k in DEAL_CHECKED if k not in fields)]
+                sa = _fields(deal_view(a, tables["a"], players, engine, order), shown)
+                sb = _fields(deal_view(b, tables["b"], players, engine, order), shown)
+                return Situation(q, "deal", {"deal": deal}, [], {"state": sa}, {"state": sb},
+                                 clauses, f"{players}-player {order} deal, engine {engine}: "
+                                 + summary)
+    return None
+
+
+def _fields(view: dict[str, Any] | None, fields: Sequence[str]) -> dict[str, Any] | None:
+    return None if view is None else {k: view[k] for k in fields}
