@@ -391,3 +391,16 @@ def test_expectations_the_table_cannot_meet_are_load_errors(
 def test_the_shipped_corpus_meets_its_tables(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "lint", "--json")
     assert json.loads(out)["errors"] == []
+
+
+def test_hands_and_trains_read_before_are_read_again_for_their_own_set() -> None:
+    """The codec remembers the hands and trains it has read, by their texts: the same
+    texts under a smaller set are refused all the same (SET-1)."""
+    pagat, d9 = catalog().ruleset("pagat"), catalog().ruleset("puremco-d9")
+    state = table_state({"engine": 9, "hands": {0: ["12-11"], 1: ["rest"]},
+                         "trains": {0: ["9-12", "12-10"]}, "boneyard": []}, pagat)
+    assert ReferenceImplementation().legal(ruleset_json(pagat), state)  # read, remembered
+    as_d9 = {**state, "round": 1, "hands": [state["hands"][0], []]}
+    assert state_error(as_d9, ruleset_json(d9)).startswith("state.hands[0][0]: tile '12-11' is not")
+    as_d9["hands"] = [[], []]
+    assert state_error(as_d9, ruleset_json(d9)).startswith("state.trains[0].tiles[0]: tile '9-12' is not")
