@@ -202,14 +202,14 @@ class Space:
             o = names[k]
             for v in values(o):
                 choice[o] = v
-                if not self.cat.conflicts(*self._catalog_form(choice)) and search(k + 1):
+                if not self.cat.conflicts(*self.catalog_form(choice)) and search(k + 1):
                     return True
             choice.pop(o, None)
             return False
 
         return dict(choice) if search(0) else None
 
-    def _catalog_form(self, values: Mapping[str, str]
+    def catalog_form(self, values: Mapping[str, str]
                       ) -> tuple[dict[str, str], tuple[tuple[int, int], ...] | None]:
         """Catalogue values and the hand table of a (partial) point of the space."""
         hs = values.get("hand_sizes")
@@ -240,7 +240,7 @@ class Space:
     def ruleset(self, values: Mapping[str, str]) -> Ruleset:
         """The rule set of a point: an example itself where it is one, `custom` played
         with PROBE_TABLE."""
-        plain, table = self._catalog_form(values)
+        plain, table = self.catalog_form(values)
         hs = values["hand_sizes"]
         if hs in self.tables:
             for ex in self.cat.examples.values():
