@@ -360,9 +360,12 @@ def applies(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> str | N
     values = space.point(rs)
     unknown = list(rs.unknown)
     if not unknown:
-        if not exp.scope.contains(values):
-            return "outside the expectation's scope"
-        return _deals_players(exp, fx, rs, values)
+        if exp.scope.contains(values):
+            return _deals_players(exp, fx, rs, values)
+        if rs.custom_table and any(exp.scope.contains({**values, "hand_sizes": v})
+                                   for v in space.options["hand_sizes"]):
+            return "its outcome depends on hand_sizes (played with a table of its own)"
+        return "outside the expectation's scope"
     region: Region = {o: frozenset((v,)) for o, v in values.items() if o not in unknown}
     sample = space.complete(region)
     if sample is None:
