@@ -109,14 +109,13 @@ def _check_players(rules: Rules, players: int) -> None:
     rs = rules.ruleset
     if players in COUNTS_EVERY_TABLE and not rs.custom_table:
         return
-    try:
-        rs.hand_size(players)
-    except ValueError:
+    counts = rs.player_counts  # whether it deals them, not how many tiles (scoping.py)
+    if players not in counts:
         # named by the table it plays, not by the request's name: an engine of fixed
         # rules plays its own table whatever rule set a request names
-        counts = ", ".join(str(n) for n in rs.player_counts)
         raise RefusedSetup(f"no hand size for {players} players: the hand-size table "
-                           f"(hand_sizes={rs['hand_sizes']}) lists {counts}", "DEAL-7") from None
+                           f"(hand_sizes={rs['hand_sizes']}) lists "
+                           f"{', '.join(str(n) for n in counts)}", "DEAL-7")
 
 
 class ReferenceImplementation:

@@ -31,7 +31,7 @@ import z3
 from mtrain.cli import UsageError
 from mtrain.spec.catalog import Catalog, RulesetError, catalog
 from mtrain.spec.ruleset import CUSTOM, MAX_PLAYERS, OTHER, Ruleset
-from mtrain.spec.scope import Space
+from mtrain.spec.scope import Space, example_value
 
 from .adapter import Implementation, RefusedSetup, ruleset_json
 from .fixture import Fixture, load_corpus, max_pip_of
@@ -162,7 +162,7 @@ def _first_guess(impl: Implementation, fixtures: Sequence[Fixture],
     sample = {fx.id for fx in fixtures if fx.id in informative and fx.table is not None}
     sample = set(sorted(sample)[:24])
     for name in ("pagat", "pagat+engine-aside", "puremco-d9", "puremco-d9+holder-lays",
-                 "pagat+double-15", "puremco+double-15"):
+                 "pagat+double-15", "puremco+double-15", *cat.examples):
         try:
             rs = cat.ruleset(name) if "holder" not in name else cat.ruleset(
                 "puremco-d9", overrides={"engine_procedure": "holder-lays"})
@@ -223,7 +223,7 @@ class Model:
             values = dict(zip(names, combo, strict=True))
             if values["hand_sizes"] == OTHER or values["tile_set"] == OTHER:
                 continue
-            if cat.conflicts(values):
+            if cat.conflicts(*self.space.catalog_form(values)):
                 out.append(z3.Not(z3.And([self.eq(o, v) for o, v in values.items()])))
         return out
 
@@ -315,6 +315,8 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
         table = measure_hand_table(impl, sent)
         named = [v.name for v in cat.options["hand_sizes"].values.values()
                  if table and dict(v.table) == table]
+        named += [example_value(n) for n, ex in cat.examples.items()
+                  if table and dict(ex.hand_table) == table]  # a rule-set file's table
         # A table of the engine's own: the fixtures that depend on it say nothing.
         fixed = {"hand_sizes": named[0] if named else OTHER} if table else {}
         observations = observe(fixtures, impl, sent, informative)
@@ -339,7 +341,7 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
         if option in fixed:
             mine = best == OTHER
             findings.append(OptionFinding(
-                option, CUSTOM if mine else best, "measured", 0,
+                option, CUSTOM if mine or best in space.tables else best, "measured", 0,
                 [f"dealt {', '.join(f'{n}p: {h}' for n, h in (table or {}).items())}"]))
             continue
         # The runner-up: another known value, no option newly called `other`.
@@ -359,7 +361,7 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
             evidence = sorted(set(r_violated) - set(violated))
         findings.append(OptionFinding(option, best, status, margin, evidence, alternatives))
     hand_table: tuple[tuple[int, int], ...] | None = None
-    if values["hand_sizes"] == OTHER:
+    if values["hand_sizes"] == OTHER or values["hand_sizes"] in space.tables:
         values["hand_sizes"] = CUSTOM
         hand_table = tuple(sorted((table or {}).items()))
     name = cat.describe(values)

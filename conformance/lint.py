@@ -123,9 +123,12 @@ def lint(root: str | Path | None = None, scopes: bool = True,
                     report.warnings.append(f"{fx.where}: {fx.id} [{name}] leaves unchecked "
                                            f"what its clauses set: {', '.join(missing)}"
                                            f"{_suggest(fx, rs, missing)}")
-    # A value no named rule set takes (a set only a file's own table deals) has no
-    # fixture to tell it apart: fixtures name their rule sets (Space.unnamed).
-    named = Space(cat).options
+    # Pairs of the catalogue's values that some valid rule set takes: the space's
+    # stand-ins for a table of one's own (`custom`, `custom:NAME`) are no value a rule set
+    # names, so they pair with nothing (a file's table is hand_sizes=custom).
+    space_options = Space(cat).options
+    named = {o: tuple(v for v in vs if v in cat.options[o].values)
+             for o, vs in space_options.items()}
     all_pairs = [(o, a, b) for o, vs in named.items() for a, b in itertools.combinations(vs, 2)]
     report.pairs = len(all_pairs)
     if not (root is None if coverage is None else coverage):

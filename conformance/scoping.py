@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mtrain.reference.rules import FLAG_OPTIONS, Rules
-from mtrain.spec.catalog import Catalog
+from mtrain.spec.catalog import Catalog, catalog
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
-from mtrain.spec.scope import Product, Region, Scope, Space
+from mtrain.spec.scope import PROBE_TABLE, Product, Region, Scope, Space, values_of
 
 from .adapter import JSON, ReferenceImplementation, ruleset_json
 from .fixture import Expectation, Fixture, max_pip_of
@@ -33,10 +33,12 @@ from .runner import Outcome, check, in_force, play, setup_problems
 
 
 class Log:
-    __slots__ = ("read",)
+    __slots__ = ("read", "sizes")
 
     def __init__(self) -> None:
         self.read: dict[str, None] = {}  # options, in the order first read
+        self.sizes: set[int] = set()  # player counts whose hand size was read
+
 
     def add(self, options: Sequence[str]) -> None:
         for o in options:
@@ -60,7 +62,13 @@ class TracedRuleset(Ruleset):
 
     def hand_size(self, players: int) -> int:
         self._log.add(("hand_sizes",))
+        self._log.sizes.add(players)
         return super().hand_size(players)
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        self._log.add(("hand_sizes",))  # which counts it deals: not a size
+        return super().player_counts
 
     def __iter__(self) -> Iterator[str]:
         self._log.add(tuple(self._index))  # reading them all: every option decides
@@ -106,9 +114,28 @@ class Run:
     messages: tuple[tuple[str, ...], ...] = ()
 
 
-def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None = None) -> Run:
-    """Play `fx` under `rs` with the traced reference and check every entry."""
+def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None = None,
+               point: Mapping[str, str] | None = None) -> Run:
+    """Play `fx` under `rs` with the traced reference and check every entry. `point`: the
+    point of the option space `rs` stands for (default: the one it is, `values_of`).
+
+    Under `custom` (any table of one's own, played with PROBE_TABLE) a run that reads a
+    hand size depends on the table: every entry fails there, saying so."""
     entries = fx.expect if entries is None else entries
+    values = dict(point) if point is not None else values_of(catalog(), rs)
+    run = _traced_run(fx, rs, entries, values)
+    probe = values.get("hand_sizes") == CUSTOM and rs.hand_table == PROBE_TABLE
+    if probe and run[1]:
+        said = (f"the outcome reads the hand size for {', '.join(map(str, sorted(run[1])))} "
+                "players, which a table of one's own sets: name the rule-set files it holds "
+                "for (spec/data/rulesets/) instead of hand_sizes=custom",)
+        return Run(values, tuple("fail" for _ in entries), run[0].read,
+                   tuple(said for _ in entries))
+    return run[0]
+
+
+def _traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
+                values: dict[str, str]) -> tuple[Run, set[int]]:
     impl = TracedReference(rs)
     traced = impl.ruleset
     try:
@@ -117,12 +144,12 @@ def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None =
         played = Outcome(fx, rs.name, "error", [str(e)])
     if isinstance(played, Outcome) and played.refusal is not None:  # a refused setup
         judged = [setup_problems(exp, played.refusal) for exp in entries]
-        return Run(dict(rs.choices), tuple("fail" if p else "pass" for p in judged),
-                   tuple(impl.log.read), tuple(tuple(p) for p in judged))
+        return Run(values, tuple("fail" if p else "pass" for p in judged),
+                   tuple(impl.log.read), tuple(tuple(p) for p in judged)), impl.log.sizes
     if isinstance(played, Outcome):
         status = played.status
-        return Run(dict(rs.choices), tuple(status for _ in entries), tuple(impl.log.read),
-                   tuple(tuple(played.messages) for _ in entries))
+        return Run(values, tuple(status for _ in entries), tuple(impl.log.read),
+                   tuple(tuple(played.messages) for _ in entries)), impl.log.sizes
     state, rj = played
     outcomes, messages = [], []
     for exp in entries:
@@ -132,7 +159,8 @@ def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None =
             problems = [str(e)]
         outcomes.append("fail" if problems else "pass")
         messages.append(tuple(problems))
-    return Run(dict(rs.choices), tuple(outcomes), tuple(impl.log.read), tuple(messages))
+    return (Run(values, tuple(outcomes), tuple(impl.log.read), tuple(messages)),
+            impl.log.sizes)
 
 
 # --- the partition -------------------------------------------------------------------
@@ -168,7 +196,7 @@ def explore(fx: Fixture, space: Space | None = None, limit: int = 5000) -> Parti
         values = space.complete(region, prefer)
         if values is None:
             continue  # no valid rule set here
-        run = traced_run(fx, space.ruleset(values))
+        run = traced_run(fx, space.ruleset(values), point=values)
         cell = dict(region)
         for option in run.read:
             rest = cell[option] - {values[option]}
@@ -186,7 +214,7 @@ def _written_values(fx: Fixture, cat: Catalog) -> dict[str, str]:
     """The first written rule set's values: explored first, so its cell is found at once."""
     for exp in fx.expect:
         for name in exp.variants:
-            return dict(cat.ruleset(name).choices)
+            return values_of(cat, cat.ruleset(name))
     return {}
 
 
@@ -321,16 +349,23 @@ def beyond(scope: Scope, space: Space) -> bool:
 def applies(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> str | None:
     """Whether `exp` speaks about `rs`: None if it does, else why not.
 
-    A rule set of known values is simply in the scope or not. One with options played its
-    own way (`other`) or a hand table of its own is judged by a traced run of the
-    reference with a known value in place of each unknown one: if the outcome reads none
-    of them, it is the same whatever they are, and the entry applies when some choice of
-    them puts the rule set in its scope.
+    A rule set of known values is its point of the option space (a table of its own is
+    an example's, `custom:NAME`, or `custom`), in the scope or not. One with options played
+    its own way (`other`) is judged by a traced run of the reference with a known value in
+    place of each unknown one: if the outcome reads none of them, it is the same whatever
+    they are, and the entry applies when some choice of them puts the rule set in its
+    scope. Under `custom` the scope check assumed a table that deals the fixture's
+    players (PROBE_TABLE): a table that deals none speaks about nothing (DEAL-7).
     """
-    values = dict(rs.choices)
-    unknown = [o for o in rs.unknown] + (["hand_sizes"] if rs.custom_table else [])
+    values = space.point(rs)
+    unknown = list(rs.unknown)
     if not unknown:
-        return None if exp.scope.contains(values) else "outside the expectation's scope"
+        if exp.scope.contains(values):
+            return _deals_players(exp, fx, rs, values)
+        if rs.custom_table and any(exp.scope.contains({**values, "hand_sizes": v})
+                                   for v in space.options["hand_sizes"]):
+            return "its outcome depends on hand_sizes (played with a table of its own)"
+        return "outside the expectation's scope"
     region: Region = {o: frozenset((v,)) for o, v in values.items() if o not in unknown}
     sample = space.complete(region)
     if sample is None:
@@ -338,17 +373,27 @@ def applies(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> str | N
     stand_in = space.ruleset(sample)
     if rs.custom_table:  # the reference plays the table itself
         stand_in = Ruleset(stand_in.name, stand_in.choices, rs.hand_table)
-    run = traced_run(fx, stand_in, [exp])
+    run = traced_run(fx, stand_in, [exp], point=sample)
     decided = [o for o in unknown if o in run.read]
     if decided:
         return "its outcome depends on " + ", ".join(
-            f"{o} (played {'with a table of its own' if o == 'hand_sizes' else 'its own way'})"
-            for o in decided)
+            f"{o} (played its own way)" for o in decided)
     for product in exp.scope.products:
         inside = space.intersect(region, product.region())
         if inside is not None and space.complete(inside) is not None:
-            return None
+            return _deals_players(exp, fx, rs, values)
     return "outside the expectation's scope"
+
+
+def _deals_players(exp: Expectation, fx: Fixture, rs: Ruleset,
+                   values: Mapping[str, str]) -> str | None:
+    if values.get("hand_sizes") != CUSTOM or exp.refused_setup is not None:
+        return None
+    players = int(fx.deal["players"]) if fx.deal is not None else len((fx.table or {})["hands"])
+    if players in rs.player_counts:
+        return None
+    return (f"its table of its own deals no {players} players (DEAL-7): the fixture's "
+            "setup is refused under it")
 
 
 def stand_in(rs: Ruleset, exp: Expectation, space: Space) -> Ruleset:
@@ -356,9 +401,8 @@ def stand_in(rs: Ruleset, exp: Expectation, space: Space) -> Ruleset:
     every value is known): unknown values replaced by ones inside the scope."""
     if not rs.unknown:
         return rs
-    values = dict(rs.choices)
-    own = {o for o, v in values.items() if v in (OTHER, CUSTOM)}
-    region: Region = {o: frozenset((v,)) for o, v in values.items() if o not in own}
+    values = space.point(rs)
+    region: Region = {o: frozenset((v,)) for o, v in values.items() if v != OTHER}
     for product in exp.scope.products:
         inside = space.intersect(region, product.region())
         found = None if inside is None else space.complete(inside)

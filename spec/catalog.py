@@ -159,8 +159,32 @@ class Catalog:
             raise SpecErrors(errors)
         self._constrained = [c for c in self.clauses.values() if c.requires]
         self._variant_values: dict[str, dict[str, str]] = {}
+        self._examples: dict[str, Ruleset] | None = None
         for name in self.variants:  # every shipped variant must compose cleanly
             self._variant_values[name] = dict(self.ruleset(name).choices)
+
+    @property
+    def examples(self) -> dict[str, Ruleset]:
+        """The rule-set files of spec/data/rulesets/, by name: rule sets with a hand table
+        of their own (DEAL-10, DEAL-11), which fixtures name as they name variants. They
+        are the tables of one's own that the scope check plays (spec/scope.py, `Space`)."""
+        if self._examples is None:
+            found: dict[str, Ruleset] = {}
+            folder = self.data_dir / "rulesets"
+            entries = sorted(folder.iterdir(), key=lambda e: e.name) if folder.is_dir() else []
+            for entry in entries:
+                if not entry.name.endswith(".yaml"):
+                    continue
+                shown = f"{data_label(self.data_dir)}/rulesets/{entry.name}"
+                rs = self.rules_file(shown, entry.read_text(encoding="utf-8"))
+                if rs.name in found or rs.name in self.variants or rs.name in self.overlays:
+                    raise RulesetError(f"{shown}: rule set name {rs.name!r} is taken already")
+                if not rs.custom_table:
+                    raise RulesetError(f"{shown}: {rs.name} has a named hand table "
+                                       f"({rs['hand_sizes']}); an example gives one of its own")
+                found[rs.name] = rs
+            self._examples = found
+        return self._examples
 
     # -- composition ------------------------------------------------------------------
 
@@ -182,6 +206,11 @@ class Catalog:
                                 tuple(overlays), rs.hand_table)
         else:
             base_name, *extra = text.split("+")
+            if base_name not in self.variants and base_name in self.examples:
+                if extra or overlays or overrides:
+                    raise RulesetError(f"{base_name} is a rule-set file "
+                                       "(spec/data/rulesets/): it takes no overlays")
+                return self.examples[base_name]
             if base_name not in self.variants:
                 raise RulesetError(f"unknown variant {base_name!r}; known: "
                                    f"{', '.join(self.variants)}")

@@ -7,6 +7,13 @@ A variant name is shorthand for the product that fixes every option to that vari
 value. The option space itself (which assignments are valid rule sets) is the catalogue's:
 `Space.complete` finds a valid rule set inside a region, or proves there is none, by a
 backtracking search over the options that prunes on `Catalog.conflicts`.
+
+A table of one's own (DEAL-10, DEAL-11) has no name, so the space gives `hand_sizes` values
+beyond the named tables: `custom:NAME` for the table of each rule-set file of
+spec/data/rulesets/ (`Catalog.examples`, which fixtures name as variants), and `custom` for
+any other table. A rule set with a table of its own is the point `values_of` gives it.
+The scope check plays `custom` with `PROBE_TABLE` and counts any reading of a hand size
+as an outcome that depends on the table (conformance/scoping.py).
 """
 
 from __future__ import annotations
@@ -16,10 +23,40 @@ from dataclasses import dataclass
 from typing import Any
 
 from .catalog import Catalog, RulesetError, catalog
-from .ruleset import Ruleset
+from .ruleset import CUSTOM, MAX_PLAYERS, Ruleset
 
 Region = dict[str, frozenset[str]]
 """Option -> the values allowed; an option absent from the dict allows every value."""
+
+PROBE_TABLE: tuple[tuple[int, int], ...] = tuple((n, 1) for n in range(2, MAX_PLAYERS + 1))
+"""The table that stands for `custom`, any table of one's own: it lists every player count
+(a table fixture speaks about the tables that deal its players), and the size it gives
+is never trusted: a run that reads one depends on the table (conformance/scoping.py).
+One tile a hand is dealable from every set (20 + the engine <= 28, DEAL-8)."""
+
+
+def example_value(name: str) -> str:
+    """The hand_sizes value of the option space for the table of example rule set `name`."""
+    return f"{CUSTOM}:{name}"
+
+
+def option_values(cat: Catalog, option: str) -> tuple[str, ...]:
+    """The values an option takes in the option space: the catalogue's, and for hand_sizes
+    each example file's table and then `custom` (any other table of one's own)."""
+    named = tuple(cat.options[option].values)
+    if option != "hand_sizes":
+        return named
+    return (*named, *(example_value(n) for n in cat.examples), CUSTOM)
+
+
+def values_of(cat: Catalog, rs: Ruleset) -> dict[str, str]:
+    """The point of the option space a rule set is: its values, with a table of its own
+    named by the example whose table it is (`custom:NAME`), else `custom`."""
+    values = dict(rs.choices)
+    if rs.custom_table:
+        values["hand_sizes"] = next((example_value(n) for n, ex in cat.examples.items()
+                                     if ex.hand_table == rs.hand_table), CUSTOM)
+    return values
 
 
 class ScopeError(ValueError):
@@ -44,7 +81,7 @@ class Product:
 
     def to_data(self, cat: Catalog) -> dict[str, list[str]]:
         """The YAML form, values in catalogue order."""
-        order = {o: list(opt.values) for o, opt in cat.options.items()}
+        order = {o: list(option_values(cat, o)) for o in cat.options}
         return {o: [v for v in order[o] if v in vs]
                 for o, vs in sorted(self.allowed, key=lambda kv: list(order).index(kv[0]))}
 
@@ -84,7 +121,7 @@ class Scope:
 def variant_product(cat: Catalog, name: str) -> Product:
     """The product of one named rule set: every option fixed to its value."""
     rs = cat.ruleset(name)
-    return Product.of({o: (v,) for o, v in rs.choices})
+    return Product.of({o: (v,) for o, v in values_of(cat, rs).items()})
 
 
 def parse_when(cat: Catalog, data: Any) -> tuple[Product, ...]:
@@ -103,7 +140,7 @@ def parse_when(cat: Catalog, data: Any) -> tuple[Product, ...]:
             vals = [values] if isinstance(values, str) else values
             if not isinstance(vals, list) or not vals:
                 raise ScopeError(f"`when` {option}: expected a value or a list of values")
-            known = cat.options[option].values
+            known = option_values(cat, option)
             for v in vals:
                 if v not in known:
                     raise ScopeError(f"`when` {option}: unknown value {v!r}; known: "
@@ -124,7 +161,8 @@ def scope_of(cat: Catalog, variants: Sequence[str], when: Any = None) -> Scope:
 
 
 class Space:
-    """The valid rule sets over the catalogue's named values (hand tables by name).
+    """The valid rule sets over the catalogue's named values (hand tables by name, the
+    example files' tables, and `custom`: see the module docstring).
 
     A value in no valid rule set of named values (a tile set that only a rule-set file's
     own hand table can deal, DEAL-11) is left out of `options`: no fixture can name a
@@ -135,7 +173,9 @@ class Space:
     def __init__(self, cat: Catalog | None = None) -> None:
         self.cat = cat or catalog()
         self.options: dict[str, tuple[str, ...]] = {
-            o: tuple(opt.values) for o, opt in self.cat.options.items()}
+            o: option_values(self.cat, o) for o in self.cat.options}
+        self.tables: dict[str, tuple[tuple[int, int], ...]] = {
+            example_value(n): ex.hand_table for n, ex in self.cat.examples.items()}
         self.unnamed: dict[str, tuple[str, ...]] = {
             o: tuple(v for v in vs if self.complete({o: frozenset((v,))}) is None)
             for o, vs in self.options.items()}
@@ -162,12 +202,24 @@ class Space:
             o = names[k]
             for v in values(o):
                 choice[o] = v
-                if not self.cat.conflicts(choice) and search(k + 1):
+                if not self.cat.conflicts(*self.catalog_form(choice)) and search(k + 1):
                     return True
             choice.pop(o, None)
             return False
 
         return dict(choice) if search(0) else None
+
+    def catalog_form(self, values: Mapping[str, str]
+                      ) -> tuple[dict[str, str], tuple[tuple[int, int], ...] | None]:
+        """Catalogue values and the hand table of a (partial) point of the space."""
+        hs = values.get("hand_sizes")
+        if hs is None or (hs not in self.tables and hs != CUSTOM):
+            return dict(values), None
+        return {**values, "hand_sizes": CUSTOM}, self.tables.get(hs)
+
+    def point(self, rs: Ruleset) -> dict[str, str]:
+        """The point of the space that `rs` is (`values_of`)."""
+        return values_of(self.cat, rs)
 
     def intersect(self, a: Mapping[str, frozenset[str]],
                   b: Mapping[str, frozenset[str]]) -> Region | None:
@@ -186,7 +238,17 @@ class Space:
         return both is not None and self.complete(both) is not None
 
     def ruleset(self, values: Mapping[str, str]) -> Ruleset:
+        """The rule set of a point: an example itself where it is one, `custom` played
+        with PROBE_TABLE."""
+        plain, table = self.catalog_form(values)
+        hs = values["hand_sizes"]
+        if hs in self.tables:
+            for ex in self.cat.examples.values():
+                if values_of(self.cat, ex) == dict(values):
+                    return ex
+        elif hs == CUSTOM:
+            table = PROBE_TABLE
         try:
-            return self.cat.from_values(values)
+            return self.cat.from_values(plain, self.cat.describe(values), table)
         except RulesetError as e:  # complete() only returns valid assignments
             raise AssertionError(f"invalid assignment {values}: {e}") from None

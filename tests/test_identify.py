@@ -17,6 +17,7 @@ from mtrain.conformance.mutants import mutant
 from mtrain.conformance.scoping import Partition, explore
 from mtrain.conformance.serve import FixedRules
 from mtrain.spec.catalog import catalog
+from mtrain.spec.ruleset import CUSTOM
 from mtrain.spec.scope import Space
 
 MTRAIN = shutil.which("mtrain") or str(Path(sys.executable).with_name("mtrain"))
@@ -30,20 +31,28 @@ def corpus() -> tuple[list[Fixture], dict[str, Partition]]:
     return fixtures, {fx.id: explore(fx, SPACE) for fx in fixtures}
 
 
-# The sets on which the corpus tells every pair of option values apart (the generated
-# fixtures are written for them); on double-15 only some fixtures speak (its deals and
-# the fixtures the scope check widened to it), so not every option can be recovered there.
-FULLY_COVERED = ("double-12", "double-9")
+# Every set a rule set can be played on: double-15 through its overlay's table, double-6
+# and double-18 through the tables of the rule-set files of spec/data/rulesets/ (the
+# space's `custom:NAME`). `custom` alone (any other table) is left out: it is played with
+# a probe table, and identify names such a table `custom` from the deals it measures.
+# double-6 is left out: an engine on it is first sent the double-18 file (it reads more
+# fixtures there) and identify then settles on double-18 (left to do).
+PLAYABLE = tuple(v for v in SPACE.options["tile_set"] if v != "double-6")
+TABLES = tuple(v for v in SPACE.options["hand_sizes"] if v != CUSTOM)
 
 
 def random_rulesets(n: int, seed: int,
-                    tile_sets: tuple[str, ...] = FULLY_COVERED) -> list[dict[str, str]]:
+                    tile_sets: tuple[str, ...] = PLAYABLE) -> list[dict[str, str]]:
+    """n distinct valid rule sets, the tile sets taken in turn (so every set is drawn)."""
     rng = random.Random(seed)
     out: list[dict[str, str]] = []
     while len(out) < n:
         region = {o: frozenset([rng.choice(vs)]) for o, vs in SPACE.options.items()}
-        region["tile_set"] = frozenset([rng.choice(tile_sets)])
+        region["tile_set"] = frozenset([tile_sets[len(out) % len(tile_sets)]])
+        region["hand_sizes"] = frozenset([rng.choice(TABLES)])
         values = SPACE.complete(region)
+        if values is None:  # a table the set cannot deal: any table that it can
+            values = SPACE.complete({**region, "hand_sizes": frozenset(TABLES)})
         if values is not None and values not in out:
             out.append(values)
     return out
@@ -52,17 +61,26 @@ def random_rulesets(n: int, seed: int,
 def test_thirty_random_rule_sets_are_recovered_exactly(
         corpus: tuple[list[Fixture], dict[str, Partition]]) -> None:
     fixtures, parts = corpus
+    drawn = random_rulesets(30, seed=2026)
+    assert {v["tile_set"] for v in drawn} == set(PLAYABLE)
     wrong = []
-    for values in random_rulesets(30, seed=2026):
+    weak: list[tuple[str, str]] = []
+    for values in drawn:
         found = identify(FixedRules(SPACE.ruleset(values)), fixtures, parts)
-        got = dict(found.ruleset.choices)
+        got = SPACE.point(found.ruleset)
         diff = {o: (v, got[o]) for o, v in values.items() if got[o] != v}
+        if values["tile_set"] == "double-18":
+            # left to do: the corpus does not yet tell every option apart on double-18
+            # (one rule-set file, puremco's); its set and table must be found
+            diff = {o: d for o, d in diff.items() if o in ("tile_set", "hand_sizes")}
         if diff:
-            wrong.append(diff)
+            wrong.append((values["tile_set"], diff))
         assert not found.unexplained  # a correct engine leaves no fixture unexplained
-        assert all(f.status in ("sure", "measured", "likely") for f in found.findings
-                   if f.value == values[f.option]) or diff
+        weak += [(values["tile_set"], f.option) for f in found.findings
+                 if f.value == values[f.option] and values["tile_set"] != "double-18"
+                 and f.status not in ("sure", "measured", "likely")]
     assert wrong == []
+    assert weak == []
 
 
 def test_a_double_15_engine_is_found_on_its_set_with_its_table(
@@ -70,8 +88,9 @@ def test_a_double_15_engine_is_found_on_its_set_with_its_table(
     fixtures, parts = corpus
     for values in random_rulesets(2, seed=15, tile_sets=("double-15",)):
         found = identify(FixedRules(SPACE.ruleset(values)), fixtures, parts)
-        got = dict(found.ruleset.choices)
-        assert (got["tile_set"], got["hand_sizes"]) == ("double-15", "ourpastimes-d15")
+        got = SPACE.point(found.ruleset)
+        assert got["tile_set"] == "double-15"
+        assert got["hand_sizes"] == values["hand_sizes"]  # ourpastimes-d15 or a file's
         assert not found.unexplained
 
 
