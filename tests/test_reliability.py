@@ -401,6 +401,7 @@ def test_hands_and_trains_read_before_are_read_again_for_their_own_set() -> None
                          "trains": {0: ["9-12", "12-10"]}, "boneyard": []}, pagat)
     assert ReferenceImplementation().legal(ruleset_json(pagat), state)  # read, remembered
     as_d9 = {**state, "round": 1, "hands": [state["hands"][0], []]}
-    assert state_error(as_d9, ruleset_json(d9)).startswith("state.hands[0][0]: tile '12-11' is not")
+    d9_json = ruleset_json(d9)
+    assert state_error(as_d9, d9_json).startswith("state.hands[0][0]: tile '12-11' is not")
     as_d9["hands"] = [[], []]
-    assert state_error(as_d9, ruleset_json(d9)).startswith("state.trains[0].tiles[0]: tile '9-12' is not")
+    assert state_error(as_d9, d9_json).startswith("state.trains[0].tiles[0]: tile '9-12' is not")
