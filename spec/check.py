@@ -232,7 +232,9 @@ def job_termination(full: bool, dump: str | None) -> dict[str, Any]:
     )
     from mtrain.reference.rules import Rules
     from mtrain.spec.catalog import catalog
-    from mtrain.spec.termination import Model, Prover, compare_states, prove
+    from mtrain.spec.roundengine import compare_states
+    from mtrain.spec.roundmodel import Model
+    from mtrain.spec.termination import Prover, prove
 
     t0 = time.perf_counter()
     cat = catalog()

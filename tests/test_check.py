@@ -21,15 +21,9 @@ from mtrain.reference.explore import Size, explore_size, small_rules
 from mtrain.spec import check, optionspace
 from mtrain.spec import reachability as R
 from mtrain.spec.catalog import catalog
-from mtrain.spec.termination import (
-    Model,
-    Prover,
-    assignment,
-    compare_states,
-    concrete,
-    evaluate,
-    prove,
-)
+from mtrain.spec.roundengine import assignment, compare_states, concrete, evaluate
+from mtrain.spec.roundmodel import Model
+from mtrain.spec.termination import Prover, prove
 
 CAT = catalog()
 WITNESSES = FIXTURE_ROOT / "witnesses" / "uncoverable.yaml"
