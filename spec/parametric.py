@@ -2,9 +2,10 @@
 
 spec/termination.py proves both on small sets by unrolling every tile of the round model
 (spec/roundmodel.py). Here the sizes are z3 integers: P players (any P >= 2), a set of
-any number of tiles, B tiles in the boneyard, H in hands, F first turns still to take; the option values are z3 integers over
-every value of every option (spec/data/options.yaml), so one proof covers every rule set,
-valid or not. What the legal actions are comes from spec/legality.py (`turn_actions`:
+any number of tiles, B tiles in the boneyard, H in hands, F first turns still to take;
+the option values are z3 integers over every value of every option
+(spec/data/options.yaml), so one proof covers every rule set, valid or not. What the
+legal actions are comes from spec/legality.py (`turn_actions`:
 draw, pass and end-chain, with "some play is legal" and "the chain must cover" left free),
 so nothing here restates a clause.
 

@@ -119,7 +119,7 @@ def select(cond: Expr, a: Sym, b: Sym) -> Sym:
     def pick(x: Any, y: Any) -> Any:
         if isinstance(x, list):
             return [pick(p, q) for p, q in zip(x, y, strict=True)]
-        return x if x is y else z3.If(cond, x, y)
+        return x if x is y else L.If(cond, x, y)
     return Sym(**{n: pick(getattr(a, n), getattr(b, n)) for n in FIELDS})
 
 
@@ -128,14 +128,14 @@ def equal(a: Sym, b: Sym) -> Expr:
 
 
 def count(bools: Sequence[Expr]) -> Expr:
-    return z3.Sum([z3.If(b, 1, 0) for b in bools]) if bools else z3.IntVal(0)
+    return L.Count(bools)
 
 
 def at(values: Sequence[Expr], index: Expr) -> Expr:
     """values[index] for a symbolic index (the last value when out of range)."""
     out = values[-1]
     for i in range(len(values) - 2, -1, -1):
-        out = z3.If(index == i, values[i], out)
+        out = L.If(index == i, values[i], out)
     return out
 
 
@@ -217,17 +217,17 @@ class Model:
         hi, lo = T.HIGH[t], T.LOW[t]
         if hi == lo:
             return self.ends_in(s, k, hi)
-        return z3.Or(self.ends_in(s, k, hi), self.ends_in(s, k, lo))
+        return L.Or(self.ends_in(s, k, hi), self.ends_in(s, k, lo))
 
     def far(self, s: Sym, t: int, k: int) -> Expr:
         hi, lo = T.HIGH[t], T.LOW[t]
-        return z3.IntVal(hi) if hi == lo else z3.If(s.end[k] == hi, lo, hi)
+        return hi if hi == lo else L.If(s.end[k] == hi, lo, hi)
 
     @cached
     def live(self, s: Sym, k: int) -> Expr:
         """Some tile bearing the train's end number is off the table (engine `live`)."""
-        return z3.Or([z3.And(self.ends_in(s, k, n), z3.Or([z3.Not(self.table(s, t)) for t in ts]))
-                      for n, ts in self.bearing.items()])
+        return L.Or(*[L.And(self.ends_in(s, k, n), L.Or(*[L.Not(self.table(s, t)) for t in ts]))
+                       for n, ts in self.bearing.items()])
 
     # where a player may play: spec/legality.py's clauses, read on this state
 
@@ -250,15 +250,15 @@ class Model:
         if key in s.memo:
             return s.memo[key]  # type: ignore[no-any-return]
         P = self.P
-        mover: Expr = s.seat if seat is None else z3.IntVal(seat)
+        mover: Expr = s.seat if seat is None else seat
         hand = [L.Slot(s.loc[t] == mover if seat is None else self.held(s, seat, t),
                        T.HIGH[t], T.LOW[t]) for t in self.tiles]
         trains = []
         for k in self.trains:
-            dead = z3.Not(self.live(s, k))
+            dead = L.Not(self.live(s, k))
             trains.append(L.Train(
                 index=L.MEX if k == self.mex else k, exists=True,
-                empty=z3.Not(s.started[k]), end=s.end[k],
+                empty=L.Not(s.started[k]), end=s.end[k],
                 marked=s.marker[k] if k < P else False, dbl=s.odbl[k], order=s.age[k],
                 turn=s.tdbl[k], ex_lo=dead, ex_hi=dead,
                 # the model plays its own small set whatever the rule set's: a number is
@@ -268,7 +268,7 @@ class Model:
             players=P, seat=s.seat if seat is None else seat, starter=s.starter,
             phase=s.phase - 1 if seat is None else L.START,  # legality has no engine phase
             first_pending=at(s.first, s.seat) if seat is None else s.first[seat],
-            firsts_left=z3.Or(s.first), bone_empty=self.boneyard(s) == 0,
+            firsts_left=L.Or(*s.first), bone_empty=self.boneyard(s) == 0,
             drawn=s.drawn if seat is None else L.NO_SLOT, hand=hand, trains=trains)
         s.memo[key] = view
         return view
@@ -278,16 +278,16 @@ class Model:
         """Train k ends in an open double that obliges the player to move (DBL-6, FIRST-5,
         DBL-9), before DBL-7."""
         v = self.lview(s)
-        return L._z(L.binding(v, v.trains[k], self.opts(release)), z3.main_ctx())
+        return L.binding(v, v.trains[k], self.opts(release))
 
     @cached
     def duty(self, s: Sym, k: int) -> Expr:
         v = self.lview(s)
-        return L._z(L.to_cover(v, v.trains[k], self.opts()), z3.main_ctx())  # DBL-7, DBL-8
+        return L.to_cover(v, v.trains[k], self.opts())  # DBL-7, DBL-8
 
     @cached
     def has_duty(self, s: Sym) -> Expr:
-        return L._z(L.duty(self.lview(s), self.opts()), z3.main_ctx())
+        return L.duty(self.lview(s), self.opts())
 
     def legal(self, s: Sym) -> L.Legal:
         key = ("legal",)
@@ -299,17 +299,17 @@ class Model:
     @cached
     def can_play(self, s: Sym, t: int, k: int) -> Expr:
         """`play t on k` is legal (phase aside): TRAIN-2, TURN-3 and where the tile may go."""
-        return L._z(self.legal(s).plays[self.tiles.index(t)][k], z3.main_ctx())
+        return self.legal(s).plays[self.tiles.index(t)][k]
 
     @cached
     def found(self, s: Sym) -> Expr:
-        return L._z(self.legal(s).any_play, z3.main_ctx())
+        return self.legal(s).any_play
 
     @cached
     def can_play_start(self, s: Sym, q: int) -> Expr:
         """Seat q could play at the start of a turn of its own in this state."""
         lg = L.legal(self.lview(s, q), self.opts(), ignore_drawn=True)
-        return L._z(lg.any_play, z3.main_ctx())
+        return lg.any_play
 
     @cached
     def can_ever_play(self, s: Sym, q: int) -> Expr:
@@ -322,60 +322,68 @@ class Model:
 
     @cached
     def productive(self, s: Sym, q: int) -> Expr:
-        return z3.Or(s.first[q], z3.Not(s.marker[q]), self.can_play_start(s, q))
+        return L.Or(s.first[q], L.Not(s.marker[q]), self.can_play_start(s, q))
 
     # the legal actions (engine: legal_actions)
 
     @cached
     def first_start(self, s: Sym) -> Expr:
         if not self.rules.chain_first_turn:
-            return z3.BoolVal(False)
-        return z3.And(s.phase == START, at(s.first, s.seat))
+            return False
+        return L.And(s.phase == START, at(s.first, s.seat))
 
     def turn_phase(self, s: Sym) -> Expr:
-        return z3.Or(s.phase == START, s.phase == FOLLOW)
+        return L.Or(s.phase == START, s.phase == FOLLOW)
 
     def play_guard(self, s: Sym, t: int, k: int) -> Expr:
-        return z3.And(z3.Or(s.phase == START, s.phase == CHAIN, s.phase == FOLLOW),
+        return L.And(L.Or(s.phase == START, s.phase == CHAIN, s.phase == FOLLOW),
                       self.can_play(s, t, k))
 
     @cached
     def draw_guard(self, s: Sym) -> Expr:
         # ENG-4; TURN-2, TURN-5 (legality reads the phases start, chain and follow)
-        return z3.Or(s.phase == ENGINE, z3.And(self.turn_phase(s),
-                                               L._z(self.legal(s).draw, z3.main_ctx())))
+        return L.Or(s.phase == ENGINE, L.And(self.turn_phase(s),
+                                               self.legal(s).draw))
 
     @cached
     def pass_guard(self, s: Sym) -> Expr:
-        return z3.And(self.turn_phase(s), L._z(self.legal(s).pass_, z3.main_ctx()))
+        return L.And(self.turn_phase(s), self.legal(s).pass_)
 
     @cached
     def end_chain_guard(self, s: Sym) -> Expr:
-        return z3.And(s.phase == CHAIN, L._z(self.legal(s).end_chain, z3.main_ctx()))
+        return L.And(s.phase == CHAIN, self.legal(s).end_chain)
 
     # effects (engine: perform, _play, _draw, _end_turn, _check_blocked, _finish)
 
     def next_seat(self, seat: Expr) -> Expr:
-        return z3.If(seat >= self.P - 1, 0, seat + 1)
+        return L.If(seat >= self.P - 1, 0, seat + 1)
 
     def finish(self, s: Sym, how: int) -> Sym:
-        return s.replace(phase=z3.IntVal(OVER), res=z3.IntVal(how), drawn=z3.IntVal(-1),
-                         tdbl=[z3.BoolVal(False)] * len(self.trains))
+        return s.replace(phase=OVER, res=how, drawn=-1,
+                         tdbl=[False] * len(self.trains))
 
     @cached
     def blocked(self, s: Sym) -> Expr:
+        empty = self.boneyard(s) == 0
         if self.rules.passes_end_round:
-            return z3.And(self.boneyard(s) == 0, s.passes >= self.P)  # END-3
-        return z3.And(self.boneyard(s) == 0,  # END-2
-                      z3.Not(z3.Or([self.can_ever_play(s, q) for q in range(self.P)])),
-                      z3.Or(z3.Not(z3.Or(s.first)), z3.Not(self.plays_while_passing(s))))
+            return L.And(empty, s.passes >= self.P)  # END-3
+        # (on plain values each part is built only when it can decide: And, Or are eager)
+        if empty is False:
+            return False
+        ever = L.Or(*[self.can_ever_play(s, q) for q in range(self.P)])
+        if ever is True:
+            return False
+        firsts = L.Or(*s.first)
+        return L.And(empty, L.Not(ever),  # END-2
+                     True if firsts is False else L.Or(L.Not(firsts),
+                                                       L.Not(self.plays_while_passing(s))))
 
     def after_passes(self, s: Sym, seats: Iterable[int]) -> Sym:
         """s after `seats` passed in turn: their markers up, their first turns over."""
         seats = set(seats)
-        return s.replace(marker=[z3.Or(s.marker[q], z3.BoolVal(q in seats))
+        return s.replace(marker=[L.Or(s.marker[q], q in seats)
                                  for q in range(self.P)],
-                         first=[z3.And(s.first[q], z3.BoolVal(q not in seats))
+                         first=[L.And(s.first[q], q not in seats)
                                 for q in range(self.P)])
 
     @cached
@@ -388,8 +396,8 @@ class Model:
             order = [(start + d) % P for d in range(P)]
             turns = [self.can_play_start(self.after_passes(s, order[:d]), q)
                      for d, q in enumerate(order)]
-            cases.append(z3.And(s.seat == start, z3.Or(turns)))
-        return z3.Or(cases)
+            cases.append(L.And(s.seat == start, L.Or(*turns)))
+        return L.Or(*cases)
 
     def check_blocked(self, s: Sym, target: Sym | None = None) -> Sym:
         """END-2/END-3 at the end of a turn (s has no turn doubles and no drawn tile).
@@ -401,56 +409,56 @@ class Model:
         if target is None:
             return select(self.blocked(s), self.finish(s, BLOCKED), s)
         flag = self.blocked(self.view(target))
-        return s.replace(phase=z3.If(flag, OVER, START), res=z3.If(flag, BLOCKED, RUNNING))
+        return s.replace(phase=L.If(flag, OVER, START), res=L.If(flag, BLOCKED, RUNNING))
 
     def view(self, target: Sym) -> Sym:
         """The target as the blocked test sees it: after a turn, no double of this turn."""
         key = ("view",)
         if key not in target.memo:
-            target.memo[key] = target.replace(tdbl=[z3.BoolVal(False)] * len(self.trains))
+            target.memo[key] = target.replace(tdbl=[False] * len(self.trains))
         return target.memo[key]  # type: ignore[no-any-return]
 
     def end_turn(self, s: Sym, target: Sym | None = None) -> Sym:
         b = s.replace(
-            tdbl=[z3.BoolVal(False)] * len(self.trains), drawn=z3.IntVal(-1),
-            first=[z3.And(s.first[q], s.seat != q) for q in range(self.P)],  # FIRST-6
-            seat=self.next_seat(s.seat), phase=z3.IntVal(START))
+            tdbl=[False] * len(self.trains), drawn=-1,
+            first=[L.And(s.first[q], s.seat != q) for q in range(self.P)],  # FIRST-6
+            seat=self.next_seat(s.seat), phase=START)
         return self.check_blocked(b, target)
 
     def play(self, s: Sym, t: int, k: int, target: Sym | None = None) -> Sym:
         P, rules = self.P, self.rules
         double = T.IS_DOUBLE[t]
         loc = list(s.loc)
-        loc[t] = z3.IntVal(P + 1)
+        loc[t] = P + 1
         end, started = list(s.end), list(s.started)
         end[k] = self.far(s, t, k)  # TRAIN-2
-        started[k] = z3.BoolVal(True)
+        started[k] = True
         marker = list(s.marker)
         if rules.marker_rule == MARKER_OWNER_OWN:
             if k < P:
-                marker[k] = z3.And(s.marker[k], s.seat != k)  # MARK-3
+                marker[k] = L.And(s.marker[k], s.seat != k)  # MARK-3
         elif rules.marker_rule == MARKER_ANYONE_ON:
             if k < P:
-                marker[k] = z3.BoolVal(False)  # MARK-4
+                marker[k] = False  # MARK-4
         else:
             assert rules.marker_rule == MARKER_OWNER_ANYWHERE
-            marker = [z3.And(s.marker[q], s.seat != q) for q in range(P)]  # MARK-5
+            marker = [L.And(s.marker[q], s.seat != q) for q in range(P)]  # MARK-5
         odbl, tdbl, age = list(s.odbl), list(s.tdbl), list(s.age)
-        odbl[k] = z3.BoolVal(double)  # TRAIN-3: covered; or a new open double
-        tdbl[k] = z3.BoolVal(double)
+        odbl[k] = double  # TRAIN-3: covered; or a new open double
+        tdbl[k] = double
         if double:
             age[k] = s.clock
         m = s.replace(loc=loc, end=end, started=started, marker=marker, odbl=odbl,
                       tdbl=tdbl, age=age, clock=s.clock + 1 if double else s.clock,
-                      drawn=z3.IntVal(-1), passes=z3.IntVal(0))
-        out = z3.And([z3.Or(u == t, s.loc[u] != s.seat) for u in self.tiles])
-        chain = z3.Or(s.phase == CHAIN, self.first_start(s)) if rules.chain_first_turn \
-            else z3.BoolVal(False)
-        rest = m.replace(phase=z3.IntVal(CHAIN))
+                      drawn=-1, passes=0)
+        out = L.And(*[L.Or(u == t, s.loc[u] != s.seat) for u in self.tiles])
+        chain = L.Or(s.phase == CHAIN, self.first_start(s)) if rules.chain_first_turn \
+            else False
+        rest = m.replace(phase=CHAIN)
         if not double:
             rest = select(chain, rest, self.end_turn(m, target))
         else:
-            rest = select(chain, rest, m.replace(phase=z3.IntVal(FOLLOW)))  # DBL-1
+            rest = select(chain, rest, m.replace(phase=FOLLOW))  # DBL-1
         return select(out, self.finish(m, DOMINO), rest)  # END-1
 
     def draw(self, s: Sym, t: int) -> Sym:
@@ -458,25 +466,32 @@ class Model:
         P = self.P
         loc = list(s.loc)
         loc[t] = s.seat
-        normal = s.replace(loc=loc, drawn=z3.IntVal(t))  # TURN-3
+        normal = s.replace(loc=loc, drawn=t)  # TURN-3
         if not self.rules.holder_lays:
             return normal
         kept = s.replace(loc=loc, seat=self.next_seat(s.seat))  # ENG-4: the drawer keeps it
         if t == self.E:
             loc2 = list(s.loc)
-            loc2[t] = z3.IntVal(P + 1)
-            first = s.seat if self.rules.engine_holder_starts else z3.IntVal(
-                (self.round - 1) % P)
-            placed = s.replace(loc=loc2, seat=first, starter=first, phase=z3.IntVal(START))
+            loc2[t] = P + 1
+            first = s.seat if self.rules.engine_holder_starts else (self.round - 1) % P
+            placed = s.replace(loc=loc2, seat=first, starter=first, phase=START)
             return select(s.phase == ENGINE, placed, normal)
         return select(s.phase == ENGINE, kept, normal)
 
     def pass_(self, s: Sym, target: Sym | None = None) -> Sym:
-        marker = [z3.Or(s.marker[q], s.seat == q) for q in range(self.P)]  # TURN-4, MARK-1
-        passes = s.passes + z3.If(self.boneyard(s) == 0, 1, 0)
+        marker = [L.Or(s.marker[q], s.seat == q) for q in range(self.P)]  # TURN-4, MARK-1
+        passes = s.passes + L.If(self.boneyard(s) == 0, 1, 0)
         return self.end_turn(s.replace(marker=marker, passes=passes), target)
 
     # the transition relation, as (name, guard, next state) for every action
+
+    def guard(self, s: Sym, kind: str, tile: int = -1, train: int = -1) -> Expr:
+        """When one action is enabled (a draw: of that boneyard tile)."""
+        if kind == "play":
+            return self.play_guard(s, tile, train)
+        if kind == "draw":
+            return L.And(self.draw_guard(s), self.bone(s, tile))
+        return self.pass_guard(s) if kind == "pass" else self.end_chain_guard(s)
 
     @cached
     def guards(self, s: Sym) -> list[tuple[str, str, Expr]]:
@@ -485,13 +500,29 @@ class Model:
         for t in self.tiles:
             for k in self.trains:
                 label = f"play {T.name(t)} on {'mexican' if k == self.mex else k}"
-                out.append(("play", label, self.play_guard(s, t, k)))
-        dg = self.draw_guard(s)
-        out += [("draw", f"draw {T.name(t)}", z3.And(dg, self.bone(s, t))) for t in self.tiles]
-        out.append(("pass", "pass", self.pass_guard(s)))
+                out.append(("play", label, self.guard(s, "play", t, k)))
+        out += [("draw", f"draw {T.name(t)}", self.guard(s, "draw", t)) for t in self.tiles]
+        out.append(("pass", "pass", self.guard(s, "pass")))
         if self.rules.chain_first_turn:
-            out.append(("end-chain", "end-chain", self.end_chain_guard(s)))
+            out.append(("end-chain", "end-chain", self.guard(s, "end-chain")))
         return out
+
+    def effect(self, s: Sym, kind: str, tile: int = -1, train: int = -1,
+               target: Sym | None = None) -> Sym:
+        """The successor of one action (`actions` lists them all; the engine comparison
+        builds only the ones the engine takes); see check_blocked for `target`."""
+        key = ("effect", kind, tile, train, target.tag if target is not None else None)
+        if key not in s.memo:
+            if kind == "play":
+                s.memo[key] = self.play(s, tile, train, target)
+            elif kind == "draw":
+                s.memo[key] = self.draw(s, tile)
+            elif kind == "pass":
+                s.memo[key] = self.pass_(s, target)
+            else:
+                assert kind == "end-chain", kind
+                s.memo[key] = self.end_turn(s, target)
+        return s.memo[key]  # type: ignore[no-any-return]
 
     def actions(self, s: Sym, target: Sym | None = None) -> list[tuple[str, str, Expr, Sym]]:
         """(kind, label, guard, effect) for every action; see check_blocked for `target`."""
@@ -501,18 +532,18 @@ class Model:
         effects: list[Sym] = []
         for t in self.tiles:
             for k in self.trains:
-                effects.append(self.play(s, t, k, target))
-        effects += [self.draw(s, t) for t in self.tiles]
-        effects.append(self.pass_(s, target))
+                effects.append(self.effect(s, "play", t, k, target))
+        effects += [self.effect(s, "draw", t) for t in self.tiles]
+        effects.append(self.effect(s, "pass", target=target))
         if self.rules.chain_first_turn:
-            effects.append(self.end_turn(s, target))
+            effects.append(self.effect(s, "end-chain", target=target))
         out = [(kind, label, g, nxt)
                for (kind, label, g), nxt in zip(self.guards(s), effects, strict=True)]
         s.memo[key] = out
         return out
 
     def transition(self, s: Sym, s2: Sym, kinds: Sequence[str] | None = None) -> Expr:
-        return z3.Or([z3.And(g, equal(s2, nxt)) for kind, _, g, nxt in self.actions(s, s2)
+        return z3.Or([L.And(g, equal(s2, nxt)) for kind, _, g, nxt in self.actions(s, s2)
                       if kinds is None or kind in kinds])
 
     def enabled(self, s: Sym) -> Expr:
@@ -686,6 +717,8 @@ class Model:
     # reading a model back
 
     def value(self, m: Any, e: Expr) -> int | bool:
+        if not isinstance(e, z3.ExprRef):  # a constant the effect wrote as a plain value
+            return e  # type: ignore[no-any-return]
         v = m.eval(e, model_completion=True)
         return bool(z3.is_true(v)) if z3.is_bool(v) else int(v.as_long())
 

@@ -85,7 +85,9 @@ class Prover:
         t0 = time.perf_counter()
         ctx = z3.Context()
         s = self.solver(ctx)
-        s.add(*[a.translate(ctx) for a in assertions])
+        # (a model term can be a plain bool where the rule set decides it)
+        s.add(*[z3.BoolVal(a, ctx) if isinstance(a, bool) else a.translate(ctx)
+                for a in assertions])
         path = None
         if self.dump is not None:
             safe = "".join(c if c.isalnum() or c in "-_.+" else "_" for c in name)
