@@ -30,6 +30,9 @@ Checks, in the order printed:
   (spec/engine_model.py; a sample by default, 10,000 states per rule set with ``--full``);
 * ``parametric-proofs``: termination and deadlock freedom for any tile set, any number of
   players and every rule set, z3 over symbolic sizes (spec/parametric.py);
+* ``parametric-assumptions``: what that proof assumes of each action's effect on the
+  counts, proved on the round model for the shipped variants on small sets
+  (spec/assumptions.py);
 * ``agreement``: the engine and z3 agree: no deadlock found by either, every explored round
   within the ranking function's bound.
 
@@ -453,9 +456,15 @@ def job_engine_model(full: bool, states: int | None = None, z3: bool = True) -> 
                      "seconds": round(sum(p.seconds for p in paths), 3)}}}}
 
 
-def job_parametric() -> dict[str, Any]:
-    """Termination and deadlock freedom for symbolic sizes and rule sets (spec/parametric.py)."""
+def job_parametric(full: bool = False) -> dict[str, Any]:
+    """Termination and deadlock freedom for symbolic sizes and rule sets (spec/parametric.py),
+    and what that proof assumes of the round, proved on the round model
+    (spec/assumptions.py)."""
+    from mtrain.reference.explore import rule_set_names
+    from mtrain.spec import assumptions as A
+    from mtrain.spec.catalog import catalog
     from mtrain.spec.parametric import parametric_proofs
+    from mtrain.spec.termination import Prover
 
     t0 = time.perf_counter()
     proofs = parametric_proofs()
@@ -469,8 +478,26 @@ def job_parametric() -> dict[str, Any]:
         ["END-1", "END-2", "END-3", "TURN-1", "TURN-2", "TURN-4"])]
     check = _check("parametric-proofs", "fail" if bad else "pass", time.perf_counter() - t0,
                    findings)
-    return {"checks": [check], "summary": {"parametric": [
-        {"name": p.name, "answer": p.answer, "expect": p.expect} for p in proofs]}}
+    names = rule_set_names() if full else list(catalog().variants)
+    sizes = A.FULL_SIZES if full else A.SIZES
+    reps, seconds = A.run(names, sizes, Prover())
+    lemmas = [q for r in reps for q in r.queries]
+    failed = [q for q in lemmas if not q.ok]
+    kinds = sorted({q.name.split(":", 1)[1] for q in lemmas})
+    afind = [finding(
+        f"{len(reps)} round models ({len({r.label.split('@')[0] for r in reps})} distinct rule "
+        f"sets x {', '.join(f'd{n} {p}p' for n, p in sizes)}): {len(lemmas)} z3 queries "
+        f"({', '.join(kinds)}): " + ("every assumption of the parametric proof holds of the "
+                                     "round model" if not failed
+                                     else f"{len(failed)} FAILED"),
+        ["END-2", "END-3", "FIRST-1", "FIRST-6", "ENG-4"])]
+    afind += [finding(f"FAILED {q.name}: {q.answer}" + (
+        f", breaks {'; '.join(q.detail)}" if isinstance(q.detail, list) else
+        f" ({q.detail})" if q.detail else ""), ["END-2"]) for q in failed]
+    acheck = _check("parametric-assumptions", "fail" if failed else "pass", seconds, afind)
+    return {"checks": [check, acheck], "summary": {"parametric": [
+        {"name": p.name, "answer": p.answer, "expect": p.expect} for p in proofs],
+        "parametric_assumptions": [q.to_json() for q in lemmas]}}
 
 
 def job_reach(full: bool, dump: str | None) -> dict[str, Any]:
@@ -579,7 +606,7 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
         (job_engine_model, (full,)),
         (job_effects, (full,)),
         (job_options, (tuple(variant_files), tuple(rules_files))),
-        (job_parametric, ()),
+        (job_parametric, (full,)),
     ]
     printed = [job_options, job_termination, job_effects, job_parametric, job_explore,
                job_reach, job_uncoverable, job_engine_model]

@@ -163,7 +163,8 @@ def parametric_proofs() -> list[Proof]:
            z3.Implies(z3.And(s.phase == L.CHAIN, must_cover), any_play),
            # END-2: the round went on, so somebody plays within two rounds of passes, and
            # not the mover now when it cannot play; END-3: fewer than P passes so far
-           s.d >= 0, s.d < 2 * P,
+           # (d is read only at the start of a turn on an empty boneyard, under END-2)
+           s.d >= 0, z3.Implies(z3.And(z3.Not(end3), s.B == 0, z3.Not(s.mid())), s.d < 2 * P),
            z3.Implies(z3.And(z3.Not(end3), s.B == 0, s.phase == L.START, z3.Not(s.drawn),
                              z3.Not(any_play)), s.d >= 1),
            # passes are counted on an empty boneyard only (END-3)
@@ -172,7 +173,9 @@ def parametric_proofs() -> list[Proof]:
     out.append(_ask("deadlock", ctx, [*inv, z3.Not(z3.Or(any_play, draw, pass_, end_chain))]))
     r, r2 = s.rank(P, end3), t.rank(P, end3)
     # the counts the next state keeps, unless the action changes them
-    keep = [t.F <= s.F, t.F >= 0, t.d >= 0, t.d < 2 * P, t.passes >= 0,
+    keep = [t.F <= s.F, t.F >= 0, t.d >= 0,
+            z3.Implies(z3.And(z3.Not(end3), t.B == 0, z3.Not(t.mid())), t.d < 2 * P),
+            t.passes >= 0,
             z3.Implies(t.B > 0, t.passes == 0)]
     next_turn = [t.phase == L.START, z3.Not(t.drawn)]
     steps = {
