@@ -44,7 +44,11 @@ from .termination import KINDS, Prover, QueryResult
 
 SIZES: Final = ((3, 2),)
 """(max pip, players) of the default run."""
-FULL_SIZES: Final = ((3, 2), (3, 3), (4, 3))
+FULL_SIZES: Final = ((3, 2), (3, 3))
+"""`--full`. The limit (pagat, measured on 2 shared cores): double-3 with 3 players
+takes 6 s of z3; on double-4 with 2 players the draw's query exhausts its resource limit
+(unknown after 25 s; the play's takes 12 s); double-4 with 3 players did not finish in
+12 minutes. A query carries every tile and every train."""
 
 
 def turns_to_play(model: Model, s: Sym) -> Expr:

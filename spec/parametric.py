@@ -32,11 +32,20 @@ What z3 checks (each query must be unsat):
 
 What it assumes (facts about reachable states, not proved here): a chain is the mover's
 first turn and never draws (FIRST-1, FIRST-2, FIRST-3); the effects of the four actions
-on B, H, F and d are as above (the engine's `perform`; spec/termination.py proves them for
-double-3 and double-4 tables, spec/engine_model.py checks the whole rank on every sampled
-transition of the full-size games); in the engine phase the engine's double is in the
-boneyard. The longest round is at most (2S + 1) * (P + 1) * (2P + 1) actions for a set of
-S tiles.
+on B, H, F, passes and d are as above (d bounded where the rank reads it: at the start of
+a turn on an empty boneyard, under END-2); in the engine phase the engine's double is in
+the boneyard. spec/assumptions.py proves each of these on the round model
+(spec/roundmodel.py, whose effects `effects-vs-engine` checks against the engine) as a
+z3 query per action, but only on small sets: the shipped variants on double-3 with 2
+players by default, every rule set on double-3 with 2 and 3 players under `--full`. The
+limit is the unrolling: every query carries every tile and every train; on double-4
+with 2 players the draw's query already exhausts its resource limit (z3 unknown) and
+with 3 players the queries did not finish in 12 minutes; for the shipped sets (double-6 to
+double-18, 2 to 12 players) the assumptions are not proved, only checked on every
+sampled transition of the full-size games (spec/engine_model.py: the rank falls;
+spec/roundengine.py: every successor equals the model's).
+
+The longest round is at most (2S + 1) * (P + 1) * (2P + 1) actions for a set of S tiles.
 """
 
 from __future__ import annotations
