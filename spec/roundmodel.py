@@ -44,6 +44,42 @@ from mtrain.reference.rules import (
 from . import legality as L
 from . import tiles as T
 
+# -- plain values and z3 alike --------------------------------------------------------------
+# The model runs on z3 variables (the proofs) and on an engine state's plain values (the
+# engine comparison). On z3 the terms are z3's own constructors over every argument, plain
+# constants included: the proofs' search (the BMC's time above all) depends on the terms'
+# shape, so they are not folded as spec/legality.py's helpers fold them.
+
+
+def _sym(xs: Sequence[Any]) -> bool:
+    return any(isinstance(x, z3.ExprRef) for x in xs)
+
+
+def And(*xs: Any) -> Any:
+    return z3.And(*xs) if _sym(xs) else all(xs)
+
+
+def Or(*xs: Any) -> Any:
+    return z3.Or(*xs) if _sym(xs) else any(xs)
+
+
+def Not(x: Any) -> Any:
+    return z3.Not(x) if isinstance(x, z3.ExprRef) else not x
+
+
+def If(c: Any, a: Any, b: Any) -> Any:
+    if isinstance(c, z3.ExprRef):
+        return z3.If(c, a, b)
+    return a if c else b
+
+
+def K(s: Any, v: int | bool) -> Any:
+    """A constant an effect writes: a z3 value in a state of z3 terms (each its own object,
+    so that `select` shares a field only where both sides are the same term), else plain."""
+    if not isinstance(s.seat, z3.ExprRef):
+        return v
+    return z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v)
+
 ENGINE, START, CHAIN, FOLLOW, OVER = range(5)
 PHASE_NAMES: Final = ("engine", "start", "chain", "follow", "over")
 RUNNING, DOMINO, BLOCKED = range(3)
@@ -119,7 +155,7 @@ def select(cond: Expr, a: Sym, b: Sym) -> Sym:
     def pick(x: Any, y: Any) -> Any:
         if isinstance(x, list):
             return [pick(p, q) for p, q in zip(x, y, strict=True)]
-        return x if x is y else L.If(cond, x, y)
+        return x if x is y else If(cond, x, y)
     return Sym(**{n: pick(getattr(a, n), getattr(b, n)) for n in FIELDS})
 
 
@@ -128,14 +164,16 @@ def equal(a: Sym, b: Sym) -> Expr:
 
 
 def count(bools: Sequence[Expr]) -> Expr:
-    return L.Count(bools)
+    if any(isinstance(b, z3.ExprRef) for b in bools):
+        return z3.Sum([z3.If(b, 1, 0) for b in bools])
+    return sum(1 for b in bools if b)
 
 
 def at(values: Sequence[Expr], index: Expr) -> Expr:
     """values[index] for a symbolic index (the last value when out of range)."""
     out = values[-1]
     for i in range(len(values) - 2, -1, -1):
-        out = L.If(index == i, values[i], out)
+        out = If(index == i, values[i], out)
     return out
 
 
@@ -217,16 +255,16 @@ class Model:
         hi, lo = T.HIGH[t], T.LOW[t]
         if hi == lo:
             return self.ends_in(s, k, hi)
-        return L.Or(self.ends_in(s, k, hi), self.ends_in(s, k, lo))
+        return Or(self.ends_in(s, k, hi), self.ends_in(s, k, lo))
 
     def far(self, s: Sym, t: int, k: int) -> Expr:
         hi, lo = T.HIGH[t], T.LOW[t]
-        return hi if hi == lo else L.If(s.end[k] == hi, lo, hi)
+        return K(s, hi) if hi == lo else If(s.end[k] == hi, lo, hi)
 
     @cached
     def live(self, s: Sym, k: int) -> Expr:
         """Some tile bearing the train's end number is off the table (engine `live`)."""
-        return L.Or(*[L.And(self.ends_in(s, k, n), L.Or(*[L.Not(self.table(s, t)) for t in ts]))
+        return Or(*[And(self.ends_in(s, k, n), Or(*[Not(self.table(s, t)) for t in ts]))
                        for n, ts in self.bearing.items()])
 
     # where a player may play: spec/legality.py's clauses, read on this state
@@ -250,15 +288,15 @@ class Model:
         if key in s.memo:
             return s.memo[key]  # type: ignore[no-any-return]
         P = self.P
-        mover: Expr = s.seat if seat is None else seat
+        mover: Expr = s.seat if seat is None else K(s, seat)
         hand = [L.Slot(s.loc[t] == mover if seat is None else self.held(s, seat, t),
                        T.HIGH[t], T.LOW[t]) for t in self.tiles]
         trains = []
         for k in self.trains:
-            dead = L.Not(self.live(s, k))
+            dead = Not(self.live(s, k))
             trains.append(L.Train(
                 index=L.MEX if k == self.mex else k, exists=True,
-                empty=L.Not(s.started[k]), end=s.end[k],
+                empty=Not(s.started[k]), end=s.end[k],
                 marked=s.marker[k] if k < P else False, dbl=s.odbl[k], order=s.age[k],
                 turn=s.tdbl[k], ex_lo=dead, ex_hi=dead,
                 # the model plays its own small set whatever the rule set's: a number is
@@ -268,7 +306,7 @@ class Model:
             players=P, seat=s.seat if seat is None else seat, starter=s.starter,
             phase=s.phase - 1 if seat is None else L.START,  # legality has no engine phase
             first_pending=at(s.first, s.seat) if seat is None else s.first[seat],
-            firsts_left=L.Or(*s.first), bone_empty=self.boneyard(s) == 0,
+            firsts_left=Or(*s.first), bone_empty=self.boneyard(s) == 0,
             drawn=s.drawn if seat is None else L.NO_SLOT, hand=hand, trains=trains)
         s.memo[key] = view
         return view
@@ -322,68 +360,68 @@ class Model:
 
     @cached
     def productive(self, s: Sym, q: int) -> Expr:
-        return L.Or(s.first[q], L.Not(s.marker[q]), self.can_play_start(s, q))
+        return Or(s.first[q], Not(s.marker[q]), self.can_play_start(s, q))
 
     # the legal actions (engine: legal_actions)
 
     @cached
     def first_start(self, s: Sym) -> Expr:
         if not self.rules.chain_first_turn:
-            return False
-        return L.And(s.phase == START, at(s.first, s.seat))
+            return K(s, False)
+        return And(s.phase == START, at(s.first, s.seat))
 
     def turn_phase(self, s: Sym) -> Expr:
-        return L.Or(s.phase == START, s.phase == FOLLOW)
+        return Or(s.phase == START, s.phase == FOLLOW)
 
     def play_guard(self, s: Sym, t: int, k: int) -> Expr:
-        return L.And(L.Or(s.phase == START, s.phase == CHAIN, s.phase == FOLLOW),
+        return And(Or(s.phase == START, s.phase == CHAIN, s.phase == FOLLOW),
                       self.can_play(s, t, k))
 
     @cached
     def draw_guard(self, s: Sym) -> Expr:
         # ENG-4; TURN-2, TURN-5 (legality reads the phases start, chain and follow)
-        return L.Or(s.phase == ENGINE, L.And(self.turn_phase(s),
+        return Or(s.phase == ENGINE, And(self.turn_phase(s),
                                                self.legal(s).draw))
 
     @cached
     def pass_guard(self, s: Sym) -> Expr:
-        return L.And(self.turn_phase(s), self.legal(s).pass_)
+        return And(self.turn_phase(s), self.legal(s).pass_)
 
     @cached
     def end_chain_guard(self, s: Sym) -> Expr:
-        return L.And(s.phase == CHAIN, self.legal(s).end_chain)
+        return And(s.phase == CHAIN, self.legal(s).end_chain)
 
     # effects (engine: perform, _play, _draw, _end_turn, _check_blocked, _finish)
 
     def next_seat(self, seat: Expr) -> Expr:
-        return L.If(seat >= self.P - 1, 0, seat + 1)
+        return If(seat >= self.P - 1, 0, seat + 1)
 
     def finish(self, s: Sym, how: int) -> Sym:
-        return s.replace(phase=OVER, res=how, drawn=-1,
-                         tdbl=[False] * len(self.trains))
+        return s.replace(phase=K(s, OVER), res=K(s, how), drawn=K(s, -1),
+                         tdbl=[K(s, False)] * len(self.trains))
 
     @cached
     def blocked(self, s: Sym) -> Expr:
         empty = self.boneyard(s) == 0
         if self.rules.passes_end_round:
-            return L.And(empty, s.passes >= self.P)  # END-3
+            return And(empty, s.passes >= self.P)  # END-3
         # (on plain values each part is built only when it can decide: And, Or are eager)
         if empty is False:
             return False
-        ever = L.Or(*[self.can_ever_play(s, q) for q in range(self.P)])
+        ever = Or(*[self.can_ever_play(s, q) for q in range(self.P)])
         if ever is True:
             return False
-        firsts = L.Or(*s.first)
-        return L.And(empty, L.Not(ever),  # END-2
-                     True if firsts is False else L.Or(L.Not(firsts),
-                                                       L.Not(self.plays_while_passing(s))))
+        firsts = Or(*s.first)
+        return And(empty, Not(ever),  # END-2
+                     True if firsts is False else Or(Not(firsts),
+                                                       Not(self.plays_while_passing(s))))
 
     def after_passes(self, s: Sym, seats: Iterable[int]) -> Sym:
         """s after `seats` passed in turn: their markers up, their first turns over."""
         seats = set(seats)
-        return s.replace(marker=[L.Or(s.marker[q], q in seats)
+        return s.replace(marker=[Or(s.marker[q], K(s, q in seats))
                                  for q in range(self.P)],
-                         first=[L.And(s.first[q], q not in seats)
+                         first=[And(s.first[q], K(s, q not in seats))
                                 for q in range(self.P)])
 
     @cached
@@ -396,8 +434,8 @@ class Model:
             order = [(start + d) % P for d in range(P)]
             turns = [self.can_play_start(self.after_passes(s, order[:d]), q)
                      for d, q in enumerate(order)]
-            cases.append(L.And(s.seat == start, L.Or(*turns)))
-        return L.Or(*cases)
+            cases.append(And(s.seat == start, Or(*turns)))
+        return Or(*cases)
 
     def check_blocked(self, s: Sym, target: Sym | None = None) -> Sym:
         """END-2/END-3 at the end of a turn (s has no turn doubles and no drawn tile).
@@ -409,56 +447,56 @@ class Model:
         if target is None:
             return select(self.blocked(s), self.finish(s, BLOCKED), s)
         flag = self.blocked(self.view(target))
-        return s.replace(phase=L.If(flag, OVER, START), res=L.If(flag, BLOCKED, RUNNING))
+        return s.replace(phase=If(flag, OVER, START), res=If(flag, BLOCKED, RUNNING))
 
     def view(self, target: Sym) -> Sym:
         """The target as the blocked test sees it: after a turn, no double of this turn."""
         key = ("view",)
         if key not in target.memo:
-            target.memo[key] = target.replace(tdbl=[False] * len(self.trains))
+            target.memo[key] = target.replace(tdbl=[K(target, False)] * len(self.trains))
         return target.memo[key]  # type: ignore[no-any-return]
 
     def end_turn(self, s: Sym, target: Sym | None = None) -> Sym:
         b = s.replace(
-            tdbl=[False] * len(self.trains), drawn=-1,
-            first=[L.And(s.first[q], s.seat != q) for q in range(self.P)],  # FIRST-6
-            seat=self.next_seat(s.seat), phase=START)
+            tdbl=[K(s, False)] * len(self.trains), drawn=K(s, -1),
+            first=[And(s.first[q], s.seat != q) for q in range(self.P)],  # FIRST-6
+            seat=self.next_seat(s.seat), phase=K(s, START))
         return self.check_blocked(b, target)
 
     def play(self, s: Sym, t: int, k: int, target: Sym | None = None) -> Sym:
         P, rules = self.P, self.rules
         double = T.IS_DOUBLE[t]
         loc = list(s.loc)
-        loc[t] = P + 1
+        loc[t] = K(s, P + 1)
         end, started = list(s.end), list(s.started)
         end[k] = self.far(s, t, k)  # TRAIN-2
-        started[k] = True
+        started[k] = K(s, True)
         marker = list(s.marker)
         if rules.marker_rule == MARKER_OWNER_OWN:
             if k < P:
-                marker[k] = L.And(s.marker[k], s.seat != k)  # MARK-3
+                marker[k] = And(s.marker[k], s.seat != k)  # MARK-3
         elif rules.marker_rule == MARKER_ANYONE_ON:
             if k < P:
-                marker[k] = False  # MARK-4
+                marker[k] = K(s, False)  # MARK-4
         else:
             assert rules.marker_rule == MARKER_OWNER_ANYWHERE
-            marker = [L.And(s.marker[q], s.seat != q) for q in range(P)]  # MARK-5
+            marker = [And(s.marker[q], s.seat != q) for q in range(P)]  # MARK-5
         odbl, tdbl, age = list(s.odbl), list(s.tdbl), list(s.age)
-        odbl[k] = double  # TRAIN-3: covered; or a new open double
-        tdbl[k] = double
+        odbl[k] = K(s, double)  # TRAIN-3: covered; or a new open double
+        tdbl[k] = K(s, double)
         if double:
             age[k] = s.clock
         m = s.replace(loc=loc, end=end, started=started, marker=marker, odbl=odbl,
                       tdbl=tdbl, age=age, clock=s.clock + 1 if double else s.clock,
-                      drawn=-1, passes=0)
-        out = L.And(*[L.Or(u == t, s.loc[u] != s.seat) for u in self.tiles])
-        chain = L.Or(s.phase == CHAIN, self.first_start(s)) if rules.chain_first_turn \
-            else False
-        rest = m.replace(phase=CHAIN)
+                      drawn=K(s, -1), passes=K(s, 0))
+        out = And(*[Or(u == t, s.loc[u] != s.seat) for u in self.tiles])
+        chain = Or(s.phase == CHAIN, self.first_start(s)) if rules.chain_first_turn \
+            else K(s, False)
+        rest = m.replace(phase=K(s, CHAIN))
         if not double:
             rest = select(chain, rest, self.end_turn(m, target))
         else:
-            rest = select(chain, rest, m.replace(phase=FOLLOW))  # DBL-1
+            rest = select(chain, rest, m.replace(phase=K(s, FOLLOW)))  # DBL-1
         return select(out, self.finish(m, DOMINO), rest)  # END-1
 
     def draw(self, s: Sym, t: int) -> Sym:
@@ -466,21 +504,21 @@ class Model:
         P = self.P
         loc = list(s.loc)
         loc[t] = s.seat
-        normal = s.replace(loc=loc, drawn=t)  # TURN-3
+        normal = s.replace(loc=loc, drawn=K(s, t))  # TURN-3
         if not self.rules.holder_lays:
             return normal
         kept = s.replace(loc=loc, seat=self.next_seat(s.seat))  # ENG-4: the drawer keeps it
         if t == self.E:
             loc2 = list(s.loc)
-            loc2[t] = P + 1
-            first = s.seat if self.rules.engine_holder_starts else (self.round - 1) % P
-            placed = s.replace(loc=loc2, seat=first, starter=first, phase=START)
+            loc2[t] = K(s, P + 1)
+            first = s.seat if self.rules.engine_holder_starts else K(s, (self.round - 1) % P)
+            placed = s.replace(loc=loc2, seat=first, starter=first, phase=K(s, START))
             return select(s.phase == ENGINE, placed, normal)
         return select(s.phase == ENGINE, kept, normal)
 
     def pass_(self, s: Sym, target: Sym | None = None) -> Sym:
-        marker = [L.Or(s.marker[q], s.seat == q) for q in range(self.P)]  # TURN-4, MARK-1
-        passes = s.passes + L.If(self.boneyard(s) == 0, 1, 0)
+        marker = [Or(s.marker[q], s.seat == q) for q in range(self.P)]  # TURN-4, MARK-1
+        passes = s.passes + If(self.boneyard(s) == 0, 1, 0)
         return self.end_turn(s.replace(marker=marker, passes=passes), target)
 
     # the transition relation, as (name, guard, next state) for every action
@@ -490,7 +528,7 @@ class Model:
         if kind == "play":
             return self.play_guard(s, tile, train)
         if kind == "draw":
-            return L.And(self.draw_guard(s), self.bone(s, tile))
+            return And(self.draw_guard(s), self.bone(s, tile))
         return self.pass_guard(s) if kind == "pass" else self.end_chain_guard(s)
 
     @cached
@@ -543,7 +581,7 @@ class Model:
         return out
 
     def transition(self, s: Sym, s2: Sym, kinds: Sequence[str] | None = None) -> Expr:
-        return z3.Or([L.And(g, equal(s2, nxt)) for kind, _, g, nxt in self.actions(s, s2)
+        return z3.Or([And(g, equal(s2, nxt)) for kind, _, g, nxt in self.actions(s, s2)
                       if kinds is None or kind in kinds])
 
     def enabled(self, s: Sym) -> Expr:
