@@ -602,11 +602,11 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
         (job_uncoverable, (full, dump)),
         (job_termination, (full, dump)),
         (job_reach, (full, dump)),
+        (job_parametric, (full,)),
         (job_explore, (full,)),
         (job_engine_model, (full,)),
         (job_effects, (full,)),
         (job_options, (tuple(variant_files), tuple(rules_files))),
-        (job_parametric, (full,)),
     ]
     printed = [job_options, job_termination, job_effects, job_parametric, job_explore,
                job_reach, job_uncoverable, job_engine_model]
