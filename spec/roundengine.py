@@ -158,9 +158,10 @@ def _end_clause(rules: Any) -> str:
 
 
 def field_clause(model: Model, state: Any, kind: str, name: str,
-                 values: Sequence[Any]) -> str:
-    """The clause that decides field `name` (e.g. ``marker``) after an action of `kind` in
-    `state` (an engine state before it); `values`: the engine's and the model's values."""
+                 values: Sequence[Any], train: int = -1) -> str:
+    """The clause that decides field `name` (e.g. ``marker``) after an action of `kind` (a
+    play: on `train`) in `state` (an engine state before it); `values`: the engine's and
+    the model's values."""
     from mtrain.reference import engine as E
     from mtrain.reference.rules import MARKER_ANYONE_ON, MARKER_OWNER_OWN
 
@@ -174,10 +175,9 @@ def field_clause(model: Model, state: Any, kind: str, name: str,
         return ("END-1" if DOMINO in values else _end_clause(rules) if BLOCKED in values
                 else "TURN-6")
     if name in ("seat", "starter"):
-        if engine_phase:
-            return "ENG-4" if name == "seat" and all(v == values[0] for v in values) else (
-                "SEAT-2" if rules.engine_holder_starts else "SEAT-3")
-        return "SEAT-1"
+        if engine_phase and state.boneyard[0] == T.DOUBLE[state.engine]:
+            return "SEAT-2" if rules.engine_holder_starts else "SEAT-3"  # placed: who starts
+        return "ENG-4" if engine_phase else "SEAT-1"
     if name == "first":
         return "FIRST-6"
     if name == "passes":
@@ -186,8 +186,8 @@ def field_clause(model: Model, state: Any, kind: str, name: str,
         if name == "marker":
             return ("MARK-3" if rules.marker_rule == MARKER_OWNER_OWN else "MARK-4"
                     if rules.marker_rule == MARKER_ANYONE_ON else "MARK-5")
-        if name in ("open doubles", "turn doubles"):
-            return "DBL-1"
+        if name in ("open doubles", "turn doubles"):  # covered (one tile), or laid
+            return "TRAIN-3" if train in state.open_doubles else "DBL-1"
         return "TURN-3" if name == "drawn" else "TRAIN-2"
     if kind == "draw":
         if engine_phase:
@@ -300,7 +300,7 @@ def compare_effects(model: Model, states: Sequence[Any], report: EffectReport | 
             for name, eng, mod in found:
                 clause = (E.permission(state, a) if name == "guard"
                           else field_clause(model, state, a.kind, name.split("[")[0],
-                                            (eng, mod)))
+                                            (eng, mod), a.train))
                 rep.differences.append(EffectDifference(
                     label, name, clause, eng, mod, state_to_json(state)))
     return rep

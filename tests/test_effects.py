@@ -126,3 +126,25 @@ def test_a_broken_effect_fails_mtrain_check(monkeypatch: pytest.MonkeyPatch,
     assert code == 1 and check_["status"] == "fail"
     bad = [f for f in check_["findings"] if f["clauses"] == ["MARK-3"]]
     assert bad and all(": marker[" in f["message"] and "\n" not in f["message"] for f in bad)
+
+
+def test_a_double_left_open_after_its_cover_is_reported_with_train_3(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    model, states = small_states("pagat", count=2000)
+    covers = [(s, a) for s in states for a in E.legal_actions(s)
+              if a.kind == "play" and a.train in s.open_doubles and not T.IS_DOUBLE[a.tile]]
+    assert covers, "no state to show the fault on"
+    real = E._play
+
+    def play(state: E.State, tile: int, train: int) -> None:
+        was_open = train in state.open_doubles
+        real(state, tile, train)
+        if was_open and train not in state.open_doubles:
+            state.open_doubles.insert(0, train)  # TRAIN-3 broken: the cover leaves it open
+
+    monkeypatch.setattr(E, "_play", play)
+    state, action = covers[0]
+    rep = RE.compare_effects(model, [state])
+    label = RE.action_label(model, action)
+    assert [(d.field, d.clause) for d in rep.differences if d.action == label] == [
+        ("open doubles", "TRAIN-3")]
