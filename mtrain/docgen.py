@@ -637,14 +637,28 @@ class Docs:
                 "a sat one tests the engine on one table per path, not on every table.",
                 "- `parametric-proofs`: termination and deadlock freedom with the sizes as "
                 "z3 integers (any number of players, any tile set) and every value of every "
-                "option, from spec/legality.py's draw, pass and end-chain. They assume, "
-                "without proving it for every size, that each action changes the counts as "
-                "the engine does (a play takes a tile from a hand, a draw moves one from the "
-                "boneyard to a hand, a pass or an end-chain moves none and ends the turn), "
-                "that a chain is the mover's first turn and never draws, and that in the "
-                "engine phase the engine's double is in the boneyard. Those effects are "
-                "proved, tile by tile, only on the small sets of `termination` (double-3), "
-                "and checked on every sampled full-size transition by `engine-vs-model`.",
+                "option, from spec/legality.py's draw, pass and end-chain. They assume how "
+                "each action changes the counts (a play takes a tile from a hand, a draw "
+                "moves one from the boneyard to a hand, a pass or an end-chain moves none and "
+                "ends the turn, passes counted on an empty boneyard, a pass one turn nearer "
+                "the next play), that a chain is the mover's first turn and never draws, and "
+                "that in the engine phase the engine's double is in the boneyard.",
+                "- `parametric-assumptions` proves each of those assumptions on the round "
+                "model (spec/roundmodel.py) as a two-state z3 query per action "
+                "(spec/assumptions.py): the shipped variants on a double-3 set with 2 players "
+                "by default, every rule set on double-3 with 2 and 3 players under `--full`. "
+                "It does not prove them for larger sets or tables: each query unrolls every "
+                "tile; on a double-4 set with 2 players the draw's query exhausts its resource "
+                "limit (z3 answers unknown), with 3 players it does not finish in minutes. "
+                "For the shipped sets (double-6 to double-18) the assumptions rest on the "
+                "samples below, not on a proof.",
+                "- `effects-vs-engine` checks the engine's effects against the round model's, "
+                "field by field, for every legal action of sampled states: on explored small "
+                "games (the model's z3 terms evaluated in the state, and the same model on "
+                "plain values) and on random full-size rounds of the shipped variants and "
+                "their double-15 overlays (double-9, double-12, double-15; every player "
+                "count), so the model the proofs reason about is the engine's on those "
+                "states. It is a sample: states it does not meet are not compared.",
                 "- `termination` and `deadlock` unroll every tile of a double-3 set with 2 "
                 "players (more sizes with `--full`); `small-games` explores small games with "
                 "the engine, sampling deals where there are too many to explore.",

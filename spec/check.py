@@ -17,6 +17,9 @@ Checks, in the order printed:
   function under an inductive invariant; no well-formed non-final state without an action);
 * ``model-vs-engine``: on explored states, the abstract model enables exactly the engine's
   legal actions and satisfies the invariant;
+* ``effects-vs-engine``: for every legal action, the engine's successor equals the round
+  model's field by field (spec/roundengine.py), on explored small games (z3 terms and
+  plain values) and on random full-size rounds of the shipped variants and double-15;
 * ``reachability``: a witness for every clause with a firing condition under every rule
   set it applies to, or a proof that it is dead (which fails unless clauses.yaml marks
   the clause ``expected_dead``);
@@ -27,6 +30,9 @@ Checks, in the order printed:
   (spec/engine_model.py; a sample by default, 10,000 states per rule set with ``--full``);
 * ``parametric-proofs``: termination and deadlock freedom for any tile set, any number of
   players and every rule set, z3 over symbolic sizes (spec/parametric.py);
+* ``parametric-assumptions``: what that proof assumes of each action's effect on the
+  counts, proved on the round model for the shipped variants on small sets
+  (spec/assumptions.py);
 * ``agreement``: the engine and z3 agree: no deadlock found by either, every explored round
   within the ranking function's bound.
 
@@ -232,7 +238,9 @@ def job_termination(full: bool, dump: str | None) -> dict[str, Any]:
     )
     from mtrain.reference.rules import Rules
     from mtrain.spec.catalog import catalog
-    from mtrain.spec.termination import Model, Prover, compare_states, prove
+    from mtrain.spec.roundengine import compare_states
+    from mtrain.spec.roundmodel import Model
+    from mtrain.spec.termination import Prover, prove
 
     t0 = time.perf_counter()
     cat = catalog()
@@ -307,6 +315,83 @@ def job_termination(full: bool, dump: str | None) -> dict[str, Any]:
         "rank_bounds": _bounds(reports)}}
 
 
+def job_effects(full: bool) -> dict[str, Any]:
+    """The engine's effects against the round model's (spec/roundengine.py): on explored
+    small games, as z3 terms and on plain values; on random full-size rounds, on plain
+    values (every shipped variant and the double-15 overlay; `full`: every rule set)."""
+    from mtrain.reference.explore import (
+        Size,
+        explore_size,
+        fingerprint,
+        rule_set_names,
+        small_rules,
+    )
+    from mtrain.reference.rules import Rules
+    from mtrain.spec import roundengine as RE
+    from mtrain.spec.catalog import catalog
+    from mtrain.spec.roundmodel import Model
+
+    t0 = time.perf_counter()
+    cat = catalog()
+    small_names = rule_set_names() if full else list(cat.variants)
+    seen: set[Any] = set()
+    small, plain = RE.EffectReport(), RE.EffectReport()
+    for name in small_names:
+        rs = cat.ruleset(name)
+        fp = fingerprint(Rules.of(rs), scoring=False)
+        if fp in seen:
+            continue
+        seen.add(fp)
+        for n, p, h in FULL_MODELS if full else QUICK_MODELS:
+            model = Model(small_rules(rs, n, {p: h}), p, h)
+            states: list[Any] = []
+
+            def keep(s: Any, a: Any, t: Any, out: list[Any] = states) -> None:
+                out.append(t)
+
+            explore_size(rs, Size(n, p, h, 3), visit=keep)
+            random.Random(1).shuffle(states)
+            sample = states[:200 if full else RE.SMALL_STATES]
+            RE.compare_effects(model, sample, small, symbolic=True)
+            RE.compare_effects(model, sample, plain)
+    t_small = time.perf_counter() - t0
+    big_names = rule_set_names() if full else [
+        *cat.variants, *(f"{v}+double-15" for v in cat.variants
+                         if f"{v}+double-15" in rule_set_names())]
+    big = RE.EffectReport()
+    per = RE.GAME_STATES * (10 if full else 1)
+    sets: dict[int, list[str]] = {}
+    for name in big_names:
+        base, *overlays = name.split("+")
+        rules = Rules.of(cat.ruleset(base, overlays))
+        sets.setdefault(rules.max_pip, []).append(name)
+        RE.game_effects(rules, per, report=big)
+    diffs = small.differences + plain.differences + big.differences
+    sizes = ", ".join(f"d{n} {p}p x{h}" for n, p, h in (FULL_MODELS if full else QUICK_MODELS))
+    findings = [
+        finding(f"small games ({len(seen)} distinct rule sets, {sizes}"
+                f"): {small.states} explored states, {small.actions} successors: the z3 terms "
+                f"of the model's effects, evaluated in the state, and the same model on "
+                f"plain values both equal the engine's successor field by field "
+                f"({small.fields + plain.fields} fields)" if not small.differences
+                + plain.differences else f"small games: {len(small.differences)} "
+                f"differences (z3 terms), {len(plain.differences)} (plain values)"),
+        finding(f"random full-size rounds, every player count, {len(big_names)} rule sets ("
+                + ", ".join(f"double-{n}: {len(v)}" for n, v in sorted(sets.items()))
+                + f"), {per} states each: {big.states} states, {big.actions} successors, "
+                f"{big.fields} fields: " + ("the model's successor equals the engine's"
+                                           if not big.differences
+                                           else f"{len(big.differences)} differences"))]
+    findings += [finding(d.message()[:1500], [d.clause]) for d in diffs[:20]]
+    check = _check("effects-vs-engine", "fail" if diffs else "pass",
+                   time.perf_counter() - t0, findings)
+    return {"checks": [check], "summary": {"effects": {
+        "small": {"states": small.states, "actions": small.actions,
+                  "seconds": round(t_small, 3)},
+        "full_size": {"rule_sets": big_names, "states": big.states, "actions": big.actions},
+        "differences": len(diffs)}}}
+
+
 def _bounds(reports: Sequence[tuple[str, Any]]) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {}
     for name, r in reports:
@@ -371,9 +456,15 @@ def job_engine_model(full: bool, states: int | None = None, z3: bool = True) -> 
                      "seconds": round(sum(p.seconds for p in paths), 3)}}}}
 
 
-def job_parametric() -> dict[str, Any]:
-    """Termination and deadlock freedom for symbolic sizes and rule sets (spec/parametric.py)."""
+def job_parametric(full: bool = False) -> dict[str, Any]:
+    """Termination and deadlock freedom for symbolic sizes and rule sets (spec/parametric.py),
+    and what that proof assumes of the round, proved on the round model
+    (spec/assumptions.py)."""
+    from mtrain.reference.explore import rule_set_names
+    from mtrain.spec import assumptions as A
+    from mtrain.spec.catalog import catalog
     from mtrain.spec.parametric import parametric_proofs
+    from mtrain.spec.termination import Prover
 
     t0 = time.perf_counter()
     proofs = parametric_proofs()
@@ -387,8 +478,26 @@ def job_parametric() -> dict[str, Any]:
         ["END-1", "END-2", "END-3", "TURN-1", "TURN-2", "TURN-4"])]
     check = _check("parametric-proofs", "fail" if bad else "pass", time.perf_counter() - t0,
                    findings)
-    return {"checks": [check], "summary": {"parametric": [
-        {"name": p.name, "answer": p.answer, "expect": p.expect} for p in proofs]}}
+    names = rule_set_names() if full else list(catalog().variants)
+    sizes = A.FULL_SIZES if full else A.SIZES
+    reps, seconds = A.run(names, sizes, Prover())
+    lemmas = [q for r in reps for q in r.queries]
+    failed = [q for q in lemmas if not q.ok]
+    kinds = sorted({q.name.split(":", 1)[1] for q in lemmas})
+    afind = [finding(
+        f"{len(reps)} round models ({len({r.label.split('@')[0] for r in reps})} distinct rule "
+        f"sets x {', '.join(f'd{n} {p}p' for n, p in sizes)}): {len(lemmas)} z3 queries "
+        f"({', '.join(kinds)}): " + ("every assumption of the parametric proof holds of the "
+                                     "round model" if not failed
+                                     else f"{len(failed)} FAILED"),
+        ["END-2", "END-3", "FIRST-1", "FIRST-6", "ENG-4"])]
+    afind += [finding(f"FAILED {q.name}: {q.answer}" + (
+        f", breaks {'; '.join(q.detail)}" if isinstance(q.detail, list) else
+        f" ({q.detail})" if q.detail else ""), ["END-2"]) for q in failed]
+    acheck = _check("parametric-assumptions", "fail" if failed else "pass", seconds, afind)
+    return {"checks": [check, acheck], "summary": {"parametric": [
+        {"name": p.name, "answer": p.answer, "expect": p.expect} for p in proofs],
+        "parametric_assumptions": [q.to_json() for q in lemmas]}}
 
 
 def job_reach(full: bool, dump: str | None) -> dict[str, Any]:
@@ -493,13 +602,14 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
         (job_uncoverable, (full, dump)),
         (job_termination, (full, dump)),
         (job_reach, (full, dump)),
+        (job_parametric, (full,)),
         (job_explore, (full,)),
         (job_engine_model, (full,)),
+        (job_effects, (full,)),
         (job_options, (tuple(variant_files), tuple(rules_files))),
-        (job_parametric, ()),
     ]
-    printed = [job_options, job_termination, job_parametric, job_explore, job_reach,
-               job_uncoverable, job_engine_model]
+    printed = [job_options, job_termination, job_effects, job_parametric, job_explore,
+               job_reach, job_uncoverable, job_engine_model]
     order = [next(i for i, (fn, _) in enumerate(plan) if fn is want) for want in printed]
     workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
     results: list[dict[str, Any]] = []

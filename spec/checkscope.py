@@ -24,9 +24,15 @@ def _models(models: Any) -> str:
 
 def rows() -> list[Row]:
     from mtrain.reference.explore import FULL_SIZES, QUICK_SIZES
+    from mtrain.spec.assumptions import FULL_SIZES as A_FULL
+    from mtrain.spec.assumptions import SIZES as A_SIZES
     from mtrain.spec.check import FULL_MODELS, QUICK_MODELS
     from mtrain.spec.engine_model import DEFAULT_STATES, FULL_STATES
     from mtrain.spec.reachability import SMALL_SIZES, UNCOVERABLE_CASES
+    from mtrain.spec.roundengine import GAME_STATES, SMALL_STATES
+
+    def pairs(sizes: Any) -> str:
+        return ", ".join(f"double-{n}, {p} players" for n, p in sizes)
 
     return [
         ("shipped-variants", "z3: each shipped variant's values meet every constraint (each "
@@ -89,6 +95,20 @@ def rows() -> list[Row]:
         ("model-vs-engine", "On sampled explored states the abstract model enables exactly "
          "the engine's legal actions and meets its invariant.",
          "60 states per rule set and model (`--full`: 200).", "Unsampled states; full sizes."),
+        ("effects-vs-engine", "For every legal action of a sampled state, the engine's "
+         "successor equals the round model's (spec/roundmodel.py, the effects the proofs "
+         "reason about) field by field: every tile's place, each train's end and start, the "
+         "open doubles in the order laid and this turn's, markers, first turns, seat, "
+         "starter, phase, drawn tile, passes, result. A difference names the action, the "
+         "field and its clause. On small games the model's z3 terms are evaluated in the "
+         "state and the same code runs on plain values; on full-size rounds, plain values.",
+         f"Small games: each shipped variant on {_models(QUICK_MODELS)}, {SMALL_STATES} "
+         f"explored states each (`--full`: every rule set, {_models(FULL_MODELS)}, 200); "
+         f"full-size: random rounds of every player count on the shipped variants and their "
+         f"double-15 overlays, {GAME_STATES} states each (`--full`: every rule set, "
+         f"{GAME_STATES * 10:,}).",
+         "States not sampled; the order of tiles along a train and the scores (not in the "
+         "model); a draw is compared for the tile the engine drew only."),
         ("engine-vs-model", "On states of random full-size rounds, the legal actions "
          "(spec/legality.py), the clause that permits each legal action and refuses each "
          "illegal candidate (spec/decisions.py) and the END-2/END-3 verdict equal the "
@@ -100,8 +120,20 @@ def rows() -> list[Row]:
         ("parametric-proofs", "Termination (a ranking over tiles in hands and boneyard, "
          "first turns and passes) and deadlock freedom with the sizes as z3 integers.",
          "Any number of players and any tile set; every value of every option.",
-         "What each action does to the counts is assumed for all sizes (proved tile by "
-         "tile on double-3 only, checked on every sampled transition)."),
+         "What each action does to the counts is assumed for all sizes: proved on the round "
+         "model only for the sizes of parametric-assumptions, checked on every sampled "
+         "transition of engine-vs-model."),
+        ("parametric-assumptions", "z3, two-state queries on the round model: "
+         "Inv(s) and T_action(s, s') imply parametric-proofs' step for the action (B, H, F, "
+         "passes, the next turn; under END-2 d < 2P where the rank reads it, and a pass one "
+         "turn nearer the next play), a chain is a first turn with nothing drawn, the "
+         "engine's double is in the boneyard while players draw for it.",
+         f"The shipped variants on {pairs(A_SIZES)} (`--full`: every rule set, "
+         f"{pairs(A_FULL)}).",
+         "Larger sets and tables: each query unrolls every tile; on double-4 with 2 players "
+         "the draw's query exhausts its resource limit, with 3 players it does not finish in "
+         "minutes. For the shipped sets the assumptions rest on the sampled transitions of "
+         "engine-vs-model and effects-vs-engine."),
         ("reachability", "A witness for every clause with a firing condition under each rule "
          "set it applies to (random rounds on the real set, small games, or a z3 state), or a "
          "z3 proof that it is dead. A dead clause fails unless clauses.yaml marks it "

@@ -1,10 +1,11 @@
 """Termination and deadlock freedom for any tile set, any table size, every rule set.
 
-spec/termination.py proves both on small sets by unrolling every tile. Here the sizes are
-z3 integers: P players (any P >= 2), a set of any number of tiles, B tiles in the
-boneyard, H in hands, F first turns still to take; the option values are z3 integers over
-every value of every option (spec/data/options.yaml), so one proof covers every rule set,
-valid or not. What the legal actions are comes from spec/legality.py (`turn_actions`:
+spec/termination.py proves both on small sets by unrolling every tile of the round model
+(spec/roundmodel.py). Here the sizes are z3 integers: P players (any P >= 2), a set of
+any number of tiles, B tiles in the boneyard, H in hands, F first turns still to take;
+the option values are z3 integers over every value of every option
+(spec/data/options.yaml), so one proof covers every rule set, valid or not. What the
+legal actions are comes from spec/legality.py (`turn_actions`:
 draw, pass and end-chain, with "some play is legal" and "the chain must cover" left free),
 so nothing here restates a clause.
 
@@ -31,11 +32,20 @@ What z3 checks (each query must be unsat):
 
 What it assumes (facts about reachable states, not proved here): a chain is the mover's
 first turn and never draws (FIRST-1, FIRST-2, FIRST-3); the effects of the four actions
-on B, H, F and d are as above (the engine's `perform`; spec/termination.py proves them for
-double-3 and double-4 tables, spec/engine_model.py checks the whole rank on every sampled
-transition of the full-size games); in the engine phase the engine's double is in the
-boneyard. The longest round is at most (2S + 1) * (P + 1) * (2P + 1) actions for a set of
-S tiles.
+on B, H, F, passes and d are as above (d bounded where the rank reads it: at the start of
+a turn on an empty boneyard, under END-2); in the engine phase the engine's double is in
+the boneyard. spec/assumptions.py proves each of these on the round model
+(spec/roundmodel.py, whose effects `effects-vs-engine` checks against the engine) as a
+z3 query per action, but only on small sets: the shipped variants on double-3 with 2
+players by default, every rule set on double-3 with 2 and 3 players under `--full`. The
+limit is the unrolling: every query carries every tile and every train; on double-4
+with 2 players the draw's query already exhausts its resource limit (z3 unknown) and
+with 3 players the queries did not finish in 12 minutes; for the shipped sets (double-6 to
+double-18, 2 to 12 players) the assumptions are not proved, only checked on every
+sampled transition of the full-size games (spec/engine_model.py: the rank falls;
+spec/roundengine.py: every successor equals the model's).
+
+The longest round is at most (2S + 1) * (P + 1) * (2P + 1) actions for a set of S tiles.
 """
 
 from __future__ import annotations
@@ -162,7 +172,8 @@ def parametric_proofs() -> list[Proof]:
            z3.Implies(z3.And(s.phase == L.CHAIN, must_cover), any_play),
            # END-2: the round went on, so somebody plays within two rounds of passes, and
            # not the mover now when it cannot play; END-3: fewer than P passes so far
-           s.d >= 0, s.d < 2 * P,
+           # (d is read only at the start of a turn on an empty boneyard, under END-2)
+           s.d >= 0, z3.Implies(z3.And(z3.Not(end3), s.B == 0, z3.Not(s.mid())), s.d < 2 * P),
            z3.Implies(z3.And(z3.Not(end3), s.B == 0, s.phase == L.START, z3.Not(s.drawn),
                              z3.Not(any_play)), s.d >= 1),
            # passes are counted on an empty boneyard only (END-3)
@@ -171,7 +182,9 @@ def parametric_proofs() -> list[Proof]:
     out.append(_ask("deadlock", ctx, [*inv, z3.Not(z3.Or(any_play, draw, pass_, end_chain))]))
     r, r2 = s.rank(P, end3), t.rank(P, end3)
     # the counts the next state keeps, unless the action changes them
-    keep = [t.F <= s.F, t.F >= 0, t.d >= 0, t.d < 2 * P, t.passes >= 0,
+    keep = [t.F <= s.F, t.F >= 0, t.d >= 0,
+            z3.Implies(z3.And(z3.Not(end3), t.B == 0, z3.Not(t.mid())), t.d < 2 * P),
+            t.passes >= 0,
             z3.Implies(t.B > 0, t.passes == 0)]
     next_turn = [t.phase == L.START, z3.Not(t.drawn)]
     steps = {

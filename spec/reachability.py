@@ -16,7 +16,7 @@ apply), `search` looks for a witness, cheapest first:
 1. random play of the real engine on the rule set's own set (any of spec/data/options.yaml);
 2. the small-game exploration (reference/explore.py): every state of sampled deals of a
    double-3 set;
-3. the abstract z3 model (spec/termination.py): a well-formed state (one that satisfies
+3. the abstract z3 model (spec/roundmodel.py): a well-formed state (one that satisfies
    the proved inductive invariant) where the clause's z3 condition holds, or unsat: the
    clause is *dead* under that rule set, with the reason.
 
@@ -49,7 +49,8 @@ from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.yamlload import SpecError
 
 from . import tiles as T
-from .termination import CHAIN, FOLLOW, OVER, START, Model, Prover, QueryResult, Sym
+from .roundmodel import CHAIN, FOLLOW, OVER, START, Model, Sym
+from .termination import Prover, QueryResult
 
 # -- helpers on engine states -----------------------------------------------------------
 

@@ -21,15 +21,9 @@ from mtrain.reference.explore import Size, explore_size, small_rules
 from mtrain.spec import check, optionspace
 from mtrain.spec import reachability as R
 from mtrain.spec.catalog import catalog
-from mtrain.spec.termination import (
-    Model,
-    Prover,
-    assignment,
-    compare_states,
-    concrete,
-    evaluate,
-    prove,
-)
+from mtrain.spec.roundengine import assignment, compare_states, concrete, evaluate
+from mtrain.spec.roundmodel import Model
+from mtrain.spec.termination import Prover, prove
 
 CAT = catalog()
 WITNESSES = FIXTURE_ROOT / "witnesses" / "uncoverable.yaml"
@@ -218,7 +212,7 @@ def test_check_command_fails_on_a_contradictory_variant(
         return {"checks": []}
 
     for name in ("job_termination", "job_explore", "job_reach", "job_uncoverable",
-                 "job_engine_model", "job_parametric"):
+                 "job_engine_model", "job_effects", "job_parametric"):
         monkeypatch.setattr(check, name, stub)
     monkeypatch.setattr(optionspace, "run_all", lambda: {
         "checks": [{"name": "shipped-variants", "status": "pass", "seconds": 0.0,
@@ -245,6 +239,7 @@ def test_check_command_json(monkeypatch: pytest.MonkeyPatch,
         assert {"message", "clauses"} <= set(f)
     names = [c["name"] for c in out["checks"]]
     for want in ("shipped-variants", "small-games", "termination", "deadlock",
-                 "model-vs-engine", "reachability", "uncoverable-double", "agreement"):
+                 "model-vs-engine", "effects-vs-engine", "reachability", "uncoverable-double",
+                 "agreement"):
         assert want in names
     assert out["seconds"] > 0  # its speed is measured by benchmarks, not asserted here

@@ -239,5 +239,6 @@ def test_every_check_says_what_it_covers(data: Path,
     ran = {c["name"] for c in json.loads(capsys.readouterr().out)["checks"]}
     described = {n.strip() for row in rows() for n in row[0].split(",")}
     engine_side = {"small-games", "termination", "deadlock", "model-vs-engine",
+                   "effects-vs-engine",
                    "reachability", "uncoverable-double", "agreement"}
     assert ran | engine_side <= described, (ran | engine_side) - described

@@ -1,0 +1,792 @@
+"""A round as a z3 transition system: its state, legal actions, effects, invariant and rank.
+
+The abstract state of a round on a double-N set with P players (small N and P for the
+proofs of spec/termination.py; any shipped set for the engine comparison of
+spec/roundengine.py):
+
+* ``loc[t]`` for every tile: a seat's hand (0..P-1), the boneyard (P) or the table (P+1).
+  The boneyard is a set, and a draw takes any tile of it: every order the real boneyard
+  could have is one choice, so the model has every behaviour of the engine (and draws that
+  a given deal would not make, which is harmless for the properties proved);
+* per train (P personal trains, then the Mexican Train): its open end, whether it is
+  started, whether it ends in an open double and that double's age (a clock counts doubles
+  laid), whether the double was laid this turn; per seat: marker and first turn pending;
+* the seat to move, the starter, the phase (engine, start, chain, follow, over), the tile
+  just drawn (-1 for none), the passes made on an empty boneyard, and how the round ended.
+
+Which actions are legal is not written here: every state is read as a decision of
+spec/legality.py (`Model.lview`: a hand slot per tile, present while the mover holds it),
+and its clause predicates (``binding``, ``to_cover``, ``duty``, ``legal``) give the duties,
+the plays, draw, pass and end-chain, and the END-2 test's "could play on a turn of its
+own". The effects of an action (``play``, ``draw``, ``pass_``, ``end_turn``, the END-2/END-3
+test at the end of every turn) are written here once, with the rule set's flags as
+constants; reference/engine.py is hand-optimised separately and checked against them
+(spec/roundengine.py ``compare_effects``: every field of every successor, on explored
+small games and on random full-size games).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import z3
+
+from mtrain.reference.engine import engine_number
+from mtrain.reference.rules import (
+    MARKER_ANYONE_ON,
+    MARKER_OWNER_ANYWHERE,
+    MARKER_OWNER_OWN,
+    Rules,
+)
+
+from . import legality as L
+from . import tiles as T
+
+# -- plain values and z3 alike --------------------------------------------------------------
+# The model runs on z3 variables (the proofs) and on an engine state's plain values (the
+# engine comparison). On z3 the terms are z3's own constructors over every argument, plain
+# constants included: the proofs' search (the BMC's time above all) depends on the terms'
+# shape, so they are not folded as spec/legality.py's helpers fold them.
+
+
+def _sym(xs: Sequence[Any]) -> bool:
+    return any(isinstance(x, z3.ExprRef) for x in xs)
+
+
+def And(*xs: Any) -> Any:
+    return z3.And(*xs) if _sym(xs) else all(xs)
+
+
+def Or(*xs: Any) -> Any:
+    return z3.Or(*xs) if _sym(xs) else any(xs)
+
+
+def Not(x: Any) -> Any:
+    return z3.Not(x) if isinstance(x, z3.ExprRef) else not x
+
+
+def If(c: Any, a: Any, b: Any) -> Any:
+    if isinstance(c, z3.ExprRef):
+        return z3.If(c, a, b)
+    return a if c else b
+
+
+def K(s: Any, v: int | bool) -> Any:
+    """A constant an effect writes: a z3 value in a state of z3 terms (each its own object,
+    so that `select` shares a field only where both sides are the same term), else plain."""
+    if not isinstance(s.seat, z3.ExprRef):
+        return v
+    return z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v)
+
+ENGINE, START, CHAIN, FOLLOW, OVER = range(5)
+PHASE_NAMES: Final = ("engine", "start", "chain", "follow", "over")
+RUNNING, DOMINO, BLOCKED = range(3)
+
+Expr = Any  # a z3 expression
+
+
+class ProofError(RuntimeError):
+    """z3 answered unknown (resource limit) or something unexpected."""
+
+
+# -- the state --------------------------------------------------------------------------
+
+
+@dataclass
+class Sym:
+    """A symbolic state: every field a z3 expression (variables, or terms over them)."""
+
+    loc: list[Expr]
+    end: list[Expr]
+    started: list[Expr]
+    odbl: list[Expr]
+    tdbl: list[Expr]
+    age: list[Expr]
+    clock: Expr
+    marker: list[Expr]
+    first: list[Expr]
+    seat: Expr
+    starter: Expr
+    phase: Expr
+    drawn: Expr
+    passes: Expr
+    res: Expr
+    tag: str | None = None
+    """The name of a state of variables; None for a state built of terms."""
+    memo: dict[tuple[Any, ...], Expr] = field(default_factory=dict, repr=False, compare=False)
+
+    def fields(self) -> list[tuple[str, Expr]]:
+        out: list[tuple[str, Expr]] = []
+        for name in ("loc", "end", "started", "odbl", "tdbl", "age", "marker", "first"):
+            out += [(f"{name}[{i}]", e) for i, e in enumerate(getattr(self, name))]
+        out += [(n, getattr(self, n)) for n in
+                ("clock", "seat", "starter", "phase", "drawn", "passes", "res")]
+        return out
+
+    def replace(self, **kw: Any) -> Sym:
+        data = {n: getattr(self, n) for n in FIELDS}
+        data.update(kw)
+        return Sym(**data)
+
+
+FIELDS: Final = ("loc", "end", "started", "odbl", "tdbl", "age", "clock", "marker", "first",
+                 "seat", "starter", "phase", "drawn", "passes", "res")
+
+
+def cached(method: Callable[..., Expr]) -> Callable[..., Expr]:
+    """Memoise a Model method of (state, *args) on the state itself."""
+    name = method.__name__
+
+    def wrapper(self: Any, s: Sym, *args: Any) -> Expr:
+        key = (name, *args)
+        if key not in s.memo:
+            s.memo[key] = method(self, s, *args)
+        return s.memo[key]
+
+    wrapper.__name__ = name
+    wrapper.__doc__ = method.__doc__
+    return wrapper
+
+
+def select(cond: Expr, a: Sym, b: Sym) -> Sym:
+    """Field by field: `a` where `cond` holds, else `b`."""
+    def pick(x: Any, y: Any) -> Any:
+        if isinstance(x, list):
+            return [pick(p, q) for p, q in zip(x, y, strict=True)]
+        return x if x is y else If(cond, x, y)
+    return Sym(**{n: pick(getattr(a, n), getattr(b, n)) for n in FIELDS})
+
+
+def equal(a: Sym, b: Sym) -> Expr:
+    return z3.And([x == y for (_, x), (_, y) in zip(a.fields(), b.fields(), strict=True)])
+
+
+def count(bools: Sequence[Expr]) -> Expr:
+    if any(isinstance(b, z3.ExprRef) for b in bools):
+        return z3.Sum([z3.If(b, 1, 0) for b in bools])
+    return sum(1 for b in bools if b)
+
+
+def at(values: Sequence[Expr], index: Expr) -> Expr:
+    """values[index] for a symbolic index (the last value when out of range)."""
+    out = values[-1]
+    for i in range(len(values) - 2, -1, -1):
+        out = If(index == i, values[i], out)
+    return out
+
+
+# -- the model --------------------------------------------------------------------------
+
+
+class Model:
+    """The legal actions and effects of one rule set, for `players` seats on the set of
+    `rules` (use reference.explore.small_rules for a small set)."""
+
+    def __init__(self, rules: Rules, players: int, hand: int | None = None,
+                 round_no: int = 1) -> None:
+        self.rules = rules
+        self.P = players
+        self.N = rules.max_pip
+        self.hand = hand
+        self.round = round_no
+        self.e = engine_number(rules, round_no)
+        self.E = T.DOUBLE[self.e]
+        self.tiles = T.tiles_of(rules.set_mask)
+        self.trains = list(range(players + 1))
+        self.mex = players
+        self._opts: dict[Any, L.Opts] = {}
+        assert self.tiles == list(range(len(self.tiles))), "slot i is tile i"
+        self.bearing = {n: [t for t in self.tiles if n in (T.HIGH[t], T.LOW[t])]
+                        for n in range(self.N + 1)}
+
+    # variables
+
+    def state(self, tag: str) -> Sym:
+        P, trains = self.P, self.trains
+        return Sym(
+            loc=[z3.Int(f"{tag}.loc.{T.name(t)}") for t in self.tiles],
+            end=[z3.Int(f"{tag}.end.{k}") for k in trains],
+            started=[z3.Bool(f"{tag}.started.{k}") for k in trains],
+            odbl=[z3.Bool(f"{tag}.odbl.{k}") for k in trains],
+            tdbl=[z3.Bool(f"{tag}.tdbl.{k}") for k in trains],
+            age=[z3.Int(f"{tag}.age.{k}") for k in trains],
+            clock=z3.Int(f"{tag}.clock"),
+            marker=[z3.Bool(f"{tag}.marker.{q}") for q in range(P)],
+            first=[z3.Bool(f"{tag}.first.{q}") for q in range(P)],
+            seat=z3.Int(f"{tag}.seat"), starter=z3.Int(f"{tag}.starter"),
+            phase=z3.Int(f"{tag}.phase"), drawn=z3.Int(f"{tag}.drawn"),
+            passes=z3.Int(f"{tag}.passes"), res=z3.Int(f"{tag}.res"), tag=tag)
+
+    # where tiles are
+
+    def in_hand(self, s: Sym, q: Expr, t: int) -> Expr:
+        if isinstance(q, int):
+            return self.held(s, q, t)
+        return s.loc[t] == q
+
+    @cached
+    def held(self, s: Sym, q: int, t: int) -> Expr:
+        return s.loc[t] == q
+
+    @cached
+    def bone(self, s: Sym, t: int) -> Expr:
+        return s.loc[t] == self.P
+
+    @cached
+    def table(self, s: Sym, t: int) -> Expr:
+        return s.loc[t] == self.P + 1
+
+    @cached
+    def boneyard(self, s: Sym) -> Expr:
+        return count([self.bone(s, t) for t in self.tiles])
+
+    @cached
+    def in_hands(self, s: Sym) -> Expr:
+        return count([s.loc[t] < self.P for t in self.tiles])
+
+    @cached
+    def ends_in(self, s: Sym, k: int, n: int) -> Expr:
+        return s.end[k] == n
+
+    @cached
+    def fits(self, s: Sym, t: int, k: int) -> Expr:
+        hi, lo = T.HIGH[t], T.LOW[t]
+        if hi == lo:
+            return self.ends_in(s, k, hi)
+        return Or(self.ends_in(s, k, hi), self.ends_in(s, k, lo))
+
+    def far(self, s: Sym, t: int, k: int) -> Expr:
+        hi, lo = T.HIGH[t], T.LOW[t]
+        return K(s, hi) if hi == lo else If(s.end[k] == hi, lo, hi)
+
+    @cached
+    def live(self, s: Sym, k: int) -> Expr:
+        """Some tile bearing the train's end number is off the table (engine `live`)."""
+        return Or(*[And(self.ends_in(s, k, n), Or(*[Not(self.table(s, t)) for t in ts]))
+                       for n, ts in self.bearing.items()])
+
+    # where a player may play: spec/legality.py's clauses, read on this state
+
+    def opts(self, release: bool | None = None) -> L.Opts:
+        """The rule set's option values (`release` False: as if under stays-open)."""
+        key = ("opts", release)
+        if key not in self._opts:
+            values = dict(self.rules.ruleset.items())
+            if release is not None:
+                values["uncoverable_double"] = "released" if release else "stays-open"
+            self._opts[key] = L.Opts(values=values)
+        return self._opts[key]
+
+    def lview(self, s: Sym, seat: int | None = None) -> L.View:
+        """The state as spec/legality.py sees a decision: a hand slot per tile of the set
+        (slot i is tile i, present while the mover holds it), the trains, the turn.
+
+        With `seat`: the start of a turn of that seat's own (nothing drawn, phase start)."""
+        key = ("lview", seat)
+        if key in s.memo:
+            return s.memo[key]  # type: ignore[no-any-return]
+        P = self.P
+        mover: Expr = s.seat if seat is None else K(s, seat)
+        hand = [L.Slot(s.loc[t] == mover if seat is None else self.held(s, seat, t),
+                       T.HIGH[t], T.LOW[t]) for t in self.tiles]
+        trains = []
+        for k in self.trains:
+            dead = Not(self.live(s, k))
+            trains.append(L.Train(
+                index=L.MEX if k == self.mex else k, exists=True,
+                empty=Not(s.started[k]), end=s.end[k],
+                marked=s.marker[k] if k < P else False, dbl=s.odbl[k], order=s.age[k],
+                turn=s.tdbl[k], ex_lo=dead, ex_hi=dead,
+                # the model plays its own small set whatever the rule set's: a number is
+                # used up when its tiles of that set are, whichever set the options name
+                split=T.MAX_PIP, wide=T.MAX_PIP))
+        view = L.View(
+            players=P, seat=s.seat if seat is None else seat, starter=s.starter,
+            phase=s.phase - 1 if seat is None else L.START,  # legality has no engine phase
+            first_pending=at(s.first, s.seat) if seat is None else s.first[seat],
+            firsts_left=Or(*s.first), bone_empty=self.boneyard(s) == 0,
+            drawn=s.drawn if seat is None else L.NO_SLOT, hand=hand, trains=trains)
+        s.memo[key] = view
+        return view
+
+    @cached
+    def due(self, s: Sym, k: int, release: bool | None = None) -> Expr:
+        """Train k ends in an open double that obliges the player to move (DBL-6, FIRST-5,
+        DBL-9), before DBL-7."""
+        v = self.lview(s)
+        return L.binding(v, v.trains[k], self.opts(release))
+
+    @cached
+    def duty(self, s: Sym, k: int) -> Expr:
+        v = self.lview(s)
+        return L.to_cover(v, v.trains[k], self.opts())  # DBL-7, DBL-8
+
+    @cached
+    def has_duty(self, s: Sym) -> Expr:
+        return L.duty(self.lview(s), self.opts())
+
+    def legal(self, s: Sym) -> L.Legal:
+        key = ("legal",)
+        if key not in s.memo:
+            s.memo[key] = L.legal(self.lview(s), self.opts())
+        lg: L.Legal = s.memo[key]
+        return lg
+
+    @cached
+    def can_play(self, s: Sym, t: int, k: int) -> Expr:
+        """`play t on k` is legal (phase aside): TRAIN-2, TURN-3 and where the tile may go."""
+        return self.legal(s).plays[self.tiles.index(t)][k]
+
+    @cached
+    def found(self, s: Sym) -> Expr:
+        return self.legal(s).any_play
+
+    @cached
+    def can_play_start(self, s: Sym, q: int) -> Expr:
+        """Seat q could play at the start of a turn of its own in this state."""
+        lg = L.legal(self.lview(s, q), self.opts(), ignore_drawn=True)
+        return lg.any_play
+
+    @cached
+    def can_ever_play(self, s: Sym, q: int) -> Expr:
+        """engine.can_ever_play: q could play on the last table, every personal train
+        marked and every first turn over (END-2)."""
+        key = ("last_table",)
+        if key not in s.memo:
+            s.memo[key] = self.after_passes(s, range(self.P))
+        return self.can_play_start(s.memo[key], q)
+
+    @cached
+    def productive(self, s: Sym, q: int) -> Expr:
+        return Or(s.first[q], Not(s.marker[q]), self.can_play_start(s, q))
+
+    # the legal actions (engine: legal_actions)
+
+    @cached
+    def first_start(self, s: Sym) -> Expr:
+        if not self.rules.chain_first_turn:
+            return K(s, False)
+        return And(s.phase == START, at(s.first, s.seat))
+
+    def turn_phase(self, s: Sym) -> Expr:
+        return Or(s.phase == START, s.phase == FOLLOW)
+
+    def play_guard(self, s: Sym, t: int, k: int) -> Expr:
+        return And(Or(s.phase == START, s.phase == CHAIN, s.phase == FOLLOW),
+                      self.can_play(s, t, k))
+
+    @cached
+    def draw_guard(self, s: Sym) -> Expr:
+        # ENG-4; TURN-2, TURN-5 (legality reads the phases start, chain and follow)
+        return Or(s.phase == ENGINE, And(self.turn_phase(s),
+                                               self.legal(s).draw))
+
+    @cached
+    def pass_guard(self, s: Sym) -> Expr:
+        return And(self.turn_phase(s), self.legal(s).pass_)
+
+    @cached
+    def end_chain_guard(self, s: Sym) -> Expr:
+        return And(s.phase == CHAIN, self.legal(s).end_chain)
+
+    # effects (engine: perform, _play, _draw, _end_turn, _check_blocked, _finish)
+
+    def next_seat(self, seat: Expr) -> Expr:
+        return If(seat >= self.P - 1, 0, seat + 1)
+
+    def finish(self, s: Sym, how: int) -> Sym:
+        return s.replace(phase=K(s, OVER), res=K(s, how), drawn=K(s, -1),
+                         tdbl=[K(s, False)] * len(self.trains))
+
+    @cached
+    def blocked(self, s: Sym) -> Expr:
+        empty = self.boneyard(s) == 0
+        if self.rules.passes_end_round:
+            return And(empty, s.passes >= self.P)  # END-3
+        # (on plain values each part is built only when it can decide: And, Or are eager)
+        if empty is False:
+            return False
+        ever = Or(*[self.can_ever_play(s, q) for q in range(self.P)])
+        if ever is True:
+            return False
+        firsts = Or(*s.first)
+        return And(empty, Not(ever),  # END-2
+                     True if firsts is False else Or(Not(firsts),
+                                                       Not(self.plays_while_passing(s))))
+
+    def after_passes(self, s: Sym, seats: Iterable[int]) -> Sym:
+        """s after `seats` passed in turn: their markers up, their first turns over."""
+        seats = set(seats)
+        return s.replace(marker=[Or(s.marker[q], K(s, q in seats))
+                                 for q in range(self.P)],
+                         first=[And(s.first[q], K(s, q not in seats))
+                                for q in range(self.P)])
+
+    @cached
+    def plays_while_passing(self, s: Sym) -> Expr:
+        """engine.nobody_can_ever_play: some seat could play on its turn during the round of
+        passes that would follow s (FIRST-5 can let a seat play there and not later)."""
+        P = self.P
+        cases = []
+        for start in range(P):
+            order = [(start + d) % P for d in range(P)]
+            turns = [self.can_play_start(self.after_passes(s, order[:d]), q)
+                     for d, q in enumerate(order)]
+            cases.append(And(s.seat == start, Or(*turns)))
+        return Or(*cases)
+
+    def check_blocked(self, s: Sym, target: Sym | None = None) -> Sym:
+        """END-2/END-3 at the end of a turn (s has no turn doubles and no drawn tile).
+
+        With a `target` (the variables the result is equated to), the test is read on the
+        target instead of on `s`: both agree on every field the test reads, and the target's
+        test is built once for all actions instead of once per action.
+        """
+        if target is None:
+            return select(self.blocked(s), self.finish(s, BLOCKED), s)
+        flag = self.blocked(self.view(target))
+        return s.replace(phase=If(flag, OVER, START), res=If(flag, BLOCKED, RUNNING))
+
+    def view(self, target: Sym) -> Sym:
+        """The target as the blocked test sees it: after a turn, no double of this turn."""
+        key = ("view",)
+        if key not in target.memo:
+            target.memo[key] = target.replace(tdbl=[K(target, False)] * len(self.trains))
+        return target.memo[key]  # type: ignore[no-any-return]
+
+    def end_turn(self, s: Sym, target: Sym | None = None) -> Sym:
+        b = s.replace(
+            tdbl=[K(s, False)] * len(self.trains), drawn=K(s, -1),
+            first=[And(s.first[q], s.seat != q) for q in range(self.P)],  # FIRST-6
+            seat=self.next_seat(s.seat), phase=K(s, START))
+        return self.check_blocked(b, target)
+
+    def play(self, s: Sym, t: int, k: int, target: Sym | None = None) -> Sym:
+        P, rules = self.P, self.rules
+        double = T.IS_DOUBLE[t]
+        loc = list(s.loc)
+        loc[t] = K(s, P + 1)
+        end, started = list(s.end), list(s.started)
+        end[k] = self.far(s, t, k)  # TRAIN-2
+        started[k] = K(s, True)
+        marker = list(s.marker)
+        if rules.marker_rule == MARKER_OWNER_OWN:
+            if k < P:
+                marker[k] = And(s.marker[k], s.seat != k)  # MARK-3
+        elif rules.marker_rule == MARKER_ANYONE_ON:
+            if k < P:
+                marker[k] = K(s, False)  # MARK-4
+        else:
+            assert rules.marker_rule == MARKER_OWNER_ANYWHERE
+            marker = [And(s.marker[q], s.seat != q) for q in range(P)]  # MARK-5
+        odbl, tdbl, age = list(s.odbl), list(s.tdbl), list(s.age)
+        odbl[k] = K(s, double)  # TRAIN-3: covered; or a new open double
+        tdbl[k] = K(s, double)
+        if double:
+            age[k] = s.clock
+        m = s.replace(loc=loc, end=end, started=started, marker=marker, odbl=odbl,
+                      tdbl=tdbl, age=age, clock=s.clock + 1 if double else s.clock,
+                      drawn=K(s, -1), passes=K(s, 0))
+        out = And(*[Or(u == t, s.loc[u] != s.seat) for u in self.tiles])
+        chain = Or(s.phase == CHAIN, self.first_start(s)) if rules.chain_first_turn \
+            else K(s, False)
+        rest = m.replace(phase=K(s, CHAIN))
+        if not double:
+            rest = select(chain, rest, self.end_turn(m, target))
+        else:
+            rest = select(chain, rest, m.replace(phase=K(s, FOLLOW)))  # DBL-1
+        return select(out, self.finish(m, DOMINO), rest)  # END-1
+
+    def draw(self, s: Sym, t: int) -> Sym:
+        """Draw tile t (any tile of the boneyard: its order is not modelled)."""
+        P = self.P
+        loc = list(s.loc)
+        loc[t] = s.seat
+        normal = s.replace(loc=loc, drawn=K(s, t))  # TURN-3
+        if not self.rules.holder_lays:
+            return normal
+        kept = s.replace(loc=loc, seat=self.next_seat(s.seat))  # ENG-4: the drawer keeps it
+        if t == self.E:
+            loc2 = list(s.loc)
+            loc2[t] = K(s, P + 1)
+            first = s.seat if self.rules.engine_holder_starts else K(s, (self.round - 1) % P)
+            placed = s.replace(loc=loc2, seat=first, starter=first, phase=K(s, START))
+            return select(s.phase == ENGINE, placed, normal)
+        return select(s.phase == ENGINE, kept, normal)
+
+    def pass_(self, s: Sym, target: Sym | None = None) -> Sym:
+        marker = [Or(s.marker[q], s.seat == q) for q in range(self.P)]  # TURN-4, MARK-1
+        passes = s.passes + If(self.boneyard(s) == 0, 1, 0)
+        return self.end_turn(s.replace(marker=marker, passes=passes), target)
+
+    # the transition relation, as (name, guard, next state) for every action
+
+    def guard(self, s: Sym, kind: str, tile: int = -1, train: int = -1) -> Expr:
+        """When one action is enabled (a draw: of that boneyard tile)."""
+        if kind == "play":
+            return self.play_guard(s, tile, train)
+        if kind == "draw":
+            return And(self.draw_guard(s), self.bone(s, tile))
+        return self.pass_guard(s) if kind == "pass" else self.end_chain_guard(s)
+
+    @cached
+    def guards(self, s: Sym) -> list[tuple[str, str, Expr]]:
+        """(kind, label, guard) for every action of the abstract model."""
+        out: list[tuple[str, str, Expr]] = []
+        for t in self.tiles:
+            for k in self.trains:
+                label = f"play {T.name(t)} on {'mexican' if k == self.mex else k}"
+                out.append(("play", label, self.guard(s, "play", t, k)))
+        out += [("draw", f"draw {T.name(t)}", self.guard(s, "draw", t)) for t in self.tiles]
+        out.append(("pass", "pass", self.guard(s, "pass")))
+        if self.rules.chain_first_turn:
+            out.append(("end-chain", "end-chain", self.guard(s, "end-chain")))
+        return out
+
+    def effect(self, s: Sym, kind: str, tile: int = -1, train: int = -1,
+               target: Sym | None = None) -> Sym:
+        """The successor of one action (`actions` lists them all; the engine comparison
+        builds only the ones the engine takes); see check_blocked for `target`."""
+        key = ("effect", kind, tile, train, target.tag if target is not None else None)
+        if key not in s.memo:
+            if kind == "play":
+                s.memo[key] = self.play(s, tile, train, target)
+            elif kind == "draw":
+                s.memo[key] = self.draw(s, tile)
+            elif kind == "pass":
+                s.memo[key] = self.pass_(s, target)
+            else:
+                assert kind == "end-chain", kind
+                s.memo[key] = self.end_turn(s, target)
+        return s.memo[key]  # type: ignore[no-any-return]
+
+    def actions(self, s: Sym, target: Sym | None = None) -> list[tuple[str, str, Expr, Sym]]:
+        """(kind, label, guard, effect) for every action; see check_blocked for `target`."""
+        key = ("actions", target.tag if target is not None else None)
+        if key in s.memo:
+            return s.memo[key]  # type: ignore[no-any-return]
+        effects: list[Sym] = []
+        for t in self.tiles:
+            for k in self.trains:
+                effects.append(self.effect(s, "play", t, k, target))
+        effects += [self.effect(s, "draw", t) for t in self.tiles]
+        effects.append(self.effect(s, "pass", target=target))
+        if self.rules.chain_first_turn:
+            effects.append(self.effect(s, "end-chain", target=target))
+        out = [(kind, label, g, nxt)
+               for (kind, label, g), nxt in zip(self.guards(s), effects, strict=True)]
+        s.memo[key] = out
+        return out
+
+    def transition(self, s: Sym, s2: Sym, kinds: Sequence[str] | None = None) -> Expr:
+        return z3.Or([And(g, equal(s2, nxt)) for kind, _, g, nxt in self.actions(s, s2)
+                      if kinds is None or kind in kinds])
+
+    def enabled(self, s: Sym) -> Expr:
+        return z3.Or([g for _, _, g in self.guards(s)])
+
+    # deals and the invariant
+
+    def init(self, s: Sym, tag: str = "deal") -> Expr:
+        """s is a state fresh from a deal with `self.hand` tiles per seat."""
+        assert self.hand is not None, "a model of deals needs the hand size"
+        P, h = self.P, self.hand
+        dealt = [z3.Int(f"{tag}.{T.name(t)}") for t in self.tiles]
+        rotate = z3.IntVal((self.round - 1) % P)
+        n = len(self.trains)
+        base = Sym(
+            loc=list(dealt), end=[z3.IntVal(self.e)] * n, started=[z3.BoolVal(False)] * n,
+            odbl=[z3.BoolVal(False)] * n, tdbl=[z3.BoolVal(False)] * n,
+            age=[z3.IntVal(0)] * n, clock=z3.IntVal(0), marker=[z3.BoolVal(False)] * P,
+            first=[z3.BoolVal(True)] * P, seat=rotate, starter=rotate, phase=z3.IntVal(START),
+            drawn=z3.IntVal(-1), passes=z3.IntVal(0), res=z3.IntVal(RUNNING))
+        others = [d for t, d in zip(self.tiles, dealt, strict=True) if t != self.E]
+        cons = [z3.And(d >= 0, d <= P) for d in others]
+        loc = list(dealt)
+        loc[self.E] = z3.IntVal(P + 1)
+        placed = base.replace(loc=loc)
+        if not self.rules.holder_lays:  # ENG-2: the engine is set aside, hands from the rest
+            cons += [count([d == q for d in others]) == h for q in range(P)]
+            cons.append(dealt[self.E] == P + 1)
+            return z3.And(*cons, equal(s, self.check_blocked(placed, s)))
+        holder = dealt[self.E]
+        cons.append(z3.And(holder >= 0, holder <= P))
+        cons += [count([d == q for d in dealt]) == h for q in range(P)]
+        if self.rules.engine_holder_starts:  # SEAT-2
+            placed = placed.replace(seat=holder, starter=holder)
+        searching = base.replace(phase=z3.IntVal(ENGINE))  # ENG-4
+        return z3.And(*cons, z3.If(holder == P, equal(s, searching),
+                                   equal(s, self.check_blocked(placed, s))))
+
+    def domains(self, s: Sym) -> Expr:
+        """The ranges of the variables (a part of the invariant)."""
+        P = self.P
+        return z3.And(*[z3.And(x >= 0, x <= P + 1) for x in s.loc],
+                      s.seat >= 0, s.seat < P, s.drawn >= -1, s.drawn < len(self.tiles))
+
+    def invariant(self, s: Sym) -> Expr:
+        """Inv: what every reachable state satisfies (proved inductive, not assumed)."""
+        P, rules, trains = self.P, self.rules, self.trains
+        inv: list[Expr] = []
+        inv += [z3.And(x >= 0, x <= P + 1) for x in s.loc]
+        inv += [z3.And(x >= 0, x <= self.N) for x in s.end]
+        inv += [s.seat >= 0, s.seat < P, s.starter >= 0, s.starter < P,
+                s.phase >= ENGINE, s.phase <= OVER, s.drawn >= -1, s.drawn < len(self.tiles),
+                s.passes >= 0, s.clock >= 0,
+                (s.res == RUNNING) == (s.phase != OVER),
+                z3.Or(s.res == RUNNING, s.res == DOMINO, s.res == BLOCKED)]
+        # the engine: in the centre except while players draw for it (ENG-4)
+        engine_phase = s.phase == ENGINE
+        inv.append(z3.If(engine_phase, self.bone(s, self.E), self.table(s, self.E)))
+        if rules.holder_lays:
+            inv.append(z3.Implies(engine_phase, z3.And(
+                *[z3.Not(self.table(s, t)) for t in self.tiles],
+                *[z3.Not(x) for x in s.started], *[z3.Not(x) for x in s.marker],
+                *s.first, s.drawn == -1, s.passes == 0)))
+        else:
+            inv.append(z3.Not(engine_phase))
+        for k in trains:
+            inv.append(z3.Implies(z3.Not(s.started[k]),
+                                  z3.And(s.end[k] == self.e, z3.Not(s.odbl[k]))))
+            inv.append(z3.Implies(s.odbl[k], z3.And(
+                s.started[k], s.age[k] >= 0, s.age[k] < s.clock,
+                *[z3.Implies(s.end[k] == n, self.table(s, T.DOUBLE[n]))
+                  for n in range(self.N + 1)])))
+            inv.append(z3.Implies(s.tdbl[k], s.odbl[k]))
+            for j in trains:
+                if j < k:
+                    inv.append(z3.Implies(z3.And(s.odbl[j], s.odbl[k]), s.age[j] != s.age[k]))
+                if j != k:  # this turn's doubles were laid after every other open double
+                    inv.append(z3.Implies(z3.And(s.tdbl[j], s.odbl[k], z3.Not(s.tdbl[k])),
+                                          s.age[k] < s.age[j]))
+        mid_turn = z3.Or(s.phase == FOLLOW, s.phase == CHAIN)
+        inv.append(z3.Implies(z3.Not(mid_turn), z3.Not(z3.Or(s.tdbl))))
+        inv.append(z3.Implies(s.phase == FOLLOW, z3.Or(s.tdbl)))
+        inv.append(z3.Implies(s.drawn >= 0, self.turn_phase(s)))
+        inv += [z3.Implies(s.drawn == t, s.loc[t] == s.seat) for t in self.tiles]
+        if rules.chain_first_turn:
+            inv.append(z3.Implies(s.phase == CHAIN, at(s.first, s.seat)))
+        else:
+            inv.append(s.phase != CHAIN)
+        inv.append(z3.Implies(s.passes > 0, self.boneyard(s) == 0))
+        if rules.passes_end_round:
+            inv.append(z3.Implies(s.phase != OVER, s.passes < P))  # END-3
+        else:
+            inv.append(z3.Implies(  # END-2: somebody can still make progress
+                z3.And(s.phase == START, self.boneyard(s) == 0, s.drawn == -1),
+                z3.Or([self.productive(s, q) for q in range(P)])))
+        return z3.And(inv)
+
+    # the ranking function
+
+    @cached
+    def r1(self, s: Sym) -> Expr:
+        return 2 * self.boneyard(s) + self.in_hands(s)
+
+    @cached
+    def r2(self, s: Sym) -> Expr:
+        return count(s.first) + count([z3.Not(m) for m in s.marker])
+
+    @cached
+    def r3(self, s: Sym) -> Expr:
+        P = self.P
+        if self.rules.passes_end_round:
+            base: Expr = P - s.passes
+        else:
+            base = z3.IntVal(P)
+            prod = [self.productive(s, q) for q in range(P)]
+            # distance from the seat to move to the nearest productive seat (cyclic)
+            for seat in range(P):
+                dist: Expr = z3.IntVal(P)
+                for d in range(P - 1, -1, -1):
+                    dist = z3.If(prod[(seat + d) % P], d, dist)
+                base = z3.If(s.seat == seat, dist, base)
+        mid = z3.Or(s.drawn >= 0, s.phase == FOLLOW)
+        return z3.If(s.phase == OVER, 0, z3.If(mid, P + 1, 0) + base)
+
+    def rank(self, s: Sym) -> tuple[Expr, Expr, Expr]:
+        return self.r1(s), self.r2(s), self.r3(s)
+
+    def rank_bound(self) -> int:
+        """The most actions a round can take, from the ranking function.
+
+        With r2 <= 2P (first turns and unmarked trains) and r3 <= 2P+1, the number
+        ``(r1*M2 + r2)*M3 + r3`` with M2 = 2P+1 and M3 = 2P+2 drops by at least 1 whenever
+        (r1, r2, r3) drops lexicographically, and is never negative; its largest value at a
+        deal bounds the length of every round.
+        """
+        assert self.hand is not None
+        P = self.P
+        pool = len(self.tiles) - (0 if self.rules.holder_lays else 1)
+        r1 = 2 * (pool - P * self.hand) + P * self.hand
+        m2, m3 = 2 * P + 1, 2 * P + 2
+        return (r1 * m2 + 2 * P) * m3 + 2 * P + 1
+
+    # properties
+
+    def lex_decrease(self, s: Sym, s2: Sym) -> Expr:
+        a1, a2, a3 = self.rank(s)
+        b1, b2, b3 = self.rank(s2)
+        return z3.And(b3 >= 0, z3.Or(b1 < a1, z3.And(b1 == a1, z3.Or(
+            b2 < a2, z3.And(b2 == a2, b3 < a3)))))
+
+    @cached
+    def stuck(self, s: Sym) -> Expr:
+        """A binding duty on an open double that no tile can cover (DBL-10)."""
+        return z3.And(s.phase != OVER, z3.Or(
+            [z3.And(self.duty(s, k), z3.Not(self.live(s, k))) for k in self.trains]))
+
+    @cached
+    def released(self, s: Sym) -> Expr:
+        """An open double of an earlier turn, after the first turns, that no tile can cover."""
+        parts = [z3.And(s.odbl[k], z3.Not(s.tdbl[k]), z3.Not(self.live(s, k)))
+                 for k in self.trains]
+        cond = [s.phase == START, z3.Or(parts)]
+        if self.rules.chain_first_turn:
+            cond.append(z3.Not(z3.Or(s.first)))
+        return z3.And(cond)
+
+    @cached
+    def table_count(self, s: Sym) -> Expr:
+        return count([self.table(s, t) for t in self.tiles])
+
+    # reading a model back
+
+    def value(self, m: Any, e: Expr) -> int | bool:
+        if not isinstance(e, z3.ExprRef):  # a constant the effect wrote as a plain value
+            return e  # type: ignore[no-any-return]
+        v = m.eval(e, model_completion=True)
+        return bool(z3.is_true(v)) if z3.is_bool(v) else int(v.as_long())
+
+    def describe(self, m: Any, s: Sym) -> dict[str, Any]:
+        P = self.P
+        loc = [self.value(m, x) for x in s.loc]
+        where: dict[str, list[str]] = {}
+        for t, w in zip(self.tiles, loc, strict=True):
+            key = f"hand {w}" if w < P else "boneyard" if w == P else "table"
+            where.setdefault(key, []).append(T.name(t))
+        trains = {}
+        for k in self.trains:
+            trains["mexican" if k == self.mex else str(k)] = {
+                "end": self.value(m, s.end[k]), "started": self.value(m, s.started[k]),
+                "open_double": self.value(m, s.odbl[k]), "this_turn": self.value(m, s.tdbl[k]),
+                "age": self.value(m, s.age[k])}
+        drawn = self.value(m, s.drawn)
+        return {
+            "phase": PHASE_NAMES[int(self.value(m, s.phase)) % 5],
+            "seat": self.value(m, s.seat), "starter": self.value(m, s.starter),
+            "tiles": where, "trains": trains,
+            "marked": [q for q in range(P) if self.value(m, s.marker[q])],
+            "first_turns": [q for q in range(P) if self.value(m, s.first[q])],
+            "drawn": T.name(int(drawn)) if isinstance(drawn, int) and drawn >= 0 else None,
+            "passes": self.value(m, s.passes), "clock": self.value(m, s.clock),
+            "result": ("running", "domino", "blocked")[int(self.value(m, s.res)) % 3]}
+
+    def step_label(self, m: Any, s: Sym, s2: Sym) -> str:
+        """Which action takes s to s2 in model m."""
+        for _, label, guard, nxt in self.actions(s, s2):
+            if self.value(m, z3.And(guard, equal(s2, nxt))):
+                return label
+        return "?"

@@ -1,0 +1,150 @@
+"""spec/roundengine.py: the engine's successors against the round model's effects.
+
+The shipped engine agrees with the model; an engine whose effect is broken (monkeypatched
+here) is reported on the field it breaks, with the clause that decides that field, and
+makes `mtrain check` exit 1.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from mtrain import cli
+from mtrain.reference import engine as E
+from mtrain.reference.explore import Size, explore_size, small_rules
+from mtrain.reference.rules import Rules
+from mtrain.spec import check, optionspace
+from mtrain.spec import roundengine as RE
+from mtrain.spec import tiles as T
+from mtrain.spec.catalog import catalog
+from mtrain.spec.roundmodel import Model
+
+CAT = catalog()
+
+
+def small_states(name: str, n: int = 3, players: int = 2, hand: int = 3,
+                 count: int = 80) -> tuple[Model, list[E.State]]:
+    rs = CAT.ruleset(name)
+    states: list[E.State] = []
+    explore_size(rs, Size(n, players, hand, 3), visit=lambda s, a, t: states.append(t))
+    random.Random(2).shuffle(states)
+    return Model(small_rules(rs, n, {players: hand}), players, hand), states[:count]
+
+
+@pytest.mark.parametrize("symbolic", [True, False])
+def test_the_engine_agrees_with_the_model_on_small_games(symbolic: bool) -> None:
+    model, states = small_states("pagat")
+    rep = RE.compare_effects(model, states, symbolic=symbolic)
+    assert rep.differences == []
+    assert rep.states == 80 and rep.actions >= 80  # not vacuous: successors were compared
+
+
+def test_the_engine_agrees_with_the_model_on_full_size_rounds() -> None:
+    for name in ("puremco-d9", "pagat"):
+        rep = RE.game_effects(Rules.of(CAT.ruleset(name)), 120)
+        assert rep.differences == [] and rep.actions > 120
+
+
+def _keep_marker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """MARK-3 broken: the owner's marker stays up when they play on their own train."""
+    real = E._play
+
+    def play(state: E.State, tile: int, train: int) -> None:
+        up = state.markers[train] if train < state.players else False
+        real(state, tile, train)
+        if train < state.players:
+            state.markers[train] = up
+
+    monkeypatch.setattr(E, "_play", play)
+
+
+def test_a_marker_left_up_is_reported_on_the_marker_with_mark_3(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    model, states = small_states("pagat", count=400)
+    # states where the mover's own train is marked and a play on it is legal
+    hit = [s for s in states if s.markers[s.seat] and any(
+        a.kind == "play" and a.train == s.seat for a in E.legal_actions(s))]
+    assert hit, "no state to show the fault on"
+    _keep_marker(monkeypatch)
+    for symbolic in (True, False):
+        rep = RE.compare_effects(model, hit, symbolic=symbolic)
+        assert rep.differences
+        for d in rep.differences:  # the engine keeps the marker up, the model takes it off
+            assert d.field.startswith("marker[") and (d.clause, d.engine, d.model) == (
+                "MARK-3", True, False)
+            assert d.action.startswith("play ") and d.action.endswith(f" on {d.field[7]}")
+
+
+def test_a_draw_that_forgets_the_drawn_tile_is_reported_with_turn_3(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    model, states = small_states("puremco", count=400)
+    real = E._draw
+
+    def draw(state: E.State) -> None:
+        real(state)
+        state.drawn = -1
+
+    monkeypatch.setattr(E, "_draw", draw)
+    draws = [s for s in states if s.phase != E.ENGINE and E.DRAW in E.legal_actions(s)]
+    assert draws
+    for state in draws[:10]:
+        tile = state.boneyard[0]  # what the engine draws
+        rep = RE.compare_effects(model, [state])
+        assert [(d.action, d.field, d.clause, d.engine, d.model) for d in rep.differences] == [
+            (f"draw ({T.name(tile)})", "drawn", "TURN-3", -1, tile)]
+
+
+def test_a_broken_effect_fails_mtrain_check(monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """The command path: every other job stubbed, one process, the effects job real."""
+    if "mtrain.spec.check" not in cli.COMMAND_MODULES:
+        monkeypatch.setattr(cli, "COMMAND_MODULES", (*cli.COMMAND_MODULES, "mtrain.spec.check"))
+
+    def stub(*args: Any) -> dict[str, Any]:
+        return {"checks": []}
+
+    for name in ("job_termination", "job_explore", "job_reach", "job_uncoverable",
+                 "job_engine_model", "job_parametric"):
+        monkeypatch.setattr(check, name, stub)
+    monkeypatch.setattr(optionspace, "run_all", lambda: {"checks": [], "summary": {},
+                                                         "queries": 0})
+    monkeypatch.setattr(check, "_agreement", lambda *_: check._check("agreement", "pass", 0, []))
+
+    def effects() -> tuple[int, dict[str, Any]]:
+        code = cli.main(["check", "--json", "--jobs", "1"])
+        out = json.loads(capsys.readouterr().out)
+        return code, next(c for c in out["checks"] if c["name"] == "effects-vs-engine")
+
+    code, check_ = effects()
+    assert (code, check_["status"]) == (0, "pass")  # the shipped engine
+    _keep_marker(monkeypatch)
+    code, check_ = effects()
+    assert code == 1 and check_["status"] == "fail"
+    bad = [f for f in check_["findings"] if f["clauses"] == ["MARK-3"]]
+    assert bad and all(": marker[" in f["message"] and "\n" not in f["message"] for f in bad)
+
+
+def test_a_double_left_open_after_its_cover_is_reported_with_train_3(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    model, states = small_states("pagat", count=2000)
+    covers = [(s, a) for s in states for a in E.legal_actions(s)
+              if a.kind == "play" and a.train in s.open_doubles and not T.IS_DOUBLE[a.tile]]
+    assert covers, "no state to show the fault on"
+    real = E._play
+
+    def play(state: E.State, tile: int, train: int) -> None:
+        was_open = train in state.open_doubles
+        real(state, tile, train)
+        if was_open and train not in state.open_doubles:
+            state.open_doubles.insert(0, train)  # TRAIN-3 broken: the cover leaves it open
+
+    monkeypatch.setattr(E, "_play", play)
+    state, action = covers[0]
+    rep = RE.compare_effects(model, [state])
+    label = RE.action_label(model, action)
+    assert [(d.field, d.clause) for d in rep.differences if d.action == label] == [
+        ("open doubles", "TRAIN-3")]
