@@ -32,6 +32,7 @@ from mtrain.cli import UsageError
 from mtrain.spec.catalog import Catalog, RulesetError, catalog
 from mtrain.spec.ruleset import CUSTOM, MAX_PLAYERS, OTHER, Ruleset
 from mtrain.spec.scope import Space, example_value
+from mtrain.spec.tilesets import highest_numbers
 
 from .adapter import Implementation, RefusedSetup, ruleset_json
 from .fixture import Fixture, load_corpus, max_pip_of
@@ -136,9 +137,19 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
 
 def measure_hand_table(impl: Implementation, sent: Ruleset) -> dict[int, int] | None:
     """Hand sizes by players, from deals the engine makes (None if it deals none)."""
+    return measure_deals(impl, sent)[0]
+
+
+def measure_deals(impl: Implementation, sent: Ruleset) -> tuple[dict[int, int] | None,
+                                                                int | None]:
+    """(hand sizes by players, the highest number on any tile dealt), from deals the engine
+    makes; (None, None) if it deals none. A deal holds every tile of the set but the
+    engine (SET-1, ENG-2), and [N-(N-1)] is never the engine: its highest number is the
+    set's N, whatever rule set the request named."""
     from .fixture import Fixture as _F
 
     table: dict[int, int] = {}
+    top: int | None = None
     rj = ruleset_json(sent)
     for players in range(2, MAX_PLAYERS + 1):
         probe = _F("probe", "", (), (), "", None, None, {"players": players}, (), ())
@@ -146,11 +157,14 @@ def measure_hand_table(impl: Implementation, sent: Ruleset) -> dict[int, int] | 
             n, round_no, order, _ = probe.deal_request(sent)
             state = impl.deal(rj, n, round_no, order)
             sizes = [len(h) for h in state["hands"]]
+            tiles = [*itertools.chain.from_iterable(state["hands"]), *state["boneyard"]]
+            numbers = [int(x) for tile in tiles for x in str(tile).split("-")]
         except (HarnessError, RefusedSetup, ValueError, KeyError, TypeError):
             continue  # a count it does not deal (DEAL-7), or cannot
         if len(sizes) == players and sizes and max(sizes) > 0:
             table[players] = max(sizes)  # ENG-3: the holder placed one from its hand
-    return table or None
+            top = max([top or 0, *numbers])
+    return (table or None), (top if table else None)
 
 
 def _first_guess(impl: Implementation, fixtures: Sequence[Fixture],
@@ -312,13 +326,16 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
     fixed: dict[str, str] = {}
     table: dict[int, int] | None = None
     for _ in range(3):  # deal orders and tables follow the tile set and engine found
-        table = measure_hand_table(impl, sent)
+        table, top = measure_deals(impl, sent)
         named = [v.name for v in cat.options["hand_sizes"].values.values()
                  if table and dict(v.table) == table]
         named += [example_value(n) for n, ex in cat.examples.items()
                   if table and dict(ex.hand_table) == table]  # a rule-set file's table
         # A table of the engine's own: the fixtures that depend on it say nothing.
         fixed = {"hand_sizes": named[0] if named else OTHER} if table else {}
+        dealt_set = [v for v, n in highest_numbers().items() if n == top]
+        if dealt_set:  # SET-1: the deal shows the set
+            fixed["tile_set"] = dealt_set[0]
         observations = observe(fixtures, impl, sent, informative)
         soft = [(c, o.fixture.id) for o in observations
                 if (c := _constraint(model, parts[o.fixture.id], o)) is not None]
@@ -338,6 +355,10 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
     findings = []
     for option in model.options:
         best = values[option]
+        if option == "tile_set" and option in fixed:
+            findings.append(OptionFinding(option, best, "measured", 0,
+                                          [f"dealt tiles numbered 0 to {top}"]))
+            continue
         if option in fixed:
             mine = best == OTHER
             findings.append(OptionFinding(
