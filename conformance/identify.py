@@ -141,15 +141,16 @@ def measure_hand_table(impl: Implementation, sent: Ruleset) -> dict[int, int] | 
 
 
 def measure_deals(impl: Implementation, sent: Ruleset) -> tuple[dict[int, int] | None,
-                                                                int | None]:
-    """(hand sizes by players, the highest number on any tile dealt), from deals the engine
-    makes; (None, None) if it deals none. A deal holds every tile of the set but the
-    engine (SET-1, ENG-2), and [N-(N-1)] is never the engine: its highest number is the
-    set's N, whatever rule set the request named."""
+                                                                dict[str, str]]:
+    """(hand sizes by players, what the deals show of the rule set), from deals the engine
+    makes; (None, {}) if it deals none. A deal holds every tile of the set but the engine,
+    and [N-(N-1)] is never the engine: the highest number dealt is the set's N (SET-1),
+    whatever rule set the request named. An engine set aside is in the centre when the
+    deal is done (ENG-2); one the holder lays is not yet (ENG-3)."""
     from .fixture import Fixture as _F
 
     table: dict[int, int] = {}
-    top: int | None = None
+    top, placed = -1, set()
     rj = ruleset_json(sent)
     for players in range(2, MAX_PLAYERS + 1):
         probe = _F("probe", "", (), (), "", None, None, {"players": players}, (), ())
@@ -159,12 +160,20 @@ def measure_deals(impl: Implementation, sent: Ruleset) -> tuple[dict[int, int] |
             sizes = [len(h) for h in state["hands"]]
             tiles = [*itertools.chain.from_iterable(state["hands"]), *state["boneyard"]]
             numbers = [int(x) for tile in tiles for x in str(tile).split("-")]
+            engine_placed = state["engine_placed"] is True
         except (HarnessError, RefusedSetup, ValueError, KeyError, TypeError):
             continue  # a count it does not deal (DEAL-7), or cannot
         if len(sizes) == players and sizes and max(sizes) > 0:
             table[players] = max(sizes)  # ENG-3: the holder placed one from its hand
-            top = max([top or 0, *numbers])
-    return (table or None), (top if table else None)
+            top = max([top, *numbers])
+            placed.add(engine_placed)
+    shown: dict[str, str] = {}
+    sets = [v for v, n in highest_numbers().items() if n == top]
+    if table and len(sets) == 1:
+        shown["tile_set"] = sets[0]
+    if table and len(placed) == 1:
+        shown["engine_procedure"] = "set-aside" if placed.pop() else "holder-lays"
+    return (table or None), shown
 
 
 def _first_guess(impl: Implementation, fixtures: Sequence[Fixture],
@@ -172,25 +181,30 @@ def _first_guess(impl: Implementation, fixtures: Sequence[Fixture],
     """The rule set to send first: the tile set and engine procedure under which the
     engine deals and reads the most tables (the others only ever give errors)."""
     cat = catalog()
-    best: tuple[int, int, Ruleset] | None = None
+    best: tuple[tuple[int, int, int], Ruleset] | None = None
     sample = {fx.id for fx in fixtures if fx.id in informative and fx.table is not None}
     sample = set(sorted(sample)[:24])
-    for name in ("pagat", "pagat+engine-aside", "puremco-d9", "puremco-d9+holder-lays",
-                 "pagat+double-15", "puremco+double-15", *cat.examples):
-        try:
-            rs = cat.ruleset(name) if "holder" not in name else cat.ruleset(
-                "puremco-d9", overrides={"engine_procedure": "holder-lays"})
-        except RulesetError:
+    # a rule set of each set under each engine procedure: the order a deal is asked
+    # with holds the engine or not (ENG-2, ENG-3), and an engine deals only from its own
+    space = Space(cat)
+    tables = frozenset(v for v in space.options["hand_sizes"] if v != CUSTOM)
+    for tile_set, procedure in itertools.product(space.options["tile_set"],
+                                                 space.options["engine_procedure"]):
+        values = space.complete({"tile_set": frozenset([tile_set]), "hand_sizes": tables,
+                                 "engine_procedure": frozenset([procedure])})
+        if values is None:
             continue
-        # whether it deals at all, not how many rows: a larger set's table lists more
-        # player counts, which says nothing about the engine's own set
+        rs = space.ruleset(values)
+        # Whether it deals at all comes first, not how many rows: an engine deals only
+        # from an order of its own set's tiles (SET-1), and the deal then shows the set;
+        # a larger set's table lists more player counts, which says nothing.
         deals = 1 if measure_hand_table(impl, rs) else 0
         reads = sum(o is not None for ob in observe(fixtures, impl, rs, sample)
                     for o in ob.outcomes)
-        if best is None or (deals + reads, -len(rs.name)) > (best[0], best[1]):
-            best = (deals + reads, -len(rs.name), rs)
+        if best is None or (deals, reads, -len(rs.name)) > best[0]:
+            best = ((deals, reads, -len(rs.name)), rs)
     assert best is not None
-    return best[2]
+    return best[1]
 
 
 # --- solving -------------------------------------------------------------------------
@@ -326,16 +340,14 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
     fixed: dict[str, str] = {}
     table: dict[int, int] | None = None
     for _ in range(3):  # deal orders and tables follow the tile set and engine found
-        table, top = measure_deals(impl, sent)
+        table, shown = measure_deals(impl, sent)
         named = [v.name for v in cat.options["hand_sizes"].values.values()
                  if table and dict(v.table) == table]
         named += [example_value(n) for n, ex in cat.examples.items()
                   if table and dict(ex.hand_table) == table]  # a rule-set file's table
         # A table of the engine's own: the fixtures that depend on it say nothing.
         fixed = {"hand_sizes": named[0] if named else OTHER} if table else {}
-        dealt_set = [v for v, n in highest_numbers().items() if n == top]
-        if dealt_set:  # SET-1: the deal shows the set
-            fixed["tile_set"] = dealt_set[0]
+        fixed.update(shown)  # SET-1, ENG-2, ENG-3: what the deals show
         observations = observe(fixtures, impl, sent, informative)
         soft = [(c, o.fixture.id) for o in observations
                 if (c := _constraint(model, parts[o.fixture.id], o)) is not None]
@@ -355,9 +367,12 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
     findings = []
     for option in model.options:
         best = values[option]
-        if option == "tile_set" and option in fixed:
-            findings.append(OptionFinding(option, best, "measured", 0,
-                                          [f"dealt tiles numbered 0 to {top}"]))
+        if option in shown:
+            findings.append(OptionFinding(option, best, "measured", 0, [
+                f"dealt tiles numbered 0 to {highest_numbers()[best]}"
+                if option == "tile_set" else
+                f"the engine {'in' if best == 'set-aside' else 'not yet in'} the centre "
+                "after the deal"]))
             continue
         if option in fixed:
             mine = best == OTHER
