@@ -282,7 +282,7 @@ def z3_search(name: str, rules: Rules) -> list[PathResult]:
     """For every decision path of the model (which clause permits or refuses a play of a
     held tile on each train role, a draw, a pass, an end-chain), z3 looks for a well-formed
     situation with 4 players on the rule set's set (numbers 0..9, up to 3 tiles in the
-    mover's hand) that takes it; each one found is written as a table (spec/distinguish.py
+    mover's hand) that takes it; each one found is written as a table (spec/distinguish/
     `realise`), loaded into the engine, and compared like a sampled state."""
     import z3
 

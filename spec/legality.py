@@ -10,7 +10,7 @@ values:
   set, and returns the exact set of legal actions;
 * z3 terms, to ask questions about every situation at once: `Symbolic` builds a bounded,
   abstract situation out of z3 variables, with its well-formedness constraints, and the
-  same rules give z3 formulas (spec/distinguish.py asks z3 for situations where two rule
+  same rules give z3 formulas (spec/distinguish/ asks z3 for situations where two rule
   sets disagree).
 
 The combinators (`And`, `Or`, `Not`, `If`, ...) dispatch on their arguments: plain values

@@ -36,7 +36,7 @@ from mtrain.conformance.runner import run_fixture, start_state, take_step
 from mtrain.spec import diffing, distinguish
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
-from mtrain.spec.fixture_writer import description
+from mtrain.spec.distinguish.fixture_writer import description
 from mtrain.spec.legality import legal_actions
 from mtrain.spec.scope import Space
 

@@ -8,8 +8,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from mtrain.spec import tiles as T
+from mtrain.spec.distinguish.question import DistinguishError
 from mtrain.spec.legality import MEX, MEXICAN, NO_SLOT, SPLIT
-from mtrain.spec.question import DistinguishError
 
 
 class _Realiser:

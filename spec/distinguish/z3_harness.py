@@ -13,8 +13,8 @@ from typing import Any, Final
 
 import z3
 
+from mtrain.spec.distinguish.question import DistinguishError, Question
 from mtrain.spec.legality import NO_SLOT, SPLIT, START, Count, If, Legal, Opts, Symbolic, legal
-from mtrain.spec.question import DistinguishError, Question
 from mtrain.spec.tilesets import highest
 
 SEED: Final = 0

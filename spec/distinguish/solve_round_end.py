@@ -9,6 +9,24 @@ from typing import Any
 
 import z3
 
+from mtrain.spec.distinguish.question import (
+    DistinguishError,
+    Question,
+    Situation,
+    option_clauses,
+    side_label,
+    side_ruleset,
+)
+from mtrain.spec.distinguish.realise import realise
+from mtrain.spec.distinguish.scoring import hand_values, match_winners, round_scores, tile_value
+from mtrain.spec.distinguish.z3_harness import (
+    as_bool,
+    checked_model,
+    common_top,
+    minimise_view,
+    new_optimizer,
+    two_sided,
+)
 from mtrain.spec.legality import (
     MEX,
     SPLIT,
@@ -21,26 +39,8 @@ from mtrain.spec.legality import (
     legal_table,
     model_value,
 )
-from mtrain.spec.question import (
-    DistinguishError,
-    Question,
-    Situation,
-    option_clauses,
-    side_label,
-    side_ruleset,
-)
-from mtrain.spec.realise import realise
 from mtrain.spec.ruleset import Ruleset
-from mtrain.spec.scoring import hand_values, match_winners, round_scores, tile_value
 from mtrain.spec.tilesets import highest
-from mtrain.spec.z3_harness import (
-    as_bool,
-    checked_model,
-    common_top,
-    minimise_view,
-    new_optimizer,
-    two_sided,
-)
 
 # -- the score and tie kinds: a player goes out -----------------------------------------
 

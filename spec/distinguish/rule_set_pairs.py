@@ -8,7 +8,7 @@ import itertools
 from typing import Final
 
 from mtrain.spec.catalog import RulesetError, catalog
-from mtrain.spec.question import KIND, RELEVANT
+from mtrain.spec.distinguish.question import KIND, RELEVANT
 from mtrain.spec.yamlload import SpecError
 
 MAX_OVERLAYS: Final = 3

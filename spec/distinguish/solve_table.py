@@ -9,6 +9,23 @@ from typing import Any
 import z3
 
 from mtrain.spec.catalog import RulesetError, catalog
+from mtrain.spec.distinguish.question import (
+    DistinguishError,
+    Question,
+    Situation,
+    flipped,
+    option_clauses,
+    side_label,
+    side_ruleset,
+)
+from mtrain.spec.distinguish.realise import realise
+from mtrain.spec.distinguish.z3_harness import (
+    SLOTS,
+    as_bool,
+    checked_model,
+    minimise_view,
+    two_sided,
+)
 from mtrain.spec.legality import (
     MEXICAN,
     NO_SLOT,
@@ -22,19 +39,8 @@ from mtrain.spec.legality import (
     legal_table,
     model_value,
 )
-from mtrain.spec.question import (
-    DistinguishError,
-    Question,
-    Situation,
-    flipped,
-    option_clauses,
-    side_label,
-    side_ruleset,
-)
-from mtrain.spec.realise import realise
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.yamlload import SpecError
-from mtrain.spec.z3_harness import SLOTS, as_bool, checked_model, minimise_view, two_sided
 
 # -- the legal kind ---------------------------------------------------------------------
 

@@ -8,7 +8,13 @@ from typing import Any, Final
 
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
-from mtrain.spec.question import Question, Situation, flipped, option_clauses, side_label
+from mtrain.spec.distinguish.question import (
+    Question,
+    Situation,
+    flipped,
+    option_clauses,
+    side_label,
+)
 from mtrain.spec.tilesets import highest
 
 

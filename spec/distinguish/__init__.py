@@ -57,9 +57,8 @@ from typing import Any, Final
 import z3
 
 from mtrain.spec.catalog import Catalog, catalog
-from mtrain.spec.fixture_writer import render_files, without_scopes
-from mtrain.spec.legality import NO_SLOT, Count, Opts, Symbolic, legal_table
-from mtrain.spec.question import (
+from mtrain.spec.distinguish.fixture_writer import render_files, without_scopes
+from mtrain.spec.distinguish.question import (
     KIND,
     RELEVANT,
     DistinguishError,
@@ -67,13 +66,12 @@ from mtrain.spec.question import (
     Situation,
     make_question,
 )
-from mtrain.spec.realise import realise
-from mtrain.spec.rule_set_pairs import choose_pair
-from mtrain.spec.ruleset import Ruleset
-from mtrain.spec.solve_deal import solve_deal
-from mtrain.spec.solve_round_end import solve_blocked, solve_score, solve_tie
-from mtrain.spec.solve_table import solve_legal, solve_marker
-from mtrain.spec.z3_harness import (
+from mtrain.spec.distinguish.realise import realise
+from mtrain.spec.distinguish.rule_set_pairs import choose_pair
+from mtrain.spec.distinguish.solve_deal import solve_deal
+from mtrain.spec.distinguish.solve_round_end import solve_blocked, solve_score, solve_tie
+from mtrain.spec.distinguish.solve_table import solve_legal, solve_marker
+from mtrain.spec.distinguish.z3_harness import (
     QUERY_LOG,
     RLIMIT,
     SLOTS,
@@ -81,6 +79,8 @@ from mtrain.spec.z3_harness import (
     common_top,
     wide_top,
 )
+from mtrain.spec.legality import NO_SLOT, Count, Opts, Symbolic, legal_table
+from mtrain.spec.ruleset import Ruleset
 
 __all__ = [
     "GENERATED_DIR",
@@ -100,7 +100,7 @@ __all__ = [
     "written_files",
 ]
 
-GENERATED_DIR: Final = (Path(__file__).resolve().parent.parent
+GENERATED_DIR: Final = (Path(__file__).resolve().parents[2]
                          / "conformance" / "fixtures" / "generated")
 """Where the generated fixtures live (the source tree, not the editable install's links)."""
 
@@ -294,7 +294,8 @@ def probe(options: Mapping[str, str], phase: str, features: Mapping[str, bool],
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "")
+    parser = argparse.ArgumentParser(prog="python -m mtrain.spec.distinguish",
+                                     description=__doc__.split("\n\n")[0] if __doc__ else "")
     parser.add_argument("--write", action="store_true", help="write the generated fixtures")
     parser.add_argument("--check", action="store_true", help="exit 1 if the files are stale")
     parser.add_argument("--json", action="store_true", help="print the situations as JSON")
@@ -324,7 +325,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("generated fixtures are " + ("STALE" if stale else "up to date"))
         return 1 if stale else 0
     return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
