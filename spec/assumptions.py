@@ -153,20 +153,11 @@ def prove_assumptions(model: Model, label: str, prover: Prover) -> AssumptionRep
 def run(names: list[str], sizes: tuple[tuple[int, int], ...], prover: Prover
         ) -> tuple[list[AssumptionReport], float]:
     """The assumptions for each distinct rule set of `names` on each size."""
-    from mtrain.reference.explore import fingerprint, small_rules
-    from mtrain.reference.rules import Rules
-    from mtrain.spec.catalog import catalog
+    from mtrain.reference.explore import distinct_in_play, small_rules
 
     t0 = time.perf_counter()
-    cat = catalog()
-    seen: set[Any] = set()
     out = []
-    for name in names:
-        rs = cat.ruleset(name)
-        fp = fingerprint(Rules.of(rs), scoring=False)
-        if fp in seen:
-            continue
-        seen.add(fp)
+    for name, rs in distinct_in_play(names):
         for n, p in sizes:
             model = Model(small_rules(rs, n, {p: 1}), p)
             out.append(prove_assumptions(model, f"{name}@d{n}x{p}", prover))

@@ -231,12 +231,11 @@ FULL_MODELS = ((3, 2, 3), (3, 3, 2), (4, 3, 3))
 def job_termination(full: bool, dump: str | None) -> dict[str, Any]:
     from mtrain.reference.explore import (
         Size,
+        distinct_in_play,
         explore_size,
-        fingerprint,
         rule_set_names,
         small_rules,
     )
-    from mtrain.reference.rules import Rules
     from mtrain.spec.catalog import catalog
     from mtrain.spec.roundengine import compare_states
     from mtrain.spec.roundmodel import Model
@@ -246,15 +245,9 @@ def job_termination(full: bool, dump: str | None) -> dict[str, Any]:
     cat = catalog()
     prover = Prover(dump)
     names = rule_set_names() if full else list(cat.variants)
-    seen: dict[Any, str] = {}
     reports, compared, problems = [], 0, []
     t_compare = 0.0
-    for name in names:
-        rs = cat.ruleset(name)
-        fp = fingerprint(Rules.of(rs), scoring=False)
-        if fp in seen:
-            continue
-        seen[fp] = name
+    for name, rs in distinct_in_play(names):
         for n, p, h in FULL_MODELS if full else QUICK_MODELS:
             model = Model(small_rules(rs, n, {p: h}), p, h)
             reports.append((name, prove(model, f"{name}@d{n}x{p}", prover)))
@@ -321,8 +314,8 @@ def job_effects(full: bool) -> dict[str, Any]:
     values (every shipped variant and the double-15 overlay; `full`: every rule set)."""
     from mtrain.reference.explore import (
         Size,
+        distinct_in_play,
         explore_size,
-        fingerprint,
         rule_set_names,
         small_rules,
     )
@@ -334,14 +327,9 @@ def job_effects(full: bool) -> dict[str, Any]:
     t0 = time.perf_counter()
     cat = catalog()
     small_names = rule_set_names() if full else list(cat.variants)
-    seen: set[Any] = set()
     small, plain = RE.EffectReport(), RE.EffectReport()
-    for name in small_names:
-        rs = cat.ruleset(name)
-        fp = fingerprint(Rules.of(rs), scoring=False)
-        if fp in seen:
-            continue
-        seen.add(fp)
+    distinct = list(distinct_in_play(small_names))
+    for _, rs in distinct:
         for n, p, h in FULL_MODELS if full else QUICK_MODELS:
             model = Model(small_rules(rs, n, {p: h}), p, h)
             states: list[Any] = []
@@ -369,7 +357,7 @@ def job_effects(full: bool) -> dict[str, Any]:
     diffs = small.differences + plain.differences + big.differences
     sizes = ", ".join(f"d{n} {p}p x{h}" for n, p, h in (FULL_MODELS if full else QUICK_MODELS))
     findings = [
-        finding(f"small games ({len(seen)} distinct rule sets, {sizes}"
+        finding(f"small games ({len(distinct)} distinct rule sets, {sizes}"
                 f"): {small.states} explored states, {small.actions} successors: the z3 terms "
                 f"of the model's effects, evaluated in the state, and the same model on "
                 f"plain values both equal the engine's successor field by field "
