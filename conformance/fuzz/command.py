@@ -88,7 +88,7 @@ def _target(args: argparse.Namespace) -> Target:
         try:
             from ..mutants import MUTANTS
         except ImportError:
-            raise UsageError("no mutants catalogue (conformance/mutants.py)") from None
+            raise UsageError("no mutants catalogue (conformance/mutants/)") from None
         if args.mutant not in MUTANTS:
             import difflib
 
