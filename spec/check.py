@@ -31,8 +31,10 @@ Checks, in the order printed:
 * ``parametric-proofs``: termination and deadlock freedom for any tile set, any number of
   players and every rule set, z3 over symbolic sizes (spec/parametric.py);
 * ``parametric-assumptions``: what that proof assumes of each action's effect on the
-  counts, proved on the round model for the shipped variants on small sets
-  (spec/assumptions.py);
+  counts, proved on the round model, one query per action, for the shipped variants on a
+  small set (spec/assumptions.py); with ``--full`` also every rule set on small sets and,
+  as ``parametric-assumptions:<name>``, each shipped rule set on its own set at every
+  table size it deals;
 * ``agreement``: the engine and z3 agree: no deadlock found by either, every explored round
   within the ranking function's bound.
 
@@ -469,23 +471,43 @@ def job_parametric(full: bool = False) -> dict[str, Any]:
     names = rule_set_names() if full else list(catalog().variants)
     sizes = A.FULL_SIZES if full else A.SIZES
     reps, seconds = A.run(names, sizes, Prover())
+    models = f"{len({r.label.split('@')[0] for r in reps})} distinct rule sets x " + ", ".join(
+        f"d{n} {p}p" for n, p in sizes)
+    acheck = _assumptions_check("parametric-assumptions", reps, seconds, models)
+    return {"checks": [check, acheck], "summary": {"parametric": [
+        {"name": p.name, "answer": p.answer, "expect": p.expect} for p in proofs],
+        "parametric_assumptions": [q.to_json() for r in reps for q in r.queries]}}
+
+
+def _assumptions_check(name: str, reps: list[Any], seconds: float, models: str) -> Check:
     lemmas = [q for r in reps for q in r.queries]
     failed = [q for q in lemmas if not q.ok]
     kinds = sorted({q.name.split(":", 1)[1] for q in lemmas})
-    afind = [finding(
-        f"{len(reps)} round models ({len({r.label.split('@')[0] for r in reps})} distinct rule "
-        f"sets x {', '.join(f'd{n} {p}p' for n, p in sizes)}): {len(lemmas)} z3 queries "
-        f"({', '.join(kinds)}): " + ("every assumption of the parametric proof holds of the "
-                                     "round model" if not failed
-                                     else f"{len(failed)} FAILED"),
-        ["END-2", "END-3", "FIRST-1", "FIRST-6", "ENG-4"])]
-    afind += [finding(f"FAILED {q.name}: {q.answer}" + (
+    actions = sum(r.actions for r in reps)
+    findings = [finding(
+        f"{len(reps)} round models ({models}): {len(lemmas)} lemmas ({', '.join(kinds)}), "
+        f"{actions:,} of them one z3 query per action: "
+        + ("every assumption of the parametric proof holds of the round model" if not failed
+           else f"{len(failed)} FAILED"), ["END-2", "END-3", "FIRST-1", "FIRST-6", "ENG-4"])]
+    findings += [finding(f"FAILED {q.name}: {q.answer}" + (
         f", breaks {'; '.join(q.detail)}" if isinstance(q.detail, list) else
         f" ({q.detail})" if q.detail else ""), ["END-2"]) for q in failed]
-    acheck = _check("parametric-assumptions", "fail" if failed else "pass", seconds, afind)
-    return {"checks": [check, acheck], "summary": {"parametric": [
-        {"name": p.name, "answer": p.answer, "expect": p.expect} for p in proofs],
-        "parametric_assumptions": [q.to_json() for q in lemmas]}}
+    return _check(name, "fail" if failed else "pass", seconds, findings)
+
+
+def job_shipped_assumptions(name: str) -> dict[str, Any]:
+    """`--full`: the parametric proof's assumptions on one shipped rule set's own set, at
+    every table size it deals (spec/assumptions.py ``run_shipped``)."""
+    from mtrain.spec import assumptions as A
+    from mtrain.spec.termination import Prover
+
+    reps, seconds = A.run_shipped([name], Prover())
+    sizes = ", ".join(str(r.players) for r in reps)
+    check = _assumptions_check(f"parametric-assumptions:{name}", reps, seconds,
+                               f"{name} on double-{reps[0].max_pip if reps else '?'}, "
+                               f"{sizes} players")
+    return {"checks": [check], "summary": {f"parametric_assumptions:{name}": [
+        q.to_json() for r in reps for q in r.queries]}}
 
 
 def job_reach(full: bool, dump: str | None) -> dict[str, Any]:
@@ -599,6 +621,12 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
     printed = [job_options, job_termination, job_effects, job_parametric, job_explore,
                job_reach, job_uncoverable, job_engine_model]
     order = [next(i for i, (fn, _) in enumerate(plan) if fn is want) for want in printed]
+    if full:  # the shipped sets' assumptions: the longest jobs, printed after the proofs
+        shipped = _shipped_by_size()
+        order = [i + len(shipped) for i in order]
+        at = printed.index(job_parametric) + 1
+        order[at:at] = range(len(shipped))
+        plan[:0] = [(job_shipped_assumptions, (name,)) for name in shipped]
     workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
     results: list[dict[str, Any]] = []
     if only == "options":
@@ -631,6 +659,19 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
            "jobs": [r["job"] for r in results if "job" in r],
            "plan": [fn.__name__.removeprefix("job_") for fn, _ in plan]}
     return out
+
+
+def _shipped_by_size() -> list[str]:
+    """The shipped rule sets, the most work first (tiles times the largest table)."""
+    from mtrain.reference.rules import Rules
+    from mtrain.spec import tiles as T
+    from mtrain.spec.assumptions import shipped_names
+    from mtrain.spec.catalog import catalog
+
+    def work(name: str) -> int:
+        rs = catalog().ruleset(name)
+        return len(T.tiles_of(Rules.of(rs).set_mask)) * max(rs.player_counts)
+    return sorted(shipped_names(), key=work, reverse=True)
 
 
 def _safe(fn: Job, *args: Any) -> dict[str, Any]:

@@ -120,20 +120,23 @@ def rows() -> list[Row]:
         ("parametric-proofs", "Termination (a ranking over tiles in hands and boneyard, "
          "first turns and passes) and deadlock freedom with the sizes as z3 integers.",
          "Any number of players and any tile set; every value of every option.",
-         "What each action does to the counts is assumed for all sizes: proved on the round "
-         "model only for the sizes of parametric-assumptions, checked on every sampled "
-         "transition of engine-vs-model."),
-        ("parametric-assumptions", "z3, two-state queries on the round model: "
-         "Inv(s) and T_action(s, s') imply parametric-proofs' step for the action (B, H, F, "
-         "passes, the next turn; under END-2 d < 2P where the rank reads it, and a pass one "
-         "turn nearer the next play), a chain is a first turn with nothing drawn, the "
-         "engine's double is in the boneyard while players draw for it.",
-         f"The shipped variants on {pairs(A_SIZES)} (`--full`: every rule set, "
-         f"{pairs(A_FULL)}).",
-         "Larger sets and tables: each query unrolls every tile; on double-4 with 2 players "
-         "the draw's query exhausts its resource limit, with 3 players it does not finish in "
-         "minutes. For the shipped sets the assumptions rest on the sampled transitions of "
-         "engine-vs-model and effects-vs-engine."),
+         "What each action does to the counts is assumed: proved on the round model for the "
+         "sizes of parametric-assumptions (with `--full`, every shipped set at every table "
+         "size it deals), not for sets or tables no rule set ships."),
+        ("parametric-assumptions", "z3 on the round model, one query per action (each play "
+         "of each tile on each train, each draw, pass, end-chain): the facts of reachable "
+         "states the counts read (J: ranges, passes only on an empty boneyard, a chain is a "
+         "first turn with nothing drawn, doubles of this turn only mid-turn, the engine in "
+         "the boneyard while drawn for) hold at the deal and are kept by every action, and "
+         "each action changes B, H, F and the passes as parametric-proofs' step says; under "
+         "END-2, d < 2P in a round not found blocked, a pass one turn nearer the next play, "
+         "a mover who cannot play at least one turn away.",
+         f"The shipped variants on {pairs(A_SIZES)} (`--full`: every rule set on "
+         f"{pairs(A_FULL)}, and every shipped rule set on its own set at every table size "
+         "it deals, as checks of their own).",
+         "Round 1 only (the engine of other rounds is another double); the END-2 lemmas "
+         "read each seat's start-of-turn test as a free Boolean (sound: the tests' own "
+         "values are one case), so they prove how the tests combine, not what each says."),
         ("reachability", "A witness for every clause with a firing condition under each rule "
          "set it applies to (random rounds on the real set, small games, or a z3 state), or a "
          "z3 proof that it is dead. A dead clause fails unless clauses.yaml marks it "

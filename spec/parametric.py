@@ -35,15 +35,13 @@ first turn and never draws (FIRST-1, FIRST-2, FIRST-3); the effects of the four 
 on B, H, F, passes and d are as above (d bounded where the rank reads it: at the start of
 a turn on an empty boneyard, under END-2); in the engine phase the engine's double is in
 the boneyard. spec/assumptions.py proves each of these on the round model
-(spec/roundmodel.py, whose effects `effects-vs-engine` checks against the engine) as a
-z3 query per action, but only on small sets: the shipped variants on double-3 with 2
-players by default, every rule set on double-3 with 2 and 3 players under `--full`. The
-limit is the unrolling: every query carries every tile and every train; on double-4
-with 2 players the draw's query already exhausts its resource limit (z3 unknown) and
-with 3 players the queries did not finish in 12 minutes; for the shipped sets (double-6 to
-double-18, 2 to 12 players) the assumptions are not proved, only checked on every
-sampled transition of the full-size games (spec/engine_model.py: the rank falls;
-spec/roundengine.py: every successor equals the model's).
+(spec/roundmodel.py, whose effects `effects-vs-engine` checks against the engine), one
+z3 query per action of the model, for one rule set on one set at one table size: by
+default the shipped variants on double-3 with 2 players; under `--full` every rule set on
+double-3 with 2 and 3 players, and every shipped rule set on its own set (double-6 to
+double-18) at every table size it deals, in round 1. So the whole argument is a proof for
+those sets and tables, and for the counts' abstraction of any other; a set or table no
+rule set ships is covered by this module's symbolic proof only.
 
 The longest round is at most (2S + 1) * (P + 1) * (2P + 1) actions for a set of S tiles.
 """

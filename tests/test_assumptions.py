@@ -3,23 +3,58 @@
 from __future__ import annotations
 
 import pytest
+import z3
 
 from mtrain.reference.explore import small_rules
 from mtrain.spec import assumptions as A
 from mtrain.spec.catalog import catalog
 from mtrain.spec.roundmodel import Model, Sym
-from mtrain.spec.termination import Prover
+from mtrain.spec.termination import Prover, QueryResult
 
 CAT = catalog()
+LEMMAS = ("init", "step:play", "step:draw", "step:pass", "step:end-chain", "d-bound",
+          "d-mover", "d-pass")
+
+
+def _lemmas(rep: A.AssumptionReport) -> dict[str, QueryResult]:
+    return {q.name.split(":", 1)[1]: q for q in rep.queries}
+
+
+def _small(name: str, players: int = 2) -> Model:
+    return Model(small_rules(CAT.ruleset(name), 3, {players: 1}), players, hand=1)
 
 
 def test_every_assumption_holds_on_the_shipped_models() -> None:
     reps, _ = A.run(["pagat"], ((3, 2),), Prover())
-    names = {q.name.split(":", 1)[1]: q.answer for r in reps for q in r.queries}
     # pagat ends a round under END-2 and chains its first turns: every lemma is asked
-    assert names == {n: "unsat" for n in (
-        "effect:play", "effect:draw", "effect:pass", "effect:end-chain", "d-pass",
-        "d-mover", "passes", "chain", "engine-phase")}
+    assert {n: q.answer for n, q in _lemmas(reps[0]).items()} == dict.fromkeys(LEMMAS, "unsat")
+    # one query per action: 10 tiles on 3 trains, 10 draws, pass, end-chain
+    assert reps[0].actions == 10 * 3 + 10 + 2
+
+
+def test_a_shipped_set_at_full_size() -> None:
+    """double-6 (28 tiles) at each of its tables, as `mtrain check --full` runs it: the
+    proof is not a small-set one."""
+    from mtrain.spec.check import _shipped_by_size, job_shipped_assumptions
+
+    assert _shipped_by_size()[0] == "double-18" and "double-6" in _shipped_by_size()
+    out = job_shipped_assumptions("double-6")
+    [check] = out["checks"]
+    assert check["name"] == "parametric-assumptions:double-6" and check["status"] == "pass"
+    # 28 plays on 3, 4 and 5 trains, 28 draws, pass and end-chain at 2, 3 and 4 players
+    assert f"{28 * 12 + 3 * (28 + 2):,} of them one z3 query per action" in \
+        check["findings"][0]["message"]
+    queries = out["summary"]["parametric_assumptions:double-6"]
+    assert {q["name"] for q in queries} == {
+        f"double-6@d6x{p}:{n}" for p in (2, 3, 4) for n in LEMMAS}
+    assert all(q["answer"] == "unsat" for q in queries)
+
+
+def test_under_end3_the_distance_lemmas_are_not_asked() -> None:
+    rep = A.prove_assumptions(_small("pagat+passes-end-round"), "end3", Prover())
+    assert set(_lemmas(rep)) == {"init", "step:play", "step:draw", "step:pass",
+                                 "step:end-chain"}
+    assert rep.ok
 
 
 def test_a_pass_that_does_not_count_breaks_its_lemma(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -27,14 +62,12 @@ def test_a_pass_that_does_not_count_breaks_its_lemma(monkeypatch: pytest.MonkeyP
     real = Model.pass_
 
     def pass_(self: Model, s: Sym, target: Sym | None = None) -> Sym:
-        out = real(self, s, target)
-        return out.replace(passes=s.passes)
+        return real(self, s, target).replace(passes=s.passes)
 
     monkeypatch.setattr(Model, "pass_", pass_)
-    model = Model(small_rules(CAT.ruleset("puremco"), 3, {2: 1}), 2)
-    rep = A.prove_assumptions(model, "puremco@d3x2", Prover())
-    bad = {q.name.split(":", 1)[1]: q.detail for q in rep.queries if not q.ok}
-    assert bad == {"effect:pass": ["B = 0 => passes' = passes + 1"]}
+    rep = A.prove_assumptions(_small("puremco"), "puremco@d3x2", Prover())
+    bad = {n: q.detail for n, q in _lemmas(rep).items() if not q.ok}
+    assert bad == {"step:pass": ["B = 0 => passes' = passes + 1 (pass)"]}
 
 
 def test_a_draw_that_lays_the_tile_breaks_its_lemma(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -48,8 +81,61 @@ def test_a_draw_that_lays_the_tile_breaks_its_lemma(monkeypatch: pytest.MonkeyPa
         return out.replace(loc=loc)
 
     monkeypatch.setattr(Model, "draw", draw)
-    model = Model(small_rules(CAT.ruleset("pagat"), 3, {2: 1}), 2)
-    rep = A.prove_assumptions(model, "pagat@d3x2", Prover())
-    draw_q = next(q for q in rep.queries if q.name.endswith(":effect:draw"))
-    assert draw_q.answer == "sat" and "H' = H + 1" in draw_q.detail
-    assert "B' = B - 1" not in draw_q.detail
+    rep = A.prove_assumptions(_small("pagat"), "pagat@d3x2", Prover())
+    draw_q = _lemmas(rep)["step:draw"]
+    assert draw_q.answer == "sat"
+    broken = [d.split(" (")[0] for d in draw_q.detail]
+    assert "H' = H + 1" in broken and "B' = B - 1" not in broken
+    assert any("draw 0-0" in d for d in draw_q.detail)  # the actions are named
+
+
+def test_turn_doubles_kept_after_the_turn_break_the_sliced_invariant(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """DBL-1 broken: the end of a turn forgets to clear the doubles laid in it."""
+    real = Model.end_turn
+
+    def end_turn(self: Model, s: Sym, target: Sym | None = None) -> Sym:
+        return real(self, s, target).replace(tdbl=list(s.tdbl))
+
+    monkeypatch.setattr(Model, "end_turn", end_turn)
+    rep = A.prove_assumptions(_small("pagat"), "pagat@d3x2", Prover())
+    play = _lemmas(rep)["step:play"]
+    assert play.answer == "sat"
+    assert any(d.startswith("turn doubles only mid-turn") for d in play.detail)
+
+
+def test_a_pass_that_leaves_the_marker_down_breaks_d_pass(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """MARK-1 broken: after a pass the next turn is not one nearer the next play."""
+    real = Model.pass_
+
+    def pass_(self: Model, s: Sym, target: Sym | None = None) -> Sym:
+        return real(self, s, target).replace(marker=list(s.marker))
+
+    monkeypatch.setattr(Model, "pass_", pass_)
+    rep = A.prove_assumptions(_small("pagat", 3), "pagat@d3x3", Prover())
+    lemmas = _lemmas(rep)
+    assert lemmas["d-pass"].answer == "sat"
+    assert lemmas["d-pass"].detail[0].startswith("d' = d - 1 (seat ")
+    assert lemmas["step:pass"].ok  # the counts do not read markers
+
+
+def test_a_blocked_test_that_never_blocks_breaks_d_bound(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """END-2 broken: the round goes on although nobody can ever play again."""
+    monkeypatch.setattr(Model, "blocked", lambda self, s: z3.BoolVal(False))
+    rep = A.prove_assumptions(_small("pagat"), "pagat@d3x2", Prover())
+    bound = _lemmas(rep)["d-bound"]
+    assert bound.answer == "sat" and bound.detail == ["d < 2P (any seat)"]
+
+
+def test_the_start_tests_are_abstracted_only_where_asked() -> None:
+    """`abstracted` turns each distinct start-of-turn test into one free Boolean."""
+    model = _small("pagat")
+    s = model.state("s")
+    a = model.can_play_start(model.view(s), 0)
+    b = model.can_play_start(model.after_passes(model.view(s), []), 0)
+    assert a.eq(b)  # the same fields give the very same term
+    out, kept = A.abstracted(model, [z3.And(a, b)]), A.abstracted(model, [a], keep=[a])
+    assert z3.is_and(out[0]) and all(z3.is_const(x) for x in out[0].children())
+    assert kept[0].eq(a)
