@@ -265,11 +265,9 @@ def prove_steps(model: Model, label: str, prover: Prover, rep: AssumptionReport)
         t0 = time.perf_counter()
         d = model.state("d")
         deal = Session(prover, label, [model.init(d)])
-        asked = []
-        for fact, e in sliced_invariant(model, d, model.boneyard(d)).items():
-            answer, broken, why = deal.ask(f"init:{fact}", [], {fact: e})
-            asked.append((fact, answer, broken, why))
-        rep.queries.append(_group(f"{label}:init", asked, time.perf_counter() - t0))
+        facts = [(fact, *deal.ask(f"init:{fact}", [], {fact: e}))
+                 for fact, e in sliced_invariant(model, d, model.boneyard(d)).items()]
+        rep.queries.append(_group(f"{label}:init", facts, time.perf_counter() - t0))
     # END-2's test of the successor as a free Boolean (check_blocked reads it on the target)
     flag = z3.Bool(f"{label}.blocked") if end2 else None
     target = None
