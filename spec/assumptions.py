@@ -30,9 +30,15 @@ Why this scales to the shipped sets: one query per action (a play of each tile o
 train, a draw of each tile: a disjunction is unsat when each disjunct is), and the
 successor's counts are written as the state's counts plus the change at the tiles the
 action moves (the other tiles' places are the very same terms in both states, so their
-part of each count cancels exactly). The actions' queries share one solver, their guards
-asserted once. The END-2 test is a free Boolean in ``step:*`` (the effects are proved for
-either outcome) and read for real in the d lemmas, where z3 sees it at full size.
+part of each count cancels exactly). An action's query assumes only its guard's shape
+(`Model.shape`: the phase, and where the tile is), not what the clauses answer: a weaker
+premise, so the step holds of every action of that shape, legal or not. The queries share
+one solver, J asserted once. The END-2 test is a free Boolean in ``step:*`` (the effects
+are proved for either outcome). In the d lemmas each seat's start-of-turn test is a free
+Boolean too (`abstracted`: the tests of states with the same fields are the very same
+term, so z3 reasons about how they combine), but for d-mover's own seat, whose test is
+compared with the legal plays; d-mover and d-pass are asked per seat to move, with the
+seat put in the state, so that only that seat's turns are built.
 """
 
 from __future__ import annotations
@@ -45,7 +51,20 @@ from typing import Any, Final
 import z3
 
 from . import tiles as T
-from .roundmodel import CHAIN, ENGINE, FOLLOW, OVER, RUNNING, START, Expr, Model, Sym, at, count
+from .roundmodel import (
+    CHAIN,
+    ENGINE,
+    FOLLOW,
+    OVER,
+    RUNNING,
+    START,
+    Expr,
+    Model,
+    Sym,
+    at,
+    count,
+    seats_to_move,
+)
 from .termination import KINDS, Prover, QueryResult
 
 SIZES: Final = ((3, 2),)
@@ -67,7 +86,7 @@ def turns_to_play(model: Model, s: Sym) -> Expr:
         return v.memo[key]
     P = model.P
     out: Expr = z3.IntVal(2 * P)
-    for start in range(P):
+    for start in seats_to_move(v, P):
         order = [(start + j) % P for j in range(2 * P)]
         d: Expr = z3.IntVal(2 * P)
         for j in range(2 * P - 1, -1, -1):
@@ -275,9 +294,7 @@ def prove_steps(model: Model, label: str, prover: Prover, rep: AssumptionReport)
         target = model.state("u")
         model.blocked_as(target, flag)
     turn = z3.Or(s.phase == START, s.phase == CHAIN, s.phase == FOLLOW)
-    guards = {kind: model.guard(s, kind) for kind in ("pass", "end-chain")}
-    session = Session(prover, label, [*j_s.values(), *[z3.Or(g, z3.Not(g)) for g in (
-        model.draw_guard(s), *guards.values())]])
+    session = Session(prover, label, list(j_s.values()))
     asked: dict[str, list[tuple[str, str, list[str], str | None]]] = {k: [] for k in KINDS}
     spent = dict.fromkeys(KINDS, 0.0)
     for kind, name, tile, train in _actions(model):
@@ -287,8 +304,10 @@ def prove_steps(model: Model, label: str, prover: Prover, rep: AssumptionReport)
         claims = dict(sliced_invariant(model, t, successor_counts(model, s, c, t).B, moved))
         claims.update({k: z3.Implies(turn, e) for k, e in
                        step_claims(model, kind, s, c, t, flag).items()})
-        guard = model.guard(s, kind, tile, train)
-        answer, broken, why = session.ask(f"{kind}:{name}", [guard], claims)
+        # the guard's shape, not the clauses' answer: what the claims need of the guard
+        # (a weaker premise, so a stronger result; `Model.guard` is the shape and more)
+        answer, broken, why = session.ask(f"{kind}:{name}", [model.shape(s, kind, tile)],
+                                          claims)
         asked[kind].append((name, answer, broken, why))
         spent[kind] += time.perf_counter() - t0
         rep.actions += 1

@@ -486,7 +486,7 @@ def _assumptions_check(name: str, reps: list[Any], seconds: float, models: str) 
     actions = sum(r.actions for r in reps)
     findings = [finding(
         f"{len(reps)} round models ({models}): {len(lemmas)} lemmas ({', '.join(kinds)}), "
-        f"{actions:,} of them one z3 query per action: "
+        f"each action of each model ({actions:,}) a z3 query of its own: "
         + ("every assumption of the parametric proof holds of the round model" if not failed
            else f"{len(failed)} FAILED"), ["END-2", "END-3", "FIRST-1", "FIRST-6", "ENG-4"])]
     findings += [finding(f"FAILED {q.name}: {q.answer}" + (

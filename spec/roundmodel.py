@@ -177,6 +177,18 @@ def at(values: Sequence[Expr], index: Expr) -> Expr:
     return out
 
 
+def seats_to_move(s: Sym, players: int) -> range:
+    """The seats s may have to move: all, or the one its seat term is a constant for (a
+    test built for each seat, `seat == q and ...`, needs only that one)."""
+    seat = s.seat
+    if isinstance(seat, z3.ExprRef):
+        seat = z3.simplify(seat)
+        if not z3.is_int_value(seat):
+            return range(players)
+        seat = seat.as_long()
+    return range(seat, seat + 1) if 0 <= seat < players else range(0)
+
+
 START_READS: Final = frozenset(
     {"loc", "end", "started", "odbl", "tdbl", "age", "marker", "first", "starter"})
 """The fields a seat's start-of-turn test reads (`Model.can_play_start` asserts it)."""
@@ -417,24 +429,6 @@ class Model:
     def turn_phase(self, s: Sym) -> Expr:
         return Or(s.phase == START, s.phase == FOLLOW)
 
-    def play_guard(self, s: Sym, t: int, k: int) -> Expr:
-        return And(Or(s.phase == START, s.phase == CHAIN, s.phase == FOLLOW),
-                      self.can_play(s, t, k))
-
-    @cached
-    def draw_guard(self, s: Sym) -> Expr:
-        # ENG-4; TURN-2, TURN-5 (legality reads the phases start, chain and follow)
-        return Or(s.phase == ENGINE, And(self.turn_phase(s),
-                                               self.legal(s).draw))
-
-    @cached
-    def pass_guard(self, s: Sym) -> Expr:
-        return And(self.turn_phase(s), self.legal(s).pass_)
-
-    @cached
-    def end_chain_guard(self, s: Sym) -> Expr:
-        return And(s.phase == CHAIN, self.legal(s).end_chain)
-
     # effects (engine: perform, _play, _draw, _end_turn, _check_blocked, _finish)
 
     def next_seat(self, seat: Expr) -> Expr:
@@ -474,7 +468,7 @@ class Model:
         passes that would follow s (FIRST-5 can let a seat play there and not later)."""
         P = self.P
         cases = []
-        for start in range(P):
+        for start in seats_to_move(s, P):
             order = [(start + d) % P for d in range(P)]
             turns = [self.can_play_start(self.after_passes(s, order[:d]), q)
                      for d, q in enumerate(order)]
@@ -573,13 +567,26 @@ class Model:
 
     # the transition relation, as (name, guard, next state) for every action
 
-    def guard(self, s: Sym, kind: str, tile: int = -1, train: int = -1) -> Expr:
-        """When one action is enabled (a draw: of that boneyard tile)."""
+    def shape(self, s: Sym, kind: str, tile: int = -1) -> Expr:
+        """What an action's guard says whatever the clauses answer: its phases, and where
+        its tile is (a play: in the mover's hand; a draw: in the boneyard)."""
         if kind == "play":
-            return self.play_guard(s, tile, train)
+            return And(Or(s.phase == START, s.phase == CHAIN, s.phase == FOLLOW),
+                       s.loc[tile] == s.seat)
         if kind == "draw":
-            return And(self.draw_guard(s), self.bone(s, tile))
-        return self.pass_guard(s) if kind == "pass" else self.end_chain_guard(s)
+            return And(Or(s.phase == ENGINE, self.turn_phase(s)), self.bone(s, tile))
+        return self.turn_phase(s) if kind == "pass" else s.phase == CHAIN
+
+    def guard(self, s: Sym, kind: str, tile: int = -1, train: int = -1) -> Expr:
+        """When one action is enabled (a draw: of that boneyard tile): its shape and what
+        spec/legality.py's clauses answer (they read the phases start, chain and follow)."""
+        shape = self.shape(s, kind, tile)
+        if kind == "play":
+            return And(shape, self.can_play(s, tile, train))
+        lg = self.legal(s)
+        if kind == "draw":  # ENG-4: while the engine is sought, anyone draws; TURN-2, -5
+            return And(shape, Or(s.phase == ENGINE, lg.draw))
+        return And(shape, lg.pass_ if kind == "pass" else lg.end_chain)
 
     @cached
     def guards(self, s: Sym) -> list[tuple[str, str, Expr]]:

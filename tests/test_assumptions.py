@@ -42,7 +42,7 @@ def test_a_shipped_set_at_full_size() -> None:
     [check] = out["checks"]
     assert check["name"] == "parametric-assumptions:double-6" and check["status"] == "pass"
     # 28 plays on 3, 4 and 5 trains, 28 draws, pass and end-chain at 2, 3 and 4 players
-    assert f"{28 * 12 + 3 * (28 + 2):,} of them one z3 query per action" in \
+    assert f"each action of each model ({28 * 12 + 3 * (28 + 2):,}) a z3 query" in \
         check["findings"][0]["message"]
     queries = out["summary"]["parametric_assumptions:double-6"]
     assert {q["name"] for q in queries} == {
