@@ -58,6 +58,7 @@ from .roundmodel import (
     OVER,
     RUNNING,
     START,
+    And,
     Expr,
     Model,
     Sym,
@@ -136,10 +137,26 @@ def successor_counts(model: Model, s: Sym, c: Counts, t: Sym) -> Counts:
 # -- J: the facts of reachable states that the counts read -------------------------------
 
 
-def sliced_invariant(model: Model, s: Sym, B: Expr, tiles: Iterable[int] | None = None
+def no_bones(model: Model, s: Sym, before: Sym | None = None) -> Expr:
+    """No tile in the boneyard, as one test per tile (z3 then needs no sum to see that a
+    boneyard holding the tile drawn is not empty). A successor's is built from `before`'s,
+    the tiles it moved apart."""
+    if before is None:
+        return And(*[z3.Not(model.bone(s, u)) for u in model.tiles])
+    moved = tuple(_moved(before, s))
+    key = ("no_bones_but", moved)
+    if key not in before.memo:
+        each = before.memo.setdefault(("no_bone",), [z3.Not(model.bone(before, u))
+                                                    for u in model.tiles])
+        before.memo[key] = And(*[e for u, e in enumerate(each) if u not in moved])
+    return And(before.memo[key], *[s.loc[u] != model.P for u in moved])
+
+
+def sliced_invariant(model: Model, s: Sym, empty: Expr, tiles: Iterable[int] | None = None
                      ) -> dict[str, Expr]:
-    """J(s), by name. `tiles`: the tiles whose range to state (default all; a successor
-    states only the tiles the action moved, the others being the same terms)."""
+    """J(s), by name; `empty`: s's boneyard is empty (`no_bones`). `tiles`: the tiles whose
+    range to state (default all; a successor states only the tiles the action moved, the
+    others being the same terms)."""
     P, rules = model.P, model.rules
     places = [s.loc[u] for u in (model.tiles if tiles is None else tiles)]
     j = {"ranges": z3.And(*[z3.And(x >= 0, x <= P + 1) for x in places],
@@ -147,7 +164,7 @@ def sliced_invariant(model: Model, s: Sym, B: Expr, tiles: Iterable[int] | None 
                           s.drawn >= -1, s.drawn < len(model.tiles)),
          "running until over": (s.res == RUNNING) == (s.phase != OVER),
          "passes >= 0": s.passes >= 0,
-         "passes > 0 => B = 0": z3.Implies(s.passes > 0, B == 0),  # END-3 counts only then
+         "passes > 0 => B = 0": z3.Implies(s.passes > 0, empty),  # END-3 counts only then
          "turn doubles only mid-turn": z3.Implies(  # DBL-1
              z3.Not(z3.Or(s.phase == CHAIN, s.phase == FOLLOW)), z3.Not(z3.Or(s.tdbl)))}
     if rules.passes_end_round:
@@ -231,13 +248,20 @@ def _group(name: str, asked: list[tuple[str, str, list[str], str | None]], secon
     return QueryResult(name, "unsat", answer, seconds, detail)
 
 
+def _pending(model: Model, s: Sym) -> Expr:
+    """The mover's first turn is still to come."""
+    key = ("pending",)
+    if key not in s.memo:
+        s.memo[key] = z3.Or([z3.And(s.seat == q, s.first[q]) for q in range(model.P)])
+    return s.memo[key]
+
+
 def step_claims(model: Model, kind: str, s: Sym, c: Counts, t: Sym, flag: Expr | None
                 ) -> dict[str, Expr]:
     """What parametric.py's step for the action says of the successor t (the counts as
     changes from s), in the phases it covers; with `flag`, the END-2 test of t."""
-    P = model.P
     c2 = successor_counts(model, s, c, t)
-    pending = z3.Or([z3.And(s.seat == q, s.first[q]) for q in range(P)])
+    pending = _pending(model, s)
     keep = {"passes >= 0": t.passes >= 0,
             "B' > 0 => passes' = 0": z3.Implies(c2.B > 0, t.passes == 0)}
     next_turn = {"the next turn starts, nothing drawn": z3.Implies(
@@ -279,13 +303,13 @@ def prove_steps(model: Model, label: str, prover: Prover, rep: AssumptionReport)
     end2 = not model.rules.passes_end_round
     s = model.state("s")
     c = counts(model, s)
-    j_s = sliced_invariant(model, s, c.B)
+    j_s = sliced_invariant(model, s, no_bones(model, s))
     if model.hand is not None:  # one query per fact: all at once, z3 tires on double-18
         t0 = time.perf_counter()
         d = model.state("d")
         deal = Session(prover, label, [model.init(d)])
         facts = [(fact, *deal.ask(f"init:{fact}", [], {fact: e}))
-                 for fact, e in sliced_invariant(model, d, model.boneyard(d)).items()]
+                 for fact, e in sliced_invariant(model, d, no_bones(model, d)).items()]
         rep.queries.append(_group(f"{label}:init", facts, time.perf_counter() - t0))
     # END-2's test of the successor as a free Boolean (check_blocked reads it on the target)
     flag = z3.Bool(f"{label}.blocked") if end2 else None
@@ -301,7 +325,7 @@ def prove_steps(model: Model, label: str, prover: Prover, rep: AssumptionReport)
         t0 = time.perf_counter()
         t = model.effect(s, kind, tile, train, target)
         moved = _moved(s, t)
-        claims = dict(sliced_invariant(model, t, successor_counts(model, s, c, t).B, moved))
+        claims = dict(sliced_invariant(model, t, no_bones(model, t, s), moved))
         claims.update({k: z3.Implies(turn, e) for k, e in
                        step_claims(model, kind, s, c, t, flag).items()})
         # the guard's shape, not the clauses' answer: what the claims need of the guard
@@ -350,7 +374,7 @@ def prove_distance(model: Model, label: str, prover: Prover, rep: AssumptionRepo
     t0 = time.perf_counter()
     u = model.state("u")
     report("d-bound", [ask("d-bound", "any seat", [
-        sliced_invariant(model, u, model.boneyard(u))["ranges"], model.boneyard(u) == 0,
+        sliced_invariant(model, u, no_bones(model, u))["ranges"], model.boneyard(u) == 0,
         z3.Not(model.blocked(model.view(u)))], {"d < 2P": turns_to_play(model, u) < 2 * P})],
         t0)
     movers, passes = [], []
@@ -362,7 +386,7 @@ def prove_distance(model: Model, label: str, prover: Prover, rep: AssumptionRepo
         s = base.replace(seat=z3.IntVal(seat), phase=z3.IntVal(START), drawn=z3.IntVal(-1),
                          tdbl=[z3.BoolVal(False)] * len(model.trains))
         c = counts(model, s)
-        j_s = list(sliced_invariant(model, s, c.B).values())
+        j_s = list(sliced_invariant(model, s, no_bones(model, s)).values())
         first_here = model.can_play_start(model.view(s), seat)  # d = 0
         cannot = z3.Not(model.found(s))
         movers.append(ask(f"d-mover:{seat}", f"seat {seat}", [*j_s, c.B == 0, cannot],

@@ -55,11 +55,24 @@ def _sym(xs: Sequence[Any]) -> bool:
     return any(isinstance(x, z3.ExprRef) for x in xs)
 
 
+def _nary(mk: Callable[..., Any], xs: Sequence[Any]) -> Any:
+    """z3's n-ary And or Or of z3 Booleans, without z3.And's coercion of each argument
+    (the same term; building the END-1 test of every play and the per-action queries of
+    spec/assumptions.py on double-18 spent most of their time there)."""
+    ctx = xs[0].ctx
+    args = (z3.Ast * len(xs))(*[x.as_ast() for x in xs])
+    return z3.BoolRef(mk(ctx.ref(), len(xs), args), ctx)
+
+
 def And(*xs: Any) -> Any:
+    if xs and all(isinstance(x, z3.BoolRef) for x in xs):
+        return _nary(z3.Z3_mk_and, xs)
     return z3.And(*xs) if _sym(xs) else all(xs)
 
 
 def Or(*xs: Any) -> Any:
+    if xs and all(isinstance(x, z3.BoolRef) for x in xs):
+        return _nary(z3.Z3_mk_or, xs)
     return z3.Or(*xs) if _sym(xs) else any(xs)
 
 
@@ -261,9 +274,9 @@ class Model:
         return s.loc[t] == q
 
     @cached
-    def away(self, s: Sym, t: int) -> Expr:
-        """Tile t is not in the mover's hand."""
-        return s.loc[t] != s.seat
+    def away(self, s: Sym) -> list[Expr]:
+        """For each tile: it is not in the mover's hand."""
+        return [x != s.seat for x in s.loc]
 
     @cached
     def bone(self, s: Sym, t: int) -> Expr:
@@ -533,7 +546,7 @@ class Model:
         m = s.replace(loc=loc, end=end, started=started, marker=marker, odbl=odbl,
                       tdbl=tdbl, age=age, clock=s.clock + 1 if double else s.clock,
                       drawn=K(s, -1), passes=K(s, 0))
-        out = And(*[self.away(s, u) for u in self.tiles if u != t])  # the hand is empty
+        out = And(*[a for u, a in enumerate(self.away(s)) if u != t])  # the hand is empty
         chain = Or(s.phase == CHAIN, self.first_start(s)) if rules.chain_first_turn \
             else K(s, False)
         rest = m.replace(phase=K(s, CHAIN))
