@@ -474,3 +474,12 @@ def explore_all(full: bool = False, names: Sequence[str] | None = None) -> list[
         chosen = tuple(s for s in chosen if _fits(rules, s))
         out.append(GameReport(name, sizes=[explore_size(rs, s) for s in chosen]))
     return out
+
+
+def shipped_names() -> list[str]:
+    """The shipped rule sets on their own sets: the variants, each with the double-15
+    overlay where it composes, and the rule-set files of spec/data/rulesets/."""
+    cat = catalog()
+    known = set(rule_set_names())
+    return [*cat.variants, *(f"{v}+double-15" for v in cat.variants
+                             if f"{v}+double-15" in known), *cat.examples]

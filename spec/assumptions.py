@@ -415,18 +415,6 @@ def prove_assumptions(model: Model, label: str, prover: Prover) -> AssumptionRep
 # -- which models ----------------------------------------------------------------------------
 
 
-def shipped_names() -> list[str]:
-    """The shipped rule sets on their own sets: the variants, each with the double-15
-    overlay where it composes, and the rule-set files of spec/data/rulesets/."""
-    from mtrain.reference.explore import rule_set_names
-    from mtrain.spec.catalog import catalog
-
-    cat = catalog()
-    known = set(rule_set_names())
-    return [*cat.variants, *(f"{v}+double-15" for v in cat.variants
-                             if f"{v}+double-15" in known), *cat.examples]
-
-
 def run(names: list[str], sizes: tuple[tuple[int, int], ...], prover: Prover
         ) -> tuple[list[AssumptionReport], float]:
     """The assumptions for each distinct rule set of `names` on each small size."""

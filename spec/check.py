@@ -598,16 +598,11 @@ def job_uncoverable(full: bool, dump: str | None) -> dict[str, Any]:
 # -- running and printing ---------------------------------------------------------------
 
 
-def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
-        variant_files: Sequence[str] = (), rules_files: Sequence[str] = (),
-        only: str | None = None) -> dict[str, Any]:
-    """Every check (`only="options"`: the option space alone); JSON-able (see the module
-    docstring)."""
-    started = time.perf_counter()
-    if dump:
-        Path(dump).mkdir(parents=True, exist_ok=True)
-    # longest first (measured: benchmarks/check_speed.py), so that two workers finish
-    # together; `order` is the print order
+def plan_jobs(full: bool, dump: str | None, variant_files: Sequence[str] = (),
+              rules_files: Sequence[str] = ()) -> tuple[list[tuple[Job, tuple[Any, ...]]],
+                                                       list[int]]:
+    """The jobs, longest first (measured: benchmarks/check_speed.py), so that two workers
+    finish together, and the order their results print in (indices into the jobs)."""
     plan: list[tuple[Job, tuple[Any, ...]]] = [
         (job_uncoverable, (full, dump)),
         (job_termination, (full, dump)),
@@ -627,6 +622,18 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
         at = printed.index(job_parametric) + 1
         order[at:at] = range(len(shipped))
         plan[:0] = [(job_shipped_assumptions, (name,)) for name in shipped]
+    return plan, order
+
+
+def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
+        variant_files: Sequence[str] = (), rules_files: Sequence[str] = (),
+        only: str | None = None) -> dict[str, Any]:
+    """Every check (`only="options"`: the option space alone); JSON-able (see the module
+    docstring)."""
+    started = time.perf_counter()
+    if dump:
+        Path(dump).mkdir(parents=True, exist_ok=True)
+    plan, order = plan_jobs(full, dump, variant_files, rules_files)
     workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
     results: list[dict[str, Any]] = []
     if only == "options":
@@ -663,9 +670,9 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
 
 def _shipped_by_size() -> list[str]:
     """The shipped rule sets, the most work first (tiles times the largest table)."""
+    from mtrain.reference.explore import shipped_names
     from mtrain.reference.rules import Rules
     from mtrain.spec import tiles as T
-    from mtrain.spec.assumptions import shipped_names
     from mtrain.spec.catalog import catalog
 
     def work(name: str) -> int:

@@ -139,3 +139,22 @@ def test_the_start_tests_are_abstracted_only_where_asked() -> None:
     out, kept = A.abstracted(model, [z3.And(a, b)]), A.abstracted(model, [a], keep=[a])
     assert z3.is_and(out[0]) and all(z3.is_const(x) for x in out[0].children())
     assert kept[0].eq(a)
+
+
+def test_full_check_plans_one_job_per_shipped_rule_set_printed_after_the_proofs() -> None:
+    from mtrain.reference.explore import shipped_names
+    from mtrain.spec import check
+
+    quick, quick_order = check.plan_jobs(False, None)
+    assert all(fn is not check.job_shipped_assumptions for fn, _ in quick)
+    plan, order = check.plan_jobs(True, None)
+    shipped = [args[0] for fn, args in plan if fn is check.job_shipped_assumptions]
+    assert sorted(shipped) == sorted(shipped_names()) and shipped[0] == "double-18"
+    assert {"pagat", "puremco", "puremco-d9", "pagat+double-15", "double-6"} <= set(shipped)
+    assert sorted(order) == list(range(len(plan)))  # every job printed once
+    printed = [plan[i][0] for i in order]
+    at = printed.index(check.job_parametric)
+    assert printed[at + 1:at + 1 + len(shipped)] == [check.job_shipped_assumptions] * len(
+        shipped)
+    assert [f for f in printed if f is not check.job_shipped_assumptions] == [
+        quick[i][0] for i in quick_order]
