@@ -669,8 +669,9 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
 
 
 def _shipped_by_size() -> list[str]:
-    """The shipped rule sets, the most work first (tiles times the largest table)."""
-    from mtrain.reference.explore import shipped_names
+    """The shipped rule sets, one per distinct game (scoring aside), the most work first
+    (tiles times the largest table)."""
+    from mtrain.reference.explore import distinct_in_play, shipped_names
     from mtrain.reference.rules import Rules
     from mtrain.spec import tiles as T
     from mtrain.spec.catalog import catalog
@@ -678,7 +679,8 @@ def _shipped_by_size() -> list[str]:
     def work(name: str) -> int:
         rs = catalog().ruleset(name)
         return len(T.tiles_of(Rules.of(rs).set_mask)) * max(rs.player_counts)
-    return sorted(shipped_names(), key=work, reverse=True)
+    names = [name for name, _ in distinct_in_play(shipped_names(), sized=True)]
+    return sorted(names, key=work, reverse=True)
 
 
 def _safe(fn: Job, *args: Any) -> dict[str, Any]:

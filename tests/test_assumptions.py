@@ -142,14 +142,17 @@ def test_the_start_tests_are_abstracted_only_where_asked() -> None:
 
 
 def test_full_check_plans_one_job_per_shipped_rule_set_printed_after_the_proofs() -> None:
-    from mtrain.reference.explore import shipped_names
+    from mtrain.reference.explore import distinct_in_play, shipped_names
     from mtrain.spec import check
 
     quick, quick_order = check.plan_jobs(False, None)
     assert all(fn is not check.job_shipped_assumptions for fn, _ in quick)
     plan, order = check.plan_jobs(True, None)
     shipped = [args[0] for fn, args in plan if fn is check.job_shipped_assumptions]
-    assert sorted(shipped) == sorted(shipped_names()) and shipped[0] == "double-18"
+    # one per distinct game: puremco-d9 on double-15 plays puremco's on double-15
+    assert sorted(shipped) == sorted(n for n, _ in distinct_in_play(shipped_names(), sized=True))
+    assert "puremco-d9+double-15" in shipped_names() and "puremco-d9+double-15" not in shipped
+    assert shipped[0] == "double-18"
     assert {"pagat", "puremco", "puremco-d9", "pagat+double-15", "double-6"} <= set(shipped)
     assert sorted(order) == list(range(len(plan)))  # every job printed once
     printed = [plan[i][0] for i in order]
