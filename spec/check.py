@@ -809,7 +809,8 @@ def register(sub: Any) -> None:
                    help="write every z3 query of the proofs as SMT-LIB under DIR")
     p.add_argument("--full", action="store_true",
                    help="every deal of the small games, every rule set in the proofs, "
-                   "minimal traces (minutes)")
+                   "minimal traces, the parametric proof's assumptions on every shipped set "
+                   "at every table size (tens of minutes)")
     p.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="also check that this variant file is satisfiable (repeatable)")
     p.add_argument("--rules", action="append", default=[], metavar="FILE",
