@@ -8,8 +8,9 @@ each is proved on the round model of spec/roundmodel.py (whose effects
 `effects-vs-engine` checks against the engine) for one rule set, one tile set and one
 table size, as z3 queries that must all be unsat:
 
-* ``init`` and ``step:<kind>``: the facts of reachable states, J below, hold at every deal
-  and are kept by every action; each action in the phases parametric.py covers (start,
+* ``deal``, ``init`` and ``step:<kind>``: some deal exists (sat: else the rest would hold
+  of nothing), the facts of reachable states, J below, hold at every deal and are kept by
+  every action; each action in the phases parametric.py covers (start,
   chain, follow) changes the counts as parametric.py's step says (play: B' = B,
   H' = H - 1; draw: B' = B - 1, H' = H + 1, F' = F; pass: B and H kept, F' = F - pending,
   passes counted on an empty boneyard; end-chain: F' = F - 1; pass and end-chain start the
@@ -308,6 +309,11 @@ def prove_steps(model: Model, label: str, prover: Prover, rep: AssumptionReport)
         t0 = time.perf_counter()
         d = model.state("d")
         deal = Session(prover, label, [model.init(d)])
+        # some deal exists: else every query below would hold of nothing (J too)
+        exists = _answer(deal.solver.check())
+        rep.queries.append(QueryResult(f"{label}:deal", "sat", exists,
+                                       time.perf_counter() - t0))
+        t0 = time.perf_counter()
         facts = [(fact, *deal.ask(f"init:{fact}", [], {fact: e}))
                  for fact, e in sliced_invariant(model, d, no_bones(model, d)).items()]
         rep.queries.append(_group(f"{label}:init", facts, time.perf_counter() - t0))

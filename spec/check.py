@@ -496,8 +496,9 @@ def _assumptions_check(name: str, reps: list[Any], seconds: float, models: str) 
 
 
 def job_shipped_assumptions(name: str) -> dict[str, Any]:
-    """`--full`: the parametric proof's assumptions on one shipped rule set's own set, at
-    every table size it deals (spec/assumptions.py ``run_shipped``)."""
+    """`--full`: the parametric proof's assumptions on one shipped rule set (or a rule-set
+    file given with ``--rules``) on its own set, at every table size it deals
+    (spec/assumptions.py ``run_shipped``)."""
     from mtrain.spec import assumptions as A
     from mtrain.spec.termination import Prover
 
@@ -616,8 +617,9 @@ def plan_jobs(full: bool, dump: str | None, variant_files: Sequence[str] = (),
     printed = [job_options, job_termination, job_effects, job_parametric, job_explore,
                job_reach, job_uncoverable, job_engine_model]
     order = [next(i for i, (fn, _) in enumerate(plan) if fn is want) for want in printed]
-    if full:  # the shipped sets' assumptions: the longest jobs, printed after the proofs
-        shipped = _shipped_by_size()
+    if full:  # the shipped sets' assumptions (and the files given): the longest jobs,
+        # printed after the proofs
+        shipped = _shipped_by_size() + list(rules_files)
         order = [i + len(shipped) for i in order]
         at = printed.index(job_parametric) + 1
         order[at:at] = range(len(shipped))
@@ -810,7 +812,7 @@ def register(sub: Any) -> None:
     p.add_argument("--full", action="store_true",
                    help="every deal of the small games, every rule set in the proofs, "
                    "minimal traces, the parametric proof's assumptions on every shipped set "
-                   "at every table size (tens of minutes)")
+                   "and every --rules file at every table size (tens of minutes)")
     p.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="also check that this variant file is satisfiable (repeatable)")
     p.add_argument("--rules", action="append", default=[], metavar="FILE",

@@ -127,13 +127,14 @@ def rows() -> list[Row]:
          "of each tile on each train, each draw, pass, end-chain): the facts of reachable "
          "states the counts read (J: ranges, passes only on an empty boneyard, a chain is a "
          "first turn with nothing drawn, doubles of this turn only mid-turn, the engine in "
-         "the boneyard while drawn for) hold at the deal and are kept by every action, and "
+         "the boneyard while drawn for) hold at the deal (and some deal exists, so that no "
+         "query holds of nothing) and are kept by every action, and "
          "each action changes B, H, F and the passes as parametric-proofs' step says; under "
          "END-2, d < 2P in a round not found blocked, a pass one turn nearer the next play, "
          "a mover who cannot play at least one turn away.",
          f"The shipped variants on {pairs(A_SIZES)} (`--full`: every rule set on "
-         f"{pairs(A_FULL)}, and every shipped rule set on its own set at every table size "
-         "it deals, as checks of their own).",
+         f"{pairs(A_FULL)}, and every shipped rule set and every `--rules` file on its own set "
+         "at every table size it deals, as checks of their own).",
          "Round 1 only (the engine of other rounds is another double); the END-2 lemmas "
          "read each seat's start-of-turn test as a free Boolean (sound: the tests' own "
          "values are one case), so they prove how the tests combine, not what each says."),

@@ -583,12 +583,14 @@ class Model:
     def shape(self, s: Sym, kind: str, tile: int = -1) -> Expr:
         """What an action's guard says whatever the clauses answer: its phases, and where
         its tile is (a play: in the mover's hand; a draw: in the boneyard)."""
-        if kind == "play":
+        if kind == "play":  # TURN-7: a tile of the mover's own hand, on the mover's turn
             return And(Or(s.phase == START, s.phase == CHAIN, s.phase == FOLLOW),
                        s.loc[tile] == s.seat)
-        if kind == "draw":
+        if kind == "draw":  # TURN-2, ENG-4: from the boneyard, on a turn or for the engine
             return And(Or(s.phase == ENGINE, self.turn_phase(s)), self.bone(s, tile))
-        return self.turn_phase(s) if kind == "pass" else s.phase == CHAIN
+        if kind == "pass":  # TURN-4: a pass ends a turn, never a chain (FIRST-1)
+            return self.turn_phase(s)
+        return s.phase == CHAIN  # FIRST-1: a chain's end
 
     def guard(self, s: Sym, kind: str, tile: int = -1, train: int = -1) -> Expr:
         """When one action is enabled (a draw: of that boneyard tile): its shape and what

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import z3
 
@@ -12,12 +14,19 @@ from mtrain.spec.roundmodel import Model, Sym
 from mtrain.spec.termination import Prover, QueryResult
 
 CAT = catalog()
-LEMMAS = ("init", "step:play", "step:draw", "step:pass", "step:end-chain", "d-bound",
+LEMMAS = ("deal", "init", "step:play", "step:draw", "step:pass", "step:end-chain", "d-bound",
           "d-mover", "d-pass")
 
 
 def _lemmas(rep: A.AssumptionReport) -> dict[str, QueryResult]:
     return {q.name.split(":", 1)[1]: q for q in rep.queries}
+
+
+def _answers(rep: A.AssumptionReport) -> dict[str, str]:
+    return {n: q.answer for n, q in _lemmas(rep).items()}
+
+
+EXPECTED = {n: "sat" if n == "deal" else "unsat" for n in LEMMAS}
 
 
 def _small(name: str, players: int = 2) -> Model:
@@ -27,7 +36,7 @@ def _small(name: str, players: int = 2) -> Model:
 def test_every_assumption_holds_on_the_shipped_models() -> None:
     reps, _ = A.run(["pagat"], ((3, 2),), Prover())
     # pagat ends a round under END-2 and chains its first turns: every lemma is asked
-    assert {n: q.answer for n, q in _lemmas(reps[0]).items()} == dict.fromkeys(LEMMAS, "unsat")
+    assert _answers(reps[0]) == EXPECTED
     # one query per action: 10 tiles on 3 trains, 10 draws, pass, end-chain
     assert reps[0].actions == 10 * 3 + 10 + 2
 
@@ -45,14 +54,13 @@ def test_a_shipped_set_at_full_size() -> None:
     assert f"each action of each model ({28 * 12 + 3 * (28 + 2):,}) a z3 query" in \
         check["findings"][0]["message"]
     queries = out["summary"]["parametric_assumptions:double-6"]
-    assert {q["name"] for q in queries} == {
-        f"double-6@d6x{p}:{n}" for p in (2, 3, 4) for n in LEMMAS}
-    assert all(q["answer"] == "unsat" for q in queries)
+    assert {q["name"]: q["answer"] for q in queries} == {
+        f"double-6@d6x{p}:{n}": a for p in (2, 3, 4) for n, a in EXPECTED.items()}
 
 
 def test_under_end3_the_distance_lemmas_are_not_asked() -> None:
     rep = A.prove_assumptions(_small("pagat+passes-end-round"), "end3", Prover())
-    assert set(_lemmas(rep)) == {"init", "step:play", "step:draw", "step:pass",
+    assert set(_lemmas(rep)) == {"deal", "init", "step:play", "step:draw", "step:pass",
                                  "step:end-chain"}
     assert rep.ok
 
@@ -161,3 +169,35 @@ def test_full_check_plans_one_job_per_shipped_rule_set_printed_after_the_proofs(
         shipped)
     assert [f for f in printed if f is not check.job_shipped_assumptions] == [
         quick[i][0] for i in quick_order]
+
+
+def test_a_mover_said_never_to_play_breaks_d_mover(monkeypatch: pytest.MonkeyPatch) -> None:
+    """TURN-1 read wrongly: no play is ever legal, although the mover's tiles fit."""
+    monkeypatch.setattr(Model, "found", lambda self, s: z3.BoolVal(False))
+    rep = A.prove_assumptions(_small("pagat"), "pagat@d3x2", Prover())
+    mover = _lemmas(rep)["d-mover"]
+    assert mover.answer == "sat" and mover.detail[0].startswith("d >= 1 (seat ")
+
+
+def test_a_model_without_deals_fails_instead_of_proving_everything(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal no state meets: every unsat would be empty, so the run must fail."""
+    real = Model.init
+    monkeypatch.setattr(Model, "init", lambda self, s, tag="deal": z3.And(
+        real(self, s, tag), s.passes == 1))
+    rep = A.prove_assumptions(_small("pagat"), "pagat@d3x2", Prover())
+    answers = _answers(rep)
+    assert answers["deal"] == "unsat" and answers["init"] == "unsat" and not rep.ok
+
+
+def test_full_check_proves_a_rules_file_of_ones_own() -> None:
+    """A rule writer's file given with --rules gets its own job under --full, and the job
+    reads the file: its set and its table."""
+    from mtrain.spec import check
+
+    path = str(Path(__file__).resolve().parents[1] / "docs" / "examples" / "double-6.yaml")
+    plan, _ = check.plan_jobs(True, None, rules_files=[path])
+    assert (check.job_shipped_assumptions, (path,)) in plan
+    [result] = check.job_shipped_assumptions(path)["checks"]
+    assert result["name"] == f"parametric-assumptions:{path}" and result["status"] == "pass"
+    assert "on double-6, 2, 3, 4 players" in result["findings"][0]["message"]
