@@ -39,9 +39,9 @@ from pathlib import Path
 from typing import Any
 
 from mtrain.conformance import fuzz
+from mtrain.conformance.gc_freeze import settle_heap
 from mtrain.conformance.process import ProcessImplementation
 from mtrain.conformance.protocol import encode, request
-from mtrain.heap import settle_heap
 
 CANNED = """
 import sys

@@ -28,12 +28,11 @@ from typing import Any, TypeVar
 
 import jsonschema
 
+from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementation, Unsupported
 from mtrain.reference import codec
 from mtrain.reference.invariants import hand_sizes, violations
 from mtrain.reference.rules import Rules
 from mtrain.spec.yamlload import schema
-
-from .adapter import JSON, Implementation, ReferenceImplementation, Unsupported
 
 _A = TypeVar("_A")  # an answer of any call, returned unchanged once checked
 

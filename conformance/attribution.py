@@ -28,16 +28,16 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from mtrain.conformance.fixture import Fixture
 from mtrain.reference import codec, engine
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
+from mtrain.spec.notation import action_json, is_next_round
 from mtrain.spec.ruleset import Ruleset
 
-from .fixture import Fixture, action_json, is_next_round
-
 if TYPE_CHECKING:
-    from .answers import Problem
+    from mtrain.conformance.answers import Problem
 
 FIELD_CLAUSES: dict[str, tuple[str, ...]] = {
     "marked": ("MARK-3", "MARK-4", "MARK-5", "TURN-4", "FIRST-3", "DBL-5", "MARK-1"),

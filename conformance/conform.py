@@ -29,17 +29,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mtrain.cli import UsageError, check_output, quiet_stdout
-from mtrain.spec.catalog import RulesetError, catalog
-from mtrain.spec.ruleset import Ruleset
-from mtrain.spec.scope import Space
-from mtrain.spec.yamlload import SpecError
-from mtrain.spec.yamlload import load as load_yaml
-
-from .adapter import JSON, Implementation, ReferenceImplementation, Unsupported
-from .fixture import FIXTURE_ROOT, Expectation, Fixture, load_corpus
-from .inprocess import TimedImplementation
-from .process import (
+from mtrain.cli import quiet_stdout
+from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementation, Unsupported
+from mtrain.conformance.declaration import DeclarationError, declared_ruleset, unsupported
+from mtrain.conformance.fixture import FIXTURE_ROOT, Expectation, Fixture, load_corpus
+from mtrain.conformance.inprocess import TimedImplementation
+from mtrain.conformance.outputs import check_output
+from mtrain.conformance.partition import applies, stand_in
+from mtrain.conformance.process import (
     ConfigurationError,
     HarnessError,
     ProcessImplementation,
@@ -47,12 +44,16 @@ from .process import (
     exit_code_of,
     stoppable,
 )
-from .report import FORMATS, RENDERERS, Report, Result, render_text
-from .report_html import render_html
-from .runner import run_one
-from .scoping import applies, stand_in
-from .situations import SITUATION_PATH, situations, stand_in_for
-from .support import DeclarationError, declared_ruleset, unsupported
+from mtrain.conformance.report import FORMATS, RENDERERS, Report, Result, render_text
+from mtrain.conformance.report_html import render_html
+from mtrain.conformance.runner import run_one
+from mtrain.conformance.situations import SITUATION_PATH, situations, stand_in_for
+from mtrain.spec.catalog import RulesetError, catalog
+from mtrain.spec.errors import InputError
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.scope import Space
+from mtrain.spec.yamlload import SpecError
+from mtrain.spec.yamlload import load as load_yaml
 
 __all__ = ["cmd_conform", "register", "unsupported"]
 
@@ -111,25 +112,25 @@ def load_skips(path: str) -> list[SkipEntry]:
     except SpecError as e:
         if e.message == "empty file":
             return []
-        raise UsageError(f"--skip {e}") from None
+        raise InputError(f"--skip {e}") from None
     data = doc.data
     if not isinstance(data, list):
-        raise UsageError(f"--skip {path}: expected a list of {{fixture, variant, reason}}")
+        raise InputError(f"--skip {path}: expected a list of {{fixture, variant, reason}}")
     out = []
     for i, item in enumerate(data, 1):
         where = f"--skip {path}:{doc.line_of((i - 1,))}: entry {i}"
         if not isinstance(item, dict):
-            raise UsageError(f"{where}: expected {{fixture, variant, reason}}, got {item!r}")
+            raise InputError(f"{where}: expected {{fixture, variant, reason}}, got {item!r}")
         extra = set(item) - {"fixture", "variant", "reason"}
         if extra:
-            raise UsageError(f"{where}: unknown key {sorted(extra)[0]!r}")
+            raise InputError(f"{where}: unknown key {sorted(extra)[0]!r}")
         fixture, variant, reason = item.get("fixture"), item.get("variant"), item.get("reason")
         if not isinstance(fixture, str) or not fixture:
-            raise UsageError(f"{where}: 'fixture' (a fixture id) is required")
+            raise InputError(f"{where}: 'fixture' (a fixture id) is required")
         if variant is not None and not isinstance(variant, str):
-            raise UsageError(f"{where}: 'variant' must be a variant name")
+            raise InputError(f"{where}: 'variant' must be a variant name")
         if not isinstance(reason, str) or not reason.strip():
-            raise UsageError(f"{where}: every known failure needs a 'reason'")
+            raise InputError(f"{where}: every known failure needs a 'reason'")
         out.append(SkipEntry(fixture, variant, reason.strip()))
     return out
 
@@ -155,7 +156,7 @@ def check_variants(names: Sequence[str]) -> list[Ruleset]:
         try:
             out.append(cat.ruleset(normalize_variant(raw)))
         except (RulesetError, SpecError) as e:
-            raise UsageError(f"--variant {raw}: {e}") from None
+            raise InputError(f"--variant {raw}: {e}") from None
     return out
 
 
@@ -163,7 +164,7 @@ def read_rules_files(paths: Sequence[str]) -> list[Ruleset]:
     out = []
     for path in paths:
         if not Path(path).is_file():
-            raise UsageError(f"--rules {path}: no such file")
+            raise InputError(f"--rules {path}: no such file")
         out.append(catalog().rules_file(path))  # a SpecError names the file and line
     return out
 
@@ -277,17 +278,17 @@ def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
 
     MODULE is a module name (importable from the current folder) or a path to a .py
     file; OBJECT is an attribute (dotted for nested ones): an instance, or a class that
-    takes no arguments. Anything wrong is a UsageError naming what.
+    takes no arguments. Anything wrong is a InputError naming what.
     """
     module_name, sep, attr = spec.rpartition(":")
     if not sep or not module_name or not attr:
-        raise UsageError(f"--adapter {spec}: expected MODULE:OBJECT, e.g. "
+        raise InputError(f"--adapter {spec}: expected MODULE:OBJECT, e.g. "
                          "my_engine.conformance:Adapter")
     try:
         if module_name.endswith(".py") or os.sep in module_name or "/" in module_name:
             path = Path(module_name)
             if not path.is_file():
-                raise UsageError(f"--adapter {spec}: no such file {module_name}")
+                raise InputError(f"--adapter {spec}: no such file {module_name}")
             mspec = importlib.util.spec_from_file_location(path.stem, path)
             assert mspec is not None and mspec.loader is not None
             module = importlib.util.module_from_spec(mspec)
@@ -297,26 +298,26 @@ def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
             if "" not in sys.path and os.getcwd() not in sys.path:
                 sys.path.insert(0, os.getcwd())
             module = importlib.import_module(module_name)
-    except UsageError:
+    except InputError:
         raise
     except ImportError as e:
-        raise UsageError(f"--adapter {spec}: cannot import {module_name}: {e}") from None
+        raise InputError(f"--adapter {spec}: cannot import {module_name}: {e}") from None
     except Exception as e:
-        raise UsageError(f"--adapter {spec}: importing {module_name} failed: "
+        raise InputError(f"--adapter {spec}: importing {module_name} failed: "
                          f"{type(e).__name__}: {e}") from None
     obj: Any = module
     for part in attr.split("."):
         try:
             obj = getattr(obj, part)
         except AttributeError:
-            raise UsageError(f"--adapter {spec}: {module_name} has no attribute {attr!r}"
+            raise InputError(f"--adapter {spec}: {module_name} has no attribute {attr!r}"
                              ) from None
     if isinstance(obj, type):
         cls = obj
         try:
             instance = cls()
         except Exception as e:
-            raise UsageError(f"--adapter {spec}: {attr}() failed: {type(e).__name__}: {e}"
+            raise InputError(f"--adapter {spec}: {attr}() failed: {type(e).__name__}: {e}"
                              ) from None
         factory: Callable[[], Any] = cls
         shared = False
@@ -327,7 +328,7 @@ def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
             return instance
     missing = [m for m in METHODS if not callable(getattr(instance, m, None))]
     if missing:
-        raise UsageError(f"--adapter {spec}: {attr} is not an implementation: it lacks "
+        raise InputError(f"--adapter {spec}: {attr} is not an implementation: it lacks "
                          f"{', '.join(missing)} (see mtrain.conformance.adapter.Implementation)")
     return instance, factory, shared
 
@@ -347,7 +348,7 @@ def target_of(args: argparse.Namespace) -> Target:
         try:
             argv = command_argv(args.impl)
         except ConfigurationError as e:
-            raise UsageError(f"--impl: {e}") from None
+            raise InputError(f"--impl: {e}") from None
         timeout = args.timeout
 
         def make_process() -> Implementation:
@@ -372,13 +373,13 @@ def greet(impl: Implementation, target: Target) -> tuple[JSON | None, str | None
     try:
         info = impl.info()
     except ConfigurationError as e:
-        raise UsageError(str(e)) from None
+        raise InputError(str(e)) from None
     except HarnessError as e:
         return None, f"the implementation did not answer the hello ({e.status}): {e.message}"
     except Exception as e:
-        raise UsageError(f"the adapter's info() failed: {type(e).__name__}: {e}") from None
+        raise InputError(f"the adapter's info() failed: {type(e).__name__}: {e}") from None
     if not isinstance(info, dict):
-        raise UsageError(f"the implementation's info is not an object: {info!r}")
+        raise InputError(f"the implementation's info is not an object: {info!r}")
     return info, None
 
 
@@ -544,7 +545,7 @@ def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
     if abort:
         e = abort[0]
         if isinstance(e, ConfigurationError):
-            raise UsageError(str(e)) from None
+            raise InputError(str(e)) from None
         raise e
     out: list[Result] = []
     for task, r in zip(tasks, results, strict=True):
@@ -560,7 +561,7 @@ def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
 def cmd_conform(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     if args.fixtures is not None and not Path(args.fixtures).exists():
-        raise UsageError(f"--fixtures: no such file or folder: {args.fixtures}")
+        raise InputError(f"--fixtures: no such file or folder: {args.fixtures}")
     if args.output:
         check_output(args.output, "--output")
     asked = check_variants(args.variant)
@@ -570,7 +571,7 @@ def cmd_conform(args: argparse.Namespace) -> int:
     skips = load_skips(args.skip) if args.skip else []
     fixtures, load_errors = load_fixtures(args.fixtures)
     if not fixtures and not load_errors:
-        raise UsageError(f"no fixtures found under {args.fixtures or 'the shipped corpus'}")
+        raise InputError(f"no fixtures found under {args.fixtures or 'the shipped corpus'}")
     target = target_of(args)
     first = target.make()
     try:
@@ -578,7 +579,7 @@ def cmd_conform(args: argparse.Namespace) -> int:
         declared = declared_ruleset(info)
     except DeclarationError as e:
         _close(first)
-        raise UsageError(f"the implementation's declared rules: {e}") from None
+        raise InputError(f"the implementation's declared rules: {e}") from None
     except BaseException:
         _close(first)
         raise
@@ -630,7 +631,7 @@ def _close(impl: Any) -> None:
 
 class FixtureIllustrator:
     """For the HTML report: a failure's expected legal actions, and its table drawn by
-    mtrain.render as the reference engine sets it up, with the expected legal plays and
+    mtrain.conformance.render as the reference engine sets it up, with the expected legal plays and
     the implementation's wrong ones marked."""
 
     def __init__(self, tasks: Sequence[Task]) -> None:
@@ -642,12 +643,12 @@ class FixtureIllustrator:
         return None if exp is None or exp.legal is None else list(exp.legal)
 
     def picture(self, result: Result, missing: list[str], extra: list[str]) -> str | None:
-        from mtrain.render import draw_fixture
+        from mtrain.conformance.render import draw_fixture
 
         task = self.tasks.get((result.fixture, result.variant))
         if task is None or task.sent is None:
             return None
-        # Any: mypy sees this package both as conformance.* and, from mtrain.render, as
+        # Any: mypy sees this package both as conformance.* and, from mtrain.conformance.render, as
         # mtrain.conformance.*; the two Fixture classes are one at run time.
         fx: Any = task.fixture
         sent: Any = task.sent
@@ -679,7 +680,7 @@ def emit(report: Report, args: argparse.Namespace, tasks: Sequence[Task] = ()) -
                 with open(args.output, "w", encoding="utf-8") as f:
                     render_text(report, f, verbose=args.verbose)
             except OSError as e:
-                raise UsageError(f"--output {args.output}: {e.strerror or e}") from None
+                raise InputError(f"--output {args.output}: {e.strerror or e}") from None
         else:
             render_text(report, sys.stdout, rich=sys.stdout.isatty(), verbose=args.verbose)
             sys.stdout.flush()
@@ -694,7 +695,7 @@ def emit(report: Report, args: argparse.Namespace, tasks: Sequence[Task] = ()) -
         try:
             Path(args.output).write_text(text, encoding="utf-8")
         except OSError as e:
-            raise UsageError(f"--output {args.output}: {e.strerror or e}") from None
+            raise InputError(f"--output {args.output}: {e.strerror or e}") from None
         print(report.headline())
     else:
         sys.stdout.write(text)
@@ -772,6 +773,6 @@ def register(sub: Any) -> None:
     p.add_argument("-v", "--verbose", action="store_true", help="list every result")
     p.set_defaults(func=stoppable(cmd_conform, "conform"))
 
-    from .serve import register as register_serve
+    from mtrain.conformance.serve import register as register_serve
 
     register_serve(sub)

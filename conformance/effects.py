@@ -4,7 +4,7 @@
 and returns the fields an expectation may check (`decisive.SETS`): seat, phase, markers,
 drawn tile, open doubles and doubles of this turn, passes, first turns, totals, result.
 It does not decide legality (the steps are taken as given); whether a round is blocked is
-asked of spec/legality.py through the reachability module. It is a second account of the
+asked of spec/model/legality.py through the reachability module. It is a second account of the
 effects, independent of reference/engine.py, which the tests compare with the engine on
 every fixture; authors use it to fill in the fields an expectation leaves unchecked.
 """
@@ -14,18 +14,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from mtrain.conformance.fixture import Fixture
 from mtrain.spec import tiles as T
+from mtrain.spec.model.reachable import can_ever_play
+from mtrain.spec.notation import deal_order, is_next_round, max_pip_of, next_round_order, parse_tile
 from mtrain.spec.ruleset import Ruleset
-
-from .fixture import (
-    Fixture,
-    deal_order,
-    is_next_round,
-    max_pip_of,
-    next_round_order,
-    parse_tile,
-)
-from .reachable import can_ever_play
 
 MEXICAN = "mexican"
 JSON = dict[str, Any]

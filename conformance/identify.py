@@ -1,7 +1,7 @@
 """`mtrain identify`: which rules does an engine play?
 
 Every fixture is played against the engine and each of its entries passes or fails. The
-scope check's partition (conformance/scoping.py) says, for every region of the option
+scope check's partition (conformance/partition.py) says, for every region of the option
 space, which entries the rules of that region pass; so each fixture's observed pattern
 places the engine's rules in the regions that show the same pattern. No single fixture is
 trusted: z3 finds the valid rule set that agrees with the most fixtures (a weighted
@@ -28,17 +28,17 @@ from typing import Any, ClassVar
 import yaml
 import z3
 
-from mtrain.cli import UsageError
+from mtrain.conformance.adapter import Implementation, RefusedSetup, ruleset_json
+from mtrain.conformance.fixture import Fixture, load_corpus
+from mtrain.conformance.partition import Partition, explore
+from mtrain.conformance.process import ConfigurationError, HarnessError
+from mtrain.conformance.runner import check, play, setup_problems
 from mtrain.spec.catalog import Catalog, RulesetError, catalog
+from mtrain.spec.errors import InputError
+from mtrain.spec.notation import max_pip_of
 from mtrain.spec.ruleset import CUSTOM, MAX_PLAYERS, OTHER, Ruleset
 from mtrain.spec.scope import Space, example_value
 from mtrain.spec.tilesets import highest_numbers
-
-from .adapter import Implementation, RefusedSetup, ruleset_json
-from .fixture import Fixture, load_corpus, max_pip_of
-from .process import ConfigurationError, HarnessError
-from .runner import check, play, setup_problems
-from .scoping import Partition, explore
 
 PRIOR_OTHER = 3
 """What declaring an option `other` costs, in fixtures: more than one or two
@@ -147,7 +147,7 @@ def measure_deals(impl: Implementation, sent: Ruleset) -> tuple[dict[int, int] |
     and [N-(N-1)] is never the engine: the highest number dealt is the set's N (SET-1),
     whatever rule set the request named. An engine set aside is in the centre when the
     deal is done (ENG-2); one the holder lays is not yet (ENG-3)."""
-    from .fixture import Fixture as _F
+    from mtrain.conformance.fixture import Fixture as _F
 
     table: dict[int, int] = {}
     top, placed = -1, set()
@@ -325,7 +325,7 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
     if fixtures is None:
         fixtures, errors = load_corpus()
         if errors:
-            raise UsageError(f"the fixture corpus does not load: {errors[0]}")
+            raise InputError(f"the fixture corpus does not load: {errors[0]}")
     parts = dict(partitions or {})
     for fx in fixtures:
         if fx.id not in parts:
@@ -353,7 +353,7 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
                 if (c := _constraint(model, parts[o.fixture.id], o)) is not None]
         found = solve(model, soft, fixed)
         if found is None:
-            raise UsageError("no rule set is consistent with the option space (a bug in "
+            raise InputError("no rule set is consistent with the option space (a bug in "
                              "the catalogue's constraints)")
         values, cost, violated = found
         key = ("tile_set", "engine_procedure")
@@ -414,8 +414,8 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
 
 
 def cmd_identify(args: argparse.Namespace) -> int:
-    from .conform import greet, target_of
-    from .support import DeclarationError, declared_ruleset
+    from mtrain.conformance.conform import greet, target_of
+    from mtrain.conformance.declaration import DeclarationError, declared_ruleset
 
     target = target_of(args)
     impl = target.make()
@@ -428,7 +428,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
         try:
             result = identify(impl)
         except ConfigurationError as e:
-            raise UsageError(str(e)) from None
+            raise InputError(str(e)) from None
     finally:
         close = getattr(impl, "close", None)
         if callable(close):
@@ -460,7 +460,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
                 + yaml.safe_dump(result.to_file(cat), sort_keys=False, width=100),
                 encoding="utf-8")
         except OSError as e:
-            raise UsageError(f"--output {args.output}: {e.strerror or e}") from None
+            raise InputError(f"--output {args.output}: {e.strerror or e}") from None
         print(f"wrote {args.output}: run `mtrain conform --rules {args.output}` with the "
               "same implementation to see what is left")
     return 0

@@ -40,8 +40,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .adapter import JSON, Refused, RefusedSetup, Unsupported
-from .process import (
+from mtrain.conformance.adapter import JSON, Refused, RefusedSetup, Unsupported
+from mtrain.conformance.process import (
     FAILURES,
     STOPPING,
     TOO_LONG,
@@ -53,7 +53,7 @@ from .process import (
     _Process,
     describe_exit,
 )
-from .protocol import MAX_LINE, ProtocolError, decode, encode
+from mtrain.conformance.protocol import MAX_LINE, ProtocolError, decode, encode
 
 PARAMS: dict[str, tuple[str, ...]] = {
     "info": (),
@@ -341,13 +341,12 @@ def host_main(spec: str) -> int:
     """Load the adapter, then fork one worker at a time to answer the harness."""
     if PATH_VARIABLE in os.environ:
         sys.path[:] = json.loads(os.environ[PATH_VARIABLE])
-    from mtrain.cli import UsageError
-
-    from .conform import load_adapter
+    from mtrain.conformance.conform import load_adapter
+    from mtrain.spec.errors import InputError
 
     try:
         instance = load_adapter(spec)[0]
-    except UsageError as e:
+    except InputError as e:
         print(f"mtrain: {e}", file=sys.stderr)
         return 2
     channel_in, channel_out = os.dup(0), os.dup(1)

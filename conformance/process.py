@@ -48,9 +48,8 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
 from mtrain import __version__
-
-from .adapter import JSON, Refused, RefusedSetup, Unsupported
-from .protocol import (
+from mtrain.conformance.adapter import JSON, Refused, RefusedSetup, Unsupported
+from mtrain.conformance.protocol import (
     MAX_LINE,
     PROTOCOL_VERSION,
     ErrorAnswer,

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from .conform import Runner, Task
-    from .report import Result
+    from mtrain.conformance.conform import Runner, Task
+    from mtrain.conformance.report import Result
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -63,9 +63,7 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     import argparse
 
-    from mtrain.cli import UsageError
-
-    from .conform import (
+    from mtrain.conformance.conform import (
         DEFAULT_TIMEOUT,
         Runner,
         check_variants,
@@ -77,7 +75,8 @@ def pytest_configure(config: pytest.Config) -> None:
         situation_tasks,
         target_of,
     )
-    from .support import DeclarationError, declared_ruleset
+    from mtrain.conformance.declaration import DeclarationError, declared_ruleset
+    from mtrain.spec.errors import InputError
 
     fixtures_path = config.getoption("mtrain_fixtures")
     args = argparse.Namespace(
@@ -86,19 +85,19 @@ def pytest_configure(config: pytest.Config) -> None:
         variant=config.getoption("mtrain_variant"))
     try:
         if fixtures_path is not None and not Path(fixtures_path).exists():
-            raise UsageError(f"--mtrain-fixtures: no such file or folder: {fixtures_path}")
+            raise InputError(f"--mtrain-fixtures: no such file or folder: {fixtures_path}")
         variants = check_variants(args.variant)
         fixtures, errors = load_fixtures(fixtures_path)
         if errors:
-            raise UsageError("the fixtures do not load:\n" + "\n".join(map(str, errors)))
+            raise InputError("the fixtures do not load:\n" + "\n".join(map(str, errors)))
         target = target_of(args)
         first = target.make()
         info, _warning = greet(first, target)
         try:
             declared = declared_ruleset(info)
         except DeclarationError as e:
-            raise UsageError(f"the implementation's declared rules: {e}") from None
-    except UsageError as e:
+            raise InputError(f"the implementation's declared rules: {e}") from None
+    except InputError as e:
         raise pytest.UsageError(f"mtrain: {e}") from None
     rulesets, _why, _warnings = choose_rulesets(variants, declared, fixtures)
     tasks, _outside = select(fixtures, rulesets, [])

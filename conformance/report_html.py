@@ -11,7 +11,15 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Protocol
 
-from .report import FAILING, SHORT, Report, Result, _columns, _natural, describe_implementation
+from mtrain.conformance.report import (
+    FAILING,
+    SHORT,
+    Report,
+    Result,
+    _columns,
+    _natural,
+    describe_implementation,
+)
 
 # The runner's messages for a wrong set of legal actions (runner.check).
 _MISSING = "legal actions missing: "

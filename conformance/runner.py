@@ -20,12 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mtrain.spec import tiles as T
-from mtrain.spec.catalog import RulesetError, catalog
-from mtrain.spec.ruleset import Ruleset
-from mtrain.spec.yamlload import SpecError
-
-from .adapter import (
+from mtrain.conformance.adapter import (
     JSON,
     Implementation,
     ReferenceImplementation,
@@ -34,21 +29,23 @@ from .adapter import (
     Unsupported,
     ruleset_json,
 )
-from .answers import AnswerError, checked
-from .attribution import Referee
-from .fixture import (
+from mtrain.conformance.answers import AnswerError, checked
+from mtrain.conformance.attribution import Referee
+from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
+from mtrain.spec import tiles as T
+from mtrain.spec.catalog import RulesetError, catalog
+from mtrain.spec.notation import (
     MEXICAN,
-    Expectation,
-    Fixture,
     FixtureError,
     action_json,
     action_text,
     deal_order,
     is_next_round,
-    load_corpus,
     max_pip_of,
     next_round_order,
 )
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.yamlload import SpecError
 
 
 @dataclass

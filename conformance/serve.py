@@ -14,16 +14,16 @@ import traceback
 from typing import IO, Any
 
 from mtrain import __version__
-from mtrain.heap import settle_heap
-from mtrain.reference import codec, engine
-from mtrain.reference.rules import Rules
-from mtrain.spec.catalog import RulesetError, catalog
-from mtrain.spec.ruleset import OTHER, Ruleset
-from mtrain.spec.yamlload import SpecError
-
-from .adapter import JSON, ReferenceImplementation, Refused, RefusedSetup, ruleset_json
-from .answers import identical
-from .protocol import (
+from mtrain.conformance.adapter import (
+    JSON,
+    ReferenceImplementation,
+    Refused,
+    RefusedSetup,
+    ruleset_json,
+)
+from mtrain.conformance.answers import identical
+from mtrain.conformance.gc_freeze import settle_heap
+from mtrain.conformance.protocol import (
     MAX_LINE,
     PROTOCOL_VERSION,
     ProtocolError,
@@ -33,6 +33,11 @@ from .protocol import (
     error,
     ok,
 )
+from mtrain.reference import codec, engine
+from mtrain.reference.rules import Rules
+from mtrain.spec.catalog import RulesetError, catalog
+from mtrain.spec.ruleset import OTHER, Ruleset
+from mtrain.spec.yamlload import SpecError
 
 NAME = "mtrain-reference"
 
@@ -304,13 +309,12 @@ def main(rules: Ruleset | None = None, declare: bool = True) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     rules = None
     if args.rules is not None:
-        from mtrain.cli import UsageError
-
-        from .conform import read_rules_files
+        from mtrain.conformance.conform import read_rules_files
+        from mtrain.spec.errors import InputError
 
         rules = read_rules_files([args.rules])[0]
         if rules.unknown:
-            raise UsageError(f"--rules {args.rules}: the reference engine cannot play "
+            raise InputError(f"--rules {args.rules}: the reference engine cannot play "
                              + ", ".join(f"{o}=other" for o in rules.unknown))
     return main(rules, declare=not args.undeclared)
 

@@ -10,7 +10,7 @@ gap for whatever rule set is tested, shipped or not:
 * the reference deals a round of that rule set and plays random legal moves; a state of
   the round that shows one of the kinds below becomes the table (a possible table by
   construction: the rule set's own moves reached it);
-* the expected legal set is spec/legality.py's: the clauses' formalisation evaluated on
+* the expected legal set is spec/model/legality.py's: the clauses' formalisation evaluated on
   that table, never the engine's answer;
 * everything is seeded by the rule set's name and the situation's number, so a run is
   reproducible and `-k play-drawn-004` reruns one situation.
@@ -28,24 +28,24 @@ from typing import Any
 
 import yaml
 
+from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.partition import Log, TracedRules, TracedRuleset
 from mtrain.reference.codec import state_to_json
 from mtrain.reference.deal import deal
 from mtrain.reference.engine import ENGINE, OVER, State, legal_actions, perform
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
-from mtrain.spec.legality import legal_table
+from mtrain.spec.model.legality import legal_table
+from mtrain.spec.notation import MEXICAN, REST
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 from mtrain.spec.scope import Product, Scope, Space
-
-from .fixture import MEXICAN, REST, Expectation, Fixture
-from .scoping import Log, TracedRules, TracedRuleset
 
 SEED = 20261201
 SITUATION_PATH = "<situations under "
 """How a situation's path begins (it has no file until `mtrain situations` writes one)."""
 HEADER = """\
 # Situations from play (conformance/situations.py): tables reached by random rounds of
-# the rule set below; each legal set is spec/legality.py's, not an engine's.
+# the rule set below; each legal set is spec/model/legality.py's, not an engine's.
 """
 
 
@@ -242,7 +242,7 @@ def _fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: Ruleset
         path=f"{SITUATION_PATH}{rs.name}>", line=None, table=table, deal=None, steps=(),
         expect=(Expectation(variants=(), scope=scope, legal=legal),),
         note=(f"A table reached by a random round of {rs.name} after {reached.moves} moves "
-              f"({kind.title}); the legal set is spec/legality.py's on that table."))
+              f"({kind.title}); the legal set is spec/model/legality.py's on that table."))
 
 
 # --- writing them out --------------------------------------------------------------------

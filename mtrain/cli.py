@@ -20,32 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from mtrain import __version__
+from mtrain.conformance.outputs import check_output
 from mtrain.spec.catalog import Catalog, RulesetError, catalog
+from mtrain.spec.errors import InputError
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.yamlload import SpecError
 
 Command = Callable[[argparse.Namespace], int]
-
-
-class UsageError(Exception):
-    """Bad arguments or configuration: reported in one line, exit code 2."""
-
-
-def check_output(path: str, option: str, folder: bool = False) -> None:
-    """Refuse, before any work, an output FILE (or `folder`) that cannot be written:
-    its folder missing, or a file where a folder is needed and the other way round."""
-    out = Path(path)
-    if folder:
-        existing = next((p for p in [out, *out.parents] if p.exists()), None)
-        if existing is not None and not existing.is_dir():
-            raise UsageError(f"{option} {path}: {existing} is a file, not a folder")
-        return
-    if out.is_dir():
-        raise UsageError(f"{option} {path}: is a folder; name a file")
-    parent = out.parent
-    if not parent.is_dir():
-        what = "not a folder" if parent.exists() else "no such folder"
-        raise UsageError(f"{option} {path}: {what}: {parent}")
 
 
 def _print_json(data: Any) -> None:
@@ -57,7 +38,7 @@ def resolve(cat: Catalog, variant: str, overlays: Sequence[str] = ()) -> Ruleset
     try:
         return cat.ruleset(variant, overlays)
     except (RulesetError, SpecError) as e:
-        raise UsageError(str(e)) from None
+        raise InputError(str(e)) from None
 
 
 # --- variants ------------------------------------------------------------------------
@@ -113,7 +94,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if clause is None:
         near = [c for c in cat.clauses if c.split("-")[0] == args.clause.upper().split("-")[0]]
         hint = f"; clauses of that group: {', '.join(near)}" if near else ""
-        raise UsageError(f"unknown clause {args.clause!r}{hint}")
+        raise InputError(f"unknown clause {args.clause!r}{hint}")
     where = [name for name in cat.variants if clause.applies(cat.ruleset(name))]
     data = {
         "id": clause.id, "title": clause.title, "text": clause.text,
@@ -153,10 +134,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     rs = resolve(catalog(), args.rules or args.variant, args.overlay)
     if args.players not in rs.player_counts:
-        raise UsageError(f"{rs.name} has no hand size for {args.players} players; it deals to "
+        raise InputError(f"{rs.name} has no hand size for {args.players} players; it deals to "
                          f"{', '.join(map(str, rs.player_counts))} [DEAL-7]")
     if args.rounds < 1:
-        raise UsageError("--rounds must be at least 1")
+        raise InputError("--rounds must be at least 1")
     rules = Rules.of(rs)
     if args.json or not sys.stderr.isatty():
         report = simulate(rules, args.players, args.rounds, args.seed, args.check_every_action)
@@ -193,15 +174,15 @@ def cmd_lint(args: argparse.Namespace) -> int:
     from mtrain.conformance.lint import lint
 
     if args.path is not None and not Path(args.path).exists():
-        raise UsageError(f"no such file or folder: {args.path}")
+        raise InputError(f"no such file or folder: {args.path}")
     report = lint(args.path, scopes=not args.no_scopes, coverage=args.coverage or None)
     if args.write_scopes:
         from mtrain.conformance.fixture import FIXTURE_ROOT
-        from mtrain.conformance.scope_lint import write_scopes
+        from mtrain.conformance.lint.scopes import write_scopes
         from mtrain.spec.scope import Space
 
         if report.scopes is None:
-            raise UsageError("--write-scopes needs the scope check (drop --no-scopes)")
+            raise InputError("--write-scopes needs the scope check (drop --no-scopes)")
         root = FIXTURE_ROOT.parent.parent  # paths are shown relative to it
         for path in write_scopes(report.scopes.proposals, Space(), root):
             print(f"wrote {path}")
@@ -263,7 +244,7 @@ def cmd_situations(args: argparse.Namespace) -> int:
     made = situations(rs, SITUATIONS if args.count is None else args.count,
                       lambda fid: id_matches(fid, args.pattern or []))
     if not made:
-        raise UsageError("no situation matches -k " + " ".join(args.pattern or []))
+        raise InputError("no situation matches -k " + " ".join(args.pattern or []))
     return write_or_print(render(made, rs), args.out)
 
 
@@ -273,7 +254,7 @@ def write_or_print(text: str, out: str | None) -> int:
         try:
             Path(out).write_text(text, encoding="utf-8")
         except OSError as e:
-            raise UsageError(f"--out {out}: {e.strerror or e}") from None
+            raise InputError(f"--out {out}: {e.strerror or e}") from None
         print(f"wrote {out}")
     else:
         sys.stdout.write(text)
@@ -295,7 +276,7 @@ def cmd_docs(args: argparse.Namespace) -> int:
     try:
         files = docgen.generate(out, compute=not args.check, log=log)
     except ValueError as e:
-        raise UsageError(str(e)) from None
+        raise InputError(str(e)) from None
     if args.check:
         bad = docgen.stale(out, files)
         for path in bad:
@@ -306,7 +287,7 @@ def cmd_docs(args: argparse.Namespace) -> int:
     try:
         count = docgen.write(out, files)
     except OSError as e:
-        raise UsageError(f"--out {args.out}: {e.strerror or e}") from None
+        raise InputError(f"--out {args.out}: {e.strerror or e}") from None
     print(f"wrote {count} files under {out}")
     return 0
 
@@ -321,20 +302,20 @@ def cmd_render(args: argparse.Namespace) -> int:
     if args.fixtures:
         docs.fixtures, errors = load_corpus(args.fixtures)
         if errors:
-            raise UsageError(str(errors[0]))
+            raise InputError(str(errors[0]))
     fx = next((f for f in docs.fixtures if f.id == args.fixture), None)
     if fx is None:
-        raise UsageError(f"no fixture {args.fixture!r}")
+        raise InputError(f"no fixture {args.fixture!r}")
     entries = list(fx.rulesets())
     if args.variant:
         entries = [(n, e) for n, e in entries if n == args.variant]
         if not entries:
             named = ", ".join(n for n, _ in fx.rulesets())
-            raise UsageError(f"{fx.id} names no rule set {args.variant!r}; it names {named}")
+            raise InputError(f"{fx.id} names no rule set {args.variant!r}; it names {named}")
     name, exp = entries[0]
     scene = docs.scene(fx, name, exp)
     if scene is None:
-        raise UsageError(f"{fx.id} cannot be set up under {name}")
+        raise InputError(f"{fx.id} cannot be set up under {name}")
     rel = docs.picture(scene)
     return write_or_print(docs.files[rel], args.out)
 
@@ -347,8 +328,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "mtrain.conformance.identify",
     "mtrain.conformance.mutants",
     "mtrain.conformance.fuzz",
-    "mtrain.spec.diffing",
-    "mtrain.spec.check",
+    "mtrain.conformance.diffing",
+    "mtrain.conformance.speccheck.run",
 )
 """Modules that add their own subcommands: each has `register(subparsers)`."""
 
@@ -390,7 +371,7 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
     p = sub.add_parser("situations", help="tables from play under one rule set, as fixtures",
                        description="Write out the situations from play that `mtrain conform` "
                        "runs under a rule set: tables reached by random rounds of it, each "
-                       "with the legal set spec/legality.py gives it, in the fixture format.")
+                       "with the legal set spec/model/legality.py gives it, in the fixture format.")
     p.add_argument("ruleset", help="a variant, base+overlay+..., or a rule-set file")
     p.add_argument("-n", dest="count", type=int, default=None,
                    help="how many (default: as many as conform runs for one rule set)")
@@ -439,7 +420,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     func: Command = args.func
     try:
         return func(args)
-    except UsageError as e:
+    except InputError as e:
         print(f"mtrain {args.command}: {e}", file=sys.stderr)
         return 2
     except SpecError as e:

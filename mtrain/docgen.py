@@ -22,12 +22,13 @@ from typing import Any
 
 from mtrain import __version__
 from mtrain.conformance.adapter import ReferenceImplementation
-from mtrain.conformance.fixture import Expectation, Fixture, action_json, load_corpus
+from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
 from mtrain.conformance.protocol import PROTOCOL_VERSION
+from mtrain.conformance.render import Highlight, fixture_state, highlight_from_actions, render_state
 from mtrain.docs_reports import ReportPages, clause_links
-from mtrain.render import Highlight, fixture_state, highlight_from_actions, render_state
 from mtrain.spec import facts as F
 from mtrain.spec.catalog import Catalog, Clause, catalog, max_pip_of
+from mtrain.spec.notation import action_json
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.tilesets import highest
 

@@ -101,7 +101,7 @@ class ReportPages:
 
     def consistency(self) -> None:
         what = "the consistency report (`mtrain check`)"
-        data = self.snapshot("consistency", (("mtrain.spec.check",), ("spec",)),
+        data = self.snapshot("consistency", (("mtrain.conformance.speccheck.run",), ("spec",)),
                              consistency_data, what)
         if data is None:
             self.files["consistency.md"] = self._stale_page("Consistency", what)
@@ -109,7 +109,7 @@ class ReportPages:
         checks: list[dict[str, Any]] = data["checks"]
         clauses = list(self.cat.clauses)
         counts = {s: sum(c["status"] == s for c in checks) for s in ("pass", "info", "fail")}
-        from mtrain.spec.checkscope import rows
+        from mtrain.conformance.speccheck.claims import rows
 
         out = ["# Consistency: what `mtrain check` finds", "",
                "`mtrain check` puts the specification through plain enumeration, z3 and the "
@@ -139,8 +139,8 @@ class ReportPages:
                 "(each shipped variant and each variant with one overlay that composes), on "
                 "its own set (double-12 or double-9), every player count it allows: 60 states "
                 "per rule set by default, 10,000 with `--full`. On each state the legal "
-                "actions (spec/legality.py), the clause that permits each legal action and "
-                "the clause that refuses each illegal candidate (spec/decisions.py) and the "
+                "actions (spec/model/legality.py), the clause that permits each legal action and "
+                "the clause that refuses each illegal candidate (spec/model/decisions.py) and the "
                 "END-2/END-3 verdict must equal the engine's, and the ranking function of "
                 "the parametric proof must fall on every transition. It is a sample: it "
                 "proves nothing about states it does not meet.",
@@ -153,16 +153,16 @@ class ReportPages:
                 "a sat one tests the engine on one table per path, not on every table.",
                 "- `parametric-proofs`: termination and deadlock freedom with the sizes as "
                 "z3 integers (any number of players, any tile set) and every value of every "
-                "option, from spec/legality.py's draw, pass and end-chain. They assume how "
+                "option, from spec/model/legality.py's draw, pass and end-chain. They assume how "
                 "each action changes the counts (a play takes a tile from a hand, a draw "
                 "moves one from the boneyard to a hand, a pass or an end-chain moves none and "
                 "ends the turn, passes counted on an empty boneyard, a pass one turn nearer "
                 "the next play), that a chain is the mover's first turn and never draws, and "
                 "that in the engine phase the engine's double is in the boneyard.",
                 "- `parametric-assumptions` proves each of those assumptions on the round "
-                "model (spec/roundmodel.py) with one z3 query per action: every play of "
+                "model (spec/model/transitions.py) with one z3 query per action: every play of "
                 "every tile on every train, every draw, the pass and the end-chain "
-                "(spec/assumptions.py). The facts of reachable states they need are an "
+                "(spec/proofs/assumptions.py). The facts of reachable states they need are an "
                 "invariant of their own, proved to hold at every deal and to be kept by "
                 "every action; the successor's counts are the state's counts plus the "
                 "change at the tiles the action moves. By default it runs the shipped "
@@ -313,9 +313,10 @@ def _untimed(text: str) -> str:
     return _TIMING.sub("", text)
 
 
-NOT_INPUTS = frozenset({"mtrain.cli", "mtrain.docgen", "mtrain.docs_reports", "mtrain.render"})
+NOT_INPUTS = frozenset({"mtrain.cli", "mtrain.docgen", "mtrain.docs_reports",
+                        "mtrain.conformance.render"})
 """Modules that never change a computed result: the command line (imported for its
-UsageError), the pages (mtrain.docgen, this module) and the pictures."""
+InputError), the pages (mtrain.docgen, this module) and the pictures."""
 
 
 def import_closure(roots: Iterable[str]) -> list[Path]:
@@ -401,11 +402,12 @@ def _package_relative(path: Path) -> str:
 
 
 def consistency_data() -> dict[str, Any]:
-    """`mtrain check` (spec/check.py), reduced to what does not depend on the machine:
+    """`mtrain check` (conformance/speccheck/run.py), reduced to what does not depend on the
+    machine:
     statuses and findings without timings, dead clauses, the uncoverable-double traces
     found by the engine and the depth z3 agrees on (z3's own trace may differ from run to
     run, its depth may not)."""
-    from mtrain.spec import check
+    from mtrain.conformance.speccheck import run as check
 
     result = check.run()
     summary = result.get("summary", {})

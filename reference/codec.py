@@ -12,9 +12,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeGuard
 
-from mtrain.spec import tiles as T
-
-from .engine import (
+from mtrain.reference.engine import (
     DRAW,
     END_CHAIN,
     ENGINE,
@@ -26,7 +24,8 @@ from .engine import (
     State,
     engine_number,
 )
-from .rules import Rules
+from mtrain.reference.rules import Rules
+from mtrain.spec import tiles as T
 
 PHASES = ("engine", "start", "chain", "follow", "over")
 MEXICAN = "mexican"

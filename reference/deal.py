@@ -11,10 +11,16 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from mtrain.reference.engine import (
+    ENGINE,
+    START,
+    State,
+    _check_blocked,
+    _place_engine,
+    engine_number,
+)
+from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
-
-from .engine import ENGINE, START, State, _check_blocked, _place_engine, engine_number
-from .rules import Rules
 
 
 def shuffled_order(rules: Rules, round_no: int, seed: int | str | None) -> list[int]:

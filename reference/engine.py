@@ -14,10 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from mtrain.spec import tiles as T
-from mtrain.spec.ruleset import MAX_PLAYERS
-
-from .rules import (
+from mtrain.reference.rules import (
     FOLLOW_ANYWHERE,
     FOLLOW_COVER_OWN,
     FOLLOW_RESTRICTED,
@@ -26,6 +23,8 @@ from .rules import (
     MARKER_OWNER_OWN,
     Rules,
 )
+from mtrain.spec import tiles as T
+from mtrain.spec.ruleset import MAX_PLAYERS
 
 # --- actions -------------------------------------------------------------------------
 
@@ -171,7 +170,7 @@ def duties(state: State, first_turns_over: bool = False) -> list[int]:
         return []
     rules = state.rules
     # (Flags are read last in these tests, only when they can decide: the scope checks
-    # of conformance/scoping.py count the options an outcome reads.)
+    # of conformance/partition.py count the options an outcome reads.)
     if state.first_pending and not first_turns_over and rules.chain_first_turn:
         return []  # FIRST-5: chain doubles wait until everyone has had a first turn
     out = [t for t in state.open_doubles if t not in state.turn_doubles]

@@ -29,15 +29,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mtrain.reference.deal import deal, deal_pool
+from mtrain.reference.engine import OVER, Action, State, legal_actions, perform
+from mtrain.reference.invariants import hand_sizes, violations
+from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.yamlload import SpecError
-
-from .deal import deal, deal_pool
-from .engine import OVER, Action, State, legal_actions, perform
-from .invariants import hand_sizes, violations
-from .rules import Rules
 
 Key = tuple[Any, ...]
 

@@ -12,9 +12,8 @@ import functools
 import operator
 from collections.abc import Callable
 
+from mtrain.reference.engine import CHAIN, ENGINE, FOLLOW, OVER, State, hand_value
 from mtrain.spec import tiles as T
-
-from .engine import CHAIN, ENGINE, FOLLOW, OVER, State, hand_value
 
 Violation = tuple[str, str]
 

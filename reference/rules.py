@@ -26,7 +26,7 @@ FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
     "passes_end_round": ("blocked_round",), "positive_scoring": ("scoring",),
     "tie_most_outs": ("tie_rule",),
 }
-"""The option behind each flag: what the scope checks (conformance/scoping.py) record when
+"""The option behind each flag: what the scope checks (conformance/partition.py) record when
 the engine reads a flag, so that they know which options decided an outcome."""
 MARKER_OWNER_OWN, MARKER_ANYONE_ON, MARKER_OWNER_ANYWHERE = 0, 1, 2
 

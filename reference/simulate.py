@@ -14,10 +14,10 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .deal import deal
-from .engine import OVER, legal_actions, perform
-from .invariants import hand_sizes, violations
-from .rules import Rules
+from mtrain.reference.deal import deal
+from mtrain.reference.engine import OVER, legal_actions, perform
+from mtrain.reference.invariants import hand_sizes, violations
+from mtrain.reference.rules import Rules
 
 
 @dataclass

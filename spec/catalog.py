@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import tiles, tilesets
-from .ruleset import CUSTOM, OTHER, Ruleset
-from .yamlload import Document, SpecError, SpecErrors, load, schema, validate
+from mtrain.spec import tiles, tilesets
+from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
+from mtrain.spec.yamlload import Document, SpecError, SpecErrors, load, schema, validate
 
 Setters = dict[str, tuple[Document | None, str]]
 """Which file (or override) set each option: errors point at its line."""

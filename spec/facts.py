@@ -26,8 +26,8 @@ from typing import Final, NamedTuple
 
 import yaml
 
-from .tiles import DOUBLE, MAX_PIP, NUMBER_MASK, PIPS, set_mask, tile_id, tiles_of
-from .tilesets import highest, numbers, rounds
+from mtrain.spec.tiles import DOUBLE, MAX_PIP, NUMBER_MASK, PIPS, set_mask, tile_id, tiles_of
+from mtrain.spec.tilesets import highest, numbers, rounds
 
 Number = Fraction | int
 """What a fact computes: an exact count or an exact ratio."""

@@ -13,7 +13,7 @@ beyond the named tables: `custom:NAME` for the table of each rule-set file of
 spec/data/rulesets/ (`Catalog.examples`, which fixtures name as variants), and `custom` for
 any other table. A rule set with a table of its own is the point `values_of` gives it.
 The scope check plays `custom` with `PROBE_TABLE` and counts any reading of a hand size
-as an outcome that depends on the table (conformance/scoping.py).
+as an outcome that depends on the table (conformance/partition.py).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .catalog import Catalog, RulesetError, catalog
-from .ruleset import CUSTOM, MAX_PLAYERS, Ruleset
+from mtrain.spec.catalog import Catalog, RulesetError, catalog
+from mtrain.spec.ruleset import CUSTOM, MAX_PLAYERS, Ruleset
 
 Region = dict[str, frozenset[str]]
 """Option -> the values allowed; an option absent from the dict allows every value."""
@@ -31,7 +31,7 @@ Region = dict[str, frozenset[str]]
 PROBE_TABLE: tuple[tuple[int, int], ...] = tuple((n, 1) for n in range(2, MAX_PLAYERS + 1))
 """The table that stands for `custom`, any table of one's own: it lists every player count
 (a table fixture speaks about the tables that deal its players), and the size it gives
-is never trusted: a run that reads one depends on the table (conformance/scoping.py).
+is never trusted: a run that reads one depends on the table (conformance/partition.py).
 One tile a hand is dealable from every set (20 + the engine <= 28, DEAL-8)."""
 
 

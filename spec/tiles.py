@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .tilesets import largest
+from mtrain.spec.tilesets import largest
 
 MAX_PIP: Final = largest()
 """The highest number of the largest set a rule set may use (spec/data/options.yaml)."""

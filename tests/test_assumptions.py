@@ -1,4 +1,5 @@
-"""spec/assumptions.py: spec/parametric.py's assumptions, proved on the round model."""
+"""spec/proofs/assumptions.py: spec/proofs/parametric.py's assumptions, proved on the round
+model."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ import pytest
 import z3
 
 from mtrain.reference.explore import small_rules
-from mtrain.spec import assumptions as A
 from mtrain.spec.catalog import catalog
-from mtrain.spec.roundmodel import Model, Sym
-from mtrain.spec.termination import Prover, QueryResult
+from mtrain.spec.model.transitions import Model, Sym
+from mtrain.spec.proofs import assumptions as A
+from mtrain.spec.proofs.termination import Prover, QueryResult
 
 CAT = catalog()
 LEMMAS = ("deal", "init", "step:play", "step:draw", "step:pass", "step:end-chain", "d-bound",
@@ -44,7 +45,7 @@ def test_every_assumption_holds_on_the_shipped_models() -> None:
 def test_a_shipped_set_at_full_size() -> None:
     """double-6 (28 tiles) at each of its tables, as `mtrain check --full` runs it: the
     proof is not a small-set one."""
-    from mtrain.spec.check import _shipped_by_size, job_shipped_assumptions
+    from mtrain.conformance.speccheck.run import _shipped_by_size, job_shipped_assumptions
 
     assert _shipped_by_size()[0] == "double-18" and "double-6" in _shipped_by_size()
     out = job_shipped_assumptions("double-6")
@@ -150,8 +151,8 @@ def test_the_start_tests_are_abstracted_only_where_asked() -> None:
 
 
 def test_full_check_plans_one_job_per_shipped_rule_set_printed_after_the_proofs() -> None:
+    from mtrain.conformance.speccheck import run as check
     from mtrain.reference.explore import distinct_in_play, shipped_names
-    from mtrain.spec import check
 
     quick, quick_order = check.plan_jobs(False, None)
     assert all(fn is not check.job_shipped_assumptions for fn, _ in quick)
@@ -193,7 +194,7 @@ def test_a_model_without_deals_fails_instead_of_proving_everything(
 def test_full_check_proves_a_rules_file_of_ones_own() -> None:
     """A rule writer's file given with --rules gets its own job under --full, and the job
     reads the file: its set and its table."""
-    from mtrain.spec import check
+    from mtrain.conformance.speccheck import run as check
 
     path = str(Path(__file__).resolve().parents[1] / "docs" / "examples" / "double-6.yaml")
     plan, _ = check.plan_jobs(True, None, rules_files=[path])

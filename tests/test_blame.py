@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from mtrain.cli import main
-from mtrain.conformance.blame import blame
 from mtrain.conformance.fixture import Fixture, load_corpus
+from mtrain.conformance.mutants.blame import blame
 
 ADAPTERS = Path(__file__).parent / "broken_impls" / "adapters.py"
 

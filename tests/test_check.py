@@ -12,18 +12,24 @@ import z3
 
 from mtrain import cli
 from mtrain.conformance.adapter import ReferenceImplementation
+from mtrain.conformance.crosscheck import witnesses as R
+from mtrain.conformance.crosscheck.round_effects import (
+    assignment,
+    compare_states,
+    concrete,
+    evaluate,
+)
 from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
 from mtrain.conformance.lint import lint
 from mtrain.conformance.runner import run_fixture
+from mtrain.conformance.speccheck import run as check
 from mtrain.reference import codec
 from mtrain.reference import engine as E
 from mtrain.reference.explore import Size, explore_size, small_rules
-from mtrain.spec import check, optionspace
-from mtrain.spec import reachability as R
 from mtrain.spec.catalog import catalog
-from mtrain.spec.roundengine import assignment, compare_states, concrete, evaluate
-from mtrain.spec.roundmodel import Model
-from mtrain.spec.termination import Prover, prove
+from mtrain.spec.model.transitions import Model
+from mtrain.spec.optionspace import checks
+from mtrain.spec.proofs.termination import Prover, prove
 
 CAT = catalog()
 WITNESSES = FIXTURE_ROOT / "witnesses" / "uncoverable.yaml"
@@ -198,8 +204,9 @@ def test_a_contradictory_variant_file_fails(tmp_path: Path) -> None:
 
 
 def _with_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    if "mtrain.spec.check" not in cli.COMMAND_MODULES:
-        monkeypatch.setattr(cli, "COMMAND_MODULES", (*cli.COMMAND_MODULES, "mtrain.spec.check"))
+    if "mtrain.conformance.speccheck.run" not in cli.COMMAND_MODULES:
+        monkeypatch.setattr(cli, "COMMAND_MODULES",
+                            (*cli.COMMAND_MODULES, "mtrain.conformance.speccheck.run"))
 
 
 def test_check_command_fails_on_a_contradictory_variant(
@@ -214,7 +221,7 @@ def test_check_command_fails_on_a_contradictory_variant(
     for name in ("job_termination", "job_explore", "job_reach", "job_uncoverable",
                  "job_engine_model", "job_effects", "job_parametric"):
         monkeypatch.setattr(check, name, stub)
-    monkeypatch.setattr(optionspace, "run_all", lambda: {
+    monkeypatch.setattr(checks, "run_all", lambda: {
         "checks": [{"name": "shipped-variants", "status": "pass", "seconds": 0.0,
                     "findings": []}], "summary": {}, "queries": 0})
     path = tmp_path / "broken.yaml"

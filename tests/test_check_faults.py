@@ -16,9 +16,11 @@ from typing import Any
 import pytest
 
 from mtrain import cli
-from mtrain.spec import check, invariantcheck, optiongrid
+from mtrain.conformance.crosscheck import invariant_texts as invariantcheck
+from mtrain.conformance.crosscheck.witnesses import ReachReport, Witness
+from mtrain.conformance.speccheck import run as check
 from mtrain.spec.catalog import DATA_ENV, Catalog
-from mtrain.spec.reachability import ReachReport, Witness
+from mtrain.spec.optionspace import grid as optiongrid
 
 DATA = Path(__file__).resolve().parents[1] / "spec" / "data"
 
@@ -28,8 +30,9 @@ def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     copy = tmp_path / "data"
     shutil.copytree(DATA, copy)
     monkeypatch.setenv(DATA_ENV, str(copy))
-    if "mtrain.spec.check" not in cli.COMMAND_MODULES:
-        monkeypatch.setattr(cli, "COMMAND_MODULES", (*cli.COMMAND_MODULES, "mtrain.spec.check"))
+    if "mtrain.conformance.speccheck.run" not in cli.COMMAND_MODULES:
+        monkeypatch.setattr(cli, "COMMAND_MODULES",
+                            (*cli.COMMAND_MODULES, "mtrain.conformance.speccheck.run"))
     return copy
 
 
@@ -155,8 +158,9 @@ def test_a_refusal_that_refuses_nothing_fails(
 def test_a_contradictory_rules_file_fails(tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str],
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    if "mtrain.spec.check" not in cli.COMMAND_MODULES:
-        monkeypatch.setattr(cli, "COMMAND_MODULES", (*cli.COMMAND_MODULES, "mtrain.spec.check"))
+    if "mtrain.conformance.speccheck.run" not in cli.COMMAND_MODULES:
+        monkeypatch.setattr(cli, "COMMAND_MODULES",
+                            (*cli.COMMAND_MODULES, "mtrain.conformance.speccheck.run"))
     bad, good = tmp_path / "bad.yaml", tmp_path / "good.yaml"
     # SEAT-2: the engine's holder starts only when the holder lays the engine
     bad.write_text("base: puremco\noptions:\n  starting_seat: engine-holder\n",
@@ -186,7 +190,7 @@ def test_expected_dead_needs_a_reason(data: Path) -> None:
 def test_reachability_fails_on_an_unexpected_or_undead_clause(
         monkeypatch: pytest.MonkeyPatch, witnesses: list[Witness], status: str) -> None:
     """The verdict alone: the search is stubbed."""
-    from mtrain.spec import reachability
+    from mtrain.conformance.crosscheck import witnesses as reachability
 
     monkeypatch.setattr(reachability, "search",
                         lambda **_: ReachReport(witnesses=list(witnesses)))
@@ -231,8 +235,8 @@ def test_a_check_that_tests_something_else(data: Path, monkeypatch: pytest.Monke
 
 def test_every_check_says_what_it_covers(data: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
-    """docs/consistency.md prints spec/checkscope.py: no check goes undescribed."""
-    from mtrain.spec.checkscope import rows
+    """docs/consistency.md prints conformance/speccheck/claims.py: no check goes undescribed."""
+    from mtrain.conformance.speccheck.claims import rows
 
     cli.main(["check", "--only", "options", "--json", "--rules",
               str(data / "variants" / "pagat.yaml")])

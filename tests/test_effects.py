@@ -1,4 +1,5 @@
-"""spec/roundengine.py: the engine's successors against the round model's effects.
+"""conformance/crosscheck/round_effects.py: the engine's successors against the round model's
+effects.
 
 The shipped engine agrees with the model; an engine whose effect is broken (monkeypatched
 here) is reported on the field it breaks, with the clause that decides that field, and
@@ -14,14 +15,15 @@ from typing import Any
 import pytest
 
 from mtrain import cli
+from mtrain.conformance.crosscheck import round_effects as RE
+from mtrain.conformance.speccheck import run as check
 from mtrain.reference import engine as E
 from mtrain.reference.explore import Size, explore_size, small_rules
 from mtrain.reference.rules import Rules
-from mtrain.spec import check, optionspace
-from mtrain.spec import roundengine as RE
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
-from mtrain.spec.roundmodel import Model
+from mtrain.spec.model.transitions import Model
+from mtrain.spec.optionspace import checks
 
 CAT = catalog()
 
@@ -101,8 +103,9 @@ def test_a_draw_that_forgets_the_drawn_tile_is_reported_with_turn_3(
 def test_a_broken_effect_fails_mtrain_check(monkeypatch: pytest.MonkeyPatch,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     """The command path: every other job stubbed, one process, the effects job real."""
-    if "mtrain.spec.check" not in cli.COMMAND_MODULES:
-        monkeypatch.setattr(cli, "COMMAND_MODULES", (*cli.COMMAND_MODULES, "mtrain.spec.check"))
+    if "mtrain.conformance.speccheck.run" not in cli.COMMAND_MODULES:
+        monkeypatch.setattr(cli, "COMMAND_MODULES",
+                            (*cli.COMMAND_MODULES, "mtrain.conformance.speccheck.run"))
 
     def stub(*args: Any) -> dict[str, Any]:
         return {"checks": []}
@@ -110,7 +113,7 @@ def test_a_broken_effect_fails_mtrain_check(monkeypatch: pytest.MonkeyPatch,
     for name in ("job_termination", "job_explore", "job_reach", "job_uncoverable",
                  "job_engine_model", "job_parametric"):
         monkeypatch.setattr(check, name, stub)
-    monkeypatch.setattr(optionspace, "run_all", lambda: {"checks": [], "summary": {},
+    monkeypatch.setattr(checks, "run_all", lambda: {"checks": [], "summary": {},
                                                          "queries": 0})
     monkeypatch.setattr(check, "_agreement", lambda *_: check._check("agreement", "pass", 0, []))
 

@@ -1,4 +1,5 @@
-"""The engine against the model (spec/engine_model.py, spec/decisions.py): cheap samples."""
+"""The engine against the model (conformance/crosscheck/legal_sets.py, spec/model/decisions.py):
+cheap samples."""
 
 from __future__ import annotations
 
@@ -6,12 +7,12 @@ from typing import Any
 
 import pytest
 
+from mtrain.conformance.crosscheck.legal_sets import compare_ruleset, compare_state, z3_search
+from mtrain.conformance.speccheck import run as check
 from mtrain.reference import engine as E
 from mtrain.reference.rules import Rules
-from mtrain.spec import check
-from mtrain.spec import decisions as D
 from mtrain.spec.catalog import catalog
-from mtrain.spec.engine_model import compare_ruleset, compare_state, z3_search
+from mtrain.spec.model import decisions as D
 
 CAT = catalog()
 
@@ -145,7 +146,7 @@ def test_z3_search_meets_every_path_and_catches_a_wrong_clause(
 
 def test_a_scoring_overlay_plays_the_same_games() -> None:
     """blanks-25 changes only what a tile in hand scores: the same games, compared once."""
-    from mtrain.spec.engine_model import compare_all
+    from mtrain.conformance.crosscheck.legal_sets import compare_all
 
     reps = compare_all(20, ["pagat", "pagat+blanks-25", "pagat+own-train-first"])
     assert [r.same_as for r in reps] == [None, "pagat", None]

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from mtrain.cli import main
-from mtrain.conformance.fixture import FixtureError, table_state
 from mtrain.spec.catalog import catalog
+from mtrain.spec.notation import FixtureError, table_state
 
 PAGAT = catalog().ruleset("pagat")
 

@@ -37,10 +37,10 @@ def test_refusal_sets_name_every_clause_that_refuses() -> None:
     """A fixture's refusal lists every clause in force that refuses the action, so any
     implementation citing one of them passes (issue 10); the reference cites the first by
     engine.REFUSAL_PRECEDENCE, which must be among them (test_reference_passes)."""
-    from mtrain.conformance.fixture import action_json, max_pip_of
     from mtrain.conformance.runner import in_force, play, resolve
     from mtrain.reference import codec, engine
     from mtrain.reference.rules import Rules
+    from mtrain.spec.notation import action_json, max_pip_of
 
     uneven = []
     for fx in FIXTURES:

@@ -14,7 +14,7 @@ import pytest
 from mtrain.conformance import fuzz as F
 from mtrain.conformance.adapter import JSON, ReferenceImplementation, ruleset_json
 from mtrain.conformance.conform import SkipEntry
-from mtrain.conformance.fixture import load_file, table_state
+from mtrain.conformance.fixture import load_file
 from mtrain.conformance.lint import lint
 from mtrain.conformance.mutants import mutant
 from mtrain.conformance.process import NotApplicable
@@ -24,6 +24,7 @@ from mtrain.reference import codec
 from mtrain.reference.deal import deal
 from mtrain.reference.engine import OVER, engine_number, legal_actions, perform
 from mtrain.spec.catalog import catalog
+from mtrain.spec.notation import table_state
 from mtrain.spec.ruleset import CUSTOM, Ruleset
 
 HERE = Path(__file__).parent
@@ -230,9 +231,9 @@ def test_fuzz_honours_the_declaration() -> None:
         "pagat+blanks-25"}
     penalty = chosen(Declares(["*"], {"scoring": ["penalty"]}), [])
     assert penalty and not any("positive-scoring" in v for v in penalty)
-    from mtrain.cli import UsageError
+    from mtrain.spec.errors import InputError
 
-    with pytest.raises(UsageError, match="supports none"):
+    with pytest.raises(InputError, match="supports none"):
         chosen(Declares(["puremco"]), ["pagat"])
 
 
@@ -339,7 +340,7 @@ def test_round_end_compares_what_the_rules_determine(tmp_path: Path) -> None:
 
 def test_possible_tables() -> None:
     """The impossible tables the shrinker used to write are refused (by the reachability
-    conditions of conformance/reachable.py, which lint applies too)."""
+    conditions of spec/model/reachable.py, which lint applies too)."""
     ctx = F.context("pagat")
     chain = {"phase": "chain", "seat": 0, "hands": {0: ["12-3"], 1: ["5-4", "rest"]},
              "first_turns": [], "boneyard": []}
@@ -371,11 +372,11 @@ def run_cli(*argv: str) -> int:
     sub = parser.add_subparsers(dest="command")
     F.register(sub)
     args = parser.parse_args(["fuzz", *argv])
-    from mtrain.cli import UsageError
+    from mtrain.spec.errors import InputError
 
     try:
         result: int = args.func(args)
-    except UsageError as e:
+    except InputError as e:
         print(f"mtrain fuzz: {e}", file=sys.stderr)
         return 2
     return result

@@ -14,7 +14,7 @@ from mtrain.cli import main
 from mtrain.conformance.fixture import Fixture, load_corpus
 from mtrain.conformance.identify import identify
 from mtrain.conformance.mutants import mutant
-from mtrain.conformance.scoping import Partition, explore
+from mtrain.conformance.partition import Partition, explore
 from mtrain.conformance.serve import FixedRules
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import CUSTOM

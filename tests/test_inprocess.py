@@ -20,9 +20,9 @@ from mtrain.cli import main
 from mtrain.conformance import inprocess
 from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
 from mtrain.conformance.conform import load_adapter
-from mtrain.conformance.fixture import table_state
 from mtrain.conformance.inprocess import AdapterError, TimedImplementation
 from mtrain.spec.catalog import catalog
+from mtrain.spec.notation import table_state
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "data" / "fixtures"

@@ -25,6 +25,7 @@ from mtrain.reference import deal as deal_module
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles
 from mtrain.spec.catalog import catalog
+from mtrain.spec.notation import action_json
 
 WITNESS_YAML = """
 - id: witness-001
@@ -1024,7 +1025,7 @@ def test_mutants_accept_every_action_they_list() -> None:
                     if step is None:
                         break
                     try:
-                        state = impl.apply(rj, state, fixture.action_json(step))
+                        state = impl.apply(rj, state, action_json(step))
                     except adapter.Refused:
                         break
     assert problems == []

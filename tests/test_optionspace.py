@@ -19,8 +19,8 @@ import pytest
 import yaml
 import z3
 
-from mtrain.spec import optionspace
-from mtrain.spec.optionspace import AnalysisError, OptionSpace, SatResult
+from mtrain.spec.optionspace import checks
+from mtrain.spec.optionspace.features import AnalysisError, OptionSpace, SatResult
 
 DATA = Path(__file__).resolve().parents[1] / "spec" / "data"
 # (N+1)(N+2)/2 for N = 12, 9, 6, 15, 18
@@ -75,7 +75,7 @@ def sp() -> OptionSpace:
 
 @pytest.fixture(scope="module")
 def report() -> dict[str, Any]:
-    return optionspace.run_all(OptionSpace())
+    return checks.run_all(OptionSpace())
 
 
 def _brute_force() -> tuple[list[str], list[tuple[str, ...]]]:
@@ -343,7 +343,7 @@ def test_run_all_report(report: dict[str, Any]) -> None:
 
 
 def test_run_all_fails_when_an_analysis_errors() -> None:
-    report = optionspace.run_all(OptionSpace(rlimit=1))
+    report = checks.run_all(OptionSpace(rlimit=1))
     # deal-feasibility evaluates without solving; value-meaning and sources ask no z3
     no_query = {"deal-feasibility", "value-meaning", "sources"}
     assert {c["status"] for c in report["checks"] if c["name"] not in no_query} == {"fail"}

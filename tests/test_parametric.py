@@ -1,4 +1,4 @@
-"""spec/parametric.py: termination and deadlock freedom for symbolic sizes; cheap."""
+"""spec/proofs/parametric.py: termination and deadlock freedom for symbolic sizes; cheap."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
+from mtrain.conformance.crosscheck.legal_sets import compare_ruleset
 from mtrain.reference import engine as E
 from mtrain.reference.rules import Rules
-from mtrain.spec import legality as L
-from mtrain.spec import parametric
 from mtrain.spec.catalog import catalog
-from mtrain.spec.engine_model import compare_ruleset
+from mtrain.spec.model import legality as L
+from mtrain.spec.proofs import parametric
 
 CAT = catalog()
 

@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 from referencing import Registry, Resource
 
 from mtrain.conformance.adapter import Refused, ruleset_json
-from mtrain.conformance.fixture import table_state
 from mtrain.conformance.process import (
     ProcessImplementation,
     StderrRing,
@@ -37,6 +36,7 @@ from mtrain.conformance.protocol import (
 )
 from mtrain.conformance.serve import Server, serve
 from mtrain.spec.catalog import catalog
+from mtrain.spec.notation import table_state
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "spec" / "schemas"

@@ -1,4 +1,4 @@
-"""The reachability lint (conformance/reachable.py): every condition fires on a table that
+"""The reachability lint (spec/model/reachable.py): every condition fires on a table that
 breaks it, stays silent on every state the engine reaches, and is documented."""
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
-from mtrain.conformance.fixture import table_state
-from mtrain.conformance.reachable import CONDITIONS, reachable_problems
 from mtrain.reference import codec
 from mtrain.reference import engine as E
 from mtrain.reference.deal import deal
 from mtrain.reference.explore import Size, explore_size, small_rules
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
+from mtrain.spec.model.reachable import CONDITIONS, reachable_problems
+from mtrain.spec.notation import table_state
 
 CAT = catalog()
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "fixture-format.md"

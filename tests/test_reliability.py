@@ -18,10 +18,10 @@ import pytest
 
 from mtrain.cli import main
 from mtrain.conformance.adapter import ReferenceImplementation, RefusedSetup, ruleset_json
-from mtrain.conformance.fixture import table_state
 from mtrain.conformance.serve import Server, serve
 from mtrain.reference.codec import MAX_SEATS, StateError
 from mtrain.spec.catalog import catalog
+from mtrain.spec.notation import table_state
 from mtrain.spec.ruleset import CUSTOM
 
 HERE = Path(__file__).resolve().parent

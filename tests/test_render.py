@@ -1,4 +1,4 @@
-"""mtrain.render: the table drawn as SVG, and `mtrain render`."""
+"""mtrain.conformance.render: the table drawn as SVG, and `mtrain render`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from mtrain.cli import main
 from mtrain.conformance.fixture import Fixture, load_corpus
-from mtrain.render import (
+from mtrain.conformance.render import (
     AMBER,
     GREEN,
     MARKER,

@@ -13,7 +13,7 @@ import pytest
 from mtrain.cli import main
 from mtrain.conformance.conform import entry_for
 from mtrain.conformance.fixture import load_file
-from mtrain.conformance.scope_lint import check_scopes
+from mtrain.conformance.lint.scopes import check_scopes
 from mtrain.spec.catalog import catalog
 from mtrain.spec.scope import Space
 

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from mtrain.cli import main
-from mtrain.conformance.fixture import REST, load_file
+from mtrain.conformance.fixture import load_file
 from mtrain.conformance.situations import KINDS, render, situations
 from mtrain.spec.catalog import catalog
+from mtrain.spec.notation import REST
 
 ADAPTERS = Path(__file__).parent / "broken_impls" / "adapters.py"
 

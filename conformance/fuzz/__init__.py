@@ -25,14 +25,21 @@ reproducer, run (a whole run, with --jobs), command (the command line and the re
 
 from __future__ import annotations
 
-from .command import cmd_fuzz, mutant_variants, register
-from .judge import Disagreement, Judge, Probe, differences
-from .play import GamePlan, GameResult, Occurrence, Session, plan_game, play_game
-from .possible import fixture_problems, table_problems, unreachable
-from .rulesets import Chooser, Context, context
-from .run import DEFAULT_OUT, FuzzReport, Group, StartError, Target, fuzz
-from .shrink import Shrinker
-from .tables import compact, table_of, written
+from mtrain.conformance.fuzz.command import cmd_fuzz, mutant_variants, register
+from mtrain.conformance.fuzz.judge import Disagreement, Judge, Probe, differences
+from mtrain.conformance.fuzz.play import (
+    GamePlan,
+    GameResult,
+    Occurrence,
+    Session,
+    plan_game,
+    play_game,
+)
+from mtrain.conformance.fuzz.possible import fixture_problems, table_problems, unreachable
+from mtrain.conformance.fuzz.rulesets import Chooser, Context, context
+from mtrain.conformance.fuzz.run import DEFAULT_OUT, FuzzReport, Group, StartError, Target, fuzz
+from mtrain.conformance.fuzz.shrink import Shrinker
+from mtrain.conformance.fuzz.tables import compact, table_of, written
 
 __all__ = [
     "DEFAULT_OUT", "Chooser", "Context", "Disagreement", "FuzzReport", "GamePlan",

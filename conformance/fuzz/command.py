@@ -9,17 +9,11 @@ import re
 import sys
 from typing import Any
 
-from mtrain.heap import settle_heap
-from mtrain.spec.catalog import RulesetError, catalog
-from mtrain.spec.ruleset import Ruleset
-from mtrain.spec.yamlload import SpecError
-
-from ..adapter import JSON, Implementation, ruleset_json
-from ..conform import SkipEntry, load_skips, unsupported
-from ..process import ConfigurationError, HarnessError, stoppable
-from ..support import DeclarationError
-from .rulesets import Chooser, context
-from .run import (
+from mtrain.conformance.adapter import JSON, Implementation, ruleset_json
+from mtrain.conformance.conform import SkipEntry, load_skips, unsupported
+from mtrain.conformance.declaration import DeclarationError
+from mtrain.conformance.fuzz.rulesets import Chooser, context
+from mtrain.conformance.fuzz.run import (
     DEFAULT_OUT,
     FOLLOW,
     FuzzReport,
@@ -31,6 +25,11 @@ from .run import (
     declared,
     fuzz,
 )
+from mtrain.conformance.gc_freeze import settle_heap
+from mtrain.conformance.process import ConfigurationError, HarnessError, stoppable
+from mtrain.spec.catalog import RulesetError, catalog
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.yamlload import SpecError
 
 
 def register(sub: Any) -> None:
@@ -82,26 +81,26 @@ def register(sub: Any) -> None:
 
 
 def _target(args: argparse.Namespace) -> Target:
-    from mtrain.cli import UsageError
+    from mtrain.spec.errors import InputError
 
     if args.mutant is not None:
         try:
-            from ..mutants import MUTANTS
+            from mtrain.conformance.mutants import MUTANTS
         except ImportError:
-            raise UsageError("no mutants catalogue (conformance/mutants/)") from None
+            raise InputError("no mutants catalogue (conformance/mutants/)") from None
         if args.mutant not in MUTANTS:
             import difflib
 
             near = difflib.get_close_matches(args.mutant, list(MUTANTS), n=3)
             hint = f"; did you mean {', '.join(near)}?" if near else ""
-            raise UsageError(f"unknown mutant {args.mutant!r}{hint} (the list: python -m "
+            raise InputError(f"unknown mutant {args.mutant!r}{hint} (the list: python -m "
                              "mtrain.conformance.mutants --list)")
         return Target("mutant", args.mutant, args.mutant)
     if args.impl is not None:
         return Target("impl", args.impl, timeout=args.timeout)
     if args.adapter is not None:
         return Target("adapter", args.adapter, timeout=args.timeout)
-    raise UsageError("name the implementation to fuzz: --impl COMMAND, --adapter MODULE:ATTR "
+    raise InputError("name the implementation to fuzz: --impl COMMAND, --adapter MODULE:ATTR "
                      "or --mutant NAME")
 
 
@@ -113,7 +112,7 @@ def mutant_variants(name: str) -> list[str]:
     a difference (another of its clauses applies, or the mutant changes the rules only
     there). A mutant whose bug shows under no shipped variant is still fuzzed somewhere.
     """
-    from ..mutants import MUTANTS, MutantImplementation
+    from mtrain.conformance.mutants import MUTANTS, MutantImplementation
 
     m = MUTANTS[name]
     impl = MutantImplementation(m)
@@ -144,18 +143,18 @@ def mutant_variants(name: str) -> list[str]:
 def _variants(args: argparse.Namespace, info: JSON, target: Target) -> list[str] | Chooser:
     """The rule sets to play: those named (or a mutant's), within what the implementation
     declares (conform's matcher); by default the draw of rulesets.Chooser."""
-    from mtrain.cli import UsageError
+    from mtrain.spec.errors import InputError
 
     names = args.variant or (mutant_variants(target.value) if target.kind == "mutant" else [])
     if not names:
         try:
             return declared((), info, args.players)
         except DeclarationError as e:
-            raise UsageError(f"the implementation's declared rules: {e}") from None
+            raise InputError(f"the implementation's declared rules: {e}") from None
         except ValueError as e:
             if info.get("rules") is not None:
-                raise UsageError(str(e)) from None
-            raise UsageError("the implementation supports none of the shipped variants and "
+                raise InputError(str(e)) from None
+            raise InputError("the implementation supports none of the shipped variants and "
                              "overlays" + (f" with {args.players} players" if args.players
                                            else "")) from None
     out = []
@@ -163,65 +162,65 @@ def _variants(args: argparse.Namespace, info: JSON, target: Target) -> list[str]
         try:
             ctx = context(text)
         except (RulesetError, SpecError) as e:
-            raise UsageError(str(e)) from None
+            raise InputError(str(e)) from None
         if not re.fullmatch(r"[a-z0-9-]+(\+[a-z0-9-]+)*", ctx.name):
-            raise UsageError(f"{text}: fuzz needs a rule set a fixture can name "
+            raise InputError(f"{text}: fuzz needs a rule set a fixture can name "
                              "(a variant, or base+overlay+...)")
         if args.players is not None and args.players not in ctx.rs.player_counts:
-            raise UsageError(f"{ctx.name} has no hand size for {args.players} players [DEAL-7]")
+            raise InputError(f"{ctx.name} has no hand size for {args.players} players [DEAL-7]")
         why = unsupported(info, ctx.name, ctx.rs)
         if why is not None:
             print(f"skipping {ctx.name}: {why}", file=sys.stderr)
             continue
         out.append(ctx.name)
     if not out:
-        raise UsageError("the implementation supports none of the rule sets asked for")
+        raise InputError("the implementation supports none of the rule sets asked for")
     return out
 
 
 def greet(impl: Implementation) -> JSON:
     """The implementation's info; one that does not start is a configuration error."""
-    from mtrain.cli import UsageError
+    from mtrain.spec.errors import InputError
 
     try:
         info = impl.info()
     except (ConfigurationError, HarnessError) as e:
-        raise UsageError(_start_error(e)) from None
+        raise InputError(_start_error(e)) from None
     except Exception as e:
-        raise UsageError(f"the implementation's info() failed: {type(e).__name__}: {e}"
+        raise InputError(f"the implementation's info() failed: {type(e).__name__}: {e}"
                          ) from None
     if not isinstance(info, dict):
-        raise UsageError(f"the implementation's info is not an object: {info!r}")
+        raise InputError(f"the implementation's info is not an object: {info!r}")
     return info
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
-    from mtrain.cli import UsageError
+    from mtrain.spec.errors import InputError
 
     if args.games < 1:
-        raise UsageError("--games must be at least 1")
+        raise InputError("--games must be at least 1")
     if args.seed < 0:
-        raise UsageError("--seed must not be negative")
+        raise InputError("--seed must not be negative")
     if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+        raise InputError("--jobs must be at least 1")
     if args.shrink_seconds < 0 or (args.timeout is not None
                                    and not 0 < args.timeout < math.inf):
-        raise UsageError("--shrink-seconds and --timeout must be positive (and finite)")
+        raise InputError("--shrink-seconds and --timeout must be positive (and finite)")
     if args.max_findings is not None and args.max_findings < 1:
-        raise UsageError("--max-findings must be at least 1")
+        raise InputError("--max-findings must be at least 1")
     if args.max_seconds is not None and not args.max_seconds > 0:
-        raise UsageError("--max-seconds must be positive")
+        raise InputError("--max-seconds must be positive")
     known: list[SkipEntry] = []
     if args.known:
         try:
             known = load_skips(args.known)
-        except UsageError as e:
-            raise UsageError(str(e).replace("--skip", "--known", 1)) from None
+        except InputError as e:
+            raise InputError(str(e).replace("--skip", "--known", 1)) from None
     target = _target(args)
     try:
         impl = target.make()
     except ConfigurationError as e:
-        raise UsageError(str(e)) from None
+        raise InputError(str(e)) from None
     try:
         info = greet(impl)
         if not target.label:
@@ -230,7 +229,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         variants = _variants(args, info, target)
         return _run(args, target, impl, variants, known)
     except StartError as e:
-        raise UsageError(str(e)) from None
+        raise InputError(str(e)) from None
     finally:
         close_implementation(impl)
 

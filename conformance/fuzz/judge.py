@@ -29,20 +29,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementation, Refused
+from mtrain.conformance.answers import Problem, actions_problems, state_problems, winners_problems
+from mtrain.conformance.fixture import Fixture
+from mtrain.conformance.fuzz.possible import table_problems
+from mtrain.conformance.fuzz.rulesets import Context, context
+from mtrain.conformance.fuzz.tables import written
+from mtrain.conformance.process import HarnessError, NotApplicable
+from mtrain.conformance.runner import compare_field, compare_result, state_view
 from mtrain.reference import codec
 from mtrain.reference.engine import ENGINE, OVER, Action, State, duties, legal_actions, refusal
 from mtrain.reference.rules import FOLLOW_ANYWHERE, FOLLOW_RESTRICTED
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
-
-from ..adapter import JSON, Implementation, ReferenceImplementation, Refused
-from ..answers import Problem, actions_problems, state_problems, winners_problems
-from ..fixture import MEXICAN, Fixture, FixtureError, action_json, action_text, table_state
-from ..process import HarnessError, NotApplicable
-from ..runner import compare_field, compare_result, state_view
-from .possible import table_problems
-from .rulesets import Context, context
-from .tables import written
+from mtrain.spec.notation import MEXICAN, FixtureError, action_json, action_text, table_state
 
 STATE_FIELDS = ("engine", "engine_placed", "phase", "seat", "starter", "hands", "trains",
                 "marked", "boneyard", "open_doubles", "turn_doubles", "first_turns", "drawn",

@@ -31,6 +31,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mtrain.conformance.adapter import JSON, Implementation, Refused
+from mtrain.conformance.answers import identical, state_problems
+from mtrain.conformance.fuzz.judge import (
+    Disagreement,
+    Judge,
+    Probe,
+    compare_apply,
+    compare_deal,
+    compare_legal,
+    compare_refusal,
+    compare_winners,
+)
+from mtrain.conformance.fuzz.possible import table_problems
+from mtrain.conformance.fuzz.rulesets import Chooser, Context, context
+from mtrain.conformance.fuzz.tables import table_of
+from mtrain.conformance.process import (
+    AS_EXPECTED,
+    HarnessError,
+    NotApplicable,
+    ProcessImplementation,
+)
+from mtrain.conformance.protocol import encode_value
 from mtrain.reference import codec
 from mtrain.reference.deal import deal as reference_deal
 from mtrain.reference.deal import deal_pool, match_winners
@@ -49,25 +71,7 @@ from mtrain.reference.engine import (
 )
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
-
-from ..adapter import JSON, Implementation, Refused
-from ..answers import identical, state_problems
-from ..fixture import action_text
-from ..process import AS_EXPECTED, HarnessError, NotApplicable, ProcessImplementation
-from ..protocol import encode_value
-from .judge import (
-    Disagreement,
-    Judge,
-    Probe,
-    compare_apply,
-    compare_deal,
-    compare_legal,
-    compare_refusal,
-    compare_winners,
-)
-from .possible import table_problems
-from .rulesets import Chooser, Context, context
-from .tables import table_of
+from mtrain.spec.notation import action_text
 
 REFUSAL_PROBES = 2
 """Illegal actions offered to the implementation at every step."""

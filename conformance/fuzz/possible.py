@@ -3,7 +3,7 @@
 `table_problems` is the one check the shrinker applies to every candidate and the writer
 to every reproducer: `mtrain lint`'s own table checks (the codec and every invariant),
 then the reachability conditions below and those of `mtrain lint`
-(conformance/reachable.py: phase, first turns, drawn tile and open doubles consistent
+(spec/model/reachable.py: phase, first turns, drawn tile and open doubles consistent
 with how a round gets there).
 """
 
@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.fuzz.rulesets import Context
+from mtrain.conformance.lint import check_start
 from mtrain.reference import codec
 from mtrain.reference.engine import CHAIN, ENGINE, OVER, State, plays
 from mtrain.spec import tiles as T
-
-from ..fixture import Expectation, Fixture, FixtureError
-from ..lint import check_start
-from .rulesets import Context
+from mtrain.spec.notation import FixtureError
 
 
 def unreachable(st: State) -> list[str]:
@@ -77,7 +77,7 @@ def table_problems(table: dict[str, Any], ctx: Context) -> list[str]:
 def fixture_problems(fx: Fixture, entries: list[tuple[str, Expectation]] | None = None,
                      ctx: Context | None = None) -> list[str]:
     """lint's table checks and the reachability conditions, under every rule set named."""
-    from .rulesets import context
+    from mtrain.conformance.fuzz.rulesets import context
 
     out: list[str] = []
     for name, exp in entries if entries is not None else list(fx.rulesets()):

@@ -11,14 +11,13 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from mtrain.conformance.adapter import JSON, ruleset_json
+from mtrain.conformance.protocol import encode_value
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import RulesetError, catalog
+from mtrain.spec.notation import max_pip_of
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.yamlload import SpecError
-
-from ..adapter import JSON, ruleset_json
-from ..fixture import max_pip_of
-from ..protocol import encode_value
 
 PLAIN_SHARE = 0.25
 """Share of default games played under a shipped variant with no overlay."""

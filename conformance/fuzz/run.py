@@ -17,17 +17,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtrain.heap import settle_heap
-
-from ..adapter import JSON, Implementation, ReferenceImplementation
-from ..conform import SkipEntry, unsupported
-from ..process import ConfigurationError, HarnessError, kill_all
-from ..support import declared_ruleset
-from .judge import Disagreement, Probe
-from .play import GamePlan, GameResult, Occurrence, Session, plan_game, play_game
-from .reproducer import check, free_id, render, reproducer, slug
-from .rulesets import Chooser, context, declared_context
-from .shrink import Shrinker
+from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementation
+from mtrain.conformance.conform import SkipEntry, unsupported
+from mtrain.conformance.declaration import declared_ruleset
+from mtrain.conformance.fuzz.judge import Disagreement, Probe
+from mtrain.conformance.fuzz.play import (
+    GamePlan,
+    GameResult,
+    Occurrence,
+    Session,
+    plan_game,
+    play_game,
+)
+from mtrain.conformance.fuzz.reproducer import check, free_id, render, reproducer, slug
+from mtrain.conformance.fuzz.rulesets import Chooser, context, declared_context
+from mtrain.conformance.fuzz.shrink import Shrinker
+from mtrain.conformance.gc_freeze import settle_heap
+from mtrain.conformance.process import ConfigurationError, HarnessError, kill_all
 
 DEFAULT_OUT = "fuzz-out"
 FOLLOW = ("ref", "impl")
@@ -63,7 +69,7 @@ class Target:
         if self.kind == "reference":
             return ReferenceImplementation()
         if self.kind == "mutant":
-            from ..mutants import mutant
+            from mtrain.conformance.mutants import mutant
 
             made: Implementation = mutant(self.value)
             return made
@@ -85,7 +91,7 @@ class Target:
 def load_implementation(kind: str, value: str, timeout: float | None = None) -> Implementation:
     """An implementation from --impl COMMAND or --adapter MODULE:OBJECT, built the way
     `mtrain conform` builds it (its loader, time limit and error messages)."""
-    from ..conform import DEFAULT_TIMEOUT, target_of
+    from mtrain.conformance.conform import DEFAULT_TIMEOUT, target_of
 
     args = argparse.Namespace(impl=value if kind == "impl" else None,
                               adapter=value if kind == "adapter" else None,

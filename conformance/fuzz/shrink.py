@@ -16,13 +16,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from mtrain.conformance.adapter import ReferenceImplementation, Refused
+from mtrain.conformance.fuzz.judge import Disagreement, Judge, Probe, deal_request
+from mtrain.conformance.fuzz.rulesets import context
+from mtrain.conformance.fuzz.tables import cut_train, drop_seat, reroute, table_of
 from mtrain.reference import codec
-
-from ..adapter import ReferenceImplementation, Refused
-from ..fixture import REST, action_json, table_state
-from .judge import Disagreement, Judge, Probe, deal_request
-from .rulesets import context
-from .tables import cut_train, drop_seat, reroute, table_of
+from mtrain.spec.notation import REST, action_json, table_state
 
 
 class Shrinker:

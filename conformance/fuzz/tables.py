@@ -9,11 +9,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from mtrain.conformance.adapter import JSON
+from mtrain.conformance.fuzz.rulesets import Context
 from mtrain.spec import tiles as T
-
-from ..adapter import JSON
-from ..fixture import MEXICAN, REST
-from .rulesets import Context
+from mtrain.spec.notation import MEXICAN, REST
 
 
 def table_of(state: JSON) -> dict[str, Any]:

@@ -32,10 +32,15 @@ command line).
 
 from __future__ import annotations
 
-from .catalogue import MUTANTS, mutant
-from .command import cmd_mutants, main, register
-from .implementation import Mutant, MutantImplementation, SwappedReference, swapped
-from .runs import MutantReport, run_mutants
+from mtrain.conformance.mutants.catalogue import MUTANTS, mutant
+from mtrain.conformance.mutants.command import cmd_mutants, main, register
+from mtrain.conformance.mutants.implementation import (
+    Mutant,
+    MutantImplementation,
+    SwappedReference,
+    swapped,
+)
+from mtrain.conformance.mutants.runs import MutantReport, run_mutants
 
 __all__ = [
     "MUTANTS", "Mutant", "MutantImplementation", "MutantReport", "SwappedReference",

@@ -2,6 +2,6 @@
 
 import sys
 
-from .command import main
+from mtrain.conformance.mutants.command import main
 
 sys.exit(main())

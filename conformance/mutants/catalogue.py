@@ -8,6 +8,10 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from mtrain.conformance.adapter import Implementation
+from mtrain.conformance.mutants import faults_end as end
+from mtrain.conformance.mutants import faults_play as play
+from mtrain.conformance.mutants.implementation import Mutant, RulesHook
 from mtrain.reference.rules import (
     FOLLOW_ANYWHERE,
     FOLLOW_COVER_OWN,
@@ -17,11 +21,6 @@ from mtrain.reference.rules import (
     MARKER_OWNER_OWN,
     Rules,
 )
-
-from ..adapter import Implementation
-from . import faults_end as end
-from . import faults_play as play
-from .implementation import Mutant, RulesHook
 
 
 def _when(test: Callable[[Rules], bool], **changes: Any) -> RulesHook:

@@ -9,9 +9,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..fixture import load_corpus
-from .catalogue import MUTANTS
-from .runs import run_mutants
+from mtrain.conformance.fixture import load_corpus
+from mtrain.conformance.mutants.catalogue import MUTANTS
+from mtrain.conformance.mutants.runs import run_mutants
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +41,7 @@ def cmd_mutants(args: argparse.Namespace) -> int:
     for e in errors:
         print(f"LOAD ERROR {e}", file=sys.stderr)
     if args.blame:
-        from ..blame import blame
+        from mtrain.conformance.mutants.blame import blame
 
         found = blame(fixtures, args.names)
         for b in found:

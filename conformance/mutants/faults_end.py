@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from mtrain.conformance.mutants import originals as ref
+from mtrain.conformance.mutants.implementation import swapped
 from mtrain.reference import engine
 from mtrain.reference.deal import match_winners
 from mtrain.reference.engine import (
@@ -20,9 +22,6 @@ from mtrain.reference.engine import (
 )
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
-
-from . import originals as ref
-from .implementation import swapped
 
 # --- round end ---------------------------------------------------------------------------
 

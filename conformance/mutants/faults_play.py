@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from mtrain.conformance.adapter import JSON
+from mtrain.conformance.mutants import originals as ref
 from mtrain.reference import codec, engine
 from mtrain.reference.engine import (
     CHAIN,
@@ -24,9 +26,6 @@ from mtrain.reference.engine import (
 )
 from mtrain.reference.rules import FOLLOW_RESTRICTED, Rules
 from mtrain.spec import tiles as T
-
-from ..adapter import JSON
-from . import originals as ref
 
 # --- deal and seats ----------------------------------------------------------------------
 

@@ -15,12 +15,11 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.reference import codec, engine
 from mtrain.reference import deal as deal_module
 from mtrain.reference.engine import State
 from mtrain.reference.rules import Rules
-
-from ..adapter import JSON, ReferenceImplementation
 
 RulesHook = Callable[[Rules], Rules]
 DealHook = Callable[[JSON, Rules], JSON]

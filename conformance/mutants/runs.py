@@ -14,14 +14,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mtrain.conformance import runner
+from mtrain.conformance.adapter import JSON, Implementation, ruleset_json
+from mtrain.conformance.fixture import Fixture
+from mtrain.conformance.mutants.catalogue import MUTANTS
+from mtrain.conformance.mutants.implementation import Mutant, MutantImplementation, SwappedReference
+from mtrain.conformance.runner import run_fixture
 from mtrain.reference import engine
-
-from .. import runner
-from ..adapter import JSON, Implementation, ruleset_json
-from ..fixture import Fixture
-from ..runner import run_fixture
-from .catalogue import MUTANTS
-from .implementation import Mutant, MutantImplementation, SwappedReference
 
 
 @dataclass

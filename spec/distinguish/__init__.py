@@ -3,7 +3,7 @@
 For every pair of shipped variants, and for every pair of values of every option, z3
 searches for the smallest well-formed situation in which the two rule sets disagree.
 Most options change which actions are legal, and for them the situation is a table
-whose legal-action sets differ (spec/legality.py is the formalisation). The others act
+whose legal-action sets differ (spec/model/legality.py is the formalisation). The others act
 elsewhere, and each has its own small question:
 
 =====================  =======================================================
@@ -79,7 +79,7 @@ from mtrain.spec.distinguish.z3_harness import (
     common_top,
     wide_top,
 )
-from mtrain.spec.legality import NO_SLOT, Count, Opts, Symbolic, legal_table
+from mtrain.spec.model.legality import NO_SLOT, Count, Opts, Symbolic, legal_table
 from mtrain.spec.ruleset import Ruleset
 
 __all__ = [
@@ -216,7 +216,8 @@ def write(files: Mapping[str, str], folder: Path = GENERATED_DIR) -> list[str]:
 def check_job() -> dict[str, Any]:
     """For `mtrain check`: regenerate, compare with the written files; one check.
 
-    In the shape of spec/check.py's jobs: {"checks": [...], "summary": {...}}. The check
+    In the shape of conformance/speccheck/run.py's jobs: {"checks": [...], "summary": {...}}. The
+    check
     fails when a generated file is stale or a pair of values has no situation.
     """
     t0 = time.perf_counter()
@@ -259,7 +260,7 @@ def probe(options: Mapping[str, str], phase: str, features: Mapping[str, bool],
     open double's number is all on the table, ``bone_empty``, ``marked`` some train is
     marked, ``own_empty`` the mover's train is empty, ``two_doubles`` two open doubles.
     """
-    from mtrain.spec.legality import PHASE_NAMES, duty
+    from mtrain.spec.model.legality import PHASE_NAMES, duty
 
     o = Opts(values=options)
     top = common_top(options)

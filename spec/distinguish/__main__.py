@@ -2,6 +2,6 @@
 
 import sys
 
-from . import main
+from mtrain.spec.distinguish import main
 
 sys.exit(main())

@@ -9,7 +9,7 @@ from typing import Any
 
 from mtrain.spec import tiles as T
 from mtrain.spec.distinguish.question import DistinguishError
-from mtrain.spec.legality import MEX, MEXICAN, NO_SLOT, SPLIT
+from mtrain.spec.model.legality import MEX, MEXICAN, NO_SLOT, SPLIT
 
 
 class _Realiser:

@@ -18,7 +18,6 @@ from mtrain.spec.distinguish.question import (
     side_ruleset,
 )
 from mtrain.spec.distinguish.realise import realise
-from mtrain.spec.distinguish.scoring import hand_values, match_winners, round_scores, tile_value
 from mtrain.spec.distinguish.z3_harness import (
     as_bool,
     checked_model,
@@ -27,7 +26,7 @@ from mtrain.spec.distinguish.z3_harness import (
     new_optimizer,
     two_sided,
 )
-from mtrain.spec.legality import (
+from mtrain.spec.model.legality import (
     MEX,
     SPLIT,
     If,
@@ -39,6 +38,7 @@ from mtrain.spec.legality import (
     legal_table,
     model_value,
 )
+from mtrain.spec.model.scoring import hand_values, match_winners, round_scores, tile_value
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.tilesets import highest
 

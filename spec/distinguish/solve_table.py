@@ -26,7 +26,7 @@ from mtrain.spec.distinguish.z3_harness import (
     minimise_view,
     two_sided,
 )
-from mtrain.spec.legality import (
+from mtrain.spec.model.legality import (
     MEXICAN,
     NO_SLOT,
     START,

@@ -14,7 +14,17 @@ from typing import Any, Final
 import z3
 
 from mtrain.spec.distinguish.question import DistinguishError, Question
-from mtrain.spec.legality import NO_SLOT, SPLIT, START, Count, If, Legal, Opts, Symbolic, legal
+from mtrain.spec.model.legality import (
+    NO_SLOT,
+    SPLIT,
+    START,
+    Count,
+    If,
+    Legal,
+    Opts,
+    Symbolic,
+    legal,
+)
 from mtrain.spec.tilesets import highest
 
 SEED: Final = 0

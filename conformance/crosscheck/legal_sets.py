@@ -5,12 +5,12 @@ For every rule set (each shipped variant and each variant with one overlay that 
 double-9), every player count it allows, rounds 1 to N+1, are played with the engine, and
 on every state met:
 
-* the legal actions: spec/legality.py's set equals `engine.legal_actions`;
+* the legal actions: spec/model/legality.py's set equals `engine.legal_actions`;
 * the clauses: for every legal action the model's permitting clause equals
   `engine.permission`, and for every illegal candidate (each tile in the mover's hand on
   each train, one tile not held, draw, pass, end-chain) the model's refusing clause
-  (spec/decisions.py) equals the clause of `engine.refusal`;
-* the ranking function of spec/parametric.py decreases on every transition between the
+  (spec/model/decisions.py) equals the clause of `engine.refusal`;
+* the ranking function of spec/proofs/parametric.py decreases on every transition between the
   phases start, chain and follow (what the parametric proof assumes of the engine);
 * the end of the round: at the start of a turn on an empty boneyard the model's END-2/END-3
   test says the round goes on, and on a round the engine ended blocked it says blocked.
@@ -31,12 +31,11 @@ from mtrain.reference import engine as E
 from mtrain.reference.codec import state_to_json
 from mtrain.reference.deal import deal
 from mtrain.reference.rules import Rules
-
-from . import decisions as D
-from . import legality as L
-from . import parametric as P
-from . import tiles as T
-from .tilesets import highest
+from mtrain.spec import tiles as T
+from mtrain.spec.model import decisions as D
+from mtrain.spec.model import legality as L
+from mtrain.spec.proofs import parametric as P
+from mtrain.spec.tilesets import highest
 
 DEFAULT_STATES = 60
 """States per rule set in the default `mtrain check` (and CI); `--full` compares FULL_STATES."""
@@ -66,7 +65,7 @@ class Comparison:
     blocked: int = 0
     """Of those, the ones both call blocked."""
     ranked: int = 0
-    """Transitions on which spec/parametric.py's ranking function was seen to decrease."""
+    """Transitions on which spec/proofs/parametric.py's ranking function was seen to decrease."""
     seconds: float = 0.0
     differences: list[Difference] = field(default_factory=list)
     same_as: str | None = None
@@ -169,7 +168,7 @@ def _rank_step(name: str, s: E.State, a: E.Action, t: E.State,
         return []
     clause = "END-3" if s.rules.passes_end_round else "END-2"
     return [Difference(name, clause, f"{L.action_text(*_text(s, a))!r}: the rank goes "
-                       f"from {r1} to {r2}, not down (spec/parametric.py)", sj)]
+                       f"from {r1} to {r2}, not down (spec/proofs/parametric.py)", sj)]
 
 
 def compare_ruleset(name: str, rules: Rules, states: int, seed: int = 0) -> Comparison:
@@ -286,10 +285,9 @@ def z3_search(name: str, rules: Rules) -> list[PathResult]:
     `realise`), loaded into the engine, and compared like a sampled state."""
     import z3
 
-    from mtrain.conformance.fixture import table_state
     from mtrain.reference.codec import state_from_json
-
-    from .distinguish import realise, wide_top
+    from mtrain.spec.distinguish import realise, wide_top
+    from mtrain.spec.notation import table_state
 
     rs = rules.ruleset
     options = dict(rs.items())

@@ -5,7 +5,7 @@ hand-size table must be dealable) names a few options; options that no constrain
 are independent. So the valid rule sets are the product, over the groups of linked
 options ("components"), of each group's valid assignments, and each group is small
 enough to enumerate outright. The verdict on an assignment is the catalog's own
-(`Catalog.conflicts`), so this is the Python side of the option space; spec/optionspace.py
+(`Catalog.conflicts`), so this is the Python side of the option space; spec/optionspace/features.py
 is the z3 side, asked here only to explain (minimal unsat cores) and to cross-check.
 
 What is decided here, each exhaustively over what it names (the findings fail the run):
@@ -21,7 +21,7 @@ What is decided here, each exhaustively over what it names (the findings fail th
   source takes, for each option the source speaks of, a value the source gives, and the
   clause that carries the source's wording applies under that value and cites the source;
 * clauses marked `expected_dead` (with the reason) are well-formed; whether they are dead
-  is for `reachability` (spec/check.py) to find.
+  is for `reachability` (conformance/speccheck/run.py) to find.
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .catalog import Catalog, RulesetError, catalog, load_data
-from .ruleset import CUSTOM
-from .yamlload import Document, SpecError
+from mtrain.spec.catalog import Catalog, RulesetError, catalog, load_data
+from mtrain.spec.ruleset import CUSTOM
+from mtrain.spec.yamlload import Document, SpecError
 
 DEAL8_OPTIONS: Final = ("hand_sizes", "tile_set", "engine_procedure")
 """The options DEAL-8 (a table must be dealable) reads."""
@@ -100,7 +100,7 @@ class Grid:
 
     def __init__(self, cat: Catalog | None = None) -> None:
         self.catalog = cat if cat is not None else catalog()
-        # a rule-set file's own hand table is one value more (spec/optionspace.py counts it
+        # a rule-set file's own hand table is one value more (spec/optionspace/features.py counts it
         # too): DEAL-8 judges it, and the sets with no published table (double-6, 18) need it
         self.options = {o: tuple(opt.values) + ((CUSTOM,) if o == "hand_sizes" else ())
                         for o, opt in self.catalog.options.items()}

@@ -75,8 +75,8 @@ from typing import Any, Concatenate, Final, ParamSpec, TypeVar
 
 import z3
 
-from . import tiles as T
-from .tilesets import highest, highest_numbers
+from mtrain.spec import tiles as T
+from mtrain.spec.tilesets import highest, highest_numbers
 
 __all__ = [
     "CHAIN",
@@ -204,7 +204,7 @@ class Opts:
     """A rule set's option values: plain strings, or z3 integers over each option's values.
 
     Symbolic options number each option's values in the order of spec/data/options.yaml,
-    as spec/optionspace.py does.
+    as spec/optionspace/features.py does.
     """
 
     def __init__(self, values: Mapping[str, str] | None = None,
@@ -459,7 +459,7 @@ def legal(v: View, o: Opts, ignore_drawn: bool = False) -> Legal:
 
 
 def draw_pass(v: View, o: Opts, any_play: Bool) -> tuple[Bool, Bool]:
-    """Draw and pass, given whether some play is legal (spec/parametric.py leaves it free,
+    """Draw and pass, given whether some play is legal (spec/proofs/parametric.py leaves it free,
     for any table size)."""
     chain_start = And(chain_turn(v, o), v.phase == START)  # FIRST-3
     no_play = And(v.phase != CHAIN, Not(any_play))  # TURN-1
@@ -553,7 +553,7 @@ def legal_actions(state: Mapping[str, Any], options: Mapping[str, str]) -> set[s
 
 def legal_table(table: Mapping[str, Any], ruleset: Any) -> set[str]:
     """The legal actions of a fixture table under a Ruleset (no steps)."""
-    from mtrain.conformance.fixture import table_state
+    from mtrain.spec.notation import table_state
 
     return legal_actions(table_state(table, ruleset), dict(ruleset.items()))
 

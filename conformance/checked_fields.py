@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.spec.catalog import Clause
-
-from .fixture import NEXT_ROUND, Expectation, Fixture
+from mtrain.spec.notation import NEXT_ROUND
 
 RESULT: Final = "result"
 PLAY, DOUBLE, DRAW, PASS, END_CHAIN, DEAL = "play", "double", "draw", "pass", "end-chain", "deal"

@@ -16,7 +16,7 @@ apply), `search` looks for a witness, cheapest first:
 1. random play of the real engine on the rule set's own set (any of spec/data/options.yaml);
 2. the small-game exploration (reference/explore.py): every state of sampled deals of a
    double-3 set;
-3. the abstract z3 model (spec/roundmodel.py): a well-formed state (one that satisfies
+3. the abstract z3 model (spec/model/transitions.py): a well-formed state (one that satisfies
    the proved inductive invariant) where the clause's z3 condition holds, or unsat: the
    clause is *dead* under that rule set, with the reason.
 
@@ -44,13 +44,12 @@ from mtrain.reference import engine as E
 from mtrain.reference.engine import Action, State
 from mtrain.reference.explore import Size, action_text, explore_size, small_rules
 from mtrain.reference.rules import FOLLOW_ANYWHERE, Rules
+from mtrain.spec import tiles as T
 from mtrain.spec.catalog import Catalog, RulesetError, catalog
+from mtrain.spec.model.transitions import CHAIN, FOLLOW, OVER, START, Model, Sym
+from mtrain.spec.proofs.termination import Prover, QueryResult
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.yamlload import SpecError
-
-from . import tiles as T
-from .roundmodel import CHAIN, FOLLOW, OVER, START, Model, Sym
-from .termination import Prover, QueryResult
 
 # -- helpers on engine states -----------------------------------------------------------
 
@@ -654,7 +653,7 @@ def uncoverable(prover: Prover | None = None, full: bool = False,
             continue
         small = small_rules(rs, size.max_pip, {size.players: size.hand})
         model = Model(small, size.players, size.hand)
-        from .termination import bmc
+        from mtrain.spec.proofs.termination import bmc
 
         depths = range(1, rep.engine_depth + 1) if full else [rep.engine_depth]
         queries, trace = bmc(model, rep.target, prover, depths=depths, label=name)

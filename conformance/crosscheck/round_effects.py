@@ -1,4 +1,4 @@
-"""The round model (spec/roundmodel.py) against the engine, on concrete engine states.
+"""The round model (spec/model/transitions.py) against the engine, on concrete engine states.
 
 * ``compare_states``: the invariant holds and the model's guards enable exactly the
   engine's legal actions;
@@ -15,8 +15,8 @@ from typing import Any
 
 import z3
 
-from . import tiles as T
-from .roundmodel import (
+from mtrain.spec import tiles as T
+from mtrain.spec.model.transitions import (
     BLOCKED,
     CHAIN,
     DOMINO,
@@ -264,7 +264,7 @@ def compare_effects(model: Model, states: Sequence[Any], report: EffectReport | 
     the scores (the model has neither).
 
     By default the model runs on the state's plain values (its helpers work on plain
-    values and z3 alike, as spec/legality.py's do): the same code, fast enough for
+    values and z3 alike, as spec/model/legality.py's do): the same code, fast enough for
     full-size sets. With `symbolic`, the successor is the z3 term the proofs reason about,
     over variables, evaluated in a z3 model of the state: the END-2/END-3 test after a turn
     is then read on the engine's successor, as the proofs read it on the next state

@@ -520,9 +520,9 @@ def fixture_state(fx: Fixture, variant: str | Ruleset,
         RefusedSetup,
         ruleset_json,
     )
-    from mtrain.conformance.fixture import FixtureError
     from mtrain.conformance.runner import resolve, start_state, take_step
     from mtrain.spec.catalog import RulesetError
+    from mtrain.spec.notation import FixtureError
     from mtrain.spec.yamlload import SpecError
 
     engine = impl if impl is not None else ReferenceImplementation()

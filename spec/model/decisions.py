@@ -1,15 +1,16 @@
 """Which clause refuses or permits an action, and when a round is blocked, in the model.
 
-spec/legality.py says which actions are legal; this module adds, in the same vocabulary
+spec/model/legality.py says which actions are legal; this module adds, in the same vocabulary
 (a `View`, an `Opts`, the combinators that work on plain values and on z3 terms alike),
 the two answers an implementation also gives: the clause that refuses an illegal action
 and the clause that makes a legal one legal, and the END-2/END-3 test that ends a round
 blocked. It was written from the clauses' texts (spec/data/clauses.yaml), not by calling
-the engine; reference/engine.py is checked against it (spec/engine_model.py).
+the engine; reference/engine.py is checked against it (conformance/crosscheck/legal_sets.py).
 
 A clause answer is a *chain*: a list of (condition, clause id) pairs, read in order; the
 answer is the first clause whose condition holds (the last pair's condition is true).
-On z3 terms each pair is a decision path (`paths`): spec/engine_model.py asks z3 for a
+On z3 terms each pair is a decision path (`paths`): conformance/crosscheck/legal_sets.py asks z3
+for a
 situation on each one.
 The order is the specification's precedence when several clauses apply at once (the
 engine's REFUSAL_PRECEDENCE, docs/protocol.md): what the player did wrong first (a tile
@@ -23,10 +24,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import legality as L
-from . import tiles as T
-from .legality import CHAIN, FOLLOW, START, And, Bool, Not, Opts, Or, Slot, Train, View
-from .tilesets import highest
+from mtrain.spec import tiles as T
+from mtrain.spec.model import legality as L
+from mtrain.spec.model.legality import (
+    CHAIN,
+    FOLLOW,
+    START,
+    And,
+    Bool,
+    Not,
+    Opts,
+    Or,
+    Slot,
+    Train,
+    View,
+)
+from mtrain.spec.tilesets import highest
 
 Chain = list[tuple[Bool, str]]
 

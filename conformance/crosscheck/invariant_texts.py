@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from mtrain.spec.catalog import Catalog, catalog, load_data
-from mtrain.spec.optiongrid import Finding
+from mtrain.spec.optionspace.grid import Finding
 
 Change = Callable[[Any], None]
 

@@ -23,13 +23,13 @@ def _models(models: Any) -> str:
 
 
 def rows() -> list[Row]:
+    from mtrain.conformance.crosscheck.legal_sets import DEFAULT_STATES, FULL_STATES
+    from mtrain.conformance.crosscheck.round_effects import GAME_STATES, SMALL_STATES
+    from mtrain.conformance.crosscheck.witnesses import SMALL_SIZES, UNCOVERABLE_CASES
+    from mtrain.conformance.speccheck.run import FULL_MODELS, QUICK_MODELS
     from mtrain.reference.explore import FULL_SIZES, QUICK_SIZES
-    from mtrain.spec.assumptions import FULL_SIZES as A_FULL
-    from mtrain.spec.assumptions import SIZES as A_SIZES
-    from mtrain.spec.check import FULL_MODELS, QUICK_MODELS
-    from mtrain.spec.engine_model import DEFAULT_STATES, FULL_STATES
-    from mtrain.spec.reachability import SMALL_SIZES, UNCOVERABLE_CASES
-    from mtrain.spec.roundengine import GAME_STATES, SMALL_STATES
+    from mtrain.spec.proofs.assumptions import FULL_SIZES as A_FULL
+    from mtrain.spec.proofs.assumptions import SIZES as A_SIZES
 
     def pairs(sizes: Any) -> str:
         return ", ".join(f"double-{n}, {p} players" for n, p in sizes)
@@ -96,7 +96,7 @@ def rows() -> list[Row]:
          "the engine's legal actions and meets its invariant.",
          "60 states per rule set and model (`--full`: 200).", "Unsampled states; full sizes."),
         ("effects-vs-engine", "For every legal action of a sampled state, the engine's "
-         "successor equals the round model's (spec/roundmodel.py, the effects the proofs "
+         "successor equals the round model's (spec/model/transitions.py, the effects the proofs "
          "reason about) field by field: every tile's place, each train's end and start, the "
          "open doubles in the order laid and this turn's, markers, first turns, seat, "
          "starter, phase, drawn tile, passes, result. A difference names the action, the "
@@ -110,8 +110,8 @@ def rows() -> list[Row]:
          "States not sampled; the order of tiles along a train and the scores (not in the "
          "model); a draw is compared for the tile the engine drew only."),
         ("engine-vs-model", "On states of random full-size rounds, the legal actions "
-         "(spec/legality.py), the clause that permits each legal action and refuses each "
-         "illegal candidate (spec/decisions.py) and the END-2/END-3 verdict equal the "
+         "(spec/model/legality.py), the clause that permits each legal action and refuses each "
+         "illegal candidate (spec/model/decisions.py) and the END-2/END-3 verdict equal the "
          "engine's; a z3 search asks each decision path of the model for a 4-player table "
          "and compares the engine there.",
          f"Every shipped variant and single overlay, on its own set: {DEFAULT_STATES} states "

@@ -23,13 +23,12 @@ several minimal cores, the one keeping the earliest declared literals.
 Determinism: a fixed random seed, an `rlimit` on every query (an ``unknown`` answer is an
 error, never read as sat or unsat) and a fresh solver for every property asked.
 
-`run_all()` runs every analysis and returns a JSON-able report.
+`checks.run_all(space())` runs every analysis and returns a JSON-able report.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -38,11 +37,11 @@ from typing import Any, Final
 
 import z3
 
-from . import tiles
-from .catalog import Catalog, RulesetError, catalog, data_dir
-from .ruleset import CUSTOM
-from .tilesets import highest
-from .yamlload import SpecError
+from mtrain.spec import tiles
+from mtrain.spec.catalog import Catalog, RulesetError, catalog, data_dir
+from mtrain.spec.ruleset import CUSTOM
+from mtrain.spec.tilesets import highest
+from mtrain.spec.yamlload import SpecError
 
 __all__ = [
     "AnalysisError",
@@ -60,7 +59,6 @@ __all__ = [
     "SatResult",
     "ValueFinding",
     "ValueReport",
-    "run_all",
     "space",
 ]
 
@@ -462,7 +460,7 @@ class OptionSpace:
     def overlay_combinations(self, pairs: bool = True) -> tuple[Combination, ...]:
         """Every shipped variant with every single overlay (and every pair of overlays).
 
-        `mtrain check` decides every combination by enumeration (spec/optiongrid.py) and
+        `mtrain check` decides every combination by enumeration (spec/optionspace/grid.py) and
         asks z3 only the singles, as a cross-check, and the failures, for their cores.
         """
         names = list(self.catalog.overlays)
@@ -674,17 +672,3 @@ def space() -> OptionSpace:
 @functools.cache
 def _space(folder: str) -> OptionSpace:
     return OptionSpace()
-
-
-# -- the report -------------------------------------------------------------------------
-
-
-def run_all(sp: OptionSpace | None = None) -> dict[str, Any]:
-    """Every option-space check of `mtrain check` (spec/optioncheck.py), JSON-able."""
-    from .optioncheck import run_all as report
-
-    return report(sp if sp is not None else space())
-
-
-if __name__ == "__main__":  # pragma: no cover
-    print(json.dumps(run_all(), indent=2))

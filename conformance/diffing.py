@@ -33,12 +33,12 @@ __all__ = ["diff", "main", "register"]
 
 
 def _resolve(spec: str) -> Ruleset:
-    from mtrain.cli import UsageError
+    from mtrain.spec.errors import InputError
 
     try:
         return catalog().ruleset(spec)
     except (RulesetError, SpecError, OSError) as e:
-        raise UsageError(str(e)) from None
+        raise InputError(str(e)) from None
 
 
 def _vector(rs: Ruleset) -> tuple[tuple[str, str], ...]:
@@ -109,8 +109,8 @@ def _outcome_differs(fx: Any, ra: Ruleset, rb: Ruleset) -> bool:
         RefusedSetup,
         ruleset_json,
     )
-    from mtrain.conformance.fixture import FixtureError, action_text
     from mtrain.conformance.runner import start_state, state_view, take_step
+    from mtrain.spec.notation import FixtureError, action_text
 
     impl = ReferenceImplementation()
     exp = fx.expect[0]
@@ -243,8 +243,8 @@ def register(sub: Any) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m mtrain.spec.diffing A B [--json]`, the same as `mtrain diff`."""
-    from mtrain.cli import UsageError
+    """`python -m mtrain.conformance.diffing A B [--json]`, the same as `mtrain diff`."""
+    from mtrain.spec.errors import InputError
 
     parser = argparse.ArgumentParser(prog="mtrain")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -252,7 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(["diff", *(argv if argv is not None else sys.argv[1:])])
     try:
         return int(args.func(args))
-    except UsageError as e:
+    except InputError as e:
         print(f"mtrain diff: {e}", file=sys.stderr)
         return 2
 

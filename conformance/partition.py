@@ -20,14 +20,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mtrain.conformance.adapter import JSON, ReferenceImplementation, ruleset_json
+from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.runner import Outcome, check, in_force, play, setup_problems
 from mtrain.reference.rules import FLAG_OPTIONS, Rules
 from mtrain.spec.catalog import Catalog, catalog
+from mtrain.spec.notation import max_pip_of
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 from mtrain.spec.scope import PROBE_TABLE, Product, Region, Scope, Space, values_of
-
-from .adapter import JSON, ReferenceImplementation, ruleset_json
-from .fixture import Expectation, Fixture, max_pip_of
-from .runner import Outcome, check, in_force, play, setup_problems
 
 # --- traced runs ---------------------------------------------------------------------
 

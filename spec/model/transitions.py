@@ -1,8 +1,8 @@
 """A round as a z3 transition system: its state, legal actions, effects, invariant and rank.
 
 The abstract state of a round on a double-N set with P players (small N and P for the
-proofs of spec/termination.py; any shipped set for the engine comparison of
-spec/roundengine.py):
+proofs of spec/proofs/termination.py; any shipped set for the engine comparison of
+conformance/crosscheck/round_effects.py):
 
 * ``loc[t]`` for every tile: a seat's hand (0..P-1), the boneyard (P) or the table (P+1).
   The boneyard is a set, and a draw takes any tile of it: every order the real boneyard
@@ -15,13 +15,14 @@ spec/roundengine.py):
   just drawn (-1 for none), the passes made on an empty boneyard, and how the round ended.
 
 Which actions are legal is not written here: every state is read as a decision of
-spec/legality.py (`Model.lview`: a hand slot per tile, present while the mover holds it),
+spec/model/legality.py (`Model.lview`: a hand slot per tile, present while the mover holds it),
 and its clause predicates (``binding``, ``to_cover``, ``duty``, ``legal``) give the duties,
 the plays, draw, pass and end-chain, and the END-2 test's "could play on a turn of its
 own". The effects of an action (``play``, ``draw``, ``pass_``, ``end_turn``, the END-2/END-3
 test at the end of every turn) are written here once, with the rule set's flags as
 constants; reference/engine.py is hand-optimised separately and checked against them
-(spec/roundengine.py ``compare_effects``: every field of every successor, on explored
+(conformance/crosscheck/round_effects.py ``compare_effects``: every field of every successor, on
+explored
 small games and on random full-size games).
 """
 
@@ -40,15 +41,14 @@ from mtrain.reference.rules import (
     MARKER_OWNER_OWN,
     Rules,
 )
-
-from . import legality as L
-from . import tiles as T
+from mtrain.spec import tiles as T
+from mtrain.spec.model import legality as L
 
 # -- plain values and z3 alike --------------------------------------------------------------
 # The model runs on z3 variables (the proofs) and on an engine state's plain values (the
 # engine comparison). On z3 the terms are z3's own constructors over every argument, plain
 # constants included: the proofs' search (the BMC's time above all) depends on the terms'
-# shape, so they are not folded as spec/legality.py's helpers fold them.
+# shape, so they are not folded as spec/model/legality.py's helpers fold them.
 
 
 def _sym(xs: Sequence[Any]) -> bool:
@@ -58,7 +58,7 @@ def _sym(xs: Sequence[Any]) -> bool:
 def _nary(mk: Callable[..., Any], xs: Sequence[Any]) -> Any:
     """z3's n-ary And or Or of z3 Booleans, without z3.And's coercion of each argument
     (the same term; building the END-1 test of every play and the per-action queries of
-    spec/assumptions.py on double-18 spent most of their time there)."""
+    spec/proofs/assumptions.py on double-18 spent most of their time there)."""
     ctx = xs[0].ctx
     args = (z3.Ast * len(xs))(*[x.as_ast() for x in xs])
     return z3.BoolRef(mk(ctx.ref(), len(xs), args), ctx)
@@ -238,7 +238,7 @@ class Model:
         self._opts: dict[Any, L.Opts] = {}
         self._start_tests: dict[int, tuple[Sym, Expr]] = {}
         self.start_atoms: dict[int, Expr] = {}
-        """Every `can_play_start` term on z3 states, by z3 id (spec/assumptions.py
+        """Every `can_play_start` term on z3 states, by z3 id (spec/proofs/assumptions.py
         reads the END-2 lemmas over them as free Booleans)."""
         assert self.tiles == list(range(len(self.tiles))), "slot i is tile i"
         self.bearing = {n: [t for t in self.tiles if n in (T.HIGH[t], T.LOW[t])]
@@ -315,7 +315,7 @@ class Model:
         return Or(*[And(self.ends_in(s, k, n), Or(*[Not(self.table(s, t)) for t in ts]))
                        for n, ts in self.bearing.items()])
 
-    # where a player may play: spec/legality.py's clauses, read on this state
+    # where a player may play: spec/model/legality.py's clauses, read on this state
 
     def opts(self, release: bool | None = None) -> L.Opts:
         """The rule set's option values (`release` False: as if under stays-open)."""
@@ -328,7 +328,7 @@ class Model:
         return self._opts[key]
 
     def lview(self, s: Sym, seat: int | None = None) -> L.View:
-        """The state as spec/legality.py sees a decision: a hand slot per tile of the set
+        """The state as spec/model/legality.py sees a decision: a hand slot per tile of the set
         (slot i is tile i, present while the mover holds it), the trains, the turn.
 
         With `seat`: the start of a turn of that seat's own (nothing drawn, phase start)."""
@@ -502,7 +502,7 @@ class Model:
 
     def blocked_as(self, target: Sym, flag: Expr) -> None:
         """Take `flag` as the END-2/END-3 test of `target`: the effects built with this
-        target then hold for either outcome of the test (spec/assumptions.py proves what
+        target then hold for either outcome of the test (spec/proofs/assumptions.py proves what
         the test itself implies apart)."""
         self.view(target).memo[("blocked",)] = flag
 
@@ -594,7 +594,7 @@ class Model:
 
     def guard(self, s: Sym, kind: str, tile: int = -1, train: int = -1) -> Expr:
         """When one action is enabled (a draw: of that boneyard tile): its shape and what
-        spec/legality.py's clauses answer (they read the phases start, chain and follow)."""
+        spec/model/legality.py's clauses answer (they read the phases start, chain and follow)."""
         shape = self.shape(s, kind, tile)
         if kind == "play":
             return And(shape, self.can_play(s, tile, train))

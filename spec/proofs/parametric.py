@@ -1,11 +1,11 @@
 """Termination and deadlock freedom for any tile set, any table size, every rule set.
 
-spec/termination.py proves both on small sets by unrolling every tile of the round model
-(spec/roundmodel.py). Here the sizes are z3 integers: P players (any P >= 2), a set of
+spec/proofs/termination.py proves both on small sets by unrolling every tile of the round model
+(spec/model/transitions.py). Here the sizes are z3 integers: P players (any P >= 2), a set of
 any number of tiles, B tiles in the boneyard, H in hands, F first turns still to take;
 the option values are z3 integers over every value of every option
 (spec/data/options.yaml), so one proof covers every rule set, valid or not. What the
-legal actions are comes from spec/legality.py (`turn_actions`:
+legal actions are comes from spec/model/legality.py (`turn_actions`:
 draw, pass and end-chain, with "some play is legal" and "the chain must cover" left free),
 so nothing here restates a clause.
 
@@ -16,7 +16,7 @@ The ranking function, lexicographic and bounded below::
 where mid-turn means a chain, a follow-up or a drawn tile, and d (boneyard empty, at the
 start of a turn) is the number of turns until somebody plays if everybody passes until
 then. Under END-2 the round goes on only if such a turn exists within two rounds of passes
-(spec/decisions.py `blocked`), so 1 <= d < 2P whenever the mover cannot play; a pass then
+(spec/model/decisions.py `blocked`), so 1 <= d < 2P whenever the mover cannot play; a pass then
 changes no hand and no train, so the next turn has d - 1. Under END-3 the third component
 is P - passes (the round ends once it reaches 0).
 
@@ -34,8 +34,8 @@ What it assumes (facts about reachable states, not proved here): a chain is the 
 first turn and never draws (FIRST-1, FIRST-2, FIRST-3); the effects of the four actions
 on B, H, F, passes and d are as above (d bounded where the rank reads it: at the start of
 a turn on an empty boneyard, under END-2); in the engine phase the engine's double is in
-the boneyard. spec/assumptions.py proves each of these on the round model
-(spec/roundmodel.py, whose effects `effects-vs-engine` checks against the engine), one
+the boneyard. spec/proofs/assumptions.py proves each of these on the round model
+(spec/model/transitions.py, whose effects `effects-vs-engine` checks against the engine), one
 z3 query per action of the model, for one rule set on one set at one table size: by
 default the shipped variants on double-3 with 2 players; under `--full` every rule set on
 double-3 with 2 and 3 players, and every shipped rule set on its own set (double-6 to
@@ -55,7 +55,7 @@ from typing import Any
 
 import z3
 
-from . import legality as L
+from mtrain.spec.model import legality as L
 
 RLIMIT = 5_000_000
 
@@ -212,7 +212,7 @@ def parametric_proofs() -> list[Proof]:
 
 def rank_of(state: Mapping[str, Any], options: Mapping[str, str]) -> tuple[int, int, int]:
     """The ranking function on a canonical JSON state (phases start, chain, follow)."""
-    from .decisions import turns_to_play
+    from mtrain.spec.model.decisions import turns_to_play
 
     n = len(state["hands"])
     b = len(state["boneyard"])

@@ -1,4 +1,4 @@
-"""Proofs on the round model (spec/roundmodel.py): termination, no deadlock, witness traces.
+"""Proofs on the round model (spec/model/transitions.py): termination, no deadlock, witness traces.
 
 Properties, each a query in a fresh solver (random seed 0, deterministic ``rlimit``):
 
@@ -29,8 +29,8 @@ from typing import Any, Final
 
 import z3
 
-from . import tiles as T
-from .roundmodel import BLOCKED, DOMINO, OVER, Expr, Model, Sym
+from mtrain.spec import tiles as T
+from mtrain.spec.model.transitions import BLOCKED, DOMINO, OVER, Expr, Model, Sym
 
 SEED: Final = 0
 RLIMIT: Final = 60_000_000

@@ -12,10 +12,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .fixture import Fixture
-from .mutants import MUTANTS
-from .mutants.runs import passing_runs, reachable
-from .runner import resolve, run_one
+from mtrain.conformance.fixture import Fixture
+from mtrain.conformance.mutants.catalogue import MUTANTS
+from mtrain.conformance.mutants.runs import passing_runs, reachable
+from mtrain.conformance.runner import resolve, run_one
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ Checks: every file loads (schema, duplicate keys, action syntax); ids are unique
 descriptions are short and unique; every named clause exists; every rule set named
 composes; every starting table is possible under each rule set it names (the
 invariants of spec/data/invariants.yaml, via the reference codec) and one the rules can
-reach (conformance/reachable.py); every entry's scope holds wherever it says
+reach (spec/model/reachable.py); every entry's scope holds wherever it says
 (scope_lint.py), and the widest scope is proposed; and coverage:
 every clause is exercised under every shipped variant where it applies (clauses that
 apply to no shipped variant: under at least one rule set where they do), and every
@@ -19,19 +19,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mtrain.conformance.checked_fields import unchecked
+from mtrain.conformance.effects import after
+from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
+from mtrain.conformance.lint.scopes import ScopeReport, check_scopes
 from mtrain.reference import codec
 from mtrain.reference.invariants import violations
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import Catalog, RulesetError, catalog
+from mtrain.spec.model.reachable import reachable_problems
+from mtrain.spec.notation import FixtureError
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Space
 from mtrain.spec.yamlload import SpecError
-
-from .decisive import unchecked
-from .effects import after
-from .fixture import Expectation, Fixture, FixtureError, load_corpus
-from .reachable import reachable_problems
-from .scope_lint import ScopeReport, check_scopes
 
 MAX_DESCRIPTION = 120
 
@@ -72,7 +72,7 @@ class LintReport:
 def lint(root: str | Path | None = None, scopes: bool = True,
          coverage: bool | None = None) -> LintReport:
     """Every check; `scopes` adds the scope check, which plays each fixture over the
-    option space with the reference engine (conformance/scope_lint.py). Coverage (every
+    option space with the reference engine (conformance/lint/scopes.py). Coverage (every
     clause under every variant, every value pair told apart) is a property of the whole
     corpus: checked for the shipped corpus, and for another folder only when asked."""
     cat = catalog()

@@ -1,7 +1,7 @@
 """The scope check of `mtrain lint`, and `mtrain lint --write-scopes`.
 
 For every fixture, the option space is partitioned by the fixture's outcome
-(conformance/scoping.py); then each entry's written scope (`variants` and `when`) is
+(conformance/partition.py); then each entry's written scope (`variants` and `when`) is
 checked against it (every region of the scope where the expectation does not hold is an
 error, as are two entries that speak about one rule set), and the widest scope where it
 holds is proposed. `--write-scopes` writes the proposals into the files, keeping
@@ -18,10 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mtrain.conformance.fixture import Fixture
+from mtrain.conformance.partition import beyond, breaches, explore, overlaps, propose, region_text
 from mtrain.spec.scope import Scope, Space
-
-from .fixture import Fixture
-from .scoping import beyond, breaches, explore, overlaps, propose, region_text
 
 LINE_LIMIT = 100
 

@@ -2,14 +2,14 @@
 
 Checks, in the order printed:
 
-* the option space (spec/optioncheck.py, via spec/optionspace.py ``run_all``): decided
-  by enumerating it (spec/optiongrid.py), explained and cross-checked by z3: shipped
+* the option space (spec/optionspace/checks.py ``run_all``): decided
+  by enumerating it (spec/optionspace/grid.py), explained and cross-checked by z3: shipped
   variants satisfiable; every combination of overlays (a contradictory one fails unless a
   clause declares the refusal); dead values; values no clause gives meaning to;
   contradictory pairs; dead clauses; the variants against what their sources say; atomic
   sets, redundant constraints, the model count, deal feasibility;
 * ``invariants``: spec/data/invariants.yaml against reference/invariants.py, one example
-  state each (spec/invariantcheck.py);
+  state each (conformance/crosscheck/invariant_texts.py);
 * ``variant-files`` and ``rules-files``: files given with ``--variant`` / ``--rules``;
 * ``small-games``: every reachable state of small games (double-2 to double-4 sets) for
   every distinct rule set, explored with the engine: no deadlock, no cycle, invariants;
@@ -18,7 +18,8 @@ Checks, in the order printed:
 * ``model-vs-engine``: on explored states, the abstract model enables exactly the engine's
   legal actions and satisfies the invariant;
 * ``effects-vs-engine``: for every legal action, the engine's successor equals the round
-  model's field by field (spec/roundengine.py), on explored small games (z3 terms and
+  model's field by field (conformance/crosscheck/round_effects.py), on explored small games (z3
+  terms and
   plain values) and on random full-size rounds of the shipped variants and double-15;
 * ``reachability``: a witness for every clause with a firing condition under every rule
   set it applies to, or a proof that it is dead (which fails unless clauses.yaml marks
@@ -27,12 +28,13 @@ Checks, in the order printed:
   bounded model checking, which must agree; under stays-open, no play after it binds;
 * ``engine-vs-model``: on random full-size games of every rule set, the engine's legal
   actions, permitting and refusing clauses and END-2/END-3 verdicts equal the model's
-  (spec/engine_model.py; a sample by default, 10,000 states per rule set with ``--full``);
+  (conformance/crosscheck/legal_sets.py; a sample by default, 10,000 states per rule set with
+  ``--full``);
 * ``parametric-proofs``: termination and deadlock freedom for any tile set, any number of
-  players and every rule set, z3 over symbolic sizes (spec/parametric.py);
+  players and every rule set, z3 over symbolic sizes (spec/proofs/parametric.py);
 * ``parametric-assumptions``: what that proof assumes of each action's effect on the
   counts, proved on the round model, one query per action, for the shipped variants on a
-  small set (spec/assumptions.py); with ``--full`` also every rule set on small sets and,
+  small set (spec/proofs/assumptions.py); with ``--full`` also every rule set on small sets and,
   as ``parametric-assumptions:<name>``, each shipped rule set on its own set at every
   table size it deals;
 * ``agreement``: the engine and z3 agree: no deadlock found by either, every explored round
@@ -42,7 +44,7 @@ A check's status is ``fail`` (a defect: the command exits 1), ``info`` (facts wo
 reading, nothing wrong) or ``pass``. ``--only options`` runs the option space (and the
 files given) alone, in seconds. Independent jobs run in parallel worker processes
 (``--jobs``); every z3 query is deterministic (fixed seed, ``rlimit``), so the verdicts do
-not depend on the machine. What each check covers, and what not: spec/checkscope.py.
+not depend on the machine. What each check covers, and what not: conformance/speccheck/claims.py.
 """
 
 from __future__ import annotations
@@ -87,9 +89,9 @@ def _guard(name: str, body: Callable[[], Check]) -> Check:
 
 def job_options(variant_files: Sequence[str] = (),
                 rules_files: Sequence[str] = ()) -> dict[str, Any]:
-    from mtrain.spec import optionspace
+    from mtrain.spec.optionspace import checks as optionspace_checks
 
-    report = optionspace.run_all()
+    report = optionspace_checks.run_all()
     checks: list[Check] = list(report["checks"])
     checks.append(_guard("invariants", _invariants))
     if variant_files:
@@ -102,7 +104,7 @@ def job_options(variant_files: Sequence[str] = (),
 
 def _invariants() -> Check:
     """spec/data/invariants.yaml against reference/invariants.py, by their examples."""
-    from mtrain.spec.invariantcheck import check_invariants
+    from mtrain.conformance.crosscheck.invariant_texts import check_invariants
 
     t0 = time.perf_counter()
     bad, passed = check_invariants()
@@ -116,8 +118,8 @@ def _invariants() -> Check:
 
 def _variant_files(paths: Sequence[str]) -> Check:
     """Each file's option values (base, overlays, its own), asked of the option space."""
-    from mtrain.spec import optionspace
     from mtrain.spec.catalog import catalog, read_variant_file
+    from mtrain.spec.optionspace import features as optionspace
     from mtrain.spec.yamlload import SpecError, load
 
     t0 = time.perf_counter()
@@ -150,8 +152,8 @@ def _rules_files(paths: Sequence[str]) -> Check:
     refuses contradictory values and broken `requires` at file:line; z3 adds the core."""
     import re
 
-    from mtrain.spec import optionspace
     from mtrain.spec.catalog import catalog
+    from mtrain.spec.optionspace import features as optionspace
     from mtrain.spec.ruleset import CUSTOM, OTHER
     from mtrain.spec.yamlload import SpecError
 
@@ -231,6 +233,7 @@ FULL_MODELS = ((3, 2, 3), (3, 3, 2), (4, 3, 3))
 
 
 def job_termination(full: bool, dump: str | None) -> dict[str, Any]:
+    from mtrain.conformance.crosscheck.round_effects import compare_states
     from mtrain.reference.explore import (
         Size,
         distinct_in_play,
@@ -239,9 +242,8 @@ def job_termination(full: bool, dump: str | None) -> dict[str, Any]:
         small_rules,
     )
     from mtrain.spec.catalog import catalog
-    from mtrain.spec.roundengine import compare_states
-    from mtrain.spec.roundmodel import Model
-    from mtrain.spec.termination import Prover, prove
+    from mtrain.spec.model.transitions import Model
+    from mtrain.spec.proofs.termination import Prover, prove
 
     t0 = time.perf_counter()
     cat = catalog()
@@ -311,9 +313,11 @@ def job_termination(full: bool, dump: str | None) -> dict[str, Any]:
 
 
 def job_effects(full: bool) -> dict[str, Any]:
-    """The engine's effects against the round model's (spec/roundengine.py): on explored
+    """The engine's effects against the round model's (conformance/crosscheck/round_effects.py):
+    on explored
     small games, as z3 terms and on plain values; on random full-size rounds, on plain
     values (every shipped variant and the double-15 overlay; `full`: every rule set)."""
+    from mtrain.conformance.crosscheck import round_effects as RE
     from mtrain.reference.explore import (
         Size,
         distinct_in_play,
@@ -322,9 +326,8 @@ def job_effects(full: bool) -> dict[str, Any]:
         small_rules,
     )
     from mtrain.reference.rules import Rules
-    from mtrain.spec import roundengine as RE
     from mtrain.spec.catalog import catalog
-    from mtrain.spec.roundmodel import Model
+    from mtrain.spec.model.transitions import Model
 
     t0 = time.perf_counter()
     cat = catalog()
@@ -390,11 +393,12 @@ def _bounds(reports: Sequence[tuple[str, Any]]) -> dict[str, dict[str, int]]:
 
 
 def job_engine_model(full: bool, states: int | None = None, z3: bool = True) -> dict[str, Any]:
-    """The engine against the model (spec/engine_model.py): on random full-size games,
+    """The engine against the model (conformance/crosscheck/legal_sets.py): on random full-size
+    games,
     and (unless `z3` is false) on z3's situations for every decision path of the model."""
+    from mtrain.conformance.crosscheck import legal_sets as EM
     from mtrain.reference.explore import rule_set_names
     from mtrain.reference.rules import Rules
-    from mtrain.spec import engine_model as EM
     from mtrain.spec.catalog import catalog
 
     t0 = time.perf_counter()
@@ -447,14 +451,15 @@ def job_engine_model(full: bool, states: int | None = None, z3: bool = True) -> 
 
 
 def job_parametric(full: bool = False) -> dict[str, Any]:
-    """Termination and deadlock freedom for symbolic sizes and rule sets (spec/parametric.py),
+    """Termination and deadlock freedom for symbolic sizes and rule sets
+    (spec/proofs/parametric.py),
     and what that proof assumes of the round, proved on the round model
-    (spec/assumptions.py)."""
+    (spec/proofs/assumptions.py)."""
     from mtrain.reference.explore import rule_set_names
-    from mtrain.spec import assumptions as A
     from mtrain.spec.catalog import catalog
-    from mtrain.spec.parametric import parametric_proofs
-    from mtrain.spec.termination import Prover
+    from mtrain.spec.proofs import assumptions as A
+    from mtrain.spec.proofs.parametric import parametric_proofs
+    from mtrain.spec.proofs.termination import Prover
 
     t0 = time.perf_counter()
     proofs = parametric_proofs()
@@ -498,9 +503,9 @@ def _assumptions_check(name: str, reps: list[Any], seconds: float, models: str) 
 def job_shipped_assumptions(name: str) -> dict[str, Any]:
     """`--full`: the parametric proof's assumptions on one shipped rule set (or a rule-set
     file given with ``--rules``) on its own set, at every table size it deals
-    (spec/assumptions.py ``run_shipped``)."""
-    from mtrain.spec import assumptions as A
-    from mtrain.spec.termination import Prover
+    (spec/proofs/assumptions.py ``run_shipped``)."""
+    from mtrain.spec.proofs import assumptions as A
+    from mtrain.spec.proofs.termination import Prover
 
     reps, seconds = A.run_shipped([name], Prover())
     sizes = ", ".join(str(r.players) for r in reps)
@@ -512,10 +517,10 @@ def job_shipped_assumptions(name: str) -> dict[str, Any]:
 
 
 def job_reach(full: bool, dump: str | None) -> dict[str, Any]:
-    from mtrain.spec import reachability as R
+    from mtrain.conformance.crosscheck import witnesses as R
     from mtrain.spec.catalog import catalog
-    from mtrain.spec.optiongrid import expected_dead
-    from mtrain.spec.termination import Prover
+    from mtrain.spec.optionspace.grid import expected_dead
+    from mtrain.spec.proofs.termination import Prover
 
     prover = Prover(dump)
     checks = []
@@ -562,8 +567,8 @@ def job_reach(full: bool, dump: str | None) -> dict[str, Any]:
 
 def job_uncoverable(full: bool, dump: str | None) -> dict[str, Any]:
     """The uncoverable double: a job of its own, so that two workers finish together."""
-    from mtrain.spec import reachability as R
-    from mtrain.spec.termination import Prover
+    from mtrain.conformance.crosscheck import witnesses as R
+    from mtrain.spec.proofs.termination import Prover
 
     prover = Prover(dump)
     checks = []
@@ -781,16 +786,16 @@ def print_rich(result: dict[str, Any]) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from mtrain.cli import UsageError
+    from mtrain.spec.errors import InputError
 
     for path in args.variant:
         if not Path(path).is_file():
-            raise UsageError(f"no such variant file: {path}")
+            raise InputError(f"no such variant file: {path}")
     for path in args.rules:
         if not Path(path).is_file():
-            raise UsageError(f"no such rule-set file: {path}")
+            raise InputError(f"no such rule-set file: {path}")
     if args.jobs is not None and args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+        raise InputError("--jobs must be at least 1")
     result = run(full=args.full, dump=args.dump, jobs=args.jobs, variant_files=args.variant,
                  rules_files=args.rules, only=args.only)
     if args.json:

@@ -1,10 +1,10 @@
-"""What spec/parametric.py assumes of the round, proved on the round model at full size.
+"""What spec/proofs/parametric.py assumes of the round, proved on the round model at full size.
 
-spec/parametric.py proves termination and deadlock freedom for symbolic sizes, over an
+spec/proofs/parametric.py proves termination and deadlock freedom for symbolic sizes, over an
 abstract state of counts (B tiles in the boneyard, H in hands, F first turns pending, the
 passes, and d: the turns until somebody plays if everybody passes until then). It
 assumes how each action changes those counts and a few facts of reachable states. Here
-each is proved on the round model of spec/roundmodel.py (whose effects
+each is proved on the round model of spec/model/transitions.py (whose effects
 `effects-vs-engine` checks against the engine) for one rule set, one tile set and one
 table size, as z3 queries that must all be unsat:
 
@@ -20,7 +20,7 @@ table size, as z3 queries that must all be unsat:
   END-3 fewer than P passes in a running round, a chain is the mover's first turn with
   nothing drawn (FIRST-1, FIRST-3), doubles of this turn only mid-turn, and while players
   draw for the engine its double is in the boneyard (ENG-4);
-* under END-2 (d, read at a turn's start: spec/roundmodel.py's blocked test reads the same
+* under END-2 (d, read at a turn's start: spec/model/transitions.py's blocked test reads the same
   state): ``d-bound``, a round not found blocked on an empty boneyard has d < 2P;
   ``d-pass``, a pass at the start of a turn on an empty boneyard, not a first turn, that
   does not end the round brings the next play one turn closer (d' = d - 1);
@@ -51,8 +51,8 @@ from typing import Any, Final
 
 import z3
 
-from . import tiles as T
-from .roundmodel import (
+from mtrain.spec import tiles as T
+from mtrain.spec.model.transitions import (
     CHAIN,
     ENGINE,
     FOLLOW,
@@ -67,7 +67,7 @@ from .roundmodel import (
     count,
     seats_to_move,
 )
-from .termination import KINDS, Prover, QueryResult
+from mtrain.spec.proofs.termination import KINDS, Prover, QueryResult
 
 SIZES: Final = ((3, 2),)
 """(max pip, players) of the default run, on every distinct shipped variant."""
@@ -410,7 +410,7 @@ def prove_distance(model: Model, label: str, prover: Prover, rep: AssumptionRepo
 
 
 def prove_assumptions(model: Model, label: str, prover: Prover) -> AssumptionReport:
-    """Every assumption of spec/parametric.py on this model (see the module docstring)."""
+    """Every assumption of spec/proofs/parametric.py on this model (see the module docstring)."""
     rep = AssumptionReport(label, model.P, model.N)
     prove_steps(model, label, prover, rep)
     if not model.rules.passes_end_round:

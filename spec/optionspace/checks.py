@@ -1,10 +1,10 @@
 """The option-space checks of `mtrain check`: decided by enumeration, explained by z3.
 
-spec/optiongrid.py enumerates the option space and the spec's declarations and decides;
-spec/optionspace.py (z3) gives each finding its minimal unsat core and cross-checks the
+spec/optionspace/grid.py enumerates the option space and the spec's declarations and decides;
+spec/optionspace/features.py (z3) gives each finding its minimal unsat core and cross-checks the
 enumeration: the same model count, the same dead values, the same verdict on every
 shipped variant with each single overlay. A check's status is ``fail`` when it has a
-defect to report (every finding of spec/optiongrid.py is one, and so is a disagreement
+defect to report (every finding of spec/optionspace/grid.py is one, and so is a disagreement
 between z3 and the enumeration), ``info`` when it only has facts worth reading.
 """
 
@@ -17,8 +17,8 @@ from typing import Any
 
 import z3
 
-from . import optiongrid
-from .optionspace import OptionSpace, clause_ids, ov
+from mtrain.spec.optionspace import grid as optiongrid
+from mtrain.spec.optionspace.features import OptionSpace, clause_ids, ov, space
 
 Finding = dict[str, Any]
 
@@ -35,8 +35,10 @@ def _fails(found: Sequence[optiongrid.Finding]) -> list[Finding]:
     return [_finding(f.message, f.clauses) for f in found]
 
 
-def run_all(sp: OptionSpace) -> dict[str, Any]:
-    """Every option-space check, timed (wall clock per check; wall and CPU in total)."""
+def run_all(sp: OptionSpace | None = None) -> dict[str, Any]:
+    """Every option-space check, timed (wall clock per check; wall and CPU in total), on
+    `sp` (default: the shipped option space)."""
+    sp = sp if sp is not None else space()
     started, cpu = time.perf_counter(), time.process_time()
     queries = sp.queries
     checks: list[dict[str, Any]] = []

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mtrain.spec import tiles as T
-from mtrain.spec.legality import And, If, Opts
+from mtrain.spec.model.legality import And, If, Opts
 from mtrain.spec.ruleset import Ruleset
 
 
@@ -48,7 +48,7 @@ def match_winners(totals: Sequence[int], outs: Sequence[int], o: Opts) -> list[i
 
 
 def hand_values(table: Mapping[str, Any], rs: Ruleset) -> list[int]:
-    from mtrain.conformance.fixture import table_state
+    from mtrain.spec.notation import table_state
 
     state = table_state(table, rs)
     o = Opts(values=dict(rs.items()))

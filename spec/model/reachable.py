@@ -1,7 +1,7 @@
 """Can the rules reach this table? Necessary conditions on a canonical state, by clause.
 
 `reachable_problems(state, ruleset)` takes a state in canonical JSON (spec/schemas/state;
-a fixture table through `fixture.table_state`) that already satisfies the invariants
+a fixture table through `spec.notation.table_state`) that already satisfies the invariants
 (tiles, trains, markers, open doubles: reference/invariants.py) and returns one message
 per way in which no round played under `ruleset` could be in it: a phase that the rule
 set has no way into, first turns out of seat order, a drawn tile while another held tile
@@ -12,7 +12,7 @@ Each condition has an id (`CONDITIONS`), listed with its reason in docs/fixture-
 The conditions are necessary, not sufficient: the number of tiles in each hand and in the
 boneyard is left free (fixtures shorten hands), except while the engine is searched for.
 Legality questions (could a player have played?) are asked of the second formalisation
-in spec/legality.py, never of the reference engine.
+in spec/model/legality.py, never of the reference engine.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from mtrain.spec import legality
 from mtrain.spec import tiles as T
+from mtrain.spec.model import legality
 
 MEXICAN: Final = "mexican"
 
@@ -88,7 +88,7 @@ def reachable_problems(state: Mapping[str, Any], ruleset: Mapping[str, str],
 
 
 def can_ever_play(state: Mapping[str, Any], ruleset: Mapping[str, str]) -> bool:
-    """END-2's question, asked of spec/legality.py: can anybody ever play again?"""
+    """END-2's question, asked of spec/model/legality.py: can anybody ever play again?"""
     return _Table(state, ruleset).can_ever_play()
 
 
@@ -395,7 +395,7 @@ class _Table:
         return off
 
     def can_ever_play(self) -> bool:
-        """END-2, asked of spec/legality.py: somebody could play on their turn along the
+        """END-2, asked of spec/model/legality.py: somebody could play on their turn along the
         round of passes that would follow, or on the last table (every marker up, every
         first turn over)."""
         n = self.n

@@ -1,0 +1,241 @@
+"""The table notation: tables and actions as people write them in fixtures, and the
+canonical state a table stands for under a rule set.
+
+The notation (docs/fixture-format.md) is written for people: hands by seat, trains in
+laying order in either orientation, `rest` for the tiles nobody needs to see. The same
+table can serve a double-12 and a double-9 rule set, so the canonical state is built per
+rule set (`table_state`). The fixture format, the distinguishing search and the harness
+all speak it, so it belongs to the data core.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mtrain.spec import tiles as T
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.tilesets import highest
+
+MEXICAN = "mexican"
+
+
+REST = "rest"
+
+
+ACTION_RE = re.compile(r"^(play) (\d+-\d+) on (\d+|mexican)$|^(draw|pass|end-chain)$")
+
+
+NEXT_ROUND = "next-round"
+
+
+NEXT_ROUND_RE = re.compile(r"^next-round(?: (sorted|reversed))?$")
+"""The step that deals the next round of the match once a round is over (MATCH-1)."""
+
+
+class FixtureError(ValueError):
+    """A fixture that cannot be set up under a rule set (a 10 on a double-9 set, ...)."""
+
+
+def deal_order(rs: Ruleset, engine: int, order: Any) -> list[str]:
+    """The pool to deal a round of engine `engine` from: `sorted`, `reversed` or a list of
+    tiles; the pool is the set less the engine where the rule set sets it aside (ENG-2)."""
+    max_pip = max_pip_of(rs)
+    pool = [t for t in range(T.set_size(max_pip))]
+    if rs["engine_procedure"] == "set-aside":
+        pool.remove(T.DOUBLE[engine])
+    if order == "sorted":
+        return [T.name(t) for t in pool]
+    if order == "reversed":
+        return [T.name(t) for t in reversed(pool)]
+    return [T.name(parse_tile(x, max_pip)) for x in order]
+
+
+def next_round_order(step: str) -> str:
+    """`sorted` or `reversed`: the pool order of a `next-round` step."""
+    m = NEXT_ROUND_RE.match(step)
+    assert m is not None, step
+    return m.group(1) or "sorted"
+
+
+def is_next_round(step: str) -> bool:
+    return step.split(" ", 1)[0] == NEXT_ROUND
+
+
+def max_pip_of(rs: Mapping[str, str]) -> int:
+    return highest(rs["tile_set"])
+
+
+def round_of(engine: int, max_pip: int) -> int:
+    if not 0 <= engine <= max_pip:
+        raise FixtureError(f"engine [{engine}-{engine}] is not in a double-{max_pip} set")
+    return max_pip - engine + 1
+
+
+def parse_tile(text: Any, max_pip: int) -> int:
+    try:
+        return T.parse(str(text), max_pip)
+    except T.TileError as e:
+        raise FixtureError(str(e)) from None
+
+
+def parse_train(key: Any, players: int) -> int | str:
+    if key == MEXICAN:
+        return MEXICAN
+    if isinstance(key, int) and 0 <= key < players:
+        return key
+    raise FixtureError(f"{key!r} is not a train (a seat 0..{players - 1} or 'mexican')")
+
+
+def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
+    """Canonical state JSON from the table notation, under rule set `rs`."""
+    max_pip = max_pip_of(rs)
+    engine = int(table.get("engine", max_pip))
+    round_no = round_of(engine, max_pip)
+    hands_in = table["hands"]
+    n = len(hands_in)
+    if sorted(hands_in) != list(range(n)):
+        raise FixtureError(f"hands must list seats 0..{n - 1}, got {sorted(hands_in)}")
+    phase = table.get("phase", "start")
+    where_is: dict[int, str] = {}  # tile -> where the table writes it, for messages
+    rest_at: list[tuple[str, int]] = []
+
+    def place(t: int, where: str) -> None:
+        if t == T.DOUBLE[engine] and phase != "engine":
+            raise FixtureError(f"{T.name(t)} is the engine, already in the centre: it is "
+                               f"written in {where} (only in phase `engine` is it elsewhere)")
+        if t in where_is:
+            raise FixtureError(f"{T.name(t)} is written twice: in {where_is[t]} and in {where}")
+        where_is[t] = where
+
+    def tiles_of(items: Sequence[Any], where: str, key: int) -> list[int]:
+        out = []
+        for x in items:
+            if x == REST:
+                rest_at.append((where, key))
+                continue
+            t = parse_tile(x, max_pip)
+            place(t, f"hand {key}" if where == "hand" else "the boneyard")
+            out.append(t)
+        return out
+
+    hands = {s: tiles_of(hands_in[s] or [], "hand", s) for s in range(n)}
+    trains: dict[int | str, list[str]] = {}
+    for key, items in (table.get("trains") or {}).items():
+        train = parse_train(key, n)
+        end, oriented = engine, []
+        for x in items or []:
+            t = parse_tile(x, max_pip)
+            far = T.OTHER_END[t][end]
+            if far < 0:
+                raise FixtureError(f"train {train}: {x} does not continue from {end}")
+            place(t, f"train {train}")
+            oriented.append(T.oriented(t, end))
+            end = far
+        trains[train] = oriented
+    bone_in = table.get("boneyard", [REST])
+    boneyard = tiles_of(bone_in, "boneyard", 0)
+    if phase != "engine":
+        where_is[T.DOUBLE[engine]] = "the centre"
+    rest = [t for t in range(T.set_size(max_pip)) if t not in where_is]
+    if not rest_at and rest:
+        raise FixtureError(f"{len(rest)} tiles of the set are nowhere (add `rest`): "
+                           + ", ".join(T.name(t) for t in rest[:8]))
+    # Several `rest`s share the leftover tiles out one at a time, in set order, to each
+    # place in turn, in the order the table writes them (docs/fixture-format.md).
+    for k, t in enumerate(rest):
+        where, key = rest_at[k % len(rest_at)]
+        (hands[key] if where == "hand" else boneyard).append(t)
+
+    def train_json(key: int | str) -> dict[str, Any]:
+        tiles = trains.get(key, [])
+        end = int(tiles[-1].split("-")[1]) if tiles else engine
+        body: dict[str, Any] = {"tiles": tiles, "end": end}
+        if key != MEXICAN:
+            body["marker"] = key in marked
+        return body
+
+    marked = set(table.get("marked") or [])
+    if MEXICAN in marked:
+        raise FixtureError("`marked: [mexican]`: the Mexican Train never carries a marker "
+                           "(MARK-2); `marked` lists the seats whose own train is marked")
+    for s in marked:
+        parse_train(s, n)
+    default_open = [k for k in [*range(n), MEXICAN]
+                    if trains.get(k) and _is_double(trains[k][-1])]
+    first = table.get("first_turns", [])
+    first_turns = list(range(n)) if first == "all" else sorted(first)
+    seat = int(table.get("seat", 0))
+    drawn = table.get("drawn")
+    result = None
+    if phase == "over":
+        result = table.get("result")
+    return {
+        "round": round_no,
+        "engine": engine,
+        "engine_placed": phase != "engine",
+        "phase": phase,
+        "seat": seat,
+        # SEAT-3: under the rotating start the round's starter is known; else the mover
+        "starter": int(table["starter"] if "starter" in table else (round_no - 1) % n
+                       if rs["starting_seat"] == "rotate" else seat),
+        "hands": [[T.name(t) for t in sorted(hands[s], key=_hand_order)] for s in range(n)],
+        "boneyard": [T.name(t) for t in boneyard],
+        "trains": [train_json(s) for s in range(n)],
+        "mexican": train_json(MEXICAN),
+        "open_doubles": [parse_train(k, n) for k in table.get("open_doubles", default_open)],
+        "turn_doubles": [parse_train(k, n) for k in table.get("turn_doubles", [])],
+        "drawn": None if drawn is None else T.name(parse_tile(drawn, max_pip)),
+        "first_turns": first_turns,
+        "passes": int(table.get("passes", 0)),
+        "scores": list(table.get("scores", [0] * n)),
+        "outs": list(table.get("outs", [0] * n)),
+        "result": result,
+    }
+
+
+def _is_double(text: str) -> bool:
+    a, b = text.split("-")
+    return a == b
+
+
+def _hand_order(t: int) -> tuple[int, int]:
+    return (-T.HIGH[t], -T.LOW[t])
+
+
+def action_json(text: str, max_pip: int = T.MAX_PIP) -> dict[str, Any]:
+    """`play 5-3 on mexican` -> {"type": "play", "tile": "5-3", "train": "mexican"}."""
+    m = ACTION_RE.match(text.strip())
+    if not m:
+        raise FixtureError(f"not an action: {text!r} (play A-B on SEAT|mexican, draw, pass, "
+                           "end-chain)")
+    if m.group(4):
+        return {"type": m.group(4)}
+    tile = T.name(parse_tile(m.group(2), max_pip))
+    train: int | str = MEXICAN if m.group(3) == MEXICAN else int(m.group(3))
+    return {"type": "play", "tile": tile, "train": train}
+
+
+def action_text(action: Mapping[str, Any]) -> str:
+    """The canonical text of an action in JSON form (tile high end first)."""
+    if action.get("type") != "play":
+        return str(action.get("type"))
+    try:
+        tile = T.name(T.parse(str(action.get("tile"))))
+    except T.TileError:
+        tile = str(action.get("tile"))
+    return f"play {tile} on {action.get('train')}"
+
+
+def canonical_action(text: str) -> str:
+    return action_text(action_json(text))
+
+
+def canonical_step(text: str) -> str:
+    """A step in canonical text: an action, or `next-round` (its order named unless it
+    is the default, sorted)."""
+    m = NEXT_ROUND_RE.match(text.strip())
+    if m is not None:
+        return NEXT_ROUND if m.group(1) in (None, "sorted") else f"{NEXT_ROUND} {m.group(1)}"
+    return canonical_action(text)
