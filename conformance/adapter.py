@@ -109,13 +109,13 @@ def _check_players(rules: Rules, players: int) -> None:
     rs = rules.ruleset
     if players in COUNTS_EVERY_TABLE and not rs.custom_table:
         return
-    counts = rs.player_counts  # whether it deals them, not how many tiles (scoping.py)
-    if players not in counts:
+    if not rs.deals(players):  # whether it deals them, not how many tiles (partition.py)
         # named by the table it plays, not by the request's name: an engine of fixed
-        # rules plays its own table whatever rule set a request names
+        # rules plays its own table whatever rule set a request names; the rows listed
+        # only word the message
         raise RefusedSetup(f"no hand size for {players} players: the hand-size table "
                            f"(hand_sizes={rs['hand_sizes']}) lists "
-                           f"{', '.join(str(n) for n in counts)}", "DEAL-7")
+                           f"{', '.join(str(n) for n, _ in rs.hand_table)}", "DEAL-7")
 
 
 class ReferenceImplementation:

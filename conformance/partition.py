@@ -33,11 +33,13 @@ from mtrain.spec.scope import PROBE_TABLE, Product, Region, Scope, Space, values
 
 
 class Log:
-    __slots__ = ("read", "sizes")
+    __slots__ = ("counts", "read", "rows", "sizes")
 
     def __init__(self) -> None:
         self.read: dict[str, None] = {}  # options, in the order first read
         self.sizes: set[int] = set()  # player counts whose hand size was read
+        self.rows: set[int] = set()  # player counts asked whether the table lists them
+        self.counts = False  # the whole list of counts read
 
 
     def add(self, options: Sequence[str]) -> None:
@@ -68,7 +70,13 @@ class TracedRuleset(Ruleset):
     @property
     def player_counts(self) -> tuple[int, ...]:
         self._log.add(("hand_sizes",))  # which counts it deals: not a size
+        self._log.counts = True
         return super().player_counts
+
+    def deals(self, players: int) -> bool:
+        self._log.add(("hand_sizes",))
+        self._log.rows.add(players)
+        return super().deals(players)
 
     def __iter__(self) -> Iterator[str]:
         self._log.add(tuple(self._index))  # reading them all: every option decides
@@ -125,8 +133,8 @@ def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None =
     values = dict(point) if point is not None else values_of(catalog(), rs)
     run = _traced_run(fx, rs, entries, values)
     probe = values.get("hand_sizes") == CUSTOM and rs.hand_table == PROBE_TABLE
-    if probe and run[1]:
-        said = (f"the outcome reads the hand size for {', '.join(map(str, sorted(run[1])))} "
+    if probe and run[1].sizes:
+        said = (f"the outcome reads the hand size for {', '.join(map(str, sorted(run[1].sizes)))} "
                 "players, which a table of one's own sets: name the rule-set files it holds "
                 "for (spec/data/rulesets/) instead of hand_sizes=custom",)
         return Run(values, tuple("fail" for _ in entries), run[0].read,
@@ -135,7 +143,7 @@ def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None =
 
 
 def _traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
-                values: dict[str, str]) -> tuple[Run, set[int]]:
+                values: dict[str, str]) -> tuple[Run, Log]:
     impl = TracedReference(rs)
     traced = impl.ruleset
     try:
@@ -145,11 +153,11 @@ def _traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
     if isinstance(played, Outcome) and played.refusal is not None:  # a refused setup
         judged = [setup_problems(exp, played.refusal) for exp in entries]
         return Run(values, tuple("fail" if p else "pass" for p in judged),
-                   tuple(impl.log.read), tuple(tuple(p) for p in judged)), impl.log.sizes
+                   tuple(impl.log.read), tuple(tuple(p) for p in judged)), impl.log
     if isinstance(played, Outcome):
         status = played.status
         return Run(values, tuple(status for _ in entries), tuple(impl.log.read),
-                   tuple(tuple(played.messages) for _ in entries)), impl.log.sizes
+                   tuple(tuple(played.messages) for _ in entries)), impl.log
     state, rj = played
     outcomes, messages = [], []
     for exp in entries:
@@ -160,7 +168,7 @@ def _traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
         outcomes.append("fail" if problems else "pass")
         messages.append(tuple(problems))
     return (Run(values, tuple(outcomes), tuple(impl.log.read), tuple(messages)),
-            impl.log.sizes)
+            impl.log)
 
 
 # --- the partition -------------------------------------------------------------------
@@ -349,40 +357,64 @@ def beyond(scope: Scope, space: Space) -> bool:
 def applies(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> str | None:
     """Whether `exp` speaks about `rs`: None if it does, else why not.
 
-    A rule set of known values is its point of the option space (a table of its own is
-    an example's, `custom:NAME`, or `custom`), in the scope or not. One with options played
-    its own way (`other`) is judged by a traced run of the reference with a known value in
-    place of each unknown one: if the outcome reads none of them, it is the same whatever
-    they are, and the entry applies when some choice of them puts the rule set in its
-    scope. Under `custom` the scope check assumed a table that deals the fixture's
-    players (PROBE_TABLE): a table that deals none speaks about nothing (DEAL-7).
+    A rule set of known values is its point of the option space, in the scope or not.
+    Options played their own way (`other`) are judged by a traced run of the reference
+    with a known value in place of each: if the outcome reads none of them, it is the
+    same whatever they are, and the entry applies when some choice of them puts the rule
+    set in its scope.
+
+    A table of one's own is judged by the rows the outcome reads: the reference plays
+    the table itself, and a run is the same under every table that gives the same sizes
+    (and lists the same player counts) where the run looks (DEAL-1, DEAL-7). So the entry
+    applies when some table of its scope, a named one or an example's, agrees with the
+    table there: an expectation worked out for 16 tiles each at 2 players holds for
+    every table that deals 2 players 16, whatever it deals to 3.
     """
     values = space.point(rs)
     unknown = list(rs.unknown)
-    if not unknown:
-        if exp.scope.contains(values):
-            return _deals_players(exp, fx, rs, values)
-        if rs.custom_table and any(exp.scope.contains({**values, "hand_sizes": v})
-                                   for v in space.options["hand_sizes"]):
-            return "its outcome depends on hand_sizes (played with a table of its own)"
+    if not unknown and exp.scope.contains(values):
+        return _deals_players(exp, fx, rs, values)
+    if not unknown and not rs.custom_table:
         return "outside the expectation's scope"
     region: Region = {o: frozenset((v,)) for o, v in values.items() if o not in unknown}
-    sample = space.complete(region)
-    if sample is None:
-        return "no known rule set stands in for its own rules here"
-    stand_in = space.ruleset(sample)
-    if rs.custom_table:  # the reference plays the table itself
-        stand_in = Ruleset(stand_in.name, stand_in.choices, rs.hand_table)
-    run = traced_run(fx, stand_in, [exp], point=sample)
+    if unknown:
+        sample = space.complete(region)
+        if sample is None:
+            return "no known rule set stands in for its own rules here"
+        stand_in = space.ruleset(sample)
+        if rs.custom_table:  # the reference plays the table itself
+            stand_in = Ruleset(stand_in.name, stand_in.choices, rs.hand_table)
+    else:
+        sample, stand_in = values, rs
+    run, log = _traced_run(fx, stand_in, [exp], dict(sample))
     decided = [o for o in unknown if o in run.read]
     if decided:
         return "its outcome depends on " + ", ".join(
             f"{o} (played its own way)" for o in decided)
+    if rs.custom_table and "hand_sizes" in run.read:
+        region["hand_sizes"] = frozenset(
+            v for v in space.options["hand_sizes"] if _same_rows(space, v, rs, log))
     for product in exp.scope.products:
         inside = space.intersect(region, product.region())
         if inside is not None and space.complete(inside) is not None:
             return _deals_players(exp, fx, rs, values)
+    if rs.custom_table and any(space.meets({**region, "hand_sizes": full}, p.region())
+                               for p in exp.scope.products
+                               for full in [frozenset(space.options["hand_sizes"])]):
+        return "its outcome depends on hand_sizes (played with a table of its own)"
     return "outside the expectation's scope"
+
+
+def _same_rows(space: Space, value: str, rs: Ruleset, log: Log) -> bool:
+    """Whether the table `value` names agrees with `rs`'s where a run read it (`custom`
+    stands for any table, so only where nothing was read)."""
+    table = space.table_of(value)
+    if table is None:
+        return not (log.sizes or log.rows or log.counts)
+    own = dict(rs.hand_table)
+    return (all(table.get(n) == own.get(n) for n in log.sizes)
+            and all((n in table) == (n in own) for n in log.rows)
+            and (not log.counts or set(table) == set(own)))
 
 
 def _deals_players(exp: Expectation, fx: Fixture, rs: Ruleset,

@@ -170,7 +170,7 @@ def hand_sizes(state: State) -> list[Violation]:
     except one tile fewer for the player who placed the engine from their hand (ENG-3). A
     deal of a player count the table lacks has no size to hold: DEAL-7 refuses it, and
     the harness reports the deal itself (a refused setup dealt)."""
-    if state.players not in state.rules.ruleset.player_counts:
+    if not state.rules.ruleset.deals(state.players):
         return []
     size = state.rules.ruleset.hand_size(state.players)
     counts = sorted(h.bit_count() for h in state.hands)

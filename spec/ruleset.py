@@ -56,6 +56,10 @@ class Ruleset(Mapping[str, str]):
     def player_counts(self) -> tuple[int, ...]:
         return tuple(n for n, _ in self.hand_table)
 
+    def deals(self, players: int) -> bool:
+        """DEAL-7: whether the table lists `players` (its row, not its size)."""
+        return any(n == players for n, _ in self.hand_table)
+
     @property
     def unknown(self) -> tuple[str, ...]:
         """Options played in a way no known value describes (value `other`)."""

@@ -217,6 +217,14 @@ class Space:
             return dict(values), None
         return {**values, "hand_sizes": CUSTOM}, self.tables.get(hs)
 
+    def table_of(self, value: str) -> dict[int, int] | None:
+        """The hand-size table a `hand_sizes` value names (None for `custom`: any)."""
+        if value == CUSTOM:
+            return None
+        if value in self.tables:
+            return dict(self.tables[value])
+        return dict(self.cat.options["hand_sizes"].values[value].table)
+
     def point(self, rs: Ruleset) -> dict[str, str]:
         """The point of the space that `rs` is (`values_of`)."""
         return values_of(self.cat, rs)

@@ -1,0 +1,106 @@
+"""Deals, engines and starting seats under a hand-size table of one's own.
+
+An expectation worked out for a table that deals 2 players 16 tiles each holds for every
+table that deals 2 players 16, whatever it deals to 3 (conformance/partition.py
+`applies`: the reference plays the table itself, and the run reads only the rows it
+deals). So a table of one's own takes every entry that a shipped rule set of the same
+other options takes wherever the two tables agree on the fixture's player count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from mtrain.conformance.conform import entry_for
+from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_file
+from mtrain.conformance.partition import applies
+from mtrain.spec.catalog import catalog
+from mtrain.spec.ruleset import CUSTOM, Ruleset
+from mtrain.spec.scope import Space
+
+SPACE = Space()
+OWN = ((2, 16), (3, 15), (4, 15), (5, 12), (6, 12), (7, 10), (8, 10))
+"""The issue's table: rows that agree with one shipped table or another, count by count."""
+FOLDERS = ("deal", "engine", "seats")
+
+
+def fixtures() -> Iterator[Fixture]:
+    for folder in FOLDERS:
+        for path in sorted((FIXTURE_ROOT / folder).glob("*.yaml")):
+            yield from load_file(path)
+
+
+FIXTURES = list(fixtures())
+
+
+def players(fx: Fixture) -> int:
+    if fx.deal is not None:
+        return int(fx.deal["players"])
+    return len((fx.table or {})["hands"])
+
+
+def own(rs: Ruleset, table: tuple[tuple[int, int], ...] = OWN) -> Ruleset:
+    """`rs` with a table of its own (every other option the same)."""
+    choices = tuple((o, CUSTOM if o == "hand_sizes" else v) for o, v in rs.choices)
+    return Ruleset(f"{rs.name}+own", choices, table)
+
+
+def test_the_corpus_has_deal_engine_and_seat_fixtures() -> None:
+    assert len(FIXTURES) >= 40
+
+
+@pytest.mark.parametrize("variant", ["pagat", "puremco", "pagat+wikipedia-doubles"])
+def test_an_own_table_takes_every_entry_its_agreeing_rows_take(variant: str) -> None:
+    base, *overlays = variant.split("+")
+    shipped = catalog().ruleset(base, overlays)
+    mine = own(shipped)
+    table = dict(shipped.hand_table)
+    taken, missed = 0, []
+    for fx in FIXTURES:
+        n = players(fx)
+        if table.get(n) != dict(OWN).get(n):
+            continue  # the tables part where the fixture deals: nothing to carry over
+        exp, _ = entry_for(fx, shipped, SPACE)
+        if exp is None:
+            continue
+        got, why = entry_for(fx, mine, SPACE)
+        if got is exp:
+            taken += 1
+        else:
+            missed.append(f"{fx.id}: {why}")
+    assert missed == []
+    assert taken >= 5  # the property was tried on real entries
+
+
+def test_a_row_that_differs_is_not_carried_over() -> None:
+    # deal-019 deals 2 players; pagat's 15 each is not this table's 14
+    (fx,) = [f for f in FIXTURES if f.id == "deal-019"]
+    pagat = catalog().ruleset("pagat")
+    exp, _ = entry_for(fx, pagat, SPACE)
+    assert exp is not None
+    differs = own(pagat, ((2, 14), (3, 15), (4, 15)))
+    assert applies(exp, fx, differs, SPACE) is not None
+    same = own(pagat, ((2, 15), (3, 13)))  # agrees at 2 players only: enough
+    assert applies(exp, fx, same, SPACE) is None
+
+
+def test_a_refused_deal_follows_the_rows_listed() -> None:
+    # a deal the table does not list is refused (DEAL-7): carried over only to tables
+    # that lack the count too
+    refused = [fx for fx in FIXTURES if any(e.refused_setup is not None for e in fx.expect)]
+    checked = 0
+    for variant in ("pagat", "puremco", "puremco-d9"):
+        shipped = catalog().ruleset(variant)
+        table = dict(shipped.hand_table)
+        for fx in refused:
+            exp, _ = entry_for(fx, shipped, SPACE)
+            n = players(fx)
+            if exp is None or exp.refused_setup is None or n in table or n < 2:
+                continue  # (one seat is refused whatever the table lists)
+            assert applies(exp, fx, own(shipped, tuple(table.items())), SPACE) is None, fx.id
+            listing = tuple(sorted({**table, n: 1}.items()))
+            assert applies(exp, fx, own(shipped, listing), SPACE) is not None, fx.id
+            checked += 1
+    assert checked >= 2
