@@ -35,10 +35,12 @@ from mtrain.reference.deal import deal
 from mtrain.reference.engine import ENGINE, OVER, State, legal_actions, perform
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
+from mtrain.spec.distinguish.solve_deal import deal_view
 from mtrain.spec.model.legality import legal_table
 from mtrain.spec.notation import MEXICAN, REST
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 from mtrain.spec.scope import Product, Scope, Space
+from mtrain.spec.tilesets import highest
 
 SEED = 20261201
 SITUATION_PATH = "<situations under "
@@ -201,18 +203,19 @@ def _action_key(text: str) -> tuple[int, str]:
 
 def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = None,
                seed: int = SEED) -> list[Fixture]:
-    """`count` situations under `rs`, shared evenly among the kinds (fewer of a kind the
-    rule set's rounds stop showing); with `wanted`, only the ids it accepts. Each kind
-    draws from its own seeded stream, so a situation's id names the same table whatever
-    the count."""
+    """`count` situations under `rs`, shared evenly among the kinds and the deals (fewer
+    of a kind the rule set's rounds stop showing, and no more deals than its table has
+    rows); with `wanted`, only the ids it accepts. Each kind draws from its own seeded
+    stream, so a situation's id names the same table whatever the count."""
     plays = stand_in_for(rs) if count > 0 else None
     if plays is None:
         return []
     new_round = round_rules(rs, plays)
     scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
     out: list[Fixture] = []
+    shares = len(KINDS) + 1  # the deals take the last share
     for i, kind in enumerate(KINDS):
-        quota = count // len(KINDS) + (i < count % len(KINDS))
+        quota = count // shares + (i < count % shares)
         ids = [f"play-{kind.name}-{k:03d}" for k in range(1, quota + 1)]
         keep = [fid for fid in ids if wanted is None or wanted(fid)]
         if not keep:
@@ -224,6 +227,66 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
                 break
             if fid in keep:
                 out.append(_fixture(kind, fid, reached, rs, plays, scope))
+    deals = count // shares + (len(KINDS) < count % shares)
+    return out + deal_situations(rs, wanted, deals)
+
+
+DEAL_CLAUSES = ("DEAL-1", "DEAL-7", "ENG-1", "ENG-2", "ENG-3", "ENG-4", "SEAT-2", "SEAT-3")
+
+
+class _Reads(dict[str, str]):
+    """Option values that remember which were looked up."""
+
+    def __init__(self, values: dict[str, str]) -> None:
+        super().__init__(values)
+        self.read: set[str] = set()
+
+    def __getitem__(self, option: str) -> str:
+        self.read.add(option)
+        return super().__getitem__(option)
+
+
+def deal_situations(rs: Ruleset, wanted: Callable[[str], bool] | None = None,
+                    count: int | None = None) -> list[Fixture]:
+    """A deal for each player count the rule set's table lists (the first `count`, taken
+    evenly from the smallest table to the largest): the table right after
+    it as the deal formalisation of spec/distinguish/solve_deal.py computes it (every
+    hand, the boneyard, where the engine is, who moves), so a table of one's own has its
+    deals, engine and first seat tested too. Counts alternate the pool's order and the
+    round (round 1, then round 2's engine one lower, ENG-1), so both orders and both
+    engine procedures' cases show. A deal that reads an option played its own way, or
+    that the table cannot deal (DEAL-8), is left out."""
+    top = highest(rs["tile_set"])
+    table = dict(rs.hand_table)
+    scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
+    rows = sorted(table)
+    if count is not None:  # spread over the rows, smallest and largest first
+        picked = sorted({rows[round(i * (len(rows) - 1) / max(count - 1, 1))]
+                         for i in range(min(count, len(rows)))})
+        rows = picked
+    out = []
+    for players in rows:
+        k = sorted(table).index(players)
+        fid = f"play-deal-{k + 1:03d}"
+        if wanted is not None and not wanted(fid):
+            continue
+        order = ("sorted", "reversed")[k % 2]
+        engine = top - (k // 2) % 2
+        values = _Reads(dict(rs.choices))
+        view = deal_view(values, table, players, engine, order, full=True)
+        if view is None or not values.read.isdisjoint(rs.unknown):
+            continue
+        out.append(Fixture(
+            id=fid,
+            description=(f"the deal for {players} players, pool {order}, engine "
+                         f"{engine}-{engine}: {table[players]} tiles each"),
+            clauses=DEAL_CLAUSES, source=("computation",),
+            path=f"{SITUATION_PATH}{rs.name}>", line=None, table=None,
+            deal={"players": players, "order": order, "engine": engine}, steps=(),
+            expect=(Expectation(variants=(), scope=scope, state=view),),
+            note=(f"The deal of {rs.name} for {players} players with the pool {order}: "
+                  "the table is spec/distinguish/solve_deal.py's deal_view of its table "
+                  "and options, not an engine's.")))
     return out
 
 
@@ -251,10 +314,14 @@ def _fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: Ruleset
 def fixture_data(fx: Fixture, rs: Ruleset) -> dict[str, Any]:
     """A situation in the fixture file format, scoped to the rule set's own values."""
     entry: dict[str, Any] = {"when": {o: [v] for o, v in rs.choices if v not in _UNNAMED}}
-    entry["legal"] = list(fx.expect[0].legal or ())
+    exp = fx.expect[0]
+    if exp.legal is not None:
+        entry["legal"] = list(exp.legal)
+    if exp.state:
+        entry["state"] = exp.state
+    start = {"table": fx.table} if fx.table is not None else {"deal": fx.deal}
     return {"id": fx.id, "description": fx.description, "clauses": list(fx.clauses),
-            "source": list(fx.source), "note": fx.note, "table": fx.table,
-            "expect": [entry]}
+            "source": list(fx.source), "note": fx.note, **start, "expect": [entry]}
 
 
 _UNNAMED = frozenset((CUSTOM, OTHER))  # a table or a rule of one's own: no value to name

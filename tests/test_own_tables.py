@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from mtrain.conformance.adapter import ReferenceImplementation
 from mtrain.conformance.conform import entry_for
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_file
 from mtrain.conformance.partition import applies
@@ -104,3 +105,31 @@ def test_a_refused_deal_follows_the_rows_listed() -> None:
             assert applies(exp, fx, own(shipped, listing), SPACE) is not None, fx.id
             checked += 1
     assert checked >= 2
+
+
+def test_deal_situations_cover_every_row_of_an_own_table() -> None:
+    from mtrain.conformance.situations import deal_situations
+
+    mine = own(catalog().ruleset("pagat"))
+    made = deal_situations(mine)
+    assert [fx.deal["players"] for fx in made if fx.deal] == [n for n, _ in OWN]
+    for fx in made:
+        (exp,) = fx.expect
+        n = fx.deal["players"] if fx.deal else 0
+        assert exp.state["hand_sizes"].count(dict(OWN)[n]) >= n - 1  # the holder lays one
+        assert sum(map(len, exp.state["hands"].values())) + len(exp.state["boneyard"]) \
+            + exp.state["engine_placed"] == 91  # every tile of the set somewhere (SET-2)
+
+
+@pytest.mark.parametrize("name", ["engine-holder-keeps-engine", "engine-holder-not-starting"])
+def test_deal_situations_catch_a_deal_bug_under_an_own_table(name: str) -> None:
+    from mtrain.conformance.mutants import mutant
+    from mtrain.conformance.runner import run_one
+    from mtrain.conformance.situations import deal_situations
+
+    mine = own(catalog().ruleset("pagat"))
+    made = deal_situations(mine)
+    statuses = [run_one(fx, mine, fx.expect[0], mutant(name)).status for fx in made]
+    assert "fail" in statuses
+    reference = ReferenceImplementation()
+    assert all(run_one(fx, mine, fx.expect[0], reference).status == "pass" for fx in made)

@@ -19,8 +19,12 @@ from mtrain.spec.tilesets import highest
 
 
 def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int,
-              engine: int, order: str) -> dict[str, Any] | None:
-    """DEAL-1, ENG-1..4, SEAT-2, SEAT-3: the table right after the deal, or None (DEAL-7)."""
+              engine: int, order: str, full: bool = False) -> dict[str, Any] | None:
+    """DEAL-1, ENG-1..4, SEAT-2, SEAT-3: the table right after the deal, or None (DEAL-7).
+
+    With `full`, every hand and the boneyard too, by tile name: DEAL-1 deals each seat in
+    turn a block of its size from the top of the pool, the rest is the boneyard in order,
+    and the holder of the engine places it from the hand (ENG-3)."""
     top = highest(options["tile_set"])
     if players not in table or engine > top:
         return None
@@ -39,15 +43,21 @@ def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int
     holder = next((p for p, h in enumerate(hands) if T.DOUBLE[engine] in h), None)
     sizes = [len(h) for h in hands]
     if aside:
-        return {"hand_sizes": sizes, "engine_placed": True, "phase": "start", "seat": rotate,
-                "starter": rotate}
-    if holder is None:  # ENG-4: the search starts at the rotating seat
-        return {"hand_sizes": sizes, "engine_placed": False, "phase": "engine", "seat": rotate,
-                "starter": rotate}
-    sizes[holder] -= 1  # ENG-3: placed at once
-    start = holder if options["starting_seat"] == "engine-holder" else rotate
-    return {"hand_sizes": sizes, "engine_placed": True, "phase": "start", "seat": start,
-            "starter": start}
+        view = {"hand_sizes": sizes, "engine_placed": True, "phase": "start",
+                "seat": rotate, "starter": rotate}
+    elif holder is None:  # ENG-4: the search starts at the rotating seat
+        view = {"hand_sizes": sizes, "engine_placed": False, "phase": "engine",
+                "seat": rotate, "starter": rotate}
+    else:
+        sizes[holder] -= 1  # ENG-3: placed at once
+        hands[holder] = [t for t in hands[holder] if t != T.DOUBLE[engine]]
+        start = holder if options["starting_seat"] == "engine-holder" else rotate
+        view = {"hand_sizes": sizes, "engine_placed": True, "phase": "start", "seat": start,
+                "starter": start}
+    if full:
+        view["hands"] = {p: [T.name(t) for t in h] for p, h in enumerate(hands)}
+        view["boneyard"] = [T.name(t) for t in pool[players * size:]]
+    return view
 
 
 DEAL_FIELDS: Final[dict[str, tuple[str, ...]]] = {
