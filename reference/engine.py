@@ -82,6 +82,14 @@ class Result(NamedTuple):
 # --- the state -----------------------------------------------------------------------
 
 
+STATE_FIELDS: Final = (
+    "boneyard", "drawn", "ends", "engine", "engine_placed", "first_pending", "hands",
+    "markers", "open_doubles", "outs", "passes", "phase", "players", "result", "round",
+    "rules", "scores", "seat", "starter", "table_mask", "trains", "turn_doubles",
+)
+"""Every field of a State, in its slots."""
+
+
 class State:
     """Everything about a round in progress, and the match totals so far.
 
@@ -90,11 +98,7 @@ class State:
     order. Small and flat, so a copy is a handful of list copies.
     """
 
-    __slots__ = (
-        "boneyard", "drawn", "ends", "engine", "engine_placed", "first_pending", "hands",
-        "markers", "open_doubles", "outs", "passes", "phase", "players", "result", "round",
-        "rules", "scores", "seat", "starter", "table_mask", "trains", "turn_doubles",
-    )
+    __slots__ = STATE_FIELDS
 
     rules: Rules
     players: int
@@ -151,12 +155,13 @@ class State:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in State.__slots__)
+        return all(getattr(self, f) == getattr(other, f) for f in STATE_FIELDS)
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"<State round {self.round} seat {self.seat} phase {self.phase}>"
+
 
 
 # --- where a player may play -----------------------------------------------------------
