@@ -1,7 +1,7 @@
 """An option counts only where its clause decides (issue 21, item 1).
 
 A fixture's entry is not applicable to a rule set that plays an option `other` exactly
-when a traced run of the reference reads that option (conformance/scoping.py). So the
+when a traced run of the reference reads that option (conformance/partition.py). So the
 reference must read an option only once the table is one that one of the option's clauses
 (spec/data/clauses.yaml, `when:`) speaks about. `APPLIES` says, for each option, from its
 clauses' text and from the fixture's states alone (never from the engine's reads), when
@@ -20,24 +20,17 @@ from typing import Any
 import pytest
 
 from mtrain.conformance.adapter import ReferenceImplementation, Refused, ruleset_json
-from mtrain.conformance.fixture import (
-    Expectation,
-    Fixture,
-    FixtureError,
-    action_json,
-    is_next_round,
-    load_corpus,
-    max_pip_of,
-)
+from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
 from mtrain.conformance.mutants import swapped
-from mtrain.conformance.reachable import can_ever_play
+from mtrain.conformance.partition import applies, traced_run
 from mtrain.conformance.runner import play
-from mtrain.conformance.scoping import applies, traced_run
 from mtrain.conformance.situations import stand_in_for
 from mtrain.reference import engine
 from mtrain.reference.engine import BLOCKED, State, _finish, nobody_can_ever_play
 from mtrain.spec.catalog import catalog
-from mtrain.spec.legality import legal_actions
+from mtrain.spec.model.legality import legal_actions
+from mtrain.spec.model.reachable import can_ever_play
+from mtrain.spec.notation import FixtureError, action_json, is_next_round, max_pip_of
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Space
 
