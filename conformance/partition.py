@@ -299,7 +299,10 @@ def propose(part: Partition, space: Space) -> list[Scope]:
         others = [c.region for c, w in zip(part.cells, owner, strict=True) if w != i]
         products: list[Product] = []
         for cell in mine:
-            if any(p.contains(cell.run.values) for p in products):
+            # skipped only when a product holds its whole region, not just its sample:
+            # a cell whose run read fewer options spans more than the sample's cell
+            if any(all(cell.region[o] <= vs for o, vs in p.region().items())
+                   for p in products):
                 continue
             products.append(_grow(cell.region, others, space))
         products = [p for k, p in enumerate(products) if not any(

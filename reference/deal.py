@@ -32,7 +32,7 @@ def shuffled_order(rules: Rules, round_no: int, seed: int | str | None) -> list[
 
 def deal_pool(rules: Rules, round_no: int) -> list[int]:
     engine = T.DOUBLE[engine_number(rules, round_no)]
-    pool = T.tiles_of(rules.set_mask)
+    pool = list(range(rules.set_mask.bit_length()))  # SET-1: a set's ids are 0 to its size
     if not rules.holder_lays:
         pool.remove(engine)  # ENG-2: set aside before shuffling
     return pool

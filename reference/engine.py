@@ -12,7 +12,8 @@ check, for simulations that only ever pick from `legal_actions`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from itertools import compress
+from typing import Final, NamedTuple
 
 from mtrain.reference.rules import (
     FOLLOW_ANYWHERE,
@@ -55,6 +56,13 @@ OVER = "over"  # the round has ended (END-1, END-2, END-3)
 
 DOMINO, BLOCKED = "domino", "blocked"
 
+# The tile tables the hot paths index, bound once here (a module attribute less per use).
+BIT: Final = T.BIT
+OTHER_END: Final = T.OTHER_END
+IS_DOUBLE: Final = T.IS_DOUBLE
+PIPS: Final = T.PIPS
+BLANKS: Final = T.NUMBER_MASK[0]  # the tiles with a blank end
+
 
 class IllegalAction(ValueError):
     """An action the rules refuse; `clause` is the id of the clause it breaks."""
@@ -74,6 +82,14 @@ class Result(NamedTuple):
 # --- the state -----------------------------------------------------------------------
 
 
+STATE_FIELDS: Final = (
+    "boneyard", "drawn", "ends", "engine", "engine_placed", "first_pending", "hands",
+    "markers", "open_doubles", "outs", "passes", "phase", "players", "result", "round",
+    "rules", "scores", "seat", "starter", "table_mask", "trains", "turn_doubles",
+)
+"""Every field of a State, in its slots."""
+
+
 class State:
     """Everything about a round in progress, and the match totals so far.
 
@@ -82,11 +98,7 @@ class State:
     order. Small and flat, so a copy is a handful of list copies.
     """
 
-    __slots__ = (
-        "boneyard", "drawn", "ends", "engine", "engine_placed", "first_pending", "hands",
-        "markers", "open_doubles", "outs", "passes", "phase", "players", "result", "round",
-        "rules", "scores", "seat", "starter", "table_mask", "trains", "turn_doubles",
-    )
+    __slots__ = STATE_FIELDS
 
     rules: Rules
     players: int
@@ -143,12 +155,13 @@ class State:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in State.__slots__)
+        return all(getattr(self, f) == getattr(other, f) for f in STATE_FIELDS)
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"<State round {self.round} seat {self.seat} phase {self.phase}>"
+
 
 
 # --- where a player may play -----------------------------------------------------------
@@ -166,52 +179,62 @@ def live(state: State, train: int) -> bool:
 
 def duties(state: State, first_turns_over: bool = False) -> list[int]:
     """Open doubles laid on earlier turns that oblige the player to move (DBL-6)."""
-    if not state.open_doubles:
-        return []
+    # Here and below, a flag is read last, only once the table is one its clause speaks
+    # about: the scope checks (conformance/partition.py) count every option a run reads.
+    turn = state.turn_doubles
+    out = [t for t in state.open_doubles if t not in turn]
+    if not out:
+        return out
     rules = state.rules
-    # (Flags are read last in these tests, only when they can decide: the scope checks
-    # of conformance/partition.py count the options an outcome reads.)
     if state.first_pending and not first_turns_over and rules.chain_first_turn:
         return []  # FIRST-5: chain doubles wait until everyone has had a first turn
-    out = [t for t in state.open_doubles if t not in state.turn_doubles]
-    if rules.release_uncoverable:
+    if not all(live(state, t) for t in out) and rules.release_uncoverable:
         out = [t for t in out if live(state, t)]  # DBL-9: an uncoverable double is released
-    if out and rules.oldest_first:
+    if len(out) > 1 and rules.oldest_first:
         return out[:1]  # DBL-7: oldest first
-    return out  # DBL-8: any of them
+    return out  # DBL-8: any of them; DBL-10: an uncoverable one too
 
 
 def open_trains(state: State, seat: int, all_marked: bool = False,
                 first_turns_over: bool = False) -> list[int]:
     """Trains `seat` may play on in an ordinary turn, before any double duty."""
     rules = state.rules
-    first = bool(state.first_pending >> seat & 1) and not first_turns_over
+    first = not first_turns_over and state.first_pending >> seat & 1
     if first and rules.chain_first_turn:
         return [seat]  # FIRST-2: a chain goes on your own train only
-    if not state.trains[seat] and rules.own_train_first:
+    trains = state.trains
+    if not trains[seat] and rules.own_train_first:
         return [seat]  # TRAIN-7: start your own train first
-    out = [seat]
     mex = state.players
     # FIRST-9: during the first turns only the starter may open the Mexican Train
-    if not (first and seat != state.starter and not state.trains[mex]
+    if (first and seat != state.starter and not trains[mex]
             and rules.starter_only_mexican):
-        out.append(mex)  # TRAIN-4, TRAIN-5: the Mexican Train is open to all (MARK-2)
-    markers = state.markers
-    for other in range(state.players):
-        if other != seat and (all_marked or markers[other]):
-            out.append(other)  # TRAIN-4: another player's train only while marked
+        out = [seat]
+    else:
+        out = [seat, mex]  # TRAIN-4, TRAIN-5: the Mexican Train is open to all (MARK-2)
+    # TRAIN-4: another player's train only while marked
+    if all_marked:
+        out += range(seat)
+        out += range(seat + 1, mex)
+    elif True in state.markers:
+        marked = list(compress(range(mex), state.markers))
+        if state.markers[seat]:
+            marked.remove(seat)
+        out += marked
     return out
 
 
 def playable_trains(state: State) -> list[int]:
     """The trains the player to move may play on now."""
     seat = state.seat
-    if state.phase == CHAIN:
+    phase = state.phase
+    if phase == CHAIN:
         return [seat]  # FIRST-1, FIRST-2
-    due = duties(state)
-    if due:
-        return due  # DBL-6: cover the open double, nothing else
-    if state.phase != FOLLOW:
+    if state.open_doubles:
+        due = duties(state)
+        if due:
+            return due  # DBL-6: cover the open double, nothing else
+    if phase != FOLLOW:
         return open_trains(state, seat)  # TRAIN-4: an ordinary turn
     rules = state.rules
     laid = state.turn_doubles
@@ -232,20 +255,20 @@ def playable_trains(state: State) -> list[int]:
 def plays(state: State) -> list[Action]:
     """Every tile the player to move may lay, on every train it may go on."""
     hand = state.hands[state.seat]
+    if state.drawn >= 0:
+        hand &= BIT[state.drawn]  # TURN-3: only the drawn tile
     number_mask = state.rules.number_mask
     ends = state.ends
-    out = []
+    out: list[Action] = []
+    append = out.append
     for train in playable_trains(state):
         mask = hand & number_mask[ends[train]]
         if mask:
             row = PLAY[train]
             while mask:
                 low = mask & -mask
-                out.append(row[low.bit_length() - 1])
+                append(row[low.bit_length() - 1])
                 mask ^= low
-    if state.drawn >= 0:
-        drawn = state.drawn
-        return [a for a in out if a.tile == drawn]  # TURN-3: only the drawn tile
     return out
 
 
@@ -265,13 +288,13 @@ def legal_actions(state: State) -> list[Action]:
     if found:
         return found  # TURN-1: must play
     rules = state.rules
-    if phase == START and rules.chain_first_turn and state.first_pending >> state.seat & 1:
+    if phase == START and state.first_pending >> state.seat & 1 and rules.chain_first_turn:
         return [PASS]  # FIRST-3: no start on the first turn: marker, no draw
+    if not state.boneyard:
+        return [PASS]  # TURN-4: empty boneyard
     if state.drawn >= 0 and not rules.draw_until_playable:
         return [PASS]  # TURN-4: the drawn tile cannot be played
-    if state.boneyard:
-        return [DRAW]  # TURN-2, TURN-5, DBL-5
-    return [PASS]  # TURN-4: empty boneyard
+    return [DRAW]  # TURN-2, TURN-5, DBL-5
 
 
 # --- what an action does -------------------------------------------------------------
@@ -303,11 +326,11 @@ def perform(state: State, action: Action) -> None:
 
 def _play(state: State, tile: int, train: int) -> None:
     seat = state.seat
-    bit = T.BIT[tile]
+    bit = BIT[tile]
     state.hands[seat] ^= bit
     state.table_mask |= bit
-    state.trains[train] = state.trains[train] + (tile,)
-    state.ends[train] = T.OTHER_END[tile][state.ends[train]]  # TRAIN-2
+    state.trains[train] += (tile,)
+    state.ends[train] = OTHER_END[tile][state.ends[train]]  # TRAIN-2
     markers = state.markers
     if markers[seat] or (train < state.players and markers[train]):  # a marker may come off
         rule = state.rules.marker_rule
@@ -319,11 +342,12 @@ def _play(state: State, tile: int, train: int) -> None:
                 markers[train] = False  # MARK-4
         elif rule == MARKER_OWNER_ANYWHERE:
             markers[seat] = False  # MARK-5
-    if train in state.open_doubles:  # TRAIN-3: one tile covers the double
-        state.open_doubles.remove(train)
+    open_doubles = state.open_doubles
+    if open_doubles and train in open_doubles:  # TRAIN-3: one tile covers the double
+        open_doubles.remove(train)
         if train in state.turn_doubles:
             state.turn_doubles.remove(train)
-    double = T.IS_DOUBLE[tile]
+    double = IS_DOUBLE[tile]
     if double:
         state.open_doubles.append(train)
         state.turn_doubles.append(train)
@@ -332,8 +356,8 @@ def _play(state: State, tile: int, train: int) -> None:
     if not state.hands[seat]:
         _finish(state, DOMINO, seat)  # END-1: out, even on an uncovered double
     elif state.phase == CHAIN or (
-        state.phase == START and state.rules.chain_first_turn
-        and state.first_pending >> seat & 1
+        state.phase == START and state.first_pending >> seat & 1
+        and state.rules.chain_first_turn
     ):
         state.phase = CHAIN  # FIRST-1: the chain goes on until the player ends it
     elif double:
@@ -372,18 +396,22 @@ def _end_turn(state: State) -> None:
     state.first_pending &= ~(1 << state.seat)  # FIRST-6: one first turn each
     state.seat = (state.seat + 1) % state.players  # SEAT-1
     state.phase = START
-    _check_blocked(state)
+    if not state.boneyard:
+        _check_blocked(state)
 
 
 def _check_blocked(state: State) -> None:
+    """END-2 or END-3, at the start of a turn: the blocked-round rule is read only where
+    one of them would end the round (a full round of passes, or nobody can ever play)."""
     if state.boneyard:
         return
-    if state.rules.passes_end_round:
-        if state.passes >= state.players:
+    if state.passes >= state.players:
+        if state.rules.passes_end_round:
             _finish(state, BLOCKED, -1)  # END-3: a full round of passes
-        return
-    if nobody_can_ever_play(state):
-        _finish(state, BLOCKED, -1)  # END-2: nobody can ever play again
+        elif nobody_can_ever_play(state):
+            _finish(state, BLOCKED, -1)  # END-2: nobody can ever play again
+    elif nobody_can_ever_play(state) and not state.rules.passes_end_round:
+        _finish(state, BLOCKED, -1)  # END-2 (END-3 waits for the round of passes)
 
 
 def nobody_can_ever_play(state: State) -> bool:
@@ -394,8 +422,9 @@ def nobody_can_ever_play(state: State) -> bool:
     every marker is up, every first turn is over and nothing changes any more. Nobody can
     ever play when nobody can on that last table, nor on their own turn along the way.
     """
-    if any(can_ever_play(state, s) for s in range(state.players)):
-        return False
+    for s in range(state.players):
+        if can_ever_play(state, s):
+            return False
     if not state.first_pending:
         return True  # the passes to come only raise markers: the last table offers the most
     # FIRST-5: while a first turn is to come a chain double binds nobody, so a seat may
@@ -414,28 +443,39 @@ def nobody_can_ever_play(state: State) -> bool:
 def can_ever_play(state: State, seat: int) -> bool:
     """END-2: could `seat` play on a turn of its own once every train were marked and
     every first turn over?"""
-    trains = duties(state, first_turns_over=True) or open_trains(
+    trains = (state.open_doubles and duties(state, first_turns_over=True)) or open_trains(
         state, seat, all_marked=True, first_turns_over=True)
     hand = state.hands[seat]
     number_mask = state.rules.number_mask
-    return any(hand & number_mask[state.ends[t]] for t in trains)
+    ends = state.ends
+    for t in trains:  # noqa: SIM110 (a plain loop: END-2 asks this for every seat)
+        if hand & number_mask[ends[t]]:
+            return True
+    return False
 
 
 def hand_value(state: State, seat: int) -> int:
-    value = state.rules.value
-    return sum(value[t] for t in T.tiles_of(state.hands[seat]))
+    """What the tiles left in `seat`'s hand are worth: their pips (SCORE-1), unless a
+    blank end is among them (SCORE-1 to SCORE-4 say what that is worth)."""
+    hand = state.hands[seat]
+    value = state.rules.value if hand & BLANKS else PIPS
+    total = 0
+    while hand:
+        low = hand & -hand
+        total += value[low.bit_length() - 1]
+        hand ^= low
+    return total
 
 
 def _finish(state: State, end: str, winner: int) -> None:
     n = state.players
-    left = [hand_value(state, s) for s in range(n)]
     if state.rules.positive_scoring:
         # SCORE-6: the player who went out collects the other hands; blocked: nobody
         scores = [0] * n
         if winner >= 0:
-            scores[winner] = sum(left)
+            scores[winner] = sum(hand_value(state, s) for s in range(n))
     else:
-        scores = left  # SCORE-5: everyone scores what is left in hand
+        scores = [hand_value(state, s) for s in range(n)]  # SCORE-5: what is left in hand
     for s in range(n):
         state.scores[s] += scores[s]
     if winner >= 0:
@@ -522,8 +562,8 @@ def _refusals(state: State, action: Action,
     if T.OTHER_END[tile][state.ends[train]] < 0:
         out.append(IllegalAction("TRAIN-2", f"{label} does not match the open end "
                                  f"{state.ends[train]} of {where}"))
-    chain = state.phase == CHAIN or bool(rules.chain_first_turn and state.first_pending >> seat
-                                         & 1)
+    chain = state.phase == CHAIN or bool(state.first_pending >> seat & 1
+                                         and rules.chain_first_turn)
     due = [] if chain else duties(state)
     if train not in state.open_doubles:  # TRAIN-6: a double is covered wherever it lies
         out += _access_refusals(state, train, where)
@@ -549,12 +589,12 @@ def _access_refusals(state: State, train: int, where: str) -> list[IllegalAction
     rules, seat = state.rules, state.seat
     if train == seat:
         return []
-    if rules.own_train_first and not state.trains[seat]:
+    if not state.trains[seat] and rules.own_train_first:
         return [IllegalAction("TRAIN-7", f"seat {seat} must start its own train before "
                               f"{where}")]
     if train == state.players:
-        if (rules.starter_only_mexican and state.first_pending >> seat & 1
-                and seat != state.starter and not state.trains[train]):
+        if (state.first_pending >> seat & 1 and seat != state.starter
+                and not state.trains[train] and rules.starter_only_mexican):
             return [IllegalAction("FIRST-9", "only the starting player may open the Mexican "
                                   "Train during the first turns")]
         return []
@@ -576,8 +616,8 @@ def _draw_pass_refusals(state: State, action: Action,
     if state.phase == CHAIN:
         out.append(IllegalAction("FIRST-1", f"{action.kind} refused during a first-turn "
                                  "chain; end the chain instead"))
-    elif (action.kind == "draw" and not found and rules.chain_first_turn
-          and state.phase == START and state.first_pending >> seat & 1):
+    elif (action.kind == "draw" and not found and state.phase == START
+          and state.first_pending >> seat & 1 and rules.chain_first_turn):
         out.append(IllegalAction("FIRST-3", "no drawing on a first turn: the player marks "
                                  "instead"))
     if action.kind == "draw" and not found and not state.boneyard:
@@ -601,7 +641,7 @@ def permission(state: State, action: Action) -> str:
             return "DBL-5"  # failing to follow a double: draw
         return "TURN-5" if state.drawn >= 0 and rules.draw_until_playable else "TURN-2"
     if action.kind == "pass":
-        if state.phase == START and rules.chain_first_turn and state.first_pending >> seat & 1:
+        if state.phase == START and state.first_pending >> seat & 1 and rules.chain_first_turn:
             return "FIRST-3"  # no start on the first turn: mark, no draw
         return "DBL-5" if state.phase == FOLLOW else "TURN-4"
     if action.kind == "end-chain":
@@ -611,7 +651,7 @@ def permission(state: State, action: Action) -> str:
         return "TURN-3"  # the drawn tile, playable
     waiting = [t for t in state.open_doubles if t not in state.turn_doubles]
     if waiting and not duties(state) and state.phase != FOLLOW:  # they oblige nobody now
-        return "FIRST-5" if rules.chain_first_turn and state.first_pending else "DBL-9"
+        return "FIRST-5" if state.first_pending and rules.chain_first_turn else "DBL-9"
     if state.phase == CHAIN or (state.phase == START and state.first_pending >> seat & 1
                                 and rules.chain_first_turn):
         return "FIRST-1"  # a first-turn chain on the own train
@@ -626,7 +666,7 @@ def permission(state: State, action: Action) -> str:
         return {FOLLOW_RESTRICTED: "DBL-3", FOLLOW_COVER_OWN: "DBL-4",
                 FOLLOW_ANYWHERE: "DBL-2"}[rules.follow]
     if train == state.players:
-        if not state.trains[train] and rules.starter_only_mexican and seat != state.starter:
+        if not state.trains[train] and seat != state.starter and rules.starter_only_mexican:
             return "FIRST-9"  # when a player other than the starter may open it
         return "TRAIN-5" if not state.trains[train] else "TRAIN-4"  # open to all (MARK-2)
     if train != seat:

@@ -62,6 +62,11 @@ _SITES: dict[str, tuple[ModuleType, ...]] = {
 @contextmanager
 def swapped(patches: Mapping[str, Callable[..., Any]]) -> Iterator[None]:
     """Replace engine functions (everywhere they are looked up) until the block ends."""
+    if patches and not str(engine.__file__).endswith(".py"):
+        # A compiled module calls its own functions directly: a swap would change nothing.
+        raise RuntimeError("mutants swap the reference engine's functions, which the mypyc "
+                           "build (MTRAIN_MYPYC=1) calls directly: install mtrain without "
+                           "it to run them")
     saved: list[tuple[ModuleType, str, Any]] = []
     try:
         for name, fn in patches.items():

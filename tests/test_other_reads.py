@@ -1,0 +1,329 @@
+"""An option counts only where its clause decides (issue 21, item 1).
+
+A fixture's entry is not applicable to a rule set that plays an option `other` exactly
+when a traced run of the reference reads that option (conformance/partition.py). So the
+reference must read an option only once the table is one that one of the option's clauses
+(spec/data/clauses.yaml, `when:`) speaks about. `APPLIES` says, for each option, from its
+clauses' text and from the fixture's states alone (never from the engine's reads), when
+that is so: on the fixture's table, or on a state its steps pass through (or, for a step's
+own clause, on the step). The tests check every traced read of the corpus against it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mtrain.conformance.adapter import ReferenceImplementation, Refused, ruleset_json
+from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
+from mtrain.conformance.mutants import swapped
+from mtrain.conformance.partition import applies, traced_run
+from mtrain.conformance.runner import play
+from mtrain.conformance.situations import stand_in_for
+from mtrain.reference import engine
+from mtrain.reference.engine import BLOCKED, State, _finish, nobody_can_ever_play
+from mtrain.spec.catalog import catalog
+from mtrain.spec.model.legality import legal_actions
+from mtrain.spec.model.reachable import can_ever_play
+from mtrain.spec.notation import FixtureError, action_json, is_next_round, max_pip_of
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.scope import Space
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Trace:
+    """A fixture entry as the reference plays it: the states (the start, then one after
+    each step, then one after each action the entry expects refused that the rules
+    allow, which the check plays) and the actions taken in them."""
+
+    fixture: Fixture
+    ruleset: Ruleset
+    states: tuple[JSON, ...]
+    actions: tuple[tuple[JSON, str], ...]
+
+    def steps(self) -> Iterator[tuple[JSON, str]]:
+        """Each action with the state it is taken in."""
+        return iter(self.actions)
+
+
+def trace_of(fx: Fixture, exp: Expectation, rs: Ruleset) -> Trace:
+    impl, rj = ReferenceImplementation(), ruleset_json(rs)
+    states: list[JSON] = []
+    play(fx, rs, impl, rj, trace=states)
+    actions = list(zip(states, fx.steps, strict=False))
+    if states and len(states) == len(fx.steps) + 1:
+        last = states[-1]
+        for text in exp.refused:
+            try:
+                states.append(impl.apply(rj, last, action_json(text, max_pip_of(rs))))
+            except (Refused, FixtureError):
+                continue
+            actions.append((last, text))
+    return Trace(fx, rs, tuple(states), tuple(actions))
+
+
+# --- where each option's clauses speak, from their text ----------------------------------
+
+
+def _pair(text: str) -> tuple[int, int]:
+    a, b = (int(x) for x in text.split("-"))
+    return (a, b) if a >= b else (b, a)
+
+
+def _trains(s: JSON) -> list[JSON]:
+    return [*s["trains"], s["mexican"]]
+
+
+def _key(s: JSON, train: int | str) -> JSON:
+    found: JSON = s["mexican"] if train == "mexican" else s["trains"][int(train)]
+    return found
+
+
+def _on_table(s: JSON) -> set[tuple[int, int]]:
+    out = {(s["engine"], s["engine"])}
+    for t in _trains(s):
+        out |= {_pair(x) for x in t["tiles"]}
+    return out
+
+
+def _highest(rs: Ruleset) -> int:
+    from mtrain.spec.tilesets import highest
+    return highest(rs["tile_set"])
+
+
+def _blank(text: str) -> bool:
+    return 0 in _pair(text)
+
+
+def deals(tr: Trace) -> bool:
+    """The fixture deals a round (ENG-*, SEAT-*, DEAL-*: how a round is set up)."""
+    return tr.fixture.deal is not None or any(is_next_round(s) for s in tr.fixture.steps)
+
+
+def starter_left_to_the_rule(tr: Trace) -> bool:
+    """SEAT-2, SEAT-3: a table that does not say who started the round leaves it to the
+    starting-seat rule (docs/fixture-format.md, `starter`)."""
+    return tr.fixture.table is not None and "starter" not in tr.fixture.table
+
+
+def first_turns(tr: Trace) -> bool:
+    """FIRST-1 to FIRST-8: some first turn is still to come, or a chain is under way."""
+    return deals(tr) or any(s["first_turns"] or s["phase"] == "chain" for s in tr.states)
+
+
+def mexican_first_turn(tr: Trace) -> bool:
+    """FIRST-8, FIRST-9: first turns are being taken and the Mexican Train is not open."""
+    return deals(tr) or any(s["first_turns"] and not s["mexican"]["tiles"] for s in tr.states)
+
+
+def own_train_first(tr: Trace) -> bool:
+    """TRAIN-7: the player to move has not started their own train (or, for END-2's
+    question with the boneyard empty, some player has not)."""
+    def unstarted(s: JSON) -> bool:
+        if s["phase"] == "over":
+            return False
+        if not s["trains"][s["seat"]]["tiles"]:
+            return True
+        return not s["boneyard"] and any(not t["tiles"] for t in s["trains"])
+    return deals(tr) or any(unstarted(s) for s in tr.states)
+
+
+def follow_up(tr: Trace) -> bool:
+    """DBL-2 to DBL-4: the tile after a double."""
+    return any(s["phase"] == "follow" for s in tr.states)
+
+
+def double_order(tr: Trace) -> bool:
+    """DBL-7, DBL-8: several open doubles."""
+    return any(len(s["open_doubles"]) > 1 for s in tr.states)
+
+
+def uncoverable_double(tr: Trace) -> bool:
+    """DBL-9, DBL-10: an open double nobody can cover, every tile of its number laid."""
+    top = _highest(tr.ruleset)
+
+    def dead(s: JSON) -> bool:
+        table = _on_table(s)
+        for t in s["open_doubles"]:
+            n = int(_key(s, t)["end"])
+            if all((max(n, k), min(n, k)) in table for k in range(top + 1)):
+                return True
+        return False
+    return any(dead(s) for s in tr.states)
+
+
+ACTION = re.compile(r"play (\S+) on (\S+)")
+
+
+def marker_removal(tr: Trace) -> bool:
+    """MARK-3 to MARK-5: a tile is laid while the mover's marker or the train's is up."""
+    for s, step in tr.steps():
+        m = ACTION.fullmatch(step)
+        if m is None or s["phase"] in ("over", "engine"):
+            continue
+        train = m.group(2)
+        if s["trains"][s["seat"]]["marker"] or (train != "mexican"
+                                               and _key(s, train).get("marker")):
+            return True
+    return False
+
+
+def draw_rule(tr: Trace) -> bool:
+    """TURN-2, TURN-5: the player to move cannot play (asked of spec/legality.py) and
+    tiles are left to draw."""
+    options = dict(tr.ruleset.items())
+    return any(s["boneyard"] and s["phase"] in ("start", "follow")
+               and not any(a.startswith("play ") for a in legal_actions(s, options))
+               for s in tr.states)
+
+
+def blocked_round(tr: Trace) -> bool:
+    """END-2, END-3: with the boneyard empty at a turn's end, a full round of passes, or
+    nobody can ever play again (asked of spec/legality.py)."""
+    options = dict(tr.ruleset.items())
+
+    def ends_here(s: JSON) -> bool:
+        if s["boneyard"]:
+            return False
+        if s["result"] is not None:
+            return bool(s["result"]["end"] == BLOCKED)
+        return s["phase"] == "start" and (s["passes"] >= len(s["hands"])
+                                          or not can_ever_play(s, options))
+    return any(ends_here(s) for s in tr.states)
+
+
+def round_end(tr: Trace) -> bool:
+    """SCORE-5, SCORE-6, MATCH-2, MATCH-3: a round ends (so it is scored)."""
+    return any(s["result"] is not None for s in tr.states)
+
+
+def blank_left(tr: Trace) -> bool:
+    """SCORE-1 to SCORE-4: a round ends with a blank end in a hand to count."""
+    return any(s["result"] is not None and any(_blank(x) for h in s["hands"] for x in h)
+               for s in tr.states)
+
+
+def tied(tr: Trace) -> bool:
+    """MATCH-4, MATCH-5: a round ends with two players level on the best total."""
+    def level(s: JSON) -> bool:
+        totals = s["scores"]
+        return any(totals.count(best) > 1 for best in (min(totals), max(totals)))
+    return any(s["result"] is not None and level(s) for s in tr.states)
+
+
+APPLIES: dict[str, Callable[[Trace], bool]] = {
+    "engine_procedure": lambda tr: deals(tr) or any(s["phase"] == "engine" for s in tr.states),
+    "starting_seat": lambda tr: deals(tr) or starter_left_to_the_rule(tr)
+    or any(s["phase"] == "engine" for s in tr.states),
+    "first_turn": first_turns,
+    "mexican_first_turn": mexican_first_turn,
+    "own_train_first": own_train_first,
+    "follow_up": follow_up,
+    "double_order": double_order,
+    "uncoverable_double": uncoverable_double,
+    "marker_removal": marker_removal,
+    "draw_rule": draw_rule,
+    "blocked_round": blocked_round,
+    "scoring": round_end,
+    "blank_values": blank_left,
+    "tie_rule": tied,
+}
+"""Every option but the two that every tile and every deal read (tile_set, hand_sizes):
+neither can be `other` in a rule-set file."""
+
+
+def corpus() -> list[Fixture]:
+    fixtures, errors = load_corpus()
+    assert not errors
+    return fixtures
+
+
+def strays(fixtures: Sequence[Fixture], rs: Ruleset) -> list[str]:
+    """Every read of an option (of APPLIES) by a traced run of a fixture entry under `rs`
+    (the entry alone checked, as `applies` runs it) where none of the option's clauses
+    speaks about the entry's table, states or actions."""
+    out = []
+    for fx in fixtures:
+        for i, exp in enumerate(fx.expect):
+            read = [o for o in traced_run(fx, rs, [exp]).read if o in APPLIES]
+            if not read:
+                continue
+            tr = trace_of(fx, exp, rs)
+            out += [f"{fx.id}#{i} [{rs.name}] reads {o}" for o in read if not APPLIES[o](tr)]
+    return out
+
+
+@pytest.mark.parametrize("variant", ["pagat", "puremco", "puremco+passes-end-round"])
+def test_the_reference_reads_an_option_only_where_its_clause_applies(variant: str) -> None:
+    assert strays(corpus(), catalog().ruleset(variant)) == []
+
+
+def _with_early_reads() -> dict[str, Callable[..., Any]]:
+    """The reference as it was (main before issue 21): the blocked-round rule read at
+    every turn end once the boneyard is empty, the blank values and the scoring at every
+    round end."""
+    def check_blocked(state: State) -> None:
+        if state.boneyard:
+            return
+        if state.rules.passes_end_round:
+            if state.passes >= state.players:
+                _finish(state, BLOCKED, -1)
+            return
+        if nobody_can_ever_play(state):
+            _finish(state, BLOCKED, -1)
+
+    def hand_value(state: State, seat: int) -> int:
+        value = state.rules.value
+        return sum(value[t] for t in range(len(value)) if state.hands[seat] >> t & 1)
+    return {"_check_blocked": check_blocked, "hand_value": hand_value}
+
+
+def test_an_early_read_is_caught() -> None:
+    """The check above is not vacuous: with two of the old early reads put back, it finds
+    reads where no clause of the option speaks."""
+    fixtures = corpus()
+    with swapped(_with_early_reads()):
+        found = strays(fixtures, catalog().ruleset("pagat"))
+    assert engine._check_blocked.__name__ == "_check_blocked"  # restored
+    assert any("reads blocked_round" in f for f in found)
+    assert any("reads blank_values" in f for f in found)
+
+
+# --- the same through `other`, as `mtrain conform` decides it ----------------------------
+
+
+def other_rules(base: str, options: Sequence[str], folder: Path) -> Ruleset:
+    path = folder / f"{base}-{'-'.join(options)}.yaml"
+    path.write_text("\n".join([f"name: {base}-other", f"base: {base}", "options:",
+                               *(f"  {o}: other" for o in options)]) + "\n")
+    return catalog().rules_file(path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("base", ["pagat", "puremco"])
+def test_other_makes_not_applicable_only_where_the_clause_applies(base: str,
+                                                                   tmp_path: Path) -> None:
+    """Issue 21's property, through `applies`: for every option, every entry that `other`
+    makes not applicable is one where the option's clause applies to the table or one of
+    its steps (played by the rule set the reference plays in its place)."""
+    space = Space()
+    fixtures = corpus()
+    found = []
+    for option, speaks in APPLIES.items():
+        rs = other_rules(base, [option], tmp_path)
+        stand_in = stand_in_for(rs, space)
+        assert stand_in is not None
+        for fx in fixtures:
+            for i, exp in enumerate(fx.expect):
+                why = applies(exp, fx, rs, space) or ""
+                if f"{option} (played its own way)" in why \
+                        and not speaks(trace_of(fx, exp, stand_in)):
+                    found.append(f"{fx.id}#{i}: {option}")
+    assert found == []
