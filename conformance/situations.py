@@ -203,9 +203,9 @@ def _action_key(text: str) -> tuple[int, str]:
 
 def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = None,
                seed: int = SEED) -> list[Fixture]:
-    """`count` situations under `rs`, shared evenly among the kinds and the deals (fewer
-    of a kind the rule set's rounds stop showing, and no more deals than its table has
-    rows); with `wanted`, only the ids it accepts. Each kind draws from its own seeded
+    """`count` situations under `rs`: a seventh of them deals (no more than its table has
+    rows), the rest shared evenly among the kinds (fewer of a kind the rule set's rounds
+    stop showing); with `wanted`, only the ids it accepts. Each kind draws from its own seeded
     stream, so a situation's id names the same table whatever the count."""
     plays = stand_in_for(rs) if count > 0 else None
     if plays is None:
@@ -213,9 +213,11 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
     new_round = round_rules(rs, plays)
     scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
     out: list[Fixture] = []
-    shares = len(KINDS) + 1  # the deals take the last share
+    # the deals take a share, as many as the table has rows; the kinds share the rest
+    deals = min(count // (len(KINDS) + 1), len(rs.hand_table))
+    rest = count - deals
     for i, kind in enumerate(KINDS):
-        quota = count // shares + (i < count % shares)
+        quota = rest // len(KINDS) + (i < rest % len(KINDS))
         ids = [f"play-{kind.name}-{k:03d}" for k in range(1, quota + 1)]
         keep = [fid for fid in ids if wanted is None or wanted(fid)]
         if not keep:
@@ -227,7 +229,6 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
                 break
             if fid in keep:
                 out.append(_fixture(kind, fid, reached, rs, plays, scope))
-    deals = count // shares + (len(KINDS) < count % shares)
     return out + deal_situations(rs, wanted, deals)
 
 

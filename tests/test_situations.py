@@ -22,7 +22,7 @@ def test_each_kind_shows_what_it_names() -> None:
     assert len(made) == 60
     by_kind = {k.name: [fx for fx in made if fx.id.startswith(f"play-{k.name}-")]
                for k in KINDS}
-    # seven shares of 60: the six kinds 9, 9, 9, 9, 8, 8, and 8 deals
+    # 60 // 7 = 8 deals, and the six kinds share the other 52: 9, 9, 9, 9, 8, 8
     assert [len(v) for v in by_kind.values()] == [9, 9, 9, 9, 8, 8]
     deals = [fx for fx in made if fx.id.startswith("play-deal-")]
     assert len(deals) == 8 and all(fx.deal and fx.expect[0].state["hands"] for fx in deals)
