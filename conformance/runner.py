@@ -129,6 +129,14 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
             before = referee.states()
             state = before[played.step - 1] if len(before) >= played.step else None
             played.charged = [referee.allows(state, fx.steps[played.step - 1])]
+            departed = divergence(fx, trace, before, max_pip_of(rs))
+            if departed is not None and departed[0] < played.step:
+                # refused because an earlier step already went astray (a round ended too
+                # early, a seat skipped): charged to what first departed
+                k, key, got, message = departed
+                played.messages.insert(0, message)
+                played.diverged = k
+                played.charged = [referee.field(key, k, got, trace[k])]
         return played
     state, rj = played
     exp = in_force(exp, rs)
@@ -399,7 +407,7 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         got = sorted(impl.winners(rj, state))
         if exp.winners is not None and got != sorted(exp.winners):
             problems.append(f"winners: expected {sorted(exp.winners)}, got {got}")
-            charge(referee.winners() if referee else None)
+            charge(referee.winners(exp.winners, got) if referee else None)
         elif exp.match_over is not None and bool(got) != exp.match_over:
             problems.append("the match should be over; the implementation names no winner"
                             if exp.match_over else

@@ -492,6 +492,7 @@ def _finish(state: State, end: str, winner: int) -> None:
 REFUSAL_PRECEDENCE: tuple[str, ...] = (
     "END-1", "ENG-4",  # the round is over; nobody has placed the engine yet
     "TURN-7", "FIRST-4",  # an unknown action (or a tile not held); an end-chain
+    "FIRST-7",  # an end-chain where no turn is a chain
     "TURN-1", "FIRST-1", "FIRST-3", "TURN-4", "TURN-2", "TURN-5",  # a draw or a pass
     "SET-1", "TRAIN-1", "TRAIN-2",  # the tile and the train named, the open end
     "TURN-3",  # after a draw, the tile must be the one drawn
@@ -543,6 +544,9 @@ def _refusals(state: State, action: Action,
                               "draw")]
     if action.kind == "end-chain":
         if state.phase != CHAIN:
+            if not rules.chain_first_turn:  # FIRST-7: no chains at all, so nothing to end
+                return [IllegalAction("FIRST-7", "every turn is a one-tile turn: there is no "
+                                      "first-turn chain to end")]
             return [IllegalAction("FIRST-1", "end-chain is only possible during a first-turn "
                                   "chain")]
         return [IllegalAction(

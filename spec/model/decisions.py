@@ -106,8 +106,9 @@ def refuse_play(v: View, o: Opts, held: Bool, s: Slot, i: int, t: Train) -> Chai
 
 def refuse_other(v: View, o: Opts, kind: str, any_play: Bool) -> Chain:
     """Why a draw, a pass or an end-chain is refused."""
-    if kind == "end-chain":
-        return [(v.phase != CHAIN, "FIRST-1"), (True, "FIRST-4")]
+    if kind == "end-chain":  # FIRST-7: no turn is a chain; FIRST-1: not in one now
+        return [(And(v.phase != CHAIN, o.is_("first_turn", "single")), "FIRST-7"),
+                (v.phase != CHAIN, "FIRST-1"), (True, "FIRST-4")]
     start_chain = And(L.chain_turn(v, o), v.phase == START)
     out: Chain = [(any_play, "TURN-1"), (v.phase == CHAIN, "FIRST-1")]
     if kind == "draw":
