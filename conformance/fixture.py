@@ -35,7 +35,10 @@ from mtrain.spec.yamlload import (
     validate,
 )
 
-FIXTURE_ROOT = Path(__file__).parent / "fixtures"
+FIXTURE_ROOT = Path(__file__).resolve().parent / "fixtures"
+"""The shipped corpus. Resolved: under an editable install this module is a link into the
+source tree, so the corpus is the checkout's own (new files included, paths a user can
+keep), not the link tree's copy."""
 
 
 class _At(FixtureError):
