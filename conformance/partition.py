@@ -16,6 +16,7 @@ only decides where an expectation holds; what it expects comes from the rule tex
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,7 @@ from mtrain.spec.catalog import Catalog, catalog
 from mtrain.spec.notation import max_pip_of
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 from mtrain.spec.scope import PROBE_TABLE, Product, Region, Scope, Space, values_of
+from mtrain.spec.tilesets import highest
 
 # --- traced runs ---------------------------------------------------------------------
 
@@ -391,6 +393,8 @@ def applies(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> str | N
         sample, stand_in = values, rs
     run, log = _traced_run(fx, stand_in, [exp], dict(sample))
     decided = [o for o in unknown if o in run.read]
+    if "starting_seat" in decided and _notation_only(fx, exp, stand_in, sample):
+        decided.remove("starting_seat")
     if decided:
         return "its outcome depends on " + ", ".join(
             f"{o} (played its own way)" for o in decided)
@@ -406,6 +410,27 @@ def applies(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> str | N
                                for full in [frozenset(space.options["hand_sizes"])]):
         return "its outcome depends on hand_sizes (played with a table of its own)"
     return "outside the expectation's scope"
+
+
+def _notation_only(fx: Fixture, exp: Expectation, rs: Ruleset,
+                   values: Mapping[str, str]) -> bool:
+    """Whether a table's starting-seat read is only the notation's default for a table
+    that names no starter (docs/fixture-format.md: the rotation's seat, else the mover).
+    The rule itself (SEAT-2, SEAT-3) applies where an engine is placed; on a table, the
+    starter decides only who may open the Mexican Train (FIRST-9). So with the starter
+    written out as either default, a run that reads neither the starting seat nor the
+    Mexican Train's first-turn rule plays the same whatever the rule is."""
+    if fx.table is None or "starter" in fx.table:
+        return False
+    n = len(fx.table.get("hands") or {})
+    engine = int(fx.table.get("engine", highest(rs["tile_set"])))
+    defaults = {int(fx.table.get("seat", 0)), (highest(rs["tile_set"]) - engine) % max(n, 1)}
+    for starter in defaults:
+        table = {**fx.table, "starter": starter}
+        run, _ = _traced_run(dataclasses.replace(fx, table=table), rs, [exp], dict(values))
+        if {"starting_seat", "mexican_first_turn"} & set(run.read):
+            return False
+    return True
 
 
 def _same_rows(space: Space, value: str, rs: Ruleset, log: Log) -> bool:

@@ -32,7 +32,7 @@ from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.partition import Log, TracedRules, TracedRuleset
 from mtrain.reference.codec import state_to_json
 from mtrain.reference.deal import deal
-from mtrain.reference.engine import ENGINE, OVER, State, legal_actions, perform
+from mtrain.reference.engine import CHAIN, ENGINE, OVER, State, legal_actions, perform
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
 from mtrain.spec.distinguish.solve_deal import deal_view
@@ -97,24 +97,27 @@ class Reached:
     moves: int
 
 
-RoundRules = Callable[[], tuple[Rules, Callable[[], bool]]]
-"""The rules for one more round, and whether the round has yet read an option that the
-rule set tested plays its own way (then nothing from there on speaks about it)."""
-
-
-def round_rules(rs: Ruleset, plays: Ruleset) -> RoundRules:
-    """Rounds played under `plays`: `rs` itself, or for a rule set with options played its
-    own way, a known rule set standing in, each round traced."""
-    rules = Rules.of(plays)
+def speaks_for(rs: Ruleset, plays: Ruleset) -> Callable[[State], bool] | None:
+    """For a rule set with options played its own way: whether a table reached by the
+    stand-in `plays` speaks about it, i.e. whether its legal actions read none of those
+    options (an option counts only where its clause decides the table, not where it
+    decided the round's way there). The traced reference says which options the table's
+    legal actions read, as the scope checks do; the legal set itself stays the model's.
+    None: every table speaks."""
     unknown = frozenset(rs.unknown)
     if not unknown:
-        return lambda: (rules, lambda: False)
+        return None
+    rules = Rules.of(plays)
 
-    def traced() -> tuple[Rules, Callable[[], bool]]:
+    def speaks(st: State) -> bool:
+        if st.phase == CHAIN and "first_turn" in unknown:
+            return False  # the phase itself is the chain rule's (FIRST-1)
         log = Log()
-        view: Any = TracedRules(rules, TracedRuleset.wrap(plays, log), log)
-        return view, lambda: not unknown.isdisjoint(log.read)
-    return traced
+        probe = st.copy()
+        probe.rules = TracedRules(rules, TracedRuleset.wrap(plays, log), log)  # type: ignore[assignment]
+        legal_actions(probe)
+        return unknown.isdisjoint(log.read)
+    return speaks
 
 
 def stand_in_for(rs: Ruleset, space: Space | None = None) -> Ruleset | None:
@@ -131,13 +134,13 @@ def stand_in_for(rs: Ruleset, space: Space | None = None) -> Ruleset | None:
     return Ruleset(found.name, found.choices, rs.hand_table) if rs.custom_table else found
 
 
-def pick(kind: Kind, new_round: RoundRules, rng: random.Random,
-         tries: int = 20) -> Reached | None:
+def pick(kind: Kind, rules: Rules, rng: random.Random, tries: int = 20,
+         speaks: Callable[[State], bool] | None = None) -> Reached | None:
     """A state that shows `kind`, drawn evenly from the next random round that shows one
-    (a state with a choice to make before a forced move); None after `tries` rounds."""
+    (a state with a choice to make before a forced move) and, with `speaks`, that speaks
+    about the rule set tested; None after `tries` rounds."""
+    counts = [n for n, _ in rules.ruleset.hand_table]
     for _ in range(tries):
-        rules, tainted = new_round()
-        counts = [n for n, _ in rules.ruleset.hand_table]
         st = deal(rules, rng.choice(counts), rng.randint(1, rules.rounds),
                   seed=rng.randrange(1 << 30))
         kept: list[Reached | None] = [None, None]  # [a forced move, a choice]
@@ -145,8 +148,6 @@ def pick(kind: Kind, new_round: RoundRules, rng: random.Random,
         moves = 0
         while st.phase != OVER:
             actions = legal_actions(st)
-            if tainted():  # the rounds so far say nothing about an unknown rule
-                break
             if st.phase != ENGINE and kind.shows(st):
                 tier = int(len(actions) > 1)
                 seen[tier] += 1
@@ -154,8 +155,9 @@ def pick(kind: Kind, new_round: RoundRules, rng: random.Random,
                     kept[tier] = Reached(st.copy(), moves)
             perform(st, actions[rng.randrange(len(actions))])
             moves += 1
-        if kept[1] is not None or kept[0] is not None:
-            return kept[1] or kept[0]
+        for found in (kept[1], kept[0]):
+            if found is not None and (speaks is None or speaks(found.state)):
+                return found
     return None
 
 
@@ -167,8 +169,9 @@ def table_of(st: State) -> dict[str, Any]:
     out: dict[str, Any] = {"engine": sj["engine"]}
     if sj["seat"]:
         out["seat"] = sj["seat"]
-    if sj["starter"] != sj["seat"]:
-        out["starter"] = sj["starter"]
+    # always written: the default (the mover, or the rotation's seat) is the starting-seat
+    # rule's, and a table of play has its own
+    out["starter"] = sj["starter"]
     if sj["phase"] != "start":
         out["phase"] = sj["phase"]
     out["hands"] = {s: list(h) for s, h in enumerate(sj["hands"])}
@@ -210,7 +213,7 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
     plays = stand_in_for(rs) if count > 0 else None
     if plays is None:
         return []
-    new_round = round_rules(rs, plays)
+    rules, speaks = Rules.of(plays), speaks_for(rs, plays)
     scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
     out: list[Fixture] = []
     # the deals take a share, as many as the table has rows; the kinds share the rest
@@ -224,7 +227,7 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
             continue
         rng = random.Random(f"{seed}:{rs.name}:{kind.name}")
         for fid in ids[:ids.index(keep[-1]) + 1]:
-            reached = pick(kind, new_round, rng)
+            reached = pick(kind, rules, rng, speaks=speaks)
             if reached is None:
                 break
             if fid in keep:

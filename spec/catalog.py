@@ -392,7 +392,7 @@ class Catalog:
         elif overlays:
             raise doc.error(("overlays",), "overlays need a base to apply to")
         table: tuple[tuple[int, int], ...] | None = None
-        for option, value in d["options"].items():
+        for option, value in (d.get("options") or {}).items():
             if option not in self.options:
                 errors.append(doc.error(("options", option), f"unknown option {option!r}; "
                                         f"known: {', '.join(self.options)}"))
@@ -422,6 +422,10 @@ class Catalog:
         if values["hand_sizes"] == OTHER:
             raise doc.error(("options", "hand_sizes"), "hand_sizes cannot be `other`: give "
                             "the table (players: tiles)")
+        if values["tile_set"] == OTHER:  # SET-1: every tile, pip and round follows from it
+            raise doc.error(("options", "tile_set"), "tile_set cannot be `other`: name the "
+                            "set played (" + ", ".join(self.options["tile_set"].values)
+                            + ")")
         if table is None and values["hand_sizes"] != CUSTOM:
             table = self.options["hand_sizes"].values[values["hand_sizes"]].table
         return self._finish(name, values, setters, overlays, table)

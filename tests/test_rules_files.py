@@ -65,6 +65,7 @@ def test_a_table_equal_to_a_named_one_takes_its_name(tmp_path: Path) -> None:
     ("base: pagat\noptions:\n  first_turn: single\n   bad: indent\n", 4, ""),
     ("options:\n  first_turn: single\n", 1, "must give every option"),
     ("base: nope\noptions: {}\n", 1, "unknown base variant 'nope'"),
+    ("base: pagat\noptions:\n  tile_set: other\n", 3, "tile_set cannot be `other`"),
 ])
 def test_a_bad_rules_file_gets_one_error_with_its_line(tmp_path: Path, text: str, line: int,
                                                        message: str) -> None:

@@ -1,0 +1,64 @@
+"""How much of the suite an engine with rules of its own still gets (issue 21).
+
+An option played `other` makes not applicable only the entries its clause decides, so
+each option alone leaves at least 80 % of what pagat runs, and four at once (the markers,
+the follow-up, the order of doubles, the draw) at least 700 results; the situations
+from play stay, except the tables whose legal actions read the option.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mtrain.cli import main
+from mtrain.conformance.situations import situations
+from mtrain.spec.catalog import catalog
+from mtrain.spec.ruleset import OTHER, Ruleset
+
+OPTIONS = [o for o in catalog().options if o not in ("tile_set", "hand_sizes")]
+FOUR = ("marker_removal", "follow_up", "double_order", "draw_rule")
+
+
+def ran(tmp_path: Path, other: tuple[str, ...]) -> int:
+    rules = tmp_path / f"{'-'.join(other) or 'base'}.yaml"
+    lines = "".join(f"  {o}: other\n" for o in other)
+    body = f"options:\n{lines}" if other else ""  # `options` may be left out
+    rules.write_text(f"name: own\nbase: pagat\n{body}", encoding="utf-8")
+    out = tmp_path / "report.json"
+    assert main(["conform", "--rules", str(rules), "--format", "json",
+                 "--output", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["summary"].get("fail", 0) == 0  # the reference plays every known rule
+    return int(report["ran"])
+
+
+@pytest.mark.slow
+def test_one_option_of_ones_own_leaves_most_of_the_suite(tmp_path: Path) -> None:
+    base = ran(tmp_path, ())
+    assert base >= 900
+    shares = {o: ran(tmp_path, (o,)) / base for o in OPTIONS}
+    assert min(shares.values()) >= 0.8, shares
+    assert ran(tmp_path, FOUR) >= 700
+
+
+def test_situations_stay_where_the_option_does_not_decide_the_table() -> None:
+    pagat = catalog().ruleset("pagat")
+    unknown = ("engine_procedure", "first_turn")
+    mine = Ruleset("own", tuple((o, OTHER if o in unknown else v) for o, v in pagat.choices),
+                   pagat.hand_table)
+    made = situations(mine, 70)
+    tables = [fx.table for fx in made if fx.table is not None]
+    assert len(tables) >= 45  # of 60: the kind "first turns to come" mostly goes
+    # a mover on its first turn plays by the first-turn rule: no such table speaks
+    assert not [t for t in tables if int(t.get("seat", 0)) in _first(t)]
+    assert not [fx for fx in made if fx.deal is not None]  # every deal reads the procedure
+
+
+def _first(table: dict[str, object]) -> list[int]:
+    first = table.get("first_turns", [])
+    if first == "all":
+        return list(range(len(table["hands"])))  # type: ignore[arg-type]
+    return [int(s) for s in first]  # type: ignore[attr-defined]
