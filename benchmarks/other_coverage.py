@@ -63,7 +63,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="the four options declared other together")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    options = args.options.split(",") if args.options else list(catalog().options)
+    # the tile set and the hand table cannot be `other` (a rule-set file names the set and
+    # gives its table): they are left out unless asked for
+    options = args.options.split(",") if args.options else [
+        o for o in catalog().options if o not in ("tile_set", "hand_sizes")]
     four = tuple(args.four.split(","))
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
