@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from mtrain.conformance import fuzz as F
-from mtrain.conformance.adapter import JSON, ReferenceImplementation, ruleset_json
+from mtrain.conformance.adapter import JSON, ReferenceImplementation, Refused, ruleset_json
 from mtrain.conformance.conform import SkipEntry
 from mtrain.conformance.fixture import load_file
 from mtrain.conformance.lint import lint
@@ -20,7 +20,7 @@ from mtrain.conformance.mutants import mutant
 from mtrain.conformance.process import NotApplicable
 from mtrain.conformance.runner import run_fixture, run_one
 from mtrain.conformance.serve import FixedRules
-from mtrain.reference import codec
+from mtrain.reference import codec, engine
 from mtrain.reference.deal import deal
 from mtrain.reference.engine import OVER, engine_number, legal_actions, perform
 from mtrain.spec.catalog import catalog
@@ -464,3 +464,26 @@ def test_adapter_reproducer_runs_under_conform(tmp_path: Path,
     for file in files:
         assert main(["conform", "--fixtures", str(file), "--adapter", spec]) == 1
         assert main(["conform", "--fixtures", str(file)]) == 0
+
+
+class CitesTheLast(ReferenceImplementation):
+    """The reference, naming the last clause that refuses an action instead of the first."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        try:
+            return super().apply(ruleset, state, action)
+        except Refused as e:
+            st = self.state(ruleset, state)
+            try:
+                act = codec.action_from_json(st, action)
+            except codec.StateError:
+                raise e from None
+            every = engine.refusals(st, act)
+            raise Refused(every[-1].message, every[-1].clause) from None
+
+
+def test_a_refusal_naming_another_refusing_clause_is_no_finding(tmp_path: Path) -> None:
+    # where several clauses refuse an action, each is a right answer (docs/protocol.md)
+    target = F.Target.of(CitesTheLast(), "cites-the-last")
+    report = F.fuzz(target, ["pagat", "puremco"], 8, 0, out=tmp_path, shrink_seconds=0)
+    assert report.games >= 8 and report.groups == []

@@ -38,7 +38,16 @@ from mtrain.conformance.fuzz.tables import written
 from mtrain.conformance.process import HarnessError, NotApplicable
 from mtrain.conformance.runner import compare_field, compare_result, state_view
 from mtrain.reference import codec
-from mtrain.reference.engine import ENGINE, OVER, Action, State, duties, legal_actions, refusal
+from mtrain.reference.engine import (
+    ENGINE,
+    OVER,
+    Action,
+    State,
+    duties,
+    legal_actions,
+    refusal,
+    refusals,
+)
 from mtrain.reference.rules import FOLLOW_ANYWHERE, FOLLOW_RESTRICTED
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
@@ -273,25 +282,41 @@ def forbidding(ctx: Context, st: State, text: str) -> str:
     return refusal(st, act).clause
 
 
-def compare_refusal(ctx: Context, st: State, text: str, want: str, accepted: bool,
-                    clause: str | None, error: BaseException | None) -> list[Disagreement]:
-    """`text` is refused by the reference under clause `want`; the implementation accepted
-    it, refused it naming `clause`, or failed with `error`."""
-    expect = {"refused": {text: want}}
-    clauses = (want,)
+def compare_refusal(ctx: Context, st: State, text: str, want: Sequence[str],
+                    accepted: bool, clause: str | None,
+                    error: BaseException | None) -> list[Disagreement]:
+    """`text` is refused by the reference under the clauses `want` (every clause that
+    refuses it, the one the reference cites first); the implementation accepted it,
+    refused it naming `clause`, or failed with `error`. Naming any of `want` agrees: where
+    several rules forbid an action, each is a right answer (docs/protocol.md)."""
+    expect = {"refused": {text: want[0] if len(want) == 1 else list(want)}}
+    clauses = tuple(want)
     if error is not None:
         sig, message = failure("apply", error)
         return [Disagreement(sig, (message,), expect, (), clauses)]
     kind = _kind(text)
     if accepted:
-        return [Disagreement(f"allows {kind} ({want})",
-                             (f"`{text}` was accepted; the reference refuses it ({want})",),
+        return [Disagreement(f"allows {kind} ({want[0]})",
+                             (f"`{text}` was accepted; the reference refuses it ({want[0]})",),
                              expect, (), clauses)]
-    if clause is None or clause == want:
+    if clause is None or clause in want:
         return []
-    return [Disagreement(f"refuses {kind} citing {clause}, not {want}",
-                         (f"`{text}` refused by {clause}, the reference says {want}",),
+    named = " or ".join(want)  # the signature names the first, so one bug is one group
+    return [Disagreement(f"refuses {kind} citing {clause}, not {want[0]}",
+                         (f"`{text}` refused by {clause}; the rules refuse it by {named}",),
                          expect, (), clauses)]
+
+
+def refusing(ctx: Context, st: State, text: str) -> tuple[str, ...]:
+    """Every clause by which the reference refuses the action `text` in `st`, the one it
+    cites first."""
+    try:
+        act = codec.action_from_json(st, action_json(text, ctx.max_pip))
+    except codec.StateError as e:
+        return (e.clause or "TURN-7",)
+    except FixtureError:
+        return ("TURN-7",)
+    return tuple(r.clause for r in refusals(st, act))
 
 
 def compare_apply(ctx: Context, st: State, text: str, want: JSON, got: Any,
@@ -461,8 +486,8 @@ class Judge:
         except Refused as e:
             if probe.kind != "refused":
                 return None
-            want = e.clause or "TURN-7"
-            if probe.clause is not None and want != probe.clause:
+            want = refusing(ctx, st, probe.action) if e.clause else ("TURN-7",)
+            if probe.clause is not None and probe.clause not in want:
                 return None  # refused for another reason than the one being chased
             return self._refusal(ctx, st, got_state, probe.action, want)
         if probe.kind == "refused":
@@ -483,7 +508,7 @@ class Judge:
         return compare_winners(ctx, probe.action, self.ref.winners(rj, after), seats, error)
 
     def _refusal(self, ctx: Context, st: State, state: JSON, text: str,
-                 want: str) -> list[Disagreement]:
+                 want: Sequence[str]) -> list[Disagreement]:
         accepted, clause, error = False, None, None
         try:
             self.impl.apply(ctx.rj, state, action_json(text, ctx.max_pip))

@@ -67,7 +67,7 @@ from mtrain.reference.engine import (
     engine_number,
     legal_actions,
     perform,
-    refusal,
+    refusals,
 )
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
@@ -480,13 +480,14 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
         if found and error is None and type(answer) is list:
             listed = {action_text(a) for a in answer if isinstance(a, dict)}
     for bad, bad_json in zip(bads, bads_json, strict=True):
-        clause = refusal(st, bad, legal).clause
+        wants = tuple(r.clause for r in refusals(st, bad, legal))  # any of them is right
+        clause = wants[0]
         accepted, named, error = False, None, None
         try:
             ask.apply(ctx, bad_json)
             accepted = True
         except Refused as e:
-            if e.clause is None or e.clause == clause or listed is not None:
+            if e.clause is None or e.clause in wants or listed is not None:
                 continue  # agreed, or refused as its own (wrong) view of the table has it
             named = e.clause
         except NotApplicable:
@@ -496,7 +497,7 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
         text = action_text(bad_json)
         if accepted and listed is not None and text in listed:
             continue  # accepted, as its legal answer said: that finding is recorded
-        res.record(compare_refusal(ctx, st, text, clause, accepted, named, error),
+        res.record(compare_refusal(ctx, st, text, wants, accepted, named, error),
                    pos.probe("refused", text, clause), round_no, step, n)
         if _fatal(error):
             return False
