@@ -171,6 +171,8 @@ class Docs(ReportPages):
             "which fixtures catch each |",
             "| [Versioning](versioning.md) | the suite and protocol versions; what stays "
             "stable |",
+            "| [Architecture](architecture.md) | the layers, and where each rule's meaning "
+            "lives |",
             "",
             "The pictures draw the table as a player sees it: the engine at the hub, every "
             "train a line of tiles with its owner and marker, open doubles crosswise and "
