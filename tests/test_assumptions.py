@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 import z3
 
-from mtrain.reference.explore import small_rules
 from mtrain.spec.catalog import catalog
 from mtrain.spec.model.transitions import Model, Sym
 from mtrain.spec.proofs import assumptions as A
@@ -31,7 +30,7 @@ EXPECTED = {n: "sat" if n == "deal" else "unsat" for n in LEMMAS}
 
 
 def _small(name: str, players: int = 2) -> Model:
-    return Model(small_rules(CAT.ruleset(name), 3, {players: 1}), players, hand=1)
+    return Model(CAT.ruleset(name), players, hand=1, max_pip=3)
 
 
 def test_every_assumption_holds_on_the_shipped_models() -> None:
@@ -152,7 +151,8 @@ def test_the_start_tests_are_abstracted_only_where_asked() -> None:
 
 def test_full_check_plans_one_job_per_shipped_rule_set_printed_after_the_proofs() -> None:
     from mtrain.conformance.speccheck import run as check
-    from mtrain.reference.explore import distinct_in_play, shipped_names
+    from mtrain.reference.explore import shipped_names
+    from mtrain.spec.model.alike import distinct_in_play
 
     quick, quick_order = check.plan_jobs(False, None)
     assert all(fn is not check.job_shipped_assumptions for fn, _ in quick)

@@ -92,7 +92,7 @@ def test_witness_fixtures_pass_the_reference_and_lint() -> None:
 
 def test_round_model_proofs(tmp_path: Path) -> None:
     """pagat on a double-3 set (puremco: `mtrain check`), with every query dumped."""
-    model = Model(small_rules(CAT.ruleset("pagat"), 3, {2: 3}), 2, 3)
+    model = Model(CAT.ruleset("pagat"), 2, 3, max_pip=3)
     rep = prove(model, "pagat", Prover(tmp_path))
     assert rep.ok, [q.to_json() for q in rep.queries if not q.ok]
     names = {q.name.split(":", 1)[1] for q in rep.queries}
@@ -111,7 +111,7 @@ def test_model_matches_the_engine_and_notices_a_different_rule() -> None:
     rule set (here: the follow-up anywhere instead of on the double) disagrees where the
     two rule sets differ."""
     rs, other_rs = CAT.ruleset("pagat+wikipedia-doubles"), CAT.ruleset("pagat")
-    rules, other_rules = small_rules(rs, 3, {3: 2}), small_rules(other_rs, 3, {3: 2})
+    other_rules = small_rules(other_rs, 3, {3: 2})  # the engine's flags of the other rule set
     states: list[Any] = []
     differ: list[Any] = []
 
@@ -125,9 +125,9 @@ def test_model_matches_the_engine_and_notices_a_different_rule() -> None:
     explore_size(rs, Size(3, 3, 2, 20), visit=visit)
     assert differ
     random.Random(1).shuffle(states)
-    same = Model(rules, 3, 2)
+    same = Model(rs, 3, 2, max_pip=3)
     assert compare_states(same, states[:30] + differ[:5]) == []
-    other = Model(other_rules, 3, 2)
+    other = Model(other_rs, 3, 2, max_pip=3)
     assert len(compare_states(other, differ[:5])) == len(differ[:5])
 
 
@@ -164,7 +164,7 @@ def test_model_blocked_test_matches_the_engine(name: str) -> None:
                        {"tiles": []}], "mexican": {"tiles": []}, "open_doubles": [0],
             "turn_doubles": [], "drawn": None, "first_turns": [2], "passes": 0,
             "scores": [0, 0, 0], "outs": [0, 0, 0], "result": None}))
-    model = Model(rules, 3)
+    model = Model(rs, 3, max_pip=3)
     s = model.state("c")
     blocked = model.blocked(s)
     verdicts = set()

@@ -18,8 +18,7 @@ from mtrain import cli
 from mtrain.conformance.crosscheck import round_effects as RE
 from mtrain.conformance.speccheck import run as check
 from mtrain.reference import engine as E
-from mtrain.reference.explore import Size, explore_size, small_rules
-from mtrain.reference.rules import Rules
+from mtrain.reference.explore import Size, explore_size
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
 from mtrain.spec.model.transitions import Model
@@ -34,7 +33,7 @@ def small_states(name: str, n: int = 3, players: int = 2, hand: int = 3,
     states: list[E.State] = []
     explore_size(rs, Size(n, players, hand, 3), visit=lambda s, a, t: states.append(t))
     random.Random(2).shuffle(states)
-    return Model(small_rules(rs, n, {players: hand}), players, hand), states[:count]
+    return Model(rs, players, hand, max_pip=n), states[:count]
 
 
 @pytest.mark.parametrize("symbolic", [True, False])
@@ -47,7 +46,7 @@ def test_the_engine_agrees_with_the_model_on_small_games(symbolic: bool) -> None
 
 def test_the_engine_agrees_with_the_model_on_full_size_rounds() -> None:
     for name in ("puremco-d9", "pagat"):
-        rep = RE.game_effects(Rules.of(CAT.ruleset(name)), 120)
+        rep = RE.game_effects(CAT.ruleset(name), 120)
         assert rep.differences == [] and rep.actions > 120
 
 

@@ -10,7 +10,6 @@ import pytest
 from mtrain.conformance.crosscheck.legal_sets import compare_ruleset, compare_state, z3_search
 from mtrain.conformance.speccheck import run as check
 from mtrain.reference import engine as E
-from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
 from mtrain.spec.model import decisions as D
 
@@ -72,7 +71,7 @@ def test_blocked_from_the_text_of_end_2_and_end_3() -> None:
 
 @pytest.mark.parametrize("name", ["pagat", "puremco", "puremco-d9"])
 def test_engine_equals_the_model_on_random_games(name: str) -> None:
-    rep = compare_ruleset(name, Rules.of(CAT.ruleset(name)), 150)
+    rep = compare_ruleset(name, CAT.ruleset(name), 150)
     assert rep.differences == []
     assert rep.states == 150 and rep.actions > 150 and rep.ends > 0
 
@@ -96,7 +95,7 @@ def _too_early(state: E.State) -> bool:
 def test_a_mutated_end_2_fails_the_check_naming_it(monkeypatch: pytest.MonkeyPatch,
                                                     mutant: Any) -> None:
     monkeypatch.setattr(E, "nobody_can_ever_play", mutant)
-    rep = compare_ruleset("puremco", Rules.of(CAT.ruleset("puremco")), 200)
+    rep = compare_ruleset("puremco", CAT.ruleset("puremco"), 200)
     assert rep.differences
     assert {d.clause for d in rep.differences} == {"END-2"}
     assert "puremco: END-2:" in rep.differences[0].message()
@@ -129,8 +128,7 @@ def test_z3_search_meets_every_path_and_catches_a_wrong_clause(
     train can never be refused by TRAIN-4 (TRAIN-4: a player may play on their own train);
     the engine agrees on every table z3 finds. An engine that names TRAIN-4 where MARK-1
     permits is caught on the table of that path."""
-    rules = Rules.of(CAT.ruleset("pagat"))
-    paths = {(p.action, p.legal, p.clause): p for p in z3_search("pagat", rules)}
+    paths = {(p.action, p.legal, p.clause): p for p in z3_search("pagat", CAT.ruleset("pagat"))}
     assert paths[("play on other", True, "MARK-1")].answer == "sat"
     assert paths[("play on own", False, "TRAIN-4")].answer == "unsat"
     assert all(not p.differences for p in paths.values())

@@ -8,7 +8,6 @@ import pytest
 
 from mtrain.conformance.crosscheck.legal_sets import compare_ruleset
 from mtrain.reference import engine as E
-from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
 from mtrain.spec.model import legality as L
 from mtrain.spec.proofs import parametric
@@ -64,6 +63,6 @@ def test_a_round_that_never_blocks_breaks_the_rank(monkeypatch: pytest.MonkeyPat
     """END-2 mutated to never end a round: passes go on with nobody able to play, the rank
     stops falling, and the comparison names END-2."""
     monkeypatch.setattr(E, "nobody_can_ever_play", lambda state: False)
-    rep = compare_ruleset("puremco-d9", Rules.of(CAT.ruleset("puremco-d9")), 400)
+    rep = compare_ruleset("puremco-d9", CAT.ruleset("puremco-d9"), 400)
     assert rep.differences and {d.clause for d in rep.differences} == {"END-2"}
     assert any("the rank goes from" in d.what for d in rep.differences)

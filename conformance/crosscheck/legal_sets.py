@@ -1,9 +1,9 @@
 """The reference engine against the model, on states of random full-size games.
 
 For every rule set (each shipped variant and each variant with one overlay that composes:
-`reference.explore.rule_set_names`), random rounds on the rule set's own set (double-12 or
-double-9), every player count it allows, rounds 1 to N+1, are played with the engine, and
-on every state met:
+`reference.explore.rule_set_names`), the random rounds of the driver (driver.py: on the
+rule set's own set, every player count it allows, rounds 1 to N+1) are played with the
+engine, and on every state met:
 
 * the legal actions: spec/model/legality.py's set equals `engine.legal_actions`;
 * the clauses: for every legal action the model's permitting clause equals
@@ -21,20 +21,21 @@ A difference is a finding naming the clause, the rule set and the state (canonic
 from __future__ import annotations
 
 import json
-import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mtrain.conformance.crosscheck.driver import random_rounds
 from mtrain.reference import engine as E
 from mtrain.reference.codec import state_to_json
-from mtrain.reference.deal import deal
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.model import decisions as D
 from mtrain.spec.model import legality as L
+from mtrain.spec.model.alike import play_key
 from mtrain.spec.proofs import parametric as P
+from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.tilesets import highest
 
 DEFAULT_STATES = 60
@@ -171,38 +172,26 @@ def _rank_step(name: str, s: E.State, a: E.Action, t: E.State,
                        f"from {r1} to {r2}, not down (spec/proofs/parametric.py)", sj)]
 
 
-def compare_ruleset(name: str, rules: Rules, states: int, seed: int = 0) -> Comparison:
-    """`states` states of random rounds under `rules` against the model."""
-    options = dict(rules.ruleset.items())
-    rng = random.Random(seed)
-    counts = rules.ruleset.player_counts
+def compare_ruleset(name: str, rs: Ruleset, states: int, seed: int = 0) -> Comparison:
+    """`states` states of random rounds under `rs` (the driver's) against the model."""
+    options = dict(rs.items())
     rep = Comparison(name)
     t0 = time.perf_counter()
-    index = 0
-    while rep.states < states:
-        players = counts[index % len(counts)]
-        round_no = 1 + (index // len(counts)) % rules.rounds
-        state = deal(rules, players, round_no, seed=seed * 7919 + index)
-        index += 1
-        while rep.states < states:
-            n, end, diffs = compare_state(name, state, options)
-            rep.states += 1
-            rep.actions += n
-            rep.ends += end > 0
-            rep.blocked += end == 2
-            rep.differences += diffs
-            if len(rep.differences) >= 20:
-                rep.seconds = time.perf_counter() - t0
-                return rep
-            actions = E.legal_actions(state)
-            if not actions:
-                break
-            before = state
-            state = state.copy()
-            action = actions[rng.randrange(len(actions))]
-            E.perform(state, action)
-            rep.differences += _rank_step(name, before, action, state, options)
-            rep.ranked += before.phase not in (E.ENGINE, E.OVER) and state.phase not in (
+    for step in random_rounds(rs, seed):
+        if rep.states >= states:
+            break
+        n, end, diffs = compare_state(name, step.state, options)
+        rep.states += 1
+        rep.actions += n
+        rep.ends += end > 0
+        rep.blocked += end == 2
+        rep.differences += diffs
+        if len(rep.differences) >= 20:
+            break
+        before, action, after = step.state, step.action, step.after
+        if action is not None and after is not None:
+            rep.differences += _rank_step(name, before, action, after, options)
+            rep.ranked += before.phase not in (E.ENGINE, E.OVER) and after.phase not in (
                 E.ENGINE, E.OVER)
     rep.seconds = time.perf_counter() - t0
     return rep
@@ -211,24 +200,24 @@ def compare_ruleset(name: str, rules: Rules, states: int, seed: int = 0) -> Comp
 def compare_all(states: int, names: Sequence[str] | None = None,
                 seed: int = 0) -> list[Comparison]:
     """Every rule set; one that plays the very same games as an earlier one (the same
-    flags but scoring, the same hand sizes and set: the random rounds are identical, and
-    scores are no part of the comparison) is reported with the earlier one's numbers."""
-    from mtrain.reference.explore import fingerprint, rule_set_names
+    option values but scoring, the same hand sizes and set: the random rounds are
+    identical, and scores are no part of the comparison) is reported with the earlier
+    one's numbers."""
+    from mtrain.reference.explore import rule_set_names
     from mtrain.spec.catalog import catalog
 
     cat = catalog()
     out: list[Comparison] = []
     seen: dict[Any, Comparison] = {}
     for n in names if names is not None else rule_set_names():
-        rules = Rules.of(cat.ruleset(n))
-        key = (fingerprint(rules, scoring=False), tuple(sorted(rules.hand_table.items())),
-               rules.max_pip)
+        rs = cat.ruleset(n)
+        key = play_key(rs, sized=True)
         if key in seen:
             twin = seen[key]
             out.append(Comparison(n, twin.states, twin.actions, twin.ends, twin.blocked,
                                   twin.ranked, 0.0, [], same_as=twin.ruleset))
             continue
-        seen[key] = rep = compare_ruleset(n, rules, states, seed)
+        seen[key] = rep = compare_ruleset(n, rs, states, seed)
         out.append(rep)
     return out
 
@@ -277,7 +266,7 @@ def _targets(v: Any, o: Any) -> list[tuple[str, bool, str, Any]]:
     return [t for t in out if t[3] is not False]
 
 
-def z3_search(name: str, rules: Rules) -> list[PathResult]:
+def z3_search(name: str, rs: Ruleset) -> list[PathResult]:
     """For every decision path of the model (which clause permits or refuses a play of a
     held tile on each train role, a draw, a pass, an end-chain), z3 looks for a well-formed
     situation with 4 players on the rule set's set (numbers 0..9, up to 3 tiles in the
@@ -289,7 +278,7 @@ def z3_search(name: str, rules: Rules) -> list[PathResult]:
     from mtrain.spec.distinguish import realise, wide_top
     from mtrain.spec.notation import table_state
 
-    rs = rules.ruleset
+    rules = Rules.of(rs)
     options = dict(rs.items())
     top = highest(options["tile_set"])
     out: list[PathResult] = []
@@ -307,7 +296,7 @@ def z3_search(name: str, rules: Rules) -> list[PathResult]:
         out.append(res)
         t0 = time.perf_counter()
         solver.push()
-        solver.add(L._z(cond, ctx))
+        solver.add(L.as_term(cond, ctx))
         r = solver.check()
         model = solver.model() if r == z3.sat else None
         solver.pop()

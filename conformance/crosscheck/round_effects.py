@@ -30,6 +30,7 @@ from mtrain.spec.model.transitions import (
     ProofError,
     Sym,
 )
+from mtrain.spec.ruleset import Ruleset
 
 
 def engine_values(model: Model, state: Any) -> dict[str, Any]:
@@ -142,10 +143,10 @@ def action_label(model: Model, a: Any) -> str:
     return f"play {T.name(a.tile)} on {'mexican' if a.train == model.mex else a.train}"
 
 
-def _phase_clause(rules: Any, values: Sequence[int]) -> str:
+def _phase_clause(model: Model, values: Sequence[int]) -> str:
     """The clause that puts a round in each phase, most specific first."""
     if OVER in values:
-        return "END-1" if DOMINO in values else _end_clause(rules)
+        return "END-1" if DOMINO in values else _end_clause(model)
     if CHAIN in values:
         return "FIRST-1"
     if FOLLOW in values:
@@ -153,8 +154,8 @@ def _phase_clause(rules: Any, values: Sequence[int]) -> str:
     return "TURN-6"
 
 
-def _end_clause(rules: Any) -> str:
-    return "END-3" if rules.passes_end_round else "END-2"
+def _end_clause(model: Model) -> str:
+    return "END-3" if model.is_("blocked_round", "full-round-of-passes") else "END-2"
 
 
 def field_clause(model: Model, state: Any, kind: str, name: str,
@@ -163,20 +164,19 @@ def field_clause(model: Model, state: Any, kind: str, name: str,
     play: on `train`) in `state` (an engine state before it); `values`: the engine's and
     the model's values."""
     from mtrain.reference import engine as E
-    from mtrain.reference.rules import MARKER_ANYONE_ON, MARKER_OWNER_OWN
 
-    rules = model.rules
     engine_phase = state.phase == E.ENGINE
     if name in ("phase", "res"):  # both as the model's codes
         if engine_phase:
             return "ENG-4"
         if name == "phase":
-            return _phase_clause(rules, values)
-        return ("END-1" if DOMINO in values else _end_clause(rules) if BLOCKED in values
+            return _phase_clause(model, values)
+        return ("END-1" if DOMINO in values else _end_clause(model) if BLOCKED in values
                 else "TURN-6")
     if name in ("seat", "starter"):
         if engine_phase and state.boneyard[0] == T.DOUBLE[state.engine]:
-            return "SEAT-2" if rules.engine_holder_starts else "SEAT-3"  # placed: who starts
+            # placed: who starts
+            return "SEAT-2" if model.is_("starting_seat", "engine-holder") else "SEAT-3"
         return "ENG-4" if engine_phase else "SEAT-1"
     if name == "first":
         return "FIRST-6"
@@ -184,8 +184,8 @@ def field_clause(model: Model, state: Any, kind: str, name: str,
         return "END-3"
     if kind == "play":
         if name == "marker":
-            return ("MARK-3" if rules.marker_rule == MARKER_OWNER_OWN else "MARK-4"
-                    if rules.marker_rule == MARKER_ANYONE_ON else "MARK-5")
+            return ("MARK-3" if model.is_("marker_removal", "owner-plays-own") else "MARK-4"
+                    if model.is_("marker_removal", "anyone-plays-on") else "MARK-5")
         if name in ("open doubles", "turn doubles"):  # covered (one tile), or laid
             return "TRAIN-3" if train in state.open_doubles else "DBL-1"
         return "TURN-3" if name == "drawn" else "TRAIN-2"
@@ -312,28 +312,23 @@ GAME_STATES = 150
 """States of random full-size rounds per rule set in the default run (`--full`: more)."""
 
 
-def game_effects(rules: Any, states: int, seed: int = 0,
+def game_effects(rs: Ruleset, states: int, seed: int = 0,
                  report: EffectReport | None = None) -> EffectReport:
-    """`compare_effects` on `states` states of random rounds on the rule set's own set,
-    every player count it allows in turn, rounds 1, 2, ... (each round its own model:
-    the engine number and the first seat change)."""
-    import random
-
-    from mtrain.reference import engine as E
-    from mtrain.reference.deal import deal
+    """`compare_effects` on `states` states of the driver's random rounds under `rs` (the
+    rounds' last states aside: no action leaves them), each round its own model (the
+    engine number and the first seat change)."""
+    from mtrain.conformance.crosscheck.driver import random_rounds
 
     rep = report if report is not None else EffectReport()
-    rng = random.Random(seed)
-    counts = rules.ruleset.player_counts
     stop = rep.states + states
-    index = 0
-    while rep.states < stop:
-        players = counts[index % len(counts)]
-        round_no = 1 + (index // len(counts)) % rules.rounds
-        state = deal(rules, players, round_no, seed=seed * 7919 + index)
-        model = Model(rules, players, round_no=round_no)
-        index += 1
-        while rep.states < stop and state.phase != E.OVER:
-            compare_effects(model, [state], rep)
-            E.perform(state, rng.choice(E.legal_actions(state)))
+    model, game = None, None
+    for step in random_rounds(rs, seed):
+        if rep.states >= stop:
+            break
+        if step.action is None:
+            continue
+        if step.game is not game:
+            game, model = step.game, step.game.model()
+        assert model is not None
+        compare_effects(model, [step.state], rep)
     return rep

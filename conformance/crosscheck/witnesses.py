@@ -13,9 +13,10 @@ For every clause with a firing condition and every shipped variant it applies to
 for a clause no shipped variant uses, every variant with one overlay that makes it
 apply), `search` looks for a witness, cheapest first:
 
-1. random play of the real engine on the rule set's own set (any of spec/data/options.yaml);
-2. the small-game exploration (reference/explore.py): every state of sampled deals of a
-   double-3 set;
+1. random play of the real engine on the rule set's own set (any of spec/data/options.yaml):
+   the random rounds of driver.py;
+2. the small-game exploration (driver.py, reference/explore.py): every state of sampled
+   deals of a double-3 set;
 3. the abstract z3 model (spec/model/transitions.py): a well-formed state (one that satisfies
    the proved inductive invariant) where the clause's z3 condition holds, or unsat: the
    clause is *dead* under that rule set, with the reason.
@@ -32,7 +33,6 @@ found by the engine and by bounded model checking on the abstract model.
 from __future__ import annotations
 
 import dataclasses
-import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -40,9 +40,10 @@ from typing import Any, Final
 
 import z3
 
+from mtrain.conformance.crosscheck.driver import explore_small, random_rounds
 from mtrain.reference import engine as E
 from mtrain.reference.engine import Action, State
-from mtrain.reference.explore import Size, action_text, explore_size, small_rules
+from mtrain.reference.explore import Size, action_text, small_rules
 from mtrain.reference.rules import FOLLOW_ANYWHERE, Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import Catalog, RulesetError, catalog
@@ -373,43 +374,27 @@ class ReachReport:
 # -- the search -------------------------------------------------------------------------
 
 
-def random_play(rules: Rules, want: set[str], found: dict[str, str], rounds: int,
+def random_play(rs: Ruleset, want: set[str], found: dict[str, str], rounds: int,
                 seed: int = 0) -> None:
-    """Random legal rounds on the rule set's own set, every player count, rounds 1..N+1;
-    records in `found` the first transition where each wanted clause fires."""
-    from mtrain.reference.deal import deal
-
-    rng = random.Random(seed)
-    counts = rules.ruleset.player_counts
-    for index in range(rounds):
-        if not want - found.keys():
+    """The driver's first `rounds` random rounds under `rs`; records in `found` the first
+    transition where each wanted clause fires."""
+    for step in random_rounds(rs, seed):
+        left = [FIRES[c] for c in want if c not in found]
+        if step.round_index >= rounds or not left:
             return
-        players = counts[index % len(counts)]
-        round_no = 1 + (index // len(counts)) % rules.rounds
-        state = deal(rules, players, round_no, seed=seed * 7919 + index)
-        step = 0
-        while True:
-            left = [FIRES[c] for c in want if c not in found]
-            if not left:
-                return
-            actions = E.legal_actions(state)
-            if not actions:
-                break
-            action = actions[rng.randrange(len(actions))]
-            nxt = state.copy()
-            E.perform(nxt, action)
-            for f in left:
-                if f.move(state, action, nxt):
-                    found[f.clause] = (f"random round {index} ({players} players, round "
-                                       f"{round_no}), action {step}: {action_text(state, action)}")
-            if nxt.phase == E.OVER:
-                break
-            state, step = nxt, step + 1
+        s, a, t = step.state, step.action, step.after
+        if a is None or t is None:
+            continue
+        for f in left:
+            if f.move(s, a, t):
+                found[f.clause] = (f"random round {step.round_index} ({step.game.players} "
+                                   f"players, round {step.game.round_no}), action "
+                                   f"{step.index}: {action_text(s, a)}")
 
 
 def small_games(rs: Ruleset, want: set[str], found: dict[str, str],
                 sizes: Sequence[Size]) -> None:
-    """Exploration of small games; records the first transition where each clause fires."""
+    """The driver's small games; records the first transition where each clause fires."""
     for size in sizes:
         if not want - found.keys():
             return
@@ -419,7 +404,7 @@ def small_games(rs: Ruleset, want: set[str], found: dict[str, str],
                 if FIRES[c].move(s, a, t):
                     found[c] = f"{size.label} game: {action_text(s, a)} in phase {s.phase}"
 
-        explore_size(rs, size, visit=visit)
+        explore_small(rs, size, visit)
 
 
 SMALL_SIZES: Final = (Size(3, 2, 3, 40), Size(3, 3, 2, 40), Size(4, 3, 3, 4))
@@ -437,10 +422,9 @@ def search(rounds: int = 150, sizes: Sequence[Size] = SMALL_SIZES,
         if chosen is not None and name not in chosen:
             continue
         rs = cat.ruleset(name)
-        rules = Rules.of(rs)
         want = set(clauses)
         found: dict[str, str] = {}
-        random_play(rules, want, found, rounds)
+        random_play(rs, want, found, rounds)
         for c in sorted(found):
             report.witnesses.append(Witness(c, name, "play", found[c]))
         got = dict(found)
@@ -495,8 +479,7 @@ def z3_witness(rs: Ruleset, clause: str, prover: Prover, log: list[QueryResult],
     Dead when ``Inv and F`` is unsat, or when ``not F`` holds at every deal and is
     inductive relative to the (proved) invariant: ``Inv and not F and T => not F'``.
     """
-    rules = small_rules(rs, max_pip, {players: hand})
-    model = Model(rules, players, hand)
+    model = Model(rs, players, hand, max_pip=max_pip)
     s, s2 = model.state("s"), model.state("t")
     conds = _z3_fires(model, s)
     if clause not in conds:
@@ -618,8 +601,7 @@ def uncoverable(prover: Prover | None = None, full: bool = False,
     for name, quick, whole in cases:
         size = whole if full else quick
         rs = cat.ruleset(name)
-        rules = Rules.of(rs)
-        released = rules.release_uncoverable
+        released = rs["uncoverable_double"] == "released"
         target = released_play if released else uncoverable_blocked
         rep = UncoverableReport(name, "released" if released else "stays-open",
                                 "released-play" if released else "blocked-uncoverable", size)
@@ -634,7 +616,7 @@ def uncoverable(prover: Prover | None = None, full: bool = False,
                 if t.result is not None:
                     endings[t.result.end] = endings.get(t.result.end, 0) + 1
 
-        ex = explore_size(rs, rep.size, visit=visit, target=target)
+        ex = explore_small(rs, rep.size, visit, target)
         rep.endings_from_bound = endings
         rep.states = ex.states
         rep.engine_depth, rep.engine_deal, rep.engine_trace = (
@@ -651,8 +633,8 @@ def uncoverable(prover: Prover | None = None, full: bool = False,
             rep.problems.append("the engine found no trace to the target")
             out.append(rep)
             continue
-        small = small_rules(rs, size.max_pip, {size.players: size.hand})
-        model = Model(small, size.players, size.hand)
+        small = small_rules(rs, size.max_pip, {size.players: size.hand})  # the engine's
+        model = Model(rs, size.players, size.hand, max_pip=size.max_pip)
         from mtrain.spec.proofs.termination import bmc
 
         depths = range(1, rep.engine_depth + 1) if full else [rep.engine_depth]

@@ -23,10 +23,10 @@ def _models(models: Any) -> str:
 
 
 def rows() -> list[Row]:
+    from mtrain.conformance.crosscheck.driver import FULL_MODELS, QUICK_MODELS
     from mtrain.conformance.crosscheck.legal_sets import DEFAULT_STATES, FULL_STATES
     from mtrain.conformance.crosscheck.round_effects import GAME_STATES, SMALL_STATES
     from mtrain.conformance.crosscheck.witnesses import SMALL_SIZES, UNCOVERABLE_CASES
-    from mtrain.conformance.speccheck.run import FULL_MODELS, QUICK_MODELS
     from mtrain.reference.explore import FULL_SIZES, QUICK_SIZES
     from mtrain.spec.proofs.assumptions import FULL_SIZES as A_FULL
     from mtrain.spec.proofs.assumptions import SIZES as A_SIZES

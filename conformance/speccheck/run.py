@@ -52,7 +52,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -227,43 +226,22 @@ def job_explore(full: bool) -> dict[str, Any]:
         "games": [g.to_json() for g in games]}}}
 
 
-# which small models z3 proves things about: (max_pip, players, hand)
-QUICK_MODELS = ((3, 2, 3),)
-FULL_MODELS = ((3, 2, 3), (3, 3, 2), (4, 3, 3))
-
-
 def job_termination(full: bool, dump: str | None) -> dict[str, Any]:
+    from mtrain.conformance.crosscheck import driver
     from mtrain.conformance.crosscheck.round_effects import compare_states
-    from mtrain.reference.explore import (
-        Size,
-        distinct_in_play,
-        explore_size,
-        rule_set_names,
-        small_rules,
-    )
-    from mtrain.spec.catalog import catalog
-    from mtrain.spec.model.transitions import Model
     from mtrain.spec.proofs.termination import Prover, prove
 
     t0 = time.perf_counter()
-    cat = catalog()
     prover = Prover(dump)
-    names = rule_set_names() if full else list(cat.variants)
     reports, compared, problems = [], 0, []
     t_compare = 0.0
-    for name, rs in distinct_in_play(names):
-        for n, p, h in FULL_MODELS if full else QUICK_MODELS:
-            model = Model(small_rules(rs, n, {p: h}), p, h)
+    for name, rs in driver.distinct(driver.rule_sets(full)):
+        for n, p, h in driver.FULL_MODELS if full else driver.QUICK_MODELS:
+            game = driver.small_game(rs, n, p, h)
+            model = game.model()
             reports.append((name, prove(model, f"{name}@d{n}x{p}", prover)))
             tc = time.perf_counter()
-            states: list[Any] = []
-
-            def keep(s: Any, a: Any, t: Any, out: list[Any] = states) -> None:
-                out.append(t)
-
-            explore_size(rs, Size(n, p, h, 3), visit=keep)
-            random.Random(0).shuffle(states)
-            sample = states[:200 if full else 60]
+            sample = driver.explored(game, 0, 200 if full else 60)
             compared += len(sample)
             problems += [f"{name} d{n} {p}p: {m}" for m in compare_states(model, sample)]
             t_compare += time.perf_counter() - tc
@@ -317,34 +295,22 @@ def job_effects(full: bool) -> dict[str, Any]:
     on explored
     small games, as z3 terms and on plain values; on random full-size rounds, on plain
     values (every shipped variant and the double-15 overlay; `full`: every rule set)."""
+    from mtrain.conformance.crosscheck import driver
     from mtrain.conformance.crosscheck import round_effects as RE
-    from mtrain.reference.explore import (
-        Size,
-        distinct_in_play,
-        explore_size,
-        rule_set_names,
-        small_rules,
-    )
-    from mtrain.reference.rules import Rules
+    from mtrain.reference.explore import rule_set_names
     from mtrain.spec.catalog import catalog
-    from mtrain.spec.model.transitions import Model
+    from mtrain.spec.tilesets import highest
 
     t0 = time.perf_counter()
     cat = catalog()
-    small_names = rule_set_names() if full else list(cat.variants)
+    models = driver.FULL_MODELS if full else driver.QUICK_MODELS
     small, plain = RE.EffectReport(), RE.EffectReport()
-    distinct = list(distinct_in_play(small_names))
+    distinct = list(driver.distinct(driver.rule_sets(full)))
     for _, rs in distinct:
-        for n, p, h in FULL_MODELS if full else QUICK_MODELS:
-            model = Model(small_rules(rs, n, {p: h}), p, h)
-            states: list[Any] = []
-
-            def keep(s: Any, a: Any, t: Any, out: list[Any] = states) -> None:
-                out.append(t)
-
-            explore_size(rs, Size(n, p, h, 3), visit=keep)
-            random.Random(1).shuffle(states)
-            sample = states[:200 if full else RE.SMALL_STATES]
+        for n, p, h in models:
+            game = driver.small_game(rs, n, p, h)
+            model = game.model()
+            sample = driver.explored(game, 1, 200 if full else RE.SMALL_STATES)
             RE.compare_effects(model, sample, small, symbolic=True)
             RE.compare_effects(model, sample, plain)
     t_small = time.perf_counter() - t0
@@ -356,11 +322,11 @@ def job_effects(full: bool) -> dict[str, Any]:
     sets: dict[int, list[str]] = {}
     for name in big_names:
         base, *overlays = name.split("+")
-        rules = Rules.of(cat.ruleset(base, overlays))
-        sets.setdefault(rules.max_pip, []).append(name)
-        RE.game_effects(rules, per, report=big)
+        rs = cat.ruleset(base, overlays)
+        sets.setdefault(highest(rs["tile_set"]), []).append(name)
+        RE.game_effects(rs, per, report=big)
     diffs = small.differences + plain.differences + big.differences
-    sizes = ", ".join(f"d{n} {p}p x{h}" for n, p, h in (FULL_MODELS if full else QUICK_MODELS))
+    sizes = ", ".join(f"d{n} {p}p x{h}" for n, p, h in models)
     findings = [
         finding(f"small games ({len(distinct)} distinct rule sets, {sizes}"
                 f"): {small.states} explored states, {small.actions} successors: the z3 terms "
@@ -398,7 +364,6 @@ def job_engine_model(full: bool, states: int | None = None, z3: bool = True) -> 
     and (unless `z3` is false) on z3's situations for every decision path of the model."""
     from mtrain.conformance.crosscheck import legal_sets as EM
     from mtrain.reference.explore import rule_set_names
-    from mtrain.reference.rules import Rules
     from mtrain.spec.catalog import catalog
 
     t0 = time.perf_counter()
@@ -424,7 +389,7 @@ def job_engine_model(full: bool, states: int | None = None, z3: bool = True) -> 
     cat = catalog()
     z3_names = [] if not z3 else rule_set_names() if full else list(cat.variants)
     paths = [p for name in z3_names
-             for p in EM.z3_search(name, Rules.of(cat.ruleset(name)))]
+             for p in EM.z3_search(name, cat.ruleset(name))]
     zdiffs = [d for p in paths for d in p.differences]
     diffs += zdiffs
     found = [p for p in paths if p.answer == "sat"]
@@ -678,14 +643,15 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
 def _shipped_by_size() -> list[str]:
     """The shipped rule sets, one per distinct game (scoring aside), the most work first
     (tiles times the largest table)."""
-    from mtrain.reference.explore import distinct_in_play, shipped_names
-    from mtrain.reference.rules import Rules
+    from mtrain.reference.explore import shipped_names
     from mtrain.spec import tiles as T
     from mtrain.spec.catalog import catalog
+    from mtrain.spec.model.alike import distinct_in_play
+    from mtrain.spec.tilesets import highest
 
     def work(name: str) -> int:
         rs = catalog().ruleset(name)
-        return len(T.tiles_of(Rules.of(rs).set_mask)) * max(rs.player_counts)
+        return T.set_size(highest(rs["tile_set"])) * max(rs.player_counts)
     names = [name for name, _ in distinct_in_play(shipped_names(), sized=True)]
     return sorted(names, key=work, reverse=True)
 

@@ -21,10 +21,9 @@ turn (TRAIN-7, FIRST-9, TRAIN-4), then what one moment of the turn narrows the t
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from mtrain.spec import tiles as T
 from mtrain.spec.model import legality as L
 from mtrain.spec.model.legality import (
     CHAIN,
@@ -32,6 +31,7 @@ from mtrain.spec.model.legality import (
     START,
     And,
     Bool,
+    Int,
     Not,
     Opts,
     Or,
@@ -39,6 +39,7 @@ from mtrain.spec.model.legality import (
     Train,
     View,
 )
+from mtrain.spec.model.logic import Folded
 from mtrain.spec.tilesets import highest
 
 Chain = list[tuple[Bool, str]]
@@ -192,45 +193,111 @@ def answers(state: Mapping[str, Any], options: Mapping[str, str],
     return legal, out
 
 
+# -- END-2 and END-3: the round blocked ----------------------------------------------------
+
+Plays = Callable[[int, tuple[int, ...]], Bool]
+"""Could seat q play at the start of a turn of its own, on the table as it would be after
+`passed` seats passed in turn (their markers up, their first turns over)?"""
+
+
+def passes_to_come(start: int, players: int) -> list[tuple[int, tuple[int, ...]]]:
+    """END-2's turns to come while nobody plays, from seat `start`: (the seat to move, the
+    seats that passed before it), for two rounds.
+
+    While nobody plays every turn is a pass (TURN-4, FIRST-3), which raises the passer's
+    marker, ends their first turn (FIRST-6) and changes nothing else; after one round of
+    passes the table no longer changes, so the second round is every seat on that last
+    table."""
+    order = [(start + j) % players for j in range(2 * players)]
+    return [(order[j], tuple(order[:min(j, players)])) for j in range(2 * players)]
+
+
+def nobody_can_ever_play(plays: Plays, seat: Int, starts: Iterable[int], players: int,
+                         firsts_left: Bool, c: type[Folded] = Folded) -> Bool:
+    """END-2, at the start of a turn on an empty boneyard: no turn to come offers a play.
+
+    `starts`: the seats `seat` may be (one, on plain values); `c`: the connectives (the
+    round model builds its proofs' terms as built). The last table, every seat passed,
+    offers each seat the most (a marker up opens a train, closes none), so it decides
+    alone unless a first turn is still to come: then a chain double binds nobody (FIRST-5)
+    and a seat may play on its turn along the round of passes and not later."""
+    last = tuple(range(players))
+    ever = c.Or(*[plays(q, last) for q in range(players)])
+    if ever is True:
+        return False
+    if firsts_left is False:
+        return c.Not(ever)
+    along = c.Or(*[c.And(seat == start, c.Or(*[
+        plays(q, passed) for q, passed in passes_to_come(start, players)[:players]]))
+        for start in starts])
+    return c.And(c.Not(ever), c.Or(c.Not(firsts_left), c.Not(along)))
+
+
+def turns_to_play(plays: Plays, seat: Int, starts: Iterable[int], players: int,
+                  c: type[Folded] = Folded) -> Int:
+    """d: how many turns pass before somebody plays if everybody passes until then (0: the
+    mover can play now); 2P when no turn of the two rounds offers a play (blocked, see
+    `nobody_can_ever_play`)."""
+    out: Int = 2 * players
+    for start in starts:
+        d: Int = 2 * players
+        for j, (q, passed) in reversed(list(enumerate(passes_to_come(start, players)))):
+            d = c.If(plays(q, passed), j, d)
+        out = c.If(seat == start, d, out)
+    return out
+
+
+def _plays_json(state: Mapping[str, Any], options: Mapping[str, str]) -> Plays:
+    """`Plays` on a canonical JSON state, asked of legality (whatever the boneyard holds:
+    nobody draws from it)."""
+    max_pip = highest(options["tile_set"])
+    o = Opts(values=options)
+    pending = set(state.get("first_turns", []))
+    memo: dict[tuple[int, tuple[int, ...]], bool] = {}
+
+    def plays(q: int, passed: tuple[int, ...]) -> bool:
+        key = (q, tuple(sorted(passed)))
+        if key not in memo:
+            marked = set(passed)
+            probe = {**state, "seat": q, "phase": "start", "drawn": None, "turn_doubles": [],
+                     "first_turns": sorted(pending - marked),
+                     "trains": [{**t, "marker": bool(t.get("marker")) or k in marked}
+                                for k, t in enumerate(state["trains"])]}
+            memo[key] = bool(probe["hands"][q]) and bool(
+                L.legal(L.view_of_state(probe, max_pip), o).any_play)
+        return memo[key]
+
+    return plays
+
+
 def blocked(state: Mapping[str, Any], options: Mapping[str, str]) -> bool:
     """END-2/END-3 at the start of a turn: whether the round ends blocked now.
 
     END-3 (a full round of passes): the boneyard is empty and the last `players` turns
-    were passes on it. END-2 (nobody can ever play): the boneyard is empty and no player
-    can play on any turn to come. While nobody plays, every turn is a pass (TURN-4,
-    FIRST-3), which raises the passer's marker and ends their first turn (FIRST-6) and
-    changes nothing else; after one round of passes the table no longer changes. So two
-    rounds of the model's own legal actions, passing whenever no play is legal, decide:
-    the round is blocked when no turn among them offers a play.
+    were passes on it. END-2 (nobody can ever play): the boneyard is empty and no turn to
+    come offers a play (`nobody_can_ever_play`).
     """
     if state["boneyard"]:
         return False
     n = len(state["hands"])
     if options["blocked_round"] == "full-round-of-passes":
         return int(state["passes"]) >= n  # END-3
-    return turns_to_play(state, options) is None
-
-
-def turns_to_play(state: Mapping[str, Any], options: Mapping[str, str]) -> int | None:
-    """At the start of a turn: how many turns pass before somebody plays if everybody
-    passes until then (0: the mover can play now), within two rounds; None: nobody can
-    ever play (see `blocked`). The boneyard is taken as empty."""
-    n = len(state["hands"])
-    v = L.view_of_state({**state, "phase": "start", "drawn": None, "turn_doubles": []},
-                        highest(options["tile_set"]))
-    o = Opts(values=options)
-    hands = [[Slot(True, T.HIGH[x], T.LOW[x]) for x in (T.parse(h) for h in hand)]
-             for hand in state["hands"]]
-    pending = set(state.get("first_turns", []))
     seat = int(state["seat"])
-    for turn in range(2 * n):
-        v.seat, v.hand = seat, hands[seat]
-        v.first_pending, v.firsts_left = seat in pending, bool(pending)
-        v.bone_empty = True
-        v.memo.clear()
-        if hands[seat] and L.legal(v, o).any_play:
-            return turn
-        v.trains[seat].marked = True  # TURN-4, MARK-1: the pass raises the marker
-        pending.discard(seat)  # FIRST-6
-        seat = (seat + 1) % n  # SEAT-1
-    return None
+    return bool(nobody_can_ever_play(_plays_json(state, options), seat, [seat], n,
+                                     bool(state.get("first_turns"))))
+
+
+def can_ever_play(state: Mapping[str, Any], options: Mapping[str, str]) -> bool:
+    """END-2's question on a canonical JSON state at the start of a turn: can anybody ever
+    play again, nobody drawing?"""
+    seat = int(state["seat"])
+    return not nobody_can_ever_play(_plays_json(state, options), seat, [seat],
+                                    len(state["hands"]), bool(state.get("first_turns")))
+
+
+def turns_to_play_json(state: Mapping[str, Any], options: Mapping[str, str]) -> int | None:
+    """`turns_to_play` on a canonical JSON state at the start of a turn, nobody drawing;
+    None: nobody can ever play."""
+    n, seat = len(state["hands"]), int(state["seat"])
+    d = int(turns_to_play(_plays_json(state, options), seat, [seat], n))
+    return None if d == 2 * n else d

@@ -13,8 +13,8 @@ values:
   same rules give z3 formulas (spec/distinguish/ asks z3 for situations where two rule
   sets disagree).
 
-The combinators (`And`, `Or`, `Not`, `If`, ...) dispatch on their arguments: plain values
-give plain values, any z3 term gives a z3 term.
+The connectives (`And`, `Or`, `Not`, `If`, ...) are spec/model/logic.py's folded ones: plain
+values give plain values, any z3 term gives a z3 term, and constants fold away.
 
 The abstract situation (`View`): the number of players, the seat to move, the starter,
 the turn phase (start, chain, follow), whether the mover and anyone still has a first
@@ -69,13 +69,26 @@ z3 context, so that an answer never depends on the questions asked before it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Concatenate, Final, ParamSpec, TypeVar
 
 import z3
 
 from mtrain.spec import tiles as T
+from mtrain.spec.model.logic import (
+    And,
+    Bool,
+    Count,
+    If,
+    Implies,
+    Int,
+    Not,
+    Or,
+    Xor,
+    as_term,
+    model_value,
+)
 from mtrain.spec.tilesets import highest, highest_numbers
 
 __all__ = [
@@ -87,27 +100,30 @@ __all__ = [
     "PHASE_NAMES",
     "START",
     "And",
+    "Bool",
     "Count",
     "If",
+    "Implies",
+    "Int",
     "Legal",
+    "Not",
     "Opts",
+    "Or",
     "Slot",
     "Symbolic",
     "Train",
     "View",
+    "Xor",
     "action_text",
+    "as_term",
     "duty",
     "legal",
     "legal_actions",
     "legal_table",
+    "model_value",
     "turn_actions",
     "view_of_state",
 ]
-
-Bool = Any
-"""A Python bool or a z3 BoolRef."""
-Int = Any
-"""A Python int or a z3 ArithRef."""
 
 START: Final = 0
 CHAIN: Final = 1
@@ -122,80 +138,6 @@ NO_SLOT: Final = -1
 MEXICAN: Final = "mexican"
 P = ParamSpec("P")
 R = TypeVar("R")
-
-# -- combinators: plain values in, plain values out; z3 in, z3 out ----------------------
-
-
-def _sym(x: Any) -> bool:
-    return isinstance(x, z3.ExprRef)
-
-
-def And(*xs: Bool) -> Bool:
-    out = []
-    for x in xs:
-        if x is True:
-            continue
-        if x is False:
-            return False
-        out.append(x)
-    if not out:
-        return True
-    if len(out) == 1:
-        return out[0]
-    if all(not _sym(x) for x in out):
-        return all(out)
-    return z3.And(*out)
-
-
-def Or(*xs: Bool) -> Bool:
-    out = []
-    for x in xs:
-        if x is False:
-            continue
-        if x is True:
-            return True
-        out.append(x)
-    if not out:
-        return False
-    if len(out) == 1:
-        return out[0]
-    if all(not _sym(x) for x in out):
-        return any(out)
-    return z3.Or(*out)
-
-
-def Not(x: Bool) -> Bool:
-    return z3.Not(x) if _sym(x) else not x
-
-
-def Implies(a: Bool, b: Bool) -> Bool:
-    return Or(Not(a), b)
-
-
-def Xor(a: Bool, b: Bool) -> Bool:
-    if _sym(a) or _sym(b):
-        ctx = (a if _sym(a) else b).ctx
-        return z3.Xor(a if _sym(a) else z3.BoolVal(a, ctx), b if _sym(b) else z3.BoolVal(b, ctx))
-    return bool(a) != bool(b)
-
-
-def If(c: Bool, a: Any, b: Any) -> Any:
-    if c is True:
-        return a
-    if c is False:
-        return b
-    if not _sym(c):
-        return a if c else b
-    return z3.If(c, a, b)
-
-
-def Count(xs: Iterable[Bool]) -> Int:
-    """How many of xs hold."""
-    items = list(xs)
-    if all(not _sym(x) for x in items):
-        return sum(1 for x in items if x)
-    return z3.Sum([If(x, 1, 0) for x in items]) if items else 0
-
 
 # -- option values ----------------------------------------------------------------------
 
@@ -561,25 +503,12 @@ def legal_table(table: Mapping[str, Any], ruleset: Any) -> set[str]:
 # -- symbolic situations ----------------------------------------------------------------
 
 
-def _z(x: Bool, ctx: Any) -> Any:
-    """A z3 Bool, from a z3 term or a plain bool."""
-    return x if isinstance(x, z3.ExprRef) else z3.BoolVal(bool(x), ctx)
-
 
 def _ending_counts(n_ending: Any, top: int) -> Any:
     """SET-1: a number is on top+1 tiles of a double-`top` set, top+2 ends (the double has
     two); a train passing through uses two, so the trains ending there have its parity."""
     return Or(n_ending == 1, n_ending == 3) if top % 2 else Or(n_ending == 2, n_ending == 4)
 
-
-def model_value(model: Any, x: Any) -> Any:
-    """A term's value in a z3 model as a plain bool or int (plain values pass through)."""
-    if isinstance(x, bool | int):
-        return x
-    r = model.eval(x, model_completion=True)
-    if z3.is_bool(r):
-        return bool(z3.is_true(r))
-    return r.as_long()
 
 
 class Symbolic:
@@ -670,7 +599,7 @@ class Symbolic:
                   Implies(Not(t.dbl), t.order == 0),
                   t.order >= 0, t.order < len(v.trains),
                   Implies(Not(t.dbl), And(Not(t.ex_lo), Not(t.ex_hi))),
-                  Implies(Not(_z(t.exists, self.ctx)),
+                  Implies(Not(as_term(t.exists, self.ctx)),
                              And(t.empty, Not(t.marked), Not(t.dbl)))]
             if t.is_mex:
                 c.append(Not(t.marked))  # MARK-2
@@ -758,13 +687,13 @@ class Symbolic:
         mex = v.trains[-1]
         seat_trains = [t for t in v.trains if not t.is_mex]
         for t in seat_trains:
-            done = And(_z(t.exists, ctx), Not(self.pending(t.index)),
-                          Not(And(v.first_pending, _z(v.own(t), ctx))))
+            done = And(as_term(t.exists, ctx), Not(self.pending(t.index)),
+                          Not(And(v.first_pending, as_term(v.own(t), ctx))))
             played = Or(Not(t.empty), t.marked,
-                           _z(o.is_("marker_removal", "owner-plays-anywhere"), ctx))
+                           as_term(o.is_("marker_removal", "owner-plays-anywhere"), ctx))
             anywhere = Or(Not(t.empty), t.marked, Not(mex.empty),
                              *(Not(u.empty) for u in seat_trains if u is not t))
-            c.append(Implies(done, If(_z(chain, ctx), played, anywhere)))
+            c.append(Implies(done, If(as_term(chain, ctx), played, anywhere)))
         # the starter's first turn has not begun: nothing is on the table yet
         c.append(Implies(And(v.first_pending, v.seat == v.starter, v.phase == START),
                             mex.empty))

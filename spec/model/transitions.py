@@ -18,72 +18,34 @@ Which actions are legal is not written here: every state is read as a decision o
 spec/model/legality.py (`Model.lview`: a hand slot per tile, present while the mover holds it),
 and its clause predicates (``binding``, ``to_cover``, ``duty``, ``legal``) give the duties,
 the plays, draw, pass and end-chain, and the END-2 test's "could play on a turn of its
-own". The effects of an action (``play``, ``draw``, ``pass_``, ``end_turn``, the END-2/END-3
-test at the end of every turn) are written here once, with the rule set's flags as
-constants; reference/engine.py is hand-optimised separately and checked against them
-(conformance/crosscheck/round_effects.py ``compare_effects``: every field of every successor, on
-explored
-small games and on random full-size games).
+own"; whether a round is blocked is spec/model/decisions.py's END-2/END-3 test, read on
+these states. The effects of an action (``play``, ``draw``, ``pass_``, ``end_turn``, the
+END-2/END-3 test at the end of every turn) are written here once, with the rule set's
+option values as constants (the model reads option values, never the engine's flags);
+reference/engine.py is hand-optimised separately and checked against them
+(conformance/crosscheck/round_effects.py ``compare_effects``: every field of every
+successor, on explored small games and on random full-size games).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 import z3
 
-from mtrain.reference.engine import engine_number
-from mtrain.reference.rules import (
-    MARKER_ANYONE_ON,
-    MARKER_OWNER_ANYWHERE,
-    MARKER_OWNER_OWN,
-    Rules,
-)
 from mtrain.spec import tiles as T
+from mtrain.spec.model import decisions as D
 from mtrain.spec.model import legality as L
+from mtrain.spec.model.logic import AsBuilt
+from mtrain.spec.tilesets import engines, highest
 
-# -- plain values and z3 alike --------------------------------------------------------------
-# The model runs on z3 variables (the proofs) and on an engine state's plain values (the
-# engine comparison). On z3 the terms are z3's own constructors over every argument, plain
-# constants included: the proofs' search (the BMC's time above all) depends on the terms'
-# shape, so they are not folded as spec/model/legality.py's helpers fold them.
-
-
-def _sym(xs: Sequence[Any]) -> bool:
-    return any(isinstance(x, z3.ExprRef) for x in xs)
-
-
-def _nary(mk: Callable[..., Any], xs: Sequence[Any]) -> Any:
-    """z3's n-ary And or Or of z3 Booleans, without z3.And's coercion of each argument
-    (the same term; building the END-1 test of every play and the per-action queries of
-    spec/proofs/assumptions.py on double-18 spent most of their time there)."""
-    ctx = xs[0].ctx
-    args = (z3.Ast * len(xs))(*[x.as_ast() for x in xs])
-    return z3.BoolRef(mk(ctx.ref(), len(xs), args), ctx)
-
-
-def And(*xs: Any) -> Any:
-    if xs and all(isinstance(x, z3.BoolRef) for x in xs):
-        return _nary(z3.Z3_mk_and, xs)
-    return z3.And(*xs) if _sym(xs) else all(xs)
-
-
-def Or(*xs: Any) -> Any:
-    if xs and all(isinstance(x, z3.BoolRef) for x in xs):
-        return _nary(z3.Z3_mk_or, xs)
-    return z3.Or(*xs) if _sym(xs) else any(xs)
-
-
-def Not(x: Any) -> Any:
-    return z3.Not(x) if isinstance(x, z3.ExprRef) else not x
-
-
-def If(c: Any, a: Any, b: Any) -> Any:
-    if isinstance(c, z3.ExprRef):
-        return z3.If(c, a, b)
-    return a if c else b
+# The round model runs on z3 variables (the proofs) and on an engine state's plain values
+# (the engine comparison). Its terms are built as written (spec/model/logic.py `AsBuilt`):
+# the proofs' search, the BMC's time above all, depends on the terms' shape.
+And, Or, Not, If = AsBuilt.And, AsBuilt.Or, AsBuilt.Not, AsBuilt.If
+count, at = AsBuilt.Count, AsBuilt.at
 
 
 def K(s: Any, v: int | bool) -> Any:
@@ -92,6 +54,7 @@ def K(s: Any, v: int | bool) -> Any:
     if not isinstance(s.seat, z3.ExprRef):
         return v
     return z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v)
+
 
 ENGINE, START, CHAIN, FOLLOW, OVER = range(5)
 PHASE_NAMES: Final = ("engine", "start", "chain", "follow", "over")
@@ -176,20 +139,6 @@ def equal(a: Sym, b: Sym) -> Expr:
     return z3.And([x == y for (_, x), (_, y) in zip(a.fields(), b.fields(), strict=True)])
 
 
-def count(bools: Sequence[Expr]) -> Expr:
-    if any(isinstance(b, z3.ExprRef) for b in bools):
-        return z3.Sum([z3.If(b, 1, 0) for b in bools])
-    return sum(1 for b in bools if b)
-
-
-def at(values: Sequence[Expr], index: Expr) -> Expr:
-    """values[index] for a symbolic index (the last value when out of range)."""
-    out = values[-1]
-    for i in range(len(values) - 2, -1, -1):
-        out = If(index == i, values[i], out)
-    return out
-
-
 def seats_to_move(s: Sym, players: int) -> range:
     """The seats s may have to move: all, or the one its seat term is a constant for (a
     test built for each seat, `seat == q and ...`, needs only that one)."""
@@ -220,19 +169,20 @@ def _small(x: Any) -> Expr:
 
 
 class Model:
-    """The legal actions and effects of one rule set, for `players` seats on the set of
-    `rules` (use reference.explore.small_rules for a small set)."""
+    """The legal actions and effects of one rule set (its option values: a Ruleset), for
+    `players` seats on the rule set's set, or with `max_pip` on a double-`max_pip` set (a
+    small game: every other option as the rule set says), `hand` tiles each."""
 
-    def __init__(self, rules: Rules, players: int, hand: int | None = None,
-                 round_no: int = 1) -> None:
-        self.rules = rules
+    def __init__(self, ruleset: Mapping[str, str], players: int, hand: int | None = None,
+                 round_no: int = 1, max_pip: int | None = None) -> None:
+        self.values = {k: ruleset[k] for k in ruleset}
         self.P = players
-        self.N = rules.max_pip
+        self.N = highest(self.values["tile_set"]) if max_pip is None else max_pip
         self.hand = hand
         self.round = round_no
-        self.e = engine_number(rules, round_no)
+        self.e = engines(self.N)[round_no - 1]  # ENG-1
         self.E = T.DOUBLE[self.e]
-        self.tiles = T.tiles_of(rules.set_mask)
+        self.tiles = T.tiles_of(T.set_mask(self.N))
         self.trains = list(range(players + 1))
         self.mex = players
         self._opts: dict[Any, L.Opts] = {}
@@ -243,6 +193,10 @@ class Model:
         assert self.tiles == list(range(len(self.tiles))), "slot i is tile i"
         self.bearing = {n: [t for t in self.tiles if n in (T.HIGH[t], T.LOW[t])]
                         for n in range(self.N + 1)}
+
+    def is_(self, option: str, *values: str) -> bool:
+        """The rule set gives `option` one of `values`."""
+        return self.values[option] in values
 
     # variables
 
@@ -321,7 +275,7 @@ class Model:
         """The rule set's option values (`release` False: as if under stays-open)."""
         key = ("opts", release)
         if key not in self._opts:
-            values = dict(self.rules.ruleset.items())
+            values = dict(self.values)
             if release is not None:
                 values["uncoverable_double"] = "released" if release else "stays-open"
             self._opts[key] = L.Opts(values=values)
@@ -419,15 +373,6 @@ class Model:
         return out
 
     @cached
-    def can_ever_play(self, s: Sym, q: int) -> Expr:
-        """engine.can_ever_play: q could play on the last table, every personal train
-        marked and every first turn over (END-2)."""
-        key = ("last_table",)
-        if key not in s.memo:
-            s.memo[key] = self.after_passes(s, range(self.P))
-        return self.can_play_start(s.memo[key], q)
-
-    @cached
     def productive(self, s: Sym, q: int) -> Expr:
         return Or(s.first[q], Not(s.marker[q]), self.can_play_start(s, q))
 
@@ -435,7 +380,7 @@ class Model:
 
     @cached
     def first_start(self, s: Sym) -> Expr:
-        if not self.rules.chain_first_turn:
+        if not self.is_("first_turn", "chain"):
             return K(s, False)
         return And(s.phase == START, at(s.first, s.seat))
 
@@ -453,40 +398,37 @@ class Model:
 
     @cached
     def blocked(self, s: Sym) -> Expr:
+        """END-2/END-3 at the start of a turn (spec/model/decisions.py's test on s)."""
         empty = self.boneyard(s) == 0
-        if self.rules.passes_end_round:
+        if self.is_("blocked_round", "full-round-of-passes"):
             return And(empty, s.passes >= self.P)  # END-3
         # (on plain values each part is built only when it can decide: And, Or are eager)
         if empty is False:
             return False
-        ever = Or(*[self.can_ever_play(s, q) for q in range(self.P)])
-        if ever is True:
-            return False
-        firsts = Or(*s.first)
-        return And(empty, Not(ever),  # END-2
-                     True if firsts is False else Or(Not(firsts),
-                                                       Not(self.plays_while_passing(s))))
+        return And(empty, D.nobody_can_ever_play(  # END-2
+            self.plays_after(s), s.seat, seats_to_move(s, self.P), self.P, Or(*s.first),
+            AsBuilt))
+
+    def plays_after(self, s: Sym) -> D.Plays:
+        """decisions.Plays on s: seat q could play at the start of its turn once the seats
+        `passed` have passed in turn."""
+        def plays(q: int, passed: tuple[int, ...]) -> Expr:
+            return self.can_play_start(self.after_passes(s, passed), q)
+        return plays
 
     def after_passes(self, s: Sym, seats: Iterable[int]) -> Sym:
-        """s after `seats` passed in turn: their markers up, their first turns over."""
-        seats = set(seats)
-        return s.replace(marker=[Or(s.marker[q], K(s, q in seats))
-                                 for q in range(self.P)],
-                         first=[And(s.first[q], K(s, q not in seats))
-                                for q in range(self.P)])
-
-    @cached
-    def plays_while_passing(self, s: Sym) -> Expr:
-        """engine.nobody_can_ever_play: some seat could play on its turn during the round of
-        passes that would follow s (FIRST-5 can let a seat play there and not later)."""
-        P = self.P
-        cases = []
-        for start in seats_to_move(s, P):
-            order = [(start + d) % P for d in range(P)]
-            turns = [self.can_play_start(self.after_passes(s, order[:d]), q)
-                     for d, q in enumerate(order)]
-            cases.append(And(s.seat == start, Or(*turns)))
-        return Or(*cases)
+        """s after `seats` passed in turn: their markers up, their first turns over (s
+        itself for none; each set of seats one state, kept on s)."""
+        seats = frozenset(seats)
+        if not seats:
+            return s
+        key = ("after_passes", seats)
+        if key not in s.memo:
+            s.memo[key] = s.replace(marker=[Or(s.marker[q], K(s, q in seats))
+                                            for q in range(self.P)],
+                                    first=[And(s.first[q], K(s, q not in seats))
+                                           for q in range(self.P)])
+        return s.memo[key]  # type: ignore[no-any-return]
 
     def check_blocked(self, s: Sym, target: Sym | None = None) -> Sym:
         """END-2/END-3 at the end of a turn (s has no turn doubles and no drawn tile).
@@ -521,7 +463,7 @@ class Model:
         return self.check_blocked(b, target)
 
     def play(self, s: Sym, t: int, k: int, target: Sym | None = None) -> Sym:
-        P, rules = self.P, self.rules
+        P = self.P
         double = T.IS_DOUBLE[t]
         loc = list(s.loc)
         loc[t] = K(s, P + 1)
@@ -529,14 +471,14 @@ class Model:
         end[k] = self.far(s, t, k)  # TRAIN-2
         started[k] = K(s, True)
         marker = list(s.marker)
-        if rules.marker_rule == MARKER_OWNER_OWN:
+        if self.is_("marker_removal", "owner-plays-own"):
             if k < P:
                 marker[k] = And(s.marker[k], s.seat != k)  # MARK-3
-        elif rules.marker_rule == MARKER_ANYONE_ON:
+        elif self.is_("marker_removal", "anyone-plays-on"):
             if k < P:
                 marker[k] = K(s, False)  # MARK-4
         else:
-            assert rules.marker_rule == MARKER_OWNER_ANYWHERE
+            assert self.is_("marker_removal", "owner-plays-anywhere")
             marker = [And(s.marker[q], s.seat != q) for q in range(P)]  # MARK-5
         odbl, tdbl, age = list(s.odbl), list(s.tdbl), list(s.age)
         odbl[k] = K(s, double)  # TRAIN-3: covered; or a new open double
@@ -547,7 +489,7 @@ class Model:
                       tdbl=tdbl, age=age, clock=s.clock + 1 if double else s.clock,
                       drawn=K(s, -1), passes=K(s, 0))
         out = And(*[a for u, a in enumerate(self.away(s)) if u != t])  # the hand is empty
-        chain = Or(s.phase == CHAIN, self.first_start(s)) if rules.chain_first_turn \
+        chain = Or(s.phase == CHAIN, self.first_start(s)) if self.is_("first_turn", "chain") \
             else K(s, False)
         rest = m.replace(phase=K(s, CHAIN))
         if not double:
@@ -562,13 +504,14 @@ class Model:
         loc = list(s.loc)
         loc[t] = s.seat
         normal = s.replace(loc=loc, drawn=K(s, t))  # TURN-3
-        if not self.rules.holder_lays:
+        if not self.is_("engine_procedure", "holder-lays"):
             return normal
         kept = s.replace(loc=loc, seat=self.next_seat(s.seat))  # ENG-4: the drawer keeps it
         if t == self.E:
             loc2 = list(s.loc)
             loc2[t] = K(s, P + 1)
-            first = s.seat if self.rules.engine_holder_starts else K(s, (self.round - 1) % P)
+            first = (s.seat if self.is_("starting_seat", "engine-holder")
+                     else K(s, (self.round - 1) % P))
             placed = s.replace(loc=loc2, seat=first, starter=first, phase=K(s, START))
             return select(s.phase == ENGINE, placed, normal)
         return select(s.phase == ENGINE, kept, normal)
@@ -613,7 +556,7 @@ class Model:
                 out.append(("play", label, self.guard(s, "play", t, k)))
         out += [("draw", f"draw {T.name(t)}", self.guard(s, "draw", t)) for t in self.tiles]
         out.append(("pass", "pass", self.guard(s, "pass")))
-        if self.rules.chain_first_turn:
+        if self.is_("first_turn", "chain"):
             out.append(("end-chain", "end-chain", self.guard(s, "end-chain")))
         return out
 
@@ -645,7 +588,7 @@ class Model:
                 effects.append(self.effect(s, "play", t, k, target))
         effects += [self.effect(s, "draw", t) for t in self.tiles]
         effects.append(self.effect(s, "pass", target=target))
-        if self.rules.chain_first_turn:
+        if self.is_("first_turn", "chain"):
             effects.append(self.effect(s, "end-chain", target=target))
         out = [(kind, label, g, nxt)
                for (kind, label, g), nxt in zip(self.guards(s), effects, strict=True)]
@@ -661,35 +604,55 @@ class Model:
 
     # deals and the invariant
 
+    def fresh(self, dealt: Sequence[Expr]) -> tuple[Sym, Sym]:
+        """The state of a deal that put each tile where `dealt` says (a seat, the boneyard;
+        the table for a set-aside engine): (the engine placed, its holder starting under
+        SEAT-2; players drawing for it, ENG-4). Plain places give plain states."""
+        P = self.P
+        plain = not any(isinstance(d, z3.ExprRef) for d in dealt)
+
+        def c(v: int | bool) -> Expr:
+            return v if plain else z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v)
+
+        rotate = c((self.round - 1) % P)  # SEAT-3
+        n = len(self.trains)
+        base = Sym(
+            loc=list(dealt), end=[c(self.e)] * n, started=[c(False)] * n,
+            odbl=[c(False)] * n, tdbl=[c(False)] * n, age=[c(0)] * n, clock=c(0),
+            marker=[c(False)] * P, first=[c(True)] * P, seat=rotate, starter=rotate,
+            phase=c(START), drawn=c(-1), passes=c(0), res=c(RUNNING))
+        loc = list(dealt)
+        loc[self.E] = c(P + 1)  # ENG-2, ENG-3: in the centre
+        placed = base.replace(loc=loc)
+        if self.is_("engine_procedure", "holder-lays") and self.is_(
+                "starting_seat", "engine-holder"):  # SEAT-2
+            placed = placed.replace(seat=dealt[self.E], starter=dealt[self.E])
+        return placed, base.replace(phase=c(ENGINE))
+
+    def deal(self, dealt: Sequence[int]) -> Sym:
+        """The state fresh from a deal, on plain values (`init` says it of z3 variables)."""
+        placed, searching = self.fresh(dealt)
+        if self.is_("engine_procedure", "holder-lays") and dealt[self.E] == self.P:
+            return searching  # ENG-4: nobody holds the engine
+        return self.check_blocked(placed)
+
     def init(self, s: Sym, tag: str = "deal") -> Expr:
         """s is a state fresh from a deal with `self.hand` tiles per seat."""
         assert self.hand is not None, "a model of deals needs the hand size"
         P, h = self.P, self.hand
         dealt = [z3.Int(f"{tag}.{T.name(t)}") for t in self.tiles]
-        rotate = z3.IntVal((self.round - 1) % P)
-        n = len(self.trains)
-        base = Sym(
-            loc=list(dealt), end=[z3.IntVal(self.e)] * n, started=[z3.BoolVal(False)] * n,
-            odbl=[z3.BoolVal(False)] * n, tdbl=[z3.BoolVal(False)] * n,
-            age=[z3.IntVal(0)] * n, clock=z3.IntVal(0), marker=[z3.BoolVal(False)] * P,
-            first=[z3.BoolVal(True)] * P, seat=rotate, starter=rotate, phase=z3.IntVal(START),
-            drawn=z3.IntVal(-1), passes=z3.IntVal(0), res=z3.IntVal(RUNNING))
+        placed, searching = self.fresh(dealt)
         others = [d for t, d in zip(self.tiles, dealt, strict=True) if t != self.E]
         cons = [z3.And(d >= 0, d <= P) for d in others]
-        loc = list(dealt)
-        loc[self.E] = z3.IntVal(P + 1)
-        placed = base.replace(loc=loc)
-        if not self.rules.holder_lays:  # ENG-2: the engine is set aside, hands from the rest
+        if not self.is_("engine_procedure", "holder-lays"):
+            # ENG-2: the engine is set aside, hands from the rest
             cons += [count([d == q for d in others]) == h for q in range(P)]
             cons.append(dealt[self.E] == P + 1)
             return z3.And(*cons, equal(s, self.check_blocked(placed, s)))
         holder = dealt[self.E]
         cons.append(z3.And(holder >= 0, holder <= P))
         cons += [count([d == q for d in dealt]) == h for q in range(P)]
-        if self.rules.engine_holder_starts:  # SEAT-2
-            placed = placed.replace(seat=holder, starter=holder)
-        searching = base.replace(phase=z3.IntVal(ENGINE))  # ENG-4
-        return z3.And(*cons, z3.If(holder == P, equal(s, searching),
+        return z3.And(*cons, z3.If(holder == P, equal(s, searching),  # ENG-4
                                    equal(s, self.check_blocked(placed, s))))
 
     def domains(self, s: Sym) -> Expr:
@@ -700,7 +663,7 @@ class Model:
 
     def invariant(self, s: Sym) -> Expr:
         """Inv: what every reachable state satisfies (proved inductive, not assumed)."""
-        P, rules, trains = self.P, self.rules, self.trains
+        P, trains = self.P, self.trains
         inv: list[Expr] = []
         inv += [z3.And(x >= 0, x <= P + 1) for x in s.loc]
         inv += [z3.And(x >= 0, x <= self.N) for x in s.end]
@@ -712,7 +675,7 @@ class Model:
         # the engine: in the centre except while players draw for it (ENG-4)
         engine_phase = s.phase == ENGINE
         inv.append(z3.If(engine_phase, self.bone(s, self.E), self.table(s, self.E)))
-        if rules.holder_lays:
+        if self.is_("engine_procedure", "holder-lays"):
             inv.append(z3.Implies(engine_phase, z3.And(
                 *[z3.Not(self.table(s, t)) for t in self.tiles],
                 *[z3.Not(x) for x in s.started], *[z3.Not(x) for x in s.marker],
@@ -738,12 +701,12 @@ class Model:
         inv.append(z3.Implies(s.phase == FOLLOW, z3.Or(s.tdbl)))
         inv.append(z3.Implies(s.drawn >= 0, self.turn_phase(s)))
         inv += [z3.Implies(s.drawn == t, s.loc[t] == s.seat) for t in self.tiles]
-        if rules.chain_first_turn:
+        if self.is_("first_turn", "chain"):
             inv.append(z3.Implies(s.phase == CHAIN, at(s.first, s.seat)))
         else:
             inv.append(s.phase != CHAIN)
         inv.append(z3.Implies(s.passes > 0, self.boneyard(s) == 0))
-        if rules.passes_end_round:
+        if self.is_("blocked_round", "full-round-of-passes"):
             inv.append(z3.Implies(s.phase != OVER, s.passes < P))  # END-3
         else:
             inv.append(z3.Implies(  # END-2: somebody can still make progress
@@ -764,7 +727,7 @@ class Model:
     @cached
     def r3(self, s: Sym) -> Expr:
         P = self.P
-        if self.rules.passes_end_round:
+        if self.is_("blocked_round", "full-round-of-passes"):
             base: Expr = P - s.passes
         else:
             base = z3.IntVal(P)
@@ -791,7 +754,7 @@ class Model:
         """
         assert self.hand is not None
         P = self.P
-        pool = len(self.tiles) - (0 if self.rules.holder_lays else 1)
+        pool = len(self.tiles) - (0 if self.is_("engine_procedure", "holder-lays") else 1)
         r1 = 2 * (pool - P * self.hand) + P * self.hand
         m2, m3 = 2 * P + 1, 2 * P + 2
         return (r1 * m2 + 2 * P) * m3 + 2 * P + 1
@@ -816,7 +779,7 @@ class Model:
         parts = [z3.And(s.odbl[k], z3.Not(s.tdbl[k]), z3.Not(self.live(s, k)))
                  for k in self.trains]
         cond = [s.phase == START, z3.Or(parts)]
-        if self.rules.chain_first_turn:
+        if self.is_("first_turn", "chain"):
             cond.append(z3.Not(z3.Or(s.first)))
         return z3.And(cond)
 

@@ -52,6 +52,8 @@ from typing import Any, Final
 import z3
 
 from mtrain.spec import tiles as T
+from mtrain.spec.model import decisions as D
+from mtrain.spec.model.logic import AsBuilt
 from mtrain.spec.model.transitions import (
     CHAIN,
     ENGINE,
@@ -78,25 +80,16 @@ DETAIL: Final = 6
 
 
 def turns_to_play(model: Model, s: Sym) -> Expr:
-    """d: how many turns until some seat can play, if every seat passes until then (2P:
-    none within two rounds of passes; after one round every marker is up and every first
-    turn over, so nothing changes any more). Read at a turn's start: on `model.view(s)`,
-    the state the END-2 test reads (no double of this turn)."""
+    """d (spec/model/decisions.py `turns_to_play`, 2P: none within two rounds of passes),
+    read at a turn's start: on `model.view(s)`, the state the END-2 test reads (no double
+    of this turn)."""
     v = model.view(s)
     key = ("turns_to_play",)
-    if key in v.memo:
-        return v.memo[key]
-    P = model.P
-    out: Expr = z3.IntVal(2 * P)
-    for start in seats_to_move(v, P):
-        order = [(start + j) % P for j in range(2 * P)]
-        d: Expr = z3.IntVal(2 * P)
-        for j in range(2 * P - 1, -1, -1):
-            after = model.after_passes(v, order[:min(j, P)]) if j else v
-            d = z3.If(model.can_play_start(after, order[j]), j, d)
-        out = z3.If(v.seat == start, d, out)
-    v.memo[key] = out
-    return out
+    if key not in v.memo:
+        d = D.turns_to_play(model.plays_after(v), v.seat, seats_to_move(v, model.P), model.P,
+                            AsBuilt)
+        v.memo[key] = d if isinstance(d, z3.ExprRef) else z3.IntVal(d)
+    return v.memo[key]
 
 
 # -- counts, written as a change from the state before -----------------------------------
@@ -158,7 +151,7 @@ def sliced_invariant(model: Model, s: Sym, empty: Expr, tiles: Iterable[int] | N
     """J(s), by name; `empty`: s's boneyard is empty (`no_bones`). `tiles`: the tiles whose
     range to state (default all; a successor states only the tiles the action moved, the
     others being the same terms)."""
-    P, rules = model.P, model.rules
+    P = model.P
     places = [s.loc[u] for u in (model.tiles if tiles is None else tiles)]
     j = {"ranges": z3.And(*[z3.And(x >= 0, x <= P + 1) for x in places],
                           s.seat >= 0, s.seat < P, s.phase >= ENGINE, s.phase <= OVER,
@@ -168,14 +161,14 @@ def sliced_invariant(model: Model, s: Sym, empty: Expr, tiles: Iterable[int] | N
          "passes > 0 => B = 0": z3.Implies(s.passes > 0, empty),  # END-3 counts only then
          "turn doubles only mid-turn": z3.Implies(  # DBL-1
              z3.Not(z3.Or(s.phase == CHAIN, s.phase == FOLLOW)), z3.Not(z3.Or(s.tdbl)))}
-    if rules.passes_end_round:
+    if model.is_("blocked_round", "full-round-of-passes"):
         j["END-3: passes < P while running"] = z3.Implies(s.phase != OVER, s.passes < P)
     j["a chain is a first turn, nothing drawn"] = (  # FIRST-1, FIRST-3
         z3.Implies(s.phase == CHAIN, z3.And(at(s.first, s.seat), s.drawn == -1))
-        if rules.chain_first_turn else s.phase != CHAIN)
+        if model.is_("first_turn", "chain") else s.phase != CHAIN)
     j["the engine in the boneyard while drawn for"] = (  # ENG-4
-        z3.Implies(s.phase == ENGINE, s.loc[model.E] == P) if rules.holder_lays
-        else s.phase != ENGINE)
+        z3.Implies(s.phase == ENGINE, s.loc[model.E] == P)
+        if model.is_("engine_procedure", "holder-lays") else s.phase != ENGINE)
     return j
 
 
@@ -294,14 +287,14 @@ def _actions(model: Model) -> Iterator[tuple[str, str, int, int]]:
     for t in model.tiles:
         yield "draw", f"draw {T.name(t)}", t, -1
     yield "pass", "pass", -1, -1
-    if model.rules.chain_first_turn:
+    if model.is_("first_turn", "chain"):
         yield "end-chain", "end-chain", -1, -1
 
 
 def prove_steps(model: Model, label: str, prover: Prover, rep: AssumptionReport) -> None:
     """``init`` and ``step:<kind>``: J at every deal, J kept and the counts' step by every
     action, one query per action."""
-    end2 = not model.rules.passes_end_round
+    end2 = not model.is_("blocked_round", "full-round-of-passes")
     s = model.state("s")
     c = counts(model, s)
     j_s = sliced_invariant(model, s, no_bones(model, s))
@@ -413,7 +406,7 @@ def prove_assumptions(model: Model, label: str, prover: Prover) -> AssumptionRep
     """Every assumption of spec/proofs/parametric.py on this model (see the module docstring)."""
     rep = AssumptionReport(label, model.P, model.N)
     prove_steps(model, label, prover, rep)
-    if not model.rules.passes_end_round:
+    if not model.is_("blocked_round", "full-round-of-passes"):
         prove_distance(model, label, prover, rep)
     return rep
 
@@ -424,13 +417,13 @@ def prove_assumptions(model: Model, label: str, prover: Prover) -> AssumptionRep
 def run(names: list[str], sizes: tuple[tuple[int, int], ...], prover: Prover
         ) -> tuple[list[AssumptionReport], float]:
     """The assumptions for each distinct rule set of `names` on each small size."""
-    from mtrain.reference.explore import distinct_in_play, small_rules
+    from mtrain.spec.model.alike import distinct_in_play
 
     t0 = time.perf_counter()
     out = []
     for name, rs in distinct_in_play(names):
         for n, p in sizes:
-            model = Model(small_rules(rs, n, {p: 1}), p, hand=1)
+            model = Model(rs, p, hand=1, max_pip=n)
             out.append(prove_assumptions(model, f"{name}@d{n}x{p}", prover))
     return out, time.perf_counter() - t0
 
@@ -439,7 +432,6 @@ def run_shipped(names: list[str], prover: Prover, players: Iterable[int] | None 
                 ) -> tuple[list[AssumptionReport], float]:
     """The assumptions for each rule set of `names` on its own set, at each table size it
     deals (or those of `players` it deals), round 1."""
-    from mtrain.reference.rules import Rules
     from mtrain.spec.catalog import catalog
 
     cat = catalog()
@@ -447,9 +439,8 @@ def run_shipped(names: list[str], prover: Prover, players: Iterable[int] | None 
     out = []
     for name in names:
         rs = cat.ruleset(name)
-        rules = Rules.of(rs)
         for p in rs.player_counts:
             if players is None or p in players:
-                model = Model(rules, p, hand=rs.hand_size(p))
-                out.append(prove_assumptions(model, f"{name}@d{rules.max_pip}x{p}", prover))
+                model = Model(rs, p, hand=rs.hand_size(p))
+                out.append(prove_assumptions(model, f"{name}@d{model.N}x{p}", prover))
     return out, time.perf_counter() - t0

@@ -103,8 +103,8 @@ def chain_cover_lemma(players: int) -> Proof:
     slot = v.hand[0]
     lg = L.legal(v, o)
     facts = [*bounds, v.players == players, v.seat == 0, v.phase == L.CHAIN,
-             v.first_pending, v.drawn == L.NO_SLOT, slot.present, L._z(L.fits(slot, own), ctx),
-             z3.Not(L._z(lg.plays[0][0], ctx))]
+             v.first_pending, v.drawn == L.NO_SLOT, slot.present, L.as_term(L.fits(slot, own), ctx),
+             z3.Not(L.as_term(lg.plays[0][0], ctx))]
     return _ask(f"lemma:chain-cover:{players}p", ctx, facts)
 
 
@@ -116,7 +116,7 @@ def chain_cover_premises(players: int) -> Proof:
     v = sym.view
     facts = [*bounds, v.players == players, v.seat == 0, v.phase == L.CHAIN,
              v.first_pending, v.drawn == L.NO_SLOT, v.hand[0].present,
-             L._z(L.fits(v.hand[0], v.trains[0]), ctx)]
+             L.as_term(L.fits(v.hand[0], v.trains[0]), ctx)]
     return _ask(f"premises:chain-cover:{players}p", ctx, facts, "sat")
 
 
@@ -159,8 +159,8 @@ def parametric_proofs() -> list[Proof]:
     v = L.View(players=P, seat=0, starter=0, phase=s.phase, first_pending=s.pending,
                firsts_left=s.F >= 1, bone_empty=s.B == 0,
                drawn=z3.If(s.drawn, 0, L.NO_SLOT), hand=[], trains=[])
-    draw, pass_, end_chain = (L._z(x, ctx) for x in L.turn_actions(v, o, any_play, must_cover))
-    end3 = L._z(o.is_("blocked_round", "full-round-of-passes"), ctx)
+    draw, pass_, end_chain = (L.as_term(x, ctx) for x in L.turn_actions(v, o, any_play, must_cover))
+    end3 = L.as_term(o.is_("blocked_round", "full-round-of-passes"), ctx)
     inv = [*bounds, P >= 2, s.B >= 0, s.H >= 0, s.F >= 0, s.F <= P,
            z3.Implies(s.pending, s.F >= 1),
            s.phase >= L.START, s.phase <= L.FOLLOW,
@@ -212,7 +212,7 @@ def parametric_proofs() -> list[Proof]:
 
 def rank_of(state: Mapping[str, Any], options: Mapping[str, str]) -> tuple[int, int, int]:
     """The ranking function on a canonical JSON state (phases start, chain, follow)."""
-    from mtrain.spec.model.decisions import turns_to_play
+    from mtrain.spec.model.decisions import turns_to_play_json
 
     n = len(state["hands"])
     b = len(state["boneyard"])
@@ -224,7 +224,7 @@ def rank_of(state: Mapping[str, Any], options: Mapping[str, str]) -> tuple[int, 
     elif options["blocked_round"] == "full-round-of-passes":
         third = n - int(state["passes"])
     elif b == 0:
-        d = turns_to_play(state, options)
+        d = turns_to_play_json(state, options)
         third = 2 * n if d is None else d
     else:
         third = 0

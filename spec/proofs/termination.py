@@ -153,7 +153,7 @@ def prove(model: Model, label: str, prover: Prover) -> ModelReport:
         ask("init", [model.init(s), z3.Not(inv)],
             explain=lambda m: {"state": model.describe(m, s)})
         rep.rank_bound = model.rank_bound()
-    kinds = [k for k in KINDS if k != "end-chain" or model.rules.chain_first_turn]
+    kinds = [k for k in KINDS if k != "end-chain" or model.is_("first_turn", "chain")]
     r1 = model.r1(s)
     for kind in kinds:
         step = model.transition(s, s2, [kind])
@@ -169,14 +169,15 @@ def prove(model: Model, label: str, prover: Prover) -> ModelReport:
             ask(f"ranking:{kind}", [inv, step, z3.Not(model.lex_decrease(s, s2))], explain=cex)
     ask("deadlock", [inv, s.phase != OVER, z3.Not(model.enabled(s))],
         explain=lambda m: {"state": model.describe(m, s)})
-    if not model.rules.release_uncoverable and model.rules.oldest_first:
+    released = model.is_("uncoverable_double", "released")
+    if not released and model.is_("double_order", "oldest-first"):
         q = ask("uncoverable-absorbing", [
             inv, model.stuck(s), model.transition(s, s2),
             z3.Or(model.table_count(s2) > model.table_count(s), s2.res == DOMINO,
                   z3.And(s2.phase != OVER, z3.Not(model.stuck(s2))))],
             explain=cex)
         rep.absorbing = q.ok
-    elif model.rules.release_uncoverable:
+    elif released:
         # DBL-9: the released double closes nothing: a play elsewhere is possible
         ask("uncoverable-released", [
             inv, model.released(s), model.transition(s, s2, ["play"])], expect="sat")
@@ -242,8 +243,9 @@ def bmc(model: Model, target: str, prover: Prover, depths: Iterable[int] = range
 def _concretise(model: Model, m: Any, states: list[Sym], target: str, depth: int) -> Trace:
     P = model.P
     loc0 = {t: model.value(m, z3.Int(f"deal.{T.name(t)}")) for t in model.tiles}
-    hands = [[T.name(t) for t in model.tiles if loc0[t] == q and
-              (t != model.E or model.rules.holder_lays)] for q in range(P)]
+    dealt = [t for t in model.tiles  # the engine is dealt unless set aside (ENG-2)
+             if t != model.E or model.is_("engine_procedure", "holder-lays")]
+    hands = [[T.name(t) for t in dealt if loc0[t] == q] for q in range(P)]
     actions, drawn = [], []
     for a, b in itertools.pairwise(states):
         label = model.step_label(m, a, b)
@@ -253,7 +255,6 @@ def _concretise(model: Model, m: Any, states: list[Sym], target: str, depth: int
         actions.append(label)
     rest = [t for t in model.tiles if loc0[t] == P and t not in drawn]
     boneyard = drawn + rest
-    order = [t for q in range(P) for t in model.tiles
-             if loc0[t] == q and (t != model.E or model.rules.holder_lays)] + boneyard
+    order = [t for q in range(P) for t in dealt if loc0[t] == q] + boneyard
     return Trace(target, depth, hands, [T.name(t) for t in boneyard], actions,
                  model.describe(m, states[-1]), order)
