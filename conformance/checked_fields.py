@@ -4,7 +4,8 @@ A fixture that takes steps (or deals) exercises clauses that change the table: a
 raises a marker (TURN-4), a double asks for a follow-up (DBL-1), a round end scores the
 hands (SCORE-5). An expectation that leaves such a field unchecked lets a wrong engine
 through. `unchecked(fixture, expectation, ruleset)` lists those fields; `mtrain lint`
-reports each as a warning. Only clauses that apply under the rule set count.
+reports each as a warning, with what the steps give for them (`after`: the model's
+effects, spec/model/steps.py). Only clauses that apply under the rule set count.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from typing import Any, Final
 
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.spec.catalog import Clause
+from mtrain.spec.model.steps import replay
 from mtrain.spec.notation import NEXT_ROUND
+from mtrain.spec.ruleset import Ruleset
 
 RESULT: Final = "result"
 PLAY, DOUBLE, DRAW, PASS, END_CHAIN, DEAL = "play", "double", "draw", "pass", "end-chain", "deal"
@@ -99,3 +102,11 @@ def unchecked(fx: Fixture, exp: Expectation, clauses: Mapping[str, Clause],
         if not checked:
             out.append(f"{name} ({', '.join(cids)})")
     return out
+
+
+def after(fx: Fixture, rs: Ruleset) -> dict[str, Any]:
+    """The fields after the fixture's steps under `rs`, by the model (the steps taken as
+    given: legality is not decided)."""
+    if fx.deal is not None:
+        return replay(rs, fx.steps, deal=fx.deal_request(rs))
+    return replay(rs, fx.steps, state=fx.start(rs))

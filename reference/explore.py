@@ -382,25 +382,6 @@ def fingerprint(rules: Rules, scoring: bool = True) -> tuple[Any, ...]:
                  if f.name not in skip)
 
 
-def distinct_in_play(names: Iterable[str], sized: bool = False
-                     ) -> Iterator[tuple[str, Ruleset]]:
-    """Each named rule set whose small games differ from every one before it: rule sets
-    with the same flags but for scoring play the same games, so a proof or a comparison
-    over one holds for them all. `sized`: games on the rule sets' own sets and tables
-    (the set and the hand table count as well)."""
-    cat = catalog()
-    seen: set[tuple[Any, ...]] = set()
-    for name in names:
-        rs = cat.ruleset(name)
-        rules = Rules.of(rs)
-        fp = fingerprint(rules, scoring=False)
-        if sized:
-            fp += (rules.set_mask, tuple(sorted(rules.hand_table.items())))
-        if fp not in seen:
-            seen.add(fp)
-            yield name, rs
-
-
 def rule_set_names() -> list[str]:
     """Every shipped variant, then every variant with one overlay that composes."""
     cat = catalog()

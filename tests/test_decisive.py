@@ -1,12 +1,11 @@
-"""Expectations check what their clauses set (conformance/checked_fields.py), and the account of
-the steps' effects that fills those fields in (conformance/effects.py) agrees with the
-reference engine on every fixture."""
+"""Expectations check what their clauses set (conformance/checked_fields.py), and what lint
+says the steps give for those fields (`after`: the model's effects, spec/model/steps.py)
+agrees with the reference engine on every fixture."""
 
 from __future__ import annotations
 
 from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
-from mtrain.conformance.checked_fields import unchecked
-from mtrain.conformance.effects import after
+from mtrain.conformance.checked_fields import after, unchecked
 from mtrain.conformance.fixture import load_corpus, load_file
 from mtrain.conformance.runner import Outcome, play, resolve, state_view
 from mtrain.spec.catalog import catalog

@@ -35,7 +35,7 @@ from mtrain.conformance.fuzz.play import (
     plan_game,
     play_game,
 )
-from mtrain.conformance.fuzz.possible import fixture_problems, table_problems, unreachable
+from mtrain.conformance.fuzz.possible import fixture_problems, table_problems
 from mtrain.conformance.fuzz.rulesets import Chooser, Context, context
 from mtrain.conformance.fuzz.run import DEFAULT_OUT, FuzzReport, Group, StartError, Target, fuzz
 from mtrain.conformance.fuzz.shrink import Shrinker
@@ -46,5 +46,5 @@ __all__ = [
     "GameResult", "Group", "Judge", "Occurrence", "Probe", "Session", "Shrinker",
     "StartError", "Target", "cmd_fuzz", "compact", "context", "differences",
     "fixture_problems", "fuzz", "mutant_variants", "plan_game", "play_game", "register",
-    "table_of", "table_problems", "unreachable", "written",
+    "table_of", "table_problems", "written",
 ]

@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtrain.conformance.checked_fields import unchecked
-from mtrain.conformance.effects import after
+from mtrain.conformance.checked_fields import after, unchecked
 from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
 from mtrain.conformance.lint.scopes import ScopeReport, check_scopes
 from mtrain.reference import codec
@@ -142,7 +141,7 @@ def lint(root: str | Path | None = None, scopes: bool = True,
 
 
 def _suggest(fx: Fixture, rs: Ruleset, missing: list[str]) -> str:
-    """What the steps give for the missing fields, by conformance/effects.py."""
+    """What the steps give for the missing fields, by the model (checked_fields.after)."""
     try:
         values = after(fx, rs)
     except Exception:  # a table that does not set up is reported elsewhere

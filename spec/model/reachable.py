@@ -17,11 +17,11 @@ in spec/model/legality.py, never of the reference engine.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, Final
 
 from mtrain.spec import tiles as T
-from mtrain.spec.model import legality
+from mtrain.spec.model import decisions, legality
 
 MEXICAN: Final = "mexican"
 
@@ -85,11 +85,6 @@ def reachable_problems(state: Mapping[str, Any], ruleset: Mapping[str, str],
     condition is: for a table whose refusal (DEAL-7) is what a fixture expects.
     """
     return _Table(state, ruleset).problems(players)
-
-
-def can_ever_play(state: Mapping[str, Any], ruleset: Mapping[str, str]) -> bool:
-    """END-2's question, asked of spec/model/legality.py: can anybody ever play again?"""
-    return _Table(state, ruleset).can_ever_play()
 
 
 class _Table:
@@ -395,26 +390,8 @@ class _Table:
         return off
 
     def can_ever_play(self) -> bool:
-        """END-2, asked of spec/model/legality.py: somebody could play on their turn along the
-        round of passes that would follow, or on the last table (every marker up, every
-        first turn over)."""
-        n = self.n
-        marked, pending = list(self.marked), set(self.pending)
-        for d in range(n):
-            q = (self.seat + d) % n
-            if self._plays(q, marked, pending):
-                return True
-            marked[q] = True
-            pending.discard(q)
-        return any(self._plays(q, [True] * n, set()) for q in range(n))
-
-    def _plays(self, seat: int, marked: Sequence[bool], pending: set[int]) -> bool:
-        probe = dict(self.s)
-        probe.update(
-            seat=seat, phase="start", drawn=None, turn_doubles=[], result=None,
-            first_turns=sorted(pending),
-            trains=[{**t, "marker": m} for t, m in zip(self.s["trains"], marked, strict=True)])
-        return any(a.startswith("play ") for a in legality.legal_actions(probe, self.options))
+        """END-2, asked of spec/model/decisions.py: somebody could play on a turn to come."""
+        return decisions.can_ever_play(self.s, self.options)
 
 
 def _is_double(text: str) -> bool:
