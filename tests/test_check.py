@@ -12,6 +12,7 @@ import z3
 
 from mtrain import cli
 from mtrain.conformance.adapter import ReferenceImplementation
+from mtrain.conformance.crosscheck import driver
 from mtrain.conformance.crosscheck import witnesses as R
 from mtrain.conformance.crosscheck.round_effects import (
     assignment,
@@ -25,7 +26,7 @@ from mtrain.conformance.runner import run_fixture
 from mtrain.conformance.speccheck import run as check
 from mtrain.reference import codec
 from mtrain.reference import engine as E
-from mtrain.reference.explore import Size, explore_size, small_rules
+from mtrain.reference.explore import Size, small_rules
 from mtrain.spec.catalog import catalog
 from mtrain.spec.model.transitions import Model
 from mtrain.spec.optionspace import checks
@@ -122,7 +123,7 @@ def test_model_matches_the_engine_and_notices_a_different_rule() -> None:
         if E.legal_actions(alt) != E.legal_actions(t):
             differ.append(t)
 
-    explore_size(rs, Size(3, 3, 2, 20), visit=visit)
+    driver.explore_small(rs, Size(3, 3, 2, 20), visit)
     assert differ
     random.Random(1).shuffle(states)
     same = Model(rs, 3, 2, max_pip=3)
@@ -152,7 +153,7 @@ def test_model_blocked_test_matches_the_engine(name: str) -> None:
             return
         states.append(u)
 
-    explore_size(rs, Size(3, 3, 2, 30), visit=visit)
+    driver.explore_small(rs, Size(3, 3, 2, 30), visit)
     # the FIRST-5 case: seat 0's chain ended on [0-0], seat 1's laid the last 0s; seat 2
     # is still to start, with [3-2] or without
     for third in (["3-2", "2-2"], ["2-2"]):

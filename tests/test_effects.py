@@ -9,16 +9,15 @@ makes `mtrain check` exit 1.
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import pytest
 
 from mtrain import cli
+from mtrain.conformance.crosscheck import driver
 from mtrain.conformance.crosscheck import round_effects as RE
 from mtrain.conformance.speccheck import run as check
 from mtrain.reference import engine as E
-from mtrain.reference.explore import Size, explore_size
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
 from mtrain.spec.model.transitions import Model
@@ -29,11 +28,9 @@ CAT = catalog()
 
 def small_states(name: str, n: int = 3, players: int = 2, hand: int = 3,
                  count: int = 80) -> tuple[Model, list[E.State]]:
-    rs = CAT.ruleset(name)
-    states: list[E.State] = []
-    explore_size(rs, Size(n, players, hand, 3), visit=lambda s, a, t: states.append(t))
-    random.Random(2).shuffle(states)
-    return Model(rs, players, hand, max_pip=n), states[:count]
+    """The cross-check driver's small game: its model and a sample of its states."""
+    game = driver.small_game(CAT.ruleset(name), n, players, hand)
+    return game.model(), driver.explored(game, 2, count)
 
 
 @pytest.mark.parametrize("symbolic", [True, False])
@@ -150,3 +147,28 @@ def test_a_double_left_open_after_its_cover_is_reported_with_train_3(
     label = RE.action_label(model, action)
     assert [(d.field, d.clause) for d in rep.differences if d.action == label] == [
         ("open doubles", "TRAIN-3")]
+
+
+def test_a_round_end_scored_wrong_is_reported_on_the_scores_with_score_5(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """SCORE-5 broken: the engine forgets what the hands hold when a round ends (penalty
+    scoring: every seat scores the tiles left in its hand)."""
+    model, states = small_states("pagat", count=2000)
+    ends = [(s, a) for s in states for a in E.legal_actions(s)
+            if (r := E.apply(s, a).result) is not None and any(r.scores)]
+    assert ends, "no round end to show the fault on"
+    real = E._finish
+
+    def finish(state: E.State, end: str, winner: int) -> None:
+        real(state, end, winner)
+        assert state.result is not None
+        state.result = E.Result(state.result.end, state.result.winner,
+                                tuple(0 for _ in state.result.scores))
+
+    clean = RE.compare_effects(model, [ends[0][0]])
+    assert clean.differences == [] and clean.scored > 0
+    monkeypatch.setattr(E, "_finish", finish)
+    rep = RE.compare_effects(model, [ends[0][0]])
+    label = RE.action_label(model, ends[0][1])
+    assert [(d.field, d.clause) for d in rep.differences if d.action == label] == [
+        ("scores", "SCORE-5")]

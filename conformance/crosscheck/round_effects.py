@@ -16,6 +16,7 @@ from typing import Any
 import z3
 
 from mtrain.spec import tiles as T
+from mtrain.spec.model.steps import result
 from mtrain.spec.model.transitions import (
     BLOCKED,
     CHAIN,
@@ -180,6 +181,8 @@ def field_clause(model: Model, state: Any, kind: str, name: str,
         return "ENG-4" if engine_phase else "SEAT-1"
     if name == "first":
         return "FIRST-6"
+    if name == "scores":
+        return "SCORE-6" if model.is_("scoring", "positive") else "SCORE-5"
     if name == "passes":
         return "END-3"
     if kind == "play":
@@ -238,6 +241,8 @@ class EffectReport:
     actions: int = 0
     """Successors compared, field by field."""
     fields: int = 0
+    scored: int = 0
+    """Round ends whose scores were compared (on plain values)."""
     differences: list[EffectDifference] = field(default_factory=list)
 
 
@@ -259,9 +264,10 @@ def compare_effects(model: Model, states: Sequence[Any], report: EffectReport | 
     successor (`engine.apply`) equals the model's (`Model.effect`) field by field: where
     every tile is, every train's end and whether it is started, the open doubles in the
     order laid and this turn's, every marker and first turn, the seat, starter, phase,
-    drawn tile, passes and result. A draw is compared with the tile the engine drew (the
-    model's draw takes any boneyard tile). Not compared: the tiles' order along a train,
-    the scores (the model has neither).
+    drawn tile, passes and result, and on plain values the scores of a round that ends
+    (spec/model/scoring.py on the model's successor). A draw is compared with the tile the
+    engine drew (the model's draw takes any boneyard tile). Not compared: the tiles' order
+    along a train (the model has none).
 
     By default the model runs on the state's plain values (its helpers work on plain
     values and z3 alike, as spec/model/legality.py's do): the same code, fast enough for
@@ -290,13 +296,20 @@ def compare_effects(model: Model, states: Sequence[Any], report: EffectReport | 
                                model.effect(s, a.kind, tile, a.train, t))
             else:
                 enabled = _plain(model.guard(plain, a.kind, tile, a.train))
-                mine = _fields(model, _plain, model.effect(plain, a.kind, tile, a.train))
+                succ = model.effect(plain, a.kind, tile, a.train)
+                mine = _fields(model, _plain, succ)
             label = action_label(model, a) + (f" ({T.name(tile)})" if a.kind == "draw" else "")
             rep.actions += 1
             found: list[tuple[str, Any, Any]] = [] if enabled else [("guard", True, False)]
             theirs = engine_fields(model, after)
             rep.fields += len(mine)
             found += [(k, theirs[k], v) for k, v in mine.items() if theirs[k] != v]
+            if s is None and after.result is not None and state.result is None:
+                # the round ends: its scores by the model (spec/model/scoring.py)
+                scores = result(model, succ)["scores"] if mine["res"] != RUNNING else None
+                rep.scored += 1
+                if list(after.result.scores) != scores:
+                    found.append(("scores", list(after.result.scores), scores))
             for name, eng, mod in found:
                 clause = (E.permission(state, a) if name == "guard"
                           else field_clause(model, state, a.kind, name.split("[")[0],

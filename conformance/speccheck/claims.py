@@ -99,7 +99,8 @@ def rows() -> list[Row]:
          "successor equals the round model's (spec/model/transitions.py, the effects the proofs "
          "reason about) field by field: every tile's place, each train's end and start, the "
          "open doubles in the order laid and this turn's, markers, first turns, seat, "
-         "starter, phase, drawn tile, passes, result. A difference names the action, the "
+         "starter, phase, drawn tile, passes, result; on plain values also the scores of a "
+         "round that ends (spec/model/scoring.py). A difference names the action, the "
          "field and its clause. On small games the model's z3 terms are evaluated in the "
          "state and the same code runs on plain values; on full-size rounds, plain values.",
          f"Small games: each shipped variant on {_models(QUICK_MODELS)}, {SMALL_STATES} "

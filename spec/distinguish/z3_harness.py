@@ -25,6 +25,7 @@ from mtrain.spec.model.legality import (
     Symbolic,
     legal,
 )
+from mtrain.spec.model.logic import as_term
 from mtrain.spec.tilesets import highest
 
 SEED: Final = 0
@@ -60,9 +61,8 @@ def checked_model(opt: Any, what: str) -> Any:
     raise DistinguishError(f"z3 answered {r} for {what}: {opt.reason_unknown()}")
 
 
-def as_bool(x: Any, ctx: Any) -> Any:
-    """A z3 Bool in the context `ctx`, from a z3 term or a plain bool."""
-    return x if isinstance(x, z3.ExprRef) else z3.BoolVal(bool(x), ctx)
+as_bool = as_term
+"""A z3 Bool in the context `ctx`, from a z3 term or a plain bool (the model's logic)."""
 
 
 @dataclass

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from mtrain.spec import tiles as T
 from mtrain.spec.model import legality as L
 from mtrain.spec.model.legality import (
     CHAIN,
@@ -39,7 +40,7 @@ from mtrain.spec.model.legality import (
     Train,
     View,
 )
-from mtrain.spec.model.logic import Folded
+from mtrain.spec.model.logic import Folded, is_term
 from mtrain.spec.tilesets import highest
 
 Chain = list[tuple[Bool, str]]
@@ -212,6 +213,17 @@ def passes_to_come(start: int, players: int) -> list[tuple[int, tuple[int, ...]]
     return [(order[j], tuple(order[:min(j, players)])) for j in range(2 * players)]
 
 
+def _some(c: type[Folded], tests: Iterable[Bool]) -> Bool:
+    """c.Or of the tests, asked in turn up to the first plain True (on plain values the
+    rest need not be asked)."""
+    out = []
+    for t in tests:
+        if t is True:
+            return True
+        out.append(t)
+    return c.Or(*out)
+
+
 def nobody_can_ever_play(plays: Plays, seat: Int, starts: Iterable[int], players: int,
                          firsts_left: Bool, c: type[Folded] = Folded) -> Bool:
     """END-2, at the start of a turn on an empty boneyard: no turn to come offers a play.
@@ -222,13 +234,13 @@ def nobody_can_ever_play(plays: Plays, seat: Int, starts: Iterable[int], players
     alone unless a first turn is still to come: then a chain double binds nobody (FIRST-5)
     and a seat may play on its turn along the round of passes and not later."""
     last = tuple(range(players))
-    ever = c.Or(*[plays(q, last) for q in range(players)])
+    ever = _some(c, (plays(q, last) for q in range(players)))
     if ever is True:
         return False
     if firsts_left is False:
         return c.Not(ever)
-    along = c.Or(*[c.And(seat == start, c.Or(*[
-        plays(q, passed) for q, passed in passes_to_come(start, players)[:players]]))
+    along = c.Or(*[c.And(seat == start, _some(c, (
+        plays(q, passed) for q, passed in passes_to_come(start, players)[:players])))
         for start in starts])
     return c.And(c.Not(ever), c.Or(c.Not(firsts_left), c.Not(along)))
 
@@ -238,6 +250,15 @@ def turns_to_play(plays: Plays, seat: Int, starts: Iterable[int], players: int,
     """d: how many turns pass before somebody plays if everybody passes until then (0: the
     mover can play now); 2P when no turn of the two rounds offers a play (blocked, see
     `nobody_can_ever_play`)."""
+    if isinstance(seat, int):  # plain values: the turns in order, up to the first play
+        for j, (q, passed) in enumerate(passes_to_come(seat, players)):
+            t = plays(q, passed)
+            if is_term(t):
+                break
+            if t:
+                return j
+        else:
+            return 2 * players
     out: Int = 2 * players
     for start in starts:
         d: Int = 2 * players
@@ -249,22 +270,28 @@ def turns_to_play(plays: Plays, seat: Int, starts: Iterable[int], players: int,
 
 def _plays_json(state: Mapping[str, Any], options: Mapping[str, str]) -> Plays:
     """`Plays` on a canonical JSON state, asked of legality (whatever the boneyard holds:
-    nobody draws from it)."""
-    max_pip = highest(options["tile_set"])
+    nobody draws from it). One view of the table, each probe setting the seat, its hand,
+    the markers and first turns."""
+    n = len(state["hands"])
+    v = L.view_of_state({**state, "phase": "start", "drawn": None, "turn_doubles": []},
+                        highest(options["tile_set"]))
     o = Opts(values=options)
+    hands = [[Slot(True, T.HIGH[x], T.LOW[x]) for x in (T.parse(h) for h in hand)]
+             for hand in state["hands"]]
+    marked = [bool(t.marked) for t in v.trains[:n]]
     pending = set(state.get("first_turns", []))
-    memo: dict[tuple[int, tuple[int, ...]], bool] = {}
+    memo: dict[tuple[int, frozenset[int]], bool] = {}
 
     def plays(q: int, passed: tuple[int, ...]) -> bool:
-        key = (q, tuple(sorted(passed)))
+        key = (q, frozenset(passed))
         if key not in memo:
-            marked = set(passed)
-            probe = {**state, "seat": q, "phase": "start", "drawn": None, "turn_doubles": [],
-                     "first_turns": sorted(pending - marked),
-                     "trains": [{**t, "marker": bool(t.get("marker")) or k in marked}
-                                for k, t in enumerate(state["trains"])]}
-            memo[key] = bool(probe["hands"][q]) and bool(
-                L.legal(L.view_of_state(probe, max_pip), o).any_play)
+            left = pending - key[1]
+            v.seat, v.hand = q, hands[q]
+            v.first_pending, v.firsts_left = q in left, bool(left)
+            for k in range(n):
+                v.trains[k].marked = marked[k] or k in key[1]  # TURN-4, MARK-1
+            v.memo.clear()
+            memo[key] = bool(hands[q]) and bool(L.legal(v, o).any_play)
         return memo[key]
 
     return plays

@@ -54,20 +54,24 @@ class Round:
     result: JSON | None = None
 
     def score(self) -> None:
-        """SCORE-1..6 and MATCH-1 once the round has ended."""
+        """MATCH-1: the round's scores added to the totals once it has ended."""
         if self.result is not None or self.s.res == RUNNING:
             return
-        m, s = self.model, self.s
-        o = Opts(values=m.values)
-        values = [sum(int(scoring.tile_value(T.HIGH[t], T.LOW[t], o)) for t in m.tiles
-                      if s.loc[t] == q) for q in range(m.P)]
-        winner = int(s.seat) if s.res == DOMINO else -1
-        scores = [int(x) for x in scoring.round_scores(values, winner, o)]
-        self.totals = [a + b for a, b in zip(self.totals, scores, strict=True)]
-        if winner >= 0:
-            self.outs[winner] += 1
-        self.result = {"end": "domino" if s.res == DOMINO else "blocked",
-                       "winner": winner if winner >= 0 else None, "scores": scores}
+        self.result = result(self.model, self.s)
+        self.totals = [a + b for a, b in zip(self.totals, self.result["scores"], strict=True)]
+        if self.result["winner"] is not None:
+            self.outs[self.result["winner"]] += 1
+
+
+def result(model: Model, s: Sym) -> JSON:
+    """How a finished round (a plain state) ended, and its scores (SCORE-1..6)."""
+    o = Opts(values=model.values)
+    values = [sum(int(scoring.tile_value(T.HIGH[t], T.LOW[t], o)) for t in model.tiles
+                  if s.loc[t] == q) for q in range(model.P)]
+    winner = int(s.seat) if s.res == DOMINO else -1
+    return {"end": "domino" if s.res == DOMINO else "blocked",
+            "winner": winner if winner >= 0 else None,
+            "scores": [int(x) for x in scoring.round_scores(values, winner, o)]}
 
 
 def from_json(model: Model, st: Mapping[str, Any]) -> Sym:

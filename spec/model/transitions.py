@@ -112,7 +112,7 @@ FIELDS: Final = ("loc", "end", "started", "odbl", "tdbl", "age", "clock", "marke
 
 
 def cached(method: Callable[..., Expr]) -> Callable[..., Expr]:
-    """Memoise a Model method of (state, *args) on the state itself."""
+    """Memoise a Model method (or a function of a model) of (state, *args) on the state."""
     name = method.__name__
 
     def wrapper(self: Any, s: Sym, *args: Any) -> Expr:
@@ -714,58 +714,7 @@ class Model:
                 z3.Or([self.productive(s, q) for q in range(P)])))
         return z3.And(inv)
 
-    # the ranking function
-
-    @cached
-    def r1(self, s: Sym) -> Expr:
-        return 2 * self.boneyard(s) + self.in_hands(s)
-
-    @cached
-    def r2(self, s: Sym) -> Expr:
-        return count(s.first) + count([z3.Not(m) for m in s.marker])
-
-    @cached
-    def r3(self, s: Sym) -> Expr:
-        P = self.P
-        if self.is_("blocked_round", "full-round-of-passes"):
-            base: Expr = P - s.passes
-        else:
-            base = z3.IntVal(P)
-            prod = [self.productive(s, q) for q in range(P)]
-            # distance from the seat to move to the nearest productive seat (cyclic)
-            for seat in range(P):
-                dist: Expr = z3.IntVal(P)
-                for d in range(P - 1, -1, -1):
-                    dist = z3.If(prod[(seat + d) % P], d, dist)
-                base = z3.If(s.seat == seat, dist, base)
-        mid = z3.Or(s.drawn >= 0, s.phase == FOLLOW)
-        return z3.If(s.phase == OVER, 0, z3.If(mid, P + 1, 0) + base)
-
-    def rank(self, s: Sym) -> tuple[Expr, Expr, Expr]:
-        return self.r1(s), self.r2(s), self.r3(s)
-
-    def rank_bound(self) -> int:
-        """The most actions a round can take, from the ranking function.
-
-        With r2 <= 2P (first turns and unmarked trains) and r3 <= 2P+1, the number
-        ``(r1*M2 + r2)*M3 + r3`` with M2 = 2P+1 and M3 = 2P+2 drops by at least 1 whenever
-        (r1, r2, r3) drops lexicographically, and is never negative; its largest value at a
-        deal bounds the length of every round.
-        """
-        assert self.hand is not None
-        P = self.P
-        pool = len(self.tiles) - (0 if self.is_("engine_procedure", "holder-lays") else 1)
-        r1 = 2 * (pool - P * self.hand) + P * self.hand
-        m2, m3 = 2 * P + 1, 2 * P + 2
-        return (r1 * m2 + 2 * P) * m3 + 2 * P + 1
-
     # properties
-
-    def lex_decrease(self, s: Sym, s2: Sym) -> Expr:
-        a1, a2, a3 = self.rank(s)
-        b1, b2, b3 = self.rank(s2)
-        return z3.And(b3 >= 0, z3.Or(b1 < a1, z3.And(b1 == a1, z3.Or(
-            b2 < a2, z3.And(b2 == a2, b3 < a3)))))
 
     @cached
     def stuck(self, s: Sym) -> Expr:
