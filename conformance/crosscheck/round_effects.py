@@ -155,8 +155,16 @@ def _phase_clause(model: Model, values: Sequence[int]) -> str:
     return "TURN-6"
 
 
+def _applying(model: Model, *clauses: str) -> str:
+    """The first of `clauses` that applies under the model's rule set (by their `when`)."""
+    from mtrain.spec.catalog import catalog
+
+    cat = catalog()
+    return next((c for c in clauses if cat.clauses[c].applies(model.values)), clauses[-1])
+
+
 def _end_clause(model: Model) -> str:
-    return "END-3" if model.is_("blocked_round", "full-round-of-passes") else "END-2"
+    return _applying(model, "END-3", "END-2")
 
 
 def field_clause(model: Model, state: Any, kind: str, name: str,
@@ -177,18 +185,17 @@ def field_clause(model: Model, state: Any, kind: str, name: str,
     if name in ("seat", "starter"):
         if engine_phase and state.boneyard[0] == T.DOUBLE[state.engine]:
             # placed: who starts
-            return "SEAT-2" if model.is_("starting_seat", "engine-holder") else "SEAT-3"
+            return _applying(model, "SEAT-2", "SEAT-3")
         return "ENG-4" if engine_phase else "SEAT-1"
     if name == "first":
         return "FIRST-6"
     if name == "scores":
-        return "SCORE-6" if model.is_("scoring", "positive") else "SCORE-5"
+        return _applying(model, "SCORE-6", "SCORE-5")
     if name == "passes":
         return "END-3"
     if kind == "play":
         if name == "marker":
-            return ("MARK-3" if model.is_("marker_removal", "owner-plays-own") else "MARK-4"
-                    if model.is_("marker_removal", "anyone-plays-on") else "MARK-5")
+            return _applying(model, "MARK-3", "MARK-4", "MARK-5")
         if name in ("open doubles", "turn doubles"):  # covered (one tile), or laid
             return "TRAIN-3" if train in state.open_doubles else "DBL-1"
         return "TURN-3" if name == "drawn" else "TRAIN-2"
