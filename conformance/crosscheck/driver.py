@@ -34,6 +34,7 @@ from mtrain.reference.explore import (
     Visitor,
     explore_size,
     rule_set_names,
+    shipped_names,
 )
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
@@ -72,6 +73,16 @@ def small_game(rs: Ruleset, max_pip: int, players: int, hand: int) -> Game:
 def rule_sets(full: bool) -> list[str]:
     """The rule sets of the small games: the shipped variants (`full`: every rule set)."""
     return rule_set_names() if full else list(catalog().variants)
+
+
+def full_size(full: bool) -> list[str]:
+    """The rule sets of the random full-size rounds: every shipped rule set on its own set
+    (the variants, their double-15 overlays, the rule-set files); `full`: every variant
+    with every single overlay too."""
+    cat = catalog()
+    if full:
+        return [*rule_set_names(), *cat.examples]
+    return shipped_names()
 
 
 def distinct(names: Iterable[str], sized: bool = False) -> Iterator[tuple[str, Ruleset]]:

@@ -1,9 +1,9 @@
 """The reference engine against the model, on states of random full-size games.
 
-For every rule set (each shipped variant and each variant with one overlay that composes:
-`reference.explore.rule_set_names`), the random rounds of the driver (driver.py: on the
-rule set's own set, every player count it allows, rounds 1 to N+1) are played with the
-engine, and on every state met:
+For every rule set (each shipped variant, each variant with one overlay that composes:
+`reference.explore.rule_set_names`, and each rule-set file), the random rounds of the
+driver (driver.py: on the rule set's own set, every player count it allows, rounds 1 to
+N+1) are played with the engine, and on every state met:
 
 * the legal actions: spec/model/legality.py's set equals `engine.legal_actions`;
 * the clauses: for every legal action the model's permitting clause equals
@@ -199,17 +199,17 @@ def compare_ruleset(name: str, rs: Ruleset, states: int, seed: int = 0) -> Compa
 
 def compare_all(states: int, names: Sequence[str] | None = None,
                 seed: int = 0) -> list[Comparison]:
-    """Every rule set; one that plays the very same games as an earlier one (the same
-    option values but scoring, the same hand sizes and set: the random rounds are
-    identical, and scores are no part of the comparison) is reported with the earlier
-    one's numbers."""
+    """Every rule set (each variant, alone and with each single overlay, and each rule-set
+    file); one that plays the very same games as an earlier one (the same option values
+    but scoring, the same hand sizes and set: the random rounds are identical, and scores
+    are no part of the comparison) is reported with the earlier one's numbers."""
     from mtrain.reference.explore import rule_set_names
     from mtrain.spec.catalog import catalog
 
     cat = catalog()
     out: list[Comparison] = []
     seen: dict[Any, Comparison] = {}
-    for n in names if names is not None else rule_set_names():
+    for n in names if names is not None else [*rule_set_names(), *cat.examples]:
         rs = cat.ruleset(n)
         key = play_key(rs, sized=True)
         if key in seen:

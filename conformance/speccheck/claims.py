@@ -105,17 +105,18 @@ def rows() -> list[Row]:
          "state and the same code runs on plain values; on full-size rounds, plain values.",
          f"Small games: each shipped variant on {_models(QUICK_MODELS)}, {SMALL_STATES} "
          f"explored states each (`--full`: every rule set, {_models(FULL_MODELS)}, 200); "
-         f"full-size: random rounds of every player count on the shipped variants and their "
-         f"double-15 overlays, {GAME_STATES} states each (`--full`: every rule set, "
-         f"{GAME_STATES * 10:,}).",
-         "States not sampled; the order of tiles along a train and the scores (not in the "
-         "model); a draw is compared for the tile the engine drew only."),
+         f"full-size: random rounds of every player count on the shipped variants, their "
+         f"double-15 overlays and the rule-set files, {GAME_STATES} states each (`--full`: "
+         f"every rule set, {GAME_STATES * 10:,}).",
+         "States not sampled; the order of tiles along a train (not in the model); a draw is "
+         "compared for the tile the engine drew only."),
         ("engine-vs-model", "On states of random full-size rounds, the legal actions "
          "(spec/model/legality.py), the clause that permits each legal action and refuses each "
          "illegal candidate (spec/model/decisions.py) and the END-2/END-3 verdict equal the "
          "engine's; a z3 search asks each decision path of the model for a 4-player table "
          "and compares the engine there.",
-         f"Every shipped variant and single overlay, on its own set: {DEFAULT_STATES} states "
+         f"Every shipped variant and single overlay and every rule-set file, on its own set: "
+         f"{DEFAULT_STATES} states "
          f"each (`--full`: {FULL_STATES:,}); z3 tables with numbers 0-9, 3 hand tiles.",
          "States not sampled; one table per z3 path, not every table."),
         ("parametric-proofs", "Termination (a ranking over tiles in hands and boneyard, "

@@ -18,9 +18,10 @@ Checks, in the order printed:
 * ``model-vs-engine``: on explored states, the abstract model enables exactly the engine's
   legal actions and satisfies the invariant;
 * ``effects-vs-engine``: for every legal action, the engine's successor equals the round
-  model's field by field (conformance/crosscheck/round_effects.py), on explored small games (z3
-  terms and
-  plain values) and on random full-size rounds of the shipped variants and double-15;
+  model's field by field, and the scores of a round that ends
+  (conformance/crosscheck/round_effects.py), on explored small games (z3 terms and plain
+  values) and on random full-size rounds of every shipped rule set (the cross-check
+  driver's states, conformance/crosscheck/driver.py);
 * ``reachability``: a witness for every clause with a firing condition under every rule
   set it applies to, or a proof that it is dead (which fails unless clauses.yaml marks
   the clause ``expected_dead``);
@@ -294,10 +295,10 @@ def job_effects(full: bool) -> dict[str, Any]:
     """The engine's effects against the round model's (conformance/crosscheck/round_effects.py):
     on explored
     small games, as z3 terms and on plain values; on random full-size rounds, on plain
-    values (every shipped variant and the double-15 overlay; `full`: every rule set)."""
+    values (every shipped rule set: the variants, their double-15 overlays, the rule-set
+    files; `full`: every rule set)."""
     from mtrain.conformance.crosscheck import driver
     from mtrain.conformance.crosscheck import round_effects as RE
-    from mtrain.reference.explore import rule_set_names
     from mtrain.spec.catalog import catalog
     from mtrain.spec.tilesets import highest
 
@@ -314,15 +315,12 @@ def job_effects(full: bool) -> dict[str, Any]:
             RE.compare_effects(model, sample, small, symbolic=True)
             RE.compare_effects(model, sample, plain)
     t_small = time.perf_counter() - t0
-    big_names = rule_set_names() if full else [
-        *cat.variants, *(f"{v}+double-15" for v in cat.variants
-                         if f"{v}+double-15" in rule_set_names())]
+    big_names = driver.full_size(full)
     big = RE.EffectReport()
     per = RE.GAME_STATES * (10 if full else 1)
     sets: dict[int, list[str]] = {}
     for name in big_names:
-        base, *overlays = name.split("+")
-        rs = cat.ruleset(base, overlays)
+        rs = cat.ruleset(name)
         sets.setdefault(highest(rs["tile_set"]), []).append(name)
         RE.game_effects(rs, per, report=big)
     diffs = small.differences + plain.differences + big.differences
