@@ -28,8 +28,8 @@ from mtrain.conformance.situations import stand_in_for
 from mtrain.reference import engine
 from mtrain.reference.engine import BLOCKED, State, _finish, nobody_can_ever_play
 from mtrain.spec.catalog import catalog
+from mtrain.spec.model.decisions import can_ever_play
 from mtrain.spec.model.legality import legal_actions
-from mtrain.spec.model.reachable import can_ever_play
 from mtrain.spec.notation import FixtureError, action_json, is_next_round, max_pip_of
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Space
@@ -186,7 +186,7 @@ def draw_rule(tr: Trace) -> bool:
 
 def blocked_round(tr: Trace) -> bool:
     """END-2, END-3: with the boneyard empty at a turn's end, a full round of passes, or
-    nobody can ever play again (asked of spec/legality.py)."""
+    nobody can ever play again (asked of spec/model/decisions.py)."""
     options = dict(tr.ruleset.items())
 
     def ends_here(s: JSON) -> bool:
