@@ -24,8 +24,8 @@ from mtrain.spec.yamlload import Document, SpecError, SpecErrors, load, schema, 
 Setters = dict[str, tuple[Document | None, str]]
 """Which file (or override) set each option: errors point at its line."""
 
-SOURCES = ("pagat", "puremco", "wikipedia", "cardinal", "fundex", "ourpastimes", "house",
-           "decision", "common")
+SOURCES = ("pagat", "puremco", "wikipedia", "cardinal", "fundex", "ourpastimes", "celko",
+           "goodsam", "hathaway", "house", "decision", "common")
 """The provenance labels, defined in spec/data/sources.yaml (`Catalog.sources`)."""
 
 

@@ -7,9 +7,11 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
+import yaml
 
 from mtrain.spec.catalog import Catalog, RulesetError, catalog
 from mtrain.spec.yamlload import SpecError, schema
@@ -18,9 +20,10 @@ CAT = catalog()
 
 VARIANTS = {"pagat", "puremco", "puremco-d9"}
 OVERLAYS = {
-    "any-double-first", "blanks-25", "cardinal-hands", "double-15", "double-blank-25",
-    "double-blank-50",
-    "draw-until-playable", "engine-aside", "fundex-hands", "marker-anyone",
+    "any-double-first", "blanks-25", "cardinal-hands", "celko-double-6", "celko-double-9",
+    "celko-double-15", "double-15", "double-blank-25", "double-blank-50",
+    "draw-until-playable", "engine-aside", "fundex-hands", "goodsam-hands", "hathaway-hands",
+    "marker-anyone",
     "marker-owner-anywhere", "own-train-first", "passes-end-round", "positive-scoring",
     "release-uncoverable", "rotate-start", "single-tile-start", "starter-opens-mexican",
     "tie-most-outs",
@@ -152,6 +155,107 @@ def test_every_variant_and_overlay_names_known_options() -> None:
     for vf in [*CAT.variants.values(), *CAT.overlays.values()]:
         for option, value in vf.options.items():
             assert value in CAT.options[option].values, (vf.name, option, value)
+
+
+# --- published hand-size tables (issue 21, item 4) ---------------------------------------
+
+# Each table as its source prints it, written here from the source's own text (what each
+# page gives is in docs/sources-survey.md), never from options.yaml: (value, source label,
+# rows). A comment gives the page and its figures.
+PUBLISHED_TABLES = [
+    # https://www.pagat.com/domino/star/mextrain-c.html (Joe Celko's rules on pagat): one
+    # table, players 2 to 12 across, a row per set. Double Six: 9, 8, 6 (2 to 4 players).
+    ("celko-d6", "celko", {2: 9, 3: 8, 4: 6}),
+    # the same table, Double Nine: 9, 9, 9, 7, 7, 7, 6 (2 to 8 players)
+    ("celko-d9", "celko", {2: 9, 3: 9, 4: 9, 5: 7, 6: 7, 7: 7, 8: 6}),
+    # the same table, Double Twelve: 15, 15, 15, 12, 12, 11, 11 (2 to 8 players)
+    ("cardinal", "celko", {2: 15, 3: 15, 4: 15, 5: 12, 6: 12, 7: 11, 8: 11}),
+    # the same table, Double Fifteen: 15, 15, 15, 15, 15, 13, 13, 11, 11, 11, 11 (2 to 12)
+    ("celko-d15", "celko", {2: 15, 3: 15, 4: 15, 5: 15, 6: 15, 7: 13, 8: 13,
+                            9: 11, 10: 11, 11: 11, 12: 11}),
+    # http://franklincosilvergames.com/page/?p=57 ("Cardinal's Mexican Train Dominoes"):
+    # 2, 3 or 4 players draw 15 each, 5 or 6 draw 12, 7 or 8 draw 11
+    ("cardinal", "cardinal", {2: 15, 3: 15, 4: 15, 5: 12, 6: 12, 7: 11, 8: 11}),
+    # https://shop.owlshollow.com/mexican-train-domino-set-double-12.html (the Fundex
+    # sheet's text): 2 to 4 players 15 dominoes, 5 to 6 players 11, 7 to 8 players 8
+    ("fundex", "fundex", {2: 15, 3: 15, 4: 15, 5: 11, 6: 11, 7: 8, 8: 8}),
+    # https://ourpastimes.com/instructions-double-twelve-dominoes-8530740.html: two or
+    # three players draw 16, four 15, five 14, six 12, seven 10, eight 9
+    ("puremco-d12", "ourpastimes", {2: 16, 3: 16, 4: 15, 5: 14, 6: 12, 7: 10, 8: 9}),
+    # https://www.idahogoodsam.org/gamerules/9: 2 players 16 tiles, 3 15, 4 14, 5 13,
+    # 6 12, 7 11, 8 10
+    ("goodsam", "goodsam", {2: 16, 3: 15, 4: 14, 5: 13, 6: 12, 7: 11, 8: 10}),
+    # https://www.billhathaway.com/mexican-train: up to 4 players 15 each, 5 or 6 take 11,
+    # 7 or 8 take 10, 9 or 10 take 8 (a game has 2 players at least)
+    ("hathaway", "hathaway", {2: 15, 3: 15, 4: 15, 5: 11, 6: 11, 7: 10, 8: 10,
+                              9: 8, 10: 8}),
+]
+
+# hand_sizes values whose every source lacks an address, and why (docs/sources-survey.md):
+# this list may only shrink.
+NO_ADDRESS = {
+    "puremco-d9": "the Puremco sheet is known here only through the seed; no stored page "
+                  "gives its double-9 table",
+}
+
+
+def _sources_yaml() -> dict[str, Any]:
+    data = yaml.safe_load((Path(__file__).resolve().parents[1] / "spec" / "data"
+                           / "sources.yaml").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+@pytest.mark.parametrize(("value", "label", "rows"), PUBLISHED_TABLES,
+                         ids=[f"{v}-{lb}" for v, lb, _ in PUBLISHED_TABLES])
+def test_each_published_table_has_the_rows_its_source_gives(
+        value: str, label: str, rows: dict[int, int]) -> None:
+    option = CAT.options["hand_sizes"].values[value]
+    assert dict(option.table) == rows
+    assert label in option.source
+    says = _sources_yaml()[label]["says"]
+    assert isinstance(says, dict)
+    assert value in says["hand_sizes"]["values"]
+
+
+def test_every_hand_size_table_cites_a_source_with_an_address() -> None:
+    data = _sources_yaml()
+    for label, body in data.items():
+        for address in body.get("addresses") or ():
+            assert str(address).startswith(("https://", "http://")), (label, address)
+            assert address in " ".join(str(body["text"]).split()), (label, address)
+    gaps = set()
+    for name, value in CAT.options["hand_sizes"].values.items():
+        if not any(data[label].get("addresses") for label in value.source):
+            gaps.add(name)
+    assert gaps == set(NO_ADDRESS)
+
+
+def test_the_celko_tables_are_dealt_from_their_own_sets() -> None:
+    """DEAL-12 to DEAL-14 tie each of Celko's tables to its set; on double-6 nothing but
+    Celko's table (or a file's own) can be dealt (DEAL-8)."""
+    for overlay, tile_set, value in (("celko-double-6", "double-6", "celko-d6"),
+                                     ("celko-double-9", "double-9", "celko-d9"),
+                                     ("celko-double-15", "double-15", "celko-d15")):
+        rs = CAT.ruleset(f"pagat+{overlay}")
+        assert (rs["tile_set"], rs["hand_sizes"]) == (tile_set, value)
+        assert dict(rs.hand_table) == dict(CAT.options["hand_sizes"].values[value].table)
+    assert CAT.ruleset("pagat+celko-double-6").hand_size(4) == 6  # 24 of 28 tiles
+    with pytest.raises((RulesetError, SpecError), match="DEAL-13"):
+        CAT.ruleset("pagat", overrides={"hand_sizes": "celko-d9"})
+    with pytest.raises((RulesetError, SpecError), match="DEAL-8"):
+        CAT.ruleset("pagat+celko-double-6", overrides={"hand_sizes": "pagat"})
+    with pytest.raises((RulesetError, SpecError), match="DEAL-10"):
+        CAT.ruleset("pagat+celko-double-15", overrides={"hand_sizes": "cardinal"})
+
+
+def test_deal_11_names_the_published_double_6_table() -> None:
+    """A double-6 table is published (Celko); DEAL-11 is about double-18 alone."""
+    deal11 = CAT.clauses["DEAL-11"]
+    assert deal11.when == {"tile_set": frozenset({"double-18"})}
+    assert "DEAL-12" in (deal11.decision or "")
+    assert CAT.clauses["DEAL-10"].requires["hand_sizes"] == {"ourpastimes-d15", "celko-d15"}
+    assert CAT.options["tile_set"].values["double-6"].source == ("celko",)
 
 
 # --- the rule-set schema -----------------------------------------------------------------

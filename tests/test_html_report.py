@@ -358,8 +358,8 @@ def test_a_divergence_draws_its_step_and_later_checks_are_not_reached(
 
     refused = articles["doubles-035"]
     assert not refused.find_all("div", "unreached")
-    (diagnosis,) = refused.find_all("p", "diagnosis")
-    assert "after step 1 `draw`" in diagnosis.all_text()
+    (cause,) = refused.find_all("p", "diagnosis")
+    assert "after step 1 `draw`" in cause.all_text()
     assert "step 2 `play 5-0 on 0` was refused" in refused.all_text()
     (svg,) = refused.find_all("svg")
     assert "doubles-035 under pagat, after step 1" in svg.all_text()

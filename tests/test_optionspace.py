@@ -34,24 +34,40 @@ TABLES = {
     "cardinal": {2: 15, 3: 15, 4: 15, 5: 12, 6: 12, 7: 11, 8: 11},
     "fundex": {2: 15, 3: 15, 4: 15, 5: 11, 6: 11, 7: 8, 8: 8},
     "ourpastimes-d15": {2: 15, 3: 15, 4: 15, 5: 12, 6: 12, **{n: 11 for n in range(7, 13)}},
+    "celko-d6": {2: 9, 3: 8, 4: 6},
+    "celko-d9": {2: 9, 3: 9, 4: 9, 5: 7, 6: 7, 7: 7, 8: 6},
+    "celko-d15": {**{n: 15 for n in range(2, 7)}, 7: 13, 8: 13, **{n: 11 for n in range(9, 13)}},
+    "goodsam": {2: 16, 3: 15, 4: 14, 5: 13, 6: 12, 7: 11, 8: 10},
+    "hathaway": {2: 15, 3: 15, 4: 15, 5: 11, 6: 11, 7: 10, 8: 10, 9: 8, 10: 8},
 }
-D12_TABLES = ("pagat", "puremco-d12", "cardinal", "fundex")
-NAMED = (*D12_TABLES[:2], "puremco-d9", *D12_TABLES[2:], "ourpastimes-d15")  # yaml order
+D12_TABLES = ("pagat", "puremco-d12", "cardinal", "fundex", "goodsam", "hathaway")
+NAMED = ("pagat", "puremco-d12", "puremco-d9", "cardinal", "fundex", "ourpastimes-d15",
+         "celko-d6", "celko-d9", "celko-d15", "goodsam", "hathaway")  # yaml order
 
-# Read by hand: SEAT-2, FIRST-9, DEAL-4, DEAL-9, DEAL-10 and DEAL-11 are the clauses with
-# `requires`. On a double-9 set (55 tiles) every table but puremco-d9 has a 4-player row
-# of 60 tiles; on a double-6 set (28) every table's 2-player row is 30 or more; the
-# double-15 table's 9-player row is 99 > 91. A core keeps the earliest declared literal
-# (DEAL-4, then the DEAL-8 rows in table order, then DEAL-9, DEAL-10, DEAL-11).
+# Read by hand: SEAT-2, FIRST-9, DEAL-4, DEAL-9 to DEAL-14 are the clauses with `requires`
+# (DEAL-4, DEAL-9, DEAL-12, DEAL-13, DEAL-14: a table on its own set; DEAL-10: double-15
+# takes one of its two published tables; DEAL-11: double-18 takes none). On a double-9
+# set (55 tiles) every table but puremco-d9, celko-d9 and celko-d6 has a 4-player row of
+# 56 tiles or more; on a double-6 set (28) every table's 2-player row is 30 or more but
+# celko-d9's (18: its 4-player row, 36, is the first too large) and celko-d6's; on a
+# double-12 set (91) the double-15 tables' rows for 9 (99) and 8 (104) players do not fit.
+# A core keeps the earliest declared literal (DEAL-4, then the DEAL-8 rows in table order,
+# then DEAL-9 to DEAL-14).
+D9_TOO_BIG = ("pagat", "puremco-d12", "cardinal", "fundex", "ourpastimes-d15", "celko-d15",
+              "goodsam", "hathaway")
 CONTRADICTORY = {
     ("tile_set=double-12", "hand_sizes=puremco-d9"): ("DEAL-4",),
     ("tile_set=double-12", "hand_sizes=ourpastimes-d15"): ("DEAL-8:ourpastimes-d15:9p",),
-    **{("tile_set=double-9", f"hand_sizes={t}"): (f"DEAL-8:{t}:4p",)
-       for t in (*NAMED[:2], *NAMED[3:])},
-    **{("tile_set=double-6", f"hand_sizes={t}"): ("DEAL-4",) if t == "puremco-d9"
-       else (f"DEAL-8:{t}:2p",) for t in NAMED},
+    ("tile_set=double-12", "hand_sizes=celko-d6"): ("DEAL-12",),
+    ("tile_set=double-12", "hand_sizes=celko-d9"): ("DEAL-13",),
+    ("tile_set=double-12", "hand_sizes=celko-d15"): ("DEAL-8:celko-d15:8p",),
+    **{("tile_set=double-9", f"hand_sizes={t}"): (f"DEAL-8:{t}:4p",) for t in D9_TOO_BIG},
+    ("tile_set=double-9", "hand_sizes=celko-d6"): ("DEAL-12",),
+    **{("tile_set=double-6", f"hand_sizes={t}"): {"puremco-d9": ("DEAL-4",),
+       "celko-d9": ("DEAL-8:celko-d9:4p",)}.get(t, (f"DEAL-8:{t}:2p",))
+       for t in NAMED if t != "celko-d6"},
     **{("tile_set=double-15", f"hand_sizes={t}"): ("DEAL-4",) if t == "puremco-d9"
-       else ("DEAL-10",) for t in NAMED if t != "ourpastimes-d15"},
+       else ("DEAL-10",) for t in NAMED if t not in ("ourpastimes-d15", "celko-d15")},
     **{("tile_set=double-18", f"hand_sizes={t}"): {"puremco-d9": ("DEAL-4",),
        "ourpastimes-d15": ("DEAL-9",)}.get(t, ("DEAL-11",)) for t in NAMED},
     ("engine_procedure=set-aside", "starting_seat=engine-holder"): ("SEAT-2",),
@@ -59,13 +75,15 @@ CONTRADICTORY = {
     ("mexican_first_turn=starter-only", "own_train_first=required"): ("FIRST-9",),
 }
 
-# By hand: (tile_set, hand_sizes, engine_procedure, starting_seat) has 11 (set, table)
-# pairs (double-12 with its 4 tables, double-9 with puremco-d9, double-15 with
-# ourpastimes-d15, and each of the 5 sets with a table of the file's own, `custom`) x 3
-# (engine, seat) pairs allowed by SEAT-2 = 33; (first_turn, mexican_first_turn,
+# By hand: (tile_set, hand_sizes, engine_procedure, starting_seat) has 16 (set, table)
+# pairs (double-12 with its 6 tables, double-9 with puremco-d9 and celko-d9, double-6 with
+# celko-d6, double-15 with ourpastimes-d15 and celko-d15, and each of the 5 sets with a
+# table of the file's own, `custom`; no row of these fills its set exactly, so either
+# engine procedure deals it) x 3 (engine, seat) pairs allowed by SEAT-2 = 48;
+# (first_turn, mexican_first_turn,
 # own_train_first) has 5 of 8 allowed by FIRST-9 (starter-only needs single and
 # not-required); the other nine options are free: 3*2*2*3*2*2*2*4*2 = 2304.
-HAND_COUNT = 33 * 5 * 2304
+HAND_COUNT = 48 * 5 * 2304
 
 
 @pytest.fixture(scope="module")
@@ -122,6 +140,7 @@ def test_tracked_constraints_are_the_requires_clauses_and_every_deal_row(
         sp: OptionSpace) -> None:
     rows = {f"DEAL-8:{t}:{n}p" for t, table in TABLES.items() for n in table}
     assert {c.name for c in sp.constraints} == {"DEAL-4", "DEAL-9", "DEAL-10", "DEAL-11",
+                                                "DEAL-12", "DEAL-13", "DEAL-14",
                                                 "SEAT-2", "FIRST-9"} | rows
     assert sp.tile_counts == TILES
     assert sp.options["hand_sizes"][-1] == "custom"
@@ -162,12 +181,35 @@ def test_puremco_d9_table_needs_double_9(sp: OptionSpace) -> None:
                            "engine_procedure": "set-aside"}).sat
 
 
-@pytest.mark.parametrize("table", ["pagat", "puremco-d12", "cardinal", "fundex"])
+@pytest.mark.parametrize("table", D12_TABLES)
 def test_double_12_tables_cannot_be_dealt_from_double_9(sp: OptionSpace, table: str) -> None:
     res = sp.satisfiable({"hand_sizes": table, "tile_set": "double-9",
                           "engine_procedure": "holder-lays"})
     assert not res.sat
-    assert res.clauses == (f"DEAL-8:{table}:4p",)  # 4 x 15 = 60 > 55, the first bad row
+    # 4 x 15 = 60 (goodsam 4 x 14 = 56) > 55, the first bad row
+    assert res.clauses == (f"DEAL-8:{table}:4p",)
+    _assert_minimal(sp, res)
+
+
+@pytest.mark.parametrize(("table", "tile_set", "clause"), [
+    ("celko-d6", "double-6", "DEAL-12"), ("celko-d9", "double-9", "DEAL-13")])
+def test_celko_small_tables_need_their_own_set(sp: OptionSpace, table: str, tile_set: str,
+                                               clause: str) -> None:
+    # every row fits a double-12 set (at most 8 x 6 = 48 tiles): only the clause refuses
+    res = sp.satisfiable({"hand_sizes": table, "tile_set": "double-12"})
+    assert not res.sat and res.clauses == (clause,)
+    assert sp.satisfiable({"hand_sizes": table, "tile_set": tile_set,
+                           "engine_procedure": "set-aside"}).sat
+
+
+def test_double_6_takes_celkos_table_or_a_files_own(sp: OptionSpace) -> None:
+    # DEAL-8 alone: on a double-6 set the d12 tables are refused by their 2-player rows
+    # (2 x 16 = 32 > 28); celko-d6 deals (4 x 6 + 1 = 25 of 28), and so does `custom`
+    assert sp.satisfiable({"tile_set": "double-6", "hand_sizes": "celko-d6",
+                           "engine_procedure": "set-aside"}).sat
+    assert sp.satisfiable({"tile_set": "double-6", "hand_sizes": "custom"}).sat
+    res = sp.satisfiable({"tile_set": "double-6", "hand_sizes": "goodsam"})
+    assert not res.sat and res.clauses == ("DEAL-8:goodsam:2p",)
     _assert_minimal(sp, res)
 
 
@@ -224,28 +266,38 @@ def test_no_false_optional_or_dead_clauses(sp: OptionSpace) -> None:
 
 def test_atomic_sets(sp: OptionSpace) -> None:
     # puremco-d9 only on double-9 (DEAL-4), but double-9 also with a table of the file's
-    # own; likewise ourpastimes-d15 and double-15: nothing always goes together.
+    # own; likewise ourpastimes-d15 and double-15, celko-d6 and double-6: nothing always
+    # goes together.
     assert sp.atomic_sets() == ()
 
 
 def test_redundant_constraints(sp: OptionSpace) -> None:
     report = sp.redundant_constraints()
     by_name = {r.name: r for r in report.redundant}
-    # No row fits 28 tiles (double-6), so none is a tautology.
-    assert not any(r.tautology for r in by_name.values())
-    # Every row says "not on these sets", which a sibling row of the same table (or DEAL-4
-    # for puremco-d9) says as well; DEAL-9 follows from the 9-player row (not double-6,
-    # 9 or 12) and DEAL-11 (not double-18).
+    # The rows that fit 28 tiles (double-6) with the engine aside are tautologies: every
+    # row of celko-d6 (19, 25, 25) and celko-d9's 2- and 3-player rows (19, 28).
+    tautologies = {"DEAL-8:celko-d6:2p", "DEAL-8:celko-d6:3p", "DEAL-8:celko-d6:4p",
+                   "DEAL-8:celko-d9:2p", "DEAL-8:celko-d9:3p"}
+    assert {n for n, r in by_name.items() if r.tautology} == tautologies
+    # Every other row says "not on these sets", which a sibling row of the same table (or
+    # DEAL-4, DEAL-13) says as well; DEAL-9 follows from the 9-player row (not
+    # double-6, 9 or 12) and DEAL-11 (not double-18), DEAL-14 likewise from celko-d15's
+    # 8-player row (8 x 13 = 104 > 91) and DEAL-11.
     rows = {f"DEAL-8:{t}:{n}p" for t, table in TABLES.items() for n in table}
-    assert set(by_name) == rows | {"DEAL-9"}
+    assert set(by_name) == rows | {"DEAL-9", "DEAL-14"}
     assert by_name["DEAL-8:pagat:10p"].implied_by == ("DEAL-8:pagat:4p",)
     assert by_name["DEAL-8:fundex:4p"].implied_by == ("DEAL-8:fundex:6p",)
     assert by_name["DEAL-8:puremco-d9:2p"].implied_by == ("DEAL-4",)
     assert by_name["DEAL-9"].implied_by == ("DEAL-8:ourpastimes-d15:9p", "DEAL-11")
+    assert by_name["DEAL-14"].implied_by == ("DEAL-8:celko-d15:8p", "DEAL-11")
+    # DEAL-12 and DEAL-13 stay: celko-d6's and celko-d9's rows fit a double-12 set; each
+    # table's first row too large for double-9 (too large for double-6 as well; for
+    # celko-d15 the 8-player row, too large for double-12 too) stays.
     assert report.basis == ("DEAL-4", "DEAL-8:pagat:4p", "DEAL-8:puremco-d12:4p",
                             "DEAL-8:cardinal:4p", "DEAL-8:fundex:4p",
-                            "DEAL-8:ourpastimes-d15:9p", "DEAL-10", "DEAL-11", "SEAT-2",
-                            "FIRST-9")
+                            "DEAL-8:ourpastimes-d15:9p", "DEAL-8:celko-d15:8p",
+                            "DEAL-8:goodsam:4p", "DEAL-8:hathaway:4p", "DEAL-10", "DEAL-11",
+                            "DEAL-12", "DEAL-13", "SEAT-2", "FIRST-9")
 
 
 def test_model_count_matches_brute_force(sp: OptionSpace) -> None:
@@ -259,7 +311,9 @@ def test_model_count_matches_brute_force(sp: OptionSpace) -> None:
     assert all(0 < seen[ov] < len(valid) for ov in every)  # none dead, none forced
     i_set, i_hand = names.index("tile_set"), names.index("hand_sizes")
     on_d9 = Counter(rs[i_hand] for rs in valid if rs[i_set] == "double-9")
-    assert set(on_d9) == {"puremco-d9", "custom"}  # so the two are not an atomic set
+    assert set(on_d9) == {"puremco-d9", "celko-d9", "custom"}  # so none is an atomic set
+    on_d6 = Counter(rs[i_hand] for rs in valid if rs[i_set] == "double-6")
+    assert set(on_d6) == {"celko-d6", "custom"}
     linked = [names.index(o) for o in ("tile_set", "hand_sizes", "engine_procedure",
                                        "starting_seat", "first_turn", "mexican_first_turn",
                                        "own_train_first")]
@@ -303,13 +357,17 @@ def test_backbone_dead_values_and_clause_usage_under_an_extra_constraint() -> No
         *((f"tile_set={s}", ("TEST-1",)) for s in ("double-9", "double-6", "double-15",
                                                    "double-18")),
         ("hand_sizes=puremco-d9", ("DEAL-4", "TEST-1")),
-        ("hand_sizes=ourpastimes-d15", ("DEAL-8:ourpastimes-d15:9p", "TEST-1"))]
+        ("hand_sizes=ourpastimes-d15", ("DEAL-8:ourpastimes-d15:9p", "TEST-1")),
+        ("hand_sizes=celko-d6", ("DEAL-12", "TEST-1")),
+        ("hand_sizes=celko-d9", ("DEAL-13", "TEST-1")),
+        ("hand_sizes=celko-d15", ("DEAL-8:celko-d15:8p", "TEST-1"))]
     usage = sp.clause_usage()
     assert [f.clause for f in usage.false_optional] == ["SET-2"]
     assert [f.clause for f in usage.dead] == ["SET-3", "SET-4", "SET-5", "SET-6", "DEAL-4",
-                                              "DEAL-9", "DEAL-10", "DEAL-11"]
-    # double-12 with its 4 tables or a table of its own, x 3 (engine, seat) pairs
-    assert sp.count_models().total == 15 * 5 * 2304
+                                              "DEAL-9", "DEAL-10", "DEAL-11", "DEAL-12",
+                                              "DEAL-13", "DEAL-14"]
+    # double-12 with its 6 tables or a table of its own, x 3 (engine, seat) pairs
+    assert sp.count_models().total == 21 * 5 * 2304
 
 
 def test_an_undecided_query_is_an_error() -> None:
@@ -336,8 +394,8 @@ def test_run_all_report(report: dict[str, Any]) -> None:
     # built on a second OptionSpace: the cores come out the same (deterministic, canonical)
     assert {(a, b): tuple(core) for a, b, core in summary["contradictory_pairs"]} == CONTRADICTORY
     assert summary["overlay_combinations"]["z3_singles_disagree"] == []
-    # every subset of the 20 overlays (spec/data/overlays/) on each of the 3 shipped variants
-    assert summary["overlay_combinations"]["subsets"] == 3 * 2 ** 20
+    # every subset of the 25 overlays (spec/data/overlays/) on each of the 3 shipped variants
+    assert summary["overlay_combinations"]["subsets"] == 3 * 2 ** 25
     # The budget is 20 s; CPU time, so that a loaded machine does not fail the test.
     assert report["cpu_seconds"] < 20
 
@@ -359,9 +417,12 @@ def test_group_literals_do_not_leak_between_queries() -> None:
 
 
 def test_tautologies_are_the_rows_that_always_fit(sp: OptionSpace) -> None:
-    # a row always fits when it fits the smallest set, 28 tiles, even with the engine aside
+    # a row always fits when it fits the smallest set, 28 tiles, even with the engine aside:
+    # celko-d6's three rows (9, 8, 6 tiles: 19, 25, 25) and celko-d9's first two (19, 28)
     assert sp.tautologies() == {f"DEAL-8:{t}:{n}p" for t, table in TABLES.items()
-                                for n, h in table.items() if n * h + 1 <= 28} == set()
+                                for n, h in table.items() if n * h + 1 <= 28} == {
+        "DEAL-8:celko-d6:2p", "DEAL-8:celko-d6:3p", "DEAL-8:celko-d6:4p",
+        "DEAL-8:celko-d9:2p", "DEAL-8:celko-d9:3p"}
 
 
 def test_an_impossible_extra_constraint_empties_the_space() -> None:
