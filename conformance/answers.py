@@ -108,8 +108,17 @@ def _tile(v: Any) -> bool:
     return type(v) is str and (v in _TILES or _TILE_RE.search(v) is not None)
 
 
+_STR = frozenset((str,))
+
+
 def _tiles(v: Any) -> bool:
-    return type(v) is list and all(map(_tile, v)) and len(set(v)) == len(v)
+    if type(v) is not list:
+        return False
+    try:  # the usual list, of canonical tiles only, in two passes in C
+        canonical = _TILES.issuperset(v) and set(map(type, v)) <= _STR
+    except TypeError:  # an unhashable item: no tile
+        return False
+    return (canonical or all(map(_tile, v))) and len(set(v)) == len(v)
 
 
 def _train_ref(v: Any) -> bool:

@@ -4,11 +4,14 @@ notation of spec/notation.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import RulesetError, catalog
@@ -91,6 +94,10 @@ class Fixture:
     steps: tuple[str, ...]
     expect: tuple[Expectation, ...]
     note: str = ""
+    _starts: dict[tuple[str, str | None], bytes] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
+    """The start under each (tile set, starting seat) it depends on, as JSON: conform
+    plays a fixture under dozens of rule sets that build the same table."""
 
     @property
     def where(self) -> str:
@@ -113,7 +120,24 @@ class Fixture:
         """The canonical JSON state of the table under `rs` (table fixtures only)."""
         if self.table is None:
             raise FixtureError(f"{self.id} starts from a deal, not a table")
-        return table_state(self.table, rs)
+        # Found only by the options table_state reads, read as it reads them, so that a
+        # traced rule set (conformance/partition.py) logs the same reads whether the table is built or
+        # found: the tile set first; the starting seat where no starter is written, and
+        # only once the table is known to build under that set (it builds under every
+        # starting seat alike, reading it on the way).
+        tile_set = rs["tile_set"]
+        seat = None
+        if "starter" not in self.table and any(k[0] == tile_set for k in self._starts):
+            seat = rs["starting_seat"]
+        found = self._starts.get((tile_set, seat))
+        if found is not None:
+            state: dict[str, Any] = orjson.loads(found)  # a fresh copy: callers may write
+            return state
+        state = table_state(self.table, rs)
+        key = (tile_set, None if "starter" in self.table else rs["starting_seat"])
+        with contextlib.suppress(TypeError):  # a value JSON cannot hold: built each time
+            self._starts[key] = orjson.dumps(state)
+        return state
 
     def deal_request(self, rs: Ruleset) -> tuple[int, int, list[str], dict[str, Any]]:
         """(players, round, order, extra) for a deal fixture under `rs`."""
