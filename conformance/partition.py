@@ -17,6 +17,7 @@ only decides where an expectation holds; what it expects comes from the rule tex
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -100,6 +101,13 @@ class TracedRules:
         return getattr(self._rules, name)
 
 
+@functools.lru_cache(maxsize=1024)
+def _rules_of(rs: Ruleset) -> Rules:
+    """The engine's flags of a rule set, read once: an exploration plays the same rule
+    sets over and over (reading them through TracedRules logs each read all the same)."""
+    return Rules.of(rs)
+
+
 class TracedReference(ReferenceImplementation):
     """The reference engine playing one rule set, whatever a request names, traced."""
 
@@ -107,7 +115,7 @@ class TracedReference(ReferenceImplementation):
         super().__init__()
         self.log = Log()
         self.ruleset = TracedRuleset.wrap(rs, self.log)
-        self._traced: Any = TracedRules(Rules.of(rs), self.ruleset, self.log)
+        self._traced: Any = TracedRules(_rules_of(rs), self.ruleset, self.log)
 
     def rules(self, ruleset: JSON) -> Rules:
         traced: Rules = self._traced
