@@ -62,7 +62,7 @@ class TracedRuleset(Ruleset):
         return t
 
     def __getitem__(self, option: str) -> str:
-        self._log.add((option,))
+        self._log.read.setdefault(option)
         return super().__getitem__(option)
 
     def hand_size(self, players: int) -> int:
@@ -98,10 +98,14 @@ class TracedRules:
         if name == "ruleset":
             return self._ruleset
         self._log.add(FLAG_OPTIONS[name])
-        return getattr(self._rules, name)
+        value = getattr(self._rules, name)
+        # Logged now, in order; reading it again would log nothing new, so later reads
+        # find the value itself, without coming here.
+        object.__setattr__(self, name, value)
+        return value
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=8192)
 def _rules_of(rs: Ruleset) -> Rules:
     """The engine's flags of a rule set, read once: an exploration plays the same rule
     sets over and over (reading them through TracedRules logs each read all the same)."""
