@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 
+from mtrain import cache
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.notation import (
@@ -156,8 +157,27 @@ class Fixture:
 # --- loading -------------------------------------------------------------------------
 
 
+_LOADED: dict[tuple[str, str, int], tuple[object, list[Fixture]]] = {}
+"""Files loaded before in this process: (path, digest of the text, catalogue) -> the
+catalogue and the fixtures, which are read-only (`Fixture.start` hands out copies)."""
+
+
 def load_file(path: str | Path, text: str | None = None) -> list[Fixture]:
-    """The fixtures of one file; raises SpecErrors listing every problem with its line."""
+    """The fixtures of one file; raises SpecErrors listing every problem with its line.
+    A file read before, with the same text under the same catalogue, is not read again."""
+    if text is None:
+        text = read_text(path)
+    cat = catalog()
+    key = (str(path), cache.digest(text), id(cat))
+    known = _LOADED.get(key)
+    if known is not None and known[0] is cat:
+        return list(known[1])
+    fixtures = _load_file(path, text)
+    _LOADED[key] = (cat, fixtures)
+    return list(fixtures)
+
+
+def _load_file(path: str | Path, text: str) -> list[Fixture]:
     doc = load(path, text)
     errors = validate(doc, schema("fixture"))
     if errors:
