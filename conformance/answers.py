@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -352,6 +353,20 @@ class CheckedImplementation:
             raise Unsupported("the implementation has no score()")
         scores: list[int] = scorer(ruleset, state, winner)
         return scores
+
+    @property
+    def can_ask_ahead(self) -> bool:
+        """Whether `ask_ahead` saves anything: the implementation is behind the protocol."""
+        return callable(getattr(self.inner, "ask_ahead", None))
+
+    def ask_ahead(self, ruleset: JSON, state: JSON,
+                  asks: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        """The requests about `state` that come next, written at once to an implementation
+        behind the protocol (ProcessImplementation.ask_ahead); nothing for another. The
+        answers are checked as each is asked for."""
+        ahead = getattr(self.inner, "ask_ahead", None)
+        if callable(ahead):
+            ahead(ruleset, state, asks)
 
     def close(self) -> None:
         close = getattr(self.inner, "close", None)

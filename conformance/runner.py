@@ -358,6 +358,8 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         named = " or ".join(exp.refused_setup)
         charge(exp.refused_setup[0])
         return [f"the setup was accepted; the rules refuse it ({named})"]
+    if getattr(impl, "can_ask_ahead", False):  # behind the protocol: one round trip
+        impl.ask_ahead(rj, state, questions(exp, state, max_pip))  # type: ignore[attr-defined]
 
     if exp.legal is not None:
         actual = {action_text(a) for a in impl.legal(rj, state)}
@@ -419,6 +421,23 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         problems += found
         charge(referee.scoring() if referee else None)
     return problems
+
+
+def questions(exp: Expectation, state: JSON, max_pip: int) -> list[tuple[str, JSON]]:
+    """The requests `check` makes about `state`, in its order (kind, the fields beside the
+    rule set and the state), so that they can be written at once."""
+    out: list[tuple[str, JSON]] = []
+    if exp.legal is not None:
+        out.append(("legal", {}))
+    out += [("apply", {"action": action_json(text, max_pip)}) for text in exp.refused]
+    if exp.winners is not None or exp.match_over is not None:
+        out.append(("winners", {}))
+    result = state.get("result")
+    if isinstance(exp.result, dict) and exp.result.get("scores") is not None and isinstance(
+            result, dict):  # check_score's request
+        winner = result.get("winner")
+        out.append(("score", {"winner": winner if isinstance(winner, int) else None}))
+    return out
 
 
 def _likeliest(clauses: Sequence[str], referee: Referee) -> str:
