@@ -25,15 +25,16 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
-
-import jsonschema
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementation, Unsupported
 from mtrain.reference import codec
 from mtrain.reference.invariants import hand_sizes, violations
 from mtrain.reference.rules import Rules
 from mtrain.spec.yamlload import schema
+
+if TYPE_CHECKING:  # imported to word a violation found: a run that finds none needs it not
+    import jsonschema
 
 _A = TypeVar("_A")  # an answer of any call, returned unchanged once checked
 
@@ -213,6 +214,8 @@ def refusal_valid(reason: Any, clause: Any) -> bool:
 
 @functools.cache
 def _validator(name: str) -> jsonschema.protocols.Validator:
+    import jsonschema
+
     validator: jsonschema.protocols.Validator = jsonschema.Draft202012Validator(schema(name))
     return validator
 

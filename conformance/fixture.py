@@ -140,6 +140,14 @@ class Fixture:
             self._starts[key] = orjson.dumps(state)
         return state
 
+    def keep_start(self, rs: Ruleset, state: dict[str, Any]) -> None:
+        """Take `state`, built by table_state from this fixture's table under `rs`, as its
+        start under `rs` (a situation's table is built for its legal set already)."""
+        assert self.table is not None
+        key = (rs["tile_set"], None if "starter" in self.table else rs["starting_seat"])
+        with contextlib.suppress(TypeError):
+            self._starts[key] = orjson.dumps(state)
+
     def deal_request(self, rs: Ruleset) -> tuple[int, int, list[str], dict[str, Any]]:
         """(players, round, order, extra) for a deal fixture under `rs`."""
         assert self.deal is not None
