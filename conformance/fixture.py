@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from mtrain import cache
+from mtrain.spec import cache
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.notation import (

@@ -294,8 +294,9 @@ class Catalog:
         ordered = tuple((o, values[o]) for o in self.options)
         return Ruleset(name=name, choices=ordered, hand_table=table, overlays=overlays)
 
-    DEAL8_OPTIONS = ("tile_set", "engine_procedure", "hand_sizes")
-    """The options DEAL-8 (every row of the hand table can be dealt from the set) reads."""
+    DEAL8_OPTIONS = ("hand_sizes", "tile_set", "engine_procedure")
+    """The options DEAL-8 (every row of the hand table can be dealt from the set) reads, in
+    the order a fault is blamed: the hand table, then the set."""
 
     @property
     def constrained(self) -> list[Clause]:

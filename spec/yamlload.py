@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import yaml
 
-from mtrain import cache
+from mtrain.spec import cache
 
 if TYPE_CHECKING:  # imported where a document is validated: most runs need it not at all
     import jsonschema
@@ -479,7 +479,7 @@ def validate(doc: Document, schema: dict[str, Any]) -> list[SpecError]:
     Integer mapping keys are checked as their decimal strings, as JSON would have them
     (so a schema can describe ``{2: 15}`` with ``patternProperties`` / ``propertyNames``).
     A document found valid is known by a digest of the schema and of the data as the
-    validator reads it (in this process, and in the cache, mtrain/cache.py): the same
+    validator reads it (in this process, and in the cache, spec/cache.py): the same
     data is not validated again. Only validity is kept; a document with a fault is
     validated each time, to say where.
     """

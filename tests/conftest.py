@@ -1,4 +1,4 @@
-"""The project's tests keep what mtrain caches (mtrain/cache.py) in a folder of their own
+"""The project's tests keep what mtrain caches (spec/cache.py) in a folder of their own
 run, never in the user's cache; commands the tests start inherit it."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from mtrain.cache import CACHE_ENV
+from mtrain.spec.cache import CACHE_ENV
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -1,4 +1,4 @@
-"""What mtrain keeps on disk (mtrain/cache.py): the scope check of each fixture and the
+"""What mtrain keeps on disk (spec/cache.py): the scope check of each fixture and the
 documents known valid. A cache may only save time: a changed fixture is checked again,
 alone; a change to the code or the spec data checks every fixture again; an unreadable
 cache is ignored and written anew; and what is found is what is found without it."""
@@ -12,10 +12,9 @@ from typing import Any
 
 import pytest
 
-from mtrain import cache
 from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
 from mtrain.conformance.lint.scopes import ScopeCache, check_scopes
-from mtrain.spec import yamlload
+from mtrain.spec import cache, yamlload
 from mtrain.spec.catalog import DATA_ENV, Catalog, shipped_data
 from mtrain.spec.scope import Space
 

@@ -8,7 +8,7 @@ holds is proposed. `--write-scopes` writes the proposals into the files, keeping
 everything else of them (comments included) as it was.
 
 What one fixture's check finds depends on nothing but the fixture, the option space and
-the code that plays it, so it is kept in the cache (mtrain/cache.py), found by a digest of
+the code that plays it, so it is kept in the cache (spec/cache.py), found by a digest of
 the fixture's content, and of the source of the engine, the harness and the
 specification with its data: a lint after a change recomputes only the fixtures that
 changed, and a change to the engine, the harness or the spec data recomputes them all.
@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtrain import cache
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.partition import beyond, breaches, explore, overlaps, propose, region_text
+from mtrain.spec import cache
 from mtrain.spec.scope import Product, Scope, Space
 
 LINE_LIMIT = 100
