@@ -17,7 +17,8 @@ echo server (parse each line, re-serialise it) runs the same streams: the baseli
 JSON Lines server pays. The time to start and greet a server is measured on an empty
 stream and subtracted. Reported: the median over --runs runs of requests per second by
 wall clock and by the server's CPU time (the steadier of the two on a busy machine), and
-the ratio to the echo server.
+the ratio to the echo server, with the load average before and after. The target: at
+least 15,000 `legal` requests per CPU second (exit code 1 below it).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from measure import load, mtrain_command, verdict
+
 from mtrain import __version__
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.protocol import encode, hello, request
@@ -48,6 +51,9 @@ for line in sys.stdin.buffer:
     out.flush()
 """
 """The baseline: a server that only parses and re-serialises each line."""
+
+TARGET_LEGAL = 15000
+"""`legal` requests per CPU second."""
 
 
 class Recorder(ReferenceImplementation):
@@ -119,11 +125,6 @@ def time_server(argv: list[str], path: Path) -> tuple[float, float]:
         return time.perf_counter() - start, _cpu() - cpu
 
 
-def mtrain_command() -> str:
-    found = Path(sys.executable).with_name("mtrain")
-    return str(found) if found.exists() else (shutil.which("mtrain") or "mtrain")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--games", type=int, default=120,
@@ -138,6 +139,7 @@ def main() -> int:
     parser.add_argument("--cpu", type=int, default=0, help="the core the servers run on")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
+    before = load()
     taskset = shutil.which("taskset")
     pin = [taskset, "-c", str(args.cpu)] if taskset else []
     servers = {"mtrain serve": [*pin, mtrain_command(), "serve"],
@@ -180,10 +182,13 @@ def main() -> int:
         serve, echo = out["mtrain serve"][name], out["echo"][name]
         serve["echo_ratio"] = round(serve["per_second"] / echo["per_second"], 3)
         serve["echo_ratio_cpu"] = round(serve["per_cpu_second"] / echo["per_cpu_second"], 3)
+    legal = out["mtrain serve"]["legal"]["per_cpu_second"]
+    out.update(load_before=before, load_after=load(), target_legal=TARGET_LEGAL,
+               ok=legal >= TARGET_LEGAL)
     if args.json:
         json.dump(out, sys.stdout, indent=2)
         print()
-        return 0
+        return 0 if out["ok"] else 1
     print(f"{args.games} games recorded (seed {args.seed}: "
           + ", ".join(f"{k} {v}" for k, v in out["recorded"].items()) + " requests); "
           f"{args.runs} runs per case; "
@@ -197,7 +202,10 @@ def main() -> int:
                      if "echo_ratio" in row else "")
             print(f"  {name:<6} {row['requests']:>6} requests: median {row['per_second']:>7} /s "
                   f"wall, {row['per_cpu_second']:>7} /s CPU{ratio}")
-    return 0
+    print(f"{out['load_before']} before, {out['load_after']} after")
+    print(f"legal: {legal} requests per CPU second, target >= {TARGET_LEGAL}: "
+          f"{verdict(out['ok'])}")
+    return 0 if out["ok"] else 1
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
+import orjson
+
 from mtrain import __version__
 from mtrain.reference import codec, engine
 from mtrain.reference.deal import deal, match_over, match_winners
@@ -118,12 +120,35 @@ def _check_players(rules: Rules, players: int) -> None:
                            f"{', '.join(str(n) for n, _ in rs.hand_table)}", "DEAL-7")
 
 
+def fingerprint(state: Any) -> bytes | None:
+    """A state's exact JSON text (types told apart: 1, 1.0 and true differ), or None for
+    a value JSON cannot hold: what the decoded-state memos are keyed by, so that a state
+    changed after it was read is never mistaken for the one read."""
+    try:
+        return orjson.dumps(state)
+    except TypeError:
+        return None
+
+
+MEMO_STATES = 64
+"""States a ReferenceImplementation keeps decoded: those of the fixture or step at hand."""
+
+
 class ReferenceImplementation:
     """The reference engine behind the Implementation interface."""
 
+    remembers_states = True
+    """Whether states read, and states returned, are kept decoded (see `state`): not by
+    an engine with functions swapped for some calls (mutants), whose reading of a state
+    may differ from one call to the next."""
+
     def __init__(self) -> None:
-        self._rules: dict[str, Rules] = {}
+        self._rules: dict[object, Rules] = {}
         self._last: tuple[dict[str, Any], Rules, Any] | None = None
+        # A harness asks several questions about one state (its legal actions, refusals,
+        # winners, the score) and then about the state an action led to: each is read and
+        # checked once. Keyed by the exact JSON text, with the Rules it was read under.
+        self._states: dict[bytes, tuple[Rules, engine.State]] = {}
 
     def rules(self, ruleset: JSON) -> Rules:
         options = ruleset["options"]
@@ -131,7 +156,11 @@ class ReferenceImplementation:
         last = self._last
         if last is not None and options == last[0] and table == last[2]:
             return last[1]  # the rule set of the last request: the usual case
-        key = repr((sorted(options.items()), table))
+        try:  # hashed as it is: a repr of the sorted items costs five times as much
+            key: object = (frozenset(options.items()),
+                           None if table is None else frozenset(table.items()))
+        except (AttributeError, TypeError):  # not a mapping of plain values: read below
+            key = repr((sorted(options.items()), table))
         found = self._rules.get(key)
         if found is None:
             cat = catalog()
@@ -153,13 +182,24 @@ class ReferenceImplementation:
         """The engine state of a JSON state; an impossible table is a StateError naming
         every broken invariant, never a crash further on."""
         rules = self.rules(ruleset)
+        key = fingerprint(state) if self.remembers_states else None
+        found = None if key is None else self._states.get(key)
+        if found is not None and found[0] is rules:
+            return found[1]  # never changed: apply copies, the rest only reads
         st = codec.state_from_json(rules, state)
         _check_players(rules, st.players)
         broken = violations(st)
         if broken:
             raise codec.StateError("impossible state: "
                                    + "; ".join(f"{inv} {msg}" for inv, msg in broken))
+        if key is not None:
+            self._remember(key, rules, st)
         return st
+
+    def _remember(self, key: bytes, rules: Rules, st: engine.State) -> None:
+        if len(self._states) >= MEMO_STATES:
+            self._states.clear()
+        self._states[key] = (rules, st)
 
     def info(self) -> JSON:
         return {"name": "mtrain-reference", "version": __version__, "variants": ["*"]}
@@ -178,11 +218,19 @@ class ReferenceImplementation:
         st = self.state(ruleset, state)
         try:
             act = codec.action_from_json(st, action)
-            return codec.state_to_json(engine.apply(st, act))
+            new = engine.apply(st, act)
         except engine.IllegalAction as e:
             raise Refused(e.message, e.clause) from None
         except codec.StateError as e:  # an action naming no train or no tile of the set
             raise Refused(str(e), e.clause) from None
+        answer = codec.state_to_json(new)
+        if self.remembers_states and type(st.rules) is Rules:
+            # The engine's own state, asked about next, needs no reading or checking. Not
+            # under a traced view of the rules (scoping.py): there the checks' reads count.
+            key = fingerprint(answer)
+            if key is not None:
+                self._remember(key, st.rules, new)
+        return answer
 
     def winners(self, ruleset: JSON, state: JSON) -> list[int]:
         st = self.state(ruleset, state)

@@ -23,16 +23,18 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
-
-import jsonschema
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementation, Unsupported
 from mtrain.reference import codec
 from mtrain.reference.invariants import hand_sizes, violations
 from mtrain.reference.rules import Rules
 from mtrain.spec.yamlload import schema
+
+if TYPE_CHECKING:  # imported to word a violation found: a run that finds none needs it not
+    import jsonschema
 
 _A = TypeVar("_A")  # an answer of any call, returned unchanged once checked
 
@@ -108,8 +110,17 @@ def _tile(v: Any) -> bool:
     return type(v) is str and (v in _TILES or _TILE_RE.search(v) is not None)
 
 
+_STR = frozenset((str,))
+
+
 def _tiles(v: Any) -> bool:
-    return type(v) is list and all(map(_tile, v)) and len(set(v)) == len(v)
+    if type(v) is not list:
+        return False
+    try:  # the usual list, of canonical tiles only, in two passes in C
+        canonical = _TILES.issuperset(v) and set(map(type, v)) <= _STR
+    except TypeError:  # an unhashable item: no tile
+        return False
+    return (canonical or all(map(_tile, v))) and len(set(v)) == len(v)
 
 
 def _train_ref(v: Any) -> bool:
@@ -203,6 +214,8 @@ def refusal_valid(reason: Any, clause: Any) -> bool:
 
 @functools.cache
 def _validator(name: str) -> jsonschema.protocols.Validator:
+    import jsonschema
+
     validator: jsonschema.protocols.Validator = jsonschema.Draft202012Validator(schema(name))
     return validator
 
@@ -343,6 +356,20 @@ class CheckedImplementation:
             raise Unsupported("the implementation has no score()")
         scores: list[int] = scorer(ruleset, state, winner)
         return scores
+
+    @property
+    def can_ask_ahead(self) -> bool:
+        """Whether `ask_ahead` saves anything: the implementation is behind the protocol."""
+        return callable(getattr(self.inner, "ask_ahead", None))
+
+    def ask_ahead(self, ruleset: JSON, state: JSON,
+                  asks: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        """The requests about `state` that come next, written at once to an implementation
+        behind the protocol (ProcessImplementation.ask_ahead); nothing for another. The
+        answers are checked as each is asked for."""
+        ahead = getattr(self.inner, "ask_ahead", None)
+        if callable(ahead):
+            ahead(ruleset, state, asks)
 
     def close(self) -> None:
         close = getattr(self.inner, "close", None)

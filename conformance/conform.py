@@ -33,6 +33,7 @@ from mtrain.cli import quiet_stdout
 from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementation, Unsupported
 from mtrain.conformance.declaration import DeclarationError, declared_ruleset, unsupported
 from mtrain.conformance.fixture import FIXTURE_ROOT, Expectation, Fixture, load_corpus
+from mtrain.conformance.gc_freeze import settled
 from mtrain.conformance.inprocess import TimedImplementation
 from mtrain.conformance.outputs import check_output
 from mtrain.conformance.partition import applies, stand_in
@@ -605,7 +606,8 @@ def cmd_conform(args: argparse.Namespace) -> int:
                             + " matches no selected fixture")
     runner = Runner(args, target, info, skips)
     try:
-        results = run_tasks(tasks, runner, first, args.jobs)
+        with settled():  # the fixtures and tasks stay: not walked by every collection
+            results = run_tasks(tasks, runner, first, args.jobs)
     except KeyboardInterrupt as e:
         print("mtrain conform: interrupted", file=sys.stderr)
         return exit_code_of(e)

@@ -4,12 +4,16 @@ notation of spec/notation.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
+
+from mtrain.spec import cache
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.notation import (
@@ -91,6 +95,10 @@ class Fixture:
     steps: tuple[str, ...]
     expect: tuple[Expectation, ...]
     note: str = ""
+    _starts: dict[tuple[str, str | None], bytes] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
+    """The start under each (tile set, starting seat) it depends on, as JSON: conform
+    plays a fixture under dozens of rule sets that build the same table."""
 
     @property
     def where(self) -> str:
@@ -113,7 +121,32 @@ class Fixture:
         """The canonical JSON state of the table under `rs` (table fixtures only)."""
         if self.table is None:
             raise FixtureError(f"{self.id} starts from a deal, not a table")
-        return table_state(self.table, rs)
+        # Found only by the options table_state reads, read as it reads them, so that a
+        # traced rule set (conformance/partition.py) logs the same reads whether the table
+        # is built or found: the tile set first; the starting seat where no starter is
+        # written, and only once the table is known to build under that set (it builds
+        # under every starting seat alike, reading it on the way).
+        tile_set = rs["tile_set"]
+        seat = None
+        if "starter" not in self.table and any(k[0] == tile_set for k in self._starts):
+            seat = rs["starting_seat"]
+        found = self._starts.get((tile_set, seat))
+        if found is not None:
+            state: dict[str, Any] = orjson.loads(found)  # a fresh copy: callers may write
+            return state
+        state = table_state(self.table, rs)
+        key = (tile_set, None if "starter" in self.table else rs["starting_seat"])
+        with contextlib.suppress(TypeError):  # a value JSON cannot hold: built each time
+            self._starts[key] = orjson.dumps(state)
+        return state
+
+    def keep_start(self, rs: Ruleset, state: dict[str, Any]) -> None:
+        """Take `state`, built by table_state from this fixture's table under `rs`, as its
+        start under `rs` (a situation's table is built for its legal set already)."""
+        assert self.table is not None
+        key = (rs["tile_set"], None if "starter" in self.table else rs["starting_seat"])
+        with contextlib.suppress(TypeError):
+            self._starts[key] = orjson.dumps(state)
 
     def deal_request(self, rs: Ruleset) -> tuple[int, int, list[str], dict[str, Any]]:
         """(players, round, order, extra) for a deal fixture under `rs`."""
@@ -132,8 +165,27 @@ class Fixture:
 # --- loading -------------------------------------------------------------------------
 
 
+_LOADED: dict[tuple[str, str, int], tuple[object, list[Fixture]]] = {}
+"""Files loaded before in this process: (path, digest of the text, catalogue) -> the
+catalogue and the fixtures, which are read-only (`Fixture.start` hands out copies)."""
+
+
 def load_file(path: str | Path, text: str | None = None) -> list[Fixture]:
-    """The fixtures of one file; raises SpecErrors listing every problem with its line."""
+    """The fixtures of one file; raises SpecErrors listing every problem with its line.
+    A file read before, with the same text under the same catalogue, is not read again."""
+    if text is None:
+        text = read_text(path)
+    cat = catalog()
+    key = (str(path), cache.digest(text), id(cat))
+    known = _LOADED.get(key)
+    if known is not None and known[0] is cat:
+        return list(known[1])
+    fixtures = _load_file(path, text)
+    _LOADED[key] = (cat, fixtures)
+    return list(fixtures)
+
+
+def _load_file(path: str | Path, text: str) -> list[Fixture]:
     doc = load(path, text)
     errors = validate(doc, schema("fixture"))
     if errors:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
+from collections.abc import Iterator
 
 
 def settle_heap() -> None:
@@ -12,3 +14,15 @@ def settle_heap() -> None:
     what `mtrain serve` spends on a request. For a command's process only: anything
     frozen here is never collected."""
     gc.freeze()
+
+
+@contextlib.contextmanager
+def settled() -> Iterator[None]:
+    """The heap settled (as `settle_heap`) for the block, and given back to the collector
+    after it: for a long stretch of work inside a process that goes on (`mtrain conform`
+    run from a test, say), so that nothing is kept past it."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()

@@ -17,6 +17,7 @@ only decides where an expectation holds; what it expects comes from the rule tex
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,7 +62,7 @@ class TracedRuleset(Ruleset):
         return t
 
     def __getitem__(self, option: str) -> str:
-        self._log.add((option,))
+        self._log.read.setdefault(option)
         return super().__getitem__(option)
 
     def hand_size(self, players: int) -> int:
@@ -97,7 +98,18 @@ class TracedRules:
         if name == "ruleset":
             return self._ruleset
         self._log.add(FLAG_OPTIONS[name])
-        return getattr(self._rules, name)
+        value = getattr(self._rules, name)
+        # Logged now, in order; reading it again would log nothing new, so later reads
+        # find the value itself, without coming here.
+        object.__setattr__(self, name, value)
+        return value
+
+
+@functools.lru_cache(maxsize=8192)
+def _rules_of(rs: Ruleset) -> Rules:
+    """The engine's flags of a rule set, read once: an exploration plays the same rule
+    sets over and over (reading them through TracedRules logs each read all the same)."""
+    return Rules.of(rs)
 
 
 class TracedReference(ReferenceImplementation):
@@ -107,7 +119,7 @@ class TracedReference(ReferenceImplementation):
         super().__init__()
         self.log = Log()
         self.ruleset = TracedRuleset.wrap(rs, self.log)
-        self._traced: Any = TracedRules(Rules.of(rs), self.ruleset, self.log)
+        self._traced: Any = TracedRules(_rules_of(rs), self.ruleset, self.log)
 
     def rules(self, ruleset: JSON) -> Rules:
         traced: Rules = self._traced

@@ -58,6 +58,7 @@ from mtrain.conformance.protocol import (
     decode,
     encode,
     encode_request,
+    encode_value,
     hello,
     request,
 )
@@ -515,16 +516,18 @@ class ProcessImplementation:
     # -- requests ---------------------------------------------------------------------
 
     def call(self, kind: str, **fields: Any) -> JSON:
-        """Send one request and return the checked answer (see the module doc)."""
-        with self._lock:
-            self._drain()
-            try:
-                proc = self._ensure()
-                rid = next(self._ids)
-                return self._exchange(proc, kind, rid, encode(request(rid, kind, **fields)))
-            except FAILURES as e:
-                self.failures.append(f"{e.status}: {e.message}")
-                raise
+        """Send one request and return the checked answer (see the module doc); one asked
+        ahead (`ask_ahead`) is not sent again: its answer is read."""
+        return self.call_encoded(kind, **{k: encode_value(v) for k, v in fields.items()})
+
+    def ask_ahead(self, ruleset: JSON, state: JSON,
+                  asks: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        """Write these requests about one state at once (kind, the fields beside the rule
+        set and the state), before they are asked: the calls that follow, in this order,
+        read their answers without a round trip each (see `send_ahead`)."""
+        common = {"ruleset": encode_value(ruleset), "state": encode_value(state)}
+        self.send_ahead([(kind, {**common, **{k: encode_value(v) for k, v in more.items()}})
+                         for kind, more in asks])
 
     def call_encoded(self, kind: str, expect: bytes | None = None, **fields: bytes) -> JSON:
         """`call` with every field already encoded as JSON (see protocol.encode_request).

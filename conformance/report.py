@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+import orjson
+
 STATUSES = ("pass", "fail", "error", "timeout", "crash", "skip", "not-applicable")
 FAILING = frozenset({"fail", "error", "timeout", "crash"})
 SHORT = {"not-applicable": "n/a"}
@@ -386,7 +388,12 @@ def _render_rich(report: Report, out: TextIO, verbose: bool) -> None:
 
 
 def render_json(report: Report) -> str:
-    return json.dumps(report.to_json(), indent=2) + "\n"
+    data = report.to_json()
+    try:  # the same JSON, written ten times faster than by `json`
+        return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS
+                            ).decode() + "\n"
+    except TypeError:  # what orjson does not write (a lone surrogate from an answer)
+        return json.dumps(data, indent=2) + "\n"
 
 
 # --- JUnit XML -------------------------------------------------------------------------

@@ -358,6 +358,8 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         named = " or ".join(exp.refused_setup)
         charge(exp.refused_setup[0])
         return [f"the setup was accepted; the rules refuse it ({named})"]
+    if getattr(impl, "can_ask_ahead", False):  # behind the protocol: one round trip
+        impl.ask_ahead(rj, state, questions(exp, state, max_pip))  # type: ignore[attr-defined]
 
     if exp.legal is not None:
         actual = {action_text(a) for a in impl.legal(rj, state)}
@@ -392,7 +394,7 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
             elif e.clause is not None and e.clause not in clauses:
                 problems.append(f"`{text}` refused by {e.clause}, expected {named}")
                 charge(clauses[0])
-    view = state_view(state)
+    view = state_view(state) if exp.state else {}
     for key, want in exp.state.items():
         found = compare_field(key, want, view, max_pip)
         if found:
@@ -419,6 +421,23 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         problems += found
         charge(referee.scoring() if referee else None)
     return problems
+
+
+def questions(exp: Expectation, state: JSON, max_pip: int) -> list[tuple[str, JSON]]:
+    """The requests `check` makes about `state`, in its order (kind, the fields beside the
+    rule set and the state), so that they can be written at once."""
+    out: list[tuple[str, JSON]] = []
+    if exp.legal is not None:
+        out.append(("legal", {}))
+    out += [("apply", {"action": action_json(text, max_pip)}) for text in exp.refused]
+    if exp.winners is not None or exp.match_over is not None:
+        out.append(("winners", {}))
+    result = state.get("result")
+    if isinstance(exp.result, dict) and exp.result.get("scores") is not None and isinstance(
+            result, dict):  # check_score's request
+        winner = result.get("winner")
+        out.append(("score", {"winner": winner if isinstance(winner, int) else None}))
+    return out
 
 
 def _likeliest(clauses: Sequence[str], referee: Referee) -> str:
@@ -448,16 +467,16 @@ def check_score(exp: Expectation, rj: JSON, state: JSON, impl: Implementation) -
 
 def state_view(state: JSON) -> dict[str, Any]:
     """The canonical state in the fixtures' table vocabulary."""
-    trains = {i: [_tile_id(x) for x in t["tiles"]] for i, t in enumerate(state["trains"])}
+    trains = {i: _tile_ids(t["tiles"]) for i, t in enumerate(state["trains"])}
     trains_any: dict[Any, list[int]] = dict(trains)
-    trains_any[MEXICAN] = [_tile_id(x) for x in state["mexican"]["tiles"]]
+    trains_any[MEXICAN] = _tile_ids(state["mexican"]["tiles"])
     return {
         **{k: state.get(k) for k in ("engine", "seat", "starter", "phase", "passes", "scores",
                                      "outs", "engine_placed", "open_doubles", "turn_doubles")},
-        "hands": {i: sorted(_tile_id(x) for x in h) for i, h in enumerate(state["hands"])},
+        "hands": {i: sorted(_tile_ids(h)) for i, h in enumerate(state["hands"])},
         "trains": trains_any,
         "marked": sorted(i for i, t in enumerate(state["trains"]) if t.get("marker")),
-        "boneyard": [_tile_id(x) for x in state["boneyard"]],
+        "boneyard": _tile_ids(state["boneyard"]),
         "first_turns": sorted(state.get("first_turns", [])),
         "drawn": None if state.get("drawn") is None else _tile_id(state["drawn"]),
         "hand_sizes": [len(h) for h in state["hands"]],
@@ -467,6 +486,14 @@ def state_view(state: JSON) -> dict[str, Any]:
 
 def _tile_id(text: str) -> int:
     return T.parse(text)
+
+
+def _tile_ids(items: Sequence[str]) -> list[int]:
+    """[_tile_id(x) for x in items], by one lookup each where every item is canonical."""
+    try:
+        return list(map(T.BY_TEXT.__getitem__, items))
+    except (KeyError, TypeError):  # T.parse says what is wrong, or reads " 5-3"
+        return [_tile_id(x) for x in items]
 
 
 def compare_field(key: str, want: Any, view: dict[str, Any], max_pip: int) -> list[str]:

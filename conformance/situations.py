@@ -36,8 +36,8 @@ from mtrain.reference.engine import CHAIN, ENGINE, OVER, State, legal_actions, p
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
 from mtrain.spec.distinguish.solve_deal import deal_view
-from mtrain.spec.model.legality import legal_table
-from mtrain.spec.notation import MEXICAN, REST
+from mtrain.spec.model.legality import legal_actions as legal_actions_of
+from mtrain.spec.notation import MEXICAN, REST, table_state
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 from mtrain.spec.scope import Product, Scope, Space
 from mtrain.spec.tilesets import highest
@@ -299,9 +299,10 @@ def _fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: Ruleset
     st = reached.state
     number = int(fid.rsplit("-", 1)[1])
     table = table_of(st)
-    legal = tuple(sorted(legal_table(table, plays), key=_action_key))
+    start = table_state(table, plays)
+    legal = tuple(sorted(legal_actions_of(start, dict(plays.items())), key=_action_key))
     clauses = [c for c in catalog().clauses if c in COMMON or c in kind.clauses]
-    return Fixture(
+    fx = Fixture(
         id=fid,
         description=(f"{kind.title}, {reached.moves} moves in: {st.players} players, engine "
                      f"{st.engine}-{st.engine}, seat {st.seat} to move (#{number})"),
@@ -310,6 +311,8 @@ def _fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: Ruleset
         expect=(Expectation(variants=(), scope=scope, legal=legal),),
         note=(f"A table reached by a random round of {rs.name} after {reached.moves} moves "
               f"({kind.title}); the legal set is spec/model/legality.py's on that table."))
+    fx.keep_start(plays, start)  # the table is played under `plays`: built once
+    return fx
 
 
 # --- writing them out --------------------------------------------------------------------

@@ -6,6 +6,7 @@ reads each option once and keeps plain booleans and small ints.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from mtrain.spec import tiles as T
@@ -88,6 +89,7 @@ class Rules:
         )
 
 
+@functools.cache
 def tile_values(blank_rule: str) -> tuple[int, ...]:
     """Value of every tile in hand at the end of a round (SCORE-1 to SCORE-4)."""
     blank = T.tile_id(0, 0)

@@ -119,13 +119,19 @@ def data_dir() -> Any:
     other = os.environ.get(DATA_ENV)
     if other:
         return Path(other)
+    return shipped_data()
+
+
+@functools.cache
+def shipped_data() -> Any:
+    """The shipped spec data directory, found once per process: building the
+    importlib.resources path costs more than everything else `catalog()` does."""
     return importlib.resources.files("mtrain.spec") / "data"
 
 
 def data_label(folder: Any) -> str:
     """How error messages name files of `folder`: spec/data for the shipped one."""
-    shipped = importlib.resources.files("mtrain.spec") / "data"
-    return "spec/data" if str(folder) == str(shipped) else str(folder)
+    return "spec/data" if str(folder) == str(shipped_data()) else str(folder)
 
 
 def load_data(folder: Any, *parts: str) -> Document:
@@ -288,6 +294,15 @@ class Catalog:
         ordered = tuple((o, values[o]) for o in self.options)
         return Ruleset(name=name, choices=ordered, hand_table=table, overlays=overlays)
 
+    DEAL8_OPTIONS = ("hand_sizes", "tile_set", "engine_procedure")
+    """The options DEAL-8 (every row of the hand table can be dealt from the set) reads, in
+    the order a fault is blamed: the hand table, then the set."""
+
+    @property
+    def constrained(self) -> list[Clause]:
+        """The clauses with a `requires`: with DEAL-8, the rules of the option space."""
+        return self._constrained
+
     def conflicts(self, values: Mapping[str, str],
                   table: tuple[tuple[int, int], ...] | None = None
                   ) -> list[tuple[tuple[str, ...], str]]:
@@ -301,13 +316,7 @@ class Catalog:
         """
         out: list[tuple[tuple[str, ...], str]] = []
         for clause in self._constrained:
-            named = [*clause.when, *clause.requires]
-            if any(o not in values for o in named) or not clause.applies(values):
-                continue
-            # A table of the rule set's own is judged by DEAL-8 alone, like any value `other`.
-            if all(values[o] in vs or values[o] == OTHER
-                   or (o == "hand_sizes" and values[o] == CUSTOM)
-                   for o, vs in clause.requires.items()):
+            if not _breaks(clause, values):
                 continue
             need = "; ".join(f"{o} in {sorted(v)}" if v else f"no named {o} value"
                              for o, v in clause.requires.items())
@@ -322,22 +331,39 @@ class Catalog:
                             + "a hand-size table of its own in its rule-set file "
                             "(options: hand_sizes: {players: tiles, ...})")
             out.append((involved, message))
-        if not all(o in values for o in ("tile_set", "engine_procedure", "hand_sizes")):
-            return out
-        if table is None and values["hand_sizes"] == CUSTOM:
-            return out  # a table of its own, not given: some dealable table exists (DEAL-8)
-        if table is None:
-            table = self.options["hand_sizes"].values[values["hand_sizes"]].table
-        size = tiles.set_size(max_pip_of(values))
-        aside = 1 if values["engine_procedure"] == "set-aside" else 0
-        bad = [(n, h) for n, h in table if n * h + aside > size]
+        bad = self._undealable(values, table)
         if bad:
+            size = tiles.set_size(max_pip_of(values))
+            aside = values["engine_procedure"] == "set-aside"
             rows = ", ".join(f"{n} players x {h} = {n * h}" for n, h in bad)
-            out.append((("hand_sizes", "tile_set", "engine_procedure"),
+            out.append((self.DEAL8_OPTIONS,
                         f"hand-size table {values['hand_sizes']!r} cannot be "
                         f"dealt from a {values['tile_set']} set of {size} tiles"
                         f"{' with the engine set aside' if aside else ''}: {rows} [DEAL-8]"))
         return out
+
+    def consistent(self, values: Mapping[str, str], table: tuple[tuple[int, int], ...] | None,
+                   clauses: Sequence[Clause], deal8: bool) -> bool:
+        """Whether `values` breaks none of `clauses` (of `constrained`) nor, with `deal8`,
+        DEAL-8: `conflicts` judged in part, without the messages. `Space.complete` judges
+        each rule once, when the last option it names is given a value."""
+        if any(_breaks(clause, values) for clause in clauses):
+            return False
+        return not (deal8 and self._undealable(values, table))
+
+    def _undealable(self, values: Mapping[str, str],
+                    table: tuple[tuple[int, int], ...] | None) -> list[tuple[int, int]]:
+        """DEAL-8: the rows of the hand table that the set cannot deal (none until the
+        options it reads have values)."""
+        if not all(o in values for o in self.DEAL8_OPTIONS):
+            return []
+        if table is None and values["hand_sizes"] == CUSTOM:
+            return []  # a table of its own, not given: some dealable table exists (DEAL-8)
+        if table is None:
+            table = self.options["hand_sizes"].values[values["hand_sizes"]].table
+        size = tiles.set_size(max_pip_of(values))
+        aside = 1 if values["engine_procedure"] == "set-aside" else 0
+        return [(n, h) for n, h in table if n * h + aside > size]
 
     def from_values(self, values: Mapping[str, str], name: str | None = None,
                     table: tuple[tuple[int, int], ...] | None = None) -> Ruleset:
@@ -469,6 +495,20 @@ class Catalog:
         return [c for c in self.clauses.values() if c.applies(rs)]
 
 
+def _breaks(clause: Clause, values: Mapping[str, str]) -> bool:
+    """Whether `values` gives every option the clause names, the clause applies, and its
+    `requires` fails."""
+    if any(o not in values for o in clause.when) or any(o not in values
+                                                          for o in clause.requires):
+        return False
+    if not clause.applies(values):
+        return False
+    # A table of the rule set's own is judged by DEAL-8 alone, like any value `other`.
+    return not all(values[o] in vs or values[o] == OTHER
+                   or (o == "hand_sizes" and values[o] == CUSTOM)
+                   for o, vs in clause.requires.items())
+
+
 def max_pip_of(values: Mapping[str, str]) -> int:
     """The highest number of the rule set's tile set (its `highest` in options.yaml)."""
     return tilesets.highest(values["tile_set"])
@@ -581,7 +621,16 @@ def _read_set_aside(doc: Document) -> list[SetAside]:
 
 def catalog() -> Catalog:
     """The specification (shipped, or the copy `MTRAIN_SPEC_DATA` names), loaded once."""
-    return _catalog(str(data_dir()))
+    other = os.environ.get(DATA_ENV)
+    if not other:
+        return _shipped_catalog()
+    return _catalog(str(Path(other)))
+
+
+@functools.cache
+def _shipped_catalog() -> Catalog:
+    # called once or more per result by conform: the environment lookup is all it costs
+    return _catalog(str(shipped_data()))
 
 
 @functools.cache

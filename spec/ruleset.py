@@ -26,9 +26,11 @@ class Ruleset(Mapping[str, str]):
     hand_table: tuple[tuple[int, int], ...]
     overlays: tuple[str, ...] = ()
     _index: dict[str, str] = field(init=False, repr=False, compare=False, hash=False)
+    _unknown: tuple[str, ...] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", dict(self.choices))
+        object.__setattr__(self, "_unknown", tuple(o for o, v in self.choices if v == OTHER))
 
     def __getitem__(self, option: str) -> str:
         try:
@@ -63,7 +65,7 @@ class Ruleset(Mapping[str, str]):
     @property
     def unknown(self) -> tuple[str, ...]:
         """Options played in a way no known value describes (value `other`)."""
-        return tuple(o for o, v in self.choices if v == OTHER)
+        return self._unknown
 
     @property
     def custom_table(self) -> bool:

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mtrain.spec.catalog import Catalog, RulesetError, catalog
+from mtrain.spec.catalog import Catalog, Clause, RulesetError, catalog
 from mtrain.spec.ruleset import CUSTOM, MAX_PLAYERS, Ruleset
 
 Region = dict[str, frozenset[str]]
@@ -77,7 +77,11 @@ class Product:
         return dict(self.allowed)
 
     def contains(self, values: Mapping[str, str]) -> bool:
-        return all(values.get(o) in vs for o, vs in self.allowed)
+        get = values.get  # a loop, not all() over a generator: asked millions of times
+        for o, vs in self.allowed:  # noqa: SIM110
+            if get(o) not in vs:
+                return False
+        return True
 
     def to_data(self, cat: Catalog) -> dict[str, list[str]]:
         """The YAML form, values in catalogue order."""
@@ -176,6 +180,16 @@ class Space:
             o: option_values(self.cat, o) for o in self.cat.options}
         self.tables: dict[str, tuple[tuple[int, int], ...]] = {
             example_value(n): ex.hand_table for n, ex in self.cat.examples.items()}
+        # complete() judges each rule of the option space once, at the last option it
+        # names (in the order options are given values): the earlier ones stand.
+        order = {o: k for k, o in enumerate(self.options)}
+        self._judged: list[list[Clause]] = [[] for _ in self.options]
+        for clause in self.cat.constrained:
+            named = [*clause.when, *clause.requires]
+            if all(o in order for o in named):
+                self._judged[max(order[o] for o in named)].append(clause)
+        deal8 = [order[o] for o in self.cat.DEAL8_OPTIONS if o in order]
+        self._deal8_at = max(deal8) if len(deal8) == len(self.cat.DEAL8_OPTIONS) else -1
         self.unnamed: dict[str, tuple[str, ...]] = {
             o: tuple(v for v in vs if self.complete({o: frozenset((v,))}) is None)
             for o, vs in self.options.items()}
@@ -190,6 +204,9 @@ class Space:
         """A valid assignment inside `region` (values in `prefer` tried first), or None."""
         names = list(self.options)
         choice: dict[str, str] = {}
+        plain: dict[str, str] = {}  # catalog_form(choice), kept up to date
+        table: list[tuple[tuple[int, int], ...] | None] = [None]
+        consistent, judged, deal8_at = self.cat.consistent, self._judged, self._deal8_at
 
         def values(o: str) -> list[str]:
             vs = [v for v in self.options[o] if v in region.get(o, self.options[o])]
@@ -202,9 +219,16 @@ class Space:
             o = names[k]
             for v in values(o):
                 choice[o] = v
-                if not self.cat.conflicts(*self.catalog_form(choice)) and search(k + 1):
+                if o == "hand_sizes" and (v in self.tables or v == CUSTOM):
+                    plain[o], table[0] = CUSTOM, self.tables.get(v)
+                else:
+                    plain[o] = v
+                    if o == "hand_sizes":
+                        table[0] = None
+                if consistent(plain, table[0], judged[k], k == deal8_at) and search(k + 1):
                     return True
             choice.pop(o, None)
+            plain.pop(o, None)
             return False
 
         return dict(choice) if search(0) else None

@@ -30,11 +30,15 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-import jsonschema
 import yaml
-from jsonschema.exceptions import ValidationError, best_match
+
+from mtrain.spec import cache
+
+if TYPE_CHECKING:  # imported where a document is validated: most runs need it not at all
+    import jsonschema
+    from jsonschema.exceptions import ValidationError
 
 __all__ = [
     "Document",
@@ -451,6 +455,8 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
     elif kind == "pattern":
         yield pointer, f"{where}: {_describe(inst)} does not match the pattern {value}"
     elif kind in ("anyOf", "oneOf") and err.context:
+        from jsonschema.exceptions import best_match
+
         hint = best_match(err.context)
         yield pointer, f"{where}: {err.message}" + (f" (e.g. {hint.message})" if hint else "")
     else:
@@ -460,6 +466,8 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
 @functools.lru_cache(maxsize=32)
 def _validator(schema_text: str) -> jsonschema.Draft202012Validator:
     """A checked validator per schema, built once (checking a schema is not cheap)."""
+    import jsonschema
+
     schema = json.loads(schema_text)
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)
@@ -470,15 +478,71 @@ def validate(doc: Document, schema: dict[str, Any]) -> list[SpecError]:
 
     Integer mapping keys are checked as their decimal strings, as JSON would have them
     (so a schema can describe ``{2: 15}`` with ``patternProperties`` / ``propertyNames``).
+    A document found valid is known by a digest of the schema and of the data as the
+    validator reads it (in this process, and in the cache, spec/cache.py): the same
+    data is not validated again. Only validity is kept; a document with a fault is
+    validated each time, to say where.
     """
-    validator = _validator(json.dumps(schema, sort_keys=True))
+    schema_text = json.dumps(schema, sort_keys=True)
+    data = _jsonable(doc.data)
+    key = _valid_key(schema_text, data)
+    if key is not None and key in _known_valid():
+        return []
+    validator = _validator(schema_text)
     found: dict[tuple[int, Pointer, str], SpecError] = {}
-    for err in validator.iter_errors(_jsonable(doc.data)):
+    for err in validator.iter_errors(data):
         for pointer, message in _messages(doc, err):
             spec_err = doc.error(pointer, message)
             found.setdefault((spec_err.line or 0, pointer, message), spec_err)
     ordered = sorted(found.items(), key=lambda kv: (kv[0][0], _where(kv[0][1]), kv[0][2]))
+    if not ordered and key is not None:
+        _remember_valid(key)
     return [spec_err for _, spec_err in ordered]
+
+
+VALID_KIND, VALID_NAME = "schemas", "valid.json"
+KEPT_VALID = 4096
+"""The most documents known valid that the cache keeps (the least recent go)."""
+_VALID: dict[str, None] | None = None
+
+
+def _valid_key(schema_text: str, data: Any) -> str | None:
+    """The digest a valid document is known by; None for data that JSON cannot write
+    (a YAML date): such a document is validated each time."""
+    try:
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None
+    return cache.digest(_jsonschema_version(), schema_text, text)
+
+
+@functools.cache
+def _jsonschema_version() -> str:
+    """Part of the key: another version of the validator may judge otherwise."""
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version("jsonschema")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _known_valid() -> dict[str, None]:
+    global _VALID
+    if _VALID is None:
+        kept = cache.read(VALID_KIND, VALID_NAME)
+        _VALID = dict.fromkeys(k for k in kept if isinstance(k, str)) if isinstance(
+            kept, list) else {}
+    return _VALID
+
+
+def _remember_valid(key: str) -> None:
+    known = _known_valid()
+    known[key] = None
+    if len(known) > KEPT_VALID:
+        for old in list(known)[:len(known) - KEPT_VALID]:
+            del known[old]
+    cache.write(VALID_KIND, VALID_NAME, list(known))
 
 
 def load_validated(path: str | Path, schema: dict[str, Any]) -> Document:

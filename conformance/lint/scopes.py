@@ -6,6 +6,12 @@ checked against it (every region of the scope where the expectation does not hol
 error, as are two entries that speak about one rule set), and the widest scope where it
 holds is proposed. `--write-scopes` writes the proposals into the files, keeping
 everything else of them (comments included) as it was.
+
+What one fixture's check finds depends on nothing but the fixture, the option space and
+the code that plays it, so it is kept in the cache (spec/cache.py), found by a digest of
+the fixture's content, and of the source of the engine, the harness and the
+specification with its data: a lint after a change recomputes only the fixtures that
+changed, and a change to the engine, the harness or the spec data recomputes them all.
 """
 
 from __future__ import annotations
@@ -18,9 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtrain.conformance.fixture import Fixture
+from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.partition import beyond, breaches, explore, overlaps, propose, region_text
-from mtrain.spec.scope import Scope, Space
+from mtrain.spec import cache
+from mtrain.spec.scope import Product, Scope, Space
 
 LINE_LIMIT = 100
 
@@ -44,11 +51,15 @@ class ScopeReport:
     """Fixtures with an entry whose written scope holds a rule set beyond its variants."""
     beyond_possible: int = 0
     """Fixtures with an entry whose widest scope holds a rule set beyond its variants."""
+    explored: int = 0
+    """Fixtures whose partition was computed by this check; the others' came from the
+    cache (`runs` counts the reference runs of both)."""
 
     def to_json(self, space: Space) -> dict[str, Any]:
         return {
             "fixtures": self.fixtures, "entries": self.entries,
             "reference_runs": self.runs, "seconds": round(self.seconds, 2),
+            "fixtures_explored": self.explored,
             "fixtures_beyond_their_variants": self.beyond_written,
             "fixtures_that_could_be": self.beyond_possible,
             "errors": self.errors,
@@ -58,37 +69,184 @@ class ScopeReport:
         }
 
 
-def check_scopes(fixtures: Sequence[Fixture], space: Space | None = None) -> ScopeReport:
+@dataclass(frozen=True)
+class FixtureScopes:
+    """What the scope check finds for one fixture: each problem with the entry it is
+    about (None: the fixture as a whole), in words that name no file or line."""
+
+    runs: int
+    problems: tuple[tuple[int | None, str], ...] = ()
+    proposals: tuple[tuple[int, Scope], ...] = ()
+    beyond_written: bool = False
+    beyond_possible: bool = False
+
+    def to_json(self) -> Any:
+        return {"runs": self.runs, "problems": [list(p) for p in self.problems],
+                "proposals": [[k, [[[o, sorted(vs)] for o, vs in p.allowed]
+                                   for p in scope.products]] for k, scope in self.proposals],
+                "beyond_written": self.beyond_written,
+                "beyond_possible": self.beyond_possible}
+
+    @staticmethod
+    def from_json(data: Any, fx: Fixture) -> FixtureScopes | None:
+        """The check kept for `fx`; None for anything that is not one (then it is done
+        again)."""
+        try:
+            problems = tuple((None if k is None else int(k), str(text))
+                             for k, text in data["problems"])
+            proposals = tuple(
+                (int(k), Scope(tuple(Product(tuple((str(o), frozenset(map(str, vs)))
+                                                   for o, vs in product))
+                                     for product in products),
+                               fx.expect[int(k)].scope.variants))
+                for k, products in data["proposals"])
+            found = FixtureScopes(int(data["runs"]), problems, proposals,
+                                  bool(data["beyond_written"]), bool(data["beyond_possible"]))
+        except (KeyError, TypeError, ValueError, IndexError):
+            return None
+        entries = len(fx.expect)
+        if any(k is not None and not 0 <= k < entries for k, _ in problems) or any(
+                not 0 <= k < entries for k, _ in proposals):
+            return None
+        return found
+
+
+def scope_fixture(fx: Fixture, space: Space) -> FixtureScopes:
+    """The scope check of one fixture (see the module docstring)."""
+    try:
+        part = explore(fx, space)
+    except RuntimeError as e:
+        return FixtureScopes(0, ((None, str(e)),))
+    problems: list[tuple[int | None, str]] = []
+    for b in breaches(part, space):
+        said = "; ".join(b.messages[:2]) or b.outcome
+        problems.append((b.entry, f"{fx.id} entry {b.entry + 1} does not hold where "
+                                  f"{region_text(b.region, space)} (e.g. {b.example}): {said}"))
+    for i, j, example in overlaps(part, space):
+        problems.append((j, f"{fx.id} entries {i + 1} and {j + 1} both speak about "
+                            f"{example}: give them scopes that do not meet"))
+    proposed = propose(part, space)
+    proposals = tuple((k, wide) for k, (exp, wide) in enumerate(zip(fx.expect, proposed,
+                                                                     strict=True))
+                      if set(wide.products) != set(exp.scope.products) and beyond(wide, space))
+    return FixtureScopes(part.runs, tuple(problems), proposals,
+                         any(beyond(exp.scope, space) for exp in fx.expect),
+                         any(beyond(s, space) for s in proposed))
+
+
+def check_scopes(fixtures: Sequence[Fixture], space: Space | None = None,
+                 kept: bool = True) -> ScopeReport:
+    """The scope check of every fixture; `kept`: through the cache (see the module
+    docstring), which never changes what is found."""
     space = space or Space()
     report = ScopeReport(fixtures=len(fixtures))
     started = time.perf_counter()
+    store = ScopeCache(space) if kept else None
     for fx in fixtures:
         report.entries += len(fx.expect)
-        try:
-            part = explore(fx, space)
-        except RuntimeError as e:
-            report.errors.append(f"{fx.where}: {e}")
-            continue
-        report.runs += part.runs
-        for b in breaches(part, space):
-            said = "; ".join(b.messages[:2]) or b.outcome
-            report.errors.append(
-                f"{_entry_where(fx, b.entry)}: {fx.id} entry {b.entry + 1} does not hold "
-                f"where {region_text(b.region, space)} (e.g. {b.example}): {said}")
-        for i, j, example in overlaps(part, space):
-            report.errors.append(
-                f"{_entry_where(fx, j)}: {fx.id} entries {i + 1} and {j + 1} both speak "
-                f"about {example}: give them scopes that do not meet")
-        proposed = propose(part, space)
-        if any(beyond(exp.scope, space) for exp in fx.expect):
-            report.beyond_written += 1
-        if any(beyond(s, space) for s in proposed):
-            report.beyond_possible += 1
-        for k, (exp, wide) in enumerate(zip(fx.expect, proposed, strict=True)):
-            if set(wide.products) != set(exp.scope.products) and beyond(wide, space):
-                report.proposals.append(Proposal(fx, k, wide))
+        found = store.get(fx) if store is not None else None
+        if found is None:
+            found = scope_fixture(fx, space)
+            report.explored += 1
+            if store is not None:
+                store.put(fx, found)
+        report.runs += found.runs
+        for entry, text in found.problems:
+            report.errors.append(f"{fx.where if entry is None else _entry_where(fx, entry)}: "
+                                 f"{text}")
+        report.beyond_written += found.beyond_written
+        report.beyond_possible += found.beyond_possible
+        report.proposals += [Proposal(fx, k, scope) for k, scope in found.proposals]
+    if store is not None:
+        store.save()
     report.seconds = time.perf_counter() - started
     return report
+
+
+# --- the cache -------------------------------------------------------------------------
+
+KEPT_FIXTURES = 5000
+"""The most fixtures whose check the cache keeps for one version of the code and data
+(the shipped corpus has a few hundred; other folders linted add theirs)."""
+
+
+class ScopeCache:
+    """The checks of fixtures kept for one version of the code and the spec data: one
+    file, of fixture digest -> FixtureScopes.to_json(), the least recently used dropped
+    past KEPT_FIXTURES."""
+
+    KIND = "scopes"
+
+    def __init__(self, space: Space) -> None:
+        self.name = f"{code_and_data_digest(space)}.json"
+        kept = cache.read(self.KIND, self.name)
+        self.entries: dict[str, Any] = kept if isinstance(kept, dict) else {}
+        self.used: dict[str, Any] = {}
+        self.changed = False
+
+    def get(self, fx: Fixture) -> FixtureScopes | None:
+        key = fixture_digest(fx)
+        data = self.entries.get(key)
+        found = None if data is None else FixtureScopes.from_json(data, fx)
+        if found is not None:
+            self.used[key] = data
+        return found
+
+    def put(self, fx: Fixture, found: FixtureScopes) -> None:
+        self.used[fixture_digest(fx)] = found.to_json()
+        self.changed = True
+
+    def save(self) -> None:
+        if not self.changed:
+            return
+        rest = {k: v for k, v in self.entries.items() if k not in self.used}
+        merged = {**rest, **self.used}  # the ones used now count as the most recent
+        kept = dict(list(merged.items())[-KEPT_FIXTURES:])
+        cache.write(self.KIND, self.name, kept)
+
+
+def code_and_data_digest(space: Space) -> str:
+    """What a fixture's check depends on beside the fixture: the source of the engine, the
+    harness and the specification (with the shipped data), and the spec data read."""
+    folder = space.cat.data_dir
+    data = (cache.files_digest([Path(str(folder))], (".yaml", ".json"))
+            if Path(str(folder)).is_dir() else str(folder))
+    return cache.digest(cache.package_digest("mtrain.reference"),
+                        cache.package_digest("mtrain.conformance"),
+                        cache.package_digest("mtrain.spec", (".py", ".yaml", ".json")),
+                        data)
+
+
+def fixture_digest(fx: Fixture) -> str:
+    """A digest of everything about a fixture but where it is written."""
+    content = [fx.id, fx.description, fx.clauses, fx.source, fx.table, fx.deal, fx.steps,
+               fx.note, [_entry_content(e) for e in fx.expect]]
+    return cache.digest(json.dumps(_canonical(content), separators=(",", ":")))
+
+
+def _entry_content(exp: Expectation) -> list[Any]:
+    return [exp.variants, [p.allowed for p in exp.scope.products], exp.scope.variants,
+            exp.legal, exp.refused, exp.state, exp.result, exp.winners, exp.match_over,
+            exp.refused_setup]
+
+
+def _canonical(value: Any) -> Any:
+    """`value` as plain JSON with no two values alike, each tagged with its kind (so that
+    1, "1" and true stay apart): mappings as pairs in their order (the order the checks
+    meet them in), sets sorted."""
+    if isinstance(value, dict):
+        return ["map", [[_canonical(k), _canonical(v)] for k, v in value.items()]]
+    if isinstance(value, list | tuple):
+        return ["list", [_canonical(v) for v in value]]
+    if isinstance(value, set | frozenset):
+        return ["set", sorted((_canonical(v) for v in value), key=json.dumps)]
+    if value is ...:
+        return ["unset"]
+    if value is None or isinstance(value, bool | str):
+        return value
+    if isinstance(value, int):
+        return ["int", value]
+    return ["other", type(value).__name__, repr(value)]
 
 
 def _entry_where(fx: Fixture, entry: int) -> str:

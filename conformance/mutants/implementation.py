@@ -83,6 +83,8 @@ class SwappedReference(ReferenceImplementation):
     """The reference engine with `patches` swapped in (see `swapped`) for every deal,
     legal and apply call."""
 
+    remembers_states = False  # a swapped codec function may read a state otherwise
+
     def __init__(self, patches: Mapping[str, Callable[..., Any]]) -> None:
         super().__init__()
         self.patches = patches

@@ -266,11 +266,14 @@ def _memo(fn: Callable[Concatenate[View, P], R]) -> Callable[Concatenate[View, P
     """Compute a rule once per view, rule set and train (z3 terms are costly to build)."""
 
     def wrapper(v: View, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        key = (fn.__name__, *(id(a) if isinstance(a, Train) else a for a in args),
-               *sorted(kwargs.items()))
-        if key not in v.memo:
-            v.memo[key] = fn(v, *args, **kwargs)
-        result: R = v.memo[key]
+        key = (fn, *[id(a) if isinstance(a, Train) else a for a in args])
+        if kwargs:
+            key += tuple(sorted(kwargs.items()))
+        memo = v.memo
+        if key in memo:
+            found: R = memo[key]
+            return found
+        result = memo[key] = fn(v, *args, **kwargs)
         return result
 
     wrapper.__name__ = fn.__name__

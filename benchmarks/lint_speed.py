@@ -1,0 +1,118 @@
+"""How much CPU `mtrain lint` takes over the shipped corpus: cold, warm, and warm after
+one fixture changed.
+
+    python benchmarks/lint_speed.py [--runs 3] [--json]
+
+Each case is a fresh `mtrain lint --coverage FOLDER` process on a copy of the corpus (the
+same checks as a plain `mtrain lint`: the copy is there to be changed), with a cache
+folder of the benchmark's own (MTRAIN_CACHE_DIR):
+
+    cold      an empty cache: every fixture's scope explored      target: at most 20 CPU s
+    warm      the cache the run before left, nothing changed
+    changed   one fixture's description changed since the last run  target: at most 3 CPU s
+
+Each run must report what a plain run reports (the same errors and scope figures: a
+cache may only save time). Prints each case's median CPU seconds (user + system) and wall
+time, with the load average before and after. Exit code 1 when a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from measure import Timed, load, median, mtrain_command, run, verdict
+
+from mtrain.conformance.fixture import FIXTURE_ROOT
+
+TARGETS = {"cold": 20.0, "changed": 3.0}
+
+
+def lint(mtrain: str, folder: Path, cache: Path) -> tuple[Timed, dict[str, Any]]:
+    env = {**os.environ, "MTRAIN_CACHE_DIR": str(cache)}
+    timed = run([mtrain, "lint", "--coverage", "--json", str(folder)], env=env)
+    if timed.code not in (0, 1):
+        raise SystemExit(f"mtrain lint exited {timed.code}:\n{timed.stderr[-2000:]}")
+    report: dict[str, Any] = json.loads(timed.stdout)
+    return timed, report
+
+
+def verdict_of(report: dict[str, Any]) -> Any:
+    """What a lint finds, without what depends on the cache or the clock."""
+    scopes = {k: v for k, v in report["scopes"].items()
+              if k not in ("seconds", "fixtures_explored")}
+    return {**report, "scopes": scopes}
+
+
+def touch_one(folder: Path, k: int) -> None:
+    """Change one fixture's description (a change the scope check must see)."""
+    path = sorted(folder.rglob("*.yaml"))[0]
+    text = path.read_text(encoding="utf-8")
+    at = text.index("description: ") + len("description: ")
+    quote = text[at] if text[at] in "\"'" else ""
+    at += len(quote)
+    path.write_text(f"{text[:at]}({k}) {text[at:]}", encoding="utf-8")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    mtrain = mtrain_command()
+    before = load()
+    times: dict[str, list[Timed]] = {"cold": [], "warm": [], "changed": []}
+    explored: dict[str, list[int]] = {name: [] for name in times}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp, "fixtures")
+        shutil.copytree(FIXTURE_ROOT, folder)
+        expected = None
+        for k in range(args.runs):
+            cache = Path(tmp, f"cache-{k}")
+            for name in times:
+                if name == "changed":
+                    touch_one(folder, k)
+                timed, report = lint(mtrain, folder, cache)
+                times[name].append(timed)
+                # (absent from a lint without the cache: every fixture is explored)
+                explored[name].append(report["scopes"].get("fixtures_explored",
+                                                            report["fixtures"]))
+                found = verdict_of(report)
+                if name != "changed":
+                    if expected is None:
+                        expected = found
+                    elif found != expected:
+                        raise SystemExit(f"the {name} lint found otherwise than the first")
+    after = load()
+    cpu = {name: median([t.cpu for t in runs]) for name, runs in times.items()}
+    ok = {name: cpu[name] <= target for name, target in TARGETS.items()}
+    out = {"ok": all(ok.values()), "runs": args.runs, "load_before": before,
+           "load_after": after,
+           **{name: {"cpu_median": round(cpu[name], 3),
+                     "wall_median": round(median([t.wall for t in runs]), 3),
+                     "cpu": [round(t.cpu, 3) for t in runs],
+                     "fixtures_explored": explored[name],
+                     "target": TARGETS.get(name)} for name, runs in times.items()}}
+    if args.json:
+        json.dump(out, sys.stdout, indent=2)
+        print()
+    else:
+        print(f"{args.runs} runs of each; {before} before, {after} after")
+        for name, runs in times.items():
+            target = (f"target <= {TARGETS[name]:g}: {verdict(ok[name])}" if name in TARGETS
+                      else "no target")
+            print(f"{name:<8} CPU median {cpu[name]:.2f} s (runs "
+                  f"{', '.join(f'{t.cpu:.2f}' for t in runs)}); wall median "
+                  f"{median([t.wall for t in runs]):.2f} s; fixtures explored "
+                  f"{explored[name]}; {target}")
+    return 0 if out["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

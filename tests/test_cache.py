@@ -1,0 +1,146 @@
+"""What mtrain keeps on disk (spec/cache.py): the scope check of each fixture and the
+documents known valid. A cache may only save time: a changed fixture is checked again,
+alone; a change to the code or the spec data checks every fixture again; an unreadable
+cache is ignored and written anew; and what is found is what is found without it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
+from mtrain.conformance.lint.scopes import ScopeCache, check_scopes
+from mtrain.spec import cache, yamlload
+from mtrain.spec.catalog import DATA_ENV, Catalog, shipped_data
+from mtrain.spec.scope import Space
+
+FILE = "doubles/order.yaml"
+"""A file of the corpus small enough to check in a test, several times."""
+
+
+@pytest.fixture
+def corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder with a copy of one file of the corpus, and an empty cache of its own."""
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "cache"))
+    copy = tmp_path / "fixtures"
+    copy.mkdir()
+    shutil.copy(FIXTURE_ROOT / FILE, copy)
+    return copy
+
+
+def checked(folder: Path, space: Space | None = None, kept: bool = True) -> dict[str, Any]:
+    fixtures, errors = load_corpus(folder)
+    assert not errors
+    report = check_scopes(fixtures, space, kept=kept)
+    return {"explored": report.explored, "fixtures": report.fixtures, "runs": report.runs,
+            "errors": report.errors, "beyond": (report.beyond_written, report.beyond_possible),
+            "proposals": [(p.fixture.id, p.entry, p.scope) for p in report.proposals]}
+
+
+def same(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return {k: v for k, v in a.items() if k != "explored"} == {
+        k: v for k, v in b.items() if k != "explored"}
+
+
+def test_a_changed_fixture_alone_is_checked_again(corpus: Path) -> None:
+    first = checked(corpus)
+    assert first["explored"] == first["fixtures"] > 3
+    assert first["runs"] > first["fixtures"]
+    again = checked(corpus)
+    assert again["explored"] == 0 and same(again, first)
+    path = sorted(corpus.glob("*.yaml"))[0]
+    text = path.read_text(encoding="utf-8")
+    description = text.index('description: "') + len('description: "')
+    path.write_text(text[:description] + "Changed: " + text[description:], encoding="utf-8")
+    changed = checked(corpus)
+    assert changed["explored"] == 1
+    assert same(changed, checked(corpus, kept=False))
+
+
+def test_a_broken_scope_found_fresh_is_found_from_the_cache(corpus: Path) -> None:
+    """A fixture whose scope is too wide: the same error, with its file and line, whether
+    the check ran now or was kept."""
+    path = sorted(corpus.glob("*.yaml"))[0]
+    text = path.read_text(encoding="utf-8")
+    start = text.index("when: {")
+    end = text.index("\n", start)
+    path.write_text(text[:start] + "when: {}" + text[end:], encoding="utf-8")
+    first = checked(corpus)
+    assert first["errors"], "a scope of every rule set should not hold"
+    kept = checked(corpus)
+    assert kept["explored"] == 0 and kept["errors"] == first["errors"]
+    assert all(f"{path}:" in e for e in kept["errors"])
+
+
+def test_changed_spec_data_checks_every_fixture_again(corpus: Path, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    first = checked(corpus)
+    data = tmp_path / "data"
+    shutil.copytree(Path(str(shipped_data())), data)
+    monkeypatch.setenv(DATA_ENV, str(data))
+    clauses = data / "clauses.yaml"
+    clauses.write_text(clauses.read_text(encoding="utf-8") + "\n# a comment\n",
+                       encoding="utf-8")
+    other = checked(corpus, Space(Catalog(data)))
+    assert other["explored"] == other["fixtures"] and same(other, first)
+
+
+def test_the_digest_covers_the_engine_source(tmp_path: Path) -> None:
+    """A change to any source file of a package changes its digest."""
+    engine = Path(cache.__file__).resolve().parent.parent / "reference"
+    copy = tmp_path / "reference"
+    shutil.copytree(engine, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = cache.files_digest([copy], (".py",))
+    assert before == cache.files_digest([engine], (".py",))
+    (copy / "engine.py").write_text((copy / "engine.py").read_text() + "\n# changed\n")
+    assert cache.files_digest([copy], (".py",)) != before
+
+
+def test_an_unreadable_cache_is_ignored_and_written_anew(corpus: Path) -> None:
+    first = checked(corpus)
+    (kept,) = (Path(str(cache.folder())) / ScopeCache.KIND).iterdir()
+    for broken in (b"", b"{not json", json.dumps({"format": cache.FORMAT, "value": {
+            k: {"runs": "many"} for k in json.loads(kept.read_text())["value"]}}).encode()):
+        kept.write_bytes(broken)
+        again = checked(corpus)
+        assert again["explored"] == again["fixtures"] and same(again, first)
+    assert checked(corpus)["explored"] == 0  # and written anew
+
+
+def test_no_cache_on_disk_when_it_is_off(corpus: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(cache.CACHE_ENV, "off")
+    assert cache.folder() is None
+    first = checked(corpus)
+    assert checked(corpus)["explored"] == first["explored"] == first["fixtures"]
+
+
+def test_a_valid_document_is_known_by_its_data(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once valid, the same data under the same schema is not validated again, in this
+    process or the next; anything else is."""
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setattr(yamlload, "_VALID", None)
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    calls: list[int] = []
+    real = yamlload._validator
+
+    def counting(text: str) -> object:
+        calls.append(1)
+        return real(text)
+    monkeypatch.setattr(yamlload, "_validator", counting)
+    good = yamlload.load("good.yaml", "n: 1\n")
+    assert yamlload.validate(good, schema) == [] and len(calls) == 1
+    assert yamlload.validate(yamlload.load("moved.yaml", "# elsewhere\nn: 1\n"), schema) == []
+    assert len(calls) == 1
+    monkeypatch.setattr(yamlload, "_VALID", None)  # a new process reads the cache
+    assert yamlload.validate(good, schema) == [] and len(calls) == 1
+    bad = yamlload.load("bad.yaml", "n: one\n")
+    for _ in range(2):  # a fault is found, at its line, every time
+        (err,) = yamlload.validate(bad, schema)
+        assert err.line == 1
+    assert len(calls) == 3
+    assert yamlload.validate(good, {**schema, "required": ["m"]}) != []
