@@ -414,8 +414,8 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
 
 
 def cmd_identify(args: argparse.Namespace) -> int:
-    from mtrain.conformance.conform import greet, target_of
     from mtrain.conformance.declaration import DeclarationError, declared_ruleset
+    from mtrain.conformance.target import greet, target_of
 
     target = target_of(args)
     impl = target.make()

@@ -10,16 +10,15 @@ when interrupted.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import json
-import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from mtrain import __version__
+from mtrain.commands.printing import quiet_stdout
 from mtrain.conformance.outputs import check_output
 from mtrain.spec.catalog import Catalog, RulesetError, catalog
 from mtrain.spec.errors import InputError
@@ -235,7 +234,8 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_situations(args: argparse.Namespace) -> int:
-    from mtrain.conformance.conform import SITUATIONS, id_matches
+    from mtrain.conformance.defaults import SITUATIONS
+    from mtrain.conformance.selection import id_matches
     from mtrain.conformance.situations import render, situations
 
     if args.out:
@@ -324,7 +324,8 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 COMMAND_MODULES: tuple[str, ...] = (
-    "mtrain.conformance.conform",
+    "mtrain.commands.conform",
+    "mtrain.commands.serve",
     "mtrain.conformance.identify",
     "mtrain.conformance.mutants",
     "mtrain.conformance.fuzz",
@@ -414,7 +415,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     # `mtrain serve` is started once per job of every fuzz and conform run: it imports
     # only the server, not every other command's modules
-    parser = build_parser(("mtrain.conformance.serve",) if words[:1] == ["serve"] else
+    parser = build_parser(("mtrain.commands.serve",) if words[:1] == ["serve"] else
                           COMMAND_MODULES)
     args = parser.parse_args(words)
     func: Command = args.func
@@ -432,10 +433,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"mtrain {args.command}: interrupted", file=sys.stderr)
         return 130
-
-
-def quiet_stdout() -> None:
-    """After a broken pipe: send what is left to /dev/null, so that the interpreter's
-    last flush does not fail too (and print a traceback)."""
-    with contextlib.suppress(OSError, ValueError):
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -13,8 +13,8 @@ import pytest
 
 from mtrain.conformance import fuzz as F
 from mtrain.conformance.adapter import JSON, ReferenceImplementation, Refused, ruleset_json
-from mtrain.conformance.conform import SkipEntry
 from mtrain.conformance.fixture import load_file
+from mtrain.conformance.known_failures import SkipEntry
 from mtrain.conformance.lint import lint
 from mtrain.conformance.mutants import mutant
 from mtrain.conformance.process import NotApplicable

@@ -19,7 +19,7 @@ from procwatch import alive
 from mtrain.cli import main
 from mtrain.conformance import inprocess
 from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
-from mtrain.conformance.conform import load_adapter
+from mtrain.conformance.adapter_loading import load_adapter
 from mtrain.conformance.inprocess import AdapterError, TimedImplementation
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import table_state

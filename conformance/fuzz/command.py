@@ -10,12 +10,11 @@ import sys
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, Implementation, ruleset_json
-from mtrain.conformance.conform import SkipEntry, load_skips, unsupported
-from mtrain.conformance.declaration import DeclarationError
+from mtrain.conformance.declaration import DeclarationError, unsupported
+from mtrain.conformance.defaults import FOLLOW
 from mtrain.conformance.fuzz.rulesets import Chooser, context
 from mtrain.conformance.fuzz.run import (
     DEFAULT_OUT,
-    FOLLOW,
     FuzzReport,
     Group,
     StartError,
@@ -26,6 +25,7 @@ from mtrain.conformance.fuzz.run import (
     fuzz,
 )
 from mtrain.conformance.gc_freeze import settle_heap
+from mtrain.conformance.known_failures import SkipEntry, load_skips
 from mtrain.conformance.process import ConfigurationError, HarnessError, stoppable
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.ruleset import Ruleset
