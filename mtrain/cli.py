@@ -22,22 +22,13 @@ Command = Callable[[argparse.Namespace], int]
 
 COMMANDS: tuple[str, ...] = (
     "variants", "explain", "lint", "rules", "situations", "docs", "render", "simulate",
-    "conform", "serve")
+    "conform", "serve", "identify", "mutants", "fuzz", "diff", "check")
 """The subcommands, in the order the help lists them: each is mtrain.commands.<name>,
 with `register(subparsers)`."""
-COMMAND_MODULES: tuple[str, ...] = (
-    "mtrain.conformance.identify",
-    "mtrain.conformance.mutants",
-    "mtrain.conformance.fuzz",
-    "mtrain.conformance.diffing",
-    "mtrain.conformance.speccheck.run",
-)
-"""Modules of the libraries that still add their own subcommands (`register`)."""
 
 
-def build_parser(commands: Sequence[str] = COMMANDS,
-                 modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
-    """The command line; with `commands` and `modules`, only those subcommands."""
+def build_parser(commands: Sequence[str] = COMMANDS) -> argparse.ArgumentParser:
+    """The command line; with `commands`, only those subcommands."""
     parser = argparse.ArgumentParser(
         prog="mtrain", description="Mexican Train: the rules as data, a reference engine, "
         "and a conformance suite.")
@@ -45,8 +36,6 @@ def build_parser(commands: Sequence[str] = COMMANDS,
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in commands:
         importlib.import_module(f"mtrain.commands.{name}").register(sub)
-    for name in modules:
-        importlib.import_module(name).register(sub)
     return parser
 
 
@@ -54,7 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     # `mtrain serve` is started once per job of every fuzz and conform run: it imports
     # only the server's command, not every other command's module
-    parser = build_parser(("serve",), ()) if words[:1] == ["serve"] else build_parser()
+    parser = build_parser(("serve",) if words[:1] == ["serve"] else COMMANDS)
     args = parser.parse_args(words)
     func: Command = args.func
     from mtrain.spec.errors import InputError

@@ -30,9 +30,6 @@ def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     copy = tmp_path / "data"
     shutil.copytree(DATA, copy)
     monkeypatch.setenv(DATA_ENV, str(copy))
-    if "mtrain.conformance.speccheck.run" not in cli.COMMAND_MODULES:
-        monkeypatch.setattr(cli, "COMMAND_MODULES",
-                            (*cli.COMMAND_MODULES, "mtrain.conformance.speccheck.run"))
     return copy
 
 
@@ -158,9 +155,6 @@ def test_a_refusal_that_refuses_nothing_fails(
 def test_a_contradictory_rules_file_fails(tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str],
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    if "mtrain.conformance.speccheck.run" not in cli.COMMAND_MODULES:
-        monkeypatch.setattr(cli, "COMMAND_MODULES",
-                            (*cli.COMMAND_MODULES, "mtrain.conformance.speccheck.run"))
     bad, good = tmp_path / "bad.yaml", tmp_path / "good.yaml"
     # SEAT-2: the engine's holder starts only when the holder lays the engine
     bad.write_text("base: puremco\noptions:\n  starting_seat: engine-holder\n",

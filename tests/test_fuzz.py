@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from mtrain.commands.fuzz import register
 from mtrain.conformance import fuzz as F
 from mtrain.conformance.adapter import JSON, ReferenceImplementation, Refused, ruleset_json
 from mtrain.conformance.fixture import load_file
@@ -214,7 +215,7 @@ class Declares(ReferenceImplementation):
 
 
 def chosen(impl: Declares, variants: list[str], games: int = 40) -> set[str]:
-    from mtrain.conformance.fuzz.command import _variants
+    from mtrain.commands.fuzz import _variants
 
     args = argparse.Namespace(variant=variants, players=None)
     pick = _variants(args, impl.info(), F.Target.of(impl, "declares"))
@@ -370,7 +371,7 @@ def test_against_the_protocol_server(tmp_path: Path) -> None:
 def run_cli(*argv: str) -> int:
     parser = argparse.ArgumentParser(prog="mtrain")
     sub = parser.add_subparsers(dest="command")
-    F.register(sub)
+    register(sub)
     args = parser.parse_args(["fuzz", *argv])
     from mtrain.spec.errors import InputError
 
@@ -387,7 +388,7 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_cli("--mutant", "pass-while-playable", "--games", "5", "--out", out) == 1
     text = capsys.readouterr().out
     assert "[1] allows pass (TURN-1)" in text and "mtrain conform --fixtures" in text
-    assert "python -m mtrain.conformance.mutants" in text and "-m pass-while-playable" in text
+    assert "mtrain mutants " in text and "-m pass-while-playable" in text
     assert "--known file" in text
     known = tmp_path / "known.yaml"
     known.write_text('- {fixture: "allows pass (TURN-1)", reason: "on purpose"}\n')

@@ -29,6 +29,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mtrain import cli
 from mtrain.conformance import diffing
 from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
 from mtrain.conformance.fixture import Fixture, load_corpus
@@ -249,7 +250,7 @@ def test_agrees_with_engine_on_z3_probes(name: str, phase: str,
 def test_diff_pagat_puremco_has_a_situation_per_differing_option() -> None:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        assert diffing.main(["pagat", "puremco", "--json"]) == 0
+        assert cli.main(["diff", "pagat", "puremco", "--json"]) == 0
     report = json.loads(out.getvalue())
     differing = {o["option"] for o in report["options"]}
     assert differing == {"hand_sizes", "engine_procedure", "starting_seat", "first_turn",
@@ -298,11 +299,7 @@ def test_diff_accepts_a_house_rules_file(tmp_path: Any) -> None:
     assert "first-001" in telling
 
 
-def test_mtrain_diff_command_when_wired() -> None:
-    from mtrain import cli
-
-    if "mtrain.conformance.diffing" not in cli.COMMAND_MODULES:
-        pytest.skip("mtrain.conformance.diffing is not in mtrain/cli.py COMMAND_MODULES yet")
+def test_mtrain_diff_command() -> None:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert cli.main(["diff", "pagat", "pagat+blanks-25", "--json", "--no-fixtures"]) == 0

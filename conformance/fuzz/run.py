@@ -81,7 +81,7 @@ class Target:
         reference = f"mtrain conform --fixtures {file}"
         if self.kind == "mutant":
             return [f"{reference}  # the reference engine: passes",
-                    f"python -m mtrain.conformance.mutants {file} -m {shlex.quote(self.value)}"
+                    f"mtrain mutants {file} -m {shlex.quote(self.value)}"
                     "  # the mutant: killed"]
         if self.kind in ("impl", "adapter"):
             return [f"{reference} --{self.kind} {shlex.quote(self.value)}"]
