@@ -349,6 +349,7 @@ def run_pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_pytest_plugin(tmp_path: Path) -> None:
     (tmp_path / "test_own.py").write_text("def test_own():\n    pass\n")
     common = ["--mtrain-adapter", f"{ADAPTERS}:ForgetsDraw", "--mtrain-fixtures",

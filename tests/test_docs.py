@@ -36,6 +36,7 @@ def files() -> dict[str, str]:
     return out
 
 
+@pytest.mark.slow
 def test_docs_are_up_to_date(files: dict[str, str]) -> None:
     stale = docgen.stale(DOCS, files)
     assert not stale, ("docs/ is stale; run `mtrain docs` from the repository root and "
@@ -147,6 +148,7 @@ def test_the_tour_links_to_every_page(files: dict[str, str]) -> None:
         assert f"]({page})" in tour, page
 
 
+@pytest.mark.slow
 def test_check_mode_never_recomputes(tmp_path: Path) -> None:
     """In an empty folder the stored results are missing: --check reports the pages
     stale at once instead of running `mtrain check` and the mutants."""

@@ -25,6 +25,7 @@ def test_reference_passes(fx: Fixture) -> None:
     assert failures == [], f"{fx.where}"
 
 
+@pytest.mark.slow
 def test_corpus_is_lint_clean() -> None:
     report = lint()
     assert report.errors == []

@@ -101,6 +101,7 @@ def test_finds_mutant_and_writes_reproducer(name: str, signature: str, tmp_path:
     assert len({p.name for p in tmp_path.iterdir()}) == len(report.new)
 
 
+@pytest.mark.slow
 def test_one_run_finds_every_bug_once(tmp_path: Path) -> None:
     """Done when: one run (following the implementation's own states, over the default
     rule sets) finds each of the six bugs of tests/broken_impls/six_bugs.py exactly once,
@@ -445,6 +446,7 @@ class NeverUnmarks(ReferenceImplementation):
 """
 
 
+@pytest.mark.slow
 def test_adapter_reproducer_runs_under_conform(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     """Done when: the reproducer fails under `mtrain conform` against the buggy engine

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from mtrain.cli import main
-from mtrain.conformance.fixture import Fixture, load_corpus
+from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_corpus
 from mtrain.conformance.identify import identify
 from mtrain.conformance.mutants import mutant
 from mtrain.conformance.partition import Partition, explore
@@ -22,6 +22,11 @@ from mtrain.spec.scope import Space
 
 MTRAIN = shutil.which("mtrain") or str(Path(sys.executable).with_name("mtrain"))
 SPACE = Space()
+
+
+CORPUS = pytest.mark.xdist_group("identify-corpus")
+"""The tests that share the corpus's partitions run on one worker (`--dist loadgroup`),
+so that they are computed once."""
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +65,8 @@ def random_rulesets(n: int, seed: int,
     return out
 
 
+@pytest.mark.slow
+@CORPUS
 def test_thirty_random_rule_sets_are_recovered_exactly(
         corpus: tuple[list[Fixture], dict[str, Partition]]) -> None:
     fixtures, parts = corpus
@@ -86,6 +93,8 @@ def test_thirty_random_rule_sets_are_recovered_exactly(
     assert weak == []
 
 
+@pytest.mark.slow
+@CORPUS
 def test_a_double_15_engine_is_found_on_its_set_with_its_table(
         corpus: tuple[list[Fixture], dict[str, Partition]]) -> None:
     fixtures, parts = corpus
@@ -97,6 +106,24 @@ def test_a_double_15_engine_is_found_on_its_set_with_its_table(
         assert not found.unexplained
 
 
+def test_the_marker_fixtures_alone_name_a_marker_rule() -> None:
+    """identify on a folder of the corpus (the fast loop's): the marker fixtures tell a
+    mutant that takes a marker off whenever anyone plays on the train (under pagat's
+    owner-plays-own) by its rule, sure; the deals measure the set, table and procedure."""
+    fixtures, errors = load_corpus(FIXTURE_ROOT / "markers")
+    assert fixtures and not errors
+    found = identify(mutant("marker-anyone-under-owner-own"), fixtures)
+    by = {f.option: f for f in found.findings}
+    assert (by["marker_removal"].value, by["marker_removal"].status) == (
+        "anyone-plays-on", "sure")
+    pagat = catalog().ruleset("pagat")
+    for option in ("tile_set", "hand_sizes", "engine_procedure"):
+        assert (by[option].value, by[option].status) == (pagat[option], "measured")
+    assert not found.unexplained
+
+
+@pytest.mark.slow
+@CORPUS
 def test_a_mutant_that_imitates_an_option_is_named(
         corpus: tuple[list[Fixture], dict[str, Partition]]) -> None:
     fixtures, parts = corpus
@@ -108,6 +135,8 @@ def test_a_mutant_that_imitates_an_option_is_named(
     assert {o for o, v in found.ruleset.choices if v != pagat[o]} == {"marker_removal"}
 
 
+@pytest.mark.slow
+@CORPUS
 def test_a_bug_that_imitates_no_option_is_reported(
         corpus: tuple[list[Fixture], dict[str, Partition]]) -> None:
     fixtures, parts = corpus
@@ -116,6 +145,7 @@ def test_a_bug_that_imitates_no_option_is_reported(
     assert hands.status == "measured" and hands.value == "custom"  # a table of its own
 
 
+@pytest.mark.slow
 def test_identify_through_the_protocol_then_conform(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     rules = tmp_path / "mine.yaml"

@@ -63,6 +63,7 @@ def fixture(fid: str, scores: list[int]) -> str:
 """
 
 
+@pytest.mark.slow
 @posix
 def test_thirty_spinning_calls_do_not_starve_the_others(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -115,6 +115,7 @@ def test_reference_passes_generated(fx: Fixture) -> None:
     assert failures == [], fx.where
 
 
+@pytest.mark.slow
 def test_generated_is_lint_clean_and_tells_every_pair_apart() -> None:
     report = lint(distinguish.GENERATED_DIR)
     assert report.errors == []
@@ -123,6 +124,7 @@ def test_generated_is_lint_clean_and_tells_every_pair_apart() -> None:
     assert ids == [f"generated-{k:03d}" for k in range(1, len(ids) + 1)]
 
 
+@pytest.mark.slow
 def test_generated_covers_every_option_pair_and_variant_pair() -> None:
     cat = catalog()
     told: set[tuple[str | None, frozenset[str]]] = set()
@@ -162,6 +164,7 @@ def test_generated_covers_every_option_pair_and_variant_pair() -> None:
             assert (None, frozenset((first, second))) in told, (first, second)
 
 
+@pytest.mark.slow
 def test_regenerating_gives_the_same_files() -> None:
     gen = distinguish.generate()
     assert gen.missing == []
@@ -247,6 +250,7 @@ def test_agrees_with_engine_on_z3_probes(name: str, phase: str,
 # -- mtrain diff ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_diff_pagat_puremco_has_a_situation_per_differing_option() -> None:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -282,6 +286,7 @@ def test_diff_situation_is_attributed_to_its_option() -> None:
     assert legal_table(follow["table"], probe) == set(follow["expect"]["a"]["legal"])
 
 
+@pytest.mark.slow
 def test_diff_accepts_a_house_rules_file(tmp_path: Any) -> None:
     path = tmp_path / "ours.yaml"
     path.write_text("name: our-table\ntitle: Our table\nsource: [house]\nbase: pagat\n"

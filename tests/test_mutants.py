@@ -999,6 +999,7 @@ def test_mutants_agree_with_the_reference_elsewhere() -> None:
         assert all(s[1] == "pass" for s in outcomes), (name, outcomes)
 
 
+@pytest.mark.slow
 def test_mutants_accept_every_action_they_list() -> None:
     """legal() and apply() agree under every mutant, on every witness table and step."""
     problems = []
@@ -1063,6 +1064,7 @@ def _reference_trace() -> list[Any]:
     return trace
 
 
+@pytest.mark.slow
 def test_reference_unchanged_after_every_mutant() -> None:
     before_modules = _module_snapshot()
     before_trace = _reference_trace()
@@ -1110,6 +1112,7 @@ def test_report_json() -> None:
 # --- the CI gate: the shipped corpus kills every mutant -------------------------------------
 
 
+@pytest.mark.slow
 def test_corpus_kills_every_mutant_twice() -> None:
     """Every mutant is killed by at least two fixtures, so that no rule rests on one."""
     fixtures, errors = load_corpus()

@@ -388,6 +388,7 @@ def test_expectations_the_table_cannot_meet_are_load_errors(
                   if x.startswith("error: ")) == sorted(expected)
 
 
+@pytest.mark.slow
 def test_the_shipped_corpus_meets_its_tables(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "lint", "--json")
     assert json.loads(out)["errors"] == []

@@ -72,6 +72,7 @@ def test_a_bad_when_is_an_error_at_its_line(tmp_path: Path, when: str, message: 
     assert message in str(err)
 
 
+@pytest.mark.slow
 def test_the_partition_predicts_every_outcome() -> None:
     """The claim the scope check rests on: every rule set of a region plays the fixture
     as the region's own run did. Checked on random valid rule sets, played afresh."""
@@ -144,6 +145,7 @@ def test_write_scopes_round_trip_keeps_comments(tmp_path: Path) -> None:
     assert again.beyond_written == 1
 
 
+@pytest.mark.slow
 def test_the_corpus_scopes_hold_and_are_the_widest() -> None:
     """The shipped corpus: no entry claims a rule set where it fails, no two entries of a
     fixture meet, and every fixture holds beyond the variants it was written for."""
