@@ -1,6 +1,6 @@
 """Bad input gets one clear error (file and line where there is a file) and the documented
 exit code, never a traceback, a runaway or a green run that hides a failure (issue 13).
-Processes and in-process adapters: tests/test_hygiene.py, tests/test_inprocess.py."""
+Processes and in-process adapters: tests/test_process_groups.py, tests/test_inprocess.py."""
 
 from __future__ import annotations
 
