@@ -229,6 +229,10 @@ def test_check_command_fails_on_a_contradictory_variant(
     out = json.loads(capsys.readouterr().out)
     names = {c["name"]: c["status"] for c in out["checks"]}
     assert names["variant-files"] == "fail" and names["shipped-variants"] == "pass"
+    assert cli.main(["check", "--jobs", "1", "--variant", str(path)]) == 1  # as text
+    text = capsys.readouterr().out
+    assert "FAIL  variant-files" in text and "CONTRADICTORY" in text
+    assert "4 checks, 2 failed (variant-files, agreement)" in text  # agreement: stubbed jobs
     assert cli.main(["check", "--variant", str(tmp_path / "missing.yaml")]) == 2
 
 

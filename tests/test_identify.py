@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import shlex
 import shutil
 import sys
@@ -106,20 +107,36 @@ def test_a_double_15_engine_is_found_on_its_set_with_its_table(
         assert not found.unexplained
 
 
-def test_the_marker_fixtures_alone_name_a_marker_rule() -> None:
-    """identify on a folder of the corpus (the fast loop's): the marker fixtures tell a
-    mutant that takes a marker off whenever anyone plays on the train (under pagat's
-    owner-plays-own) by its rule, sure; the deals measure the set, table and procedure."""
-    fixtures, errors = load_corpus(FIXTURE_ROOT / "markers")
-    assert fixtures and not errors
-    found = identify(mutant("marker-anyone-under-owner-own"), fixtures)
-    by = {f.option: f for f in found.findings}
-    assert (by["marker_removal"].value, by["marker_removal"].status) == (
-        "anyone-plays-on", "sure")
+def test_the_marker_fixtures_alone_name_a_marker_rule(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`mtrain identify` through the protocol, asked about the marker fixtures only (the
+    fast loop's; the whole corpus: test_identify_through_the_protocol_then_conform): they
+    tell pagat with anyone-plays-on marker removal by that rule, sure; the deals measure
+    the set, table and procedure; a line per option, and a rule-set file that plays it."""
+    from mtrain.conformance import identify as module
+
+    markers, errors = load_corpus(FIXTURE_ROOT / "markers")
+    assert markers and not errors
+    real = module.identify
+    monkeypatch.setattr(module, "identify", lambda impl: real(impl, markers))
+    rules = tmp_path / "mine.yaml"
+    rules.write_text("base: pagat\noptions:\n  marker_removal: anyone-plays-on\n",
+                     encoding="utf-8")
+    engine = shlex.join([MTRAIN, "serve", "--rules", str(rules), "--undeclared"])
+    found = tmp_path / "found.yaml"
+    assert main(["identify", "--impl", engine, "--output", str(found)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"mtrain identify: {len(markers)} fixtures played")
+    line = {m[1]: (m[2], m[3]) for m in re.finditer(r"^  (\S+) +(\S+) +(\w+)", out, re.M)}
+    assert set(line) == set(catalog().options)
+    assert line["marker_removal"] == ("anyone-plays-on", "sure")
     pagat = catalog().ruleset("pagat")
     for option in ("tile_set", "hand_sizes", "engine_procedure"):
-        assert (by[option].value, by[option].status) == (pagat[option], "measured")
-    assert not found.unexplained
+        assert line[option] == (pagat[option], "measured")
+    assert "no rule set explains" not in out  # a correct engine leaves none unexplained
+    assert "closest rule set: " in out and f"wrote {found}" in out
+    assert catalog().rules_file(found)["marker_removal"] == "anyone-plays-on"
 
 
 @pytest.mark.slow
@@ -146,8 +163,15 @@ def test_a_bug_that_imitates_no_option_is_reported(
 
 
 @pytest.mark.slow
-def test_identify_through_the_protocol_then_conform(tmp_path: Path,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+@CORPUS
+def test_identify_through_the_protocol_then_conform(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        corpus: tuple[list[Fixture], dict[str, Partition]]) -> None:
+    from mtrain.conformance import identify as module
+
+    fixtures, parts = corpus  # the corpus's partitions, as identify would explore them
+    real = module.identify
+    monkeypatch.setattr(module, "identify", lambda impl: real(impl, fixtures, parts))
     rules = tmp_path / "mine.yaml"
     rules.write_text("base: puremco\noptions:\n  marker_removal: anyone-plays-on\n"
                      "  follow_up: anywhere\n  blank_values: blank-25\n", encoding="utf-8")

@@ -23,6 +23,7 @@ import contextlib
 import io
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,13 +33,14 @@ from hypothesis import strategies as st
 from mtrain import cli
 from mtrain.conformance import diffing
 from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
-from mtrain.conformance.fixture import Fixture, load_corpus
+from mtrain.conformance.fixture import Fixture, load_corpus, load_file
 from mtrain.conformance.lint import lint, pairs_told_apart
 from mtrain.conformance.runner import run_fixture, start_state, take_step
 from mtrain.spec import distinguish
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
-from mtrain.spec.distinguish.fixture_writer import description
+from mtrain.spec.distinguish.fixture_writer import description, render_files
+from mtrain.spec.distinguish.rule_set_pairs import choose_pair
 from mtrain.spec.model.legality import legal_actions
 from mtrain.spec.notation import action_json, action_text
 from mtrain.spec.scope import Space
@@ -176,6 +178,22 @@ def test_regenerating_gives_the_same_files() -> None:
     assert all(len(description(s)) <= 120 for s in gen.situations)
 
 
+def test_one_question_generates_a_fixture_that_loads_and_passes(tmp_path: Path) -> None:
+    """The generator on one question (the whole corpus: the test above): the rule sets
+    chosen for a pair of values differ in it, z3 answers, and the fixture written loads
+    and passes under both rule sets."""
+    (a, b), *_ = choose_pair("blank_values", "face", "blank-25")
+    assert (catalog().ruleset(a)["blank_values"], catalog().ruleset(b)["blank_values"]) == (
+        "face", "blank-25")
+    found = distinguish.answer(distinguish.make_question(a, b, "blank_values"))
+    assert found is not None and len(description(found)) <= 120
+    ((name, text),) = render_files([found]).items()
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    (fx,) = load_file(tmp_path / name)
+    assert {n for n, _ in fx.rulesets()} == {a, b}
+    assert [o.status for o in run_fixture(fx, REFERENCE)] == ["pass", "pass"]
+
+
 # -- random reachable states ---------------------------------------------------------------
 
 
@@ -311,3 +329,10 @@ def test_mtrain_diff_command() -> None:
     report = json.loads(out.getvalue())
     assert [o["option"] for o in report["options"]] == ["blank_values"]
     assert report["situations"][0]["kind"] == "score"
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        assert cli.main(["diff", "pagat", "pagat+blanks-25", "--no-situations"]) == 0
+    lines = text.getvalue().splitlines()
+    assert lines[:2] == ["A = pagat, B = pagat+blanks-25",
+                         "  option blank_values: face -> blank-25"]
+    assert any(line.startswith("fixtures telling them apart: ") for line in lines)

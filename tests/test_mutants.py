@@ -9,12 +9,15 @@ under the reference and fail under the mutants they are listed for.
 
 from __future__ import annotations
 
+import json
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from mtrain.cli import main
 from mtrain.conformance import adapter, fixture, runner
 from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
 from mtrain.conformance.fixture import Fixture, load_corpus, load_file
@@ -1107,6 +1110,25 @@ def test_report_json() -> None:
     assert detail["clauses"] == ["DEAL-2"]
     with pytest.raises(ValueError, match="unknown mutant"):
         run_mutants(WITNESSES, ["no-such-bug"])
+
+
+def test_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`mtrain mutants`: the list, a run's lines and verdict (--need), its JSON, --blame."""
+    path = tmp_path / "witnesses.yaml"
+    path.write_text(WITNESS_YAML, encoding="utf-8")
+    assert main(["mutants", "--list"]) == 0
+    assert [line.split()[0] for line in capsys.readouterr().out.splitlines()] == list(MUTANTS)
+    names = ["-m", "marker-never-removed", "-m", "wrong-hand-size"]
+    assert main(["mutants", str(path), *names]) == 0
+    out = capsys.readouterr().out
+    assert "KILLED   wrong-hand-size: witness-002\n" in out
+    assert "2 killed, 0 survived, fewest killers 1" in out
+    assert main(["mutants", str(path), *names, "--need", "2"]) == 1  # one killer is not two
+    capsys.readouterr()
+    assert main(["mutants", str(path), *names, "--json"]) == 0
+    assert sorted(json.loads(capsys.readouterr().out)["killed"]) == sorted(names[1::2])
+    assert main(["mutants", str(path), *names, "--blame"]) == 0
+    assert "of 2 mutants: the clause charged most is one they break" in capsys.readouterr().out
 
 
 # --- the CI gate: the shipped corpus kills every mutant -------------------------------------

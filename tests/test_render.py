@@ -89,7 +89,6 @@ def test_a_fixture_that_does_not_set_up_draws_nothing(corpus: dict[str, Fixture]
     assert draw_fixture(corpus["doubles-054"], "no-such-variant") is None
 
 
-@pytest.mark.slow
 def test_mtrain_render(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "d.svg"
     assert main(["render", "doubles-054", "--variant", "puremco", "--out", str(out)]) == 0
