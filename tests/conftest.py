@@ -2,13 +2,17 @@
 CI. At the end of a run, the tests over their time budget are listed: a report, never a
 failure (how long a test takes depends on the machine). A test's time is the CPU time of
 its setup, call and teardown (the process's and that of the children it waited for), so
-that a busy machine does not push a test over; its wall time is shown beside it."""
+that a busy machine does not push a test over; its wall time is shown beside it.
+
+`once` computes an expensive value once per run, whichever xdist worker asks first."""
 
 from __future__ import annotations
 
 import os
+import pickle
 from collections import defaultdict
-from collections.abc import Generator
+from collections.abc import Callable, Generator
+from typing import Any
 
 import pytest
 
@@ -25,6 +29,37 @@ _slow: set[str] = set()
 def _cpu_now() -> float:
     t = os.times()
     return t.user + t.system + t.children_user + t.children_system
+
+
+@pytest.fixture(scope="session")
+def once(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Callable[[], Any]], Any]:
+    """`once(name, compute)`: compute's value, computed once per run. Under xdist the first
+    worker to ask computes it (under a lock) and pickles it into the run's shared temporary
+    folder; the others read it there. A value must pickle; it is read back only from that
+    folder, which this run wrote."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    base = tmp_path_factory.getbasetemp()
+    root = base if worker is None else base.parent
+    memo: dict[str, Any] = {}
+
+    def get(name: str, compute: Callable[[], Any]) -> Any:
+        if name not in memo:
+            try:
+                import fcntl
+            except ImportError:  # no flock (Windows): each worker computes its own
+                memo[name] = compute()
+                return memo[name]
+            path = root / f"once-{name}.pickle"
+            with open(root / f"once-{name}.lock", "a") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                if path.is_file():
+                    memo[name] = pickle.loads(path.read_bytes())
+                else:
+                    memo[name] = compute()
+                    path.write_bytes(pickle.dumps(memo[name]))
+        return memo[name]
+
+    return get
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -7,7 +7,9 @@ import re
 import shlex
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,13 +27,15 @@ MTRAIN = shutil.which("mtrain") or str(Path(sys.executable).with_name("mtrain"))
 SPACE = Space()
 
 
-CORPUS = pytest.mark.xdist_group("identify-corpus")
-"""The tests that share the corpus's partitions run on one worker (`--dist loadgroup`),
-so that they are computed once."""
-
-
 @pytest.fixture(scope="module")
-def corpus() -> tuple[list[Fixture], dict[str, Partition]]:
+def corpus(once: Callable[[str, Callable[[], Any]], Any]
+           ) -> tuple[list[Fixture], dict[str, Partition]]:
+    """The corpus and its partitions, explored once per run (tests/conftest.py `once`)."""
+    found: tuple[list[Fixture], dict[str, Partition]] = once("identify-corpus", explore_corpus)
+    return found
+
+
+def explore_corpus() -> tuple[list[Fixture], dict[str, Partition]]:
     fixtures, errors = load_corpus()
     assert not errors
     return fixtures, {fx.id: explore(fx, SPACE) for fx in fixtures}
@@ -67,7 +71,6 @@ def random_rulesets(n: int, seed: int,
 
 
 @pytest.mark.slow
-@CORPUS
 def test_thirty_random_rule_sets_are_recovered_exactly(
         corpus: tuple[list[Fixture], dict[str, Partition]]) -> None:
     fixtures, parts = corpus
@@ -95,7 +98,6 @@ def test_thirty_random_rule_sets_are_recovered_exactly(
 
 
 @pytest.mark.slow
-@CORPUS
 def test_a_double_15_engine_is_found_on_its_set_with_its_table(
         corpus: tuple[list[Fixture], dict[str, Partition]]) -> None:
     fixtures, parts = corpus
@@ -140,7 +142,6 @@ def test_the_marker_fixtures_alone_name_a_marker_rule(
 
 
 @pytest.mark.slow
-@CORPUS
 def test_a_mutant_that_imitates_an_option_is_named(
         corpus: tuple[list[Fixture], dict[str, Partition]]) -> None:
     fixtures, parts = corpus
@@ -153,7 +154,6 @@ def test_a_mutant_that_imitates_an_option_is_named(
 
 
 @pytest.mark.slow
-@CORPUS
 def test_a_bug_that_imitates_no_option_is_reported(
         corpus: tuple[list[Fixture], dict[str, Partition]]) -> None:
     fixtures, parts = corpus
@@ -163,7 +163,6 @@ def test_a_bug_that_imitates_no_option_is_reported(
 
 
 @pytest.mark.slow
-@CORPUS
 def test_identify_through_the_protocol_then_conform(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         corpus: tuple[list[Fixture], dict[str, Partition]]) -> None:
