@@ -1,4 +1,4 @@
-"""`mtrain diff A B [--json]`: what changes between two rule sets, for regression testing.
+"""What changes between two rule sets (`mtrain diff A B`), for regression testing.
 
 A and B are variant names, overlay combinations ("pagat+blanks-25") or variant files (a
 table's house rules). The report lists:
@@ -17,9 +17,6 @@ table's house rules). The report lists:
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -29,7 +26,7 @@ from mtrain.spec.distinguish import KIND, DistinguishError, Situation, make_ques
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.yamlload import SpecError
 
-__all__ = ["diff", "main", "register"]
+__all__ = ["diff"]
 
 
 def _resolve(spec: str) -> Ruleset:
@@ -187,75 +184,3 @@ def diff(a: str, b: str, fixtures: bool = True, with_situations: bool = True
     t2 = time.perf_counter()
     report["seconds"] = {"fixtures": round(t1 - t0, 3), "situations": round(t2 - t1, 3)}
     return report
-
-
-def _print_text(report: dict[str, Any]) -> None:
-    a, b = report["a"]["name"], report["b"]["name"]
-    print(f"A = {a}, B = {b}")
-    if not report["options"]:
-        print("no option differs: the two rule sets are the same")
-    for o in report["options"]:
-        print(f"  option {o['option']}: {o['a']} -> {o['b']}")
-    only_a, only_b = report["clauses"]["only_a"], report["clauses"]["only_b"]
-    print(f"clauses only under A: {', '.join(only_a) or '-'}")
-    print(f"clauses only under B: {', '.join(only_b) or '-'}")
-    if "fixtures" in report:
-        telling = [f for f in report["fixtures"] if f["tells_apart"] is not False]
-        quiet = len(report["fixtures"]) - len(telling)
-        print(f"fixtures telling them apart: {len(telling)}"
-              + (f" (and {quiet} speaking about one side whose expectation holds under the other)"
-                 if quiet else ""))
-        for f in telling:
-            print(f"  {f['id']}: {f['why']} ({f['where']})")
-    for s in report.get("situations", []):
-        if s.get("situation", True) is None or "error" in s:
-            print(f"situation for {s['option']}: {s.get('why') or s.get('error')}")
-            continue
-        tag = "" if s["attributed"] else " (not separable from the other differences)"
-        print(f"situation for {s['option']}{tag}: {s['summary']}")
-        start = s.get("table") or s.get("deal")
-        print(f"  {'table' if 'table' in s else 'deal'}: {json.dumps(start)}")
-        if s["steps"]:
-            print(f"  steps: {', '.join(s['steps'])}")
-
-
-def cmd_diff(args: argparse.Namespace) -> int:
-    report = diff(args.a, args.b, fixtures=not args.no_fixtures,
-                  with_situations=not args.no_situations)
-    if args.json:
-        json.dump(report, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        _print_text(report)
-    return 0
-
-
-def register(sub: Any) -> None:
-    """Add `mtrain diff` to the command line (mtrain/cli.py COMMAND_MODULES)."""
-    p = sub.add_parser("diff", help="what changes between two rule sets: options, clauses, "
-                       "fixtures, and z3's distinguishing situations")
-    p.add_argument("a", help="a variant, base+overlay+..., or a variant file")
-    p.add_argument("b", help="a variant, base+overlay+..., or a variant file")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--no-fixtures", action="store_true", help="skip the fixture comparison")
-    p.add_argument("--no-situations", action="store_true", help="skip the z3 situations")
-    p.set_defaults(func=cmd_diff)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m mtrain.conformance.diffing A B [--json]`, the same as `mtrain diff`."""
-    from mtrain.spec.errors import InputError
-
-    parser = argparse.ArgumentParser(prog="mtrain")
-    sub = parser.add_subparsers(dest="command", required=True)
-    register(sub)
-    args = parser.parse_args(["diff", *(argv if argv is not None else sys.argv[1:])])
-    try:
-        return int(args.func(args))
-    except InputError as e:
-        print(f"mtrain diff: {e}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

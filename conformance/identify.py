@@ -17,21 +17,18 @@ players, so that a table of the engine's own is found exactly.
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, ClassVar
 
-import yaml
 import z3
 
 from mtrain.conformance.adapter import Implementation, RefusedSetup, ruleset_json
 from mtrain.conformance.fixture import Fixture, load_corpus
 from mtrain.conformance.partition import Partition, explore
-from mtrain.conformance.process import ConfigurationError, HarnessError
+from mtrain.conformance.process import HarnessError
 from mtrain.conformance.runner import check, play, setup_problems
 from mtrain.spec.catalog import Catalog, RulesetError, catalog
 from mtrain.spec.errors import InputError
@@ -408,73 +405,3 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
                      hand_table or sent.hand_table)
     return Identification(rs, findings, violated, len(observations), len(informative),
                           time.perf_counter() - started, table, sent=sent.name)
-
-
-# --- the command ---------------------------------------------------------------------
-
-
-def cmd_identify(args: argparse.Namespace) -> int:
-    from mtrain.conformance.conform import greet, target_of
-    from mtrain.conformance.declaration import DeclarationError, declared_ruleset
-
-    target = target_of(args)
-    impl = target.make()
-    try:
-        info, warning = greet(impl, target)
-        try:
-            declared = declared_ruleset(info)
-        except DeclarationError:
-            declared = None
-        try:
-            result = identify(impl)
-        except ConfigurationError as e:
-            raise InputError(str(e)) from None
-    finally:
-        close = getattr(impl, "close", None)
-        if callable(close):
-            close()
-    result.declared = declared
-    cat = catalog()
-    print(f"mtrain identify: {result.observed} fixtures played ({result.informative} tell "
-          f"rule sets apart), {result.seconds:.1f} s")
-    if warning:
-        print(f"warning: {warning}")
-    width = max(len(o) for o in cat.options)
-    for f in result.findings:
-        why = ", ".join(f.evidence[:4]) + (" ..." if len(f.evidence) > 4 else "")
-        alt = f" (or {', '.join(f.alternatives)})" if f.alternatives else ""
-        print(f"  {f.option:<{width}}  {f.value:<22} {f.status}{alt}"
-              + (f", margin {f.margin}: {why}" if why else ""))
-    if result.unexplained:
-        print(f"{len(result.unexplained)} fixtures no rule set explains (likely bugs; "
-              f"`mtrain conform --rules` shows them): {', '.join(result.unexplained[:12])}")
-    print(f"closest rule set: {result.ruleset.name}")
-    if declared is not None:
-        differ = [o for o, v in declared.choices if result.ruleset[o] != v]
-        print("declared rules agree" if not differ else
-              f"the engine declares other rules than it plays: {', '.join(differ)}")
-    if args.output:
-        try:
-            Path(args.output).write_text(
-                "# Written by mtrain identify.\n"
-                + yaml.safe_dump(result.to_file(cat), sort_keys=False, width=100),
-                encoding="utf-8")
-        except OSError as e:
-            raise InputError(f"--output {args.output}: {e.strerror or e}") from None
-        print(f"wrote {args.output}: run `mtrain conform --rules {args.output}` with the "
-              "same implementation to see what is left")
-    return 0
-
-
-def register(sub: Any) -> None:
-    p = sub.add_parser("identify", help="find which rules an implementation plays",
-                       description="Play every fixture that tells rule sets apart against "
-                       "an implementation and report, option by option, the value it "
-                       "follows, with the evidence and how sure; write the closest rule "
-                       "set as a rule-set file.")
-    which = p.add_mutually_exclusive_group(required=True)
-    which.add_argument("--impl", metavar="COMMAND", help="a program speaking protocol v1")
-    which.add_argument("--adapter", metavar="MODULE:OBJECT", help="an in-process adapter")
-    p.add_argument("--output", "-o", metavar="FILE", help="write the rule set found here")
-    p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS")
-    p.set_defaults(func=cmd_identify)

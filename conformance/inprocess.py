@@ -341,7 +341,7 @@ def host_main(spec: str) -> int:
     """Load the adapter, then fork one worker at a time to answer the harness."""
     if PATH_VARIABLE in os.environ:
         sys.path[:] = json.loads(os.environ[PATH_VARIABLE])
-    from mtrain.conformance.conform import load_adapter
+    from mtrain.conformance.adapter_loading import load_adapter
     from mtrain.spec.errors import InputError
 
     try:

@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from mtrain.conformance.conform import Runner, Task
+    from mtrain.conformance.pool import Runner
     from mtrain.conformance.report import Result
+    from mtrain.conformance.selection import Task
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -63,19 +64,18 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     import argparse
 
-    from mtrain.conformance.conform import (
-        DEFAULT_TIMEOUT,
-        Runner,
+    from mtrain.conformance.declaration import DeclarationError, declared_ruleset
+    from mtrain.conformance.defaults import DEFAULT_TIMEOUT
+    from mtrain.conformance.pool import Runner
+    from mtrain.conformance.selection import (
         check_variants,
         choose_rulesets,
-        greet,
         load_fixtures,
         select,
         situation_count,
         situation_tasks,
-        target_of,
     )
-    from mtrain.conformance.declaration import DeclarationError, declared_ruleset
+    from mtrain.conformance.target import greet, target_of
     from mtrain.spec.errors import InputError
 
     fixtures_path = config.getoption("mtrain_fixtures")

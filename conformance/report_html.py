@@ -8,8 +8,8 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
-from collections.abc import Iterable
-from typing import Protocol
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mtrain.conformance.report import (
     FAILING,
@@ -20,6 +20,9 @@ from mtrain.conformance.report import (
     _natural,
     describe_implementation,
 )
+
+if TYPE_CHECKING:
+    from mtrain.conformance.selection import Task
 
 # The runner's messages for a wrong set of legal actions (runner.check).
 _MISSING = "legal actions missing: "
@@ -285,7 +288,7 @@ def _html_failures(report: Report, illustrator: Illustrator | None) -> list[str]
 
 
 def _caption(r: Result, extra: list[str]) -> str:
-    """What a failure's picture shows (conform's FixtureIllustrator draws it)."""
+    """What a failure's picture shows (FixtureIllustrator draws it)."""
     if r.refused_step:
         where = "the table" if r.refused_step == 1 else f"the state after step {r.refused_step - 1}"
         return (f"The state before step {r.refused_step}, which the implementation refused: "
@@ -337,3 +340,50 @@ def _html_known(report: Report) -> list[str]:
                 for r in report.unexpected_passes]
         out += ["</ul>", "</section>"]
     return out
+
+
+# --- the pictures, from the fixtures run --------------------------------------------
+
+
+class FixtureIllustrator:
+    """For the HTML report: a failure's expected legal actions, and its table drawn by
+    mtrain.conformance.render as the reference engine sets it up, with the expected legal plays and
+    the implementation's wrong ones marked."""
+
+    def __init__(self, tasks: Sequence[Task]) -> None:
+        self.tasks = {(t.fixture.id, t.variant): t for t in tasks}
+
+    def expected_legal(self, result: Result) -> list[str] | None:
+        task = self.tasks.get((result.fixture, result.variant))
+        exp = None if task is None else task.expectation
+        return None if exp is None or exp.legal is None else list(exp.legal)
+
+    def picture(self, result: Result, missing: list[str], extra: list[str]) -> str | None:
+        from mtrain.conformance.render import draw_fixture
+
+        task = self.tasks.get((result.fixture, result.variant))
+        if task is None or task.sent is None:
+            return None
+        # Any: mypy sees this package both as conformance.* and, from mtrain.conformance.render, as
+        # mtrain.conformance.*; the two Fixture classes are one at run time.
+        fx: Any = task.fixture
+        sent: Any = task.sent
+        upto = _drawn_step(result)
+        if upto is not None and upto < len(fx.steps):  # an earlier table: no legal marks
+            return draw_fixture(fx, sent, upto=upto,
+                                title=f"{fx.id} under {result.variant}, {_step_name(upto)}")
+        return draw_fixture(fx, sent, missing=missing, extra=extra,
+                            title=f"{fx.id} under {result.variant}")
+
+
+def _drawn_step(result: Result) -> int | None:
+    """The steps played for a failure's picture: up to the step the implementation
+    refused (the state before it), or to the step after which its state departed; None
+    for the fixture's own state after every step."""
+    if result.refused_step:
+        return result.refused_step - 1
+    return result.diverged
+
+
+def _step_name(k: int) -> str:
+    return "before step 1" if k == 0 else f"after step {k}"

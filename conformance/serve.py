@@ -8,7 +8,6 @@ on a shutdown request. Diagnostics go to stderr; stdout carries answers only.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import traceback
 from typing import IO, Any
@@ -306,32 +305,3 @@ def main(rules: Ruleset | None = None, declare: bool = True) -> int:
     catalog()  # loaded now rather than at the first rule set, to be frozen with the rest
     settle_heap()
     return serve(sys.stdin.buffer, sys.stdout.buffer, server)
-
-
-def cmd_serve(args: argparse.Namespace) -> int:
-    rules = None
-    if args.rules is not None:
-        from mtrain.conformance.conform import read_rules_files
-        from mtrain.spec.errors import InputError
-
-        rules = read_rules_files([args.rules])[0]
-        if rules.unknown:
-            raise InputError(f"--rules {args.rules}: the reference engine cannot play "
-                             + ", ".join(f"{o}=other" for o in rules.unknown))
-    return main(rules, declare=not args.undeclared)
-
-
-def register(sub: Any) -> None:
-    """Add `serve` to the `mtrain` command line (conform.register calls this; so does
-    `mtrain serve` itself, which registers nothing else: a server starts in a fraction of
-    the time the whole command line takes to import, once per fuzz or conform job)."""
-    s = sub.add_parser("serve", help="the reference engine as a protocol v1 server on "
-                       "stdin/stdout",
-                       description="Answer protocol v1 requests (docs/protocol.md) with the "
-                       "reference engine, one JSON line in, one out, until end of input "
-                       "or a shutdown request.")
-    s.add_argument("--rules", metavar="FILE", help="play this one rule set whatever a "
-                   "request names, and declare it in the hello answer")
-    s.add_argument("--undeclared", action="store_true", help="with --rules: do not declare "
-                   "the rules in hello (like an engine that does not say what it plays)")
-    s.set_defaults(func=cmd_serve)

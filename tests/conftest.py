@@ -1,14 +1,123 @@
-"""The project's tests keep what mtrain caches (spec/cache.py) in a folder of their own
+"""The project's test loop: `pytest -m "not slow"` for every commit, the whole suite for
+CI. At the end of a run, the tests over their time budget are listed: a report, never a
+failure (how long a test takes depends on the machine). A test's time is the CPU time of
+its setup, call and teardown (the process's and that of the children it waited for), so
+that a busy machine does not push a test over; its wall time is shown beside it.
+
+`once` computes an expensive value once per run, whichever xdist worker asks first.
+
+The tests keep what mtrain caches (spec/cache.py) in a folder of their own
 run, never in the user's cache; commands the tests start inherit it."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import pickle
+from collections import defaultdict
+from collections.abc import Callable, Generator, Iterator
+from typing import Any
 
 import pytest
 
 from mtrain.spec.cache import CACHE_ENV
+
+FAST_BUDGET = 2.0
+"""CPU seconds a test of the fast loop may take."""
+SLOW_BUDGET = 60.0
+"""CPU seconds a test marked slow may take."""
+
+_cpu: defaultdict[str, float] = defaultdict(float)
+_wall: defaultdict[str, float] = defaultdict(float)
+_slow: set[str] = set()
+
+
+def _cpu_now() -> float:
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+@pytest.fixture(scope="session")
+def once(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Callable[[], Any]], Any]:
+    """`once(name, compute)`: compute's value, computed once per run. Under xdist the first
+    worker to ask computes it (under a lock) and pickles it into the run's shared temporary
+    folder; the others read it there. A value must pickle; it is read back only from that
+    folder, which this run wrote."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    base = tmp_path_factory.getbasetemp()
+    root = base if worker is None else base.parent
+    memo: dict[str, Any] = {}
+
+    def get(name: str, compute: Callable[[], Any]) -> Any:
+        if name not in memo:
+            try:
+                import fcntl
+            except ImportError:  # no flock (Windows): each worker computes its own
+                memo[name] = compute()
+                return memo[name]
+            path = root / f"once-{name}.pickle"
+            with open(root / f"once-{name}.lock", "a") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                if path.is_file():
+                    memo[name] = pickle.loads(path.read_bytes())
+                else:
+                    memo[name] = compute()
+                    path.write_bytes(pickle.dumps(memo[name]))
+        return memo[name]
+
+    return get
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--budget", type=float, default=None, metavar="SECONDS",
+                     help=f"report tests over SECONDS of CPU (default {FAST_BUDGET:g}, "
+                     f"{SLOW_BUDGET:g} for those marked slow)")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item,
+                              call: pytest.CallInfo[None]) -> Generator[None, object, object]:
+    report = yield
+    assert isinstance(report, pytest.TestReport)
+    started = item.stash.get(_STARTED, None)
+    if started is not None:
+        report.user_properties.append(("cpu_seconds", _cpu_now() - started))
+    item.stash[_STARTED] = _cpu_now()  # the next phase starts now
+    return report
+
+
+_STARTED = pytest.StashKey[float]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    item.stash[_STARTED] = _cpu_now()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _wall[report.nodeid] += report.duration
+    _cpu[report.nodeid] += sum(v for k, v in report.user_properties
+                               if k == "cpu_seconds" and isinstance(v, float))
+    if "slow" in report.keywords:
+        _slow.add(report.nodeid)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter,
+                            config: pytest.Config) -> None:
+    asked = config.getoption("budget")
+    over = []
+    for nodeid, cpu in _cpu.items():
+        budget = asked if asked is not None else (
+            SLOW_BUDGET if nodeid in _slow else FAST_BUDGET)
+        if cpu > budget:
+            over.append((cpu, budget, nodeid))
+    if not over:
+        return
+    terminalreporter.section("over the time budget (CPU seconds)")
+    for cpu, budget, nodeid in sorted(over, reverse=True):
+        mark = ", slow" if nodeid in _slow else ""
+        terminalreporter.write_line(f"{cpu:7.2f} s > {budget:g} s  {nodeid} "
+                                    f"(wall {_wall[nodeid]:.2f} s{mark})")
+
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -1,4 +1,4 @@
-"""Which of the processes a test recorded are still running (tests/test_hygiene.py,
+"""Which of the processes a test recorded are still running (tests/test_process_groups.py,
 tests/test_inprocess.py)."""
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ def run(tmp_path: Path, *args: str) -> tuple[int, dict[str, object]]:
     return code, json.loads(out.read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("timeout", [[], ["--timeout", "5"]])
 def test_unsupported_is_not_applicable(tmp_path: Path, timeout: list[str],
                                        capsys: pytest.CaptureFixture[str]) -> None:

@@ -97,6 +97,7 @@ def mutated(draw: st.DrawFn) -> Any:
     return doc
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_state_check_agrees_with_jsonschema(doc: Any) -> None:

@@ -41,6 +41,7 @@ def test_every_assumption_holds_on_the_shipped_models() -> None:
     assert reps[0].actions == 10 * 3 + 10 + 2
 
 
+@pytest.mark.slow
 def test_a_shipped_set_at_full_size() -> None:
     """double-6 (28 tiles) at each of its tables, as `mtrain check --full` runs it: the
     proof is not a small-set one."""
@@ -112,6 +113,7 @@ def test_turn_doubles_kept_after_the_turn_break_the_sliced_invariant(
     assert any(d.startswith("turn doubles only mid-turn") for d in play.detail)
 
 
+@pytest.mark.slow
 def test_a_pass_that_leaves_the_marker_down_breaks_d_pass(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """MARK-1 broken: after a pass the next turn is not one nearer the next play."""
@@ -191,6 +193,7 @@ def test_a_model_without_deals_fails_instead_of_proving_everything(
     assert answers["deal"] == "unsat" and answers["init"] == "unsat" and not rep.ok
 
 
+@pytest.mark.slow
 def test_full_check_proves_a_rules_file_of_ones_own() -> None:
     """A rule writer's file given with --rules gets its own job under --full, and the job
     reads the file: its set and its table."""

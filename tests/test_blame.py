@@ -22,6 +22,7 @@ def _corpus() -> tuple[Fixture, ...]:
     return tuple(fixtures)
 
 
+@pytest.mark.slow
 def test_most_mutants_are_charged_to_the_clause_they_break() -> None:
     fixtures, errors = load_corpus()
     assert not errors
@@ -32,6 +33,7 @@ def test_most_mutants_are_charged_to_the_clause_they_break() -> None:
     assert right >= 0.9 * len(found), wrong
 
 
+@pytest.mark.slow
 def test_a_failure_is_charged_to_one_clause_and_keeps_its_context(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "r.json"
@@ -49,6 +51,7 @@ def test_a_failure_is_charged_to_one_clause_and_keeps_its_context(
     capsys.readouterr()
 
 
+@pytest.mark.slow
 def test_a_step_that_goes_astray_is_diagnosed(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     from mtrain.conformance.mutants import mutant

@@ -53,6 +53,7 @@ def test_targets_cover_shipped_variants_and_overlay_only_clauses() -> None:
     assert "pagat+starter-opens-mexican" not in t  # does not compose
 
 
+@pytest.mark.slow
 def test_reachability_finds_witnesses_and_proves_turn_3_dead() -> None:
     rep = R.search(only=["pagat", "puremco"])
     got = {(w.clause, w.ruleset): w.how for w in rep.witnesses}
@@ -66,6 +67,7 @@ def test_reachability_finds_witnesses_and_proves_turn_3_dead() -> None:
     assert rep.missing == []
 
 
+@pytest.mark.slow
 def test_uncoverable_double_engine_and_z3_agree() -> None:
     """pagat: engine and BMC find traces of the same length to a blocked round with the
     double open, and after the duty binds nobody ever plays (puremco: `mtrain check`)."""
@@ -76,6 +78,7 @@ def test_uncoverable_double_engine_and_z3_agree() -> None:
     assert set(pagat.endings_from_bound) == {"blocked"}
 
 
+@pytest.mark.slow
 def test_witness_fixtures_pass_the_reference_and_lint() -> None:
     fixtures, errors = load_corpus(WITNESSES)
     assert errors == [] and [f.id for f in fixtures] == [
@@ -91,6 +94,7 @@ def test_witness_fixtures_pass_the_reference_and_lint() -> None:
 # -- the z3 model -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_round_model_proofs(tmp_path: Path) -> None:
     """pagat on a double-3 set (puremco: `mtrain check`), with every query dumped."""
     model = Model(CAT.ruleset("pagat"), 2, 3, max_pip=3)
@@ -132,6 +136,7 @@ def test_model_matches_the_engine_and_notices_a_different_rule() -> None:
     assert len(compare_states(other, differ[:5])) == len(differ[:5])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["pagat", "pagat+release-uncoverable", "puremco"])
 def test_model_blocked_test_matches_the_engine(name: str) -> None:
     """END-2 in the model and in the engine, on explored states whose boneyard is handed
@@ -204,17 +209,10 @@ def test_a_contradictory_variant_file_fails(tmp_path: Path) -> None:
     assert len(bad) == 1 and "FIRST-9" in bad[0]["clauses"]
 
 
-def _with_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    if "mtrain.conformance.speccheck.run" not in cli.COMMAND_MODULES:
-        monkeypatch.setattr(cli, "COMMAND_MODULES",
-                            (*cli.COMMAND_MODULES, "mtrain.conformance.speccheck.run"))
-
-
 def test_check_command_fails_on_a_contradictory_variant(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
     """The command path, with the long jobs replaced by stubs (one process)."""
-    _with_check(monkeypatch)
 
     def stub(*args: Any) -> dict[str, Any]:
         return {"checks": []}
@@ -231,12 +229,16 @@ def test_check_command_fails_on_a_contradictory_variant(
     out = json.loads(capsys.readouterr().out)
     names = {c["name"]: c["status"] for c in out["checks"]}
     assert names["variant-files"] == "fail" and names["shipped-variants"] == "pass"
+    assert cli.main(["check", "--jobs", "1", "--variant", str(path)]) == 1  # as text
+    text = capsys.readouterr().out
+    assert "FAIL  variant-files" in text and "CONTRADICTORY" in text
+    assert "4 checks, 2 failed (variant-files, agreement)" in text  # agreement: stubbed jobs
     assert cli.main(["check", "--variant", str(tmp_path / "missing.yaml")]) == 2
 
 
+@pytest.mark.slow
 def test_check_command_json(monkeypatch: pytest.MonkeyPatch,
                             capsys: pytest.CaptureFixture[str]) -> None:
-    _with_check(monkeypatch)
     assert cli.main(["check", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert {"checks", "findings"} <= set(out)

@@ -30,9 +30,6 @@ def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     copy = tmp_path / "data"
     shutil.copytree(DATA, copy)
     monkeypatch.setenv(DATA_ENV, str(copy))
-    if "mtrain.conformance.speccheck.run" not in cli.COMMAND_MODULES:
-        monkeypatch.setattr(cli, "COMMAND_MODULES",
-                            (*cli.COMMAND_MODULES, "mtrain.conformance.speccheck.run"))
     return copy
 
 
@@ -63,11 +60,13 @@ def named(failures: list[dict[str, Any]], *words: str) -> list[dict[str, Any]]:
             if all(w in f["message"] or w in f["clauses"] for w in words)]
 
 
+@pytest.mark.slow
 def test_the_shipped_spec_passes(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, failures = run_check(capsys)
     assert (code, failures) == (0, [])
 
 
+@pytest.mark.slow
 def test_clauses_requiring_each_others_opposite(
         data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """DBL-4 (the layer covers) needs draw-until-playable, TURN-5 (draw until playable)
@@ -101,6 +100,7 @@ def test_a_clause_whose_condition_never_holds(
     assert named(failures, "dead clause DEAL-99", "DEAL-4")
 
 
+@pytest.mark.slow
 def test_an_option_value_without_a_clause(
         data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     edit(data / "options.yaml", "    cover-own:\n",
@@ -111,6 +111,7 @@ def test_an_option_value_without_a_clause(
     assert named(failures, "follow_up=nearest", "no clause")
 
 
+@pytest.mark.slow
 def test_dbl9_and_dbl10_swapped(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The two clauses attached to each other's value: puremco's release now sits under
     stays-open, the seed's wording under the wrong value."""
@@ -124,6 +125,7 @@ def test_dbl9_and_dbl10_swapped(data: Path, capsys: pytest.CaptureFixture[str]) 
     assert named(failures, "DBL-9", "puremco", "uncoverable_double=released")
 
 
+@pytest.mark.slow
 def test_puremco_switched_to_stays_open(
         data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     edit(data / "variants" / "puremco.yaml", "uncoverable_double: released",
@@ -135,6 +137,7 @@ def test_puremco_switched_to_stays_open(
         assert named(failures, variant, "uncoverable_double=stays-open", "DBL-9")
 
 
+@pytest.mark.slow
 def test_an_undeclared_refusal_fails(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     edit(data / "clauses.yaml", "    - overlays: [cardinal-hands]\n      bases: [puremco-d9]\n"
          "      reason: Cardinal's table deals 4 players 15 tiles each, 60 of a double-9 "
@@ -145,6 +148,7 @@ def test_an_undeclared_refusal_fails(data: Path, capsys: pytest.CaptureFixture[s
     assert not named(failures, "puremco-d9+fundex-hands ")  # still declared
 
 
+@pytest.mark.slow
 def test_a_refusal_that_refuses_nothing_fails(
         data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     edit(data / "clauses.yaml", "      bases: [pagat]\n", "      bases: [puremco]\n")
@@ -155,12 +159,10 @@ def test_a_refusal_that_refuses_nothing_fails(
     assert named(failures, "pagat+starter-opens-mexican ", "FIRST-9")
 
 
+@pytest.mark.slow
 def test_a_contradictory_rules_file_fails(tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str],
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    if "mtrain.conformance.speccheck.run" not in cli.COMMAND_MODULES:
-        monkeypatch.setattr(cli, "COMMAND_MODULES",
-                            (*cli.COMMAND_MODULES, "mtrain.conformance.speccheck.run"))
     bad, good = tmp_path / "bad.yaml", tmp_path / "good.yaml"
     # SEAT-2: the engine's holder starts only when the holder lays the engine
     bad.write_text("base: puremco\noptions:\n  starting_seat: engine-holder\n",
@@ -198,6 +200,7 @@ def test_reachability_fails_on_an_unexpected_or_undead_clause(
     assert reach["status"] == status, reach["findings"]
 
 
+@pytest.mark.slow
 def test_an_invariant_without_a_check(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = data / "invariants.yaml"
     path.write_text(path.read_text(encoding="utf-8") + (
@@ -233,6 +236,7 @@ def test_a_check_that_tests_something_else(data: Path, monkeypatch: pytest.Monke
     assert "flagged by nothing, not INV-MARKERS" in bad[0].message
 
 
+@pytest.mark.slow
 def test_every_check_says_what_it_covers(data: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     """docs/consistency.md prints conformance/speccheck/claims.py: no check goes undescribed."""

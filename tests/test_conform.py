@@ -351,9 +351,7 @@ def run_pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_pytest_plugin(tmp_path: Path) -> None:
     (tmp_path / "test_own.py").write_text("def test_own():\n    pass\n")
-    common = ["--mtrain-adapter", f"{ADAPTERS}:ForgetsDraw", "--mtrain-fixtures",
-              str(FIXTURES)]
-    ran = run_pytest(tmp_path, *common, "-v", "-k", "not TURN-6")  # -k: by clause too
+    ran = run_pytest(tmp_path, *plugin_args(), "-v", "-k", "not TURN-6")  # -k: by clause too
     assert ran.returncode == 1, ran.stdout
     assert "mtrain::basic-001[pagat] FAILED" in ran.stdout
     assert "mtrain::scoring-001[pagat+positive-scoring] PASSED" in ran.stdout
@@ -361,6 +359,16 @@ def test_pytest_plugin(tmp_path: Path) -> None:
     assert "2 failed, 9 passed, 2 deselected" in ran.stdout  # basic-002 exercises TURN-6
     assert "legal actions missing: play 5-3 on 0" in ran.stdout
     assert "clauses: TRAIN-2, TRAIN-4, TURN-1" in ran.stdout
+
+
+def plugin_args() -> list[str]:
+    return ["--mtrain-adapter", f"{ADAPTERS}:ForgetsDraw", "--mtrain-fixtures", str(FIXTURES)]
+
+
+@pytest.mark.slow
+def test_pytest_plugin_situations_and_usage(tmp_path: Path) -> None:
+    (tmp_path / "test_own.py").write_text("def test_own():\n    pass\n")
+    common = plugin_args()
     played = run_pytest(tmp_path, *common, "--mtrain-variant", "pagat",
                         "--mtrain-situations", "12", "-v", "-k", "play-")
     items = re.findall(r"^mtrain::(play-\S+)\[pagat\] (PASSED|FAILED)", played.stdout, re.M)

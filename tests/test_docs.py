@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from mtrain import docgen
+from mtrain import cli, docgen
 from mtrain.conformance.mutants import MUTANTS
 from mtrain.spec.catalog import catalog
 from mtrain.spec.scope import Space
@@ -40,6 +40,21 @@ def test_docs_are_up_to_date(files: dict[str, str]) -> None:
     stale = docgen.stale(DOCS, files)
     assert not stale, ("docs/ is stale; run `mtrain docs` from the repository root and "
                        "commit docs/. Stale: " + ", ".join(stale[:20]))
+
+
+def test_the_command_writes_and_checks(files: dict[str, str], tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """`mtrain docs --check` and `mtrain docs`, on the pages generated above."""
+    monkeypatch.setattr(docgen, "generate", lambda out, compute, log: files)
+    out = tmp_path / "docs"
+    assert cli.main(["docs", "--check", "--out", str(out)]) == 1  # every page, GENERATED
+    assert capsys.readouterr().out.endswith(
+        f"{len(files)} generated files, {len(files) + 1} stale; run `mtrain docs` to rebuild\n")
+    assert cli.main(["docs", "--out", str(out)]) == 0
+    assert capsys.readouterr().out == f"wrote {len(files)} files under {out}\n"
+    assert cli.main(["docs", "--check", "--out", str(out)]) == 0
+    assert capsys.readouterr().out == f"{len(files)} generated files, 0 stale\n"
 
 
 def test_every_page_of_the_issue_is_there(files: dict[str, str]) -> None:
@@ -147,6 +162,7 @@ def test_the_tour_links_to_every_page(files: dict[str, str]) -> None:
         assert f"]({page})" in tour, page
 
 
+@pytest.mark.slow
 def test_check_mode_never_recomputes(tmp_path: Path) -> None:
     """In an empty folder the stored results are missing: --check reports the pages
     stale at once instead of running `mtrain check` and the mutants."""

@@ -295,6 +295,7 @@ FAST = settings(deadline=None, database=None, derandomize=False,
 # --- the variants themselves, probed exhaustively --------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("base", BASES)
 @settings(FAST, max_examples=3 * SCALE)
 @given(data=st.data())
@@ -343,6 +344,7 @@ def test_overlay_pair_random_game(combo: tuple[str, tuple[str, ...]],
 # --- larger random stacks of overlays ------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(FAST, max_examples=20 * SCALE)
 @given(data=st.data())
 def test_random_overlay_stack_random_game(data: st.DataObject) -> None:

@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
+from mtrain.commands.fuzz import register
 from mtrain.conformance import fuzz as F
 from mtrain.conformance.adapter import JSON, ReferenceImplementation, Refused, ruleset_json
-from mtrain.conformance.conform import SkipEntry
 from mtrain.conformance.fixture import load_file
+from mtrain.conformance.known_failures import SkipEntry
 from mtrain.conformance.lint import lint
 from mtrain.conformance.mutants import mutant
 from mtrain.conformance.process import NotApplicable
@@ -100,6 +101,7 @@ def test_finds_mutant_and_writes_reproducer(name: str, signature: str, tmp_path:
     assert len({p.name for p in tmp_path.iterdir()}) == len(report.new)
 
 
+@pytest.mark.slow
 def test_one_run_finds_every_bug_once(tmp_path: Path) -> None:
     """Done when: one run (following the implementation's own states, over the default
     rule sets) finds each of the six bugs of tests/broken_impls/six_bugs.py exactly once,
@@ -214,7 +216,7 @@ class Declares(ReferenceImplementation):
 
 
 def chosen(impl: Declares, variants: list[str], games: int = 40) -> set[str]:
-    from mtrain.conformance.fuzz.command import _variants
+    from mtrain.commands.fuzz import _variants
 
     args = argparse.Namespace(variant=variants, players=None)
     pick = _variants(args, impl.info(), F.Target.of(impl, "declares"))
@@ -370,7 +372,7 @@ def test_against_the_protocol_server(tmp_path: Path) -> None:
 def run_cli(*argv: str) -> int:
     parser = argparse.ArgumentParser(prog="mtrain")
     sub = parser.add_subparsers(dest="command")
-    F.register(sub)
+    register(sub)
     args = parser.parse_args(["fuzz", *argv])
     from mtrain.spec.errors import InputError
 
@@ -387,7 +389,7 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_cli("--mutant", "pass-while-playable", "--games", "5", "--out", out) == 1
     text = capsys.readouterr().out
     assert "[1] allows pass (TURN-1)" in text and "mtrain conform --fixtures" in text
-    assert "python -m mtrain.conformance.mutants" in text and "-m pass-while-playable" in text
+    assert "mtrain mutants " in text and "-m pass-while-playable" in text
     assert "--known file" in text
     known = tmp_path / "known.yaml"
     known.write_text('- {fixture: "allows pass (TURN-1)", reason: "on purpose"}\n')
@@ -444,6 +446,7 @@ class NeverUnmarks(ReferenceImplementation):
 """
 
 
+@pytest.mark.slow
 def test_adapter_reproducer_runs_under_conform(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     """Done when: the reproducer fails under `mtrain conform` against the buggy engine

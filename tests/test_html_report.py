@@ -114,6 +114,7 @@ def report(buggy: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path,
     return html_path, json.loads(json_path.read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 def test_the_page_is_self_contained(report: tuple[Path, dict[str, Any]]) -> None:
     text = report[0].read_text(encoding="utf-8")
     assert text.startswith("<!DOCTYPE html>")

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import random
+import re
 import shlex
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from mtrain.cli import main
-from mtrain.conformance.fixture import Fixture, load_corpus
+from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_corpus
 from mtrain.conformance.identify import identify
 from mtrain.conformance.mutants import mutant
 from mtrain.conformance.partition import Partition, explore
@@ -25,7 +28,14 @@ SPACE = Space()
 
 
 @pytest.fixture(scope="module")
-def corpus() -> tuple[list[Fixture], dict[str, Partition]]:
+def corpus(once: Callable[[str, Callable[[], Any]], Any]
+           ) -> tuple[list[Fixture], dict[str, Partition]]:
+    """The corpus and its partitions, explored once per run (tests/conftest.py `once`)."""
+    found: tuple[list[Fixture], dict[str, Partition]] = once("identify-corpus", explore_corpus)
+    return found
+
+
+def explore_corpus() -> tuple[list[Fixture], dict[str, Partition]]:
     fixtures, errors = load_corpus()
     assert not errors
     return fixtures, {fx.id: explore(fx, SPACE) for fx in fixtures}
@@ -60,6 +70,7 @@ def random_rulesets(n: int, seed: int,
     return out
 
 
+@pytest.mark.slow
 def test_thirty_random_rule_sets_are_recovered_exactly(
         corpus: tuple[list[Fixture], dict[str, Partition]]) -> None:
     fixtures, parts = corpus
@@ -86,6 +97,7 @@ def test_thirty_random_rule_sets_are_recovered_exactly(
     assert weak == []
 
 
+@pytest.mark.slow
 def test_a_double_15_engine_is_found_on_its_set_with_its_table(
         corpus: tuple[list[Fixture], dict[str, Partition]]) -> None:
     fixtures, parts = corpus
@@ -97,6 +109,39 @@ def test_a_double_15_engine_is_found_on_its_set_with_its_table(
         assert not found.unexplained
 
 
+def test_the_marker_fixtures_alone_name_a_marker_rule(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`mtrain identify` through the protocol, asked about the marker fixtures only (the
+    fast loop's; the whole corpus: test_identify_through_the_protocol_then_conform): they
+    tell pagat with anyone-plays-on marker removal by that rule, sure; the deals measure
+    the set, table and procedure; a line per option, and a rule-set file that plays it."""
+    from mtrain.conformance import identify as module
+
+    markers, errors = load_corpus(FIXTURE_ROOT / "markers")
+    assert markers and not errors
+    real = module.identify
+    monkeypatch.setattr(module, "identify", lambda impl: real(impl, markers))
+    rules = tmp_path / "mine.yaml"
+    rules.write_text("base: pagat\noptions:\n  marker_removal: anyone-plays-on\n",
+                     encoding="utf-8")
+    engine = shlex.join([MTRAIN, "serve", "--rules", str(rules), "--undeclared"])
+    found = tmp_path / "found.yaml"
+    assert main(["identify", "--impl", engine, "--output", str(found)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"mtrain identify: {len(markers)} fixtures played")
+    line = {m[1]: (m[2], m[3]) for m in re.finditer(r"^  (\S+) +(\S+) +(\w+)", out, re.M)}
+    assert set(line) == set(catalog().options)
+    assert line["marker_removal"] == ("anyone-plays-on", "sure")
+    pagat = catalog().ruleset("pagat")
+    for option in ("tile_set", "hand_sizes", "engine_procedure"):
+        assert line[option] == (pagat[option], "measured")
+    assert "no rule set explains" not in out  # a correct engine leaves none unexplained
+    assert "closest rule set: " in out and f"wrote {found}" in out
+    assert catalog().rules_file(found)["marker_removal"] == "anyone-plays-on"
+
+
+@pytest.mark.slow
 def test_a_mutant_that_imitates_an_option_is_named(
         corpus: tuple[list[Fixture], dict[str, Partition]]) -> None:
     fixtures, parts = corpus
@@ -108,6 +153,7 @@ def test_a_mutant_that_imitates_an_option_is_named(
     assert {o for o, v in found.ruleset.choices if v != pagat[o]} == {"marker_removal"}
 
 
+@pytest.mark.slow
 def test_a_bug_that_imitates_no_option_is_reported(
         corpus: tuple[list[Fixture], dict[str, Partition]]) -> None:
     fixtures, parts = corpus
@@ -116,8 +162,15 @@ def test_a_bug_that_imitates_no_option_is_reported(
     assert hands.status == "measured" and hands.value == "custom"  # a table of its own
 
 
-def test_identify_through_the_protocol_then_conform(tmp_path: Path,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.slow
+def test_identify_through_the_protocol_then_conform(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        corpus: tuple[list[Fixture], dict[str, Partition]]) -> None:
+    from mtrain.conformance import identify as module
+
+    fixtures, parts = corpus  # the corpus's partitions, as identify would explore them
+    real = module.identify
+    monkeypatch.setattr(module, "identify", lambda impl: real(impl, fixtures, parts))
     rules = tmp_path / "mine.yaml"
     rules.write_text("base: puremco\noptions:\n  marker_removal: anyone-plays-on\n"
                      "  follow_up: anywhere\n  blank_values: blank-25\n", encoding="utf-8")

@@ -19,7 +19,7 @@ from procwatch import alive
 from mtrain.cli import main
 from mtrain.conformance import inprocess
 from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
-from mtrain.conformance.conform import load_adapter
+from mtrain.conformance.adapter_loading import load_adapter
 from mtrain.conformance.inprocess import AdapterError, TimedImplementation
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import table_state
@@ -63,6 +63,7 @@ def fixture(fid: str, scores: list[int]) -> str:
 """
 
 
+@pytest.mark.slow
 @posix
 def test_thirty_spinning_calls_do_not_starve_the_others(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -23,21 +23,24 @@ import contextlib
 import io
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mtrain import cli
 from mtrain.conformance import diffing
 from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
-from mtrain.conformance.fixture import Fixture, load_corpus
+from mtrain.conformance.fixture import Fixture, load_corpus, load_file
 from mtrain.conformance.lint import lint, pairs_told_apart
 from mtrain.conformance.runner import run_fixture, start_state, take_step
 from mtrain.spec import distinguish
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
-from mtrain.spec.distinguish.fixture_writer import description
+from mtrain.spec.distinguish.fixture_writer import description, render_files
+from mtrain.spec.distinguish.rule_set_pairs import choose_pair
 from mtrain.spec.model.legality import legal_actions
 from mtrain.spec.notation import action_json, action_text
 from mtrain.spec.scope import Space
@@ -114,6 +117,7 @@ def test_reference_passes_generated(fx: Fixture) -> None:
     assert failures == [], fx.where
 
 
+@pytest.mark.slow
 def test_generated_is_lint_clean_and_tells_every_pair_apart() -> None:
     report = lint(distinguish.GENERATED_DIR)
     assert report.errors == []
@@ -122,6 +126,7 @@ def test_generated_is_lint_clean_and_tells_every_pair_apart() -> None:
     assert ids == [f"generated-{k:03d}" for k in range(1, len(ids) + 1)]
 
 
+@pytest.mark.slow
 def test_generated_covers_every_option_pair_and_variant_pair() -> None:
     cat = catalog()
     told: set[tuple[str | None, frozenset[str]]] = set()
@@ -161,6 +166,7 @@ def test_generated_covers_every_option_pair_and_variant_pair() -> None:
             assert (None, frozenset((first, second))) in told, (first, second)
 
 
+@pytest.mark.slow
 def test_regenerating_gives_the_same_files() -> None:
     gen = distinguish.generate()
     assert gen.missing == []
@@ -170,6 +176,22 @@ def test_regenerating_gives_the_same_files() -> None:
         assert text == distinguish.without_scopes(written[name]), (
             f"{name} is stale: python -m mtrain.spec.distinguish --write")
     assert all(len(description(s)) <= 120 for s in gen.situations)
+
+
+def test_one_question_generates_a_fixture_that_loads_and_passes(tmp_path: Path) -> None:
+    """The generator on one question (the whole corpus: the test above): the rule sets
+    chosen for a pair of values differ in it, z3 answers, and the fixture written loads
+    and passes under both rule sets."""
+    (a, b), *_ = choose_pair("blank_values", "face", "blank-25")
+    assert (catalog().ruleset(a)["blank_values"], catalog().ruleset(b)["blank_values"]) == (
+        "face", "blank-25")
+    found = distinguish.answer(distinguish.make_question(a, b, "blank_values"))
+    assert found is not None and len(description(found)) <= 120
+    ((name, text),) = render_files([found]).items()
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    (fx,) = load_file(tmp_path / name)
+    assert {n for n, _ in fx.rulesets()} == {a, b}
+    assert [o.status for o in run_fixture(fx, REFERENCE)] == ["pass", "pass"]
 
 
 # -- random reachable states ---------------------------------------------------------------
@@ -246,10 +268,11 @@ def test_agrees_with_engine_on_z3_probes(name: str, phase: str,
 # -- mtrain diff ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_diff_pagat_puremco_has_a_situation_per_differing_option() -> None:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        assert diffing.main(["pagat", "puremco", "--json"]) == 0
+        assert cli.main(["diff", "pagat", "puremco", "--json"]) == 0
     report = json.loads(out.getvalue())
     differing = {o["option"] for o in report["options"]}
     assert differing == {"hand_sizes", "engine_procedure", "starting_seat", "first_turn",
@@ -281,6 +304,7 @@ def test_diff_situation_is_attributed_to_its_option() -> None:
     assert legal_table(follow["table"], probe) == set(follow["expect"]["a"]["legal"])
 
 
+@pytest.mark.slow
 def test_diff_accepts_a_house_rules_file(tmp_path: Any) -> None:
     path = tmp_path / "ours.yaml"
     path.write_text("name: our-table\ntitle: Our table\nsource: [house]\nbase: pagat\n"
@@ -298,14 +322,17 @@ def test_diff_accepts_a_house_rules_file(tmp_path: Any) -> None:
     assert "first-001" in telling
 
 
-def test_mtrain_diff_command_when_wired() -> None:
-    from mtrain import cli
-
-    if "mtrain.conformance.diffing" not in cli.COMMAND_MODULES:
-        pytest.skip("mtrain.conformance.diffing is not in mtrain/cli.py COMMAND_MODULES yet")
+def test_mtrain_diff_command() -> None:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert cli.main(["diff", "pagat", "pagat+blanks-25", "--json", "--no-fixtures"]) == 0
     report = json.loads(out.getvalue())
     assert [o["option"] for o in report["options"]] == ["blank_values"]
     assert report["situations"][0]["kind"] == "score"
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        assert cli.main(["diff", "pagat", "pagat+blanks-25", "--no-situations"]) == 0
+    lines = text.getvalue().splitlines()
+    assert lines[:2] == ["A = pagat, B = pagat+blanks-25",
+                         "  option blank_values: face -> blank-25"]
+    assert any(line.startswith("fixtures telling them apart: ") for line in lines)

@@ -9,12 +9,15 @@ under the reference and fail under the mutants they are listed for.
 
 from __future__ import annotations
 
+import json
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from mtrain.cli import main
 from mtrain.conformance import adapter, fixture, runner
 from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
 from mtrain.conformance.fixture import Fixture, load_corpus, load_file
@@ -999,6 +1002,7 @@ def test_mutants_agree_with_the_reference_elsewhere() -> None:
         assert all(s[1] == "pass" for s in outcomes), (name, outcomes)
 
 
+@pytest.mark.slow
 def test_mutants_accept_every_action_they_list() -> None:
     """legal() and apply() agree under every mutant, on every witness table and step."""
     problems = []
@@ -1063,6 +1067,7 @@ def _reference_trace() -> list[Any]:
     return trace
 
 
+@pytest.mark.slow
 def test_reference_unchanged_after_every_mutant() -> None:
     before_modules = _module_snapshot()
     before_trace = _reference_trace()
@@ -1107,9 +1112,29 @@ def test_report_json() -> None:
         run_mutants(WITNESSES, ["no-such-bug"])
 
 
+def test_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`mtrain mutants`: the list, a run's lines and verdict (--need), its JSON, --blame."""
+    path = tmp_path / "witnesses.yaml"
+    path.write_text(WITNESS_YAML, encoding="utf-8")
+    assert main(["mutants", "--list"]) == 0
+    assert [line.split()[0] for line in capsys.readouterr().out.splitlines()] == list(MUTANTS)
+    names = ["-m", "marker-never-removed", "-m", "wrong-hand-size"]
+    assert main(["mutants", str(path), *names]) == 0
+    out = capsys.readouterr().out
+    assert "KILLED   wrong-hand-size: witness-002\n" in out
+    assert "2 killed, 0 survived, fewest killers 1" in out
+    assert main(["mutants", str(path), *names, "--need", "2"]) == 1  # one killer is not two
+    capsys.readouterr()
+    assert main(["mutants", str(path), *names, "--json"]) == 0
+    assert sorted(json.loads(capsys.readouterr().out)["killed"]) == sorted(names[1::2])
+    assert main(["mutants", str(path), *names, "--blame"]) == 0
+    assert "of 2 mutants: the clause charged most is one they break" in capsys.readouterr().out
+
+
 # --- the CI gate: the shipped corpus kills every mutant -------------------------------------
 
 
+@pytest.mark.slow
 def test_corpus_kills_every_mutant_twice() -> None:
     """Every mutant is killed by at least two fixtures, so that no rule rests on one."""
     fixtures, errors = load_corpus()

@@ -224,6 +224,7 @@ def test_a_full_rule_set_core_names_the_clashing_values(sp: OptionSpace) -> None
 # -- overlay combinations --------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_overlay_combinations_agree_with_the_catalog(sp: OptionSpace) -> None:
     combos = {c.name: c for c in sp.overlay_combinations()}
     n = len(sp.catalog.overlays)
@@ -300,6 +301,7 @@ def test_redundant_constraints(sp: OptionSpace) -> None:
                             "DEAL-12", "DEAL-13", "SEAT-2", "FIRST-9")
 
 
+@pytest.mark.slow
 def test_model_count_matches_brute_force(sp: OptionSpace) -> None:
     names, valid = _brute_force()
     assert len(valid) == HAND_COUNT
@@ -376,6 +378,7 @@ def test_an_undecided_query_is_an_error() -> None:
         sp.satisfiable({"tile_set": "double-9"})
 
 
+@pytest.mark.slow
 def test_run_all_report(report: dict[str, Any]) -> None:
     json.dumps(report)
     names = [c["name"] for c in report["checks"]]

@@ -14,9 +14,9 @@ from collections.abc import Iterator
 import pytest
 
 from mtrain.conformance.adapter import ReferenceImplementation
-from mtrain.conformance.conform import entry_for
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_file
 from mtrain.conformance.partition import applies
+from mtrain.conformance.selection import entry_for
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import CUSTOM, Ruleset
 from mtrain.spec.scope import Space

@@ -118,6 +118,7 @@ JSON_VALUES = st.recursive(
     max_leaves=20)
 
 
+@pytest.mark.slow
 @given(st.dictionaries(st.text(), JSON_VALUES, max_size=6))
 @settings(max_examples=300, deadline=None)
 def test_encode_writes_the_bytes_json_writes(message: dict[str, Any]) -> None:

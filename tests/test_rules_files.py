@@ -79,6 +79,7 @@ def test_a_bad_rules_file_gets_one_error_with_its_line(tmp_path: Path, text: str
     assert message in str(err)
 
 
+@pytest.mark.slow
 def test_conform_rules_file_runs_and_passes(tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, KITCHEN)
@@ -110,6 +111,7 @@ def test_the_same_through_serve_rules(tmp_path: Path,
     assert ran and int(ran.group(1)) >= 800, out  # the fixtures and the situations
 
 
+@pytest.mark.slow
 def test_an_option_played_its_own_way(tmp_path: Path,
                                       capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, "base: pagat\noptions:\n  follow_up: other\n")

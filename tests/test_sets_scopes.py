@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from mtrain.cli import main
-from mtrain.conformance.conform import entry_for
 from mtrain.conformance.fixture import load_file
 from mtrain.conformance.lint.scopes import check_scopes
+from mtrain.conformance.selection import entry_for
 from mtrain.spec.catalog import catalog
 from mtrain.spec.scope import Space
 

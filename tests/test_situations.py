@@ -97,6 +97,7 @@ def test_a_legality_bug_fails_situations_charged_to_a_legality_clause(
     capsys.readouterr()
 
 
+@pytest.mark.slow
 def test_conform_runs_situations_only_where_they_belong(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     corpus = tmp_path / "one.yaml"

@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from mtrain.cli import main
 
 # the folder the adapter loads the engine from, so that both see one turn_engine module
@@ -54,6 +56,7 @@ def test_the_example_engine_imports_nothing_of_mtrain() -> None:
     assert imported and not [m for m in imported if m.split(".")[0] == "mtrain"]
 
 
+@pytest.mark.slow
 def test_the_example_passes_conform_under_its_declared_rules(tmp_path: Path) -> None:
     rc, report = conform(tmp_path, ADAPTER, "--situations", "60")
     bad = [(r["fixture"], r["status"], r["message"]) for r in report["results"]

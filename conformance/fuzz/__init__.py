@@ -18,14 +18,14 @@ implementation fails, and written as a fixture that `mtrain conform --fixtures F
     mtrain fuzz --mutant NAME --games 200 --seed 1
     mtrain fuzz --impl 'python my_engine.py' --follow impl --known known.yaml
 
-Modules: rulesets (which rule sets), play (the games), judge (what is compared, and
+Modules: rulesets (which rule sets, and a mutant's), play (the games), judge (what is compared, and
 signatures), tables (fixture notation), possible (what a table must be), shrink,
-reproducer, run (a whole run, with --jobs), command (the command line and the report).
+reproducer, run (a whole run, with --jobs); the command line and its report:
+mtrain/commands/fuzz.py.
 """
 
 from __future__ import annotations
 
-from mtrain.conformance.fuzz.command import cmd_fuzz, mutant_variants, register
 from mtrain.conformance.fuzz.judge import Disagreement, Judge, Probe, differences
 from mtrain.conformance.fuzz.play import (
     GamePlan,
@@ -36,7 +36,7 @@ from mtrain.conformance.fuzz.play import (
     play_game,
 )
 from mtrain.conformance.fuzz.possible import fixture_problems, table_problems
-from mtrain.conformance.fuzz.rulesets import Chooser, Context, context
+from mtrain.conformance.fuzz.rulesets import Chooser, Context, context, mutant_variants
 from mtrain.conformance.fuzz.run import DEFAULT_OUT, FuzzReport, Group, StartError, Target, fuzz
 from mtrain.conformance.fuzz.shrink import Shrinker
 from mtrain.conformance.fuzz.tables import compact, table_of, written
@@ -44,7 +44,7 @@ from mtrain.conformance.fuzz.tables import compact, table_of, written
 __all__ = [
     "DEFAULT_OUT", "Chooser", "Context", "Disagreement", "FuzzReport", "GamePlan",
     "GameResult", "Group", "Judge", "Occurrence", "Probe", "Session", "Shrinker",
-    "StartError", "Target", "cmd_fuzz", "compact", "context", "differences",
-    "fixture_problems", "fuzz", "mutant_variants", "plan_game", "play_game", "register",
-    "table_of", "table_problems", "written",
+    "StartError", "Target", "compact", "context", "differences", "fixture_problems",
+    "fuzz", "mutant_variants", "plan_game", "play_game", "table_of", "table_problems",
+    "written",
 ]

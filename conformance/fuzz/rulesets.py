@@ -168,3 +168,39 @@ class Chooser:
 def canonical(base: str, overlays: set[str]) -> str:
     """One name per combination: the overlays in catalogue order."""
     return "+".join([base, *(o for o in catalog().overlays if o in overlays)])
+
+
+def mutant_variants(name: str) -> list[str]:
+    """The rule sets worth fuzzing mutant `name` under.
+
+    The shipped variants, and each shipped variant with one overlay, kept where one of
+    the mutant's clauses applies; a variant with an overlay only where the overlay makes
+    a difference (another of its clauses applies, or the mutant changes the rules only
+    there). A mutant whose bug shows under no shipped variant is still fuzzed somewhere.
+    """
+    from mtrain.conformance.mutants import MUTANTS, MutantImplementation
+
+    m = MUTANTS[name]
+    impl = MutantImplementation(m)
+    cat = catalog()
+
+    def profile(rs: Ruleset) -> tuple[frozenset[str], bool] | None:
+        applies = frozenset(c for c in m.clauses if c in cat.clauses and
+                            cat.clauses[c].applies(rs))
+        differs = impl.differs_under(ruleset_json(rs))
+        return (applies, differs) if applies and differs else None
+
+    out: list[str] = []
+    for base in cat.variants:
+        here = profile(cat.ruleset(base))
+        if here is not None:
+            out.append(base)
+        for overlay in cat.overlays:
+            try:
+                rs = cat.ruleset(base, [overlay])
+            except (RulesetError, SpecError):
+                continue
+            there = profile(rs)
+            if there is not None and (here is None or there[0] - here[0]):
+                out.append(rs.name)
+    return out or list(cat.variants)

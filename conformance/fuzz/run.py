@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementation
-from mtrain.conformance.conform import SkipEntry, unsupported
-from mtrain.conformance.declaration import declared_ruleset
+from mtrain.conformance.declaration import declared_ruleset, unsupported
+from mtrain.conformance.defaults import DEFAULT_TIMEOUT, FUZZ_OUT
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.play import (
     GamePlan,
@@ -33,10 +33,10 @@ from mtrain.conformance.fuzz.reproducer import check, free_id, render, reproduce
 from mtrain.conformance.fuzz.rulesets import Chooser, context, declared_context
 from mtrain.conformance.fuzz.shrink import Shrinker
 from mtrain.conformance.gc_freeze import settle_heap
+from mtrain.conformance.known_failures import SkipEntry
 from mtrain.conformance.process import ConfigurationError, HarnessError, kill_all
 
-DEFAULT_OUT = "fuzz-out"
-FOLLOW = ("ref", "impl")
+DEFAULT_OUT = FUZZ_OUT
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class Target:
         reference = f"mtrain conform --fixtures {file}"
         if self.kind == "mutant":
             return [f"{reference}  # the reference engine: passes",
-                    f"python -m mtrain.conformance.mutants {file} -m {shlex.quote(self.value)}"
+                    f"mtrain mutants {file} -m {shlex.quote(self.value)}"
                     "  # the mutant: killed"]
         if self.kind in ("impl", "adapter"):
             return [f"{reference} --{self.kind} {shlex.quote(self.value)}"]
@@ -91,7 +91,7 @@ class Target:
 def load_implementation(kind: str, value: str, timeout: float | None = None) -> Implementation:
     """An implementation from --impl COMMAND or --adapter MODULE:OBJECT, built the way
     `mtrain conform` builds it (its loader, time limit and error messages)."""
-    from mtrain.conformance.conform import DEFAULT_TIMEOUT, target_of
+    from mtrain.conformance.target import target_of
 
     args = argparse.Namespace(impl=value if kind == "impl" else None,
                               adapter=value if kind == "adapter" else None,

@@ -20,20 +20,19 @@ and at least one of its outcomes is `fail` or `error` (a crash included) under t
 Only runs that pass under the reference are used; a run that never reaches a mutant's
 hooks is skipped, since the mutant would play it exactly as the reference does.
 
-    python -m mtrain.conformance.mutants [PATH] [--first] [--json] [-j N] [-m NAME] [--list]
+    mtrain mutants [PATH] [--first] [--json] [-j N] [-m NAME] [--list] [--blame]
 
-(`register` adds the same as `mtrain mutants` when listed in mtrain.cli.COMMAND_MODULES.)
+(the command line: mtrain/commands/mutants.py).
 
 Modules: implementation (a mutant, and the engine with it switched on), originals (the
 reference functions the faults call), faults_play and faults_end (the faulty functions),
-catalogue (every mutant, as data), runs (the corpus against the mutants), command (the
-command line).
+catalogue (every mutant, as data), runs (the corpus against the mutants), blame (the
+clauses failures are charged to).
 """
 
 from __future__ import annotations
 
 from mtrain.conformance.mutants.catalogue import MUTANTS, mutant
-from mtrain.conformance.mutants.command import cmd_mutants, main, register
 from mtrain.conformance.mutants.implementation import (
     Mutant,
     MutantImplementation,
@@ -44,5 +43,5 @@ from mtrain.conformance.mutants.runs import MutantReport, run_mutants
 
 __all__ = [
     "MUTANTS", "Mutant", "MutantImplementation", "MutantReport", "SwappedReference",
-    "cmd_mutants", "main", "mutant", "register", "run_mutants", "swapped",
+    "mutant", "run_mutants", "swapped",
 ]

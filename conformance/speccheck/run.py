@@ -50,7 +50,6 @@ not depend on the machine. What each check covers, and what not: conformance/spe
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -711,83 +710,3 @@ def _agreement(checks: list[Check], summary: dict[str, Any]) -> Check:
             failed |= not a["ok"]
     return _check("agreement", "fail" if failed else "pass", time.perf_counter() - t0,
                   findings)
-
-
-STATUS_STYLE = {"pass": "green", "info": "cyan", "fail": "bold red"}
-
-
-def print_plain(result: dict[str, Any], out: Any = None) -> None:
-    out = out if out is not None else sys.stdout
-    for c in result["checks"]:
-        out.write(f"{c['status'].upper():5} {c['name']:24} {c['seconds']:8.2f} s\n")
-        for f in c["findings"]:
-            clauses = f" [{', '.join(f['clauses'])}]" if f["clauses"] else ""
-            out.write(f"      - {f['message']}{clauses}\n")
-    fails = [c["name"] for c in result["checks"] if c["status"] == "fail"]
-    out.write(f"{len(result['checks'])} checks, {len(fails)} failed"
-              + (f" ({', '.join(fails)})" if fails else "")
-              + f"; {result['seconds']:.1f} s\n")
-
-
-def print_rich(result: dict[str, Any]) -> None:
-    from rich.console import Console
-    from rich.markup import escape
-    from rich.table import Table
-
-    table = Table(title="mtrain check", show_lines=True)
-    for col in ("check", "status", "seconds", "findings"):
-        table.add_column(col, overflow="fold")
-    for c in result["checks"]:
-        lines = [f["message"] + (f" [{', '.join(f['clauses'])}]" if f["clauses"] else "")
-                 for f in c["findings"]]
-        table.add_row(escape(c["name"]), f"[{STATUS_STYLE[c['status']]}]{c['status']}[/]",
-                      f"{c['seconds']:.2f}", escape("\n".join(lines)))
-    console = Console()
-    console.print(table)
-    fails = [c["name"] for c in result["checks"] if c["status"] == "fail"]
-    console.print(f"{len(result['checks'])} checks, {len(fails)} failed; "
-                  f"{result['seconds']:.1f} s")
-
-
-def cmd_check(args: argparse.Namespace) -> int:
-    from mtrain.spec.errors import InputError
-
-    for path in args.variant:
-        if not Path(path).is_file():
-            raise InputError(f"no such variant file: {path}")
-    for path in args.rules:
-        if not Path(path).is_file():
-            raise InputError(f"no such rule-set file: {path}")
-    if args.jobs is not None and args.jobs < 1:
-        raise InputError("--jobs must be at least 1")
-    result = run(full=args.full, dump=args.dump, jobs=args.jobs, variant_files=args.variant,
-                 rules_files=args.rules, only=args.only)
-    if args.json:
-        json.dump(result, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    elif sys.stdout.isatty():
-        print_rich(result)
-    else:
-        print_plain(result)
-    return 1 if any(c["status"] == "fail" for c in result["checks"]) else 0
-
-
-def register(sub: Any) -> None:
-    p = sub.add_parser("check", help="z3: the option space, reachability, termination, "
-                       "small whole games")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--dump", metavar="DIR",
-                   help="write every z3 query of the proofs as SMT-LIB under DIR")
-    p.add_argument("--full", action="store_true",
-                   help="every deal of the small games, every rule set in the proofs, "
-                   "minimal traces, the parametric proof's assumptions on every shipped set "
-                   "and every --rules file at every table size (tens of minutes)")
-    p.add_argument("--variant", action="append", default=[], metavar="FILE",
-                   help="also check that this variant file is satisfiable (repeatable)")
-    p.add_argument("--rules", action="append", default=[], metavar="FILE",
-                   help="also check this rule-set file (spec/schemas/rules.schema.json): "
-                   "consistent values, every `requires` met (repeatable)")
-    p.add_argument("--only", choices=["options"],
-                   help="run only these checks (options: the option space, seconds)")
-    p.add_argument("--jobs", type=int, help="worker processes (default: up to 2)")
-    p.set_defaults(func=cmd_check)

@@ -4,6 +4,8 @@ agrees with the reference engine on every fixture."""
 
 from __future__ import annotations
 
+import pytest
+
 from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
 from mtrain.conformance.checked_fields import after, unchecked
 from mtrain.conformance.fixture import load_corpus, load_file
@@ -34,6 +36,7 @@ def test_an_expectation_that_skips_what_its_clauses_set_is_named() -> None:
     assert [m.split(" (")[0] for m in missing] == ["marked", "seat"]
 
 
+@pytest.mark.slow
 def test_the_effects_agree_with_the_engine_on_every_fixture() -> None:
     ref = ReferenceImplementation()
     fixtures, errors = load_corpus()

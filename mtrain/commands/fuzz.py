@@ -1,4 +1,4 @@
-"""`mtrain fuzz`: the command line, and how a run's report reads."""
+"""`mtrain fuzz`: the command line of conformance/fuzz/, and how a run's report reads."""
 
 from __future__ import annotations
 
@@ -7,29 +7,16 @@ import json
 import math
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mtrain.conformance.adapter import JSON, Implementation, ruleset_json
-from mtrain.conformance.conform import SkipEntry, load_skips, unsupported
-from mtrain.conformance.declaration import DeclarationError
-from mtrain.conformance.fuzz.rulesets import Chooser, context
-from mtrain.conformance.fuzz.run import (
-    DEFAULT_OUT,
-    FOLLOW,
-    FuzzReport,
-    Group,
-    StartError,
-    Target,
-    _start_error,
-    close_implementation,
-    declared,
-    fuzz,
-)
-from mtrain.conformance.gc_freeze import settle_heap
-from mtrain.conformance.process import ConfigurationError, HarnessError, stoppable
-from mtrain.spec.catalog import RulesetError, catalog
-from mtrain.spec.ruleset import Ruleset
-from mtrain.spec.yamlload import SpecError
+from mtrain.commands.arguments import stoppable
+from mtrain.conformance.defaults import FOLLOW, FUZZ_OUT
+
+if TYPE_CHECKING:
+    from mtrain.conformance.adapter import JSON, Implementation
+    from mtrain.conformance.fuzz.rulesets import Chooser
+    from mtrain.conformance.fuzz.run import FuzzReport, Group, Target
+    from mtrain.conformance.known_failures import SkipEntry
 
 
 def register(sub: Any) -> None:
@@ -48,9 +35,8 @@ def register(sub: Any) -> None:
                      help="an in-process Python implementation: an instance or a "
                      "zero-argument class (MODULE may be a .py path)")
     who.add_argument("--mutant", metavar="NAME",
-                     help="a buggy engine from the mutants catalogue (python -m "
-                     "mtrain.conformance.mutants --list); default variants: those where "
-                     "its bug can show")
+                     help="a buggy engine from the mutants catalogue (mtrain mutants "
+                     "--list); default variants: those where its bug can show")
     p.add_argument("--variant", action="append", default=[],
                    help="a variant or base+overlay+... (repeatable; games cycle through "
                    "them; default: the shipped variants and their overlay combinations, "
@@ -70,17 +56,18 @@ def register(sub: Any) -> None:
                    "which the Nth shows is played to its end")
     p.add_argument("--max-seconds", type=float, metavar="SECONDS",
                    help="stop playing after SECONDS (shrinking comes after)")
-    p.add_argument("--out", default=DEFAULT_OUT,
-                   help=f"folder for the reproducers (default ./{DEFAULT_OUT}/)")
+    p.add_argument("--out", default=FUZZ_OUT,
+                   help=f"folder for the reproducers (default ./{FUZZ_OUT}/)")
     p.add_argument("--shrink-seconds", type=float, default=10.0, metavar="SECONDS",
                    help="time limit for shrinking each new finding (default 10)")
     p.add_argument("--timeout", type=float, metavar="SECONDS",
                    help="per request to --impl or --adapter (default: as for conform)")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
-    p.set_defaults(func=stoppable(cmd_fuzz, "fuzz"))
+    p.set_defaults(func=stoppable(run, "fuzz"))
 
 
 def _target(args: argparse.Namespace) -> Target:
+    from mtrain.conformance.fuzz.run import Target
     from mtrain.spec.errors import InputError
 
     if args.mutant is not None:
@@ -93,8 +80,8 @@ def _target(args: argparse.Namespace) -> Target:
 
             near = difflib.get_close_matches(args.mutant, list(MUTANTS), n=3)
             hint = f"; did you mean {', '.join(near)}?" if near else ""
-            raise InputError(f"unknown mutant {args.mutant!r}{hint} (the list: python -m "
-                             "mtrain.conformance.mutants --list)")
+            raise InputError(f"unknown mutant {args.mutant!r}{hint} (the list: mtrain "
+                             "mutants --list)")
         return Target("mutant", args.mutant, args.mutant)
     if args.impl is not None:
         return Target("impl", args.impl, timeout=args.timeout)
@@ -104,46 +91,15 @@ def _target(args: argparse.Namespace) -> Target:
                      "or --mutant NAME")
 
 
-def mutant_variants(name: str) -> list[str]:
-    """The rule sets worth fuzzing mutant `name` under.
-
-    The shipped variants, and each shipped variant with one overlay, kept where one of
-    the mutant's clauses applies; a variant with an overlay only where the overlay makes
-    a difference (another of its clauses applies, or the mutant changes the rules only
-    there). A mutant whose bug shows under no shipped variant is still fuzzed somewhere.
-    """
-    from mtrain.conformance.mutants import MUTANTS, MutantImplementation
-
-    m = MUTANTS[name]
-    impl = MutantImplementation(m)
-    cat = catalog()
-
-    def profile(rs: Ruleset) -> tuple[frozenset[str], bool] | None:
-        applies = frozenset(c for c in m.clauses if c in cat.clauses and
-                            cat.clauses[c].applies(rs))
-        differs = impl.differs_under(ruleset_json(rs))
-        return (applies, differs) if applies and differs else None
-
-    out: list[str] = []
-    for base in cat.variants:
-        here = profile(cat.ruleset(base))
-        if here is not None:
-            out.append(base)
-        for overlay in cat.overlays:
-            try:
-                rs = cat.ruleset(base, [overlay])
-            except (RulesetError, SpecError):
-                continue
-            there = profile(rs)
-            if there is not None and (here is None or there[0] - here[0]):
-                out.append(rs.name)
-    return out or list(cat.variants)
-
-
 def _variants(args: argparse.Namespace, info: JSON, target: Target) -> list[str] | Chooser:
     """The rule sets to play: those named (or a mutant's), within what the implementation
     declares (conform's matcher); by default the draw of rulesets.Chooser."""
+    from mtrain.conformance.declaration import DeclarationError, unsupported
+    from mtrain.conformance.fuzz.rulesets import context, mutant_variants
+    from mtrain.conformance.fuzz.run import declared
+    from mtrain.spec.catalog import RulesetError
     from mtrain.spec.errors import InputError
+    from mtrain.spec.yamlload import SpecError
 
     names = args.variant or (mutant_variants(target.value) if target.kind == "mutant" else [])
     if not names:
@@ -180,6 +136,8 @@ def _variants(args: argparse.Namespace, info: JSON, target: Target) -> list[str]
 
 def greet(impl: Implementation) -> JSON:
     """The implementation's info; one that does not start is a configuration error."""
+    from mtrain.conformance.fuzz.run import _start_error
+    from mtrain.conformance.process import ConfigurationError, HarnessError
     from mtrain.spec.errors import InputError
 
     try:
@@ -194,7 +152,10 @@ def greet(impl: Implementation) -> JSON:
     return info
 
 
-def cmd_fuzz(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
+    from mtrain.conformance.fuzz.run import StartError, Target, close_implementation
+    from mtrain.conformance.known_failures import load_skips
+    from mtrain.conformance.process import ConfigurationError
     from mtrain.spec.errors import InputError
 
     if args.games < 1:
@@ -236,6 +197,10 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, target: Target, impl: Implementation,
          variants: list[str] | Chooser, known: list[SkipEntry]) -> int:
+    from mtrain.conformance.fuzz.rulesets import Chooser
+    from mtrain.conformance.fuzz.run import fuzz
+    from mtrain.conformance.gc_freeze import settle_heap
+
     kwargs: dict[str, Any] = dict(
         jobs=args.jobs, out=args.out, players=args.players, shrink_seconds=args.shrink_seconds,
         impl=impl, follow=args.follow, known=known, max_findings=args.max_findings,

@@ -1,0 +1,76 @@
+"""An in-process adapter named on the command line: MODULE:OBJECT, loaded and checked to
+be an implementation (conform's --adapter, and the host of conformance/inprocess.py)."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from mtrain.spec.errors import InputError
+
+METHODS = ("info", "deal", "legal", "apply", "winners")
+
+
+def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
+    """(an instance, a factory for more, whether instances are shared) from MODULE:OBJECT.
+
+    MODULE is a module name (importable from the current folder) or a path to a .py
+    file; OBJECT is an attribute (dotted for nested ones): an instance, or a class that
+    takes no arguments. Anything wrong is a InputError naming what.
+    """
+    module_name, sep, attr = spec.rpartition(":")
+    if not sep or not module_name or not attr:
+        raise InputError(f"--adapter {spec}: expected MODULE:OBJECT, e.g. "
+                         "my_engine.conformance:Adapter")
+    try:
+        if module_name.endswith(".py") or os.sep in module_name or "/" in module_name:
+            path = Path(module_name)
+            if not path.is_file():
+                raise InputError(f"--adapter {spec}: no such file {module_name}")
+            mspec = importlib.util.spec_from_file_location(path.stem, path)
+            assert mspec is not None and mspec.loader is not None
+            module = importlib.util.module_from_spec(mspec)
+            sys.modules[path.stem] = module
+            mspec.loader.exec_module(module)
+        else:
+            if "" not in sys.path and os.getcwd() not in sys.path:
+                sys.path.insert(0, os.getcwd())
+            module = importlib.import_module(module_name)
+    except InputError:
+        raise
+    except ImportError as e:
+        raise InputError(f"--adapter {spec}: cannot import {module_name}: {e}") from None
+    except Exception as e:
+        raise InputError(f"--adapter {spec}: importing {module_name} failed: "
+                         f"{type(e).__name__}: {e}") from None
+    obj: Any = module
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise InputError(f"--adapter {spec}: {module_name} has no attribute {attr!r}"
+                             ) from None
+    if isinstance(obj, type):
+        cls = obj
+        try:
+            instance = cls()
+        except Exception as e:
+            raise InputError(f"--adapter {spec}: {attr}() failed: {type(e).__name__}: {e}"
+                             ) from None
+        factory: Callable[[], Any] = cls
+        shared = False
+    else:
+        instance, shared = obj, True
+
+        def factory() -> Any:
+            return instance
+    missing = [m for m in METHODS if not callable(getattr(instance, m, None))]
+    if missing:
+        raise InputError(f"--adapter {spec}: {attr} is not an implementation: it lacks "
+                         f"{', '.join(missing)} (see mtrain.conformance.adapter.Implementation)")
+    return instance, factory, shared

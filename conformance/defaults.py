@@ -1,0 +1,16 @@
+"""The harness's defaults, which the command line shows in its help: plain values in a
+module that imports nothing, so that `mtrain --help` need not load the harness."""
+
+from __future__ import annotations
+
+DEFAULT_TIMEOUT = 10.0
+"""Seconds an implementation has for one request."""
+SITUATIONS = 700
+"""Situations from play per conform run, shared among its rule sets
+(selection.situation_count)."""
+SITUATIONS_MIN = 25
+"""Situations from play per rule set at least."""
+FUZZ_OUT = "fuzz-out"
+"""Where `mtrain fuzz` writes its reproducers."""
+FOLLOW = ("ref", "impl")
+"""Whose state a fuzz game goes on from after each step."""

@@ -1,0 +1,52 @@
+"""Known failures: conform's --skip file (and fuzz's --known), a YAML list of
+{fixture, variant (optional), reason}, each entry a glob over fixture ids and rule sets."""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass
+
+from mtrain.spec.errors import InputError
+from mtrain.spec.yamlload import SpecError
+from mtrain.spec.yamlload import load as load_yaml
+
+
+@dataclass(frozen=True)
+class SkipEntry:
+    fixture: str
+    variant: str | None
+    reason: str
+
+    def matches(self, fixture: str, variant: str) -> bool:
+        return (fnmatch.fnmatchcase(fixture, self.fixture)
+                and (self.variant is None or fnmatch.fnmatchcase(variant, self.variant)))
+
+
+def load_skips(path: str) -> list[SkipEntry]:
+    """The --skip file: a YAML list of {fixture, variant (optional), reason}."""
+    try:  # the project's loader: file:line errors, no duplicate keys, aliases bounded
+        doc = load_yaml(path)
+    except SpecError as e:
+        if e.message == "empty file":
+            return []
+        raise InputError(f"--skip {e}") from None
+    data = doc.data
+    if not isinstance(data, list):
+        raise InputError(f"--skip {path}: expected a list of {{fixture, variant, reason}}")
+    out = []
+    for i, item in enumerate(data, 1):
+        where = f"--skip {path}:{doc.line_of((i - 1,))}: entry {i}"
+        if not isinstance(item, dict):
+            raise InputError(f"{where}: expected {{fixture, variant, reason}}, got {item!r}")
+        extra = set(item) - {"fixture", "variant", "reason"}
+        if extra:
+            raise InputError(f"{where}: unknown key {sorted(extra)[0]!r}")
+        fixture, variant, reason = item.get("fixture"), item.get("variant"), item.get("reason")
+        if not isinstance(fixture, str) or not fixture:
+            raise InputError(f"{where}: 'fixture' (a fixture id) is required")
+        if variant is not None and not isinstance(variant, str):
+            raise InputError(f"{where}: 'variant' must be a variant name")
+        if not isinstance(reason, str) or not reason.strip():
+            raise InputError(f"{where}: every known failure needs a 'reason'")
+        out.append(SkipEntry(fixture, variant, reason.strip()))
+    return out

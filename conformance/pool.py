@@ -1,0 +1,208 @@
+"""The runner pool: each task (selection.Task) run against the implementation by one of
+`jobs` workers, each with an implementation of its own, giving one Result per task; a
+known failure (known_failures.py) marked as such, and every result that is not a pass
+with the command that reruns it."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import shlex
+import threading
+import time
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from mtrain.conformance.adapter import JSON, Implementation, Unsupported
+from mtrain.conformance.declaration import unsupported
+from mtrain.conformance.defaults import DEFAULT_TIMEOUT, SITUATIONS
+from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture
+from mtrain.conformance.known_failures import SkipEntry
+from mtrain.conformance.process import ConfigurationError, HarnessError
+from mtrain.conformance.report import Result
+from mtrain.conformance.runner import run_one
+from mtrain.conformance.selection import Task
+from mtrain.conformance.situations import SITUATION_PATH
+from mtrain.conformance.target import Target
+from mtrain.spec.catalog import RulesetError, catalog
+from mtrain.spec.errors import InputError
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.yamlload import SpecError
+
+
+class Runner:
+    def __init__(self, args: argparse.Namespace, target: Target, info: JSON | None,
+                 skips: Sequence[SkipEntry]) -> None:
+        self.args = args
+        self.target = target
+        self.info = info
+        self.skips = skips
+        self._support: dict[str, str | None] = {}
+        self._lock = threading.Lock()
+
+    def support(self, rs: Ruleset) -> str | None:
+        with self._lock:
+            if rs.name not in self._support:
+                self._support[rs.name] = unsupported(self.info, rs.name, rs)
+            return self._support[rs.name]
+
+    def run(self, task: Task, impl: Implementation) -> Result:
+        fx, name = task.fixture, task.variant
+        result = Result(fx.id, name, "pass", path=fx.path, line=fx.line, clauses=fx.clauses,
+                        description=fx.description, source=fx.source,
+                        decisions=decisions_of(fx))
+        why = task.why or self.support(task.ruleset)
+        skip = next((s for s in self.skips if s.matches(fx.id, name)), None)
+        if why is not None or task.expectation is None or task.sent is None:
+            result.status, result.messages = "not-applicable", [why or "no entry applies"]
+            result.rerun = rerun_command(self.args, fx, task.ruleset)
+            return result
+        result.checks = task.expectation.checks
+        start = time.perf_counter()
+        try:
+            outcome = run_one(fx, task.sent, task.expectation, impl,
+                              require_clauses=getattr(self.args, "require_clauses", False))
+            result.status, result.messages = outcome.status, list(outcome.messages)
+            result.null_refusals = outcome.null_refusals
+            result.charged = tuple(outcome.charged)
+            result.refused_step, result.diverged = outcome.step, outcome.diverged
+            result.unreached = outcome.unreached
+        except ConfigurationError:
+            raise
+        except HarnessError as e:
+            result.status, result.messages, result.stderr = e.status, [e.message], e.stderr
+        except Unsupported as e:  # an adapter run without a worker
+            result.status, result.messages = "not-applicable", [e.reason]
+        except (KeyboardInterrupt, GeneratorExit):
+            raise
+        except SystemExit as e:
+            result.status = "crash"
+            result.messages = [f"the adapter called exit({e.code!r})"]
+        except Exception as e:
+            result.status = "error"
+            result.messages = [f"the implementation's answer could not be used: "
+                               f"{type(e).__name__}: {e}{_origin(e)}"]
+        result.duration = time.perf_counter() - start
+        if result.status != "pass":
+            result.rerun = rerun_command(self.args, fx, task.ruleset)
+        if skip is not None:
+            result.skip_reason = skip.reason
+            if result.status != "pass":
+                result.messages.insert(0, f"known failure ({result.status}): {skip.reason}")
+                result.status = "skip"
+        return result
+
+
+def decisions_of(fx: Fixture) -> tuple[tuple[str, str], ...]:
+    """The decisions of this specification among the fixture's clauses, with reasons:
+    shown beside a failure so that a decision does not read as a published rule."""
+    clauses = catalog().clauses
+    return tuple((c, clauses[c].decision or "") for c in fx.clauses
+                 if c in clauses and clauses[c].decision)
+
+
+def _origin(e: BaseException) -> str:
+    frames = traceback.extract_tb(e.__traceback__)
+    if not frames:
+        return ""
+    f = frames[-1]
+    return f" (at {Path(f.filename).name}:{f.lineno})"
+
+
+def rerun_command(args: argparse.Namespace, fx: Fixture, rs: Ruleset) -> str:
+    parts = ["mtrain", "conform"]
+    if args.impl is not None:
+        parts += ["--impl", args.impl]
+    elif args.adapter is not None:
+        parts += ["--adapter", args.adapter]
+    if args.timeout != DEFAULT_TIMEOUT:
+        parts += ["--timeout", f"{args.timeout:g}"]
+    # shown relative to the project (fixture.py), so made absolute: a rerun from anywhere
+    where = Path(fx.path) if Path(fx.path).is_absolute() else FIXTURE_ROOT.parent.parent / fx.path
+    situation = fx.path.startswith(SITUATION_PATH)
+    if not situation and (args.fixtures is not None or where.is_file()):
+        parts += ["--fixtures", str(where)]
+    if situation:  # made again by the same count
+        parts += ["--situations", str(getattr(args, "situations_run", SITUATIONS))]
+    parts += ["-k", fx.id]
+    rules_from = getattr(args, "rules_from", {})
+    if rs.name in rules_from:
+        parts += ["--rules", rules_from[rs.name]]
+    elif _composable(rs.name):
+        parts += ["--variant", rs.name]
+    return shlex.join(parts)
+
+
+def _composable(name: str) -> bool:
+    try:
+        catalog().ruleset(name)
+    except (RulesetError, SpecError, ValueError):
+        return False
+    return True
+
+
+def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
+              jobs: int) -> list[Result]:
+    """Every task's result, in task order; `jobs` workers, each with its own
+    implementation (process targets: one process each)."""
+    results: list[Result | None] = [None] * len(tasks)
+    made: list[Implementation] = [first]
+    abort: list[BaseException] = []
+    next_task = iter(range(len(tasks)))
+    lock = threading.Lock()
+
+    def worker(impl: Implementation) -> None:
+        while not abort:
+            with lock:
+                i = next(next_task, None)
+            if i is None:
+                return
+            try:
+                results[i] = runner.run(tasks[i], impl)
+            except BaseException as e:  # ConfigurationError, KeyboardInterrupt, bugs
+                abort.append(e)
+                return
+
+    try:
+        jobs = max(1, min(jobs, len(tasks)))
+        if jobs == 1:
+            worker(first)
+        else:
+            threads = []
+            for k in range(jobs):
+                impl = first if k == 0 else runner.target.make()
+                if k:
+                    made.append(impl)
+                t = threading.Thread(target=worker, args=(impl,), daemon=True,
+                                     name=f"mtrain-conform-{k}")
+                threads.append(t)
+                t.start()
+            for t in threads:
+                while t.is_alive():
+                    t.join(0.2)
+    finally:
+        for impl in made:
+            close = getattr(impl, "close", None)
+            if callable(close):
+                with contextlib.suppress(Exception):
+                    close()
+    if abort:
+        e = abort[0]
+        if isinstance(e, ConfigurationError):
+            raise InputError(str(e)) from None
+        raise e
+    out: list[Result] = []
+    for task, r in zip(tasks, results, strict=True):
+        out.append(r if r is not None else Result(
+            task.fixture.id, task.variant, "error", ["not run (the harness stopped)"],
+            path=task.fixture.path, line=task.fixture.line, clauses=task.fixture.clauses))
+    return out
+
+
+def close(impl: Any) -> None:
+    close = getattr(impl, "close", None)
+    if callable(close):
+        with contextlib.suppress(Exception):
+            close()

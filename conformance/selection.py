@@ -1,0 +1,180 @@
+"""Which fixtures run under which rule sets: the rule sets asked for, declared or shipped
+(the default matrix), every fixture under every rule set one of its entries speaks about,
+and the situations from play under each, as tasks for the runner pool (pool.py)."""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from mtrain.conformance.defaults import SITUATIONS, SITUATIONS_MIN
+from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
+from mtrain.conformance.partition import applies, stand_in
+from mtrain.spec.catalog import RulesetError, catalog
+from mtrain.spec.errors import InputError
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.scope import Space
+from mtrain.spec.yamlload import SpecError
+
+
+def load_fixtures(root: str | None) -> tuple[list[Fixture], list[SpecError]]:
+    """The fixtures under `root` (default: the shipped corpus), and every load error."""
+    return load_corpus(root)
+
+
+@dataclass(frozen=True)
+class Task:
+    """One fixture under one rule set: the entry that speaks about it, or why none can."""
+
+    index: int
+    fixture: Fixture
+    ruleset: Ruleset
+    expectation: Expectation | None
+    sent: Ruleset | None = None
+    """The rule set sent to the implementation: `ruleset`, or for one with rules of its
+    own (`other`), a known rule set that plays this fixture the same."""
+    why: str | None = None
+    """Set when the fixture depends on a rule the implementation plays its own way."""
+
+    @property
+    def variant(self) -> str:
+        return self.ruleset.name
+
+
+def id_matches(fixture_id: str, patterns: Sequence[str]) -> bool:
+    """-k: a substring of the id, or a glob (*, ?, [...]) matching the whole id."""
+    for p in patterns:
+        if any(c in p for c in "*?[") and fnmatch.fnmatchcase(fixture_id, p):
+            return True
+        if p in fixture_id:
+            return True
+    return not patterns
+
+
+def normalize_variant(name: str) -> str:
+    return "+".join(part.strip() for part in name.split("+"))
+
+
+def check_variants(names: Sequence[str]) -> list[Ruleset]:
+    out = []
+    cat = catalog()
+    for raw in names:
+        try:
+            out.append(cat.ruleset(normalize_variant(raw)))
+        except (RulesetError, SpecError) as e:
+            raise InputError(f"--variant {raw}: {e}") from None
+    return out
+
+
+def read_rules_files(paths: Sequence[str]) -> list[Ruleset]:
+    out = []
+    for path in paths:
+        if not Path(path).is_file():
+            raise InputError(f"--rules {path}: no such file")
+        out.append(catalog().rules_file(path))  # a SpecError names the file and line
+    return out
+
+
+def default_rulesets(fixtures: Sequence[Fixture]) -> list[Ruleset]:
+    """The shipped variants, each with every overlay that applies to it, and every rule set
+    a fixture names: what `mtrain conform` runs when nothing narrows it."""
+    cat = catalog()
+    names: list[str] = []
+    for base in cat.variants:
+        names.append(base)
+        for overlay in cat.overlays:
+            names.append(f"{base}+{overlay}")
+    names += [n for fx in fixtures for n, _ in fx.rulesets()]
+    out: dict[str, Ruleset] = {}
+    for name in names:
+        if name in out:
+            continue
+        try:
+            out[name] = cat.ruleset(name)
+        except (RulesetError, SpecError):
+            continue  # an overlay that does not apply to that base
+    return list(out.values())
+
+
+def choose_rulesets(asked: Sequence[Ruleset], declared: Ruleset | None,
+                    fixtures: Sequence[Fixture]) -> tuple[list[Ruleset], str, list[str]]:
+    """(the rule sets to run, why those, warnings): those asked for (--variant, --rules),
+    else the one the implementation declares, else the default matrix."""
+    if asked:
+        warn = [] if declared is None else [
+            f"the implementation declares its rules ({declared.name}); running the rule "
+            "sets asked for instead"]
+        return list(asked), "as asked", warn
+    if declared is not None:
+        return [declared], "declared by the implementation", []
+    return default_rulesets(fixtures), "the default matrix", []
+
+
+def select(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
+           patterns: Sequence[str], space: Space | None = None
+           ) -> tuple[list[Task], dict[str, int]]:
+    """Every fixture under every rule set one of its entries speaks about; and, per rule
+    set, how many selected fixtures speak only about other rules."""
+    space = space or Space()
+    tasks: list[Task] = []
+    outside: dict[str, int] = {rs.name: 0 for rs in rulesets}
+    for fx in fixtures:
+        if not id_matches(fx.id, patterns):
+            continue
+        for rs in rulesets:
+            exp, why = entry_for(fx, rs, space)
+            if exp is None and why is None:
+                outside[rs.name] += 1
+                continue
+            sent = None if exp is None else stand_in(rs, exp, space)
+            tasks.append(Task(len(tasks), fx, rs, exp, sent, why))
+    return tasks, outside
+
+
+def situation_count(asked: int | None, fixtures_given: bool, rulesets: Sequence[Ruleset]) -> int:
+    """Situations per rule set: as asked; else none beside a corpus of one's own; else
+    SITUATIONS shared among the rule sets run, at least SITUATIONS_MIN each."""
+    if asked is not None:
+        return asked
+    if fixtures_given or not rulesets:
+        return 0
+    return max(SITUATIONS_MIN, SITUATIONS // len(rulesets))
+
+
+def situation_tasks(rulesets: Sequence[Ruleset], count: int, patterns: Sequence[str],
+                    first: int) -> tuple[list[Task], list[str]]:
+    """Tables from play under each rule set (conformance/situations.py), as tasks; and a
+    warning for each rule set that gets fewer than asked."""
+    from mtrain.conformance.situations import situations, stand_in_for  # z3: only if asked
+
+    tasks: list[Task] = []
+    warnings = []
+    for rs in rulesets:
+        sent = stand_in_for(rs) if count else None
+        made = situations(rs, count, lambda fid: id_matches(fid, patterns)) if sent else []
+        tasks += [Task(first + len(tasks) + k, fx, rs, fx.expect[0], sent)
+                  for k, fx in enumerate(made)]
+        if count and rs.unknown and (not patterns or not made):
+            warnings.append(
+                f"{len(made)} situations from play under {rs.name} (of {count} asked): "
+                f"only rounds that never read {', '.join(rs.unknown)} (played its own "
+                "way) speak about it")
+    return tasks, warnings
+
+
+def entry_for(fx: Fixture, rs: Ruleset, space: Space) -> tuple[Expectation | None, str | None]:
+    """(the entry that speaks about `rs`, None), (None, why it cannot run), or (None, None)
+    when every entry speaks about other rules."""
+    if not rs.unknown and not rs.custom_table:
+        values = dict(rs.choices)
+        return next((e for e in fx.expect if e.scope.contains(values)), None), None
+    reasons = []
+    for exp in fx.expect:
+        why = applies(exp, fx, rs, space)
+        if why is None:
+            return exp, None
+        if why.startswith("its outcome depends"):
+            reasons.append(why)
+    return None, (reasons[0] if reasons else None)

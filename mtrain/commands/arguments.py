@@ -1,0 +1,67 @@
+"""Arguments shared by the commands: a rule set by name, numbers argparse checks, and a
+command run under the harness's signal handling."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mtrain.spec.catalog import Catalog
+    from mtrain.spec.ruleset import Ruleset
+
+
+def resolve(cat: Catalog, variant: str, overlays: Sequence[str] = ()) -> Ruleset:
+    """A variant, base+overlay+... or rule-set file, as a rule set (an InputError if not)."""
+    from mtrain.spec.catalog import RulesetError
+    from mtrain.spec.errors import InputError
+    from mtrain.spec.yamlload import SpecError
+
+    try:
+        return cat.ruleset(variant, overlays)
+    except (RulesetError, SpecError) as e:
+        raise InputError(str(e)) from None
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {text!r}")
+    return value
+
+
+def whole(least: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least `least`."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}: {text!r}")
+        return value
+    return parse
+
+
+positive_int = whole(1)
+count = whole(0)
+
+
+def stoppable(command: Callable[[Any], int], name: str) -> Callable[[Any], int]:
+    """`command` run under mtrain.conformance.process.stoppable (an interrupt or SIGTERM
+    stops it with one line and 128 + the signal's number), the harness imported only
+    when the command runs."""
+
+    def run(args: Any) -> int:
+        from mtrain.conformance.process import stoppable as under_signals
+
+        return under_signals(command, name)(args)
+
+    run.__name__ = run.__qualname__ = getattr(command, "__name__", name)
+    run.__doc__ = command.__doc__
+    return run

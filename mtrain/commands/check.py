@@ -1,0 +1,91 @@
+"""`mtrain check`: every analysis of the specification, timed, one verdict each
+(conformance/speccheck/run.py); any defect exits 1."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("check", help="z3: the option space, reachability, termination, "
+                       "small whole games")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--dump", metavar="DIR",
+                   help="write every z3 query of the proofs as SMT-LIB under DIR")
+    p.add_argument("--full", action="store_true",
+                   help="every deal of the small games, every rule set in the proofs, "
+                   "minimal traces, the parametric proof's assumptions on every shipped set "
+                   "and every --rules file at every table size (tens of minutes)")
+    p.add_argument("--variant", action="append", default=[], metavar="FILE",
+                   help="also check that this variant file is satisfiable (repeatable)")
+    p.add_argument("--rules", action="append", default=[], metavar="FILE",
+                   help="also check this rule-set file (spec/schemas/rules.schema.json): "
+                   "consistent values, every `requires` met (repeatable)")
+    p.add_argument("--only", choices=["options"],
+                   help="run only these checks (options: the option space, seconds)")
+    p.add_argument("--jobs", type=int, help="worker processes (default: up to 2)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from mtrain.conformance.speccheck import run as check
+    from mtrain.spec.errors import InputError
+
+    for path in args.variant:
+        if not Path(path).is_file():
+            raise InputError(f"no such variant file: {path}")
+    for path in args.rules:
+        if not Path(path).is_file():
+            raise InputError(f"no such rule-set file: {path}")
+    if args.jobs is not None and args.jobs < 1:
+        raise InputError("--jobs must be at least 1")
+    result = check.run(full=args.full, dump=args.dump, jobs=args.jobs,
+                       variant_files=args.variant, rules_files=args.rules, only=args.only)
+    if args.json:
+        json.dump(result, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    elif sys.stdout.isatty():
+        print_rich(result)
+    else:
+        print_plain(result)
+    return 1 if any(c["status"] == "fail" for c in result["checks"]) else 0
+
+
+STATUS_STYLE = {"pass": "green", "info": "cyan", "fail": "bold red"}
+
+
+def print_plain(result: dict[str, Any], out: Any = None) -> None:
+    out = out if out is not None else sys.stdout
+    for c in result["checks"]:
+        out.write(f"{c['status'].upper():5} {c['name']:24} {c['seconds']:8.2f} s\n")
+        for f in c["findings"]:
+            clauses = f" [{', '.join(f['clauses'])}]" if f["clauses"] else ""
+            out.write(f"      - {f['message']}{clauses}\n")
+    fails = [c["name"] for c in result["checks"] if c["status"] == "fail"]
+    out.write(f"{len(result['checks'])} checks, {len(fails)} failed"
+              + (f" ({', '.join(fails)})" if fails else "")
+              + f"; {result['seconds']:.1f} s\n")
+
+
+def print_rich(result: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title="mtrain check", show_lines=True)
+    for col in ("check", "status", "seconds", "findings"):
+        table.add_column(col, overflow="fold")
+    for c in result["checks"]:
+        lines = [f["message"] + (f" [{', '.join(f['clauses'])}]" if f["clauses"] else "")
+                 for f in c["findings"]]
+        table.add_row(escape(c["name"]), f"[{STATUS_STYLE[c['status']]}]{c['status']}[/]",
+                      f"{c['seconds']:.2f}", escape("\n".join(lines)))
+    console = Console()
+    console.print(table)
+    fails = [c["name"] for c in result["checks"] if c["status"] == "fail"]
+    console.print(f"{len(result['checks'])} checks, {len(fails)} failed; "
+                  f"{result['seconds']:.1f} s")

@@ -1,0 +1,194 @@
+"""`mtrain conform`: run the fixtures against an implementation.
+
+    mtrain conform                                   the embedded reference engine
+    mtrain conform --impl "./my-engine --serve"      a program speaking protocol v1
+    mtrain conform --adapter my_pkg.engine:Adapter   an in-process Python adapter
+
+Every fixture runs under every rule set it names (or those chosen with --variant),
+each giving one result: pass, fail, error, timeout, crash, skip or not-applicable
+(conformance/report.py). Exit code 0 when nothing failed, 1 when something did, 2 for a
+usage or configuration error. The library: conformance/selection.py (which fixtures under
+which rule sets), target.py (the implementation), known_failures.py (--skip), pool.py
+(the workers), report.py and report_html.py (the reports).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mtrain.commands.arguments import count, positive_float, positive_int, stoppable
+from mtrain.commands.printing import quiet_stdout
+from mtrain.conformance.defaults import DEFAULT_TIMEOUT, SITUATIONS, SITUATIONS_MIN
+from mtrain.conformance.gc_freeze import settled
+from mtrain.conformance.report import FORMATS
+
+if TYPE_CHECKING:
+    from mtrain.conformance.report import Report
+    from mtrain.conformance.selection import Task
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "conform", help="run the conformance fixtures against an implementation",
+        description="Run the fixtures against an implementation (default: the embedded "
+        "reference engine) under every rule set they name. Exit 0 when nothing failed, "
+        "1 when something failed, 2 for a usage or configuration error.")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--impl", metavar="COMMAND",
+                       help="a program speaking protocol v1 on stdin/stdout (split like a "
+                       "shell does, run without one), e.g. \"mtrain serve\"")
+    which.add_argument("--adapter", metavar="MODULE:OBJECT",
+                       help="an in-process Python implementation: an instance or a "
+                       "zero-argument class (MODULE may be a .py path)")
+    p.add_argument("--variant", action="append", default=[], metavar="VARIANT",
+                   help="run under this rule set, e.g. puremco or pagat+blanks-25 "
+                   "(repeatable)")
+    p.add_argument("--rules", action="append", default=[], metavar="FILE",
+                   help="run under the rule set of this rule-set file (repeatable; "
+                   "`mtrain identify` writes one)")
+    p.add_argument("--fixtures", metavar="PATH", help="a fixture file or folder "
+                   "(default: the shipped corpus)")
+    p.add_argument("-k", dest="pattern", action="append", metavar="PATTERN",
+                   help="only fixtures whose id contains PATTERN or matches it as a glob "
+                   "(repeatable)")
+    p.add_argument("--situations", type=count, default=None, metavar="N",
+                   help="also run N tables from play per rule set, legal sets from the "
+                   f"formalisation (default: {SITUATIONS} shared among the rule sets, at "
+                   f"least {SITUATIONS_MIN} each; none with --fixtures; 0: none)")
+    p.add_argument("--format", choices=FORMATS, default="text", help="report format")
+    p.add_argument("--output", metavar="FILE", help="write the report to FILE")
+    p.add_argument("--skip", metavar="FILE", help="known failures: a YAML list of "
+                   "{fixture, variant (optional), reason}")
+    p.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
+                   metavar="SECONDS", help=f"per request (default {DEFAULT_TIMEOUT:g})")
+    p.add_argument("--jobs", "-j", type=positive_int, default=1, metavar="N",
+                   help="N implementation processes at once (for --adapter, N worker "
+                   "processes)")
+    p.add_argument("--require-clauses", action="store_true",
+                   help="a refusal must name the clause that refuses it (a refusal naming "
+                   "none passes by default; the summary counts them)")
+    p.add_argument("-v", "--verbose", action="store_true", help="list every result")
+    p.set_defaults(func=stoppable(run, "conform"))
+
+
+def run(args: argparse.Namespace) -> int:
+    from mtrain.conformance.declaration import DeclarationError, declared_ruleset
+    from mtrain.conformance.known_failures import load_skips
+    from mtrain.conformance.outputs import check_output
+    from mtrain.conformance.pool import Runner, close, run_tasks
+    from mtrain.conformance.process import exit_code_of
+    from mtrain.conformance.report import Report
+    from mtrain.conformance.selection import (
+        check_variants,
+        choose_rulesets,
+        id_matches,
+        load_fixtures,
+        read_rules_files,
+        select,
+        situation_count,
+        situation_tasks,
+    )
+    from mtrain.conformance.target import greet, target_of
+    from mtrain.spec.errors import InputError
+
+    started = time.perf_counter()
+    if args.fixtures is not None and not Path(args.fixtures).exists():
+        raise InputError(f"--fixtures: no such file or folder: {args.fixtures}")
+    if args.output:
+        check_output(args.output, "--output")
+    asked = check_variants(args.variant)
+    from_files = read_rules_files(args.rules)
+    args.rules_from = {rs.name: path for rs, path in zip(from_files, args.rules, strict=True)}
+    asked += from_files
+    skips = load_skips(args.skip) if args.skip else []
+    fixtures, load_errors = load_fixtures(args.fixtures)
+    if not fixtures and not load_errors:
+        raise InputError(f"no fixtures found under {args.fixtures or 'the shipped corpus'}")
+    target = target_of(args)
+    first = target.make()
+    try:
+        info, warning = greet(first, target)
+        declared = declared_ruleset(info)
+    except DeclarationError as e:
+        close(first)
+        raise InputError(f"the implementation's declared rules: {e}") from None
+    except BaseException:
+        close(first)
+        raise
+    warnings = [warning] if warning else []
+    rulesets, chosen, more = choose_rulesets(asked, declared, fixtures)
+    warnings += more
+    try:
+        tasks, outside = select(fixtures, rulesets, args.pattern or [])
+    except BaseException:
+        close(first)
+        raise
+    count = situation_count(args.situations, args.fixtures is not None, rulesets)
+    args.situations_run = count
+    played, more = situation_tasks(rulesets, count, args.pattern or [], len(tasks))
+    tasks += played
+    warnings += more
+    if args.pattern and not any(id_matches(t.fixture.id, args.pattern) for t in tasks):
+        warnings.append(f"no fixture id matches -k {' '.join(args.pattern)}")
+    for s in skips:
+        if not any(s.matches(t.fixture.id, t.variant) for t in tasks):
+            warnings.append(f"skip entry {s.fixture}"
+                            + (f" [{s.variant}]" if s.variant else "")
+                            + " matches no selected fixture")
+    runner = Runner(args, target, info, skips)
+    try:
+        with settled():  # the fixtures and tasks stay: not walked by every collection
+            results = run_tasks(tasks, runner, first, args.jobs)
+    except KeyboardInterrupt as e:
+        print("mtrain conform: interrupted", file=sys.stderr)
+        return exit_code_of(e)
+    described = {**(info or {}), **target.describe}
+    for key in ("id", "ok", "rules"):
+        described.pop(key, None)
+    report = Report(results, described, [str(e) for e in load_errors], warnings,
+                    time.perf_counter() - started, outside=outside,
+                    rulesets=f"{len(rulesets)} rule sets, {chosen}")
+    try:
+        emit(report, args, tasks)
+    except BrokenPipeError:  # `mtrain conform | head`: the verdict stands, not exit 0
+        quiet_stdout()
+    return report.exit_code
+
+
+def emit(report: Report, args: argparse.Namespace, tasks: Sequence[Task] = ()) -> None:
+    """The report in the format asked for, onto standard output or into --output."""
+    from mtrain.conformance.report import RENDERERS, render_text
+    from mtrain.conformance.report_html import FixtureIllustrator, render_html
+    from mtrain.spec.errors import InputError
+
+    if args.format == "text":
+        if args.output:
+            try:
+                with open(args.output, "w", encoding="utf-8") as f:
+                    render_text(report, f, verbose=args.verbose)
+            except OSError as e:
+                raise InputError(f"--output {args.output}: {e.strerror or e}") from None
+        else:
+            render_text(report, sys.stdout, rich=sys.stdout.isatty(), verbose=args.verbose)
+            sys.stdout.flush()
+        if args.output:
+            print(report.headline())
+        return
+    if args.format == "html":
+        text = render_html(report, FixtureIllustrator(tasks))
+    else:
+        text = RENDERERS[args.format](report)
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as e:
+            raise InputError(f"--output {args.output}: {e.strerror or e}") from None
+        print(report.headline())
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()

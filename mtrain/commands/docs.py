@@ -1,0 +1,45 @@
+"""`mtrain docs [--check]`: the generated documentation written, or checked for staleness."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("docs", help="write docs/ from the spec and the fixtures")
+    p.add_argument("--check", action="store_true", help="exit 1 if docs/ is stale")
+    p.add_argument("--out", default="docs", help="the docs folder (default: docs)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from mtrain import docgen
+    from mtrain.conformance.outputs import check_output
+    from mtrain.spec.errors import InputError
+
+    check_output(args.out, "--out", folder=True)
+    out = Path(args.out)
+
+    def log(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    try:
+        files = docgen.generate(out, compute=not args.check, log=log)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    if args.check:
+        bad = docgen.stale(out, files)
+        for path in bad:
+            print(f"stale: {out / path}")
+        print(f"{len(files)} generated files, {len(bad)} stale"
+              + ("; run `mtrain docs` to rebuild" if bad else ""))
+        return 1 if bad else 0
+    try:
+        count = docgen.write(out, files)
+    except OSError as e:
+        raise InputError(f"--out {args.out}: {e.strerror or e}") from None
+    print(f"wrote {count} files under {out}")
+    return 0

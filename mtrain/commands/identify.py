@@ -1,0 +1,82 @@
+"""`mtrain identify`: which rules does an engine play? Option by option, with the
+evidence and how sure (conformance/identify.py); the closest rule set written as a
+rule-set file."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("identify", help="find which rules an implementation plays",
+                       description="Play every fixture that tells rule sets apart against "
+                       "an implementation and report, option by option, the value it "
+                       "follows, with the evidence and how sure; write the closest rule "
+                       "set as a rule-set file.")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--impl", metavar="COMMAND", help="a program speaking protocol v1")
+    which.add_argument("--adapter", metavar="MODULE:OBJECT", help="an in-process adapter")
+    p.add_argument("--output", "-o", metavar="FILE", help="write the rule set found here")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import yaml
+
+    from mtrain.conformance.declaration import DeclarationError, declared_ruleset
+    from mtrain.conformance.identify import identify
+    from mtrain.conformance.process import ConfigurationError
+    from mtrain.conformance.target import greet, target_of
+    from mtrain.spec.catalog import catalog
+    from mtrain.spec.errors import InputError
+
+    target = target_of(args)
+    impl = target.make()
+    try:
+        info, warning = greet(impl, target)
+        try:
+            declared = declared_ruleset(info)
+        except DeclarationError:
+            declared = None
+        try:
+            result = identify(impl)
+        except ConfigurationError as e:
+            raise InputError(str(e)) from None
+    finally:
+        close = getattr(impl, "close", None)
+        if callable(close):
+            close()
+    result.declared = declared
+    cat = catalog()
+    print(f"mtrain identify: {result.observed} fixtures played ({result.informative} tell "
+          f"rule sets apart), {result.seconds:.1f} s")
+    if warning:
+        print(f"warning: {warning}")
+    width = max(len(o) for o in cat.options)
+    for f in result.findings:
+        why = ", ".join(f.evidence[:4]) + (" ..." if len(f.evidence) > 4 else "")
+        alt = f" (or {', '.join(f.alternatives)})" if f.alternatives else ""
+        print(f"  {f.option:<{width}}  {f.value:<22} {f.status}{alt}"
+              + (f", margin {f.margin}: {why}" if why else ""))
+    if result.unexplained:
+        print(f"{len(result.unexplained)} fixtures no rule set explains (likely bugs; "
+              f"`mtrain conform --rules` shows them): {', '.join(result.unexplained[:12])}")
+    print(f"closest rule set: {result.ruleset.name}")
+    if declared is not None:
+        differ = [o for o, v in declared.choices if result.ruleset[o] != v]
+        print("declared rules agree" if not differ else
+              f"the engine declares other rules than it plays: {', '.join(differ)}")
+    if args.output:
+        try:
+            Path(args.output).write_text(
+                "# Written by mtrain identify.\n"
+                + yaml.safe_dump(result.to_file(cat), sort_keys=False, width=100),
+                encoding="utf-8")
+        except OSError as e:
+            raise InputError(f"--output {args.output}: {e.strerror or e}") from None
+        print(f"wrote {args.output}: run `mtrain conform --rules {args.output}` with the "
+              "same implementation to see what is left")
+    return 0

@@ -1,0 +1,38 @@
+"""Output shared by the commands: JSON on standard output, a text into a file or onto
+standard output, and standard output silenced after a broken pipe."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def print_json(data: Any) -> None:
+    json.dump(data, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+
+
+def write_or_print(text: str, out: str | None) -> int:
+    """`text` into the file `out` (saying so), or onto standard output."""
+    from mtrain.spec.errors import InputError
+
+    if out:
+        try:
+            Path(out).write_text(text, encoding="utf-8")
+        except OSError as e:
+            raise InputError(f"--out {out}: {e.strerror or e}") from None
+        print(f"wrote {out}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def quiet_stdout() -> None:
+    """After a broken pipe: send what is left to /dev/null, so that the interpreter's
+    last flush does not fail too (and print a traceback)."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -1,0 +1,47 @@
+"""`mtrain render ID`: one fixture's table drawn as SVG."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from mtrain.commands.printing import write_or_print
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("render", help="draw a fixture's table as SVG")
+    p.add_argument("fixture", help="a fixture id")
+    p.add_argument("--variant", help="which of its rule sets (default: the first)")
+    p.add_argument("--fixtures", help="a fixture file or folder (default: the corpus)")
+    p.add_argument("--out", help="write the SVG here (default: standard output)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from mtrain.conformance.fixture import load_corpus
+    from mtrain.conformance.outputs import check_output
+    from mtrain.docgen import Docs
+    from mtrain.spec.errors import InputError
+
+    if args.out:
+        check_output(args.out, "--out")
+    docs = Docs()
+    if args.fixtures:
+        docs.fixtures, errors = load_corpus(args.fixtures)
+        if errors:
+            raise InputError(str(errors[0]))
+    fx = next((f for f in docs.fixtures if f.id == args.fixture), None)
+    if fx is None:
+        raise InputError(f"no fixture {args.fixture!r}")
+    entries = list(fx.rulesets())
+    if args.variant:
+        entries = [(n, e) for n, e in entries if n == args.variant]
+        if not entries:
+            named = ", ".join(n for n, _ in fx.rulesets())
+            raise InputError(f"{fx.id} names no rule set {args.variant!r}; it names {named}")
+    name, exp = entries[0]
+    scene = docs.scene(fx, name, exp)
+    if scene is None:
+        raise InputError(f"{fx.id} cannot be set up under {name}")
+    rel = docs.picture(scene)
+    return write_or_print(docs.files[rel], args.out)
