@@ -52,7 +52,7 @@ from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.errors import InputError
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Space
-from mtrain.spec.yamlload import SpecError
+from mtrain.spec.yamlload import SpecError, file_problem
 from mtrain.spec.yamlload import load as load_yaml
 
 __all__ = ["cmd_conform", "register", "unsupported"]
@@ -161,12 +161,41 @@ def check_variants(names: Sequence[str]) -> list[Ruleset]:
 
 
 def read_rules_files(paths: Sequence[str]) -> list[Ruleset]:
-    out = []
+    return [rs for rs, _ in read_rules(paths)]
+
+
+def read_rules(paths: Sequence[str], asked: Sequence[Ruleset] = ()
+               ) -> list[tuple[Ruleset, str]]:
+    """The rule set of each --rules file, with its path: a file given twice is read once,
+    and two rule sets of one name (two files, or a file and a --variant in `asked`)
+    are refused, naming both, unless they are the same rules."""
+    out: list[tuple[Ruleset, str]] = []
+    by_name: dict[str, tuple[Ruleset, str]] = {rs.name: (rs, f"--variant {rs.name}")
+                                               for rs in asked}
+    seen: set[str] = set()
     for path in paths:
-        if not Path(path).is_file():
-            raise InputError(f"--rules {path}: no such file")
-        out.append(catalog().rules_file(path))  # a SpecError names the file and line
+        problem = file_problem(path)
+        if problem is not None:
+            raise InputError(f"--rules {path}: {problem}")
+        real = os.path.realpath(path)
+        if real in seen:
+            continue
+        seen.add(real)
+        rs = catalog().rules_file(path)  # a SpecError names the file and line
+        other = by_name.get(rs.name)
+        if other is not None:
+            if same_rules(rs, other[0]):
+                continue
+            raise InputError(f"--rules {path}: rule set {rs.name!r} is also the name of "
+                             f"{other[1]}, with other rules; give each a name of its own "
+                             "(`name:` in the file)")
+        by_name[rs.name] = (rs, path)
+        out.append((rs, path))
     return out
+
+
+def same_rules(a: Ruleset, b: Ruleset) -> bool:
+    return dict(a.choices) == dict(b.choices) and a.hand_table == b.hand_table
 
 
 def default_rulesets(fixtures: Sequence[Fixture]) -> list[Ruleset]:
@@ -287,8 +316,11 @@ def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
     try:
         if module_name.endswith(".py") or os.sep in module_name or "/" in module_name:
             path = Path(module_name)
-            if not path.is_file():
+            problem = file_problem(path)
+            if problem == "file not found":
                 raise InputError(f"--adapter {spec}: no such file {module_name}")
+            if problem is not None:  # a FIFO would be waited on for ever
+                raise InputError(f"--adapter {spec}: {module_name}: {problem}")
             mspec = importlib.util.spec_from_file_location(path.stem, path)
             assert mspec is not None and mspec.loader is not None
             module = importlib.util.module_from_spec(mspec)
@@ -565,9 +597,9 @@ def cmd_conform(args: argparse.Namespace) -> int:
     if args.output:
         check_output(args.output, "--output")
     asked = check_variants(args.variant)
-    from_files = read_rules_files(args.rules)
-    args.rules_from = {rs.name: path for rs, path in zip(from_files, args.rules, strict=True)}
-    asked += from_files
+    from_files = read_rules(args.rules, asked)
+    args.rules_from = {rs.name: path for rs, path in from_files}
+    asked += [rs for rs, _ in from_files]
     skips = load_skips(args.skip) if args.skip else []
     fixtures, load_errors = load_fixtures(args.fixtures)
     if not fixtures and not load_errors:

@@ -751,13 +751,20 @@ def print_rich(result: dict[str, Any]) -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from mtrain.spec.errors import InputError
+    from mtrain.spec.yamlload import file_problem
 
     for path in args.variant:
-        if not Path(path).is_file():
+        problem = file_problem(path)
+        if problem == "file not found":
             raise InputError(f"no such variant file: {path}")
+        if problem is not None:
+            raise InputError(f"--variant {path}: {problem}")
     for path in args.rules:
-        if not Path(path).is_file():
+        problem = file_problem(path)
+        if problem == "file not found":
             raise InputError(f"no such rule-set file: {path}")
+        if problem is not None:
+            raise InputError(f"--rules {path}: {problem}")
     if args.jobs is not None and args.jobs < 1:
         raise InputError("--jobs must be at least 1")
     result = run(full=args.full, dump=args.dump, jobs=args.jobs, variant_files=args.variant,
