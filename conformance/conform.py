@@ -44,7 +44,7 @@ from mtrain.conformance.process import (
     exit_code_of,
     stoppable,
 )
-from mtrain.conformance.report import FORMATS, RENDERERS, Report, Result, render_text
+from mtrain.conformance.report import FORMATS, RENDERERS, Report, Result, render_text, write_json
 from mtrain.conformance.report_html import render_html
 from mtrain.conformance.runner import run_one
 from mtrain.conformance.situations import SITUATION_PATH, situations, stand_in_for
@@ -718,6 +718,18 @@ def emit(report: Report, args: argparse.Namespace, tasks: Sequence[Task] = ()) -
             sys.stdout.flush()
         if args.output:
             print(report.headline())
+        return
+    if args.format == "json":  # written as it is made: the largest report there is
+        if args.output:
+            try:
+                with open(args.output, "w", encoding="utf-8") as f:
+                    write_json(report, f)
+            except OSError as e:
+                raise InputError(f"--output {args.output}: {e.strerror or e}") from None
+            print(report.headline())
+        else:
+            write_json(report, sys.stdout)
+            sys.stdout.flush()
         return
     if args.format == "html":
         text = render_html(report, FixtureIllustrator(tasks))

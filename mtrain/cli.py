@@ -21,6 +21,8 @@ from typing import Any
 
 from mtrain import __version__
 from mtrain.conformance.outputs import check_output
+from mtrain.conformance.untrusted import shown
+from mtrain.output import OutputError, guarded_stdout
 from mtrain.spec.catalog import Catalog, RulesetError, catalog
 from mtrain.spec.errors import InputError
 from mtrain.spec.ruleset import Ruleset
@@ -419,12 +421,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(words)
     func: Command = args.func
     try:
-        return func(args)
-    except InputError as e:
-        print(f"mtrain {args.command}: {e}", file=sys.stderr)
-        return 2
-    except SpecError as e:
-        print(f"mtrain {args.command}: {e}", file=sys.stderr)
+        with guarded_stdout():
+            return func(args)
+    except OutputError as e:  # a full disk: the output is lost, the run is not a success
+        print(f"mtrain {args.command}: cannot write the output: {e}", file=sys.stderr)
+        quiet_stdout()
+        return 1
+    except (InputError, SpecError) as e:  # may quote an implementation: escaped
+        print(f"mtrain {args.command}: {shown(str(e))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the output was cut short: the command did not finish
         quiet_stdout()

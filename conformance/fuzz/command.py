@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import builtins
 import json
 import math
 import re
@@ -27,6 +28,7 @@ from mtrain.conformance.fuzz.run import (
 )
 from mtrain.conformance.gc_freeze import settle_heap
 from mtrain.conformance.process import ConfigurationError, HarnessError, stoppable
+from mtrain.conformance.untrusted import shown
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.yamlload import SpecError
@@ -243,8 +245,8 @@ def _run(args: argparse.Namespace, target: Target, impl: Implementation,
     what = variants.describe() if isinstance(variants, Chooser) else ", ".join(variants)
     whose = "implementation" if args.follow == "impl" else "reference"
     if not args.json:
-        print(f"fuzzing {target.label} against the reference: {args.games} games of {what}, "
-              f"seed {args.seed}, following the {whose}'s states", flush=True)
+        print(shown(f"fuzzing {target.label} against the reference: {args.games} games of "
+                    f"{what}, seed {args.seed}, following the {whose}'s states"), flush=True)
     settle_heap()  # after the set-up: a fuzz run is many short-lived states
     if sys.stderr.isatty() and not args.json:
         from rich.console import Console
@@ -277,6 +279,9 @@ def _messages(g: Group) -> list[str]:
 
 
 def print_report(report: FuzzReport, target: Target) -> None:
+    def print(text: str = "") -> None:  # an implementation's words are in there: escaped
+        builtins.print(shown(text), flush=True)
+
     for w in report.warnings[:5]:
         print(f"warning: {w}")
     if len(report.warnings) > 5:
