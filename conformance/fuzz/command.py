@@ -27,7 +27,13 @@ from mtrain.conformance.fuzz.run import (
     fuzz,
 )
 from mtrain.conformance.gc_freeze import settle_heap
-from mtrain.conformance.process import ConfigurationError, HarnessError, stoppable
+from mtrain.conformance.outputs import check_output_folder
+from mtrain.conformance.process import (
+    ConfigurationError,
+    HarnessError,
+    exit_code_of,
+    stoppable,
+)
 from mtrain.conformance.untrusted import shown
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.ruleset import Ruleset
@@ -212,6 +218,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         raise InputError("--max-findings must be at least 1")
     if args.max_seconds is not None and not args.max_seconds > 0:
         raise InputError("--max-seconds must be positive")
+    check_output_folder(args.out, "--out")  # before the run: findings are written as found
     known: list[SkipEntry] = []
     if args.known:
         try:
@@ -245,8 +252,10 @@ def _run(args: argparse.Namespace, target: Target, impl: Implementation,
     what = variants.describe() if isinstance(variants, Chooser) else ", ".join(variants)
     whose = "implementation" if args.follow == "impl" else "reference"
     if not args.json:
+        workers = min(args.jobs, args.games)
         print(shown(f"fuzzing {target.label} against the reference: {args.games} games of "
-                    f"{what}, seed {args.seed}, following the {whose}'s states"), flush=True)
+                    f"{what}, seed {args.seed}, following the {whose}'s states"
+                    + (f", in {workers} worker processes" if workers > 1 else "")), flush=True)
     settle_heap()  # after the set-up: a fuzz run is many short-lived states
     if sys.stderr.isatty() and not args.json:
         from rich.console import Console
@@ -263,6 +272,9 @@ def _run(args: argparse.Namespace, target: Target, impl: Implementation,
         print()
     else:
         print_report(report, target)
+    if report.interrupted is not None:  # the findings so far are listed and written
+        print("mtrain fuzz: interrupted", file=sys.stderr)
+        return exit_code_of(report.interrupted)
     return 1 if report.new else 0
 
 
