@@ -30,6 +30,7 @@ import z3
 
 from mtrain.conformance.adapter import Implementation, RefusedSetup, ruleset_json
 from mtrain.conformance.fixture import Fixture, load_corpus
+from mtrain.conformance.outputs import check_output
 from mtrain.conformance.partition import Partition, explore
 from mtrain.conformance.process import FAILURES, ConfigurationError, HarnessError
 from mtrain.conformance.runner import check, play, setup_problems
@@ -488,6 +489,8 @@ def cmd_identify(args: argparse.Namespace) -> int:
     from mtrain.conformance.conform import greet, target_of
     from mtrain.conformance.declaration import DeclarationError, declared_ruleset
 
+    if args.output:
+        check_output(args.output, "--output")  # before the run, not after it
     target = target_of(args)
     impl = target.make()
     watched = Watched(impl)

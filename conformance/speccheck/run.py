@@ -767,6 +767,9 @@ def cmd_check(args: argparse.Namespace) -> int:
             raise InputError(f"--rules {path}: {problem}")
     if args.jobs is not None and args.jobs < 1:
         raise InputError("--jobs must be at least 1")
+    from mtrain.spec.catalog import catalog
+
+    catalog()  # a spec data folder that does not load is one error (exit 2), not a check
     result = run(full=args.full, dump=args.dump, jobs=args.jobs, variant_files=args.variant,
                  rules_files=args.rules, only=args.only)
     if args.json:
