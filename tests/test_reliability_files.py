@@ -114,13 +114,13 @@ def test_one_file_of_many_fixtures_loads_as_fast_as_the_same_split(tmp_path: Pat
     write_fixtures(tmp_path / "one", 3000, 1)  # about 2 MB, 125,000 nodes, no alias
     write_fixtures(tmp_path / "ten", 3000, 10)
     times: dict[str, float] = {}
-    for name in ("ten", "one", "ten", "one"):  # the best of two: the machine is shared
-        began = time.perf_counter()
+    for name in ("ten", "one", "ten", "one"):  # the best of two, in CPU time: the machine
+        began = time.process_time()              # is shared
         fixtures, errors = load_corpus(tmp_path / name)
-        took = time.perf_counter() - began
+        took = time.process_time() - began
         assert (len(fixtures), errors) == (3000, [])
         times[name] = min(times.get(name, took), took)
-    assert times["one"] < 1.3 * times["ten"], times
+    assert times["one"] < 1.4 * times["ten"], times  # before: 2x (the collector)
 
 
 # --- special files where a file is expected ------------------------------------------------
