@@ -385,8 +385,11 @@ def _write_found(group: Group, label: str, seed: int, out: Path, taken: set[str]
         return
     taken.add(fid)
     path = out / f"{fid}.yaml"
-    out.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError:  # a full disk: tried again at the end, and reported then
+        return
     group.path = path
 
 
@@ -427,8 +430,12 @@ def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out
     text = render(reproducer(group.best, group.shrunk, group.verdict, label, seed, fid))
     group.problems += check(path, text, session.impl, label, context(group.shrunk.variant))
     if not group.problems:
-        out.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        group.path = path
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            group.path = path
+        except OSError as e:  # --out was writable at the start: a full disk, say
+            group.problems.append(f"the reproducer could not be written to {path}: "
+                                  f"{e.strerror or e}")
     else:
         _remove(group)
