@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from mtrain.spec.errors import InputError
+from mtrain.spec.yamlload import file_problem
 
 METHODS = ("info", "deal", "legal", "apply", "winners")
 
@@ -30,8 +31,11 @@ def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
     try:
         if module_name.endswith(".py") or os.sep in module_name or "/" in module_name:
             path = Path(module_name)
-            if not path.is_file():
+            problem = file_problem(path)
+            if problem == "file not found":
                 raise InputError(f"--adapter {spec}: no such file {module_name}")
+            if problem is not None:  # a FIFO would be waited on for ever
+                raise InputError(f"--adapter {spec}: {module_name}: {problem}")
             mspec = importlib.util.spec_from_file_location(path.stem, path)
             assert mspec is not None and mspec.loader is not None
             module = importlib.util.module_from_spec(mspec)

@@ -13,6 +13,7 @@ An implementation's info (its hello answer, or an adapter's `info()`) may carry:
 from __future__ import annotations
 
 import fnmatch
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -35,17 +36,20 @@ def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
     options = dict(rules["options"])
     for option, value in options.items():
         if option not in cat.options:
-            raise DeclarationError(f"`rules` names unknown option {option!r}; known: "
+            raise DeclarationError(f"`rules.options` names unknown option {option!r}; known: "
                                    f"{', '.join(cat.options)}")
         known = cat.options[option].values
+        if not isinstance(value, str):
+            raise DeclarationError(f"`rules.options.{option}`: expected a value's name, got "
+                                   f"{json.dumps(value)[:60]}")
         if value != OTHER and value not in known and not (
                 option == "hand_sizes" and value == CUSTOM):
-            raise DeclarationError(f"`rules`: unknown value {value!r} for {option}; known: "
-                                   f"{', '.join(known)}, or {OTHER!r}")
+            raise DeclarationError(f"`rules.options.{option}`: unknown value {value!r}; "
+                                   f"known: {', '.join(known)}, or {OTHER!r}")
     missing = [o for o in cat.options if o not in options]
     if missing:
-        raise DeclarationError("`rules` must give one value per option (`other` for a rule "
-                               f"played its own way); missing: {', '.join(missing)}")
+        raise DeclarationError("`rules.options` must give one value per option (`other` for "
+                               f"a rule played its own way); missing: {', '.join(missing)}")
     table = None
     raw_table = rules.get("hand_sizes")
     if raw_table is not None:
@@ -58,8 +62,8 @@ def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
         if options["hand_sizes"] in (CUSTOM, OTHER):
             options["hand_sizes"] = named[0] if named else CUSTOM
     if options["hand_sizes"] in (CUSTOM, OTHER) and table is None:
-        raise DeclarationError("`rules`: a hand table of one's own needs `hand_sizes` "
-                               '(players -> tiles, e.g. {"2": 15})')
+        raise DeclarationError("`rules.options.hand_sizes`: a hand table of one's own needs "
+                               '`rules.hand_sizes` (players -> tiles, e.g. {"2": 15})')
     name = str(rules.get("name") or info.get("name") or "declared")
     try:
         return cat.from_values(options, name=name, table=table)

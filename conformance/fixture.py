@@ -252,10 +252,11 @@ def _clauses(value: Any) -> tuple[str, ...]:
 
 def fixture_files(root: str | Path | None = None) -> list[Path]:
     base = Path(root) if root is not None else FIXTURE_ROOT
-    if base.is_file():
+    if not base.is_dir():  # a file; or a FIFO, a device: reported by read_text, not read
         return [base]
-    # a folder named x.yaml is walked, not read; a broken link is kept, to be reported
-    return sorted(p for p in base.rglob("*.yaml") if p.is_file() or p.is_symlink())
+    # a folder named x.yaml is walked, not read; anything else is kept, to be reported
+    # (a broken link, a FIFO: read_text names what it is, and never waits on it)
+    return sorted(p for p in base.rglob("*.yaml") if not p.is_dir())
 
 
 def load_corpus(root: str | Path | None = None) -> tuple[list[Fixture], list[SpecError]]:

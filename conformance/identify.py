@@ -28,7 +28,7 @@ import z3
 from mtrain.conformance.adapter import Implementation, RefusedSetup, ruleset_json
 from mtrain.conformance.fixture import Fixture, load_corpus
 from mtrain.conformance.partition import Partition, explore
-from mtrain.conformance.process import HarnessError
+from mtrain.conformance.process import FAILURES, HarnessError
 from mtrain.conformance.runner import check, play, setup_problems
 from mtrain.spec.catalog import Catalog, RulesetError, catalog
 from mtrain.spec.errors import InputError
@@ -44,6 +44,64 @@ SURE = 2
 """A value is `sure` when every other value contradicts at least this many more fixtures."""
 NO_OTHER = ("tile_set", "hand_sizes")
 """A tile set is data; a hand table is measured (`other` there only when measured so)."""
+
+
+FIRST_SAMPLE = 24
+"""Tables read under each candidate for the first rule set sent."""
+MAX_FAILED = 5
+"""Requests that may fail (a crash, a timeout, an answer that is not one) before identify
+stops: each failure makes the fixture it was asked for say nothing, and one engine that
+keeps failing would be played against every rule set, table size and fixture for minutes
+to give an answer nothing supports."""
+
+
+class EngineFailed(InputError):
+    """The engine failed too often (or stopped starting): no identification is given."""
+
+
+class Watched:
+    """The implementation under identification, its failures counted: past MAX_FAILED
+    (or once it is not started again, as conform stops starting it) an EngineFailed,
+    which no caller mistakes for one fixture's failure."""
+
+    def __init__(self, impl: Implementation, limit: int = MAX_FAILED) -> None:
+        self.impl = impl
+        self.limit = limit
+        self.failed: list[str] = []
+
+    def _call(self, method: str, *args: Any) -> Any:
+        try:
+            return getattr(self.impl, method)(*args)
+        except HarnessError as e:
+            if e.given_up:
+                raise EngineFailed(f"the implementation stopped working: {e.message}"
+                                   ) from None
+            if isinstance(e, FAILURES):
+                self.failed.append(f"{e.status}: {e.message}")
+                if len(self.failed) >= self.limit:
+                    raise EngineFailed(
+                        f"{len(self.failed)} requests to the implementation failed (the "
+                        f"last: {self.failed[-1]}); a rule set found from what is left "
+                        "could not be trusted, so identify stopped") from None
+            raise
+
+    def info(self) -> Any:
+        return self._call("info")
+
+    def deal(self, ruleset: Any, players: int, round: int, order: list[str]) -> Any:
+        return self._call("deal", ruleset, players, round, order)
+
+    def legal(self, ruleset: Any, state: Any) -> Any:
+        return self._call("legal", ruleset, state)
+
+    def apply(self, ruleset: Any, state: Any, action: Any) -> Any:
+        return self._call("apply", ruleset, state, action)
+
+    def score(self, ruleset: Any, state: Any, *winner: Any) -> Any:
+        return self._call("score", ruleset, state, *winner)
+
+    def winners(self, ruleset: Any, state: Any) -> Any:
+        return self._call("winners", ruleset, state)
 
 
 @dataclass
@@ -180,7 +238,7 @@ def _first_guess(impl: Implementation, fixtures: Sequence[Fixture],
     cat = catalog()
     best: tuple[tuple[int, int, int], Ruleset] | None = None
     sample = {fx.id for fx in fixtures if fx.id in informative and fx.table is not None}
-    sample = set(sorted(sample)[:24])
+    sample = set(sorted(sample)[:FIRST_SAMPLE])
     # a rule set of each set under each engine procedure: the order a deal is asked
     # with holds the engine or not (ENG-2, ENG-3), and an engine deals only from its own
     space = Space(cat)
@@ -324,13 +382,25 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
         if errors:
             raise InputError(f"the fixture corpus does not load: {errors[0]}")
     parts = dict(partitions or {})
-    for fx in fixtures:
+
+    def tells(fx: Fixture) -> bool:  # rule sets pass and fail it differently
         if fx.id not in parts:
             parts[fx.id] = explore(fx, space)
-    informative = {fid for fid, p in parts.items()
-                   if len({c.run.outcomes for c in p.cells}) > 1}
+        return len({c.run.outcomes for c in parts[fx.id].cells}) > 1
+
+    # The first guess reads the first FIRST_SAMPLE informative tables only: they are
+    # explored first, and the engine asked at once, so that one that fails is stopped
+    # (Watched) before the half minute that the rest of the partition takes.
+    sample: set[str] = set()
+    for fx in sorted((f for f in fixtures if f.table is not None), key=lambda f: f.id):
+        if len(sample) >= FIRST_SAMPLE:
+            break
+        if tells(fx):
+            sample.add(fx.id)
+    sent = _first_guess(impl, fixtures, sample)
+    informative = {fx.id for fx in fixtures if tells(fx)}
+    informative |= {fid for fid, p in parts.items() if len({c.run.outcomes for c in p.cells}) > 1}
     model = Model.of(space)
-    sent = _first_guess(impl, fixtures, informative)
     values: dict[str, str] = dict(sent.choices)
     observations: list[Observation] = []
     soft: list[tuple[Any, str]] = []

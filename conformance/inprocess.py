@@ -52,6 +52,7 @@ from mtrain.conformance.process import (
     ProtocolViolation,
     _Process,
     describe_exit,
+    given_up,
 )
 from mtrain.conformance.protocol import MAX_LINE, ProtocolError, decode, encode
 
@@ -248,13 +249,13 @@ class _Host:
     def _ready(self) -> _Process:
         """The host, with a worker waiting for a call (started as needed)."""
         if self._closed:
-            raise HarnessError("not run: the harness is stopping")
+            raise given_up(HarnessError("not run: the harness is stopping"))
         if self._proc is not None and self._worker is not None:
             return self._proc
         if self._failed_starts >= START_ATTEMPTS:
-            raise ImplementationCrashed(
+            raise given_up(ImplementationCrashed(
                 f"not run: the adapter's process failed to start {self._failed_starts} "
-                f"times in a row (last time: {self._last_failure})")
+                f"times in a row (last time: {self._last_failure})"))
         if self._proc is None:
             env = {**os.environ, PATH_VARIABLE: json.dumps(sys.path)}
             # -P: the folder the harness runs in must not shadow the installed package

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import tempfile
 from pathlib import Path
 
 from mtrain.spec.errors import InputError
@@ -22,3 +24,22 @@ def check_output(path: str, option: str, folder: bool = False) -> None:
     if not parent.is_dir():
         what = "not a folder" if parent.exists() else "no such folder"
         raise InputError(f"{option} {path}: {what}: {parent}")
+
+
+def check_output_folder(path: str, option: str) -> None:
+    """Refuse, before any work, a folder that cannot be written: a file in the way, or a
+    place where nothing can be made (a read-only file system, /proc, no permission). It
+    is tried: made, written and put back as it was."""
+    check_output(path, option, folder=True)
+    out = Path(path)
+    made = [p for p in [out, *out.parents] if not p.exists()]  # innermost first
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out, prefix=".mtrain-probe-"):
+            pass
+    except OSError as e:
+        raise InputError(f"{option} {path}: cannot write there: {e.strerror or e}") from None
+    finally:
+        for p in made:
+            with contextlib.suppress(OSError):
+                p.rmdir()

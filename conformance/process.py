@@ -76,11 +76,20 @@ class HarnessError(Exception):
     """A request that got no usable answer; `status` is the result it stands for."""
 
     status = "error"
+    given_up = False
+    """Set on a request not even tried: the program failed to start too often in a row
+    (or the harness is stopping), so every later request fails the same way."""
 
     def __init__(self, message: str, stderr: str = "") -> None:
         super().__init__(message)
         self.message = message
         self.stderr = stderr
+
+
+def given_up(error: HarnessError) -> HarnessError:
+    """`error`, marked as standing for every request from now on (HarnessError.given_up)."""
+    error.given_up = True
+    return error
 
 
 class ImplementationCrashed(HarnessError):
@@ -593,12 +602,12 @@ class ProcessImplementation:
         if self._proc is not None:
             return self._proc
         if self._closed:
-            raise HarnessError("not run: the harness is stopping")
+            raise given_up(HarnessError("not run: the harness is stopping"))
         if self._failed_starts >= self.start_attempts and self._last_start_error is not None:
             last = self._last_start_error
-            raise type(last)(
+            raise given_up(type(last)(
                 f"not run: the implementation failed to start {self._failed_starts} times in "
-                f"a row, so it is not started again (last time: {last.message})", last.stderr)
+                f"a row, so it is not started again (last time: {last.message})", last.stderr))
         try:
             proc = _Process(self.argv, self.max_line, self.env, self.cwd)
         except OSError as e:

@@ -15,6 +15,7 @@ A result is one fixture under one rule set, with one status:
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -23,7 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-import orjson
+from mtrain.conformance.untrusted import shown
 
 STATUSES = ("pass", "fail", "error", "timeout", "crash", "skip", "not-applicable")
 FAILING = frozenset({"fail", "error", "timeout", "crash"})
@@ -201,13 +202,14 @@ class Report:
             out[name] = {**counts, "ran": ran, "other rules": self.outside.get(name, 0)}
         return out
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, results: bool = True) -> dict[str, Any]:
+        """The report as JSON data; without `results`, None stands in their place."""
         return {
             "implementation": self.implementation,
             "summary": self.summary,
             "ok": not self.failed,
             "duration": round(self.duration, 3),
-            "results": [r.to_json() for r in self.results],
+            "results": [r.to_json() for r in self.results] if results else None,
             "ran": len(self.ran),
             "checks": self.checks,
             "null_refusals": sum(r.null_refusals for r in self.results),
@@ -242,7 +244,9 @@ def render_text(report: Report, out: TextIO, *, rich: bool = False,
     if rich:
         _render_rich(report, out, verbose)
         return
-    w = out.write
+
+    def w(text: str) -> None:  # an implementation's words are in there: escaped
+        out.write(shown(text))
     w(f"mtrain conform: {describe_implementation(report.implementation)}\n")
     for warning in report.warnings:
         w(f"warning: {warning}\n")
@@ -320,8 +324,11 @@ def _plain_table(title: str, key: str, rows: dict[str, dict[str, int]]) -> str:
 
 def _render_rich(report: Report, out: TextIO, verbose: bool) -> None:
     from rich.console import Console
-    from rich.markup import escape
+    from rich.markup import escape as markup
     from rich.table import Table
+
+    def escape(text: str) -> str:  # rich markup, and an implementation's hidden characters
+        return markup(shown(text))
 
     console = Console(file=out, highlight=False, soft_wrap=True)
     style = {"pass": "green", "fail": "red", "error": "red", "timeout": "magenta",
@@ -388,12 +395,28 @@ def _render_rich(report: Report, out: TextIO, verbose: bool) -> None:
 
 
 def render_json(report: Report) -> str:
-    data = report.to_json()
-    try:  # the same JSON, written ten times faster than by `json`
-        return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS
-                            ).decode() + "\n"
-    except TypeError:  # what orjson does not write (a lone surrogate from an answer)
-        return json.dumps(data, indent=2) + "\n"
+    out = io.StringIO()
+    write_json(report, out)
+    return out.getvalue()
+
+
+def write_json(report: Report, out: TextIO) -> None:
+    """The JSON report (as json.dumps(report.to_json(), indent=2) writes it), one result
+    at a time: a run of 150,000 results is written without holding all of them as JSON
+    data and text at once (a gigabyte, where the run itself holds a quarter)."""
+    data = report.to_json(results=False)
+    out.write("{")
+    for k, (key, value) in enumerate(data.items()):
+        out.write(("," if k else "") + f"\n  {json.dumps(key)}: ")
+        if key != "results":
+            out.write(json.dumps(value, indent=2).replace("\n", "\n  "))
+            continue
+        out.write("[")
+        for i, r in enumerate(report.results):
+            text = json.dumps(r.to_json(), indent=2).replace("\n", "\n    ")
+            out.write(("," if i else "") + "\n    " + text)
+        out.write("\n  ]" if report.results else "]")
+    out.write("\n}\n")
 
 
 # --- JUnit XML -------------------------------------------------------------------------
@@ -402,8 +425,9 @@ _XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def _x(text: str) -> str:
-    """Text that XML 1.0 can carry (implementations may write any bytes)."""
-    return _XML_BAD.sub("\ufffd", text)
+    """Text that XML 1.0 can carry (implementations may write any bytes), with hidden
+    characters escaped."""
+    return _XML_BAD.sub("\ufffd", shown(text))
 
 
 def render_junit(report: Report) -> str:
@@ -513,7 +537,7 @@ def render_markdown(report: Report) -> str:
         lines += [f"| {_md(k)} | " + " | ".join(str(c[s]) for s in cols) + " |"
                   for k, c in rows.items()]
         lines.append("")
-    return "\n".join(lines)
+    return shown("\n".join(lines))  # an implementation's words are in there: escaped
 
 
 RENDERERS: dict[str, Callable[[Report], str]] = {

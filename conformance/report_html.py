@@ -20,6 +20,7 @@ from mtrain.conformance.report import (
     _natural,
     describe_implementation,
 )
+from mtrain.conformance.untrusted import shown
 
 if TYPE_CHECKING:
     from mtrain.conformance.selection import Task
@@ -189,7 +190,9 @@ def render_html(report: Report, illustrator: Illustrator | None = None) -> str:
     out += ["<footer>Written by <code>mtrain conform --format html</code>. Statuses: "
             "docs/protocol.md; clauses: docs/rules/.</footer>",
             "</main>", "</body>", "</html>"]
-    return "\n".join(out) + "\n"
+    # an implementation's words (names, messages, actions) are in there: whatever the
+    # escaping on the way, no control or bidi character reaches the page as itself
+    return shown("\n".join(out) + "\n")
 
 
 def _html_grid(report: Report) -> list[str]:

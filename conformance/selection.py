@@ -5,9 +5,9 @@ and the situations from play under each, as tasks for the runner pool (pool.py).
 from __future__ import annotations
 
 import fnmatch
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from mtrain.conformance.defaults import SITUATIONS, SITUATIONS_MIN
 from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
@@ -16,7 +16,7 @@ from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.errors import InputError
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Space
-from mtrain.spec.yamlload import SpecError
+from mtrain.spec.yamlload import SpecError, file_problem
 
 
 def load_fixtures(root: str | None) -> tuple[list[Fixture], list[SpecError]]:
@@ -69,12 +69,41 @@ def check_variants(names: Sequence[str]) -> list[Ruleset]:
 
 
 def read_rules_files(paths: Sequence[str]) -> list[Ruleset]:
-    out = []
+    return [rs for rs, _ in read_rules(paths)]
+
+
+def read_rules(paths: Sequence[str], asked: Sequence[Ruleset] = ()
+               ) -> list[tuple[Ruleset, str]]:
+    """The rule set of each --rules file, with its path: a file given twice is read once,
+    and two rule sets of one name (two files, or a file and a --variant in `asked`)
+    are refused, naming both, unless they are the same rules."""
+    out: list[tuple[Ruleset, str]] = []
+    by_name: dict[str, tuple[Ruleset, str]] = {rs.name: (rs, f"--variant {rs.name}")
+                                               for rs in asked}
+    seen: set[str] = set()
     for path in paths:
-        if not Path(path).is_file():
-            raise InputError(f"--rules {path}: no such file")
-        out.append(catalog().rules_file(path))  # a SpecError names the file and line
+        problem = file_problem(path)
+        if problem is not None:
+            raise InputError(f"--rules {path}: {problem}")
+        real = os.path.realpath(path)
+        if real in seen:
+            continue
+        seen.add(real)
+        rs = catalog().rules_file(path)  # a SpecError names the file and line
+        other = by_name.get(rs.name)
+        if other is not None:
+            if same_rules(rs, other[0]):
+                continue
+            raise InputError(f"--rules {path}: rule set {rs.name!r} is also the name of "
+                             f"{other[1]}, with other rules; give each a name of its own "
+                             "(`name:` in the file)")
+        by_name[rs.name] = (rs, path)
+        out.append((rs, path))
     return out
+
+
+def same_rules(a: Ruleset, b: Ruleset) -> bool:
+    return dict(a.choices) == dict(b.choices) and a.hand_table == b.hand_table
 
 
 def default_rulesets(fixtures: Sequence[Fixture]) -> list[Ruleset]:

@@ -17,6 +17,8 @@ from collections.abc import Callable, Sequence
 
 from mtrain import __version__
 from mtrain.commands.printing import quiet_stdout
+from mtrain.conformance.untrusted import shown
+from mtrain.output import OutputError, guarded_stdout
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -50,12 +52,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     from mtrain.spec.yamlload import SpecError
 
     try:
-        return func(args)
-    except InputError as e:
-        print(f"mtrain {args.command}: {e}", file=sys.stderr)
-        return 2
-    except SpecError as e:
-        print(f"mtrain {args.command}: {e}", file=sys.stderr)
+        with guarded_stdout():
+            return func(args)
+    except OutputError as e:  # a full disk: the output is lost, the run is not a success
+        print(f"mtrain {args.command}: cannot write the output: {e}", file=sys.stderr)
+        quiet_stdout()
+        return 1
+    except (InputError, SpecError) as e:  # may quote an implementation: escaped
+        print(f"mtrain {args.command}: {shown(str(e))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the output was cut short: the command did not finish
         quiet_stdout()

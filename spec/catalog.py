@@ -12,15 +12,16 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from mtrain.spec import tiles, tilesets
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
-from mtrain.spec.yamlload import Document, SpecError, SpecErrors, load, schema, validate
+from mtrain.spec.yamlload import Document, SpecError, SpecErrors, load, read_text, schema, validate
 
+T = TypeVar("T")
 Setters = dict[str, tuple[Document | None, str]]
 """Which file (or override) set each option: errors point at its line."""
 
@@ -136,8 +137,58 @@ def data_label(folder: Any) -> str:
 
 def load_data(folder: Any, *parts: str) -> Document:
     """One YAML file of a spec data directory, named for errors as spec/data/... ."""
+    return load(*data_text(folder, *parts))
+
+
+def data_text(folder: Any, *parts: str) -> tuple[str, str]:
+    """(how errors name it, its text) for a file of a spec data directory; a missing
+    file, a folder in its place or bytes that are not UTF-8 are a SpecError naming it."""
+    shown = f"{data_label(folder)}/{'/'.join(parts)}"
     res = folder.joinpath(*parts)
-    return load(f"{data_label(folder)}/{'/'.join(parts)}", res.read_text(encoding="utf-8"))
+    if isinstance(res, Path):
+        return shown, read_text(res, shown)
+    try:  # a resource of an installed package that is not a plain file (a zip)
+        return shown, res.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise SpecError(shown, None, f"cannot read file: {e}") from None
+
+
+def check_data_dir(folder: Any) -> None:
+    """A SpecError unless `folder` is a folder (MTRAIN_SPEC_DATA may name anything)."""
+    if isinstance(folder, Path) and not folder.is_dir():
+        what = "is a file, not a folder" if folder.exists() else "no such folder"
+        raise SpecError(str(folder), None, f"{what} (named by {DATA_ENV}, the spec data "
+                        "folder: a copy of spec/data)")
+
+
+def data_entries(folder: Any, kind: str, required: bool = True) -> list[Any]:
+    """The entries of the spec data folder's `kind` subfolder (variants/, overlays/,
+    rulesets/), by name; a SpecError naming it if it is missing (unless not `required`)
+    or not a folder."""
+    sub = folder / kind
+    if not sub.is_dir():
+        if not required and not sub.exists():  # rulesets/: a data folder may have none
+            return []
+        what = "is a file, not a folder" if sub.exists() else "no such folder"
+        raise SpecError(f"{data_label(folder)}/{kind}", None, what)
+    return sorted(sub.iterdir(), key=lambda e: e.name)
+
+
+_MALFORMED = (KeyError, TypeError, AttributeError, ValueError, IndexError)
+"""What reading a file of the wrong shape raises in the readers below."""
+
+
+def _read(doc: Document, reader: Callable[..., T], *args: Any) -> T:
+    """`reader(doc, *args)`, with data of a shape the reader does not expect (a list
+    where a mapping belongs, a missing key) one SpecError naming the file, not a
+    traceback; the readers name the line themselves where they check."""
+    try:
+        return reader(doc, *args)
+    except SpecError:
+        raise
+    except _MALFORMED as e:
+        detail = f"missing key {e}" if isinstance(e, KeyError) else str(e)
+        raise doc.error((), f"not in the shape this file takes ({detail})") from None
 
 
 class Catalog:
@@ -145,17 +196,25 @@ class Catalog:
 
     def __init__(self, folder: Any = None) -> None:
         self.data_dir = folder = data_dir() if folder is None else folder
-        self.sources = _read_sources(load_data(folder, "sources.yaml"))
-        self.options = _read_options(load_data(folder, "options.yaml"))
-        self.clauses = _read_clauses(load_data(folder, "clauses.yaml"), self.options)
-        self.set_aside = _read_set_aside(load_data(folder, "set-aside.yaml"))
+        check_data_dir(folder)
+        self.sources = _read(load_data(folder, "sources.yaml"), _read_sources)
+        self.options = _read(load_data(folder, "options.yaml"), _read_options)
+        self.clauses = _read(load_data(folder, "clauses.yaml"), _read_clauses, self.options)
+        self.set_aside = _read(load_data(folder, "set-aside.yaml"), _read_set_aside)
         self.variants: dict[str, VariantFile] = {}
         self.overlays: dict[str, VariantFile] = {}
         for kind, store in (("variants", self.variants), ("overlays", self.overlays)):
-            for entry in sorted((folder / kind).iterdir(), key=lambda e: e.name):
+            for entry in data_entries(folder, kind):
                 if entry.name.endswith(".yaml"):
                     vf = read_variant_file(load_data(folder, kind, entry.name))
+                    other = store.get(vf.name)
+                    if other is not None:
+                        raise vf.doc.error(("name",), f"name {vf.name!r} is taken by "
+                                           f"{other.doc.path} already")
                     store[vf.name] = vf
+        if not self.variants:
+            raise SpecError(f"{data_label(folder)}/variants", None,
+                            "no variant (*.yaml) in this folder")
         # Variants that stand alone come first, those built on another after them.
         self.variants = dict(sorted(self.variants.items(), key=lambda kv: kv[1].base is not None))
         errors: list[SpecError] = []
@@ -166,8 +225,14 @@ class Catalog:
         self._constrained = [c for c in self.clauses.values() if c.requires]
         self._variant_values: dict[str, dict[str, str]] = {}
         self._examples: dict[str, Ruleset] | None = None
-        for name in self.variants:  # every shipped variant must compose cleanly
-            self._variant_values[name] = dict(self.ruleset(name).choices)
+        for name, vf in self.variants.items():  # every shipped variant must compose cleanly
+            try:
+                self._variant_values[name] = dict(self.ruleset(name).choices)
+            except RulesetError as e:  # an overlay that does not apply, or two that clash
+                raise vf.doc.error(("overlays",), str(e)) from None
+            except _MALFORMED as e:
+                raise vf.doc.error((), f"cannot be composed ({type(e).__name__}: {e})"
+                                   ) from None
 
     @property
     def examples(self) -> dict[str, Ruleset]:
@@ -176,18 +241,16 @@ class Catalog:
         are the tables of one's own that the scope check plays (spec/scope.py, `Space`)."""
         if self._examples is None:
             found: dict[str, Ruleset] = {}
-            folder = self.data_dir / "rulesets"
-            entries = sorted(folder.iterdir(), key=lambda e: e.name) if folder.is_dir() else []
-            for entry in entries:
+            for entry in data_entries(self.data_dir, "rulesets", required=False):
                 if not entry.name.endswith(".yaml"):
                     continue
-                shown = f"{data_label(self.data_dir)}/rulesets/{entry.name}"
-                rs = self.rules_file(shown, entry.read_text(encoding="utf-8"))
+                shown, text = data_text(self.data_dir, "rulesets", entry.name)
+                rs = self.rules_file(shown, text)
                 if rs.name in found or rs.name in self.variants or rs.name in self.overlays:
-                    raise RulesetError(f"{shown}: rule set name {rs.name!r} is taken already")
+                    raise SpecError(shown, None, f"rule set name {rs.name!r} is taken already")
                 if not rs.custom_table:
-                    raise RulesetError(f"{shown}: {rs.name} has a named hand table "
-                                       f"({rs['hand_sizes']}); an example gives one of its own")
+                    raise SpecError(shown, None, f"{rs.name} has a named hand table "
+                                    f"({rs['hand_sizes']}); an example gives one of its own")
                 found[rs.name] = rs
             self._examples = found
         return self._examples
@@ -198,7 +261,9 @@ class Catalog:
                 overrides: Mapping[str, str] | None = None) -> Ruleset:
         """Compose "base+overlay+..." (or a variant file path) with more overlays and overrides."""
         text = str(spec)
-        if text.endswith((".yaml", ".yml")) or "/" in text:
+        named = text.split("+")[0] in self.variants or text in self.examples
+        if text.endswith((".yaml", ".yml")) or "/" in text or (
+                not named and os.path.lexists(text)):  # a file, whatever its name
             rs = self.rules_file(text)
             if not overlays and not overrides:
                 return rs

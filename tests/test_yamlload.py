@@ -145,7 +145,7 @@ def test_directory_is_not_readable(tmp_path: Path) -> None:
     with pytest.raises(SpecError) as info:
         load(tmp_path)
     assert info.value.path == str(tmp_path)
-    assert "cannot read" in info.value.message
+    assert info.value.message == "is a folder, not a file"
 
 
 def test_not_utf8(tmp_path: Path) -> None:

@@ -79,6 +79,10 @@ TIE_PROBES = 2
 """Made-up tied totals tried on the last step of a match."""
 MAX_ROUND_STEPS = 3000
 """A round the implementation keeps going longer than this is abandoned (with a warning)."""
+MAX_FAILED = 20
+"""Failed requests (process.FAILURES) after which a run stops playing: an engine that
+fails at every restart (a line that never ends, a crash at its second request) would
+otherwise be restarted for every question of every game, for hours."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +141,7 @@ class GameResult:
     skipped: bool = False
     not_applicable: str | None = None
     stopped: bool = False  # the time limit ended the game
+    broken: bool = False  # the implementation failed too often (Session.broken)
     fatal: str | None = None  # the implementation could not be started
 
     def record(self, found: Sequence[Disagreement], probe: Probe, round_no: int, step: int,
@@ -340,16 +345,23 @@ class Session:
     """One implementation, asked game after game (in one process of the run)."""
 
     def __init__(self, impl: Implementation, follow: str = "ref",
-                 deadline: float | None = None) -> None:
+                 deadline: float | None = None, max_failed: int = MAX_FAILED) -> None:
         self.impl = impl
         self.asker = Asker(impl)
         self.judge = Judge(impl)
         self.follow = follow
         self.deadline = deadline
+        self.max_failed = max_failed
         self.unsupported: dict[str, str] = {}
 
     def expired(self) -> bool:
         return self.deadline is not None and time.monotonic() > self.deadline
+
+    def broken(self) -> bool:
+        """The implementation has failed MAX_FAILED requests (crashes, timeouts, broken
+        answers: process.FAILURES, which it logs): play stops, since every failure costs
+        a restart and more of them would only repeat the findings they make."""
+        return len(getattr(self.impl, "failures", ())) >= self.max_failed
 
 
 class _NotApplicable(Exception):
@@ -359,6 +371,9 @@ class _NotApplicable(Exception):
 def play_game(session: Session, plan: GamePlan) -> GameResult:
     """Play one game with the reference, asking the implementation at every step."""
     res = GameResult(plan.index, plan.variant)
+    if session.broken():
+        res.broken = True
+        return res
     if plan.variant in session.unsupported:
         res.not_applicable = session.unsupported[plan.variant]
         return res
@@ -440,6 +455,9 @@ def _play(session: Session, plan: GamePlan, res: GameResult) -> None:
             if step > MAX_ROUND_STEPS:
                 res.warnings.append(f"game {plan.index} round {round_no}: the round did not end "
                                     f"within {MAX_ROUND_STEPS} steps; abandoned")
+                return
+            if session.broken():
+                res.broken = True
                 return
             if session.expired():
                 res.stopped = True

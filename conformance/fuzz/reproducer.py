@@ -25,6 +25,7 @@ from mtrain.conformance.fuzz.rulesets import Context, context, is_own
 from mtrain.conformance.fuzz.tables import compact
 from mtrain.conformance.lint import MAX_DESCRIPTION
 from mtrain.conformance.runner import run_fixture, run_one
+from mtrain.conformance.untrusted import shown
 from mtrain.spec.ruleset import CUSTOM, OTHER
 from mtrain.spec.yamlload import SpecError, SpecErrors
 
@@ -51,8 +52,10 @@ def reproducer(occ: Occurrence, probe: Probe, d: Disagreement, label: str, seed:
             "The expected values are the reference engine's answer: this is a regression "
             "reproducer, not a statement of the rules (the hand-written fixtures are). "
             "Where the implementation differs: " + "; ".join(_short(m) for m in d.messages))
-    fx: dict[str, Any] = {"id": fid, "description": description, "clauses": list(d.clauses),
-                          "source": ["computation"], "note": note}
+    # the implementation's words (its messages) are in there: no hidden character in the file
+    fx: dict[str, Any] = {"id": fid, "description": shown(description),
+                          "clauses": list(d.clauses), "source": ["computation"],
+                          "note": shown(note)}
     if probe.table is not None:
         fx["table"] = compact(probe.table, ctx)
     else:

@@ -5,6 +5,7 @@ signature, known findings set apart, and each new finding shrunk and written out
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import multiprocessing.util
 import os
@@ -12,7 +13,7 @@ import shlex
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,12 @@ from mtrain.conformance.fuzz.rulesets import Chooser, context, declared_context
 from mtrain.conformance.fuzz.shrink import Shrinker
 from mtrain.conformance.gc_freeze import settle_heap
 from mtrain.conformance.known_failures import SkipEntry
-from mtrain.conformance.process import ConfigurationError, HarnessError, kill_all
+from mtrain.conformance.process import (
+    ConfigurationError,
+    HarnessError,
+    exit_code_of,
+    kill_all,
+)
 
 DEFAULT_OUT = FUZZ_OUT
 
@@ -138,6 +144,8 @@ class FuzzReport:
     groups: list[Group] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     stopped: str | None = None  # why games were left unplayed
+    broken: bool = False  # the implementation failed too often: play stopped
+    interrupted: KeyboardInterrupt | None = None  # SIGINT or SIGTERM stopped the run
 
     @property
     def new(self) -> list[Group]:
@@ -221,8 +229,9 @@ def _start_error(e: BaseException) -> str:
 
 
 def _results(target: Target, session: Session, plans: list[GamePlan],
-             jobs: int) -> Iterator[tuple[GameResult, Callable[[int], None]]]:
+             jobs: int) -> Generator[tuple[GameResult, Callable[[int], None]], None, None]:
     """Each game's result, in game order, with a function that stops later games."""
+    jobs = min(jobs, len(plans))  # a worker without a game would only start an engine
     if jobs <= 1 or not target.rebuildable or len(plans) <= 1:
         stopped = [len(plans)]
 
@@ -306,36 +315,90 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
     session = Session(impl, follow, deadline)
     groups: dict[tuple[str, str | None], Group] = {}
     fresh = 0
-    for result, stop in _results(target, session, plans, jobs):
-        if result.fatal is not None:
-            stop(-1)
-            raise StartError(result.fatal)
-        if result.skipped:
-            report.skipped += 1
-        elif result.not_applicable is not None:
-            report.not_applicable += 1
-        else:
-            report.games += 1
-            report.steps += result.steps
-            report.rounds += result.rounds
-            report.warnings += result.warnings
-        fresh += _add(groups, result, known)
-        if max_findings is not None and fresh >= max_findings and report.stopped is None:
-            report.stopped = f"--max-findings {max_findings} reached"
-            stop(result.index)
-        if result.stopped and report.stopped is None:
-            report.stopped = f"--max-seconds {max_seconds:g} reached"
-            stop(result.index)
-        if progress is not None:
-            progress(1)
-    report.seconds = time.perf_counter() - start
-    report.groups = sorted(groups.values(), key=lambda g: (g.first.game, g.first.round,
-                                                           g.first.step, g.signature))
     out = Path(out)
     taken: set[str] = set()
+    results = _results(target, session, plans, jobs)
+    try:
+        for result, stop in results:
+            if result.fatal is not None:
+                stop(-1)
+                raise StartError(result.fatal)
+            if result.skipped:
+                report.skipped += 1
+            elif result.not_applicable is not None:
+                report.not_applicable += 1
+            else:
+                report.games += 1
+                report.steps += result.steps
+                report.rounds += result.rounds
+                report.warnings += result.warnings
+            fresh += _add(groups, result, known)
+            for group in groups.values():
+                if group.known is None and group.path is None:
+                    _write_found(group, label, seed, out, taken)
+            if max_findings is not None and fresh >= max_findings and report.stopped is None:
+                report.stopped = f"--max-findings {max_findings} reached"
+                stop(result.index)
+            if result.stopped and report.stopped is None:
+                report.stopped = f"--max-seconds {max_seconds:g} reached"
+                stop(result.index)
+            if result.broken and not report.broken:
+                report.broken = True
+                report.stopped = report.stopped or (
+                    f"the implementation failed {session.max_failed} requests (crashes, "
+                    "timeouts or broken answers); more games would only repeat them")
+                stop(result.index)
+            if progress is not None:
+                progress(1)
+    except KeyboardInterrupt as e:  # SIGINT, SIGTERM: what was found so far is kept
+        report.interrupted = e
+        report.stopped = f"interrupted ({exit_name(e)})"
+    finally:
+        results.close()  # an interrupt in this loop: the pool's workers go too
+    report.seconds = time.perf_counter() - start
+    report.skipped = len(plans) - report.games - report.not_applicable  # stopped early too
+    report.groups = sorted(groups.values(), key=lambda g: (g.first.game, g.first.round,
+                                                           g.first.step, g.signature))
     for group in report.new:
-        _shrink_and_write(group, session, label, seed, out, shrink_seconds, taken)
+        if report.interrupted is not None or report.broken:
+            why = ("the run was interrupted" if report.interrupted is not None
+                   else "the implementation kept failing")
+            group.problems.append(f"written as found, not shrunk or checked: {why}")
+        else:
+            _shrink_and_write(group, session, label, seed, out, shrink_seconds, taken)
     return report
+
+
+def exit_name(e: KeyboardInterrupt) -> str:
+    return signal.Signals(exit_code_of(e) - 128).name
+
+
+def _write_found(group: Group, label: str, seed: int, out: Path, taken: set[str]) -> None:
+    """A new finding written at once, as first seen (unshrunk, unchecked), so that a run
+    cut short (an interrupt, a kill, a crash of the harness) keeps it; at the end of the
+    run it is shrunk, checked and written again in its place, or removed."""
+    fid = free_id(out, label, seed, taken)
+    occ = group.best
+    try:
+        text = render(reproducer(occ, occ.probe, occ.disagreement, label, seed, fid))
+    except Exception:  # written once shrunk, then, like any finding that cannot be yet
+        return
+    taken.add(fid)
+    path = out / f"{fid}.yaml"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError:  # a full disk: tried again at the end, and reported then
+        return
+    group.path = path
+
+
+def _remove(group: Group) -> None:
+    """The file written as the finding was found, for one that is not reproduced."""
+    if group.path is not None:
+        with contextlib.suppress(OSError):
+            group.path.unlink()
+        group.path = None
 
 
 def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out: Path,
@@ -352,17 +415,27 @@ def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out
         break
     if shrinker is None:
         group.problems.append("the disagreement did not show again when asked again")
+        _remove(group)
         return
     group.shrunk = shrinker.run()
     group.verdict = shrinker.verdict
     group.shrink_tries = shrinker.tries
     group.shrink_seconds = time.perf_counter() - began
-    fid = free_id(out, label, seed, taken)
-    taken.add(fid)
-    path = out / f"{fid}.yaml"
+    if group.path is not None:  # written as found: the shrunk one takes its place
+        path, fid = group.path, group.path.stem
+    else:
+        fid = free_id(out, label, seed, taken)
+        taken.add(fid)
+        path = out / f"{fid}.yaml"
     text = render(reproducer(group.best, group.shrunk, group.verdict, label, seed, fid))
     group.problems += check(path, text, session.impl, label, context(group.shrunk.variant))
     if not group.problems:
-        out.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        group.path = path
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            group.path = path
+        except OSError as e:  # --out was writable at the start: a full disk, say
+            group.problems.append(f"the reproducer could not be written to {path}: "
+                                  f"{e.strerror or e}")
+    else:
+        _remove(group)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 
@@ -33,16 +32,25 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.speccheck import run as check
+    from mtrain.spec.catalog import catalog
     from mtrain.spec.errors import InputError
+    from mtrain.spec.yamlload import file_problem
 
     for path in args.variant:
-        if not Path(path).is_file():
+        problem = file_problem(path)
+        if problem == "file not found":
             raise InputError(f"no such variant file: {path}")
+        if problem is not None:
+            raise InputError(f"--variant {path}: {problem}")
     for path in args.rules:
-        if not Path(path).is_file():
+        problem = file_problem(path)
+        if problem == "file not found":
             raise InputError(f"no such rule-set file: {path}")
+        if problem is not None:
+            raise InputError(f"--rules {path}: {problem}")
     if args.jobs is not None and args.jobs < 1:
         raise InputError("--jobs must be at least 1")
+    catalog()  # a spec data folder that does not load is one error (exit 2), not a check
     result = check.run(full=args.full, dump=args.dump, jobs=args.jobs,
                        variant_files=args.variant, rules_files=args.rules, only=args.only)
     if args.json:

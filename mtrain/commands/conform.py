@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         choose_rulesets,
         id_matches,
         load_fixtures,
-        read_rules_files,
+        read_rules,
         select,
         situation_count,
         situation_tasks,
@@ -102,9 +102,9 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         check_output(args.output, "--output")
     asked = check_variants(args.variant)
-    from_files = read_rules_files(args.rules)
-    args.rules_from = {rs.name: path for rs, path in zip(from_files, args.rules, strict=True)}
-    asked += from_files
+    from_files = read_rules(args.rules, asked)
+    args.rules_from = {rs.name: path for rs, path in from_files}
+    asked += [rs for rs, _ in from_files]
     skips = load_skips(args.skip) if args.skip else []
     fixtures, load_errors = load_fixtures(args.fixtures)
     if not fixtures and not load_errors:
@@ -162,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
 
 def emit(report: Report, args: argparse.Namespace, tasks: Sequence[Task] = ()) -> None:
     """The report in the format asked for, onto standard output or into --output."""
-    from mtrain.conformance.report import RENDERERS, render_text
+    from mtrain.conformance.report import RENDERERS, render_text, write_json
     from mtrain.conformance.report_html import FixtureIllustrator, render_html
     from mtrain.spec.errors import InputError
 
@@ -178,6 +178,18 @@ def emit(report: Report, args: argparse.Namespace, tasks: Sequence[Task] = ()) -
             sys.stdout.flush()
         if args.output:
             print(report.headline())
+        return
+    if args.format == "json":  # written as it is made: the largest report there is
+        if args.output:
+            try:
+                with open(args.output, "w", encoding="utf-8") as f:
+                    write_json(report, f)
+            except OSError as e:
+                raise InputError(f"--output {args.output}: {e.strerror or e}") from None
+            print(report.headline())
+        else:
+            write_json(report, sys.stdout)
+            sys.stdout.flush()
         return
     if args.format == "html":
         text = render_html(report, FixtureIllustrator(tasks))

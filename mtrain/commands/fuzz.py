@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import builtins
 import json
 import math
 import re
@@ -11,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from mtrain.commands.arguments import stoppable
 from mtrain.conformance.defaults import FOLLOW, FUZZ_OUT
+from mtrain.conformance.outputs import check_output_folder
+from mtrain.conformance.untrusted import shown
 
 if TYPE_CHECKING:
     from mtrain.conformance.adapter import JSON, Implementation
@@ -171,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--max-findings must be at least 1")
     if args.max_seconds is not None and not args.max_seconds > 0:
         raise InputError("--max-seconds must be positive")
+    check_output_folder(args.out, "--out")  # before the run: findings are written as found
     known: list[SkipEntry] = []
     if args.known:
         try:
@@ -208,8 +212,10 @@ def _run(args: argparse.Namespace, target: Target, impl: Implementation,
     what = variants.describe() if isinstance(variants, Chooser) else ", ".join(variants)
     whose = "implementation" if args.follow == "impl" else "reference"
     if not args.json:
-        print(f"fuzzing {target.label} against the reference: {args.games} games of {what}, "
-              f"seed {args.seed}, following the {whose}'s states", flush=True)
+        workers = min(args.jobs, args.games)
+        print(shown(f"fuzzing {target.label} against the reference: {args.games} games of "
+                    f"{what}, seed {args.seed}, following the {whose}'s states"
+                    + (f", in {workers} worker processes" if workers > 1 else "")), flush=True)
     settle_heap()  # after the set-up: a fuzz run is many short-lived states
     if sys.stderr.isatty() and not args.json:
         from rich.console import Console
@@ -226,6 +232,11 @@ def _run(args: argparse.Namespace, target: Target, impl: Implementation,
         print()
     else:
         print_report(report, target)
+    if report.interrupted is not None:  # the findings so far are listed and written
+        print("mtrain fuzz: interrupted", file=sys.stderr)
+        from mtrain.conformance.process import exit_code_of
+
+        return exit_code_of(report.interrupted)
     return 1 if report.new else 0
 
 
@@ -242,6 +253,9 @@ def _messages(g: Group) -> list[str]:
 
 
 def print_report(report: FuzzReport, target: Target) -> None:
+    def print(text: str = "") -> None:  # an implementation's words are in there: escaped
+        builtins.print(shown(text), flush=True)
+
     for w in report.warnings[:5]:
         print(f"warning: {w}")
     if len(report.warnings) > 5:

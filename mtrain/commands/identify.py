@@ -27,22 +27,31 @@ def run(args: argparse.Namespace) -> int:
     import yaml
 
     from mtrain.conformance.declaration import DeclarationError, declared_ruleset
-    from mtrain.conformance.identify import identify
+    from mtrain.conformance.identify import Watched, identify
+    from mtrain.conformance.outputs import check_output
     from mtrain.conformance.process import ConfigurationError
     from mtrain.conformance.target import greet, target_of
+    from mtrain.conformance.untrusted import shown
     from mtrain.spec.catalog import catalog
     from mtrain.spec.errors import InputError
 
+    if args.output:
+        check_output(args.output, "--output")  # before the run, not after it
     target = target_of(args)
     impl = target.make()
+    watched = Watched(impl)
     try:
         info, warning = greet(impl, target)
+        if warning is not None:  # nothing can be identified of an engine that does not start
+            stderr = getattr(impl, "stderr_tail", "")
+            raise InputError(warning + (f" (its stderr: {stderr.splitlines()[-1]})"
+                                        if stderr.strip() else ""))
         try:
             declared = declared_ruleset(info)
-        except DeclarationError:
-            declared = None
+        except DeclarationError as e:
+            raise InputError(f"the implementation's declared rules: {e}") from None
         try:
-            result = identify(impl)
+            result = identify(watched)
         except ConfigurationError as e:
             raise InputError(str(e)) from None
     finally:
@@ -53,8 +62,9 @@ def run(args: argparse.Namespace) -> int:
     cat = catalog()
     print(f"mtrain identify: {result.observed} fixtures played ({result.informative} tell "
           f"rule sets apart), {result.seconds:.1f} s")
-    if warning:
-        print(f"warning: {warning}")
+    if watched.failed:
+        print(shown(f"warning: {len(watched.failed)} requests failed, each leaving its "
+                    f"fixture unread (the last: {watched.failed[-1]})"))
     width = max(len(o) for o in cat.options)
     for f in result.findings:
         why = ", ".join(f.evidence[:4]) + (" ..." if len(f.evidence) > 4 else "")
