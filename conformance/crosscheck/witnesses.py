@@ -273,6 +273,8 @@ UNCONDITIONAL: Final[dict[str, str]] = {
     "DEAL-9": "every deal",
     "DEAL-10": "a property of the rule set, checked when it is loaded",
     "DEAL-11": "a property of the rule set, checked when it is loaded",
+    "DEAL-12": "every deal", "DEAL-13": "every deal", "DEAL-14": "every deal",
+    "DEAL-15": "every deal", "DEAL-16": "every deal",
     "ENG-1": "every round", "ENG-2": "every deal", "SEAT-1": "every turn",
     "TRAIN-1": "the layout of every round", "TRAIN-2": "every tile played",
     "TURN-7": "every action", "MARK-2": "every state", "SCORE-1": "every score",

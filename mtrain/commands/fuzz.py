@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from mtrain.commands.arguments import stoppable
 from mtrain.conformance.defaults import FOLLOW, FUZZ_OUT
-from mtrain.conformance.outputs import check_output_folder
 from mtrain.conformance.untrusted import shown
 
 if TYPE_CHECKING:
@@ -174,6 +173,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--max-findings must be at least 1")
     if args.max_seconds is not None and not args.max_seconds > 0:
         raise InputError("--max-seconds must be positive")
+    from mtrain.conformance.outputs import check_output_folder
+
     check_output_folder(args.out, "--out")  # before the run: findings are written as found
     known: list[SkipEntry] = []
     if args.known:
