@@ -72,7 +72,7 @@ def scope_of_rules(ctx: Context) -> dict[str, Any]:
     declared rules) by its option values (a table or rule of its own names no value)."""
     if not is_own(ctx.name):
         return {"variants": [ctx.name]}
-    return {"when": {o: [v] for o, v in ctx.rs.choices if v not in (CUSTOM, OTHER)}}
+    return {"when": {o: [v] for o, v in ctx.declared.choices if v not in (CUSTOM, OTHER)}}
 
 
 def _short(text: str, limit: int = 160) -> str:

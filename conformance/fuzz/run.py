@@ -143,6 +143,12 @@ class FuzzReport:
     seconds: float = 0.0
     groups: list[Group] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    unsupported: dict[str, int] = field(default_factory=dict)
+    """reason -> questions answered `unsupported` (each one not applicable; play went on)"""
+    not_applicable_why: dict[str, int] = field(default_factory=dict)  # reason -> games
+    own: dict[str, int] = field(default_factory=dict)
+    """`other` options -> answers they decide (not judged: rules of one's own)"""
+    cut: dict[str, int] = field(default_factory=dict)  # why -> games ended early
     stopped: str | None = None  # why games were left unplayed
     broken: bool = False  # the implementation failed too often: play stopped
     interrupted: KeyboardInterrupt | None = None  # SIGINT or SIGTERM stopped the run
@@ -323,11 +329,16 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
             if result.fatal is not None:
                 stop(-1)
                 raise StartError(result.fatal)
+            _count_into(report.unsupported, result.unsupported)
+            _count_into(report.own, result.own)
             if result.skipped:
                 report.skipped += 1
             elif result.not_applicable is not None:
                 report.not_applicable += 1
+                _count_into(report.not_applicable_why, {result.not_applicable: 1})
             else:
+                if result.cut is not None:
+                    _count_into(report.cut, {result.cut: 1})
                 report.games += 1
                 report.steps += result.steps
                 report.rounds += result.rounds
@@ -367,6 +378,11 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
         else:
             _shrink_and_write(group, session, label, seed, out, shrink_seconds, taken)
     return report
+
+
+def _count_into(total: dict[str, int], more: dict[str, int]) -> None:
+    for key, n in more.items():
+        total[key] = total.get(key, 0) + n
 
 
 def exit_name(e: KeyboardInterrupt) -> str:
