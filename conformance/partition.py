@@ -25,9 +25,11 @@ from typing import Any
 from mtrain.conformance.adapter import JSON, ReferenceImplementation, ruleset_json
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.runner import Outcome, check, in_force, play, setup_problems
+from mtrain.reference import codec
+from mtrain.reference.engine import refusals
 from mtrain.reference.rules import FLAG_OPTIONS, Rules
 from mtrain.spec.catalog import Catalog, catalog
-from mtrain.spec.notation import max_pip_of
+from mtrain.spec.notation import FixtureError, action_json, max_pip_of
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 from mtrain.spec.scope import PROBE_TABLE, Product, Region, Scope, Space, values_of
 from mtrain.spec.tilesets import highest
@@ -176,13 +178,37 @@ def _traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
     outcomes, messages = [], []
     for exp in entries:
         try:
-            problems = check(in_force(exp, rs), rj, state, impl, max_pip_of(traced))
+            shown = in_force(exp, rs)
+            problems = check(shown, rj, state, impl, max_pip_of(traced))
+            if not problems:
+                problems = unlisted_refusals(shown, rj, state, impl, max_pip_of(traced))
         except ValueError as e:  # a check the table cannot answer (a bad tile name, ...)
             problems = [str(e)]
         outcomes.append("fail" if problems else "pass")
         messages.append(tuple(problems))
     return (Run(values, tuple(outcomes), tuple(impl.log.read), tuple(messages)),
             impl.log)
+
+
+def unlisted_refusals(exp: Expectation, rj: JSON, state: JSON, impl: TracedReference,
+                      max_pip: int) -> list[str]:
+    """Where an entry's refusal leaves out a clause that also refuses the action: an
+    implementation citing that one is right too (docs/protocol.md), so the entry must
+    list it. Read through the traced rules, so the clauses found decide the scope."""
+    out = []
+    for text, listed in exp.refused.items():
+        st = impl.state(rj, state)
+        try:
+            act = codec.action_from_json(st, action_json(text, max_pip))
+        except (codec.StateError, FixtureError):
+            continue  # not an action on this table: the reference cites TURN-7 alone
+        every = [r.clause for r in refusals(st, act)]
+        missing = [c for c in every if c not in listed]
+        if missing:
+            out.append(f"`{text}` is refused by {', '.join(every)} here, the entry lists "
+                       f"{', '.join(listed)}: list every clause that refuses it (an "
+                       "implementation may cite any)")
+    return out
 
 
 # --- the partition -------------------------------------------------------------------
