@@ -112,3 +112,21 @@ def test_a_bad_rules_file_is_a_clear_error(tmp_path: Path,
                  str(bad), "--games", "1", "--out", str(tmp_path)])
     err = capsys.readouterr().err
     assert code == 2 and "bad.yaml:4" in err and "lowest-seats" in err, err
+
+
+def test_a_variant_that_is_a_file_is_read_as_rules(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """`--variant FILE` reads the file as --rules does (it once ended in a traceback); a
+    shipped example's file plays under the example's name, so reproducers can name it."""
+    from test_fuzz import run_cli
+
+    engine = f"{EXAMPLES / 'house_engine.py'}:HouseEngine"
+    code = run_cli("--adapter", engine, "--variant", str(EXAMPLES / "house-rules.yaml"),
+                   "--games", "3", "--out", str(tmp_path / "a"), "--shrink-seconds", "1")
+    assert code == 1 and "3 games of house-rules" in capsys.readouterr().out
+    example = HERE.parent / "docs" / "examples" / "double-18.yaml"
+    code = run_cli("--adapter", engine, "--variant", str(example), "--games", "2",
+                   "--out", str(tmp_path / "b"), "--shrink-seconds", "1")
+    assert "2 games of double-18," in capsys.readouterr().out
+    written = [load_file(p)[0] for p in (tmp_path / "b").glob("*.yaml")]
+    assert written and all(fx.expect[0].scope.variants == ("double-18",) for fx in written)

@@ -121,7 +121,10 @@ def declared_context(rs: Ruleset, suffix: str = "declared") -> Context:
     name = name_of(rs) if not rs.unknown else None
     if name is not None:
         return context(name)
-    if composes(rs.name):  # its own name is a catalogue name for other rules
+    if composes(rs.name):
+        if not rs.unknown and _same(context(rs.name).rs, rs):  # an example's rules
+            return context(rs.name)
+        # its own name is a catalogue name for other rules
         rs = dataclasses.replace(rs, name=f"{rs.name} ({suffix})")
     known = _OWN.get(rs.name)
     if known is not None and known.declared != rs:

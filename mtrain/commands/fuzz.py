@@ -109,8 +109,9 @@ def _variants(args: argparse.Namespace, info: JSON, target: Target) -> list[str]
     from mtrain.spec.yamlload import SpecError
 
     files = _rules_files(args)
-    names = args.variant or ([] if files else
-                             mutant_variants(target.value) if target.kind == "mutant" else [])
+    asked = [v for v in args.variant if not _is_file(v)]
+    names = asked or ([] if files else
+                      mutant_variants(target.value) if target.kind == "mutant" else [])
     if not names and not files:
         try:
             return declared((), info, args.players)
@@ -147,6 +148,11 @@ def _variants(args: argparse.Namespace, info: JSON, target: Target) -> list[str]
     return out
 
 
+def _is_file(variant: str) -> bool:
+    """A --variant that names a rule-set file (read as --rules reads one)."""
+    return variant.endswith((".yaml", ".yml")) or "/" in variant
+
+
 def _rules_files(args: argparse.Namespace) -> list[str]:
     """The rule sets of the --rules files, ready to play (fuzz.rulesets.declared_context)."""
     from mtrain.conformance.fuzz.rulesets import declared_context
@@ -155,7 +161,8 @@ def _rules_files(args: argparse.Namespace) -> list[str]:
     from mtrain.spec.errors import InputError
 
     names = []
-    for rs, path in read_rules(getattr(args, "rules", [])):
+    paths = [*getattr(args, "rules", []), *(v for v in args.variant if _is_file(v))]
+    for rs, path in read_rules(paths):
         try:
             ctx = declared_context(rs, suffix=f"from {path}")
         except RulesetError as e:
