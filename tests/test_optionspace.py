@@ -249,6 +249,7 @@ def test_overlay_combinations_agree_with_the_catalog(sp: OptionSpace) -> None:
 # -- the feature-model analyses --------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_contradictory_pairs(sp: OptionSpace) -> None:
     found = {(c.a, c.b): c.core for c in sp.contradictory_pairs()}
     assert found == CONTRADICTORY
@@ -272,6 +273,7 @@ def test_atomic_sets(sp: OptionSpace) -> None:
     assert sp.atomic_sets() == ()
 
 
+@pytest.mark.slow
 def test_redundant_constraints(sp: OptionSpace) -> None:
     report = sp.redundant_constraints()
     by_name = {r.name: r for r in report.redundant}
