@@ -173,7 +173,7 @@ def test_adapter_failure_shows_what_differs(capsys: pytest.CaptureFixture[str]) 
     tail = out[out.index("Per clause:"):]
     assert "TURN-1" in tail and "Per rule set" in tail
     assert out.rstrip().endswith("s")
-    assert "FAILED: 12 results ran, 28 checks (10 pass, 2 fail)" in out
+    assert "FAILED: 12 results ran (10 pass, 2 fail); 28 checks within them;" in out
 
 
 def test_rerun_command_runs_just_that_fixture(capsys: pytest.CaptureFixture[str]) -> None:

@@ -123,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
     warnings = [warning] if warning else []
     rulesets, chosen, more = choose_rulesets(asked, declared, fixtures)
     warnings += more
+    if not asked and declared is not None:  # a rerun needs no rule set: it is declared
+        args.declared_run = declared.name
     try:
         tasks, outside = select(fixtures, rulesets, args.pattern or [])
     except BaseException:
@@ -152,7 +154,8 @@ def run(args: argparse.Namespace) -> int:
         described.pop(key, None)
     report = Report(results, described, [str(e) for e in load_errors], warnings,
                     time.perf_counter() - started, outside=outside,
-                    rulesets=f"{len(rulesets)} rule sets, {chosen}")
+                    rulesets=f"{len(rulesets)} rule set{'s' if len(rulesets) != 1 else ''}, "
+                    f"{chosen}")
     try:
         emit(report, args, tasks)
     except BrokenPipeError:  # `mtrain conform | head`: the verdict stands, not exit 0
