@@ -69,6 +69,7 @@ class Runner:
             result.charged = tuple(outcome.charged)
             result.refused_step, result.diverged = outcome.step, outcome.diverged
             result.unreached = outcome.unreached
+            result.actual = drawn_state(outcome.states, result)
         except ConfigurationError:
             raise
         except HarnessError as e:
@@ -93,6 +94,16 @@ class Runner:
                 result.messages.insert(0, f"known failure ({result.status}): {skip.reason}")
                 result.status = "skip"
         return result
+
+
+def drawn_state(states: Sequence[JSON], result: Result) -> JSON | None:
+    """Of a failure's states (the start, then after each step), the one its picture
+    shows: before the refused step, after the step where it departed, or the last."""
+    if not states:
+        return None
+    k = (result.refused_step - 1 if result.refused_step else
+         result.diverged if result.diverged is not None else len(states) - 1)
+    return states[k] if 0 <= k < len(states) else None
 
 
 def decisions_of(fx: Fixture) -> tuple[tuple[str, str], ...]:

@@ -66,6 +66,9 @@ class Result:
     """Where the fixture's expectation comes from (pagat, puremco, decision, ...)."""
     decisions: tuple[tuple[str, str], ...] = ()
     """(clause, reason) for the decisions of this specification the fixture rests on."""
+    actual: dict[str, Any] | None = None
+    """For a failure: the implementation's state where the HTML report draws the table
+    (before the refused step, after the departing one, or after every step)."""
 
     @property
     def message(self) -> str:
@@ -127,6 +130,8 @@ class Report:
     """Per rule set: selected fixtures whose every entry speaks about other rules."""
     rulesets: str = ""
     """Which rule sets ran and why those (asked, declared, the default matrix)."""
+    values: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Per rule set run: its option values (the HTML grid shows which clauses apply)."""
 
     @property
     def summary(self) -> dict[str, int]:

@@ -155,7 +155,8 @@ def run(args: argparse.Namespace) -> int:
     report = Report(results, described, [str(e) for e in load_errors], warnings,
                     time.perf_counter() - started, outside=outside,
                     rulesets=f"{len(rulesets)} rule set{'s' if len(rulesets) != 1 else ''}, "
-                    f"{chosen}")
+                    f"{chosen}",
+                    values={rs.name: dict(rs.choices) for rs in rulesets})
     try:
         emit(report, args, tasks)
     except BrokenPipeError:  # `mtrain conform | head`: the verdict stands, not exit 0
