@@ -45,7 +45,10 @@ class Runner:
     def support(self, rs: Ruleset) -> str | None:
         with self._lock:
             if rs.name not in self._support:
-                self._support[rs.name] = unsupported(self.info, rs.name, rs)
+                files = getattr(self.args, "rules_from", {})
+                asked = bool(getattr(self.args, "variant", None) or files)
+                self._support[rs.name] = unsupported(self.info, rs.name, rs, asked=asked,
+                                                     from_file=rs.name in files)
             return self._support[rs.name]
 
     def run(self, task: Task, impl: Implementation) -> Result:

@@ -31,6 +31,8 @@ from mtrain.conformance.untrusted import shown
 STATUSES = ("pass", "fail", "error", "timeout", "crash", "skip", "not-applicable")
 FAILING = frozenset({"fail", "error", "timeout", "crash"})
 SHORT = {"not-applicable": "n/a"}
+NOT_RUN_SHOWN = 8
+"""Reasons for results not run that the text report lists (all of them with -v)."""
 
 
 @dataclass
@@ -216,6 +218,14 @@ class Report:
             out[name] = {**counts, "ran": ran, "other rules": self.outside.get(name, 0)}
         return out
 
+    def not_run(self) -> list[tuple[str, int]]:
+        """The reasons results were not applicable (not run), commonest first, with how
+        many results each removed: what a declaration (`variants`, `options`, `rules`)
+        or a rule played its own way took out of the run."""
+        reasons = Counter(r.message or "no reason given" for r in self.results
+                          if r.status == "not-applicable")
+        return sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))
+
     def failed_clauses(self) -> list[ClauseNote]:
         """The clauses the failures speak of, each once: those charged with a failure,
         then the decisions of this specification a failing fixture rests on (their text
@@ -252,6 +262,7 @@ class Report:
             "load_errors": self.load_errors,
             "warnings": self.warnings,
             "failed_clauses": [n.to_json() for n in self.failed_clauses()],
+            "not_applicable": [{"reason": why, "results": n} for why, n in self.not_run()],
         }
 
 
@@ -327,6 +338,14 @@ def render_text(report: Report, out: TextIO, *, rich: bool = False,
         w("Listed in the skip file but now passing (remove them from it):\n")
         for r in report.unexpected_passes:
             w(f"  {r.fixture} [{r.variant}] ({r.skip_reason})\n")
+        w("\n")
+    not_run = report.not_run()
+    if not_run:
+        w("Not applicable (not run), by reason:\n")
+        shown_reasons = not_run if verbose else not_run[:NOT_RUN_SHOWN]
+        w("".join(f"  {n:>6}  {why}\n" for why, n in shown_reasons))
+        if len(shown_reasons) < len(not_run):
+            w(f"  (and {len(not_run) - len(shown_reasons)} reasons more: -v lists them)\n")
         w("\n")
     if verbose:
         for r in report.results:
@@ -497,6 +516,14 @@ def _render_rich(report: Report, out: TextIO, verbose: bool) -> None:
         for line in rest:
             console.print(escape(line) if line.startswith("    ") else
                           f"[bold]{escape(line)}[/]")
+        console.print()
+    not_run = report.not_run()
+    if not_run:
+        console.print("[dim]Not applicable (not run), by reason:[/]")
+        for why, n in not_run if verbose else not_run[:NOT_RUN_SHOWN]:
+            console.print(f"  {n:>6}  {escape(why)}")
+        if not verbose and len(not_run) > NOT_RUN_SHOWN:
+            console.print(f"  (and {len(not_run) - NOT_RUN_SHOWN} reasons more: -v lists them)")
         console.print()
     skipped = [r for r in report.results if r.status == "skip"]
     if skipped:
@@ -674,6 +701,10 @@ def render_markdown(report: Report) -> str:
             lines += [_md(n.text), ""] if n.text else []
             if n.decision:
                 lines += [f"Decision of this specification: {_md(n.decision)}", ""]
+    not_run = report.not_run()
+    if not_run:
+        lines += ["## Not applicable (not run), by reason", "", "| results | reason |",
+                  "|---:|---|"] + [f"| {n} | {_md(why)} |" for why, n in not_run] + [""]
     skipped = [r for r in report.results if r.status == "skip"]
     if skipped:
         lines += ["## Known failures", "", "| fixture | variant | reason |", "|---|---|---|"]

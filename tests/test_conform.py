@@ -377,3 +377,77 @@ def test_pytest_plugin_situations_and_usage(tmp_path: Path) -> None:
     assert quiet.returncode == 0 and "1 passed" in quiet.stdout
     bad = run_pytest(tmp_path, "--mtrain-adapter", "nope")
     assert bad.returncode == 4 and "expected MODULE:OBJECT" in bad.stderr
+
+
+# --- declarations that compose --------------------------------------------------------
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    main(["conform", *args, "--format", "json"])
+    out: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return out
+
+
+def test_rules_asked_for_win_over_declared_rules(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    rules = tmp_path / "mine.yaml"
+    rules.write_text("name: mine\nbase: pagat\n", encoding="utf-8")
+    plain = run_json(capsys, "--adapter", f"{ADAPTERS}:Reference", "-k", "marker",
+                     "--rules", str(rules))
+    declaring = run_json(capsys, "--adapter", f"{ADAPTERS}:DeclaresPuremco", "-k", "marker",
+                         "--rules", str(rules))
+    assert declaring["summary"] == plain["summary"] and declaring["ok"]
+    assert declaring["summary"]["not-applicable"] == 0  # none "plays its declared rules only"
+    said = [w for w in declaring["warnings"] if "declares" in w]
+    assert said == ["the rule sets asked for (--variant, --rules) win over the rules the "
+                    "implementation declares (puremco): they run, and only they"]
+
+
+def test_declared_options_do_not_filter_a_rules_file_and_what_they_remove_is_said(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rules = tmp_path / "chain.yaml"  # pagat: chained first turns, which it says it cannot play
+    rules.write_text("name: chain\nbase: pagat\n", encoding="utf-8")
+    from_file = run_json(capsys, "--adapter", f"{ADAPTERS}:SinglePlayOnly", "-k", "marker",
+                         "--rules", str(rules))
+    assert from_file["summary"]["not-applicable"] == 0 and from_file["ran"] > 0
+    assert (f"--rules {rules}: the implementation does not support first_turn=chain "
+            "(only single); run as the file says") in from_file["warnings"]
+    named = run_json(capsys, "--adapter", f"{ADAPTERS}:SinglePlayOnly", "-k", "marker",
+                     "--variant", "pagat", "--variant", "puremco")
+    removed = [r for r in named["results"] if r["status"] == "not-applicable"]
+    assert {r["variant"] for r in removed} == {"pagat"}  # puremco's first turn is single
+    assert named["not_applicable"] == [
+        {"reason": "the implementation does not support first_turn=chain (only single)",
+         "results": len(removed)}]
+
+
+WRITTEN = """\
+- id: mine-001
+  description: "Draw, no fit, pass: the marker opens seat 0's train to seat 1"
+  clauses: [MARK-1, TRAIN-4]
+  source: [computation]
+  table:
+    engine: 9
+    hands: {0: [8-3, 5-1], 1: [4-2, 5-5], 2: [8-1, 2-2]}
+    trains: {0: [9-4], 1: [9-6], 2: [9-2], mexican: [9-7]}
+    boneyard: [8-0, rest]
+  steps: [draw, pass]
+  expect:
+    - when: {VALUES}
+      legal: [play 4-2 on 0]
+"""
+
+
+def test_a_fixture_that_writes_its_rules_out_runs_under_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from mtrain.conformance.selection import default_rulesets
+    from mtrain.spec.catalog import catalog
+
+    values = dict(catalog().ruleset("pagat").choices)
+    values |= {"follow_up": "cover-own", "marker_removal": "anyone-plays-on"}
+    assert not any(dict(rs.choices) == values for rs in default_rulesets([]))  # a mix
+    path = tmp_path / "mine.yaml"
+    path.write_text(WRITTEN.replace("{VALUES}", json.dumps(
+        {o: [v] for o, v in values.items()})), encoding="utf-8")
+    report = run_json(capsys, "--fixtures", str(path))
+    assert [(r["fixture"], r["variant"], r["status"]) for r in report["results"]] == [
+        ("mine-001", "as written in mine-001", "pass")]

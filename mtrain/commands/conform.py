@@ -77,7 +77,11 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mtrain.conformance.declaration import DeclarationError, declared_ruleset
+    from mtrain.conformance.declaration import (
+        DeclarationError,
+        beyond_options,
+        declared_ruleset,
+    )
     from mtrain.conformance.known_failures import load_skips
     from mtrain.conformance.outputs import check_output
     from mtrain.conformance.pool import Runner, close, run_tasks
@@ -121,6 +125,10 @@ def run(args: argparse.Namespace) -> int:
         close(first)
         raise
     warnings = [warning] if warning else []
+    for rs, path in from_files:  # the file says what it plays: run, and say so once
+        beyond = beyond_options(info, rs)
+        if beyond is not None:
+            warnings.append(f"--rules {path}: {beyond}; run as the file says")
     rulesets, chosen, more = choose_rulesets(asked, declared, fixtures)
     warnings += more
     if not asked and declared is not None:  # a rerun needs no rule set: it is declared
