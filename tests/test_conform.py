@@ -361,6 +361,23 @@ def test_pytest_plugin(tmp_path: Path) -> None:
     assert "clauses: TRAIN-2, TRAIN-4, TURN-1" in ran.stdout
 
 
+def test_pytest_plugin_collects_only_what_the_engine_plays(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    adapter = f"{ADAPTERS}:PuremcoOnly"  # variants: puremco, puremco+*
+    _, report = conform(capsys, "--adapter", adapter)  # what conform runs and does not
+    na = report["summary"]["not-applicable"]
+    assert na > 0 and report["ran"] > 0
+    ran = run_pytest(tmp_path, "--mtrain-adapter", adapter, "--mtrain-fixtures",
+                     str(FIXTURES), "-v")
+    assert ran.returncode == 0, ran.stdout
+    assert f"mtrain: {report['ran']} fixture results collected" in ran.stdout
+    assert f"mtrain: {na} results not collected, not applicable to the implementation:" \
+        in ran.stdout
+    assert "the implementation supports puremco, puremco+*" in ran.stdout
+    assert f"{report['ran']} passed" in ran.stdout and "skipped" not in ran.stdout
+    assert "[pagat]" not in ran.stdout
+
+
 def plugin_args() -> list[str]:
     return ["--mtrain-adapter", f"{ADAPTERS}:ForgetsDraw", "--mtrain-fixtures", str(FIXTURES)]
 
