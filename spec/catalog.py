@@ -225,6 +225,9 @@ class Catalog:
         self._constrained = [c for c in self.clauses.values() if c.requires]
         self._variant_values: dict[str, dict[str, str]] = {}
         self._examples: dict[str, Ruleset] | None = None
+        self.added_examples: dict[str, str] = {}
+        """Examples taken in from the rule-set files fixtures name (add_example): name ->
+        path."""
         for name, vf in self.variants.items():  # every shipped variant must compose cleanly
             try:
                 self._variant_values[name] = dict(self.ruleset(name).choices)
@@ -254,6 +257,32 @@ class Catalog:
                 found[rs.name] = rs
             self._examples = found
         return self._examples
+
+    def add_example(self, path: str | Path) -> Ruleset:
+        """A rule-set file a fixture names (`rules:`), taken in as an example: fixtures name
+        its rule set in `variants` and the scope check plays its table (`custom:NAME`),
+        as for the files of spec/data/rulesets/. The same file met again is the same
+        example; another file under a name already taken is refused."""
+        rs = self.rules_file(path)
+        known = self.examples.get(rs.name)
+        if known is not None:
+            if dict(known.choices) == dict(rs.choices) and known.hand_table == rs.hand_table:
+                return known
+            raise RulesetError(f"{path}: rule set name {rs.name!r} is taken by another "
+                               "rule set with other rules; give the file a name of its own")
+        if rs.name in self.variants or rs.name in self.overlays:
+            raise RulesetError(f"{path}: rule set name {rs.name!r} is a variant's or an "
+                               "overlay's")
+        if not rs.custom_table:
+            raise RulesetError(f"{path}: {rs.name} plays a named hand table "
+                               f"({rs['hand_sizes']}); a fixture names such rules by `when`, "
+                               "not by a rule-set file")
+        if rs.unknown:
+            raise RulesetError(f"{path}: {rs.name} plays {', '.join(rs.unknown)} `other`: a "
+                               "fixture's rule set must be one the reference can play")
+        self.examples[rs.name] = rs
+        self.added_examples[rs.name] = str(path)
+        return rs
 
     # -- composition ------------------------------------------------------------------
 

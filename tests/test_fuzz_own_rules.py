@@ -130,3 +130,58 @@ def test_a_variant_that_is_a_file_is_read_as_rules(tmp_path: Path,
     assert "2 games of double-18," in capsys.readouterr().out
     written = [load_file(p)[0] for p in (tmp_path / "b").glob("*.yaml")]
     assert written and all(fx.expect[0].scope.variants == ("double-18",) for fx in written)
+
+
+def test_a_deal_reproducer_under_a_table_of_its_own(tmp_path: Path) -> None:
+    """HouseDealer's planted deal bug (15 tiles for 5 players where its table says 12):
+    the reproducer reads the table, so it names a rule-set file written beside it (the
+    table, and the stand-in for the `other` tie rule); it lints clean, passes against
+    the reference and fails against the dealer, with no --rules given."""
+    from house_engine import HouseDealer
+
+    from mtrain.conformance.runner import run_fixture
+
+    name = declared_context(catalog().rules_file(str(EXAMPLES / "house-rules.yaml"))).name
+    impl = HouseDealer()
+    report = F.fuzz(F.Target.of(impl, "dealer"), F.Chooser([name]), 6, 0, players=5,
+                    out=tmp_path, impl=impl)
+    deal = [g for g in report.new if g.signature.startswith("dealt state")]
+    assert deal and deal[0].problems == [] and deal[0].path is not None
+    fx = load_file(deal[0].path)[0]
+    assert fx.rules is not None and Path(fx.rules).read_text().count("5: 12") == 1
+    assert fx.expect[0].variants == ("house-rules",) and fx.deal is not None
+    assert lint(tmp_path).errors == []
+    assert [o.status for o in run_fixture(fx, ReferenceImplementation())] == ["pass"]
+    assert [o.status for o in run_fixture(fx, HouseDealer())] == ["fail"]
+
+
+RULES_FIXTURE = """\
+- id: own-rules-001
+  description: "a fixture naming a rule-set file for its table"
+  clauses: [DEAL-1]
+  source: [computation]
+  rules: %s
+  deal: {players: 5, order: sorted}
+  expect:
+    - variants: [house-table]
+      state: {hand_sizes: [12, 12, 12, 12, 12]}
+"""
+
+
+@pytest.mark.parametrize("options, message", [
+    (None, "file not found"),
+    ("  hand_sizes: pagat\n", "plays a named hand table (pagat)"),
+    ("  hand_sizes: {2: 15, 5: 12}\n  tie_rule: other\n", "plays tie_rule `other`"),
+])
+def test_a_rules_file_a_fixture_cannot_name(tmp_path: Path, options: str | None,
+                                            message: str) -> None:
+    from mtrain.spec.yamlload import SpecErrors
+
+    if options is not None:
+        (tmp_path / "table.yaml").write_text(f"name: house-table\nbase: pagat\noptions:\n"
+                                             f"{options}")
+    path = tmp_path / "fx.yaml"
+    path.write_text(RULES_FIXTURE % "table.yaml")
+    with pytest.raises(SpecErrors) as e:
+        load_file(path)
+    assert f"{path}:5" in str(e.value) and message in str(e.value), str(e.value)

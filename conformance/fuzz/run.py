@@ -30,7 +30,14 @@ from mtrain.conformance.fuzz.play import (
     plan_game,
     play_game,
 )
-from mtrain.conformance.fuzz.reproducer import check, free_id, render, reproducer, slug
+from mtrain.conformance.fuzz.reproducer import (
+    check,
+    free_id,
+    render,
+    reproducer,
+    slug,
+    write_rules_file,
+)
 from mtrain.conformance.fuzz.rulesets import Chooser, context, declared_context
 from mtrain.conformance.fuzz.shrink import Shrinker
 from mtrain.conformance.gc_freeze import settle_heap
@@ -403,6 +410,7 @@ def _write_found(group: Group, label: str, seed: int, out: Path, taken: set[str]
     path = out / f"{fid}.yaml"
     try:
         out.mkdir(parents=True, exist_ok=True)
+        write_rules_file(out, context(occ.probe.variant))
         path.write_text(text, encoding="utf-8")
     except OSError:  # a full disk: tried again at the end, and reported then
         return
@@ -444,6 +452,11 @@ def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out
         taken.add(fid)
         path = out / f"{fid}.yaml"
     text = render(reproducer(group.best, group.shrunk, group.verdict, label, seed, fid))
+    try:  # the rule-set file it names is read when it is checked
+        write_rules_file(out, context(group.shrunk.variant))
+    except OSError as e:
+        group.problems.append(f"the rule-set file of the reproducer could not be written to "
+                              f"{out}: {e.strerror or e}")
     group.problems += check(path, text, session.impl, label, context(group.shrunk.variant))
     if not group.problems:
         try:

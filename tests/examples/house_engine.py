@@ -12,6 +12,9 @@ Planted bug (what the suite must find, charged to the legal actions):
 - the legal actions never list a double played on the Mexican Train, though `apply`
   accepts one (the rules allow it: TRAIN-2).
 
+`HouseDealer` has one more planted bug, in the deal under its own table:
+- five players are dealt 15 tiles each, the 2-4 row, not the table's 12 (DEAL-1).
+
     mtrain fuzz --adapter tests/examples/house_engine.py:HouseEngine \\
         --rules tests/examples/house-rules.yaml
 """
@@ -40,3 +43,14 @@ class HouseEngine(ReferenceImplementation):
     def winners(self, ruleset: JSON, state: JSON) -> list[int]:
         seats: list[int] = super().winners(ruleset, state)
         return sorted(seats)[:1]  # the house rule: the lowest seat of those tied
+
+
+class HouseDealer(HouseEngine):
+    def info(self) -> JSON:
+        return {**super().info(), "name": "house-dealer"}
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+        if players == 5:  # the planted deal bug: the 2-4 row
+            ruleset = {**ruleset, "hand_sizes": {**ruleset["hand_sizes"], "5": 15}}
+        dealt: JSON = super().deal(ruleset, players, round, order)
+        return dealt
