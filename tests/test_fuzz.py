@@ -343,11 +343,11 @@ def test_fuzz_plays_the_declared_rules(tmp_path: Path) -> None:
     for group in report.new:
         check_reproducer(group, impl)
 
-def test_a_finding_under_rules_of_ones_own_is_written_by_option_values(
+def test_a_finding_under_a_table_of_its_own_names_a_rules_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Declared: a rule set with a hand table of its own (no shipped name); played: the
-    same with the layer covering their own double. The reproducers name the rules by
-    their option values."""
+    same with the layer covering their own double. The reproducers name the rules by a
+    rule-set file written beside them (a table has no value to name it by)."""
     cat = catalog()
     table = ((2, 14), (3, 13), (4, 12), (5, 10), (6, 9))
     values = {**dict(cat.ruleset("pagat").choices), "first_turn": "single",
@@ -362,7 +362,8 @@ def test_a_finding_under_rules_of_ones_own_is_written_by_option_values(
         assert group.path is not None and group.problems == []
         fx = load_file(group.path)[0]
         entry = fx.expect[0]
-        assert entry.variants == () and entry.scope.contains(dict(kitchen.choices))
+        assert entry.variants == ("kitchen-table",) and fx.rules is not None
+        assert catalog().rules_file(fx.rules).hand_table == table
         assert lint(group.path).errors == []
         assert run_one(fx, kitchen, entry, REFERENCE).status == "pass"
         assert run_one(fx, kitchen, entry, impl).status != "pass"
