@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mtrain import docs_reports
+from mtrain import cli, docgen, docs_reports
 from mtrain.docgen import rulebooks_page
 from mtrain.spec.catalog import Catalog, catalog
 from mtrain.spec.rulebooks import RuleBooks, load_rulebooks
@@ -55,8 +55,10 @@ def errors_of(tmp_path: Path, text: str, cat: Catalog = CAT) -> list[SpecError]:
 
 
 def line_of(text: str, fragment: str) -> int:
-    """The 1-based line of the one line of `text` that holds `fragment`."""
-    found = [n for n, line in enumerate(text.splitlines(), 1) if fragment in line]
+    """The 1-based line of the one line of `text` that holds `fragment` (a fragment that
+    ends in a line break must end the line)."""
+    found = [n for n, line in enumerate(text.splitlines(keepends=True), 1)
+             if fragment in line]
     assert len(found) == 1, (fragment, found)
     return found[0]
 
@@ -109,40 +111,46 @@ def test_the_good_example_loads(tmp_path: Path) -> None:
 # --- bad data, refused at its line -------------------------------------------------------
 
 
-@pytest.mark.parametrize(("old", "new", "message"), [
-    ("first_turn: {value: chain}", "first_trun: {value: chain}",
+# (line of GOOD, what replaces it, the line the error must point at, what it must say)
+BAD = [
+    ("first_turn: {value: chain}", "first_trun: {value: chain}", "first_trun",
      "club: unknown option 'first_trun'"),
-    ("first_turn: {value: chain}", "first_turn: {value: chains}",
+    ("first_turn: {value: chain}", "first_turn: {value: chains}", "first_turn",
      "club: first_turn=chains is not a value of options.yaml"),
     ("engine_procedure: {proposed: everyone-draws, note: lap after lap}",
-     "engine_procedure: {value: everyone-draws, note: lap after lap}",
-     "write `proposed: everyone-draws`"),
+     "engine_procedure: {value: everyone-draws, note: lap after lap}", "engine_procedure: {",
+     "it is proposed: write `proposed: everyone-draws`"),
     ("engine_procedure: {proposed: everyone-draws, note: lap after lap}",
-     "engine_procedure: {proposed: holder-lays, note: lap after lap}",
+     "engine_procedure: {proposed: holder-lays, note: lap after lap}", "engine_procedure: {",
      "club: engine_procedure=holder-lays is a value of options.yaml now: write `value: "
      "holder-lays`"),
     ("engine_procedure: {proposed: everyone-draws, note: lap after lap}",
-     "engine_procedure: {proposed: [everyone-draws, everyone-draw], note: lap after lap}",
+     "engine_procedure:\n        proposed:\n          - everyone-draws\n"
+     "          - everyone-draw\n        note: lap", "- everyone-draw\n",
      "club: engine_procedure=everyone-draw is not among the proposals for engine_procedure"),
-    ("    everyone-draws: Every", "    holder-lays: Every",
+    ("    everyone-draws: Every", "    holder-lays: Every", "holder-lays: Every",
      "proposals: engine_procedure=holder-lays is a value of options.yaml now"),
     ("  engine_procedure:\n    everyone", "  engine_procedur:\n    everyone",
-     "proposals: unknown option 'engine_procedur'"),
-    ("    read: the deal", "    read: the deal\n    label: clubs",
+     "engine_procedur:", "proposals: unknown option 'engine_procedur'"),
+    ("    read: the deal", "    read: the deal\n    label: clubs", "label: clubs",
      "club: label 'clubs' is not one of sources.yaml"),
-    ("    kind: print", "    kind: book", "kind: bad value 'book'; allowed values: print, engine"),
-    ("      hand_sizes: {note: 12 each}", "      hand_sizes: {notes: 12 each}",
+    ("    kind: print", "    kind: book", "kind: book",
+     "kind: bad value 'book'; allowed values: print, engine"),
+    ("      hand_sizes: {note: 12 each}", "      hand_sizes: {notes: 12 each}", "notes:",
      "unknown key 'notes'"),
-])
-def test_bad_data_is_refused_at_its_line(tmp_path: Path, old: str, new: str,
+]
+
+
+@pytest.mark.parametrize(("old", "new", "at", "message"), BAD,
+                         ids=[f"{k}-{m.split(':')[0]}" for k, (*_, m) in enumerate(BAD)])
+def test_bad_data_is_refused_at_its_line(tmp_path: Path, old: str, new: str, at: str,
                                          message: str) -> None:
-    assert old in GOOD
+    assert GOOD.count(old) == 1
     text = GOOD.replace(old, new)
     errors = errors_of(tmp_path, text)
     hits = [e for e in errors if message in e.message]
     assert hits, [str(e) for e in errors]
-    assert hits[0].line == line_of(text, new.splitlines()[-1] if "label" in new
-                                   else new.splitlines()[0])
+    assert hits[0].line == line_of(text + "\n", at), str(hits[0])
 
 
 def test_a_proposal_no_rule_book_gives_is_refused(tmp_path: Path) -> None:
@@ -273,3 +281,28 @@ def test_no_computed_result_reads_the_rule_books() -> None:
         assert (ROOT / "spec" / "rulebooks.py").resolve() not in closure, root
     assert {"spec/data/rulebooks.yaml", "spec/schemas/rulebooks.schema.json"} \
         == docs_reports.NOT_DATA_INPUTS
+
+
+# --- the hook into `mtrain docs` -------------------------------------------------------
+
+
+def test_mtrain_docs_check_sees_the_page_stale(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A changed rule book leaves docs/rule-books.md, and nothing else, stale."""
+    copy = tmp_path / "rulebooks.yaml"
+    copy.write_text(SHIPPED.replace("      tile_set: {value: double-12}\n", "", 1),
+                    encoding="utf-8")
+    monkeypatch.setattr(docgen, "load_rulebooks", lambda cat: load_rulebooks(cat, copy))
+    files = docgen.generate(ROOT / "docs", compute=False)
+    assert docgen.stale(ROOT / "docs", files) == ["rule-books.md"]
+
+
+def test_bad_rule_books_stop_mtrain_docs_with_file_and_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    copy = tmp_path / "rulebooks.yaml"
+    bad = SHIPPED.replace("value: chain\n", "value: chian\n", 1)
+    copy.write_text(bad, encoding="utf-8")
+    monkeypatch.setattr(docgen, "load_rulebooks", lambda cat: load_rulebooks(cat, copy))
+    assert cli.main(["docs", "--check", "--out", str(tmp_path / "docs")]) == 2
+    assert f"{copy}:{line_of(bad, 'value: chian')}: " in capsys.readouterr().err
