@@ -306,3 +306,19 @@ def test_bad_rule_books_stop_mtrain_docs_with_file_and_line(
     monkeypatch.setattr(docgen, "load_rulebooks", lambda cat: load_rulebooks(cat, copy))
     assert cli.main(["docs", "--check", "--out", str(tmp_path / "docs")]) == 2
     assert f"{copy}:{line_of(bad, 'value: chian')}: " in capsys.readouterr().err
+
+
+def test_a_labelled_rule_book_agrees_with_what_sources_yaml_says_of_its_label() -> None:
+    """Where a rule book cited by a label states an option that the label's `says` in
+    sources.yaml covers, its values are among those `says` gives."""
+    sources = yaml.safe_load((DATA / "sources.yaml").read_text(encoding="utf-8"))
+    compared = 0
+    for book in load_rulebooks(CAT).books.values():
+        if book.label is None:
+            continue
+        says = sources[book.label].get("says") or {}
+        for option, st in book.says.items():
+            if option in says and st.values:
+                assert set(st.values) <= set(says[option]["values"]), (book.key, option)
+                compared += 1
+    assert compared >= 6
