@@ -288,7 +288,7 @@ CONDITIONS = {"if", "then", "else", "not"}
 """Conditional subschemas restate constraints on fields described elsewhere."""
 
 
-@pytest.mark.parametrize("name", ["state", "action", "ruleset", "variant"])
+@pytest.mark.parametrize("name", ["state", "action", "ruleset", "variant", "rulebooks"])
 def test_schemas_are_valid_and_describe_every_field(name: str) -> None:
     data = schema(name)
     jsonschema.Draft202012Validator.check_schema(data)

@@ -59,7 +59,7 @@ def test_the_command_writes_and_checks(files: dict[str, str], tmp_path: Path,
 
 def test_every_page_of_the_issue_is_there(files: dict[str, str]) -> None:
     for page in ("README.md", "rules/README.md", "variants.md", "differences/README.md",
-                 "facts.md", "consistency.md", "mutants.md", "versioning.md"):
+                 "facts.md", "consistency.md", "mutants.md", "versioning.md", "rule-books.md"):
         assert page in files, page
     for page in HAND_WRITTEN:
         assert (DOCS / page).is_file(), page
@@ -158,7 +158,7 @@ def test_the_tour_links_to_every_page(files: dict[str, str]) -> None:
     tour = files["README.md"]
     for page in ("rules/README.md", "variants.md", "differences/README.md", "facts.md",
                  "consistency.md", "implementers-guide.md", "protocol.md",
-                 "fixture-format.md", "mutants.md", "versioning.md"):
+                 "fixture-format.md", "mutants.md", "versioning.md", "rule-books.md"):
         assert f"]({page})" in tour, page
 
 
