@@ -25,7 +25,7 @@ FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
     "oldest_first": ("double_order",), "release_uncoverable": ("uncoverable_double",),
     "marker_rule": ("marker_removal",), "draw_until_playable": ("draw_rule",),
     "passes_end_round": ("blocked_round",), "positive_scoring": ("scoring",),
-    "tie_most_outs": ("tie_rule",),
+    "tie_most_outs": ("tie_rule",), "tie_lowest_seat": ("tie_rule",),
 }
 """The option behind each flag: what the scope checks (conformance/partition.py) record when
 the engine reads a flag, so that they know which options decided an outcome."""
@@ -53,6 +53,7 @@ class Rules:
     passes_end_round: bool
     positive_scoring: bool
     tie_most_outs: bool
+    tie_lowest_seat: bool
 
     @property
     def rounds(self) -> int:
@@ -86,6 +87,7 @@ class Rules:
             passes_end_round=rs["blocked_round"] == "full-round-of-passes",
             positive_scoring=rs["scoring"] == "positive",
             tie_most_outs=rs["tie_rule"] == "most-outs",
+            tie_lowest_seat=rs["tie_rule"] == "lowest-seat",
         )
 
 

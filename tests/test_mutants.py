@@ -608,11 +608,11 @@ WITNESS_YAML = """
 
 - id: witness-042
   description: The last round ends with seats 1 and 2 level on the lowest total
-  clauses: [MATCH-2, MATCH-3, MATCH-4, MATCH-5]
-  source: [pagat, decision, house]
+  clauses: [MATCH-2, MATCH-3, MATCH-4, MATCH-5, MATCH-6]
+  source: [pagat, decision, house, engine]
   note: >-
     Penalty: totals 100, 50 + 5, 50 + 5. Positive: seat 0 takes 10, so 110, 50, 50.
-    Most outs: seat 1 has 3, seat 2 has 2.
+    Most outs: seat 1 has 3, seat 2 has 2. Lowest seat: seat 1.
   table:
     engine: 0
     hands: {0: [1-0], 1: [3-2], 2: [4-1]}
@@ -628,6 +628,8 @@ WITNESS_YAML = """
     - variants: [pagat+positive-scoring]
       state: {scores: [110, 50, 50]}
       winners: [0]
+    - variants: [pagat+tie-lowest-seat]
+      winners: [1]
 
 - id: witness-043
   description: Seat 2 may still start its train, so the uncoverable chain double blocks nothing yet
@@ -907,6 +909,8 @@ KILLED_BY: dict[str, str] = {
     "passes-counted-with-tiles-left": "witness-047",
     "tie-to-most-outs-overall": "witness-048",
     "tie-to-fewest-outs": "witness-048",
+    "lowest-seat-ignored": "witness-042",
+    "tie-to-highest-seat": "witness-042",
     "start-rotates-off-by-one": "witness-003",
     "first-turn-pass-unmarked": "witness-049",
     "starter-only-mexican-forever": "witness-050",

@@ -280,7 +280,7 @@ UNCONDITIONAL: Final[dict[str, str]] = {
     "TURN-7": "every action", "MARK-2": "every state", "SCORE-1": "every score",
     "MATCH-1": "the match, not a round", "MATCH-2": "the match, not a round",
     "MATCH-3": "the match, not a round", "MATCH-4": "the match, not a round",
-    "MATCH-5": "the match, not a round",
+    "MATCH-5": "the match, not a round", "MATCH-6": "the match, not a round",
 }
 
 

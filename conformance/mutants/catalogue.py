@@ -388,6 +388,13 @@ _CATALOGUE: tuple[Mutant, ...] = (
     Mutant("tie-to-fewest-outs",
            "Under tie-most-outs a tie goes to the tied player who went out least often",
            ("MATCH-5",), "winners: the fewest outs among the tied", winners=end.tie_to_fewest_outs),
+    Mutant("lowest-seat-ignored",
+           "Under tie-lowest-seat a tie is shared instead of going to the lowest seat",
+           ("MATCH-6",), "Rules.tie_lowest_seat forced false",
+           rules=_when(lambda r: r.tie_lowest_seat, tie_lowest_seat=False)),
+    Mutant("tie-to-highest-seat",
+           "Under tie-lowest-seat a tie goes to the highest of the tied seats",
+           ("MATCH-6",), "winners: the last of the tied seats", winners=end.tie_to_highest_seat),
 )
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _CATALOGUE}
