@@ -827,6 +827,23 @@ WITNESS_YAML = """
   expect:
     - variants: [puremco]
       legal: [play 6-1 on mexican]
+
+- id: witness-055
+  description: "Own train empty: the Mexican Train may not be opened, the marked train stays open"
+  clauses: [FIRST-10, MARK-1]
+  source: [thimble, engine]
+  note: >-
+    First turns over; seat 1 passed with its train empty, seat 0's [12-4] is marked and
+    the Mexican Train is empty. [12-5] fits seat 1's own train and the Mexican Train, [4-3]
+    seat 0's 4. FIRST-10 keeps [12-5] off the Mexican Train only.
+  table:
+    seat: 1
+    hands: {0: [9-8], 1: [12-5, 4-3], 2: [7-1]}
+    trains: {0: [12-4], 2: [12-6]}
+    marked: [0, 1]
+  expect:
+    - variants: [pagat+own-train-opens-mexican]
+      legal: [play 12-5 on 1, play 4-3 on 0]
 """
 
 WITNESSES: list[Fixture] = load_file("tests/test_mutants.py", WITNESS_YAML)
@@ -910,6 +927,8 @@ KILLED_BY: dict[str, str] = {
     "tie-to-most-outs-overall": "witness-048",
     "tie-to-fewest-outs": "witness-048",
     "lowest-seat-ignored": "witness-042",
+    "own-train-mexican-ignored": "witness-055",
+    "own-train-mexican-closes-all": "witness-055",
     "tie-to-highest-seat": "witness-042",
     "start-rotates-off-by-one": "witness-003",
     "first-turn-pass-unmarked": "witness-049",
