@@ -26,7 +26,7 @@ Setters = dict[str, tuple[Document | None, str]]
 """Which file (or override) set each option: errors point at its line."""
 
 SOURCES = ("pagat", "puremco", "wikipedia", "cardinal", "fundex", "ourpastimes", "celko",
-           "goodsam", "hathaway", "house", "decision", "common")
+           "goodsam", "hathaway", "thimble", "house", "decision", "common", "engine")
 """The provenance labels, defined in spec/data/sources.yaml (`Catalog.sources`)."""
 
 
@@ -682,14 +682,21 @@ def _read_clauses(doc: Document, options: dict[str, Option]) -> dict[str, Clause
 
 
 def _provenance_problem(sources: Sequence[str], body: Mapping[str, Any]) -> str | None:
-    """A `decision` source gives its reason, a `common` one its origin, and only they do."""
+    """A `decision` source gives its reason, a `common` or `engine` one its origin, and
+    only they do."""
     if not sources or any(s not in SOURCES for s in sources):
         return f"sources must be a non-empty list from {SOURCES}"
-    for label, key, what in (("decision", "decision", "its reason"),
-                             ("common", "origin", "which house rule it is and where from")):
-        if (label in sources) != bool(body.get(key)):
-            return (f"a '{label}' source must give {what} in `{key}`" if label in sources
-                    else f"`{key}` is given without a '{label}' source")
+    if "decision" in sources and not body.get("decision"):
+        return "a 'decision' source must give its reason in `decision`"
+    if "decision" not in sources and body.get("decision"):
+        return "`decision` is given without a 'decision' source"
+    told = "common" in sources or "engine" in sources
+    if told and not body.get("origin"):
+        if "common" in sources:
+            return "a 'common' source must give which house rule it is and where from in `origin`"
+        return "an 'engine' source must give which engines play it in `origin`"
+    if not told and body.get("origin"):
+        return "`origin` is given without a 'common' or 'engine' source"
     return None
 
 
