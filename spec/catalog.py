@@ -284,6 +284,13 @@ class Catalog:
         self.added_examples[rs.name] = str(path)
         return rs
 
+    def forget_added_examples(self) -> None:
+        """Back to the shipped examples (for a process that loads one corpus after
+        another, as the tests do)."""
+        for name in self.added_examples:
+            self.examples.pop(name, None)
+        self.added_examples.clear()
+
     # -- composition ------------------------------------------------------------------
 
     def ruleset(self, spec: str | Path, overlays: Sequence[str] = (),

@@ -121,19 +121,25 @@ def declared_context(rs: Ruleset, suffix: str = "declared") -> Context:
     name = name_of(rs) if not rs.unknown else None
     if name is not None:
         return context(name)
-    if composes(rs.name):
+    met = _OWN.get(rs.name)
+    if met is not None and met.declared == rs:  # met before (another run in this process)
+        return met
+    if composes(rs.name) and rs.name not in catalog().added_examples:
         if not rs.unknown and _same(context(rs.name).rs, rs):  # an example's rules
             return context(rs.name)
         # its own name is a catalogue name for other rules
         rs = dataclasses.replace(rs, name=f"{rs.name} ({suffix})")
     known = _OWN.get(rs.name)
-    if known is not None and known.declared != rs:
-        raise RulesetError(f"two rule sets named {rs.name!r} with other rules")
-    _OWN[rs.name] = ctx = known or _context_of(rs)
+    # (one run declares one rule set under a name: a later run in the process replaces it)
+    _OWN[rs.name] = ctx = known if known is not None and known.declared == rs \
+        else _context_of(rs)
     return ctx
 
 
 def composes(name: str) -> bool:
+    cat = catalog()
+    if name.split("+")[0] not in cat.variants and name not in cat.examples:
+        return False  # (an example once taken in and since forgotten is in _named's cache)
     try:
         context(name)
     except (RulesetError, SpecError):
