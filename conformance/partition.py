@@ -136,6 +136,10 @@ class Run:
     outcomes: tuple[str, ...]  # per entry: pass | fail | error
     read: tuple[str, ...]
     messages: tuple[tuple[str, ...], ...] = ()
+    unlisted: tuple[tuple[str, ...], ...] = ()
+    """Per entry that passes: refusing clauses it leaves out (unlisted_refusals), which
+    lint reports inside its scope; the outcome does not count them (identify reads
+    outcomes over the whole space)."""
 
 
 def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None = None,
@@ -175,19 +179,21 @@ def _traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
         return Run(values, tuple(status for _ in entries), tuple(impl.log.read),
                    tuple(tuple(played.messages) for _ in entries)), impl.log
     state, rj = played
-    outcomes, messages = [], []
+    outcomes, messages, unlisted = [], [], []
     for exp in entries:
+        left_out: list[str] = []
         try:
             shown = in_force(exp, rs)
             problems = check(shown, rj, state, impl, max_pip_of(traced))
             if not problems:
-                problems = unlisted_refusals(shown, rj, state, impl, max_pip_of(traced))
+                left_out = unlisted_refusals(shown, rj, state, impl, max_pip_of(traced))
         except ValueError as e:  # a check the table cannot answer (a bad tile name, ...)
             problems = [str(e)]
         outcomes.append("fail" if problems else "pass")
         messages.append(tuple(problems))
-    return (Run(values, tuple(outcomes), tuple(impl.log.read), tuple(messages)),
-            impl.log)
+        unlisted.append(tuple(left_out))
+    return (Run(values, tuple(outcomes), tuple(impl.log.read), tuple(messages),
+                tuple(unlisted)), impl.log)
 
 
 def unlisted_refusals(exp: Expectation, rj: JSON, state: JSON, impl: TracedReference,
@@ -285,7 +291,8 @@ def breaches(part: Partition, space: Space) -> list[Breach]:
     out = []
     for i, exp in enumerate(part.fixture.expect):
         for cell in part.cells:
-            if cell.run.outcomes[i] == "pass":
+            left_out = cell.run.unlisted[i] if cell.run.unlisted else ()
+            if cell.run.outcomes[i] == "pass" and not left_out:
                 continue
             for product in exp.scope.products:
                 both = space.intersect(cell.region, product.region())
@@ -294,8 +301,10 @@ def breaches(part: Partition, space: Space) -> list[Breach]:
                 example = space.complete(both, cell.run.values)
                 if example is None:
                     continue
-                out.append(Breach(i, both, space.cat.describe(example), cell.run.outcomes[i],
-                                  cell.run.messages[i]))
+                passed = cell.run.outcomes[i] == "pass"
+                out.append(Breach(i, both, space.cat.describe(example),
+                                  "incomplete" if passed else cell.run.outcomes[i],
+                                  left_out if passed else cell.run.messages[i]))
     return out
 
 
@@ -329,7 +338,8 @@ def propose(part: Partition, space: Space) -> list[Scope]:
     entries = part.fixture.expect
     owner: list[int | None] = []
     for cell in part.cells:
-        passing = [i for i, o in enumerate(cell.run.outcomes) if o == "pass"]
+        passing = [i for i, o in enumerate(cell.run.outcomes) if o == "pass"
+                   and not (cell.run.unlisted and cell.run.unlisted[i])]  # holds in full
         written = [i for i in passing if entries[i].scope.contains(cell.run.values)]
         chosen = written or passing
         owner.append(chosen[0] if chosen else None)
