@@ -132,8 +132,8 @@ article.failure .where { color: var(--muted); font-size: 13px; }
 li.missing { color: var(--pass); font-weight: 600; }
 li.extra { color: var(--fail); font-weight: 600; }
 figure { margin: 12px 0 4px; overflow-x: auto; }
-.tables { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
-.tables figure { margin: 0; }
+.tables { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 12px; }
+.tables figure { margin: 0; min-width: 0; }
 section#clauses div.clause { background: #fff; border: 1px solid var(--line);
   border-radius: 8px; padding: 10px 16px; margin: 10px 0; }
 section#clauses p.decision { color: #5b4a00; }
