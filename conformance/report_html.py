@@ -134,6 +134,7 @@ li.extra { color: var(--fail); font-weight: 600; }
 figure { margin: 12px 0 4px; overflow-x: auto; }
 .tables { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 12px; }
 .tables figure { margin: 0; min-width: 0; }
+@media (max-width: 900px) { .tables { grid-template-columns: minmax(0, 1fr); } }
 section#clauses div.clause { background: #fff; border: 1px solid var(--line);
   border-radius: 8px; padding: 10px 16px; margin: 10px 0; }
 section#clauses p.decision { color: #5b4a00; }
@@ -246,7 +247,8 @@ def _html_grid(report: Report) -> list[str]:
            "does not apply under a rule set (its option takes another value there) is "
            "hatched, not green: its fixtures ran, but it did not decide them. A failing "
            "cell links to its first failure."
-           + (" Each cell counts its results (failing ones first)." if few else "")
+           + (" Each cell counts its results; a failing one, how many of them fail "
+              "(\u201c2 of 5\u201d)." if few else "")
            + "</p>"]
     if not clauses:
         return [*out, "<p>Nothing was run.</p>", "</section>"]
@@ -274,7 +276,7 @@ def _html_grid(report: Report) -> list[str]:
                        + "), but it did not decide them")
             first = next((r for r in results if r.status in FAILING), None)
             failing = sum(tally[s] for s in FAILING)
-            text = ("" if not few else "n/a" if status == DOES_NOT_APPLY else
+            text = ("" if not few else "\u2014" if status == DOES_NOT_APPLY else
                     f"{failing} of {len(results)}" if failing else str(len(results)))
             inner = f'<a href="#{_anchor(first)}">{text}</a>' if first is not None else text
             row.append(f'<td class="cell s-{status}" data-status="{status}" '
