@@ -244,6 +244,10 @@ def test_one_rule_set_gives_a_grid_that_fits_and_counts() -> None:
     assert cell.all_text() == "1 of 2" and cell.attrs["data-status"] == "fail"
     css = root.find_all("style")[0].all_text()
     assert re.search(r"\.grid-wrap \{ display: inline-block;", css)  # the box fits the grid
+    (counts,) = root.find_all("table", "counts")  # per rule set: every column explained
+    columns = [th.all_text() for th in counts.find_all("th")][1:]
+    assert columns == ["pass", "fail", "ran", "other rules"]
+    assert [dt.all_text() for dt in root.find_all("dt")] == columns
 
 
 def test_a_clause_that_does_not_apply_is_not_green() -> None:
