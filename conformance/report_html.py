@@ -488,7 +488,9 @@ class FixtureIllustrator:
                             differ=differ))
         if svg is None:
             return []
-        out = [(svg, _caption(result, extra))]
+        same = (" The implementation's table is the same here: only its answers differ."
+                if differ is not None and not differ else "")
+        out = [(svg, _caption(result, extra) + same)]
         if differ and result.actual is not None:
             mine = render_state(result.actual, None, f"{title}: the implementation's", differ)
             out = [(svg, "Expected: " + _caption(result, extra)),
