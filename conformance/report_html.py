@@ -389,7 +389,7 @@ def _html_failures(report: Report, illustrator: Illustrator | None) -> list[str]
     return out
 
 
-def _caption(r: Result, extra: list[str]) -> str:
+def _caption(r: Result, extra: list[str], legal: bool = True) -> str:
     """What a failure's picture shows (FixtureIllustrator draws it)."""
     if r.refused_step:
         where = "the table" if r.refused_step == 1 else f"the state after step {r.refused_step - 1}"
@@ -398,7 +398,7 @@ def _caption(r: Result, extra: list[str]) -> str:
     if r.unreached:
         return (f"The table after step {r.diverged} as the rules have it: the "
                 "implementation's state departs from it there.")
-    return ("The table as the rules have it, its legal plays in green"
+    return ("The table as the rules have it" + (", its legal plays in green" if legal else "")
             + ("; in red, plays the implementation offered that the rules do not allow"
                if extra else "") + ".")
 
@@ -490,10 +490,11 @@ class FixtureIllustrator:
             return []
         same = (" The implementation's table is the same here: only its answers differ."
                 if differ is not None and not differ else "")
-        out = [(svg, _caption(result, extra) + same)]
+        legal = self.expected_legal(result) is not None
+        out = [(svg, _caption(result, extra, legal) + same)]
         if differ and result.actual is not None:
             mine = render_state(result.actual, None, f"{title}: the implementation's", differ)
-            out = [(svg, "Expected: " + _caption(result, extra)),
+            out = [(svg, "Expected: " + _caption(result, extra, legal)),
                    (mine, "The implementation's table at the same point, where it differs "
                     "from the rules' marked in red: " + ", ".join(differ.words()) + ".")]
         return out
