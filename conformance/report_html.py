@@ -429,6 +429,13 @@ def _versus(missing: list[str], extra: list[str], expected: list[str] | None) ->
 def _html_known(report: Report) -> list[str]:
     e = html.escape
     out: list[str] = []
+    not_run = report.not_run()
+    if not_run:
+        out += ['<section id="not-run">', "<h2>Not applicable (not run), by reason</h2>",
+                '<table class="counts"><thead><tr><th>reason</th><th>results</th></tr>'
+                "</thead><tbody>"]
+        out += [f"<tr><td>{e(why)}</td><td>{n}</td></tr>" for why, n in not_run]
+        out += ["</tbody></table>", "</section>"]
     skipped = [r for r in report.results if r.status == "skip"]
     if skipped:
         out += ['<section id="known">', "<h2>Known failures (--skip)</h2>", "<ul>"]

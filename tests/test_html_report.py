@@ -231,6 +231,8 @@ def test_grid_takes_the_worst_status_and_text_is_escaped() -> None:
     assert "issue &lt;12&gt;" in page
     statuses = [c.attrs["data-status"] for c in parse(page).find_all("td", "cell")]
     assert statuses == ["timeout", "skip"]  # pagat: pass < fail < timeout; n/a < skip
+    (reasons,) = [x for x in parse(page).find_all("section") if x.attrs["id"] == "not-run"]
+    assert [td.all_text() for td in reasons.find_all("td")] == ["no reason given", "1"]  # a-004
 
 
 def test_one_rule_set_gives_a_grid_that_fits_and_counts() -> None:
