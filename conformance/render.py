@@ -528,6 +528,8 @@ def _draw_hands(cv: _Canvas, state: Mapping[str, Any], hl: Highlight,
         step = (TILE_W + GAP + 6) * scale
         row_h = TILE_H * scale + (18 if labelled else 10)
         ty = y + 12
+        if mover and drawn is not None:  # room for "just drawn" above the tile
+            ty += 10
         for i, tile in enumerate(hand):
             col, row = i % per_row, i // per_row
             x = MARGIN + col * step

@@ -132,8 +132,9 @@ article.failure .where { color: var(--muted); font-size: 13px; }
 li.missing { color: var(--pass); font-weight: 600; }
 li.extra { color: var(--fail); font-weight: 600; }
 figure { margin: 12px 0 4px; overflow-x: auto; }
-.tables { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
-.tables figure { margin: 0; }
+.tables { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 12px; }
+.tables figure { margin: 0; min-width: 0; }
+@media (max-width: 900px) { .tables { grid-template-columns: minmax(0, 1fr); } }
 section#clauses div.clause { background: #fff; border: 1px solid var(--line);
   border-radius: 8px; padding: 10px 16px; margin: 10px 0; }
 section#clauses p.decision { color: #5b4a00; }
@@ -246,7 +247,8 @@ def _html_grid(report: Report) -> list[str]:
            "does not apply under a rule set (its option takes another value there) is "
            "hatched, not green: its fixtures ran, but it did not decide them. A failing "
            "cell links to its first failure."
-           + (" Each cell counts its results (failing ones first)." if few else "")
+           + (" Each cell counts its results; a failing one, how many of them fail "
+              "(\u201c2 of 5\u201d)." if few else "")
            + "</p>"]
     if not clauses:
         return [*out, "<p>Nothing was run.</p>", "</section>"]
@@ -274,7 +276,7 @@ def _html_grid(report: Report) -> list[str]:
                        + "), but it did not decide them")
             first = next((r for r in results if r.status in FAILING), None)
             failing = sum(tally[s] for s in FAILING)
-            text = ("" if not few else "n/a" if status == DOES_NOT_APPLY else
+            text = ("" if not few else "\u2014" if status == DOES_NOT_APPLY else
                     f"{failing} of {len(results)}" if failing else str(len(results)))
             inner = f'<a href="#{_anchor(first)}">{text}</a>' if first is not None else text
             row.append(f'<td class="cell s-{status}" data-status="{status}" '
@@ -387,7 +389,7 @@ def _html_failures(report: Report, illustrator: Illustrator | None) -> list[str]
     return out
 
 
-def _caption(r: Result, extra: list[str]) -> str:
+def _caption(r: Result, extra: list[str], legal: bool = True) -> str:
     """What a failure's picture shows (FixtureIllustrator draws it)."""
     if r.refused_step:
         where = "the table" if r.refused_step == 1 else f"the state after step {r.refused_step - 1}"
@@ -396,7 +398,7 @@ def _caption(r: Result, extra: list[str]) -> str:
     if r.unreached:
         return (f"The table after step {r.diverged} as the rules have it: the "
                 "implementation's state departs from it there.")
-    return ("The table as the rules have it, its legal plays in green"
+    return ("The table as the rules have it" + (", its legal plays in green" if legal else "")
             + ("; in red, plays the implementation offered that the rules do not allow"
                if extra else "") + ".")
 
@@ -427,6 +429,13 @@ def _versus(missing: list[str], extra: list[str], expected: list[str] | None) ->
 def _html_known(report: Report) -> list[str]:
     e = html.escape
     out: list[str] = []
+    not_run = report.not_run()
+    if not_run:
+        out += ['<section id="not-run">', "<h2>Not applicable (not run), by reason</h2>",
+                '<table class="counts"><thead><tr><th>reason</th><th>results</th></tr>'
+                "</thead><tbody>"]
+        out += [f"<tr><td>{e(why)}</td><td>{n}</td></tr>" for why, n in not_run]
+        out += ["</tbody></table>", "</section>"]
     skipped = [r for r in report.results if r.status == "skip"]
     if skipped:
         out += ['<section id="known">', "<h2>Known failures (--skip)</h2>", "<ul>"]
@@ -486,10 +495,13 @@ class FixtureIllustrator:
                             differ=differ))
         if svg is None:
             return []
-        out = [(svg, _caption(result, extra))]
+        same = (" The implementation's table is the same here: only its answers differ."
+                if differ is not None and not differ else "")
+        legal = self.expected_legal(result) is not None
+        out = [(svg, _caption(result, extra, legal) + same)]
         if differ and result.actual is not None:
             mine = render_state(result.actual, None, f"{title}: the implementation's", differ)
-            out = [(svg, "Expected: " + _caption(result, extra)),
+            out = [(svg, "Expected: " + _caption(result, extra, legal)),
                    (mine, "The implementation's table at the same point, where it differs "
                     "from the rules' marked in red: " + ", ".join(differ.words()) + ".")]
         return out

@@ -107,8 +107,9 @@ def same_rules(a: Ruleset, b: Ruleset) -> bool:
 
 
 def default_rulesets(fixtures: Sequence[Fixture]) -> list[Ruleset]:
-    """The shipped variants, each with every overlay that applies to it, and every rule set
-    a fixture names: what `mtrain conform` runs when nothing narrows it."""
+    """The shipped variants, each with every overlay that applies to it, every rule set
+    a fixture names, and every one a fixture writes out (written_rulesets): what
+    `mtrain conform` runs when nothing narrows it."""
     cat = catalog()
     names: list[str] = []
     for base in cat.variants:

@@ -114,7 +114,8 @@ class Docs(ReportPages):
     def build(self) -> dict[str, str]:
         pages: list[Callable[[], None]] = [
             self.tour, self.rulebook, self.matrix, self.differences, self.facts_page,
-            self.consistency, self.mutants_page, self.versioning, self.rule_books]
+            self.consistency, self.mutants_page, self.versioning, self.rule_books,
+            self.refusals]
         for page in pages:
             page()
         return dict(sorted(self.files.items()))
@@ -169,6 +170,8 @@ class Docs(ReportPages):
             "adapter, pytest plugin, CI, fuzzing |",
             "| [Protocol](protocol.md) | protocol v1, JSON Lines, for engines in any "
             "language |",
+            "| [Refusals](refusals.md) | for each action kind, the clauses that can refuse "
+            "it, in the order the reference cites them, and those that allow it |",
             "| [Fixture format](fixture-format.md) | how a situation is written down |",
             "| [The suite's strength](mutants.md) | the rule bugs the suite must catch, and "
             "which fixtures catch each |",
@@ -530,6 +533,11 @@ class Docs(ReportPages):
 
     def rule_books(self) -> None:
         self.files["rule-books.md"] = rulebooks_page(load_rulebooks(self.cat), self.cat)
+
+    def refusals(self) -> None:
+        from mtrain.docs_refusals import page, survey
+
+        self.files["refusals.md"] = page(survey(self.fixtures, self.cat), self.cat)
 
     def versioning(self) -> None:
         self.files["versioning.md"] = "\n".join([

@@ -231,6 +231,8 @@ def test_grid_takes_the_worst_status_and_text_is_escaped() -> None:
     assert "issue &lt;12&gt;" in page
     statuses = [c.attrs["data-status"] for c in parse(page).find_all("td", "cell")]
     assert statuses == ["timeout", "skip"]  # pagat: pass < fail < timeout; n/a < skip
+    (reasons,) = [x for x in parse(page).find_all("section") if x.attrs["id"] == "not-run"]
+    assert [td.all_text() for td in reasons.find_all("td")] == ["no reason given", "1"]  # a-004
 
 
 def test_one_rule_set_gives_a_grid_that_fits_and_counts() -> None:
@@ -244,6 +246,10 @@ def test_one_rule_set_gives_a_grid_that_fits_and_counts() -> None:
     assert cell.all_text() == "1 of 2" and cell.attrs["data-status"] == "fail"
     css = root.find_all("style")[0].all_text()
     assert re.search(r"\.grid-wrap \{ display: inline-block;", css)  # the box fits the grid
+    (counts,) = root.find_all("table", "counts")  # per rule set: every column explained
+    columns = [th.all_text() for th in counts.find_all("th")][1:]
+    assert columns == ["pass", "fail", "ran", "other rules"]
+    assert [dt.all_text() for dt in root.find_all("dt")] == columns
 
 
 def test_a_clause_that_does_not_apply_is_not_green() -> None:
@@ -347,6 +353,7 @@ def _run_browser(browser: str, args: list[str], profile: str) -> subprocess.Comp
                           capture_output=True, text=True, timeout=180)
 
 
+@pytest.mark.slow  # a browser: out of the fast loop
 def test_the_page_in_headless_chromium(chromium: str, report: tuple[Path, dict[str, Any]],
                                        tmp_path: Path) -> None:
     html_path, data = report
@@ -430,3 +437,45 @@ def test_a_divergence_draws_its_step_and_later_checks_are_not_reached(
     caption = refused.find_all("figcaption")[0].all_text()
     assert caption.startswith("Expected: The state before step 2, which the implementation "
                               "refused")
+
+
+TABLES_PROBE = """
+<script>
+(function () {
+  const px = (el) => el.getBoundingClientRect();
+  const pairs = [...document.querySelectorAll('article.failure div.tables')].map((d) =>
+    [...d.querySelectorAll('svg')].map((s) => [px(s).left, px(s).top, px(s).width]));
+  const pre = document.createElement('pre');
+  pre.id = 'probe';
+  pre.textContent = JSON.stringify({pairs: pairs,
+                                    pageWidth: document.documentElement.scrollWidth});
+  document.body.appendChild(pre);
+})();
+</script>
+"""
+
+
+@pytest.mark.slow  # a browser: out of the fast loop
+def test_the_two_tables_of_a_card_side_by_side_in_chromium(
+        chromium: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    adapter = tmp_path / "twice.py"
+    adapter.write_text("from mtrain.conformance.mutants import mutant\n\n"
+                       "Engine = mutant('draw-one-draws-twice')\n", encoding="utf-8")
+    page = tmp_path / "report.html"
+    assert main(["conform", "--adapter", f"{adapter}:Engine", "-k", "doubles-037",
+                 "--variant", "pagat", "--format", "html", "--output", str(page)]) == 1
+    capsys.readouterr()
+    page.write_text(page.read_text(encoding="utf-8").replace("</body>",
+                                                             TABLES_PROBE + "</body>"),
+                    encoding="utf-8")
+    with tempfile.TemporaryDirectory() as profile:
+        done = _run_browser(chromium, ["--window-size=1280,2000", "--dump-dom",
+                                       page.as_uri()], profile)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = re.search(r'<pre id="probe">(.*?)</pre>', done.stdout, re.S)
+    assert found, done.stdout[-1500:]
+    probe = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    ((rules, mine),) = probe["pairs"]
+    assert rules[1] == mine[1] and rules[0] + rules[2] <= mine[0]  # one row, no overlap
+    assert min(rules[2], mine[2]) > 400  # each drawn at a readable size
+    assert probe["pageWidth"] <= 1280

@@ -143,6 +143,9 @@ def test_a_clause_text_is_printed_once_however_many_failures_name_it() -> None:
     assert flat.count("charged to: DBL-6 (see: Clauses in the failures)") == 3
     assert "DBL-6: An open double must be covered first (charged with 3 failures; " \
         "the decision under 3 failures)" in text
+    assert Report(results).to_json()["failed_clauses"] == [
+        {"clause": "DBL-6", "title": dbl6.title, "text": " ".join(dbl6.text.split()),
+         "decision": dbl6.decision, "charged": 3, "resting": 3}]
 
 
 def test_a_rerun_names_a_shipped_fixture_by_its_id_alone(

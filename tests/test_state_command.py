@@ -71,3 +71,21 @@ def test_bad_input_is_named(capsys: pytest.CaptureFixture[str], args: list[str],
     assert main(["state", *args]) == 2
     err = capsys.readouterr().err
     assert says in err and "Traceback" not in err
+
+
+GUIDE = Path(__file__).parents[1] / "docs" / "implementers-guide.md"
+
+
+def test_the_guides_hand_driven_example_works_as_written(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Each `mtrain state ... | mtrain serve` line of the guide, with the answer written
+    under it as a comment, gives that answer."""
+    import re
+    import shlex
+
+    pairs = re.findall(r"^(mtrain state [^\n|]+)\| mtrain serve\n# (\{.*\})$",
+                       GUIDE.read_text(encoding="utf-8"), re.M)
+    assert len(pairs) == 2
+    for command, written in pairs:
+        line = state_line(capsys, *shlex.split(command)[2:])
+        assert serve(line) == [json.loads(written)], command
