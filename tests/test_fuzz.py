@@ -539,3 +539,13 @@ def test_a_refusal_naming_another_refusing_clause_is_no_finding(tmp_path: Path) 
     target = F.Target.of(CitesTheLast(), "cites-the-last")
     report = F.fuzz(target, ["pagat", "puremco"], 8, 0, out=tmp_path, shrink_seconds=0)
     assert report.games >= 8 and report.groups == []
+
+
+def test_a_variant_asked_for_wins_over_the_declared_rules() -> None:
+    """As conform: what the user asks for is played, even where the engine declares other
+    rules (a declaration says what it plays by default, not what it may be asked)."""
+    pagat = catalog().ruleset("pagat")
+    declared = catalog().ruleset("puremco")
+    impl = PlaysOneRuleset(pagat, declared)
+    assert chosen(impl, ["pagat"]) == {"pagat"}
+    assert chosen(impl, ["pagat", "puremco"]) == {"pagat", "puremco"}

@@ -288,12 +288,13 @@ def declared(names: Sequence[str], info: JSON, players: int | None = None) -> Ch
                              f"hand to {players} players [DEAL-7]")
         return Chooser([ctx.name])
 
-    def supported(name: str) -> bool:
+    def supported(name: str, asked: bool = False) -> bool:
         rs = context(name).rs
-        return unsupported(info, name, rs) is None and (
+        return unsupported(info, name, rs, asked=asked) is None and (
             players is None or players in rs.player_counts)
 
-    chooser = Chooser([n for n in names if supported(n)], supported)
+    # a rule set asked for is played even where it differs from the declared rules
+    chooser = Chooser([n for n in names if supported(n, asked=True)], supported)
     if chooser.empty or (names and not chooser.names):
         raise ValueError("the implementation supports none of the rule sets asked for")
     return chooser

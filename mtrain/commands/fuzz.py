@@ -134,7 +134,7 @@ def _variants(args: argparse.Namespace, info: JSON, target: Target) -> list[str]
                              "(a variant, or base+overlay+...)")
         if args.players is not None and args.players not in ctx.rs.player_counts:
             raise InputError(f"{ctx.name} has no hand size for {args.players} players [DEAL-7]")
-        why = unsupported(info, ctx.name, ctx.rs)
+        why = unsupported(info, ctx.name, ctx.rs, asked=True)  # asked for: it wins
         if why is not None:
             print(f"skipping {ctx.name}: {why}", file=sys.stderr)
             continue
