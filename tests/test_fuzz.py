@@ -13,7 +13,13 @@ import pytest
 
 from mtrain.commands.fuzz import register
 from mtrain.conformance import fuzz as F
-from mtrain.conformance.adapter import JSON, ReferenceImplementation, Refused, ruleset_json
+from mtrain.conformance.adapter import (
+    JSON,
+    Implementation,
+    ReferenceImplementation,
+    Refused,
+    ruleset_json,
+)
 from mtrain.conformance.fixture import load_file
 from mtrain.conformance.known_failures import SkipEntry
 from mtrain.conformance.lint import lint
@@ -215,7 +221,7 @@ class Declares(ReferenceImplementation):
         return super().legal(ruleset, state)
 
 
-def chosen(impl: Declares, variants: list[str], games: int = 40) -> set[str]:
+def chosen(impl: Implementation, variants: list[str], games: int = 40) -> set[str]:
     from mtrain.commands.fuzz import _variants
 
     args = argparse.Namespace(variant=variants, players=None)
