@@ -21,11 +21,14 @@ writes them out as fixture files.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+import orjson
 import yaml
 
 from mtrain.conformance.fixture import Expectation, Fixture
@@ -34,6 +37,7 @@ from mtrain.reference.codec import state_to_json
 from mtrain.reference.deal import deal
 from mtrain.reference.engine import CHAIN, ENGINE, OVER, State, legal_actions, perform
 from mtrain.reference.rules import Rules
+from mtrain.spec import cache
 from mtrain.spec.catalog import catalog
 from mtrain.spec.distinguish.solve_deal import deal_view
 from mtrain.spec.model.legality import legal_actions as legal_actions_of
@@ -209,7 +213,83 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
     """`count` situations under `rs`: a seventh of them deals (no more than its table has
     rows), the rest shared evenly among the kinds (fewer of a kind the rule set's rounds
     stop showing); with `wanted`, only the ids it accepts. Each kind draws from its own seeded
-    stream, so a situation's id names the same table whatever the count."""
+    stream, so a situation's id names the same table whatever the count.
+
+    They are the same for the same code, data, rule set, count and seed: the whole list
+    is kept in the cache (spec/cache.py), and read back rather than played again."""
+    key = _cache_key(rs, count, seed)
+    kept = cache.read(CACHE_KIND, key)
+    if isinstance(kept, list):
+        try:
+            found = [_from_data(d, rs) for d in kept]
+        except (KeyError, TypeError, ValueError):
+            found = None  # not as written: made again
+        if found is not None:
+            return [fx for fx in found if wanted is None or wanted(fx.id)]
+    made = _situations(rs, count, wanted, seed)
+    if wanted is None:
+        cache.write(CACHE_KIND, key, [_to_data(fx) for fx in made], keep=400)
+    return made
+
+
+CACHE_KIND = "situations"
+
+
+def _cache_key(rs: Ruleset, count: int, seed: int) -> str:
+    rules = orjson.dumps([list(rs.choices), list(rs.hand_table), rs.name])
+    return cache.digest(_code_digest(), rules, str(count), str(seed)) + ".json"
+
+
+@functools.cache
+def _code_digest() -> str:
+    """What situations depend on beside their rule set: the engine, the model, the
+    harness's notation, and the spec data."""
+    folder = catalog().data_dir
+    data = (cache.files_digest([Path(str(folder))], (".yaml", ".json"))
+            if Path(str(folder)).is_dir() else str(folder))
+    return cache.digest(cache.package_digest("mtrain.reference"),
+                        cache.package_digest("mtrain.conformance"),
+                        cache.package_digest("mtrain.spec", (".py", ".yaml", ".json")), data)
+
+
+def _to_data(fx: Fixture) -> dict[str, Any]:
+    exp = fx.expect[0]
+    return {"id": fx.id, "description": fx.description, "clauses": list(fx.clauses),
+            "table": _keys_out(fx.table), "deal": fx.deal, "note": fx.note,
+            "legal": None if exp.legal is None else list(exp.legal),
+            "state": _keys_out(exp.state)}
+
+
+def _from_data(d: dict[str, Any], rs: Ruleset) -> Fixture:
+    scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
+    legal = d["legal"]
+    return Fixture(
+        id=d["id"], description=d["description"], clauses=tuple(d["clauses"]),
+        source=("computation",), path=f"{SITUATION_PATH}{rs.name}>", line=None,
+        table=_keys_in(d["table"]), deal=d["deal"], steps=(),
+        expect=(Expectation(variants=(), scope=scope,
+                            legal=None if legal is None else tuple(legal),
+                            state=_keys_in(d["state"]) or {}),), note=d["note"])
+
+
+def _keys_out(data: Any) -> Any:
+    """A table or state as JSON holds it: seats, which key hands and trains, as text."""
+    if not isinstance(data, dict):
+        return data
+    return {k: ({str(seat): v for seat, v in val.items()} if isinstance(val, dict) else val)
+            for k, val in data.items()}
+
+
+def _keys_in(data: Any) -> Any:
+    """_keys_out undone: a seat's key is a number again (`mexican` stays a name)."""
+    if not isinstance(data, dict):
+        return data
+    return {k: ({(int(seat) if seat.isdigit() else seat): v for seat, v in val.items()}
+                if isinstance(val, dict) else val) for k, val in data.items()}
+
+
+def _situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None,
+                seed: int) -> list[Fixture]:
     plays = stand_in_for(rs) if count > 0 else None
     if plays is None:
         return []

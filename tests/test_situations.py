@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -120,3 +121,23 @@ def test_conform_runs_situations_only_where_they_belong(
     assert len(played) == 60 and all(r["status"] == "pass" for r in played)
     made = situations(catalog().rules_file(own), 60)
     assert not [fx for fx in made if fx.table and fx.table.get("phase") == "follow"]
+
+
+def test_situations_read_back_from_the_cache_are_the_ones_made() -> None:
+    """The cache keeps every situation whole: read back, each is the one play makes (a
+    table's seats and the Mexican Train keyed as before, legal sets and deal states)."""
+    from mtrain.conformance import situations as S
+
+    def key(fx: Any) -> tuple[Any, ...]:
+        e = fx.expect[0]
+        return (fx.id, fx.description, fx.clauses, fx.table, fx.deal, fx.note, e.legal,
+                e.state, e.scope)
+
+    for name in ("pagat", "double-18"):
+        rs = catalog().ruleset(name)
+        made = S._situations(rs, 16, None, S.SEED)
+        first, again = S.situations(rs, 16), S.situations(rs, 16)  # made, then read
+        assert [key(f) for f in first] == [key(f) for f in again] == [key(f) for f in made]
+        assert any(f.table for f in again) and any(f.deal for f in again)
+        picked = S.situations(rs, 16, lambda fid: fid.startswith("play-deal"))
+        assert picked and all(f.id.startswith("play-deal") for f in picked)
