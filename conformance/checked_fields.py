@@ -35,6 +35,7 @@ SETS: Final[dict[str, tuple[tuple[str, frozenset[str]], ...]]] = {
     "TRAIN-3": (("open_doubles", frozenset({PLAY})),),
     # first turns
     "FIRST-1": (("phase", frozenset({PLAY, END_CHAIN})),),
+    "FIRST-11": (("phase", frozenset({PLAY, END_CHAIN})),),
     "FIRST-3": (("marked", frozenset({PASS})),),
     "FIRST-6": (("first_turns", TURN_END),),
     # doubles

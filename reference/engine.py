@@ -50,7 +50,7 @@ END_CHAIN = Action("end-chain")
 # phases of a round
 ENGINE = "engine"  # holder-lays: nobody holds the engine, players draw for it (ENG-4)
 START = "start"  # a turn has begun, nothing laid yet
-CHAIN = "chain"  # a first-turn chain is under way (FIRST-1)
+CHAIN = "chain"  # a first-turn chain is under way (FIRST-1, FIRST-11)
 FOLLOW = "follow"  # a double was laid; another tile is due (DBL-1)
 OVER = "over"  # the round has ended (END-1, END-2, END-3)
 
@@ -200,7 +200,7 @@ def open_trains(state: State, seat: int, all_marked: bool = False,
     """Trains `seat` may play on in an ordinary turn, before any double duty."""
     rules = state.rules
     first = not first_turns_over and state.first_pending >> seat & 1
-    if first and rules.chain_first_turn:
+    if first and rules.chain_first_turn and not rules.chain_anywhere:
         return [seat]  # FIRST-2: a chain goes on your own train only
     trains = state.trains
     if not trains[seat] and rules.own_train_first:
@@ -226,16 +226,29 @@ def open_trains(state: State, seat: int, all_marked: bool = False,
     return out
 
 
+def with_covers(state: State, base: list[int]) -> list[int]:
+    """TRAIN-6: `base` and every train ending in an open double, whoever owns it; not
+    while TRAIN-7 keeps the player on their own empty train (no duty sends them away)."""
+    if not state.trains[state.seat] and state.rules.own_train_first:
+        return base  # TRAIN-7
+    return base + [t for t in state.open_doubles if t not in base]
+
+
 def playable_trains(state: State) -> list[int]:
     """The trains the player to move may play on now."""
     seat = state.seat
     phase = state.phase
     if phase == CHAIN:
-        return [seat]  # FIRST-1, FIRST-2
+        if not state.rules.chain_anywhere:
+            return [seat]  # FIRST-1, FIRST-2
+        return with_covers(state, open_trains(state, seat))  # FIRST-11, TRAIN-6
     if state.open_doubles:
         due = duties(state)
         if due:
             return due  # DBL-6: cover the open double, nothing else
+        if phase == START and state.first_pending >> seat & 1 and state.rules.chain_anywhere:
+            # FIRST-11: a first turn anywhere; FIRST-5: the open doubles bind nobody yet
+            return with_covers(state, open_trains(state, seat))
     if phase != FOLLOW:
         return open_trains(state, seat)  # TRAIN-4: an ordinary turn
     rules = state.rules
@@ -283,8 +296,10 @@ def legal_actions(state: State) -> list[Action]:
         return [DRAW]  # ENG-4: draw for the engine
     found = plays(state)
     if phase == CHAIN:
-        # FIRST-1: end the chain at will; FIRST-4: not on a double you could cover
-        if not found or state.seat not in state.turn_doubles:
+        # FIRST-1, FIRST-11: end the chain at will; FIRST-4: not while a play would cover a
+        # double laid in it
+        turn = state.turn_doubles
+        if not turn or not any(a.train in turn for a in found):
             found.append(END_CHAIN)
         return found
     if found:
@@ -495,7 +510,8 @@ REFUSAL_PRECEDENCE: tuple[str, ...] = (
     "END-1", "ENG-4",  # the round is over; nobody has placed the engine yet
     "TURN-7", "FIRST-4",  # an unknown action (or a tile not held); an end-chain
     "FIRST-7",  # an end-chain where no turn is a chain
-    "TURN-1", "FIRST-1", "FIRST-3", "TURN-4", "TURN-2", "TURN-5",  # a draw or a pass
+    "TURN-1", "FIRST-1", "FIRST-11", "FIRST-3", "TURN-4", "TURN-2",  # a draw or a pass
+    "TURN-5",
     "SET-1", "TRAIN-1", "TRAIN-2",  # the tile and the train named, the open end
     "TURN-3",  # after a draw, the tile must be the one drawn
     "TRAIN-7", "FIRST-9", "FIRST-10", "TRAIN-4",  # the train's access, whatever the moment
@@ -549,8 +565,8 @@ def _refusals(state: State, action: Action,
             if not rules.chain_first_turn:  # FIRST-7: no chains at all, so nothing to end
                 return [IllegalAction("FIRST-7", "every turn is a one-tile turn: there is no "
                                       "first-turn chain to end")]
-            return [IllegalAction("FIRST-1", "end-chain is only possible during a first-turn "
-                                  "chain")]
+            return [IllegalAction(_chain_clause(rules), "end-chain is only possible during a "
+                                  "first-turn chain")]
         return [IllegalAction(
             "FIRST-4", "the chain ends on a double the player can cover; it must be covered")]
     if action.kind in ("draw", "pass"):
@@ -573,10 +589,15 @@ def _refusals(state: State, action: Action,
     due = [] if chain else duties(state)
     if train not in state.open_doubles:  # TRAIN-6: a double is covered wherever it lies
         out += _access_refusals(state, train, where)
+    elif (train != seat and not due and not (chain and not rules.chain_anywhere)
+          and not state.trains[seat] and rules.own_train_first):
+        # TRAIN-7: a double that binds nobody sends no one away (FIRST-2 says it first)
+        out.append(IllegalAction("TRAIN-7", f"seat {seat} must start its own train before "
+                                 f"{where}"))
     if state.drawn >= 0 and tile != state.drawn:
         out.append(IllegalAction("TURN-3", f"after drawing only {T.name(state.drawn)} may be "
                                  "played"))
-    if chain and train != seat:
+    if chain and train != seat and not rules.chain_anywhere:
         out.append(IllegalAction("FIRST-2", f"a first-turn chain goes on the player's own "
                                  f"train, not {where}"))
     elif due and train not in due:
@@ -623,8 +644,8 @@ def _draw_pass_refusals(state: State, action: Action,
         out.append(IllegalAction("TURN-1", f"{action.kind} refused: the player can play "
                                  f"{T.name(found[0].tile)}"))
     if state.phase == CHAIN:
-        out.append(IllegalAction("FIRST-1", f"{action.kind} refused during a first-turn "
-                                 "chain; end the chain instead"))
+        out.append(IllegalAction(_chain_clause(rules), f"{action.kind} refused during a "
+                                 "first-turn chain; end the chain instead"))
     elif (action.kind == "draw" and not found and state.phase == START
           and state.first_pending >> seat & 1 and rules.chain_first_turn):
         out.append(IllegalAction("FIRST-3", "no drawing on a first turn: the player marks "
@@ -654,7 +675,7 @@ def permission(state: State, action: Action) -> str:
             return "FIRST-3"  # no start on the first turn: mark, no draw
         return "DBL-5" if state.phase == FOLLOW else "TURN-4"
     if action.kind == "end-chain":
-        return "FIRST-1"
+        return _chain_clause(rules)
     train = action.train
     if state.drawn >= 0:
         return "TURN-3"  # the drawn tile, playable
@@ -663,7 +684,7 @@ def permission(state: State, action: Action) -> str:
         return "FIRST-5" if state.first_pending and rules.chain_first_turn else "DBL-9"
     if state.phase == CHAIN or (state.phase == START and state.first_pending >> seat & 1
                                 and rules.chain_first_turn):
-        return "FIRST-1"  # a first-turn chain on the own train
+        return _chain_clause(rules)  # a first-turn chain, on the own train or anywhere
     due = duties(state)
     if due:
         if len(due) > 1:
@@ -683,6 +704,11 @@ def permission(state: State, action: Action) -> str:
     if train != seat:
         return "MARK-1"  # another player's train, open while it carries their marker
     return "TRAIN-4"
+
+
+def _chain_clause(rules: Rules) -> str:
+    """The clause that makes a first turn a chain: on the own train, or anywhere."""
+    return "FIRST-11" if rules.chain_anywhere else "FIRST-1"
 
 
 def train_label(state: State, train: int) -> str:

@@ -20,7 +20,8 @@ FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
     "max_pip": ("tile_set",), "set_mask": ("tile_set",), "number_mask": ("tile_set",),
     "rounds": ("tile_set",), "value": ("blank_values",), "hand_table": ("hand_sizes",),
     "holder_lays": ("engine_procedure",), "engine_holder_starts": ("starting_seat",),
-    "chain_first_turn": ("first_turn",), "starter_only_mexican": ("mexican_first_turn",),
+    "chain_first_turn": ("first_turn",), "chain_anywhere": ("first_turn",),
+    "starter_only_mexican": ("mexican_first_turn",),
     "own_train_mexican": ("mexican_first_turn",),
     "own_train_first": ("own_train_first",), "follow": ("follow_up",),
     "oldest_first": ("double_order",), "release_uncoverable": ("uncoverable_double",),
@@ -44,6 +45,7 @@ class Rules:
     holder_lays: bool
     engine_holder_starts: bool
     chain_first_turn: bool
+    chain_anywhere: bool
     starter_only_mexican: bool
     own_train_mexican: bool
     own_train_first: bool
@@ -75,7 +77,9 @@ class Rules:
             hand_table=dict(rs.hand_table),
             holder_lays=rs["engine_procedure"] == "holder-lays",
             engine_holder_starts=rs["starting_seat"] == "engine-holder",
-            chain_first_turn=rs["first_turn"] == "chain",
+            # a first turn of several tiles: on the own train (FIRST-1) or anywhere (FIRST-11)
+            chain_first_turn=rs["first_turn"] in ("chain", "chain-anywhere"),
+            chain_anywhere=rs["first_turn"] == "chain-anywhere",
             starter_only_mexican=rs["mexican_first_turn"] == "starter-only",
             own_train_mexican=rs["mexican_first_turn"] == "own-train-started",
             own_train_first=rs["own_train_first"] == "required",

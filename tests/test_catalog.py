@@ -21,6 +21,7 @@ CAT = catalog()
 VARIANTS = {"pagat", "puremco", "puremco-d9"}
 OVERLAYS = {
     "any-double-first", "blanks-25", "cardinal-hands", "celko-double-6", "celko-double-9",
+    "chain-anywhere-start",
     "celko-double-15", "double-15", "double-blank-25", "double-blank-50",
     "draw-until-playable", "engine-aside", "fundex-hands", "goodsam-hands", "hathaway-hands",
     "marker-anyone",

@@ -961,3 +961,40 @@ def test_one_precedence_under_a_duty(spec: str) -> None:
     assert refusing(st, "play 5-2 on 0") == ["DBL-6"]
     assert refusing(st, "play 7-1 on 1") == ["TRAIN-4", "DBL-6"]
     assert refusing(st, "draw") == ["TURN-1"]
+
+
+# --- a first turn laid anywhere (FIRST-11) with the rules it composes with ---------------
+
+
+def test_chain_anywhere_with_own_train_first_starts_the_own_train_then_goes_anywhere() -> None:
+    """TRAIN-7 holds the first tile to the own train; after it the chain may open the
+    Mexican Train (FIRST-11), and it ends at will (FIRST-1's end, FIRST-11)."""
+    r = rules("puremco+chain-anywhere-start+own-train-first")
+    st = table(r, [["12-5", "12-7", "9-8"], ["3-1"], ["6-2"]], first_turns=[0, 1, 2])
+    assert legal(st) == {"play 12-5 on 0", "play 12-7 on 0"}
+    assert refusing(st, "play 12-7 on mexican") == ["TRAIN-7"]
+    st = run(st, "play 12-5 on 0")
+    assert st.phase == "chain"
+    assert legal(st) == {"play 12-7 on mexican", "end-chain"}
+
+
+def test_chain_anywhere_with_starter_only_keeps_the_others_off_the_mexican_train() -> None:
+    """FIRST-9 during a first turn laid anywhere: seat 1 is not the starter, so its chain
+    may not open the Mexican Train; seat 0's own train is open to it only by a marker."""
+    r = rules("puremco+chain-anywhere-start+starter-opens-mexican")
+    st = table(r, [["9-7"], ["12-5", "12-7"], ["8-2"]], seat=1, starter=0, marked=[0],
+               first_turns=[1, 2])
+    assert legal(st) == {"play 12-5 on 1", "play 12-7 on 1", "play 12-5 on 0",
+                         "play 12-7 on 0"}
+    assert refusing(st, "play 12-5 on mexican") == ["FIRST-9"]
+
+
+def test_chain_anywhere_refusals_and_permissions_name_first_11() -> None:
+    r = rules("pagat+chain-anywhere-start")
+    st = run(table(r, [["12-5", "9-8"], ["3-1"], ["6-2"]], first_turns=[0, 1, 2]),
+             "play 12-5 on 0")
+    assert refusing(st, "pass") == ["FIRST-11"]
+    from mtrain.reference.engine import permission
+
+    assert permission(st, act(st, "end-chain")) == "FIRST-11"
+    assert refusing(table(r, [["12-5"], ["3-1"]]), "end-chain") == ["FIRST-11"]

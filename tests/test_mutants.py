@@ -844,6 +844,21 @@ WITNESS_YAML = """
   expect:
     - variants: [pagat+own-train-opens-mexican]
       legal: [play 12-5 on 1, play 4-3 on 0]
+
+- id: witness-056
+  description: "A first turn laid anywhere: a double on the Mexican Train waits for its cover"
+  clauses: [FIRST-4, FIRST-11]
+  source: [engine, decision]
+  note: >-
+    Seat 0's first turn: [12-7] opens the Mexican Train, [7-7] goes on it; [7-2] covers it
+    and [12-5] starts the own train. The chain may not end while [7-2] could cover.
+  table:
+    first_turns: all
+    hands: {0: [12-7, 7-7, 7-2, 12-5], 1: [3-1], 2: [6-2]}
+  steps: [play 12-7 on mexican, play 7-7 on mexican]
+  expect:
+    - variants: [pagat+chain-anywhere-start]
+      legal: [play 7-2 on mexican, play 12-5 on 0]
 """
 
 WITNESSES: list[Fixture] = load_file("tests/test_mutants.py", WITNESS_YAML)
@@ -929,6 +944,8 @@ KILLED_BY: dict[str, str] = {
     "lowest-seat-ignored": "witness-042",
     "own-train-mexican-ignored": "witness-055",
     "own-train-mexican-closes-all": "witness-055",
+    "chain-anywhere-own-train-only": "witness-056",
+    "chain-anywhere-ends-beside-double": "witness-056",
     "tie-to-highest-seat": "witness-042",
     "start-rotates-off-by-one": "witness-003",
     "first-turn-pass-unmarked": "witness-049",

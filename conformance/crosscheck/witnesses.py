@@ -192,11 +192,14 @@ FIRES: Final[dict[str, Fire]] = {f.clause: f for f in [
          lambda s, a, t: a.kind == "pass" and s.rules.chain_first_turn
          and s.phase == E.START and _first_turn(s)),
     Fire("FIRST-4", "a chain stops on a double the player could cover: it must be covered",
-         _state(lambda s: s.phase == E.CHAIN and s.seat in s.turn_doubles
-                and bool(E.plays(s)))),
+         _state(lambda s: s.phase == E.CHAIN and bool(s.turn_doubles)
+                and any(a.train in s.turn_doubles for a in E.plays(s)))),
     Fire("FIRST-5", "a double left by a chain waits while first turns remain",
          _state(lambda s: s.rules.chain_first_turn and s.phase == E.START
                 and bool(s.first_pending) and bool(s.open_doubles))),
+    Fire("FIRST-11", "a first turn laid anywhere puts a tile on a train not the player's own",
+         lambda s, a, t: _is_play(a) and s.rules.chain_anywhere and _first_turn(s)
+         and a.train != s.seat),
     Fire("FIRST-6", "the last first turn of the round ends",
          lambda s, a, t: bool(s.first_pending) and not t.first_pending),
     Fire("FIRST-7", "a first turn is one tile, then the turn passes on",

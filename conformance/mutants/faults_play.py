@@ -121,6 +121,16 @@ def end_chain_always(state: State) -> list[Action]:
     return out
 
 
+def end_chain_beside_a_double(state: State) -> list[Action]:
+    """Under chain-anywhere, FIRST-4 read on the own train only: the chain may end beside a
+    coverable double it laid on another train."""
+    out = ref.legal_actions(state)
+    if (state.phase == CHAIN and state.rules.chain_anywhere and END_CHAIN not in out
+            and state.seat not in state.turn_doubles):
+        out.append(END_CHAIN)
+    return out
+
+
 def first_turn_draws(state: State) -> list[Action]:
     out = ref.legal_actions(state)
     if out == [PASS] and ref.chain_start(state) and state.drawn < 0 and state.boneyard:

@@ -97,7 +97,8 @@ def refuse_play(v: View, o: Opts, held: Bool, s: Slot, i: int, t: Train) -> Chai
              v.own_field("empty")), "FIRST-10"),
         (And(Not(t.dbl), Not(v.own(t)), Not(t.is_mex), Not(t.marked)), "TRAIN-4"),
         # then what this moment of the turn narrows the trains to
-        (Or(v.phase == CHAIN, chain_turn), "FIRST-2"),  # a chain: own train only
+        # a chain: own train only (FIRST-11's chain goes anywhere)
+        (And(L.own_chain(o), Or(v.phase == CHAIN, chain_turn)), "FIRST-2"),
         # DBL-6: cover the double first; DBL-7: when the train itself ends in a younger one
         (And(duty, t.dbl), "DBL-7"),
         (duty, "DBL-6"),
@@ -110,11 +111,14 @@ def refuse_play(v: View, o: Opts, held: Bool, s: Slot, i: int, t: Train) -> Chai
 
 def refuse_other(v: View, o: Opts, kind: str, any_play: Bool) -> Chain:
     """Why a draw, a pass or an end-chain is refused."""
-    if kind == "end-chain":  # FIRST-7: no turn is a chain; FIRST-1: not in one now
+    anywhere = o.is_("first_turn", "chain-anywhere")
+    if kind == "end-chain":  # FIRST-7: no turn is a chain; FIRST-1, FIRST-11: not in one now
         return [(And(v.phase != CHAIN, o.is_("first_turn", "single")), "FIRST-7"),
+                (And(v.phase != CHAIN, anywhere), "FIRST-11"),
                 (v.phase != CHAIN, "FIRST-1"), (True, "FIRST-4")]
     start_chain = And(L.chain_turn(v, o), v.phase == START)
-    out: Chain = [(any_play, "TURN-1"), (v.phase == CHAIN, "FIRST-1")]
+    out: Chain = [(any_play, "TURN-1"), (And(v.phase == CHAIN, anywhere), "FIRST-11"),
+                  (v.phase == CHAIN, "FIRST-1")]
     if kind == "draw":
         return [*out, (start_chain, "FIRST-3"), (v.bone_empty, "TURN-4"), (True, "TURN-2")]
     return [*out, (o.is_("draw_rule", "draw-until-playable"), "TURN-5"), (True, "TURN-2")]
@@ -126,9 +130,11 @@ def permit_play(v: View, o: Opts, t: Train) -> Chain:
     return [
         (v.drawn != L.NO_SLOT, "TURN-3"),  # the drawn tile, playable
         # an earlier double that obliges nobody now: FIRST-5 (first turns), DBL-9 (released)
-        (And(_waiting(v), Not(duty), v.phase != FOLLOW, o.is_("first_turn", "chain"),
-             v.firsts_left), "FIRST-5"),
+        (And(_waiting(v), Not(duty), v.phase != FOLLOW,
+             o.is_("first_turn", "chain", "chain-anywhere"), v.firsts_left), "FIRST-5"),
         (And(_waiting(v), Not(duty), v.phase != FOLLOW), "DBL-9"),
+        (And(o.is_("first_turn", "chain-anywhere"),
+             Or(v.phase == CHAIN, And(v.phase == START, L.chain_turn(v, o)))), "FIRST-11"),
         (Or(v.phase == CHAIN, And(v.phase == START, L.chain_turn(v, o))), "FIRST-1"),
         (And(duty, o.is_("double_order", "any-open"), _binding_count(v, o) > 1), "DBL-8"),
         (And(duty, o.is_("double_order", "oldest-first"),
@@ -151,7 +157,7 @@ def permit_play(v: View, o: Opts, t: Train) -> Chain:
 def permit_other(v: View, o: Opts, kind: str) -> Chain:
     """The clause that makes a legal draw, pass or end-chain legal."""
     if kind == "end-chain":
-        return [(True, "FIRST-1")]
+        return [(o.is_("first_turn", "chain-anywhere"), "FIRST-11"), (True, "FIRST-1")]
     if kind == "draw":
         return [(v.phase == FOLLOW, "DBL-5"),
                 (And(v.drawn != L.NO_SLOT, o.is_("draw_rule", "draw-until-playable")),

@@ -35,6 +35,9 @@ Clause by clause (the text is the clause's, the formula is below):
   DBL-6 asks for (TRAIN-6: "the same holds under every rule set"; see regression-001);
 * FIRST-1..3 a chain first turn: own train only, any length, end-chain at will except
   while FIRST-4 asks to cover a chain double; no draw, a pass when it cannot start;
+* FIRST-11 a chain first turn anywhere: each tile on any train the mover may use (as in
+  an ordinary turn, TRAIN-6 included), end-chain at will except while a play would cover
+  a double laid in the chain (FIRST-4);
 * FIRST-5 during a chain start the open doubles oblige nobody until every first turn is
   over;
 * FIRST-9 during the first turns only the starter may open an empty Mexican Train;
@@ -294,8 +297,13 @@ def released(t: Train, o: Opts) -> Bool:
 
 @_memo
 def chain_turn(v: View, o: Opts) -> Bool:
-    """FIRST-1: this turn is a first-turn chain."""
-    return And(o.is_("first_turn", "chain"), v.first_pending)
+    """FIRST-1, FIRST-11: this turn is a first-turn chain (on the own train, or anywhere)."""
+    return And(o.is_("first_turn", "chain", "chain-anywhere"), v.first_pending)
+
+
+def own_chain(o: Opts) -> Bool:
+    """FIRST-2: a first-turn chain goes on the own train only (not under FIRST-11)."""
+    return o.is_("first_turn", "chain")
 
 
 @_memo
@@ -305,7 +313,7 @@ def binding(v: View, t: Train, o: Opts) -> Bool:
     Not one released by DBL-9, and none while chain first turns are still being taken
     (FIRST-5)."""
     return And(t.exists, t.dbl, Not(t.turn), Not(released(t, o)),
-               Not(And(o.is_("first_turn", "chain"), v.firsts_left)))
+               Not(And(o.is_("first_turn", "chain", "chain-anywhere"), v.firsts_left)))
 
 
 @_memo
@@ -329,7 +337,7 @@ def allowed(v: View, t: Train, o: Opts) -> Bool:
     FIRST-9, FIRST-10."""
     return And(
         t.exists,
-        Implies(chain_turn(v, o), v.own(t)),
+        Implies(And(own_chain(o), v.first_pending), v.own(t)),
         Implies(And(o.is_("own_train_first", "required"), v.own_field("empty")), v.own(t)),
         Not(And(t.is_mex, t.empty, o.is_("mexican_first_turn", "starter-only"),
                 v.first_pending, v.seat != v.starter)),
@@ -364,7 +372,9 @@ def candidate(v: View, t: Train, o: Opts) -> Bool:
         And(o.is_("follow_up", "cover-own"), ok, _turn_double(v, t, first=False)),  # DBL-4
     )
     duty_now = duty(v, o)
-    return If(v.phase == CHAIN, And(ok, v.own(t)),  # FIRST-1, FIRST-2, FIRST-4
+    # FIRST-1, FIRST-2, FIRST-4: a chain on the own train; FIRST-11: anywhere, as `normal`
+    chain = If(own_chain(o), And(ok, v.own(t)), normal)
+    return If(v.phase == CHAIN, chain,
               # DBL-6, DBL-7, DBL-8; TRAIN-6: a cover goes wherever the double lies, "under
               # every rule set", so TRAIN-7 does not hold it back (regression-001)
               If(duty_now, And(t.exists, to_cover(v, t, o)),
@@ -403,7 +413,12 @@ def legal(v: View, o: Opts, ignore_drawn: bool = False) -> Legal:
     own_dbl = And(v.own_field("dbl"), v.own_field("turn"))
     own_end = v.own_field("end")
     can_cover = Or(*(And(s.present, Or(s.a == own_end, s.b == own_end)) for s in v.hand))
-    end_chain = chain_end(v, And(own_dbl, can_cover))
+    # FIRST-4: the chain goes on while a play would cover a double laid in it (on the own
+    # train under FIRST-2; FIRST-11: on whichever train it lies)
+    cover_any = Or(*(And(t.dbl, t.turn, Or(*(row[j] for row in plays)))
+                     for j, t in enumerate(v.trains)))
+    must_cover = If(own_chain(o), And(own_dbl, can_cover), cover_any)
+    end_chain = chain_end(v, must_cover)
     return Legal(plays, draw, pass_, end_chain, any_play)
 
 
@@ -660,23 +675,28 @@ class Symbolic:
         """What a table reachable under the rule set `o` needs, beyond `structure`."""
         v, ctx = self.view, self.ctx
         c: list[Any] = []
-        chain = o.is_("first_turn", "chain")
+        chain = o.is_("first_turn", "chain")  # FIRST-2: on the own train
+        chains = o.is_("first_turn", "chain", "chain-anywhere")
         # SEAT-3: a rotating start begins round r at seat (r - 1) mod players
         top = o.top()
         c.append(Implies(o.is_("starting_seat", "rotate"),
                          v.starter == (top - self.engine) % v.players))
         own_empty = v.own_field("empty")
         own_marked = v.own_field("marked")
-        c.append(Implies(v.phase == CHAIN, chain))
-        # a chain (and a follow-up) has laid a tile on the own train or elsewhere
-        c.append(Implies(v.phase == CHAIN, Not(own_empty)))
+        c.append(Implies(v.phase == CHAIN, chains))
+        # a chain on the own train has laid a tile there (FIRST-11: on some train)
+        c.append(Implies(And(v.phase == CHAIN, chain), Not(own_empty)))
+        anywhere = o.is_("first_turn", "chain-anywhere")
+        if anywhere is not False:  # (kept out of the other rule sets' questions)
+            c.append(Implies(And(anywhere, v.phase == CHAIN),
+                             Or(*(Not(t.empty) for t in v.trains))))
         # the mover's first turn: nothing of its own laid yet, no marker (it never passed)
         c.append(Implies(And(v.first_pending, v.phase == START),
                             And(own_empty, Not(own_marked))))
         c.append(Implies(v.first_pending, Not(own_marked)))
         for t in v.trains:
-            # in a chain, this turn's double is on the own train, and only there
-            c.append(Implies(And(v.phase == CHAIN, t.turn), v.own(t)))
+            # in a chain on the own train, this turn's double is there, and only there
+            c.append(Implies(And(v.phase == CHAIN, chain, t.turn), v.own(t)))
             if not t.is_mex:
                 # seats still to take their first turn have laid nothing, passed never
                 c.append(Implies(self.pending(t.index),
@@ -702,8 +722,10 @@ class Symbolic:
                              *(Not(u.empty) for u in seat_trains if u is not t))
             c.append(Implies(done, If(as_term(chain, ctx), played, anywhere)))
         # FIRST-10: whoever opened the Mexican Train had started their own train
-        c.append(Implies(And(o.is_("mexican_first_turn", "own-train-started"), Not(mex.empty)),
-                         Or(*(Not(t.empty) for t in seat_trains))))
+        opener = o.is_("mexican_first_turn", "own-train-started")
+        if opener is not False:  # (kept out of the other rule sets' questions)
+            c.append(Implies(And(opener, Not(mex.empty)),
+                             Or(*(Not(t.empty) for t in seat_trains))))
         # the starter's first turn has not begun: nothing is on the table yet
         c.append(Implies(And(v.first_pending, v.seat == v.starter, v.phase == START),
                             mex.empty))
@@ -720,8 +742,11 @@ class Symbolic:
         for i, row in enumerate(unlimited.plays):
             c.append(Implies(And(v.drawn != NO_SLOT, v.drawn != i),
                                 Not(Or(*row)) if row else z3.BoolVal(True, ctx)))
-        # chain first turns: a first turn never draws
-        c.append(Implies(And(chain, v.first_pending), v.drawn == NO_SLOT))
+        # chain first turns: a first turn never draws (FIRST-3)
+        c.append(Implies(And(chains, v.first_pending), v.drawn == NO_SLOT))
+        # FIRST-11: a first turn keeps phase chain, so no follow-up is due in it
+        if anywhere is not False:
+            c.append(Implies(And(anywhere, v.first_pending), v.phase != FOLLOW))
         return c
 
     # -- reading a model -------------------------------------------------------------------

@@ -45,13 +45,14 @@ CONDITIONS: Final[dict[str, str]] = {
                         "where its first tile or a marker removal can explain it (FIRST-1, "
                         "FIRST-3, FIRST-7, TURN-4)",
     "REACH-CHAIN": "phase chain only under chain first turns, on the mover's first turn, "
-                   "with its own train started, no drawn tile, and as double of this turn "
-                   "only the own train's last tile (FIRST-1, FIRST-3, FIRST-4)",
-    "REACH-CHAIN-FIRSTS": "under chain first turns, while first turns remain, the Mexican "
-                          "Train is empty, a seat whose turn is over either laid a chain "
-                          "(no marker) or passed (marker, empty train), and the boneyard is "
-                          "empty only if the deal or the engine search emptied it (FIRST-2, "
-                          "FIRST-3, ENG-4)",
+                   "with no drawn tile; a chain on the own train has started it and has as "
+                   "double of this turn only the own train's last tile (FIRST-1, FIRST-3, "
+                   "FIRST-4, FIRST-11)",
+    "REACH-CHAIN-FIRSTS": "under chain first turns, while first turns remain, the boneyard "
+                          "is empty only if the deal or the engine search emptied it; "
+                          "chains on the own train also leave the Mexican Train empty, and a "
+                          "seat whose turn is over either laid a chain (no marker) or passed "
+                          "(marker, empty train) (FIRST-2, FIRST-3, FIRST-11, ENG-4)",
     "REACH-OWN-FIRST": "under own-train-first a seat with an empty train has laid nothing: "
                        "once its first turn is over it passed, and it lays no double this "
                        "turn (TRAIN-7)",
@@ -104,7 +105,8 @@ class _Table:
         self.drawn = state.get("drawn")
         self.passes = int(state.get("passes", 0))
         self.bone_empty = not state["boneyard"]
-        self.chain = rs["first_turn"] == "chain"
+        self.chain = rs["first_turn"] == "chain"  # on the own train (FIRST-2)
+        self.chains = self.chain or rs["first_turn"] == "chain-anywhere"  # FIRST-11 too
         self.out: list[str] = []
 
     def _index(self, key: Any) -> int:
@@ -221,16 +223,16 @@ class _Table:
             if self.empty(q) and not self.marked[q] and not (lenient and elsewhere):
                 self.fail("REACH-FIRST-DONE", f"seat {q} has had its first turn but neither "
                           "laid a tile nor passed")
-        if self.chain and self.pending:
+        if self.chains and self.pending:
             self.chain_first_turns()
 
     def chain_first_turns(self) -> None:
         n = self.n
-        if not self.empty(n):
+        if self.chain and not self.empty(n):
             self.fail("REACH-CHAIN-FIRSTS", "the Mexican Train holds tiles during chain first "
                       "turns")
         for q in range(n):
-            if q not in self.pending and self.empty(q) != self.marked[q]:
+            if self.chain and q not in self.pending and self.empty(q) != self.marked[q]:
                 what = "passed but its train holds tiles" if self.marked[q] else \
                     "neither laid a chain nor passed"
                 self.fail("REACH-CHAIN-FIRSTS", f"seat {q} {what}")
@@ -247,17 +249,17 @@ class _Table:
             return
         seat = self.seat
         why = []
-        if not self.chain:
+        if not self.chains:
             why.append("the rule set has no first-turn chain")
         if seat not in self.pending:
             why.append(f"seat {seat}'s first turn is over")
-        if self.empty(seat):
+        if self.chain and self.empty(seat):
             why.append("the chain has laid nothing on the own train")
         if self.drawn is not None:
             why.append("a chain never draws")
         tiles = self.trains[seat]["tiles"]
         ends_double = bool(tiles) and _is_double(tiles[-1])
-        if self.turn != ([seat] if ends_double else []):
+        if self.chain and self.turn != ([seat] if ends_double else []):
             why.append(f"doubles of this turn {self.turn}; a chain has laid only its own "
                        f"train{', ending in a double' if ends_double else ''}")
         for w in why:
@@ -282,7 +284,7 @@ class _Table:
         why = []
         if self.phase not in ("start", "follow"):
             why.append(f"a drawn tile in phase {self.phase}")
-        elif self.chain and self.seat in self.pending:
+        elif self.chains and self.seat in self.pending:
             why.append("nobody draws on a chain first turn")
         elif self.passes:
             why.append("passes are counted only on an empty boneyard, yet a tile was drawn")
