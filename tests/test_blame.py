@@ -83,6 +83,8 @@ def test_a_step_that_goes_astray_is_diagnosed(tmp_path: Path,
     ("starter-only-mexican-forever", "first-029", "puremco+starter-opens-mexican"),
     ("covered-double-stays-open", "doubles-035", "pagat"),  # a covered double listed open
     ("duty-not-passed-on", "doubles-042", "pagat"),  # an uncovered double dropped
+    # released too early: the play its duty refuses is allowed; the release rule broke
+    ("release-off-by-one", "doubles-066", "puremco-d9"),
 ])
 def test_a_mutant_is_charged_with_a_clause_it_breaks(name: str, fixture: str,
                                                      variant: str) -> None:
