@@ -30,7 +30,7 @@ from mtrain.conformance.identify.measure import Deals, measure, ruleset_of
 from mtrain.conformance.identify.solve import FIXTURE, NO_OTHER, Model, Solution, Solver, constraint
 from mtrain.conformance.identify.watch import Watched
 from mtrain.conformance.partition import Partition
-from mtrain.conformance.process import HarnessError
+from mtrain.conformance.process import FAILURES, HarnessError
 from mtrain.conformance.runner import check, play, setup_problems
 from mtrain.spec.catalog import Catalog, RulesetError, catalog
 from mtrain.spec.errors import InputError
@@ -79,6 +79,7 @@ class Identification:
     unseen: str = ""  # what the engine did not answer (Watched.summary)
     requests: int = 0
     corpus: int = 0  # fixtures in the corpus
+    sent_rules: Ruleset | None = None  # what the fixtures were asked under
 
     def finding(self, option: str) -> OptionFinding:
         return next(f for f in self.findings if f.option == option)
@@ -125,7 +126,10 @@ class Identification:
 
 def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
             progress: Callable[[], None] | None = None) -> list[Observation]:
-    """Play every fixture once, then check each of its entries."""
+    """Play every fixture once, then check each of its entries. An entry is not seen
+    where the engine answered `unsupported` or failed (a crash, a timeout, an answer that
+    is not one); an error answer is its outcome `error`, as the partition has it for
+    a table the rules cannot play (a deal from a pool of another engine procedure)."""
     rj = ruleset_json(sent)
     out = []
     for fx in fixtures:
@@ -137,14 +141,16 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
             played = play(fx, sent, impl, rj)
         except (HarnessError, Unsupported, ValueError, KeyError, TypeError) as e:
             obs.notes.append(f"not run: {e}")
+            if _erred(e):
+                obs.outcomes = tuple("error" for _ in fx.expect)
             continue
         if not isinstance(played, tuple) and played.refusal is not None:  # refused setup
             obs.outcomes = tuple("fail" if setup_problems(exp, played.refusal) else "pass"
                                  for exp in fx.expect)
             continue
         if not isinstance(played, tuple):  # a refused step: every entry fails
-            obs.outcomes = tuple("fail" if played.status == "fail" else None
-                                 for _ in fx.expect)
+            obs.outcomes = tuple(played.status if played.status in ("fail", "error")
+                                 else None for _ in fx.expect)
             continue
         state, rj_sent = played
         outcomes: list[str | None] = []
@@ -158,6 +164,13 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
                 outcomes.append(None)
         obs.outcomes = tuple(outcomes)
     return out
+
+
+def _erred(e: Exception) -> bool:
+    """An error answer (not `unsupported`, not a crash, a timeout or a broken stream)."""
+    if isinstance(e, (Unsupported, *FAILURES)):
+        return False
+    return not isinstance(e, HarnessError) or e.status == "error"
 
 
 # --- what was measured, as a region of the option space ------------------------------
@@ -274,7 +287,7 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
                           time.perf_counter() - started,
                           dict(deals.table) if deals.table else None, declared,
                           sent.name, base_name, problems, watched.summary(),
-                          watched.requests, len(fixtures))
+                          watched.requests, len(fixtures), sent)
 
 
 def _sent(space: Space, allowed: Region, base: Mapping[str, str], deals: Deals,

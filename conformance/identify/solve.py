@@ -24,7 +24,7 @@ from mtrain.spec.scope import Space
 
 FIXTURE = 10
 """The weight of one fixture."""
-PRIOR_OTHER = 3 * FIXTURE
+PRIOR_OTHER = 4 * FIXTURE
 """What declaring an option `other` costs: more than one or two contradicting fixtures
 (a bug) must be explained before a rule is called unknown."""
 BASE = 1
@@ -83,13 +83,15 @@ class Model:
     def eq(self, option: str, value: str) -> Any:
         return self._eq[option, value]
 
-    def inside(self, region: Mapping[str, frozenset[str]]) -> Any:
-        """The region as a z3 formula (built once per region)."""
+    def inside(self, region: Mapping[str, frozenset[str]], other: Sequence[str] = ()) -> Any:
+        """The region as a z3 formula, each option of `other` also allowed `other` (built
+        once per region)."""
         key = tuple(sorted(region.items()))
-        found = self._inside.get(key)
+        found = self._inside.get((key, tuple(other)))
         if found is None:
-            found = self._inside[key] = z3.And([z3.Or([self.eq(o, v) for v in sorted(vs)])
-                                               for o, vs in key])
+            found = self._inside[key, tuple(other)] = z3.And([
+                z3.Or([self.eq(o, v) for v in sorted(vs)]
+                      + ([self.eq(o, OTHER)] if o in other else [])) for o, vs in key])
         return found
 
     def value(self, m: Any, option: str) -> str:
@@ -99,15 +101,30 @@ class Model:
 
 def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | None],
                escapable: Sequence[str]) -> Any | None:
-    """The rule sets that pass and fail exactly the entries the engine did, or an option
-    the fixture's outcome depends on played `other`; None when nothing was seen."""
+    """The rule sets that pass and fail exactly the entries the engine did (an option
+    `other` taking, in this fixture, whichever known value explains it: an engine that
+    plays a rule its own way still plays each table somehow); where no rule set does,
+    an option the outcome depends on played `other`. None when nothing was seen."""
     seen = [(i, o) for i, o in enumerate(outcomes) if o is not None]
     if not seen:
         return None
     cells = [p for p in pieces if all(p.outcomes[i] == o for i, o in seen)]
-    depends = {o for p in pieces for o in p.region}
-    escape = [model.eq(o, OTHER) for o in sorted(depends) if o in escapable]
-    return z3.Or([model.inside(p.region) for p in cells] + escape)
+    if cells:
+        return z3.Or([model.inside(p.region, escapable) for p in cells])
+    return z3.Or([model.eq(o, OTHER) for o in depends(pieces) if o in escapable])
+
+
+def depends(pieces: Sequence[Piece]) -> list[str]:
+    """The options on whose value the fixture's outcomes depend: those where the outcomes
+    some value allows differ from those of another value."""
+    out = []
+    for o in sorted({o for p in pieces for o in p.region}):
+        values = sorted({v for p in pieces if o in p.region for v in p.region[o]})
+        seen = [{p.outcomes for p in pieces if o not in p.region or v in p.region[o]}
+                for v in values]
+        if any(s != seen[0] for s in seen):
+            out.append(o)
+    return out
 
 
 @dataclass
