@@ -52,6 +52,7 @@ class Deals:
     evidence: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)  # likely bugs the deals show
     unsupported_rows: list[int] = field(default_factory=list)
+    conflicting: set[str] = field(default_factory=set)  # options a likely bug is in
 
 
 def ruleset_of(cat: Catalog, values: Mapping[str, str],
@@ -117,11 +118,15 @@ def possible_deal(state: Any, max_pip: int, players: int) -> str | None:
     return None
 
 
-def hand_size(state: JSON) -> int:
-    """The size most hands have (the holder who laid the engine has one less: ENG-3)."""
-    sizes = Counter(len(h) for h in state["hands"])
-    top = max(sizes.values())
-    return max(s for s, k in sizes.items() if k == top)
+def hand_size(state: JSON) -> int | None:
+    """The size every hand was dealt (the holder who laid the engine has one less: ENG-3),
+    or None when the hands are not dealt alike (DEAL-1)."""
+    sizes = sorted(len(h) for h in state["hands"])
+    top = sizes[-1]
+    short = [s for s in sizes if s != top]
+    if short and (short != [top - 1] or not state.get("engine_placed")):
+        return None
+    return top
 
 
 class Dealer:
@@ -131,6 +136,8 @@ class Dealer:
     def __init__(self, impl: Any) -> None:
         self.impl = impl
         self.asked: dict[Any, Any] = {}
+        self.refused = False  # the last deal asked was a refused setup
+        self.unsupported = False  # the last deal asked was answered `unsupported`
 
     def deal(self, rs: Ruleset, players: int, round_no: int, order: list[str],
              probing: bool = False) -> Any:
@@ -140,13 +147,35 @@ class Dealer:
             if was is not None:
                 self.impl.probing = probing
             try:
-                self.asked[key] = self.impl.deal(ruleset_json(rs), players, round_no, order)
+                self.asked[key] = (self.impl.deal(ruleset_json(rs), players, round_no, order),
+                                   "")
+            except RefusedSetup:
+                self.asked[key] = (None, "refused")
+            except Unsupported:
+                self.asked[key] = (None, "unsupported")
             except NOT_DEALT:
-                self.asked[key] = None
+                self.asked[key] = (None, "error")
             finally:
                 if was is not None:
                     self.impl.probing = was
-        return self.asked[key]
+        state, why = self.asked[key]
+        self.refused, self.unsupported = why == "refused", why == "unsupported"
+        return state
+
+    def deal_own(self, rs: Ruleset, players: int, order: list[str], sizes: Sequence[int],
+                 table: Mapping[int, int], probing: bool = False) -> Any:
+        """A round-1 deal under `rs`; if answered `unsupported`, asked again under tables
+        of its own that give `players` each of `sizes` in turn (an engine may deal only
+        under its own table), the rest of the table as `table`."""
+        state = self.deal(rs, players, 1, order, probing)
+        if state is not None or not self.unsupported:
+            return state
+        for size in sizes:
+            own = tuple(sorted({**table, players: size}.items()))
+            state = self.deal(Ruleset(rs.name, rs.choices, own), players, 1, order, True)
+            if state is not None or self.refused:
+                return state
+        return None
 
 
 def pool(max_pip: int, engine: int | None) -> list[str]:
@@ -175,7 +204,8 @@ def find_set(dealer: Dealer, space: Space, base: Mapping[str, str]) -> tuple[
         n = highest(tile_set)
         order = pool(n, n if procedure == "set-aside" else None)
         for players in (4, 3, 2):
-            state = dealer.deal(rs, players, 1, order, probing=True)
+            state = dealer.deal_own(rs, players, order, sizes(space, players, len(order)),
+                                    {}, probing=True)
             if state is not None and possible_deal(state, n, players) is None:
                 tops.add(max(int(x) for t in _tiles(state) or [] for x in t.split("-")))
                 first = first or rs
@@ -189,35 +219,45 @@ def find_set(dealer: Dealer, space: Space, base: Mapping[str, str]) -> tuple[
 def measure_table(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals,
                   declared: Ruleset | None) -> None:
     """The hand size at each player count the engine deals (2 to MAX_PLAYERS). A count
-    it answers `unsupported` for, or fails on, is asked again under tables that list it
-    with the sizes the known tables give (an engine may deal only under a table of its
-    own): a size it then deals is measured, else the count is not dealt."""
+    it answers `unsupported` for is asked again under tables that list it (Dealer.
+    deal_own): a size it then deals is measured, else the count is not dealt. A refused
+    setup (DEAL-7) is taken at its word. A deal that is not one of the set (a tile twice,
+    hands dealt unlike) is a likely bug, and its count is left out."""
     n = highest(rs["tile_set"])
     order = pool(n, n if rs["engine_procedure"] == "set-aside" else None)
-    known: dict[int, set[int]] = {}
+    bad: list[str] = []
+    for players in range(2, MAX_PLAYERS + 1):
+        state = dealer.deal_own(rs, players, order, sizes(space, players, len(order), declared),
+                                deals.table)
+        if state is None and dealer.unsupported:
+            deals.unsupported_rows.append(players)
+        if state is None:
+            continue
+        wrong = possible_deal(state, n, players)
+        size = hand_size(state) if wrong is None else None
+        if wrong is None and size is None:
+            wrong = "hands of " + ", ".join(str(len(x)) for x in state["hands"]) + " tiles"
+        if wrong is not None or size is None:
+            bad.append(f"{players} players: {wrong}")
+            continue
+        deals.table[players] = size
+    if bad:
+        deals.problems.append(f"likely bug: {len(bad)} deals are not deals of the "
+                              f"{rs['tile_set']} set ({'; '.join(bad[:3])}"
+                              f"{' ...' if len(bad) > 3 else ''}) [DEAL-1, DEAL-8]; those "
+                              "counts are left out of the table")
+
+
+def sizes(space: Space, players: int, tiles: int, declared: Ruleset | None = None
+          ) -> list[int]:
+    """The hand sizes to try for `players` from a pool of `tiles`: those the known tables
+    (named, the example files', the declared one) give first, then every other."""
     tables = [v.table for v in space.cat.options["hand_sizes"].values.values()]
     tables += [ex.hand_table for ex in space.cat.examples.values()]
     if declared is not None:
         tables.append(declared.hand_table)
-    for table in tables:
-        for players, size in table:
-            known.setdefault(players, set()).add(size)
-    for players in range(2, MAX_PLAYERS + 1):
-        state = dealer.deal(rs, players, 1, order)
-        if state is None:
-            for size in sorted(known.get(players, ())):
-                own = tuple(sorted({**deals.table, players: size}.items()))
-                state = dealer.deal(Ruleset(rs.name, rs.choices, own), players, 1, order)
-                if state is not None:
-                    break
-        if state is None:
-            continue
-        wrong = possible_deal(state, n, players)
-        if wrong is not None:
-            deals.problems.append(f"the deal for {players} players is not one of the "
-                                  f"{rs['tile_set']} set ({wrong}) [DEAL-1]")
-            continue
-        deals.table[players] = hand_size(state)
+    likely = sorted({h for table in tables for n, h in table if n == players})
+    return [*likely, *(h for h in range(1, tiles // players + 1) if h not in likely)]
 
 
 def _designs(n: int, players: int, size: int) -> list[tuple[int, list[str]]]:
@@ -293,13 +333,15 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
         deals.evidence["starting_seat"] = f"{what}: the first player as under {deals.seat}"
     if deals.procedure is not None and deals.seat is not None:
         values = {**dict(rs.choices), "engine_procedure": deals.procedure,
-                  "starting_seat": deals.seat}
-        broken = cat.conflicts(space.catalog_form(values)[0], table)
+                  "starting_seat": deals.seat, "hand_sizes": CUSTOM}
+        broken = cat.conflicts(values, table)
         for _, message in broken:
             deals.problems.append(f"likely bug: the deals show engine_procedure="
                                   f"{deals.procedure} with starting_seat={deals.seat}, "
-                                  f"which the rules do not allow: {message}")
+                                  f"which the rules do not allow: {message}; starting_seat "
+                                  "is written as the fixtures show it within the rules")
         if broken:
+            deals.conflicting.add("starting_seat")
             deals.seat = None  # the seat is left to the fixtures, within the rules
             deals.evidence.pop("starting_seat", None)
 

@@ -195,6 +195,13 @@ def measured_region(space: Space, deals: Deals) -> Region:
         allowed["tile_set"] = frozenset([deals.tile_set])
     if deals.table:
         value = table_value(space, deals.table)
+        if deals.tile_set is not None and space.complete(
+                {"tile_set": frozenset([deals.tile_set]), "hand_sizes": frozenset([value])}
+                ) is None:  # a named table of another set (DEAL-10): the engine's own
+            deals.problems.append(f"the engine deals the {value} table on a "
+                                  f"{deals.tile_set} set, for which it is not published: "
+                                  "written as a table of its own (DEAL-10)")
+            value = CUSTOM
         allowed["hand_sizes"] = frozenset([value])
         rows = tuple(sorted(deals.table.items()))
         sets = allowed.get("tile_set", frozenset(space.options["tile_set"]))
@@ -278,8 +285,9 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
         raise InputError("no rule set is consistent with the option space and what the deals "
                          "measured (a bug in the catalogue's constraints)")
     problems = list(deals.problems)
-    problems += _forbidden(model, soft, fixed, allowed, base, best, space, own)
-    suspects = _suspects(best, observations, parts)
+    forbidden, conflicting = _forbidden(model, soft, fixed, allowed, base, best, space, own)
+    problems += forbidden
+    suspects = _suspects(best, observations, parts) | conflicting | deals.conflicting
     findings = [_finding(o, best, solver, model, deals, fixed, suspects, base)
                 for o in model.options]
     rs = _ruleset(cat, space, best.values, deals, own)
@@ -338,7 +346,8 @@ def _finding(option: str, best: Solution, solver: Solver, model: Model, deals: D
             if best.values[o] != OTHER and o not in fixed]
     rival = solver.solve([z3.Not(model.eq(option, value)), *keep])
     if rival is None:
-        return OptionFinding(option, value, "sure", 99, ["the only valid value"])
+        return OptionFinding(option, value, "likely" if option in suspects else "sure", 99,
+                             ["the only valid value"])
     margin = (rival.cost - best.cost) // FIXTURE
     evidence = sorted(set(rival.violated) - set(best.violated))
     if value == OTHER:
@@ -351,28 +360,30 @@ def _finding(option: str, best: Solution, solver: Solver, model: Model, deals: D
         status = "undetermined"
     alternatives = [rival.values[option]] if margin <= 0 else []
     if status == "likely" and margin >= SURE:
-        evidence.append("(an unexplained fixture reads this option)")
+        evidence.append("(an unexplained fixture, or a likely bug, involves this option)")
     return OptionFinding(option, value, status, margin, evidence, alternatives)
 
 
 def _forbidden(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str],
                allowed: Region, base: Mapping[str, str], best: Solution, space: Space,
-               own: tuple[tuple[int, int], ...] | None) -> list[str]:
+               own: tuple[tuple[int, int], ...] | None) -> tuple[list[str], set[str]]:
     """Where the fixtures are explained better by values the catalogue's rules between
-    options forbid: a likely bug, named by its clause, and what was written instead."""
+    options forbid: a likely bug, named by its clause, and what was written instead;
+    and the options such a bug is in."""
     free = Solver(model, soft, fixed, allowed, base, valid=False).solve()
     if free is None or free.cost >= best.cost:
-        return []
+        return [], set()
     plain, table = space.catalog_form({o: v for o, v in free.values.items()})
-    out = []
+    out, options = [], set()
     for involved, message in space.cat.conflicts(plain, own or table):
+        options |= set(involved)
         written = ", ".join(f"{o}: {best.values[o]}" for o in involved
                             if best.values[o] != free.values[o])
         shown = ", ".join(f"{o}={free.values[o]}" for o in involved)
         out.append(f"likely bug: the fixtures show {shown}, which the rules do not allow "
                    f"({message}); written as the nearest rule set they allow"
                    + (f" ({written})" if written else "") + ".")
-    return out
+    return out, options
 
 
 def _ruleset(cat: Catalog, space: Space, values: Mapping[str, str], deals: Deals,
