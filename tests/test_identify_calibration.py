@@ -199,7 +199,8 @@ class Verdict:
     case: Case
     found: Identification
     wrong: list[tuple[str, str, str, str]]  # option, value found, its status, served
-    exact: int
+    exact: int  # right: the served value, or one no fixture tells from it
+    strict: int  # the served value itself
 
 
 class Judge:
@@ -214,7 +215,7 @@ class Judge:
     def verdict(self, case: Case, found: Identification, sent: Ruleset) -> Verdict:
         served = dict(case.rs.choices)
         touched = case.touched()
-        wrong, exact = [], 0
+        wrong, exact, strict = [], 0, 0
         joint: bool | None = None
         for f in found.findings:
             o, v = f.option, found.ruleset[f.option]
@@ -226,6 +227,7 @@ class Judge:
                 right = v == served[o] or (v == OTHER and o in touched)
             if right:
                 exact += 1
+                strict += 1
                 continue
             if v != OTHER and o != "hand_sizes":
                 if joint is None:
@@ -234,7 +236,7 @@ class Judge:
                     exact += 1
                     continue
             wrong.append((o, v, f.status, (case.split.get(o) and OTHER) or served[o]))
-        return Verdict(case, found, wrong, exact)
+        return Verdict(case, found, wrong, exact, strict)
 
     def _joint(self, case: Case, found: Identification, sent: Ruleset) -> bool:
         """Whether the whole rule set found (`other` as served) plays like the engine."""
@@ -281,10 +283,13 @@ def round_trip(found: Identification, path: Path) -> None:
 
 
 def summary(verdicts: Sequence[Verdict], wrong: Counter[str]) -> str:
-    lines = [f"{v.case.name}: {v.exact}/16 exact"
-             + (f"; wrong: {v.wrong}" if v.wrong else "") for v in verdicts]
+    lines = [f"{v.case.name} ({v.case.rs['tile_set']}): {v.exact}/16 right, {v.strict} "
+             "the served value" + (f"; wrong: {v.wrong}" if v.wrong else "")
+             for v in verdicts]
     mean = sum(v.exact for v in verdicts) / len(verdicts)
-    lines.append(f"wrong by confidence: {dict(wrong)}; mean exact {mean:.2f} of 16")
+    served = sum(v.strict for v in verdicts) / len(verdicts)
+    lines.append(f"wrong by confidence: {dict(wrong)}; mean right {mean:.2f} of 16, "
+                 f"{served:.2f} the served value")
     return "\n".join(lines)
 
 
