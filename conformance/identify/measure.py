@@ -7,8 +7,9 @@ number dealt ([N-(N-1)] is never the engine: SET-1). The table is the hand size 
 at every player count the engine accepts (DEAL-1, DEAL-7). The engine procedure and the
 starting seat come from a few deals designed to tell them apart (the engine in the first
 hand, in the second, in the boneyard, or left out of the pool; rounds 1 and 2): the
-engine's answers, hands, boneyard, where the engine is and who moves first, are compared
-with the reference engine's deals under each pair of values of the catalogue. A value is
+engine's answers (hands, boneyard, where the engine is, who moves first, and where the
+players look for the engine, the first steps they may take) are compared with the
+reference engine's under each pair of values of the catalogue. A value is
 measured only when every pair that matches every answer has it; an engine that lays the
 engine from the holder's hand at once, which leaves it in the centre, is told from one
 that sets it aside by whose hand it came from.
@@ -17,6 +18,7 @@ that sets it aside by whose hand it came from.
 from __future__ import annotations
 
 import itertools
+import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +28,7 @@ from mtrain.conformance.adapter import JSON, RefusedSetup, Unsupported, ruleset_
 from mtrain.conformance.process import HarnessError
 from mtrain.reference import codec
 from mtrain.reference.deal import deal as reference_deal
+from mtrain.reference.engine import ENGINE, legal_actions
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import Catalog
@@ -289,13 +292,41 @@ def _shown(state: Any) -> Any:
 
 
 def predicted(rs: Ruleset, players: int, round_no: int, order: list[str]) -> Any:
-    """The reference engine's deal of `order` under `rs` (checked or not), compared form."""
+    """The reference engine's deal of `order` under `rs` (checked or not), compared form,
+    with the first steps where the players still look for the engine (ENG-4)."""
     rules = Rules.of(rs)
     try:
         ids = [T.parse(x, rules.max_pip) for x in order]
-        return _shown(codec.state_to_json(reference_deal(rules, players, round_no, order=ids)))
+        st = reference_deal(rules, players, round_no, order=ids)
     except (ValueError, KeyError):
         return None
+    steps = None
+    if st.phase == ENGINE:
+        steps = frozenset(_action_text(codec.action_to_json(st, a))
+                          for a in legal_actions(st))
+    return _shown(codec.state_to_json(st)), steps
+
+
+def _action_text(action: Any) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+def answered(dealer: Dealer, rs: Ruleset, players: int, round_no: int,
+             order: list[str]) -> Any:
+    """The engine's deal in the form `predicted` gives, its first steps asked where the
+    players look for the engine (its legal actions then)."""
+    state = dealer.deal(rs, players, round_no, order, probing=True)
+    shown = _shown(state)
+    if shown is None:
+        return None
+    steps = None
+    if state.get("phase") == "engine":
+        try:
+            steps = frozenset(_action_text(a) for a in dealer.impl.legal(ruleset_json(rs),
+                                                                         state))
+        except NOT_DEALT:
+            steps = frozenset()
+    return shown, steps
 
 
 def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> None:
@@ -310,8 +341,7 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
     designs = _designs(n, players, size)
     table = tuple(sorted(deals.table.items()))
     sent = with_table(cat, rs, table)
-    answers = [_shown(dealer.deal(sent, players, r, order, probing=True))
-               for r, order in designs]
+    answers = [answered(dealer, sent, players, r, order) for r, order in designs]
     if all(a is None for a in answers):
         return
     procedures = cat.options["engine_procedure"].values
