@@ -111,6 +111,22 @@ def test_deals_that_break_the_set_are_left_out_of_the_table_as_a_likely_bug(
     loads(found, tmp_path / "found.yaml")
 
 
+class NoDeals(Served):
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+        raise Unsupported("this engine only answers about tables")
+
+
+def test_an_engine_that_deals_nothing_is_placed_by_the_tables_it_reads(
+        tmp_path: Path) -> None:
+    rs = CAT.ruleset("puremco-d9")
+    found = identify(NoDeals(rs))
+    assert found.hand_table is None and "unsupported" in found.unseen
+    tile_set = found.finding("tile_set")
+    assert (tile_set.value, tile_set.status) == ("double-9", "likely")
+    assert found.finding("engine_procedure").status != "measured"
+    loads(found, tmp_path / "found.yaml")
+
+
 class NoScoring(Served):
     def score(self, ruleset: JSON, state: JSON, winner: int | None) -> list[int]:
         raise Unsupported("no score request here")

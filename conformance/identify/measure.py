@@ -56,6 +56,7 @@ class Deals:
     problems: list[str] = field(default_factory=list)  # likely bugs the deals show
     unsupported_rows: list[int] = field(default_factory=list)
     conflicting: set[str] = field(default_factory=set)  # options a likely bug is in
+    read_set: str | None = None  # dealing nothing, the set whose tables it reads
 
 
 def ruleset_of(cat: Catalog, values: Mapping[str, str],

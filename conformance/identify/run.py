@@ -191,8 +191,8 @@ def measured_region(space: Space, deals: Deals) -> Region:
     measured; the procedures that can deal the table (DEAL-8) otherwise."""
     cat = space.cat
     allowed: Region = {}
-    if deals.tile_set is not None:
-        allowed["tile_set"] = frozenset([deals.tile_set])
+    if deals.tile_set is not None or deals.read_set is not None:
+        allowed["tile_set"] = frozenset([deals.tile_set or deals.read_set or ""])
     if deals.table:
         value = table_value(space, deals.table)
         if deals.tile_set is not None and space.complete(
@@ -218,6 +218,32 @@ def measured_region(space: Space, deals: Deals) -> Region:
     if deals.seat is not None:
         allowed["starting_seat"] = frozenset([deals.seat])
     return {o: vs for o, vs in allowed.items() if vs}
+
+
+SAMPLE = 24
+"""Tables read under each tile set when the engine deals none."""
+
+
+def _read_set(fixtures: Sequence[Fixture], pieces: Mapping[str, Sequence[Piece]],
+              impl: Implementation, space: Space, base: Mapping[str, str]) -> str | None:
+    """The tile set under which the engine answers the most of a sample of the tables
+    that tell rule sets of that set apart (an engine reads only tables of its own set),
+    for an engine that deals none."""
+    best: tuple[int, str] | None = None
+    for tile_set in space.options["tile_set"]:
+        values = space.complete({"tile_set": frozenset([tile_set])}, base)
+        if values is None:
+            continue
+        only = {"tile_set": frozenset([tile_set])}
+        tables = [fx for fx in fixtures if fx.table is not None and len(
+            {p.outcomes for p in narrowed(fx, pieces[fx.id], only, space, None)}) > 1]
+        plain, table = space.catalog_form(values)
+        rs = ruleset_of(space.cat, plain, table)
+        read = sum(o not in (None, "error") for ob in observe(tables[:SAMPLE], impl, rs)
+                   for o in ob.outcomes)
+        if best is None or read > best[0]:
+            best = (read, tile_set)
+    return best[1] if best is not None and best[0] > 0 else None
 
 
 def base_values(cat: Catalog, declared: Ruleset | None) -> tuple[str, dict[str, str]]:
@@ -264,6 +290,8 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
 
     pieces = corpus_pieces(fixtures, space, partitions,
                            step("reading the scope partition", len(fixtures)))
+    if deals.tile_set is None:  # it dealt nothing: the set whose tables it reads
+        deals.read_set = _read_set(fixtures, pieces, watched, space, base)
     allowed = measured_region(space, deals)
     own = (tuple(sorted(deals.table.items()))
            if allowed.get("hand_sizes") == frozenset([CUSTOM]) else None)
@@ -338,6 +366,9 @@ def _finding(option: str, best: Solution, solver: Solver, model: Model, deals: D
         return OptionFinding(option, CUSTOM if option == "hand_sizes" and (
             value == CUSTOM or value.startswith(f"{CUSTOM}:")) else value, "measured", 0,
             [deals.evidence[option]])
+    if option == "tile_set" and deals.read_set is not None:
+        return OptionFinding(option, value, "likely", 0, [
+            "it dealt nothing: the set whose tables it answers most"])
     if option in fixed:  # left one value by what was measured (DEAL-8)
         return OptionFinding(option, value, "measured", 0,
                              ["the only value under which the measured table can be dealt "
