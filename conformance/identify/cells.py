@@ -50,16 +50,18 @@ def _to_json(pieces: Sequence[Piece]) -> list[object]:
             for p in pieces]
 
 
-def _from_json(data: object, fx: Fixture, space: Space) -> list[Piece] | None:
-    """The pieces kept for `fx`, or None for anything that is not them."""
+def _from_json(data: object, fx: Fixture, known: Mapping[str, frozenset[str]]
+               ) -> list[Piece] | None:
+    """The pieces kept for `fx`, or None for anything that is not them (`known`: each
+    option's values)."""
     try:
         out = []
         for region, outcomes, read in data:  # type: ignore[attr-defined]
-            r = {str(o): frozenset(map(str, vs)) for o, vs in region.items()}
-            if any(o not in space.options or not vs <= set(space.options[o])
-                   for o, vs in r.items()) or len(outcomes) != len(fx.expect):
+            r = {o: frozenset(vs) for o, vs in region.items()}
+            if len(outcomes) != len(fx.expect) or any(
+                    o not in known or not vs <= known[o] for o, vs in r.items()):
                 return None
-            out.append(Piece(r, tuple(map(str, outcomes)), tuple(map(str, read))))
+            out.append(Piece(r, tuple(outcomes), tuple(read)))
     except (TypeError, ValueError, AttributeError):
         return None
     return out or None
@@ -75,12 +77,13 @@ def corpus_pieces(fixtures: Sequence[Fixture], space: Space,
     stored: dict[str, object] = kept if isinstance(kept, dict) else {}
     out: dict[str, list[Piece]] = {}
     changed = False
+    known = {o: frozenset(vs) for o, vs in space.options.items()}
     for fx in fixtures:
         if partitions is not None and fx.id in partitions:
             out[fx.id] = pieces_of(partitions[fx.id], space)
         else:
             key = fixture_digest(fx)
-            found = _from_json(stored[key], fx, space) if key in stored else None
+            found = _from_json(stored[key], fx, known) if key in stored else None
             if found is None:
                 found = pieces_of(explore(fx, space), space)
                 stored[key] = _to_json(found)
@@ -109,7 +112,7 @@ def narrowed(fx: Fixture, pieces: Sequence[Piece], allowed: Region, space: Space
         else:
             if table is not None and "hand_sizes" in p.read:
                 start = {**space.full(), **allowed, **region}
-                out += _explore_table(fx, start, allowed, space, table)
+                out += explore_in(fx, start, allowed, space, table)
                 continue
             out.append(Piece(_unpinned(region, allowed), p.outcomes, p.read))
     return out
@@ -119,9 +122,10 @@ def _unpinned(region: Mapping[str, frozenset[str]], allowed: Region) -> dict[str
     return {o: vs for o, vs in region.items() if o not in allowed or vs != allowed[o]}
 
 
-def _explore_table(fx: Fixture, start: Region, allowed: Region, space: Space,
-                   table: tuple[tuple[int, int], ...]) -> list[Piece]:
-    """partition.explore over `start`, each rule set played with `table` as its own."""
+def explore_in(fx: Fixture, start: Region, allowed: Region, space: Space,
+               table: tuple[tuple[int, int], ...] | None) -> list[Piece]:
+    """partition.explore over `start`, its pieces narrowed to `allowed`; with `table`,
+    each rule set played with it as its own."""
     cat = space.cat
     out: list[Piece] = []
     pending = [start]
@@ -133,7 +137,8 @@ def _explore_table(fx: Fixture, start: Region, allowed: Region, space: Space,
             continue
         plain, _ = space.catalog_form(values)
         try:
-            rs = cat.from_values({**plain, "hand_sizes": CUSTOM}, cat.describe(values), table)
+            rs = (space.ruleset(values) if table is None else
+                  cat.from_values({**plain, "hand_sizes": CUSTOM}, cat.describe(values), table))
         except RulesetError:  # the table cannot be dealt under these values (DEAL-8)
             continue
         run = traced_run(fx, rs, point=values)

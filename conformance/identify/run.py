@@ -16,6 +16,7 @@ conform --rules` to report; so are values the catalogue's rules between options 
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ import z3
 
 from mtrain.conformance.adapter import Implementation, RefusedSetup, Unsupported, ruleset_json
 from mtrain.conformance.fixture import Fixture, load_corpus
-from mtrain.conformance.identify.cells import Piece, corpus_pieces, narrowed
+from mtrain.conformance.identify.cells import Piece, corpus_pieces, explore_in, narrowed
 from mtrain.conformance.identify.measure import Deals, measure, ruleset_of
 from mtrain.conformance.identify.solve import FIXTURE, NO_OTHER, Model, Solution, Solver, constraint
 from mtrain.conformance.identify.watch import Watched
@@ -307,6 +308,73 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
     escapable = [o for o in space.options if o not in NO_OTHER and o not in fixed]
     soft = [(c, o.fixture.id) for o in observations
             if (c := constraint(model, parts[o.fixture.id], o.outcomes, escapable)) is not None]
+    found = _conclude(model, soft, fixed, allowed, base, space, own, deals, observations,
+                      parts)
+    informative = len(telling)
+    weak = [f.option for f in found[1] if f.status in ("undetermined", "likely")]
+    if weak:  # tables of real play under the answer and its rivals: more to tell by
+        more = _situations(space, found[1], found[0].values, weak, deals, own, allowed,
+                           parts)
+        advance = step("playing situations from play", len(more))
+        seen = observe(more, watched, sent, lambda: advance(1))
+        observations += seen
+        informative += len(more)
+        soft += [(c, o.fixture.id) for o in seen
+                 if (c := constraint(model, parts[o.fixture.id], o.outcomes, escapable))
+                 is not None]
+        found = _conclude(model, soft, fixed, allowed, base, space, own, deals,
+                          observations, parts)
+    best, findings, problems = found
+    rs = _ruleset(cat, space, best.values, deals, own)
+    return Identification(rs, findings, best.violated, len(observations), informative,
+                          time.perf_counter() - started,
+                          dict(deals.table) if deals.table else None, declared,
+                          sent.name, base_name, problems, watched.summary(),
+                          watched.requests, len(fixtures), sent)
+
+
+SITUATIONS = 24
+"""Situations from play (conformance/situations.py) generated under the answer and under
+each rival of an option left weak: tables of real play the fixtures may not show."""
+
+
+def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping[str, str],
+                weak: Sequence[str], deals: Deals, own: tuple[tuple[int, int], ...] | None,
+                allowed: Region, parts: dict[str, list[Piece]]) -> list[Fixture]:
+    """Situations under the answer and under each weak option's runner-up, those that
+    tell rule sets of the measured region apart (their pieces put in `parts`)."""
+    from mtrain.conformance.situations import situations
+
+    by = {f.option: f for f in findings}
+    candidates = [dict(values)]
+    for o in weak:
+        for alt in by[o].alternatives or [v for v in space.options[o] if v != values[o]][:1]:
+            if alt != OTHER:
+                candidates.append({**values, o: alt})
+    out: list[Fixture] = []
+    full = {**space.full(), **allowed}
+    for k, cand in enumerate(candidates):
+        known = {o: (v if v != OTHER else next(iter(full[o]))) for o, v in cand.items()}
+        plain, table = space.catalog_form(known)
+        try:
+            rs = space.cat.from_values(plain, f"answer-{k}", own or table)
+        except RulesetError:
+            continue
+        for fx in situations(rs, SITUATIONS):
+            fx = dataclasses.replace(fx, id=f"{fx.id}@{k}")
+            pieces = explore_in(fx, dict(full), allowed, space, own)
+            if len({p.outcomes for p in pieces}) > 1:
+                parts[fx.id] = pieces
+                out.append(fx)
+    return out
+
+
+def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str],
+              allowed: Region, base: Mapping[str, str], space: Space,
+              own: tuple[tuple[int, int], ...] | None, deals: Deals,
+              observations: Sequence[Observation], parts: Mapping[str, Sequence[Piece]]
+              ) -> tuple[Solution, list[OptionFinding], list[str]]:
+    """The answer, each option's finding, and the likely bugs."""
     solver = Solver(model, soft, fixed, allowed, base)
     best = solver.solve()
     if best is None:
@@ -318,12 +386,7 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
     suspects = _suspects(best, observations, parts) | conflicting | deals.conflicting
     findings = [_finding(o, best, solver, model, deals, fixed, suspects, base)
                 for o in model.options]
-    rs = _ruleset(cat, space, best.values, deals, own)
-    return Identification(rs, findings, best.violated, len(observations), len(telling),
-                          time.perf_counter() - started,
-                          dict(deals.table) if deals.table else None, declared,
-                          sent.name, base_name, problems, watched.summary(),
-                          watched.requests, len(fixtures), sent)
+    return best, findings, problems
 
 
 def _sent(space: Space, allowed: Region, base: Mapping[str, str], deals: Deals,
