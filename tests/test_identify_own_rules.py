@@ -119,7 +119,9 @@ class NoDeals(Served):
 def test_an_engine_that_deals_nothing_is_placed_by_the_tables_it_reads(
         tmp_path: Path) -> None:
     rs = CAT.ruleset("puremco-d9")
-    found = identify(NoDeals(rs))
+    sets, errors = load_corpus(FIXTURE_ROOT / "sets")
+    assert sets and not errors
+    found = identify(NoDeals(rs), sets)
     assert found.hand_table is None and "unsupported" in found.unseen
     tile_set = found.finding("tile_set")
     assert (tile_set.value, tile_set.status) == ("double-9", "likely")

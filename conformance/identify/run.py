@@ -81,6 +81,7 @@ class Identification:
     requests: int = 0
     corpus: int = 0  # fixtures in the corpus
     sent_rules: Ruleset | None = None  # what the fixtures were asked under
+    situations: int = 0  # situations from play asked besides the corpus
 
     def finding(self, option: str) -> OptionFinding:
         return next(f for f in self.findings if f.option == option)
@@ -310,7 +311,7 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
             if (c := constraint(model, parts[o.fixture.id], o.outcomes, escapable)) is not None]
     found = _conclude(model, soft, fixed, allowed, base, space, own, deals, observations,
                       parts)
-    informative = len(telling)
+    situations = 0
     weak = [f.option for f in found[1] if f.status in ("undetermined", "likely")]
     if weak:  # tables of real play under the answer and its rivals: more to tell by
         more = _situations(space, found[1], found[0].values, weak, deals, own, allowed,
@@ -318,7 +319,7 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
         advance = step("playing situations from play", len(more))
         seen = observe(more, watched, sent, lambda: advance(1))
         observations += seen
-        informative += len(more)
+        situations = len(more)
         soft += [(c, o.fixture.id) for o in seen
                  if (c := constraint(model, parts[o.fixture.id], o.outcomes, escapable))
                  is not None]
@@ -326,11 +327,11 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
                           observations, parts)
     best, findings, problems = found
     rs = _ruleset(cat, space, best.values, deals, own)
-    return Identification(rs, findings, best.violated, len(observations), informative,
+    return Identification(rs, findings, best.violated, len(telling), len(telling),
                           time.perf_counter() - started,
                           dict(deals.table) if deals.table else None, declared,
                           sent.name, base_name, problems, watched.summary(),
-                          watched.requests, len(fixtures), sent)
+                          watched.requests, len(fixtures), sent, situations)
 
 
 SITUATIONS = 24

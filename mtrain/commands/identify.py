@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     cat = catalog()
     print(f"mtrain identify: {result.observed} fixtures played, {result.seconds:.1f} s (of "
           f"{result.corpus}, the others tell no rule sets apart under what the deals "
-          "measured)")
+          f"measured), and {result.situations} situations from play")
     if result.unseen:
         print(shown(f"not seen: of {result.requests} requests, {result.unseen} (each "
                     "leaves what it asked unread)"))
