@@ -121,7 +121,11 @@ def test_the_marker_fixtures_alone_name_a_marker_rule(
     markers, errors = load_corpus(FIXTURE_ROOT / "markers")
     assert markers and not errors
     real = module.identify
-    monkeypatch.setattr(module, "identify", lambda impl, **kw: real(impl, markers, **kw))
+
+    def quiet(impl: Any, **kw: Any) -> Any:
+        assert kw.get("progress") is None  # output not to a terminal: no progress bar
+        return real(impl, markers, **kw)
+    monkeypatch.setattr(module, "identify", quiet)
     rules = tmp_path / "mine.yaml"
     rules.write_text("base: pagat\noptions:\n  marker_removal: anyone-plays-on\n",
                      encoding="utf-8")

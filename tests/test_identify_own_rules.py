@@ -153,3 +153,32 @@ def test_an_engine_that_never_answers_hello_exits_2_and_writes_no_file(
     assert not out.exists()
     err = capsys.readouterr().err
     assert err.startswith("mtrain identify: the implementation did not answer the hello")
+
+
+def test_on_a_terminal_a_progress_bar_shows_and_the_answer_is_the_same(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from mtrain.conformance import identify as module
+
+    real = module.identify
+    stages: list[str] = []
+
+    def watched(impl: object, **kw: object) -> Identification:
+        shown = kw.get("progress")
+        assert callable(shown)  # a terminal: identify is given a progress bar to feed
+
+        def seen(stage: str, done: int, total: int) -> None:
+            stages.append(stage)
+            shown(stage, done, total)
+        return real(impl, markers(), **{**kw, "progress": seen})  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "identify", watched)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    out = tmp_path / "found.yaml"
+    assert main(["identify", "--impl", "mtrain serve --undeclared", "-o", str(out)]) == 0
+    assert {"measuring the deals", "playing the fixtures"} <= set(stages)
+    assert CAT.rules_file(out)["marker_removal"] == "owner-plays-own"  # pagat's
+    assert "closest rule set: " in capsys.readouterr().out
