@@ -363,7 +363,10 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
             continue
         for fx in situations(rs, SITUATIONS):
             fx = dataclasses.replace(fx, id=f"{fx.id}@{k}")
-            pieces = explore_in(fx, dict(full), allowed, space, own)
+            try:
+                pieces = explore_in(fx, dict(full), allowed, space, own)
+            except (RefusedSetup, ValueError, KeyError, TypeError):
+                continue  # a table some rule set of the region cannot have: not asked
             if len({p.outcomes for p in pieces}) > 1:
                 parts[fx.id] = pieces
                 out.append(fx)
