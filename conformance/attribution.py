@@ -111,7 +111,7 @@ OPEN_LISTS = re.compile(r"listed on trains \[([0-9, ]*)\], trains ending in a do
 CITED = re.compile(r"\[([A-Z]+-[0-9]+)\]\s*$")
 ROUND_END = ("END-1", "END-2", "END-3")
 SCORING = ("SCORE-2", "SCORE-3", "SCORE-4", "SCORE-1", "SCORE-5", "SCORE-6")
-MATCH = ("MATCH-5", "MATCH-4", "MATCH-2", "MATCH-3", "MATCH-1")
+MATCH = ("MATCH-5", "MATCH-6", "MATCH-4", "MATCH-2", "MATCH-3", "MATCH-1")
 
 
 def pick(candidates: Sequence[str], rs: Mapping[str, str], fx: Fixture) -> str:
@@ -332,10 +332,12 @@ class Referee:
 
     def winners(self, want: Sequence[int] = (), got: Sequence[int] = ()) -> str:
         """The match rule behind a wrong list of winners: where either side names a tie,
-        the tie rule in force (MATCH-4 shared, MATCH-5 most outs), listed or not."""
+        the tie rule in force (MATCH-4 shared, MATCH-5 most outs, MATCH-6 lowest seat),
+        listed or not."""
         if len(want) > 1 or len(got) > 1:
             clauses = catalog().clauses
-            return next(c for c in ("MATCH-5", "MATCH-4") if clauses[c].applies(self.rs))
+            return next(c for c in ("MATCH-5", "MATCH-6", "MATCH-4")
+                        if clauses[c].applies(self.rs))
         return pick(MATCH, self.rs, self.fx)
 
 

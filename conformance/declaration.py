@@ -5,9 +5,11 @@ An implementation's info (its hello answer, or an adapter's `info()`) may carry:
 - `rules`: the one rule set it plays, in the protocol's rule-set form
   (`{"options": {option: value}, "hand_sizes": {"2": 15, ...}}`); a value `other` says
   the engine plays that rule in a way no known value describes. An engine that declares
-  its rules is run under them, and only them.
+  its rules is run under them, and only them, unless the user asks for rule sets
+  (--variant, --rules): what is asked for wins.
 - `variants`: shell-style patterns of the rule-set names it can play when asked
-  (`pagat`, `puremco+*`, `*`), and `options`: option -> the values it can play.
+  (`pagat`, `puremco+*`, `*`), and `options`: option -> the values it can play. These
+  remove the rule sets it cannot play from a run, never those of a --rules file.
 """
 
 from __future__ import annotations
@@ -71,12 +73,18 @@ def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
         raise DeclarationError(f"`rules`: {e}") from None
 
 
-def unsupported(info: Mapping[str, Any] | None, name: str, rs: Ruleset | None) -> str | None:
-    """Why the implementation does not play rule set `name` (`rs`), or None if it does."""
-    if info is None:
+def unsupported(info: Mapping[str, Any] | None, name: str, rs: Ruleset | None, *,
+                asked: bool = False, from_file: bool = False) -> str | None:
+    """Why the implementation does not play rule set `name` (`rs`), or None if it does.
+
+    What the user asks wins over what the implementation declares: a rule set asked for
+    (`asked`: --variant, --rules) is not refused for differing from the declared `rules`,
+    and one from a rule-set file (`from_file`, which says what the engine plays) is not
+    filtered by its `variants` or `options` either."""
+    if info is None or from_file:
         return None
     declared = info.get("rules")
-    if declared is not None and rs is not None:
+    if declared is not None and rs is not None and not asked:
         mine = declared_ruleset(info)
         if mine is not None and dict(mine.choices) != dict(rs.choices):
             differ = [o for o, v in mine.choices if rs[o] != v]
@@ -87,7 +95,13 @@ def unsupported(info: Mapping[str, Any] | None, name: str, rs: Ruleset | None) -
     if isinstance(patterns, list) and not any(
             fnmatch.fnmatchcase(name, str(p)) for p in patterns):
         return f"the implementation supports {', '.join(map(str, patterns)) or 'no variant'}"
-    options = info.get("options") or {}
+    return beyond_options(info, rs)
+
+
+def beyond_options(info: Mapping[str, Any] | None, rs: Ruleset | None) -> str | None:
+    """The first value of `rs` that the implementation's `options` (option -> the values
+    it can play) leave out, said as a reason; None when it lists them all."""
+    options = (info or {}).get("options") or {}
     if rs is not None and isinstance(options, dict):
         for option, values in options.items():
             if option in rs and isinstance(values, list) and rs[option] not in values:

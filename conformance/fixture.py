@@ -33,6 +33,7 @@ from mtrain.spec.yamlload import (
     Document,
     SpecError,
     SpecErrors,
+    file_problem,
     load,
     read_text,
     schema,
@@ -95,6 +96,7 @@ class Fixture:
     steps: tuple[str, ...]
     expect: tuple[Expectation, ...]
     note: str = ""
+    rules: str | None = None  # the rule-set file it names (`rules:`), as a path
     _starts: dict[tuple[str, str | None], bytes] = field(
         default_factory=dict, init=False, repr=False, compare=False)
     """The start under each (tile set, starting seat) it depends on, as JSON: conform
@@ -206,6 +208,18 @@ def _load_file(path: str | Path, text: str) -> list[Fixture]:
 
 
 def _fixture(doc: Document, i: int, raw: dict[str, Any]) -> Fixture:
+    rules = None
+    if "rules" in raw:  # taken in before the entries name its rule set
+        rules = str(Path(str(doc.path)).parent / raw["rules"])
+        problem = file_problem(rules)
+        if problem is not None:
+            raise _At((i, "rules"), f"rules: {raw['rules']}: {problem}")
+        try:
+            catalog().add_example(rules)
+        except RulesetError as err:
+            raise _At((i, "rules"), str(err)) from None
+        except SpecError as err:
+            raise _At((i, "rules"), f"rules: {err}") from None
     expects = []
     for j, e in enumerate(raw["expect"]):
         refused = {canonical_action(a): (c,) if isinstance(c, str) else tuple(c)
@@ -243,7 +257,7 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any]) -> Fixture:
         id=raw["id"], description=raw["description"], clauses=tuple(raw["clauses"]),
         source=tuple(source) if isinstance(source, list) else (source,),
         path=doc.path, line=doc.line_of((i,)), table=raw.get("table"), deal=raw.get("deal"),
-        steps=steps, expect=tuple(expects), note=raw.get("note", ""))
+        steps=steps, expect=tuple(expects), note=raw.get("note", ""), rules=rules)
 
 
 def _clauses(value: Any) -> tuple[str, ...]:
@@ -255,8 +269,14 @@ def fixture_files(root: str | Path | None = None) -> list[Path]:
     if not base.is_dir():  # a file; or a FIFO, a device: reported by read_text, not read
         return [base]
     # a folder named x.yaml is walked, not read; anything else is kept, to be reported
-    # (a broken link, a FIFO: read_text names what it is, and never waits on it)
-    return sorted(p for p in base.rglob("*.yaml") if not p.is_dir())
+    # (a broken link, a FIFO: read_text names what it is, and never waits on it); the
+    # rule-set files fixtures name (`rules:`) live in folders named RULES_FOLDER
+    return sorted(p for p in base.rglob("*.yaml") if not p.is_dir()
+                  and RULES_FOLDER not in p.relative_to(base).parts[:-1])
+
+
+RULES_FOLDER = "rulesets"
+"""A folder of a fixture corpus that holds rule-set files, not fixtures."""
 
 
 def load_corpus(root: str | Path | None = None) -> tuple[list[Fixture], list[SpecError]]:

@@ -25,9 +25,11 @@ from typing import Any
 from mtrain.conformance.adapter import JSON, ReferenceImplementation, ruleset_json
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.runner import Outcome, check, in_force, play, setup_problems
+from mtrain.reference import codec
+from mtrain.reference.engine import refusals
 from mtrain.reference.rules import FLAG_OPTIONS, Rules
 from mtrain.spec.catalog import Catalog, catalog
-from mtrain.spec.notation import max_pip_of
+from mtrain.spec.notation import FixtureError, action_json, max_pip_of
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 from mtrain.spec.scope import PROBE_TABLE, Product, Region, Scope, Space, values_of
 from mtrain.spec.tilesets import highest
@@ -134,6 +136,10 @@ class Run:
     outcomes: tuple[str, ...]  # per entry: pass | fail | error
     read: tuple[str, ...]
     messages: tuple[tuple[str, ...], ...] = ()
+    unlisted: tuple[tuple[str, ...], ...] = ()
+    """Per entry that passes: refusing clauses it leaves out (unlisted_refusals), which
+    lint reports inside its scope; the outcome does not count them (identify reads
+    outcomes over the whole space)."""
 
 
 def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None = None,
@@ -173,16 +179,42 @@ def _traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
         return Run(values, tuple(status for _ in entries), tuple(impl.log.read),
                    tuple(tuple(played.messages) for _ in entries)), impl.log
     state, rj = played
-    outcomes, messages = [], []
+    outcomes, messages, unlisted = [], [], []
     for exp in entries:
+        left_out: list[str] = []
         try:
-            problems = check(in_force(exp, rs), rj, state, impl, max_pip_of(traced))
+            shown = in_force(exp, rs)
+            problems = check(shown, rj, state, impl, max_pip_of(traced))
+            if not problems:
+                left_out = unlisted_refusals(shown, rj, state, impl, max_pip_of(traced))
         except ValueError as e:  # a check the table cannot answer (a bad tile name, ...)
             problems = [str(e)]
         outcomes.append("fail" if problems else "pass")
         messages.append(tuple(problems))
-    return (Run(values, tuple(outcomes), tuple(impl.log.read), tuple(messages)),
-            impl.log)
+        unlisted.append(tuple(left_out))
+    return (Run(values, tuple(outcomes), tuple(impl.log.read), tuple(messages),
+                tuple(unlisted)), impl.log)
+
+
+def unlisted_refusals(exp: Expectation, rj: JSON, state: JSON, impl: TracedReference,
+                      max_pip: int) -> list[str]:
+    """Where an entry's refusal leaves out a clause that also refuses the action: an
+    implementation citing that one is right too (docs/protocol.md), so the entry must
+    list it. Read through the traced rules, so the clauses found decide the scope."""
+    out = []
+    for text, listed in exp.refused.items():
+        st = impl.state(rj, state)
+        try:
+            act = codec.action_from_json(st, action_json(text, max_pip))
+        except (codec.StateError, FixtureError):
+            continue  # not an action on this table: the reference cites TURN-7 alone
+        every = [r.clause for r in refusals(st, act)]
+        missing = [c for c in every if c not in listed]
+        if missing:
+            out.append(f"`{text}` is refused by {', '.join(every)} here, the entry lists "
+                       f"{', '.join(listed)}: list every clause that refuses it (an "
+                       "implementation may cite any)")
+    return out
 
 
 # --- the partition -------------------------------------------------------------------
@@ -259,7 +291,8 @@ def breaches(part: Partition, space: Space) -> list[Breach]:
     out = []
     for i, exp in enumerate(part.fixture.expect):
         for cell in part.cells:
-            if cell.run.outcomes[i] == "pass":
+            left_out = cell.run.unlisted[i] if cell.run.unlisted else ()
+            if cell.run.outcomes[i] == "pass" and not left_out:
                 continue
             for product in exp.scope.products:
                 both = space.intersect(cell.region, product.region())
@@ -268,8 +301,10 @@ def breaches(part: Partition, space: Space) -> list[Breach]:
                 example = space.complete(both, cell.run.values)
                 if example is None:
                     continue
-                out.append(Breach(i, both, space.cat.describe(example), cell.run.outcomes[i],
-                                  cell.run.messages[i]))
+                passed = cell.run.outcomes[i] == "pass"
+                out.append(Breach(i, both, space.cat.describe(example),
+                                  "incomplete" if passed else cell.run.outcomes[i],
+                                  left_out if passed else cell.run.messages[i]))
     return out
 
 
@@ -303,7 +338,8 @@ def propose(part: Partition, space: Space) -> list[Scope]:
     entries = part.fixture.expect
     owner: list[int | None] = []
     for cell in part.cells:
-        passing = [i for i, o in enumerate(cell.run.outcomes) if o == "pass"]
+        passing = [i for i, o in enumerate(cell.run.outcomes) if o == "pass"
+                   and not (cell.run.unlisted and cell.run.unlisted[i])]  # holds in full
         written = [i for i in passing if entries[i].scope.contains(cell.run.values)]
         chosen = written or passing
         owner.append(chosen[0] if chosen else None)

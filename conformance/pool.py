@@ -45,7 +45,10 @@ class Runner:
     def support(self, rs: Ruleset) -> str | None:
         with self._lock:
             if rs.name not in self._support:
-                self._support[rs.name] = unsupported(self.info, rs.name, rs)
+                files = getattr(self.args, "rules_from", {})
+                asked = bool(getattr(self.args, "variant", None) or files)
+                self._support[rs.name] = unsupported(self.info, rs.name, rs, asked=asked,
+                                                     from_file=rs.name in files)
             return self._support[rs.name]
 
     def run(self, task: Task, impl: Implementation) -> Result:
@@ -69,6 +72,8 @@ class Runner:
             result.charged = tuple(outcome.charged)
             result.refused_step, result.diverged = outcome.step, outcome.diverged
             result.unreached = outcome.unreached
+            if getattr(self.args, "format", None) == "html":  # only the page draws it
+                result.actual = drawn_state(outcome.states, result)
         except ConfigurationError:
             raise
         except HarnessError as e:
@@ -95,6 +100,16 @@ class Runner:
         return result
 
 
+def drawn_state(states: Sequence[JSON], result: Result) -> JSON | None:
+    """Of a failure's states (the start, then after each step), the one its picture
+    shows: before the refused step, after the step where it departed, or the last."""
+    if not states:
+        return None
+    k = (result.refused_step - 1 if result.refused_step else
+         result.diverged if result.diverged is not None else len(states) - 1)
+    return states[k] if 0 <= k < len(states) else None
+
+
 def decisions_of(fx: Fixture) -> tuple[tuple[str, str], ...]:
     """The decisions of this specification among the fixture's clauses, with reasons:
     shown beside a failure so that a decision does not read as a published rule."""
@@ -112,6 +127,10 @@ def _origin(e: BaseException) -> str:
 
 
 def rerun_command(args: argparse.Namespace, fx: Fixture, rs: Ruleset) -> str:
+    """The command that runs one result again, from anywhere: the implementation, the
+    fixture by its id, and its rule set as the user gave it (a shipped name, or the
+    --rules file). A fixture of the shipped corpus is found by its id alone: its path
+    would be an install path (site-packages, build/__editable__), not one to keep."""
     parts = ["mtrain", "conform"]
     if args.impl is not None:
         parts += ["--impl", args.impl]
@@ -119,20 +138,29 @@ def rerun_command(args: argparse.Namespace, fx: Fixture, rs: Ruleset) -> str:
         parts += ["--adapter", args.adapter]
     if args.timeout != DEFAULT_TIMEOUT:
         parts += ["--timeout", f"{args.timeout:g}"]
-    # shown relative to the project (fixture.py), so made absolute: a rerun from anywhere
-    where = Path(fx.path) if Path(fx.path).is_absolute() else FIXTURE_ROOT.parent.parent / fx.path
     situation = fx.path.startswith(SITUATION_PATH)
-    if not situation and (args.fixtures is not None or where.is_file()):
-        parts += ["--fixtures", str(where)]
+    if args.fixtures is not None and not situation:  # the user's own file, made absolute
+        parts += ["--fixtures", _own_file(fx.path)]
     if situation:  # made again by the same count
         parts += ["--situations", str(getattr(args, "situations_run", SITUATIONS))]
     parts += ["-k", fx.id]
     rules_from = getattr(args, "rules_from", {})
     if rs.name in rules_from:
         parts += ["--rules", rules_from[rs.name]]
-    elif _composable(rs.name):
+    elif rs.name != getattr(args, "declared_run", None) and _composable(rs.name):
         parts += ["--variant", rs.name]
+    if getattr(args, "require_clauses", False):
+        parts.append("--require-clauses")
     return shlex.join(parts)
+
+
+def _own_file(shown: str) -> str:
+    """A fixture file of one's own, absolute: shown relative to the project when it lies
+    in it (fixture.py), else as given (relative to where the run started)."""
+    path = Path(shown)
+    if not path.is_absolute() and not path.is_file():
+        path = FIXTURE_ROOT.parent.parent / path
+    return str(path.absolute())
 
 
 def _composable(name: str) -> bool:

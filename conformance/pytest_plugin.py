@@ -3,10 +3,13 @@
     pytest --mtrain-adapter my_engine.conformance:Adapter
     pytest --mtrain-impl "./my-engine --serve"
 
-adds one test per fixture and rule set, named `mtrain::<fixture id>[<variant>]`, e.g.
-`mtrain::doubles-007[puremco]`; `-k doubles`, `-k puremco` or `-k DBL-6` (a clause) pick
-some. A result that is not a pass fails the test with the fixture's file and line, its
-clauses, and what differs; an unsupported rule set is a skip. Options:
+adds one test per fixture and rule set the engine plays, named
+`mtrain::<fixture id>[<variant>]`, e.g. `mtrain::doubles-007[puremco]`; `-k doubles`,
+`-k puremco` or `-k DBL-6` (a clause) pick some. A result that is not a pass fails the
+test with the fixture's file and line, its clauses, and what differs. The rule sets the
+engine does not play (its hello's `rules`, `variants`, `options`) give no test at all:
+they are counted once in the header, with the reasons, so that the session's result is
+the conformance result (an `unsupported` answer at run time is still a skip). Options:
 --mtrain-fixtures PATH (default: the shipped corpus), --mtrain-variant V (repeatable),
 --mtrain-situations N (situations from play, as `mtrain conform --situations`),
 --mtrain-timeout SECONDS. Without --mtrain-adapter or --mtrain-impl the plugin does
@@ -15,6 +18,7 @@ nothing. It is registered under the pytest11 entry point "mtrain".
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -48,10 +52,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 class _State:
     """What the plugin set up for this session."""
 
-    def __init__(self, runner: Runner, tasks: list[Task], impl: Any) -> None:
+    def __init__(self, runner: Runner, tasks: list[Task], impl: Any,
+                 left_out: Counter[str], rulesets: str) -> None:
         self.runner = runner
         self.tasks = tasks
         self.impl = impl
+        self.left_out = left_out
+        """Why results were not collected (the engine does not play them), with counts."""
+        self.rulesets = rulesets
 
 
 _KEY = pytest.StashKey[_State]()
@@ -99,14 +107,47 @@ def pytest_configure(config: pytest.Config) -> None:
             raise InputError(f"the implementation's declared rules: {e}") from None
     except InputError as e:
         raise pytest.UsageError(f"mtrain: {e}") from None
-    rulesets, _why, _warnings = choose_rulesets(variants, declared, fixtures)
+    rulesets, why, _warnings = choose_rulesets(variants, declared, fixtures)
     tasks, _outside = select(fixtures, rulesets, [])
     count = situation_count(config.getoption("mtrain_situations"), fixtures_path is not None,
                             rulesets)
     args.situations_run = count
     tasks += situation_tasks(rulesets, count, [], len(tasks))[0]
     runner = Runner(args, target, info, [])
-    config.stash[_KEY] = _State(runner, tasks, first)
+    played, left_out = _played(tasks, runner)
+    config.stash[_KEY] = _State(runner, played, first, left_out,
+                                f"{len(rulesets)} rule sets, {why}")
+
+
+def _played(tasks: list[Task], runner: Runner) -> tuple[list[Task], Counter[str]]:
+    """The tasks the engine plays, and why the others are left out (as conform would
+    report them not applicable), with how many each reason leaves out."""
+    played: list[Task] = []
+    left_out: Counter[str] = Counter()
+    for task in tasks:
+        why = task.why or runner.support(task.ruleset)
+        if why is None and (task.expectation is None or task.sent is None):
+            why = "no entry applies"
+        if why is None:
+            played.append(task)
+        else:
+            left_out[why] += 1
+    return played, left_out
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    state = config.stash.get(_KEY, None)
+    if state is None:
+        return []
+    lines = [f"mtrain: {len(state.tasks)} fixture results collected ({state.rulesets})"]
+    if state.left_out:
+        total = sum(state.left_out.values())
+        lines.append(f"mtrain: {total} results not collected, not applicable to the "
+                     "implementation:")
+        lines += [f"  {n:>6}  {why}" for why, n in state.left_out.most_common(5)]
+        if len(state.left_out) > 5:
+            lines.append(f"  (and {len(state.left_out) - 5} reasons more)")
+    return lines
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

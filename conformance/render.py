@@ -82,6 +82,52 @@ class Highlight:
     missed_other: Sequence[str] = ()
 
 
+@dataclass(frozen=True)
+class Differences:
+    """Where two canonical states of one table differ, for marking on both pictures:
+    the trains (tiles or marker) and hands that differ, and the other fields by name."""
+
+    trains: frozenset[str] = frozenset()  # "0", "1", ..., "mexican"
+    hands: frozenset[int] = frozenset()
+    fields: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.trains or self.hands or self.fields)
+
+    def words(self) -> list[str]:
+        """The differences named, in reading order."""
+        return ([f"train {t}" if t != "mexican" else "the Mexican Train"
+                 for t in sorted(self.trains, key=lambda t: (t == "mexican", t))]
+                + [f"hand {s}" for s in sorted(self.hands)] + list(self.fields))
+
+
+COMPARED = ("engine", "engine_placed", "boneyard", "drawn", "open_doubles", "passes",
+            "phase", "seat", "starter", "first_turns", "turn_doubles", "scores", "outs",
+            "result")
+"""The fields beside trains and hands that a picture's differences name."""
+
+
+def state_differences(a: Mapping[str, Any], b: Mapping[str, Any]) -> Differences:
+    """How state `a` differs from state `b` (both canonical: state.schema.json); a hand
+    counts as its set of tiles, a train as its tiles in order and its marker."""
+    trains = set()
+    ta, tb = list(a.get("trains", [])), list(b.get("trains", []))
+    for i in range(max(len(ta), len(tb))):
+        x = ta[i] if i < len(ta) else {}
+        y = tb[i] if i < len(tb) else {}
+        if (list(x.get("tiles", [])), bool(x.get("marker"))) != (
+                list(y.get("tiles", [])), bool(y.get("marker"))):
+            trains.add(str(i))
+    if (a.get("mexican") or {}).get("tiles") != (b.get("mexican") or {}).get("tiles"):
+        trains.add("mexican")
+    ha, hb = list(a.get("hands", [])), list(b.get("hands", []))
+    hands = {s for s in range(max(len(ha), len(hb)))
+             if sorted(map(_canon, ha[s] if s < len(ha) else []))
+             != sorted(map(_canon, hb[s] if s < len(hb) else []))}
+    fields = tuple(k for k in COMPARED if a.get(k) != b.get(k))
+    return Differences(frozenset(trains), frozenset(hands), fields)
+
+
 def highlight_from_actions(actions: Iterable[Mapping[str, Any]]) -> Highlight:
     plays, other = _split(actions)
     return Highlight(plays, other)
@@ -228,9 +274,12 @@ class _Train:
 
 
 def render_state(state: Mapping[str, Any], highlight: Highlight | None = None,
-                 title: str | None = None) -> str:
-    """SVG text for a canonical state (spec/schemas/state.schema.json)."""
+                 title: str | None = None, differ: Differences | None = None) -> str:
+    """SVG text for a canonical state (spec/schemas/state.schema.json). With `differ`,
+    the trains, hands and fields where it differs from another state are marked in red
+    (a failure's two tables, the rules' and the implementation's, marked alike)."""
     cv = _Canvas()
+    differ = differ or Differences()
     trains = [_Train(str(i), f"Seat {i}", list(t["tiles"]), int(t["end"]),
                      bool(t.get("marker"))) for i, t in enumerate(state["trains"])]
     mexican = state.get("mexican")
@@ -252,6 +301,17 @@ def render_state(state: Mapping[str, Any], highlight: Highlight | None = None,
     cv.text(MARGIN, y + 14, summary, size=12.5, fill=MUTED)
     right = max(right, MARGIN + _text_w(summary, 12.5))
     y += 28
+    if differ:
+        note = "\u2260 differs: " + ", ".join(differ.words())
+        cv.text(MARGIN, y + 8, note, size=12.5, fill=RED, weight="bold")
+        right = max(right, MARGIN + _text_w(note, 12.5))
+        y += 20
+        shown = [f"{k} {_field_text(state.get(k))}" for k in differ.fields]
+        if shown:
+            line = "here: " + "; ".join(shown)
+            cv.text(MARGIN, y + 8, line, size=12, fill=RED)
+            right = max(right, MARGIN + _text_w(line, 12))
+            y += 20
 
     # -- the table: hub, spokes, trains ------------------------------------------------
     table_top = y
@@ -285,11 +345,17 @@ def render_state(state: Mapping[str, Any], highlight: Highlight | None = None,
         to_move = t.key == str(seat) and not over
         if to_move:
             cv.add(f'<path d="M{MARGIN - 12:.1f},{cy - 6:.1f} l9,6 l-9,6 z" fill="{INK}"/>')
-        cv.text(MARGIN, cy + 5, t.label, size=14, weight="bold" if to_move else "normal")
+        odd = t.key in differ.trains
+        cv.text(MARGIN, cy + 5, ("\u2260 " if odd else "") + t.label, size=14,
+                weight="bold" if to_move or odd else "normal", fill=RED if odd else INK)
         if t.marker:
             cv.marker(MARGIN + 76, cy)
         number = open_order.index(t.key) + 1 if t.key in open_order else 0
         x = _draw_train(cv, first_x, cy, t.tiles, number, len(open_order))
+        if odd:  # the train's tiles (or its marker) differ: framed
+            cv.add(f'<rect x="{MARGIN - 8}" y="{cy - ROW_H / 2 + 3:.1f}" '
+                   f'width="{x - MARGIN + 8:.1f}" height="{ROW_H - 6}" rx="8" fill="none" '
+                   f'stroke="{RED}" stroke-width="2" stroke-dasharray="6 4"/>')
         if not t.tiles:
             cv.text(first_x, cy - TILE_H / 2 - 5, f"empty, open end {t.end}", size=11,
                     fill=MUTED, italic=True)
@@ -321,7 +387,7 @@ def render_state(state: Mapping[str, Any], highlight: Highlight | None = None,
 
     # -- the hands -----------------------------------------------------------------------
     y = table_bottom + 26
-    y, hands_right = _draw_hands(cv, state, hl, y)
+    y, hands_right = _draw_hands(cv, state, hl, y, differ.hands)
     right = max(right, hands_right)
 
     # -- the legend ------------------------------------------------------------------------
@@ -419,8 +485,16 @@ def _draw_targets(cv: _Canvas, x: float, cy: float, t: _Train, hl: Highlight) ->
     return right
 
 
+def _field_text(value: Any) -> str:
+    if isinstance(value, list):
+        if len(value) > 8:  # a boneyard: its size and its top
+            return f"{len(value)} tiles [" + ", ".join(map(str, value[:6])) + ", \u2026]"
+        return "[" + ", ".join(map(str, value)) + "]"
+    return "none" if value is None else str(value)
+
+
 def _draw_hands(cv: _Canvas, state: Mapping[str, Any], hl: Highlight,
-                y: float) -> tuple[float, float]:
+                y: float, odd: frozenset[int] = frozenset()) -> tuple[float, float]:
     hands = state["hands"]
     over = state.get("phase") == "over"
     seat = int(state.get("seat", 0))
@@ -438,8 +512,11 @@ def _draw_hands(cv: _Canvas, state: Mapping[str, Any], hl: Highlight,
         if mover:
             label += ", to draw for the engine" if state.get("phase") == "engine" \
                 else ", to play"
+        if s in odd:  # its tiles differ from the other picture's
+            label = "\u2260 " + label
         cv.text(MARGIN, y, label, size=13 if mover else 12,
-                weight="bold" if mover else "normal")
+                weight="bold" if mover or s in odd else "normal",
+                fill=RED if s in odd else INK)
         right = max(right, MARGIN + _text_w(label, 13))
         scale = 1.0 if mover else 0.72
         per_row = HAND_ROW if mover else round(HAND_ROW * 4 / 3)
@@ -451,6 +528,8 @@ def _draw_hands(cv: _Canvas, state: Mapping[str, Any], hl: Highlight,
         step = (TILE_W + GAP + 6) * scale
         row_h = TILE_H * scale + (18 if labelled else 10)
         ty = y + 12
+        if mover and drawn is not None:  # room for "just drawn" above the tile
+            ty += 10
         for i, tile in enumerate(hand):
             col, row = i % per_row, i // per_row
             x = MARGIN + col * step
@@ -540,7 +619,8 @@ def fixture_state(fx: Fixture, variant: str | Ruleset,
 
 def draw_fixture(fx: Fixture, variant: str | Ruleset, *, missing: Iterable[str] = (),
                  extra: Iterable[str] = (), impl: Implementation | None = None,
-                 title: str | None = None, upto: int | None = None) -> str | None:
+                 title: str | None = None, upto: int | None = None,
+                 differ: Differences | None = None) -> str | None:
     """The SVG of a fixture under a rule set (a name, or the rule set itself), its expected
     legal plays marked (and, for a failure, the plays an implementation missed or offered
     wrongly). With `upto`, the state after that many steps, unmarked: the fixture's
@@ -560,9 +640,10 @@ def draw_fixture(fx: Fixture, variant: str | Ruleset, *, missing: Iterable[str] 
         return None
     if upto is not None and upto < len(fx.steps):
         return render_state(state, None, title if title is not None else
-                            f"{fx.id} under {name}, after step {upto}")
+                            f"{fx.id} under {name}, after step {upto}", differ)
     hl = None
     if (exp is not None and exp.legal is not None) or extra:
         hl = highlight_from_texts(exp.legal if exp is not None and exp.legal else (),
                                   missing, extra)
-    return render_state(state, hl, title if title is not None else f"{fx.id} under {name}")
+    return render_state(state, hl, title if title is not None else f"{fx.id} under {name}",
+                        differ)

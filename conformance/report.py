@@ -15,12 +15,14 @@ A result is one fixture under one rule set, with one status:
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
+import textwrap
 import xml.etree.ElementTree as ET
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -29,6 +31,8 @@ from mtrain.conformance.untrusted import shown
 STATUSES = ("pass", "fail", "error", "timeout", "crash", "skip", "not-applicable")
 FAILING = frozenset({"fail", "error", "timeout", "crash"})
 SHORT = {"not-applicable": "n/a"}
+NOT_RUN_SHOWN = 8
+"""Reasons for results not run that the text report lists (all of them with -v)."""
 
 
 @dataclass
@@ -64,6 +68,9 @@ class Result:
     """Where the fixture's expectation comes from (pagat, puremco, decision, ...)."""
     decisions: tuple[tuple[str, str], ...] = ()
     """(clause, reason) for the decisions of this specification the fixture rests on."""
+    actual: dict[str, Any] | None = None
+    """For a failure: the implementation's state where the HTML report draws the table
+    (before the refused step, after the departing one, or after every step)."""
 
     @property
     def message(self) -> str:
@@ -125,6 +132,8 @@ class Report:
     """Per rule set: selected fixtures whose every entry speaks about other rules."""
     rulesets: str = ""
     """Which rule sets ran and why those (asked, declared, the default matrix)."""
+    values: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Per rule set run: its option values (the HTML grid shows which clauses apply)."""
 
     @property
     def summary(self) -> dict[str, int]:
@@ -180,16 +189,23 @@ class Report:
         return [r for r in self.results if r.unexpected_pass]
 
     def headline(self) -> str:
-        counts = ", ".join(f"{n} {s}" for s, n in self.summary.items() if n)
+        """The verdict in one line: the results (one fixture under one rule set each) by
+        status, then the checks (the comparisons inside the results run), said apart so
+        that neither count reads as a share of the other."""
         verdict = "FAILED" if self.failed else "OK"
         loads = f", {len(self.load_errors)} load errors" if self.load_errors else ""
         nothing = self.nothing_ran
         if nothing is not None:
             return f"FAILED: nothing ran: {nothing}{loads}"
+        summary = self.summary
+        counts = ", ".join(f"{n} {s}" for s, n in summary.items()
+                           if n and s != "not-applicable")
+        na = summary["not-applicable"]
+        not_run = f"; {na} more not applicable (not run)" if na else ""
         nulls = sum(r.null_refusals for r in self.results)
         unnamed = f"; {nulls} refusals named no clause" if nulls else ""
-        return (f"{verdict}: {len(self.ran)} results ran, {self.checks} checks "
-                f"({counts or 'none'}{loads}{unnamed}) in {self.duration:.2f} s")
+        return (f"{verdict}: {len(self.ran)} results ran ({counts or 'none'}){not_run}"
+                f"{loads}{unnamed}; {self.checks} checks within them; {self.duration:.2f} s")
 
     def per_ruleset(self) -> dict[str, dict[str, int]]:
         """Per rule set: each status, the results run, and the fixtures out of scope."""
@@ -201,6 +217,29 @@ class Report:
             ran = sum(n for s, n in counts.items() if s != "not-applicable")
             out[name] = {**counts, "ran": ran, "other rules": self.outside.get(name, 0)}
         return out
+
+    def not_run(self) -> list[tuple[str, int]]:
+        """The reasons results were not applicable (not run), commonest first, with how
+        many results each removed: what a declaration (`variants`, `options`, `rules`)
+        or a rule played its own way took out of the run."""
+        reasons = Counter(r.message or "no reason given" for r in self.results
+                          if r.status == "not-applicable")
+        return sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))
+
+    def failed_clauses(self) -> list[ClauseNote]:
+        """The clauses the failures speak of, each once: those charged with a failure,
+        then the decisions of this specification a failing fixture rests on (their text
+        is printed once per report, and each failure refers to it)."""
+        charged: Counter[str] = Counter()
+        resting: Counter[str] = Counter()
+        for r in self.results:
+            if r.status not in FAILING:
+                continue
+            charged.update(r.blamed if r.status == "fail" else ())
+            resting.update(c for c, _ in r.decisions)
+        ids = sorted(charged, key=_natural) + sorted(
+            (c for c in resting if c not in charged), key=_natural)
+        return [_note(c, charged[c], resting[c]) for c in ids]
 
     def to_json(self, results: bool = True) -> dict[str, Any]:
         """The report as JSON data; without `results`, None stands in their place."""
@@ -222,7 +261,37 @@ class Report:
                                   for r in self.unexpected_passes],
             "load_errors": self.load_errors,
             "warnings": self.warnings,
+            "failed_clauses": [n.to_json() for n in self.failed_clauses()],
+            "not_applicable": [{"reason": why, "results": n} for why, n in self.not_run()],
         }
+
+
+@dataclass(frozen=True)
+class ClauseNote:
+    """A clause as a report shows it once: its words, and how many failures name it."""
+
+    id: str
+    title: str
+    text: str
+    decision: str | None
+    charged: int
+    """Failures charged to it."""
+    resting: int
+    """Failures of fixtures that rest on it as a decision of this specification."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"clause": self.id, "title": self.title, "text": self.text,
+                "decision": self.decision, "charged": self.charged, "resting": self.resting}
+
+
+def _note(cid: str, charged: int, resting: int) -> ClauseNote:
+    from mtrain.spec.catalog import catalog  # only when a report has failures to show
+
+    clause = catalog().clauses.get(cid)
+    if clause is None:  # not a catalogue clause: shown by its id alone
+        return ClauseNote(cid, "", "", None, charged, resting)
+    return ClauseNote(cid, clause.title, " ".join(clause.text.split()), clause.decision,
+                      charged, resting)
 
 
 def _natural(key: str) -> tuple[Any, ...]:
@@ -255,7 +324,10 @@ def render_text(report: Report, out: TextIO, *, rich: bool = False,
     w("\n")
     for r in report.results:
         if r.status in FAILING:
-            w(_failure_text(r) + "\n")
+            w("\n".join(_failure_lines(r)) + "\n\n")
+    notes = report.failed_clauses()
+    if notes:
+        w("\n".join(_clause_lines(notes)) + "\n\n")
     skipped = [r for r in report.results if r.status == "skip"]
     if skipped:
         w("Known failures (--skip):\n")
@@ -267,39 +339,121 @@ def render_text(report: Report, out: TextIO, *, rich: bool = False,
         for r in report.unexpected_passes:
             w(f"  {r.fixture} [{r.variant}] ({r.skip_reason})\n")
         w("\n")
+    not_run = report.not_run()
+    if not_run:
+        w("Not applicable (not run), by reason:\n")
+        shown_reasons = not_run if verbose else not_run[:NOT_RUN_SHOWN]
+        w("".join(f"  {n:>6}  {why}\n" for why, n in shown_reasons))
+        if len(shown_reasons) < len(not_run):
+            w(f"  (and {len(not_run) - len(shown_reasons)} reasons more: -v lists them)\n")
+        w("\n")
     if verbose:
         for r in report.results:
             if r.status not in FAILING and r.status != "skip":
                 note = f": {r.message}" if r.messages else ""
                 w(f"{r.status.upper()} {r.fixture} [{r.variant}]{note}\n")
         w("\n")
-    w(_plain_table("Per clause", "clause", report.per("clause")))
-    w("\n")
-    w(_plain_table(f"Per rule set ({report.rulesets})" if report.rulesets else
-                   "Per rule set", "rule set", report.per_ruleset()))
-    w("\n")
+    clauses, rulesets = report.per("clause"), report.per_ruleset()
+    w(_plain_table("Per clause", "clause", clauses))
+    w("\n".join(_legend_lines(clauses, "clause")) + "\n\n")
+    w(_plain_table(_ruleset_title(report), "rule set", rulesets))
+    w("\n".join(_legend_lines(rulesets, "rule set")) + "\n\n")
     w(report.headline() + "\n")
 
 
-def _failure_text(r: Result) -> str:
+def _ruleset_title(report: Report) -> str:
+    return f"Per rule set ({report.rulesets})" if report.rulesets else "Per rule set"
+
+
+def _failure_lines(r: Result) -> list[str]:
+    """A failure in words; the clauses' own texts are in the report's clause section."""
     lines = [f"{r.status.upper()} {r.fixture} [{r.variant}]  {r.where}"]
     if r.description:
         lines.append(f"  {r.description}")
     if r.clauses:
         lines.append(f"  clauses: {', '.join(r.clauses)}")
     if r.status == "fail" and r.charged:
-        lines.append(f"  charged to: {', '.join(r.blamed)}")
+        lines.append(f"  charged to: {', '.join(r.blamed)} (see: Clauses in the failures)")
     if r.source:
         lines.append(f"  source: {', '.join(r.source)}")
-    lines += [f"  decision {cid} (this specification's, not a source's): {why}"
-              for cid, why in r.decisions]
+    if r.decisions:
+        lines.append("  rests on decisions of this specification, not of a source: "
+                     + ", ".join(c for c, _ in r.decisions) + " (why: Clauses in the failures)")
     lines += [f"  - {m}" for m in r.messages]
     if r.stderr:
         lines.append("  stderr (last lines):")
         lines += [f"    | {x}" for x in r.stderr.splitlines()]
     if r.rerun:
         lines.append(f"  rerun: {r.rerun}")
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def _failure_text(r: Result) -> str:
+    """One failure on its own (JUnit's body): its lines, then the words of its clauses."""
+    names = set(r.blamed if r.status == "fail" else ()) | {c for c, _ in r.decisions}
+    notes = [_note(c, 0, 0) for c in sorted(names, key=_natural)]
+    return "\n".join(_failure_lines(r) + [
+        f"  {line}" for n in notes for line in _note_lines(n, counts=False)]) + "\n"
+
+
+def _clause_lines(notes: Sequence[ClauseNote]) -> list[str]:
+    lines = ["Clauses in the failures (each once; `mtrain explain CLAUSE` says more):"]
+    for n in notes:
+        lines += [f"  {line}" for line in _note_lines(n)]
+    return lines
+
+
+def _note_lines(n: ClauseNote, counts: bool = True) -> list[str]:
+    head = f"{n.id}: {n.title}" if n.title else n.id
+    if counts:
+        told = ([f"charged with {n.charged} failure{'s' if n.charged != 1 else ''}"]
+                if n.charged else [])
+        told += [f"the decision under {n.resting} failure{'s' if n.resting != 1 else ''}"
+                 ] if n.resting else []
+        head += f" ({'; '.join(told)})" if told else ""
+    lines = [head]
+    wrap = functools.partial(textwrap.wrap, width=88, initial_indent="    ",
+                             subsequent_indent="    ")
+    lines += wrap(n.text) if n.text else []
+    if n.decision:
+        lines += wrap("decision of this specification: " + " ".join(n.decision.split()))
+    return lines
+
+
+COLUMN_MEANING = {
+    "pass": "results that agree with the rules",
+    "fail": "results where the implementation's answers differ from the rules",
+    "error": "results that could not be asked: an error answer, a malformed answer, a "
+             "table that does not set up",
+    "timeout": "results with no answer in time (the implementation was stopped)",
+    "crash": "results where the implementation exited or closed its output first",
+    "skip": "known failures listed in the --skip file (run, and failed again)",
+    "not-applicable": "results not run: the implementation does not play this rule set, "
+                      "or the fixture reads a rule it plays its own way (-v says why)",
+    "ran": "results run: every column before it but n/a",
+    "other rules": "fixtures selected that give no result here: each of their entries "
+                   "speaks about other rule sets",
+}
+"""What each column of the per-clause and per-rule-set tables counts."""
+
+
+def legend(rows: dict[str, dict[str, int]], key: str) -> tuple[str, list[tuple[str, str]]]:
+    """What a table counts: one line for the table, and (column, meaning) for each of
+    its columns (the per-clause table's columns are the per-rule-set table's)."""
+    head = ("a result counts under each clause its fixture lists; a failure only under "
+            "the clause charged with it" if key == "clause" else
+            "a result is one fixture under one rule set (the checks are the comparisons "
+            "inside the results)")
+    cols = _columns(rows) if rows and key != "clause" else []
+    return head, [(SHORT.get(c, c), COLUMN_MEANING[c]) for c in cols]
+
+
+def _legend_lines(rows: dict[str, dict[str, int]], key: str) -> list[str]:
+    if not rows:
+        return []
+    head, cols = legend(rows, key)
+    width = max((len(c) for c, _ in cols), default=0)
+    return [f"  {head}"] + [f"  {c:<{width}}  {what}" for c, what in cols]
 
 
 EXTRA_COLUMNS = ("ran", "other rules")
@@ -347,19 +501,30 @@ def _render_rich(report: Report, out: TextIO, verbose: bool) -> None:
                           f"{escape(f'[{r.variant}]')}  [dim]{escape(r.where)}[/]")
             if r.status not in FAILING:
                 continue
-            if r.description:
-                console.print(f"  {escape(r.description)}")
-            if r.clauses:
-                console.print(f"  clauses: {escape(', '.join(r.clauses))}")
-            for m in r.messages:
-                console.print(f"  - {escape(m)}")
-            if r.stderr:
-                console.print("  [dim]stderr (last lines):[/]")
-                for x in r.stderr.splitlines():
-                    console.print(f"    [dim]| {escape(x)}[/]")
-            if r.rerun:
-                console.print(f"  rerun: [cyan]{escape(r.rerun)}[/]")
+            for line in _failure_lines(r)[1:]:
+                if line.startswith("  rerun: "):
+                    console.print(f"  rerun: [cyan]{escape(line[9:])}[/]")
+                elif line.startswith("    | "):
+                    console.print(f"[dim]{escape(line)}[/]")
+                else:
+                    console.print(escape(line))
             console.print()
+    notes = report.failed_clauses()
+    if notes:
+        head, *rest = _clause_lines(notes)
+        console.print(f"[bold]{escape(head)}[/]")
+        for line in rest:
+            console.print(escape(line) if line.startswith("    ") else
+                          f"[bold]{escape(line)}[/]")
+        console.print()
+    not_run = report.not_run()
+    if not_run:
+        console.print("[dim]Not applicable (not run), by reason:[/]")
+        for why, n in not_run if verbose else not_run[:NOT_RUN_SHOWN]:
+            console.print(f"  {n:>6}  {escape(why)}")
+        if not verbose and len(not_run) > NOT_RUN_SHOWN:
+            console.print(f"  (and {len(not_run) - NOT_RUN_SHOWN} reasons more: -v lists them)")
+        console.print()
     skipped = [r for r in report.results if r.status == "skip"]
     if skipped:
         console.print("[yellow]Known failures (--skip):[/]")
@@ -372,9 +537,8 @@ def _render_rich(report: Report, out: TextIO, verbose: bool) -> None:
         for r in report.unexpected_passes:
             console.print(f"  {escape(r.fixture)} {escape(f'[{r.variant}]')}")
         console.print()
-    ruleset_title = f"Per rule set ({report.rulesets})" if report.rulesets else "Per rule set"
     for title, key, rows in (("Per clause", "clause", report.per("clause")),
-                             (ruleset_title, "rule set", report.per_ruleset())):
+                             (_ruleset_title(report), "rule set", report.per_ruleset())):
         if not rows:
             continue
         cols = _columns(rows)
@@ -387,6 +551,8 @@ def _render_rich(report: Report, out: TextIO, verbose: bool) -> None:
             table.add_row(escape(k), *(str(counts.get(c, 0)) for c in cols),
                           style="bold" if bad else "")
         console.print(table)
+        console.print("[dim]" + escape("\n".join(_legend_lines(rows, key))) + "[/]")
+        console.print()
     colour = "red" if report.failed else "green"
     console.print(f"[{colour} bold]{escape(report.headline())}[/]")
 
@@ -491,6 +657,10 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _md_clause(cid: str) -> str:
+    return f"[{cid}](#clause-{cid})"
+
+
 def render_markdown(report: Report) -> str:
     lines = [f"# mtrain conform: {_md(describe_implementation(report.implementation))}", "",
              f"**{report.headline()}**", "",
@@ -506,8 +676,13 @@ def render_markdown(report: Report) -> str:
         lines += ["## Failures", ""]
         for r in failing:
             lines += [f"### `{r.fixture}` [{r.variant}]: {r.status}", ""]
-            lines.append(f"`{r.where}`" + (f", clauses {', '.join(r.clauses)}"
-                                           if r.clauses else ""))
+            said = [f"`{r.where}`"] + ([f"clauses {', '.join(r.clauses)}"] if r.clauses else [])
+            if r.status == "fail" and r.charged:
+                said.append(f"charged to {', '.join(_md_clause(c) for c in r.blamed)}")
+            if r.decisions:
+                said.append("rests on the decisions "
+                            + ", ".join(_md_clause(c) for c, _ in r.decisions))
+            lines.append("; ".join(said))
             if r.description:
                 lines += ["", f"{r.description}"]
             lines.append("")
@@ -517,6 +692,19 @@ def render_markdown(report: Report) -> str:
             if r.rerun:
                 lines += ["", "```sh", r.rerun, "```"]
             lines.append("")
+    notes = report.failed_clauses()
+    if notes:
+        lines += ["## Clauses in the failures", ""]
+        for n in notes:
+            head = f"{n.id}: {n.title}" if n.title else n.id
+            lines += [f'### <a id="clause-{n.id}"></a>{_md(head)}', ""]
+            lines += [_md(n.text), ""] if n.text else []
+            if n.decision:
+                lines += [f"Decision of this specification: {_md(n.decision)}", ""]
+    not_run = report.not_run()
+    if not_run:
+        lines += ["## Not applicable (not run), by reason", "", "| results | reason |",
+                  "|---:|---|"] + [f"| {n} | {_md(why)} |" for why, n in not_run] + [""]
     skipped = [r for r in report.results if r.status == "skip"]
     if skipped:
         lines += ["## Known failures", "", "| fixture | variant | reason |", "|---|---|---|"]
@@ -527,15 +715,18 @@ def render_markdown(report: Report) -> str:
         lines += ["## Listed as known failures but passing", ""]
         lines += [f"- `{r.fixture}` [{r.variant}]" for r in report.unexpected_passes]
         lines.append("")
-    for title, key in (("Per variant", "variant"), ("Per clause", "clause")):
-        rows = report.per(key)
+    for title, key, rows in (("Per rule set", "rule set", report.per_ruleset()),
+                             ("Per clause", "clause", report.per("clause"))):
         if not rows:
             continue
         cols = _columns(rows)
-        lines += [f"## {title}", "", f"| {key} | " + " | ".join(cols) + " |",
-                  "|---|" + "---:|" * len(cols)]
-        lines += [f"| {_md(k)} | " + " | ".join(str(c[s]) for s in cols) + " |"
+        lines += [f"## {title}", "", f"| {key} | " + " | ".join(SHORT.get(c, c) for c in cols)
+                  + " |", "|---|" + "---:|" * len(cols)]
+        lines += [f"| {_md(k)} | " + " | ".join(str(c.get(s, 0)) for s in cols) + " |"
                   for k, c in rows.items()]
+        head, told = legend(rows, key)
+        lines += ["", _md(head.capitalize()) + ("." if not told else ":"), ""]
+        lines += [f"- `{c}`: {_md(what)}" for c, what in told]
         lines.append("")
     return shown("\n".join(lines))  # an implementation's words are in there: escaped
 

@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 from mtrain.conformance.report import (
     FAILING,
     SHORT,
+    ClauseNote,
     Report,
     Result,
     _columns,
     _natural,
     describe_implementation,
+    legend,
 )
 from mtrain.conformance.untrusted import shown
 
@@ -43,10 +45,19 @@ class Illustrator(Protocol):
         """The legal actions the fixture expects under the result's rule set, if any."""
         ...
 
-    def picture(self, result: Result, missing: list[str], extra: list[str]) -> str | None:
-        """The SVG of the fixture's table, the legal plays marked (and the implementation's
-        missing and extra ones), or None."""
+    def pictures(self, result: Result, missing: list[str],
+                 extra: list[str]) -> list[tuple[str, str]]:
+        """(SVG, caption) for each table a failure is drawn with: the table as the rules
+        have it (its legal plays marked, and the implementation's missing and extra
+        ones), and beside it the implementation's own where that differs."""
         ...
+
+
+FEW = 6
+"""Up to this many rule sets, the grid writes its headings across and counts in its cells."""
+DOES_NOT_APPLY = "does-not-apply"
+"""A grid cell's status where the clause does not apply under the rule set."""
+
 
 _HTML_STYLE = """
 :root { --pass: #2e9e5b; --fail: #d23c3c; --error: #e0702a; --timeout: #8e44ad;
@@ -78,8 +89,8 @@ pre { background: #fff; border: 1px solid var(--line); border-radius: 6px; paddi
 .card.s-pass, .card.s-fail, .card.s-error, .card.s-timeout, .card.s-crash, .card.s-skip,
 .card.s-not-applicable { border-left-color: var(--c); }
 .notes li { color: #8a5a00; }
-.grid-wrap { overflow-x: auto; background: #fff; border: 1px solid var(--line);
-  border-radius: 8px; padding: 8px; }
+.grid-wrap { display: inline-block; max-width: 100%; vertical-align: top; overflow-x: auto;
+  background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 8px; }
 table.grid { border-collapse: separate; border-spacing: 2px; font-size: 12px; }
 table.grid th { font-weight: 600; white-space: nowrap; }
 table.grid thead th { vertical-align: bottom; height: 210px; }
@@ -92,10 +103,21 @@ table.grid td { width: 16px; min-width: 16px; height: 16px; border-radius: 3px; 
 table.grid td.cell { background: var(--c); }
 table.grid td.cell a { display: block; width: 100%; height: 100%; }
 table.grid td.none { background: #f0f2f3; }
+table.grid td.s-does-not-apply { background: repeating-linear-gradient(135deg, #eef0f1 0 4px,
+  #d9dde0 4px 6px); }
+table.grid.few thead th { height: auto; padding: 2px 8px; }
+table.grid.few thead th span { writing-mode: horizontal-tb; transform: none; }
+table.grid.few td { width: auto; min-width: 64px; height: 22px; padding: 0 8px;
+  text-align: center; color: #fff; font-weight: 600; }
+table.grid.few td.s-does-not-apply, table.grid.few td.none { color: var(--muted);
+  font-weight: 400; }
+table.grid.few td.cell a { color: inherit; text-decoration: none; }
 .legend { display: flex; flex-wrap: wrap; gap: 14px; margin: 8px 0 0; color: var(--muted);
   font-size: 13px; }
 .legend i { display: inline-block; width: 14px; height: 14px; border-radius: 3px;
   background: var(--c); vertical-align: -2px; margin-right: 5px; }
+.legend i.s-does-not-apply { background: repeating-linear-gradient(135deg, #eef0f1 0 4px,
+  #d9dde0 4px 6px); border: 1px solid #d5dade; }
 article.failure { background: #fff; border: 1px solid var(--line);
   border-left: 6px solid var(--c); border-radius: 8px; padding: 14px 18px; margin: 16px 0; }
 article.failure .where { color: var(--muted); font-size: 13px; }
@@ -110,6 +132,15 @@ article.failure .where { color: var(--muted); font-size: 13px; }
 li.missing { color: var(--pass); font-weight: 600; }
 li.extra { color: var(--fail); font-weight: 600; }
 figure { margin: 12px 0 4px; overflow-x: auto; }
+.tables { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 12px; }
+.tables figure { margin: 0; min-width: 0; }
+@media (max-width: 900px) { .tables { grid-template-columns: minmax(0, 1fr); } }
+section#clauses div.clause { background: #fff; border: 1px solid var(--line);
+  border-radius: 8px; padding: 10px 16px; margin: 10px 0; }
+section#clauses p.decision { color: #5b4a00; }
+section#clauses p.told, .legend-text { color: var(--muted); font-size: 13px; }
+.legend-text dt { font-weight: 600; float: left; clear: left; width: 90px; }
+.legend-text dd { margin: 0 0 2px 100px; }
 figure svg { max-width: 100%; height: auto; }
 p.diagnosis { border-left: 4px solid var(--fail); background: #fff; padding: 6px 10px; }
 div.unreached { color: var(--muted); border: 1px dashed var(--line); border-radius: 6px;
@@ -176,17 +207,22 @@ def render_html(report: Report, illustrator: Illustrator | None = None) -> str:
     out.append("</header>")
     out += _html_grid(report)
     out += _html_failures(report, illustrator)
+    out += _html_clauses(report.failed_clauses())
     out += _html_known(report)
-    rows = report.per("variant")
+    rows = report.per_ruleset()
     if rows:
         cols = _columns(rows)
+        head, told = legend(rows, "rule set")
         out += ['<section id="per-variant">', "<h2>Per rule set</h2>",
-                '<table class="counts"><thead><tr><th>variant</th>'
+                '<table class="counts"><thead><tr><th>rule set</th>'
                 + "".join(f"<th>{e(SHORT.get(c, c))}</th>" for c in cols) + "</tr></thead>",
                 "<tbody>"]
-        out += ["<tr><td>" + e(k) + "</td>" + "".join(f"<td>{v[c]}</td>" for c in cols)
+        out += ["<tr><td>" + e(k) + "</td>" + "".join(f"<td>{v.get(c, 0)}</td>" for c in cols)
                 + "</tr>" for k, v in rows.items()]
-        out += ["</tbody></table>", "</section>"]
+        out += ["</tbody></table>", f'<p class="legend-text">{e(head.capitalize())}.</p>',
+                '<dl class="legend-text">']
+        out += [f"<dt>{e(c)}</dt><dd>{e(what)}</dd>" for c, what in told]
+        out += ["</dl>", "</section>"]
     out += ["<footer>Written by <code>mtrain conform --format html</code>. Statuses: "
             "docs/protocol.md; clauses: docs/rules/.</footer>",
             "</main>", "</body>", "</html>"]
@@ -203,14 +239,21 @@ def _html_grid(report: Report) -> list[str]:
         for c in r.blamed:
             cells.setdefault((c, r.variant), []).append(r)
     clauses = sorted({c for c, _ in cells}, key=_natural)
-    out = ['<section id="grid">', "<h2>Clauses by variant</h2>",
+    few = len(variants) <= FEW
+    out = ['<section id="grid">', "<h2>Clauses by rule set</h2>",
            "<p>Each cell is one clause under one rule set, coloured by the worst result of "
            "the fixtures that exercise it; a failure counts only under the clauses charged "
-           "with it (the clause that decides each comparison that failed). A failing cell "
-           "links to its first failure.</p>"]
+           "with it (the clause that decides each comparison that failed). A clause that "
+           "does not apply under a rule set (its option takes another value there) is "
+           "hatched, not green: its fixtures ran, but it did not decide them. A failing "
+           "cell links to its first failure."
+           + (" Each cell counts its results; a failing one, how many of them fail "
+              "(\u201c2 of 5\u201d)." if few else "")
+           + "</p>"]
     if not clauses:
         return [*out, "<p>Nothing was run.</p>", "</section>"]
-    out += ['<div class="grid-wrap">', '<table class="grid">', "<thead><tr><th></th>"]
+    out += ['<div class="grid-wrap">', f'<table class="grid{" few" if few else ""}">',
+            "<thead><tr><th></th>"]
     out += [f'<th title="{e(v)}"><span>{e(v)}</span></th>' for v in variants]
     out += ["</tr></thead>", "<tbody>"]
     for clause in clauses:
@@ -226,17 +269,66 @@ def _html_grid(report: Report) -> list[str]:
             status = worst(r.status for r in results)
             tally = Counter(r.status for r in results)
             tip = f"{clause} under {v}: " + ", ".join(f"{n} {s}" for s, n in tally.items())
+            if status not in FAILING and not clause_applies(clause, report.values.get(v)):
+                status = DOES_NOT_APPLY
+                tip = (f"{clause} does not apply under {v}: its fixtures ran ("
+                       + ", ".join(f"{n} {s}" for s, n in tally.items())
+                       + "), but it did not decide them")
             first = next((r for r in results if r.status in FAILING), None)
-            inner = f'<a href="#{_anchor(first)}"></a>' if first is not None else ""
+            failing = sum(tally[s] for s in FAILING)
+            text = ("" if not few else "\u2014" if status == DOES_NOT_APPLY else
+                    f"{failing} of {len(results)}" if failing else str(len(results)))
+            inner = f'<a href="#{_anchor(first)}">{text}</a>' if first is not None else text
             row.append(f'<td class="cell s-{status}" data-status="{status}" '
                        f'title="{e(tip)}">{inner}</td>')
         out.append("".join(row) + "</tr>")
     out += ["</tbody></table>", "</div>", '<div class="legend">']
     out += [f'<span class="s-{s}"><i></i>{e(s)}</span>' for s in reversed(SEVERITY)]
-    out += ['<span><i style="background:#f0f2f3;border:1px solid #d5dade"></i>not exercised'
+    out += [f'<span><i class="s-{DOES_NOT_APPLY}"></i>does not apply under that rule set'
+            "</span>",
+            '<span><i style="background:#f0f2f3;border:1px solid #d5dade"></i>not exercised'
             "</span>", "</div>",
             "</section>"]
     return out
+
+
+def clause_applies(clause_id: str, values: dict[str, str] | None) -> bool:
+    """Whether a clause applies under a rule set's option values: False only when one of
+    the options it depends on takes a known value it does not list (`other`, a rule the
+    implementation plays its own way, or values not known, count as applying)."""
+    if not values:
+        return True
+    from mtrain.spec.catalog import catalog
+
+    clause = catalog().clauses.get(clause_id)
+    if clause is None:
+        return True
+    return all(values.get(o, "other") in ("other", *vs) for o, vs in clause.when.items())
+
+
+def _html_clauses(notes: Sequence[ClauseNote]) -> list[str]:
+    """Each clause the failures speak of, its words once (the cards link here)."""
+    if not notes:
+        return []
+    e = html.escape
+    out = ['<section id="clauses">', "<h2>Clauses in the failures</h2>"]
+    for n in notes:
+        head = f"{n.id}: {n.title}" if n.title else n.id
+        told = [f"charged with {n.charged} failure{'s' if n.charged != 1 else ''}"
+                ] if n.charged else []
+        told += [f"a decision under {n.resting} failure{'s' if n.resting != 1 else ''}"
+                 ] if n.resting else []
+        out += [f'<div class="clause" id="clause-{e(n.id)}">', f"<h3>{e(head)}</h3>"]
+        out += [f"<p>{e(n.text)}</p>"] if n.text else []
+        out += [f'<p class="decision"><b>Decision of this specification:</b> '
+                f"{e(n.decision)}</p>"] if n.decision else []
+        out += [f'<p class="told">{e("; ".join(told))}</p>', "</div>"]
+    out.append("</section>")
+    return out
+
+
+def _clause_links(ids: Iterable[str]) -> str:
+    return ", ".join(f'<a href="#clause-{html.escape(c)}">{html.escape(c)}</a>' for c in ids)
 
 
 def _html_failures(report: Report, illustrator: Illustrator | None) -> list[str]:
@@ -254,6 +346,10 @@ def _html_failures(report: Report, illustrator: Illustrator | None) -> list[str]
                 f"under <code>{e(r.variant)}</code></h3>",
                 f'<div class="where">{e(r.where)}'
                 + (f" &middot; clauses {e(', '.join(r.clauses))}" if r.clauses else "")
+                + (f" &middot; charged to {_clause_links(r.blamed)}"
+                   if r.status == "fail" and r.charged else "")
+                + (f" &middot; rests on the decision{'s' if len(r.decisions) > 1 else ''} "
+                   f"{_clause_links(c for c, _ in r.decisions)}" if r.decisions else "")
                 + "</div>"]
         if r.description:
             out.append(f"<p>{e(r.description)}</p>")
@@ -275,10 +371,13 @@ def _html_failures(report: Report, illustrator: Illustrator | None) -> list[str]
         else:
             out += checks
         if illustrator is not None and k < MAX_PICTURES:
-            svg = illustrator.picture(r, missing, extra)
-            if svg:
-                out += ["<figure>", svg.strip(), f"<figcaption>{_caption(r, extra)}</figcaption>",
-                        "</figure>"]
+            drawn = illustrator.pictures(r, missing, extra)
+            figures = [["<figure>", svg.strip(), f"<figcaption>{e(caption)}</figcaption>",
+                        "</figure>"] for svg, caption in drawn]
+            if len(figures) > 1:  # the rules' table beside the implementation's
+                out += ['<div class="tables">', *(x for f in figures for x in f), "</div>"]
+            elif figures:
+                out += figures[0]
         if r.stderr:
             out += ["<p>stderr (last lines):</p>", f"<pre>{e(r.stderr)}</pre>"]
         if r.rerun:
@@ -290,7 +389,7 @@ def _html_failures(report: Report, illustrator: Illustrator | None) -> list[str]
     return out
 
 
-def _caption(r: Result, extra: list[str]) -> str:
+def _caption(r: Result, extra: list[str], legal: bool = True) -> str:
     """What a failure's picture shows (FixtureIllustrator draws it)."""
     if r.refused_step:
         where = "the table" if r.refused_step == 1 else f"the state after step {r.refused_step - 1}"
@@ -299,7 +398,7 @@ def _caption(r: Result, extra: list[str]) -> str:
     if r.unreached:
         return (f"The table after step {r.diverged} as the rules have it: the "
                 "implementation's state departs from it there.")
-    return ("The table as the rules expect it, its legal plays in green"
+    return ("The table as the rules have it" + (", its legal plays in green" if legal else "")
             + ("; in red, plays the implementation offered that the rules do not allow"
                if extra else "") + ".")
 
@@ -330,6 +429,13 @@ def _versus(missing: list[str], extra: list[str], expected: list[str] | None) ->
 def _html_known(report: Report) -> list[str]:
     e = html.escape
     out: list[str] = []
+    not_run = report.not_run()
+    if not_run:
+        out += ['<section id="not-run">', "<h2>Not applicable (not run), by reason</h2>",
+                '<table class="counts"><thead><tr><th>reason</th><th>results</th></tr>'
+                "</thead><tbody>"]
+        out += [f"<tr><td>{e(why)}</td><td>{n}</td></tr>" for why, n in not_run]
+        out += ["</tbody></table>", "</section>"]
     skipped = [r for r in report.results if r.status == "skip"]
     if skipped:
         out += ['<section id="known">', "<h2>Known failures (--skip)</h2>", "<ul>"]
@@ -361,22 +467,44 @@ class FixtureIllustrator:
         exp = None if task is None else task.expectation
         return None if exp is None or exp.legal is None else list(exp.legal)
 
-    def picture(self, result: Result, missing: list[str], extra: list[str]) -> str | None:
-        from mtrain.conformance.render import draw_fixture
+    def pictures(self, result: Result, missing: list[str],
+                 extra: list[str]) -> list[tuple[str, str]]:
+        from mtrain.conformance.render import (
+            draw_fixture,
+            fixture_state,
+            render_state,
+            state_differences,
+        )
 
         task = self.tasks.get((result.fixture, result.variant))
         if task is None or task.sent is None:
-            return None
+            return []
         # Any: mypy sees this package both as conformance.* and, from mtrain.conformance.render, as
         # mtrain.conformance.*; the two Fixture classes are one at run time.
         fx: Any = task.fixture
         sent: Any = task.sent
         upto = _drawn_step(result)
-        if upto is not None and upto < len(fx.steps):  # an earlier table: no legal marks
-            return draw_fixture(fx, sent, upto=upto,
-                                title=f"{fx.id} under {result.variant}, {_step_name(upto)}")
-        return draw_fixture(fx, sent, missing=missing, extra=extra,
-                            title=f"{fx.id} under {result.variant}")
+        earlier = upto is not None and upto < len(fx.steps)  # an earlier table: no legal marks
+        rules = fixture_state(fx, sent, upto=upto) if result.actual is not None else None
+        differ = (state_differences(result.actual, rules)
+                  if rules is not None and result.actual is not None else None)
+        title = f"{fx.id} under {result.variant}" + (
+            f", {_step_name(upto)}" if earlier and upto is not None else "")
+        svg = (draw_fixture(fx, sent, upto=upto, title=title, differ=differ) if earlier else
+               draw_fixture(fx, sent, missing=missing, extra=extra, title=title,
+                            differ=differ))
+        if svg is None:
+            return []
+        same = (" The implementation's table is the same here: only its answers differ."
+                if differ is not None and not differ else "")
+        legal = self.expected_legal(result) is not None
+        out = [(svg, _caption(result, extra, legal) + same)]
+        if differ and result.actual is not None:
+            mine = render_state(result.actual, None, f"{title}: the implementation's", differ)
+            out = [(svg, "Expected: " + _caption(result, extra, legal)),
+                   (mine, "The implementation's table at the same point, where it differs "
+                    "from the rules' marked in red: " + ", ".join(differ.words()) + ".")]
+        return out
 
 
 def _drawn_step(result: Result) -> int | None:

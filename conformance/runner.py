@@ -60,6 +60,7 @@ class Outcome:
     refusal: RefusedSetup | None = None  # the setup the implementation refused (play)
     diverged: int | None = None  # the step after which the state departs (0: the deal)
     unreached: bool = False  # the checks compare a state that had already departed
+    states: list[JSON] = field(default_factory=list)  # a failure's: the start, each step's
 
     @property
     def message(self) -> str:
@@ -100,7 +101,10 @@ def run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     impl = checked(impl)  # every state and action it returns: schemas and invariants
     trace: list[JSON] = []
     try:
-        return _run_one(fx, rs, exp, impl, rj, require_clauses, trace)
+        out = _run_one(fx, rs, exp, impl, rj, require_clauses, trace)
+        if out.status != "pass":  # the implementation's states, for the report to draw
+            out.states = trace
+        return out
     except RefusedSetup as e:  # a table refused when asked about it: DEAL-7 allows it
         out = Outcome(fx, rs.name, "fail", setup_problems(None, e))
         out.charged = ["DEAL-7"]

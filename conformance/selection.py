@@ -107,8 +107,9 @@ def same_rules(a: Ruleset, b: Ruleset) -> bool:
 
 
 def default_rulesets(fixtures: Sequence[Fixture]) -> list[Ruleset]:
-    """The shipped variants, each with every overlay that applies to it, and every rule set
-    a fixture names: what `mtrain conform` runs when nothing narrows it."""
+    """The shipped variants, each with every overlay that applies to it, every rule set
+    a fixture names, and every one a fixture writes out (written_rulesets): what
+    `mtrain conform` runs when nothing narrows it."""
     cat = catalog()
     names: list[str] = []
     for base in cat.variants:
@@ -124,6 +125,32 @@ def default_rulesets(fixtures: Sequence[Fixture]) -> list[Ruleset]:
             out[name] = cat.ruleset(name)
         except (RulesetError, SpecError):
             continue  # an overlay that does not apply to that base
+    found = list(out.values())
+    return found + [rs for rs in written_rulesets(fixtures)
+                    if not any(same_rules(rs, other) for other in found)]
+
+
+def written_rulesets(fixtures: Sequence[Fixture]) -> list[Ruleset]:
+    """The rule sets fixtures write out in full by option values: an entry that names no
+    variant and whose `when:` gives one value for every option (as `mtrain fuzz` writes
+    the reproducers of an engine's own rules). Each is named after the first fixture
+    that writes it."""
+    cat = catalog()
+    out: dict[tuple[tuple[str, str], ...], Ruleset] = {}
+    for fx in fixtures:
+        for exp in fx.expect:
+            if exp.variants or len(exp.scope.products) != 1:
+                continue
+            region = exp.scope.products[0].region()
+            if set(region) != set(cat.options) or any(len(v) != 1 for v in region.values()):
+                continue
+            values = {o: next(iter(v)) for o, v in region.items()}
+            key = tuple(sorted(values.items()))
+            if key not in out:
+                try:
+                    out[key] = cat.from_values(values, name=f"as written in {fx.id}")
+                except RulesetError:
+                    continue  # values no rule set combines: lint says so
     return list(out.values())
 
 
@@ -133,8 +160,8 @@ def choose_rulesets(asked: Sequence[Ruleset], declared: Ruleset | None,
     else the one the implementation declares, else the default matrix."""
     if asked:
         warn = [] if declared is None else [
-            f"the implementation declares its rules ({declared.name}); running the rule "
-            "sets asked for instead"]
+            f"the rule sets asked for (--variant, --rules) win over the rules the "
+            f"implementation declares ({declared.name}): they run, and only they"]
         return list(asked), "as asked", warn
     if declared is not None:
         return [declared], "declared by the implementation", []

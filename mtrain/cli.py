@@ -23,7 +23,7 @@ from mtrain.output import OutputError, guarded_stdout
 Command = Callable[[argparse.Namespace], int]
 
 COMMANDS: tuple[str, ...] = (
-    "variants", "explain", "lint", "rules", "situations", "docs", "render", "simulate",
+    "variants", "explain", "lint", "rules", "situations", "docs", "render", "state", "simulate",
     "conform", "serve", "identify", "mutants", "fuzz", "diff", "check")
 """The subcommands, in the order the help lists them: each is mtrain.commands.<name>,
 with `register(subparsers)`."""

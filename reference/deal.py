@@ -103,11 +103,13 @@ def match_over(state: State) -> bool:
 
 
 def match_winners(state: State) -> list[int]:
-    """MATCH-2..5: the seats that win on the totals so far."""
+    """MATCH-2..6: the seats that win on the totals so far."""
     rules = state.rules
     best = max(state.scores) if rules.positive_scoring else min(state.scores)
     tied = [s for s, v in enumerate(state.scores) if v == best]
     if len(tied) > 1 and rules.tie_most_outs:
         most = max(state.outs[s] for s in tied)  # MATCH-5
         tied = [s for s in tied if state.outs[s] == most]
+    elif len(tied) > 1 and rules.tie_lowest_seat:
+        tied = tied[:1]  # MATCH-6: the lowest seat on the winning total
     return tied  # MATCH-4: a tie that remains is a shared win

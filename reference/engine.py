@@ -210,6 +210,8 @@ def open_trains(state: State, seat: int, all_marked: bool = False,
     if (first and seat != state.starter and not trains[mex]
             and rules.starter_only_mexican):
         out = [seat]
+    elif not trains[mex] and not trains[seat] and rules.own_train_mexican:
+        out = [seat]  # FIRST-10: the Mexican Train waits until the own train holds a tile
     else:
         out = [seat, mex]  # TRAIN-4, TRAIN-5: the Mexican Train is open to all (MARK-2)
     # TRAIN-4: another player's train only while marked
@@ -496,13 +498,13 @@ REFUSAL_PRECEDENCE: tuple[str, ...] = (
     "TURN-1", "FIRST-1", "FIRST-3", "TURN-4", "TURN-2", "TURN-5",  # a draw or a pass
     "SET-1", "TRAIN-1", "TRAIN-2",  # the tile and the train named, the open end
     "TURN-3",  # after a draw, the tile must be the one drawn
-    "TRAIN-7", "FIRST-9", "TRAIN-4",  # the train's access, whatever the moment
+    "TRAIN-7", "FIRST-9", "FIRST-10", "TRAIN-4",  # the train's access, whatever the moment
     "FIRST-2", "DBL-7", "DBL-6", "DBL-4", "DBL-3",  # what this moment allows
 )
 """When several clauses refuse one action, the reference cites the first in this order
 (docs: the protocol's refusals). A clause about the action itself (down to which tile:
 the drawn one, TURN-3) comes before one about the train, and the train's access in every
-turn (TRAIN-7, FIRST-9, TRAIN-4) before what one moment of a turn narrows the trains to
+turn (TRAIN-7, FIRST-9, FIRST-10, TRAIN-4) before what one moment of a turn narrows the trains to
 (a first-turn chain, an open double's duty, the follow-up): the same play on the same
 closed train cites the same clause under every rule set and at every moment. A fixture
 lists every clause that refuses."""
@@ -601,6 +603,9 @@ def _access_refusals(state: State, train: int, where: str) -> list[IllegalAction
                 and not state.trains[train] and rules.starter_only_mexican):
             return [IllegalAction("FIRST-9", "only the starting player may open the Mexican "
                                   "Train during the first turns")]
+        if not state.trains[train] and not state.trains[seat] and rules.own_train_mexican:
+            return [IllegalAction("FIRST-10", f"seat {seat} must start its own train before "
+                                  "opening the Mexican Train")]
         return []
     if not state.markers[train]:
         return [IllegalAction("TRAIN-4", f"{where} carries no marker; only its owner may "
@@ -672,6 +677,8 @@ def permission(state: State, action: Action) -> str:
     if train == state.players:
         if not state.trains[train] and seat != state.starter and rules.starter_only_mexican:
             return "FIRST-9"  # when a player other than the starter may open it
+        if not state.trains[train] and rules.own_train_mexican:
+            return "FIRST-10"  # opened by a player whose own train holds a tile
         return "TRAIN-5" if not state.trains[train] else "TRAIN-4"  # open to all (MARK-2)
     if train != seat:
         return "MARK-1"  # another player's train, open while it carries their marker

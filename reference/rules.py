@@ -21,11 +21,12 @@ FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
     "rounds": ("tile_set",), "value": ("blank_values",), "hand_table": ("hand_sizes",),
     "holder_lays": ("engine_procedure",), "engine_holder_starts": ("starting_seat",),
     "chain_first_turn": ("first_turn",), "starter_only_mexican": ("mexican_first_turn",),
+    "own_train_mexican": ("mexican_first_turn",),
     "own_train_first": ("own_train_first",), "follow": ("follow_up",),
     "oldest_first": ("double_order",), "release_uncoverable": ("uncoverable_double",),
     "marker_rule": ("marker_removal",), "draw_until_playable": ("draw_rule",),
     "passes_end_round": ("blocked_round",), "positive_scoring": ("scoring",),
-    "tie_most_outs": ("tie_rule",),
+    "tie_most_outs": ("tie_rule",), "tie_lowest_seat": ("tie_rule",),
 }
 """The option behind each flag: what the scope checks (conformance/partition.py) record when
 the engine reads a flag, so that they know which options decided an outcome."""
@@ -44,6 +45,7 @@ class Rules:
     engine_holder_starts: bool
     chain_first_turn: bool
     starter_only_mexican: bool
+    own_train_mexican: bool
     own_train_first: bool
     follow: int
     oldest_first: bool
@@ -53,6 +55,7 @@ class Rules:
     passes_end_round: bool
     positive_scoring: bool
     tie_most_outs: bool
+    tie_lowest_seat: bool
 
     @property
     def rounds(self) -> int:
@@ -74,6 +77,7 @@ class Rules:
             engine_holder_starts=rs["starting_seat"] == "engine-holder",
             chain_first_turn=rs["first_turn"] == "chain",
             starter_only_mexican=rs["mexican_first_turn"] == "starter-only",
+            own_train_mexican=rs["mexican_first_turn"] == "own-train-started",
             own_train_first=rs["own_train_first"] == "required",
             follow={"anywhere": FOLLOW_ANYWHERE, "restricted": FOLLOW_RESTRICTED,
                     "cover-own": FOLLOW_COVER_OWN}[rs["follow_up"]],
@@ -86,6 +90,7 @@ class Rules:
             passes_end_round=rs["blocked_round"] == "full-round-of-passes",
             positive_scoring=rs["scoring"] == "positive",
             tie_most_outs=rs["tie_rule"] == "most-outs",
+            tie_lowest_seat=rs["tie_rule"] == "lowest-seat",
         )
 
 

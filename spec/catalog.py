@@ -26,7 +26,7 @@ Setters = dict[str, tuple[Document | None, str]]
 """Which file (or override) set each option: errors point at its line."""
 
 SOURCES = ("pagat", "puremco", "wikipedia", "cardinal", "fundex", "ourpastimes", "celko",
-           "goodsam", "hathaway", "house", "decision", "common")
+           "goodsam", "hathaway", "thimble", "house", "decision", "common", "engine")
 """The provenance labels, defined in spec/data/sources.yaml (`Catalog.sources`)."""
 
 
@@ -225,6 +225,9 @@ class Catalog:
         self._constrained = [c for c in self.clauses.values() if c.requires]
         self._variant_values: dict[str, dict[str, str]] = {}
         self._examples: dict[str, Ruleset] | None = None
+        self.added_examples: dict[str, str] = {}
+        """Examples taken in from the rule-set files fixtures name (add_example): name ->
+        path."""
         for name, vf in self.variants.items():  # every shipped variant must compose cleanly
             try:
                 self._variant_values[name] = dict(self.ruleset(name).choices)
@@ -254,6 +257,39 @@ class Catalog:
                 found[rs.name] = rs
             self._examples = found
         return self._examples
+
+    def add_example(self, path: str | Path) -> Ruleset:
+        """A rule-set file a fixture names (`rules:`), taken in as an example: fixtures name
+        its rule set in `variants` and the scope check plays its table (`custom:NAME`),
+        as for the files of spec/data/rulesets/. The same file met again is the same
+        example; another file under a name already taken is refused."""
+        rs = self.rules_file(path)
+        known = self.examples.get(rs.name)
+        if known is not None:
+            if dict(known.choices) == dict(rs.choices) and known.hand_table == rs.hand_table:
+                return known
+            raise RulesetError(f"{path}: rule set name {rs.name!r} is taken by another "
+                               "rule set with other rules; give the file a name of its own")
+        if rs.name in self.variants or rs.name in self.overlays:
+            raise RulesetError(f"{path}: rule set name {rs.name!r} is a variant's or an "
+                               "overlay's")
+        if not rs.custom_table:
+            raise RulesetError(f"{path}: {rs.name} plays a named hand table "
+                               f"({rs['hand_sizes']}); a fixture names such rules by `when`, "
+                               "not by a rule-set file")
+        if rs.unknown:
+            raise RulesetError(f"{path}: {rs.name} plays {', '.join(rs.unknown)} `other`: a "
+                               "fixture's rule set must be one the reference can play")
+        self.examples[rs.name] = rs
+        self.added_examples[rs.name] = str(path)
+        return rs
+
+    def forget_added_examples(self) -> None:
+        """Back to the shipped examples (for a process that loads one corpus after
+        another, as the tests do)."""
+        for name in self.added_examples:
+            self.examples.pop(name, None)
+        self.added_examples.clear()
 
     # -- composition ------------------------------------------------------------------
 
@@ -658,14 +694,21 @@ def _read_clauses(doc: Document, options: dict[str, Option]) -> dict[str, Clause
 
 
 def _provenance_problem(sources: Sequence[str], body: Mapping[str, Any]) -> str | None:
-    """A `decision` source gives its reason, a `common` one its origin, and only they do."""
+    """A `decision` source gives its reason, a `common` or `engine` one its origin, and
+    only they do."""
     if not sources or any(s not in SOURCES for s in sources):
         return f"sources must be a non-empty list from {SOURCES}"
-    for label, key, what in (("decision", "decision", "its reason"),
-                             ("common", "origin", "which house rule it is and where from")):
-        if (label in sources) != bool(body.get(key)):
-            return (f"a '{label}' source must give {what} in `{key}`" if label in sources
-                    else f"`{key}` is given without a '{label}' source")
+    if "decision" in sources and not body.get("decision"):
+        return "a 'decision' source must give its reason in `decision`"
+    if "decision" not in sources and body.get("decision"):
+        return "`decision` is given without a 'decision' source"
+    told = "common" in sources or "engine" in sources
+    if told and not body.get("origin"):
+        if "common" in sources:
+            return "a 'common' source must give which house rule it is and where from in `origin`"
+        return "an 'engine' source must give which engines play it in `origin`"
+    if not told and body.get("origin"):
+        return "`origin` is given without a 'common' or 'engine' source"
     return None
 
 

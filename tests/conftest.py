@@ -129,3 +129,13 @@ def _cache_of_this_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Non
         os.environ.pop(CACHE_ENV, None)
     else:
         os.environ[CACHE_ENV] = saved
+
+
+@pytest.fixture(autouse=True)
+def _no_examples_left_behind() -> Iterator[None]:
+    """The rule-set files a test's fixtures name (`rules:`) join the process's catalogue
+    as examples (Catalog.add_example); each test starts from the shipped ones."""
+    yield
+    from mtrain.spec.catalog import catalog
+
+    catalog().forget_added_examples()

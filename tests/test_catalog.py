@@ -24,9 +24,10 @@ OVERLAYS = {
     "celko-double-15", "double-15", "double-blank-25", "double-blank-50",
     "draw-until-playable", "engine-aside", "fundex-hands", "goodsam-hands", "hathaway-hands",
     "marker-anyone",
-    "marker-owner-anywhere", "own-train-first", "passes-end-round", "positive-scoring",
+    "marker-owner-anywhere", "own-train-first", "own-train-opens-mexican", "passes-end-round",
+    "positive-scoring",
     "release-uncoverable", "rotate-start", "single-tile-start", "starter-opens-mexican",
-    "tie-most-outs",
+    "tie-lowest-seat", "tie-most-outs",
     "wikipedia-doubles",
 }
 QUESTIONS = range(1, 11)  # the numbered questions at the end of shared/RULES.md
@@ -101,12 +102,25 @@ def test_house_marks_only_the_house_rules_the_seed_names() -> None:
 
 
 def test_decisions_give_reasons_and_common_rules_say_where_from() -> None:
+    """A house rule from elsewhere (`common`) and a behaviour seen in engines (`engine`)
+    both say in `origin` what it is and where it was found."""
     for o in CAT.options.values():
         for v in o.values.values():
             assert ("decision" in v.source) == bool(v.decision), (o.name, v.name)
-            assert ("common" in v.source) == bool(v.origin), (o.name, v.name)
+            told = "common" in v.source or "engine" in v.source
+            assert told == bool(v.origin), (o.name, v.name)
     for c in CAT.clauses.values():
-        assert ("common" in c.sources) == bool(c.origin), c.id
+        told = "common" in c.sources or "engine" in c.sources
+        assert told == bool(c.origin), c.id
+
+
+def test_an_engine_label_needs_its_origin() -> None:
+    from mtrain.spec.catalog import _provenance_problem
+
+    assert _provenance_problem(["engine"], {}) == (
+        "an 'engine' source must give which engines play it in `origin`")
+    assert _provenance_problem(["engine"], {"origin": "seen in one app"}) is None
+    assert "without" in (_provenance_problem(["pagat"], {"origin": "x"}) or "")
 
 
 def test_the_corrected_labels() -> None:
@@ -288,7 +302,7 @@ CONDITIONS = {"if", "then", "else", "not"}
 """Conditional subschemas restate constraints on fields described elsewhere."""
 
 
-@pytest.mark.parametrize("name", ["state", "action", "ruleset", "variant"])
+@pytest.mark.parametrize("name", ["state", "action", "ruleset", "variant", "rulebooks"])
 def test_schemas_are_valid_and_describe_every_field(name: str) -> None:
     data = schema(name)
     jsonschema.Draft202012Validator.check_schema(data)

@@ -87,14 +87,28 @@ def test_clauses_requiring_each_others_opposite(
     assert not named(failures, "DISAGREEMENT")  # z3 and the enumeration find the same
 
 
-def test_a_clause_whose_condition_never_holds(
-        data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def add_dead_clause(data: Path) -> None:
     """puremco-d9's hand sizes on a double-12 set: DEAL-4 forbids it."""
     text, block = clause_block(data, "DEAL-4")
     (data / "clauses.yaml").write_text(text.replace(block, block + (
         "- id: DEAL-99\n  title: Short hands on the big set\n  sources: [puremco]\n"
         "  when: {hand_sizes: [puremco-d9], tile_set: [double-12]}\n"
         "  text: A condition no valid rule set meets.\n\n")), encoding="utf-8")
+
+
+def test_a_clause_whose_condition_never_holds_is_dead(data: Path) -> None:
+    """The search itself, on the edited catalogue (the command below runs it with the rest
+    of the option-space check, in the slow loop)."""
+    add_dead_clause(data)
+    found = optiongrid.Grid(Catalog(data)).dead_clauses()
+    assert [f.message.split(":")[0] for f in found] == ["dead clause DEAL-99"]
+    assert "DEAL-4" in found[0].clauses
+
+
+@pytest.mark.slow
+def test_a_clause_whose_condition_never_holds(
+        data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    add_dead_clause(data)
     code, failures = run_check(capsys)
     assert code == 1
     assert named(failures, "dead clause DEAL-99", "DEAL-4")

@@ -173,7 +173,7 @@ def test_adapter_failure_shows_what_differs(capsys: pytest.CaptureFixture[str]) 
     tail = out[out.index("Per clause:"):]
     assert "TURN-1" in tail and "Per rule set" in tail
     assert out.rstrip().endswith("s")
-    assert "FAILED: 12 results ran, 28 checks (10 pass, 2 fail)" in out
+    assert "FAILED: 12 results ran (10 pass, 2 fail); 28 checks within them;" in out
 
 
 def test_rerun_command_runs_just_that_fixture(capsys: pytest.CaptureFixture[str]) -> None:
@@ -361,6 +361,23 @@ def test_pytest_plugin(tmp_path: Path) -> None:
     assert "clauses: TRAIN-2, TRAIN-4, TURN-1" in ran.stdout
 
 
+def test_pytest_plugin_collects_only_what_the_engine_plays(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    adapter = f"{ADAPTERS}:PuremcoOnly"  # variants: puremco, puremco+*
+    _, report = conform(capsys, "--adapter", adapter)  # what conform runs and does not
+    na = report["summary"]["not-applicable"]
+    assert na > 0 and report["ran"] > 0
+    ran = run_pytest(tmp_path, "--mtrain-adapter", adapter, "--mtrain-fixtures",
+                     str(FIXTURES), "-v")
+    assert ran.returncode == 0, ran.stdout
+    assert f"mtrain: {report['ran']} fixture results collected" in ran.stdout
+    assert f"mtrain: {na} results not collected, not applicable to the implementation:" \
+        in ran.stdout
+    assert "the implementation supports puremco, puremco+*" in ran.stdout
+    assert f"{report['ran']} passed" in ran.stdout and "skipped" not in ran.stdout
+    assert "[pagat]" not in ran.stdout
+
+
 def plugin_args() -> list[str]:
     return ["--mtrain-adapter", f"{ADAPTERS}:ForgetsDraw", "--mtrain-fixtures", str(FIXTURES)]
 
@@ -377,3 +394,77 @@ def test_pytest_plugin_situations_and_usage(tmp_path: Path) -> None:
     assert quiet.returncode == 0 and "1 passed" in quiet.stdout
     bad = run_pytest(tmp_path, "--mtrain-adapter", "nope")
     assert bad.returncode == 4 and "expected MODULE:OBJECT" in bad.stderr
+
+
+# --- declarations that compose --------------------------------------------------------
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    main(["conform", *args, "--format", "json"])
+    out: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return out
+
+
+def test_rules_asked_for_win_over_declared_rules(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    rules = tmp_path / "mine.yaml"
+    rules.write_text("name: mine\nbase: pagat\n", encoding="utf-8")
+    plain = run_json(capsys, "--adapter", f"{ADAPTERS}:Reference", "-k", "marker",
+                     "--rules", str(rules))
+    declaring = run_json(capsys, "--adapter", f"{ADAPTERS}:DeclaresPuremco", "-k", "marker",
+                         "--rules", str(rules))
+    assert declaring["summary"] == plain["summary"] and declaring["ok"]
+    assert declaring["summary"]["not-applicable"] == 0  # none "plays its declared rules only"
+    said = [w for w in declaring["warnings"] if "declares" in w]
+    assert said == ["the rule sets asked for (--variant, --rules) win over the rules the "
+                    "implementation declares (puremco): they run, and only they"]
+
+
+def test_declared_options_do_not_filter_a_rules_file_and_what_they_remove_is_said(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rules = tmp_path / "chain.yaml"  # pagat: chained first turns, which it says it cannot play
+    rules.write_text("name: chain\nbase: pagat\n", encoding="utf-8")
+    from_file = run_json(capsys, "--adapter", f"{ADAPTERS}:SinglePlayOnly", "-k", "marker",
+                         "--rules", str(rules))
+    assert from_file["summary"]["not-applicable"] == 0 and from_file["ran"] > 0
+    assert (f"--rules {rules}: the implementation does not support first_turn=chain "
+            "(only single); run as the file says") in from_file["warnings"]
+    named = run_json(capsys, "--adapter", f"{ADAPTERS}:SinglePlayOnly", "-k", "marker",
+                     "--variant", "pagat", "--variant", "puremco")
+    removed = [r for r in named["results"] if r["status"] == "not-applicable"]
+    assert {r["variant"] for r in removed} == {"pagat"}  # puremco's first turn is single
+    assert named["not_applicable"] == [
+        {"reason": "the implementation does not support first_turn=chain (only single)",
+         "results": len(removed)}]
+
+
+WRITTEN = """\
+- id: mine-001
+  description: "Draw, no fit, pass: the marker opens seat 0's train to seat 1"
+  clauses: [MARK-1, TRAIN-4]
+  source: [computation]
+  table:
+    engine: 9
+    hands: {0: [8-3, 5-1], 1: [4-2, 5-5], 2: [8-1, 2-2]}
+    trains: {0: [9-4], 1: [9-6], 2: [9-2], mexican: [9-7]}
+    boneyard: [8-0, rest]
+  steps: [draw, pass]
+  expect:
+    - when: {VALUES}
+      legal: [play 4-2 on 0]
+"""
+
+
+def test_a_fixture_that_writes_its_rules_out_runs_under_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from mtrain.conformance.selection import default_rulesets
+    from mtrain.spec.catalog import catalog
+
+    values = dict(catalog().ruleset("pagat").choices)
+    values |= {"follow_up": "cover-own", "marker_removal": "anyone-plays-on"}
+    assert not any(dict(rs.choices) == values for rs in default_rulesets([]))  # a mix
+    path = tmp_path / "mine.yaml"
+    path.write_text(WRITTEN.replace("{VALUES}", json.dumps(
+        {o: [v] for o, v in values.items()})), encoding="utf-8")
+    report = run_json(capsys, "--fixtures", str(path))
+    assert [(r["fixture"], r["variant"], r["status"]) for r in report["results"]] == [
+        ("mine-001", "as written in mine-001", "pass")]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import shlex
 import time
 from pathlib import Path
 
@@ -59,7 +60,7 @@ def test_the_command_writes_and_checks(files: dict[str, str], tmp_path: Path,
 
 def test_every_page_of_the_issue_is_there(files: dict[str, str]) -> None:
     for page in ("README.md", "rules/README.md", "variants.md", "differences/README.md",
-                 "facts.md", "consistency.md", "mutants.md", "versioning.md"):
+                 "facts.md", "consistency.md", "mutants.md", "versioning.md", "rule-books.md"):
         assert page in files, page
     for page in HAND_WRITTEN:
         assert (DOCS / page).is_file(), page
@@ -158,7 +159,7 @@ def test_the_tour_links_to_every_page(files: dict[str, str]) -> None:
     tour = files["README.md"]
     for page in ("rules/README.md", "variants.md", "differences/README.md", "facts.md",
                  "consistency.md", "implementers-guide.md", "protocol.md",
-                 "fixture-format.md", "mutants.md", "versioning.md"):
+                 "fixture-format.md", "mutants.md", "versioning.md", "rule-books.md"):
         assert f"]({page})" in tour, page
 
 
@@ -173,3 +174,59 @@ def test_check_mode_never_recomputes(tmp_path: Path) -> None:
     assert files["data/mutants.json"].startswith("stale:")
     stale = docgen.stale(tmp_path, files)
     assert "consistency.md" in stale and "GENERATED" in stale
+
+
+# --- the refusals page --------------------------------------------------------------
+
+def _refusal_rows(files: dict[str, str]) -> dict[str, tuple[list[str], list[str]]]:
+    """action kind -> (the refusing clauses in their order, the allowing clauses)."""
+    rows = {}
+    for line in files["refusals.md"].splitlines():
+        m = re.match(r"\| `([a-z-]+)` \| (.*) \| (.*) \|$", line)
+        if m:
+            rows[m.group(1)] = (re.findall(r"\[([A-Z]+-\d+)\]", m.group(2)),
+                                re.findall(r"\[([A-Z]+-\d+)\]", m.group(3)))
+    return rows
+
+
+def test_the_refusals_table_holds_every_refusal_the_fixtures_expect(
+        files: dict[str, str]) -> None:
+    from mtrain.conformance.fixture import load_corpus
+
+    rows = _refusal_rows(files)
+    assert list(rows) == ["play", "draw", "pass", "end-chain"]
+    clauses = catalog().clauses
+    expected: set[tuple[str, str]] = set()
+    for fx in load_corpus()[0]:  # the refusals written by hand, from the rule text
+        for name, exp in fx.rulesets():
+            rs = catalog().ruleset(name)
+            for text, listed in exp.refused.items():
+                kind = text.split()[0]
+                expected |= {(kind, c) for c in listed if clauses[c].applies(rs)}
+    missing = {(k, c) for k, c in expected if c not in rows[k][0]}
+    assert not missing
+    # the seed: whoever can play must play, so a pass and a draw are both refused then
+    assert "TURN-1" in rows["pass"][0] and "TURN-1" in rows["draw"][0]
+    assert "TURN-4" in rows["draw"][0]  # an empty boneyard: nothing to draw (TURN-4)
+    from mtrain.reference.engine import REFUSAL_PRECEDENCE
+
+    for refusing, _ in rows.values():  # in the order the reference cites them
+        assert refusing == sorted(refusing, key=REFUSAL_PRECEDENCE.index)
+
+
+def test_each_refusal_example_is_refused_by_its_clause_when_pasted(
+        files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    from mtrain.conformance.adapter import ReferenceImplementation, Refused
+
+    reference = ReferenceImplementation()
+    examples = re.findall(r"^- refused by \[([A-Z]+-\d+)\].*?(?:the reference cites "
+                          r"([A-Z]+-\d+) there.*?)?`mtrain (state [^`]+)`$",
+                          files["refusals.md"], re.M)
+    assert len(examples) > 20
+    for clause, cited, command in examples:
+        assert cli.main(shlex.split(command)) == 0
+        request = json.loads(capsys.readouterr().out)
+        with pytest.raises(Refused) as refused:
+            reference.apply(request["ruleset"], request["state"], request["action"])
+        assert refused.value.clause == (cited or clause), command
+

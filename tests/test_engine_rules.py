@@ -922,6 +922,9 @@ def final_table(r: Rules, scores: Sequence[int], outs: Sequence[int]) -> State:
     ("pagat+tie-most-outs", [30, 12, 12, 40], [0, 3, 5, 1], [2]),  # MATCH-5
     ("pagat+tie-most-outs", [30, 12, 12, 12], [9, 4, 1, 4], [1, 3]),  # MATCH-5, shared
     ("pagat+tie-most-outs+positive-scoring", [50, 50, 12, 3], [2, 6, 9, 0], [1]),
+    ("pagat+tie-lowest-seat", [30, 12, 12, 12], [9, 4, 1, 4], [1]),  # MATCH-6
+    ("pagat+tie-lowest-seat", [30, 12, 40, 13], [0, 0, 0, 0], [1]),  # MATCH-2, no tie
+    ("pagat+tie-lowest-seat+positive-scoring", [3, 50, 12, 50], [2, 0, 9, 6], [1]),
 ])
 def test_match_winners(spec: str, scores: list[int], outs: list[int],
                        winners: list[int]) -> None:

@@ -71,6 +71,43 @@ def test_lint_of_a_folder_of_ones_own_skips_coverage(
     assert "uncovered" in capsys.readouterr().out
 
 
+MINE = """\
+- id: {id}
+  description: "Two tiles fit the own train ({id})"
+  clauses: [TRAIN-4]
+  source: [pagat]
+  table:
+    engine: 9
+    hands:
+      0: [5-5, 5-1]
+      1: [0-1]
+    trains:
+      0: [9-5]
+    marked: [1]
+  expect:
+    - variants: [pagat]
+      when: {{first_turn: [chain]}}
+      legal: [play 5-5 on 0, play 5-1 on 0]
+"""
+
+
+def test_lint_takes_several_paths_as_one_corpus(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a").mkdir()
+    one, two = tmp_path / "a" / "one.yaml", tmp_path / "two.yaml"
+    one.write_text(MINE.format(id="mine-001"), encoding="utf-8")
+    two.write_text(MINE.format(id="mine-002"), encoding="utf-8")
+    assert main(["lint", str(tmp_path / "a"), str(two), "--no-scopes"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("2 fixtures, ")
+    two.write_text(MINE.format(id="mine-001").replace("(mine-001)", "again"),
+                   encoding="utf-8")  # one id in two files: an error across the paths
+    assert main(["lint", str(tmp_path / "a"), str(two), "--no-scopes"]) == 1
+    out = capsys.readouterr().out
+    assert f"error: {two}:1: id mine-001 is also used at {one}:1" in out
+    assert main(["lint", str(two), str(tmp_path / "nope")]) == 2
+    assert f"no such file or folder: {tmp_path / 'nope'}" in capsys.readouterr().err
+
+
 def test_a_bad_action_says_what_an_action_is(tmp_path: Path) -> None:
     from mtrain.conformance.fixture import load_file
     from mtrain.spec.yamlload import SpecErrors

@@ -239,13 +239,61 @@ def test_fuzz_honours_the_declaration() -> None:
         chosen(Declares(["puremco"]), ["pagat"])
 
 
-def test_unsupported_is_not_applicable(tmp_path: Path) -> None:
+def test_unsupported_is_one_question_not_applicable(tmp_path: Path) -> None:
+    """An `unsupported` answer makes that one question not applicable, counted by its
+    reason; the game goes on (the engine deals and applies under blanks-25)."""
     impl = Declares(["*"], refuse="blanks")
     report = F.fuzz(F.Target.of(impl, "declares"), ["pagat", "pagat+blanks-25"], 6, 0,
                     out=tmp_path)
-    assert report.groups == [] and report.not_applicable == 3 and report.games == 3
+    assert report.groups == [] and report.not_applicable == 0 and report.games == 6
     assert "pagat+blanks-25" in impl.asked
+    assert list(report.unsupported) == ["blanks is not implemented"]
+    assert report.unsupported["blanks is not implemented"] > 100  # every step of 3 games
 
+
+class RefusesEverything(Declares):
+    """Answers `unsupported` to every question under one rule set."""
+
+    def _refuse(self, ruleset: JSON) -> None:
+        if self.refuse is not None and self.refuse in ruleset["name"]:
+            raise NotApplicable(f"{self.refuse} is not implemented")
+
+    def deal(self, ruleset: JSON, *args: Any) -> JSON:
+        self._refuse(ruleset)
+        return super().deal(ruleset, *args)
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        self._refuse(ruleset)
+        return super().apply(ruleset, state, action)
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        self._refuse(ruleset)
+        return super().winners(ruleset, state)
+
+
+def test_a_rule_set_it_supports_nothing_of_is_not_applicable(tmp_path: Path) -> None:
+    """Games where every question is answered `unsupported` are not applicable; after a
+    few such games the rule set is not played again."""
+    impl = RefusesEverything(["*"], refuse="blanks")
+    report = F.fuzz(F.Target.of(impl, "declares"), ["pagat", "pagat+blanks-25"], 20, 0,
+                    out=tmp_path)
+    assert report.groups == [] and report.games == 10 and report.not_applicable == 10
+    assert report.not_applicable_why == {"blanks is not implemented": 10}
+
+
+class RefusesPagat(RefusesEverything):
+    def __init__(self) -> None:
+        super().__init__(["*"], refuse="pagat")
+
+
+def test_a_run_that_played_no_game_exits_1(capsys: pytest.CaptureFixture[str],
+                                           tmp_path: Path) -> None:
+    """A run that tested nothing is not green: exit 1, saying why."""
+    code = run_cli("--adapter", f"{__file__}:RefusesPagat", "--variant", "pagat",
+                   "--games", "4", "--out", str(tmp_path))
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert "no game was played" in err and "pagat is not implemented" in err
 
 
 class PlaysOneRuleset(FixedRules):
@@ -295,11 +343,11 @@ def test_fuzz_plays_the_declared_rules(tmp_path: Path) -> None:
     for group in report.new:
         check_reproducer(group, impl)
 
-def test_a_finding_under_rules_of_ones_own_is_written_by_option_values(
+def test_a_finding_under_a_table_of_its_own_names_a_rules_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Declared: a rule set with a hand table of its own (no shipped name); played: the
-    same with the layer covering their own double. The reproducers name the rules by
-    their option values."""
+    same with the layer covering their own double. The reproducers name the rules by a
+    rule-set file written beside them (a table has no value to name it by)."""
     cat = catalog()
     table = ((2, 14), (3, 13), (4, 12), (5, 10), (6, 9))
     values = {**dict(cat.ruleset("pagat").choices), "first_turn": "single",
@@ -314,7 +362,8 @@ def test_a_finding_under_rules_of_ones_own_is_written_by_option_values(
         assert group.path is not None and group.problems == []
         fx = load_file(group.path)[0]
         entry = fx.expect[0]
-        assert entry.variants == () and entry.scope.contains(dict(kitchen.choices))
+        assert entry.variants == ("kitchen-table",) and fx.rules is not None
+        assert catalog().rules_file(fx.rules).hand_table == table
         assert lint(group.path).errors == []
         assert run_one(fx, kitchen, entry, REFERENCE).status == "pass"
         assert run_one(fx, kitchen, entry, impl).status != "pass"

@@ -23,8 +23,9 @@ from typing import Any
 import pytest
 
 from mtrain.cli import main
-from mtrain.conformance.report import Report, Result
+from mtrain.conformance.report import FAILING, Report, Result
 from mtrain.conformance.report_html import render_html, worst
+from mtrain.spec.catalog import catalog
 
 MUTANT = "play-on-unmarked-train"
 # marker-001 fails under all three variants (an extra legal play on an unmarked train);
@@ -148,6 +149,15 @@ def test_grid_has_a_cell_per_clause_and_variant_coloured_by_the_worst_result(
     for r in data["results"]:  # a failure counts under its charged clause, the rest under all
         for c in r["charged"] if r["status"] == "fail" else r["clauses"]:
             expected.setdefault((c, r["variant"]), []).append(r["status"])
+    values = {v: dict(catalog().ruleset(v).choices) for v in variants}
+
+    def applies(clause: str, variant: str) -> bool:  # its `when:` in clauses.yaml
+        when = catalog().clauses[clause].when
+        return all(values[variant][o] in vs for o, vs in when.items())
+
+    for key, statuses in expected.items():
+        if not applies(*key) and worst(statuses) not in FAILING:
+            expected[key] = ["does-not-apply"]
     rows = grid[0].find_all("tr")
     seen: dict[tuple[str, str], str] = {}
     for row in rows:
@@ -162,7 +172,9 @@ def test_grid_has_a_cell_per_clause_and_variant_coloured_by_the_worst_result(
                 assert f"s-{cell.attrs['data-status']}" in cell.classes
             else:
                 assert "none" in cell.classes
-    assert seen == {k: worst(v) for k, v in expected.items()}
+    assert seen == {k: v[0] if v == ["does-not-apply"] else worst(v)
+                    for k, v in expected.items()}
+    assert "does-not-apply" in seen.values()  # DEAL-3 or the like: puremco's hand table under pagat
     assert seen[("TRAIN-4", "pagat")] == "fail"
     assert seen[("DEAL-2", "pagat")] == "pass"
     # a failing cell links to its failure
@@ -219,6 +231,53 @@ def test_grid_takes_the_worst_status_and_text_is_escaped() -> None:
     assert "issue &lt;12&gt;" in page
     statuses = [c.attrs["data-status"] for c in parse(page).find_all("td", "cell")]
     assert statuses == ["timeout", "skip"]  # pagat: pass < fail < timeout; n/a < skip
+    (reasons,) = [x for x in parse(page).find_all("section") if x.attrs["id"] == "not-run"]
+    assert [td.all_text() for td in reasons.find_all("td")] == ["no reason given", "1"]  # a-004
+
+
+def test_one_rule_set_gives_a_grid_that_fits_and_counts() -> None:
+    results = [Result("a-001", "pagat", "pass", clauses=("TRAIN-2",)),
+               Result("a-002", "pagat", "fail", ["x"], clauses=("TRAIN-2",),
+                      charged=("TRAIN-2",))]
+    root = parse(render_html(Report(results)))
+    (grid,) = root.find_all("table", "grid")
+    assert "few" in grid.classes  # headings across, counts in the cells
+    (cell,) = grid.find_all("td", "cell")
+    assert cell.all_text() == "1 of 2" and cell.attrs["data-status"] == "fail"
+    css = root.find_all("style")[0].all_text()
+    assert re.search(r"\.grid-wrap \{ display: inline-block;", css)  # the box fits the grid
+    (counts,) = root.find_all("table", "counts")  # per rule set: every column explained
+    columns = [th.all_text() for th in counts.find_all("th")][1:]
+    assert columns == ["pass", "fail", "ran", "other rules"]
+    assert [dt.all_text() for dt in root.find_all("dt")] == columns
+
+
+def test_a_clause_that_does_not_apply_is_not_green() -> None:
+    # DBL-3 speaks about puremco's restricted follow-up; under pagat's values it does not apply
+    when = catalog().clauses["DBL-3"].when
+    pagat = dict(catalog().ruleset("pagat").choices)
+    assert not all(pagat[o] in vs for o, vs in when.items())
+    results = [Result("a-001", "pagat", "pass", clauses=("DBL-3", "TRAIN-2"))]
+    page = render_html(Report(results, values={"pagat": pagat}))
+    cells = {row.attrs["data-clause"]: row.find_all("td")[0].attrs["data-status"]
+             for row in parse(page).find_all("tr") if "data-clause" in row.attrs}
+    assert cells == {"DBL-3": "does-not-apply", "TRAIN-2": "pass"}
+
+
+def test_a_clause_text_is_shown_once_and_each_card_links_to_it() -> None:
+    dbl6 = catalog().clauses["DBL-6"]
+    assert dbl6.decision
+    results = [Result(f"d-00{k}", "pagat", "fail", ["x"], clauses=("DBL-6",),
+                      charged=("DBL-6",), decisions=(("DBL-6", dbl6.decision),))
+               for k in (1, 2)]
+    root = parse(render_html(Report(results)))
+    text = " ".join(root.all_text().split())
+    assert text.count(" ".join(dbl6.decision.split())) == 1
+    (section,) = [s for s in root.find_all("section") if s.attrs.get("id") == "clauses"]
+    assert [d.attrs["id"] for d in section.find_all("div", "clause")] == ["clause-DBL-6"]
+    for card in root.find_all("article", "failure"):
+        links = {a.attrs["href"] for a in card.find_all("a")}
+        assert links == {"#clause-DBL-6"}
 
 
 # --- in a browser ------------------------------------------------------------------------
@@ -294,6 +353,7 @@ def _run_browser(browser: str, args: list[str], profile: str) -> subprocess.Comp
                           capture_output=True, text=True, timeout=180)
 
 
+@pytest.mark.slow  # a browser: out of the fast loop
 def test_the_page_in_headless_chromium(chromium: str, report: tuple[Path, dict[str, Any]],
                                        tmp_path: Path) -> None:
     html_path, data = report
@@ -353,16 +413,69 @@ def test_a_divergence_draws_its_step_and_later_checks_are_not_reached(
     assert "Not reached" in unreached.find_all("p", "not-reached")[0].all_text()
     assert "hand 1: expected" in unreached.all_text()  # a check of the state after step 2
     assert "diagnosis" not in unreached.all_text()
-    (svg,) = diverged.find_all("svg")
-    assert "doubles-037 under pagat, after step 1" in svg.all_text()
-    assert "after step 1 as the rules have it" in diverged.find_all("figcaption")[0].all_text()
+    # the rules' table and the implementation's, side by side, the differences marked
+    (tables,) = diverged.find_all("div", "tables")
+    rules, mine = (svg.all_text() for svg in tables.find_all("svg"))
+    assert "doubles-037 under pagat, after step 1" in rules
+    assert "doubles-037 under pagat, after step 1: the implementation's" in mine
+    for svg in (rules, mine):  # one draw, two tiles taken: the hand and the boneyard differ
+        assert "\u2260 differs: hand 1, boneyard" in svg
+    n_rules, n_mine = (int(m.group(1)) if (m := re.search(r"\u2260 Seat 1's hand, (\d+) "
+                                                        "tiles", svg)) else -1
+                       for svg in (rules, mine))
+    assert n_rules > 0 and n_mine == n_rules + 1
+    captions = [c.all_text() for c in diverged.find_all("figcaption")]
+    assert "after step 1 as the rules have it" in captions[0]
+    assert captions[1].startswith("The implementation's table at the same point")
 
     refused = articles["doubles-035"]
     assert not refused.find_all("div", "unreached")
     (cause,) = refused.find_all("p", "diagnosis")
     assert "after step 1 `draw`" in cause.all_text()
     assert "step 2 `play 5-0 on 0` was refused" in refused.all_text()
-    (svg,) = refused.find_all("svg")
-    assert "doubles-035 under pagat, after step 1" in svg.all_text()
+    assert "doubles-035 under pagat, after step 1" in refused.find_all("svg")[0].all_text()
     caption = refused.find_all("figcaption")[0].all_text()
-    assert caption.startswith("The state before step 2, which the implementation refused")
+    assert caption.startswith("Expected: The state before step 2, which the implementation "
+                              "refused")
+
+
+TABLES_PROBE = """
+<script>
+(function () {
+  const px = (el) => el.getBoundingClientRect();
+  const pairs = [...document.querySelectorAll('article.failure div.tables')].map((d) =>
+    [...d.querySelectorAll('svg')].map((s) => [px(s).left, px(s).top, px(s).width]));
+  const pre = document.createElement('pre');
+  pre.id = 'probe';
+  pre.textContent = JSON.stringify({pairs: pairs,
+                                    pageWidth: document.documentElement.scrollWidth});
+  document.body.appendChild(pre);
+})();
+</script>
+"""
+
+
+@pytest.mark.slow  # a browser: out of the fast loop
+def test_the_two_tables_of_a_card_side_by_side_in_chromium(
+        chromium: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    adapter = tmp_path / "twice.py"
+    adapter.write_text("from mtrain.conformance.mutants import mutant\n\n"
+                       "Engine = mutant('draw-one-draws-twice')\n", encoding="utf-8")
+    page = tmp_path / "report.html"
+    assert main(["conform", "--adapter", f"{adapter}:Engine", "-k", "doubles-037",
+                 "--variant", "pagat", "--format", "html", "--output", str(page)]) == 1
+    capsys.readouterr()
+    page.write_text(page.read_text(encoding="utf-8").replace("</body>",
+                                                             TABLES_PROBE + "</body>"),
+                    encoding="utf-8")
+    with tempfile.TemporaryDirectory() as profile:
+        done = _run_browser(chromium, ["--window-size=1280,2000", "--dump-dom",
+                                       page.as_uri()], profile)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = re.search(r'<pre id="probe">(.*?)</pre>', done.stdout, re.S)
+    assert found, done.stdout[-1500:]
+    probe = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    ((rules, mine),) = probe["pairs"]
+    assert rules[1] == mine[1] and rules[0] + rules[2] <= mine[0]  # one row, no overlap
+    assert min(rules[2], mine[2]) > 400  # each drawn at a readable size
+    assert probe["pageWidth"] <= 1280

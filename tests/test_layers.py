@@ -25,7 +25,7 @@ FOLDERS = {"spec": "mtrain.spec", "reference": "mtrain.reference",
            "conformance": "mtrain.conformance", "mtrain": "mtrain"}
 DATA_CORE = {f"mtrain.spec.{m}" for m in (
     "tiles", "tilesets", "ruleset", "catalog", "yamlload", "scope", "facts", "errors",
-    "cache")}
+    "cache", "rulebooks")}
 
 
 def modules() -> dict[str, Path]:

@@ -23,6 +23,7 @@ import contextlib
 import io
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -122,8 +123,10 @@ def test_generated_is_lint_clean_and_tells_every_pair_apart() -> None:
     report = lint(distinguish.GENERATED_DIR)
     assert report.errors == []
     assert report.pairs_missing == []
-    ids = sorted(f.id for f in GENERATED)
-    assert ids == [f"generated-{k:03d}" for k in range(1, len(ids) + 1)]
+    # ids name the pair of values they tell apart (fixture_writer.fixture_id)
+    ids = [f.id for f in GENERATED]
+    assert len(ids) == len(set(ids))
+    assert all(re.fullmatch(r"generated-[a-z-]+-\d{3}", i) for i in ids), ids
 
 
 @pytest.mark.slow
@@ -336,3 +339,17 @@ def test_mtrain_diff_command() -> None:
     assert lines[:2] == ["A = pagat, B = pagat+blanks-25",
                          "  option blank_values: face -> blank-25"]
     assert any(line.startswith("fixtures telling them apart: ") for line in lines)
+
+
+def test_generated_fixture_ids_stay_when_values_are_added() -> None:
+    """A generated fixture's id names its pair of values by their places in the
+    catalogue: appending a value gives new pairs new numbers and keeps the old ones."""
+    from mtrain.spec.distinguish.fixture_writer import pair_number
+
+    four = {pair_number(i, j) for i in range(4) for j in range(i + 1, 4)}
+    five = {(i, j): pair_number(i, j) for i in range(5) for j in range(i + 1, 5)}
+    assert four == set(range(1, 7)) and len(set(five.values())) == 10
+    assert {n for (i, j), n in five.items() if j < 4} == four
+    assert pair_number(2, 0) == pair_number(0, 2)
+    ids = [fx.id for fx in load_corpus()[0] if fx.id.startswith("generated-")]
+    assert len(ids) == len(set(ids)) and "generated-tie-rule-001" in ids

@@ -608,11 +608,11 @@ WITNESS_YAML = """
 
 - id: witness-042
   description: The last round ends with seats 1 and 2 level on the lowest total
-  clauses: [MATCH-2, MATCH-3, MATCH-4, MATCH-5]
-  source: [pagat, decision, house]
+  clauses: [MATCH-2, MATCH-3, MATCH-4, MATCH-5, MATCH-6]
+  source: [pagat, decision, house, engine]
   note: >-
     Penalty: totals 100, 50 + 5, 50 + 5. Positive: seat 0 takes 10, so 110, 50, 50.
-    Most outs: seat 1 has 3, seat 2 has 2.
+    Most outs: seat 1 has 3, seat 2 has 2. Lowest seat: seat 1.
   table:
     engine: 0
     hands: {0: [1-0], 1: [3-2], 2: [4-1]}
@@ -628,6 +628,8 @@ WITNESS_YAML = """
     - variants: [pagat+positive-scoring]
       state: {scores: [110, 50, 50]}
       winners: [0]
+    - variants: [pagat+tie-lowest-seat]
+      winners: [1]
 
 - id: witness-043
   description: Seat 2 may still start its train, so the uncoverable chain double blocks nothing yet
@@ -825,6 +827,23 @@ WITNESS_YAML = """
   expect:
     - variants: [puremco]
       legal: [play 6-1 on mexican]
+
+- id: witness-055
+  description: "Own train empty: the Mexican Train may not be opened, the marked train stays open"
+  clauses: [FIRST-10, MARK-1]
+  source: [thimble, engine]
+  note: >-
+    First turns over; seat 1 passed with its train empty, seat 0's [12-4] is marked and
+    the Mexican Train is empty. [12-5] fits seat 1's own train and the Mexican Train, [4-3]
+    seat 0's 4. FIRST-10 keeps [12-5] off the Mexican Train only.
+  table:
+    seat: 1
+    hands: {0: [9-8], 1: [12-5, 4-3], 2: [7-1]}
+    trains: {0: [12-4], 2: [12-6]}
+    marked: [0, 1]
+  expect:
+    - variants: [pagat+own-train-opens-mexican]
+      legal: [play 12-5 on 1, play 4-3 on 0]
 """
 
 WITNESSES: list[Fixture] = load_file("tests/test_mutants.py", WITNESS_YAML)
@@ -907,6 +926,10 @@ KILLED_BY: dict[str, str] = {
     "passes-counted-with-tiles-left": "witness-047",
     "tie-to-most-outs-overall": "witness-048",
     "tie-to-fewest-outs": "witness-048",
+    "lowest-seat-ignored": "witness-042",
+    "own-train-mexican-ignored": "witness-055",
+    "own-train-mexican-closes-all": "witness-055",
+    "tie-to-highest-seat": "witness-042",
     "start-rotates-off-by-one": "witness-003",
     "first-turn-pass-unmarked": "witness-049",
     "starter-only-mexican-forever": "witness-050",

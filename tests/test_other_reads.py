@@ -119,8 +119,16 @@ def first_turns(tr: Trace) -> bool:
 
 
 def mexican_first_turn(tr: Trace) -> bool:
-    """FIRST-8, FIRST-9: first turns are being taken and the Mexican Train is not open."""
-    return deals(tr) or any(s["first_turns"] and not s["mexican"]["tiles"] for s in tr.states)
+    """FIRST-8, FIRST-9: first turns are being taken and the Mexican Train is not open;
+    FIRST-10: the Mexican Train is not open and the player to move has not started their
+    own train (or, for END-2's question with the boneyard empty, some player has not)."""
+    def unopened(s: JSON) -> bool:
+        if s["mexican"]["tiles"] or s["phase"] == "over":
+            return False
+        if s["first_turns"] or not s["trains"][s["seat"]]["tiles"]:
+            return True
+        return not s["boneyard"] and any(not t["tiles"] for t in s["trains"])
+    return deals(tr) or any(unopened(s) for s in tr.states)
 
 
 def own_train_first(tr: Trace) -> bool:

@@ -95,3 +95,23 @@ def test_mtrain_render(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert "doubles-054 under puremco" in texts(out.read_text(encoding="utf-8"))
     assert main(["render", "no-such-fixture"]) == 2
     assert "no fixture" in capsys.readouterr().err
+
+
+def test_two_states_are_compared_field_by_field_and_marked_on_the_picture(
+        corpus: dict[str, Fixture]) -> None:
+    from mtrain.conformance.render import state_differences
+
+    rules = fixture_state(corpus["marker-001"], "pagat")  # seat 1 to play, train 0 marked
+    assert rules is not None
+    mine = {**rules, "seat": 2,
+            "hands": [list(reversed(rules["hands"][0])), *rules["hands"][1:]],
+            "trains": [rules["trains"][0], {**rules["trains"][1], "marker": True},
+                       rules["trains"][2]]}
+    found = state_differences(mine, rules)
+    # a hand is a set of tiles (its order is no difference); a marker is the train's
+    assert (found.trains, found.hands, found.fields) == (frozenset({"1"}), frozenset(), ("seat",))
+    assert found.words() == ["train 1", "seat"]
+    assert not state_differences(rules, rules)
+    drawn = texts(render_state(mine, None, "mine", found))
+    assert "\u2260 differs: train 1, seat" in drawn and "here: seat 2" in drawn
+    assert "\u2260 Seat 1" in drawn and "\u2260 Seat 0" not in drawn

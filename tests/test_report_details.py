@@ -1,13 +1,19 @@
-"""What a failure says: refusal sets, refusals naming no clause, tile names, sources."""
+"""What a failure says: refusal sets, refusals naming no clause, tile names, sources; the
+text report's headline, table legends and clause section; rerun commands."""
 
 from __future__ import annotations
 
+import io
 import json
+import re
+import shlex
 from pathlib import Path
 
 import pytest
 
 from mtrain.cli import main
+from mtrain.conformance.report import Report, Result, render_text
+from mtrain.spec.catalog import catalog
 
 ADAPTERS = Path(__file__).parent / "broken_impls" / "adapters.py"
 
@@ -88,3 +94,83 @@ def test_a_drawn_tile_is_shown_by_name() -> None:
 
     (msg,) = compare_field("drawn", "8-0", {"drawn": 90}, 12)
     assert "expected 8-0" in msg and "got 12-12" in msg
+
+
+# --- the text report read at a glance ---------------------------------------------------
+
+def _text(report: Report) -> str:
+    out = io.StringIO()
+    render_text(report, out)
+    return out.getvalue()
+
+
+def test_the_headline_says_results_and_checks_apart() -> None:
+    results = [Result("a-001", "pagat", "pass", checks=3),
+               Result("a-002", "pagat", "fail", ["x"], checks=2),
+               Result("a-003", "pagat", "not-applicable", ["plays other rules"])]
+    # 2 results ran (a-003 did not), making 3 + 2 checks
+    assert Report(results).headline() == (
+        "FAILED: 2 results ran (1 pass, 1 fail); 1 more not applicable (not run); "
+        "5 checks within them; 0.00 s")
+
+
+def test_every_column_of_the_tables_is_explained() -> None:
+    results = [Result("a-001", "pagat", "pass", clauses=("TRAIN-2",)),
+               Result("a-002", "pagat", "fail", ["x"], clauses=("TRAIN-2",)),
+               Result("a-003", "puremco", "not-applicable", ["plays other rules"],
+                      clauses=("TRAIN-2",))]
+    text = _text(Report(results, outside={"pagat": 4, "puremco": 0}))
+    table = text[text.index("Per rule set"):].splitlines()
+    columns = re.split(r"\s{2,}", table[1].strip())[1:]
+    assert columns == ["pass", "fail", "n/a", "ran", "other rules"]
+    explained = {m.group(1) for line in table
+                 if (m := re.match(r"  (pass|fail|n/a|ran|other rules)\s{2,}\S", line))}
+    assert explained == set(columns)
+    rows = {line.split()[0]: line.split()[1:] for line in table[2:4]}
+    assert rows == {"pagat": ["1", "1", "0", "2", "4"], "puremco": ["0", "0", "1", "0", "0"]}
+
+
+def test_a_clause_text_is_printed_once_however_many_failures_name_it() -> None:
+    dbl6 = catalog().clauses["DBL-6"]
+    assert dbl6.decision
+    results = [Result(f"d-00{k}", v, "fail", ["x"], clauses=("DBL-6", "TRAIN-4"),
+                      charged=("DBL-6",), decisions=(("DBL-6", dbl6.decision),))
+               for k, v in ((1, "pagat"), (2, "pagat"), (1, "puremco"))]
+    text = _text(Report(results))
+    flat = " ".join(text.split())
+    assert flat.count(" ".join(dbl6.decision.split())) == 1
+    assert flat.count(" ".join(dbl6.text.split())) == 1
+    assert flat.count("charged to: DBL-6 (see: Clauses in the failures)") == 3
+    assert "DBL-6: An open double must be covered first (charged with 3 failures; " \
+        "the decision under 3 failures)" in text
+    assert Report(results).to_json()["failed_clauses"] == [
+        {"clause": "DBL-6", "title": dbl6.title, "text": " ".join(dbl6.text.split()),
+         "decision": dbl6.decision, "charged": 3, "resting": 3}]
+
+
+def test_a_rerun_names_a_shipped_fixture_by_its_id_alone(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conform", "--adapter", f"{ADAPTERS}:ForgetsDraw", "-k", "marker-001",
+                 "--variant", "pagat", "--format", "json", "--timeout", "7"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    (rerun,) = {r["rerun"] for r in report["results"] if r["status"] == "fail"}
+    assert rerun == (f"mtrain conform --adapter {ADAPTERS}:ForgetsDraw --timeout 7 "
+                     "-k marker-001 --variant pagat")
+
+
+def test_a_rerun_names_the_rules_file_given_or_none_for_declared_rules(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rules = tmp_path / "mine.yaml"
+    rules.write_text("name: mine\nbase: pagat\n", encoding="utf-8")
+    assert main(["conform", "--adapter", f"{ADAPTERS}:ForgetsDraw", "-k", "marker-001",
+                 "--rules", str(rules), "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    (rerun,) = {r["rerun"] for r in report["results"] if r["status"] == "fail"}
+    assert rerun == shlex.join(["mtrain", "conform", "--adapter", f"{ADAPTERS}:ForgetsDraw",
+                                "-k", "marker-001", "--rules", str(rules)])
+    assert main(["conform", "--adapter", f"{ADAPTERS}:DeclaresPagatForgetsDraw",
+                 "-k", "marker-001", "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    (rerun,) = {r["rerun"] for r in report["results"] if r["status"] == "fail"}
+    assert rerun == (f"mtrain conform --adapter {ADAPTERS}:DeclaresPagatForgetsDraw "
+                     "-k marker-001")

@@ -47,6 +47,35 @@ def test_the_engine_agrees_with_the_model_on_full_size_rounds() -> None:
         assert rep.differences == [] and rep.actions > 120
 
 
+@pytest.mark.parametrize("name", ["pagat", "pagat+tie-most-outs", "pagat+positive-scoring"])
+def test_match_winners_agree_under_ties(name: str) -> None:
+    model, states = small_states(name, count=400)
+    ends = [s for s in states if any(E.apply(s, a).result is not None
+                                     for a in E.legal_actions(s))]
+    assert ends, "no state that ends a round"
+    rep = RE.compare_effects(model, ends[:20])
+    assert rep.winners >= 1 and rep.differences == []
+
+
+def test_a_tie_rule_ignored_is_reported_with_match_5(monkeypatch: pytest.MonkeyPatch) -> None:
+    """MATCH-5 broken: a tie on the best total stays shared under most-outs."""
+    import mtrain.reference.deal as D
+
+    def shared(state: E.State) -> list[int]:
+        best = min(state.scores)
+        return [s for s, v in enumerate(state.scores) if v == best]
+
+    model, states = small_states("pagat+tie-most-outs", count=400)
+    ends = [s for s in states if any(E.apply(s, a).result is not None
+                                     for a in E.legal_actions(s))]
+    monkeypatch.setattr(D, "match_winners", shared)
+    rep = RE.compare_effects(model, ends[:5])
+    winners = [d for d in rep.differences if d.field.startswith("winners")]
+    assert winners and {d.clause for d in winners} == {"MATCH-5"}
+    assert all(d.engine == [0, 1] and d.model in ([0], [1]) for d in winners
+               if d.field.endswith("/[2, 1]") or d.field.endswith("/[1, 2]"))
+
+
 def _keep_marker(monkeypatch: pytest.MonkeyPatch) -> None:
     """MARK-3 broken: the owner's marker stays up when they play on their own train."""
     real = E._play

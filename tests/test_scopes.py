@@ -156,3 +156,33 @@ def test_lint_cli_reports_the_scope_check(capsys: pytest.CaptureFixture[str],
     out = capsys.readouterr().out
     assert "wider:" in out and "scope-001 entry 1" in out
     assert "scopes: 1 entries of 1 fixtures" in out
+
+
+REFUSED_BY_TWO = """\
+- id: lint-refusal-001
+  description: "a refusal that lists one of the two clauses refusing it"
+  clauses: [TRAIN-2, TRAIN-4]
+  source: [pagat]
+  table:
+    engine: 9
+    hands: {0: [4-3, 8-8], 1: [rest], 2: [5-5]}
+    trains: {0: [9-4], 1: [9-6], 2: [9-2], mexican: [9-7]}
+    boneyard: []
+  expect:
+    - variants: [pagat]
+      refused:
+        play 8-8 on 1: %s
+"""
+
+
+@pytest.mark.parametrize("listed, errors", [("TRAIN-2", 1), ("[TRAIN-2, TRAIN-4]", 0)])
+def test_a_refusal_must_list_every_clause_that_refuses_it(tmp_path: Path, listed: str,
+                                                          errors: int) -> None:
+    """[8-8] matches nothing on seat 1's train (TRAIN-2), which carries no marker
+    (TRAIN-4): an implementation citing either is right, so the entry must list both."""
+    path = tmp_path / "refusal.yaml"
+    path.write_text(REFUSED_BY_TWO % listed)
+    found = check_scopes(load_file(path), Space(), kept=False).errors
+    assert len(found) == errors, found
+    if errors:
+        assert "refused by TRAIN-2, TRAIN-4" in found[0] and "list every clause" in found[0]

@@ -16,6 +16,8 @@ from typing import Any
 import z3
 
 from mtrain.spec import tiles as T
+from mtrain.spec.model import scoring
+from mtrain.spec.model.legality import Opts
 from mtrain.spec.model.steps import result
 from mtrain.spec.model.transitions import (
     BLOCKED,
@@ -191,6 +193,9 @@ def field_clause(model: Model, state: Any, kind: str, name: str,
         return "FIRST-6"
     if name == "scores":
         return _applying(model, "SCORE-6", "SCORE-5")
+    if name == "winners":  # two seats tied: the tie rule decides (else the best total)
+        return _applying(model, "MATCH-5", "MATCH-4") if len(values[0]) != len(
+            values[1]) or len(values[0]) > 1 else _applying(model, "MATCH-3", "MATCH-2")
     if name == "passes":
         return "END-3"
     if kind == "play":
@@ -250,6 +255,9 @@ class EffectReport:
     fields: int = 0
     scored: int = 0
     """Round ends whose scores were compared (on plain values)."""
+    winners: int = 0
+    """Round ends whose match winners were compared (under the totals reached and made-up
+    ties)."""
     differences: list[EffectDifference] = field(default_factory=list)
 
 
@@ -317,6 +325,8 @@ def compare_effects(model: Model, states: Sequence[Any], report: EffectReport | 
                 rep.scored += 1
                 if list(after.result.scores) != scores:
                     found.append(("scores", list(after.result.scores), scores))
+                rep.winners += 1
+                found += winners_differences(model, after)
             for name, eng, mod in found:
                 clause = (E.permission(state, a) if name == "guard"
                           else field_clause(model, state, a.kind, name.split("[")[0],
@@ -324,6 +334,35 @@ def compare_effects(model: Model, states: Sequence[Any], report: EffectReport | 
                 rep.differences.append(EffectDifference(
                     label, name, clause, eng, mod, state_to_json(state)))
     return rep
+
+
+def tied_totals(players: int) -> list[tuple[list[int], list[int]]]:
+    """Totals and rounds won that put ties before the tie rules (MATCH-4, MATCH-5): two
+    seats level on the best total under either scoring, then level on outs too."""
+    out = []
+    for low in (True, False):
+        best, worse = (10, 30) if low else (30, 10)
+        totals = [best, best, *([worse] * (players - 2))]
+        for outs in ([2, 1], [1, 2], [1, 1]):
+            out.append((totals, [*outs, *([0] * (players - 2))]))
+    return out
+
+
+def winners_differences(model: Model, after: Any) -> list[tuple[str, Any, Any]]:
+    """The match winners of a finished round, the engine's (reference/deal.py) against
+    the model's (spec/model/scoring.py), on its totals and on tied_totals."""
+    from mtrain.reference.deal import match_winners as engine_winners
+
+    o = Opts(values=model.values)
+    found = []
+    for totals, outs in [(list(after.scores), list(after.outs)),
+                         *tied_totals(after.players)]:
+        st = after.copy()
+        st.scores, st.outs = list(totals), list(outs)
+        theirs, mine = engine_winners(st), scoring.match_winners(totals, outs, o)
+        if sorted(theirs) != sorted(mine):
+            found.append((f"winners{totals}/{outs}", sorted(theirs), sorted(mine)))
+    return found
 
 
 SMALL_STATES = 60

@@ -210,6 +210,11 @@ FIRES: Final[dict[str, Fire]] = {f.clause: f for f in [
          _state(lambda s: s.rules.starter_only_mexican and s.phase == E.START
                 and _first_turn(s) and s.seat != s.starter
                 and _bites(s, starter_only_mexican=False))),
+    Fire("FIRST-10", "a player whose own train is empty could otherwise open the Mexican "
+         "Train",
+         _state(lambda s: s.rules.own_train_mexican and s.phase in (E.START, E.FOLLOW)
+                and not s.trains[s.seat] and not s.trains[s.players]
+                and _bites(s, own_train_mexican=False))),
     Fire("DBL-1", "a double is laid outside a chain and asks for another tile",
          lambda s, a, t: _is_play(a) and T.IS_DOUBLE[a.tile] and t.phase == E.FOLLOW),
     Fire("DBL-2", "the tile after a double goes elsewhere than on that double",
@@ -280,7 +285,7 @@ UNCONDITIONAL: Final[dict[str, str]] = {
     "TURN-7": "every action", "MARK-2": "every state", "SCORE-1": "every score",
     "MATCH-1": "the match, not a round", "MATCH-2": "the match, not a round",
     "MATCH-3": "the match, not a round", "MATCH-4": "the match, not a round",
-    "MATCH-5": "the match, not a round",
+    "MATCH-5": "the match, not a round", "MATCH-6": "the match, not a round",
 }
 
 

@@ -32,6 +32,7 @@ from typing import Any
 from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementation, Refused
 from mtrain.conformance.answers import Problem, actions_problems, state_problems, winners_problems
 from mtrain.conformance.fixture import Fixture
+from mtrain.conformance.fuzz import own_rules
 from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.rulesets import Context, context
 from mtrain.conformance.fuzz.tables import written
@@ -195,18 +196,23 @@ def _minimal(want: JSON) -> dict[str, Any]:
                       "hand_sizes": [len(h) for h in want["hands"]]}}
 
 
-def compare_deal(ctx: Context, want: JSON, got: Any,
-                 error: BaseException | None) -> list[Disagreement]:
+def compare_deal(ctx: Context, want: JSON, got: Any, error: BaseException | None,
+                 problems: list[Problem] | None = None,
+                 judged: bool = True) -> list[Disagreement]:
+    """The dealt state: the reference's `want`, the implementation's `got` (or a failure in
+    `error`); `problems`: got's, if known. Not `judged` (rules of one's own decide the
+    deal): only a failure or a broken state is a finding."""
     clauses = tuple(deal_clauses(ctx))
     if error is not None:
         sig, message = failure("deal", error)
         return [Disagreement(sig, (message,), _minimal(want), (), clauses)]
-    problems = state_problems(ctx.rules, got, dealt=True)
+    if problems is None:
+        problems = state_problems(ctx.rules, got, dealt=True)
     expect, messages = differences(want, got, ctx.max_pip)
     if problems:
         sig, texts = _problems("dealt state", problems)
         return [Disagreement(sig, texts, expect or _minimal(want), (), clauses)]
-    if not messages:
+    if not messages or not judged:
         return []
     return [Disagreement(f"deal: {primary(expect, want, got)}", tuple(messages), expect, (),
                          clauses)]
@@ -320,14 +326,18 @@ def refusing(ctx: Context, st: State, text: str) -> tuple[str, ...]:
 
 
 def compare_apply(ctx: Context, st: State, text: str, want: JSON, got: Any,
-                  error: BaseException | None,
-                  problems: list[Problem] | None = None) -> list[Disagreement]:
+                  error: BaseException | None, problems: list[Problem] | None = None,
+                  judged: bool = True) -> list[Disagreement]:
     """The state after `text` from `st`: the reference's `want`, the implementation's `got`
-    (or Refused, or another failure, in `error`); `problems`: got's, if known."""
+    (or Refused, or another failure, in `error`); `problems`: got's, if known. Not
+    `judged` (rules of one's own decide the step): only a failure or a broken state is a
+    finding."""
     over = want["phase"] == OVER
     # a round ended on one side only is a round-end finding, whichever action ended it
     ended = over or (isinstance(got, dict) and got.get("phase") == OVER)
     label = "round end" if ended else f"after {_label(st, text)}"
+    if isinstance(error, Refused) and not judged:
+        return []
     if isinstance(error, Refused):
         before = codec.state_to_json(st)
         expect, _ = differences(want, before, ctx.max_pip)
@@ -347,7 +357,7 @@ def compare_apply(ctx: Context, st: State, text: str, want: JSON, got: Any,
         sig, texts = _problems(label, problems)
         return [Disagreement(sig, texts, expect or _minimal(want), (text,),
                              tuple(action_clauses(ctx, st, text, expect)))]
-    if not messages:
+    if not messages or not judged:
         return []
     return [Disagreement(f"{label}: {primary(expect, want, got)}", tuple(messages), expect,
                          (text,), tuple(action_clauses(ctx, st, text, expect)))]
@@ -471,27 +481,38 @@ class Judge:
         st = codec.state_from_json(ctx.rules, want_state)
         if st.phase == OVER:
             return None
+        # with rules of one's own, a question whose answer they decide is no question
         if probe.kind == "legal":
+            legal, own = own_rules.on_state(ctx, st, legal_actions)
+            if own:
+                return None
             got: Any = None
             error: BaseException | None = None
             try:
                 got = self.impl.legal(rj, got_state)
             except Exception as e:
                 error = e
-            return compare_legal(ctx, st, legal_actions(st), got, error)
+            return compare_legal(ctx, st, legal, got, error)
         assert probe.action is not None
         act = action_json(probe.action, ctx.max_pip)
+        ref = own_rules.reference(ctx) or self.ref
         try:
-            after = self.ref.apply(rj, want_state, act)
+            after = ref.apply(rj, want_state, act)
         except Refused as e:
             if probe.kind != "refused":
                 return None
-            want = refusing(ctx, st, probe.action) if e.clause else ("TURN-7",)
+            if e.clause:
+                want, own = own_rules.on_state(ctx, st,
+                                               lambda s: refusing(ctx, s, probe.action or ""))
+            else:
+                want, own = ("TURN-7",), ()
+            if own or own_rules.own_reads(ctx, ref):
+                return None
             if probe.clause is not None and probe.clause not in want:
                 return None  # refused for another reason than the one being chased
             return self._refusal(ctx, st, got_state, probe.action, want)
-        if probe.kind == "refused":
-            return None  # legal under the reference
+        if probe.kind == "refused" or own_rules.own_reads(ctx, ref):
+            return None  # legal under the reference, or its own rules decide the step
         try:
             got, error = self.impl.apply(rj, got_state, act), None
         except Exception as e:
@@ -505,7 +526,11 @@ class Judge:
             seats, error = self.impl.winners(rj, got), None
         except Exception as e:
             seats, error = None, e
-        return compare_winners(ctx, probe.action, self.ref.winners(rj, after), seats, error)
+        ref = own_rules.reference(ctx) or self.ref
+        want_seats = ref.winners(rj, after)
+        if own_rules.own_reads(ctx, ref):
+            return None
+        return compare_winners(ctx, probe.action, want_seats, seats, error)
 
     def _refusal(self, ctx: Context, st: State, state: JSON, text: str,
                  want: Sequence[str]) -> list[Disagreement]:
@@ -524,7 +549,10 @@ class Judge:
         if request is None:
             return None
         players, round_no, order, extra = request
-        want = {**self.ref.deal(ctx.rj, players, round_no, order), **extra}
+        ref = own_rules.reference(ctx) or self.ref
+        want = {**ref.deal(ctx.rj, players, round_no, order), **extra}
+        if own_rules.own_reads(ctx, ref):
+            return None
         try:
             got, error = {**self.impl.deal(ctx.rj, players, round_no, order), **extra}, None
         except Exception as e:

@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from mtrain.conformance.adapter import JSON, Implementation, Refused
-from mtrain.conformance.answers import identical, state_problems
+from mtrain.conformance.answers import Problem, actions_problems, identical
+from mtrain.conformance.fuzz import own_rules
 from mtrain.conformance.fuzz.judge import (
     Disagreement,
     Judge,
@@ -73,12 +74,19 @@ from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.notation import action_text
 
+T_ = TypeVar("T_")
+
 REFUSAL_PROBES = 2
 """Illegal actions offered to the implementation at every step."""
 TIE_PROBES = 2
 """Made-up tied totals tried on the last step of a match."""
 MAX_ROUND_STEPS = 3000
 """A round the implementation keeps going longer than this is abandoned (with a warning)."""
+UNSUPPORTED_GAMES = 3
+"""Games of a rule set in which every question was answered `unsupported` after which its
+later games are not played (not applicable)."""
+REASON_LENGTH = 120
+"""Of an `unsupported` reason, what is counted (the rest may name a tile or a seat)."""
 MAX_FAILED = 20
 """Failed requests (process.FAILURES) after which a run stops playing: an engine that
 fails at every restart (a line that never ends, a crash at its second request) would
@@ -139,10 +147,19 @@ class GameResult:
     """signature -> (how often, the occurrence with the smallest probe)"""
     warnings: list[str] = field(default_factory=list)
     skipped: bool = False
-    not_applicable: str | None = None
+    not_applicable: str | None = None  # every question was answered `unsupported`
+    answered: int = 0  # questions the implementation answered (a failure is an answer)
+    unsupported: dict[str, int] = field(default_factory=dict)  # reason -> questions
+    own: dict[str, int] = field(default_factory=dict)
+    """`other` options -> answers of the reference they decide, not judged (own_rules)"""
+    cut: str | None = None  # why the game ended before its round did
     stopped: bool = False  # the time limit ended the game
     broken: bool = False  # the implementation failed too often (Session.broken)
     fatal: str | None = None  # the implementation could not be started
+
+    def not_judged(self, options: Sequence[str]) -> None:
+        key = ", ".join(options)
+        self.own[key] = self.own.get(key, 0) + 1
 
     def record(self, found: Sequence[Disagreement], probe: Probe, round_no: int, step: int,
                players: int) -> None:
@@ -352,7 +369,8 @@ class Session:
         self.follow = follow
         self.deadline = deadline
         self.max_failed = max_failed
-        self.unsupported: dict[str, str] = {}
+        # rule set -> (why, games in which every question was answered `unsupported`)
+        self.unsupported: dict[str, tuple[str, int]] = {}
 
     def expired(self) -> bool:
         return self.deadline is not None and time.monotonic() > self.deadline
@@ -364,8 +382,31 @@ class Session:
         return len(getattr(self.impl, "failures", ())) >= self.max_failed
 
 
-class _NotApplicable(Exception):
-    pass
+UNSUPPORTED: Any = object()
+"""What a question answered `unsupported` gives: that one question is not applicable."""
+GIVE_UP = 30
+"""Questions of a game all answered `unsupported` after which the game is not played on
+(not applicable), and games of one rule set so answered after which it is not played."""
+
+
+def _asked(res: GameResult, call: Callable[[], T_]) -> tuple[Any, BaseException | None]:
+    """(the answer, None), (UNSUPPORTED, None) for an `unsupported` answer (counted by its
+    reason), or (None, the failure)."""
+    try:
+        answer = call()
+    except NotApplicable as e:
+        reason = e.message[:REASON_LENGTH]
+        res.unsupported[reason] = res.unsupported.get(reason, 0) + 1
+        return UNSUPPORTED, None
+    except Exception as e:
+        res.answered += 1
+        return None, e
+    res.answered += 1
+    return answer, None
+
+
+def _bound(call: Callable[..., T_], *args: Any) -> Callable[[], T_]:
+    return lambda: call(*args)
 
 
 def play_game(session: Session, plan: GamePlan) -> GameResult:
@@ -374,13 +415,15 @@ def play_game(session: Session, plan: GamePlan) -> GameResult:
     if session.broken():
         res.broken = True
         return res
-    if plan.variant in session.unsupported:
-        res.not_applicable = session.unsupported[plan.variant]
+    if session.unsupported.get(plan.variant, ("", 0))[1] >= UNSUPPORTED_GAMES:
+        res.not_applicable = session.unsupported[plan.variant][0]
         return res
-    try:
-        _play(session, plan, res)
-    except NotApplicable as e:
-        res.not_applicable = session.unsupported[plan.variant] = e.message
+    _play(session, plan, res)
+    if res.answered == 0 and res.unsupported:  # nothing asked was supported
+        reason = max(res.unsupported, key=lambda r: res.unsupported[r])
+        res.not_applicable = reason
+        seen = session.unsupported.get(plan.variant, (reason, 0))[1]
+        session.unsupported[plan.variant] = (reason, seen + 1)
     return res
 
 
@@ -404,6 +447,15 @@ class Position:
         return Probe(kind, self.variant, self.table, self.deal, tuple(self.history), action,
                      clause)
 
+    def go_on(self, ctx: Context, got: JSON) -> bool:
+        """Go on from a state the context's own rules gave (the reference's stand-in
+        cannot say what it should be): False when the reference cannot read it."""
+        try:
+            self.restart(*_canonical(ctx, got))
+        except (codec.StateError, ValueError, KeyError, TypeError):
+            return False
+        return True
+
     def restart(self, st: State, cur: JSON) -> None:
         """Go on from `cur`, written out as the table later probes start from."""
         self.st, self.cur = st, cur
@@ -412,60 +464,78 @@ class Position:
 
 def _play(session: Session, plan: GamePlan, res: GameResult) -> None:
     ctx = context(plan.variant)
-    rules, n, ask = ctx.rules, plan.players, session.asker
-    follow_impl = session.follow == "impl"
+    rules, n = ctx.rules, plan.players
     rng = random.Random(plan.seed + 1)
     scores, outs = prior_totals(rules, n, plan.first_round - 1, rng)
     for round_no in range(plan.first_round, plan.first_round + plan.rounds):
-        pool = deal_pool(rules, round_no)
-        rng.shuffle(pool)
-        order = [T.NAMES[t] for t in pool]
-        st = reference_deal(rules, n, round_no, order=pool, scores=scores, outs=outs)
-        dealt = codec.state_to_json(st)
-        deal_spec = {"players": n, "engine": engine_number(rules, round_no), "order": order,
-                     "scores": list(scores), "outs": list(outs)}
-        got: Any = None
-        error: BaseException | None = None
-        try:
-            got = {**ask.deal(ctx, n, round_no, order), "scores": list(scores),
-                   "outs": list(outs)}
-        except NotApplicable:
-            raise
-        except Exception as e:
-            error = e
-        found: list[Disagreement] = []
-        if error is not None or not identical(got, dealt):
-            found = compare_deal(ctx, dealt, got, error)
-            res.record(found, Probe("deal", plan.variant, deal=deal_spec), round_no, 0, n)
-        if _fatal(error):
+        totals = _round(session, ctx, plan, res, rng, round_no, scores, outs)
+        if totals is None:
             return
-        pos = Position(plan.variant, st, dealt, follow_impl, deal=deal_spec)
-        if not follow_impl:
-            pass
-        elif error is not None or (found and state_problems(ctx.rules, got, dealt=True)):
-            pos.restart(st, dealt)  # nothing to play on: the rules' deal
-        elif found:  # another deal than the rules': go on from it, if a round can be there
-            pos.restart(*_reachable(ctx, got, st, dealt))
-        else:
-            pos.cur = got  # the same deal, perhaps written another way: its own JSON goes on
-        step = 0
-        while pos.st.phase != OVER:
-            step += 1
-            res.steps += 1
-            if step > MAX_ROUND_STEPS:
-                res.warnings.append(f"game {plan.index} round {round_no}: the round did not end "
-                                    f"within {MAX_ROUND_STEPS} steps; abandoned")
-                return
-            if session.broken():
-                res.broken = True
-                return
-            if session.expired():
-                res.stopped = True
-                return
-            if not _step(session, ctx, pos, res, rng, round_no, step):
-                return
-        res.rounds += 1
-        scores, outs = list(pos.st.scores), list(pos.st.outs)
+        scores, outs = totals
+
+
+def _round(session: Session, ctx: Context, plan: GamePlan, res: GameResult,
+           rng: random.Random, round_no: int, scores: list[int], outs: list[int]
+           ) -> tuple[list[int], list[int]] | None:
+    """One round from its deal: the totals after it, or None when the game must end."""
+    rules, n, ask = ctx.rules, plan.players, session.asker
+    follow_impl = session.follow == "impl"
+    pool = deal_pool(rules, round_no)
+    rng.shuffle(pool)
+    order = [T.NAMES[t] for t in pool]
+    st, own = own_rules.dealt(ctx, lambda r: reference_deal(
+        r, n, round_no, order=pool, scores=scores, outs=outs))
+    dealt = codec.state_to_json(st)
+    deal_spec = {"players": n, "engine": engine_number(rules, round_no), "order": order,
+                 "scores": list(scores), "outs": list(outs)}
+    got, error = _asked(res, lambda: {**ask.deal(ctx, n, round_no, order),
+                                      "scores": list(scores), "outs": list(outs)})
+    found: list[Disagreement] = []
+    problems: list[Problem] = []
+    if got is UNSUPPORTED:
+        got = None
+    elif error is not None or not identical(got, dealt):
+        problems = [] if error is not None else own_rules.problems(ctx, got, dealt=True)
+        found = compare_deal(ctx, dealt, got, error, problems, judged=not own)
+        res.record(found, Probe("deal", plan.variant, deal=deal_spec), round_no, 0, n)
+        if own and not found:
+            res.not_judged(own)
+    if _fatal(error):
+        return None
+    pos = Position(plan.variant, st, dealt, follow_impl, deal=deal_spec)
+    if own and got is not None and error is None and not problems and not identical(
+            got, dealt):  # a deal of its own rules: play goes on from it
+        if not pos.go_on(ctx, got):
+            res.cut = "its own rules dealt a table the reference cannot play on"
+            return None
+    elif not follow_impl or got is None:
+        pass
+    elif error is not None or (found and problems):
+        pos.restart(st, dealt)  # nothing to play on: the rules' deal
+    elif found:  # another deal than the rules': go on from it, if a round can be there
+        pos.restart(*_reachable(ctx, got, st, dealt))
+    else:
+        pos.cur = got  # the same deal, perhaps written another way: its own JSON goes on
+    step = 0
+    while pos.st.phase != OVER:
+        step += 1
+        res.steps += 1
+        if step > MAX_ROUND_STEPS:
+            res.warnings.append(f"game {plan.index} round {round_no}: the round did not end "
+                                f"within {MAX_ROUND_STEPS} steps; abandoned")
+            return None
+        if session.broken():
+            res.broken = True
+            return None
+        if session.expired():
+            res.stopped = True
+            return None
+        if res.answered == 0 and sum(res.unsupported.values()) >= GIVE_UP:
+            return None  # nothing it is asked is supported: not applicable (play_game)
+        if not _step(session, ctx, pos, res, rng, round_no, step):
+            return None
+    res.rounds += 1
+    return list(pos.st.scores), list(pos.st.outs)
 
 
 def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
@@ -473,24 +543,32 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
     """One step: every question about `pos`, then the move; False when the game must end."""
     st, ask, n = pos.st, session.asker, pos.st.players
     ask.begin(pos.cur)
-    legal = legal_actions(st)
+    legal, own_legal = own_rules.on_state(ctx, st, legal_actions)
     bads = illegal_sample(st, legal, rng)
     act = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
     bads_json = [codec.action_to_json(st, bad) for bad in bads]
     act_json = codec.action_to_json(st, act)
     ask.ahead(ctx, [*bads_json, act_json])
-    answer: Any = None
-    error: BaseException | None = None
-    try:
-        answer = ask.legal(ctx)
-    except NotApplicable:
-        raise
-    except Exception as e:
-        error = e
+    answer, error = _asked(res, lambda: ask.legal(ctx))
     # the implementation's own view of the legal actions, when it differs from the rules':
     # refusals that follow from that view are not findings of their own
     listed: set[str] | None = None
-    if error is not None or not same_actions(_keys(st, legal), answer):
+    if answer is UNSUPPORTED:
+        pass
+    elif own_legal and error is None:  # its own rules decide: play what both allow
+        res.not_judged(own_legal)
+        if not actions_problems(answer):
+            listed = {action_text(a) for a in answer}
+            both = [a for a in legal if action_text(codec.action_to_json(st, a)) in listed]
+            if not both:  # a move of its own rules only: play goes on from its state
+                return _their_move(session, ctx, pos, res, answer, rng, own_legal)
+            if act not in both:
+                act = both[rng.randrange(len(both))]
+                act_json = codec.action_to_json(st, act)
+        else:
+            res.record(compare_legal(ctx, st, legal, answer, None), pos.probe("legal"),
+                       round_no, step, n)
+    elif error is not None or not same_actions(_keys(st, legal), answer):
         found = compare_legal(ctx, st, legal, answer, error)
         res.record(found, pos.probe("legal"), round_no, step, n)
         if _fatal(error):
@@ -498,55 +576,65 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
         if found and error is None and type(answer) is list:
             listed = {action_text(a) for a in answer if isinstance(a, dict)}
     for bad, bad_json in zip(bads, bads_json, strict=True):
-        wants = tuple(r.clause for r in refusals(st, bad, legal))  # any of them is right
+        found_refusals, own = own_rules.on_state(ctx, st, _refusals_of(bad, legal))
+        wants = tuple(r.clause for r in found_refusals)  # any of them is right
         clause = wants[0]
-        accepted, named, error = False, None, None
-        try:
-            ask.apply(ctx, bad_json)
-            accepted = True
-        except Refused as e:
-            if e.clause is None or e.clause in wants or listed is not None:
+        accepted, named = False, None
+        answer, error = _asked(res, _bound(ask.apply, ctx, bad_json))
+        if isinstance(error, Refused):
+            if error.clause is None or error.clause in wants or listed is not None:
                 continue  # agreed, or refused as its own (wrong) view of the table has it
-            named = e.clause
-        except NotApplicable:
-            raise
-        except Exception as e:
-            error = e
+            named, error = error.clause, None
+        elif answer is UNSUPPORTED:
+            continue
+        elif error is None:
+            accepted = True
         text = action_text(bad_json)
         if accepted and listed is not None and text in listed:
             continue  # accepted, as its legal answer said: that finding is recorded
+        if own and not _fatal(error):
+            res.not_judged(own)
+            continue
         res.record(compare_refusal(ctx, st, text, wants, accepted, named, error),
                    pos.probe("refused", text, clause), round_no, step, n)
         if _fatal(error):
             return False
     text = action_text(act_json)
-    nxt = st.copy()
-    perform(nxt, act)
+    nxt, own = own_rules.step(ctx, st, act, perform)
     after = codec.state_to_json(nxt)
-    got: Any = None
-    error = None
-    try:
-        got = ask.apply(ctx, act_json, after)
-    except NotApplicable:
-        raise
-    except Exception as e:
-        error = e
-    same = error is None and (got is after or identical(got, after))
-    problems = [] if same or error is not None else state_problems(ctx.rules, got)
-    found = [] if same else compare_apply(ctx, st, text, after, got, error, problems)
+    got, error = _asked(res, lambda: ask.apply(ctx, act_json, after))
+    unsupported = got is UNSUPPORTED
+    same = not unsupported and error is None and (got is after or identical(got, after))
+    problems = ([] if same or unsupported or error is not None
+                else own_rules.problems(ctx, got))
+    found = ([] if same or unsupported else
+             compare_apply(ctx, st, text, after, got, error, problems, judged=not own))
     if isinstance(error, Refused) and listed is not None and text not in listed:
         found = []  # refused, as its legal answer said: that finding is recorded
+    if own and not same and not found:
+        res.not_judged(own)
     follow_impl = session.follow == "impl"
     if found:
         res.record(found, pos.probe("apply", text), round_no, step, n)
         if _fatal(error):
             return False
-    elif nxt.phase == OVER and nxt.round == ctx.rules.rounds:
+    elif (nxt.phase == OVER and nxt.round == ctx.rules.rounds and not unsupported
+          and (same or not own)):
         _winners(session, ctx, res, pos.probe("winners", text), nxt,
                  got if follow_impl else after, round_no, step, n, rng)
     # where the next step starts
-    if not follow_impl:
+    if own and not same and not unsupported:
+        if error is not None or problems:  # its own rules' step gave nothing to play on
+            res.cut = f"its own rules ({', '.join(own)}) gave no state to play on"
+            return False
+        if not pos.go_on(ctx, got):
+            res.cut = (f"its own rules ({', '.join(own)}) led to a table the reference "
+                       "cannot play on")
+            return False
+    elif not follow_impl or unsupported:
         pos.st, pos.cur = nxt, after
+        if follow_impl:
+            pos.restart(nxt, after)
     elif same:
         pos.st, pos.cur = nxt, after
         pos.history.append(text)
@@ -558,6 +646,31 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
         pos.st, pos.cur = nxt, got
         pos.history.append(text)
     return True
+
+
+def _their_move(session: Session, ctx: Context, pos: Position, res: GameResult,
+                listed: list[JSON], rng: random.Random, own: Sequence[str]) -> bool:
+    """Play one of the actions only the implementation's own rules allow (`listed`, its
+    legal answer) and go on from the state it returns; the reference, whose stand-in
+    rules refuse the action, has nothing to say about it."""
+    act = listed[rng.randrange(len(listed))]
+    got, error = _asked(res, _bound(session.asker.apply, ctx, act))
+    res.not_judged(own)
+    why = None
+    if got is UNSUPPORTED or error is not None:
+        why = "it did not play an action its own legal answer listed"
+    elif own_rules.problems(ctx, got):
+        why = f"its own rules ({', '.join(own)}) gave no state to play on"
+    elif not pos.go_on(ctx, got):
+        why = f"its own rules ({', '.join(own)}) led to a table the reference cannot play on"
+    if why is not None:
+        res.cut = why
+        return False
+    return True
+
+
+def _refusals_of(bad: Action, legal: Sequence[Action]) -> Callable[[State], list[Any]]:
+    return lambda s: list(refusals(s, bad, legal))
 
 
 def _fatal(error: BaseException | None) -> bool:
@@ -584,14 +697,13 @@ def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt:
     """The match winners after the last round, and again under made-up tied totals (the
     totals never change how a round is played: the same last step tests MATCH-4, 5)."""
     assert probe.action is not None and nxt.result is not None
-    want = match_winners(nxt)
-    try:
-        got, error = session.asker.winners(ctx, final), None
-    except NotApplicable:
-        raise
-    except Exception as e:
-        got, error = None, e
-    if error is not None or type(got) is not list or sorted(got) != want:
+    want, own = own_rules.on_state(ctx, nxt, match_winners)
+    got, error = _asked(res, lambda: session.asker.winners(ctx, final))
+    if got is UNSUPPORTED:
+        return
+    if own:
+        res.not_judged(own)
+    elif error is not None or type(got) is not list or sorted(got) != want:
         res.record(compare_winners(ctx, probe.action, want, got, error), probe, round_no, step, n)
     if probe.table is None or probe.steps:
         return  # tied totals are tried on a table of the last state

@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from mtrain.conformance.adapter import Implementation, ReferenceImplementation
-from mtrain.conformance.fixture import load_file
+from mtrain.conformance.fixture import RULES_FOLDER, load_file
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.play import Occurrence
 from mtrain.conformance.fuzz.possible import fixture_problems
@@ -26,6 +26,7 @@ from mtrain.conformance.fuzz.tables import compact
 from mtrain.conformance.lint import MAX_DESCRIPTION
 from mtrain.conformance.runner import run_fixture, run_one
 from mtrain.conformance.untrusted import shown
+from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import CUSTOM, OTHER
 from mtrain.spec.yamlload import SpecError, SpecErrors
 
@@ -63,16 +64,69 @@ def reproducer(occ: Occurrence, probe: Probe, d: Disagreement, label: str, seed:
     steps = [*probe.steps, *d.question]
     if steps:
         fx["steps"] = steps
+    own = own_table(ctx)
+    if own is not None:
+        fx = {**fx, "rules": f"{RULES_FOLDER}/{own}.yaml"}
     fx["expect"] = [{**scope_of_rules(ctx), **d.expect}]
     return fx
 
 
 def scope_of_rules(ctx: Context) -> dict[str, Any]:
-    """How an entry names the rule set: by name, or for one of its own (an engine's
-    declared rules) by its option values (a table or rule of its own names no value)."""
+    """How an entry names the rule set: by name; for rules of one's own with a table of
+    their own, by the rule-set file written beside it (`rules_file`); else by its option
+    values (a rule of its own names no value, and the entry then holds for every one)."""
     if not is_own(ctx.name):
         return {"variants": [ctx.name]}
-    return {"when": {o: [v] for o, v in ctx.rs.choices if v not in (CUSTOM, OTHER)}}
+    own = own_table(ctx)
+    if own is not None:
+        return {"variants": [own]}
+    return {"when": {o: [v] for o, v in ctx.declared.choices if v not in (CUSTOM, OTHER)}}
+
+
+def own_table(ctx: Context) -> str | None:
+    """The name of the rule-set file a reproducer under `ctx` names: for rules of one's
+    own that deal a table of their own (no `when` can name a table), else None."""
+    if not is_own(ctx.name) or not ctx.rs.custom_table:
+        return None
+    name = slug(ctx.declared.name)
+    cat = catalog()
+    taken = name in cat.variants or name in cat.overlays or (
+        name in cat.examples and name not in cat.added_examples)
+    return f"{name}-fuzz" if taken else name
+
+
+def rules_file(ctx: Context) -> str:
+    """The rule-set file of `ctx` for its reproducers: its table, and a known value for
+    each rule it plays `other` (the reference's stand-in; the reproducers hold whatever
+    that rule is, since fuzz judged only answers it does not decide)."""
+    name = own_table(ctx)
+    assert name is not None
+    stood = ", ".join(f"{o}: {ctx.rs[o]}" for o in ctx.declared.unknown)
+    lines = ["# Written by `mtrain fuzz`: the rules the reproducers beside it were found",
+             f"# under ({shown(ctx.declared.name)})"
+             + (f", with a known value in place of each rule it plays `other` ({stood})."
+                if stood else ".")]
+    lines += [f"name: {name}", "options:"]
+    for o, v in ctx.rs.choices:
+        if o == "hand_sizes":
+            rows = ", ".join(f"{n}: {h}" for n, h in ctx.rs.hand_table)
+            lines.append(f"  hand_sizes: {{{rows}}}")
+        else:
+            lines.append(f"  {o}: {v}")
+    return "\n".join(lines) + "\n"
+
+
+def write_rules_file(out: Path, ctx: Context) -> None:
+    """The rule-set file the reproducers of `ctx` name, written once (OSError: cannot)."""
+    name = own_table(ctx)
+    if name is None:
+        return
+    path = out / RULES_FOLDER / f"{name}.yaml"
+    text = rules_file(ctx)
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
 
 
 def _short(text: str, limit: int = 160) -> str:

@@ -16,7 +16,8 @@ from mtrain.conformance.protocol import encode_value
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.notation import max_pip_of
-from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
+from mtrain.spec.scope import Space
 from mtrain.spec.yamlload import SpecError
 
 PLAIN_SHARE = 0.25
@@ -27,14 +28,21 @@ EXTRA_OVERLAYS = (0, 0, 1, 1, 2)
 
 @dataclass(frozen=True)
 class Context:
-    """One rule set, in every form the fuzzer needs."""
+    """One rule set, in every form the fuzzer needs.
+
+    A rule set with rules of its own (`other`) is played by the reference under a known
+    stand-in value for each of them (`rs`, what requests send, as conform sends one);
+    `unknown` names them, and an answer the stand-in's run reads one of them for is not
+    the rules' answer, so it is not judged (own_rules.py)."""
 
     name: str
-    rs: Ruleset
+    rs: Ruleset  # the rules played and sent: `declared`, its `other` values stood in for
     rules: Rules
     rj: JSON
     rj_bytes: bytes  # the rule set as the protocol sends it, encoded once
     max_pip: int
+    declared: Ruleset  # as declared (a rule-set file, an implementation's info)
+    unknown: frozenset[str] = frozenset()  # the options played `other`
 
 
 _OWN: dict[str, Context] = {}
@@ -59,9 +67,27 @@ def _named(variant: str) -> Context:
 
 
 def _context_of(rs: Ruleset) -> Context:
-    rj = ruleset_json(rs)
+    played = stand_in(rs) if rs.unknown else rs
+    rj = ruleset_json(played)
     encoded = encode_value(rj)
-    return Context(rs.name, rs, Rules.of(rs), rj, encoded, max_pip_of(rs))
+    return Context(rs.name, played, Rules.of(played), rj, encoded, max_pip_of(played), rs,
+                   frozenset(rs.unknown))
+
+
+def stand_in(rs: Ruleset) -> Ruleset:
+    """`rs` with a known value for each option it plays `other` (the first valid one in
+    the catalogue's order), its own table kept: what the reference plays for it."""
+    space = Space(catalog())
+    point = space.point(rs)
+    region = {o: frozenset((v,)) for o, v in point.items() if v != OTHER}
+    found = space.complete(region)
+    if found is None:
+        raise RulesetError(f"{rs.name}: no known value of {', '.join(rs.unknown)} is valid "
+                           "beside its other rules, so no known rule set stands in for it")
+    if rs.custom_table:
+        found["hand_sizes"] = CUSTOM
+    return Ruleset(rs.name, tuple((o, found[o]) for o, _ in rs.choices), rs.hand_table,
+                   rs.overlays)
 
 
 def _same(a: Ruleset, b: Ruleset) -> bool:
@@ -88,19 +114,32 @@ def name_of(rs: Ruleset) -> str | None:
     return None
 
 
-def declared_context(rs: Ruleset) -> Context:
-    """The rule set an implementation declares, to play: under its shipped name when it
-    has one (so that reproducers can name it), else under its own name."""
-    name = name_of(rs)
+def declared_context(rs: Ruleset, suffix: str = "declared") -> Context:
+    """A rule set to play that an implementation declares or a rule-set file gives: under
+    its shipped name when it has one (so that reproducers can name it), else under its own
+    name (with `suffix` when that is a catalogue name for other rules)."""
+    name = name_of(rs) if not rs.unknown else None
     if name is not None:
         return context(name)
-    if composes(rs.name):  # its own name is a catalogue name for other rules
-        rs = dataclasses.replace(rs, name=f"{rs.name} (declared)")
-    _OWN[rs.name] = ctx = _context_of(rs)
+    met = _OWN.get(rs.name)
+    if met is not None and met.declared == rs:  # met before (another run in this process)
+        return met
+    if composes(rs.name) and rs.name not in catalog().added_examples:
+        if not rs.unknown and _same(context(rs.name).rs, rs):  # an example's rules
+            return context(rs.name)
+        # its own name is a catalogue name for other rules
+        rs = dataclasses.replace(rs, name=f"{rs.name} ({suffix})")
+    known = _OWN.get(rs.name)
+    # (one run declares one rule set under a name: a later run in the process replaces it)
+    _OWN[rs.name] = ctx = known if known is not None and known.declared == rs \
+        else _context_of(rs)
     return ctx
 
 
 def composes(name: str) -> bool:
+    cat = catalog()
+    if name.split("+")[0] not in cat.variants and name not in cat.examples:
+        return False  # (an example once taken in and since forgotten is in _named's cache)
     try:
         context(name)
     except (RulesetError, SpecError):

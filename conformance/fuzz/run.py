@@ -30,7 +30,14 @@ from mtrain.conformance.fuzz.play import (
     plan_game,
     play_game,
 )
-from mtrain.conformance.fuzz.reproducer import check, free_id, render, reproducer, slug
+from mtrain.conformance.fuzz.reproducer import (
+    check,
+    free_id,
+    render,
+    reproducer,
+    slug,
+    write_rules_file,
+)
 from mtrain.conformance.fuzz.rulesets import Chooser, context, declared_context
 from mtrain.conformance.fuzz.shrink import Shrinker
 from mtrain.conformance.gc_freeze import settle_heap
@@ -143,6 +150,12 @@ class FuzzReport:
     seconds: float = 0.0
     groups: list[Group] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    unsupported: dict[str, int] = field(default_factory=dict)
+    """reason -> questions answered `unsupported` (each one not applicable; play went on)"""
+    not_applicable_why: dict[str, int] = field(default_factory=dict)  # reason -> games
+    own: dict[str, int] = field(default_factory=dict)
+    """`other` options -> answers they decide (not judged: rules of one's own)"""
+    cut: dict[str, int] = field(default_factory=dict)  # why -> games ended early
     stopped: str | None = None  # why games were left unplayed
     broken: bool = False  # the implementation failed too often: play stopped
     interrupted: KeyboardInterrupt | None = None  # SIGINT or SIGTERM stopped the run
@@ -323,11 +336,16 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
             if result.fatal is not None:
                 stop(-1)
                 raise StartError(result.fatal)
+            _count_into(report.unsupported, result.unsupported)
+            _count_into(report.own, result.own)
             if result.skipped:
                 report.skipped += 1
             elif result.not_applicable is not None:
                 report.not_applicable += 1
+                _count_into(report.not_applicable_why, {result.not_applicable: 1})
             else:
+                if result.cut is not None:
+                    _count_into(report.cut, {result.cut: 1})
                 report.games += 1
                 report.steps += result.steps
                 report.rounds += result.rounds
@@ -369,6 +387,11 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
     return report
 
 
+def _count_into(total: dict[str, int], more: dict[str, int]) -> None:
+    for key, n in more.items():
+        total[key] = total.get(key, 0) + n
+
+
 def exit_name(e: KeyboardInterrupt) -> str:
     return signal.Signals(exit_code_of(e) - 128).name
 
@@ -387,6 +410,7 @@ def _write_found(group: Group, label: str, seed: int, out: Path, taken: set[str]
     path = out / f"{fid}.yaml"
     try:
         out.mkdir(parents=True, exist_ok=True)
+        write_rules_file(out, context(occ.probe.variant))
         path.write_text(text, encoding="utf-8")
     except OSError:  # a full disk: tried again at the end, and reported then
         return
@@ -428,6 +452,11 @@ def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out
         taken.add(fid)
         path = out / f"{fid}.yaml"
     text = render(reproducer(group.best, group.shrunk, group.verdict, label, seed, fid))
+    try:  # the rule-set file it names is read when it is checked
+        write_rules_file(out, context(group.shrunk.variant))
+    except OSError as e:
+        group.problems.append(f"the rule-set file of the reproducer could not be written to "
+                              f"{out}: {e.strerror or e}")
     group.problems += check(path, text, session.impl, label, context(group.shrunk.variant))
     if not group.problems:
         try:

@@ -14,7 +14,7 @@ pair of values of every option is told apart by at least one fixture.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,14 +68,23 @@ class LintReport:
         }
 
 
-def lint(root: str | Path | None = None, scopes: bool = True,
+def lint(root: str | Path | Sequence[str | Path] | None = None, scopes: bool = True,
          coverage: bool | None = None) -> LintReport:
-    """Every check; `scopes` adds the scope check, which plays each fixture over the
-    option space with the reference engine (conformance/lint/scopes.py). Coverage (every
-    clause under every variant, every value pair told apart) is a property of the whole
-    corpus: checked for the shipped corpus, and for another folder only when asked."""
+    """Every check, on the fixtures under `root` (a file or folder, several taken as one
+    corpus: ids unique across them; default: the shipped corpus); `scopes` adds the
+    scope check, which plays each fixture over the option space with the reference
+    engine (conformance/lint/scopes.py). Coverage (every clause under every variant,
+    every value pair told apart) is a property of the whole corpus: checked for the
+    shipped corpus, and for other fixtures only when asked."""
     cat = catalog()
-    fixtures, load_errors = load_corpus(root)
+    if isinstance(root, str | Path) or root is None:
+        fixtures, load_errors = load_corpus(root)
+    else:
+        fixtures, load_errors = [], []
+        for one in root:
+            found, errors = load_corpus(one)
+            fixtures += found
+            load_errors += errors
     report = LintReport(fixtures=len(fixtures), clauses=len(cat.clauses))
     report.errors += [str(e) for e in load_errors]
     if scopes:

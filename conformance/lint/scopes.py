@@ -28,6 +28,7 @@ from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.partition import beyond, breaches, explore, overlaps, propose, region_text
 from mtrain.spec import cache
 from mtrain.spec.scope import Product, Scope, Space
+from mtrain.spec.yamlload import read_text
 
 LINE_LIMIT = 100
 
@@ -211,10 +212,12 @@ def code_and_data_digest(space: Space) -> str:
     folder = space.cat.data_dir
     data = (cache.files_digest([Path(str(folder))], (".yaml", ".json"))
             if Path(str(folder)).is_dir() else str(folder))
+    added = [(name, cache.digest(read_text(path)))  # the rule-set files fixtures name
+             for name, path in sorted(space.cat.added_examples.items())]
     return cache.digest(cache.package_digest("mtrain.reference"),
                         cache.package_digest("mtrain.conformance"),
                         cache.package_digest("mtrain.spec", (".py", ".yaml", ".json")),
-                        data)
+                        data, json.dumps(added))
 
 
 def fixture_digest(fx: Fixture) -> str:

@@ -118,6 +118,16 @@ _CATALOGUE: tuple[Mutant, ...] = (
            "Under starter-opens-mexican anyone may open the Mexican Train on their first turn",
            ("FIRST-9",), "Rules.starter_only_mexican forced false",
            rules=_when(lambda r: r.starter_only_mexican, starter_only_mexican=False)),
+    Mutant("own-train-mexican-ignored",
+           "Under own-train-opens-mexican a player with an empty own train may open the "
+           "Mexican Train",
+           ("FIRST-10",), "Rules.own_train_mexican forced false",
+           rules=_when(lambda r: r.own_train_mexican, own_train_mexican=False)),
+    Mutant("own-train-mexican-closes-all",
+           "Under own-train-opens-mexican an empty own train closes every other train, "
+           "marked ones and an open Mexican Train too",
+           ("FIRST-10",), "open_trains swapped: only the own train while it is empty",
+           patches={"open_trains": play.own_train_before_any_train}),
     Mutant("starter-only-mexican-forever",
            "Under starter-opens-mexican only the starter may open the Mexican Train, even "
            "after the first turns",
@@ -388,6 +398,13 @@ _CATALOGUE: tuple[Mutant, ...] = (
     Mutant("tie-to-fewest-outs",
            "Under tie-most-outs a tie goes to the tied player who went out least often",
            ("MATCH-5",), "winners: the fewest outs among the tied", winners=end.tie_to_fewest_outs),
+    Mutant("lowest-seat-ignored",
+           "Under tie-lowest-seat a tie is shared instead of going to the lowest seat",
+           ("MATCH-6",), "Rules.tie_lowest_seat forced false",
+           rules=_when(lambda r: r.tie_lowest_seat, tie_lowest_seat=False)),
+    Mutant("tie-to-highest-seat",
+           "Under tie-lowest-seat a tie goes to the highest of the tied seats",
+           ("MATCH-6",), "winners: the last of the tied seats", winners=end.tie_to_highest_seat),
 )
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _CATALOGUE}

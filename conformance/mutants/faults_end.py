@@ -191,3 +191,11 @@ def tie_to_fewest_outs(state: State) -> list[int]:
         fewest = min(state.outs[s] for s in top)
         return [s for s in top if state.outs[s] == fewest]
     return top
+
+
+def tie_to_highest_seat(state: State) -> list[int]:
+    """Under tie-lowest-seat, a tie goes to the highest of the tied seats."""
+    rules = state.rules
+    best = max(state.scores) if rules.positive_scoring else min(state.scores)
+    top = [s for s, v in enumerate(state.scores) if v == best]
+    return top[-1:] if rules.tie_lowest_seat else match_winners(state)

@@ -175,6 +175,16 @@ def starter_only_mexican_forever(state: State, seat: int, all_marked: bool = Fal
     return out
 
 
+def own_train_before_any_train(state: State, seat: int, all_marked: bool = False,
+                               first_turns_over: bool = False) -> list[int]:
+    """Under own-train-opens-mexican an empty own train closes every other train, marked
+    ones and an open Mexican Train too, not only the opening of the Mexican Train."""
+    out = ref.open_trains(state, seat, all_marked, first_turns_over)
+    if state.rules.own_train_mexican and not state.trains[seat]:
+        out = [t for t in out if t == seat]
+    return out
+
+
 def own_train_before_duty(state: State) -> list[int]:
     if (state.rules.own_train_first and state.phase == START
             and not state.trains[state.seat]):

@@ -77,7 +77,11 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mtrain.conformance.declaration import DeclarationError, declared_ruleset
+    from mtrain.conformance.declaration import (
+        DeclarationError,
+        beyond_options,
+        declared_ruleset,
+    )
     from mtrain.conformance.known_failures import load_skips
     from mtrain.conformance.outputs import check_output
     from mtrain.conformance.pool import Runner, close, run_tasks
@@ -121,8 +125,14 @@ def run(args: argparse.Namespace) -> int:
         close(first)
         raise
     warnings = [warning] if warning else []
+    for rs, path in from_files:  # the file says what it plays: run, and say so once
+        beyond = beyond_options(info, rs)
+        if beyond is not None:
+            warnings.append(f"--rules {path}: {beyond}; run as the file says")
     rulesets, chosen, more = choose_rulesets(asked, declared, fixtures)
     warnings += more
+    if not asked and declared is not None:  # a rerun needs no rule set: it is declared
+        args.declared_run = declared.name
     try:
         tasks, outside = select(fixtures, rulesets, args.pattern or [])
     except BaseException:
@@ -152,7 +162,9 @@ def run(args: argparse.Namespace) -> int:
         described.pop(key, None)
     report = Report(results, described, [str(e) for e in load_errors], warnings,
                     time.perf_counter() - started, outside=outside,
-                    rulesets=f"{len(rulesets)} rule sets, {chosen}")
+                    rulesets=f"{len(rulesets)} rule set{'s' if len(rulesets) != 1 else ''}, "
+                    f"{chosen}",
+                    values={rs.name: dict(rs.choices) for rs in rulesets})
     try:
         emit(report, args, tasks)
     except BrokenPipeError:  # `mtrain conform | head`: the verdict stands, not exit 0

@@ -43,6 +43,11 @@ def register(sub: Any) -> None:
                    help="a variant or base+overlay+... (repeatable; games cycle through "
                    "them; default: the shipped variants and their overlay combinations, "
                    "within what the implementation declares)")
+    p.add_argument("--rules", action="append", default=[], metavar="FILE",
+                   help="a rule-set file, as for conform (repeatable; games cycle through "
+                   "these and the --variant rule sets): a table of its own and rules "
+                   "played `other` are fuzzed too, judging only the answers those rules "
+                   "do not decide")
     p.add_argument("--players", type=int, help="table size (default: random per game)")
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
@@ -103,8 +108,11 @@ def _variants(args: argparse.Namespace, info: JSON, target: Target) -> list[str]
     from mtrain.spec.errors import InputError
     from mtrain.spec.yamlload import SpecError
 
-    names = args.variant or (mutant_variants(target.value) if target.kind == "mutant" else [])
-    if not names:
+    files = _rules_files(args)
+    asked = [v for v in args.variant if not _is_file(v)]
+    names = asked or ([] if files else
+                      mutant_variants(target.value) if target.kind == "mutant" else [])
+    if not names and not files:
         try:
             return declared((), info, args.players)
         except DeclarationError as e:
@@ -131,9 +139,39 @@ def _variants(args: argparse.Namespace, info: JSON, target: Target) -> list[str]
             print(f"skipping {ctx.name}: {why}", file=sys.stderr)
             continue
         out.append(ctx.name)
-    if not out:
+    if not out and not files:
         raise InputError("the implementation supports none of the rule sets asked for")
+    if files:  # a rule-set file says what the implementation plays: no declaration filters it
+        from mtrain.conformance.fuzz.rulesets import Chooser
+
+        return Chooser([*out, *files])
     return out
+
+
+def _is_file(variant: str) -> bool:
+    """A --variant that names a rule-set file (read as --rules reads one)."""
+    return variant.endswith((".yaml", ".yml")) or "/" in variant
+
+
+def _rules_files(args: argparse.Namespace) -> list[str]:
+    """The rule sets of the --rules files, ready to play (fuzz.rulesets.declared_context)."""
+    from mtrain.conformance.fuzz.rulesets import declared_context
+    from mtrain.conformance.selection import read_rules
+    from mtrain.spec.catalog import RulesetError
+    from mtrain.spec.errors import InputError
+
+    names = []
+    paths = [*getattr(args, "rules", []), *(v for v in args.variant if _is_file(v))]
+    for rs, path in read_rules(paths):
+        try:
+            ctx = declared_context(rs, suffix=f"from {path}")
+        except RulesetError as e:
+            raise InputError(f"--rules {path}: {e}") from None
+        if args.players is not None and args.players not in ctx.rs.player_counts:
+            raise InputError(f"--rules {path}: {rs.name} has no hand size for {args.players} "
+                             "players [DEAL-7]")
+        names.append(ctx.name)
+    return names
 
 
 def greet(impl: Implementation) -> JSON:
@@ -162,6 +200,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise InputError("--games must be at least 1")
+    if args.players is not None and args.players < 2:
+        raise InputError("--players must be at least 2 (no hand-size table deals fewer: DEAL-7)")
     if args.seed < 0:
         raise InputError("--seed must not be negative")
     if args.jobs < 1:
@@ -238,6 +278,11 @@ def _run(args: argparse.Namespace, target: Target, impl: Implementation,
         from mtrain.conformance.process import exit_code_of
 
         return exit_code_of(report.interrupted)
+    if report.games == 0:  # a run that tested nothing is no pass
+        why = (report.stopped or "; ".join(r for r, _ in _top(report.not_applicable_why, 2))
+               or "no game was planned")
+        print(f"mtrain fuzz: no game was played ({why})", file=sys.stderr)
+        return 1
     return 1 if report.new else 0
 
 
@@ -276,11 +321,23 @@ def print_report(report: FuzzReport, target: Target) -> None:
             print(f"    problem: {p}")
     for g in report.known:
         print(f"known: {g.signature}: {_count(g.count, 'time')} ({g.known})")
+    if report.unsupported:
+        print(f"{_count(sum(report.unsupported.values()), 'question')} answered `unsupported`"
+              " (each not applicable; play went on):")
+        for reason, n in _top(report.unsupported):
+            print(f"    {n:,} x {reason}")
+    if report.own:
+        print(f"{_count(sum(report.own.values()), 'answer')} decided by rules of its own "
+              "(options played `other`), not judged: "
+              + ", ".join(f"{o}: {n:,}" for o, n in _top(report.own)))
+    for why, n in _top(report.cut):
+        print(f"{_count(n, 'game')} ended early: {why}")
     rate = f" ({report.steps / report.seconds:,.0f} steps/s)" if report.seconds > 0 else ""
     tail = []
     if report.not_applicable:
-        tail.append(f"{_count(report.not_applicable, 'game')} not applicable (the "
-                    "implementation answered `unsupported`)")
+        tail.append(f"{_count(report.not_applicable, 'game')} not applicable (every "
+                    "question answered `unsupported`: "
+                    + "; ".join(r for r, _ in _top(report.not_applicable_why, 2)) + ")")
     if report.stopped:
         tail.append(f"stopped: {report.stopped}, {_count(report.skipped, 'game')} not played")
     print(f"{_count(report.games, 'game')}, {_count(report.rounds, 'round')} completed, "
@@ -311,8 +368,15 @@ def report_json(report: FuzzReport, target: Target, seed: int) -> JSON:
             "rounds": report.rounds, "steps": report.steps,
             "seconds": round(report.seconds, 3),
             "steps_per_second": round(report.steps / report.seconds) if report.seconds else 0,
-            "stopped": report.stopped, "findings": [group(g) for g in report.groups],
+            "stopped": report.stopped, "unsupported": report.unsupported,
+            "not_applicable_reasons": report.not_applicable_why,
+            "not_judged": report.own, "ended_early": report.cut,
+            "findings": [group(g) for g in report.groups],
             "warnings": report.warnings}
+
+
+def _top(counts: dict[str, int], k: int = 5) -> list[tuple[str, int]]:
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:k]
 
 
 def _count(n: int, noun: str) -> str:

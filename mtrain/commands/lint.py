@@ -12,12 +12,14 @@ from mtrain.commands.printing import print_json
 
 def register(sub: Any) -> None:
     p = sub.add_parser("lint", help="check the fixture corpus: schema, ids, tables, coverage")
-    p.add_argument("path", nargs="?", help="a fixture file or folder (default: the corpus)")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="fixture files or folders, checked as one corpus (ids unique across "
+                   "them; default: the shipped corpus)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--no-scopes", action="store_true",
                    help="skip the scope check (the reference over the option space)")
     p.add_argument("--coverage", action="store_true",
-                   help="check coverage for a folder of one's own too (always for the corpus)")
+                   help="check coverage for fixtures of one's own too (always for the corpus)")
     p.add_argument("--write-scopes", action="store_true",
                    help="write each proposed wider scope into its fixture file as `when:`")
     p.set_defaults(func=run)
@@ -27,9 +29,11 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.lint import lint
     from mtrain.spec.errors import InputError
 
-    if args.path is not None and not Path(args.path).exists():
-        raise InputError(f"no such file or folder: {args.path}")
-    report = lint(args.path, scopes=not args.no_scopes, coverage=args.coverage or None)
+    missing = [p for p in args.paths if not Path(p).exists()]
+    if missing:
+        raise InputError(f"no such file or folder: {', '.join(missing)}")
+    paths = list(dict.fromkeys(args.paths))  # a path given twice is read once
+    report = lint(paths or None, scopes=not args.no_scopes, coverage=args.coverage or None)
     if args.write_scopes:
         from mtrain.conformance.fixture import FIXTURE_ROOT
         from mtrain.conformance.lint.scopes import write_scopes

@@ -164,7 +164,11 @@ def solve_tie(q: Question) -> Situation | None:
             opt.add(z3.Implies(tied[p], most >= after[p]))
         opt.add(z3.Or(*(z3.And(tied[p], most == after[p]) for p in range(n_max))))
         most_outs = as_bool(o.is_("tie_rule", "most-outs"), ctx)
-        won[side] = [z3.And(tied[p], z3.Or(z3.Not(most_outs), after[p] == most))
+        lowest_seat = as_bool(o.is_("tie_rule", "lowest-seat"), ctx)
+        # MATCH-6: no lower seat on the winning total
+        below = [z3.Or(z3.BoolVal(False, ctx), *tied[:p]) for p in range(n_max)]
+        won[side] = [z3.And(tied[p], z3.Or(z3.Not(most_outs), after[p] == most),
+                            z3.Or(z3.Not(lowest_seat), z3.Not(below[p])))
                      for p in range(n_max)]
     for p in range(n_max):
         opt.add(before[p] >= 0, before[p] <= 200, outs[p] >= 0,

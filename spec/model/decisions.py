@@ -15,7 +15,7 @@ situation on each one.
 The order is the specification's precedence when several clauses apply at once (the
 engine's REFUSAL_PRECEDENCE, docs/protocol.md): what the player did wrong first (a tile
 not held, a tile that does not fit, not the drawn tile), then the train's access in any
-turn (TRAIN-7, FIRST-9, TRAIN-4), then what one moment of the turn narrows the trains to
+turn (TRAIN-7, FIRST-9, FIRST-10, TRAIN-4), then what one moment of the turn narrows the trains to
 (a first-turn chain, a binding double, a follow-up).
 """
 
@@ -93,6 +93,8 @@ def refuse_play(v: View, o: Opts, held: Bool, s: Slot, i: int, t: Train) -> Chai
              v.own_field("empty")), "TRAIN-7"),
         (And(Not(t.dbl), t.is_mex, t.empty, o.is_("mexican_first_turn", "starter-only"),
              v.first_pending, v.seat != v.starter), "FIRST-9"),
+        (And(Not(t.dbl), t.is_mex, t.empty, o.is_("mexican_first_turn", "own-train-started"),
+             v.own_field("empty")), "FIRST-10"),
         (And(Not(t.dbl), Not(v.own(t)), Not(t.is_mex), Not(t.marked)), "TRAIN-4"),
         # then what this moment of the turn narrows the trains to
         (Or(v.phase == CHAIN, chain_turn), "FIRST-2"),  # a chain: own train only
@@ -137,6 +139,8 @@ def permit_play(v: View, o: Opts, t: Train) -> Chain:
         # FIRST-9: a player other than the starter may open it once their first turn is over
         (And(t.is_mex, t.empty, o.is_("mexican_first_turn", "starter-only"),
              v.seat != v.starter), "FIRST-9"),
+        # FIRST-10: opened by a player whose own train holds a tile
+        (And(t.is_mex, t.empty, o.is_("mexican_first_turn", "own-train-started")), "FIRST-10"),
         (And(t.is_mex, t.empty), "TRAIN-5"),  # open to all (MARK-2)
         (t.is_mex, "TRAIN-4"),
         (Not(v.own(t)), "MARK-1"),  # another's train, open while marked

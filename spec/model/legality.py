@@ -38,6 +38,7 @@ Clause by clause (the text is the clause's, the formula is below):
 * FIRST-5 during a chain start the open doubles oblige nobody until every first turn is
   over;
 * FIRST-9 during the first turns only the starter may open an empty Mexican Train;
+* FIRST-10 only a mover whose own train holds a tile may open an empty Mexican Train;
 * DBL-6 an open double laid on an earlier turn (released ones aside) allows only covering
   plays, on its own train; DBL-7 the oldest first, DBL-8 any; DBL-9 a double is released
   once every tile of its number is on the table; DBL-10 otherwise it stays binding;
@@ -324,13 +325,16 @@ def to_cover(v: View, t: Train, o: Opts) -> Bool:
 
 @_memo
 def allowed(v: View, t: Train, o: Opts) -> Bool:
-    """Limits on every play but a cover that DBL-6 asks for: TRAIN-1, FIRST-2, TRAIN-7, FIRST-9."""
+    """Limits on every play but a cover that DBL-6 asks for: TRAIN-1, FIRST-2, TRAIN-7,
+    FIRST-9, FIRST-10."""
     return And(
         t.exists,
         Implies(chain_turn(v, o), v.own(t)),
         Implies(And(o.is_("own_train_first", "required"), v.own_field("empty")), v.own(t)),
         Not(And(t.is_mex, t.empty, o.is_("mexican_first_turn", "starter-only"),
                 v.first_pending, v.seat != v.starter)),
+        Not(And(t.is_mex, t.empty, o.is_("mexican_first_turn", "own-train-started"),
+                v.own_field("empty"))),
     )
 
 
@@ -697,6 +701,9 @@ class Symbolic:
             anywhere = Or(Not(t.empty), t.marked, Not(mex.empty),
                              *(Not(u.empty) for u in seat_trains if u is not t))
             c.append(Implies(done, If(as_term(chain, ctx), played, anywhere)))
+        # FIRST-10: whoever opened the Mexican Train had started their own train
+        c.append(Implies(And(o.is_("mexican_first_turn", "own-train-started"), Not(mex.empty)),
+                         Or(*(Not(t.empty) for t in seat_trains))))
         # the starter's first turn has not begun: nothing is on the table yet
         c.append(Implies(And(v.first_pending, v.seat == v.starter, v.phase == START),
                             mex.empty))

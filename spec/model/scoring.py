@@ -1,4 +1,4 @@
-"""Scoring and the match winners as the clauses say (SCORE-1..6, MATCH-2..5): formulas
+"""Scoring and the match winners as the clauses say (SCORE-1..6, MATCH-2..6): formulas
 that take z3 terms and plain values alike, so that the score and tie questions and the
 expectations written for their answers share one meaning."""
 
@@ -38,12 +38,14 @@ def round_scores(values: Sequence[Any], winner: Any, o: Opts) -> list[Any]:
 
 
 def match_winners(totals: Sequence[int], outs: Sequence[int], o: Opts) -> list[int]:
-    """MATCH-2..5 on plain values: the lowest (penalty) or highest (positive) total wins."""
+    """MATCH-2..6 on plain values: the lowest (penalty) or highest (positive) total wins."""
     best = min(totals) if o.is_("scoring", "penalty") else max(totals)
     tied = [p for p, v in enumerate(totals) if v == best]
     if o.is_("tie_rule", "most-outs") and len(tied) > 1:
         most = max(outs[p] for p in tied)
         tied = [p for p in tied if outs[p] == most]
+    if o.is_("tie_rule", "lowest-seat"):
+        tied = [min(tied)]  # MATCH-6: no seat below it is on the winning total
     return tied
 
 

@@ -26,6 +26,33 @@ class ForgetsDraw(ReferenceImplementation):
         return [*actions, {"type": "pass"}]
 
 
+class DeclaresPagatForgetsDraw(ForgetsDraw):
+    """ForgetsDraw, declaring that it plays pagat's rules (`rules` in its info)."""
+
+    def info(self) -> JSON:
+        from mtrain.conformance.adapter import ruleset_json
+        from mtrain.spec.catalog import catalog
+
+        return {**super().info(), "rules": ruleset_json(catalog().ruleset("pagat"))}
+
+
+class DeclaresPuremco(ReferenceImplementation):
+    """The reference engine, declaring that it plays puremco's rules only."""
+
+    def info(self) -> JSON:
+        from mtrain.conformance.adapter import ruleset_json
+        from mtrain.spec.catalog import catalog
+
+        return {**super().info(), "rules": ruleset_json(catalog().ruleset("puremco"))}
+
+
+class SinglePlayOnly(ReferenceImplementation):
+    """The reference engine, saying it can play only single-tile first turns."""
+
+    def info(self) -> JSON:
+        return {**super().info(), "options": {"first_turn": ["single"]}}
+
+
 class PuremcoOnly(ReferenceImplementation):
     def info(self) -> JSON:
         return {**super().info(), "variants": ["puremco", "puremco+*"]}

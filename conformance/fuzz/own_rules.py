@@ -1,0 +1,99 @@
+"""Fuzzing rules of one's own: which of the reference's answers the `other` rules decide.
+
+A rule set may play some options in a way no known value describes (`other`). The
+reference plays a known stand-in value for each (rulesets.stand_in) and every answer it
+gives is computed with its flags traced, as the scope checks trace them
+(conformance/partition.py): an answer whose computation read none of the `other` options
+is the same whatever they are, so it is the rules' answer and is judged; one that read
+any of them is the stand-in's, not the rules', and is only counted. This is how conform
+decides that an entry applies to such a rule set, asked step by step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from mtrain.conformance.adapter import ReferenceImplementation
+from mtrain.conformance.answers import Problem, state_problems
+from mtrain.conformance.fuzz.rulesets import Context
+from mtrain.conformance.partition import Log, TracedReference, TracedRules, TracedRuleset
+from mtrain.reference import codec
+from mtrain.reference.engine import State
+from mtrain.reference.invariants import CHECKS, hand_sizes
+from mtrain.reference.rules import Rules
+
+T = TypeVar("T")
+
+
+def traced(ctx: Context) -> tuple[Rules, Log]:
+    """Fresh flags of the context's stand-in that log every option read."""
+    log = Log()
+    rules: Any = TracedRules(ctx.rules, TracedRuleset.wrap(ctx.rs, log), log)
+    return rules, log
+
+
+def read_own(ctx: Context, log: Log) -> tuple[str, ...]:
+    """The `other` options among those a traced computation read."""
+    return tuple(o for o in log.read if o in ctx.unknown)
+
+
+def on_state(ctx: Context, st: State, compute: Callable[[State], T]) -> tuple[T, tuple[str, ...]]:
+    """compute(st), and the `other` options it read (none when the context has none)."""
+    if not ctx.unknown:
+        return compute(st), ()
+    rules, log = traced(ctx)
+    mine = st.copy()
+    mine.rules = rules
+    return compute(mine), read_own(ctx, log)
+
+
+def step(ctx: Context, st: State, act: Any, perform: Callable[[State, Any], object]
+         ) -> tuple[State, tuple[str, ...]]:
+    """The state after `act` from `st`, and the `other` options the step read."""
+    nxt = st.copy()
+    if not ctx.unknown:
+        perform(nxt, act)
+        return nxt, ()
+    rules, log = traced(ctx)
+    nxt.rules = rules
+    perform(nxt, act)
+    nxt.rules = ctx.rules
+    return nxt, read_own(ctx, log)
+
+
+def reference(ctx: Context) -> TracedReference | None:
+    """A reference whose reads are logged, for a context with `other` rules (else None)."""
+    return TracedReference(ctx.rs) if ctx.unknown else None
+
+
+def own_reads(ctx: Context, ref: ReferenceImplementation) -> tuple[str, ...]:
+    """The `other` options a reference from `reference` has read so far."""
+    return read_own(ctx, ref.log) if isinstance(ref, TracedReference) else ()
+
+
+def problems(ctx: Context, state: Any, *, dealt: bool = False) -> list[Problem]:
+    """What is wrong with a state an implementation returned (answers.state_problems),
+    without the invariants whose check reads an `other` option: a round's scores under
+    scoring of one's own, hand sizes after a deal of one's own."""
+    found = state_problems(ctx.rules, state, dealt=dealt)
+    if not ctx.unknown or not any(p.kind == "invariant" for p in found):
+        return found
+    st = codec.state_from_json(ctx.rules, state)  # it decodes: its problems are invariants
+    keep = []
+    for p in found:
+        check = CHECKS.get(p.where) or (hand_sizes if p.where == "INV-HAND-SIZES" else None)
+        if p.kind == "invariant" and check is not None and on_state(ctx, st, check)[1]:
+            continue
+        keep.append(p)
+    return keep
+
+
+def dealt(ctx: Context, deal: Callable[[Rules], State]) -> tuple[State, tuple[str, ...]]:
+    """deal(the context's flags), and the `other` options the deal read."""
+    if not ctx.unknown:
+        return deal(ctx.rules), ()
+    rules, log = traced(ctx)
+    st = deal(rules)
+    st.rules = ctx.rules
+    return st, read_own(ctx, log)

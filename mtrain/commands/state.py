@@ -1,0 +1,137 @@
+"""`mtrain state ID`: a fixture's table written out as the full canonical state (every
+tile of the set placed: hands, trains, boneyard), wrapped in the protocol request an
+engine is asked about it, one JSON line ready to paste into `mtrain serve` or into one's
+own engine. The fixture notation writes a small table; the protocol carries all of it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from mtrain.commands.printing import write_or_print
+
+KINDS = ("legal", "apply", "winners", "score", "state")
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "state", help="write a fixture's table as a protocol request (or state) to paste",
+        description="Write the full canonical state of a fixture's table, as the reference "
+        "engine sets it up and plays its steps, inside the protocol request named by --as "
+        "(default: legal), as one JSON line: paste it into `mtrain serve` to see the "
+        "reference's answer, or into your own engine.")
+    p.add_argument("fixture", help="a fixture id (e.g. marker-001)")
+    p.add_argument("--fixtures", metavar="PATH",
+                   help="a fixture file or folder (default: the shipped corpus)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--variant", help="the rule set (default: the first the fixture names)")
+    which.add_argument("--rules", metavar="FILE", help="the rule set of a rule-set file")
+    p.add_argument("--steps", type=int, default=None, metavar="N",
+                   help="the state after the fixture's first N steps (default: after all "
+                   "of them, the state its expectations speak about; 0: its table)")
+    p.add_argument("--as", dest="kind", choices=KINDS, default="legal",
+                   help="the request to write (`state`: the state alone, indented)")
+    p.add_argument("--action", metavar="TEXT",
+                   help="with --as apply: the action in the fixtures' notation, e.g. "
+                   "\"play 4-2 on 2\" or draw")
+    p.add_argument("--out", metavar="FILE", help="write here (default: standard output)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from mtrain.conformance.adapter import ruleset_json
+    from mtrain.conformance.outputs import check_output
+    from mtrain.spec.errors import InputError
+    from mtrain.spec.notation import FixtureError, action_json, max_pip_of
+
+    if args.out:
+        check_output(args.out, "--out")
+    if (args.kind == "apply") != (args.action is not None):
+        raise InputError("--action goes with --as apply, and --as apply needs --action")
+    fx = _fixture(args)
+    rs = _ruleset(args, fx)
+    state = _state(fx, rs, args.steps)
+    rj = ruleset_json(rs)
+    if args.kind == "state":  # one field a line: readable, and still one JSON value
+        return write_or_print("{\n" + ",\n".join(
+            f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in state.items()) + "\n}\n",
+            args.out)
+    request: dict[str, Any] = {"id": 1, "type": args.kind, "ruleset": rj, "state": state}
+    if args.kind == "apply":
+        try:
+            request["action"] = action_json(args.action, max_pip_of(rs))
+        except FixtureError as e:
+            raise InputError(f"--action {args.action!r}: {e}") from None
+    elif args.kind == "score":
+        result = state.get("result")
+        winner = result.get("winner") if isinstance(result, dict) else None
+        request["winner"] = winner if isinstance(winner, int) else None
+    return write_or_print(json.dumps(request, separators=(",", ":")) + "\n", args.out)
+
+
+def _fixture(args: argparse.Namespace) -> Any:
+    from pathlib import Path
+
+    from mtrain.conformance.fixture import load_corpus
+    from mtrain.spec.errors import InputError
+
+    if args.fixtures is not None and not Path(args.fixtures).exists():
+        raise InputError(f"--fixtures: no such file or folder: {args.fixtures}")
+    fixtures, errors = load_corpus(args.fixtures)
+    found = [f for f in fixtures if f.id == args.fixture]
+    if not found and errors:  # it may be the one that does not load
+        raise InputError(str(errors[0]))
+    if not found:
+        close = [f.id for f in fixtures if args.fixture in f.id][:5]
+        hint = f"; ids containing it: {', '.join(close)}" if close else ""
+        raise InputError(f"no fixture {args.fixture!r} under "
+                         f"{args.fixtures or 'the shipped corpus'}{hint}")
+    return found[0]
+
+
+def _ruleset(args: argparse.Namespace, fx: Any) -> Any:
+    from mtrain.conformance.selection import check_variants, read_rules_files
+    from mtrain.spec.errors import InputError
+
+    if args.rules is not None:
+        return read_rules_files([args.rules])[0]
+    if args.variant is not None:
+        return check_variants([args.variant])[0]
+    named = [n for n, _ in fx.rulesets()]
+    if not named:
+        raise InputError(f"{fx.id} names no rule set (its entries are scoped by `when:`); "
+                         "give one with --variant or --rules")
+    return check_variants([named[0]])[0]
+
+
+def _state(fx: Any, rs: Any, steps: int | None) -> dict[str, Any]:
+    """The reference engine's state of `fx` under `rs` after its first `steps` steps."""
+    from mtrain.conformance.adapter import (
+        ReferenceImplementation,
+        Refused,
+        RefusedSetup,
+        ruleset_json,
+    )
+    from mtrain.conformance.runner import start_state, take_step
+    from mtrain.spec.errors import InputError
+    from mtrain.spec.notation import FixtureError
+
+    if steps is not None and not 0 <= steps <= len(fx.steps):
+        raise InputError(f"--steps {steps}: {fx.id} has {len(fx.steps)} steps")
+    engine = ReferenceImplementation()
+    rj = ruleset_json(rs)
+    where = f"{fx.id} ({fx.where}) under {rs.name}"
+    try:
+        state = start_state(fx, rs, rj, engine)
+    except (FixtureError, RefusedSetup, ValueError) as e:
+        raise InputError(f"{where}: the table does not set up: {e}") from None
+    for k, step in enumerate(fx.steps[:steps], 1):
+        try:
+            state = take_step(engine, rj, rs, state, step)
+        except Refused as e:
+            raise InputError(f"{where}: step {k} `{step}` is refused ({e.clause}): "
+                             f"{e.reason}") from None
+        except (FixtureError, RefusedSetup, ValueError) as e:
+            raise InputError(f"{where}: step {k} `{step}`: {e}") from None
+    return dict(state)

@@ -1,0 +1,187 @@
+"""fuzz under rules of one's own: a rule-set file (`--rules`) with a table of its own and
+options played `other`. The reference plays a known stand-in for each `other` option and
+judges only the answers that none of them decides (fuzz/own_rules.py); the engines here
+play a rule the stand-in does not, honestly, so any finding about it would be false."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from mtrain.conformance import fuzz as F
+from mtrain.conformance.adapter import JSON, ReferenceImplementation
+from mtrain.conformance.fixture import load_file
+from mtrain.conformance.fuzz.rulesets import declared_context
+from mtrain.conformance.lint import lint
+from mtrain.reference.rules import Rules
+from mtrain.spec.catalog import catalog
+
+HERE = Path(__file__).parent
+EXAMPLES = HERE / "examples"
+sys.path.insert(0, str(EXAMPLES))
+from house_engine import HouseEngine  # noqa: E402
+
+
+def rules_file(tmp_path: Path, name: str, **options: object) -> str:
+    """A rule-set file on pagat (its options written as given) and the name fuzz plays."""
+    lines = [f"name: {name}", "base: pagat", "options:"]
+    lines += [f"  {o}: {v}" for o, v in options.items()]
+    path = tmp_path / f"{name}.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    return declared_context(catalog().rules_file(str(path))).name
+
+
+class SingleStarter(ReferenceImplementation):
+    """Plays a first turn of one tile whatever the request says: honest, with a first
+    turn that the stand-in (a chain) does not play."""
+
+    def rules(self, ruleset: JSON) -> Rules:
+        options = {**ruleset["options"], "first_turn": "single"}
+        return super().rules({**ruleset, "options": options})
+
+
+def test_the_house_engine_its_bug_found_its_house_rule_not_judged(tmp_path: Path) -> None:
+    """The planted bug (tests/examples/house_engine.py) is the one finding; the tie rule
+    declared `other` is not judged; nine games in ten are played."""
+    name = declared_context(catalog().rules_file(str(EXAMPLES / "house-rules.yaml"))).name
+    impl = HouseEngine()
+    report = F.fuzz(F.Target.of(impl, "house"), F.Chooser([name]), 40, 0,
+                    out=tmp_path, impl=impl)
+    assert [g.signature for g in report.new] == ["forbids play"]
+    assert report.games >= 36 and report.not_applicable == 0
+    group = report.new[0]
+    assert group.problems == [] and group.path is not None
+    fx = load_file(group.path)[0]
+    # the reproducer expects a double on the Mexican Train among the legal actions
+    assert re.search(r"play (\d+)-\1 on mexican", str(fx.expect[0])), fx.expect[0]
+    assert lint(group.path).errors == []
+
+
+def test_the_same_tie_rule_declared_known_is_a_finding(tmp_path: Path) -> None:
+    """The control: declared `shared` instead of `other`, the house tie rule is found
+    (so it is the declaration, not chance, that kept it out of the findings above)."""
+    name = rules_file(tmp_path, "house-shared", tie_rule="shared",
+                      hand_sizes="{2: 15, 3: 15, 4: 15, 5: 12, 6: 12, 7: 10, 8: 10}")
+    impl = HouseEngine()
+    report = F.fuzz(F.Target.of(impl, "house"), F.Chooser([name]), 40, 0,
+                    out=tmp_path / "out", impl=impl)
+    assert "winners" in {g.signature for g in report.new}
+
+
+def test_an_honest_engine_with_a_first_turn_of_its_own(tmp_path: Path) -> None:
+    name = rules_file(tmp_path, "own-first-turn", first_turn="other")
+    impl = SingleStarter()
+    report = F.fuzz(F.Target.of(impl, "single"), F.Chooser([name]), 30, 1,
+                    out=tmp_path / "out", impl=impl)
+    assert report.groups == []
+    assert report.games == 30 and sum(report.cut.values()) <= 3
+    assert report.own.get("first_turn", 0) > 100  # first turns are asked, not judged
+    assert report.steps > 30 * 40  # and the games go on past them
+
+
+def test_the_same_engine_declared_with_a_wrong_known_value_is_found(tmp_path: Path) -> None:
+    name = rules_file(tmp_path, "chain-first-turn", first_turn="chain")
+    impl = SingleStarter()
+    report = F.fuzz(F.Target.of(impl, "single"), F.Chooser([name]), 10, 1,
+                    out=tmp_path / "out", impl=impl, shrink_seconds=1)
+    assert report.new
+
+
+def test_fuzz_rules_on_the_command_line(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from test_fuzz import run_cli
+
+    code = run_cli("--adapter", f"{EXAMPLES / 'house_engine.py'}:HouseEngine", "--rules",
+                   str(EXAMPLES / "house-rules.yaml"), "--games", "12", "--out",
+                   str(tmp_path), "--shrink-seconds", "2")
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "forbids play" in out and "12 games" in out
+
+
+def test_a_bad_rules_file_is_a_clear_error(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from mtrain.cli import main
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: bad\nbase: pagat\noptions:\n  tie_rule: lowest-seats\n")
+    code = main(["fuzz", "--adapter", f"{EXAMPLES / 'house_engine.py'}:HouseEngine", "--rules",
+                 str(bad), "--games", "1", "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 2 and "bad.yaml:4" in err and "lowest-seats" in err, err
+
+
+def test_a_variant_that_is_a_file_is_read_as_rules(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """`--variant FILE` reads the file as --rules does (it once ended in a traceback); a
+    shipped example's file plays under the example's name, so reproducers can name it."""
+    from test_fuzz import run_cli
+
+    engine = f"{EXAMPLES / 'house_engine.py'}:HouseEngine"
+    code = run_cli("--adapter", engine, "--variant", str(EXAMPLES / "house-rules.yaml"),
+                   "--games", "3", "--out", str(tmp_path / "a"), "--shrink-seconds", "1")
+    assert code == 1 and "3 games of house-rules" in capsys.readouterr().out
+    example = HERE.parent / "docs" / "examples" / "double-18.yaml"
+    code = run_cli("--adapter", engine, "--variant", str(example), "--games", "2",
+                   "--out", str(tmp_path / "b"), "--shrink-seconds", "1")
+    assert "2 games of double-18," in capsys.readouterr().out
+    written = [load_file(p)[0] for p in (tmp_path / "b").glob("*.yaml")]
+    assert written and all(fx.expect[0].scope.variants == ("double-18",) for fx in written)
+
+
+def test_a_deal_reproducer_under_a_table_of_its_own(tmp_path: Path) -> None:
+    """HouseDealer's planted deal bug (15 tiles for 5 players where its table says 12):
+    the reproducer reads the table, so it names a rule-set file written beside it (the
+    table, and the stand-in for the `other` tie rule); it lints clean, passes against
+    the reference and fails against the dealer, with no --rules given."""
+    from house_engine import HouseDealer
+
+    from mtrain.conformance.runner import run_fixture
+
+    name = declared_context(catalog().rules_file(str(EXAMPLES / "house-rules.yaml"))).name
+    impl = HouseDealer()
+    report = F.fuzz(F.Target.of(impl, "dealer"), F.Chooser([name]), 6, 0, players=5,
+                    out=tmp_path, impl=impl)
+    deal = [g for g in report.new if g.signature.startswith("dealt state")]
+    assert deal and deal[0].problems == [] and deal[0].path is not None
+    fx = load_file(deal[0].path)[0]
+    assert fx.rules is not None and Path(fx.rules).read_text().count("5: 12") == 1
+    assert fx.expect[0].variants == ("house-rules",) and fx.deal is not None
+    assert lint(tmp_path).errors == []
+    assert [o.status for o in run_fixture(fx, ReferenceImplementation())] == ["pass"]
+    assert [o.status for o in run_fixture(fx, HouseDealer())] == ["fail"]
+
+
+RULES_FIXTURE = """\
+- id: own-rules-001
+  description: "a fixture naming a rule-set file for its table"
+  clauses: [DEAL-1]
+  source: [computation]
+  rules: %s
+  deal: {players: 5, order: sorted}
+  expect:
+    - variants: [house-table]
+      state: {hand_sizes: [12, 12, 12, 12, 12]}
+"""
+
+
+@pytest.mark.parametrize("options, message", [
+    (None, "file not found"),
+    ("  hand_sizes: pagat\n", "plays a named hand table (pagat)"),
+    ("  hand_sizes: {2: 15, 5: 12}\n  tie_rule: other\n", "plays tie_rule `other`"),
+])
+def test_a_rules_file_a_fixture_cannot_name(tmp_path: Path, options: str | None,
+                                            message: str) -> None:
+    from mtrain.spec.yamlload import SpecErrors
+
+    if options is not None:
+        (tmp_path / "table.yaml").write_text(f"name: house-table\nbase: pagat\noptions:\n"
+                                             f"{options}")
+    path = tmp_path / "fx.yaml"
+    path.write_text(RULES_FIXTURE % "table.yaml")
+    with pytest.raises(SpecErrors) as e:
+        load_file(path)
+    assert f"{path}:5" in str(e.value) and message in str(e.value), str(e.value)
