@@ -17,6 +17,7 @@ conform --rules` to report; so are values the catalogue's rules between options 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -312,14 +313,16 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
     found = _conclude(model, soft, fixed, allowed, base, space, own, deals, observations,
                       parts)
     situations = 0
-    weak = [f.option for f in found[1] if f.status in ("undetermined", "likely")]
-    if weak:  # tables of real play under the answer and its rivals: more to tell by
+    for round_no in range(ROUNDS):  # tables of real play under the answer and its rivals
+        weak = [f.option for f in found[1] if f.status in ("undetermined", "likely")]
+        if not weak:
+            break
         more = _situations(space, found[1], found[0].values, weak, deals, own, allowed,
-                           parts)
-        advance = step("playing situations from play", len(more))
-        seen = observe(more, watched, sent, lambda: advance(1))
+                           parts, round_no)
+        seen = observe(more, watched, sent,
+                       functools.partial(step("playing situations from play", len(more)), 1))
         observations += seen
-        situations = len(more)
+        situations += len(more)
         soft += [(c, o.fixture.id) for o in seen
                  if (c := constraint(model, parts[o.fixture.id], o.outcomes, escapable))
                  is not None]
@@ -337,14 +340,18 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
 SITUATIONS = 24
 """Situations from play (conformance/situations.py) generated under the answer and under
 each rival of an option left weak: tables of real play the fixtures may not show."""
+ROUNDS = 2
+"""Rounds of situations, each from fresh seeds, while options are left weak."""
 
 
 def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping[str, str],
                 weak: Sequence[str], deals: Deals, own: tuple[tuple[int, int], ...] | None,
-                allowed: Region, parts: dict[str, list[Piece]]) -> list[Fixture]:
-    """Situations under the answer and under each weak option's runner-up, those that
-    tell rule sets of the measured region apart (their pieces put in `parts`)."""
-    from mtrain.conformance.situations import situations
+                allowed: Region, parts: dict[str, list[Piece]], round_no: int = 0
+                ) -> list[Fixture]:
+    """Situations under the answer and under each weak option's runner-up (round
+    `round_no`'s seeds), those that tell rule sets of the measured region apart (their
+    pieces put in `parts`)."""
+    from mtrain.conformance.situations import SEED, situations
 
     by = {f.option: f for f in findings}
     candidates = [dict(values)]
@@ -361,8 +368,8 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
             rs = space.cat.from_values(plain, f"answer-{k}", own or table)
         except RulesetError:
             continue
-        for fx in situations(rs, SITUATIONS):
-            fx = dataclasses.replace(fx, id=f"{fx.id}@{k}")
+        for fx in situations(rs, SITUATIONS, seed=SEED + round_no):
+            fx = dataclasses.replace(fx, id=f"{fx.id}@{round_no}.{k}")
             try:
                 pieces = explore_in(fx, dict(full), allowed, space, own)
             except (RefusedSetup, ValueError, KeyError, TypeError):
