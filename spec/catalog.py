@@ -519,6 +519,7 @@ class Catalog:
         elif overlays:
             raise doc.error(("overlays",), "overlays need a base to apply to")
         table: tuple[tuple[int, int], ...] | None = None
+        as_named = False  # a table written out that a named table has
         for option, value in (d.get("options") or {}).items():
             if option not in self.options:
                 errors.append(doc.error(("options", option), f"unknown option {option!r}; "
@@ -534,6 +535,7 @@ class Catalog:
                 table = tuple(sorted((int(k), int(v)) for k, v in value.items()))
                 named = [v.name for v in known.values() if v.table == table]
                 values[option] = named[0] if named else CUSTOM
+                as_named = bool(named)
             elif value == OTHER or value in known:
                 values[option] = value
             else:
@@ -555,6 +557,9 @@ class Catalog:
                             + ")")
         if table is None and values["hand_sizes"] != CUSTOM:
             table = self.options["hand_sizes"].values[values["hand_sizes"]].table
+        if as_named and self.conflicts(values, table) and not self.conflicts(
+                {**values, "hand_sizes": CUSTOM}, table):
+            values["hand_sizes"] = CUSTOM  # a named table's rows, on another set (DEAL-10)
         return self._finish(name, values, setters, overlays, table)
 
     @staticmethod

@@ -1,10 +1,11 @@
 """`mtrain identify`: which rules does an engine play? Option by option, with the
-evidence and how sure (conformance/identify.py); the closest rule set written as a
-rule-set file."""
+evidence and how sure (conformance/identify/); the closest rule set written as a
+rule-set file. A progress bar on a terminal (stderr), nothing of it when piped."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +24,24 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    import yaml
+def _run(identify: Any, watched: Any, declared: Any) -> Any:
+    """identify, with a progress bar (on stderr) when the output goes to a terminal."""
+    if not (sys.stdout.isatty() and sys.stderr.isatty()):
+        return identify(watched, declared=declared)
+    from rich.console import Console
+    from rich.progress import Progress
 
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        tasks: dict[str, Any] = {}
+
+        def progress(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+        return identify(watched, declared=declared, progress=progress)
+
+
+def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.declaration import DeclarationError, declared_ruleset
     from mtrain.conformance.identify import Watched, identify
     from mtrain.conformance.outputs import check_output
@@ -51,20 +67,23 @@ def run(args: argparse.Namespace) -> int:
         except DeclarationError as e:
             raise InputError(f"the implementation's declared rules: {e}") from None
         try:
-            result = identify(watched)
+            result = _run(identify, watched, declared)
         except ConfigurationError as e:
             raise InputError(str(e)) from None
     finally:
         close = getattr(impl, "close", None)
         if callable(close):
             close()
-    result.declared = declared
     cat = catalog()
-    print(f"mtrain identify: {result.observed} fixtures played ({result.informative} tell "
-          f"rule sets apart), {result.seconds:.1f} s")
+    print(f"mtrain identify: {result.observed} fixtures played, {result.seconds:.1f} s (of "
+          f"{result.corpus}, the others tell no rule sets apart under what the deals "
+          f"measured), and {result.situations} situations from play")
+    if result.unseen:
+        print(shown(f"not seen: of {result.requests} requests, {result.unseen} (each "
+                    "leaves what it asked unread)"))
     if watched.failed:
-        print(shown(f"warning: {len(watched.failed)} requests failed, each leaving its "
-                    f"fixture unread (the last: {watched.failed[-1]})"))
+        print(shown(f"warning: {len(watched.failed)} requests failed (the last: "
+                    f"{watched.failed[-1]})"))
     width = max(len(o) for o in cat.options)
     for f in result.findings:
         why = ", ".join(f.evidence[:4]) + (" ..." if len(f.evidence) > 4 else "")
@@ -74,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
     if result.unexplained:
         print(f"{len(result.unexplained)} fixtures no rule set explains (likely bugs; "
               f"`mtrain conform --rules` shows them): {', '.join(result.unexplained[:12])}")
+    for problem in result.problems:
+        print(shown(problem))
     print(f"closest rule set: {result.ruleset.name}")
     if declared is not None:
         differ = [o for o, v in declared.choices if result.ruleset[o] != v]
@@ -81,10 +102,7 @@ def run(args: argparse.Namespace) -> int:
               f"the engine declares other rules than it plays: {', '.join(differ)}")
     if args.output:
         try:
-            Path(args.output).write_text(
-                "# Written by mtrain identify.\n"
-                + yaml.safe_dump(result.to_file(cat), sort_keys=False, width=100),
-                encoding="utf-8")
+            Path(args.output).write_text(result.file_text(cat), encoding="utf-8")
         except OSError as e:
             raise InputError(f"--output {args.output}: {e.strerror or e}") from None
         print(f"wrote {args.output}: run `mtrain conform --rules {args.output}` with the "

@@ -1,0 +1,153 @@
+"""The scope partition as identify reads it: kept in the cache, then narrowed to what the
+deals measured.
+
+Each fixture's partition (conformance/partition.py) is a list of pieces: a region of the
+option space (the options it pins, with the values it allows), the outcome of every entry
+there, and the options the run read. It depends only on the fixture, the option space
+and the code that plays it, so it is kept on disk (spec/cache.py) under the digest the
+scope check of `mtrain lint` uses, and computed once per version of the code and data.
+
+Under a measured hand table of the engine's own (no named table deals the same), the
+pieces whose run read the table were played with the probe table that stands for any
+table (spec/scope.py, PROBE_TABLE): each is played again with the measured table, and
+explored further wherever that run reads options the probe's did not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from mtrain.conformance.fixture import Fixture
+from mtrain.conformance.lint.scopes import code_and_data_digest, fixture_digest
+from mtrain.conformance.partition import Partition, explore, traced_run
+from mtrain.spec import cache
+from mtrain.spec.catalog import RulesetError
+from mtrain.spec.ruleset import CUSTOM
+from mtrain.spec.scope import Region, Space
+
+KIND = "identify-cells"
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A region where a fixture plays the same: the options it pins (others: any value),
+    the outcome of each entry, and the options the run read."""
+
+    region: Mapping[str, frozenset[str]]
+    outcomes: tuple[str, ...]
+    read: tuple[str, ...]
+
+
+def pieces_of(part: Partition, space: Space) -> list[Piece]:
+    full = space.full()
+    return [Piece({o: vs for o, vs in c.region.items() if vs != full[o]}, c.run.outcomes,
+                  c.run.read) for c in part.cells]
+
+
+def _to_json(pieces: Sequence[Piece]) -> list[object]:
+    return [[{o: sorted(vs) for o, vs in p.region.items()}, list(p.outcomes), list(p.read)]
+            for p in pieces]
+
+
+def _from_json(data: object, fx: Fixture, known: Mapping[str, frozenset[str]]
+               ) -> list[Piece] | None:
+    """The pieces kept for `fx`, or None for anything that is not them (`known`: each
+    option's values)."""
+    try:
+        out = []
+        for region, outcomes, read in data:  # type: ignore[attr-defined]
+            r = {o: frozenset(vs) for o, vs in region.items()}
+            if len(outcomes) != len(fx.expect) or any(
+                    o not in known or not vs <= known[o] for o, vs in r.items()):
+                return None
+            out.append(Piece(r, tuple(outcomes), tuple(read)))
+    except (TypeError, ValueError, AttributeError):
+        return None
+    return out or None
+
+
+def corpus_pieces(fixtures: Sequence[Fixture], space: Space,
+                  partitions: Mapping[str, Partition] | None = None,
+                  progress: Callable[[int], None] | None = None) -> dict[str, list[Piece]]:
+    """Every fixture's pieces: from `partitions` where given, else from the cache, else
+    explored (and kept)."""
+    name = f"{cache.digest(code_and_data_digest(space), KIND)}.json"
+    kept = cache.read(KIND, name)
+    stored: dict[str, object] = kept if isinstance(kept, dict) else {}
+    out: dict[str, list[Piece]] = {}
+    changed = False
+    known = {o: frozenset(vs) for o, vs in space.options.items()}
+    for fx in fixtures:
+        if partitions is not None and fx.id in partitions:
+            out[fx.id] = pieces_of(partitions[fx.id], space)
+        else:
+            key = fixture_digest(fx)
+            found = _from_json(stored[key], fx, known) if key in stored else None
+            if found is None:
+                found = pieces_of(explore(fx, space), space)
+                stored[key] = _to_json(found)
+                changed = True
+            out[fx.id] = found
+        if progress is not None:
+            progress(1)
+    if changed:
+        cache.write(KIND, name, stored, keep=4)
+    return out
+
+
+def narrowed(fx: Fixture, pieces: Sequence[Piece], allowed: Region, space: Space,
+             table: tuple[tuple[int, int], ...] | None) -> list[Piece]:
+    """The pieces inside `allowed`, with the options `allowed` pins left out of their
+    regions; under `table` (a hand table of the engine's own, `hand_sizes` allowed only
+    `custom`), the pieces that read the table played again with it."""
+    out = []
+    for p in pieces:
+        region: dict[str, frozenset[str]] = {}
+        for o, vs in p.region.items():
+            keep = vs & allowed[o] if o in allowed else vs
+            if not keep:
+                break
+            region[o] = keep
+        else:
+            if table is not None and "hand_sizes" in p.read:
+                start = {**space.full(), **allowed, **region}
+                out += explore_in(fx, start, allowed, space, table)
+                continue
+            out.append(Piece(_unpinned(region, allowed), p.outcomes, p.read))
+    return out
+
+
+def _unpinned(region: Mapping[str, frozenset[str]], allowed: Region) -> dict[str, frozenset[str]]:
+    return {o: vs for o, vs in region.items() if o not in allowed or vs != allowed[o]}
+
+
+def explore_in(fx: Fixture, start: Region, allowed: Region, space: Space,
+               table: tuple[tuple[int, int], ...] | None) -> list[Piece]:
+    """partition.explore over `start`, its pieces narrowed to `allowed`; with `table`,
+    each rule set played with it as its own."""
+    cat = space.cat
+    out: list[Piece] = []
+    pending = [start]
+    full = space.full()
+    while pending:
+        region = pending.pop()
+        values = space.complete(region)
+        if values is None:
+            continue
+        plain, _ = space.catalog_form(values)
+        try:
+            rs = (space.ruleset(values) if table is None else
+                  cat.from_values({**plain, "hand_sizes": CUSTOM}, cat.describe(values), table))
+        except RulesetError:  # the table cannot be dealt under these values (DEAL-8)
+            continue
+        run = traced_run(fx, rs, point=values)
+        cell = dict(region)
+        for option in run.read:
+            rest = cell[option] - {values[option]}
+            if rest:
+                pending.append({**cell, option: rest})
+            cell[option] = frozenset((values[option],))
+        pinned = {o: vs for o, vs in cell.items() if vs != full[o]}
+        out.append(Piece(_unpinned(pinned, allowed), run.outcomes, run.read))
+    return out

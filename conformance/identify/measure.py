@@ -1,0 +1,403 @@
+"""What the deals show directly: the tile set, the hand table, the engine procedure and
+the starting seat.
+
+A deal is asked for with an explicit pool (docs/protocol.md), so its answer can be
+compared with what the rules would deal from that pool, exactly. The set is the highest
+number dealt ([N-(N-1)] is never the engine: SET-1). The table is the hand size dealt
+at every player count the engine accepts (DEAL-1, DEAL-7). The engine procedure and the
+starting seat come from a few deals designed to tell them apart (the engine in the first
+hand, in the second, in the boneyard, or left out of the pool; rounds 1 and 2): the
+engine's answers (hands, boneyard, where the engine is, who moves first, and where the
+players look for the engine, the first steps they may take) are compared with the
+reference engine's under each pair of values of the catalogue. A value is
+measured only when every pair that matches every answer has it; an engine that lays the
+engine from the holder's hand at once, which leaves it in the centre, is told from one
+that sets it aside by whose hand it came from.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mtrain.conformance.adapter import JSON, RefusedSetup, Unsupported, ruleset_json
+from mtrain.conformance.process import HarnessError
+from mtrain.reference import codec
+from mtrain.reference.deal import deal as reference_deal
+from mtrain.reference.engine import ENGINE, legal_actions
+from mtrain.reference.rules import Rules
+from mtrain.spec import tiles as T
+from mtrain.spec.catalog import Catalog
+from mtrain.spec.ruleset import CUSTOM, MAX_PLAYERS, Ruleset
+from mtrain.spec.scope import Space
+from mtrain.spec.tilesets import highest, highest_numbers
+
+NOT_DEALT = (HarnessError, RefusedSetup, Unsupported, ValueError, KeyError, TypeError,
+             AttributeError)
+"""What an answer to a deal may be instead of a state: each says the deal was not made."""
+
+COMPARED = ("engine_placed", "phase", "seat", "starter")
+"""The fields of a dealt state compared with the rules' deal, besides hands and boneyard."""
+
+
+@dataclass
+class Deals:
+    """What the deals measured: each value is None where the deals do not tell it."""
+
+    tile_set: str | None = None
+    table: dict[int, int] = field(default_factory=dict)
+    procedure: str | None = None
+    seat: str | None = None
+    evidence: dict[str, str] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)  # likely bugs the deals show
+    unsupported_rows: list[int] = field(default_factory=list)
+    conflicting: set[str] = field(default_factory=set)  # options a likely bug is in
+    read_set: str | None = None  # dealing nothing, the set whose tables it reads
+
+
+def ruleset_of(cat: Catalog, values: Mapping[str, str],
+               table: Sequence[tuple[int, int]] | None = None, name: str = "") -> Ruleset:
+    """A rule set of these values, checked or not (a prediction may need a pair the
+    catalogue forbids, to recognise an engine that plays it): with `table`, its own."""
+    choices = tuple((o, values[o]) for o in cat.options)
+    if table is not None:
+        choices = tuple((o, CUSTOM if o == "hand_sizes" else v) for o, v in choices)
+        rows = tuple(sorted(table))
+    else:
+        rows = cat.options["hand_sizes"].values[values["hand_sizes"]].table
+    return Ruleset(name or cat.describe(values), choices, rows)
+
+
+def with_table(cat: Catalog, rs: Ruleset, table: Sequence[tuple[int, int]]) -> Ruleset:
+    """`rs` dealing `table`: by the name of a named table that is the same, else as a
+    table of its own (what a request then carries: the engine's own measured rules)."""
+    rows = tuple(sorted(table))
+    named = [v.name for v in cat.options["hand_sizes"].values.values() if v.table == rows]
+    value = named[0] if named else CUSTOM
+    return Ruleset(rs.name, tuple((o, value if o == "hand_sizes" else v)
+                                  for o, v in rs.choices), rows)
+
+
+def _tiles(state: JSON) -> list[str] | None:
+    """Every tile a dealt state shows (hands, boneyard, trains), or None if not a state."""
+    try:
+        out = [str(t) for h in state["hands"] for t in h] + [str(t) for t in state["boneyard"]]
+        for train in [*state["trains"], state["mexican"]]:
+            out += [str(t) for t in train["tiles"]]
+    except (KeyError, TypeError):
+        return None
+    return out
+
+
+def _canonical(name: str) -> str:
+    a, _, b = name.partition("-")
+    return f"{max(int(a), int(b))}-{min(int(a), int(b))}" if a.isdigit() and b.isdigit() else name
+
+
+def possible_deal(state: Any, max_pip: int, players: int) -> str | None:
+    """Why `state` is not a deal of a double-`max_pip` set to `players` seats (None if it
+    is one): every tile once, the engine aside from the rest (SET-1, DEAL-1)."""
+    if not isinstance(state, dict):
+        return "the answer is not a state"
+    shown = _tiles(state)
+    if shown is None or not isinstance(state.get("hands"), list):
+        return "the answer is not a state"
+    if len(state["hands"]) != players:
+        return f"{len(state['hands'])} hands dealt for {players} players"
+    names = [_canonical(t) for t in shown]
+    twice = sorted(t for t, k in Counter(names).items() if k > 1)
+    if twice:
+        return f"tiles dealt twice: {', '.join(twice[:4])}"
+    whole = {T.name(t) for t in range(T.set_size(max_pip))}
+    extra = sorted(set(names) - whole)
+    if extra:
+        return f"tiles not in the set: {', '.join(extra[:4])}"
+    missing = whole - set(names)
+    if len(missing) > 1:
+        return f"{len(missing)} tiles of the set missing"
+    return None
+
+
+def hand_size(state: JSON) -> int | None:
+    """The size every hand was dealt (the holder who laid the engine has one less: ENG-3),
+    or None when the hands are not dealt alike (DEAL-1)."""
+    sizes = sorted(len(h) for h in state["hands"])
+    top = sizes[-1]
+    short = [s for s in sizes if s != top]
+    if short and (short != [top - 1] or not state.get("engine_placed")):
+        return None
+    return top
+
+
+class Dealer:
+    """Deal requests to the engine, each answered once (a state, or None). `probing`:
+    deals meant to be refused by some engines (Watched.probing)."""
+
+    def __init__(self, impl: Any) -> None:
+        self.impl = impl
+        self.asked: dict[Any, Any] = {}
+        self.refused = False  # the last deal asked was a refused setup
+        self.unsupported = False  # the last deal asked was answered `unsupported`
+
+    def deal(self, rs: Ruleset, players: int, round_no: int, order: list[str],
+             probing: bool = False) -> Any:
+        key = (rs.choices, rs.hand_table, players, round_no, tuple(order))
+        if key not in self.asked:
+            was = getattr(self.impl, "probing", None)
+            if was is not None:
+                self.impl.probing = probing
+            try:
+                self.asked[key] = (self.impl.deal(ruleset_json(rs), players, round_no, order),
+                                   "")
+            except RefusedSetup:
+                self.asked[key] = (None, "refused")
+            except Unsupported:
+                self.asked[key] = (None, "unsupported")
+            except NOT_DEALT:
+                self.asked[key] = (None, "error")
+            finally:
+                if was is not None:
+                    self.impl.probing = was
+        state, why = self.asked[key]
+        self.refused, self.unsupported = why == "refused", why == "unsupported"
+        return state
+
+    def deal_own(self, rs: Ruleset, players: int, order: list[str], sizes: Sequence[int],
+                 table: Mapping[int, int], probing: bool = False) -> Any:
+        """A round-1 deal under `rs`; if answered `unsupported`, asked again under tables
+        of its own that give `players` each of `sizes` in turn (an engine may deal only
+        under its own table), the rest of the table as `table`."""
+        state = self.deal(rs, players, 1, order, probing)
+        if state is not None or not self.unsupported:
+            return state
+        for size in sizes:
+            own = tuple(sorted({**table, players: size}.items()))
+            state = self.deal(Ruleset(rs.name, rs.choices, own), players, 1, order, True)
+            if state is not None or self.refused:
+                return state
+        return None
+
+
+def pool(max_pip: int, engine: int | None) -> list[str]:
+    """The tiles of the set in order, without the double `engine` (None: all of them)."""
+    tiles = [T.name(t) for t in range(T.set_size(max_pip))]
+    return [t for t in tiles if engine is None or t != f"{engine}-{engine}"]
+
+
+def find_set(dealer: Dealer, space: Space, base: Mapping[str, str]) -> tuple[
+        str | None, Ruleset | None]:
+    """The tile set the engine deals, and a rule set it deals under (its set, with a
+    procedure whose pool it accepts), trying the base's set and procedure first."""
+    cat = space.cat
+    sets = sorted(space.options["tile_set"], key=lambda v: v != base.get("tile_set"))
+    procedures = sorted(space.options["engine_procedure"],
+                        key=lambda v: v != base.get("engine_procedure"))
+    tops: set[int] = set()
+    first: Ruleset | None = None
+    for tile_set, procedure in itertools.product(sets, procedures):
+        values = space.complete({"tile_set": frozenset([tile_set]),
+                                 "engine_procedure": frozenset([procedure])}, base)
+        if values is None:
+            continue
+        plain, table = space.catalog_form(values)
+        rs = ruleset_of(cat, plain, table)
+        n = highest(tile_set)
+        order = pool(n, n if procedure == "set-aside" else None)
+        for players in (4, 3, 2):
+            state = dealer.deal_own(rs, players, order, sizes(space, players, len(order)),
+                                    {}, probing=True)
+            if state is not None and possible_deal(state, n, players) is None:
+                tops.add(max(int(x) for t in _tiles(state) or [] for x in t.split("-")))
+                first = first or rs
+                break
+        if first is not None and tops:
+            break
+    names = [v for v, n in highest_numbers().items() if tops == {n}]
+    return (names[0] if len(names) == 1 else None), first
+
+
+def measure_table(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals,
+                  declared: Ruleset | None) -> None:
+    """The hand size at each player count the engine deals (2 to MAX_PLAYERS). A count
+    it answers `unsupported` for is asked again under tables that list it (Dealer.
+    deal_own): a size it then deals is measured, else the count is not dealt. A refused
+    setup (DEAL-7) is taken at its word. A deal that is not one of the set (a tile twice,
+    hands dealt unlike) is a likely bug, and its count is left out."""
+    n = highest(rs["tile_set"])
+    order = pool(n, n if rs["engine_procedure"] == "set-aside" else None)
+    bad: list[str] = []
+    for players in range(2, MAX_PLAYERS + 1):
+        state = dealer.deal_own(rs, players, order, sizes(space, players, len(order), declared),
+                                deals.table)
+        if state is None and dealer.unsupported:
+            deals.unsupported_rows.append(players)
+        if state is None:
+            continue
+        wrong = possible_deal(state, n, players)
+        size = hand_size(state) if wrong is None else None
+        if wrong is None and size is None:
+            wrong = "hands of " + ", ".join(str(len(x)) for x in state["hands"]) + " tiles"
+        if wrong is not None or size is None:
+            bad.append(f"{players} players: {wrong}")
+            continue
+        deals.table[players] = size
+    if bad:
+        deals.problems.append(f"likely bug: {len(bad)} deals are not deals of the "
+                              f"{rs['tile_set']} set ({'; '.join(bad[:3])}"
+                              f"{' ...' if len(bad) > 3 else ''}) [DEAL-1, DEAL-8]; those "
+                              "counts are left out of the table")
+
+
+def sizes(space: Space, players: int, tiles: int, declared: Ruleset | None = None
+          ) -> list[int]:
+    """The hand sizes to try for `players` from a pool of `tiles`: those the known tables
+    (named, the example files', the declared one) give first, then every other."""
+    tables = [v.table for v in space.cat.options["hand_sizes"].values.values()]
+    tables += [ex.hand_table for ex in space.cat.examples.values()]
+    if declared is not None:
+        tables.append(declared.hand_table)
+    likely = sorted({h for table in tables for n, h in table if n == players})
+    return [*likely, *(h for h in range(1, tiles // players + 1) if h not in likely)]
+
+
+def _designs(n: int, players: int, size: int) -> list[tuple[int, list[str]]]:
+    """(round, pool) of the deals that tell engine procedures and starting seats apart."""
+    out: list[tuple[int, list[str]]] = []
+    for round_no in (1, 2):
+        engine = n - round_no + 1
+        tile = f"{engine}-{engine}"
+        rest = pool(n, engine)
+        out.append((round_no, rest))  # set aside (ENG-2)
+        out.append((round_no, [tile, *rest]))  # in seat 0's hand (ENG-3)
+        out.append((round_no, [*rest[:size], tile, *rest[size:]]))  # in seat 1's hand
+        if round_no == 1 and players * size < len(rest) + 1:
+            out.append((round_no, [*rest, tile]))  # in the boneyard (ENG-4)
+    return out
+
+
+def _shown(state: Any) -> Any:
+    """What a deal's answer is compared by: hands (as sets), boneyard, the engine's place
+    and who moves first; None for no deal."""
+    if not isinstance(state, dict):
+        return None
+    try:
+        return (tuple(tuple(sorted(_canonical(str(t)) for t in h)) for h in state["hands"]),
+                tuple(_canonical(str(t)) for t in state["boneyard"]),
+                tuple(state.get(k) for k in COMPARED))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def predicted(rs: Ruleset, players: int, round_no: int, order: list[str]) -> Any:
+    """The reference engine's deal of `order` under `rs` (checked or not), compared form,
+    with the first steps where the players still look for the engine (ENG-4)."""
+    rules = Rules.of(rs)
+    try:
+        ids = [T.parse(x, rules.max_pip) for x in order]
+        st = reference_deal(rules, players, round_no, order=ids)
+    except (ValueError, KeyError):
+        return None
+    steps = None
+    if st.phase == ENGINE:
+        steps = frozenset(_action_text(codec.action_to_json(st, a))
+                          for a in legal_actions(st))
+    return _shown(codec.state_to_json(st)), steps
+
+
+def _action_text(action: Any) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+def answered(dealer: Dealer, rs: Ruleset, players: int, round_no: int,
+             order: list[str]) -> Any:
+    """The engine's deal in the form `predicted` gives, its first steps asked where the
+    players look for the engine (its legal actions then)."""
+    state = dealer.deal(rs, players, round_no, order, probing=True)
+    shown = _shown(state)
+    if shown is None:
+        return None
+    steps = None
+    if state.get("phase") == "engine":
+        try:
+            steps = frozenset(_action_text(a) for a in dealer.impl.legal(ruleset_json(rs),
+                                                                         state))
+        except NOT_DEALT:
+            steps = frozenset()
+    return shown, steps
+
+
+def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> None:
+    """The engine procedure and the starting seat, from designed deals compared with the
+    rules' deals under each pair of their values (see the module docstring)."""
+    cat = space.cat
+    if not deals.table:
+        return
+    players = min(deals.table)
+    size = deals.table[players]
+    n = highest(rs["tile_set"])
+    designs = _designs(n, players, size)
+    table = tuple(sorted(deals.table.items()))
+    sent = with_table(cat, rs, table)
+    answers = [answered(dealer, sent, players, r, order) for r, order in designs]
+    if all(a is None for a in answers):
+        return
+    procedures = cat.options["engine_procedure"].values
+    seats = cat.options["starting_seat"].values
+    matching = []
+    for p, s in itertools.product(procedures, seats):
+        values = {**dict(rs.choices), "engine_procedure": p, "starting_seat": s}
+        guess = ruleset_of(cat, values, table)
+        if all(predicted(guess, players, r, order) == a
+               for (r, order), a in zip(designs, answers, strict=True)):
+            matching.append((p, s))
+    what = (f"{len(designs)} deals for {players} players (the engine in the first hand, "
+            "the second, the boneyard, or set aside; rounds 1 and 2)")
+    if len({p for p, _ in matching}) == 1:
+        deals.procedure = matching[0][0]
+        deals.evidence["engine_procedure"] = f"{what}: dealt as {deals.procedure} deals"
+    if len({s for _, s in matching}) == 1:
+        deals.seat = matching[0][1]
+        deals.evidence["starting_seat"] = f"{what}: the first player as under {deals.seat}"
+    if deals.procedure is not None and deals.seat is not None:
+        values = {**dict(rs.choices), "engine_procedure": deals.procedure,
+                  "starting_seat": deals.seat, "hand_sizes": CUSTOM}
+        broken = cat.conflicts(values, table)
+        for _, message in broken:
+            deals.problems.append(f"likely bug: the deals show engine_procedure="
+                                  f"{deals.procedure} with starting_seat={deals.seat}, "
+                                  f"which the rules do not allow: {message}; starting_seat "
+                                  "is written as the fixtures show it within the rules")
+        if broken:
+            deals.conflicting.add("starting_seat")
+            deals.seat = None  # the seat is left to the fixtures, within the rules
+            deals.evidence.pop("starting_seat", None)
+
+
+def measure(impl: Any, space: Space, base: Mapping[str, str],
+            declared: Ruleset | None = None) -> tuple[Deals, Ruleset | None]:
+    """Everything the deals show (see the module docstring), and the rule set of the
+    engine's set and procedure that the deals were asked under (None: it dealt nothing)."""
+    dealer = Dealer(impl)
+    deals = Deals()
+    tile_set, rs = find_set(dealer, space, base)
+    if rs is None:
+        return deals, None
+    if tile_set is not None and tile_set != rs["tile_set"]:
+        values = space.complete({"tile_set": frozenset([tile_set])}, dict(rs.choices))
+        if values is None:
+            return deals, None
+        plain, table = space.catalog_form(values)
+        rs = ruleset_of(space.cat, plain, table)
+    deals.tile_set = tile_set
+    if tile_set is not None:
+        deals.evidence["tile_set"] = (f"dealt tiles numbered 0 to {highest(tile_set)}")
+    measure_table(dealer, space, rs, deals, declared)
+    if deals.table:
+        shown = ", ".join(f"{n}p: {h}" for n, h in sorted(deals.table.items()))
+        deals.evidence["hand_sizes"] = f"dealt {shown}"
+        measure_start(dealer, space, rs, deals)
+    return deals, rs

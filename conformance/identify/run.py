@@ -1,0 +1,511 @@
+"""identify: measure what the deals show, then infer the rest from the fixtures.
+
+The deals measure the tile set, the hand table, the engine procedure and the starting
+seat (measure.py). Every fixture that still tells rule sets apart under what was
+measured is then played once, under the engine's own measured rules (its table sent
+as a table of its own), and each of its entries passes or fails. The scope partition
+(cells.py) says which rule sets pass and fail each fixture's entries; z3 finds the valid
+rule set that agrees with the most fixtures (solve.py), and for every option the margin
+(how many more fixtures any other known value contradicts) says how sure it is. A value
+is `sure` only when that margin is SURE or more and no fixture left unexplained reads
+the option (an unexplained fixture is a bug or a rule played its own way, and either
+may be in that option); an option nothing tells apart keeps the base rule set's value
+and is `undetermined`. Fixtures no rule set explains are likely bugs, left for `mtrain
+conform --rules` to report; so are values the catalogue's rules between options forbid.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+from mtrain.conformance.adapter import Implementation, RefusedSetup, Unsupported, ruleset_json
+from mtrain.conformance.fixture import Fixture, load_corpus
+from mtrain.conformance.identify.cells import Piece, corpus_pieces, explore_in, narrowed
+from mtrain.conformance.identify.measure import Deals, measure, ruleset_of
+from mtrain.conformance.identify.solve import FIXTURE, NO_OTHER, Model, Solution, Solver, constraint
+from mtrain.conformance.identify.watch import Watched
+from mtrain.conformance.partition import Partition
+from mtrain.conformance.process import FAILURES, HarnessError
+from mtrain.conformance.runner import check, play, setup_problems
+from mtrain.spec.catalog import Catalog, RulesetError, catalog
+from mtrain.spec.errors import InputError
+from mtrain.spec.notation import max_pip_of
+from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
+from mtrain.spec.scope import Region, Space, example_value
+
+SURE = 2
+"""A value is `sure` when every other value contradicts at least this many more fixtures
+(and no unexplained fixture reads its option)."""
+
+Progress = Callable[[str, int, int], None]
+"""progress(stage, done, total): how far a run is, for a progress bar."""
+
+
+@dataclass
+class Observation:
+    fixture: Fixture
+    outcomes: tuple[str | None, ...]  # per entry: pass | fail | None (not seen)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class OptionFinding:
+    option: str
+    value: str
+    status: str  # measured | sure | likely | undetermined | other
+    margin: int
+    evidence: list[str]  # what shows it: a measurement, or the fixtures that rule out the rest
+    alternatives: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Identification:
+    ruleset: Ruleset
+    findings: list[OptionFinding]
+    unexplained: list[str]  # fixtures no identified rule set explains: likely bugs
+    observed: int
+    informative: int
+    seconds: float
+    hand_table: dict[int, int] | None
+    declared: Ruleset | None = None
+    sent: str = ""
+    base: str = ""
+    problems: list[str] = field(default_factory=list)  # likely bugs, in words
+    unseen: str = ""  # what the engine did not answer (Watched.summary)
+    requests: int = 0
+    corpus: int = 0  # fixtures in the corpus
+    sent_rules: Ruleset | None = None  # what the fixtures were asked under
+    situations: int = 0  # situations from play asked besides the corpus
+
+    def finding(self, option: str) -> OptionFinding:
+        return next(f for f in self.findings if f.option == option)
+
+    def to_file(self, cat: Catalog) -> dict[str, Any]:
+        options: dict[str, Any] = {}
+        for o, v in self.ruleset.choices:
+            options[o] = ({str(n): h for n, h in self.ruleset.hand_table}
+                          if o == "hand_sizes" and v == CUSTOM else v)
+        evidence = {f.option: f"{f.status} (margin {f.margin}): "
+                    + (", ".join(f.evidence[:6]) or "no fixture tells its values apart")
+                    + (f"; the value of {self.base}, which nothing contradicts"
+                       if f.status == "undetermined" else "")
+                    for f in self.findings}
+        undetermined = [f.option for f in self.findings if f.status == "undetermined"]
+        text = ("Found by mtrain identify: the closest rule set to what the engine plays."
+                + (f" Undetermined (the value of {self.base} kept): "
+                   f"{', '.join(undetermined)}." if undetermined else "")
+                + "".join(f" {p}" for p in self.problems))
+        return {"name": self.ruleset.name, "description": text, "options": options,
+                "evidence": evidence}
+
+    def file_text(self, cat: Catalog) -> str:
+        """The rule-set file, each undetermined option marked so on its line."""
+        import yaml
+
+        body = yaml.safe_dump(self.to_file(cat), sort_keys=False, width=100)
+        marks = {f.option: f.status for f in self.findings
+                 if f.status in ("undetermined", "other")}
+        lines, inside = [], False
+        for line in body.splitlines():
+            if not line.startswith(" "):
+                inside = line == "options:"
+            key = line.strip().split(":", 1)[0]
+            if inside and line.startswith("  ") and not line.startswith("   ") \
+                    and key in marks and not line.rstrip().endswith(":"):
+                line += f"  # {marks[key]}"
+            lines.append(line)
+        return "# Written by mtrain identify.\n" + "\n".join(lines) + "\n"
+
+
+# --- observing -----------------------------------------------------------------------
+
+
+def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
+            progress: Callable[[], None] | None = None) -> list[Observation]:
+    """Play every fixture once, then check each of its entries. An entry is not seen
+    where the engine answered `unsupported` or failed (a crash, a timeout, an answer that
+    is not one); an error answer is its outcome `error`, as the partition has it for
+    a table the rules cannot play (a deal from a pool of another engine procedure)."""
+    rj = ruleset_json(sent)
+    out = []
+    for fx in fixtures:
+        if progress is not None:
+            progress()
+        obs = Observation(fx, tuple(None for _ in fx.expect))
+        out.append(obs)
+        try:
+            played = play(fx, sent, impl, rj)
+        except (HarnessError, Unsupported, ValueError, KeyError, TypeError) as e:
+            obs.notes.append(f"not run: {e}")
+            if _erred(e):
+                obs.outcomes = tuple("error" for _ in fx.expect)
+            continue
+        if not isinstance(played, tuple) and played.refusal is not None:  # refused setup
+            obs.outcomes = tuple("fail" if setup_problems(exp, played.refusal) else "pass"
+                                 for exp in fx.expect)
+            continue
+        if not isinstance(played, tuple):  # a refused step: every entry fails
+            obs.outcomes = tuple(played.status if played.status in ("fail", "error")
+                                 else None for _ in fx.expect)
+            continue
+        state, rj_sent = played
+        outcomes: list[str | None] = []
+        for exp in fx.expect:
+            try:
+                problems = check(exp, rj_sent, state, impl, max_pip_of(sent))
+                outcomes.append("fail" if problems else "pass")
+            except RefusedSetup:  # a table it would not have: the entry does not hold
+                outcomes.append("fail")
+            except (HarnessError, Unsupported, ValueError, KeyError, TypeError):
+                outcomes.append(None)
+        obs.outcomes = tuple(outcomes)
+    return out
+
+
+def _erred(e: Exception) -> bool:
+    """An error answer (not `unsupported`, not a crash, a timeout or a broken stream)."""
+    if isinstance(e, (Unsupported, *FAILURES)):
+        return False
+    return not isinstance(e, HarnessError) or e.status == "error"
+
+
+# --- what was measured, as a region of the option space ------------------------------
+
+
+def table_value(space: Space, table: Mapping[int, int]) -> str:
+    """The hand_sizes value of the space for a measured table: a named table's, an example
+    file's (`custom:NAME`), else `custom`."""
+    rows = tuple(sorted(table.items()))
+    for v in space.options["hand_sizes"]:
+        if v != CUSTOM and space.table_of(v) == dict(rows):
+            return v
+    return CUSTOM
+
+
+def measured_region(space: Space, deals: Deals) -> Region:
+    """The region the deals leave: the set, the table, and the procedure and seat where
+    measured; the procedures that can deal the table (DEAL-8) otherwise."""
+    cat = space.cat
+    allowed: Region = {}
+    if deals.tile_set is not None or deals.read_set is not None:
+        allowed["tile_set"] = frozenset([deals.tile_set or deals.read_set or ""])
+    if deals.table:
+        value = table_value(space, deals.table)
+        if deals.tile_set is not None and space.complete(
+                {"tile_set": frozenset([deals.tile_set]), "hand_sizes": frozenset([value])}
+                ) is None:  # a named table of another set (DEAL-10): the engine's own
+            deals.problems.append(f"the engine deals the {value} table on a "
+                                  f"{deals.tile_set} set, for which it is not published: "
+                                  "written as a table of its own (DEAL-10)")
+            value = CUSTOM
+        allowed["hand_sizes"] = frozenset([value])
+        rows = tuple(sorted(deals.table.items()))
+        sets = allowed.get("tile_set", frozenset(space.options["tile_set"]))
+        allowed["engine_procedure"] = frozenset(
+            p for p in space.options["engine_procedure"]
+            if any(not cat.conflicts({"tile_set": s, "hand_sizes": CUSTOM,
+                                      "engine_procedure": p}, rows) for s in sets))
+    else:  # no deal seen: a named table, never the probe that stands for any
+        allowed["hand_sizes"] = frozenset(v for v in space.options["hand_sizes"]
+                                          if v != CUSTOM)
+    if deals.procedure is not None:
+        allowed["engine_procedure"] = frozenset([deals.procedure]) & allowed.get(
+            "engine_procedure", frozenset([deals.procedure]))
+    if deals.seat is not None:
+        allowed["starting_seat"] = frozenset([deals.seat])
+    return {o: vs for o, vs in allowed.items() if vs}
+
+
+SAMPLE = 24
+"""Tables read under each tile set when the engine deals none."""
+
+
+def _read_set(fixtures: Sequence[Fixture], pieces: Mapping[str, Sequence[Piece]],
+              impl: Implementation, space: Space, base: Mapping[str, str]) -> str | None:
+    """The tile set under which the engine answers the most of a sample of the tables
+    that tell rule sets of that set apart (an engine reads only tables of its own set),
+    for an engine that deals none."""
+    best: tuple[int, str] | None = None
+    for tile_set in space.options["tile_set"]:
+        values = space.complete({"tile_set": frozenset([tile_set])}, base)
+        if values is None:
+            continue
+        only = {"tile_set": frozenset([tile_set])}
+        tables = [fx for fx in fixtures if fx.table is not None and len(
+            {p.outcomes for p in narrowed(fx, pieces[fx.id], only, space, None)}) > 1]
+        plain, table = space.catalog_form(values)
+        rs = ruleset_of(space.cat, plain, table)
+        read = sum(o not in (None, "error") for ob in observe(tables[:SAMPLE], impl, rs)
+                   for o in ob.outcomes)
+        if best is None or read > best[0]:
+            best = (read, tile_set)
+    return best[1] if best is not None and best[0] > 0 else None
+
+
+def base_values(cat: Catalog, declared: Ruleset | None) -> tuple[str, dict[str, str]]:
+    """The base rule set: the declared rules where the engine declares them (a value
+    `other` there: the first variant's), else the first shipped variant."""
+    first = next(iter(cat.variants))
+    values = dict(cat.ruleset(first).choices)
+    if declared is None:
+        return first, values
+    mine = {o: v for o, v in declared.choices if v != OTHER and v != CUSTOM}
+    return "the declared rules", {**values, **mine}
+
+
+# --- identify --------------------------------------------------------------------------
+
+
+def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
+             partitions: Mapping[str, Partition] | None = None,
+             declared: Ruleset | None = None,
+             progress: Progress | None = None) -> Identification:
+    started = time.perf_counter()
+    cat = catalog()
+    space = Space(cat)
+    watched = impl if isinstance(impl, Watched) else Watched(impl)
+    if fixtures is None:
+        fixtures, errors = load_corpus()
+        if errors:
+            raise InputError(f"the fixture corpus does not load: {errors[0]}")
+    base_name, base = base_values(cat, declared)
+    report = progress or (lambda stage, done, total: None)
+
+    report("measuring the deals", 0, 1)
+    deals, dealt = measure(watched, space, base, declared)
+    report("measuring the deals", 1, 1)
+    done = [0]
+
+    def step(stage: str, total: int) -> Callable[[int], None]:
+        done[0] = 0
+
+        def advance(k: int = 1) -> None:
+            done[0] += k
+            report(stage, done[0], total)
+        return advance
+
+    pieces = corpus_pieces(fixtures, space, partitions,
+                           step("reading the scope partition", len(fixtures)))
+    if deals.tile_set is None:  # it dealt nothing: the set whose tables it reads
+        deals.read_set = _read_set(fixtures, pieces, watched, space, base)
+    allowed = measured_region(space, deals)
+    own = (tuple(sorted(deals.table.items()))
+           if allowed.get("hand_sizes") == frozenset([CUSTOM]) else None)
+    fixed = {o: next(iter(vs)) for o, vs in allowed.items() if len(vs) == 1}
+    parts: dict[str, list[Piece]] = {}
+    for fx in fixtures:
+        parts[fx.id] = narrowed(fx, pieces[fx.id], allowed, space, own)
+    telling = [fx for fx in fixtures if len({p.outcomes for p in parts[fx.id]}) > 1]
+    sent = _sent(space, allowed, base, deals, dealt)
+    advance = step("playing the fixtures", len(telling))
+    observations = observe(telling, watched, sent, lambda: advance(1))
+    model = Model.of(space)
+    escapable = [o for o in space.options if o not in NO_OTHER and o not in fixed]
+    soft = [(c, o.fixture.id) for o in observations
+            if (c := constraint(model, parts[o.fixture.id], o.outcomes, escapable)) is not None]
+    found = _conclude(model, soft, fixed, allowed, base, space, own, deals, observations,
+                      parts)
+    situations = 0
+    for round_no in range(ROUNDS):  # tables of real play under the answer and its rivals
+        weak = [f.option for f in found[1] if f.status in ("undetermined", "likely")]
+        if not weak:
+            break
+        more = _situations(space, found[1], found[0].values, weak, deals, own, allowed,
+                           parts, round_no)
+        seen = observe(more, watched, sent,
+                       functools.partial(step("playing situations from play", len(more)), 1))
+        observations += seen
+        situations += len(more)
+        soft += [(c, o.fixture.id) for o in seen
+                 if (c := constraint(model, parts[o.fixture.id], o.outcomes, escapable))
+                 is not None]
+        found = _conclude(model, soft, fixed, allowed, base, space, own, deals,
+                          observations, parts)
+    best, findings, problems = found
+    rs = _ruleset(cat, space, best.values, deals, own)
+    return Identification(rs, findings, best.violated, len(telling), len(telling),
+                          time.perf_counter() - started,
+                          dict(deals.table) if deals.table else None, declared,
+                          sent.name, base_name, problems, watched.summary(),
+                          watched.requests, len(fixtures), sent, situations)
+
+
+SITUATIONS = 24
+"""Situations from play (conformance/situations.py) generated under the answer and under
+each rival of an option left weak: tables of real play the fixtures may not show."""
+ROUNDS = 2
+"""Rounds of situations, each from fresh seeds, while options are left weak."""
+
+
+def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping[str, str],
+                weak: Sequence[str], deals: Deals, own: tuple[tuple[int, int], ...] | None,
+                allowed: Region, parts: dict[str, list[Piece]], round_no: int = 0
+                ) -> list[Fixture]:
+    """Situations under the answer and under each weak option's runner-up (round
+    `round_no`'s seeds), those that tell rule sets of the measured region apart (their
+    pieces put in `parts`)."""
+    from mtrain.conformance.situations import SEED, situations
+
+    by = {f.option: f for f in findings}
+    candidates = [dict(values)]
+    for o in weak:
+        for alt in by[o].alternatives or [v for v in space.options[o] if v != values[o]][:1]:
+            if alt != OTHER:
+                candidates.append({**values, o: alt})
+    out: list[Fixture] = []
+    full = {**space.full(), **allowed}
+    for k, cand in enumerate(candidates):
+        known = {o: (v if v != OTHER else next(iter(full[o]))) for o, v in cand.items()}
+        plain, table = space.catalog_form(known)
+        try:
+            rs = space.cat.from_values(plain, f"answer-{k}", own or table)
+        except RulesetError:
+            continue
+        for fx in situations(rs, SITUATIONS, seed=SEED + round_no):
+            fx = dataclasses.replace(fx, id=f"{fx.id}@{round_no}.{k}")
+            try:
+                pieces = explore_in(fx, dict(full), allowed, space, own)
+            except (RefusedSetup, ValueError, KeyError, TypeError):
+                continue  # a table some rule set of the region cannot have: not asked
+            if len({p.outcomes for p in pieces}) > 1:
+                parts[fx.id] = pieces
+                out.append(fx)
+    return out
+
+
+def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str],
+              allowed: Region, base: Mapping[str, str], space: Space,
+              own: tuple[tuple[int, int], ...] | None, deals: Deals,
+              observations: Sequence[Observation], parts: Mapping[str, Sequence[Piece]]
+              ) -> tuple[Solution, list[OptionFinding], list[str]]:
+    """The answer, each option's finding, and the likely bugs."""
+    solver = Solver(model, soft, fixed, allowed, base)
+    best = solver.solve()
+    if best is None:
+        raise InputError("no rule set is consistent with the option space and what the deals "
+                         "measured (a bug in the catalogue's constraints)")
+    problems = list(deals.problems)
+    forbidden, conflicting = _forbidden(model, soft, fixed, allowed, base, best, space, own)
+    problems += forbidden
+    suspects = _suspects(best, observations, parts) | conflicting | deals.conflicting
+    findings = [_finding(o, best, solver, model, deals, fixed, suspects, base)
+                for o in model.options]
+    return best, findings, problems
+
+
+def _sent(space: Space, allowed: Region, base: Mapping[str, str], deals: Deals,
+          dealt: Ruleset | None) -> Ruleset:
+    """The rule set every fixture is asked under: what was measured (the table as the
+    engine's own), the rest the base's where valid."""
+    prefer = {**base, **(dict(dealt.choices) if dealt is not None else {}),
+              **{o: next(iter(vs)) for o, vs in allowed.items() if len(vs) == 1}}
+    values = space.complete(allowed, prefer)
+    if values is None:
+        raise InputError("no valid rule set has what the deals measured: "
+                         + "; ".join(f"{o} in {sorted(vs)}" for o, vs in allowed.items()))
+    plain, table = space.catalog_form(values)
+    if values["hand_sizes"] == CUSTOM:
+        table = tuple(sorted(deals.table.items()))
+    return ruleset_of(space.cat, plain, table, space.cat.describe(values))
+
+
+def _suspects(best: Solution, observations: Sequence[Observation],
+              parts: Mapping[str, Sequence[Piece]]) -> set[str]:
+    """The options an unexplained fixture's outcome reads where the answer lies: a bug,
+    or a rule played its own way, may be in any of them."""
+    out: set[str] = set()
+    bad = set(best.violated)
+    for obs in observations:
+        if obs.fixture.id not in bad:
+            continue
+        for p in parts[obs.fixture.id]:
+            if all(best.values[o] in vs or best.values[o] == OTHER
+                   for o, vs in p.region.items()):
+                out |= set(p.read)
+    return out
+
+
+def _finding(option: str, best: Solution, solver: Solver, model: Model, deals: Deals,
+             fixed: Mapping[str, str], suspects: set[str],
+             base: Mapping[str, str]) -> OptionFinding:
+    value = best.values[option]
+    if option in deals.evidence and option in fixed:
+        return OptionFinding(option, CUSTOM if option == "hand_sizes" and (
+            value == CUSTOM or value.startswith(f"{CUSTOM}:")) else value, "measured", 0,
+            [deals.evidence[option]])
+    if option == "tile_set" and deals.read_set is not None:
+        return OptionFinding(option, value, "likely", 0, [
+            "it dealt nothing: the set whose tables it answers most"])
+    if option in fixed:  # left one value by what was measured (DEAL-8)
+        return OptionFinding(option, value, "measured", 0,
+                             ["the only value under which the measured table can be dealt "
+                              "(DEAL-8)"])
+    keep = [z3.Not(model.eq(o, OTHER)) for o in model.options
+            if best.values[o] != OTHER and o not in fixed]
+    rival = solver.solve([z3.Not(model.eq(option, value)), *keep])
+    if rival is None:
+        return OptionFinding(option, value, "likely" if option in suspects else "sure", 99,
+                             ["the only valid value"])
+    margin = (rival.cost - best.cost) // FIXTURE
+    evidence = sorted(set(rival.violated) - set(best.violated))
+    if value == OTHER:
+        status = "other"
+    elif margin >= SURE and option not in suspects:
+        status = "sure"
+    elif margin >= 1:
+        status = "likely"
+    else:
+        status = "undetermined"
+    alternatives = [rival.values[option]] if margin <= 0 else []
+    if status == "likely" and margin >= SURE:
+        evidence.append("(an unexplained fixture, or a likely bug, involves this option)")
+    return OptionFinding(option, value, status, margin, evidence, alternatives)
+
+
+def _forbidden(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str],
+               allowed: Region, base: Mapping[str, str], best: Solution, space: Space,
+               own: tuple[tuple[int, int], ...] | None) -> tuple[list[str], set[str]]:
+    """Where the fixtures are explained better by values the catalogue's rules between
+    options forbid: a likely bug, named by its clause, and what was written instead;
+    and the options such a bug is in."""
+    free = Solver(model, soft, fixed, allowed, base, valid=False).solve()
+    if free is None or free.cost >= best.cost:
+        return [], set()
+    plain, table = space.catalog_form({o: v for o, v in free.values.items()})
+    out, options = [], set()
+    for involved, message in space.cat.conflicts(plain, own or table):
+        options |= set(involved)
+        written = ", ".join(f"{o}: {best.values[o]}" for o in involved
+                            if best.values[o] != free.values[o])
+        shown = ", ".join(f"{o}={free.values[o]}" for o in involved)
+        out.append(f"likely bug: the fixtures show {shown}, which the rules do not allow "
+                   f"({message}); written as the nearest rule set they allow"
+                   + (f" ({written})" if written else "") + ".")
+    return out, options
+
+
+def _ruleset(cat: Catalog, space: Space, values: Mapping[str, str], deals: Deals,
+             own: tuple[tuple[int, int], ...] | None) -> Ruleset:
+    """The rule set found, with the measured table (a table of its own unless a named
+    table deals the same)."""
+    chosen = dict(values)
+    table: tuple[tuple[int, int], ...] | None = None
+    hs = chosen["hand_sizes"]
+    if own is not None:
+        chosen["hand_sizes"], table = CUSTOM, own
+    elif hs in space.tables:
+        chosen["hand_sizes"], table = CUSTOM, space.tables[hs]
+    name = cat.describe(chosen)
+    if table is not None and any(example_value(n) == hs for n in cat.examples):
+        name = cat.describe({**chosen, "hand_sizes": hs})
+    try:
+        return cat.from_values(chosen, name=name, table=table)
+    except RulesetError:  # the solver keeps to valid rule sets: not expected
+        return ruleset_of(cat, chosen, table, name)

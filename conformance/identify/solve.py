@@ -1,0 +1,178 @@
+"""The option space in z3, and the weighted MaxSAT that finds the rules an engine plays.
+
+One integer per option, its last index meaning `other` (played in a way no known value
+describes). A fixture is a soft constraint: the engine's rules lie in a region whose
+rule sets pass and fail exactly the entries the engine did, or an option its outcome
+depends on is `other`. Declaring an option `other` costs PRIOR_OTHER fixtures; keeping
+an option at the base rule set's value is worth a little, less than one fixture, so that
+where nothing tells two values apart the base's value is the answer.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import z3
+
+from mtrain.conformance.identify.cells import Piece
+from mtrain.spec.catalog import Catalog
+from mtrain.spec.ruleset import OTHER
+from mtrain.spec.scope import Space
+
+FIXTURE = 10
+"""The weight of one fixture."""
+PRIOR_OTHER = 4 * FIXTURE
+"""What declaring an option `other` costs: more than one or two contradicting fixtures
+(a bug) must be explained before a rule is called unknown."""
+BASE = 1
+"""What keeping the base's value is worth, for each option: it decides ties only."""
+NO_OTHER = ("tile_set", "hand_sizes")
+"""A tile set is data; a hand table is measured (a table of one's own, never `other`)."""
+TIMEOUT_MS = 20000
+
+
+class Model:
+    """The option space in z3 (see the module docstring)."""
+
+    _built: ClassVar[dict[int, tuple[Catalog, Model]]] = {}
+
+    @classmethod
+    def of(cls, space: Space) -> Model:
+        """The model of the space's catalogue, built once."""
+        found = cls._built.get(id(space.cat))
+        if found is None or found[0] is not space.cat:
+            found = cls._built[id(space.cat)] = (space.cat, cls(space))
+        return found[1]
+
+    def __init__(self, space: Space) -> None:
+        self.space = space
+        self.options = space.options
+        self.x = {o: z3.Int(o) for o in self.options}
+        self.other = {o: len(vs) for o, vs in self.options.items()}
+        self._eq = {(o, v): self.x[o] == k for o, vs in self.options.items()
+                    for k, v in enumerate([*vs, OTHER])}
+        self._inside: dict[Any, Any] = {}
+        self.hard: list[Any] = []
+        for o, vs in self.options.items():
+            top = len(vs) - 1 if o in NO_OTHER else len(vs)
+            self.hard.append(z3.And(self.x[o] >= 0, self.x[o] <= top))
+        self.validity = self._validity()
+
+    def _validity(self) -> list[tuple[Any, tuple[str, ...]]]:
+        """The catalogue's rules between options (Catalog.conflicts), each as the
+        combinations of the few options one rule names that it forbids, enumerated
+        rather than written a second time; with the options each names."""
+        cat = self.space.cat
+        groups = {tuple(o for o in self.options if o in (*c.when, *c.requires))
+                  for c in cat.constrained}
+        groups.add(tuple(o for o in self.options if o in cat.DEAL8_OPTIONS))
+        out = []
+        for names in sorted(groups):
+            for combo in itertools.product(*([*self.options[o], OTHER] for o in names)):
+                values = dict(zip(names, combo, strict=True))
+                if OTHER in (values.get("tile_set"), values.get("hand_sizes")):
+                    continue
+                if cat.conflicts(*self.space.catalog_form(values)):
+                    out.append((z3.Not(z3.And([self.eq(o, v) for o, v in values.items()])),
+                                names))
+        return out
+
+    def eq(self, option: str, value: str) -> Any:
+        return self._eq[option, value]
+
+    def inside(self, region: Mapping[str, frozenset[str]], other: Sequence[str] = ()) -> Any:
+        """The region as a z3 formula, each option of `other` also allowed `other` (built
+        once per region)."""
+        key = tuple(sorted(region.items()))
+        found = self._inside.get((key, tuple(other)))
+        if found is None:
+            found = self._inside[key, tuple(other)] = z3.And([
+                z3.Or([self.eq(o, v) for v in sorted(vs)]
+                      + ([self.eq(o, OTHER)] if o in other else [])) for o, vs in key])
+        return found
+
+    def value(self, m: Any, option: str) -> str:
+        k = m.eval(self.x[option], model_completion=True).as_long()
+        return OTHER if k == self.other[option] else self.options[option][k]
+
+
+def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | None],
+               escapable: Sequence[str]) -> Any | None:
+    """The rule sets that pass and fail exactly the entries the engine did (an option
+    `other` taking, in this fixture, whichever known value explains it: an engine that
+    plays a rule its own way still plays each table somehow); where no rule set does,
+    an option the outcome depends on played `other`. None when nothing was seen."""
+    seen = [(i, o) for i, o in enumerate(outcomes) if o is not None]
+    if not seen:
+        return None
+    cells = [p for p in pieces if all(p.outcomes[i] == o for i, o in seen)]
+    if cells:
+        return z3.Or([model.inside(p.region, escapable) for p in cells])
+    return z3.Or([model.eq(o, OTHER) for o in depends(pieces) if o in escapable])
+
+
+def depends(pieces: Sequence[Piece]) -> list[str]:
+    """The options on whose value the fixture's outcomes depend: those where the outcomes
+    some value allows differ from those of another value."""
+    out = []
+    for o in sorted({o for p in pieces for o in p.region}):
+        values = sorted({v for p in pieces if o in p.region for v in p.region[o]})
+        seen = [{p.outcomes for p in pieces if o not in p.region or v in p.region[o]}
+                for v in values]
+        if any(s != seen[0] for s in seen):
+            out.append(o)
+    return out
+
+
+@dataclass
+class Solution:
+    values: dict[str, str]
+    cost: int  # in FIXTURE units: violated fixtures, PRIOR_OTHER per `other`
+    violated: list[str]
+
+
+class Solver:
+    """One weighted MaxSAT over the fixtures seen, asked again with extra hard
+    constraints (push/pop) for each runner-up."""
+
+    def __init__(self, model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str],
+                 allowed: Mapping[str, frozenset[str]], base: Mapping[str, str],
+                 valid: bool = True) -> None:
+        self.model = model
+        self.soft = soft
+        opt = z3.Optimize()
+        opt.set("timeout", TIMEOUT_MS)
+        opt.add(*model.hard)
+        if valid:
+            opt.add(*(c for c, _ in model.validity))
+        for o, v in fixed.items():
+            opt.add(model.eq(o, v))
+        for o, vs in allowed.items():
+            if o not in fixed:
+                opt.add(z3.Or([model.eq(o, v) for v in sorted(vs)]))
+        for c, _ in soft:
+            opt.add_soft(c, FIXTURE)
+        for o in model.options:
+            if o not in NO_OTHER and o not in fixed:
+                opt.add_soft(z3.Not(model.eq(o, OTHER)), PRIOR_OTHER)
+            if o in base and o not in fixed and base[o] in model.options[o]:
+                opt.add_soft(model.eq(o, base[o]), BASE)
+        self.opt = opt
+
+    def solve(self, extra: Sequence[Any] = ()) -> Solution | None:
+        self.opt.push()
+        try:
+            self.opt.add(*extra)
+            if self.opt.check() != z3.sat:
+                return None
+            m = self.opt.model()
+        finally:
+            self.opt.pop()
+        values = {o: self.model.value(m, o) for o in self.model.options}
+        violated = [name for c, name in self.soft
+                    if not z3.is_true(m.eval(c, model_completion=True))]
+        others = sum(v == OTHER for o, v in values.items())
+        return Solution(values, len(violated) * FIXTURE + others * PRIOR_OTHER, violated)

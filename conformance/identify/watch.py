@@ -1,0 +1,85 @@
+"""The engine under identification, every answer it could not give counted."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from mtrain.conformance.adapter import Implementation, RefusedSetup, Unsupported
+from mtrain.conformance.process import FAILURES, HarnessError
+from mtrain.spec.errors import InputError
+
+MAX_FAILED = 5
+"""Requests that may fail (a crash, a timeout, an answer that is not one) before identify
+stops: each failure makes the fixture it was asked for say nothing, and one engine that
+keeps failing would be played against every table and fixture for minutes to give an
+answer nothing supports."""
+
+
+class EngineFailed(InputError):
+    """The engine failed too often (or stopped starting): no identification is given."""
+
+
+class Watched:
+    """The implementation under identification. It counts what it could not see: answers
+    `unsupported`, refused setups, and failures by kind (crash, timeout, error); past
+    MAX_FAILED failures (or once it is not started again, as conform stops starting it)
+    an EngineFailed, which no caller mistakes for one fixture's failure."""
+
+    def __init__(self, impl: Implementation, limit: int = MAX_FAILED) -> None:
+        self.impl = impl
+        self.limit = limit
+        self.failed: list[str] = []
+        self.counts: Counter[str] = Counter()
+        self.requests = 0
+        self.probing = False
+        """Set while deals are asked that are meant to be refused (a pool of another set,
+        or another engine procedure): their refusals are answers, not things unseen."""
+
+    def _call(self, method: str, *args: Any) -> Any:
+        self.requests += 1
+        count = 0 if self.probing else 1
+        try:
+            return getattr(self.impl, method)(*args)
+        except RefusedSetup:
+            self.counts["refused setup"] += count
+            raise
+        except Unsupported:  # NotApplicable, over the protocol, is one too
+            self.counts["unsupported"] += count
+            raise
+        except HarnessError as e:
+            if e.given_up:
+                raise EngineFailed(f"the implementation stopped working: {e.message}"
+                                   ) from None
+            self.counts[e.status] += 1 if isinstance(e, FAILURES) else count
+            if isinstance(e, FAILURES):
+                self.failed.append(f"{e.status}: {e.message}")
+                if len(self.failed) >= self.limit:
+                    raise EngineFailed(
+                        f"{len(self.failed)} requests to the implementation failed (the "
+                        f"last: {self.failed[-1]}); a rule set found from what is left "
+                        "could not be trusted, so identify stopped") from None
+            raise
+
+    def info(self) -> Any:
+        return self._call("info")
+
+    def deal(self, ruleset: Any, players: int, round: int, order: list[str]) -> Any:
+        return self._call("deal", ruleset, players, round, order)
+
+    def legal(self, ruleset: Any, state: Any) -> Any:
+        return self._call("legal", ruleset, state)
+
+    def apply(self, ruleset: Any, state: Any, action: Any) -> Any:
+        return self._call("apply", ruleset, state, action)
+
+    def score(self, ruleset: Any, state: Any, *winner: Any) -> Any:
+        return self._call("score", ruleset, state, *winner)
+
+    def winners(self, ruleset: Any, state: Any) -> Any:
+        return self._call("winners", ruleset, state)
+
+    def summary(self) -> str:
+        """What could not be seen, in words ("" when every request was answered)."""
+        parts = [f"{n} {kind}" for kind, n in sorted(self.counts.items()) if n]
+        return ", ".join(parts)

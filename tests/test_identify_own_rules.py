@@ -1,0 +1,184 @@
+"""identify against engines with rules of their own: tables only they deal, rules the
+catalogue forbids, deals that are not deals, answers it cannot get, no hello at all."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from test_identify_calibration import Served
+
+from mtrain.cli import main
+from mtrain.conformance.adapter import JSON, Unsupported
+from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_corpus
+from mtrain.conformance.identify import Identification, identify
+from mtrain.conformance.identify.measure import ruleset_of
+from mtrain.conformance.selection import read_rules
+from mtrain.spec.catalog import catalog
+from mtrain.spec.ruleset import Ruleset
+
+CAT = catalog()
+PAGAT = dict(CAT.ruleset("pagat").choices)
+
+
+def markers() -> list[Fixture]:
+    found, errors = load_corpus(FIXTURE_ROOT / "markers")
+    assert found and not errors
+    return found
+
+
+def loads(found: Identification, path: Path) -> Ruleset:
+    """The file identify writes, read as `mtrain conform --rules` reads it."""
+    path.write_text(found.file_text(CAT), encoding="utf-8")
+    ((rs, _),) = read_rules([str(path)])
+    assert dict(rs.choices) == dict(found.ruleset.choices)
+    return rs
+
+
+class OwnTableOnly(Served):
+    """Answers only requests whose table gives its own hand size where it looks (the
+    players dealt, or seated at the table): `unsupported` otherwise."""
+
+    def _mine(self, ruleset: JSON, players: int) -> None:
+        own = dict(self.sides[0].ruleset.hand_table)
+        if ruleset.get("hand_sizes", {}).get(str(players)) != own.get(players):
+            raise Unsupported(f"this engine deals only its own table to {players} players")
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+        self._mine(ruleset, players)
+        return super().deal(ruleset, players, round, order)
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        self._mine(ruleset, len(state["hands"]))
+        return super().legal(ruleset, state)
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        self._mine(ruleset, len(state["hands"]))
+        return super().apply(ruleset, state, action)
+
+
+def test_a_table_only_the_engine_deals_is_measured_and_the_fixtures_are_asked_under_it(
+        tmp_path: Path) -> None:
+    own = ((2, 13), (3, 12), (4, 11), (5, 9))  # no named table has these sizes
+    rs = ruleset_of(CAT, {**PAGAT, "marker_removal": "anyone-plays-on"}, own, "mine")
+    found = identify(OwnTableOnly(rs), markers())
+    assert found.hand_table == dict(own)
+    assert found.finding("hand_sizes").status == "measured"
+    assert found.ruleset.hand_table == own and found.ruleset.custom_table
+    # answered under its own table: the marker fixtures tell its marker rule, sure
+    assert (found.finding("marker_removal").value,
+            found.finding("marker_removal").status) == ("anyone-plays-on", "sure")
+    # 6 to 10 players, which pagat's table lists: answered `unsupported`, and counted
+    assert "unsupported" in found.unseen, found.unseen
+    assert loads(found, tmp_path / "found.yaml").hand_table == own
+
+
+def test_a_pair_the_catalogue_forbids_is_a_likely_bug_named_by_its_clause(
+        tmp_path: Path) -> None:
+    # pagat with the engine set aside: its engine-holder start (SEAT-2) needs a holder
+    rs = ruleset_of(CAT, {**PAGAT, "engine_procedure": "set-aside"}, None, "forbidden")
+    assert CAT.conflicts(dict(rs.choices))
+    found = identify(Served(rs), markers())
+    assert found.finding("engine_procedure").status == "measured"
+    assert any("likely bug" in p and "SEAT-2" in p for p in found.problems), found.problems
+    seat = found.finding("starting_seat")
+    assert seat.status not in ("sure", "measured")  # not what the engine was seen to do
+    written = loads(found, tmp_path / "found.yaml")
+    assert written["engine_procedure"] == "set-aside" and not CAT.conflicts(
+        dict(written.choices), written.hand_table)
+
+
+def test_a_named_table_dealt_on_another_set_is_written_as_a_table_of_its_own(
+        tmp_path: Path) -> None:
+    table = CAT.options["hand_sizes"].values["puremco-d9"].table  # for double-9 (DEAL-4)
+    rs = ruleset_of(CAT, PAGAT, table, "d9-table-on-d12")
+    found = identify(Served(rs), markers())
+    assert found.ruleset["tile_set"] == "double-12"
+    assert found.ruleset.custom_table and found.ruleset.hand_table == table
+    assert any("DEAL-10" in p for p in found.problems), found.problems
+    loads(found, tmp_path / "found.yaml")
+
+
+def test_deals_that_break_the_set_are_left_out_of_the_table_as_a_likely_bug(
+        tmp_path: Path) -> None:
+    # pagat's table on a double-9 set: from 4 players on, 55 tiles cannot deal it (DEAL-8)
+    rs = ruleset_of(CAT, {**dict(CAT.ruleset("puremco-d9").choices), "hand_sizes": "pagat"},
+                    None, "undealable")
+    found = identify(Served(rs), markers())
+    assert found.hand_table == {2: 15, 3: 15}
+    assert any("likely bug" in p and "DEAL-8" in p for p in found.problems), found.problems
+    loads(found, tmp_path / "found.yaml")
+
+
+class NoDeals(Served):
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+        raise Unsupported("this engine only answers about tables")
+
+
+def test_an_engine_that_deals_nothing_is_placed_by_the_tables_it_reads(
+        tmp_path: Path) -> None:
+    rs = CAT.ruleset("puremco-d9")
+    sets, errors = load_corpus(FIXTURE_ROOT / "sets")
+    assert sets and not errors
+    found = identify(NoDeals(rs), sets)
+    assert found.hand_table is None and "unsupported" in found.unseen
+    tile_set = found.finding("tile_set")
+    assert (tile_set.value, tile_set.status) == ("double-9", "likely")
+    assert found.finding("engine_procedure").status != "measured"
+    loads(found, tmp_path / "found.yaml")
+
+
+class NoScoring(Served):
+    def score(self, ruleset: JSON, state: JSON, winner: int | None) -> list[int]:
+        raise Unsupported("no score request here")
+
+
+def test_answers_it_could_not_get_are_counted() -> None:
+    scoring, errors = load_corpus(FIXTURE_ROOT / "scoring")
+    assert scoring and not errors
+    found = identify(NoScoring(CAT.ruleset("pagat")), scoring)
+    asked = [e for fx in scoring for e in fx.expect
+             if isinstance(e.result, dict) and e.result.get("scores") is not None]
+    assert asked and "unsupported" in found.unseen, found.unseen
+
+
+@pytest.mark.parametrize("command", ["false", "sleep 100"])
+def test_an_engine_that_never_answers_hello_exits_2_and_writes_no_file(
+        command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "found.yaml"
+    began = time.monotonic()
+    assert main(["identify", "--impl", command, "--timeout", "1", "-o", str(out)]) == 2
+    assert time.monotonic() - began < 10
+    assert not out.exists()
+    err = capsys.readouterr().err
+    assert err.startswith("mtrain identify: the implementation did not answer the hello")
+
+
+def test_on_a_terminal_a_progress_bar_shows_and_the_answer_is_the_same(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from mtrain.conformance import identify as module
+
+    real = module.identify
+    stages: list[str] = []
+
+    def watched(impl: object, **kw: object) -> Identification:
+        shown = kw.get("progress")
+        assert callable(shown)  # a terminal: identify is given a progress bar to feed
+
+        def seen(stage: str, done: int, total: int) -> None:
+            stages.append(stage)
+            shown(stage, done, total)
+        return real(impl, markers(), **{**kw, "progress": seen})  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "identify", watched)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    out = tmp_path / "found.yaml"
+    assert main(["identify", "--impl", "mtrain serve --undeclared", "-o", str(out)]) == 0
+    assert {"measuring the deals", "playing the fixtures"} <= set(stages)
+    assert CAT.rules_file(out)["marker_removal"] == "owner-plays-own"  # pagat's
+    assert "closest rule set: " in capsys.readouterr().out
