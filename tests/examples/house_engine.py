@@ -24,6 +24,10 @@ from __future__ import annotations
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
+from mtrain.reference import codec
+from mtrain.reference.deal import deal
+from mtrain.reference.rules import Rules
+from mtrain.spec import tiles as T
 
 
 def is_double(tile: Any) -> bool:
@@ -31,9 +35,24 @@ def is_double(tile: Any) -> bool:
     return a == b
 
 
+HOUSE_TABLE = {"2": 15, "3": 15, "4": 15, "5": 12, "6": 12, "7": 10, "8": 10}
+
+
+def own_table(ruleset: JSON, table: dict[str, int]) -> JSON:
+    """The request's rule set with `table` in place of the one it names."""
+    return {**ruleset, "options": {**ruleset["options"], "hand_sizes": "custom"},
+            "hand_sizes": table}
+
+
 class HouseEngine(ReferenceImplementation):
+    """Deals its own table whatever table a request names (as an engine with one table
+    built in does); everything else as the request's rule set says."""
+
     def info(self) -> JSON:
         return {**super().info(), "name": "house-engine"}
+
+    def rules(self, ruleset: JSON) -> Rules:
+        return super().rules(own_table(ruleset, HOUSE_TABLE))
 
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
         actions = super().legal(ruleset, state)
@@ -50,7 +69,10 @@ class HouseDealer(HouseEngine):
         return {**super().info(), "name": "house-dealer"}
 
     def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
-        if players == 5:  # the planted deal bug: the 2-4 row
-            ruleset = {**ruleset, "hand_sizes": {**ruleset["hand_sizes"], "5": 15}}
-        dealt: JSON = super().deal(ruleset, players, round, order)
-        return dealt
+        if players != 5:
+            dealt: JSON = super().deal(ruleset, players, round, order)
+            return dealt
+        # the planted deal bug: the 2-4 row
+        rules = ReferenceImplementation.rules(self, own_table(ruleset, {**HOUSE_TABLE, "5": 15}))
+        ids = [T.parse(x, rules.max_pip) for x in order]
+        return codec.state_to_json(deal(rules, players, round, order=ids))
