@@ -423,12 +423,24 @@ def _suspects(best: Solution, observations: Sequence[Observation],
     out: set[str] = set()
     bad = set(best.violated)
     for obs in observations:
-        if obs.fixture.id not in bad:
+        pieces = parts.get(obs.fixture.id, ())
+        if obs.fixture.id in bad:
+            for p in pieces:
+                if all(best.values[o] in vs or best.values[o] == OTHER
+                       for o, vs in p.region.items()):
+                    out |= set(p.read)
             continue
-        for p in parts[obs.fixture.id]:
-            if all(best.values[o] in vs or best.values[o] == OTHER
-                   for o, vs in p.region.items()):
-                out |= set(p.read)
+        # Explained only by a rule played `other` taking the known value that fits: the
+        # other options its outcome reads may be where the difference lies just as well
+        # (the fixture counts for them only because the `other` rule absorbed it).
+        seen = [(i, o) for i, o in enumerate(obs.outcomes) if o is not None]
+        cells = [p for p in pieces if all(p.outcomes[i] == o for i, o in seen)]
+        if seen and cells and not any(all(best.values[o] in vs for o, vs in p.region.items())
+                                      for p in cells):
+            for p in cells:
+                if all(best.values[o] in vs or best.values[o] == OTHER
+                       for o, vs in p.region.items()):
+                    out |= {o for o in p.read if best.values.get(o) != OTHER}
     return out
 
 
