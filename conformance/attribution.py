@@ -230,7 +230,7 @@ class Referee:
             dealt = states[step] if len(states) > step else {}  # a `next-round` step's
             if key == "seat" and dealt.get("phase") == "engine":
                 return "ENG-4"  # who draws first for a missing engine
-            if key == "hand_sizes" and self.rs["engine_procedure"] == "holder-lays":
+            if key == "hand_sizes" and self.rs["engine_procedure"] != "set-aside":
                 return pick(("ENG-3", *DEAL_FIELD["hand_sizes"]), self.rs, self.fx) \
                     if self._one_off(dealt) else pick(DEAL_FIELD["hand_sizes"], self.rs, self.fx)
             return pick(DEAL_FIELD.get(key, FIELD_CLAUSES.get(key, ())), self.rs, self.fx)

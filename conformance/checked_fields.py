@@ -56,6 +56,7 @@ SETS: Final[dict[str, tuple[tuple[str, frozenset[str]], ...]]] = {
     # the deal
     **{f"DEAL-{k}": (("hand_sizes", frozenset({DEAL})),) for k in range(2, 7)},
     "ENG-2": (("engine_placed", frozenset({DEAL})),),
+    "ENG-5": (("hand_sizes", frozenset({DEAL})),),
     "ENG-4": (("phase", frozenset({DEAL})), ("seat", frozenset({DEAL, DRAW}))),
     "SEAT-2": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),
     "SEAT-3": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),
