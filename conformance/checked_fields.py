@@ -60,6 +60,7 @@ SETS: Final[dict[str, tuple[tuple[str, frozenset[str]], ...]]] = {
     "ENG-4": (("phase", frozenset({DEAL})), ("seat", frozenset({DEAL, DRAW}))),
     "SEAT-2": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),
     "SEAT-3": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),
+    "SEAT-4": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),
 }
 """Clause -> (field, the kinds of step after which the clause decides it). `result` is the
 round's end and scores; a play of a double is both `play` and `double`."""

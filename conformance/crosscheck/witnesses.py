@@ -155,6 +155,9 @@ FIRES: Final[dict[str, Fire]] = {f.clause: f for f in [
     Fire("SEAT-2", "the engine's holder, not the rotating seat, starts",
          _state(lambda s: _fresh(s) and s.rules.engine_holder_starts
                 and s.starter != (s.round - 1) % s.players)),
+    Fire("SEAT-4", "the seat after the engine's holder, not the rotating seat, starts",
+         _state(lambda s: _fresh(s) and s.rules.after_engine_starts
+                and s.starter != (s.round - 1) % s.players)),
     Fire("SEAT-3", "a round after the first starts at seat (round - 1) mod players",
          _state(lambda s: _fresh(s) and not s.rules.engine_holder_starts and s.round > 1
                 and s.starter == (s.round - 1) % s.players != 0)),

@@ -56,6 +56,11 @@ _CATALOGUE: tuple[Mutant, ...] = (
            "The player who placed the engine does not start: the start rotates instead",
            ("SEAT-2",), "Rules.engine_holder_starts forced false",
            rules=_when(lambda r: r.engine_holder_starts, engine_holder_starts=False)),
+    Mutant("after-engine-start-ignored",
+           "Under after-engine-start the start rotates instead of going to the seat after the "
+           "engine's holder",
+           ("SEAT-4",), "Rules.after_engine_starts forced false",
+           rules=_when(lambda r: r.after_engine_starts, after_engine_starts=False)),
     Mutant("start-does-not-rotate",
            "Every round starts at seat 0 instead of seat (round - 1) mod n",
            ("SEAT-3",), "_place_engine swapped: the starter is reset to seat 0 under rotate",

@@ -1,4 +1,4 @@
-"""The `deal` kind: the table right after the deal (DEAL-1, ENG-1..4, SEAT-2, SEAT-3),
+"""The `deal` kind: the table right after the deal (DEAL-1, ENG-1..5, SEAT-2..4),
 searched outright, smallest first (the space is tiny), rather than asked of z3."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from mtrain.spec.tilesets import highest
 
 def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int,
               engine: int, order: str, full: bool = False) -> dict[str, Any] | None:
-    """DEAL-1, ENG-1..5, SEAT-2, SEAT-3: the table right after the deal, or None (DEAL-7).
+    """DEAL-1, ENG-1..5, SEAT-2..4: the table right after the deal, or None (DEAL-7).
 
     With `full`, every hand and the boneyard too, by tile name: DEAL-1 deals each seat in
     turn a block of its size from the top of the pool, the rest is the boneyard in order,
@@ -57,7 +57,8 @@ def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int
             hands[holder].append(pool[players * size])
             sizes[holder] += 1
             drawn += 1
-        start = holder if options["starting_seat"] == "engine-holder" else rotate
+        start = {"engine-holder": holder, "after-engine": (holder + 1) % players}.get(
+            options["starting_seat"], rotate)  # SEAT-2, SEAT-4, SEAT-3
         view = {"hand_sizes": sizes, "engine_placed": True, "phase": "start", "seat": start,
                 "starter": start}
     if full:

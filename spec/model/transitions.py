@@ -510,8 +510,9 @@ class Model:
         if t == self.E:
             loc2 = list(s.loc)
             loc2[t] = K(s, P + 1)
-            first = (s.seat if self.is_("starting_seat", "engine-holder")
-                     else K(s, (self.round - 1) % P))
+            first = (s.seat if self.is_("starting_seat", "engine-holder")  # SEAT-2
+                     else self.next_seat(s.seat) if self.is_("starting_seat", "after-engine")
+                     else K(s, (self.round - 1) % P))  # SEAT-4, SEAT-3
             placed = s.replace(loc=loc2, seat=first, starter=first, phase=K(s, START))
             return select(s.phase == ENGINE, placed, normal)
         return select(s.phase == ENGINE, kept, normal)
@@ -627,6 +628,9 @@ class Model:
         if not self.is_("engine_procedure", "set-aside") and self.is_(
                 "starting_seat", "engine-holder"):  # SEAT-2
             placed = placed.replace(seat=dealt[self.E], starter=dealt[self.E])
+        elif self.is_("starting_seat", "after-engine"):  # SEAT-4
+            after = self.next_seat(dealt[self.E])
+            placed = placed.replace(seat=after, starter=after)
         return placed, base.replace(phase=c(ENGINE))
 
     def deal(self, dealt: Sequence[int]) -> Sym:
