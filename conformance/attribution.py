@@ -42,8 +42,8 @@ if TYPE_CHECKING:
 FIELD_CLAUSES: dict[str, tuple[str, ...]] = {
     "marked": ("MARK-3", "MARK-4", "MARK-5", "TURN-4", "FIRST-3", "DBL-5", "MARK-1"),
     "passes": ("END-3", "TURN-4", "END-2"),
-    "seat": ("TURN-6", "DBL-1", "SEAT-2", "SEAT-3", "ENG-4", "SEAT-1"),
-    "starter": ("SEAT-2", "SEAT-3"),
+    "seat": ("TURN-6", "DBL-1", "SEAT-2", "SEAT-4", "SEAT-3", "ENG-4", "SEAT-1"),
+    "starter": ("SEAT-2", "SEAT-4", "SEAT-3"),
     "phase": ("DBL-1", "FIRST-1", "TURN-6", "END-1", "END-2", "END-3", "ENG-4"),
     "open_doubles": ("DBL-1", "TRAIN-3", "DBL-9", "DBL-6"),
     "turn_doubles": ("DBL-1", "TRAIN-3"),
@@ -63,7 +63,7 @@ DEAL_FIELD: dict[str, tuple[str, ...]] = {
     "engine": ("ENG-1",), "engine_placed": ("ENG-2", "ENG-3", "ENG-4"),
     "phase": ("ENG-2", "ENG-3", "ENG-4"), "hand_sizes": FIELD_CLAUSES["hand_sizes"],
     "hands": ("DEAL-1", "ENG-3", "ENG-2"), "boneyard": ("DEAL-1", "ENG-2"),
-    "seat": ("SEAT-2", "SEAT-3", "ENG-4"), "starter": ("SEAT-2", "SEAT-3"),
+    "seat": ("SEAT-2", "SEAT-4", "SEAT-3", "ENG-4"), "starter": ("SEAT-2", "SEAT-4", "SEAT-3"),
     "trains": ("ENG-3",), "first_turns": ("FIRST-6",),
 }
 """The clause that sets each field of a freshly dealt round."""
@@ -244,7 +244,7 @@ class Referee:
             dealt = states[step] if len(states) > step else {}  # a `next-round` step's
             if key == "seat" and dealt.get("phase") == "engine":
                 return "ENG-4"  # who draws first for a missing engine
-            if key == "hand_sizes" and self.rs["engine_procedure"] == "holder-lays":
+            if key == "hand_sizes" and self.rs["engine_procedure"] != "set-aside":
                 return pick(("ENG-3", *DEAL_FIELD["hand_sizes"]), self.rs, self.fx) \
                     if self._one_off(dealt) else pick(DEAL_FIELD["hand_sizes"], self.rs, self.fx)
             return pick(DEAL_FIELD.get(key, FIELD_CLAUSES.get(key, ())), self.rs, self.fx)

@@ -56,9 +56,11 @@ SETS: Final[dict[str, tuple[tuple[str, frozenset[str]], ...]]] = {
     # the deal
     **{f"DEAL-{k}": (("hand_sizes", frozenset({DEAL})),) for k in range(2, 7)},
     "ENG-2": (("engine_placed", frozenset({DEAL})),),
+    "ENG-5": (("hand_sizes", frozenset({DEAL})),),
     "ENG-4": (("phase", frozenset({DEAL})), ("seat", frozenset({DEAL, DRAW}))),
     "SEAT-2": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),
     "SEAT-3": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),
+    "SEAT-4": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),
 }
 """Clause -> (field, the kinds of step after which the clause decides it). `result` is the
 round's end and scores; a play of a double is both `play` and `double`."""

@@ -79,6 +79,8 @@ def deal(rules: Rules, players: int, round_no: int = 1, *, seed: int | str | Non
         holder = next((s for s in range(players) if st.hands[s] & engine_bit), -1)
         if holder >= 0:
             st.hands[holder] ^= engine_bit
+            if st.boneyard and rules.holder_draws:
+                st.hands[holder] |= T.BIT[st.boneyard.pop(0)]  # ENG-5: a replacement
             _place_engine(st, holder)  # ENG-3: placed at once by its holder
         # else ENG-4: players draw for it, from seat (round - 1) mod players
     if st.phase == START:

@@ -401,8 +401,13 @@ def _place_engine(state: State, holder: int) -> None:
     state.table_mask |= T.BIT[T.DOUBLE[state.engine]]
     state.engine_placed = True
     rules = state.rules
-    # SEAT-2: the holder starts; SEAT-3: the start rotates
-    state.seat = holder if rules.engine_holder_starts else (state.round - 1) % state.players
+    # SEAT-2: the holder starts; SEAT-4: the seat after it; SEAT-3: the start rotates
+    if rules.engine_holder_starts:
+        state.seat = holder
+    elif rules.after_engine_starts:
+        state.seat = (holder + 1) % state.players
+    else:
+        state.seat = (state.round - 1) % state.players
     state.starter = state.seat
     state.phase = START
 

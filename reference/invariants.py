@@ -167,7 +167,8 @@ def round_score(state: State) -> list[Violation]:
 
 def hand_sizes(state: State) -> list[Violation]:
     """INV-HAND-SIZES, for a state fresh from the deal: the table's size for every hand,
-    except one tile fewer for the player who placed the engine from their hand (ENG-3). A
+    except one tile fewer for the player who placed the engine from their hand (ENG-3)
+    unless they drew a replacement (ENG-5). A
     deal of a player count the table lacks has no size to hold: DEAL-7 refuses it, and
     the harness reports the deal itself (a refused setup dealt)."""
     if not state.rules.ruleset.deals(state.players):
@@ -175,8 +176,10 @@ def hand_sizes(state: State) -> list[Violation]:
     size = state.rules.ruleset.hand_size(state.players)
     counts = sorted(h.bit_count() for h in state.hands)
     want = [size] * state.players
-    if state.rules.holder_lays and state.engine_placed:
-        want[0] = size - 1
+    rules = state.rules
+    if rules.holder_lays and state.engine_placed and not (
+            rules.holder_draws and rules.set_mask.bit_count() > state.players * size):
+        want[0] = size - 1  # ENG-3 (ENG-5: the replacement, while the boneyard gave one)
     if counts != want:
         return [("INV-HAND-SIZES", f"hand sizes {counts} after the deal, not {want}")]
     return []

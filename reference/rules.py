@@ -19,7 +19,8 @@ FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
     "ruleset": (),  # read through a Ruleset, which says which option it gives
     "max_pip": ("tile_set",), "set_mask": ("tile_set",), "number_mask": ("tile_set",),
     "rounds": ("tile_set",), "value": ("blank_values",), "hand_table": ("hand_sizes",),
-    "holder_lays": ("engine_procedure",), "engine_holder_starts": ("starting_seat",),
+    "holder_lays": ("engine_procedure",), "holder_draws": ("engine_procedure",),
+    "engine_holder_starts": ("starting_seat",), "after_engine_starts": ("starting_seat",),
     "chain_first_turn": ("first_turn",), "chain_anywhere": ("first_turn",),
     "starter_only_mexican": ("mexican_first_turn",),
     "own_train_mexican": ("mexican_first_turn",),
@@ -43,7 +44,9 @@ class Rules:
     value: tuple[int, ...]
     hand_table: dict[int, int]
     holder_lays: bool
+    holder_draws: bool
     engine_holder_starts: bool
+    after_engine_starts: bool
     chain_first_turn: bool
     chain_anywhere: bool
     starter_only_mexican: bool
@@ -75,8 +78,11 @@ class Rules:
             number_mask=tuple(m & set_mask for m in T.NUMBER_MASK),
             value=tile_values(rs["blank_values"]),
             hand_table=dict(rs.hand_table),
-            holder_lays=rs["engine_procedure"] == "holder-lays",
+            # every tile dealt, the engine placed by its holder (ENG-3; ENG-5 draws after)
+            holder_lays=rs["engine_procedure"] in ("holder-lays", "holder-lays-and-draws"),
+            holder_draws=rs["engine_procedure"] == "holder-lays-and-draws",
             engine_holder_starts=rs["starting_seat"] == "engine-holder",
+            after_engine_starts=rs["starting_seat"] == "after-engine",
             # a first turn of several tiles: on the own train (FIRST-1) or anywhere (FIRST-11)
             chain_first_turn=rs["first_turn"] in ("chain", "chain-anywhere"),
             chain_anywhere=rs["first_turn"] == "chain-anywhere",

@@ -998,3 +998,23 @@ def test_chain_anywhere_refusals_and_permissions_name_first_11() -> None:
 
     assert permission(st, act(st, "end-chain")) == "FIRST-11"
     assert refusing(table(r, [["12-5"], ["3-1"]]), "end-chain") == ["FIRST-11"]
+
+
+# --- the holder draws a replacement (ENG-5) ------------------------------------------------
+
+
+def test_the_holder_draws_the_boneyards_first_tile_and_none_from_an_empty_boneyard() -> None:
+    """ENG-5 on a double-3 set (10 tiles, ids 0 to 9, [3-3] id 9). Four tiles each, the
+    order giving seat 1 [3-3]: it places it and draws id 7, the boneyard's first tile.
+    Five tiles each deal the whole set (seat 1 again holds id 9): no replacement is left."""
+    from mtrain.reference.deal import deal
+    from mtrain.reference.explore import small_rules
+
+    rs = catalog().ruleset("pagat+engine-holder-draws")
+    order = [0, 1, 2, 3, 9, 4, 5, 6, 7, 8]  # seat 1's block holds [3-3] (id 9)
+    st = deal(small_rules(rs, 3, {2: 4}), 2, order=order)
+    # seat 1 placed [3-3] and drew id 7, the boneyard's first tile; seat 1 starts (SEAT-2)
+    assert [h.bit_count() for h in st.hands] == [4, 4]
+    assert st.boneyard == [8] and st.seat == 1 and st.hands[1] >> 7 & 1
+    st = deal(small_rules(rs, 3, {2: 5}), 2, order=list(range(10)))
+    assert [h.bit_count() for h in st.hands] == [5, 4] and st.boneyard == []

@@ -859,6 +859,30 @@ WITNESS_YAML = """
   expect:
     - variants: [pagat+chain-anywhere-start]
       legal: [play 7-2 on mexican, play 12-5 on 0]
+
+- id: witness-057
+  description: The holder of [12-12] places it and draws the boneyard's first tile
+  clauses: [ENG-5]
+  source: [engine, decision]
+  note: >-
+    The reversed pool: seat 0 is dealt tiles 90-76, places tile 90 and draws position 45,
+    tile 45, [9-0]: 15 tiles each, 91 - 45 - 1 = 45 in the boneyard.
+  deal: {players: 3, order: reversed}
+  expect:
+    - variants: [pagat+engine-holder-draws]
+      state: {hand_sizes: [15, 15, 15], boneyard_size: 45}
+
+- id: witness-058
+  description: Seat 2 lays [8-8] in round 5, and the seat after it starts
+  clauses: [SEAT-4]
+  source: [engine, decision]
+  note: >-
+    [8-8] is tile 44, in seat 2's sorted block 30-44; (2 + 1) mod 3 = 0 starts, where the
+    rotating start would be (5 - 1) mod 3 = 1.
+  deal: {players: 3, engine: 8, order: sorted}
+  expect:
+    - variants: [pagat+after-engine-start]
+      state: {seat: 0, starter: 0}
 """
 
 WITNESSES: list[Fixture] = load_file("tests/test_mutants.py", WITNESS_YAML)
@@ -946,6 +970,8 @@ KILLED_BY: dict[str, str] = {
     "own-train-mexican-closes-all": "witness-055",
     "chain-anywhere-own-train-only": "witness-056",
     "chain-anywhere-ends-beside-double": "witness-056",
+    "holder-draws-no-replacement": "witness-057",
+    "after-engine-start-ignored": "witness-058",
     "tie-to-highest-seat": "witness-042",
     "start-rotates-off-by-one": "witness-003",
     "first-turn-pass-unmarked": "witness-049",

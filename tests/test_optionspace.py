@@ -71,6 +71,7 @@ CONTRADICTORY = {
     **{("tile_set=double-18", f"hand_sizes={t}"): {"puremco-d9": ("DEAL-4",),
        "ourpastimes-d15": ("DEAL-9",)}.get(t, ("DEAL-11",)) for t in NAMED},
     ("engine_procedure=set-aside", "starting_seat=engine-holder"): ("SEAT-2",),
+    ("engine_procedure=set-aside", "starting_seat=after-engine"): ("SEAT-4",),
     ("first_turn=chain", "mexican_first_turn=starter-only"): ("FIRST-9",),
     ("mexican_first_turn=starter-only", "own_train_first=required"): ("FIRST-9",),
     ("mexican_first_turn=own-train-started", "own_train_first=required"): ("FIRST-10",),
@@ -79,8 +80,10 @@ CONTRADICTORY = {
 # By hand: (tile_set, hand_sizes, engine_procedure, starting_seat) has 16 (set, table)
 # pairs (double-12 with its 6 tables, double-9 with puremco-d9 and celko-d9, double-6 with
 # celko-d6, double-15 with ourpastimes-d15 and celko-d15, and each of the 5 sets with a
-# table of the file's own, `custom`; no row of these fills its set exactly, so either
-# engine procedure deals it) x 3 (engine, seat) pairs allowed by SEAT-2 = 48;
+# table of the file's own, `custom`; no row of these fills its set exactly, so any
+# engine procedure deals it) x 7 (engine, seat) pairs allowed by SEAT-2 and SEAT-4 (any
+# of the 3 starts after holder-lays or holder-lays-and-draws, the rotating one after
+# set-aside) = 112;
 # (first_turn, mexican_first_turn, own_train_first) has 11 of 18 allowed: anyone with any
 # of the 3 first turns and either own_train_first (6), starter-only with single or
 # chain-anywhere and not-required (FIRST-9: 2), own-train-started with not-required and
@@ -89,7 +92,7 @@ CONTRADICTORY = {
 # uncoverable_double 2, marker_removal 3, draw_rule 2, blocked_round 2, scoring 2,
 # blank_values 4, tie_rule 3): 3*2*2*3*2*2*2*4*3 = 3456.
 FREE = 3 * 2 * 2 * 3 * 2 * 2 * 2 * 4 * 3
-HAND_COUNT = 48 * 11 * FREE
+HAND_COUNT = 112 * 11 * FREE
 
 
 @pytest.fixture(scope="module")
@@ -147,7 +150,8 @@ def test_tracked_constraints_are_the_requires_clauses_and_every_deal_row(
     rows = {f"DEAL-8:{t}:{n}p" for t, table in TABLES.items() for n in table}
     assert {c.name for c in sp.constraints} == {"DEAL-4", "DEAL-9", "DEAL-10", "DEAL-11",
                                                 "DEAL-12", "DEAL-13", "DEAL-14",
-                                                "SEAT-2", "FIRST-9", "FIRST-10"} | rows
+                                                "SEAT-2", "SEAT-4", "FIRST-9",
+                                                "FIRST-10"} | rows
     assert sp.tile_counts == TILES
     assert sp.options["hand_sizes"][-1] == "custom"
 
@@ -306,7 +310,7 @@ def test_redundant_constraints(sp: OptionSpace) -> None:
                             "DEAL-8:cardinal:4p", "DEAL-8:fundex:4p",
                             "DEAL-8:ourpastimes-d15:9p", "DEAL-8:celko-d15:8p",
                             "DEAL-8:goodsam:4p", "DEAL-8:hathaway:4p", "DEAL-10", "DEAL-11",
-                            "DEAL-12", "DEAL-13", "SEAT-2", "FIRST-9", "FIRST-10")
+                            "DEAL-12", "DEAL-13", "SEAT-2", "SEAT-4", "FIRST-9", "FIRST-10")
 
 
 @pytest.mark.slow
@@ -346,11 +350,14 @@ def test_deal_feasibility(sp: OptionSpace) -> None:
     assert {n for t, ts, e, n in bad if t == "pagat" and ts == "double-9"
             and e == "holder-lays"} == set(range(4, 11))
     assert not any(t == "puremco-d9" and ts != "double-6" for t, ts, _, _ in bad)
-    # fundex 5 x 11 = 55: fits exactly, unless the engine is set aside.
+    # fundex 5 x 11 = 55: fits exactly, unless the engine is set aside (a holder who
+    # draws a replacement finds the boneyard empty and draws none: ENG-5).
     assert ("fundex", "double-9", "set-aside", 5) in bad
     assert ("fundex", "double-9", "holder-lays", 5) not in bad
+    assert ("fundex", "double-9", "holder-lays-and-draws", 5) not in bad
     expected = {(t, ts, e, n) for t, table in TABLES.items() for ts, size in TILES.items()
-                for e, aside in (("holder-lays", 0), ("set-aside", 1))
+                for e, aside in (("holder-lays", 0), ("set-aside", 1),
+                                 ("holder-lays-and-draws", 0))
                 for n, h in table.items() if n * h + aside > size}
     assert bad == expected
 
@@ -376,8 +383,8 @@ def test_backbone_dead_values_and_clause_usage_under_an_extra_constraint() -> No
     assert [f.clause for f in usage.dead] == ["SET-3", "SET-4", "SET-5", "SET-6", "DEAL-4",
                                               "DEAL-9", "DEAL-10", "DEAL-11", "DEAL-12",
                                               "DEAL-13", "DEAL-14"]
-    # double-12 with its 6 tables or a table of its own, x 3 (engine, seat) pairs
-    assert sp.count_models().total == 21 * 11 * FREE
+    # double-12 with its 6 tables or a table of its own, x 7 (engine, seat) pairs
+    assert sp.count_models().total == 49 * 11 * FREE
 
 
 def test_an_undecided_query_is_an_error() -> None:
@@ -405,8 +412,8 @@ def test_run_all_report(report: dict[str, Any]) -> None:
     # built on a second OptionSpace: the cores come out the same (deterministic, canonical)
     assert {(a, b): tuple(core) for a, b, core in summary["contradictory_pairs"]} == CONTRADICTORY
     assert summary["overlay_combinations"]["z3_singles_disagree"] == []
-    # every subset of the 28 overlays (spec/data/overlays/) on each of the 3 shipped variants
-    assert summary["overlay_combinations"]["subsets"] == 3 * 2 ** 28
+    # every subset of the 30 overlays (spec/data/overlays/) on each of the 3 shipped variants
+    assert summary["overlay_combinations"]["subsets"] == 3 * 2 ** 30
     # The budget is 20 s; CPU time, so that a loaded machine does not fail the test.
     assert report["cpu_seconds"] < 20
 

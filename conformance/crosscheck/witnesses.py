@@ -145,10 +145,18 @@ FIRES: Final[dict[str, Fire]] = {f.clause: f for f in [
          _state(lambda s: _fresh(s) and s.rules.holder_lays and sum(
              h.bit_count() for h in s.hands) == s.players * s.rules.ruleset.hand_size(
              s.players) - 1)),
+    Fire("ENG-5", "a deal: the engine's holder places it and draws a replacement (a search "
+         "that finds it at the first draw looks the same)",
+         _state(lambda s: _fresh(s) and s.rules.holder_draws and s.engine_placed and sum(
+             h.bit_count() for h in s.hands) == s.players * s.rules.ruleset.hand_size(
+             s.players))),
     Fire("ENG-4", "nobody holds the engine: players draw for it",
          _state(lambda s: s.phase == E.ENGINE)),
     Fire("SEAT-2", "the engine's holder, not the rotating seat, starts",
          _state(lambda s: _fresh(s) and s.rules.engine_holder_starts
+                and s.starter != (s.round - 1) % s.players)),
+    Fire("SEAT-4", "the seat after the engine's holder, not the rotating seat, starts",
+         _state(lambda s: _fresh(s) and s.rules.after_engine_starts
                 and s.starter != (s.round - 1) % s.players)),
     Fire("SEAT-3", "a round after the first starts at seat (round - 1) mod players",
          _state(lambda s: _fresh(s) and not s.rules.engine_holder_starts and s.round > 1

@@ -1,4 +1,4 @@
-"""The `deal` kind: the table right after the deal (DEAL-1, ENG-1..4, SEAT-2, SEAT-3),
+"""The `deal` kind: the table right after the deal (DEAL-1, ENG-1..5, SEAT-2..4),
 searched outright, smallest first (the space is tiny), rather than asked of z3."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from mtrain.spec.tilesets import highest
 
 def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int,
               engine: int, order: str, full: bool = False) -> dict[str, Any] | None:
-    """DEAL-1, ENG-1..4, SEAT-2, SEAT-3: the table right after the deal, or None (DEAL-7).
+    """DEAL-1, ENG-1..5, SEAT-2..4: the table right after the deal, or None (DEAL-7).
 
     With `full`, every hand and the boneyard too, by tile name: DEAL-1 deals each seat in
     turn a block of its size from the top of the pool, the rest is the boneyard in order,
@@ -39,6 +39,7 @@ def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int
     if players * size > len(pool):
         return None
     hands = [pool[p * size:(p + 1) * size] for p in range(players)]
+    drawn = 0
     rotate = (round_no - 1) % players
     holder = next((p for p, h in enumerate(hands) if T.DOUBLE[engine] in h), None)
     sizes = [len(h) for h in hands]
@@ -51,18 +52,24 @@ def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int
     else:
         sizes[holder] -= 1  # ENG-3: placed at once
         hands[holder] = [t for t in hands[holder] if t != T.DOUBLE[engine]]
-        start = holder if options["starting_seat"] == "engine-holder" else rotate
+        if (options["engine_procedure"] == "holder-lays-and-draws"
+                and len(pool) > players * size):  # ENG-5: the boneyard's first tile
+            hands[holder].append(pool[players * size])
+            sizes[holder] += 1
+            drawn += 1
+        start = {"engine-holder": holder, "after-engine": (holder + 1) % players}.get(
+            options["starting_seat"], rotate)  # SEAT-2, SEAT-4, SEAT-3
         view = {"hand_sizes": sizes, "engine_placed": True, "phase": "start", "seat": start,
                 "starter": start}
     if full:
         view["hands"] = {p: [T.name(t) for t in h] for p, h in enumerate(hands)}
-        view["boneyard"] = [T.name(t) for t in pool[players * size:]]
+        view["boneyard"] = [T.name(t) for t in pool[players * size + drawn:]]
     return view
 
 
 DEAL_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "hand_sizes": ("hand_sizes",),
-    "engine_procedure": ("engine_placed",),
+    "engine_procedure": ("engine_placed", "hand_sizes"),  # ENG-5: the replacement
     "starting_seat": ("seat", "starter"),
     "tile_set": ("hand_sizes", "engine_placed", "seat", "starter"),
 }

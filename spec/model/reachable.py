@@ -146,7 +146,7 @@ class _Table:
         engine_tile = T.name(T.DOUBLE[int(s["engine"])])
         start = (int(s["round"]) - 1) % n
         why = []
-        if self.rs["engine_procedure"] != "holder-lays":
+        if self.rs["engine_procedure"] == "set-aside":
             why.append("the engine is set aside, so nobody searches for it")
         if any(t["tiles"] for t in self.trains) or any(self.marked):
             why.append("something is laid or marked")

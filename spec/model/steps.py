@@ -111,8 +111,14 @@ def dealt(rs: Ruleset, deal: Deal) -> Round:
     tiles = [T.parse(x) for x in order]
     size = rs.hand_size(players)
     where = {t: (i // size if i < players * size else players) for i, t in enumerate(tiles)}
+    bone = tiles[players * size:]
+    engine = T.DOUBLE[model.e]
+    if (rs["engine_procedure"] == "holder-lays-and-draws" and bone
+            and where.get(engine, players) < players):  # ENG-5: the holder's replacement
+        where[bone[0]] = where[engine]
+        bone = bone[1:]
     places = [where.get(t, players + 1) for t in model.tiles]
-    r = Round(model, model.deal(places), tiles[players * size:],
+    r = Round(model, model.deal(places), bone,
               list(match.get("scores") or [0] * players),
               list(match.get("outs") or [0] * players))
     r.score()

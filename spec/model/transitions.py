@@ -504,14 +504,15 @@ class Model:
         loc = list(s.loc)
         loc[t] = s.seat
         normal = s.replace(loc=loc, drawn=K(s, t))  # TURN-3
-        if not self.is_("engine_procedure", "holder-lays"):
+        if self.is_("engine_procedure", "set-aside"):
             return normal
         kept = s.replace(loc=loc, seat=self.next_seat(s.seat))  # ENG-4: the drawer keeps it
         if t == self.E:
             loc2 = list(s.loc)
             loc2[t] = K(s, P + 1)
-            first = (s.seat if self.is_("starting_seat", "engine-holder")
-                     else K(s, (self.round - 1) % P))
+            first = (s.seat if self.is_("starting_seat", "engine-holder")  # SEAT-2
+                     else self.next_seat(s.seat) if self.is_("starting_seat", "after-engine")
+                     else K(s, (self.round - 1) % P))  # SEAT-4, SEAT-3
             placed = s.replace(loc=loc2, seat=first, starter=first, phase=K(s, START))
             return select(s.phase == ENGINE, placed, normal)
         return select(s.phase == ENGINE, kept, normal)
@@ -624,15 +625,19 @@ class Model:
         loc = list(dealt)
         loc[self.E] = c(P + 1)  # ENG-2, ENG-3: in the centre
         placed = base.replace(loc=loc)
-        if self.is_("engine_procedure", "holder-lays") and self.is_(
+        if not self.is_("engine_procedure", "set-aside") and self.is_(
                 "starting_seat", "engine-holder"):  # SEAT-2
             placed = placed.replace(seat=dealt[self.E], starter=dealt[self.E])
+        elif self.is_("starting_seat", "after-engine"):  # SEAT-4
+            after = self.next_seat(dealt[self.E])
+            placed = placed.replace(seat=after, starter=after)
         return placed, base.replace(phase=c(ENGINE))
 
     def deal(self, dealt: Sequence[int]) -> Sym:
-        """The state fresh from a deal, on plain values (`init` says it of z3 variables)."""
+        """The state fresh from a deal, on plain values (`init` says it of z3 variables);
+        under ENG-5 `dealt` places the holder's replacement in its hand already."""
         placed, searching = self.fresh(dealt)
-        if self.is_("engine_procedure", "holder-lays") and dealt[self.E] == self.P:
+        if not self.is_("engine_procedure", "set-aside") and dealt[self.E] == self.P:
             return searching  # ENG-4: nobody holds the engine
         return self.check_blocked(placed)
 
@@ -644,14 +649,21 @@ class Model:
         placed, searching = self.fresh(dealt)
         others = [d for t, d in zip(self.tiles, dealt, strict=True) if t != self.E]
         cons = [z3.And(d >= 0, d <= P) for d in others]
-        if not self.is_("engine_procedure", "holder-lays"):
+        if self.is_("engine_procedure", "set-aside"):
             # ENG-2: the engine is set aside, hands from the rest
             cons += [count([d == q for d in others]) == h for q in range(P)]
             cons.append(dealt[self.E] == P + 1)
             return z3.And(*cons, equal(s, self.check_blocked(placed, s)))
         holder = dealt[self.E]
         cons.append(z3.And(holder >= 0, holder <= P))
-        cons += [count([d == q for d in dealt]) == h for q in range(P)]
+        if self.is_("engine_procedure", "holder-lays-and-draws"):
+            # ENG-5: the holder has drawn the boneyard's tile in the engine's place (the
+            # places are those after it; a boneyard the deal emptied gives none)
+            extra = 1 if len(self.tiles) > P * h else 0
+            cons += [count([d == q for d in others]) == If(holder == q, h - 1 + extra, h)
+                     for q in range(P)]
+        else:
+            cons += [count([d == q for d in dealt]) == h for q in range(P)]
         return z3.And(*cons, z3.If(holder == P, equal(s, searching),  # ENG-4
                                    equal(s, self.check_blocked(placed, s))))
 
@@ -675,7 +687,7 @@ class Model:
         # the engine: in the centre except while players draw for it (ENG-4)
         engine_phase = s.phase == ENGINE
         inv.append(z3.If(engine_phase, self.bone(s, self.E), self.table(s, self.E)))
-        if self.is_("engine_procedure", "holder-lays"):
+        if not self.is_("engine_procedure", "set-aside"):
             inv.append(z3.Implies(engine_phase, z3.And(
                 *[z3.Not(self.table(s, t)) for t in self.tiles],
                 *[z3.Not(x) for x in s.started], *[z3.Not(x) for x in s.marker],

@@ -168,7 +168,7 @@ def sliced_invariant(model: Model, s: Sym, empty: Expr, tiles: Iterable[int] | N
         if model.is_("first_turn", "chain", "chain-anywhere") else s.phase != CHAIN)
     j["the engine in the boneyard while drawn for"] = (  # ENG-4
         z3.Implies(s.phase == ENGINE, s.loc[model.E] == P)
-        if model.is_("engine_procedure", "holder-lays") else s.phase != ENGINE)
+        if not model.is_("engine_procedure", "set-aside") else s.phase != ENGINE)
     return j
 
 

@@ -162,7 +162,7 @@ def rank_bound(model: Model) -> int:
     """
     assert model.hand is not None
     P = model.P
-    pool = len(model.tiles) - (0 if model.is_("engine_procedure", "holder-lays") else 1)
+    pool = len(model.tiles) - (1 if model.is_("engine_procedure", "set-aside") else 0)
     first = 2 * (pool - P * model.hand) + P * model.hand
     m2, m3 = 2 * P + 1, 2 * P + 2
     return (first * m2 + 2 * P) * m3 + 2 * P + 1
@@ -314,7 +314,7 @@ def _concretise(model: Model, m: Any, states: list[Sym], target: str, depth: int
     P = model.P
     loc0 = {t: model.value(m, z3.Int(f"deal.{T.name(t)}")) for t in model.tiles}
     dealt = [t for t in model.tiles  # the engine is dealt unless set aside (ENG-2)
-             if t != model.E or model.is_("engine_procedure", "holder-lays")]
+             if t != model.E or not model.is_("engine_procedure", "set-aside")]
     hands = [[T.name(t) for t in dealt if loc0[t] == q] for q in range(P)]
     actions, drawn = [], []
     for a, b in itertools.pairwise(states):
