@@ -389,15 +389,19 @@ def compare_winners(ctx: Context, text: str, want: list[int], got: Any,
 
 
 def deal_clauses(ctx: Context) -> list[str]:
-    r = ctx.rules
-    return ["DEAL-1", "ENG-1", "ENG-3" if r.holder_lays else "ENG-2",
-            "SEAT-2" if r.engine_holder_starts else "SEAT-3"]
+    """The deal's clauses in force: how it deals (DEAL-1), the engine (ENG-*) and who
+    starts (SEAT-2 and after), read from the catalogue, so a new value's clause joins."""
+    return ["DEAL-1", *_in_force(ctx, ("ENG-",)), *_in_force(ctx, ("SEAT-",), skip=("SEAT-1",))]
 
 
 def winners_clauses(ctx: Context) -> list[str]:
-    r = ctx.rules
-    return _known(["MATCH-1", "MATCH-3" if r.positive_scoring else "MATCH-2", "MATCH-4",
-                   *(["MATCH-5"] if r.tie_most_outs else [])])
+    """The match's clauses in force (MATCH-*), read from the catalogue."""
+    return _known(_in_force(ctx, ("MATCH-",)))
+
+
+def _in_force(ctx: Context, prefixes: tuple[str, ...], skip: tuple[str, ...] = ()) -> list[str]:
+    return [c.id for c in catalog().clauses.values()
+            if c.id.startswith(prefixes) and c.id not in skip and c.applies(ctx.rs)]
 
 
 def state_clauses(ctx: Context, st: State, more: Iterable[str]) -> list[str]:
