@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -239,18 +239,25 @@ class Partition:
         return len(self.cells)
 
 
-def explore(fx: Fixture, space: Space | None = None, limit: int = 5000) -> Partition:
-    """Partition the option space by the fixture's outcome (see the module docstring)."""
+def explore(fx: Fixture, space: Space | None = None, limit: int = 5000,
+            start: Region | None = None,
+            ruleset: Callable[[dict[str, str]], Ruleset | None] | None = None) -> Partition:
+    """Partition the option space (or the region `start`) by the fixture's outcome (see
+    the module docstring); `ruleset`: the rule set a point is played with (default
+    space.ruleset; None from it: the point is skipped, as one no rule set has)."""
     space = space or Space()
     part = Partition(fx)
-    pending: list[Region] = [space.full()]
+    pending: list[Region] = [dict(start) if start is not None else space.full()]
     prefer = _written_values(fx, space.cat)
     while pending:
         region = pending.pop()
         values = space.complete(region, prefer)
         if values is None:
             continue  # no valid rule set here
-        run = traced_run(fx, space.ruleset(values), point=values)
+        rs = space.ruleset(values) if ruleset is None else ruleset(values)
+        if rs is None:
+            continue
+        run = traced_run(fx, rs, point=values)
         cell = dict(region)
         for option in run.read:
             rest = cell[option] - {values[option]}

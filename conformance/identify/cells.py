@@ -20,10 +20,10 @@ from dataclasses import dataclass
 
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.lint.scopes import code_and_data_digest, fixture_digest
-from mtrain.conformance.partition import Partition, explore, traced_run
+from mtrain.conformance.partition import Partition, explore
 from mtrain.spec import cache
 from mtrain.spec.catalog import RulesetError
-from mtrain.spec.ruleset import CUSTOM
+from mtrain.spec.ruleset import CUSTOM, Ruleset
 from mtrain.spec.scope import Region, Space
 
 KIND = "identify-cells"
@@ -127,27 +127,17 @@ def explore_in(fx: Fixture, start: Region, allowed: Region, space: Space,
     """partition.explore over `start`, its pieces narrowed to `allowed`; with `table`,
     each rule set played with it as its own."""
     cat = space.cat
-    out: list[Piece] = []
-    pending = [start]
-    full = space.full()
-    while pending:
-        region = pending.pop()
-        values = space.complete(region)
-        if values is None:
-            continue
+
+    def played(values: dict[str, str]) -> Ruleset | None:
+        if table is None:
+            return space.ruleset(values)
         plain, _ = space.catalog_form(values)
         try:
-            rs = (space.ruleset(values) if table is None else
-                  cat.from_values({**plain, "hand_sizes": CUSTOM}, cat.describe(values), table))
+            return cat.from_values({**plain, "hand_sizes": CUSTOM}, cat.describe(values), table)
         except RulesetError:  # the table cannot be dealt under these values (DEAL-8)
-            continue
-        run = traced_run(fx, rs, point=values)
-        cell = dict(region)
-        for option in run.read:
-            rest = cell[option] - {values[option]}
-            if rest:
-                pending.append({**cell, option: rest})
-            cell[option] = frozenset((values[option],))
-        pinned = {o: vs for o, vs in cell.items() if vs != full[o]}
-        out.append(Piece(_unpinned(pinned, allowed), run.outcomes, run.read))
-    return out
+            return None
+
+    full = space.full()
+    part = explore(fx, space, start=start, ruleset=played)
+    return [Piece(_unpinned({o: vs for o, vs in c.region.items() if vs != full[o]}, allowed),
+                  c.run.outcomes, c.run.read) for c in part.cells]

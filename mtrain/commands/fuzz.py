@@ -201,7 +201,8 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise InputError("--games must be at least 1")
     if args.players is not None and args.players < 2:
-        raise InputError("--players must be at least 2 (no hand-size table deals fewer: DEAL-7)")
+        raise InputError(f"--players {args.players}: a table seats at least 2 (no hand-size "
+                         "table deals fewer: DEAL-7)")
     if args.seed < 0:
         raise InputError("--seed must not be negative")
     if args.jobs < 1:
