@@ -209,7 +209,8 @@ def situation_tasks(rulesets: Sequence[Ruleset], count: int, patterns: Sequence[
     warnings = []
     for rs in rulesets:
         sent = stand_in_for(rs) if count else None
-        made = situations(rs, count, lambda fid: id_matches(fid, patterns)) if sent else []
+        wanted = (lambda fid: id_matches(fid, patterns)) if patterns else None  # None: cached
+        made = situations(rs, count, wanted) if sent else []
         tasks += [Task(first + len(tasks) + k, fx, rs, fx.expect[0], sent)
                   for k, fx in enumerate(made)]
         if count and rs.unknown and (not patterns or not made):

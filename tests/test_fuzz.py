@@ -302,6 +302,20 @@ def test_a_run_that_played_no_game_exits_1(capsys: pytest.CaptureFixture[str],
     assert "no game was played" in err and "pagat is not implemented" in err
 
 
+def test_a_run_whose_every_answer_its_own_rules_decided_is_no_pass() -> None:
+    """Games played, but every answer decided by rules played `other`: nothing was held
+    against the rules, so the run is not green; one judged answer, or a finding, is."""
+    from mtrain.commands.fuzz import untested
+
+    judged_none = F.FuzzReport(games=3, answered=40, own={"first_turn": 30, "tie_rule": 10})
+    assert judged_none.judged == 0
+    why = untested(judged_none)
+    assert why is not None and "no answer was judged" in why and "first_turn" in why
+    assert untested(F.FuzzReport(games=3, answered=41, own={"first_turn": 40})) is None
+    assert "no question was answered" in str(untested(F.FuzzReport(games=2)))
+    assert "no game was played" in str(untested(F.FuzzReport(games=0, answered=5)))
+
+
 class PlaysOneRuleset(FixedRules):
     """Plays one rule set whatever a request names, and declares `declare` in its info
     (as `mtrain serve --rules FILE` does in its hello)."""

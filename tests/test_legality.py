@@ -268,6 +268,20 @@ def test_agrees_with_engine_on_z3_probes(name: str, phase: str,
     assert _engine_legal(ruleset_json(rs), state) == mine, table
 
 
+def test_a_witness_too_hard_to_realise_is_given_up_in_steps(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The realiser's search is bounded in steps: past the bound it gives up with a clear
+    error (the probe above realises the same witness within the shipped bound)."""
+    import importlib
+
+    R = importlib.import_module("mtrain.spec.distinguish.realise")  # not the function
+    monkeypatch.setattr(R, "SEARCH_STEPS", 10)
+    rs = catalog().ruleset("pagat+any-double-first+release-uncoverable")
+    with pytest.raises(distinguish.DistinguishError, match="10 steps of search"):
+        distinguish.probe(dict(rs.items()), "start",
+                          {"duty": True, "exhausted": True, "two_doubles": True})
+
+
 # -- mtrain diff ---------------------------------------------------------------------------
 
 

@@ -141,3 +141,20 @@ def test_situations_read_back_from_the_cache_are_the_ones_made() -> None:
         assert any(f.table for f in again) and any(f.deal for f in again)
         picked = S.situations(rs, 16, lambda fid: fid.startswith("play-deal"))
         assert picked and all(f.id.startswith("play-deal") for f in picked)
+
+
+def test_conform_keeps_its_situations_in_the_cache() -> None:
+    """Conform's tasks ask for every situation when no -k names some, so the list is
+    kept (it once passed a filter that accepted everything, and nothing was kept)."""
+    from mtrain.conformance import situations as S
+    from mtrain.conformance.selection import situation_tasks
+    from mtrain.spec import cache
+
+    rs = catalog().ruleset("puremco-d9")
+    key = S._cache_key(rs, 12, S.SEED)
+    assert cache.read(S.CACHE_KIND, key) is None
+    tasks, _ = situation_tasks([rs], 12, [], 0)
+    kept = cache.read(S.CACHE_KIND, key)
+    assert isinstance(kept, list) and len(kept) == len(tasks) == 12
+    picked, _ = situation_tasks([rs], 12, ["play-deal"], 0)
+    assert picked and all(t.fixture.id.startswith("play-deal") for t in picked)

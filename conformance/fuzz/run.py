@@ -147,6 +147,7 @@ class FuzzReport:
     not_applicable: int = 0
     steps: int = 0
     rounds: int = 0
+    answered: int = 0  # questions the implementation answered, judged or not
     seconds: float = 0.0
     groups: list[Group] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -167,6 +168,11 @@ class FuzzReport:
     @property
     def known(self) -> list[Group]:
         return [g for g in self.groups if g.known is not None]
+
+    @property
+    def judged(self) -> int:
+        """Answers held against the rules: those no rule played `other` decided."""
+        return max(0, self.answered - sum(self.own.values()))
 
     @property
     def disagreements(self) -> int:
@@ -339,6 +345,7 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
                 raise StartError(result.fatal)
             _count_into(report.unsupported, result.unsupported)
             _count_into(report.own, result.own)
+            report.answered += result.answered
             if result.skipped:
                 report.skipped += 1
             elif result.not_applicable is not None:

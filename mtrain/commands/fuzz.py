@@ -28,7 +28,8 @@ def register(sub: Any) -> None:
         description="Play random games with the reference engine, asking the implementation "
         "the same questions at every step. Every disagreement is recorded and play goes on; "
         "disagreements are grouped by signature, and each new one is shrunk into a fixture. "
-        "Exit 0 when nothing new was found, 1 when something was, 2 for a usage or "
+        "Exit 0 when nothing new was found, 1 when something was or when no answer could "
+        "be judged (every one decided by rules played `other`), 2 for a usage or "
         "configuration error.")
     who = p.add_mutually_exclusive_group()
     who.add_argument("--impl", metavar="COMMAND",
@@ -279,12 +280,25 @@ def _run(args: argparse.Namespace, target: Target, impl: Implementation,
         from mtrain.conformance.process import exit_code_of
 
         return exit_code_of(report.interrupted)
-    if report.games == 0:  # a run that tested nothing is no pass
-        why = (report.stopped or "; ".join(r for r, _ in _top(report.not_applicable_why, 2))
-               or "no game was planned")
-        print(f"mtrain fuzz: no game was played ({why})", file=sys.stderr)
+    failed = untested(report)
+    if failed is not None:
+        print(f"mtrain fuzz: {failed}", file=sys.stderr)
         return 1
     return 1 if report.new else 0
+
+
+def untested(report: FuzzReport) -> str | None:
+    """Why a run tested nothing, which is no pass; None when it tested something."""
+    if report.games == 0:
+        why = (report.stopped or "; ".join(r for r, _ in _top(report.not_applicable_why, 2))
+               or "no game was planned")
+        return f"no game was played ({why})"
+    if report.judged == 0 and not report.new:  # nothing was held against the rules
+        why = ("rules played `other` decided every answer: "
+               + ", ".join(o for o, _ in _top(report.own, 3))) if report.own else (
+            "no question was answered")
+        return f"no answer was judged ({why})"
+    return None
 
 
 def _where(g: Group) -> str:
@@ -371,6 +385,7 @@ def report_json(report: FuzzReport, target: Target, seed: int) -> JSON:
             "steps_per_second": round(report.steps / report.seconds) if report.seconds else 0,
             "stopped": report.stopped, "unsupported": report.unsupported,
             "not_applicable_reasons": report.not_applicable_why,
+            "answered": report.answered, "judged": report.judged,
             "not_judged": report.own, "ended_early": report.cut,
             "findings": [group(g) for g in report.groups],
             "warnings": report.warnings}

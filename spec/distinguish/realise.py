@@ -11,6 +11,11 @@ from mtrain.spec import tiles as T
 from mtrain.spec.distinguish.question import DistinguishError
 from mtrain.spec.model.legality import MEX, MEXICAN, NO_SLOT, SPLIT
 
+SEARCH_STEPS = 200_000
+"""Tiles tried before a witness is given up as too hard to realise: the walks, the
+orders of the trains and the pairings grow factorially with the numbers involved, and a
+bound counted in steps (not seconds) gives up on the same witnesses on every machine."""
+
 
 class _Realiser:
     """Real tiles for an abstract witness: trains reaching their open ends, hands, boneyard."""
@@ -25,6 +30,13 @@ class _Realiser:
         self.finals = {T.tile_id(t["end"], t["end"]) for t in w["trains"] if t["dbl"]}
         self.used: set[int] = set()
         self.banned_numbers: set[int] = {t["end"] for t in w["trains"] if t["ex_lo"]}
+        self.steps = 0
+
+    def tick(self) -> None:
+        self.steps += 1
+        if self.steps > SEARCH_STEPS:
+            raise DistinguishError(f"no table found for the witness in {SEARCH_STEPS:,} "
+                                   "steps of search")
 
     def free(self, tile: int) -> bool:
         return (tile not in self.used and tile not in self.hand and tile not in self.finals
@@ -42,6 +54,7 @@ class _Realiser:
                     yield list(path)
                 return
             for nxt in range(top + 1):
+                self.tick()
                 if nxt == cur or (nxt in self.banned_numbers):
                     continue
                 tile = T.tile_id(cur, nxt)
@@ -67,6 +80,7 @@ class _Realiser:
         self.banned_numbers = bans | {n}
         try:
             for entries in itertools.permutations([x for x in numbers if x != e], len(others)):
+                self.tick()
                 rest = [x for x in numbers if x != e and x not in entries]
                 saved = set(self.used)
                 ok = True
@@ -106,6 +120,7 @@ class _Realiser:
             return None
         y = rest[0]
         for x in rest[1:]:
+            self.tick()
             tile = T.tile_id(y, x)
             if not self.free(tile):
                 continue
