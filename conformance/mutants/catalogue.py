@@ -12,6 +12,7 @@ from mtrain.conformance.adapter import Implementation
 from mtrain.conformance.mutants import faults_end as end
 from mtrain.conformance.mutants import faults_play as play
 from mtrain.conformance.mutants.implementation import Mutant, RulesHook
+from mtrain.conformance.mutants.outside import OUTSIDE
 from mtrain.reference.rules import (
     FOLLOW_ANYWHERE,
     FOLLOW_COVER_OWN,
@@ -424,6 +425,9 @@ _CATALOGUE: tuple[Mutant, ...] = (
            "Under tie-lowest-seat a tie goes to the highest of the tied seats",
            ("MATCH-6",), "winners: the last of the tied seats", winners=end.tie_to_highest_seat),
 )
+
+# the mutants an outside author's reading of the rules gives (outside.py)
+_CATALOGUE += OUTSIDE
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _CATALOGUE}
 if len(MUTANTS) != len(_CATALOGUE):  # pragma: no cover - a catalogue error
