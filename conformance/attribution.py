@@ -39,6 +39,10 @@ from mtrain.spec.ruleset import Ruleset
 if TYPE_CHECKING:
     from mtrain.conformance.answers import Problem
 
+HAND_TABLES = ("DEAL-2", "DEAL-3", "DEAL-4", "DEAL-5", "DEAL-6", "DEAL-9", "DEAL-11", "DEAL-12",
+               "DEAL-13", "DEAL-14", "DEAL-15", "DEAL-16")
+"""The clauses of the hand-size tables: the one a rule set deals by is charged for a hand of
+the wrong size (pick keeps the one that applies)."""
 FIELD_CLAUSES: dict[str, tuple[str, ...]] = {
     "marked": ("MARK-3", "MARK-4", "MARK-5", "TURN-4", "FIRST-3", "DBL-5", "MARK-1"),
     "passes": ("END-3", "TURN-4", "END-2"),
@@ -50,7 +54,7 @@ FIELD_CLAUSES: dict[str, tuple[str, ...]] = {
     "drawn": ("TURN-3", "TURN-2", "TURN-5"),
     "first_turns": ("FIRST-6",),
     "hands": ("DEAL-1", "TURN-2", "ENG-4", "TRAIN-2"),
-    "hand_sizes": ("DEAL-2", "DEAL-3", "DEAL-4", "DEAL-5", "DEAL-6", "DEAL-1", "ENG-3"),
+    "hand_sizes": (*HAND_TABLES, "DEAL-1", "ENG-3"),
     "boneyard": ("DEAL-1", "TURN-2", "TURN-5", "ENG-2"),
     "boneyard_size": ("DEAL-1", "TURN-2", "TURN-5", "ENG-2"),
     "trains": ("TRAIN-2", "TRAIN-4", "ENG-3"),
@@ -100,7 +104,7 @@ INVARIANT_CLAUSES: dict[str, tuple[str, ...]] = {
     "INV-MARKERS": ("MARK-2", "MARK-1"),
     "INV-OPEN-DOUBLES": ("DBL-1", "TRAIN-3"),
     "INV-TURN": ("TURN-6", "SEAT-1"),
-    "INV-HAND-SIZES": ("DEAL-2", "DEAL-3", "DEAL-4", "DEAL-5", "DEAL-6"),
+    "INV-HAND-SIZES": HAND_TABLES,
 }
 """The clauses an invariant's breach points at, for an answer that breaks it."""
 TILE_COUNTS = ("INV-CONSERVATION", "INV-PIPS", "INV-NUMBERS")
@@ -108,6 +112,8 @@ TILE_COUNTS = ("INV-CONSERVATION", "INV-PIPS", "INV-NUMBERS")
 OPEN_LISTS = re.compile(r"listed on trains \[([0-9, ]*)\], trains ending in a double: "
                         r"\[([0-9, ]*)\]")
 """INV-OPEN-DOUBLES's account of the open doubles against the trains ending in one."""
+HAND_SIZES = re.compile(r"hand sizes \[([0-9, ]*)\] after the deal, not \[([0-9, ]*)\]")
+"""INV-HAND-SIZES's account of a deal's hands against the table's."""
 CITED = re.compile(r"\[([A-Z]+-[0-9]+)\]\s*$")
 ROUND_END = ("END-1", "END-2", "END-3")
 SCORING = ("SCORE-2", "SCORE-3", "SCORE-4", "SCORE-1", "SCORE-5", "SCORE-6")
@@ -255,6 +261,8 @@ class Referee:
             # The phases agree (they are compared first): the turn went to the wrong seat.
             return "SEAT-1"
         candidates = STEP_FIELD.get((kind, key), FIELD_CLAUSES.get(key, ()))
+        if kind == "draw" and key == "marked" and _lowered(after, got):
+            candidates = STEP_FIELD[("play", "marked")]  # a marker off by a draw: the removal
         if phase == "follow" and kind in ("draw", "pass"):
             candidates = ("DBL-5", *candidates)
         if phase == "engine":
@@ -303,6 +311,12 @@ class Referee:
                 was = _open_before(before)
                 return pick(("DBL-6",) if ending - listed <= was else ("DBL-1",),
                             self.rs, self.fx)  # open until covered; or just laid
+        sizes = HAND_SIZES.search(p.message) if p.where == "INV-HAND-SIZES" else None
+        if sizes is not None and self.rs["engine_procedure"] == "holder-lays-and-draws":
+            got, want = ([int(x) for x in g.split(",") if x.strip()] for g in sizes.groups())
+            if len(got) == len(want) and [w - g for g, w in zip(got, want, strict=True)
+                                          if g != w] == [1]:
+                return pick(("ENG-5",), self.rs, self.fx)  # the holder's replacement tile
         if p.where in TILE_COUNTS:
             if asked == "apply" and before is not None and before.get("phase") == "engine":
                 return "ENG-4"  # the tiles drawn while looking for the engine
@@ -363,3 +377,16 @@ def _open_before(state: Mapping[str, Any] | None) -> set[int]:
     players = len(state.get("hands") or [])
     return {players if t == "mexican" else t for t in state.get("open_doubles") or []
             if isinstance(t, int) or t == "mexican"}
+
+
+def _lowered(after: Any, got: Any) -> bool:
+    """Whether the implementation's markers `got` lack one the reference's state `after`
+    keeps up: a marker taken off, which only a removal rule (MARK-3 to MARK-5) does."""
+    if not isinstance(after, dict) or not isinstance(got, list):
+        return False
+    trains = after.get("trains")
+    if not isinstance(trains, list):
+        return False
+    up = {i for i, t in enumerate(trains) if isinstance(t, dict) and t.get("marker")}
+    return bool(up - {x for x in got if isinstance(x, int)})
+

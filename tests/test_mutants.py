@@ -9,6 +9,7 @@ under the reference and fail under the mutants they are listed for.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -983,6 +984,67 @@ KILLED_BY: dict[str, str] = {
     "winners-highest-under-penalty": "witness-042",
 }
 
+# The mutants of an outside author's reading (conformance/mutants/outside.py) are shown to
+# be real changes by a hand-worked fixture of the shipped corpus each must fail.
+OUTSIDE_KILLED_BY: dict[str, str] = {
+    "d15-seven-players-take-12": "rows-005",
+    "celko-d15-nine-take-13": "rows-009",
+    "pagat-table-stops-at-nine": "deal-023",
+    "hathaway-nine-ten-take-10": "rows-009",
+    "celko-d9-eight-take-7": "rows-007",
+    "own-table-row-shifted": "rows-013",
+    "engine-from-twelve": "deal-019",
+    "search-starts-after-rotating-seat": "deal-019",
+    "search-finder-draws-replacement": "search-001",
+    "rotate-start-finder-starts": "search-001",
+    "starter-only-means-seat-0": "first-020",
+    "end-chain-before-a-tile": "chaindbl-003",
+    "chain-double-draws-for-cover": "chaindbl-004",
+    "chain-out-at-turn-end": "chaindbl-011",
+    "single-start-duty-waits": "doubles-069",
+    "follow-double-ends-turn": "doubles-025",
+    "restricted-follow-double-and-mexican-only": "doubles-004",
+    "cover-closes-oldest-double": "covers-001",
+    "cover-own-drawn-tile-anywhere": "doubles-022",
+    "release-frees-newer-doubles": "release-001",
+    "release-counts-thirteen": "doubles-065",
+    "stays-open-releases": "release-001",
+    "marker-off-when-owner-draws": "markdraw-001",
+    "anyone-rule-owner-exempt": "marker-012",
+    "owner-anywhere-not-other-trains": "marker-011",
+    "cover-by-other-lowers-marker": "covers-002",
+    "empty-boneyard-draw": "doubles-041",
+    "empty-boneyard-pass-unmarked": "doubles-042",
+    "draw-pass-unmarked": "chaindbl-020",
+    "draw-until-playable-keeps-offering": "turn-008",
+    "passes-one-short": "end-011",
+    "blocked-checked-after-pass-only": "end-026",
+    "blank-tile-flat-25": "posscore-001",
+    "double-blank-50-with-blanks": "posscore-001",
+    "double-blank-25-at-50": "posscore-001",
+    "positive-at-face-value": "score-010",
+    "positive-losers-pay": "posscore-001",
+    "last-round-not-totalled": "match-015",
+    "last-round-out-uncounted": "match-015",
+    "match-ends-a-round-early": "lastround-001",
+    "most-outs-then-lowest-seat": "match-005",
+    "tie-rule-ignored-under-positive": "match-008",
+}
+
+
+@functools.cache
+def _corpus_by_id() -> dict[str, Fixture]:
+    fixtures, errors = load_corpus()
+    assert errors == []
+    return {fx.id: fx for fx in fixtures}
+
+
+def witness_of(name: str) -> Fixture:
+    """The fixture that shows mutant `name` to be a real change."""
+    if name in KILLED_BY:
+        return BY_ID[KILLED_BY[name]]
+    return _corpus_by_id()[OUTSIDE_KILLED_BY[name]]
+
 KEBAB = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)+$")
 
 
@@ -1038,8 +1100,13 @@ def test_unknown_mutant_is_refused_with_the_known_names() -> None:
 
 
 def test_every_mutant_has_a_witness() -> None:
-    assert set(KILLED_BY) == set(MUTANTS)
+    from mtrain.conformance.mutants.outside import OUTSIDE
+
+    assert set(KILLED_BY) | set(OUTSIDE_KILLED_BY) == set(MUTANTS)
+    assert set(OUTSIDE_KILLED_BY) == {m.name for m in OUTSIDE}
+    assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
+    assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())
 
 
 @pytest.mark.parametrize("fx", WITNESSES, ids=[fx.id for fx in WITNESSES])
@@ -1050,7 +1117,7 @@ def test_witness_holds_under_the_reference(fx: Fixture) -> None:
 
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_mutant_fails_its_witness(name: str) -> None:
-    fx = BY_ID[KILLED_BY[name]]
+    fx = witness_of(name)
     outcomes = statuses(fx, mutant(name))
     assert any(s[1] != "pass" for s in outcomes), (
         f"{name} behaves as the reference on {fx.id}: {outcomes}")
@@ -1072,9 +1139,10 @@ def test_mutants_agree_with_the_reference_elsewhere() -> None:
 def test_mutants_accept_every_action_they_list() -> None:
     """legal() and apply() agree under every mutant, on every witness table and step."""
     problems = []
+    tables = [*WITNESSES, *{witness_of(n).id: witness_of(n) for n in OUTSIDE_KILLED_BY}.values()]
     for name in MUTANTS:
         impl = mutant(name)
-        for fx in WITNESSES:
+        for fx in tables:
             for variant in dict.fromkeys(v for v, _ in fx.rulesets()):
                 rs = resolve(variant)
                 rj = ruleset_json(rs)
@@ -1138,13 +1206,15 @@ def test_reference_unchanged_after_every_mutant() -> None:
     before_modules = _module_snapshot()
     before_trace = _reference_trace()
     before_witness = {fx.id: statuses(fx, ReferenceImplementation()) for fx in WITNESSES}
-    report = run_mutants(WITNESSES)  # every mutant against every witness
+    report = run_mutants(WITNESSES, list(KILLED_BY))  # every mutant against every witness
     assert report.survived == []
+    outside = [witness_of(name) for name in OUTSIDE_KILLED_BY]
+    assert run_mutants(outside, list(OUTSIDE_KILLED_BY)).survived == []
     # and once more through the mutants' own deal/legal/apply/winners, outside run_mutants
     for name in MUTANTS:
         impl = MUTANTS[name].implementation()
         assert isinstance(impl, MutantImplementation)
-        for fx in WITNESSES:
+        for fx in [*WITNESSES, *outside]:
             statuses(fx, impl)
     assert _module_snapshot() == before_modules
     assert _reference_trace() == before_trace

@@ -448,7 +448,7 @@ OUTSIDE: tuple[Mutant, ...] = (
            rules=_rows(_table("celko-d15"), {9: 13})),
     Mutant("pagat-table-stops-at-nine",
            "pagat's table is read as 9 players at most: a game of 10 is refused",
-           ("DEAL-2",), "Rules.ruleset.hand_table without its row for 10 under pagat",
+           ("DEAL-2", "DEAL-7"), "Rules.ruleset.hand_table without its row for 10 under pagat",
            rules=_rows(_table("pagat"), {10: None})),
     Mutant("hathaway-nine-ten-take-10",
            "The billhathaway.com table gives 9 and 10 players the 10 tiles of 7 and 8",
@@ -473,7 +473,7 @@ OUTSIDE: tuple[Mutant, ...] = (
            post_deal=_search_after_rotating_seat),
     Mutant("search-finder-draws-replacement",
            "Under engine-holder-draws the player who draws the engine in the search draws a "
-           "replacement too", ("ENG-5",),
+           "replacement too", ("ENG-5", "ENG-4"),
            "_draw swapped: the finder of the engine takes the boneyard's next tile",
            patches={"_draw": _finder_draws_replacement}),
     Mutant("rotate-start-finder-starts",
@@ -493,7 +493,7 @@ OUTSIDE: tuple[Mutant, ...] = (
            patches={"legal_actions": _end_chain_before_a_tile}),
     Mutant("chain-double-draws-for-cover",
            "A first-turn chain may not stop on a double it cannot cover: the player draws "
-           "for a cover", ("FIRST-4", "FIRST-3"),
+           "for a cover", ("FIRST-4", "FIRST-1", "FIRST-3"),
            "legal_actions swapped: end-chain replaced by draw after an uncoverable chain "
            "double", patches={"legal_actions": _chain_double_draws}),
     Mutant("chain-out-at-turn-end",
@@ -599,7 +599,7 @@ OUTSIDE: tuple[Mutant, ...] = (
            "Rules.value [0-0] = 50 under double-blank-25", rules=_double_blank_25_at_50),
     Mutant("positive-at-face-value",
            "Under positive scoring the winner collects the hands at face value, blanks "
-           "penalised or not", ("SCORE-6",),
+           "penalised or not", ("SCORE-6", "SCORE-2", "SCORE-3", "SCORE-4"),
            "_finish swapped: tile values at face under positive scoring",
            patches={"_finish": _positive_at_face}),
     Mutant("positive-losers-pay",
