@@ -257,6 +257,10 @@ class Referee:
         kind = self.fx.steps[step - 1].split(" ")[0]
         before = states[step - 1] if len(states) >= step else None
         phase = before.get("phase") if isinstance(before, dict) else None
+        if (key in ("seat", "starter") and phase == "engine" and isinstance(after, dict)
+                and after.get("phase") == "start"):
+            # the draw found the engine: who starts is the starting-seat rule's answer
+            return pick(("SEAT-2", "SEAT-4", "SEAT-3"), self.rs, self.fx)
         if key == "seat" and phase != "engine":
             # The phases agree (they are compared first): the turn went to the wrong seat.
             return "SEAT-1"

@@ -858,7 +858,7 @@ SECOND_READING: tuple[Mutant, ...] = (
            patches={"_draw": _draw_lowers_marker_anywhere}),
     Mutant("chain-double-asks-follow-up",
            "A double laid in a first-turn chain asks for a follow-up as in an ordinary turn, "
-           "which ends the chain", ("FIRST-4", "DBL-1"),
+           "which ends the chain", ("FIRST-4", "FIRST-1", "DBL-1"),
            "_play swapped: a chain double sets the follow phase",
            patches={"_play": _chain_double_asks_follow_up}),
     Mutant("drawn-double-ends-turn",
