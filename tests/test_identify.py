@@ -71,10 +71,12 @@ def random_rulesets(n: int, seed: int,
 
 
 @pytest.mark.slow
-def test_thirty_random_rule_sets_are_recovered_exactly(
+def test_random_rule_sets_are_recovered_exactly(
         corpus: tuple[list[Fixture], dict[str, Partition]]) -> None:
+    """Ten valid rule sets drawn at random, two on each set (the whole-corpus calibration
+    of many more is benchmarks/identify_calibration.py's)."""
     fixtures, parts = corpus
-    drawn = random_rulesets(30, seed=2026)
+    drawn = random_rulesets(30, seed=2026)[::3]
     assert {v["tile_set"] for v in drawn} == set(PLAYABLE)
     wrong = []
     weak: list[tuple[str, str]] = []

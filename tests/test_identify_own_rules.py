@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_identify_calibration import Served
+from calibration import Served
 
 from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, Unsupported

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import operator
 from collections import Counter
 from pathlib import Path
@@ -105,21 +106,30 @@ def report() -> dict[str, Any]:
     return checks.run_all(OptionSpace())
 
 
-def _brute_force() -> tuple[list[str], list[tuple[str, ...]]]:
-    """Every valid rule set, by plain enumeration of the Cartesian product of values."""
+def _brute_force() -> tuple[list[str], list[tuple[str, ...]], dict[str, list[str]]]:
+    """Every valid rule set, by plain enumeration, read from the data files alone: the
+    Cartesian product of the options some constraint mentions (a `requires` clause, on
+    either side, or a deal row: the set, the table, the engine procedure), each kept or
+    not by the constraints; the options no constraint mentions are returned apart, free,
+    since every value of theirs goes with every valid rest."""
     options = yaml.safe_load((DATA / "options.yaml").read_text(encoding="utf-8"))
     clauses = yaml.safe_load((DATA / "clauses.yaml").read_text(encoding="utf-8"))
-    names = list(options)
+    required = [c for c in clauses if c.get("requires")]
+    mentioned = {"tile_set", "hand_sizes", "engine_procedure"}
+    for c in required:
+        mentioned |= set(c.get("when") or {}) | set(c["requires"])
+    names = [o for o in options if o in mentioned]
+    values = {o: [*options[o]["values"], *(["custom"] if o == "hand_sizes" else [])]
+              for o in options}
+    free = {o: values[o] for o in options if o not in mentioned}
     pos = {o: i for i, o in enumerate(names)}
     rules = [([(pos[o], set(v)) for o, v in (c.get("when") or {}).items()],
               [(pos[o], set(v)) for o, v in c["requires"].items()])
-             for c in clauses if c.get("requires")]
+             for c in required]
     tables = {v: b["table"] for v, b in options["hand_sizes"]["values"].items()}
     assert tables == TABLES
     tables["custom"] = {}  # a file's own table: no row to check here, any requirement met
     i_hand, i_set, i_eng = pos["hand_sizes"], pos["tile_set"], pos["engine_procedure"]
-    values = {o: [*options[o]["values"], *(["custom"] if o == "hand_sizes" else [])]
-              for o in names}
     valid = []
     for rs in itertools.product(*(values[o] for o in names)):
         if any(all(rs[i] in vs for i, vs in when)
@@ -129,7 +139,7 @@ def _brute_force() -> tuple[list[str], list[tuple[str, ...]]]:
         aside = 1 if rs[i_eng] == "set-aside" else 0
         if all(n * h + aside <= TILES[rs[i_set]] for n, h in tables[rs[i_hand]].items()):
             valid.append(rs)
-    return names, valid
+    return names, valid, free
 
 
 def _assert_minimal(sp: OptionSpace, result: SatResult) -> None:
@@ -315,14 +325,16 @@ def test_redundant_constraints(sp: OptionSpace) -> None:
 
 @pytest.mark.slow
 def test_model_count_matches_brute_force(sp: OptionSpace) -> None:
-    names, valid = _brute_force()
-    assert len(valid) == HAND_COUNT
+    names, valid, free = _brute_force()
+    assert math.prod(len(vs) for vs in free.values()) == FREE
+    assert len(valid) * FREE == HAND_COUNT
     assert sp.count_models().total == HAND_COUNT
     # The same enumeration also confirms dead values, backbone and the atomic set.
     seen = Counter(itertools.chain.from_iterable(
         zip(names, rs, strict=True) for rs in valid))
-    every = [(o, v) for o, vs in sp.options.items() for v in vs]
+    every = [(o, v) for o, vs in sp.options.items() for v in vs if o not in free]
     assert all(0 < seen[ov] < len(valid) for ov in every)  # none dead, none forced
+    assert all(len(vs) >= 2 for vs in free.values())  # free: with every rest, none forced
     i_set, i_hand = names.index("tile_set"), names.index("hand_sizes")
     on_d9 = Counter(rs[i_hand] for rs in valid if rs[i_set] == "double-9")
     assert set(on_d9) == {"puremco-d9", "celko-d9", "custom"}  # so none is an atomic set
