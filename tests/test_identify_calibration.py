@@ -25,6 +25,7 @@ from mtrain.conformance.mutants import MUTANTS
 # --- the tests -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_two_engines_of_their_own_are_never_wrong_when_sure(tmp_path: Path) -> None:
     """The fast loop's version, on three folders of the corpus: too few fixtures to tell
     every option, so only the confidence is checked (and the files)."""

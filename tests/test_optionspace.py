@@ -429,6 +429,7 @@ def test_run_all_report(report: dict[str, Any]) -> None:
     assert report["cpu_seconds"] > 0  # reported; its budget is a benchmark's, not a test's
 
 
+@pytest.mark.slow
 def test_run_all_fails_when_an_analysis_errors() -> None:
     report = checks.run_all(OptionSpace(rlimit=1))
     # deal-feasibility evaluates without solving; value-meaning and sources ask no z3

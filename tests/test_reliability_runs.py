@@ -231,6 +231,7 @@ def test_identify_refuses_a_declaration_that_does_not_validate() -> None:
 # --- fuzz keeps its findings, checks --out first, and stops on an engine that keeps failing ---
 
 
+@pytest.mark.slow
 def test_fuzz_stops_on_a_line_that_never_ends(tmp_path: Path) -> None:
     impl = shlex.join([sys.executable, str(own_copy(tmp_path, "endless_line.py")), "2"])
     proc = mtrain("fuzz", "--impl", impl, "--games", "5", "--out", str(tmp_path / "out"),

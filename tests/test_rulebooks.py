@@ -286,6 +286,7 @@ def test_no_computed_result_reads_the_rule_books() -> None:
 # --- the hook into `mtrain docs` -------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_mtrain_docs_check_sees_the_page_stale(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """A changed rule book leaves docs/rule-books.md, and nothing else, stale."""
@@ -297,6 +298,7 @@ def test_mtrain_docs_check_sees_the_page_stale(tmp_path: Path,
     assert docgen.stale(ROOT / "docs", files) == ["rule-books.md"]
 
 
+@pytest.mark.slow
 def test_bad_rule_books_stop_mtrain_docs_with_file_and_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
