@@ -82,9 +82,9 @@ CONTRADICTORY = {
 # pairs (double-12 with its 6 tables, double-9 with puremco-d9 and celko-d9, double-6 with
 # celko-d6, double-15 with ourpastimes-d15 and celko-d15, and each of the 5 sets with a
 # table of the file's own, `custom`; no row of these fills its set exactly, so any
-# engine procedure deals it) x 7 (engine, seat) pairs allowed by SEAT-2 and SEAT-4 (any
-# of the 3 starts after holder-lays or holder-lays-and-draws, the rotating one after
-# set-aside) = 112;
+# engine procedure deals it) x 10 (engine, seat) pairs allowed by SEAT-2 and SEAT-4 (any
+# of the 3 starts after holder-lays, holder-lays-and-draws or everyone-draws, the rotating
+# one after set-aside) = 160;
 # (first_turn, mexican_first_turn, own_train_first) has 11 of 18 allowed: anyone with any
 # of the 3 first turns and either own_train_first (6), starter-only with single or
 # chain-anywhere and not-required (FIRST-9: 2), own-train-started with not-required and
@@ -93,7 +93,7 @@ CONTRADICTORY = {
 # uncoverable_double 2, marker_removal 3, draw_rule 2, blocked_round 2, scoring 2,
 # blank_values 4, tie_rule 3): 3*2*2*3*2*2*2*4*3 = 3456.
 FREE = 3 * 2 * 2 * 3 * 2 * 2 * 2 * 4 * 3
-HAND_COUNT = 112 * 11 * FREE
+HAND_COUNT = 160 * 11 * FREE
 
 
 @pytest.fixture(scope="module")
@@ -369,7 +369,7 @@ def test_deal_feasibility(sp: OptionSpace) -> None:
     assert ("fundex", "double-9", "holder-lays-and-draws", 5) not in bad
     expected = {(t, ts, e, n) for t, table in TABLES.items() for ts, size in TILES.items()
                 for e, aside in (("holder-lays", 0), ("set-aside", 1),
-                                 ("holder-lays-and-draws", 0))
+                                 ("holder-lays-and-draws", 0), ("everyone-draws", 0))
                 for n, h in table.items() if n * h + aside > size}
     assert bad == expected
 
@@ -395,8 +395,8 @@ def test_backbone_dead_values_and_clause_usage_under_an_extra_constraint() -> No
     assert [f.clause for f in usage.dead] == ["SET-3", "SET-4", "SET-5", "SET-6", "DEAL-4",
                                               "DEAL-9", "DEAL-10", "DEAL-11", "DEAL-12",
                                               "DEAL-13", "DEAL-14"]
-    # double-12 with its 6 tables or a table of its own, x 7 (engine, seat) pairs
-    assert sp.count_models().total == 49 * 11 * FREE
+    # double-12 with its 6 tables or a table of its own, x 10 (engine, seat) pairs
+    assert sp.count_models().total == 70 * 11 * FREE
 
 
 def test_an_undecided_query_is_an_error() -> None:
@@ -424,8 +424,8 @@ def test_run_all_report(report: dict[str, Any]) -> None:
     # built on a second OptionSpace: the cores come out the same (deterministic, canonical)
     assert {(a, b): tuple(core) for a, b, core in summary["contradictory_pairs"]} == CONTRADICTORY
     assert summary["overlay_combinations"]["z3_singles_disagree"] == []
-    # every subset of the 30 overlays (spec/data/overlays/) on each of the 3 shipped variants
-    assert summary["overlay_combinations"]["subsets"] == 3 * 2 ** 30
+    # every subset of the 31 overlays (spec/data/overlays/) on each of the 3 shipped variants
+    assert summary["overlay_combinations"]["subsets"] == 3 * 2 ** 31
     assert report["cpu_seconds"] > 0  # reported; its budget is a benchmark's, not a test's
 
 
