@@ -15,7 +15,7 @@ the comparison that failed, under the rule set it ran under:
   add the implementation's own round scores: MATCH-1; winners: the match rule;
 - an impossible answer (answers.py): the clause a state the codec cannot read cites, or
   the clause behind the invariant it breaks (the engine tile lost or doubled by a deal:
-  the engine procedure in force; tiles lost while searching for the engine: ENG-4; a
+  the engine procedure in force; tiles lost while searching for the engine: ENG-4 or ENG-6; a
   covered double still listed open: TRAIN-3; an uncovered one dropped: DBL-6 if it was
   open before the answer, DBL-1 if just laid).
 
@@ -46,38 +46,42 @@ the wrong size (pick keeps the one that applies)."""
 FIELD_CLAUSES: dict[str, tuple[str, ...]] = {
     "marked": ("MARK-3", "MARK-4", "MARK-5", "TURN-4", "FIRST-3", "DBL-5", "MARK-1"),
     "passes": ("END-3", "TURN-4", "END-2"),
-    "seat": ("TURN-6", "DBL-1", "SEAT-2", "SEAT-4", "SEAT-3", "ENG-4", "SEAT-1"),
+    "seat": ("TURN-6", "DBL-1", "SEAT-2", "SEAT-4", "SEAT-3", "ENG-6", "ENG-4", "SEAT-1"),
     "starter": ("SEAT-2", "SEAT-4", "SEAT-3"),
-    "phase": ("DBL-1", "FIRST-1", "TURN-6", "END-1", "END-2", "END-3", "ENG-4"),
+    "phase": ("DBL-1", "FIRST-1", "TURN-6", "END-1", "END-2", "END-3", "ENG-6",
+              "ENG-4"),
     "open_doubles": ("DBL-1", "TRAIN-3", "DBL-9", "DBL-6"),
     "turn_doubles": ("DBL-1", "TRAIN-3"),
     "drawn": ("TURN-3", "TURN-2", "TURN-5"),
     "first_turns": ("FIRST-6",),
-    "hands": ("DEAL-1", "TURN-2", "ENG-4", "TRAIN-2"),
+    "hands": ("DEAL-1", "TURN-2", "ENG-6", "ENG-4", "TRAIN-2"),
     "hand_sizes": (*HAND_TABLES, "DEAL-1", "ENG-3"),
     "boneyard": ("DEAL-1", "TURN-2", "TURN-5", "ENG-2"),
     "boneyard_size": ("DEAL-1", "TURN-2", "TURN-5", "ENG-2"),
     "trains": ("TRAIN-2", "TRAIN-4", "ENG-3"),
     "engine": ("ENG-1",),
-    "engine_placed": ("ENG-2", "ENG-3", "ENG-4"),
+    "engine_placed": ("ENG-2", "ENG-3", "ENG-6", "ENG-4"),
     "scores": ("MATCH-1", "SCORE-5", "SCORE-6"),  # the match totals
     "outs": ("MATCH-5", "END-1"),
 }
 DEAL_FIELD: dict[str, tuple[str, ...]] = {
-    "engine": ("ENG-1",), "engine_placed": ("ENG-2", "ENG-3", "ENG-4"),
-    "phase": ("ENG-2", "ENG-3", "ENG-4"), "hand_sizes": FIELD_CLAUSES["hand_sizes"],
+    "engine": ("ENG-1",), "engine_placed": ("ENG-2", "ENG-3", "ENG-6", "ENG-4"),
+    "phase": ("ENG-2", "ENG-3", "ENG-6", "ENG-4"), "hand_sizes": FIELD_CLAUSES["hand_sizes"],
     "hands": ("DEAL-1", "ENG-3", "ENG-2"), "boneyard": ("DEAL-1", "ENG-2"),
-    "seat": ("SEAT-2", "SEAT-4", "SEAT-3", "ENG-4"), "starter": ("SEAT-2", "SEAT-4", "SEAT-3"),
+    "seat": ("SEAT-2", "SEAT-4", "SEAT-3", "ENG-6", "ENG-4"),
+    "starter": ("SEAT-2", "SEAT-4", "SEAT-3"),
     "trains": ("ENG-3",), "first_turns": ("FIRST-6",),
 }
 """The clause that sets each field of a freshly dealt round."""
+SEARCH: tuple[str, ...] = ("ENG-6", "ENG-4")
+"""The search for a missing engine: in laps (ENG-6), or until it is drawn (ENG-4)."""
 STEP_FIELD: dict[tuple[str, str], tuple[str, ...]] = {
-    ("draw", "hands"): ("TURN-2", "TURN-5", "ENG-4"),
-    ("draw", "boneyard"): ("TURN-2", "TURN-5", "ENG-4"),
+    ("draw", "hands"): ("TURN-2", "TURN-5", "ENG-4", "ENG-6"),
+    ("draw", "boneyard"): ("TURN-2", "TURN-5", "ENG-4", "ENG-6"),
     ("draw", "drawn"): ("TURN-2", "TURN-5", "TURN-3"),
-    ("draw", "seat"): ("TURN-2", "ENG-4", "SEAT-1"),
-    ("draw", "hand_sizes"): ("TURN-2", "TURN-5", "ENG-4"),
-    ("draw", "boneyard_size"): ("TURN-2", "TURN-5", "ENG-4"),
+    ("draw", "seat"): ("TURN-2", "ENG-6", "ENG-4", "SEAT-1"),
+    ("draw", "hand_sizes"): ("TURN-2", "TURN-5", "ENG-4", "ENG-6"),
+    ("draw", "boneyard_size"): ("TURN-2", "TURN-5", "ENG-4", "ENG-6"),
     ("draw", "marked"): ("TURN-4", "MARK-1"),
     ("pass", "marked"): ("FIRST-3", "TURN-4", "MARK-1"),
     ("pass", "passes"): ("END-3", "TURN-4", "END-2"),
@@ -249,7 +253,7 @@ class Referee:
         if step == 0 or is_next_round(self.fx.steps[step - 1]):  # a deal: the start's or
             dealt = states[step] if len(states) > step else {}  # a `next-round` step's
             if key == "seat" and dealt.get("phase") == "engine":
-                return "ENG-4"  # who draws first for a missing engine
+                return pick(SEARCH, self.rs, self.fx)  # who draws first for a missing engine
             if key == "hand_sizes" and self.rs["engine_procedure"] != "set-aside":
                 return pick(("ENG-3", *DEAL_FIELD["hand_sizes"]), self.rs, self.fx) \
                     if self._one_off(dealt) else pick(DEAL_FIELD["hand_sizes"], self.rs, self.fx)
@@ -270,7 +274,7 @@ class Referee:
         if phase == "follow" and kind in ("draw", "pass"):
             candidates = ("DBL-5", *candidates)
         if phase == "engine":
-            candidates = ("ENG-4", *candidates)
+            candidates = (*SEARCH, *candidates)
         if kind == "play" and key in ("phase", "seat", "open_doubles", "turn_doubles") \
                 and self._double(step):
             candidates = ("DBL-1", *candidates)
@@ -323,7 +327,7 @@ class Referee:
                 return pick(("ENG-5",), self.rs, self.fx)  # the holder's replacement tile
         if p.where in TILE_COUNTS:
             if asked == "apply" and before is not None and before.get("phase") == "engine":
-                return "ENG-4"  # the tiles drawn while looking for the engine
+                return pick(SEARCH, self.rs, self.fx)  # the tiles drawn looking for the engine
             if asked == "deal":
                 dealt = self.states()[0] if self.states() else {}
                 n = dealt.get("engine")

@@ -58,6 +58,7 @@ SETS: Final[dict[str, tuple[tuple[str, frozenset[str]], ...]]] = {
     "ENG-2": (("engine_placed", frozenset({DEAL})),),
     "ENG-5": (("hand_sizes", frozenset({DEAL})),),
     "ENG-4": (("phase", frozenset({DEAL})), ("seat", frozenset({DEAL, DRAW}))),
+    "ENG-6": (("phase", frozenset({DRAW})), ("seat", frozenset({DEAL, DRAW}))),
     "SEAT-2": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),
     "SEAT-3": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),
     "SEAT-4": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),

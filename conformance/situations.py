@@ -315,7 +315,8 @@ def _situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None,
     return out + deal_situations(rs, wanted, deals)
 
 
-DEAL_CLAUSES = ("DEAL-1", "DEAL-7", "ENG-1", "ENG-2", "ENG-3", "ENG-4", "SEAT-2", "SEAT-3")
+DEAL_CLAUSES = ("DEAL-1", "DEAL-7", "ENG-1", "ENG-2", "ENG-3", "ENG-4", "ENG-6", "SEAT-2",
+                "SEAT-3")
 
 
 class _Reads(dict[str, str]):

@@ -82,7 +82,7 @@ def deal(rules: Rules, players: int, round_no: int = 1, *, seed: int | str | Non
             if st.boneyard and rules.holder_draws:
                 st.hands[holder] |= T.BIT[st.boneyard.pop(0)]  # ENG-5: a replacement
             _place_engine(st, holder)  # ENG-3: placed at once by its holder
-        # else ENG-4: players draw for it, from seat (round - 1) mod players
+        # else ENG-4 (ENG-6: in laps): players draw for it, from seat (round - 1) mod players
     if st.phase == START:
         _check_blocked(st)
     return st

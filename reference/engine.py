@@ -293,7 +293,7 @@ def legal_actions(state: State) -> list[Action]:
     if phase == OVER:
         return []
     if phase == ENGINE:
-        return [DRAW]  # ENG-4: draw for the engine
+        return [DRAW]  # ENG-4, ENG-6: draw for the engine
     found = plays(state)
     if phase == CHAIN:
         # FIRST-1, FIRST-11: end the chain at will; FIRST-4: not while a play would cover a
@@ -387,7 +387,9 @@ def _draw(state: State) -> None:
     tile = state.boneyard.pop(0)
     seat = state.seat
     if state.phase == ENGINE:
-        if tile == T.DOUBLE[state.engine]:
+        if state.rules.everyone_draws:
+            _draw_in_lap(state, seat, tile)  # ENG-6: the search goes in whole laps
+        elif tile == T.DOUBLE[state.engine]:
             _place_engine(state, seat)  # ENG-4: found, placed at once
         else:
             state.hands[seat] |= T.BIT[tile]  # ENG-4: the drawer keeps it
@@ -395,6 +397,22 @@ def _draw(state: State) -> None:
         return
     state.hands[seat] |= T.BIT[tile]
     state.drawn = tile  # TURN-3: only this tile may now be played
+
+
+def _draw_in_lap(state: State, seat: int, tile: int) -> None:
+    """ENG-6: a draw of the laps' search, kept by the drawer. At the end of a lap (back at
+    the seat the search started from, or the boneyard empty) whoever holds the engine
+    places it from their hand."""
+    state.hands[seat] |= T.BIT[tile]  # ENG-6: the drawer keeps it, the engine too
+    after = (seat + 1) % state.players
+    if after == (state.round - 1) % state.players or not state.boneyard:  # ENG-6: lap over
+        bit = T.BIT[T.DOUBLE[state.engine]]
+        holder = next((s for s in range(state.players) if state.hands[s] & bit), -1)
+        if holder >= 0:
+            state.hands[holder] ^= bit
+            _place_engine(state, holder)  # ENG-6: its holder places it
+            return
+    state.seat = after
 
 
 def _place_engine(state: State, holder: int) -> None:
@@ -512,7 +530,7 @@ def _finish(state: State, end: str, winner: int) -> None:
 
 
 REFUSAL_PRECEDENCE: tuple[str, ...] = (
-    "END-1", "ENG-4",  # the round is over; nobody has placed the engine yet
+    "END-1", "ENG-4", "ENG-6",  # the round is over; nobody has placed the engine yet
     "TURN-7", "FIRST-4",  # an unknown action (or a tile not held); an end-chain
     "FIRST-7",  # an end-chain where no turn is a chain
     "TURN-1", "FIRST-1", "FIRST-11", "FIRST-3", "TURN-4", "TURN-2",  # a draw or a pass
@@ -562,9 +580,9 @@ def _refusals(state: State, action: Action,
         return [IllegalAction("END-1", f"the round is over; {action.kind} is not possible")]
     if action.kind not in ("play", "draw", "pass", "end-chain"):
         return [IllegalAction("TURN-7", f"unknown action {action.kind!r}")]
-    if state.phase == ENGINE:
-        return [IllegalAction("ENG-4", "nobody has placed the engine yet; the only action is "
-                              "draw")]
+    if state.phase == ENGINE:  # ENG-4, ENG-6: the search for the engine
+        return [IllegalAction(_search_clause(rules), "nobody has placed the engine yet; the "
+                              "only action is draw")]
     if action.kind == "end-chain":
         if state.phase != CHAIN:
             if not rules.chain_first_turn:  # FIRST-7: no chains at all, so nothing to end
@@ -665,13 +683,18 @@ def _draw_pass_refusals(state: State, action: Action,
     return [IllegalAction(clause, "pass refused: the player must draw from the boneyard")]
 
 
+def _search_clause(rules: Rules) -> str:
+    """The clause of the search for a missing engine: in laps (ENG-6) or one by one (ENG-4)."""
+    return "ENG-6" if rules.everyone_draws else "ENG-4"
+
+
 def permission(state: State, action: Action) -> str:
     """The clause that makes a legal `action` legal: what an implementation that does not
     offer it breaks (reports charge a missing action to it; see `refusal` for the others)."""
     rules, seat = state.rules, state.seat
     if action.kind == "draw":
         if state.phase == ENGINE:
-            return "ENG-4"  # drawing for the engine
+            return _search_clause(rules)  # drawing for the engine
         if state.phase == FOLLOW:
             return "DBL-5"  # failing to follow a double: draw
         return "TURN-5" if state.drawn >= 0 and rules.draw_until_playable else "TURN-2"

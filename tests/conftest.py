@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import sys
 from collections import defaultdict
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
@@ -20,6 +21,14 @@ from typing import Any
 import pytest
 
 from mtrain.spec.cache import CACHE_ENV
+
+# Where the environment forbids bytecode caches (PYTHONDONTWRITEBYTECODE, set on this
+# project's machines), every import in every process a test starts compiles the project
+# again, and pytest rewrites every test module and, since mtrain is a pytest plugin, every
+# mtrain module: a third of the fast loop's CPU. The tests write the caches (__pycache__/,
+# ignored by git), for this process and the commands they start.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 FAST_BUDGET = 2.0
 """CPU seconds a test of the fast loop may take."""

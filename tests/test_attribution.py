@@ -3,7 +3,9 @@ the three slips an engine author met (issue 24), each with a rule bug that shows
 
 from __future__ import annotations
 
-from mtrain.conformance.fixture import load_corpus
+import functools
+
+from mtrain.conformance.fixture import Fixture, load_corpus
 from mtrain.conformance.mutants import mutant
 from mtrain.conformance.runner import run_one
 from mtrain.reference import engine
@@ -11,11 +13,15 @@ from mtrain.reference.deal import deal
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
 
-FIXTURES = {fx.id: fx for fx in load_corpus()[0]}
+
+@functools.cache
+def corpus() -> dict[str, Fixture]:
+    """The shipped corpus by id, loaded when a test asks (not at collection)."""
+    return {fx.id: fx for fx in load_corpus()[0]}
 
 
 def charged(fixture: str, variant: str, bug: str) -> list[str]:
-    fx = FIXTURES[fixture]
+    fx = corpus()[fixture]
     rs = catalog().ruleset(variant)
     exp = next(e for e in fx.expect if e.scope.contains(dict(rs.choices)))
     out = run_one(fx, rs, exp, mutant(bug))

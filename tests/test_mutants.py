@@ -884,6 +884,33 @@ WITNESS_YAML = """
   expect:
     - variants: [pagat+after-engine-start]
       state: {seat: 0, starter: 0}
+
+- id: witness-059
+  description: Seat 3 draws [10-10] on the sixth draw, mid-lap, and the lap goes on
+  clauses: [ENG-6]
+  source: [goodsam, decision]
+  note: >-
+    Round 3, 4 players, sorted: 60 tiles dealt, the boneyard [10-5] .. [10-10], ...; the
+    laps start at seat 2 (2, 3, 0, 1, then 2, 3, ...): the sixth draw, seat 3's, is
+    [10-10], and seat 0 draws next.
+  deal: {players: 4, engine: 10, order: sorted}
+  steps: [draw, draw, draw, draw, draw, draw]
+  expect:
+    - variants: [pagat+engine-everyone-draws]
+      state: {phase: engine, seat: 0, engine_placed: false}
+
+- id: witness-060
+  description: The lap in which seat 3 drew [10-10] ends at seat 1, and seat 3 starts
+  clauses: [ENG-6, SEAT-2]
+  source: [goodsam, decision]
+  note: >-
+    As witness-059, two draws more: seats 0 and 1 end the lap with [11-0] and [11-1];
+    seat 3, holding [10-10], places it and starts (SEAT-2), not seat 1.
+  deal: {players: 4, engine: 10, order: sorted}
+  steps: [draw, draw, draw, draw, draw, draw, draw, draw]
+  expect:
+    - variants: [pagat+engine-everyone-draws]
+      state: {phase: start, seat: 3, starter: 3}
 """
 
 WITNESSES: list[Fixture] = load_file("tests/test_mutants.py", WITNESS_YAML)
@@ -899,6 +926,8 @@ KILLED_BY: dict[str, str] = {
     "engine-search-from-seat-0": "witness-001",
     "engine-finder-does-not-start": "witness-004",
     "engine-holder-keeps-engine": "witness-006",
+    "everyone-draws-stops-at-engine": "witness-059",
+    "engine-lap-closer-places": "witness-060",
     "turn-order-reversed": "witness-007",
     "mexican-on-pagat-first-turn": "witness-008",
     "chain-on-other-trains": "witness-009",

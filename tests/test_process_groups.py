@@ -55,9 +55,10 @@ def bad(report: dict[str, Any]) -> list[tuple[str, str]]:
 def test_a_crash_is_seen_at_once_though_a_child_holds_stdout(
         capsys: pytest.CaptureFixture[str], pids: Path) -> None:
     start = time.monotonic()
-    rc, report = conform(capsys, "--impl", fork_child("exit", 3, pids), "--timeout", "3",
+    rc, report = conform(capsys, "--impl", fork_child("exit", 3, pids), "--timeout", "60",
                          "-k", "basic-001", "--variant", "pagat")
-    assert time.monotonic() - start < 2.5  # not the 3 s timeout, nor the child's minute
+    # far below the 60 s timeout and the child's ten minutes, whatever the machine's load
+    assert time.monotonic() - start < 30
     assert rc == 1
     [(status, message)] = bad(report)
     assert status == "crash" and "exited with code 5, before answering" in message
@@ -79,7 +80,7 @@ def test_the_end_of_the_run_kills_what_the_implementation_left(
         capsys: pytest.CaptureFixture[str], pids: Path) -> None:
     start = time.monotonic()
     rc, report = conform(capsys, "--impl", fork_child("none", 0, pids), "--jobs", "2")
-    assert time.monotonic() - start < 15  # the children would hold the pipes for a minute
+    assert time.monotonic() - start < 120  # the children would hold the pipes ten minutes
     assert rc == 0 and report["summary"]["pass"] == 12
     assert len(recorded(pids)) == 4  # two workers, each with a child
     assert survivors(pids) == []
@@ -99,10 +100,9 @@ def test_close_from_another_thread_kills_the_call_and_starts_nothing(pids: Path)
     worker = threading.Thread(target=call)
     worker.start()
     time.sleep(0.3)
-    start = time.monotonic()
     impl.close()
-    worker.join(5)
-    assert not worker.is_alive() and time.monotonic() - start < 2
+    worker.join(10)  # the call's own timeout is 30 s: an ended worker was stopped by close()
+    assert not worker.is_alive()
     assert [type(e).__name__ for e in failed] == ["ImplementationCrashed"]
     with pytest.raises(HarnessError, match="the harness is stopping"):
         impl.call("hello", protocol=1)

@@ -26,7 +26,7 @@ CAT = catalog()
 GOOD = """\
 proposals:
   engine_procedure:
-    everyone-draws: Every player draws one tile a lap until the engine appears.
+    designated-opens: The starting player places their largest double.
 rulebooks:
   club:
     title: a club's sheet
@@ -35,7 +35,7 @@ rulebooks:
     read: the deal
     options:
       first_turn: {value: chain}
-      engine_procedure: {proposed: everyone-draws, note: lap after lap}
+      engine_procedure: {proposed: designated-opens, note: largest first}
       hand_sizes: {note: 12 each}
 """
 
@@ -103,9 +103,9 @@ def test_the_good_example_loads(tmp_path: Path) -> None:
     books = load_text(tmp_path, GOOD)
     says = books.books["club"].says
     assert list(says) == ["hand_sizes", "engine_procedure", "first_turn"]
-    assert says["engine_procedure"].proposed == ("everyone-draws",)
-    assert says["engine_procedure"].note == "lap after lap"
-    assert books.given_by("engine_procedure", "everyone-draws") == ["club"]
+    assert says["engine_procedure"].proposed == ("designated-opens",)
+    assert says["engine_procedure"].note == "largest first"
+    assert books.given_by("engine_procedure", "designated-opens") == ["club"]
 
 
 # --- bad data, refused at its line -------------------------------------------------------
@@ -117,20 +117,20 @@ BAD = [
      "club: unknown option 'first_trun'"),
     ("first_turn: {value: chain}", "first_turn: {value: chains}", "first_turn",
      "club: first_turn=chains is not a value of options.yaml"),
-    ("engine_procedure: {proposed: everyone-draws, note: lap after lap}",
-     "engine_procedure: {value: everyone-draws, note: lap after lap}", "engine_procedure: {",
-     "it is proposed: write `proposed: everyone-draws`"),
-    ("engine_procedure: {proposed: everyone-draws, note: lap after lap}",
-     "engine_procedure: {proposed: holder-lays, note: lap after lap}", "engine_procedure: {",
+    ("engine_procedure: {proposed: designated-opens, note: largest first}",
+     "engine_procedure: {value: designated-opens, note: largest first}", "engine_procedure: {",
+     "it is proposed: write `proposed: designated-opens`"),
+    ("engine_procedure: {proposed: designated-opens, note: largest first}",
+     "engine_procedure: {proposed: holder-lays, note: largest first}", "engine_procedure: {",
      "club: engine_procedure=holder-lays is a value of options.yaml now: write `value: "
      "holder-lays`"),
-    ("engine_procedure: {proposed: everyone-draws, note: lap after lap}",
-     "engine_procedure:\n        proposed:\n          - everyone-draws\n"
-     "          - everyone-draw\n        note: lap", "- everyone-draw\n",
-     "club: engine_procedure=everyone-draw is not among the proposals for engine_procedure"),
-    ("    everyone-draws: Every", "    holder-lays: Every", "holder-lays: Every",
+    ("engine_procedure: {proposed: designated-opens, note: largest first}",
+     "engine_procedure:\n        proposed:\n          - designated-opens\n"
+     "          - designated-open\n        note: lap", "- designated-open\n",
+     "club: engine_procedure=designated-open is not among the proposals for engine_procedure"),
+    ("    designated-opens: The", "    holder-lays: The", "holder-lays: The",
      "proposals: engine_procedure=holder-lays is a value of options.yaml now"),
-    ("  engine_procedure:\n    everyone", "  engine_procedur:\n    everyone",
+    ("  engine_procedure:\n    designated", "  engine_procedur:\n    designated",
      "engine_procedur:", "proposals: unknown option 'engine_procedur'"),
     ("    read: the deal", "    read: the deal\n    label: clubs", "label: clubs",
      "club: label 'clubs' is not one of sources.yaml"),
@@ -154,11 +154,11 @@ def test_bad_data_is_refused_at_its_line(tmp_path: Path, old: str, new: str, at:
 
 
 def test_a_proposal_no_rule_book_gives_is_refused(tmp_path: Path) -> None:
-    text = GOOD.replace("    everyone-draws: Every", "    highest-double-held: Highest.\n"
-                        "    everyone-draws: Every")
+    text = GOOD.replace("    designated-opens: The", "    dealer-opens: Highest.\n"
+                        "    designated-opens: The")
     [err] = errors_of(tmp_path, text)
-    assert err.line == line_of(text, "highest-double-held")
-    assert "highest-double-held is given by no rule book" in err.message
+    assert err.line == line_of(text, "dealer-opens")
+    assert "dealer-opens is given by no rule book" in err.message
 
 
 def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
@@ -286,6 +286,7 @@ def test_no_computed_result_reads_the_rule_books() -> None:
 # --- the hook into `mtrain docs` -------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_mtrain_docs_check_sees_the_page_stale(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """A changed rule book leaves docs/rule-books.md, and nothing else, stale."""
@@ -297,6 +298,7 @@ def test_mtrain_docs_check_sees_the_page_stale(tmp_path: Path,
     assert docgen.stale(ROOT / "docs", files) == ["rule-books.md"]
 
 
+@pytest.mark.slow
 def test_bad_rule_books_stop_mtrain_docs_with_file_and_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

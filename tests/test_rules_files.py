@@ -47,6 +47,26 @@ def test_a_rules_file_resolves(tmp_path: Path) -> None:
     assert catalog().ruleset(str(write(tmp_path, KITCHEN, "again.yaml"))) == rs
 
 
+# The Idaho Good Sam club's game (issue 21): every tile dealt, laps of draws for a missing
+# engine (ENG-6), its holder starting, one tile a turn from the start.
+GOODSAM = """\
+name: goodsam-club
+base: pagat
+overlays: [goodsam-hands, engine-everyone-draws]
+options:
+  first_turn: single
+  mexican_first_turn: anyone
+  follow_up: cover-own
+"""
+
+
+def test_a_rules_file_for_laps_of_draws_loads_with_no_other(tmp_path: Path) -> None:
+    rs = catalog().rules_file(write(tmp_path, GOODSAM))
+    assert rs["engine_procedure"] == "everyone-draws" and rs["hand_sizes"] == "goodsam"
+    assert rs["starting_seat"] == "engine-holder"
+    assert "other" not in dict(rs.items()).values()
+
+
 def test_a_table_equal_to_a_named_one_takes_its_name(tmp_path: Path) -> None:
     text = "base: puremco\noptions:\n  hand_sizes: {2: 15, 3: 15, 4: 15, 5: 12, 6: 12, " \
            "7: 10, 8: 10, 9: 8, 10: 8}\n"

@@ -177,18 +177,18 @@ def field_clause(model: Model, state: Any, kind: str, name: str,
     from mtrain.reference import engine as E
 
     engine_phase = state.phase == E.ENGINE
+    search = _applying(model, "ENG-6", "ENG-4")  # the search for a missing engine
     if name in ("phase", "res"):  # both as the model's codes
         if engine_phase:
-            return "ENG-4"
+            return search
         if name == "phase":
             return _phase_clause(model, values)
         return ("END-1" if DOMINO in values else _end_clause(model) if BLOCKED in values
                 else "TURN-6")
     if name in ("seat", "starter"):
-        if engine_phase and state.boneyard[0] == T.DOUBLE[state.engine]:
-            # placed: who starts
-            return _applying(model, "SEAT-2", "SEAT-3")
-        return "ENG-4" if engine_phase else "SEAT-1"
+        if engine_phase and _places(state):  # placed: who starts
+            return _applying(model, "SEAT-2", "SEAT-4", "SEAT-3")
+        return search if engine_phase else "SEAT-1"
     if name == "first":
         return "FIRST-6"
     if name == "scores":
@@ -206,7 +206,7 @@ def field_clause(model: Model, state: Any, kind: str, name: str,
         return "TURN-3" if name == "drawn" else "TRAIN-2"
     if kind == "draw":
         if engine_phase:
-            return "ENG-4"
+            return search
         return "TURN-3" if name == "drawn" else (
             "TURN-5" if state.drawn >= 0 else "TURN-2")
     if kind == "pass" and name == "marker":
@@ -369,6 +369,18 @@ SMALL_STATES = 60
 """Explored small-game states per rule set and size in the default `mtrain check`."""
 GAME_STATES = 150
 """States of random full-size rounds per rule set in the default run (`--full`: more)."""
+
+
+def _places(state: Any) -> bool:
+    """Whether the next draw of the search places the engine: it is the engine (ENG-4), or
+    it ends the lap in which the engine was drawn (ENG-6)."""
+    engine = T.DOUBLE[state.engine]
+    if not state.rules.everyone_draws:
+        return bool(state.boneyard[0] == engine)
+    lap_over = ((state.seat + 1) % state.players == (state.round - 1) % state.players
+                or len(state.boneyard) == 1)
+    return lap_over and (state.boneyard[0] == engine or any(
+        h >> engine & 1 for h in state.hands))
 
 
 def game_effects(rs: Ruleset, states: int, seed: int = 0,

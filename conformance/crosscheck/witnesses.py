@@ -152,6 +152,9 @@ FIRES: Final[dict[str, Fire]] = {f.clause: f for f in [
              s.players))),
     Fire("ENG-4", "nobody holds the engine: players draw for it",
          _state(lambda s: s.phase == E.ENGINE)),
+    Fire("ENG-6", "the engine was drawn in this lap, and the lap goes on",
+         _state(lambda s: s.phase == E.ENGINE and s.rules.everyone_draws and any(
+             h >> T.DOUBLE[s.engine] & 1 for h in s.hands))),
     Fire("SEAT-2", "the engine's holder, not the rotating seat, starts",
          _state(lambda s: _fresh(s) and s.rules.engine_holder_starts
                 and s.starter != (s.round - 1) % s.players)),

@@ -407,7 +407,8 @@ def _in_force(ctx: Context, prefixes: tuple[str, ...], skip: tuple[str, ...] = (
 def state_clauses(ctx: Context, st: State, more: Iterable[str]) -> list[str]:
     r = ctx.rules
     follow = {FOLLOW_ANYWHERE: "DBL-2", FOLLOW_RESTRICTED: "DBL-3"}.get(r.follow, "DBL-4")
-    out = {"engine": ["ENG-4"], "chain": ["FIRST-1", "FIRST-2"],
+    search = "ENG-6" if r.everyone_draws else "ENG-4"  # the search for the engine
+    out = {"engine": [search], "chain": ["FIRST-1", "FIRST-2"],
            "follow": ["DBL-1", follow]}.get(st.phase, [])
     if duties(st):
         out += ["DBL-6", "DBL-7" if r.oldest_first else "DBL-8"]
@@ -432,7 +433,8 @@ def action_clauses(ctx: Context, st: State, text: str, expect: dict[str, Any]) -
         if "seat" in fields or "phase" in fields:
             out.append("TURN-6")
     elif act.kind == "draw":
-        out.append("ENG-4" if st.phase == "engine" else "TURN-2")
+        search = "ENG-6" if r.everyone_draws else "ENG-4"
+        out.append(search if st.phase == "engine" else "TURN-2")
     elif act.kind == "pass":
         out += ["TURN-4", "MARK-1"]
     else:

@@ -6,9 +6,10 @@ compared with what the rules would deal from that pool, exactly. The set is the 
 number dealt ([N-(N-1)] is never the engine: SET-1). The table is the hand size dealt
 at every player count the engine accepts (DEAL-1, DEAL-7). The engine procedure and the
 starting seat come from a few deals designed to tell them apart (the engine in the first
-hand, in the second, in the boneyard, or left out of the pool; rounds 1 and 2): the
-engine's answers (hands, boneyard, where the engine is, who moves first, and where the
-players look for the engine, the first steps they may take) are compared with the
+hand, in the second, last or first in the boneyard, or left out of the pool; rounds 1 and
+2): the engine's answers (hands, boneyard, where the engine is, who moves first, and where
+the players look for the engine, the first steps they may take and the table after the
+first draw) are compared with the
 reference engine's under each pair of values of the catalogue. A value is
 measured only when every pair that matches every answer has it; an engine that lays the
 engine from the holder's hand at once, which leaves it in the centre, is told from one
@@ -28,7 +29,7 @@ from mtrain.conformance.adapter import JSON, RefusedSetup, Unsupported, ruleset_
 from mtrain.conformance.process import HarnessError
 from mtrain.reference import codec
 from mtrain.reference.deal import deal as reference_deal
-from mtrain.reference.engine import ENGINE, legal_actions
+from mtrain.reference.engine import DRAW, ENGINE, legal_actions, perform
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import Catalog
@@ -276,7 +277,9 @@ def _designs(n: int, players: int, size: int) -> list[tuple[int, list[str]]]:
         out.append((round_no, [*rest[:size], tile, *rest[size:]]))  # in seat 1's hand
         if round_no == 1 and players * size < len(rest) + 1:
             out.append((round_no, [*rest, tile]))  # in the boneyard (ENG-4)
-    return out
+        if round_no == 1 and players * size < len(rest):  # the search's first draw: ENG-4
+            out.append((round_no, [*rest[:players * size], tile, *rest[players * size:]]))
+    return out  # places it at once, ENG-6 at the end of the lap
 
 
 def _shown(state: Any) -> Any:
@@ -301,11 +304,14 @@ def predicted(rs: Ruleset, players: int, round_no: int, order: list[str]) -> Any
         st = reference_deal(rules, players, round_no, order=ids)
     except (ValueError, KeyError):
         return None
-    steps = None
+    shown, steps = _shown(codec.state_to_json(st)), None
     if st.phase == ENGINE:
-        steps = frozenset(_action_text(codec.action_to_json(st, a))
-                          for a in legal_actions(st))
-    return _shown(codec.state_to_json(st)), steps
+        legal = legal_actions(st)
+        texts = frozenset(_action_text(codec.action_to_json(st, a)) for a in legal)
+        if DRAW in legal:
+            perform(st, DRAW)  # the search's first draw (ENG-4, ENG-6)
+        steps = texts, _shown(codec.state_to_json(st))
+    return shown, steps
 
 
 def _action_text(action: Any) -> str:
@@ -322,11 +328,18 @@ def answered(dealer: Dealer, rs: Ruleset, players: int, round_no: int,
         return None
     steps = None
     if state.get("phase") == "engine":
+        texts: frozenset[str] = frozenset()
+        after: Any = None
         try:
-            steps = frozenset(_action_text(a) for a in dealer.impl.legal(ruleset_json(rs),
-                                                                         state))
+            legal = dealer.impl.legal(ruleset_json(rs), state)
+            texts = frozenset(_action_text(a) for a in legal)
+            draw = next((a for a in legal if isinstance(a, dict) and a.get("type") == "draw"),
+                        None)
+            if draw is not None:  # the search's first draw (ENG-4, ENG-6)
+                after = _shown(dealer.impl.apply(ruleset_json(rs), state, draw))
         except NOT_DEALT:
-            steps = frozenset()
+            pass
+        steps = texts, after
     return shown, steps
 
 
@@ -355,7 +368,7 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
                for (r, order), a in zip(designs, answers, strict=True)):
             matching.append((p, s))
     what = (f"{len(designs)} deals for {players} players (the engine in the first hand, "
-            "the second, the boneyard, or set aside; rounds 1 and 2)")
+            "the second, the boneyard, first or last, or set aside; rounds 1 and 2)")
     if len({p for p, _ in matching}) == 1:
         deals.procedure = matching[0][0]
         deals.evidence["engine_procedure"] = f"{what}: dealt as {deals.procedure} deals"

@@ -83,6 +83,16 @@ _CATALOGUE: tuple[Mutant, ...] = (
            "Tiles drawn while searching for the engine are laid aside, not kept in hand",
            ("ENG-4",), "_draw swapped: a search draw that is not the engine leaves the "
            "table", patches={"_draw": play.search_drops_tiles}),
+    Mutant("everyone-draws-stops-at-engine",
+           "Under engine-everyone-draws the search stops as soon as the engine is drawn, the "
+           "lap unfinished",
+           ("ENG-6",), "Rules.everyone_draws forced false",
+           rules=_when(lambda r: r.everyone_draws, everyone_draws=False)),
+    Mutant("engine-lap-closer-places",
+           "Under engine-everyone-draws the seat that ends the lap is taken for the engine's "
+           "holder: it chooses who starts",
+           ("ENG-6",), "_draw_in_lap swapped: the engine placed as if by the lap's last drawer",
+           patches={"_draw_in_lap": play.lap_closer_places_engine}),
     Mutant("engine-holder-keeps-engine",
            "The holder places the engine but it is not taken out of their hand",
            ("ENG-3",), "deal output: the engine tile added back to the starter's hand",

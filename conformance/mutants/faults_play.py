@@ -83,6 +83,12 @@ def search_drops_tiles(state: State) -> None:
     state.seat = (state.seat + 1) % state.players
 
 
+def lap_closer_places_engine(state: State, seat: int, tile: int) -> None:
+    ref.draw_in_lap(state, seat, tile)
+    if state.phase == START:  # placed at the lap's end: as if its last drawer held it
+        ref.place_engine(state, seat)
+
+
 def holder_keeps_engine(state: JSON, rules: Rules) -> JSON:
     if not (rules.holder_lays and rules.engine_holder_starts) or state["phase"] != "start":
         return state

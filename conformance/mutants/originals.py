@@ -14,6 +14,7 @@ legal_actions = engine.legal_actions
 perform = engine.perform
 play = engine._play
 draw = engine._draw
+draw_in_lap = engine._draw_in_lap
 place_engine = engine._place_engine
 end_turn = engine._end_turn
 finish = engine._finish

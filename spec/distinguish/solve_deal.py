@@ -1,4 +1,4 @@
-"""The `deal` kind: the table right after the deal (DEAL-1, ENG-1..5, SEAT-2..4),
+"""The `deal` kind: the table right after the deal (DEAL-1, ENG-1..6, SEAT-2..4),
 searched outright, smallest first (the space is tiny), rather than asked of z3."""
 
 from __future__ import annotations
@@ -19,12 +19,15 @@ from mtrain.spec.tilesets import highest
 
 
 def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int,
-              engine: int, order: str, full: bool = False) -> dict[str, Any] | None:
-    """DEAL-1, ENG-1..5, SEAT-2..4: the table right after the deal, or None (DEAL-7).
+              engine: int, order: str, full: bool = False,
+              draws: int = 0) -> dict[str, Any] | None:
+    """DEAL-1, ENG-1..6, SEAT-2..4: the table right after the deal, or None (DEAL-7).
 
     With `full`, every hand and the boneyard too, by tile name: DEAL-1 deals each seat in
     turn a block of its size from the top of the pool, the rest is the boneyard in order,
-    and the holder of the engine places it from the hand (ENG-3)."""
+    and the holder of the engine places it from the hand (ENG-3). With `draws`, the table
+    after that many draws of the search for an engine nobody was dealt (None when a draw
+    would come once the engine is placed: it is no longer the search)."""
     top = highest(options["tile_set"])
     if players not in table or engine > top:
         return None
@@ -46,9 +49,13 @@ def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int
     if aside:
         view = {"hand_sizes": sizes, "engine_placed": True, "phase": "start",
                 "seat": rotate, "starter": rotate}
-    elif holder is None:  # ENG-4: the search starts at the rotating seat
-        view = {"hand_sizes": sizes, "engine_placed": False, "phase": "engine",
-                "seat": rotate, "starter": rotate}
+    elif holder is None:  # ENG-4, ENG-6: the search starts at the rotating seat
+        found = _search(options, hands, pool[players * size:], engine, rotate, draws)
+        if found is None:
+            return None
+        view, drawn = found, draws
+    elif draws:
+        return None  # the engine was dealt: nobody draws for it
     else:
         sizes[holder] -= 1  # ENG-3: placed at once
         hands[holder] = [t for t in hands[holder] if t != T.DOUBLE[engine]]
@@ -65,6 +72,35 @@ def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int
         view["hands"] = {p: [T.name(t) for t in h] for p, h in enumerate(hands)}
         view["boneyard"] = [T.name(t) for t in pool[players * size + drawn:]]
     return view
+
+
+def _search(options: Mapping[str, str], hands: list[list[int]], bone: Sequence[int],
+            engine: int, rotate: int, draws: int) -> dict[str, Any] | None:
+    """`draws` draws of the search for the engine (`hands` grow in place), from seat
+    `rotate`: each drawer keeps the tile; the engine is placed as soon as it is drawn
+    (ENG-4), or at the end of the lap it was drawn in, or of the boneyard (ENG-6)."""
+    players, double = len(hands), T.DOUBLE[engine]
+    laps = options["engine_procedure"] == "everyone-draws"
+    seat, finder, placed = rotate, -1, False
+    for k in range(draws):
+        if placed or k >= len(bone):
+            return None
+        hands[seat].append(bone[k])
+        finder = seat if bone[k] == double else finder
+        after = (seat + 1) % players
+        if finder >= 0 and (not laps or after == rotate or k + 1 == len(bone)):
+            placed = True  # ENG-4: found; ENG-6: the lap (or the boneyard) is over
+            hands[finder].remove(double)
+        else:
+            seat = after
+    sizes = [len(h) for h in hands]
+    if not placed:
+        return {"hand_sizes": sizes, "engine_placed": False, "phase": "engine", "seat": seat,
+                "starter": rotate}
+    start = {"engine-holder": finder, "after-engine": (finder + 1) % players}.get(
+        options["starting_seat"], rotate)  # SEAT-2, SEAT-4, SEAT-3
+    return {"hand_sizes": sizes, "engine_placed": True, "phase": "start", "seat": start,
+            "starter": start}
 
 
 DEAL_FIELDS: Final[dict[str, tuple[str, ...]]] = {
@@ -106,28 +142,39 @@ def _solve_deal(q: Question, attribute: bool) -> Situation | None:
     flip_table = (dict(cat.options["hand_sizes"].values[flip["hand_sizes"]].table)
                   if flip else {})
     top = min(highest(a["tile_set"]), highest(b["tile_set"]))
+    # the search for a missing engine: its draws, for the option that decides it (ENG-6)
+    most = T.set_size(top) if q.option == "engine_procedure" else 0
     for players in range(2, max(*tables["a"], *tables["b"]) + 1):
         for order in ("sorted", "reversed"):
             for engine in range(top, -1, -1):
-                va = _fields(deal_view(a, tables["a"], players, engine, order), fields)
-                vb = _fields(deal_view(b, tables["b"], players, engine, order), fields)
-                if va is None or vb is None or va == vb:
-                    continue
-                if flip is not None and _fields(deal_view(flip, flip_table, players, engine,
-                                                          order), fields) != va:
-                    continue
-                deal = {"players": players, "engine": engine, "order": order}
-                keys = [k for k in va if va[k] != vb[k]]
-                summary = "; ".join(f"{k} {va[k]} under {side_label(q, 'a')}, {vb[k]} under "
-                                    f"{side_label(q, 'b')}" for k in keys)
-                clauses = option_clauses(q, q.option or "hand_sizes")
-                shown = [*fields, *(k for k in DEAL_CHECKED if k not in fields)]
-                sa = _fields(deal_view(a, tables["a"], players, engine, order), shown)
-                sb = _fields(deal_view(b, tables["b"], players, engine, order), shown)
-                return Situation(q, "deal", {"deal": deal}, [], {"state": sa}, {"state": sb},
-                                 clauses, f"{players}-player {order} deal, engine {engine}: "
-                                 + summary)
+                for draws in range(most + 1):
+                    at = (players, engine, order, draws)
+                    va, vb = _view(a, tables["a"], at, fields), _view(b, tables["b"], at, fields)
+                    if va is None or vb is None:
+                        break
+                    if va == vb or (flip is not None
+                                    and _view(flip, flip_table, at, fields) != va):
+                        continue
+                    deal = {"players": players, "engine": engine, "order": order}
+                    keys = [k for k in va if va[k] != vb[k]]
+                    summary = "; ".join(f"{k} {va[k]} under {side_label(q, 'a')}, {vb[k]} "
+                                        f"under {side_label(q, 'b')}" for k in keys)
+                    clauses = option_clauses(q, q.option or "hand_sizes")
+                    shown = [*fields, *(k for k in DEAL_CHECKED if k not in fields)]
+                    after = f" after {draws} draws" if draws else ""
+                    return Situation(q, "deal", {"deal": deal}, ["draw"] * draws,
+                                     {"state": _view(a, tables["a"], at, shown)},
+                                     {"state": _view(b, tables["b"], at, shown)}, clauses,
+                                     f"{players}-player {order} deal, engine {engine}{after}: "
+                                     + summary)
     return None
+
+
+def _view(options: Mapping[str, str], table: Mapping[int, int], at: tuple[int, int, str, int],
+          keep: Sequence[str]) -> dict[str, Any] | None:
+    """deal_view's fields `keep` at (players, engine, order, draws of the search)."""
+    players, engine, order, draws = at
+    return _fields(deal_view(options, table, players, engine, order, draws=draws), keep)
 
 
 def _fields(view: dict[str, Any] | None, fields: Sequence[str]) -> dict[str, Any] | None:

@@ -178,8 +178,9 @@ def answers(state: Mapping[str, Any], options: Mapping[str, str],
     texts = [L.action_text(k, tile, train) for k, tile, train in actions]
     if phase in ("over", "engine"):
         legal = set() if phase == "over" else {"draw"}
-        # END-1: nothing after the round; ENG-4: only drawing for the engine
-        clause = "END-1" if phase == "over" else "ENG-4"
+        # END-1: nothing after the round; ENG-4, ENG-6: only drawing for the engine
+        clause = "END-1" if phase == "over" else (
+            "ENG-6" if options["engine_procedure"] == "everyone-draws" else "ENG-4")
         return legal, {x: clause for x in texts}
     v = L.view_of_state(state, highest(options["tile_set"]))
     o = Opts(values=options)

@@ -52,7 +52,7 @@ Clause by clause (the text is the clause's, the formula is below):
   draw only the drawn tile may be laid; TURN-2 (draw one: an unplayable drawn tile means
   pass) against TURN-5 (draw again while the boneyard holds tiles); TURN-4 pass when the
   boneyard is empty;
-* ENG-4 while the engine is searched for, the only action is to draw.
+* ENG-4, ENG-6 while the engine is searched for, the only action is to draw.
 
 What makes an abstract situation well formed (`Symbolic.structure`, `.well_formed`): the
 tiles are real and in one place each (the mover's hand holds distinct tiles, not the
@@ -510,7 +510,7 @@ def legal_actions(state: Mapping[str, Any], options: Mapping[str, str]) -> set[s
     if phase == "over":
         return set()
     if phase == "engine":
-        return {"draw"}  # ENG-4
+        return {"draw"}  # ENG-4, ENG-6
     max_pip = highest(options["tile_set"])
     return legal_view(view_of_state(state, max_pip), Opts(values=options))
 

@@ -152,12 +152,17 @@ class _Table:
             why.append("something is laid or marked")
         if self.pending != set(range(n)) or self.drawn is not None or self.passes:
             why.append("a turn has been taken")
-        if engine_tile not in s["boneyard"]:
+        holder = next((q for q, h in enumerate(s["hands"]) if engine_tile in h), None)
+        drawn = sum(len(h) for h in s["hands"]) - n * size if size is not None else None
+        if holder is not None and self.rs["engine_procedure"] == "everyone-draws":
+            if drawn is not None and not (s["boneyard"] and (holder - start) % n < drawn % n):
+                why.append(f"[{engine_tile}] is held by seat {holder}, who has not drawn in "
+                           "this lap of the search (ENG-6: it is placed at the lap's end)")
+        elif engine_tile not in s["boneyard"]:
             why.append(f"[{engine_tile}] is not in the boneyard (its holder places it at once)")
         if self.starter != start:
             why.append(f"the search starts at seat {start}, not {self.starter}")
-        if size is not None:
-            drawn = sum(len(h) for h in s["hands"]) - n * size
+        if size is not None and drawn is not None:
             want = [size + len(range(k, drawn, n)) for k in ((q - start) % n for q in range(n))]
             if drawn < 0 or [len(h) for h in s["hands"]] != want:
                 why.append(f"hand sizes {[len(h) for h in s['hands']]} are not a deal of "
@@ -188,7 +193,7 @@ class _Table:
         """A one-tile hand that was the engine is emptied by placing it (ENG-3), which is
         no play: only a rule set dealing one tile a player has such hands."""
         size = dict(getattr(self.rs, "hand_table", ())).get(self.n)
-        return size == 1 and self.rs["engine_procedure"] == "holder-lays"
+        return size == 1 and self.rs["engine_procedure"] in ("holder-lays", "everyone-draws")
 
     # -- first turns -----------------------------------------------------------------
 

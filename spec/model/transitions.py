@@ -507,15 +507,25 @@ class Model:
         if self.is_("engine_procedure", "set-aside"):
             return normal
         kept = s.replace(loc=loc, seat=self.next_seat(s.seat))  # ENG-4: the drawer keeps it
+        if self.is_("engine_procedure", "everyone-draws"):
+            # ENG-6: at the lap's end (back at its first seat, or no tile left) it is placed
+            lead, holder = K(s, (self.round - 1) % P), s.seat if t == self.E else s.loc[self.E]
+            over = Or(self.next_seat(s.seat) == lead, self.boneyard(s) == 1)
+            found = And(over, True if t == self.E else s.loc[self.E] < P)
+            return select(s.phase == ENGINE, select(found, self.placed(s, loc, holder), kept),
+                          normal)
         if t == self.E:
-            loc2 = list(s.loc)
-            loc2[t] = K(s, P + 1)
-            first = (s.seat if self.is_("starting_seat", "engine-holder")  # SEAT-2
-                     else self.next_seat(s.seat) if self.is_("starting_seat", "after-engine")
-                     else K(s, (self.round - 1) % P))  # SEAT-4, SEAT-3
-            placed = s.replace(loc=loc2, seat=first, starter=first, phase=K(s, START))
-            return select(s.phase == ENGINE, placed, normal)
+            return select(s.phase == ENGINE, self.placed(s, s.loc, s.seat), normal)
         return select(s.phase == ENGINE, kept, normal)
+
+    def placed(self, s: Sym, loc: Sequence[Expr], holder: Expr) -> Sym:
+        """The engine, held by `holder` (drawn in the search), placed in the centre."""
+        loc2 = list(loc)
+        loc2[self.E] = K(s, self.P + 1)
+        first = (holder if self.is_("starting_seat", "engine-holder")  # SEAT-2
+                 else self.next_seat(holder) if self.is_("starting_seat", "after-engine")
+                 else K(s, (self.round - 1) % self.P))  # SEAT-4, SEAT-3
+        return s.replace(loc=loc2, seat=first, starter=first, phase=K(s, START))
 
     def pass_(self, s: Sym, target: Sym | None = None) -> Sym:
         marker = [Or(s.marker[q], s.seat == q) for q in range(self.P)]  # TURN-4, MARK-1
@@ -685,8 +695,11 @@ class Model:
                 (s.res == RUNNING) == (s.phase != OVER),
                 z3.Or(s.res == RUNNING, s.res == DOMINO, s.res == BLOCKED)]
         # the engine: in the centre except while players draw for it (ENG-4)
-        engine_phase = s.phase == ENGINE
-        inv.append(z3.If(engine_phase, self.bone(s, self.E), self.table(s, self.E)))
+        engine_phase, sought = s.phase == ENGINE, self.bone(s, self.E)
+        if self.is_("engine_procedure", "everyone-draws"):  # ENG-6: kept to the lap's end
+            sought = z3.Or(sought, z3.And(s.loc[self.E] < P, self.boneyard(s) > 0,
+                                          s.seat != (self.round - 1) % P))
+        inv.append(z3.If(engine_phase, sought, self.table(s, self.E)))
         if not self.is_("engine_procedure", "set-aside"):
             inv.append(z3.Implies(engine_phase, z3.And(
                 *[z3.Not(self.table(s, t)) for t in self.tiles],

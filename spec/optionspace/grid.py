@@ -205,7 +205,11 @@ class Grid:
 
         The overlays that set a constrained option (or share an option with one that
         does) are enumerated as subsets; any subset of the rest that composes on its own
-        and with them leaves the verdict unchanged, so it is counted, not re-checked.
+        and with them leaves the verdict unchanged, so it is counted, not re-checked. A
+        subset holding an overlay that does not apply to the base, or two overlays that
+        set one option to two values, is refused before any rule is read (the catalogue's
+        applies-to and conflict errors), so only the others are composed and listed: the
+        work grows with the subsets that compose, not with 2 ** overlays.
         """
         ovs = self.catalog.overlays
         relevant = {n for n, v in ovs.items() if set(v.options) & self.constrained}
@@ -222,18 +226,47 @@ class Grid:
         for base in self.catalog.variants:
             lineage = self._lineage(base)
             usable = [n for n in rest if self._applies(n, lineage)]
-            free = sum(self._conflict_free(s) for k in range(len(usable) + 1)
-                       for s in itertools.combinations(usable, k))
+            free = math.prod(len(self._agreeing_subsets(part))
+                             for part in self._linked_parts(usable))
             totals["subsets"] += 2 ** len(ovs)
-            for k in range(len(rel) + 1):
-                for subset in itertools.combinations(rel, k):
-                    kind, message, cited = self._compose(base, subset)
-                    if kind in ("ok", "clause"):
-                        totals["composable"] += free
-                    if kind == "clause":
-                        totals["contradictory"] += free
-                    combos.append(Combo(base, subset, kind, message, cited, free))
+            for subset in self._agreeing_subsets([n for n in rel if self._applies(n, lineage)]):
+                kind, message, cited = self._compose(base, subset)
+                if kind in ("ok", "clause"):
+                    totals["composable"] += free
+                if kind == "clause":
+                    totals["contradictory"] += free
+                combos.append(Combo(base, subset, kind, message, cited, free))
         return combos, totals
+
+    def _agreeing_subsets(self, names: Sequence[str]) -> list[tuple[str, ...]]:
+        """Every subset of `names` whose overlays never set one option to two values, in
+        the order of itertools.combinations by size (so the findings keep their order)."""
+        ovs = self.catalog.overlays
+        found: list[tuple[int, ...]] = []
+
+        def grow(start: int, chosen: tuple[int, ...], seen: dict[str, str]) -> None:
+            found.append(chosen)
+            for i in range(start, len(names)):
+                sets = ovs[names[i]].options
+                if all(seen.get(o, v) == v for o, v in sets.items()):
+                    grow(i + 1, (*chosen, i), {**seen, **sets})
+
+        grow(0, (), {})
+        found.sort(key=lambda chosen: (len(chosen), chosen))
+        return [tuple(names[i] for i in chosen) for chosen in found]
+
+    def _linked_parts(self, names: Sequence[str]) -> list[list[str]]:
+        """`names` split into groups linked by a shared option: two overlays of different
+        groups never conflict, so the agreeing subsets are the products of each group's."""
+        ovs = self.catalog.overlays
+        parts: list[tuple[set[str], list[str]]] = []
+        for n in names:
+            options = set(ovs[n].options)
+            joined = [p for p in parts if p[0] & options]
+            merged = (options.union(*(p[0] for p in joined)),
+                      [m for p in joined for m in p[1]] + [n])
+            parts = [p for p in parts if all(p is not j for j in joined)] + [merged]
+        return [members for _, members in parts]
 
     def _applies(self, overlay: str, lineage: set[str]) -> bool:
         scope = self.catalog.overlays[overlay].applies_to
@@ -246,14 +279,6 @@ class Grid:
             out.add(name)
             name = self.catalog.variants[name].base
         return out
-
-    def _conflict_free(self, names: Sequence[str]) -> bool:
-        seen: dict[str, str] = {}
-        for n in names:
-            for o, v in self.catalog.overlays[n].options.items():
-                if seen.setdefault(o, v) != v:
-                    return False
-        return True
 
     def _compose(self, base: str, overlays: Sequence[str]) -> tuple[str, str, tuple[str, ...]]:
         try:

@@ -19,7 +19,8 @@ table size, as z3 queries that must all be unsat:
   read: the ranges of the fields, passes >= 0 and none on a boneyard with tiles, under
   END-3 fewer than P passes in a running round, a chain is the mover's first turn with
   nothing drawn (FIRST-1, FIRST-3), doubles of this turn only mid-turn, and while players
-  draw for the engine its double is in the boneyard (ENG-4);
+  draw for the engine its double is in the boneyard (ENG-4; under ENG-6 in a hand too,
+  mid-lap, with tiles left);
 * under END-2 (d, read at a turn's start: spec/model/transitions.py's blocked test reads the same
   state): ``d-bound``, a round not found blocked on an empty boneyard has d < 2P;
   ``d-pass``, a pass at the start of a turn on an empty boneyard, not a first turn, that
@@ -166,8 +167,12 @@ def sliced_invariant(model: Model, s: Sym, empty: Expr, tiles: Iterable[int] | N
     j["a chain is a first turn, nothing drawn"] = (  # FIRST-1, FIRST-3
         z3.Implies(s.phase == CHAIN, z3.And(at(s.first, s.seat), s.drawn == -1))
         if model.is_("first_turn", "chain", "chain-anywhere") else s.phase != CHAIN)
+    sought = s.loc[model.E] == P
+    if model.is_("engine_procedure", "everyone-draws"):  # ENG-6: kept to the lap's end
+        sought = z3.Or(sought, z3.And(s.loc[model.E] < P, z3.Not(empty),
+                                      s.seat != (model.round - 1) % P))
     j["the engine in the boneyard while drawn for"] = (  # ENG-4
-        z3.Implies(s.phase == ENGINE, s.loc[model.E] == P)
+        z3.Implies(s.phase == ENGINE, sought)
         if not model.is_("engine_procedure", "set-aside") else s.phase != ENGINE)
     return j
 

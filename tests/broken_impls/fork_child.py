@@ -1,4 +1,4 @@
-"""Starts a child that holds its stdout and stderr open for a minute, then answers
+"""Starts a child that holds its stdout and stderr open for ten minutes, then answers
 correctly until request K (argv[2], default 3), where it misbehaves as argv[1] says:
 
 - exit: exits with code 5, leaving the child behind (so its stdout stays open);
@@ -23,7 +23,7 @@ MODE = arg(1, "exit")
 K = int(arg(2, "3") or 3)
 PIDS = arg(3)
 
-child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
 if PIDS is not None:
     with open(PIDS, "a") as f:
         f.write(f"{os.getpid()} {child.pid}\n")
