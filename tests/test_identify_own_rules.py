@@ -182,3 +182,26 @@ def test_on_a_terminal_a_progress_bar_shows_and_the_answer_is_the_same(
     assert {"measuring the deals", "playing the fixtures"} <= set(stages)
     assert CAT.rules_file(out)["marker_removal"] == "owner-plays-own"  # pagat's
     assert "closest rule set: " in capsys.readouterr().out
+
+
+CANTINA = Path(__file__).parent / "examples" / "cantina_engine.py"
+
+
+def test_an_engine_that_sets_the_engine_aside_is_measured_so_whatever_pools_it_is_sent(
+        ) -> None:
+    # tests/examples/cantina_engine.py sets the engine aside and starts the rotation's
+    # seat; sent a pool with the engine in it (a deal no set-aside engine is asked for),
+    # it deals it as it comes. Its procedure and seat are measured from the pools it can
+    # be sent (the deals compared with no pair before: both undetermined, and every deal
+    # fixture then asked with the engine in the pool, "no rule set explains" them)
+    import shlex
+    import sys
+
+    from mtrain.conformance.identify.measure import measure
+    from mtrain.conformance.process import ProcessImplementation
+    from mtrain.spec.scope import Space
+
+    with ProcessImplementation(shlex.join([sys.executable, str(CANTINA)]), timeout=30) as impl:
+        deals, _ = measure(impl, Space(CAT), PAGAT)
+    assert deals.table == {2: 16, 3: 15, 4: 15, 5: 12, 6: 12, 7: 10, 8: 10}
+    assert (deals.procedure, deals.seat) == ("set-aside", "rotate")
