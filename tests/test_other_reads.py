@@ -200,7 +200,7 @@ def blocked_round(tr: Trace) -> bool:
             return False
         if s["result"] is not None:
             return bool(s["result"]["end"] == BLOCKED)
-        return s["phase"] == "start"
+        return bool(s["phase"] == "start")
     return any(asks_here(s) for s in tr.states)
 
 
