@@ -205,3 +205,19 @@ def test_an_engine_that_sets_the_engine_aside_is_measured_so_whatever_pools_it_i
         deals, _ = measure(impl, Space(CAT), PAGAT)
     assert deals.table == {2: 16, 3: 15, 4: 15, 5: 12, 6: 12, 7: 10, 8: 10}
     assert (deals.procedure, deals.seat) == ("set-aside", "rotate")
+
+
+def test_a_rule_the_engine_declares_its_own_stays_its_own_where_nothing_tells_it(
+        tmp_path: Path) -> None:
+    # tests/examples/sixes_engine.py declares its tie rule `other`; no marker fixture
+    # tells tie rules apart, so identify cannot see it: the file keeps the engine's word,
+    # not the base's `shared` (which made conform judge its ties as bugs)
+    rs = ruleset_of(CAT, {**PAGAT, "tie_rule": "lowest-seat"}, None, "ties-its-own-way")
+    declared = Ruleset("declared", tuple((o, "other" if o == "tie_rule" else v)
+                                         for o, v in rs.choices), rs.hand_table)
+    found = identify(Served(rs), markers(), declared=declared)
+    tie = found.finding("tie_rule")
+    assert (tie.value, tie.status) == ("other", "other")
+    assert loads(found, tmp_path / "found.yaml")["tie_rule"] == "other"
+    # an option the fixtures do tell keeps what they show, whatever is declared
+    assert found.finding("marker_removal").value == "owner-plays-own"

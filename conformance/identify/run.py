@@ -329,6 +329,7 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
         found = _conclude(model, soft, fixed, allowed, base, space, own, deals,
                           observations, parts)
     best, findings, problems = found
+    findings = _as_declared(best, findings, declared)
     rs = _ruleset(cat, space, best.values, deals, own)
     return Identification(rs, findings, best.violated, len(telling), len(telling),
                           time.perf_counter() - started,
@@ -398,6 +399,23 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
     findings = [_finding(o, best, solver, model, deals, fixed, suspects, base)
                 for o in model.options]
     return best, findings, problems
+
+
+def _as_declared(best: Solution, findings: list[OptionFinding],
+                 declared: Ruleset | None) -> list[OptionFinding]:
+    """An option no fixture tells apart for the engine keeps the base's value; where the
+    engine declares it `other`, that is its base: the rule is its own (never a known value
+    nothing showed it plays). `best` is changed to match."""
+    if declared is None:
+        return findings
+    out = []
+    for f in findings:
+        if f.status == "undetermined" and declared[f.option] == OTHER:
+            best.values[f.option] = OTHER
+            f = OptionFinding(f.option, OTHER, "other", 0, [
+                "as the engine declares: no fixture tells its values apart for it"])
+        out.append(f)
+    return out
 
 
 def _sent(space: Space, allowed: Region, base: Mapping[str, str], deals: Deals,

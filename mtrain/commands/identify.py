@@ -97,7 +97,9 @@ def run(args: argparse.Namespace) -> int:
         print(shown(problem))
     print(f"closest rule set: {result.ruleset.name}")
     if declared is not None:
-        differ = [o for o, v in declared.choices if result.ruleset[o] != v]
+        unseen = {f.option for f in result.findings if f.status == "undetermined"}
+        differ = [o for o, v in declared.choices
+                  if result.ruleset[o] != v and o not in unseen]
         print("declared rules agree" if not differ else
               f"the engine declares other rules than it plays: {', '.join(differ)}")
     if args.output:
