@@ -25,9 +25,15 @@ Planted bugs (what the suite must find):
 2. a marker stays up when its owner plays a double on their own train (MARK-3: it comes
    off when the owner plays on their own train, doubles included).
 
+Found by the suite, not planted (left as it was found): a table of one seat is dealt,
+though no hand table lists one player (DEAL-7; fixture refused-003).
+
 It says `variants: ["*"]` in its hello (its author did not read that far), answers
 `unsupported` for a table in the `engine` or `chain` phase (it never has one), and cites
 a clause only for the refusals it knows the name of.
+
+`--fixed 1,2` switches the planted bugs off (the tests check that what fails then is no
+rule difference).
 
     mtrain conform --impl "python tests/examples/cantina_engine.py" \\
         --rules tests/examples/cantina-rules.yaml
@@ -40,6 +46,7 @@ import sys
 from typing import Any
 
 HIGH = 12
+FIXED: set[str] = set()  # planted bugs switched off (--fixed)
 ROUNDS = HIGH + 1
 TABLE = {2: 16, 3: 15, 4: 15, 5: 12, 6: 12, 7: 10, 8: 10}
 MEX = "mexican"
@@ -197,7 +204,7 @@ class Table:
             return []
         found = self.plays()
         if found:
-            if self.drawn:
+            if self.drawn and "1" not in FIXED:
                 found.append({"type": "pass"})  # BUG 1: a playable drawn tile may be kept
             return found
         if not self.boneyard or self.drawn:
@@ -228,7 +235,7 @@ class Table:
         self.hands[me].remove(tile)
         end = self.end_of(train)
         self.trains[train].append((end, tile[0] + tile[1] - end))
-        if train == me and tile[0] != tile[1]:
+        if train == me and (tile[0] != tile[1] or "2" in FIXED):
             self.markers[me] = False  # BUG 2: not when the tile is a double
         if train in self.open_doubles:
             self.open_doubles.remove(train)
@@ -389,4 +396,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--fixed"]:
+        FIXED.update(sys.argv[2].split(","))
     main()

@@ -27,6 +27,9 @@ Planted bugs (what the suite must find):
 Its hello claims `variants: ["pagat"]` (its author thinks it plays pagat); its refusals
 cite the suite's clause ids, and `HOUSE-1` for its own doubles order.
 
+`--fixed 1,2` switches the planted bugs off (the tests check that what fails then is no
+rule difference).
+
     mtrain conform --impl "python tests/examples/railyard_engine.py" \\
         --rules tests/examples/railyard-rules.yaml
 """
@@ -39,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 N = 12
+FIXED: set[str] = set()  # planted bugs switched off (--fixed)
 SIZES = {2: 15, 3: 14, 4: 13, 5: 12, 6: 11, 7: 10, 8: 9}
 HI = [a for a in range(N + 1) for b in range(a + 1)]
 LO = [b for a in range(N + 1) for b in range(a + 1)]
@@ -204,11 +208,12 @@ def legal(s: S) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [{"type": "play", "tile": tname(t), "train": train_out(k, s.n)}
                                  for t, k in plays(s)]
     if s.phase == "chain":
-        out.append({"type": "end-chain"})  # BUG 2: even on a double it could cover
+        if "2" not in FIXED or not any(k in s.laid for _, k in plays(s)):
+            out.append({"type": "end-chain"})  # BUG 2: even on a double it could cover
         return out
     if out:
         return out
-    if s.bone and s.drawn < 0:
+    if s.bone and s.drawn < 0 and not ("1" in FIXED and chaining(s)):
         return [{"type": "draw"}]  # BUG 1: also on a first turn, where it marks instead
     return [{"type": "pass"}]
 
@@ -219,6 +224,8 @@ def refusal(s: S, a: dict[str, Any]) -> Illegal:
         return Illegal("END-1", "the round is over")
     if s.phase == "engine":
         return Illegal("ENG-4", "draw for the engine first")
+    if kind == "end-chain" and s.phase == "chain":
+        return Illegal("FIRST-4", "cover the double the chain ends on first")
     if kind == "end-chain":
         return Illegal("FIRST-1", "no chain to end")
     if kind in ("draw", "pass"):
@@ -226,6 +233,8 @@ def refusal(s: S, a: dict[str, Any]) -> Illegal:
             return Illegal("FIRST-1", "end the chain instead")
         if plays(s):
             return Illegal("TURN-1", "a tile can be played")
+        if kind == "draw" and "1" in FIXED and s.phase == "start" and s.seat in s.firsts:
+            return Illegal("FIRST-3", "no drawing on a first turn: pass, marker up")
         if kind == "draw" and not s.bone:
             return Illegal("TURN-4", "the boneyard is empty")
         return Illegal("TURN-2", "one draw, then pass" if kind == "draw" else "draw first")
@@ -419,4 +428,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--fixed"]:
+        FIXED.update(sys.argv[2].split(","))
     main()

@@ -28,6 +28,9 @@ Planted bugs (what the suite must find):
 It names no clause in its refusals, answers `unsupported` for a table in the `engine` or
 `chain` phase, and refuses (DEAL-7) any table of more than 4 seats.
 
+`--fixed 1,2` switches the planted bugs off (the tests check that what fails then is no
+rule difference).
+
     mtrain conform --impl "python tests/examples/sixes_engine.py"
 """
 
@@ -39,6 +42,7 @@ import sys
 from typing import Any
 
 TOP = 6
+FIXED: set[str] = set()  # planted bugs switched off (--fixed)
 SIZES = {2: 8, 3: 6, 4: 5}
 
 DECLARED = {
@@ -127,7 +131,8 @@ def check(st: Any) -> dict[str, Any]:
 def live(st: dict[str, Any], k: Any) -> bool:
     """Can the double ending train k still be covered? (BUG 2: looks in the hands only)"""
     n = train_of(st, k)["end"]
-    return any(fits(t, n) for h in st["hands"] for t in h)
+    pool = [*st["hands"], st["boneyard"]] if "2" in FIXED else st["hands"]
+    return any(fits(t, n) for h in pool for t in h)
 
 
 def waiting(st: dict[str, Any]) -> list[Any]:
@@ -203,7 +208,7 @@ def apply(st: dict[str, Any], action: Any) -> dict[str, Any]:
         raise NotAllowed(f"{action} is not allowed here")
     me = st["seat"]
     if action["type"] == "draw":
-        tile = st["boneyard"].pop()  # BUG 1: from the wrong end
+        tile = st["boneyard"].pop(0 if "1" in FIXED else -1)  # BUG 1: from the wrong end
         st["hands"][me] = sort_hand([*st["hands"][me], tile])
         st["drawn"] = tile
         return st
@@ -318,4 +323,6 @@ def serve() -> None:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--fixed"]:
+        FIXED.update(sys.argv[2].split(","))
     serve()
