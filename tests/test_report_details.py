@@ -174,3 +174,18 @@ def test_a_rerun_names_the_rules_file_given_or_none_for_declared_rules(
     (rerun,) = {r["rerun"] for r in report["results"] if r["status"] == "fail"}
     assert rerun == (f"mtrain conform --adapter {ADAPTERS}:DeclaresPagatForgetsDraw "
                      "-k marker-001")
+
+
+def test_every_rule_set_failing_ends_with_a_hint_to_declare_the_rules() -> None:
+    # tests/examples/cantina_engine.py says `variants: ["*"]` and plays one rule set: run
+    # without --rules, all 181 rule sets fail, 12,061 failures, nearly all rule
+    # differences; the report now says what to do at its end, beside the verdict
+    every = [Result("a-001", "pagat", "fail", ["x"]), Result("a-001", "puremco", "fail", ["x"]),
+             Result("a-002", "puremco", "pass")]
+    text = _text(Report(every))
+    last = text.splitlines()[-2:]
+    assert last[0].startswith("hint: every one of the 2 rule sets run has failures")
+    assert "mtrain identify" in last[0] and last[1].startswith("FAILED")
+    # one rule set, or one that passes everything: no hint
+    assert Report(every[:1]).hint is None
+    assert Report([*every[:1], Result("a-001", "puremco", "pass")]).hint is None
