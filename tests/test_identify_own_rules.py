@@ -221,3 +221,22 @@ def test_a_rule_the_engine_declares_its_own_stays_its_own_where_nothing_tells_it
     assert loads(found, tmp_path / "found.yaml")["tie_rule"] == "other"
     # an option the fixtures do tell keeps what they show, whatever is declared
     assert found.finding("marker_removal").value == "owner-plays-own"
+
+
+def test_an_option_found_other_says_on_its_line_which_value_bugs_would_leave() -> None:
+    # tests/examples/railyard_engine.py plays pagat's chains with two first-turn bugs:
+    # identify found first_turn `other` (those fixtures no value explains), and conform
+    # under its file then passed everything. The line now says what else it could be.
+    from mtrain.conformance.identify.run import OptionFinding
+
+    pagat = CAT.ruleset("pagat")
+    rs = Ruleset("found", tuple((o, "other" if o == "first_turn" else v)
+                                for o, v in pagat.choices), pagat.hand_table)
+    shown = [f"chaindbl-00{k}" for k in range(1, 8)]
+    findings = [OptionFinding(o, v, "sure", 3, ["x"]) for o, v in rs.choices]
+    findings[[o for o, _ in rs.choices].index("first_turn")] = OptionFinding(
+        "first_turn", "other", "other", 3, shown, ["chain"])
+    text = Identification(rs, findings, [], 0, 0, 0.0, None).file_text(CAT)
+    (line,) = [x for x in text.splitlines() if x.startswith("  first_turn: other")]
+    assert line == ("  first_turn: other  # other: its own rule, or chain if the 7 fixtures "
+                    "of its evidence are bugs")

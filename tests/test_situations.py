@@ -30,8 +30,10 @@ def test_each_kind_shows_what_it_names() -> None:
     assert len({fx.deal["players"] for fx in deals if fx.deal}) == 8  # eight rows of nine
     for fx in by_kind["opendbl"]:
         assert fx.table and fx.table["open_doubles"]
-    for fx in by_kind["drawn"]:
-        assert fx.table and fx.table.get("drawn")
+    for fx in by_kind["drawn"]:  # the table before the draw, and the draw asked too
+        assert fx.table and (fx.table.get("drawn") or (
+            fx.steps == ("draw",) and fx.expect[0].state["drawn"] == fx.table["boneyard"][0]))
+    assert sum(fx.steps == ("draw",) for fx in by_kind["drawn"]) >= 6
     for fx in by_kind["first"]:
         assert fx.table and fx.table.get("first_turns")
     for fx in by_kind["dry"]:

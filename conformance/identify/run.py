@@ -110,8 +110,10 @@ class Identification:
         import yaml
 
         body = yaml.safe_dump(self.to_file(cat), sort_keys=False, width=100)
-        marks = {f.option: f.status for f in self.findings
-                 if f.status in ("undetermined", "other")}
+        marks = {f.option: f.status for f in self.findings if f.status == "undetermined"}
+        marks.update({f.option: f"other: its own rule, or {f.alternatives[0]} if the "
+                      f"{len(f.evidence)} fixtures of its evidence are bugs" if f.alternatives
+                      else "other" for f in self.findings if f.status == "other"})
         lines, inside = [], False
         for line in body.splitlines():
             if not line.startswith(" "):
@@ -493,7 +495,7 @@ def _finding(option: str, best: Solution, solver: Solver, model: Model, deals: D
         status = "likely"
     else:
         status = "undetermined"
-    alternatives = [rival.values[option]] if margin <= 0 else []
+    alternatives = [rival.values[option]] if margin <= 0 or value == OTHER else []
     if status == "likely" and margin >= SURE:
         evidence.append("(an unexplained fixture, or a likely bug, involves this option)")
     return OptionFinding(option, value, status, margin, evidence, alternatives)
