@@ -189,3 +189,31 @@ def test_every_rule_set_failing_ends_with_a_hint_to_declare_the_rules() -> None:
     # one rule set, or one that passes everything: no hint
     assert Report(every[:1]).hint is None
     assert Report([*every[:1], Result("a-001", "puremco", "pass")]).hint is None
+
+
+def test_a_refused_step_says_what_the_implementation_offers_there(tmp_path: Path) -> None:
+    # a step refused says why as far as the engine can: what it offers there instead
+    # (sixes refused the draws of its situations, believing a released double playable)
+    path = tmp_path / "draw.yaml"
+    path.write_text("""\
+- id: draw-001
+  description: "Nothing fits: seat 0 draws the boneyard's first tile"
+  clauses: [TURN-2]
+  source: [pagat]
+  table:
+    engine: 9
+    hands:
+      0: [2-1]
+      1: [5-4]
+    boneyard: [3-3, rest]
+  steps: [draw]
+  expect:
+    - variants: [pagat]
+      state: {drawn: 3-3}
+""", encoding="utf-8")
+    out = tmp_path / "report.json"
+    assert main(["conform", "--adapter", f"{ADAPTERS}:NeverDraws", "--fixtures", str(path),
+                 "--variant", "pagat", "--format", "json", "--output", str(out)]) == 1
+    (result,) = json.loads(out.read_text(encoding="utf-8"))["results"]
+    assert result["messages"][0].startswith("step 1 `draw` was refused: a tile can be played")
+    assert result["messages"][0].endswith("; it offers there: play 2-1 on mexican")
