@@ -21,6 +21,7 @@ writes them out as fixture files.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 from collections.abc import Callable
@@ -431,6 +432,23 @@ def _before_the_draw(table: dict[str, Any], st: State, plays: Ruleset,
         if not speaks(probe):
             return None
     return before
+
+
+def legal_only(fx: Fixture) -> Fixture:
+    """A situation as the table its legal set is asked on, without the draw that leads
+    there: what identify asks. The draw is the same under every rule set (TURN-2), so it
+    tells none apart, and an engine that draws wrong would have that bug, seen in every
+    such table, read as rules of its own on whatever options the legal set reads."""
+    if fx.steps != ("draw",) or fx.table is None:
+        return fx
+    table = dict(fx.table)
+    seat = int(table.get("seat", 0))
+    drawn, *rest = table["boneyard"]
+    table["boneyard"] = rest
+    table["hands"] = {**table["hands"], seat: [*table["hands"][seat], drawn]}
+    table["drawn"] = drawn
+    return dataclasses.replace(fx, table=table, steps=(),
+                               expect=(dataclasses.replace(fx.expect[0], state={}),))
 
 
 # --- writing them out --------------------------------------------------------------------

@@ -354,7 +354,7 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
     """Situations under the answer and under each weak option's runner-up (round
     `round_no`'s seeds), those that tell rule sets of the measured region apart (their
     pieces put in `parts`)."""
-    from mtrain.conformance.situations import SEED, situations
+    from mtrain.conformance.situations import SEED, legal_only, situations
 
     by = {f.option: f for f in findings}
     candidates = [dict(values)]
@@ -372,7 +372,7 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
         except RulesetError:
             continue
         for fx in situations(rs, SITUATIONS, seed=SEED + round_no):
-            fx = dataclasses.replace(fx, id=f"{fx.id}@{round_no}.{k}")
+            fx = dataclasses.replace(legal_only(fx), id=f"{fx.id}@{round_no}.{k}")
             try:
                 pieces = explore_in(fx, dict(full), allowed, space, own)
             except (RefusedSetup, ValueError, KeyError, TypeError):
