@@ -174,3 +174,22 @@ def test_identify_is_never_wrong_when_sure_and_its_file_shows_the_bugs(
                                 tmp_path)).values())
     shown = [p for p in engine.shows.values() if p]
     assert any(re.search(p, t, re.MULTILINE) for p in shown for t in texts)
+
+
+def test_fuzz_says_how_many_answers_left_to_a_rule_of_its_own_differ_from_its_stand_in(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """railyard's first-turn bugs, under a file that calls its first turn its own (as
+    identify wrote it): fuzz does not judge those answers, and now counts those that
+    differ from the value played in its place (chain); with the bugs off, none do."""
+    rules = tmp_path / "first-turn-other.yaml"
+    rules.write_text(Path(RAILYARD.rules).read_text(encoding="utf-8")
+                     + "  first_turn: other\n", encoding="utf-8")
+    differ = []
+    for fixed in (False, True):
+        capsys.readouterr()
+        main(["fuzz", "--impl", RAILYARD.command(fixed), "--rules", str(rules), "--games", "8",
+              "--seed", "1", "--out", str(tmp_path / f"out-{fixed}"), "--json"])
+        report = json.loads(capsys.readouterr().out)
+        assert report["findings"] == []  # every bug is behind the rule called its own
+        differ.append(report["not_judged_differ"].get("first_turn=chain", 0))
+    assert differ[0] > 0 and differ[1] == 0, differ
