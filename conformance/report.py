@@ -683,6 +683,7 @@ def _md_clause(cid: str) -> str:
 def render_markdown(report: Report) -> str:
     lines = [f"# mtrain conform: {_md(describe_implementation(report.implementation))}", "",
              f"**{report.headline()}**", "",
+             *([f"> hint: {_md(report.hint)}", ""] if report.hint else []),
              "| status | results |", "|---|---:|"]
     lines += [f"| {s} | {n} |" for s, n in report.summary.items()]
     lines.append("")
