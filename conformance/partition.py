@@ -518,14 +518,21 @@ def stand_in(rs: Ruleset, exp: Expectation, space: Space) -> Ruleset:
         return rs
     values = space.point(rs)
     region: Region = {o: frozenset((v,)) for o, v in values.items() if v != OTHER}
-    for product in exp.scope.products:
-        inside = space.intersect(region, product.region())
-        found = None if inside is None else space.complete(inside)
-        if found is not None:
-            if rs.custom_table:  # the table stays the rule set's own
-                found["hand_sizes"] = CUSTOM
-            choices = tuple((o, found[o]) for o in values)
-            return Ruleset(rs.name, choices, rs.hand_table, rs.overlays)
+    regions = [region]
+    if rs.custom_table:
+        # `applies` takes an entry for a table of one's own where some table of its scope
+        # agrees with the rows the run reads (a deal fixture's scope names tables, never
+        # `custom`): the table sent stays the rule set's own, any table stands in here
+        regions.append({o: vs for o, vs in region.items() if o != "hand_sizes"})
+    for where in regions:
+        for product in exp.scope.products:
+            inside = space.intersect(where, product.region())
+            found = None if inside is None else space.complete(inside)
+            if found is not None:
+                if rs.custom_table:  # the table stays the rule set's own
+                    found["hand_sizes"] = CUSTOM
+                choices = tuple((o, found[o]) for o in values)
+                return Ruleset(rs.name, choices, rs.hand_table, rs.overlays)
     raise ValueError(f"{rs.name}: no known rule set in the scope stands in for it")
 
 

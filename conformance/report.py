@@ -166,6 +166,20 @@ class Report:
                 "`mtrain identify` finds) or widen `variants`/`options`")
 
     @property
+    def hint(self) -> str | None:
+        """What to do when several rule sets ran and every one of them failed: the mark of
+        an engine that plays one rule set whatever a request names (most engines), whose
+        failures under the others are rule differences, not bugs."""
+        ran = {r.variant for r in self.ran}
+        if len(ran) < 2 or ran != {r.variant for r in self.results if r.status in FAILING}:
+            return None
+        return (f"every one of the {len(ran)} rule sets run has failures; if the "
+                "implementation plays one rule set whatever a request names, most of them "
+                "are rule differences, not bugs: declare the rules it plays (`rules` in its "
+                "hello, or --rules FILE; `mtrain identify --impl COMMAND -o rules.yaml` "
+                "writes one)")
+
+    @property
     def failed(self) -> bool:
         return (bool(self.load_errors) or self.nothing_ran is not None
                 or any(r.status in FAILING for r in self.results))
@@ -253,6 +267,7 @@ class Report:
             "checks": self.checks,
             "null_refusals": sum(r.null_refusals for r in self.results),
             "nothing_ran": self.nothing_ran,
+            "hint": self.hint,
             "rulesets_run": self.rulesets,
             "clauses": self.per("clause"),
             "variants": self.per_ruleset(),
@@ -358,6 +373,8 @@ def render_text(report: Report, out: TextIO, *, rich: bool = False,
     w("\n".join(_legend_lines(clauses, "clause")) + "\n\n")
     w(_plain_table(_ruleset_title(report), "rule set", rulesets))
     w("\n".join(_legend_lines(rulesets, "rule set")) + "\n\n")
+    if report.hint:
+        w(f"hint: {report.hint}\n")
     w(report.headline() + "\n")
 
 
@@ -553,6 +570,8 @@ def _render_rich(report: Report, out: TextIO, verbose: bool) -> None:
         console.print(table)
         console.print("[dim]" + escape("\n".join(_legend_lines(rows, key))) + "[/]")
         console.print()
+    if report.hint:
+        console.print(f"[yellow]hint:[/] {escape(report.hint)}")
     colour = "red" if report.failed else "green"
     console.print(f"[{colour} bold]{escape(report.headline())}[/]")
 
@@ -664,6 +683,7 @@ def _md_clause(cid: str) -> str:
 def render_markdown(report: Report) -> str:
     lines = [f"# mtrain conform: {_md(describe_implementation(report.implementation))}", "",
              f"**{report.headline()}**", "",
+             *([f"> hint: {_md(report.hint)}", ""] if report.hint else []),
              "| status | results |", "|---|---:|"]
     lines += [f"| {s} | {n} |" for s, n in report.summary.items()]
     lines.append("")

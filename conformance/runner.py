@@ -281,7 +281,8 @@ def play(fx: Fixture, rs: Ruleset, impl: Implementation, rj: JSON | None = None,
                 out = Outcome(fx, rs.name, "fail",
                               [f"step {k} `{step}` was refused: {e.reason}{clause}; "
                                "the state before it is the fixture's"
-                               + (" table" if k == 1 else f" after step {k - 1}")])
+                               + (" table" if k == 1 else f" after step {k - 1}")
+                               + _offered(impl, rj, state)])
                 out.step = k
                 return out
             if trace is not None:
@@ -294,6 +295,17 @@ def play(fx: Fixture, rs: Ruleset, impl: Implementation, rj: JSON | None = None,
         out.refusal, out.step = e, 0
         return out
     return state, rj
+
+
+def _offered(impl: Implementation, rj: JSON, state: JSON) -> str:
+    """What the implementation offers where it refused a step (why it refused is most
+    often there: a play it believes possible, a draw it believes due), or nothing when it
+    cannot say."""
+    try:
+        actions = sorted(action_text(a) for a in impl.legal(rj, state))
+    except Exception:  # a diagnosis only: the failure stands as it is
+        return ""
+    return f"; it offers there: {', '.join(actions) or 'nothing'}"
 
 
 def next_round(fx: Fixture, rs: Ruleset, rj: JSON, impl: Implementation, state: JSON,

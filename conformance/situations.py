@@ -21,6 +21,7 @@ writes them out as fixture files.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 from collections.abc import Callable
@@ -38,6 +39,7 @@ from mtrain.reference.deal import deal
 from mtrain.reference.engine import CHAIN, ENGINE, OVER, State, legal_actions, perform
 from mtrain.reference.rules import Rules
 from mtrain.spec import cache
+from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
 from mtrain.spec.distinguish.solve_deal import deal_view
 from mtrain.spec.model.legality import legal_actions as legal_actions_of
@@ -255,7 +257,8 @@ def _code_digest() -> str:
 def _to_data(fx: Fixture) -> dict[str, Any]:
     exp = fx.expect[0]
     return {"id": fx.id, "description": fx.description, "clauses": list(fx.clauses),
-            "table": _keys_out(fx.table), "deal": fx.deal, "note": fx.note,
+            "table": _keys_out(fx.table), "deal": fx.deal, "steps": list(fx.steps),
+            "note": fx.note,
             "legal": None if exp.legal is None else list(exp.legal),
             "state": _keys_out(exp.state)}
 
@@ -266,7 +269,7 @@ def _from_data(d: dict[str, Any], rs: Ruleset) -> Fixture:
     return Fixture(
         id=d["id"], description=d["description"], clauses=tuple(d["clauses"]),
         source=("computation",), path=f"{SITUATION_PATH}{rs.name}>", line=None,
-        table=_keys_in(d["table"]), deal=d["deal"], steps=(),
+        table=_keys_in(d["table"]), deal=d["deal"], steps=tuple(d["steps"]),
         expect=(Expectation(variants=(), scope=scope,
                             legal=None if legal is None else tuple(legal),
                             state=_keys_in(d["state"]) or {}),), note=d["note"])
@@ -311,7 +314,7 @@ def _situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None,
             if reached is None:
                 break
             if fid in keep:
-                out.append(_fixture(kind, fid, reached, rs, plays, scope))
+                out.append(_fixture(kind, fid, reached, rs, plays, scope, speaks))
     return out + deal_situations(rs, wanted, deals)
 
 
@@ -376,24 +379,77 @@ def deal_situations(rs: Ruleset, wanted: Callable[[str], bool] | None = None,
 
 
 def _fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: Ruleset,
-             scope: Scope) -> Fixture:
+             scope: Scope, speaks: Callable[[State], bool] | None = None) -> Fixture:
     st = reached.state
     number = int(fid.rsplit("-", 1)[1])
     table = table_of(st)
     start = table_state(table, plays)
     legal = tuple(sorted(legal_actions_of(start, dict(plays.items())), key=_action_key))
     clauses = [c for c in catalog().clauses if c in COMMON or c in kind.clauses]
+    before = _before_the_draw(table, st, plays, speaks) if kind.name == "drawn" else None
+    steps: tuple[str, ...] = ()
+    state: dict[str, Any] = {}
+    note = (f"A table reached by a random round of {rs.name} after {reached.moves} moves "
+            f"({kind.title}); the legal set is spec/model/legality.py's on that table.")
+    if before is not None:  # the draw itself is asked too: the first tile, to the mover
+        drawn = table["drawn"]
+        steps, state = ("draw",), {"drawn": drawn, "hands": {st.seat: table["hands"][st.seat]}}
+        note = (f"{note[:-1]}, after the draw from the table before it: the boneyard's "
+                f"first tile, {drawn}, drawn into seat {st.seat}'s hand (TURN-2, DEAL-1).")
+        table, start = before, table_state(before, plays)
     fx = Fixture(
         id=fid,
         description=(f"{kind.title}, {reached.moves} moves in: {st.players} players, engine "
                      f"{st.engine}-{st.engine}, seat {st.seat} to move (#{number})"),
         clauses=tuple(clauses), source=("computation",),
-        path=f"{SITUATION_PATH}{rs.name}>", line=None, table=table, deal=None, steps=(),
-        expect=(Expectation(variants=(), scope=scope, legal=legal),),
-        note=(f"A table reached by a random round of {rs.name} after {reached.moves} moves "
-              f"({kind.title}); the legal set is spec/model/legality.py's on that table."))
+        path=f"{SITUATION_PATH}{rs.name}>", line=None, table=table, deal=None, steps=steps,
+        expect=(Expectation(variants=(), scope=scope, legal=legal, state=state),),
+        note=note)
     fx.keep_start(plays, start)  # the table is played under `plays`: built once
     return fx
+
+
+def _before_the_draw(table: dict[str, Any], st: State, plays: Ruleset,
+                     speaks: Callable[[State], bool] | None) -> dict[str, Any] | None:
+    """The table a moment before its tile was drawn: the drawn tile back at the front of
+    the boneyard (TURN-2: the first tile is drawn, DEAL-1: in draw order), where the model
+    allows the draw there and, for options played their own way, the draw reads none of
+    them; None otherwise (the situation is the table after the draw alone)."""
+    if st.drawn < 0 or "drawn" not in table:
+        return None
+    drawn, seat = table["drawn"], st.seat
+    before = {k: v for k, v in table.items() if k != "drawn"}
+    before["hands"] = {s: [t for t in h if t != drawn] for s, h in table["hands"].items()}
+    before["boneyard"] = [drawn, *table["boneyard"]]
+    if len(before["hands"][seat]) != len(table["hands"][seat]) - 1:
+        return None
+    if "draw" not in legal_actions_of(table_state(before, plays), dict(plays.items())):
+        return None  # a second draw (draw-until-playable): its first is not on the table
+    if speaks is not None:
+        probe = st.copy()
+        probe.hands[seat] ^= T.BIT[st.drawn]
+        probe.boneyard = [st.drawn, *probe.boneyard]
+        probe.drawn = -1
+        if not speaks(probe):
+            return None
+    return before
+
+
+def legal_only(fx: Fixture) -> Fixture:
+    """A situation as the table its legal set is asked on, without the draw that leads
+    there: what identify asks. The draw is the same under every rule set (TURN-2), so it
+    tells none apart, and an engine that draws wrong would have that bug, seen in every
+    such table, read as rules of its own on whatever options the legal set reads."""
+    if fx.steps != ("draw",) or fx.table is None:
+        return fx
+    table = dict(fx.table)
+    seat = int(table.get("seat", 0))
+    drawn, *rest = table["boneyard"]
+    table["boneyard"] = rest
+    table["hands"] = {**table["hands"], seat: [*table["hands"][seat], drawn]}
+    table["drawn"] = drawn
+    return dataclasses.replace(fx, table=table, steps=(),
+                               expect=(dataclasses.replace(fx.expect[0], state={}),))
 
 
 # --- writing them out --------------------------------------------------------------------
@@ -407,7 +463,10 @@ def fixture_data(fx: Fixture, rs: Ruleset) -> dict[str, Any]:
         entry["legal"] = list(exp.legal)
     if exp.state:
         entry["state"] = exp.state
-    start = {"table": fx.table} if fx.table is not None else {"deal": fx.deal}
+    start: dict[str, Any] = ({"table": fx.table} if fx.table is not None
+                             else {"deal": fx.deal})
+    if fx.steps:
+        start["steps"] = list(fx.steps)
     return {"id": fx.id, "description": fx.description, "clauses": list(fx.clauses),
             "source": list(fx.source), "note": fx.note, **start, "expect": [entry]}
 

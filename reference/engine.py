@@ -441,17 +441,16 @@ def _end_turn(state: State) -> None:
 
 
 def _check_blocked(state: State) -> None:
-    """END-2 or END-3, at the start of a turn: the blocked-round rule is read only where
-    one of them would end the round (a full round of passes, or nobody can ever play)."""
+    """END-2 or END-3, at the start of a turn with the boneyard empty: the blocked-round
+    rule decides at every such moment whether the round goes on, so it is read there (a
+    rule of one's own may end a round where neither of these would)."""
     if state.boneyard:
         return
-    if state.passes >= state.players:
-        if state.rules.passes_end_round:
+    if state.rules.passes_end_round:
+        if state.passes >= state.players:
             _finish(state, BLOCKED, -1)  # END-3: a full round of passes
-        elif nobody_can_ever_play(state):
-            _finish(state, BLOCKED, -1)  # END-2: nobody can ever play again
-    elif nobody_can_ever_play(state) and not state.rules.passes_end_round:
-        _finish(state, BLOCKED, -1)  # END-2 (END-3 waits for the round of passes)
+    elif nobody_can_ever_play(state):
+        _finish(state, BLOCKED, -1)  # END-2: nobody can ever play again
 
 
 def nobody_can_ever_play(state: State) -> bool:

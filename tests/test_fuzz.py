@@ -569,3 +569,15 @@ def test_a_variant_asked_for_wins_over_the_declared_rules() -> None:
     impl = PlaysOneRuleset(pagat, declared)
     assert chosen(impl, ["pagat"]) == {"pagat"}
     assert chosen(impl, ["pagat", "puremco"]) == {"pagat", "puremco"}
+
+
+def test_a_refused_setup_is_reported_as_one_not_as_an_exception() -> None:
+    # sixes (2 to 4 players) fuzzed under a rule set of 2 to 8 players refuses the deal of
+    # 5 with refused-setup, DEAL-7: an answer, which read "exception on deal (RefusedSetup)"
+    from mtrain.conformance.adapter import RefusedSetup
+    from mtrain.conformance.fuzz.judge import failure
+
+    sig, message = failure("deal", RefusedSetup("sixes is for 2 to 4 players", "DEAL-7"))
+    assert sig == "refuses the setup on deal (DEAL-7)"
+    assert message == ("deal: refused the setup (DEAL-7): sixes is for 2 to 4 players; "
+                       "the rules allow it")

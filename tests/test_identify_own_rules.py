@@ -182,3 +182,61 @@ def test_on_a_terminal_a_progress_bar_shows_and_the_answer_is_the_same(
     assert {"measuring the deals", "playing the fixtures"} <= set(stages)
     assert CAT.rules_file(out)["marker_removal"] == "owner-plays-own"  # pagat's
     assert "closest rule set: " in capsys.readouterr().out
+
+
+CANTINA = Path(__file__).parent / "examples" / "cantina_engine.py"
+
+
+def test_an_engine_that_sets_the_engine_aside_is_measured_so_whatever_pools_it_is_sent(
+        ) -> None:
+    # tests/examples/cantina_engine.py sets the engine aside and starts the rotation's
+    # seat; sent a pool with the engine in it (a deal no set-aside engine is asked for),
+    # it deals it as it comes. Its procedure and seat are measured from the pools it can
+    # be sent (the deals compared with no pair before: both undetermined, and every deal
+    # fixture then asked with the engine in the pool, "no rule set explains" them)
+    import shlex
+    import sys
+
+    from mtrain.conformance.identify.measure import measure
+    from mtrain.conformance.process import ProcessImplementation
+    from mtrain.spec.scope import Space
+
+    with ProcessImplementation(shlex.join([sys.executable, str(CANTINA)]), timeout=30) as impl:
+        deals, _ = measure(impl, Space(CAT), PAGAT)
+    assert deals.table == {2: 16, 3: 15, 4: 15, 5: 12, 6: 12, 7: 10, 8: 10}
+    assert (deals.procedure, deals.seat) == ("set-aside", "rotate")
+
+
+def test_a_rule_the_engine_declares_its_own_stays_its_own_where_nothing_tells_it(
+        tmp_path: Path) -> None:
+    # tests/examples/sixes_engine.py declares its tie rule `other`; no marker fixture
+    # tells tie rules apart, so identify cannot see it: the file keeps the engine's word,
+    # not the base's `shared` (which made conform judge its ties as bugs)
+    rs = ruleset_of(CAT, {**PAGAT, "tie_rule": "lowest-seat"}, None, "ties-its-own-way")
+    declared = Ruleset("declared", tuple((o, "other" if o == "tie_rule" else v)
+                                         for o, v in rs.choices), rs.hand_table)
+    found = identify(Served(rs), markers(), declared=declared)
+    tie = found.finding("tie_rule")
+    assert (tie.value, tie.status) == ("other", "other")
+    assert loads(found, tmp_path / "found.yaml")["tie_rule"] == "other"
+    # an option the fixtures do tell keeps what they show, whatever is declared
+    assert found.finding("marker_removal").value == "owner-plays-own"
+
+
+def test_an_option_found_other_says_on_its_line_which_value_bugs_would_leave() -> None:
+    # tests/examples/railyard_engine.py plays pagat's chains with two first-turn bugs:
+    # identify found first_turn `other` (those fixtures no value explains), and conform
+    # under its file then passed everything. The line now says what else it could be.
+    from mtrain.conformance.identify.run import OptionFinding
+
+    pagat = CAT.ruleset("pagat")
+    rs = Ruleset("found", tuple((o, "other" if o == "first_turn" else v)
+                                for o, v in pagat.choices), pagat.hand_table)
+    shown = [f"chaindbl-00{k}" for k in range(1, 8)]
+    findings = [OptionFinding(o, v, "sure", 3, ["x"]) for o, v in rs.choices]
+    findings[[o for o, _ in rs.choices].index("first_turn")] = OptionFinding(
+        "first_turn", "other", "other", 3, shown, ["chain"])
+    text = Identification(rs, findings, [], 0, 0, 0.0, None).file_text(CAT)
+    (line,) = [x for x in text.splitlines() if x.startswith("  first_turn: other")]
+    assert line == ("  first_turn: other  # other: its own rule, or chain if the 7 fixtures "
+                    "of its evidence are bugs")

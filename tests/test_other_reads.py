@@ -28,7 +28,6 @@ from mtrain.conformance.situations import stand_in_for
 from mtrain.reference import engine
 from mtrain.reference.engine import BLOCKED, State, _finish, nobody_can_ever_play
 from mtrain.spec.catalog import catalog
-from mtrain.spec.model.decisions import can_ever_play
 from mtrain.spec.model.legality import legal_actions
 from mtrain.spec.notation import FixtureError, action_json, is_next_round, max_pip_of
 from mtrain.spec.ruleset import Ruleset
@@ -193,18 +192,16 @@ def draw_rule(tr: Trace) -> bool:
 
 
 def blocked_round(tr: Trace) -> bool:
-    """END-2, END-3: with the boneyard empty at a turn's end, a full round of passes, or
-    nobody can ever play again (asked of spec/model/decisions.py)."""
-    options = dict(tr.ruleset.items())
-
-    def ends_here(s: JSON) -> bool:
+    """END-2, END-3: "at the end of a turn, the boneyard is empty": each such moment is
+    one where the rule says whether the round goes on (a rule of one's own may end it
+    where neither a full round of passes nor END-2 would), or a round ended blocked."""
+    def asks_here(s: JSON) -> bool:
         if s["boneyard"]:
             return False
         if s["result"] is not None:
             return bool(s["result"]["end"] == BLOCKED)
-        return s["phase"] == "start" and (s["passes"] >= len(s["hands"])
-                                          or not can_ever_play(s, options))
-    return any(ends_here(s) for s in tr.states)
+        return bool(s["phase"] == "start")
+    return any(asks_here(s) for s in tr.states)
 
 
 def round_end(tr: Trace) -> bool:
@@ -274,10 +271,12 @@ def test_the_reference_reads_an_option_only_where_its_clause_applies(variant: st
 
 
 def _with_early_reads() -> dict[str, Callable[..., Any]]:
-    """The reference as it was (main before issue 21): the blocked-round rule read at
-    every turn end once the boneyard is empty, the blank values and the scoring at every
-    round end."""
+    """The reference with reads before their clause applies: the blocked-round rule read
+    at every turn end, the boneyard empty or not; the blank values and the scoring at
+    every round end (main before issue 21)."""
     def check_blocked(state: State) -> None:
+        if state.rules.passes_end_round and state.boneyard:
+            return
         if state.boneyard:
             return
         if state.rules.passes_end_round:
@@ -335,3 +334,17 @@ def test_other_makes_not_applicable_only_where_the_clause_applies(base: str,
                         and not speaks(trace_of(fx, exp, stand_in)):
                     found.append(f"{fx.id}#{i}: {option}")
     assert found == []
+
+
+def test_a_blocked_round_of_ones_own_is_asked_at_every_turn_end_on_an_empty_boneyard(
+        tmp_path: Path) -> None:
+    """turn-020: a pass on an empty boneyard, after which the round goes on under both
+    known values. A rule of one's own may end the round there (tests/examples/
+    railyard_engine.py ends it at the first such pass), so the entry is not applicable
+    to `blocked_round: other`; it was run, and failed on that engine as a rule difference."""
+    (fx,) = [f for f in corpus() if f.id == "turn-020"]
+    rs = other_rules("pagat", ["blocked_round"], tmp_path)
+    (exp,) = [e for e in fx.expect if e.scope.contains(dict(catalog().ruleset("pagat").choices))]
+    assert "blocked_round (played its own way)" in (applies(exp, fx, rs, Space()) or "")
+    # and under another option of one's own that no turn-020 state speaks about, it runs
+    assert applies(exp, fx, other_rules("pagat", ["tie_rule"], tmp_path), Space()) is None

@@ -15,7 +15,7 @@ import pytest
 
 from mtrain.conformance.adapter import ReferenceImplementation
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_file
-from mtrain.conformance.partition import applies
+from mtrain.conformance.partition import applies, stand_in
 from mtrain.conformance.selection import entry_for
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import CUSTOM, Ruleset
@@ -133,3 +133,23 @@ def test_deal_situations_catch_a_deal_bug_under_an_own_table(name: str) -> None:
     assert "fail" in statuses
     reference = ReferenceImplementation()
     assert all(run_one(fx, mine, fx.expect[0], reference).status == "pass" for fx in made)
+
+
+def test_an_own_table_with_a_rule_of_its_own_runs_the_deal_fixtures() -> None:
+    # an engine with a table of its own and a rule no value describes (the house rules of
+    # tests/examples/cantina_engine.py): each deal fixture its rows agree with runs, sent
+    # with the table itself and known values for everything else (a traceback before)
+    pagat = catalog().ruleset("pagat")
+    changed = {"hand_sizes": CUSTOM, "scoring": "other", "engine_procedure": "set-aside",
+               "starting_seat": "rotate"}
+    choices = tuple((o, changed.get(o, v)) for o, v in pagat.choices)
+    mine = Ruleset("own+other", choices, OWN)
+    (fx,) = [f for f in FIXTURES if f.id == "deal-019"]  # 2 players, 16 each
+    exp, why = entry_for(fx, mine, SPACE)
+    assert exp is not None, why
+    sent = stand_in(mine, exp, SPACE)
+    assert sent.hand_table == OWN
+    assert dict(sent.choices)["hand_sizes"] == CUSTOM
+    assert "other" not in dict(sent.choices).values()
+    assert {o: v for o, v in sent.choices if o not in ("hand_sizes", "scoring")} == {
+        o: v for o, v in choices if o not in ("hand_sizes", "scoring")}

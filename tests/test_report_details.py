@@ -174,3 +174,50 @@ def test_a_rerun_names_the_rules_file_given_or_none_for_declared_rules(
     (rerun,) = {r["rerun"] for r in report["results"] if r["status"] == "fail"}
     assert rerun == (f"mtrain conform --adapter {ADAPTERS}:DeclaresPagatForgetsDraw "
                      "-k marker-001")
+
+
+def test_every_rule_set_failing_ends_with_a_hint_to_declare_the_rules() -> None:
+    # tests/examples/cantina_engine.py says `variants: ["*"]` and plays one rule set: run
+    # without --rules, all 181 rule sets fail, 12,061 failures, nearly all rule
+    # differences; the report now says what to do at its end, beside the verdict
+    every = [Result("a-001", "pagat", "fail", ["x"]), Result("a-001", "puremco", "fail", ["x"]),
+             Result("a-002", "puremco", "pass")]
+    text = _text(Report(every))
+    last = text.splitlines()[-2:]
+    assert last[0].startswith("hint: every one of the 2 rule sets run has failures")
+    assert "mtrain identify" in last[0] and last[1].startswith("FAILED")
+    from mtrain.conformance.report import render_markdown
+
+    assert "> hint: every one of the 2 rule sets run has failures" in render_markdown(
+        Report(every))  # a CI summary says it too
+    # one rule set, or one that passes everything: no hint
+    assert Report(every[:1]).hint is None
+    assert Report([*every[:1], Result("a-001", "puremco", "pass")]).hint is None
+
+
+def test_a_refused_step_says_what_the_implementation_offers_there(tmp_path: Path) -> None:
+    # a step refused says why as far as the engine can: what it offers there instead
+    # (sixes refused the draws of its situations, believing a released double playable)
+    path = tmp_path / "draw.yaml"
+    path.write_text("""\
+- id: draw-001
+  description: "Nothing fits: seat 0 draws the boneyard's first tile"
+  clauses: [TURN-2]
+  source: [pagat]
+  table:
+    engine: 9
+    hands:
+      0: [2-1]
+      1: [5-4]
+    boneyard: [3-3, rest]
+  steps: [draw]
+  expect:
+    - variants: [pagat]
+      state: {drawn: 3-3}
+""", encoding="utf-8")
+    out = tmp_path / "report.json"
+    assert main(["conform", "--adapter", f"{ADAPTERS}:NeverDraws", "--fixtures", str(path),
+                 "--variant", "pagat", "--format", "json", "--output", str(out)]) == 1
+    (result,) = json.loads(out.read_text(encoding="utf-8"))["results"]
+    assert result["messages"][0].startswith("step 1 `draw` was refused: a tile can be played")
+    assert result["messages"][0].endswith("; it offers there: play 2-1 on mexican")

@@ -30,8 +30,10 @@ def test_each_kind_shows_what_it_names() -> None:
     assert len({fx.deal["players"] for fx in deals if fx.deal}) == 8  # eight rows of nine
     for fx in by_kind["opendbl"]:
         assert fx.table and fx.table["open_doubles"]
-    for fx in by_kind["drawn"]:
-        assert fx.table and fx.table.get("drawn")
+    for fx in by_kind["drawn"]:  # the table before the draw, and the draw asked too
+        assert fx.table and (fx.table.get("drawn") or (
+            fx.steps == ("draw",) and fx.expect[0].state["drawn"] == fx.table["boneyard"][0]))
+    assert sum(fx.steps == ("draw",) for fx in by_kind["drawn"]) >= 6
     for fx in by_kind["first"]:
         assert fx.table and fx.table.get("first_turns")
     for fx in by_kind["dry"]:
@@ -158,3 +160,24 @@ def test_conform_keeps_its_situations_in_the_cache() -> None:
     assert isinstance(kept, list) and len(kept) == len(tasks) == 12
     picked, _ = situation_tasks([rs], 12, ["play-deal"], 0)
     assert picked and all(t.fixture.id.startswith("play-deal") for t in picked)
+
+
+def test_identify_asks_a_drawn_situation_as_the_table_after_the_draw() -> None:
+    # conform asks the draw too; identify asks the legal set alone: the draw tells no rule
+    # sets apart, and sixes's wrong-end draw, failing every such table, was read as three
+    # rules of its own (draw_rule, follow_up, own_train_first)
+    from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
+    from mtrain.conformance.situations import legal_only
+    from mtrain.spec.notation import table_state
+
+    rs = catalog().ruleset("pagat")
+    drawn = [fx for fx in situations(rs, 60) if fx.steps == ("draw",)]
+    assert len(drawn) >= 6
+    rj, ref = ruleset_json(rs), ReferenceImplementation()
+    for fx in drawn:
+        after = legal_only(fx)
+        assert after.steps == () and not after.expect[0].state
+        assert after.expect[0].legal == fx.expect[0].legal
+        assert fx.table is not None and after.table is not None
+        drew = ref.apply(rj, table_state(fx.table, rs), {"type": "draw"})
+        assert table_state(after.table, rs) == drew

@@ -29,7 +29,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementation, Refused
+from mtrain.conformance.adapter import (
+    JSON,
+    Implementation,
+    ReferenceImplementation,
+    Refused,
+    RefusedSetup,
+)
 from mtrain.conformance.answers import Problem, actions_problems, state_problems, winners_problems
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.fuzz import own_rules
@@ -119,6 +125,10 @@ def failure(asked: str, e: BaseException) -> tuple[str, str]:
     if isinstance(e, HarnessError):
         tail = f" (stderr: {e.stderr.strip().splitlines()[-1][:200]})" if e.stderr.strip() else ""
         return f"{e.status} on {asked}", f"{asked}: {e.message}{tail}"
+    if isinstance(e, RefusedSetup):  # an answer, not a crash: a setup the rules allow
+        named = e.clause or "no clause"
+        return (f"refuses the setup on {asked} ({named})",
+                f"{asked}: refused the setup ({named}): {e.reason}; the rules allow it")
     return f"exception on {asked} ({type(e).__name__})", f"{asked}() raised " \
         f"{type(e).__name__}: {e}"
 

@@ -152,6 +152,9 @@ class GameResult:
     unsupported: dict[str, int] = field(default_factory=dict)  # reason -> questions
     own: dict[str, int] = field(default_factory=dict)
     """`other` options -> answers of the reference they decide, not judged (own_rules)"""
+    own_differ: dict[str, int] = field(default_factory=dict)
+    """`other` options, with the values played in their place -> the answers not judged
+    that differ from those values' (a rule of one's own there, or bugs)"""
     cut: str | None = None  # why the game ended before its round did
     stopped: bool = False  # the time limit ended the game
     broken: bool = False  # the implementation failed too often (Session.broken)
@@ -160,6 +163,12 @@ class GameResult:
     def not_judged(self, options: Sequence[str]) -> None:
         key = ", ".join(options)
         self.own[key] = self.own.get(key, 0) + 1
+
+    def differs(self, ctx: Context, options: Sequence[str]) -> None:
+        """An answer not judged that differs from the one of the values played in place
+        of `options`."""
+        key = ", ".join(f"{o}={ctx.rules.ruleset[o]}" for o in options)
+        self.own_differ[key] = self.own_differ.get(key, 0) + 1
 
     def record(self, found: Sequence[Disagreement], probe: Probe, round_no: int, step: int,
                players: int) -> None:
@@ -559,6 +568,8 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
         res.not_judged(own_legal)
         if not actions_problems(answer):
             listed = {action_text(a) for a in answer}
+            if not same_actions(_keys(st, legal), answer):
+                res.differs(ctx, own_legal)
             both = [a for a in legal if action_text(codec.action_to_json(st, a)) in listed]
             if not both:  # a move of its own rules only: play goes on from its state
                 return _their_move(session, ctx, pos, res, answer, rng, own_legal)
@@ -594,6 +605,8 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
             continue  # accepted, as its legal answer said: that finding is recorded
         if own and not _fatal(error):
             res.not_judged(own)
+            if accepted:
+                res.differs(ctx, own)
             continue
         res.record(compare_refusal(ctx, st, text, wants, accepted, named, error),
                    pos.probe("refused", text, clause), round_no, step, n)
@@ -613,6 +626,7 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
         found = []  # refused, as its legal answer said: that finding is recorded
     if own and not same and not found:
         res.not_judged(own)
+        res.differs(ctx, own)
     follow_impl = session.follow == "impl"
     if found:
         res.record(found, pos.probe("apply", text), round_no, step, n)

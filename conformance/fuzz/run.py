@@ -156,6 +156,9 @@ class FuzzReport:
     not_applicable_why: dict[str, int] = field(default_factory=dict)  # reason -> games
     own: dict[str, int] = field(default_factory=dict)
     """`other` options -> answers they decide (not judged: rules of one's own)"""
+    own_differ: dict[str, int] = field(default_factory=dict)
+    """`other` options with the values played in their place -> the answers not judged
+    that differ from those values' (GameResult.own_differ)"""
     cut: dict[str, int] = field(default_factory=dict)  # why -> games ended early
     stopped: str | None = None  # why games were left unplayed
     broken: bool = False  # the implementation failed too often: play stopped
@@ -345,6 +348,7 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
                 raise StartError(result.fatal)
             _count_into(report.unsupported, result.unsupported)
             _count_into(report.own, result.own)
+            _count_into(report.own_differ, result.own_differ)
             report.answered += result.answered
             if result.skipped:
                 report.skipped += 1

@@ -364,8 +364,12 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
     for p, s in itertools.product(procedures, seats):
         values = {**dict(rs.choices), "engine_procedure": p, "starting_seat": s}
         guess = ruleset_of(cat, values, table)
-        if all(predicted(guess, players, r, order) == a
-               for (r, order), a in zip(designs, answers, strict=True)):
+        # A pool the procedure does not deal from (the engine in it, for set-aside; left
+        # out, for the others) is no request an engine of that procedure can get: what
+        # it answers there (a deal of it as it comes, an error) tells nothing about it.
+        compared = [(want, a) for (r, order), a in zip(designs, answers, strict=True)
+                    if (want := predicted(guess, players, r, order)) is not None]
+        if compared and all(want == a for want, a in compared):
             matching.append((p, s))
     what = (f"{len(designs)} deals for {players} players (the engine in the first hand, "
             "the second, the boneyard, first or last, or set aside; rounds 1 and 2)")

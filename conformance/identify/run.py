@@ -110,8 +110,10 @@ class Identification:
         import yaml
 
         body = yaml.safe_dump(self.to_file(cat), sort_keys=False, width=100)
-        marks = {f.option: f.status for f in self.findings
-                 if f.status in ("undetermined", "other")}
+        marks = {f.option: f.status for f in self.findings if f.status == "undetermined"}
+        marks.update({f.option: f"other: its own rule, or {f.alternatives[0]} if the "
+                      f"{len(f.evidence)} fixtures of its evidence are bugs" if f.alternatives
+                      else "other" for f in self.findings if f.status == "other"})
         lines, inside = [], False
         for line in body.splitlines():
             if not line.startswith(" "):
@@ -329,6 +331,7 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
         found = _conclude(model, soft, fixed, allowed, base, space, own, deals,
                           observations, parts)
     best, findings, problems = found
+    findings = _as_declared(best, findings, declared)
     rs = _ruleset(cat, space, best.values, deals, own)
     return Identification(rs, findings, best.violated, len(telling), len(telling),
                           time.perf_counter() - started,
@@ -351,7 +354,7 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
     """Situations under the answer and under each weak option's runner-up (round
     `round_no`'s seeds), those that tell rule sets of the measured region apart (their
     pieces put in `parts`)."""
-    from mtrain.conformance.situations import SEED, situations
+    from mtrain.conformance.situations import SEED, legal_only, situations
 
     by = {f.option: f for f in findings}
     candidates = [dict(values)]
@@ -369,7 +372,7 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
         except RulesetError:
             continue
         for fx in situations(rs, SITUATIONS, seed=SEED + round_no):
-            fx = dataclasses.replace(fx, id=f"{fx.id}@{round_no}.{k}")
+            fx = dataclasses.replace(legal_only(fx), id=f"{fx.id}@{round_no}.{k}")
             try:
                 pieces = explore_in(fx, dict(full), allowed, space, own)
             except (RefusedSetup, ValueError, KeyError, TypeError):
@@ -398,6 +401,23 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
     findings = [_finding(o, best, solver, model, deals, fixed, suspects, base)
                 for o in model.options]
     return best, findings, problems
+
+
+def _as_declared(best: Solution, findings: list[OptionFinding],
+                 declared: Ruleset | None) -> list[OptionFinding]:
+    """An option no fixture tells apart for the engine keeps the base's value; where the
+    engine declares it `other`, that is its base: the rule is its own (never a known value
+    nothing showed it plays). `best` is changed to match."""
+    if declared is None:
+        return findings
+    out = []
+    for f in findings:
+        if f.status == "undetermined" and declared[f.option] == OTHER:
+            best.values[f.option] = OTHER
+            f = OptionFinding(f.option, OTHER, "other", 0, [
+                "as the engine declares: no fixture tells its values apart for it"])
+        out.append(f)
+    return out
 
 
 def _sent(space: Space, allowed: Region, base: Mapping[str, str], deals: Deals,
@@ -475,7 +495,7 @@ def _finding(option: str, best: Solution, solver: Solver, model: Model, deals: D
         status = "likely"
     else:
         status = "undetermined"
-    alternatives = [rival.values[option]] if margin <= 0 else []
+    alternatives = [rival.values[option]] if margin <= 0 or value == OTHER else []
     if status == "likely" and margin >= SURE:
         evidence.append("(an unexplained fixture, or a likely bug, involves this option)")
     return OptionFinding(option, value, status, margin, evidence, alternatives)

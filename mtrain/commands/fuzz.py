@@ -345,6 +345,10 @@ def print_report(report: FuzzReport, target: Target) -> None:
         print(f"{_count(sum(report.own.values()), 'answer')} decided by rules of its own "
               "(options played `other`), not judged: "
               + ", ".join(f"{o}: {n:,}" for o, n in _top(report.own)))
+        for played, n in _top(report.own_differ):
+            print(f"    {n:,} of them differ from {played}, played in its place: a rule of "
+                  "its own there, or bugs (if the engine plays that value, fuzz with it in "
+                  "the rule-set file to judge them)")
     for why, n in _top(report.cut):
         print(f"{_count(n, 'game')} ended early: {why}")
     rate = f" ({report.steps / report.seconds:,.0f} steps/s)" if report.seconds > 0 else ""
@@ -386,7 +390,8 @@ def report_json(report: FuzzReport, target: Target, seed: int) -> JSON:
             "stopped": report.stopped, "unsupported": report.unsupported,
             "not_applicable_reasons": report.not_applicable_why,
             "answered": report.answered, "judged": report.judged,
-            "not_judged": report.own, "ended_early": report.cut,
+            "not_judged": report.own, "not_judged_differ": report.own_differ,
+            "ended_early": report.cut,
             "findings": [group(g) for g in report.groups],
             "warnings": report.warnings}
 

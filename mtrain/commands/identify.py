@@ -88,6 +88,9 @@ def run(args: argparse.Namespace) -> int:
     for f in result.findings:
         why = ", ".join(f.evidence[:4]) + (" ..." if len(f.evidence) > 4 else "")
         alt = f" (or {', '.join(f.alternatives)})" if f.alternatives else ""
+        if f.status == "other" and f.alternatives:  # a rule of its own, or bugs: say which
+            alt = (f" (its own rule, or {f.alternatives[0]} if the {len(f.evidence)} "
+                   "fixtures below are bugs)")
         print(f"  {f.option:<{width}}  {f.value:<22} {f.status}{alt}"
               + (f", margin {f.margin}: {why}" if why else ""))
     if result.unexplained:
@@ -97,7 +100,9 @@ def run(args: argparse.Namespace) -> int:
         print(shown(problem))
     print(f"closest rule set: {result.ruleset.name}")
     if declared is not None:
-        differ = [o for o, v in declared.choices if result.ruleset[o] != v]
+        unseen = {f.option for f in result.findings if f.status == "undetermined"}
+        differ = [o for o, v in declared.choices
+                  if result.ruleset[o] != v and o not in unseen]
         print("declared rules agree" if not differ else
               f"the engine declares other rules than it plays: {', '.join(differ)}")
     if args.output:

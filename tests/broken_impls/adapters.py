@@ -169,3 +169,22 @@ class CitesTrain4(ReferenceImplementation):
             return super().apply(ruleset, state, action)
         except Refused as e:
             raise Refused(e.reason, "TRAIN-4") from None
+
+
+class NeverDraws(ReferenceImplementation):
+    """Believes a tile in hand can always be played: offers the first tile of the hand on
+    the Mexican Train instead of a draw, and refuses every draw."""
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        actions = super().legal(ruleset, state)
+        if {"type": "draw"} in actions:
+            hand = state["hands"][state["seat"]]
+            return [{"type": "play", "tile": hand[0], "train": "mexican"}]
+        return actions
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        from mtrain.conformance.adapter import Refused
+
+        if action.get("type") == "draw":
+            raise Refused("a tile can be played", None)
+        return super().apply(ruleset, state, action)
