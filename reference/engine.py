@@ -489,6 +489,13 @@ def hand_value(state: State, seat: int) -> int:
     return total
 
 
+def lowest_hands(state: State, values: Sequence[int]) -> list[int]:
+    """SCORE-7: the seats holding the fewest tiles, and among them the lowest `values`."""
+    counts = [state.hands[s].bit_count() for s in range(state.players)]
+    key = min(zip(counts, values, strict=True))
+    return [s for s in range(state.players) if (counts[s], values[s]) == key]
+
+
 def _finish(state: State, end: str, winner: int) -> None:
     n = state.players
     if state.rules.positive_scoring:
@@ -498,6 +505,9 @@ def _finish(state: State, end: str, winner: int) -> None:
             scores[winner] = sum(hand_value(state, s) for s in range(n))
     else:
         scores = [hand_value(state, s) for s in range(n)]  # SCORE-5: what is left in hand
+        if winner < 0 and state.rules.blocked_low_wins:
+            for s in lowest_hands(state, scores):
+                scores[s] = 0  # SCORE-7: a blocked round's lowest hand scores nothing
     for s in range(n):
         state.scores[s] += scores[s]
     if winner >= 0:

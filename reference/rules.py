@@ -28,6 +28,7 @@ FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
     "oldest_first": ("double_order",), "release_uncoverable": ("uncoverable_double",),
     "marker_rule": ("marker_removal",), "draw_until_playable": ("draw_rule",),
     "passes_end_round": ("blocked_round",), "positive_scoring": ("scoring",),
+    "blocked_low_wins": ("scoring",),
     "tie_most_outs": ("tie_rule",), "tie_lowest_seat": ("tie_rule",),
 }
 """The option behind each flag: what the scope checks (conformance/partition.py) record when
@@ -59,6 +60,7 @@ class Rules:
     draw_until_playable: bool
     passes_end_round: bool
     positive_scoring: bool
+    blocked_low_wins: bool
     tie_most_outs: bool
     tie_lowest_seat: bool
 
@@ -99,6 +101,7 @@ class Rules:
             draw_until_playable=rs["draw_rule"] == "draw-until-playable",
             passes_end_round=rs["blocked_round"] == "full-round-of-passes",
             positive_scoring=rs["scoring"] == "positive",
+            blocked_low_wins=rs["scoring"] == "penalty-blocked-winner",  # SCORE-7
             tie_most_outs=rs["tie_rule"] == "most-outs",
             tie_lowest_seat=rs["tie_rule"] == "lowest-seat",
         )

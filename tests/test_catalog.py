@@ -20,7 +20,8 @@ CAT = catalog()
 
 VARIANTS = {"pagat", "puremco", "puremco-d9"}
 OVERLAYS = {
-    "any-double-first", "blanks-25", "cardinal-hands", "celko-double-6", "celko-double-9",
+    "any-double-first", "blanks-25", "blocked-winner", "cardinal-hands", "celko-double-6",
+    "celko-double-9",
     "chain-anywhere-start",
     "celko-double-15", "double-15", "double-blank-25", "double-blank-50",
     "draw-until-playable", "engine-aside", "engine-holder-draws", "fundex-hands",

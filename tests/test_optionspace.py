@@ -89,9 +89,9 @@ CONTRADICTORY = {
 # chain-anywhere and not-required (FIRST-9: 2), own-train-started with not-required and
 # any first turn (FIRST-10: 3);
 # the other nine options are free (follow_up 3, double_order 2,
-# uncoverable_double 2, marker_removal 3, draw_rule 2, blocked_round 2, scoring 2,
-# blank_values 4, tie_rule 3): 3*2*2*3*2*2*2*4*3 = 3456.
-FREE = 3 * 2 * 2 * 3 * 2 * 2 * 2 * 4 * 3
+# uncoverable_double 2, marker_removal 3, draw_rule 2, blocked_round 2, scoring 3,
+# blank_values 4, tie_rule 3): 3*2*2*3*2*2*3*4*3 = 5184.
+FREE = 3 * 2 * 2 * 3 * 2 * 2 * 3 * 4 * 3
 HAND_COUNT = 112 * 11 * FREE
 
 
