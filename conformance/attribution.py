@@ -168,6 +168,9 @@ class Referee:
         act = None if st is None else self._action(st, text)
         if st is None or act is None or act not in engine.legal_actions(st):
             return pick(("TURN-1", "TRAIN-4"), self.rs, self.fx)
+        if (act.kind == "play" and st.phase == engine.CHAIN and T.IS_DOUBLE[act.tile]
+                and st.rules.chain_no_double_end):
+            return "FIRST-12"  # when a chain may lay a double
         return engine.permission(st, act)
 
     def follows_from_missing(self, extra: Sequence[str], missing: Sequence[str]) -> bool:

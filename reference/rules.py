@@ -22,6 +22,7 @@ FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
     "holder_lays": ("engine_procedure",), "holder_draws": ("engine_procedure",),
     "engine_holder_starts": ("starting_seat",), "after_engine_starts": ("starting_seat",),
     "chain_first_turn": ("first_turn",), "chain_anywhere": ("first_turn",),
+    "chain_no_double_end": ("first_turn",),
     "starter_only_mexican": ("mexican_first_turn",),
     "own_train_mexican": ("mexican_first_turn",),
     "own_train_first": ("own_train_first",), "follow": ("follow_up",),
@@ -50,6 +51,7 @@ class Rules:
     after_engine_starts: bool
     chain_first_turn: bool
     chain_anywhere: bool
+    chain_no_double_end: bool
     starter_only_mexican: bool
     own_train_mexican: bool
     own_train_first: bool
@@ -85,9 +87,12 @@ class Rules:
             holder_draws=rs["engine_procedure"] == "holder-lays-and-draws",
             engine_holder_starts=rs["starting_seat"] == "engine-holder",
             after_engine_starts=rs["starting_seat"] == "after-engine",
-            # a first turn of several tiles: on the own train (FIRST-1) or anywhere (FIRST-11)
-            chain_first_turn=rs["first_turn"] in ("chain", "chain-anywhere"),
+            # a first turn of several tiles: on the own train (FIRST-1; FIRST-12 not ending
+            # on a double) or anywhere (FIRST-11)
+            chain_first_turn=rs["first_turn"] in ("chain", "chain-anywhere",
+                                                  "chain-no-double-end"),
             chain_anywhere=rs["first_turn"] == "chain-anywhere",
+            chain_no_double_end=rs["first_turn"] == "chain-no-double-end",  # FIRST-12
             starter_only_mexican=rs["mexican_first_turn"] == "starter-only",
             own_train_mexican=rs["mexican_first_turn"] == "own-train-started",
             own_train_first=rs["own_train_first"] == "required",

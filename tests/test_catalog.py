@@ -26,7 +26,7 @@ OVERLAYS = {
     "celko-double-15", "double-15", "double-blank-25", "double-blank-50",
     "draw-until-playable", "engine-aside", "engine-holder-draws", "fundex-hands",
     "goodsam-hands", "hathaway-hands",
-    "marker-anyone", "after-engine-start",
+    "marker-anyone", "after-engine-start", "no-double-end-start",
     "marker-owner-anywhere", "own-train-first", "own-train-opens-mexican", "passes-end-round",
     "positive-scoring",
     "release-uncoverable", "rotate-start", "single-tile-start", "starter-opens-mexican",

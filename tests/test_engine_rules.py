@@ -308,6 +308,25 @@ def test_chain_double_must_be_covered_when_possible() -> None:
     assert st.seat == 1 and st.open_doubles == [0]
 
 
+def test_chain_no_double_end_lays_a_double_only_with_a_tile_to_follow() -> None:
+    """FIRST-12: a double goes into the chain only while a tile bearing its number stays
+    in hand (FIRST-4 then makes the player cover it), or as the last tile (END-1)."""
+    r = rules("pagat+no-double-end-start")
+
+    def chain_table(hand0: Sequence[str]) -> State:
+        return table(r, [hand0, ["11-10", "9-8"], ["12-2", "7-6"]], first_turns=[0, 1, 2])
+
+    st = run(chain_table(["12-3", "3-3", "9-1"]), "play 12-3 on 0")
+    assert legal(st) == {"end-chain"}
+    assert refused(st, "play 3-3 on 0") == "FIRST-12"
+    st = run(chain_table(["12-3", "3-3", "3-1", "9-9"]), "play 12-3 on 0")
+    assert legal(st) == {"play 3-3 on 0", "play 3-1 on 0", "end-chain"}
+    st = run(st, "play 3-3 on 0")
+    assert legal(st) == {"play 3-1 on 0"} and refused(st, "end-chain") == "FIRST-4"
+    st = run(chain_table(["12-3", "3-3"]), "play 12-3 on 0", "play 3-3 on 0")
+    assert st.result is not None and (st.result.end, st.result.winner) == ("domino", 0)
+
+
 def test_first_turn_no_start_marks_without_drawing() -> None:
     """FIRST-3: no tile bearing 12: the marker goes up, nothing is drawn."""
     st = chain_table(["5-3", "9-1"], boneyard=["12-6", "4-4"])

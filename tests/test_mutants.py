@@ -910,6 +910,43 @@ WITNESS_YAML = """
       state: {outs: [0, 0, 0]}
     - variants: [pagat]
       result: {end: blocked, winner: null, scores: [17, 4, 761]}
+
+- id: witness-060
+  description: In a first-turn chain seat 0 holds a double that nothing in hand would follow
+  clauses: [FIRST-1, FIRST-12]
+  source: [engine, decision]
+  note: >-
+    Round 1, nothing laid; seat 0 lays [12-6] on its own train (ends 6) and holds [6-6] and
+    [9-8]. After [6-6] the hand would be [9-8], with no 6, and it is not the last tile:
+    FIRST-12 refuses it, so only end-chain is left.
+  table:
+    seat: 0
+    starter: 0
+    first_turns: all
+    hands: {0: [12-6, 6-6, 9-8], 1: [3-1], 2: [8-2]}
+  steps: [play 12-6 on 0]
+  expect:
+    - variants: [pagat+no-double-end-start]
+      legal: [end-chain]
+    - variants: [pagat]
+      legal: [play 6-6 on 0, end-chain]
+
+- id: witness-061
+  description: In a first-turn chain seat 0's last tile is a double; laying it goes out
+  clauses: [FIRST-1, FIRST-12, END-1]
+  source: [engine, decision]
+  note: >-
+    Round 1, nothing laid; seat 0 holds [12-6] and [6-6]. After [12-6] the double is its
+    last tile, which FIRST-12 allows: [6-6] or end-chain.
+  table:
+    seat: 0
+    starter: 0
+    first_turns: all
+    hands: {0: [12-6, 6-6], 1: [3-1], 2: [8-2]}
+  steps: [play 12-6 on 0]
+  expect:
+    - variants: [pagat+no-double-end-start]
+      legal: [play 6-6 on 0, end-chain]
 """
 
 WITNESSES: list[Fixture] = load_file("tests/test_mutants.py", WITNESS_YAML)
@@ -1001,6 +1038,8 @@ KILLED_BY: dict[str, str] = {
     "blocked-winner-ignored": "witness-059",
     "blocked-winner-by-pips-alone": "witness-059",
     "blocked-winner-counts-an-out": "witness-059",
+    "no-double-end-ignored": "witness-060",
+    "no-double-end-last-tile-refused": "witness-061",
     "after-engine-start-ignored": "witness-058",
     "tie-to-highest-seat": "witness-042",
     "start-rotates-off-by-one": "witness-003",

@@ -208,6 +208,9 @@ FIRES: Final[dict[str, Fire]] = {f.clause: f for f in [
     Fire("FIRST-11", "a first turn laid anywhere puts a tile on a train not the player's own",
          lambda s, a, t: _is_play(a) and s.rules.chain_anywhere and _first_turn(s)
          and a.train != s.seat),
+    Fire("FIRST-12", "a chain holds a double nothing would follow: laying it is refused",
+         _state(lambda s: s.phase == E.CHAIN and s.rules.chain_no_double_end
+                and E.legal_actions(s) != E.legal_actions(_with(s, chain_no_double_end=False)))),
     Fire("FIRST-6", "the last first turn of the round ends",
          lambda s, a, t: bool(s.first_pending) and not t.first_pending),
     Fire("FIRST-7", "a first turn is one tile, then the turn passes on",
