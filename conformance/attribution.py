@@ -61,7 +61,7 @@ FIELD_CLAUSES: dict[str, tuple[str, ...]] = {
     "trains": ("TRAIN-2", "TRAIN-4", "ENG-3"),
     "engine": ("ENG-1",),
     "engine_placed": ("ENG-2", "ENG-3", "ENG-6", "ENG-4"),
-    "scores": ("MATCH-1", "SCORE-5", "SCORE-6"),  # the match totals
+    "scores": ("MATCH-1", "SCORE-5", "SCORE-6", "SCORE-7"),  # the match totals
     "outs": ("MATCH-5", "END-1"),
 }
 DEAL_FIELD: dict[str, tuple[str, ...]] = {
@@ -100,7 +100,7 @@ STEP_FIELD: dict[tuple[str, str], tuple[str, ...]] = {
 }
 """The clause that sets a field, by the kind of step that changed it."""
 INVARIANT_CLAUSES: dict[str, tuple[str, ...]] = {
-    "INV-ROUND-SCORE": ("SCORE-2", "SCORE-3", "SCORE-4", "SCORE-5", "SCORE-6"),
+    "INV-ROUND-SCORE": ("SCORE-2", "SCORE-3", "SCORE-4", "SCORE-5", "SCORE-6", "SCORE-7"),
     "INV-CONSERVATION": ("TURN-2", "DEAL-1", "TRAIN-2"),
     "INV-PIPS": ("SET-1", "DEAL-1"),
     "INV-NUMBERS": ("SET-1",),
@@ -120,7 +120,7 @@ HAND_SIZES = re.compile(r"hand sizes \[([0-9, ]*)\] after the deal, not \[([0-9,
 """INV-HAND-SIZES's account of a deal's hands against the table's."""
 CITED = re.compile(r"\[([A-Z]+-[0-9]+)\]\s*$")
 ROUND_END = ("END-1", "END-2", "END-3")
-SCORING = ("SCORE-2", "SCORE-3", "SCORE-4", "SCORE-1", "SCORE-5", "SCORE-6")
+SCORING = ("SCORE-2", "SCORE-3", "SCORE-4", "SCORE-1", "SCORE-5", "SCORE-6", "SCORE-7")
 MATCH = ("MATCH-5", "MATCH-6", "MATCH-4", "MATCH-2", "MATCH-3", "MATCH-1")
 
 
@@ -178,6 +178,9 @@ class Referee:
         act = None if st is None else self._action(st, text)
         if st is None or act is None or act not in engine.legal_actions(st):
             return pick(("TURN-1", "TRAIN-4"), self.rs, self.fx)
+        if (act.kind == "play" and st.phase == engine.CHAIN and T.IS_DOUBLE[act.tile]
+                and st.rules.chain_no_double_end):
+            return "FIRST-12"  # when a chain may lay a double
         return engine.permission(st, act)
 
     def follows_from_missing(self, extra: Sequence[str], missing: Sequence[str]) -> bool:
@@ -334,6 +337,9 @@ class Referee:
                 if isinstance(n, int) and re.search(rf"(?<![0-9-]){n}-{n}(?![0-9])", p.message):
                     return pick(("ENG-2", "ENG-3"), self.rs, self.fx)  # where the engine goes
                 return pick(("DEAL-1",), self.rs, self.fx)
+        if p.where == "INV-ROUND-SCORE" and "a blocked round" in p.message:
+            # a blocked round's scores are SCORE-7's where it applies
+            return pick(("SCORE-7", *INVARIANT_CLAUSES[p.where]), self.rs, self.fx)
         return pick(INVARIANT_CLAUSES[p.where], self.rs, self.fx)
 
     @staticmethod
@@ -364,7 +370,10 @@ class Referee:
         blanks = any("-0" in t or t.startswith("0-") for h in final.get("hands", []) for t in h)
         if blanks and self.rs["blank_values"] != "face":
             return pick(("SCORE-2", "SCORE-3", "SCORE-4"), self.rs, self.fx)
-        return pick(("SCORE-5", "SCORE-6", "SCORE-1"), self.rs, self.fx)
+        # SCORE-7: a blocked round's scores under the blocked winner's rule are its own
+        blocked = (final.get("result") or {}).get("end") == "blocked"
+        return pick((*(("SCORE-7",) if blocked else ()), "SCORE-5", "SCORE-6", "SCORE-1"),
+                    self.rs, self.fx)
 
     def winners(self, want: Sequence[int] = (), got: Sequence[int] = ()) -> str:
         """The match rule behind a wrong list of winners: where either side names a tie,

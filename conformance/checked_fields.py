@@ -50,7 +50,7 @@ SETS: Final[dict[str, tuple[tuple[str, frozenset[str]], ...]]] = {
     "END-1": ((RESULT, ANY),),
     "END-2": ((RESULT, ANY),),
     "END-3": ((RESULT, ANY), ("passes", frozenset({PASS, PLAY}))),
-    **{f"SCORE-{k}": ((RESULT, ANY),) for k in range(1, 7)},
+    **{f"SCORE-{k}": ((RESULT, ANY),) for k in range(1, 8)},
     "MATCH-1": (("scores", ANY),),
     "MATCH-5": (("outs", ANY),),
     # the deal

@@ -239,7 +239,13 @@ class Partition:
         return len(self.cells)
 
 
-def explore(fx: Fixture, space: Space | None = None, limit: int = 5000,
+REGION_LIMIT = 10000
+"""The most regions one fixture's partition may have: a match's winners read the tile set,
+the scoring, the blank values and the tie rule (about 5,200 regions since scoring has
+three values); a fixture past it reads too much to explore."""
+
+
+def explore(fx: Fixture, space: Space | None = None, limit: int = REGION_LIMIT,
             start: Region | None = None,
             ruleset: Callable[[dict[str, str]], Ruleset | None] | None = None) -> Partition:
     """Partition the option space (or the region `start`) by the fixture's outcome (see

@@ -296,6 +296,7 @@ def legal_actions(state: State) -> list[Action]:
         return [DRAW]  # ENG-4, ENG-6: draw for the engine
     found = plays(state)
     if phase == CHAIN:
+        found = _followed(state, found)  # FIRST-12: no double that nothing would follow
         # FIRST-1, FIRST-11: end the chain at will; FIRST-4: not while a play would cover a
         # double laid in it
         turn = state.turn_doubles
@@ -312,6 +313,19 @@ def legal_actions(state: State) -> list[Action]:
     if state.drawn >= 0 and not rules.draw_until_playable:
         return [PASS]  # TURN-4: the drawn tile cannot be played
     return [DRAW]  # TURN-2, TURN-5, DBL-5
+
+
+def stranded(state: State, tile: int) -> bool:
+    """A double that, once laid, leaves the mover holding tiles but none of its number."""
+    rest = state.hands[state.seat] & ~BIT[tile]
+    return IS_DOUBLE[tile] and bool(rest) and not rest & state.rules.number_mask[T.HIGH[tile]]
+
+
+def _followed(state: State, found: list[Action]) -> list[Action]:
+    """FIRST-12: in a chain on the own train, no double that nothing would follow."""
+    if not any(stranded(state, a.tile) for a in found) or not state.rules.chain_no_double_end:
+        return found
+    return [a for a in found if not stranded(state, a.tile)]
 
 
 # --- what an action does -------------------------------------------------------------
@@ -506,6 +520,13 @@ def hand_value(state: State, seat: int) -> int:
     return total
 
 
+def lowest_hands(state: State, values: Sequence[int]) -> list[int]:
+    """SCORE-7: the seats holding the fewest tiles, and among them the lowest `values`."""
+    counts = [state.hands[s].bit_count() for s in range(state.players)]
+    key = min(zip(counts, values, strict=True))
+    return [s for s in range(state.players) if (counts[s], values[s]) == key]
+
+
 def _finish(state: State, end: str, winner: int) -> None:
     n = state.players
     if state.rules.positive_scoring:
@@ -515,6 +536,9 @@ def _finish(state: State, end: str, winner: int) -> None:
             scores[winner] = sum(hand_value(state, s) for s in range(n))
     else:
         scores = [hand_value(state, s) for s in range(n)]  # SCORE-5: what is left in hand
+        if winner < 0 and state.rules.blocked_low_wins:
+            for s in lowest_hands(state, scores):
+                scores[s] = 0  # SCORE-7: a blocked round's lowest hand scores nothing
     for s in range(n):
         state.scores[s] += scores[s]
     if winner >= 0:
@@ -537,7 +561,7 @@ REFUSAL_PRECEDENCE: tuple[str, ...] = (
     "SET-1", "TRAIN-1", "TRAIN-2",  # the tile and the train named, the open end
     "TURN-3",  # after a draw, the tile must be the one drawn
     "TRAIN-7", "FIRST-9", "FIRST-10", "TRAIN-4",  # the train's access, whatever the moment
-    "FIRST-2", "DBL-7", "DBL-6", "DBL-4", "DBL-3",  # what this moment allows
+    "FIRST-12", "FIRST-2", "DBL-7", "DBL-6", "DBL-4", "DBL-3",  # what this moment allows
 )
 """When several clauses refuse one action, the reference cites the first in this order
 (docs: the protocol's refusals). A clause about the action itself (down to which tile:
@@ -619,6 +643,10 @@ def _refusals(state: State, action: Action,
     if state.drawn >= 0 and tile != state.drawn:
         out.append(IllegalAction("TURN-3", f"after drawing only {T.name(state.drawn)} may be "
                                  "played"))
+    if (state.phase == CHAIN and train == seat and state.hands[seat] & T.BIT[tile]
+            and stranded(state, tile) and rules.chain_no_double_end):
+        out.append(IllegalAction("FIRST-12", f"a first-turn chain may not end on a double: "
+                                 f"nothing left in hand would follow {label}"))
     if chain and train != seat and not rules.chain_anywhere:
         out.append(IllegalAction("FIRST-2", f"a first-turn chain goes on the player's own "
                                  f"train, not {where}"))

@@ -371,7 +371,8 @@ FULL_SHIPPED_SIZES: tuple[Size, ...] = (Size(3, 2, 4), Size(3, 2, 5))
 """`mtrain check --full`, for the shipped variants also: every deal of two double-3 games
 (a size whose hands do not fit in the set is skipped)."""
 
-_SCORING_FIELDS = frozenset({"value", "positive_scoring", "tie_most_outs"})
+_SCORING_FIELDS = frozenset({"value", "positive_scoring", "blocked_low_wins",
+                             "tie_most_outs"})
 _IGNORED_FIELDS = frozenset({"ruleset", "hand_table", "max_pip", "set_mask", "number_mask"})
 
 

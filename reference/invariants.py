@@ -159,9 +159,14 @@ def round_score(state: State) -> list[Violation]:
         want = [sum(left) if s == winner else 0 for s in range(state.players)]
     else:
         want = left
+        if winner < 0 and state.rules.blocked_low_wins:  # SCORE-7
+            tiles = [h.bit_count() for h in state.hands]
+            low = min(zip(tiles, left, strict=True))
+            want = [0 if (tiles[s], v) == low else v for s, v in enumerate(left)]
     if list(state.result.scores) != want:
-        return [("INV-ROUND-SCORE", f"round scores {list(state.result.scores)}, the hands "
-                 f"left give {want}")]
+        what = "a blocked round" if winner < 0 else "a round gone out"
+        return [("INV-ROUND-SCORE", f"{what}: round scores {list(state.result.scores)}, the "
+                 f"hands left give {want}")]
     return []
 
 

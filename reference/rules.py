@@ -23,12 +23,14 @@ FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
     "everyone_draws": ("engine_procedure",),
     "engine_holder_starts": ("starting_seat",), "after_engine_starts": ("starting_seat",),
     "chain_first_turn": ("first_turn",), "chain_anywhere": ("first_turn",),
+    "chain_no_double_end": ("first_turn",),
     "starter_only_mexican": ("mexican_first_turn",),
     "own_train_mexican": ("mexican_first_turn",),
     "own_train_first": ("own_train_first",), "follow": ("follow_up",),
     "oldest_first": ("double_order",), "release_uncoverable": ("uncoverable_double",),
     "marker_rule": ("marker_removal",), "draw_until_playable": ("draw_rule",),
     "passes_end_round": ("blocked_round",), "positive_scoring": ("scoring",),
+    "blocked_low_wins": ("scoring",),
     "tie_most_outs": ("tie_rule",), "tie_lowest_seat": ("tie_rule",),
 }
 """The option behind each flag: what the scope checks (conformance/partition.py) record when
@@ -51,6 +53,7 @@ class Rules:
     after_engine_starts: bool
     chain_first_turn: bool
     chain_anywhere: bool
+    chain_no_double_end: bool
     starter_only_mexican: bool
     own_train_mexican: bool
     own_train_first: bool
@@ -61,6 +64,7 @@ class Rules:
     draw_until_playable: bool
     passes_end_round: bool
     positive_scoring: bool
+    blocked_low_wins: bool
     tie_most_outs: bool
     tie_lowest_seat: bool
 
@@ -88,9 +92,12 @@ class Rules:
             everyone_draws=rs["engine_procedure"] == "everyone-draws",
             engine_holder_starts=rs["starting_seat"] == "engine-holder",
             after_engine_starts=rs["starting_seat"] == "after-engine",
-            # a first turn of several tiles: on the own train (FIRST-1) or anywhere (FIRST-11)
-            chain_first_turn=rs["first_turn"] in ("chain", "chain-anywhere"),
+            # a first turn of several tiles: on the own train (FIRST-1; FIRST-12 not ending
+            # on a double) or anywhere (FIRST-11)
+            chain_first_turn=rs["first_turn"] in ("chain", "chain-anywhere",
+                                                  "chain-no-double-end"),
             chain_anywhere=rs["first_turn"] == "chain-anywhere",
+            chain_no_double_end=rs["first_turn"] == "chain-no-double-end",  # FIRST-12
             starter_only_mexican=rs["mexican_first_turn"] == "starter-only",
             own_train_mexican=rs["mexican_first_turn"] == "own-train-started",
             own_train_first=rs["own_train_first"] == "required",
@@ -104,6 +111,7 @@ class Rules:
             draw_until_playable=rs["draw_rule"] == "draw-until-playable",
             passes_end_round=rs["blocked_round"] == "full-round-of-passes",
             positive_scoring=rs["scoring"] == "positive",
+            blocked_low_wins=rs["scoring"] == "penalty-blocked-winner",  # SCORE-7
             tie_most_outs=rs["tie_rule"] == "most-outs",
             tie_lowest_seat=rs["tie_rule"] == "lowest-seat",
         )

@@ -20,13 +20,14 @@ CAT = catalog()
 
 VARIANTS = {"pagat", "puremco", "puremco-d9"}
 OVERLAYS = {
-    "any-double-first", "blanks-25", "cardinal-hands", "celko-double-6", "celko-double-9",
+    "any-double-first", "blanks-25", "blocked-winner", "cardinal-hands", "celko-double-6",
+    "celko-double-9",
     "chain-anywhere-start",
     "celko-double-15", "double-15", "double-blank-25", "double-blank-50",
     "draw-until-playable", "engine-aside", "engine-everyone-draws", "engine-holder-draws",
     "fundex-hands",
     "goodsam-hands", "hathaway-hands",
-    "marker-anyone", "after-engine-start",
+    "marker-anyone", "after-engine-start", "no-double-end-start",
     "marker-owner-anywhere", "own-train-first", "own-train-opens-mexican", "passes-end-round",
     "positive-scoring",
     "release-uncoverable", "rotate-start", "single-tile-start", "starter-opens-mexican",

@@ -308,6 +308,25 @@ def test_chain_double_must_be_covered_when_possible() -> None:
     assert st.seat == 1 and st.open_doubles == [0]
 
 
+def test_chain_no_double_end_lays_a_double_only_with_a_tile_to_follow() -> None:
+    """FIRST-12: a double goes into the chain only while a tile bearing its number stays
+    in hand (FIRST-4 then makes the player cover it), or as the last tile (END-1)."""
+    r = rules("pagat+no-double-end-start")
+
+    def chain_table(hand0: Sequence[str]) -> State:
+        return table(r, [hand0, ["11-10", "9-8"], ["12-2", "7-6"]], first_turns=[0, 1, 2])
+
+    st = run(chain_table(["12-3", "3-3", "9-1"]), "play 12-3 on 0")
+    assert legal(st) == {"end-chain"}
+    assert refused(st, "play 3-3 on 0") == "FIRST-12"
+    st = run(chain_table(["12-3", "3-3", "3-1", "9-9"]), "play 12-3 on 0")
+    assert legal(st) == {"play 3-3 on 0", "play 3-1 on 0", "end-chain"}
+    st = run(st, "play 3-3 on 0")
+    assert legal(st) == {"play 3-1 on 0"} and refused(st, "end-chain") == "FIRST-4"
+    st = run(chain_table(["12-3", "3-3"]), "play 12-3 on 0", "play 3-3 on 0")
+    assert st.result is not None and (st.result.end, st.result.winner) == ("domino", 0)
+
+
 def test_first_turn_no_start_marks_without_drawing() -> None:
     """FIRST-3: no tile bearing 12: the marker goes up, nothing is drawn."""
     st = chain_table(["5-3", "9-1"], boneyard=["12-6", "4-4"])
@@ -827,12 +846,31 @@ def test_round_scores(spec: str) -> None:
 
 @pytest.mark.parametrize(("spec", "scores"), [("pagat", (19, 18)),
                                               ("pagat+blanks-25", (19, 18)),
-                                              ("pagat+positive-scoring", (0, 0))])
+                                              ("pagat+positive-scoring", (0, 0)),
+                                              ("pagat+blocked-winner", (19, 0))])
 def test_blocked_round_scores(spec: str, scores: tuple[int, int]) -> None:
-    """SCORE-5: a blocked round scores every hand; SCORE-6: positive scoring gives 0 to all."""
+    """SCORE-5: a blocked round scores every hand; SCORE-6: positive scoring gives 0 to all;
+    SCORE-7: one tile each, [11-7] (18) is the lower hand and scores 0."""
     st = run(blocked_table(rules(spec), [["10-9"], ["11-7"]]), "pass")
     assert st.result is not None and st.result.scores == scores
     assert st.outs == [0, 0]
+
+
+# SCORE-7 on the blocked table: hands by seat, then the round's scores worked by hand
+# (fewest tiles first, then the lower value; equal on both: every one of them scores 0).
+LOWEST_HANDS = [
+    ([["10-9"], ["11-7", "1-0"]], (0, 19)),  # 1 tile beats 2 tiles worth less than 19
+    ([["10-9", "2-1"], ["11-7", "0-0"]], (22, 0)),  # 2 tiles each: 18 + 0 beats 19 + 3
+    ([["10-8"], ["11-7"]], (0, 0)),  # 1 tile each, 18 each: both score 0
+]
+
+
+@pytest.mark.parametrize(("hands", "scores"), LOWEST_HANDS)
+def test_blocked_winner_counts_tiles_then_value(hands: list[list[str]],
+                                                scores: tuple[int, int]) -> None:
+    st = run(blocked_table(rules("pagat+blocked-winner"), hands), "pass")
+    assert st.result is not None and st.result.scores == scores
+    assert st.result.winner == -1 and st.outs == [0, 0]  # nobody went out (MATCH-5)
 
 
 def test_blank_values_of_single_tiles() -> None:

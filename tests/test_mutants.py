@@ -911,6 +911,70 @@ WITNESS_YAML = """
   expect:
     - variants: [pagat+engine-everyone-draws]
       state: {phase: start, seat: 3, starter: 3}
+
+- id: witness-061
+  description: Witness-037's table with [1-0] moved to seat 1; seat 0's single tile scores 0
+  clauses: [END-2, SCORE-5, SCORE-7]
+  source: [engine, decision]
+  note: >-
+    As witness-037, but seat 1 also holds [1-0] (no 3 or 4 on it): seat 0 holds [9-8], 17
+    in 1 tile; seat 1 [2-1] and [1-0], 3 + 1 = 4 in 2 tiles; seat 2 the other 59 tiles,
+    762 - 1 = 761. Seat 0 passes and the round is blocked. Penalty: [17, 4, 761].
+    SCORE-7: seat 0 holds the fewest tiles, so it scores 0 although seat 1's hand is
+    lighter: [0, 4, 761]; nobody went out, so no out is counted.
+  table:
+    hands: {0: [9-8], 1: [2-1, 1-0], 2: [rest]}
+    trains:
+      0: [12-4]
+      1: [12-3]
+      2: [12-6, 6-4, 4-4, 4-7, 7-3, 3-3, 3-8, 8-4, 4-9, 9-3, 3-10, 10-4, 4-11, 11-3, 3-0,
+          0-4, 4-1, 1-3, 3-2, 2-4, 4-3, 3-5, 5-6, 6-3]
+      mexican: [12-5, 5-4]
+    boneyard: []
+  steps: [pass]
+  expect:
+    - variants: [pagat+blocked-winner]
+      result: {end: blocked, winner: null, scores: [0, 4, 761]}
+      state: {outs: [0, 0, 0]}
+    - variants: [pagat]
+      result: {end: blocked, winner: null, scores: [17, 4, 761]}
+
+- id: witness-062
+  description: In a first-turn chain seat 0 holds a double that nothing in hand would follow
+  clauses: [FIRST-1, FIRST-12]
+  source: [engine, decision]
+  note: >-
+    Round 1, nothing laid; seat 0 lays [12-6] on its own train (ends 6) and holds [6-6] and
+    [9-8]. After [6-6] the hand would be [9-8], with no 6, and it is not the last tile:
+    FIRST-12 refuses it, so only end-chain is left.
+  table:
+    seat: 0
+    starter: 0
+    first_turns: all
+    hands: {0: [12-6, 6-6, 9-8], 1: [3-1], 2: [8-2]}
+  steps: [play 12-6 on 0]
+  expect:
+    - variants: [pagat+no-double-end-start]
+      legal: [end-chain]
+    - variants: [pagat]
+      legal: [play 6-6 on 0, end-chain]
+
+- id: witness-063
+  description: In a first-turn chain seat 0's last tile is a double; laying it goes out
+  clauses: [FIRST-1, FIRST-12, END-1]
+  source: [engine, decision]
+  note: >-
+    Round 1, nothing laid; seat 0 holds [12-6] and [6-6]. After [12-6] the double is its
+    last tile, which FIRST-12 allows: [6-6] or end-chain.
+  table:
+    seat: 0
+    starter: 0
+    first_turns: all
+    hands: {0: [12-6, 6-6], 1: [3-1], 2: [8-2]}
+  steps: [play 12-6 on 0]
+  expect:
+    - variants: [pagat+no-double-end-start]
+      legal: [play 6-6 on 0, end-chain]
 """
 
 WITNESSES: list[Fixture] = load_file("tests/test_mutants.py", WITNESS_YAML)
@@ -1001,6 +1065,11 @@ KILLED_BY: dict[str, str] = {
     "chain-anywhere-own-train-only": "witness-056",
     "chain-anywhere-ends-beside-double": "witness-056",
     "holder-draws-no-replacement": "witness-057",
+    "blocked-winner-ignored": "witness-061",
+    "blocked-winner-by-pips-alone": "witness-061",
+    "blocked-winner-counts-an-out": "witness-061",
+    "no-double-end-ignored": "witness-062",
+    "no-double-end-last-tile-refused": "witness-063",
     "after-engine-start-ignored": "witness-058",
     "tie-to-highest-seat": "witness-042",
     "start-rotates-off-by-one": "witness-003",

@@ -76,6 +76,21 @@ def test_a_tie_rule_ignored_is_reported_with_match_5(monkeypatch: pytest.MonkeyP
                if d.field.endswith("/[2, 1]") or d.field.endswith("/[1, 2]"))
 
 
+def test_a_blocked_winner_scored_as_penalty_is_reported_with_score_7(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """SCORE-7 broken: the lowest hand of a blocked round scores its value; the engine
+    agrees with the model before the fault."""
+    model, states = small_states("pagat+blocked-winner", count=400)
+    ends = [s for s in states if any(getattr(E.apply(s, a).result, "end", None) == E.BLOCKED
+                                     for a in E.legal_actions(s))]
+    assert ends, "no state that ends a round blocked"
+    assert RE.compare_effects(model, ends).differences == []
+    monkeypatch.setattr(E, "lowest_hands", lambda state, values: [])
+    rep = RE.compare_effects(model, ends)
+    scores = [d for d in rep.differences if d.field == "scores"]
+    assert scores and {d.clause for d in scores} == {"SCORE-7"}
+
+
 def _keep_marker(monkeypatch: pytest.MonkeyPatch) -> None:
     """MARK-3 broken: the owner's marker stays up when they play on their own train."""
     real = E._play

@@ -191,8 +191,9 @@ def field_clause(model: Model, state: Any, kind: str, name: str,
         return search if engine_phase else "SEAT-1"
     if name == "first":
         return "FIRST-6"
-    if name == "scores":
-        return _applying(model, "SCORE-6", "SCORE-5")
+    if name == "scores":  # SCORE-7 speaks of a blocked round only: not one gone out
+        out = kind == "play" and state.hands[state.seat].bit_count() == 1
+        return _applying(model, "SCORE-6", *(() if out else ("SCORE-7",)), "SCORE-5")
     if name == "winners":  # two seats tied: the tie rule decides (else the best total)
         return _applying(model, "MATCH-5", "MATCH-4") if len(values[0]) != len(
             values[1]) or len(values[0]) > 1 else _applying(model, "MATCH-3", "MATCH-2")

@@ -211,6 +211,9 @@ FIRES: Final[dict[str, Fire]] = {f.clause: f for f in [
     Fire("FIRST-11", "a first turn laid anywhere puts a tile on a train not the player's own",
          lambda s, a, t: _is_play(a) and s.rules.chain_anywhere and _first_turn(s)
          and a.train != s.seat),
+    Fire("FIRST-12", "a chain holds a double nothing would follow: laying it is refused",
+         _state(lambda s: s.phase == E.CHAIN and s.rules.chain_no_double_end
+                and E.legal_actions(s) != E.legal_actions(_with(s, chain_no_double_end=False)))),
     Fire("FIRST-6", "the last first turn of the round ends",
          lambda s, a, t: bool(s.first_pending) and not t.first_pending),
     Fire("FIRST-7", "a first turn is one tile, then the turn passes on",
@@ -276,6 +279,10 @@ FIRES: Final[dict[str, Fire]] = {f.clause: f for f in [
     Fire("SCORE-4", "a round ends with a blank in a losing hand", lambda s, a, t: _blanks(t)),
     Fire("SCORE-5", "a round ends and the hands are scored",
          lambda s, a, t: s.phase != E.OVER and t.phase == E.OVER),
+    Fire("SCORE-7", "a round ends blocked and a lowest hand worth something scores 0",
+         lambda s, a, t: s.phase != E.OVER and t.result is not None
+         and t.result.end == E.BLOCKED and s.rules.blocked_low_wins
+         and list(t.result.scores) != [E.hand_value(t, q) for q in range(t.players)]),
     Fire("SCORE-6", "a player goes out and collects the other hands",
          lambda s, a, t: t.result is not None and t.result.end == E.DOMINO
          and s.phase != E.OVER),
@@ -489,6 +496,7 @@ def _z3_fires(model: Model, s: Sym) -> dict[str, Any]:
                               [model.in_hand(s, s.seat, t) for t in model.bearing[model.e]])),
         "END-2": z3.And(s.phase == OVER, s.res == 2),
         "END-3": z3.And(s.phase == OVER, s.res == 2),
+        "SCORE-7": z3.And(s.phase == OVER, s.res == 2),
     }
     return free
 

@@ -456,6 +456,8 @@ def action_clauses(ctx: Context, st: State, text: str, expect: dict[str, Any]) -
         elif result.get("end") == "blocked":
             out.append("END-3" if r.passes_end_round else "END-2")
         out.append("SCORE-6" if r.positive_scoring else "SCORE-5")
+        if result.get("end") == "blocked" and r.blocked_low_wins:
+            out.append("SCORE-7")
     if "first_turns" in fields:
         out.append("FIRST-6")
     return state_clauses(ctx, st, out)

@@ -8,6 +8,7 @@ in for it; catalogue.py names the hook each one is used for.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 from mtrain.conformance.mutants import originals as ref
 from mtrain.conformance.mutants.implementation import swapped
@@ -119,6 +120,22 @@ def positive_blocked_as_penalty(state: State, end: str, winner: int) -> None:
         ref.finish(state, end, winner)
     finally:
         state.rules = rules
+
+
+def lowest_by_value_alone(state: State, values: Sequence[int]) -> list[int]:
+    """SCORE-7 read without the tile count: the lightest hands of a blocked round win."""
+    least = min(values)
+    return [s for s in range(state.players) if values[s] == least]
+
+
+def lowest_hand_counts_an_out(state: State, end: str, winner: int) -> None:
+    """SCORE-7's lowest hand counted as a player who went out (MATCH-5's outs)."""
+    ref.finish(state, end, winner)
+    if end == BLOCKED and state.rules.blocked_low_wins:
+        assert state.result is not None
+        for s, score in enumerate(state.result.scores):
+            if score == 0:
+                state.outs[s] += 1
 
 
 def blocked_lightest_wins(state: State, end: str, winner: int) -> None:

@@ -390,3 +390,9 @@ def restricted_mexican_double_closed(state: State) -> list[int]:
         first = state.turn_doubles[0]
         out = [t for t in out if t == first or t not in state.open_doubles]
     return out
+
+
+def stranded_even_last(state: State, tile: int) -> bool:
+    """FIRST-12 read without its last tile: a double that is the last tile is refused too."""
+    rest = state.hands[state.seat] & ~T.BIT[tile]
+    return T.IS_DOUBLE[tile] and not rest & state.rules.number_mask[T.HIGH[tile]]

@@ -19,6 +19,7 @@ place_engine = engine._place_engine
 end_turn = engine._end_turn
 finish = engine._finish
 hand_value = engine.hand_value
+lowest_hands = engine.lowest_hands
 can_ever_play = engine.can_ever_play
 nobody_can_ever_play = engine.nobody_can_ever_play
 

@@ -38,7 +38,13 @@ from mtrain.spec.model.legality import (
     legal_table,
     model_value,
 )
-from mtrain.spec.model.scoring import hand_values, match_winners, round_scores, tile_value
+from mtrain.spec.model.scoring import (
+    hand_counts,
+    hand_values,
+    match_winners,
+    round_scores,
+    tile_value,
+)
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.tilesets import highest
 
@@ -122,8 +128,8 @@ def solve_score(q: Question) -> Situation | None:
     for s in others:
         opt.minimize(s.a + s.b)
     model = checked_model(opt, f"{q.a} / {q.b} (scores)")
-    if model is None:
-        return None
+    if model is None:  # rule sets that score a round gone out alike: a blocked one (SCORE-7)
+        return _blocked(q, scores=True)
     table, step, w = _finish_going_out(q, model, sym, others, j, {})
     seat = w["seat"]
     res = {side: {"end": "domino", "winner": seat,
@@ -155,7 +161,7 @@ def solve_tie(q: Question) -> Situation | None:
         after = [outs[p] + If(v.seat == p, 1, 0) for p in range(n_max)]
         best, most = z3.Int(f"best_{side}", ctx), z3.Int(f"most_{side}", ctx)
         exists = [z3.And(v.players > p) for p in range(n_max)]
-        low = o.is_("scoring", "penalty")
+        low = o.is_("scoring", "penalty", "penalty-blocked-winner")  # MATCH-2
         for p in range(n_max):
             opt.add(z3.Implies(exists[p], (best <= totals[p]) if low else (best >= totals[p])))
         opt.add(z3.Or(*(z3.And(exists[p], best == totals[p]) for p in range(n_max))))
@@ -209,7 +215,13 @@ def solve_tie(q: Question) -> Situation | None:
 
 
 def solve_blocked(q: Question) -> Situation | None:
-    """END-2 against END-3 after a pass on an empty boneyard.
+    """END-2 against END-3 after a pass on an empty boneyard."""
+    return _blocked(q, scores=False)
+
+
+def _blocked(q: Question, scores: bool) -> Situation | None:
+    """END-2 against END-3 after a pass on an empty boneyard; with `scores`, a pass that
+    blocks the round under both rule sets, for scores that differ (SCORE-7).
 
     z3 chooses the players; the table is one where every train ends on a number whose
     tiles are all on the table (so nobody could play, with or without markers), which
@@ -230,7 +242,7 @@ def solve_blocked(q: Question) -> Situation | None:
     for side, o in (("a", Opts(values=a)), ("b", Opts(values=b))):
         end2 = as_bool(o.is_("blocked_round", "nobody-can-play"), ctx)
         ends[side] = z3.If(end2, stuck, passes + 1 == n)  # END-2 / END-3
-    opt.add(z3.Xor(ends["a"], ends["b"]))
+    opt.add(z3.And(ends["a"], ends["b"]) if scores else z3.Xor(ends["a"], ends["b"]))
     opt.minimize(n)
     opt.minimize(passes)
     model = checked_model(opt, f"{q.a} / {q.b} (blocked)")
@@ -258,10 +270,19 @@ def solve_blocked(q: Question) -> Situation | None:
         if model_value(model, ends[side]):
             o = Opts(values=dict(rs.items()))
             res[side] = {"end": "blocked", "winner": None,
-                         "scores": [int(x) for x in round_scores(hand_values(table, rs), -1,
-                                                                  o)]}
+                         "scores": [int(x) for x in round_scores(
+                             hand_values(table, rs), -1, o, hand_counts(table, rs))]}
         else:
             res[side] = None
+    if scores:
+        if res["a"] == res["b"]:
+            return None
+        summary = (f"a pass after drawing the last tile blocks the round: scores "
+                   f"{res['a']['scores']} under {side_label(q, 'a')}, {res['b']['scores']} "
+                   f"under {side_label(q, 'b')}")
+        return Situation(q, "score", {"table": table}, ["pass"], {"result": res["a"]},
+                         {"result": res["b"]}, option_clauses(q, q.option or "scoring"),
+                         summary, witness=w)
     summary = (f"a pass after drawing the last tile: {_result_text(res['a'])} under "
                f"{side_label(q, 'a')}, {_result_text(res['b'])} under {side_label(q, 'b')}")
     # the pass after the last draw is the first on an empty boneyard (END-3)

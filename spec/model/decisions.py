@@ -97,6 +97,8 @@ def refuse_play(v: View, o: Opts, held: Bool, s: Slot, i: int, t: Train) -> Chai
              v.own_field("empty")), "FIRST-10"),
         (And(Not(t.dbl), Not(v.own(t)), Not(t.is_mex), Not(t.marked)), "TRAIN-4"),
         # then what this moment of the turn narrows the trains to
+        # FIRST-12: on the own train, a double nothing in hand would follow
+        (And(v.own(t), L.stranded(v, o, i)), "FIRST-12"),
         # a chain: own train only (FIRST-11's chain goes anywhere)
         (And(L.own_chain(o), Or(v.phase == CHAIN, chain_turn)), "FIRST-2"),
         # DBL-6: cover the double first; DBL-7: when the train itself ends in a younger one
@@ -131,7 +133,8 @@ def permit_play(v: View, o: Opts, t: Train) -> Chain:
         (v.drawn != L.NO_SLOT, "TURN-3"),  # the drawn tile, playable
         # an earlier double that obliges nobody now: FIRST-5 (first turns), DBL-9 (released)
         (And(_waiting(v), Not(duty), v.phase != FOLLOW,
-             o.is_("first_turn", "chain", "chain-anywhere"), v.firsts_left), "FIRST-5"),
+             o.is_("first_turn", "chain", "chain-anywhere", "chain-no-double-end"),
+             v.firsts_left), "FIRST-5"),
         (And(_waiting(v), Not(duty), v.phase != FOLLOW), "DBL-9"),
         (And(o.is_("first_turn", "chain-anywhere"),
              Or(v.phase == CHAIN, And(v.phase == START, L.chain_turn(v, o)))), "FIRST-11"),

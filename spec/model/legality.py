@@ -298,12 +298,13 @@ def released(t: Train, o: Opts) -> Bool:
 @_memo
 def chain_turn(v: View, o: Opts) -> Bool:
     """FIRST-1, FIRST-11: this turn is a first-turn chain (on the own train, or anywhere)."""
-    return And(o.is_("first_turn", "chain", "chain-anywhere"), v.first_pending)
+    return And(o.is_("first_turn", "chain", "chain-anywhere", "chain-no-double-end"),
+               v.first_pending)
 
 
 def own_chain(o: Opts) -> Bool:
     """FIRST-2: a first-turn chain goes on the own train only (not under FIRST-11)."""
-    return o.is_("first_turn", "chain")
+    return o.is_("first_turn", "chain", "chain-no-double-end")
 
 
 @_memo
@@ -313,7 +314,8 @@ def binding(v: View, t: Train, o: Opts) -> Bool:
     Not one released by DBL-9, and none while chain first turns are still being taken
     (FIRST-5)."""
     return And(t.exists, t.dbl, Not(t.turn), Not(released(t, o)),
-               Not(And(o.is_("first_turn", "chain", "chain-anywhere"), v.firsts_left)))
+               Not(And(o.is_("first_turn", "chain", "chain-anywhere", "chain-no-double-end"),
+                       v.firsts_left)))
 
 
 @_memo
@@ -381,6 +383,17 @@ def candidate(v: View, t: Train, o: Opts) -> Bool:
                  If(v.phase == FOLLOW, follow, normal)))
 
 
+def stranded(v: View, o: Opts, i: int) -> Bool:
+    """FIRST-12: in a chain that may not end on a double, slot i holds a double that no
+    other tile in hand bears the number of, and it is not the last tile."""
+    s = v.hand[i]
+    others = [u for k, u in enumerate(v.hand) if k != i]
+    follows = Or(*(And(u.present, Or(u.a == s.a, u.b == s.a)) for u in others))
+    last = And(*(Not(u.present) for u in others))
+    return And(o.is_("first_turn", "chain-no-double-end"), v.phase == CHAIN, s.a == s.b,
+               Not(follows), Not(last))
+
+
 def fits(s: Slot, t: Train) -> Bool:
     """TRAIN-2."""
     return Or(s.a == t.end, s.b == t.end)
@@ -406,8 +419,9 @@ def legal(v: View, o: Opts, ignore_drawn: bool = False) -> Legal:
     plays = []
     for i, s in enumerate(v.hand):
         drawn_ok = True if ignore_drawn else Or(v.drawn == NO_SLOT, v.drawn == i)  # TURN-3
-        plays.append([And(s.present, drawn_ok, fits(s, t), c) for t, c in zip(v.trains, cands,
-                                                                              strict=True)])
+        ok = And(drawn_ok, Not(stranded(v, o, i)))  # FIRST-12
+        plays.append([And(s.present, ok, fits(s, t), c) for t, c in zip(v.trains, cands,
+                                                                        strict=True)])
     any_play = Or(*(p for row in plays for p in row))
     draw, pass_ = draw_pass(v, o, any_play)
     own_dbl = And(v.own_field("dbl"), v.own_field("turn"))
@@ -675,8 +689,8 @@ class Symbolic:
         """What a table reachable under the rule set `o` needs, beyond `structure`."""
         v, ctx = self.view, self.ctx
         c: list[Any] = []
-        chain = o.is_("first_turn", "chain")  # FIRST-2: on the own train
-        chains = o.is_("first_turn", "chain", "chain-anywhere")
+        chain = own_chain(o)  # FIRST-2: on the own train
+        chains = o.is_("first_turn", "chain", "chain-anywhere", "chain-no-double-end")
         # SEAT-3: a rotating start begins round r at seat (r - 1) mod players
         top = o.top()
         c.append(Implies(o.is_("starting_seat", "rotate"),

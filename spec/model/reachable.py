@@ -105,7 +105,7 @@ class _Table:
         self.drawn = state.get("drawn")
         self.passes = int(state.get("passes", 0))
         self.bone_empty = not state["boneyard"]
-        self.chain = rs["first_turn"] == "chain"  # on the own train (FIRST-2)
+        self.chain = rs["first_turn"] in ("chain", "chain-no-double-end")  # own train (FIRST-2)
         self.chains = self.chain or rs["first_turn"] == "chain-anywhere"  # FIRST-11 too
         self.out: list[str] = []
 

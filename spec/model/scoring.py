@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mtrain.spec import tiles as T
-from mtrain.spec.model.legality import And, If, Opts
+from mtrain.spec.model.legality import And, If, Opts, Or
 from mtrain.spec.ruleset import Ruleset
 
 
@@ -23,23 +23,43 @@ def tile_value(a: Any, b: Any, o: Opts) -> Any:
                     pips)))
 
 
-def round_scores(values: Sequence[Any], winner: Any, o: Opts) -> list[Any]:
-    """SCORE-5 (penalty: what each hand holds) and SCORE-6 (positive: the winner collects).
+def round_scores(values: Sequence[Any], winner: Any, o: Opts,
+                 counts: Sequence[int] | None = None) -> list[Any]:
+    """SCORE-5 (penalty: what each hand holds), SCORE-6 (positive: the winner collects)
+    and SCORE-7 (penalty, but a blocked round's lowest hand scores 0).
 
     `values[p]` is the value of seat p's hand; `winner` the seat that went out, or -1 for
-    a blocked round (SCORE-6: a blocked round scores 0 under positive scoring).
+    a blocked round (SCORE-6: a blocked round scores 0 under positive scoring); `counts[p]`
+    the number of tiles in seat p's hand, plain values, given for a blocked round.
     """
     total = sum(values[1:], values[0]) if values else 0
+    penalty = o.is_("scoring", "penalty", "penalty-blocked-winner")  # SCORE-5
     out = []
     for p, value in enumerate(values):
-        out.append(If(o.is_("scoring", "penalty"), If(winner == p, 0, value),
+        out.append(If(penalty, If(Or(winner == p, blocked_low(p, values, winner, o, counts)),
+                                  0, value),
                       If(winner == p, total - value, 0)))
     return out
 
 
+def blocked_low(p: int, values: Sequence[Any], winner: Any, o: Opts,
+                counts: Sequence[int] | None) -> Any:
+    """SCORE-7: seat p holds a lowest hand of a blocked round (the fewest tiles, then the
+    least value; players equal on both are all lowest)."""
+    if counts is None:
+        return False  # (a round that went out: nothing to ask)
+    fewest = min(counts)
+    rivals = [q for q, c in enumerate(counts) if c == fewest]
+    if p not in rivals:
+        return False
+    least = And(*(values[p] <= values[q] for q in rivals))
+    return And(o.is_("scoring", "penalty-blocked-winner"), winner == -1, least)
+
+
 def match_winners(totals: Sequence[int], outs: Sequence[int], o: Opts) -> list[int]:
     """MATCH-2..6 on plain values: the lowest (penalty) or highest (positive) total wins."""
-    best = min(totals) if o.is_("scoring", "penalty") else max(totals)
+    # MATCH-2 (penalty scoring, SCORE-7's too) or MATCH-3 (positive)
+    best = min(totals) if o.is_("scoring", "penalty", "penalty-blocked-winner") else max(totals)
     tied = [p for p, v in enumerate(totals) if v == best]
     if o.is_("tie_rule", "most-outs") and len(tied) > 1:
         most = max(outs[p] for p in tied)
@@ -56,3 +76,10 @@ def hand_values(table: Mapping[str, Any], rs: Ruleset) -> list[int]:
     o = Opts(values=dict(rs.items()))
     return [sum(int(tile_value(T.HIGH[t], T.LOW[t], o)) for t in (T.parse(x) for x in hand))
             for hand in state["hands"]]
+
+
+def hand_counts(table: Mapping[str, Any], rs: Ruleset) -> list[int]:
+    """The number of tiles in each hand of a table in the fixture notation."""
+    from mtrain.spec.notation import table_state
+
+    return [len(hand) for hand in table_state(table, rs)["hands"]]

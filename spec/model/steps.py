@@ -64,14 +64,15 @@ class Round:
 
 
 def result(model: Model, s: Sym) -> JSON:
-    """How a finished round (a plain state) ended, and its scores (SCORE-1..6)."""
+    """How a finished round (a plain state) ended, and its scores (SCORE-1..7)."""
     o = Opts(values=model.values)
     values = [sum(int(scoring.tile_value(T.HIGH[t], T.LOW[t], o)) for t in model.tiles
                   if s.loc[t] == q) for q in range(model.P)]
+    counts = [sum(1 for t in model.tiles if s.loc[t] == q) for q in range(model.P)]
     winner = int(s.seat) if s.res == DOMINO else -1
     return {"end": "domino" if s.res == DOMINO else "blocked",
             "winner": winner if winner >= 0 else None,
-            "scores": [int(x) for x in scoring.round_scores(values, winner, o)]}
+            "scores": [int(x) for x in scoring.round_scores(values, winner, o, counts)]}
 
 
 def from_json(model: Model, st: Mapping[str, Any]) -> Sym:

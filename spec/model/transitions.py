@@ -380,7 +380,7 @@ class Model:
 
     @cached
     def first_start(self, s: Sym) -> Expr:
-        if not self.is_("first_turn", "chain", "chain-anywhere"):
+        if not self.is_("first_turn", "chain", "chain-anywhere", "chain-no-double-end"):
             return K(s, False)
         return And(s.phase == START, at(s.first, s.seat))
 
@@ -489,7 +489,8 @@ class Model:
                       tdbl=tdbl, age=age, clock=s.clock + 1 if double else s.clock,
                       drawn=K(s, -1), passes=K(s, 0))
         out = And(*[a for u, a in enumerate(self.away(s)) if u != t])  # the hand is empty
-        chains = self.is_("first_turn", "chain", "chain-anywhere")  # FIRST-1, FIRST-11
+        # FIRST-1, FIRST-11, FIRST-12
+        chains = self.is_("first_turn", "chain", "chain-anywhere", "chain-no-double-end")
         chain = Or(s.phase == CHAIN, self.first_start(s)) if chains else K(s, False)
         rest = m.replace(phase=K(s, CHAIN))
         if not double:
@@ -567,7 +568,7 @@ class Model:
                 out.append(("play", label, self.guard(s, "play", t, k)))
         out += [("draw", f"draw {T.name(t)}", self.guard(s, "draw", t)) for t in self.tiles]
         out.append(("pass", "pass", self.guard(s, "pass")))
-        if self.is_("first_turn", "chain", "chain-anywhere"):
+        if self.is_("first_turn", "chain", "chain-anywhere", "chain-no-double-end"):
             out.append(("end-chain", "end-chain", self.guard(s, "end-chain")))
         return out
 
@@ -599,7 +600,7 @@ class Model:
                 effects.append(self.effect(s, "play", t, k, target))
         effects += [self.effect(s, "draw", t) for t in self.tiles]
         effects.append(self.effect(s, "pass", target=target))
-        if self.is_("first_turn", "chain", "chain-anywhere"):
+        if self.is_("first_turn", "chain", "chain-anywhere", "chain-no-double-end"):
             effects.append(self.effect(s, "end-chain", target=target))
         out = [(kind, label, g, nxt)
                for (kind, label, g), nxt in zip(self.guards(s), effects, strict=True)]
@@ -726,7 +727,7 @@ class Model:
         inv.append(z3.Implies(s.phase == FOLLOW, z3.Or(s.tdbl)))
         inv.append(z3.Implies(s.drawn >= 0, self.turn_phase(s)))
         inv += [z3.Implies(s.drawn == t, s.loc[t] == s.seat) for t in self.tiles]
-        if self.is_("first_turn", "chain", "chain-anywhere"):
+        if self.is_("first_turn", "chain", "chain-anywhere", "chain-no-double-end"):
             inv.append(z3.Implies(s.phase == CHAIN, at(s.first, s.seat)))
         else:
             inv.append(s.phase != CHAIN)
@@ -753,7 +754,7 @@ class Model:
         parts = [z3.And(s.odbl[k], z3.Not(s.tdbl[k]), z3.Not(self.live(s, k)))
                  for k in self.trains]
         cond = [s.phase == START, z3.Or(parts)]
-        if self.is_("first_turn", "chain", "chain-anywhere"):
+        if self.is_("first_turn", "chain", "chain-anywhere", "chain-no-double-end"):
             cond.append(z3.Not(z3.Or(s.first)))
         return z3.And(cond)
 

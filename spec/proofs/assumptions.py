@@ -166,7 +166,8 @@ def sliced_invariant(model: Model, s: Sym, empty: Expr, tiles: Iterable[int] | N
         j["END-3: passes < P while running"] = z3.Implies(s.phase != OVER, s.passes < P)
     j["a chain is a first turn, nothing drawn"] = (  # FIRST-1, FIRST-3
         z3.Implies(s.phase == CHAIN, z3.And(at(s.first, s.seat), s.drawn == -1))
-        if model.is_("first_turn", "chain", "chain-anywhere") else s.phase != CHAIN)
+        if model.is_("first_turn", "chain", "chain-anywhere", "chain-no-double-end")
+        else s.phase != CHAIN)
     sought = s.loc[model.E] == P
     if model.is_("engine_procedure", "everyone-draws"):  # ENG-6: kept to the lap's end
         sought = z3.Or(sought, z3.And(s.loc[model.E] < P, z3.Not(empty),
@@ -292,7 +293,7 @@ def _actions(model: Model) -> Iterator[tuple[str, str, int, int]]:
     for t in model.tiles:
         yield "draw", f"draw {T.name(t)}", t, -1
     yield "pass", "pass", -1, -1
-    if model.is_("first_turn", "chain", "chain-anywhere"):
+    if model.is_("first_turn", "chain", "chain-anywhere", "chain-no-double-end"):
         yield "end-chain", "end-chain", -1, -1
 
 

@@ -221,7 +221,7 @@ def prove(model: Model, label: str, prover: Prover) -> ModelReport:
         ask("init", [model.init(s), z3.Not(inv)],
             explain=lambda m: {"state": model.describe(m, s)})
         rep.rank_bound = rank_bound(model)
-    chains = model.is_("first_turn", "chain", "chain-anywhere")
+    chains = model.is_("first_turn", "chain", "chain-anywhere", "chain-no-double-end")
     kinds = [k for k in KINDS if k != "end-chain" or chains]
     first = r1(model, s)
     for kind in kinds:
