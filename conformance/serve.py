@@ -56,9 +56,7 @@ class MemoReference(ReferenceImplementation):
     otherwise be most of the server's work. Safe here because each request is freshly
     decoded: nobody changes a state after handing it in."""
 
-    # Its own memo, by identity, costs less per request; the one of ReferenceImplementation
-    # (by the state's text) serves a state sent again under another rule set. A request
-    # is decoded by orjson: plain JSON types, whose text tells them apart.
+    remembers_states = False  # its own memo, by identity, costs less per request
 
     def __init__(self) -> None:
         super().__init__()
