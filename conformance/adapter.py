@@ -14,9 +14,8 @@ import orjson
 from mtrain import __version__
 from mtrain.reference import codec, engine
 from mtrain.reference.deal import deal, match_over, match_winners
-from mtrain.reference.invariants import violations
+from mtrain.reference.invariants import Violation, violations
 from mtrain.reference.rules import Rules
-from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 
@@ -120,18 +119,111 @@ def _check_players(rules: Rules, players: int) -> None:
                            f"{', '.join(str(n) for n, _ in rs.hand_table)}", "DEAL-7")
 
 
+_ONLY_JSON = (orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
+              | orjson.OPT_PASSTHROUGH_DATETIME)
+"""What orjson would write as JSON of another type is refused (no `default` is given)."""
+
+
 def fingerprint(state: Any) -> bytes | None:
     """A state's exact JSON text (types told apart: 1, 1.0 and true differ), or None for
     a value JSON cannot hold: what the decoded-state memos are keyed by, so that a state
-    changed after it was read is never mistaken for the one read."""
+    changed after it was read is never mistaken for the one read. orjson writes NaN and
+    the infinities as null: a text with a null where the state holds none is no key."""
     try:
-        return orjson.dumps(state)
-    except TypeError:
+        key = orjson.dumps(state, option=_ONLY_JSON)
+    except TypeError:  # not JSON, or a subclass of a JSON type, a date, a dataclass
         return None
+    if b"null" in key and key.count(b"null") != _nulls(state):
+        return None
+    return key
 
 
-MEMO_STATES = 64
-"""States a ReferenceImplementation keeps decoded: those of the fixture or step at hand."""
+def _nulls(state: Any) -> int:
+    """How many nulls a state holds where a valid one may: `drawn`, `result` and the
+    result's `winner` (a null anywhere else makes `fingerprint` give no key)."""
+    if type(state) is not dict:
+        return -1
+    result = state.get("result", 0)
+    return ((state.get("drawn", 0) is None) + (result is None)
+            + (type(result) is dict and result.get("winner", 0) is None))
+
+
+class _Reading:
+    """Stands in for a Rules while a state is read and checked, keeping each flag read
+    with its value: any Rules with the same values reads that JSON text alike."""
+
+    __slots__ = ("_rules", "read")
+
+    def __init__(self, rules: Rules) -> None:
+        self._rules = rules
+        self.read: dict[str, Any] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._rules, name)
+        self.read[name] = value
+        return value
+
+
+_Entry = tuple[tuple[str, ...] | None, tuple[Any, ...], engine.State, list[Violation]]
+
+
+class DecodedStates:
+    """States read (codec.state_from_json) and checked (invariants.violations) before, by
+    their exact JSON text (`fingerprint`): conform plays a fixture under dozens of rule
+    sets, most of which read its table, and the states after its steps, alike.
+
+    An entry keeps the flags the reading and the checks read, with their values (recorded
+    by `_Reading`): it serves every Rules with the same values, the state bound to that
+    Rules, since the reading is a function of the text and of those values alone. A state
+    the engine wrote itself (`remember`) serves the Rules it was written under only. Only
+    plain Rules are served: a traced or mutated view of the rules reads on its own."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._memo: dict[bytes, list[_Entry]] = {}
+
+    def read(self, rules: Rules, data: Any, key: bytes | None
+             ) -> tuple[engine.State, list[Violation]]:
+        """The state of `data` under `rules` and its broken invariants; a StateError as
+        codec.state_from_json raises it."""
+        if key is None or type(rules) is not Rules:
+            st = codec.state_from_json(rules, data)
+            return st, violations(st)
+        entries = self._memo.get(key)
+        if entries is not None:
+            for attrs, values, st, broken in entries:
+                if st.rules is rules:
+                    return st, broken
+                if attrs is not None and all(
+                        getattr(rules, a) == v for a, v in zip(attrs, values, strict=True)):
+                    bound = st.copy()
+                    bound.rules = rules
+                    return bound, broken
+        reading = _Reading(rules)
+        st = codec.state_from_json(reading, data)  # type: ignore[arg-type]
+        broken = violations(st)
+        st.rules = rules
+        self._keep(key, (tuple(reading.read), tuple(reading.read.values()), st, broken))
+        return st, broken
+
+    def remember(self, key: bytes, st: engine.State) -> None:
+        """A state the engine wrote, under its own Rules: nothing to read or check."""
+        self._keep(key, (None, (), st, []))
+
+    def _keep(self, key: bytes, entry: _Entry) -> None:
+        entries = self._memo.get(key)
+        if entries is None:
+            if len(self._memo) >= self.size:
+                self._memo.clear()
+            entries = self._memo[key] = []
+        entries.append(entry)
+
+
+MEMO_RULES = 256
+"""Rule sets a ReferenceImplementation knows by the identity of their options."""
+MEMO_STATES = 256
+"""States a ReferenceImplementation keeps decoded: those of the fixture at hand, under
+every rule set it runs."""
 
 
 class ReferenceImplementation:
@@ -144,21 +236,24 @@ class ReferenceImplementation:
 
     def __init__(self) -> None:
         self._rules: dict[object, Rules] = {}
-        self._last: tuple[dict[str, Any], Rules, Any] | None = None
+        # by the identity of the options object a request carries (a harness sends the
+        # same rule set's with every request), checked equal to a copy taken when it was
+        # read: an object changed or freed since finds its own rules
+        self._seen: dict[int, tuple[dict[str, Any], Any, Rules]] = {}
         # A harness asks several questions about one state (its legal actions, refusals,
-        # winners, the score) and then about the state an action led to: each is read and
-        # checked once. Keyed by the exact JSON text, with the Rules it was read under.
-        self._states: dict[bytes, tuple[Rules, engine.State]] = {}
+        # winners, the score) and then about the state an action led to, and the same
+        # under the next rule set: each is read and checked once.
+        self._states = DecodedStates(MEMO_STATES)
 
     def rules(self, ruleset: JSON) -> Rules:
         options = ruleset["options"]
         table = ruleset.get("hand_sizes")
-        last = self._last
-        if last is not None and options == last[0] and table == last[2]:
-            return last[1]  # the rule set of the last request: the usual case
+        seen = self._seen.get(id(options))
+        if seen is not None and seen[0] == options and seen[1] == table:
+            return seen[2]  # a rule set asked about before: the usual case
         try:  # hashed as it is: a repr of the sorted items costs five times as much
-            key: object = (frozenset(options.items()),
-                           None if table is None else frozenset(table.items()))
+            key: object = (tuple(options.items()),
+                           None if table is None else tuple(table.items()))
         except (AttributeError, TypeError):  # not a mapping of plain values: read below
             key = repr((sorted(options.items()), table))
         found = self._rules.get(key)
@@ -175,7 +270,10 @@ class ReferenceImplementation:
                 rows = tuple(sorted((int(n), int(h)) for n, h in (table or {}).items()))
             rs = cat.from_values(full, str(ruleset.get("name") or ""), rows)
             found = self._rules[key] = Rules.of(rs)
-        self._last = (dict(options), found, table)
+        if type(options) is dict and (table is None or type(table) is dict):
+            if len(self._seen) >= MEMO_RULES:
+                self._seen.clear()
+            self._seen[id(options)] = (dict(options), table and dict(table), found)
         return found
 
     def state(self, ruleset: JSON, state: JSON) -> engine.State:
@@ -183,23 +281,12 @@ class ReferenceImplementation:
         every broken invariant, never a crash further on."""
         rules = self.rules(ruleset)
         key = fingerprint(state) if self.remembers_states else None
-        found = None if key is None else self._states.get(key)
-        if found is not None and found[0] is rules:
-            return found[1]  # never changed: apply copies, the rest only reads
-        st = codec.state_from_json(rules, state)
+        st, broken = self._states.read(rules, state, key)  # never changed: apply copies
         _check_players(rules, st.players)
-        broken = violations(st)
         if broken:
             raise codec.StateError("impossible state: "
                                    + "; ".join(f"{inv} {msg}" for inv, msg in broken))
-        if key is not None:
-            self._remember(key, rules, st)
         return st
-
-    def _remember(self, key: bytes, rules: Rules, st: engine.State) -> None:
-        if len(self._states) >= MEMO_STATES:
-            self._states.clear()
-        self._states[key] = (rules, st)
 
     def info(self) -> JSON:
         return {"name": "mtrain-reference", "version": __version__, "variants": ["*"]}
@@ -207,7 +294,7 @@ class ReferenceImplementation:
     def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
         rules = self.rules(ruleset)
         _check_players(rules, players)
-        ids = [T.parse(x, rules.max_pip) for x in order]
+        ids = codec.tile_ids(order, rules.max_pip)
         return codec.state_to_json(deal(rules, players, round, order=ids))
 
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
@@ -229,7 +316,7 @@ class ReferenceImplementation:
             # under a traced view of the rules (scoping.py): there the checks' reads count.
             key = fingerprint(answer)
             if key is not None:
-                self._remember(key, st.rules, new)
+                self._states.remember(key, new)
         return answer
 
     def winners(self, ruleset: JSON, state: JSON) -> list[int]:

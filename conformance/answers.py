@@ -22,14 +22,23 @@ is asked only to word a violation that was found.
 from __future__ import annotations
 
 import functools
+import io
+import pickle
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementation, Unsupported
+from mtrain.conformance.adapter import (
+    JSON,
+    DecodedStates,
+    Implementation,
+    ReferenceImplementation,
+    Unsupported,
+    fingerprint,
+)
 from mtrain.reference import codec
-from mtrain.reference.invariants import hand_sizes, violations
+from mtrain.reference.invariants import hand_sizes
 from mtrain.reference.rules import Rules
 from mtrain.spec.yamlload import schema
 
@@ -244,6 +253,30 @@ def _short(text: str, limit: int = 200) -> str:
 
 
 _REFERENCE = ReferenceImplementation()
+_CHECKED = DecodedStates(1024)
+"""States checked before, by their exact JSON text: conform asks about the same states
+under dozens of rule sets, and an engine returns the same state to each of most of them."""
+
+
+_VALID: dict[bytes, None] = {}
+"""States found valid (state_valid), by their pickle: a state of the same pickle is of the
+same types (a tuple is no list, an IntEnum no int, NaN no null) and values, so it passes
+the schema too."""
+KEPT_VALID = 1024
+
+
+def exact_text(value: Any) -> bytes | None:
+    """The pickle of `value`, written without its memo (so that equal values of equal
+    types give equal bytes, however they share objects), or None for a value pickle
+    cannot write (a cycle, a lock)."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, 5)
+    pickler.fast = True  # no memo
+    try:
+        pickler.dump(value)
+    except Exception:  # whatever a value of an adapter raises: no key
+        return None
+    return out.getvalue()
 
 
 def rules_of(ruleset: JSON) -> Rules:
@@ -252,15 +285,21 @@ def rules_of(ruleset: JSON) -> Rules:
 
 def state_problems(ruleset: JSON | Rules, state: Any, *, dealt: bool = False) -> list[Problem]:
     """What is wrong with a state an implementation returned (nothing: [])."""
-    if not state_valid(state):
-        return schema_problems("state", state)
+    exact = exact_text(state)
+    if exact is None or exact not in _VALID:
+        if not state_valid(state):
+            return schema_problems("state", state)
+        if exact is not None:
+            if len(_VALID) >= KEPT_VALID:
+                _VALID.clear()
+            _VALID[exact] = None
     rules = ruleset if isinstance(ruleset, Rules) else rules_of(ruleset)
     try:
-        st = codec.state_from_json(rules, state)
+        st, broken = _CHECKED.read(rules, state, fingerprint(state))
     except codec.StateError as e:
         where = str(e).split(":", 1)[0] if str(e).startswith("state.") else "state"
         return [Problem("state", where, str(e))]
-    out = [Problem("invariant", inv, msg) for inv, msg in violations(st)]
+    out = [Problem("invariant", inv, msg) for inv, msg in broken]
     if dealt:
         out += [Problem("invariant", inv, msg) for inv, msg in hand_sizes(st)]
     return out

@@ -25,6 +25,7 @@ from mtrain.spec.notation import (
     deal_order,
     max_pip_of,
     round_of,
+    table_starter,
     table_state,
 )
 from mtrain.spec.ruleset import Ruleset
@@ -97,9 +98,9 @@ class Fixture:
     expect: tuple[Expectation, ...]
     note: str = ""
     rules: str | None = None  # the rule-set file it names (`rules:`), as a path
-    _starts: dict[tuple[str, str | None], bytes] = field(
+    _starts: dict[str, bytes] = field(
         default_factory=dict, init=False, repr=False, compare=False)
-    """The start under each (tile set, starting seat) it depends on, as JSON: conform
+    """The start under each tile set, as JSON (its starter set per rule set): conform
     plays a fixture under dozens of rule sets that build the same table."""
 
     @property
@@ -127,28 +128,26 @@ class Fixture:
         # traced rule set (conformance/partition.py) logs the same reads whether the table
         # is built or found: the tile set first; the starting seat where no starter is
         # written, and only once the table is known to build under that set (it builds
-        # under every starting seat alike, reading it on the way).
-        tile_set = rs["tile_set"]
-        seat = None
-        if "starter" not in self.table and any(k[0] == tile_set for k in self._starts):
-            seat = rs["starting_seat"]
-        found = self._starts.get((tile_set, seat))
-        if found is not None:
-            state: dict[str, Any] = orjson.loads(found)  # a fresh copy: callers may write
+        # under every starting seat alike, only the starter reading it).
+        found = self._starts.get(rs["tile_set"])
+        if found is None:
+            state = table_state(self.table, rs)
+            with contextlib.suppress(TypeError):  # a value JSON cannot hold: built each time
+                self._starts[rs["tile_set"]] = orjson.dumps(state)
             return state
-        state = table_state(self.table, rs)
-        key = (tile_set, None if "starter" in self.table else rs["starting_seat"])
-        with contextlib.suppress(TypeError):  # a value JSON cannot hold: built each time
-            self._starts[key] = orjson.dumps(state)
+        state = orjson.loads(found)  # a fresh copy: callers may write
+        assert isinstance(state, dict)
+        if "starter" not in self.table:
+            state["starter"] = table_starter(self.table, rs, state["round"],
+                                             len(state["hands"]), state["seat"])
         return state
 
     def keep_start(self, rs: Ruleset, state: dict[str, Any]) -> None:
         """Take `state`, built by table_state from this fixture's table under `rs`, as its
         start under `rs` (a situation's table is built for its legal set already)."""
         assert self.table is not None
-        key = (rs["tile_set"], None if "starter" in self.table else rs["starting_seat"])
         with contextlib.suppress(TypeError):
-            self._starts[key] = orjson.dumps(state)
+            self._starts[rs["tile_set"]] = orjson.dumps(state)
 
     def deal_request(self, rs: Ruleset) -> tuple[int, int, list[str], dict[str, Any]]:
         """(players, round, order, extra) for a deal fixture under `rs`."""

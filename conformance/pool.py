@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from mtrain.conformance.adapter import JSON, Implementation, Unsupported
+from mtrain.conformance.adapter import JSON, Implementation, Unsupported, ruleset_json
 from mtrain.conformance.declaration import unsupported
 from mtrain.conformance.defaults import DEFAULT_TIMEOUT, SITUATIONS
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture
@@ -41,6 +41,24 @@ class Runner:
         self.skips = skips
         self._support: dict[str, str | None] = {}
         self._lock = threading.Lock()
+        self._sent: dict[tuple[int, int], tuple[Ruleset, JSON, JSON]] = {}
+        self._decisions: dict[int, tuple[Fixture, tuple[tuple[str, str], ...]]] = {}
+
+    def sent_json(self, rs: Ruleset, impl: Implementation) -> JSON:
+        """The rule set as sent to `impl` (adapter.ruleset_json): one object for all its
+        tasks, which lets an implementation know it by identity, made again should a
+        task have changed it."""
+        key = (id(impl), id(rs))
+        kept = self._sent.get(key)
+        if kept is None or kept[0] is not rs or kept[1] != kept[2]:
+            kept = self._sent[key] = (rs, ruleset_json(rs), ruleset_json(rs))
+        return kept[1]
+
+    def decisions(self, fx: Fixture) -> tuple[tuple[str, str], ...]:
+        kept = self._decisions.get(id(fx))
+        if kept is None or kept[0] is not fx:
+            kept = self._decisions[id(fx)] = (fx, decisions_of(fx))
+        return kept[1]
 
     def support(self, rs: Ruleset) -> str | None:
         with self._lock:
@@ -55,7 +73,7 @@ class Runner:
         fx, name = task.fixture, task.variant
         result = Result(fx.id, name, "pass", path=fx.path, line=fx.line, clauses=fx.clauses,
                         description=fx.description, source=fx.source,
-                        decisions=decisions_of(fx))
+                        decisions=self.decisions(fx))
         why = task.why or self.support(task.ruleset)
         skip = next((s for s in self.skips if s.matches(fx.id, name)), None)
         if why is not None or task.expectation is None or task.sent is None:
@@ -66,6 +84,7 @@ class Runner:
         start = time.perf_counter()
         try:
             outcome = run_one(fx, task.sent, task.expectation, impl,
+                              self.sent_json(task.sent, impl),
                               require_clauses=getattr(self.args, "require_clauses", False))
             result.status, result.messages = outcome.status, list(outcome.messages)
             result.null_refusals = outcome.null_refusals

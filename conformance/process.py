@@ -23,10 +23,12 @@ all, or speaks another protocol version, is a ConfigurationError (exit code 2).
 The harness owns what it starts: each program runs in a session (and process group) of
 its own, and the whole group is killed whenever the program is done with, however that
 happens: a timeout, a crash (its children may outlive it), the end of the run, or an
-interrupt (`stop_on_signals`, and `kill_all` at exit). Pipes are never waited on: the
-reader threads own stdout and stderr and close them at end of file, so a child that
-escaped the group and still holds them costs a thread, not the run. Only a program
-that starts a new session of its own (setsid) can leave a process behind.
+interrupt (`stop_on_signals`, and `kill_all` at exit). Pipes are never waited on:
+stdout is read in the calling thread, in `poll` with a deadline (a reader thread handing
+each line over cost more than the read), and stderr by a thread of its own that closes
+it at end of file, so a child that escaped the group and still holds them costs a
+thread, not the run. Only a program that starts a new session of its own (setsid) can
+leave a process behind.
 """
 
 from __future__ import annotations
@@ -35,8 +37,10 @@ import atexit
 import contextlib
 import functools
 import itertools
+import math
 import os
 import queue
+import select
 import shlex
 import signal
 import subprocess
@@ -283,11 +287,20 @@ class _TooLong:
 
 
 TOO_LONG = _TooLong()
+_NOTHING = object()
 Line = bytes | None | _TooLong
 
 
 class _Process:
-    """One run of the program: its pipes, a stdout reader thread, the stderr ring."""
+    """One run of the program: its pipes, read and written without a thread of their own
+    (a line read is no hand-over between threads, which costs more than the read), and
+    the stderr ring.
+
+    Its stdout is read as the answers are asked for (`receive`, waiting in `poll` at
+    most the time given); while a request is written to a full pipe, what the program
+    answered meanwhile is read into the buffer, so that neither side waits on the other.
+    The reading and the writing each hold a lock: `close_pipes`, from any thread, closes
+    a pipe only between two reads or writes."""
 
     def __init__(self, argv: Sequence[str], max_line: int, env: dict[str, str] | None,
                  cwd: str | None) -> None:
@@ -300,38 +313,106 @@ class _Process:
         self.killed = False
         with _LIVE_LOCK:
             _LIVE.add(self)
-        self.lines: queue.SimpleQueue[Line] = queue.SimpleQueue()
-        assert self.popen.stdout is not None
-        self.reader = threading.Thread(target=self._read, args=(self.popen.stdout, max_line),
-                                       daemon=True, name="mtrain-stdout")
-        self.reader.start()
+        assert self.popen.stdout is not None and self.popen.stdin is not None
+        self._out = self.popen.stdout.fileno()
+        self._in = self.popen.stdin.fileno()
+        os.set_blocking(self._in, False)
+        self._max_line = max_line
+        self._buffer = bytearray()
+        self._ended = False  # stdout at its end, or closed here
+        self._stopped = False  # a line too long was met: nothing more is read
+        self._poller = select.poll()
+        self._poller.register(self._out, select.POLLIN)
+        self._reading = threading.Lock()
+        self._writing = threading.Lock()
         self.stderr = StderrRing(self.popen.stderr)
 
-    def _read(self, stream: IO[bytes], max_line: int) -> None:
-        try:
-            while True:
-                line = stream.readline(max_line + 1)
-                if not line:
-                    break
-                if len(line) > max_line and not line.endswith(b"\n"):
-                    self.lines.put(TOO_LONG)
-                    return
-                self.lines.put(line)
-        except (OSError, ValueError):
-            pass
-        finally:  # this thread owns the stream (see StderrRing._drain)
-            with contextlib.suppress(OSError, ValueError):
-                stream.close()
-        self.lines.put(None)
-
     def send(self, data: bytes) -> None:
-        stdin = self.popen.stdin
-        assert stdin is not None
-        stdin.write(data)
-        stdin.flush()
+        """Write `data` whole; OSError (a broken pipe) or ValueError (closed here) if the
+        program can no longer take it."""
+        with self._writing:
+            stdin = self.popen.stdin
+            if stdin is None or stdin.closed:
+                raise ValueError("the program's stdin is closed")
+            view = memoryview(data)
+            while view:
+                try:
+                    view = view[os.write(self._in, view):]
+                except BlockingIOError:
+                    self._wait_writable()
+
+    def _wait_writable(self) -> None:
+        """Until stdin takes more (at most POLL), reading the answers that keep the
+        program from reading on."""
+        poller = select.poll()
+        poller.register(self._in, select.POLLOUT)
+        with self._reading:
+            if not self._ended:
+                poller.register(self._out, select.POLLIN)
+            for fd, _ in poller.poll(POLL * 1000):
+                if fd == self._out:
+                    self._fill()
 
     def receive(self, timeout: float) -> Line:
-        return self.lines.get(timeout=max(timeout, 0.0))
+        """The next line (None at the end of stdout, TOO_LONG for a line over the limit,
+        after which nothing more is read); queue.Empty after `timeout` seconds."""
+        deadline = time.monotonic() + max(timeout, 0.0)
+        with self._reading:
+            while not self._stopped:
+                line = self._take()
+                if line is not _NOTHING:
+                    return line  # type: ignore[return-value]
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise queue.Empty
+                if self._poller.poll(math.ceil(left * 1000)):
+                    self._fill()
+        time.sleep(max(0.0, deadline - time.monotonic()))  # as a reader that stopped
+        raise queue.Empty
+
+    def _take(self) -> Line | object:
+        """A whole line from the buffer, TOO_LONG, None at the end, or _NOTHING yet."""
+        buffer = self._buffer
+        end = buffer.find(b"\n", 0, self._max_line + 1)
+        if end >= 0:
+            line = bytes(buffer[:end + 1])
+            del buffer[:end + 1]
+            return line
+        if len(buffer) > self._max_line:
+            self._stopped = True
+            buffer.clear()
+            self._end()
+            return TOO_LONG
+        if self._ended:
+            line = bytes(buffer)  # the last line, with no newline
+            buffer.clear()
+            return line or None
+        return _NOTHING
+
+    def _fill(self) -> None:
+        """Read what stdout holds (the reading lock held)."""
+        if self._ended:
+            return
+        try:
+            chunk = os.read(self._out, 1 << 16)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if chunk:
+            self._buffer += chunk
+        else:
+            self._end()
+
+    def _end(self) -> None:
+        if not self._ended:
+            self._ended = True
+            with contextlib.suppress(KeyError, ValueError, OSError):
+                self._poller.unregister(self._out)
+            stdout = self.popen.stdout
+            if stdout is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    stdout.close()
 
     def exit_code(self, wait: float) -> int | None:
         """The program's exit code (negative: the signal), or None if it still runs after
@@ -380,13 +461,23 @@ class _Process:
         self.close_pipes()
 
     def close_pipes(self) -> None:
-        """Close stdin; give the readers a moment to collect the last output. The readers
-        close stdout and stderr themselves, whenever the last holder lets go."""
-        stdin = self.popen.stdin
-        if stdin is not None:
-            with contextlib.suppress(OSError, ValueError):
-                stdin.close()
-        self.reader.join(0.5)
+        """Close stdin and stdout, each once no read or write is under way on it (a call
+        from another thread waits at most a second for one); give the stderr reader a
+        moment to collect the last words. It closes stderr itself, whenever the last
+        holder lets go."""
+        if self._writing.acquire(timeout=1.0):
+            try:
+                stdin = self.popen.stdin
+                if stdin is not None:
+                    with contextlib.suppress(OSError, ValueError):
+                        stdin.close()
+            finally:
+                self._writing.release()
+        if self._reading.acquire(timeout=1.0):
+            try:
+                self._end()
+            finally:
+                self._reading.release()
         self.stderr.settle(0.5)
 
 

@@ -226,11 +226,13 @@ def check_request(message: JSON) -> tuple[int, str]:
 _ALLOWED_KEYS = {kind: frozenset({"id", "type", *fields, *OPTIONAL_REQUEST_FIELDS.get(kind, {})})
                  for kind, fields in REQUEST_FIELDS.items()}
 
+_STR = frozenset((str,))
 _TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
     "int": lambda v: _is_int(v),
     "string": lambda v: isinstance(v, str),
     "object": lambda v: isinstance(v, dict),
-    "strings": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+    "strings": lambda v: isinstance(v, list) and (set(map(type, v)) <= _STR or all(
+        isinstance(x, str) for x in v)),
     "seat-or-null": lambda v: v is None or _is_int(v),
     "ruleset": lambda v: isinstance(v, dict) and isinstance(v.get("options"), dict),
 }

@@ -16,7 +16,7 @@ import contextlib
 import dataclasses
 import functools
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,6 +168,8 @@ def in_force(exp: Expectation, rs: Ruleset) -> Expectation:
     """`exp` with each refusal's clauses cut to those in force under `rs`: an entry shared
     by several rule sets lists what refuses the action under any of them (TRAIN-7 only
     where own-train-first holds)."""
+    if not exp.refused:
+        return exp
     clauses = catalog().clauses
     refused = {}
     for text, listed in exp.refused.items():
@@ -410,7 +412,7 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
             elif e.clause is not None and e.clause not in clauses:
                 problems.append(f"`{text}` refused by {e.clause}, expected {named}")
                 charge(clauses[0])
-    view = state_view(state) if exp.state else {}
+    view = state_view(state, exp.state) if exp.state else {}
     for key, want in exp.state.items():
         found = compare_field(key, want, view, max_pip)
         if found:
@@ -481,23 +483,37 @@ def check_score(exp: Expectation, rj: JSON, state: JSON, impl: Implementation) -
     return []
 
 
-def state_view(state: JSON) -> dict[str, Any]:
-    """The canonical state in the fixtures' table vocabulary."""
-    trains = {i: _tile_ids(t["tiles"]) for i, t in enumerate(state["trains"])}
-    trains_any: dict[Any, list[int]] = dict(trains)
-    trains_any[MEXICAN] = _tile_ids(state["mexican"]["tiles"])
-    return {
-        **{k: state.get(k) for k in ("engine", "seat", "starter", "phase", "passes", "scores",
-                                     "outs", "engine_placed", "open_doubles", "turn_doubles")},
-        "hands": {i: sorted(_tile_ids(h)) for i, h in enumerate(state["hands"])},
-        "trains": trains_any,
-        "marked": sorted(i for i, t in enumerate(state["trains"]) if t.get("marker")),
-        "boneyard": _tile_ids(state["boneyard"]),
-        "first_turns": sorted(state.get("first_turns", [])),
-        "drawn": None if state.get("drawn") is None else _tile_id(state["drawn"]),
-        "hand_sizes": [len(h) for h in state["hands"]],
-        "boneyard_size": len(state["boneyard"]),
-    }
+def state_view(state: JSON, keys: Iterable[str] | None = None) -> dict[str, Any]:
+    """The canonical state in the fixtures' table vocabulary (with `keys`: those fields
+    alone, as the whole view has them)."""
+    return {k: _VIEW[k](state) for k in (_VIEW if keys is None else keys) if k in _VIEW}
+
+
+def _trains_view(state: JSON) -> dict[Any, list[int]]:
+    trains: dict[Any, list[int]] = {i: _tile_ids(t["tiles"])
+                                    for i, t in enumerate(state["trains"])}
+    trains[MEXICAN] = _tile_ids(state["mexican"]["tiles"])
+    return trains
+
+
+def _field(key: str) -> Callable[[JSON], Any]:
+    return lambda state: state.get(key)
+
+
+_VIEW: dict[str, Callable[[JSON], Any]] = {
+    **{k: _field(k) for k in ("engine", "seat", "starter", "phase", "passes", "scores",
+                              "outs", "engine_placed", "open_doubles", "turn_doubles")},
+    "hands": lambda state: {i: sorted(_tile_ids(h)) for i, h in enumerate(state["hands"])},
+    "trains": _trains_view,
+    "marked": lambda state: sorted(i for i, t in enumerate(state["trains"])
+                                   if t.get("marker")),
+    "boneyard": lambda state: _tile_ids(state["boneyard"]),
+    "first_turns": lambda state: sorted(state.get("first_turns", [])),
+    "drawn": lambda state: None if state.get("drawn") is None else _tile_id(state["drawn"]),
+    "hand_sizes": lambda state: [len(h) for h in state["hands"]],
+    "boneyard_size": lambda state: len(state["boneyard"]),
+}
+"""Each field of state_view, from a state."""
 
 
 def _tile_id(text: str) -> int:

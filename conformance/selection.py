@@ -176,11 +176,12 @@ def select(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
     space = space or Space()
     tasks: list[Task] = []
     outside: dict[str, int] = {rs.name: 0 for rs in rulesets}
+    values = [dict(rs.choices) for rs in rulesets]  # read once, not once per fixture
     for fx in fixtures:
         if not id_matches(fx.id, patterns):
             continue
-        for rs in rulesets:
-            exp, why = entry_for(fx, rs, space)
+        for rs, known in zip(rulesets, values, strict=True):
+            exp, why = entry_for(fx, rs, space, known)
             if exp is None and why is None:
                 outside[rs.name] += 1
                 continue
@@ -221,12 +222,16 @@ def situation_tasks(rulesets: Sequence[Ruleset], count: int, patterns: Sequence[
     return tasks, warnings
 
 
-def entry_for(fx: Fixture, rs: Ruleset, space: Space) -> tuple[Expectation | None, str | None]:
+def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | None = None
+              ) -> tuple[Expectation | None, str | None]:
     """(the entry that speaks about `rs`, None), (None, why it cannot run), or (None, None)
-    when every entry speaks about other rules."""
+    when every entry speaks about other rules. `values`: dict(rs.choices), if at hand."""
     if not rs.unknown and not rs.custom_table:
-        values = dict(rs.choices)
-        return next((e for e in fx.expect if e.scope.contains(values)), None), None
+        values = dict(rs.choices) if values is None else values
+        for e in fx.expect:
+            if e.scope.contains(values):
+                return e, None
+        return None, None
     reasons = []
     for exp in fx.expect:
         why = applies(exp, fx, rs, space)

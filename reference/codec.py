@@ -182,6 +182,13 @@ def _fast_ids(items: list[Any], max_pip: int) -> list[int] | None:
     return None if None in ids else ids  # type: ignore[return-value]
 
 
+def tile_ids(items: list[Any], max_pip: int) -> list[int]:
+    """The ids of tile texts of the set ("5-12" or "12-5"); T.TileError naming the first
+    that is not one."""
+    ids = _fast_ids(items, max_pip) if type(items) is list else None
+    return ids if ids is not None else [T.parse(x, max_pip) for x in items]
+
+
 def state_from_json(rules: Rules, data: Any) -> State:
     """Build a State from its JSON form; raises StateError naming the first bad field.
 

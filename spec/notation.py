@@ -177,9 +177,7 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
         "engine_placed": phase != "engine",
         "phase": phase,
         "seat": seat,
-        # SEAT-3: under the rotating start the round's starter is known; else the mover
-        "starter": int(table["starter"] if "starter" in table else (round_no - 1) % n
-                       if rs["starting_seat"] == "rotate" else seat),
+        "starter": table_starter(table, rs, round_no, n, seat),
         "hands": [[T.name(t) for t in sorted(hands[s], key=_hand_order)] for s in range(n)],
         "boneyard": [T.name(t) for t in boneyard],
         "trains": [train_json(s) for s in range(n)],
@@ -193,6 +191,16 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
         "outs": list(table.get("outs", [0] * n)),
         "result": result,
     }
+
+
+def table_starter(table: Mapping[str, Any], rs: Ruleset, round_no: int, players: int,
+                  seat: int) -> int:
+    """The round's starter of a table: as written; else, under the rotating start (SEAT-3),
+    the round's own, since it is known; else the seat to move. The starting seat is read
+    only where no starter is written."""
+    if "starter" in table:
+        return int(table["starter"])
+    return (round_no - 1) % players if rs["starting_seat"] == "rotate" else seat
 
 
 def _is_double(text: str) -> bool:

@@ -1,0 +1,139 @@
+"""The memos of states read and checked (conformance/adapter.DecodedStates, and the
+answers' checks): a state read under one rule set serves another only where the reading
+read the same flags alike, and a state checked before serves only a state of the same
+JSON types, so that they save time and never change an answer."""
+
+from __future__ import annotations
+
+import copy
+import enum
+import random
+from typing import Any
+
+import pytest
+
+from mtrain.conformance import answers as A
+from mtrain.conformance.adapter import (
+    DecodedStates,
+    ReferenceImplementation,
+    fingerprint,
+    ruleset_json,
+)
+from mtrain.reference import codec
+from mtrain.reference.deal import deal
+from mtrain.reference.engine import legal_actions, perform
+from mtrain.reference.invariants import violations
+from mtrain.reference.rules import Rules
+from mtrain.spec.catalog import catalog
+
+NAMES = ("pagat", "puremco", "puremco-d9", "pagat+blanks-25", "pagat+tie-most-outs")
+
+
+def states(name: str = "pagat", seed: int = 3) -> list[dict[str, Any]]:
+    rules = Rules.of(catalog().ruleset(name))
+    state = deal(rules, 3, 1, seed=seed)
+    rng = random.Random(seed)
+    out = []
+    while True:
+        out.append(codec.state_to_json(state))
+        legal = legal_actions(state)
+        if not legal:
+            return out
+        perform(state, legal[rng.randrange(len(legal))])
+
+
+def test_a_state_read_under_one_rule_set_serves_another_that_reads_it_alike() -> None:
+    memo = DecodedStates(64)
+    every = [Rules.of(catalog().ruleset(n)) for n in NAMES]
+    for data in states():
+        key = fingerprint(data)
+        assert key is not None
+        for rules in every:
+            if rules.max_pip != 12:
+                with pytest.raises(codec.StateError):  # a double-12 table under double-9
+                    memo.read(rules, data, key)
+                continue
+            st, broken = memo.read(rules, data, key)
+            fresh = codec.state_from_json(rules, data)
+            assert st.rules is rules
+            assert codec.state_to_json(st) == codec.state_to_json(fresh) == data
+            assert broken == violations(fresh)  # blanks-25 scores the round otherwise
+            assert legal_actions(st) == legal_actions(fresh)
+
+
+def test_a_flag_read_differently_is_read_again() -> None:
+    """A finished round under penalty and under positive scoring: the round-score check
+    reads the scoring, so each rule set has its own verdict."""
+    data = states()[-1]
+    assert data["result"] is not None
+    penalty = Rules.of(catalog().ruleset("pagat"))
+    positive = Rules.of(catalog().ruleset("pagat+positive-scoring"))
+    assert penalty.positive_scoring != positive.positive_scoring
+    memo = DecodedStates(64)
+    key = fingerprint(data)
+    _, first = memo.read(penalty, data, key)
+    _, second = memo.read(positive, data, key)
+    assert first == violations(codec.state_from_json(penalty, data)) == []
+    assert second == violations(codec.state_from_json(positive, data)) != []
+
+
+class Seat(enum.IntEnum):
+    ZERO = 0
+
+
+class Text(str):
+    pass
+
+
+class Phase(enum.StrEnum):
+    START = "start"
+    ENGINE = "engine"
+    CHAIN = "chain"
+    FOLLOW = "follow"
+    OVER = "over"
+
+
+def twins(state: dict[str, Any]) -> list[Any]:
+    """States whose JSON text is that of `state` (or that have none), of other types."""
+    out: list[Any] = []
+    tupled = copy.deepcopy(state)
+    tupled["hands"][0] = tuple(tupled["hands"][0])
+    out.append(tupled)
+    out.append({**state, "seat": Seat(state["seat"])} if state["seat"] == 0 else None)
+    out.append({**state, "phase": Text(state["phase"])})
+    out.append({**state, "phase": Phase(state["phase"])})
+    if state["drawn"] is None:
+        out.append({**state, "drawn": float("nan")})
+    out.append(dict(state, boneyard=tuple(state["boneyard"])))
+    return [t for t in out if t is not None]
+
+
+def test_a_state_checked_before_serves_no_state_of_other_types() -> None:
+    rj = ruleset_json(catalog().ruleset("pagat"))
+    for state in states()[:6]:
+        assert A.state_problems(rj, state) == []
+        assert A.state_problems(rj, copy.deepcopy(state)) == []
+        for twin in twins(state):
+            problems = A.state_problems(rj, twin)
+            assert problems and problems[0].kind == "schema", twin
+
+
+def test_the_reference_reads_a_changed_state_again() -> None:
+    impl = ReferenceImplementation()
+    rj = ruleset_json(catalog().ruleset("pagat"))
+    state = states()[4]
+    before = impl.legal(rj, state)
+    changed = copy.deepcopy(state)
+    changed["boneyard"].append(changed["hands"][0].pop())  # a tile moved: another table
+    fresh = ReferenceImplementation().legal(rj, changed)
+    assert impl.legal(rj, changed) == fresh
+    assert impl.legal(rj, state) == before
+
+
+def test_a_rule_set_changed_after_it_was_sent_is_read_again() -> None:
+    impl = ReferenceImplementation()
+    rj = ruleset_json(catalog().ruleset("pagat"))
+    first = impl.rules(rj)
+    rj["options"]["tile_set"] = "double-9"
+    rj["options"]["hand_sizes"] = "puremco-d9"
+    assert impl.rules(rj).max_pip == 9 and first.max_pip == 12
