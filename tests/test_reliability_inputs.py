@@ -80,3 +80,20 @@ def test_conform_fails_an_implementation_listing_an_action_twice(
     assert rc == 1, out + err
     assert "is listed twice" in out
     assert json.dumps(PLAY) in out
+
+
+# --- conform --rules: a table of one's own that lacks the fixtures' player counts ---------
+
+
+def test_conform_under_a_table_dealing_only_five_players(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # a fixture's 3-player table, first read by a check, was refused by the traced
+    # reference (RefusedSetup, DEAL-7) and the run ended in a traceback
+    rules = tmp_path / "five.yaml"
+    rules.write_text("name: five\nbase: puremco\noptions:\n  tile_set: double-9\n"
+                     "  hand_sizes: {5: 1}\n")
+    rc = main(["conform", "--rules", str(rules), "--situations", "0", "-k", "doubles-003"])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    assert rc == 1, out + err  # it deals no 5 players: nothing ran, not green
+    assert "nothing ran" in out
