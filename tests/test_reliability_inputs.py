@@ -97,3 +97,29 @@ def test_conform_under_a_table_dealing_only_five_players(
     assert "Traceback" not in out + err
     assert rc == 1, out + err  # it deals no 5 players: nothing ran, not green
     assert "nothing ran" in out
+
+
+# --- conform, state, render: two fixtures of one id -----------------------------------------
+
+
+@pytest.mark.parametrize("command", [
+    ["conform", "--situations", "0"],
+    ["state", "doubles-069"],
+    ["render", "doubles-069"],
+])
+def test_two_fixtures_of_one_id_are_an_error(command: list[str], tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    # only lint said so: conform ran both under one id (48 results, green) and state and
+    # render took the first one silently
+    text = (ROOT / "conformance" / "fixtures" / "doubles" / "first-turns.yaml").read_text()
+    path = tmp_path / "twice.yaml"
+    path.write_text(text + text[text.index("- id:"):])
+    line = text.count("\n", 0, text.index("- id:")) + 1
+    second = text.count("\n") + 1
+    rc = main([*command, "--fixtures", str(path)])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    assert rc == (1 if command[0] == "conform" else 2), out + err
+    assert f"{path}:{second}: id doubles-069 is also used at {path}:{line}" in out + err
+    if command[0] == "conform":
+        assert "24 results ran" in out  # the first one, once
