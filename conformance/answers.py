@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import functools
 import io
+import json
 import pickle
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -307,7 +308,8 @@ def state_problems(ruleset: JSON | Rules, state: Any, *, dealt: bool = False) ->
 
 def actions_problems(actions: Any) -> list[Problem]:
     if type(actions) is list and all(map(action_valid, actions)):
-        return []
+        return _twice("actions", "legal_answer", [tuple(sorted(a.items())) for a in actions],
+                      lambda i: _short(json.dumps(actions[i]), 80))
     if type(actions) is not list:
         return [Problem("schema", "actions [protocol.schema.json#/$defs/legal_answer]",
                         f"a list of actions, not {type(actions).__name__}")]
@@ -318,9 +320,21 @@ def actions_problems(actions: Any) -> list[Problem]:
     return out[:3]
 
 
+def _twice(field: str, answer: str, keys: list[Any], show: Callable[[int], str]
+           ) -> list[Problem]:
+    """A list the protocol wants each item of once (legal's actions, winners' seats)."""
+    seen: set[Any] = set()
+    for i, k in enumerate(keys):
+        if k in seen:
+            return [Problem("schema", f"{field} [protocol.schema.json#/$defs/{answer}]",
+                            f"{show(i)} is listed twice (each once)")]
+        seen.add(k)
+    return []
+
+
 def winners_problems(seats: Any) -> list[Problem]:
     if type(seats) is list and all(_int(v) and 0 <= v <= _SEAT_MAX for v in seats):
-        return []
+        return _twice("winners", "winners_answer", seats, lambda i: f"seat {seats[i]}")
     return [Problem("schema", "winners [protocol.schema.json#/$defs/winners_answer]",
                     f"a list of seats 0..{_SEAT_MAX}, not {_short(repr(seats), 80)}")]
 

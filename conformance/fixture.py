@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -291,6 +291,19 @@ def load_corpus(root: str | Path | None = None) -> tuple[list[Fixture], list[Spe
         except SpecError as e:
             errors.append(e)
     return fixtures, errors
+
+
+def duplicate_ids(fixtures: Sequence[Fixture]) -> list[SpecError]:
+    """An error at each fixture whose id an earlier one has: results, `-k`, `--skip`
+    and `mtrain state ID` go by the id, so two of them would pass as one."""
+    first: dict[str, Fixture] = {}
+    out = []
+    for fx in fixtures:
+        if fx.id in first:
+            out.append(SpecError(fx.path, fx.line, f"id {fx.id} is also used at "
+                                                   f"{first[fx.id].where}"))
+        first.setdefault(fx.id, fx)
+    return out
 
 
 def _display(path: Path) -> str:

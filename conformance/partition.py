@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mtrain.conformance.adapter import JSON, ReferenceImplementation, ruleset_json
+from mtrain.conformance.adapter import JSON, ReferenceImplementation, RefusedSetup, ruleset_json
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.runner import Outcome, check, in_force, play, setup_problems
 from mtrain.reference import codec
@@ -189,6 +189,8 @@ def _traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
                 left_out = unlisted_refusals(shown, rj, state, impl, max_pip_of(traced))
         except ValueError as e:  # a check the table cannot answer (a bad tile name, ...)
             problems = [str(e)]
+        except RefusedSetup as e:  # the table, first read by a check (DEAL-7)
+            problems = setup_problems(exp, e)
         outcomes.append("fail" if problems else "pass")
         messages.append(tuple(problems))
         unlisted.append(tuple(left_out))
@@ -440,6 +442,9 @@ def applies(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> str | N
     unknown = list(rs.unknown)
     if not unknown and exp.scope.contains(values):
         return _deals_players(exp, fx, rs, values)
+    refused = _deals_players(exp, fx, rs, values)
+    if refused is not None:  # a run would only see its setup refused (DEAL-7)
+        return refused
     if not unknown and not rs.custom_table:
         return "outside the expectation's scope"
     region: Region = {o: frozenset((v,)) for o, v in values.items() if o not in unknown}

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mtrain.conformance.defaults import SITUATIONS, SITUATIONS_MIN
-from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
+from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load_corpus
 from mtrain.conformance.partition import applies, stand_in
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.errors import InputError
@@ -20,8 +20,12 @@ from mtrain.spec.yamlload import SpecError, file_problem
 
 
 def load_fixtures(root: str | None) -> tuple[list[Fixture], list[SpecError]]:
-    """The fixtures under `root` (default: the shipped corpus), and every load error."""
-    return load_corpus(root)
+    """The fixtures under `root` (default: the shipped corpus), and every load error (two
+    fixtures of one id included: the second is not run)."""
+    fixtures, errors = load_corpus(root)
+    twice = duplicate_ids(fixtures)
+    first = {fx.id: fx for fx in reversed(fixtures)}
+    return [fx for fx in fixtures if first[fx.id] is fx], errors + twice
 
 
 @dataclass(frozen=True)

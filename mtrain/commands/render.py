@@ -18,7 +18,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mtrain.conformance.fixture import load_corpus
+    from mtrain.conformance.fixture import duplicate_ids, load_corpus
     from mtrain.conformance.outputs import check_output
     from mtrain.docgen import Docs
     from mtrain.spec.errors import InputError
@@ -28,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
     docs = Docs()
     if args.fixtures:
         docs.fixtures, errors = load_corpus(args.fixtures)
+        errors += duplicate_ids(docs.fixtures)
         if errors:
             raise InputError(str(errors[0]))
     fx = next((f for f in docs.fixtures if f.id == args.fixture), None)

@@ -80,6 +80,9 @@ def _fixture(args: argparse.Namespace) -> Any:
         raise InputError(f"--fixtures: no such file or folder: {args.fixtures}")
     fixtures, errors = load_corpus(args.fixtures)
     found = [f for f in fixtures if f.id == args.fixture]
+    if len(found) > 1:
+        raise InputError(f"{found[1].where}: id {args.fixture} is also used at "
+                         f"{found[0].where}")
     if not found and errors:  # it may be the one that does not load
         raise InputError(str(errors[0]))
     if not found:

@@ -54,6 +54,9 @@ class Question:
     attribute: bool = False
     a_options: tuple[tuple[str, str], ...] = ()
     b_options: tuple[tuple[str, str], ...] = ()
+    a_table: tuple[tuple[int, int], ...] = ()
+    b_table: tuple[tuple[int, int], ...] = ()
+    """The hand-size tables each side deals (a rule-set file's own, `custom`, included)."""
 
     @property
     def kind(self) -> str:
@@ -61,6 +64,13 @@ class Question:
 
     def options(self, side: str) -> dict[str, str]:
         return dict(self.a_options if side == "a" else self.b_options)
+
+    def table(self, side: str) -> dict[int, int]:
+        """The hand-size table of one side: its own rows, else the one its value names."""
+        rows = self.a_table if side == "a" else self.b_table
+        if rows:
+            return dict(rows)
+        return dict(catalog().options["hand_sizes"].values[self.options(side)["hand_sizes"]].table)
 
 
 @dataclass
@@ -96,7 +106,8 @@ def make_question(a: str | Ruleset, b: str | Ruleset, option: str | None = None,
     cat = cat or catalog()
     ra = a if isinstance(a, Ruleset) else cat.ruleset(a)
     rb = b if isinstance(b, Ruleset) else cat.ruleset(b)
-    return Question(ra.name, rb.name, option, attribute, tuple(ra.items()), tuple(rb.items()))
+    return Question(ra.name, rb.name, option, attribute, tuple(ra.items()), tuple(rb.items()),
+                    ra.hand_table, rb.hand_table)
 
 
 # -- the two sides of a question --------------------------------------------------------

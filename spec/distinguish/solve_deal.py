@@ -7,7 +7,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from mtrain.spec import tiles as T
-from mtrain.spec.catalog import catalog
 from mtrain.spec.distinguish.question import (
     Question,
     Situation,
@@ -133,14 +132,13 @@ def solve_deal(q: Question) -> Situation | None:
 
 
 def _solve_deal(q: Question, attribute: bool) -> Situation | None:
-    cat = catalog()
     a, b = q.options("a"), q.options("b")
-    tables = {side: dict(cat.options["hand_sizes"].values[o["hand_sizes"]].table)
-              for side, o in (("a", a), ("b", b))}
+    tables = {"a": q.table("a"), "b": q.table("b")}
     fields = DEAL_FIELDS[q.option or "tile_set"]
     flip = flipped(q) if attribute else None
-    flip_table = (dict(cat.options["hand_sizes"].values[flip["hand_sizes"]].table)
-                  if flip else {})
+    # b with the option set back to a's value deals a's table when that option is the
+    # table, b's own otherwise
+    flip_table = (q.table("a" if q.option == "hand_sizes" else "b") if flip else {})
     top = min(highest(a["tile_set"]), highest(b["tile_set"]))
     # the search for a missing engine: its draws, for the option that decides it (ENG-6)
     most = T.set_size(top) if q.option == "engine_procedure" else 0
