@@ -5,6 +5,7 @@ never a traceback or a silent pass."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -121,5 +122,9 @@ def test_two_fixtures_of_one_id_are_an_error(command: list[str], tmp_path: Path,
     assert "Traceback" not in out + err
     assert rc == (1 if command[0] == "conform" else 2), out + err
     assert f"{path}:{second}: id doubles-069 is also used at {path}:{line}" in out + err
-    if command[0] == "conform":
-        assert "24 results ran" in out  # the first one, once
+    if command[0] == "conform":  # the first one, once: as many results as the file alone
+        once = tmp_path / "once.yaml"
+        once.write_text(text)
+        assert main([*command, "--fixtures", str(once)]) == 0
+        alone = re.search(r"OK: (\d+) results ran", capsys.readouterr().out)
+        assert alone is not None and f"FAILED: {alone.group(1)} results ran" in out
