@@ -1222,9 +1222,10 @@ def test_unknown_mutant_is_refused_with_the_known_names() -> None:
 
 def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.outside import OUTSIDE
+    from mtrain.conformance.mutants.second_reading import SECOND_READING
 
     assert set(KILLED_BY) | set(OUTSIDE_KILLED_BY) == set(MUTANTS)
-    assert set(OUTSIDE_KILLED_BY) == {m.name for m in OUTSIDE}
+    assert set(OUTSIDE_KILLED_BY) == {m.name for m in (*OUTSIDE, *SECOND_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())

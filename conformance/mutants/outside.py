@@ -7,7 +7,8 @@ positive scoring, ties, the last round, drawing on an empty boneyard.
 
 They were written down (with the clause each breaks) before the corpus was run against
 them; `mtrain mutants` then measured which fixtures kill them, and fixtures were added
-by hand for the ones that survived or died once. `OUTSIDE` is appended to the catalogue.
+by hand for the ones that survived or died once. `OUTSIDE` is appended to the catalogue,
+and so is the second reading's (conformance/mutants/second_reading.py).
 
 Measured (2026-12-03): the first reading (42 mutants) against the corpus as it was, 36
 killed, 30 of them by two fixtures or more; the second (22), written after the first was
@@ -58,7 +59,7 @@ _check_blocked = engine._check_blocked
 # --- the deal: hand tables ---------------------------------------------------------------
 
 
-def _rows(test: Callable[[Rules], bool], changes: dict[int, int | None]) -> RulesHook:
+def table_rows_changed(test: Callable[[Rules], bool], changes: dict[int, int | None]) -> RulesHook:
     """A rules hook: the hand table with these rows changed (None: the row left out),
     in rule sets where `test` holds."""
     def hook(rules: Rules) -> Rules:
@@ -75,7 +76,7 @@ def _rows(test: Callable[[Rules], bool], changes: dict[int, int | None]) -> Rule
     return hook
 
 
-def _table(name: str) -> Callable[[Rules], bool]:
+def table_named(name: str) -> Callable[[Rules], bool]:
     return lambda r: r.ruleset["hand_sizes"] == name
 
 
@@ -85,7 +86,7 @@ def _own_table_row_shifted(rules: Rules) -> Rules:
         return rules
     table = dict(rules.ruleset.hand_table)
     shifted = {n: table.get(n - 1, size) if n >= 11 else size for n, size in table.items()}
-    return _rows(lambda r: True, dict(shifted.items()))(rules)
+    return table_rows_changed(lambda r: True, dict(shifted.items()))(rules)
 
 
 def _engine_from_twelve(rules: Rules, round_no: int) -> int:
@@ -442,202 +443,28 @@ class _EarlyEndMutant(Mutant):
         return _EarlyEnd(self)
 
 
-# --- a second reading (written down before the corpus was run on it) --------------------
-
-
-def _with_rules(state: State, changed: Rules, fn: Callable[[], list[int]]) -> list[int]:
-    saved = state.rules
-    state.rules = changed
-    try:
-        return fn()
-    finally:
-        state.rules = saved
-
-
-def _own_first_until_first_turn_open(state: State, seat: int, all_marked: bool = False,
-                                     first_turns_over: bool = False) -> list[int]:
-    rules = state.rules
-    first = not first_turns_over and state.first_pending >> seat & 1
-    if rules.own_train_first and not first:
-        return _with_rules(state, dataclasses.replace(rules, own_train_first=False),
-                           lambda: ref.open_trains(state, seat, all_marked, first_turns_over))
-    return ref.open_trains(state, seat, all_marked, first_turns_over)
-
-
-def _own_first_until_first_turn_covers(state: State, base: list[int]) -> list[int]:
-    rules = state.rules
-    if rules.own_train_first and not state.first_pending >> state.seat & 1:
-        return _with_rules(state, dataclasses.replace(rules, own_train_first=False),
-                           lambda: _with_covers(state, base))
-    return _with_covers(state, base)
-
-
-_with_covers = engine.with_covers
-
-
-def _nobody_opens_mexican_early(state: State, seat: int, all_marked: bool = False,
-                                first_turns_over: bool = False) -> list[int]:
-    out = ref.open_trains(state, seat, all_marked, first_turns_over)
-    first = not first_turns_over and state.first_pending >> seat & 1
-    mex = state.players
-    if state.rules.starter_only_mexican and first and not state.trains[mex] and mex in out:
-        out = [t for t in out if t != mex]
-    return out
-
-
-def _holder_loses_first_turn(state: State, holder: int) -> None:
-    ref.place_engine(state, holder)
-    if state.rules.after_engine_starts and holder >= 0:
-        state.first_pending &= ~(1 << holder)
-
-
-def _after_engine_finder_starts(state: State) -> None:
-    searching, finder = state.phase == ENGINE, state.seat
-    ref.draw(state)
-    if searching and state.phase == START and state.rules.after_engine_starts:
-        state.seat = state.starter = finder
-
-
-def _can_play_ignoring_duties(state: State, seat: int) -> bool:
-    trains = ref.open_trains(state, seat, True, True)
-    hand = state.hands[seat]
-    return any(hand & state.rules.number_mask[state.ends[t]] for t in trains)
-
-
-def _blocked_scores_nothing(state: State, end: str, winner: int) -> None:
-    rules = state.rules
-    if winner >= 0 or rules.positive_scoring:
-        ref.finish(state, end, winner)
-        return
-    before = state.scores[:]
-    ref.finish(state, end, winner)
-    state.scores[:] = before
-    state.result = (state.result._replace(scores=(0,) * state.players)
-                    if state.result is not None else None)
-
-
-def _positive_blocked_lightest_collects(state: State, end: str, winner: int) -> None:
-    if not (state.rules.positive_scoring and winner < 0):
-        ref.finish(state, end, winner)
-        return
-    left = [ref.hand_value(state, s) for s in range(state.players)]
-    ref.finish(state, end, winner)
-    lightest = left.index(min(left))
-    scores = [0] * state.players
-    scores[lightest] = sum(left) - left[lightest]
-    state.scores[lightest] += scores[lightest]
-    assert state.result is not None
-    state.result = state.result._replace(scores=tuple(scores))
-
-
-def _lowest_seat_on_any_tie(state: State) -> list[int]:
-    won = deal_module.match_winners(state)
-    if not state.rules.tie_lowest_seat:
-        return won
-    seen: dict[int, int] = {}
-    for s, v in enumerate(state.scores):
-        if v in seen:
-            return [seen[v]]
-        seen[v] = s
-    return won
-
-
-def _cover_own_elsewhere_when_stuck(state: State) -> list[int]:
-    rules = state.rules
-    if (state.phase == FOLLOW and rules.follow == FOLLOW_COVER_OWN and state.drawn < 0
-            and state.turn_doubles and not ref.duties(state)):
-        laid = state.turn_doubles[-1]
-        if not state.hands[state.seat] & rules.number_mask[state.ends[laid]]:
-            return _with_rules(state, dataclasses.replace(rules, follow=FOLLOW_ANYWHERE),
-                               lambda: ref.playable_trains(state))
-    return ref.playable_trains(state)
-
-
-def _restricted_without_mexican(state: State) -> list[int]:
-    out = ref.playable_trains(state)
-    if (state.phase == FOLLOW and state.rules.follow == FOLLOW_RESTRICTED
-            and not ref.duties(state) and state.turn_doubles
-            and state.turn_doubles[0] != state.players):
-        out = [t for t in out if t != state.players]
-    return out
-
-
-def _draw_lowers_marker_anywhere(state: State) -> None:
-    searching, seat = state.phase == ENGINE, state.seat
-    ref.draw(state)
-    if not searching and state.rules.marker_rule == MARKER_OWNER_ANYWHERE:
-        state.markers[seat] = False
-
-
-def _chain_double_asks_follow_up(state: State, tile: int, train: int) -> None:
-    chain = state.phase == CHAIN or ref.chain_start(state)
-    ref.play(state, tile, train)
-    if (chain and T.IS_DOUBLE[tile] and state.phase == CHAIN
-            and not state.rules.chain_anywhere):
-        state.phase = FOLLOW
-
-
-def _drawn_double_ends_turn(state: State, tile: int, train: int) -> None:
-    drawn = state.drawn
-    ref.play(state, tile, train)
-    if drawn == tile and T.IS_DOUBLE[tile] and state.phase == FOLLOW:
-        engine._end_turn(state)
-
-
-def _doubles_count_twice(state: State, seat: int) -> int:
-    hand = state.hands[seat]
-    extra = sum(T.PIPS[t] for t in range(T.TILE_COUNT) if hand >> t & 1 and T.IS_DOUBLE[t])
-    return ref.hand_value(state, seat) + extra
-
-
-def _tie_outs_before_last_round(state: State) -> list[int]:
-    if not state.rules.tie_most_outs or state.result is None or state.result.winner < 0:
-        return deal_module.match_winners(state)
-    st = state.copy()
-    st.outs[state.result.winner] -= 1
-    return deal_module.match_winners(st)
-
-
-def _own_train_mexican_not_in_follow(state: State, seat: int, all_marked: bool = False,
-                                     first_turns_over: bool = False) -> list[int]:
-    rules = state.rules
-    if state.phase == FOLLOW and rules.own_train_mexican:
-        return _with_rules(state, dataclasses.replace(rules, own_train_mexican=False),
-                           lambda: ref.open_trains(state, seat, all_marked, first_turns_over))
-    return ref.open_trains(state, seat, all_marked, first_turns_over)
-
-
-def _cover_keeps_marker_under_anyone(state: State, tile: int, train: int) -> None:
-    covering = (train != state.seat and train < state.players
-                and train in state.open_doubles)
-    was = state.markers[train] if train < state.players else False
-    ref.play(state, tile, train)
-    if covering and state.rules.marker_rule == MARKER_ANYONE_ON:
-        state.markers[train] = was
-
-
 OUTSIDE: tuple[Mutant, ...] = (
     # hand tables
     Mutant("d15-seven-players-take-12",
            "The double-15 table of ourpastimes gives 12 tiles to 5 to 7 players, not 5 or 6",
            ("DEAL-9",), "Rules.ruleset.hand_table 7 -> 12 under ourpastimes-d15",
-           rules=_rows(_table("ourpastimes-d15"), {7: 12})),
+           rules=table_rows_changed(table_named("ourpastimes-d15"), {7: 12})),
     Mutant("celko-d15-nine-take-13",
            "Celko's double-15 table gives 13 tiles to 7 to 9 players, not 7 or 8",
            ("DEAL-14",), "Rules.ruleset.hand_table 9 -> 13 under celko-d15",
-           rules=_rows(_table("celko-d15"), {9: 13})),
+           rules=table_rows_changed(table_named("celko-d15"), {9: 13})),
     Mutant("pagat-table-stops-at-nine",
            "pagat's table is read as 9 players at most: a game of 10 is refused",
            ("DEAL-2", "DEAL-7"), "Rules.ruleset.hand_table without its row for 10 under pagat",
-           rules=_rows(_table("pagat"), {10: None})),
+           rules=table_rows_changed(table_named("pagat"), {10: None})),
     Mutant("hathaway-nine-ten-take-10",
            "The billhathaway.com table gives 9 and 10 players the 10 tiles of 7 and 8",
            ("DEAL-16",), "Rules.ruleset.hand_table 9, 10 -> 10 under hathaway",
-           rules=_rows(_table("hathaway"), {9: 10, 10: 10})),
+           rules=table_rows_changed(table_named("hathaway"), {9: 10, 10: 10})),
     Mutant("celko-d9-eight-take-7",
            "Celko's double-9 table gives 8 players 7 tiles, the row of 5 to 7",
            ("DEAL-13",), "Rules.ruleset.hand_table 8 -> 7 under celko-d9",
-           rules=_rows(_table("celko-d9"), {8: 7})),
+           rules=table_rows_changed(table_named("celko-d9"), {8: 7})),
     Mutant("own-table-row-shifted",
            "A table of one's own is read one row early from 11 players up (11 take the row "
            "of 10)", ("DEAL-11", "DEAL-1"),
@@ -811,105 +638,3 @@ OUTSIDE: tuple[Mutant, ...] = (
 )
 """The mutants of a first reading, written from the rules by an outside author's reading
 (see the module)."""
-
-SECOND_READING: tuple[Mutant, ...] = (
-    Mutant("own-train-first-only-first-turn",
-           "Under own-train-first a player may play elsewhere once their first turn is over, "
-           "own train started or not", ("TRAIN-7",),
-           "open_trains and with_covers swapped: TRAIN-7 read during the first turn only",
-           patches={"open_trains": _own_first_until_first_turn_open,
-                    "with_covers": _own_first_until_first_turn_covers}),
-    Mutant("starter-may-not-open-mexican-early",
-           "Under starter-opens-mexican nobody, the starter included, opens the Mexican Train "
-           "during the first turns", ("FIRST-9",),
-           "open_trains swapped: the empty Mexican Train closed to every first turn",
-           patches={"open_trains": _nobody_opens_mexican_early}),
-    Mutant("after-engine-holder-loses-first-turn",
-           "Under after-engine-start placing the engine uses up its holder's first turn",
-           ("SEAT-4", "FIRST-6"), "_place_engine swapped: the holder's first turn cleared",
-           patches={"_place_engine": _holder_loses_first_turn}),
-    Mutant("after-engine-finder-starts",
-           "Under after-engine-start the player who draws the engine in the search starts",
-           ("SEAT-4",), "_draw swapped: the finder starts under after-engine",
-           patches={"_draw": _after_engine_finder_starts}),
-    Mutant("blocked-ignores-duties",
-           "END-2 forgets the open doubles: a player bound to cover counts as able to play "
-           "on any train", ("END-2",),
-           "can_ever_play swapped: the open trains without the duty",
-           patches={"can_ever_play": _can_play_ignoring_duties}),
-    Mutant("blocked-round-scores-nothing",
-           "Under penalty scoring a blocked round scores nothing: nobody went out",
-           ("SCORE-5",), "_finish swapped: a blocked round scores zero under penalty",
-           patches={"_finish": _blocked_scores_nothing}),
-    Mutant("positive-blocked-lightest-collects",
-           "Under positive scoring the lightest hand collects the others in a blocked round",
-           ("SCORE-6",), "_finish swapped: the lightest hand collects when blocked",
-           patches={"_finish": _positive_blocked_lightest_collects}),
-    Mutant("lowest-seat-on-any-tie",
-           "Under tie-lowest-seat any two equal totals hand the match to the lower of them",
-           ("MATCH-6",), "winners: the first seat of any equal pair of totals",
-           winners=_lowest_seat_on_any_tie),
-    Mutant("cover-own-elsewhere-when-stuck",
-           "Under the Wikipedia rule a player who cannot cover their double plays elsewhere "
-           "instead of drawing", ("DBL-4", "DBL-5"),
-           "playable_trains swapped: follow-up anywhere when no tile covers the double",
-           patches={"playable_trains": _cover_own_elsewhere_when_stuck}),
-    Mutant("restricted-follow-no-mexican",
-           "Under the restricted follow-up the Mexican Train is closed unless the double is "
-           "on it", ("DBL-3",), "playable_trains swapped: the Mexican Train dropped",
-           patches={"playable_trains": _restricted_without_mexican}),
-    Mutant("owner-anywhere-marker-off-on-draw",
-           "Under owner-plays-anywhere a marker comes off when its owner draws",
-           ("MARK-5",), "_draw swapped: the drawer's marker comes off under owner-plays-anywhere",
-           patches={"_draw": _draw_lowers_marker_anywhere}),
-    Mutant("chain-double-asks-follow-up",
-           "A double laid in a first-turn chain asks for a follow-up as in an ordinary turn, "
-           "which ends the chain", ("FIRST-4", "FIRST-1", "DBL-1"),
-           "_play swapped: a chain double sets the follow phase",
-           patches={"_play": _chain_double_asks_follow_up}),
-    Mutant("drawn-double-ends-turn",
-           "A drawn double, once played, ends the turn: no follow-up", ("TURN-3", "DBL-1"),
-           "_play swapped: the turn ends after a drawn double",
-           patches={"_play": _drawn_double_ends_turn}),
-    Mutant("doubles-score-twice",
-           "A double left in hand counts its pips twice", ("SCORE-1", "SCORE-5", "SCORE-6"),
-           "hand_value swapped: each double's pips added again",
-           patches={"hand_value": _doubles_count_twice}),
-    Mutant("tie-outs-before-last-round",
-           "Under tie-most-outs the tie is broken on the outs before the last round's",
-           ("MATCH-5",), "winners: the last round's out taken away before the tie-break",
-           winners=_tie_outs_before_last_round),
-    Mutant("own-train-mexican-not-in-follow-up",
-           "Under own-train-opens-mexican the condition is not applied to the tile after a "
-           "double", ("FIRST-10",), "open_trains swapped: FIRST-10 off in the follow phase",
-           patches={"open_trains": _own_train_mexican_not_in_follow}),
-    Mutant("anyone-rule-cover-keeps-marker",
-           "Under anyone-plays-on covering a double on a marked train leaves its marker up",
-           ("MARK-4",), "_play swapped: the covered train's marker restored",
-           patches={"_play": _cover_keeps_marker_under_anyone}),
-    Mutant("celko-d6-three-take-9",
-           "Celko's double-6 table gives 3 players the 9 tiles of 2", ("DEAL-12",),
-           "Rules.ruleset.hand_table 3 -> 9 under celko-d6",
-           rules=_rows(_table("celko-d6"), {3: 9})),
-    Mutant("goodsam-two-take-15",
-           "The Good Sam table gives 2 players 15 tiles, the row of 3", ("DEAL-15",),
-           "Rules.ruleset.hand_table 2 -> 15 under goodsam",
-           rules=_rows(_table("goodsam"), {2: 15})),
-    Mutant("cardinal-seven-eight-take-10",
-           "Cardinal's table gives 7 and 8 players 10 tiles, not 11", ("DEAL-5",),
-           "Rules.ruleset.hand_table 7, 8 -> 10 under cardinal",
-           rules=_rows(_table("cardinal"), {7: 10, 8: 10})),
-    Mutant("fundex-five-six-take-12",
-           "The Fundex table gives 5 and 6 players 12 tiles, not 11", ("DEAL-6",),
-           "Rules.ruleset.hand_table 5, 6 -> 12 under fundex",
-           rules=_rows(_table("fundex"), {5: 12, 6: 12})),
-    Mutant("puremco-d9-three-take-15",
-           "puremco's double-9 table gives 3 players the 15 tiles of 2", ("DEAL-4",),
-           "Rules.ruleset.hand_table 3 -> 15 under puremco-d9",
-           rules=_rows(_table("puremco-d9"), {3: 15})),
-)
-"""A second reading: the mutants written once the first were measured, before the corpus
-was run on these (the same rule: read from the clauses, never from the catalogue)."""
-
-FIRST_READING = OUTSIDE
-OUTSIDE = FIRST_READING + SECOND_READING
