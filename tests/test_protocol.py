@@ -19,12 +19,7 @@ from hypothesis import strategies as st
 from referencing import Registry, Resource
 
 from mtrain.conformance.adapter import Refused, ruleset_json
-from mtrain.conformance.process import (
-    ProcessImplementation,
-    StderrRing,
-    describe_exit,
-    tail_of,
-)
+from mtrain.conformance.process import ProcessImplementation, describe_exit
 from mtrain.conformance.protocol import (
     MAX_LINE,
     ErrorAnswer,
@@ -35,6 +30,7 @@ from mtrain.conformance.protocol import (
     encode,
 )
 from mtrain.conformance.serve import Server, serve
+from mtrain.conformance.stderr_ring import StderrRing, tail_of
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import table_state
 
