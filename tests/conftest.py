@@ -80,6 +80,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--budget", type=float, default=None, metavar="SECONDS",
                      help=f"report tests over SECONDS of CPU (default {FAST_BUDGET:g}, "
                      f"{SLOW_BUDGET:g} for those marked slow)")
+    parser.addoption("--cpu-table", default=None, metavar="PATH",
+                     help="write every test's CPU and wall seconds to PATH (tab-separated: "
+                     "cpu, wall, slow, node id) and list the CPU per test file at the end")
 
 
 @pytest.hookimpl(wrapper=True)
@@ -110,8 +113,32 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         _slow.add(report.nodeid)
 
 
+def _cpu_table(terminalreporter: pytest.TerminalReporter, path: str) -> None:
+    """Where the CPU goes: every test to `path`, the files summed on the terminal. A
+    module- or session-scoped fixture is charged to the first test that asks for it."""
+    rows = sorted(((cpu, _wall[nodeid], nodeid) for nodeid, cpu in _cpu.items()),
+                  reverse=True)
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("cpu_s\twall_s\tslow\tnodeid\n")
+        for cpu, wall, nodeid in rows:
+            out.write(f"{cpu:.3f}\t{wall:.3f}\t{int(nodeid in _slow)}\t{nodeid}\n")
+    files: defaultdict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for cpu, _, nodeid in rows:
+        files[nodeid.split("::")[0]][0] += cpu
+        files[nodeid.split("::")[0]][1] += 1
+    terminalreporter.section("CPU seconds per test file")
+    total = sum(cpu for cpu, _ in files.values())
+    for name, (cpu, count) in sorted(files.items(), key=lambda kv: -kv[1][0]):
+        terminalreporter.write_line(f"{cpu:8.2f} s {int(count):5d} tests  {name}")
+    terminalreporter.write_line(f"{total:8.2f} s {len(rows):5d} tests  in all "
+                                f"(load average {' '.join(f'{x:.2f}' for x in os.getloadavg())})")
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter,
                             config: pytest.Config) -> None:
+    table = config.getoption("cpu_table")
+    if table is not None:
+        _cpu_table(terminalreporter, table)
     asked = config.getoption("budget")
     over = []
     for nodeid, cpu in _cpu.items():
