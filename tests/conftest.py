@@ -6,8 +6,10 @@ that a busy machine does not push a test over; its wall time is shown beside it.
 
 `once` computes an expensive value once per run, whichever xdist worker asks first.
 
-The tests keep what mtrain caches (spec/cache.py) in a folder of their own
-run, never in the user's cache; commands the tests start inherit it."""
+The tests keep what mtrain caches (spec/cache.py) in a folder of their own, one per run
+(shared by the workers), never in the user's cache; commands the tests start inherit it.
+
+`--cpu-table PATH` writes every test's CPU seconds to PATH and sums them per file."""
 
 from __future__ import annotations
 
@@ -158,8 +160,14 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter,
 
 @pytest.fixture(autouse=True, scope="session")
 def _cache_of_this_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """One cache for the whole run, shared by the xdist workers (spec/cache.py writes
+    each entry whole, by renaming): what one worker explored (a corpus's scope
+    partition, a rule set's situations) the others read instead of exploring again."""
     saved = os.environ.get(CACHE_ENV)
-    os.environ[CACHE_ENV] = str(tmp_path_factory.mktemp("mtrain-cache"))
+    base = tmp_path_factory.getbasetemp()
+    root = base if os.environ.get("PYTEST_XDIST_WORKER") is None else base.parent
+    (root / "mtrain-cache").mkdir(exist_ok=True)
+    os.environ[CACHE_ENV] = str(root / "mtrain-cache")
     yield
     if saved is None:
         os.environ.pop(CACHE_ENV, None)

@@ -12,7 +12,9 @@ import itertools
 import json
 import re
 import shlex
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,8 +30,10 @@ SEED_TABLE = {8: "30.2", 10: "22.0", 12: "15.9", 15: "9.5", 16: "8.0"}
 
 
 @pytest.fixture(scope="module")
-def files() -> dict[str, str]:
-    return docgen.generate(DOCS, compute=False)
+def files(once: Callable[[str, Callable[[], Any]], Any]) -> dict[str, str]:
+    # about 8 CPU s: generated once per run, whichever worker asks first
+    found: dict[str, str] = once("docs", lambda: docgen.generate(DOCS, compute=False))
+    return found
 
 
 def test_docs_are_up_to_date(files: dict[str, str]) -> None:

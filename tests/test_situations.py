@@ -145,13 +145,15 @@ def test_situations_read_back_from_the_cache_are_the_ones_made() -> None:
         assert picked and all(f.id.startswith("play-deal") for f in picked)
 
 
-def test_conform_keeps_its_situations_in_the_cache() -> None:
+def test_conform_keeps_its_situations_in_the_cache(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Conform's tasks ask for every situation when no -k names some, so the list is
     kept (it once passed a filter that accepted everything, and nothing was kept)."""
     from mtrain.conformance import situations as S
     from mtrain.conformance.selection import situation_tasks
     from mtrain.spec import cache
 
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "cache"))  # empty: not the run's
     rs = catalog().ruleset("puremco-d9")
     key = S._cache_key(rs, 12, S.SEED)
     assert cache.read(S.CACHE_KIND, key) is None
