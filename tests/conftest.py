@@ -6,6 +6,9 @@ that a busy machine does not push a test over; its wall time is shown beside it.
 
 `once` computes an expensive value once per run, whichever xdist worker asks first.
 
+FAST_CASES keeps a few cases of a long parametrised family in the fast loop and marks
+the others slow (the whole suite runs them all).
+
 The tests keep what mtrain caches (spec/cache.py) in a folder of their own, one per run
 (shared by the workers), never in the user's cache; commands the tests start inherit it.
 
@@ -36,6 +39,55 @@ FAST_BUDGET = 2.0
 """CPU seconds a test of the fast loop may take."""
 SLOW_BUDGET = 60.0
 """CPU seconds a test marked slow may take."""
+
+FAST_CASES: dict[str, frozenset[str]] = {
+    # family (file::function) -> the cases (parameter ids) the fast loop keeps; the rest
+    # are marked slow at collection. Each family runs one long pipeline per case: the
+    # whole suite runs every case, the fast loop the family's code on a few.
+    # each family on one engine, each engine in one family (18 -> ~5 CPU s)
+    "test_house_engines.py::test_under_the_honest_file_nothing_but_the_bugs_fails":
+        frozenset({"sixes"}),
+    "test_house_engines.py::test_conform_shows_the_planted_bugs": frozenset({"cantina"}),
+    "test_house_engines.py::test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_"
+    "nothing_else": frozenset({"railyard"}),
+    # a fuzz finding of each kind: a state, a legal set, the winners (3 of 7)
+    "test_fuzz.py::test_finds_mutant_and_writes_reproducer": frozenset({
+        "marker-never-removed-after play: marked", "draw-while-playable-allows draw (TURN-1)",
+        "tie-broken-by-lowest-seat-winners"}),
+    # three commands in a process each per fault: a file missing, one not text, one of
+    # the wrong shape, one whose content does not compose (4 of 12)
+    "test_reliability_files.py::test_a_broken_spec_data_folder_is_one_error": frozenset({
+        "missing", "clauses not UTF-8", "clauses of the wrong shape",
+        "an overlay that does not apply"}),
+    # a process each: the plain text and the JSON writer (2 of 4)
+    "test_reliability_runs.py::test_a_full_disk_under_stdout_is_one_line":
+        frozenset({"args0", "args2"}),
+    # every state of random play checked: a base of each table and an overlay (3 of 6)
+    "test_reachable.py::test_every_state_the_engine_reaches_passes":
+        frozenset({"pagat", "puremco", "pagat+own-train-first"}),
+}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    seen: defaultdict[str, set[str]] = defaultdict(set)
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is None:
+            continue
+        family = f"{item.path.name}::{getattr(item, 'originalname', item.name)}"
+        fast = FAST_CASES.get(family)
+        if fast is None:
+            continue
+        seen[family].add(callspec.id)
+        if callspec.id not in fast:
+            item.add_marker(pytest.mark.slow)
+    for family, ids in seen.items():  # a whole family collected: every fast case is in it
+        if len(ids) > len(FAST_CASES[family]) and not FAST_CASES[family] <= ids:
+            raise pytest.UsageError(
+                f"tests/conftest.py FAST_CASES names cases {family} does not have: "
+                f"{sorted(FAST_CASES[family] - ids)} (it has {sorted(ids)})")
+
 
 _cpu: defaultdict[str, float] = defaultdict(float)
 _wall: defaultdict[str, float] = defaultdict(float)

@@ -114,6 +114,7 @@ def test_a_bad_rules_file_is_a_clear_error(tmp_path: Path,
     assert code == 2 and "bad.yaml:4" in err and "lowest-seats" in err, err
 
 
+@pytest.mark.slow  # two fuzz runs with shrinking, ~4.5 CPU s; --rules FILE is in the fast loop
 def test_a_variant_that_is_a_file_is_read_as_rules(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     """`--variant FILE` reads the file as --rules does (it once ended in a traceback); a

@@ -116,6 +116,7 @@ class NoDeals(Served):
         raise Unsupported("this engine only answers about tables")
 
 
+@pytest.mark.slow  # identify over the sets corpus, ~5 CPU s (the others: the markers)
 def test_an_engine_that_deals_nothing_is_placed_by_the_tables_it_reads(
         tmp_path: Path) -> None:
     rs = CAT.ruleset("puremco-d9")
@@ -134,6 +135,7 @@ class NoScoring(Served):
         raise Unsupported("no score request here")
 
 
+@pytest.mark.slow  # identify over the scoring corpus, ~5 CPU s
 def test_answers_it_could_not_get_are_counted() -> None:
     scoring, errors = load_corpus(FIXTURE_ROOT / "scoring")
     assert scoring and not errors
@@ -155,6 +157,7 @@ def test_an_engine_that_never_answers_hello_exits_2_and_writes_no_file(
     assert err.startswith("mtrain identify: the implementation did not answer the hello")
 
 
+@pytest.mark.slow  # identify through the command line and a server, ~3 CPU s
 def test_on_a_terminal_a_progress_bar_shows_and_the_answer_is_the_same(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:

@@ -378,6 +378,7 @@ def test_deal_feasibility(sp: OptionSpace) -> None:
 # -- machinery -------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a space of its own, every analysis again, ~3 CPU s
 def test_backbone_dead_values_and_clause_usage_under_an_extra_constraint() -> None:
     sp = OptionSpace()
     sp.add_constraint("TEST-1", sp.eq("tile_set", "double-12"))

@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-from loop import fast_few
 
 from mtrain.cli import main
 from mtrain.conformance.fixture import load_corpus
@@ -265,11 +264,7 @@ FAULTS = ["missing", "a file", "empty", "clauses not UTF-8", "clauses a folder",
           "an overlay that does not apply"]
 
 
-# the fast loop: a file missing, one not text, one of the wrong shape, one whose content
-# does not compose; the rest (each three commands in a process of their own) are slow
-@pytest.mark.parametrize("fault", fast_few(FAULTS, {
-    "missing", "clauses not UTF-8", "clauses of the wrong shape",
-    "an overlay that does not apply"}))
+@pytest.mark.parametrize("fault", FAULTS)
 def test_a_broken_spec_data_folder_is_one_error(tmp_path: Path, fault: str) -> None:
     data, error = broken_data(tmp_path, fault)
     env = {**os.environ, "MTRAIN_SPEC_DATA": str(data)}
