@@ -136,7 +136,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      f"{SLOW_BUDGET:g} for those marked slow)")
     parser.addoption("--cpu-table", default=None, metavar="PATH",
                      help="write every test's CPU and wall seconds to PATH (tab-separated: "
-                     "cpu, wall, slow, node id) and list the CPU per test file at the end")
+                     "cpu, wall, slow, node id; PATH.partial as each test ends) and list "
+                     "the CPU per test file at the end")
 
 
 @pytest.hookimpl(wrapper=True)
@@ -159,12 +160,28 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     item.stash[_STARTED] = _cpu_now()
 
 
+_table: list[str] = []
+"""The --cpu-table path, when given (pytest_configure)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    table = config.getoption("cpu_table", None)
+    if table is not None and os.environ.get("PYTEST_XDIST_WORKER") is None:
+        _table[:] = [table]
+        with open(f"{table}.partial", "w", encoding="utf-8"):
+            pass
+
+
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     _wall[report.nodeid] += report.duration
     _cpu[report.nodeid] += sum(v for k, v in report.user_properties
                                if k == "cpu_seconds" and isinstance(v, float))
     if "slow" in report.keywords:
         _slow.add(report.nodeid)
+    if _table and report.when == "teardown":  # each test as it ends: a long run's progress
+        with open(f"{_table[0]}.partial", "a", encoding="utf-8") as out:
+            out.write(f"{_cpu[report.nodeid]:.3f}\t{_wall[report.nodeid]:.3f}\t"
+                      f"{int(report.nodeid in _slow)}\t{report.nodeid}\n")
 
 
 def _cpu_table(terminalreporter: pytest.TerminalReporter, path: str) -> None:
