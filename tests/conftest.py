@@ -62,6 +62,9 @@ FAST_CASES: dict[str, frozenset[str]] = {
     # a process each: the plain text and the JSON writer (2 of 4)
     "test_reliability_runs.py::test_a_full_disk_under_stdout_is_one_line":
         frozenset({"args0", "args2"}),
+    # two rounds at every player count, every tile tried at every state: double-9 (the
+    # others' games in the fast loop are the overlay samples of the same file)
+    "test_engine_properties.py::test_variant_every_player_count": frozenset({"puremco-d9"}),
     # every state of random play checked: a base of each table and an overlay (3 of 6)
     "test_reachable.py::test_every_state_the_engine_reaches_passes":
         frozenset({"pagat", "puremco", "pagat+own-train-first"}),

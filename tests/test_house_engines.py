@@ -176,6 +176,7 @@ def test_identify_is_never_wrong_when_sure_and_its_file_shows_the_bugs(
     assert any(re.search(p, t, re.MULTILINE) for p in shown for t in texts)
 
 
+@pytest.mark.slow  # two fuzz runs, ~3 CPU s
 def test_fuzz_says_how_many_answers_left_to_a_rule_of_its_own_differ_from_its_stand_in(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """railyard's first-turn bugs, under a file that calls its first turn its own (as

@@ -74,6 +74,7 @@ def test_a_table_only_the_engine_deals_is_measured_and_the_fixtures_are_asked_un
     assert loads(found, tmp_path / "found.yaml").hand_table == own
 
 
+@pytest.mark.slow  # ~2.5 CPU s: identify on three other engines stays in the fast loop
 def test_a_pair_the_catalogue_forbids_is_a_likely_bug_named_by_its_clause(
         tmp_path: Path) -> None:
     # pagat with the engine set aside: its engine-holder start (SEAT-2) needs a holder
@@ -89,6 +90,7 @@ def test_a_pair_the_catalogue_forbids_is_a_likely_bug_named_by_its_clause(
         dict(written.choices), written.hand_table)
 
 
+@pytest.mark.slow  # ~2.5 CPU s: identify on three other engines stays in the fast loop
 def test_a_named_table_dealt_on_another_set_is_written_as_a_table_of_its_own(
         tmp_path: Path) -> None:
     table = CAT.options["hand_sizes"].values["puremco-d9"].table  # for double-9 (DEAL-4)

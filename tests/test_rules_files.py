@@ -120,6 +120,7 @@ def test_conform_rules_file_runs_and_passes(tmp_path: Path,
     capsys.readouterr()
 
 
+@pytest.mark.slow  # 800 results through a server, ~3 CPU s
 def test_the_same_through_serve_rules(tmp_path: Path,
                                       capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, KITCHEN)
