@@ -350,7 +350,13 @@ class OptionSpace:
 
     def _run(self, s: Any, lits: Sequence[Any]) -> bool:
         self.queries += 1
-        r = s.check(*lits)
+        # Solver.check(*lits) casts each literal to Bool in Python (sort comparisons
+        # through the C API): for the ~45 tracked literals of a query that was most of
+        # the check's time. The literals are Bool constants already: their ASTs go as
+        # they are, in the same order, to the same call.
+        array = (z3.Ast * len(lits))(*(lit.as_ast() for lit in lits))
+        r = z3.CheckSatResult(z3.Z3_solver_check_assumptions(
+            s.ctx.ref(), s.solver, len(lits), array))
         if r == z3.sat:
             return True
         if r == z3.unsat:
@@ -389,7 +395,10 @@ class OptionSpace:
         z3 found. The core is minimised by deletion over every tracked literal, last
         declared first, so it does not depend on which core z3 happened to report.
         """
-        tracked = self._tracked(constraints)
+        chosen = None if constraints is None else list(constraints)
+        tracked = self._tracked(chosen)
+        names = [*([c.name for c in self.constraints] if chosen is None else chosen),
+                 *(lit_name for lit_name, _ in extra)]  # each literal's name (no printer)
         for lit_name, expr in extra:
             lit = z3.Bool(lit_name)
             tracked.append((lit, z3.Implies(lit, expr)))
@@ -406,12 +415,12 @@ class OptionSpace:
             return SatResult(name, True), self.decode(s.model())
         # A constraint that holds over the whole domain is in no minimal core: skip it.
         valid = self.tautologies()
-        keep = [i for i, lit in enumerate(lits) if str(lit) not in valid]
+        keep = [i for i, n in enumerate(names) if n not in valid]
         for i in reversed(keep):
             trial = [j for j in keep if j != i]
             if not self._run(s, [lits[j] for j in trial]):
                 keep = trial
-        return SatResult(name, False, tuple(str(lits[j]) for j in keep)), None
+        return SatResult(name, False, tuple(names[j] for j in keep)), None
 
     # -- analyses -----------------------------------------------------------------------
 
