@@ -299,7 +299,7 @@ class ReferenceImplementation:
     def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
         rules = self.rules(ruleset)
         _check_players(rules, players)
-        if isinstance(round, int) and round > 1 and rules.single_round:
+        if isinstance(round, int) and engine.no_such_round(rules, round):  # MATCH-7
             raise RefusedSetup(f"no round {round}: the game is a single round", "MATCH-7")
         ids = codec.tile_ids(order, rules.max_pip)
         return codec.state_to_json(deal(rules, players, round, order=ids))

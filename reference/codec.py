@@ -23,6 +23,7 @@ from mtrain.reference.engine import (
     Result,
     State,
     engine_number,
+    no_such_round,
 )
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
@@ -232,7 +233,7 @@ def state_from_json(rules: Rules, data: Any) -> State:
     if not 1 <= st.round <= rules.set_rounds:
         raise StateError(f"state.round: {st.round} is not a round of a {rules.set_rounds}-round "
                          "match")
-    if st.round > 1 and rules.single_round:  # read only past round 1, where it decides
+    if no_such_round(rules, st.round):  # MATCH-7
         raise StateError(f"state.round: {st.round}, but the game is a single round [MATCH-7]",
                          "MATCH-7")
     st.engine = need("engine", int)

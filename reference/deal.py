@@ -18,6 +18,7 @@ from mtrain.reference.engine import (
     _check_blocked,
     _place_engine,
     engine_number,
+    no_such_round,
 )
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
@@ -45,7 +46,7 @@ def deal(rules: Rules, players: int, round_no: int = 1, *, seed: int | str | Non
     if not 1 <= round_no <= rules.set_rounds:
         raise ValueError(f"round {round_no} does not exist: a {rules.ruleset['tile_set']} "
                          f"match has rounds 1 to {rules.set_rounds} [MATCH-1]")
-    if round_no > 1 and rules.single_round:  # read only past round 1, where it decides
+    if no_such_round(rules, round_no):  # MATCH-7
         raise ValueError(f"round {round_no} does not exist: the game is a single round "
                          "[MATCH-7]")
     hand = rules.ruleset.hand_size(players)  # DEAL-7
