@@ -281,7 +281,12 @@ class ReferenceImplementation:
         every broken invariant, never a crash further on."""
         rules = self.rules(ruleset)
         key = fingerprint(state) if self.remembers_states else None
-        st, broken = self._states.read(rules, state, key)  # never changed: apply copies
+        try:
+            st, broken = self._states.read(rules, state, key)  # never changed: apply copies
+        except codec.StateError as e:
+            if e.clause == "MATCH-7":  # a round a single-round game never reaches
+                raise RefusedSetup(str(e), "MATCH-7") from None
+            raise
         _check_players(rules, st.players)
         if broken:
             raise codec.StateError("impossible state: "
@@ -294,6 +299,8 @@ class ReferenceImplementation:
     def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
         rules = self.rules(ruleset)
         _check_players(rules, players)
+        if isinstance(round, int) and engine.no_such_round(rules, round):  # MATCH-7
+            raise RefusedSetup(f"no round {round}: the game is a single round", "MATCH-7")
         ids = codec.tile_ids(order, rules.max_pip)
         return codec.state_to_json(deal(rules, players, round, order=ids))
 

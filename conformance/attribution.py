@@ -378,7 +378,10 @@ class Referee:
     def winners(self, want: Sequence[int] = (), got: Sequence[int] = ()) -> str:
         """The match rule behind a wrong list of winners: where either side names a tie,
         the tie rule in force (MATCH-4 shared, MATCH-5 most outs, MATCH-6 lowest seat),
-        listed or not."""
+        listed or not; where one side names none, the match's length (MATCH-7 where a
+        single round is the game, else MATCH-1)."""
+        if not want or not got:  # the match over on one side only
+            return pick(("MATCH-7", "MATCH-1"), self.rs, self.fx)
         if len(want) > 1 or len(got) > 1:
             clauses = catalog().clauses
             return next(c for c in ("MATCH-5", "MATCH-6", "MATCH-4")

@@ -17,10 +17,14 @@ from __future__ import annotations
 import fnmatch
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
+
+ADDED_WITHIN_V1: Final = {"match_length": "full"}
+"""Options added within protocol version 1, each with the value every rule set had before
+it: a declaration that leaves one out plays that value (docs/protocol.md)."""
 
 
 class DeclarationError(ValueError):
@@ -48,6 +52,8 @@ def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
                 option == "hand_sizes" and value == CUSTOM):
             raise DeclarationError(f"`rules.options.{option}`: unknown value {value!r}; "
                                    f"known: {', '.join(known)}, or {OTHER!r}")
+    for option, value in ADDED_WITHIN_V1.items():  # left out by a declaration written before
+        options.setdefault(option, value)
     missing = [o for o in cat.options if o not in options]
     if missing:
         raise DeclarationError("`rules.options` must give one value per option (`other` for "

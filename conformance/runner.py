@@ -433,7 +433,8 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                             if exp.match_over else
                             f"the match should go on (rounds remain); the implementation "
                             f"names winners {got}")
-            charge("MATCH-1")
+            charge(referee.winners([] if exp.match_over else [0], got) if referee
+                   else "MATCH-1")
     found = check_score(exp, rj, state, impl)
     if found:
         problems += found

@@ -42,7 +42,9 @@ from mtrain.spec import cache
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
 from mtrain.spec.distinguish.solve_deal import deal_view
+from mtrain.spec.model.legality import Opts
 from mtrain.spec.model.legality import legal_actions as legal_actions_of
+from mtrain.spec.model.scoring import match_rounds
 from mtrain.spec.notation import MEXICAN, REST, table_state
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 from mtrain.spec.scope import Product, Scope, Space
@@ -341,9 +343,9 @@ def deal_situations(rs: Ruleset, wanted: Callable[[str], bool] | None = None,
     it as the deal formalisation of spec/distinguish/solve_deal.py computes it (every
     hand, the boneyard, where the engine is, who moves), so a table of one's own has its
     deals, engine and first seat tested too. Counts alternate the pool's order and the
-    round (round 1, then round 2's engine one lower, ENG-1), so both orders and both
-    engine procedures' cases show. A deal that reads an option played its own way, or
-    that the table cannot deal (DEAL-8), is left out."""
+    round (round 1, then round 2's engine one lower, ENG-1, where the game has a round 2),
+    so both orders and both engine procedures' cases show. A deal that reads an option
+    played its own way, or that the table cannot deal (DEAL-8), is left out."""
     top = highest(rs["tile_set"])
     table = dict(rs.hand_table)
     scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
@@ -359,8 +361,12 @@ def deal_situations(rs: Ruleset, wanted: Callable[[str], bool] | None = None,
         if wanted is not None and not wanted(fid):
             continue
         order = ("sorted", "reversed")[k % 2]
-        engine = top - (k // 2) % 2
         values = _Reads(dict(rs.choices))
+        later = (k // 2) % 2  # round 2, where the game has one (MATCH-1; not MATCH-7)
+        if later and match_rounds(Opts(values={"match_length": values["match_length"]}),
+                                  top) < 2:
+            later = 0
+        engine = top - later
         view = deal_view(values, table, players, engine, order, full=True)
         if view is None or not values.read.isdisjoint(rs.unknown):
             continue

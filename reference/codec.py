@@ -23,6 +23,7 @@ from mtrain.reference.engine import (
     Result,
     State,
     engine_number,
+    no_such_round,
 )
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
@@ -229,8 +230,12 @@ def state_from_json(rules: Rules, data: Any) -> State:
     st = State.__new__(State)
     st.rules, st.players = rules, n
     st.round = need("round", int)
-    if not 1 <= st.round <= rules.rounds:
-        raise StateError(f"state.round: {st.round} is not a round of a {rules.rounds}-round match")
+    if not 1 <= st.round <= rules.set_rounds:
+        raise StateError(f"state.round: {st.round} is not a round of a {rules.set_rounds}-round "
+                         "match")
+    if no_such_round(rules, st.round):  # MATCH-7
+        raise StateError(f"state.round: {st.round}, but the game is a single round [MATCH-7]",
+                         "MATCH-7")
     st.engine = need("engine", int)
     if st.engine != engine_number(rules, st.round):
         raise StateError(f"state.engine: round {st.round} uses [{engine_number(rules, st.round)}-"
@@ -316,7 +321,10 @@ def state_from_json(rules: Rules, data: Any) -> State:
         most = n if rules.passes_end_round else MAX_COUNT
         raise StateError(f"state.passes: {st.passes} is not a count of passes 0..{most}")
     st.scores = _ints(need("scores", list), n, "scores", MAX_COUNT)
-    st.outs = _ints(need("outs", list), n, "outs", rules.rounds)
+    st.outs = _ints(need("outs", list), n, "outs", rules.set_rounds)
+    if max(st.outs, default=0) > 1 and rules.single_round:  # MATCH-7: one round to go out in
+        raise StateError(f"state.outs: {max(st.outs)} rounds gone out, but the game is a "
+                         "single round [MATCH-7]", "MATCH-7")
     res = data.get("result")
     if (res is None) != (st.phase != OVER):
         raise StateError("state.result must be given exactly when the phase is 'over'")

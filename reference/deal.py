@@ -18,6 +18,7 @@ from mtrain.reference.engine import (
     _check_blocked,
     _place_engine,
     engine_number,
+    no_such_round,
 )
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
@@ -42,9 +43,12 @@ def deal(rules: Rules, players: int, round_no: int = 1, *, seed: int | str | Non
          order: Sequence[int] | None = None, scores: Sequence[int] | None = None,
          outs: Sequence[int] | None = None) -> State:
     """A new round, dealt from `order` or from a shuffle seeded with `seed`."""
-    if not 1 <= round_no <= rules.rounds:
+    if not 1 <= round_no <= rules.set_rounds:
         raise ValueError(f"round {round_no} does not exist: a {rules.ruleset['tile_set']} "
-                         f"match has rounds 1 to {rules.rounds} [MATCH-1]")
+                         f"match has rounds 1 to {rules.set_rounds} [MATCH-1]")
+    if no_such_round(rules, round_no):  # MATCH-7
+        raise ValueError(f"round {round_no} does not exist: the game is a single round "
+                         "[MATCH-7]")
     hand = rules.ruleset.hand_size(players)  # DEAL-7
     if order is None:
         order = shuffled_order(rules, round_no, seed)
@@ -94,13 +98,14 @@ def next_round(state: State, *, seed: int | str | None = None,
     if state.result is None:
         raise ValueError("the round is not over yet")
     if state.round >= state.rules.rounds:
-        raise ValueError(f"the match is over after round {state.rules.rounds} [MATCH-1]")
+        clause = "MATCH-7" if state.rules.single_round else "MATCH-1"
+        raise ValueError(f"the match is over after round {state.rules.rounds} [{clause}]")
     return deal(state.rules, state.players, state.round + 1, seed=seed, order=order,
                 scores=state.scores, outs=state.outs)
 
 
 def match_over(state: State) -> bool:
-    """MATCH-1: the match ends with the last round's end."""
+    """MATCH-1: the match ends with the last round's end (MATCH-7: round 1's)."""
     return state.result is not None and state.round >= state.rules.rounds
 
 

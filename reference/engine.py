@@ -172,6 +172,12 @@ def engine_number(rules: Rules, round_no: int) -> int:
     return rules.max_pip - (round_no - 1)
 
 
+def no_such_round(rules: Rules, round_no: int) -> bool:
+    """MATCH-7: a single-round game has no round after the first. The match length is read
+    only past round 1, where it decides."""
+    return round_no > 1 and rules.single_round
+
+
 def live(state: State, train: int) -> bool:
     """True while some tile of the open double's number is still off the table."""
     return bool(state.rules.number_mask[state.ends[train]] & ~state.table_mask)

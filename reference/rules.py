@@ -18,7 +18,8 @@ FOLLOW_ANYWHERE, FOLLOW_RESTRICTED, FOLLOW_COVER_OWN = 0, 1, 2
 FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
     "ruleset": (),  # read through a Ruleset, which says which option it gives
     "max_pip": ("tile_set",), "set_mask": ("tile_set",), "number_mask": ("tile_set",),
-    "rounds": ("tile_set",), "value": ("blank_values",), "hand_table": ("hand_sizes",),
+    "set_rounds": ("tile_set",), "rounds": ("tile_set", "match_length"),
+    "single_round": ("match_length",), "value": ("blank_values",), "hand_table": ("hand_sizes",),
     "holder_lays": ("engine_procedure",), "holder_draws": ("engine_procedure",),
     "everyone_draws": ("engine_procedure",),
     "engine_holder_starts": ("starting_seat",), "after_engine_starts": ("starting_seat",),
@@ -67,11 +68,19 @@ class Rules:
     blocked_low_wins: bool
     tie_most_outs: bool
     tie_lowest_seat: bool
+    single_round: bool
+
+    @property
+    def set_rounds(self) -> int:
+        """MATCH-1: a full match's rounds, one per engine from [N-N] down to [0-0]."""
+        return rounds(self.max_pip)
 
     @property
     def rounds(self) -> int:
-        """MATCH-1: one round per engine from [N-N] down to [0-0]."""
-        return rounds(self.max_pip)
+        """The rounds this rule set plays: the set's (MATCH-1), or round 1 alone (MATCH-7).
+        Read only where the count decides (a round after the first, the match's end), so
+        that a table of round 1 does not depend on match_length."""
+        return 1 if self.single_round else rounds(self.max_pip)
 
     @staticmethod
     def of(rs: Ruleset) -> Rules:
@@ -114,6 +123,7 @@ class Rules:
             blocked_low_wins=rs["scoring"] == "penalty-blocked-winner",  # SCORE-7
             tie_most_outs=rs["tie_rule"] == "most-outs",
             tie_lowest_seat=rs["tie_rule"] == "lowest-seat",
+            single_round=rs["match_length"] == "single-round",  # MATCH-7
         )
 
 

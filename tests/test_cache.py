@@ -66,8 +66,11 @@ def test_a_broken_scope_found_fresh_is_found_from_the_cache(corpus: Path) -> Non
     the check ran now or was kept."""
     path = sorted(corpus.glob("*.yaml"))[0]
     text = path.read_text(encoding="utf-8")
-    start = text.index("when: {")
+    start = text.index("when:")
+    indent = start - (text.rindex("\n", 0, start) + 1)
     end = text.index("\n", start)
+    while text[end + 1:].startswith(" " * (indent + 2)):  # a scope written as a block
+        end = text.index("\n", end + 1)
     path.write_text(text[:start] + "when: {}" + text[end:], encoding="utf-8")
     first = checked(corpus)
     assert first["errors"], "a scope of every rule set should not hold"

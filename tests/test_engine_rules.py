@@ -920,7 +920,7 @@ def play_match(r: Rules, players: int, seed: int) -> list[tuple[int, int, tuple[
         assert st.scores == totals  # MATCH-1: the totals are the sum of the rounds
         rounds.append((st.engine, starter, st.result.scores))
     assert st is not None and st.match_over
-    with pytest.raises(ValueError, match="MATCH-1"):
+    with pytest.raises(ValueError, match="MATCH-7" if r.single_round else "MATCH-1"):
         next_round(st, seed=0)
     return rounds
 
@@ -944,6 +944,32 @@ def test_double_9_match_has_10_rounds() -> None:
     rounds = play_match(D9, 3, seed=3)
     assert [e for e, _, _ in rounds] == list(range(9, -1, -1))
     assert [s for _, s, _ in rounds] == [0, 1, 2, 0, 1, 2, 0, 1, 2, 0]
+
+
+def test_a_single_round_game_is_round_1_alone() -> None:
+    """MATCH-7: the game is round 1, on [12-12]; its end ends the game, whose winner has
+    the lowest of the round's scores (MATCH-2); there is no round 2 to deal or read."""
+    r = rules("pagat+single-round")
+    assert (r.rounds, rules("pagat").rounds) == (1, 13)
+    rounds = play_match(r, 3, seed=4)  # ends with next_round refused: see below
+    assert [e for e, _, _ in rounds] == [12]
+    st = deal(r, 3, 1, seed=4)
+    rng = random.Random(1)
+    while st.phase == "engine" or legal_actions(st):
+        acts = legal_actions(st)
+        st = apply(st, acts[rng.randrange(len(acts))])
+    assert st.result is not None and st.match_over
+    assert st.scores == list(st.result.scores)  # the round's scores are the totals
+    assert match_winners(st) == [s for s, v in enumerate(st.scores) if v == min(st.scores)]
+    with pytest.raises(ValueError, match="MATCH-7"):
+        next_round(st, seed=0)
+    with pytest.raises(ValueError, match="MATCH-7"):
+        deal(r, 3, 2, seed=0)
+    with pytest.raises(StateError, match="single round") as err:
+        table(r, [["5-3"], ["9-8"]], round_no=2)
+    assert err.value.clause == "MATCH-7"
+    with pytest.raises(StateError, match="single round"):  # two rounds gone out of one
+        table(r, [["5-3"], ["9-8"]], outs=[2, 0])
 
 
 def final_table(r: Rules, scores: Sequence[int], outs: Sequence[int]) -> State:

@@ -975,6 +975,31 @@ WITNESS_YAML = """
   expect:
     - variants: [pagat+no-double-end-start]
       legal: [play 6-6 on 0, end-chain]
+
+- id: witness-064
+  description: Under a single round, seat 0 goes out in round 1 and wins the game
+  clauses: [MATCH-7, MATCH-2, SCORE-5]
+  source: [engine, decision]
+  note: Round scores [0, 17] ([9-8] left) are the totals of the one round; 0 is lowest.
+  table:
+    seat: 0
+    hands: {0: [5-3], 1: [9-8]}
+    trains: {0: [12-5], 1: [12-4]}
+  steps: [play 5-3 on 0]
+  expect:
+    - variants: [pagat+single-round]
+      state: {scores: [0, 17], outs: [1, 0]}
+      winners: [0]
+
+- id: witness-065
+  description: Under a single round there is no round 2 to deal
+  clauses: [MATCH-7]
+  source: [engine, decision]
+  note: Engine [11-11] is round 2's (ENG-1); a single-round game has only round 1.
+  deal: {players: 2, engine: 11, order: sorted}
+  expect:
+    - variants: [pagat+single-round]
+      refused_setup: MATCH-7
 """
 
 WITNESSES: list[Fixture] = load_file("tests/test_mutants.py", WITNESS_YAML)
@@ -1070,6 +1095,8 @@ KILLED_BY: dict[str, str] = {
     "blocked-winner-counts-an-out": "witness-061",
     "no-double-end-ignored": "witness-062",
     "no-double-end-last-tile-refused": "witness-063",
+    "single-round-ignored": "witness-064",
+    "single-round-deals-round-two": "witness-065",
     "after-engine-start-ignored": "witness-058",
     "tie-to-highest-seat": "witness-042",
     "start-rotates-off-by-one": "witness-003",

@@ -207,6 +207,24 @@ def test_server_answers_every_request_type(server: Server) -> None:
     assert server.handle('{"id": 9, "type": "shutdown"}') == ({"id": 9, "ok": True}, True)
 
 
+def test_a_single_round_game_refuses_round_two(server: Server) -> None:
+    """MATCH-7: under a single round, a deal of round 2 and a table of round 10 are
+    refused setups naming the clause; round 1's end names the winner at once."""
+    rj = ruleset_json(catalog().ruleset("puremco-d9+single-round"))
+    order = [f"{a}-{b}" for a in range(10) for b in range(a + 1) if (a, b) != (8, 8)]
+    refused = handle(server, {"id": 1, "type": "deal", "ruleset": rj, "players": 2,
+                              "round": 2, "order": order})
+    assert refused["ok"] is False and refused["error"]["kind"] == "refused-setup"
+    assert refused["error"]["clause"] == "MATCH-7"
+    late = handle(server, {"id": 2, "type": "legal", "ruleset": rj, "state": STATE})
+    assert late["error"]["kind"] == "refused-setup" and late["error"]["clause"] == "MATCH-7"
+    first = table_state({"engine": 9, "hands": {0: ["9-4"], 1: ["3-3", "2-1"]}}, RS)
+    end = handle(server, {"id": 3, "type": "apply", "ruleset": rj, "state": first,
+                          "action": {"type": "play", "tile": "9-4", "train": 0}})["state"]
+    assert handle(server, {"id": 4, "type": "winners", "ruleset": rj, "state": end})[
+        "winners"] == [0]  # scores [0, 9]: the lowest wins (MATCH-2)
+
+
 def test_positive_scoring_gives_the_hands_to_the_winner(server: Server) -> None:
     rj = ruleset_json(catalog().ruleset("puremco-d9+positive-scoring"))
     end = handle(server, {"id": 1, "type": "apply", "ruleset": rj, "state": STATE,

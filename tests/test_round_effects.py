@@ -57,6 +57,33 @@ def test_match_winners_agree_under_ties(name: str) -> None:
     assert rep.winners >= 1 and rep.differences == []
 
 
+def _round_ends(name: str) -> tuple[Model, list[E.State]]:
+    model, states = small_states(name, count=400)
+    ends = [s for s in states if any(E.apply(s, a).result is not None
+                                     for a in E.legal_actions(s))]
+    assert ends, "no state that ends a round"
+    return model, ends
+
+
+@pytest.mark.parametrize("name", ["pagat", "pagat+single-round"])
+def test_the_match_end_agrees(name: str) -> None:
+    """MATCH-1 and MATCH-7: whether round 1's end ends the match, engine against model."""
+    model, ends = _round_ends(name)
+    rep = RE.compare_effects(model, ends[:20])
+    assert rep.winners >= 1 and rep.differences == []
+
+
+def test_a_single_round_played_on_is_reported_with_match_7(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """MATCH-7 broken: the engine's match goes on after round 1 of a single-round game."""
+    model, ends = _round_ends("pagat+single-round")
+    monkeypatch.setattr(E.State, "match_over", property(lambda self: False))
+    rep = RE.compare_effects(model, ends[:5])
+    over = [d for d in rep.differences if d.field == "match_over"]
+    assert over and {d.clause for d in over} == {"MATCH-7"}
+    assert all(d.engine is False and d.model is True for d in over)
+
+
 def test_a_tie_rule_ignored_is_reported_with_match_5(monkeypatch: pytest.MonkeyPatch) -> None:
     """MATCH-5 broken: a tie on the best total stays shared under most-outs."""
     import mtrain.reference.deal as D

@@ -197,6 +197,8 @@ def field_clause(model: Model, state: Any, kind: str, name: str,
     if name == "winners":  # two seats tied: the tie rule decides (else the best total)
         return _applying(model, "MATCH-5", "MATCH-4") if len(values[0]) != len(
             values[1]) or len(values[0]) > 1 else _applying(model, "MATCH-3", "MATCH-2")
+    if name == "match_over":  # the round just ended was the last, or not
+        return _applying(model, "MATCH-7", "MATCH-1")
     if name == "passes":
         return "END-3"
     if kind == "play":
@@ -355,7 +357,10 @@ def winners_differences(model: Model, after: Any) -> list[tuple[str, Any, Any]]:
     from mtrain.reference.deal import match_winners as engine_winners
 
     o = Opts(values=model.values)
-    found = []
+    found: list[tuple[str, Any, Any]] = []
+    over = bool(scoring.match_over(after.round, True, o, model.N))  # MATCH-1, MATCH-7
+    if after.match_over != over:
+        found.append(("match_over", after.match_over, over))
     for totals, outs in [(list(after.scores), list(after.outs)),
                          *tied_totals(after.players)]:
         st = after.copy()

@@ -307,6 +307,7 @@ UNCONDITIONAL: Final[dict[str, str]] = {
     "MATCH-1": "the match, not a round", "MATCH-2": "the match, not a round",
     "MATCH-3": "the match, not a round", "MATCH-4": "the match, not a round",
     "MATCH-5": "the match, not a round", "MATCH-6": "the match, not a round",
+    "MATCH-7": "the match, not a round",
 }
 
 

@@ -456,6 +456,15 @@ _CATALOGUE: tuple[Mutant, ...] = (
     Mutant("tie-to-highest-seat",
            "Under tie-lowest-seat a tie goes to the highest of the tied seats",
            ("MATCH-6",), "winners: the last of the tied seats", winners=end.tie_to_highest_seat),
+    Mutant("single-round-ignored",
+           "Under single-round the game goes on after round 1, as a full match does",
+           ("MATCH-7",), "Rules.single_round forced false",
+           rules=_when(lambda r: r.single_round, single_round=False)),
+    Mutant("single-round-deals-round-two",
+           "Under single-round the game ends after round 1, but a deal or a table of a later "
+           "round is accepted",
+           ("MATCH-7",), "no_such_round swapped (engine, deal, codec) for one never refusing",
+           patches={"no_such_round": end.every_round_exists}),
 )
 
 # the mutants an outside author's reading of the rules gives (outside.py)

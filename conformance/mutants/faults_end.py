@@ -216,3 +216,8 @@ def tie_to_highest_seat(state: State) -> list[int]:
     best = max(state.scores) if rules.positive_scoring else min(state.scores)
     top = [s for s, v in enumerate(state.scores) if v == best]
     return top[-1:] if rules.tie_lowest_seat else match_winners(state)
+
+
+def every_round_exists(rules: Rules, round_no: int) -> bool:
+    """MATCH-7 forgotten where a round is dealt or read: no round is refused."""
+    return False

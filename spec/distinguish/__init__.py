@@ -17,6 +17,7 @@ kind                   options, and what differs
                        the round
 ``score``              scoring, blank_values: the scores when a player goes out
 ``tie``                tie_rule: the match winners when the last round ends
+``match``              match_length: whether the match is over when round 1 ends
 ``deal``               hand_sizes, engine_procedure, starting_seat: the table
                        right after the deal
 =====================  =======================================================
@@ -69,7 +70,12 @@ from mtrain.spec.distinguish.question import (
 from mtrain.spec.distinguish.realise import realise
 from mtrain.spec.distinguish.rule_set_pairs import choose_pair
 from mtrain.spec.distinguish.solve_deal import solve_deal
-from mtrain.spec.distinguish.solve_round_end import solve_blocked, solve_score, solve_tie
+from mtrain.spec.distinguish.solve_round_end import (
+    solve_blocked,
+    solve_match,
+    solve_score,
+    solve_tie,
+)
 from mtrain.spec.distinguish.solve_table import solve_legal, solve_marker
 from mtrain.spec.distinguish.z3_harness import (
     QUERY_LOG,
@@ -110,6 +116,7 @@ SOLVERS: dict[str, Callable[[Question], Situation | None]] = {
     "marker": solve_marker,
     "score": solve_score,
     "tie": solve_tie,
+    "match": solve_match,
     "blocked": solve_blocked,
     "deal": solve_deal,
 }

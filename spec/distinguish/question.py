@@ -20,6 +20,7 @@ KIND: Final[dict[str, str]] = {
     "scoring": "score",
     "blank_values": "score",
     "tie_rule": "tie",
+    "match_length": "match",
     "hand_sizes": "deal",
     "engine_procedure": "deal",
     "starting_seat": "deal",
@@ -31,6 +32,7 @@ RELEVANT: Final[dict[str, tuple[str, ...]]] = {
     "blocked": (*LEGAL_OPTIONS, "blocked_round", "scoring", "blank_values"),
     "score": (*LEGAL_OPTIONS, "scoring", "blank_values"),
     "tie": (*LEGAL_OPTIONS, "scoring", "blank_values", "tie_rule"),
+    "match": (*LEGAL_OPTIONS, "scoring", "blank_values", "tie_rule", "match_length"),
     "deal": ("tile_set", "hand_sizes", "engine_procedure", "starting_seat"),
 }
 """The options that can change the answer of each kind of question."""

@@ -1,6 +1,7 @@
 """The questions about how a round ends: the `score` kind (the scores when a player goes
-out), the `tie` kind (the match winners when the last round ends) and the `blocked` kind
-(whether a pass on an empty boneyard ends the round)."""
+out), the `tie` kind (the match winners when the last round ends), the `match` kind
+(whether the match is over when round 1 ends) and the `blocked` kind (whether a pass on an
+empty boneyard ends the round)."""
 
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ from mtrain.spec.model.legality import (
 from mtrain.spec.model.scoring import (
     hand_counts,
     hand_values,
+    match_over,
     match_winners,
     round_scores,
     tile_value,
@@ -209,6 +211,45 @@ def solve_tie(q: Question) -> Situation | None:
                      {"state": {"outs": outs_after["b"]}, "winners": winners["b"]},
                      option_clauses(q, "tie_rule"), summary,
                      witness=w)
+
+
+# -- the match kind: round 1 ends ------------------------------------------------------
+
+
+def solve_match(q: Question) -> Situation | None:
+    """A player goes out in round 1 (engine [N-N], ENG-1): the match goes on under a full
+    match (MATCH-1) and is over under a single round (MATCH-7), whose winners the round's
+    scores name (MATCH-2..6)."""
+    if common_top(q.options("a"), q.options("b")) > SPLIT:
+        return None  # round 1's engine is above the numbers a situation is written in
+    opt, sym, others, j, _, _ = _going_out(q, last_round=False)
+    opt.add(sym.engine == sym.max_number)  # round 1 (ENG-1)
+    for s in others:  # every other hand worth something: one winner under penalty
+        opt.add(s.a > 0)
+    minimise_view(opt, sym)
+    model = checked_model(opt, f"{q.a} / {q.b} (match)")
+    if model is None:
+        return None
+    table, step, w = _finish_going_out(q, model, sym, others, j, {})
+    seat = w["seat"]
+    expect: dict[str, dict[str, Any]] = {}
+    for side in ("a", "b"):
+        rs = side_ruleset(q, side)
+        o = Opts(values=dict(rs.items()))
+        scores = _side_scores(table, rs, seat)
+        if match_over(1, True, o):
+            outs = [1 if p == seat else 0 for p in range(len(scores))]
+            expect[side] = {"winners": match_winners(scores, outs, o)}
+        else:
+            expect[side] = {"match_over": False}
+    if expect["a"] == expect["b"]:
+        raise DistinguishError(f"{q.a} / {q.b}: the match ends alike after round 1")
+    said = {side: (f"winners {expect[side]['winners']}" if "winners" in expect[side]
+                   else "the match goes on") for side in ("a", "b")}
+    summary = (f"round 1, after {step}: {said['a']} under {side_label(q, 'a')}, "
+               f"{said['b']} under {side_label(q, 'b')}")
+    return Situation(q, "match", {"table": table}, [step], expect["a"], expect["b"],
+                     option_clauses(q, "match_length"), summary, witness=w)
 
 
 # -- the blocked kind: a pass on an empty boneyard --------------------------------------

@@ -15,7 +15,7 @@ from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.tilesets import highest
 
-SCORING: Final = frozenset({"scoring", "blank_values", "tie_rule"})
+SCORING: Final = frozenset({"scoring", "blank_values", "tie_rule", "match_length"})
 """Read when a round is scored (SCORE-1..6, MATCH-2..5), never while it is played."""
 SIZES: Final = frozenset({"tile_set", "hand_sizes"})
 """The set and the hand table: a small game gives its own."""

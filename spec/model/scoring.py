@@ -1,4 +1,4 @@
-"""Scoring and the match winners as the clauses say (SCORE-1..6, MATCH-2..6): formulas
+"""Scoring, the match's length and its winners as the clauses say (SCORE-1..7, MATCH-1..7): formulas
 that take z3 terms and plain values alike, so that the score and tie questions and the
 expectations written for their answers share one meaning."""
 
@@ -67,6 +67,18 @@ def match_winners(totals: Sequence[int], outs: Sequence[int], o: Opts) -> list[i
     if o.is_("tie_rule", "lowest-seat"):
         tied = [min(tied)]  # MATCH-6: no seat below it is on the winning total
     return tied
+
+
+def match_rounds(o: Opts, top: Any = None) -> Any:
+    """MATCH-1: one round per engine from [N-N] down to [0-0], N + 1 of them; MATCH-7: a
+    single-round game is round 1 alone. `top`: N, when not the rule set's set's (a small
+    game)."""
+    return If(o.is_("match_length", "single-round"), 1, (o.top() if top is None else top) + 1)
+
+
+def match_over(round_no: Any, round_over: Any, o: Opts, top: Any = None) -> Any:
+    """The game is over once its last round (MATCH-1; MATCH-7: round 1) has ended."""
+    return And(round_over, round_no >= match_rounds(o, top))
 
 
 def hand_values(table: Mapping[str, Any], rs: Ruleset) -> list[int]:
