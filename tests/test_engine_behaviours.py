@@ -15,6 +15,7 @@ RULES = Path(__file__).parent / "examples" / "engine-rules"
 DECLARED = {
     "blocked-winner.yaml": ("scoring", "penalty-blocked-winner"),
     "no-double-end.yaml": ("first_turn", "chain-no-double-end"),
+    "ordinary-doubles.yaml": ("doubles", "ordinary"),
 }
 
 

@@ -10,8 +10,8 @@ elsewhere, and each has its own small question:
 kind                   options, and what differs
 =====================  =======================================================
 ``legal``              tile_set, first_turn, mexican_first_turn, own_train_first,
-                       follow_up, double_order, uncoverable_double, draw_rule:
-                       the legal actions of one table
+                       doubles, follow_up, double_order, uncoverable_double,
+                       draw_rule: the legal actions of one table
 ``marker``             marker_removal: the markers after one legal play
 ``blocked``            blocked_round: whether a pass on an empty boneyard ends
                        the round

@@ -12,7 +12,8 @@ from mtrain.spec.catalog import Catalog, catalog
 from mtrain.spec.ruleset import Ruleset
 
 LEGAL_OPTIONS: Final = ("tile_set", "first_turn", "mexican_first_turn", "own_train_first",
-                        "follow_up", "double_order", "uncoverable_double", "draw_rule")
+                        "doubles", "follow_up", "double_order", "uncoverable_double",
+                        "draw_rule")
 KIND: Final[dict[str, str]] = {
     **{o: "legal" for o in LEGAL_OPTIONS},
     "marker_removal": "marker",
