@@ -10,8 +10,9 @@ elsewhere, and each has its own small question:
 kind                   options, and what differs
 =====================  =======================================================
 ``legal``              tile_set, first_turn, mexican_first_turn, own_train_first,
-                       doubles, follow_up, double_order, uncoverable_double,
-                       draw_rule: the legal actions of one table
+                       follow_up, double_order, uncoverable_double, draw_rule:
+                       the legal actions of one table
+``doubles``            doubles: the seat and phase after a double is laid
 ``marker``             marker_removal: the markers after one legal play
 ``blocked``            blocked_round: whether a pass on an empty boneyard ends
                        the round
@@ -70,7 +71,7 @@ from mtrain.spec.distinguish.realise import realise
 from mtrain.spec.distinguish.rule_set_pairs import choose_pair
 from mtrain.spec.distinguish.solve_deal import solve_deal
 from mtrain.spec.distinguish.solve_round_end import solve_blocked, solve_score, solve_tie
-from mtrain.spec.distinguish.solve_table import solve_legal, solve_marker
+from mtrain.spec.distinguish.solve_table import solve_doubles, solve_legal, solve_marker
 from mtrain.spec.distinguish.z3_harness import (
     QUERY_LOG,
     RLIMIT,
@@ -112,6 +113,7 @@ SOLVERS: dict[str, Callable[[Question], Situation | None]] = {
     "tie": solve_tie,
     "blocked": solve_blocked,
     "deal": solve_deal,
+    "doubles": solve_doubles,
 }
 """The search that answers each kind of question."""
 

@@ -24,6 +24,7 @@ KIND: Final[dict[str, str]] = {
     "hand_sizes": "deal",
     "engine_procedure": "deal",
     "starting_seat": "deal",
+    "doubles": "doubles",
 }
 """Which question tells apart the values of each option."""
 RELEVANT: Final[dict[str, tuple[str, ...]]] = {
@@ -33,6 +34,7 @@ RELEVANT: Final[dict[str, tuple[str, ...]]] = {
     "score": (*LEGAL_OPTIONS, "scoring", "blank_values"),
     "tie": (*LEGAL_OPTIONS, "scoring", "blank_values", "tie_rule"),
     "deal": ("tile_set", "hand_sizes", "engine_procedure", "starting_seat"),
+    "doubles": LEGAL_OPTIONS,
 }
 """The options that can change the answer of each kind of question."""
 
