@@ -46,12 +46,12 @@ the wrong size (pick keeps the one that applies)."""
 FIELD_CLAUSES: dict[str, tuple[str, ...]] = {
     "marked": ("MARK-3", "MARK-4", "MARK-5", "TURN-4", "FIRST-3", "DBL-5", "MARK-1"),
     "passes": ("END-3", "TURN-4", "END-2"),
-    "seat": ("TURN-6", "DBL-1", "SEAT-2", "SEAT-4", "SEAT-3", "ENG-6", "ENG-4", "SEAT-1"),
+    "seat": ("TURN-6", "DBL-1", "DBL-11", "SEAT-2", "SEAT-4", "SEAT-3", "ENG-6", "ENG-4", "SEAT-1"),
     "starter": ("SEAT-2", "SEAT-4", "SEAT-3"),
-    "phase": ("DBL-1", "FIRST-1", "TURN-6", "END-1", "END-2", "END-3", "ENG-6",
+    "phase": ("DBL-1", "DBL-11", "FIRST-1", "TURN-6", "END-1", "END-2", "END-3", "ENG-6",
               "ENG-4"),
-    "open_doubles": ("DBL-1", "TRAIN-3", "DBL-9", "DBL-6"),
-    "turn_doubles": ("DBL-1", "TRAIN-3"),
+    "open_doubles": ("DBL-1", "DBL-11", "TRAIN-3", "DBL-9", "DBL-6"),
+    "turn_doubles": ("DBL-1", "DBL-11", "TRAIN-3"),
     "drawn": ("TURN-3", "TURN-2", "TURN-5"),
     "first_turns": ("FIRST-6",),
     "hands": ("DEAL-1", "TURN-2", "ENG-6", "ENG-4", "TRAIN-2"),
@@ -106,7 +106,7 @@ INVARIANT_CLAUSES: dict[str, tuple[str, ...]] = {
     "INV-NUMBERS": ("SET-1",),
     "INV-CONNECTED": ("TRAIN-2", "TRAIN-3"),
     "INV-MARKERS": ("MARK-2", "MARK-1"),
-    "INV-OPEN-DOUBLES": ("DBL-1", "TRAIN-3"),
+    "INV-OPEN-DOUBLES": ("DBL-1", "DBL-11", "TRAIN-3"),
     "INV-TURN": ("TURN-6", "SEAT-1"),
     "INV-HAND-SIZES": HAND_TABLES,
 }
@@ -280,7 +280,7 @@ class Referee:
             candidates = (*SEARCH, *candidates)
         if kind == "play" and key in ("phase", "seat", "open_doubles", "turn_doubles") \
                 and self._double(step):
-            candidates = ("DBL-1", *candidates)
+            candidates = ("DBL-1", "DBL-11", *candidates)  # a double opens, or is one tile
         elif kind == "play" and key in ("phase", "seat", "first_turns") and self._first(before):
             candidates = ("FIRST-7", "FIRST-1", *candidates)  # a first turn's play
         return pick(candidates, self.rs, self.fx)
@@ -316,11 +316,11 @@ class Referee:
         lists = OPEN_LISTS.search(p.message) if p.where == "INV-OPEN-DOUBLES" else None
         if lists is not None:
             listed, ending = ({int(x) for x in g.split(",") if x.strip()} for g in lists.groups())
-            if listed - ending:
-                return pick(("TRAIN-3",), self.rs, self.fx)  # a covered double is closed
+            if listed - ending:  # a covered double is closed; under DBL-11 none opens
+                return pick(("DBL-11", "TRAIN-3"), self.rs, self.fx)
             if ending - listed:  # an uncovered double no longer open
                 was = _open_before(before)
-                return pick(("DBL-6",) if ending - listed <= was else ("DBL-1",),
+                return pick(("DBL-6",) if ending - listed <= was else ("DBL-1", "DBL-11"),
                             self.rs, self.fx)  # open until covered; or just laid
         sizes = HAND_SIZES.search(p.message) if p.where == "INV-HAND-SIZES" else None
         if sizes is not None and self.rs["engine_procedure"] == "holder-lays-and-draws":

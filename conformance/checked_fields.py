@@ -41,6 +41,8 @@ SETS: Final[dict[str, tuple[tuple[str, frozenset[str]], ...]]] = {
     # doubles
     "DBL-1": (("phase", frozenset({DOUBLE})), ("turn_doubles", frozenset({DOUBLE}))),
     "DBL-5": (("marked", frozenset({PASS})), ("open_doubles", frozenset({PASS}))),
+    "DBL-11": (("phase", frozenset({DOUBLE})), ("seat", frozenset({DOUBLE})),
+               ("open_doubles", frozenset({DOUBLE}))),
     # markers
     "MARK-1": (("marked", frozenset({PASS})),),
     "MARK-3": (("marked", frozenset({PLAY})),),

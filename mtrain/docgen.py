@@ -385,6 +385,8 @@ class Docs(ReportPages):
         text = self.cat.options[option].values[rs[option]].text
         if option == "hand_sizes":
             return ", ".join(f"{n} players: {h}" for n, h in rs.hand_table)
+        if option == "follow_up" and rs["doubles"] == "ordinary":  # DBL-11: nothing to cover
+            return self.cat.options["doubles"].values["ordinary"].text
         if option == "follow_up":
             release = self.cat.options["uncoverable_double"].values[rs["uncoverable_double"]]
             return (f"The tile after a double: {text[0].lower()}{text[1:]} From the next turn "

@@ -329,8 +329,10 @@ def stranded(state: State, tile: int) -> bool:
 
 def _followed(state: State, found: list[Action]) -> list[Action]:
     """FIRST-12: in a chain on the own train, no double that nothing would follow."""
-    if not any(stranded(state, a.tile) for a in found) or not state.rules.chain_no_double_end:
-        return found
+    rules = state.rules
+    if (not any(stranded(state, a.tile) for a in found) or not rules.chain_no_double_end
+            or rules.ordinary_doubles):
+        return found  # DBL-11: with ordinary doubles a chain may end on one
     return [a for a in found if not stranded(state, a.tile)]
 
 
@@ -384,7 +386,9 @@ def _play(state: State, tile: int, train: int) -> None:
         open_doubles.remove(train)
         if train in state.turn_doubles:
             state.turn_doubles.remove(train)
-    double = IS_DOUBLE[tile]
+    # DBL-11: under ordinary doubles a double is one more tile (the flag is read only
+    # when a double is laid)
+    double = IS_DOUBLE[tile] and not state.rules.ordinary_doubles
     if double:
         state.open_doubles.append(train)
         state.turn_doubles.append(train)
@@ -650,7 +654,8 @@ def _refusals(state: State, action: Action,
         out.append(IllegalAction("TURN-3", f"after drawing only {T.name(state.drawn)} may be "
                                  "played"))
     if (state.phase == CHAIN and train == seat and state.hands[seat] & T.BIT[tile]
-            and stranded(state, tile) and rules.chain_no_double_end):
+            and stranded(state, tile) and rules.chain_no_double_end
+            and not rules.ordinary_doubles):  # DBL-11: FIRST-12 is about open doubles
         out.append(IllegalAction("FIRST-12", f"a first-turn chain may not end on a double: "
                                  f"nothing left in hand would follow {label}"))
     if chain and train != seat and not rules.chain_anywhere:

@@ -123,6 +123,8 @@ def markers(state: State) -> list[Violation]:
 
 def open_doubles(state: State) -> list[Violation]:
     ending = [i for i, tr in enumerate(state.trains) if tr and T.IS_DOUBLE[tr[-1]]]
+    if ending and state.rules.ordinary_doubles:
+        ending = []  # DBL-11: a double is an ordinary tile, never open
     out = []
     if sorted(state.open_doubles) != ending or len(set(state.open_doubles)) != len(ending):
         out.append(("INV-OPEN-DOUBLES", f"open doubles listed on trains {state.open_doubles}, "

@@ -27,7 +27,8 @@ FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
     "chain_no_double_end": ("first_turn",),
     "starter_only_mexican": ("mexican_first_turn",),
     "own_train_mexican": ("mexican_first_turn",),
-    "own_train_first": ("own_train_first",), "follow": ("follow_up",),
+    "own_train_first": ("own_train_first",), "ordinary_doubles": ("doubles",),
+    "follow": ("follow_up",),
     "oldest_first": ("double_order",), "release_uncoverable": ("uncoverable_double",),
     "marker_rule": ("marker_removal",), "draw_until_playable": ("draw_rule",),
     "passes_end_round": ("blocked_round",), "positive_scoring": ("scoring",),
@@ -58,6 +59,7 @@ class Rules:
     starter_only_mexican: bool
     own_train_mexican: bool
     own_train_first: bool
+    ordinary_doubles: bool
     follow: int
     oldest_first: bool
     release_uncoverable: bool
@@ -110,6 +112,7 @@ class Rules:
             starter_only_mexican=rs["mexican_first_turn"] == "starter-only",
             own_train_mexican=rs["mexican_first_turn"] == "own-train-started",
             own_train_first=rs["own_train_first"] == "required",
+            ordinary_doubles=rs["doubles"] == "ordinary",  # DBL-11: a double opens nothing
             follow={"anywhere": FOLLOW_ANYWHERE, "restricted": FOLLOW_RESTRICTED,
                     "cover-own": FOLLOW_COVER_OWN}[rs["follow_up"]],
             oldest_first=rs["double_order"] == "oldest-first",

@@ -30,6 +30,7 @@ OVERLAYS = {
     "goodsam-hands", "hathaway-hands",
     "marker-anyone", "after-engine-start", "no-double-end-start",
     "marker-owner-anywhere", "own-train-first", "own-train-opens-mexican", "passes-end-round",
+    "ordinary-doubles",
     "positive-scoring", "single-round",
     "release-uncoverable", "rotate-start", "single-tile-start", "starter-opens-mexican",
     "tie-lowest-seat", "tie-most-outs",

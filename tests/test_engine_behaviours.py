@@ -16,6 +16,7 @@ DECLARED = {
     "blocked-winner.yaml": ("scoring", "penalty-blocked-winner"),
     "no-double-end.yaml": ("first_turn", "chain-no-double-end"),
     "single-round.yaml": ("match_length", "single-round"),
+    "ordinary-doubles.yaml": ("doubles", "ordinary"),
 }
 
 

@@ -1105,3 +1105,40 @@ def test_a_lap_cut_short_by_the_boneyard_ends_the_search_and_refusals_name_eng_6
     perform(st, DRAW)
     assert st.engine_placed and st.phase == "start" and st.seat == st.starter == 0
     assert [h.bit_count() for h in st.hands] == [3, 3, 3] and st.boneyard == []
+
+
+# --- a double is an ordinary tile (DBL-11) -------------------------------------------------
+
+
+def test_an_ordinary_double_ends_the_turn_opens_nothing_and_binds_nobody() -> None:
+    """DBL-11: [6-6] laid on the own train (ending 6) ends seat 0's turn like any tile and
+    opens nothing, so seat 1 is bound to no cover: its [4-2] fits its own train (ending 4);
+    its [6-3] fits only seat 0's train, which carries no marker (TRAIN-4). Under pagat the
+    same [6-6] keeps seat 0 to move, in phase follow, with [6-1] to lay (DBL-1, DBL-2)."""
+    hands = [["6-6", "6-1"], ["6-3", "4-2"], ["9-0"]]
+    trains = {0: ["12-6"], 1: ["12-4"], 2: ["12-9"], "mexican": ["12-8"]}
+    st = run(table(rules("pagat+ordinary-doubles"), hands, trains=trains, boneyard=["5-5"]),
+             "play 6-6 on 0")
+    assert (st.seat, st.phase, st.open_doubles, st.turn_doubles) == (1, "start", [], [])
+    assert legal(st) == {"play 4-2 on 1"}
+    assert refused(st, "play 6-3 on 0") == "TRAIN-4"
+    st = run(table(rules("pagat"), hands, trains=trains, boneyard=["5-5"]), "play 6-6 on 0")
+    assert (st.seat, st.phase, st.open_doubles, st.turn_doubles) == (0, "follow", [0], [0])
+    assert legal(st) == {"play 6-1 on 0"}
+
+
+def test_an_ordinary_double_may_end_a_chain_even_where_no_double_end_would_refuse_it() -> None:
+    """DBL-11 against FIRST-4 and FIRST-12: after [12-6] the chain holds [6-6] and [9-8].
+    Under no-double-end-start [6-6] is refused (nothing would follow it, witness-060);
+    with ordinary doubles FIRST-12 decides nothing, [6-6] is one more tile, and the chain
+    may end on it (no cover owed, FIRST-4)."""
+    hands = [["12-6", "6-6", "9-8"], ["3-1"], ["8-2"]]
+    st = run(table(rules("pagat+no-double-end-start"), hands, first_turns=[0, 1, 2]),
+             "play 12-6 on 0")
+    assert legal(st) == {"end-chain"}
+    st = run(table(rules("pagat+no-double-end-start+ordinary-doubles"), hands,
+                   first_turns=[0, 1, 2]), "play 12-6 on 0")
+    assert legal(st) == {"play 6-6 on 0", "end-chain"}
+    st = run(st, "play 6-6 on 0")
+    assert (st.phase, st.open_doubles, st.turn_doubles) == ("chain", [], [])
+    assert legal(st) == {"end-chain"}

@@ -59,7 +59,7 @@ CANTINA = Engine(
            "scoring": "other", "blocked_round": "full-round-of-passes",
            "double_order": "oldest-first", "uncoverable_double": "stays-open",
            "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
-           "mexican_first_turn": "anyone", "own_train_first": "not-required",
+           "mexican_first_turn": "anyone", "own_train_first": "not-required", "doubles": "open",
            "blank_values": "face", "tie_rule": "shared"},
 )
 SIXES = Engine(
@@ -74,7 +74,7 @@ SIXES = Engine(
            "starting_seat": "rotate", "first_turn": "single", "follow_up": "restricted",
            "uncoverable_double": "released", "marker_removal": "other",
            "tie_rule": "other", "mexican_first_turn": "anyone",
-           "own_train_first": "not-required", "double_order": "oldest-first",
+           "own_train_first": "not-required", "doubles": "open", "double_order": "oldest-first",
            "draw_rule": "draw-one", "blocked_round": "nobody-can-play",
            "scoring": "penalty", "blank_values": "face"},
 )
@@ -89,7 +89,7 @@ RAILYARD = Engine(
     least=800,
     truth={"tile_set": "double-12", "hand_sizes": "custom", "engine_procedure": "holder-lays",
            "starting_seat": "engine-holder", "first_turn": "chain",
-           "mexican_first_turn": "anyone", "own_train_first": "not-required",
+           "mexican_first_turn": "anyone", "own_train_first": "not-required", "doubles": "open",
            "follow_up": "anywhere", "double_order": "other", "uncoverable_double": "stays-open",
            "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
            "blocked_round": "other", "scoring": "positive", "blank_values": "blank-25",

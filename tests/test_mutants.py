@@ -1000,6 +1000,41 @@ WITNESS_YAML = """
   expect:
     - variants: [pagat+single-round]
       refused_setup: MATCH-7
+
+- id: witness-066
+  description: Under ordinary doubles seat 0 lays [5-5] and the turn passes to seat 1
+  clauses: [DBL-11, TURN-6]
+  source: [engine]
+  note: >-
+    Seat 0 lays [5-5] on its own train (ends 5). A double is an ordinary tile (DBL-11):
+    the turn ends and nothing is open. Seat 1 holds [3-1], which fits its own train (ends
+    3), and [5-4], which fits only seat 0's train, unmarked: one play.
+  table:
+    engine: 9
+    hands: {0: [5-5, 5-2], 1: [5-4, 3-1], 2: [6-2]}
+    trains: {0: [9-5], 1: [9-3], 2: [9-6], mexican: [9-8]}
+  steps: [play 5-5 on 0]
+  expect:
+    - variants: [pagat+ordinary-doubles]
+      legal: [play 3-1 on 1]
+      state: {seat: 1, phase: start, open_doubles: []}
+
+- id: witness-067
+  description: Under ordinary doubles [8-8] on the Mexican Train binds nobody
+  clauses: [DBL-11, TRAIN-4]
+  source: [engine]
+  note: >-
+    Seat 0 lays [8-8] on the Mexican Train (ends 8); the turn ends and nothing is open
+    (DBL-11). Seat 1 holds [8-3] (the Mexican 8, or its own train's 3) and [3-2] (its own
+    3): three plays, none owed as a cover.
+  table:
+    engine: 9
+    hands: {0: [8-8, 4-1], 1: [8-3, 3-2], 2: [7-5]}
+    trains: {0: [9-4], 1: [9-3], 2: [9-6], mexican: [9-8]}
+  steps: [play 8-8 on mexican]
+  expect:
+    - variants: [pagat+ordinary-doubles]
+      legal: [play 8-3 on 1, play 8-3 on mexican, play 3-2 on 1]
 """
 
 WITNESSES: list[Fixture] = load_file("tests/test_mutants.py", WITNESS_YAML)
@@ -1097,6 +1132,8 @@ KILLED_BY: dict[str, str] = {
     "no-double-end-last-tile-refused": "witness-063",
     "single-round-ignored": "witness-064",
     "single-round-deals-round-two": "witness-065",
+    "ordinary-doubles-ignored": "witness-066",
+    "ordinary-double-left-open": "witness-067",
     "after-engine-start-ignored": "witness-058",
     "tie-to-highest-seat": "witness-042",
     "start-rotates-off-by-one": "witness-003",

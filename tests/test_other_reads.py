@@ -142,6 +142,20 @@ def own_train_first(tr: Trace) -> bool:
     return deals(tr) or any(unstarted(s) for s in tr.states)
 
 
+def _double(text: str) -> bool:
+    a, b = _pair(text)
+    return a == b
+
+
+def doubles(tr: Trace) -> bool:
+    """DBL-1, DBL-11: a double is laid (it opens, or it is one more tile), or a train ends
+    in one (an open double, or none: the table's account of its open doubles)."""
+    laid = any((m := ACTION.fullmatch(step)) is not None and _double(m.group(1))
+               for _, step in tr.steps())
+    return laid or any(t["tiles"] and _double(t["tiles"][-1])
+                       for s in tr.states for t in _trains(s))
+
+
 def follow_up(tr: Trace) -> bool:
     """DBL-2 to DBL-4: the tile after a double."""
     return any(s["phase"] == "follow" for s in tr.states)
@@ -230,6 +244,7 @@ APPLIES: dict[str, Callable[[Trace], bool]] = {
     "first_turn": first_turns,
     "mexican_first_turn": mexican_first_turn,
     "own_train_first": own_train_first,
+    "doubles": doubles,
     "follow_up": follow_up,
     "double_order": double_order,
     "uncoverable_double": uncoverable_double,

@@ -78,6 +78,9 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
      with_(BASE, phase="follow", trains={0: ["12-5", "5-5"], 1: ["12-7", "7-7"],
                                          2: ["12-6"], "mexican": ["12-4"]},
            open_doubles=[1, 0], turn_doubles=[0])),
+    ("REACH-ORDINARY", "pagat+ordinary-doubles",
+     with_(BASE, trains={0: ["12-5", "5-5"], 1: ["12-7"], 2: ["12-6"], "mexican": ["12-4"]},
+           open_doubles=[0])),
     ("REACH-PASSES", "pagat", with_(BASE, passes=1)),
     ("REACH-PASSES", "pagat+passes-end-round", with_(STUCK, passes=3, marked=[0, 1, 2])),
     ("REACH-BLOCKED", "pagat", STUCK),
@@ -111,7 +114,7 @@ def test_blocked_and_passes_depend_on_the_rule_set() -> None:
 
 @pytest.mark.parametrize("name", ["pagat", "puremco", "pagat+own-train-first",
                                   "pagat+passes-end-round", "puremco+wikipedia-doubles",
-                                  "pagat+marker-owner-anywhere"])
+                                  "pagat+marker-owner-anywhere", "pagat+ordinary-doubles"])
 def test_every_state_the_engine_reaches_passes(name: str) -> None:
     """Small games (the engine search, chain first turns on an empty boneyard, blocked
     rounds) and random games on the real set."""

@@ -153,7 +153,7 @@ def _phase_clause(model: Model, values: Sequence[int]) -> str:
     if CHAIN in values:
         return "FIRST-1"
     if FOLLOW in values:
-        return "DBL-1"
+        return _applying(model, "DBL-1", "DBL-11")  # a double opens; or ends the turn
     return "TURN-6"
 
 
@@ -205,7 +205,8 @@ def field_clause(model: Model, state: Any, kind: str, name: str,
         if name == "marker":
             return _applying(model, "MARK-3", "MARK-4", "MARK-5")
         if name in ("open doubles", "turn doubles"):  # covered (one tile), or laid
-            return "TRAIN-3" if train in state.open_doubles else "DBL-1"
+            return ("TRAIN-3" if train in state.open_doubles
+                    else _applying(model, "DBL-1", "DBL-11"))
         return "TURN-3" if name == "drawn" else "TRAIN-2"
     if kind == "draw":
         if engine_phase:

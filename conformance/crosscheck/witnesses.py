@@ -234,6 +234,9 @@ FIRES: Final[dict[str, Fire]] = {f.clause: f for f in [
                 and _bites(s, own_train_mexican=False))),
     Fire("DBL-1", "a double is laid outside a chain and asks for another tile",
          lambda s, a, t: _is_play(a) and T.IS_DOUBLE[a.tile] and t.phase == E.FOLLOW),
+    Fire("DBL-11", "a double is laid outside a chain and the turn passes on at once",
+         lambda s, a, t: _is_play(a) and T.IS_DOUBLE[a.tile] and s.phase != E.CHAIN
+         and t.phase == E.START and t.seat != s.seat and s.rules.ordinary_doubles),
     Fire("DBL-2", "the tile after a double goes elsewhere than on that double",
          lambda s, a, t: _is_play(a) and s.phase == E.FOLLOW
          and s.rules.follow == FOLLOW_ANYWHERE and a.train not in s.turn_doubles),

@@ -437,7 +437,7 @@ def action_clauses(ctx: Context, st: State, text: str, expect: dict[str, Any]) -
         if act.train in st.open_doubles:
             out.append("TRAIN-3")
         if T.IS_DOUBLE[act.tile]:
-            out.append("DBL-1")
+            out.append("DBL-11" if r.ordinary_doubles else "DBL-1")
         if "marked" in fields:
             out.append(("MARK-3", "MARK-4", "MARK-5")[r.marker_rule])
         if "seat" in fields or "phase" in fields:

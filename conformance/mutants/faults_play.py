@@ -316,6 +316,16 @@ def double_ends_turn(state: State, tile: int, train: int) -> None:
         engine._end_turn(state)
 
 
+def ordinary_double_left_open(state: State, tile: int, train: int) -> None:
+    """DBL-11 read halfway: under ordinary doubles a double ends the turn, but it is still
+    listed open, so the next player must cover it (DBL-6)."""
+    chain = state.phase == CHAIN or ref.chain_start(state)
+    ref.play(state, tile, train)
+    if (T.IS_DOUBLE[tile] and state.rules.ordinary_doubles and not chain
+            and state.phase != OVER):
+        state.open_doubles.append(train)
+
+
 def no_duties(state: State, first_turns_over: bool = False) -> list[int]:
     return []
 

@@ -12,6 +12,7 @@ kind                   options, and what differs
 ``legal``              tile_set, first_turn, mexican_first_turn, own_train_first,
                        follow_up, double_order, uncoverable_double, draw_rule:
                        the legal actions of one table
+``doubles``            doubles: the seat and phase after a double is laid
 ``marker``             marker_removal: the markers after one legal play
 ``blocked``            blocked_round: whether a pass on an empty boneyard ends
                        the round
@@ -76,7 +77,7 @@ from mtrain.spec.distinguish.solve_round_end import (
     solve_score,
     solve_tie,
 )
-from mtrain.spec.distinguish.solve_table import solve_legal, solve_marker
+from mtrain.spec.distinguish.solve_table import solve_doubles, solve_legal, solve_marker
 from mtrain.spec.distinguish.z3_harness import (
     QUERY_LOG,
     RLIMIT,
@@ -119,6 +120,7 @@ SOLVERS: dict[str, Callable[[Question], Situation | None]] = {
     "match": solve_match,
     "blocked": solve_blocked,
     "deal": solve_deal,
+    "doubles": solve_doubles,
 }
 """The search that answers each kind of question."""
 

@@ -12,7 +12,8 @@ from mtrain.spec.catalog import Catalog, catalog
 from mtrain.spec.ruleset import Ruleset
 
 LEGAL_OPTIONS: Final = ("tile_set", "first_turn", "mexican_first_turn", "own_train_first",
-                        "follow_up", "double_order", "uncoverable_double", "draw_rule")
+                        "doubles", "follow_up", "double_order", "uncoverable_double",
+                        "draw_rule")
 KIND: Final[dict[str, str]] = {
     **{o: "legal" for o in LEGAL_OPTIONS},
     "marker_removal": "marker",
@@ -24,6 +25,7 @@ KIND: Final[dict[str, str]] = {
     "hand_sizes": "deal",
     "engine_procedure": "deal",
     "starting_seat": "deal",
+    "doubles": "doubles",
 }
 """Which question tells apart the values of each option."""
 RELEVANT: Final[dict[str, tuple[str, ...]]] = {
@@ -34,6 +36,7 @@ RELEVANT: Final[dict[str, tuple[str, ...]]] = {
     "tie": (*LEGAL_OPTIONS, "scoring", "blank_values", "tie_rule"),
     "match": (*LEGAL_OPTIONS, "scoring", "blank_values", "tie_rule", "match_length"),
     "deal": ("tile_set", "hand_sizes", "engine_procedure", "starting_seat"),
+    "doubles": LEGAL_OPTIONS,
 }
 """The options that can change the answer of each kind of question."""
 

@@ -1,5 +1,6 @@
-"""The questions about one table: the `legal` kind (its legal-action sets differ) and the
-`marker` kind (the markers after one legal play differ)."""
+"""The questions about one table: the `legal` kind (its legal-action sets differ), the
+`marker` kind (the markers after one legal play differ) and the `doubles` kind (a double
+laid keeps the turn, or ends it)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ from mtrain.spec.model.legality import (
     Train,
     View,
     action_text,
+    chain_turn,
     legal,
     legal_table,
     model_value,
@@ -204,3 +206,45 @@ def solve_marker(q: Question) -> Situation | None:
     clauses = option_clauses(q, "marker_removal")
     return Situation(q, "marker", {"table": table}, [step], {"state": {"marked": marks["a"]}},
                      {"state": {"marked": marks["b"]}}, clauses, summary, witness=w)
+
+
+# -- the doubles kind -------------------------------------------------------------------
+
+
+def solve_doubles(q: Question) -> Situation | None:
+    """A double legal under both sides, laid outside a first-turn chain and not as the last
+    tile: an open double asks for another tile (DBL-1: the same seat, phase follow), an
+    ordinary one ends the turn (DBL-11: the next seat, phase start)."""
+    two = two_sided(q, 2)
+    sym, opt, oa, ob, la, lb = two.sym, two.opt, two.oa, two.ob, two.la, two.lb
+    v, ctx, top = sym.view, sym.ctx, two.top
+    s = v.hand[0]
+    opt.add(v.hand[1].present, s.a == s.b)  # a double, not the last tile (END-1)
+    opt.add(v.phase == START, v.drawn == NO_SLOT)
+    opt.add(z3.Not(as_bool(chain_turn(v, oa), ctx)), z3.Not(as_bool(chain_turn(v, ob), ctx)))
+    j = z3.Int("play_train", ctx)
+    opt.add(j >= 0, j < len(v.trains))
+    opt.add(z3.Or(*(z3.And(j == k, as_bool(la.plays[0][k], ctx), as_bool(lb.plays[0][k], ctx))
+                    for k in range(len(v.trains)))))
+    minimise_view(opt, sym)
+    opt.minimize(j)
+    model = checked_model(opt, f"{q.a} / {q.b} (doubles)")
+    if model is None:
+        return None
+    w = sym.decode(model)
+    table = realise(w, top=top)
+    train = v.trains[model_value(model, j)]
+    step = action_text("play", tuple(w["hand"][0]), train.name)
+    seat, players = int(model_value(model, v.seat)), int(model_value(model, v.players))
+    after = {}
+    for side in ("a", "b"):
+        rs = side_ruleset(q, side)
+        if step not in legal_table(table, rs):
+            raise DistinguishError(f"{step} is not legal on the realised table ({side})")
+        after[side] = ({"phase": "start", "seat": (seat + 1) % players}
+                       if rs["doubles"] == "ordinary" else {"phase": "follow", "seat": seat})
+    summary = (f"after {step}: seat {after['a']['seat']} in phase {after['a']['phase']} under "
+               f"{side_label(q, 'a')}, seat {after['b']['seat']} in phase "
+               f"{after['b']['phase']} under {side_label(q, 'b')}")
+    return Situation(q, "doubles", {"table": table}, [step], {"state": after["a"]},
+                     {"state": after["b"]}, ["DBL-1", "DBL-11"], summary, witness=w)

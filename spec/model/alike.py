@@ -19,13 +19,15 @@ SCORING: Final = frozenset({"scoring", "blank_values", "tie_rule", "match_length
 """Read when a round is scored (SCORE-1..6, MATCH-2..5), never while it is played."""
 SIZES: Final = frozenset({"tile_set", "hand_sizes"})
 """The set and the hand table: a small game gives its own."""
+OPEN_DOUBLES: Final = frozenset({"follow_up", "double_order", "uncoverable_double"})
+"""Read only about an open double: never where a double is an ordinary tile (DBL-11)."""
 
 
 def play_key(rs: Ruleset, sized: bool = False) -> tuple[Any, ...]:
     """The values of the options a round reads; `sized`: with the set's highest number
     and the hand table (games on the rule set's own set and tables)."""
-    key: tuple[Any, ...] = tuple((o, v) for o, v in sorted(rs.items())
-                                 if o not in SCORING | SIZES)
+    idle = SCORING | SIZES | (OPEN_DOUBLES if rs["doubles"] == "ordinary" else frozenset())
+    key: tuple[Any, ...] = tuple((o, v) for o, v in sorted(rs.items()) if o not in idle)
     if sized:
         key += (highest(rs["tile_set"]), tuple(sorted(rs.hand_table)))
     return key

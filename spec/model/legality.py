@@ -48,6 +48,9 @@ Clause by clause (the text is the clause's, the formula is below):
 * DBL-2 follow-up anywhere the mover may play, covering a double included; DBL-3 only the
   first double of the turn, the Mexican Train, or a usable train not ending in an open
   double; DBL-4 only covering the double just laid;
+* DBL-11 with ordinary doubles no double is open and none asks for a tile: a table under
+  it has no open double and no follow-up (`Symbolic.well_formed`), so the rules above on
+  open doubles never come into play;
 * TURN-1 a player who can play must: draw and pass need no legal play; TURN-3 after a
   draw only the drawn tile may be laid; TURN-2 (draw one: an unplayable drawn tile means
   pass) against TURN-5 (draw again while the boneyard holds tiles); TURN-4 pass when the
@@ -390,8 +393,9 @@ def stranded(v: View, o: Opts, i: int) -> Bool:
     others = [u for k, u in enumerate(v.hand) if k != i]
     follows = Or(*(And(u.present, Or(u.a == s.a, u.b == s.a)) for u in others))
     last = And(*(Not(u.present) for u in others))
-    return And(o.is_("first_turn", "chain-no-double-end"), v.phase == CHAIN, s.a == s.b,
-               Not(follows), Not(last))
+    # DBL-11: with ordinary doubles a chain may end on a double (FIRST-12 does not apply)
+    return And(o.is_("first_turn", "chain-no-double-end"), o.is_("doubles", "open"),
+               v.phase == CHAIN, s.a == s.b, Not(follows), Not(last))
 
 
 def fits(s: Slot, t: Train) -> Bool:
@@ -761,6 +765,11 @@ class Symbolic:
         # FIRST-11: a first turn keeps phase chain, so no follow-up is due in it
         if anywhere is not False:
             c.append(Implies(And(anywhere, v.first_pending), v.phase != FOLLOW))
+        # DBL-11: with ordinary doubles no double is ever open, and none asks for a tile
+        ordinary = o.is_("doubles", "ordinary")
+        if ordinary is not False:  # (kept out of the other rule sets' questions)
+            c.append(Implies(ordinary, And(v.phase != FOLLOW,
+                                           *(Not(t.dbl) for t in v.trains))))
         return c
 
     # -- reading a model -------------------------------------------------------------------

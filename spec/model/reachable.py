@@ -65,6 +65,8 @@ CONDITIONS: Final[dict[str, str]] = {
     "REACH-FOLLOW": "a follow-up is due only if no double of an earlier turn bound the "
                     "mover when its turn began: every such double is released (DBL-6, "
                     "DBL-9, DBL-10)",
+    "REACH-ORDINARY": "with ordinary doubles no double is open, none is of this turn, and "
+                      "no follow-up is due (DBL-11)",
     "REACH-PASSES": "passes in a row only on an empty boneyard and between turns; the "
                     "players who made them have their markers up and their first turns "
                     "over; under END-3 fewer than the players while the round goes on "
@@ -133,6 +135,7 @@ class _Table:
         self.own_train_first()
         self.drawn_tile()
         self.turn_doubles()
+        self.ordinary_doubles()
         self.follow()
         self.passes_in_a_row()
         self.blocked()
@@ -264,6 +267,8 @@ class _Table:
             why.append("a chain never draws")
         tiles = self.trains[seat]["tiles"]
         ends_double = bool(tiles) and _is_double(tiles[-1])
+        if ends_double and self.rs["doubles"] == "ordinary":
+            ends_double = False  # DBL-11: a chain's double is one more tile, never open
         if self.chain and self.turn != ([seat] if ends_double else []):
             why.append(f"doubles of this turn {self.turn}; a chain has laid only its own "
                        f"train{', ending in a double' if ends_double else ''}")
@@ -321,6 +326,14 @@ class _Table:
         if self.rs["follow_up"] == "cover-own" and len(td) > 1:
             self.fail("REACH-TURN-DOUBLES", "under cover-own the tile after a double covers "
                       "it, so a turn lays one double at most")
+
+    def ordinary_doubles(self) -> None:
+        # the option is read only on a table a double could have opened
+        if not (self.open or self.turn or self.phase == "follow"):
+            return
+        if self.rs["doubles"] == "ordinary":
+            self.fail("REACH-ORDINARY", "a double is an ordinary tile here: none is ever open "
+                      "and none asks for another tile")
 
     def follow(self) -> None:
         if self.phase != "follow":

@@ -464,7 +464,9 @@ class Model:
 
     def play(self, s: Sym, t: int, k: int, target: Sym | None = None) -> Sym:
         P = self.P
-        double = T.IS_DOUBLE[t]
+        # DBL-1: a double opens, and asks for another tile; DBL-11: under ordinary doubles
+        # it is one more tile, which opens nothing and ends the turn
+        double = T.IS_DOUBLE[t] and self.is_("doubles", "open")
         loc = list(s.loc)
         loc[t] = K(s, P + 1)
         end, started = list(s.end), list(s.started)
@@ -722,6 +724,9 @@ class Model:
                 if j != k:  # this turn's doubles were laid after every other open double
                     inv.append(z3.Implies(z3.And(s.tdbl[j], s.odbl[k], z3.Not(s.tdbl[k])),
                                           s.age[k] < s.age[j]))
+        if self.is_("doubles", "ordinary"):  # DBL-11: no double is ever open
+            inv += [z3.Not(x) for x in s.odbl]
+            inv.append(s.phase != FOLLOW)
         mid_turn = z3.Or(s.phase == FOLLOW, s.phase == CHAIN)
         inv.append(z3.Implies(z3.Not(mid_turn), z3.Not(z3.Or(s.tdbl))))
         inv.append(z3.Implies(s.phase == FOLLOW, z3.Or(s.tdbl)))

@@ -50,7 +50,7 @@ DECLARED = {
     "options": {
         "tile_set": "double-6", "hand_sizes": "custom", "engine_procedure": "set-aside",
         "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "anyone",
-        "own_train_first": "not-required", "follow_up": "restricted",
+        "own_train_first": "not-required", "doubles": "open", "follow_up": "restricted",
         "double_order": "oldest-first", "uncoverable_double": "released",
         "marker_removal": "other", "draw_rule": "draw-one",
         "blocked_round": "nobody-can-play", "scoring": "penalty", "blank_values": "face",

@@ -37,7 +37,7 @@ RULES: JSON = {
     "options": {
         "tile_set": "double-12", "hand_sizes": "pagat", "engine_procedure": "holder-lays",
         "starting_seat": "engine-holder", "first_turn": "single",
-        "mexican_first_turn": "anyone", "own_train_first": "not-required",
+        "mexican_first_turn": "anyone", "own_train_first": "not-required", "doubles": "open",
         "follow_up": "cover-own", "double_order": "oldest-first",
         "uncoverable_double": "stays-open", "marker_removal": "owner-plays-own",
         "draw_rule": "draw-one", "blocked_round": "nobody-can-play", "scoring": "penalty",
