@@ -22,7 +22,7 @@ from typing import Any, Final
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 
-ADDED_WITHIN_V1: Final = {"match_length": "full"}
+ADDED_WITHIN_V1: Final = {"doubles": "open", "match_length": "full"}
 """Options added within protocol version 1, each with the value every rule set had before
 it: a declaration that leaves one out plays that value (docs/protocol.md)."""
 

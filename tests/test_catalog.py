@@ -492,3 +492,16 @@ def test_cli_unknown_variant_name_exit_2(tmp_path: Path) -> None:
     assert proc.returncode == 2
     lines = proc.stderr.splitlines()
     assert len(lines) == 1 and "unknown overlay 'nope'" in lines[0], proc.stderr
+
+
+def test_a_declaration_written_before_doubles_and_match_length_plays_open_and_full() -> None:
+    """A hello written for the first release of protocol 1 names neither option; it is
+    accepted, and plays open doubles over a full match (docs/protocol.md)."""
+    from mtrain.conformance.declaration import declared_ruleset
+
+    options = {o: v for o, v in CAT.variants["pagat"].options.items()
+               if o not in ("doubles", "match_length")}
+    rs = declared_ruleset({"rules": {"options": options}})
+    assert rs is not None
+    assert rs["doubles"] == "open" and rs["match_length"] == "full"
+    assert rs["follow_up"] == options["follow_up"]
