@@ -202,6 +202,9 @@ def _yaml_error(path: str, text: str, exc: yaml.YAMLError) -> SpecError:
         elif exc.context and exc.problem:
             where = _mark_line(exc.context_mark)
             problem += f" ({exc.context}" + (f" at line {where})" if where else ")")
+        lines = _BREAK.split(text)
+        if line is not None and 0 < line <= len(lines) and "\t" in lines[line - 1]:
+            problem += " (the line holds a tab: YAML indents with spaces only)"
         return SpecError(path, line, f"YAML syntax error: {problem}")
     if isinstance(exc, yaml.reader.ReaderError):
         position = exc.position
@@ -219,6 +222,38 @@ def _describe(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+_PLAIN_INT: Final = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+_PLAIN_FLOAT: Final = re.compile(r"[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+_PLAIN_BOOL: Final = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
+_NUMBER_1_2: Final = re.compile(
+    r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")
+"""What YAML 1.2's core schema reads as a number: a plain scalar PyYAML (YAML 1.1)
+reads as text but that matches this would mean something else to other readers."""
+
+
+def _ambiguous(node: yaml.ScalarNode) -> str | None:
+    """Why a plain scalar is read differently by YAML 1.1 (PyYAML) and YAML 1.2 or by a
+    person (``0x8``, ``010``, ``1_000``, ``1:30``, ``yes``, ``off``, ``.inf``, ``1e3``),
+    or None. Quoted scalars are text, and mean what they say."""
+    if node.style:  # None (PyYAML) or "" (libyaml) for a plain scalar
+        return None
+    text, tag = node.value, node.tag
+    if tag == _YAML_TAG + "int" and not _PLAIN_INT.fullmatch(text):
+        return ("is a number written in a form YAML versions read differently (hexadecimal, "
+                "octal, a leading 0, underscores or a colon): write it in plain decimal")
+    if tag == _YAML_TAG + "float" and not _PLAIN_FLOAT.fullmatch(text):
+        return ("is a number written in a form YAML versions read differently (infinity, "
+                "NaN, underscores or a colon): write it in plain decimal")
+    if tag == _YAML_TAG + "bool" and text not in _PLAIN_BOOL:
+        return ("is read as a boolean by YAML 1.1 and as text by YAML 1.2: write true or "
+                "false for a boolean")
+    if tag == _YAML_TAG + "str" and _NUMBER_1_2.fullmatch(text):
+        return ("is read as text by YAML 1.1 and as a number by YAML 1.2: write the number "
+                "in plain decimal (an exponent takes its sign: 1.0e+3)")
+    return None
+
+
 class _Walker:
     """One pass over the composed node tree: records lines and refuses bad nodes."""
 
@@ -232,6 +267,11 @@ class _Walker:
 
     def error(self, node: yaml.Node, message: str) -> SpecError:
         return SpecError(self.path, node.start_mark.line + 1, message)
+
+    def check_scalar(self, node: yaml.ScalarNode) -> None:
+        problem = _ambiguous(node)
+        if problem is not None:
+            raise self.error(node, f"{node.value!r} {problem}, or quote it for text")
 
     def walk(self, node: yaml.Node, pointer: Pointer, line: int, depth: int = 0) -> int:
         """Check `node`; its size (nodes, aliases expanded), counted once per node."""
@@ -253,7 +293,9 @@ class _Walker:
             )
         self.open.add(id(node))
         size = 1
-        if isinstance(node, yaml.SequenceNode):
+        if isinstance(node, yaml.ScalarNode):
+            self.check_scalar(node)
+        elif isinstance(node, yaml.SequenceNode):
             for index, item in enumerate(node.value):
                 size += self.walk(item, (*pointer, index), item.start_mark.line + 1, depth + 1)
                 self.bound(node)
@@ -296,6 +338,7 @@ class _Walker:
             raise self.error(node, "a mapping key must be a string or an integer, not a collection")
         if node.tag not in _SAFE_TAGS:
             raise self.error(node, f"tag {_short_tag(node.tag)!r} is not allowed")
+        self.check_scalar(node)
         key = self.loader.construct_object(node, deep=True)
         if type(key) is str or type(key) is int:
             return key
@@ -579,6 +622,13 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
         yield pointer, f"{where}: {_describe(inst)} is not {err.schema['x-expected']}"
     elif kind == "pattern":
         yield pointer, f"{where}: {_describe(inst)} does not match the pattern {value}"
+    elif kind in ("anyOf", "oneOf") and (fitting := _fitting_branch(err)):
+        # Only one choice is of the value's type (a table where a name or a table may
+        # stand): its own complaints are the ones that say what is wrong.
+        for sub in fitting:
+            yield from _messages(doc, sub)
+    elif kind in ("anyOf", "oneOf") and (wanted := _wanted_types(err)):
+        yield pointer, f"{where}: expected {wanted}, got {_kind(inst)} ({_describe(inst)})"
     elif kind in ("anyOf", "oneOf") and err.context:
         from jsonschema.exceptions import best_match
 
@@ -588,6 +638,33 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
         yield pointer, f"{where}: {err.message}"
 
 
+def _fitting_branch(err: ValidationError) -> list[ValidationError]:
+    """The errors of the one choice of an anyOf/oneOf whose type the value has, when
+    exactly one has it; else none (the generic message is then the honest one)."""
+    branches: dict[Any, list[ValidationError]] = {}
+    for sub in err.context or ():
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    fitting = [subs for subs in branches.values()
+               if not any(sub.validator == "type" and not sub.relative_path for sub in subs)]
+    return fitting[0] if len(fitting) == 1 else []
+
+
+def _wanted_types(err: ValidationError) -> str:
+    """"a string or a mapping" when every choice of an anyOf/oneOf refused the value's
+    type; else ""."""
+    wanted: list[str] = []
+    branches: dict[Any, bool] = {}
+    for sub in err.context or ():
+        top_type = sub.validator == "type" and not sub.relative_path
+        branch = sub.relative_schema_path[0]
+        branches[branch] = branches.get(branch, False) or top_type
+        if top_type:
+            value: Any = sub.validator_value
+            types = [value] if isinstance(value, str) else list(value)
+            wanted += [_JSON_TYPES.get(t, t) for t in types if _JSON_TYPES.get(t, t) not in wanted]
+    return " or ".join(wanted) if branches and all(branches.values()) else ""
+
+
 @functools.lru_cache(maxsize=32)
 def _validator(schema_text: str) -> jsonschema.Draft202012Validator:
     """A checked validator per schema, built once (checking a schema is not cheap)."""
@@ -595,7 +672,25 @@ def _validator(schema_text: str) -> jsonschema.Draft202012Validator:
 
     schema = json.loads(schema_text)
     jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
+    return _strict(schema)
+
+
+@functools.cache
+def _strict_class() -> Any:
+    """Draft 2020-12 with one change: an integer is an int, never a float such as 8.0
+    (JSON Schema counts 8.0 as an integer; a hand size or a seat written 8.0 is a slip)."""
+    import jsonschema
+
+    base = jsonschema.Draft202012Validator
+    checker = base.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: type(value) is int)
+    extend: Any = jsonschema.validators.extend
+    return extend(base, type_checker=checker)
+
+
+def _strict(schema: dict[str, Any]) -> jsonschema.Draft202012Validator:
+    validator: jsonschema.Draft202012Validator = _strict_class()(schema)
+    return validator
 
 
 def validate(doc: Document, schema: dict[str, Any]) -> list[SpecError]:
@@ -638,7 +733,12 @@ def _valid_key(schema_text: str, data: Any) -> str | None:
         text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     except (TypeError, ValueError):
         return None
-    return cache.digest(_jsonschema_version(), schema_text, text)
+    return cache.digest(_jsonschema_version(), _STRICTNESS, schema_text, text)
+
+
+_STRICTNESS: Final = "integers-are-ints"
+"""Part of the key: what this project's validator adds to the draft (a change to it must
+not find documents valid under the old one)."""
 
 
 @functools.cache
