@@ -652,12 +652,12 @@ class ProcessImplementation:
             raise given_up(type(last)(
                 f"not run: the implementation failed to start {self._failed_starts} times in "
                 f"a row, so it is not started again (last time: {last.message})", last.stderr))
-        last = self._last_failure
-        if self._killed_in_a_row >= self.failure_limit and last is not None:
-            raise given_up(type(last)(
+        failed = self._last_failure
+        if self._killed_in_a_row >= self.failure_limit and failed is not None:
+            raise given_up(type(failed)(
                 f"not run: the implementation failed {self._killed_in_a_row} requests in a "
                 "row, each time killed and started again, so it is not started again (last "
-                f"time: {last.message})", last.stderr))
+                f"time: {failed.message})", failed.stderr))
         try:
             proc = _Process(self.argv, self.max_line, self.env, self.cwd)
         except OSError as e:
