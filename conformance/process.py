@@ -662,7 +662,7 @@ class ProcessImplementation:
             proc = _Process(self.argv, self.max_line, self.env, self.cwd)
         except OSError as e:
             raise ConfigurationError(
-                f"cannot run {self.command}: {e.strerror or e}") from None
+                f"cannot run {self.command}: {why_not_run(self.argv[0], e)}") from None
         self.starts += 1
         self._proc = proc
         try:
@@ -798,6 +798,29 @@ class ProcessImplementation:
         return ImplementationCrashed(
             f"the implementation {describe_exit(code)}, before answering the {kind} request",
             proc.stderr.tail())
+
+
+SHELL_WORDS = frozenset({
+    "alias", "bg", "cd", "command", "eval", "exec", "exit", "export", "fg", "jobs",
+    "read", "set", "shift", "source", "trap", "ulimit", "umask", "unset", "wait", ".", "{",
+    "if", "for", "while", "time"})
+"""Words a shell runs itself: no program of the name exists to start."""
+
+
+def why_not_run(program: str, error: OSError) -> str:
+    """What is wrong with `program`, which could not be started, in words a user acts on."""
+    if program in SHELL_WORDS and isinstance(error, FileNotFoundError):
+        return (f"{program!r} is a shell built-in, not a program; the command runs without a "
+                "shell (to run a shell line: --impl \"sh -c '...'\")")
+    if os.sep in program:
+        if os.path.isdir(program):
+            return f"{program} is a folder, not a program"
+        if os.path.isfile(program) and not os.access(program, os.X_OK):
+            return (f"{program} is not executable (chmod +x it, or name its interpreter: "
+                    f"--impl \"python {program}\")")
+    elif isinstance(error, FileNotFoundError):
+        return f"no program {program!r} on PATH"
+    return str(error.strerror or error)
 
 
 def command_argv(command: str) -> list[str]:

@@ -154,6 +154,8 @@ class Report:
         """Why no result was run, when none was: such a run tested nothing and fails."""
         if self.ran:
             return None
+        if not self.results and not any(self.outside.values()) and self.load_errors:
+            return "no fixture could be loaded (the load errors are listed)"
         if not self.results:
             return ("no fixture speaks about the rule sets run"
                     + (f" ({self.rulesets})" if self.rulesets else "")
