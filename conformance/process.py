@@ -39,6 +39,7 @@ import atexit
 import contextlib
 import functools
 import itertools
+import json
 import math
 import os
 import queue
@@ -307,6 +308,15 @@ class _Process:
                     self._fill()
         time.sleep(max(0.0, deadline - time.monotonic()))  # as a reader that stopped
         raise queue.Empty
+
+    def unfinished(self) -> str:
+        """What the program wrote of a line it has not ended, shown in a message."""
+        buffer = self._buffer
+        if not buffer:
+            return ""
+        shown = bytes(buffer[:120]).decode("utf-8", "replace")
+        more = f" ... ({len(buffer)} bytes)" if len(buffer) > 120 else ""
+        return f"{shown!r}{more}"
 
     def _take(self) -> Line | object:
         """A whole line from the buffer, TOO_LONG, None at the end, or _NOTHING yet."""
@@ -722,9 +732,12 @@ class ProcessImplementation:
             if line is _EXITED:
                 raise self._crashed(proc, kind)
             if line is _LATE:
+                unfinished = proc.unfinished()
                 self._drop(proc)
+                wrote = (f" (it wrote a line it never ended with a newline: {unfinished})"
+                         if unfinished else "")
                 raise ImplementationTimeout(
-                    f"no answer to the {kind} request within {self.timeout:g} s; "
+                    f"no answer to the {kind} request within {self.timeout:g} s{wrote}; "
                     "the implementation was killed", proc.stderr.tail())
             if line is None:
                 raise self._crashed(proc, kind)
@@ -746,10 +759,12 @@ class ProcessImplementation:
             raise ProtocolViolation(
                 f"the answer to the {kind} request is {e}{hint}; the implementation was killed",
                 proc.stderr.tail()) from None
-        if answer.get("id") != rid:
+        got = answer.get("id")
+        if type(got) is not int or got != rid:  # 2.0 or true is not the id 2 or 1 sent
             self._drop(proc)
+            carries = f"carries id {json_text(got)}" if "id" in answer else "carries no id"
             raise ProtocolViolation(
-                f"the answer to the {kind} request (id {rid}) carries id {answer.get('id')!r}: "
+                f"the answer to the {kind} request (id {rid}) {carries}: "
                 "one answer per request, in order; the implementation was killed",
                 proc.stderr.tail())
         try:
@@ -805,6 +820,15 @@ SHELL_WORDS = frozenset({
     "read", "set", "shift", "source", "trap", "ulimit", "umask", "unset", "wait", ".", "{",
     "if", "for", "while", "time"})
 """Words a shell runs itself: no program of the name exists to start."""
+
+
+def json_text(value: Any) -> str:
+    """A value as JSON writes it (2.0, true, null), short, for a message."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def why_not_run(program: str, error: OSError) -> str:

@@ -15,6 +15,7 @@ import pytest
 from mtrain.cli import main
 from mtrain.conformance.process import (
     ImplementationCrashed,
+    ImplementationTimeout,
     ProcessImplementation,
     ProtocolViolation,
 )
@@ -40,8 +41,8 @@ def ask(impl: ProcessImplementation) -> None:
 
 
 @pytest.mark.parametrize("offset, shown", [("1", "carries id 3"), ("-1", "carries id 1"),
-                                           ("null", "carries id None"),
-                                           ("str", "carries id '2'")])
+                                           ("null", "carries id null"),
+                                           ("str", 'carries id "2"')])
 def test_a_wrong_request_id_is_a_protocol_error_at_once(offset: str, shown: str) -> None:
     # A long timeout: waiting for the right id instead would show as a timeout.
     with ProcessImplementation(broken("wrong_id.py", 2, offset), timeout=120) as impl, \
@@ -91,3 +92,45 @@ def test_conform_against_wrong_ids_finishes_and_charges_each(
     assert len(results) == TOTAL and report["summary"]["error"] == TOTAL
     assert "carries id" in results[0]["message"]
     assert "in a row" in results[-1]["message"]  # given up, not started a 12th time
+
+
+def faulty(fault: str, k: int = 2) -> list[str]:
+    return broken("misc_faults.py", fault, k)
+
+
+@pytest.mark.parametrize("fault, shown", [
+    ("float-id", "(id 2) carries id 2.0: one answer per request"),
+    ("empty-object", "(id 2) carries no id: one answer per request"),
+    ("latin1", "is not JSON (not UTF-8)"),
+])
+def test_answers_that_break_the_protocol(fault: str, shown: str) -> None:
+    with ProcessImplementation(faulty(fault), timeout=120) as impl, \
+            pytest.raises(ProtocolViolation) as info:
+        ask(impl)
+    assert shown in info.value.message, info.value.message
+
+
+def test_an_answer_nobody_asked_for_is_caught_at_the_next_request() -> None:
+    with ProcessImplementation(faulty("extra-line"), timeout=120) as impl:
+        ask(impl)
+        with pytest.raises(ProtocolViolation) as info:
+            ask(impl)
+    assert "(id 3) carries id 2" in info.value.message
+
+
+def test_a_line_never_ended_is_quoted_in_the_timeout() -> None:
+    with ProcessImplementation(faulty("no-newline"), timeout=2) as impl, \
+            pytest.raises(ImplementationTimeout) as info:
+        ask(impl)
+    message = info.value.message
+    assert message.startswith("no answer to the hello request within 2 s (it wrote a line "
+                              "it never ended with a newline: '{\"id\":2,\"ok\":true"), message
+    assert message.endswith("; the implementation was killed")
+
+
+def test_a_flood_on_stderr_does_not_stop_the_answers() -> None:
+    with ProcessImplementation(faulty("stderr-flood"), timeout=120) as impl:
+        for _ in range(20):
+            ask(impl)
+        assert impl.starts == 1
+        assert len(impl.stderr_tail) <= 4096 and "warning: zzz" in impl.stderr_tail
