@@ -622,13 +622,12 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
         yield pointer, f"{where}: {_describe(inst)} is not {err.schema['x-expected']}"
     elif kind == "pattern":
         yield pointer, f"{where}: {_describe(inst)} does not match the pattern {value}"
-    elif kind in ("anyOf", "oneOf") and (fitting := _fitting_branch(err)):
-        # Only one choice is of the value's type (a table where a name or a table may
-        # stand): its own complaints are the ones that say what is wrong.
-        for sub in fitting:
-            yield from _messages(doc, sub)
-    elif kind in ("anyOf", "oneOf") and (wanted := _wanted_types(err)):
-        yield pointer, f"{where}: expected {wanted}, got {_kind(inst)} ({_describe(inst)})"
+    elif kind in ("anyOf", "oneOf") and (choice := _choice(err)) is not None:
+        if isinstance(choice, str):
+            yield pointer, f"{where}: expected {choice}, got {_kind(inst)} ({_describe(inst)})"
+        else:  # the one choice of the value's type: its own complaints say what is wrong
+            for sub in choice:
+                yield from _messages(doc, sub)
     elif kind in ("anyOf", "oneOf") and err.context:
         from jsonschema.exceptions import best_match
 
@@ -638,31 +637,53 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
         yield pointer, f"{where}: {err.message}"
 
 
-def _fitting_branch(err: ValidationError) -> list[ValidationError]:
-    """The errors of the one choice of an anyOf/oneOf whose type the value has, when
-    exactly one has it; else none (the generic message is then the honest one)."""
+_SIMPLE: Final = frozenset({"type", "const", "enum", "pattern"})
+
+
+def _choice(err: ValidationError) -> str | list[ValidationError] | None:
+    """For an anyOf/oneOf that refused a value: the errors of the one choice of the
+    value's type, when that choice refused more than the value itself (a table where a
+    name or a table may stand, one cell wrong); else, when each choice refused the value
+    as a whole, what the choices want ("a string or a mapping"); else None."""
     branches: dict[Any, list[ValidationError]] = {}
     for sub in err.context or ():
         branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    if not branches:
+        return None
     fitting = [subs for subs in branches.values()
                if not any(sub.validator == "type" and not sub.relative_path for sub in subs)]
-    return fitting[0] if len(fitting) == 1 else []
-
-
-def _wanted_types(err: ValidationError) -> str:
-    """"a string or a mapping" when every choice of an anyOf/oneOf refused the value's
-    type; else ""."""
+    if len(fitting) == 1 and any(sub.relative_path or sub.validator not in ("const", "enum")
+                                 for sub in fitting[0]):
+        return fitting[0]
+    if not all(not sub.relative_path and sub.validator in _SIMPLE
+               for subs in branches.values() for sub in subs):
+        return None
     wanted: list[str] = []
-    branches: dict[Any, bool] = {}
-    for sub in err.context or ():
-        top_type = sub.validator == "type" and not sub.relative_path
-        branch = sub.relative_schema_path[0]
-        branches[branch] = branches.get(branch, False) or top_type
-        if top_type:
-            value: Any = sub.validator_value
+    for subs in branches.values():
+        for text in _wants(subs):
+            if text not in wanted:
+                wanted.append(text)
+    return " or ".join(wanted)
+
+
+def _wants(errors: list[ValidationError]) -> list[str]:
+    """What one choice wants, in words: its own x-expected, else its const, enum or type."""
+    for sub in errors:
+        if isinstance(sub.schema, dict) and isinstance(sub.schema.get("x-expected"), str):
+            return [sub.schema["x-expected"]]
+    out: list[str] = []
+    for sub in errors:
+        value: Any = sub.validator_value
+        if sub.validator == "const":
+            out.append(json.dumps(value))
+        elif sub.validator == "enum":
+            out.append("one of " + _show_choices(value))
+        elif sub.validator == "type":
             types = [value] if isinstance(value, str) else list(value)
-            wanted += [_JSON_TYPES.get(t, t) for t in types if _JSON_TYPES.get(t, t) not in wanted]
-    return " or ".join(wanted) if branches and all(branches.values()) else ""
+            out += [_JSON_TYPES.get(t, t) for t in types]
+        elif sub.validator == "pattern":
+            out.append(f"a string matching {value}")
+    return out
 
 
 @functools.lru_cache(maxsize=32)

@@ -512,3 +512,14 @@ def test_an_integer_written_as_a_float_is_not_an_integer() -> None:
 def test_a_merge_key_is_read_as_the_user_meant(tmp_path: Path) -> None:
     doc = load(write(tmp_path, "base: &b {x: 1, y: 2}\nmine:\n  <<: *b\n  y: 3\n"))
     assert doc.data["mine"] == {"x": 1, "y": 3}
+
+
+def test_a_choice_says_what_each_alternative_wants() -> None:
+    sch = {"type": "object", "properties": {"t": {"anyOf": [
+        {"type": "string", "pattern": "^[0-9]-[0-9]$", "x-expected": "a tile such as 5-3"},
+        {"const": "rest"}]}}}
+    assert [e.message for e in errors_for("t: 5.3\n", sch)] == [
+        't: expected a tile such as 5-3 or "rest", got a number (5.3)']
+    assert [e.message for e in errors_for("t: '05-3'\n", sch)] == [
+        "t: expected a tile such as 5-3 or \"rest\", got a string ('05-3')"]
+    assert errors_for("t: rest\n", sch) == [] and errors_for("t: 5-3\n", sch) == []
