@@ -71,3 +71,16 @@ def test_conform_of_a_file_that_does_not_load_says_so(capsys: pytest.CaptureFixt
     assert rc == 1
     assert f"LOAD ERROR {empty}: empty file" in out
     assert "nothing ran: no fixture could be loaded" in out.splitlines()[-1]
+
+
+@pytest.mark.parametrize("order", ["mine-first", "mine-second"])
+def test_diff_with_a_rule_played_other(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                       order: str) -> None:
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("base: pagat\noptions:\n  follow_up: other\n")
+    args = [str(mine), "pagat"] if order == "mine-first" else ["pagat", str(mine)]
+    side = "A" if order == "mine-first" else "B"
+    assert main(["diff", *args, "--no-situations"]) == 0  # was a traceback
+    out = capsys.readouterr().out
+    assert f"the reference engine cannot play {side} (follow_up=other)" in out
+    assert "option follow_up: " in out
