@@ -84,3 +84,12 @@ def test_diff_with_a_rule_played_other(capsys: pytest.CaptureFixture[str], tmp_p
     out = capsys.readouterr().out
     assert f"the reference engine cannot play {side} (follow_up=other)" in out
     assert "option follow_up: " in out
+
+
+def test_simulate_a_rule_played_other(capsys: pytest.CaptureFixture[str],
+                                      tmp_path: Path) -> None:
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("base: pagat\noptions:\n  follow_up: other\n")
+    err = one_error(capsys, "simulate", "--rules", str(mine), "--players", "4", "--rounds", "1")
+    assert err == ("mtrain simulate: mine plays follow_up `other`: the reference engine plays "
+                   "only known values, so it cannot simulate it")
