@@ -103,7 +103,8 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
     hands_in = table["hands"]
     n = len(hands_in)
     if sorted(hands_in) != list(range(n)):
-        raise FixtureError(f"hands must list seats 0..{n - 1}, got {sorted(hands_in)}")
+        raise FixtureError(f"hands must list seats 0..{n - 1}, got {sorted(hands_in)}",
+                           ("hands",))
     phase = table.get("phase", "start")
     where_is: dict[int, str] = {}  # tile -> where the table writes it, for messages
     rest_at: list[tuple[str, int]] = []
@@ -134,7 +135,10 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
     hands = {s: tiles_of(hands_in[s] or [], "hand", s) for s in range(n)}
     trains: dict[int | str, list[str]] = {}
     for key, items in (table.get("trains") or {}).items():
-        train = parse_train(key, n)
+        try:
+            train = parse_train(key, n)
+        except FixtureError as e:
+            raise FixtureError(str(e), ("trains", key)) from None
         end, oriented = engine, []
         for k, x in enumerate(items or []):
             at = ("trains", key, k)
