@@ -39,7 +39,6 @@ import atexit
 import contextlib
 import functools
 import itertools
-import json
 import math
 import os
 import queue
@@ -70,6 +69,7 @@ from mtrain.conformance.protocol import (
     request,
 )
 from mtrain.conformance.stderr_ring import StderrRing
+from mtrain.conformance.wording import json_text, why_not_run
 
 POLL = 0.05
 """While waiting for an answer, how often to look whether the program is still alive
@@ -813,38 +813,6 @@ class ProcessImplementation:
         return ImplementationCrashed(
             f"the implementation {describe_exit(code)}, before answering the {kind} request",
             proc.stderr.tail())
-
-
-SHELL_WORDS = frozenset({
-    "alias", "bg", "cd", "command", "eval", "exec", "exit", "export", "fg", "jobs",
-    "read", "set", "shift", "source", "trap", "ulimit", "umask", "unset", "wait", ".", "{",
-    "if", "for", "while", "time"})
-"""Words a shell runs itself: no program of the name exists to start."""
-
-
-def json_text(value: Any) -> str:
-    """A value as JSON writes it (2.0, true, null), short, for a message."""
-    try:
-        text = json.dumps(value)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def why_not_run(program: str, error: OSError) -> str:
-    """What is wrong with `program`, which could not be started, in words a user acts on."""
-    if program in SHELL_WORDS and isinstance(error, FileNotFoundError):
-        return (f"{program!r} is a shell built-in, not a program; the command runs without a "
-                "shell (to run a shell line: --impl \"sh -c '...'\")")
-    if os.sep in program:
-        if os.path.isdir(program):
-            return f"{program} is a folder, not a program"
-        if os.path.isfile(program) and not os.access(program, os.X_OK):
-            return (f"{program} is not executable (chmod +x it, or name its interpreter: "
-                    f"--impl \"python {program}\")")
-    elif isinstance(error, FileNotFoundError):
-        return f"no program {program!r} on PATH"
-    return str(error.strerror or error)
 
 
 def command_argv(command: str) -> list[str]:
