@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Final
 import yaml
 
 from mtrain.spec import cache
+from mtrain.spec.yamlspell import ambiguous
 
 if TYPE_CHECKING:  # imported where a document is validated: most runs need it not at all
     import jsonschema
@@ -222,38 +223,6 @@ def _describe(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-_PLAIN_INT: Final = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
-_PLAIN_FLOAT: Final = re.compile(r"[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
-_PLAIN_BOOL: Final = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
-_NUMBER_1_2: Final = re.compile(
-    r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+"
-    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")
-"""What YAML 1.2's core schema reads as a number: a plain scalar PyYAML (YAML 1.1)
-reads as text but that matches this would mean something else to other readers."""
-
-
-def _ambiguous(node: yaml.ScalarNode) -> str | None:
-    """Why a plain scalar is read differently by YAML 1.1 (PyYAML) and YAML 1.2 or by a
-    person (``0x8``, ``010``, ``1_000``, ``1:30``, ``yes``, ``off``, ``.inf``, ``1e3``),
-    or None. Quoted scalars are text, and mean what they say."""
-    if node.style:  # None (PyYAML) or "" (libyaml) for a plain scalar
-        return None
-    text, tag = node.value, node.tag
-    if tag == _YAML_TAG + "int" and not _PLAIN_INT.fullmatch(text):
-        return ("is a number written in a form YAML versions read differently (hexadecimal, "
-                "octal, a leading 0, underscores or a colon): write it in plain decimal")
-    if tag == _YAML_TAG + "float" and not _PLAIN_FLOAT.fullmatch(text):
-        return ("is a number written in a form YAML versions read differently (infinity, "
-                "NaN, underscores or a colon): write it in plain decimal")
-    if tag == _YAML_TAG + "bool" and text not in _PLAIN_BOOL:
-        return ("is read as a boolean by YAML 1.1 and as text by YAML 1.2: write true or "
-                "false for a boolean")
-    if tag == _YAML_TAG + "str" and _NUMBER_1_2.fullmatch(text):
-        return ("is read as text by YAML 1.1 and as a number by YAML 1.2: write the number "
-                "in plain decimal (an exponent takes its sign: 1.0e+3)")
-    return None
-
-
 class _Walker:
     """One pass over the composed node tree: records lines and refuses bad nodes."""
 
@@ -269,7 +238,7 @@ class _Walker:
         return SpecError(self.path, node.start_mark.line + 1, message)
 
     def check_scalar(self, node: yaml.ScalarNode) -> None:
-        problem = _ambiguous(node)
+        problem = ambiguous(node)
         if problem is not None:
             raise self.error(node, f"{node.value!r} {problem}, or quote it for text")
 
