@@ -98,6 +98,10 @@ class Fixture:
     expect: tuple[Expectation, ...]
     note: str = ""
     rules: str | None = None  # the rule-set file it names (`rules:`), as a path
+    table_lines: dict[tuple[str | int, ...], int] = field(
+        default_factory=dict, repr=False, compare=False)
+    """The line of each node of `table` (its pointer inside the table): a fault found
+    setting the table up is reported at its own line."""
     _starts: dict[str, bytes] = field(
         default_factory=dict, init=False, repr=False, compare=False)
     """The start under each tile set, as JSON (its starter set per rule set): conform
@@ -106,6 +110,15 @@ class Fixture:
     @property
     def where(self) -> str:
         return f"{self.path}:{self.line}" if self.line else self.path
+
+    def where_in_table(self, at: tuple[str | int, ...]) -> str:
+        """`path:line` of the table's node at `at` (or its nearest parent), else `where`."""
+        while at:
+            line = self.table_lines.get(at)
+            if line is not None:
+                return f"{self.path}:{line}"
+            at = at[:-1]
+        return self.where
 
     @property
     def probes_setup(self) -> bool:
@@ -193,9 +206,13 @@ def _load_file(path: str | Path, text: str) -> list[Fixture]:
         raise SpecErrors(errors)
     out = []
     problems: list[SpecError] = []
+    tables: dict[Any, dict[tuple[str | int, ...], int]] = {}  # the lines of each table
+    for pointer, line in doc.lines.items():
+        if len(pointer) > 2 and pointer[1] == "table":
+            tables.setdefault(pointer[0], {})[pointer[2:]] = line
     for i, raw in enumerate(doc.data):
         try:
-            out.append(_fixture(doc, i, raw))
+            out.append(_fixture(doc, i, raw, tables.get(i, {})))
         except _At as e:
             problems.append(doc.error(e.pointer, f"fixture {raw.get('id')}: {e}"))
         except FixtureError as e:
@@ -206,7 +223,8 @@ def _load_file(path: str | Path, text: str) -> list[Fixture]:
     return out
 
 
-def _fixture(doc: Document, i: int, raw: dict[str, Any]) -> Fixture:
+def _fixture(doc: Document, i: int, raw: dict[str, Any],
+             table_lines: dict[tuple[str | int, ...], int]) -> Fixture:
     rules = None
     if "rules" in raw:  # taken in before the entries name its rule set
         rules = str(Path(str(doc.path)).parent / raw["rules"])
@@ -256,7 +274,8 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any]) -> Fixture:
         id=raw["id"], description=raw["description"], clauses=tuple(raw["clauses"]),
         source=tuple(source) if isinstance(source, list) else (source,),
         path=doc.path, line=doc.line_of((i,)), table=raw.get("table"), deal=raw.get("deal"),
-        steps=steps, expect=tuple(expects), note=raw.get("note", ""), rules=rules)
+        steps=steps, expect=tuple(expects), note=raw.get("note", ""), rules=rules,
+        table_lines=table_lines)
 
 
 def _clauses(value: Any) -> tuple[str, ...]:

@@ -17,7 +17,9 @@ unchanged. Whatever the program does, the harness neither hangs nor loses a resu
 A killed or dead process is started again for the next request. Its stderr is drained
 all along into a bounded ring buffer, whose tail goes with every failure. A program
 that fails to start `start_attempts` times in a row is not started again: later
-requests fail at once with the last start's status. A program that cannot be run at
+requests fail at once with the last start's status; so do the requests after
+`failure_limit` in a row that each killed it (a crash, a timeout, a broken stream), with
+no answer between. A program that cannot be run at
 all, or speaks another protocol version, is a ConfigurationError (exit code 2).
 
 The harness owns what it starts: each program runs in a session (and process group) of
@@ -67,6 +69,7 @@ from mtrain.conformance.protocol import (
     request,
 )
 from mtrain.conformance.stderr_ring import StderrRing
+from mtrain.conformance.wording import json_text, why_not_run
 
 POLL = 0.05
 """While waiting for an answer, how often to look whether the program is still alive
@@ -118,6 +121,11 @@ class NotApplicable(HarnessError, Unsupported):
 
 
 FAILURES = (ImplementationCrashed, ImplementationTimeout, ProtocolViolation)
+
+FAILURE_LIMIT = 10
+"""Requests in a row whose failure killed the program (a crash, a timeout, a broken
+stream) before it is not started again: one that fails every request would otherwise
+cost a start, or a timeout, per request for the whole run."""
 """What no later answer can make up for: a crash, a hang, a broken stream. Each one is
 logged in the implementation's `failures`, so that fuzz, which asks again, still sees it."""
 
@@ -301,6 +309,15 @@ class _Process:
         time.sleep(max(0.0, deadline - time.monotonic()))  # as a reader that stopped
         raise queue.Empty
 
+    def unfinished(self) -> str:
+        """What the program wrote of a line it has not ended, shown in a message."""
+        buffer = self._buffer
+        if not buffer:
+            return ""
+        shown = bytes(buffer[:120]).decode("utf-8", "replace")
+        more = f" ... ({len(buffer)} bytes)" if len(buffer) > 120 else ""
+        return f"{shown!r}{more}"
+
     def _take(self) -> Line | object:
         """A whole line from the buffer, TOO_LONG, None at the end, or _NOTHING yet."""
         buffer = self._buffer
@@ -440,7 +457,8 @@ class ProcessImplementation:
 
     def __init__(self, argv: Sequence[str] | str, *, timeout: float = 10.0,
                  max_line: int = MAX_LINE, env: dict[str, str] | None = None,
-                 cwd: str | None = None, start_attempts: int = 3) -> None:
+                 cwd: str | None = None, start_attempts: int = 3,
+                 failure_limit: int = FAILURE_LIMIT) -> None:
         self.argv = shlex.split(argv) if isinstance(argv, str) else list(argv)
         if not self.argv:
             raise ConfigurationError("the implementation command is empty")
@@ -457,6 +475,9 @@ class ProcessImplementation:
         self._ids = itertools.count(1)
         self._failed_starts = 0
         self._last_start_error: HarnessError | None = None
+        self.failure_limit = failure_limit
+        self._killed_in_a_row = 0  # requests whose failure killed the program, since an answer
+        self._last_failure: HarnessError | None = None
         self._lock = threading.Lock()
         self._closed = False
         self.failures: list[str] = []
@@ -575,19 +596,30 @@ class ProcessImplementation:
                     and ahead[0][2] == fields:
                 proc, _, _, rid, mark = ahead.popleft()
                 try:
-                    return self._answer(proc, kind, rid, mark, expect)
+                    answer = self._answer(proc, kind, rid, mark, expect)
                 except FAILURES as e:
-                    self.failures.append(f"{e.status}: {e.message}")
+                    self._failed(e)
                     raise
+                self._killed_in_a_row = 0
+                return answer
             self._drain()
             try:
                 proc = self._ensure()
                 rid = next(self._ids)
-                return self._exchange(proc, kind, rid, encode_request(rid, kind, fields),
-                                      expect)
+                answer = self._exchange(proc, kind, rid, encode_request(rid, kind, fields),
+                                        expect)
             except FAILURES as e:
-                self.failures.append(f"{e.status}: {e.message}")
+                self._failed(e)
                 raise
+            self._killed_in_a_row = 0
+            return answer
+
+    def _failed(self, error: HarnessError) -> None:
+        """Count a failure that killed the program (a wrong shape leaves it running)."""
+        self.failures.append(f"{error.status}: {error.message}")
+        if self._proc is None and not error.given_up:
+            self._killed_in_a_row += 1
+            self._last_failure = error
 
     def send_ahead(self, calls: Sequence[tuple[str, dict[str, bytes]]]) -> None:
         """Write these requests (kind, encoded fields) at once, before they are asked: the
@@ -630,11 +662,17 @@ class ProcessImplementation:
             raise given_up(type(last)(
                 f"not run: the implementation failed to start {self._failed_starts} times in "
                 f"a row, so it is not started again (last time: {last.message})", last.stderr))
+        failed = self._last_failure
+        if self._killed_in_a_row >= self.failure_limit and failed is not None:
+            raise given_up(type(failed)(
+                f"not run: the implementation failed {self._killed_in_a_row} requests in a "
+                "row, each time killed and started again, so it is not started again (last "
+                f"time: {failed.message})", failed.stderr))
         try:
             proc = _Process(self.argv, self.max_line, self.env, self.cwd)
         except OSError as e:
             raise ConfigurationError(
-                f"cannot run {self.command}: {e.strerror or e}") from None
+                f"cannot run {self.command}: {why_not_run(self.argv[0], e)}") from None
         self.starts += 1
         self._proc = proc
         try:
@@ -694,9 +732,12 @@ class ProcessImplementation:
             if line is _EXITED:
                 raise self._crashed(proc, kind)
             if line is _LATE:
+                unfinished = proc.unfinished()
                 self._drop(proc)
+                wrote = (f" (it wrote a line it never ended with a newline: {unfinished})"
+                         if unfinished else "")
                 raise ImplementationTimeout(
-                    f"no answer to the {kind} request within {self.timeout:g} s; "
+                    f"no answer to the {kind} request within {self.timeout:g} s{wrote}; "
                     "the implementation was killed", proc.stderr.tail())
             if line is None:
                 raise self._crashed(proc, kind)
@@ -718,10 +759,12 @@ class ProcessImplementation:
             raise ProtocolViolation(
                 f"the answer to the {kind} request is {e}{hint}; the implementation was killed",
                 proc.stderr.tail()) from None
-        if answer.get("id") != rid:
+        got = answer.get("id")
+        if type(got) is not int or got != rid:  # 2.0 or true is not the id 2 or 1 sent
             self._drop(proc)
+            carries = f"carries id {json_text(got)}" if "id" in answer else "carries no id"
             raise ProtocolViolation(
-                f"the answer to the {kind} request (id {rid}) carries id {answer.get('id')!r}: "
+                f"the answer to the {kind} request (id {rid}) {carries}: "
                 "one answer per request, in order; the implementation was killed",
                 proc.stderr.tail())
         try:

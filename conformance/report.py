@@ -154,6 +154,8 @@ class Report:
         """Why no result was run, when none was: such a run tested nothing and fails."""
         if self.ran:
             return None
+        if not self.results and not any(self.outside.values()) and self.load_errors:
+            return "no fixture could be loaded (the load errors are listed)"
         if not self.results:
             return ("no fixture speaks about the rule sets run"
                     + (f" ({self.rulesets})" if self.rulesets else "")
@@ -171,7 +173,9 @@ class Report:
         an engine that plays one rule set whatever a request names (most engines), whose
         failures under the others are rule differences, not bugs."""
         ran = {r.variant for r in self.ran}
-        if len(ran) < 2 or ran != {r.variant for r in self.results if r.status in FAILING}:
+        # a wrong answer ("fail") may be a rule difference; a crash, a timeout or a broken
+        # answer is not, whatever the rules
+        if len(ran) < 2 or ran != {r.variant for r in self.results if r.status == "fail"}:
             return None
         return (f"every one of the {len(ran)} rule sets run has failures; if the "
                 "implementation plays one rule set whatever a request names, most of them "

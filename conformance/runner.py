@@ -290,7 +290,8 @@ def play(fx: Fixture, rs: Ruleset, impl: Implementation, rj: JSON | None = None,
             if trace is not None:
                 trace.append(state)
     except FixtureError as e:
-        return Outcome(fx, rs.name, "error", [f"cannot set up the fixture: {e}"])
+        at = f" (at {fx.where_in_table(e.at)})" if e.at else ""
+        return Outcome(fx, rs.name, "error", [f"cannot set up the fixture: {e}{at}"])
     except RefusedSetup as e:
         where = "the start" if k == 0 else f"step {k} `{fx.steps[k - 1]}`"
         out = Outcome(fx, rs.name, "refused", [f"{where} was refused: {e.reason}"])

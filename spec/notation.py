@@ -35,7 +35,14 @@ NEXT_ROUND_RE = re.compile(r"^next-round(?: (sorted|reversed))?$")
 
 
 class FixtureError(ValueError):
-    """A fixture that cannot be set up under a rule set (a 10 on a double-9 set, ...)."""
+    """A fixture that cannot be set up under a rule set (a 10 on a double-9 set, ...).
+
+    `at`: where in the fixture's table the fault is (("hands", 0, 1): the second tile of
+    hand 0), so that the file's line can be named; () when it is the table as a whole."""
+
+    def __init__(self, message: str, at: tuple[str | int, ...] = ()) -> None:
+        super().__init__(message)
+        self.at = at
 
 
 def deal_order(rs: Ruleset, engine: int, order: Any) -> list[str]:
@@ -73,11 +80,11 @@ def round_of(engine: int, max_pip: int) -> int:
     return max_pip - engine + 1
 
 
-def parse_tile(text: Any, max_pip: int) -> int:
+def parse_tile(text: Any, max_pip: int, at: tuple[str | int, ...] = ()) -> int:
     try:
         return T.parse(str(text), max_pip)
     except T.TileError as e:
-        raise FixtureError(str(e)) from None
+        raise FixtureError(str(e), at) from None
 
 
 def parse_train(key: Any, players: int) -> int | str:
@@ -96,41 +103,50 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
     hands_in = table["hands"]
     n = len(hands_in)
     if sorted(hands_in) != list(range(n)):
-        raise FixtureError(f"hands must list seats 0..{n - 1}, got {sorted(hands_in)}")
+        raise FixtureError(f"hands must list seats 0..{n - 1}, got {sorted(hands_in)}",
+                           ("hands",))
     phase = table.get("phase", "start")
     where_is: dict[int, str] = {}  # tile -> where the table writes it, for messages
     rest_at: list[tuple[str, int]] = []
 
-    def place(t: int, where: str) -> None:
+    def place(t: int, where: str, at: tuple[str | int, ...]) -> None:
         if t == T.DOUBLE[engine] and phase != "engine":
             raise FixtureError(f"{T.name(t)} is the engine, already in the centre: it is "
-                               f"written in {where} (only in phase `engine` is it elsewhere)")
+                               f"written in {where} (only in phase `engine` is it elsewhere)",
+                               at)
         if t in where_is:
-            raise FixtureError(f"{T.name(t)} is written twice: in {where_is[t]} and in {where}")
+            raise FixtureError(f"{T.name(t)} is written twice: in {where_is[t]} and in {where}",
+                               at)
         where_is[t] = where
 
     def tiles_of(items: Sequence[Any], where: str, key: int) -> list[int]:
         out = []
-        for x in items:
+        for k, x in enumerate(items):
             if x == REST:
                 rest_at.append((where, key))
                 continue
-            t = parse_tile(x, max_pip)
-            place(t, f"hand {key}" if where == "hand" else "the boneyard")
+            at: tuple[str | int, ...] = ("hands", key, k) if where == "hand" else (
+                "boneyard", k)
+            t = parse_tile(x, max_pip, at)
+            place(t, f"hand {key}" if where == "hand" else "the boneyard", at)
             out.append(t)
         return out
 
     hands = {s: tiles_of(hands_in[s] or [], "hand", s) for s in range(n)}
     trains: dict[int | str, list[str]] = {}
     for key, items in (table.get("trains") or {}).items():
-        train = parse_train(key, n)
+        try:
+            train = parse_train(key, n)
+        except FixtureError as e:
+            raise FixtureError(str(e), ("trains", key)) from None
         end, oriented = engine, []
-        for x in items or []:
-            t = parse_tile(x, max_pip)
+        for k, x in enumerate(items or []):
+            at = ("trains", key, k)
+            t = parse_tile(x, max_pip, at)
             far = T.OTHER_END[t][end]
             if far < 0:
-                raise FixtureError(f"train {train}: {x} does not continue from {end}")
-            place(t, f"train {train}")
+                raise FixtureError(f"train {train}: {x} does not continue from {end}", at)
+            place(t, f"train {train}", at)
             oriented.append(T.oriented(t, end))
             end = far
         trains[train] = oriented

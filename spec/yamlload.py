@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Final
 import yaml
 
 from mtrain.spec import cache
+from mtrain.spec.yamlspell import ambiguous
 
 if TYPE_CHECKING:  # imported where a document is validated: most runs need it not at all
     import jsonschema
@@ -202,6 +203,9 @@ def _yaml_error(path: str, text: str, exc: yaml.YAMLError) -> SpecError:
         elif exc.context and exc.problem:
             where = _mark_line(exc.context_mark)
             problem += f" ({exc.context}" + (f" at line {where})" if where else ")")
+        lines = _BREAK.split(text)
+        if line is not None and 0 < line <= len(lines) and "\t" in lines[line - 1]:
+            problem += " (the line holds a tab: YAML indents with spaces only)"
         return SpecError(path, line, f"YAML syntax error: {problem}")
     if isinstance(exc, yaml.reader.ReaderError):
         position = exc.position
@@ -233,6 +237,11 @@ class _Walker:
     def error(self, node: yaml.Node, message: str) -> SpecError:
         return SpecError(self.path, node.start_mark.line + 1, message)
 
+    def check_scalar(self, node: yaml.ScalarNode) -> None:
+        problem = ambiguous(node)
+        if problem is not None:
+            raise self.error(node, f"{node.value!r} {problem}, or quote it for text")
+
     def walk(self, node: yaml.Node, pointer: Pointer, line: int, depth: int = 0) -> int:
         """Check `node`; its size (nodes, aliases expanded), counted once per node."""
         self.lines.setdefault(pointer, line)
@@ -253,7 +262,9 @@ class _Walker:
             )
         self.open.add(id(node))
         size = 1
-        if isinstance(node, yaml.SequenceNode):
+        if isinstance(node, yaml.ScalarNode):
+            self.check_scalar(node)
+        elif isinstance(node, yaml.SequenceNode):
             for index, item in enumerate(node.value):
                 size += self.walk(item, (*pointer, index), item.start_mark.line + 1, depth + 1)
                 self.bound(node)
@@ -296,6 +307,7 @@ class _Walker:
             raise self.error(node, "a mapping key must be a string or an integer, not a collection")
         if node.tag not in _SAFE_TAGS:
             raise self.error(node, f"tag {_short_tag(node.tag)!r} is not allowed")
+        self.check_scalar(node)
         key = self.loader.construct_object(node, deep=True)
         if type(key) is str or type(key) is int:
             return key
@@ -579,6 +591,12 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
         yield pointer, f"{where}: {_describe(inst)} is not {err.schema['x-expected']}"
     elif kind == "pattern":
         yield pointer, f"{where}: {_describe(inst)} does not match the pattern {value}"
+    elif kind in ("anyOf", "oneOf") and (choice := _choice(err)) is not None:
+        if isinstance(choice, str):
+            yield pointer, f"{where}: expected {choice}, got {_kind(inst)} ({_describe(inst)})"
+        else:  # the one choice of the value's type: its own complaints say what is wrong
+            for sub in choice:
+                yield from _messages(doc, sub)
     elif kind in ("anyOf", "oneOf") and err.context:
         from jsonschema.exceptions import best_match
 
@@ -588,6 +606,55 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
         yield pointer, f"{where}: {err.message}"
 
 
+_SIMPLE: Final = frozenset({"type", "const", "enum", "pattern"})
+
+
+def _choice(err: ValidationError) -> str | list[ValidationError] | None:
+    """For an anyOf/oneOf that refused a value: the errors of the one choice of the
+    value's type, when that choice refused more than the value itself (a table where a
+    name or a table may stand, one cell wrong); else, when each choice refused the value
+    as a whole, what the choices want ("a string or a mapping"); else None."""
+    branches: dict[Any, list[ValidationError]] = {}
+    for sub in err.context or ():
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    if not branches:
+        return None
+    fitting = [subs for subs in branches.values()
+               if not any(sub.validator == "type" and not sub.relative_path for sub in subs)]
+    if len(fitting) == 1 and any(sub.relative_path or sub.validator not in ("const", "enum")
+                                 for sub in fitting[0]):
+        return fitting[0]
+    if not all(not sub.relative_path and sub.validator in _SIMPLE
+               for subs in branches.values() for sub in subs):
+        return None
+    wanted: list[str] = []
+    for subs in branches.values():
+        for text in _wants(subs):
+            if text not in wanted:
+                wanted.append(text)
+    return " or ".join(wanted)
+
+
+def _wants(errors: list[ValidationError]) -> list[str]:
+    """What one choice wants, in words: its own x-expected, else its const, enum or type."""
+    for sub in errors:
+        if isinstance(sub.schema, dict) and isinstance(sub.schema.get("x-expected"), str):
+            return [sub.schema["x-expected"]]
+    out: list[str] = []
+    for sub in errors:
+        value: Any = sub.validator_value
+        if sub.validator == "const":
+            out.append(json.dumps(value))
+        elif sub.validator == "enum":
+            out.append("one of " + _show_choices(value))
+        elif sub.validator == "type":
+            types = [value] if isinstance(value, str) else list(value)
+            out += [_JSON_TYPES.get(t, t) for t in types]
+        elif sub.validator == "pattern":
+            out.append(f"a string matching {value}")
+    return out
+
+
 @functools.lru_cache(maxsize=32)
 def _validator(schema_text: str) -> jsonschema.Draft202012Validator:
     """A checked validator per schema, built once (checking a schema is not cheap)."""
@@ -595,7 +662,25 @@ def _validator(schema_text: str) -> jsonschema.Draft202012Validator:
 
     schema = json.loads(schema_text)
     jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
+    return _strict(schema)
+
+
+@functools.cache
+def _strict_class() -> Any:
+    """Draft 2020-12 with one change: an integer is an int, never a float such as 8.0
+    (JSON Schema counts 8.0 as an integer; a hand size or a seat written 8.0 is a slip)."""
+    import jsonschema
+
+    base = jsonschema.Draft202012Validator
+    checker = base.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: type(value) is int)
+    extend: Any = jsonschema.validators.extend
+    return extend(base, type_checker=checker)
+
+
+def _strict(schema: dict[str, Any]) -> jsonschema.Draft202012Validator:
+    validator: jsonschema.Draft202012Validator = _strict_class()(schema)
+    return validator
 
 
 def validate(doc: Document, schema: dict[str, Any]) -> list[SpecError]:
@@ -638,7 +723,12 @@ def _valid_key(schema_text: str, data: Any) -> str | None:
         text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     except (TypeError, ValueError):
         return None
-    return cache.digest(_jsonschema_version(), schema_text, text)
+    return cache.digest(_jsonschema_version(), _STRICTNESS, schema_text, text)
+
+
+_STRICTNESS: Final = "integers-are-ints"
+"""Part of the key: what this project's validator adds to the draft (a change to it must
+not find documents valid under the old one)."""
 
 
 @functools.cache

@@ -193,6 +193,11 @@ def test_every_rule_set_failing_ends_with_a_hint_to_declare_the_rules() -> None:
     # one rule set, or one that passes everything: no hint
     assert Report(every[:1]).hint is None
     assert Report([*every[:1], Result("a-001", "puremco", "pass")]).hint is None
+    # crashes, timeouts and broken answers are no rule difference, whatever the rules
+    broken = [Result("a-001", "pagat", "crash", ["x"]), Result("a-001", "puremco", "timeout",
+                                                               ["x"])]
+    assert Report(broken).hint is None
+    assert Report([*broken, *every]).hint is not None
 
 
 def test_a_refused_step_says_what_the_implementation_offers_there(tmp_path: Path) -> None:

@@ -76,7 +76,7 @@ def test_duplicate_key_at_top_level_in_flow_mapping(tmp_path: Path) -> None:
 
 
 def test_duplicate_int_keys_spelled_differently(tmp_path: Path) -> None:
-    err = load_error(tmp_path, "table:\n  2: 15\n  0x2: 16\n")
+    err = load_error(tmp_path, "table:\n  2: 15\n  +2: 16\n")
     assert err.line == 3
     assert "duplicate key 2" in err.message and "lines 2 and 3" in err.message
 
@@ -110,6 +110,12 @@ def test_syntax_error_bad_indentation(tmp_path: Path) -> None:
     err = load_error(tmp_path, "a: x\nb: y\n c: z\n")
     assert err.line == 3
     assert "YAML syntax error" in err.message
+
+
+def test_a_tab_in_the_indentation_is_named(tmp_path: Path) -> None:
+    err = load_error(tmp_path, "a: 1\nb:\n\tc: 2\n")
+    assert err.line == 3
+    assert "tab" in err.message and "YAML syntax error" in err.message
 
 
 def test_two_documents_are_refused(tmp_path: Path) -> None:
@@ -160,7 +166,7 @@ def test_not_utf8(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "line", "shown"),
     [
-        ("a: 1\nyes: 2\n", 2, "bool"),
+        ("a: 1\ntrue: 2\n", 2, "bool"),
         ("a:\n  1.5: x\n", 2, "float"),
         ("a: 1\n~: 2\n", 2, "NoneType"),
         ("a: 1\n2024-01-01: x\n", 2, "date"),
@@ -448,3 +454,72 @@ def test_nesting_depth_is_bounded(tmp_path: Path, depth: int, ok: bool) -> None:
     else:
         err = load_error(tmp_path, text)
         assert err.line == 1 and "nested more than 50 levels deep" in err.message
+
+
+# --- YAML 1.1 spellings: refused, with the line, never read as a surprise ----------
+# PyYAML reads YAML 1.1, where `0x8` and `010` are 8, `1_000` is 1000, `1:30` is 90,
+# `yes`/`no`/`on`/`off` are booleans and `.inf` is a float; YAML 1.2 readers (and most
+# people) read several of them otherwise. Each is refused where it stands.
+
+
+@pytest.mark.parametrize(("text", "line", "shown"), [
+    ("a: 1\nb: 0x8\n", 2, "'0x8'"),
+    ("a: 1\nb: 010\n", 2, "'010'"),
+    ("a: 1\nb: 0o7\n", 2, "'0o7'"),  # a string in YAML 1.1, the number 7 in YAML 1.2
+    ("a: 1\nb: 1_000\n", 2, "'1_000'"),
+    ("a: 1\nb: 1:30\n", 2, "'1:30'"),
+    ("a: 1\nb: 1e3\n", 2, "'1e3'"),  # a string in YAML 1.1, a number in YAML 1.2
+    ("a: 1\nb: 1.0e3\n", 2, "'1.0e3'"),
+    ("a: 1\nb: 0b11\n", 2, "'0b11'"),
+    ("a:\n  - 1\n  - 0x2\n", 3, "'0x2'"),
+    ("t:\n  2: 15\n  010: 16\n", 3, "'010'"),  # as a key
+    ("a: 1\nb: yes\n", 2, "'yes'"),
+    ("a: 1\nb: No\n", 2, "'No'"),
+    ("a: 1\nb: on\n", 2, "'on'"),
+    ("a: {x: 1, y: OFF}\n", 1, "'OFF'"),
+    ("a: 1\nb: .inf\n", 2, "'.inf'"),
+    ("a: 1\nb: -.Inf\n", 2, "'-.Inf'"),
+    ("a: 1\nb: .nan\n", 2, "'.nan'"),
+    ("a: 1\nb: 1_0.5\n", 2, "'1_0.5'"),
+    ("a: 1\nb: 1:30.5\n", 2, "'1:30.5'"),
+])
+def test_yaml_1_1_spellings_are_refused_at_their_line(tmp_path: Path, text: str, line: int,
+                                                      shown: str) -> None:
+    err = load_error(tmp_path, text)
+    assert err.line == line, str(err)
+    assert shown in err.message, str(err)
+    assert "quote" in err.message  # says how to write it as text
+
+
+@pytest.mark.parametrize(("text", "data"), [
+    ("a: 8\nb: -3\nc: 0\n", {"a": 8, "b": -3, "c": 0}),
+    ("a: true\nb: false\nc: True\n", {"a": True, "b": False, "c": True}),
+    ("a: 2.5\nb: -0.5\nc: 1.0e+3\nd: +5\n", {"a": 2.5, "b": -0.5, "c": 1000.0, "d": 5}),
+    ("a: '0x8'\nb: \"yes\"\nc: 'off'\n", {"a": "0x8", "b": "yes", "c": "off"}),
+    ("a: y\nb: n\n", {"a": "y", "b": "n"}),  # strings to PyYAML already
+    ("a: null\nb: ~\nc:\n", {"a": None, "b": None, "c": None}),
+])
+def test_plain_spellings_load_as_written(tmp_path: Path, text: str, data: Any) -> None:
+    assert load(write(tmp_path, text)).data == data
+
+
+def test_an_integer_written_as_a_float_is_not_an_integer() -> None:
+    errs = errors_for("name: x\nsize: 8.0\n")
+    assert [e.line for e in errs] == [2]
+    assert "size: expected an integer, got a number (8.0)" in errs[0].message
+
+
+def test_a_merge_key_is_read_as_the_user_meant(tmp_path: Path) -> None:
+    doc = load(write(tmp_path, "base: &b {x: 1, y: 2}\nmine:\n  <<: *b\n  y: 3\n"))
+    assert doc.data["mine"] == {"x": 1, "y": 3}
+
+
+def test_a_choice_says_what_each_alternative_wants() -> None:
+    sch = {"type": "object", "properties": {"t": {"anyOf": [
+        {"type": "string", "pattern": "^[0-9]-[0-9]$", "x-expected": "a tile such as 5-3"},
+        {"const": "rest"}]}}}
+    assert [e.message for e in errors_for("t: 5.3\n", sch)] == [
+        't: expected a tile such as 5-3 or "rest", got a number (5.3)']
+    assert [e.message for e in errors_for("t: '05-3'\n", sch)] == [
+        "t: expected a tile such as 5-3 or \"rest\", got a string ('05-3')"]
+    assert errors_for("t: rest\n", sch) == [] and errors_for("t: 5-3\n", sch) == []

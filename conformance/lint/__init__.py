@@ -177,7 +177,9 @@ def check_start(fx: Fixture, exp: Expectation, name: str, rs: Ruleset) -> list[s
     try:
         table = fx.start(rs)
         state = codec.state_from_json(Rules.of(rs), table)
-    except (FixtureError, codec.StateError) as e:
+    except FixtureError as e:
+        return [f"{fx.where_in_table(e.at)}: {fx.id} [{name}]: {e}"]
+    except codec.StateError as e:
         return [f"{where}: {e}"]
     broken = [f"{where}: impossible table: {inv} {msg}" for inv, msg in violations(state)]
     # the rules must also be able to reach it (docs/fixture-format.md)

@@ -52,6 +52,15 @@ positive_int = whole(1)
 count = whole(0)
 
 
+def pattern(text: str) -> str:
+    """An argparse type: a -k pattern, which an empty one would not be (it matches every
+    fixture, so a run meant to select a few would run them all)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty pattern matches every fixture; give part "
+                                         "of a fixture id, or leave -k out")
+    return text
+
+
 def stoppable(command: Callable[[Any], int], name: str) -> Callable[[Any], int]:
     """`command` run under mtrain.conformance.process.stoppable (an interrupt or SIGTERM
     stops it with one line and 128 + the signal's number), the harness imported only

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mtrain.commands.arguments import count, positive_float, positive_int, stoppable
+from mtrain.commands.arguments import count, pattern, positive_float, positive_int, stoppable
 from mtrain.commands.printing import quiet_stdout
 from mtrain.conformance.defaults import DEFAULT_TIMEOUT, SITUATIONS, SITUATIONS_MIN
 from mtrain.conformance.gc_freeze import settled
@@ -53,7 +53,7 @@ def register(sub: Any) -> None:
                    "`mtrain identify` writes one)")
     p.add_argument("--fixtures", metavar="PATH", help="a fixture file or folder "
                    "(default: the shipped corpus)")
-    p.add_argument("-k", dest="pattern", action="append", metavar="PATTERN",
+    p.add_argument("-k", dest="pattern", action="append", metavar="PATTERN", type=pattern,
                    help="only fixtures whose id contains PATTERN or matches it as a glob "
                    "(repeatable)")
     p.add_argument("--situations", type=count, default=None, metavar="N",

@@ -34,6 +34,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"no such file or folder: {', '.join(missing)}")
     paths = list(dict.fromkeys(args.paths))  # a path given twice is read once
     report = lint(paths or None, scopes=not args.no_scopes, coverage=args.coverage or None)
+    if paths and not report.fixtures and not report.errors:  # a run that tested nothing
+        raise InputError(f"no fixtures found under {', '.join(paths)}")
     if args.write_scopes:
         from mtrain.conformance.fixture import FIXTURE_ROOT
         from mtrain.conformance.lint.scopes import write_scopes

@@ -38,6 +38,10 @@ def run(args: argparse.Namespace) -> int:
                          f"{', '.join(map(str, rs.player_counts))} [DEAL-7]")
     if args.rounds < 1:
         raise InputError("--rounds must be at least 1")
+    other = [option for option, value in rs.items() if value == "other"]
+    if other:  # the engine plays only the values it knows
+        raise InputError(f"{rs.name} plays {', '.join(other)} `other`: the reference engine "
+                         "plays only known values, so it cannot simulate it")
     rules = Rules.of(rs)
     if args.json or not sys.stderr.isatty():
         report = simulate(rules, args.players, args.rounds, args.seed, args.check_every_action)

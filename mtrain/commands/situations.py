@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mtrain.commands.arguments import resolve
+from mtrain.commands.arguments import pattern, resolve
 from mtrain.commands.printing import write_or_print
 
 
@@ -18,7 +18,7 @@ def register(sub: Any) -> None:
     p.add_argument("ruleset", help="a variant, base+overlay+..., or a rule-set file")
     p.add_argument("-n", dest="count", type=int, default=None,
                    help="how many (default: as many as conform runs for one rule set)")
-    p.add_argument("-k", dest="pattern", action="append", metavar="PATTERN",
+    p.add_argument("-k", dest="pattern", action="append", metavar="PATTERN", type=pattern,
                    help="only situations whose id contains PATTERN or matches it as a glob")
     p.add_argument("--out", help="write the fixtures here (default: standard output)")
     p.set_defaults(func=run)

@@ -1,0 +1,40 @@
+"""Messages about a program under test, worded for the user who runs it: why it could
+not be started (a shell built-in, a folder, a file not executable, a name not on PATH),
+and a value it sent, as JSON writes it."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+SHELL_WORDS = frozenset({
+    "alias", "bg", "cd", "command", "eval", "exec", "exit", "export", "fg", "jobs",
+    "read", "set", "shift", "source", "trap", "ulimit", "umask", "unset", "wait", ".", "{",
+    "if", "for", "while", "time"})
+"""Words a shell runs itself: no program of the name exists to start."""
+
+
+def json_text(value: Any) -> str:
+    """A value as JSON writes it (2.0, true, null), short, for a message."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def why_not_run(program: str, error: OSError) -> str:
+    """What is wrong with `program`, which could not be started, in words a user acts on."""
+    if program in SHELL_WORDS and isinstance(error, FileNotFoundError):
+        return (f"{program!r} is a shell built-in, not a program; the command runs without a "
+                "shell (to run a shell line: --impl \"sh -c '...'\")")
+    if os.sep in program:
+        if os.path.isdir(program):
+            return f"{program} is a folder, not a program"
+        if os.path.isfile(program) and not os.access(program, os.X_OK):
+            return (f"{program} is not executable (chmod +x it, or name its interpreter: "
+                    f"--impl \"python {program}\")")
+    elif isinstance(error, FileNotFoundError):
+        return f"no program {program!r} on PATH"
+    return str(error.strerror or error)

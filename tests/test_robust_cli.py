@@ -1,0 +1,95 @@
+"""Command-line arguments a demanding user gets wrong: each is one clear line on stderr
+and exit 2 (or a failed run, never a green one that tested nothing)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mtrain.cli import main
+
+FIXTURES = Path(__file__).resolve().parent / "data" / "fixtures"
+
+
+def one_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    try:
+        rc = main(list(args))
+    except SystemExit as e:  # argparse: the usage, then the error
+        rc = int(e.code or 0)
+    captured = capsys.readouterr()
+    assert rc == 2, captured.out + captured.err
+    assert "Traceback" not in captured.err
+    return captured.err.splitlines()[-1]
+
+
+@pytest.mark.parametrize("program, fault", [
+    ("cd", "'cd' is a shell built-in, not a program"),
+    ("exit", "'exit' is a shell built-in, not a program"),
+    ("no-such-program-here", "no program 'no-such-program-here' on PATH"),
+])
+@pytest.mark.parametrize("command", ["conform", "fuzz", "identify"])
+def test_a_program_that_cannot_be_run_is_named(capsys: pytest.CaptureFixture[str],
+                                               command: str, program: str,
+                                               fault: str) -> None:
+    err = one_error(capsys, command, "--impl", program)
+    assert err == f"mtrain {command}: cannot run {program}: {fault}" + (
+        "; the command runs without a shell (to run a shell line: --impl \"sh -c '...'\")"
+        if "built-in" in fault else "")
+
+
+def test_a_folder_or_a_plain_file_as_the_program(capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path) -> None:
+    err = one_error(capsys, "conform", "--impl", str(tmp_path))
+    assert err.endswith(f"cannot run {tmp_path}: {tmp_path} is a folder, not a program")
+    script = tmp_path / "engine.py"
+    script.write_text("print('hi')\n")
+    err = one_error(capsys, "conform", "--impl", str(script))
+    assert err.endswith(f"{script} is not executable (chmod +x it, or name its interpreter: "
+                        f"--impl \"python {script}\")")
+
+
+@pytest.mark.parametrize("command", ["conform", "situations pagat"])
+def test_an_empty_k_pattern_is_refused(capsys: pytest.CaptureFixture[str],
+                                       command: str) -> None:
+    err = one_error(capsys, *command.split(), "-k", " ")
+    assert "argument -k: an empty pattern matches every fixture" in err
+
+
+def test_lint_of_a_folder_with_no_fixture_is_not_green(capsys: pytest.CaptureFixture[str],
+                                                      tmp_path: Path) -> None:
+    assert one_error(capsys, "lint", str(tmp_path)) == (
+        f"mtrain lint: no fixtures found under {tmp_path}")
+
+
+def test_conform_of_a_file_that_does_not_load_says_so(capsys: pytest.CaptureFixture[str],
+                                                      tmp_path: Path) -> None:
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("# nothing yet\n")
+    rc = main(["conform", "--fixtures", str(empty)])
+    out = capsys.readouterr().out
+    assert rc == 1
+    assert f"LOAD ERROR {empty}: empty file" in out
+    assert "nothing ran: no fixture could be loaded" in out.splitlines()[-1]
+
+
+@pytest.mark.parametrize("order", ["mine-first", "mine-second"])
+def test_diff_with_a_rule_played_other(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                       order: str) -> None:
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("base: pagat\noptions:\n  follow_up: other\n")
+    args = [str(mine), "pagat"] if order == "mine-first" else ["pagat", str(mine)]
+    side = "A" if order == "mine-first" else "B"
+    assert main(["diff", *args, "--no-situations"]) == 0  # was a traceback
+    out = capsys.readouterr().out
+    assert f"the reference engine cannot play {side} (follow_up=other)" in out
+    assert "option follow_up: " in out
+
+
+def test_simulate_a_rule_played_other(capsys: pytest.CaptureFixture[str],
+                                      tmp_path: Path) -> None:
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("base: pagat\noptions:\n  follow_up: other\n")
+    err = one_error(capsys, "simulate", "--rules", str(mine), "--players", "4", "--rounds", "1")
+    assert err == ("mtrain simulate: mine plays follow_up `other`: the reference engine plays "
+                   "only known values, so it cannot simulate it")

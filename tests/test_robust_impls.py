@@ -1,0 +1,136 @@
+"""Implementations that misbehave in ways a demanding user meets (tests/broken_impls/):
+each is charged at once with what it did wrong, and a run against one that never
+recovers finishes, rather than starting it again for every request."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mtrain.cli import main
+from mtrain.conformance.process import (
+    ImplementationCrashed,
+    ImplementationTimeout,
+    ProcessImplementation,
+    ProtocolViolation,
+)
+
+HERE = Path(__file__).resolve().parent
+BROKEN = HERE / "broken_impls"
+FIXTURES = HERE / "data" / "fixtures"
+TOTAL = 12  # results of tests/data/fixtures (test_conform.py)
+
+
+def broken(script: str, *args: object) -> list[str]:
+    return [sys.executable, str(BROKEN / script), *map(str, args)]
+
+
+def conform(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:
+    rc = main(["conform", "--fixtures", str(FIXTURES), "--format", "json", *args])
+    return rc, json.loads(capsys.readouterr().out)
+
+
+def ask(impl: ProcessImplementation) -> None:
+    """One request after the hello (any will do: the broken scripts spoil the answer)."""
+    impl.call("hello", protocol=1)
+
+
+@pytest.mark.parametrize("offset, shown", [("1", "carries id 3"), ("-1", "carries id 1"),
+                                           ("null", "carries id null"),
+                                           ("str", 'carries id "2"')])
+def test_a_wrong_request_id_is_a_protocol_error_at_once(offset: str, shown: str) -> None:
+    # A long timeout: waiting for the right id instead would show as a timeout.
+    with ProcessImplementation(broken("wrong_id.py", 2, offset), timeout=120) as impl, \
+            pytest.raises(ProtocolViolation) as info:
+        ask(impl)
+    assert shown in info.value.message, info.value.message
+    assert "(id 2)" in info.value.message and "was killed" in info.value.message
+
+
+def test_an_implementation_that_never_recovers_is_given_up(tmp_path: Path) -> None:
+    impl = ProcessImplementation(broken("wrong_id.py"), timeout=120)
+    messages = []
+    with impl:
+        for _ in range(impl.failure_limit + 5):
+            with pytest.raises(ProtocolViolation) as info:
+                ask(impl)
+            messages.append(info.value)
+    assert impl.starts == impl.failure_limit  # not one start per request
+    assert not any(e.given_up for e in messages[:impl.failure_limit])
+    last = messages[-1]
+    assert last.given_up and last.message.startswith("not run: ")
+    assert f"failed {impl.failure_limit} requests in a row" in last.message
+    assert "carries id" in last.message  # the last real failure, quoted
+
+
+def test_a_good_answer_between_failures_keeps_it_running() -> None:
+    # exits at its second request after the hello: one good answer, then a crash, again
+    impl = ProcessImplementation(broken("crash_every.py", 2), timeout=120)
+    outcomes = []
+    with impl:
+        for _ in range(2 * impl.failure_limit + 2):
+            try:
+                ask(impl)
+                outcomes.append("ok")
+            except ImplementationCrashed as e:
+                assert not e.given_up
+                outcomes.append("crash")
+    assert outcomes == ["ok", "crash"] * (impl.failure_limit + 1)
+
+
+def test_conform_against_wrong_ids_finishes_and_charges_each(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    rc, report = conform(capsys, "--impl", shlex.join(broken("wrong_id.py")),
+                         "--timeout", "120")
+    assert rc == 1
+    results = report["results"]
+    assert len(results) == TOTAL and report["summary"]["error"] == TOTAL
+    assert "carries id" in results[0]["message"]
+    assert "in a row" in results[-1]["message"]  # given up, not started a 12th time
+
+
+def faulty(fault: str, k: int = 2) -> list[str]:
+    return broken("misc_faults.py", fault, k)
+
+
+@pytest.mark.parametrize("fault, shown", [
+    ("float-id", "(id 2) carries id 2.0: one answer per request"),
+    ("empty-object", "(id 2) carries no id: one answer per request"),
+    ("latin1", "is not JSON (not UTF-8)"),
+])
+def test_answers_that_break_the_protocol(fault: str, shown: str) -> None:
+    with ProcessImplementation(faulty(fault), timeout=120) as impl, \
+            pytest.raises(ProtocolViolation) as info:
+        ask(impl)
+    assert shown in info.value.message, info.value.message
+
+
+def test_an_answer_nobody_asked_for_is_caught_at_the_next_request() -> None:
+    with ProcessImplementation(faulty("extra-line"), timeout=120) as impl:
+        ask(impl)
+        with pytest.raises(ProtocolViolation) as info:
+            ask(impl)
+    assert "(id 3) carries id 2" in info.value.message
+
+
+def test_a_line_never_ended_is_quoted_in_the_timeout() -> None:
+    with ProcessImplementation(faulty("no-newline"), timeout=2) as impl, \
+            pytest.raises(ImplementationTimeout) as info:
+        ask(impl)
+    message = info.value.message
+    assert message.startswith("no answer to the hello request within 2 s (it wrote a line "
+                              "it never ended with a newline: '{\"id\":2,\"ok\":true"), message
+    assert message.endswith("; the implementation was killed")
+
+
+def test_a_flood_on_stderr_does_not_stop_the_answers() -> None:
+    with ProcessImplementation(faulty("stderr-flood"), timeout=120) as impl:
+        for _ in range(20):
+            ask(impl)
+        assert impl.starts == 1
+        assert len(impl.stderr_tail) <= 4096 and "warning: zzz" in impl.stderr_tail
