@@ -1116,7 +1116,8 @@ def test_an_ordinary_double_ends_the_turn_opens_nothing_and_binds_nobody() -> No
     its [6-3] fits only seat 0's train, which carries no marker (TRAIN-4). Under pagat the
     same [6-6] keeps seat 0 to move, in phase follow, with [6-1] to lay (DBL-1, DBL-2)."""
     hands = [["6-6", "6-1"], ["6-3", "4-2"], ["9-0"]]
-    trains: dict[int | str, list[str]] = {0: ["12-6"], 1: ["12-4"], 2: ["12-9"], "mexican": ["12-8"]}
+    trains: dict[int | str, list[str]] = {
+        0: ["12-6"], 1: ["12-4"], 2: ["12-9"], "mexican": ["12-8"]}
     st = run(table(rules("pagat+ordinary-doubles"), hands, trains=trains, boneyard=["5-5"]),
              "play 6-6 on 0")
     assert (st.seat, st.phase, st.open_doubles, st.turn_doubles) == (1, "start", [], [])
