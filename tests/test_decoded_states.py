@@ -137,3 +137,44 @@ def test_a_rule_set_changed_after_it_was_sent_is_read_again() -> None:
     rj["options"]["tile_set"] = "double-9"
     rj["options"]["hand_sizes"] = "puremco-d9"
     assert impl.rules(rj).max_pip == 9 and first.max_pip == 12
+
+
+def test_answers_kept_under_one_rule_set_are_those_a_fresh_reading_gives_another() -> None:
+    """The reference's memo of answers (adapter.Answers): the same questions about the
+    states of a game, asked of one ReferenceImplementation under rule sets that play
+    them differently (own train first, follow-up, chains, scoring, the draw), answered
+    as a reference that keeps nothing answers each."""
+    names = ["pagat", "puremco"] + [f"pagat+{o}" for o in (
+        "own-train-first", "any-double-first", "chain-anywhere-start", "draw-until-playable",
+        "marker-anyone", "no-double-end-start", "own-train-opens-mexican",
+        "passes-end-round", "positive-scoring", "release-uncoverable",
+        "single-tile-start", "wikipedia-doubles")]
+    kept = ReferenceImplementation()
+    fresh = ReferenceImplementation()
+    fresh.remembers_states = False  # reads every state, keeps no answer
+    differed = 0
+    for data in states()[:25]:
+        asked: list[dict[str, Any]] = [{"type": "draw"}, {"type": "pass"}, {"type": "end-chain"}]
+        for tile in data["hands"][data["seat"]][:4]:
+            asked += [{"type": "play", "tile": tile, "train": t}
+                      for t in ("mexican", 0, 1, 2)]
+        seen = []
+        for name in names:
+            rj = ruleset_json(catalog().ruleset(name))
+            assert kept.legal(rj, data) == fresh.legal(rj, data)
+            answers = []
+            for action in asked:
+                got, want = _answer(kept, rj, data, action), _answer(fresh, rj, data, action)
+                assert got == want, (name, action)
+                answers.append(want)
+            seen.append(answers)
+        differed += any(a != seen[0] for a in seen)
+    assert differed  # the rule sets did answer differently somewhere
+
+
+def _answer(impl: ReferenceImplementation, rj: dict[str, Any], state: dict[str, Any],
+            action: dict[str, Any]) -> Any:
+    try:
+        return impl.apply(rj, state, action)
+    except Exception as e:  # a refusal, or a malformed action: compared as it is said
+        return type(e).__name__, str(e), getattr(e, "clause", None)
