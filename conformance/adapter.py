@@ -194,8 +194,13 @@ class DecodedStates:
     the engine wrote itself (`remember`) serves the Rules it was written under only. Only
     plain Rules are served: a traced or mutated view of the rules reads on its own."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, traced: bool = False) -> None:
         self.size = size
+        self.traced = traced
+        """Whether a traced view of the rules (partition.TracedRules) is served too: the
+        entry's flags read through it again, in the order the reading first read them,
+        so that its log records what a reading would (not an entry whose reading read
+        the rule set itself, whose methods log more than the flag)."""
         self._memo: dict[bytes, list[_Entry]] = {}
 
     def read(self, rules: Rules, data: Any, key: bytes | None
@@ -210,6 +215,8 @@ class DecodedStates:
         """`read`, and the entry that served it (None when none is kept): what its
         reading read, for a memo of the answers about the state (`Answers`)."""
         if key is None or type(rules) is not Rules:
+            if key is not None and self.traced:
+                return self._read_traced(rules, data, key)
             st = codec.state_from_json(rules, data)
             return st, violations(st), None
         entries = self._memo.get(key)
@@ -226,6 +233,29 @@ class DecodedStates:
         st = codec.state_from_json(reading, data)  # type: ignore[arg-type]
         broken = violations(st)
         st.rules = rules
+        entry = (tuple(reading.read), tuple(reading.read.values()), st, broken)
+        self._keep(key, entry)
+        return st, broken, entry
+
+    def _read_traced(self, rules: Any, data: Any, key: bytes
+                     ) -> tuple[engine.State, list[Violation], _Entry | None]:
+        for entry in self._memo.get(key, ()):
+            attrs, values, st, broken = entry
+            if st.rules is rules:
+                return st, broken, entry
+            # read one by one, stopping where a value differs: a prefix of what the
+            # reading reads, in its order (a reading under these rules reads them too)
+            if attrs is not None and "ruleset" not in attrs and all(
+                    getattr(rules, a) == v for a, v in zip(attrs, values, strict=True)):
+                bound = st.copy()
+                bound.rules = rules
+                return bound, broken, entry
+        reading = _Reading(rules)
+        st = codec.state_from_json(reading, data)  # type: ignore[arg-type]
+        broken = violations(st)
+        st.rules = rules
+        if "ruleset" in reading.read:
+            return st, broken, None
         entry = (tuple(reading.read), tuple(reading.read.values()), st, broken)
         self._keep(key, entry)
         return st, broken, entry

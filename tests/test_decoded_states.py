@@ -19,6 +19,14 @@ from mtrain.conformance.adapter import (
     fingerprint,
     ruleset_json,
 )
+from mtrain.conformance.fixture import load_corpus
+from mtrain.conformance.partition import (
+    Log,
+    TracedReference,
+    TracedRules,
+    TracedRuleset,
+    traced_run,
+)
 from mtrain.reference import codec
 from mtrain.reference.deal import deal
 from mtrain.reference.engine import legal_actions, perform
@@ -178,3 +186,41 @@ def _answer(impl: ReferenceImplementation, rj: dict[str, Any], state: dict[str, 
         return impl.apply(rj, state, action)
     except Exception as e:  # a refusal, or a malformed action: compared as it is said
         return type(e).__name__, str(e), getattr(e, "clause", None)
+
+
+def test_traced_runs_read_the_same_options_with_states_shared(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scope checks' traced runs share the states they read (a `DecodedStates` with
+    `traced`): each run logs the options it would log reading every state itself, in the
+    same order, and finds the same outcomes."""
+    fixtures = [fx for fx in load_corpus()[0] if fx.steps][:12]
+    rulesets = [catalog().ruleset(n) for n in NAMES]
+    monkeypatch.setattr(TracedReference, "_shared_states", DecodedStates(64, traced=False))
+    alone = [traced_run(fx, rs) for fx in fixtures for rs in rulesets]
+    monkeypatch.setattr(TracedReference, "_shared_states", DecodedStates(4096, traced=True))
+    for _ in range(2):  # the second time, every state is found
+        assert [traced_run(fx, rs) for fx in fixtures for rs in rulesets] == alone
+
+
+def test_a_traced_reading_found_in_the_memo_logs_what_a_reading_logs() -> None:
+    memo = DecodedStates(64, traced=True)
+    found = 0
+    for data in states()[:12]:
+        key = fingerprint(data)
+        for name in NAMES:
+            rs = catalog().ruleset(name)
+            if Rules.of(rs).max_pip != 12:
+                continue
+            own = Log()
+            st = codec.state_from_json(_traced(rs, own), data)  # type: ignore[arg-type]
+            want = violations(st)
+            log = Log()
+            got, broken, entry = memo.read_entry(_traced(rs, log), data, key)  # type: ignore[arg-type]
+            assert list(log.read) == list(own.read) != []
+            assert broken == want and codec.state_to_json(got) == data
+            found += entry is not None and entry[2] is not got  # served by another's entry
+    assert found
+
+
+def _traced(rs: Any, log: Log) -> TracedRules:
+    return TracedRules(Rules.of(rs), TracedRuleset.wrap(rs, log), log)
