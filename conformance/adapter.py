@@ -423,10 +423,13 @@ class ReferenceImplementation:
         return codec.state_to_json(deal(rules, players, round, order=ids))
 
     def _question(self, ruleset: JSON, state: JSON, action: JSON | None
-                  ) -> tuple[Rules, tuple[bytes, bytes] | None]:
-        """The rules of a request, and its key in the answers memo (None: not kept)."""
+                  ) -> tuple[Rules | None, tuple[bytes, bytes] | None]:
+        """The rules of a request, and its key in the answers memo (None: not kept; the
+        rules are not read where no memo is kept: `state` reads them)."""
+        if not self.remembers_states or self._own_state:
+            return None, None
         rules = self.rules(ruleset)
-        if not self.remembers_states or type(rules) is not Rules or self._own_state:
+        if type(rules) is not Rules:
             return rules, None
         key = fingerprint(state)
         what = _LEGAL if action is None else fingerprint(action)
@@ -444,7 +447,7 @@ class ReferenceImplementation:
 
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
         rules, key = self._question(ruleset, state, None)
-        if key is None:
+        if key is None or rules is None:
             st = self.state(ruleset, state)
             return [codec.action_to_json(st, a) for a in engine.legal_actions(st)]
         found = self._answers.find(rules, key)
@@ -460,7 +463,7 @@ class ReferenceImplementation:
 
     def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
         rules, key = self._question(ruleset, state, action)
-        if key is not None:
+        if key is not None and rules is not None:
             found = self._answers.find(rules, key)
             if found is not None:
                 kept: JSON = found
@@ -468,7 +471,7 @@ class ReferenceImplementation:
             st, entry = self._read(rules, state, key[0])
             traced, reading = _traced(st, rules)
         else:
-            st, entry, reading = self.state(ruleset, state), None, None
+            key, st, entry, reading = None, self.state(ruleset, state), None, None
             traced = st
         try:
             act = codec.action_from_json(traced, action)
