@@ -13,6 +13,10 @@ the median of its CPU seconds (user + system, the server's included), and the pr
 case on the ratio of the medians. Wall times are shown too, with the load average before
 and after: on a machine shared with other work they say how busy it was. One untimed run
 first warms the file cache. Exit code 1 when a target is missed or a run does not pass.
+
+With `--base REV` (a git revision, e.g. main), the same two cases run from that revision's
+code too, in the same turns, and the ratios new / base are printed: on a busy machine the
+only comparison worth making.
 """
 
 from __future__ import annotations
@@ -21,8 +25,10 @@ import argparse
 import json
 import re
 import sys
+import tempfile
+from pathlib import Path
 
-from measure import Timed, load, median, mtrain_command, run, verdict
+from measure import Timed, base_env, load, median, mtrain_command, run, verdict
 
 TARGET_CPU = 5.0
 TARGET_RATIO = 1.3
@@ -42,18 +48,28 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--base", metavar="REV", help="also run git revision REV's code")
     args = parser.parse_args()
     mtrain = mtrain_command()
     cases = {"in-process": [mtrain, "conform"],
              "protocol": [mtrain, "conform", "--impl", f"{mtrain} serve"]}
-    before = load()
-    run(cases["in-process"])  # warms the file cache
-    timed: dict[str, list[Timed]] = {name: [] for name in cases}
-    counts: dict[str, tuple[int, int]] = {}
-    for _ in range(args.runs):
-        for name, argv in cases.items():
-            timed[name].append(run(argv))
-            counts[name] = passed(timed[name][-1], name)
+    envs: dict[str, dict[str, str] | None] = {name: None for name in cases}
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.base:
+            python = f"{sys.executable} -m mtrain"
+            env = base_env(args.base, Path(tmp))
+            cases |= {"base in-process": [*python.split(), "conform"],
+                      "base protocol": [*python.split(), "conform", "--impl",
+                                        f"{python} serve"]}
+            envs |= {"base in-process": env, "base protocol": env}
+        before = load()
+        run(cases["in-process"])  # warms the file cache
+        timed: dict[str, list[Timed]] = {name: [] for name in cases}
+        counts: dict[str, tuple[int, int]] = {}
+        for _ in range(args.runs):
+            for name, argv in cases.items():
+                timed[name].append(run(argv, env=envs[name]))
+                counts[name] = passed(timed[name][-1], name)
     after = load()
     cpu = {name: median([t.cpu for t in runs]) for name, runs in timed.items()}
     wall = {name: median([t.wall for t in runs]) for name, runs in timed.items()}
@@ -63,6 +79,8 @@ def main() -> int:
     ok_cpu, ok_ratio = cpu["in-process"] <= TARGET_CPU, ratio <= TARGET_RATIO
     out = {"ok": ok_cpu and ok_ratio, "runs": args.runs, "load_before": before,
            "load_after": after, "ratio": round(ratio, 3), "ratio_of_pairs": round(pairs, 3),
+           **({"new_over_base": {name: round(cpu[name] / cpu[f"base {name}"], 3)
+                                 for name in ("in-process", "protocol")}} if args.base else {}),
            **{name: {"cpu_median": round(cpu[name], 3), "wall_median": round(wall[name], 3),
                      "cpu": [round(t.cpu, 3) for t in runs],
                      "results": counts[name][0], "passed": counts[name][1]}
@@ -80,6 +98,9 @@ def main() -> int:
               f"{verdict(ok_cpu)}")
         print(f"protocol / in-process: {ratio:.2f} (median of the pairs {pairs:.2f}), "
               f"target <= {TARGET_RATIO:g}: {verdict(ok_ratio)}")
+        for name in ("in-process", "protocol"):
+            if f"base {name}" in cpu:
+                print(f"{name}: new / base {cpu[name] / cpu[f'base {name}']:.2f}")
     return 0 if out["ok"] else 1
 
 

@@ -64,3 +64,21 @@ def median(values: Sequence[float]) -> float:
 
 def verdict(ok: bool) -> str:
     return "met" if ok else "MISSED"
+
+
+def base_env(rev: str, into: Path) -> dict[str, str]:
+    """An environment in which `python -m mtrain` runs the code of git revision `rev`
+    (its tree exported under `into`), for a side-by-side run against the working tree:
+    the package is laid out as the editable install lays it out (mtrain/ from mtrain/,
+    mtrain/conformance from conformance/, ...), put first on PYTHONPATH."""
+    root = Path(__file__).resolve().parents[1]
+    src, pkg = into / "src", into / "pkg" / "mtrain"
+    src.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(root), "archive", rev], capture_output=True,
+                             check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
+    shutil.copytree(src / "mtrain", pkg)
+    for sub in ("conformance", "reference", "spec"):
+        shutil.copytree(src / sub, pkg / sub)
+    return {**os.environ, "PYTHONPATH": str(into / "pkg")}
+

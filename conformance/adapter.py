@@ -7,6 +7,10 @@ protocol, a process written in any language.
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import operator
+from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 import orjson
@@ -164,6 +168,18 @@ class _Reading:
         return value
 
 
+@functools.cache
+def _flags(attrs: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving the values of the flags `attrs` of a Rules, as a tuple (C speed:
+    the memos below compare them for every rule set that asks)."""
+    if len(attrs) == 1:
+        one = operator.attrgetter(attrs[0])
+        return lambda rules: (one(rules),)
+    many: Callable[[Any], tuple[Any, ...]] = operator.attrgetter(*attrs) if attrs else (
+        lambda rules: ())
+    return many
+
+
 _Entry = tuple[tuple[str, ...] | None, tuple[Any, ...], engine.State, list[Violation]]
 
 
@@ -178,33 +194,71 @@ class DecodedStates:
     the engine wrote itself (`remember`) serves the Rules it was written under only. Only
     plain Rules are served: a traced or mutated view of the rules reads on its own."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, traced: bool = False) -> None:
         self.size = size
+        self.traced = traced
+        """Whether a traced view of the rules (partition.TracedRules) is served too: the
+        entry's flags read through it again, in the order the reading first read them,
+        so that its log records what a reading would (not an entry whose reading read
+        the rule set itself, whose methods log more than the flag)."""
         self._memo: dict[bytes, list[_Entry]] = {}
 
     def read(self, rules: Rules, data: Any, key: bytes | None
              ) -> tuple[engine.State, list[Violation]]:
         """The state of `data` under `rules` and its broken invariants; a StateError as
         codec.state_from_json raises it."""
+        st, broken, _ = self.read_entry(rules, data, key)
+        return st, broken
+
+    def read_entry(self, rules: Rules, data: Any, key: bytes | None
+                   ) -> tuple[engine.State, list[Violation], _Entry | None]:
+        """`read`, and the entry that served it (None when none is kept): what its
+        reading read, for a memo of the answers about the state (`Answers`)."""
         if key is None or type(rules) is not Rules:
+            if key is not None and self.traced:
+                return self._read_traced(rules, data, key)
             st = codec.state_from_json(rules, data)
-            return st, violations(st)
+            return st, violations(st), None
         entries = self._memo.get(key)
         if entries is not None:
-            for attrs, values, st, broken in entries:
+            for entry in entries:
+                attrs, values, st, broken = entry
                 if st.rules is rules:
-                    return st, broken
-                if attrs is not None and all(
-                        getattr(rules, a) == v for a, v in zip(attrs, values, strict=True)):
+                    return st, broken, entry
+                if attrs is not None and _flags(attrs)(rules) == values:
                     bound = st.copy()
                     bound.rules = rules
-                    return bound, broken
+                    return bound, broken, entry
         reading = _Reading(rules)
         st = codec.state_from_json(reading, data)  # type: ignore[arg-type]
         broken = violations(st)
         st.rules = rules
-        self._keep(key, (tuple(reading.read), tuple(reading.read.values()), st, broken))
-        return st, broken
+        entry = (tuple(reading.read), tuple(reading.read.values()), st, broken)
+        self._keep(key, entry)
+        return st, broken, entry
+
+    def _read_traced(self, rules: Any, data: Any, key: bytes
+                     ) -> tuple[engine.State, list[Violation], _Entry | None]:
+        for entry in self._memo.get(key, ()):
+            attrs, values, st, broken = entry
+            if st.rules is rules:
+                return st, broken, entry
+            # read one by one, stopping where a value differs: a prefix of what the
+            # reading reads, in its order (a reading under these rules reads them too)
+            if attrs is not None and "ruleset" not in attrs and all(
+                    getattr(rules, a) == v for a, v in zip(attrs, values, strict=True)):
+                bound = st.copy()
+                bound.rules = rules
+                return bound, broken, entry
+        reading = _Reading(rules)
+        st = codec.state_from_json(reading, data)  # type: ignore[arg-type]
+        broken = violations(st)
+        st.rules = rules
+        if "ruleset" in reading.read:
+            return st, broken, None
+        entry = (tuple(reading.read), tuple(reading.read.values()), st, broken)
+        self._keep(key, entry)
+        return st, broken, entry
 
     def remember(self, key: bytes, st: engine.State) -> None:
         """A state the engine wrote, under its own Rules: nothing to read or check."""
@@ -217,6 +271,73 @@ class DecodedStates:
                 self._memo.clear()
             entries = self._memo[key] = []
         entries.append(entry)
+
+
+_Answer = tuple[tuple[str, ...] | None, tuple[Any, ...], Rules, int,
+                bytes | tuple[str, str | None]]
+"""(flags read, their values, the Rules it was found under, the seats, the answer's JSON
+text or a refusal's reason and clause)."""
+
+
+class Answers:
+    """The reference's answers to `legal` and `apply`, by the exact JSON text of the state
+    and of the action: conform asks the same questions under dozens of rule sets.
+
+    An entry keeps the flags its state's reading and the answer read (`_Reading`), with
+    their values, and serves every Rules with the same values, the engine being a function
+    of the state, the action and those flags alone; one whose state was the engine's own
+    (`DecodedStates.remember`) serves its own Rules only. Answers are handed out as fresh
+    copies (callers may write to them)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._memo: dict[tuple[bytes, bytes], list[_Answer]] = {}
+
+    def find(self, rules: Rules, key: tuple[bytes, bytes]) -> Any:
+        """The answer kept for `key` that holds under `rules` (json-decoded), else None;
+        Refused for a refusal kept, RefusedSetup where `rules` deals no such table."""
+        entries = self._memo.get(key)
+        if entries is None:
+            return None
+        for attrs, values, owner, players, answer in entries:
+            if owner is rules or (attrs is not None and _flags(attrs)(rules) == values):
+                _check_players(rules, players)
+                if type(answer) is bytes:
+                    return orjson.loads(answer)
+                raise Refused(*answer)
+        return None
+
+    def keep(self, key: tuple[bytes, bytes], read: _Entry | None, answered: _Reading,
+             players: int, answer: bytes | tuple[str, str | None]) -> None:
+        """An answer found under `answered` for a state read as `read` says."""
+        if read is None:
+            return
+        attrs: tuple[str, ...] | None = None
+        values: tuple[Any, ...] = ()
+        if read[0] is not None:
+            both = dict(zip(read[0], read[1], strict=True))
+            both.update(answered.read)
+            attrs, values = tuple(both), tuple(both.values())
+        entries = self._memo.get(key)
+        if entries is None:
+            if len(self._memo) >= self.size:
+                self._memo.clear()
+            entries = self._memo[key] = []
+        entries.append((attrs, values, answered._rules, players, answer))
+
+
+MEMO_ANSWERS = 8192
+"""Questions (a state and an action, or `legal`) whose answers a ReferenceImplementation
+keeps."""
+_LEGAL = b"legal"
+"""The action part of a `legal` question's key (no action's JSON text)."""
+
+def _traced(st: engine.State, rules: Rules) -> tuple[engine.State, _Reading]:
+    """A copy of `st` reading its rules through a `_Reading` (what an answer reads)."""
+    reading = _Reading(rules)
+    traced = st.copy()
+    traced.rules = reading  # type: ignore[assignment]
+    return traced, reading
 
 
 MEMO_RULES = 256
@@ -244,6 +365,10 @@ class ReferenceImplementation:
         # winners, the score) and then about the state an action led to, and the same
         # under the next rule set: each is read and checked once.
         self._states = DecodedStates(MEMO_STATES)
+        self._answers = Answers(MEMO_ANSWERS)
+        # an engine with a `state` of its own (one that reads tables otherwise) is asked
+        # through it: the memo of answers reads states as `state` here does
+        self._own_state = type(self).state is not ReferenceImplementation.state
 
     def rules(self, ruleset: JSON) -> Rules:
         options = ruleset["options"]
@@ -304,26 +429,82 @@ class ReferenceImplementation:
         ids = codec.tile_ids(order, rules.max_pip)
         return codec.state_to_json(deal(rules, players, round, order=ids))
 
+    def _question(self, ruleset: JSON, state: JSON, action: JSON | None
+                  ) -> tuple[Rules | None, tuple[bytes, bytes] | None]:
+        """The rules of a request, and its key in the answers memo (None: not kept; the
+        rules are not read where no memo is kept: `state` reads them)."""
+        if not self.remembers_states or self._own_state:
+            return None, None
+        rules = self.rules(ruleset)
+        if type(rules) is not Rules:
+            return rules, None
+        key = fingerprint(state)
+        what = _LEGAL if action is None else fingerprint(action)
+        return rules, None if key is None or what is None else (key, what)
+
+    def _read(self, rules: Rules, state: JSON, key: bytes | None
+              ) -> tuple[engine.State, _Entry | None]:
+        """`state` as the engine state `state()` gives, and the entry that read it."""
+        st, broken, entry = self._states.read_entry(rules, state, key)
+        _check_players(rules, st.players)
+        if broken:
+            raise codec.StateError("impossible state: "
+                                   + "; ".join(f"{inv} {msg}" for inv, msg in broken))
+        return st, entry
+
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
-        st = self.state(ruleset, state)
-        return [codec.action_to_json(st, a) for a in engine.legal_actions(st)]
+        rules, key = self._question(ruleset, state, None)
+        if key is None or rules is None:
+            st = self.state(ruleset, state)
+            return [codec.action_to_json(st, a) for a in engine.legal_actions(st)]
+        found = self._answers.find(rules, key)
+        if found is not None:
+            kept: list[JSON] = found
+            return kept
+        st, entry = self._read(rules, state, key[0])
+        traced, reading = _traced(st, rules)
+        answer = [codec.action_to_json(traced, a) for a in engine.legal_actions(traced)]
+        with contextlib.suppress(TypeError):
+            self._answers.keep(key, entry, reading, st.players, orjson.dumps(answer))
+        return answer
 
     def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
-        st = self.state(ruleset, state)
+        rules, key = self._question(ruleset, state, action)
+        if key is not None and rules is not None:
+            found = self._answers.find(rules, key)
+            if found is not None:
+                kept: JSON = found
+                return kept
+            st, entry = self._read(rules, state, key[0])
+            traced, reading = _traced(st, rules)
+        else:
+            key, st, entry, reading = None, self.state(ruleset, state), None, None
+            traced = st
         try:
-            act = codec.action_from_json(st, action)
-            new = engine.apply(st, act)
+            act = codec.action_from_json(traced, action)
+            new = engine.apply(traced, act)
         except engine.IllegalAction as e:
+            if key is not None and reading is not None:
+                self._answers.keep(key, entry, reading, st.players, (e.message, e.clause))
             raise Refused(e.message, e.clause) from None
         except codec.StateError as e:  # an action naming no train or no tile of the set
+            if key is not None and reading is not None:
+                self._answers.keep(key, entry, reading, st.players, (str(e), e.clause))
             raise Refused(str(e), e.clause) from None
         answer = codec.state_to_json(new)
+        new.rules = st.rules
+        if key is not None and reading is not None:
+            text = fingerprint(answer)
+            if text is not None:
+                self._answers.keep(key, entry, reading, st.players, text)
+                self._states.remember(text, new)
+            return answer
         if self.remembers_states and type(st.rules) is Rules:
             # The engine's own state, asked about next, needs no reading or checking. Not
             # under a traced view of the rules (scoping.py): there the checks' reads count.
-            key = fingerprint(answer)
-            if key is not None:
-                self._states.remember(key, new)
+            written = fingerprint(answer)
+            if written is not None:
+                self._states.remember(written, new)
         return answer
 
     def winners(self, ruleset: JSON, state: JSON) -> list[int]:

@@ -162,6 +162,16 @@ class Fixture:
         with contextlib.suppress(TypeError):
             self._starts[rs["tile_set"]] = orjson.dumps(state)
 
+    def kept_starts(self) -> dict[str, Any]:
+        """The starts built so far, by tile set (for a cache: `keep_starts` takes them)."""
+        return {tile_set: orjson.loads(text) for tile_set, text in self._starts.items()}
+
+    def keep_starts(self, starts: dict[str, Any]) -> None:
+        """Starts `kept_starts` gave, for the same table (a situation read back from the
+        cache, which keeps them beside it)."""
+        for tile_set, state in starts.items():
+            self._starts[str(tile_set)] = orjson.dumps(state)
+
     def deal_request(self, rs: Ruleset) -> tuple[int, int, list[str], dict[str, Any]]:
         """(players, round, order, extra) for a deal fixture under `rs`."""
         assert self.deal is not None

@@ -22,7 +22,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mtrain.conformance.adapter import JSON, ReferenceImplementation, RefusedSetup, ruleset_json
+from mtrain.conformance.adapter import (
+    JSON,
+    DecodedStates,
+    ReferenceImplementation,
+    RefusedSetup,
+    ruleset_json,
+)
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.runner import Outcome, check, in_force, play, setup_problems
 from mtrain.reference import codec
@@ -114,11 +120,20 @@ def _rules_of(rs: Ruleset) -> Rules:
     return Rules.of(rs)
 
 
+MEMO_TRACED = 4096
+"""States the traced runs keep read (TracedReference)."""
+
+
 class TracedReference(ReferenceImplementation):
     """The reference engine playing one rule set, whatever a request names, traced."""
 
+    _shared_states = DecodedStates(MEMO_TRACED, traced=True)
+    """States read and checked, shared by every traced run (a scope check plays each
+    fixture's states under hundreds of rule sets)."""
+
     def __init__(self, rs: Ruleset) -> None:
         super().__init__()
+        self._states = self._shared_states
         self.log = Log()
         self.ruleset = TracedRuleset.wrap(rs, self.log)
         self._traced: Any = TracedRules(_rules_of(rs), self.ruleset, self.log)

@@ -262,19 +262,22 @@ def _to_data(fx: Fixture) -> dict[str, Any]:
             "table": _keys_out(fx.table), "deal": fx.deal, "steps": list(fx.steps),
             "note": fx.note,
             "legal": None if exp.legal is None else list(exp.legal),
-            "state": _keys_out(exp.state)}
+            "state": _keys_out(exp.state), "starts": fx.kept_starts()}
 
 
 def _from_data(d: dict[str, Any], rs: Ruleset) -> Fixture:
     scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
     legal = d["legal"]
-    return Fixture(
+    fx = Fixture(
         id=d["id"], description=d["description"], clauses=tuple(d["clauses"]),
         source=("computation",), path=f"{SITUATION_PATH}{rs.name}>", line=None,
         table=_keys_in(d["table"]), deal=d["deal"], steps=tuple(d["steps"]),
         expect=(Expectation(variants=(), scope=scope,
                             legal=None if legal is None else tuple(legal),
                             state=_keys_in(d["state"]) or {}),), note=d["note"])
+    if isinstance(d.get("starts"), dict):  # its table as built when it was made
+        fx.keep_starts(d["starts"])
+    return fx
 
 
 def _keys_out(data: Any) -> Any:

@@ -10,6 +10,7 @@ all speak it, so it belongs to the data core.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -49,8 +50,24 @@ def deal_order(rs: Ruleset, engine: int, order: Any) -> list[str]:
     """The pool to deal a round of engine `engine` from: `sorted`, `reversed` or a list of
     tiles; the pool is the set less the engine where the rule set sets it aside (ENG-2)."""
     max_pip = max_pip_of(rs)
+    aside = rs["engine_procedure"] == "set-aside"  # read as before: a traced rule set logs it
+    try:
+        key = order if isinstance(order, str) else tuple(order)
+        hash(key)
+    except TypeError:  # not a list of plain values: named in the error below
+        return _deal_order(max_pip, aside, engine, order)
+    return list(_kept_order(max_pip, aside, engine, key))
+
+
+@functools.lru_cache(maxsize=4096)
+def _kept_order(max_pip: int, aside: bool, engine: int, order: Any) -> tuple[str, ...]:
+    """_deal_order, kept: conform deals a fixture under dozens of rule sets alike."""
+    return tuple(_deal_order(max_pip, aside, engine, order))
+
+
+def _deal_order(max_pip: int, aside: bool, engine: int, order: Any) -> list[str]:
     pool = [t for t in range(T.set_size(max_pip))]
-    if rs["engine_procedure"] == "set-aside":
+    if aside:
         pool.remove(T.DOUBLE[engine])
     if order == "sorted":
         return [T.name(t) for t in pool]

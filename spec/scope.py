@@ -164,6 +164,10 @@ def scope_of(cat: Catalog, variants: Sequence[str], when: Any = None) -> Scope:
 # --- the option space ----------------------------------------------------------------
 
 
+KEPT_COMPLETIONS = 1 << 16
+"""Regions whose completion a Space keeps."""
+
+
 class Space:
     """The valid rule sets over the catalogue's named values (hand tables by name, the
     example files' tables, and `custom`: see the module docstring).
@@ -180,6 +184,9 @@ class Space:
             o: option_values(self.cat, o) for o in self.cat.options}
         self.tables: dict[str, tuple[tuple[int, int], ...]] = {
             example_value(n): ex.hand_table for n, ex in self.cat.examples.items()}
+        # the scope checks ask complete() about the same regions over and over: each
+        # answer kept, by the region's values (the space does not change)
+        self._completed: dict[object, dict[str, str] | None] = {}
         # complete() judges each rule of the option space once, at the last option it
         # names (in the order options are given values): the earlier ones stand.
         order = {o: k for k, o in enumerate(self.options)}
@@ -202,6 +209,19 @@ class Space:
     def complete(self, region: Mapping[str, frozenset[str]],
                  prefer: Mapping[str, str] | None = None) -> dict[str, str] | None:
         """A valid assignment inside `region` (values in `prefer` tried first), or None."""
+        try:
+            key = (frozenset(region.items()), frozenset((prefer or {}).items()))
+        except TypeError:  # a region of other sets than frozensets: searched each time
+            return self._complete(region, prefer)
+        if key not in self._completed:
+            if len(self._completed) >= KEPT_COMPLETIONS:
+                self._completed.clear()
+            self._completed[key] = self._complete(region, prefer)
+        kept = self._completed[key]
+        return None if kept is None else dict(kept)  # a copy: callers may write
+
+    def _complete(self, region: Mapping[str, frozenset[str]],
+                  prefer: Mapping[str, str] | None = None) -> dict[str, str] | None:
         names = list(self.options)
         choice: dict[str, str] = {}
         plain: dict[str, str] = {}  # catalog_form(choice), kept up to date

@@ -19,6 +19,14 @@ from mtrain.conformance.adapter import (
     fingerprint,
     ruleset_json,
 )
+from mtrain.conformance.fixture import load_corpus
+from mtrain.conformance.partition import (
+    Log,
+    TracedReference,
+    TracedRules,
+    TracedRuleset,
+    traced_run,
+)
 from mtrain.reference import codec
 from mtrain.reference.deal import deal
 from mtrain.reference.engine import legal_actions, perform
@@ -137,3 +145,82 @@ def test_a_rule_set_changed_after_it_was_sent_is_read_again() -> None:
     rj["options"]["tile_set"] = "double-9"
     rj["options"]["hand_sizes"] = "puremco-d9"
     assert impl.rules(rj).max_pip == 9 and first.max_pip == 12
+
+
+def test_answers_kept_under_one_rule_set_are_those_a_fresh_reading_gives_another() -> None:
+    """The reference's memo of answers (adapter.Answers): the same questions about the
+    states of a game, asked of one ReferenceImplementation under rule sets that play
+    them differently (own train first, follow-up, chains, scoring, the draw), answered
+    as a reference that keeps nothing answers each."""
+    names = ["pagat", "puremco"] + [f"pagat+{o}" for o in (
+        "own-train-first", "any-double-first", "chain-anywhere-start", "draw-until-playable",
+        "marker-anyone", "no-double-end-start", "own-train-opens-mexican",
+        "passes-end-round", "positive-scoring", "release-uncoverable",
+        "single-tile-start", "wikipedia-doubles")]
+    kept = ReferenceImplementation()
+    fresh = ReferenceImplementation()
+    fresh.remembers_states = False  # reads every state, keeps no answer
+    differed = 0
+    for data in states()[:25]:
+        asked: list[dict[str, Any]] = [{"type": "draw"}, {"type": "pass"}, {"type": "end-chain"}]
+        for tile in data["hands"][data["seat"]][:4]:
+            asked += [{"type": "play", "tile": tile, "train": t}
+                      for t in ("mexican", 0, 1, 2)]
+        seen = []
+        for name in names:
+            rj = ruleset_json(catalog().ruleset(name))
+            assert kept.legal(rj, data) == fresh.legal(rj, data)
+            answers = []
+            for action in asked:
+                got, want = _answer(kept, rj, data, action), _answer(fresh, rj, data, action)
+                assert got == want, (name, action)
+                answers.append(want)
+            seen.append(answers)
+        differed += any(a != seen[0] for a in seen)
+    assert differed  # the rule sets did answer differently somewhere
+
+
+def _answer(impl: ReferenceImplementation, rj: dict[str, Any], state: dict[str, Any],
+            action: dict[str, Any]) -> Any:
+    try:
+        return impl.apply(rj, state, action)
+    except Exception as e:  # a refusal, or a malformed action: compared as it is said
+        return type(e).__name__, str(e), getattr(e, "clause", None)
+
+
+def test_traced_runs_read_the_same_options_with_states_shared(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scope checks' traced runs share the states they read (a `DecodedStates` with
+    `traced`): each run logs the options it would log reading every state itself, in the
+    same order, and finds the same outcomes."""
+    fixtures = [fx for fx in load_corpus()[0] if fx.steps][:12]
+    rulesets = [catalog().ruleset(n) for n in NAMES]
+    monkeypatch.setattr(TracedReference, "_shared_states", DecodedStates(64, traced=False))
+    alone = [traced_run(fx, rs) for fx in fixtures for rs in rulesets]
+    monkeypatch.setattr(TracedReference, "_shared_states", DecodedStates(4096, traced=True))
+    for _ in range(2):  # the second time, every state is found
+        assert [traced_run(fx, rs) for fx in fixtures for rs in rulesets] == alone
+
+
+def test_a_traced_reading_found_in_the_memo_logs_what_a_reading_logs() -> None:
+    memo = DecodedStates(64, traced=True)
+    found = 0
+    for data in states()[:12]:
+        key = fingerprint(data)
+        for name in NAMES:
+            rs = catalog().ruleset(name)
+            if Rules.of(rs).max_pip != 12:
+                continue
+            own = Log()
+            st = codec.state_from_json(_traced(rs, own), data)  # type: ignore[arg-type]
+            want = violations(st)
+            log = Log()
+            got, broken, entry = memo.read_entry(_traced(rs, log), data, key)  # type: ignore[arg-type]
+            assert list(log.read) == list(own.read) != []
+            assert broken == want and codec.state_to_json(got) == data
+            found += entry is not None and entry[2] is not got  # served by another's entry
+    assert found
+
+
+def _traced(rs: Any, log: Log) -> TracedRules:
+    return TracedRules(Rules.of(rs), TracedRuleset.wrap(rs, log), log)
