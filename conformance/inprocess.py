@@ -41,17 +41,14 @@ from pathlib import Path
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, Refused, RefusedSetup, Unsupported
+from mtrain.conformance.child import STOPPING, TOO_LONG, ChildProcess, describe_exit
 from mtrain.conformance.process import (
     FAILURES,
-    STOPPING,
-    TOO_LONG,
     HarnessError,
     ImplementationCrashed,
     ImplementationTimeout,
     NotApplicable,
     ProtocolViolation,
-    _Process,
-    describe_exit,
     given_up,
 )
 from mtrain.conformance.protocol import MAX_LINE, ProtocolError, decode, encode
@@ -190,7 +187,7 @@ class _Host:
     def __init__(self, spec: str, timeout: float) -> None:
         self.spec = spec
         self.timeout = timeout
-        self._proc: _Process | None = None
+        self._proc: ChildProcess | None = None
         self._worker: int | None = None  # the pid of the worker ready for calls
         self._failed_starts = 0
         self._last_failure = ""
@@ -246,7 +243,7 @@ class _Host:
             raise ImplementationCrashed(f"the adapter called exit({answer['exit']})", stderr)
         raise AdapterError(str(answer.get("error")), stderr)
 
-    def _ready(self) -> _Process:
+    def _ready(self) -> ChildProcess:
         """The host, with a worker waiting for a call (started as needed)."""
         if self._closed:
             raise given_up(HarnessError("not run: the harness is stopping"))
@@ -260,7 +257,7 @@ class _Host:
             env = {**os.environ, PATH_VARIABLE: json.dumps(sys.path)}
             # -P: the folder the harness runs in must not shadow the installed package
             argv = [sys.executable, "-P", "-m", "mtrain.conformance.inprocess", self.spec]
-            self._proc = _Process(argv, MAX_LINE, env, None)
+            self._proc = ChildProcess(argv, MAX_LINE, env, None)
         proc = self._proc
         deadline = time.monotonic() + max(self.timeout, START_SECONDS)
         while True:  # skip what a killed worker left half-written, and its death notice
@@ -281,7 +278,7 @@ class _Host:
             raise ImplementationCrashed(f"the adapter's process {what}", proc.stderr.tail())
 
     @staticmethod
-    def _line(proc: _Process, deadline: float) -> Any:
+    def _line(proc: ChildProcess, deadline: float) -> Any:
         """The next line from the host, _LATE at the deadline, or _GONE if it died."""
         while True:
             left = deadline - time.monotonic()
@@ -304,7 +301,7 @@ class _Host:
             with contextlib.suppress(OSError):
                 os.kill(worker, signal.SIGKILL)
 
-    def _lost(self, proc: _Process, name: str) -> ImplementationCrashed:
+    def _lost(self, proc: ChildProcess, name: str) -> ImplementationCrashed:
         code = proc.exit_code(1.0)
         self._drop()
         return ImplementationCrashed(

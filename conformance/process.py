@@ -35,26 +35,26 @@ leave a process behind.
 
 from __future__ import annotations
 
-import atexit
 import contextlib
-import functools
 import itertools
-import math
-import os
 import queue
-import select
 import shlex
-import signal
-import subprocess
-import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from mtrain import __version__
 from mtrain.conformance.adapter import JSON, Refused, RefusedSetup, Unsupported
+from mtrain.conformance.child import (
+    POLL,
+    STOPPING,
+    ChildProcess,
+    Line,
+    TooLong,
+    describe_exit,
+)
 from mtrain.conformance.protocol import (
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -68,12 +68,7 @@ from mtrain.conformance.protocol import (
     hello,
     request,
 )
-from mtrain.conformance.stderr_ring import StderrRing
 from mtrain.conformance.wording import json_text, why_not_run
-
-POLL = 0.05
-"""While waiting for an answer, how often to look whether the program is still alive
-(a program that exits may leave a child holding its stdout, so no end of file comes)."""
 
 
 class HarnessError(Exception):
@@ -134,313 +129,6 @@ class ConfigurationError(Exception):
     """The implementation cannot be used at all: not runnable, or another protocol."""
 
 
-class Interrupted(KeyboardInterrupt):
-    """SIGTERM (or SIGHUP) while `stop_on_signals` is in force; `signum` says which."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
-
-
-# --- every process the harness started ------------------------------------------------
-
-
-_LIVE: set[_Process] = set()
-_LIVE_LOCK = threading.Lock()
-STOPPING = threading.Event()
-"""Set by an interrupt under stop_on_signals: closing then kills at once, not politely."""
-
-
-def kill_all() -> None:
-    """Kill every process group the harness started and has not yet killed."""
-    with _LIVE_LOCK:
-        procs = list(_LIVE)
-    for proc in procs:
-        proc.kill()
-
-
-def _forget_after_fork() -> None:
-    """A forked worker does not own its parent's processes (nor hold its lock)."""
-    global _LIVE_LOCK
-    _LIVE_LOCK = threading.Lock()
-    _LIVE.clear()
-
-
-atexit.register(kill_all)
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_after_fork)
-
-
-@contextlib.contextmanager
-def stop_on_signals() -> Iterator[None]:
-    """SIGTERM and SIGHUP raise Interrupted (as SIGINT raises KeyboardInterrupt), so
-    that cleanup runs; whatever the way out, every process started is killed."""
-    previous: dict[int, Any] = {}
-    STOPPING.clear()
-    if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-            if sig is not None:
-                previous[sig] = signal.signal(sig, _raise_interrupted)
-    try:
-        yield
-    finally:
-        try:
-            kill_all()
-        finally:
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)
-
-
-def _raise_interrupted(signum: int, frame: object) -> None:
-    STOPPING.set()
-    if signum == signal.SIGINT:
-        raise KeyboardInterrupt
-    raise Interrupted(signum)
-
-
-def stoppable(command: Callable[[Any], int], name: str) -> Callable[[Any], int]:
-    """`command` under stop_on_signals; an interrupt is one line and exit code 128 + the
-    signal's number (130 for SIGINT, 143 for SIGTERM), never a traceback."""
-
-    @functools.wraps(command)
-    def run(args: Any) -> int:
-        try:
-            with stop_on_signals():
-                return command(args)
-        except KeyboardInterrupt as e:
-            print(f"mtrain {name}: interrupted", file=sys.stderr)
-            return exit_code_of(e)
-
-    return run
-
-
-def exit_code_of(interrupt: KeyboardInterrupt) -> int:
-    return 128 + getattr(interrupt, "signum", signal.SIGINT)
-
-
-# --- one process ---------------------------------------------------------------------
-
-
-class _TooLong:
-    pass
-
-
-TOO_LONG = _TooLong()
-_NOTHING = object()
-Line = bytes | None | _TooLong
-
-
-class _Process:
-    """One run of the program: its pipes, read and written without a thread of their own
-    (a line read is no hand-over between threads, which costs more than the read), and
-    the stderr ring.
-
-    Its stdout is read as the answers are asked for (`receive`, waiting in `poll` at
-    most the time given); while a request is written to a full pipe, what the program
-    answered meanwhile is read into the buffer, so that neither side waits on the other.
-    The reading and the writing each hold a lock: `close_pipes`, from any thread, closes
-    a pipe only between two reads or writes."""
-
-    def __init__(self, argv: Sequence[str], max_line: int, env: dict[str, str] | None,
-                 cwd: str | None) -> None:
-        kwargs: dict[str, Any] = {}
-        if os.name == "posix":
-            kwargs["start_new_session"] = True  # its own group, killed as one
-        self.popen = subprocess.Popen(
-            list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, env=env, cwd=cwd, **kwargs)
-        self.killed = False
-        with _LIVE_LOCK:
-            _LIVE.add(self)
-        assert self.popen.stdout is not None and self.popen.stdin is not None
-        self._out = self.popen.stdout.fileno()
-        self._in = self.popen.stdin.fileno()
-        os.set_blocking(self._in, False)
-        self._max_line = max_line
-        self._buffer = bytearray()
-        self._ended = False  # stdout at its end, or closed here
-        self._stopped = False  # a line too long was met: nothing more is read
-        self._poller = select.poll()
-        self._poller.register(self._out, select.POLLIN)
-        self._reading = threading.Lock()
-        self._writing = threading.Lock()
-        self.stderr = StderrRing(self.popen.stderr)
-
-    def send(self, data: bytes) -> None:
-        """Write `data` whole; OSError (a broken pipe) or ValueError (closed here) if the
-        program can no longer take it."""
-        with self._writing:
-            stdin = self.popen.stdin
-            if stdin is None or stdin.closed:
-                raise ValueError("the program's stdin is closed")
-            view = memoryview(data)
-            while view:
-                try:
-                    view = view[os.write(self._in, view):]
-                except BlockingIOError:
-                    self._wait_writable()
-
-    def _wait_writable(self) -> None:
-        """Until stdin takes more (at most POLL), reading the answers that keep the
-        program from reading on."""
-        poller = select.poll()
-        poller.register(self._in, select.POLLOUT)
-        with self._reading:
-            if not self._ended:
-                poller.register(self._out, select.POLLIN)
-            for fd, _ in poller.poll(POLL * 1000):
-                if fd == self._out:
-                    self._fill()
-
-    def receive(self, timeout: float) -> Line:
-        """The next line (None at the end of stdout, TOO_LONG for a line over the limit,
-        after which nothing more is read); queue.Empty after `timeout` seconds."""
-        deadline = time.monotonic() + max(timeout, 0.0)
-        with self._reading:
-            while not self._stopped:
-                line = self._take()
-                if line is not _NOTHING:
-                    return line  # type: ignore[return-value]
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise queue.Empty
-                if self._poller.poll(math.ceil(left * 1000)):
-                    self._fill()
-        time.sleep(max(0.0, deadline - time.monotonic()))  # as a reader that stopped
-        raise queue.Empty
-
-    def unfinished(self) -> str:
-        """What the program wrote of a line it has not ended, shown in a message."""
-        buffer = self._buffer
-        if not buffer:
-            return ""
-        shown = bytes(buffer[:120]).decode("utf-8", "replace")
-        more = f" ... ({len(buffer)} bytes)" if len(buffer) > 120 else ""
-        return f"{shown!r}{more}"
-
-    def _take(self) -> Line | object:
-        """A whole line from the buffer, TOO_LONG, None at the end, or _NOTHING yet."""
-        buffer = self._buffer
-        end = buffer.find(b"\n", 0, self._max_line + 1)
-        if end >= 0:
-            line = bytes(buffer[:end + 1])
-            del buffer[:end + 1]
-            return line
-        if len(buffer) > self._max_line:
-            self._stopped = True
-            buffer.clear()
-            self._end()
-            return TOO_LONG
-        if self._ended:
-            line = bytes(buffer)  # the last line, with no newline
-            buffer.clear()
-            return line or None
-        return _NOTHING
-
-    def _fill(self) -> None:
-        """Read what stdout holds (the reading lock held)."""
-        if self._ended:
-            return
-        try:
-            chunk = os.read(self._out, 1 << 16)
-        except BlockingIOError:
-            return
-        except OSError:
-            chunk = b""
-        if chunk:
-            self._buffer += chunk
-        else:
-            self._end()
-
-    def _end(self) -> None:
-        if not self._ended:
-            self._ended = True
-            with contextlib.suppress(KeyError, ValueError, OSError):
-                self._poller.unregister(self._out)
-            stdout = self.popen.stdout
-            if stdout is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    stdout.close()
-
-    def exit_code(self, wait: float) -> int | None:
-        """The program's exit code (negative: the signal), or None if it still runs after
-        `wait` seconds. The program is not reaped here: see kill."""
-        deadline = time.monotonic() + wait
-        while True:
-            code = self._status()
-            if code is not None or time.monotonic() >= deadline:
-                return code
-            time.sleep(0.01)
-
-    def alive(self) -> bool:
-        return self._status() is None
-
-    def _status(self) -> int | None:
-        if self.popen.returncode is not None or not hasattr(os, "waitid"):
-            return self.popen.poll()
-        try:  # WNOWAIT: look without reaping
-            info = os.waitid(os.P_PID, self.popen.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-        except ChildProcessError:  # reaped elsewhere
-            return self.popen.poll()
-        if info is None:
-            return None
-        killed = info.si_code in (os.CLD_KILLED, os.CLD_DUMPED)
-        return -info.si_status if killed else info.si_status
-
-    def kill(self) -> None:
-        """Kill the process and everything in its group (also once the program itself
-        has exited: its children live on), reap it, and let go of the pipes."""
-        if not self.killed:
-            self.killed = True
-            try:
-                if os.name == "posix":
-                    # Until the leader is reaped (just below) its id, which is the group's,
-                    # cannot be given to another process; ESRCH means nobody is left.
-                    os.killpg(self.popen.pid, signal.SIGKILL)
-                else:  # pragma: no cover
-                    self.popen.kill()
-            except (ProcessLookupError, PermissionError):
-                with contextlib.suppress(OSError):
-                    self.popen.kill()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.popen.wait(5)
-            with _LIVE_LOCK:
-                _LIVE.discard(self)
-        self.close_pipes()
-
-    def close_pipes(self) -> None:
-        """Close stdin and stdout, each once no read or write is under way on it (a call
-        from another thread waits at most a second for one); give the stderr reader a
-        moment to collect the last words. It closes stderr itself, whenever the last
-        holder lets go."""
-        if self._writing.acquire(timeout=1.0):
-            try:
-                stdin = self.popen.stdin
-                if stdin is not None:
-                    with contextlib.suppress(OSError, ValueError):
-                        stdin.close()
-            finally:
-                self._writing.release()
-        if self._reading.acquire(timeout=1.0):
-            try:
-                self._end()
-            finally:
-                self._reading.release()
-        self.stderr.settle(0.5)
-
-
-def describe_exit(code: int | None) -> str:
-    if code is None:
-        return "closed its stdout while still running"
-    if code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = f"signal {-code}"
-        return f"was killed by {name}"
-    return f"exited with code {code}"
-
-
 # --- the client ----------------------------------------------------------------------
 
 
@@ -470,7 +158,7 @@ class ProcessImplementation:
         self.start_attempts = start_attempts
         self.starts = 0
         self.requests = 0
-        self._proc: _Process | None = None
+        self._proc: ChildProcess | None = None
         self._info: JSON | None = None
         self._ids = itertools.count(1)
         self._failed_starts = 0
@@ -482,7 +170,7 @@ class ProcessImplementation:
         self._closed = False
         self.failures: list[str] = []
         # requests written ahead of their calls: (process, kind, fields, id, stderr mark)
-        self._ahead: deque[tuple[_Process, str, dict[str, bytes], int, int]] = deque()
+        self._ahead: deque[tuple[ChildProcess, str, dict[str, bytes], int, int]] = deque()
 
     # -- the Implementation interface -------------------------------------------------
 
@@ -652,7 +340,7 @@ class ProcessImplementation:
             with contextlib.suppress(HarnessError, NotApplicable):
                 self._answer(proc, kind, rid, mark, None)
 
-    def _ensure(self) -> _Process:
+    def _ensure(self) -> ChildProcess:
         if self._proc is not None:
             return self._proc
         if self._closed:
@@ -669,7 +357,7 @@ class ProcessImplementation:
                 "row, each time killed and started again, so it is not started again (last "
                 f"time: {failed.message})", failed.stderr))
         try:
-            proc = _Process(self.argv, self.max_line, self.env, self.cwd)
+            proc = ChildProcess(self.argv, self.max_line, self.env, self.cwd)
         except OSError as e:
             raise ConfigurationError(
                 f"cannot run {self.command}: {why_not_run(self.argv[0], e)}") from None
@@ -708,12 +396,12 @@ class ProcessImplementation:
         error.message = f"while starting: {error.message}"
         error.args = (error.message,)
 
-    def _drop(self, proc: _Process) -> None:
+    def _drop(self, proc: ChildProcess) -> None:
         proc.kill()
         if self._proc is proc:
             self._proc = None
 
-    def _exchange(self, proc: _Process, kind: str, rid: int, request_line: bytes,
+    def _exchange(self, proc: ChildProcess, kind: str, rid: int, request_line: bytes,
                   expect: bytes | None = None) -> JSON:
         mark = proc.stderr.mark()
         self.requests += 1
@@ -723,7 +411,7 @@ class ProcessImplementation:
             raise self._crashed(proc, kind) from None
         return self._answer(proc, kind, rid, mark, expect)
 
-    def _answer(self, proc: _Process, kind: str, rid: int, mark: int,
+    def _answer(self, proc: ChildProcess, kind: str, rid: int, mark: int,
                 expect: bytes | None) -> JSON:
         """The checked answer to request `rid`, already sent (see _exchange)."""
         deadline = time.monotonic() + self.timeout
@@ -741,7 +429,7 @@ class ProcessImplementation:
                     "the implementation was killed", proc.stderr.tail())
             if line is None:
                 raise self._crashed(proc, kind)
-            if isinstance(line, _TooLong):
+            if isinstance(line, TooLong):
                 self._drop(proc)
                 raise ProtocolViolation(
                     f"the answer to the {kind} request is a line longer than "
@@ -786,7 +474,7 @@ class ProcessImplementation:
                                     proc.stderr.tail(since=mark)) from None
 
     @staticmethod
-    def _next_line(proc: _Process, deadline: float) -> Line | object:
+    def _next_line(proc: ChildProcess, deadline: float) -> Line | object:
         """The next line, or _LATE at the deadline, or _EXITED once the program has
         exited and said all it had to (a child of it may still hold the pipe open)."""
         try:
@@ -807,7 +495,7 @@ class ProcessImplementation:
             proc.kill()
             raise
 
-    def _crashed(self, proc: _Process, kind: str) -> ImplementationCrashed:
+    def _crashed(self, proc: ChildProcess, kind: str) -> ImplementationCrashed:
         code = proc.exit_code(1.0)
         self._drop(proc)
         return ImplementationCrashed(

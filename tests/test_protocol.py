@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from referencing import Registry, Resource
 
 from mtrain.conformance.adapter import Refused, ruleset_json
-from mtrain.conformance.process import ProcessImplementation, describe_exit
+from mtrain.conformance.child import describe_exit
+from mtrain.conformance.process import ProcessImplementation
 from mtrain.conformance.protocol import (
     MAX_LINE,
     ErrorAnswer,

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementation
+from mtrain.conformance.child import exit_code_of, kill_all
 from mtrain.conformance.declaration import declared_ruleset, unsupported
 from mtrain.conformance.defaults import DEFAULT_TIMEOUT, FUZZ_OUT
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
@@ -42,12 +43,7 @@ from mtrain.conformance.fuzz.rulesets import Chooser, context, declared_context
 from mtrain.conformance.fuzz.shrink import Shrinker
 from mtrain.conformance.gc_freeze import settle_heap
 from mtrain.conformance.known_failures import SkipEntry
-from mtrain.conformance.process import (
-    ConfigurationError,
-    HarnessError,
-    exit_code_of,
-    kill_all,
-)
+from mtrain.conformance.process import ConfigurationError, HarnessError
 
 DEFAULT_OUT = FUZZ_OUT
 

@@ -62,12 +62,12 @@ def pattern(text: str) -> str:
 
 
 def stoppable(command: Callable[[Any], int], name: str) -> Callable[[Any], int]:
-    """`command` run under mtrain.conformance.process.stoppable (an interrupt or SIGTERM
+    """`command` run under mtrain.conformance.child.stoppable (an interrupt or SIGTERM
     stops it with one line and 128 + the signal's number), the harness imported only
     when the command runs."""
 
     def run(args: Any) -> int:
-        from mtrain.conformance.process import stoppable as under_signals
+        from mtrain.conformance.child import stoppable as under_signals
 
         return under_signals(command, name)(args)
 

@@ -77,6 +77,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mtrain.conformance.child import exit_code_of
     from mtrain.conformance.declaration import (
         DeclarationError,
         beyond_options,
@@ -85,7 +86,6 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.known_failures import load_skips
     from mtrain.conformance.outputs import check_output
     from mtrain.conformance.pool import Runner, close, run_tasks
-    from mtrain.conformance.process import exit_code_of
     from mtrain.conformance.report import Report
     from mtrain.conformance.selection import (
         check_variants,

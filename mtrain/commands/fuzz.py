@@ -277,7 +277,7 @@ def _run(args: argparse.Namespace, target: Target, impl: Implementation,
         print_report(report, target)
     if report.interrupted is not None:  # the findings so far are listed and written
         print("mtrain fuzz: interrupted", file=sys.stderr)
-        from mtrain.conformance.process import exit_code_of
+        from mtrain.conformance.child import exit_code_of
 
         return exit_code_of(report.interrupted)
     failed = untested(report)
