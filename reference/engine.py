@@ -181,15 +181,23 @@ def duties(state: State, first_turns_over: bool = False) -> list[int]:
     """Open doubles laid on earlier turns that oblige the player to move (DBL-6)."""
     # Here and below, a flag is read last, only once the table is one its clause speaks
     # about: the scope checks (conformance/partition.py) count every option a run reads.
+    # (Loops, not comprehensions or generators, in the hot paths: in Python 3.11 each of
+    # those builds and calls a function, which costs more than the work it does here.)
     turn = state.turn_doubles
-    out = [t for t in state.open_doubles if t not in turn]
-    if not out:
-        return out
+    if turn:
+        out = [t for t in state.open_doubles if t not in turn]
+        if not out:
+            return out
+    else:
+        out = state.open_doubles[:]
     rules = state.rules
     if state.first_pending and not first_turns_over and rules.chain_first_turn:
         return []  # FIRST-5: chain doubles wait until everyone has had a first turn
-    if not all(live(state, t) for t in out) and rules.release_uncoverable:
-        out = [t for t in out if live(state, t)]  # DBL-9: an uncoverable double is released
+    for t in out:
+        if not live(state, t):
+            if rules.release_uncoverable:  # DBL-9: an uncoverable double is released
+                out = [t for t in out if live(state, t)]
+            break
     if len(out) > 1 and rules.oldest_first:
         return out[:1]  # DBL-7: oldest first
     return out  # DBL-8: any of them; DBL-10: an uncoverable one too
@@ -219,10 +227,10 @@ def open_trains(state: State, seat: int, all_marked: bool = False,
         out += range(seat)
         out += range(seat + 1, mex)
     elif True in state.markers:
-        marked = list(compress(range(mex), state.markers))
-        if state.markers[seat]:
-            marked.remove(seat)
-        out += marked
+        markers = state.markers
+        out += compress(range(mex), markers)
+        if markers[seat]:
+            del out[out.index(seat, 1)]  # the own train is in `out` already
     return out
 
 
@@ -280,6 +288,9 @@ def plays(state: State) -> list[Action]:
         mask = hand & number_mask[ends[train]]
         if mask:
             row = PLAY[train]
+            if not mask & (mask - 1):  # a single tile, the usual case
+                append(row[mask.bit_length() - 1])
+                continue
             while mask:
                 low = mask & -mask
                 append(row[low.bit_length() - 1])
@@ -300,8 +311,11 @@ def legal_actions(state: State) -> list[Action]:
         # FIRST-1, FIRST-11: end the chain at will; FIRST-4: not while a play would cover a
         # double laid in it
         turn = state.turn_doubles
-        if not turn or not any(a.train in turn for a in found):
-            found.append(END_CHAIN)
+        if turn:
+            for a in found:
+                if a.train in turn:
+                    return found
+        found.append(END_CHAIN)
         return found
     if found:
         return found  # TURN-1: must play
@@ -323,7 +337,12 @@ def stranded(state: State, tile: int) -> bool:
 
 def _followed(state: State, found: list[Action]) -> list[Action]:
     """FIRST-12: in a chain on the own train, no double that nothing would follow."""
-    if not any(stranded(state, a.tile) for a in found) or not state.rules.chain_no_double_end:
+    for a in found:
+        if stranded(state, a.tile):
+            break
+    else:
+        return found
+    if not state.rules.chain_no_double_end:
         return found
     return [a for a in found if not stranded(state, a.tile)]
 
@@ -342,9 +361,9 @@ def apply(state: State, action: Action) -> State:
 
 def perform(state: State, action: Action) -> None:
     """Carry out a legal action in place (no check: see `apply`)."""
-    kind = action.kind
+    kind, tile, train = action
     if kind == "play":
-        _play(state, action.tile, action.train)
+        _play(state, tile, train)
     elif kind == "draw":
         _draw(state)
     else:  # pass, end-chain
@@ -358,10 +377,12 @@ def perform(state: State, action: Action) -> None:
 def _play(state: State, tile: int, train: int) -> None:
     seat = state.seat
     bit = BIT[tile]
-    state.hands[seat] ^= bit
+    hands = state.hands
+    hands[seat] ^= bit
     state.table_mask |= bit
     state.trains[train] += (tile,)
-    state.ends[train] = OTHER_END[tile][state.ends[train]]  # TRAIN-2
+    ends = state.ends
+    ends[train] = OTHER_END[tile][ends[train]]  # TRAIN-2
     markers = state.markers
     if markers[seat] or (train < state.players and markers[train]):  # a marker may come off
         rule = state.rules.marker_rule
@@ -380,14 +401,15 @@ def _play(state: State, tile: int, train: int) -> None:
             state.turn_doubles.remove(train)
     double = IS_DOUBLE[tile]
     if double:
-        state.open_doubles.append(train)
+        open_doubles.append(train)
         state.turn_doubles.append(train)
     state.drawn = -1
     state.passes = 0
-    if not state.hands[seat]:
+    phase = state.phase
+    if not hands[seat]:
         _finish(state, DOMINO, seat)  # END-1: out, even on an uncovered double
-    elif state.phase == CHAIN or (
-        state.phase == START and state.first_pending >> seat & 1
+    elif phase == CHAIN or (
+        phase == START and state.first_pending >> seat & 1
         and state.rules.chain_first_turn
     ):
         state.phase = CHAIN  # FIRST-1: the chain goes on until the player ends it
@@ -445,10 +467,13 @@ def _place_engine(state: State, holder: int) -> None:
 
 
 def _end_turn(state: State) -> None:
-    state.turn_doubles.clear()
+    if state.turn_doubles:
+        state.turn_doubles.clear()
     state.drawn = -1
-    state.first_pending &= ~(1 << state.seat)  # FIRST-6: one first turn each
-    state.seat = (state.seat + 1) % state.players  # SEAT-1
+    seat = state.seat
+    if state.first_pending:
+        state.first_pending &= ~(1 << seat)  # FIRST-6: one first turn each
+    state.seat = (seat + 1) % state.players  # SEAT-1
     state.phase = START
     if not state.boneyard:
         _check_blocked(state)
