@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
 from mtrain.reference.engine import (
     ENGINE,
@@ -31,17 +32,21 @@ def shuffled_order(rules: Rules, round_no: int, seed: int | str | None) -> list[
 
 
 def shuffle(items: list[int], rng: random.Random) -> None:
-    """`rng.shuffle(items)`, to the same order: the same Fisher-Yates walk, drawing each
-    index as `Random._randbelow` does (bits of its length, redrawn while too large), with
-    no method call per tile (tests/test_deal.py compares the two)."""
+    """`rng.shuffle(items)`, to the same order, for a list of at most T.TILE_COUNT tiles:
+    the same Fisher-Yates walk, drawing each index as `Random._randbelow` does (bits of
+    its length, redrawn while too large), with no method call per tile (tests/test_deal.py
+    compares the two)."""
     getrandbits = rng.getrandbits
     for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+        k = WIDTH[i]
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
+
+
+WIDTH: Final = tuple((i + 1).bit_length() for i in range(T.TILE_COUNT))
+"""WIDTH[i]: the bits `shuffle` draws for an index up to i ((i + 1).bit_length())."""
 
 
 def deal_pool(rules: Rules, round_no: int) -> list[int]:

@@ -41,9 +41,13 @@ class Action(NamedTuple):
 DRAW = Action("draw")
 # Every play action, built once: PLAY[train][tile], one train per seat of the largest
 # table plus the Mexican Train.
-PLAY: tuple[tuple[Action, ...], ...] = tuple(
+PLAY: Final[tuple[tuple[Action, ...], ...]] = tuple(
     tuple(Action("play", t, train) for t in range(T.TILE_COUNT))
     for train in range(MAX_PLAYERS + 1))
+# PLAY_BIT[train][1 << tile]: the same actions by the tile's bit, so that a hand holding one
+# tile of a train's number (the usual case) finds its action in one look-up.
+PLAY_BIT: Final[tuple[dict[int, Action], ...]] = tuple(
+    {1 << t: action for t, action in enumerate(row)} for row in PLAY)
 PASS = Action("pass")
 END_CHAIN = Action("end-chain")
 
@@ -181,11 +185,11 @@ def duties(state: State, first_turns_over: bool = False) -> list[int]:
     """Open doubles laid on earlier turns that oblige the player to move (DBL-6)."""
     # Here and below, a flag is read last, only once the table is one its clause speaks
     # about: the scope checks (conformance/partition.py) count every option a run reads.
-    # (Loops, not comprehensions or generators, in the hot paths: in Python 3.11 each of
-    # those builds and calls a function, which costs more than the work it does here.)
+    # (No comprehension or generator in a hot function: in Python 3.11 each one builds
+    # and calls a function, and turns the variables it reads into cells on every call.)
     turn = state.turn_doubles
     if turn:
-        out = [t for t in state.open_doubles if t not in turn]
+        out = _others(state.open_doubles, turn)
         if not out:
             return out
     else:
@@ -195,19 +199,28 @@ def duties(state: State, first_turns_over: bool = False) -> list[int]:
         return []  # FIRST-5: chain doubles wait until everyone has had a first turn
     for t in out:
         if not live(state, t):
-            if rules.release_uncoverable:  # DBL-9: an uncoverable double is released
-                out = [t for t in out if live(state, t)]
+            if rules.release_uncoverable:
+                out = _live_only(state, out)  # DBL-9: an uncoverable double is released
             break
     if len(out) > 1 and rules.oldest_first:
         return out[:1]  # DBL-7: oldest first
     return out  # DBL-8: any of them; DBL-10: an uncoverable one too
 
 
+def _others(items: list[int], taken: list[int]) -> list[int]:
+    """The items not in `taken`, in order."""
+    return [t for t in items if t not in taken]
+
+
+def _live_only(state: State, trains: list[int]) -> list[int]:
+    return [t for t in trains if live(state, t)]
+
+
 def open_trains(state: State, seat: int, all_marked: bool = False,
                 first_turns_over: bool = False) -> list[int]:
     """Trains `seat` may play on in an ordinary turn, before any double duty."""
     rules = state.rules
-    first = not first_turns_over and state.first_pending >> seat & 1
+    first = state.first_pending >> seat & 1 and not first_turns_over
     if first and rules.chain_first_turn and not rules.chain_anywhere:
         return [seat]  # FIRST-2: a chain goes on your own train only
     trains = state.trains
@@ -239,7 +252,7 @@ def with_covers(state: State, base: list[int]) -> list[int]:
     while TRAIN-7 keeps the player on their own empty train (no duty sends them away)."""
     if not state.trains[state.seat] and state.rules.own_train_first:
         return base  # TRAIN-7
-    return base + [t for t in state.open_doubles if t not in base]
+    return base + _others(state.open_doubles, base)
 
 
 def playable_trains(state: State) -> list[int]:
@@ -267,12 +280,14 @@ def playable_trains(state: State) -> list[int]:
     if rules.follow == FOLLOW_RESTRICTED:
         # DBL-3: the first double of the turn, the Mexican Train, or a train not ending
         # in an open double
-        out = [laid[0]]
-        out += [t for t in base if t != laid[0]
-                and (t == state.players or t not in state.open_doubles)]
+        first, mex, open_doubles = laid[0], state.players, state.open_doubles
+        out = [first]
+        for t in base:
+            if t != first and (t == mex or t not in open_doubles):
+                out.append(t)
         return out
     # DBL-2: anywhere; TRAIN-6: a double laid this turn may be covered wherever it lies
-    return base + [t for t in laid if t not in base]
+    return base + _others(laid, base)
 
 
 def plays(state: State) -> list[Action]:
@@ -283,17 +298,17 @@ def plays(state: State) -> list[Action]:
     number_mask = state.rules.number_mask
     ends = state.ends
     out: list[Action] = []
-    append = out.append
     for train in playable_trains(state):
         mask = hand & number_mask[ends[train]]
         if mask:
-            row = PLAY[train]
-            if not mask & (mask - 1):  # a single tile, the usual case
-                append(row[mask.bit_length() - 1])
+            one = PLAY_BIT[train].get(mask)
+            if one is not None:
+                out.append(one)
                 continue
+            row = PLAY[train]
             while mask:
                 low = mask & -mask
-                append(row[low.bit_length() - 1])
+                out.append(row[low.bit_length() - 1])
                 mask ^= low
     return out
 
@@ -344,6 +359,10 @@ def _followed(state: State, found: list[Action]) -> list[Action]:
         return found
     if not state.rules.chain_no_double_end:
         return found
+    return _unstranded(state, found)
+
+
+def _unstranded(state: State, found: list[Action]) -> list[Action]:
     return [a for a in found if not stranded(state, a.tile)]
 
 
@@ -409,7 +428,7 @@ def _play(state: State, tile: int, train: int) -> None:
     if not hands[seat]:
         _finish(state, DOMINO, seat)  # END-1: out, even on an uncovered double
     elif phase == CHAIN or (
-        phase == START and state.first_pending >> seat & 1
+        state.first_pending >> seat & 1 and phase == START
         and state.rules.chain_first_turn
     ):
         state.phase = CHAIN  # FIRST-1: the chain goes on until the player ends it
