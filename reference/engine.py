@@ -38,7 +38,7 @@ class Action(NamedTuple):
     train: int = -1
 
 
-DRAW = Action("draw")
+DRAW: Final = Action("draw")
 # Every play action, built once: PLAY[train][tile], one train per seat of the largest
 # table plus the Mexican Train.
 PLAY: Final[tuple[tuple[Action, ...], ...]] = tuple(
@@ -48,17 +48,18 @@ PLAY: Final[tuple[tuple[Action, ...], ...]] = tuple(
 # tile of a train's number (the usual case) finds its action in one look-up.
 PLAY_BIT: Final[tuple[dict[int, Action], ...]] = tuple(
     {1 << t: action for t, action in enumerate(row)} for row in PLAY)
-PASS = Action("pass")
-END_CHAIN = Action("end-chain")
+PASS: Final = Action("pass")
+END_CHAIN: Final = Action("end-chain")
 
-# phases of a round
-ENGINE = "engine"  # holder-lays: nobody holds the engine, players draw for it (ENG-4)
-START = "start"  # a turn has begun, nothing laid yet
-CHAIN = "chain"  # a first-turn chain is under way (FIRST-1, FIRST-11)
-FOLLOW = "follow"  # a double was laid; another tile is due (DBL-1)
-OVER = "over"  # the round has ended (END-1, END-2, END-3)
+# phases of a round (Final, as the constants below: the compiled build inlines them)
+ENGINE: Final = "engine"  # holder-lays: nobody holds the engine, players draw for it (ENG-4)
+START: Final = "start"  # a turn has begun, nothing laid yet
+CHAIN: Final = "chain"  # a first-turn chain is under way (FIRST-1, FIRST-11)
+FOLLOW: Final = "follow"  # a double was laid; another tile is due (DBL-1)
+OVER: Final = "over"  # the round has ended (END-1, END-2, END-3)
 
-DOMINO, BLOCKED = "domino", "blocked"
+DOMINO: Final = "domino"
+BLOCKED: Final = "blocked"
 
 # The tile tables the hot paths index, bound once here (a module attribute less per use).
 BIT: Final = T.BIT
