@@ -12,7 +12,6 @@ check, for simulations that only ever pick from `legal_actions`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import compress
 from typing import Final, NamedTuple
 
 from mtrain.reference.rules import (
@@ -242,9 +241,9 @@ def open_trains(state: State, seat: int, all_marked: bool = False,
         out += range(seat + 1, mex)
     elif True in state.markers:
         markers = state.markers
-        out += compress(range(mex), markers)
-        if markers[seat]:
-            del out[out.index(seat, 1)]  # the own train is in `out` already
+        for t in range(mex):
+            if markers[t] and t != seat:
+                out.append(t)
     return out
 
 
