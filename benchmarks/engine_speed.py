@@ -74,7 +74,7 @@ def package_from(name: str, sources: dict[str, str], folder: Path, label: str) -
     root.mkdir()
     (root / "__init__.py").write_text("")
     for module, text in sources.items():
-        (root / f"{module}.py").write_text(text)
+        (root / f"{module}.py").write_text(own_imports(text, name))
     spec = importlib.util.spec_from_file_location(name, root / "__init__.py",
                                                   submodule_search_locations=[str(root)])
     assert spec is not None and spec.loader is not None
@@ -83,6 +83,16 @@ def package_from(name: str, sources: dict[str, str], folder: Path, label: str) -
     spec.loader.exec_module(package)
     loaded = {m: importlib.import_module(f"{name}.{m}") for m in MODULES}
     return Build(label, loaded["engine"], loaded["deal"], loaded["rules"])
+
+
+def own_imports(text: str, package: str) -> str:
+    """`text` with its imports of the other copied modules pointed at `package`: an
+    absolute `from mtrain.reference.engine import ...` would otherwise reach the installed
+    engine (the compiled one, where installed) from inside the pure copy."""
+    for module in MODULES:
+        text = text.replace(f"from mtrain.reference.{module} import",
+                            f"from {package}.{module} import")
+    return text
 
 
 def baseline_build(rev: str, folder: Path) -> Build:

@@ -12,7 +12,6 @@ check, for simulations that only ever pick from `legal_actions`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import compress
 from typing import Final, NamedTuple
 
 from mtrain.reference.rules import (
@@ -38,23 +37,28 @@ class Action(NamedTuple):
     train: int = -1
 
 
-DRAW = Action("draw")
+DRAW: Final = Action("draw")
 # Every play action, built once: PLAY[train][tile], one train per seat of the largest
 # table plus the Mexican Train.
-PLAY: tuple[tuple[Action, ...], ...] = tuple(
+PLAY: Final[tuple[tuple[Action, ...], ...]] = tuple(
     tuple(Action("play", t, train) for t in range(T.TILE_COUNT))
     for train in range(MAX_PLAYERS + 1))
-PASS = Action("pass")
-END_CHAIN = Action("end-chain")
+# PLAY_BIT[train][1 << tile]: the same actions by the tile's bit, so that a hand holding one
+# tile of a train's number (the usual case) finds its action in one look-up.
+PLAY_BIT: Final[tuple[dict[int, Action], ...]] = tuple(
+    {1 << t: action for t, action in enumerate(row)} for row in PLAY)
+PASS: Final = Action("pass")
+END_CHAIN: Final = Action("end-chain")
 
-# phases of a round
-ENGINE = "engine"  # holder-lays: nobody holds the engine, players draw for it (ENG-4)
-START = "start"  # a turn has begun, nothing laid yet
-CHAIN = "chain"  # a first-turn chain is under way (FIRST-1, FIRST-11)
-FOLLOW = "follow"  # a double was laid; another tile is due (DBL-1)
-OVER = "over"  # the round has ended (END-1, END-2, END-3)
+# phases of a round (Final, as the constants below: the compiled build inlines them)
+ENGINE: Final = "engine"  # holder-lays: nobody holds the engine, players draw for it (ENG-4)
+START: Final = "start"  # a turn has begun, nothing laid yet
+CHAIN: Final = "chain"  # a first-turn chain is under way (FIRST-1, FIRST-11)
+FOLLOW: Final = "follow"  # a double was laid; another tile is due (DBL-1)
+OVER: Final = "over"  # the round has ended (END-1, END-2, END-3)
 
-DOMINO, BLOCKED = "domino", "blocked"
+DOMINO: Final = "domino"
+BLOCKED: Final = "blocked"
 
 # The tile tables the hot paths index, bound once here (a module attribute less per use).
 BIT: Final = T.BIT
@@ -187,25 +191,42 @@ def duties(state: State, first_turns_over: bool = False) -> list[int]:
     """Open doubles laid on earlier turns that oblige the player to move (DBL-6)."""
     # Here and below, a flag is read last, only once the table is one its clause speaks
     # about: the scope checks (conformance/partition.py) count every option a run reads.
+    # (No comprehension or generator in a hot function: in Python 3.11 each one builds
+    # and calls a function, and turns the variables it reads into cells on every call.)
     turn = state.turn_doubles
-    out = [t for t in state.open_doubles if t not in turn]
-    if not out:
-        return out
+    if turn:
+        out = _others(state.open_doubles, turn)
+        if not out:
+            return out
+    else:
+        out = state.open_doubles[:]
     rules = state.rules
     if state.first_pending and not first_turns_over and rules.chain_first_turn:
         return []  # FIRST-5: chain doubles wait until everyone has had a first turn
-    if not all(live(state, t) for t in out) and rules.release_uncoverable:
-        out = [t for t in out if live(state, t)]  # DBL-9: an uncoverable double is released
+    for t in out:
+        if not live(state, t):
+            if rules.release_uncoverable:
+                out = _live_only(state, out)  # DBL-9: an uncoverable double is released
+            break
     if len(out) > 1 and rules.oldest_first:
         return out[:1]  # DBL-7: oldest first
     return out  # DBL-8: any of them; DBL-10: an uncoverable one too
+
+
+def _others(items: list[int], taken: list[int]) -> list[int]:
+    """The items not in `taken`, in order."""
+    return [t for t in items if t not in taken]
+
+
+def _live_only(state: State, trains: list[int]) -> list[int]:
+    return [t for t in trains if live(state, t)]
 
 
 def open_trains(state: State, seat: int, all_marked: bool = False,
                 first_turns_over: bool = False) -> list[int]:
     """Trains `seat` may play on in an ordinary turn, before any double duty."""
     rules = state.rules
-    first = not first_turns_over and state.first_pending >> seat & 1
+    first = state.first_pending >> seat & 1 and not first_turns_over
     if first and rules.chain_first_turn and not rules.chain_anywhere:
         return [seat]  # FIRST-2: a chain goes on your own train only
     trains = state.trains
@@ -225,10 +246,10 @@ def open_trains(state: State, seat: int, all_marked: bool = False,
         out += range(seat)
         out += range(seat + 1, mex)
     elif True in state.markers:
-        marked = list(compress(range(mex), state.markers))
-        if state.markers[seat]:
-            marked.remove(seat)
-        out += marked
+        markers = state.markers
+        for t in range(mex):
+            if markers[t] and t != seat:
+                out.append(t)
     return out
 
 
@@ -237,7 +258,7 @@ def with_covers(state: State, base: list[int]) -> list[int]:
     while TRAIN-7 keeps the player on their own empty train (no duty sends them away)."""
     if not state.trains[state.seat] and state.rules.own_train_first:
         return base  # TRAIN-7
-    return base + [t for t in state.open_doubles if t not in base]
+    return base + _others(state.open_doubles, base)
 
 
 def playable_trains(state: State) -> list[int]:
@@ -265,12 +286,14 @@ def playable_trains(state: State) -> list[int]:
     if rules.follow == FOLLOW_RESTRICTED:
         # DBL-3: the first double of the turn, the Mexican Train, or a train not ending
         # in an open double
-        out = [laid[0]]
-        out += [t for t in base if t != laid[0]
-                and (t == state.players or t not in state.open_doubles)]
+        first, mex, open_doubles = laid[0], state.players, state.open_doubles
+        out = [first]
+        for t in base:
+            if t != first and (t == mex or t not in open_doubles):
+                out.append(t)
         return out
     # DBL-2: anywhere; TRAIN-6: a double laid this turn may be covered wherever it lies
-    return base + [t for t in laid if t not in base]
+    return base + _others(laid, base)
 
 
 def plays(state: State) -> list[Action]:
@@ -281,14 +304,17 @@ def plays(state: State) -> list[Action]:
     number_mask = state.rules.number_mask
     ends = state.ends
     out: list[Action] = []
-    append = out.append
     for train in playable_trains(state):
         mask = hand & number_mask[ends[train]]
         if mask:
+            one = PLAY_BIT[train].get(mask)
+            if one is not None:
+                out.append(one)
+                continue
             row = PLAY[train]
             while mask:
                 low = mask & -mask
-                append(row[low.bit_length() - 1])
+                out.append(row[low.bit_length() - 1])
                 mask ^= low
     return out
 
@@ -306,8 +332,11 @@ def legal_actions(state: State) -> list[Action]:
         # FIRST-1, FIRST-11: end the chain at will; FIRST-4: not while a play would cover a
         # double laid in it
         turn = state.turn_doubles
-        if not turn or not any(a.train in turn for a in found):
-            found.append(END_CHAIN)
+        if turn:
+            for a in found:
+                if a.train in turn:
+                    return found
+        found.append(END_CHAIN)
         return found
     if found:
         return found  # TURN-1: must play
@@ -329,10 +358,17 @@ def stranded(state: State, tile: int) -> bool:
 
 def _followed(state: State, found: list[Action]) -> list[Action]:
     """FIRST-12: in a chain on the own train, no double that nothing would follow."""
-    rules = state.rules
-    if (not any(stranded(state, a.tile) for a in found) or not rules.chain_no_double_end
-            or rules.ordinary_doubles):
+    for a in found:
+        if stranded(state, a.tile):
+            break
+    else:
+        return found
+    if not state.rules.chain_no_double_end or state.rules.ordinary_doubles:
         return found  # DBL-11: with ordinary doubles a chain may end on one
+    return _unstranded(state, found)
+
+
+def _unstranded(state: State, found: list[Action]) -> list[Action]:
     return [a for a in found if not stranded(state, a.tile)]
 
 
@@ -350,9 +386,9 @@ def apply(state: State, action: Action) -> State:
 
 def perform(state: State, action: Action) -> None:
     """Carry out a legal action in place (no check: see `apply`)."""
-    kind = action.kind
+    kind, tile, train = action
     if kind == "play":
-        _play(state, action.tile, action.train)
+        _play(state, tile, train)
     elif kind == "draw":
         _draw(state)
     else:  # pass, end-chain
@@ -366,10 +402,12 @@ def perform(state: State, action: Action) -> None:
 def _play(state: State, tile: int, train: int) -> None:
     seat = state.seat
     bit = BIT[tile]
-    state.hands[seat] ^= bit
+    hands = state.hands
+    hands[seat] ^= bit
     state.table_mask |= bit
     state.trains[train] += (tile,)
-    state.ends[train] = OTHER_END[tile][state.ends[train]]  # TRAIN-2
+    ends = state.ends
+    ends[train] = OTHER_END[tile][ends[train]]  # TRAIN-2
     markers = state.markers
     if markers[seat] or (train < state.players and markers[train]):  # a marker may come off
         rule = state.rules.marker_rule
@@ -390,14 +428,15 @@ def _play(state: State, tile: int, train: int) -> None:
     # when a double is laid)
     double = IS_DOUBLE[tile] and not state.rules.ordinary_doubles
     if double:
-        state.open_doubles.append(train)
+        open_doubles.append(train)
         state.turn_doubles.append(train)
     state.drawn = -1
     state.passes = 0
-    if not state.hands[seat]:
+    phase = state.phase
+    if not hands[seat]:
         _finish(state, DOMINO, seat)  # END-1: out, even on an uncovered double
-    elif state.phase == CHAIN or (
-        state.phase == START and state.first_pending >> seat & 1
+    elif phase == CHAIN or (
+        state.first_pending >> seat & 1 and phase == START
         and state.rules.chain_first_turn
     ):
         state.phase = CHAIN  # FIRST-1: the chain goes on until the player ends it
@@ -455,10 +494,13 @@ def _place_engine(state: State, holder: int) -> None:
 
 
 def _end_turn(state: State) -> None:
-    state.turn_doubles.clear()
+    if state.turn_doubles:
+        state.turn_doubles.clear()
     state.drawn = -1
-    state.first_pending &= ~(1 << state.seat)  # FIRST-6: one first turn each
-    state.seat = (state.seat + 1) % state.players  # SEAT-1
+    seat = state.seat
+    if state.first_pending:
+        state.first_pending &= ~(1 << seat)  # FIRST-6: one first turn each
+    state.seat = (seat + 1) % state.players  # SEAT-1
     state.phase = START
     if not state.boneyard:
         _check_blocked(state)

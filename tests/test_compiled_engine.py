@@ -45,7 +45,11 @@ def pure_copy(folder: Path) -> dict[str, ModuleType]:
     root.mkdir()
     (root / "__init__.py").write_text("")
     for m in ("rules", "engine", "deal"):
-        (root / f"{m}.py").write_text((here / f"{m}.py").read_text())
+        text = (here / f"{m}.py").read_text()
+        for other in ("rules", "engine", "deal"):  # not the installed (compiled) modules
+            text = text.replace(f"from mtrain.reference.{other} import",
+                                f"from _pure_reference.{other} import")
+        (root / f"{m}.py").write_text(text)
     spec = importlib.util.spec_from_file_location("_pure_reference", root / "__init__.py",
                                                   submodule_search_locations=[str(root)])
     assert spec is not None and spec.loader is not None
@@ -77,6 +81,7 @@ def games(rules_mod: ModuleType, engine: ModuleType, deal: ModuleType, variant: 
 def test_the_compiled_engine_plays_the_games_of_the_pure_one(tmp_path: Path) -> None:
     pure = pure_copy(tmp_path)
     assert str(pure["engine"].__file__).endswith(".py")
+    assert pure["deal"].State is pure["engine"].State  # the pure deal makes pure states
     for variant, players in TABLES:
         for seed in (1, 2):
             mine = games(compiled_rules, compiled_engine, compiled_deal, variant, players,

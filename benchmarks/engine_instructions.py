@@ -1,0 +1,93 @@
+"""The engine's cost in machine instructions, which a busy machine does not change.
+
+    python benchmarks/engine_instructions.py                  # d12-4 and d18-12
+    python benchmarks/engine_instructions.py --tables d12-4 --rounds 100
+
+CPU seconds on a machine shared with other work move by 10 to 30 % from run to run (the
+neighbours share the caches and the cores); the count of instructions a run executes does
+not. This script plays the rounds of engine_speed.py (same seeds, same choices) with each
+build under valgrind's callgrind, once with `--rounds` rounds and once with none, and
+prints the difference per action: the loop's own instructions, start-up left out. Needs
+`valgrind` on the PATH; each run takes a minute or so (valgrind is some 50 times slower).
+An instruction is not a fixed time (a cache miss costs more than an add), so the ratios
+are a steady cross-check of engine_speed.py's CPU seconds, not a replacement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+RUNNER = """
+import sys, tempfile
+from pathlib import Path
+sys.path.insert(0, {here!r})
+import engine_speed as ES
+from mtrain.spec.catalog import catalog
+build, table, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+variant, players = ES.TABLES[table]
+ruleset = catalog().ruleset(variant)
+tmp = Path(tempfile.mkdtemp())
+if build == "baseline":
+    b = ES.baseline_build(ES.BASELINE, tmp)
+elif build == "pure":
+    b = ES.pure_build(tmp)
+else:
+    b = ES.compiled_build()
+if rounds:
+    print(ES.loop(b, ruleset, players, rounds, seed=1)[1])
+"""
+
+
+def instructions(build: str, table: str, rounds: int) -> tuple[int, int]:
+    """(instructions, actions) of `rounds` rounds under callgrind."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        done = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
+             "-c", RUNNER.format(here=str(HERE)), build, table, str(rounds)],
+            capture_output=True, text=True, check=True, cwd=tmp)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"engine_instructions: no count from valgrind:\n{done.stderr}")
+    return int(found.group(1).replace(",", "")), int(done.stdout.strip() or 0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--tables", default="d12-4,d18-12")
+    parser.add_argument("--rounds", type=int, default=150)
+    args = parser.parse_args(argv)
+    if shutil.which("valgrind") is None:
+        print("engine_instructions: valgrind is not installed", file=sys.stderr)
+        return 2
+    sys.path.insert(0, str(HERE))
+    import engine_speed as ES
+
+    builds = ["baseline", "pure"] + (["compiled"] if ES.compiled_build() else [])
+    print(f"instructions per action over {args.rounds} rounds (start-up subtracted); "
+          f"load {os.getloadavg()[0]:.2f}")
+    per_action: dict[tuple[str, str], float] = {}
+    for table in args.tables.split(","):
+        for build in builds:
+            empty, _ = instructions(build, table, 0)
+            full, actions = instructions(build, table, args.rounds)
+            per_action[build, table] = (full - empty) / actions
+            cost = per_action[build, table]
+            vs = cost / per_action.get((build, "d12-4"), cost)
+            print(f"{table:7} {build:9} {cost:9.0f} per action  baseline / {build}: "
+                  f"x{per_action['baseline', table] / cost:.3f}  cost per action vs d12-4: "
+                  f"x{vs:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
