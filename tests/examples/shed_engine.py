@@ -149,7 +149,8 @@ def usable(st: dict[str, Any]) -> list[Any]:
     if duty:
         return duty
     if st["phase"] == "follow":
-        return st["turn_doubles"][-1:]  # cover the double just laid
+        last: list[Any] = st["turn_doubles"][-1:]
+        return last  # cover the double just laid
     return base_trains(st, st["seat"])
 
 
