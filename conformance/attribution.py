@@ -181,6 +181,10 @@ class Referee:
         if (act.kind == "play" and st.phase == engine.CHAIN and T.IS_DOUBLE[act.tile]
                 and st.rules.chain_no_double_end):
             return "FIRST-12"  # when a chain may lay a double
+        if act.kind == "draw" and st.drawn >= 0 and st.rules.draw_until_playable:
+            # another draw after a tile that cannot be played, in a follow-up too (DBL-5
+            # sends the player to an ordinary turn's drawing, which this clause is)
+            return "TURN-5"
         return engine.permission(st, act)
 
     def follows_from_missing(self, extra: Sequence[str], missing: Sequence[str]) -> bool:
@@ -209,9 +213,11 @@ class Referee:
         act = None if st is None else self._action(st, text)
         if st is None or act is None:
             return pick(("TRAIN-4", "TURN-1"), self.rs, self.fx)
-        if act in engine.legal_actions(st):  # the fixture disagrees with the reference
+        legal = engine.legal_actions(st)
+        if act in legal:  # the fixture disagrees with the reference
             return pick(("TURN-1",), self.rs, self.fx)
-        if act.kind in ("draw", "pass") and st.drawn >= 0:
+        if (act.kind in ("draw", "pass") and st.drawn >= 0
+                and any(a.kind == "play" for a in legal)):
             return "TURN-3"  # the tile just drawn can be played: it must be
         clause = engine.refusal(st, act).clause
         if clause in ("DBL-6", "DBL-7") and self._released_allows(st, act):
