@@ -215,7 +215,9 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
                seed: int = SEED) -> list[Fixture]:
     """`count` situations under `rs`: a seventh of them deals (no more than its table has
     rows), the rest shared evenly among the kinds (fewer of a kind the rule set's rounds
-    stop showing); with `wanted`, only the ids it accepts. Each kind draws from its own seeded
+    stop showing); beside those `count`, a seventh as many round ends (`play-end-`) and
+    the deals of later rounds (`play-dealt-`, round_deals); with `wanted`, only the ids
+    it accepts. Each kind draws from its own seeded
     stream, so a situation's id names the same table whatever the count.
 
     They are the same for the same code, data, rule set, count and seed: the whole list
@@ -647,6 +649,8 @@ def fixture_data(fx: Fixture, rs: Ruleset) -> dict[str, Any]:
         entry["legal"] = list(exp.legal)
     if exp.state:
         entry["state"] = exp.state
+    if exp.result is not ...:
+        entry["result"] = exp.result
     start: dict[str, Any] = ({"table": fx.table} if fx.table is not None
                              else {"deal": fx.deal})
     if fx.steps:
