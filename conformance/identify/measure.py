@@ -58,6 +58,7 @@ class Deals:
     unsupported_rows: list[int] = field(default_factory=list)
     conflicting: set[str] = field(default_factory=set)  # options a likely bug is in
     read_set: str | None = None  # dealing nothing, the set whose tables it reads
+    unseated: bool = False  # the deals' first player fits no known starting seat
 
 
 def ruleset_of(cat: Catalog, values: Mapping[str, str],
@@ -382,6 +383,7 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
                                                      "engine_procedure": p}, table),
                                     designs, answers, players)}
         if len(alike) == 1:
+            deals.unseated = True
             deals.procedure = next(iter(alike))
             deals.evidence["engine_procedure"] = (
                 f"{what}: dealt as {deals.procedure} deals, the first player as under no "

@@ -338,7 +338,7 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
         found = _conclude(model, soft, fixed, allowed, base, space, own, deals,
                           observations, parts)
     best, findings, problems = found
-    findings = _as_declared(best, findings, declared)
+    findings = _as_declared(best, findings, declared, deals)
     rs = _ruleset(cat, space, best.values, deals, own)
     return Identification(rs, findings, best.violated, len(telling), len(telling),
                           time.perf_counter() - started,
@@ -468,7 +468,7 @@ def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model
 
 
 def _as_declared(best: Solution, findings: list[OptionFinding],
-                 declared: Ruleset | None) -> list[OptionFinding]:
+                 declared: Ruleset | None, deals: Deals | None = None) -> list[OptionFinding]:
     """An option no fixture tells apart for the engine keeps the base's value; where the
     engine declares it `other`, that is its base: the rule is its own (never a known value
     nothing showed it plays). `best` is changed to match."""
@@ -476,7 +476,12 @@ def _as_declared(best: Solution, findings: list[OptionFinding],
         return findings
     out = []
     for f in findings:
-        if f.status == "undetermined" and declared[f.option] == OTHER:
+        if (f.option == "starting_seat" and deals is not None and deals.unseated
+                and declared[f.option] == OTHER):
+            best.values[f.option] = OTHER
+            f = OptionFinding(f.option, OTHER, "other", 0, [
+                "as the engine declares: its deals start at a seat no known value gives"])
+        elif f.status == "undetermined" and declared[f.option] == OTHER:
             best.values[f.option] = OTHER
             f = OptionFinding(f.option, OTHER, "other", 0, [
                 "as the engine declares: no fixture tells its values apart for it"])
