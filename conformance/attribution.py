@@ -181,6 +181,14 @@ class Referee:
         if (act.kind == "play" and st.phase == engine.CHAIN and T.IS_DOUBLE[act.tile]
                 and st.rules.chain_no_double_end):
             return "FIRST-12"  # when a chain may lay a double
+        if (act.kind == "play" and act.train == st.players and not st.trains[act.train]
+                and st.first_pending >> st.seat & 1 and st.seat == st.starter
+                and st.rules.starter_only_mexican):
+            return "FIRST-9"  # the starter's own opening of the Mexican Train, early
+        if act.kind == "draw" and st.drawn >= 0 and st.rules.draw_until_playable:
+            # another draw after a tile that cannot be played, in a follow-up too (DBL-5
+            # sends the player to an ordinary turn's drawing, which this clause is)
+            return "TURN-5"
         return engine.permission(st, act)
 
     def follows_from_missing(self, extra: Sequence[str], missing: Sequence[str]) -> bool:
@@ -209,21 +217,38 @@ class Referee:
         act = None if st is None else self._action(st, text)
         if st is None or act is None:
             return pick(("TRAIN-4", "TURN-1"), self.rs, self.fx)
-        if act in engine.legal_actions(st):  # the fixture disagrees with the reference
+        legal = engine.legal_actions(st)
+        if act in legal:  # the fixture disagrees with the reference
             return pick(("TURN-1",), self.rs, self.fx)
-        if act.kind in ("draw", "pass") and st.drawn >= 0:
+        if (act.kind in ("draw", "pass") and st.drawn >= 0
+                and any(a.kind == "play" for a in legal)):
             return "TURN-3"  # the tile just drawn can be played: it must be
         clause = engine.refusal(st, act).clause
+        if (clause in ("DBL-6", "DBL-7") and st.rules.release_uncoverable
+                and self._hands_cannot_cover(st) and self._released_allows(st, act, True)):
+            return "DBL-9"  # released as if its last tiles were not in the boneyard
         if clause in ("DBL-6", "DBL-7") and self._released_allows(st, act):
             # a fixture about when a double stops binding: allowed as if it were released,
             # the bug is in the release rule (DBL-9, or DBL-10 that keeps the duty)
             return pick(("DBL-9", "DBL-10"), self.rs, self.fx)
         return clause
 
-    def _released_allows(self, st: engine.State, act: engine.Action) -> bool:
-        """Whether the fixture speaks of releasing doubles (it lists DBL-9 or DBL-10) and
-        `act` would be legal had every open double been released."""
-        if not {"DBL-9", "DBL-10"} & set(self.fx.clauses) or not st.open_doubles:
+    @staticmethod
+    def _hands_cannot_cover(st: engine.State) -> bool:
+        """Whether no hand holds a tile for any open double (those left are in the
+        boneyard, or on the table)."""
+        held = 0
+        for hand in st.hands:
+            held |= hand
+        return all(not held & st.rules.number_mask[st.ends[t]] for t in st.open_doubles)
+
+    def _released_allows(self, st: engine.State, act: engine.Action,
+                         any_fixture: bool = False) -> bool:
+        """Whether the fixture speaks of releasing doubles (it lists DBL-9 or DBL-10; any
+        fixture with `any_fixture`) and `act` would be legal had every open double been
+        released."""
+        if not (any_fixture or {"DBL-9", "DBL-10"} & set(self.fx.clauses)) \
+                or not st.open_doubles:
             return False
         released = st.copy()
         released.open_doubles = []

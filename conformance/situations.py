@@ -34,7 +34,7 @@ import yaml
 
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.partition import Log, TracedRules, TracedRuleset
-from mtrain.reference.codec import state_to_json
+from mtrain.reference.codec import action_to_json, state_to_json
 from mtrain.reference.deal import deal
 from mtrain.reference.engine import CHAIN, ENGINE, OVER, State, legal_actions, perform
 from mtrain.reference.rules import Rules
@@ -45,7 +45,8 @@ from mtrain.spec.distinguish.solve_deal import deal_view
 from mtrain.spec.model.legality import Opts
 from mtrain.spec.model.legality import legal_actions as legal_actions_of
 from mtrain.spec.model.scoring import match_rounds
-from mtrain.spec.notation import MEXICAN, REST, table_state
+from mtrain.spec.model.steps import replay
+from mtrain.spec.notation import MEXICAN, REST, action_text, table_state
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 from mtrain.spec.scope import Product, Scope, Space
 from mtrain.spec.tilesets import highest
@@ -216,7 +217,9 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
                seed: int = SEED) -> list[Fixture]:
     """`count` situations under `rs`: a seventh of them deals (no more than its table has
     rows), the rest shared evenly among the kinds (fewer of a kind the rule set's rounds
-    stop showing); with `wanted`, only the ids it accepts. Each kind draws from its own seeded
+    stop showing); beside those `count`, a seventh as many round ends (`play-end-`) and
+    the deals of later rounds (`play-dealt-`, round_deals); with `wanted`, only the ids
+    it accepts. Each kind draws from its own seeded
     stream, so a situation's id names the same table whatever the count.
 
     They are the same for the same code, data, rule set, count and seed: the whole list
@@ -262,7 +265,8 @@ def _to_data(fx: Fixture) -> dict[str, Any]:
             "table": _keys_out(fx.table), "deal": fx.deal, "steps": list(fx.steps),
             "note": fx.note,
             "legal": None if exp.legal is None else list(exp.legal),
-            "state": _keys_out(exp.state), "starts": fx.kept_starts()}
+            "state": _keys_out(exp.state), "starts": fx.kept_starts(),
+            **({} if exp.result is ... else {"result": exp.result})}
 
 
 def _from_data(d: dict[str, Any], rs: Ruleset) -> Fixture:
@@ -274,7 +278,8 @@ def _from_data(d: dict[str, Any], rs: Ruleset) -> Fixture:
         table=_keys_in(d["table"]), deal=d["deal"], steps=tuple(d["steps"]),
         expect=(Expectation(variants=(), scope=scope,
                             legal=None if legal is None else tuple(legal),
-                            state=_keys_in(d["state"]) or {}),), note=d["note"])
+                            state=_keys_in(d["state"]) or {},
+                            result=d.get("result", ...)),), note=d["note"])
     if isinstance(d.get("starts"), dict):  # its table as built when it was made
         fx.keep_starts(d["starts"])
     return fx
@@ -320,7 +325,11 @@ def _situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None,
                 break
             if fid in keep:
                 out.append(_fixture(kind, fid, reached, rs, plays, scope, speaks))
-    return out + deal_situations(rs, wanted, deals)
+    out += deal_situations(rs, wanted, deals)
+    # beside them, what no legal set shows: how rounds end and score, and the deals of
+    # other rounds (the search for the engine, the seat that starts)
+    out += end_situations(rs, plays, count // (len(KINDS) + 1), wanted, seed)
+    return out + round_deals(rs, wanted)
 
 
 DEAL_CLAUSES = ("DEAL-1", "DEAL-7", "ENG-1", "ENG-2", "ENG-3", "ENG-4", "ENG-6", "SEAT-2",
@@ -370,8 +379,9 @@ def deal_situations(rs: Ruleset, wanted: Callable[[str], bool] | None = None,
                                   top) < 2:
             later = 0
         engine = top - later
-        view = deal_view(values, table, players, engine, order, full=True)
-        if view is None or not values.read.isdisjoint(rs.unknown):
+        view = _view_known(rs, values, deal_view(values, table, players, engine, order,
+                                                 full=True))
+        if view is None:
             continue
         out.append(Fixture(
             id=fid,
@@ -385,6 +395,185 @@ def deal_situations(rs: Ruleset, wanted: Callable[[str], bool] | None = None,
                   "the table is spec/distinguish/solve_deal.py's deal_view of its table "
                   "and options, not an engine's.")))
     return out
+
+
+SEAT_FIELDS = ("seat", "starter")
+"""What the starting-seat rule decides in a deal (SEAT-2..4): left unchecked under a
+start of one's own, the rest of the deal still checked."""
+
+
+def _view_known(rs: Ruleset, values: _Reads, view: dict[str, Any] | None
+                ) -> dict[str, Any] | None:
+    """A deal's view without what an option played its own way decides: the seat that
+    starts goes unchecked under a start of one's own; None if another such option was
+    read (or the table cannot deal)."""
+    if view is None:
+        return None
+    unknown = values.read & set(rs.unknown)
+    if not unknown:
+        return view
+    if unknown != {"starting_seat"} or view.get("phase") != "start":
+        return None
+    return {k: v for k, v in view.items() if k not in SEAT_FIELDS}
+
+
+DEAL_ROUND_CLAUSES = ("DEAL-1", "ENG-1", "ENG-2", "ENG-3", "ENG-4", "ENG-5", "ENG-6",
+                      "SEAT-2", "SEAT-3", "SEAT-4")
+
+
+def round_deals(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> list[Fixture]:
+    """Deals of later rounds, beside deal_situations' first two: for each row of the
+    table and each pool order, the first round whose rotating seat is not seat 0 with the
+    engine dealt (or set aside), and the first such round with nobody dealt the engine,
+    its search played to the end (each draw a step). There the seat the search starts
+    from (ENG-4, ENG-6), the finder and the seat that starts (SEAT-2..4) show, which a
+    first round's deal, starting at seat 0, cannot tell from a bug that always starts
+    there. Tables from spec/distinguish/solve_deal.py's deal_view, as deal_situations'."""
+    top = highest(rs["tile_set"])
+    table = dict(rs.hand_table)
+    scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
+    out: list[Fixture] = []
+    if rs["match_length"] == OTHER:  # how many rounds is played its own way
+        return out
+    rounds = match_rounds(Opts(values={"match_length": rs["match_length"]}), top)
+    number = 0
+    for players in sorted(table):
+        for order in ("sorted", "reversed"):
+            taken: set[bool] = set()
+            for round_no in range(2, rounds + 1):
+                if (round_no - 1) % players == 0:
+                    continue
+                engine = top - (round_no - 1)
+                found = _round_deal(rs, table, players, engine, order)
+                if found is None or found[2] in taken:
+                    continue
+                taken.add(found[2])
+                number += 1
+                fid = f"play-dealt-{number:03d}"
+                if wanted is not None and not wanted(fid):
+                    continue
+                view, draws, searched = found
+                how = (f"the engine searched for in {draws} draws" if searched
+                       else "the engine dealt or set aside")
+                out.append(Fixture(
+                    id=fid,
+                    description=(f"round {round_no}'s deal for {players} players, pool "
+                                 f"{order}: {how}"),
+                    clauses=DEAL_ROUND_CLAUSES, source=("computation",),
+                    path=f"{SITUATION_PATH}{rs.name}>", line=None, table=None,
+                    deal={"players": players, "order": order, "engine": engine},
+                    steps=("draw",) * draws,
+                    expect=(Expectation(variants=(), scope=scope, state=view),),
+                    note=(f"Round {round_no} of {rs.name} for {players} players with the "
+                          f"pool {order} ({how}): the table is "
+                          "spec/distinguish/solve_deal.py's deal_view of its table and "
+                          "options, not an engine's.")))
+    return out
+
+
+def _round_deal(rs: Ruleset, table: dict[int, int], players: int, engine: int,
+                order: str) -> tuple[dict[str, Any], int, bool] | None:
+    """The table after the deal, and after the search if nobody was dealt the engine:
+    (view, draws, whether it was searched for); None if the table cannot deal it or an
+    option played its own way decides it."""
+    values = _Reads(dict(rs.choices))
+    view = _view_known(rs, values, deal_view(values, table, players, engine, order,
+                                             full=True))
+    if view is None:
+        return None
+    if view.get("engine_placed"):
+        return view, 0, False
+    for draws in range(1, T.set_size(highest(rs["tile_set"])) + 1):
+        values = _Reads(dict(rs.choices))
+        after = _view_known(rs, values, deal_view(values, table, players, engine, order,
+                                                  full=True, draws=draws))
+        if after is None:
+            return None
+        if after.get("engine_placed"):
+            return after, draws, True
+    return None
+
+
+END_CLAUSES = ("END-1", "END-2", "END-3", "SCORE-1", "SCORE-2", "SCORE-3", "SCORE-4",
+               "SCORE-5", "SCORE-6", "SCORE-7")
+
+
+def end_situations(rs: Ruleset, plays: Ruleset, count: int,
+                   wanted: Callable[[str], bool] | None = None,
+                   seed: int = SEED) -> list[Fixture]:
+    """`count` round ends: the table a moment before a random round's last move (a
+    player going out, or the pass after which nobody can play), that move as the step,
+    and the round's result and scores as spec/model/steps.py replays them. A move or a
+    result that reads an option played its own way is left out, as are legal sets
+    elsewhere (speaks_for)."""
+    if count <= 0:
+        return []
+    rules = Rules.of(plays)
+    unknown = frozenset(rs.unknown)
+    scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
+    rng = random.Random(f"{seed}:{rs.name}:end")
+    counts = [n for n, _ in plays.hand_table]
+    out: list[Fixture] = []
+    for number in range(1, count + 1):
+        found = None
+        for _ in range(20):
+            found = _last_move(rules, rng, counts, unknown, plays)
+            if found is not None:
+                break
+        if found is None:
+            break
+        fid = f"play-end-{number:03d}"
+        if wanted is not None and not wanted(fid):
+            continue
+        st, text, moves = found
+        table = table_of(st)
+        start = table_state(table, plays)
+        result = replay(plays, (text,), state=start)["result"]
+        how = "blocked" if result["winner"] is None else f"seat {result['winner']} out"
+        fx = Fixture(
+            id=fid,
+            description=(f"a round's end, {moves} moves in: {st.players} players, engine "
+                         f"{st.engine}-{st.engine}, {text} ({how}; #{number})"),
+            clauses=END_CLAUSES, source=("computation",),
+            path=f"{SITUATION_PATH}{rs.name}>", line=None, table=table, deal=None,
+            steps=(text,),
+            expect=(Expectation(variants=(), scope=scope, result=result),),
+            note=(f"A random round of {rs.name} a move before its end; the result after "
+                  f"`{text}` is spec/model/steps.py's replay of that move, not an "
+                  "engine's."))
+        fx.keep_start(plays, start)
+        out.append(fx)
+    return out
+
+
+def _last_move(rules: Rules, rng: random.Random, counts: list[int],
+               unknown: frozenset[str], plays: Ruleset) -> tuple[State, str, int] | None:
+    """A random round played to its last move: the state before it, the move as text,
+    and the moves before it; None if that move or its outcome reads an unknown option."""
+    st = deal(rules, rng.choice(counts), rng.randint(1, rules.rounds),
+              seed=rng.randrange(1 << 30))
+    moves = 0
+    while True:
+        actions = legal_actions(st)
+        if not actions:
+            return None
+        action = actions[rng.randrange(len(actions))]
+        before = st.copy()
+        perform(st, action)
+        if st.phase == OVER:
+            break
+        moves += 1
+    if before.phase in (ENGINE, CHAIN) and unknown:
+        return None
+    if unknown:
+        log = Log()
+        probe = before.copy()
+        probe.rules = TracedRules(rules, TracedRuleset.wrap(plays, log), log)  # type: ignore[assignment]
+        legal_actions(probe)
+        perform(probe, action)
+        if not unknown.isdisjoint(log.read):
+            return None
+    return before, action_text(action_to_json(before, action)), moves
 
 
 def _fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: Ruleset,
@@ -472,6 +661,8 @@ def fixture_data(fx: Fixture, rs: Ruleset) -> dict[str, Any]:
         entry["legal"] = list(exp.legal)
     if exp.state:
         entry["state"] = exp.state
+    if exp.result is not ...:
+        entry["result"] = exp.result
     start: dict[str, Any] = ({"table": fx.table} if fx.table is not None
                              else {"deal": fx.deal})
     if fx.steps:

@@ -20,7 +20,23 @@ ADAPTERS = Path(__file__).parent / "broken_impls" / "adapters.py"
 
 def test_each_kind_shows_what_it_names() -> None:
     made = situations(catalog().ruleset("pagat"), 60)
+    beside = [fx for fx in made if fx.id.startswith(("play-end-", "play-dealt-"))]
+    made = [fx for fx in made if fx not in beside]
     assert len(made) == 60
+    # beside the 60: 60 // 7 = 8 round ends, each a move that ends the round with the
+    # result it gives; later rounds' deals, each in a round whose rotating seat is not 0
+    ends = [fx for fx in beside if fx.id.startswith("play-end-")]
+    assert len(ends) == 8
+    for fx in ends:
+        (step,) = fx.steps
+        assert fx.table and fx.expect[0].result["end"] in ("domino", "blocked")
+        if fx.expect[0].result["winner"] is not None:
+            assert step.startswith("play ")  # END-1: out by laying the last tile
+    dealt = [fx for fx in beside if fx.id.startswith("play-dealt-")]
+    for fx in dealt:
+        assert fx.deal and (12 - fx.deal["engine"]) % fx.deal["players"] != 0
+        assert set(fx.steps) <= {"draw"}
+    assert any(fx.steps for fx in dealt)  # an engine searched for, the search played
     by_kind = {k.name: [fx for fx in made if fx.id.startswith(f"play-{k.name}-")]
                for k in KINDS}
     # 60 // 7 = 8 deals, and the six kinds share the other 52: 9, 9, 9, 9, 8, 8
@@ -70,7 +86,9 @@ def test_written_out_they_are_fixtures_lint_accepts(tmp_path: Path,
     path = tmp_path / "situations.yaml"
     path.write_text(render(situations(rs, 24), rs), encoding="utf-8")
     loaded = load_file(path)
-    assert len(loaded) == 24
+    # the 24, 24 // 7 = 3 round ends, and later rounds' deals: for each of puremco-d9's
+    # three rows and two pool orders, one dealt in round 2 (set aside: never searched)
+    assert len(loaded) == 24 + 3 + 6
     # lint: the schema, every invariant, the reachability checks, and each entry's scope
     # replayed by the reference over the option space
     assert main(["lint", str(path)]) == 0
@@ -89,7 +107,9 @@ def test_a_legality_bug_fails_situations_charged_to_a_legality_clause(
     assert code == 1
     report = json.loads(out.read_text(encoding="utf-8"))
     results = report["results"]
-    assert len(results) == 60 and all(r["fixture"].startswith("play-") for r in results)
+    assert all(r["fixture"].startswith("play-") for r in results)
+    assert len([r for r in results if not r["fixture"].startswith(
+        ("play-end-", "play-dealt-"))]) == 60  # the round ends and later deals beside them
     failed = [r for r in results if r["status"] == "fail"]
     # ForgetsDraw offers a pass everywhere: wrong wherever the boneyard still has tiles
     # (TURN-4 passes only when nothing can be drawn) or a play is possible (TURN-1)
@@ -159,7 +179,8 @@ def test_conform_keeps_its_situations_in_the_cache(tmp_path: Path,
     assert cache.read(S.CACHE_KIND, key) is None
     tasks, _ = situation_tasks([rs], 12, [], 0)
     kept = cache.read(S.CACHE_KIND, key)
-    assert isinstance(kept, list) and len(kept) == len(tasks) == 12
+    asked = [t for t in tasks if not t.fixture.id.startswith(("play-end-", "play-dealt-"))]
+    assert isinstance(kept, list) and len(kept) == len(tasks) and len(asked) == 12
     picked, _ = situation_tasks([rs], 12, ["play-deal"], 0)
     assert picked and all(t.fixture.id.startswith("play-deal") for t in picked)
 

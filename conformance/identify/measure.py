@@ -58,6 +58,7 @@ class Deals:
     unsupported_rows: list[int] = field(default_factory=list)
     conflicting: set[str] = field(default_factory=set)  # options a likely bug is in
     read_set: str | None = None  # dealing nothing, the set whose tables it reads
+    unseated: bool = False  # the deals' first player fits no known starting seat
 
 
 def ruleset_of(cat: Catalog, values: Mapping[str, str],
@@ -376,6 +377,17 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
     if len({p for p, _ in matching}) == 1:
         deals.procedure = matching[0][0]
         deals.evidence["engine_procedure"] = f"{what}: dealt as {deals.procedure} deals"
+    elif not matching:  # no known start fits: the procedure still shows without the seat
+        alike = {p for p in procedures
+                 if _alike_unseated(ruleset_of(cat, {**dict(rs.choices),
+                                                     "engine_procedure": p}, table),
+                                    designs, answers, players)}
+        if len(alike) == 1:
+            deals.unseated = True
+            deals.procedure = next(iter(alike))
+            deals.evidence["engine_procedure"] = (
+                f"{what}: dealt as {deals.procedure} deals, the first player as under no "
+                "known starting seat (a start of its own?)")
     if len({s for _, s in matching}) == 1:
         deals.seat = matching[0][1]
         deals.evidence["starting_seat"] = f"{what}: the first player as under {deals.seat}"
@@ -392,6 +404,25 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
             deals.conflicting.add("starting_seat")
             deals.seat = None  # the seat is left to the fixtures, within the rules
             deals.evidence.pop("starting_seat", None)
+
+
+def _alike_unseated(guess: Ruleset, designs: list[tuple[int, list[str]]],
+                    answers: list[Any], players: int) -> bool:
+    """Whether the engine's deals are `guess`'s but for who moves first (seat, starter:
+    the starting seat's, SEAT-2..4, and the search's first drawer, ENG-4)."""
+    compared = [(_unseated(want), _unseated(a))
+                for (r, order), a in zip(designs, answers, strict=True)
+                if (want := predicted(guess, players, r, order)) is not None]
+    return bool(compared) and all(w == a for w, a in compared)
+
+
+def _unseated(answer: Any) -> Any:
+    def drop(shown: Any) -> Any:
+        return None if shown is None else (shown[0], shown[1], shown[2][:2])
+    if answer is None:
+        return None
+    shown, steps = answer
+    return drop(shown), None if steps is None else (steps[0], drop(steps[1]))
 
 
 def measure(impl: Any, space: Space, base: Mapping[str, str],

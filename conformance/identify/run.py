@@ -59,7 +59,7 @@ class Observation:
 class OptionFinding:
     option: str
     value: str
-    status: str  # measured | sure | likely | undetermined | other
+    status: str  # measured | sure | likely | undetermined | other | contradicted
     margin: int
     evidence: list[str]  # what shows it: a measurement, or the fixtures that rule out the rest
     alternatives: list[str] = field(default_factory=list)
@@ -114,6 +114,12 @@ class Identification:
         marks.update({f.option: f"other: its own rule, or {f.alternatives[0]} if the "
                       f"{len(f.evidence)} fixtures of its evidence are bugs" if f.alternatives
                       else "other" for f in self.findings if f.status == "other"})
+        # contradicted: the value written is the solver's; the line says what else fits
+        marks.update({f.option: (f"other: its own rule, or {f.alternatives[0]} if the "
+                                 "fixtures against it are bugs; " if f.value == OTHER
+                                 else f"contradicted: {f.value}, or other if the fixtures "
+                                 "against it are a rule of its own; ") + f.evidence[0]
+                      for f in self.findings if f.status == "contradicted"})
         lines, inside = [], False
         for line in body.splitlines():
             if not line.startswith(" "):
@@ -316,7 +322,8 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
                       parts)
     situations = 0
     for round_no in range(ROUNDS):  # tables of real play under the answer and its rivals
-        weak = [f.option for f in found[1] if f.status in ("undetermined", "likely")]
+        weak = [f.option for f in found[1]
+                if f.status in ("undetermined", "likely", "contradicted")]
         if not weak:
             break
         more = _situations(space, found[1], found[0].values, weak, deals, own, allowed,
@@ -331,7 +338,7 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
         found = _conclude(model, soft, fixed, allowed, base, space, own, deals,
                           observations, parts)
     best, findings, problems = found
-    findings = _as_declared(best, findings, declared)
+    findings = _as_declared(best, findings, declared, deals)
     rs = _ruleset(cat, space, best.values, deals, own)
     return Identification(rs, findings, best.violated, len(telling), len(telling),
                           time.perf_counter() - started,
@@ -372,6 +379,8 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
         except RulesetError:
             continue
         for fx in situations(rs, SITUATIONS, seed=SEED + round_no):
+            if fx.id.startswith(("play-end-", "play-dealt-")):
+                continue  # the deals are measured (measure.py); a round's end, not yet
             fx = dataclasses.replace(legal_only(fx), id=f"{fx.id}@{round_no}.{k}")
             try:
                 pieces = explore_in(fx, dict(full), allowed, space, own)
@@ -400,11 +409,66 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
     suspects = _suspects(best, observations, parts) | conflicting | deals.conflicting
     findings = [_finding(o, best, solver, model, deals, fixed, suspects, base)
                 for o in model.options]
+    speaks = {obs.fixture.id: frozenset(obs.fixture.clauses) for obs in observations}
+    seen = {obs.fixture.id: obs.outcomes for obs in observations}
+
+    def alone(fid: str, option: str) -> bool:
+        """Whether another value of `option` alone would explain fixture `fid`."""
+        got = [(i, o) for i, o in enumerate(seen.get(fid, ())) if o is not None]
+        return any(all(p.outcomes[i] == o for i, o in got)
+                   and best.values[option] not in p.region.get(option, {best.values[option]})
+                   and all(best.values[o] in vs for o, vs in p.region.items() if o != option)
+                   for p in parts.get(fid, ()))
+    findings = [_contradicted(f, best, solver, model, space.cat, speaks, alone)
+                for f in findings]
     return best, findings, problems
 
 
+def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model,
+                  cat: Catalog, speaks: Mapping[str, frozenset[str]],
+                  alone: Callable[[str, str], bool]) -> OptionFinding:
+    """A value that fixtures show, contradicted by fixtures of the same clauses (those
+    the option's values bring in): a rule of the engine's own looks so, and so does a bug
+    in those clauses that the engine makes everywhere. identify cannot tell which, and
+    says so rather than naming the value (or `other`) as found: status `contradicted`,
+    the value kept as the solver found it, both sets of fixtures in the evidence. For a
+    known value, a fixture against it is one left unexplained that another value of the
+    option alone would explain (`alone`)."""
+    if f.status not in ("sure", "likely", "other"):
+        return f
+    own = {c.id for c in cat.clauses.values() if f.option in c.when}
+    if f.value != OTHER:
+        shown, value = [e for e in f.evidence if not e.startswith("(")], f.value
+        # an unexplained fixture of the same clauses that another value of this option
+        # alone would explain (not one that some other option's difference explains)
+        against = [fid for fid in best.violated
+                   if speaks.get(fid, frozenset()) & own and alone(fid, f.option)]
+    elif f.alternatives and f.alternatives[0] != OTHER:
+        value = f.alternatives[0]
+        against = [e for e in f.evidence if speaks.get(e, frozenset()) & own]
+        keep = [z3.Not(model.eq(o, OTHER)) for o in model.options
+                if best.values[o] != OTHER and o != f.option]
+        taking = solver.solve([model.eq(f.option, value), *keep])
+        rest = solver.solve([z3.Not(model.eq(f.option, value)),
+                             z3.Not(model.eq(f.option, OTHER)), *keep])
+        if taking is None or rest is None:
+            return f
+        shown = sorted(set(rest.violated) - set(taking.violated))
+    else:
+        return f
+    if not shown or not against:
+        return f
+    clauses = sorted({c for fid in against for c in speaks.get(fid, frozenset()) & own})
+    return OptionFinding(f.option, f.value, "contradicted", f.margin, [
+        f"{len(shown)} fixtures show {value} ({', '.join(shown[:3])}"
+        f"{' ...' if len(shown) > 3 else ''}), {len(against)} of the same clauses "
+        f"({', '.join(clauses)}) contradict it ({', '.join(against[:3])}"
+        f"{' ...' if len(against) > 3 else ''}): a bug in {', '.join(clauses)} the engine "
+        f"makes on every such table, or a rule of its own"], [value])
+
+
 def _as_declared(best: Solution, findings: list[OptionFinding],
-                 declared: Ruleset | None) -> list[OptionFinding]:
+                 declared: Ruleset | None, deals: Deals | None = None) -> list[OptionFinding]:
     """An option no fixture tells apart for the engine keeps the base's value; where the
     engine declares it `other`, that is its base: the rule is its own (never a known value
     nothing showed it plays). `best` is changed to match."""
@@ -412,7 +476,12 @@ def _as_declared(best: Solution, findings: list[OptionFinding],
         return findings
     out = []
     for f in findings:
-        if f.status == "undetermined" and declared[f.option] == OTHER:
+        if (f.option == "starting_seat" and deals is not None and deals.unseated
+                and declared[f.option] == OTHER):
+            best.values[f.option] = OTHER
+            f = OptionFinding(f.option, OTHER, "other", 0, [
+                "as the engine declares: its deals start at a seat no known value gives"])
+        elif f.status == "undetermined" and declared[f.option] == OTHER:
             best.values[f.option] = OTHER
             f = OptionFinding(f.option, OTHER, "other", 0, [
                 "as the engine declares: no fixture tells its values apart for it"])

@@ -59,7 +59,8 @@ def register(sub: Any) -> None:
     p.add_argument("--situations", type=count, default=None, metavar="N",
                    help="also run N tables from play per rule set, legal sets from the "
                    f"formalisation (default: {SITUATIONS} shared among the rule sets, at "
-                   f"least {SITUATIONS_MIN} each; none with --fixtures; 0: none)")
+                   f"least {SITUATIONS_MIN} each; none with --fixtures; 0: none), and "
+                   "beside them a seventh as many round ends and later rounds' deals")
     p.add_argument("--format", choices=FORMATS, default="text", help="report format")
     p.add_argument("--output", metavar="FILE", help="write the report to FILE")
     p.add_argument("--skip", metavar="FILE", help="known failures: a YAML list of "

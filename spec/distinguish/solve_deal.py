@@ -46,8 +46,11 @@ def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int
     holder = next((p for p, h in enumerate(hands) if T.DOUBLE[engine] in h), None)
     sizes = [len(h) for h in hands]
     if aside:
+        # SEAT-3, the one start a set-aside engine allows (SEAT-2 and SEAT-4 need a
+        # holder); read all the same, so that a start of one's own is seen to decide it
+        start = {"rotate": rotate}.get(options["starting_seat"], rotate)
         view = {"hand_sizes": sizes, "engine_placed": True, "phase": "start",
-                "seat": rotate, "starter": rotate}
+                "seat": start, "starter": start}
     elif holder is None:  # ENG-4, ENG-6: the search starts at the rotating seat
         found = _search(options, hands, pool[players * size:], engine, rotate, draws)
         if found is None:
