@@ -444,6 +444,27 @@ def _place_engine(state: State, holder: int) -> None:
     state.phase = START
 
 
+def _engine_from_deal(st: State) -> None:
+    """ENG-7: the highest double any hand holds is the engine, placed by its holder; with
+    none held, seats draw in turn from (round - 1) mod players, keeping what they draw,
+    until a double comes up, placed by its finder. Part of the deal: no action."""
+    for n in range(st.rules.max_pip, -1, -1):
+        bit = T.BIT[T.DOUBLE[n]]
+        holder = next((s for s in range(st.players) if st.hands[s] & bit), -1)
+        if holder >= 0:
+            st.hands[holder] ^= bit
+            break
+    else:
+        holder = st.seat
+        while not T.IS_DOUBLE[st.boneyard[0]]:  # every double is in the boneyard
+            st.hands[holder] |= T.BIT[st.boneyard.pop(0)]  # ENG-7: the drawer keeps it
+            holder = (holder + 1) % st.players
+        n = T.HIGH[st.boneyard.pop(0)]
+    st.engine = n
+    st.ends = [n] * (st.players + 1)  # TRAIN-2: every train starts from the engine
+    _place_engine(st, holder)  # ENG-7: placed at once by its holder or finder
+
+
 def _end_turn(state: State) -> None:
     state.turn_doubles.clear()
     state.drawn = -1

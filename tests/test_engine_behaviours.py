@@ -14,6 +14,7 @@ RULES = Path(__file__).parent / "examples" / "engine-rules"
 # Read by hand from each file: the option value it declares for its engine's behaviour.
 DECLARED = {
     "blocked-winner.yaml": ("scoring", "penalty-blocked-winner"),
+    "highest-double.yaml": ("engine_procedure", "highest-double-held"),
     "no-double-end.yaml": ("first_turn", "chain-no-double-end"),
 }
 

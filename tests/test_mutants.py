@@ -975,6 +975,19 @@ WITNESS_YAML = """
   expect:
     - variants: [pagat+no-double-end-start]
       legal: [play 6-6 on 0, end-chain]
+
+- id: witness-064
+  description: Under engine-highest-double seat 3's [9-9], the highest double dealt, is the engine
+  clauses: [ENG-7]
+  source: [fundex, decision]
+  note: >-
+    Round 1, 4 players, sorted: seats 0 to 3 hold tiles 0-14, 15-29, 30-44, 45-59; the
+    highest double held is seat 3's [9-9] (tile 54), the lowest seat 0's [0-0]; [12-12]
+    is in the boneyard.
+  deal: {players: 4, order: sorted}
+  expect:
+    - variants: [pagat+engine-highest-double]
+      state: {phase: start, engine: 9, seat: 3, starter: 3, hand_sizes: [15, 15, 15, 14]}
 """
 
 WITNESSES: list[Fixture] = load_file("tests/test_mutants.py", WITNESS_YAML)
@@ -992,6 +1005,8 @@ KILLED_BY: dict[str, str] = {
     "engine-holder-keeps-engine": "witness-006",
     "everyone-draws-stops-at-engine": "witness-059",
     "engine-lap-closer-places": "witness-060",
+    "highest-double-ignored": "witness-064",
+    "lowest-double-is-engine": "witness-064",
     "turn-order-reversed": "witness-007",
     "mexican-on-pagat-first-turn": "witness-008",
     "chain-on-other-trains": "witness-009",

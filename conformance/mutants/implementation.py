@@ -56,6 +56,7 @@ _SITES: dict[str, tuple[ModuleType, ...]] = {
     "_place_engine": (engine, deal_module),
     "_check_blocked": (engine, deal_module),
     "engine_number": (engine, deal_module, codec),
+    "_engine_from_deal": (engine, deal_module),
 }
 
 

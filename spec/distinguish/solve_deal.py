@@ -1,4 +1,4 @@
-"""The `deal` kind: the table right after the deal (DEAL-1, ENG-1..6, SEAT-2..4),
+"""The `deal` kind: the table right after the deal (DEAL-1, ENG-1..7, SEAT-2..4),
 searched outright, smallest first (the space is tiny), rather than asked of z3."""
 
 from __future__ import annotations
@@ -45,7 +45,16 @@ def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int
     rotate = (round_no - 1) % players
     holder = next((p for p, h in enumerate(hands) if T.DOUBLE[engine] in h), None)
     sizes = [len(h) for h in hands]
-    if aside:
+    if options["engine_procedure"] == "highest-double-held":
+        if draws:
+            return None  # ENG-7: the search is part of the deal, no action
+        holder, drawn = _highest_double(hands, pool[players * size:], rotate)
+        sizes = [len(h) for h in hands]
+        start = {"engine-holder": holder, "after-engine": (holder + 1) % players}.get(
+            options["starting_seat"], rotate)  # SEAT-2, SEAT-4, SEAT-3
+        view = {"hand_sizes": sizes, "engine_placed": True, "phase": "start", "seat": start,
+                "starter": start}
+    elif aside:
         view = {"hand_sizes": sizes, "engine_placed": True, "phase": "start",
                 "seat": rotate, "starter": rotate}
     elif holder is None:  # ENG-4, ENG-6: the search starts at the rotating seat
@@ -71,6 +80,25 @@ def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int
         view["hands"] = {p: [T.name(t) for t in h] for p, h in enumerate(hands)}
         view["boneyard"] = [T.name(t) for t in pool[players * size + drawn:]]
     return view
+
+
+def _highest_double(hands: list[list[int]], bone: Sequence[int],
+                    rotate: int) -> tuple[int, int]:
+    """ENG-7 (`hands` change in place): the highest double dealt leaves its holder's hand;
+    with none dealt, seats from `rotate` draw in turn, keeping each tile, until one draws
+    a double, which leaves again as the engine. (holder, tiles drawn)."""
+    dealt = [(T.HIGH[t], p) for p, h in enumerate(hands) for t in h if T.IS_DOUBLE[t]]
+    if dealt:
+        number, holder = max(dealt)
+        hands[holder].remove(T.DOUBLE[number])
+        return holder, 0
+    seat = rotate
+    for k, t in enumerate(bone):
+        if T.IS_DOUBLE[t]:
+            return seat, k + 1
+        hands[seat].append(t)
+        seat = (seat + 1) % len(hands)
+    raise ValueError("no double in the set")
 
 
 def _search(options: Mapping[str, str], hands: list[list[int]], bone: Sequence[int],
