@@ -15,6 +15,7 @@ RULES = Path(__file__).parent / "examples" / "engine-rules"
 DECLARED = {
     "blocked-winner.yaml": ("scoring", "penalty-blocked-winner"),
     "highest-double.yaml": ("engine_procedure", "highest-double-held"),
+    "designated-opens.yaml": ("engine_procedure", "designated-opens"),
     "no-double-end.yaml": ("first_turn", "chain-no-double-end"),
 }
 

@@ -1115,3 +1115,22 @@ def test_with_no_double_dealt_the_seats_draw_in_turn_in_the_deal() -> None:
     assert (st.engine, st.phase, st.seat) == (2, "start", 1)
     assert st.hands == [T.BIT[1] | T.BIT[3] | T.BIT[8], T.BIT[4] | T.BIT[6] | T.BIT[7]]
     assert st.boneyard == [0, 2, 9]
+
+
+def test_the_designated_seat_draws_and_the_next_opens_with_its_largest_double() -> None:
+    """ENG-8 on a double-3 set (ids as above), 3 players of 3 tiles, round 2: the order
+    deals seat 0 ids 1, 3, 4, seat 1 ids 6, 7, 8 and seat 2 ids 2, 5, 9 ([1-1], [2-2],
+    [3-3]); the boneyard is id 0, [0-0]. The designation starts at seat (2 - 1) mod 3 = 1,
+    which holds no double and draws [0-0], a double: engine 0, placed by seat 1. Dealt
+    from another order, the boneyard holds [1-0] only: seat 1 keeps it, seat 2 opens with
+    its largest double, [3-3]."""
+    from mtrain.reference.explore import small_rules
+
+    r = small_rules(catalog().ruleset("pagat+engine-designated-opens"), 3, {3: 3})
+    st = deal(r, 3, 2, order=[1, 3, 4, 6, 7, 8, 2, 5, 9, 0])
+    assert (st.engine, st.seat, st.boneyard) == (0, 1, [])
+    assert [h.bit_count() for h in st.hands] == [3, 3, 3]
+    st = deal(r, 3, 2, order=[0, 3, 4, 6, 7, 8, 2, 5, 9, 1])
+    assert (st.engine, st.seat, st.boneyard) == (3, 2, [])
+    assert st.hands[1] == T.BIT[6] | T.BIT[7] | T.BIT[8] | T.BIT[1]
+    assert st.ends == [3, 3, 3, 3] and [h.bit_count() for h in st.hands] == [3, 4, 2]

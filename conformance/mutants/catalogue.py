@@ -103,6 +103,16 @@ _CATALOGUE: tuple[Mutant, ...] = (
            "Under engine-highest-double the lowest double held is taken for the engine",
            ("ENG-7",), "_engine_from_deal swapped: the lowest double held, not the highest",
            patches={"_engine_from_deal": play.lowest_double_is_engine}),
+    Mutant("designated-opens-ignored",
+           "Under engine-designated-opens the highest double anyone holds opens, not the "
+           "designated player's",
+           ("ENG-8",), "Rules.designated_opens forced false",
+           rules=_when(lambda r: r.designated_opens, designated_opens=False)),
+    Mutant("designation-passes-without-drawing",
+           "Under engine-designated-opens a designated player with no double passes the "
+           "designation on without drawing a tile",
+           ("ENG-8",), "_engine_from_deal swapped: no draw before the designation passes",
+           patches={"_engine_from_deal": play.designation_passes_without_drawing}),
     Mutant("engine-holder-keeps-engine",
            "The holder places the engine but it is not taken out of their hand",
            ("ENG-3",), "deal output: the engine tile added back to the starter's hand",

@@ -103,6 +103,28 @@ def lowest_double_is_engine(st: State) -> None:
     ref.engine_from_deal(st)  # nobody holds a double: the search as written
 
 
+def designation_passes_without_drawing(st: State) -> None:
+    """ENG-8 misread: a designated player with no double passes the designation on without
+    drawing, so the first hand holding a double opens."""
+    if not st.rules.designated_opens:
+        ref.engine_from_deal(st)
+        return
+    seat = st.seat
+    while True:
+        hand = st.hands[seat]
+        held = [n for n in range(st.rules.max_pip, -1, -1) if hand & T.BIT[T.DOUBLE[n]]]
+        if held:
+            break
+        seat = (seat + 1) % st.players
+        if seat == st.seat:  # nobody holds a double: the search as written
+            ref.engine_from_deal(st)
+            return
+    st.hands[seat] ^= T.BIT[T.DOUBLE[held[0]]]
+    st.engine = held[0]
+    st.ends = [held[0]] * (st.players + 1)
+    ref.place_engine(st, seat)
+
+
 def holder_keeps_engine(state: JSON, rules: Rules) -> JSON:
     if not (rules.holder_lays and rules.engine_holder_starts) or state["phase"] != "start":
         return state

@@ -1,4 +1,4 @@
-"""The `deal` kind: the table right after the deal (DEAL-1, ENG-1..7, SEAT-2..4),
+"""The `deal` kind: the table right after the deal (DEAL-1, ENG-1..8, SEAT-2..4),
 searched outright, smallest first (the space is tiny), rather than asked of z3."""
 
 from __future__ import annotations
@@ -45,10 +45,13 @@ def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int
     rotate = (round_no - 1) % players
     holder = next((p for p, h in enumerate(hands) if T.DOUBLE[engine] in h), None)
     sizes = [len(h) for h in hands]
-    if options["engine_procedure"] == "highest-double-held":
+    if options["engine_procedure"] in ("highest-double-held", "designated-opens"):
         if draws:
-            return None  # ENG-7: the search is part of the deal, no action
-        holder, drawn = _highest_double(hands, pool[players * size:], rotate)
+            return None  # ENG-7, ENG-8: the search is part of the deal, no action
+        bone = pool[players * size:]
+        holder, drawn = (_designated(hands, bone, rotate)
+                         if options["engine_procedure"] == "designated-opens"
+                         else _highest_double(hands, bone, rotate))
         sizes = [len(h) for h in hands]
         start = {"engine-holder": holder, "after-engine": (holder + 1) % players}.get(
             options["starting_seat"], rotate)  # SEAT-2, SEAT-4, SEAT-3
@@ -99,6 +102,25 @@ def _highest_double(hands: list[list[int]], bone: Sequence[int],
         hands[seat].append(t)
         seat = (seat + 1) % len(hands)
     raise ValueError("no double in the set")
+
+
+def _designated(hands: list[list[int]], bone: Sequence[int],
+                rotate: int) -> tuple[int, int]:
+    """ENG-8 (`hands` change in place): from seat `rotate`, the designated seat's largest
+    double leaves its hand; with none, it draws one tile, a double opening and any other
+    kept, and the next seat is designated. (opener, tiles drawn)."""
+    seat, k = rotate, 0
+    while True:
+        held = [t for t in hands[seat] if T.IS_DOUBLE[t]]
+        if held:
+            hands[seat].remove(max(held))
+            return seat, k
+        if k < len(bone):
+            k += 1
+            if T.IS_DOUBLE[bone[k - 1]]:
+                return seat, k
+            hands[seat].append(bone[k - 1])
+        seat = (seat + 1) % len(hands)
 
 
 def _search(options: Mapping[str, str], hands: list[list[int]], bone: Sequence[int],

@@ -694,7 +694,7 @@ class Symbolic:
         # SEAT-3: a rotating start begins round r at seat (r - 1) mod players; the round is
         # read from the engine (ENG-1) unless the deal picked the engine (ENG-7)
         top = o.top()
-        by_round = Not(o.is_("engine_procedure", "highest-double-held"))
+        by_round = Not(o.is_("engine_procedure", "highest-double-held", "designated-opens"))
         c.append(Implies(And(o.is_("starting_seat", "rotate"), by_round),
                          v.starter == (top - self.engine) % v.players))
         own_empty = v.own_field("empty")

@@ -115,6 +115,8 @@ def dealt(rs: Ruleset, deal: Deal) -> Round:
     chosen = None
     if rs["engine_procedure"] == "highest-double-held":
         chosen, bone = highest_double(where, bone, players, round_no)
+    elif rs["engine_procedure"] == "designated-opens":
+        chosen, bone = designated_opens(where, bone, players, round_no)
     model = Model(rs, players, size, round_no, engine=chosen)
     engine = T.DOUBLE[model.e]
     if (rs["engine_procedure"] == "holder-lays-and-draws" and bone
@@ -146,6 +148,25 @@ def highest_double(where: dict[int, int], bone: list[int], players: int,
             return T.HIGH[t], bone[i + 1:]
         seat = (seat + 1) % players
     raise ValueError("a deal with no double anywhere")  # every set has its doubles
+
+
+def designated_opens(where: dict[int, int], bone: list[int], players: int,
+                     round_no: int) -> tuple[int, list[int]]:
+    """ENG-8, read from the clause: the designated seat, first (round - 1) mod players,
+    opens with the largest double in its hand; with none it takes the boneyard's first
+    tile (while there is one), which opens if it is a double and is kept otherwise, and
+    the next seat is designated. `where` is updated as in highest_double."""
+    seat, bone = (round_no - 1) % players, list(bone)
+    while True:
+        held = [T.HIGH[t] for t in where if T.IS_DOUBLE[t] and where[t] == seat]
+        if held:
+            return max(held), bone
+        if bone:
+            t = bone.pop(0)
+            where[t] = seat
+            if T.IS_DOUBLE[t]:
+                return T.HIGH[t], bone
+        seat = (seat + 1) % players
 
 
 def step(r: Round, text: str) -> None:
