@@ -59,18 +59,21 @@ FIELD_CLAUSES: dict[str, tuple[str, ...]] = {
     "boneyard": ("DEAL-1", "TURN-2", "TURN-5", "ENG-2"),
     "boneyard_size": ("DEAL-1", "TURN-2", "TURN-5", "ENG-2"),
     "trains": ("TRAIN-2", "TRAIN-4", "ENG-3"),
-    "engine": ("ENG-1",),
+    "engine": ("ENG-7", "ENG-8", "ENG-1"),
     "engine_placed": ("ENG-2", "ENG-3", "ENG-6", "ENG-4"),
     "scores": ("MATCH-1", "SCORE-5", "SCORE-6", "SCORE-7"),  # the match totals
     "outs": ("MATCH-5", "END-1"),
 }
 DEAL_FIELD: dict[str, tuple[str, ...]] = {
-    "engine": ("ENG-1",), "engine_placed": ("ENG-2", "ENG-3", "ENG-6", "ENG-4"),
-    "phase": ("ENG-2", "ENG-3", "ENG-6", "ENG-4"), "hand_sizes": FIELD_CLAUSES["hand_sizes"],
-    "hands": ("DEAL-1", "ENG-3", "ENG-2"), "boneyard": ("DEAL-1", "ENG-2"),
+    "engine": ("ENG-7", "ENG-8", "ENG-1"),
+    "engine_placed": ("ENG-2", "ENG-3", "ENG-6", "ENG-4", "ENG-7", "ENG-8"),
+    "phase": ("ENG-2", "ENG-3", "ENG-6", "ENG-4", "ENG-7", "ENG-8"),
+    "hand_sizes": FIELD_CLAUSES["hand_sizes"],
+    "hands": ("DEAL-1", "ENG-3", "ENG-2", "ENG-7", "ENG-8"),
+    "boneyard": ("DEAL-1", "ENG-2", "ENG-7", "ENG-8"),
     "seat": ("SEAT-2", "SEAT-4", "SEAT-3", "ENG-6", "ENG-4"),
     "starter": ("SEAT-2", "SEAT-4", "SEAT-3"),
-    "trains": ("ENG-3",), "first_turns": ("FIRST-6",),
+    "trains": ("ENG-3", "ENG-7", "ENG-8"), "first_turns": ("FIRST-6",),
 }
 """The clause that sets each field of a freshly dealt round."""
 SEARCH: tuple[str, ...] = ("ENG-6", "ENG-4")
@@ -282,6 +285,9 @@ class Referee:
             dealt = states[step] if len(states) > step else {}  # a `next-round` step's
             if key == "seat" and dealt.get("phase") == "engine":
                 return pick(SEARCH, self.rs, self.fx)  # who draws first for a missing engine
+            if key == "hand_sizes" and self.rs["engine_procedure"] in ("highest-double-held",
+                                                                      "designated-opens"):
+                return pick(("ENG-7", "ENG-8", *DEAL_FIELD["hand_sizes"]), self.rs, self.fx)
             if key == "hand_sizes" and self.rs["engine_procedure"] != "set-aside":
                 return pick(("ENG-3", *DEAL_FIELD["hand_sizes"]), self.rs, self.fx) \
                     if self._one_off(dealt) else pick(DEAL_FIELD["hand_sizes"], self.rs, self.fx)
@@ -360,7 +366,8 @@ class Referee:
                 dealt = self.states()[0] if self.states() else {}
                 n = dealt.get("engine")
                 if isinstance(n, int) and re.search(rf"(?<![0-9-]){n}-{n}(?![0-9])", p.message):
-                    return pick(("ENG-2", "ENG-3"), self.rs, self.fx)  # where the engine goes
+                    return pick(("ENG-2", "ENG-3", "ENG-7", "ENG-8"), self.rs,
+                                self.fx)  # where the engine goes
                 return pick(("DEAL-1",), self.rs, self.fx)
         if p.where == "INV-ROUND-SCORE" and "a blocked round" in p.message:
             # a blocked round's scores are SCORE-7's where it applies

@@ -237,15 +237,25 @@ def state_from_json(rules: Rules, data: Any) -> State:
         raise StateError(f"state.round: {st.round}, but the game is a single round [MATCH-7]",
                          "MATCH-7")
     st.engine = need("engine", int)
+    # ENG-7: where the deal picks the engine it may be any number of the set; the flag is
+    # read only for an engine that is not the round's, so other tables do not depend on it
     if st.engine != engine_number(rules, st.round):
-        raise StateError(f"state.engine: round {st.round} uses [{engine_number(rules, st.round)}-"
-                         f"{engine_number(rules, st.round)}], not {st.engine} [ENG-1]")
+        if not rules.engine_by_deal:
+            n = engine_number(rules, st.round)
+            raise StateError(f"state.engine: round {st.round} uses [{n}-{n}], not "
+                             f"{st.engine} [ENG-1]")
+        if not 0 <= st.engine <= max_pip:
+            raise StateError(f"state.engine: {st.engine} is not a number of the set 0..{max_pip}"
+                             " [ENG-7]")
     st.engine_placed = need("engine_placed", bool)
     st.phase = need("phase", str)
     if st.phase not in PHASES:
         raise StateError(f"state.phase: {st.phase!r} is not one of {', '.join(PHASES)}")
     if (st.phase == ENGINE) == st.engine_placed:
         raise StateError("state.engine_placed must be false exactly in the 'engine' phase")
+    if st.phase == ENGINE and rules.engine_by_deal:
+        raise StateError("state.phase: no 'engine' phase when the deal finds the engine "
+                         "[ENG-7]")
     st.seat = need("seat", int)
     st.starter = need("starter", int)
     for key, v in (("seat", st.seat), ("starter", st.starter)):

@@ -17,6 +17,7 @@ from mtrain.reference.engine import (
     START,
     State,
     _check_blocked,
+    _engine_from_deal,
     _place_engine,
     engine_number,
     no_such_round,
@@ -80,7 +81,7 @@ def deal(rules: Rules, players: int, round_no: int = 1, *, seed: int | str | Non
     st.rules = rules
     st.players = players
     st.round = round_no
-    st.engine = engine_number(rules, round_no)  # ENG-1
+    st.engine = engine_number(rules, round_no)  # ENG-1 (ENG-7: the deal may change it)
     bit = T.BIT
     st.hands = hands = [0] * players
     for s in range(players):
@@ -102,7 +103,9 @@ def deal(rules: Rules, players: int, round_no: int = 1, *, seed: int | str | Non
     st.starter = st.seat = (round_no - 1) % players
     st.phase = ENGINE
     engine_bit = T.BIT[T.DOUBLE[st.engine]]
-    if not rules.holder_lays:
+    if rules.engine_by_deal:
+        _engine_from_deal(st)  # ENG-7: the highest double held, or the first one drawn
+    elif not rules.holder_lays:
         _place_engine(st, -1)  # ENG-2; SEAT-3 chooses the starter
     else:
         holder = next((s for s in range(players) if st.hands[s] & engine_bit), -1)

@@ -493,6 +493,54 @@ def _place_engine(state: State, holder: int) -> None:
     state.phase = START
 
 
+def _engine_from_deal(st: State) -> None:
+    """ENG-7: the highest double any hand holds is the engine, placed by its holder; with
+    none held, seats draw in turn from (round - 1) mod players, keeping what they draw,
+    until a double comes up, placed by its finder. Part of the deal: no action."""
+    if st.rules.designated_opens:
+        _designated_opens(st)  # ENG-8
+        return
+    for n in range(st.rules.max_pip, -1, -1):
+        bit = T.BIT[T.DOUBLE[n]]
+        holder = next((s for s in range(st.players) if st.hands[s] & bit), -1)
+        if holder >= 0:
+            st.hands[holder] ^= bit
+            break
+    else:
+        holder = st.seat
+        while not T.IS_DOUBLE[st.boneyard[0]]:  # every double is in the boneyard
+            st.hands[holder] |= T.BIT[st.boneyard.pop(0)]  # ENG-7: the drawer keeps it
+            holder = (holder + 1) % st.players
+        n = T.HIGH[st.boneyard.pop(0)]
+    st.engine = n
+    st.ends = [n] * (st.players + 1)  # TRAIN-2: every train starts from the engine
+    _place_engine(st, holder)  # ENG-7: placed at once by its holder or finder
+
+
+def _designated_opens(st: State) -> None:
+    """ENG-8: from seat (round - 1) mod players, the designated seat places the highest
+    double in its hand; holding none it draws one tile (none from an empty boneyard): a
+    double is placed, any other tile kept and the designation passes on. No action."""
+    seat, number = st.seat, -1
+    while number < 0:
+        hand = st.hands[seat]
+        number = next((n for n in range(st.rules.max_pip, -1, -1)
+                       if hand & T.BIT[T.DOUBLE[n]]), -1)
+        if number >= 0:
+            st.hands[seat] ^= T.BIT[T.DOUBLE[number]]  # ENG-8: the largest double held
+        elif st.boneyard:
+            tile = st.boneyard.pop(0)
+            if T.IS_DOUBLE[tile]:
+                number = T.HIGH[tile]  # ENG-8: a double drawn opens
+            else:
+                st.hands[seat] |= T.BIT[tile]  # ENG-8: kept; the designation passes on
+        if number < 0:
+            seat = (seat + 1) % st.players
+    st.engine = number
+    st.ends = [number] * (st.players + 1)  # TRAIN-2: every train starts from the engine
+    _place_engine(st, seat)  # ENG-8: placed by the designated seat that opened
+
+
 def _end_turn(state: State) -> None:
     if state.turn_doubles:
         state.turn_doubles.clear()

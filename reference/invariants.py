@@ -187,6 +187,14 @@ def hand_sizes(state: State) -> list[Violation]:
     if rules.holder_lays and state.engine_placed and not (
             rules.holder_draws and rules.set_mask.bit_count() > state.players * size):
         want[0] = size - 1  # ENG-3 (ENG-5: the replacement, while the boneyard gave one)
+    if counts != want and rules.engine_by_deal:
+        # ENG-7: a search in turn gives each seat its draws, one more to those before the
+        # finder, who places the double drawn last; ENG-8: a seat draws at most once
+        # before the opener, who may place a double from hand
+        if counts[0] < size - 1 or counts.count(size - 1) > 1 or counts[-1] - counts[0] > 2:
+            return [("INV-HAND-SIZES", f"hand sizes {counts} after the deal: the search "
+                     "in turn gives no seat two draws more than another")]
+        return []
     if counts != want:
         return [("INV-HAND-SIZES", f"hand sizes {counts} after the deal, not {want}")]
     return []

@@ -21,7 +21,8 @@ FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
     "set_rounds": ("tile_set",), "rounds": ("tile_set", "match_length"),
     "single_round": ("match_length",), "value": ("blank_values",), "hand_table": ("hand_sizes",),
     "holder_lays": ("engine_procedure",), "holder_draws": ("engine_procedure",),
-    "everyone_draws": ("engine_procedure",),
+    "everyone_draws": ("engine_procedure",), "engine_by_deal": ("engine_procedure",),
+    "designated_opens": ("engine_procedure",),
     "engine_holder_starts": ("starting_seat",), "after_engine_starts": ("starting_seat",),
     "chain_first_turn": ("first_turn",), "chain_anywhere": ("first_turn",),
     "chain_no_double_end": ("first_turn",),
@@ -51,6 +52,8 @@ class Rules:
     holder_lays: bool
     holder_draws: bool
     everyone_draws: bool
+    engine_by_deal: bool
+    designated_opens: bool
     engine_holder_starts: bool
     after_engine_starts: bool
     chain_first_turn: bool
@@ -97,10 +100,14 @@ class Rules:
             hand_table=dict(rs.hand_table),
             # every tile dealt, the engine placed by its holder (ENG-3; ENG-5 draws after)
             holder_lays=rs["engine_procedure"] in ("holder-lays", "holder-lays-and-draws",
-                                                   "everyone-draws"),
+                                                   "everyone-draws", "highest-double-held",
+                                                   "designated-opens"),
             holder_draws=rs["engine_procedure"] == "holder-lays-and-draws",
             # the search for a missing engine goes in whole laps (ENG-6)
             everyone_draws=rs["engine_procedure"] == "everyone-draws",
+            # the deal picks the engine, not the round (ENG-7, ENG-8)
+            engine_by_deal=rs["engine_procedure"] in ("highest-double-held", "designated-opens"),
+            designated_opens=rs["engine_procedure"] == "designated-opens",  # ENG-8
             engine_holder_starts=rs["starting_seat"] == "engine-holder",
             after_engine_starts=rs["starting_seat"] == "after-engine",
             # a first turn of several tiles: on the own train (FIRST-1; FIRST-12 not ending

@@ -26,7 +26,7 @@ Setters = dict[str, tuple[Document | None, str]]
 """Which file (or override) set each option: errors point at its line."""
 
 SOURCES = ("pagat", "puremco", "wikipedia", "cardinal", "fundex", "ourpastimes", "celko",
-           "goodsam", "hathaway", "thimble", "spaanszt", "house", "decision", "common",
+           "goodsam", "hathaway", "thimble", "spaanszt", "greves", "house", "decision", "common",
            "engine")
 """The provenance labels, defined in spec/data/sources.yaml (`Catalog.sources`)."""
 

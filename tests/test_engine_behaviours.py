@@ -14,6 +14,8 @@ RULES = Path(__file__).parent / "examples" / "engine-rules"
 # Read by hand from each file: the option value it declares for its engine's behaviour.
 DECLARED = {
     "blocked-winner.yaml": ("scoring", "penalty-blocked-winner"),
+    "highest-double.yaml": ("engine_procedure", "highest-double-held"),
+    "designated-opens.yaml": ("engine_procedure", "designated-opens"),
     "no-double-end.yaml": ("first_turn", "chain-no-double-end"),
     "single-round.yaml": ("match_length", "single-round"),
     "ordinary-doubles.yaml": ("doubles", "ordinary"),

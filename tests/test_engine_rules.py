@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from mtrain.reference.codec import StateError, action_from_json, state_from_json
+from mtrain.reference.codec import StateError, action_from_json, state_from_json, state_to_json
 from mtrain.reference.deal import deal, match_winners, next_round
 from mtrain.reference.engine import (
     OVER,
@@ -1143,3 +1143,58 @@ def test_an_ordinary_double_may_end_a_chain_even_where_no_double_end_would_refus
     st = run(st, "play 6-6 on 0")
     assert (st.phase, st.open_doubles, st.turn_doubles) == ("chain", [], [])
     assert legal(st) == {"end-chain"}
+
+
+# --- the highest double held is the engine (ENG-7) -------------------------------------------
+
+
+def test_the_highest_double_held_sets_the_trains_number_and_the_codec_takes_it() -> None:
+    """ENG-7, round 5 of double-12 (ENG-1 would give [8-8]), 2 players of 15, sorted: seat 0
+    holds tiles 0-14 ([0-0] .. [4-4]), seat 1 tiles 15-29 ([5-0] .. [7-1], doubles [5-5]
+    and [6-6]). The engine is seat 1's [6-6]; every empty train ends in 6; the state comes
+    back through the codec with engine 6, and an engine phase is refused under the value."""
+    r = rules("pagat+engine-highest-double")
+    st = deal(r, 2, 5, order=list(range(91)))
+    assert (st.engine, st.seat, st.starter, st.phase) == (6, 1, 1, "start")
+    assert st.ends == [6, 6, 6] and [h.bit_count() for h in st.hands] == [15, 14]
+    assert hand_sizes(st) == []
+    data = state_to_json(st)
+    assert data["engine"] == 6 and state_from_json(r, data) == st
+    with pytest.raises(StateError, match=r"ENG-7"):
+        state_from_json(r, {**data, "engine": 13})
+    with pytest.raises(StateError, match=r"ENG-1"):  # pagat's own rule: round 5 is [8-8]
+        state_from_json(rules("pagat"), data)
+
+
+def test_with_no_double_dealt_the_seats_draw_in_turn_in_the_deal() -> None:
+    """ENG-7 on a double-3 set (ids: [0-0] 0, [1-0] 1, [1-1] 2, [2-0] 3, [2-1] 4, [2-2] 5,
+    [3-0] 6, [3-1] 7, [3-2] 8, [3-3] 9), 2 players of 2 tiles, round 2: the order deals
+    seat 0 ids 1, 3 and seat 1 ids 4, 6, no double; the boneyard is 7, 8, 5, ... The search
+    starts at seat (2 - 1) mod 2 = 1: seat 1 keeps [3-1], seat 0 keeps [3-2], seat 1 draws
+    [2-2], the engine, placed by seat 1 with no action; hands 3 and 2."""
+    from mtrain.reference.explore import small_rules
+
+    r = small_rules(catalog().ruleset("pagat+engine-highest-double"), 3, {2: 2})
+    st = deal(r, 2, 2, order=[1, 3, 4, 6, 7, 8, 5, 0, 2, 9])
+    assert (st.engine, st.phase, st.seat) == (2, "start", 1)
+    assert st.hands == [T.BIT[1] | T.BIT[3] | T.BIT[8], T.BIT[4] | T.BIT[6] | T.BIT[7]]
+    assert st.boneyard == [0, 2, 9]
+
+
+def test_the_designated_seat_draws_and_the_next_opens_with_its_largest_double() -> None:
+    """ENG-8 on a double-3 set (ids as above), 3 players of 3 tiles, round 2: the order
+    deals seat 0 ids 1, 3, 4, seat 1 ids 6, 7, 8 and seat 2 ids 2, 5, 9 ([1-1], [2-2],
+    [3-3]); the boneyard is id 0, [0-0]. The designation starts at seat (2 - 1) mod 3 = 1,
+    which holds no double and draws [0-0], a double: engine 0, placed by seat 1. Dealt
+    from another order, the boneyard holds [1-0] only: seat 1 keeps it, seat 2 opens with
+    its largest double, [3-3]."""
+    from mtrain.reference.explore import small_rules
+
+    r = small_rules(catalog().ruleset("pagat+engine-designated-opens"), 3, {3: 3})
+    st = deal(r, 3, 2, order=[1, 3, 4, 6, 7, 8, 2, 5, 9, 0])
+    assert (st.engine, st.seat, st.boneyard) == (0, 1, [])
+    assert [h.bit_count() for h in st.hands] == [3, 3, 3]
+    st = deal(r, 3, 2, order=[0, 3, 4, 6, 7, 8, 2, 5, 9, 1])
+    assert (st.engine, st.seat, st.boneyard) == (3, 2, [])
+    assert st.hands[1] == T.BIT[6] | T.BIT[7] | T.BIT[8] | T.BIT[1]
+    assert st.ends == [3, 3, 3, 3] and [h.bit_count() for h in st.hands] == [3, 4, 2]

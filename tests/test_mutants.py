@@ -1035,6 +1035,37 @@ WITNESS_YAML = """
   expect:
     - variants: [pagat+ordinary-doubles]
       legal: [play 8-3 on 1, play 8-3 on mexican, play 3-2 on 1]
+
+- id: witness-068
+  description: Under engine-highest-double seat 3's [9-9], the highest double dealt, is the engine
+  clauses: [ENG-7]
+  source: [fundex, decision]
+  note: >-
+    Round 1, 4 players, sorted: seats 0 to 3 hold tiles 0-14, 15-29, 30-44, 45-59; the
+    highest double held is seat 3's [9-9] (tile 54), the lowest seat 0's [0-0]; [12-12]
+    is in the boneyard.
+  deal: {players: 4, order: sorted}
+  expect:
+    - variants: [pagat+engine-highest-double]
+      state: {phase: start, engine: 9, seat: 3, starter: 3, hand_sizes: [15, 15, 15, 14]}
+
+- id: witness-069
+  description: Under engine-designated-opens seat 0 has no double and draws [5-5], which opens
+  clauses: [ENG-8]
+  source: [greves, decision]
+  note: >-
+    Round 1, puremco-d9 hands of 15: seat 0 no double, seat 1 [3-3] and [7-7]; the
+    boneyard starts [5-5]. The designated seat 0 draws it: engine 5, hands 15 and 15.
+  deal:
+    players: 2
+    engine: 9
+    order: [1-0, 2-0, 2-1, 3-0, 3-1, 3-2, 4-0, 4-1, 4-2, 4-3, 5-0, 5-1, 5-2, 5-3, 5-4,
+            3-3, 7-7, 6-0, 6-1, 6-2, 6-3, 6-4, 6-5, 7-0, 7-1, 7-2, 7-3, 7-4, 7-5, 7-6,
+            5-5, 8-0, 8-1, 8-2, 8-3, 8-4, 8-5, 8-6, 8-7, 9-0, 9-1, 9-2, 9-3, 9-4, 9-5,
+            9-6, 9-7, 9-8, 0-0, 1-1, 2-2, 4-4, 6-6, 8-8, 9-9]
+  expect:
+    - variants: [puremco-d9+engine-designated-opens]
+      state: {phase: start, engine: 5, seat: 0, hand_sizes: [15, 15], boneyard_size: 24}
 """
 
 WITNESSES: list[Fixture] = load_file("tests/test_mutants.py", WITNESS_YAML)
@@ -1052,6 +1083,10 @@ KILLED_BY: dict[str, str] = {
     "engine-holder-keeps-engine": "witness-006",
     "everyone-draws-stops-at-engine": "witness-059",
     "engine-lap-closer-places": "witness-060",
+    "highest-double-ignored": "witness-068",
+    "lowest-double-is-engine": "witness-068",
+    "designated-opens-ignored": "witness-069",
+    "designation-passes-without-drawing": "witness-069",
     "turn-order-reversed": "witness-007",
     "mexican-on-pagat-first-turn": "witness-008",
     "chain-on-other-trains": "witness-009",

@@ -83,9 +83,9 @@ CONTRADICTORY = {
 # pairs (double-12 with its 6 tables, double-9 with puremco-d9 and celko-d9, double-6 with
 # celko-d6, double-15 with ourpastimes-d15 and celko-d15, and each of the 5 sets with a
 # table of the file's own, `custom`; no row of these fills its set exactly, so any
-# engine procedure deals it) x 10 (engine, seat) pairs allowed by SEAT-2 and SEAT-4 (any
-# of the 3 starts after holder-lays, holder-lays-and-draws or everyone-draws, the rotating
-# one after set-aside) = 160;
+# engine procedure deals it) x 16 (engine, seat) pairs allowed by SEAT-2 and SEAT-4 (any
+# of the 3 starts after holder-lays, holder-lays-and-draws, everyone-draws,
+# highest-double-held or designated-opens, the rotating one after set-aside) = 256;
 # (first_turn, mexican_first_turn, own_train_first) has 14 of 24 allowed: anyone with any
 # of the 4 first turns and either own_train_first (8), starter-only with single or
 # chain-anywhere and not-required (FIRST-9: 2), own-train-started with not-required and
@@ -95,7 +95,7 @@ CONTRADICTORY = {
 # blank_values 4, tie_rule 3, match_length 2): 2*3*2*2*3*2*2*3*4*3*2 = 20736 (doubles
 # narrows nothing: its clauses' `when` only says which of them apply).
 FREE = 2 * 3 * 2 * 2 * 3 * 2 * 2 * 3 * 4 * 3 * 2
-HAND_COUNT = 160 * 14 * FREE
+HAND_COUNT = 256 * 14 * FREE
 
 
 @pytest.fixture(scope="module")
@@ -371,7 +371,8 @@ def test_deal_feasibility(sp: OptionSpace) -> None:
     assert ("fundex", "double-9", "holder-lays-and-draws", 5) not in bad
     expected = {(t, ts, e, n) for t, table in TABLES.items() for ts, size in TILES.items()
                 for e, aside in (("holder-lays", 0), ("set-aside", 1),
-                                 ("holder-lays-and-draws", 0), ("everyone-draws", 0))
+                                 ("holder-lays-and-draws", 0), ("everyone-draws", 0),
+                                 ("highest-double-held", 0), ("designated-opens", 0))
                 for n, h in table.items() if n * h + aside > size}
     assert bad == expected
 
@@ -398,8 +399,8 @@ def test_backbone_dead_values_and_clause_usage_under_an_extra_constraint() -> No
     assert [f.clause for f in usage.dead] == ["SET-3", "SET-4", "SET-5", "SET-6", "DEAL-4",
                                               "DEAL-9", "DEAL-10", "DEAL-11", "DEAL-12",
                                               "DEAL-13", "DEAL-14"]
-    # double-12 with its 6 tables or a table of its own, x 10 (engine, seat) pairs
-    assert sp.count_models().total == 70 * 14 * FREE
+    # double-12 with its 6 tables or a table of its own, x 16 (engine, seat) pairs
+    assert sp.count_models().total == 112 * 14 * FREE
 
 
 def test_an_undecided_query_is_an_error() -> None:
@@ -427,8 +428,8 @@ def test_run_all_report(report: dict[str, Any]) -> None:
     # built on a second OptionSpace: the cores come out the same (deterministic, canonical)
     assert {(a, b): tuple(core) for a, b, core in summary["contradictory_pairs"]} == CONTRADICTORY
     assert summary["overlay_combinations"]["z3_singles_disagree"] == []
-    # every subset of the 35 overlays (spec/data/overlays/) on each of the 3 shipped variants
-    assert summary["overlay_combinations"]["subsets"] == 3 * 2 ** 35
+    # every subset of the 37 overlays (spec/data/overlays/) on each of the 3 shipped variants
+    assert summary["overlay_combinations"]["subsets"] == 3 * 2 ** 37
     assert report["cpu_seconds"] > 0  # reported; its budget is a benchmark's, not a test's
 
 

@@ -26,7 +26,7 @@ CAT = catalog()
 GOOD = """\
 proposals:
   engine_procedure:
-    designated-opens: The starting player places their largest double.
+    first-double-drawn: Players draw in turn until one draws a double.
 rulebooks:
   club:
     title: a club's sheet
@@ -35,7 +35,7 @@ rulebooks:
     read: the deal
     options:
       first_turn: {value: chain}
-      engine_procedure: {proposed: designated-opens, note: largest first}
+      engine_procedure: {proposed: first-double-drawn, note: largest first}
       hand_sizes: {note: 12 each}
 """
 
@@ -103,9 +103,9 @@ def test_the_good_example_loads(tmp_path: Path) -> None:
     books = load_text(tmp_path, GOOD)
     says = books.books["club"].says
     assert list(says) == ["hand_sizes", "engine_procedure", "first_turn"]
-    assert says["engine_procedure"].proposed == ("designated-opens",)
+    assert says["engine_procedure"].proposed == ("first-double-drawn",)
     assert says["engine_procedure"].note == "largest first"
-    assert books.given_by("engine_procedure", "designated-opens") == ["club"]
+    assert books.given_by("engine_procedure", "first-double-drawn") == ["club"]
 
 
 # --- bad data, refused at its line -------------------------------------------------------
@@ -117,20 +117,20 @@ BAD = [
      "club: unknown option 'first_trun'"),
     ("first_turn: {value: chain}", "first_turn: {value: chains}", "first_turn",
      "club: first_turn=chains is not a value of options.yaml"),
-    ("engine_procedure: {proposed: designated-opens, note: largest first}",
-     "engine_procedure: {value: designated-opens, note: largest first}", "engine_procedure: {",
-     "it is proposed: write `proposed: designated-opens`"),
-    ("engine_procedure: {proposed: designated-opens, note: largest first}",
+    ("engine_procedure: {proposed: first-double-drawn, note: largest first}",
+     "engine_procedure: {value: first-double-drawn, note: largest first}", "engine_procedure: {",
+     "it is proposed: write `proposed: first-double-drawn`"),
+    ("engine_procedure: {proposed: first-double-drawn, note: largest first}",
      "engine_procedure: {proposed: holder-lays, note: largest first}", "engine_procedure: {",
      "club: engine_procedure=holder-lays is a value of options.yaml now: write `value: "
      "holder-lays`"),
-    ("engine_procedure: {proposed: designated-opens, note: largest first}",
-     "engine_procedure:\n        proposed:\n          - designated-opens\n"
-     "          - designated-open\n        note: lap", "- designated-open\n",
-     "club: engine_procedure=designated-open is not among the proposals for engine_procedure"),
-    ("    designated-opens: The", "    holder-lays: The", "holder-lays: The",
+    ("engine_procedure: {proposed: first-double-drawn, note: largest first}",
+     "engine_procedure:\n        proposed:\n          - first-double-drawn\n"
+     "          - first-double-draw\n        note: lap", "- first-double-draw\n",
+     "club: engine_procedure=first-double-draw is not among the proposals for engine_procedure"),
+    ("    first-double-drawn: Players", "    holder-lays: Players", "holder-lays: Players",
      "proposals: engine_procedure=holder-lays is a value of options.yaml now"),
-    ("  engine_procedure:\n    designated", "  engine_procedur:\n    designated",
+    ("  engine_procedure:\n    first-double", "  engine_procedur:\n    first-double",
      "engine_procedur:", "proposals: unknown option 'engine_procedur'"),
     ("    read: the deal", "    read: the deal\n    label: clubs", "label: clubs",
      "club: label 'clubs' is not one of sources.yaml"),
@@ -154,8 +154,8 @@ def test_bad_data_is_refused_at_its_line(tmp_path: Path, old: str, new: str, at:
 
 
 def test_a_proposal_no_rule_book_gives_is_refused(tmp_path: Path) -> None:
-    text = GOOD.replace("    designated-opens: The", "    dealer-opens: Highest.\n"
-                        "    designated-opens: The")
+    text = GOOD.replace("    first-double-drawn: Players", "    dealer-opens: Highest.\n"
+                        "    first-double-drawn: Players")
     [err] = errors_of(tmp_path, text)
     assert err.line == line_of(text, "dealer-opens")
     assert "dealer-opens is given by no rule book" in err.message

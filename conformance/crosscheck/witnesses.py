@@ -155,6 +155,12 @@ FIRES: Final[dict[str, Fire]] = {f.clause: f for f in [
     Fire("ENG-6", "the engine was drawn in this lap, and the lap goes on",
          _state(lambda s: s.phase == E.ENGINE and s.rules.everyone_draws and any(
              h >> T.DOUBLE[s.engine] & 1 for h in s.hands))),
+    Fire("ENG-7", "a deal: the highest double held, not the round's, is the engine",
+         _state(lambda s: _fresh(s) and s.rules.engine_by_deal and not s.rules.designated_opens
+                and s.engine != s.rules.max_pip - (s.round - 1))),
+    Fire("ENG-8", "a deal: the designated player's double, not the round's, is the engine",
+         _state(lambda s: _fresh(s) and s.rules.designated_opens
+                and s.engine != s.rules.max_pip - (s.round - 1))),
     Fire("SEAT-2", "the engine's holder, not the rotating seat, starts",
          _state(lambda s: _fresh(s) and s.rules.engine_holder_starts
                 and s.starter != (s.round - 1) % s.players)),

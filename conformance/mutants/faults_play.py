@@ -89,6 +89,42 @@ def lap_closer_places_engine(state: State, seat: int, tile: int) -> None:
         ref.place_engine(state, seat)
 
 
+def lowest_double_is_engine(st: State) -> None:
+    """ENG-7 misread: the lowest double held is taken for the engine, not the highest."""
+    for n in range(st.rules.max_pip + 1):
+        bit = T.BIT[T.DOUBLE[n]]
+        holder = next((s for s in range(st.players) if st.hands[s] & bit), -1)
+        if holder >= 0:
+            st.hands[holder] ^= bit
+            st.engine = n
+            st.ends = [n] * (st.players + 1)
+            ref.place_engine(st, holder)
+            return
+    ref.engine_from_deal(st)  # nobody holds a double: the search as written
+
+
+def designation_passes_without_drawing(st: State) -> None:
+    """ENG-8 misread: a designated player with no double passes the designation on without
+    drawing, so the first hand holding a double opens."""
+    if not st.rules.designated_opens:
+        ref.engine_from_deal(st)
+        return
+    seat = st.seat
+    while True:
+        hand = st.hands[seat]
+        held = [n for n in range(st.rules.max_pip, -1, -1) if hand & T.BIT[T.DOUBLE[n]]]
+        if held:
+            break
+        seat = (seat + 1) % st.players
+        if seat == st.seat:  # nobody holds a double: the search as written
+            ref.engine_from_deal(st)
+            return
+    st.hands[seat] ^= T.BIT[T.DOUBLE[held[0]]]
+    st.engine = held[0]
+    st.ends = [held[0]] * (st.players + 1)
+    ref.place_engine(st, seat)
+
+
 def holder_keeps_engine(state: JSON, rules: Rules) -> JSON:
     if not (rules.holder_lays and rules.engine_holder_starts) or state["phase"] != "start":
         return state

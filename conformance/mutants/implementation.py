@@ -57,6 +57,7 @@ _SITES: dict[str, tuple[ModuleType, ...]] = {
     "_check_blocked": (engine, deal_module),
     "engine_number": (engine, deal_module, codec),
     "no_such_round": (engine, deal_module, codec),
+    "_engine_from_deal": (engine, deal_module),
 }
 
 

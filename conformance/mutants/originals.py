@@ -22,6 +22,7 @@ hand_value = engine.hand_value
 lowest_hands = engine.lowest_hands
 can_ever_play = engine.can_ever_play
 nobody_can_ever_play = engine.nobody_can_ever_play
+engine_from_deal = engine._engine_from_deal
 
 
 def in_first_turn(state: State, seat: int) -> bool:

@@ -1,4 +1,4 @@
-"""The `deal` kind: the table right after the deal (DEAL-1, ENG-1..6, SEAT-2..4),
+"""The `deal` kind: the table right after the deal (DEAL-1, ENG-1..8, SEAT-2..4),
 searched outright, smallest first (the space is tiny), rather than asked of z3."""
 
 from __future__ import annotations
@@ -45,7 +45,19 @@ def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int
     rotate = (round_no - 1) % players
     holder = next((p for p, h in enumerate(hands) if T.DOUBLE[engine] in h), None)
     sizes = [len(h) for h in hands]
-    if aside:
+    if options["engine_procedure"] in ("highest-double-held", "designated-opens"):
+        if draws:
+            return None  # ENG-7, ENG-8: the search is part of the deal, no action
+        bone = pool[players * size:]
+        holder, drawn = (_designated(hands, bone, rotate)
+                         if options["engine_procedure"] == "designated-opens"
+                         else _highest_double(hands, bone, rotate))
+        sizes = [len(h) for h in hands]
+        start = {"engine-holder": holder, "after-engine": (holder + 1) % players}.get(
+            options["starting_seat"], rotate)  # SEAT-2, SEAT-4, SEAT-3
+        view = {"hand_sizes": sizes, "engine_placed": True, "phase": "start", "seat": start,
+                "starter": start}
+    elif aside:
         # SEAT-3, the one start a set-aside engine allows (SEAT-2 and SEAT-4 need a
         # holder); read all the same, so that a start of one's own is seen to decide it
         start = {"rotate": rotate}.get(options["starting_seat"], rotate)
@@ -74,6 +86,44 @@ def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int
         view["hands"] = {p: [T.name(t) for t in h] for p, h in enumerate(hands)}
         view["boneyard"] = [T.name(t) for t in pool[players * size + drawn:]]
     return view
+
+
+def _highest_double(hands: list[list[int]], bone: Sequence[int],
+                    rotate: int) -> tuple[int, int]:
+    """ENG-7 (`hands` change in place): the highest double dealt leaves its holder's hand;
+    with none dealt, seats from `rotate` draw in turn, keeping each tile, until one draws
+    a double, which leaves again as the engine. (holder, tiles drawn)."""
+    dealt = [(T.HIGH[t], p) for p, h in enumerate(hands) for t in h if T.IS_DOUBLE[t]]
+    if dealt:
+        number, holder = max(dealt)
+        hands[holder].remove(T.DOUBLE[number])
+        return holder, 0
+    seat = rotate
+    for k, t in enumerate(bone):
+        if T.IS_DOUBLE[t]:
+            return seat, k + 1
+        hands[seat].append(t)
+        seat = (seat + 1) % len(hands)
+    raise ValueError("no double in the set")
+
+
+def _designated(hands: list[list[int]], bone: Sequence[int],
+                rotate: int) -> tuple[int, int]:
+    """ENG-8 (`hands` change in place): from seat `rotate`, the designated seat's largest
+    double leaves its hand; with none, it draws one tile, a double opening and any other
+    kept, and the next seat is designated. (opener, tiles drawn)."""
+    seat, k = rotate, 0
+    while True:
+        held = [t for t in hands[seat] if T.IS_DOUBLE[t]]
+        if held:
+            hands[seat].remove(max(held))
+            return seat, k
+        if k < len(bone):
+            k += 1
+            if T.IS_DOUBLE[bone[k - 1]]:
+                return seat, k
+            hands[seat].append(bone[k - 1])
+        seat = (seat + 1) % len(hands)
 
 
 def _search(options: Mapping[str, str], hands: list[list[int]], bone: Sequence[int],

@@ -695,9 +695,11 @@ class Symbolic:
         c: list[Any] = []
         chain = own_chain(o)  # FIRST-2: on the own train
         chains = o.is_("first_turn", "chain", "chain-anywhere", "chain-no-double-end")
-        # SEAT-3: a rotating start begins round r at seat (r - 1) mod players
+        # SEAT-3: a rotating start begins round r at seat (r - 1) mod players; the round is
+        # read from the engine (ENG-1) unless the deal picked the engine (ENG-7)
         top = o.top()
-        c.append(Implies(o.is_("starting_seat", "rotate"),
+        by_round = Not(o.is_("engine_procedure", "highest-double-held", "designated-opens"))
+        c.append(Implies(And(o.is_("starting_seat", "rotate"), by_round),
                          v.starter == (top - self.engine) % v.players))
         own_empty = v.own_field("empty")
         own_marked = v.own_field("marked")

@@ -151,6 +151,9 @@ class _Table:
         why = []
         if self.rs["engine_procedure"] == "set-aside":
             why.append("the engine is set aside, so nobody searches for it")
+        if self.rs["engine_procedure"] in ("highest-double-held", "designated-opens"):
+            why.append("the deal itself finds the engine (ENG-7, ENG-8), so no search is "
+                       "played")
         if any(t["tiles"] for t in self.trains) or any(self.marked):
             why.append("something is laid or marked")
         if self.pending != set(range(n)) or self.drawn is not None or self.passes:
@@ -196,7 +199,9 @@ class _Table:
         """A one-tile hand that was the engine is emptied by placing it (ENG-3), which is
         no play: only a rule set dealing one tile a player has such hands."""
         size = dict(getattr(self.rs, "hand_table", ())).get(self.n)
-        return size == 1 and self.rs["engine_procedure"] in ("holder-lays", "everyone-draws")
+        return size == 1 and self.rs["engine_procedure"] in ("holder-lays", "everyone-draws",
+                                                             "highest-double-held",
+                                                             "designated-opens")
 
     # -- first turns -----------------------------------------------------------------
 

@@ -108,11 +108,16 @@ def dealt(rs: Ruleset, deal: Deal) -> Round:
     """A round fresh from a deal in the given order: each seat's hand, then the boneyard
     (DEAL-1; the engine set aside is not in the order, ENG-2)."""
     players, round_no, order, match = deal
-    model = Model(rs, players, rs.hand_size(players), round_no)
     tiles = [T.parse(x) for x in order]
     size = rs.hand_size(players)
     where = {t: (i // size if i < players * size else players) for i, t in enumerate(tiles)}
     bone = tiles[players * size:]
+    chosen = None
+    if rs["engine_procedure"] == "highest-double-held":
+        chosen, bone = highest_double(where, bone, players, round_no)
+    elif rs["engine_procedure"] == "designated-opens":
+        chosen, bone = designated_opens(where, bone, players, round_no)
+    model = Model(rs, players, size, round_no, engine=chosen)
     engine = T.DOUBLE[model.e]
     if (rs["engine_procedure"] == "holder-lays-and-draws" and bone
             and where.get(engine, players) < players):  # ENG-5: the holder's replacement
@@ -124,6 +129,44 @@ def dealt(rs: Ruleset, deal: Deal) -> Round:
               list(match.get("outs") or [0] * players))
     r.score()
     return r
+
+
+def highest_double(where: dict[int, int], bone: list[int], players: int,
+                   round_no: int) -> tuple[int, list[int]]:
+    """ENG-7, read from the clause: the number of the highest double in any hand; with none
+    in a hand, the seats from (round - 1) mod players take the boneyard's tiles in turn
+    until one is a double, which stays with its finder (`where` is updated: the model
+    places the engine from the finder's hand). Returns the number and the boneyard left."""
+    doubles = sorted((T.HIGH[t] for t in where if T.IS_DOUBLE[t] and where[t] < players),
+                     reverse=True)
+    if doubles:
+        return doubles[0], bone
+    seat = (round_no - 1) % players
+    for i, t in enumerate(bone):
+        where[t] = seat
+        if T.IS_DOUBLE[t]:
+            return T.HIGH[t], bone[i + 1:]
+        seat = (seat + 1) % players
+    raise ValueError("a deal with no double anywhere")  # every set has its doubles
+
+
+def designated_opens(where: dict[int, int], bone: list[int], players: int,
+                     round_no: int) -> tuple[int, list[int]]:
+    """ENG-8, read from the clause: the designated seat, first (round - 1) mod players,
+    opens with the largest double in its hand; with none it takes the boneyard's first
+    tile (while there is one), which opens if it is a double and is kept otherwise, and
+    the next seat is designated. `where` is updated as in highest_double."""
+    seat, bone = (round_no - 1) % players, list(bone)
+    while True:
+        held = [T.HIGH[t] for t in where if T.IS_DOUBLE[t] and where[t] == seat]
+        if held:
+            return max(held), bone
+        if bone:
+            t = bone.pop(0)
+            where[t] = seat
+            if T.IS_DOUBLE[t]:
+                return T.HIGH[t], bone
+        seat = (seat + 1) % players
 
 
 def step(r: Round, text: str) -> None:
@@ -149,7 +192,8 @@ def replay(rs: Ruleset, steps: Sequence[str], state: Mapping[str, Any] | None = 
         r = dealt(rs, deal)
     else:
         assert state is not None
-        model = Model(rs, len(state["hands"]), round_no=int(state["round"]))
+        model = Model(rs, len(state["hands"]), round_no=int(state["round"]),
+                      engine=int(state["engine"]))
         r = Round(model, from_json(model, state), [T.parse(x) for x in state["boneyard"]],
                   list(state.get("scores") or [0] * model.P),
                   list(state.get("outs") or [0] * model.P), state.get("result"))

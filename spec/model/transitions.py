@@ -174,13 +174,15 @@ class Model:
     small game: every other option as the rule set says), `hand` tiles each."""
 
     def __init__(self, ruleset: Mapping[str, str], players: int, hand: int | None = None,
-                 round_no: int = 1, max_pip: int | None = None) -> None:
+                 round_no: int = 1, max_pip: int | None = None,
+                 engine: int | None = None) -> None:
         self.values = {k: ruleset[k] for k in ruleset}
         self.P = players
         self.N = highest(self.values["tile_set"]) if max_pip is None else max_pip
         self.hand = hand
         self.round = round_no
-        self.e = engines(self.N)[round_no - 1]  # ENG-1
+        # ENG-1; ENG-7: the deal picked `engine`, whatever the round
+        self.e = engines(self.N)[round_no - 1] if engine is None else engine
         self.E = T.DOUBLE[self.e]
         self.tiles = T.tiles_of(T.set_mask(self.N))
         self.trains = list(range(players + 1))
