@@ -234,7 +234,7 @@ def state_from_json(rules: Rules, data: Any) -> State:
         raise StateError(f"state.round: {st.round} is not a round of a {rules.set_rounds}-round "
                          "match")
     if no_such_round(rules, st.round):  # MATCH-7
-        raise StateError(f"state.round: {st.round}, but the game is a single round [MATCH-7]",
+        raise StateError(f"state.round: {st.round}, but the game is a single round",
                          "MATCH-7")
     st.engine = need("engine", int)
     # ENG-7: where the deal picks the engine it may be any number of the set; the flag is
@@ -334,7 +334,7 @@ def state_from_json(rules: Rules, data: Any) -> State:
     st.outs = _ints(need("outs", list), n, "outs", rules.set_rounds)
     if max(st.outs, default=0) > 1 and rules.single_round:  # MATCH-7: one round to go out in
         raise StateError(f"state.outs: {max(st.outs)} rounds gone out, but the game is a "
-                         "single round [MATCH-7]", "MATCH-7")
+                         "single round", "MATCH-7")
     res = data.get("result")
     if (res is None) != (st.phase != OVER):
         raise StateError("state.result must be given exactly when the phase is 'over'")

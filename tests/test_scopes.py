@@ -145,6 +145,20 @@ def test_write_scopes_round_trip_keeps_comments(tmp_path: Path) -> None:
     assert again.beyond_written == 1
 
 
+def test_write_scopes_rewrites_an_entry_that_opens_with_when(tmp_path: Path) -> None:
+    """An entry written `- when: ...` (no `variants`) is widened in place, the dash kept."""
+    path = tmp_path / "scope.yaml"
+    path.write_text(TABLE.format(when="").replace(
+        "    - variants: [pagat]\n", "    - when: {scoring: [penalty]}\n"), encoding="utf-8")
+    report = check_scopes(load_file(path), SPACE)
+    assert len(report.proposals) == 1
+    write_scopes(report.proposals, SPACE, tmp_path)
+    text = path.read_text(encoding="utf-8")
+    assert "    - when:" in text and "scoring: [penalty]" not in text
+    again = check_scopes(load_file(path), SPACE)
+    assert again.errors == [] and again.proposals == []
+
+
 # The shipped corpus's scopes (they hold, no two entries meet, each is the widest):
 # tests/test_fixtures.py::test_corpus_is_lint_clean, the one run of the corpus scope check.
 

@@ -306,9 +306,8 @@ def _set_when(lines: list[str], p: Proposal, space: Space) -> list[str]:
     new = _when_lines(p.scope.when_data(space.cat), col)
     if "when" in keys:
         k = keys["when"]
-        if k == 0:
-            raise ValueError(f"{p.fixture.id}: entry {p.entry + 1} opens with `when`; "
-                             "write `variants` first to let --write-scopes edit it")
+        if k == 0:  # `- when: ...`: the new scope takes the dash
+            new[0] = " " * dash + "- " + new[0][col:]
         body[k:node_end(k)] = new
     else:
         k = node_end(keys.get("variants", 0))

@@ -44,7 +44,11 @@ def run(args: argparse.Namespace) -> int:
         if report.scopes is None:
             raise InputError("--write-scopes needs the scope check (drop --no-scopes)")
         root = FIXTURE_ROOT.parent.parent  # paths are shown relative to it
-        for path in write_scopes(report.scopes.proposals, Space(), root):
+        try:
+            written = write_scopes(report.scopes.proposals, Space(), root)
+        except ValueError as fault:  # an entry whose shape the writer cannot edit
+            raise InputError(f"--write-scopes: {fault}") from None
+        for path in written:
             print(f"wrote {path}")
         report.scopes.proposals = []
     if args.json:

@@ -236,13 +236,19 @@ def solve_doubles(q: Question) -> Situation | None:
     train = v.trains[model_value(model, j)]
     step = action_text("play", tuple(w["hand"][0]), train.name)
     seat, players = int(model_value(model, v.seat)), int(model_value(model, v.players))
+    laid: int | str = int(train.name) if str(train.name).isdigit() else train.name
     after = {}
     for side in ("a", "b"):
         rs = side_ruleset(q, side)
         if step not in legal_table(table, rs):
             raise DistinguishError(f"{step} is not legal on the realised table ({side})")
-        after[side] = ({"phase": "start", "seat": (seat + 1) % players}
-                       if rs["doubles"] == "ordinary" else {"phase": "follow", "seat": seat})
+        # the table holds no open double (it is valid under ordinary doubles, DBL-11), so
+        # the one laid is the only one open and laid this turn under open doubles (DBL-1)
+        after[side] = ({"phase": "start", "seat": (seat + 1) % players, "open_doubles": [],
+                        "turn_doubles": []}
+                       if rs["doubles"] == "ordinary" else
+                       {"phase": "follow", "seat": seat, "open_doubles": [laid],
+                        "turn_doubles": [laid]})
     summary = (f"after {step}: seat {after['a']['seat']} in phase {after['a']['phase']} under "
                f"{side_label(q, 'a')}, seat {after['b']['seat']} in phase "
                f"{after['b']['phase']} under {side_label(q, 'b')}")
