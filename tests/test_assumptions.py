@@ -9,7 +9,8 @@ import pytest
 import z3
 
 from mtrain.spec.catalog import catalog
-from mtrain.spec.model.transitions import Model, Sym
+from mtrain.spec.model.round_state import Sym
+from mtrain.spec.model.transitions import Model
 from mtrain.spec.proofs import assumptions as A
 from mtrain.spec.proofs.termination import Prover, QueryResult
 

@@ -18,8 +18,7 @@ import z3
 from mtrain.spec import tiles as T
 from mtrain.spec.model import scoring
 from mtrain.spec.model.legality import Opts
-from mtrain.spec.model.steps import result
-from mtrain.spec.model.transitions import (
+from mtrain.spec.model.round_state import (
     BLOCKED,
     CHAIN,
     DOMINO,
@@ -29,10 +28,11 @@ from mtrain.spec.model.transitions import (
     RUNNING,
     START,
     Expr,
-    Model,
     ProofError,
     Sym,
 )
+from mtrain.spec.model.steps import result
+from mtrain.spec.model.transitions import Model
 from mtrain.spec.ruleset import Ruleset
 
 

@@ -47,7 +47,8 @@ from mtrain.reference.explore import Size, action_text, small_rules
 from mtrain.reference.rules import FOLLOW_ANYWHERE, Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import Catalog, RulesetError, catalog
-from mtrain.spec.model.transitions import CHAIN, FOLLOW, OVER, START, Model, Sym
+from mtrain.spec.model.round_state import CHAIN, FOLLOW, OVER, START, Sym
+from mtrain.spec.model.transitions import Model
 from mtrain.spec.proofs.termination import Prover, QueryResult
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.yamlload import SpecError

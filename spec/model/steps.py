@@ -23,15 +23,8 @@ from typing import Any
 from mtrain.spec import tiles as T
 from mtrain.spec.model import scoring
 from mtrain.spec.model.legality import Opts
-from mtrain.spec.model.transitions import (
-    BLOCKED,
-    DOMINO,
-    ENGINE,
-    PHASE_NAMES,
-    RUNNING,
-    Model,
-    Sym,
-)
+from mtrain.spec.model.round_state import BLOCKED, DOMINO, ENGINE, PHASE_NAMES, RUNNING, Sym
+from mtrain.spec.model.transitions import Model
 from mtrain.spec.notation import deal_order, is_next_round, max_pip_of, next_round_order
 from mtrain.spec.ruleset import Ruleset
 

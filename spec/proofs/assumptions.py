@@ -55,21 +55,18 @@ import z3
 from mtrain.spec import tiles as T
 from mtrain.spec.model import decisions as D
 from mtrain.spec.model.logic import AsBuilt
-from mtrain.spec.model.transitions import (
+from mtrain.spec.model.round_state import (
     CHAIN,
     ENGINE,
     FOLLOW,
     OVER,
     RUNNING,
     START,
-    And,
     Expr,
-    Model,
     Sym,
-    at,
-    count,
     seats_to_move,
 )
+from mtrain.spec.model.transitions import And, Model, at, count
 from mtrain.spec.proofs.termination import KINDS, Prover, QueryResult
 
 SIZES: Final = ((3, 2),)

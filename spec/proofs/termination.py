@@ -30,17 +30,8 @@ from typing import Any, Final
 import z3
 
 from mtrain.spec import tiles as T
-from mtrain.spec.model.transitions import (
-    BLOCKED,
-    DOMINO,
-    FOLLOW,
-    OVER,
-    Expr,
-    Model,
-    Sym,
-    cached,
-    count,
-)
+from mtrain.spec.model.round_state import BLOCKED, DOMINO, FOLLOW, OVER, Expr, Sym, cached
+from mtrain.spec.model.transitions import Model, count
 
 SEED: Final = 0
 RLIMIT: Final = 60_000_000
