@@ -158,6 +158,23 @@ def pytest_runtest_makereport(item: pytest.Item,
 _STARTED = pytest.StashKey[float]()
 
 
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    """Hypothesis's pytest plugin wraps a parametrised @given test's settings in a new
+    settings object on every invocation, on the one function all the cases share, so the
+    chain of parents grows by one per case; past about 950 cases in one process (the
+    overlay pairs of test_engine_properties.py) reading a setting overflows the stack.
+    The settings the function had are put back after each case."""
+    obj: Any = getattr(item, "obj", None)
+    fn: Any = getattr(obj, "__func__", obj)
+    saved = getattr(fn, "_hypothesis_internal_use_settings", None)
+    try:
+        yield
+    finally:
+        if saved is not None:
+            fn._hypothesis_internal_use_settings = saved
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
     item.stash[_STARTED] = _cpu_now()

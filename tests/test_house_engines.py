@@ -46,7 +46,10 @@ class Engine:
     fuzz: dict[str, str]  # a planted bug -> a regex of fuzz's signature for it
     found: tuple[str, ...]  # fixtures a bug fails that the suite found, not planted
     least: int  # results conform must run under the honest file
-    truth: dict[str, str]  # the rules it plays, as its docstring says
+    truth: dict[str, str]  # the rules it plays, as its docstring says (a full match each)
+
+    def __post_init__(self) -> None:
+        self.truth.setdefault("match_length", "full")
     charged: dict[str, str] = field(default_factory=dict)  # a bug -> the clause it breaks
     # a table where a house rule outside the option it names decides (failures there are
     # rule differences), and fuzz's signatures for those tables
@@ -142,7 +145,7 @@ SHED = Engine(
            "uncoverable_double": "other", "marker_removal": "anyone-plays-on",
            "draw_rule": "draw-one", "blocked_round": "nobody-can-play",
            "scoring": "penalty-blocked-winner", "blank_values": "double-blank-25",
-           "tie_rule": "lowest-seat"},
+           "tie_rule": "lowest-seat", "doubles": "open"},
     charged={"the search for the engine from seat 0": "ENG-4",
              "a blocked round's tie to the lowest seat": "SCORE-7"},
     differs=_dry_duty,
@@ -164,7 +167,7 @@ NINEPINS = Engine(
            "double_order": "any-open", "uncoverable_double": "released",
            "marker_removal": "owner-plays-anywhere", "draw_rule": "draw-until-playable",
            "blocked_round": "nobody-can-play", "scoring": "penalty",
-           "blank_values": "double-blank-50", "tie_rule": "other"},
+           "blank_values": "double-blank-50", "tie_rule": "other", "doubles": "open"},
     charged={"a drawn double ends the drawing": "TURN-5",
              "a double on the Mexican Train before one's own train": "TRAIN-7"},
     contradicted=("draw_rule",),

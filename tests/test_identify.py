@@ -20,6 +20,7 @@ from mtrain.conformance.mutants import mutant
 from mtrain.conformance.partition import Partition, explore
 from mtrain.conformance.serve import FixedRules
 from mtrain.spec.catalog import catalog
+from mtrain.spec.model.alike import OPEN_DOUBLES
 from mtrain.spec.ruleset import CUSTOM
 from mtrain.spec.scope import Space
 
@@ -84,6 +85,8 @@ def test_random_rule_sets_are_recovered_exactly(
         found = identify(FixedRules(SPACE.ruleset(values)), fixtures, parts)
         got = SPACE.point(found.ruleset)
         diff = {o: (v, got[o]) for o, v in values.items() if got[o] != v}
+        if values["doubles"] == got["doubles"] == "ordinary":  # DBL-11: nothing opens, so
+            diff = {o: d for o, d in diff.items() if o not in OPEN_DOUBLES}  # no table tells
         if values["tile_set"] in ONE_FILE:
             wrong_but_sure = [f.option for f in found.findings
                               if f.option in diff and f.status == "sure"]
@@ -94,9 +97,17 @@ def test_random_rule_sets_are_recovered_exactly(
         assert not found.unexplained  # a correct engine leaves no fixture unexplained
         weak += [(values["tile_set"], f.option) for f in found.findings
                  if f.value == values[f.option] and values["tile_set"] not in ONE_FILE
-                 and f.status not in ("sure", "measured", "likely")]
-    assert wrong == []
+                 and f.status not in ("sure", "measured", "likely")
+                 and not (values["doubles"] == "ordinary" and f.option in OPEN_DOUBLES)]
+    assert wrong == KNOWN_GAPS
     assert weak == []
+
+
+KNOWN_GAPS = [("double-15", {"blank_values": ("double-blank-50", "face")})]
+"""What the corpus cannot yet tell (issue 21, open): the sample's single-round double-15
+rule set runs only round 1's tables ([15-15]), and no fixture or situation identify plays
+under it tells double-blank-50 from face, so it keeps face. Listed so that a fix, or a new
+gap, shows."""
 
 
 @pytest.mark.slow

@@ -21,7 +21,7 @@ import functools
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import z3
 
@@ -133,6 +133,19 @@ class Identification:
 
 
 # --- observing -----------------------------------------------------------------------
+
+
+SETUP_ONLY: Final = {"match_length": frozenset({"MATCH-1", "MATCH-7"})}
+"""Options a table of a round reads only to know whether that round exists (MATCH-7: no
+round after the first): every later round's table reads them, so a bug anywhere there
+would pass for the option played its own way. Such an option explains a fixture no rule
+set explains only where the fixture cites one of these clauses."""
+
+
+def _escapable(fx: Fixture, escapable: Sequence[str]) -> list[str]:
+    """The options `other` may stand for in `fx`'s outcomes (SETUP_ONLY)."""
+    cited = set(fx.clauses)
+    return [o for o in escapable if o not in SETUP_ONLY or cited & SETUP_ONLY[o]]
 
 
 def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
@@ -317,7 +330,8 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
     model = Model.of(space)
     escapable = [o for o in space.options if o not in NO_OTHER and o not in fixed]
     soft = [(c, o.fixture.id) for o in observations
-            if (c := constraint(model, parts[o.fixture.id], o.outcomes, escapable)) is not None]
+            if (c := constraint(model, parts[o.fixture.id], o.outcomes,
+                                _escapable(o.fixture, escapable))) is not None]
     found = _conclude(model, soft, fixed, allowed, base, space, own, deals, observations,
                       parts)
     situations = 0
@@ -333,8 +347,8 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
         observations += seen
         situations += len(more)
         soft += [(c, o.fixture.id) for o in seen
-                 if (c := constraint(model, parts[o.fixture.id], o.outcomes, escapable))
-                 is not None]
+                 if (c := constraint(model, parts[o.fixture.id], o.outcomes,
+                                     _escapable(o.fixture, escapable))) is not None]
         found = _conclude(model, soft, fixed, allowed, base, space, own, deals,
                           observations, parts)
     best, findings, problems = found
