@@ -33,7 +33,7 @@ from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.runner import Outcome, check, in_force, play, setup_problems
 from mtrain.reference import codec
 from mtrain.reference.engine import refusals
-from mtrain.reference.rules import FLAG_OPTIONS, Rules
+from mtrain.reference.rules import EXISTENCE_FLAGS, FLAG_OPTIONS, Rules
 from mtrain.spec.catalog import Catalog, catalog
 from mtrain.spec.notation import FixtureError, action_json, max_pip_of
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
@@ -44,18 +44,23 @@ from mtrain.spec.tilesets import highest
 
 
 class Log:
-    __slots__ = ("counts", "read", "rows", "sizes")
+    __slots__ = ("counts", "decides", "read", "rows", "sizes")
 
     def __init__(self) -> None:
         self.read: dict[str, None] = {}  # options, in the order first read
+        self.decides: set[str] = set()  # of those, the ones read for more than existence
         self.sizes: set[int] = set()  # player counts whose hand size was read
         self.rows: set[int] = set()  # player counts asked whether the table lists them
         self.counts = False  # the whole list of counts read
 
 
-    def add(self, options: Sequence[str]) -> None:
+    def add(self, options: Sequence[str], decides: bool = True) -> None:
+        """Log `options` read; `decides` False for a read that only says whether the
+        table exists in the rule set's match (EXISTENCE_FLAGS)."""
         for o in options:
             self.read.setdefault(o)
+        if decides:
+            self.decides.update(options)
 
 
 class TracedRuleset(Ruleset):
@@ -70,7 +75,7 @@ class TracedRuleset(Ruleset):
         return t
 
     def __getitem__(self, option: str) -> str:
-        self._log.read.setdefault(option)
+        self._log.add((option,))
         return super().__getitem__(option)
 
     def hand_size(self, players: int) -> int:
@@ -105,7 +110,7 @@ class TracedRules:
     def __getattr__(self, name: str) -> Any:
         if name == "ruleset":
             return self._ruleset
-        self._log.add(FLAG_OPTIONS[name])
+        self._log.add(FLAG_OPTIONS[name], name not in EXISTENCE_FLAGS)
         value = getattr(self._rules, name)
         # Logged now, in order; reading it again would log nothing new, so later reads
         # find the value itself, without coming here.
@@ -473,7 +478,7 @@ def applies(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> str | N
     else:
         sample, stand_in = values, rs
     run, log = _traced_run(fx, stand_in, [exp], dict(sample))
-    decided = [o for o in unknown if o in run.read]
+    decided = [o for o in unknown if o in log.decides]
     if "starting_seat" in decided and _notation_only(fx, exp, stand_in, sample):
         decided.remove("starting_seat")
     if decided:
@@ -491,6 +496,24 @@ def applies(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> str | N
                                for full in [frozenset(space.options["hand_sizes"])]):
         return "its outcome depends on hand_sizes (played with a table of its own)"
     return "outside the expectation's scope"
+
+
+def round_of_its_own(fx: Fixture, rs: Ruleset) -> str | None:
+    """Why a refused setup is no failure: under a match length of one's own, a fixture
+    set in a round after the first (its table's or its deal's) may ask for a round the
+    implementation's match does not have. `applies` lets such an entry run (the match
+    length decides whether the round exists, not what happens in it: EXISTENCE_FLAGS), so
+    the implementation says which rounds it has. None when the refusal is a failure."""
+    if rs["match_length"] != OTHER:
+        return None
+    start = fx.table if fx.table is not None else fx.deal
+    top = highest(rs["tile_set"])
+    engine = (start or {}).get("engine", top)  # the engine names the round (ENG-1)
+    if not isinstance(engine, int) or not 0 <= engine < top:
+        return None
+    round_no = top - engine + 1
+    return (f"the implementation refused round {round_no}'s setup: a match of its own "
+            "length (match_length played its own way) need not have it [MATCH-1]")
 
 
 def _notation_only(fx: Fixture, exp: Expectation, rs: Ruleset,

@@ -20,6 +20,7 @@ from mtrain.conformance.declaration import unsupported
 from mtrain.conformance.defaults import DEFAULT_TIMEOUT, SITUATIONS
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture
 from mtrain.conformance.known_failures import SkipEntry
+from mtrain.conformance.partition import round_of_its_own
 from mtrain.conformance.process import ConfigurationError, HarnessError
 from mtrain.conformance.report import Result
 from mtrain.conformance.runner import run_one
@@ -87,6 +88,12 @@ class Runner:
                               self.sent_json(task.sent, impl),
                               require_clauses=getattr(self.args, "require_clauses", False))
             result.status, result.messages = outcome.status, list(outcome.messages)
+            own = (round_of_its_own(fx, task.ruleset) if outcome.refusal is not None
+                   and outcome.status == "fail" and task.expectation.refused_setup is None
+                   else None)
+            if own is not None:  # its match has no such round: nothing to judge
+                result.status, result.messages = "not-applicable", [own, *outcome.messages]
+                outcome.charged = []
             result.null_refusals = outcome.null_refusals
             result.charged = tuple(outcome.charged)
             result.refused_step, result.diverged = outcome.step, outcome.diverged

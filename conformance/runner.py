@@ -57,7 +57,7 @@ class Outcome:
     null_refusals: int = 0  # refusals that named no clause
     charged: list[str] = field(default_factory=list)  # the clause of each failed comparison
     step: int = 0  # the step that was refused, if one was
-    refusal: RefusedSetup | None = None  # the setup the implementation refused (play)
+    refusal: RefusedSetup | None = None  # the setup the implementation refused
     diverged: int | None = None  # the step after which the state departs (0: the deal)
     unreached: bool = False  # the checks compare a state that had already departed
     states: list[JSON] = field(default_factory=list)  # a failure's: the start, each step's
@@ -106,7 +106,7 @@ def run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
             out.states = trace
         return out
     except RefusedSetup as e:  # a table refused when asked about it: DEAL-7 allows it
-        out = Outcome(fx, rs.name, "fail", setup_problems(None, e))
+        out = Outcome(fx, rs.name, "fail", setup_problems(None, e), refusal=e)
         out.charged = ["DEAL-7"]
         return out
     except AnswerError as e:  # an impossible answer: charged to what it breaks
@@ -124,7 +124,8 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     if isinstance(played, Outcome) and played.refusal is not None:
         nulls: list[str] = []
         problems = setup_problems(exp, played.refusal, require_clauses, nulls)
-        out = Outcome(fx, rs.name, "fail" if problems else "pass", problems)
+        out = Outcome(fx, rs.name, "fail" if problems else "pass", problems,
+                      refusal=played.refusal)
         out.null_refusals = len(nulls)
         out.charged = [(exp.refused_setup or ("DEAL-7",))[0]] if problems else []
         return out

@@ -433,9 +433,10 @@ def round_deals(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> lis
     table = dict(rs.hand_table)
     scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
     out: list[Fixture] = []
-    if rs["match_length"] == OTHER:  # how many rounds is played its own way
-        return out
-    rounds = match_rounds(Opts(values={"match_length": rs["match_length"]}), top)
+    # a match of its own length is asked a full match's rounds: one it lacks is refused,
+    # and that refusal is no failure (partition.round_of_its_own)
+    length = "full" if rs["match_length"] == OTHER else rs["match_length"]
+    rounds = match_rounds(Opts(values={"match_length": length}), top)
     number = 0
     for players in sorted(table):
         for order in ("sorted", "reversed"):

@@ -38,6 +38,10 @@ FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 """The option behind each flag: what the scope checks (conformance/partition.py) record when
 the engine reads a flag, so that they know which options decided an outcome."""
+EXISTENCE_FLAGS: frozenset[str] = frozenset({"single_round"})
+"""Flags read only to know whether a table exists in the rule set's match (a round after
+the first, MATCH-7), never what happens on it: under a match length of one's own the
+implementation says whether it has the round, and what happens there is still checked."""
 MARKER_OWNER_OWN, MARKER_ANYONE_ON, MARKER_OWNER_ANYWHERE = 0, 1, 2
 
 

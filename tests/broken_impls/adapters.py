@@ -188,3 +188,22 @@ class NeverDraws(ReferenceImplementation):
         if action.get("type") == "draw":
             raise Refused("a tile can be played", None)
         return super().apply(ruleset, state, action)
+
+
+class ThreeRounds(ReferenceImplementation):
+    """A match of its own length: three rounds ([12-12], [11-11], [10-10]); it refuses a
+    table or a deal of any later round, and plays the rest as the reference does."""
+
+    def state(self, ruleset: JSON, state: JSON):  # type: ignore[no-untyped-def]
+        from mtrain.conformance.adapter import RefusedSetup
+
+        if isinstance(state, dict) and isinstance(state.get("round"), int) and state["round"] > 3:
+            raise RefusedSetup(f"no round {state['round']}: a match has three rounds")
+        return super().state(ruleset, state)
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+        from mtrain.conformance.adapter import RefusedSetup
+
+        if round > 3:
+            raise RefusedSetup(f"no round {round}: a match has three rounds")
+        return super().deal(ruleset, players, round, order)
