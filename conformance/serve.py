@@ -78,8 +78,10 @@ class MemoReference(ReferenceImplementation):
             new = engine.apply(st, codec.action_from_json(st, action))
         except engine.IllegalAction as e:
             raise Refused(e.message, e.clause) from None
-        except codec.StateError as e:  # an action naming no train or no tile of the set
-            raise Refused(str(e), e.clause) from None
+        except codec.StateError as e:
+            if e.clause is None:  # not an action of the game at all: a malformed request
+                raise
+            raise Refused(str(e), e.clause) from None  # no such train or tile (TRAIN-1, SET-1)
         answer = codec.state_to_json(new)
         self._memo = (st.rules, answer, new)  # the engine's own state needs no check
         return answer

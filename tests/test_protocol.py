@@ -248,7 +248,11 @@ def test_positive_scoring_gives_the_hands_to_the_winner(server: Server) -> None:
     ('{"id": 8, "type": "score", "ruleset": {"name": "x", "options": {}}, "state": STATE, '
      '"winner": 1}', 8, "bad-request", "still holds tiles"),
     ('{"id": 9, "type": "apply", "ruleset": {"name": "x", "options": {}}, "state": STATE, '
-     '"action": {"type": "fly"}}', 9, None, "unknown action type"),
+     '"action": {"type": "fly"}}', 9, "bad-request", "unknown action type"),
+    ('{"id": 10, "type": "apply", "ruleset": {"name": "x", "options": {}}, "state": STATE, '
+     '"action": {"type": "draw", "tile": "1-1"}}', 10, "bad-request", "no field 'tile'"),
+    ('{"id": 11, "type": "apply", "ruleset": {"name": "x", "options": {}}, "state": STATE, '
+     '"action": {"type": "play", "tile": "13-1", "train": 0}}', 11, None, "13-1"),
 ])
 def test_server_answers_bad_requests_with_errors(server: Server, line: str, rid: int | None,
                                                  kind: str | None, fault: str) -> None:
@@ -256,8 +260,8 @@ def test_server_answers_bad_requests_with_errors(server: Server, line: str, rid:
     line = line.replace('{"name": "x", "options": {}}', rj).replace("STATE", json.dumps(STATE))
     answer, stop = server.handle(line)
     assert not stop and answer["id"] == rid
-    if kind is None:  # an action that does not parse is refused, like an illegal one
-        assert fault in answer["refused"]["reason"]
+    if kind is None:  # a tile or train the game does not have is refused (SET-1, TRAIN-1)
+        assert fault in answer["refused"]["reason"] and answer["refused"]["clause"]
     else:
         assert answer["ok"] is False and answer["error"]["kind"] == kind
         assert fault in answer["error"]["message"]
