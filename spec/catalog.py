@@ -540,9 +540,10 @@ class Catalog:
             elif value == OTHER or value in known:
                 values[option] = value
             else:
+                escape = ("" if option in ("tile_set", "hand_sizes") else
+                          f" (or {OTHER}: played in a way none of these describes)")
                 errors.append(doc.error(("options", option), f"unknown value {value!r} for "
-                                        f"{option}; known: {', '.join(known)} (or {OTHER}: "
-                                        "played in a way none of these describes)"))
+                                        f"{option}; known: {', '.join(known)}{escape}"))
         if errors:
             raise SpecErrors(errors)
         missing = [o for o in self.options if o not in values]
@@ -561,7 +562,23 @@ class Catalog:
         if as_named and self.conflicts(values, table) and not self.conflicts(
                 {**values, "hand_sizes": CUSTOM}, table):
             values["hand_sizes"] = CUSTOM  # a named table's rows, on another set (DEAL-10)
-        return self._finish(name, values, setters, overlays, table)
+        found = self._finish(name, values, setters, overlays, table)
+        self._own_name(doc, found)
+        return found
+
+    def _own_name(self, doc: Document, found: Ruleset) -> None:
+        """A file named after a shipped rule set plays exactly its rules: reports label
+        every result with the name, so `name: puremco` over other rules would pass them
+        off as puremco's."""
+        if found.name not in self.variants:  # (the schema keeps `+` out of a file's name)
+            return
+        shipped = self.ruleset(found.name)
+        differ = [f"{o}: {found[o]} (its {shipped[o]})" for o, _ in found.choices
+                  if found[o] != shipped[o]]
+        if differ or found.hand_table != shipped.hand_table:
+            said = ", ".join(differ) or "hand_sizes: a table of its own"
+            raise doc.error(("name",), f"name {found.name!r} is a shipped rule set's, whose "
+                            f"rules differ ({said}): give the file a name of its own")
 
     @staticmethod
     def _fail(setter: tuple[Document | None, str], option: str, message: str) -> Exception:

@@ -190,3 +190,21 @@ def test_declared_rules_that_make_no_sense_are_a_usage_error(
     impl = f"{sys.executable} {BROKEN / 'hello.py'} '{change}'"
     assert main(["conform", "--impl", impl]) == 2
     assert "unknown value 'sideways'" in capsys.readouterr().err
+
+
+def test_a_file_named_after_a_shipped_rule_set_must_play_its_rules(tmp_path: Path) -> None:
+    """Reports label every result with the rule set's name: `name: puremco` over pagat's
+    rules would pass pagat's results off as puremco's."""
+    same = tmp_path / "same.yaml"
+    same.write_text("name: pagat\nbase: pagat\n", encoding="utf-8")
+    assert catalog().rules_file(same).name == "pagat"
+    other = tmp_path / "other.yaml"
+    other.write_text("name: pagat\nbase: pagat\noptions:\n  draw_rule: draw-until-playable\n",
+                     encoding="utf-8")
+    with pytest.raises(SpecError) as e:
+        catalog().rules_file(other)
+    assert "other.yaml:1" in str(e.value) and "draw_rule: draw-until-playable" in str(e.value)
+    stem = tmp_path / "puremco.yaml"  # no name: the file's stem names it
+    stem.write_text("base: pagat\n", encoding="utf-8")
+    with pytest.raises(SpecError, match="a name of its own"):
+        catalog().rules_file(stem)
