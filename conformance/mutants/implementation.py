@@ -91,9 +91,10 @@ class SwappedReference(ReferenceImplementation):
         super().__init__()
         self.patches = patches
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
         with swapped(self.patches):
-            return super().deal(ruleset, players, round, order)
+            return super().deal(ruleset, players, round, order, draw)
 
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
         with swapped(self.patches):
@@ -132,8 +133,9 @@ class MutantImplementation(SwappedReference):
             return True
         return self.rules(ruleset) is not super().rules(ruleset)
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
-        state = super().deal(ruleset, players, round, order)
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        state = super().deal(ruleset, players, round, order, draw)
         if self.mutant.post_deal is not None:
             state = self.mutant.post_deal(state, self.rules(ruleset))
         return state

@@ -126,9 +126,10 @@ class _TracingReference(SwappedReference):
 
         return traced
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
         self.called.add("deal")
-        return super().deal(ruleset, players, round, order)
+        return super().deal(ruleset, players, round, order, draw)
 
     def winners(self, ruleset: JSON, state: JSON) -> list[int]:
         self.called.add("winners")
