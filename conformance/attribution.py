@@ -46,7 +46,8 @@ the wrong size (pick keeps the one that applies)."""
 FIELD_CLAUSES: dict[str, tuple[str, ...]] = {
     "marked": ("MARK-3", "MARK-4", "MARK-5", "TURN-4", "FIRST-3", "DBL-5", "MARK-1"),
     "passes": ("END-3", "TURN-4", "END-2"),
-    "seat": ("TURN-6", "DBL-1", "DBL-11", "SEAT-2", "SEAT-4", "SEAT-5", "SEAT-3", "ENG-6", "ENG-4", "SEAT-1"),
+    "seat": ("TURN-6", "DBL-1", "DBL-11", "SEAT-2", "SEAT-4", "SEAT-5", "SEAT-3", "ENG-6",
+             "ENG-4", "SEAT-1"),
     "starter": ("SEAT-2", "SEAT-4", "SEAT-5", "SEAT-3"),
     "phase": ("DBL-1", "DBL-11", "FIRST-1", "TURN-6", "END-1", "END-2", "END-3", "ENG-6",
               "ENG-4"),
