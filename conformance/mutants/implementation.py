@@ -58,6 +58,7 @@ _SITES: dict[str, tuple[ModuleType, ...]] = {
     "engine_number": (engine, deal_module, codec),
     "no_such_round": (engine, deal_module, codec),
     "_engine_from_deal": (engine, deal_module),
+    "draw_winner": (deal_module,),
 }
 
 
