@@ -242,7 +242,7 @@ def test_the_draw_for_the_start_goes_with_the_deal(server: Server) -> None:
     rotate = {**deal, "ruleset": ruleset_json(catalog().ruleset("puremco-d9"))}
     assert handle(server, {"id": 4, **rotate, "draw": [["3-0"], ["2-1"]]})["state"][
         "starter"] == 0
-    with pytest.raises(ProtocolError, match="deal.draw must be a list of lists of tiles"):
+    with pytest.raises(ProtocolError, match=r"deal\.draw must be a list of lists of tiles"):
         check_request({"id": 5, **deal, "draw": ["3-0", "2-2"]})
 
 
