@@ -345,9 +345,10 @@ def next_round_deal(impl: Implementation, rj: JSON, rs: Ruleset, state: JSON,
 
 def deal_with_draw(impl: Implementation, rj: JSON, players: int, round_no: int,
                    order: list[str], draw: list[list[str]] | None) -> JSON:
-    """A `deal` request, with the draw for the start (SEAT-5) where the fixture has one: an
-    implementation written before it is asked as before everywhere else."""
-    if draw is None:
+    """A `deal` request, with the draw for the start (SEAT-5) where the fixture has one and
+    the rule set plays highest-draw: elsewhere the draw decides nothing (the rule ignores
+    it), so an implementation written before it is asked exactly as before."""
+    if draw is None or rj.get("options", {}).get("starting_seat") != "highest-draw":
         return impl.deal(rj, players, round_no, order)
     return impl.deal(rj, players, round_no, order, draw=draw)  # type: ignore[call-arg]
 
