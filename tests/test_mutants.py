@@ -1068,7 +1068,7 @@ WITNESS_YAML = """
       state: {phase: start, engine: 5, seat: 0, hand_sizes: [15, 15], boneyard_size: 24}
 
 - id: witness-075
-  description: Under highest-draw-start seat 1 wins the draw in a run-off, so round 3 starts at seat 0
+  description: Under highest-draw-start seat 1 wins a run-off, so round 3 starts at seat 0
   clauses: [SEAT-5]
   source: [greves, decision]
   note: >-
@@ -1084,7 +1084,7 @@ WITNESS_YAML = """
       state: {phase: start, seat: 0, starter: 0, hand_sizes: [13, 13, 13]}
 
 - id: witness-076
-  description: Under highest-draw-start with a designated opener the designation begins at the draw's winner
+  description: Under highest-draw-start the designation begins at the draw's winner
   clauses: [SEAT-5, ENG-8]
   source: [greves, decision]
   note: >-
