@@ -175,6 +175,15 @@ def draw_winner(rules: Rules, players: int, draw: Sequence[Sequence[int]]) -> in
             return tied[0]
 
 
+def last_seat_draw(rules: Rules, players: int) -> list[list[int]]:
+    """A draw for the start (SEAT-5) that the last seat wins at once: seat p draws a tile
+    of p pips (the small games of reference/explore.py deal with it)."""
+    if (players + 1) // 2 > rules.max_pip:
+        raise BadDraw(f"a double-{rules.max_pip} set has no {players} distinct totals "
+                      "[SEAT-5]")
+    return [[T.tile_id((p + 1) // 2, p // 2)] for p in range(players)]
+
+
 def random_draw(rules: Rules, players: int, rng: random.Random) -> list[list[int]]:
     """A draw for the start (SEAT-5) from `rng`: each drawing takes distinct tiles of the
     set, one for each seat still tied, until one seat is highest."""
