@@ -353,10 +353,12 @@ def deal_with_draw(impl: Implementation, rj: JSON, players: int, round_no: int,
     return impl.deal(rj, players, round_no, order, draw=draw)  # type: ignore[call-arg]
 
 
-def take_step(impl: Implementation, rj: JSON, rs: Ruleset, state: JSON, step: str) -> JSON:
-    """The state after one step of a fixture: an action applied, or the next round dealt."""
+def take_step(impl: Implementation, rj: JSON, rs: Ruleset, state: JSON, step: str,
+              draw: list[list[str]] | None = None) -> JSON:
+    """The state after one step of a fixture: an action applied, or the next round dealt
+    (with the fixture's draw for the start, `draw`, SEAT-5)."""
     if is_next_round(step):
-        return next_round_deal(impl, rj, rs, state, step)
+        return next_round_deal(impl, rj, rs, state, step, draw)
     return impl.apply(rj, state, action_json(step, max_pip_of(rs)))
 
 

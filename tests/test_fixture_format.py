@@ -256,6 +256,27 @@ def test_an_implementation_that_deals_the_next_round_wrong_fails(impl: Any, wron
     assert got.charged == [clause]  # the deal of the next round is blamed, by its clause
 
 
+def test_the_next_round_is_dealt_with_the_fixtures_draw_only_under_highest_draw() -> None:
+    """SEAT-5: the draw goes with every round's deal. Seat 1 of 2 won it ([2-2] 4 to
+    [3-0] 3), so round 2 starts at (1 + 2 - 1) mod 2 = 0; a rule set that does not play
+    highest-draw is not sent it (AlwaysRotates takes no draw) and starts at seat 1."""
+    from mtrain.conformance.runner import next_round_deal
+    from mtrain.spec.catalog import catalog
+
+    rs = catalog().ruleset("puremco-d9+highest-draw-start")
+    rj = ruleset_json(rs)
+    order = [f"{a}-{b}" for a in range(10) for b in range(a + 1) if (a, b) != (9, 9)]
+    over = {**ReferenceImplementation().deal(rj, 2, 1, order, draw=[["3-0"], ["2-2"]]),
+            "result": {"end": "domino", "winner": 0, "scores": [0, 5]}}
+    dealt = next_round_deal(ReferenceImplementation(), rj, rs, over, "next-round",
+                            [["3-0"], ["2-2"]])
+    assert (dealt["round"], dealt["starter"], dealt["scores"]) == (2, 0, over["scores"])
+    plain = catalog().ruleset("puremco-d9")
+    dealt = next_round_deal(AlwaysRotates(), ruleset_json(plain), plain, over, "next-round",
+                            [["3-0"], ["2-2"]])
+    assert dealt["starter"] == 1
+
+
 def test_next_round_before_the_round_is_over_fails() -> None:
     fx = fixture(ROUNDS.replace("[5-3], 1:", "[5-3, 2-2], 1:") % (", next-round", NEXT))
     got = outcomes(fx, ReferenceImplementation())["pagat"]
