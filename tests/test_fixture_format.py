@@ -79,10 +79,11 @@ def outcomes(fx: Fixture, impl: Any, **kw: Any) -> dict[str, Outcome]:
 class DealsAnything(ReferenceImplementation):
     """Deals 9 players under puremco with 8 tiles each, by pagat's table: refuses nothing."""
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
         if str(players) not in ruleset["hand_sizes"]:  # puremco's pool: the engine aside
             ruleset = resolve_json("pagat+engine-aside")
-        return super().deal(ruleset, players, round, order)
+        return super().deal(ruleset, players, round, order, draw)
 
 
 class RefusesBy(ReferenceImplementation):
@@ -92,10 +93,11 @@ class RefusesBy(ReferenceImplementation):
         super().__init__()
         self.clause = clause
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
         if players > 4:
             raise RefusedSetup(f"no {players}-player game", self.clause)
-        return super().deal(ruleset, players, round, order)
+        return super().deal(ruleset, players, round, order, draw)
 
 
 def resolve_json(name: str) -> JSON:
@@ -227,15 +229,17 @@ NEXT = "state: {engine: 11, seat: 0, starter: 0, scores: [0, 22, 16], outs: [1, 
 class SameEngine(ReferenceImplementation):
     """Deals every round with the set's highest double as its engine (ENG-1 ignored)."""
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
-        return super().deal(ruleset, players, 1, sorted(order))
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        return super().deal(ruleset, players, 1, sorted(order), draw)
 
 
 class AlwaysRotates(ReferenceImplementation):
     """Starts round r at seat (r - 1) mod n whoever holds the engine (SEAT-2 ignored)."""
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
-        state = super().deal(ruleset, players, round, order)
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        state = super().deal(ruleset, players, round, order, draw)
         if state["phase"] == "start":
             state["seat"] = state["starter"] = (round - 1) % players
         return state
