@@ -66,9 +66,10 @@ class Recorder(ReferenceImplementation):
     def _note(self, kind: str, **fields: Any) -> None:
         self.lines.append((kind, encode(request(len(self.lines) + 2, kind, **fields))))
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
         self._note("deal", ruleset=ruleset, players=players, round=round, order=order)
-        return super().deal(ruleset, players, round, order)
+        return super().deal(ruleset, players, round, order, draw)
 
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
         self._note("legal", ruleset=ruleset, state=state)

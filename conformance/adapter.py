@@ -17,9 +17,10 @@ import orjson
 
 from mtrain import __version__
 from mtrain.reference import codec, engine
-from mtrain.reference.deal import deal, match_over, match_winners
+from mtrain.reference.deal import BadDraw, deal, match_over, match_winners
 from mtrain.reference.invariants import Violation, violations
 from mtrain.reference.rules import Rules
+from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 
@@ -70,7 +71,10 @@ class Implementation(Protocol):
 
     def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
         """The state of a new round dealt from `order` (hands from the front, seat 0 first),
-        or raise RefusedSetup(reason, clause) when the rule set does not deal it."""
+        or raise RefusedSetup(reason, clause) when the rule set does not deal it. Under
+        starting_seat highest-draw (SEAT-5) the harness passes the keyword `draw` too
+        (one list of tile texts per seat: the first drawing's tile, then the run-offs'):
+        accept it where that rule is played."""
         ...
 
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
@@ -421,12 +425,21 @@ class ReferenceImplementation:
     def info(self) -> JSON:
         return {"name": "mtrain-reference", "version": __version__, "variants": ["*"]}
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
         rules = self.rules(ruleset)
         _check_players(rules, players)
         if isinstance(round, int) and engine.no_such_round(rules, round):  # MATCH-7
             raise RefusedSetup(f"no round {round}: the game is a single round", "MATCH-7")
         ids = codec.tile_ids(order, rules.max_pip)
+        drawn = None
+        if rules.highest_draw_starts:  # SEAT-5 reads the draw; other seats ignore it
+            try:
+                drawn = [[T.parse(x) for x in seat] for seat in draw or ()] if draw else None
+                return codec.state_to_json(deal(rules, players, round, order=ids,
+                                                draw=drawn))
+            except (BadDraw, T.TileError) as e:
+                raise RefusedSetup(f"the draw for the start: {e}", "SEAT-5") from None
         return codec.state_to_json(deal(rules, players, round, order=ids))
 
     def _question(self, ruleset: JSON, state: JSON, action: JSON | None

@@ -386,8 +386,10 @@ class CheckedImplementation:
     def info(self) -> JSON:
         return self.inner.info()
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
-        state = self.inner.deal(ruleset, players, round, order)
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        extra = {"draw": draw} if draw is not None else {}  # SEAT-5: only where one is sent
+        state = self.inner.deal(ruleset, players, round, order, **extra)
         return _passed("deal", state, state_problems(ruleset, state, dealt=True))
 
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:

@@ -64,6 +64,7 @@ SETS: Final[dict[str, tuple[tuple[str, frozenset[str]], ...]]] = {
     "SEAT-2": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),
     "SEAT-3": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),
     "SEAT-4": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),
+    "SEAT-5": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),
 }
 """Clause -> (field, the kinds of step after which the clause decides it). `result` is the
 round's end and scores; a play of a double is both `play` and `double`."""
@@ -114,5 +115,8 @@ def after(fx: Fixture, rs: Ruleset) -> dict[str, Any]:
     """The fields after the fixture's steps under `rs`, by the model (the steps taken as
     given: legality is not decided)."""
     if fx.deal is not None:
-        return replay(rs, fx.steps, deal=fx.deal_request(rs))
+        players, round_no, order, extra = fx.deal_request(rs)
+        draw = fx.deal_draw()  # SEAT-5: the draw for the start, where the deal has one
+        match = {**extra, "draw": draw} if draw is not None else extra
+        return replay(rs, fx.steps, deal=(players, round_no, order, match))
     return replay(rs, fx.steps, state=fx.start(rs))

@@ -129,7 +129,7 @@ def _outcome_differs(fx: Any, ra: Ruleset, rb: Ruleset) -> bool:
         try:
             state = start_state(fx, rs, rj, impl)
             for step in fx.steps:
-                state = take_step(impl, rj, rs, state, step)
+                state = take_step(impl, rj, rs, state, step, fx.deal_draw())
         except (FixtureError, Refused, RefusedSetup, ValueError, KeyError) as e:
             seen.append(("error", type(e).__name__))
             continue

@@ -182,6 +182,12 @@ class Fixture:
         extra: dict[str, Any] = {k: self.deal[k] for k in ("scores", "outs") if k in self.deal}
         return int(self.deal["players"]), round_no, names, extra
 
+    def deal_draw(self) -> list[list[str]] | None:
+        """The deal's draw for the start (SEAT-5), or None: the implementation is sent it
+        with the deal and with each next-round deal."""
+        draw = self.deal.get("draw") if self.deal is not None else None
+        return [list(seat) for seat in draw] if draw is not None else None
+
 
 # --- actions in text form ------------------------------------------------------------
 

@@ -142,8 +142,10 @@ class TimedImplementation:
         info: JSON = self._run("info")
         return info
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
-        state: JSON = self._run("deal", ruleset, players, round, order)
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        extra = (draw,) if draw is not None else ()  # SEAT-5: only where a fixture has one
+        state: JSON = self._run("deal", ruleset, players, round, order, *extra)
         return state
 
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:

@@ -180,8 +180,10 @@ class ProcessImplementation:
         assert self._info is not None
         return self._info
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
-        answer = self.call("deal", ruleset=ruleset, players=players, round=round, order=order)
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        answer = self.call("deal", ruleset=ruleset, players=players, round=round, order=order,
+                           **({"draw": draw} if draw is not None else {}))
         state: JSON = answer["state"]
         return state
 

@@ -9,7 +9,7 @@ spec/schemas/protocol.schema.json):
     {"type": "hello", "protocol": 1, "harness"}     {"protocol", "name", "version",
                                                      "variants", "options"?}
     {"type": "deal", "ruleset", "players",          {"state"} (a deal the rule set does not
-     "round", "order"}                               allow: a refused-setup error)
+     "round", "order", "draw"?}                      allow: a refused-setup error)
     {"type": "legal", "ruleset", "state"}           {"actions"}
     {"type": "apply", "ruleset", "state", "action"} {"state"} or {"refused": {"reason",
                                                                               "clause"}}
@@ -65,6 +65,7 @@ REQUEST_FIELDS: dict[str, dict[str, str]] = {
 OPTIONAL_REQUEST_FIELDS: dict[str, dict[str, str]] = {
     "hello": {"harness": "string"},
     "score": {"winner": "seat-or-null"},
+    "deal": {"draw": "tile-lists"},
 }
 
 
@@ -234,10 +235,13 @@ _TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
     "strings": lambda v: isinstance(v, list) and (set(map(type, v)) <= _STR or all(
         isinstance(x, str) for x in v)),
     "seat-or-null": lambda v: v is None or _is_int(v),
+    "tile-lists": lambda v: isinstance(v, list) and all(
+        isinstance(x, list) and all(isinstance(t, str) for t in x) for x in v),
     "ruleset": lambda v: isinstance(v, dict) and isinstance(v.get("options"), dict),
 }
 _TYPE_NAMES = {"int": "an integer", "string": "a string", "object": "an object",
                "strings": "a list of strings", "seat-or-null": "a seat or null",
+               "tile-lists": "a list of lists of tiles",
                "ruleset": "a rule set object with 'options'"}
 
 

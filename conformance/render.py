@@ -610,7 +610,7 @@ def fixture_state(fx: Fixture, variant: str | Ruleset,
         rj = ruleset_json(rs)
         state = start_state(fx, rs, rj, engine)
         for step in fx.steps[:upto]:
-            state = take_step(engine, rj, rs, state, step)
+            state = take_step(engine, rj, rs, state, step, fx.deal_draw())
     except (FixtureError, Refused, RefusedSetup, RulesetError, SpecError, ValueError,
             KeyError):
         return None

@@ -320,13 +320,13 @@ def next_round(fx: Fixture, rs: Ruleset, rj: JSON, impl: Implementation, state: 
             f"step {k} `next-round`: the round is not over (result {state.get('result')}), "
             "so there is no next round; the rules end it by the steps before"])
     try:
-        return next_round_deal(impl, rj, rs, state, fx.steps[k - 1])
+        return next_round_deal(impl, rj, rs, state, fx.steps[k - 1], fx.deal_draw())
     except FixtureError as e:
         raise FixtureError(f"step {k}: {e}") from None
 
 
 def next_round_deal(impl: Implementation, rj: JSON, rs: Ruleset, state: JSON,
-                    step: str = "next-round") -> JSON:
+                    step: str = "next-round", draw: list[list[str]] | None = None) -> JSON:
     """A `next-round` step (MATCH-1) after the finished round `state`: the next round dealt
     by the implementation, for the same seats from the pool the step names, with the match
     totals of the round just over carried into it. The protocol has no request of its own
@@ -340,21 +340,33 @@ def next_round_deal(impl: Implementation, rj: JSON, rs: Ruleset, state: JSON,
                            f"double-{max_pip} match (MATCH-1), so there is no next round; "
                            "`match_over: true` says the match is over")
     order = deal_order(rs, max_pip - round_no + 1, next_round_order(step))
-    dealt = impl.deal(rj, len(state["hands"]), round_no, order)
+    dealt = deal_with_draw(impl, rj, len(state["hands"]), round_no, order, draw)
     return {**dealt, "scores": list(state["scores"]), "outs": list(state["outs"])}
 
 
-def take_step(impl: Implementation, rj: JSON, rs: Ruleset, state: JSON, step: str) -> JSON:
-    """The state after one step of a fixture: an action applied, or the next round dealt."""
+def deal_with_draw(impl: Implementation, rj: JSON, players: int, round_no: int,
+                   order: list[str], draw: list[list[str]] | None) -> JSON:
+    """A `deal` request, with the draw for the start (SEAT-5) where the fixture has one and
+    the rule set plays highest-draw: elsewhere the draw decides nothing (the rule ignores
+    it), so an implementation written before it is asked exactly as before."""
+    if draw is None or rj.get("options", {}).get("starting_seat") != "highest-draw":
+        return impl.deal(rj, players, round_no, order)
+    return impl.deal(rj, players, round_no, order, draw=draw)  # type: ignore[call-arg]
+
+
+def take_step(impl: Implementation, rj: JSON, rs: Ruleset, state: JSON, step: str,
+              draw: list[list[str]] | None = None) -> JSON:
+    """The state after one step of a fixture: an action applied, or the next round dealt
+    (with the fixture's draw for the start, `draw`, SEAT-5)."""
     if is_next_round(step):
-        return next_round_deal(impl, rj, rs, state, step)
+        return next_round_deal(impl, rj, rs, state, step, draw)
     return impl.apply(rj, state, action_json(step, max_pip_of(rs)))
 
 
 def start_state(fx: Fixture, rs: Ruleset, rj: JSON, impl: Implementation) -> JSON:
     if fx.deal is not None:
         players, round_no, order, extra = fx.deal_request(rs)
-        state = impl.deal(rj, players, round_no, order)
+        state = deal_with_draw(impl, rj, players, round_no, order, fx.deal_draw())
         if extra:
             state = {**state, **extra}
         return state

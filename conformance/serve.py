@@ -200,7 +200,8 @@ class Server:
             return ok(rid, protocol=PROTOCOL_VERSION, name=NAME, version=__version__,
                       variants=["*"])
         if kind == "deal":
-            return ok(rid, state=impl.deal(m["ruleset"], m["players"], m["round"], m["order"]))
+            return ok(rid, state=impl.deal(m["ruleset"], m["players"], m["round"], m["order"],
+                                           m.get("draw")))
         if kind == "legal":
             return ok(rid, actions=impl.legal(m["ruleset"], m["state"]))
         if kind == "apply":

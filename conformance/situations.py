@@ -41,7 +41,7 @@ from mtrain.reference.rules import Rules
 from mtrain.spec import cache
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
-from mtrain.spec.distinguish.solve_deal import deal_view
+from mtrain.spec.distinguish.solve_deal import deal_view, draw_for_start
 from mtrain.spec.model.legality import Opts
 from mtrain.spec.model.legality import legal_actions as legal_actions_of
 from mtrain.spec.model.scoring import match_rounds
@@ -333,7 +333,7 @@ def _situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None,
 
 
 DEAL_CLAUSES = ("DEAL-1", "DEAL-7", "ENG-1", "ENG-2", "ENG-3", "ENG-4", "ENG-6", "SEAT-2",
-                "SEAT-3")
+                "SEAT-3", "SEAT-5")
 
 
 class _Reads(dict[str, str]):
@@ -379,8 +379,9 @@ def deal_situations(rs: Ruleset, wanted: Callable[[str], bool] | None = None,
                                   top) < 2:
             later = 0
         engine = top - later
+        draw = draw_for_start(players, top) if rs["starting_seat"] == "highest-draw" else None
         view = _view_known(rs, values, deal_view(values, table, players, engine, order,
-                                                 full=True))
+                                                 full=True, draw=draw))
         if view is None:
             continue
         out.append(Fixture(
@@ -389,12 +390,21 @@ def deal_situations(rs: Ruleset, wanted: Callable[[str], bool] | None = None,
                          f"{engine}-{engine}: {table[players]} tiles each"),
             clauses=DEAL_CLAUSES, source=("computation",),
             path=f"{SITUATION_PATH}{rs.name}>", line=None, table=None,
-            deal={"players": players, "order": order, "engine": engine}, steps=(),
+            deal=_deal(players, order, engine, draw), steps=(),
             expect=(Expectation(variants=(), scope=scope, state=view),),
             note=(f"The deal of {rs.name} for {players} players with the pool {order}: "
                   "the table is spec/distinguish/solve_deal.py's deal_view of its table "
                   "and options, not an engine's.")))
     return out
+
+
+def _deal(players: int, order: str, engine: int, draw: list[list[str]] | None
+          ) -> dict[str, Any]:
+    """A fixture's deal, with its draw for the start (SEAT-5) where it has one."""
+    deal: dict[str, Any] = {"players": players, "order": order, "engine": engine}
+    if draw is not None:
+        deal["draw"] = draw
+    return deal
 
 
 SEAT_FIELDS = ("seat", "starter")
@@ -418,7 +428,7 @@ def _view_known(rs: Ruleset, values: _Reads, view: dict[str, Any] | None
 
 
 DEAL_ROUND_CLAUSES = ("DEAL-1", "ENG-1", "ENG-2", "ENG-3", "ENG-4", "ENG-5", "ENG-6",
-                      "SEAT-2", "SEAT-3", "SEAT-4")
+                      "SEAT-2", "SEAT-3", "SEAT-4", "SEAT-5")
 
 
 def round_deals(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> list[Fixture]:
@@ -445,7 +455,9 @@ def round_deals(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> lis
                 if (round_no - 1) % players == 0:
                     continue
                 engine = top - (round_no - 1)
-                found = _round_deal(rs, table, players, engine, order)
+                draw = (draw_for_start(players, top) if rs["starting_seat"] == "highest-draw"
+                        else None)
+                found = _round_deal(rs, table, players, engine, order, draw)
                 if found is None or found[2] in taken:
                     continue
                 taken.add(found[2])
@@ -462,7 +474,7 @@ def round_deals(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> lis
                                  f"{order}: {how}"),
                     clauses=DEAL_ROUND_CLAUSES, source=("computation",),
                     path=f"{SITUATION_PATH}{rs.name}>", line=None, table=None,
-                    deal={"players": players, "order": order, "engine": engine},
+                    deal=_deal(players, order, engine, draw),
                     steps=("draw",) * draws,
                     expect=(Expectation(variants=(), scope=scope, state=view),),
                     note=(f"Round {round_no} of {rs.name} for {players} players with the "
@@ -473,13 +485,14 @@ def round_deals(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> lis
 
 
 def _round_deal(rs: Ruleset, table: dict[int, int], players: int, engine: int,
-                order: str) -> tuple[dict[str, Any], int, bool] | None:
+                order: str, draw: list[list[str]] | None
+                ) -> tuple[dict[str, Any], int, bool] | None:
     """The table after the deal, and after the search if nobody was dealt the engine:
     (view, draws, whether it was searched for); None if the table cannot deal it or an
     option played its own way decides it."""
     values = _Reads(dict(rs.choices))
     view = _view_known(rs, values, deal_view(values, table, players, engine, order,
-                                             full=True))
+                                             full=True, draw=draw))
     if view is None:
         return None
     if view.get("engine_placed"):
@@ -487,7 +500,7 @@ def _round_deal(rs: Ruleset, table: dict[int, int], players: int, engine: int,
     for draws in range(1, T.set_size(highest(rs["tile_set"])) + 1):
         values = _Reads(dict(rs.choices))
         after = _view_known(rs, values, deal_view(values, table, players, engine, order,
-                                                  full=True, draws=draws))
+                                                  full=True, draws=draws, draw=draw))
         if after is None:
             return None
         if after.get("engine_placed"):

@@ -72,7 +72,8 @@ def survey(fixtures: Iterable[Fixture], cat: Catalog) -> Survey:
                 if k == len(fx.steps):
                     break
                 try:
-                    state = take_step(reference, rj, rs, state, fx.steps[k])
+                    state = take_step(reference, rj, rs, state, fx.steps[k],
+                                      fx.deal_draw())
                 except Exception:  # a step the fixture expects refused: stop there
                     break
     return found

@@ -61,8 +61,11 @@ def deal_pool(rules: Rules, round_no: int) -> list[int]:
 
 def deal(rules: Rules, players: int, round_no: int = 1, *, seed: int | str | None = None,
          order: Sequence[int] | None = None, scores: Sequence[int] | None = None,
-         outs: Sequence[int] | None = None) -> State:
-    """A new round, dealt from `order` or from a shuffle seeded with `seed`."""
+         outs: Sequence[int] | None = None,
+         draw: Sequence[Sequence[int]] | None = None) -> State:
+    """A new round, dealt from `order` or from a shuffle seeded with `seed`. Under
+    starting_seat highest-draw (SEAT-5) `draw` is the match's draw for the start (see
+    `draw_winner`); a seeded deal without one draws it first, from its own seed."""
     if not 1 <= round_no <= rules.set_rounds:
         raise ValueError(f"round {round_no} does not exist: a {rules.ruleset['tile_set']} "
                          f"match has rounds 1 to {rules.set_rounds} [MATCH-1]")
@@ -70,6 +73,7 @@ def deal(rules: Rules, players: int, round_no: int = 1, *, seed: int | str | Non
         raise ValueError(f"round {round_no} does not exist: the game is a single round "
                          "[MATCH-7]")
     hand = rules.ruleset.hand_size(players)  # DEAL-7
+    seeded = order is None
     if order is None:
         order = shuffled_order(rules, round_no, seed)
     else:
@@ -100,7 +104,16 @@ def deal(rules: Rules, players: int, round_no: int = 1, *, seed: int | str | Non
     st.outs = list(outs) if outs is not None else [0] * players
     st.result = None
     st.engine_placed = False
-    st.starter = st.seat = (round_no - 1) % players
+    lead = (round_no - 1) % players  # SEAT-3's seat, where ENG-4's search begins
+    if rules.highest_draw_starts:
+        if draw is None and seeded:
+            draw = random_draw(rules, players, random.Random(f"draw {seed}")
+                               if seed is not None else random.Random())
+        if draw is None:
+            raise BadDraw("the starting seat is the highest draw's, and the deal has no "
+                          "draw [SEAT-5]")
+        lead = (draw_winner(rules, players, draw) + round_no - 1) % players  # SEAT-5
+    st.starter = st.seat = lead
     st.phase = ENGINE
     engine_bit = T.BIT[T.DOUBLE[st.engine]]
     if rules.engine_by_deal:
@@ -120,8 +133,76 @@ def deal(rules: Rules, players: int, round_no: int = 1, *, seed: int | str | Non
     return st
 
 
+class BadDraw(ValueError):
+    """A draw for the start (SEAT-5) missing, or one the rule cannot produce."""
+
+
+def draw_winner(rules: Rules, players: int, draw: Sequence[Sequence[int]]) -> int:
+    """SEAT-5: the seat that wins the draw for the start. `draw[s]` lists the tiles seat s
+    drew: the first drawing's, then one for each run-off it took part in (only the seats
+    tied on the highest pip total draw again, the tiles going back in between, so a tile
+    may come again in a later drawing but not twice in one). Raises BadDraw."""
+    if len(draw) != players:
+        raise BadDraw(f"the draw lists {len(draw)} seats for {players} players [SEAT-5]")
+    for s, tiles in enumerate(draw):
+        for t in tiles:
+            if not 0 <= t < T.TILE_COUNT or not rules.set_mask & T.BIT[t]:
+                raise BadDraw(f"seat {s} drew a tile that is not of the set [SEAT-5]")
+    tied, k = list(range(players)), 0
+    while True:
+        short = [s for s in tied if len(draw[s]) <= k]
+        if short and k == 0:
+            raise BadDraw(f"seat {short[0]} drew no tile [SEAT-5]")
+        if short and len(short) == len(tied):
+            raise BadDraw(f"the last drawing still ties seats {', '.join(map(str, tied))} "
+                          "on the highest total [SEAT-5]")
+        if short:
+            raise BadDraw(f"seat {short[0]} is tied on the highest total but draws no "
+                          f"more [SEAT-5]")
+        tiles = [draw[s][k] for s in tied]
+        if len(set(tiles)) < len(tiles):
+            raise BadDraw(f"drawing {k + 1} holds a tile twice [SEAT-5]")
+        best = max(T.HIGH[t] + T.LOW[t] for t in tiles)  # SEAT-5: the highest pip total
+        out = [s for s in tied if T.HIGH[draw[s][k]] + T.LOW[draw[s][k]] < best]
+        for s in out:
+            if len(draw[s]) > k + 1:
+                raise BadDraw(f"seat {s} draws again without being tied on the highest "
+                              "total [SEAT-5]")
+        tied, k = [s for s in tied if s not in out], k + 1
+        if len(tied) == 1:
+            if len(draw[tied[0]]) > k:
+                raise BadDraw(f"seat {tied[0]} draws again after winning the draw [SEAT-5]")
+            return tied[0]
+
+
+def last_seat_draw(rules: Rules, players: int) -> list[list[int]]:
+    """A draw for the start (SEAT-5) that the last seat wins at once: seat p draws a tile
+    of p pips (the small games of reference/explore.py deal with it)."""
+    if (players + 1) // 2 > rules.max_pip:
+        raise BadDraw(f"a double-{rules.max_pip} set has no {players} distinct totals "
+                      "[SEAT-5]")
+    return [[T.tile_id((p + 1) // 2, p // 2)] for p in range(players)]
+
+
+def random_draw(rules: Rules, players: int, rng: random.Random) -> list[list[int]]:
+    """A draw for the start (SEAT-5) from `rng`: each drawing takes distinct tiles of the
+    set, one for each seat still tied, until one seat is highest."""
+    pool = list(range(rules.set_mask.bit_length()))
+    draw: list[list[int]] = [[] for _ in range(players)]
+    tied = list(range(players))
+    while True:
+        tiles = rng.sample(pool, len(tied))
+        for s, t in zip(tied, tiles, strict=True):
+            draw[s].append(t)
+        best = max(T.HIGH[t] + T.LOW[t] for t in tiles)
+        tied = [s for s, t in zip(tied, tiles, strict=True) if T.HIGH[t] + T.LOW[t] == best]
+        if len(tied) == 1:
+            return draw
+
+
 def next_round(state: State, *, seed: int | str | None = None,
-               order: Sequence[int] | None = None) -> State:
+               order: Sequence[int] | None = None,
+               draw: Sequence[Sequence[int]] | None = None) -> State:
     """The next round of the match, with the running totals carried over (MATCH-1)."""
     if state.result is None:
         raise ValueError("the round is not over yet")
@@ -129,7 +210,7 @@ def next_round(state: State, *, seed: int | str | None = None,
         clause = "MATCH-7" if state.rules.single_round else "MATCH-1"
         raise ValueError(f"the match is over after round {state.rules.rounds} [{clause}]")
     return deal(state.rules, state.players, state.round + 1, seed=seed, order=order,
-                scores=state.scores, outs=state.outs)
+                scores=state.scores, outs=state.outs, draw=draw)
 
 
 def match_over(state: State) -> bool:

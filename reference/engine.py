@@ -468,7 +468,10 @@ def _draw_in_lap(state: State, seat: int, tile: int) -> None:
     places it from their hand."""
     state.hands[seat] |= T.BIT[tile]  # ENG-6: the drawer keeps it, the engine too
     after = (seat + 1) % state.players
-    if after == (state.round - 1) % state.players or not state.boneyard:  # ENG-6: lap over
+    # ENG-6: the lap is over back at the seat it began from (SEAT-5: the round's first seat)
+    first = (state.starter if state.rules.highest_draw_starts
+             else (state.round - 1) % state.players)
+    if after == first or not state.boneyard:  # ENG-6: lap over
         bit = T.BIT[T.DOUBLE[state.engine]]
         holder = next((s for s in range(state.players) if state.hands[s] & bit), -1)
         if holder >= 0:
@@ -482,11 +485,14 @@ def _place_engine(state: State, holder: int) -> None:
     state.table_mask |= T.BIT[T.DOUBLE[state.engine]]
     state.engine_placed = True
     rules = state.rules
-    # SEAT-2: the holder starts; SEAT-4: the seat after it; SEAT-3: the start rotates
+    # SEAT-2: the holder starts; SEAT-4: the seat after it; SEAT-3: the start rotates;
+    # SEAT-5: the round's first seat from the draw, kept in `starter` since the deal
     if rules.engine_holder_starts:
         state.seat = holder
     elif rules.after_engine_starts:
         state.seat = (holder + 1) % state.players
+    elif rules.highest_draw_starts:
+        state.seat = state.starter  # SEAT-5
     else:
         state.seat = (state.round - 1) % state.players
     state.starter = state.seat

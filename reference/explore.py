@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mtrain.reference.deal import deal, deal_pool
+from mtrain.reference.deal import deal, deal_pool, last_seat_draw
 from mtrain.reference.engine import OVER, Action, State, legal_actions, perform
 from mtrain.reference.invariants import hand_sizes, violations
 from mtrain.reference.rules import Rules
@@ -255,7 +255,9 @@ def explore(rules: Rules, players: int, orders: Iterable[Sequence[int]], *, roun
     for order in orders:
         report.deals += 1
         try:
-            root = deal(rules, players, round_no, order=order)
+            # SEAT-5: a small game's draw for the start is won by the last seat
+            draw = last_seat_draw(rules, players) if rules.highest_draw_starts else None
+            root = deal(rules, players, round_no, order=order, draw=draw)
         except Exception as exc:  # a deal the engine refuses is a finding, not a crash
             problem("deal", f"{type(exc).__name__}: {exc}")
             continue

@@ -24,6 +24,7 @@ FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
     "everyone_draws": ("engine_procedure",), "engine_by_deal": ("engine_procedure",),
     "designated_opens": ("engine_procedure",),
     "engine_holder_starts": ("starting_seat",), "after_engine_starts": ("starting_seat",),
+    "highest_draw_starts": ("starting_seat",),
     "chain_first_turn": ("first_turn",), "chain_anywhere": ("first_turn",),
     "chain_no_double_end": ("first_turn",),
     "starter_only_mexican": ("mexican_first_turn",),
@@ -60,6 +61,7 @@ class Rules:
     designated_opens: bool
     engine_holder_starts: bool
     after_engine_starts: bool
+    highest_draw_starts: bool
     chain_first_turn: bool
     chain_anywhere: bool
     chain_no_double_end: bool
@@ -114,6 +116,7 @@ class Rules:
             designated_opens=rs["engine_procedure"] == "designated-opens",  # ENG-8
             engine_holder_starts=rs["starting_seat"] == "engine-holder",
             after_engine_starts=rs["starting_seat"] == "after-engine",
+            highest_draw_starts=rs["starting_seat"] == "highest-draw",  # SEAT-5
             # a first turn of several tiles: on the own train (FIRST-1; FIRST-12 not ending
             # on a double) or anywhere (FIRST-11)
             chain_first_turn=rs["first_turn"] in ("chain", "chain-anywhere",

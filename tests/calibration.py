@@ -71,9 +71,10 @@ class Served(MutantImplementation):
     def _side(self, key: Any) -> None:
         self.current = self.sides[key % 2 if isinstance(key, int) else 0]
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
         self._side(round + 1)
-        return super().deal(ruleset, players, round, order)
+        return super().deal(ruleset, players, round, order, draw)
 
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
         self._side(state.get("seat") if isinstance(state, dict) else 0)

@@ -275,8 +275,9 @@ class EngineFromBoneyard(ReferenceImplementation):
     """Deals as the reference, but lays the engine while it is also still in the
     boneyard (a tile in two places)."""
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
-        state = super().deal(ruleset, players, round, order)
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        state = super().deal(ruleset, players, round, order, draw)
         engine = f"{state['engine']}-{state['engine']}"
         if state["engine_placed"] and engine not in state["boneyard"]:
             state["boneyard"].append(engine)

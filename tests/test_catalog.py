@@ -29,7 +29,7 @@ OVERLAYS = {
     "engine-highest-double",
     "engine-holder-draws",
     "fundex-hands",
-    "goodsam-hands", "hathaway-hands",
+    "goodsam-hands", "hathaway-hands", "highest-draw-start",
     "marker-anyone", "after-engine-start", "no-double-end-start",
     "marker-owner-anywhere", "own-train-first", "own-train-opens-mexican", "passes-end-round",
     "ordinary-doubles",

@@ -16,6 +16,7 @@ DECLARED = {
     "blocked-winner.yaml": ("scoring", "penalty-blocked-winner"),
     "highest-double.yaml": ("engine_procedure", "highest-double-held"),
     "designated-opens.yaml": ("engine_procedure", "designated-opens"),
+    "highest-draw.yaml": ("starting_seat", "highest-draw"),
     "no-double-end.yaml": ("first_turn", "chain-no-double-end"),
     "single-round.yaml": ("match_length", "single-round"),
     "ordinary-doubles.yaml": ("doubles", "ordinary"),

@@ -1198,3 +1198,71 @@ def test_the_designated_seat_draws_and_the_next_opens_with_its_largest_double() 
     assert (st.engine, st.seat, st.boneyard) == (3, 2, [])
     assert st.hands[1] == T.BIT[6] | T.BIT[7] | T.BIT[8] | T.BIT[1]
     assert st.ends == [3, 3, 3, 3] and [h.bit_count() for h in st.hands] == [3, 4, 2]
+
+
+# --- starting_seat highest-draw (SEAT-5) ---------------------------------------------------
+
+
+def _draw(*seats: Sequence[str]) -> list[list[int]]:
+    return [[T.parse(x) for x in seat] for seat in seats]
+
+
+def test_the_highest_draw_wins_and_only_tied_seats_draw_again() -> None:
+    """SEAT-5, worked by hand: [8-4] 12, [6-5] 11, [7-5] 12, [9-3] 12 tie seats 0, 2, 3;
+    then [3-1] 4, [5-2] 7, [4-3] 7 tie seats 2 and 3; then [2-0] 2 against [3-1] 4 (drawn
+    again: the tiles go back): seat 3 wins."""
+    from mtrain.reference.deal import draw_winner
+
+    r = Rules.of(catalog().ruleset("puremco-d9+highest-draw-start"))
+    draw = _draw(["8-4", "3-1"], ["6-5"], ["7-5", "5-2", "2-0"], ["9-3", "4-3", "3-1"])
+    assert draw_winner(r, 4, draw) == 3
+
+
+@pytest.mark.parametrize(("seats", "why"), [
+    ((["6-5"], ["9-4"]), "lists 2 seats"),
+    ((["6-5"], ["6-5"], ["5-4"]), "twice"),
+    ((["6-5"], ["9-4"], ["5-4", "1-0"]), "without being tied"),
+    ((["6-5"], ["8-3"], ["5-4"]), "still ties"),
+    ((["6-5", "2-1"], ["8-3"], ["5-4"]), "draws no more"),
+    ((["6-5"], ["9-4", "1-0"], ["5-4"]), "after winning"),
+    ((["6-5"], [], ["5-4"]), "no tile"),
+])
+def test_a_draw_the_rule_cannot_produce_is_refused(seats: tuple[list[str], ...],
+                                                   why: str) -> None:
+    from mtrain.reference.deal import BadDraw, draw_winner
+
+    r = Rules.of(catalog().ruleset("puremco-d9+highest-draw-start"))
+    with pytest.raises(BadDraw, match=why):
+        draw_winner(r, 3, _draw(*seats))
+
+
+def test_a_tile_of_another_set_is_refused() -> None:
+    from mtrain.reference.deal import BadDraw, draw_winner
+
+    r = Rules.of(catalog().ruleset("puremco-d9+highest-draw-start"))
+    with pytest.raises(BadDraw, match="not of the set"):
+        draw_winner(r, 3, _draw(["6-5"], ["12-4"], ["5-4"]))
+
+
+def test_the_start_moves_one_seat_a_round_from_the_draws_winner() -> None:
+    """SEAT-5: seat 1 of 3 wins; round r starts at (1 + r - 1) mod 3 (set-aside engine)."""
+    r = Rules.of(catalog().ruleset("puremco-d9+highest-draw-start"))
+    draw = _draw(["6-5"], ["9-4"], ["5-4"])
+    starts = [deal(r, 3, k, seed=k, draw=draw).starter for k in range(1, 7)]
+    assert starts == [1, 2, 0, 1, 2, 0]
+
+
+def test_a_deal_without_the_draw_is_refused_unless_seeded() -> None:
+    from mtrain.reference.deal import BadDraw, shuffled_order
+
+    r = Rules.of(catalog().ruleset("puremco-d9+highest-draw-start"))
+    with pytest.raises(BadDraw, match="no draw"):
+        deal(r, 3, 1, order=shuffled_order(r, 1, 4))
+    a, b = deal(r, 3, 1, seed=4), deal(r, 3, 1, seed=4)
+    assert a.starter == b.starter  # a seeded deal draws for the start from its seed
+
+
+def test_the_draw_is_ignored_under_another_start() -> None:
+    r = Rules.of(catalog().ruleset("puremco-d9"))
+    st = deal(r, 3, 1, seed=1, draw=_draw(["6-5"], ["6-5"]))  # not a draw SEAT-5 allows
+    assert st.starter == 0

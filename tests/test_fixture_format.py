@@ -79,10 +79,11 @@ def outcomes(fx: Fixture, impl: Any, **kw: Any) -> dict[str, Outcome]:
 class DealsAnything(ReferenceImplementation):
     """Deals 9 players under puremco with 8 tiles each, by pagat's table: refuses nothing."""
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
         if str(players) not in ruleset["hand_sizes"]:  # puremco's pool: the engine aside
             ruleset = resolve_json("pagat+engine-aside")
-        return super().deal(ruleset, players, round, order)
+        return super().deal(ruleset, players, round, order, draw)
 
 
 class RefusesBy(ReferenceImplementation):
@@ -92,10 +93,11 @@ class RefusesBy(ReferenceImplementation):
         super().__init__()
         self.clause = clause
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
         if players > 4:
             raise RefusedSetup(f"no {players}-player game", self.clause)
-        return super().deal(ruleset, players, round, order)
+        return super().deal(ruleset, players, round, order, draw)
 
 
 def resolve_json(name: str) -> JSON:
@@ -227,15 +229,17 @@ NEXT = "state: {engine: 11, seat: 0, starter: 0, scores: [0, 22, 16], outs: [1, 
 class SameEngine(ReferenceImplementation):
     """Deals every round with the set's highest double as its engine (ENG-1 ignored)."""
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
-        return super().deal(ruleset, players, 1, sorted(order))
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        return super().deal(ruleset, players, 1, sorted(order), draw)
 
 
 class AlwaysRotates(ReferenceImplementation):
     """Starts round r at seat (r - 1) mod n whoever holds the engine (SEAT-2 ignored)."""
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
-        state = super().deal(ruleset, players, round, order)
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        state = super().deal(ruleset, players, round, order, draw)
         if state["phase"] == "start":
             state["seat"] = state["starter"] = (round - 1) % players
         return state
@@ -254,6 +258,27 @@ def test_an_implementation_that_deals_the_next_round_wrong_fails(impl: Any, wron
     got = outcomes(rounds(", next-round reversed", NEXT), impl)["pagat"]
     assert got.status == "fail" and f"{wrong}: expected" in got.message
     assert got.charged == [clause]  # the deal of the next round is blamed, by its clause
+
+
+def test_the_next_round_is_dealt_with_the_fixtures_draw_only_under_highest_draw() -> None:
+    """SEAT-5: the draw goes with every round's deal. Seat 1 of 2 won it ([2-2] 4 to
+    [3-0] 3), so round 2 starts at (1 + 2 - 1) mod 2 = 0; a rule set that does not play
+    highest-draw is not sent it (AlwaysRotates takes no draw) and starts at seat 1."""
+    from mtrain.conformance.runner import next_round_deal
+    from mtrain.spec.catalog import catalog
+
+    rs = catalog().ruleset("puremco-d9+highest-draw-start")
+    rj = ruleset_json(rs)
+    order = [f"{a}-{b}" for a in range(10) for b in range(a + 1) if (a, b) != (9, 9)]
+    over = {**ReferenceImplementation().deal(rj, 2, 1, order, draw=[["3-0"], ["2-2"]]),
+            "result": {"end": "domino", "winner": 0, "scores": [0, 5]}}
+    dealt = next_round_deal(ReferenceImplementation(), rj, rs, over, "next-round",
+                            [["3-0"], ["2-2"]])
+    assert (dealt["round"], dealt["starter"], dealt["scores"]) == (2, 0, over["scores"])
+    plain = catalog().ruleset("puremco-d9")
+    dealt = next_round_deal(AlwaysRotates(), ruleset_json(plain), plain, over, "next-round",
+                            [["3-0"], ["2-2"]])
+    assert dealt["starter"] == 1
 
 
 def test_next_round_before_the_round_is_over_fails() -> None:

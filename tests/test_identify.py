@@ -221,10 +221,14 @@ def test_identify_through_the_protocol_then_conform(
 
 @pytest.mark.parametrize("name", ["pagat", "pagat+engine-everyone-draws",
                                   "puremco+engine-everyone-draws", "pagat+engine-holder-draws",
-                                  "pagat+engine-everyone-draws+after-engine-start"])
+                                  "pagat+engine-everyone-draws+after-engine-start",
+                                  "puremco-d9+highest-draw-start",
+                                  "pagat+engine-designated-opens+highest-draw-start"])
 def test_the_designed_deals_measure_the_engine_procedure_and_seat(name: str) -> None:
     """The engine first in the boneyard: its finder places it at once (ENG-4), or the
-    lap goes on (ENG-6); the first draw of the search tells the two apart."""
+    lap goes on (ENG-6); the first draw of the search tells the two apart. An engine that
+    plays highest-draw refuses a deal without the draw for the start (SEAT-5) and is
+    asked again with one: its first seat, the search's and the designation's, show."""
     from mtrain.conformance.identify.measure import Dealer, Deals, measure_start
 
     rs = catalog().ruleset(name)

@@ -45,9 +45,10 @@ class OwnTableOnly(Served):
         if ruleset.get("hand_sizes", {}).get(str(players)) != own.get(players):
             raise Unsupported(f"this engine deals only its own table to {players} players")
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
         self._mine(ruleset, players)
-        return super().deal(ruleset, players, round, order)
+        return super().deal(ruleset, players, round, order, draw)
 
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
         self._mine(ruleset, len(state["hands"]))
@@ -114,7 +115,8 @@ def test_deals_that_break_the_set_are_left_out_of_the_table_as_a_likely_bug(
 
 
 class NoDeals(Served):
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
         raise Unsupported("this engine only answers about tables")
 
 

@@ -79,7 +79,7 @@ def _after_steps(fx: Fixture, name: str) -> tuple[dict[str, Any], dict[str, str]
     rj = ruleset_json(rs)
     state = start_state(fx, rs, rj, REFERENCE)
     for step in fx.steps:
-        state = take_step(REFERENCE, rj, rs, state, step)
+        state = take_step(REFERENCE, rj, rs, state, step, fx.deal_draw())
     return state, dict(rs.items())
 
 

@@ -1066,6 +1066,37 @@ WITNESS_YAML = """
   expect:
     - variants: [puremco-d9+engine-designated-opens]
       state: {phase: start, engine: 5, seat: 0, hand_sizes: [15, 15], boneyard_size: 24}
+
+- id: witness-075
+  description: Under highest-draw-start seat 1 wins a run-off, so round 3 starts at seat 0
+  clauses: [SEAT-5]
+  source: [greves, decision]
+  note: >-
+    The draw: [6-5] 11, [9-2] 11, [5-4] 9; seats 0 and 1 draw again, [2-0] 2 against
+    [4-4] 8: seat 1 wins, and round 3 starts at (1 + 3 - 1) mod 3 = 0.
+  deal:
+    players: 3
+    engine: 7
+    order: sorted
+    draw: [[6-5, 2-0], [9-2, 4-4], [5-4]]
+  expect:
+    - variants: [puremco-d9+highest-draw-start]
+      state: {phase: start, seat: 0, starter: 0, hand_sizes: [13, 13, 13]}
+
+- id: witness-076
+  description: Under highest-draw-start the designation begins at the draw's winner
+  clauses: [SEAT-5, ENG-8]
+  source: [greves, decision]
+  note: >-
+    Seat 1 wins the draw ([9-4] 13); every tile dealt, 13 each, sorted: seat 1 holds
+    [4-4] and [5-5] and opens with [5-5] (from seat 0 it would be seat 0's [3-3]).
+  deal:
+    players: 3
+    order: sorted
+    draw: [[6-5], [9-4], [5-4]]
+  expect:
+    - variants: [puremco-d9+engine-designated-opens+highest-draw-start]
+      state: {phase: start, engine: 5, seat: 1, starter: 1, hand_sizes: [13, 12, 13]}
 """
 
 WITNESSES: list[Fixture] = load_file("tests/test_mutants.py", WITNESS_YAML)
@@ -1087,6 +1118,10 @@ KILLED_BY: dict[str, str] = {
     "lowest-double-is-engine": "witness-068",
     "designated-opens-ignored": "witness-069",
     "designation-passes-without-drawing": "witness-069",
+    "highest-draw-ignored": "witness-075",
+    "draw-tie-to-lowest-seat": "witness-075",
+    "draw-winner-starts-every-round": "witness-075",
+    "engine-search-ignores-draw": "witness-076",
     "turn-order-reversed": "witness-007",
     "mexican-on-pagat-first-turn": "witness-008",
     "chain-on-other-trains": "witness-009",
@@ -1449,7 +1484,7 @@ def test_swaps_reach_every_module_that_imported_the_function() -> None:
 
     modules = [engine, deal_module, codec, adapter, runner, fixture]
     for name in {n for m in MUTANTS.values() for n in m.patches}:
-        original = getattr(engine, name)
+        original = getattr(engine, name, None) or getattr(deal_module, name)
         holders = {mod.__name__ for mod in modules if getattr(mod, name, None) is original}
         sites = {mod.__name__ for mod in _SITES.get(name, (engine,))}
         assert holders <= sites, (name, holders - sites)

@@ -83,9 +83,10 @@ CONTRADICTORY = {
 # pairs (double-12 with its 6 tables, double-9 with puremco-d9 and celko-d9, double-6 with
 # celko-d6, double-15 with ourpastimes-d15 and celko-d15, and each of the 5 sets with a
 # table of the file's own, `custom`; no row of these fills its set exactly, so any
-# engine procedure deals it) x 16 (engine, seat) pairs allowed by SEAT-2 and SEAT-4 (any
-# of the 3 starts after holder-lays, holder-lays-and-draws, everyone-draws,
-# highest-double-held or designated-opens, the rotating one after set-aside) = 256;
+# engine procedure deals it) x 22 (engine, seat) pairs allowed by SEAT-2 and SEAT-4 (any
+# of the 4 starts after holder-lays, holder-lays-and-draws, everyone-draws,
+# highest-double-held or designated-opens, the rotating one or the highest draw's, SEAT-5,
+# after set-aside) = 352;
 # (first_turn, mexican_first_turn, own_train_first) has 14 of 24 allowed: anyone with any
 # of the 4 first turns and either own_train_first (8), starter-only with single or
 # chain-anywhere and not-required (FIRST-9: 2), own-train-started with not-required and
@@ -95,7 +96,7 @@ CONTRADICTORY = {
 # blank_values 4, tie_rule 3, match_length 2): 2*3*2*2*3*2*2*3*4*3*2 = 20736 (doubles
 # narrows nothing: its clauses' `when` only says which of them apply).
 FREE = 2 * 3 * 2 * 2 * 3 * 2 * 2 * 3 * 4 * 3 * 2
-HAND_COUNT = 256 * 14 * FREE
+HAND_COUNT = 352 * 14 * FREE
 
 
 @pytest.fixture(scope="module")

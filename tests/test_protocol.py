@@ -226,6 +226,26 @@ def test_a_single_round_game_refuses_round_two(server: Server) -> None:
         "winners"] == [0]  # scores [0, 9]: the lowest wins (MATCH-2)
 
 
+def test_the_draw_for_the_start_goes_with_the_deal(server: Server) -> None:
+    """SEAT-5 over the protocol: seat 1 drew [2-2] (4) against [3-0] (3), so round 1
+    starts at seat 1; a draw still tied is a refused setup naming the clause; under the
+    rotating start the same tied draw is ignored and seat 0 starts."""
+    rj = ruleset_json(catalog().ruleset("puremco-d9+highest-draw-start"))
+    order = [f"{a}-{b}" for a in range(10) for b in range(a + 1) if (a, b) != (9, 9)]
+    deal = {"type": "deal", "ruleset": rj, "players": 2, "round": 1, "order": order}
+    dealt = handle(server, {"id": 1, **deal, "draw": [["3-0"], ["2-2"]]})["state"]
+    assert (dealt["seat"], dealt["starter"]) == (1, 1)
+    tied = handle(server, {"id": 2, **deal, "draw": [["3-0"], ["2-1"]]})
+    assert tied["error"]["kind"] == "refused-setup" and tied["error"]["clause"] == "SEAT-5"
+    missing = handle(server, {"id": 3, **deal})
+    assert missing["error"]["clause"] == "SEAT-5"
+    rotate = {**deal, "ruleset": ruleset_json(catalog().ruleset("puremco-d9"))}
+    assert handle(server, {"id": 4, **rotate, "draw": [["3-0"], ["2-1"]]})["state"][
+        "starter"] == 0
+    with pytest.raises(ProtocolError, match=r"deal\.draw must be a list of lists of tiles"):
+        check_request({"id": 5, **deal, "draw": ["3-0", "2-2"]})
+
+
 def test_positive_scoring_gives_the_hands_to_the_winner(server: Server) -> None:
     rj = ruleset_json(catalog().ruleset("puremco-d9+positive-scoring"))
     end = handle(server, {"id": 1, "type": "apply", "ruleset": rj, "state": STATE,

@@ -60,14 +60,19 @@ class Game:
     round_no: int = 1
     hand: int | None = None
     max_pip: int | None = None
+    lead: int | None = None
+    """Under starting_seat highest-draw, the round's first seat the draw gave (SEAT-5)."""
 
     def model(self) -> Model:
         """The model of the game, from the rule set's option values."""
-        return Model(self.ruleset, self.players, self.hand, self.round_no, self.max_pip)
+        return Model(self.ruleset, self.players, self.hand, self.round_no, self.max_pip,
+                     lead=self.lead)
 
 
 def small_game(rs: Ruleset, max_pip: int, players: int, hand: int) -> Game:
-    return Game(rs, players, 1, hand, max_pip)
+    # SEAT-5: reference/explore.py deals a small game a draw the last seat wins
+    lead = players - 1 if rs["starting_seat"] == "highest-draw" else None
+    return Game(rs, players, 1, hand, max_pip, lead)
 
 
 def rule_sets(full: bool) -> list[str]:
@@ -144,8 +149,10 @@ def random_rounds(rs: Ruleset, seed: int = 0) -> Iterator[Step]:
     while True:
         players = counts[index % len(counts)]
         round_no = 1 + (index // len(counts)) % rules.rounds
-        game = Game(rs, players, round_no)
         state = deal(rules, players, round_no, seed=seed * 7919 + index)
+        # SEAT-5: the seeded deal drew for the start; its first seat is the starter
+        game = Game(rs, players, round_no,
+                    lead=state.starter if rules.highest_draw_starts else None)
         step = 0
         while True:
             actions = E.legal_actions(state)

@@ -187,7 +187,7 @@ def field_clause(model: Model, state: Any, kind: str, name: str,
                 else "TURN-6")
     if name in ("seat", "starter"):
         if engine_phase and _places(state):  # placed: who starts
-            return _applying(model, "SEAT-2", "SEAT-4", "SEAT-3")
+            return _applying(model, "SEAT-2", "SEAT-4", "SEAT-5", "SEAT-3")
         return search if engine_phase else "SEAT-1"
     if name == "first":
         return "FIRST-6"
@@ -384,8 +384,9 @@ def _places(state: Any) -> bool:
     engine = T.DOUBLE[state.engine]
     if not state.rules.everyone_draws:
         return bool(state.boneyard[0] == engine)
-    lap_over = ((state.seat + 1) % state.players == (state.round - 1) % state.players
-                or len(state.boneyard) == 1)
+    first = (state.starter if state.rules.highest_draw_starts  # SEAT-5: the draw's seat
+             else (state.round - 1) % state.players)
+    lap_over = (state.seat + 1) % state.players == first or len(state.boneyard) == 1
     return lap_over and (state.boneyard[0] == engine or any(
         h >> engine & 1 for h in state.hands))
 

@@ -13,7 +13,9 @@ first draw) are compared with the
 reference engine's under each pair of values of the catalogue. A value is
 measured only when every pair that matches every answer has it; an engine that lays the
 engine from the holder's hand at once, which leaves it in the centre, is told from one
-that sets it aside by whose hand it came from.
+that sets it aside by whose hand it came from. An engine that refuses a deal for want of
+the draw for the start (SEAT-5, refused-setup) plays highest-draw: it is asked again with
+a draw the last seat wins, and the rules' deals are predicted with the same draw.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from mtrain.reference.engine import DRAW, ENGINE, legal_actions, perform
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import Catalog
+from mtrain.spec.distinguish.solve_deal import draw_for_start
 from mtrain.spec.ruleset import CUSTOM, MAX_PLAYERS, Ruleset
 from mtrain.spec.scope import Space
 from mtrain.spec.tilesets import highest, highest_numbers
@@ -144,17 +147,29 @@ class Dealer:
         self.asked: dict[Any, Any] = {}
         self.refused = False  # the last deal asked was a refused setup
         self.unsupported = False  # the last deal asked was answered `unsupported`
+        self.drawn: list[list[str]] | None = None  # the draw the last deal was given
 
     def deal(self, rs: Ruleset, players: int, round_no: int, order: list[str],
              probing: bool = False) -> Any:
+        """The engine's deal (None: not dealt). A deal refused for want of the draw for
+        the start (SEAT-5: an engine that plays highest-draw whatever it is told) is asked
+        again with a draw the last seat wins, kept in `drawn` for the predictions."""
         key = (rs.choices, rs.hand_table, players, round_no, tuple(order))
         if key not in self.asked:
             was = getattr(self.impl, "probing", None)
             if was is not None:
                 self.impl.probing = probing
+            draw = None
             try:
-                self.asked[key] = (self.impl.deal(ruleset_json(rs), players, round_no, order),
-                                   "")
+                try:
+                    state = self.impl.deal(ruleset_json(rs), players, round_no, order)
+                except RefusedSetup as e:
+                    draw = draw_for_start(players, highest(rs["tile_set"]))
+                    if e.clause != "SEAT-5" or draw is None:
+                        raise
+                    state = self.impl.deal(ruleset_json(rs), players, round_no, order,
+                                           draw=draw)
+                self.asked[key] = (state, "", draw)
             except RefusedSetup:
                 self.asked[key] = (None, "refused")
             except Unsupported:
@@ -164,8 +179,9 @@ class Dealer:
             finally:
                 if was is not None:
                     self.impl.probing = was
-        state, why = self.asked[key]
+        state, why, *drawn = self.asked[key]
         self.refused, self.unsupported = why == "refused", why == "unsupported"
+        self.drawn = drawn[0] if drawn else None
         return state
 
     def deal_own(self, rs: Ruleset, players: int, order: list[str], sizes: Sequence[int],
@@ -296,13 +312,15 @@ def _shown(state: Any) -> Any:
         return None
 
 
-def predicted(rs: Ruleset, players: int, round_no: int, order: list[str]) -> Any:
+def predicted(rs: Ruleset, players: int, round_no: int, order: list[str],
+              draw: list[list[str]] | None = None) -> Any:
     """The reference engine's deal of `order` under `rs` (checked or not), compared form,
     with the first steps where the players still look for the engine (ENG-4)."""
     rules = Rules.of(rs)
     try:
         ids = [T.parse(x, rules.max_pip) for x in order]
-        st = reference_deal(rules, players, round_no, order=ids)
+        drawn = [[T.parse(x, rules.max_pip) for x in seat] for seat in draw or ()] or None
+        st = reference_deal(rules, players, round_no, order=ids, draw=drawn)
     except (ValueError, KeyError):
         return None
     shown, steps = _shown(codec.state_to_json(st)), None
@@ -356,7 +374,10 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
     designs = _designs(n, players, size)
     table = tuple(sorted(deals.table.items()))
     sent = with_table(cat, rs, table)
-    answers = [answered(dealer, sent, players, r, order) for r, order in designs]
+    answers, draws = [], []  # each design's answer, and the draw it was given (SEAT-5)
+    for r, order in designs:
+        answers.append(answered(dealer, sent, players, r, order))
+        draws.append(dealer.drawn)
     if all(a is None for a in answers):
         return
     procedures = cat.options["engine_procedure"].values
@@ -368,8 +389,8 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
         # A pool the procedure does not deal from (the engine in it, for set-aside; left
         # out, for the others) is no request an engine of that procedure can get: what
         # it answers there (a deal of it as it comes, an error) tells nothing about it.
-        compared = [(want, a) for (r, order), a in zip(designs, answers, strict=True)
-                    if (want := predicted(guess, players, r, order)) is not None]
+        compared = [(want, a) for (r, order), a, d in zip(designs, answers, draws, strict=True)
+                    if (want := predicted(guess, players, r, order, d)) is not None]
         if compared and all(want == a for want, a in compared):
             matching.append((p, s))
     what = (f"{len(designs)} deals for {players} players (the engine in the first hand, "
@@ -381,7 +402,7 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
         alike = {p for p in procedures
                  if _alike_unseated(ruleset_of(cat, {**dict(rs.choices),
                                                      "engine_procedure": p}, table),
-                                    designs, answers, players)}
+                                    designs, answers, players, draws)}
         if len(alike) == 1:
             deals.unseated = True
             deals.procedure = next(iter(alike))
@@ -407,12 +428,13 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
 
 
 def _alike_unseated(guess: Ruleset, designs: list[tuple[int, list[str]]],
-                    answers: list[Any], players: int) -> bool:
+                    answers: list[Any], players: int,
+                    draws: list[list[list[str]] | None]) -> bool:
     """Whether the engine's deals are `guess`'s but for who moves first (seat, starter:
     the starting seat's, SEAT-2..4, and the search's first drawer, ENG-4)."""
     compared = [(_unseated(want), _unseated(a))
-                for (r, order), a in zip(designs, answers, strict=True)
-                if (want := predicted(guess, players, r, order)) is not None]
+                for (r, order), a, d in zip(designs, answers, draws, strict=True)
+                if (want := predicted(guess, players, r, order, d)) is not None]
     return bool(compared) and all(w == a for w, a in compared)
 
 

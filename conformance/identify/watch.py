@@ -64,8 +64,10 @@ class Watched:
     def info(self) -> Any:
         return self._call("info")
 
-    def deal(self, ruleset: Any, players: int, round: int, order: list[str]) -> Any:
-        return self._call("deal", ruleset, players, round, order)
+    def deal(self, ruleset: Any, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> Any:
+        extra = (draw,) if draw is not None else ()  # SEAT-5: only where one is sent
+        return self._call("deal", ruleset, players, round, order, *extra)
 
     def legal(self, ruleset: Any, state: Any) -> Any:
         return self._call("legal", ruleset, state)

@@ -63,6 +63,27 @@ _CATALOGUE: tuple[Mutant, ...] = (
            "engine's holder",
            ("SEAT-4",), "Rules.after_engine_starts forced false",
            rules=_when(lambda r: r.after_engine_starts, after_engine_starts=False)),
+    Mutant("highest-draw-ignored",
+           "Under highest-draw-start the draw is not read: the start rotates from seat 0",
+           ("SEAT-5",), "Rules.highest_draw_starts forced false",
+           rules=_when(lambda r: r.highest_draw_starts, highest_draw_starts=False)),
+    Mutant("draw-tie-to-lowest-seat",
+           "Under highest-draw-start nobody draws again: of the seats tied on the highest "
+           "total, the lowest wins the draw",
+           ("SEAT-5",), "draw_winner swapped: the first drawing alone decides",
+           patches={"draw_winner": play.draw_ties_to_lowest_seat}),
+    Mutant("draw-winner-starts-every-round",
+           "Under highest-draw-start the draw's winner starts every round: the start does "
+           "not move on",
+           ("SEAT-5",), "deal output's seat and starter moved back by round - 1",
+           post_deal=play.draw_winner_starts_every_round),
+    Mutant("engine-search-ignores-draw",
+           "Under highest-draw-start the search for the engine and the designation begin at "
+           "seat (round - 1) mod n, not at the round's first seat from the draw",
+           ("SEAT-5",), "deal output in the 'engine' phase gets seat (round - 1) mod n; "
+           "_engine_from_deal swapped: the designation from that seat",
+           patches={"_engine_from_deal": play.designation_ignores_draw},
+           post_deal=play.search_ignores_draw),
     Mutant("start-does-not-rotate",
            "Every round starts at seat 0 instead of seat (round - 1) mod n",
            ("SEAT-3",), "_place_engine swapped: the starter is reset to seat 0 under rotate",

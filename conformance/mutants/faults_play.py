@@ -8,6 +8,7 @@ in for it; catalogue.py names the engine function each one is swapped for.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 from mtrain.conformance.adapter import JSON
 from mtrain.conformance.mutants import originals as ref
@@ -123,6 +124,39 @@ def designation_passes_without_drawing(st: State) -> None:
     st.engine = held[0]
     st.ends = [held[0]] * (st.players + 1)
     ref.place_engine(st, seat)
+
+
+def draw_ties_to_lowest_seat(rules: Rules, players: int,
+                             draw: Sequence[Sequence[int]]) -> int:
+    """SEAT-5 misread: no run-off; of the seats tied on the first drawing's highest total
+    the lowest wins (a draw the rule refuses is still refused)."""
+    ref.draw_winner(rules, players, draw)
+    totals = [T.HIGH[d[0]] + T.LOW[d[0]] for d in draw]
+    return totals.index(max(totals))
+
+
+def draw_winner_starts_every_round(state: JSON, rules: Rules) -> JSON:
+    """SEAT-5 misread: the draw's winner starts every round; the start does not move."""
+    if not rules.highest_draw_starts or state["phase"] != "start":
+        return state
+    first = (state["starter"] - (state["round"] - 1)) % len(state["hands"])
+    return {**state, "seat": first, "starter": first}
+
+
+def search_ignores_draw(state: JSON, rules: Rules) -> JSON:
+    """SEAT-5 half done: the search for a missing engine begins at the rotating seat
+    (round - 1) mod n, not the round's first seat from the draw (the starter is kept)."""
+    if not rules.highest_draw_starts or state["phase"] != "engine":
+        return state
+    return {**state, "seat": (state["round"] - 1) % len(state["hands"])}
+
+
+def designation_ignores_draw(st: State) -> None:
+    """SEAT-5 half done: the designation (ENG-8) or the search of ENG-7 begins at the
+    rotating seat (round - 1) mod n, not the draw's; the starter is kept."""
+    if st.rules.highest_draw_starts:
+        st.seat = (st.round - 1) % st.players
+    ref.engine_from_deal(st)
 
 
 def holder_keeps_engine(state: JSON, rules: Rules) -> JSON:

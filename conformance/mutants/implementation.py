@@ -58,6 +58,7 @@ _SITES: dict[str, tuple[ModuleType, ...]] = {
     "engine_number": (engine, deal_module, codec),
     "no_such_round": (engine, deal_module, codec),
     "_engine_from_deal": (engine, deal_module),
+    "draw_winner": (deal_module,),
 }
 
 
@@ -91,9 +92,10 @@ class SwappedReference(ReferenceImplementation):
         super().__init__()
         self.patches = patches
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
         with swapped(self.patches):
-            return super().deal(ruleset, players, round, order)
+            return super().deal(ruleset, players, round, order, draw)
 
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
         with swapped(self.patches):
@@ -132,8 +134,9 @@ class MutantImplementation(SwappedReference):
             return True
         return self.rules(ruleset) is not super().rules(ruleset)
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
-        state = super().deal(ruleset, players, round, order)
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        state = super().deal(ruleset, players, round, order, draw)
         if self.mutant.post_deal is not None:
             state = self.mutant.post_deal(state, self.rules(ruleset))
         return state

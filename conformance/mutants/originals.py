@@ -4,6 +4,7 @@ Also two readings of the state that several faults share."""
 
 from __future__ import annotations
 
+from mtrain.reference import deal as deal_module
 from mtrain.reference import engine
 from mtrain.reference.engine import START, State
 
@@ -23,6 +24,7 @@ lowest_hands = engine.lowest_hands
 can_ever_play = engine.can_ever_play
 nobody_can_ever_play = engine.nobody_can_ever_play
 engine_from_deal = engine._engine_from_deal
+draw_winner = deal_module.draw_winner
 
 
 def in_first_turn(state: State, seat: int) -> bool:

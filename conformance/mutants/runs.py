@@ -20,6 +20,7 @@ from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.mutants.catalogue import MUTANTS
 from mtrain.conformance.mutants.implementation import Mutant, MutantImplementation, SwappedReference
 from mtrain.conformance.runner import run_fixture
+from mtrain.reference import deal as deal_module
 from mtrain.reference import engine
 
 
@@ -115,7 +116,10 @@ class _TracingReference(SwappedReference):
     def __init__(self) -> None:
         self.called: set[str] = set()
         names = sorted({name for m in MUTANTS.values() for name in m.patches})
-        super().__init__({name: self._tracer(name, getattr(engine, name)) for name in names})
+        # a function of the engine, or of the deal module where the engine has none
+        super().__init__({name: self._tracer(name, getattr(engine, name, None)
+                                             or getattr(deal_module, name))
+                          for name in names})
 
     def _tracer(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         called = self.called
@@ -126,9 +130,10 @@ class _TracingReference(SwappedReference):
 
         return traced
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
         self.called.add("deal")
-        return super().deal(ruleset, players, round, order)
+        return super().deal(ruleset, players, round, order, draw)
 
     def winners(self, ruleset: JSON, state: JSON) -> list[int]:
         self.called.add("winners")

@@ -131,7 +131,7 @@ def _state(fx: Any, rs: Any, steps: int | None) -> dict[str, Any]:
         raise InputError(f"{where}: the table does not set up: {e}") from None
     for k, step in enumerate(fx.steps[:steps], 1):
         try:
-            state = take_step(engine, rj, rs, state, step)
+            state = take_step(engine, rj, rs, state, step, fx.deal_draw())
         except Refused as e:
             raise InputError(f"{where}: step {k} `{step}` is refused ({e.clause}): "
                              f"{e.reason}") from None

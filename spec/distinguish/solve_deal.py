@@ -1,4 +1,4 @@
-"""The `deal` kind: the table right after the deal (DEAL-1, ENG-1..8, SEAT-2..4),
+"""The `deal` kind: the table right after the deal (DEAL-1, ENG-1..8, SEAT-2..5),
 searched outright, smallest first (the space is tiny), rather than asked of z3."""
 
 from __future__ import annotations
@@ -14,19 +14,23 @@ from mtrain.spec.distinguish.question import (
     option_clauses,
     side_label,
 )
+from mtrain.spec.model.steps import draw_lead
 from mtrain.spec.tilesets import highest
 
 
 def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int,
               engine: int, order: str, full: bool = False,
-              draws: int = 0) -> dict[str, Any] | None:
-    """DEAL-1, ENG-1..6, SEAT-2..4: the table right after the deal, or None (DEAL-7).
+              draws: int = 0, draw: Sequence[Sequence[str]] | None = None
+              ) -> dict[str, Any] | None:
+    """DEAL-1, ENG-1..8, SEAT-2..5: the table right after the deal, or None (DEAL-7).
 
     With `full`, every hand and the boneyard too, by tile name: DEAL-1 deals each seat in
     turn a block of its size from the top of the pool, the rest is the boneyard in order,
     and the holder of the engine places it from the hand (ENG-3). With `draws`, the table
     after that many draws of the search for an engine nobody was dealt (None when a draw
-    would come once the engine is placed: it is no longer the search)."""
+    would come once the engine is placed: it is no longer the search). Under
+    starting_seat highest-draw, `draw` is the draw for the start (SEAT-5; None: the deal
+    is refused)."""
     top = highest(options["tile_set"])
     if players not in table or engine > top:
         return None
@@ -42,7 +46,11 @@ def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int
         return None
     hands = [pool[p * size:(p + 1) * size] for p in range(players)]
     drawn = 0
-    rotate = (round_no - 1) % players
+    rotate = (round_no - 1) % players  # SEAT-3's seat, where the searches begin
+    if options["starting_seat"] == "highest-draw":
+        if draw is None:
+            return None  # SEAT-5: no start without the draw
+        rotate = draw_lead(draw, players, round_no, top)  # SEAT-5: the draw's seat
     holder = next((p for p, h in enumerate(hands) if T.DOUBLE[engine] in h), None)
     sizes = [len(h) for h in hands]
     if options["engine_procedure"] in ("highest-double-held", "designated-opens"):
@@ -199,14 +207,17 @@ def _solve_deal(q: Question, attribute: bool) -> Situation | None:
         for order in ("sorted", "reversed"):
             for engine in range(top, -1, -1):
                 for draws in range(most + 1):
-                    at = (players, engine, order, draws)
+                    at = (players, engine, order, draws, start_draw(a, b, players, top))
                     va, vb = _view(a, tables["a"], at, fields), _view(b, tables["b"], at, fields)
                     if va is None or vb is None:
                         break
                     if va == vb or (flip is not None
                                     and _view(flip, flip_table, at, fields) != va):
                         continue
-                    deal = {"players": players, "engine": engine, "order": order}
+                    deal: dict[str, Any] = {"players": players, "engine": engine,
+                                            "order": order}
+                    if at[4] is not None:
+                        deal["draw"] = at[4]  # SEAT-5: the draw for the start
                     keys = [k for k in va if va[k] != vb[k]]
                     summary = "; ".join(f"{k} {va[k]} under {side_label(q, 'a')}, {vb[k]} "
                                         f"under {side_label(q, 'b')}" for k in keys)
@@ -221,11 +232,32 @@ def _solve_deal(q: Question, attribute: bool) -> Situation | None:
     return None
 
 
-def _view(options: Mapping[str, str], table: Mapping[int, int], at: tuple[int, int, str, int],
+def start_draw(a: Mapping[str, str], b: Mapping[str, str], players: int,
+               top: int) -> list[list[str]] | None:
+    """Where either side plays highest-draw (SEAT-5), a draw for the start that the last
+    seat wins (seat p draws a tile of p pips), so that round 1 does not start at seat 0
+    as SEAT-3's does; None elsewhere (the deal is sent without one)."""
+    if "highest-draw" not in (a["starting_seat"], b["starting_seat"]):
+        return None
+    return draw_for_start(players, top)
+
+
+def draw_for_start(players: int, top: int) -> list[list[str]] | None:
+    """A draw for the start (SEAT-5) on a double-`top` set that the last seat wins, with
+    no run-off: seat p draws a tile of p pips. None where the set has too few totals."""
+    if players > 2 * top + 1:
+        return None
+    return [[T.name(T.tile_id((p + 1) // 2, p // 2))] for p in range(players)]
+
+
+def _view(options: Mapping[str, str], table: Mapping[int, int],
+          at: tuple[int, int, str, int, list[list[str]] | None],
           keep: Sequence[str]) -> dict[str, Any] | None:
-    """deal_view's fields `keep` at (players, engine, order, draws of the search)."""
-    players, engine, order, draws = at
-    return _fields(deal_view(options, table, players, engine, order, draws=draws), keep)
+    """deal_view's fields `keep` at (players, engine, order, draws of the search, the draw
+    for the start)."""
+    players, engine, order, draws, draw = at
+    return _fields(deal_view(options, table, players, engine, order, draws=draws,
+                             draw=draw), keep)
 
 
 def _fields(view: dict[str, Any] | None, fields: Sequence[str]) -> dict[str, Any] | None:

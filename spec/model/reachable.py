@@ -32,7 +32,7 @@ CONDITIONS: Final[dict[str, str]] = {
     "REACH-ENGINE": "phase engine only when the holder lays the engine, before anything "
                     "else: nothing laid, no marker, no drawn tile, no pass, every first turn "
                     "to come, the engine in the boneyard, the search at the seat its draws "
-                    "reach (ENG-3, ENG-4)",
+                    "reach from the round's first seat (ENG-3, ENG-4, SEAT-5)",
     "REACH-STARTER": "under the rotating start the starter is seat (round - 1) mod "
                      "players (SEAT-3)",
     "REACH-FIRST-ORDER": "the seats still to take a first turn are those from the player "
@@ -147,7 +147,10 @@ class _Table:
     def engine_search(self, size: int | None) -> None:
         s, n = self.s, self.n
         engine_tile = T.name(T.DOUBLE[int(s["engine"])])
-        start = (int(s["round"]) - 1) % n
+        # the search begins at the round's first seat: SEAT-3's, or SEAT-5's from the draw
+        # (which the table does not show: the starter kept since the deal)
+        start = (self.starter if self.rs["starting_seat"] == "highest-draw"
+                 else (int(s["round"]) - 1) % n)
         why = []
         if self.rs["engine_procedure"] == "set-aside":
             why.append("the engine is set aside, so nobody searches for it")

@@ -31,7 +31,8 @@ from mtrain.spec.ruleset import Ruleset
 MEXICAN = "mexican"
 JSON = dict[str, Any]
 Deal = tuple[int, int, list[str], Mapping[str, Any]]
-"""(players, round, the tiles in deal order, the match so far: scores, outs)."""
+"""(players, round, the tiles in deal order, the match so far: scores, outs, and under
+starting_seat highest-draw the draw for the start, `draw`)."""
 
 
 @dataclass
@@ -106,11 +107,14 @@ def dealt(rs: Ruleset, deal: Deal) -> Round:
     where = {t: (i // size if i < players * size else players) for i, t in enumerate(tiles)}
     bone = tiles[players * size:]
     chosen = None
+    lead = (round_no - 1) % players  # SEAT-3's seat, where the searches begin
+    if rs["starting_seat"] == "highest-draw":
+        lead = draw_lead(match.get("draw"), players, round_no, max_pip_of(rs))  # SEAT-5
     if rs["engine_procedure"] == "highest-double-held":
-        chosen, bone = highest_double(where, bone, players, round_no)
+        chosen, bone = highest_double(where, bone, players, lead)
     elif rs["engine_procedure"] == "designated-opens":
-        chosen, bone = designated_opens(where, bone, players, round_no)
-    model = Model(rs, players, size, round_no, engine=chosen)
+        chosen, bone = designated_opens(where, bone, players, lead)
+    model = Model(rs, players, size, round_no, engine=chosen, lead=lead)
     engine = T.DOUBLE[model.e]
     if (rs["engine_procedure"] == "holder-lays-and-draws" and bone
             and where.get(engine, players) < players):  # ENG-5: the holder's replacement
@@ -124,17 +128,45 @@ def dealt(rs: Ruleset, deal: Deal) -> Round:
     return r
 
 
+def draw_lead(draw: Any, players: int, round_no: int, max_pip: int) -> int:
+    """SEAT-5, read from the clause: round r's first seat, (w + r - 1) mod players for the
+    winner w of the draw (`draw[s]`: seat s's tiles, one a drawing it took part in). Every
+    seat draws; while several tie on the highest pip total, they alone draw again. A draw
+    the clause cannot produce is a ValueError naming SEAT-5."""
+    if draw is None or len(draw) != players:
+        raise ValueError("the deal needs one list of drawn tiles per seat [SEAT-5]")
+    drawn = [[T.parse(x, max_pip) for x in seat] for seat in draw]
+    taking = set(range(players))  # the seats still drawing
+    for k in range(max(len(d) for d in drawn)):
+        if any(len(drawn[q]) != k + 1 for q in range(players)
+               if q not in taking and len(drawn[q]) > k):
+            raise ValueError("a seat drew again without a tie on the highest [SEAT-5]")
+        if any(len(drawn[q]) <= k for q in taking):
+            raise ValueError("a seat tied on the highest did not draw again [SEAT-5]")
+        tiles = [drawn[q][k] for q in sorted(taking)]
+        if len(set(tiles)) != len(tiles):
+            raise ValueError("one drawing holds a tile twice [SEAT-5]")
+        pips = {q: T.HIGH[drawn[q][k]] + T.LOW[drawn[q][k]] for q in taking}
+        taking = {q for q in taking if pips[q] == max(pips.values())}
+        if len(taking) == 1:
+            if any(len(d) > k + 1 for d in drawn):
+                raise ValueError("a seat drew after the draw was won [SEAT-5]")
+            return (taking.pop() + round_no - 1) % players
+    raise ValueError("the draw ends with seats still tied on the highest [SEAT-5]")
+
+
 def highest_double(where: dict[int, int], bone: list[int], players: int,
-                   round_no: int) -> tuple[int, list[int]]:
+                   lead: int) -> tuple[int, list[int]]:
     """ENG-7, read from the clause: the number of the highest double in any hand; with none
-    in a hand, the seats from (round - 1) mod players take the boneyard's tiles in turn
+    in a hand, the seats from the round's first seat `lead` ((round - 1) mod players, or
+    SEAT-5's) take the boneyard's tiles in turn
     until one is a double, which stays with its finder (`where` is updated: the model
     places the engine from the finder's hand). Returns the number and the boneyard left."""
     doubles = sorted((T.HIGH[t] for t in where if T.IS_DOUBLE[t] and where[t] < players),
                      reverse=True)
     if doubles:
         return doubles[0], bone
-    seat = (round_no - 1) % players
+    seat = lead
     for i, t in enumerate(bone):
         where[t] = seat
         if T.IS_DOUBLE[t]:
@@ -144,12 +176,12 @@ def highest_double(where: dict[int, int], bone: list[int], players: int,
 
 
 def designated_opens(where: dict[int, int], bone: list[int], players: int,
-                     round_no: int) -> tuple[int, list[int]]:
-    """ENG-8, read from the clause: the designated seat, first (round - 1) mod players,
+                     lead: int) -> tuple[int, list[int]]:
+    """ENG-8, read from the clause: the designated seat, first the round's first seat,
     opens with the largest double in its hand; with none it takes the boneyard's first
     tile (while there is one), which opens if it is a double and is kept otherwise, and
     the next seat is designated. `where` is updated as in highest_double."""
-    seat, bone = (round_no - 1) % players, list(bone)
+    seat, bone = lead, list(bone)
     while True:
         held = [T.HIGH[t] for t in where if T.IS_DOUBLE[t] and where[t] == seat]
         if held:
@@ -181,12 +213,15 @@ def replay(rs: Ruleset, steps: Sequence[str], state: Mapping[str, Any] | None = 
            deal: Deal | None = None) -> JSON:
     """The fields after `steps` from a canonical JSON `state` or a `deal` (see the module
     docstring), in the fixtures' vocabulary."""
+    draw = deal[3].get("draw") if deal is not None else None
     if deal is not None:
         r = dealt(rs, deal)
     else:
         assert state is not None
+        # SEAT-5: the round's first seat is the starter the table keeps since its deal
+        lead = int(state["starter"]) if rs["starting_seat"] == "highest-draw" else None
         model = Model(rs, len(state["hands"]), round_no=int(state["round"]),
-                      engine=int(state["engine"]))
+                      engine=int(state["engine"]), lead=lead)
         r = Round(model, from_json(model, state), [T.parse(x) for x in state["boneyard"]],
                   list(state.get("scores") or [0] * model.P),
                   list(state.get("outs") or [0] * model.P), state.get("result"))
@@ -194,7 +229,8 @@ def replay(rs: Ruleset, steps: Sequence[str], state: Mapping[str, Any] | None = 
         if is_next_round(text):  # MATCH-1: the next round, the totals carried
             round_no = r.model.round + 1
             order = deal_order(rs, max_pip_of(rs) - round_no + 1, next_round_order(text))
-            r = dealt(rs, (r.model.P, round_no, order, {"scores": r.totals, "outs": r.outs}))
+            match = {"scores": r.totals, "outs": r.outs, "draw": draw}  # the match's draw
+            r = dealt(rs, (r.model.P, round_no, order, match))
         else:
             step(r, text)
     return fields(r)

@@ -85,12 +85,15 @@ class Model:
 
     def __init__(self, ruleset: Mapping[str, str], players: int, hand: int | None = None,
                  round_no: int = 1, max_pip: int | None = None,
-                 engine: int | None = None) -> None:
+                 engine: int | None = None, lead: int | None = None) -> None:
         self.values = {k: ruleset[k] for k in ruleset}
         self.P = players
         self.N = highest(self.values["tile_set"]) if max_pip is None else max_pip
         self.hand = hand
         self.round = round_no
+        # the round's first seat: SEAT-3's (round - 1) mod players, where the searches
+        # begin; under SEAT-5 the draw's (steps.draw_lead), given as `lead`
+        self.lead = (round_no - 1) % players if lead is None else lead
         # ENG-1; ENG-7: the deal picked `engine`, whatever the round
         self.e = engines(self.N)[round_no - 1] if engine is None else engine
         self.E = T.DOUBLE[self.e]
@@ -424,7 +427,7 @@ class Model:
         kept = s.replace(loc=loc, seat=self.next_seat(s.seat))  # ENG-4: the drawer keeps it
         if self.is_("engine_procedure", "everyone-draws"):
             # ENG-6: at the lap's end (back at its first seat, or no tile left) it is placed
-            lead, holder = K(s, (self.round - 1) % P), s.seat if t == self.E else s.loc[self.E]
+            lead, holder = K(s, self.lead), s.seat if t == self.E else s.loc[self.E]
             over = Or(self.next_seat(s.seat) == lead, self.boneyard(s) == 1)
             found = And(over, True if t == self.E else s.loc[self.E] < P)
             return select(s.phase == ENGINE, select(found, self.placed(s, loc, holder), kept),
@@ -439,7 +442,7 @@ class Model:
         loc2[self.E] = K(s, self.P + 1)
         first = (holder if self.is_("starting_seat", "engine-holder")  # SEAT-2
                  else self.next_seat(holder) if self.is_("starting_seat", "after-engine")
-                 else K(s, (self.round - 1) % self.P))  # SEAT-4, SEAT-3
+                 else K(s, self.lead))  # SEAT-4, SEAT-3, SEAT-5
         return s.replace(loc=loc2, seat=first, starter=first, phase=K(s, START))
 
     def pass_(self, s: Sym, target: Sym | None = None) -> Sym:
@@ -540,7 +543,7 @@ class Model:
         def c(v: int | bool) -> Expr:
             return v if plain else z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v)
 
-        rotate = c((self.round - 1) % P)  # SEAT-3
+        rotate = c(self.lead)  # SEAT-3 (SEAT-5: the draw's seat)
         n = len(self.trains)
         base = Sym(
             loc=list(dealt), end=[c(self.e)] * n, started=[c(False)] * n,
@@ -613,7 +616,7 @@ class Model:
         engine_phase, sought = s.phase == ENGINE, self.bone(s, self.E)
         if self.is_("engine_procedure", "everyone-draws"):  # ENG-6: kept to the lap's end
             sought = z3.Or(sought, z3.And(s.loc[self.E] < P, self.boneyard(s) > 0,
-                                          s.seat != (self.round - 1) % P))
+                                          s.seat != self.lead))
         inv.append(z3.If(engine_phase, sought, self.table(s, self.E)))
         if not self.is_("engine_procedure", "set-aside"):
             inv.append(z3.Implies(engine_phase, z3.And(

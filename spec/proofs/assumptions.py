@@ -168,7 +168,7 @@ def sliced_invariant(model: Model, s: Sym, empty: Expr, tiles: Iterable[int] | N
     sought = s.loc[model.E] == P
     if model.is_("engine_procedure", "everyone-draws"):  # ENG-6: kept to the lap's end
         sought = z3.Or(sought, z3.And(s.loc[model.E] < P, z3.Not(empty),
-                                      s.seat != (model.round - 1) % P))
+                                      s.seat != model.lead))
     j["the engine in the boneyard while drawn for"] = (  # ENG-4
         z3.Implies(s.phase == ENGINE, sought)
         if not model.is_("engine_procedure", "set-aside") else s.phase != ENGINE)

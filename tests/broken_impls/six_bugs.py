@@ -39,8 +39,9 @@ class SixBugs(ReferenceImplementation):
     def info(self) -> JSON:
         return {**super().info(), "name": "six-bugs"}
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
-        state = super().deal(ruleset, players, round, order)
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        state = super().deal(ruleset, players, round, order, draw)
         if 1 in self.bugs and ruleset["options"]["starting_seat"] == "rotate" and round >= 2:
             state["seat"] = state["starter"] = (state["seat"] + 1) % players
         return state

@@ -68,9 +68,10 @@ class HouseDealer(HouseEngine):
     def info(self) -> JSON:
         return {**super().info(), "name": "house-dealer"}
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
         if players != 5:
-            dealt: JSON = super().deal(ruleset, players, round, order)
+            dealt: JSON = super().deal(ruleset, players, round, order, draw)
             return dealt
         # the planted deal bug: the 2-4 row
         rules = ReferenceImplementation.rules(self, own_table(ruleset, {**HOUSE_TABLE, "5": 15}))
