@@ -203,6 +203,8 @@ def duties(state: State, first_turns_over: bool = False) -> list[int]:
     rules = state.rules
     if state.first_pending and not first_turns_over and rules.chain_first_turn:
         return []  # FIRST-5: chain doubles wait until everyone has had a first turn
+    if not state.boneyard and rules.release_when_empty:
+        return []  # DBL-12: once the boneyard is empty no earlier double binds anyone
     for t in out:
         if not live(state, t):
             if rules.release_uncoverable:
@@ -258,7 +260,17 @@ def with_covers(state: State, base: list[int]) -> list[int]:
     while TRAIN-7 keeps the player on their own empty train (no duty sends them away)."""
     if not state.trains[state.seat] and state.rules.own_train_first:
         return base  # TRAIN-7
-    return base + _others(state.open_doubles, base)
+    extra = _others(state.open_doubles, base)
+    if extra and not state.boneyard:
+        extra = [t for t in extra if not released_on_empty(state, t)]  # DBL-12
+    return base + extra
+
+
+def released_on_empty(state: State, train: int) -> bool:
+    """DBL-12: the open double on `train`, of an earlier turn, binds nobody and opens no
+    train once the boneyard is empty."""
+    return (train not in state.turn_doubles and not state.boneyard
+            and state.rules.release_when_empty)
 
 
 def playable_trains(state: State) -> list[int]:
@@ -733,7 +745,8 @@ def _refusals(state: State, action: Action,
     chain = state.phase == CHAIN or bool(state.first_pending >> seat & 1
                                          and rules.chain_first_turn)
     due = [] if chain else duties(state)
-    if train not in state.open_doubles:  # TRAIN-6: a double is covered wherever it lies
+    # TRAIN-6: a double is covered wherever it lies (DBL-12: not one it released)
+    if train not in state.open_doubles or released_on_empty(state, train):
         out += _access_refusals(state, train, where)
     elif (train != seat and not due and not (chain and not rules.chain_anywhere)
           and not state.trains[seat] and rules.own_train_first):
@@ -837,7 +850,9 @@ def permission(state: State, action: Action) -> str:
         return "TURN-3"  # the drawn tile, playable
     waiting = [t for t in state.open_doubles if t not in state.turn_doubles]
     if waiting and not duties(state) and state.phase != FOLLOW:  # they oblige nobody now
-        return "FIRST-5" if state.first_pending and rules.chain_first_turn else "DBL-9"
+        if state.first_pending and rules.chain_first_turn:
+            return "FIRST-5"
+        return "DBL-12" if not state.boneyard and rules.release_when_empty else "DBL-9"
     if state.phase == CHAIN or (state.phase == START and state.first_pending >> seat & 1
                                 and rules.chain_first_turn):
         return _chain_clause(rules)  # a first-turn chain, on the own train or anywhere

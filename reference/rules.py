@@ -31,6 +31,7 @@ FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
     "own_train_first": ("own_train_first",), "ordinary_doubles": ("doubles",),
     "follow": ("follow_up",),
     "oldest_first": ("double_order",), "release_uncoverable": ("uncoverable_double",),
+    "release_when_empty": ("uncoverable_double",),
     "marker_rule": ("marker_removal",), "draw_until_playable": ("draw_rule",),
     "passes_end_round": ("blocked_round",), "positive_scoring": ("scoring",),
     "blocked_low_wins": ("scoring",),
@@ -66,6 +67,7 @@ class Rules:
     follow: int
     oldest_first: bool
     release_uncoverable: bool
+    release_when_empty: bool
     marker_rule: int
     draw_until_playable: bool
     passes_end_round: bool
@@ -124,6 +126,8 @@ class Rules:
                     "cover-own": FOLLOW_COVER_OWN}[rs["follow_up"]],
             oldest_first=rs["double_order"] == "oldest-first",
             release_uncoverable=rs["uncoverable_double"] == "released",
+            # DBL-12: with the boneyard empty no double of an earlier turn binds
+            release_when_empty=rs["uncoverable_double"] == "released-when-boneyard-empty",
             marker_rule={"owner-plays-own": MARKER_OWNER_OWN,
                          "anyone-plays-on": MARKER_ANYONE_ON,
                          "owner-plays-anywhere": MARKER_OWNER_ANYWHERE}[rs["marker_removal"]],

@@ -167,10 +167,13 @@ def double_order(tr: Trace) -> bool:
 
 
 def uncoverable_double(tr: Trace) -> bool:
-    """DBL-9, DBL-10: an open double nobody can cover, every tile of its number laid."""
+    """DBL-9, DBL-10: an open double nobody can cover, every tile of its number laid;
+    DBL-12: an open double of an earlier turn with the boneyard empty."""
     top = _highest(tr.ruleset)
 
     def dead(s: JSON) -> bool:
+        if not s["boneyard"] and set(s["open_doubles"]) - set(s["turn_doubles"]):
+            return True  # DBL-12
         table = _on_table(s)
         for t in s["open_doubles"]:
             n = int(_key(s, t)["end"])

@@ -64,7 +64,7 @@ CONDITIONS: Final[dict[str, str]] = {
                           "turn holds one at most (DBL-1, DBL-4, TRAIN-4)",
     "REACH-FOLLOW": "a follow-up is due only if no double of an earlier turn bound the "
                     "mover when its turn began: every such double is released (DBL-6, "
-                    "DBL-9, DBL-10)",
+                    "DBL-9, DBL-10), or the boneyard is empty now (DBL-12)",
     "REACH-ORDINARY": "with ordinary doubles no double is open, none is of this turn, and "
                       "no follow-up is due (DBL-11)",
     "REACH-PASSES": "passes in a row only on an empty boneyard and between turns; the "
@@ -348,6 +348,8 @@ class _Table:
         for k in self.open:
             if k in self.turn:
                 continue
+            if self.bone_empty and self.rs["uncoverable_double"] == "released-when-boneyard-empty":
+                return  # DBL-12: the draw that emptied the boneyard released it mid-turn
             end = int(self.trains[k]["end"])
             if not (released and end not in off):
                 self.fail("REACH-FOLLOW", f"the open double on train {_name(k, self.n)} bound "
