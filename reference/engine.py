@@ -203,7 +203,7 @@ def duties(state: State, first_turns_over: bool = False) -> list[int]:
     rules = state.rules
     if state.first_pending and not first_turns_over and rules.chain_first_turn:
         return []  # FIRST-5: chain doubles wait until everyone has had a first turn
-    if not state.boneyard and rules.release_when_empty:
+    if out and not state.boneyard and rules.release_when_empty:
         return []  # DBL-12: once the boneyard is empty no earlier double binds anyone
     for t in out:
         if not live(state, t):
