@@ -34,7 +34,8 @@ OVERLAYS = {
     "marker-owner-anywhere", "own-train-first", "own-train-opens-mexican", "passes-end-round",
     "ordinary-doubles",
     "positive-scoring", "single-round",
-    "release-uncoverable", "rotate-start", "single-tile-start", "starter-opens-mexican",
+    "release-on-empty-boneyard", "release-uncoverable", "rotate-start", "single-tile-start",
+    "starter-opens-mexican",
     "tie-lowest-seat", "tie-most-outs",
     "wikipedia-doubles",
 }
