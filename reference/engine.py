@@ -201,6 +201,8 @@ def duties(state: State, first_turns_over: bool = False) -> list[int]:
     else:
         out = state.open_doubles[:]
     rules = state.rules
+    if out and rules.follow_only:
+        return []  # DBL-13: a double binds its layer alone, in its own turn
     if state.first_pending and not first_turns_over and rules.chain_first_turn:
         return []  # FIRST-5: chain doubles wait until everyone has had a first turn
     if out and not state.boneyard and rules.release_when_empty:
@@ -261,16 +263,20 @@ def with_covers(state: State, base: list[int]) -> list[int]:
     if not state.trains[state.seat] and state.rules.own_train_first:
         return base  # TRAIN-7
     extra = _others(state.open_doubles, base)
-    if extra and not state.boneyard:
-        extra = [t for t in extra if not released_on_empty(state, t)]  # DBL-12
+    if extra:
+        extra = [t for t in extra if not unbound(state, t)]  # DBL-12, DBL-13
     return base + extra
 
 
-def released_on_empty(state: State, train: int) -> bool:
-    """DBL-12: the open double on `train`, of an earlier turn, binds nobody and opens no
-    train once the boneyard is empty."""
-    return (train not in state.turn_doubles and not state.boneyard
-            and state.rules.release_when_empty)
+def unbound(state: State, train: int) -> bool:
+    """The open double on `train`, of an earlier turn, binds nobody and opens no train:
+    under DBL-13 always, under DBL-12 once the boneyard is empty."""
+    if train in state.turn_doubles:
+        return False
+    rules = state.rules
+    if rules.follow_only:
+        return True  # DBL-13
+    return not state.boneyard and rules.release_when_empty  # DBL-12
 
 
 def playable_trains(state: State) -> list[int]:
@@ -745,8 +751,9 @@ def _refusals(state: State, action: Action,
     chain = state.phase == CHAIN or bool(state.first_pending >> seat & 1
                                          and rules.chain_first_turn)
     due = [] if chain else duties(state)
-    # TRAIN-6: a double is covered wherever it lies (DBL-12: not one it released)
-    if train not in state.open_doubles or released_on_empty(state, train):
+    # TRAIN-6: a double is covered wherever it lies (DBL-12, DBL-13: not one that binds
+    # nobody)
+    if train not in state.open_doubles or unbound(state, train):
         out += _access_refusals(state, train, where)
     elif (train != seat and not due and not (chain and not rules.chain_anywhere)
           and not state.trains[seat] and rules.own_train_first):
@@ -850,6 +857,8 @@ def permission(state: State, action: Action) -> str:
         return "TURN-3"  # the drawn tile, playable
     waiting = [t for t in state.open_doubles if t not in state.turn_doubles]
     if waiting and not duties(state) and state.phase != FOLLOW:  # they oblige nobody now
+        if rules.follow_only:
+            return "DBL-13"
         if state.first_pending and rules.chain_first_turn:
             return "FIRST-5"
         return "DBL-12" if not state.boneyard and rules.release_when_empty else "DBL-9"

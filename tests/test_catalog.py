@@ -27,7 +27,7 @@ OVERLAYS = {
     "celko-double-15", "double-15", "double-blank-25", "double-blank-50",
     "draw-until-playable", "engine-aside", "engine-designated-opens", "engine-everyone-draws",
     "engine-highest-double",
-    "engine-holder-draws",
+    "engine-holder-draws", "follow-up-only",
     "fundex-hands",
     "goodsam-hands", "hathaway-hands",
     "marker-anyone", "after-engine-start", "no-double-end-start",

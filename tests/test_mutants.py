@@ -1117,6 +1117,31 @@ WITNESS_YAML = """
   expect:
     - variants: [pagat+release-on-empty-boneyard]
       legal: [draw]
+
+- id: witness-072
+  description: Under follow-up-only an uncovered double of an earlier turn binds nobody
+  clauses: [DBL-13]
+  source: [dualtrain, decision]
+  note: >-
+    The table of doubles-075: seat 0 left [8-8] uncovered on the Mexican Train. Seat 1 may
+    cover it or play [4-3] on its own train.
+  table:
+    engine: 9
+    seat: 1
+    hands:
+      0: [3-1, 6-2]
+      1: [8-2, 4-3]
+      2: [rest]
+    trains:
+      0: [9-5]
+      1: [9-4]
+      2: [9-7]
+      mexican: [9-8, 8-8]
+    marked: [0]
+    open_doubles: [mexican]
+  expect:
+    - variants: [pagat+follow-up-only]
+      legal: [play 8-2 on mexican, play 4-3 on 1]
 """
 
 WITNESSES: list[Fixture] = load_file("tests/test_mutants.py", WITNESS_YAML)
@@ -1179,6 +1204,7 @@ KILLED_BY: dict[str, str] = {
     "release-on-empty-ignored": "witness-070",
     "release-on-empty-also-uncoverable": "witness-071",
     "released-double-open-to-all": "witness-070",
+    "follow-only-binds-others": "witness-072",
     "released-when-mover-cannot-cover": "witness-033",
     "release-off-by-one": "witness-033",
     "follow-up-no-draw": "witness-034",

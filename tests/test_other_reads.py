@@ -157,8 +157,9 @@ def doubles(tr: Trace) -> bool:
 
 
 def follow_up(tr: Trace) -> bool:
-    """DBL-2 to DBL-4: the tile after a double."""
-    return any(s["phase"] == "follow" for s in tr.states)
+    """DBL-2 to DBL-4: the tile after a double; DBL-13: an open double of an earlier turn."""
+    return any(s["phase"] == "follow" or set(s["open_doubles"]) - set(s["turn_doubles"])
+               for s in tr.states)
 
 
 def double_order(tr: Trace) -> bool:
