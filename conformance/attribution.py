@@ -233,8 +233,9 @@ class Referee:
             return "DBL-9"  # released as if its last tiles were not in the boneyard
         if clause in ("DBL-6", "DBL-7") and self._released_allows(st, act):
             # a fixture about when a double stops binding: allowed as if it were released,
-            # the bug is in the release rule (DBL-9, or DBL-10 that keeps the duty)
-            return pick(("DBL-9", "DBL-10"), self.rs, self.fx)
+            # the bug is in the release rule (DBL-9, DBL-12, DBL-13, or DBL-10 that keeps
+            # the duty)
+            return pick(("DBL-9", "DBL-12", "DBL-13", "DBL-10"), self.rs, self.fx)
         return clause
 
     @staticmethod
@@ -248,10 +249,10 @@ class Referee:
 
     def _released_allows(self, st: engine.State, act: engine.Action,
                          any_fixture: bool = False) -> bool:
-        """Whether the fixture speaks of releasing doubles (it lists DBL-9 or DBL-10; any
+        """Whether the fixture speaks of releasing doubles (it lists DBL-9, DBL-10 or DBL-12; any
         fixture with `any_fixture`) and `act` would be legal had every open double been
         released."""
-        if not (any_fixture or {"DBL-9", "DBL-10"} & set(self.fx.clauses)) \
+        if not (any_fixture or {"DBL-9", "DBL-10", "DBL-12", "DBL-13"} & set(self.fx.clauses)) \
                 or not st.open_doubles:
             return False
         released = st.copy()

@@ -81,7 +81,8 @@ def _plain(st: State) -> bool:
 
 KINDS: tuple[Kind, ...] = (
     Kind("opendbl", "an open double", lambda st: _turn_on(st) and bool(st.open_doubles),
-         ("DBL-1", "DBL-5", "DBL-6", "DBL-7", "DBL-8", "DBL-9", "DBL-10")),
+         ("DBL-1", "DBL-5", "DBL-6", "DBL-7", "DBL-8", "DBL-9", "DBL-10", "DBL-12",
+          "DBL-13")),
     Kind("drawn", "a tile just drawn", lambda st: _turn_on(st) and st.drawn >= 0,
          ("TURN-2", "TURN-3", "TURN-4", "TURN-5")),
     Kind("first", "first turns to come", lambda st: _turn_on(st) and bool(st.first_pending),

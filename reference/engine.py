@@ -201,8 +201,12 @@ def duties(state: State, first_turns_over: bool = False) -> list[int]:
     else:
         out = state.open_doubles[:]
     rules = state.rules
+    if out and rules.follow_only:
+        return []  # DBL-13: a double binds its layer alone, in its own turn
     if state.first_pending and not first_turns_over and rules.chain_first_turn:
         return []  # FIRST-5: chain doubles wait until everyone has had a first turn
+    if out and not state.boneyard and rules.release_when_empty:
+        return []  # DBL-12: once the boneyard is empty no earlier double binds anyone
     for t in out:
         if not live(state, t):
             if rules.release_uncoverable:
@@ -258,7 +262,21 @@ def with_covers(state: State, base: list[int]) -> list[int]:
     while TRAIN-7 keeps the player on their own empty train (no duty sends them away)."""
     if not state.trains[state.seat] and state.rules.own_train_first:
         return base  # TRAIN-7
-    return base + _others(state.open_doubles, base)
+    extra = _others(state.open_doubles, base)
+    if extra:
+        extra = [t for t in extra if not unbound(state, t)]  # DBL-12, DBL-13
+    return base + extra
+
+
+def unbound(state: State, train: int) -> bool:
+    """The open double on `train`, of an earlier turn, binds nobody and opens no train:
+    under DBL-13 always, under DBL-12 once the boneyard is empty."""
+    if train in state.turn_doubles:
+        return False
+    rules = state.rules
+    if rules.follow_only:
+        return True  # DBL-13
+    return not state.boneyard and rules.release_when_empty  # DBL-12
 
 
 def playable_trains(state: State) -> list[int]:
@@ -739,7 +757,9 @@ def _refusals(state: State, action: Action,
     chain = state.phase == CHAIN or bool(state.first_pending >> seat & 1
                                          and rules.chain_first_turn)
     due = [] if chain else duties(state)
-    if train not in state.open_doubles:  # TRAIN-6: a double is covered wherever it lies
+    # TRAIN-6: a double is covered wherever it lies (DBL-12, DBL-13: not one that binds
+    # nobody)
+    if train not in state.open_doubles or unbound(state, train):
         out += _access_refusals(state, train, where)
     elif (train != seat and not due and not (chain and not rules.chain_anywhere)
           and not state.trains[seat] and rules.own_train_first):
@@ -843,7 +863,11 @@ def permission(state: State, action: Action) -> str:
         return "TURN-3"  # the drawn tile, playable
     waiting = [t for t in state.open_doubles if t not in state.turn_doubles]
     if waiting and not duties(state) and state.phase != FOLLOW:  # they oblige nobody now
-        return "FIRST-5" if state.first_pending and rules.chain_first_turn else "DBL-9"
+        if rules.follow_only:
+            return "DBL-13"
+        if state.first_pending and rules.chain_first_turn:
+            return "FIRST-5"
+        return "DBL-12" if not state.boneyard and rules.release_when_empty else "DBL-9"
     if state.phase == CHAIN or (state.phase == START and state.first_pending >> seat & 1
                                 and rules.chain_first_turn):
         return _chain_clause(rules)  # a first-turn chain, on the own train or anywhere

@@ -26,8 +26,8 @@ Setters = dict[str, tuple[Document | None, str]]
 """Which file (or override) set each option: errors point at its line."""
 
 SOURCES = ("pagat", "puremco", "wikipedia", "cardinal", "fundex", "ourpastimes", "celko",
-           "goodsam", "goodsam-fl", "hathaway", "thimble", "spaanszt", "greves", "house",
-           "decision", "common", "engine")
+           "goodsam", "goodsam-fl", "hathaway", "thimble", "spaanszt", "greves", "dualtrain",
+           "house", "decision", "common", "engine")
 """The provenance labels, defined in spec/data/sources.yaml (`Catalog.sources`)."""
 
 

@@ -20,6 +20,8 @@ DECLARED = {
     "no-double-end.yaml": ("first_turn", "chain-no-double-end"),
     "single-round.yaml": ("match_length", "single-round"),
     "ordinary-doubles.yaml": ("doubles", "ordinary"),
+    "release-on-empty-boneyard.yaml": ("uncoverable_double", "released-when-boneyard-empty"),
+    "follow-up-only.yaml": ("follow_up", "follow-up-only"),
 }
 
 

@@ -648,6 +648,40 @@ def test_uncoverable_double_stays_open() -> None:
     assert legal(st) == {"play 7-3 on 1"}
 
 
+def test_released_when_the_boneyard_empties_mid_turn() -> None:
+    """DBL-12: [5-5] (a 5 still in a hand) binds seat 0 while the boneyard holds [3-7];
+    the draw empties it, the duty goes, and the drawn tile goes on seat 0's own train."""
+    r = rules("pagat+release-on-empty-boneyard")
+    trains: dict[int | str, list[str]] = {0: ["12-3"], 1: ["12-5", "5-5"], 2: ["12-6"],
+                                           "mexican": ["12-8"]}
+    st = table(r, [["3-2"], ["5-1"], ["6-4"]], trains=trains, boneyard=["3-7"])
+    assert legal(st) == {"draw"}
+    st = run(st, "draw")
+    assert legal(st) == {"play 7-3 on 0"}
+    assert refused(st, "pass") == "TURN-1"
+    assert st.open_doubles == [1]  # released, not covered
+    # the released double's unmarked train stays closed to seat 1's neighbour (TRAIN-4)
+    st2 = table(r, [["9-9"], ["12-0"], ["5-7", "6-4"]], trains=trains, seat=2)
+    assert legal(st2) == {"play 6-4 on 2"}
+    assert refused(st2, "play 5-7 on 1") == "TRAIN-4"
+
+
+def test_follow_up_only_binds_the_layer_alone() -> None:
+    """DBL-13: seat 0 cannot cover its [5-5], draws once and passes; seat 1 is free."""
+    r = rules("pagat+follow-up-only")
+    trains: dict[int | str, list[str]] = {0: ["12-5", "5-5"], 1: ["12-4"], 2: ["12-7"],
+                                           "mexican": ["12-8"]}
+    st = table(r, [["3-1", "6-2"], ["5-6", "4-3"], ["9-9"]], trains=trains, phase="follow",
+               turn_doubles=[0], boneyard=["1-1", "11-11"])
+    assert legal(st) == {"draw"}
+    st = run(st, "draw", "pass")
+    assert st.seat == 1 and st.markers[0] and st.open_doubles == [0]
+    assert legal(st) == {"play 6-5 on 0", "play 4-3 on 1"}
+    pagat = table(PAGAT, [["3-1", "6-2"], ["5-6", "4-3"], ["9-9"]], trains=trains,
+                  phase="follow", turn_doubles=[0], boneyard=["1-1", "11-11"])
+    assert legal(run(pagat, "draw", "pass")) == {"play 6-5 on 0"}
+
+
 # --- markers ---------------------------------------------------------------------------
 
 

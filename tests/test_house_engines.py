@@ -10,10 +10,10 @@ them and nothing else; identify (slow) says no wrong value `sure`, and conform u
 file still shows the bugs. The patterns are the planted bugs as the docstrings describe
 them.
 
-shed's house rule (a double binds nobody once the boneyard is empty) is declared
-`uncoverable_double: other`, but it changes DBL-6's duty for doubles that can still be
-covered, which no option's clause decides: those tables fail as rule differences, and
-the tests hold them to that rule's tables (`differs`).
+shed's house rule (a double binds nobody once the boneyard is empty) was declared
+`uncoverable_double: other`, and failed as a rule difference wherever it decided; it is
+now a value of its own (`released-when-boneyard-empty`, DBL-12), so its file declares
+every rule with a known value.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import json
 import re
 import shlex
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,9 +30,6 @@ from typing import Any
 import pytest
 
 from mtrain.cli import main
-from mtrain.conformance.defaults import SITUATIONS
-from mtrain.conformance.fixture import Fixture
-from mtrain.conformance.situations import situations
 from mtrain.spec.catalog import catalog
 
 EXAMPLES = Path(__file__).parent / "examples"
@@ -51,10 +47,6 @@ class Engine:
     def __post_init__(self) -> None:
         self.truth.setdefault("match_length", "full")
     charged: dict[str, str] = field(default_factory=dict)  # a bug -> the clause it breaks
-    # a table where a house rule outside the option it names decides (failures there are
-    # rule differences), and fuzz's signatures for those tables
-    differs: Callable[[Fixture], bool] | None = None
-    fuzz_differs: tuple[str, ...] = ()
     contradicted: tuple[str, ...] = ()  # options a planted bug leaves identify unsure of
 
     def command(self, fixed: bool = False) -> str:
@@ -120,16 +112,6 @@ RAILYARD = dataclasses.replace(RAILYARD, contradicted=("first_turn",), charged={
     "a draw on a first turn": "FIRST-3", "a chain ended on a double it could cover": "FIRST-4"})
 
 
-def _dry_duty(fx: Fixture) -> bool:
-    """shed's house rule decides: the boneyard is empty (or its last tile is drawn, the
-    fixture's one step) and a double of an earlier turn is open (its DBL-6 duty lifted)."""
-    table = fx.table or {}
-    dry = table.get("boneyard") == [] or (
-        fx.steps == ("draw",) and len(table.get("boneyard", [])) == 1)
-    return dry and any(k not in table.get("turn_doubles", [])
-                       for k in table.get("open_doubles", []))
-
-
 SHED = Engine(
     "shed",
     shows={"the search for the engine from seat 0": r"seat: expected [1-3], got 0",
@@ -142,16 +124,13 @@ SHED = Engine(
            "starting_seat": "after-engine", "first_turn": "single",
            "mexican_first_turn": "own-train-started", "own_train_first": "not-required",
            "follow_up": "cover-own", "double_order": "oldest-first",
-           "uncoverable_double": "other", "marker_removal": "anyone-plays-on",
+           "uncoverable_double": "released-when-boneyard-empty",
+           "marker_removal": "anyone-plays-on",
            "draw_rule": "draw-one", "blocked_round": "nobody-can-play",
            "scoring": "penalty-blocked-winner", "blank_values": "double-blank-25",
            "tie_rule": "lowest-seat", "doubles": "open"},
     charged={"the search for the engine from seat 0": "ENG-4",
              "a blocked round's tie to the lowest seat": "SCORE-7"},
-    differs=_dry_duty,
-    # with the duty lifted it offers plays the duty forbids, and does not offer a cover on
-    # a train only the duty opened
-    fuzz_differs=(r"^allows play \(DBL-6\)$", r"^forbids play$"),
 )
 NINEPINS = Engine(
     "ninepins",
@@ -198,12 +177,6 @@ def test_under_the_honest_file_nothing_but_the_bugs_fails(engine: Engine,
     report = conform(engine.command(fixed=True), engine.rules, tmp_path)
     assert int(report["ran"]) >= engine.least
     fails = sorted(failed(report))
-    if engine.differs is not None:  # a house rule outside its option: its tables only
-        made = {fx.id: fx for fx in situations(catalog().rules_file(engine.rules),
-                                               SITUATIONS)}
-        differ = [f for f in fails if f in made and engine.differs(made[f])]
-        assert differ, "the house rule's tables were expected to fail"
-        fails = [f for f in fails if f not in differ]
     assert fails == sorted(engine.found)
 
 
@@ -241,7 +214,7 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
     signatures = [f["signature"] for f in report["findings"]]
     for bug, pattern in engine.fuzz.items():
         assert any(re.search(pattern, s) for s in signatures), (bug, signatures)
-    known = [*engine.fuzz.values(), *engine.fuzz_differs]
+    known = list(engine.fuzz.values())
     strays = [s for s in signatures if not any(re.search(p, s) for p in known)]
     assert strays == []
 

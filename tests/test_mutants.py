@@ -1097,6 +1097,82 @@ WITNESS_YAML = """
   expect:
     - variants: [puremco-d9+engine-designated-opens+highest-draw-start]
       state: {phase: start, engine: 5, seat: 1, starter: 1, hand_sizes: [13, 12, 13]}
+
+- id: witness-070
+  description: Under release-on-empty-boneyard no duty once the boneyard is empty
+  clauses: [DBL-12, TRAIN-4]
+  source: [engine, decision]
+  note: >-
+    The table of doubles-071: [5-5] on seat 1's unmarked train, the boneyard empty. Seat 2
+    plays [6-4] on its own train; [5-7] may not cover [5-5] there.
+  table:
+    engine: 9
+    seat: 2
+    hands:
+      0: [rest]
+      1: [2-2]
+      2: [5-7, 6-4]
+    trains:
+      0: [9-3]
+      1: [9-5, 5-5]
+      2: [9-6]
+      mexican: [9-8, 8-1]
+    open_doubles: [1]
+    boneyard: []
+  expect:
+    - variants: [pagat+release-on-empty-boneyard]
+      legal: [play 6-4 on 2]
+      refused:
+        play 5-7 on 1: TRAIN-4
+
+- id: witness-071
+  description: Under release-on-empty-boneyard a double nobody can cover binds while tiles are left
+  clauses: [DBL-12, DBL-6]
+  source: [engine, decision]
+  note: >-
+    The table of doubles-060: every 0 is on the table, [0-0] is open on seat 1's train, the
+    boneyard holds the rest. Seat 0 can only draw.
+  table:
+    engine: 12
+    hands:
+      0: [8-3, 4-6, 2-2]
+      1: [4-5]
+      2: [1-1]
+    trains:
+      0: [12-5, 5-0, 0-6, 6-7, 7-0, 0-8]
+      1: [12-0, 0-0]
+      2: [12-9, 9-0, 0-10, 10-11, 11-0]
+      mexican: [12-1, 1-0, 0-2, 2-3, 3-0, 0-4]
+    marked: [2]
+    open_doubles: [1]
+  expect:
+    - variants: [pagat+release-on-empty-boneyard]
+      legal: [draw]
+
+- id: witness-072
+  description: Under follow-up-only an uncovered double of an earlier turn binds nobody
+  clauses: [DBL-13]
+  source: [dualtrain, decision]
+  note: >-
+    The table of doubles-075: seat 0 left [8-8] uncovered on the Mexican Train. Seat 1 may
+    cover it or play [4-3] on its own train.
+  table:
+    engine: 9
+    seat: 1
+    hands:
+      0: [3-1, 6-2]
+      1: [8-2, 4-3]
+      2: [rest]
+    trains:
+      0: [9-5]
+      1: [9-4]
+      2: [9-7]
+      mexican: [9-8, 8-8]
+    marked: [0]
+    open_doubles: [mexican]
+  expect:
+    - variants: [pagat+follow-up-only]
+      legal: [play 8-2 on mexican, play 4-3 on 1]
 """
 
 WITNESSES: list[Fixture] = load_file("tests/test_mutants.py", WITNESS_YAML)
@@ -1160,6 +1236,10 @@ KILLED_BY: dict[str, str] = {
     "newest-double-first": "witness-031",
     "any-open-ignored": "witness-031",
     "uncoverable-never-released": "witness-032",
+    "release-on-empty-ignored": "witness-070",
+    "release-on-empty-also-uncoverable": "witness-071",
+    "released-double-open-to-all": "witness-070",
+    "follow-only-binds-others": "witness-072",
     "released-when-mover-cannot-cover": "witness-033",
     "release-off-by-one": "witness-033",
     "follow-up-no-draw": "witness-034",

@@ -170,16 +170,16 @@ def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
 
 @pytest.fixture()
 def grown(tmp_path: Path) -> Catalog:
-    """A copy of the spec data whose follow_up has gained the value dual-d9 proposes, as
-    values are added to the catalogue (no clause yet: loading does not ask for one)."""
+    """A copy of the spec data whose first_turn has gained the value a rule book proposes,
+    as values are added to the catalogue (no clause yet: loading does not ask for one)."""
     copy = tmp_path / "data"
     shutil.copytree(DATA, copy)
     options = copy / "options.yaml"
     text = options.read_text(encoding="utf-8")
-    anchor = "    cover-own:\n"
-    assert anchor in text
-    options.write_text(text.replace(anchor, "    follow-up-only:\n      source: [house]\n"
-                                    "      text: Only the layer must follow a double.\n"
+    anchor = "    chain-anywhere:\n"
+    assert text.count(anchor) == 1
+    options.write_text(text.replace(anchor, "    simultaneous-chains:\n      source: [house]\n"
+                                    "      text: Every first train is laid at once.\n"
                                     + anchor), encoding="utf-8")
     return Catalog(copy)
 
@@ -189,10 +189,10 @@ def test_a_proposal_that_became_a_value_is_refused_where_it_is_named(grown: Cata
         load_rulebooks(grown)
     errors = list(info.value)
     assert all(e.path.endswith("rulebooks.yaml") for e in errors)
-    proposal = line_of(SHIPPED, "  follow-up-only:")
-    given = line_of(SHIPPED, "proposed: follow-up-only")
+    proposal = line_of(SHIPPED, "  simultaneous-chains:")
+    given = line_of(SHIPPED, "proposed: simultaneous-chains")
     assert [e.line for e in errors] == [proposal, given]
-    assert "write `value: follow-up-only`" in errors[1].message
+    assert "write `value: simultaneous-chains`" in errors[1].message
 
 
 # --- the generated page -------------------------------------------------------------

@@ -272,6 +272,12 @@ FIRES: Final[dict[str, Fire]] = {f.clause: f for f in [
     Fire("DBL-10", "an open double nobody can cover still binds the player to move",
          _state(lambda s: not s.rules.release_uncoverable and s.phase in (E.START, E.FOLLOW)
                 and any(_dead_number(s, k) for k in E.duties(s)))),
+    Fire("DBL-12", "the boneyard is empty and an open double of an earlier turn binds nobody",
+         _state(lambda s: s.rules.release_when_empty and s.phase in (E.START, E.FOLLOW)
+                and not s.boneyard and bool(_candidates(s)))),
+    Fire("DBL-13", "an open double of an earlier turn binds nobody: only its layer was bound",
+         _state(lambda s: s.rules.follow_only and s.phase in (E.START, E.FOLLOW)
+                and bool(_candidates(s)))),
     Fire("MARK-1", "a pass puts a marker up",
          lambda s, a, t: a.kind == "pass" and not s.markers[s.seat]),
     Fire("MARK-3", "a marker comes off as its owner plays on their own train",
@@ -503,6 +509,10 @@ def _z3_fires(model: Model, s: Sym) -> dict[str, Any]:
         "DBL-9": z3.And(z3.Or(s.phase == START, s.phase == FOLLOW), z3.Or(
             [z3.And(model.due(s, k, False), z3.Not(model.live(s, k))) for k in model.trains])),
         "DBL-10": z3.And(z3.Or(s.phase == START, s.phase == FOLLOW), model.stuck(s)),
+        "DBL-13": z3.And(z3.Or(s.phase == START, s.phase == FOLLOW),
+                         z3.Or([z3.And(s.odbl[k], z3.Not(s.tdbl[k])) for k in model.trains])),
+        "DBL-12": z3.And(z3.Or(s.phase == START, s.phase == FOLLOW), model.boneyard(s) == 0,
+                         z3.Or([z3.And(s.odbl[k], z3.Not(s.tdbl[k])) for k in model.trains])),
         "FIRST-4": z3.And(s.phase == CHAIN, z3.Or([z3.And(s.seat == q, s.tdbl[q])
                                                    for q in range(P)]), model.found(s)),
         "FIRST-5": z3.And(s.phase == START, z3.Or(s.first), z3.Or(s.odbl)),

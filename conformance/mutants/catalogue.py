@@ -361,6 +361,24 @@ _CATALOGUE: tuple[Mutant, ...] = (
            "Under release-uncoverable a double nobody can cover keeps closing the table",
            ("DBL-9",), "Rules.release_uncoverable forced false",
            rules=_when(lambda r: r.release_uncoverable, release_uncoverable=False)),
+    Mutant("release-on-empty-ignored",
+           "Under release-on-empty-boneyard the open doubles keep binding once the boneyard "
+           "is empty", ("DBL-12",), "Rules.release_when_empty forced false",
+           rules=_when(lambda r: r.release_when_empty, release_when_empty=False)),
+    Mutant("release-on-empty-also-uncoverable",
+           "Under release-on-empty-boneyard a double nobody can cover is released while the "
+           "boneyard still holds tiles", ("DBL-12",), "Rules.release_uncoverable forced true "
+           "under it", rules=_when(lambda r: r.release_when_empty, release_uncoverable=True)),
+    Mutant("released-double-open-to-all",
+           "Under release-on-empty-boneyard or follow-up-only a double that binds nobody may "
+           "still be covered by anyone, on a train closed to them", ("DBL-12", "DBL-13",
+                                                                     "TRAIN-4"),
+           "playable_trains swapped: the trains of the doubles binding nobody added",
+           patches={"playable_trains": play.released_double_open_to_all}),
+    Mutant("follow-only-binds-others",
+           "Under follow-up-only a double its layer could not cover binds the next players",
+           ("DBL-13",), "Rules.follow_only forced false",
+           rules=_when(lambda r: r.follow_only, follow_only=False)),
     Mutant("released-when-mover-cannot-cover",
            "An open double is released as soon as the player to move cannot cover it",
            ("DBL-9", "DBL-6"), "live swapped: tested against the mover's hand, not the table",

@@ -45,8 +45,10 @@ from mtrain.spec.tilesets import highest
 
 Chain = list[tuple[Bool, str]]
 
-_FOLLOW_REFUSAL = (("restricted", "DBL-3"), ("cover-own", "DBL-4"), ("anywhere", "TRAIN-4"))
-_FOLLOW_PERMISSION = (("restricted", "DBL-3"), ("cover-own", "DBL-4"), ("anywhere", "DBL-2"))
+_FOLLOW_REFUSAL = (("restricted", "DBL-3"), ("cover-own", "DBL-4"), ("follow-up-only", "DBL-4"),
+                   ("anywhere", "TRAIN-4"))
+_FOLLOW_PERMISSION = (("restricted", "DBL-3"), ("cover-own", "DBL-4"),
+                      ("follow-up-only", "DBL-4"), ("anywhere", "DBL-2"))
 
 
 def first(chain: Chain) -> str:
@@ -84,18 +86,20 @@ def refuse_play(v: View, o: Opts, held: Bool, s: Slot, i: int, t: Train) -> Chai
     """Why laying tile `s` (hand slot `i`, when held) on train `t` is refused."""
     chain_turn = L.chain_turn(v, o)
     duty = L.duty(v, o)
+    cover = L.covering(v, t, o)
     return [
         (Not(held), "TURN-7"),  # a player lays a tile of their own hand
         (Not(L.fits(s, t)), "TRAIN-2"),  # a tile fits an open end
         (And(v.drawn != L.NO_SLOT, v.drawn != i), "TURN-3"),  # only the drawn tile
-        # the train's access, whatever the moment (TRAIN-6: not for an open double)
-        (And(Not(t.dbl), Not(v.own(t)), o.is_("own_train_first", "required"),
+        # the train's access, whatever the moment (TRAIN-6: not for an open double, but
+        # for one DBL-12 released)
+        (And(Not(cover), Not(v.own(t)), o.is_("own_train_first", "required"),
              v.own_field("empty")), "TRAIN-7"),
-        (And(Not(t.dbl), t.is_mex, t.empty, o.is_("mexican_first_turn", "starter-only"),
+        (And(Not(cover), t.is_mex, t.empty, o.is_("mexican_first_turn", "starter-only"),
              v.first_pending, v.seat != v.starter), "FIRST-9"),
-        (And(Not(t.dbl), t.is_mex, t.empty, o.is_("mexican_first_turn", "own-train-started"),
+        (And(Not(cover), t.is_mex, t.empty, o.is_("mexican_first_turn", "own-train-started"),
              v.own_field("empty")), "FIRST-10"),
-        (And(Not(t.dbl), Not(v.own(t)), Not(t.is_mex), Not(t.marked)), "TRAIN-4"),
+        (And(Not(cover), Not(v.own(t)), Not(t.is_mex), Not(t.marked)), "TRAIN-4"),
         # then what this moment of the turn narrows the trains to
         # FIRST-12: on the own train, a double nothing in hand would follow
         (And(v.own(t), L.stranded(v, o, i)), "FIRST-12"),
@@ -131,10 +135,13 @@ def permit_play(v: View, o: Opts, t: Train) -> Chain:
     duty = L.duty(v, o)
     return [
         (v.drawn != L.NO_SLOT, "TURN-3"),  # the drawn tile, playable
-        # an earlier double that obliges nobody now: FIRST-5 (first turns), DBL-9 (released)
+        # an earlier double that obliges nobody now: DBL-13 (never), FIRST-5 (first turns),
+        # DBL-12 (the boneyard empty), DBL-9 (released)
+        (And(_waiting(v), Not(duty), v.phase != FOLLOW, L.layer_only(o)), "DBL-13"),
         (And(_waiting(v), Not(duty), v.phase != FOLLOW,
              o.is_("first_turn", "chain", "chain-anywhere", "chain-no-double-end"),
              v.firsts_left), "FIRST-5"),
+        (And(_waiting(v), Not(duty), v.phase != FOLLOW, L.released_on_empty(v, o)), "DBL-12"),
         (And(_waiting(v), Not(duty), v.phase != FOLLOW), "DBL-9"),
         (And(o.is_("first_turn", "chain-anywhere"),
              Or(v.phase == CHAIN, And(v.phase == START, L.chain_turn(v, o)))), "FIRST-11"),

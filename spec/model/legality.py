@@ -44,7 +44,8 @@ Clause by clause (the text is the clause's, the formula is below):
 * FIRST-10 only a mover whose own train holds a tile may open an empty Mexican Train;
 * DBL-6 an open double laid on an earlier turn (released ones aside) allows only covering
   plays, on its own train; DBL-7 the oldest first, DBL-8 any; DBL-9 a double is released
-  once every tile of its number is on the table; DBL-10 otherwise it stays binding;
+  once every tile of its number is on the table; DBL-12 every double once the boneyard is
+  empty; DBL-10 otherwise it stays binding;
 * DBL-2 follow-up anywhere the mover may play, covering a double included; DBL-3 only the
   first double of the turn, the Mexican Train, or a usable train not ending in an open
   double; DBL-4 only covering the double just laid;
@@ -298,6 +299,11 @@ def released(t: Train, o: Opts) -> Bool:
     return And(o.is_("uncoverable_double", "released"), exhausted(t, o))
 
 
+def released_on_empty(v: View, o: Opts) -> Bool:
+    """DBL-12: once the boneyard is empty no double of an earlier turn binds anyone."""
+    return And(o.is_("uncoverable_double", "released-when-boneyard-empty"), v.bone_empty)
+
+
 @_memo
 def chain_turn(v: View, o: Opts) -> Bool:
     """FIRST-1, FIRST-11: this turn is a first-turn chain (on the own train, or anywhere)."""
@@ -310,13 +316,25 @@ def own_chain(o: Opts) -> Bool:
     return o.is_("first_turn", "chain", "chain-no-double-end")
 
 
+def layer_only(o: Opts) -> Bool:
+    """DBL-13: a double binds its layer alone, in its own turn."""
+    return o.is_("follow_up", "follow-up-only")
+
+
+def covering(v: View, t: Train, o: Opts) -> Bool:
+    """TRAIN-6: train t ends in an open double, which may be covered wherever it lies; not
+    one that binds nobody (DBL-12, DBL-13), whose train is open as in an ordinary turn."""
+    return And(t.dbl, Or(t.turn, And(Not(released_on_empty(v, o)), Not(layer_only(o)))))
+
+
 @_memo
 def binding(v: View, t: Train, o: Opts) -> Bool:
     """DBL-6: an open double from an earlier turn that obliges the mover.
 
-    Not one released by DBL-9, and none while chain first turns are still being taken
-    (FIRST-5)."""
-    return And(t.exists, t.dbl, Not(t.turn), Not(released(t, o)),
+    Not one released by DBL-9, none once the boneyard is empty under DBL-12, none under
+    DBL-13, and none while chain first turns are still being taken (FIRST-5)."""
+    return And(t.exists, t.dbl, Not(t.turn), Not(released(t, o)), Not(released_on_empty(v, o)),
+               Not(layer_only(o)),
                Not(And(o.is_("first_turn", "chain", "chain-anywhere", "chain-no-double-end"),
                        v.firsts_left)))
 
@@ -369,12 +387,13 @@ def _turn_double(v: View, t: Train, first: bool) -> Bool:
 def candidate(v: View, t: Train, o: Opts) -> Bool:
     """The mover may lay a fitting tile on train t (before TURN-3's limit)."""
     ok = allowed(v, t, o)
-    normal = And(ok, Or(open_to(v, t), t.dbl))  # TRAIN-4, TRAIN-6
+    normal = And(ok, Or(open_to(v, t), covering(v, t, o)))  # TRAIN-4, TRAIN-6, DBL-12
     follow = Or(
         And(o.is_("follow_up", "anywhere"), normal),  # DBL-2
         And(o.is_("follow_up", "restricted"), ok,  # DBL-3
             Or(_turn_double(v, t, first=True), t.is_mex, And(open_to(v, t), Not(t.dbl)))),
-        And(o.is_("follow_up", "cover-own"), ok, _turn_double(v, t, first=False)),  # DBL-4
+        And(o.is_("follow_up", "cover-own", "follow-up-only"), ok,  # DBL-4
+            _turn_double(v, t, first=False)),
     )
     duty_now = duty(v, o)
     # FIRST-1, FIRST-2, FIRST-4: a chain on the own train; FIRST-11: anywhere, as `normal`
@@ -751,8 +770,8 @@ class Symbolic:
                             mex.empty))
         # a follow-up is due only when no earlier double binds (one would have been covered)
         c.append(Implies(v.phase == FOLLOW, Not(duty(v, o))))
-        # cover-own: the follow-up covers, so a turn never holds two doubles
-        c.append(Implies(o.is_("follow_up", "cover-own"),
+        # cover-own, follow-up-only: the follow-up covers, so a turn never holds two doubles
+        c.append(Implies(o.is_("follow_up", "cover-own", "follow-up-only"),
                             Count(t.turn for t in v.trains) <= 1))
         # own train first: a double laid this turn started the own train
         c.append(Implies(And(o.is_("own_train_first", "required"), v.phase == FOLLOW),

@@ -234,10 +234,12 @@ def prove(model: Model, label: str, prover: Prover) -> ModelReport:
     if model.is_("doubles", "ordinary"):
         pass  # DBL-11: no double is ever open, so none is left uncoverable
     elif not released and model.is_("double_order", "oldest-first"):
+        escape = z3.And(s2.phase != OVER, z3.Not(model.stuck(s2)))
+        if model.is_("uncoverable_double", "released-when-boneyard-empty"):
+            escape = z3.And(escape, model.boneyard(s2) > 0)  # DBL-12: binding until then
         q = ask("uncoverable-absorbing", [
             inv, model.stuck(s), model.transition(s, s2),
-            z3.Or(model.table_count(s2) > model.table_count(s), s2.res == DOMINO,
-                  z3.And(s2.phase != OVER, z3.Not(model.stuck(s2))))],
+            z3.Or(model.table_count(s2) > model.table_count(s), s2.res == DOMINO, escape)],
             explain=cex)
         rep.absorbing = q.ok
     elif released:

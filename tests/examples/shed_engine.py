@@ -19,9 +19,9 @@ Rules it plays (its rule-set file: tests/examples/shed-rules.yaml):
 - penalty scoring, the blocked round's fewest tiles (then the lowest hand) scoring 0
   (`penalty-blocked-winner`); only [0-0] counts for its blanks, at 25
   (`double-blank-25`); equal match totals go to the lowest seat (`lowest-seat`);
-- HOUSE RULE no value describes (`uncoverable_double: other`): once the boneyard is
-  empty, a double laid on an earlier turn binds nobody any more (covered or not, whoever
-  holds a tile for it).
+- HOUSE RULE (`uncoverable_double: released-when-boneyard-empty`, DBL-12; declared
+  `other` until the value was made from it): once the boneyard is empty, a double laid on
+  an earlier turn binds nobody any more (covered or not, whoever holds a tile for it).
 
 Planted bugs (what the suite must find):
 1. the search for a missing engine always starts at seat 0, whatever the round (ENG-4:
@@ -53,7 +53,7 @@ DECLARED = {
         "starting_seat": "after-engine", "first_turn": "single",
         "mexican_first_turn": "own-train-started", "own_train_first": "not-required",
         "follow_up": "cover-own", "double_order": "oldest-first",
-        "uncoverable_double": "other", "marker_removal": "anyone-plays-on",
+        "uncoverable_double": "released-when-boneyard-empty", "marker_removal": "anyone-plays-on",
         "draw_rule": "draw-one", "blocked_round": "nobody-can-play",
         "scoring": "penalty-blocked-winner", "blank_values": "double-blank-25",
         "tie_rule": "lowest-seat",
