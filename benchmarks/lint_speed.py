@@ -14,6 +14,10 @@ folder of the benchmark's own (MTRAIN_CACHE_DIR):
 Each run must report what a plain run reports (the same errors and scope figures: a
 cache may only save time). Prints each case's median CPU seconds (user + system) and wall
 time, with the load average before and after. Exit code 1 when a target is missed.
+
+With `--base REV` (a git revision, e.g. main), a cold lint of that revision's code runs
+too, in the same turns, with its own empty cache; it must report what the new code's
+cold lint reports, and the ratio new / base of the cold medians is printed.
 """
 
 from __future__ import annotations
@@ -27,16 +31,18 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from measure import Timed, load, median, mtrain_command, run, verdict
+from measure import Timed, base_env, load, median, mtrain_command, run, verdict
 
 from mtrain.conformance.fixture import FIXTURE_ROOT
 
 TARGETS = {"cold": 20.0, "changed": 3.0}
 
 
-def lint(mtrain: str, folder: Path, cache: Path) -> tuple[Timed, dict[str, Any]]:
-    env = {**os.environ, "MTRAIN_CACHE_DIR": str(cache)}
-    timed = run([mtrain, "lint", "--coverage", "--json", str(folder)], env=env)
+def lint(mtrain: str, folder: Path, cache: Path,
+         base: dict[str, str] | None = None) -> tuple[Timed, dict[str, Any]]:
+    env = {**(base or os.environ), "MTRAIN_CACHE_DIR": str(cache)}
+    argv = [sys.executable, "-m", "mtrain"] if base is not None else [mtrain]
+    timed = run([*argv, "lint", "--coverage", "--json", str(folder)], env=env)
     if timed.code not in (0, 1):
         raise SystemExit(f"mtrain lint exited {timed.code}:\n{timed.stderr[-2000:]}")
     report: dict[str, Any] = json.loads(timed.stdout)
@@ -64,26 +70,38 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--base", metavar="REV", help="also a cold lint of git revision REV")
     args = parser.parse_args()
     mtrain = mtrain_command()
     before = load()
     times: dict[str, list[Timed]] = {"cold": [], "warm": [], "changed": []}
+    if args.base:
+        times = {"base cold": [], **times}
     explored: dict[str, list[int]] = {name: [] for name in times}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp, "fixtures")
         shutil.copytree(FIXTURE_ROOT, folder)
-        expected = None
+        base = base_env(args.base, Path(tmp, "base")) if args.base else None
+        expected = base_found = None
         for k in range(args.runs):
             cache = Path(tmp, f"cache-{k}")
             for name in times:
                 if name == "changed":
                     touch_one(folder, k)
-                timed, report = lint(mtrain, folder, cache)
+                if name == "base cold":
+                    timed, report = lint(mtrain, folder, Path(tmp, f"base-cache-{k}"), base)
+                else:
+                    timed, report = lint(mtrain, folder, cache)
                 times[name].append(timed)
                 # (absent from a lint without the cache: every fixture is explored)
                 explored[name].append(report["scopes"].get("fixtures_explored",
                                                             report["fixtures"]))
                 found = verdict_of(report)
+                if name == "base cold":
+                    base_found = found
+                    continue
+                if name == "cold" and base and found != base_found:
+                    raise SystemExit("the base's cold lint found otherwise than the new one")
                 if name != "changed":
                     if expected is None:
                         expected = found
@@ -98,7 +116,9 @@ def main() -> int:
                      "wall_median": round(median([t.wall for t in runs]), 3),
                      "cpu": [round(t.cpu, 3) for t in runs],
                      "fixtures_explored": explored[name],
-                     "target": TARGETS.get(name)} for name, runs in times.items()}}
+                     "target": TARGETS.get(name)} for name, runs in times.items()},
+           **({"cold_new_over_base": round(cpu["cold"] / cpu["base cold"], 3)}
+              if args.base else {})}
     if args.json:
         json.dump(out, sys.stdout, indent=2)
         print()
@@ -107,10 +127,12 @@ def main() -> int:
         for name, runs in times.items():
             target = (f"target <= {TARGETS[name]:g}: {verdict(ok[name])}" if name in TARGETS
                       else "no target")
-            print(f"{name:<8} CPU median {cpu[name]:.2f} s (runs "
+            print(f"{name:<9} CPU median {cpu[name]:.2f} s (runs "
                   f"{', '.join(f'{t.cpu:.2f}' for t in runs)}); wall median "
                   f"{median([t.wall for t in runs]):.2f} s; fixtures explored "
                   f"{explored[name]}; {target}")
+        if args.base:
+            print(f"cold: new / base {cpu['cold'] / cpu['base cold']:.2f}")
     return 0 if out["ok"] else 1
 
 

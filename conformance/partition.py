@@ -16,9 +16,10 @@ only decides where an expectation holds; what it expects comes from the rule tex
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,7 +45,7 @@ from mtrain.spec.tilesets import highest
 
 
 class Log:
-    __slots__ = ("counts", "decides", "read", "rows", "sizes")
+    __slots__ = ("asked", "counts", "decides", "read", "rows", "sizes")
 
     def __init__(self) -> None:
         self.read: dict[str, None] = {}  # options, in the order first read
@@ -52,7 +53,7 @@ class Log:
         self.sizes: set[int] = set()  # player counts whose hand size was read
         self.rows: set[int] = set()  # player counts asked whether the table lists them
         self.counts = False  # the whole list of counts read
-
+        self.asked: dict[Question, None] = {}  # what the run asked the rules, in order
 
     def add(self, options: Sequence[str], decides: bool = True) -> None:
         """Log `options` read; `decides` False for a read that only says whether the
@@ -76,27 +77,44 @@ class TracedRuleset(Ruleset):
 
     def __getitem__(self, option: str) -> str:
         self._log.add((option,))
+        self._log.asked.setdefault(("option", option))
         return super().__getitem__(option)
 
     def hand_size(self, players: int) -> int:
         self._log.add(("hand_sizes",))
         self._log.sizes.add(players)
+        self._log.asked.setdefault(("size", players))
         return super().hand_size(players)
 
     @property
     def player_counts(self) -> tuple[int, ...]:
         self._log.add(("hand_sizes",))  # which counts it deals: not a size
         self._log.counts = True
+        self._log.asked.setdefault(("counts", 0))
         return super().player_counts
 
     def deals(self, players: int) -> bool:
         self._log.add(("hand_sizes",))
         self._log.rows.add(players)
+        self._log.asked.setdefault(("deals", players))
         return super().deals(players)
 
     def __iter__(self) -> Iterator[str]:
         self._log.add(tuple(self._index))  # reading them all: every option decides
+        self._log.asked.setdefault(("every", 0))
         return super().__iter__()
+
+    # Asked by the harness (DEAL-7's check) and never an option read of the engine: for
+    # the memo of runs (RunMemo) only.
+    @property
+    def custom_table(self) -> bool:
+        self._log.asked.setdefault(("custom", 0))
+        return super().custom_table
+
+    @property
+    def unknown(self) -> tuple[str, ...]:
+        self._log.asked.setdefault(("unknown", 0))
+        return super().unknown
 
 
 class TracedRules:
@@ -111,6 +129,7 @@ class TracedRules:
         if name == "ruleset":
             return self._ruleset
         self._log.add(FLAG_OPTIONS[name], name not in EXISTENCE_FLAGS)
+        self._log.asked.setdefault(("flag", name))
         value = getattr(self._rules, name)
         # Logged now, in order; reading it again would log nothing new, so later reads
         # find the value itself, without coming here.
@@ -148,6 +167,138 @@ class TracedReference(ReferenceImplementation):
         return traced
 
 
+Question = tuple[str, Any]
+"""What a traced run asked the rules: ("flag", name), ("option", name), ("size", players),
+("deals", players), ("counts", 0), ("every", 0), ("custom", 0), ("unknown", 0)."""
+
+
+def answer(question: Question, rules: Rules, rs: Ruleset) -> Any:
+    """What `rules` (the flags of `rs`) answer to `question`, as a value to compare: the
+    answer the run got, and for the hand table what its messages may quote as well."""
+    kind, arg = question
+    try:
+        if kind == "flag":
+            value = getattr(rules, arg)
+            return tuple(sorted(value.items())) if isinstance(value, dict) else value
+        if kind == "option":
+            return (rs[arg], rs.hand_table) if arg == "hand_sizes" else rs[arg]
+        if kind == "size":
+            return rs.hand_size(arg)
+        if kind == "deals":
+            return rs.deals(arg)
+        if kind == "counts":
+            return rs.player_counts
+        if kind == "custom":
+            return rs.custom_table
+        if kind == "unknown":
+            return rs.unknown
+        return (rs.choices, rs.hand_table)  # "every"
+    except (KeyError, ValueError) as e:  # the run saw this error, message and all
+        return ("raised", type(e).__name__, str(e))
+
+
+class _Node:
+    __slots__ = ("at", "branches", "found")
+
+    def __init__(self) -> None:
+        self.branches: list[tuple[Question, dict[Any, _Node]]] = []
+        self.found: Any = None  # what a run that asked the questions on the way found
+        # a play's state after step k, and the questions asked to reach it
+        self.at: tuple[int, JSON, tuple[Question, ...]] | None = None
+
+
+class _Tree:
+    """What runs found, by what their rule sets answered to what they asked: a tree of
+    questions, which a rule set walks by its answers."""
+
+    def __init__(self) -> None:
+        self.root = _Node()
+
+    def find(self, rules: Rules, rs: Ruleset) -> tuple[Any, _Node | None]:
+        """What a run found whose every question `rs` answers alike; else the node of
+        the furthest state of a play on the way (None: none)."""
+        answers: dict[Question, Any] = {}
+        best: _Node | None = None
+        # depth first, without recursion (a closure calling itself is a reference cycle
+        # left to the collector, once per rule set asked)
+        todo = [self.root]
+        while todo:
+            node = todo.pop()
+            if node.found is not None:
+                return node.found, best
+            if node.at is not None and (best is None or best.at is None
+                                        or node.at[0] > best.at[0]):
+                best = node
+            below = []
+            for question, kids in node.branches:
+                said = answers.get(question, answers)
+                if said is answers:
+                    said = answers[question] = answer(question, rules, rs)
+                kid = kids.get(said)
+                if kid is not None:
+                    below.append(kid)
+            todo += reversed(below)  # the first branch first, as the runs asked
+        return None, best
+
+    @staticmethod
+    def extend(node: _Node, asked: Iterable[Question], rules: Rules, rs: Ruleset) -> _Node:
+        """The node below `node` that answering `asked` as `rs` does leads to."""
+        for question in asked:
+            said = answer(question, rules, rs)
+            kids = next((kids for known, kids in node.branches if known == question), None)
+            if kids is None:
+                kids = {}
+                node.branches.append((question, kids))
+            node = kids.setdefault(said, _Node())
+        return node
+
+    def keep(self, asked: Iterable[Question], rules: Rules, rs: Ruleset, found: Any) -> None:
+        self.extend(self.root, asked, rules, rs).found = found
+
+
+class RunMemo:
+    """The runs of one fixture (all of the same entries), by what their rule sets
+    answered to what they asked.
+
+    The engine and the harness see a rule set only through the questions a traced run
+    records (the flags of reference/rules.py, the options and hand-table rows of the
+    Ruleset): a rule set that answers every question of a run as its rule set did plays
+    the fixture as that run did, to the same outcomes and messages. Options are coarser
+    than flags (every engine procedure but two lays the engine by its holder), so points
+    of different cells often play alike: they take the run found, with their own values.
+    A rule set that answers the questions of a run's first steps alike, but not the
+    rest, takes the state those steps reached, asks their questions again through its
+    traced view (so that its log reads as if it had played them), and goes on from
+    there; one that answers all its steps' questions alike takes what the steps gave."""
+
+    def __init__(self) -> None:
+        self.runs = _Tree()  # (Run, the player counts whose hand size was read)
+        self.plays = _Tree()  # what play() gave, and the states on the way
+
+
+def _ask_again(asked: Sequence[Question], impl: TracedReference) -> None:
+    """Each question through the traced view, in order: the log a run asking them gets."""
+    traced, rs = impl._traced, impl.ruleset
+    for kind, arg in asked:
+        if kind == "flag":
+            getattr(traced, arg)
+        elif kind == "option":
+            rs[arg]
+        elif kind == "size":
+            with contextlib.suppress(ValueError):
+                rs.hand_size(arg)
+        elif kind == "deals":
+            rs.deals(arg)
+        elif kind == "counts":
+            rs.player_counts  # noqa: B018 (a property read for its log)
+        elif kind == "custom":
+            rs.custom_table  # noqa: B018
+        elif kind == "unknown":
+            rs.unknown  # noqa: B018
+        else:
+            list(rs)
+
+
 @dataclass(frozen=True)
 class Run:
     """One traced play of a fixture: an outcome per entry and the options read."""
@@ -163,33 +314,75 @@ class Run:
 
 
 def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None = None,
-               point: Mapping[str, str] | None = None) -> Run:
+               point: Mapping[str, str] | None = None, memo: RunMemo | None = None) -> Run:
     """Play `fx` under `rs` with the traced reference and check every entry. `point`: the
-    point of the option space `rs` stands for (default: the one it is, `values_of`).
+    point of the option space `rs` stands for (default: the one it is, `values_of`);
+    `memo`: the fixture's runs so far (all of the same entries), one of which may serve.
 
     Under `custom` (any table of one's own, played with PROBE_TABLE) a run that reads a
     hand size depends on the table: every entry fails there, saying so."""
     entries = fx.expect if entries is None else entries
     values = dict(point) if point is not None else values_of(catalog(), rs)
-    run = _traced_run(fx, rs, entries, values)
+    found = None if memo is None else memo.runs.find(_rules_of(rs), rs)[0]
+    run: Run
+    if found is not None:
+        run, sizes = dataclasses.replace(found[0], values=values), found[1]
+    else:
+        run, log = _traced_run(fx, rs, entries, values, memo)
+        sizes = frozenset(log.sizes)
+        if memo is not None:
+            memo.runs.keep(log.asked, _rules_of(rs), rs, (run, sizes))
     probe = values.get("hand_sizes") == CUSTOM and rs.hand_table == PROBE_TABLE
-    if probe and run[1].sizes:
-        said = (f"the outcome reads the hand size for {', '.join(map(str, sorted(run[1].sizes)))} "
+    if probe and sizes:
+        said = (f"the outcome reads the hand size for {', '.join(map(str, sorted(sizes)))} "
                 "players, which a table of one's own sets: name the rule-set files it holds "
                 "for (spec/data/rulesets/) instead of hand_sizes=custom",)
-        return Run(values, tuple("fail" for _ in entries), run[0].read,
+        return Run(values, tuple("fail" for _ in entries), run.read,
                    tuple(said for _ in entries))
-    return run[0]
+    return run
+
+
+def _play(fx: Fixture, traced: TracedRuleset, impl: TracedReference, rj: JSON,
+          resume: tuple[int, JSON] | None = None,
+          reached: Callable[[int, JSON], None] | None = None) -> tuple[JSON, JSON] | Outcome:
+    try:
+        return play(fx, traced, impl, rj, resume=resume, reached=reached)
+    except ValueError as e:  # the reference cannot deal or read this table (DEAL-7, ...)
+        return Outcome(fx, traced.name, "error", [str(e)])
 
 
 def _traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
-                values: dict[str, str]) -> tuple[Run, Log]:
+                values: dict[str, str], memo: RunMemo | None = None) -> tuple[Run, Log]:
     impl = TracedReference(rs)
     traced = impl.ruleset
-    try:
-        played = play(fx, traced, impl, ruleset_json(rs))
-    except ValueError as e:  # the reference cannot deal or read this table (DEAL-7, ...)
-        played = Outcome(fx, rs.name, "error", [str(e)])
+    rj = ruleset_json(rs)
+    played: tuple[JSON, JSON] | Outcome
+    if memo is None:
+        played = _play(fx, traced, impl, rj)
+    else:
+        rules = _rules_of(rs)
+        done, node = memo.plays.find(rules, rs)
+        if done is not None:
+            _ask_again(done[0], impl)
+            played = done[1] if isinstance(done[1], Outcome) else (done[1][0], rj)
+        else:
+            resume: tuple[int, JSON] | None = None
+            cursor: list[Any] = [memo.plays.root, 0]
+            if node is not None and node.at is not None:
+                resume = node.at[:2]
+                _ask_again(node.at[2], impl)
+                cursor = [node, len(node.at[2])]
+
+            def reached(k: int, state: JSON) -> None:
+                asked = tuple(impl.log.asked)
+                here = memo.plays.extend(cursor[0], asked[cursor[1]:], rules, rs)
+                if here.at is None:
+                    here.at = (k, state, asked)
+                cursor[:] = [here, len(asked)]
+
+            played = _play(fx, traced, impl, rj, resume, reached)
+            asked = tuple(impl.log.asked)
+            memo.plays.extend(cursor[0], asked[cursor[1]:], rules, rs).found = (asked, played)
     if isinstance(played, Outcome) and played.refusal is not None:  # a refused setup
         judged = [setup_problems(exp, played.refusal) for exp in entries]
         return Run(values, tuple("fail" if p else "pass" for p in judged),
@@ -277,6 +470,7 @@ def explore(fx: Fixture, space: Space | None = None, limit: int = REGION_LIMIT,
     part = Partition(fx)
     pending: list[Region] = [dict(start) if start is not None else space.full()]
     prefer = _written_values(fx, space.cat)
+    memo = RunMemo()
     while pending:
         region = pending.pop()
         values = space.complete(region, prefer)
@@ -285,7 +479,7 @@ def explore(fx: Fixture, space: Space | None = None, limit: int = REGION_LIMIT,
         rs = space.ruleset(values) if ruleset is None else ruleset(values)
         if rs is None:
             continue
-        run = traced_run(fx, rs, point=values)
+        run = traced_run(fx, rs, point=values, memo=memo)
         cell = dict(region)
         for option in run.read:
             rest = cell[option] - {values[option]}
@@ -400,15 +594,47 @@ def propose(part: Partition, space: Space) -> list[Scope]:
 
 
 def _grow(seed: Region, forbidden: Sequence[Region], space: Space) -> Product:
+    """`seed` widened, option by option and value by value, while it meets no valid
+    rule set of `forbidden`.
+
+    Whether a wider region meets a forbidden one is asked of `space.meets` only where it
+    can: each forbidden region keeps the options on which the region and it share no
+    value. One with two or more such options stays apart whatever value is added; one
+    with a single such option meets the wider region only if the value added is one of
+    its own there. So most of the forbidden regions are never looked at again."""
     region = dict(seed)
+    full = space.full()
+    apart: list[set[str]] = []  # per forbidden region: the options they share no value on
+    only: dict[str, set[int]] = {o: set() for o in full}  # those apart on this option alone
+    touching: set[int] = set()  # those apart on none (they meet no valid rule set yet)
+    on: dict[str, set[int]] = {o: set() for o in full}  # those apart on this option
+    for k, f in enumerate(forbidden):
+        gap = {o for o in full if not region[o] & f.get(o, full[o])}
+        apart.append(gap)
+        for o in gap:
+            on[o].add(k)
+        if len(gap) == 1:
+            only[next(iter(gap))].add(k)
+        elif not gap:
+            touching.add(k)
     for option, values in space.options.items():
         for v in values:
             if v in region[option]:
                 continue
             wider = {**region, option: region[option] | {v}}
-            if not any(space.meets(wider, f) for f in forbidden):
-                region = wider
-    full = space.full()
+            near = [k for k in only[option] if v in forbidden[k].get(option, full[option])]
+            if any(space.meets(wider, forbidden[k]) for k in sorted(touching) + near):
+                continue
+            region = wider
+            for k in [k for k in on[option] if v in forbidden[k].get(option, full[option])]:
+                gap = apart[k]
+                if len(gap) == 1:
+                    only[option].discard(k)
+                    touching.add(k)
+                elif len(gap) == 2:
+                    only[next(o for o in gap if o != option)].add(k)
+                gap.discard(option)
+                on[option].discard(k)
     return Product.of({o: vs for o, vs in region.items() if vs != full[o]})
 
 

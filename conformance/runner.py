@@ -253,22 +253,30 @@ def setup_problems(exp: Expectation | None, refusal: RefusedSetup,
 
 
 def play(fx: Fixture, rs: Ruleset, impl: Implementation, rj: JSON | None = None,
-         trace: list[JSON] | None = None) -> tuple[JSON, JSON] | Outcome:
+         trace: list[JSON] | None = None, *, resume: tuple[int, JSON] | None = None,
+         reached: Callable[[int, JSON], None] | None = None) -> tuple[JSON, JSON] | Outcome:
     """The state after the fixture's steps (and the rule set's JSON), or the Outcome that
     stopped them: a refused step (fail), a refused setup (status "refused", `refusal`
     set: the start, or the deal of a `next-round` step) or a table that does not set up
     (error). With `trace`, every state on the way (the start, then after each step) is
-    appended."""
+    appended. `resume` (k, state): go on from the state after step k (0: the start, once
+    set up), which an earlier play reached; `reached(k, state)` is told each state on the
+    way (the scope check's memo of runs, partition.py)."""
     rj = ruleset_json(rs) if rj is None else rj
     max_pip = max_pip_of(rs)
-    k = 0
+    k = done = 0 if resume is None else resume[0]
     try:
-        state = start_state(fx, rs, rj, impl)
-        if fx.probes_setup and fx.table is not None:
-            impl.legal(rj, state)  # the table put to the implementation, to refuse or not
+        if resume is None:
+            state = start_state(fx, rs, rj, impl)
+            if fx.probes_setup and fx.table is not None:
+                impl.legal(rj, state)  # the table put to the implementation, to refuse or not
+            if reached is not None:
+                reached(0, state)
+        else:
+            state = resume[1]
         if trace is not None:
             trace.append(state)
-        for k, step in enumerate(fx.steps, 1):
+        for k, step in enumerate(fx.steps[done:], done + 1):
             if is_next_round(step):
                 nxt = next_round(fx, rs, rj, impl, state, k)
                 if isinstance(nxt, Outcome):
@@ -276,6 +284,8 @@ def play(fx: Fixture, rs: Ruleset, impl: Implementation, rj: JSON | None = None,
                 state = nxt
                 if trace is not None:
                     trace.append(state)
+                if reached is not None:
+                    reached(k, state)
                 continue
             try:
                 state = impl.apply(rj, state, action_json(step, max_pip))
@@ -290,13 +300,19 @@ def play(fx: Fixture, rs: Ruleset, impl: Implementation, rj: JSON | None = None,
                 return out
             if trace is not None:
                 trace.append(state)
+            if reached is not None:
+                reached(k, state)
     except FixtureError as e:
         at = f" (at {fx.where_in_table(e.at)})" if e.at else ""
         return Outcome(fx, rs.name, "error", [f"cannot set up the fixture: {e}{at}"])
     except RefusedSetup as e:
         where = "the start" if k == 0 else f"step {k} `{fx.steps[k - 1]}`"
         out = Outcome(fx, rs.name, "refused", [f"{where} was refused: {e.reason}"])
-        out.refusal, out.step = e, 0
+        # kept without its traceback (nor the one of the error it replaced): the frames
+        # it holds hold `out`, a cycle that would keep whatever called play() alive
+        # until the collector finds it
+        out.refusal, out.step = e.with_traceback(None), 0
+        e.__context__ = e.__cause__ = None
         return out
     return state, rj
 

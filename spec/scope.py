@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mtrain.spec.catalog import Catalog, Clause, RulesetError, catalog
-from mtrain.spec.ruleset import CUSTOM, MAX_PLAYERS, Ruleset
+from mtrain.spec.ruleset import CUSTOM, MAX_PLAYERS, OTHER, Ruleset
 
 Region = dict[str, frozenset[str]]
 """Option -> the values allowed; an option absent from the dict allows every value."""
@@ -195,16 +195,25 @@ class Space:
             named = [*clause.when, *clause.requires]
             if all(o in order for o in named):
                 self._judged[max(order[o] for o in named)].append(clause)
+        self._full = {o: frozenset(vs) for o, vs in self.options.items()}
         deal8 = [order[o] for o in self.cat.DEAL8_OPTIONS if o in order]
         self._deal8_at = max(deal8) if len(deal8) == len(self.cat.DEAL8_OPTIONS) else -1
+        # the same rules as plain tuples, for the search: (the `when` pairs, the values
+        # `requires` lets pass, `other` and a table of one's own among them: _breaks)
+        self._checks = [[(tuple(c.when.items()),
+                          tuple((o, vs | {OTHER} | ({CUSTOM} if o == "hand_sizes" else set()))
+                                for o, vs in c.requires.items())) for c in clauses]
+                        for clauses in self._judged]
+        self._rulesets: dict[frozenset[tuple[str, str]], Ruleset] = {}
         self.unnamed: dict[str, tuple[str, ...]] = {
             o: tuple(v for v in vs if self.complete({o: frozenset((v,))}) is None)
             for o, vs in self.options.items()}
         self.options = {o: tuple(v for v in vs if v not in self.unnamed[o])
                         for o, vs in self.options.items()}
+        self._full = {o: frozenset(vs) for o, vs in self.options.items()}
 
     def full(self) -> Region:
-        return {o: frozenset(vs) for o, vs in self.options.items()}
+        return dict(self._full)
 
     def complete(self, region: Mapping[str, frozenset[str]],
                  prefer: Mapping[str, str] | None = None) -> dict[str, str] | None:
@@ -222,36 +231,88 @@ class Space:
 
     def _complete(self, region: Mapping[str, frozenset[str]],
                   prefer: Mapping[str, str] | None = None) -> dict[str, str] | None:
+        # The values of each option in the region, the preferred one first, then in the
+        # space's order; tried depth first, each rule judged at the last option it names
+        # (Catalog.consistent, inlined: the scope checks ask this hundreds of thousands
+        # of times).
         names = list(self.options)
+        prefer = prefer or {}
+        tries: list[list[str]] = []
+        full = self._full
+        for o in names:
+            allowed = region.get(o)
+            vs = list(self.options[o]) if allowed is None or allowed == full[o] else [
+                v for v in self.options[o] if v in allowed]
+            p = prefer.get(o)
+            if p is not None and p in vs and vs[0] != p:
+                vs.remove(p)
+                vs.insert(0, p)
+            if not vs:
+                return None
+            tries.append(vs)
+        tables = self.tables
+        # Most regions hold the first values tried, together: the search would find them
+        # first (no rule breaks on the way), so they are judged at once.
+        first = {o: vs[0] for o, vs in zip(names, tries, strict=True)}
+        hs = first.get("hand_sizes")
+        plain_first = ({**first, "hand_sizes": CUSTOM} if hs in tables or hs == CUSTOM
+                       else first)
+        if self._holds(plain_first, tables.get(hs) if hs is not None else None):
+            return first
         choice: dict[str, str] = {}
         plain: dict[str, str] = {}  # catalog_form(choice), kept up to date
-        table: list[tuple[tuple[int, int], ...] | None] = [None]
-        consistent, judged, deal8_at = self.cat.consistent, self._judged, self._deal8_at
+        return dict(choice) if self._search(0, names, tries, choice, plain, None) else None
 
-        def values(o: str) -> list[str]:
-            vs = [v for v in self.options[o] if v in region.get(o, self.options[o])]
-            p = (prefer or {}).get(o)
-            return sorted(vs, key=lambda v: v != p)
-
-        def search(k: int) -> bool:
-            if k == len(names):
+    def _search(self, k: int, names: list[str], tries: list[list[str]], choice: dict[str, str],
+                plain: dict[str, str], table: tuple[tuple[int, int], ...] | None) -> bool:
+        """`_complete`'s search from option k on (a method, not a closure: a function
+        that calls itself through its closure is a cycle the collector must find)."""
+        if k == len(names):
+            return True
+        o, tables = names[k], self.tables
+        rules = self._checks[k]
+        for v in tries[k]:
+            choice[o] = v
+            if o == "hand_sizes" and (v in tables or v == CUSTOM):
+                plain[o], table = CUSTOM, tables.get(v)
+            else:
+                plain[o] = v
+                if o == "hand_sizes":
+                    table = None
+            ok = True
+            for when, requires in rules:
+                for wo, wvs in when:
+                    if plain[wo] not in wvs:
+                        break
+                else:  # the clause applies: it breaks unless each requirement holds
+                    for ro, rvs in requires:
+                        if plain[ro] not in rvs:
+                            ok = False
+                            break
+                    if not ok:
+                        break
+            if ok and k == self._deal8_at and self.cat._undealable(plain, table):
+                ok = False
+            if ok and self._search(k + 1, names, tries, choice, plain, table):
                 return True
-            o = names[k]
-            for v in values(o):
-                choice[o] = v
-                if o == "hand_sizes" and (v in self.tables or v == CUSTOM):
-                    plain[o], table[0] = CUSTOM, self.tables.get(v)
-                else:
-                    plain[o] = v
-                    if o == "hand_sizes":
-                        table[0] = None
-                if consistent(plain, table[0], judged[k], k == deal8_at) and search(k + 1):
-                    return True
-            choice.pop(o, None)
-            plain.pop(o, None)
-            return False
+        del choice[o]
+        del plain[o]
+        return False
 
-        return dict(choice) if search(0) else None
+    def _holds(self, plain: Mapping[str, str], table: tuple[tuple[int, int], ...] | None
+               ) -> bool:
+        """Whether a whole point (catalogue values, its table) breaks no rule of the
+        space: what the search judges level by level, at once."""
+        for rules in self._checks:
+            for when, requires in rules:
+                for wo, wvs in when:
+                    if plain[wo] not in wvs:
+                        break
+                else:
+                    for ro, rvs in requires:
+                        if plain[ro] not in rvs:
+                            return False
+        return self._deal8_at < 0 or not self.cat._undealable(plain, table)
 
     def catalog_form(self, values: Mapping[str, str]
                       ) -> tuple[dict[str, str], tuple[tuple[int, int], ...] | None]:
@@ -291,7 +352,17 @@ class Space:
 
     def ruleset(self, values: Mapping[str, str]) -> Ruleset:
         """The rule set of a point: an example itself where it is one, `custom` played
-        with PROBE_TABLE."""
+        with PROBE_TABLE. Kept by point: the scope checks play the same points over and
+        over (rule sets are frozen)."""
+        key = frozenset(values.items())
+        found = self._rulesets.get(key)
+        if found is None:
+            if len(self._rulesets) >= KEPT_COMPLETIONS:
+                self._rulesets.clear()
+            found = self._rulesets[key] = self._ruleset(values)
+        return found
+
+    def _ruleset(self, values: Mapping[str, str]) -> Ruleset:
         plain, table = self.catalog_form(values)
         hs = values["hand_sizes"]
         if hs in self.tables:

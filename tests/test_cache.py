@@ -147,3 +147,57 @@ def test_a_valid_document_is_known_by_its_data(tmp_path: Path,
         assert err.line == 1
     assert len(calls) == 3
     assert yamlload.validate(good, {**schema, "required": ["m"]}) != []
+
+
+def test_a_kept_lint_reports_what_a_cold_one_does(corpus: Path, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """`mtrain lint`'s whole report, with the cache cold, warm, or off, is the same; after a
+    fixture changes, that one is checked again alone, and after a source file of the
+    engine changes, every one (the engine's package stands here in a copy of it)."""
+    from mtrain.conformance.lint import lint
+
+    engine = Path(cache.__file__).resolve().parent.parent / "reference"
+    copy = tmp_path / "reference"
+    shutil.copytree(engine, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    real = cache.package_digest
+
+    def package_digest(name: str, suffixes: tuple[str, ...] = (".py",)) -> str:
+        if name == "mtrain.reference":
+            return cache.files_digest([copy], suffixes)
+        return real(name, suffixes)
+    monkeypatch.setattr(cache, "package_digest", package_digest)
+
+    def report() -> tuple[int, dict[str, Any]]:
+        found = lint(corpus, coverage=True).to_json()
+        scopes = found.pop("scopes")
+        explored = scopes.pop("fixtures_explored")
+        del scopes["seconds"]
+        return explored, {**found, "scopes": scopes}
+
+    first_explored, first = report()
+    assert first_explored == first["fixtures"] > 3
+    assert first["scopes"]["reference_runs"] > first["fixtures"]
+    assert report() == (0, first)
+    monkeypatch.setenv(cache.CACHE_ENV, "off")
+    assert report() == (first["fixtures"], first)
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "cache"))
+
+    path = sorted(corpus.glob("*.yaml"))[0]
+    text = path.read_text(encoding="utf-8")
+    start = text.index("when:")
+    indent = start - (text.rindex("\n", 0, start) + 1)
+    end = text.index("\n", start)
+    while text[end + 1:].startswith(" " * (indent + 2)):  # a scope written as a block
+        end = text.index("\n", end + 1)
+    path.write_text(text[:start] + "when: {}" + text[end:], encoding="utf-8")
+    changed_explored, changed = report()
+    assert changed_explored == 1 and changed["errors"], "a scope of every rule set holds?"
+    monkeypatch.setenv(cache.CACHE_ENV, "off")
+    assert report() == (first["fixtures"], changed)
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "cache"))
+
+    engine_py = copy / "engine.py"
+    engine_py.write_text(engine_py.read_text(encoding="utf-8") + "\n# changed\n",
+                         encoding="utf-8")
+    assert report() == (first["fixtures"], changed)
+    assert report() == (0, changed)
