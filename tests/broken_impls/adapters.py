@@ -201,9 +201,10 @@ class ThreeRounds(ReferenceImplementation):
             raise RefusedSetup(f"no round {state['round']}: a match has three rounds")
         return super().state(ruleset, state)
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
         from mtrain.conformance.adapter import RefusedSetup
 
         if round > 3:
             raise RefusedSetup(f"no round {round}: a match has three rounds")
-        return super().deal(ruleset, players, round, order)
+        return super().deal(ruleset, players, round, order, draw)
