@@ -174,7 +174,13 @@ def answer(question: Question, rules: Rules, rs: Ruleset) -> Any:
     try:
         if kind == "flag":
             value = getattr(rules, arg)
-            return tuple(sorted(value.items())) if isinstance(value, dict) else value
+            if isinstance(value, dict):
+                return tuple(sorted(value.items()))
+            try:  # (a flag of another shape, say a list, compared by its text)
+                hash(value)
+            except TypeError:
+                return ("unhashable", repr(value))
+            return value
         if kind == "option":
             return (rs[arg], rs.hand_table) if arg == "hand_sizes" else rs[arg]
         if kind == "size":
