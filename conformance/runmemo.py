@@ -1,0 +1,125 @@
+"""The scope check's memo of traced runs (conformance/partition.py): what each run of a
+fixture found, by what its rule set answered to the questions the run asked of it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from mtrain.conformance.adapter import JSON
+from mtrain.reference.rules import Rules
+from mtrain.spec.ruleset import Ruleset
+
+Question = tuple[str, Any]
+"""What a traced run asked the rules: ("flag", name), ("option", name), ("size", players),
+("deals", players), ("counts", 0), ("every", 0), ("custom", 0), ("unknown", 0)."""
+
+
+def answer(question: Question, rules: Rules, rs: Ruleset) -> Any:
+    """What `rules` (the flags of `rs`) answer to `question`, as a value to compare: the
+    answer the run got, and for the hand table what its messages may quote as well."""
+    kind, arg = question
+    try:
+        if kind == "flag":
+            value = getattr(rules, arg)
+            if isinstance(value, dict):
+                return tuple(sorted(value.items()))
+            try:  # (a flag of another shape, say a list, compared by its text)
+                hash(value)
+            except TypeError:
+                return ("unhashable", repr(value))
+            return value
+        if kind == "option":
+            return (rs[arg], rs.hand_table) if arg == "hand_sizes" else rs[arg]
+        if kind == "size":
+            return rs.hand_size(arg)
+        if kind == "deals":
+            return rs.deals(arg)
+        if kind == "counts":
+            return rs.player_counts
+        if kind == "custom":
+            return rs.custom_table
+        if kind == "unknown":
+            return rs.unknown
+        return (rs.choices, rs.hand_table)  # "every"
+    except (KeyError, ValueError) as e:  # the run saw this error, message and all
+        return ("raised", type(e).__name__, str(e))
+
+
+class Node:
+    __slots__ = ("at", "branches", "found")
+
+    def __init__(self) -> None:
+        self.branches: list[tuple[Question, dict[Any, Node]]] = []
+        self.found: Any = None  # what a run that asked the questions on the way found
+        # a play's state after step k, and the questions asked to reach it
+        self.at: tuple[int, JSON, tuple[Question, ...]] | None = None
+
+
+class QuestionTree:
+    """What runs found, by what their rule sets answered to what they asked: a tree of
+    questions, which a rule set walks by its answers."""
+
+    def __init__(self) -> None:
+        self.root = Node()
+
+    def find(self, rules: Rules, rs: Ruleset) -> tuple[Any, Node | None]:
+        """What a run found whose every question `rs` answers alike; else the node of
+        the furthest state of a play on the way (None: none)."""
+        answers: dict[Question, Any] = {}
+        best: Node | None = None
+        # depth first, without recursion (a closure calling itself is a reference cycle
+        # left to the collector, once per rule set asked)
+        todo = [self.root]
+        while todo:
+            node = todo.pop()
+            if node.found is not None:
+                return node.found, best
+            if node.at is not None and (best is None or best.at is None
+                                        or node.at[0] > best.at[0]):
+                best = node
+            below = []
+            for question, kids in node.branches:
+                said = answers.get(question, answers)
+                if said is answers:
+                    said = answers[question] = answer(question, rules, rs)
+                kid = kids.get(said)
+                if kid is not None:
+                    below.append(kid)
+            todo += reversed(below)  # the first branch first, as the runs asked
+        return None, best
+
+    @staticmethod
+    def extend(node: Node, asked: Iterable[Question], rules: Rules, rs: Ruleset) -> Node:
+        """The node below `node` that answering `asked` as `rs` does leads to."""
+        for question in asked:
+            said = answer(question, rules, rs)
+            kids = next((kids for known, kids in node.branches if known == question), None)
+            if kids is None:
+                kids = {}
+                node.branches.append((question, kids))
+            node = kids.setdefault(said, Node())
+        return node
+
+    def keep(self, asked: Iterable[Question], rules: Rules, rs: Ruleset, found: Any) -> None:
+        self.extend(self.root, asked, rules, rs).found = found
+
+
+class RunMemo:
+    """The runs of one fixture (all of the same entries), by what their rule sets
+    answered to what they asked.
+
+    The engine and the harness see a rule set only through the questions a traced run
+    records (the flags of reference/rules.py, the options and hand-table rows of the
+    Ruleset): a rule set that answers every question of a run as its rule set did plays
+    the fixture as that run did, to the same outcomes and messages. Options are coarser
+    than flags (every engine procedure but two lays the engine by its holder), so points
+    of different cells often play alike: they take the run found, with their own values.
+    A rule set that answers the questions of a run's first steps alike, but not the
+    rest, takes the state those steps reached, asks their questions again through its
+    traced view (so that its log reads as if it had played them), and goes on from
+    there; one that answers all its steps' questions alike takes what the steps gave."""
+
+    def __init__(self) -> None:
+        self.runs = QuestionTree()  # (Run, the player counts whose hand size was read)
+        self.plays = QuestionTree()  # what play() gave, and the states on the way
