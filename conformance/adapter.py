@@ -458,7 +458,12 @@ class ReferenceImplementation:
     def _read(self, rules: Rules, state: JSON, key: bytes | None
               ) -> tuple[engine.State, _Entry | None]:
         """`state` as the engine state `state()` gives, and the entry that read it."""
-        st, broken, entry = self._states.read_entry(rules, state, key)
+        try:
+            st, broken, entry = self._states.read_entry(rules, state, key)
+        except codec.StateError as e:
+            if e.clause == "MATCH-7":  # a round a single-round game never reaches
+                raise RefusedSetup(str(e), "MATCH-7") from None
+            raise
         _check_players(rules, st.players)
         if broken:
             raise codec.StateError("impossible state: "
