@@ -1,7 +1,9 @@
-"""The reference engine: the state of a round, its legal actions, and their effects.
+"""The reference engine: the legal actions in a state of a round, and their effects.
 
-Read top to bottom: actions, the state, where a player may play, the legal actions,
-what an action does, the end of a round. Every rule the code enforces cites its clause
+The vocabulary (actions, phases, IllegalAction, Result, State) is in reference/state.py
+and imported here by name, so `engine.State`, `engine.DRAW` and the rest still resolve.
+Read top to bottom: where a player may play, the legal actions, what an action does,
+the end of a round, the refusals. Every rule the code enforces cites its clause
 id (spec/data/clauses.yaml) in a comment; every refusal names its clause.
 
 Two ways to move: `apply(state, action)` is pure (the input is never changed) and
@@ -12,7 +14,7 @@ check, for simulations that only ever pick from `legal_actions`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, NamedTuple
+from typing import Final
 
 from mtrain.reference.rules import (
     FOLLOW_ANYWHERE,
@@ -23,42 +25,25 @@ from mtrain.reference.rules import (
     MARKER_OWNER_OWN,
     Rules,
 )
+
+# Every name of the vocabulary, re-exported: callers read engine.State, engine.DRAW, ...
+from mtrain.reference.state import BLOCKED as BLOCKED
+from mtrain.reference.state import CHAIN as CHAIN
+from mtrain.reference.state import DOMINO as DOMINO
+from mtrain.reference.state import DRAW as DRAW
+from mtrain.reference.state import END_CHAIN as END_CHAIN
+from mtrain.reference.state import ENGINE as ENGINE
+from mtrain.reference.state import FOLLOW as FOLLOW
+from mtrain.reference.state import OVER as OVER
+from mtrain.reference.state import PASS as PASS
+from mtrain.reference.state import PLAY as PLAY
+from mtrain.reference.state import PLAY_BIT as PLAY_BIT
+from mtrain.reference.state import START as START
+from mtrain.reference.state import Action as Action
+from mtrain.reference.state import IllegalAction as IllegalAction
+from mtrain.reference.state import Result as Result
+from mtrain.reference.state import State as State
 from mtrain.spec import tiles as T
-from mtrain.spec.ruleset import MAX_PLAYERS
-
-# --- actions -------------------------------------------------------------------------
-
-
-class Action(NamedTuple):
-    """One decision. `train` is a seat for a personal train, or `players` for the Mexican."""
-
-    kind: str  # "play" | "draw" | "pass" | "end-chain"
-    tile: int = -1
-    train: int = -1
-
-
-DRAW: Final = Action("draw")
-# Every play action, built once: PLAY[train][tile], one train per seat of the largest
-# table plus the Mexican Train.
-PLAY: Final[tuple[tuple[Action, ...], ...]] = tuple(
-    tuple(Action("play", t, train) for t in range(T.TILE_COUNT))
-    for train in range(MAX_PLAYERS + 1))
-# PLAY_BIT[train][1 << tile]: the same actions by the tile's bit, so that a hand holding one
-# tile of a train's number (the usual case) finds its action in one look-up.
-PLAY_BIT: Final[tuple[dict[int, Action], ...]] = tuple(
-    {1 << t: action for t, action in enumerate(row)} for row in PLAY)
-PASS: Final = Action("pass")
-END_CHAIN: Final = Action("end-chain")
-
-# phases of a round (Final, as the constants below: the compiled build inlines them)
-ENGINE: Final = "engine"  # holder-lays: nobody holds the engine, players draw for it (ENG-4)
-START: Final = "start"  # a turn has begun, nothing laid yet
-CHAIN: Final = "chain"  # a first-turn chain is under way (FIRST-1, FIRST-11)
-FOLLOW: Final = "follow"  # a double was laid; another tile is due (DBL-1)
-OVER: Final = "over"  # the round has ended (END-1, END-2, END-3)
-
-DOMINO: Final = "domino"
-BLOCKED: Final = "blocked"
 
 # The tile tables the hot paths index, bound once here (a module attribute less per use).
 BIT: Final = T.BIT
@@ -66,106 +51,6 @@ OTHER_END: Final = T.OTHER_END
 IS_DOUBLE: Final = T.IS_DOUBLE
 PIPS: Final = T.PIPS
 BLANKS: Final = T.NUMBER_MASK[0]  # the tiles with a blank end
-
-
-class IllegalAction(ValueError):
-    """An action the rules refuse; `clause` is the id of the clause it breaks."""
-
-    def __init__(self, clause: str, message: str) -> None:
-        super().__init__(f"{message} [{clause}]")
-        self.clause = clause
-        self.message = message
-
-
-class Result(NamedTuple):
-    end: str  # DOMINO or BLOCKED
-    winner: int  # the seat that went out, or -1 for a blocked round
-    scores: tuple[int, ...]  # this round's score per seat
-
-
-# --- the state -----------------------------------------------------------------------
-
-
-STATE_FIELDS: Final = (
-    "boneyard", "drawn", "ends", "engine", "engine_placed", "first_pending", "hands",
-    "markers", "open_doubles", "outs", "passes", "phase", "players", "result", "round",
-    "rules", "scores", "seat", "starter", "table_mask", "trains", "turn_doubles",
-)
-"""Every field of a State, in its slots."""
-
-
-class State:
-    """Everything about a round in progress, and the match totals so far.
-
-    Hands are bitmasks of tile ids; trains are tuples of tile ids from the engine
-    outward (index `players` is the Mexican Train); the boneyard is a list in draw
-    order. Small and flat, so a copy is a handful of list copies.
-    """
-
-    __slots__ = STATE_FIELDS
-
-    rules: Rules
-    players: int
-    round: int
-    engine: int
-    engine_placed: bool
-    hands: list[int]
-    boneyard: list[int]
-    trains: list[tuple[int, ...]]
-    ends: list[int]
-    markers: list[bool]
-    open_doubles: list[int]
-    turn_doubles: list[int]
-    seat: int
-    phase: str
-    drawn: int
-    first_pending: int
-    starter: int
-    passes: int
-    table_mask: int
-    scores: list[int]
-    outs: list[int]
-    result: Result | None
-
-    def copy(self) -> State:
-        new = State.__new__(State)
-        new.rules, new.players, new.round, new.engine = (
-            self.rules, self.players, self.round, self.engine)
-        new.engine_placed, new.seat, new.phase, new.drawn = (
-            self.engine_placed, self.seat, self.phase, self.drawn)
-        new.first_pending, new.starter, new.passes, new.table_mask = (
-            self.first_pending, self.starter, self.passes, self.table_mask)
-        new.result = self.result
-        new.hands = self.hands[:]
-        new.boneyard = self.boneyard[:]
-        new.trains = self.trains[:]
-        new.ends = self.ends[:]
-        new.markers = self.markers[:]
-        new.open_doubles = self.open_doubles[:]
-        new.turn_doubles = self.turn_doubles[:]
-        new.scores = self.scores[:]
-        new.outs = self.outs[:]
-        return new
-
-    @property
-    def mexican(self) -> int:
-        """Index of the Mexican Train among the trains."""
-        return self.players
-
-    @property
-    def match_over(self) -> bool:
-        return self.phase == OVER and self.round >= self.rules.rounds
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, State):
-            return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in STATE_FIELDS)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"<State round {self.round} seat {self.seat} phase {self.phase}>"
-
 
 
 # --- where a player may play -----------------------------------------------------------
@@ -190,7 +75,7 @@ def live(state: State, train: int) -> bool:
 def duties(state: State, first_turns_over: bool = False) -> list[int]:
     """Open doubles laid on earlier turns that oblige the player to move (DBL-6)."""
     # Here and below, a flag is read last, only once the table is one its clause speaks
-    # about: the scope checks (conformance/partition.py) count every option a run reads.
+    # about: the scope checks (conformance/traced_runs.py) count every option a run reads.
     # (No comprehension or generator in a hot function: in Python 3.11 each one builds
     # and calls a function, and turns the variables it reads into cells on every call.)
     turn = state.turn_doubles
