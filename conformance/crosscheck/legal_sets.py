@@ -34,6 +34,7 @@ from mtrain.spec import tiles as T
 from mtrain.spec.model import decisions as D
 from mtrain.spec.model import legality as L
 from mtrain.spec.model.alike import play_key
+from mtrain.spec.model.symbolic import Symbolic
 from mtrain.spec.proofs import parametric as P
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.tilesets import highest
@@ -282,7 +283,7 @@ def z3_search(name: str, rs: Ruleset) -> list[PathResult]:
     options = dict(rs.items())
     top = highest(options["tile_set"])
     out: list[PathResult] = []
-    sym = L.Symbolic(Z3_SLOTS, Z3_PLAYERS, max_number=top)
+    sym = Symbolic(Z3_SLOTS, Z3_PLAYERS, max_number=top)
     v, ctx = sym.view, sym.ctx
     o = L.Opts(values=options)
     base = [*sym.structure(wide_top(top)), *sym.well_formed(o), v.players == Z3_PLAYERS,

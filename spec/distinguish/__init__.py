@@ -86,7 +86,8 @@ from mtrain.spec.distinguish.z3_harness import (
     common_top,
     wide_top,
 )
-from mtrain.spec.model.legality import NO_SLOT, Count, Opts, Symbolic, legal_table
+from mtrain.spec.model.legality import NO_SLOT, Count, Opts, legal_table
+from mtrain.spec.model.symbolic import Symbolic
 from mtrain.spec.ruleset import Ruleset
 
 __all__ = [

@@ -33,7 +33,6 @@ from mtrain.spec.model.legality import (
     If,
     Opts,
     Slot,
-    Symbolic,
     View,
     action_text,
     legal_table,
@@ -47,6 +46,7 @@ from mtrain.spec.model.scoring import (
     round_scores,
     tile_value,
 )
+from mtrain.spec.model.symbolic import Symbolic
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.tilesets import highest
 

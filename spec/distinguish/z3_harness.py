@@ -22,10 +22,10 @@ from mtrain.spec.model.legality import (
     If,
     Legal,
     Opts,
-    Symbolic,
     legal,
 )
 from mtrain.spec.model.logic import as_term
+from mtrain.spec.model.symbolic import Symbolic
 from mtrain.spec.tilesets import highest
 
 SEED: Final = 0

@@ -56,6 +56,7 @@ from typing import Any
 import z3
 
 from mtrain.spec.model import legality as L
+from mtrain.spec.model.symbolic import Symbolic
 
 RLIMIT = 5_000_000
 
@@ -97,7 +98,7 @@ def chain_cover_lemma(players: int) -> Proof:
     """In a chain, a held tile that fits the own train is legal there (any numbers)."""
     ctx = z3.Context()
     o, bounds = _domain(ctx)
-    sym = L.Symbolic(1, max_players=max(players, 2), prefix="c.", ctx=ctx)
+    sym = Symbolic(1, max_players=max(players, 2), prefix="c.", ctx=ctx)
     v = sym.view
     own = v.trains[0]
     slot = v.hand[0]
@@ -112,7 +113,7 @@ def chain_cover_premises(players: int) -> Proof:
     """The lemma is not vacuous: its premises hold in some situation."""
     ctx = z3.Context()
     _, bounds = _domain(ctx)
-    sym = L.Symbolic(1, max_players=max(players, 2), prefix="c.", ctx=ctx)
+    sym = Symbolic(1, max_players=max(players, 2), prefix="c.", ctx=ctx)
     v = sym.view
     facts = [*bounds, v.players == players, v.seat == 0, v.phase == L.CHAIN,
              v.first_pending, v.drawn == L.NO_SLOT, v.hand[0].present,
