@@ -29,10 +29,10 @@ The fast loop (`-m "not slow"`) plays a sample that names every overlay: each ov
 alone on one base, and pairs until every overlay has been played in a pair on every base
 it composes with (47 of 1,276 pairs); the rest are marked slow. The whole suite plays every
 single overlay on every base, and each pair of overlays once, on one of the bases it
-composes with (suite_sample, the bases in turn; 640 of the 1,276 games); MTRAIN_DEEP=1
-plays every pair on every base (about 150 CPU s for the pairs alone). Set
-MTRAIN_PROPERTY_SCALE (an integer, default 1) to multiply the number of games, for a
-deeper run.
+composes with (suite_sample, the bases in turn; with the fast loop's, 633 of the 1,276
+games); MTRAIN_DEEP=1 plays every pair on every base (about 150 CPU s for the pairs
+alone). Set MTRAIN_PROPERTY_SCALE (an integer, default 1) to multiply the number of
+games, for a deeper run.
 """
 
 from __future__ import annotations
