@@ -4,7 +4,9 @@ failure (how long a test takes depends on the machine). A test's time is the CPU
 its setup, call and teardown (the process's and that of the children it waited for), so
 that a busy machine does not push a test over; its wall time is shown beside it.
 
-`once` computes an expensive value once per run, whichever xdist worker asks first.
+`once` computes an expensive value once per run, whichever xdist worker asks first;
+`corpus_explored` explores the shipped corpus once per run for the corpus lint and every
+identify of the whole corpus.
 
 FAST_CASES keeps a few cases of a long parametrised family in the fast loop and marks
 the others slow (the whole suite runs them all).
@@ -131,6 +133,31 @@ def once(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Callable[[]
         return memo[name]
 
     return get
+
+
+@pytest.fixture(scope="session")
+def corpus_explored(once: Callable[[str, Callable[[], Any]], Any]) -> None:
+    """The shipped corpus's scope check (`mtrain lint`'s), run once per run by whichever
+    worker asks first: it explores every fixture's partition of the option space (about
+    70 CPU s) and keeps what it finds in the run's cache (_cache_of_this_run below): each
+    fixture's check, which the corpus lint then reads, and the pieces identify reads
+    (conformance/identify/cells.py). The corpus is explored once, not once by the lint
+    and again by the first identify of each worker."""
+
+    def explore() -> bool:
+        from mtrain.conformance.fixture import load_corpus
+        from mtrain.conformance.identify.cells import Keeper
+        from mtrain.conformance.lint.scopes import check_scopes
+        from mtrain.spec.scope import Space
+
+        fixtures, errors = load_corpus()
+        assert not errors, errors[:1]
+        keeper = Keeper(Space())
+        check_scopes(fixtures, Space(), explored=keeper.add)
+        keeper.save()
+        return True
+
+    once("corpus-explored", explore)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -25,12 +25,14 @@ How hard each state is probed (`Depth`) is what keeps the file fast:
 * pairs of overlays (some 260 rule sets): a smaller sample, and the state schema at every
   8th state and the last (the JSON's shape does not depend on the overlays).
 
-The whole file takes about 70 s of CPU. The fast loop (`-m "not slow"`) plays a sample
-that names every overlay: each overlay alone on one base (33 of 80 games), and pairs until
-every overlay has been played in a pair on every base it composes with (41 of 955); the
-rest are marked slow, and the whole suite plays them (about 8 CPU s here in the fast
-loop). Set MTRAIN_PROPERTY_SCALE (an integer, default 1) to multiply the number of games,
-for a deeper run.
+The fast loop (`-m "not slow"`) plays a sample that names every overlay: each overlay
+alone on one base, and pairs until every overlay has been played in a pair on every base
+it composes with (47 of 1,276 pairs); the rest are marked slow. The whole suite plays every
+single overlay on every base, and each pair of overlays once, on one of the bases it
+composes with (suite_sample, the bases in turn; with the fast loop's, 633 of the 1,276
+games); MTRAIN_DEEP=1 plays every pair on every base (about 150 CPU s for the pairs
+alone). Set MTRAIN_PROPERTY_SCALE (an integer, default 1) to multiply the number of
+games, for a deeper run.
 """
 
 from __future__ import annotations
@@ -186,12 +188,32 @@ def fast_sample(combos: Sequence[tuple[str, tuple[str, ...]]],
     return chosen
 
 
-def fast_or_slow(combos: Sequence[tuple[str, tuple[str, ...]]], per_base: bool) -> list[Any]:
-    """Every combination as a test; those outside `fast_sample` marked slow, so that the
-    whole suite plays each one and the fast loop a sample that names every overlay."""
+DEEP = os.environ.get("MTRAIN_DEEP") == "1"
+"""MTRAIN_DEEP=1: every pair of overlays on every base it composes with (the suite plays
+each pair on one base: suite_sample)."""
+
+
+def suite_sample(combos: Sequence[tuple[str, tuple[str, ...]]]) -> set[tuple[str, tuple[str, ...]]]:
+    """Each set of overlays once, on one of the bases it composes with, the bases taken in
+    turn (the k-th set of overlays in order on its bases' k-th, modulo their number):
+    every pair of overlays is played together, and every overlay on every base (the
+    singles, and fast_sample's pairs)."""
+    bases: dict[tuple[str, ...], list[str]] = {}
+    for base, overlays in combos:
+        bases.setdefault(overlays, []).append(base)
+    return {(on[k % len(on)], overlays) for k, (overlays, on) in enumerate(sorted(bases.items()))}
+
+
+def fast_or_slow(combos: Sequence[tuple[str, tuple[str, ...]]], per_base: bool,
+                 whole: bool = True) -> list[Any]:
+    """The combinations as tests; those outside `fast_sample` marked slow, so that the
+    suite plays them and the fast loop a sample that names every overlay; not `whole`:
+    the suite plays fast_sample and suite_sample, and every combination under
+    MTRAIN_DEEP=1."""
     fast = fast_sample(combos, per_base)
+    played = fast | suite_sample(combos) if not whole and not DEEP else set(combos)
     return [pytest.param(c, id=combo_id(c), marks=() if c in fast else pytest.mark.slow)
-            for c in combos]
+            for c in combos if c in played]
 
 
 # --- the checks ------------------------------------------------------------------------
@@ -361,7 +383,7 @@ def test_single_overlay_random_games(combo: tuple[str, tuple[str, ...]],
     play_game(rules, players, round_no, seed)
 
 
-@pytest.mark.parametrize("combo", fast_or_slow(PAIRS, per_base=True))
+@pytest.mark.parametrize("combo", fast_or_slow(PAIRS, per_base=True, whole=False))
 @settings(FAST, max_examples=SCALE)
 @given(data=st.data())
 def test_overlay_pair_random_game(combo: tuple[str, tuple[str, ...]],
@@ -412,6 +434,8 @@ def test_enumeration_covers_the_expected_combinations() -> None:
     assert ({(b, o) for b, os in pairs for o in os}
             == {(b, o) for b, os in PAIRS for o in os})
     assert len(singles) < len(SINGLES) and len(pairs) < len(PAIRS)
+    suite = suite_sample(PAIRS)  # every pair of overlays, once
+    assert {os for _, os in suite} == {os for _, os in PAIRS} and len(suite) < len(PAIRS)
     for base in BASES:
         assert rules_for(base, ()) is not None
 

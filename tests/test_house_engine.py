@@ -18,8 +18,9 @@ sys.path.insert(0, str(EXAMPLES))
 
 
 @pytest.mark.slow
-def test_identify_then_conform_on_the_house_engine(tmp_path: Path,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_identify_then_conform_on_the_house_engine(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        corpus_explored: None) -> None:  # (the corpus explored once per run: conftest.py)
     found = tmp_path / "found.yaml"
     assert main(["identify", "--adapter", ENGINE, "-o", str(found)]) == 0
     out = capsys.readouterr().out

@@ -222,7 +222,8 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
 @pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.name)
 def test_identify_is_never_wrong_when_sure_and_its_file_shows_the_bugs(
-        engine: Engine, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        engine: Engine, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        corpus_explored: None) -> None:  # (the corpus explored once per run: conftest.py)
     found = tmp_path / "found.yaml"
     assert main(["identify", "--impl", engine.command(), "-o", str(found)]) == 0
     capsys.readouterr()

@@ -2,7 +2,8 @@
 of rules of their own (tables of their own, options played `other`, bugs switched on) and
 the mutants. The whole calibration (40 engines, every mutant, 30 honest rule sets) is a
 measurement, run by benchmarks/identify_calibration.py; these tests hold its rule on a
-sample drawn to cover every kind: no value found wrong may be `sure` or `measured`."""
+sample drawn to cover every kind: no value found wrong may be `sure` or `measured`. The
+corpus is explored once per run (tests/conftest.py `corpus_explored`)."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def test_two_engines_of_their_own_are_never_wrong_when_sure(tmp_path: Path) -> N
 
 @pytest.mark.slow
 def test_engines_of_their_own_are_identified_with_calibrated_confidence(
-        tmp_path: Path) -> None:
+        tmp_path: Path, corpus_explored: None) -> None:
     """Six of the benchmark's forty (every seventh): every set, tables of their own,
     0 to 3 options played `other`, bugs."""
     cases = random_cases(40, seed=2026)[::7]
@@ -50,7 +51,8 @@ def test_engines_of_their_own_are_identified_with_calibrated_confidence(
 
 
 @pytest.mark.slow
-def test_mutants_are_identified_with_calibrated_confidence(tmp_path: Path) -> None:
+def test_mutants_are_identified_with_calibrated_confidence(tmp_path: Path,
+                                                          corpus_explored: None) -> None:
     """Eight mutants spread over the catalogue, each on a shipped variant in turn."""
     names = sorted(MUTANTS)
     verdicts, wrong = run_cases(mutant_cases(names[::len(names) // 8][:8]), tmp_path)

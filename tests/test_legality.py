@@ -119,7 +119,9 @@ def test_reference_passes_generated(fx: Fixture) -> None:
 
 
 @pytest.mark.slow
-def test_generated_is_lint_clean_and_tells_every_pair_apart() -> None:
+def test_generated_is_lint_clean_and_tells_every_pair_apart(corpus_explored: None) -> None:
+    # (the generated fixtures are part of the corpus, explored once per run by conftest.py's
+    # corpus_explored: their scope check is read from the run's cache)
     report = lint(distinguish.GENERATED_DIR)
     assert report.errors == []
     assert report.pairs_missing == []

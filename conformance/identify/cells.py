@@ -45,6 +45,27 @@ def pieces_of(part: Partition, space: Space) -> list[Piece]:
                   c.run.read) for c in part.cells]
 
 
+_given: dict[int, tuple[Partition, tuple[tuple[str, tuple[str, ...]], ...], list[Piece]]] = {}
+"""pieces_of of the partitions a caller passed, by the partition's id (the partition is
+kept, so an id is never reused while its entry lives) and the space's options: a process
+that identifies several engines on one corpus (the tests, the calibration) reads each
+partition once."""
+_kept: dict[str, dict[str, list[Piece]]] = {}
+"""The last cache entry read (by its name: the code's and data's digest), its pieces
+decoded by fixture digest: reading the entry (tens of MB of JSON) costs seconds, once per
+process."""
+
+
+def _pieces_given(part: Partition, space: Space) -> list[Piece]:
+    key = tuple((o, tuple(vs)) for o, vs in space.options.items())
+    found = _given.get(id(part))
+    if found is None or found[0] is not part or found[1] != key:
+        if len(_given) > 20000:
+            _given.clear()
+        found = _given[id(part)] = (part, key, pieces_of(part, space))
+    return list(found[2])
+
+
 def _to_json(pieces: Sequence[Piece]) -> list[object]:
     return [[{o: sorted(vs) for o, vs in p.region.items()}, list(p.outcomes), list(p.read)]
             for p in pieces]
@@ -72,28 +93,70 @@ def corpus_pieces(fixtures: Sequence[Fixture], space: Space,
                   progress: Callable[[int], None] | None = None) -> dict[str, list[Piece]]:
     """Every fixture's pieces: from `partitions` where given, else from the cache, else
     explored (and kept)."""
-    name = f"{cache.digest(code_and_data_digest(space), KIND)}.json"
-    kept = cache.read(KIND, name)
-    stored: dict[str, object] = kept if isinstance(kept, dict) else {}
+    given = partitions if partitions is not None else {}
     out: dict[str, list[Piece]] = {}
+    if all(fx.id in given for fx in fixtures):  # the cache is not read: nothing it holds is used
+        for fx in fixtures:
+            out[fx.id] = _pieces_given(given[fx.id], space)
+            if progress is not None:
+                progress(1)
+        return out
+    name = f"{cache.digest(code_and_data_digest(space), KIND)}.json"
+    decoded = _kept.get(name)
+    stored: dict[str, object] | None = None  # the entry as kept, read only when needed
+    if decoded is None:
+        _kept.clear()
+        decoded = _kept[name] = {}
+        kept = cache.read(KIND, name)
+        stored = kept if isinstance(kept, dict) else {}
     changed = False
     known = {o: frozenset(vs) for o, vs in space.options.items()}
     for fx in fixtures:
-        if partitions is not None and fx.id in partitions:
-            out[fx.id] = pieces_of(partitions[fx.id], space)
+        if fx.id in given:
+            out[fx.id] = _pieces_given(given[fx.id], space)
         else:
             key = fixture_digest(fx)
-            found = _from_json(stored[key], fx, known) if key in stored else None
+            found = decoded.get(key)
             if found is None:
-                found = pieces_of(explore(fx, space), space)
-                stored[key] = _to_json(found)
-                changed = True
-            out[fx.id] = found
+                if stored is None:
+                    kept = cache.read(KIND, name)
+                    stored = kept if isinstance(kept, dict) else {}
+                found = _from_json(stored[key], fx, known) if key in stored else None
+                if found is None:
+                    found = pieces_of(explore(fx, space), space)
+                    stored[key] = _to_json(found)
+                    changed = True
+                decoded[key] = found
+            out[fx.id] = list(found)
         if progress is not None:
             progress(1)
-    if changed:
+    if changed and stored is not None:
         cache.write(KIND, name, stored, keep=4)
     return out
+
+
+class Keeper:
+    """Keeps the pieces of partitions explored elsewhere (the scope check of `mtrain
+    lint` explores every fixture of a corpus exactly as identify would): `add` each,
+    then `save` once."""
+
+    def __init__(self, space: Space) -> None:
+        self.space = space
+        self.found: dict[str, list[Piece]] = {}
+
+    def add(self, fx: Fixture, part: Partition) -> None:
+        self.found[fixture_digest(fx)] = pieces_of(part, self.space)
+
+    def save(self) -> None:
+        if not self.found:
+            return
+        name = f"{cache.digest(code_and_data_digest(self.space), KIND)}.json"
+        kept = cache.read(KIND, name)
+        stored: dict[str, object] = kept if isinstance(kept, dict) else {}
+        stored.update({key: _to_json(pieces) for key, pieces in self.found.items()})
+        cache.write(KIND, name, stored, keep=4)
+        if name in _kept:
+            _kept[name].update(self.found)
 
 
 def narrowed(fx: Fixture, pieces: Sequence[Piece], allowed: Region, space: Space,

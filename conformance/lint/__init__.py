@@ -88,7 +88,12 @@ def lint(root: str | Path | Sequence[str | Path] | None = None, scopes: bool = T
     report = LintReport(fixtures=len(fixtures), clauses=len(cat.clauses))
     report.errors += [str(e) for e in load_errors]
     if scopes:
-        report.scopes = check_scopes(fixtures)
+        # (imported here: identify's package imports this one's scopes module)
+        from mtrain.conformance.identify.cells import Keeper
+
+        keeper = Keeper(Space(cat))  # identify reads the partitions explored here
+        report.scopes = check_scopes(fixtures, Space(cat), explored=keeper.add)
+        keeper.save()
         report.errors += report.scopes.errors
     rulesets: dict[str, Ruleset | None] = {}
 

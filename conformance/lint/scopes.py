@@ -20,14 +20,22 @@ import gc
 import json
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.gc_freeze import settled
-from mtrain.conformance.partition import beyond, breaches, explore, overlaps, propose, region_text
+from mtrain.conformance.partition import (
+    Partition,
+    beyond,
+    breaches,
+    explore,
+    overlaps,
+    propose,
+    region_text,
+)
 from mtrain.spec import cache
 from mtrain.spec.scope import Product, Scope, Space
 from mtrain.spec.yamlload import read_text
@@ -114,12 +122,19 @@ class FixtureScopes:
         return found
 
 
-def scope_fixture(fx: Fixture, space: Space) -> FixtureScopes:
+Explored = Callable[[Fixture, Partition], None]
+"""Told each partition the scope check explores (identify keeps its pieces: one
+exploration of the corpus serves both)."""
+
+
+def scope_fixture(fx: Fixture, space: Space, explored: Explored | None = None) -> FixtureScopes:
     """The scope check of one fixture (see the module docstring)."""
     try:
         part = explore(fx, space)
     except RuntimeError as e:
         return FixtureScopes(0, ((None, str(e)),))
+    if explored is not None:
+        explored(fx, part)
     problems: list[tuple[int | None, str]] = []
     for b in breaches(part, space):
         said = "; ".join(b.messages[:2]) or b.outcome
@@ -138,16 +153,17 @@ def scope_fixture(fx: Fixture, space: Space) -> FixtureScopes:
 
 
 def check_scopes(fixtures: Sequence[Fixture], space: Space | None = None,
-                 kept: bool = True) -> ScopeReport:
+                 kept: bool = True, explored: Explored | None = None) -> ScopeReport:
     """The scope check of every fixture; `kept`: through the cache (see the module
-    docstring), which never changes what is found."""
+    docstring), which never changes what is found; `explored` is told each partition
+    explored."""
     space = space or Space()
     report = ScopeReport(fixtures=len(fixtures))
     started = time.perf_counter()
     store = ScopeCache(space) if kept else None
     with settled():
         for fx in fixtures:
-            _check_one(fx, space, store, report)
+            _check_one(fx, space, store, report, explored)
             # What a check leaves alive (the memos of the engine and of the option space)
             # is put out of the collector's sight after each fixture (given back at the
             # end): a check makes no reference cycles, so what dies is freed as it dies,
@@ -161,12 +177,12 @@ def check_scopes(fixtures: Sequence[Fixture], space: Space | None = None,
 
 
 def _check_one(fx: Fixture, space: Space, store: ScopeCache | None,
-               report: ScopeReport) -> None:
+               report: ScopeReport, explored: Explored | None = None) -> None:
     """One fixture's check, from the cache or made now, added to `report`."""
     report.entries += len(fx.expect)
     found = store.get(fx) if store is not None else None
     if found is None:
-        found = scope_fixture(fx, space)
+        found = scope_fixture(fx, space, explored)
         report.explored += 1
         if store is not None:
             store.put(fx, found)

@@ -4,7 +4,9 @@ a question about two values of an option is best asked under."""
 from __future__ import annotations
 
 import functools
+import heapq
 import itertools
+import operator
 from typing import Final
 
 from mtrain.spec.catalog import RulesetError, catalog
@@ -43,30 +45,43 @@ def expressible() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
     return tuple(out)
 
 
+@functools.cache
+def _entries() -> tuple[tuple[str, ...], tuple[tuple[int, str, tuple[str, ...], int], ...]]:
+    """expressible() as the options in order and, for each rule set, its index, name,
+    values (in that order) and overlay count: what choose_pair compares, built once."""
+    every = expressible()
+    options = tuple(o for o, _ in every[0][1]) if every else ()
+    return options, tuple((i, n, tuple(dict(c)[o] for o in options), n.count("+"))
+                          for i, (n, c) in enumerate(every))
+
+
 def choose_pair(option: str, v1: str, v2: str) -> list[tuple[str, str]]:
     """Pairs of nameable rule sets taking v1 and v2, best first (a short list).
 
     Best: fewest other differences among the options relevant to the option's kind,
     then fewest other differences at all, then fewest overlays, then catalog order.
     """
-    relevant = [o for o in RELEVANT[KIND[option]] if o != option]
-    every = expressible()
-    side_a = [(i, n, dict(c)) for i, (n, c) in enumerate(every) if dict(c)[option] == v1]
-    side_b = [(i, n, dict(c)) for i, (n, c) in enumerate(every) if dict(c)[option] == v2]
+    options, entries = _entries()
+    at = options.index(option)
+    relevant = [options.index(o) for o in RELEVANT[KIND[option]] if o != option]
+    side_a = [e for e in entries if e[2][at] == v1]
+    side_b = [e for e in entries if e[2][at] == v2]
+    # (the values are compared in C, map(ne, ...): this runs over tens of millions of
+    # pairs; `option` itself always differs, v1 != v2, hence the - 1)
     scored = []
-    by_key: dict[tuple[str, ...], list[tuple[int, str, dict[str, str]]]] = {}
+    by_key: dict[tuple[str, ...], list[tuple[int, str, tuple[str, ...], int]]] = {}
     for entry in side_b:
-        by_key.setdefault(tuple(entry[2][o] for o in relevant), []).append(entry)
-    for ia, na, ca in side_a:
-        for ib, nb, cb in by_key.get(tuple(ca[o] for o in relevant), []):
-            other = sum(ca[o] != cb[o] for o in ca if o != option)
-            scored.append(((0, other, na.count("+") + nb.count("+"), ia + ib, ia), na, nb))
+        by_key.setdefault(tuple(entry[2][k] for k in relevant), []).append(entry)
+    for ia, na, ca, pa in side_a:
+        for ib, nb, cb, pb in by_key.get(tuple(ca[k] for k in relevant), []):
+            other = sum(map(operator.ne, ca, cb)) - 1
+            scored.append(((0, other, pa + pb, ia + ib, ia), na, nb))
     if not scored:  # no pair agrees on every relevant option: the nearest ones
-        for ia, na, ca in side_a[:300]:
-            for ib, nb, cb in side_b[:300]:
-                near = sum(ca[o] != cb[o] for o in relevant)
-                other = sum(ca[o] != cb[o] for o in ca if o != option)
-                scored.append(((near, other, na.count("+") + nb.count("+"), ia + ib, ia),
-                               na, nb))
-    scored.sort()
-    return [(na, nb) for _, na, nb in scored[:8]]
+        for ia, na, ca, pa in side_a[:300]:
+            for ib, nb, cb, pb in side_b[:300]:
+                near = sum(ca[k] != cb[k] for k in relevant)
+                other = sum(map(operator.ne, ca, cb)) - 1
+                scored.append(((near, other, pa + pb, ia + ib, ia), na, nb))
+    # the 8 smallest keys (each pair's key is its own: ia + ib and ia name it), as a sort
+    # of them all would give
+    return [(na, nb) for _, na, nb in heapq.nsmallest(8, scored)]
