@@ -85,8 +85,9 @@ def test_a_rule_set_file_named_like_a_variant_it_is_not(
     a.write_text("name: pagat\nbase: puremco\noptions: {}\n")
     rc = main(["conform", "--fixtures", str(FIXTURES), "--variant", "pagat", "--rules", str(a)])
     err = capsys.readouterr().err
-    assert rc == 2 and err.startswith(
-        f"mtrain conform: --rules {a}: rule set 'pagat' is also the name of --variant pagat")
+    # refused as a file before it meets --variant pagat: its rules are puremco's
+    assert rc == 2 and err.startswith(f"mtrain conform: {a}:1: name 'pagat' is a shipped rule "
+                                      "set's, whose rules differ")
 
 
 # --- an implementation's text is shown escaped -----------------------------------------
