@@ -43,7 +43,7 @@ from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.rulesets import Context, context
 from mtrain.conformance.fuzz.tables import written
 from mtrain.conformance.process import HarnessError, NotApplicable
-from mtrain.conformance.runner import compare_field, compare_result, state_view
+from mtrain.conformance.runner import compare_field, compare_result, deal_with_draw, state_view
 from mtrain.reference import codec
 from mtrain.reference.engine import (
     ENGINE,
@@ -567,12 +567,17 @@ class Judge:
         if request is None:
             return None
         players, round_no, order, extra = request
+        draw = (probe.deal or {}).get("draw")  # SEAT-5: the deal's draw, if any
         ref = own_rules.reference(ctx) or self.ref
-        want = {**ref.deal(ctx.rj, players, round_no, order), **extra}
+        try:
+            want = {**deal_with_draw(ref, ctx.rj, players, round_no, order, draw), **extra}
+        except RefusedSetup:  # a shrunk probe whose draw no longer fits its table
+            return None
         if own_rules.own_reads(ctx, ref):
             return None
         try:
-            got, error = {**self.impl.deal(ctx.rj, players, round_no, order), **extra}, None
+            got = {**deal_with_draw(self.impl, ctx.rj, players, round_no, order, draw), **extra}
+            error = None
         except Exception as e:
             got, error = None, e
         return compare_deal(ctx, want, got, error)
@@ -589,9 +594,14 @@ class Judge:
             if request is None:
                 return None
             players, round_no, order, extra = request
-            want = {**self.ref.deal(ctx.rj, players, round_no, order), **extra}
+            draw = (probe.deal or {}).get("draw")  # SEAT-5: the deal's draw, if any
             try:
-                got = {**self.impl.deal(ctx.rj, players, round_no, order), **extra}
+                want = {**deal_with_draw(self.ref, ctx.rj, players, round_no, order, draw),
+                        **extra}
+            except RefusedSetup:  # a shrunk probe whose draw no longer fits its table
+                return None
+            try:
+                got = {**deal_with_draw(self.impl, ctx.rj, players, round_no, order, draw), **extra}
             except Exception:
                 return None
             if compare_deal(ctx, want, got, None):

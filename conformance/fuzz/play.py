@@ -54,9 +54,10 @@ from mtrain.conformance.process import (
     ProcessImplementation,
 )
 from mtrain.conformance.protocol import encode_value
+from mtrain.conformance.runner import deal_with_draw
 from mtrain.reference import codec
 from mtrain.reference.deal import deal as reference_deal
-from mtrain.reference.deal import deal_pool, match_winners
+from mtrain.reference.deal import deal_pool, match_winners, random_draw
 from mtrain.reference.engine import (
     DRAW,
     END_CHAIN,
@@ -294,8 +295,9 @@ class Asker:
             self.wire.send_ahead([("legal", common)] + [
                 ("apply", {**common, "action": _action_bytes(a)}) for a in actions])
 
-    def deal(self, ctx: Context, players: int, round_no: int, order: list[str]) -> JSON:
-        return self.impl.deal(ctx.rj, players, round_no, order)
+    def deal(self, ctx: Context, players: int, round_no: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        return deal_with_draw(self.impl, ctx.rj, players, round_no, order, draw)
 
     def legal(self, ctx: Context) -> Any:
         if self.wire is None:
@@ -492,12 +494,17 @@ def _round(session: Session, ctx: Context, plan: GamePlan, res: GameResult,
     pool = deal_pool(rules, round_no)
     rng.shuffle(pool)
     order = [T.NAMES[t] for t in pool]
+    # the match's one draw for the start (SEAT-5), the same for every round of the game
+    drawn = (random_draw(rules, n, random.Random(f"{plan.seed}:draw"))
+             if rules.highest_draw_starts else None)
+    draw = None if drawn is None else [[T.NAMES[t] for t in tiles] for tiles in drawn]
     st, own = own_rules.dealt(ctx, lambda r: reference_deal(
-        r, n, round_no, order=pool, scores=scores, outs=outs))
+        r, n, round_no, order=pool, scores=scores, outs=outs, draw=drawn))
     dealt = codec.state_to_json(st)
     deal_spec = {"players": n, "engine": engine_number(rules, round_no), "order": order,
-                 "scores": list(scores), "outs": list(outs)}
-    got, error = _asked(res, lambda: {**ask.deal(ctx, n, round_no, order),
+                 "scores": list(scores), "outs": list(outs),
+                 **({} if draw is None else {"draw": draw})}
+    got, error = _asked(res, lambda: {**ask.deal(ctx, n, round_no, order, draw),
                                       "scores": list(scores), "outs": list(outs)})
     found: list[Disagreement] = []
     problems: list[Problem] = []

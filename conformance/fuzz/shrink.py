@@ -16,10 +16,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from mtrain.conformance.adapter import ReferenceImplementation, Refused
+from mtrain.conformance.adapter import ReferenceImplementation, Refused, RefusedSetup
 from mtrain.conformance.fuzz.judge import Disagreement, Judge, Probe, deal_request
 from mtrain.conformance.fuzz.rulesets import context
 from mtrain.conformance.fuzz.tables import cut_train, drop_seat, reroute, table_of
+from mtrain.conformance.runner import deal_with_draw
 from mtrain.reference import codec
 from mtrain.spec.notation import REST, action_json, table_state
 
@@ -268,7 +269,11 @@ class Shrinker:
             if request is None:
                 return None
             players, round_no, order, extra = request
-            state = {**ref.deal(ctx.rj, players, round_no, order), **extra}
+            draw = (probe.deal or {}).get("draw")  # SEAT-5: the deal's draw, if any
+            try:
+                state = {**deal_with_draw(ref, ctx.rj, players, round_no, order, draw), **extra}
+            except RefusedSetup:  # a draw that no longer fits the shrunk table
+                return None
         states = [state]
         for step in probe.steps:
             try:
