@@ -64,14 +64,7 @@ def test_a_changed_fixture_alone_is_checked_again(corpus: Path) -> None:
 def test_a_broken_scope_found_fresh_is_found_from_the_cache(corpus: Path) -> None:
     """A fixture whose scope is too wide: the same error, with its file and line, whether
     the check ran now or was kept."""
-    path = sorted(corpus.glob("*.yaml"))[0]
-    text = path.read_text(encoding="utf-8")
-    start = text.index("when:")
-    indent = start - (text.rindex("\n", 0, start) + 1)
-    end = text.index("\n", start)
-    while text[end + 1:].startswith(" " * (indent + 2)):  # a scope written as a block
-        end = text.index("\n", end + 1)
-    path.write_text(text[:start] + "when: {}" + text[end:], encoding="utf-8")
+    path = widen_first_scope(corpus)
     first = checked(corpus)
     assert first["errors"], "a scope of every rule set should not hold"
     kept = checked(corpus)
@@ -182,14 +175,7 @@ def test_a_kept_lint_reports_what_a_cold_one_does(corpus: Path, tmp_path: Path,
     assert report() == (first["fixtures"], first)
     monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "cache"))
 
-    path = sorted(corpus.glob("*.yaml"))[0]
-    text = path.read_text(encoding="utf-8")
-    start = text.index("when:")
-    indent = start - (text.rindex("\n", 0, start) + 1)
-    end = text.index("\n", start)
-    while text[end + 1:].startswith(" " * (indent + 2)):  # a scope written as a block
-        end = text.index("\n", end + 1)
-    path.write_text(text[:start] + "when: {}" + text[end:], encoding="utf-8")
+    widen_first_scope(corpus)
     changed_explored, changed = report()
     assert changed_explored == 1 and changed["errors"], "a scope of every rule set holds?"
     monkeypatch.setenv(cache.CACHE_ENV, "off")
@@ -201,3 +187,17 @@ def test_a_kept_lint_reports_what_a_cold_one_does(corpus: Path, tmp_path: Path,
                          encoding="utf-8")
     assert report() == (first["fixtures"], changed)
     assert report() == (0, changed)
+
+
+def widen_first_scope(corpus: Path) -> Path:
+    """The first scope of the corpus's first file written as `when: {}` (every rule set),
+    which cannot hold; the file changed."""
+    path = sorted(corpus.glob("*.yaml"))[0]
+    text = path.read_text(encoding="utf-8")
+    start = text.index("when:")
+    indent = start - (text.rindex("\n", 0, start) + 1)
+    end = text.index("\n", start)
+    while text[end + 1:].startswith(" " * (indent + 2)):  # a scope written as a block
+        end = text.index("\n", end + 1)
+    path.write_text(text[:start] + "when: {}" + text[end:], encoding="utf-8")
+    return path
