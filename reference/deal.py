@@ -105,7 +105,7 @@ def deal(rules: Rules, players: int, round_no: int = 1, *, seed: int | str | Non
     st.result = None
     st.engine_placed = False
     lead = (round_no - 1) % players  # SEAT-3's seat, where ENG-4's search begins
-    if rules.highest_draw_starts:
+    if rules.highest_draw_starts:  # SEAT-5
         if draw is None and seeded:
             draw = random_draw(rules, players, random.Random(f"draw {seed}")
                                if seed is not None else random.Random())
