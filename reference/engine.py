@@ -86,8 +86,8 @@ def duties(state: State, first_turns_over: bool = False) -> list[int]:
     else:
         out = state.open_doubles[:]
     rules = state.rules
-    if out and rules.follow_only:  # DBL-13
-        return []  # DBL-13: a double binds its layer alone, in its own turn
+    if out and rules.release_after_turn:  # DBL-13
+        return []  # DBL-13: a double binds only in its layer's turn
     if state.first_pending and not first_turns_over and rules.chain_first_turn:
         return []  # FIRST-5: chain doubles wait until everyone has had a first turn
     if out and not state.boneyard and rules.release_when_empty:
@@ -159,7 +159,7 @@ def unbound(state: State, train: int) -> bool:
     if train in state.turn_doubles:
         return False
     rules = state.rules
-    if rules.follow_only:  # DBL-13
+    if rules.release_after_turn:  # DBL-13
         return True  # DBL-13
     return not state.boneyard and rules.release_when_empty  # DBL-12
 
@@ -748,7 +748,7 @@ def permission(state: State, action: Action) -> str:
         return "TURN-3"  # the drawn tile, playable
     waiting = [t for t in state.open_doubles if t not in state.turn_doubles]
     if waiting and not duties(state) and state.phase != FOLLOW:  # they oblige nobody now
-        if rules.follow_only:  # DBL-13
+        if rules.release_after_turn:  # DBL-13
             return "DBL-13"
         if state.first_pending and rules.chain_first_turn:
             return "FIRST-5"

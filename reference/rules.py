@@ -30,9 +30,10 @@ FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
     "starter_only_mexican": ("mexican_first_turn",),
     "own_train_mexican": ("mexican_first_turn",),
     "own_train_first": ("own_train_first",), "ordinary_doubles": ("doubles",),
-    "follow": ("follow_up",), "follow_only": ("follow_up",),
+    "follow": ("follow_up",),
     "oldest_first": ("double_order",), "release_uncoverable": ("uncoverable_double",),
     "release_when_empty": ("uncoverable_double",),
+    "release_after_turn": ("uncoverable_double",),
     "marker_rule": ("marker_removal",), "draw_until_playable": ("draw_rule",),
     "passes_end_round": ("blocked_round",), "positive_scoring": ("scoring",),
     "blocked_low_wins": ("scoring",),
@@ -71,10 +72,10 @@ class Rules:
     own_train_first: bool
     ordinary_doubles: bool
     follow: int
-    follow_only: bool
     oldest_first: bool
     release_uncoverable: bool
     release_when_empty: bool
+    release_after_turn: bool
     marker_rule: int
     draw_until_playable: bool
     passes_end_round: bool
@@ -130,15 +131,14 @@ class Rules:
             own_train_mexican=rs["mexican_first_turn"] == "own-train-started",
             own_train_first=rs["own_train_first"] == "required",
             ordinary_doubles=rs["doubles"] == "ordinary",  # DBL-11: a double opens nothing
-            # DBL-13: under follow-up-only the layer covers as under cover-own (DBL-4)
             follow={"anywhere": FOLLOW_ANYWHERE, "restricted": FOLLOW_RESTRICTED,
-                    "cover-own": FOLLOW_COVER_OWN,
-                    "follow-up-only": FOLLOW_COVER_OWN}[rs["follow_up"]],
-            follow_only=rs["follow_up"] == "follow-up-only",  # DBL-13: nobody else bound
+                    "cover-own": FOLLOW_COVER_OWN}[rs["follow_up"]],
             oldest_first=rs["double_order"] == "oldest-first",
             release_uncoverable=rs["uncoverable_double"] == "released",
             # DBL-12: with the boneyard empty no double of an earlier turn binds
             release_when_empty=rs["uncoverable_double"] == "released-when-boneyard-empty",
+            # DBL-13: a double binds only in its layer's turn
+            release_after_turn=rs["uncoverable_double"] == "released-after-layers-turn",
             marker_rule={"owner-plays-own": MARKER_OWNER_OWN,
                          "anyone-plays-on": MARKER_ANYONE_ON,
                          "owner-plays-anywhere": MARKER_OWNER_ANYWHERE}[rs["marker_removal"]],

@@ -28,6 +28,7 @@ OVERLAYS = {
     "draw-until-playable", "engine-aside", "engine-designated-opens", "engine-everyone-draws",
     "engine-highest-double",
     "engine-holder-draws", "follow-up-only",
+    "release-after-layers-turn",
     "fundex-hands",
     "goodsam-hands", "hathaway-hands", "highest-draw-start",
     "marker-anyone", "after-engine-start", "no-double-end-start",

@@ -71,7 +71,7 @@ def test_clauses_requiring_each_others_opposite(
         data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """DBL-4 (the layer covers) needs draw-until-playable, TURN-5 (draw until playable)
     needs another follow-up: the Wikipedia rule becomes unusable with open doubles."""
-    dbl4 = "  when: {doubles: [open], follow_up: [cover-own, follow-up-only]}\n"
+    dbl4 = "  when: {doubles: [open], follow_up: [cover-own]}\n"
     edit(data / "clauses.yaml", dbl4, dbl4 + "  requires: {draw_rule: [draw-until-playable]}\n")
     edit(data / "clauses.yaml", "  when: {draw_rule: [draw-until-playable]}\n",
          "  when: {draw_rule: [draw-until-playable]}\n"
@@ -132,8 +132,8 @@ def test_dbl9_and_dbl10_swapped(data: Path, capsys: pytest.CaptureFixture[str]) 
     """The two clauses attached to each other's value: puremco's release now sits under
     stays-open, the seed's wording under the wrong value."""
     text = (data / "clauses.yaml").read_text(encoding="utf-8")
-    a = "follow_up: [anywhere, restricted, cover-own], uncoverable_double: [released]}"
-    b = "follow_up: [anywhere, restricted, cover-own], uncoverable_double: [stays-open]}"
+    a = "when: {doubles: [open], uncoverable_double: [released]}"
+    b = "when: {doubles: [open], uncoverable_double: [stays-open]}"
     assert text.count(a) == text.count(b) == 1
     text = text.replace(a, "@@").replace(b, a).replace("@@", b)
     (data / "clauses.yaml").write_text(text, encoding="utf-8")

@@ -21,7 +21,7 @@ DECLARED = {
     "single-round.yaml": ("match_length", "single-round"),
     "ordinary-doubles.yaml": ("doubles", "ordinary"),
     "release-on-empty-boneyard.yaml": ("uncoverable_double", "released-when-boneyard-empty"),
-    "follow-up-only.yaml": ("follow_up", "follow-up-only"),
+    "follow-up-only.yaml": ("uncoverable_double", "released-after-layers-turn"),
 }
 
 

@@ -1150,7 +1150,7 @@ WITNESS_YAML = """
       legal: [draw]
 
 - id: witness-072
-  description: Under follow-up-only an uncovered double of an earlier turn binds nobody
+  description: Under released-after-layers-turn an uncovered double of an earlier turn binds nobody
   clauses: [DBL-13]
   source: [dualtrain, decision]
   note: >-
@@ -1173,6 +1173,7 @@ WITNESS_YAML = """
   expect:
     - variants: [pagat+follow-up-only]
       legal: [play 8-2 on mexican, play 4-3 on 1]
+
 """
 
 WITNESSES: list[Fixture] = load_file("tests/test_mutants.py", WITNESS_YAML)
@@ -1239,7 +1240,8 @@ KILLED_BY: dict[str, str] = {
     "release-on-empty-ignored": "witness-070",
     "release-on-empty-also-uncoverable": "witness-071",
     "released-double-open-to-all": "witness-070",
-    "follow-only-binds-others": "witness-072",
+    "layers-turn-double-binds-others": "witness-072",
+    "layers-turn-release-on-empty-only": "witness-072",
     "released-when-mover-cannot-cover": "witness-033",
     "release-off-by-one": "witness-033",
     "follow-up-no-draw": "witness-034",

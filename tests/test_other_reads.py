@@ -157,9 +157,8 @@ def doubles(tr: Trace) -> bool:
 
 
 def follow_up(tr: Trace) -> bool:
-    """DBL-2 to DBL-4: the tile after a double; DBL-13: an open double of an earlier turn."""
-    return any(s["phase"] == "follow" or set(s["open_doubles"]) - set(s["turn_doubles"])
-               for s in tr.states)
+    """DBL-2 to DBL-4: the tile after a double."""
+    return any(s["phase"] == "follow" for s in tr.states)
 
 
 def double_order(tr: Trace) -> bool:
@@ -169,12 +168,13 @@ def double_order(tr: Trace) -> bool:
 
 def uncoverable_double(tr: Trace) -> bool:
     """DBL-9, DBL-10: an open double nobody can cover, every tile of its number laid;
-    DBL-12: an open double of an earlier turn with the boneyard empty."""
+    DBL-12, DBL-13: an open double of an earlier turn (released after its layer's turn,
+    or once the boneyard is empty)."""
     top = _highest(tr.ruleset)
 
     def dead(s: JSON) -> bool:
-        if not s["boneyard"] and set(s["open_doubles"]) - set(s["turn_doubles"]):
-            return True  # DBL-12
+        if set(s["open_doubles"]) - set(s["turn_doubles"]):
+            return True  # DBL-12, DBL-13
         table = _on_table(s)
         for t in s["open_doubles"]:
             n = int(_key(s, t)["end"])

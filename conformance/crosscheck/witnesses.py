@@ -276,7 +276,7 @@ FIRES: Final[dict[str, Fire]] = {f.clause: f for f in [
          _state(lambda s: s.rules.release_when_empty and s.phase in (E.START, E.FOLLOW)
                 and not s.boneyard and bool(_candidates(s)))),
     Fire("DBL-13", "an open double of an earlier turn binds nobody: only its layer was bound",
-         _state(lambda s: s.rules.follow_only and s.phase in (E.START, E.FOLLOW)
+         _state(lambda s: s.rules.release_after_turn and s.phase in (E.START, E.FOLLOW)
                 and bool(_candidates(s)))),
     Fire("MARK-1", "a pass puts a marker up",
          lambda s, a, t: a.kind == "pass" and not s.markers[s.seat]),

@@ -370,15 +370,21 @@ _CATALOGUE: tuple[Mutant, ...] = (
            "boneyard still holds tiles", ("DBL-12",), "Rules.release_uncoverable forced true "
            "under it", rules=_when(lambda r: r.release_when_empty, release_uncoverable=True)),
     Mutant("released-double-open-to-all",
-           "Under release-on-empty-boneyard or follow-up-only a double that binds nobody may "
-           "still be covered by anyone, on a train closed to them", ("DBL-12", "DBL-13",
-                                                                     "TRAIN-4"),
+           "Under released-when-boneyard-empty or released-after-layers-turn a double that "
+           "binds nobody may still be covered by anyone, on a train closed to them",
+           ("DBL-12", "DBL-13", "TRAIN-4"),
            "playable_trains swapped: the trains of the doubles binding nobody added",
            patches={"playable_trains": play.released_double_open_to_all}),
-    Mutant("follow-only-binds-others",
-           "Under follow-up-only a double its layer could not cover binds the next players",
-           ("DBL-13",), "Rules.follow_only forced false",
-           rules=_when(lambda r: r.follow_only, follow_only=False)),
+    Mutant("layers-turn-double-binds-others",
+           "Under released-after-layers-turn a double its layer left uncovered binds the "
+           "next players", ("DBL-13",), "Rules.release_after_turn forced false",
+           rules=_when(lambda r: r.release_after_turn, release_after_turn=False)),
+    Mutant("layers-turn-release-on-empty-only",
+           "Under released-after-layers-turn a double its layer left uncovered is released "
+           "only once the boneyard is empty, as under released-when-boneyard-empty",
+           ("DBL-13", "DBL-12"), "Rules.release_after_turn forced false, release_when_empty "
+           "true, under it", rules=_when(lambda r: r.release_after_turn,
+                                         release_after_turn=False, release_when_empty=True)),
     Mutant("released-when-mover-cannot-cover",
            "An open double is released as soon as the player to move cannot cover it",
            ("DBL-9", "DBL-6"), "live swapped: tested against the mover's hand, not the table",

@@ -408,7 +408,7 @@ def duties_newest_first(state: State, first_turns_over: bool = False) -> list[in
     if not state.open_doubles or (rules.chain_first_turn and state.first_pending
                                   and not first_turns_over):
         return []
-    if (not state.boneyard and rules.release_when_empty) or rules.follow_only:
+    if (not state.boneyard and rules.release_when_empty) or rules.release_after_turn:
         return []  # DBL-12, DBL-13, as the reference
     out = [t for t in state.open_doubles if t not in state.turn_doubles]
     if rules.release_uncoverable:
@@ -422,7 +422,7 @@ def released_double_open_to_all(state: State) -> list[int]:
     out = ref.playable_trains(state)
     if (state.phase == START and state.drawn < 0 and (
             (not state.boneyard and state.rules.release_when_empty)
-            or state.rules.follow_only)):
+            or state.rules.release_after_turn)):
         out = out + [t for t in state.open_doubles if t not in out]
     return out
 

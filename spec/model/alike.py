@@ -21,16 +21,17 @@ SIZES: Final = frozenset({"tile_set", "hand_sizes"})
 """The set and the hand table: a small game gives its own."""
 OPEN_DOUBLES: Final = frozenset({"follow_up", "double_order", "uncoverable_double"})
 """Read only about an open double: never where a double is an ordinary tile (DBL-11)."""
-LAYER_ONLY: Final = frozenset({"double_order", "uncoverable_double"})
-"""Read only about a double that binds: never where it binds its layer alone (DBL-13)."""
+BINDING: Final = frozenset({"double_order"})
+"""Read only about a double of an earlier turn that binds: never where none binds after
+its layer's turn (DBL-13)."""
 
 
 def play_key(rs: Ruleset, sized: bool = False) -> tuple[Any, ...]:
     """The values of the options a round reads; `sized`: with the set's highest number
     and the hand table (games on the rule set's own set and tables)."""
     idle = SCORING | SIZES | (OPEN_DOUBLES if rs["doubles"] == "ordinary" else frozenset())
-    if rs["follow_up"] == "follow-up-only":
-        idle |= LAYER_ONLY
+    if rs["uncoverable_double"] == "released-after-layers-turn":
+        idle |= BINDING
     key: tuple[Any, ...] = tuple((o, v) for o, v in sorted(rs.items()) if o not in idle)
     if sized:
         key += (highest(rs["tile_set"]), tuple(sorted(rs.hand_table)))

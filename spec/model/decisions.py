@@ -45,10 +45,8 @@ from mtrain.spec.tilesets import highest
 
 Chain = list[tuple[Bool, str]]
 
-_FOLLOW_REFUSAL = (("restricted", "DBL-3"), ("cover-own", "DBL-4"), ("follow-up-only", "DBL-4"),
-                   ("anywhere", "TRAIN-4"))
-_FOLLOW_PERMISSION = (("restricted", "DBL-3"), ("cover-own", "DBL-4"),
-                      ("follow-up-only", "DBL-4"), ("anywhere", "DBL-2"))
+_FOLLOW_REFUSAL = (("restricted", "DBL-3"), ("cover-own", "DBL-4"), ("anywhere", "TRAIN-4"))
+_FOLLOW_PERMISSION = (("restricted", "DBL-3"), ("cover-own", "DBL-4"), ("anywhere", "DBL-2"))
 
 
 def first(chain: Chain) -> str:
@@ -137,7 +135,7 @@ def permit_play(v: View, o: Opts, t: Train) -> Chain:
         (v.drawn != L.NO_SLOT, "TURN-3"),  # the drawn tile, playable
         # an earlier double that obliges nobody now: DBL-13 (never), FIRST-5 (first turns),
         # DBL-12 (the boneyard empty), DBL-9 (released)
-        (And(_waiting(v), Not(duty), v.phase != FOLLOW, L.layer_only(o)), "DBL-13"),
+        (And(_waiting(v), Not(duty), v.phase != FOLLOW, L.layers_turn_only(o)), "DBL-13"),
         (And(_waiting(v), Not(duty), v.phase != FOLLOW,
              o.is_("first_turn", "chain", "chain-anywhere", "chain-no-double-end"),
              v.firsts_left), "FIRST-5"),

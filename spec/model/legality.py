@@ -300,15 +300,15 @@ def own_chain(o: Opts) -> Bool:
     return o.is_("first_turn", "chain", "chain-no-double-end")
 
 
-def layer_only(o: Opts) -> Bool:
-    """DBL-13: a double binds its layer alone, in its own turn."""
-    return o.is_("follow_up", "follow-up-only")
+def layers_turn_only(o: Opts) -> Bool:
+    """DBL-13: a double binds only in its layer's turn."""
+    return o.is_("uncoverable_double", "released-after-layers-turn")
 
 
 def covering(v: View, t: Train, o: Opts) -> Bool:
     """TRAIN-6: train t ends in an open double, which may be covered wherever it lies; not
     one that binds nobody (DBL-12, DBL-13), whose train is open as in an ordinary turn."""
-    return And(t.dbl, Or(t.turn, And(Not(released_on_empty(v, o)), Not(layer_only(o)))))
+    return And(t.dbl, Or(t.turn, And(Not(released_on_empty(v, o)), Not(layers_turn_only(o)))))
 
 
 @_memo
@@ -318,7 +318,7 @@ def binding(v: View, t: Train, o: Opts) -> Bool:
     Not one released by DBL-9, none once the boneyard is empty under DBL-12, none under
     DBL-13, and none while chain first turns are still being taken (FIRST-5)."""
     return And(t.exists, t.dbl, Not(t.turn), Not(released(t, o)), Not(released_on_empty(v, o)),
-               Not(layer_only(o)),
+               Not(layers_turn_only(o)),
                Not(And(o.is_("first_turn", "chain", "chain-anywhere", "chain-no-double-end"),
                        v.firsts_left)))
 
@@ -376,8 +376,7 @@ def candidate(v: View, t: Train, o: Opts) -> Bool:
         And(o.is_("follow_up", "anywhere"), normal),  # DBL-2
         And(o.is_("follow_up", "restricted"), ok,  # DBL-3
             Or(_turn_double(v, t, first=True), t.is_mex, And(open_to(v, t), Not(t.dbl)))),
-        And(o.is_("follow_up", "cover-own", "follow-up-only"), ok,  # DBL-4
-            _turn_double(v, t, first=False)),
+        And(o.is_("follow_up", "cover-own"), ok, _turn_double(v, t, first=False)),  # DBL-4
     )
     duty_now = duty(v, o)
     # FIRST-1, FIRST-2, FIRST-4: a chain on the own train; FIRST-11: anywhere, as `normal`

@@ -60,8 +60,8 @@ CONDITIONS: Final[dict[str, str]] = {
                    "turn, with no pass counted, and only if nothing else in hand could be "
                    "played before it was drawn (TURN-1, TURN-2, TURN-3, FIRST-3)",
     "REACH-TURN-DOUBLES": "the doubles of this turn are the youngest open doubles, in "
-                          "order, each on a train the mover could use; under cover-own and "
-                          "follow-up-only a turn holds one at most (DBL-1, DBL-4, TRAIN-4)",
+                          "order, each on a train the mover could use; under cover-own a "
+                          "turn holds one at most (DBL-1, DBL-4, TRAIN-4)",
     "REACH-FOLLOW": "a follow-up is due only if no double of an earlier turn bound the "
                     "mover when its turn began: every such double is released (DBL-6, "
                     "DBL-9, DBL-10), or the boneyard is empty now (DBL-12), or none binds "
@@ -332,7 +332,7 @@ class _Table:
             if k not in (self.seat, n) and not self.marked[k] and not usable:
                 self.fail("REACH-TURN-DOUBLES", f"a double of this turn lies on seat {k}'s "
                           "train, which carries no marker")
-        if self.rs["follow_up"] in ("cover-own", "follow-up-only") and len(td) > 1:
+        if self.rs["follow_up"] == "cover-own" and len(td) > 1:
             self.fail("REACH-TURN-DOUBLES", "under cover-own the tile after a double covers "
                       "it, so a turn lays one double at most")
 
@@ -352,7 +352,7 @@ class _Table:
         for k in self.open:
             if k in self.turn:
                 continue
-            if self.rs["follow_up"] == "follow-up-only":
+            if self.rs["uncoverable_double"] == "released-after-layers-turn":
                 return  # DBL-13: no double of an earlier turn binds
             if self.bone_empty and self.rs["uncoverable_double"] == "released-when-boneyard-empty":
                 return  # DBL-12: the draw that emptied the boneyard released it mid-turn

@@ -264,8 +264,8 @@ class Symbolic:
                             mex.empty))
         # a follow-up is due only when no earlier double binds (one would have been covered)
         c.append(Implies(v.phase == FOLLOW, Not(duty(v, o))))
-        # cover-own, follow-up-only: the follow-up covers, so a turn never holds two doubles
-        c.append(Implies(o.is_("follow_up", "cover-own", "follow-up-only"),
+        # cover-own: the follow-up covers, so a turn never holds two doubles
+        c.append(Implies(o.is_("follow_up", "cover-own"),
                             Count(t.turn for t in v.trains) <= 1))
         # own train first: a double laid this turn started the own train
         c.append(Implies(And(o.is_("own_train_first", "required"), v.phase == FOLLOW),
