@@ -1408,6 +1408,9 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "blocked-winner-every-round": "lowhand-004",
     "thirteen-rounds-whatever-the-set": "match-016",
     "match-never-over": "bounds-001",
+    "most-outs-then-last-round": "match-005",
+    "most-outs-ignored-in-single-round": "single-002",
+    "lowest-seat-from-starter": "tiesx-001",
 }
 
 

@@ -454,6 +454,36 @@ class _RoundsMutant(Mutant):
         return _RoundsCounted(self, self.last)
 
 
+def _most_outs_then_last_round(state: State) -> list[int]:
+    """MATCH-5 with a tie left after the outs going to the lowest score of the last round."""
+    won = deal_module.match_winners(state)
+    if not state.rules.tie_most_outs or len(won) < 2 or state.result is None:
+        return won
+    last = state.result.scores
+    best = min(last[s] for s in won)
+    return [s for s in won if last[s] == best]
+
+
+def _outs_ignored_in_single_round(state: State) -> list[int]:
+    """MATCH-5 read over a match's rounds only: a single-round game counts no outs."""
+    if state.rules.single_round and state.rules.tie_most_outs:
+        st = state.copy()
+        st.outs = [0] * st.players
+        return deal_module.match_winners(st)
+    return deal_module.match_winners(state)
+
+
+def _lowest_seat_from_starter(state: State) -> list[int]:
+    """MATCH-6 read in playing order from the last round's starter, not from seat 0."""
+    rules = state.rules
+    if not rules.tie_lowest_seat:
+        return deal_module.match_winners(state)
+    best = max(state.scores) if rules.positive_scoring else min(state.scores)
+    tied = [s for s, v in enumerate(state.scores) if v == best]
+    n = state.players
+    return [min(tied, key=lambda s: (s - state.starter) % n)]
+
+
 def _thirteen(rules: Rules) -> int:
     return 1 if rules.single_round else 13
 
@@ -670,13 +700,26 @@ THIRD_READING: tuple[Mutant, ...] = (
                   "winner is named", ("MATCH-1", "MATCH-7"),
                   "winners: the match over only after the round past the last",
                   last=_one_past, winners=deal_module.match_winners),
+    Mutant("most-outs-then-last-round",
+           "Under tie-most-outs a tie left after the outs goes to the lowest score of the "
+           "last round", ("MATCH-5",), "winners: the tied seats narrowed by the last round's "
+           "scores", winners=_most_outs_then_last_round),
+    Mutant("most-outs-ignored-in-single-round",
+           "Under tie-most-outs a single-round game counts no outs: a tie is shared",
+           ("MATCH-5", "MATCH-7"), "winners: the outs zeroed under single-round",
+           winners=_outs_ignored_in_single_round),
+    Mutant("lowest-seat-from-starter",
+           "Under tie-lowest-seat the tie goes to the first tied seat in playing order from "
+           "the last round's starter", ("MATCH-6",),
+           "winners: the tied seats ordered from the starter", winners=_lowest_seat_from_starter),
 )
 """The third reading. Written down before the corpus was run on them: 44 were written, 2
-dropped. A train's end taken from the tile's higher end was never built: the protocol
-sends each train's tiles oriented and its end is read back from them, so the bug cannot
-show. The match started one double below the top ([N-r] in round r) was built and
-dropped: every table a fixture writes for round 1 names [N-N], which such an engine
-refuses, so it died by crashing on 548 fixtures and told nothing about the suite.
+dropped, and 3 more (the last three, on ties) added once the others were measured. A
+train's end taken from the tile's higher end was never built: the protocol sends each
+train's tiles oriented and its end is read back from them, so the bug cannot show. The
+match started one double below the top ([N-r] in round r) was built and dropped: every
+table a fixture writes for round 1 names [N-N], which such an engine refuses, so it died
+by crashing on 548 fixtures and told nothing about the suite.
 
 Measured on the corpus before any fixture was added for them (2026-12-04): of the 42, 40
 killed, 32 of them by two fixtures or more; 2 survived (empty-boneyard-double-ends-turn,
@@ -685,4 +728,7 @@ designated-keeps-drawing, draw-rotation-reversed, release-on-empty-next-turn,
 chain-anywhere-cover-next, chain-anywhere-no-covers, blocked-winner-lowest-seat,
 blocked-winner-every-round, the last by a generated fixture only). With the fixtures
 added for them (conformance/fixtures/*/{boneyard-empty,lowest-hand,opening,
-draw-rotation,anywhere}-extra.yaml), all 42 are killed by two fixtures or more."""
+draw-rotation,anywhere}-extra.yaml), all 42 are killed by two fixtures or more. Of the 3
+on ties, most-outs-then-last-round died by one hand-written fixture and one generated
+one; with conformance/fixtures/match/ties-third-extra.yaml all 45 are killed by two
+hand-written fixtures or more."""
