@@ -679,8 +679,12 @@ def _access_refusals(state: State, train: int, where: str) -> list[IllegalAction
     if train == seat:
         return []
     if not state.trains[seat] and rules.own_train_first:
-        return [IllegalAction("TRAIN-7", f"seat {seat} must start its own train before "
-                              f"{where}")]
+        out = [IllegalAction("TRAIN-7", f"seat {seat} must start its own train before "
+                             f"{where}")]
+        if train < state.players and not state.markers[train]:
+            # TRAIN-4: an unmarked train of another player stays closed to them too
+            out.append(IllegalAction("TRAIN-4", f"{where} carries no marker"))
+        return out
     if train == state.players:
         if (state.first_pending >> seat & 1 and seat != state.starter
                 and not state.trains[train] and rules.starter_only_mexican):

@@ -1298,8 +1298,9 @@ KILLED_BY: dict[str, str] = {
     "winners-highest-under-penalty": "witness-042",
 }
 
-# The mutants of an outside author's reading (conformance/mutants/outside.py) are shown to
-# be real changes by a hand-worked fixture of the shipped corpus each must fail.
+# The mutants of an outside author's reading (conformance/mutants/outside.py, and the second
+# and third readings) are shown to be real changes by a hand-worked fixture of the shipped
+# corpus each must fail.
 OUTSIDE_KILLED_BY: dict[str, str] = {
     "d15-seven-players-take-12": "rows-005",
     "celko-d15-nine-take-13": "rows-009",
@@ -1366,6 +1367,52 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "cardinal-seven-eight-take-10": "deal-022",
     "fundex-five-six-take-12": "deal-004",
     "puremco-d9-three-take-15": "deal-002",
+    # the third reading
+    "pagat-nine-take-10": "refused-001",
+    "celko-d15-eight-take-11": "rows-007",
+    "celko-d15-stops-at-eleven": "rows-015",
+    "d15-six-players-take-11": "rows-003",
+    "d15-table-stops-at-eight": "deal15-002",
+    "celko-d9-five-take-9": "rows-001",
+    "celko-d6-four-take-7": "rows-021",
+    "hathaway-five-six-take-12": "rows-001",
+    "goodsam-eight-take-9": "rows-007",
+    "puremco-three-take-15": "deal-002",
+    "deal-round-robin": "deal-019",
+    "set-aside-top-double-every-round": "engine-003",
+    "replacement-from-boneyard-end": "engine-016",
+    "first-seat-with-a-double-opens": "engine-022",
+    "deal-search-from-seat-0": "opener-001",
+    "designated-keeps-drawing": "engine-026",
+    "lap-ends-at-seat-0": "engine-018",
+    "draw-for-round-one-only": "drawrot-001",
+    "draw-rotation-reversed": "drawrot-001",
+    "draw-by-high-end": "draw-006",
+    "start-rotates-backwards": "engine-005",
+    "after-engine-previous-seat": "engine-019",
+    "owner-anywhere-also-by-others": "covers-002",
+    "anyone-rule-owner-anywhere": "markdraw-002",
+    "marking-keeps-first-turn": "chaindbl-007",
+    "release-ignores-boneyard": "emptyx-004",
+    "empty-boneyard-double-ends-turn": "emptyx-001",
+    "release-on-empty-next-turn": "emptyx-003",
+    "oldest-by-train-number": "doubles-028",
+    "stays-open-skips-dead-oldest": "release-001",
+    "owner-exempt-from-own-double": "chaindbl-010",
+    "follow-up-not-on-marked": "doubles-004",
+    "chain-ends-itself-when-stuck": "chaindbl-002",
+    "chain-anywhere-cover-next": "anyx-001",
+    "chain-anywhere-no-covers": "anyx-002",
+    "own-train-mexican-first-turn-only": "ownmex-001",
+    "starter-only-until-starter-played": "first-017",
+    "blocked-winner-lowest-seat": "score-021",
+    "blocked-winner-by-face-pips": "lowhand-001",
+    "blocked-winner-every-round": "lowhand-004",
+    "thirteen-rounds-whatever-the-set": "match-016",
+    "match-never-over": "bounds-001",
+    "most-outs-then-last-round": "match-005",
+    "most-outs-ignored-in-single-round": "single-002",
+    "lowest-seat-from-starter": "tiesx-001",
 }
 
 
@@ -1439,9 +1486,11 @@ def test_unknown_mutant_is_refused_with_the_known_names() -> None:
 def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.outside import OUTSIDE
     from mtrain.conformance.mutants.second_reading import SECOND_READING
+    from mtrain.conformance.mutants.third_reading import THIRD_READING
 
     assert set(KILLED_BY) | set(OUTSIDE_KILLED_BY) == set(MUTANTS)
-    assert set(OUTSIDE_KILLED_BY) == {m.name for m in (*OUTSIDE, *SECOND_READING)}
+    assert set(OUTSIDE_KILLED_BY) == {m.name for m in (*OUTSIDE, *SECOND_READING,
+                                                        *THIRD_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())

@@ -14,6 +14,7 @@ from mtrain.conformance.mutants import faults_play as play
 from mtrain.conformance.mutants.implementation import Mutant, RulesHook
 from mtrain.conformance.mutants.outside import OUTSIDE
 from mtrain.conformance.mutants.second_reading import SECOND_READING
+from mtrain.conformance.mutants.third_reading import THIRD_READING
 from mtrain.reference.rules import (
     FOLLOW_ANYWHERE,
     FOLLOW_COVER_OWN,
@@ -541,7 +542,7 @@ _CATALOGUE: tuple[Mutant, ...] = (
 )
 
 # the mutants an outside author's reading of the rules gives (outside.py)
-_CATALOGUE += OUTSIDE + SECOND_READING
+_CATALOGUE += OUTSIDE + SECOND_READING + THIRD_READING
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _CATALOGUE}
 if len(MUTANTS) != len(_CATALOGUE):  # pragma: no cover - a catalogue error

@@ -59,6 +59,7 @@ _SITES: dict[str, tuple[ModuleType, ...]] = {
     "no_such_round": (engine, deal_module, codec),
     "_engine_from_deal": (engine, deal_module),
     "draw_winner": (deal_module,),
+    "deal_pool": (deal_module,),
 }
 
 
