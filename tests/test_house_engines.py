@@ -65,7 +65,7 @@ CANTINA = Engine(
     fuzz={"pass after a playable drawn tile": r"allows pass \(TURN-1\)",
           "marker kept after a double on one's own train": r"after play: marked"},
     found=("refused-003",),
-    # 942 when measured (766 while follow-up-only was a follow_up value): whether an
+    # 946 when measured (766 while follow-up-only was a follow_up value): whether an
     # earlier double binds the others is uncoverable_double's (DBL-13), so a follow-up rule
     # of its own keeps the fixtures where binding decides
     least=800,
