@@ -55,7 +55,7 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 TOP = 15
 FIXED: set[str] = set()  # planted bugs switched off (--fixed)
@@ -77,7 +77,7 @@ DECLARED = {
 }
 
 Tile = tuple[int, int]  # (high, low)
-Where = Union[int, str]  # a seat's train, or "mexican"
+Where = int | str  # a seat's train, or "mexican"
 MEX = "mexican"
 
 
@@ -99,6 +99,12 @@ def tile_of(text: Any) -> Tile:
 
 def text_of(t: Tile) -> str:
     return f"{t[0]}-{t[1]}"
+
+
+def laid_of(text: str) -> tuple[int, int]:
+    """A laid tile, near end first (not reordered)."""
+    near, far = text.split("-")
+    return int(near), int(far)
 
 
 def pips(t: Tile) -> int:
@@ -148,10 +154,10 @@ class Table:
         try:
             lines: dict[Where, Line] = {}
             for s, tr in enumerate(st["trains"]):
-                lines[s] = Line([tuple(int(x) for x in t.split("-")) for t in tr["tiles"]],
+                lines[s] = Line([laid_of(t) for t in tr["tiles"]],
                                 int(tr["end"]), bool(tr["marker"]))
             mx = st["mexican"]
-            lines[MEX] = Line([tuple(int(x) for x in t.split("-")) for t in mx["tiles"]],
+            lines[MEX] = Line([laid_of(t) for t in mx["tiles"]],
                               int(mx["end"]))
             return cls(
                 round=int(st["round"]), engine=int(st["engine"]), phase=st["phase"],
@@ -362,7 +368,7 @@ def answer(req: dict[str, Any]) -> dict[str, Any]:
     if kind == "legal":
         return {"actions": legal(tb)}
     if kind == "apply":
-        act = req.get("action")
+        act: Any = req.get("action")
         why = judge(tb, act)
         if why is not None:
             return {"refused": {"reason": f"{act} is not allowed here", "clause": why or None}}
