@@ -247,3 +247,26 @@ def test_an_option_found_other_says_on_its_line_which_value_bugs_would_leave() -
     (line,) = [x for x in text.splitlines() if x.startswith("  first_turn: other")]
     assert line == ("  first_turn: other  # other: its own rule, or chain if the 7 fixtures "
                     "of its evidence are bugs")
+
+
+@pytest.mark.slow  # the scoring folder against a process, ~7 CPU s
+def test_a_rule_the_engine_declares_its_own_is_not_charged_to_its_neighbours() -> None:
+    # tests/examples/caboose_engine.py (its bugs off) counts a blank end 10 and declares
+    # blank_values `other`. No known value explains its scores, and the solver, paying
+    # for `other` as for a guess, wrote blank-25 `likely` and scoring `positive`
+    # (contradicted) instead: the engine's word that the rule is its own now costs
+    # nothing, so the difference stays with the option it declared
+    import shlex
+    import sys
+
+    from mtrain.conformance.process import ProcessImplementation
+
+    caboose = Path(__file__).parent / "examples" / "caboose_engine.py"
+    fixtures, errors = load_corpus(FIXTURE_ROOT / "scoring")
+    assert fixtures and not errors
+    ((declared, _),) = read_rules([str(caboose.parent / "caboose-rules.yaml")])
+    with ProcessImplementation(shlex.join([sys.executable, str(caboose), "--fixed", "1,2,3"]),
+                               timeout=30) as impl:
+        found = identify(impl, fixtures, declared=declared)
+    assert found.finding("blank_values").value == "other"
+    assert found.finding("scoring").value == "penalty"

@@ -328,11 +328,13 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
     advance = step("playing the fixtures", len(telling))
     observations = observe(telling, watched, sent, lambda: advance(1))
     model = Model.of(space)
+    # what the solver prefers: the base, and `other` where the engine declares it so
+    judged = {**base, **{o: v for o, v in (declared.choices if declared else ()) if v == OTHER}}
     escapable = [o for o in space.options if o not in NO_OTHER and o not in fixed]
     soft = [(c, o.fixture.id) for o in observations
             if (c := constraint(model, parts[o.fixture.id], o.outcomes,
                                 _escapable(o.fixture, escapable))) is not None]
-    found = _conclude(model, soft, fixed, allowed, base, space, own, deals, observations,
+    found = _conclude(model, soft, fixed, allowed, judged, space, own, deals, observations,
                       parts)
     situations = 0
     for round_no in range(ROUNDS):  # tables of real play under the answer and its rivals
@@ -349,7 +351,7 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
         soft += [(c, o.fixture.id) for o in seen
                  if (c := constraint(model, parts[o.fixture.id], o.outcomes,
                                      _escapable(o.fixture, escapable))) is not None]
-        found = _conclude(model, soft, fixed, allowed, base, space, own, deals,
+        found = _conclude(model, soft, fixed, allowed, judged, space, own, deals,
                           observations, parts)
     best, findings, problems = found
     findings = _as_declared(best, findings, declared, deals)

@@ -155,10 +155,14 @@ class Solver:
                 opt.add(z3.Or([model.eq(o, v) for v in sorted(vs)]))
         for c, _ in soft:
             opt.add_soft(c, FIXTURE)
+        # an option whose base is `other` (the engine declares the rule its own) has no
+        # prior against `other`: its own word is the base, as a known value's is
+        self.declared_other = {o for o, v in base.items() if v == OTHER and o not in NO_OTHER}
         for o in model.options:
-            if o not in NO_OTHER and o not in fixed:
+            if o not in NO_OTHER and o not in fixed and o not in self.declared_other:
                 opt.add_soft(z3.Not(model.eq(o, OTHER)), PRIOR_OTHER)
-            if o in base and o not in fixed and base[o] in model.options[o]:
+            if o in base and o not in fixed and (base[o] in model.options[o]
+                                                 or o in self.declared_other):
                 opt.add_soft(model.eq(o, base[o]), BASE)
         self.opt = opt
 
@@ -174,5 +178,5 @@ class Solver:
         values = {o: self.model.value(m, o) for o in self.model.options}
         violated = [name for c, name in self.soft
                     if not z3.is_true(m.eval(c, model_completion=True))]
-        others = sum(v == OTHER for o, v in values.items())
+        others = sum(v == OTHER and o not in self.declared_other for o, v in values.items())
         return Solution(values, len(violated) * FIXTURE + others * PRIOR_OTHER, violated)
