@@ -270,3 +270,46 @@ def test_a_rule_the_engine_declares_its_own_is_not_charged_to_its_neighbours() -
         found = identify(impl, fixtures, declared=declared)
     assert found.finding("blank_values").value == "other"
     assert found.finding("scoring").value == "penalty"
+
+
+def test_a_table_the_rules_cannot_hold_tells_nothing_of_an_engine_under_them(
+        tmp_path: Path) -> None:
+    # identify's situations from play are played under each weak option's rival too: one
+    # from ordinary doubles has a train ending in a double that no open double names,
+    # which the reference under open doubles cannot hold ("impossible state"). An engine
+    # that answers it as any engine would (caboose, its bugs off) was counted against
+    # open doubles, 87 such tables to 40, and identify wrote doubles `other`
+    import z3
+
+    from mtrain.conformance.fixture import load_file
+    from mtrain.conformance.identify.cells import ANY, explore_in
+    from mtrain.conformance.identify.solve import Model, constraint
+    from mtrain.spec.scope import Space
+
+    text = """
+- id: ordinary-table-001
+  description: a train ends in [3-3], which no open double names
+  clauses: [DBL-11]
+  source: [computation]
+  table:
+    engine: 12
+    hands:
+      0: [3-1, 9-8]
+      1: [10-4]
+    trains:
+      1: [12-3, 3-3]
+    marked: [1]
+    open_doubles: []
+  expect:
+    - variants: [pagat+ordinary-doubles]
+      legal: [play 3-1 on 1]
+"""
+    (fx,) = load_file(tmp_path / "t.yaml", text)
+    space = Space(CAT)
+    pieces = explore_in(fx, dict(space.full()), {}, space, None)
+    under_open = {p.outcomes for p in pieces if p.region.get("doubles") == frozenset({"open"})}
+    assert under_open == {(ANY,)}
+    model = Model.of(space)
+    solver = z3.Solver()
+    solver.add(constraint(model, pieces, ["pass"], []), model.eq("doubles", "open"))
+    assert solver.check() == z3.sat

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 import z3
 
-from mtrain.conformance.identify.cells import Piece
+from mtrain.conformance.identify.cells import ANY, Piece
 from mtrain.spec.catalog import Catalog
 from mtrain.spec.ruleset import OTHER
 from mtrain.spec.scope import Space
@@ -108,7 +108,7 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     seen = [(i, o) for i, o in enumerate(outcomes) if o is not None]
     if not seen:
         return None
-    cells = [p for p in pieces if all(p.outcomes[i] == o for i, o in seen)]
+    cells = [p for p in pieces if all(p.outcomes[i] in (o, ANY) for i, o in seen)]
     if cells:
         return z3.Or([model.inside(p.region, escapable) for p in cells])
     return z3.Or([model.eq(o, OTHER) for o in depends(pieces) if o in escapable])
