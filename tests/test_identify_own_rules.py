@@ -313,3 +313,26 @@ def test_a_table_the_rules_cannot_hold_tells_nothing_of_an_engine_under_them(
     solver = z3.Solver()
     solver.add(constraint(model, pieces, ["pass"], []), model.eq("doubles", "open"))
     assert solver.check() == z3.sat
+
+
+def test_a_declared_value_the_fixtures_contradict_is_not_called_wrong() -> None:
+    # caboose (planted bugs on) declares doubles `open`; identify found doubles
+    # contradicted ("other, or open if those fixtures are bugs") and then said "the engine
+    # declares other rules than it plays: ..., doubles, ...", which its own finding
+    # leaves open. Only a value found otherwise is named a difference, with both values
+    from mtrain.commands.identify import declaration_note
+    from mtrain.conformance.identify.run import OptionFinding
+
+    pagat = CAT.ruleset("pagat")
+    found = Ruleset("found", tuple((o, {"doubles": "other", "tie_rule": "most-outs"}.get(o, v))
+                                   for o, v in pagat.choices), pagat.hand_table)
+    findings = [OptionFinding(o, v, "sure", 3, ["x"]) for o, v in found.choices]
+    at = [o for o, _ in found.choices]
+    findings[at.index("doubles")] = OptionFinding("doubles", "other", "contradicted", 2,
+                                                  ["doubles-050"], ["open"])
+    assert declaration_note(findings, pagat, found) == [
+        "the engine declares other rules than it plays: tie_rule (declared shared, "
+        "plays most-outs)",
+        "fixtures contradict the declared doubles: open (bugs in its clauses, or a rule "
+        "of its own: `mtrain conform` under the declaration shows them)"]
+    assert declaration_note(findings[:0], pagat, pagat) == ["declared rules agree"]
