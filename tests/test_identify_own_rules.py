@@ -336,3 +336,35 @@ def test_a_declared_value_the_fixtures_contradict_is_not_called_wrong() -> None:
         "fixtures contradict the declared doubles: open (bugs in its clauses, or a rule "
         "of its own: `mtrain conform` under the declaration shows them)"]
     assert declaration_note(findings[:0], pagat, pagat) == ["declared rules agree"]
+
+
+def test_an_answer_no_known_value_gives_may_be_a_rule_of_ones_own_of_any_option_it_reads(
+) -> None:
+    # score-009 under caboose's blanks at 10: the engine fails every entry (the scores of
+    # face, blank-25, double-blank-50 and double-blank-25), and so did positive scoring,
+    # the only region that matched: its declared blank_values `other` could not explain
+    # the fixture, and identify wrote its penalty scoring `other` (contradicted)
+    import z3
+
+    from mtrain.conformance.identify.cells import Piece
+    from mtrain.conformance.identify.solve import Model, constraint
+    from mtrain.spec.scope import Space
+
+    model = Model.of(Space(CAT))
+    read = ("blank_values", "scoring")
+    pieces = [Piece({"scoring": frozenset({"penalty"}), "blank_values": frozenset({v})},
+                    tuple("pass" if k == i else "fail" for k in range(4)), read)
+              for i, v in enumerate(["face", "blank-25", "double-blank-50", "double-blank-25"])]
+    pieces.append(Piece({"scoring": frozenset({"positive"})}, ("fail",) * 4, read))
+    solver = z3.Solver()
+    solver.add(constraint(model, pieces, ["fail"] * 4, ["blank_values", "scoring"]),
+               model.eq("blank_values", "other"), model.eq("scoring", "penalty"))
+    assert solver.check() == z3.sat
+    # an answer some known value gives is still explained only by it
+    solver = z3.Solver()
+    solver.add(constraint(model, pieces, ["pass", "fail", "fail", "fail"],
+                          ["blank_values", "scoring"]),
+               model.eq("blank_values", "other"), model.eq("scoring", "penalty"))
+    assert solver.check() == z3.sat  # `other` playing face on this table
+    solver.add(model.eq("scoring", "positive"))
+    assert solver.check() == z3.unsat

@@ -104,14 +104,21 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     """The rule sets that pass and fail exactly the entries the engine did (an option
     `other` taking, in this fixture, whichever known value explains it: an engine that
     plays a rule its own way still plays each table somehow); where no rule set does,
-    an option the outcome depends on played `other`. None when nothing was seen."""
+    or the engine fails every entry (an answer no known value gives), also an option the
+    outcome depends on played `other`. None when nothing was seen."""
     seen = [(i, o) for i, o in enumerate(outcomes) if o is not None]
     if not seen:
         return None
     cells = [p for p in pieces if all(p.outcomes[i] in (o, ANY) for i, o in seen)]
-    if cells:
-        return z3.Or([model.inside(p.region, escapable) for p in cells])
-    return z3.Or([model.eq(o, OTHER) for o in depends(pieces) if o in escapable])
+    own = [model.eq(o, OTHER) for o in depends(pieces) if o in escapable]
+    if not cells:
+        return z3.Or(own)
+    inside = [model.inside(p.region, escapable) for p in cells]
+    if all(o == "fail" for _, o in seen):
+        # an answer no entry gives: a rule of one's own of an option the outcome depends
+        # on gives it too, not only a region where every entry happens to fail
+        inside += own
+    return z3.Or(inside)
 
 
 def depends(pieces: Sequence[Piece]) -> list[str]:
