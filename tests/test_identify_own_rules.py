@@ -368,3 +368,20 @@ def test_an_answer_no_known_value_gives_may_be_a_rule_of_ones_own_of_any_option_
     assert solver.check() == z3.sat  # `other` playing face on this table
     solver.add(model.eq("scoring", "positive"))
     assert solver.check() == z3.unsat
+
+
+def test_an_option_kept_other_on_the_engines_word_says_so_not_zero_fixtures() -> None:
+    # caboose declares blank_values `other`; identify kept it, its rival blank-25 as cheap,
+    # and the file said "or blank-25 if the 0 fixtures of its evidence are bugs"
+    from mtrain.conformance.identify.run import OptionFinding
+
+    pagat = CAT.ruleset("pagat")
+    rs = Ruleset("found", tuple((o, "other" if o == "blank_values" else v)
+                                for o, v in pagat.choices), pagat.hand_table)
+    findings = [OptionFinding(o, v, "sure", 3, ["x"]) for o, v in rs.choices]
+    findings[[o for o, _ in rs.choices].index("blank_values")] = OptionFinding(
+        "blank_values", "other", "other", 0, [], ["blank-25"])
+    text = Identification(rs, findings, [], 0, 0, 0.0, None).file_text(CAT)
+    (line,) = [x for x in text.splitlines() if x.startswith("  blank_values: other")]
+    assert line == ("  blank_values: other  # other: as the engine declares; no fixture "
+                    "tells it from blank-25")

@@ -111,9 +111,7 @@ class Identification:
 
         body = yaml.safe_dump(self.to_file(cat), sort_keys=False, width=100)
         marks = {f.option: f.status for f in self.findings if f.status == "undetermined"}
-        marks.update({f.option: f"other: its own rule, or {f.alternatives[0]} if the "
-                      f"{len(f.evidence)} fixtures of its evidence are bugs" if f.alternatives
-                      else "other" for f in self.findings if f.status == "other"})
+        marks.update({f.option: _other_mark(f) for f in self.findings if f.status == "other"})
         # contradicted: the value written is the solver's; the line says what else fits
         marks.update({f.option: (f"other: its own rule, or {f.alternatives[0]} if the "
                                  "fixtures against it are bugs; " if f.value == OTHER
@@ -481,6 +479,16 @@ def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model
         f"({', '.join(clauses)}) contradict it ({', '.join(against[:3])}"
         f"{' ...' if len(against) > 3 else ''}): a bug in {', '.join(clauses)} the engine "
         f"makes on every such table, or a rule of its own"], [value])
+
+
+def _other_mark(f: OptionFinding) -> str:
+    """The file's mark for an option found `other`: what else it could be, and on what."""
+    if not f.alternatives:
+        return "other"
+    if not f.evidence:  # nothing against the rival: the engine's word decided
+        return f"other: as the engine declares; no fixture tells it from {f.alternatives[0]}"
+    return (f"other: its own rule, or {f.alternatives[0]} if the {len(f.evidence)} fixtures "
+            "of its evidence are bugs")
 
 
 def _as_declared(best: Solution, findings: list[OptionFinding],

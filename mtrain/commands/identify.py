@@ -90,7 +90,10 @@ def run(args: argparse.Namespace) -> int:
         alt = f" (or {', '.join(f.alternatives)})" if f.alternatives else ""
         if f.status == "other" and f.alternatives:  # a rule of its own, or bugs: say which
             alt = (f" (its own rule, or {f.alternatives[0]} if the {len(f.evidence)} "
-                   "fixtures below are bugs)")
+                   "fixtures below are bugs)" if f.evidence else
+                   f" (as the engine declares; no fixture tells it from {f.alternatives[0]})")
+        elif f.status == "contradicted" and f.alternatives == [f.value]:
+            alt = " (or other)"  # the value, or a rule of its own: the evidence says which
         print(f"  {f.option:<{width}}  {f.value:<22} {f.status}{alt}"
               + (f", margin {f.margin}: {why}" if why else ""))
     if result.unexplained:
