@@ -101,6 +101,10 @@ class Scoring(Protocol):
         ...
 
 
+IMPOSSIBLE = "impossible state"
+"""How the error for a table the rules cannot hold begins (identify reads it)."""
+
+
 def ruleset_json(rs: Ruleset) -> JSON:
     data = rs.to_json()
     data["hand_sizes"] = {str(n): h for n, h in rs.hand_table}
@@ -418,7 +422,7 @@ class ReferenceImplementation:
             raise
         _check_players(rules, st.players)
         if broken:
-            raise codec.StateError("impossible state: "
+            raise codec.StateError(f"{IMPOSSIBLE}: "
                                    + "; ".join(f"{inv} {msg}" for inv, msg in broken))
         return st
 
@@ -466,7 +470,7 @@ class ReferenceImplementation:
             raise
         _check_players(rules, st.players)
         if broken:
-            raise codec.StateError("impossible state: "
+            raise codec.StateError(f"{IMPOSSIBLE}: "
                                    + "; ".join(f"{inv} {msg}" for inv, msg in broken))
         return st, entry
 

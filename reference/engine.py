@@ -718,6 +718,9 @@ def _draw_pass_refusals(state: State, action: Action,
                                  "instead"))
     if action.kind == "draw" and not found and not state.boneyard:
         out.append(IllegalAction("TURN-4", "the boneyard is empty: the player passes"))
+    if out and action.kind == "draw" and state.drawn >= 0 and not rules.draw_until_playable:
+        # TURN-2: one draw a turn refuses a second one whatever else does too
+        out.append(IllegalAction("TURN-2", "only one tile may be drawn this turn"))
     if out:
         return out
     if action.kind == "draw":

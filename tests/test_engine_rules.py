@@ -449,6 +449,21 @@ def test_pass_after_unplayable_draw_puts_the_marker_up() -> None:
     assert [T.name(t) for t in st.boneyard] == ["9-3"]
 
 
+def test_a_second_draw_is_refused_by_one_draw_a_turn_too() -> None:
+    """TURN-2 limits a turn to one draw whatever else refuses the second: after drawing
+    the last tile of the boneyard (TURN-4 refuses too), or a tile that plays (TURN-1
+    too), an engine citing TURN-2 is right (caboose's fuzz run was told it was not)."""
+    st = run(turn_table(PAGAT, ["11-4"], boneyard=["6-1"]), "draw")
+    assert legal(st) == {"pass"}
+    assert refusing(st, "draw") == ["TURN-4", "TURN-2"]
+    st = run(turn_table(PAGAT, ["11-4"], boneyard=["9-3"]), "draw")
+    assert refusing(st, "draw") == ["TURN-1", "TURN-2"]
+    # draw until playable: a second draw is the rule (TURN-5), refused only as before
+    st = run(turn_table(rules("pagat+draw-until-playable"), ["11-4"], boneyard=["6-1"]),
+             "draw")
+    assert refusing(st, "draw") == ["TURN-4"]
+
+
 def test_empty_boneyard_pass() -> None:
     """TURN-4: no play and an empty boneyard: pass with the marker up."""
     st = turn_table(PAGAT, ["11-4"], boneyard=[])

@@ -247,3 +247,141 @@ def test_an_option_found_other_says_on_its_line_which_value_bugs_would_leave() -
     (line,) = [x for x in text.splitlines() if x.startswith("  first_turn: other")]
     assert line == ("  first_turn: other  # other: its own rule, or chain if the 7 fixtures "
                     "of its evidence are bugs")
+
+
+@pytest.mark.slow  # the scoring folder against a process, ~7 CPU s
+def test_a_rule_the_engine_declares_its_own_is_not_charged_to_its_neighbours() -> None:
+    # tests/examples/caboose_engine.py (its bugs off) counts a blank end 10 and declares
+    # blank_values `other`. No known value explains its scores, and the solver, paying
+    # for `other` as for a guess, wrote blank-25 `likely` and scoring `positive`
+    # (contradicted) instead: the engine's word that the rule is its own now costs
+    # nothing, so the difference stays with the option it declared
+    import shlex
+    import sys
+
+    from mtrain.conformance.process import ProcessImplementation
+
+    caboose = Path(__file__).parent / "examples" / "caboose_engine.py"
+    fixtures, errors = load_corpus(FIXTURE_ROOT / "scoring")
+    assert fixtures and not errors
+    ((declared, _),) = read_rules([str(caboose.parent / "caboose-rules.yaml")])
+    with ProcessImplementation(shlex.join([sys.executable, str(caboose), "--fixed", "1,2,3"]),
+                               timeout=30) as impl:
+        found = identify(impl, fixtures, declared=declared)
+    assert found.finding("blank_values").value == "other"
+    assert found.finding("scoring").value == "penalty"
+
+
+def test_a_table_the_rules_cannot_hold_tells_nothing_of_an_engine_under_them(
+        tmp_path: Path) -> None:
+    # identify's situations from play are played under each weak option's rival too: one
+    # from ordinary doubles has a train ending in a double that no open double names,
+    # which the reference under open doubles cannot hold ("impossible state"). An engine
+    # that answers it as any engine would (caboose, its bugs off) was counted against
+    # open doubles, 87 such tables to 40, and identify wrote doubles `other`
+    import z3
+
+    from mtrain.conformance.fixture import load_file
+    from mtrain.conformance.identify.cells import ANY, explore_in
+    from mtrain.conformance.identify.solve import Model, constraint
+    from mtrain.spec.scope import Space
+
+    text = """
+- id: ordinary-table-001
+  description: a train ends in [3-3], which no open double names
+  clauses: [DBL-11]
+  source: [computation]
+  table:
+    engine: 12
+    hands:
+      0: [3-1, 9-8]
+      1: [10-4]
+    trains:
+      1: [12-3, 3-3]
+    marked: [1]
+    open_doubles: []
+  expect:
+    - variants: [pagat+ordinary-doubles]
+      legal: [play 3-1 on 1]
+"""
+    (fx,) = load_file(tmp_path / "t.yaml", text)
+    space = Space(CAT)
+    pieces = explore_in(fx, dict(space.full()), {}, space, None)
+    under_open = {p.outcomes for p in pieces if p.region.get("doubles") == frozenset({"open"})}
+    assert under_open == {(ANY,)}
+    model = Model.of(space)
+    solver = z3.Solver()
+    solver.add(constraint(model, pieces, ["pass"], []), model.eq("doubles", "open"))
+    assert solver.check() == z3.sat
+
+
+def test_a_declared_value_the_fixtures_contradict_is_not_called_wrong() -> None:
+    # caboose (planted bugs on) declares doubles `open`; identify found doubles
+    # contradicted ("other, or open if those fixtures are bugs") and then said "the engine
+    # declares other rules than it plays: ..., doubles, ...", which its own finding
+    # leaves open. Only a value found otherwise is named a difference, with both values
+    from mtrain.commands.identify import declaration_note
+    from mtrain.conformance.identify.run import OptionFinding
+
+    pagat = CAT.ruleset("pagat")
+    found = Ruleset("found", tuple((o, {"doubles": "other", "tie_rule": "most-outs"}.get(o, v))
+                                   for o, v in pagat.choices), pagat.hand_table)
+    findings = [OptionFinding(o, v, "sure", 3, ["x"]) for o, v in found.choices]
+    at = [o for o, _ in found.choices]
+    findings[at.index("doubles")] = OptionFinding("doubles", "other", "contradicted", 2,
+                                                  ["doubles-050"], ["open"])
+    assert declaration_note(findings, pagat, found) == [
+        "the engine declares other rules than it plays: tie_rule (declared shared, "
+        "plays most-outs)",
+        "fixtures contradict the declared doubles: open (bugs in its clauses, or a rule "
+        "of its own: `mtrain conform` under the declaration shows them)"]
+    assert declaration_note(findings[:0], pagat, pagat) == ["declared rules agree"]
+
+
+def test_an_answer_no_known_value_gives_may_be_a_rule_of_ones_own_of_any_option_it_reads(
+) -> None:
+    # score-009 under caboose's blanks at 10: the engine fails every entry (the scores of
+    # face, blank-25, double-blank-50 and double-blank-25), and so did positive scoring,
+    # the only region that matched: its declared blank_values `other` could not explain
+    # the fixture, and identify wrote its penalty scoring `other` (contradicted)
+    import z3
+
+    from mtrain.conformance.identify.cells import Piece
+    from mtrain.conformance.identify.solve import Model, constraint
+    from mtrain.spec.scope import Space
+
+    model = Model.of(Space(CAT))
+    read = ("blank_values", "scoring")
+    pieces = [Piece({"scoring": frozenset({"penalty"}), "blank_values": frozenset({v})},
+                    tuple("pass" if k == i else "fail" for k in range(4)), read)
+              for i, v in enumerate(["face", "blank-25", "double-blank-50", "double-blank-25"])]
+    pieces.append(Piece({"scoring": frozenset({"positive"})}, ("fail",) * 4, read))
+    solver = z3.Solver()
+    solver.add(constraint(model, pieces, ["fail"] * 4, ["blank_values", "scoring"]),
+               model.eq("blank_values", "other"), model.eq("scoring", "penalty"))
+    assert solver.check() == z3.sat
+    # an answer some known value gives is still explained only by it
+    solver = z3.Solver()
+    solver.add(constraint(model, pieces, ["pass", "fail", "fail", "fail"],
+                          ["blank_values", "scoring"]),
+               model.eq("blank_values", "other"), model.eq("scoring", "penalty"))
+    assert solver.check() == z3.sat  # `other` playing face on this table
+    solver.add(model.eq("scoring", "positive"))
+    assert solver.check() == z3.unsat
+
+
+def test_an_option_kept_other_on_the_engines_word_says_so_not_zero_fixtures() -> None:
+    # caboose declares blank_values `other`; identify kept it, its rival blank-25 as cheap,
+    # and the file said "or blank-25 if the 0 fixtures of its evidence are bugs"
+    from mtrain.conformance.identify.run import OptionFinding
+
+    pagat = CAT.ruleset("pagat")
+    rs = Ruleset("found", tuple((o, "other" if o == "blank_values" else v)
+                                for o, v in pagat.choices), pagat.hand_table)
+    findings = [OptionFinding(o, v, "sure", 3, ["x"]) for o, v in rs.choices]
+    findings[[o for o, _ in rs.choices].index("blank_values")] = OptionFinding(
+        "blank_values", "other", "other", 0, [], ["blank-25"])
+    text = Identification(rs, findings, [], 0, 0, 0.0, None).file_text(CAT)
+    (line,) = [x for x in text.splitlines() if x.startswith("  blank_values: other")]
+    assert line == ("  blank_values: other  # other: as the engine declares; no fixture "
+                    "tells it from blank-25")

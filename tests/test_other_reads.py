@@ -202,10 +202,12 @@ def marker_removal(tr: Trace) -> bool:
 
 def draw_rule(tr: Trace) -> bool:
     """TURN-2, TURN-5: the player to move cannot play (asked of spec/legality.py) and
-    tiles are left to draw."""
+    tiles are left to draw; or has drawn this turn, where the rule says whether another
+    draw may follow (TURN-2 refuses it under draw-one, whatever else does too)."""
     options = dict(tr.ruleset.items())
-    return any(s["boneyard"] and s["phase"] in ("start", "follow")
-               and not any(a.startswith("play ") for a in legal_actions(s, options))
+    return any(s["phase"] in ("start", "follow") and (s.get("drawn") is not None or (
+               s["boneyard"]
+               and not any(a.startswith("play ") for a in legal_actions(s, options))))
                for s in tr.states)
 
 

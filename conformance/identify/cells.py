@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from mtrain.conformance.adapter import IMPOSSIBLE
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.lint.scopes import code_and_data_digest, fixture_digest
 from mtrain.conformance.partition import Partition, explore
@@ -27,6 +29,8 @@ from mtrain.spec.ruleset import CUSTOM, Ruleset
 from mtrain.spec.scope import Region, Space
 
 KIND = "identify-cells"
+ANY = "*"
+"""A piece's outcome for an entry whose table its rules cannot hold: any answer fits."""
 
 
 @dataclass(frozen=True)
@@ -203,4 +207,13 @@ def explore_in(fx: Fixture, start: Region, allowed: Region, space: Space,
     full = space.full()
     part = explore(fx, space, start=start, ruleset=played)
     return [Piece(_unpinned({o: vs for o, vs in c.region.items() if vs != full[o]}, allowed),
-                  c.run.outcomes, c.run.read) for c in part.cells]
+                  _outcomes(c.run), c.run.read) for c in part.cells]
+
+
+def _outcomes(run: Any) -> tuple[str, ...]:
+    """A run's outcomes, ANY for an entry whose table the reference cannot hold under the
+    region's rules (an impossible state: a situation played under another value, a train
+    ending in a double that no open double names under open doubles): an engine's answer
+    there says nothing of whether it plays those rules."""
+    return tuple(ANY if o == "fail" and any(m.startswith(IMPOSSIBLE) for m in said) else o
+                 for o, said in zip(run.outcomes, run.messages, strict=True))

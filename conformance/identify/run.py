@@ -111,9 +111,7 @@ class Identification:
 
         body = yaml.safe_dump(self.to_file(cat), sort_keys=False, width=100)
         marks = {f.option: f.status for f in self.findings if f.status == "undetermined"}
-        marks.update({f.option: f"other: its own rule, or {f.alternatives[0]} if the "
-                      f"{len(f.evidence)} fixtures of its evidence are bugs" if f.alternatives
-                      else "other" for f in self.findings if f.status == "other"})
+        marks.update({f.option: _other_mark(f) for f in self.findings if f.status == "other"})
         # contradicted: the value written is the solver's; the line says what else fits
         marks.update({f.option: (f"other: its own rule, or {f.alternatives[0]} if the "
                                  "fixtures against it are bugs; " if f.value == OTHER
@@ -328,11 +326,13 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
     advance = step("playing the fixtures", len(telling))
     observations = observe(telling, watched, sent, lambda: advance(1))
     model = Model.of(space)
+    # what the solver prefers: the base, and `other` where the engine declares it so
+    judged = {**base, **{o: v for o, v in (declared.choices if declared else ()) if v == OTHER}}
     escapable = [o for o in space.options if o not in NO_OTHER and o not in fixed]
     soft = [(c, o.fixture.id) for o in observations
             if (c := constraint(model, parts[o.fixture.id], o.outcomes,
                                 _escapable(o.fixture, escapable))) is not None]
-    found = _conclude(model, soft, fixed, allowed, base, space, own, deals, observations,
+    found = _conclude(model, soft, fixed, allowed, judged, space, own, deals, observations,
                       parts)
     situations = 0
     for round_no in range(ROUNDS):  # tables of real play under the answer and its rivals
@@ -349,7 +349,7 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
         soft += [(c, o.fixture.id) for o in seen
                  if (c := constraint(model, parts[o.fixture.id], o.outcomes,
                                      _escapable(o.fixture, escapable))) is not None]
-        found = _conclude(model, soft, fixed, allowed, base, space, own, deals,
+        found = _conclude(model, soft, fixed, allowed, judged, space, own, deals,
                           observations, parts)
     best, findings, problems = found
     findings = _as_declared(best, findings, declared, deals)
@@ -479,6 +479,16 @@ def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model
         f"({', '.join(clauses)}) contradict it ({', '.join(against[:3])}"
         f"{' ...' if len(against) > 3 else ''}): a bug in {', '.join(clauses)} the engine "
         f"makes on every such table, or a rule of its own"], [value])
+
+
+def _other_mark(f: OptionFinding) -> str:
+    """The file's mark for an option found `other`: what else it could be, and on what."""
+    if not f.alternatives:
+        return "other"
+    if not f.evidence:  # nothing against the rival: the engine's word decided
+        return f"other: as the engine declares; no fixture tells it from {f.alternatives[0]}"
+    return (f"other: its own rule, or {f.alternatives[0]} if the {len(f.evidence)} fixtures "
+            "of its evidence are bugs")
 
 
 def _as_declared(best: Solution, findings: list[OptionFinding],

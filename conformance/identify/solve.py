@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 import z3
 
-from mtrain.conformance.identify.cells import Piece
+from mtrain.conformance.identify.cells import ANY, Piece
 from mtrain.spec.catalog import Catalog
 from mtrain.spec.ruleset import OTHER
 from mtrain.spec.scope import Space
@@ -104,14 +104,21 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     """The rule sets that pass and fail exactly the entries the engine did (an option
     `other` taking, in this fixture, whichever known value explains it: an engine that
     plays a rule its own way still plays each table somehow); where no rule set does,
-    an option the outcome depends on played `other`. None when nothing was seen."""
+    or the engine fails every entry (an answer no known value gives), also an option the
+    outcome depends on played `other`. None when nothing was seen."""
     seen = [(i, o) for i, o in enumerate(outcomes) if o is not None]
     if not seen:
         return None
-    cells = [p for p in pieces if all(p.outcomes[i] == o for i, o in seen)]
-    if cells:
-        return z3.Or([model.inside(p.region, escapable) for p in cells])
-    return z3.Or([model.eq(o, OTHER) for o in depends(pieces) if o in escapable])
+    cells = [p for p in pieces if all(p.outcomes[i] in (o, ANY) for i, o in seen)]
+    own = [model.eq(o, OTHER) for o in depends(pieces) if o in escapable]
+    if not cells:
+        return z3.Or(own)
+    inside = [model.inside(p.region, escapable) for p in cells]
+    if all(o == "fail" for _, o in seen):
+        # an answer no entry gives: a rule of one's own of an option the outcome depends
+        # on gives it too, not only a region where every entry happens to fail
+        inside += own
+    return z3.Or(inside)
 
 
 def depends(pieces: Sequence[Piece]) -> list[str]:
@@ -155,10 +162,14 @@ class Solver:
                 opt.add(z3.Or([model.eq(o, v) for v in sorted(vs)]))
         for c, _ in soft:
             opt.add_soft(c, FIXTURE)
+        # an option whose base is `other` (the engine declares the rule its own) has no
+        # prior against `other`: its own word is the base, as a known value's is
+        self.declared_other = {o for o, v in base.items() if v == OTHER and o not in NO_OTHER}
         for o in model.options:
-            if o not in NO_OTHER and o not in fixed:
+            if o not in NO_OTHER and o not in fixed and o not in self.declared_other:
                 opt.add_soft(z3.Not(model.eq(o, OTHER)), PRIOR_OTHER)
-            if o in base and o not in fixed and base[o] in model.options[o]:
+            if o in base and o not in fixed and (base[o] in model.options[o]
+                                                 or o in self.declared_other):
                 opt.add_soft(model.eq(o, base[o]), BASE)
         self.opt = opt
 
@@ -174,5 +185,5 @@ class Solver:
         values = {o: self.model.value(m, o) for o in self.model.options}
         violated = [name for c, name in self.soft
                     if not z3.is_true(m.eval(c, model_completion=True))]
-        others = sum(v == OTHER for o, v in values.items())
+        others = sum(v == OTHER and o not in self.declared_other for o, v in values.items())
         return Solution(values, len(violated) * FIXTURE + others * PRIOR_OTHER, violated)

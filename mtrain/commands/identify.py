@@ -90,7 +90,10 @@ def run(args: argparse.Namespace) -> int:
         alt = f" (or {', '.join(f.alternatives)})" if f.alternatives else ""
         if f.status == "other" and f.alternatives:  # a rule of its own, or bugs: say which
             alt = (f" (its own rule, or {f.alternatives[0]} if the {len(f.evidence)} "
-                   "fixtures below are bugs)")
+                   "fixtures below are bugs)" if f.evidence else
+                   f" (as the engine declares; no fixture tells it from {f.alternatives[0]})")
+        elif f.status == "contradicted" and f.alternatives == [f.value]:
+            alt = " (or other)"  # the value, or a rule of its own: the evidence says which
         print(f"  {f.option:<{width}}  {f.value:<22} {f.status}{alt}"
               + (f", margin {f.margin}: {why}" if why else ""))
     if result.unexplained:
@@ -100,11 +103,8 @@ def run(args: argparse.Namespace) -> int:
         print(shown(problem))
     print(f"closest rule set: {result.ruleset.name}")
     if declared is not None:
-        unseen = {f.option for f in result.findings if f.status == "undetermined"}
-        differ = [o for o, v in declared.choices
-                  if result.ruleset[o] != v and o not in unseen]
-        print("declared rules agree" if not differ else
-              f"the engine declares other rules than it plays: {', '.join(differ)}")
+        for line in declaration_note(result.findings, declared, result.ruleset):
+            print(line)
     if args.output:
         try:
             Path(args.output).write_text(result.file_text(cat), encoding="utf-8")
@@ -113,3 +113,30 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {args.output}: run `mtrain conform --rules {args.output}` with the "
               "same implementation to see what is left")
     return 0
+
+
+def declaration_note(findings: Any, declared: Any, found: Any) -> list[str]:
+    """What the findings say of the engine's declared rules: the options found to play
+    another value, and apart from them those whose declared value the fixtures contradict
+    (bugs in its clauses, or a rule of its own: the finding cannot tell, so neither does
+    this). An option nothing told apart is left out."""
+    by = {f.option: f for f in findings}
+    differ, contradicted = [], []
+    for o, v in declared.choices:
+        f = by.get(o)
+        if f is not None and f.status == "undetermined":
+            continue
+        if f is not None and f.status in ("contradicted", "other") and v in f.alternatives:
+            contradicted.append(f"{o}: {v}")
+        elif found[o] != v:
+            differ.append(f"{o} (declared {v}, plays {found[o]})")
+    if not differ and not contradicted:
+        return ["declared rules agree"]
+    out = []
+    if differ:
+        out.append(f"the engine declares other rules than it plays: {', '.join(differ)}")
+    if contradicted:
+        out.append(f"fixtures contradict the declared {', '.join(contradicted)} (bugs in its "
+                   "clauses, or a rule of its own: `mtrain conform` under the declaration "
+                   "shows them)")
+    return out
