@@ -132,3 +132,17 @@ def test_diff_of_a_table_with_a_hole_is_a_difference_not_a_traceback(tmp_path: P
     # the state read raised RefusedSetup out of `mtrain diff`; now that side is an error
     assert diffing._outcome_differs(three, ra, rb)
     assert not diffing._outcome_differs(three, rb, rb)
+
+
+@pytest.mark.parametrize("args, message", [
+    # a count of 20 digits built a list of that many ids: it never finished
+    (["conform", "--situations", "9" * 20], "argument --situations: must be at most 20,000"),
+    (["conform", "--situations", "9" * 5000], "argument --situations: too large a number"),
+    # -n 0 said "no situation matches -k " with no -k given
+    (["situations", "pagat", "-n", "0"], "argument -n: must be at least 1: '0'"),
+    (["situations", "pagat", "-n", "-1"], "argument -n: must be at least 1: '-1'"),
+    (["situations", "pagat", "-n", "20001"], "argument -n: must be at most 20,000: '20001'"),
+])
+def test_situation_counts_are_bounded(capsys: pytest.CaptureFixture[str], args: list[str],
+                                      message: str) -> None:
+    assert message in one_error(capsys, *args)
