@@ -146,3 +146,21 @@ def test_diff_of_a_table_with_a_hole_is_a_difference_not_a_traceback(tmp_path: P
 def test_situation_counts_are_bounded(capsys: pytest.CaptureFixture[str], args: list[str],
                                       message: str) -> None:
     assert message in one_error(capsys, *args)
+
+
+def test_fuzz_games_are_bounded_and_a_long_run_stops_on_time(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import time
+
+    # a 20-digit count planned every game first: it never finished
+    assert one_error(capsys, "fuzz", "--mutant", "wrong-hand-size", "--games", "9" * 20) == (
+        "mtrain fuzz: --games must be at most 1,000,000 (--max-seconds stops a long run at "
+        "a time)")
+    start = time.process_time()
+    rc = main(["fuzz", "--mutant", "wrong-hand-size", "--games", "1000000", "--max-seconds",
+               "0.5", "--out", str(tmp_path), "--shrink-seconds", "0.5"])
+    spent = time.process_time() - start
+    out = capsys.readouterr().out
+    assert rc == 1 and "stopped: --max-seconds 0.5 reached" in out, out
+    assert "games not played" in out
+    assert spent < 6, spent  # a million games were planned (and skipped one by one): 16 s

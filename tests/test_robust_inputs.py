@@ -161,7 +161,7 @@ def _paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return out
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(kind=st.sampled_from(sorted(GOOD)), data=st.data(), garbage=GARBAGE,
        drop=st.booleans())
 def test_serve_answers_a_spoiled_request_with_an_error_of_its_own(
