@@ -339,6 +339,15 @@ def winners_problems(seats: Any) -> list[Problem]:
                     f"a list of seats 0..{_SEAT_MAX}, not {_short(repr(seats), 80)}")]
 
 
+def scores_problems(scores: Any) -> list[Problem]:
+    """A score answer: a list of integers (a boolean is none: True == 1 would compare
+    equal to the scores expected)."""
+    if type(scores) is list and all(_int(v) for v in scores):
+        return []
+    return [Problem("schema", "score [protocol.schema.json#/$defs/score_answer]",
+                    f"a list of integers, not {_short(repr(scores), 80)}")]
+
+
 _SCALARS = ("round", "engine", "engine_placed", "seat", "starter", "passes", "drawn")
 _NUMBER_LISTS = ("scores", "outs", "first_turns", "open_doubles", "turn_doubles")
 
@@ -410,7 +419,7 @@ class CheckedImplementation:
         if not callable(scorer):
             raise Unsupported("the implementation has no score()")
         scores: list[int] = scorer(ruleset, state, winner)
-        return scores
+        return _passed("score", scores, scores_problems(scores))
 
     @property
     def can_ask_ahead(self) -> bool:

@@ -10,6 +10,10 @@ SITUATIONS = 700
 (selection.situation_count)."""
 SITUATIONS_MIN = 25
 """Situations from play per rule set at least."""
+SITUATIONS_MAX = 20_000
+"""The most situations from play one rule set may be asked for (`conform --situations`,
+`situations -n`): each is played for, so a count past it would run for days (a count of
+20 digits never finished)."""
 FUZZ_OUT = "fuzz-out"
 """Where `mtrain fuzz` writes its reproducers."""
 FOLLOW = ("ref", "impl")

@@ -226,6 +226,8 @@ def _load_file(path: str | Path, text: str) -> list[Fixture]:
     for pointer, line in doc.lines.items():
         if len(pointer) > 2 and pointer[1] == "table":
             tables.setdefault(pointer[0], {})[pointer[2:]] = line
+        elif len(pointer) > 1 and pointer[1] == "deal":  # ("deal", "order", 3): a deal's
+            tables.setdefault(pointer[0], {})[pointer[1:]] = line  # fault at its line
     for i, raw in enumerate(doc.data):
         try:
             out.append(_fixture(doc, i, raw, tables.get(i, {})))

@@ -145,9 +145,18 @@ def decode(line: bytes | str) -> JSON:
     if data is None:
         data = _decode_slowly(line)
     if not isinstance(data, dict):
-        raise ProtocolError(f"a message is a JSON object, not {type(data).__name__}: "
+        raise ProtocolError(f"not a JSON object (a message is one), but {_json_kind(data)}: "
                             f"{preview(line)}")
     return data
+
+
+def _json_kind(value: Any) -> str:
+    """What a decoded JSON value is, in JSON's words (`list` would be Python's)."""
+    for kind, name in ((bool, "a boolean"), (int, "a number"), (float, "a number"),
+                       (str, "a string"), (list, "an array")):
+        if isinstance(value, kind):
+            return name
+    return "null" if value is None else type(value).__name__
 
 
 def _decode_slowly(line: bytes | str) -> Any:

@@ -33,6 +33,11 @@ FAILING = frozenset({"fail", "error", "timeout", "crash"})
 SHORT = {"not-applicable": "n/a"}
 NOT_RUN_SHOWN = 8
 """Reasons for results not run that the text report lists (all of them with -v)."""
+ALIKE_SHOWN = 3
+"""Failures of the process (crash, timeout, error) with the very same messages and stderr
+that the text report writes out in full; the rest are counted on one line (-v lists
+them). An implementation that never starts fails every result alike: tens of thousands
+of identical blocks said nothing more than the first."""
 
 
 @dataclass
@@ -341,9 +346,13 @@ def render_text(report: Report, out: TextIO, *, rich: bool = False,
     for e in report.load_errors:
         w(f"LOAD ERROR {e}\n")
     w("\n")
-    for r in report.results:
-        if r.status in FAILING:
-            w("\n".join(_failure_lines(r)) + "\n\n")
+    full, alike = _alike_failures(report.results, verbose)
+    for r in full:
+        w("\n".join(_failure_lines(r)) + "\n\n")
+    for line in _alike_lines(alike, verbose):
+        w(line + "\n")
+    if alike:
+        w("\n")
     notes = report.failed_clauses()
     if notes:
         w("\n".join(_clause_lines(notes)) + "\n\n")
@@ -407,6 +416,40 @@ def _failure_lines(r: Result) -> list[str]:
     if r.rerun:
         lines.append(f"  rerun: {r.rerun}")
     return lines
+
+
+def _alike_failures(results: Sequence[Result], verbose: bool
+                    ) -> tuple[list[Result], list[Result]]:
+    """(the failures to write out in full, those that repeat one already written out:
+    a process failure with the same status, messages and stderr, past ALIKE_SHOWN)."""
+    full: list[Result] = []
+    alike: list[Result] = []
+    seen: Counter[tuple[str, tuple[str, ...], str]] = Counter()
+    for r in results:
+        if r.status not in FAILING:
+            continue
+        key = (r.status, tuple(r.messages), r.stderr)
+        if r.status != "fail":
+            seen[key] += 1
+            if seen[key] > ALIKE_SHOWN:
+                alike.append(r)
+                continue
+        full.append(r)
+    return full, alike
+
+
+def _alike_lines(alike: Sequence[Result], verbose: bool) -> list[str]:
+    """One line for the failures that repeat one written out (one each with -v)."""
+    if not alike:
+        return []
+    counts = Counter(r.status.upper() for r in alike)
+    kinds = ", ".join(f"{n:,} {status}" for status, n in counts.items())
+    head = (f"... and {len(alike):,} more results ({kinds}) that failed exactly as one "
+            "written out above (the same messages and stderr)")
+    if verbose:
+        return [head + ":"] + [f"  {r.status.upper()} {r.fixture} [{r.variant}]" for r in alike]
+    first = ", ".join(f"{r.fixture} [{r.variant}]" for r in alike[:3])
+    return [f"{head}: {first}{', ...' if len(alike) > 3 else ''} (-v lists them)"]
 
 
 def _failure_text(r: Result) -> str:
@@ -515,8 +558,10 @@ def _render_rich(report: Report, out: TextIO, verbose: bool) -> None:
     for e in report.load_errors:
         console.print(f"[red]LOAD ERROR[/] {escape(e)}")
     console.print()
+    full, alike = _alike_failures(report.results, verbose)
+    written = {id(r) for r in full}
     for r in report.results:
-        if r.status in FAILING or (verbose and r.status != "skip"):
+        if id(r) in written or (verbose and r.status not in FAILING and r.status != "skip"):
             s = style[r.status]
             console.print(f"[{s} bold]{r.status.upper()}[/] [bold]{escape(r.fixture)}[/] "
                           f"{escape(f'[{r.variant}]')}  [dim]{escape(r.where)}[/]")
@@ -530,6 +575,10 @@ def _render_rich(report: Report, out: TextIO, verbose: bool) -> None:
                 else:
                     console.print(escape(line))
             console.print()
+    for line in _alike_lines(alike, verbose):
+        console.print(escape(line))
+    if alike:
+        console.print()
     notes = report.failed_clauses()
     if notes:
         head, *rest = _clause_lines(notes)

@@ -127,7 +127,7 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
         out = Outcome(fx, rs.name, "fail" if problems else "pass", problems,
                       refusal=played.refusal)
         out.null_refusals = len(nulls)
-        out.charged = [(exp.refused_setup or ("DEAL-7",))[0]] if problems else []
+        out.charged = [_refusal_charge(exp, played.refusal)] if problems else []
         return out
     if isinstance(played, Outcome):
         if played.status == "fail" and played.step:  # a refused step: what allows it
@@ -232,12 +232,23 @@ def _as_written(key: str, value: Any) -> Any:
     return value
 
 
+def _refusal_charge(exp: Expectation, refusal: RefusedSetup) -> str:
+    """The clause a wrong refusal of the setup is charged to: the one the rules refuse it
+    by; for a setup the rules allow, the clause the refusal cites (SEAT-5 for a draw,
+    MATCH-7 for a round), DEAL-7 when it cites none the catalogue knows."""
+    if exp.refused_setup:
+        return exp.refused_setup[0]
+    cited = refusal.clause
+    return cited if isinstance(cited, str) and cited in catalog().clauses else "DEAL-7"
+
+
 def setup_problems(exp: Expectation | None, refusal: RefusedSetup,
                    require_clauses: bool = False, nulls: list[str] | None = None) -> list[str]:
     """How a refused setup differs from `exp`: a refusal where the rules allow the setup,
     or one naming another clause than those `refused_setup` lists (a refusal naming none
     is listed in `nulls`, and fails only with `require_clauses`, as for actions)."""
-    clause = f" [{refusal.clause}]" if refusal.clause else ""
+    clause = f" [{refusal.clause}]" if refusal.clause and not refusal.reason.endswith(
+        f"[{refusal.clause}]") else ""  # the reference's reasons cite it already
     if exp is None or exp.refused_setup is None:
         return [f"the implementation refused the setup: {refusal.reason}{clause}; "
                 "the rules allow it"]

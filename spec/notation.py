@@ -73,7 +73,20 @@ def _deal_order(max_pip: int, aside: bool, engine: int, order: Any) -> list[str]
         return [T.name(t) for t in pool]
     if order == "reversed":
         return [T.name(t) for t in reversed(pool)]
-    return [T.name(parse_tile(x, max_pip)) for x in order]
+    ids = [parse_tile(x, max_pip, ("deal", "order", i)) for i, x in enumerate(order)]
+    if sorted(ids) != pool:  # DEAL-1: the pool dealt from is the whole set, once each
+        twice = sorted({t for t in ids if ids.count(t) > 1})
+        missing = sorted(set(pool) - set(ids))
+        extra = sorted(set(ids) - set(pool))  # the engine, set aside (ENG-2)
+        said = "; ".join(f"{what}: {', '.join(T.name(t) for t in tiles[:6])}"
+                         f"{', ...' if len(tiles) > 6 else ''}"
+                         for what, tiles in (("twice", twice), ("missing", missing),
+                                             ("set aside, not dealt", extra)) if tiles)
+        raise FixtureError(f"deal.order must list each of the {len(pool)} tiles dealt from "
+                           f"exactly once (the double-{max_pip} set"
+                           + (f" less the engine [{engine}-{engine}]" if aside else "")
+                           + f"); it lists {len(ids)} ({said}) [DEAL-1]", ("deal", "order"))
+    return [T.name(t) for t in ids]
 
 
 def next_round_order(step: str) -> str:

@@ -15,7 +15,9 @@ Beyond what ``yaml.safe_load`` checks, :func:`load` refuses
   more than :data:`MAX_ALIASED` nodes in all (a few lines of ``&a`` / ``*a`` can stand
   for billions), an alias inside the node it names, or nesting deeper than
   :data:`MAX_DEPTH`. Anchors and aliases are otherwise allowed, and a file written out
-  in full is bounded only by its size.
+  in full is bounded only by its size;
+* an integer of more than :data:`MAX_DIGITS` digits (Python would refuse to convert it,
+  with no line to show).
 
 Only regular files are read (:func:`read_bytes`): a folder, a FIFO, a device or a
 socket is refused by name before it is opened, never read or waited on, and a file
@@ -77,6 +79,9 @@ MAX_FILE_BYTES: Final = 32 * 1024 * 1024
 """The largest file read (the largest shipped file is under 100 KB; a corpus of 10,000
 fixtures in one file is about 5 MB)."""
 MAX_DEPTH: Final = 50
+MAX_DIGITS: Final = 1000
+"""The longest integer read, in digits: Python refuses to convert more than 4,300 (a
+ValueError with no line), and no count in a rule set or fixture needs more than a few."""
 """The deepest nesting of mappings and lists (shipped files nest 7 deep); the checks that
 walk the data recurse, so this keeps them far from Python's recursion limit."""
 
@@ -241,6 +246,9 @@ class _Walker:
         problem = ambiguous(node)
         if problem is not None:
             raise self.error(node, f"{node.value!r} {problem}, or quote it for text")
+        if node.tag == _YAML_TAG + "int" and len(node.value) > MAX_DIGITS:
+            raise self.error(node, f"a number of {len(node.value):,} characters is too long "
+                             f"to read (at most {MAX_DIGITS:,} digits)")
 
     def walk(self, node: yaml.Node, pointer: Pointer, line: int, depth: int = 0) -> int:
         """Check `node`; its size (nodes, aliases expanded), counted once per node."""
@@ -433,7 +441,8 @@ def load(path: str | Path, text: str | None = None) -> Document:
     file, or too large: read_bytes), text that is not UTF-8, YAML syntax errors, more than
     one document, tags that are not plain data, duplicate keys, keys that are not strings
     or integers, aliases that add more than ``MAX_ALIASED`` nodes or point into
-    themselves, nesting deeper than ``MAX_DEPTH``, and an empty file.
+    themselves, nesting deeper than ``MAX_DEPTH``, integers longer than ``MAX_DIGITS``,
+    and an empty file.
     """
     name = str(path)
     if text is None:

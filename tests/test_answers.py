@@ -224,6 +224,34 @@ def test_checked_implementation_raises_on_a_wrong_answer() -> None:
     assert impl.legal(RULESET, state) == REF.legal(RULESET, state)
 
 
+class Scores(ReferenceImplementation):
+    """Scores the round as the reference, then writes the answer as `shape` says."""
+
+    def __init__(self, shape: Any) -> None:
+        super().__init__()
+        self.shape = shape
+
+    def score(self, ruleset: JSON, state: JSON, winner: int | None) -> Any:
+        return self.shape(super().score(ruleset, state, winner))
+
+
+@pytest.mark.parametrize("shape", [
+    lambda got: [bool(x) for x in got],   # True == 1: compared equal to the scores wanted
+    lambda got: tuple(got),
+    lambda got: [str(x) for x in got],
+    lambda got: None,
+])
+def test_a_score_answer_is_checked_like_the_others(shape: Any) -> None:
+    state = next(s for s in sample_states() if s["phase"] == "over")
+    winner = state["result"]["winner"]
+    seat = winner if winner >= 0 else None
+    assert CheckedImplementation(Scores(list)).score(RULESET, state, seat) == REF.score(
+        RULESET, state, seat)
+    with pytest.raises(AnswerError) as e:  # returned unchecked before
+        CheckedImplementation(Scores(shape)).score(RULESET, state, seat)
+    assert e.value.status == "error" and "score_answer" in e.value.messages[0]
+
+
 REF = ReferenceImplementation()
 
 

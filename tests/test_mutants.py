@@ -29,6 +29,7 @@ from mtrain.reference import deal as deal_module
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles
 from mtrain.spec.catalog import catalog
+from mtrain.spec.errors import InputError
 from mtrain.spec.notation import action_json
 
 WITNESS_YAML = """
@@ -1472,9 +1473,13 @@ def test_the_issue_list_is_in_the_catalogue() -> None:
     assert required <= set(MUTANTS)
 
 
-def test_unknown_mutant_is_refused_with_the_known_names() -> None:
-    with pytest.raises(ValueError, match=r"unknown mutant 'no-such-bug'.*marker-never-removed"):
+def test_unknown_mutant_is_refused_with_the_nearest_names() -> None:
+    with pytest.raises(ValueError, match=r"unknown mutant 'no-such-bug' \(\d+ are known; the "
+                       r"list: mtrain mutants --list\)"):
         mutant("no-such-bug")
+    with pytest.raises(InputError, match=r"unknown mutant 'marker-never-remove'; did you mean "
+                       r"marker-never-removed,"):  # an InputError: the command line's exit 2
+        mutant("marker-never-remove")
     impl = mutant("marker-never-removed")
     assert isinstance(impl, adapter.Implementation)
     assert impl.info()["name"].endswith("marker-never-removed")

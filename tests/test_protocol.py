@@ -83,7 +83,9 @@ def test_encode_is_one_compact_line() -> None:
 @pytest.mark.parametrize("line, fault", [
     (b"hello\n", "not JSON"),
     (b"\xff\xfe{}\n", "not JSON"),
-    (b"[1, 2]\n", "JSON object, not list"),
+    (b"[1, 2]\n", "not a JSON object (a message is one), but an array: '[1, 2]'"),
+    (b"null\n", "not a JSON object (a message is one), but null: 'null'"),
+    (b"7\n", "not a JSON object (a message is one), but a number: '7'"),
     (b'{"id": NaN}\n', "not JSON (NaN is not a JSON number)"),
     (b'{"id": -Infinity}\n', "not JSON (-Infinity is not a JSON number)"),
     (b'{"id": 1e999}\n', "not JSON (1e999 is too large for a number)"),

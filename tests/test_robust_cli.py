@@ -93,3 +93,74 @@ def test_simulate_a_rule_played_other(capsys: pytest.CaptureFixture[str],
     err = one_error(capsys, "simulate", "--rules", str(mine), "--players", "4", "--rounds", "1")
     assert err == ("mtrain simulate: mine plays follow_up `other`: the reference engine plays "
                    "only known values, so it cannot simulate it")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["mutants", "-m", "no-such-bug"],
+     "mtrain mutants: unknown mutant 'no-such-bug' ("),  # was a ValueError traceback
+    (["mutants", "-m", "marker-never-remove", "--blame"],
+     "mtrain mutants: unknown mutant 'marker-never-remove'; did you mean marker-never-removed,"),
+    (["mutants", "--jobs", "0"], "argument -j/--jobs: must be at least 1: '0'"),
+    (["mutants", "--need", "-1"], "argument --need: must be at least 0: '-1'"),
+    (["check", "--jobs", "0"], "argument --jobs: must be at least 1: '0'"),
+])
+def test_mutants_and_check_arguments(capsys: pytest.CaptureFixture[str], args: list[str],
+                                     message: str) -> None:
+    assert message in one_error(capsys, *args)
+
+
+def test_check_dump_into_a_file_is_refused_before_the_checks(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    a_file = tmp_path / "plain"
+    a_file.write_text("")
+    # was a FileExistsError traceback, after the checks had run
+    assert one_error(capsys, "check", "--only", "options", "--dump", str(a_file)) == (
+        f"mtrain check: --dump {a_file}: {a_file} is a file, not a folder")
+
+
+def test_diff_of_a_table_with_a_hole_is_a_difference_not_a_traceback(tmp_path: Path) -> None:
+    from mtrain.conformance import diffing
+    from mtrain.conformance.fixture import load_corpus
+    from mtrain.spec.catalog import catalog
+
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("base: pagat\noptions:\n  hand_sizes: {2: 15, 4: 15}\n")
+    cat = catalog()
+    ra, rb = cat.rules_file(mine), cat.ruleset("pagat")
+    fixtures, _ = load_corpus()
+    three = next(fx for fx in fixtures if fx.id == "doubles-031")  # three seats: DEAL-7 refuses
+    # the state read raised RefusedSetup out of `mtrain diff`; now that side is an error
+    assert diffing._outcome_differs(three, ra, rb)
+    assert not diffing._outcome_differs(three, rb, rb)
+
+
+@pytest.mark.parametrize("args, message", [
+    # a count of 20 digits built a list of that many ids: it never finished
+    (["conform", "--situations", "9" * 20], "argument --situations: must be at most 20,000"),
+    (["conform", "--situations", "9" * 5000], "argument --situations: too large a number"),
+    # -n 0 said "no situation matches -k " with no -k given
+    (["situations", "pagat", "-n", "0"], "argument -n: must be at least 1: '0'"),
+    (["situations", "pagat", "-n", "-1"], "argument -n: must be at least 1: '-1'"),
+    (["situations", "pagat", "-n", "20001"], "argument -n: must be at most 20,000: '20001'"),
+])
+def test_situation_counts_are_bounded(capsys: pytest.CaptureFixture[str], args: list[str],
+                                      message: str) -> None:
+    assert message in one_error(capsys, *args)
+
+
+def test_fuzz_games_are_bounded_and_a_long_run_stops_on_time(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import time
+
+    # a 20-digit count planned every game first: it never finished
+    assert one_error(capsys, "fuzz", "--mutant", "wrong-hand-size", "--games", "9" * 20) == (
+        "mtrain fuzz: --games must be at most 1,000,000 (--max-seconds stops a long run at "
+        "a time)")
+    start = time.process_time()
+    rc = main(["fuzz", "--mutant", "wrong-hand-size", "--games", "1000000", "--max-seconds",
+               "0.5", "--out", str(tmp_path), "--shrink-seconds", "0.5"])
+    spent = time.process_time() - start
+    out = capsys.readouterr().out
+    assert rc == 1 and "stopped: --max-seconds 0.5 reached" in out, out
+    assert "games not played" in out
+    assert spent < 6, spent  # a million games were planned (and skipped one by one): 16 s

@@ -76,3 +76,85 @@ def test_a_tile_written_wrong_is_named_at_its_line(capsys: pytest.CaptureFixture
     assert main(["lint", str(path), "--no-scopes"]) == 1
     out = capsys.readouterr().out
     assert f"error: {path}:{line}: " in out and fault in out, out
+
+
+DEAL = """\
+- id: mine-003
+  description: A deal under highest-draw, with one fault planted
+  clauses: [SEAT-5]
+  source: [decision]
+  deal:
+    players: 2
+    engine: 12
+    order: ORDER
+    draw: DRAW
+  expect:
+    - variants: [pagat+highest-draw-start]
+      state:
+        seat: 1
+        starter: 1
+"""
+
+
+def write_deal(tmp_path: Path, order: str = "sorted", draw: str = "[[0-0], [1-0]]") -> Path:
+    path = tmp_path / "mine.yaml"
+    path.write_text(DEAL.replace("ORDER", order).replace("DRAW", draw))
+    return path
+
+
+@pytest.mark.parametrize("order, fault", [
+    ("[]", "it lists 0 (missing: 0-0, 1-0, 1-1, 2-0, 2-1, 2-2, ...) [DEAL-1]"),
+    ("[0-0, 0-0, 1-0]", "it lists 3 (twice: 0-0; missing: 1-1, 2-0, 2-1, 2-2, 3-0, 3-1, "
+     "...) [DEAL-1]"),
+])
+def test_a_deal_order_that_is_not_the_set_is_the_fixtures_fault(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, order: str, fault: str) -> None:
+    path = write_deal(tmp_path, order=order)
+    assert main(["lint", str(path), "--no-scopes"]) == 1  # passed before
+    out = capsys.readouterr().out
+    want = ("deal.order must list each of the 91 tiles dealt from exactly once (the "
+            f"double-12 set); {fault}")
+    assert f"error: {path}:8: mine-003 [pagat+highest-draw-start]: {want}" in out, out
+    assert main(["conform", "--fixtures", str(path), "--format", "json"]) == 1
+    (result,) = json.loads(capsys.readouterr().out)["results"]
+    # was "the implementation's answer could not be used: ValueError: ... (at deal.py:82)"
+    assert result["status"] == "error"
+    assert result["message"] == f"cannot set up the fixture: {want} (at {path}:8)"
+
+
+@pytest.mark.parametrize("draw, fault", [
+    ("[[0-0], [0-0]]", "drawing 1 holds a tile twice [SEAT-5]"),
+    ("[[], []]", "seat 0 drew no tile [SEAT-5]"),
+    ("[[0-0]]", "the draw lists 1 seats for 2 players [SEAT-5]"),
+    ("[[13-0], [1-0]]", "tile '13-0' is not in a double-12 set"),
+    ("[[1-0, 2-0], [0-1, 3-0]]", "drawing 1 holds a tile twice [SEAT-5]"),
+    ("[[1-0, 2-0], [0-0]]", "seat 0 draws again after winning the draw [SEAT-5]"),
+])
+def test_a_draw_the_rule_cannot_produce_is_named_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, draw: str, fault: str) -> None:
+    path = write_deal(tmp_path, draw=draw)
+    assert main(["lint", str(path), "--no-scopes"]) == 1  # passed before: 0 errors
+    out = capsys.readouterr().out
+    assert (f"error: {path}:9: mine-003 [pagat+highest-draw-start]: the draw for the start "
+            f"cannot be: {fault} (an entry that expects it refused says refused_setup: "
+            "SEAT-5)") in out, out
+
+
+def test_a_draw_refused_where_the_rules_allow_it_is_charged_to_seat_5(tmp_path: Path) -> None:
+    from mtrain.conformance.adapter import JSON, ReferenceImplementation, RefusedSetup
+    from mtrain.conformance.fixture import load_file
+    from mtrain.conformance.runner import run_fixture
+
+    class RefusesDraws(ReferenceImplementation):
+        def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+                 draw: list[list[str]] | None = None) -> JSON:
+            if draw is not None:
+                raise RefusedSetup("no draws here", "SEAT-5")
+            return super().deal(ruleset, players, round, order, draw)
+
+    (fx,) = load_file(write_deal(tmp_path))
+    assert [o.status for o in run_fixture(fx, ReferenceImplementation())] == ["pass"]
+    (out,) = run_fixture(fx, RefusesDraws())
+    assert out.status == "fail" and out.charged == ["SEAT-5"]  # DEAL-7 before
+    assert out.messages == ["the implementation refused the setup: no draws here [SEAT-5]; "
+                            "the rules allow it"]

@@ -134,3 +134,40 @@ def test_a_flood_on_stderr_does_not_stop_the_answers() -> None:
             ask(impl)
         assert impl.starts == 1
         assert len(impl.stderr_tail) <= 4096 and "warning: zzz" in impl.stderr_tail
+
+
+def test_a_program_that_never_starts_is_one_block_per_failure_not_one_per_result(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # `--impl 'python -c'` over the corpus wrote 50,020 identical ten-line blocks (44 MB)
+    rc = main(["conform", "--fixtures", str(FIXTURES), "--impl",
+               shlex.join(broken("crash_at_start.py"))])
+    out = capsys.readouterr().out
+    assert rc == 1
+    blocks = [line for line in out.splitlines() if line.startswith("CRASH ")]
+    # two starts that exited (one message), then "not started again" (another): each
+    # message written out ALIKE_SHOWN times at most, the rest counted on one line
+    assert len(blocks) == 5, blocks
+    alike = [line for line in out.splitlines() if line.startswith("... and ")]
+    assert len(alike) == 1 and alike[0].startswith(
+        f"... and {TOTAL - 5} more results ({TOTAL - 5} CRASH) that failed exactly as one "
+        "written out above (the same messages and stderr): deal-001 [puremco], "), alike
+    assert alike[0].endswith(", ... (-v lists them)")
+    assert out.splitlines()[-1].startswith(f"FAILED: {TOTAL} results ran ({TOTAL} crash)")
+
+
+def test_alike_failures_are_counted_and_listed_with_v() -> None:
+    import io
+
+    from mtrain.conformance.report import ALIKE_SHOWN, Report, Result, render_text
+
+    same = {"status": "crash", "messages": ["exited with code 3"], "stderr": "boom"}
+    results = [Result(f"fx-{i:03}", "pagat", **same) for i in range(10)]  # type: ignore[arg-type]
+    results += [Result(f"fail-{i}", "pagat", "fail", ["missing: draw"]) for i in range(5)]
+    for verbose in (False, True):
+        out = io.StringIO()
+        render_text(Report(results), out, verbose=verbose)
+        text = out.getvalue()
+        assert text.count("\nCRASH fx-") == ALIKE_SHOWN
+        assert text.count("\nFAIL fail-") == 5  # a rule failure is always written out
+        assert f"... and {10 - ALIKE_SHOWN} more results ({10 - ALIKE_SHOWN} CRASH)" in text
+        assert ("  CRASH fx-009 [pagat]" in text) is verbose

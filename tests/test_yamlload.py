@@ -456,6 +456,21 @@ def test_nesting_depth_is_bounded(tmp_path: Path, depth: int, ok: bool) -> None:
         assert err.line == 1 and "nested more than 50 levels deep" in err.message
 
 
+@pytest.mark.parametrize("text, line", [
+    ("a: 1\nb: " + "9" * 5000 + "\n", 2),          # Python converts at most 4,300 digits
+    ("a:\n  - -" + "1" * 1001 + "\n", 2),
+    ("a: !!int '" + "7" * 4400 + "'\n", 1),        # a tagged string is an integer too
+])
+def test_an_integer_too_long_to_read_is_refused_at_its_line(tmp_path: Path, text: str,
+                                                          line: int) -> None:
+    err = load_error(tmp_path, text)  # was a ValueError with no file or line
+    assert err.line == line and "too long to read (at most 1,000 digits)" in err.message
+
+
+def test_a_long_integer_within_the_bound_loads(tmp_path: Path) -> None:
+    assert load(write(tmp_path, "a: " + "9" * 1000 + "\n")).data == {"a": int("9" * 1000)}
+
+
 # --- YAML 1.1 spellings: refused, with the line, never read as a surprise ----------
 # PyYAML reads YAML 1.1, where `0x8` and `010` are 8, `1_000` is 1000, `1:30` is 90,
 # `yes`/`no`/`on`/`off` are booleans and `.inf` is a float; YAML 1.2 readers (and most

@@ -13,10 +13,10 @@ import shlex
 import signal
 import sys
 import time
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementation
 from mtrain.conformance.child import exit_code_of, kill_all
@@ -246,7 +246,7 @@ def _start_error(e: BaseException) -> str:
     return f"the implementation did not start: {type(e).__name__}: {e}"
 
 
-def _results(target: Target, session: Session, plans: list[GamePlan],
+def _results(target: Target, session: Session, plans: Sequence[GamePlan],
              jobs: int) -> Generator[tuple[GameResult, Callable[[int], None]], None, None]:
     """Each game's result, in game order, with a function that stops later games."""
     jobs = min(jobs, len(plans))  # a worker without a game would only start an engine
@@ -258,9 +258,8 @@ def _results(target: Target, session: Session, plans: list[GamePlan],
 
         for plan in plans:
             if plan.index > stopped[0]:
-                yield GameResult(plan.index, plan.variant, skipped=True), stop_serial
-            else:
-                yield play_game(session, plan), stop_serial
+                return  # the games left are counted as skipped (fuzz), not each planned
+            yield play_game(session, plan), stop_serial
         return
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     stop = ctx.Value("i", len(plans) + 1)
@@ -305,6 +304,32 @@ def declared(names: Sequence[str], info: JSON, players: int | None = None) -> Ch
     return chooser
 
 
+class _Plans(Sequence[GamePlan]):
+    """The run's game plans, each made when it is reached: a run stopped early (by
+    --max-seconds or --max-findings) never plans the games it leaves."""
+
+    def __init__(self, games: int, seed: int, chooser: Chooser, players: int | None) -> None:
+        self.games, self.seed, self.chooser, self.players = games, seed, chooser, players
+
+    def __len__(self) -> int:
+        return self.games
+
+    @overload
+    def __getitem__(self, index: int) -> GamePlan: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[GamePlan]: ...
+
+    def __getitem__(self, index: int | slice) -> GamePlan | Sequence[GamePlan]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.games))]
+        if not 0 <= index < self.games:
+            raise IndexError(index)
+        return plan_game(index, self.seed, self.chooser, self.players)
+
+    def __iter__(self) -> Iterator[GamePlan]:
+        return (plan_game(i, self.seed, self.chooser, self.players) for i in range(self.games))
+
+
 class StartError(Exception):
     """The implementation could not be started (in a worker): a configuration error."""
 
@@ -328,7 +353,7 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
         raise StartError(_start_error(e)) from None
     label = slug(target.label or str(info.get("name", "impl")))
     chooser = variants if isinstance(variants, Chooser) else declared(variants, info, players)
-    plans = [plan_game(i, seed, chooser, players) for i in range(games)]
+    plans = _Plans(games, seed, chooser, players)
     start = time.perf_counter()
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     session = Session(impl, follow, deadline)

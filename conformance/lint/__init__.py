@@ -27,7 +27,7 @@ from mtrain.reference.invariants import violations
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import Catalog, RulesetError, catalog
 from mtrain.spec.model.reachable import reachable_problems
-from mtrain.spec.notation import FixtureError
+from mtrain.spec.notation import FixtureError, max_pip_of
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Space
 from mtrain.spec.yamlload import SpecError
@@ -164,6 +164,23 @@ def _suggest(fx: Fixture, rs: Ruleset, missing: list[str]) -> str:
     return "; the steps give " + ", ".join(f"{f}: {values[f]!r}" for f in fields if f in values)
 
 
+def _check_draw(fx: Fixture, rs: Ruleset, players: int) -> None:
+    """SEAT-5: a deal's draw for the start must be one the rule can produce, where the
+    rule set reads it (an entry expecting the setup refused may hold any draw)."""
+    draw = fx.deal_draw()
+    if draw is None or rs["starting_seat"] != "highest-draw":
+        return
+    from mtrain.reference.deal import draw_winner
+    from mtrain.spec import tiles as T
+
+    try:
+        ids = [[T.parse(t, max_pip_of(rs)) for t in seat] for seat in draw]
+        draw_winner(Rules.of(rs), players, ids)
+    except (T.TileError, ValueError) as e:
+        raise FixtureError(f"the draw for the start cannot be: {e} (an entry that expects "
+                           "it refused says refused_setup: SEAT-5)", ("deal", "draw")) from None
+
+
 def check_start(fx: Fixture, exp: Expectation, name: str, rs: Ruleset) -> list[str]:
     """The starting table must exist under the rule set: invariants, not the engine. Under
     an entry that expects the setup refused, the player count is what the rule set refuses
@@ -176,7 +193,10 @@ def check_start(fx: Fixture, exp: Expectation, name: str, rs: Ruleset) -> list[s
             players = fx.deal_request(rs)[0]
             if not refused:
                 rs.hand_size(players)
-        except (FixtureError, ValueError) as e:
+                _check_draw(fx, rs, players)
+        except FixtureError as e:
+            return [f"{fx.where_in_table(e.at)}: {fx.id} [{name}]: {e}"]
+        except ValueError as e:
             return [f"{where}: {e}"]
         return []
     try:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mtrain.conformance.fixture import Fixture
-from mtrain.conformance.mutants.catalogue import MUTANTS
+from mtrain.conformance.mutants.catalogue import MUTANTS, check_names
 from mtrain.conformance.mutants.runs import passing_runs, reachable
 from mtrain.conformance.runner import resolve, run_one
 
@@ -36,6 +36,8 @@ class Blame:
 
 def blame(fixtures: Sequence[Fixture], names: Sequence[str] | None = None) -> list[Blame]:
     """Per mutant: the clauses its failures are charged to."""
+    if names:
+        check_names(names)
     runs, _ = passing_runs(fixtures)
     out = []
     for name in names or list(MUTANTS):

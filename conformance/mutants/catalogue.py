@@ -5,7 +5,8 @@ how it is built (a rules flag changed, engine functions swapped, or JSON post-pr
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import difflib
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from mtrain.conformance.adapter import Implementation
@@ -24,6 +25,7 @@ from mtrain.reference.rules import (
     MARKER_OWNER_OWN,
     Rules,
 )
+from mtrain.spec.errors import InputError
 
 
 def _when(test: Callable[[Rules], bool], **changes: Any) -> RulesHook:
@@ -549,9 +551,21 @@ if len(MUTANTS) != len(_CATALOGUE):  # pragma: no cover - a catalogue error
     raise RuntimeError("two mutants share a name")
 
 
+class UnknownMutant(InputError, ValueError):
+    """A mutant name the catalogue lacks (a ValueError too, as it always was)."""
+
+
+def check_names(names: Sequence[str]) -> None:
+    """UnknownMutant for the first name the catalogue lacks, with the nearest names."""
+    for name in names:
+        if name not in MUTANTS:
+            near = difflib.get_close_matches(name, list(MUTANTS), n=3)
+            hint = f"; did you mean {', '.join(near)}?" if near else ""
+            raise UnknownMutant(f"unknown mutant {name!r}{hint} ({len(MUTANTS)} are "
+                                "known; the list: mtrain mutants --list)")
+
+
 def mutant(name: str) -> Implementation:
     """The implementation with mutant `name` switched on."""
-    found = MUTANTS.get(name)
-    if found is None:
-        raise ValueError(f"unknown mutant {name!r}; known: {', '.join(sorted(MUTANTS))}")
-    return found.implementation()
+    check_names([name])
+    return MUTANTS[name].implementation()

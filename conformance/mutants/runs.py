@@ -17,7 +17,7 @@ from typing import Any
 from mtrain.conformance import runner
 from mtrain.conformance.adapter import JSON, Implementation, ruleset_json
 from mtrain.conformance.fixture import Fixture
-from mtrain.conformance.mutants.catalogue import MUTANTS
+from mtrain.conformance.mutants.catalogue import MUTANTS, check_names
 from mtrain.conformance.mutants.implementation import Mutant, MutantImplementation, SwappedReference
 from mtrain.conformance.runner import run_fixture
 from mtrain.reference import deal as deal_module
@@ -88,9 +88,7 @@ def run_mutants(fixtures: Sequence[Fixture], names: Sequence[str] | None = None,
         enough = 1
     start = time.perf_counter()
     chosen = list(MUTANTS) if names is None else list(names)
-    for name in chosen:
-        if name not in MUTANTS:
-            raise ValueError(f"unknown mutant {name!r}; known: {', '.join(sorted(MUTANTS))}")
+    check_names(chosen)
     runs, failures = passing_runs(fixtures)
     if jobs > 1 and len(chosen) > 1 and "fork" in mp.get_all_start_methods():
         _FORKED[:] = [runs, enough]

@@ -35,15 +35,19 @@ def positive_float(text: str) -> float:
     return value
 
 
-def whole(least: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least `least`."""
+def whole(least: int, most: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least `least` (and at most `most`)."""
     def parse(text: str) -> int:
+        if len(text) > 30:  # int() of over 4,300 digits is a ValueError of its own
+            raise argparse.ArgumentTypeError(f"too large a number: {text[:20]}...")
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
         if value < least:
             raise argparse.ArgumentTypeError(f"must be at least {least}: {text!r}")
+        if most is not None and value > most:
+            raise argparse.ArgumentTypeError(f"must be at most {most:,}: {text!r}")
         return value
     return parse
 

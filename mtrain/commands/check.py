@@ -8,6 +8,8 @@ import json
 import sys
 from typing import Any
 
+from mtrain.commands.arguments import positive_int
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser("check", help="z3: the option space, reachability, termination, "
@@ -26,11 +28,12 @@ def register(sub: Any) -> None:
                    "consistent values, every `requires` met (repeatable)")
     p.add_argument("--only", choices=["options"],
                    help="run only these checks (options: the option space, seconds)")
-    p.add_argument("--jobs", type=int, help="worker processes (default: up to 2)")
+    p.add_argument("--jobs", type=positive_int, help="worker processes (default: up to 2)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from mtrain.conformance.outputs import check_output_folder
     from mtrain.conformance.speccheck import run as check
     from mtrain.spec.catalog import catalog
     from mtrain.spec.errors import InputError
@@ -48,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"no such rule-set file: {path}")
         if problem is not None:
             raise InputError(f"--rules {path}: {problem}")
-    if args.jobs is not None and args.jobs < 1:
-        raise InputError("--jobs must be at least 1")
+    if args.dump is not None:  # before the checks' minute, not as a traceback after it
+        check_output_folder(args.dump, "--dump")
     catalog()  # a spec data folder that does not load is one error (exit 2), not a check
     result = check.run(full=args.full, dump=args.dump, jobs=args.jobs,
                        variant_files=args.variant, rules_files=args.rules, only=args.only)

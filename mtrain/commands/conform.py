@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mtrain.commands.arguments import count, pattern, positive_float, positive_int, stoppable
+from mtrain.commands.arguments import pattern, positive_float, positive_int, stoppable, whole
 from mtrain.commands.printing import quiet_stdout
-from mtrain.conformance.defaults import DEFAULT_TIMEOUT, SITUATIONS, SITUATIONS_MIN
+from mtrain.conformance.defaults import DEFAULT_TIMEOUT, SITUATIONS, SITUATIONS_MAX, SITUATIONS_MIN
 from mtrain.conformance.gc_freeze import settled
 from mtrain.conformance.report import FORMATS
 
@@ -56,7 +56,7 @@ def register(sub: Any) -> None:
     p.add_argument("-k", dest="pattern", action="append", metavar="PATTERN", type=pattern,
                    help="only fixtures whose id contains PATTERN or matches it as a glob "
                    "(repeatable)")
-    p.add_argument("--situations", type=count, default=None, metavar="N",
+    p.add_argument("--situations", type=whole(0, SITUATIONS_MAX), default=None, metavar="N",
                    help="also run N tables from play per rule set, legal sets from the "
                    f"formalisation (default: {SITUATIONS} shared among the rule sets, at "
                    f"least {SITUATIONS_MIN} each; none with --fixtures; 0: none), and "

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from mtrain.conformance.fuzz.run import FuzzReport, Group, Target
     from mtrain.conformance.known_failures import SkipEntry
 
+MAX_GAMES = 1_000_000
+"""The most games one fuzz run may ask for (each is planned)."""
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
@@ -201,6 +204,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise InputError("--games must be at least 1")
+    if args.games > MAX_GAMES:  # each is planned: a count of 20 digits never finished
+        raise InputError(f"--games must be at most {MAX_GAMES:,} (--max-seconds stops a "
+                         "long run at a time)")
     if args.players is not None and args.players < 2:
         raise InputError(f"--players {args.players}: a table seats at least 2 (no hand-size "
                          "table deals fewer: DEAL-7)")

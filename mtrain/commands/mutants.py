@@ -9,6 +9,8 @@ import json
 import sys
 from typing import Any
 
+from mtrain.commands.arguments import count, positive_int
+
 
 def register(sub: Any) -> None:
     """Add `mutants` to the `mtrain` command line."""
@@ -21,9 +23,9 @@ def register(sub: Any) -> None:
                    help="only this mutant (repeatable)")
     p.add_argument("--first", action="store_true",
                    help="stop each mutant at its first kill (faster)")
-    p.add_argument("-j", "--jobs", dest="jobs", type=int, default=1,
+    p.add_argument("-j", "--jobs", dest="jobs", type=positive_int, default=1,
                    help="worker processes (default 1)")
-    p.add_argument("--need", type=int, default=1, metavar="N",
+    p.add_argument("--need", type=count, default=1, metavar="N",
                    help="fail unless every mutant is killed by N fixtures (default 1)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--list", action="store_true", help="list the mutants and exit")

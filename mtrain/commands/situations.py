@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mtrain.commands.arguments import pattern, resolve
+from mtrain.commands.arguments import pattern, resolve, whole
 from mtrain.commands.printing import write_or_print
+from mtrain.conformance.defaults import SITUATIONS_MAX
 
 
 def register(sub: Any) -> None:
@@ -16,8 +17,9 @@ def register(sub: Any) -> None:
                        "runs under a rule set: tables reached by random rounds of it, each "
                        "with the legal set spec/model/legality.py gives it, in the fixture format.")
     p.add_argument("ruleset", help="a variant, base+overlay+..., or a rule-set file")
-    p.add_argument("-n", dest="count", type=int, default=None,
-                   help="how many (default: as many as conform runs for one rule set)")
+    p.add_argument("-n", dest="count", type=whole(1, SITUATIONS_MAX), default=None,
+                   help="how many (default: as many as conform runs for one rule set; at "
+                   f"most {SITUATIONS_MAX:,})")
     p.add_argument("-k", dest="pattern", action="append", metavar="PATTERN", type=pattern,
                    help="only situations whose id contains PATTERN or matches it as a glob")
     p.add_argument("--out", help="write the fixtures here (default: standard output)")
