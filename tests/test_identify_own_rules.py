@@ -310,7 +310,8 @@ def test_a_table_the_rules_cannot_hold_tells_nothing_of_an_engine_under_them(
     under_open = {p.outcomes for p in pieces if p.region.get("doubles") == frozenset({"open"})}
     assert under_open == {(ANY,)}
     model = Model.of(space)
-    solver = z3.Solver()
+    solver = z3.Solver(ctx=model.ctx)
+    solver.add(*model.hard)  # exactly one value per option
     solver.add(constraint(model, pieces, ["pass"], []), model.eq("doubles", "open"))
     assert solver.check() == z3.sat
 
@@ -356,12 +357,14 @@ def test_an_answer_no_known_value_gives_may_be_a_rule_of_ones_own_of_any_option_
                     tuple("pass" if k == i else "fail" for k in range(4)), read)
               for i, v in enumerate(["face", "blank-25", "double-blank-50", "double-blank-25"])]
     pieces.append(Piece({"scoring": frozenset({"positive"})}, ("fail",) * 4, read))
-    solver = z3.Solver()
+    solver = z3.Solver(ctx=model.ctx)
+    solver.add(*model.hard)  # exactly one value per option
     solver.add(constraint(model, pieces, ["fail"] * 4, ["blank_values", "scoring"]),
                model.eq("blank_values", "other"), model.eq("scoring", "penalty"))
     assert solver.check() == z3.sat
     # an answer some known value gives is still explained only by it
-    solver = z3.Solver()
+    solver = z3.Solver(ctx=model.ctx)
+    solver.add(*model.hard)  # exactly one value per option
     solver.add(constraint(model, pieces, ["pass", "fail", "fail", "fail"],
                           ["blank_values", "scoring"]),
                model.eq("blank_values", "other"), model.eq("scoring", "penalty"))

@@ -31,41 +31,47 @@ BASE = 1
 """What keeping the base's value is worth, for each option: it decides ties only."""
 NO_OTHER = ("tile_set", "hand_sizes")
 """A tile set is data; a hand table is measured (a table of one's own, never `other`)."""
-TIMEOUT_MS = 20000
 
 
 class Model:
-    """The option space in z3 (see the module docstring)."""
+    """The option space in z3 (see the module docstring), in a z3 context of its own: z3
+    breaks ties between equally good answers by the order its terms were made in, so
+    terms that other runs left in a shared context would change the answer."""
 
-    _built: ClassVar[dict[int, tuple[Catalog, Model]]] = {}
+    _forbidden: ClassVar[dict[int, tuple[Catalog, list[tuple[dict[str, str],
+                                                         tuple[str, ...]]]]]] = {}
 
     @classmethod
     def of(cls, space: Space) -> Model:
-        """The model of the space's catalogue, built once."""
-        found = cls._built.get(id(space.cat))
-        if found is None or found[0] is not space.cat:
-            found = cls._built[id(space.cat)] = (space.cat, cls(space))
-        return found[1]
+        """A model of the space, in a fresh z3 context (the catalogue's forbidden
+        combinations enumerated once per catalogue)."""
+        return cls(space)
 
     def __init__(self, space: Space) -> None:
         self.space = space
         self.options = space.options
-        self.x = {o: z3.Int(o) for o in self.options}
-        self.other = {o: len(vs) for o, vs in self.options.items()}
-        self._eq = {(o, v): self.x[o] == k for o, vs in self.options.items()
-                    for k, v in enumerate([*vs, OTHER])}
+        self.ctx = z3.Context()
+        # One Boolean per value (the last: `other`), exactly one true per option: a
+        # purely propositional MaxSAT, faster in z3 than integers.
+        self._eq = {(o, v): z3.Bool(f"{o}={v}", self.ctx) for o, vs in self.options.items()
+                    for v in [*vs, OTHER]}
         self._inside: dict[Any, Any] = {}
         self.hard: list[Any] = []
         for o, vs in self.options.items():
-            top = len(vs) - 1 if o in NO_OTHER else len(vs)
-            self.hard.append(z3.And(self.x[o] >= 0, self.x[o] <= top))
-        self.validity = self._validity()
+            if o in NO_OTHER:
+                self.hard.append(z3.Not(self._eq[o, OTHER]))
+            self.hard.append(z3.PbEq([(self._eq[o, v], 1) for v in [*vs, OTHER]], 1))
+        self.validity = [(z3.Not(self.all([self.eq(o, v) for o, v in values.items()])), names)
+                         for values, names in self._combos()]
 
-    def _validity(self) -> list[tuple[Any, tuple[str, ...]]]:
+    def _combos(self) -> list[tuple[dict[str, str], tuple[str, ...]]]:
         """The catalogue's rules between options (Catalog.conflicts), each as the
         combinations of the few options one rule names that it forbids, enumerated
         rather than written a second time; with the options each names."""
         cat = self.space.cat
+        found = self._forbidden.get(id(cat))
+        if found is not None and found[0] is cat:
+            return found[1]
         groups = {tuple(o for o in self.options if o in (*c.when, *c.requires))
                   for c in cat.constrained}
         groups.add(tuple(o for o in self.options if o in cat.DEAL8_OPTIONS))
@@ -76,9 +82,17 @@ class Model:
                 if OTHER in (values.get("tile_set"), values.get("hand_sizes")):
                     continue
                 if cat.conflicts(*self.space.catalog_form(values)):
-                    out.append((z3.Not(z3.And([self.eq(o, v) for o, v in values.items()])),
-                                names))
+                    out.append((values, names))
+        self._forbidden[id(cat)] = (cat, out)
         return out
+
+    def all(self, terms: Sequence[Any]) -> Any:
+        """And, in this model's context (also of no terms)."""
+        return z3.And(*terms, self.ctx)
+
+    def any(self, terms: Sequence[Any]) -> Any:
+        """Or, in this model's context (also of no terms)."""
+        return z3.Or(*terms, self.ctx)
 
     def eq(self, option: str, value: str) -> Any:
         return self._eq[option, value]
@@ -89,14 +103,16 @@ class Model:
         key = tuple(sorted(region.items()))
         found = self._inside.get((key, tuple(other)))
         if found is None:
-            found = self._inside[key, tuple(other)] = z3.And([
-                z3.Or([self.eq(o, v) for v in sorted(vs)]
-                      + ([self.eq(o, OTHER)] if o in other else [])) for o, vs in key])
+            found = self._inside[key, tuple(other)] = self.all([
+                self.any([self.eq(o, v) for v in sorted(vs)]
+                         + ([self.eq(o, OTHER)] if o in other else [])) for o, vs in key])
         return found
 
     def value(self, m: Any, option: str) -> str:
-        k = m.eval(self.x[option], model_completion=True).as_long()
-        return OTHER if k == self.other[option] else self.options[option][k]
+        for v in [*self.options[option], OTHER]:
+            if z3.is_true(m.eval(self._eq[option, v], model_completion=True)):
+                return v
+        raise AssertionError(f"no value of {option} in the model")  # exactly one is hard
 
 
 def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | None],
@@ -112,13 +128,13 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     cells = [p for p in pieces if all(p.outcomes[i] in (o, ANY) for i, o in seen)]
     own = [model.eq(o, OTHER) for o in depends(pieces) if o in escapable]
     if not cells:
-        return z3.Or(own)
+        return model.any(own)
     inside = [model.inside(p.region, escapable) for p in cells]
     if all(o == "fail" for _, o in seen):
         # an answer no entry gives: a rule of one's own of an option the outcome depends
         # on gives it too, not only a region where every entry happens to fail
         inside += own
-    return z3.Or(inside)
+    return model.any(inside)
 
 
 def depends(pieces: Sequence[Piece]) -> list[str]:
@@ -150,8 +166,11 @@ class Solver:
                  valid: bool = True) -> None:
         self.model = model
         self.soft = soft
-        opt = z3.Optimize()
-        opt.set("timeout", TIMEOUT_MS)
+        opt = z3.Optimize(ctx=model.ctx)
+        # wmax (exact, weights raised stratum by stratum) finds the same optimum as the
+        # default maxres in a third to a quarter of the time on identify's problems; no
+        # time limit: one that struck on a busy machine would change the answer
+        opt.set("maxsat_engine", "wmax")
         opt.add(*model.hard)
         if valid:
             opt.add(*(c for c, _ in model.validity))
@@ -159,7 +178,7 @@ class Solver:
             opt.add(model.eq(o, v))
         for o, vs in allowed.items():
             if o not in fixed:
-                opt.add(z3.Or([model.eq(o, v) for v in sorted(vs)]))
+                opt.add(model.any([model.eq(o, v) for v in sorted(vs)]))
         for c, _ in soft:
             opt.add_soft(c, FIXTURE)
         # an option whose base is `other` (the engine declares the rule its own) has no
@@ -177,7 +196,10 @@ class Solver:
         self.opt.push()
         try:
             self.opt.add(*extra)
-            if self.opt.check() != z3.sat:
+            found = self.opt.check()
+            if found == z3.unknown:  # no limit is set: z3 gave up (out of memory?)
+                raise RuntimeError(f"z3 found no answer: {self.opt.reason_unknown()}")
+            if found != z3.sat:
                 return None
             m = self.opt.model()
         finally:
