@@ -183,6 +183,24 @@ def test_regenerating_gives_the_same_files() -> None:
     assert all(len(description(s)) <= 120 for s in gen.situations)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(("option", "values"), [
+    ("blank_values", ()), ("follow_up", ()), ("draw_rule", ()), ("engine_procedure", ()),
+    ("tile_set", ()),  # no pair differs in nothing else: found with one more difference
+    ("hand_sizes", ("pagat", "puremco-d12")),  # where stopping a join early shows
+])
+def test_the_nearest_pairs_are_those_of_the_full_search(
+        option: str, values: tuple[str, ...], monkeypatch: pytest.MonkeyPatch) -> None:
+    """choose_pair's hash joins (rule_set_pairs._nearest) give the pairs that comparing
+    every pair gives (the search they stand in for, asked here with them switched off)."""
+    from mtrain.spec.distinguish import rule_set_pairs
+
+    v1, v2 = values or list(catalog().options[option].values)[:2]
+    quick = choose_pair(option, v1, v2)
+    monkeypatch.setattr(rule_set_pairs, "_nearest", lambda *_: None)
+    assert quick == choose_pair(option, v1, v2) and quick
+
+
 def test_one_question_generates_a_fixture_that_loads_and_passes(tmp_path: Path) -> None:
     """The generator on one question (the whole corpus: the test above): the rule sets
     chosen for a pair of values differ in it, z3 answers, and the fixture written loads

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import random
 import re
 from pathlib import Path
@@ -1527,12 +1528,18 @@ def test_mutants_agree_with_the_reference_elsewhere() -> None:
         assert all(s[1] == "pass" for s in outcomes), (name, outcomes)
 
 
+PARTS = 4
+"""test_mutants_accept_every_action_they_list in parts (every PARTS-th mutant each), which
+xdist spreads over its workers."""
+
+
 @pytest.mark.slow
-def test_mutants_accept_every_action_they_list() -> None:
+@pytest.mark.parametrize("part", range(PARTS))
+def test_mutants_accept_every_action_they_list(part: int) -> None:
     """legal() and apply() agree under every mutant, on every witness table and step."""
     problems = []
     tables = [*WITNESSES, *{witness_of(n).id: witness_of(n) for n in OUTSIDE_KILLED_BY}.values()]
-    for name in MUTANTS:
+    for name in list(MUTANTS)[part::PARTS]:
         impl = mutant(name)
         for fx in tables:
             for variant in dict.fromkeys(v for v, _ in fx.rulesets()):
@@ -1593,6 +1600,11 @@ def _reference_trace() -> list[Any]:
     return trace
 
 
+DEEP = os.environ.get("MTRAIN_DEEP") == "1"
+SAMPLE = 8
+"""Every SAMPLE-th table, for a mutant played outside run_mutants (all under DEEP)."""
+
+
 @pytest.mark.slow
 def test_reference_unchanged_after_every_mutant() -> None:
     before_modules = _module_snapshot()
@@ -1602,11 +1614,16 @@ def test_reference_unchanged_after_every_mutant() -> None:
     assert report.survived == []
     outside = [witness_of(name) for name in OUTSIDE_KILLED_BY]
     assert run_mutants(outside, list(OUTSIDE_KILLED_BY)).survived == []
-    # and once more through the mutants' own deal/legal/apply/winners, outside run_mutants
-    for name in MUTANTS:
+    # and once more through the mutants' own deal/legal/apply/winners, outside run_mutants:
+    # each on its witness (which reaches what it swaps) and on every SAMPLE-th table, a
+    # different share for each mutant, so that together they play every table
+    # (MTRAIN_DEEP=1: each on every table, 20 CPU s more)
+    tables = [*WITNESSES, *outside]
+    for k, name in enumerate(MUTANTS):
         impl = MUTANTS[name].implementation()
         assert isinstance(impl, MutantImplementation)
-        for fx in [*WITNESSES, *outside]:
+        share = tables if DEEP else tables[k % SAMPLE::SAMPLE]
+        for fx in {fx.id: fx for fx in [witness_of(name), *share]}.values():
             statuses(fx, impl)
     assert _module_snapshot() == before_modules
     assert _reference_trace() == before_trace

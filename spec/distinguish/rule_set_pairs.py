@@ -7,6 +7,7 @@ import functools
 import heapq
 import itertools
 import operator
+from collections.abc import Sequence
 from typing import Final
 
 from mtrain.spec.catalog import RulesetError, catalog
@@ -55,6 +56,43 @@ def _entries() -> tuple[tuple[str, ...], tuple[tuple[int, str, tuple[str, ...], 
                           for i, (n, c) in enumerate(every))
 
 
+Entry = tuple[int, str, tuple[str, ...], int]
+"""A rule set as _entries() gives it: index, name, values, overlay count."""
+Scored = tuple[tuple[int, int, int, int, int], str, str]
+
+NEAREST: Final = 8
+"""How many pairs choose_pair returns."""
+NEAR_SEARCH: Final = 2
+"""The most other differences _nearest looks for before leaving it to the full search."""
+
+
+def _nearest(side_a: Sequence[Entry], side_b: Sequence[Entry], at: int,
+             relevant: Sequence[int], width: int) -> list[Scored] | None:
+    """Every pair (a, b) that agrees on the relevant options and differs in at most d
+    others, for the least d <= NEAR_SEARCH that gives at least NEAREST pairs; None when
+    none does. Any pair not among them differs in more than d others, so the NEAREST best
+    of them are the NEAREST best of all: the full search's answer, without comparing
+    tens of millions of pairs. A pair differing in at most d others is equal outside
+    some d of them (and the option itself), so it is found by a hash join on the values
+    left once those d are set aside, for each choice of d."""
+    free = [k for k in range(width) if k != at and k not in relevant]
+    found: dict[tuple[int, int], Scored] = {}
+    for d in range(NEAR_SEARCH + 1):
+        for skip in itertools.combinations(free, d):
+            keep = [k for k in range(width) if k != at and k not in skip]
+            by_key: dict[tuple[str, ...], list[Entry]] = {}
+            for entry in side_b:
+                by_key.setdefault(tuple([entry[2][k] for k in keep]), []).append(entry)
+            for ia, na, ca, pa in side_a:
+                for ib, nb, cb, pb in by_key.get(tuple([ca[k] for k in keep]), ()):
+                    if (ia, ib) not in found:
+                        other = sum(map(operator.ne, ca, cb)) - 1
+                        found[ia, ib] = ((0, other, pa + pb, ia + ib, ia), na, nb)
+        if len(found) >= NEAREST:
+            return list(found.values())
+    return None
+
+
 def choose_pair(option: str, v1: str, v2: str) -> list[tuple[str, str]]:
     """Pairs of nameable rule sets taking v1 and v2, best first (a short list).
 
@@ -66,16 +104,20 @@ def choose_pair(option: str, v1: str, v2: str) -> list[tuple[str, str]]:
     relevant = [options.index(o) for o in RELEVANT[KIND[option]] if o != option]
     side_a = [e for e in entries if e[2][at] == v1]
     side_b = [e for e in entries if e[2][at] == v2]
-    # (the values are compared in C, map(ne, ...): this runs over tens of millions of
-    # pairs; `option` itself always differs, v1 != v2, hence the - 1)
-    scored = []
-    by_key: dict[tuple[str, ...], list[tuple[int, str, tuple[str, ...], int]]] = {}
+    # (the values are compared in C, map(ne, ...): the full search below runs over tens
+    # of millions of pairs, hence _nearest first; `option` itself always differs, v1 !=
+    # v2, hence the - 1)
+    by_key: dict[tuple[str, ...], list[Entry]] = {}
     for entry in side_b:
         by_key.setdefault(tuple(entry[2][k] for k in relevant), []).append(entry)
-    for ia, na, ca, pa in side_a:
-        for ib, nb, cb, pb in by_key.get(tuple(ca[k] for k in relevant), []):
-            other = sum(map(operator.ne, ca, cb)) - 1
-            scored.append(((0, other, pa + pb, ia + ib, ia), na, nb))
+    agreeing = any(tuple(ca[k] for k in relevant) in by_key for _, _, ca, _ in side_a)
+    scored = _nearest(side_a, side_b, at, relevant, len(options)) if agreeing else []
+    if scored is None:  # few pairs this close: every pair agreeing on the relevant options
+        scored = []
+        for ia, na, ca, pa in side_a:
+            for ib, nb, cb, pb in by_key.get(tuple(ca[k] for k in relevant), []):
+                other = sum(map(operator.ne, ca, cb)) - 1
+                scored.append(((0, other, pa + pb, ia + ib, ia), na, nb))
     if not scored:  # no pair agrees on every relevant option: the nearest ones
         for ia, na, ca, pa in side_a[:300]:
             for ib, nb, cb, pb in side_b[:300]:
@@ -84,4 +126,4 @@ def choose_pair(option: str, v1: str, v2: str) -> list[tuple[str, str]]:
                 scored.append(((near, other, pa + pb, ia + ib, ia), na, nb))
     # the 8 smallest keys (each pair's key is its own: ia + ib and ia name it), as a sort
     # of them all would give
-    return [(na, nb) for _, na, nb in heapq.nsmallest(8, scored)]
+    return [(na, nb) for _, na, nb in heapq.nsmallest(NEAREST, scored)]

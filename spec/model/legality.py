@@ -392,12 +392,15 @@ def stranded(v: View, o: Opts, i: int) -> Bool:
     """FIRST-12: in a chain that may not end on a double, slot i holds a double that no
     other tile in hand bears the number of, and it is not the last tile."""
     s = v.hand[i]
+    # DBL-11: with ordinary doubles a chain may end on a double (FIRST-12 does not apply)
+    when = (o.is_("first_turn", "chain-no-double-end"), o.is_("doubles", "open"),
+            v.phase == CHAIN, s.a == s.b)
+    if And(*when) is False:  # on plain values, mostly: the hand need not be read
+        return False
     others = [u for k, u in enumerate(v.hand) if k != i]
     follows = Or(*(And(u.present, Or(u.a == s.a, u.b == s.a)) for u in others))
     last = And(*(Not(u.present) for u in others))
-    # DBL-11: with ordinary doubles a chain may end on a double (FIRST-12 does not apply)
-    return And(o.is_("first_turn", "chain-no-double-end"), o.is_("doubles", "open"),
-               v.phase == CHAIN, s.a == s.b, Not(follows), Not(last))
+    return And(*when, Not(follows), Not(last))
 
 
 def fits(s: Slot, t: Train) -> Bool:
