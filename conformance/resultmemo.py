@@ -13,10 +13,12 @@ answers every one of them alike is given that pass without playing. A run that d
 pass keeps nothing, and is played again untraced, so that a failure reads as it always
 did. Only for the embedded ReferenceImplementation itself (not a subclass: a mutant or an
 engine of its own reads otherwise), and only for an entry that runs more than once.
+MTRAIN_RESULT_MEMO=off plays every result.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import Counter
 from collections.abc import Sequence
@@ -28,6 +30,8 @@ from mtrain.conformance.partition import TracedReference, _rules_of
 from mtrain.conformance.runmemo import QuestionTree
 from mtrain.conformance.runner import Outcome, run_one
 from mtrain.conformance.selection import Task
+
+MEMO_ENV = "MTRAIN_RESULT_MEMO"
 
 
 class TracedChecks(CheckedImplementation):
@@ -60,6 +64,12 @@ class ResultMemo:
     @staticmethod
     def serves(impl: Implementation) -> bool:
         return type(impl) is ReferenceImplementation
+
+    @staticmethod
+    def wanted() -> bool:
+        """Unless MTRAIN_RESULT_MEMO says off (every result played: the run to set beside
+        one through the protocol, which has no such memo)."""
+        return os.environ.get(MEMO_ENV, "").strip().lower() not in ("0", "off", "no")
 
     def run(self, task: Task, impl: Implementation, rj: JSON,
             require_clauses: bool = False) -> Outcome:

@@ -158,7 +158,7 @@ def _run(args: argparse.Namespace) -> int:
                             + (f" [{s.variant}]" if s.variant else "")
                             + " matches no selected fixture")
     runner = Runner(args, target, info, skips)
-    if target.kind == "reference" and ResultMemo.serves(first):
+    if target.kind == "reference" and ResultMemo.serves(first) and ResultMemo.wanted():
         runner.memo = ResultMemo(tasks)
     try:
         results = run_tasks(tasks, runner, first, args.jobs)
