@@ -27,9 +27,10 @@ from typing import Any
 from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementation
 from mtrain.conformance.answers import CheckedImplementation, Problem, state_problems
 from mtrain.conformance.partition import TracedReference, _rules_of
-from mtrain.conformance.runmemo import QuestionTree
+from mtrain.conformance.runmemo import Question, QuestionTree
 from mtrain.conformance.runner import Outcome, run_one
 from mtrain.conformance.selection import Task
+from mtrain.spec.ruleset import Ruleset
 
 MEMO_ENV = "MTRAIN_RESULT_MEMO"
 
@@ -57,6 +58,8 @@ class ResultMemo:
                        if t.expectation is not None and t.sent is not None)
         self._shared = {key for key, n in runs.items() if n > 1}
         self._trees: dict[tuple[int, int], QuestionTree] = {}
+        # what each rule set answered, by question: every tree asks it the same ones
+        self._answers: dict[int, tuple[Ruleset, dict[Question, Any]]] = {}
         self._lock = threading.Lock()
         self.served = 0
         """Results given from the memo (for the benchmarks and tests)."""
@@ -82,7 +85,10 @@ class ResultMemo:
         rules = _rules_of(rs)
         with self._lock:
             tree = self._trees.setdefault(key, QuestionTree())
-            found: _Kept | None = tree.find(rules, rs)[0]
+            said = self._answers.get(id(rs))
+            if said is None or said[0] is not rs:
+                said = self._answers[id(rs)] = (rs, {})
+            found: _Kept | None = tree.find(rules, rs, said[1])[0]
         if found is not None:
             self.served += 1
             messages, nulls, charged, step, diverged, unreached = found
