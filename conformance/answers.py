@@ -284,8 +284,11 @@ def rules_of(ruleset: JSON) -> Rules:
     return _REFERENCE.rules(ruleset)
 
 
-def state_problems(ruleset: JSON | Rules, state: Any, *, dealt: bool = False) -> list[Problem]:
-    """What is wrong with a state an implementation returned (nothing: [])."""
+def state_problems(ruleset: JSON | Rules, state: Any, *, dealt: bool = False,
+                   read_by: tuple[Any, DecodedStates] | None = None) -> list[Problem]:
+    """What is wrong with a state an implementation returned (nothing: []). `read_by`:
+    (a view of the rules, the memo of states it reads through), in place of the rules of
+    `ruleset` and this module's memo (a traced run's checks log what they read)."""
     exact = exact_text(state)
     if exact is None or exact not in _VALID:
         if not state_valid(state):
@@ -294,9 +297,13 @@ def state_problems(ruleset: JSON | Rules, state: Any, *, dealt: bool = False) ->
             if len(_VALID) >= KEPT_VALID:
                 _VALID.clear()
             _VALID[exact] = None
-    rules = ruleset if isinstance(ruleset, Rules) else rules_of(ruleset)
+    if read_by is not None:
+        rules, decoded = read_by
+    else:
+        rules = ruleset if isinstance(ruleset, Rules) else rules_of(ruleset)
+        decoded = _CHECKED
     try:
-        st, broken = _CHECKED.read(rules, state, fingerprint(state))
+        st, broken = decoded.read(rules, state, fingerprint(state))
     except codec.StateError as e:
         where = str(e).split(":", 1)[0] if str(e).startswith("state.") else "state"
         return [Problem("state", where, str(e))]
@@ -392,6 +399,10 @@ class CheckedImplementation:
     def __init__(self, inner: Implementation) -> None:
         self.inner = inner
 
+    def state_problems(self, ruleset: JSON, state: Any, dealt: bool = False) -> list[Problem]:
+        """What is wrong with a state it returned (`state_problems`)."""
+        return state_problems(ruleset, state, dealt=dealt)
+
     def info(self) -> JSON:
         return self.inner.info()
 
@@ -399,7 +410,7 @@ class CheckedImplementation:
              draw: list[list[str]] | None = None) -> JSON:
         extra = {"draw": draw} if draw is not None else {}  # SEAT-5: only where one is sent
         state = self.inner.deal(ruleset, players, round, order, **extra)
-        return _passed("deal", state, state_problems(ruleset, state, dealt=True))
+        return _passed("deal", state, self.state_problems(ruleset, state, dealt=True))
 
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
         actions = self.inner.legal(ruleset, state)
@@ -407,7 +418,7 @@ class CheckedImplementation:
 
     def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
         new = self.inner.apply(ruleset, state, action)
-        return _passed("apply", new, state_problems(ruleset, new))
+        return _passed("apply", new, self.state_problems(ruleset, new))
 
     def winners(self, ruleset: JSON, state: JSON) -> list[int]:
         seats = self.inner.winners(ruleset, state)

@@ -23,6 +23,7 @@ from mtrain.conformance.known_failures import SkipEntry
 from mtrain.conformance.partition import round_of_its_own
 from mtrain.conformance.process import ConfigurationError, HarnessError
 from mtrain.conformance.report import Result
+from mtrain.conformance.resultmemo import ResultMemo
 from mtrain.conformance.runner import run_one
 from mtrain.conformance.selection import Task
 from mtrain.conformance.situations import SITUATION_PATH
@@ -44,6 +45,9 @@ class Runner:
         self._lock = threading.Lock()
         self._sent: dict[tuple[int, int], tuple[Ruleset, JSON, JSON]] = {}
         self._decisions: dict[int, tuple[Fixture, tuple[tuple[str, str], ...]]] = {}
+        self.memo: ResultMemo | None = None
+        """The passes of the embedded reference engine, kept by what the rule sets read
+        (resultmemo.py): set by `mtrain conform` for its tasks."""
 
     def sent_json(self, rs: Ruleset, impl: Implementation) -> JSON:
         """The rule set as sent to `impl` (adapter.ruleset_json): one object for all its
@@ -84,9 +88,11 @@ class Runner:
         result.checks = task.expectation.checks
         start = time.perf_counter()
         try:
-            outcome = run_one(fx, task.sent, task.expectation, impl,
-                              self.sent_json(task.sent, impl),
-                              require_clauses=getattr(self.args, "require_clauses", False))
+            rj = self.sent_json(task.sent, impl)
+            require = getattr(self.args, "require_clauses", False)
+            outcome = (self.memo.run(task, impl, rj, require) if self.memo is not None else
+                       run_one(fx, task.sent, task.expectation, impl, rj,
+                               require_clauses=require))
             result.status, result.messages = outcome.status, list(outcome.messages)
             own = (round_of_its_own(fx, task.ruleset) if outcome.refusal is not None
                    and outcome.status == "fail" and task.expectation.refused_setup is None

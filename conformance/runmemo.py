@@ -63,10 +63,13 @@ class QuestionTree:
     def __init__(self) -> None:
         self.root = Node()
 
-    def find(self, rules: Rules, rs: Ruleset) -> tuple[Any, Node | None]:
+    def find(self, rules: Rules, rs: Ruleset, answers: dict[Question, Any] | None = None
+             ) -> tuple[Any, Node | None]:
         """What a run found whose every question `rs` answers alike; else the node of
-        the furthest state of a play on the way (None: none)."""
-        answers: dict[Question, Any] = {}
+        the furthest state of a play on the way (None: none). `answers`: what `rs`
+        answered before (filled in as it answers more), for a caller walking many trees
+        with one rule set."""
+        answers = {} if answers is None else answers
         best: Node | None = None
         # depth first, without recursion (a closure calling itself is a reference cycle
         # left to the collector, once per rule set asked)

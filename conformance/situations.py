@@ -229,7 +229,8 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
     kept = cache.read(CACHE_KIND, key)
     if isinstance(kept, list):
         try:
-            found = [_from_data(d, rs) for d in kept]
+            scope = _scope_of(rs)
+            found = [_from_data(d, rs, scope) for d in kept]
         except (KeyError, TypeError, ValueError):
             found = None  # not as written: made again
         if found is not None:
@@ -270,8 +271,13 @@ def _to_data(fx: Fixture) -> dict[str, Any]:
             **({} if exp.result is ... else {"result": exp.result})}
 
 
-def _from_data(d: dict[str, Any], rs: Ruleset) -> Fixture:
-    scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
+def _scope_of(rs: Ruleset) -> Scope:
+    """The scope of every situation under `rs`: that rule set alone."""
+    return Scope((Product.of({o: (v,) for o, v in rs.choices}),))
+
+
+def _from_data(d: dict[str, Any], rs: Ruleset, scope: Scope | None = None) -> Fixture:
+    scope = _scope_of(rs) if scope is None else scope  # one for all of a rule set's
     legal = d["legal"]
     fx = Fixture(
         id=d["id"], description=d["description"], clauses=tuple(d["clauses"]),

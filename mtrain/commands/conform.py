@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from mtrain.commands.arguments import pattern, positive_float, positive_int, stoppable, whole
 from mtrain.commands.printing import quiet_stdout
 from mtrain.conformance.defaults import DEFAULT_TIMEOUT, SITUATIONS, SITUATIONS_MAX, SITUATIONS_MIN
-from mtrain.conformance.gc_freeze import settled
+from mtrain.conformance.gc_freeze import paused
 from mtrain.conformance.report import FORMATS
 
 if TYPE_CHECKING:
@@ -78,6 +78,11 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    with paused():  # few cycles, many containers: see gc_freeze.paused
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from mtrain.conformance.child import exit_code_of
     from mtrain.conformance.declaration import (
         DeclarationError,
@@ -88,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.outputs import check_output
     from mtrain.conformance.pool import Runner, close, run_tasks
     from mtrain.conformance.report import Report
+    from mtrain.conformance.resultmemo import ResultMemo
     from mtrain.conformance.selection import (
         check_variants,
         choose_rulesets,
@@ -152,9 +158,10 @@ def run(args: argparse.Namespace) -> int:
                             + (f" [{s.variant}]" if s.variant else "")
                             + " matches no selected fixture")
     runner = Runner(args, target, info, skips)
+    if target.kind == "reference" and ResultMemo.serves(first) and ResultMemo.wanted():
+        runner.memo = ResultMemo(tasks)
     try:
-        with settled():  # the fixtures and tasks stay: not walked by every collection
-            results = run_tasks(tasks, runner, first, args.jobs)
+        results = run_tasks(tasks, runner, first, args.jobs)
     except KeyboardInterrupt as e:
         print("mtrain conform: interrupted", file=sys.stderr)
         return exit_code_of(e)
