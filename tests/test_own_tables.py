@@ -153,3 +153,24 @@ def test_an_own_table_with_a_rule_of_its_own_runs_the_deal_fixtures() -> None:
     assert "other" not in dict(sent.choices).values()
     assert {o: v for o, v in sent.choices if o not in ("hand_sizes", "scoring")} == {
         o: v for o, v in choices if o not in ("hand_sizes", "scoring")}
+
+
+def test_a_row_no_table_has_keeps_an_outcome_the_table_does_not_change() -> None:
+    # seat-014: with the engine set aside, a rotating start is (round - 1) mod players
+    # (SEAT-3), whoever holds which tile; a table dealing 2 players 18 each (no named
+    # table does) still takes it, checked by the reference playing that table. deal-019
+    # (2 players, 16 each) is not this table's deal and stays out.
+    base = catalog().ruleset("pagat", ["engine-aside"])
+    rotating = Ruleset("rotate", tuple((o, "rotate" if o == "starting_seat" else v)
+                                       for o, v in base.choices), base.hand_table)
+    odd = ((2, 18), (3, 15), (4, 15))
+    (seat,) = [f for f in FIXTURES if f.id == "seat-014"]
+    exp, why = entry_for(seat, rotating, SPACE)
+    assert exp is not None, why
+    assert applies(exp, seat, own(rotating, odd), SPACE) is None
+    holder = Ruleset("holder", tuple((o, "engine-holder" if o == "starting_seat" else v)
+                                     for o, v in base.choices), base.hand_table)
+    (deal,) = [f for f in FIXTURES if f.id == "deal-019"]
+    dexp, why = entry_for(deal, holder, SPACE)
+    assert dexp is not None, why
+    assert applies(dexp, deal, own(holder, odd), SPACE) is not None
