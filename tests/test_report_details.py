@@ -186,7 +186,7 @@ def test_every_rule_set_failing_ends_with_a_hint_to_declare_the_rules() -> None:
     last = text.splitlines()[-2:]
     assert last[0].startswith("hint: every one of the 2 rule sets run has failures")
     assert "mtrain identify" in last[0] and last[1].startswith("FAILED")
-    from mtrain.conformance.report import render_markdown
+    from mtrain.conformance.report_formats import render_markdown
 
     assert "> hint: every one of the 2 rule sets run has failures" in render_markdown(
         Report(every))  # a CI summary says it too

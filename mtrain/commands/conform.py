@@ -182,7 +182,8 @@ def _run(args: argparse.Namespace) -> int:
 
 def emit(report: Report, args: argparse.Namespace, tasks: Sequence[Task] = ()) -> None:
     """The report in the format asked for, onto standard output or into --output."""
-    from mtrain.conformance.report import RENDERERS, render_text, write_json
+    from mtrain.conformance.report import render_text, write_json
+    from mtrain.conformance.report_formats import RENDERERS
     from mtrain.conformance.report_html import FixtureIllustrator, render_html
     from mtrain.spec.errors import InputError
 
