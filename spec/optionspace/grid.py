@@ -456,14 +456,17 @@ def analyse(cat: Catalog | None = None) -> Report:
             undeclared.append(c)
     totals["undeclared"] = sum(c.others for c in undeclared)
     # one finding per smallest undeclared combination; the larger ones that contain it
-    # are counted on its line (each fails too)
-    for c in undeclared:
-        wider = [d for d in undeclared if d.base == c.base and d is not c
-                 and set(c.overlays) < set(d.overlays)]
-        if any(set(d.overlays) < set(c.overlays) for d in undeclared
-               if d.base == c.base and d is not c):
+    # are counted on its line (each fails too). Smallest first: a combination holding an
+    # undeclared one holds a smallest one, so only those are compared (a fault can leave
+    # tens of thousands undeclared, each pair compared was quadratic)
+    held = [(c, frozenset(c.overlays)) for c in undeclared]
+    smallest: dict[str, list[frozenset[str]]] = {}
+    for c, mine in sorted(held, key=lambda h: len(h[1])):
+        below = smallest.setdefault(c.base, [])
+        if any(m < mine for m in below):
             continue
-        more = sum(d.others for d in wider)
+        below.append(mine)
+        more = sum(d.others for d, theirs in held if d.base == c.base and mine < theirs)
         contradictions.append(Finding(
             f"{c.name} is contradictory and no clause declares the refusal "
             f"(with any of {c.others} compatible sets of the other overlays"
@@ -476,11 +479,12 @@ def analyse(cat: Catalog | None = None) -> Report:
                                "but no such combination is contradictory", (r.clause,))
                        for r in refs if r.where not in used]
     rep.findings["overlay-combinations"] = contradictions
+    unheld = {id(c) for c in undeclared}
     rep.info["overlay-combinations"] = [
         Finding(f"{c.name}: refused by {', '.join(c.clauses)} as declared"
                 + (f" (and with any of {c.others} compatible sets of the other overlays)"
                    if c.others > 1 else ""), c.clauses)
-        for c in combos if c.kind == "clause" and all(c is not d for d in undeclared)]
+        for c in combos if c.kind == "clause" and id(c) not in unheld]
     rep.summary["refusals"] = [{"clause": r.clause, "overlays": sorted(r.overlays),
                                 "on": sorted(r.bases) if r.bases else None, "reason": r.reason}
                                for r in refs]
