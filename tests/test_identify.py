@@ -106,7 +106,8 @@ def test_random_rule_sets_are_recovered_exactly(corpus: list[Fixture], tile_set:
 
 KNOWN_WEAK = [("double-12", "marker_removal"), ("double-12", "tie_rule"),
               ("double-15", "starting_seat"), ("double-15", "follow_up"),
-              ("double-15", "tie_rule"), ("double-15", "double_order")]
+              ("double-15", "tie_rule"), ("double-15", "double_order"),
+              ("double-12", "follow_up")]
 """Right but not called likely (issue 21, open): measured after highest-draw,
 released-when-boneyard-empty and follow-up-only joined the space, which redrew the
 sample; too few of the tables these rule sets run tell these options' values apart. On
@@ -124,19 +125,27 @@ def _same_clauses(values: dict[str, str], option: str, alternatives: list[str]) 
 
 
 KNOWN_GAPS: list[tuple[str, dict[str, tuple[str, str]]]] = [
-    ("double-9", {"uncoverable_double": ("released", "stays-open")}),
-    ("double-15", {"engine_procedure": ("everyone-draws", "holder-lays"),
-                   "marker_removal": ("owner-plays-anywhere", "owner-plays-own")}),
-    ("double-15", {"marker_removal": ("anyone-plays-on", "owner-plays-own"),
+    ("double-12", {"engine_procedure": ("everyone-draws", "holder-lays"),
                    "tie_rule": ("lowest-seat", "shared")}),
+    ("double-9", {"tie_rule": ("lowest-seat", "shared")}),
+    ("double-15", {"engine_procedure": ("everyone-draws", "holder-lays"),
+                   "doubles": ("ordinary", "open"),
+                   "follow_up": ("restricted", "anywhere"),
+                   "double_order": ("any-open", "oldest-first"),
+                   "uncoverable_double": ("released-when-boneyard-empty", "stays-open"),
+                   "marker_removal": ("anyone-plays-on", "owner-plays-own"),
+                   "tie_rule": ("most-outs", "shared")}),
 ]
 """What the corpus cannot yet tell (issue 21, open), measured on the sample drawn after
-the three values of stop 32 joined the space (single-005 closed the one listed before).
-Listed so that a fix, or a new gap, shows."""
-KNOWN_UNEXPLAINED = [("double-12", "posscore-001")]
+`uncoverable_double: released-after-layers-turn` joined the space (stop 33), which redrew
+it. The double-15 rule set of ordinary doubles found as open is the worst: a table where
+ordinary and open doubles part is too rare in what identify asks there. Listed so that a
+fix, or a new gap, shows."""
+KNOWN_UNEXPLAINED = [("double-12", "posscore-001"), ("double-9", "lowhand-004")]
 """A fixture a correct engine leaves unexplained (issue 21, open): under the sample's
 single-round, ordinary-doubles double-12 rule set identify finds no rule set for what
-posscore-001 gets, whose entries all speak of full matches."""
+posscore-001 gets, whose entries all speak of full matches. lowhand-004 (stop 33, a
+blocked round's lowest hand) on the sample's double-9 rule set is not yet looked into."""
 
 
 @pytest.mark.slow
