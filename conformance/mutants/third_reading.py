@@ -20,6 +20,7 @@ from mtrain.conformance.adapter import JSON
 from mtrain.conformance.mutants import originals as ref
 from mtrain.conformance.mutants.implementation import Mutant, MutantImplementation, swapped
 from mtrain.conformance.mutants.outside import table_named, table_rows_changed
+from mtrain.conformance.mutants.second_reading import _with_rules
 from mtrain.reference import codec, engine
 from mtrain.reference import deal as deal_module
 from mtrain.reference.deal import BadDraw
@@ -35,15 +36,6 @@ from mtrain.spec import tiles as T
 _unbound = engine.unbound
 _deal_pool = deal_module.deal_pool
 _designated_opens = engine._designated_opens
-
-
-def _with_rules(state: State, changed: Rules, fn: Callable[[], list[int]]) -> list[int]:
-    saved = state.rules
-    state.rules = changed
-    try:
-        return fn()
-    finally:
-        state.rules = saved
 
 
 # --- the deal: how the tiles are handed out ----------------------------------------------
