@@ -236,6 +236,27 @@ def test_check_command_fails_on_a_contradictory_variant(
     assert cli.main(["check", "--variant", str(tmp_path / "missing.yaml")]) == 2
 
 
+@pytest.mark.parametrize(("text", "message"), [
+    ("options: [\n", ":2: YAML syntax error"),
+    ("base: pagat\nbogus: 1\n", ":2: unknown key 'bogus'"),
+])
+@pytest.mark.parametrize("flag", ["--rules", "--variant"])
+def test_a_malformed_file_is_refused_before_any_check(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        text: str, message: str, flag: str) -> None:
+    """Not YAML or not of its schema: one error, exit 2, and no check runs (it was a
+    failed check reported after two minutes of proofs)."""
+    def never(**_: Any) -> dict[str, Any]:
+        raise AssertionError("a check ran")
+
+    monkeypatch.setattr(check, "run", never)
+    path = tmp_path / "file.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert cli.main(["check", flag, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"mtrain check: {flag} {path}:") and f"{path}{message}" in err, err
+
+
 @pytest.mark.slow
 def test_check_command_json(monkeypatch: pytest.MonkeyPatch,
                             capsys: pytest.CaptureFixture[str]) -> None:

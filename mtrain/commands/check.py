@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.speccheck import run as check
     from mtrain.spec.catalog import catalog
     from mtrain.spec.errors import InputError
-    from mtrain.spec.yamlload import file_problem
+    from mtrain.spec.yamlload import SpecError, file_problem, load, schema, validate
 
     for path in args.variant:
         problem = file_problem(path)
@@ -51,6 +51,16 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"no such rule-set file: {path}")
         if problem is not None:
             raise InputError(f"--rules {path}: {problem}")
+    for path, kind in [(p, "rules") for p in args.rules] + [(p, "variant")
+                                                            for p in args.variant]:
+        # a file that is not YAML or not of its schema is refused now, not after the
+        # checks' minutes; values that contradict a clause stay the check's finding
+        try:
+            errors = validate(load(path), schema(kind))
+        except SpecError as exc:
+            raise InputError(f"--{kind} {exc}") from None
+        if errors:
+            raise InputError(f"--{kind} " + "\n".join(str(e) for e in errors))
     if args.dump is not None:  # before the checks' minute, not as a traceback after it
         check_output_folder(args.dump, "--dump")
     catalog()  # a spec data folder that does not load is one error (exit 2), not a check
