@@ -34,6 +34,7 @@ from mtrain.reference.state import DRAW as DRAW
 from mtrain.reference.state import END_CHAIN as END_CHAIN
 from mtrain.reference.state import ENGINE as ENGINE
 from mtrain.reference.state import FOLLOW as FOLLOW
+from mtrain.reference.state import OTHER_SEATS as OTHER_SEATS
 from mtrain.reference.state import OVER as OVER
 from mtrain.reference.state import PASS as PASS
 from mtrain.reference.state import PLAY as PLAY
@@ -132,12 +133,11 @@ def open_trains(state: State, seat: int, all_marked: bool = False,
         out = [seat, mex]  # TRAIN-4, TRAIN-5: the Mexican Train is open to all (MARK-2)
     # TRAIN-4: another player's train only while marked
     if all_marked:
-        out += range(seat)
-        out += range(seat + 1, mex)
+        out += OTHER_SEATS[mex][seat]
     elif True in state.markers:
         markers = state.markers
-        for t in range(mex):
-            if markers[t] and t != seat:
+        for t in OTHER_SEATS[mex][seat]:  # one test a seat, not two (t != seat)
+            if markers[t]:
                 out.append(t)
     return out
 
@@ -214,11 +214,14 @@ def plays(state: State) -> list[Action]:
             if one is not None:
                 out.append(one)
                 continue
-            row = PLAY[train]
+            # Highest tile first, each put before the ones found so far, so the train's
+            # plays stand lowest first: one operation on the (long) mask per tile, where
+            # taking the lowest bit (mask & -mask) takes three.
+            row, at = PLAY[train], len(out)
             while mask:
-                low = mask & -mask
-                out.append(row[low.bit_length() - 1])
-                mask ^= low
+                top = mask.bit_length() - 1
+                out.insert(at, row[top])
+                mask ^= BIT[top]
     return out
 
 
