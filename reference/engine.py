@@ -105,7 +105,11 @@ def duties(state: State, first_turns_over: bool = False) -> list[int]:
 
 def _others(items: list[int], taken: list[int]) -> list[int]:
     """The items not in `taken`, in order."""
-    return [t for t in items if t not in taken]
+    out = []
+    for t in items:  # a loop, not a comprehension: see duties
+        if t not in taken:
+            out.append(t)
+    return out
 
 
 def _live_only(state: State, trains: list[int]) -> list[int]:
@@ -361,10 +365,10 @@ def _draw(state: State) -> None:
         elif tile == T.DOUBLE[state.engine]:
             _place_engine(state, seat)  # ENG-4: found, placed at once
         else:
-            state.hands[seat] |= T.BIT[tile]  # ENG-4: the drawer keeps it
+            state.hands[seat] |= BIT[tile]  # ENG-4: the drawer keeps it
             state.seat = (seat + 1) % state.players
         return
-    state.hands[seat] |= T.BIT[tile]
+    state.hands[seat] |= BIT[tile]
     state.drawn = tile  # TURN-3: only this tile may now be played
 
 
@@ -525,10 +529,10 @@ def hand_value(state: State, seat: int) -> int:
     hand = state.hands[seat]
     value = state.rules.value if hand & BLANKS else PIPS
     total = 0
-    while hand:
-        low = hand & -hand
-        total += value[low.bit_length() - 1]
-        hand ^= low
+    while hand:  # highest tile first: one operation on the (long) mask per tile
+        top = hand.bit_length() - 1
+        total += value[top]
+        hand ^= BIT[top]
     return total
 
 
