@@ -6,9 +6,13 @@
 CPU seconds on a machine shared with other work move by 10 to 30 % from run to run (the
 neighbours share the caches and the cores); the count of instructions a run executes does
 not. This script plays the rounds of engine_speed.py (same seeds, same choices) with each
-build under valgrind's callgrind, once with `--rounds` rounds and once with none, and
-prints the difference per action: the loop's own instructions, start-up left out. Needs
-`valgrind` on the PATH; each run takes a minute or so (valgrind is some 50 times slower).
+build under valgrind's callgrind, counting only inside the loop: the loop is called
+through `operator.call`, a C function nothing else calls, and callgrind collects only
+while it runs (`--toggle-collect`). Start-up is left out exactly, where subtracting a run
+of no rounds left it out only roughly (start-up is billions of instructions, and string
+hashing, seeded afresh in each process, moves it by tens of millions). Prints the
+instructions per action. Needs `valgrind` on the PATH; each run takes a minute or so
+(valgrind is some 50 times slower).
 An instruction is not a fixed time (a cache miss costs more than an add), so the ratios
 are a steady cross-check of engine_speed.py's CPU seconds, not a replacement.
 """
@@ -27,7 +31,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 RUNNER = """
-import sys, tempfile
+import operator, sys, tempfile
 from pathlib import Path
 sys.path.insert(0, {here!r})
 import engine_speed as ES
@@ -42,23 +46,23 @@ elif build == "pure":
     b = ES.pure_build(tmp)
 else:
     b = ES.compiled_build()
-if rounds:
-    print(ES.loop(b, ruleset, players, rounds, seed=1)[1])
+print(operator.call(ES.loop, b, ruleset, players, rounds, 1)[1])
 """
 
 
 def instructions(build: str, table: str, rounds: int) -> tuple[int, int]:
-    """(instructions, actions) of `rounds` rounds under callgrind."""
+    """(instructions, actions) of `rounds` rounds under callgrind, the loop's alone."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         done = subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+             "--toggle-collect=_operator_call", sys.executable,
              "-c", RUNNER.format(here=str(HERE)), build, table, str(rounds)],
             capture_output=True, text=True, check=True, cwd=tmp)
-    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
-    if found is None:
+    found = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
+    if found is None or found.group(1) == "0":  # none: a Python without its symbols
         raise SystemExit(f"engine_instructions: no count from valgrind:\n{done.stderr}")
-    return int(found.group(1).replace(",", "")), int(done.stdout.strip() or 0)
+    return int(found.group(1)), int(done.stdout.strip())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,14 +77,13 @@ def main(argv: list[str] | None = None) -> int:
     import engine_speed as ES
 
     builds = ["baseline", "pure"] + (["compiled"] if ES.compiled_build() else [])
-    print(f"instructions per action over {args.rounds} rounds (start-up subtracted); "
+    print(f"instructions per action over {args.rounds} rounds (the loop alone); "
           f"load {os.getloadavg()[0]:.2f}")
     per_action: dict[tuple[str, str], float] = {}
     for table in args.tables.split(","):
         for build in builds:
-            empty, _ = instructions(build, table, 0)
-            full, actions = instructions(build, table, args.rounds)
-            per_action[build, table] = (full - empty) / actions
+            count, actions = instructions(build, table, args.rounds)
+            per_action[build, table] = count / actions
             cost = per_action[build, table]
             vs = cost / per_action.get((build, "d12-4"), cost)
             print(f"{table:7} {build:9} {cost:9.0f} per action  baseline / {build}: "

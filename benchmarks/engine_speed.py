@@ -48,7 +48,8 @@ from mtrain.spec.catalog import catalog
 
 BASELINE = "95047f2"
 """main before the speed-ups of issue 25 (the reference engine as it was)."""
-MODULES = ("rules", "engine", "deal")
+MODULES = ("rules", "state", "engine", "deal")
+"""The engine's modules, copied into each build (state.py only where the revision has it)."""
 REPO = Path(__file__).resolve().parent.parent
 TABLES: dict[str, tuple[str, int]] = {
     "d12-4": ("pagat", 4),  # the default table
@@ -81,7 +82,7 @@ def package_from(name: str, sources: dict[str, str], folder: Path, label: str) -
     package = importlib.util.module_from_spec(spec)
     sys.modules[name] = package
     spec.loader.exec_module(package)
-    loaded = {m: importlib.import_module(f"{name}.{m}") for m in MODULES}
+    loaded = {m: importlib.import_module(f"{name}.{m}") for m in sources}
     return Build(label, loaded["engine"], loaded["deal"], loaded["rules"])
 
 
@@ -96,13 +97,25 @@ def own_imports(text: str, package: str) -> str:
 
 
 def baseline_build(rev: str, folder: Path) -> Build:
-    sources = {m: subprocess.run(["git", "-C", str(REPO), "show", f"{rev}:reference/{m}.py"],
-                                 check=True, capture_output=True, text=True).stdout
-               for m in MODULES}
-    return package_from("_baseline_reference", sources, folder, "baseline")
+    return revision_build(rev, folder, "_baseline_reference", "baseline")
+
+
+def revision_build(rev: str, folder: Path, name: str, label: str) -> Build:
+    """The engine at git revision `rev`, as the package `name`."""
+    sources = {}
+    for m in MODULES:
+        shown = subprocess.run(["git", "-C", str(REPO), "show", f"{rev}:reference/{m}.py"],
+                               capture_output=True, text=True)
+        if shown.returncode == 0:
+            sources[m] = shown.stdout
+        elif m != "state":  # reference/state.py came later (4d7fd5a)
+            raise SystemExit(f"engine_speed: no reference/{m}.py at {rev}: {shown.stderr}")
+    return package_from(name, sources, folder, label)
 
 
 def pure_build(folder: Path) -> Build:
+    """The installed engine's .py sources, state.py included: loaded beside a compiled
+    build, a copy without it would make the compiled build's states."""
     here = Path(installed.__path__[0])
     return package_from("_pure_reference",
                         {m: (here / f"{m}.py").read_text() for m in MODULES}, folder, "pure")

@@ -34,6 +34,7 @@ from mtrain.reference.state import DRAW as DRAW
 from mtrain.reference.state import END_CHAIN as END_CHAIN
 from mtrain.reference.state import ENGINE as ENGINE
 from mtrain.reference.state import FOLLOW as FOLLOW
+from mtrain.reference.state import OTHER_SEATS as OTHER_SEATS
 from mtrain.reference.state import OVER as OVER
 from mtrain.reference.state import PASS as PASS
 from mtrain.reference.state import PLAY as PLAY
@@ -104,7 +105,11 @@ def duties(state: State, first_turns_over: bool = False) -> list[int]:
 
 def _others(items: list[int], taken: list[int]) -> list[int]:
     """The items not in `taken`, in order."""
-    return [t for t in items if t not in taken]
+    out = []
+    for t in items:  # a loop, not a comprehension: see duties
+        if t not in taken:
+            out.append(t)
+    return out
 
 
 def _live_only(state: State, trains: list[int]) -> list[int]:
@@ -132,12 +137,11 @@ def open_trains(state: State, seat: int, all_marked: bool = False,
         out = [seat, mex]  # TRAIN-4, TRAIN-5: the Mexican Train is open to all (MARK-2)
     # TRAIN-4: another player's train only while marked
     if all_marked:
-        out += range(seat)
-        out += range(seat + 1, mex)
+        out += OTHER_SEATS[mex][seat]
     elif True in state.markers:
         markers = state.markers
-        for t in range(mex):
-            if markers[t] and t != seat:
+        for t in OTHER_SEATS[mex][seat]:  # one test a seat, not two (t != seat)
+            if markers[t]:
                 out.append(t)
     return out
 
@@ -214,11 +218,14 @@ def plays(state: State) -> list[Action]:
             if one is not None:
                 out.append(one)
                 continue
-            row = PLAY[train]
+            # Highest tile first, each put before the ones found so far, so the train's
+            # plays stand lowest first: one operation on the (long) mask per tile, where
+            # taking the lowest bit (mask & -mask) takes three.
+            row, at = PLAY[train], len(out)
             while mask:
-                low = mask & -mask
-                out.append(row[low.bit_length() - 1])
-                mask ^= low
+                top = mask.bit_length() - 1
+                out.insert(at, row[top])
+                mask ^= BIT[top]
     return out
 
 
@@ -358,10 +365,10 @@ def _draw(state: State) -> None:
         elif tile == T.DOUBLE[state.engine]:
             _place_engine(state, seat)  # ENG-4: found, placed at once
         else:
-            state.hands[seat] |= T.BIT[tile]  # ENG-4: the drawer keeps it
+            state.hands[seat] |= BIT[tile]  # ENG-4: the drawer keeps it
             state.seat = (seat + 1) % state.players
         return
-    state.hands[seat] |= T.BIT[tile]
+    state.hands[seat] |= BIT[tile]
     state.drawn = tile  # TURN-3: only this tile may now be played
 
 
@@ -522,10 +529,10 @@ def hand_value(state: State, seat: int) -> int:
     hand = state.hands[seat]
     value = state.rules.value if hand & BLANKS else PIPS
     total = 0
-    while hand:
-        low = hand & -hand
-        total += value[low.bit_length() - 1]
-        hand ^= low
+    while hand:  # highest tile first: one operation on the (long) mask per tile
+        top = hand.bit_length() - 1
+        total += value[top]
+        hand ^= BIT[top]
     return total
 
 

@@ -35,6 +35,11 @@ PLAY: Final[tuple[tuple[Action, ...], ...]] = tuple(
 # tile of a train's number (the usual case) finds its action in one look-up.
 PLAY_BIT: Final[tuple[dict[int, Action], ...]] = tuple(
     {1 << t: action for t, action in enumerate(row)} for row in PLAY)
+# OTHER_SEATS[players][seat]: every seat of a table of `players` but `seat`, in order (the
+# other players' trains, built once).
+OTHER_SEATS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple(tuple(t for t in range(players) if t != seat) for seat in range(players))
+    for players in range(MAX_PLAYERS + 1))
 PASS: Final = Action("pass")
 END_CHAIN: Final = Action("end-chain")
 

@@ -34,19 +34,22 @@ pytestmark = [
                        "build is opt-in: MTRAIN_MYPYC=1 at install)"),
 ]
 
+MODULES = ("rules", "state", "engine", "deal")
+"""The compiled modules and rules.py, each copied (a copy without state.py would make the
+compiled build's states)."""
 TABLES = [("pagat", 4), ("puremco", 6), ("pagat+passes-end-round+own-train-first", 3),
           ("pagat+double-15", 12), ("puremco+wikipedia-doubles", 5)]
 
 
 def pure_copy(folder: Path) -> dict[str, ModuleType]:
-    """rules, engine and deal from their .py sources, as the package `_pure_reference`."""
+    """rules, state, engine and deal from their .py sources, as the package `_pure_reference`."""
     here = Path(installed.__path__[0])
     root = folder / "_pure_reference"
     root.mkdir()
     (root / "__init__.py").write_text("")
-    for m in ("rules", "engine", "deal"):
+    for m in MODULES:
         text = (here / f"{m}.py").read_text()
-        for other in ("rules", "engine", "deal"):  # not the installed (compiled) modules
+        for other in MODULES:  # not the installed (compiled) modules
             text = text.replace(f"from mtrain.reference.{other} import",
                                 f"from _pure_reference.{other} import")
         (root / f"{m}.py").write_text(text)
@@ -56,8 +59,7 @@ def pure_copy(folder: Path) -> dict[str, ModuleType]:
     package = importlib.util.module_from_spec(spec)
     sys.modules["_pure_reference"] = package
     spec.loader.exec_module(package)
-    return {m: importlib.import_module(f"_pure_reference.{m}") for m in ("rules", "engine",
-                                                                          "deal")}
+    return {m: importlib.import_module(f"_pure_reference.{m}") for m in MODULES}
 
 
 def games(rules_mod: ModuleType, engine: ModuleType, deal: ModuleType, variant: str,
@@ -82,6 +84,7 @@ def test_the_compiled_engine_plays_the_games_of_the_pure_one(tmp_path: Path) -> 
     pure = pure_copy(tmp_path)
     assert str(pure["engine"].__file__).endswith(".py")
     assert pure["deal"].State is pure["engine"].State  # the pure deal makes pure states
+    assert str(pure["state"].__file__).endswith(".py")  # and they are the pure State
     for variant, players in TABLES:
         for seed in (1, 2):
             mine = games(compiled_rules, compiled_engine, compiled_deal, variant, players,
