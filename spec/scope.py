@@ -238,18 +238,21 @@ class Space:
         # of times).
         names = list(self.options)
         prefer = prefer or {}
-        tries: list[list[str]] = []
-        full = self._full
+        tries: list[Sequence[str]] = []
+        full, options = self._full, self.options
         for o in names:
-            allowed = region.get(o)
-            vs = list(self.options[o]) if allowed is None or allowed == full[o] else [
-                v for v in self.options[o] if v in allowed]
+            allowed, every = region.get(o), full[o]
+            # (a region mostly holds the space's own sets, unchanged: `is` first)
+            if allowed is None or allowed is every or allowed == every:
+                vs: Sequence[str] = options[o]
+                allowed = every
+            else:
+                vs = [v for v in options[o] if v in allowed]
+                if not vs:
+                    return None
             p = prefer.get(o)
-            if p is not None and p in vs and vs[0] != p:
-                vs.remove(p)
-                vs.insert(0, p)
-            if not vs:
-                return None
+            if p is not None and vs[0] != p and p in allowed and p in every:
+                vs = [p, *(v for v in vs if v != p)]
             tries.append(vs)
         tables = self.tables
         # Most regions hold the first values tried, together: the search would find them
@@ -264,7 +267,7 @@ class Space:
         plain: dict[str, str] = {}  # catalog_form(choice), kept up to date
         return dict(choice) if self._search(0, names, tries, choice, plain, None) else None
 
-    def _search(self, k: int, names: list[str], tries: list[list[str]], choice: dict[str, str],
+    def _search(self, k: int, names: list[str], tries: list[Sequence[str]], choice: dict[str, str],
                 plain: dict[str, str], table: tuple[tuple[int, int], ...] | None) -> bool:
         """`_complete`'s search from option k on (a method, not a closure: a function
         that calls itself through its closure is a cycle the collector must find)."""
