@@ -215,7 +215,9 @@ def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None =
     hand size depends on the table: every entry fails there, saying so."""
     entries = fx.expect if entries is None else entries
     values = dict(point) if point is not None else values_of(catalog(), rs)
-    found = None if memo is None else memo.runs.find(_rules_of(rs), rs)[0]
+    rules = _rules_of(rs)
+    answers = None if memo is None else memo.answers(rs)
+    found = None if memo is None else memo.runs.find(rules, rs, answers)[0]
     run: Run
     if found is not None:
         run, sizes = dataclasses.replace(found[0], values=values), found[1]
@@ -223,7 +225,7 @@ def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None =
         run, log = _traced_run(fx, rs, entries, values, memo)
         sizes = frozenset(log.sizes)
         if memo is not None:
-            memo.runs.keep(log.asked, _rules_of(rs), rs, (run, sizes))
+            memo.runs.keep(log.asked, rules, rs, (run, sizes), answers)
     probe = values.get("hand_sizes") == CUSTOM and rs.hand_table == PROBE_TABLE
     if probe and sizes:
         said = (f"the outcome reads the hand size for {', '.join(map(str, sorted(sizes)))} "
@@ -253,7 +255,8 @@ def _traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
         played = _play(fx, traced, impl, rj)
     else:
         rules = _rules_of(rs)
-        done, node = memo.plays.find(rules, rs)
+        said = memo.answers(rs)
+        done, node = memo.plays.find(rules, rs, said)
         if done is not None:
             _ask_again(done[0], impl)
             played = done[1] if isinstance(done[1], Outcome) else (done[1][0], rj)
@@ -267,14 +270,15 @@ def _traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
 
             def reached(k: int, state: JSON) -> None:
                 asked = tuple(impl.log.asked)
-                here = memo.plays.extend(cursor[0], asked[cursor[1]:], rules, rs)
+                here = memo.plays.extend(cursor[0], asked[cursor[1]:], rules, rs, said)
                 if here.at is None:
                     here.at = (k, state, asked)
                 cursor[:] = [here, len(asked)]
 
             played = _play(fx, traced, impl, rj, resume, reached)
             asked = tuple(impl.log.asked)
-            memo.plays.extend(cursor[0], asked[cursor[1]:], rules, rs).found = (asked, played)
+            memo.plays.extend(cursor[0], asked[cursor[1]:], rules, rs,
+                              said).found = (asked, played)
     if isinstance(played, Outcome) and played.refusal is not None:  # a refused setup
         judged = [setup_problems(exp, played.refusal) for exp in entries]
         return Run(values, tuple("fail" if p else "pass" for p in judged),
@@ -465,9 +469,14 @@ def propose(part: Partition, space: Space) -> list[Scope]:
         chosen = written or passing
         owner.append(chosen[0] if chosen else None)
     out = []
+    full = space.full()
+    # the options each cell pins (the others it holds whole), found once for every _grow
+    pins = [tuple(o for o in full if c.region.get(o, full[o]) != full[o])
+            for c in part.cells]
     for i, exp in enumerate(entries):
         mine = [c for c, w in zip(part.cells, owner, strict=True) if w == i]
         others = [c.region for c, w in zip(part.cells, owner, strict=True) if w != i]
+        pinned = [p for p, w in zip(pins, owner, strict=True) if w != i]
         products: list[Product] = []
         for cell in mine:
             # skipped only when a product holds its whole region, not just its sample:
@@ -475,7 +484,7 @@ def propose(part: Partition, space: Space) -> list[Scope]:
             if any(all(cell.region[o] <= vs for o, vs in p.region().items())
                    for p in products):
                 continue
-            products.append(_grow(cell.region, others, space))
+            products.append(_grow(cell.region, others, space, pinned))
         products = [p for k, p in enumerate(products) if not any(
             k != m and _within(p, q, space) and (not _within(q, p, space) or m < k)
             for m, q in enumerate(products))]
@@ -485,7 +494,8 @@ def propose(part: Partition, space: Space) -> list[Scope]:
     return out
 
 
-def _grow(seed: Region, forbidden: Sequence[Region], space: Space) -> Product:
+def _grow(seed: Region, forbidden: Sequence[Region], space: Space,
+          pinned: Sequence[tuple[str, ...]] | None = None) -> Product:
     """`seed` widened, option by option and value by value, while it meets no valid
     rule set of `forbidden`.
 
@@ -493,15 +503,20 @@ def _grow(seed: Region, forbidden: Sequence[Region], space: Space) -> Product:
     can: each forbidden region keeps the options on which the region and it share no
     value. One with two or more such options stays apart whatever value is added; one
     with a single such option meets the wider region only if the value added is one of
-    its own there. So most of the forbidden regions are never looked at again."""
+    its own there. So most of the forbidden regions are never looked at again.
+    `pinned`: per forbidden region, the options where it lacks a value of the space (on
+    the others it holds them all, so the seed and it share a value there)."""
     region = dict(seed)
     full = space.full()
+    if pinned is None:
+        pinned = [tuple(o for o in full if f.get(o, full[o]) != full[o])
+                  for f in forbidden]
     apart: list[set[str]] = []  # per forbidden region: the options they share no value on
     only: dict[str, set[int]] = {o: set() for o in full}  # those apart on this option alone
     touching: set[int] = set()  # those apart on none (they meet no valid rule set yet)
     on: dict[str, set[int]] = {o: set() for o in full}  # those apart on this option
-    for k, f in enumerate(forbidden):
-        gap = {o for o in full if not region[o] & f.get(o, full[o])}
+    for k, (f, pins) in enumerate(zip(forbidden, pinned, strict=True)):
+        gap = {o for o in pins if not region[o] & f[o]}
         apart.append(gap)
         for o in gap:
             on[o].add(k)

@@ -93,10 +93,15 @@ class QuestionTree:
         return None, best
 
     @staticmethod
-    def extend(node: Node, asked: Iterable[Question], rules: Rules, rs: Ruleset) -> Node:
-        """The node below `node` that answering `asked` as `rs` does leads to."""
+    def extend(node: Node, asked: Iterable[Question], rules: Rules, rs: Ruleset,
+               answers: dict[Question, Any] | None = None) -> Node:
+        """The node below `node` that answering `asked` as `rs` does leads to (`answers`:
+        as for `find`)."""
+        answers = {} if answers is None else answers
         for question in asked:
-            said = answer(question, rules, rs)
+            said = answers.get(question, answers)
+            if said is answers:
+                said = answers[question] = answer(question, rules, rs)
             kids = next((kids for known, kids in node.branches if known == question), None)
             if kids is None:
                 kids = {}
@@ -104,8 +109,9 @@ class QuestionTree:
             node = kids.setdefault(said, Node())
         return node
 
-    def keep(self, asked: Iterable[Question], rules: Rules, rs: Ruleset, found: Any) -> None:
-        self.extend(self.root, asked, rules, rs).found = found
+    def keep(self, asked: Iterable[Question], rules: Rules, rs: Ruleset, found: Any,
+             answers: dict[Question, Any] | None = None) -> None:
+        self.extend(self.root, asked, rules, rs, answers).found = found
 
 
 class RunMemo:
@@ -126,3 +132,12 @@ class RunMemo:
     def __init__(self) -> None:
         self.runs = QuestionTree()  # (Run, the player counts whose hand size was read)
         self.plays = QuestionTree()  # what play() gave, and the states on the way
+        self._said: tuple[Ruleset | None, dict[Question, Any]] = (None, {})
+
+    def answers(self, rs: Ruleset) -> dict[Question, Any]:
+        """What `rs` answered so far, to share among the walks of both trees for one run
+        (an answer depends on the rule set alone; one exploration asks each point's rule
+        set a score of questions in four walks)."""
+        if self._said[0] is not rs:
+            self._said = (rs, {})
+        return self._said[1]

@@ -201,3 +201,29 @@ def widen_first_scope(corpus: Path) -> Path:
         end = text.index("\n", end + 1)
     path.write_text(text[:start] + "when: {}" + text[end:], encoding="utf-8")
     return path
+
+
+def test_a_lint_that_explored_a_few_leaves_identify_to_explore_them(
+        corpus: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lint that explores few of its fixtures leaves identify's entry as it was (one
+    file for a corpus: rewriting it for one fixture cost more than exploring it), and
+    identify, reading that entry, explores the changed fixture itself: its pieces are
+    those of the fixture as it now is."""
+    from mtrain.conformance import lint as lint_package
+    from mtrain.conformance.identify import cells
+    from mtrain.conformance.lint import lint
+    from mtrain.conformance.partition import explore
+
+    lint(corpus)  # cold: every fixture explored, and handed to identify
+    (entry,) = (Path(str(cache.folder())) / cells.KIND).iterdir()
+    before = entry.read_bytes()
+    widen_first_scope(corpus)
+    monkeypatch.setattr(lint_package, "KEEPER_SHARE", 1)  # handed over when all were explored
+    assert lint(corpus).scopes.explored == 1  # type: ignore[union-attr]
+    assert entry.read_bytes() == before
+    fixtures, _ = load_corpus(corpus)
+    monkeypatch.setattr(cells, "_kept", {})  # as a new process reads it
+    space = Space()
+    found = cells.corpus_pieces(fixtures, space)
+    for fx in fixtures:
+        assert found[fx.id] == cells.pieces_of(explore(fx, space), space), fx.id

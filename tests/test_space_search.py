@@ -43,3 +43,35 @@ def test_complete_agrees_with_judging_every_rule_at_every_step() -> None:
         assert found == every_rule_each_step(region, prefer), (region, prefer)
         empty += found is None
     assert 0 < empty < 600  # both kinds of region were met
+
+
+def test_the_ruleset_of_a_point_is_the_one_the_catalogue_builds_and_checks() -> None:
+    """`Space.ruleset` builds without the catalogue's checks (complete() only returns
+    valid points): at every point it is what `Catalog.from_values`, which checks every
+    value and rule, builds, or the example whose point it is."""
+    from mtrain.spec.ruleset import CUSTOM
+    from mtrain.spec.scope import PROBE_TABLE, values_of
+
+    rng = random.Random(7)
+    examples = 0
+    for _ in range(300):
+        region = {o: frozenset((rng.choice(vs),)) for o, vs in SPACE.options.items()
+                  if rng.random() < 0.3}
+        point = SPACE.complete(region)
+        if point is None:
+            continue
+        built = SPACE.ruleset(point)
+        plain, table = SPACE.catalog_form(point)
+        if any(values_of(SPACE.cat, ex) == point for ex in SPACE.cat.examples.values()):
+            examples += 1
+            assert built in SPACE.cat.examples.values()
+            assert values_of(SPACE.cat, built) == point
+            continue
+        checked = SPACE.cat.from_values(plain, SPACE.cat.describe(point),
+                                        PROBE_TABLE if point["hand_sizes"] == CUSTOM else table)
+        assert built == checked, point
+    for name, ex in SPACE.cat.examples.items():  # the examples' own points give them
+        point = values_of(SPACE.cat, ex)
+        assert values_of(SPACE.cat, SPACE.ruleset(point)) == point, name
+        examples += 1
+    assert examples

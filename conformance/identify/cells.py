@@ -21,6 +21,7 @@ from typing import Any
 
 from mtrain.conformance.adapter import IMPOSSIBLE
 from mtrain.conformance.fixture import Fixture
+from mtrain.conformance.gc_freeze import paused
 from mtrain.conformance.lint.scopes import code_and_data_digest, fixture_digest
 from mtrain.conformance.partition import Partition, explore
 from mtrain.spec import cache
@@ -155,10 +156,14 @@ class Keeper:
         if not self.found:
             return
         name = f"{cache.digest(code_and_data_digest(self.space), KIND)}.json"
-        kept = cache.read(KIND, name)
-        stored: dict[str, object] = kept if isinstance(kept, dict) else {}
-        stored.update({key: _to_json(pieces) for key, pieces in self.found.items()})
-        cache.write(KIND, name, stored, keep=4)
+        # (with the collector off: the lists of a corpus's pieces are hundreds of
+        # thousands of containers, and the collections they set off walked the heap a
+        # scope check leaves, again and again: two thirds of the time this took)
+        with paused():
+            kept = cache.read(KIND, name)
+            stored: dict[str, object] = kept if isinstance(kept, dict) else {}
+            stored.update({key: _to_json(pieces) for key, pieces in self.found.items()})
+            cache.write(KIND, name, stored, keep=4)
         if name in _kept:
             _kept[name].update(self.found)
 

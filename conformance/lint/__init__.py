@@ -33,6 +33,9 @@ from mtrain.spec.scope import Space
 from mtrain.spec.yamlload import SpecError
 
 MAX_DESCRIPTION = 120
+KEEPER_SHARE = 10
+"""A scope check that explored at least 1 fixture in KEEPER_SHARE hands its partitions to
+identify's cache."""
 
 
 @dataclass
@@ -93,7 +96,12 @@ def lint(root: str | Path | Sequence[str | Path] | None = None, scopes: bool = T
 
         keeper = Keeper(Space(cat))  # identify reads the partitions explored here
         report.scopes = check_scopes(fixtures, Space(cat), explored=keeper.add)
-        keeper.save()
+        if report.scopes.explored * KEEPER_SHARE >= max(report.scopes.fixtures, 1):
+            # Identify's entry is one file for the corpus (tens of MB): rewritten when
+            # the check explored a good share of it (a cold cache; identify would
+            # explore it all again), not for a fixture or two (identify explores those
+            # it lacks itself, in less time than reading and writing the entry takes).
+            keeper.save()
         report.errors += report.scopes.errors
     rulesets: dict[str, Ruleset | None] = {}
 

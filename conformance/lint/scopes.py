@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from mtrain.conformance.fixture import Expectation, Fixture
-from mtrain.conformance.gc_freeze import settled
+from mtrain.conformance.gc_freeze import paused, settled
 from mtrain.conformance.partition import (
     Partition,
     beyond,
@@ -161,7 +161,7 @@ def check_scopes(fixtures: Sequence[Fixture], space: Space | None = None,
     report = ScopeReport(fixtures=len(fixtures))
     started = time.perf_counter()
     store = ScopeCache(space) if kept else None
-    with settled():
+    with settled(), paused():
         for fx in fixtures:
             _check_one(fx, space, store, report, explored)
             # What a check leaves alive (the memos of the engine and of the option space)
