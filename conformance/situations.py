@@ -497,21 +497,22 @@ def _round_deal(rs: Ruleset, table: dict[int, int], players: int, engine: int,
     """The table after the deal, and after the search if nobody was dealt the engine:
     (view, draws, whether it was searched for); None if the table cannot deal it or an
     option played its own way decides it."""
-    values = _Reads(dict(rs.choices))
-    view = _view_known(rs, values, deal_view(values, table, players, engine, order,
-                                             full=True, draw=draw))
-    if view is None:
-        return None
-    if view.get("engine_placed"):
-        return view, 0, False
-    for draws in range(1, T.set_size(highest(rs["tile_set"])) + 1):
+    def at(draws: int, full: bool) -> dict[str, Any] | None:
         values = _Reads(dict(rs.choices))
-        after = _view_known(rs, values, deal_view(values, table, players, engine, order,
-                                                  full=True, draws=draws, draw=draw))
-        if after is None:
+        return _view_known(rs, values, deal_view(values, table, players, engine, order,
+                                                 full=full, draws=draws, draw=draw))
+
+    # each draw of the search looked at without the hands and the boneyard by name (the
+    # same options read, the same phase: the same verdict); only the table returned in
+    # full (naming every tile of every draw's table was most of conform's situations)
+    for draws in range(T.set_size(highest(rs["tile_set"])) + 1):
+        view = at(draws, full=False)
+        if view is None:
             return None
-        if after.get("engine_placed"):
-            return after, draws, True
+        if view.get("engine_placed"):
+            named = at(draws, full=True)
+            assert named is not None  # the same options read, the same phase
+            return named, draws, draws > 0
     return None
 
 

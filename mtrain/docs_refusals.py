@@ -8,6 +8,7 @@ to put to an engine by hand (`mtrain state`).
 
 from __future__ import annotations
 
+import functools
 import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -94,11 +95,7 @@ def _ask(st: engine.State, fid: str, variant: str, k: int, found: Survey) -> Non
                            {"type": "play", "tile": T.name(action.tile),
                             "train": "mexican" if action.train == st.players
                             else action.train})
-        try:
-            action_json(text, st.rules.max_pip)
-            writable = True
-        except FixtureError:
-            writable = False
+        writable = _writable(text, st.rules.max_pip)
         example = Example(fid, variant, k, text, writable=writable)
         if action in legal:
             found.allowing[action.kind].setdefault(engine.permission(st, action), example)
@@ -108,6 +105,17 @@ def _ask(st: engine.State, fid: str, variant: str, k: int, found: Survey) -> Non
         for r in refused:
             found.refusing[action.kind].setdefault(r.clause, example)
         found.cited[action.kind].setdefault(refused[0].clause, example)
+
+
+@functools.cache
+def _writable(text: str, max_pip: int) -> bool:
+    """Whether a fixture can write the action (the survey asks the same few hundred
+    actions at thousands of states)."""
+    try:
+        action_json(text, max_pip)
+    except FixtureError:
+        return False
+    return True
 
 
 def page(found: Survey, cat: Catalog) -> str:

@@ -16,6 +16,7 @@ snapshots they are written from (`snapshot`), the digest of a result's inputs
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import json
@@ -326,7 +327,6 @@ NOT_DATA_INPUTS = frozenset({"spec/data/rulebooks.yaml", "spec/schemas/rulebooks
 def import_closure(roots: Iterable[str]) -> list[Path]:
     """The source files of the mtrain modules `roots` import, directly or not (read from
     their source, function-level imports included), with their packages' __init__."""
-    import ast
     import importlib.util
 
     seen: dict[str, Path] = {}
@@ -346,19 +346,30 @@ def import_closure(roots: Iterable[str]) -> list[Path]:
         if parent:
             todo.append(parent)
         package = name if spec.submodule_search_locations is not None else parent
-        tree = ast.parse(Path(spec.origin).read_bytes())
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                todo += [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    up = package.split(".")
-                    up = up[:len(up) - node.level + 1]
-                    base = ".".join([*up, base]) if base else ".".join(up)
-                todo.append(base)
-                todo += [f"{base}.{a.name}" for a in node.names]
+        todo += _imports(package, Path(spec.origin).read_bytes())
     return sorted(set(seen.values()))
+
+
+@functools.cache
+def _imports(package: str, source: bytes) -> tuple[str, ...]:
+    """The modules a source imports (and the names it imports from them, which may be
+    modules), relative imports read from `package`. Kept by the source's bytes: the pages
+    take two closures that share most files."""
+    import ast
+
+    out: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            out += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")
+                up = up[:len(up) - node.level + 1]
+                base = ".".join([*up, base]) if base else ".".join(up)
+            out.append(base)
+            out += [f"{base}.{a.name}" for a in node.names]
+    return tuple(out)
 
 
 def inputs_digest(roots: Iterable[str], data: Iterable[str] = ()) -> str:

@@ -224,6 +224,11 @@ class Catalog:
         if errors:
             raise SpecErrors(errors)
         self._constrained = [c for c in self.clauses.values() if c.requires]
+        self._composed: dict[tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]],
+                             Ruleset] = {}
+        """Rule sets composed from a shipped variant (ruleset): read from the data only,
+        which does not change once read, so each is composed once (the docs, the scope
+        check and identify compose the same few thousands of times)."""
         self._variant_values: dict[str, dict[str, str]] = {}
         self._examples: dict[str, Ruleset] | None = None
         self.added_examples: dict[str, str] = {}
@@ -298,6 +303,10 @@ class Catalog:
                 overrides: Mapping[str, str] | None = None) -> Ruleset:
         """Compose "base+overlay+..." (or a variant file path) with more overlays and overrides."""
         text = str(spec)
+        key = (text, tuple(overlays), tuple(sorted((overrides or {}).items())))
+        known = self._composed.get(key)
+        if known is not None:
+            return known
         named = text.split("+")[0] in self.variants or text in self.examples
         if text.endswith((".yaml", ".yml")) or "/" in text or (
                 not named and os.path.lexists(text)):  # a file, whatever its name
@@ -331,7 +340,9 @@ class Catalog:
             values[option] = value
             setters[option] = (None, f"override {option}={value}")
         name = "+".join([text if head.name == text else head.name, *all_overlays])
-        return self._finish(name, values, setters, tuple(all_overlays))
+        rs = self._finish(name, values, setters, tuple(all_overlays))
+        self._composed[key] = rs  # a variant's composition (a file's may change on disk)
+        return rs
 
     def _resolve(self, vf: VariantFile, seen: tuple[str, ...]
                  ) -> tuple[dict[str, str], Setters, list[str]]:

@@ -64,8 +64,9 @@ def tiles_of(mask: int) -> list[int]:
 
 
 def name(t: int) -> str:
-    """Canonical text of a tile, high end first: "12-5"."""
-    return f"{HIGH[t]}-{LOW[t]}"
+    """Canonical text of a tile, high end first: "12-5" (from NAMES, below: the deal
+    search of situations names millions)."""
+    return NAMES[t]
 
 
 def oriented(t: int, near: int) -> str:

@@ -95,11 +95,12 @@ def test_fuzz_rules_on_the_command_line(tmp_path: Path,
     from test_fuzz import run_cli
 
     code = run_cli("--adapter", f"{EXAMPLES / 'house_engine.py'}:HouseEngine", "--rules",
-                   str(EXAMPLES / "house-rules.yaml"), "--games", "12", "--out",
+                   str(EXAMPLES / "house-rules.yaml"), "--games", "3", "--out",
                    str(tmp_path), "--shrink-seconds", "2")
     out = capsys.readouterr().out
     assert code == 1, out
-    assert "forbids play" in out and "12 games" in out
+    # the planted bug shows in game 0 (seed 0): three games, not twelve, tell the file read
+    assert "forbids play" in out and "3 games" in out
 
 
 def test_a_bad_rules_file_is_a_clear_error(tmp_path: Path,

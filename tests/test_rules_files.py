@@ -173,7 +173,9 @@ def test_an_option_played_its_own_way(tmp_path: Path,
 
 def test_a_server_that_answers_only_hello_fails(capsys: pytest.CaptureFixture[str]) -> None:
     impl = f"{sys.executable} {BROKEN / 'only_hello.py'}"
-    assert main(["conform", "--impl", impl, "-k", "turn-00"]) == 1
+    # one fixture's results (333 over its rule sets) tell it as well as nine fixtures'
+    # (2,326: 3.5 CPU s, this one 1.9): every one is refused the same way
+    assert main(["conform", "--impl", impl, "-k", "turn-001"]) == 1
     out = capsys.readouterr().out
     assert "FAILED: nothing ran" in out and "declare" in out
 

@@ -91,8 +91,9 @@ def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int
         view = {"hand_sizes": sizes, "engine_placed": True, "phase": "start", "seat": start,
                 "starter": start}
     if full:
-        view["hands"] = {p: [T.name(t) for t in h] for p, h in enumerate(hands)}
-        view["boneyard"] = [T.name(t) for t in pool[players * size + drawn:]]
+        names = T.NAMES
+        view["hands"] = {p: [names[t] for t in h] for p, h in enumerate(hands)}
+        view["boneyard"] = [names[t] for t in pool[players * size + drawn:]]
     return view
 
 
