@@ -259,3 +259,20 @@ def test_the_designed_deals_measure_the_engine_procedure_and_seat(name: str) -> 
     deals = Deals(table=dict(rs.hand_table))
     measure_start(Dealer(FixedRules(rs)), SPACE, rs, deals)
     assert (deals.procedure, deals.seat) == (rs["engine_procedure"], rs["starting_seat"])
+
+
+@pytest.mark.parametrize("name", ["puremco+engine-everyone-draws",
+                                  "pagat+engine-everyone-draws+after-engine-start", "pagat"])
+def test_a_single_round_engine_asked_as_a_full_match_still_shows_its_procedure(
+        name: str) -> None:
+    """The deals are asked under the base's rules, a full match: a single-round engine
+    refuses the round-2 designs (MATCH-7). That refusal is its length's, not a procedure
+    of its own: the procedure and seat are still measured from round 1."""
+    from mtrain.conformance.identify.measure import Dealer, Deals, measure_start
+
+    rs = catalog().ruleset(name)
+    engine = catalog().ruleset(f"{name}+single-round")
+    assert engine["match_length"] == "single-round" != rs["match_length"]
+    deals = Deals(table=dict(rs.hand_table))
+    measure_start(Dealer(FixedRules(engine)), SPACE, rs, deals)
+    assert (deals.procedure, deals.seat) == (rs["engine_procedure"], rs["starting_seat"])
