@@ -105,7 +105,8 @@ def _canonical(name: str) -> str:
 
 def possible_deal(state: Any, max_pip: int, players: int) -> str | None:
     """Why `state` is not a deal of a double-`max_pip` set to `players` seats (None if it
-    is one): every tile once, the engine aside from the rest (SET-1, DEAL-1)."""
+    is one): every tile once, the engine aside from the rest and one of the set (SET-1,
+    DEAL-1)."""
     if not isinstance(state, dict):
         return "the answer is not a state"
     shown = _tiles(state)
@@ -124,6 +125,11 @@ def possible_deal(state: Any, max_pip: int, players: int) -> str | None:
     missing = whole - set(names)
     if len(missing) > 1:
         return f"{len(missing)} tiles of the set missing"
+    engine = state.get("engine")
+    if isinstance(engine, int) and not isinstance(engine, bool) and engine > max_pip:
+        # an engine of a larger set that deals any pool it is given as it comes still
+        # names its own engine (caboose, a double-15 engine, dealt a double-12 pool)
+        return f"the engine [{engine}-{engine}] is no tile of the set"
     return None
 
 
