@@ -275,3 +275,29 @@ def test_a_single_round_engine_asked_as_a_full_match_still_shows_its_procedure(
     deals = Deals(table=dict(rs.hand_table))
     measure_start(Dealer(FixedRules(engine)), SPACE, rs, deals)
     assert (deals.procedure, deals.seat) == (rs["engine_procedure"], rs["starting_seat"])
+
+
+def test_a_refusal_naming_no_clause_leaves_the_entry_unseen() -> None:
+    """first-018's entry for own-train-first lists TRAIN-7 for `play 9-7 on mexican`; the
+    partition passes it only where the reference cites a clause listed in force (under
+    pagat's chain first turn it cites FIRST-2, and the entry fails). An engine refusing
+    the play without a clause (caboose, by a house rule of its own) says nothing of which
+    clause: the entry is not seen, never a pass that every region would have to share."""
+    from mtrain.conformance.adapter import Refused
+    from mtrain.conformance.identify.run import observe
+
+    class Unnamed(FixedRules):
+        def apply(self, ruleset: Any, state: Any, action: Any) -> Any:
+            try:
+                return super().apply(ruleset, state, action)
+            except Refused as e:
+                raise Refused(e.reason, None) from None
+
+    fixtures, errors = load_corpus(FIXTURE_ROOT / "first-turn")
+    assert not errors
+    (fx,) = [f for f in fixtures if f.id == "first-018"]
+    rs = catalog().ruleset("puremco+own-train-first")
+    named = observe([fx], FixedRules(rs), rs)[0].outcomes
+    unnamed = observe([fx], Unnamed(rs), rs)[0].outcomes
+    assert named == ("fail", "pass", "pass")  # TRAIN-7 refuses it: listed by both
+    assert unnamed == ("fail", None, None)
