@@ -301,3 +301,32 @@ def test_a_refusal_naming_no_clause_leaves_the_entry_unseen() -> None:
     unnamed = observe([fx], Unnamed(rs), rs)[0].outcomes
     assert named == ("fail", "pass", "pass")  # TRAIN-7 refuses it: listed by both
     assert unnamed == ("fail", None, None)
+
+
+def test_a_fixture_failed_throughout_leans_to_other_on_the_option_it_is_about() -> None:
+    """score-009's shape: four entries, each holding under penalty scoring with one blank
+    rule, all failing under positive scoring. An engine with a blank rule of its own fails
+    all four; `other` on scoring or on blank_values explains that at the same price, and
+    z3 took either (caboose, undeclared: scoring `other`, contradicted). The fixture is
+    about blank_values (its entries hold under disjoint blank rules), so a tie-break
+    (Model.lean, worth BASE) sends the `other` there."""
+    import z3
+
+    from mtrain.conformance.identify.cells import Piece
+    from mtrain.conformance.identify.solve import Model, constraint, tested
+
+    read = ("blank_values", "scoring")
+    blanks = ["face", "blank-25", "double-blank-50", "double-blank-25"]
+    pieces = [Piece({"scoring": frozenset({"penalty"}), "blank_values": frozenset({v})},
+                    tuple("pass" if k == i else "fail" for k in range(4)), read)
+              for i, v in enumerate(blanks)]
+    pieces.append(Piece({"scoring": frozenset({"positive"})}, ("fail",) * 4, read))
+    assert tested(pieces, ["fail"] * 4) == ["blank_values"]
+    assert tested(pieces, ["pass", "fail", "fail", "fail"]) == []  # a known value's answer
+    model = Model.of(SPACE)
+    constraint(model, pieces, ["fail"] * 4, ["blank_values", "scoring"])
+    (lean,) = model.lean
+    solver = z3.Solver(ctx=model.ctx)
+    solver.add(*model.hard, lean, model.eq("scoring", "other"))
+    solver.add(z3.Not(model.eq("blank_values", "other")))
+    assert solver.check() == z3.unsat  # scoring `other` alone does not satisfy the lean
