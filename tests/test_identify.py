@@ -324,3 +324,18 @@ def test_a_fixture_failed_throughout_leans_to_other_on_the_option_it_is_about() 
     solver.add(*model.hard, lean, model.eq("scoring", "other"))
     solver.add(z3.Not(model.eq("blank_values", "other")))
     assert solver.check() == z3.unsat  # scoring `other` alone does not satisfy the lean
+
+
+def test_a_deal_naming_an_engine_beyond_the_set_is_no_deal_of_it() -> None:
+    """caboose (a double-15 engine) deals any pool it is given as it comes: asked for a
+    double-12 deal first (the base's set), it dealt the 91 tiles under its own engine
+    [15-15], and identify measured double-12. The engine it names is no tile of the set."""
+    from mtrain.conformance.identify.measure import pool, possible_deal
+
+    tiles = pool(12, None)
+    state = {"hands": [tiles[:15], tiles[15:30]], "boneyard": tiles[30:],
+             "trains": [{"tiles": []}, {"tiles": []}], "mexican": {"tiles": []}}
+    assert possible_deal({**state, "engine": 12}, 12, 2) is None
+    assert possible_deal({**state, "engine": 9}, 12, 2) is None  # highest-double-held
+    assert possible_deal({**state, "engine": 15}, 12, 2) == (
+        "the engine [15-15] is no tile of the set")
