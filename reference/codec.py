@@ -332,9 +332,12 @@ def state_from_json(rules: Rules, data: Any) -> State:
         raise StateError(f"state.passes: {st.passes} is not a count of passes 0..{most}")
     st.scores = _ints(need("scores", list), n, "scores", MAX_COUNT)
     st.outs = _ints(need("outs", list), n, "outs", rules.set_rounds)
-    if max(st.outs, default=0) > 1 and rules.single_round:  # MATCH-7: one round to go out in
-        raise StateError(f"state.outs: {max(st.outs)} rounds gone out, but the game is a "
-                         "single round", "MATCH-7")
+    # MATCH-7: one round to go out in, so none gone out while it is played; a table that
+    # says otherwise would be played to a state (outs 2) the engine then cannot read
+    if max(st.outs, default=0) > (st.phase == OVER) and rules.single_round:
+        raise StateError(f"state.outs: {max(st.outs)} rounds gone out"
+                         + ("" if st.phase == OVER else " before the round ends")
+                         + ", but the game is a single round", "MATCH-7")
     res = data.get("result")
     if (res is None) != (st.phase != OVER):
         raise StateError("state.result must be given exactly when the phase is 'over'")

@@ -1019,6 +1019,12 @@ def test_a_single_round_game_is_round_1_alone() -> None:
     assert err.value.clause == "MATCH-7"
     with pytest.raises(StateError, match="single round"):  # two rounds gone out of one
         table(r, [["5-3"], ["9-8"]], outs=[2, 0])
+    # nor one while the round is played: going out would make it two (a state the
+    # engine could then not read), so the table is refused at once
+    with pytest.raises(StateError, match="before the round ends") as err:
+        table(r, [["5-3"], ["9-8"]], outs=[1, 0])
+    assert err.value.clause == "MATCH-7"
+    assert final_table(r, [0, 9], [1, 0]).outs == [1, 0]  # the game over: its one round
 
 
 def final_table(r: Rules, scores: Sequence[int], outs: Sequence[int]) -> State:

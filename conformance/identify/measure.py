@@ -105,7 +105,8 @@ def _canonical(name: str) -> str:
 
 def possible_deal(state: Any, max_pip: int, players: int) -> str | None:
     """Why `state` is not a deal of a double-`max_pip` set to `players` seats (None if it
-    is one): every tile once, the engine aside from the rest (SET-1, DEAL-1)."""
+    is one): every tile once, the engine aside from the rest and one of the set (SET-1,
+    DEAL-1)."""
     if not isinstance(state, dict):
         return "the answer is not a state"
     shown = _tiles(state)
@@ -124,6 +125,11 @@ def possible_deal(state: Any, max_pip: int, players: int) -> str | None:
     missing = whole - set(names)
     if len(missing) > 1:
         return f"{len(missing)} tiles of the set missing"
+    engine = state.get("engine")
+    if isinstance(engine, int) and not isinstance(engine, bool) and engine > max_pip:
+        # an engine of a larger set that deals any pool it is given as it comes still
+        # names its own engine (caboose, a double-15 engine, dealt a double-12 pool)
+        return f"the engine [{engine}-{engine}] is no tile of the set"
     return None
 
 
@@ -382,10 +388,17 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
         return
     procedures = cat.options["engine_procedure"].values
     seats = cat.options["starting_seat"].values
+    # A round-2 deal refused may be a single-round game's (MATCH-7: there is no round 2),
+    # whatever the rule set asked under says: the guesses are then of either length, or
+    # a single-round engine would match no guess and its procedure go unmeasured.
+    second = [a for (r, _), a in zip(designs, answers, strict=True) if r == 2]
+    lengths = [rs["match_length"]]
+    if any(a is None for a in second) and all(a is None for a in second):
+        lengths = list(cat.options["match_length"].values)
     matching = []
-    for p, s in itertools.product(procedures, seats):
-        values = {**dict(rs.choices), "engine_procedure": p, "starting_seat": s}
-        guess = ruleset_of(cat, values, table)
+    for p, s, m in itertools.product(procedures, seats, lengths):
+        guess = ruleset_of(cat, {**dict(rs.choices), "engine_procedure": p,
+                                 "starting_seat": s, "match_length": m}, table)
         # A pool the procedure does not deal from (the engine in it, for set-aside; left
         # out, for the others) is no request an engine of that procedure can get: what
         # it answers there (a deal of it as it comes, an error) tells nothing about it.
@@ -399,8 +412,8 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
         deals.procedure = matching[0][0]
         deals.evidence["engine_procedure"] = f"{what}: dealt as {deals.procedure} deals"
     elif not matching:  # no known start fits: the procedure still shows without the seat
-        alike = {p for p in procedures
-                 if _alike_unseated(ruleset_of(cat, {**dict(rs.choices),
+        alike = {p for p, m in itertools.product(procedures, lengths)
+                 if _alike_unseated(ruleset_of(cat, {**dict(rs.choices), "match_length": m,
                                                      "engine_procedure": p}, table),
                                     designs, answers, players, draws)}
         if len(alike) == 1:

@@ -150,7 +150,8 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
             progress: Callable[[], None] | None = None) -> list[Observation]:
     """Play every fixture once, then check each of its entries. An entry is not seen
     where the engine answered `unsupported` or failed (a crash, a timeout, an answer that
-    is not one); an error answer is its outcome `error`, as the partition has it for
+    is not one), or where it passes but for a refusal naming no clause (_judged); an
+    error answer is its outcome `error`, as the partition has it for
     a table the rules cannot play (a deal from a pool of another engine procedure)."""
     rj = ruleset_json(sent)
     out = []
@@ -167,8 +168,12 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
                 obs.outcomes = tuple("error" for _ in fx.expect)
             continue
         if not isinstance(played, tuple) and played.refusal is not None:  # refused setup
-            obs.outcomes = tuple("fail" if setup_problems(exp, played.refusal) else "pass"
-                                 for exp in fx.expect)
+            judged = []
+            for exp in fx.expect:
+                unnamed: list[str] = []
+                judged.append(_judged(setup_problems(exp, played.refusal, nulls=unnamed),
+                                      unnamed))
+            obs.outcomes = tuple(judged)
             continue
         if not isinstance(played, tuple):  # a refused step: every entry fails
             obs.outcomes = tuple(played.status if played.status in ("fail", "error")
@@ -178,14 +183,27 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
         outcomes: list[str | None] = []
         for exp in fx.expect:
             try:
-                problems = check(exp, rj_sent, state, impl, max_pip_of(sent))
-                outcomes.append("fail" if problems else "pass")
+                nulls: list[str] = []
+                problems = check(exp, rj_sent, state, impl, max_pip_of(sent), nulls=nulls)
+                outcomes.append(_judged(problems, nulls))
             except RefusedSetup:  # a table it would not have: the entry does not hold
                 outcomes.append("fail")
             except (HarnessError, Unsupported, ValueError, KeyError, TypeError):
                 outcomes.append(None)
         obs.outcomes = tuple(outcomes)
     return out
+
+
+def _judged(problems: Sequence[str], nulls: Sequence[str]) -> str | None:
+    """An entry's outcome: fail, pass, or not seen (None) where it would pass but for a
+    refusal that names no clause. The partition's outcome there depends on the clause
+    (conformance/partition.py checks the clause the reference cites against those the
+    entry lists in force, and a wrong one fails), which such an answer does not say:
+    a pass would claim the engine agrees with every region, also those whose clause
+    differs (caboose refusing its house rule's plays without a clause, first-018)."""
+    if problems:
+        return "fail"
+    return None if nulls else "pass"
 
 
 def _erred(e: Exception) -> bool:
