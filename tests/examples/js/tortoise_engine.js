@@ -307,6 +307,7 @@ function apply(st, action) {
   const out = st.hands[seat].length === 0;
   if (isDouble(t)) {
     if (out && !bugs.has('last-double')) {
+      st.open_doubles.push(ref); // uncovered, though nobody need cover it now
       finish(st, 'domino', seat); // END-1: a last double needs no cover
       return { state: st };
     }
