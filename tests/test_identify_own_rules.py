@@ -339,6 +339,31 @@ def test_a_declared_value_the_fixtures_contradict_is_not_called_wrong() -> None:
     assert declaration_note(findings[:0], pagat, pagat) == ["declared rules agree"]
 
 
+def test_a_declared_value_only_likely_contradicted_is_not_called_wrong() -> None:
+    # tortoise (tests/examples/js, planted bugs on) declares blocked_round
+    # full-round-of-passes; a marker left down by its pass made identify find
+    # nobody-can-play "likely, margin 2", and the note said "the engine declares other
+    # rules than it plays: blocked_round (declared full-round-of-passes, plays
+    # nobody-can-play)": a certainty the finding does not have
+    from mtrain.commands.identify import declaration_note
+    from mtrain.conformance.identify.run import OptionFinding
+
+    declared = CAT.ruleset("pagat+passes-end-round")
+    found = Ruleset("found", tuple((o, "nobody-can-play" if o == "blocked_round" else v)
+                                   for o, v in declared.choices), declared.hand_table)
+    findings = [OptionFinding(o, v, "sure", 3, ["x"]) for o, v in found.choices]
+    at = [o for o, _ in found.choices]
+    findings[at.index("blocked_round")] = OptionFinding("blocked_round", "nobody-can-play",
+                                                        "likely", 2, ["end-013"])
+    note = declaration_note(findings, declared, found)
+    assert not any("declares other rules than it plays" in line for line in note), note
+    assert note == [
+        "not sure, but the fixtures lean away from the declared rules: blocked_round "
+        "(declared full-round-of-passes, the fixtures lean to nobody-can-play, margin 2) "
+        "(a rule of its own, or bugs in the declared value's clauses: `mtrain conform` "
+        "under the declaration shows them)"]
+
+
 def test_an_answer_no_known_value_gives_may_be_a_rule_of_ones_own_of_any_option_it_reads(
 ) -> None:
     # score-009 under caboose's blanks at 10: the engine fails every entry (the scores of
