@@ -413,3 +413,29 @@ def test_an_option_kept_other_on_the_engines_word_says_so_not_zero_fixtures() ->
     (line,) = [x for x in text.splitlines() if x.startswith("  blank_values: other")]
     assert line == ("  blank_values: other  # other: as the engine declares; no fixture "
                     "tells it from blank-25")
+
+
+def test_a_table_beyond_the_bounds_of_the_measured_set_tells_nothing() -> None:
+    # tortoise (tests/examples/js, a double-9 engine with a hand table of its own) plays
+    # bounds-001's table (outs [15, 0, 0], a double-15 bound) as it comes; the reference
+    # refuses that state under double-9 (15 outs in a 10-round match), an `error` that
+    # identify took for an outcome, so every such fixture (bounds-001..003, match-015)
+    # was listed "no rule set explains (likely bugs)", which conform then never showed
+    from mtrain.conformance.identify.cells import ANY, explore_in, pieces_of
+    from mtrain.conformance.partition import explore
+    from mtrain.spec.scope import Space
+
+    space = Space(CAT)
+    fixtures, _ = load_corpus(FIXTURE_ROOT / "match" / "bounds-extra.yaml")
+    fx = next(f for f in fixtures if f.id == "bounds-001")
+    allowed = {"tile_set": frozenset({"double-9"}), "hand_sizes": frozenset({"custom"}),
+               "engine_procedure": frozenset({"set-aside"}),
+               "starting_seat": frozenset({"rotate"})}
+    start = {**space.full(), **allowed}
+    own = explore_in(fx, start, allowed, space, ((2, 13), (3, 11), (4, 9), (5, 8)))
+    full = [p for p in own if p.region.get("match_length") != frozenset({"single-round"})]
+    assert full and all(p.outcomes == (ANY, ANY) for p in full), own
+    d9 = {**space.full(), "tile_set": frozenset({"double-9"}),
+          "match_length": frozenset({"full"})}
+    named = pieces_of(explore(fx, space, start=d9), space)
+    assert named and all(p.outcomes == (ANY, ANY) for p in named), named
