@@ -7,6 +7,9 @@ the comparison that failed, under the rule set it ran under:
 - an action the rules allow but the implementation does not offer (or refuses, as a
   step): the clause that allows it (`engine.permission`); a draw or pass offered in its
   place, legal had the player not held the missed tiles, is not charged on its own;
+  covers missing on other players' unmarked trains, with no play offered in their place
+  (or such a cover refused as a closed train, TRAIN-4), are charged to TRAIN-6, which
+  alone opens those trains, whatever the moment's narrower rule (DBL-7, TURN-3);
 - an accepted action the fixture expects refused, or the wrong clause cited: the clause
   the fixture names;
 - a state field: the clause that sets that field, among those that apply (markers: the
@@ -194,6 +197,30 @@ class Referee:
             # sends the player to an ordinary turn's drawing, which this clause is)
             return "TURN-5"
         return engine.permission(st, act)
+
+    def closed_cover(self, state: Mapping[str, Any] | None, text: str,
+                     legal: bool = True) -> bool:
+        """Whether `text` is a play onto an open double on another player's unmarked train,
+        a train that TRAIN-6 alone opens to the player; with `legal`, a legal play onto the
+        oldest open double, which no order of covering (DBL-7, DBL-8) forbids."""
+        state = self.final() if state is None else state
+        st = None if state is None else self._state(state)
+        act = None if st is None else self._action(st, text)
+        if st is None or act is None or act.kind != "play":
+            return False
+        t = act.train
+        return (t != st.seat and t < st.players and not st.markers[t]
+                and t in st.open_doubles
+                and (not legal or (t == st.open_doubles[0] and act in engine.legal_actions(st))))
+
+    def covers(self, text: str) -> bool:
+        """Whether `text` is a play onto a train that ends in an open double, in the final
+        state."""
+        final = self.final()
+        st = None if final is None else self._state(final)
+        act = None if st is None else self._action(st, text)
+        return (st is not None and act is not None and act.kind == "play"
+                and act.train in st.open_doubles)
 
     def follows_from_missing(self, extra: Sequence[str], missing: Sequence[str]) -> bool:
         """Whether the draws and passes in `extra` would be legal in the final state if the

@@ -425,7 +425,10 @@ class ProcessImplementation:
                 unfinished = proc.unfinished()
                 self._drop(proc)
                 wrote = (f" (it wrote a line it never ended with a newline: {unfinished})"
-                         if unfinished else "")
+                         if unfinished else
+                         " (it wrote to stderr after the request, nothing to stdout: if it "
+                         "answered, flush stdout after every answer; an answer left in its "
+                         "output buffer never arrives)" if proc.stderr.text(mark) else "")
                 raise ImplementationTimeout(
                     f"no answer to the {kind} request within {self.timeout:g} s{wrote}; "
                     "the implementation was killed", proc.stderr.tail())

@@ -138,6 +138,8 @@ class Report:
     """Which rule sets ran and why those (asked, declared, the default matrix)."""
     values: dict[str, dict[str, str]] = field(default_factory=dict)
     """Per rule set run: its option values (the HTML grid shows which clauses apply)."""
+    patterns: list[str] = field(default_factory=list)
+    """The -k patterns that selected the fixtures, if any."""
 
     @property
     def summary(self) -> dict[str, int]:
@@ -160,6 +162,9 @@ class Report:
             return None
         if not self.results and not any(self.outside.values()) and self.load_errors:
             return "no fixture could be loaded (the load errors are listed)"
+        if not self.results and self.patterns:  # -k chose: the declaration is not at fault
+            return (f"no fixture selected by -k {' '.join(self.patterns)} speaks about the "
+                    "rule sets run" + (f" ({self.rulesets})" if self.rulesets else ""))
         if not self.results:
             return ("no fixture speaks about the rule sets run"
                     + (f" ({self.rulesets})" if self.rulesets else "")

@@ -57,6 +57,7 @@ class Outcome:
     null_refusals: int = 0  # refusals that named no clause
     charged: list[str] = field(default_factory=list)  # the clause of each failed comparison
     step: int = 0  # the step that was refused, if one was
+    refused_by: str | None = None  # the clause the implementation cited refusing it
     refusal: RefusedSetup | None = None  # the setup the implementation refused
     diverged: int | None = None  # the step after which the state departs (0: the deal)
     unreached: bool = False  # the checks compare a state that had already departed
@@ -133,7 +134,9 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
         if played.status == "fail" and played.step:  # a refused step: what allows it
             before = referee.states()
             state = before[played.step - 1] if len(before) >= played.step else None
-            played.charged = [referee.allows(state, fx.steps[played.step - 1])]
+            text = fx.steps[played.step - 1]
+            played.charged = [_closed_cover(referee, state, text, played.refused_by)
+                              or referee.allows(state, text)]
             departed = divergence(fx, trace, before, max_pip_of(rs))
             if departed is not None and departed[0] < played.step:
                 # refused because an earlier step already went astray (a round ended too
@@ -307,7 +310,7 @@ def play(fx: Fixture, rs: Ruleset, impl: Implementation, rj: JSON | None = None,
                                "the state before it is the fixture's"
                                + (" table" if k == 1 else f" after step {k - 1}")
                                + _offered(impl, rj, state)])
-                out.step = k
+                out.step, out.refused_by = k, e.clause
                 return out
             if trace is not None:
                 trace.append(state)
@@ -435,7 +438,13 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                        if referee else None)
         if missing:
             problems.append("legal actions missing: " + ", ".join(missing))
-            charge(_likeliest([referee.allows(None, a) for a in missing], referee)
+            # covers missing on closed trains and no cover offered at all: TRAIN-6 (an
+            # engine that covers elsewhere errs in the order, DBL-7 or DBL-8)
+            closed = (referee is not None and not any(a.startswith("play ") for a in extra)
+                      and all(referee.closed_cover(None, a) for a in missing)
+                      and not any(referee.covers(a) for a in actual))
+            charge("TRAIN-6" if closed else
+                   _likeliest([referee.allows(None, a) for a in missing], referee)
                    if referee else None)
     for text, clauses in exp.refused.items():
         named = " or ".join(clauses)
@@ -452,7 +461,8 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                 charge(clauses[0])
             elif e.clause is not None and e.clause not in clauses:
                 problems.append(f"`{text}` refused by {e.clause}, expected {named}")
-                charge(clauses[0])
+                charge((_closed_cover(referee, None, text, e.clause) if referee else None)
+                       or clauses[0])
     view = state_view(state, exp.state) if exp.state else {}
     for key, want in exp.state.items():
         found = compare_field(key, want, view, max_pip)
@@ -498,6 +508,15 @@ def questions(exp: Expectation, state: JSON, max_pip: int) -> list[tuple[str, JS
         winner = result.get("winner")
         out.append(("score", {"winner": winner if isinstance(winner, int) else None}))
     return out
+
+
+def _closed_cover(referee: Referee, state: JSON | None, text: str,
+                  cited: str | None) -> str | None:
+    """TRAIN-6 for a play refused as onto a closed train (TRAIN-4) where it covers an open
+    double on another player's unmarked train, which TRAIN-6 opens: that is the rule the
+    refusal breaks, whatever else the moment asks."""
+    return ("TRAIN-6" if cited == "TRAIN-4" and referee.closed_cover(state, text, legal=False)
+            else None)
 
 
 def _likeliest(clauses: Sequence[str], referee: Referee) -> str:

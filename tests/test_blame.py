@@ -85,6 +85,11 @@ def test_a_step_that_goes_astray_is_diagnosed(tmp_path: Path,
     ("duty-not-passed-on", "doubles-042", "pagat"),  # an uncovered double dropped
     # released too early: the play its duty refuses is allowed; the release rule broke
     ("release-off-by-one", "doubles-066", "puremco-d9"),
+    # a cover refused on another player's unmarked train (found with tests/examples/js's
+    # tortoise engine): TRAIN-6, not the moment's narrower rule (before: DBL-7, TURN-3)
+    ("covering-refused-on-closed-train", "doubles-050", "pagat"),  # the oldest of two
+    ("covering-refused-on-closed-train", "doubles-034", "pagat"),  # the drawn tile
+    ("covering-refused-on-closed-train", "doubles-035", "pagat"),  # refused as a step
 ])
 def test_a_mutant_is_charged_with_a_clause_it_breaks(name: str, fixture: str,
                                                      variant: str) -> None:

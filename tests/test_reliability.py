@@ -251,7 +251,9 @@ def broken(script: str, *args: object) -> str:
     ("crash_at_start.py", (), "did not start (crash): while starting: the implementation "
      "exited with code 3, before answering the hello request"),
     ("hang.py", (1,), "did not start (timeout): while starting: no answer to the hello "
-     "request within 0.5 s; the implementation was killed"),
+     "request within 0.5 s (it wrote to stderr after the request, nothing to stdout: if it "
+     "answered, flush stdout after every answer; an answer left in its output buffer never "
+     "arrives); the implementation was killed"),
 ])
 def test_fuzz_against_a_program_that_fails_at_start(capsys: pytest.CaptureFixture[str],
                                                     script: str, args: tuple[int, ...],

@@ -128,6 +128,19 @@ def test_a_line_never_ended_is_quoted_in_the_timeout() -> None:
     assert message.endswith("; the implementation was killed")
 
 
+def test_an_answer_kept_in_a_buffer_is_hinted_at_in_the_timeout() -> None:
+    # a node engine that collected its answers to write them at the end (found writing
+    # tests/examples/js) got "no answer to the hello request within 3 s" and nothing more,
+    # though its stderr showed it had read the request
+    with ProcessImplementation(faulty("buffered"), timeout=2) as impl, \
+            pytest.raises(ImplementationTimeout) as info:
+        ask(impl)
+    message = info.value.message
+    assert ("(it wrote to stderr after the request, nothing to stdout: if it answered, flush "
+            "stdout after every answer") in message, message
+    assert message.endswith("; the implementation was killed")
+
+
 def test_a_flood_on_stderr_does_not_stop_the_answers() -> None:
     with ProcessImplementation(faulty("stderr-flood"), timeout=120) as impl:
         for _ in range(20):

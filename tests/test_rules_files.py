@@ -181,9 +181,49 @@ def test_a_server_that_answers_only_hello_fails(capsys: pytest.CaptureFixture[st
 
 
 def test_no_fixture_in_scope_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["conform", "--variant", "puremco-d9", "-k", "chaindbl-001"]) == 1
+    import yaml
+
+    corpus = Path(__file__).resolve().parent.parent / "conformance" / "fixtures"
+    chain = yaml.safe_load((corpus / "chain-doubles" / "chain.yaml").read_text(encoding="utf-8"))
+    one = tmp_path / "one.yaml"
+    one.write_text(yaml.safe_dump([f for f in chain if f["id"] == "chaindbl-001"]),
+                   encoding="utf-8")
+    assert main(["conform", "--variant", "puremco-d9", "--fixtures", str(one)]) == 1
     out = capsys.readouterr().out
-    assert "FAILED: nothing ran: no fixture speaks about" in out
+    assert "FAILED: nothing ran: no fixture speaks about" in out and "declare" in out
+
+
+def test_a_pattern_that_selects_fixtures_of_other_rules_says_so(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """chaindbl-001 exists, but speaks about chain starts only: -k found it, and the
+    rules asked for are not at fault (before: "no fixture id matches -k chaindbl-001",
+    and advice to declare the rules the implementation plays)."""
+    assert main(["conform", "--variant", "puremco-d9", "-k", "chaindbl-001"]) == 1
+    captured = capsys.readouterr()
+    both = captured.out + captured.err
+    assert "no fixture id matches" not in both
+    assert "-k chaindbl-001: 1 fixture of that id, none speaking about the rule sets run" in both
+    assert "FAILED: nothing ran: no fixture selected by -k chaindbl-001 speaks about" in both
+    assert "declare the rules" not in captured.out
+
+
+def test_a_pattern_under_rules_played_their_own_way_blames_no_rule(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A rerun (-k ID) under a rule set with an `other` option: the situations from play
+    are filtered out by -k, not by the rule played its own way (before, every rerun warned
+    "0 situations from play ... only rounds that never read blank_values speak about it");
+    a pattern that matches nothing at all says both."""
+    own = tmp_path / "own.yaml"
+    own.write_text("name: own\nbase: puremco-d9\noptions:\n  blank_values: other\n",
+                   encoding="utf-8")
+    assert main(["conform", "--rules", str(own), "-k", "doubles-050"]) == 0
+    captured = capsys.readouterr()
+    assert "situations from play" not in captured.out + captured.err
+    assert main(["conform", "--rules", str(own), "-k", "no-such-id"]) == 1
+    captured = capsys.readouterr()
+    assert ("no fixture id matches -k no-such-id, nor any situation from play (under rules "
+            "played their own way, blank_values, only rounds that never read them are made)"
+            ) in captured.out + captured.err
 
 
 def test_declared_rules_that_make_no_sense_are_a_usage_error(

@@ -15,6 +15,7 @@ explored further wherever that run reads options the probe's did not.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +33,11 @@ from mtrain.spec.scope import Region, Space
 KIND = "identify-cells"
 ANY = "*"
 """A piece's outcome for an entry whose table its rules cannot hold: any answer fits."""
+OUT_OF_BOUNDS = re.compile(r"state\.[a-z_]+\[\d+\]: -?\d+ is not in 0\.\.\d+$")
+"""The reference's error for a count its rules cannot reach (reference/codec.py, _ints):
+outs beyond the rounds of the match of that tile set (bounds-001's 15 outs under
+double-9). The table does not exist under those rules, so an engine that plays it anyway
+contradicts nothing there."""
 
 
 @dataclass(frozen=True)
@@ -46,8 +52,8 @@ class Piece:
 
 def pieces_of(part: Partition, space: Space) -> list[Piece]:
     full = space.full()
-    return [Piece({o: vs for o, vs in c.region.items() if vs != full[o]}, c.run.outcomes,
-                  c.run.read) for c in part.cells]
+    return [Piece({o: vs for o, vs in c.region.items() if vs != full[o]},
+                  _outcomes(c.run, impossible=False), c.run.read) for c in part.cells]
 
 
 _given: dict[int, tuple[Partition, tuple[tuple[str, tuple[str, ...]], ...], list[Piece]]] = {}
@@ -215,10 +221,15 @@ def explore_in(fx: Fixture, start: Region, allowed: Region, space: Space,
                   _outcomes(c.run), c.run.read) for c in part.cells]
 
 
-def _outcomes(run: Any) -> tuple[str, ...]:
+def _outcomes(run: Any, impossible: bool = True) -> tuple[str, ...]:
     """A run's outcomes, ANY for an entry whose table the reference cannot hold under the
     region's rules (an impossible state: a situation played under another value, a train
-    ending in a double that no open double names under open doubles): an engine's answer
-    there says nothing of whether it plays those rules."""
-    return tuple(ANY if o == "fail" and any(m.startswith(IMPOSSIBLE) for m in said) else o
+    ending in a double that no open double names under open doubles; a count beyond the
+    rules' bounds, which the reference refuses to read): an engine's answer there says
+    nothing of whether it plays those rules. Without `impossible`, only the counts beyond
+    the bounds (the corpus's own pieces keep their impossible states' failures)."""
+    return tuple(ANY if (impossible and o == "fail"
+                         and any(m.startswith(IMPOSSIBLE) for m in said))
+                 or (o == "error" and said and all(OUT_OF_BOUNDS.search(m) for m in said))
+                 else o
                  for o, said in zip(run.outcomes, run.messages, strict=True))

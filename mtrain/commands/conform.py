@@ -28,8 +28,10 @@ from mtrain.conformance.gc_freeze import paused
 from mtrain.conformance.report import FORMATS
 
 if TYPE_CHECKING:
+    from mtrain.conformance.fixture import Fixture
     from mtrain.conformance.report import Report
     from mtrain.conformance.selection import Task
+    from mtrain.spec.ruleset import Ruleset
 
 
 def register(sub: Any) -> None:
@@ -151,7 +153,7 @@ def _run(args: argparse.Namespace) -> int:
     tasks += played
     warnings += more
     if args.pattern and not any(id_matches(t.fixture.id, args.pattern) for t in tasks):
-        warnings.append(f"no fixture id matches -k {' '.join(args.pattern)}")
+        warnings.append(unmatched_pattern(args.pattern, fixtures, rulesets, count))
     for s in skips:
         if not any(s.matches(t.fixture.id, t.variant) for t in tasks):
             warnings.append(f"skip entry {s.fixture}"
@@ -172,12 +174,32 @@ def _run(args: argparse.Namespace) -> int:
                     time.perf_counter() - started, outside=outside,
                     rulesets=f"{len(rulesets)} rule set{'s' if len(rulesets) != 1 else ''}, "
                     f"{chosen}",
-                    values={rs.name: dict(rs.choices) for rs in rulesets})
+                    values={rs.name: dict(rs.choices) for rs in rulesets},
+                    patterns=list(args.pattern or []))
     try:
         emit(report, args, tasks)
     except BrokenPipeError:  # `mtrain conform | head`: the verdict stands, not exit 0
         quiet_stdout()
     return report.exit_code
+
+
+def unmatched_pattern(patterns: Sequence[str], fixtures: Sequence[Fixture],
+                      rulesets: Sequence[Ruleset], situations: int) -> str:
+    """The warning for a -k that selected nothing to run: no fixture has such an id, or
+    those that have speak only about other rules (the per-rule-set table counts them)."""
+    from mtrain.conformance.selection import id_matches
+
+    pats = " ".join(patterns)
+    named = sum(1 for fx in fixtures if id_matches(fx.id, patterns))
+    if named:
+        return (f"-k {pats}: {named} fixture{'s' if named != 1 else ''} of that id, none "
+                "speaking about the rule sets run (`other rules` in the table below)")
+    text = f"no fixture id matches -k {pats}"
+    own = sorted({o for rs in rulesets for o in rs.unknown})
+    if situations and own:
+        text += (f", nor any situation from play (under rules played their own way, "
+                 f"{', '.join(own)}, only rounds that never read them are made)")
+    return text
 
 
 def emit(report: Report, args: argparse.Namespace, tasks: Sequence[Task] = ()) -> None:

@@ -8,7 +8,9 @@ argv[1]:
 - ``nan``: answers a score request with NaN among the scores;
 - ``float-id``: the answer's id written as a float (2.0);
 - ``extra-line``: answers, then writes a second answer line nobody asked for;
-- ``empty-object``: answers with ``{}``.
+- ``empty-object``: answers with ``{}``;
+- ``buffered``: logs the request to stderr, then keeps its answer in a buffer it never
+  flushes (a program whose stdout is block-buffered when it is a pipe), and hangs.
 """
 
 from __future__ import annotations
@@ -38,6 +40,10 @@ def hook(n: int, request: dict[str, Any], answer: bytes) -> bytes | None:
     if FAULT == "no-newline":
         sys.stdout.buffer.write(answer.rstrip(b"\n"))
         sys.stdout.buffer.flush()
+        time.sleep(3600)
+    if FAULT == "buffered":
+        sys.stderr.write(f"got request {request['id']}\n")
+        sys.stderr.flush()
         time.sleep(3600)
     if FAULT == "stderr-flood":
         if not flooding:
