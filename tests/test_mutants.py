@@ -1300,8 +1300,8 @@ KILLED_BY: dict[str, str] = {
     "winners-highest-under-penalty": "witness-042",
 }
 
-# The mutants of an outside author's reading (conformance/mutants/outside.py, and the second
-# and third readings) are shown to be real changes by a hand-worked fixture of the shipped
+# The mutants of an outside author's reading (conformance/mutants/outside.py, and the second,
+# third and fourth readings) are shown to be real changes by a hand-worked fixture of the shipped
 # corpus each must fail.
 OUTSIDE_KILLED_BY: dict[str, str] = {
     "d15-seven-players-take-12": "rows-005",
@@ -1415,6 +1415,44 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "most-outs-then-last-round": "match-005",
     "most-outs-ignored-in-single-round": "single-002",
     "lowest-seat-from-starter": "tiesx-001",
+    # the fourth reading (conformance/mutants/fourth_reading.py)
+    "pagat-ten-take-9": "deal-023",
+    "hathaway-table-stops-at-nine": "rows-011",
+    "d15-twelve-take-10": "deal15-002",
+    "celko-d15-eleven-take-12": "rows-013",
+    "celko-d9-four-take-10": "engx-003",
+    "cardinal-six-take-11": "deal-005",
+    "lap-one-seat-short": "engine-019",
+    "lap-first-seat-places": "engine-019",
+    "highest-double-search-drops-tiles": "engine-023",
+    "designation-moves-right": "engx-002",
+    "designated-smallest-double": "engine-022",
+    "designated-drawn-double-kept": "engine-025",
+    "engine-search-counterclockwise": "engine-008",
+    "draw-lowest-wins": "draw-001",
+    "after-engine-from-first-seat": "engine-022",
+    "rotate-from-engine-number": "engine-022",
+    "chain-anywhere-keeps-markers": "firstx-001",
+    "no-double-end-every-turn": "firstx-003",
+    "no-double-end-under-ordinary": "firstx-005",
+    "ordinary-chain-double-covered": "doubles-ordinary-003",
+    "starter-only-means-engine-holder": "firstx-008",
+    "own-train-mexican-every-play": "firstx-010",
+    "starter-only-closes-open-mexican": "firstx-011",
+    "layers-turn-follow-no-draw": "doubles-074",
+    "follow-draws-once-until-playable": "relfx-005",
+    "own-double-released-by-last-draw": "relfx-001",
+    "dead-double-blocks-any-open": "release-001",
+    "cover-own-binds-layer-only": "doubles-040",
+    "blocked-test-binds-released": "blkrel-001",
+    "mexican-open-despite-duty": "chaindbl-009",
+    "marked-play-lowers-own-marker": "ownmex-001",
+    "marker-off-at-turn-start": "doubles-035",
+    "blocked-waits-for-markers": "doubles-062",
+    "blocked-winner-value-then-tiles": "score-020",
+    "blanks-only-with-double-blank": "end-026",
+    "double-blank-50-at-25": "score-009",
+    "blocked-winner-highest-total-wins": "winx-001",
 }
 
 
@@ -1490,13 +1528,14 @@ def test_unknown_mutant_is_refused_with_the_nearest_names() -> None:
 
 
 def test_every_mutant_has_a_witness() -> None:
+    from mtrain.conformance.mutants.fourth_reading import FOURTH_READING
     from mtrain.conformance.mutants.outside import OUTSIDE
     from mtrain.conformance.mutants.second_reading import SECOND_READING
     from mtrain.conformance.mutants.third_reading import THIRD_READING
 
     assert set(KILLED_BY) | set(OUTSIDE_KILLED_BY) == set(MUTANTS)
     assert set(OUTSIDE_KILLED_BY) == {m.name for m in (*OUTSIDE, *SECOND_READING,
-                                                        *THIRD_READING)}
+                                                        *THIRD_READING, *FOURTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())
