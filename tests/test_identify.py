@@ -247,7 +247,8 @@ def test_identify_through_the_protocol_then_conform(
                                   "puremco+engine-everyone-draws", "pagat+engine-holder-draws",
                                   "pagat+engine-everyone-draws+after-engine-start",
                                   "puremco-d9+highest-draw-start",
-                                  "pagat+engine-designated-opens+highest-draw-start"])
+                                  "pagat+engine-designated-opens+highest-draw-start",
+                                  "puremco+heaviest-in-hand-start"])
 def test_the_designed_deals_measure_the_engine_procedure_and_seat(name: str) -> None:
     """The engine first in the boneyard: its finder places it at once (ENG-4), or the
     lap goes on (ENG-6); the first draw of the search tells the two apart. An engine that
