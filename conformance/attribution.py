@@ -49,9 +49,9 @@ the wrong size (pick keeps the one that applies)."""
 FIELD_CLAUSES: dict[str, tuple[str, ...]] = {
     "marked": ("MARK-3", "MARK-4", "MARK-5", "TURN-4", "FIRST-3", "DBL-5", "MARK-1"),
     "passes": ("END-3", "TURN-4", "END-2"),
-    "seat": ("TURN-6", "DBL-1", "DBL-11", "SEAT-2", "SEAT-4", "SEAT-5", "SEAT-3", "ENG-6",
+    "seat": ("TURN-6", "DBL-1", "DBL-11", "SEAT-2", "SEAT-4", "SEAT-5", "SEAT-6", "SEAT-3", "ENG-6",
              "ENG-4", "SEAT-1"),
-    "starter": ("SEAT-2", "SEAT-4", "SEAT-5", "SEAT-3"),
+    "starter": ("SEAT-2", "SEAT-4", "SEAT-5", "SEAT-6", "SEAT-3"),
     "phase": ("DBL-1", "DBL-11", "FIRST-1", "TURN-6", "END-1", "END-2", "END-3", "ENG-6",
               "ENG-4"),
     "open_doubles": ("DBL-1", "DBL-11", "TRAIN-3", "DBL-9", "DBL-6"),
@@ -75,8 +75,8 @@ DEAL_FIELD: dict[str, tuple[str, ...]] = {
     "hand_sizes": FIELD_CLAUSES["hand_sizes"],
     "hands": ("DEAL-1", "ENG-3", "ENG-2", "ENG-7", "ENG-8"),
     "boneyard": ("DEAL-1", "ENG-2", "ENG-7", "ENG-8"),
-    "seat": ("SEAT-2", "SEAT-4", "SEAT-5", "SEAT-3", "ENG-6", "ENG-4"),
-    "starter": ("SEAT-2", "SEAT-4", "SEAT-5", "SEAT-3"),
+    "seat": ("SEAT-2", "SEAT-4", "SEAT-5", "SEAT-6", "SEAT-3", "ENG-6", "ENG-4"),
+    "starter": ("SEAT-2", "SEAT-4", "SEAT-5", "SEAT-6", "SEAT-3"),
     "trains": ("ENG-3", "ENG-7", "ENG-8"), "first_turns": ("FIRST-6",),
 }
 """The clause that sets each field of a freshly dealt round."""
@@ -327,7 +327,7 @@ class Referee:
         if (key in ("seat", "starter") and phase == "engine" and isinstance(after, dict)
                 and after.get("phase") == "start"):
             # the draw found the engine: who starts is the starting-seat rule's answer
-            return pick(("SEAT-2", "SEAT-4", "SEAT-5", "SEAT-3"), self.rs, self.fx)
+            return pick(("SEAT-2", "SEAT-4", "SEAT-5", "SEAT-6", "SEAT-3"), self.rs, self.fx)
         if key == "seat" and phase != "engine":
             # The phases agree (they are compared first): the turn went to the wrong seat.
             return "SEAT-1"

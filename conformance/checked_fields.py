@@ -65,6 +65,7 @@ SETS: Final[dict[str, tuple[tuple[str, frozenset[str]], ...]]] = {
     "SEAT-3": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),
     "SEAT-4": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),
     "SEAT-5": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),
+    "SEAT-6": (("seat", frozenset({DEAL})), ("starter", frozenset({DEAL}))),
 }
 """Clause -> (field, the kinds of step after which the clause decides it). `result` is the
 round's end and scores; a play of a double is both `play` and `double`."""

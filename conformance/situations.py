@@ -340,7 +340,7 @@ def _situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None,
 
 
 DEAL_CLAUSES = ("DEAL-1", "DEAL-7", "ENG-1", "ENG-2", "ENG-3", "ENG-4", "ENG-6", "SEAT-2",
-                "SEAT-3", "SEAT-5")
+                "SEAT-3", "SEAT-5", "SEAT-6")
 
 
 class _Reads(dict[str, str]):
@@ -435,7 +435,7 @@ def _view_known(rs: Ruleset, values: _Reads, view: dict[str, Any] | None
 
 
 DEAL_ROUND_CLAUSES = ("DEAL-1", "ENG-1", "ENG-2", "ENG-3", "ENG-4", "ENG-5", "ENG-6",
-                      "SEAT-2", "SEAT-3", "SEAT-4", "SEAT-5")
+                      "SEAT-2", "SEAT-3", "SEAT-4", "SEAT-5", "SEAT-6")
 
 
 def round_deals(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> list[Fixture]:

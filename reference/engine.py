@@ -403,10 +403,24 @@ def _place_engine(state: State, holder: int) -> None:
         state.seat = (holder + 1) % state.players
     elif rules.highest_draw_starts:  # SEAT-5
         state.seat = state.starter  # SEAT-5
+    elif rules.heaviest_tile_starts:
+        state.seat = heaviest_holder(state)  # SEAT-6
     else:
         state.seat = (state.round - 1) % state.players
     state.starter = state.seat
     state.phase = START
+
+
+def heaviest_holder(state: State) -> int:
+    """SEAT-6: the seat whose hand holds the heaviest tile, by pip total and then by the
+    higher end (the two name one tile of a set, so one seat)."""
+    best, seat = (-1, -1), (state.round - 1) % state.players
+    for s, hand in enumerate(state.hands):
+        for t in T.tiles_of(hand):
+            key = (T.PIPS[t], T.HIGH[t])  # SEAT-6: the total, then the higher end
+            if key > best:
+                best, seat = key, s
+    return seat
 
 
 def _engine_from_deal(st: State) -> None:

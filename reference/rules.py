@@ -24,7 +24,7 @@ FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
     "everyone_draws": ("engine_procedure",), "engine_by_deal": ("engine_procedure",),
     "designated_opens": ("engine_procedure",),
     "engine_holder_starts": ("starting_seat",), "after_engine_starts": ("starting_seat",),
-    "highest_draw_starts": ("starting_seat",),
+    "highest_draw_starts": ("starting_seat",), "heaviest_tile_starts": ("starting_seat",),
     "chain_first_turn": ("first_turn",), "chain_anywhere": ("first_turn",),
     "chain_no_double_end": ("first_turn",),
     "starter_only_mexican": ("mexican_first_turn",),
@@ -64,6 +64,7 @@ class Rules:
     engine_holder_starts: bool
     after_engine_starts: bool
     highest_draw_starts: bool
+    heaviest_tile_starts: bool
     chain_first_turn: bool
     chain_anywhere: bool
     chain_no_double_end: bool
@@ -121,6 +122,7 @@ class Rules:
             engine_holder_starts=rs["starting_seat"] == "engine-holder",
             after_engine_starts=rs["starting_seat"] == "after-engine",
             highest_draw_starts=rs["starting_seat"] == "highest-draw",  # SEAT-5
+            heaviest_tile_starts=rs["starting_seat"] == "heaviest-in-hand",  # SEAT-6
             # a first turn of several tiles: on the own train (FIRST-1; FIRST-12 not ending
             # on a double) or anywhere (FIRST-11)
             chain_first_turn=rs["first_turn"] in ("chain", "chain-anywhere",

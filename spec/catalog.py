@@ -27,7 +27,7 @@ Setters = dict[str, tuple[Document | None, str]]
 
 SOURCES = ("pagat", "puremco", "wikipedia", "cardinal", "fundex", "ourpastimes", "celko",
            "goodsam", "goodsam-fl", "hathaway", "thimble", "spaanszt", "greves", "dualtrain",
-           "house", "decision", "common", "engine")
+           "netexl", "house", "decision", "common", "engine")
 """The provenance labels, defined in spec/data/sources.yaml (`Catalog.sources`)."""
 
 

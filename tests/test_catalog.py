@@ -31,6 +31,7 @@ OVERLAYS = {
     "release-after-layers-turn",
     "fundex-hands",
     "goodsam-hands", "hathaway-hands", "highest-draw-start",
+    "heaviest-in-hand-start",
     "marker-anyone", "after-engine-start", "no-double-end-start",
     "marker-owner-anywhere", "own-train-first", "own-train-opens-mexican", "passes-end-round",
     "ordinary-doubles",

@@ -17,6 +17,7 @@ DECLARED = {
     "highest-double.yaml": ("engine_procedure", "highest-double-held"),
     "designated-opens.yaml": ("engine_procedure", "designated-opens"),
     "highest-draw.yaml": ("starting_seat", "highest-draw"),
+    "heaviest-in-hand.yaml": ("starting_seat", "heaviest-in-hand"),
     "no-double-end.yaml": ("first_turn", "chain-no-double-end"),
     "single-round.yaml": ("match_length", "single-round"),
     "ordinary-doubles.yaml": ("doubles", "ordinary"),

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from mtrain.reference.codec import StateError, action_from_json, state_from_json, state_to_json
-from mtrain.reference.deal import deal, match_winners, next_round
+from mtrain.reference.deal import deal, deal_pool, match_winners, next_round
 from mtrain.reference.engine import (
     OVER,
     Action,
@@ -1315,6 +1315,36 @@ def test_a_deal_without_the_draw_is_refused_unless_seeded() -> None:
         deal(r, 3, 1, order=shuffled_order(r, 1, 4))
     a, b = deal(r, 3, 1, seed=4), deal(r, 3, 1, seed=4)
     assert a.starter == b.starter  # a seeded deal draws for the start from its seed
+
+
+# --- starting_seat heaviest-in-hand (SEAT-6) ----------------------------------------------
+
+
+def test_the_heaviest_tile_in_hand_starts_and_the_higher_end_breaks_a_tie() -> None:
+    """SEAT-6, worked by hand on a double-9 set, [9-9] set aside, 3 players of 13: seat 0
+    is dealt [8-6] (14), seat 1 [7-7] (14), seat 2 [9-0], each with 12 tiles of at most
+    12 pips; every other tile of 13 or more is in the boneyard. The totals tie on 14 and
+    [8-6]'s end is higher: seat 0 starts. With [8-6] and [7-7] swapped, seat 1 does."""
+    r = Rules.of(catalog().ruleset("puremco-d9+heaviest-in-hand-start"))
+    special = {T.tile_id(8, 6), T.tile_id(7, 7), T.tile_id(9, 0), T.tile_id(9, 9)}
+    filler = [t for t in T.tiles_of(r.set_mask) if T.PIPS[t] <= 12 and t not in special]
+    heavy = [t for t in T.tiles_of(r.set_mask) if T.PIPS[t] > 12 and t not in special]
+    assert (len(filler), len(heavy)) == (42, 9)  # 43 tiles of at most 12 pips, less [9-0]
+    for first, second, starts in ((T.tile_id(8, 6), T.tile_id(7, 7), 0),
+                                  (T.tile_id(7, 7), T.tile_id(8, 6), 1)):
+        hands = [[first, *filler[0:12]], [second, *filler[12:24]],
+                 [T.tile_id(9, 0), *filler[24:36]]]
+        order = [t for h in hands for t in h] + filler[36:] + heavy
+        st = deal(r, 3, 1, order=order)
+        assert (st.seat, st.starter) == (starts, starts)
+
+
+def test_the_heaviest_tile_start_is_read_anew_each_round() -> None:
+    """SEAT-6: no rotation. Sorted deals of 3 players give seat 2 pool places 26-38: the
+    heaviest dealt tile is [7-7] in rounds 1, 2 and 4 and [7-6] in round 3 ([7-7] is its
+    engine), each in seat 2's hand, where the rotating start would be 0, 1, 2, 0."""
+    r = Rules.of(catalog().ruleset("puremco-d9+heaviest-in-hand-start"))
+    assert [deal(r, 3, k, order=deal_pool(r, k)).starter for k in range(1, 5)] == [2] * 4
 
 
 def test_the_draw_is_ignored_under_another_start() -> None:

@@ -1176,6 +1176,27 @@ WITNESS_YAML = """
     - variants: [pagat+follow-up-only]
       legal: [play 8-2 on mexican, play 4-3 on 1]
 
+- id: witness-073
+  description: Under heaviest-in-hand-start the seat dealt [8-4] starts, not the one with [6-6]
+  clauses: [SEAT-6]
+  source: [netexl, engine, decision, computation]
+  note: >-
+    heavy-004's deal, round 3 ([7-7] set aside), 2 players of 15: seat 0 holds [6-6] and
+    [9-0] with 13 tiles of at most 6 pips, seat 1 [8-4] with tiles of at most 11; every
+    heavier tile is in the boneyard. [8-4] and [6-6] tie on 12 and [8-4]'s end is higher:
+    seat 1 starts. Rotating, by the higher end first ([9-0]) or a double first ([6-6]),
+    seat 0 would.
+  deal:
+    players: 2
+    engine: 7
+    order: [6-6, 9-0, 0-0, 1-0, 1-1, 2-0, 2-1, 2-2, 3-0, 3-1, 3-2, 3-3, 4-0, 4-1, 4-2,
+            8-4, 4-3, 4-4, 5-0, 5-1, 5-2, 5-3, 5-4, 5-5, 6-0, 6-1, 6-2, 6-3, 6-4, 6-5,
+            7-0, 7-1, 7-2, 7-3, 7-4, 7-5, 7-6, 8-0, 8-1, 8-2, 8-3, 8-5, 8-6, 8-7, 8-8,
+            9-1, 9-2, 9-3, 9-4, 9-5, 9-6, 9-7, 9-8, 9-9]
+  expect:
+    - variants: [puremco-d9+heaviest-in-hand-start]
+      state: {seat: 1, starter: 1}
+
 """
 
 WITNESSES: list[Fixture] = load_file("tests/test_mutants.py", WITNESS_YAML)
@@ -1289,6 +1310,9 @@ KILLED_BY: dict[str, str] = {
     "ordinary-doubles-ignored": "witness-066",
     "ordinary-double-left-open": "witness-067",
     "after-engine-start-ignored": "witness-058",
+    "heaviest-start-ignored": "witness-073",
+    "heaviest-by-high-end": "witness-073",
+    "heaviest-tie-to-double": "witness-073",
     "tie-to-highest-seat": "witness-042",
     "start-rotates-off-by-one": "witness-003",
     "first-turn-pass-unmarked": "witness-049",

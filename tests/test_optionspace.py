@@ -73,6 +73,10 @@ CONTRADICTORY = {
        "ourpastimes-d15": ("DEAL-9",)}.get(t, ("DEAL-11",)) for t in NAMED},
     ("engine_procedure=set-aside", "starting_seat=engine-holder"): ("SEAT-2",),
     ("engine_procedure=set-aside", "starting_seat=after-engine"): ("SEAT-4",),
+    # SEAT-6: the heaviest tile in hand starts only with the engine set aside
+    **{(f"engine_procedure={e}", "starting_seat=heaviest-in-hand"): ("SEAT-6",)
+       for e in ("holder-lays", "holder-lays-and-draws", "everyone-draws",
+                 "highest-double-held", "designated-opens")},
     ("first_turn=chain", "mexican_first_turn=starter-only"): ("FIRST-9",),
     ("first_turn=chain-no-double-end", "mexican_first_turn=starter-only"): ("FIRST-9",),
     ("mexican_first_turn=starter-only", "own_train_first=required"): ("FIRST-9",),
@@ -83,10 +87,11 @@ CONTRADICTORY = {
 # pairs (double-12 with its 6 tables, double-9 with puremco-d9 and celko-d9, double-6 with
 # celko-d6, double-15 with ourpastimes-d15 and celko-d15, and each of the 5 sets with a
 # table of the file's own, `custom`; no row of these fills its set exactly, so any
-# engine procedure deals it) x 22 (engine, seat) pairs allowed by SEAT-2 and SEAT-4 (any
-# of the 4 starts after holder-lays, holder-lays-and-draws, everyone-draws,
-# highest-double-held or designated-opens, the rotating one or the highest draw's, SEAT-5,
-# after set-aside) = 352;
+# engine procedure deals it) x 23 (engine, seat) pairs allowed by SEAT-2, SEAT-4 and
+# SEAT-6 (any of the 4 starts but the heaviest tile's after holder-lays,
+# holder-lays-and-draws, everyone-draws, highest-double-held or designated-opens; the
+# rotating one, the highest draw's, SEAT-5, or the heaviest tile's, SEAT-6, after
+# set-aside) = 368;
 # (first_turn, mexican_first_turn, own_train_first) has 14 of 24 allowed: anyone with any
 # of the 4 first turns and either own_train_first (8), starter-only with single or
 # chain-anywhere and not-required (FIRST-9: 2), own-train-started with not-required and
@@ -96,7 +101,7 @@ CONTRADICTORY = {
 # blank_values 4, tie_rule 3, match_length 2): 2*4*2*3*3*2*2*3*4*3*2 = 41472 (doubles
 # narrows nothing: its clauses' `when` only says which of them apply).
 FREE = 2 * 4 * 2 * 3 * 3 * 2 * 2 * 3 * 4 * 3 * 2
-HAND_COUNT = 352 * 14 * FREE
+HAND_COUNT = 368 * 14 * FREE
 
 
 @pytest.fixture(scope="module")
@@ -163,8 +168,8 @@ def test_tracked_constraints_are_the_requires_clauses_and_every_deal_row(
     rows = {f"DEAL-8:{t}:{n}p" for t, table in TABLES.items() for n in table}
     assert {c.name for c in sp.constraints} == {"DEAL-4", "DEAL-9", "DEAL-10", "DEAL-11",
                                                 "DEAL-12", "DEAL-13", "DEAL-14",
-                                                "SEAT-2", "SEAT-4", "FIRST-9",
-                                                "FIRST-10"} | rows
+                                                "SEAT-2", "SEAT-4", "SEAT-6",
+                                                "FIRST-9", "FIRST-10"} | rows
     assert sp.tile_counts == TILES
     assert sp.options["hand_sizes"][-1] == "custom"
 
@@ -323,7 +328,8 @@ def test_redundant_constraints(sp: OptionSpace) -> None:
                             "DEAL-8:cardinal:4p", "DEAL-8:fundex:4p",
                             "DEAL-8:ourpastimes-d15:9p", "DEAL-8:celko-d15:8p",
                             "DEAL-8:goodsam:4p", "DEAL-8:hathaway:4p", "DEAL-10", "DEAL-11",
-                            "DEAL-12", "DEAL-13", "SEAT-2", "SEAT-4", "FIRST-9", "FIRST-10")
+                            "DEAL-12", "DEAL-13", "SEAT-2", "SEAT-4", "SEAT-6", "FIRST-9",
+                            "FIRST-10")
 
 
 @pytest.mark.slow
@@ -400,8 +406,8 @@ def test_backbone_dead_values_and_clause_usage_under_an_extra_constraint() -> No
     assert [f.clause for f in usage.dead] == ["SET-3", "SET-4", "SET-5", "SET-6", "DEAL-4",
                                               "DEAL-9", "DEAL-10", "DEAL-11", "DEAL-12",
                                               "DEAL-13", "DEAL-14"]
-    # double-12 with its 6 tables or a table of its own, x 22 (engine, seat) pairs
-    assert sp.count_models().total == 154 * 14 * FREE
+    # double-12 with its 6 tables or a table of its own, x 23 (engine, seat) pairs
+    assert sp.count_models().total == 161 * 14 * FREE
 
 
 def test_an_undecided_query_is_an_error() -> None:
@@ -429,8 +435,8 @@ def test_run_all_report(report: dict[str, Any]) -> None:
     # built on a second OptionSpace: the cores come out the same (deterministic, canonical)
     assert {(a, b): tuple(core) for a, b, core in summary["contradictory_pairs"]} == CONTRADICTORY
     assert summary["overlay_combinations"]["z3_singles_disagree"] == []
-    # every subset of the 41 overlays (spec/data/overlays/) on each of the 3 shipped variants
-    assert summary["overlay_combinations"]["subsets"] == 3 * 2 ** 41
+    # every subset of the 42 overlays (spec/data/overlays/) on each of the 3 shipped variants
+    assert summary["overlay_combinations"]["subsets"] == 3 * 2 ** 42
     assert report["cpu_seconds"] > 0  # reported; its budget is a benchmark's, not a test's
 
 

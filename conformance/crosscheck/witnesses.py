@@ -170,10 +170,13 @@ FIRES: Final[dict[str, Fire]] = {f.clause: f for f in [
                 and s.starter != (s.round - 1) % s.players)),
     Fire("SEAT-3", "a round after the first starts at seat (round - 1) mod players",
          _state(lambda s: _fresh(s) and not s.rules.engine_holder_starts and s.round > 1
-                and not s.rules.highest_draw_starts
+                and not s.rules.highest_draw_starts and not s.rules.heaviest_tile_starts
                 and s.starter == (s.round - 1) % s.players != 0)),
     Fire("SEAT-5", "the draw's winner, not the rotating seat, starts",
          _state(lambda s: _fresh(s) and s.rules.highest_draw_starts
+                and s.starter != (s.round - 1) % s.players)),
+    Fire("SEAT-6", "the seat dealt the heaviest tile, not the rotating seat, starts",
+         _state(lambda s: _fresh(s) and s.rules.heaviest_tile_starts
                 and s.starter != (s.round - 1) % s.players)),
     Fire("TRAIN-3", "a tile covers an open double",
          lambda s, a, t: _is_play(a) and a.train in s.open_doubles),

@@ -88,6 +88,22 @@ _CATALOGUE: tuple[Mutant, ...] = (
            "_engine_from_deal swapped: the designation from that seat",
            patches={"_engine_from_deal": play.designation_ignores_draw},
            post_deal=play.search_ignores_draw),
+    Mutant("heaviest-start-ignored",
+           "Under heaviest-in-hand-start the hands are not read: the start rotates",
+           ("SEAT-6",), "Rules.heaviest_tile_starts forced false",
+           rules=_when(lambda r: r.heaviest_tile_starts, heaviest_tile_starts=False)),
+    Mutant("heaviest-by-high-end",
+           "Under heaviest-in-hand-start the heaviest tile is taken by its higher end first "
+           "([9-0] before [8-7]), not by its pip total",
+           ("SEAT-6",), "deal output's seat and starter moved to the holder of the tile "
+           "highest by (high end, low end)",
+           post_deal=play.heaviest_by_high_end),
+    Mutant("heaviest-tie-to-double",
+           "Under heaviest-in-hand-start a double beats a tile of the same total ([6-6] "
+           "before [8-4]) instead of the higher end deciding",
+           ("SEAT-6",), "deal output's seat and starter moved to the holder of the tile "
+           "highest by (total, double, high end)",
+           post_deal=play.heaviest_tie_to_double),
     Mutant("start-does-not-rotate",
            "Every round starts at seat 0 instead of seat (round - 1) mod n",
            ("SEAT-3",), "_place_engine swapped: the starter is reset to seat 0 under rotate",

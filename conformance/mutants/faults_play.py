@@ -8,7 +8,8 @@ in for it; catalogue.py names the engine function each one is swapped for.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from mtrain.conformance.adapter import JSON
 from mtrain.conformance.mutants import originals as ref
@@ -157,6 +158,31 @@ def designation_ignores_draw(st: State) -> None:
     if st.rules.highest_draw_starts:
         st.seat = (st.round - 1) % st.players
     ref.engine_from_deal(st)
+
+
+def _heaviest_misread(state: JSON, rules: Rules, key: Callable[[int], Any]) -> JSON:
+    """The deal's start moved to the seat holding the tile highest by `key` (SEAT-6
+    misread), under heaviest-in-hand only."""
+    if not rules.heaviest_tile_starts or state["phase"] != "start":
+        return state
+    held = [(key(T.parse(x)), s) for s, hand in enumerate(state["hands"]) for x in hand]
+    if not held:
+        return state
+    seat = max(held)[1]
+    return {**state, "seat": seat, "starter": seat}
+
+
+def heaviest_by_high_end(state: JSON, rules: Rules) -> JSON:
+    """SEAT-6 misread: the heaviest tile is the one with the highest end, then the other
+    end ([9-0] before [8-7]), not the highest total."""
+    return _heaviest_misread(state, rules, lambda t: (T.HIGH[t], T.LOW[t]))
+
+
+def heaviest_tie_to_double(state: JSON, rules: Rules) -> JSON:
+    """SEAT-6 misread: of two tiles on the same total the double is the heavier ([6-6]
+    before [8-4]), not the one with the higher end."""
+    return _heaviest_misread(state, rules,
+                             lambda t: (T.HIGH[t] + T.LOW[t], T.IS_DOUBLE[t], T.HIGH[t]))
 
 
 def holder_keeps_engine(state: JSON, rules: Rules) -> JSON:

@@ -1,4 +1,4 @@
-"""The `deal` kind: the table right after the deal (DEAL-1, ENG-1..8, SEAT-2..5),
+"""The `deal` kind: the table right after the deal (DEAL-1, ENG-1..8, SEAT-2..6),
 searched outright, smallest first (the space is tiny), rather than asked of z3."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int
               engine: int, order: str, full: bool = False,
               draws: int = 0, draw: Sequence[Sequence[str]] | None = None
               ) -> dict[str, Any] | None:
-    """DEAL-1, ENG-1..8, SEAT-2..5: the table right after the deal, or None (DEAL-7).
+    """DEAL-1, ENG-1..8, SEAT-2..6: the table right after the deal, or None (DEAL-7).
 
     With `full`, every hand and the boneyard too, by tile name: DEAL-1 deals each seat in
     turn a block of its size from the top of the pool, the rest is the boneyard in order,
@@ -66,9 +66,11 @@ def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int
         view = {"hand_sizes": sizes, "engine_placed": True, "phase": "start", "seat": start,
                 "starter": start}
     elif aside:
-        # SEAT-3, the one start a set-aside engine allows (SEAT-2 and SEAT-4 need a
-        # holder); read all the same, so that a start of one's own is seen to decide it
-        start = {"rotate": rotate}.get(options["starting_seat"], rotate)
+        # SEAT-3, or SEAT-6's heaviest tile in hand (SEAT-2 and SEAT-4 need a holder);
+        # read all the same, so that a start of one's own is seen to decide it
+        start = {"rotate": rotate,
+                 "heaviest-in-hand": _heaviest(hands, rotate)}.get(options["starting_seat"],
+                                                                   rotate)
         view = {"hand_sizes": sizes, "engine_placed": True, "phase": "start",
                 "seat": start, "starter": start}
     elif holder is None:  # ENG-4, ENG-6: the search starts at the rotating seat
@@ -95,6 +97,12 @@ def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int
         view["hands"] = {p: [names[t] for t in h] for p, h in enumerate(hands)}
         view["boneyard"] = [names[t] for t in pool[players * size + drawn:]]
     return view
+
+
+def _heaviest(hands: Sequence[Sequence[int]], default: int) -> int:
+    """SEAT-6: the seat dealt the heaviest tile (pip total, then the higher end)."""
+    held = [((T.HIGH[t] + T.LOW[t], T.HIGH[t]), p) for p, h in enumerate(hands) for t in h]
+    return max(held)[1] if held else default
 
 
 def _highest_double(hands: list[list[int]], bone: Sequence[int],

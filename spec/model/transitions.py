@@ -559,7 +559,19 @@ class Model:
         elif self.is_("starting_seat", "after-engine"):  # SEAT-4
             after = self.next_seat(dealt[self.E])
             placed = placed.replace(seat=after, starter=after)
+        elif self.is_("starting_seat", "heaviest-in-hand"):  # SEAT-6
+            heavy = self.heaviest_holder(dealt, rotate)
+            placed = placed.replace(seat=heavy, starter=heavy)
         return placed, base.replace(phase=c(ENGINE))
+
+    def heaviest_holder(self, dealt: Sequence[Expr], default: Expr) -> Expr:
+        """SEAT-6: the seat dealt the heaviest tile, the tiles taken from the heaviest down
+        (pip total, then the higher end); `default` if no hand holds any."""
+        order = sorted(self.tiles, key=lambda t: (T.HIGH[t] + T.LOW[t], T.HIGH[t]))
+        seat = default
+        for t in order:  # the lightest first, so the heaviest held is the outermost test
+            seat = If(dealt[t] < self.P, dealt[t], seat)
+        return seat
 
     def deal(self, dealt: Sequence[int]) -> Sym:
         """The state fresh from a deal, on plain values (`init` says it of z3 variables);
