@@ -104,13 +104,10 @@ def test_random_rule_sets_are_recovered_exactly(corpus: list[Fixture], tile_set:
     assert unexplained == [u for u in KNOWN_UNEXPLAINED if u[0] == tile_set]
 
 
-KNOWN_WEAK = [("double-12", "follow_up")]
-"""Right but not called likely (issue 21, open): both double-12 rule sets of the sample play
-a single round with open doubles and follow-up anywhere; a single-round double-12 game
-plays only tables of the engine [12-12], and the follow-up fixtures (doubles-003 to -005,
--015, -018: anywhere against restricted) are tables of [9-9], round 4 of double-12, which
-it refuses (MATCH-7). Their tables on [12-12], as ordone-001 did for DBL-11 on [15-15],
-would tell them."""
+KNOWN_WEAK = [("double-9", "tie_rule")]
+"""Right but not called likely (issue 21, open), measured on the sample redrawn when
+`starting_seat: heaviest-in-hand` joined the space (stop 34): too few of the tables the
+double-9 rule set runs tell its tie rule from its neighbours."""
 
 
 def _same_clauses(values: dict[str, str], option: str, alternatives: list[str]) -> bool:
@@ -124,17 +121,19 @@ def _same_clauses(values: dict[str, str], option: str, alternatives: list[str]) 
 
 
 KNOWN_GAPS: list[tuple[str, dict[str, tuple[str, str]]]] = [
-    ("double-15", {"tie_rule": ("most-outs", "shared")}),
+    ("double-12", {"starting_seat": ("highest-draw", "other"),
+                   "first_turn": ("chain-no-double-end", "chain"),
+                   "marker_removal": ("anyone-plays-on", "owner-plays-own")}),
 ]
-"""What the corpus cannot tell (issue 21), on the sample drawn after
-`uncoverable_double: released-after-layers-turn` joined the space (stop 33). No table can
-tell this one: in a single round (MATCH-7) nobody has gone out before it ends, so most-outs
-decides only a tie with the one who goes out, on 0 under penalty scoring, which only a
-[0-0] at face value gives (single-005); under blank-25 it is worth 50. (Fixed at stop 34:
-single-round engines' procedures went unmeasured, their round-2 deal refused (measure.py),
-the everyone-draws rows; ordinary doubles and the marker rule on double-15 and the
-lowest-seat ties on double-9 and double-12 had no [N-N] table a single round plays:
-ordone-001/-002, markone-001, singletie-001 to -003.)"""
+"""What the corpus cannot yet tell (issue 21, open), measured on the sample redrawn when
+`starting_seat: heaviest-in-hand` joined the space (stop 34); the double-9 and double-15
+rule sets are found exactly. The double-12 one plays ordinary doubles, under which
+chain-no-double-end reads as chain (FIRST-12 applies to open doubles only), so its
+first_turn is no real gap; its marker rule is, and its highest-draw start read as a rule
+of its own is new with SEAT-6 (not yet explained). (Fixed at stop 34: single-round
+engines' procedures went unmeasured, their round-2 deal refused (measure.py); ordinary
+doubles and the marker rule on double-15 and the lowest-seat ties had no table a single
+round plays: ordone-001/-002, markone-001, singletie-001 to -003.)"""
 KNOWN_UNEXPLAINED: list[tuple[str, str]] = []
 """A fixture a correct engine leaves unexplained: none. (posscore-001 on double-12 and
 lowhand-004 on double-9 were, under single-round rule sets: their tables have a seat gone
