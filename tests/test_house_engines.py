@@ -299,7 +299,8 @@ def test_identify_is_never_wrong_when_sure_and_its_file_shows_the_bugs(
     # where a planted bug runs through a rule's every table, identify cannot tell it
     # from a rule of its own, and says so (never `sure`, nor `other` without the value)
     for o in engine.contradicted:
-        assert re.search(rf"^  {o}: .*contradicted", evidence, re.MULTILINE), o
+        assert re.search(rf"^  {o}: .*contradicted", evidence, re.MULTILINE), (
+            o, [line for line in evidence.splitlines() if line.startswith(f"  {o}:")])
     # an option found `other` says on its line which value the fixtures show if they are
     # bugs: an author who knows the engine plays that value writes it (the guide: "correct
     # it where you know better"); conform under the file then shows the bugs
