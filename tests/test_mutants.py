@@ -1325,8 +1325,8 @@ KILLED_BY: dict[str, str] = {
 }
 
 # The mutants of an outside author's reading (conformance/mutants/outside.py, and the second,
-# third and fourth readings) are shown to be real changes by a hand-worked fixture of the shipped
-# corpus each must fail.
+# third, fourth and fifth readings) are shown to be real changes by a hand-worked fixture of
+# the shipped corpus each must fail.
 OUTSIDE_KILLED_BY: dict[str, str] = {
     "d15-seven-players-take-12": "rows-005",
     "celko-d15-nine-take-13": "rows-009",
@@ -1477,6 +1477,47 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "blanks-only-with-double-blank": "end-026",
     "double-blank-50-at-25": "score-009",
     "blocked-winner-highest-total-wins": "winx-001",
+    # the fifth reading (conformance/mutants/fifth_reading.py)
+    "d15-nine-to-eleven-take-10": "rows-009",
+    "celko-d15-ten-take-13": "rows-011",
+    "celko-d15-twelve-take-10": "rows-015",
+    "own-table-row-below": "rows-005",
+    "goodsam-five-take-12": "rows-001",
+    "goodsam-three-take-16": "rows-019",
+    "fundex-seven-eight-take-10": "deal-006",
+    "hathaway-seven-eight-take-11": "rows-005",
+    "puremco-eight-take-10": "deal-007",
+    "turn-wraps-at-eight": "bigseat-001",
+    "rotate-start-wraps-at-eight": "bigseat-003",
+    "after-engine-no-wrap": "dblsearch-001",
+    "holder-seat-zero-falsy": "dblsearch-002",
+    "draw-start-one-seat-late": "drawrot-001",
+    "designation-one-seat-late": "dblsearch-001",
+    "first-turns-end-at-last-seat": "first-020",
+    "heaviest-tie-to-lowest-seat": "heavyx-003",
+    "double-search-first-seat-starts": "dblsearch-001",
+    "deal-engine-mexican-stale": "engine-023",
+    "dead-double-no-draw": "release-001",
+    "blocked-test-releases-dead": "doubles-062",
+    "release-on-empty-one-left": "emptyx-003",
+    "single-start-own-train-beside-mexican-double": "chaindbl-016",
+    "mexican-duty-cited-as-first-9": "chaindbl-016",
+    "cover-own-refusal-cites-dbl-3": "emptyx-002",
+    "double-leaves-marker-up": "doubles-012",
+    "owner-anywhere-not-on-mexican": "markdraw-002",
+    "chain-while-able": "doubles-ordinary-003",
+    "end-chain-raises-marker": "chaindbl-003",
+    "chain-anywhere-mexican-closed": "anyx-001",
+    "chain-anywhere-draws-when-stuck": "fifthx-001",
+    "ordinary-double-ends-chain": "doubles-ordinary-003",
+    "draw-until-one-left": "turn-016",
+    "drawn-double-blank-forgotten": "fifthx-002",
+    "own-train-first-mexican-open": "ownfirst-001",
+    "passes-one-too-many": "singletie-001",
+    "blocked-winner-not-on-passes": "passwin-001",
+    "double-blank-id-zero-skipped": "single-002",
+    "double-blank-25-with-blanks": "single-005",
+    "outs-capped-below-rounds": "bounds-001",
 }
 
 
@@ -1552,6 +1593,7 @@ def test_unknown_mutant_is_refused_with_the_nearest_names() -> None:
 
 
 def test_every_mutant_has_a_witness() -> None:
+    from mtrain.conformance.mutants.fifth_reading import FIFTH_READING
     from mtrain.conformance.mutants.fourth_reading import FOURTH_READING
     from mtrain.conformance.mutants.outside import OUTSIDE
     from mtrain.conformance.mutants.second_reading import SECOND_READING
@@ -1559,7 +1601,8 @@ def test_every_mutant_has_a_witness() -> None:
 
     assert set(KILLED_BY) | set(OUTSIDE_KILLED_BY) == set(MUTANTS)
     assert set(OUTSIDE_KILLED_BY) == {m.name for m in (*OUTSIDE, *SECOND_READING,
-                                                        *THIRD_READING, *FOURTH_READING)}
+                                                        *THIRD_READING, *FOURTH_READING,
+                                                        *FIFTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())
