@@ -404,8 +404,12 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
     out: list[Fixture] = []
     full = {**space.full(), **allowed}
     for k, cand in enumerate(candidates):
-        known = {o: (v if v != OTHER else next(iter(full[o]))) for o, v in cand.items()}
-        plain, table = space.catalog_form(known)
+        # an option found `other` stays `other`: situations() plays a known stand-in
+        # (Space.complete's, in the space's order) and keeps only the tables whose legal
+        # set reads none of those options. (Not any value of the option: a value taken
+        # from a set of strings changed with PYTHONHASHSEED, and with it whether the
+        # answer's own situations were asked at all, and what identify wrote.)
+        plain, table = space.catalog_form(cand)
         try:
             rs = space.cat.from_values(plain, f"answer-{k}", own or table)
         except RulesetError:
