@@ -297,14 +297,14 @@ def test_identify_is_never_wrong_when_sure_and_its_file_shows_the_bugs(
     right = sum(v == engine.truth[o] for o, v in rs.choices)
     assert right >= 13, dict(rs.choices)
     # where a planted bug runs through a rule's every table, identify cannot tell it
-    # from a rule of its own, and says so (never `sure`, nor `other` without the value)
-    # (or, issue 21 open: identify's path depends on the process's string hashing,
-    # PYTHONHASHSEED 1-2 against 3-4 on ninepins, and on some it finds the true value
-    # `likely` past the bug: not wrong, and conform under the file shows the bug)
+    # from a rule of its own, and says so (never `sure`, nor `other` without the value).
+    # ninepins' drawn double that ends the drawing (TURN-5) shows on the drawn tables of
+    # the situations asked under identify's answer; those were asked only under some
+    # PYTHONHASHSEED (1, 2: contradicted; 3, 4: none asked, `likely`) until an option
+    # found `other` stopped taking a value from a set of strings (run.py, _situations):
+    # now contradicted under every seed (test_identify.py, ..._ignore_string_hashing)
     for o in engine.contradicted:
-        found_true = dict(rs.choices)[o] == engine.truth[o] and re.search(
-            rf"^  {o}: '(sure|measured|likely)", evidence, re.MULTILINE)
-        assert found_true or re.search(rf"^  {o}: .*contradicted", evidence, re.MULTILINE), (
+        assert re.search(rf"^  {o}: .*contradicted", evidence, re.MULTILINE), (
             o, [line for line in evidence.splitlines() if line.startswith(f"  {o}:")])
     # an option found `other` says on its line which value the fixtures show if they are
     # bugs: an author who knows the engine plays that value writes it (the guide: "correct

@@ -27,7 +27,13 @@ import z3
 
 from mtrain.conformance.adapter import Implementation, RefusedSetup, Unsupported, ruleset_json
 from mtrain.conformance.fixture import Fixture, load_corpus
-from mtrain.conformance.identify.cells import Piece, corpus_pieces, explore_in, narrowed
+from mtrain.conformance.identify.cells import (
+    Piece,
+    corpus_pieces,
+    explore_in,
+    narrowed,
+    unreachable,
+)
 from mtrain.conformance.identify.measure import Deals, measure, ruleset_of
 from mtrain.conformance.identify.solve import FIXTURE, NO_OTHER, Model, Solution, Solver, constraint
 from mtrain.conformance.identify.watch import Watched
@@ -404,8 +410,12 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
     out: list[Fixture] = []
     full = {**space.full(), **allowed}
     for k, cand in enumerate(candidates):
-        known = {o: (v if v != OTHER else next(iter(full[o]))) for o, v in cand.items()}
-        plain, table = space.catalog_form(known)
+        # an option found `other` stays `other`: situations() plays a known stand-in
+        # (Space.complete's, in the space's order) and keeps only the tables whose legal
+        # set reads none of those options. (Not any value of the option: a value taken
+        # from a set of strings changed with PYTHONHASHSEED, and with it whether the
+        # answer's own situations were asked at all, and what identify wrote.)
+        plain, table = space.catalog_form(cand)
         try:
             rs = space.cat.from_values(plain, f"answer-{k}", own or table)
         except RulesetError:
@@ -415,7 +425,8 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
                 continue  # the deals are measured (measure.py); a round's end, not yet
             fx = dataclasses.replace(legal_only(fx), id=f"{fx.id}@{round_no}.{k}")
             try:
-                pieces = explore_in(fx, dict(full), allowed, space, own)
+                pieces = (explore_in(fx, dict(full), allowed, space, own)
+                          + unreachable(fx, dict(full), allowed, space, own))
             except (RefusedSetup, ValueError, KeyError, TypeError):
                 continue  # a table some rule set of the region cannot have: not asked
             if len({p.outcomes for p in pieces}) > 1:
