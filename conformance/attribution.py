@@ -140,6 +140,37 @@ def pick(candidates: Sequence[str], rs: Mapping[str, str], fx: Fixture) -> str:
     return (listed or applying or list(fx.clauses) or ["TURN-1"])[0]
 
 
+def allowing(st: engine.State, act: engine.Action) -> str | None:
+    """The clause that makes the legal `act` legal in `st` (what an implementation that
+    does not offer it, or refuses it, breaks), or None if the rules refuse it."""
+    if act not in engine.legal_actions(st):
+        return None
+    if (act.kind == "play" and st.phase == engine.CHAIN and T.IS_DOUBLE[act.tile]
+            and st.rules.chain_no_double_end):
+        return "FIRST-12"  # when a chain may lay a double
+    if (act.kind == "play" and act.train == st.players and not st.trains[act.train]
+            and st.first_pending >> st.seat & 1 and st.seat == st.starter
+            and st.rules.starter_only_mexican):
+        return "FIRST-9"  # the starter's own opening of the Mexican Train, early
+    if act.kind == "draw" and st.drawn >= 0 and st.rules.draw_until_playable:
+        # another draw after a tile that cannot be played, in a follow-up too (DBL-5
+        # sends the player to an ordinary turn's drawing, which this clause is)
+        return "TURN-5"
+    return engine.permission(st, act)
+
+
+def closed_cover(st: engine.State, act: engine.Action, legal: bool = True) -> bool:
+    """Whether `act` is a play onto an open double on another player's unmarked train, a
+    train that TRAIN-6 alone opens to the player; with `legal`, a legal play onto the
+    oldest open double, which no order of covering (DBL-7, DBL-8) forbids."""
+    if act.kind != "play":
+        return False
+    t = act.train
+    return (t != st.seat and t < st.players and not st.markers[t]
+            and t in st.open_doubles
+            and (not legal or (t == st.open_doubles[0] and act in engine.legal_actions(st))))
+
+
 class Referee:
     """The reference engine's view of one fixture under one rule set: which clause
     allows or refuses an action in the state it reaches."""
@@ -183,35 +214,17 @@ class Referee:
         state = self.final() if state is None else state
         st = None if state is None else self._state(state)
         act = None if st is None else self._action(st, text)
-        if st is None or act is None or act not in engine.legal_actions(st):
-            return pick(("TURN-1", "TRAIN-4"), self.rs, self.fx)
-        if (act.kind == "play" and st.phase == engine.CHAIN and T.IS_DOUBLE[act.tile]
-                and st.rules.chain_no_double_end):
-            return "FIRST-12"  # when a chain may lay a double
-        if (act.kind == "play" and act.train == st.players and not st.trains[act.train]
-                and st.first_pending >> st.seat & 1 and st.seat == st.starter
-                and st.rules.starter_only_mexican):
-            return "FIRST-9"  # the starter's own opening of the Mexican Train, early
-        if act.kind == "draw" and st.drawn >= 0 and st.rules.draw_until_playable:
-            # another draw after a tile that cannot be played, in a follow-up too (DBL-5
-            # sends the player to an ordinary turn's drawing, which this clause is)
-            return "TURN-5"
-        return engine.permission(st, act)
+        found = None if st is None or act is None else allowing(st, act)
+        return found or pick(("TURN-1", "TRAIN-4"), self.rs, self.fx)
 
     def closed_cover(self, state: Mapping[str, Any] | None, text: str,
                      legal: bool = True) -> bool:
-        """Whether `text` is a play onto an open double on another player's unmarked train,
-        a train that TRAIN-6 alone opens to the player; with `legal`, a legal play onto the
-        oldest open double, which no order of covering (DBL-7, DBL-8) forbids."""
+        """Whether `text` is a play onto an open double on another player's unmarked train
+        (closed_cover, with `legal` as there)."""
         state = self.final() if state is None else state
         st = None if state is None else self._state(state)
         act = None if st is None else self._action(st, text)
-        if st is None or act is None or act.kind != "play":
-            return False
-        t = act.train
-        return (t != st.seat and t < st.players and not st.markers[t]
-                and t in st.open_doubles
-                and (not legal or (t == st.open_doubles[0] and act in engine.legal_actions(st))))
+        return st is not None and act is not None and closed_cover(st, act, legal)
 
     def covers(self, text: str) -> bool:
         """Whether `text` is a play onto a train that ends in an open double, in the final

@@ -44,20 +44,23 @@ class SingleStarter(ReferenceImplementation):
 
 
 def test_the_house_engine_its_bug_found_its_house_rule_not_judged(tmp_path: Path) -> None:
-    """The planted bug (tests/examples/house_engine.py) is the one finding; the tie rule
-    declared `other` is not judged; nine games in ten are played."""
+    """The planted bug (tests/examples/house_engine.py) is the only finding, under the
+    clause that allows each missing play (the moment's: an ordinary turn, TRAIN-4; a drawn
+    tile, TURN-3; a follow-up, DBL-2); the tie rule declared `other` is not judged; nine
+    games in ten are played."""
     name = declared_context(catalog().rules_file(str(EXAMPLES / "house-rules.yaml"))).name
     impl = HouseEngine()
     report = F.fuzz(F.Target.of(impl, "house"), F.Chooser([name]), 40, 0,
                     out=tmp_path, impl=impl)
-    assert [g.signature for g in report.new] == ["forbids play"]
+    assert report.new and all(re.fullmatch(r"forbids play \((TRAIN-4|TURN-3|DBL-2)\)",
+                                           g.signature) for g in report.new), report.new
     assert report.games >= 36 and report.not_applicable == 0
-    group = report.new[0]
-    assert group.problems == [] and group.path is not None
-    fx = load_file(group.path)[0]
-    # the reproducer expects a double on the Mexican Train among the legal actions
-    assert re.search(r"play (\d+)-\1 on mexican", str(fx.expect[0])), fx.expect[0]
-    assert lint(group.path).errors == []
+    for group in report.new:
+        assert group.problems == [] and group.path is not None
+        fx = load_file(group.path)[0]
+        # the reproducer expects a double on the Mexican Train among the legal actions
+        assert re.search(r"play (\d+)-\1 on mexican", str(fx.expect[0])), fx.expect[0]
+        assert lint(group.path).errors == []
 
 
 def test_the_same_tie_rule_declared_known_is_a_finding(tmp_path: Path) -> None:
@@ -100,7 +103,7 @@ def test_fuzz_rules_on_the_command_line(tmp_path: Path,
     out = capsys.readouterr().out
     assert code == 1, out
     # the planted bug shows in game 0 (seed 0): three games, not twelve, tell the file read
-    assert "forbids play" in out and "3 games" in out
+    assert "forbids play (" in out and "3 games" in out
 
 
 def test_a_bad_rules_file_is_a_clear_error(tmp_path: Path,

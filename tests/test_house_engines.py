@@ -171,7 +171,8 @@ CABOOSE = Engine(
            "a tie on totals and outs won by the lower seat alone":
            r"winners: expected \[\d, \d\], got \[\d\]$"},
     fuzz={"a marker left up after its owner plays on the Mexican Train": r"after play: marked",
-          "only the newest of several open doubles may be covered": r"^forbids play$"},
+          "only the newest of several open doubles may be covered":
+          r"^forbids play \(DBL-8\)$"},
     found=(),
     least=800,  # a double-15 set with a table of its own: 1003
     truth={"tile_set": "double-15", "hand_sizes": "custom", "engine_procedure": "set-aside",
@@ -192,7 +193,7 @@ TORTOISE = Engine(
                            r"|was refused: .* \[TRAIN-4\]",
            "last-double": r"phase: expected over, got follow"},
     # a last tile that is a double is rare in play: fuzz found it in game 28 of 100
-    fuzz={"pass-marker": r"^after pass: marked$", "cover-closed": r"^forbids play$"},
+    fuzz={"pass-marker": r"^after pass: marked$", "cover-closed": r"^forbids play \(TRAIN-6\)$"},
     found=(),
     least=800,  # 980 when measured
     truth={"tile_set": "double-9", "hand_sizes": "custom", "engine_procedure": "set-aside",

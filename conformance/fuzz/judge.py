@@ -8,7 +8,9 @@ that a run can count each bug once however often it shows:
     deal: seat                              the dealt state differs, first in `seat`
     allows draw (TURN-1)                    an action the rules refuse (by that clause) is
                                             listed as legal, or accepted
-    forbids play                            a legal action is not listed, or is refused
+    forbids play (DBL-8)                    a legal action is not listed, or is refused:
+                                            by the clause that allows it (conform charges
+                                            the same), where the reference names one
     refuses draw citing TURN-2, not TURN-1  refused for another reason than the rules'
     after pass: marked                      the state after an action differs, first in
                                             `marked`
@@ -37,6 +39,7 @@ from mtrain.conformance.adapter import (
     RefusedSetup,
 )
 from mtrain.conformance.answers import Problem, actions_problems, state_problems, winners_problems
+from mtrain.conformance.attribution import allowing, closed_cover
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.fuzz import own_rules
 from mtrain.conformance.fuzz.possible import table_problems
@@ -270,9 +273,14 @@ def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
         if text not in follows:
             groups.setdefault(f"allows {_kind(text)} ({forbidding(ctx, st, text)})",
                               []).append(text)
-    for text in missing:
-        if text not in follows:
-            groups.setdefault(f"forbids {_kind(text)}", []).append(text)
+    # the actions missing, of each kind, under the clause most of them point at (as
+    # conform charges them): one bug, one finding per kind and clause
+    closed = _closed_covers(ctx, st, missing, listed, plays_extra)
+    for kind in dict.fromkeys(_kind(t) for t in missing if t not in follows):
+        texts = [t for t in missing if t not in follows and _kind(t) == kind]
+        found = [c for t in texts if (c := permitting(ctx, st, t)) is not None]
+        clause = "TRAIN-6" if closed else max(found, key=found.count) if found else None
+        groups.setdefault(_forbids(texts[0], clause), []).extend(texts)
     for sig, items in groups.items():
         lines = [("legal actions not allowed by the rules: " if items[0] in extra else
                   "legal actions missing: ") + ", ".join(items)]
@@ -296,6 +304,47 @@ def forbidding(ctx: Context, st: State, text: str) -> str:
     except FixtureError:
         return "TURN-7"
     return refusal(st, act).clause
+
+
+def _forbids(text: str, clause: str | None) -> str:
+    """The signature of a legal action not offered or refused: with the clause that
+    allows it, so that a user sees which rule (a bare kind where none is found)."""
+    return f"forbids {_kind(text)}" + (f" ({clause})" if clause else "")
+
+
+def _action(ctx: Context, st: State, text: str) -> Action | None:
+    try:
+        return codec.action_from_json(st, action_json(text, ctx.max_pip))
+    except (codec.StateError, FixtureError, ValueError, KeyError):
+        return None
+
+
+def permitting(ctx: Context, st: State, text: str, cited: str | None = None) -> str | None:
+    """The clause that allows the legal action `text` in `st`, as conform charges an
+    action missing or refused (attribution.allowing): TRAIN-6 for a cover refused as onto
+    a closed train (`cited` TRAIN-4) that TRAIN-6 opens. None if the rules refuse it."""
+    act = _action(ctx, st, text)
+    if act is None:
+        return None
+    if cited == "TRAIN-4" and closed_cover(st, act, legal=False):
+        return "TRAIN-6"
+    return allowing(st, act)
+
+
+def _closed_covers(ctx: Context, st: State, missing: Sequence[str], listed: Sequence[str],
+                   plays_extra: bool) -> bool:
+    """Whether the missing actions are all covers of the oldest open double on other
+    players' unmarked trains, and no cover is offered instead: TRAIN-6, which alone opens
+    those trains, is what is broken (as conform charges it; an engine that covers
+    elsewhere errs in the order, DBL-7 or DBL-8, which `permitting` names)."""
+    if plays_extra or not missing:
+        return False
+    acts = [_action(ctx, st, t) for t in missing]
+    if any(a is None or not closed_cover(st, a) for a in acts):
+        return False
+    offered = [_action(ctx, st, t) for t in listed]
+    return not any(a is not None and a.kind == "play" and a.train in st.open_doubles
+                   for a in offered)
 
 
 def compare_refusal(ctx: Context, st: State, text: str, want: Sequence[str],
@@ -352,7 +401,7 @@ def compare_apply(ctx: Context, st: State, text: str, want: JSON, got: Any,
         before = codec.state_to_json(st)
         expect, _ = differences(want, before, ctx.max_pip)
         clause = f" [{error.clause}]" if error.clause else ""
-        return [Disagreement(f"forbids {_kind(text)}",
+        return [Disagreement(_forbids(text, permitting(ctx, st, text, error.clause)),
                              (f"`{text}` was refused: {error.reason}{clause}",),
                              expect or {"result": want["result"]}, (text,),
                              tuple(action_clauses(ctx, st, text, expect)))]

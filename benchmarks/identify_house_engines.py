@@ -1,0 +1,97 @@
+"""What `mtrain identify` says of each example engine (tests/examples), against the rules
+its docstring says it plays, with its planted bugs on and off.
+
+    python benchmarks/identify_house_engines.py [NAME ...] [--bugs on|off|both]
+
+Per engine and setting: how many options are written right (the true value, not
+contradicted), wrong (another known value), `other` (a rule of its own where the truth is
+a known value) or contradicted (either reading left open); how many values are right
+however marked, and how many wrong ones are called sure or measured (the goal: none).
+Every option not plainly right is listed. CPU seconds (identify and the engine) and the
+machine's load beside each. Run with a fixed PYTHONHASHSEED to repeat a run exactly
+(issue 21: identify's path depends on it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from test_house_engines import (
+    CABOOSE,
+    CANTINA,
+    NINEPINS,
+    RAILYARD,
+    SHED,
+    SIXES,
+    TORTOISE,
+    Engine,
+)
+
+from mtrain.conformance.declaration import declared_ruleset
+from mtrain.conformance.identify import Watched, identify
+from mtrain.conformance.target import greet, target_of
+from mtrain.spec.ruleset import OTHER
+
+ENGINES = {e.name: e for e in (CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, TORTOISE)}
+KINDS = ("right", "wrong", "other", "contradicted")
+
+
+def cpu() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def measure(engine: Engine, fixed: bool) -> None:
+    began = cpu()
+    args = argparse.Namespace(impl=engine.command(fixed), adapter=None, timeout=10.0)
+    target = target_of(args)
+    impl = target.make()
+    try:
+        info, _ = greet(impl, target)
+        found = identify(Watched(impl), declared=declared_ruleset(info))
+    finally:
+        close = getattr(impl, "close", None)
+        if callable(close):
+            close()
+    counts = dict.fromkeys(KINDS, 0)
+    lines, values, sure = [], 0, 0
+    for f in found.findings:
+        truth = engine.truth[f.option]
+        kind = ("contradicted" if f.status == "contradicted" else "right" if f.value == truth
+                else "other" if f.value == OTHER else "wrong")
+        counts[kind] += 1
+        values += f.value == truth
+        sure += f.value != truth and f.status in ("sure", "measured")
+        if kind != "right":
+            lines.append(f"    {f.option}: {f.value} {f.status} (truth {truth})")
+    label = f"{engine.name}, bugs {'off' if fixed else 'on'}"
+    print(f"{label:<22} " + " ".join(f"{k} {counts[k]}" for k in KINDS)
+          + f"; values right {values}, wrong when sure {sure}; {cpu() - began:.1f} CPU s, "
+          f"load {os.getloadavg()[0]:.1f}", flush=True)
+    for line in lines:
+        print(line, flush=True)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("names", nargs="*", metavar="NAME", help=", ".join(ENGINES))
+    p.add_argument("--bugs", choices=("on", "off", "both"), default="both")
+    args = p.parse_args()
+    unknown = [n for n in args.names if n not in ENGINES]
+    if unknown:
+        p.error(f"no example engine {', '.join(unknown)} (there are {', '.join(ENGINES)})")
+    settings = {"on": [False], "off": [True], "both": [False, True]}[args.bugs]
+    for name in args.names or list(ENGINES):
+        for fixed in settings:
+            measure(ENGINES[name], fixed)
+
+
+if __name__ == "__main__":
+    main()
