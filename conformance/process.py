@@ -469,8 +469,12 @@ class ProcessImplementation:
                 raise NotApplicable(e.message) from None
             if e.kind == "refused-setup":
                 clause = e.detail.get("clause")
-                raise RefusedSetup(e.message, clause if isinstance(clause, str) else None
-                                   ) from None
+                if clause is not None and not isinstance(clause, str):  # as apply's refused
+                    raise ProtocolViolation(
+                        f"wrong answer shape to the {kind} request: error.clause must be a "
+                        f"clause id or null, got {json_text(clause)}",
+                        proc.stderr.tail(since=mark)) from None
+                raise RefusedSetup(e.message, clause) from None
             raise ImplementationError(
                 f"the implementation answered the {kind} request with an error "
                 f"({e.kind}): {e.message}", proc.stderr.tail(since=mark)) from None
