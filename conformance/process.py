@@ -29,8 +29,9 @@ interrupt (`stop_on_signals`, and `kill_all` at exit). Pipes are never waited on
 stdout is read in the calling thread, in `poll` with a deadline (a reader thread handing
 each line over cost more than the read), and stderr by a thread of its own that closes
 it at end of file, so a child that escaped the group and still holds them costs a
-thread, not the run. Only a program that starts a new session of its own (setsid) can
-leave a process behind.
+thread, not the run. A process started in a new session of its own (setsid) is killed
+too while it holds the program's stdin or stdout (child.kill_escaped); only one that
+closed them as well can be left behind.
 """
 
 from __future__ import annotations
