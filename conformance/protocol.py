@@ -147,12 +147,41 @@ def decode(line: bytes | str) -> JSON:
             data = orjson.loads(line)
         except orjson.JSONDecodeError:
             data = None
+        else:
+            if not _as_written(data, line):  # read again to look for a key given twice
+                data = None
     if data is None:
         data = _decode_slowly(line)
     if not isinstance(data, dict):
         raise ProtocolError(f"not a JSON object (a message is one), but {_json_kind(data)}: "
                             f"{preview(line)}")
     return data
+
+
+def _as_written(data: Any, line: bytes) -> bool:
+    """Whether `line` is exactly `data` written compactly, as orjson writes it: then no
+    object of it gives a key twice (orjson keeps the last of two, silently). A line
+    written otherwise (spaces, escapes) is read again by `json`, which sees duplicates."""
+    try:
+        return orjson.dumps(data) == line.strip()
+    except (TypeError, orjson.JSONEncodeError):
+        return False
+
+
+class _Duplicate(ValueError):
+    """An object giving one key twice: RFC 8259 leaves its meaning open (the YAML loader
+    refuses it in a file alike)."""
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Duplicate(f"the key {json.dumps(key)} is given twice in one object")
+            seen.add(key)
+    return out
 
 
 def _json_kind(value: Any) -> str:
@@ -166,14 +195,19 @@ def _json_kind(value: Any) -> str:
 
 def _decode_slowly(line: bytes | str) -> Any:
     try:
-        return json.loads(line, parse_constant=_no_constant, parse_float=_finite)
+        return json.loads(line, parse_constant=_no_constant, parse_float=_finite,
+                          object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as e:
         raise ProtocolError(f"not JSON ({e.msg} at character {e.pos}): {preview(line)}"
                             ) from None
     except _NotJSON as e:
         raise ProtocolError(f"not JSON ({e}): {preview(line)}") from None
-    except UnicodeDecodeError:
-        raise ProtocolError(f"not JSON (not UTF-8): {preview(line)}") from None
+    except _Duplicate as e:
+        raise ProtocolError(f"not usable JSON ({e}): {preview(line)}") from None
+    except UnicodeDecodeError as e:
+        bad = f"byte 0x{e.object[e.start]:02x} at byte {e.start}" if isinstance(
+            e.object, bytes) else "a lone surrogate"
+        raise ProtocolError(f"not JSON (not UTF-8: {bad}): {preview(line)}") from None
     except ValueError as e:  # e.g. an integer of more digits than Python converts
         raise ProtocolError(f"not usable JSON ({e}): {preview(line)}") from None
     except RecursionError:

@@ -178,3 +178,32 @@ def test_a_file_may_open_with_a_bom_and_end_its_lines_with_crlf(tmp_path: Path) 
     with pytest.raises(SpecError) as info:  # within the text, as within a protocol line
         catalog().rules_file(late)
     assert str(info.value).startswith(f"{late}:3: "), info.value
+
+
+# --- a key given twice: refused in a protocol line, as the YAML loader refuses it in a file
+# (tests/test_robust_inputs.py, `duplicate option`) -----------------------------------------
+
+@pytest.mark.parametrize("line", [
+    b'{"id":2,"ok":true,"winners":[0],"winners":[1]}\n',  # compact, as orjson writes
+    b'{"id": 2, "ok": true, "winners": [0], "winners": [1]}\n',  # spaced, as json writes
+    b'{"id":3,"id":2,"ok":true,"winners":[0]}\n',  # orjson kept the last id: a pass before
+])
+def test_a_key_given_twice_is_not_usable_json(line: bytes) -> None:
+    with pytest.raises(ProtocolError, match="is given twice in one object"):
+        decode(line)
+    with pytest.raises(ProtocolError, match="is given twice in one object"):
+        decode(line.decode())
+
+
+def test_an_implementation_answering_a_key_twice_is_charged_and_serve_refuses_it(
+        tmp_path: Path) -> None:
+    raw = tmp_path / "answer.json"
+    raw.write_bytes(b'{"id":ID,"ok":true,"winners":[0],"winners":[1]}\n')
+    with ProcessImplementation([sys.executable, str(BROKEN / "raw_answer.py"), str(raw)],
+                               timeout=20) as impl, pytest.raises(ProtocolViolation) as info:
+        impl.winners(RJ, STATE)
+    assert 'the key "winners" is given twice in one object' in info.value.message
+    answer, _ = Server().handle(b'{"id":4,"type":"hello","protocol":1,"protocol":2}\n')
+    assert answer["ok"] is False and answer["error"]["kind"] == "bad-request", answer
+    assert "given twice" in answer["error"]["message"]
+
