@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -207,3 +208,21 @@ def test_an_implementation_answering_a_key_twice_is_charged_and_serve_refuses_it
     assert answer["ok"] is False and answer["error"]["kind"] == "bad-request", answer
     assert "given twice" in answer["error"]["message"]
 
+
+
+# --- a hello's limits: an option or value no rule set has is named, not ignored ---------
+
+@pytest.mark.parametrize("options, fault", [
+    ({"warp": ["x"]}, "`options` names unknown option 'warp'"),
+    ({"follow_up": ["nope"]}, "`options.follow_up`: unknown value 'nope'"),
+])
+def test_a_limit_on_what_no_rule_set_has_is_a_configuration_error(
+        capsys: pytest.CaptureFixture[str], options: dict[str, list[str]], fault: str) -> None:
+    # the unknown option was ignored (a green run); the unknown value made every rule set
+    # not applicable, as if the engine played none
+    rc = main(["conform", "--impl", shlex.join([sys.executable, str(BROKEN / "hello.py"),
+                                                json.dumps({"options": options})]),
+               "--fixtures", str(HERE / "data" / "fixtures")])
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    assert err.startswith("mtrain conform: the implementation's declared rules: " + fault), err
