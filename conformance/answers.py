@@ -41,7 +41,7 @@ from mtrain.conformance.adapter import (
 from mtrain.reference import codec
 from mtrain.reference.invariants import hand_sizes
 from mtrain.reference.rules import Rules
-from mtrain.spec.yamlload import schema
+from mtrain.spec.yamlload import schema, strict_validator
 
 if TYPE_CHECKING:  # imported to word a violation found: a run that finds none needs it not
     import jsonschema
@@ -106,9 +106,10 @@ class AnswerError(Exception):
 
 
 def _int(v: Any) -> bool:
-    """JSON Schema's integer: a number with no fraction (1.0 is one), never a boolean."""
-    t = type(v)
-    return t is int or (t is float and v.is_integer())
+    """An integer, as the protocol's checks and the file loaders read one: never 1.0 (which
+    JSON Schema would count) nor a boolean; an answer is judged alike whether it came as
+    JSON or from an in-process adapter, where 1.0 == 1 == True."""
+    return type(v) is int
 
 
 def _nat(v: Any) -> bool:
@@ -138,15 +139,14 @@ def _train_ref(v: Any) -> bool:
 
 
 def _refs(v: Any) -> bool:
-    """A unique list of train references (seats are compared as numbers: 1 == 1.0)."""
-    return type(v) is list and all(map(_train_ref, v)) and len(
-        {x if type(x) is str else float(x) for x in v}) == len(v)
+    """A unique list of train references (seat numbers and "mexican")."""
+    return type(v) is list and all(map(_train_ref, v)) and len(set(v)) == len(v)
 
 
 def _nats(v: Any, unique: bool = False) -> bool:
     if type(v) is not list or not all(map(_nat, v)):
         return False
-    return not unique or len({float(x) for x in v}) == len(v)
+    return not unique or len(set(v)) == len(v)
 
 
 def _train(v: Any, personal: bool) -> bool:
@@ -224,9 +224,8 @@ def refusal_valid(reason: Any, clause: Any) -> bool:
 
 @functools.cache
 def _validator(name: str) -> jsonschema.protocols.Validator:
-    import jsonschema
 
-    validator: jsonschema.protocols.Validator = jsonschema.Draft202012Validator(schema(name))
+    validator: jsonschema.protocols.Validator = strict_validator(schema(name))
     return validator
 
 
@@ -343,16 +342,26 @@ def winners_problems(seats: Any) -> list[Problem]:
     if type(seats) is list and all(_int(v) and 0 <= v <= _SEAT_MAX for v in seats):
         return _twice("winners", "winners_answer", seats, lambda i: f"seat {seats[i]}")
     return [Problem("schema", "winners [protocol.schema.json#/$defs/winners_answer]",
-                    f"a list of seats 0..{_SEAT_MAX}, not {_short(repr(seats), 80)}")]
+                    f"a list of seats 0..{_SEAT_MAX}, not {_short(repr(seats), 80)}"
+                    f"{_not_int(seats)}")]
 
 
 def scores_problems(scores: Any) -> list[Problem]:
-    """A score answer: a list of integers (a boolean is none: True == 1 would compare
+    """A score answer: a list of integers (a boolean or 1.0 is none: either would compare
     equal to the scores expected)."""
     if type(scores) is list and all(_int(v) for v in scores):
         return []
     return [Problem("schema", "score [protocol.schema.json#/$defs/score_answer]",
-                    f"a list of integers, not {_short(repr(scores), 80)}")]
+                    f"a list of integers, not {_short(repr(scores), 80)}{_not_int(scores)}")]
+
+
+def _not_int(values: Any) -> str:
+    """What the first item of a list that is no integer is, when it passes for one."""
+    wrong = next((v for v in values if type(v) is not int), None) if type(
+        values) is list else None
+    if isinstance(wrong, bool):
+        return f" ({wrong} is a boolean, not an integer)"
+    return f" ({wrong!r} is a float, not an integer)" if isinstance(wrong, float) else ""
 
 
 _SCALARS = ("round", "engine", "engine_placed", "seat", "starter", "passes", "drawn")

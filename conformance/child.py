@@ -159,6 +159,7 @@ class ChildProcess:
         self._poller.register(self._out, select.POLLIN)
         self._reading = threading.Lock()
         self._writing = threading.Lock()
+        self._pipes = _pipe_names(self._out, self._in, self.popen.stderr)
         self.stderr = StderrRing(self.popen.stderr)
 
     def send(self, data: bytes) -> None:
@@ -299,9 +300,27 @@ class ChildProcess:
                     self.popen.kill()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.popen.wait(5)
+            if self._held_elsewhere():
+                kill_escaped(self._pipes)
             with _LIVE_LOCK:
                 _LIVE.discard(self)
         self.close_pipes()
+
+    def _held_elsewhere(self) -> bool:
+        """Whether a process may still hold the program's stdout or stdin: one it started
+        in a session of its own, which the group's kill missed (cheap: a poll)."""
+        if not self._pipes:
+            return False
+        poller = select.poll()
+        with contextlib.suppress(OSError, ValueError):
+            poller.register(self._out, select.POLLIN)
+            poller.register(self._in, select.POLLOUT)
+        events = dict(poller.poll(0))
+        # a writer left on stdout: no hang-up; a reader left on stdin: no error (an end
+        # closed here already, POLLNVAL, tells nothing)
+        gone = select.POLLNVAL
+        return not (events.get(self._out, 0) & (select.POLLHUP | gone)
+                    and events.get(self._in, 0) & (select.POLLERR | gone))
 
     def close_pipes(self) -> None:
         """Close stdin and stdout, each once no read or write is under way on it (a call
@@ -322,6 +341,49 @@ class ChildProcess:
             finally:
                 self._reading.release()
         self.stderr.settle(0.5)
+
+
+def _pipe_names(*ends: Any) -> frozenset[str]:
+    """How /proc names the program's pipes (`pipe:[inode]`); none off Linux."""
+    if not os.path.isdir("/proc/self/fd"):
+        return frozenset()
+    out = set()
+    for end in ends:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            fd = end if isinstance(end, int) else end.fileno()
+            out.add(f"pipe:[{os.fstat(fd).st_ino}]")
+    return frozenset(out)
+
+
+def kill_escaped(pipes: frozenset[str]) -> list[int]:
+    """Kill every process outside the harness's session that holds one of `pipes`: what
+    the program started in a session of its own (setsid), out of reach of the group's
+    kill, still holding the pipes it inherited. The harness's own processes (forked
+    workers, which may hold the pipes too) share its session and are left alone; a
+    process that closed the pipes as well is beyond reach (docs/protocol.md)."""
+    own_sid, own = os.getsid(0), os.getpid()
+    killed = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == own:
+            continue
+        pid = int(name)
+        try:
+            if os.getsid(pid) == own_sid:
+                continue
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:  # gone, or another user's
+            continue
+        for fd in fds:
+            try:
+                held = os.readlink(f"/proc/{pid}/fd/{fd}") in pipes
+            except OSError:
+                continue
+            if held:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+                    killed.append(pid)
+                break
+    return killed
 
 
 def describe_exit(code: int | None) -> str:

@@ -31,8 +31,32 @@ class DeclarationError(ValueError):
     """A `rules` declaration that does not describe a rule set."""
 
 
+def check_limits(info: Mapping[str, Any] | None) -> None:
+    """`options` (option -> the values it can play) naming only known options and values:
+    a limit on an option no rule set has would be ignored unseen (an `other` is a value
+    of its own, played in a way no known value describes)."""
+    options = (info or {}).get("options") or {}
+    if not isinstance(options, dict):
+        raise DeclarationError("`options` must map option names to lists of values")
+    cat = catalog()
+    for option, values in options.items():
+        if option not in cat.options:
+            raise DeclarationError(f"`options` names unknown option {option!r}; known: "
+                                   f"{', '.join(cat.options)}")
+        if not isinstance(values, list):
+            raise DeclarationError(f"`options.{option}` must be a list of values")
+        known = cat.options[option].values
+        for value in values:
+            if value != OTHER and value not in known and not (
+                    option == "hand_sizes" and value == CUSTOM):
+                raise DeclarationError(f"`options.{option}`: unknown value {value!r}; "
+                                       f"known: {', '.join(known)}, or {OTHER!r}")
+
+
 def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
-    """The rule set an implementation declares it plays, or None if it declares none."""
+    """The rule set an implementation declares it plays, or None if it declares none;
+    its `options` checked too (check_limits)."""
+    check_limits(info)
     if not info or info.get("rules") is None:
         return None
     rules = info["rules"]

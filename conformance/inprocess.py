@@ -51,7 +51,14 @@ from mtrain.conformance.process import (
     ProtocolViolation,
     given_up,
 )
-from mtrain.conformance.protocol import MAX_LINE, ProtocolError, decode, encode
+from mtrain.conformance.protocol import (
+    MAX_LINE,
+    ProtocolError,
+    check_refusal,
+    check_result,
+    decode,
+    encode,
+)
 
 PARAMS: dict[str, tuple[str, ...]] = {
     "info": (),
@@ -127,18 +134,46 @@ class TimedImplementation:
         self.isolated = self._host is not None
         self._threads = _Threads(inner, timeout) if self._host is None else None
         self.failures: list[str] = []  # as ProcessImplementation.failures
+        self._info_fault: ProtocolViolation | None = None
+        self._info_asked = False
 
     def _run(self, name: str, *args: Any) -> Any:
+        if not self._info_asked and name != "info":
+            with contextlib.suppress(HarnessError):  # each instance, as each process, greets
+                self.info()
+        if self._info_fault is not None and name != "info":
+            # as a program whose hello cannot be read: no request of it is judged
+            fault = self._info_fault
+            raise given_up(ProtocolViolation(f"not run: {fault.message}", fault.stderr))
         try:
-            if self._host is not None:
-                return self._host.call(name, list(args))
-            assert self._threads is not None
-            return self._threads.call(name, args)
+            try:
+                try:
+                    if self._host is not None:
+                        value = self._host.call(name, list(args))
+                    else:
+                        assert self._threads is not None
+                        value = self._threads.call(name, args)
+                except (Refused, RefusedSetup) as e:
+                    refusal: Exception | None = e
+                else:
+                    refusal = None
+                    check_result(name, value)
+                if refusal is not None:
+                    check_refusal(refusal.reason, refusal.clause)  # type: ignore[attr-defined]
+                    raise refusal
+            except ProtocolError as e:  # the same checks as an answer over the protocol
+                fault = ProtocolViolation(f"the adapter's {name}() returned the wrong shape: "
+                                          f"{e}")
+                if name == "info":
+                    self._info_fault = fault
+                raise fault from None
         except FAILURES as e:
             self.failures.append(f"{e.status}: {e.message}")
             raise
+        return value
 
     def info(self) -> JSON:
+        self._info_asked = True
         info: JSON = self._run("info")
         return info
 

@@ -24,6 +24,26 @@ def check_output(path: str, option: str, folder: bool = False) -> None:
     if not parent.is_dir():
         what = "not a folder" if parent.exists() else "no such folder"
         raise InputError(f"{option} {path}: {what}: {parent}")
+    _try_writing(out, path, option)
+
+
+def _try_writing(out: Path, path: str, option: str) -> None:
+    """Open the file as the run's end will (a new one made and taken away again; an
+    existing one opened to append, which changes nothing): a folder with no permission,
+    a read-only file system or /proc is refused now, not after the run. A device or a
+    FIFO is left to the writing (opening a FIFO would wait for a reader)."""
+    try:
+        if not out.exists():
+            with open(out, "xb"):
+                pass
+            out.unlink()
+        elif out.is_file():
+            with open(out, "ab"):
+                pass
+    except FileExistsError:  # made meanwhile by someone else: theirs to keep
+        return
+    except OSError as e:
+        raise InputError(f"{option} {path}: cannot write there: {e.strerror or e}") from None
 
 
 def check_output_folder(path: str, option: str) -> None:

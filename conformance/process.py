@@ -29,8 +29,9 @@ interrupt (`stop_on_signals`, and `kill_all` at exit). Pipes are never waited on
 stdout is read in the calling thread, in `poll` with a deadline (a reader thread handing
 each line over cost more than the read), and stderr by a thread of its own that closes
 it at end of file, so a child that escaped the group and still holds them costs a
-thread, not the run. Only a program that starts a new session of its own (setsid) can
-leave a process behind.
+thread, not the run. A process started in a new session of its own (setsid) is killed
+too while it holds the program's stdin or stdout (child.kill_escaped); only one that
+closed them as well can be left behind.
 """
 
 from __future__ import annotations
@@ -469,8 +470,12 @@ class ProcessImplementation:
                 raise NotApplicable(e.message) from None
             if e.kind == "refused-setup":
                 clause = e.detail.get("clause")
-                raise RefusedSetup(e.message, clause if isinstance(clause, str) else None
-                                   ) from None
+                if clause is not None and not isinstance(clause, str):  # as apply's refused
+                    raise ProtocolViolation(
+                        f"wrong answer shape to the {kind} request: error.clause must be a "
+                        f"clause id or null, got {json_text(clause)}",
+                        proc.stderr.tail(since=mark)) from None
+                raise RefusedSetup(e.message, clause) from None
             raise ImplementationError(
                 f"the implementation answered the {kind} request with an error "
                 f"({e.kind}): {e.message}", proc.stderr.tail(since=mark)) from None

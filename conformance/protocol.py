@@ -137,17 +137,51 @@ def decode(line: bytes | str) -> JSON:
     it gives the same values as `json`, faster. Anything it refuses goes to `json`, which
     reads it or names what is wrong, as the protocol's error messages always have."""
     data: Any = None
+    if isinstance(line, str) and line.startswith("\ufeff"):
+        # a byte order mark opening a line is ignored, as `json` ignores it before bytes
+        # and the YAML loader before a file (RFC 8259 section 8.1 allows it); elsewhere
+        # it is no JSON
+        line = line[1:]
     if isinstance(line, bytes) and not _long_number(line):
         try:
             data = orjson.loads(line)
         except orjson.JSONDecodeError:
             data = None
+        else:
+            if not _as_written(data, line):  # read again to look for a key given twice
+                data = None
     if data is None:
         data = _decode_slowly(line)
     if not isinstance(data, dict):
         raise ProtocolError(f"not a JSON object (a message is one), but {_json_kind(data)}: "
                             f"{preview(line)}")
     return data
+
+
+def _as_written(data: Any, line: bytes) -> bool:
+    """Whether `line` is exactly `data` written compactly, as orjson writes it: then no
+    object of it gives a key twice (orjson keeps the last of two, silently). A line
+    written otherwise (spaces, escapes) is read again by `json`, which sees duplicates."""
+    try:
+        return orjson.dumps(data) == line.strip()
+    except (TypeError, orjson.JSONEncodeError):
+        return False
+
+
+class _Duplicate(ValueError):
+    """An object giving one key twice: RFC 8259 leaves its meaning open (the YAML loader
+    refuses it in a file alike)."""
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Duplicate(f"the key {json.dumps(key)} is given twice in one object")
+            seen.add(key)
+    return out
 
 
 def _json_kind(value: Any) -> str:
@@ -161,14 +195,19 @@ def _json_kind(value: Any) -> str:
 
 def _decode_slowly(line: bytes | str) -> Any:
     try:
-        return json.loads(line, parse_constant=_no_constant, parse_float=_finite)
+        return json.loads(line, parse_constant=_no_constant, parse_float=_finite,
+                          object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as e:
         raise ProtocolError(f"not JSON ({e.msg} at character {e.pos}): {preview(line)}"
                             ) from None
     except _NotJSON as e:
         raise ProtocolError(f"not JSON ({e}): {preview(line)}") from None
-    except UnicodeDecodeError:
-        raise ProtocolError(f"not JSON (not UTF-8): {preview(line)}") from None
+    except _Duplicate as e:
+        raise ProtocolError(f"not usable JSON ({e}): {preview(line)}") from None
+    except UnicodeDecodeError as e:
+        bad = f"byte 0x{e.object[e.start]:02x} at byte {e.start}" if isinstance(
+            e.object, bytes) else "a lone surrogate"
+        raise ProtocolError(f"not JSON (not UTF-8: {bad}): {preview(line)}") from None
     except ValueError as e:  # e.g. an integer of more digits than Python converts
         raise ProtocolError(f"not usable JSON ({e}): {preview(line)}") from None
     except RecursionError:
@@ -331,9 +370,20 @@ def check_state(value: Any, where: str) -> None:
         raise ProtocolError(f"{where}.result must be null or an object")
 
 
+HELLO_KEYS = frozenset(("id", "ok", "protocol", "name", "version", "variants", "options",
+                        "rules"))
+"""The fields a hello answer may carry (protocol.schema.json#/$defs/hello_answer)."""
+
+
 def _check_hello(message: JSON) -> None:
-    if not _is_int(_need(message, "protocol", "hello")):
-        raise ProtocolError(f"hello.protocol must be an integer, got {message['protocol']!r}")
+    protocol = _need(message, "protocol", "hello")
+    if not _is_int(protocol):
+        raise ProtocolError(f"hello.protocol must be an integer, got {_short(protocol)}"
+                            + _why_not_int(protocol))
+    extra = sorted(message.keys() - HELLO_KEYS, key=str)
+    if extra:  # a field of another protocol, or a misspelt one, would be ignored unseen
+        raise ProtocolError(f"a hello answer has no field {extra[0]!r} in protocol "
+                            f"v{PROTOCOL_VERSION}; its fields: {', '.join(sorted(HELLO_KEYS))}")
     for key in ("name", "version"):
         if not isinstance(_need(message, key, "hello"), str):
             raise ProtocolError(f"hello.{key} must be a string")
@@ -385,7 +435,10 @@ def _check_ints(key: str) -> Callable[[JSON], None]:
     def check(message: JSON) -> None:
         value = _need(message, key, key)
         if not isinstance(value, list) or not all(_is_int(v) for v in value):
-            raise ProtocolError(f"answer.{key} must be a list of integers, got {_short(value)}")
+            wrong = next((v for v in value if not _is_int(v)), None) if isinstance(
+                value, list) else None
+            raise ProtocolError(f"answer.{key} must be a list of integers, got {_short(value)}"
+                                + _why_not_int(wrong))
     return check
 
 
@@ -404,8 +457,44 @@ CHECKS: dict[str, Callable[[JSON], None]] = {
 }
 
 
+_RESULT_FIELD = {"deal": "state", "legal": "actions", "apply": "state", "score": "scores",
+                 "winners": "winners"}
+
+
+def check_result(kind: str, value: Any) -> None:
+    """The checks `check_answer` makes on the payload of an answer to `kind`, made on what
+    an in-process adapter returned (`info` for the hello, without its `protocol`): one
+    answer is judged alike whichever way it comes. Raises ProtocolError."""
+    if kind == "info":
+        if not isinstance(value, dict):
+            raise ProtocolError(f"info must be an object, got {_short(value)}")
+        unknown = sorted(value.keys() - HELLO_KEYS, key=str)
+        if unknown:
+            raise ProtocolError(f"info has no field {unknown[0]!r}; its fields: "
+                                f"{', '.join(sorted(HELLO_KEYS - {'id', 'ok', 'protocol'}))}")
+        _check_hello({**value, "protocol": PROTOCOL_VERSION, "name": value.get("name", ""),
+                      "version": value.get("version", "")})
+        return
+    CHECKS[kind]({_RESULT_FIELD[kind]: value})
+
+
+def check_refusal(reason: Any, clause: Any) -> None:
+    """An in-process refusal (reason, clause) checked as an apply answer's `refused`."""
+    _check_apply({"refused": {"reason": reason, "clause": clause}})
+
+
 def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+    """An integer of JSON: 1, never 1.0 or true (Python's == would take either for 1)."""
+    return type(v) is int
+
+
+def _why_not_int(v: Any) -> str:
+    """Why a value where an integer belongs is none, when it looks like one."""
+    if isinstance(v, bool):
+        return f" ({json.dumps(v)} is a boolean, not an integer)"
+    if isinstance(v, float):
+        return f" ({v!r} is a number with a decimal point or exponent, not an integer)"
+    return ""
 
 
 def _short(value: Any, limit: int = 120) -> str:

@@ -31,6 +31,12 @@ SOURCES = ("pagat", "puremco", "wikipedia", "cardinal", "fundex", "ourpastimes",
 """The provenance labels, defined in spec/data/sources.yaml (`Catalog.sources`)."""
 
 
+class ConflictingValues(SpecError):
+    """A file's values that a clause's `requires` (or DEAL-8) refuses together: the file
+    is read and names known values; the rules it writes contradict each other (a finding
+    of `mtrain check --rules`, not a file it cannot read)."""
+
+
 class RulesetError(ValueError):
     """A rule set that cannot be composed (names, not files, are at fault)."""
 
@@ -595,7 +601,8 @@ class Catalog:
     def _fail(setter: tuple[Document | None, str], option: str, message: str) -> Exception:
         doc, _ = setter
         if doc is not None:
-            return doc.error(("options", option), message)
+            e = doc.error(("options", option), message)
+            return ConflictingValues(e.path, e.line, e.message)
         return RulesetError(message)
 
     # -- checks -----------------------------------------------------------------------

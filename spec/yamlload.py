@@ -687,9 +687,14 @@ def _strict_class() -> Any:
     return extend(base, type_checker=checker)
 
 
-def _strict(schema: dict[str, Any]) -> jsonschema.Draft202012Validator:
+def strict_validator(schema: dict[str, Any]) -> jsonschema.Draft202012Validator:
+    """A Draft 2020-12 validator of `schema` whose integers are ints (see _strict_class):
+    the files, the protocol's checks and the answers' checks read integers alike."""
     validator: jsonschema.Draft202012Validator = _strict_class()(schema)
     return validator
+
+
+_strict = strict_validator
 
 
 def validate(doc: Document, schema: dict[str, Any]) -> list[SpecError]:

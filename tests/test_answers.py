@@ -22,12 +22,13 @@ from mtrain.reference.deal import deal
 from mtrain.reference.engine import OVER, legal_actions, perform
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
-from mtrain.spec.yamlload import schema
+from mtrain.spec.yamlload import schema, strict_validator
 
 
 @cache
 def validator(name: str) -> jsonschema.protocols.Validator:
-    v: jsonschema.protocols.Validator = jsonschema.Draft202012Validator(schema(name))
+    # integers are ints (1.0 is none), as every loader and check of the project reads them
+    v: jsonschema.protocols.Validator = strict_validator(schema(name))
     return v
 
 

@@ -257,6 +257,36 @@ def test_a_malformed_file_is_refused_before_any_check(
     assert err.startswith(f"mtrain check: {flag} {path}:") and f"{path}{message}" in err, err
 
 
+@pytest.mark.parametrize(("text", "refused"), [
+    ("base: pagat\noptions:\n  follow_up: nope\n", ":3: unknown value 'nope' for follow_up"),
+    ("base: nosuch\n", ":1: unknown base variant 'nosuch'"),
+    ("base: pagat\noptions:\n  warp: x\n", ":3: unknown option 'warp'"),
+    ("base: pagat\noptions:\n  tile_set: double-6\n", None),  # contradictory: a finding
+])
+def test_a_rule_set_file_naming_what_no_rule_set_knows_is_refused_before_any_check(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        text: str, refused: str | None) -> None:
+    """An unknown base, option or value was a failed check after two minutes of proofs;
+    values that contradict a clause (DEAL-8 here) are still the check's to report."""
+    ran: list[bool] = []
+
+    def stub(**_: Any) -> dict[str, Any]:
+        ran.append(True)
+        return {"checks": [], "findings": [], "summary": {}, "queries": 0, "seconds": 0.0}
+
+    monkeypatch.setattr(check, "run", stub)
+    path = tmp_path / "file.yaml"
+    path.write_text(text, encoding="utf-8")
+    rc = cli.main(["check", "--json", "--rules", str(path)])
+    err = capsys.readouterr().err
+    if refused is None:
+        assert ran and rc in (0, 1), err
+        return
+    assert rc == 2 and not ran
+    assert err == f"mtrain check: --rules {path}{refused}" + err.split(refused, 1)[1], err
+    assert len(err.splitlines()) == 1, err
+
+
 @pytest.mark.slow
 def test_check_command_json(monkeypatch: pytest.MonkeyPatch,
                             capsys: pytest.CaptureFixture[str]) -> None:

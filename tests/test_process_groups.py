@@ -155,3 +155,13 @@ def test_sigterm_to_fuzz_with_jobs_leaves_no_process(tmp_path: Path, pids: Path)
     assert harness.returncode == 143, err
     assert err.strip() == "mtrain fuzz: interrupted"
     assert survivors(pids) == []
+
+
+def test_a_child_in_a_session_of_its_own_holding_the_pipes_is_killed_too(
+        capsys: pytest.CaptureFixture[str], pids: Path) -> None:
+    # out of the group, so the group's kill missed it: it outlived the run before
+    rc, report = conform(capsys, "--impl", fork_child("exit", 3, pids) + " setsid",
+                         "--timeout", "60", "-k", "basic-001", "--variant", "pagat")
+    assert rc == 1 and [s for s, _ in bad(report)] == ["crash"], bad(report)
+    assert len(recorded(pids)) >= 2
+    assert survivors(pids) == []

@@ -10,6 +10,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from mtrain.spec.ruleset import CUSTOM
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "data" / "fixtures"
+ADAPTERS = HERE / "broken_impls" / "adapters.py"
 MTRAIN = shutil.which("mtrain") or str(Path(sys.executable).with_name("mtrain"))
 
 # Eleven levels of ten aliases each: 10**11 nodes once expanded, a few hundred bytes.
@@ -409,3 +411,28 @@ def test_hands_and_trains_read_before_are_read_again_for_their_own_set() -> None
     assert state_error(as_d9, d9_json).startswith("state.hands[0][0]: tile '12-11' is not")
     as_d9["hands"] = [[], []]
     assert state_error(as_d9, d9_json).startswith("state.trains[0].tiles[0]: tile '9-12' is not")
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs /proc")
+@pytest.mark.parametrize("args", [
+    ["identify", "--adapter", f"{ADAPTERS}:Reference", "--output", "/proc/found.yaml"],
+    ["conform", "--fixtures", str(FIXTURES), "--output", "/proc/report.txt"],
+])
+def test_an_output_where_nothing_can_be_written_is_refused_before_the_run(
+        capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    # identify ran its minutes, then failed to write what it found
+    start = time.process_time()
+    err = one_error(capsys, *args)
+    assert err.startswith(f"mtrain {args[0]}: {args[-2]} {args[-1]}: cannot write there: "), err
+    assert time.process_time() - start < 5  # no fixture was played
+
+
+def test_an_output_file_is_probed_without_being_changed(tmp_path: Path) -> None:
+    from mtrain.conformance.outputs import check_output
+
+    kept = tmp_path / "kept.txt"
+    kept.write_text("what was there")
+    check_output(str(kept), "--output")
+    assert kept.read_text() == "what was there"
+    check_output(str(tmp_path / "new.txt"), "--output")
+    assert not (tmp_path / "new.txt").exists()

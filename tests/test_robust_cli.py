@@ -167,3 +167,25 @@ def test_fuzz_games_are_bounded_and_a_long_run_stops_on_time(
     assert rc == 1 and "stopped: --max-seconds 0.5 reached" in out, out
     assert "games not played" in out
     assert spent < 6, spent  # a million games were planned (and skipped one by one): 16 s
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf"])
+def test_identify_refuses_a_timeout_that_is_no_time(capsys: pytest.CaptureFixture[str],
+                                                    value: str) -> None:
+    # was taken: 0 and nan gave up on the hello, -1 killed the adapter's worker at once
+    err = one_error(capsys, "identify", "--impl", "true", "--timeout", value)
+    assert err == ("mtrain identify: error: argument --timeout: must be a positive number "
+                   f"of seconds: '{value}'")
+
+
+def test_a_k_pattern_that_matches_nothing_among_others_is_told(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["conform", "--fixtures", str(FIXTURES), "--variant", "pagat", "-k",
+               "basic-001", "-k", "basci-002"])
+    captured = capsys.readouterr()
+    assert rc == 0  # what basic-001 selects ran and passed
+    assert ("warning: -k basci-002: no fixture id matches it; the run holds what the other "
+            "patterns select") in captured.out + captured.err
+    rc = main(["conform", "--fixtures", str(FIXTURES), "--variant", "pagat", "-k", "zzz"])
+    captured = capsys.readouterr()
+    assert rc == 1 and "no fixture id matches -k zzz" in captured.out + captured.err

@@ -158,3 +158,23 @@ def test_a_draw_refused_where_the_rules_allow_it_is_charged_to_seat_5(tmp_path: 
     assert out.status == "fail" and out.charged == ["SEAT-5"]  # DEAL-7 before
     assert out.messages == ["the implementation refused the setup: no draws here [SEAT-5]; "
                             "the rules allow it"]
+
+
+@pytest.mark.parametrize("counts, fault", [
+    ("scores: [-5, 2]", "[0].table.scores[0]: -5 is less than the minimum of 0"),
+    ("scores: [99999999999999999999999, 2]",
+     "[0].table.scores[0]: 99999999999999999999999 is greater than the maximum of 2147483647"),
+    ("outs: [0, -1]", "[0].table.outs[1]: -1 is less than the minimum of 0"),
+    ("passes: 3000000000", "[0].table.passes: 3000000000 is greater than the maximum"),
+])
+def test_a_count_no_state_can_hold_is_the_fixtures_fault_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, counts: str, fault: str) -> None:
+    # charged to the implementation before ("the implementation's answer could not be
+    # used: StateError"), as if the engine had written the -5
+    path = write(tmp_path, "[5-3, 9-1]", "[12-5]")
+    path.write_text(path.read_text().replace("  expect:", f"    {counts}\n  expect:"))
+    assert main(["conform", "--fixtures", str(path), "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["results"] == [], report["results"]
+    (error,) = report["load_errors"]
+    assert f"{path}:12: {fault}" in str(error), error

@@ -101,7 +101,7 @@ def faulty(fault: str, k: int = 2) -> list[str]:
 @pytest.mark.parametrize("fault, shown", [
     ("float-id", "(id 2) carries id 2.0: one answer per request"),
     ("empty-object", "(id 2) carries no id: one answer per request"),
-    ("latin1", "is not JSON (not UTF-8)"),
+    ("latin1", "is not JSON (not UTF-8: byte 0xe9 at byte "),
 ])
 def test_answers_that_break_the_protocol(fault: str, shown: str) -> None:
     with ProcessImplementation(faulty(fault), timeout=120) as impl, \

@@ -35,7 +35,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.outputs import check_output_folder
     from mtrain.conformance.speccheck import run as check
-    from mtrain.spec.catalog import catalog
+    from mtrain.spec.catalog import ConflictingValues, catalog
     from mtrain.spec.errors import InputError
     from mtrain.spec.yamlload import SpecError, file_problem, load, schema, validate
 
@@ -61,6 +61,16 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"--{kind} {exc}") from None
         if errors:
             raise InputError(f"--{kind} " + "\n".join(str(e) for e in errors))
+    cat = catalog()  # a spec data folder that does not load is one error (exit 2)
+    for path in args.rules:
+        # names no rule set knows (a base, an option, a value) are the file's fault too;
+        # known values that contradict a clause are what the check reports
+        try:
+            cat.rules_file(path)
+        except ConflictingValues:
+            pass
+        except SpecError as exc:
+            raise InputError(f"--rules {exc}") from None
     if args.dump is not None:  # before the checks' minute, not as a traceback after it
         check_output_folder(args.dump, "--dump")
     catalog()  # a spec data folder that does not load is one error (exit 2), not a check

@@ -154,6 +154,11 @@ def _run(args: argparse.Namespace) -> int:
     warnings += more
     if args.pattern and not any(id_matches(t.fixture.id, args.pattern) for t in tasks):
         warnings.append(unmatched_pattern(args.pattern, fixtures, rulesets, count))
+    elif args.pattern and len(args.pattern) > 1:  # one of several: a slip the run hides
+        warnings += [f"-k {p}: no fixture id matches it; the run holds what the other "
+                     "patterns select" for p in args.pattern
+                     if not any(id_matches(t.fixture.id, [p]) for t in tasks)
+                     and not any(id_matches(fx.id, [p]) for fx in fixtures)]
     for s in skips:
         if not any(s.matches(t.fixture.id, t.variant) for t in tasks):
             warnings.append(f"skip entry {s.fixture}"

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mtrain.commands.arguments import positive_float
+
 if TYPE_CHECKING:
     from mtrain.spec.ruleset import Ruleset
 
@@ -24,7 +26,8 @@ def register(sub: Any) -> None:
     which.add_argument("--impl", metavar="COMMAND", help="a program speaking protocol v1")
     which.add_argument("--adapter", metavar="MODULE:OBJECT", help="an in-process adapter")
     p.add_argument("--output", "-o", metavar="FILE", help="write the rule set found here")
-    p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS")
+    p.add_argument("--timeout", type=positive_float, default=10.0, metavar="SECONDS",
+                   help="per request (default 10)")
     p.set_defaults(func=run)
 
 

@@ -6,6 +6,7 @@ import json
 import os
 import sys
 import time
+from typing import Any
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 
@@ -208,3 +209,35 @@ class ThreeRounds(ReferenceImplementation):
         if round > 3:
             raise RefusedSetup(f"no round {round}: a match has three rounds")
         return super().deal(ruleset, players, round, order, draw)
+
+
+class Returns(ReferenceImplementation):
+    """Returns, for the call named in $MTRAIN_TEST_CALL, the JSON in $MTRAIN_TEST_VALUE
+    (decoded with json, so 1.0 stays a float) in place of its own answer; with
+    $MTRAIN_TEST_CALL=refused, refuses every action with [reason, clause] from it."""
+
+    def _value(self, call: str) -> object:
+        if os.environ.get("MTRAIN_TEST_CALL") != call:
+            return None
+        return json.loads(os.environ["MTRAIN_TEST_VALUE"])
+
+    def info(self) -> JSON:
+        value = self._value("info")
+        return super().info() if value is None else {**super().info(), **value}  # type: ignore[dict-item]
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        value = self._value("winners")
+        return super().winners(ruleset, state) if value is None else value  # type: ignore[return-value]
+
+    def score(self, ruleset: JSON, state: JSON, winner: int | None) -> list[int]:
+        value = self._value("score")
+        return super().score(ruleset, state, winner) if value is None else value  # type: ignore[return-value]
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        value = self._value("refused")
+        if value is None:
+            return super().apply(ruleset, state, action)
+        from mtrain.conformance.adapter import Refused
+
+        pair: list[Any] = value  # type: ignore[assignment]
+        raise Refused(pair[0], pair[1])

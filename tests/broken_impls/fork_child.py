@@ -5,6 +5,9 @@ correctly until request K (argv[2], default 3), where it misbehaves as argv[1] s
 - hang: stops answering, without exiting;
 - none: never misbehaves (the child is still left when it shuts down).
 
+With argv[4] == "setsid" the child starts a session of its own (out of the program's
+process group), still holding the pipes.
+
 Each process appends "<its pid> <the child's pid>" to the file argv[3], so that a test
 can check that none of them outlives the harness.
 """
@@ -23,7 +26,8 @@ MODE = arg(1, "exit")
 K = int(arg(2, "3") or 3)
 PIDS = arg(3)
 
-child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"],
+                         start_new_session=arg(4) == "setsid")
 if PIDS is not None:
     with open(PIDS, "a") as f:
         f.write(f"{os.getpid()} {child.pid}\n")
