@@ -338,3 +338,23 @@ def test_a_deal_naming_an_engine_beyond_the_set_is_no_deal_of_it() -> None:
     assert possible_deal({**state, "engine": 9}, 12, 2) is None  # highest-double-held
     assert possible_deal({**state, "engine": 15}, 12, 2) == (
         "the engine [15-15] is no tile of the set")
+
+
+def test_the_set_is_found_from_an_engine_that_deals_only_to_larger_tables() -> None:
+    """junction (tests/examples/) deals to 5 to 8 players only and refuses 2 to 4
+    (DEAL-7): identify asked only those and reported "it dealt nothing", then guessed a
+    double-9 set and celko-d9's table. Its set and its table are measured."""
+    from mtrain.conformance.identify.measure import Dealer, Deals, find_set, measure_table
+    from mtrain.conformance.situations import stand_in_for
+
+    junction = catalog().rules_file(Path(__file__).parent / "examples" /
+                                    "junction-rules.yaml")
+    rs = stand_in_for(junction, SPACE)  # its table and set; known values for its own rules
+    assert rs is not None and rs.hand_table == junction.hand_table
+    base = dict(catalog().ruleset("pagat").choices)
+    dealer = Dealer(FixedRules(rs))
+    tile_set, found = find_set(dealer, SPACE, base)
+    assert tile_set == "double-15" and found is not None
+    deals = Deals(table={})
+    measure_table(dealer, SPACE, found, deals, None)
+    assert deals.table == dict(rs.hand_table) and not deals.problems

@@ -174,3 +174,32 @@ def test_a_row_no_table_has_keeps_an_outcome_the_table_does_not_change() -> None
     dexp, why = entry_for(deal, holder, SPACE)
     assert dexp is not None, why
     assert applies(dexp, deal, own(holder, odd), SPACE) is not None
+
+
+def test_fixtures_at_player_counts_a_table_does_not_deal_are_counted_apart() -> None:
+    """An engine for 5 to 8 players (tests/examples/junction_engine.py) cannot have the
+    2-to-4-player tables most fixtures are set at: conform counted them among the
+    fixtures that "speak about other rule sets", and its author, seeing 481 results,
+    could not tell why. They are counted apart, by player count, and the warning says
+    so; a fixture at 5 to 8 seats is never among them."""
+    from mtrain.conformance.selection import seats_warning, select
+
+    rs = own(catalog().ruleset("pagat"), ((5, 14), (6, 13), (7, 12), (8, 11)))
+    chosen = [fx for fx in FIXTURES if players(fx) in (3, 4, 5, 6, 9)]
+    tasks, outside = select(chosen, [rs], [], SPACE)
+    by = outside.counts[rs.name]
+    ran = {t.fixture.id for t in tasks}
+    # a fixture that expects the setup refused at such a count runs (DEAL-7)
+    assert all(players(t.fixture) in (5, 6) or (t.expectation is not None
+               and t.expectation.refused_setup) for t in tasks)
+    assert set(by) == {p for fx in chosen if (p := players(fx)) not in (5, 6)}
+    assert sum(by.values()) == outside.seats[rs.name] == sum(
+        1 for fx in chosen if players(fx) not in (5, 6) and fx.id not in ran)
+    assert outside.rules[rs.name] == sum(1 for fx in chosen if players(fx) in (5, 6)
+                                         and fx.id not in ran)
+    warning = seats_warning(rs, outside) or ""
+    assert f"{outside.seats[rs.name]} fixtures are set at player counts" in warning
+    assert f"3 ({by[3]})" in warning
+    # a table that deals every count of the corpus has none
+    _, whole = select(chosen, [catalog().ruleset("pagat")], [], SPACE)
+    assert whole.seats == {"pagat": 0} and seats_warning(catalog().ruleset("pagat"), whole) is None

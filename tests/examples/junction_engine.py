@@ -34,8 +34,10 @@ Rules it plays (its rule-set file: tests/examples/junction-rules.yaml):
 - lowest total wins; equal totals go to the most rounds gone out (`most-outs`).
 
 Planted bugs (what the suite must find):
-1. after drawing, the player may lay any tile of their hand, not only the drawn one
-   (TURN-3);
+1. a player who drew a tile they cannot play passes without putting their marker up
+   (TURN-4); (first written as "after drawing, any tile of the hand may be laid", TURN-3,
+   which no table can show: a draw changes no train, so the rest of the hand stays
+   unplayable; replaced after the first conform run showed nothing of it)
 2. of several open doubles of earlier turns, the newest may be covered too, not only the
    oldest (DBL-7);
 3. the tile after a double (outside the first turn) may also go on the Mexican Train
@@ -201,8 +203,8 @@ def legal(st: dict[str, Any]) -> list[dict[str, Any]]:
                 found.append({"type": "end-chain"})
             return found
         return found or [{"type": "pass"}]  # no start, no draw
-    if st["drawn"] and "1" in FIXED:
-        hand = [st["drawn"]]  # BUG 1 when not fixed: any tile after a draw
+    if st["drawn"]:
+        hand = [st["drawn"]]  # only the drawn tile
     if st["phase"] == "follow":
         found = plays_on(st, hand, st["turn_doubles"][-1:])
         if "3" not in FIXED:  # BUG 3: the tile after a double may go on the Mexican Train
@@ -263,7 +265,8 @@ def refuse(st: dict[str, Any], action: Any) -> None:
         hand = st["hands"][st["seat"]]
         if isinstance(tile, str) and same(tile) not in hand:
             raise NotAllowed(f"seat {st['seat']} does not hold {tile}", "TURN-7")
-        if (k == "mexican" or isinstance(k, int) and 0 <= k < len(st["trains"])) and \
+        if isinstance(tile, str) and (k == "mexican" or (
+                isinstance(k, int) and 0 <= k < len(st["trains"]))) and \
                 not fits(tile, train_of(st, k)["end"]):
             raise NotAllowed(f"{tile} does not match that train's end", "TRAIN-2")
     raise NotAllowed(f"{action} is not allowed here")
@@ -280,7 +283,8 @@ def apply(st: dict[str, Any], action: Any) -> dict[str, Any]:
         st["drawn"] = tile
         return st
     if kind == "pass":
-        st["trains"][me]["marker"] = True
+        if not st["drawn"] or "1" in FIXED:  # BUG 1: no marker after an unplayable draw
+            st["trains"][me]["marker"] = True
         if not st["boneyard"]:
             st["passes"] += 1
         end_turn(st, laid=False)
