@@ -38,8 +38,12 @@ Planted bugs (what the suite must find):
    (TURN-4); (first written as "after drawing, any tile of the hand may be laid", TURN-3,
    which no table can show: a draw changes no train, so the rest of the hand stays
    unplayable; replaced after the first conform run showed nothing of it)
-2. of several open doubles of earlier turns, the newest may be covered too, not only the
-   oldest (DBL-7);
+2. of two heaviest tiles with the same pip total, the lower seat's starts, not the one
+   with the higher end (SEAT-6); (first written as "of several open doubles of earlier
+   turns, the newest may be covered too", DBL-7, which no table of this game reaches: the
+   layer covers their own double, a double that binds closes every other train until it
+   is covered, and none binds once the boneyard is empty, so two never bind at once;
+   replaced after conform and 60 games of fuzz showed nothing of it)
 3. the tile after a double (outside the first turn) may also go on the Mexican Train
    instead of covering the double (DBL-4).
 
@@ -211,10 +215,7 @@ def legal(st: dict[str, Any]) -> list[dict[str, Any]]:
             found += [a for a in plays_on(st, hand, ["mexican"]) if a not in found]
     else:
         duty = duties(st)
-        if duty:
-            found = plays_on(st, hand, duty if "2" not in FIXED else duty[:1])  # BUG 2
-        else:
-            found = plays_on(st, hand, usable(st, me))
+        found = plays_on(st, hand, duty[:1] if duty else usable(st, me))
     if found:
         return found
     if st["boneyard"] and not st["drawn"]:
@@ -329,7 +330,10 @@ def deal(players: int, round_no: int, order: list[str]) -> dict[str, Any]:
     n = SIZES[players]
     engine = TOP - (round_no - 1)
     hands = [sort_hand([same(t) for t in order[s * n:(s + 1) * n]]) for s in range(players)]
-    seat = max(range(players), key=lambda s: max(weight(t) for t in hands[s]))
+    if "2" in FIXED:
+        seat = max(range(players), key=lambda s: max(weight(t) for t in hands[s]))
+    else:  # BUG 2: equal pip totals go to the lower seat
+        seat = max(range(players), key=lambda s: (max(weight(t)[0] for t in hands[s]), -s))
     return {
         "round": round_no, "engine": engine, "engine_placed": True, "phase": "start",
         "seat": seat, "starter": seat, "hands": hands,
