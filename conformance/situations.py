@@ -547,11 +547,13 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
         fid = f"play-end-{number:03d}"
         if wanted is not None and not wanted(fid):
             continue
-        st, text, moves = found
+        st, text, moves, unscored = found
         table = table_of(st)
         start = table_state(table, plays)
         result = replay(plays, (text,), state=start)["result"]
         how = "blocked" if result["winner"] is None else f"seat {result['winner']} out"
+        if unscored:  # how the round ends, not what it scores: a scoring of one's own
+            result = {k: v for k, v in result.items() if k != "scores"}
         fx = Fixture(
             id=fid,
             description=(f"a round's end, {moves} moves in: {st.players} players, engine "
@@ -562,16 +564,24 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
             expect=(Expectation(variants=(), scope=scope, result=result),),
             note=(f"A random round of {rs.name} a move before its end; the result after "
                   f"`{text}` is spec/model/steps.py's replay of that move, not an "
-                  "engine's."))
+                  "engine's." + (f" Its scores are left unchecked: {', '.join(unscored)} "
+                                 "played its own way." if unscored else "")))
         fx.keep_start(plays, start)
         out.append(fx)
     return out
 
 
+SCORE_OPTIONS = frozenset(("scoring", "blank_values"))
+"""Options the reference reads, at a round's end, only to score it (SCORE-1..7, in
+engine._finish): how the round ends and who went out are the same whatever they are."""
+
+
 def _last_move(rules: Rules, rng: random.Random, counts: list[int],
-               unknown: frozenset[str], plays: Ruleset) -> tuple[State, str, int] | None:
+               unknown: frozenset[str], plays: Ruleset
+               ) -> tuple[State, str, int, tuple[str, ...]] | None:
     """A random round played to its last move: the state before it, the move as text,
-    and the moves before it; None if that move or its outcome reads an unknown option."""
+    the moves before it, and the scoring options of one's own it read (its scores then
+    go unchecked); None if that move or its outcome reads another unknown option."""
     st = deal(rules, rng.choice(counts), rng.randint(1, rules.rounds),
               seed=rng.randrange(1 << 30))
     moves = 0
@@ -593,9 +603,12 @@ def _last_move(rules: Rules, rng: random.Random, counts: list[int],
         probe.rules = TracedRules(rules, TracedRuleset.wrap(plays, log), log)  # type: ignore[assignment]
         legal_actions(probe)
         perform(probe, action)
-        if not unknown.isdisjoint(log.read):
+        read = unknown & set(log.read)
+        if read - SCORE_OPTIONS:
             return None
-    return before, action_text(action_to_json(before, action)), moves
+        return (before, action_text(action_to_json(before, action)), moves,
+                tuple(sorted(read)))
+    return before, action_text(action_to_json(before, action)), moves, ()
 
 
 def _fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: Ruleset,
