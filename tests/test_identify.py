@@ -377,6 +377,12 @@ def test_a_table_of_a_player_count_it_does_not_deal_tells_nothing_of_the_rules()
     fx = next(f for f in load_corpus()[0] if f.id == "blkrel-001")
     [seen] = observe([fx], FixedRules(rs), rs)
     assert set(seen.outcomes) == {None} and any("3 players" in n for n in seen.notes)
+    # a table asked about without steps: refused at its first question, not at a deal
+    # (engine-002 was one of 26 such fixtures that still showed a single round)
+    tabled = next(f for f in load_corpus()[0] if f.id == "engine-002")
+    assert tabled.table is not None and not tabled.steps
+    [asked] = observe([tabled], FixedRules(rs), rs)
+    assert set(asked.outcomes) == {None}
     single = catalog().ruleset("pagat+single-round")
     [judged] = observe([fx], FixedRules(single), single)
     assert "fail" in judged.outcomes

@@ -191,8 +191,11 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
                 nulls: list[str] = []
                 problems = check(exp, rj_sent, state, impl, max_pip_of(sent), nulls=nulls)
                 outcomes.append(_judged(problems, nulls))
-            except RefusedSetup:  # a table it would not have: the entry does not hold
-                outcomes.append("fail")
+            except RefusedSetup as e:  # a table it would not have: the entry does not hold
+                unseated = _unseated(fx, sent, e)  # unless it deals no such table at all
+                outcomes.append("fail" if unseated is None else None)
+                if unseated is not None and unseated not in obs.notes:
+                    obs.notes.append(unseated)
             except (HarnessError, Unsupported, ValueError, KeyError, TypeError):
                 outcomes.append(None)
         obs.outcomes = tuple(outcomes)
