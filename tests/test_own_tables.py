@@ -203,3 +203,29 @@ def test_fixtures_at_player_counts_a_table_does_not_deal_are_counted_apart() -> 
     # a table that deals every count of the corpus has none
     _, whole = select(chosen, [catalog().ruleset("pagat")], [], SPACE)
     assert whole.seats == {"pagat": 0} and seats_warning(catalog().ruleset("pagat"), whole) is None
+
+
+def test_a_designed_deal_ties_the_heaviest_tiles_under_heaviest_in_hand() -> None:
+    """SEAT-6 by hand: [14-14] and [15-13] both count 28 pips, [15-14] (29) is first in the
+    boneyard and [15-15] set aside, so nobody holds a heavier tile; of the two, [15-13] has
+    the higher end: seat 1, which holds it, starts. The deals from sorted pools never tie
+    (junction's planted bug, the tie to the lower seat, went unseen)."""
+    from pathlib import Path
+
+    from mtrain.conformance.adapter import ReferenceImplementation
+    from mtrain.conformance.runner import run_one
+    from mtrain.conformance.situations import tie_deals
+
+    rules = catalog().rules_file(Path(__file__).parent / "examples" / "junction-rules.yaml")
+    [fx] = tie_deals(rules)
+    assert fx.deal is not None and fx.deal["players"] == 5 and fx.deal["engine"] == 15
+    view = fx.expect[0].state
+    assert (view["seat"], view["starter"]) == (1, 1)
+    assert "14-14" in view["hands"][0] and "15-13" in view["hands"][1]
+    assert view["boneyard"][0] == "15-14" and "15-15" not in fx.deal["order"]
+    plays = Ruleset("junction-known", tuple(
+        (o, {"first_turn": "chain", "marker_removal": "owner-plays-own",
+             "scoring": "penalty"}.get(o, v)) for o, v in rules.choices), rules.hand_table)
+    assert run_one(fx, plays, fx.expect[0], ReferenceImplementation()).status == "pass"
+    # no tie to design where the start is another rule's
+    assert tie_deals(catalog().ruleset("puremco")) == []
