@@ -601,6 +601,12 @@ def applies(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> str | N
     if not unknown and not rs.custom_table:
         return "outside the expectation's scope"
     region: Region = {o: frozenset((v,)) for o, v in values.items() if o not in unknown}
+    # an entry that no value of the options played its own way (nor any table) brings
+    # the rule set into speaks about other rules, whatever the run reads: not applicable
+    # "because it depends on" them would blame the house rule for a scope it never had
+    known = {o: vs for o, vs in region.items() if not (rs.custom_table and o == "hand_sizes")}
+    if not any(space.meets(known, p.region()) for p in exp.scope.products):
+        return "outside the expectation's scope"
     if unknown:
         sample = space.complete(region)
         if sample is None:

@@ -20,6 +20,7 @@ from mtrain.conformance.declaration import unsupported
 from mtrain.conformance.defaults import DEFAULT_TIMEOUT, SITUATIONS
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture
 from mtrain.conformance.known_failures import SkipEntry
+from mtrain.conformance.own_checks import own_checks
 from mtrain.conformance.partition import round_of_its_own
 from mtrain.conformance.process import ConfigurationError, HarnessError
 from mtrain.conformance.report import Result
@@ -91,7 +92,8 @@ class Runner:
             rj = self.sent_json(task.sent, impl)
             require = getattr(self.args, "require_clauses", False)
             outcome = (self.memo.run(task, impl, rj, require) if self.memo is not None else
-                       run_one(fx, task.sent, task.expectation, impl, rj,
+                       run_one(fx, task.sent, task.expectation,
+                               own_checks(impl, task.sent, task.ruleset), rj,
                                require_clauses=require))
             result.status, result.messages = outcome.status, list(outcome.messages)
             own = (round_of_its_own(fx, task.ruleset) if outcome.refusal is not None

@@ -134,6 +134,9 @@ class Report:
     duration: float = 0.0
     outside: dict[str, int] = field(default_factory=dict)
     """Per rule set: selected fixtures whose every entry speaks about other rules."""
+    seats: dict[str, int] = field(default_factory=dict)
+    """Per rule set: selected fixtures set at a player count its hand table does not
+    deal (counted apart from `outside`)."""
     rulesets: str = ""
     """Which rule sets ran and why those (asked, declared, the default matrix)."""
     values: dict[str, dict[str, str]] = field(default_factory=dict)
@@ -160,7 +163,8 @@ class Report:
         """Why no result was run, when none was: such a run tested nothing and fails."""
         if self.ran:
             return None
-        if not self.results and not any(self.outside.values()) and self.load_errors:
+        if (not self.results and not any(self.outside.values())
+                and not any(self.seats.values()) and self.load_errors):
             return "no fixture could be loaded (the load errors are listed)"
         if not self.results and self.patterns:  # -k chose: the declaration is not at fault
             return (f"no fixture selected by -k {' '.join(self.patterns)} speaks about the "
@@ -243,6 +247,8 @@ class Report:
         for name, counts in rows.items():
             ran = sum(n for s, n in counts.items() if s != "not-applicable")
             out[name] = {**counts, "ran": ran, "other rules": self.outside.get(name, 0)}
+            if any(self.seats.values()):
+                out[name]["other seats"] = self.seats.get(name, 0)
         return out
 
     def not_run(self) -> list[tuple[str, int]]:
@@ -501,6 +507,8 @@ COLUMN_MEANING = {
     "ran": "results run: every column before it but n/a",
     "other rules": "fixtures selected that give no result here: each of their entries "
                    "speaks about other rule sets",
+    "other seats": "fixtures selected that give no result here: their table has a number "
+                   "of players the rule set's hand table does not deal (DEAL-7)",
 }
 """What each column of the per-clause and per-rule-set tables counts."""
 
@@ -524,7 +532,7 @@ def _legend_lines(rows: dict[str, dict[str, int]], key: str) -> list[str]:
     return [f"  {head}"] + [f"  {c:<{width}}  {what}" for c, what in cols]
 
 
-EXTRA_COLUMNS = ("ran", "other rules")
+EXTRA_COLUMNS = ("ran", "other rules", "other seats")
 """Per rule set: results run, and fixtures whose entries all speak about other rules."""
 
 

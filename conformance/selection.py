@@ -172,26 +172,67 @@ def choose_rulesets(asked: Sequence[Ruleset], declared: Ruleset | None,
     return default_rulesets(fixtures), "the default matrix", []
 
 
+@dataclass
+class Outside:
+    """Per rule set, the selected fixtures that give no result: those set at a player
+    count its hand table does not deal (`seats`: a 5-to-8-player table cannot have the
+    corpus's 2-to-4-player tables), and those whose entries speak about other rules."""
+
+    rules: dict[str, int]
+    seats: dict[str, int]
+    counts: dict[str, dict[int, int]]
+    """Per rule set: the player counts of `seats`, with how many fixtures each."""
+
+
+def players_of(fx: Fixture) -> int | None:
+    """The number of seats of a fixture's table or deal (None if it has neither)."""
+    if fx.deal is not None and isinstance(fx.deal.get("players"), int):
+        return int(fx.deal["players"])
+    hands = (fx.table or {}).get("hands")
+    return len(hands) if isinstance(hands, (dict, list)) else None
+
+
 def select(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
            patterns: Sequence[str], space: Space | None = None
-           ) -> tuple[list[Task], dict[str, int]]:
+           ) -> tuple[list[Task], Outside]:
     """Every fixture under every rule set one of its entries speaks about; and, per rule
-    set, how many selected fixtures speak only about other rules."""
+    set, how many selected fixtures give no result, and why (Outside)."""
     space = space or Space()
     tasks: list[Task] = []
-    outside: dict[str, int] = {rs.name: 0 for rs in rulesets}
+    outside = Outside({rs.name: 0 for rs in rulesets}, {rs.name: 0 for rs in rulesets},
+                      {rs.name: {} for rs in rulesets})
     values = [dict(rs.choices) for rs in rulesets]  # read once, not once per fixture
+    dealt = [set(rs.player_counts) for rs in rulesets]
     for fx in fixtures:
         if not id_matches(fx.id, patterns):
             continue
-        for rs, known in zip(rulesets, values, strict=True):
+        players = players_of(fx)
+        for rs, known, counts in zip(rulesets, values, dealt, strict=True):
             exp, why = entry_for(fx, rs, space, known)
             if exp is None and why is None:
-                outside[rs.name] += 1
+                if players is not None and players not in counts:
+                    outside.seats[rs.name] += 1
+                    by = outside.counts[rs.name]
+                    by[players] = by.get(players, 0) + 1
+                else:
+                    outside.rules[rs.name] += 1
                 continue
             sent = None if exp is None else stand_in(rs, exp, space)
             tasks.append(Task(len(tasks), fx, rs, exp, sent, why))
     return tasks, outside
+
+
+def seats_warning(rs: Ruleset, outside: Outside) -> str | None:
+    """What an author of an engine for other player counts than the corpus's needs to
+    know: how many fixtures cannot run at all under its table, and at which counts."""
+    n = outside.seats.get(rs.name, 0)
+    if not n:
+        return None
+    by = outside.counts[rs.name]
+    listed = ", ".join(f"{p} ({by[p]})" for p in sorted(by))
+    return (f"{n} fixtures are set at player counts the hand table of {rs.name} does not "
+            f"deal, and cannot run under it (DEAL-7): {listed} players (`other seats` in "
+            "the table below); the situations from play are dealt at its own counts")
 
 
 def situation_count(asked: int | None, fixtures_given: bool, rulesets: Sequence[Ruleset]) -> int:

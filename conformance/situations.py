@@ -402,10 +402,55 @@ def deal_situations(rs: Ruleset, wanted: Callable[[str], bool] | None = None,
             note=(f"The deal of {rs.name} for {players} players with the pool {order}: "
                   "the table is spec/distinguish/solve_deal.py's deal_view of its table "
                   "and options, not an engine's.")))
-    return out
+    return out + tie_deals(rs, wanted)
 
 
-def _deal(players: int, order: str, engine: int, draw: list[list[str]] | None
+def tie_deals(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> list[Fixture]:
+    """SEAT-6's tie: under heaviest-in-hand, round 1 dealt so that seat 0's heaviest tile
+    is [N-1-N-1] and seat 1's [N-N-2], of the same pip total, the one heavier tile left
+    ([N-N-1]) first in the boneyard and [N-N] set aside: seat 1 starts, its tile having
+    the higher end. The deals from sorted pools never tie (junction, whose planted bug
+    gives the tie to the lower seat, was never caught by them). The table is the model's
+    deal_view of that pool; nothing if the rule set does not read it or cannot deal it."""
+    if rs["starting_seat"] != "heaviest-in-hand" or (
+            wanted is not None and not wanted("play-deal-tie-001")):
+        return []
+    top = highest(rs["tile_set"])
+    table = dict(rs.hand_table)
+    players = min(table)
+    size = table[players]
+    pool = list(range(T.set_size(top)))
+    pool.remove(T.DOUBLE[top])
+    ties = [T.parse(f"{top - 1}-{top - 1}"), T.parse(f"{top}-{top - 2}")]
+    heavier = T.parse(f"{top}-{top - 1}")
+    rest = [t for t in pool if t not in (*ties, heavier)]
+    if players < 2 or size < 1 or players * size >= len(pool):
+        return []
+    hands = [[*rest[:size - 1], ties[0]], [*rest[size - 1:2 * size - 2], ties[1]]]
+    used = 2 * size - 2
+    hands += [rest[used + k * size:used + (k + 1) * size] for k in range(players - 2)]
+    order = [T.name(t) for h in hands for t in h]
+    order += [T.name(heavier)] + [T.name(t) for t in rest[used + (players - 2) * size:]]
+    values = _Reads(dict(rs.choices))
+    view = _view_known(rs, values, deal_view(values, table, players, top, order, full=True))
+    if view is None:
+        return []
+    scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
+    return [Fixture(
+        id="play-deal-tie-001",
+        description=(f"the deal for {players} players, round 1, two heaviest tiles of one "
+                     f"pip total: [{top - 1}-{top - 1}] to seat 0, [{top}-{top - 2}] to "
+                     "seat 1"),
+        clauses=DEAL_CLAUSES, source=("computation",),
+        path=f"{SITUATION_PATH}{rs.name}>", line=None, table=None,
+        deal=_deal(players, order, top, None), steps=(),
+        expect=(Expectation(variants=(), scope=scope, state=view),),
+        note=(f"The deal of {rs.name} for {players} players from a pool designed for "
+              "SEAT-6's tie: the table is spec/distinguish/solve_deal.py's deal_view of "
+              "that pool, not an engine's."))]
+
+
+def _deal(players: int, order: str | list[str], engine: int, draw: list[list[str]] | None
           ) -> dict[str, Any]:
     """A fixture's deal, with its draw for the start (SEAT-5) where it has one."""
     deal: dict[str, Any] = {"players": players, "order": order, "engine": engine}
@@ -547,11 +592,13 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
         fid = f"play-end-{number:03d}"
         if wanted is not None and not wanted(fid):
             continue
-        st, text, moves = found
+        st, text, moves, unscored = found
         table = table_of(st)
         start = table_state(table, plays)
         result = replay(plays, (text,), state=start)["result"]
         how = "blocked" if result["winner"] is None else f"seat {result['winner']} out"
+        if unscored:  # how the round ends, not what it scores: a scoring of one's own
+            result = {k: v for k, v in result.items() if k != "scores"}
         fx = Fixture(
             id=fid,
             description=(f"a round's end, {moves} moves in: {st.players} players, engine "
@@ -562,16 +609,24 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
             expect=(Expectation(variants=(), scope=scope, result=result),),
             note=(f"A random round of {rs.name} a move before its end; the result after "
                   f"`{text}` is spec/model/steps.py's replay of that move, not an "
-                  "engine's."))
+                  "engine's." + (f" Its scores are left unchecked: {', '.join(unscored)} "
+                                 "played its own way." if unscored else "")))
         fx.keep_start(plays, start)
         out.append(fx)
     return out
 
 
+SCORE_OPTIONS = frozenset(("scoring", "blank_values"))
+"""Options the reference reads, at a round's end, only to score it (SCORE-1..7, in
+engine._finish): how the round ends and who went out are the same whatever they are."""
+
+
 def _last_move(rules: Rules, rng: random.Random, counts: list[int],
-               unknown: frozenset[str], plays: Ruleset) -> tuple[State, str, int] | None:
+               unknown: frozenset[str], plays: Ruleset
+               ) -> tuple[State, str, int, tuple[str, ...]] | None:
     """A random round played to its last move: the state before it, the move as text,
-    and the moves before it; None if that move or its outcome reads an unknown option."""
+    the moves before it, and the scoring options of one's own it read (its scores then
+    go unchecked); None if that move or its outcome reads another unknown option."""
     st = deal(rules, rng.choice(counts), rng.randint(1, rules.rounds),
               seed=rng.randrange(1 << 30))
     moves = 0
@@ -593,9 +648,12 @@ def _last_move(rules: Rules, rng: random.Random, counts: list[int],
         probe.rules = TracedRules(rules, TracedRuleset.wrap(plays, log), log)  # type: ignore[assignment]
         legal_actions(probe)
         perform(probe, action)
-        if not unknown.isdisjoint(log.read):
+        read = unknown & set(log.read)
+        if read - SCORE_OPTIONS:
             return None
-    return before, action_text(action_to_json(before, action)), moves
+        return (before, action_text(action_to_json(before, action)), moves,
+                tuple(sorted(read)))
+    return before, action_text(action_to_json(before, action)), moves, ()
 
 
 def _fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: Ruleset,

@@ -1,6 +1,6 @@
 """An author's day with each engine of tests/examples/ written from the protocol alone
-(cantina, sixes, railyard, shed, ninepins, caboose, and tortoise, in JavaScript for node):
-house rules, some no known value describes, tables of their own, and planted bugs, all
+(cantina, sixes, railyard, shed, ninepins, caboose, junction, and tortoise, in JavaScript for
+node): house rules, some no known value describes, tables of their own, and planted bugs, all
 written down in the engine's docstring (or header) before the suite ran.
 
 For each: conform under its honest rule-set file, with the planted bugs switched off
@@ -209,8 +209,37 @@ TORTOISE = Engine(
              "last-double": "END-1"},
     node=True,
 )
+JUNCTION = Engine(
+    "junction",
+    # bug 1 (no marker after an unplayable draw) needs a pass after a draw, which no
+    # fixture at 5 to 8 seats has and no situation from play asks: fuzz alone finds it.
+    # Bug 2 (the heaviest-tile tie) shows in the deal designed for the tie
+    # (play-deal-tie-001; the deals from sorted pools never tie); fuzz finds it rarely
+    # (3 of 40 games, none of the 12 here)
+    shows={"no marker after an unplayable draw": "",
+           "the heaviest-tile tie to the lower seat": r"^seat: expected 1, got 0$",
+           "the tile after a double on the Mexican Train":
+           r"legal actions not allowed by the rules: play \S+ on mexican"},
+    fuzz={"no marker after an unplayable draw": r"^after pass: marked$",
+          "the tile after a double on the Mexican Train": r"^allows play \(DBL-4\)$"},
+    found=(),
+    # 581 when measured: a table for 5 to 8 players cannot have the corpus's 578 tables
+    # of 2 to 4 (and 9 to 12) seats (`other seats`); issue 21's 800 is not met
+    least=560,
+    truth={"tile_set": "double-15", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "heaviest-in-hand", "first_turn": "other",
+           "mexican_first_turn": "anyone", "own_train_first": "not-required",
+           "doubles": "open", "follow_up": "cover-own", "double_order": "oldest-first",
+           "uncoverable_double": "released-when-boneyard-empty", "marker_removal": "other",
+           "draw_rule": "draw-one", "blocked_round": "full-round-of-passes",
+           "scoring": "other", "blank_values": "blank-25", "tie_rule": "most-outs"},
+    # the follow-up after a draw that could not cover it is DBL-5's moment (a play
+    # offered there instead of the pass)
+    charged={"the tile after a double on the Mexican Train": ("DBL-4", "DBL-5"),
+             "the heaviest-tile tie to the lower seat": "SEAT-6"},
+)
 NODE = shutil.which("node")
-ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE,
+ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION,
            pytest.param(TORTOISE, id="tortoise", marks=pytest.mark.skipif(
                NODE is None, reason="node is not installed: tortoise is a JavaScript engine"))]
 

@@ -384,3 +384,51 @@ def test_the_situations_asked_of_an_answer_with_rules_of_its_own_ignore_string_h
         said.append(done.stdout)
     assert said[0] == said[1]
     assert int(said[0].split()[0]) > 0, said[0]
+
+
+def test_the_set_is_found_from_an_engine_that_deals_only_to_larger_tables() -> None:
+    """junction (tests/examples/) deals to 5 to 8 players only and refuses 2 to 4
+    (DEAL-7): identify asked only those and reported "it dealt nothing", then guessed a
+    double-9 set and celko-d9's table. Its set and its table are measured."""
+    from mtrain.conformance.identify.measure import Dealer, Deals, find_set, measure_table
+    from mtrain.conformance.situations import stand_in_for
+
+    junction = catalog().rules_file(Path(__file__).parent / "examples" /
+                                    "junction-rules.yaml")
+    rs = stand_in_for(junction, SPACE)  # its table and set; known values for its own rules
+    assert rs is not None and rs.hand_table == junction.hand_table
+    base = dict(catalog().ruleset("pagat").choices)
+    dealer = Dealer(FixedRules(rs))
+    tile_set, found = find_set(dealer, SPACE, base)
+    assert tile_set == "double-15" and found is not None
+    deals = Deals(table={})
+    measure_table(dealer, SPACE, found, deals, None)
+    assert deals.table == dict(rs.hand_table) and not deals.problems
+
+
+def test_a_table_of_a_player_count_it_does_not_deal_tells_nothing_of_the_rules() -> None:
+    """junction (5 to 8 players) refuses blkrel-001's three seats (DEAL-7). Judged, every
+    entry of such a fixture failed, and because the table is set in round 4 of a double-12
+    match, the solver read the refusals as a single round (MATCH-7 refuses such a round
+    under any table): identify wrote `match_length: single-round` on 98 fixtures and said
+    the engine declares other rules than it plays. Not seen, they say nothing; an engine
+    that deals three players and refuses the round is still judged."""
+    from mtrain.conformance.identify.run import observe
+    from mtrain.conformance.situations import stand_in_for
+
+    junction = catalog().rules_file(Path(__file__).parent / "examples" /
+                                    "junction-rules.yaml")
+    rs = stand_in_for(junction, SPACE)
+    assert rs is not None
+    fx = next(f for f in load_corpus()[0] if f.id == "blkrel-001")
+    [seen] = observe([fx], FixedRules(rs), rs)
+    assert set(seen.outcomes) == {None} and any("3 players" in n for n in seen.notes)
+    # a table asked about without steps: refused at its first question, not at a deal
+    # (engine-002 was one of 26 such fixtures that still showed a single round)
+    tabled = next(f for f in load_corpus()[0] if f.id == "engine-002")
+    assert tabled.table is not None and not tabled.steps
+    [asked] = observe([tabled], FixedRules(rs), rs)
+    assert set(asked.outcomes) == {None}
+    single = catalog().ruleset("pagat+single-round")
+    [judged] = observe([fx], FixedRules(single), single)
+    assert "fail" in judged.outcomes

@@ -534,3 +534,25 @@ def test_a_table_the_rules_never_reach_counts_neither_for_nor_against_them(
     assert explains(ran + never, "stays-open") and explains(ran + never, "released")
     for value in ("released-when-boneyard-empty", "released-after-layers-turn"):
         assert explains(ran + never, value) == explains(ran, value)
+
+
+def test_a_found_value_the_fixtures_contradict_too_is_not_called_what_it_plays() -> None:
+    # junction (tests/examples/, planted bugs on) declares doubles `open`; its follow-up
+    # on the Mexican Train (bug 3) made identify find doubles `ordinary`, "contradicted
+    # (or other)", and the note said "the engine declares other rules than it plays:
+    # doubles (declared open, plays ordinary)": a certainty its own finding denies
+    from mtrain.commands.identify import declaration_note
+    from mtrain.conformance.identify.run import OptionFinding
+
+    pagat = CAT.ruleset("pagat")
+    found = Ruleset("found", tuple((o, "ordinary" if o == "doubles" else v)
+                                   for o, v in pagat.choices), pagat.hand_table)
+    findings = [OptionFinding(o, v, "sure", 3, ["x"]) for o, v in found.choices]
+    at = [o for o, _ in found.choices]
+    findings[at.index("doubles")] = OptionFinding("doubles", "ordinary", "contradicted", 7,
+                                                  ["play-opendbl-001@0.3"], ["other"])
+    note = declaration_note(findings, pagat, found)
+    assert not any("declares other rules than it plays" in line for line in note), note
+    assert note[0].startswith("not sure, but the fixtures lean away from the declared "
+                              "rules: doubles (declared open, the fixtures lean to "
+                              "ordinary, margin 7)")

@@ -377,3 +377,25 @@ def test_a_blocked_round_of_ones_own_is_asked_at_every_turn_end_on_an_empty_bone
     assert "blocked_round (played its own way)" in (applies(exp, fx, rs, Space()) or "")
     # and under another option of one's own that no turn-020 state speaks about, it runs
     assert applies(exp, fx, other_rules("pagat", ["tie_rule"], tmp_path), Space()) is None
+
+
+def test_an_entry_no_value_of_the_rule_brings_in_is_outside_its_scope_not_its_rule(
+        tmp_path: Path) -> None:
+    """junction (tests/examples/) sets the engine aside and starts with the heaviest tile,
+    and plays its first turn its own way. engine-007 speaks only about rounds whose
+    engine is dealt or that start with its holder or after it: no first turn brings
+    junction into it, so it speaks about other rules; it was reported not applicable
+    "because its outcome depends on first_turn", blaming the house rule for a scope it
+    never had. An entry whose scope some value of the rule reaches still depends on it."""
+    space = Space()
+    rules = catalog().rules_file(Path(__file__).parent / "examples" / "junction-rules.yaml")
+    fixtures = {f.id: f for f in corpus()}
+    fx = fixtures["engine-007"]
+    assert [applies(e, fx, rules, space) for e in fx.expect] == [
+        "outside the expectation's scope"]
+    # a first-turn fixture under pagat with its first turn of its own: pagat is in the
+    # scope but for the first turn, which the run reads
+    pagat = other_rules("pagat", ["first_turn"], tmp_path)
+    first = fixtures["first-001"]
+    assert "first_turn (played its own way)" in (applies(first.expect[0], first, pagat,
+                                                         space) or "")

@@ -174,3 +174,58 @@ def test_a_row_no_table_has_keeps_an_outcome_the_table_does_not_change() -> None
     dexp, why = entry_for(deal, holder, SPACE)
     assert dexp is not None, why
     assert applies(dexp, deal, own(holder, odd), SPACE) is not None
+
+
+def test_fixtures_at_player_counts_a_table_does_not_deal_are_counted_apart() -> None:
+    """An engine for 5 to 8 players (tests/examples/junction_engine.py) cannot have the
+    2-to-4-player tables most fixtures are set at: conform counted them among the
+    fixtures that "speak about other rule sets", and its author, seeing 481 results,
+    could not tell why. They are counted apart, by player count, and the warning says
+    so; a fixture at 5 to 8 seats is never among them."""
+    from mtrain.conformance.selection import seats_warning, select
+
+    rs = own(catalog().ruleset("pagat"), ((5, 14), (6, 13), (7, 12), (8, 11)))
+    chosen = [fx for fx in FIXTURES if players(fx) in (3, 4, 5, 6, 9)]
+    tasks, outside = select(chosen, [rs], [], SPACE)
+    by = outside.counts[rs.name]
+    ran = {t.fixture.id for t in tasks}
+    # a fixture that expects the setup refused at such a count runs (DEAL-7)
+    assert all(players(t.fixture) in (5, 6) or (t.expectation is not None
+               and t.expectation.refused_setup) for t in tasks)
+    assert set(by) == {p for fx in chosen if (p := players(fx)) not in (5, 6)}
+    assert sum(by.values()) == outside.seats[rs.name] == sum(
+        1 for fx in chosen if players(fx) not in (5, 6) and fx.id not in ran)
+    assert outside.rules[rs.name] == sum(1 for fx in chosen if players(fx) in (5, 6)
+                                         and fx.id not in ran)
+    warning = seats_warning(rs, outside) or ""
+    assert f"{outside.seats[rs.name]} fixtures are set at player counts" in warning
+    assert f"3 ({by[3]})" in warning
+    # a table that deals every count of the corpus has none
+    _, whole = select(chosen, [catalog().ruleset("pagat")], [], SPACE)
+    assert whole.seats == {"pagat": 0} and seats_warning(catalog().ruleset("pagat"), whole) is None
+
+
+def test_a_designed_deal_ties_the_heaviest_tiles_under_heaviest_in_hand() -> None:
+    """SEAT-6 by hand: [14-14] and [15-13] both count 28 pips, [15-14] (29) is first in the
+    boneyard and [15-15] set aside, so nobody holds a heavier tile; of the two, [15-13] has
+    the higher end: seat 1, which holds it, starts. The deals from sorted pools never tie
+    (junction's planted bug, the tie to the lower seat, went unseen)."""
+    from pathlib import Path
+
+    from mtrain.conformance.adapter import ReferenceImplementation
+    from mtrain.conformance.runner import run_one
+    from mtrain.conformance.situations import tie_deals
+
+    rules = catalog().rules_file(Path(__file__).parent / "examples" / "junction-rules.yaml")
+    [fx] = tie_deals(rules)
+    assert fx.deal is not None and fx.deal["players"] == 5 and fx.deal["engine"] == 15
+    view = fx.expect[0].state
+    assert (view["seat"], view["starter"]) == (1, 1)
+    assert "14-14" in view["hands"][0] and "15-13" in view["hands"][1]
+    assert view["boneyard"][0] == "15-14" and "15-15" not in fx.deal["order"]
+    plays = Ruleset("junction-known", tuple(
+        (o, {"first_turn": "chain", "marker_removal": "owner-plays-own",
+             "scoring": "penalty"}.get(o, v)) for o, v in rules.choices), rules.hand_table)
+    assert run_one(fx, plays, fx.expect[0], ReferenceImplementation()).status == "pass"
+    # no tie to design where the start is another rule's
+    assert tie_deals(catalog().ruleset("puremco")) == []

@@ -226,3 +226,13 @@ def test_a_refused_step_says_what_the_implementation_offers_there(tmp_path: Path
     (result,) = json.loads(out.read_text(encoding="utf-8"))["results"]
     assert result["messages"][0].startswith("step 1 `draw` was refused: a tile can be played")
     assert result["messages"][0].endswith("; it offers there: play 2-1 on mexican")
+
+
+def test_fixtures_at_other_player_counts_have_a_column_of_their_own() -> None:
+    results = [Result("a-001", "junction", "pass", clauses=("TRAIN-2",))]
+    text = _text(Report(results, outside={"junction": 3}, seats={"junction": 578}))
+    table = text[text.index("Per rule set"):].splitlines()
+    assert re.split(r"\s{2,}", table[1].strip())[1:] == ["pass", "ran", "other rules",
+                                                          "other seats"]
+    assert table[2].split()[1:] == ["1", "1", "3", "578"]
+    assert any(re.match(r"  other seats\s{2,}\S.*does not deal", line) for line in table)

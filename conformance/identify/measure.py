@@ -212,6 +212,12 @@ def pool(max_pip: int, engine: int | None) -> list[str]:
     return [t for t in tiles if engine is None or t != f"{engine}-{engine}"]
 
 
+FIRST_COUNTS = (4, 3, 2, *range(5, MAX_PLAYERS + 1))
+"""The player counts a first deal is asked for, until the engine deals one: the corpus's
+counts first, then every count a table may list (an engine for 5 to 8 players refuses
+2 to 4, DEAL-7, and was found to deal nothing: its set and table were then guessed)."""
+
+
 def find_set(dealer: Dealer, space: Space, base: Mapping[str, str]) -> tuple[
         str | None, Ruleset | None]:
     """The tile set the engine deals, and a rule set it deals under (its set, with a
@@ -231,7 +237,7 @@ def find_set(dealer: Dealer, space: Space, base: Mapping[str, str]) -> tuple[
         rs = ruleset_of(cat, plain, table)
         n = highest(tile_set)
         order = pool(n, n if procedure == "set-aside" else None)
-        for players in (4, 3, 2):
+        for players in FIRST_COUNTS:
             state = dealer.deal_own(rs, players, order, sizes(space, players, len(order)),
                                     {}, probing=True)
             if state is not None and possible_deal(state, n, players) is None:

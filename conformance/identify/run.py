@@ -41,6 +41,7 @@ from mtrain.conformance.identify.watch import Watched
 from mtrain.conformance.partition import Partition
 from mtrain.conformance.process import FAILURES, HarnessError
 from mtrain.conformance.runner import check, play, setup_problems
+from mtrain.conformance.selection import players_of
 from mtrain.spec.catalog import Catalog, RulesetError, catalog
 from mtrain.spec.errors import InputError
 from mtrain.spec.notation import max_pip_of
@@ -176,11 +177,15 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
             continue
         if not isinstance(played, tuple) and played.refusal is not None:  # refused setup
             judged = []
+            unseated = _unseated(fx, sent, played.refusal)
             for exp in fx.expect:
                 unnamed: list[str] = []
-                judged.append(_judged(setup_problems(exp, played.refusal, nulls=unnamed),
+                judged.append(None if unseated and exp.refused_setup is None else
+                              _judged(setup_problems(exp, played.refusal, nulls=unnamed),
                                       unnamed))
             obs.outcomes = tuple(judged)
+            if unseated:
+                obs.notes.append(unseated)
             continue
         if not isinstance(played, tuple):  # a refused step: every entry fails
             obs.outcomes = tuple(played.status if played.status in ("fail", "error")
@@ -193,12 +198,28 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
                 nulls: list[str] = []
                 problems = check(exp, rj_sent, state, impl, max_pip_of(sent), nulls=nulls)
                 outcomes.append(_judged(problems, nulls))
-            except RefusedSetup:  # a table it would not have: the entry does not hold
-                outcomes.append("fail")
+            except RefusedSetup as e:  # a table it would not have: the entry does not hold
+                unseated = _unseated(fx, sent, e)  # unless it deals no such table at all
+                outcomes.append("fail" if unseated is None else None)
+                if unseated is not None and unseated not in obs.notes:
+                    obs.notes.append(unseated)
             except (HarnessError, Unsupported, ValueError, KeyError, TypeError):
                 outcomes.append(None)
         obs.outcomes = tuple(outcomes)
     return out
+
+
+def _unseated(fx: Fixture, sent: Ruleset, refusal: RefusedSetup) -> str | None:
+    """Why a refused setup says nothing of the rules but the table: the engine refused,
+    citing DEAL-7, a table of a player count the table it deals (measured) lacks. Judged,
+    every entry failed, and where the fixture is set in a later round the solver took it
+    for a single round (MATCH-7 refuses that round under every table): junction, for 5
+    to 8 players, was found `match_length: single-round` on 98 fixtures of 2 to 4. An
+    entry expecting the setup refused is still judged."""
+    players = players_of(fx)
+    if refusal.clause != "DEAL-7" or players is None or players in sent.player_counts:
+        return None
+    return f"not seen: a table of {players} players, which it does not deal (DEAL-7)"
 
 
 def _judged(problems: Sequence[str], nulls: Sequence[str]) -> str | None:

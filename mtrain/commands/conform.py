@@ -102,6 +102,7 @@ def _run(args: argparse.Namespace) -> int:
         id_matches,
         load_fixtures,
         read_rules,
+        seats_warning,
         select,
         situation_count,
         situation_tasks,
@@ -147,6 +148,7 @@ def _run(args: argparse.Namespace) -> int:
     except BaseException:
         close(first)
         raise
+    warnings += [w for rs in rulesets if (w := seats_warning(rs, outside)) is not None]
     count = situation_count(args.situations, args.fixtures is not None, rulesets)
     args.situations_run = count
     played, more = situation_tasks(rulesets, count, args.pattern or [], len(tasks))
@@ -176,7 +178,8 @@ def _run(args: argparse.Namespace) -> int:
     for key in ("id", "ok", "rules"):
         described.pop(key, None)
     report = Report(results, described, [str(e) for e in load_errors], warnings,
-                    time.perf_counter() - started, outside=outside,
+                    time.perf_counter() - started, outside=outside.rules,
+                    seats=outside.seats,
                     rulesets=f"{len(rulesets)} rule set{'s' if len(rulesets) != 1 else ''}, "
                     f"{chosen}",
                     values={rs.name: dict(rs.choices) for rs in rulesets},

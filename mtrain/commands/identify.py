@@ -162,8 +162,10 @@ def declaration_note(findings: Any, declared: Any, found: Any) -> list[str]:
             continue
         if f is not None and f.status in ("contradicted", "other") and v in f.alternatives:
             contradicted.append(f"{o}: {v}")
-        elif found[o] != v and f is not None and f.status == "likely":
-            # a few fixtures' margin: a bug in the declared value's clauses reads the same
+        elif found[o] != v and f is not None and f.status in ("likely", "contradicted"):
+            # a few fixtures' margin, or a value the fixtures contradict too (whose other
+            # reading is not the declared value): a bug in the declared value's clauses
+            # reads the same
             leaning.append(f"{o} (declared {v}, the fixtures lean to {found[o]}, margin "
                            f"{f.margin})")
         elif found[o] != v:

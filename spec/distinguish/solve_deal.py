@@ -19,12 +19,14 @@ from mtrain.spec.tilesets import highest
 
 
 def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int,
-              engine: int, order: str, full: bool = False,
+              engine: int, order: str | Sequence[str], full: bool = False,
               draws: int = 0, draw: Sequence[Sequence[str]] | None = None
               ) -> dict[str, Any] | None:
     """DEAL-1, ENG-1..8, SEAT-2..6: the table right after the deal, or None (DEAL-7).
 
-    With `full`, every hand and the boneyard too, by tile name: DEAL-1 deals each seat in
+    `order`: `sorted`, `reversed`, or the pool as a list of tile names (None if it is not
+    the set less the engine set aside). With `full`, every hand and the boneyard too, by
+    tile name: DEAL-1 deals each seat in
     turn a block of its size from the top of the pool, the rest is the boneyard in order,
     and the holder of the engine places it from the hand (ENG-3). With `draws`, the table
     after that many draws of the search for an engine nobody was dealt (None when a draw
@@ -42,6 +44,11 @@ def deal_view(options: Mapping[str, str], table: Mapping[int, int], players: int
         pool.remove(T.DOUBLE[engine])
     if order == "reversed":
         pool.reverse()
+    elif not isinstance(order, str):  # a designed pool: the same tiles, in its order
+        listed = [T.parse(x) for x in order]
+        if sorted(listed) != sorted(pool):
+            return None
+        pool = listed
     if players * size > len(pool):
         return None
     hands = [pool[p * size:(p + 1) * size] for p in range(players)]

@@ -1,0 +1,58 @@
+"""The answer checks of conform under rules of one's own (`other`).
+
+Every state an implementation returns is checked against the invariants
+(answers.state_problems), under the known rule set sent in place of the declared one.
+An invariant whose check reads an option the implementation plays its own way holds
+for the stand-in's value, not for the rule: a blocked round scored as a house rule
+scores it breaks INV-ROUND-SCORE under the stand-in's penalty scoring, and is no
+failure. Such a problem is left out, as fuzz leaves it out (fuzz/own_rules.py); the
+check is traced as the scope checks trace a run (partition.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mtrain.conformance.adapter import JSON, Implementation
+from mtrain.conformance.answers import CheckedImplementation, Problem, state_problems
+from mtrain.conformance.partition import Log, TracedRules, TracedRuleset
+from mtrain.reference import codec
+from mtrain.reference.invariants import CHECKS, hand_sizes
+from mtrain.reference.rules import Rules
+from mtrain.spec.ruleset import Ruleset
+
+
+class OwnRulesChecks(CheckedImplementation):
+    """`inner`, its answers checked, without the invariants whose check reads one of
+    `own` (the options the declared rules play `other`) under `sent`, the stand-in."""
+
+    def __init__(self, inner: Implementation, sent: Ruleset, own: frozenset[str]) -> None:
+        super().__init__(inner)
+        self.sent, self.own = sent, own
+        self.rules = Rules.of(sent)
+
+    def state_problems(self, ruleset: JSON, state: Any, dealt: bool = False) -> list[Problem]:
+        found = state_problems(ruleset, state, dealt=dealt)
+        if not any(p.kind == "invariant" for p in found):
+            return found
+        st = codec.state_from_json(self.rules, state)  # it decoded: its problems are invariants
+        keep = []
+        for p in found:
+            check = CHECKS.get(p.where) or (hand_sizes if p.where == "INV-HAND-SIZES" else None)
+            if p.kind == "invariant" and check is not None and self._reads_own(st, check):
+                continue
+            keep.append(p)
+        return keep
+
+    def _reads_own(self, st: Any, check: Any) -> bool:
+        log = Log()
+        mine = st.copy()
+        mine.rules = TracedRules(self.rules, TracedRuleset.wrap(self.sent, log), log)
+        check(mine)
+        return not self.own.isdisjoint(log.read)
+
+
+def own_checks(impl: Implementation, sent: Ruleset, declared: Ruleset) -> Implementation:
+    """`impl` checked as OwnRulesChecks says where `declared` has rules of its own."""
+    own = frozenset(declared.unknown)
+    return OwnRulesChecks(impl, sent, own) if own else impl
