@@ -18,7 +18,10 @@ The two take turns, run after run, so that both meet the same machine; each is j
 the median of its CPU seconds (user + system, the server's included), and the protocol
 case on the ratio of the medians. Wall times are shown too, with the load average before
 and after: on a machine shared with other work they say how busy it was. One untimed run
-first warms the file cache. Exit code 1 when a target is missed or a run does not pass.
+first warms the file cache and mtrain's cache, a folder of the benchmark's own
+(`--cache DIR` to name one): the user's folder is shared with every other mtrain on the
+machine, and their situations push these out (a run that makes them again costs twice).
+Exit code 1 when a target is missed or a run does not pass.
 
 With `--base REV` (a git revision, e.g. main), the same two cases run from that revision's
 code too, in the same turns, and the ratios new / base are printed: on a busy machine the
@@ -38,6 +41,7 @@ from pathlib import Path
 from measure import Timed, base_env, load, median, mtrain_command, run, verdict
 
 from mtrain.conformance.resultmemo import MEMO_ENV
+from mtrain.spec.cache import CACHE_ENV
 
 TARGET_CPU = 5.0
 TARGET_RATIO = 1.3
@@ -58,22 +62,27 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--base", metavar="REV", help="also run git revision REV's code")
+    parser.add_argument("--cache", metavar="DIR", help="mtrain's cache folder for every run "
+                        "(default: a new one, warmed by an untimed first run)")
     args = parser.parse_args()
     mtrain = mtrain_command()
     cases = {"in-process": [mtrain, "conform"], "played": [mtrain, "conform"],
              "protocol": [mtrain, "conform", "--impl", f"{mtrain} serve"]}
-    envs: dict[str, dict[str, str] | None] = {name: None for name in cases}
-    envs["played"] = {**os.environ, MEMO_ENV: "off"}
     with tempfile.TemporaryDirectory() as tmp:
+        # a cache of the run's own, warmed by the first run: the user's folder is shared
+        # with every other mtrain on the machine, whose entries push these out
+        own = {**os.environ, CACHE_ENV: args.cache or str(Path(tmp) / "cache")}
+        envs: dict[str, dict[str, str] | None] = {name: own for name in cases}
+        envs["played"] = {**own, MEMO_ENV: "off"}
         if args.base:
             python = f"{sys.executable} -m mtrain"
-            env = base_env(args.base, Path(tmp))
+            env = {**base_env(args.base, Path(tmp)), CACHE_ENV: own[CACHE_ENV]}
             cases |= {"base in-process": [*python.split(), "conform"],
                       "base protocol": [*python.split(), "conform", "--impl",
                                         f"{python} serve"]}
             envs |= {"base in-process": env, "base protocol": env}
         before = load()
-        run(cases["in-process"])  # warms the file cache, and the situations' cache
+        run(cases["in-process"], env=own)  # warms the file cache and mtrain's own
         if args.base:  # the base's code keeps situations of its own
             run(cases["base in-process"], env=envs["base in-process"])
         timed: dict[str, list[Timed]] = {name: [] for name in cases}

@@ -67,6 +67,9 @@ class Runner:
         return kept[1]
 
     def support(self, rs: Ruleset) -> str | None:
+        known = self._support.get(rs.name, self)  # asked once per task: no lock once known
+        if known is not self:
+            return known  # type: ignore[return-value]
         with self._lock:
             if rs.name not in self._support:
                 files = getattr(self.args, "rules_from", {})
@@ -81,7 +84,8 @@ class Runner:
                         description=fx.description, source=fx.source,
                         decisions=self.decisions(fx))
         why = task.why or self.support(task.ruleset)
-        skip = next((s for s in self.skips if s.matches(fx.id, name)), None)
+        skip = (next((s for s in self.skips if s.matches(fx.id, name)), None)
+                if self.skips else None)
         if why is not None or task.expectation is None or task.sent is None:
             result.status, result.messages = "not-applicable", [why or "no entry applies"]
             result.rerun = rerun_command(self.args, fx, task.ruleset)

@@ -15,7 +15,7 @@ from mtrain.conformance.partition import applies, stand_in
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.errors import InputError
 from mtrain.spec.ruleset import Ruleset
-from mtrain.spec.scope import Space
+from mtrain.spec.scope import Product, Scope, Space
 from mtrain.spec.yamlload import SpecError, file_problem
 
 
@@ -203,12 +203,17 @@ def select(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
                       {rs.name: {} for rs in rulesets})
     values = [dict(rs.choices) for rs in rulesets]  # read once, not once per fixture
     dealt = [set(rs.player_counts) for rs in rulesets]
+    inside = ScopeMasks(rulesets, values)
     for fx in fixtures:
         if not id_matches(fx.id, patterns):
             continue
         players = players_of(fx)
-        for rs, known, counts in zip(rulesets, values, dealt, strict=True):
-            exp, why = entry_for(fx, rs, space, known)
+        first = inside.first_entries(fx.expect)
+        for i, (rs, known, counts) in enumerate(zip(rulesets, values, dealt, strict=True)):
+            if i in inside.plain:  # entry_for's first loop, by one bit per entry
+                exp, why = first.get(i), None
+            else:
+                exp, why = entry_for(fx, rs, space, known)
             if exp is None and why is None:
                 if players is not None and players not in counts:
                     outside.seats[rs.name] += 1
@@ -233,6 +238,51 @@ def seats_warning(rs: Ruleset, outside: Outside) -> str | None:
     return (f"{n} fixtures are set at player counts the hand table of {rs.name} does not "
             f"deal, and cannot run under it (DEAL-7): {listed} players (`other seats` in "
             "the table below); the situations from play are dealt at its own counts")
+
+
+class ScopeMasks:
+    """Which of the rule sets (those with every value known and the shipped tables) each
+    scope contains, as one bit per rule set, from one mask per option value: a scope is
+    asked about every rule set at once, not once per fixture and rule set."""
+
+    def __init__(self, rulesets: Sequence[Ruleset], values: Sequence[dict[str, str]]) -> None:
+        self.plain = frozenset(i for i, rs in enumerate(rulesets)
+                               if not rs.unknown and not rs.custom_table)
+        self._all = sum(1 << i for i in self.plain)
+        self._by_value: dict[tuple[str, str], int] = {}
+        for i in self.plain:
+            for o, v in values[i].items():
+                self._by_value[(o, v)] = self._by_value.get((o, v), 0) | 1 << i
+        self._products: dict[Product, int] = {}
+
+    def product(self, p: Product) -> int:
+        """The rule sets whose value of each option p names is among p's values."""
+        m = self._products.get(p)
+        if m is None:
+            m, by_value = self._all, self._by_value
+            for o, vs in p.allowed:
+                m &= sum(by_value.get((o, v), 0) for v in vs)
+            self._products[p] = m
+        return m
+
+    def mask(self, scope: Scope) -> int:
+        found = 0
+        for p in scope.products:
+            found |= self.product(p)
+        return found
+
+    def first_entries(self, entries: Sequence[Expectation]) -> dict[int, Expectation]:
+        """For each rule set some entry speaks about, by index, the first such entry."""
+        first: dict[int, Expectation] = {}
+        left = self._all
+        for e in entries:
+            hits = self.mask(e.scope) & left
+            left &= ~hits
+            while hits:
+                low = hits & -hits
+                first[low.bit_length() - 1] = e
+                hits ^= low
+        return first
 
 
 def situation_count(asked: int | None, fixtures_given: bool, rulesets: Sequence[Ruleset]) -> int:

@@ -34,6 +34,7 @@ import functools
 import gc
 import importlib.resources
 import json
+import math
 import os
 import re
 import stat
@@ -447,9 +448,100 @@ def load(path: str | Path, text: str | None = None) -> Document:
     name = str(path)
     if text is None:
         text = read_text(path)
-
+    key = _document_key(text)
+    kept = None if key is None else _kept_document(name, key)
+    if kept is not None:
+        return kept
     with _no_gc():
-        return _load(name, text)
+        doc = _load(name, text)
+    if key is not None:
+        _keep_document(key, doc)
+    return doc
+
+
+DOCUMENT_KIND = "documents"
+KEPT_DOCUMENTS = 4096
+"""The most loaded documents the cache keeps (the least recently written go)."""
+
+
+@functools.cache
+def _loader_digest() -> str:
+    """Part of a kept document's key: what reads and checks the YAML (this module and its
+    spelling checks, PyYAML's version and parser). Another one may read a text otherwise."""
+    here = Path(__file__).resolve().parent
+    return cache.digest(yaml.__version__, _SafeBase.__name__,
+                        (here / "yamlload.py").read_bytes(), (here / "yamlspell.py").read_bytes())
+
+
+def _document_key(text: str) -> str | None:
+    if cache.folder() is None:
+        return None
+    return cache.digest("yaml-document", _loader_digest(), text)
+
+
+def _kept_document(name: str, key: str) -> Document | None:
+    """The document this text was read as before (spec/cache.py), or None. Loading a
+    fixture file is most of the cost of reading it; what it loads is plain data."""
+    kept = cache.read(DOCUMENT_KIND, key)
+    if not isinstance(kept, dict) or not isinstance(kept.get("lines"), list):
+        return None
+    lines: dict[Pointer, int] = {}
+    try:
+        for pointer, line in kept["lines"]:
+            lines[tuple(pointer)] = line
+        data = _thawed(kept["data"])
+    except (TypeError, ValueError, KeyError, AttributeError):  # not as written: read anew
+        return None
+    return Document(path=name, data=data, lines=lines)
+
+
+def _keep_document(key: str, doc: Document) -> None:
+    """Keep `doc`, unless its data holds something JSON would not give back exactly (a
+    YAML date, a NaN, an integer too long): such a text is read anew each time."""
+    try:
+        data = _frozen(doc.data)
+    except TypeError:
+        return
+    lines = [[list(pointer), line] for pointer, line in doc.lines.items()]
+    cache.write(DOCUMENT_KIND, key, {"data": data, "lines": lines}, keep=KEPT_DOCUMENTS)
+
+
+_EXACT: Final = (str, bool, type(None))
+
+
+def _frozen(value: Any) -> Any:
+    """`value` as JSON that `_thawed` turns back into it, types and all: every mapping a
+    list of [key, value] pairs under "m" (YAML keys may be integers: a table's seats)."""
+    kind = type(value)
+    if kind is dict:
+        return {"m": [[k if type(k) in (str, int) and _exact(k) else _refuse(k), _frozen(v)]
+                      for k, v in value.items()]}
+    if kind is list:
+        return [_frozen(v) for v in value]
+    if _exact(value):
+        return value
+    return _refuse(value)
+
+
+def _exact(value: Any) -> bool:
+    kind = type(value)
+    if kind in _EXACT:
+        return True
+    if kind is int:
+        return bool(-(2**63) <= value < 2**64)
+    return kind is float and math.isfinite(value)
+
+
+def _refuse(value: Any) -> Any:
+    raise TypeError(f"not kept as JSON: {type(value).__name__}")
+
+
+def _thawed(value: Any) -> Any:
+    if type(value) is dict:
+        return {k: _thawed(v) for k, v in value["m"]}
+    if type(value) is list:
+        return [_thawed(v) for v in value]
+    return value
 
 
 def _load(name: str, text: str) -> Document:
