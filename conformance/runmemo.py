@@ -71,25 +71,40 @@ class QuestionTree:
         with one rule set."""
         answers = {} if answers is None else answers
         best: Node | None = None
+        best_k = -1  # the step of best's state
         # depth first, without recursion (a closure calling itself is a reference cycle
-        # left to the collector, once per rule set asked)
+        # left to the collector, once per rule set asked); a node of one branch (the
+        # engine is deterministic: nearly every node) is walked down in place
         todo = [self.root]
         while todo:
             node = todo.pop()
-            if node.found is not None:
-                return node.found, best
-            if node.at is not None and (best is None or best.at is None
-                                        or node.at[0] > best.at[0]):
-                best = node
-            below = []
-            for question, kids in node.branches:
-                said = answers.get(question, answers)
-                if said is answers:
-                    said = answers[question] = answer(question, rules, rs)
-                kid = kids.get(said)
-                if kid is not None:
-                    below.append(kid)
-            todo += reversed(below)  # the first branch first, as the runs asked
+            while True:
+                if node.found is not None:
+                    return node.found, best
+                at = node.at
+                if at is not None and (best is None or at[0] > best_k):
+                    best, best_k = node, at[0]
+                branches = node.branches
+                if len(branches) == 1:
+                    question, kids = branches[0]
+                    said = answers.get(question, answers)
+                    if said is answers:
+                        said = answers[question] = answer(question, rules, rs)
+                    kid = kids.get(said)
+                    if kid is None:
+                        break
+                    node = kid
+                    continue
+                below = []
+                for question, kids in branches:
+                    said = answers.get(question, answers)
+                    if said is answers:
+                        said = answers[question] = answer(question, rules, rs)
+                    kid = kids.get(said)
+                    if kid is not None:
+                        below.append(kid)
+                todo += reversed(below)  # the first branch first, as the runs asked
+                break
         return None, best
 
     @staticmethod
