@@ -540,12 +540,14 @@ def _grow(seed: Region, forbidden: Sequence[Region], space: Space,
     # added to the option can bring to meet the region: looked up, not filtered)
     only: dict[str, dict[str, set[int]]] = {o: {} for o in full}
     touching: set[int] = set()  # those apart on none (they meet no valid rule set yet)
-    on: dict[str, set[int]] = {o: set() for o in full}  # those apart on this option
+    # those apart on this option, by each value they hold there
+    on: dict[str, dict[str, set[int]]] = {o: {} for o in full}
     for k, (f, pins) in enumerate(zip(forbidden, pinned, strict=True)):
         gap = {o for o in pins if region[o].isdisjoint(f[o])}
         apart.append(gap)
         for o in gap:
-            on[o].add(k)
+            for v in f[o]:
+                on[o].setdefault(v, set()).add(k)
         if len(gap) == 1:
             o = next(iter(gap))
             for v in f[o]:
@@ -561,7 +563,7 @@ def _grow(seed: Region, forbidden: Sequence[Region], space: Space,
             if any(space.meets(wider, forbidden[k]) for k in [*sorted(touching), *near]):
                 continue
             region = wider
-            for k in [k for k in on[option] if v in forbidden[k].get(option, full[option])]:
+            for k in list(on[option].get(v, ())):
                 gap = apart[k]
                 if len(gap) == 1:
                     for w in forbidden[k][option]:
@@ -572,7 +574,8 @@ def _grow(seed: Region, forbidden: Sequence[Region], space: Space,
                     for w in forbidden[k][o]:
                         only[o].setdefault(w, set()).add(k)
                 gap.discard(option)
-                on[option].discard(k)
+                for w in forbidden[k][option]:
+                    on[option][w].discard(k)
     return Product.of({o: vs for o, vs in region.items() if vs != full[o]})
 
 
