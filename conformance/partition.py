@@ -393,7 +393,7 @@ def explore(fx: Fixture, space: Space | None = None, limit: int = REGION_LIMIT,
     memo = RunMemo()
     while pending:
         region = pending.pop()
-        values = space.complete(region, prefer)
+        values = space.complete(region, prefer, memo=False)  # (each region is asked once)
         if values is None:
             continue  # no valid rule set here
         rs = space.ruleset(values) if ruleset is None else ruleset(values)
@@ -438,13 +438,18 @@ class Breach:
 def breaches(part: Partition, space: Space) -> list[Breach]:
     """Every region inside an entry's written scope where the entry does not hold."""
     out = []
+    full = space.full()
     for i, exp in enumerate(part.fixture.expect):
         for cell in part.cells:
             left_out = cell.run.unlisted[i] if cell.run.unlisted else ()
             if cell.run.outcomes[i] == "pass" and not left_out:
                 continue
+            region = cell.region
             for product in exp.scope.products:
-                both = space.intersect(cell.region, product.region())
+                # (most cells lie apart from most products: told at once, no region built)
+                if any(region.get(o, full[o]).isdisjoint(vs) for o, vs in product.allowed):
+                    continue
+                both = space.intersect(region, product.region())
                 if both is None:
                     continue
                 example = space.complete(both, cell.run.values)

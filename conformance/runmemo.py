@@ -117,11 +117,18 @@ class QuestionTree:
             said = answers.get(question, answers)
             if said is answers:
                 said = answers[question] = answer(question, rules, rs)
-            kids = next((kids for known, kids in node.branches if known == question), None)
+            kids = None
+            for known, branch in node.branches:  # (one, nearly always)
+                if known == question:
+                    kids = branch
+                    break
             if kids is None:
                 kids = {}
                 node.branches.append((question, kids))
-            node = kids.setdefault(said, Node())
+            below = kids.get(said)
+            if below is None:  # (a Node made only when none is there)
+                below = kids[said] = Node()
+            node = below
         return node
 
     def keep(self, asked: Iterable[Question], rules: Rules, rs: Ruleset, found: Any,

@@ -218,8 +218,13 @@ class Space:
         return dict(self._full)
 
     def complete(self, region: Mapping[str, frozenset[str]],
-                 prefer: Mapping[str, str] | None = None) -> dict[str, str] | None:
-        """A valid assignment inside `region` (values in `prefer` tried first), or None."""
+                 prefer: Mapping[str, str] | None = None, *, memo: bool = True
+                 ) -> dict[str, str] | None:
+        """A valid assignment inside `region` (values in `prefer` tried first), or None.
+        `memo` False: the answer is neither looked up nor kept (a region asked once, as
+        an exploration asks each of its own)."""
+        if not memo:
+            return self._complete(region, prefer)
         try:
             key = (frozenset(region.items()), frozenset((prefer or {}).items()))
         except TypeError:  # a region of other sets than frozensets: searched each time
