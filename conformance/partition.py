@@ -140,23 +140,35 @@ class TracedRules:
 
 KEPT_RULES = 8192
 """Rule sets whose flags `_rules_of` keeps."""
-_kept_rules: dict[int, tuple[Ruleset, Rules]] = {}
+_kept_rules: dict[int, tuple[Ruleset, Rules, dict[Question, Any]]] = {}
+
+
+def _kept(rs: Ruleset) -> tuple[Ruleset, Rules, dict[Question, Any]]:
+    """The rule set, its flags, and what it answered so far to the questions of traced
+    runs (runmemo.answer: a function of the rule set alone), kept by the rule set's
+    identity (Space.ruleset hands out one object per point, and the points of one
+    fixture's exploration come back in the next ones; hashing a Ruleset's choices cost
+    more than the lookup). The rule set is kept in the entry, so that its id is not
+    reused while the entry lives."""
+    kept = _kept_rules.get(id(rs))
+    if kept is not None and kept[0] is rs:
+        return kept
+    if len(_kept_rules) >= KEPT_RULES:
+        _kept_rules.clear()
+    kept = _kept_rules[id(rs)] = (rs, Rules.of(rs), {})
+    return kept
 
 
 def _rules_of(rs: Ruleset) -> Rules:
     """The engine's flags of a rule set, read once: an exploration plays the same rule
-    sets over and over (reading them through TracedRules logs each read all the same).
-    Kept by the rule set's identity (Space.ruleset hands out one object per point;
-    hashing a Ruleset's choices cost more than the lookup), the rule set kept beside its
-    flags so that its id is not reused while the entry lives."""
-    kept = _kept_rules.get(id(rs))
-    if kept is not None and kept[0] is rs:
-        return kept[1]
-    rules = Rules.of(rs)
-    if len(_kept_rules) >= KEPT_RULES:
-        _kept_rules.clear()
-    _kept_rules[id(rs)] = (rs, rules)
-    return rules
+    sets over and over (reading them through TracedRules logs each read all the same)."""
+    return _kept(rs)[1]
+
+
+def _answers_of(rs: Ruleset, memo: RunMemo | None) -> dict[Question, Any] | None:
+    """What `rs` answered so far to the questions of the runs in `memo`'s trees (None
+    without a memo)."""
+    return None if memo is None else _kept(rs)[2]
 
 
 _NO_ANSWERS = Answers(0)
@@ -237,7 +249,7 @@ def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None =
     entries = fx.expect if entries is None else entries
     values = dict(point) if point is not None else values_of(catalog(), rs)
     rules = _rules_of(rs)
-    answers = None if memo is None else memo.answers(rs)
+    answers = _answers_of(rs, memo)
     found = None if memo is None else memo.runs.find(rules, rs, answers)[0]
     run: Run
     if found is not None:
@@ -279,7 +291,7 @@ def _traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
         played = _play(fx, traced, impl, rj)
     else:
         rules = _rules_of(rs)
-        said = memo.answers(rs)
+        said = _answers_of(rs, memo)
         done, node = memo.plays.find(rules, rs, said)
         if done is not None:
             _ask_again(done[0], impl)

@@ -154,12 +154,3 @@ class RunMemo:
     def __init__(self) -> None:
         self.runs = QuestionTree()  # (Run, the player counts whose hand size was read)
         self.plays = QuestionTree()  # what play() gave, and the states on the way
-        self._said: tuple[Ruleset | None, dict[Question, Any]] = (None, {})
-
-    def answers(self, rs: Ruleset) -> dict[Question, Any]:
-        """What `rs` answered so far, to share among the walks of both trees for one run
-        (an answer depends on the rule set alone; one exploration asks each point's rule
-        set a score of questions in four walks)."""
-        if self._said[0] is not rs:
-            self._said = (rs, {})
-        return self._said[1]
