@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from mtrain.conformance.adapter import (
     JSON,
+    Answers,
     DecodedStates,
     ReferenceImplementation,
     RefusedSetup,
@@ -138,13 +138,41 @@ class TracedRules:
         return value
 
 
-@functools.lru_cache(maxsize=8192)
+KEPT_RULES = 8192
+"""Rule sets whose flags `_rules_of` keeps."""
+_kept_rules: dict[int, tuple[Ruleset, Rules, dict[Question, Any]]] = {}
+
+
+def _kept(rs: Ruleset) -> tuple[Ruleset, Rules, dict[Question, Any]]:
+    """The rule set, its flags, and what it answered so far to the questions of traced
+    runs (runmemo.answer: a function of the rule set alone), kept by the rule set's
+    identity (Space.ruleset hands out one object per point, and the points of one
+    fixture's exploration come back in the next ones; hashing a Ruleset's choices cost
+    more than the lookup). The rule set is kept in the entry, so that its id is not
+    reused while the entry lives."""
+    kept = _kept_rules.get(id(rs))
+    if kept is not None and kept[0] is rs:
+        return kept
+    if len(_kept_rules) >= KEPT_RULES:
+        _kept_rules.clear()
+    kept = _kept_rules[id(rs)] = (rs, Rules.of(rs), {})
+    return kept
+
+
 def _rules_of(rs: Ruleset) -> Rules:
     """The engine's flags of a rule set, read once: an exploration plays the same rule
     sets over and over (reading them through TracedRules logs each read all the same)."""
-    return Rules.of(rs)
+    return _kept(rs)[1]
 
 
+def _answers_of(rs: Ruleset, memo: RunMemo | None) -> dict[Question, Any] | None:
+    """What `rs` answered so far to the questions of the runs in `memo`'s trees (None
+    without a memo)."""
+    return None if memo is None else _kept(rs)[2]
+
+
+_NO_ANSWERS = Answers(0)
+"""The memo of answers of a TracedReference: never asked (its rules are a traced view)."""
 MEMO_TRACED = 4096
 """States the traced runs keep read (TracedReference)."""
 
@@ -157,7 +185,12 @@ class TracedReference(ReferenceImplementation):
     fixture's states under hundreds of rule sets)."""
 
     def __init__(self, rs: Ruleset) -> None:
-        super().__init__()
+        # (not the base's: its memos of rules by request and of answers serve no traced
+        # view, which `rules` gives for every request, and a scope check makes a
+        # TracedReference per run)
+        self._rules, self._seen = {}, {}
+        self._answers = _NO_ANSWERS
+        self._own_state = type(self).state is not ReferenceImplementation.state
         self._states = self._shared_states
         self.log = Log()
         self.ruleset = TracedRuleset.wrap(rs, self.log)
@@ -216,11 +249,14 @@ def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None =
     entries = fx.expect if entries is None else entries
     values = dict(point) if point is not None else values_of(catalog(), rs)
     rules = _rules_of(rs)
-    answers = None if memo is None else memo.answers(rs)
+    answers = _answers_of(rs, memo)
     found = None if memo is None else memo.runs.find(rules, rs, answers)[0]
     run: Run
     if found is not None:
-        run, sizes = dataclasses.replace(found[0], values=values), found[1]
+        kept_run: Run = found[0]  # (built, not dataclasses.replace: a third of a hit's time)
+        run = Run(values, kept_run.outcomes, kept_run.read, kept_run.messages,
+                  kept_run.unlisted)
+        sizes = found[1]
     else:
         run, log = _traced_run(fx, rs, entries, values, memo)
         sizes = frozenset(log.sizes)
@@ -255,7 +291,7 @@ def _traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
         played = _play(fx, traced, impl, rj)
     else:
         rules = _rules_of(rs)
-        said = memo.answers(rs)
+        said = _answers_of(rs, memo)
         done, node = memo.plays.find(rules, rs, said)
         if done is not None:
             _ask_again(done[0], impl)
@@ -369,7 +405,7 @@ def explore(fx: Fixture, space: Space | None = None, limit: int = REGION_LIMIT,
     memo = RunMemo()
     while pending:
         region = pending.pop()
-        values = space.complete(region, prefer)
+        values = space.complete(region, prefer, memo=False)  # (each region is asked once)
         if values is None:
             continue  # no valid rule set here
         rs = space.ruleset(values) if ruleset is None else ruleset(values)
@@ -414,13 +450,18 @@ class Breach:
 def breaches(part: Partition, space: Space) -> list[Breach]:
     """Every region inside an entry's written scope where the entry does not hold."""
     out = []
+    full = space.full()
     for i, exp in enumerate(part.fixture.expect):
         for cell in part.cells:
             left_out = cell.run.unlisted[i] if cell.run.unlisted else ()
             if cell.run.outcomes[i] == "pass" and not left_out:
                 continue
+            region = cell.region
             for product in exp.scope.products:
-                both = space.intersect(cell.region, product.region())
+                # (most cells lie apart from most products: told at once, no region built)
+                if any(region.get(o, full[o]).isdisjoint(vs) for o, vs in product.allowed):
+                    continue
+                both = space.intersect(region, product.region())
                 if both is None:
                     continue
                 example = space.complete(both, cell.run.values)
@@ -512,16 +553,22 @@ def _grow(seed: Region, forbidden: Sequence[Region], space: Space,
         pinned = [tuple(o for o in full if f.get(o, full[o]) != full[o])
                   for f in forbidden]
     apart: list[set[str]] = []  # per forbidden region: the options they share no value on
-    only: dict[str, set[int]] = {o: set() for o in full}  # those apart on this option alone
+    # those apart on this option alone, by each value they hold there (the ones a value
+    # added to the option can bring to meet the region: looked up, not filtered)
+    only: dict[str, dict[str, set[int]]] = {o: {} for o in full}
     touching: set[int] = set()  # those apart on none (they meet no valid rule set yet)
-    on: dict[str, set[int]] = {o: set() for o in full}  # those apart on this option
+    # those apart on this option, by each value they hold there
+    on: dict[str, dict[str, set[int]]] = {o: {} for o in full}
     for k, (f, pins) in enumerate(zip(forbidden, pinned, strict=True)):
-        gap = {o for o in pins if not region[o] & f[o]}
+        gap = {o for o in pins if region[o].isdisjoint(f[o])}
         apart.append(gap)
         for o in gap:
-            on[o].add(k)
+            for v in f[o]:
+                on[o].setdefault(v, set()).add(k)
         if len(gap) == 1:
-            only[next(iter(gap))].add(k)
+            o = next(iter(gap))
+            for v in f[o]:
+                only[o].setdefault(v, set()).add(k)
         elif not gap:
             touching.add(k)
     for option, values in space.options.items():
@@ -529,19 +576,23 @@ def _grow(seed: Region, forbidden: Sequence[Region], space: Space,
             if v in region[option]:
                 continue
             wider = {**region, option: region[option] | {v}}
-            near = [k for k in only[option] if v in forbidden[k].get(option, full[option])]
-            if any(space.meets(wider, forbidden[k]) for k in sorted(touching) + near):
+            near = only[option].get(v, ())
+            if any(space.meets(wider, forbidden[k]) for k in [*sorted(touching), *near]):
                 continue
             region = wider
-            for k in [k for k in on[option] if v in forbidden[k].get(option, full[option])]:
+            for k in list(on[option].get(v, ())):
                 gap = apart[k]
                 if len(gap) == 1:
-                    only[option].discard(k)
+                    for w in forbidden[k][option]:
+                        only[option][w].discard(k)
                     touching.add(k)
                 elif len(gap) == 2:
-                    only[next(o for o in gap if o != option)].add(k)
+                    o = next(o for o in gap if o != option)
+                    for w in forbidden[k][o]:
+                        only[o].setdefault(w, set()).add(k)
                 gap.discard(option)
-                on[option].discard(k)
+                for w in forbidden[k][option]:
+                    on[option][w].discard(k)
     return Product.of({o: vs for o, vs in region.items() if vs != full[o]})
 
 

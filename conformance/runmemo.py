@@ -71,25 +71,40 @@ class QuestionTree:
         with one rule set."""
         answers = {} if answers is None else answers
         best: Node | None = None
+        best_k = -1  # the step of best's state
         # depth first, without recursion (a closure calling itself is a reference cycle
-        # left to the collector, once per rule set asked)
+        # left to the collector, once per rule set asked); a node of one branch (the
+        # engine is deterministic: nearly every node) is walked down in place
         todo = [self.root]
         while todo:
             node = todo.pop()
-            if node.found is not None:
-                return node.found, best
-            if node.at is not None and (best is None or best.at is None
-                                        or node.at[0] > best.at[0]):
-                best = node
-            below = []
-            for question, kids in node.branches:
-                said = answers.get(question, answers)
-                if said is answers:
-                    said = answers[question] = answer(question, rules, rs)
-                kid = kids.get(said)
-                if kid is not None:
-                    below.append(kid)
-            todo += reversed(below)  # the first branch first, as the runs asked
+            while True:
+                if node.found is not None:
+                    return node.found, best
+                at = node.at
+                if at is not None and (best is None or at[0] > best_k):
+                    best, best_k = node, at[0]
+                branches = node.branches
+                if len(branches) == 1:
+                    question, kids = branches[0]
+                    said = answers.get(question, answers)
+                    if said is answers:
+                        said = answers[question] = answer(question, rules, rs)
+                    kid = kids.get(said)
+                    if kid is None:
+                        break
+                    node = kid
+                    continue
+                below = []
+                for question, kids in branches:
+                    said = answers.get(question, answers)
+                    if said is answers:
+                        said = answers[question] = answer(question, rules, rs)
+                    kid = kids.get(said)
+                    if kid is not None:
+                        below.append(kid)
+                todo += reversed(below)  # the first branch first, as the runs asked
+                break
         return None, best
 
     @staticmethod
@@ -102,11 +117,18 @@ class QuestionTree:
             said = answers.get(question, answers)
             if said is answers:
                 said = answers[question] = answer(question, rules, rs)
-            kids = next((kids for known, kids in node.branches if known == question), None)
+            kids = None
+            for known, branch in node.branches:  # (one, nearly always)
+                if known == question:
+                    kids = branch
+                    break
             if kids is None:
                 kids = {}
                 node.branches.append((question, kids))
-            node = kids.setdefault(said, Node())
+            below = kids.get(said)
+            if below is None:  # (a Node made only when none is there)
+                below = kids[said] = Node()
+            node = below
         return node
 
     def keep(self, asked: Iterable[Question], rules: Rules, rs: Ruleset, found: Any,
@@ -132,12 +154,3 @@ class RunMemo:
     def __init__(self) -> None:
         self.runs = QuestionTree()  # (Run, the player counts whose hand size was read)
         self.plays = QuestionTree()  # what play() gave, and the states on the way
-        self._said: tuple[Ruleset | None, dict[Question, Any]] = (None, {})
-
-    def answers(self, rs: Ruleset) -> dict[Question, Any]:
-        """What `rs` answered so far, to share among the walks of both trees for one run
-        (an answer depends on the rule set alone; one exploration asks each point's rule
-        set a score of questions in four walks)."""
-        if self._said[0] is not rs:
-            self._said = (rs, {})
-        return self._said[1]

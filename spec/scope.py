@@ -196,6 +196,7 @@ class Space:
             if all(o in order for o in named):
                 self._judged[max(order[o] for o in named)].append(clause)
         self._full = {o: frozenset(vs) for o, vs in self.options.items()}
+        self._deal8: dict[tuple[str, str, str, int | None], bool] = {}
         deal8 = [order[o] for o in self.cat.DEAL8_OPTIONS if o in order]
         self._deal8_at = max(deal8) if len(deal8) == len(self.cat.DEAL8_OPTIONS) else -1
         # the same rules as plain tuples, for the search: (the `when` pairs, the values
@@ -217,8 +218,13 @@ class Space:
         return dict(self._full)
 
     def complete(self, region: Mapping[str, frozenset[str]],
-                 prefer: Mapping[str, str] | None = None) -> dict[str, str] | None:
-        """A valid assignment inside `region` (values in `prefer` tried first), or None."""
+                 prefer: Mapping[str, str] | None = None, *, memo: bool = True
+                 ) -> dict[str, str] | None:
+        """A valid assignment inside `region` (values in `prefer` tried first), or None.
+        `memo` False: the answer is neither looked up nor kept (a region asked once, as
+        an exploration asks each of its own)."""
+        if not memo:
+            return self._complete(region, prefer)
         try:
             key = (frozenset(region.items()), frozenset((prefer or {}).items()))
         except TypeError:  # a region of other sets than frozensets: searched each time
@@ -295,7 +301,7 @@ class Space:
                             break
                     if not ok:
                         break
-            if ok and k == self._deal8_at and self.cat._undealable(plain, table):
+            if ok and k == self._deal8_at and self._undealable(plain, table):
                 ok = False
             if ok and self._search(k + 1, names, tries, choice, plain, table):
                 return True
@@ -316,7 +322,19 @@ class Space:
                     for ro, rvs in requires:
                         if plain[ro] not in rvs:
                             return False
-        return self._deal8_at < 0 or not self.cat._undealable(plain, table)
+        return self._deal8_at < 0 or not self._undealable(plain, table)
+
+    def _undealable(self, plain: Mapping[str, str], table: tuple[tuple[int, int], ...] | None
+                    ) -> bool:
+        """Catalog._undealable (DEAL-8), kept by what it reads: the search asks it of the
+        same few sets, procedures and tables tens of thousands of times. A table is one
+        of the space's own (`tables`) or None, known by its identity."""
+        key = (plain["hand_sizes"], plain["tile_set"], plain["engine_procedure"],
+               None if table is None else id(table))
+        found = self._deal8.get(key)
+        if found is None:
+            found = self._deal8[key] = bool(self.cat._undealable(plain, table))
+        return found
 
     def catalog_form(self, values: Mapping[str, str]
                       ) -> tuple[dict[str, str], tuple[tuple[int, int], ...] | None]:

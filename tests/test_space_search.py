@@ -41,6 +41,8 @@ def test_complete_agrees_with_judging_every_rule_at_every_step() -> None:
         prefer = {o: rng.choice(vs) for o, vs in SPACE.options.items() if rng.random() < 0.5}
         found = SPACE.complete(region, prefer)
         assert found == every_rule_each_step(region, prefer), (region, prefer)
+        # asked without the memo (as an exploration asks), the same
+        assert SPACE.complete(region, prefer, memo=False) == found, (region, prefer)
         empty += found is None
     assert 0 < empty < 600  # both kinds of region were met
 
@@ -75,3 +77,22 @@ def test_the_ruleset_of_a_point_is_the_one_the_catalogue_builds_and_checks() -> 
         assert values_of(SPACE.cat, SPACE.ruleset(point)) == point, name
         examples += 1
     assert examples
+
+
+def test_the_kept_deal8_answers_are_the_catalogues() -> None:
+    """`Space._undealable` keeps DEAL-8's answer by the set, the procedure and the table:
+    for every combination, with each table the search hands it, it is the catalogue's."""
+    from mtrain.spec.ruleset import CUSTOM
+
+    undealable = 0
+    for hs in SPACE.options["hand_sizes"]:
+        plain_hs = CUSTOM if hs in SPACE.tables or hs == CUSTOM else hs
+        table = SPACE.tables.get(hs)
+        for ts in SPACE.options["tile_set"]:
+            for proc in SPACE.options["engine_procedure"]:
+                plain = {"hand_sizes": plain_hs, "tile_set": ts, "engine_procedure": proc}
+                for _ in range(2):  # the first answer computed, the second kept
+                    got = SPACE._undealable(plain, table)
+                    assert got == bool(SPACE.cat._undealable(plain, table)), (hs, ts, proc)
+                undealable += got
+    assert undealable  # some set cannot deal some table

@@ -1,0 +1,132 @@
+"""The memos of the scope check's exploration (conformance/partition.py,
+conformance/runmemo.py) change nothing it finds: `_grow` set beside the filtering it
+replaced, the run memo's tree walked and extended by hand, and the flags and answers kept
+per rule set."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from mtrain.conformance import partition as P
+from mtrain.conformance.runmemo import Node, QuestionTree, RunMemo
+from mtrain.reference.rules import Rules
+from mtrain.spec.catalog import catalog
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.scope import Product, Region, Space
+
+SPACE = Space()
+
+
+def grow_by_filtering(seed: Region, forbidden: Sequence[Region], space: Space) -> Product:
+    """`_grow` as it was (each option's candidates filtered, not looked up by value)."""
+    region = dict(seed)
+    full = space.full()
+    pinned = [tuple(o for o in full if f.get(o, full[o]) != full[o]) for f in forbidden]
+    apart: list[set[str]] = []
+    only: dict[str, set[int]] = {o: set() for o in full}
+    touching: set[int] = set()
+    on: dict[str, set[int]] = {o: set() for o in full}
+    for k, (f, pins) in enumerate(zip(forbidden, pinned, strict=True)):
+        gap = {o for o in pins if not region[o] & f[o]}
+        apart.append(gap)
+        for o in gap:
+            on[o].add(k)
+        if len(gap) == 1:
+            only[next(iter(gap))].add(k)
+        elif not gap:
+            touching.add(k)
+    for option, values in space.options.items():
+        for v in values:
+            if v in region[option]:
+                continue
+            wider = {**region, option: region[option] | {v}}
+            near = [k for k in only[option] if v in forbidden[k].get(option, full[option])]
+            if any(space.meets(wider, forbidden[k]) for k in sorted(touching) + near):
+                continue
+            region = wider
+            for k in [k for k in on[option] if v in forbidden[k].get(option, full[option])]:
+                gap = apart[k]
+                if len(gap) == 1:
+                    only[option].discard(k)
+                    touching.add(k)
+                elif len(gap) == 2:
+                    only[next(o for o in gap if o != option)].add(k)
+                gap.discard(option)
+                on[option].discard(k)
+    return Product.of({o: vs for o, vs in region.items() if vs != full[o]})
+
+
+def _cell(rng: random.Random) -> Region:
+    """A region as the partition's cells are: every option, a few pinned to one value or
+    to a few."""
+    out = SPACE.full()
+    for o, vs in SPACE.options.items():
+        r = rng.random()
+        if r < 0.3:
+            out[o] = frozenset((rng.choice(vs),))
+        elif r < 0.4 and len(vs) > 2:
+            out[o] = frozenset(rng.sample(vs, len(vs) - 1))
+    return out
+
+
+def test_grow_finds_what_filtering_found() -> None:
+    rng = random.Random(11)
+    widened = 0
+    for _ in range(60):
+        seed = _cell(rng)
+        if SPACE.complete(seed) is None:
+            continue
+        forbidden = [f for f in (_cell(rng) for _ in range(rng.randint(0, 40)))
+                     if not SPACE.meets(seed, f)]
+        grown = P._grow(seed, forbidden, SPACE)
+        assert grown == grow_by_filtering(seed, forbidden, SPACE)
+        widened += grown != Product.of({o: vs for o, vs in seed.items()
+                                        if vs != SPACE.full()[o]})
+    assert widened  # some seeds grew
+
+
+def _rules(name: str) -> tuple[Ruleset, Rules]:
+    rs = catalog().ruleset(name)
+    return rs, Rules.of(rs)
+
+
+def test_the_tree_is_walked_by_the_answers_and_extended_without_copies() -> None:
+    pagat, pagat_rules = _rules("pagat")
+    tree = QuestionTree()
+    asked = [("flag", "max_pip"), ("option", "follow_up"), ("flag", "single_round")]
+    node = tree.extend(tree.root, asked, pagat_rules, pagat)
+    assert tree.extend(tree.root, asked, pagat_rules, pagat) is node  # the same path
+    node.found = "pagat's"
+    assert tree.find(pagat_rules, pagat)[0] == "pagat's"
+    # a rule set answering the second question otherwise finds nothing, but the node of
+    # the furthest state on its way
+    other = next(catalog().ruleset(n) for n in catalog().variants
+                 if catalog().ruleset(n)["follow_up"] != pagat["follow_up"]
+                 and catalog().ruleset(n)["tile_set"] == pagat["tile_set"])
+    first = tree.extend(tree.root, asked[:1], pagat_rules, pagat)
+    first.at = (1, {}, tuple(asked[:1]))
+    found, best = tree.find(Rules.of(other), other)
+    assert found is None and best is first
+    # two branches below a node (as no deterministic run makes, but a tree may hold):
+    # the first is walked first
+    root = tree.root
+    second: dict[object, Node] = {}
+    root.branches.append((("flag", "follow"), second))
+    below = second.setdefault(pagat_rules.follow, Node())
+    below.found = "second branch"
+    assert tree.find(pagat_rules, pagat)[0] == "pagat's"
+    root.branches.reverse()
+    assert tree.find(pagat_rules, pagat)[0] == "second branch"
+
+
+def test_flags_and_answers_are_kept_by_the_rule_sets_identity() -> None:
+    rs = catalog().ruleset("pagat")
+    twin = Ruleset(rs.name, rs.choices, rs.hand_table, rs.overlays)  # equal, not the same
+    assert P._rules_of(rs) is P._rules_of(rs)
+    assert P._rules_of(twin) == P._rules_of(rs) and P._rules_of(twin) is not P._rules_of(rs)
+    memo = RunMemo()
+    said = P._answers_of(rs, memo)
+    assert said is not None and said is P._answers_of(rs, memo)
+    assert P._answers_of(twin, memo) is not said
+    assert P._answers_of(rs, None) is None
