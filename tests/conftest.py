@@ -18,11 +18,14 @@ The tests keep what mtrain caches (spec/cache.py) in a folder of their own, one 
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
 import pickle
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Generator, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -110,21 +113,16 @@ def once(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Callable[[]
     worker to ask computes it (under a lock) and pickles it into the run's shared temporary
     folder; the others read it there. A value must pickle; it is read back only from that
     folder, which this run wrote."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER")
-    base = tmp_path_factory.getbasetemp()
-    root = base if worker is None else base.parent
+    root = _run_root(tmp_path_factory)
     memo: dict[str, Any] = {}
 
     def get(name: str, compute: Callable[[], Any]) -> Any:
         if name not in memo:
-            try:
-                import fcntl
-            except ImportError:  # no flock (Windows): each worker computes its own
+            if not _CAN_LOCK:  # no flock (Windows): each worker computes its own
                 memo[name] = compute()
                 return memo[name]
             path = root / f"once-{name}.pickle"
-            with open(root / f"once-{name}.lock", "a") as lock:
-                fcntl.flock(lock, fcntl.LOCK_EX)
+            with _locked(root / f"once-{name}.lock"):
                 if path.is_file():
                     memo[name] = pickle.loads(path.read_bytes())
                 else:
@@ -135,29 +133,78 @@ def once(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Callable[[]
     return get
 
 
-@pytest.fixture(scope="session")
-def corpus_explored(once: Callable[[str, Callable[[], Any]], Any]) -> None:
-    """The shipped corpus's scope check (`mtrain lint`'s), run once per run by whichever
-    worker asks first: it explores every fixture's partition of the option space (about
-    70 CPU s) and keeps what it finds in the run's cache (_cache_of_this_run below): each
-    fixture's check, which the corpus lint then reads, and the pieces identify reads
-    (conformance/identify/cells.py). The corpus is explored once, not once by the lint
-    and again by the first identify of each worker."""
+def _run_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run's temporary folder, shared by the xdist workers."""
+    base = tmp_path_factory.getbasetemp()
+    return base if os.environ.get("PYTEST_XDIST_WORKER") is None else base.parent
 
-    def explore() -> bool:
+
+try:
+    import fcntl
+    _CAN_LOCK = True
+except ImportError:  # Windows
+    _CAN_LOCK = False
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Held by one process of the run at a time (where flock exists)."""
+    with open(path, "a") as lock:
+        if _CAN_LOCK:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+CORPUS_PARTS = 2
+"""The corpus is explored in this many parts (every PARTS-th fixture), each by whichever
+worker asks for it first: two workers explore it side by side rather than one exploring
+while the other waits at the lock (about 70 s of wall time)."""
+
+
+@pytest.fixture(scope="session")
+def corpus_explored(once: Callable[[str, Callable[[], Any]], Any],
+                    tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The shipped corpus's scope check (`mtrain lint`'s), run once per run: it explores
+    every fixture's partition of the option space (about 70 CPU s) and keeps what it
+    finds in the run's cache (_cache_of_this_run below): each fixture's check, which the
+    corpus lint then reads, and the pieces identify reads (conformance/identify/cells.py).
+    The corpus is explored once, not once by the lint and again by the first identify of
+    each worker; in CORPUS_PARTS parts, a worker starting with a part of its own (by its
+    number) and then taking or reading the others."""
+    root = _run_root(tmp_path_factory)
+
+    def explore(part: int) -> bool:
+        import gc
+
         from mtrain.conformance.fixture import load_corpus
+        from mtrain.conformance.gc_freeze import paused, settled
         from mtrain.conformance.identify.cells import Keeper
-        from mtrain.conformance.lint.scopes import check_scopes
+        from mtrain.conformance.lint.scopes import ScopeCache, scope_fixture
         from mtrain.spec.scope import Space
 
         fixtures, errors = load_corpus()
         assert not errors, errors[:1]
-        keeper = Keeper(Space())
-        check_scopes(fixtures, Space(), explored=keeper.add)
-        keeper.save()
+        space = Space()
+        keeper = Keeper(space)
+        found = []
+        with settled(), paused():  # as check_scopes explores (lint/scopes.py)
+            for fx in fixtures[part::CORPUS_PARTS]:
+                found.append((fx, scope_fixture(fx, space, keeper.add)))
+                gc.freeze()
+        # each kind of entry is read, merged and written whole: one part at a time
+        with _locked(root / "corpus-explored-save.lock"):
+            store = ScopeCache(space)
+            for fx, scopes in found:
+                store.put(fx, scopes)
+            store.save()
+            keeper.save()
         return True
 
-    once("corpus-explored", explore)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    first = int(worker[2:]) if worker[2:].isdigit() else 0
+    for k in range(CORPUS_PARTS):
+        part = (first + k) % CORPUS_PARTS
+        once(f"corpus-explored-{part}-of-{CORPUS_PARTS}", functools.partial(explore, part))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
