@@ -10,6 +10,10 @@ SITUATIONS = 700
 (selection.situation_count)."""
 SITUATIONS_MIN = 25
 """Situations from play per rule set at least."""
+RESULTS_FLOOR = 800
+"""Results a run of one rule set (an engine's own, with the count of situations not asked)
+reaches where it can: a rule set the corpus says little about (a hand table for 5 to 8
+players, rules of its own) is asked more situations from play (selection.count_for_floor)."""
 SITUATIONS_MAX = 20_000
 """The most situations from play one rule set may be asked for (`conform --situations`,
 `situations -n`): each is played for, so a count past it would run for days (a count of

@@ -5,11 +5,12 @@ and the situations from play under each, as tasks for the runner pool (pool.py).
 from __future__ import annotations
 
 import fnmatch
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mtrain.conformance.defaults import SITUATIONS, SITUATIONS_MIN
+from mtrain.conformance.defaults import RESULTS_FLOOR, SITUATIONS, SITUATIONS_MIN
 from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load_corpus
 from mtrain.conformance.partition import applies, stand_in
 from mtrain.spec.catalog import RulesetError, catalog
@@ -293,6 +294,25 @@ def situation_count(asked: int | None, fixtures_given: bool, rulesets: Sequence[
     if fixtures_given or not rulesets:
         return 0
     return max(SITUATIONS_MIN, SITUATIONS // len(rulesets))
+
+
+def count_for_floor(rs: Ruleset, count: int, corpus: int) -> int:
+    """The situations to ask under a run's one rule set so that its `corpus` results and
+    the situations reach RESULTS_FLOOR together: a table at 5 to 8 players meets few of
+    the corpus's tables, and rules of its own leave out the situations that read them, so
+    the count grows in proportion, with a margin (each count is made once and kept), at
+    most fourfold."""
+    from mtrain.conformance.situations import situations, stand_in_for  # z3: only if asked
+
+    if corpus >= RESULTS_FLOOR or count <= 0 or stand_in_for(rs) is None:
+        return count
+    asked, most = count, 4 * count
+    for _ in range(4):  # scaled with a margin: one more count made, seldom two
+        made = len(situations(rs, asked))
+        if corpus + made >= RESULTS_FLOOR or made == 0 or asked >= most:
+            break
+        asked = min(most, math.ceil(asked * (RESULTS_FLOOR - corpus) / made * 1.25))
+    return asked
 
 
 def situation_tasks(rulesets: Sequence[Ruleset], count: int, patterns: Sequence[str],

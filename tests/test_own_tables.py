@@ -229,3 +229,21 @@ def test_a_designed_deal_ties_the_heaviest_tiles_under_heaviest_in_hand() -> Non
     assert run_one(fx, plays, fx.expect[0], ReferenceImplementation()).status == "pass"
     # no tie to design where the start is another rule's
     assert tie_deals(catalog().ruleset("puremco")) == []
+
+
+def test_a_rule_set_the_corpus_says_little_about_is_asked_more_situations() -> None:
+    """junction (5 to 8 players, three rules of its own) met 5 of the corpus's fixtures and
+    577 of 700 situations: 582 results. A run of one rule set is asked situations until
+    its results reach RESULTS_FLOOR, at most fourfold; one the corpus covers is not."""
+    from mtrain.conformance.defaults import RESULTS_FLOOR
+    from mtrain.conformance.selection import count_for_floor
+    from mtrain.conformance.situations import situations
+
+    pagat = catalog().ruleset("pagat")
+    assert count_for_floor(pagat, 10, RESULTS_FLOOR) == 10
+    few = len(situations(pagat, 10))  # deals, round ends and later deals beside the 10
+    corpus = RESULTS_FLOOR - few - 15
+    asked = count_for_floor(pagat, 10, corpus)
+    assert 10 < asked <= 40
+    assert corpus + len(situations(pagat, asked)) >= RESULTS_FLOOR or asked == 40
+    assert corpus + len(situations(pagat, 10)) < RESULTS_FLOOR

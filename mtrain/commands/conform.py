@@ -99,6 +99,7 @@ def _run(args: argparse.Namespace) -> int:
     from mtrain.conformance.selection import (
         check_variants,
         choose_rulesets,
+        count_for_floor,
         id_matches,
         load_fixtures,
         read_rules,
@@ -150,6 +151,8 @@ def _run(args: argparse.Namespace) -> int:
         raise
     warnings += [w for rs in rulesets if (w := seats_warning(rs, outside)) is not None]
     count = situation_count(args.situations, args.fixtures is not None, rulesets)
+    if args.situations is None and len(rulesets) == 1 and not args.pattern:
+        count = count_for_floor(rulesets[0], count, len(tasks))  # a rerun asks the same
     args.situations_run = count
     played, more = situation_tasks(rulesets, count, args.pattern or [], len(tasks))
     tasks += played
