@@ -23,7 +23,13 @@ from typing import TYPE_CHECKING, Any
 
 from mtrain.commands.arguments import pattern, positive_float, positive_int, stoppable, whole
 from mtrain.commands.printing import quiet_stdout
-from mtrain.conformance.defaults import DEFAULT_TIMEOUT, SITUATIONS, SITUATIONS_MAX, SITUATIONS_MIN
+from mtrain.conformance.defaults import (
+    DEFAULT_TIMEOUT,
+    RESULTS_FLOOR,
+    SITUATIONS,
+    SITUATIONS_MAX,
+    SITUATIONS_MIN,
+)
 from mtrain.conformance.gc_freeze import paused
 from mtrain.conformance.report import FORMATS
 
@@ -61,7 +67,8 @@ def register(sub: Any) -> None:
     p.add_argument("--situations", type=whole(0, SITUATIONS_MAX), default=None, metavar="N",
                    help="also run N tables from play per rule set, legal sets from the "
                    f"formalisation (default: {SITUATIONS} shared among the rule sets, at "
-                   f"least {SITUATIONS_MIN} each; none with --fixtures; 0: none), and "
+                   f"least {SITUATIONS_MIN} each, and for one rule set more until its "
+                   f"results reach {RESULTS_FLOOR}; none with --fixtures; 0: none), and "
                    "beside them a seventh as many round ends and later rounds' deals")
     p.add_argument("--format", choices=FORMATS, default="text", help="report format")
     p.add_argument("--output", metavar="FILE", help="write the report to FILE")
