@@ -24,11 +24,9 @@ from mtrain.conformance.adapter import IMPOSSIBLE
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.gc_freeze import paused
 from mtrain.conformance.lint.scopes import code_and_data_digest, fixture_digest
-from mtrain.conformance.partition import Log, Partition, TracedRuleset, explore
+from mtrain.conformance.partition import Partition, explore
 from mtrain.spec import cache
 from mtrain.spec.catalog import RulesetError
-from mtrain.spec.model.reachable import reachable_problems
-from mtrain.spec.notation import FixtureError
 from mtrain.spec.ruleset import CUSTOM, Ruleset
 from mtrain.spec.scope import Region, Space
 
@@ -198,7 +196,6 @@ def narrowed(fx: Fixture, pieces: Sequence[Piece], allowed: Region, space: Space
     regions; under `table` (a hand table of the engine's own, `hand_sizes` allowed only
     `custom`), the pieces that read the table played again with it."""
     out = []
-    start = {**space.full(), **allowed}
     for p in pieces:
         region: dict[str, frozenset[str]] = {}
         for o, vs in p.region.items():
@@ -212,17 +209,17 @@ def narrowed(fx: Fixture, pieces: Sequence[Piece], allowed: Region, space: Space
                 out += explore_in(fx, start, allowed, space, table)
                 continue
             out.append(Piece(_unpinned(region, allowed), p.outcomes, p.read))
-    return out + unreachable(fx, start, allowed, space, table)
+    return out
 
 
 def _unpinned(region: Mapping[str, frozenset[str]], allowed: Region) -> dict[str, frozenset[str]]:
     return {o: vs for o, vs in region.items() if o not in allowed or vs != allowed[o]}
 
 
-def _player(space: Space, table: tuple[tuple[int, int], ...] | None
-            ) -> Callable[[dict[str, str]], Ruleset | None]:
-    """The rule set a point of the space is played with: with `table`, that table as its
-    own (None where the table cannot be dealt under the point's values, DEAL-8)."""
+def explore_in(fx: Fixture, start: Region, allowed: Region, space: Space,
+               table: tuple[tuple[int, int], ...] | None) -> list[Piece]:
+    """partition.explore over `start`, its pieces narrowed to `allowed`; with `table`,
+    each rule set played with it as its own."""
     cat = space.cat
 
     def played(values: dict[str, str]) -> Ruleset | None:
@@ -233,75 +230,11 @@ def _player(space: Space, table: tuple[tuple[int, int], ...] | None
             return cat.from_values({**plain, "hand_sizes": CUSTOM}, cat.describe(values), table)
         except RulesetError:  # the table cannot be dealt under these values (DEAL-8)
             return None
-    return played
 
-
-def explore_in(fx: Fixture, start: Region, allowed: Region, space: Space,
-               table: tuple[tuple[int, int], ...] | None) -> list[Piece]:
-    """partition.explore over `start`, its pieces narrowed to `allowed`; with `table`,
-    each rule set played with it as its own."""
     full = space.full()
-    part = explore(fx, space, start=start, ruleset=_player(space, table))
+    part = explore(fx, space, start=start, ruleset=played)
     return [Piece(_unpinned({o: vs for o, vs in c.region.items() if vs != full[o]}, allowed),
                   _outcomes(c.run), c.run.read) for c in part.cells]
-
-
-REACH_CHECKS = 48
-"""The most rule sets whose reachability `unreachable` checks for one table. Where the
-answer reads many options (whether anybody can ever play, END-2, reads most rules of
-play) the regions multiply: past this many, the regions left are taken as reached, as
-every region was before (the regions found unreachable are so whatever the rest)."""
-
-
-def unreachable(fx: Fixture, start: Region, allowed: Region, space: Space,
-                table: tuple[tuple[int, int], ...] | None) -> list[Piece]:
-    """The regions of `start` whose rules never reach the fixture's table (the model's
-    necessary conditions, spec/model/reachable.py: the check lint makes of a fixture's
-    own rule sets), each a piece whose every entry is ANY. An engine asked there answers
-    a table its rules never put to it, so the answer counts neither for nor against
-    those rules (doubles-072, a follow-up under DBL-12, asked of tortoise, which keeps
-    doubles open: no round of its reaches the table). The pieces overlap the fixture's
-    others, and a rule set in both is explained by either (solve.constraint).
-
-    Explored as partition.explore does, by the options the traced check reads up to its
-    first reason; the hand table is read untraced (`hand_table`), so each region pins
-    `hand_sizes` (which identify's measured region pins anyway). The player count is left
-    to the runs (a table of a count the rules do not deal is a refused setup, DEAL-7). A
-    table the notation cannot build under a point, or whose check cannot be made, counts
-    as reached."""
-    if fx.table is None:
-        return []
-    played, full = _player(space, table), space.full()
-    out: list[Piece] = []
-    pending: list[Region] = [dict(start)]
-    for _ in range(REACH_CHECKS):
-        if not pending:
-            break
-        region = pending.pop()
-        values = space.complete(region)
-        if values is None:
-            continue
-        rs = played(values)
-        if rs is None:
-            continue
-        log = Log()
-        traced = TracedRuleset.wrap(rs, log)
-        try:
-            problems = reachable_problems(fx.start(traced), traced, players=False,
-                                          first=True)
-        except (FixtureError, ValueError, KeyError, TypeError, IndexError):
-            problems = []
-        cell = dict(region)
-        for option in ("hand_sizes", *log.read):
-            rest = cell[option] - {values[option]}
-            if rest:
-                pending.append({**cell, option: rest})
-            cell[option] = frozenset((values[option],))
-        if problems:
-            out.append(Piece(_unpinned({o: vs for o, vs in cell.items() if vs != full[o]},
-                                       allowed), tuple(ANY for _ in fx.expect),
-                             tuple(log.read)))
-    return out
 
 
 def _outcomes(run: Any, impossible: bool = True) -> tuple[str, ...]:

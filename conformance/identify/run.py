@@ -28,13 +28,7 @@ import z3
 from mtrain.conformance.adapter import Implementation, RefusedSetup, Unsupported, ruleset_json
 from mtrain.conformance.fixture import Fixture, load_corpus
 from mtrain.conformance.identify import bugs
-from mtrain.conformance.identify.cells import (
-    Piece,
-    corpus_pieces,
-    explore_in,
-    narrowed,
-    unreachable,
-)
+from mtrain.conformance.identify.cells import Piece, corpus_pieces, explore_in, narrowed
 from mtrain.conformance.identify.measure import Deals, measure, ruleset_of
 from mtrain.conformance.identify.solve import FIXTURE, NO_OTHER, Model, Solution, Solver, constraint
 from mtrain.conformance.identify.watch import Watched
@@ -458,8 +452,7 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
                 continue  # the deals are measured (measure.py); a round's end, not yet
             fx = dataclasses.replace(legal_only(fx), id=f"{fx.id}@{round_no}.{k}")
             try:
-                pieces = (explore_in(fx, dict(full), allowed, space, own)
-                          + unreachable(fx, dict(full), allowed, space, own))
+                pieces = explore_in(fx, dict(full), allowed, space, own)
             except (RefusedSetup, ValueError, KeyError, TypeError):
                 continue  # a table some rule set of the region cannot have: not asked
             if len({p.outcomes for p in pieces}) > 1:

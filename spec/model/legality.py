@@ -146,9 +146,7 @@ class Opts:
                  domain: Mapping[str, Sequence[str]] | None = None) -> None:
         if (values is None) == (var is None):
             raise ValueError("give plain values or z3 variables, not both")
-        # looked up, never copied: a traced rule set logs only the options a question
-        # reads (conformance/identify/cells.py, unreachable)
-        self.values = values
+        self.values = dict(values) if values is not None else None
         self.var = dict(var) if var is not None else None
         self.domain = {o: tuple(vs) for o, vs in (domain or {}).items()}
 

@@ -17,7 +17,6 @@ in spec/model/legality.py, never of the reference engine.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -82,35 +81,21 @@ CONDITIONS: Final[dict[str, str]] = {
 
 
 def reachable_problems(state: Mapping[str, Any], ruleset: Mapping[str, str],
-                       players: bool = True, first: bool = False) -> list[str]:
+                       players: bool = True) -> list[str]:
     """Every reason why no round under `ruleset` reaches `state` (empty: none found).
 
     `ruleset` is a Ruleset (or any mapping of option values with `hand_table`). With
     `players` false the player count is not checked (REACH-PLAYERS), and every other
-    condition is: for a table whose refusal (DEAL-7) is what a fixture expects. With
-    `first`, only the first reason found.
-
-    Each option is looked up only where a condition needs it to decide, so that a traced
-    rule set (conformance/identify/cells.py, `unreachable`) logs the options on which
-    the answer depends, and with `first` only those up to the first reason.
+    condition is: for a table whose refusal (DEAL-7) is what a fixture expects.
     """
-    table = _Table(state, ruleset, first)
-    with contextlib.suppress(_Found):
-        table.problems(players)
-    return table.out
-
-
-class _Found(Exception):
-    """The first reason found, when no other is asked for."""
+    return _Table(state, ruleset).problems(players)
 
 
 class _Table:
-    def __init__(self, state: Mapping[str, Any], rs: Mapping[str, str],
-                 first: bool = False) -> None:
+    def __init__(self, state: Mapping[str, Any], rs: Mapping[str, str]) -> None:
         self.s = state
         self.rs = rs
-        self.options = rs  # looked up, never copied (reachable_problems)
-        self.first = first
+        self.options = {k: rs[k] for k in rs}
         self.n = len(state["hands"])
         self.seat = int(state["seat"])
         self.starter = int(state["starter"])
@@ -123,17 +108,9 @@ class _Table:
         self.drawn = state.get("drawn")
         self.passes = int(state.get("passes", 0))
         self.bone_empty = not state["boneyard"]
+        self.chain = rs["first_turn"] in ("chain", "chain-no-double-end")  # own train (FIRST-2)
+        self.chains = self.chain or rs["first_turn"] == "chain-anywhere"  # FIRST-11 too
         self.out: list[str] = []
-
-    @property
-    def chain(self) -> bool:
-        """Chain first turns on the own train (FIRST-2)."""
-        return self.rs["first_turn"] in ("chain", "chain-no-double-end")
-
-    @property
-    def chains(self) -> bool:
-        """Chain first turns, also anywhere (FIRST-11)."""
-        return self.rs["first_turn"] in ("chain", "chain-no-double-end", "chain-anywhere")
 
     def _index(self, key: Any) -> int:
         return self.n if key == MEXICAN else int(key)
@@ -143,8 +120,6 @@ class _Table:
 
     def fail(self, cid: str, message: str) -> None:
         self.out.append(f"{cid}: {message}")
-        if self.first:
-            raise _Found
 
     def problems(self, players: bool = True) -> list[str]:
         hand_table = dict(getattr(self.rs, "hand_table", ()))
@@ -209,7 +184,7 @@ class _Table:
 
     def starting_seat(self) -> None:
         start = (int(self.s["round"]) - 1) % self.n
-        if self.starter != start and self.rs["starting_seat"] == "rotate":
+        if self.rs["starting_seat"] == "rotate" and self.starter != start:
             self.fail("REACH-STARTER", f"round {self.s['round']} starts at seat {start}, not "
                       f"{self.starter}")
 
@@ -257,15 +232,15 @@ class _Table:
             self.fail("REACH-FIRST-UNTOUCHED", "nobody has had a turn, yet a train holds tiles")
         # a passer's marker comes off only by a play on its own train, except under
         # owner-plays-anywhere; a single-tile start may lay its first tile elsewhere
+        lenient = not self.chain or self.rs["marker_removal"] == "owner-plays-anywhere"
         for q in range(n):
-            if q in self.pending or not self.empty(q) or self.marked[q]:
+            if q in self.pending:
                 continue
             elsewhere = any(not self.empty(k) for k in range(n + 1) if k != q)
-            if not (elsewhere and (not self.chain
-                                   or self.rs["marker_removal"] == "owner-plays-anywhere")):
+            if self.empty(q) and not self.marked[q] and not (lenient and elsewhere):
                 self.fail("REACH-FIRST-DONE", f"seat {q} has had its first turn but neither "
                           "laid a tile nor passed")
-        if self.pending and self.chains:
+        if self.chains and self.pending:
             self.chain_first_turns()
 
     def chain_first_turns(self) -> None:
@@ -310,14 +285,15 @@ class _Table:
             self.fail("REACH-CHAIN", w)
 
     def own_train_first(self) -> None:
-        why = [f"seat {q} could lay only on its own empty train, so it passed, yet has no "
-               "marker" for q in range(self.n)
-               if self.empty(q) and q not in self.pending and not self.marked[q]]
+        if self.rs["own_train_first"] != "required":
+            return
+        for q in range(self.n):
+            if self.empty(q) and q not in self.pending and not self.marked[q]:
+                self.fail("REACH-OWN-FIRST", f"seat {q} could lay only on its own empty "
+                          "train, so it passed, yet has no marker")
         if self.turn and self.empty(self.seat):
-            why.append("a double was laid this turn by a seat whose own train is empty")
-        if why and self.rs["own_train_first"] == "required":
-            for w in why:
-                self.fail("REACH-OWN-FIRST", w)
+            self.fail("REACH-OWN-FIRST", "a double was laid this turn by a seat whose own "
+                      "train is empty")
 
     # -- within a turn ---------------------------------------------------------------
 
@@ -327,7 +303,7 @@ class _Table:
         why = []
         if self.phase not in ("start", "follow"):
             why.append(f"a drawn tile in phase {self.phase}")
-        elif self.seat in self.pending and self.chains:
+        elif self.chains and self.seat in self.pending:
             why.append("nobody draws on a chain first turn")
         elif self.passes:
             why.append("passes are counted only on an empty boneyard, yet a tile was drawn")
@@ -351,12 +327,12 @@ class _Table:
         if od[len(od) - len(td):] != td:
             self.fail("REACH-TURN-DOUBLES", f"doubles of this turn {td} are not the youngest "
                       f"open doubles {od}")
+        usable = self.rs["marker_removal"] == "anyone-plays-on"
         for k in td:
-            if (k not in (self.seat, n) and not self.marked[k]
-                    and self.rs["marker_removal"] != "anyone-plays-on"):
+            if k not in (self.seat, n) and not self.marked[k] and not usable:
                 self.fail("REACH-TURN-DOUBLES", f"a double of this turn lies on seat {k}'s "
                           "train, which carries no marker")
-        if len(td) > 1 and self.rs["follow_up"] == "cover-own":
+        if self.rs["follow_up"] == "cover-own" and len(td) > 1:
             self.fail("REACH-TURN-DOUBLES", "under cover-own the tile after a double covers "
                       "it, so a turn lays one double at most")
 
@@ -371,11 +347,11 @@ class _Table:
     def follow(self) -> None:
         if self.phase != "follow":
             return
+        released = self.rs["uncoverable_double"] == "released"
+        off = self._off_table()
         for k in self.open:
             if k in self.turn:
                 continue
-            released = self.rs["uncoverable_double"] == "released"
-            off = self._off_table()
             if self.rs["uncoverable_double"] == "released-after-layers-turn":
                 return  # DBL-13: no double of an earlier turn binds
             if self.bone_empty and self.rs["uncoverable_double"] == "released-when-boneyard-empty":
@@ -402,7 +378,7 @@ class _Table:
                 self.fail("REACH-PASSES", f"seat {q} made one of the last {p} passes, yet its "
                           "marker is down or its first turn is to come")
                 break
-        if self.phase != "over" and p >= n and self.rs["blocked_round"] == "full-round-of-passes":
+        if self.rs["blocked_round"] == "full-round-of-passes" and self.phase != "over" and p >= n:
             self.fail("REACH-PASSES", f"{p} passes in a row would have ended the round (END-3)")
 
     # -- the end of a round ----------------------------------------------------------
