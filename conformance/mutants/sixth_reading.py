@@ -16,6 +16,10 @@ Set aside on reading, before the 40 were counted, each for the reason given:
 - FIRST-12 with the double itself counted as the tile that follows it: that is
   no-double-end-ignored.
 - The ENG-5 replacement handed to the next seat: the hooks never see which tile it was.
+- END-2 with FIRST-10 forgotten (blocked-ignores-own-train-mexican): built, measured (no
+  fixture killed it) and dropped as equivalent. An empty own train and an empty Mexican
+  Train both end in the engine's number, so a tile that could open the Mexican Train could
+  start the own train: no seat's ability to play ever turns on FIRST-10.
 
 Measured before any fixture was added for them: see `SIXTH_READING`'s docstring.
 """
@@ -141,6 +145,17 @@ def _lap_past_empty(state: State, seat: int, tile: int) -> None:
     first = (state.starter if state.rules.highest_draw_starts
              else (state.round - 1) % state.players)
     _lap(state, seat, tile, first, False)
+
+
+def _lap_placer_draws(state: State, seat: int, tile: int) -> None:
+    """ENG-6 with ENG-5's replacement: whoever places the engine at a lap's end draws the
+    boneyard's first tile."""
+    engine_tile = T.DOUBLE[state.engine]
+    holder = seat if tile == engine_tile else next(
+        (s for s in range(state.players) if state.hands[s] & T.BIT[engine_tile]), -1)
+    ref.draw_in_lap(state, seat, tile)
+    if state.engine_placed and holder >= 0 and state.boneyard:
+        state.hands[holder] |= T.BIT[state.boneyard.pop(0)]
 
 
 def _untouched_boneyard(state: State) -> bool:
@@ -326,18 +341,6 @@ def _renamed(old: str, new: str) -> Callable[..., list[IllegalAction]]:
     return refusals
 
 
-def _blocked_ignores_own_train_mexican(state: State, seat: int) -> bool:
-    """END-2 with FIRST-10 forgotten: an empty own train counts as able to open the
-    Mexican Train."""
-    if not state.rules.own_train_mexican:
-        return ref.can_ever_play(state, seat)
-    saved = _with_rules(state, own_train_mexican=False)
-    try:
-        return ref.can_ever_play(state, seat)
-    finally:
-        state.rules = saved
-
-
 # --- a double on a single-tile first turn, under each follow-up rule ----------------------
 
 
@@ -503,6 +506,11 @@ SIXTH_READING: tuple[Mutant, ...] = (
            "seat is asked to draw from nothing", ("ENG-6",),
            "_draw_in_lap swapped: no end of the lap on an empty boneyard",
            patches={"_draw_in_lap": _lap_past_empty}),
+    Mutant("lap-placer-draws-replacement",
+           "Under engine-everyone-draws the player who places the engine at the lap's end "
+           "draws a replacement, as under engine-holder-draws", ("ENG-6", "ENG-5"),
+           "_draw_in_lap swapped: the boneyard's first tile to the placer",
+           patches={"_draw_in_lap": _lap_placer_draws}),
     Mutant("everyone-draws-lap-when-dealt",
            "Under engine-everyone-draws a dealt engine is not placed at once: a lap is drawn "
            "first, then its holder places it", ("ENG-6", "ENG-3"),
@@ -577,11 +585,6 @@ SIXTH_READING: tuple[Mutant, ...] = (
            "is refused citing FIRST-9, not FIRST-10", ("FIRST-10",),
            "_refusals swapped: FIRST-10 renamed FIRST-9",
            patches={"_refusals": _renamed("FIRST-10", "FIRST-9")}),
-    Mutant("blocked-ignores-own-train-mexican",
-           "END-2 forgets own-train-opens-mexican: a player with an empty own train counts as "
-           "able to open the Mexican Train", ("END-2", "FIRST-10"),
-           "can_ever_play swapped: own_train_mexican off inside it",
-           patches={"can_ever_play": _blocked_ignores_own_train_mexican}),
     # a double on a single-tile first turn, under each follow-up rule
     Mutant("single-first-double-ends-turn",
            "On a single-tile first turn a double ends the turn: the first turn is one tile, "
