@@ -1325,7 +1325,7 @@ KILLED_BY: dict[str, str] = {
 }
 
 # The mutants of an outside author's reading (conformance/mutants/outside.py, and the second,
-# third, fourth and fifth readings) are shown to be real changes by a hand-worked fixture of
+# third, fourth, fifth and sixth readings) are shown to be real changes by a hand-worked fixture of
 # the shipped corpus each must fail.
 OUTSIDE_KILLED_BY: dict[str, str] = {
     "d15-seven-players-take-12": "rows-005",
@@ -1518,6 +1518,47 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "double-blank-id-zero-skipped": "single-002",
     "double-blank-25-with-blanks": "single-005",
     "outs-capped-below-rounds": "bounds-001",
+    # the sixth reading (conformance/mutants/sixth_reading.py)
+    "celko-d6-two-take-8": "rows-017",
+    "celko-d9-seven-take-6": "rows-005",
+    "celko-d9-short-rows-of-puremco": "rowsix-001",
+    "celko-d15-six-take-13": "rows-003",
+    "celko-d15-seven-take-15": "rows-005",
+    "goodsam-four-take-15": "rows-021",
+    "goodsam-seven-take-12": "rows-005",
+    "hathaway-two-take-16": "rowsix-002",
+    "cardinal-five-take-11": "deal-004",
+    "numbers-stop-at-fifteen": "sets-020",
+    "rounds-stop-at-sixteen": "sets-010",
+    "heaviest-tie-to-lower-end": "heavyx-003",
+    "heaviest-hand-starts": "heavysix-003",
+    "heaviest-round-one-only": "heavy-001",
+    "heaviest-by-score-value": "heavysix-001",
+    "lap-end-ignores-draw": "engsix-001",
+    "lap-goes-on-past-empty-boneyard": "engsix-004",
+    "lap-placer-draws-replacement": "engine-019",
+    "everyone-draws-lap-when-dealt": "engsix-005",
+    "replacement-is-the-drawn-tile": "engsix-009",
+    "deal-engine-pool-less-round-double": "engine-022",
+    "deal-engine-number-stale": "engine-022",
+    "highest-double-holder-draws": "engine-022",
+    "highest-double-prefers-round-double": "engsix-007",
+    "designation-first-seat-starts": "engx-002",
+    "designation-later-seats-draw-only": "engine-026",
+    "chain-anywhere-skips-own-train-first": "firstsix-003",
+    "chain-anywhere-skips-starter-only": "firstsix-001",
+    "chain-anywhere-mexican-frozen": "firstsix-002",
+    "chain-anywhere-own-train-frozen": "firstsix-004",
+    "no-double-end-cited-first-4": "first-039",
+    "own-train-mexican-cited-first-9": "ownmex-001",
+    "single-first-double-ends-turn": "firstsix-005",
+    "single-first-follow-covers": "firstsix-007",
+    "single-first-follow-no-draw": "firstsix-006",
+    "restricted-follow-opens-mexican": "firstsix-008",
+    "blocked-winner-by-tiles-alone": "lowhand-001",
+    "lowest-seat-after-outs": "match-017",
+    "lowest-seat-ignored-in-single-round": "singletie-001",
+    "single-round-out-wins": "single-002",
 }
 
 
@@ -1597,12 +1638,13 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.fourth_reading import FOURTH_READING
     from mtrain.conformance.mutants.outside import OUTSIDE
     from mtrain.conformance.mutants.second_reading import SECOND_READING
+    from mtrain.conformance.mutants.sixth_reading import SIXTH_READING
     from mtrain.conformance.mutants.third_reading import THIRD_READING
 
     assert set(KILLED_BY) | set(OUTSIDE_KILLED_BY) == set(MUTANTS)
     assert set(OUTSIDE_KILLED_BY) == {m.name for m in (*OUTSIDE, *SECOND_READING,
                                                         *THIRD_READING, *FOURTH_READING,
-                                                        *FIFTH_READING)}
+                                                        *FIFTH_READING, *SIXTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())
