@@ -688,7 +688,10 @@ def _refusals(state: State, action: Action,
         out.append(IllegalAction(clause, f"the open double on {train_label(state, due[0])} "
                                  f"must be covered first, not {where}"))
     elif not due and state.phase == FOLLOW and rules.follow != FOLLOW_ANYWHERE \
-            and train not in playable_trains(state):
+            and train not in playable_trains(state) \
+            and not (train == state.players and rules.follow == FOLLOW_RESTRICTED):
+        # DBL-3 names the Mexican Train outright: a closed one is refused by the rule that
+        # closes it (FIRST-9, FIRST-10, TRAIN-7, above), never by DBL-3
         clause = "DBL-3" if rules.follow == FOLLOW_RESTRICTED else "DBL-4"
         out.append(IllegalAction(clause, f"after the double the tile may not go on {where}"))
     return out

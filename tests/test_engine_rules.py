@@ -1070,6 +1070,25 @@ def test_one_precedence_for_a_closed_train_in_a_follow_up(spec: str,
     assert refused(st, "play 7-1 on 1") == "TRAIN-4"
 
 
+@pytest.mark.parametrize(("spec", "clauses"), [
+    ("puremco+own-train-opens-mexican", ["FIRST-10"]),
+    ("puremco+starter-opens-mexican", ["FIRST-9"]),
+])
+def test_restricted_follow_up_never_refuses_the_mexican_train(spec: str,
+                                                              clauses: list[str]) -> None:
+    """DBL-3 names the Mexican Train among the trains the tile after a double may go on, so
+    a play there refused in a restricted follow-up is refused by the rule that closes the
+    train alone: seat 1, on its first turn with its own train empty, lays [5-5] on seat 0's
+    marked train; [12-3] may not open the Mexican Train (FIRST-10: its own train is empty;
+    FIRST-9: it is not the starter), and DBL-3 is not cited beside (firstsix-008)."""
+    r = rules(spec)
+    st = table(r, [["9-7"], ["5-5", "5-1", "12-3"], ["8-2"]], trains={0: ["12-5"]},
+               marked=[0], seat=1, starter=0, first_turns=[1, 2], boneyard=["3-0"])
+    st = run(st, "play 5-5 on 0")
+    assert legal(st) == {"play 5-1 on 0", "play 12-3 on 1"}
+    assert refusing(st, "play 12-3 on mexican") == clauses
+
+
 @pytest.mark.parametrize("spec", ["pagat", "puremco"])
 def test_one_precedence_under_a_duty(spec: str) -> None:
     """An open [9-9] on the Mexican Train from an earlier turn (DBL-6): the own train is

@@ -1555,6 +1555,7 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "single-first-follow-covers": "firstsix-007",
     "single-first-follow-no-draw": "firstsix-006",
     "restricted-follow-opens-mexican": "firstsix-008",
+    "restricted-follow-mexican-cited-dbl-3": "firstsix-008",
     "blocked-winner-by-tiles-alone": "lowhand-001",
     "lowest-seat-after-outs": "match-017",
     "lowest-seat-ignored-in-single-round": "singletie-001",

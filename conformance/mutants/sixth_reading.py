@@ -341,6 +341,18 @@ def _renamed(old: str, new: str) -> Callable[..., list[IllegalAction]]:
     return refusals
 
 
+def _restricted_mexican_cited_dbl_3(state: State, action: Action,
+                                    legal: object) -> list[IllegalAction]:
+    """The restricted follow-up's refusals share one branch: a Mexican Train closed by
+    FIRST-9, FIRST-10 or TRAIN-7 after a double is charged to DBL-3."""
+    out = _refusals(state, action, legal)  # type: ignore[arg-type]
+    if (state.phase == FOLLOW and state.rules.follow == FOLLOW_RESTRICTED
+            and action.kind == "play" and action.train == state.players):
+        return [IllegalAction("DBL-3", r.message)
+                if r.clause in ("FIRST-9", "FIRST-10", "TRAIN-7") else r for r in out]
+    return out
+
+
 # --- a double on a single-tile first turn, under each follow-up rule ----------------------
 
 
@@ -585,6 +597,12 @@ SIXTH_READING: tuple[Mutant, ...] = (
            "is refused citing FIRST-9, not FIRST-10", ("FIRST-10",),
            "_refusals swapped: FIRST-10 renamed FIRST-9",
            patches={"_refusals": _renamed("FIRST-10", "FIRST-9")}),
+    Mutant("restricted-follow-mexican-cited-dbl-3",
+           "Under the restricted follow-up opening the Mexican Train where FIRST-9, FIRST-10 "
+           "or TRAIN-7 closes it is refused citing DBL-3", ("FIRST-9", "FIRST-10", "TRAIN-7"),
+           "_refusals swapped: FIRST-9, FIRST-10, TRAIN-7 renamed DBL-3 for a Mexican play in "
+           "a restricted follow-up",
+           patches={"_refusals": _restricted_mexican_cited_dbl_3}),
     # a double on a single-tile first turn, under each follow-up rule
     Mutant("single-first-double-ends-turn",
            "On a single-tile first turn a double ends the turn: the first turn is one tile, "
@@ -627,7 +645,13 @@ SIXTH_READING: tuple[Mutant, ...] = (
            "winners: the round's winner when a player went out, in a single round",
            winners=_single_round_out_wins),
 )
-"""The sixth reading: 40 rule bugs kept, none a mutant of the catalogue.
+"""The sixth reading: 40 rule bugs kept, none a mutant of the catalogue, and a 41st,
+restricted-follow-mexican-cited-dbl-3, that no fixture could kill while the reference
+itself cited DBL-3 beside FIRST-9 or FIRST-10 for a Mexican Train closed in a restricted
+follow-up (an entry must list every clause the reference gives); DBL-3 names the Mexican
+Train among the trains allowed, so the reference no longer does (tests/test_engine_rules.py,
+test_restricted_follow_up_never_refuses_the_mexican_train), and first-031 and firstsix-008
+kill it.
 
 Measured on the corpus before any fixture was added for them (2026-12-04, `mtrain mutants
 -m NAME ... --need 2 -j 2`, 1,984 passing runs): of the 40 first written, 27 were killed,
