@@ -102,6 +102,7 @@ STEP_FIELD: dict[tuple[str, str], tuple[str, ...]] = {
     ("play", "hands"): ("TURN-7", "TRAIN-2"),
     ("play", "trains"): ("TRAIN-2", "TRAIN-4"),
     ("play", "first_turns"): ("FIRST-6",),
+    ("end-chain", "marked"): ("FIRST-1", "FIRST-11", "MARK-1"),  # ending a chain is no pass
     ("end-chain", "seat"): ("FIRST-1", "SEAT-1"),
     ("end-chain", "phase"): ("FIRST-1", "TURN-6"),
 }
@@ -152,11 +153,26 @@ def allowing(st: engine.State, act: engine.Action) -> str | None:
             and st.first_pending >> st.seat & 1 and st.seat == st.starter
             and st.rules.starter_only_mexican):
         return "FIRST-9"  # the starter's own opening of the Mexican Train, early
+    if act.kind == "draw" and _dead_duty(st):
+        return _dead_rule(st)  # a draw for a double nobody can cover: that it still binds
     if act.kind == "draw" and st.drawn >= 0 and st.rules.draw_until_playable:
         # another draw after a tile that cannot be played, in a follow-up too (DBL-5
         # sends the player to an ordinary turn's drawing, which this clause is)
         return "TURN-5"
     return engine.permission(st, act)
+
+
+def _dead_duty(st: engine.State) -> bool:
+    """Whether the player to move is bound by open doubles (DBL-6) none of which any tile
+    left off the table can cover."""
+    due = engine.duties(st)
+    return bool(due) and st.phase == engine.START and not any(engine.live(st, t) for t in due)
+
+
+def _dead_rule(st: engine.State) -> str:
+    """The rule under which a double nobody can cover still binds: DBL-10 (it stays open),
+    or DBL-12 while the boneyard holds tiles."""
+    return "DBL-12" if st.rules.release_when_empty else "DBL-10"
 
 
 def closed_cover(st: engine.State, act: engine.Action, legal: bool = True) -> bool:
@@ -255,6 +271,20 @@ class Referee:
         legal = engine.legal_actions(blind)
         return all(self._action(blind, t) in legal for t in extra)
 
+    def refused_plays(self, state: Mapping[str, Any] | None, texts: Sequence[str]) -> list[str]:
+        """The plays among `texts` that the rules refuse in `state` (default: the final)."""
+        state = self.final() if state is None else state
+        st = None if state is None else self._state(state)
+        if st is None:
+            return []
+        legal = engine.legal_actions(st)
+        out = []
+        for text in texts:
+            act = self._action(st, text) if text.startswith("play ") else None
+            if act is not None and act not in legal:
+                out.append(text)
+        return out
+
     def refuses(self, state: Mapping[str, Any] | None, text: str) -> str:
         state = self.final() if state is None else state
         st = None if state is None else self._state(state)
@@ -268,6 +298,8 @@ class Referee:
                 and any(a.kind == "play" for a in legal)):
             return "TURN-3"  # the tile just drawn can be played: it must be
         clause = engine.refusal(st, act).clause
+        if act.kind == "pass" and clause in ("TURN-2", "TURN-5") and _dead_duty(st):
+            return _dead_rule(st)  # the draw is due because a double nobody covers binds
         if (clause in ("DBL-6", "DBL-7") and st.rules.release_uncoverable
                 and self._hands_cannot_cover(st) and self._released_allows(st, act, True)):
             return "DBL-9"  # released as if its last tiles were not in the boneyard
@@ -373,14 +405,19 @@ class Referee:
         return got != prior
 
     def answer(self, asked: str, problems: Sequence[Problem],
-               before: Mapping[str, Any] | None) -> str | None:
+               before: Mapping[str, Any] | None, step: int | None = None) -> str | None:
         """The clause an impossible answer to `asked` breaks (deal, apply, ...); `before`
-        is the implementation's last state before it (None for a deal)."""
+        is the implementation's last state before it (None for a deal), `step` the step
+        it answered (0 the deal; as in `field`)."""
         for p in problems:
             if p.kind == "state":  # the codec cites the clause a table must keep
                 cited = CITED.search(p.message)
                 if cited and cited[1] in catalog().clauses:
                     return cited[1]
+                key = p.where.removeprefix("state.")
+                if step is not None and key in FIELD_CLAUSES:
+                    # a field out of its range (a seat past the last): what sets it
+                    return self.field(key, step)
             elif p.kind == "invariant" and p.where in INVARIANT_CLAUSES:
                 return self._invariant(asked, p, before)
         return None
@@ -450,17 +487,39 @@ class Referee:
                     self.rs, self.fx)
 
     def winners(self, want: Sequence[int] = (), got: Sequence[int] = ()) -> str:
-        """The match rule behind a wrong list of winners: where either side names a tie,
-        the tie rule in force (MATCH-4 shared, MATCH-5 most outs, MATCH-6 lowest seat),
-        listed or not; where one side names none, the match's length (MATCH-7 where a
-        single round is the game, else MATCH-1)."""
+        """The match rule behind a wrong list of winners: where one side names none, the
+        match's length (MATCH-7 where a single round is the game, else MATCH-1); where
+        none named is on the winning total (the totals of the reference's final state),
+        the scoring direction (MATCH-2 lowest, MATCH-3 highest); where either side names a
+        tie, the tie rule in force (MATCH-4 shared, MATCH-5 most outs, MATCH-6 lowest
+        seat), listed or not."""
         if not want or not got:  # the match over on one side only
             return pick(("MATCH-7", "MATCH-1"), self.rs, self.fx)
+        totals = (self.final() or {}).get("scores")
+        if _reversed(totals, want, got):
+            # the other end of the totals named, where no tie rule could have named them:
+            # which total wins is wrong (lowest or highest), not how a tie on it is broken
+            return pick(("MATCH-2", "MATCH-3"), self.rs, self.fx)
         if len(want) > 1 or len(got) > 1:
             clauses = catalog().clauses
             return next(c for c in ("MATCH-5", "MATCH-6", "MATCH-4")
                         if clauses[c].applies(self.rs))
         return pick(MATCH, self.rs, self.fx)
+
+
+def _reversed(totals: Any, want: Sequence[int], got: Sequence[int]) -> bool:
+    """Whether the winners `got` hold the other extreme of the match `totals` from `want`,
+    and are all who hold it, or it is held by one player alone (else a tie rule may have
+    chosen among them: that is ambiguous, and left to the tie rule)."""
+    if not (isinstance(totals, list) and totals and all(isinstance(v, int) for v in totals)
+            and all(isinstance(s, int) and 0 <= s < len(totals) for s in (*want, *got))):
+        return False
+    best, low, high = totals[want[0]], min(totals), max(totals)
+    if low == high or best not in (low, high):
+        return False
+    worst = high if best == low else low
+    holders = {s for s, v in enumerate(totals) if v == worst}
+    return set(got) <= holders and (len(holders) == 1 or set(got) == holders)
 
 
 def _open_before(state: Mapping[str, Any] | None) -> set[int]:

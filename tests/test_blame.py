@@ -101,6 +101,28 @@ def test_a_step_that_goes_astray_is_diagnosed(tmp_path: Path,
     ("covering-refused-on-closed-train", "doubles-050", "pagat"),  # the oldest of two
     ("covering-refused-on-closed-train", "doubles-034", "pagat"),  # the drawn tile
     ("covering-refused-on-closed-train", "doubles-035", "pagat"),  # refused as a step
+    # issue 21, the fifth reading's wrong charges, by cause:
+    # a state the codec refuses by a rule it names (before: charged to none)
+    ("single-round-deals-round-two", "single-003", "pagat+single-round"),
+    # a field out of range, charged to the rule that sets it: a seat past the last, dealt
+    # or after the draw that found the engine (before: none)
+    ("after-engine-no-wrap", "dblsearch-001", "pagat+engine-highest-double+after-engine-start"),
+    ("after-engine-no-wrap", "seat-016", "pagat+after-engine-start"),
+    # a draw missing, or a draw refused as a step, beside plays the rules refuse: the
+    # player believes a play possible; what refuses those plays is broken (before: TURN-2)
+    ("released-when-mover-cannot-cover", "doubles-033", "puremco"),
+    ("released-when-mover-cannot-cover", "doubles-034", "puremco"),
+    ("release-on-empty-one-left", "doubles-070", "pagat+release-on-empty-boneyard"),
+    # a draw due for a double nobody can cover: the rule that it still binds (before: TURN-2)
+    ("dead-double-no-draw", "doubles-060", "pagat"),  # pass offered for the draw
+    ("dead-double-no-draw", "doubles-061", "pagat"),  # the draw refused as a step
+    # winners named while the match goes on: its length, not a tie rule (before: MATCH-4)
+    ("match-ends-a-round-early", "lastround-001", "pagat"),
+    # the lone holder of the other extreme named: the scoring direction (before: MATCH-4)
+    ("winners-lowest-under-positive", "bounds-003", "pagat+positive-scoring"),
+    ("lowest-seat-on-any-tie", "ties-001", "pagat+tie-lowest-seat"),  # ... not a tie's
+    # a marker raised by ending a chain: the chain rule, not a removal rule (before: MARK-3)
+    ("end-chain-raises-marker", "chaindbl-003", "pagat"),
 ])
 def test_a_mutant_is_charged_with_a_clause_it_breaks(name: str, fixture: str,
                                                      variant: str) -> None:
