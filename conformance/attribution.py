@@ -27,6 +27,7 @@ Where several candidates apply, one the fixture lists is preferred.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -159,7 +160,16 @@ def allowing(st: engine.State, act: engine.Action) -> str | None:
         # another draw after a tile that cannot be played, in a follow-up too (DBL-5
         # sends the player to an ordinary turn's drawing, which this clause is)
         return "TURN-5"
-    return engine.permission(st, act)
+    found = engine.permission(st, act)
+    if found == "TRAIN-4" and act.kind == "play" and act.train == st.players:
+        # a Mexican Train already open, to a player its opening rule would have barred:
+        # that rule's scope (it speaks of opening the train alone) is what allows it
+        if st.rules.own_train_mexican and not st.trains[st.seat]:
+            return "FIRST-10"
+        if (st.rules.starter_only_mexican and st.seat != st.starter
+                and st.first_pending >> st.seat & 1):
+            return "FIRST-9"
+    return found
 
 
 def _dead_duty(st: engine.State) -> bool:
@@ -298,6 +308,9 @@ class Referee:
                 and any(a.kind == "play" for a in legal)):
             return "TURN-3"  # the tile just drawn can be played: it must be
         clause = engine.refusal(st, act).clause
+        if (clause == "TRAIN-2" and act.kind == "play" and act.train == st.players
+                and not st.trains[act.train]):
+            return pick(("TRAIN-5",), self.rs, self.fx)  # what opens the Mexican Train
         if act.kind == "pass" and clause in ("TURN-2", "TURN-5") and _dead_duty(st):
             return _dead_rule(st)  # the draw is due because a double nobody covers binds
         if (clause in ("DBL-6", "DBL-7") and st.rules.release_uncoverable
@@ -332,10 +345,12 @@ class Referee:
         return act in engine.legal_actions(released)
 
     def field(self, key: str, step: int | None = None, got: Any = None,
-              mine: Mapping[str, Any] | None = None) -> str:
+              mine: Mapping[str, Any] | None = None,
+              offers: Callable[[int], Sequence[str] | None] | None = None) -> str:
         """The clause that sets `key` by step `step` (1-based; 0 the deal or table; default
         the fixture's last step), given what that step was and the phase it was taken in;
-        `got` is the implementation's value and `mine` its state, where known."""
+        `got` is the implementation's value and `mine` its state, where known, and
+        `offers(s)` asks what it offers on that table to seat s."""
         if step is None:
             step = len(self.fx.steps)
         states = self.states()
@@ -354,11 +369,13 @@ class Referee:
             result = after.get("result") if isinstance(after, dict) else None
             if isinstance(result, dict) and result.get("end") == "domino":
                 return "END-1"
-            return pick(("END-2", "END-3", "END-1"), self.rs, self.fx)
+            return self._blocking_double(after, mine, offers) or pick(
+                ("END-2", "END-3", "END-1"), self.rs, self.fx)
         if step == 0 or is_next_round(self.fx.steps[step - 1]):  # a deal: the start's or
             dealt = states[step] if len(states) > step else {}  # a `next-round` step's
             if key == "seat" and dealt.get("phase") == "engine":
-                return pick(SEARCH, self.rs, self.fx)  # who draws first for a missing engine
+                # who draws first for a missing engine: the draw's winner under SEAT-5
+                return pick(("SEAT-5", *SEARCH), self.rs, self.fx)
             if key == "hand_sizes" and self.rs["engine_procedure"] in ("highest-double-held",
                                                                       "designated-opens"):
                 return pick(("ENG-7", "ENG-8", *DEAL_FIELD["hand_sizes"]), self.rs, self.fx)
@@ -389,6 +406,48 @@ class Referee:
         elif kind == "play" and key in ("phase", "seat", "first_turns") and self._first(before):
             candidates = ("FIRST-7", "FIRST-1", *candidates)  # a first turn's play
         return pick(candidates, self.rs, self.fx)
+
+    def _blocking_double(self, after: Any, mine: Mapping[str, Any] | None,
+                         offers: Callable[[int], Sequence[str] | None] | None) -> str | None:
+        """Where a round was found blocked (END-2) or not, differently, and the verdict
+        turns on the open doubles of the reference's table `after`: the rule that makes
+        them bind or not there (END-2 counts the duties as they stand). None where the
+        doubles do not decide it, and for a round the implementation goes on with unless
+        it offers some seat there (`offers`, on its table `mine`) a play those doubles
+        refuse: otherwise only its test for a blocked round is wrong."""
+        if not isinstance(after, dict) or self.rules().passes_end_round:
+            return None
+        table = {k: v for k, v in after.items() if k != "result"}
+        st = self._state({**table, "phase": "start"})
+        if st is None or not st.open_doubles or st.boneyard:
+            return None
+        rules = st.rules
+        if engine.nobody_can_ever_play(st):  # blocked: would it be, were they released?
+            if mine is None or offers is None or not any(
+                    self.refused_plays({**mine, "seat": s}, offers(s) or ())
+                    for s in range(st.players)):
+                return None
+            free = st.copy()
+            free.open_doubles = []
+            if engine.nobody_can_ever_play(free):
+                return None
+            waiting = [t for t in st.open_doubles if not engine.live(st, t)]
+            return _dead_rule(st) if waiting else pick(("DBL-6",), self.rs, self.fx)
+        # not blocked: would it be, were the doubles binding at once (FIRST-5) or never
+        # released (DBL-9, DBL-12, DBL-13)?
+        if st.first_pending and rules.chain_first_turn:
+            bound = st.copy()
+            bound.first_pending = 0
+            if engine.nobody_can_ever_play(bound):
+                return "FIRST-5"
+        if rules.release_uncoverable or rules.release_when_empty or rules.release_after_turn:
+            kept = st.copy()
+            kept.rules = dataclasses.replace(rules, release_uncoverable=False,
+                                             release_when_empty=False,
+                                             release_after_turn=False)
+            if engine.nobody_can_ever_play(kept):
+                return pick(("DBL-9", "DBL-12", "DBL-13"), self.rs, self.fx)
+        return None
 
     @staticmethod
     def _adds_up(prior: Any, got: Any, mine: Mapping[str, Any] | None) -> bool:

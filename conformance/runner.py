@@ -153,7 +153,8 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
                 k, key, got, message = departed
                 played.messages.insert(0, message)
                 played.diverged = k
-                played.charged = [referee.field(key, k, got, trace[k])]
+                played.charged = [referee.field(key, k, got, trace[k],
+                                                _asker(impl, rs, rj, trace[k]))]
         return played
     state, rj = played
     exp = in_force(exp, rs)
@@ -170,7 +171,7 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
             k, key, got, message = departed
             out.messages.insert(0, message)
             out.diverged, out.unreached = k, k < len(fx.steps)
-            out.charged = [referee.field(key, k, got, trace[k])]
+            out.charged = [referee.field(key, k, got, trace[k], _asker(impl, rs, rj, trace[k]))]
     # One clause per failure: the first charged that the fixture itself lists, if any.
     listed = [c for c in out.charged if c in fx.clauses]
     out.charged = (listed or out.charged)[:1]
@@ -340,6 +341,13 @@ def play(fx: Fixture, rs: Ruleset, impl: Implementation, rj: JSON | None = None,
         e.__context__ = e.__cause__ = None
         return out
     return state, rj
+
+
+def _asker(impl: Implementation, rs: Ruleset, rj: JSON | None,
+           state: JSON) -> Callable[[int], list[str] | None]:
+    """What the implementation offers on the table `state` to the player in seat s, were
+    it their turn: asked only if a charge needs it."""
+    return lambda s: _offers(impl, ruleset_json(rs) if rj is None else rj, {**state, "seat": s})
 
 
 def _offers(impl: Implementation, rj: JSON, state: JSON) -> list[str] | None:

@@ -121,6 +121,19 @@ def test_a_step_that_goes_astray_is_diagnosed(tmp_path: Path,
     # the lone holder of the other extreme named: the scoring direction (before: MATCH-4)
     ("winners-lowest-under-positive", "bounds-003", "pagat+positive-scoring"),
     ("lowest-seat-on-any-tie", "ties-001", "pagat+tie-lowest-seat"),  # ... not a tie's
+    # a round found blocked or not, differently, where the open doubles decide it and the
+    # implementation lets some seat play what they refuse: the doubles' rule (before: END-2)
+    ("stays-open-releases", "end-026", "pagat"),
+    ("chain-double-obliges-at-once", "end-025", "pagat"),  # blocked at once: FIRST-5
+    ("blocked-ignores-duties", "doubles-064", "pagat"),  # ... and only its test: END-2
+    # a play missing on a Mexican Train already open, where its opening rule's condition
+    # does not hold: that rule, which speaks of opening it alone (before: TRAIN-4)
+    ("own-train-mexican-every-play", "first-032", "pagat+own-train-opens-mexican"),
+    ("starter-only-closes-open-mexican", "first-016", "puremco+starter-opens-mexican"),
+    # a tile offered on the empty Mexican Train without the engine's number (before: TRAIN-2)
+    ("deal-engine-mexican-stale", "opener-001", "puremco-d9+engine-highest-double"),
+    # the seat a search for the engine starts from, under the draw for seats (before: ENG-4)
+    ("engine-search-ignores-draw", "generated-starting-seat-004", "pagat+highest-draw-start"),
     # a marker raised by ending a chain: the chain rule, not a removal rule (before: MARK-3)
     ("end-chain-raises-marker", "chaindbl-003", "pagat"),
 ])
