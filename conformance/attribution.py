@@ -81,6 +81,8 @@ DEAL_FIELD: dict[str, tuple[str, ...]] = {
     "trains": ("ENG-3", "ENG-7", "ENG-8"), "first_turns": ("FIRST-6",),
 }
 """The clause that sets each field of a freshly dealt round."""
+RELEASES = ("DBL-9", "DBL-12", "DBL-13", "FIRST-5")
+"""The clauses under which an open double binds nobody (engine.permission's)."""
 SEARCH: tuple[str, ...] = ("ENG-6", "ENG-4")
 """The search for a missing engine: in laps (ENG-6), or until it is drawn (ENG-4)."""
 STEP_FIELD: dict[tuple[str, str], tuple[str, ...]] = {
@@ -161,6 +163,14 @@ def allowing(st: engine.State, act: engine.Action) -> str | None:
         # sends the player to an ordinary turn's drawing, which this clause is)
         return "TURN-5"
     found = engine.permission(st, act)
+    if found == "TURN-3" and st.open_doubles:
+        # the drawn tile, playable there only because the doubles no longer bind: the
+        # rule that released them
+        free = st.copy()
+        free.drawn = -1
+        if act in engine.legal_actions(free) and (
+                released := engine.permission(free, act)) in RELEASES:
+            return released
     if found == "TRAIN-4" and act.kind == "play" and act.train == st.players:
         # a Mexican Train already open, to a player its opening rule would have barred:
         # that rule's scope (it speaks of opening the train alone) is what allows it
@@ -306,7 +316,11 @@ class Referee:
             return pick(("TURN-1",), self.rs, self.fx)
         if (act.kind in ("draw", "pass") and st.drawn >= 0
                 and any(a.kind == "play" for a in legal)):
-            return "TURN-3"  # the tile just drawn can be played: it must be
+            # the tile just drawn can be played: it must be; where only a release lets it,
+            # that release's rule
+            why = {allowing(st, a) for a in legal if a.kind == "play"}
+            only = why.pop() if len(why) == 1 else None
+            return only if only in RELEASES and only is not None else "TURN-3"
         clause = engine.refusal(st, act).clause
         if (clause == "TRAIN-2" and act.kind == "play" and act.train == st.players
                 and not st.trains[act.train]):
@@ -398,7 +412,7 @@ class Referee:
             candidates = STEP_FIELD[("play", "marked")]  # a marker off by a draw: the removal
         if phase == "follow" and kind in ("draw", "pass"):
             candidates = ("DBL-5", *candidates)
-        if phase == "engine":
+        if phase == "engine" and key != "first_turns":  # who has a first turn: FIRST-6's
             candidates = (*SEARCH, *candidates)
         if kind == "play" and key in ("phase", "seat", "open_doubles", "turn_doubles") \
                 and self._double(step):
@@ -506,11 +520,23 @@ class Referee:
                 if isinstance(n, int) and re.search(rf"(?<![0-9-]){n}-{n}(?![0-9])", p.message):
                     return pick(("ENG-2", "ENG-3", "ENG-7", "ENG-8"), self.rs,
                                 self.fx)  # where the engine goes
+                if self._searched(dealt):  # tiles lost while the deal looked for a double
+                    return pick(("ENG-7", "ENG-8", "DEAL-1"), self.rs, self.fx)
                 return pick(("DEAL-1",), self.rs, self.fx)
         if p.where == "INV-ROUND-SCORE" and "a blocked round" in p.message:
             # a blocked round's scores are SCORE-7's where it applies
             return pick(("SCORE-7", *INVARIANT_CLAUSES[p.where]), self.rs, self.fx)
         return pick(INVARIANT_CLAUSES[p.where], self.rs, self.fx)
+
+    def _searched(self, dealt: Mapping[str, Any]) -> bool:
+        """Whether the reference's deal drew tiles looking for a double (ENG-7, ENG-8): a
+        hand larger than the table's row for the number of players."""
+        rules = self.rules()
+        hands = dealt.get("hands")
+        if not rules.engine_by_deal or not isinstance(hands, list):
+            return False
+        size = rules.hand_table.get(len(hands))
+        return size is not None and any(isinstance(h, list) and len(h) > size for h in hands)
 
     @staticmethod
     def _first(before: Any) -> bool:
