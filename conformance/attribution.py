@@ -10,17 +10,27 @@ the comparison that failed, under the rule set it ran under:
   covers missing on other players' unmarked trains, with no play offered in their place
   (or such a cover refused as a closed train, TRAIN-4), are charged to TRAIN-6, which
   alone opens those trains, whatever the moment's narrower rule (DBL-7, TURN-3);
+- a draw or pass missing, or refused as a step, beside plays the rules refuse: the clause
+  refusing those plays (the player believes a play possible); a draw due to a player bound
+  by a double nobody can cover: the rule that it still binds (DBL-10, DBL-12); the drawn
+  tile playable only because the doubles were released: the release's rule;
 - an accepted action the fixture expects refused, or the wrong clause cited: the clause
   the fixture names;
 - a state field: the clause that sets that field, among those that apply (markers: the
   removal rule in force or TURN-4 for a pass; the seat to move: TURN-6; ...);
+- a round found blocked or not, differently, where the open doubles decide it: their
+  rule (FIRST-5, DBL-6, DBL-10, a release), for a round the implementation goes on with
+  only if it lets some seat play what they refuse (else END-2, its test alone);
 - a result or scores: the round-end or scoring clause in force; match totals that do not
-  add the implementation's own round scores: MATCH-1; winners: the match rule;
-- an impossible answer (answers.py): the clause a state the codec cannot read cites, or
-  the clause behind the invariant it breaks (the engine tile lost or doubled by a deal:
-  the engine procedure in force; tiles lost while searching for the engine: ENG-4 or ENG-6; a
-  covered double still listed open: TRAIN-3; an uncovered one dropped: DBL-6 if it was
-  open before the answer, DBL-1 if just laid).
+  add the implementation's own round scores: MATCH-1; winners: the match rule (its length
+  where one side names none, the scoring direction where the other end of the totals is
+  named);
+- an impossible answer (answers.py): the clause a state the codec cannot read cites (a
+  field out of range: the clause that sets it), or the clause behind the invariant it
+  breaks (the engine tile lost or doubled by a deal: the engine procedure in force; tiles
+  lost while searching for the engine: ENG-4 or ENG-6, or by a deal's search for a double:
+  ENG-7 or ENG-8; a covered double still listed open: TRAIN-3; an uncovered one dropped:
+  DBL-6 if it was open before the answer, DBL-1 if just laid).
 
 Where several candidates apply, one the fixture lists is preferred.
 """
