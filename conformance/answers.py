@@ -305,7 +305,10 @@ def state_problems(ruleset: JSON | Rules, state: Any, *, dealt: bool = False,
         st, broken = decoded.read(rules, state, fingerprint(state))
     except codec.StateError as e:
         where = str(e).split(":", 1)[0] if str(e).startswith("state.") else "state"
-        return [Problem("state", where, str(e))]
+        text = str(e)
+        if e.clause and not text.endswith(f"[{e.clause}]"):  # the rule it breaks, for blame
+            text += f" [{e.clause}]"
+        return [Problem("state", where, text)]
     out = [Problem("invariant", inv, msg) for inv, msg in broken]
     if dealt:
         out += [Problem("invariant", inv, msg) for inv, msg in hand_sizes(st)]

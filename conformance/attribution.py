@@ -10,23 +10,34 @@ the comparison that failed, under the rule set it ran under:
   covers missing on other players' unmarked trains, with no play offered in their place
   (or such a cover refused as a closed train, TRAIN-4), are charged to TRAIN-6, which
   alone opens those trains, whatever the moment's narrower rule (DBL-7, TURN-3);
+- a draw or pass missing, or refused as a step, beside plays the rules refuse: the clause
+  refusing those plays (the player believes a play possible); a draw due to a player bound
+  by a double nobody can cover: the rule that it still binds (DBL-10, DBL-12); the drawn
+  tile playable only because the doubles were released: the release's rule;
 - an accepted action the fixture expects refused, or the wrong clause cited: the clause
   the fixture names;
 - a state field: the clause that sets that field, among those that apply (markers: the
   removal rule in force or TURN-4 for a pass; the seat to move: TURN-6; ...);
+- a round found blocked or not, differently, where the open doubles decide it: their
+  rule (FIRST-5, DBL-6, DBL-10, a release), for a round the implementation goes on with
+  only if it lets some seat play what they refuse (else END-2, its test alone);
 - a result or scores: the round-end or scoring clause in force; match totals that do not
-  add the implementation's own round scores: MATCH-1; winners: the match rule;
-- an impossible answer (answers.py): the clause a state the codec cannot read cites, or
-  the clause behind the invariant it breaks (the engine tile lost or doubled by a deal:
-  the engine procedure in force; tiles lost while searching for the engine: ENG-4 or ENG-6; a
-  covered double still listed open: TRAIN-3; an uncovered one dropped: DBL-6 if it was
-  open before the answer, DBL-1 if just laid).
+  add the implementation's own round scores: MATCH-1; winners: the match rule (its length
+  where one side names none, the scoring direction where the other end of the totals is
+  named);
+- an impossible answer (answers.py): the clause a state the codec cannot read cites (a
+  field out of range: the clause that sets it), or the clause behind the invariant it
+  breaks (the engine tile lost or doubled by a deal: the engine procedure in force; tiles
+  lost while searching for the engine: ENG-4 or ENG-6, or by a deal's search for a double:
+  ENG-7 or ENG-8; a covered double still listed open: TRAIN-3; an uncovered one dropped:
+  DBL-6 if it was open before the answer, DBL-1 if just laid).
 
 Where several candidates apply, one the fixture lists is preferred.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -80,6 +91,8 @@ DEAL_FIELD: dict[str, tuple[str, ...]] = {
     "trains": ("ENG-3", "ENG-7", "ENG-8"), "first_turns": ("FIRST-6",),
 }
 """The clause that sets each field of a freshly dealt round."""
+RELEASES = ("DBL-9", "DBL-12", "DBL-13", "FIRST-5")
+"""The clauses under which an open double binds nobody (engine.permission's)."""
 SEARCH: tuple[str, ...] = ("ENG-6", "ENG-4")
 """The search for a missing engine: in laps (ENG-6), or until it is drawn (ENG-4)."""
 STEP_FIELD: dict[tuple[str, str], tuple[str, ...]] = {
@@ -102,6 +115,7 @@ STEP_FIELD: dict[tuple[str, str], tuple[str, ...]] = {
     ("play", "hands"): ("TURN-7", "TRAIN-2"),
     ("play", "trains"): ("TRAIN-2", "TRAIN-4"),
     ("play", "first_turns"): ("FIRST-6",),
+    ("end-chain", "marked"): ("FIRST-1", "FIRST-11", "MARK-1"),  # ending a chain is no pass
     ("end-chain", "seat"): ("FIRST-1", "SEAT-1"),
     ("end-chain", "phase"): ("FIRST-1", "TURN-6"),
 }
@@ -152,11 +166,43 @@ def allowing(st: engine.State, act: engine.Action) -> str | None:
             and st.first_pending >> st.seat & 1 and st.seat == st.starter
             and st.rules.starter_only_mexican):
         return "FIRST-9"  # the starter's own opening of the Mexican Train, early
+    if act.kind == "draw" and _dead_duty(st):
+        return _dead_rule(st)  # a draw for a double nobody can cover: that it still binds
     if act.kind == "draw" and st.drawn >= 0 and st.rules.draw_until_playable:
         # another draw after a tile that cannot be played, in a follow-up too (DBL-5
         # sends the player to an ordinary turn's drawing, which this clause is)
         return "TURN-5"
-    return engine.permission(st, act)
+    found = engine.permission(st, act)
+    if found == "TURN-3" and st.open_doubles:
+        # the drawn tile, playable there only because the doubles no longer bind: the
+        # rule that released them
+        free = st.copy()
+        free.drawn = -1
+        if act in engine.legal_actions(free) and (
+                released := engine.permission(free, act)) in RELEASES:
+            return released
+    if found == "TRAIN-4" and act.kind == "play" and act.train == st.players:
+        # a Mexican Train already open, to a player its opening rule would have barred:
+        # that rule's scope (it speaks of opening the train alone) is what allows it
+        if st.rules.own_train_mexican and not st.trains[st.seat]:
+            return "FIRST-10"
+        if (st.rules.starter_only_mexican and st.seat != st.starter
+                and st.first_pending >> st.seat & 1):
+            return "FIRST-9"
+    return found
+
+
+def _dead_duty(st: engine.State) -> bool:
+    """Whether the player to move is bound by open doubles (DBL-6) none of which any tile
+    left off the table can cover."""
+    due = engine.duties(st)
+    return bool(due) and st.phase == engine.START and not any(engine.live(st, t) for t in due)
+
+
+def _dead_rule(st: engine.State) -> str:
+    """The rule under which a double nobody can cover still binds: DBL-10 (it stays open),
+    or DBL-12 while the boneyard holds tiles."""
+    return "DBL-12" if st.rules.release_when_empty else "DBL-10"
 
 
 def closed_cover(st: engine.State, act: engine.Action, legal: bool = True) -> bool:
@@ -255,6 +301,20 @@ class Referee:
         legal = engine.legal_actions(blind)
         return all(self._action(blind, t) in legal for t in extra)
 
+    def refused_plays(self, state: Mapping[str, Any] | None, texts: Sequence[str]) -> list[str]:
+        """The plays among `texts` that the rules refuse in `state` (default: the final)."""
+        state = self.final() if state is None else state
+        st = None if state is None else self._state(state)
+        if st is None:
+            return []
+        legal = engine.legal_actions(st)
+        out = []
+        for text in texts:
+            act = self._action(st, text) if text.startswith("play ") else None
+            if act is not None and act not in legal:
+                out.append(text)
+        return out
+
     def refuses(self, state: Mapping[str, Any] | None, text: str) -> str:
         state = self.final() if state is None else state
         st = None if state is None else self._state(state)
@@ -266,8 +326,17 @@ class Referee:
             return pick(("TURN-1",), self.rs, self.fx)
         if (act.kind in ("draw", "pass") and st.drawn >= 0
                 and any(a.kind == "play" for a in legal)):
-            return "TURN-3"  # the tile just drawn can be played: it must be
+            # the tile just drawn can be played: it must be; where only a release lets it,
+            # that release's rule
+            why = {allowing(st, a) for a in legal if a.kind == "play"}
+            only = why.pop() if len(why) == 1 else None
+            return only if only in RELEASES and only is not None else "TURN-3"
         clause = engine.refusal(st, act).clause
+        if (clause == "TRAIN-2" and act.kind == "play" and act.train == st.players
+                and not st.trains[act.train]):
+            return pick(("TRAIN-5",), self.rs, self.fx)  # what opens the Mexican Train
+        if act.kind == "pass" and clause in ("TURN-2", "TURN-5") and _dead_duty(st):
+            return _dead_rule(st)  # the draw is due because a double nobody covers binds
         if (clause in ("DBL-6", "DBL-7") and st.rules.release_uncoverable
                 and self._hands_cannot_cover(st) and self._released_allows(st, act, True)):
             return "DBL-9"  # released as if its last tiles were not in the boneyard
@@ -300,10 +369,12 @@ class Referee:
         return act in engine.legal_actions(released)
 
     def field(self, key: str, step: int | None = None, got: Any = None,
-              mine: Mapping[str, Any] | None = None) -> str:
+              mine: Mapping[str, Any] | None = None,
+              offers: Callable[[int], Sequence[str] | None] | None = None) -> str:
         """The clause that sets `key` by step `step` (1-based; 0 the deal or table; default
         the fixture's last step), given what that step was and the phase it was taken in;
-        `got` is the implementation's value and `mine` its state, where known."""
+        `got` is the implementation's value and `mine` its state, where known, and
+        `offers(s)` asks what it offers on that table to seat s."""
         if step is None:
             step = len(self.fx.steps)
         states = self.states()
@@ -322,11 +393,13 @@ class Referee:
             result = after.get("result") if isinstance(after, dict) else None
             if isinstance(result, dict) and result.get("end") == "domino":
                 return "END-1"
-            return pick(("END-2", "END-3", "END-1"), self.rs, self.fx)
+            return self._blocking_double(after, mine, offers) or pick(
+                ("END-2", "END-3", "END-1"), self.rs, self.fx)
         if step == 0 or is_next_round(self.fx.steps[step - 1]):  # a deal: the start's or
             dealt = states[step] if len(states) > step else {}  # a `next-round` step's
             if key == "seat" and dealt.get("phase") == "engine":
-                return pick(SEARCH, self.rs, self.fx)  # who draws first for a missing engine
+                # who draws first for a missing engine: the draw's winner under SEAT-5
+                return pick(("SEAT-5", *SEARCH), self.rs, self.fx)
             if key == "hand_sizes" and self.rs["engine_procedure"] in ("highest-double-held",
                                                                       "designated-opens"):
                 return pick(("ENG-7", "ENG-8", *DEAL_FIELD["hand_sizes"]), self.rs, self.fx)
@@ -349,7 +422,7 @@ class Referee:
             candidates = STEP_FIELD[("play", "marked")]  # a marker off by a draw: the removal
         if phase == "follow" and kind in ("draw", "pass"):
             candidates = ("DBL-5", *candidates)
-        if phase == "engine":
+        if phase == "engine" and key != "first_turns":  # who has a first turn: FIRST-6's
             candidates = (*SEARCH, *candidates)
         if kind == "play" and key in ("phase", "seat", "open_doubles", "turn_doubles") \
                 and self._double(step):
@@ -357,6 +430,48 @@ class Referee:
         elif kind == "play" and key in ("phase", "seat", "first_turns") and self._first(before):
             candidates = ("FIRST-7", "FIRST-1", *candidates)  # a first turn's play
         return pick(candidates, self.rs, self.fx)
+
+    def _blocking_double(self, after: Any, mine: Mapping[str, Any] | None,
+                         offers: Callable[[int], Sequence[str] | None] | None) -> str | None:
+        """Where a round was found blocked (END-2) or not, differently, and the verdict
+        turns on the open doubles of the reference's table `after`: the rule that makes
+        them bind or not there (END-2 counts the duties as they stand). None where the
+        doubles do not decide it, and for a round the implementation goes on with unless
+        it offers some seat there (`offers`, on its table `mine`) a play those doubles
+        refuse: otherwise only its test for a blocked round is wrong."""
+        if not isinstance(after, dict) or self.rules().passes_end_round:
+            return None
+        table = {k: v for k, v in after.items() if k != "result"}
+        st = self._state({**table, "phase": "start"})
+        if st is None or not st.open_doubles or st.boneyard:
+            return None
+        rules = st.rules
+        if engine.nobody_can_ever_play(st):  # blocked: would it be, were they released?
+            if mine is None or offers is None or not any(
+                    self.refused_plays({**mine, "seat": s}, offers(s) or ())
+                    for s in range(st.players)):
+                return None
+            free = st.copy()
+            free.open_doubles = []
+            if engine.nobody_can_ever_play(free):
+                return None
+            waiting = [t for t in st.open_doubles if not engine.live(st, t)]
+            return _dead_rule(st) if waiting else pick(("DBL-6",), self.rs, self.fx)
+        # not blocked: would it be, were the doubles binding at once (FIRST-5) or never
+        # released (DBL-9, DBL-12, DBL-13)?
+        if st.first_pending and rules.chain_first_turn:
+            bound = st.copy()
+            bound.first_pending = 0
+            if engine.nobody_can_ever_play(bound):
+                return "FIRST-5"
+        if rules.release_uncoverable or rules.release_when_empty or rules.release_after_turn:
+            kept = st.copy()
+            kept.rules = dataclasses.replace(rules, release_uncoverable=False,
+                                             release_when_empty=False,
+                                             release_after_turn=False)
+            if engine.nobody_can_ever_play(kept):
+                return pick(("DBL-9", "DBL-12", "DBL-13"), self.rs, self.fx)
+        return None
 
     @staticmethod
     def _adds_up(prior: Any, got: Any, mine: Mapping[str, Any] | None) -> bool:
@@ -373,14 +488,19 @@ class Referee:
         return got != prior
 
     def answer(self, asked: str, problems: Sequence[Problem],
-               before: Mapping[str, Any] | None) -> str | None:
+               before: Mapping[str, Any] | None, step: int | None = None) -> str | None:
         """The clause an impossible answer to `asked` breaks (deal, apply, ...); `before`
-        is the implementation's last state before it (None for a deal)."""
+        is the implementation's last state before it (None for a deal), `step` the step
+        it answered (0 the deal; as in `field`)."""
         for p in problems:
             if p.kind == "state":  # the codec cites the clause a table must keep
                 cited = CITED.search(p.message)
                 if cited and cited[1] in catalog().clauses:
                     return cited[1]
+                key = p.where.removeprefix("state.")
+                if step is not None and key in FIELD_CLAUSES:
+                    # a field out of its range (a seat past the last): what sets it
+                    return self.field(key, step)
             elif p.kind == "invariant" and p.where in INVARIANT_CLAUSES:
                 return self._invariant(asked, p, before)
         return None
@@ -410,11 +530,23 @@ class Referee:
                 if isinstance(n, int) and re.search(rf"(?<![0-9-]){n}-{n}(?![0-9])", p.message):
                     return pick(("ENG-2", "ENG-3", "ENG-7", "ENG-8"), self.rs,
                                 self.fx)  # where the engine goes
+                if self._searched(dealt):  # tiles lost while the deal looked for a double
+                    return pick(("ENG-7", "ENG-8", "DEAL-1"), self.rs, self.fx)
                 return pick(("DEAL-1",), self.rs, self.fx)
         if p.where == "INV-ROUND-SCORE" and "a blocked round" in p.message:
             # a blocked round's scores are SCORE-7's where it applies
             return pick(("SCORE-7", *INVARIANT_CLAUSES[p.where]), self.rs, self.fx)
         return pick(INVARIANT_CLAUSES[p.where], self.rs, self.fx)
+
+    def _searched(self, dealt: Mapping[str, Any]) -> bool:
+        """Whether the reference's deal drew tiles looking for a double (ENG-7, ENG-8): a
+        hand larger than the table's row for the number of players."""
+        rules = self.rules()
+        hands = dealt.get("hands")
+        if not rules.engine_by_deal or not isinstance(hands, list):
+            return False
+        size = rules.hand_table.get(len(hands))
+        return size is not None and any(isinstance(h, list) and len(h) > size for h in hands)
 
     @staticmethod
     def _first(before: Any) -> bool:
@@ -450,17 +582,39 @@ class Referee:
                     self.rs, self.fx)
 
     def winners(self, want: Sequence[int] = (), got: Sequence[int] = ()) -> str:
-        """The match rule behind a wrong list of winners: where either side names a tie,
-        the tie rule in force (MATCH-4 shared, MATCH-5 most outs, MATCH-6 lowest seat),
-        listed or not; where one side names none, the match's length (MATCH-7 where a
-        single round is the game, else MATCH-1)."""
+        """The match rule behind a wrong list of winners: where one side names none, the
+        match's length (MATCH-7 where a single round is the game, else MATCH-1); where
+        none named is on the winning total (the totals of the reference's final state),
+        the scoring direction (MATCH-2 lowest, MATCH-3 highest); where either side names a
+        tie, the tie rule in force (MATCH-4 shared, MATCH-5 most outs, MATCH-6 lowest
+        seat), listed or not."""
         if not want or not got:  # the match over on one side only
             return pick(("MATCH-7", "MATCH-1"), self.rs, self.fx)
+        totals = (self.final() or {}).get("scores")
+        if _reversed(totals, want, got):
+            # the other end of the totals named, where no tie rule could have named them:
+            # which total wins is wrong (lowest or highest), not how a tie on it is broken
+            return pick(("MATCH-2", "MATCH-3"), self.rs, self.fx)
         if len(want) > 1 or len(got) > 1:
             clauses = catalog().clauses
             return next(c for c in ("MATCH-5", "MATCH-6", "MATCH-4")
                         if clauses[c].applies(self.rs))
         return pick(MATCH, self.rs, self.fx)
+
+
+def _reversed(totals: Any, want: Sequence[int], got: Sequence[int]) -> bool:
+    """Whether the winners `got` hold the other extreme of the match `totals` from `want`,
+    and are all who hold it, or it is held by one player alone (else a tie rule may have
+    chosen among them: that is ambiguous, and left to the tie rule)."""
+    if not (isinstance(totals, list) and totals and all(isinstance(v, int) for v in totals)
+            and all(isinstance(s, int) and 0 <= s < len(totals) for s in (*want, *got))):
+        return False
+    best, low, high = totals[want[0]], min(totals), max(totals)
+    if low == high or best not in (low, high):
+        return False
+    worst = high if best == low else low
+    holders = {s for s, v in enumerate(totals) if v == worst}
+    return set(got) <= holders and (len(holders) == 1 or set(got) == holders)
 
 
 def _open_before(state: Mapping[str, Any] | None) -> set[int]:

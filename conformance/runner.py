@@ -58,6 +58,7 @@ class Outcome:
     charged: list[str] = field(default_factory=list)  # the clause of each failed comparison
     step: int = 0  # the step that was refused, if one was
     refused_by: str | None = None  # the clause the implementation cited refusing it
+    offered: list[str] = field(default_factory=list)  # what it offers where it refused it
     refusal: RefusedSetup | None = None  # the setup the implementation refused
     diverged: int | None = None  # the step after which the state departs (0: the deal)
     unreached: bool = False  # the checks compare a state that had already departed
@@ -113,7 +114,10 @@ def run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     except AnswerError as e:  # an impossible answer: charged to what it breaks
         out = Outcome(fx, rs.name, e.status, list(e.messages))
         referee = Referee(fx, rs, lambda: _reference_states(fx, rs))
-        clause = referee.answer(e.asked, e.problems, trace[-1] if trace else None)
+        # the answer to step len(trace) (the trace holds the states before it), or to a
+        # question about the last state
+        step = min(len(trace), len(fx.steps))
+        clause = referee.answer(e.asked, e.problems, trace[-1] if trace else None, step)
         out.charged = [clause] if clause else []
         return out
 
@@ -135,7 +139,12 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
             before = referee.states()
             state = before[played.step - 1] if len(before) >= played.step else None
             text = fx.steps[played.step - 1]
-            played.charged = [_closed_cover(referee, state, text, played.refused_by)
+            # a draw or pass refused beside plays the rules refuse: it believes a play
+            # possible (TURN-1), and what refuses those plays is the rule it broke
+            wrong = referee.refused_plays(state, played.offered) if _draws(text) else []
+            played.charged = [_likeliest([referee.refuses(state, a) for a in wrong], referee)
+                              if wrong else _closed_cover(referee, state, text,
+                                                          played.refused_by)
                               or referee.allows(state, text)]
             departed = divergence(fx, trace, before, max_pip_of(rs))
             if departed is not None and departed[0] < played.step:
@@ -144,7 +153,8 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
                 k, key, got, message = departed
                 played.messages.insert(0, message)
                 played.diverged = k
-                played.charged = [referee.field(key, k, got, trace[k])]
+                played.charged = [referee.field(key, k, got, trace[k],
+                                                _asker(impl, rs, rj, trace[k]))]
         return played
     state, rj = played
     exp = in_force(exp, rs)
@@ -161,7 +171,7 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
             k, key, got, message = departed
             out.messages.insert(0, message)
             out.diverged, out.unreached = k, k < len(fx.steps)
-            out.charged = [referee.field(key, k, got, trace[k])]
+            out.charged = [referee.field(key, k, got, trace[k], _asker(impl, rs, rj, trace[k]))]
     # One clause per failure: the first charged that the fixture itself lists, if any.
     listed = [c for c in out.charged if c in fx.clauses]
     out.charged = (listed or out.charged)[:1]
@@ -305,12 +315,14 @@ def play(fx: Fixture, rs: Ruleset, impl: Implementation, rj: JSON | None = None,
                 state = impl.apply(rj, state, action_json(step, max_pip))
             except Refused as e:
                 clause = f" [{e.clause}]" if e.clause else ""
+                offered = _offers(impl, rj, state)
                 out = Outcome(fx, rs.name, "fail",
                               [f"step {k} `{step}` was refused: {e.reason}{clause}; "
                                "the state before it is the fixture's"
                                + (" table" if k == 1 else f" after step {k - 1}")
-                               + _offered(impl, rj, state)])
-                out.step, out.refused_by = k, e.clause
+                               + ("" if offered is None else
+                                  f"; it offers there: {', '.join(offered) or 'nothing'}")])
+                out.step, out.refused_by, out.offered = k, e.clause, offered or []
                 return out
             if trace is not None:
                 trace.append(state)
@@ -331,15 +343,21 @@ def play(fx: Fixture, rs: Ruleset, impl: Implementation, rj: JSON | None = None,
     return state, rj
 
 
-def _offered(impl: Implementation, rj: JSON, state: JSON) -> str:
+def _asker(impl: Implementation, rs: Ruleset, rj: JSON | None,
+           state: JSON) -> Callable[[int], list[str] | None]:
+    """What the implementation offers on the table `state` to the player in seat s, were
+    it their turn: asked only if a charge needs it."""
+    return lambda s: _offers(impl, ruleset_json(rs) if rj is None else rj, {**state, "seat": s})
+
+
+def _offers(impl: Implementation, rj: JSON, state: JSON) -> list[str] | None:
     """What the implementation offers where it refused a step (why it refused is most
-    often there: a play it believes possible, a draw it believes due), or nothing when it
+    often there: a play it believes possible, a draw it believes due), or None when it
     cannot say."""
     try:
-        actions = sorted(action_text(a) for a in impl.legal(rj, state))
+        return sorted(action_text(a) for a in impl.legal(rj, state))
     except Exception:  # a diagnosis only: the failure stands as it is
-        return ""
-    return f"; it offers there: {', '.join(actions) or 'nothing'}"
+        return None
 
 
 def next_round(fx: Fixture, rs: Ruleset, rj: JSON, impl: Implementation, state: JSON,
@@ -423,6 +441,7 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
     if getattr(impl, "can_ask_ahead", False):  # behind the protocol: one round trip
         impl.ask_ahead(rj, state, questions(exp, state, max_pip))  # type: ignore[attr-defined]
 
+    seen: list[str] = []  # plays offered that the rules refuse
     if exp.legal is not None:
         actual = {action_text(a) for a in impl.legal(rj, state)}
         want = set(exp.legal)
@@ -431,6 +450,10 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         # without the tiles of the missing plays) is charged to those plays alone.
         follows = bool(referee and extra and missing
                        and referee.follows_from_missing(extra, missing))
+        # ... and a draw or pass missing beside plays the rules refuse follows from them:
+        # a player who can play does not draw (TURN-1)
+        seen = [a for a in extra if a.startswith("play ")]
+        blind = bool(referee and seen and missing and all(_draws(a) for a in missing))
         if extra:  # an action offered that the rules refuse: charged to the refusing clause
             problems.append("legal actions not allowed by the rules: " + ", ".join(extra))
             if not follows:
@@ -438,6 +461,7 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                        if referee else None)
         if missing:
             problems.append("legal actions missing: " + ", ".join(missing))
+        if missing and not blind:
             # covers missing on closed trains and no cover offered at all: TRAIN-6 (an
             # engine that covers elsewhere errs in the order, DBL-7 or DBL-8)
             closed = (referee is not None and not any(a.startswith("play ") for a in extra)
@@ -461,8 +485,9 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                 charge(clauses[0])
             elif e.clause is not None and e.clause not in clauses:
                 problems.append(f"`{text}` refused by {e.clause}, expected {named}")
-                charge((_closed_cover(referee, None, text, e.clause) if referee else None)
-                       or clauses[0])
+                if not (seen and _draws(text) and e.clause == "TURN-1"):  # as above
+                    charge((_closed_cover(referee, None, text, e.clause) if referee else None)
+                           or clauses[0])
     view = state_view(state, exp.state) if exp.state else {}
     for key, want in exp.state.items():
         found = compare_field(key, want, view, max_pip)
@@ -484,8 +509,8 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                             if exp.match_over else
                             f"the match should go on (rounds remain); the implementation "
                             f"names winners {got}")
-            charge(referee.winners([] if exp.match_over else [0], got) if referee
-                   else "MATCH-1")
+            # over on one side only: the match's length decides, never a tie rule
+            charge(referee.winners([], got) if referee else "MATCH-1")
     found = check_score(exp, rj, state, impl)
     if found:
         problems += found
@@ -517,6 +542,11 @@ def _closed_cover(referee: Referee, state: JSON | None, text: str,
     refusal breaks, whatever else the moment asks."""
     return ("TRAIN-6" if cited == "TRAIN-4" and referee.closed_cover(state, text, legal=False)
             else None)
+
+
+def _draws(text: str) -> bool:
+    """Whether the action `text` is a draw or a pass: what a player does who cannot play."""
+    return text.split(" ")[0] in ("draw", "pass")
 
 
 def _likeliest(clauses: Sequence[str], referee: Referee) -> str:
