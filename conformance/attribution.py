@@ -138,17 +138,17 @@ MATCH = ("MATCH-5", "MATCH-6", "MATCH-4", "MATCH-2", "MATCH-3", "MATCH-1")
 def _values_only(message: str) -> bool:
     """Whether INV-ROUND-SCORE's breach (`message`) gets only some tiles' values wrong:
     the same seats score nothing on both sides (who scores is the scoring rule's,
-    SCORE-5..7), and of the others some score right (so hands are summed as the rule
-    says) and some do not. Where every scoring seat is wrong, the scoring rule is as
-    likely (a hand counted twice), and it keeps the charge."""
+    SCORE-5..7), and the others are not all off by one factor (a hand counted twice is
+    the scoring rule's too): some score right, or each is off by its own amount."""
     found = ROUND_SCORES.search(message)
     if found is None:
         return False
     got, want = ([int(x) for x in g.split(",") if x.strip()] for g in found.groups())
-    if len(got) != len(want) or [g == 0 for g in got] != [w == 0 for w in want]:
+    if len(got) != len(want) or got == want or [g == 0 for g in got] != [w == 0 for w in want]:
         return False
     scoring = [(g, w) for g, w in zip(got, want, strict=True) if w]
-    return any(g == w for g, w in scoring) and any(g != w for g, w in scoring)
+    g0, w0 = scoring[0]
+    return any(g * w0 != g0 * w for g, w in scoring)  # not one factor for all
 
 
 def pick(candidates: Sequence[str], rs: Mapping[str, str], fx: Fixture) -> str:

@@ -60,6 +60,9 @@ def test_a_round_score_wrong_for_some_tiles_is_charged_to_their_values() -> None
     from mtrain.conformance.attribution import _values_only
     breach = "a round gone out: round scores [0, 32, 11], the hands left give [0, 20, 11]"
     assert _values_only(breach)
+    # every seat off, each by its own amount (each holds a double): the values too
+    assert _values_only("a blocked round: round scores [32, 946, 42], the hands left give "
+                        "[20, 844, 24]")
     # every scoring seat wrong (a hand counted twice): the scoring rule's, as before
     assert not _values_only("a round gone out: round scores [0, 40, 22], the hands left "
                             "give [0, 20, 11]")
