@@ -548,6 +548,12 @@ def _as_declared(best: Solution, findings: list[OptionFinding],
             best.values[f.option] = OTHER
             f = OptionFinding(f.option, OTHER, "other", 0, [
                 "as the engine declares: its deals start at a seat no known value gives"])
+        elif (f.option == "engine_procedure" and deals is not None and deals.own_elsewhere
+              and declared[f.option] == OTHER):
+            best.values[f.option] = OTHER
+            f = OptionFinding(f.option, OTHER, "other", 0, [
+                f"as the engine declares: it deals {f.value}'s pools as {f.value} does, and "
+                "the whole set as no known procedure does"])
         elif f.status == "undetermined" and declared[f.option] == OTHER:
             best.values[f.option] = OTHER
             f = OptionFinding(f.option, OTHER, "other", 0, [
