@@ -508,3 +508,28 @@ def test_a_procedure_of_its_own_that_deals_set_asides_pools_alike_stays_its_own(
     (kept,) = _as_declared(Solution(dict(best.values), 0, []), found,
                            CAT.ruleset("pagat"), deals)
     assert (kept.value, kept.status) == ("set-aside", "measured")
+
+
+def test_a_rule_declared_its_own_explains_a_fixture_its_known_values_agree_on() -> None:
+    # roundhouse keeps the tile it draws; both known draw rules play it (TURN-3), so the
+    # draw rule decided nothing between them and identify explained the drawn-tile
+    # fixtures by another option the runs read, `own_train_first: other` (wrong). A rule
+    # the engine declares its own, read by the runs, explains them, as conform makes
+    # such entries not applicable
+    import z3
+
+    from mtrain.conformance.identify.cells import Piece
+    from mtrain.conformance.identify.solve import Model, constraint
+    from mtrain.spec.scope import Space
+
+    model = Model.of(Space(CAT))
+    drawn = [Piece({}, ("pass",), ("own_train_first", "draw_rule"))]
+    escapable = ["own_train_first", "draw_rule"]
+    assert z3.is_false(z3.simplify(constraint(model, drawn, ("fail",), escapable)))
+    mine = constraint(model, drawn, ("fail",), escapable, frozenset({"draw_rule"}))
+    solver = z3.Solver(ctx=model.ctx)
+    solver.add(mine, model.eq("draw_rule", "other"))
+    assert solver.check() == z3.sat
+    solver = z3.Solver(ctx=model.ctx)
+    solver.add(mine, z3.Not(model.eq("draw_rule", "other")))
+    assert solver.check() == z3.unsat  # not own_train_first's: it was not declared

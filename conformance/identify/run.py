@@ -367,10 +367,11 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
     model = Model.of(space)
     # what the solver prefers: the base, and `other` where the engine declares it so
     judged = {**base, **{o: v for o, v in (declared.choices if declared else ()) if v == OTHER}}
+    own_rules = frozenset(o for o, v in (declared.choices if declared else ()) if v == OTHER)
     escapable = [o for o in space.options if o not in NO_OTHER and o not in fixed]
     soft = [(c, o.fixture.id) for o in observations
             if (c := constraint(model, parts[o.fixture.id], o.outcomes,
-                                _escapable(o.fixture, escapable))) is not None]
+                                _escapable(o.fixture, escapable), own_rules)) is not None]
     found = _conclude(model, soft, fixed, allowed, judged, space, own, deals, observations,
                       parts)
     situations = 0
@@ -387,7 +388,7 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
         situations += len(more)
         soft += [(c, o.fixture.id) for o in seen
                  if (c := constraint(model, parts[o.fixture.id], o.outcomes,
-                                     _escapable(o.fixture, escapable))) is not None]
+                                     _escapable(o.fixture, escapable), own_rules)) is not None]
         found = _conclude(model, soft, fixed, allowed, judged, space, own, deals,
                           observations, parts)
     best, findings, problems = found
