@@ -141,8 +141,28 @@ HAND_SIZES = re.compile(r"hand sizes \[([0-9, ]*)\] after the deal, not \[([0-9,
 """INV-HAND-SIZES's account of a deal's hands against the table's."""
 CITED = re.compile(r"\[([A-Z]+-[0-9]+)\]\s*$")
 ROUND_END = ("END-1", "END-2", "END-3")
-SCORING = ("SCORE-2", "SCORE-3", "SCORE-4", "SCORE-1", "SCORE-5", "SCORE-6", "SCORE-7")
+TILE_VALUES = ("SCORE-2", "SCORE-3", "SCORE-4", "SCORE-1")
+"""The clauses that give a tile in hand its value (the blank rules before face values)."""
+SCORING = (*TILE_VALUES, "SCORE-5", "SCORE-6", "SCORE-7")
+ROUND_SCORES = re.compile(r"round scores \[([0-9, ]*)\], the hands left give \[([0-9, ]*)\]")
+"""INV-ROUND-SCORE's account of a round's scores against those the hands left give."""
 MATCH = ("MATCH-5", "MATCH-6", "MATCH-4", "MATCH-2", "MATCH-3", "MATCH-1")
+
+
+def _values_only(message: str) -> bool:
+    """Whether INV-ROUND-SCORE's breach (`message`) gets only some tiles' values wrong:
+    the same seats score nothing on both sides (who scores is the scoring rule's,
+    SCORE-5..7), and the others are not all off by one factor (a hand counted twice is
+    the scoring rule's too): some score right, or each is off by its own amount."""
+    found = ROUND_SCORES.search(message)
+    if found is None:
+        return False
+    got, want = ([int(x) for x in g.split(",") if x.strip()] for g in found.groups())
+    if len(got) != len(want) or got == want or [g == 0 for g in got] != [w == 0 for w in want]:
+        return False
+    scoring = [(g, w) for g, w in zip(got, want, strict=True) if w]
+    g0, w0 = scoring[0]
+    return any(g * w0 != g0 * w for g, w in scoring)  # not one factor for all
 
 
 def pick(candidates: Sequence[str], rs: Mapping[str, str], fx: Fixture) -> str:
@@ -533,6 +553,10 @@ class Referee:
                 if self._searched(dealt):  # tiles lost while the deal looked for a double
                     return pick(("ENG-7", "ENG-8", "DEAL-1"), self.rs, self.fx)
                 return pick(("DEAL-1",), self.rs, self.fx)
+        if p.where == "INV-ROUND-SCORE" and _values_only(p.message):
+            # the right seats score nothing and the others something else: the tiles'
+            # values (SCORE-1..4), not the scoring rule that says who scores
+            return pick(TILE_VALUES, self.rs, self.fx)
         if p.where == "INV-ROUND-SCORE" and "a blocked round" in p.message:
             # a blocked round's scores are SCORE-7's where it applies
             return pick(("SCORE-7", *INVARIANT_CLAUSES[p.where]), self.rs, self.fx)

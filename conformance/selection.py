@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from mtrain.conformance.defaults import RESULTS_FLOOR, SITUATIONS, SITUATIONS_MIN
 from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load_corpus
 from mtrain.conformance.partition import applies, stand_in
+from mtrain.conformance.seat_alone import seat_entry
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.errors import InputError
 from mtrain.spec.ruleset import Ruleset
@@ -350,10 +351,19 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
                 return e, None
         return None, None
     reasons = []
+    seat: Expectation | None = None
     for exp in fx.expect:
         why = applies(exp, fx, rs, space)
         if why is None:
             return exp, None
         if why.startswith("its outcome depends"):
             reasons.append(why)
+            if seat is None and why == ONLY_ENGINE:
+                seat = seat_entry(exp, fx, rs, space)  # the first seat alone runs
+    if seat is not None:
+        return seat, None
     return None, (reasons[0] if reasons else None)
+
+
+ONLY_ENGINE = "its outcome depends on engine_procedure (played its own way)"
+"""`applies`'s answer for an entry that only an engine procedure of one's own decides."""

@@ -207,6 +207,10 @@ def plays(state: State) -> list[Action]:
     """Every tile the player to move may lay, on every train it may go on."""
     hand = state.hands[state.seat]
     if state.drawn >= 0:
+        # The draw rule decides what a drawn tile may do (TURN-2, TURN-5), though both of
+        # its known values agree (TURN-3): read here, so that a draw rule of one's own
+        # (which may keep the tile, say) is traced wherever it can change the answer.
+        state.rules.draw_until_playable  # noqa: B018 (a flag read for the trace)
         hand &= BIT[state.drawn]  # TURN-3: only the drawn tile
     number_mask = state.rules.number_mask
     ends = state.ends

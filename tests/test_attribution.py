@@ -51,3 +51,29 @@ def test_end_chain_without_chains_is_refused_by_the_single_tile_start() -> None:
         (refusal,) = engine.refusals(st, engine.END_CHAIN)
         assert refusal.clause == clause
         assert catalog().clauses[clause].applies(st.rules.ruleset)
+
+
+def test_a_round_score_wrong_for_some_tiles_is_charged_to_their_values() -> None:
+    # roundhouse's bug 3 (tests/examples/roundhouse_engine.py): a double left in hand
+    # scores twice. The same seats score nothing and another seat scores right, so the
+    # hands are summed as penalty scoring says (SCORE-5): a tile's value (SCORE-1) is wrong
+    from mtrain.conformance.attribution import _values_only
+    breach = "a round gone out: round scores [0, 32, 11], the hands left give [0, 20, 11]"
+    assert _values_only(breach)
+    # every seat off, each by its own amount (each holds a double): the values too
+    assert _values_only("a blocked round: round scores [32, 946, 42], the hands left give "
+                        "[20, 844, 24]")
+    # every scoring seat wrong (a hand counted twice): the scoring rule's, as before
+    assert not _values_only("a round gone out: round scores [0, 40, 22], the hands left "
+                            "give [0, 20, 11]")
+    # who scores differs (positive against penalty): the scoring rule's
+    assert not _values_only("a round gone out: round scores [31, 0, 0], the hands left "
+                            "give [0, 20, 11]")
+    assert charged("end-001", "pagat", "hand-scored-twice") == ["SCORE-5"]
+
+
+def test_doubles_scored_twice_are_charged_to_the_face_values() -> None:
+    # the mutant doubles-score-twice on score-001 (4 players, seat 1 out): the seats
+    # holding no double score right, the others not
+    charges = charged("score-001", "pagat", "doubles-score-twice")
+    assert charges == ["SCORE-1"], charges

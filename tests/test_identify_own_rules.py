@@ -475,3 +475,61 @@ def test_a_found_value_the_fixtures_contradict_too_is_not_called_what_it_plays()
     assert note[0].startswith("not sure, but the fixtures lean away from the declared "
                               "rules: doubles (declared open, the fixtures lean to "
                               "ordinary, margin 7)")
+
+
+def test_a_procedure_of_its_own_that_deals_set_asides_pools_alike_stays_its_own() -> None:
+    # tests/examples/roundhouse_engine.py declares engine_procedure `other`: every tile
+    # dealt, the engine taken from its holder's hand (one tile short) or the boneyard, and
+    # nobody drawing for it. From a pool without the engine it deals as set-aside does, so
+    # identify measured set-aside and said the engine "declares other rules than it
+    # plays"; its deals of the whole set are no known procedure's, and now say so
+    import shlex
+    import sys
+
+    from mtrain.conformance.identify.measure import measure
+    from mtrain.conformance.identify.run import OptionFinding, _as_declared
+    from mtrain.conformance.identify.solve import Solution
+    from mtrain.conformance.process import ProcessImplementation
+    from mtrain.spec.scope import Space
+
+    engine = Path(__file__).parent / "examples" / "roundhouse_engine.py"
+    with ProcessImplementation(shlex.join([sys.executable, str(engine)]), timeout=30) as impl:
+        deals, _ = measure(impl, Space(CAT), PAGAT)
+    assert deals.procedure == "set-aside" and deals.own_elsewhere
+    declared = Ruleset("declared", tuple((o, "other" if o == "engine_procedure" else v)
+                                         for o, v in CAT.ruleset("pagat").choices),
+                       CAT.ruleset("pagat").hand_table)
+    best = Solution({**PAGAT, "engine_procedure": "set-aside"}, 0, [])
+    found = [OptionFinding("engine_procedure", "set-aside", "measured", 0, ["deals"])]
+    (f,) = _as_declared(best, found, declared, deals)
+    assert (f.value, f.status) == ("other", "other")
+    assert best.values["engine_procedure"] == "other"
+    # cantina sets the engine aside and says so: its measurement stands
+    (kept,) = _as_declared(Solution(dict(best.values), 0, []), found,
+                           CAT.ruleset("pagat"), deals)
+    assert (kept.value, kept.status) == ("set-aside", "measured")
+
+
+def test_a_rule_declared_its_own_explains_a_fixture_its_known_values_agree_on() -> None:
+    # roundhouse keeps the tile it draws; both known draw rules play it (TURN-3), so the
+    # draw rule decided nothing between them and identify explained the drawn-tile
+    # fixtures by another option the runs read, `own_train_first: other` (wrong). A rule
+    # the engine declares its own, read by the runs, explains them, as conform makes
+    # such entries not applicable
+    import z3
+
+    from mtrain.conformance.identify.cells import Piece
+    from mtrain.conformance.identify.solve import Model, constraint
+    from mtrain.spec.scope import Space
+
+    model = Model.of(Space(CAT))
+    drawn = [Piece({}, ("pass",), ("own_train_first", "draw_rule"))]
+    escapable = ["own_train_first", "draw_rule"]
+    assert z3.is_false(z3.simplify(constraint(model, drawn, ("fail",), escapable)))
+    mine = constraint(model, drawn, ("fail",), escapable, frozenset({"draw_rule"}))
+    solver = z3.Solver(ctx=model.ctx)
+    solver.add(mine, model.eq("draw_rule", "other"))
+    assert solver.check() == z3.sat
+    solver = z3.Solver(ctx=model.ctx)
+    solver.add(mine, z3.Not(model.eq("draw_rule", "other")))
+    assert solver.check() == z3.unsat  # not own_train_first's: it was not declared

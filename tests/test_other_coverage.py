@@ -115,3 +115,21 @@ def _first(table: dict[str, object]) -> list[int]:
     if first == "all":
         return list(range(len(table["hands"])))  # type: ignore[arg-type]
     return [int(s) for s in first]  # type: ignore[attr-defined]
+
+
+def test_a_draw_rule_of_ones_own_decides_what_the_drawn_tile_may_do(tmp_path: Path) -> None:
+    """Both known draw rules let the drawn tile be played (TURN-3), so the reference read
+    no draw rule there, and a house rule that keeps the drawn tile and passes (roundhouse,
+    tests/examples/roundhouse_engine.py) failed 151 results charged to TURN-3. The draw
+    rule decides the moment after a draw: under `other` those entries are its own."""
+    rules = tmp_path / "own.yaml"
+    rules.write_text("name: own\nbase: pagat\noptions:\n  draw_rule: other\n",
+                     encoding="utf-8")
+    out = tmp_path / "report.json"
+    main(["conform", "--rules", str(rules), "-k", "turn-009", "-k", "turn-010", "-k",
+          "seat-001", "--situations", "0", "--format", "json", "--output", str(out)])
+    results = {r["fixture"]: r for r in json.loads(out.read_text())["results"]}
+    for drawn in ("turn-009", "turn-010"):  # a drawn tile's plays: the draw rule's
+        assert results[drawn]["status"] == "not-applicable", results[drawn]
+        assert "draw_rule" in results[drawn]["message"]
+    assert results["seat-001"]["status"] == "pass"  # no draw: it runs

@@ -62,6 +62,9 @@ class Deals:
     conflicting: set[str] = field(default_factory=set)  # options a likely bug is in
     read_set: str | None = None  # dealing nothing, the set whose tables it reads
     unseated: bool = False  # the deals' first player fits no known starting seat
+    # the procedure measured was compared on some deals only (set-aside: the pools without
+    # the engine), and the engine dealt the others as no known procedure does
+    own_elsewhere: bool = False
 
 
 def ruleset_of(cat: Catalog, values: Mapping[str, str],
@@ -417,6 +420,8 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
     if len({p for p, _ in matching}) == 1:
         deals.procedure = matching[0][0]
         deals.evidence["engine_procedure"] = f"{what}: dealt as {deals.procedure} deals"
+        deals.own_elsewhere = _own_elsewhere(cat, rs, table, designs, answers, draws,
+                                             players, matching[0][0], lengths)
     elif not matching:  # no known start fits: the procedure still shows without the seat
         alike = {p for p, m in itertools.product(procedures, lengths)
                  if _alike_unseated(ruleset_of(cat, {**dict(rs.choices), "match_length": m,
@@ -444,6 +449,27 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
             deals.conflicting.add("starting_seat")
             deals.seat = None  # the seat is left to the fixtures, within the rules
             deals.evidence.pop("starting_seat", None)
+
+
+def _own_elsewhere(cat: Catalog, rs: Ruleset, table: tuple[tuple[int, int], ...],
+                   designs: list[tuple[int, list[str]]], answers: list[Any],
+                   draws: list[list[list[str]] | None], players: int, procedure: str,
+                   lengths: list[str]) -> bool:
+    """Whether the engine dealt a pool that `procedure` never deals from (the engine in
+    it, for set-aside) in a way no known procedure and starting seat deal it: a
+    procedure of its own that deals `procedure`'s pools alike (roundhouse: the engine
+    taken from a hand or the boneyard, nobody drawing for it)."""
+    guesses = [ruleset_of(cat, {**dict(rs.choices), "engine_procedure": p,
+                                "starting_seat": s, "match_length": m}, table)
+               for p, s, m in itertools.product(cat.options["engine_procedure"].values,
+                                                cat.options["starting_seat"].values, lengths)]
+    mine = ruleset_of(cat, {**dict(rs.choices), "engine_procedure": procedure}, table)
+    for (r, order), a, d in zip(designs, answers, draws, strict=True):
+        if a is None or predicted(mine, players, r, order, d) is not None:
+            continue  # not dealt, or compared already
+        if not any(predicted(g, players, r, order, d) == a for g in guesses):
+            return True
+    return False
 
 
 def _alike_unseated(guess: Ruleset, designs: list[tuple[int, list[str]]],

@@ -367,10 +367,11 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
     model = Model.of(space)
     # what the solver prefers: the base, and `other` where the engine declares it so
     judged = {**base, **{o: v for o, v in (declared.choices if declared else ()) if v == OTHER}}
+    own_rules = frozenset(o for o, v in (declared.choices if declared else ()) if v == OTHER)
     escapable = [o for o in space.options if o not in NO_OTHER and o not in fixed]
     soft = [(c, o.fixture.id) for o in observations
             if (c := constraint(model, parts[o.fixture.id], o.outcomes,
-                                _escapable(o.fixture, escapable))) is not None]
+                                _escapable(o.fixture, escapable), own_rules)) is not None]
     found = _conclude(model, soft, fixed, allowed, judged, space, own, deals, observations,
                       parts)
     situations = 0
@@ -387,7 +388,7 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
         situations += len(more)
         soft += [(c, o.fixture.id) for o in seen
                  if (c := constraint(model, parts[o.fixture.id], o.outcomes,
-                                     _escapable(o.fixture, escapable))) is not None]
+                                     _escapable(o.fixture, escapable), own_rules)) is not None]
         found = _conclude(model, soft, fixed, allowed, judged, space, own, deals,
                           observations, parts)
     best, findings, problems = found
@@ -548,6 +549,12 @@ def _as_declared(best: Solution, findings: list[OptionFinding],
             best.values[f.option] = OTHER
             f = OptionFinding(f.option, OTHER, "other", 0, [
                 "as the engine declares: its deals start at a seat no known value gives"])
+        elif (f.option == "engine_procedure" and deals is not None and deals.own_elsewhere
+              and declared[f.option] == OTHER):
+            best.values[f.option] = OTHER
+            f = OptionFinding(f.option, OTHER, "other", 0, [
+                f"as the engine declares: it deals {f.value}'s pools as {f.value} does, and "
+                "the whole set as no known procedure does"])
         elif f.status == "undetermined" and declared[f.option] == OTHER:
             best.values[f.option] = OTHER
             f = OptionFinding(f.option, OTHER, "other", 0, [

@@ -125,17 +125,22 @@ class Model:
 
 
 def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | None],
-               escapable: Sequence[str]) -> Any | None:
+               escapable: Sequence[str], declared: frozenset[str] = frozenset()
+               ) -> Any | None:
     """The rule sets that pass and fail exactly the entries the engine did (an option
     `other` taking, in this fixture, whichever known value explains it: an engine that
     plays a rule its own way still plays each table somehow); where no rule set does,
     or the engine fails every entry (an answer no known value gives), also an option the
-    outcome depends on played `other`. None when nothing was seen."""
+    outcome depends on played `other`, or one the engine declares `other` (`declared`)
+    that the runs read: where its known values agree, a rule of its own may still differ
+    (roundhouse keeps a drawn tile that both known draw rules play), and conform makes
+    such an entry not applicable. None when nothing was seen."""
     seen = [(i, o) for i, o in enumerate(outcomes) if o is not None]
     if not seen:
         return None
     cells = [p for p in pieces if all(p.outcomes[i] in (o, ANY) for i, o in seen)]
-    own = [model.eq(o, OTHER) for o in depends(pieces) if o in escapable]
+    read = {o for p in pieces for o in p.read} & declared
+    own = [model.eq(o, OTHER) for o in sorted(set(depends(pieces)) | read) if o in escapable]
     inside = [model.inside(p.region, escapable) for p in cells]
     about = [model.eq(o, OTHER) for o in tested(pieces, outcomes) if o in escapable]
     if about:  # explained by known values, or else by `other` on what it is about

@@ -1,0 +1,54 @@
+"""A deal's first seat under an engine procedure of one's own (issue 21).
+
+A deal fixture reads the engine procedure at once (which pool is dealt, where the engine
+goes), so under `engine_procedure: other` every deal entry was not applicable, and with
+it the only check of who starts a round: an engine whose rotation was wrong (roundhouse,
+tests/examples/roundhouse_engine.py: round r at seat (r - 1) mod 4) passed unseen. Yet
+under a rotating start (SEAT-3) or the highest draw (SEAT-5) the first seat does not
+depend on how the engine reached the centre. So where the reference, playing the deal
+under every known procedure the rule set allows, gives the seat and starter the entry
+expects each time (and reads no other rule played its own way), the entry runs with
+those two fields alone: the hands, the boneyard and the engine's place stay the rule's
+own.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.partition import _traced_run
+from mtrain.spec.ruleset import OTHER, Ruleset
+from mtrain.spec.scope import Region, Space
+
+SEAT_FIELDS = ("seat", "starter")
+"""The fields of a dealt state that the starting seat decides (SEAT-1..6)."""
+
+
+def seat_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space
+               ) -> Expectation | None:
+    """`exp` cut down to the dealt seat and starter, where no known engine procedure
+    changes them under `rs`'s other rules; None where that cannot be shown."""
+    if rs["engine_procedure"] != OTHER or fx.deal is None or fx.steps:
+        return None
+    if exp.refused_setup is not None or not set(SEAT_FIELDS) & set(exp.state):
+        return None
+    seat = dataclasses.replace(
+        exp, legal=None, refused={}, result=..., winners=None, match_over=None,
+        state={k: v for k, v in exp.state.items() if k in SEAT_FIELDS})
+    others = set(rs.unknown) - {"engine_procedure"}
+    known: Region = {o: frozenset((v,)) for o, v in space.point(rs).items()
+                     if o not in rs.unknown}
+    tried = 0
+    for procedure in space.options["engine_procedure"]:
+        sample = space.complete({**known, "engine_procedure": frozenset((procedure,))})
+        if sample is None:
+            continue  # a procedure the other rules do not allow (SEAT-6 sets it aside)
+        stand_in = space.ruleset(sample)
+        if rs.custom_table:  # the reference deals the table itself
+            stand_in = Ruleset(stand_in.name, stand_in.choices, rs.hand_table)
+        run, log = _traced_run(fx, stand_in, [seat], dict(sample))
+        if run.outcomes != ("pass",) or others & log.decides:
+            return None
+        tried += 1
+    return seat if tried >= 2 else None

@@ -1,0 +1,59 @@
+"""A deal's first seat still runs under an engine procedure of one's own (issue 21):
+roundhouse (tests/examples/roundhouse_engine.py) rotates the start over four seats, and
+every deal entry was not applicable under its `engine_procedure: other`, so conform and
+fuzz never saw it. Under a rotating start the seat is SEAT-3's whatever the procedure."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from mtrain.cli import main
+from mtrain.conformance.fixture import load_corpus
+from mtrain.conformance.seat_alone import seat_entry
+from mtrain.spec.catalog import catalog
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.scope import Space
+
+EXAMPLES = Path(__file__).parent / "examples"
+ENGINE = f"{sys.executable} {EXAMPLES / 'roundhouse_engine.py'}"
+
+
+def _own(procedure_other: bool, seat: str) -> Ruleset:
+    rules = catalog().ruleset("pagat")
+    values = dict(rules.choices)
+    values.update(starting_seat=seat, engine_procedure="other" if procedure_other
+                  else "set-aside")
+    return Ruleset("own", tuple(values.items()), rules.hand_table)
+
+
+def test_a_rotating_start_is_checked_alone_under_a_procedure_of_its_own() -> None:
+    fx = next(f for f in load_corpus()[0] if f.id == "seat-004")
+    space = Space(catalog())
+    exp = next(e for e in fx.expect if "pagat+engine-aside" in e.variants)
+    cut = seat_entry(exp, fx, _own(True, "rotate"), space)
+    assert cut is not None
+    assert cut.state == {"seat": 6, "starter": 6}  # the hands stay the rule's own
+    assert cut.legal is None and cut.result is ...
+    # the holder starting depends on where the engine goes: not cut down
+    holder = next(e for e in fx.expect if e.variants == ("pagat",))
+    assert seat_entry(holder, fx, _own(True, "engine-holder"), space) is None
+    # a known procedure: nothing to cut (the entry runs whole, or not at all)
+    assert seat_entry(exp, fx, _own(False, "rotate"), space) is None
+
+
+def test_a_wrong_rotation_is_found_under_an_engine_procedure_of_its_own(
+        tmp_path: Path) -> None:
+    rules = EXAMPLES / "roundhouse-rules.yaml"
+    statuses = {}
+    for name, fixed in (("bugs", []), ("fixed", ["--fixed", "1,2,3"])):
+        out = tmp_path / f"{name}.json"
+        main(["conform", "--impl", " ".join([ENGINE, *fixed]), "--rules", str(rules),
+              "-k", "seat-004", "--situations", "0", "--format", "json",
+              "--output", str(out)])
+        results = json.loads(out.read_text())["results"]
+        statuses[name] = next(r for r in results if r["fixture"] == "seat-004")
+    assert statuses["bugs"]["status"] == "fail", statuses["bugs"]
+    assert statuses["bugs"]["charged"] == ["SEAT-3"]
+    assert statuses["fixed"]["status"] == "pass", statuses["fixed"]
