@@ -40,8 +40,19 @@ from mtrain.conformance.situation_deals import round_deals as round_deals
 from mtrain.conformance.situation_deals import tie_deals as tie_deals
 from mtrain.reference.codec import action_to_json, state_to_json
 from mtrain.reference.deal import deal
-from mtrain.reference.engine import CHAIN, ENGINE, OVER, State, legal_actions, perform
+from mtrain.reference.engine import (
+    CHAIN,
+    ENGINE,
+    OVER,
+    PASS,
+    Action,
+    State,
+    legal_actions,
+    perform,
+)
+from mtrain.reference.engine import plays as plays_of
 from mtrain.reference.rules import Rules
+from mtrain.reference.state import START
 from mtrain.spec import cache
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
@@ -66,6 +77,10 @@ class Kind:
     title: str
     shows: Callable[[State], bool]
     clauses: tuple[str, ...]
+    drain: bool = False
+    """Whether a round that shows none is played again from its deal, drained (_draining):
+    for tables with an empty boneyard, which random rounds of 5 to 8 players on a large
+    set seldom reach (someone goes out first)."""
 
 
 def _turn_on(st: State) -> bool:
@@ -90,11 +105,25 @@ KINDS: tuple[Kind, ...] = (
          lambda st: _turn_on(st) and sum(st.markers) >= 2 and not st.first_pending,
          ("MARK-1", "MARK-2", "TRAIN-6", "TRAIN-7")),
     Kind("dry", "an empty boneyard", lambda st: _turn_on(st) and not st.boneyard,
-         ("TURN-4",)),
+         ("TURN-4",), drain=True),
     Kind("mid", "mid-round", _plain, ("TRAIN-7",)),
 )
 COMMON = ("TRAIN-2", "TRAIN-4", "TURN-1")
 """Clauses every situation exercises: matching ends, where a tile may go, must play."""
+
+
+def _drew_in_vain(st: State) -> bool:
+    return _turn_on(st) and st.drawn >= 0 and legal_actions(st) == [PASS]
+
+
+PASSED = Kind("pass", "a pass after a draw in vain", _drew_in_vain,
+              ("TURN-2", "TURN-4", "MARK-1", "SEAT-1"))
+"""Beside the kinds (`play-pass-`): a table before a draw whose tile cannot be played, the
+draw and the pass its steps; what the pass does (the marker up, TURN-4) is checked, and
+the next player's legal set. The legal sets of `drawn` show that a pass is offered, not
+what it does."""
+TRIES = 60
+"""Rounds played for one situation before its kind is given up under the rule set."""
 
 
 @dataclass(frozen=True)
@@ -142,31 +171,83 @@ def stand_in_for(rs: Ruleset, space: Space | None = None) -> Ruleset | None:
     return Ruleset(found.name, found.choices, rs.hand_table) if rs.custom_table else found
 
 
-def pick(kind: Kind, rules: Rules, rng: random.Random, tries: int = 20,
+def pick(kind: Kind, rules: Rules, rng: random.Random, tries: int = TRIES,
          speaks: Callable[[State], bool] | None = None) -> Reached | None:
     """A state that shows `kind`, drawn evenly from the next random round that shows one
     (a state with a choice to make before a forced move) and, with `speaks`, that speaks
-    about the rule set tested; None after `tries` rounds."""
+    about the rule set tested; None after `tries` rounds. A kind that drains plays a round
+    that shows none again from its deal, each move the one _draining chooses."""
     counts = [n for n, _ in rules.ruleset.hand_table]
     for _ in range(tries):
         st = deal(rules, rng.choice(counts), rng.randint(1, rules.rounds),
                   seed=rng.randrange(1 << 30))
-        kept: list[Reached | None] = [None, None]  # [a forced move, a choice]
-        seen = [0, 0]
-        moves = 0
-        while st.phase != OVER:
-            actions = legal_actions(st)
-            if st.phase != ENGINE and kind.shows(st):
-                tier = int(len(actions) > 1)
-                seen[tier] += 1
-                if rng.randrange(seen[tier]) == 0:  # reservoir sampling: each equally likely
-                    kept[tier] = Reached(st.copy(), moves)
-            perform(st, actions[rng.randrange(len(actions))])
-            moves += 1
-        for found in (kept[1], kept[0]):
-            if found is not None and (speaks is None or speaks(found.state)):
-                return found
+        found = _pick_in(kind, st.copy() if kind.drain else st, rng, speaks, None)
+        if found is None and kind.drain:
+            found = _pick_in(kind, st, rng, speaks, _draining)
+        if found is not None:
+            return found
     return None
+
+
+Policy = Callable[[State, list[Action], random.Random], Action]
+
+
+def _pick_in(kind: Kind, st: State, rng: random.Random,
+             speaks: Callable[[State], bool] | None, policy: Policy | None) -> Reached | None:
+    """The round from `st` played to its end (moves at random, or by `policy`), and one
+    of its states that shows `kind` and speaks, drawn evenly; None if it has none."""
+    kept: list[Reached | None] = [None, None]  # [a forced move, a choice]
+    seen = [0, 0]
+    moves = 0
+    while st.phase != OVER:
+        actions = legal_actions(st)
+        if st.phase != ENGINE and kind.shows(st):
+            tier = int(len(actions) > 1)
+            seen[tier] += 1
+            if rng.randrange(seen[tier]) == 0:  # reservoir sampling: each equally likely
+                kept[tier] = Reached(st.copy(), moves)
+        perform(st, actions[rng.randrange(len(actions))] if policy is None
+                else policy(st, actions, rng))
+        moves += 1
+    for found in (kept[1], kept[0]):
+        if found is not None and (speaks is None or speaks(found.state)):
+            return found
+    return None
+
+
+def _draining(st: State, actions: list[Action], rng: random.Random) -> Action:
+    """A legal move that keeps the round going towards an empty boneyard: the one after
+    which the table offers the fewest plays (every seat's, as if its turn came next), so
+    that players draw; one that ends the round only when every move does; ties at random.
+    Any legal move makes a table the rule set's own moves reach: the choice only steers
+    play where random moves seldom go (a double-15 round of 5 to 8 players empties its
+    boneyard about once in twenty at random)."""
+    if len(actions) == 1:
+        return actions[0]
+    best: list[Action] = []
+    low = 0
+    for action in actions:
+        after = st.copy()
+        perform(after, action)
+        n = _open_plays(after)
+        if not best or n < low:
+            best, low = [action], n
+        elif n == low:
+            best.append(action)
+    return best[rng.randrange(len(best))]
+
+
+def _open_plays(st: State) -> int:
+    """The plays every seat would have on `st` (a copy, changed here) if its turn came."""
+    if st.phase == OVER:
+        return 1 << 30
+    seat, phase, drawn = st.seat, st.phase, st.drawn
+    n = 0
+    for q in range(st.players):
+        st.seat = q
+        st.phase, st.drawn = (phase, drawn) if q == seat else (START, -1)
+        n += len(plays_of(st))
+    return n
 
 
 def table_of(st: State) -> dict[str, Any]:
@@ -216,10 +297,11 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
                seed: int = SEED) -> list[Fixture]:
     """`count` situations under `rs`: a seventh of them deals (no more than its table has
     rows), the rest shared evenly among the kinds (fewer of a kind the rule set's rounds
-    stop showing); beside those `count`, a seventh as many round ends (`play-end-`) and
-    the deals of later rounds (`play-dealt-`, round_deals); with `wanted`, only the ids
-    it accepts. Each kind draws from its own seeded
-    stream, so a situation's id names the same table whatever the count.
+    stop showing); beside those `count`, a seventh as many round ends (`play-end-`), as
+    many passes after a draw in vain (`play-pass-`, PASSED) and the deals of later rounds
+    (`play-dealt-`, round_deals); with `wanted`, only the ids it accepts. Each kind draws
+    from its own seeded stream, so a situation's id names the same table whatever the
+    count.
 
     They are the same for the same code, data, rule set, count and seed: the whole list
     is kept in the cache (spec/cache.py), and read back rather than played again."""
@@ -311,30 +393,71 @@ def _situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None,
     plays = stand_in_for(rs) if count > 0 else None
     if plays is None:
         return []
-    rules, speaks = Rules.of(plays), speaks_for(rs, plays)
-    scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
+    speaks = speaks_for(rs, plays)
     out: list[Fixture] = []
     # the deals take a share, as many as the table has rows; the kinds share the rest
     deals = min(count // (len(KINDS) + 1), len(rs.hand_table))
     rest = count - deals
     for i, kind in enumerate(KINDS):
         quota = rest // len(KINDS) + (i < rest % len(KINDS))
-        ids = [f"play-{kind.name}-{k:03d}" for k in range(1, quota + 1)]
-        keep = [fid for fid in ids if wanted is None or wanted(fid)]
-        if not keep:
-            continue
-        rng = random.Random(f"{seed}:{rs.name}:{kind.name}")
-        for fid in ids[:ids.index(keep[-1]) + 1]:
-            reached = pick(kind, rules, rng, speaks=speaks)
-            if reached is None:
-                break
-            if fid in keep:
-                out.append(_fixture(kind, fid, reached, rs, plays, scope, speaks))
+        out += _of_kind(kind, quota, rs, plays, speaks, wanted, seed)
     out += deal_situations(rs, wanted, deals)
     # beside them, what no legal set shows: how rounds end and score, and the deals of
     # other rounds (the search for the engine, the seat that starts)
-    out += end_situations(rs, plays, count // (len(KINDS) + 1), wanted, seed)
+    beside = count // (len(KINDS) + 1)
+    out += end_situations(rs, plays, beside, wanted, seed)
+    out += _of_kind(PASSED, beside, rs, plays, speaks, wanted, seed)
     return out + round_deals(rs, wanted)
+
+
+def _of_kind(kind: Kind, quota: int, rs: Ruleset, plays: Ruleset,
+             speaks: Callable[[State], bool] | None, wanted: Callable[[str], bool] | None,
+             seed: int) -> list[Fixture]:
+    """Up to `quota` situations of `kind` (`play-<kind>-NNN`), from the kind's own seeded
+    stream; fewer where the rule set's rounds stop showing it."""
+    ids = [f"play-{kind.name}-{k:03d}" for k in range(1, quota + 1)]
+    keep = [fid for fid in ids if wanted is None or wanted(fid)]
+    if not keep:
+        return []
+    rules = Rules.of(plays)
+    scope = _scope_of(rs)
+    passing = kind is PASSED
+    check = _pass_speaks(rules, rs, plays, speaks) if passing else speaks
+    rng = random.Random(f"{seed}:{rs.name}:{kind.name}")
+    out: list[Fixture] = []
+    for fid in ids[:ids.index(keep[-1]) + 1]:
+        reached = pick(kind, rules, rng, speaks=check)
+        if reached is None:
+            break
+        if fid in keep:
+            made = (_pass_fixture(fid, reached, rs, plays, scope, speaks) if passing
+                    else _fixture(kind, fid, reached, rs, plays, scope, speaks))
+            if made is not None:
+                out.append(made)
+    return out
+
+
+def _pass_speaks(rules: Rules, rs: Ruleset, plays: Ruleset,
+                 speaks: Callable[[State], bool] | None) -> Callable[[State], bool]:
+    """For PASSED: whether the pass on a table with a tile drawn in vain leaves the round
+    going (the next player's legal set is asked), and, for options played their own way,
+    whether that table, the pass and the next table read none of them."""
+    unknown = frozenset(rs.unknown)
+
+    def usable(st: State) -> bool:
+        after = st.copy()
+        if unknown:
+            log = Log()
+            after.rules = TracedRules(rules, TracedRuleset.wrap(plays, log), log)  # type: ignore[assignment]
+            perform(after, PASS)
+            if not unknown.isdisjoint(log.read):
+                return False
+        else:
+            perform(after, PASS)
+        if after.phase == OVER:
+            return False
+        return speaks is None or (speaks(st) and speaks(after))
+    return usable
 
 
 END_CLAUSES = ("END-1", "END-2", "END-3", "SCORE-1", "SCORE-2", "SCORE-3", "SCORE-4",
@@ -346,9 +469,10 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
                    seed: int = SEED) -> list[Fixture]:
     """`count` round ends: the table a moment before a random round's last move (a
     player going out, or the pass after which nobody can play), that move as the step,
-    and the round's result and scores as spec/model/steps.py replays them. A move or a
-    result that reads an option played its own way is left out, as are legal sets
-    elsewhere (speaks_for)."""
+    and the round's result and scores as spec/model/steps.py replays them; every other
+    round drained towards an empty boneyard, so that blocked rounds show at any player
+    count. A move or a result that reads an option played its own way is left out, as
+    are legal sets elsewhere (speaks_for)."""
     if count <= 0:
         return []
     rules = Rules.of(plays)
@@ -360,7 +484,10 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
     for number in range(1, count + 1):
         found = None
         for _ in range(20):
-            found = _last_move(rules, rng, counts, unknown, plays)
+            # every other round drained (_draining): rounds that end blocked, on an empty
+            # boneyard (END-2, END-3), which random rounds of many players seldom reach
+            found = _last_move(rules, rng, counts, unknown, plays,
+                               _draining if number % 2 == 0 else None)
             if found is not None:
                 break
         if found is None:
@@ -398,11 +525,12 @@ engine._finish): how the round ends and who went out are the same whatever they 
 
 
 def _last_move(rules: Rules, rng: random.Random, counts: list[int],
-               unknown: frozenset[str], plays: Ruleset
+               unknown: frozenset[str], plays: Ruleset, policy: Policy | None = None
                ) -> tuple[State, str, int, tuple[str, ...]] | None:
-    """A random round played to its last move: the state before it, the move as text,
-    the moves before it, and the scoring options of one's own it read (its scores then
-    go unchecked); None if that move or its outcome reads another unknown option."""
+    """A random round (moves at random, or by `policy`) played to its last move: the
+    state before it, the move as text, the moves before it, and the scoring options of
+    one's own it read (its scores then go unchecked); None if that move or its outcome
+    reads another unknown option."""
     st = deal(rules, rng.choice(counts), rng.randint(1, rules.rounds),
               seed=rng.randrange(1 << 30))
     moves = 0
@@ -410,7 +538,8 @@ def _last_move(rules: Rules, rng: random.Random, counts: list[int],
         actions = legal_actions(st)
         if not actions:
             return None
-        action = actions[rng.randrange(len(actions))]
+        action = (actions[rng.randrange(len(actions))] if policy is None
+                  else policy(st, actions, rng))
         before = st.copy()
         perform(st, action)
         if st.phase == OVER:
@@ -460,6 +589,53 @@ def _fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: Ruleset
         expect=(Expectation(variants=(), scope=scope, legal=legal, state=state),),
         note=note)
     fx.keep_start(plays, start)  # the table is played under `plays`: built once
+    return fx
+
+
+def _pass_fixture(fid: str, reached: Reached, rs: Ruleset, plays: Ruleset, scope: Scope,
+                  speaks: Callable[[State], bool] | None) -> Fixture | None:
+    """A PASSED situation: the table before the draw (or, where the draw is not on the
+    table, after it), the draw and the pass as steps. What the pass leaves (the marker up,
+    the next seat, no tile drawn) is spec/model/steps.py's replay of the steps, and the
+    next player's legal set spec/model/legality.py's on the table the pass reaches; the
+    mover's hand is the table's, the drawn tile in it. None where the reference's pass
+    leaves another table than the model's (a bug of one of them, which the effects-vs-engine
+    cross-check reports): no expectation is made of it."""
+    st = reached.state
+    table = table_of(st)
+    before = _before_the_draw(table, st, plays, speaks)
+    steps: tuple[str, ...] = ("draw", "pass") if before is not None else ("pass",)
+    given = before if before is not None else table
+    start = table_state(given, plays)
+    model = replay(plays, steps, state=start)
+    after = st.copy()
+    perform(after, PASS)
+    moved = table_of(after)
+    # the reference's pass as a check of the model's
+    if (model["marked"], model["seat"], model["drawn"]) != (
+            moved.get("marked", []), after.seat, None):
+        return None
+    state: dict[str, Any] = {"marked": model["marked"], "seat": model["seat"], "drawn": None}
+    if before is not None:
+        state["hands"] = {st.seat: table["hands"][st.seat]}
+    legal = tuple(sorted(legal_actions_of(table_state(moved, plays), dict(plays.items())),
+                         key=_action_key))
+    drew = f"draws {table['drawn']}, which it cannot play, and " if before is not None else ""
+    fx = Fixture(
+        id=fid,
+        description=(f"a pass after a draw in vain, {reached.moves} moves in: {st.players} "
+                     f"players, engine {st.engine}-{st.engine}, seat {st.seat} "
+                     f"(#{int(fid.rsplit('-', 1)[1])})"),
+        clauses=tuple(c for c in catalog().clauses if c in COMMON or c in PASSED.clauses),
+        source=("computation",), path=f"{SITUATION_PATH}{rs.name}>", line=None, table=given,
+        deal=None, steps=steps,
+        expect=(Expectation(variants=(), scope=scope, legal=legal, state=state),),
+        note=(f"A table reached by a random round of {rs.name} after {reached.moves} moves: "
+              f"seat {st.seat} {drew}passes. The state after the pass (its marker up, "
+              "TURN-4; the next seat, no tile drawn) is spec/model/steps.py's replay of "
+              "the steps, the next player's legal set spec/model/legality.py's on the "
+              "table reached, not an engine's."))
+    fx.keep_start(plays, start)
     return fx
 
 
