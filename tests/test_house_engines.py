@@ -90,7 +90,8 @@ CANTINA = Engine(
 )
 SIXES = Engine(
     "sixes",
-    shows={"a draw from the wrong end": r"drawn: expected",  # the situations' draw step
+    # the situations' draw step; before a pass (play-pass-), the hand the draw left
+    shows={"a draw from the wrong end": r"drawn: expected|after step 1 `draw`: hand",
            "a double released too early": r"legal actions not allowed by the rules: play"},
     fuzz={"a draw from the wrong end": r"after draw: hands",
           "a double released too early": r"allows play \(DBL-[67]\)"},
