@@ -7,9 +7,14 @@ none of them is a table of real play: two to eight players, any engine, a dozen 
 each train, open doubles, markers, a drawn tile, an empty boneyard. Situations fill that
 gap for whatever rule set is tested, shipped or not:
 
-* the reference deals a round of that rule set and plays random legal moves; a state of
-  the round that shows one of the kinds below becomes the table (a possible table by
-  construction: the rule set's own moves reached it);
+* the reference deals a round of that rule set and plays random legal moves (or, for an
+  empty boneyard, which random rounds of many players seldom reach, legal moves chosen to
+  keep the round going until it is empty); a state of the round that shows one of the
+  kinds below becomes the table (a possible table by construction: the rule set's own
+  moves reached it);
+* beside them, a pass after a drawn tile that cannot be played is taken, not only
+  offered: the marker it puts up (TURN-4) is the model's replay of the steps
+  (spec/model/steps.py), checked against the reference's;
 * the expected legal set is spec/model/legality.py's: the clauses' formalisation evaluated on
   that table, never the engine's answer;
 * everything is seeded by the rule set's name and the situation's number, so a run is
@@ -49,8 +54,8 @@ from mtrain.reference.engine import (
     State,
     legal_actions,
     perform,
+    playable_trains,
 )
-from mtrain.reference.engine import plays as plays_of
 from mtrain.reference.rules import Rules
 from mtrain.reference.state import START
 from mtrain.spec import cache
@@ -183,7 +188,7 @@ def pick(kind: Kind, rules: Rules, rng: random.Random, tries: int = TRIES,
                   seed=rng.randrange(1 << 30))
         found = _pick_in(kind, st.copy() if kind.drain else st, rng, speaks, None)
         if found is None and kind.drain:
-            found = _pick_in(kind, st, rng, speaks, _draining)
+            found = _pick_in(kind, st, rng, speaks, _until_dry)
         if found is not None:
             return found
     return None
@@ -237,16 +242,27 @@ def _draining(st: State, actions: list[Action], rng: random.Random) -> Action:
     return best[rng.randrange(len(best))]
 
 
+def _until_dry(st: State, actions: list[Action], rng: random.Random) -> Action:
+    """_draining's move while the boneyard holds tiles, a random one after."""
+    if st.boneyard:
+        return _draining(st, actions, rng)
+    return actions[rng.randrange(len(actions))]
+
+
 def _open_plays(st: State) -> int:
-    """The plays every seat would have on `st` (a copy, changed here) if its turn came."""
+    """The tiles every seat could lay on `st` (a copy, changed here) if its turn came,
+    counted once per train they fit (a count, not the legal set: it only steers)."""
     if st.phase == OVER:
         return 1 << 30
     seat, phase, drawn = st.seat, st.phase, st.drawn
+    numbers, ends = st.rules.number_mask, st.ends
     n = 0
     for q in range(st.players):
         st.seat = q
         st.phase, st.drawn = (phase, drawn) if q == seat else (START, -1)
-        n += len(plays_of(st))
+        hand = st.hands[q]
+        for train in playable_trains(st):
+            n += (hand & numbers[ends[train]]).bit_count()
     return n
 
 
