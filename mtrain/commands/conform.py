@@ -69,7 +69,8 @@ def register(sub: Any) -> None:
                    f"formalisation (default: {SITUATIONS} shared among the rule sets, at "
                    f"least {SITUATIONS_MIN} each, and for one rule set more until its "
                    f"results reach {RESULTS_FLOOR}; none with --fixtures; 0: none), and "
-                   "beside them a seventh as many round ends and later rounds' deals")
+                   "beside them a seventh as many round ends, as many passes after a "
+                   "draw in vain, and later rounds' deals")
     p.add_argument("--format", choices=FORMATS, default="text", help="report format")
     p.add_argument("--output", metavar="FILE", help="write the report to FILE")
     p.add_argument("--skip", metavar="FILE", help="known failures: a YAML list of "
