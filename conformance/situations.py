@@ -7,9 +7,14 @@ none of them is a table of real play: two to eight players, any engine, a dozen 
 each train, open doubles, markers, a drawn tile, an empty boneyard. Situations fill that
 gap for whatever rule set is tested, shipped or not:
 
-* the reference deals a round of that rule set and plays random legal moves; a state of
-  the round that shows one of the kinds below becomes the table (a possible table by
-  construction: the rule set's own moves reached it);
+* the reference deals a round of that rule set and plays random legal moves (or, for an
+  empty boneyard, which random rounds of many players seldom reach, legal moves chosen to
+  keep the round going until it is empty); a state of the round that shows one of the
+  kinds below becomes the table (a possible table by construction: the rule set's own
+  moves reached it);
+* beside them, a pass after a drawn tile that cannot be played is taken, not only
+  offered: the marker it puts up (TURN-4) is the model's replay of the steps
+  (spec/model/steps.py), checked against the reference's;
 * the expected legal set is spec/model/legality.py's: the clauses' formalisation evaluated on
   that table, never the engine's answer;
 * everything is seeded by the rule set's name and the situation's number, so a run is
@@ -34,26 +39,35 @@ import yaml
 
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.partition import Log, TracedRules, TracedRuleset
+from mtrain.conformance.situation_deals import SITUATION_PATH as SITUATION_PATH
+from mtrain.conformance.situation_deals import deal_situations as deal_situations
+from mtrain.conformance.situation_deals import round_deals as round_deals
+from mtrain.conformance.situation_deals import tie_deals as tie_deals
 from mtrain.reference.codec import action_to_json, state_to_json
 from mtrain.reference.deal import deal
-from mtrain.reference.engine import CHAIN, ENGINE, OVER, State, legal_actions, perform
+from mtrain.reference.engine import (
+    CHAIN,
+    ENGINE,
+    OVER,
+    PASS,
+    Action,
+    State,
+    legal_actions,
+    perform,
+    playable_trains,
+)
 from mtrain.reference.rules import Rules
+from mtrain.reference.state import START
 from mtrain.spec import cache
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
-from mtrain.spec.distinguish.solve_deal import deal_view, draw_for_start
-from mtrain.spec.model.legality import Opts
 from mtrain.spec.model.legality import legal_actions as legal_actions_of
-from mtrain.spec.model.scoring import match_rounds
 from mtrain.spec.model.steps import replay
 from mtrain.spec.notation import MEXICAN, REST, action_text, table_state
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 from mtrain.spec.scope import Product, Scope, Space
-from mtrain.spec.tilesets import highest
 
 SEED = 20261201
-SITUATION_PATH = "<situations under "
-"""How a situation's path begins (it has no file until `mtrain situations` writes one)."""
 HEADER = """\
 # Situations from play (conformance/situations.py): tables reached by random rounds of
 # the rule set below; each legal set is spec/model/legality.py's, not an engine's.
@@ -68,6 +82,10 @@ class Kind:
     title: str
     shows: Callable[[State], bool]
     clauses: tuple[str, ...]
+    drain: bool = False
+    """Whether a round that shows none is played again from its deal, drained (_draining):
+    for tables with an empty boneyard, which random rounds of 5 to 8 players on a large
+    set seldom reach (someone goes out first)."""
 
 
 def _turn_on(st: State) -> bool:
@@ -92,11 +110,25 @@ KINDS: tuple[Kind, ...] = (
          lambda st: _turn_on(st) and sum(st.markers) >= 2 and not st.first_pending,
          ("MARK-1", "MARK-2", "TRAIN-6", "TRAIN-7")),
     Kind("dry", "an empty boneyard", lambda st: _turn_on(st) and not st.boneyard,
-         ("TURN-4",)),
+         ("TURN-4",), drain=True),
     Kind("mid", "mid-round", _plain, ("TRAIN-7",)),
 )
 COMMON = ("TRAIN-2", "TRAIN-4", "TURN-1")
 """Clauses every situation exercises: matching ends, where a tile may go, must play."""
+
+
+def _drew_in_vain(st: State) -> bool:
+    return _turn_on(st) and st.drawn >= 0 and legal_actions(st) == [PASS]
+
+
+PASSED = Kind("pass", "a pass after a draw in vain", _drew_in_vain,
+              ("TURN-2", "TURN-4", "MARK-1", "SEAT-1"))
+"""Beside the kinds (`play-pass-`): a table before a draw whose tile cannot be played, the
+draw and the pass its steps; what the pass does (the marker up, TURN-4) is checked, and
+the next player's legal set. The legal sets of `drawn` show that a pass is offered, not
+what it does."""
+TRIES = 60
+"""Rounds played for one situation before its kind is given up under the rule set."""
 
 
 @dataclass(frozen=True)
@@ -144,31 +176,94 @@ def stand_in_for(rs: Ruleset, space: Space | None = None) -> Ruleset | None:
     return Ruleset(found.name, found.choices, rs.hand_table) if rs.custom_table else found
 
 
-def pick(kind: Kind, rules: Rules, rng: random.Random, tries: int = 20,
+def pick(kind: Kind, rules: Rules, rng: random.Random, tries: int = TRIES,
          speaks: Callable[[State], bool] | None = None) -> Reached | None:
     """A state that shows `kind`, drawn evenly from the next random round that shows one
     (a state with a choice to make before a forced move) and, with `speaks`, that speaks
-    about the rule set tested; None after `tries` rounds."""
+    about the rule set tested; None after `tries` rounds. A kind that drains plays a round
+    that shows none again from its deal, each move the one _draining chooses."""
     counts = [n for n, _ in rules.ruleset.hand_table]
     for _ in range(tries):
         st = deal(rules, rng.choice(counts), rng.randint(1, rules.rounds),
                   seed=rng.randrange(1 << 30))
-        kept: list[Reached | None] = [None, None]  # [a forced move, a choice]
-        seen = [0, 0]
-        moves = 0
-        while st.phase != OVER:
-            actions = legal_actions(st)
-            if st.phase != ENGINE and kind.shows(st):
-                tier = int(len(actions) > 1)
-                seen[tier] += 1
-                if rng.randrange(seen[tier]) == 0:  # reservoir sampling: each equally likely
-                    kept[tier] = Reached(st.copy(), moves)
-            perform(st, actions[rng.randrange(len(actions))])
-            moves += 1
-        for found in (kept[1], kept[0]):
-            if found is not None and (speaks is None or speaks(found.state)):
-                return found
+        found = _pick_in(kind, st.copy() if kind.drain else st, rng, speaks, None)
+        if found is None and kind.drain:
+            found = _pick_in(kind, st, rng, speaks, _until_dry)
+        if found is not None:
+            return found
     return None
+
+
+Policy = Callable[[State, list[Action], random.Random], Action]
+
+
+def _pick_in(kind: Kind, st: State, rng: random.Random,
+             speaks: Callable[[State], bool] | None, policy: Policy | None) -> Reached | None:
+    """The round from `st` played to its end (moves at random, or by `policy`), and one
+    of its states that shows `kind` and speaks, drawn evenly; None if it has none."""
+    kept: list[Reached | None] = [None, None]  # [a forced move, a choice]
+    seen = [0, 0]
+    moves = 0
+    while st.phase != OVER:
+        actions = legal_actions(st)
+        if st.phase != ENGINE and kind.shows(st):
+            tier = int(len(actions) > 1)
+            seen[tier] += 1
+            if rng.randrange(seen[tier]) == 0:  # reservoir sampling: each equally likely
+                kept[tier] = Reached(st.copy(), moves)
+        perform(st, actions[rng.randrange(len(actions))] if policy is None
+                else policy(st, actions, rng))
+        moves += 1
+    for found in (kept[1], kept[0]):
+        if found is not None and (speaks is None or speaks(found.state)):
+            return found
+    return None
+
+
+def _draining(st: State, actions: list[Action], rng: random.Random) -> Action:
+    """A legal move that keeps the round going towards an empty boneyard: the one after
+    which the table offers the fewest plays (every seat's, as if its turn came next), so
+    that players draw; one that ends the round only when every move does; ties at random.
+    Any legal move makes a table the rule set's own moves reach: the choice only steers
+    play where random moves seldom go (a double-15 round of 5 to 8 players empties its
+    boneyard about once in twenty at random)."""
+    if len(actions) == 1:
+        return actions[0]
+    best: list[Action] = []
+    low = 0
+    for action in actions:
+        after = st.copy()
+        perform(after, action)
+        n = _open_plays(after)
+        if not best or n < low:
+            best, low = [action], n
+        elif n == low:
+            best.append(action)
+    return best[rng.randrange(len(best))]
+
+
+def _until_dry(st: State, actions: list[Action], rng: random.Random) -> Action:
+    """_draining's move while the boneyard holds tiles, a random one after."""
+    if st.boneyard:
+        return _draining(st, actions, rng)
+    return actions[rng.randrange(len(actions))]
+
+
+def _open_plays(st: State) -> int:
+    """The tiles every seat could lay on `st` (a copy, changed here) if its turn came,
+    counted once per train they fit (a count, not the legal set: it only steers)."""
+    if st.phase == OVER:
+        return 1 << 30
+    seat, phase, drawn = st.seat, st.phase, st.drawn
+    numbers, ends = st.rules.number_mask, st.ends
+    n = 0
+    for q in range(st.players):
+        st.seat = q
+        st.phase, st.drawn = (phase, drawn) if q == seat else (START, -1)
+        hand = st.hands[q]
+        for train in playable_trains(st):
+            n += (hand & numbers[ends[train]]).bit_count()
+    return n
 
 
 def table_of(st: State) -> dict[str, Any]:
@@ -218,10 +313,11 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
                seed: int = SEED) -> list[Fixture]:
     """`count` situations under `rs`: a seventh of them deals (no more than its table has
     rows), the rest shared evenly among the kinds (fewer of a kind the rule set's rounds
-    stop showing); beside those `count`, a seventh as many round ends (`play-end-`) and
-    the deals of later rounds (`play-dealt-`, round_deals); with `wanted`, only the ids
-    it accepts. Each kind draws from its own seeded
-    stream, so a situation's id names the same table whatever the count.
+    stop showing); beside those `count`, a seventh as many round ends (`play-end-`), as
+    many passes after a draw in vain (`play-pass-`, PASSED) and the deals of later rounds
+    (`play-dealt-`, round_deals); with `wanted`, only the ids it accepts. Each kind draws
+    from its own seeded stream, so a situation's id names the same table whatever the
+    count.
 
     They are the same for the same code, data, rule set, count and seed: the whole list
     is kept in the cache (spec/cache.py), and read back rather than played again."""
@@ -313,252 +409,71 @@ def _situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None,
     plays = stand_in_for(rs) if count > 0 else None
     if plays is None:
         return []
-    rules, speaks = Rules.of(plays), speaks_for(rs, plays)
-    scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
+    speaks = speaks_for(rs, plays)
     out: list[Fixture] = []
     # the deals take a share, as many as the table has rows; the kinds share the rest
     deals = min(count // (len(KINDS) + 1), len(rs.hand_table))
     rest = count - deals
     for i, kind in enumerate(KINDS):
         quota = rest // len(KINDS) + (i < rest % len(KINDS))
-        ids = [f"play-{kind.name}-{k:03d}" for k in range(1, quota + 1)]
-        keep = [fid for fid in ids if wanted is None or wanted(fid)]
-        if not keep:
-            continue
-        rng = random.Random(f"{seed}:{rs.name}:{kind.name}")
-        for fid in ids[:ids.index(keep[-1]) + 1]:
-            reached = pick(kind, rules, rng, speaks=speaks)
-            if reached is None:
-                break
-            if fid in keep:
-                out.append(_fixture(kind, fid, reached, rs, plays, scope, speaks))
+        out += _of_kind(kind, quota, rs, plays, speaks, wanted, seed)
     out += deal_situations(rs, wanted, deals)
     # beside them, what no legal set shows: how rounds end and score, and the deals of
     # other rounds (the search for the engine, the seat that starts)
-    out += end_situations(rs, plays, count // (len(KINDS) + 1), wanted, seed)
+    beside = count // (len(KINDS) + 1)
+    out += end_situations(rs, plays, beside, wanted, seed)
+    out += _of_kind(PASSED, beside, rs, plays, speaks, wanted, seed)
     return out + round_deals(rs, wanted)
 
 
-DEAL_CLAUSES = ("DEAL-1", "DEAL-7", "ENG-1", "ENG-2", "ENG-3", "ENG-4", "ENG-6", "SEAT-2",
-                "SEAT-3", "SEAT-5", "SEAT-6")
-
-
-class _Reads(dict[str, str]):
-    """Option values that remember which were looked up."""
-
-    def __init__(self, values: dict[str, str]) -> None:
-        super().__init__(values)
-        self.read: set[str] = set()
-
-    def __getitem__(self, option: str) -> str:
-        self.read.add(option)
-        return super().__getitem__(option)
-
-
-def deal_situations(rs: Ruleset, wanted: Callable[[str], bool] | None = None,
-                    count: int | None = None) -> list[Fixture]:
-    """A deal for each player count the rule set's table lists (the first `count`, taken
-    evenly from the smallest table to the largest): the table right after
-    it as the deal formalisation of spec/distinguish/solve_deal.py computes it (every
-    hand, the boneyard, where the engine is, who moves), so a table of one's own has its
-    deals, engine and first seat tested too. Counts alternate the pool's order and the
-    round (round 1, then round 2's engine one lower, ENG-1, where the game has a round 2),
-    so both orders and both engine procedures' cases show. A deal that reads an option
-    played its own way, or that the table cannot deal (DEAL-8), is left out."""
-    top = highest(rs["tile_set"])
-    table = dict(rs.hand_table)
-    scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
-    rows = sorted(table)
-    if count is not None:  # spread over the rows, smallest and largest first
-        picked = sorted({rows[round(i * (len(rows) - 1) / max(count - 1, 1))]
-                         for i in range(min(count, len(rows)))})
-        rows = picked
-    out = []
-    for players in rows:
-        k = sorted(table).index(players)
-        fid = f"play-deal-{k + 1:03d}"
-        if wanted is not None and not wanted(fid):
-            continue
-        order = ("sorted", "reversed")[k % 2]
-        values = _Reads(dict(rs.choices))
-        later = (k // 2) % 2  # round 2, where the game has one (MATCH-1; not MATCH-7)
-        if later and match_rounds(Opts(values={"match_length": values["match_length"]}),
-                                  top) < 2:
-            later = 0
-        engine = top - later
-        draw = draw_for_start(players, top) if rs["starting_seat"] == "highest-draw" else None
-        view = _view_known(rs, values, deal_view(values, table, players, engine, order,
-                                                 full=True, draw=draw))
-        if view is None:
-            continue
-        out.append(Fixture(
-            id=fid,
-            description=(f"the deal for {players} players, pool {order}, engine "
-                         f"{engine}-{engine}: {table[players]} tiles each"),
-            clauses=DEAL_CLAUSES, source=("computation",),
-            path=f"{SITUATION_PATH}{rs.name}>", line=None, table=None,
-            deal=_deal(players, order, engine, draw), steps=(),
-            expect=(Expectation(variants=(), scope=scope, state=view),),
-            note=(f"The deal of {rs.name} for {players} players with the pool {order}: "
-                  "the table is spec/distinguish/solve_deal.py's deal_view of its table "
-                  "and options, not an engine's.")))
-    return out + tie_deals(rs, wanted)
-
-
-def tie_deals(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> list[Fixture]:
-    """SEAT-6's tie: under heaviest-in-hand, round 1 dealt so that seat 0's heaviest tile
-    is [N-1-N-1] and seat 1's [N-N-2], of the same pip total, the one heavier tile left
-    ([N-N-1]) first in the boneyard and [N-N] set aside: seat 1 starts, its tile having
-    the higher end. The deals from sorted pools never tie (junction, whose planted bug
-    gives the tie to the lower seat, was never caught by them). The table is the model's
-    deal_view of that pool; nothing if the rule set does not read it or cannot deal it."""
-    if rs["starting_seat"] != "heaviest-in-hand" or (
-            wanted is not None and not wanted("play-deal-tie-001")):
+def _of_kind(kind: Kind, quota: int, rs: Ruleset, plays: Ruleset,
+             speaks: Callable[[State], bool] | None, wanted: Callable[[str], bool] | None,
+             seed: int) -> list[Fixture]:
+    """Up to `quota` situations of `kind` (`play-<kind>-NNN`), from the kind's own seeded
+    stream; fewer where the rule set's rounds stop showing it."""
+    ids = [f"play-{kind.name}-{k:03d}" for k in range(1, quota + 1)]
+    keep = [fid for fid in ids if wanted is None or wanted(fid)]
+    if not keep:
         return []
-    top = highest(rs["tile_set"])
-    table = dict(rs.hand_table)
-    players = min(table)
-    size = table[players]
-    pool = list(range(T.set_size(top)))
-    pool.remove(T.DOUBLE[top])
-    ties = [T.parse(f"{top - 1}-{top - 1}"), T.parse(f"{top}-{top - 2}")]
-    heavier = T.parse(f"{top}-{top - 1}")
-    rest = [t for t in pool if t not in (*ties, heavier)]
-    if players < 2 or size < 1 or players * size >= len(pool):
-        return []
-    hands = [[*rest[:size - 1], ties[0]], [*rest[size - 1:2 * size - 2], ties[1]]]
-    used = 2 * size - 2
-    hands += [rest[used + k * size:used + (k + 1) * size] for k in range(players - 2)]
-    order = [T.name(t) for h in hands for t in h]
-    order += [T.name(heavier)] + [T.name(t) for t in rest[used + (players - 2) * size:]]
-    values = _Reads(dict(rs.choices))
-    view = _view_known(rs, values, deal_view(values, table, players, top, order, full=True))
-    if view is None:
-        return []
-    scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
-    return [Fixture(
-        id="play-deal-tie-001",
-        description=(f"the deal for {players} players, round 1, two heaviest tiles of one "
-                     f"pip total: [{top - 1}-{top - 1}] to seat 0, [{top}-{top - 2}] to "
-                     "seat 1"),
-        clauses=DEAL_CLAUSES, source=("computation",),
-        path=f"{SITUATION_PATH}{rs.name}>", line=None, table=None,
-        deal=_deal(players, order, top, None), steps=(),
-        expect=(Expectation(variants=(), scope=scope, state=view),),
-        note=(f"The deal of {rs.name} for {players} players from a pool designed for "
-              "SEAT-6's tie: the table is spec/distinguish/solve_deal.py's deal_view of "
-              "that pool, not an engine's."))]
-
-
-def _deal(players: int, order: str | list[str], engine: int, draw: list[list[str]] | None
-          ) -> dict[str, Any]:
-    """A fixture's deal, with its draw for the start (SEAT-5) where it has one."""
-    deal: dict[str, Any] = {"players": players, "order": order, "engine": engine}
-    if draw is not None:
-        deal["draw"] = draw
-    return deal
-
-
-SEAT_FIELDS = ("seat", "starter")
-"""What the starting-seat rule decides in a deal (SEAT-2..4): left unchecked under a
-start of one's own, the rest of the deal still checked."""
-
-
-def _view_known(rs: Ruleset, values: _Reads, view: dict[str, Any] | None
-                ) -> dict[str, Any] | None:
-    """A deal's view without what an option played its own way decides: the seat that
-    starts goes unchecked under a start of one's own; None if another such option was
-    read (or the table cannot deal)."""
-    if view is None:
-        return None
-    unknown = values.read & set(rs.unknown)
-    if not unknown:
-        return view
-    if unknown != {"starting_seat"} or view.get("phase") != "start":
-        return None
-    return {k: v for k, v in view.items() if k not in SEAT_FIELDS}
-
-
-DEAL_ROUND_CLAUSES = ("DEAL-1", "ENG-1", "ENG-2", "ENG-3", "ENG-4", "ENG-5", "ENG-6",
-                      "SEAT-2", "SEAT-3", "SEAT-4", "SEAT-5", "SEAT-6")
-
-
-def round_deals(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> list[Fixture]:
-    """Deals of later rounds, beside deal_situations' first two: for each row of the
-    table and each pool order, the first round whose rotating seat is not seat 0 with the
-    engine dealt (or set aside), and the first such round with nobody dealt the engine,
-    its search played to the end (each draw a step). There the seat the search starts
-    from (ENG-4, ENG-6), the finder and the seat that starts (SEAT-2..4) show, which a
-    first round's deal, starting at seat 0, cannot tell from a bug that always starts
-    there. Tables from spec/distinguish/solve_deal.py's deal_view, as deal_situations'."""
-    top = highest(rs["tile_set"])
-    table = dict(rs.hand_table)
-    scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
+    rules = Rules.of(plays)
+    scope = _scope_of(rs)
+    passing = kind is PASSED
+    check = _pass_speaks(rules, rs, plays, speaks) if passing else speaks
+    rng = random.Random(f"{seed}:{rs.name}:{kind.name}")
     out: list[Fixture] = []
-    # a match of its own length is asked a full match's rounds: one it lacks is refused,
-    # and that refusal is no failure (partition.round_of_its_own)
-    length = "full" if rs["match_length"] == OTHER else rs["match_length"]
-    rounds = match_rounds(Opts(values={"match_length": length}), top)
-    number = 0
-    for players in sorted(table):
-        for order in ("sorted", "reversed"):
-            taken: set[bool] = set()
-            for round_no in range(2, rounds + 1):
-                if (round_no - 1) % players == 0:
-                    continue
-                engine = top - (round_no - 1)
-                draw = (draw_for_start(players, top) if rs["starting_seat"] == "highest-draw"
-                        else None)
-                found = _round_deal(rs, table, players, engine, order, draw)
-                if found is None or found[2] in taken:
-                    continue
-                taken.add(found[2])
-                number += 1
-                fid = f"play-dealt-{number:03d}"
-                if wanted is not None and not wanted(fid):
-                    continue
-                view, draws, searched = found
-                how = (f"the engine searched for in {draws} draws" if searched
-                       else "the engine dealt or set aside")
-                out.append(Fixture(
-                    id=fid,
-                    description=(f"round {round_no}'s deal for {players} players, pool "
-                                 f"{order}: {how}"),
-                    clauses=DEAL_ROUND_CLAUSES, source=("computation",),
-                    path=f"{SITUATION_PATH}{rs.name}>", line=None, table=None,
-                    deal=_deal(players, order, engine, draw),
-                    steps=("draw",) * draws,
-                    expect=(Expectation(variants=(), scope=scope, state=view),),
-                    note=(f"Round {round_no} of {rs.name} for {players} players with the "
-                          f"pool {order} ({how}): the table is "
-                          "spec/distinguish/solve_deal.py's deal_view of its table and "
-                          "options, not an engine's.")))
+    for fid in ids[:ids.index(keep[-1]) + 1]:
+        reached = pick(kind, rules, rng, speaks=check)
+        if reached is None:
+            break
+        if fid in keep:
+            made = (_pass_fixture(fid, reached, rs, plays, scope, speaks) if passing
+                    else _fixture(kind, fid, reached, rs, plays, scope, speaks))
+            if made is not None:
+                out.append(made)
     return out
 
 
-def _round_deal(rs: Ruleset, table: dict[int, int], players: int, engine: int,
-                order: str, draw: list[list[str]] | None
-                ) -> tuple[dict[str, Any], int, bool] | None:
-    """The table after the deal, and after the search if nobody was dealt the engine:
-    (view, draws, whether it was searched for); None if the table cannot deal it or an
-    option played its own way decides it."""
-    def at(draws: int, full: bool) -> dict[str, Any] | None:
-        values = _Reads(dict(rs.choices))
-        return _view_known(rs, values, deal_view(values, table, players, engine, order,
-                                                 full=full, draws=draws, draw=draw))
+def _pass_speaks(rules: Rules, rs: Ruleset, plays: Ruleset,
+                 speaks: Callable[[State], bool] | None) -> Callable[[State], bool]:
+    """For PASSED: whether the pass on a table with a tile drawn in vain leaves the round
+    going (the next player's legal set is asked), and, for options played their own way,
+    whether that table, the pass and the next table read none of them."""
+    unknown = frozenset(rs.unknown)
 
-    # each draw of the search looked at without the hands and the boneyard by name (the
-    # same options read, the same phase: the same verdict); only the table returned in
-    # full (naming every tile of every draw's table was most of conform's situations)
-    for draws in range(T.set_size(highest(rs["tile_set"])) + 1):
-        view = at(draws, full=False)
-        if view is None:
-            return None
-        if view.get("engine_placed"):
-            named = at(draws, full=True)
-            assert named is not None  # the same options read, the same phase
-            return named, draws, draws > 0
-    return None
+    def usable(st: State) -> bool:
+        after = st.copy()
+        if unknown:
+            log = Log()
+            after.rules = TracedRules(rules, TracedRuleset.wrap(plays, log), log)  # type: ignore[assignment]
+            perform(after, PASS)
+            if not unknown.isdisjoint(log.read):
+                return False
+        else:
+            perform(after, PASS)
+        if after.phase == OVER:
+            return False
+        return speaks is None or (speaks(st) and speaks(after))
+    return usable
 
 
 END_CLAUSES = ("END-1", "END-2", "END-3", "SCORE-1", "SCORE-2", "SCORE-3", "SCORE-4",
@@ -570,9 +485,10 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
                    seed: int = SEED) -> list[Fixture]:
     """`count` round ends: the table a moment before a random round's last move (a
     player going out, or the pass after which nobody can play), that move as the step,
-    and the round's result and scores as spec/model/steps.py replays them. A move or a
-    result that reads an option played its own way is left out, as are legal sets
-    elsewhere (speaks_for)."""
+    and the round's result and scores as spec/model/steps.py replays them; every other
+    round drained towards an empty boneyard, so that blocked rounds show at any player
+    count. A move or a result that reads an option played its own way is left out, as
+    are legal sets elsewhere (speaks_for)."""
     if count <= 0:
         return []
     rules = Rules.of(plays)
@@ -584,7 +500,10 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
     for number in range(1, count + 1):
         found = None
         for _ in range(20):
-            found = _last_move(rules, rng, counts, unknown, plays)
+            # every other round drained (_draining): rounds that end blocked, on an empty
+            # boneyard (END-2, END-3), which random rounds of many players seldom reach
+            found = _last_move(rules, rng, counts, unknown, plays,
+                               _draining if number % 2 == 0 else None)
             if found is not None:
                 break
         if found is None:
@@ -622,11 +541,12 @@ engine._finish): how the round ends and who went out are the same whatever they 
 
 
 def _last_move(rules: Rules, rng: random.Random, counts: list[int],
-               unknown: frozenset[str], plays: Ruleset
+               unknown: frozenset[str], plays: Ruleset, policy: Policy | None = None
                ) -> tuple[State, str, int, tuple[str, ...]] | None:
-    """A random round played to its last move: the state before it, the move as text,
-    the moves before it, and the scoring options of one's own it read (its scores then
-    go unchecked); None if that move or its outcome reads another unknown option."""
+    """A random round (moves at random, or by `policy`) played to its last move: the
+    state before it, the move as text, the moves before it, and the scoring options of
+    one's own it read (its scores then go unchecked); None if that move or its outcome
+    reads another unknown option."""
     st = deal(rules, rng.choice(counts), rng.randint(1, rules.rounds),
               seed=rng.randrange(1 << 30))
     moves = 0
@@ -634,7 +554,8 @@ def _last_move(rules: Rules, rng: random.Random, counts: list[int],
         actions = legal_actions(st)
         if not actions:
             return None
-        action = actions[rng.randrange(len(actions))]
+        action = (actions[rng.randrange(len(actions))] if policy is None
+                  else policy(st, actions, rng))
         before = st.copy()
         perform(st, action)
         if st.phase == OVER:
@@ -684,6 +605,53 @@ def _fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: Ruleset
         expect=(Expectation(variants=(), scope=scope, legal=legal, state=state),),
         note=note)
     fx.keep_start(plays, start)  # the table is played under `plays`: built once
+    return fx
+
+
+def _pass_fixture(fid: str, reached: Reached, rs: Ruleset, plays: Ruleset, scope: Scope,
+                  speaks: Callable[[State], bool] | None) -> Fixture | None:
+    """A PASSED situation: the table before the draw (or, where the draw is not on the
+    table, after it), the draw and the pass as steps. What the pass leaves (the marker up,
+    the next seat, no tile drawn) is spec/model/steps.py's replay of the steps, and the
+    next player's legal set spec/model/legality.py's on the table the pass reaches; the
+    mover's hand is the table's, the drawn tile in it. None where the reference's pass
+    leaves another table than the model's (a bug of one of them, which the effects-vs-engine
+    cross-check reports): no expectation is made of it."""
+    st = reached.state
+    table = table_of(st)
+    before = _before_the_draw(table, st, plays, speaks)
+    steps: tuple[str, ...] = ("draw", "pass") if before is not None else ("pass",)
+    given = before if before is not None else table
+    start = table_state(given, plays)
+    model = replay(plays, steps, state=start)
+    after = st.copy()
+    perform(after, PASS)
+    moved = table_of(after)
+    # the reference's pass as a check of the model's
+    if (model["marked"], model["seat"], model["drawn"]) != (
+            moved.get("marked", []), after.seat, None):
+        return None
+    state: dict[str, Any] = {"marked": model["marked"], "seat": model["seat"], "drawn": None}
+    if before is not None:
+        state["hands"] = {st.seat: table["hands"][st.seat]}
+    legal = tuple(sorted(legal_actions_of(table_state(moved, plays), dict(plays.items())),
+                         key=_action_key))
+    drew = f"draws {table['drawn']}, which it cannot play, and " if before is not None else ""
+    fx = Fixture(
+        id=fid,
+        description=(f"a pass after a draw in vain, {reached.moves} moves in: {st.players} "
+                     f"players, engine {st.engine}-{st.engine}, seat {st.seat} "
+                     f"(#{int(fid.rsplit('-', 1)[1])})"),
+        clauses=tuple(c for c in catalog().clauses if c in COMMON or c in PASSED.clauses),
+        source=("computation",), path=f"{SITUATION_PATH}{rs.name}>", line=None, table=given,
+        deal=None, steps=steps,
+        expect=(Expectation(variants=(), scope=scope, legal=legal, state=state),),
+        note=(f"A table reached by a random round of {rs.name} after {reached.moves} moves: "
+              f"seat {st.seat} {drew}passes. The state after the pass (its marker up, "
+              "TURN-4; the next seat, no tile drawn) is spec/model/steps.py's replay of "
+              "the steps, the next player's legal set spec/model/legality.py's on the "
+              "table reached, not an engine's."))
+    fx.keep_start(plays, start)
     return fx
 
 

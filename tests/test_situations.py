@@ -15,12 +15,14 @@ from mtrain.conformance.situations import KINDS, render, situations
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import REST
 
+BESIDE = ("play-end-", "play-dealt-", "play-pass-")
+"""The situations made beside the count asked."""
 ADAPTERS = Path(__file__).parent / "broken_impls" / "adapters.py"
 
 
 def test_each_kind_shows_what_it_names() -> None:
     made = situations(catalog().ruleset("pagat"), 60)
-    beside = [fx for fx in made if fx.id.startswith(("play-end-", "play-dealt-"))]
+    beside = [fx for fx in made if fx.id.startswith(BESIDE)]
     made = [fx for fx in made if fx not in beside]
     assert len(made) == 60
     # beside the 60: 60 // 7 = 8 round ends, each a move that ends the round with the
@@ -37,6 +39,16 @@ def test_each_kind_shows_what_it_names() -> None:
         assert fx.deal and (12 - fx.deal["engine"]) % fx.deal["players"] != 0
         assert set(fx.steps) <= {"draw"}
     assert any(fx.steps for fx in dealt)  # an engine searched for, the search played
+    # and 60 // 7 = 8 passes after a draw in vain, what the pass leaves checked
+    passes = [fx for fx in beside if fx.id.startswith("play-pass-")]
+    assert len(passes) == 8
+    for fx in passes:
+        assert fx.table and fx.steps in (("draw", "pass"), ("pass",))
+        seat, state = int(fx.table.get("seat", 0)), fx.expect[0].state
+        players = len(fx.table["hands"])
+        assert seat in state["marked"] and state["seat"] == (seat + 1) % players  # TURN-4
+        assert state["drawn"] is None and fx.expect[0].legal
+    assert sum(fx.steps == ("draw", "pass") for fx in passes) >= 6
     by_kind = {k.name: [fx for fx in made if fx.id.startswith(f"play-{k.name}-")]
                for k in KINDS}
     # 60 // 7 = 8 deals, and the six kinds share the other 52: 9, 9, 9, 9, 8, 8
@@ -86,9 +98,10 @@ def test_written_out_they_are_fixtures_lint_accepts(tmp_path: Path,
     path = tmp_path / "situations.yaml"
     path.write_text(render(situations(rs, 24), rs), encoding="utf-8")
     loaded = load_file(path)
-    # the 24, 24 // 7 = 3 round ends, and later rounds' deals: for each of puremco-d9's
-    # three rows and two pool orders, one dealt in round 2 (set aside: never searched)
-    assert len(loaded) == 24 + 3 + 6
+    # the 24, 24 // 7 = 3 round ends and 3 passes, and later rounds' deals: for each of
+    # puremco-d9's three rows and two pool orders, one dealt in round 2 (set aside: never
+    # searched)
+    assert len(loaded) == 24 + 3 + 3 + 6
     # lint: the schema, every invariant, the reachability checks, and each entry's scope
     # replayed by the reference over the option space
     assert main(["lint", str(path)]) == 0
@@ -109,7 +122,7 @@ def test_a_legality_bug_fails_situations_charged_to_a_legality_clause(
     results = report["results"]
     assert all(r["fixture"].startswith("play-") for r in results)
     assert len([r for r in results if not r["fixture"].startswith(
-        ("play-end-", "play-dealt-"))]) == 60  # the round ends and later deals beside them
+        BESIDE)]) == 60  # the round ends, passes and later deals beside them
     failed = [r for r in results if r["status"] == "fail"]
     # ForgetsDraw offers a pass everywhere: wrong wherever the boneyard still has tiles
     # (TURN-4 passes only when nothing can be drawn) or a play is possible (TURN-1)
@@ -144,7 +157,7 @@ def test_conform_runs_situations_only_where_they_belong(
     # a rule played its own way: only tables whose legal actions never read follow_up
     # speak about it, and play finds enough of them (a double left open on an earlier turn
     # is uncoverable_double's, DBL-13, not the follow-up's)
-    asked = [r for r in played if not r["fixture"].startswith(("play-end-", "play-dealt-"))]
+    asked = [r for r in played if not r["fixture"].startswith(BESIDE)]
     assert len(asked) == 60 and all(r["status"] == "pass" for r in played)
     made = situations(catalog().rules_file(own), 60)
     assert not [fx for fx in made if fx.table and fx.table.get("phase") == "follow"]
@@ -184,7 +197,7 @@ def test_conform_keeps_its_situations_in_the_cache(tmp_path: Path,
     assert cache.read(S.CACHE_KIND, key) is None
     tasks, _ = situation_tasks([rs], 12, [], 0)
     kept = cache.read(S.CACHE_KIND, key)
-    asked = [t for t in tasks if not t.fixture.id.startswith(("play-end-", "play-dealt-"))]
+    asked = [t for t in tasks if not t.fixture.id.startswith(BESIDE)]
     assert isinstance(kept, list) and len(kept) == len(tasks) and len(asked) == 12
     picked, _ = situation_tasks([rs], 12, ["play-deal"], 0)
     assert picked and all(t.fixture.id.startswith("play-deal") for t in picked)
@@ -209,3 +222,36 @@ def test_identify_asks_a_drawn_situation_as_the_table_after_the_draw() -> None:
         assert fx.table is not None and after.table is not None
         drew = ref.apply(rj, table_state(fx.table, rs), {"type": "draw"})
         assert table_state(after.table, rs) == drew
+
+
+def test_a_pass_that_leaves_the_marker_down_fails_the_passes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A pass after a drawn tile that cannot be played puts the marker up (TURN-4): the
+    legal sets of `drawn` offer the pass but never take it; `play-pass-` takes it and
+    checks the marker, charged to TURN-4. The reference passes them all."""
+    out = tmp_path / "r.json"
+    args = ["--variant", "pagat", "-k", "play-pass-", "--situations", "70", "--format",
+            "json", "--output", str(out)]
+    assert main(["conform", "--adapter", f"{ADAPTERS}:PassesUnmarked", *args]) == 1
+    results = json.loads(out.read_text(encoding="utf-8"))["results"]
+    failed = [r for r in results if r["status"] == "fail"]
+    assert len(results) == 10 and len(failed) >= 3
+    assert all(r["charged"] == ["TURN-4"] and "marked" in " ".join(r["messages"])
+               for r in failed)
+    assert main(["conform", "--adapter", f"{ADAPTERS}:Reference", *args]) == 0
+    capsys.readouterr()
+
+
+def test_an_empty_boneyard_is_reached_at_every_player_count() -> None:
+    """Tables with an empty boneyard, and blocked rounds, for 5 to 8 players on a large
+    set too: random rounds seldom get there (someone goes out first), drained rounds do.
+    Each count stays within what was asked."""
+    rs = catalog().rules_file(Path(__file__).parent / "examples" / "junction-rules.yaml")
+    made = situations(rs, 140)
+    dry = [fx for fx in made if fx.id.startswith("play-dry-")]
+    # 140 // 7 = 20 deals asked, 4 rows dealt: the six kinds share 136, 22 each for dry
+    assert len(dry) == 22 and all(fx.table and fx.table["boneyard"] == [] for fx in dry)
+    assert {len(fx.table["hands"]) for fx in dry if fx.table} == {5, 6, 7, 8}
+    ends = [fx for fx in made if fx.id.startswith("play-end-")]
+    assert len(ends) == 20
+    assert any(fx.expect[0].result["end"] == "blocked" for fx in ends)

@@ -437,8 +437,10 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
         except RulesetError:
             continue
         for fx in situations(rs, SITUATIONS, seed=SEED + round_no):
-            if fx.id.startswith(("play-end-", "play-dealt-")):
-                continue  # the deals are measured (measure.py); a round's end, not yet
+            if fx.id.startswith(("play-end-", "play-dealt-", "play-pass-")):
+                # the deals are measured (measure.py); a round's end and what a pass
+                # does (the same under every rule set, TURN-4), not yet
+                continue
             fx = dataclasses.replace(legal_only(fx), id=f"{fx.id}@{round_no}.{k}")
             try:
                 pieces = explore_in(fx, dict(full), allowed, space, own)

@@ -69,7 +69,8 @@ def register(sub: Any) -> None:
                    f"formalisation (default: {SITUATIONS} shared among the rule sets, at "
                    f"least {SITUATIONS_MIN} each, and for one rule set more until its "
                    f"results reach {RESULTS_FLOOR}; none with --fixtures; 0: none), and "
-                   "beside them a seventh as many round ends and later rounds' deals")
+                   "beside them a seventh as many round ends, as many passes after a "
+                   "draw in vain, and later rounds' deals")
     p.add_argument("--format", choices=FORMATS, default="text", help="report format")
     p.add_argument("--output", metavar="FILE", help="write the report to FILE")
     p.add_argument("--skip", metavar="FILE", help="known failures: a YAML list of "
@@ -159,7 +160,9 @@ def _run(args: argparse.Namespace) -> int:
     warnings += [w for rs in rulesets if (w := seats_warning(rs, outside)) is not None]
     count = situation_count(args.situations, args.fixtures is not None, rulesets)
     if args.situations is None and len(rulesets) == 1 and not args.pattern:
-        count = count_for_floor(rulesets[0], count, len(tasks))  # a rerun asks the same
+        # the floor is of results that run: a fixture not applicable here is none
+        runs = sum(t.expectation is not None and t.why is None for t in tasks)
+        count = count_for_floor(rulesets[0], count, runs)  # a rerun asks the same
     args.situations_run = count
     played, more = situation_tasks(rulesets, count, args.pattern or [], len(tasks))
     tasks += played

@@ -138,6 +138,18 @@ class NoFollowUps(ReferenceImplementation):
         return super().legal(ruleset, state)
 
 
+class PassesUnmarked(ReferenceImplementation):
+    """After a draw it cannot play, passes without putting its marker up (TURN-4)."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        new = super().apply(ruleset, state, action)
+        if action.get("type") == "pass" and state.get("drawn") is not None:
+            seat = state["seat"]
+            if not state["trains"][seat].get("marker"):
+                new["trains"][seat]["marker"] = False
+        return new
+
+
 class ScoresBlanksAtZero(ReferenceImplementation):
     """Plays right, but its `score` always counts blanks at face value."""
 

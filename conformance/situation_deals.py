@@ -1,0 +1,243 @@
+"""Deals among the situations from play (conformance/situations.py): the table right
+after a deal, and after the search for the engine, as the deal formalisation of
+spec/distinguish/solve_deal.py computes it, for every row of the rule set's own hand table.
+So a table of one's own has its deals, engine and first seat tested too."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.spec import tiles as T
+from mtrain.spec.distinguish.solve_deal import deal_view, draw_for_start
+from mtrain.spec.model.legality import Opts
+from mtrain.spec.model.scoring import match_rounds
+from mtrain.spec.ruleset import OTHER, Ruleset
+from mtrain.spec.scope import Product, Scope
+from mtrain.spec.tilesets import highest
+
+SITUATION_PATH = "<situations under "
+"""How a situation's path begins (it has no file until `mtrain situations` writes one)."""
+
+
+DEAL_CLAUSES = ("DEAL-1", "DEAL-7", "ENG-1", "ENG-2", "ENG-3", "ENG-4", "ENG-6", "SEAT-2",
+                "SEAT-3", "SEAT-5", "SEAT-6")
+
+
+class _Reads(dict[str, str]):
+    """Option values that remember which were looked up."""
+
+    def __init__(self, values: dict[str, str]) -> None:
+        super().__init__(values)
+        self.read: set[str] = set()
+
+    def __getitem__(self, option: str) -> str:
+        self.read.add(option)
+        return super().__getitem__(option)
+
+
+def deal_situations(rs: Ruleset, wanted: Callable[[str], bool] | None = None,
+                    count: int | None = None) -> list[Fixture]:
+    """A deal for each player count the rule set's table lists (the first `count`, taken
+    evenly from the smallest table to the largest): the table right after
+    it as the deal formalisation of spec/distinguish/solve_deal.py computes it (every
+    hand, the boneyard, where the engine is, who moves), so a table of one's own has its
+    deals, engine and first seat tested too. Counts alternate the pool's order and the
+    round (round 1, then round 2's engine one lower, ENG-1, where the game has a round 2),
+    so both orders and both engine procedures' cases show. A deal that reads an option
+    played its own way, or that the table cannot deal (DEAL-8), is left out."""
+    top = highest(rs["tile_set"])
+    table = dict(rs.hand_table)
+    scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
+    rows = sorted(table)
+    if count is not None:  # spread over the rows, smallest and largest first
+        picked = sorted({rows[round(i * (len(rows) - 1) / max(count - 1, 1))]
+                         for i in range(min(count, len(rows)))})
+        rows = picked
+    out = []
+    for players in rows:
+        k = sorted(table).index(players)
+        fid = f"play-deal-{k + 1:03d}"
+        if wanted is not None and not wanted(fid):
+            continue
+        order = ("sorted", "reversed")[k % 2]
+        values = _Reads(dict(rs.choices))
+        later = (k // 2) % 2  # round 2, where the game has one (MATCH-1; not MATCH-7)
+        if later and match_rounds(Opts(values={"match_length": values["match_length"]}),
+                                  top) < 2:
+            later = 0
+        engine = top - later
+        draw = draw_for_start(players, top) if rs["starting_seat"] == "highest-draw" else None
+        view = _view_known(rs, values, deal_view(values, table, players, engine, order,
+                                                 full=True, draw=draw))
+        if view is None:
+            continue
+        out.append(Fixture(
+            id=fid,
+            description=(f"the deal for {players} players, pool {order}, engine "
+                         f"{engine}-{engine}: {table[players]} tiles each"),
+            clauses=DEAL_CLAUSES, source=("computation",),
+            path=f"{SITUATION_PATH}{rs.name}>", line=None, table=None,
+            deal=_deal(players, order, engine, draw), steps=(),
+            expect=(Expectation(variants=(), scope=scope, state=view),),
+            note=(f"The deal of {rs.name} for {players} players with the pool {order}: "
+                  "the table is spec/distinguish/solve_deal.py's deal_view of its table "
+                  "and options, not an engine's.")))
+    return out + tie_deals(rs, wanted)
+
+
+def tie_deals(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> list[Fixture]:
+    """SEAT-6's tie: under heaviest-in-hand, round 1 dealt so that seat 0's heaviest tile
+    is [N-1-N-1] and seat 1's [N-N-2], of the same pip total, the one heavier tile left
+    ([N-N-1]) first in the boneyard and [N-N] set aside: seat 1 starts, its tile having
+    the higher end. The deals from sorted pools never tie (junction, whose planted bug
+    gives the tie to the lower seat, was never caught by them). The table is the model's
+    deal_view of that pool; nothing if the rule set does not read it or cannot deal it."""
+    if rs["starting_seat"] != "heaviest-in-hand" or (
+            wanted is not None and not wanted("play-deal-tie-001")):
+        return []
+    top = highest(rs["tile_set"])
+    table = dict(rs.hand_table)
+    players = min(table)
+    size = table[players]
+    pool = list(range(T.set_size(top)))
+    pool.remove(T.DOUBLE[top])
+    ties = [T.parse(f"{top - 1}-{top - 1}"), T.parse(f"{top}-{top - 2}")]
+    heavier = T.parse(f"{top}-{top - 1}")
+    rest = [t for t in pool if t not in (*ties, heavier)]
+    if players < 2 or size < 1 or players * size >= len(pool):
+        return []
+    hands = [[*rest[:size - 1], ties[0]], [*rest[size - 1:2 * size - 2], ties[1]]]
+    used = 2 * size - 2
+    hands += [rest[used + k * size:used + (k + 1) * size] for k in range(players - 2)]
+    order = [T.name(t) for h in hands for t in h]
+    order += [T.name(heavier)] + [T.name(t) for t in rest[used + (players - 2) * size:]]
+    values = _Reads(dict(rs.choices))
+    view = _view_known(rs, values, deal_view(values, table, players, top, order, full=True))
+    if view is None:
+        return []
+    scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
+    return [Fixture(
+        id="play-deal-tie-001",
+        description=(f"the deal for {players} players, round 1, two heaviest tiles of one "
+                     f"pip total: [{top - 1}-{top - 1}] to seat 0, [{top}-{top - 2}] to "
+                     "seat 1"),
+        clauses=DEAL_CLAUSES, source=("computation",),
+        path=f"{SITUATION_PATH}{rs.name}>", line=None, table=None,
+        deal=_deal(players, order, top, None), steps=(),
+        expect=(Expectation(variants=(), scope=scope, state=view),),
+        note=(f"The deal of {rs.name} for {players} players from a pool designed for "
+              "SEAT-6's tie: the table is spec/distinguish/solve_deal.py's deal_view of "
+              "that pool, not an engine's."))]
+
+
+def _deal(players: int, order: str | list[str], engine: int, draw: list[list[str]] | None
+          ) -> dict[str, Any]:
+    """A fixture's deal, with its draw for the start (SEAT-5) where it has one."""
+    deal: dict[str, Any] = {"players": players, "order": order, "engine": engine}
+    if draw is not None:
+        deal["draw"] = draw
+    return deal
+
+
+SEAT_FIELDS = ("seat", "starter")
+"""What the starting-seat rule decides in a deal (SEAT-2..4): left unchecked under a
+start of one's own, the rest of the deal still checked."""
+
+
+def _view_known(rs: Ruleset, values: _Reads, view: dict[str, Any] | None
+                ) -> dict[str, Any] | None:
+    """A deal's view without what an option played its own way decides: the seat that
+    starts goes unchecked under a start of one's own; None if another such option was
+    read (or the table cannot deal)."""
+    if view is None:
+        return None
+    unknown = values.read & set(rs.unknown)
+    if not unknown:
+        return view
+    if unknown != {"starting_seat"} or view.get("phase") != "start":
+        return None
+    return {k: v for k, v in view.items() if k not in SEAT_FIELDS}
+
+
+DEAL_ROUND_CLAUSES = ("DEAL-1", "ENG-1", "ENG-2", "ENG-3", "ENG-4", "ENG-5", "ENG-6",
+                      "SEAT-2", "SEAT-3", "SEAT-4", "SEAT-5", "SEAT-6")
+
+
+def round_deals(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> list[Fixture]:
+    """Deals of later rounds, beside deal_situations' first two: for each row of the
+    table and each pool order, the first round whose rotating seat is not seat 0 with the
+    engine dealt (or set aside), and the first such round with nobody dealt the engine,
+    its search played to the end (each draw a step). There the seat the search starts
+    from (ENG-4, ENG-6), the finder and the seat that starts (SEAT-2..4) show, which a
+    first round's deal, starting at seat 0, cannot tell from a bug that always starts
+    there. Tables from spec/distinguish/solve_deal.py's deal_view, as deal_situations'."""
+    top = highest(rs["tile_set"])
+    table = dict(rs.hand_table)
+    scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
+    out: list[Fixture] = []
+    # a match of its own length is asked a full match's rounds: one it lacks is refused,
+    # and that refusal is no failure (partition.round_of_its_own)
+    length = "full" if rs["match_length"] == OTHER else rs["match_length"]
+    rounds = match_rounds(Opts(values={"match_length": length}), top)
+    number = 0
+    for players in sorted(table):
+        for order in ("sorted", "reversed"):
+            taken: set[bool] = set()
+            for round_no in range(2, rounds + 1):
+                if (round_no - 1) % players == 0:
+                    continue
+                engine = top - (round_no - 1)
+                draw = (draw_for_start(players, top) if rs["starting_seat"] == "highest-draw"
+                        else None)
+                found = _round_deal(rs, table, players, engine, order, draw)
+                if found is None or found[2] in taken:
+                    continue
+                taken.add(found[2])
+                number += 1
+                fid = f"play-dealt-{number:03d}"
+                if wanted is not None and not wanted(fid):
+                    continue
+                view, draws, searched = found
+                how = (f"the engine searched for in {draws} draws" if searched
+                       else "the engine dealt or set aside")
+                out.append(Fixture(
+                    id=fid,
+                    description=(f"round {round_no}'s deal for {players} players, pool "
+                                 f"{order}: {how}"),
+                    clauses=DEAL_ROUND_CLAUSES, source=("computation",),
+                    path=f"{SITUATION_PATH}{rs.name}>", line=None, table=None,
+                    deal=_deal(players, order, engine, draw),
+                    steps=("draw",) * draws,
+                    expect=(Expectation(variants=(), scope=scope, state=view),),
+                    note=(f"Round {round_no} of {rs.name} for {players} players with the "
+                          f"pool {order} ({how}): the table is "
+                          "spec/distinguish/solve_deal.py's deal_view of its table and "
+                          "options, not an engine's.")))
+    return out
+
+
+def _round_deal(rs: Ruleset, table: dict[int, int], players: int, engine: int,
+                order: str, draw: list[list[str]] | None
+                ) -> tuple[dict[str, Any], int, bool] | None:
+    """The table after the deal, and after the search if nobody was dealt the engine:
+    (view, draws, whether it was searched for); None if the table cannot deal it or an
+    option played its own way decides it."""
+    def at(draws: int, full: bool) -> dict[str, Any] | None:
+        values = _Reads(dict(rs.choices))
+        return _view_known(rs, values, deal_view(values, table, players, engine, order,
+                                                 full=full, draws=draws, draw=draw))
+
+    # each draw of the search looked at without the hands and the boneyard by name (the
+    # same options read, the same phase: the same verdict); only the table returned in
+    # full (naming every tile of every draw's table was most of conform's situations)
+    for draws in range(T.set_size(highest(rs["tile_set"])) + 1):
+        view = at(draws, full=False)
+        if view is None:
+            return None
+        if view.get("engine_placed"):
+            named = at(draws, full=True)
+            assert named is not None  # the same options read, the same phase
+            return named, draws, draws > 0
+    return None
