@@ -215,17 +215,18 @@ def _action_key(text: str) -> tuple[int, str]:
 
 
 def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = None,
-               seed: int = SEED) -> list[Fixture]:
+               seed: int = SEED, ends: bool = True) -> list[Fixture]:
     """`count` situations under `rs`: a seventh of them deals (no more than its table has
     rows), the rest shared evenly among the kinds (fewer of a kind the rule set's rounds
     stop showing); beside those `count`, a seventh as many round ends (`play-end-`) and
     the deals of later rounds (`play-dealt-`, round_deals); with `wanted`, only the ids
-    it accepts. Each kind draws from its own seeded
+    it accepts; without `ends`, neither the round ends nor the later rounds' deals (which
+    identify, measuring the deals itself, does not ask). Each kind draws from its own seeded
     stream, so a situation's id names the same table whatever the count.
 
     They are the same for the same code, data, rule set, count and seed: the whole list
     is kept in the cache (spec/cache.py), and read back rather than played again."""
-    key = _cache_key(rs, count, seed)
+    key = _cache_key(rs, count, seed, ends)
     kept = cache.read(CACHE_KIND, key)
     if isinstance(kept, list):
         try:
@@ -235,7 +236,7 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
             found = None  # not as written: made again
         if found is not None:
             return [fx for fx in found if wanted is None or wanted(fx.id)]
-    made = _situations(rs, count, wanted, seed)
+    made = _situations(rs, count, wanted, seed, ends)
     if wanted is None:
         cache.write(CACHE_KIND, key, [_to_data(fx) for fx in made], keep=400)
     return made
@@ -244,9 +245,10 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
 CACHE_KIND = "situations"
 
 
-def _cache_key(rs: Ruleset, count: int, seed: int) -> str:
+def _cache_key(rs: Ruleset, count: int, seed: int, ends: bool = True) -> str:
     rules = orjson.dumps([list(rs.choices), list(rs.hand_table), rs.name])
-    return cache.digest(_code_digest(), rules, str(count), str(seed)) + ".json"
+    return cache.digest(_code_digest(), rules, str(count), str(seed),
+                        *(() if ends else ("without ends",))) + ".json"
 
 
 @functools.cache
@@ -309,7 +311,7 @@ def _keys_in(data: Any) -> Any:
 
 
 def _situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None,
-                seed: int) -> list[Fixture]:
+                seed: int, ends: bool = True) -> list[Fixture]:
     plays = stand_in_for(rs) if count > 0 else None
     if plays is None:
         return []
@@ -333,6 +335,8 @@ def _situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None,
             if fid in keep:
                 out.append(_fixture(kind, fid, reached, rs, plays, scope, speaks))
     out += deal_situations(rs, wanted, deals)
+    if not ends:
+        return out
     # beside them, what no legal set shows: how rounds end and score, and the deals of
     # other rounds (the search for the engine, the seat that starts)
     out += end_situations(rs, plays, count // (len(KINDS) + 1), wanted, seed)

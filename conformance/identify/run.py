@@ -435,9 +435,8 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
             rs = space.cat.from_values(plain, f"answer-{k}", own or table)
         except RulesetError:
             continue
-        for fx in situations(rs, SITUATIONS, seed=SEED + round_no):
-            if fx.id.startswith(("play-end-", "play-dealt-")):
-                continue  # the deals are measured (measure.py); a round's end, not yet
+        # the deals are measured (measure.py); a round's end, not yet: neither is made
+        for fx in situations(rs, SITUATIONS, seed=SEED + round_no, ends=False):
             fx = dataclasses.replace(legal_only(fx), id=f"{fx.id}@{round_no}.{k}")
             try:
                 pieces = explore_in(fx, dict(full), allowed, space, own)
