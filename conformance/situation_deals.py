@@ -165,6 +165,14 @@ DEAL_ROUND_CLAUSES = ("DEAL-1", "ENG-1", "ENG-2", "ENG-3", "ENG-4", "ENG-5", "EN
                       "SEAT-2", "SEAT-3", "SEAT-4", "SEAT-5", "SEAT-6")
 
 
+def last_wanted(prefix: str, most: int, wanted: Callable[[str], bool] | None) -> int:
+    """The highest k <= most whose id (prefix, k in three digits) `wanted` accepts; 0 if
+    none; `most` when every id is wanted."""
+    if wanted is None:
+        return most
+    return max((k for k in range(1, most + 1) if wanted(f"{prefix}{k:03d}")), default=0)
+
+
 def round_deals(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> list[Fixture]:
     """Deals of later rounds, beside deal_situations' first two: for each row of the
     table and each pool order, the first round whose rotating seat is not seat 0 with the
@@ -177,6 +185,9 @@ def round_deals(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> lis
     table = dict(rs.hand_table)
     scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
     out: list[Fixture] = []
+    # each row and order numbers two deals at most (engine dealt or not): none past the
+    # last one `wanted` accepts is played out (conform -k asks for a few ids)
+    last = last_wanted("play-dealt-", 4 * len(table), wanted)
     # a match of its own length is asked a full match's rounds: one it lacks is refused,
     # and that refusal is no failure (partition.round_of_its_own)
     length = "full" if rs["match_length"] == OTHER else rs["match_length"]
@@ -186,6 +197,8 @@ def round_deals(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> lis
         for order in ("sorted", "reversed"):
             taken: set[bool] = set()
             for round_no in range(2, rounds + 1):
+                if number >= last:
+                    return out
                 if (round_no - 1) % players == 0:
                     continue
                 engine = top - (round_no - 1)

@@ -41,6 +41,7 @@ from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.partition import Log, TracedRules, TracedRuleset
 from mtrain.conformance.situation_deals import SITUATION_PATH as SITUATION_PATH
 from mtrain.conformance.situation_deals import deal_situations as deal_situations
+from mtrain.conformance.situation_deals import last_wanted
 from mtrain.conformance.situation_deals import round_deals as round_deals
 from mtrain.conformance.situation_deals import tie_deals as tie_deals
 from mtrain.reference.codec import action_to_json, state_to_json
@@ -310,18 +311,19 @@ def _action_key(text: str) -> tuple[int, str]:
 
 
 def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = None,
-               seed: int = SEED) -> list[Fixture]:
+               seed: int = SEED, ends: bool = True) -> list[Fixture]:
     """`count` situations under `rs`: a seventh of them deals (no more than its table has
     rows), the rest shared evenly among the kinds (fewer of a kind the rule set's rounds
     stop showing); beside those `count`, a seventh as many round ends (`play-end-`), as
     many passes after a draw in vain (`play-pass-`, PASSED) and the deals of later rounds
-    (`play-dealt-`, round_deals); with `wanted`, only the ids it accepts. Each kind draws
-    from its own seeded stream, so a situation's id names the same table whatever the
-    count.
+    (`play-dealt-`, round_deals); with `wanted`, only the ids it accepts; without
+    `ends`, none of those three (identify, measuring the deals itself, asks none). Each
+    kind draws from its own seeded stream, so a situation's id names the same table
+    whatever the count.
 
     They are the same for the same code, data, rule set, count and seed: the whole list
     is kept in the cache (spec/cache.py), and read back rather than played again."""
-    key = _cache_key(rs, count, seed)
+    key = _cache_key(rs, count, seed, ends)
     kept = cache.read(CACHE_KIND, key)
     if isinstance(kept, list):
         try:
@@ -331,7 +333,7 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
             found = None  # not as written: made again
         if found is not None:
             return [fx for fx in found if wanted is None or wanted(fx.id)]
-    made = _situations(rs, count, wanted, seed)
+    made = _situations(rs, count, wanted, seed, ends)
     if wanted is None:
         cache.write(CACHE_KIND, key, [_to_data(fx) for fx in made], keep=400)
     return made
@@ -340,9 +342,10 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
 CACHE_KIND = "situations"
 
 
-def _cache_key(rs: Ruleset, count: int, seed: int) -> str:
+def _cache_key(rs: Ruleset, count: int, seed: int, ends: bool = True) -> str:
     rules = orjson.dumps([list(rs.choices), list(rs.hand_table), rs.name])
-    return cache.digest(_code_digest(), rules, str(count), str(seed)) + ".json"
+    return cache.digest(_code_digest(), rules, str(count), str(seed),
+                        *(() if ends else ("without ends",))) + ".json"
 
 
 @functools.cache
@@ -405,7 +408,7 @@ def _keys_in(data: Any) -> Any:
 
 
 def _situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None,
-                seed: int) -> list[Fixture]:
+                seed: int, ends: bool = True) -> list[Fixture]:
     plays = stand_in_for(rs) if count > 0 else None
     if plays is None:
         return []
@@ -418,6 +421,8 @@ def _situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None,
         quota = rest // len(KINDS) + (i < rest % len(KINDS))
         out += _of_kind(kind, quota, rs, plays, speaks, wanted, seed)
     out += deal_situations(rs, wanted, deals)
+    if not ends:
+        return out
     # beside them, what no legal set shows: how rounds end and score, and the deals of
     # other rounds (the search for the engine, the seat that starts)
     beside = count // (len(KINDS) + 1)
@@ -497,7 +502,8 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
     rng = random.Random(f"{seed}:{rs.name}:end")
     counts = [n for n, _ in plays.hand_table]
     out: list[Fixture] = []
-    for number in range(1, count + 1):
+    # those before the last one wanted are drawn (the stream reaches it), none after
+    for number in range(1, last_wanted("play-end-", count, wanted) + 1):
         found = None
         for _ in range(20):
             # every other round drained (_draining): rounds that end blocked, on an empty

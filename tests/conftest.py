@@ -14,7 +14,9 @@ the others slow (the whole suite runs them all).
 The tests keep what mtrain caches (spec/cache.py) in a folder of their own, one per run
 (shared by the workers), never in the user's cache; commands the tests start inherit it.
 
-`--cpu-table PATH` writes every test's CPU seconds to PATH and sums them per file."""
+`--cpu-table PATH` writes every test's CPU seconds to PATH (and, apart, those of the
+processes it started: a command or an engine started per test shows there) and sums
+them per file."""
 
 from __future__ import annotations
 
@@ -98,6 +100,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 _cpu: defaultdict[str, float] = defaultdict(float)
+_children: defaultdict[str, float] = defaultdict(float)
 _wall: defaultdict[str, float] = defaultdict(float)
 _slow: set[str] = set()
 
@@ -105,6 +108,12 @@ _slow: set[str] = set()
 def _cpu_now() -> float:
     t = os.times()
     return t.user + t.system + t.children_user + t.children_system
+
+
+def _children_now() -> float:
+    """The CPU of the processes this one started and waited for (commands, engines)."""
+    t = os.times()
+    return t.children_user + t.children_system
 
 
 @pytest.fixture(scope="session")
@@ -213,7 +222,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      f"{SLOW_BUDGET:g} for those marked slow)")
     parser.addoption("--cpu-table", default=None, metavar="PATH",
                      help="write every test's CPU and wall seconds to PATH (tab-separated: "
-                     "cpu, wall, slow, node id; PATH.partial as each test ends) and list "
+                     "cpu, wall, slow, node id, the CPU of the processes it started; PATH.partial "
+                     "as each test ends) and list "
                      "the CPU per test file at the end")
 
 
@@ -225,11 +235,15 @@ def pytest_runtest_makereport(item: pytest.Item,
     started = item.stash.get(_STARTED, None)
     if started is not None:
         report.user_properties.append(("cpu_seconds", _cpu_now() - started))
+        report.user_properties.append(
+            ("children_cpu_seconds", _children_now() - item.stash[_CHILDREN]))
     item.stash[_STARTED] = _cpu_now()  # the next phase starts now
+    item.stash[_CHILDREN] = _children_now()
     return report
 
 
 _STARTED = pytest.StashKey[float]()
+_CHILDREN = pytest.StashKey[float]()
 
 
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)
@@ -252,6 +266,7 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
     item.stash[_STARTED] = _cpu_now()
+    item.stash[_CHILDREN] = _children_now()
 
 
 _table: list[str] = []
@@ -270,12 +285,15 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     _wall[report.nodeid] += report.duration
     _cpu[report.nodeid] += sum(v for k, v in report.user_properties
                                if k == "cpu_seconds" and isinstance(v, float))
+    _children[report.nodeid] += sum(v for k, v in report.user_properties
+                                    if k == "children_cpu_seconds" and isinstance(v, float))
     if "slow" in report.keywords:
         _slow.add(report.nodeid)
     if _table and report.when == "teardown":  # each test as it ends: a long run's progress
         with open(f"{_table[0]}.partial", "a", encoding="utf-8") as out:
             out.write(f"{_cpu[report.nodeid]:.3f}\t{_wall[report.nodeid]:.3f}\t"
-                      f"{int(report.nodeid in _slow)}\t{report.nodeid}\n")
+                      f"{int(report.nodeid in _slow)}\t{report.nodeid}\t"
+                      f"{_children[report.nodeid]:.3f}\n")
 
 
 def _cpu_table(terminalreporter: pytest.TerminalReporter, path: str) -> None:
@@ -284,9 +302,10 @@ def _cpu_table(terminalreporter: pytest.TerminalReporter, path: str) -> None:
     rows = sorted(((cpu, _wall[nodeid], nodeid) for nodeid, cpu in _cpu.items()),
                   reverse=True)
     with open(path, "w", encoding="utf-8") as out:
-        out.write("cpu_s\twall_s\tslow\tnodeid\n")
+        out.write("cpu_s\twall_s\tslow\tnodeid\tchildren_cpu_s\n")
         for cpu, wall, nodeid in rows:
-            out.write(f"{cpu:.3f}\t{wall:.3f}\t{int(nodeid in _slow)}\t{nodeid}\n")
+            out.write(f"{cpu:.3f}\t{wall:.3f}\t{int(nodeid in _slow)}\t{nodeid}\t"
+                      f"{_children[nodeid]:.3f}\n")
     files: defaultdict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
     for cpu, _, nodeid in rows:
         files[nodeid.split("::")[0]][0] += cpu

@@ -43,18 +43,23 @@ class SingleStarter(ReferenceImplementation):
         return super().rules({**ruleset, "options": options})
 
 
+GAMES = 10
+"""Games the house engine plays under its file and under the control's (the same seed)."""
+
+
 def test_the_house_engine_its_bug_found_its_house_rule_not_judged(tmp_path: Path) -> None:
     """The planted bug (tests/examples/house_engine.py) is the only finding, under the
     clause that allows each missing play (the moment's: an ordinary turn, TRAIN-4; a drawn
     tile, TURN-3; a follow-up, DBL-2); the tie rule declared `other` is not judged; nine
-    games in ten are played."""
+    games in ten are played. GAMES games of seed 0, as in the control below, whose same
+    deals hold a tied round (it finds one within 5; 40 games: 2.2 CPU s, 10: 0.6)."""
     name = declared_context(catalog().rules_file(str(EXAMPLES / "house-rules.yaml"))).name
     impl = HouseEngine()
-    report = F.fuzz(F.Target.of(impl, "house"), F.Chooser([name]), 40, 0,
+    report = F.fuzz(F.Target.of(impl, "house"), F.Chooser([name]), GAMES, 0,
                     out=tmp_path, impl=impl)
     assert report.new and all(re.fullmatch(r"forbids play \((TRAIN-4|TURN-3|DBL-2)\)",
                                            g.signature) for g in report.new), report.new
-    assert report.games >= 36 and report.not_applicable == 0
+    assert report.games >= GAMES * 9 // 10 and report.not_applicable == 0
     for group in report.new:
         assert group.problems == [] and group.path is not None
         fx = load_file(group.path)[0]
@@ -69,7 +74,7 @@ def test_the_same_tie_rule_declared_known_is_a_finding(tmp_path: Path) -> None:
     name = rules_file(tmp_path, "house-shared", tie_rule="shared",
                       hand_sizes="{2: 15, 3: 15, 4: 15, 5: 12, 6: 12, 7: 10, 8: 10}")
     impl = HouseEngine()
-    report = F.fuzz(F.Target.of(impl, "house"), F.Chooser([name]), 40, 0,
+    report = F.fuzz(F.Target.of(impl, "house"), F.Chooser([name]), GAMES, 0,
                     out=tmp_path / "out", impl=impl)
     assert "winners" in {g.signature for g in report.new}
 

@@ -436,11 +436,9 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
             rs = space.cat.from_values(plain, f"answer-{k}", own or table)
         except RulesetError:
             continue
-        for fx in situations(rs, SITUATIONS, seed=SEED + round_no):
-            if fx.id.startswith(("play-end-", "play-dealt-", "play-pass-")):
-                # the deals are measured (measure.py); a round's end and what a pass
-                # does (the same under every rule set, TURN-4), not yet
-                continue
+        # the deals are measured (measure.py); a round's end and what a pass does (the
+        # same under every rule set, TURN-4), not yet: none of them is made
+        for fx in situations(rs, SITUATIONS, seed=SEED + round_no, ends=False):
             fx = dataclasses.replace(legal_only(fx), id=f"{fx.id}@{round_no}.{k}")
             try:
                 pieces = explore_in(fx, dict(full), allowed, space, own)
