@@ -202,8 +202,13 @@ class DecodedStates:
     the engine wrote itself (`remember`) serves the Rules it was written under only. Only
     plain Rules are served: a traced or mutated view of the rules reads on its own."""
 
-    def __init__(self, size: int, traced: bool = False) -> None:
+    def __init__(self, size: int, traced: bool = False, lazy: bool = False) -> None:
         self.size = size
+        self.lazy = lazy
+        """Whether a text seen for the first time is read plainly, for its own Rules only,
+        and read again with its flags recorded when another Rules asks for it: a server
+        most of whose states are new (a game) pays the recording only for those asked
+        again under other rules."""
         self.traced = traced
         """Whether a traced view of the rules (partition.TracedRules) is served too: the
         entry's flags read through it again, in the order the reading first read them,
@@ -237,6 +242,12 @@ class DecodedStates:
                     bound = st.copy()
                     bound.rules = rules
                     return bound, broken, entry
+        elif self.lazy:
+            st = codec.state_from_json(rules, data)
+            broken = violations(st)
+            entry = (None, (), st, broken)
+            self._keep(key, entry)
+            return st, broken, entry
         reading = _Reading(rules)
         st = codec.state_from_json(reading, data)  # type: ignore[arg-type]
         broken = violations(st)

@@ -13,7 +13,7 @@ import pytest
 
 from mtrain.conformance.adapter import ruleset_json
 from mtrain.conformance.protocol import decode, encode_request, encode_value
-from mtrain.conformance.serve import Server
+from mtrain.conformance.serve import Server, state_text
 from mtrain.reference import codec
 from mtrain.reference.deal import deal
 from mtrain.reference.engine import legal_actions, perform
@@ -98,3 +98,13 @@ def test_a_state_read_under_one_rule_set_is_refused_where_another_cannot_hold_it
     got = answer(server, d9)
     assert got == answer(Server(), d9) and not got["ok"]
     assert got["error"]["kind"] == "bad-request"
+
+
+def test_a_state_is_known_by_its_text_only_where_the_line_shows_it_plainly() -> None:
+    plain = b'{"id":1,"type":"legal","ruleset":{"name":"x"},"state":{"round":1}}'
+    assert state_text(plain) == b'{"round":1}}'
+    # a second "state": key (nested, say in an action) or any escape: fingerprinted
+    assert state_text(b'{"id":1,"state":{"a":1},"action":{"state":2}}') is None
+    assert state_text(b'{"id":1,"st\\u0061te":{"a":1},"action":{"state":2}}') is None
+    assert state_text(b'{"id":1,"type":"deal"}') is None
+
