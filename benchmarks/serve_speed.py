@@ -1,6 +1,6 @@
 """How many protocol requests per second `mtrain serve` answers, on a recorded stream.
 
-    python benchmarks/serve_speed.py [--games 20] [--runs 5] [--cpu 0] [--json]
+    python benchmarks/serve_speed.py [--games 20] [--runs 5] [--cpu 0] [--json] [--base REV]
 
 The stream is recorded from a fuzz run of the reference against itself: every request the
 harness would send, as the protocol client encodes it. Three streams are cut from it:
@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from measure import load, mtrain_command, verdict
+from measure import base_env, load, mtrain_command, verdict
 
 from mtrain import __version__
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
@@ -117,12 +117,14 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def time_server(argv: list[str], path: Path) -> tuple[float, float]:
+def time_server(argv: list[str], path: Path, env: dict[str, str] | None = None
+                ) -> tuple[float, float]:
     """(wall seconds, CPU seconds) for the server to answer every line of `path`."""
     with open(path, "rb") as stdin:
         cpu = _cpu()
         start = time.perf_counter()
-        subprocess.run(argv, stdin=stdin, stdout=subprocess.DEVNULL, check=True, timeout=600)
+        subprocess.run(argv, stdin=stdin, stdout=subprocess.DEVNULL, check=True, timeout=600,
+                       env=env)
         return time.perf_counter() - start, _cpu() - cpu
 
 
@@ -139,12 +141,19 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5, help="timed runs per case (median)")
     parser.add_argument("--cpu", type=int, default=0, help="the core the servers run on")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--base", metavar="REV", help="also run git revision REV's server, "
+                        "in the same turns")
     args = parser.parse_args()
     before = load()
     taskset = shutil.which("taskset")
     pin = [taskset, "-c", str(args.cpu)] if taskset else []
     servers = {"mtrain serve": [*pin, mtrain_command(), "serve"],
                "echo": [*pin, sys.executable, "-c", ECHO]}
+    envs: dict[str, dict[str, str] | None] = dict.fromkeys(servers)
+    base_dir = tempfile.TemporaryDirectory() if args.base else None
+    if args.base and base_dir is not None:
+        servers["base mtrain serve"] = [*pin, sys.executable, "-m", "mtrain", "serve"]
+        envs["base mtrain serve"] = base_env(args.base, Path(base_dir.name))
     recorded = streams(record(args.games, args.seed))
     cut = {name: (lines * (args.requests // len(lines) + 1))[:args.requests]
            for name, lines in recorded.items()}
@@ -158,14 +167,15 @@ def main() -> int:
         for name, lines in cut.items():
             files[name] = Path(tmp, f"{name}.jsonl")
             files[name].write_bytes(greeting + b"".join(lines))
-        for argv in servers.values():
-            time_server(argv, files["empty"])  # warm the file cache
+        for server, argv in servers.items():
+            time_server(argv, files["empty"], envs[server])  # warm the file cache
         # the servers take turns, run after run, so that both meet the same machine
         timed: dict[tuple[str, str], list[tuple[float, float]]] = {}
         for name in ["empty", *cut]:
             for _ in range(args.runs):
                 for server, argv in servers.items():
-                    timed.setdefault((server, name), []).append(time_server(argv, files[name]))
+                    timed.setdefault((server, name), []).append(
+                        time_server(argv, files[name], envs[server]))
         for server in servers:
             base = timed[(server, "empty")]
             wall0 = statistics.median(w for w, _ in base)
@@ -183,6 +193,11 @@ def main() -> int:
         serve, echo = out["mtrain serve"][name], out["echo"][name]
         serve["echo_ratio"] = round(serve["per_second"] / echo["per_second"], 3)
         serve["echo_ratio_cpu"] = round(serve["per_cpu_second"] / echo["per_cpu_second"], 3)
+    if base_dir is not None:
+        base_dir.cleanup()
+        out["new_over_base_cpu"] = {
+            name: round(out["mtrain serve"][name]["per_cpu_second"]
+                        / out["base mtrain serve"][name]["per_cpu_second"], 3) for name in cut}
     legal = out["mtrain serve"]["legal"]["per_cpu_second"]
     out.update(load_before=before, load_after=load(), target_legal=TARGET_LEGAL,
                ok=legal >= TARGET_LEGAL)
@@ -203,6 +218,9 @@ def main() -> int:
                      if "echo_ratio" in row else "")
             print(f"  {name:<6} {row['requests']:>6} requests: median {row['per_second']:>7} /s "
                   f"wall, {row['per_cpu_second']:>7} /s CPU{ratio}")
+    if "new_over_base_cpu" in out:
+        print("requests per CPU s, new / base: " + ", ".join(
+            f"{k} {v:.2f}" for k, v in out["new_over_base_cpu"].items()))
     print(f"{out['load_before']} before, {out['load_after']} after")
     print(f"legal: {legal} requests per CPU second, target >= {TARGET_LEGAL}: "
           f"{verdict(out['ok'])}")

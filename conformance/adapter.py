@@ -202,14 +202,20 @@ class DecodedStates:
     the engine wrote itself (`remember`) serves the Rules it was written under only. Only
     plain Rules are served: a traced or mutated view of the rules reads on its own."""
 
-    def __init__(self, size: int, traced: bool = False) -> None:
+    def __init__(self, size: int, traced: bool = False, lazy: bool = False) -> None:
         self.size = size
+        self.lazy = lazy
+        """Whether a text seen for the first time is read plainly and not kept (only its
+        text is noted), and read again with its flags recorded when it comes back: a
+        server most of whose states are new (a game) pays the recording, and keeps
+        states for the collector to walk, only for those asked about again."""
         self.traced = traced
         """Whether a traced view of the rules (partition.TracedRules) is served too: the
         entry's flags read through it again, in the order the reading first read them,
         so that its log records what a reading would (not an entry whose reading read
         the rule set itself, whose methods log more than the flag)."""
         self._memo: dict[bytes, list[_Entry]] = {}
+        self._seen: set[bytes] = set()  # the texts read once, when lazy
 
     def read(self, rules: Rules, data: Any, key: bytes | None
              ) -> tuple[engine.State, list[Violation]]:
@@ -237,6 +243,13 @@ class DecodedStates:
                     bound = st.copy()
                     bound.rules = rules
                     return bound, broken, entry
+        elif self.lazy and key not in self._seen:
+            # only the text is kept (no container for the collector to walk)
+            if len(self._seen) >= 4 * self.size:
+                self._seen.clear()
+            self._seen.add(key)
+            st = codec.state_from_json(rules, data)
+            return st, violations(st), None
         reading = _Reading(rules)
         st = codec.state_from_json(reading, data)  # type: ignore[arg-type]
         broken = violations(st)

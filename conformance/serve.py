@@ -15,9 +15,12 @@ from typing import IO, Any
 from mtrain import __version__
 from mtrain.conformance.adapter import (
     JSON,
+    MEMO_STATES,
+    DecodedStates,
     ReferenceImplementation,
     Refused,
     RefusedSetup,
+    fingerprint,
     ruleset_json,
 )
 from mtrain.conformance.answers import identical
@@ -56,11 +59,22 @@ class MemoReference(ReferenceImplementation):
     otherwise be most of the server's work. Safe here because each request is freshly
     decoded: nobody changes a state after handing it in."""
 
-    remembers_states = False  # its own memo, by identity, costs less per request
+    # Beside its own memo of the last state (by identity, the cheapest test), the states
+    # the harness sends are read and checked once per JSON text for every rule set whose
+    # flags read them alike (adapter.DecodedStates, as the embedded reference keeps them):
+    # conform sends a fixture's table, and the states after its steps, under dozens of
+    # rule sets. Only a state the last-state memo misses is fingerprinted; one seen for
+    # the first time is read plainly (a game's states are all new), and with its flags
+    # recorded when another rule set asks for it.
+    remembers_states = True
 
     def __init__(self) -> None:
         super().__init__()
         self._memo: tuple[object, JSON, engine.State] | None = None
+        self._states = DecodedStates(MEMO_STATES, lazy=True)
+        self.given: tuple[object, bytes] | None = None
+        """(the state a request carries, the request's line), set by the Server: the
+        state's key in the memo is cut from the line (`state_text`), not written again."""
 
     def state(self, ruleset: JSON, state: JSON) -> engine.State:
         rules = self.rules(ruleset)
@@ -68,7 +82,9 @@ class MemoReference(ReferenceImplementation):
         if memo is not None and memo[0] is rules and (state is memo[1]
                                                       or identical(state, memo[1])):
             return memo[2]  # never changed: apply copies, the rest only reads
-        st = super().state(ruleset, state)
+        given = self.given
+        key = state_text(given[1]) if given is not None and given[0] is state else None
+        st, _ = self._read(rules, state, key or fingerprint(state))
         self._memo = (rules, state, st)
         return st
 
@@ -85,6 +101,22 @@ class MemoReference(ReferenceImplementation):
         answer = codec.state_to_json(new)
         self._memo = (st.rules, answer, new)  # the engine's own state needs no check
         return answer
+
+
+_STATE_KEY = b'"state":'
+
+
+def state_text(line: bytes) -> bytes | None:
+    """What follows a request line's `"state":` key (the state's JSON text, then the
+    fields after it), a key that tells the state apart as its own text would: the bytes
+    `"state":` can only be a key written as it is (inside a string its quotes would be
+    escaped), so with no backslash in the line and one such key, it is the request's own
+    and its value is the text that begins right after it. None otherwise (the state is
+    then known by `fingerprint`)."""
+    at = line.find(_STATE_KEY)
+    if at < 0 or line.find(_STATE_KEY, at + 1) >= 0 or b"\\" in line:
+        return None
+    return line[at + len(_STATE_KEY):]
 
 
 class FixedRules(MemoReference):
@@ -176,6 +208,8 @@ class Server:
             rid, kind = check_request(message)
         except ProtocolError as e:
             return error(rid, "bad-request", str(e)), False
+        if isinstance(line, bytes) and isinstance(self.impl, MemoReference):
+            self.impl.given = (message.get("state"), line)
         try:
             return self.dispatch(rid, kind, message), kind == "shutdown"
         except RefusedSetup as e:  # DEAL-7: a deal or table the rule set does not allow
