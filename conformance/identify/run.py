@@ -7,7 +7,8 @@ as a table of its own), and each of its entries passes or fails. The scope parti
 (cells.py) says which rule sets pass and fail each fixture's entries; z3 finds the valid
 rule set that agrees with the most fixtures (solve.py), and for every option the margin
 (how many more fixtures any other known value contradicts) says how sure it is. A value
-is `sure` only when that margin is SURE or more and no fixture left unexplained reads
+is `sure` only when that margin is SURE or more, as many independent checks show it (a
+situation from play counts as half a fixture), and no fixture left unexplained reads
 the option (an unexplained fixture is a bug or a rule played its own way, and either
 may be in that option); an option nothing tells apart keeps the base rule set's value
 and is `undetermined`. Fixtures no rule set explains are likely bugs, left for `mtrain
@@ -43,7 +44,16 @@ from mtrain.spec.scope import Region, Space, example_value
 
 SURE = 2
 """A value is `sure` when every other value contradicts at least this many more fixtures
-(and no unexplained fixture reads its option)."""
+(and no unexplained fixture reads its option), counted as independent checks (_checks)."""
+SITUATION_WEIGHT = 0.5
+"""What a situation from play counts for, as a check towards `sure`, against a corpus
+fixture's 1. A fixture is written by hand to check its clauses, each a table of its own; the
+situations are random tables of a few kinds (an open double, a tile just drawn, ...), many
+alike, so one bug in a kind's clauses answers all of its tables alike: junction's planted
+DBL-4 bug (the tile after a double let onto the Mexican Train) answered two open-double
+situations as ordinary doubles would, and nothing else told the two apart at 5 to 8 seats:
+`doubles: ordinary` was found sure at margin 2, against the truth. Situations alone make a
+value sure only at twice the margin."""
 
 Progress = Callable[[str, int, int], None]
 """progress(stage, done, total): how far a run is, for a progress bar."""
@@ -464,7 +474,9 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
     forbidden, conflicting = _forbidden(model, soft, fixed, allowed, base, best, space, own)
     problems += forbidden
     suspects = _suspects(best, observations, parts) | conflicting | deals.conflicting
-    findings = [_finding(o, best, solver, model, deals, fixed, suspects, base)
+    checks = functools.partial(_checks, frozenset(
+        obs.fixture.id for obs in observations if _from_play(obs.fixture)))
+    findings = [_finding(o, best, solver, model, deals, fixed, suspects, base, checks)
                 for o in model.options]
     speaks = {obs.fixture.id: frozenset(obs.fixture.clauses) for obs in observations}
     seen = {obs.fixture.id: obs.outcomes for obs in observations}
@@ -600,9 +612,23 @@ def _suspects(best: Solution, observations: Sequence[Observation],
     return out
 
 
+def _from_play(fx: Fixture) -> bool:
+    """Whether `fx` is a situation from play (_situations), not a fixture of the corpus."""
+    from mtrain.conformance.situations import SITUATION_PATH
+
+    return fx.path.startswith(SITUATION_PATH)
+
+
+def _checks(situations: frozenset[str], evidence: Sequence[str]) -> float:
+    """The fixtures of `evidence` counted as independent checks: a fixture of the corpus
+    one, a situation from play SITUATION_WEIGHT."""
+    return sum(SITUATION_WEIGHT if fid in situations else 1.0 for fid in evidence)
+
+
 def _finding(option: str, best: Solution, solver: Solver, model: Model, deals: Deals,
              fixed: Mapping[str, str], suspects: set[str],
-             base: Mapping[str, str]) -> OptionFinding:
+             base: Mapping[str, str],
+             checks: Callable[[Sequence[str]], float] = len) -> OptionFinding:
     value = best.values[option]
     if option in deals.evidence and option in fixed:
         return OptionFinding(option, CUSTOM if option == "hand_sizes" and (
@@ -625,15 +651,18 @@ def _finding(option: str, best: Solution, solver: Solver, model: Model, deals: D
     evidence = sorted(set(rival.violated) - set(best.violated))
     if value == OTHER:
         status = "other"
-    elif margin >= SURE and option not in suspects:
+    elif margin >= SURE and checks(evidence) >= SURE and option not in suspects:
         status = "sure"
     elif margin >= 1:
         status = "likely"
     else:
         status = "undetermined"
     alternatives = [rival.values[option]] if margin <= 0 or value == OTHER else []
-    if status == "likely" and margin >= SURE:
+    if status == "likely" and margin >= SURE and option in suspects:
         evidence.append("(an unexplained fixture, or a likely bug, involves this option)")
+    elif status == "likely" and margin >= SURE:
+        evidence.append("(too few independent checks: a situation from play counts as "
+                        "half a fixture, as one bug answers all tables of its kind alike)")
     return OptionFinding(option, value, status, margin, evidence, alternatives)
 
 
