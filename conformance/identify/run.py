@@ -28,6 +28,7 @@ import z3
 
 from mtrain.conformance.adapter import Implementation, RefusedSetup, Unsupported, ruleset_json
 from mtrain.conformance.fixture import Fixture, load_corpus
+from mtrain.conformance.identify import bugs
 from mtrain.conformance.identify.cells import Piece, corpus_pieces, explore_in, narrowed
 from mtrain.conformance.identify.measure import Deals, measure, ruleset_of
 from mtrain.conformance.identify.solve import FIXTURE, NO_OTHER, Model, Solution, Solver, constraint
@@ -383,6 +384,15 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
                                 _escapable(o.fixture, escapable))) is not None]
     found = _conclude(model, soft, fixed, allowed, judged, space, own, deals, observations,
                       parts)
+
+    def concluded(region: Region, dropped: frozenset[str]
+                  ) -> tuple[Solution, list[OptionFinding], list[str]]:
+        """The answer within `region`, the fixtures `dropped` read as bugs (left out:
+        no option is called `other`, nor contradicted, to explain them)."""
+        kept = [(c, fid) for c, fid in soft if fid not in dropped]
+        return _conclude(model, kept, fixed, region, judged, space, own, deals,
+                         observations, parts)
+    found = _values_with_bugs(found, concluded, allowed, space, declared, observations, parts)
     situations = 0
     for round_no in range(ROUNDS):  # tables of real play under the answer and its rivals
         weak = [f.option for f in found[1]
@@ -400,6 +410,8 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
                                      _escapable(o.fixture, escapable))) is not None]
         found = _conclude(model, soft, fixed, allowed, judged, space, own, deals,
                           observations, parts)
+        found = _values_with_bugs(found, concluded, allowed, space, declared, observations,
+                                  parts)
     best, findings, problems = found
     findings = _as_declared(best, findings, declared, deals)
     rs = _ruleset(cat, space, best.values, deals, own)
@@ -459,6 +471,66 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
     return out
 
 
+PINS = 3
+"""Options at most read as a known value with a bug in one answer (bugs.py), one re-solve
+each: pinning one may move `other` to the option whose rule it really is."""
+
+
+def _values_with_bugs(found: tuple[Solution, list[OptionFinding], list[str]],
+                      conclude: Callable[[Region, frozenset[str]],
+                                         tuple[Solution, list[OptionFinding], list[str]]],
+                      allowed: Region, space: Space, declared: Ruleset | None,
+                      observations: Sequence[Observation],
+                      parts: Mapping[str, Sequence[Piece]]
+                      ) -> tuple[Solution, list[OptionFinding], list[str]]:
+    """The answer again, each option found `other` whose fixtures have the shape of a
+    known value played with a bug (bugs.py) kept to its known values: written so, at
+    most `likely`, the fixtures against it read as bugs (unexplained, and so not moved
+    to `other` on a neighbouring option)."""
+    seen = {obs.fixture.id: obs.outcomes for obs in observations}
+    region, notes = dict(allowed), {}
+    dropped: frozenset[str] = frozenset()
+    for _ in range(PINS):
+        best = found[0]
+        violated = frozenset(best.violated)
+        pin = None
+        for f in found[1]:
+            value = f.alternatives[0] if f.alternatives else OTHER
+            if f.value != OTHER or value == OTHER or f.option in notes:
+                continue
+            s = bugs.shape(f.option, value, best.values, space, violated, seen, parts)
+            if bugs.with_a_bug(s, bugs.declared_value(declared, f.option), value):
+                pin = f.option, value, s
+                break
+        if pin is None:
+            break
+        option, value, s = pin
+        region[option] = frozenset(v for v in region.get(option, space.options[option])
+                                   if v != OTHER)
+        notes[option] = (value, bugs.note(option, value, s, lambda fid: frozenset(
+            next((o.fixture.clauses for o in observations if o.fixture.id == fid), ()))))
+        dropped |= frozenset((*s.against, *s.alike))
+        found = conclude(region, dropped)
+    if not notes:
+        return found
+    best, findings, problems = found
+    # the bugs are unexplained fixtures: the options they read are never `sure`
+    suspects = {o for fid in dropped for p in parts.get(fid, ())
+                if all(best.values[o] in vs or best.values[o] == OTHER
+                       for o, vs in p.region.items()) for o in p.read}
+    out = []
+    for f in findings:
+        if f.option in notes and best.values[f.option] == notes[f.option][0]:
+            f = OptionFinding(f.option, f.value, "likely" if f.margin >= 1 else f.status,
+                              f.margin, [notes[f.option][1]], [OTHER])
+        elif (f.option in notes or f.option in suspects) and f.status == "sure":
+            f = dataclasses.replace(f, status="likely", evidence=[
+                *f.evidence, "(a fixture read as a bug involves this option)"])
+        out.append(f)
+    best.violated = sorted({*best.violated, *dropped})
+    return best, out, problems
+
+
 def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str],
               allowed: Region, base: Mapping[str, str], space: Space,
               own: tuple[tuple[int, int], ...] | None, deals: Deals,
@@ -488,14 +560,21 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
                    and best.values[option] not in p.region.get(option, {best.values[option]})
                    and all(best.values[o] in vs for o, vs in p.region.items() if o != option)
                    for p in parts.get(fid, ()))
-    findings = [_contradicted(f, best, solver, model, space.cat, speaks, alone)
+    def fit(fid: str, option: str) -> frozenset[str] | None:
+        """The known values of `option` whose outcomes fixture `fid`'s are (bugs.fits)."""
+        found = bugs.fits(option, best.values, list(space.options[option]),
+                          seen.get(fid, ()), parts.get(fid, ()))
+        return None if found is None else found[0]
+    findings = [_contradicted(f, best, solver, model, space.cat, speaks, alone, fit)
                 for f in findings]
     return best, findings, problems
 
 
 def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model,
                   cat: Catalog, speaks: Mapping[str, frozenset[str]],
-                  alone: Callable[[str, str], bool]) -> OptionFinding:
+                  alone: Callable[[str, str], bool],
+                  fit: Callable[[str, str], frozenset[str] | None] | None = None
+                  ) -> OptionFinding:
     """A value that fixtures show, contradicted by fixtures of the same clauses (those
     the option's values bring in): a rule of the engine's own looks so, and so does a bug
     in those clauses that the engine makes everywhere. identify cannot tell which, and
@@ -525,15 +604,23 @@ def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model
         shown = sorted(set(rest.violated) - set(taking.violated))
     else:
         return f
+    told = f"{len(shown)} fixtures show {value} ({', '.join(shown[:3])}" \
+        f"{' ...' if len(shown) > 3 else ''})"
+    if fit is not None:  # named by the values each fixture shows (bugs.shows)
+        shown, told = bugs.shows(value, shown, functools.partial(_fit_of, fit, f.option))
     if not shown or not against:
         return f
     clauses = sorted({c for fid in against for c in speaks.get(fid, frozenset()) & own})
     return OptionFinding(f.option, f.value, "contradicted", f.margin, [
-        f"{len(shown)} fixtures show {value} ({', '.join(shown[:3])}"
-        f"{' ...' if len(shown) > 3 else ''}), {len(against)} of the same clauses "
+        f"{told}, {len(against)} of the same clauses "
         f"({', '.join(clauses)}) contradict it ({', '.join(against[:3])}"
         f"{' ...' if len(against) > 3 else ''}): a bug in {', '.join(clauses)} the engine "
         f"makes on every such table, or a rule of its own"], [value])
+
+
+def _fit_of(fit: Callable[[str, str], frozenset[str] | None], option: str,
+            fid: str) -> frozenset[str] | None:
+    return fit(fid, option)
 
 
 def _other_mark(f: OptionFinding) -> str:
