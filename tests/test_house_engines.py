@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from mtrain.cli import main
 from mtrain.spec.catalog import catalog
@@ -337,9 +338,14 @@ def test_identify_is_never_wrong_when_sure_and_its_file_shows_the_bugs(
     # the situations asked under identify's answer; those were asked only under some
     # PYTHONHASHSEED (1, 2: contradicted; 3, 4: none asked, `likely`) until an option
     # found `other` stopped taking a value from a set of strings (run.py, _situations):
-    # now contradicted under every seed (test_identify.py, ..._ignore_string_hashing)
+    # now contradicted under every seed (test_identify.py, ..._ignore_string_hashing).
+    # Or the bug model (bugs.py) reads it: the true value, never more than `likely`, the
+    # fixtures against it named as bugs (ninepins' draw_rule: 32 show it, a few against)
     for o in engine.contradicted:
-        assert re.search(rf"^  {o}: .*contradicted", evidence, re.MULTILINE), (
+        said = str(yaml.safe_load(evidence)["evidence"][o])
+        as_bugs = (dict(rs.choices)[o] == engine.truth[o] and said.startswith("likely")
+                   and "are read as bugs" in said)
+        assert as_bugs or re.search(rf"^  {o}: .*contradicted", evidence, re.MULTILINE), (
             o, [line for line in evidence.splitlines() if line.startswith(f"  {o}:")])
     # an option found `other` says on its line which value the fixtures show if they are
     # bugs: an author who knows the engine plays that value writes it (the guide: "correct
