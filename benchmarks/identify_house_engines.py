@@ -15,6 +15,7 @@ machine's load beside each. Run with a fixed PYTHONHASHSEED to repeat a run exac
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import sys
@@ -25,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from test_house_engines import (
     CABOOSE,
     CANTINA,
+    JUNCTION,
     NINEPINS,
     RAILYARD,
     SHED,
@@ -38,8 +40,10 @@ from mtrain.conformance.identify import Watched, identify
 from mtrain.conformance.target import greet, target_of
 from mtrain.spec.ruleset import OTHER
 
-ENGINES = {e.name: e for e in (CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, TORTOISE)}
+ENGINES = {e.name: e for e in (CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION,
+                                TORTOISE)}
 KINDS = ("right", "wrong", "other", "contradicted")
+DUMP: str | None = None
 
 
 def cpu() -> float:
@@ -70,20 +74,30 @@ def measure(engine: Engine, fixed: bool) -> None:
         values += f.value == truth
         sure += f.value != truth and f.status in ("sure", "measured")
         if kind != "right":
-            lines.append(f"    {f.option}: {f.value} {f.status} (truth {truth})")
+            lines.append(f"    {f.option}: {f.value} {f.status} margin {f.margin} (truth {truth})"
+                         + (f": {', '.join(f.evidence[:4])}" if f.status == "sure" else ""))
     label = f"{engine.name}, bugs {'off' if fixed else 'on'}"
     print(f"{label:<22} " + " ".join(f"{k} {counts[k]}" for k in KINDS)
           + f"; values right {values}, wrong when sure {sure}; {cpu() - began:.1f} CPU s, "
           f"load {os.getloadavg()[0]:.1f}", flush=True)
     for line in lines:
         print(line, flush=True)
+    if DUMP:  # every finding, for a reading apart (--dump FILE: one JSON line per run)
+        with open(DUMP, "a", encoding="utf-8") as out:
+            out.write(json.dumps({"engine": engine.name, "fixed": fixed, "findings": [
+                {"option": f.option, "value": f.value, "status": f.status,
+                 "margin": f.margin, "truth": engine.truth[f.option], "evidence": f.evidence}
+                for f in found.findings], "unexplained": found.unexplained}) + "\n")
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("names", nargs="*", metavar="NAME", help=", ".join(ENGINES))
     p.add_argument("--bugs", choices=("on", "off", "both"), default="both")
+    p.add_argument("--dump", metavar="FILE", help="append every finding, as JSON lines")
     args = p.parse_args()
+    global DUMP
+    DUMP = args.dump
     unknown = [n for n in args.names if n not in ENGINES]
     if unknown:
         p.error(f"no example engine {', '.join(unknown)} (there are {', '.join(ENGINES)})")

@@ -2,8 +2,9 @@
 
 Modules: measure (what the deals show: the set, the hand table, the engine procedure and
 the starting seat), cells (the scope partition, kept in the cache and narrowed to what
-was measured), solve (the option space in z3 and the weighted MaxSAT), run (identify
-itself and what it finds), watch (the engine, with what it could not answer counted).
+was measured), solve (the option space in z3 and the weighted MaxSAT), bugs (a known
+value with a bug told from a rule of the engine's own), run (identify itself and what it
+finds), watch (the engine, with what it could not answer counted).
 """
 
 from __future__ import annotations

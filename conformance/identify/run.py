@@ -7,7 +7,8 @@ as a table of its own), and each of its entries passes or fails. The scope parti
 (cells.py) says which rule sets pass and fail each fixture's entries; z3 finds the valid
 rule set that agrees with the most fixtures (solve.py), and for every option the margin
 (how many more fixtures any other known value contradicts) says how sure it is. A value
-is `sure` only when that margin is SURE or more and no fixture left unexplained reads
+is `sure` only when that margin is SURE or more, as many independent checks show it (a
+situation from play counts as half a fixture), and no fixture left unexplained reads
 the option (an unexplained fixture is a bug or a rule played its own way, and either
 may be in that option); an option nothing tells apart keeps the base rule set's value
 and is `undetermined`. Fixtures no rule set explains are likely bugs, left for `mtrain
@@ -27,6 +28,7 @@ import z3
 
 from mtrain.conformance.adapter import Implementation, RefusedSetup, Unsupported, ruleset_json
 from mtrain.conformance.fixture import Fixture, load_corpus
+from mtrain.conformance.identify import bugs
 from mtrain.conformance.identify.cells import Piece, corpus_pieces, explore_in, narrowed
 from mtrain.conformance.identify.measure import Deals, measure, ruleset_of
 from mtrain.conformance.identify.solve import FIXTURE, NO_OTHER, Model, Solution, Solver, constraint
@@ -43,7 +45,16 @@ from mtrain.spec.scope import Region, Space, example_value
 
 SURE = 2
 """A value is `sure` when every other value contradicts at least this many more fixtures
-(and no unexplained fixture reads its option)."""
+(and no unexplained fixture reads its option), counted as independent checks (_checks)."""
+SITUATION_WEIGHT = 0.5
+"""What a situation from play counts for, as a check towards `sure`, against a corpus
+fixture's 1. A fixture is written by hand to check its clauses, each a table of its own; the
+situations are random tables of a few kinds (an open double, a tile just drawn, ...), many
+alike, so one bug in a kind's clauses answers all of its tables alike: junction's planted
+DBL-4 bug (the tile after a double let onto the Mexican Train) answered two open-double
+situations as ordinary doubles would, and nothing else told the two apart at 5 to 8 seats:
+`doubles: ordinary` was found sure at margin 2, against the truth. Situations alone make a
+value sure only at twice the margin."""
 
 Progress = Callable[[str, int, int], None]
 """progress(stage, done, total): how far a run is, for a progress bar."""
@@ -374,6 +385,15 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
                                 _escapable(o.fixture, escapable), own_rules)) is not None]
     found = _conclude(model, soft, fixed, allowed, judged, space, own, deals, observations,
                       parts)
+
+    def concluded(region: Region, dropped: frozenset[str]
+                  ) -> tuple[Solution, list[OptionFinding], list[str]]:
+        """The answer within `region`, the fixtures `dropped` read as bugs (left out:
+        no option is called `other`, nor contradicted, to explain them)."""
+        kept = [(c, fid) for c, fid in soft if fid not in dropped]
+        return _conclude(model, kept, fixed, region, judged, space, own, deals,
+                         observations, parts)
+    found = _values_with_bugs(found, concluded, allowed, space, declared, observations, parts)
     situations = 0
     for round_no in range(ROUNDS):  # tables of real play under the answer and its rivals
         weak = [f.option for f in found[1]
@@ -391,6 +411,8 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
                                      _escapable(o.fixture, escapable), own_rules)) is not None]
         found = _conclude(model, soft, fixed, allowed, judged, space, own, deals,
                           observations, parts)
+        found = _values_with_bugs(found, concluded, allowed, space, declared, observations,
+                                  parts)
     best, findings, problems = found
     findings = _as_declared(best, findings, declared, deals)
     rs = _ruleset(cat, space, best.values, deals, own)
@@ -450,6 +472,66 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
     return out
 
 
+PINS = 3
+"""Options at most read as a known value with a bug in one answer (bugs.py), one re-solve
+each: pinning one may move `other` to the option whose rule it really is."""
+
+
+def _values_with_bugs(found: tuple[Solution, list[OptionFinding], list[str]],
+                      conclude: Callable[[Region, frozenset[str]],
+                                         tuple[Solution, list[OptionFinding], list[str]]],
+                      allowed: Region, space: Space, declared: Ruleset | None,
+                      observations: Sequence[Observation],
+                      parts: Mapping[str, Sequence[Piece]]
+                      ) -> tuple[Solution, list[OptionFinding], list[str]]:
+    """The answer again, each option found `other` whose fixtures have the shape of a
+    known value played with a bug (bugs.py) kept to its known values: written so, at
+    most `likely`, the fixtures against it read as bugs (unexplained, and so not moved
+    to `other` on a neighbouring option)."""
+    seen = {obs.fixture.id: obs.outcomes for obs in observations}
+    region, notes = dict(allowed), {}
+    dropped: frozenset[str] = frozenset()
+    for _ in range(PINS):
+        best = found[0]
+        violated = frozenset(best.violated)
+        pin = None
+        for f in found[1]:
+            value = f.alternatives[0] if f.alternatives else OTHER
+            if f.value != OTHER or value == OTHER or f.option in notes:
+                continue
+            s = bugs.shape(f.option, value, best.values, space, violated, seen, parts)
+            if bugs.with_a_bug(s, bugs.declared_value(declared, f.option), value):
+                pin = f.option, value, s
+                break
+        if pin is None:
+            break
+        option, value, s = pin
+        region[option] = frozenset(v for v in region.get(option, space.options[option])
+                                   if v != OTHER)
+        notes[option] = (value, bugs.note(option, value, s, lambda fid: frozenset(
+            next((o.fixture.clauses for o in observations if o.fixture.id == fid), ()))))
+        dropped |= frozenset((*s.against, *s.alike))
+        found = conclude(region, dropped)
+    if not notes:
+        return found
+    best, findings, problems = found
+    # the bugs are unexplained fixtures: the options they read are never `sure`
+    suspects = {o for fid in dropped for p in parts.get(fid, ())
+                if all(best.values[o] in vs or best.values[o] == OTHER
+                       for o, vs in p.region.items()) for o in p.read}
+    out = []
+    for f in findings:
+        if f.option in notes and best.values[f.option] == notes[f.option][0]:
+            f = OptionFinding(f.option, f.value, "likely" if f.margin >= 1 else f.status,
+                              f.margin, [notes[f.option][1]], [OTHER])
+        elif (f.option in notes or f.option in suspects) and f.status == "sure":
+            f = dataclasses.replace(f, status="likely", evidence=[
+                *f.evidence, "(a fixture read as a bug involves this option)"])
+        out.append(f)
+    best.violated = sorted({*best.violated, *dropped})
+    return best, out, problems
+
+
 def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str],
               allowed: Region, base: Mapping[str, str], space: Space,
               own: tuple[tuple[int, int], ...] | None, deals: Deals,
@@ -465,7 +547,9 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
     forbidden, conflicting = _forbidden(model, soft, fixed, allowed, base, best, space, own)
     problems += forbidden
     suspects = _suspects(best, observations, parts) | conflicting | deals.conflicting
-    findings = [_finding(o, best, solver, model, deals, fixed, suspects, base)
+    checks = functools.partial(_checks, frozenset(
+        obs.fixture.id for obs in observations if _from_play(obs.fixture)))
+    findings = [_finding(o, best, solver, model, deals, fixed, suspects, base, checks)
                 for o in model.options]
     speaks = {obs.fixture.id: frozenset(obs.fixture.clauses) for obs in observations}
     seen = {obs.fixture.id: obs.outcomes for obs in observations}
@@ -477,14 +561,21 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
                    and best.values[option] not in p.region.get(option, {best.values[option]})
                    and all(best.values[o] in vs for o, vs in p.region.items() if o != option)
                    for p in parts.get(fid, ()))
-    findings = [_contradicted(f, best, solver, model, space.cat, speaks, alone)
+    def fit(fid: str, option: str) -> frozenset[str] | None:
+        """The known values of `option` whose outcomes fixture `fid`'s are (bugs.fits)."""
+        found = bugs.fits(option, best.values, list(space.options[option]),
+                          seen.get(fid, ()), parts.get(fid, ()))
+        return None if found is None else found[0]
+    findings = [_contradicted(f, best, solver, model, space.cat, speaks, alone, fit)
                 for f in findings]
     return best, findings, problems
 
 
 def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model,
                   cat: Catalog, speaks: Mapping[str, frozenset[str]],
-                  alone: Callable[[str, str], bool]) -> OptionFinding:
+                  alone: Callable[[str, str], bool],
+                  fit: Callable[[str, str], frozenset[str] | None] | None = None
+                  ) -> OptionFinding:
     """A value that fixtures show, contradicted by fixtures of the same clauses (those
     the option's values bring in): a rule of the engine's own looks so, and so does a bug
     in those clauses that the engine makes everywhere. identify cannot tell which, and
@@ -514,15 +605,23 @@ def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model
         shown = sorted(set(rest.violated) - set(taking.violated))
     else:
         return f
+    told = f"{len(shown)} fixtures show {value} ({', '.join(shown[:3])}" \
+        f"{' ...' if len(shown) > 3 else ''})"
+    if fit is not None:  # named by the values each fixture shows (bugs.shows)
+        shown, told = bugs.shows(value, shown, functools.partial(_fit_of, fit, f.option))
     if not shown or not against:
         return f
     clauses = sorted({c for fid in against for c in speaks.get(fid, frozenset()) & own})
     return OptionFinding(f.option, f.value, "contradicted", f.margin, [
-        f"{len(shown)} fixtures show {value} ({', '.join(shown[:3])}"
-        f"{' ...' if len(shown) > 3 else ''}), {len(against)} of the same clauses "
+        f"{told}, {len(against)} of the same clauses "
         f"({', '.join(clauses)}) contradict it ({', '.join(against[:3])}"
         f"{' ...' if len(against) > 3 else ''}): a bug in {', '.join(clauses)} the engine "
         f"makes on every such table, or a rule of its own"], [value])
+
+
+def _fit_of(fit: Callable[[str, str], frozenset[str] | None], option: str,
+            fid: str) -> frozenset[str] | None:
+    return fit(fid, option)
 
 
 def _other_mark(f: OptionFinding) -> str:
@@ -607,9 +706,23 @@ def _suspects(best: Solution, observations: Sequence[Observation],
     return out
 
 
+def _from_play(fx: Fixture) -> bool:
+    """Whether `fx` is a situation from play (_situations), not a fixture of the corpus."""
+    from mtrain.conformance.situations import SITUATION_PATH
+
+    return fx.path.startswith(SITUATION_PATH)
+
+
+def _checks(situations: frozenset[str], evidence: Sequence[str]) -> float:
+    """The fixtures of `evidence` counted as independent checks: a fixture of the corpus
+    one, a situation from play SITUATION_WEIGHT."""
+    return sum(SITUATION_WEIGHT if fid in situations else 1.0 for fid in evidence)
+
+
 def _finding(option: str, best: Solution, solver: Solver, model: Model, deals: Deals,
              fixed: Mapping[str, str], suspects: set[str],
-             base: Mapping[str, str]) -> OptionFinding:
+             base: Mapping[str, str],
+             checks: Callable[[Sequence[str]], float] = len) -> OptionFinding:
     value = best.values[option]
     if option in deals.evidence and option in fixed:
         return OptionFinding(option, CUSTOM if option == "hand_sizes" and (
@@ -632,15 +745,18 @@ def _finding(option: str, best: Solution, solver: Solver, model: Model, deals: D
     evidence = sorted(set(rival.violated) - set(best.violated))
     if value == OTHER:
         status = "other"
-    elif margin >= SURE and option not in suspects:
+    elif margin >= SURE and checks(evidence) >= SURE and option not in suspects:
         status = "sure"
     elif margin >= 1:
         status = "likely"
     else:
         status = "undetermined"
     alternatives = [rival.values[option]] if margin <= 0 or value == OTHER else []
-    if status == "likely" and margin >= SURE:
+    if status == "likely" and margin >= SURE and option in suspects:
         evidence.append("(an unexplained fixture, or a likely bug, involves this option)")
+    elif status == "likely" and margin >= SURE:
+        evidence.append("(too few independent checks: a situation from play counts as "
+                        "half a fixture, as one bug answers all tables of its kind alike)")
     return OptionFinding(option, value, status, margin, evidence, alternatives)
 
 

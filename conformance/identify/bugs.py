@@ -1,0 +1,168 @@
+"""A known value with a bug, or a rule of the engine's own: what the fixtures say.
+
+The solver (solve.py) calls an option `other` wherever that explains more fixtures than
+it costs (PRIOR_OTHER). A planted bug does the same: the engine plays a known value, but
+fails a few tables, and `other` absorbs them. The two differ in the shape of the failures
+(issue 21):
+
+- a failure that occurs under every value of the option alike (the values agree on the
+  fixture, or only one of them can hold its table) is no evidence about the option at all:
+  a bug in a neighbouring clause, which `other` on any option the outcome reads absorbs;
+- a bug is a narrow deviation: the engine plays the value on the tables its clauses
+  decide, failing a few of them; a rule of its own differs from the value on a large part
+  of those tables.
+
+So an option found `other`, with a known value v the fixtures show, is written v (never
+more than `likely`, the fixtures against it left unexplained, as likely bugs) when no
+fixture against v is evidence about the option, or when the fixtures that show v (those
+the option's values tell apart, where the engine gives v's outcome) outnumber those
+against it RATIO times (DECLARED_RATIO times where the engine declares v itself). An
+engine that declares the option `other` keeps it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from mtrain.conformance.identify.cells import ANY, Piece
+from mtrain.spec.ruleset import OTHER, Ruleset
+from mtrain.spec.scope import Space
+
+RATIO = 6
+"""Fixtures showing the value per fixture against it, for an undeclared option to be read
+as the value with a bug (measured on the example engines of tests/examples: a bug gave
+7.8 to 24, a rule of its own 1.1 to 5.3, but one that differs from a value on a few
+tables only, which no count tells from a bug: caboose's Mexican Train, 11 to 15, which
+the engine declares `other`)."""
+DECLARED_RATIO = 3
+"""The same where the engine declares the value: its own word counts for it."""
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The fixtures about one option, by what the engine's outcomes fit (the other
+    options at the answer's values, an option answered `other` at any)."""
+
+    shows: tuple[str, ...]  # the values tell it apart; the engine gives v's outcome
+    like_another: tuple[str, ...]  # against v: the outcome of another known value only
+    unlike_all: tuple[str, ...]  # against v: the values differ, the engine fits none
+    alike: tuple[str, ...]  # against v: fits none, the values agree (no evidence)
+
+    @property
+    def against(self) -> tuple[str, ...]:
+        """The fixtures against v that are evidence about the option."""
+        return self.like_another + self.unlike_all
+
+
+def fits(option: str, values: Mapping[str, str], known: Sequence[str],
+         outcomes: Sequence[str | None], pieces: Sequence[Piece]
+         ) -> tuple[frozenset[str], bool] | None:
+    """The known values of `option` whose outcomes (not only ANY) the engine's match,
+    the rest at `values`; and whether the values tell the fixture apart (two of them give
+    different outcomes, other than ANY). None when nothing was seen."""
+    seen = [(i, o) for i, o in enumerate(outcomes) if o is not None]
+    if not seen:
+        return None
+    by_value: dict[str, set[tuple[str, ...]]] = {v: set() for v in known}
+    for p in pieces:
+        if not all(values[o] in vs or values[o] == OTHER
+                   for o, vs in p.region.items() if o != option):
+            continue
+        got = tuple(p.outcomes[i] for i, _ in seen)
+        if all(g == ANY for g in got):
+            continue  # a table these rules cannot hold: any answer fits
+        for v in p.region.get(option, known):
+            if v in by_value:
+                by_value[v].add(got)
+    fit = frozenset(v for v, outs in by_value.items()
+                    if any(all(g in (o, ANY) for g, (_, o) in zip(t, seen, strict=True))
+                           for t in outs))
+    told = len({t for outs in by_value.values() for t in outs}) > 1
+    return fit, told
+
+
+def shape(option: str, value: str, values: Mapping[str, str], space: Space,
+          violated: frozenset[str], seen: Mapping[str, Sequence[str | None]],
+          parts: Mapping[str, Sequence[Piece]]) -> Shape:
+    """The fixtures seen, sorted for `option` and its known `value` (Shape): against it,
+    those the answer `values` explains (`other` on the option, or elsewhere) and `value`
+    does not; `violated`: those the answer leaves unexplained (no evidence either way)."""
+    known = list(space.options[option])
+    shows: list[str] = []
+    like: list[str] = []
+    unlike: list[str] = []
+    alike: list[str] = []
+    for fid, outcomes in seen.items():
+        if fid in violated:
+            continue
+        found = fits(option, values, known, outcomes, parts.get(fid, ()))
+        if found is None:
+            continue
+        fit, told = found
+        if value not in fit:
+            if fit:
+                like.append(fid)
+            else:
+                (unlike if told else alike).append(fid)
+        elif told and len(fit) < len(known):
+            shows.append(fid)
+    return Shape(tuple(sorted(shows)), tuple(sorted(like)), tuple(sorted(unlike)),
+                 tuple(sorted(alike)))
+
+
+def with_a_bug(s: Shape, declared: str | None, value: str) -> bool:
+    """Whether the shape is that of `value` played with a bug (the module docstring)."""
+    if declared == OTHER:
+        return False
+    if not s.against:
+        return bool(s.shows)
+    ratio = DECLARED_RATIO if declared == value else RATIO
+    return len(s.shows) >= ratio * len(s.against)
+
+
+def note(option: str, value: str, s: Shape, clauses: Callable[[str], frozenset[str]]
+         ) -> str:
+    """The evidence line of an option written as a value with a bug."""
+    against = [*s.against, *s.alike]
+    common = Counter(c for fid in against for c in clauses(fid)).most_common(3)
+    where = ", ".join(c for c, _ in common)
+    return (f"{len(s.shows)} fixtures show {value} ({', '.join(s.shows[:3])}"
+            f"{' ...' if len(s.shows) > 3 else ''}); {len(against)} against it "
+            f"({', '.join(against[:3])}{' ...' if len(against) > 3 else ''}"
+            + (f"; {len(s.alike)} of them fail under every value of {option} alike"
+               if s.alike else "")
+            + f") are read as bugs{f' in {where}' if where else ''}: written {value}, "
+            "or other if they are a rule of its own")
+
+
+def declared_value(declared: Ruleset | None, option: str) -> str | None:
+    if declared is None:
+        return None
+    try:
+        return declared[option]
+    except KeyError:
+        return None
+
+
+def shows(value: str, shown: Sequence[str],
+          fit: Callable[[str], frozenset[str] | None]) -> tuple[list[str], str]:
+    """The fixtures of `shown` that show `value` (its outcome, given the rest of the
+    answer), and in words what all of `shown` show: each group by the values it fits,
+    never `value` for a fixture it does not fit ("13 fixtures show blank-25" said of
+    tables an engine counting blanks 10 fails under every known value)."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for fid in shown:
+        got = fit(fid)
+        key = ("",) if got is None else tuple(sorted(got, key=lambda v: (v != value, v)))
+        groups.setdefault(key, []).append(fid)
+    ordered = sorted(groups.items(), key=lambda kv: (value not in kv[0], -len(kv[1])))
+    parts = []
+    for key, fids in ordered:
+        what = ("no known value" if key == () else "nothing seen" if key == ("",)
+                else " or ".join(key))
+        parts.append(f"{len(fids)} fixtures show {what} ({', '.join(fids[:3])}"
+                     f"{' ...' if len(fids) > 3 else ''})")
+    mine = [fid for key, fids in groups.items() if value in key for fid in fids]
+    return mine, "; ".join(parts)
