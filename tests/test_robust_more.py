@@ -50,3 +50,43 @@ def test_every_answer_is_closed_to_other_fields(kind: str, answer: dict[str, Any
     with pytest.raises(ProtocolError) as info:
         check_answer(kind, 2, answer)
     assert shown in str(info.value), str(info.value)
+
+
+@pytest.mark.parametrize("argv, shown", [
+    (["conform", "--output", "a.txt", "--output", "b.txt"], "--output a.txt, then --output b.txt"),
+    (["identify", "--adapter", "x:y", "-o", "a.yaml", "--output", "b.yaml"],
+     "-o a.yaml, then --output b.yaml"),
+    (["fuzz", "--mutant", "x", "--timeout", "1", "--timeout", "9"], "--timeout 1.0, then"),
+    (["conform", "--format", "json", "--format", "text"], "--format json, then --format text"),
+    (["simulate", "--variant", "pagat", "--players", "2", "--players", "3"], "--players 2,"),
+])
+def test_an_option_of_one_value_given_two_values_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        argv: list[str], shown: str) -> None:
+    # argparse kept the last silently: --output a.txt --output b.txt wrote b.txt alone
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert f"given twice ({shown}" in err, err
+    assert "which is meant? give it once" in err
+    assert not list(tmp_path.iterdir())
+
+
+def test_an_option_given_twice_with_one_value_is_taken(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # parsed as one: the run goes on to its own error, about the mutant
+    assert main(["fuzz", "--mutant", "no-such", "--games", "3", "--games", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "no-such" in err and "given twice" not in err, err
+    assert main(["explain", "DBL-1", "--json", "--json"]) == 0  # a flag twice is one flag
+
+
+def test_simulate_refuses_rounds_it_would_never_finish(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # 99,999,999,999 rounds ran on for years (about 0.5 ms a round)
+    with pytest.raises(SystemExit) as info:
+        main(["simulate", "--variant", "pagat", "--rounds", "99999999999"])
+    assert info.value.code == 2
+    assert "--rounds: must be at most 1,000,000" in capsys.readouterr().err
