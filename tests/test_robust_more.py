@@ -90,3 +90,43 @@ def test_simulate_refuses_rounds_it_would_never_finish(
         main(["simulate", "--variant", "pagat", "--rounds", "99999999999"])
     assert info.value.code == 2
     assert "--rounds: must be at most 1,000,000" in capsys.readouterr().err
+
+
+SEATS = """\
+- id: mine-001
+  description: A fixture of my own, with one seat written as text
+  clauses: [TRAIN-2]
+  source: [pagat]
+  table:
+    hands:
+      HAND0: [5-3, 9-1]
+      1: [11-11, 10-0]
+    trains:
+      TRAIN0: [12-5]
+      1: [12-3]
+  expect:
+    - variants: [pagat]
+      legal: [play 5-3 on 0]
+"""
+
+
+@pytest.mark.parametrize("hand, train, line, fault", [
+    ("'0'", "0", 7, "hands: '0' is not a seat: seats are numbers 0, 1, ... (unquoted)"),
+    ("0", "'0'", 10, "'0' is not a train (a seat 0..1 (unquoted) or 'mexican')"),
+])
+def test_a_seat_quoted_as_text_is_named_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, hand: str, train: str, line: int,
+        fault: str) -> None:
+    # a hand's seat written '0' beside 1 was a TypeError (sorting text with numbers) out of
+    # lint, conform, state and render
+    path = tmp_path / "mine.yaml"
+    path.write_text(SEATS.replace("HAND0", hand).replace("TRAIN0", train))
+    assert main(["lint", str(path), "--no-scopes"]) == 1
+    out = capsys.readouterr().out
+    assert f"error: {path}:{line}: mine-001 [pagat]: {fault}" in out, out
+    assert main(["conform", "--fixtures", str(path), "--format", "json"]) == 1
+    (result,) = json.loads(capsys.readouterr().out)["results"]
+    assert result["status"] == "error"
+    assert fault in result["message"] and f"(at {path}:{line})" in result["message"], result
+    assert main(["state", "mine-001", "--fixtures", str(path)]) == 2
+    assert fault in capsys.readouterr().err
