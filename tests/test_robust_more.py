@@ -4,11 +4,17 @@ charged or refused by name, never read past."""
 from __future__ import annotations
 
 import json
+import os
+import shlex
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from procwatch import alive, recorded, survivors
 
 from mtrain.cli import main
 from mtrain.conformance.protocol import ProtocolError, check_answer
@@ -16,6 +22,8 @@ from mtrain.conformance.protocol import ProtocolError, check_answer
 HERE = Path(__file__).resolve().parent
 BROKEN = HERE / "broken_impls"
 FIXTURES = HERE / "data" / "fixtures"
+TOTAL = 12  # results of tests/data/fixtures (test_conform.py)
+MTRAIN = str(Path(sys.executable).with_name("mtrain"))
 
 
 def conform(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:
@@ -130,3 +138,42 @@ def test_a_seat_quoted_as_text_is_named_at_its_line(
     assert fault in result["message"] and f"(at {path}:{line})" in result["message"], result
     assert main(["state", "mine-001", "--fixtures", str(path)]) == 2
     assert fault in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_an_interrupted_conform_reports_what_ran(tmp_path: Path, signum: int,
+                                                 code: int) -> None:
+    # It printed "interrupted" alone: the results that had finished were lost. Now they
+    # are the report, marked interrupted and failed, with the signal's exit code; a
+    # request cut short by the stop is no verdict on the implementation (with -j 2 the
+    # other worker's was charged as a crash), and no process is left.
+    pids = tmp_path / "pids"
+    impl = shlex.join([sys.executable, str(BROKEN / "fork_child.py"), "hang", "6", str(pids)])
+    argv = [MTRAIN, "conform", "--fixtures", str(FIXTURES), "--jobs", "2", "--timeout", "60",
+            "--format", "json", "--impl", impl]
+    harness = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(recorded(pids)) < 4 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(recorded(pids)) == 4, "the implementations did not start"
+        time.sleep(1.0)  # both hang at their sixth request, results finished before it
+        harness.send_signal(signum)
+        out, err = harness.communicate(timeout=30)
+    finally:
+        if harness.poll() is None:
+            harness.kill()
+            harness.communicate()
+        for pid in recorded(pids):
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+    name = signal.Signals(signum).name
+    assert harness.returncode == code, err
+    assert err.strip() == f"mtrain conform: interrupted ({name})"
+    report = json.loads(out)
+    assert report["ok"] is False
+    ran = report["summary"]["pass"]
+    assert ran >= 1 and sum(report["summary"].values()) == ran, report["summary"]
+    assert report["warnings"] == [f"interrupted ({name}) after {ran} of {TOTAL} results: "
+                                  "the report holds only those"]
+    assert survivors(pids) == []
