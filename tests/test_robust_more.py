@@ -177,3 +177,19 @@ def test_an_interrupted_conform_reports_what_ran(tmp_path: Path, signum: int,
     assert report["warnings"] == [f"interrupted ({name}) after {ran} of {TOTAL} results: "
                                   "the report holds only those"]
     assert survivors(pids) == []
+
+
+def test_a_loop_of_links_or_a_dangling_link_is_named_as_such(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # both were "no such file or folder", which sends one looking for a typo
+    loop, dangling = tmp_path / "loop.yaml", tmp_path / "gone.yaml"
+    loop.symlink_to(loop)
+    dangling.symlink_to(tmp_path / "nowhere.yaml")
+    assert main(["lint", "--no-scopes", str(loop), str(dangling)]) == 2
+    err = capsys.readouterr().err
+    assert f"{loop}: Too many levels of symbolic links" in err, err
+    assert f"{dangling}: a symbolic link to nothing ({tmp_path / 'nowhere.yaml'})" in err
+    assert main(["conform", "--fixtures", str(loop)]) == 2
+    assert "--fixtures: " + f"{loop}: Too many levels" in capsys.readouterr().err
+    assert main(["state", "x-001", "--fixtures", str(dangling)]) == 2
+    assert "a symbolic link to nothing" in capsys.readouterr().err

@@ -22,7 +22,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mtrain.commands.arguments import pattern, positive_float, positive_int, stoppable, whole
+from mtrain.commands.arguments import (
+    pattern,
+    positive_float,
+    positive_int,
+    stoppable,
+    whole,
+    why_missing,
+)
 from mtrain.commands.printing import quiet_stdout
 from mtrain.conformance.defaults import (
     DEFAULT_TIMEOUT,
@@ -120,8 +127,8 @@ def _run(args: argparse.Namespace) -> int:
     from mtrain.spec.errors import InputError
 
     started = time.perf_counter()
-    if args.fixtures is not None and not Path(args.fixtures).exists():
-        raise InputError(f"--fixtures: no such file or folder: {args.fixtures}")
+    if args.fixtures is not None and (missing := why_missing(args.fixtures)):
+        raise InputError(f"--fixtures: {missing}")
     if args.output:
         check_output(args.output, "--output")
     asked = check_variants(args.variant)
