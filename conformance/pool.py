@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import shlex
+import signal
 import threading
 import time
 import traceback
@@ -218,6 +219,7 @@ def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
     abort: list[BaseException] = []
     next_task = iter(range(len(tasks)))
     lock = threading.Lock()
+    stopping = threading.Event()
 
     def worker(impl: Implementation) -> None:
         while not abort:
@@ -226,45 +228,69 @@ def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
             if i is None:
                 return
             try:
-                results[i] = runner.run(tasks[i], impl)
+                result = runner.run(tasks[i], impl)
             except BaseException as e:  # ConfigurationError, KeyboardInterrupt, bugs
                 abort.append(e)
                 return
+            if stopping.is_set():  # cut short by the harness closing it: no verdict
+                return
+            results[i] = result
+
+    def run_workers(jobs: int) -> None:
+        try:
+            jobs = max(1, min(jobs, len(tasks)))
+            if jobs == 1:
+                worker(first)
+            else:
+                threads = []
+                for k in range(jobs):
+                    impl = first if k == 0 else runner.target.make()
+                    if k:
+                        made.append(impl)
+                    t = threading.Thread(target=worker, args=(impl,), daemon=True,
+                                         name=f"mtrain-conform-{k}")
+                    threads.append(t)
+                    t.start()
+                for t in threads:
+                    while t.is_alive():
+                        t.join(0.2)
+        finally:
+            stopping.set()
+            for impl in made:
+                close = getattr(impl, "close", None)
+                if callable(close):
+                    with contextlib.suppress(Exception):
+                        close()
 
     try:
-        jobs = max(1, min(jobs, len(tasks)))
-        if jobs == 1:
-            worker(first)
-        else:
-            threads = []
-            for k in range(jobs):
-                impl = first if k == 0 else runner.target.make()
-                if k:
-                    made.append(impl)
-                t = threading.Thread(target=worker, args=(impl,), daemon=True,
-                                     name=f"mtrain-conform-{k}")
-                threads.append(t)
-                t.start()
-            for t in threads:
-                while t.is_alive():
-                    t.join(0.2)
-    finally:
-        for impl in made:
-            close = getattr(impl, "close", None)
-            if callable(close):
-                with contextlib.suppress(Exception):
-                    close()
+        run_workers(jobs)
+    except KeyboardInterrupt as stop:  # in the main thread, workers of their own
+        abort.insert(0, stop)
     if abort:
-        e = abort[0]
-        if isinstance(e, ConfigurationError):
-            raise InputError(str(e)) from None
-        raise e
+        first_error = abort[0]
+        if isinstance(first_error, ConfigurationError):
+            raise InputError(str(first_error)) from None
+        if isinstance(first_error, KeyboardInterrupt):  # what finished before it is kept
+            raise RunInterrupted(first_error, [r for r in results if r is not None],
+                                 len(tasks))
+        raise first_error
     out: list[Result] = []
     for task, r in zip(tasks, results, strict=True):
         out.append(r if r is not None else Result(
             task.fixture.id, task.variant, "error", ["not run (the harness stopped)"],
             path=task.fixture.path, line=task.fixture.line, clauses=task.fixture.clauses))
     return out
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """An interrupt (SIGINT, or SIGTERM as child.Interrupted) during run_tasks, with the
+    results that finished before it: a report of them beats a bare 'interrupted'."""
+
+    def __init__(self, cause: KeyboardInterrupt, done: list[Result], total: int) -> None:
+        super().__init__(str(cause))
+        self.signum = getattr(cause, "signum", signal.SIGINT)
+        self.done = done
+        self.total = total
 
 
 def close(impl: Any) -> None:

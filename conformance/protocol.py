@@ -331,12 +331,33 @@ def check_answer(kind: str, request_id: int, message: JSON) -> JSON:
         err = message.get("error")
         if not isinstance(err, dict) or not isinstance(err.get("message"), str):
             raise ProtocolError(f"an error answer needs error.message: {_short(message)}")
+        _no_other_fields(message, ("error",), f"an error answer to {kind}")
         ekind = err.get("kind", "internal")
         return _raise_error(str(ekind), err)
     if flag is not True:
         raise ProtocolError(f"answer.ok must be true or false, got {_short(flag)}")
+    if kind != "hello":  # (the hello names its own fields)
+        article = "an" if kind[0] in "aeiou" else "a"
+        _no_other_fields(message, _ANSWER_FIELDS[kind], f"{article} {kind} answer")
     CHECKS[kind](message)
     return message
+
+
+_ANSWER_FIELDS: dict[str, tuple[str, ...]] = {
+    "deal": ("state",), "legal": ("actions",), "apply": ("state", "refused"),
+    "score": ("scores",), "winners": ("winners",), "shutdown": ()}
+"""The fields an answer carries besides id and ok (protocol.schema.json's *_answer, each
+closed to others)."""
+
+
+def _no_other_fields(message: JSON, fields: tuple[str, ...], what: str) -> None:
+    """A field the protocol does not have (a misspelt 'sate', a field of some later
+    version) would be ignored unseen: the answer breaks the schema."""
+    extra = sorted(message.keys() - {"id", "ok", *fields}, key=str)
+    if extra:
+        allowed = ", ".join(("id", "ok", *fields))
+        raise ProtocolError(f"{what} has no field {extra[0]!r} in protocol "
+                            f"v{PROTOCOL_VERSION}; its fields: {allowed}")
 
 
 def _raise_error(kind: str, err: JSON) -> JSON:
@@ -426,6 +447,10 @@ def _check_apply(message: JSON) -> None:
     refused = message["refused"]
     if not isinstance(refused, dict) or not isinstance(refused.get("reason"), str):
         raise ProtocolError(f"apply.refused must be {{reason, clause}}, got {_short(refused)}")
+    extra = sorted(refused.keys() - {"reason", "clause"}, key=str)
+    if extra:
+        raise ProtocolError(f"apply.refused has no field {extra[0]!r}; its fields: reason, "
+                            "clause")
     clause = refused.get("clause")
     if clause is not None and not isinstance(clause, str):
         raise ProtocolError(f"apply.refused.clause must be a clause id or null, got {clause!r}")

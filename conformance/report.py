@@ -143,6 +143,9 @@ class Report:
     """Per rule set run: its option values (the HTML grid shows which clauses apply)."""
     patterns: list[str] = field(default_factory=list)
     """The -k patterns that selected the fixtures, if any."""
+    interrupted: str = ""
+    """Why the run stopped short (an interrupt), if it did: the results are those that
+    finished, and the run is not a success whatever they say."""
 
     @property
     def summary(self) -> dict[str, int]:
@@ -199,7 +202,7 @@ class Report:
     @property
     def failed(self) -> bool:
         return (bool(self.load_errors) or self.nothing_ran is not None
-                or any(r.status in FAILING for r in self.results))
+                or bool(self.interrupted) or any(r.status in FAILING for r in self.results))
 
     @property
     def exit_code(self) -> int:
@@ -235,8 +238,10 @@ class Report:
         not_run = f"; {na} more not applicable (not run)" if na else ""
         nulls = sum(r.null_refusals for r in self.results)
         unnamed = f"; {nulls} refusals named no clause" if nulls else ""
-        return (f"{verdict}: {len(self.ran)} results ran ({counts or 'none'}){not_run}"
-                f"{loads}{unnamed}; {self.checks} checks within them; {self.duration:.2f} s")
+        stopped = f" before it was {self.interrupted}" if self.interrupted else ""
+        return (f"{verdict}: {len(self.ran)} results ran{stopped} ({counts or 'none'})"
+                f"{not_run}{loads}{unnamed}; {self.checks} checks within them; "
+                f"{self.duration:.2f} s")
 
     def per_ruleset(self) -> dict[str, dict[str, int]]:
         """Per rule set: each status, the results run, and the fixtures out of scope."""

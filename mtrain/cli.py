@@ -14,6 +14,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from mtrain import __version__
 from mtrain.commands.printing import quiet_stdout
@@ -38,7 +39,31 @@ def build_parser(commands: Sequence[str] = COMMANDS) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in commands:
         importlib.import_module(f"mtrain.commands.{name}").register(sub)
+    for command in sub.choices.values():
+        for action in command._actions:
+            if type(action) is argparse._StoreAction and action.option_strings:
+                action.__class__ = _Once
     return parser
+
+
+_GIVEN = "_mtrain_given_once"
+"""Where the namespace keeps, while parsing, the value each single-valued option had."""
+
+
+class _Once(argparse._StoreAction):
+    """An option of one value, refused when given twice with two values (argparse keeps
+    the last silently: `--output a --output b` wrote only b, `--timeout 1 --timeout 9`
+    ran at 9)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        given: dict[str, tuple[str | None, Any]] = namespace.__dict__.setdefault(_GIVEN, {})
+        if self.dest in given and given[self.dest][1] != values:
+            first, before = given[self.dest]
+            parser.error(f"argument {option_string}: given twice ({first} {before}, then "
+                         f"{option_string} {values}): which is meant? give it once")
+        given[self.dest] = (option_string, values)
+        super().__call__(parser, namespace, values, option_string)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -47,6 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # only the server's command, not every other command's module
     parser = build_parser(("serve",) if words[:1] == ["serve"] else COMMANDS)
     args = parser.parse_args(words)
+    vars(args).pop(_GIVEN, None)
     func: Command = args.func
     from mtrain.spec.errors import InputError
     from mtrain.spec.yamlload import SpecError

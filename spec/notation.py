@@ -120,9 +120,11 @@ def parse_tile(text: Any, max_pip: int, at: tuple[str | int, ...] = ()) -> int:
 def parse_train(key: Any, players: int) -> int | str:
     if key == MEXICAN:
         return MEXICAN
-    if isinstance(key, int) and 0 <= key < players:
+    if type(key) is int and 0 <= key < players:
         return key
-    raise FixtureError(f"{key!r} is not a train (a seat 0..{players - 1} or 'mexican')")
+    quoted = " (unquoted)" if isinstance(key, str) and key.isdigit() else ""
+    raise FixtureError(f"{key!r} is not a train (a seat 0..{players - 1}{quoted} or "
+                       "'mexican')")
 
 
 def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
@@ -132,6 +134,10 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
     round_no = round_of(engine, max_pip)
     hands_in = table["hands"]
     n = len(hands_in)
+    for key in hands_in:  # '0' (quoted) is text, which no seat number sorts beside
+        if type(key) is not int:
+            raise FixtureError(f"hands: {key!r} is not a seat: seats are numbers 0, 1, ... "
+                               "(unquoted)", ("hands", key))
     if sorted(hands_in) != list(range(n)):
         raise FixtureError(f"hands must list seats 0..{n - 1}, got {sorted(hands_in)}",
                            ("hands",))

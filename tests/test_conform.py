@@ -49,7 +49,8 @@ def not_passing(report: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def usage_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
-    rc = main(["conform", "--fixtures", str(FIXTURES), *args])
+    own = [] if "--fixtures" in args else ["--fixtures", str(FIXTURES)]  # given once
+    rc = main(["conform", *own, *args])
     err = capsys.readouterr().err
     assert rc == 2, err
     assert err.startswith("mtrain conform: ") and "Traceback" not in err

@@ -25,6 +25,22 @@ def resolve(cat: Catalog, variant: str, overlays: Sequence[str] = ()) -> Ruleset
         raise InputError(str(e)) from None
 
 
+def why_missing(path: str) -> str | None:
+    """Why `path` names no file or folder to read (None if it names one): a symbolic link
+    that leads nowhere or in a loop is told apart from a path that is not there."""
+    import os
+
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            return f"{path}: a symbolic link to nothing ({os.readlink(path)})"
+        return f"no such file or folder: {path}"
+    except OSError as e:  # a loop of links (ELOOP), a name too long, a folder not entered
+        return f"{path}: {e.strerror or e}"
+    return None
+
+
 def positive_float(text: str) -> float:
     try:
         value = float(text)

@@ -15,13 +15,21 @@ which rule sets), target.py (the implementation), known_failures.py (--skip), po
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mtrain.commands.arguments import pattern, positive_float, positive_int, stoppable, whole
+from mtrain.commands.arguments import (
+    pattern,
+    positive_float,
+    positive_int,
+    stoppable,
+    whole,
+    why_missing,
+)
 from mtrain.commands.printing import quiet_stdout
 from mtrain.conformance.defaults import (
     DEFAULT_TIMEOUT,
@@ -101,7 +109,7 @@ def _run(args: argparse.Namespace) -> int:
     )
     from mtrain.conformance.known_failures import load_skips
     from mtrain.conformance.outputs import check_output
-    from mtrain.conformance.pool import Runner, close, run_tasks
+    from mtrain.conformance.pool import RunInterrupted, Runner, close, run_tasks
     from mtrain.conformance.report import Report
     from mtrain.conformance.resultmemo import ResultMemo
     from mtrain.conformance.selection import (
@@ -120,8 +128,8 @@ def _run(args: argparse.Namespace) -> int:
     from mtrain.spec.errors import InputError
 
     started = time.perf_counter()
-    if args.fixtures is not None and not Path(args.fixtures).exists():
-        raise InputError(f"--fixtures: no such file or folder: {args.fixtures}")
+    if args.fixtures is not None and (missing := why_missing(args.fixtures)):
+        raise InputError(f"--fixtures: {missing}")
     if args.output:
         check_output(args.output, "--output")
     asked = check_variants(args.variant)
@@ -182,8 +190,15 @@ def _run(args: argparse.Namespace) -> int:
     runner = Runner(args, target, info, skips)
     if target.kind == "reference" and ResultMemo.serves(first) and ResultMemo.wanted():
         runner.memo = ResultMemo(tasks)
+    interrupted, stopped_by = "", 0
     try:
         results = run_tasks(tasks, runner, first, args.jobs)
+    except RunInterrupted as e:  # a report of what ran, then the interrupt's exit code
+        results, stopped_by = e.done, exit_code_of(e)
+        interrupted = f"interrupted ({signal.Signals(e.signum).name})"
+        warnings.append(f"{interrupted} after {len(e.done)} of {e.total} results: the "
+                        "report holds only those")
+        print(f"mtrain conform: {interrupted}", file=sys.stderr)
     except KeyboardInterrupt as e:
         print("mtrain conform: interrupted", file=sys.stderr)
         return exit_code_of(e)
@@ -196,12 +211,12 @@ def _run(args: argparse.Namespace) -> int:
                     rulesets=f"{len(rulesets)} rule set{'s' if len(rulesets) != 1 else ''}, "
                     f"{chosen}",
                     values={rs.name: dict(rs.choices) for rs in rulesets},
-                    patterns=list(args.pattern or []))
+                    patterns=list(args.pattern or []), interrupted=interrupted)
     try:
         emit(report, args, tasks)
     except BrokenPipeError:  # `mtrain conform | head`: the verdict stands, not exit 0
         quiet_stdout()
-    return report.exit_code
+    return stopped_by or report.exit_code
 
 
 def unmatched_pattern(patterns: Sequence[str], fixtures: Sequence[Fixture],

@@ -4,9 +4,9 @@ expectation's scope over the whole option space."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
+from mtrain.commands.arguments import why_missing
 from mtrain.commands.printing import print_json
 
 
@@ -29,9 +29,9 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.lint import lint
     from mtrain.spec.errors import InputError
 
-    missing = [p for p in args.paths if not Path(p).exists()]
+    missing = [why for p in args.paths if (why := why_missing(p))]
     if missing:
-        raise InputError(f"no such file or folder: {', '.join(missing)}")
+        raise InputError("; ".join(missing))
     paths = list(dict.fromkeys(args.paths))  # a path given twice is read once
     report = lint(paths or None, scopes=not args.no_scopes, coverage=args.coverage or None)
     if paths and not report.fixtures and not report.errors:  # a run that tested nothing

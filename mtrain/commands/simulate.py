@@ -6,8 +6,12 @@ import argparse
 import sys
 from typing import Any
 
-from mtrain.commands.arguments import resolve
+from mtrain.commands.arguments import resolve, whole
 from mtrain.commands.printing import print_json
+
+MAX_ROUNDS = 1_000_000
+"""About ten CPU minutes of rounds (the bound of fuzz's --games): a number beyond it is a
+slip, and a run of it would never end."""
 
 
 def register(sub: Any) -> None:
@@ -18,7 +22,8 @@ def register(sub: Any) -> None:
                        "(spec/schemas/rules.schema.json), for example a double-15 set")
     p.add_argument("--overlay", action="append", default=[], help="add an overlay (repeatable)")
     p.add_argument("--players", type=int, default=4)
-    p.add_argument("--rounds", type=int, default=100)
+    p.add_argument("--rounds", type=whole(1, MAX_ROUNDS), default=100,
+                   help=f"rounds to play (default 100, at most {MAX_ROUNDS:,})")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--check-every-action", action="store_true",
                    help="check every invariant after every action (slower)")

@@ -9,6 +9,7 @@ import argparse
 import json
 from typing import Any
 
+from mtrain.commands.arguments import why_missing
 from mtrain.commands.printing import write_or_print
 
 KINDS = ("legal", "apply", "winners", "score", "state")
@@ -71,13 +72,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _fixture(args: argparse.Namespace) -> Any:
-    from pathlib import Path
 
     from mtrain.conformance.fixture import load_corpus
     from mtrain.spec.errors import InputError
 
-    if args.fixtures is not None and not Path(args.fixtures).exists():
-        raise InputError(f"--fixtures: no such file or folder: {args.fixtures}")
+    if args.fixtures is not None and (missing := why_missing(args.fixtures)):
+        raise InputError(f"--fixtures: {missing}")
     fixtures, errors = load_corpus(args.fixtures)
     found = [f for f in fixtures if f.id == args.fixture]
     if len(found) > 1:

@@ -9,6 +9,8 @@ argv[1]:
 - ``float-id``: the answer's id written as a float (2.0);
 - ``extra-line``: answers, then writes a second answer line nobody asked for;
 - ``empty-object``: answers with ``{}``;
+- ``extra-field``: answers right, with a field the protocol has not (``"note"``) beside
+  ``id`` and ``ok``;
 - ``buffered``: logs the request to stderr, then keeps its answer in a buffer it never
   flushes (a program whose stdout is block-buffered when it is a pipe), and hangs.
 """
@@ -56,6 +58,8 @@ def hook(n: int, request: dict[str, Any], answer: bytes) -> bytes | None:
         return answer.replace(b'"id":%d' % request["id"], b'"id":%d.0' % request["id"], 1)
     if FAULT == "extra-line":
         return answer + answer
+    if FAULT == "extra-field":
+        return answer.rstrip(b"\n")[:-1] + b',"note":"cached"}\n'
     if FAULT == "empty-object":
         return b"{}\n"
     return answer
