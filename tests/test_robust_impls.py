@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -152,6 +153,12 @@ def test_a_flood_on_stderr_does_not_stop_the_answers() -> None:
         for _ in range(20):
             ask(impl)
         assert impl.starts == 1
+        # the flood comes from the program's own thread: on a busy machine it may not have
+        # reached the pipe yet after 20 answers, so its arrival is waited for (a bound on
+        # the wait, not on the answers' speed)
+        deadline = time.monotonic() + 60
+        while "warning: zzz" not in impl.stderr_tail and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert len(impl.stderr_tail) <= 4096 and "warning: zzz" in impl.stderr_tail
 
 

@@ -140,11 +140,30 @@ def _lap_end_rotating(state: State, seat: int, tile: int) -> None:
     _lap(state, seat, tile, (state.round - 1) % state.players, True)
 
 
+def _lap_first(state: State) -> int:
+    return (state.starter if state.rules.highest_draw_starts
+            else (state.round - 1) % state.players)
+
+
 def _lap_past_empty(state: State, seat: int, tile: int) -> None:
     """ENG-6 with 'unless the boneyard runs out first' left out: the lap goes on."""
-    first = (state.starter if state.rules.highest_draw_starts
-             else (state.round - 1) % state.players)
-    _lap(state, seat, tile, first, False)
+    _lap(state, seat, tile, _lap_first(state), False)
+
+
+def _draw_from_nothing(state: State) -> None:
+    """With the lap going on past an empty boneyard, a seat asked to draw from nothing
+    draws nothing and the lap moves on (the mutant offers the draw, so it must take it)."""
+    if state.boneyard or state.phase != ENGINE or not state.rules.everyone_draws:
+        ref.draw(state)
+        return
+    seat, after = state.seat, (state.seat + 1) % state.players
+    if after != _lap_first(state):
+        state.seat = after
+        return
+    bit = T.BIT[T.DOUBLE[state.engine]]
+    holder = next((s for s in range(state.players) if state.hands[s] & bit), seat)
+    state.hands[holder] &= ~bit
+    engine._place_engine(state, holder)
 
 
 def _lap_placer_draws(state: State, seat: int, tile: int) -> None:
@@ -516,8 +535,9 @@ SIXTH_READING: tuple[Mutant, ...] = (
     Mutant("lap-goes-on-past-empty-boneyard",
            "Under engine-everyone-draws a lap goes on after the boneyard runs out: the next "
            "seat is asked to draw from nothing", ("ENG-6",),
-           "_draw_in_lap swapped: no end of the lap on an empty boneyard",
-           patches={"_draw_in_lap": _lap_past_empty}),
+           "_draw_in_lap swapped: no end of the lap on an empty boneyard; _draw: a draw "
+           "from nothing moves the lap on",
+           patches={"_draw_in_lap": _lap_past_empty, "_draw": _draw_from_nothing}),
     Mutant("lap-placer-draws-replacement",
            "Under engine-everyone-draws the player who places the engine at the lap's end "
            "draws a replacement, as under engine-holder-draws", ("ENG-6", "ENG-5"),
