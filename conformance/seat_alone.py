@@ -10,6 +10,11 @@ under every known procedure the rule set allows, gives the seat and starter the 
 expects each time (and reads no other rule played its own way), the entry runs with
 those two fields alone: the hands, the boneyard and the engine's place stay the rule's
 own.
+
+fuzz asks the same of each round it deals (fuzz/own_rules.py `seat_alone`): its deal is a
+shuffle of the pool of the procedure played in place of the rule, so where a known
+procedure sets the engine aside it is dealt that shuffle less the engine (`less_engine`),
+as an order `sorted` or `reversed` is.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ import dataclasses
 
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.partition import _traced_run
+from mtrain.spec import tiles as T
+from mtrain.spec.notation import FixtureError, max_pip_of, parse_tile
 from mtrain.spec.ruleset import OTHER, Ruleset
 from mtrain.spec.scope import Region, Space
 
@@ -25,10 +32,12 @@ SEAT_FIELDS = ("seat", "starter")
 """The fields of a dealt state that the starting seat decides (SEAT-1..6)."""
 
 
-def seat_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space
-               ) -> Expectation | None:
+def seat_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space, *,
+               less_engine: bool = False) -> Expectation | None:
     """`exp` cut down to the dealt seat and starter, where no known engine procedure
-    changes them under `rs`'s other rules; None where that cannot be shown."""
+    changes them under `rs`'s other rules; None where that cannot be shown. With
+    `less_engine`, a deal whose order lists the round's engine is dealt without it under
+    a procedure that sets the engine aside (ENG-2)."""
     if rs["engine_procedure"] != OTHER or fx.deal is None or fx.steps:
         return None
     if exp.refused_setup is not None or not set(SEAT_FIELDS) & set(exp.state):
@@ -47,8 +56,27 @@ def seat_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space
         stand_in = space.ruleset(sample)
         if rs.custom_table:  # the reference deals the table itself
             stand_in = Ruleset(stand_in.name, stand_in.choices, rs.hand_table)
-        run, log = _traced_run(fx, stand_in, [seat], dict(sample))
+        dealt = _without_engine(fx, stand_in) if less_engine else fx
+        run, log = _traced_run(dealt, stand_in, [seat], dict(sample))
         if run.outcomes != ("pass",) or others & log.decides:
             return None
         tried += 1
     return seat if tried >= 2 else None
+
+
+def _without_engine(fx: Fixture, rs: Ruleset) -> Fixture:
+    """`fx` with the round's engine taken out of its listed order where `rs` sets the
+    engine aside before dealing (ENG-2); else `fx` as it is."""
+    assert fx.deal is not None
+    order = fx.deal.get("order")
+    if rs["engine_procedure"] != "set-aside" or not isinstance(order, list):
+        return fx
+    max_pip = max_pip_of(rs)
+    engine = T.DOUBLE[int(fx.deal.get("engine", max_pip))]
+    try:
+        kept = [t for t in order if parse_tile(t, max_pip) != engine]
+    except FixtureError:
+        return fx  # the run names the bad tile
+    if len(kept) == len(order):
+        return fx
+    return dataclasses.replace(fx, deal={**fx.deal, "order": kept})

@@ -47,6 +47,7 @@ from mtrain.conformance.fuzz.rulesets import Context, context
 from mtrain.conformance.fuzz.tables import written
 from mtrain.conformance.process import HarnessError, NotApplicable
 from mtrain.conformance.runner import compare_field, compare_result, deal_with_draw, state_view
+from mtrain.conformance.seat_alone import SEAT_FIELDS
 from mtrain.reference import codec
 from mtrain.reference.engine import (
     ENGINE,
@@ -210,18 +211,21 @@ def _minimal(want: JSON) -> dict[str, Any]:
 
 
 def compare_deal(ctx: Context, want: JSON, got: Any, error: BaseException | None,
-                 problems: list[Problem] | None = None,
-                 judged: bool = True) -> list[Disagreement]:
+                 problems: list[Problem] | None = None, judged: bool = True,
+                 seat_only: bool = False) -> list[Disagreement]:
     """The dealt state: the reference's `want`, the implementation's `got` (or a failure in
     `error`); `problems`: got's, if known. Not `judged` (rules of one's own decide the
-    deal): only a failure or a broken state is a finding."""
-    clauses = tuple(deal_clauses(ctx))
+    deal): only a failure or a broken state is a finding. `seat_only`: an engine
+    procedure of one's own deals the rest (own_rules.seat_alone), only the seat and the
+    starter are compared, charged to the starting seat's clause."""
+    clauses = tuple(seat_clauses(ctx) if seat_only else deal_clauses(ctx))
     if error is not None:
         sig, message = failure("deal", error)
         return [Disagreement(sig, (message,), _minimal(want), (), clauses)]
     if problems is None:
         problems = state_problems(ctx.rules, got, dealt=True)
-    expect, messages = differences(want, got, ctx.max_pip)
+    expect, messages = differences(want, got, ctx.max_pip,
+                                   SEAT_FIELDS if seat_only else STATE_FIELDS)
     if problems:
         sig, texts = _problems("dealt state", problems)
         return [Disagreement(sig, texts, expect or _minimal(want), (), clauses)]
@@ -453,6 +457,11 @@ def deal_clauses(ctx: Context) -> list[str]:
     return ["DEAL-1", *_in_force(ctx, ("ENG-",)), *_in_force(ctx, ("SEAT-",), skip=("SEAT-1",))]
 
 
+def seat_clauses(ctx: Context) -> list[str]:
+    """Who starts (SEAT-2 and after) in force, read from the catalogue."""
+    return _known(_in_force(ctx, ("SEAT-",), skip=("SEAT-1",)))
+
+
 def winners_clauses(ctx: Context) -> list[str]:
     """The match's clauses in force (MATCH-*), read from the catalogue."""
     return _known(_in_force(ctx, ("MATCH-",)))
@@ -625,14 +634,17 @@ class Judge:
             want = {**deal_with_draw(ref, ctx.rj, players, round_no, order, draw), **extra}
         except RefusedSetup:  # a shrunk probe whose draw no longer fits its table
             return None
-        if own_rules.own_reads(ctx, ref):
-            return None
+        own = own_rules.own_reads(ctx, ref)
+        if own and not own_rules.seat_alone(ctx, probe.deal or {}, want, own):
+            return None  # rules of one's own deal it, the seat and starter included
         try:
             got = {**deal_with_draw(self.impl, ctx.rj, players, round_no, order, draw), **extra}
             error = None
         except Exception as e:
             got, error = None, e
-        return compare_deal(ctx, want, got, error)
+        problems = (own_rules.problems(ctx, got, dealt=True)
+                    if own and error is None else None)
+        return compare_deal(ctx, want, got, error, problems, seat_only=bool(own))
 
     def _start(self, ctx: Context, probe: Probe) -> tuple[JSON, JSON] | None:
         """(the reference's state, the implementation's) after the probe's steps, both

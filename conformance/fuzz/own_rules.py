@@ -7,6 +7,10 @@ gives is computed with its flags traced, as the scope checks trace them
 is the same whatever they are, so it is the rules' answer and is judged; one that read
 any of them is the stand-in's, not the rules', and is only counted. This is how conform
 decides that an entry applies to such a rule set, asked step by step.
+
+A deal under an engine procedure of one's own reads that rule, yet its seat and starter
+may still be the rules' (conformance/seat_alone.py): `seat_alone` asks it as conform
+does, and only those two fields are then judged.
 """
 
 from __future__ import annotations
@@ -16,12 +20,16 @@ from typing import Any, TypeVar
 
 from mtrain.conformance.adapter import ReferenceImplementation
 from mtrain.conformance.answers import Problem, state_problems
+from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.fuzz.rulesets import Context
 from mtrain.conformance.partition import Log, TracedReference, TracedRules, TracedRuleset
+from mtrain.conformance.seat_alone import SEAT_FIELDS, seat_entry
 from mtrain.reference import codec
 from mtrain.reference.engine import State
 from mtrain.reference.invariants import CHECKS, hand_sizes
 from mtrain.reference.rules import Rules
+from mtrain.spec.catalog import catalog
+from mtrain.spec.scope import Space
 
 T = TypeVar("T")
 
@@ -97,3 +105,28 @@ def dealt(ctx: Context, deal: Callable[[Rules], State]) -> tuple[State, tuple[st
     st = deal(rules)
     st.rules = ctx.rules
     return st, read_own(ctx, log)
+
+
+def seat_alone(ctx: Context, deal: dict[str, Any], want: dict[str, Any],
+               own: tuple[str, ...]) -> bool:
+    """True where the seat and starter of `deal` (the reference's, in `want`) are the
+    rules' though the deal read `own`: an engine procedure of one's own is among them
+    and every known procedure the other rules allow deals that seat and starter
+    (seat_alone.seat_entry, as conform decides it for a deal fixture)."""
+    if "engine_procedure" not in own or not set(own) <= ctx.unknown:
+        return False
+    fx = Fixture(id="fuzz-deal", description="", clauses=(), source=(), path="<fuzz>",
+                 line=None, table=None, deal=deal, steps=(), expect=())
+    exp = Expectation(variants=(), state={k: want[k] for k in SEAT_FIELDS})
+    return seat_entry(exp, fx, ctx.declared, _space(), less_engine=True) is not None
+
+
+_SPACE: list[Space] = []
+
+
+def _space() -> Space:
+    """The option space of the catalogue in force, built once (it keeps what it found)."""
+    cat = catalog()
+    if not _SPACE or _SPACE[0].cat is not cat:
+        _SPACE[:] = [Space(cat)]
+    return _SPACE[0]

@@ -512,9 +512,12 @@ def _round(session: Session, ctx: Context, plan: GamePlan, res: GameResult,
         got = None
     elif error is not None or not identical(got, dealt):
         problems = [] if error is not None else own_rules.problems(ctx, got, dealt=True)
-        found = compare_deal(ctx, dealt, got, error, problems, judged=not own)
+        # an engine procedure of one's own may leave the seat and starter the rules'
+        seat = bool(own) and own_rules.seat_alone(ctx, deal_spec, dealt, own)
+        found = compare_deal(ctx, dealt, got, error, problems, judged=seat or not own,
+                             seat_only=seat)
         res.record(found, Probe("deal", plan.variant, deal=deal_spec), round_no, 0, n)
-        if own and not found:
+        if own and not found and not seat:  # (a seat judged alone is judged)
             res.not_judged(own)
     if _fatal(error):
         return None
