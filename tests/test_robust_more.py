@@ -262,3 +262,49 @@ def test_identify_stops_at_once_on_an_engine_that_keeps_exiting(tmp_path: Path) 
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     assert len(pids.read_text().splitlines()) == 3
     assert survivors(pids) == []
+
+
+class Crashing:
+    """An engine whose deals crash: each one numbered in `calls`, and every deal for
+    `players` seats (a bug on that table)."""
+
+    def __init__(self, calls: set[int], players: int = 0) -> None:
+        self.calls, self.players, self.n = calls, players, 0
+
+    def deal(self, ruleset: Any, players: int, round: int, order: list[str]) -> Any:
+        from mtrain.conformance.process import ImplementationCrashed
+
+        self.n += 1
+        if self.n in self.calls or players == self.players:
+            raise ImplementationCrashed(f"exited at call {self.n}")
+        return {"call": self.n}
+
+
+def test_a_failure_asked_again_stops_identify_only_when_it_comes_and_goes() -> None:
+    from mtrain.conformance.identify import EngineFailed, Watched
+    from mtrain.conformance.process import ImplementationCrashed
+
+    # a deal that fails every time it is asked: one failure, counted once, no stop
+    engine = Crashing(set(), players=8)
+    table = Watched(engine)  # type: ignore[arg-type]
+    table.measuring = True
+    for _ in range(3):
+        with pytest.raises(ImplementationCrashed):
+            table.deal(None, 8, 1, [])
+        assert table.deal(None, 4, 1, []) is not None
+    assert len(table.failed) == 3 and table.flakes == [] and engine.n == 9
+    # failures the same deal, asked again, does not repeat: the first is asked past, the
+    # second stops it
+    flaky = Watched(Crashing({1, 3}))  # type: ignore[arg-type]
+    flaky.measuring = True
+    assert flaky.deal(None, 4, 1, []) == {"call": 2}
+    with pytest.raises(EngineFailed, match=r"^2 of the implementation's first 4 requests "
+                       r"failed and were answered when asked again \(the last: crash: "
+                       r"exited at call 3\)"):
+        flaky.deal(None, 4, 1, [])
+    # after the deals (the fixtures), a failure is not asked again
+    engine = Crashing({1})
+    later = Watched(engine)  # type: ignore[arg-type]
+    with pytest.raises(ImplementationCrashed):
+        later.deal(None, 4, 1, [])
+    assert engine.n == 1

@@ -57,7 +57,7 @@ class Watched:
             failure = f"{e.status}: {e.message}"
         answered: Exception | None = None
         try:  # failing again, it fails as the first time did: a bug on that table
-            answer = self._once(method, *args)
+            answer = self._once(method, *args, again=True)
         except (RefusedSetup, Unsupported, ImplementationError) as e:  # answers all the same
             answered = e
         self.flakes.append(failure)
@@ -71,7 +71,8 @@ class Watched:
             raise answered
         return answer
 
-    def _once(self, method: str, *args: Any) -> Any:
+    def _once(self, method: str, *args: Any, again: bool = False) -> Any:
+        """One request; `again`: one that failed, asked again (a failure counted once)."""
         self.requests += 1
         count = 0 if self.probing else 1
         try:
@@ -86,6 +87,8 @@ class Watched:
             if e.given_up:
                 raise EngineFailed(f"the implementation stopped working: {e.message}"
                                    ) from None
+            if again and isinstance(e, FAILURES):
+                raise
             self.counts[e.status] += 1 if isinstance(e, FAILURES) else count
             if isinstance(e, FAILURES):
                 self.failed.append(f"{e.status}: {e.message}")
