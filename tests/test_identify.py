@@ -191,6 +191,34 @@ def test_the_marker_fixtures_alone_name_a_marker_rule(
     assert catalog().rules_file(found)["marker_removal"] == "anyone-plays-on"
 
 
+def test_an_interrupt_after_a_conclusion_keeps_its_answer() -> None:
+    """Interrupted among the situations from play, identify raises IdentifyInterrupted
+    with the answer the fixtures already played gave (the command prints it, marked so:
+    tests/test_robust_more.py), where it stopped, and what the deals measured."""
+    import signal
+
+    from mtrain.conformance.identify import IdentifyInterrupted
+
+    markers, errors = load_corpus(FIXTURE_ROOT / "markers")
+    assert markers and not errors
+    stages: list[str] = []
+
+    def progress(stage: str, done: int, total: int) -> None:
+        stages.append(stage)
+        if stage == "playing situations from play" and done == 2:
+            raise KeyboardInterrupt
+    pagat = catalog().ruleset("pagat")
+    with pytest.raises(IdentifyInterrupted) as stopped:
+        identify(FixedRules(pagat), markers, progress=progress)
+    stop = stopped.value
+    assert stop.signum == signal.SIGINT and stop.stage == "playing situations from play"
+    assert re.fullmatch(r"2 of \d+", stop.played), stop.played
+    assert "playing the fixtures" in stages and stop.found is not None
+    assert stop.found.ruleset["marker_removal"] == pagat["marker_removal"]
+    measured = {f.option: f.value for f in stop.measured}
+    assert measured["tile_set"] == pagat["tile_set"] == stop.found.ruleset["tile_set"]
+
+
 @pytest.mark.slow
 def test_a_mutant_that_imitates_an_option_is_named(
         corpus: list[Fixture]) -> None:

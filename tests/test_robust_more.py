@@ -193,3 +193,118 @@ def test_a_loop_of_links_or_a_dangling_link_is_named_as_such(
     assert "--fixtures: " + f"{loop}: Too many levels" in capsys.readouterr().err
     assert main(["state", "x-001", "--fixtures", str(dangling)]) == 2
     assert "a symbolic link to nothing" in capsys.readouterr().err
+
+
+def identify_until(signum: int, impl: str, pids: Path, *more: str
+                   ) -> subprocess.CompletedProcess[str]:
+    """`mtrain identify --impl impl`, sent `signum` once its engine has hung."""
+    argv = [MTRAIN, "identify", "--impl", impl, *more]
+    harness = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        hung = pids.with_name(f"{pids.name}.hung")
+        deadline = time.monotonic() + 60
+        while not hung.exists() and time.monotonic() < deadline and harness.poll() is None:
+            time.sleep(0.05)
+        assert hung.exists(), "the implementation did not reach the request it hangs at"
+        harness.send_signal(signum)
+        out, err = harness.communicate(timeout=30)
+    finally:
+        if harness.poll() is None:
+            harness.kill()
+            harness.communicate()
+        for pid in recorded(pids):
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+    return subprocess.CompletedProcess(argv, harness.returncode, out, err)
+
+
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_an_interrupted_identify_reports_what_it_measured(tmp_path: Path, signum: int,
+                                                          code: int) -> None:
+    # It printed "interrupted" alone (and SIGTERM killed it outright, its engine left to
+    # run): what the deals had measured was lost. Now it is printed, marked interrupted,
+    # with the signal's exit code; no rule-set file is written (it would pass for an
+    # answer), and no process is left.
+    pids, found = tmp_path / "pids", tmp_path / "found.yaml"
+    impl = shlex.join([sys.executable, str(BROKEN / "fork_child.py"), "hang", "8", str(pids)])
+    proc = identify_until(signum, impl, pids, "--timeout", "60", "--output", str(found))
+    name = signal.Signals(signum).name
+    assert proc.returncode == code, proc.stderr
+    assert proc.stderr == f"mtrain identify: interrupted ({name})\n"
+    head, *lines = proc.stdout.splitlines()
+    assert head == (f"mtrain identify: interrupted ({name}) while measuring the deals: what "
+                    "the deals measured before it; no fixture weighed yet")
+    # the first deal shows the set (the base rule set's, double-12: tiles 0 to 12); the
+    # table was being dealt, a row per request, when the engine stopped answering
+    assert lines[0].split()[:3] == ["tile_set", "double-12", "measured,"], lines
+    assert lines[1].split()[:5] == ["hand_sizes", "?", "measured", "in", "part,"], lines
+    assert lines[1].endswith(", before the stop")
+    assert lines[2:] == [f"{found} not written: the run did not finish"]
+    assert not found.exists()
+    assert survivors(pids) == []
+
+
+def test_identify_stops_at_once_on_an_engine_that_keeps_exiting(tmp_path: Path) -> None:
+    # An engine that exited every 7 requests cost 190 s (72 CPU s) before identify gave
+    # up, in the fixtures, after the scope partition was read. Its failures come and go:
+    # the same request asked again is answered. The second such failure, in the deals,
+    # stops it: three processes started (the first, and one per failure), each reaped with
+    # the child it left holding its output.
+    pids = tmp_path / "pids"
+    impl = shlex.join([sys.executable, str(BROKEN / "fork_child.py"), "exit", "7", str(pids)])
+    proc = subprocess.run([MTRAIN, "identify", "--impl", impl, "--timeout", "5"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
+    assert proc.stderr.startswith("mtrain identify: 2 of the implementation's first ")
+    assert ("requests failed and were answered when asked again (the last: crash: the "
+            "implementation exited with code 5, ") in proc.stderr
+    assert proc.stderr.endswith("identify stopped before playing the fixtures\n")
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert len(pids.read_text().splitlines()) == 3
+    assert survivors(pids) == []
+
+
+class Crashing:
+    """An engine whose deals crash: each one numbered in `calls`, and every deal for
+    `players` seats (a bug on that table)."""
+
+    def __init__(self, calls: set[int], players: int = 0) -> None:
+        self.calls, self.players, self.n = calls, players, 0
+
+    def deal(self, ruleset: Any, players: int, round: int, order: list[str]) -> Any:
+        from mtrain.conformance.process import ImplementationCrashed
+
+        self.n += 1
+        if self.n in self.calls or players == self.players:
+            raise ImplementationCrashed(f"exited at call {self.n}")
+        return {"call": self.n}
+
+
+def test_a_failure_asked_again_stops_identify_only_when_it_comes_and_goes() -> None:
+    from mtrain.conformance.identify import EngineFailed, Watched
+    from mtrain.conformance.process import ImplementationCrashed
+
+    # a deal that fails every time it is asked: one failure, counted once, no stop
+    engine = Crashing(set(), players=8)
+    table = Watched(engine)  # type: ignore[arg-type]
+    table.measuring = True
+    for _ in range(3):
+        with pytest.raises(ImplementationCrashed):
+            table.deal(None, 8, 1, [])
+        assert table.deal(None, 4, 1, []) is not None
+    assert len(table.failed) == 3 and table.flakes == [] and engine.n == 9
+    # failures the same deal, asked again, does not repeat: the first is asked past, the
+    # second stops it
+    flaky = Watched(Crashing({1, 3}))  # type: ignore[arg-type]
+    flaky.measuring = True
+    assert flaky.deal(None, 4, 1, []) == {"call": 2}
+    with pytest.raises(EngineFailed, match=r"^2 of the implementation's first 4 requests "
+                       r"failed and were answered when asked again \(the last: crash: "
+                       r"exited at call 3\)"):
+        flaky.deal(None, 4, 1, [])
+    # after the deals (the fixtures), a failure is not asked again
+    engine = Crashing({1})
+    later = Watched(engine)  # type: ignore[arg-type]
+    with pytest.raises(ImplementationCrashed):
+        later.deal(None, 4, 1, [])
+    assert engine.n == 1

@@ -493,11 +493,13 @@ def _unseated(answer: Any) -> Any:
 
 
 def measure(impl: Any, space: Space, base: Mapping[str, str],
-            declared: Ruleset | None = None) -> tuple[Deals, Ruleset | None]:
+            declared: Ruleset | None = None, deals: Deals | None = None
+            ) -> tuple[Deals, Ruleset | None]:
     """Everything the deals show (see the module docstring), and the rule set of the
-    engine's set and procedure that the deals were asked under (None: it dealt nothing)."""
+    engine's set and procedure that the deals were asked under (None: it dealt nothing).
+    `deals`: filled in as measured, so that an interrupt leaves what was measured."""
     dealer = Dealer(impl)
-    deals = Deals()
+    deals = deals if deals is not None else Deals()
     tile_set, rs = find_set(dealer, space, base)
     if rs is None:
         return deals, None

@@ -21,7 +21,6 @@ import dataclasses
 import functools
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 import z3
@@ -30,6 +29,10 @@ from mtrain.conformance.adapter import Implementation, RefusedSetup, Unsupported
 from mtrain.conformance.fixture import Fixture, load_corpus
 from mtrain.conformance.identify import bugs
 from mtrain.conformance.identify.cells import Piece, corpus_pieces, explore_in, narrowed
+from mtrain.conformance.identify.found import Identification as Identification
+from mtrain.conformance.identify.found import Observation as Observation
+from mtrain.conformance.identify.found import OptionFinding as OptionFinding
+from mtrain.conformance.identify.interrupted import IdentifyInterrupted, measured_so_far
 from mtrain.conformance.identify.measure import Deals, measure, ruleset_of
 from mtrain.conformance.identify.solve import FIXTURE, NO_OTHER, Model, Solution, Solver, constraint
 from mtrain.conformance.identify.watch import Watched
@@ -58,88 +61,6 @@ value sure only at twice the margin."""
 
 Progress = Callable[[str, int, int], None]
 """progress(stage, done, total): how far a run is, for a progress bar."""
-
-
-@dataclass
-class Observation:
-    fixture: Fixture
-    outcomes: tuple[str | None, ...]  # per entry: pass | fail | None (not seen)
-    notes: list[str] = field(default_factory=list)
-
-
-@dataclass
-class OptionFinding:
-    option: str
-    value: str
-    status: str  # measured | sure | likely | undetermined | other | contradicted
-    margin: int
-    evidence: list[str]  # what shows it: a measurement, or the fixtures that rule out the rest
-    alternatives: list[str] = field(default_factory=list)
-
-
-@dataclass
-class Identification:
-    ruleset: Ruleset
-    findings: list[OptionFinding]
-    unexplained: list[str]  # fixtures no identified rule set explains: likely bugs
-    observed: int
-    informative: int
-    seconds: float
-    hand_table: dict[int, int] | None
-    declared: Ruleset | None = None
-    sent: str = ""
-    base: str = ""
-    problems: list[str] = field(default_factory=list)  # likely bugs, in words
-    unseen: str = ""  # what the engine did not answer (Watched.summary)
-    requests: int = 0
-    corpus: int = 0  # fixtures in the corpus
-    sent_rules: Ruleset | None = None  # what the fixtures were asked under
-    situations: int = 0  # situations from play asked besides the corpus
-
-    def finding(self, option: str) -> OptionFinding:
-        return next(f for f in self.findings if f.option == option)
-
-    def to_file(self, cat: Catalog) -> dict[str, Any]:
-        options: dict[str, Any] = {}
-        for o, v in self.ruleset.choices:
-            options[o] = ({str(n): h for n, h in self.ruleset.hand_table}
-                          if o == "hand_sizes" and v == CUSTOM else v)
-        evidence = {f.option: f"{f.status} (margin {f.margin}): "
-                    + (", ".join(f.evidence[:6]) or "no fixture tells its values apart")
-                    + (f"; the value of {self.base}, which nothing contradicts"
-                       if f.status == "undetermined" else "")
-                    for f in self.findings}
-        undetermined = [f.option for f in self.findings if f.status == "undetermined"]
-        text = ("Found by mtrain identify: the closest rule set to what the engine plays."
-                + (f" Undetermined (the value of {self.base} kept): "
-                   f"{', '.join(undetermined)}." if undetermined else "")
-                + "".join(f" {p}" for p in self.problems))
-        return {"name": self.ruleset.name, "description": text, "options": options,
-                "evidence": evidence}
-
-    def file_text(self, cat: Catalog) -> str:
-        """The rule-set file, each undetermined option marked so on its line."""
-        import yaml
-
-        body = yaml.safe_dump(self.to_file(cat), sort_keys=False, width=100)
-        marks = {f.option: f.status for f in self.findings if f.status == "undetermined"}
-        marks.update({f.option: _other_mark(f) for f in self.findings if f.status == "other"})
-        # contradicted: the value written is the solver's; the line says what else fits
-        marks.update({f.option: (f"other: its own rule, or {f.alternatives[0]} if the "
-                                 "fixtures against it are bugs; " if f.value == OTHER
-                                 else f"contradicted: {f.value}, or other if the fixtures "
-                                 "against it are a rule of its own; ") + f.evidence[0]
-                      for f in self.findings if f.status == "contradicted"})
-        lines, inside = [], False
-        for line in body.splitlines():
-            if not line.startswith(" "):
-                inside = line == "options:"
-            key = line.strip().split(":", 1)[0]
-            if inside and line.startswith("  ") and not line.startswith("   ") \
-                    and key in marks and not line.rstrip().endswith(":"):
-                line += f"  # {marks[key]}"
-            lines.append(line)
-        return "# Written by mtrain identify.\n" + "\n".join(lines) + "\n"
 
 
 # --- observing -----------------------------------------------------------------------
@@ -336,6 +257,25 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
              partitions: Mapping[str, Partition] | None = None,
              declared: Ruleset | None = None,
              progress: Progress | None = None) -> Identification:
+    """Which rules `impl` plays (the module docstring). Interrupted, it raises
+    IdentifyInterrupted with the answer of the last conclusion, if one was reached, and
+    what the deals had measured."""
+    deals, now = Deals(), ["measuring the deals", 0, 0]
+    answer: list[Callable[[], Identification]] = []
+    try:
+        return _identify(impl, fixtures, partitions, declared, progress, deals, now, answer)
+    except KeyboardInterrupt as stop:
+        played = f"{now[1]} of {now[2]}" if now[2] else ""
+        raise IdentifyInterrupted(stop, str(now[0]), answer[0]() if answer else None,
+                                  measured_so_far(deals), played) from None
+
+
+def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
+              partitions: Mapping[str, Partition] | None, declared: Ruleset | None,
+              progress: Progress | None, deals: Deals, now: list[Any],
+              answer: list[Callable[[], Identification]]) -> Identification:
+    """identify, filling in `deals` as measured, `now` (the stage, done, total) as it
+    goes, and `answer` with the answer of its latest conclusion."""
     started = time.perf_counter()
     cat = catalog()
     space = Space(cat)
@@ -348,15 +288,21 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
     report = progress or (lambda stage, done, total: None)
 
     report("measuring the deals", 0, 1)
-    deals, dealt = measure(watched, space, base, declared)
+    watched.measuring = True  # a failure asked again: one that comes and goes stops it
+    try:
+        deals, dealt = measure(watched, space, base, declared, deals)
+    finally:
+        watched.measuring = False
     report("measuring the deals", 1, 1)
     done = [0]
 
     def step(stage: str, total: int) -> Callable[[int], None]:
         done[0] = 0
+        now[:] = [stage, 0, total]
 
         def advance(k: int = 1) -> None:
             done[0] += k
+            now[1] = done[0]
             report(stage, done[0], total)
         return advance
 
@@ -375,6 +321,7 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
     sent = _sent(space, allowed, base, deals, dealt)
     advance = step("playing the fixtures", len(telling))
     observations = observe(telling, watched, sent, lambda: advance(1))
+    now[:] = ["weighing the fixtures played", 0, 0]
     model = Model.of(space)
     # what the solver prefers: the base, and `other` where the engine declares it so
     judged = {**base, **{o: v for o, v in (declared.choices if declared else ()) if v == OTHER}}
@@ -395,6 +342,18 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
                          observations, parts)
     found = _values_with_bugs(found, concluded, allowed, space, declared, observations, parts)
     situations = 0
+
+    def result() -> Identification:
+        """The answer of the latest conclusion (`found`, as it stands when called)."""
+        best, findings, problems = found
+        findings = _as_declared(best, findings, declared, deals)
+        rs = _ruleset(cat, space, best.values, deals, own)
+        return Identification(rs, findings, best.violated, len(telling), len(telling),
+                              time.perf_counter() - started,
+                              dict(deals.table) if deals.table else None, declared,
+                              sent.name, base_name, problems, watched.summary(),
+                              watched.requests, len(fixtures), sent, situations)
+    answer.append(result)
     for round_no in range(ROUNDS):  # tables of real play under the answer and its rivals
         weak = [f.option for f in found[1]
                 if f.status in ("undetermined", "likely", "contradicted")]
@@ -405,7 +364,7 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
         seen = observe(more, watched, sent,
                        functools.partial(step("playing situations from play", len(more)), 1))
         observations += seen
-        situations += len(more)
+        now[:] = ["weighing the situations played", 0, 0]
         soft += [(c, o.fixture.id) for o in seen
                  if (c := constraint(model, parts[o.fixture.id], o.outcomes,
                                      _escapable(o.fixture, escapable), own_rules)) is not None]
@@ -413,14 +372,8 @@ def identify(impl: Implementation, fixtures: Sequence[Fixture] | None = None,
                           observations, parts)
         found = _values_with_bugs(found, concluded, allowed, space, declared, observations,
                                   parts)
-    best, findings, problems = found
-    findings = _as_declared(best, findings, declared, deals)
-    rs = _ruleset(cat, space, best.values, deals, own)
-    return Identification(rs, findings, best.violated, len(telling), len(telling),
-                          time.perf_counter() - started,
-                          dict(deals.table) if deals.table else None, declared,
-                          sent.name, base_name, problems, watched.summary(),
-                          watched.requests, len(fixtures), sent, situations)
+        situations += len(more)  # weighed in `found` now
+    return result()
 
 
 SITUATIONS = 24
@@ -622,16 +575,6 @@ def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model
 def _fit_of(fit: Callable[[str, str], frozenset[str] | None], option: str,
             fid: str) -> frozenset[str] | None:
     return fit(fid, option)
-
-
-def _other_mark(f: OptionFinding) -> str:
-    """The file's mark for an option found `other`: what else it could be, and on what."""
-    if not f.alternatives:
-        return "other"
-    if not f.evidence:  # nothing against the rival: the engine's word decided
-        return f"other: as the engine declares; no fixture tells it from {f.alternatives[0]}"
-    return (f"other: its own rule, or {f.alternatives[0]} if the {len(f.evidence)} fixtures "
-            "of its evidence are bugs")
 
 
 def _as_declared(best: Solution, findings: list[OptionFinding],

@@ -10,9 +10,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mtrain.commands.arguments import positive_float
+from mtrain.commands.arguments import positive_float, stoppable
 
 if TYPE_CHECKING:
+    from mtrain.conformance.identify import IdentifyInterrupted, OptionFinding
     from mtrain.spec.ruleset import Ruleset
 
 
@@ -28,7 +29,7 @@ def register(sub: Any) -> None:
     p.add_argument("--output", "-o", metavar="FILE", help="write the rule set found here")
     p.add_argument("--timeout", type=positive_float, default=10.0, metavar="SECONDS",
                    help="per request (default 10)")
-    p.set_defaults(func=run)
+    p.set_defaults(func=stoppable(run, "identify"))
 
 
 def _run(identify: Any, watched: Any, declared: Any) -> Any:
@@ -50,7 +51,7 @@ def _run(identify: Any, watched: Any, declared: Any) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.declaration import DeclarationError, declared_ruleset
-    from mtrain.conformance.identify import Watched, identify
+    from mtrain.conformance.identify import IdentifyInterrupted, Watched, identify
     from mtrain.conformance.outputs import check_output
     from mtrain.conformance.process import ConfigurationError
     from mtrain.conformance.target import greet, target_of
@@ -61,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         check_output(args.output, "--output")  # before the run, not after it
     target = target_of(args)
+    stopped: IdentifyInterrupted | None = None
     impl = target.make()
     watched = Watched(impl)
     try:
@@ -77,11 +79,15 @@ def run(args: argparse.Namespace) -> int:
             result = _run(identify, watched, declared)
         except ConfigurationError as e:
             raise InputError(str(e)) from None
+        except IdentifyInterrupted as e:
+            stopped = e
     finally:
         close = getattr(impl, "close", None)
         if callable(close):
             close()
     cat = catalog()
+    if stopped is not None:  # the engine closed: what was found before the stop
+        return interrupted(stopped, args.output, max(len(o) for o in cat.options))
     print(f"mtrain identify: {result.observed} fixtures played, {result.seconds:.1f} s (of "
           f"{result.corpus}, the others tell no rule sets apart under what the deals "
           f"measured), and {result.situations} situations from play")
@@ -91,18 +97,7 @@ def run(args: argparse.Namespace) -> int:
     if watched.failed:
         print(shown(f"warning: {len(watched.failed)} requests failed (the last: "
                     f"{watched.failed[-1]})"))
-    width = max(len(o) for o in cat.options)
-    for f in result.findings:
-        why = ", ".join(f.evidence[:4]) + (" ..." if len(f.evidence) > 4 else "")
-        alt = f" (or {', '.join(f.alternatives)})" if f.alternatives else ""
-        if f.status == "other" and f.alternatives:  # a rule of its own, or bugs: say which
-            alt = (f" (its own rule, or {f.alternatives[0]} if the {len(f.evidence)} "
-                   "fixtures below are bugs)" if f.evidence else
-                   f" (as the engine declares; no fixture tells it from {f.alternatives[0]})")
-        elif f.status == "contradicted" and f.alternatives == [f.value]:
-            alt = " (or other)"  # the value, or a rule of its own: the evidence says which
-        print(f"  {f.option:<{width}}  {f.value:<22} {f.status}{alt}"
-              + (f", margin {f.margin}: {why}" if why else ""))
+    print_findings(result.findings, max(len(o) for o in cat.options))
     if result.unexplained:
         shows, elsewhere = split_unexplained(result.unexplained, result.ruleset)
         if shows:
@@ -127,6 +122,41 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {args.output}: run `mtrain conform --rules {args.output}` with the "
               "same implementation to see what is left")
     return 0
+
+
+def print_findings(findings: Sequence[OptionFinding], width: int) -> None:
+    for f in findings:
+        why = ", ".join(f.evidence[:4]) + (" ..." if len(f.evidence) > 4 else "")
+        alt = f" (or {', '.join(f.alternatives)})" if f.alternatives else ""
+        if f.status == "other" and f.alternatives:  # a rule of its own, or bugs: say which
+            alt = (f" (its own rule, or {f.alternatives[0]} if the {len(f.evidence)} "
+                   "fixtures below are bugs)" if f.evidence else
+                   f" (as the engine declares; no fixture tells it from {f.alternatives[0]})")
+        elif f.status == "contradicted" and f.alternatives == [f.value]:
+            alt = " (or other)"  # the value, or a rule of its own: the evidence says which
+        print(f"  {f.option:<{width}}  {f.value:<22} {f.status}{alt}"
+              + (f", margin {f.margin}: {why}" if why else ""))
+
+
+def interrupted(stop: IdentifyInterrupted, output: str | None, width: int) -> int:
+    """The report of a run stopped by SIGINT or SIGTERM: what it found before the stop,
+    marked so (never written as a rule-set file, which would pass for an answer), and the
+    signal's exit code."""
+    from mtrain.conformance.child import exit_code_of
+
+    where = f"{stop.stage} ({stop.played})" if stop.played else stop.stage
+    found = stop.found
+    print(f"mtrain identify: interrupted ({stop.signal_name}) while {where}: "
+          + ("the answer to the fixtures weighed before it, not to all of them" if found
+             else "what the deals measured before it; no fixture weighed yet" if stop.measured
+             else "nothing measured yet"))
+    print_findings(found.findings if found is not None else stop.measured, width)
+    if found is not None:
+        print(f"closest rule set so far: {found.ruleset.name}")
+    if output:
+        print(f"{output} not written: the run did not finish")
+    print(f"mtrain identify: interrupted ({stop.signal_name})", file=sys.stderr)
+    return exit_code_of(stop)
 
 
 def split_unexplained(ids: Sequence[str], found: Ruleset) -> tuple[list[str], list[str]]:

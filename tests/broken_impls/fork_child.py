@@ -9,7 +9,7 @@ With argv[4] == "setsid" the child starts a session of its own (out of the progr
 process group), still holding the pipes.
 
 Each process appends "<its pid> <the child's pid>" to the file argv[3], so that a test
-can check that none of them outlives the harness.
+can check that none of them outlives the harness; one that hangs, its pid to argv[3].hung.
 """
 
 from __future__ import annotations
@@ -37,6 +37,9 @@ def hook(n: int, request: dict[str, Any], answer: bytes) -> bytes | None:
     if n == K and MODE == "exit":
         os._exit(5)
     if n == K and MODE == "hang":
+        if PIDS is not None:  # a test can tell it has hung (tests/test_robust_more.py)
+            with open(f"{PIDS}.hung", "a") as f:
+                f.write(f"{os.getpid()}\n")
         time.sleep(60)
     return answer
 

@@ -1,0 +1,103 @@
+"""What identify finds (run.py): an observation of one fixture, each option's finding,
+and the identification with the rule-set file it writes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mtrain.conformance.fixture import Fixture
+from mtrain.spec.catalog import Catalog
+from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
+
+
+@dataclass
+class Observation:
+    fixture: Fixture
+    outcomes: tuple[str | None, ...]  # per entry: pass | fail | None (not seen)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class OptionFinding:
+    option: str
+    value: str
+    status: str  # measured | sure | likely | undetermined | other | contradicted
+    margin: int
+    evidence: list[str]  # what shows it: a measurement, or the fixtures that rule out the rest
+    alternatives: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Identification:
+    ruleset: Ruleset
+    findings: list[OptionFinding]
+    unexplained: list[str]  # fixtures no identified rule set explains: likely bugs
+    observed: int
+    informative: int
+    seconds: float
+    hand_table: dict[int, int] | None
+    declared: Ruleset | None = None
+    sent: str = ""
+    base: str = ""
+    problems: list[str] = field(default_factory=list)  # likely bugs, in words
+    unseen: str = ""  # what the engine did not answer (Watched.summary)
+    requests: int = 0
+    corpus: int = 0  # fixtures in the corpus
+    sent_rules: Ruleset | None = None  # what the fixtures were asked under
+    situations: int = 0  # situations from play asked besides the corpus
+
+    def finding(self, option: str) -> OptionFinding:
+        return next(f for f in self.findings if f.option == option)
+
+    def to_file(self, cat: Catalog) -> dict[str, Any]:
+        options: dict[str, Any] = {}
+        for o, v in self.ruleset.choices:
+            options[o] = ({str(n): h for n, h in self.ruleset.hand_table}
+                          if o == "hand_sizes" and v == CUSTOM else v)
+        evidence = {f.option: f"{f.status} (margin {f.margin}): "
+                    + (", ".join(f.evidence[:6]) or "no fixture tells its values apart")
+                    + (f"; the value of {self.base}, which nothing contradicts"
+                       if f.status == "undetermined" else "")
+                    for f in self.findings}
+        undetermined = [f.option for f in self.findings if f.status == "undetermined"]
+        text = ("Found by mtrain identify: the closest rule set to what the engine plays."
+                + (f" Undetermined (the value of {self.base} kept): "
+                   f"{', '.join(undetermined)}." if undetermined else "")
+                + "".join(f" {p}" for p in self.problems))
+        return {"name": self.ruleset.name, "description": text, "options": options,
+                "evidence": evidence}
+
+    def file_text(self, cat: Catalog) -> str:
+        """The rule-set file, each undetermined option marked so on its line."""
+        import yaml
+
+        body = yaml.safe_dump(self.to_file(cat), sort_keys=False, width=100)
+        marks = {f.option: f.status for f in self.findings if f.status == "undetermined"}
+        marks.update({f.option: _other_mark(f) for f in self.findings if f.status == "other"})
+        # contradicted: the value written is the solver's; the line says what else fits
+        marks.update({f.option: (f"other: its own rule, or {f.alternatives[0]} if the "
+                                 "fixtures against it are bugs; " if f.value == OTHER
+                                 else f"contradicted: {f.value}, or other if the fixtures "
+                                 "against it are a rule of its own; ") + f.evidence[0]
+                      for f in self.findings if f.status == "contradicted"})
+        lines, inside = [], False
+        for line in body.splitlines():
+            if not line.startswith(" "):
+                inside = line == "options:"
+            key = line.strip().split(":", 1)[0]
+            if inside and line.startswith("  ") and not line.startswith("   ") \
+                    and key in marks and not line.rstrip().endswith(":"):
+                line += f"  # {marks[key]}"
+            lines.append(line)
+        return "# Written by mtrain identify.\n" + "\n".join(lines) + "\n"
+
+
+def _other_mark(f: OptionFinding) -> str:
+    """The file's mark for an option found `other`: what else it could be, and on what."""
+    if not f.alternatives:
+        return "other"
+    if not f.evidence:  # nothing against the rival: the engine's word decided
+        return f"other: as the engine declares; no fixture tells it from {f.alternatives[0]}"
+    return (f"other: its own rule, or {f.alternatives[0]} if the {len(f.evidence)} fixtures "
+            "of its evidence are bugs")
