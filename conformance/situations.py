@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -316,10 +316,11 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
     rows), the rest shared evenly among the kinds (fewer of a kind the rule set's rounds
     stop showing); beside those `count`, a seventh as many round ends (`play-end-`), as
     many passes after a draw in vain (`play-pass-`, PASSED) and the deals of later rounds
-    (`play-dealt-`, round_deals); with `wanted`, only the ids it accepts; without
-    `ends`, none of those three (identify, measuring the deals itself, asks none). Each
-    kind draws from its own seeded stream, so a situation's id names the same table
-    whatever the count.
+    (`play-dealt-`, round_deals). A kind (or PASSED) that the rule set's rounds never
+    show gives its share to those they do (_quotas). With `wanted`, only the ids it
+    accepts; without `ends`, none of those three (identify, measuring the deals itself,
+    asks none). Each kind draws from its own seeded stream, so a situation's id names
+    the same table whatever the count.
 
     They are the same for the same code, data, rule set, count and seed: the whole list
     is kept in the cache (spec/cache.py), and read back rather than played again."""
@@ -413,45 +414,105 @@ def _situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None,
     if plays is None:
         return []
     speaks = speaks_for(rs, plays)
-    out: list[Fixture] = []
-    # the deals take a share, as many as the table has rows; the kinds share the rest
+    scope = _scope_of(rs)
+    # the deals take a share, as many as the table has rows; the kinds share the rest;
+    # beside them as many passes after a draw in vain (and round ends, below)
     deals = min(count // (len(KINDS) + 1), len(rs.hand_table))
     rest = count - deals
-    for i, kind in enumerate(KINDS):
-        quota = rest // len(KINDS) + (i < rest % len(KINDS))
-        out += _of_kind(kind, quota, rs, plays, speaks, wanted, seed)
+    beside = count // (len(KINDS) + 1)
+    shares = {kind: rest // len(KINDS) + (i < rest % len(KINDS))
+              for i, kind in enumerate(KINDS)}
+    if ends:
+        shares[PASSED] = beside
+    streams = {kind: _Stream(kind, rs, plays, speaks, seed) for kind in shares}
+    quotas = _quotas(shares, streams, wanted)
+    out: list[Fixture] = []
+    for kind in KINDS:
+        out += _of_kind(streams[kind], quotas[kind], rs, plays, scope, speaks, wanted)
     out += deal_situations(rs, wanted, deals)
     if not ends:
         return out
     # beside them, what no legal set shows: how rounds end and score, and the deals of
     # other rounds (the search for the engine, the seat that starts)
-    beside = count // (len(KINDS) + 1)
     out += end_situations(rs, plays, beside, wanted, seed)
-    out += _of_kind(PASSED, beside, rs, plays, speaks, wanted, seed)
+    out += _of_kind(streams[PASSED], quotas[PASSED], rs, plays, scope, speaks, wanted)
     return out + round_deals(rs, wanted)
 
 
-def _of_kind(kind: Kind, quota: int, rs: Ruleset, plays: Ruleset,
-             speaks: Callable[[State], bool] | None, wanted: Callable[[str], bool] | None,
-             seed: int) -> list[Fixture]:
-    """Up to `quota` situations of `kind` (`play-<kind>-NNN`), from the kind's own seeded
-    stream; fewer where the rule set's rounds stop showing it."""
+class _Stream:
+    """The states of one kind a rule set's random rounds reach, in the order of the
+    kind's own seeded stream: the k-th is play-<kind>-k's table whatever the count.
+    Whether there is a first is asked once and kept (_quotas asks it)."""
+
+    def __init__(self, kind: Kind, rs: Ruleset, plays: Ruleset,
+                 speaks: Callable[[State], bool] | None, seed: int) -> None:
+        self.kind = kind
+        self.rules = Rules.of(plays)
+        self.check = (_pass_speaks(self.rules, rs, plays, speaks) if kind is PASSED
+                      else speaks)
+        self.rng = random.Random(f"{seed}:{rs.name}:{kind.name}")
+        self._first: Reached | None = None
+        self._looked = False
+
+    def shows(self) -> bool:
+        """Whether the rule set's rounds show the kind at all: a first state within TRIES
+        rounds (a kind whose tables all read an option played its own way has none)."""
+        if not self._looked:
+            self._first, self._looked = pick(self.kind, self.rules, self.rng,
+                                             speaks=self.check), True
+        return self._first is not None
+
+    def reached(self) -> Iterator[Reached]:
+        """The states in order, until a state of the kind is not found (read once)."""
+        if not self.shows():
+            return
+        found = self._first
+        while found is not None:
+            yield found
+            found = pick(self.kind, self.rules, self.rng, speaks=self.check)
+
+
+def _quotas(shares: dict[Kind, int], streams: dict[Kind, _Stream],
+            wanted: Callable[[str], bool] | None) -> dict[Kind, int]:
+    """Each kind's share, and the share of each kind the rule set's rounds never show
+    (a draw rule of one's own decides every table with a tile drawn, TURN-3, and every
+    pass after one, TURN-4) given to the kinds that show, evenly in the kinds' order:
+    the rule set still gets as many situations that speak about it. Whether a kind shows
+    is its stream's first state, so the quotas, and what an id names, are the same for
+    the same rule set, count and seed, whatever `wanted`; under `wanted` they are looked
+    for only when it asks an id past a kind's own share (none could exist otherwise)."""
+    most = sum(shares.values())
+    if wanted is not None and all(
+            last_wanted(f"play-{kind.name}-", most, wanted) <= share
+            for kind, share in shares.items()):
+        return shares
+    gone = [kind for kind, share in shares.items() if share and not streams[kind].shows()]
+    if not gone:
+        return shares
+    given = sum(shares[kind] for kind in gone)
+    takers = [kind for kind in shares if kind not in gone and streams[kind].shows()]
+    quotas = {kind: 0 if kind in gone else share for kind, share in shares.items()}
+    for i, kind in enumerate(takers):
+        quotas[kind] += given // len(takers) + (i < given % len(takers))
+    return quotas
+
+
+def _of_kind(stream: _Stream, quota: int, rs: Ruleset, plays: Ruleset, scope: Scope,
+             speaks: Callable[[State], bool] | None,
+             wanted: Callable[[str], bool] | None) -> list[Fixture]:
+    """Up to `quota` situations of the stream's kind (`play-<kind>-NNN`); fewer where the
+    rule set's rounds stop showing it."""
+    kind = stream.kind
     ids = [f"play-{kind.name}-{k:03d}" for k in range(1, quota + 1)]
-    keep = [fid for fid in ids if wanted is None or wanted(fid)]
+    keep = {fid for fid in ids if wanted is None or wanted(fid)}
     if not keep:
         return []
-    rules = Rules.of(plays)
-    scope = _scope_of(rs)
-    passing = kind is PASSED
-    check = _pass_speaks(rules, rs, plays, speaks) if passing else speaks
-    rng = random.Random(f"{seed}:{rs.name}:{kind.name}")
+    last = max(k for k, fid in enumerate(ids) if fid in keep)
     out: list[Fixture] = []
-    for fid in ids[:ids.index(keep[-1]) + 1]:
-        reached = pick(kind, rules, rng, speaks=check)
-        if reached is None:
-            break
+    # those before the last one wanted are drawn (the stream reaches it), none after
+    for fid, reached in zip(ids[:last + 1], stream.reached(), strict=False):
         if fid in keep:
-            made = (_pass_fixture(fid, reached, rs, plays, scope, speaks) if passing
+            made = (_pass_fixture(fid, reached, rs, plays, scope, speaks) if kind is PASSED
                     else _fixture(kind, fid, reached, rs, plays, scope, speaks))
             if made is not None:
                 out.append(made)

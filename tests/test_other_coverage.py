@@ -3,7 +3,8 @@
 An option played `other` makes not applicable only the entries its clause decides, so
 each option alone leaves at least 80 % of what pagat runs, and four at once (the markers,
 the follow-up, the order of doubles, the draw) at least 700 results; the situations
-from play stay, except the tables whose legal actions read the option.
+from play stay, except the tables whose legal actions read the option, and a kind of them
+that the option decides throughout gives its share to the kinds that still show.
 """
 
 from __future__ import annotations
@@ -58,14 +59,7 @@ def test_pagat_runs_most_of_the_suite(pagat_ran: int) -> None:
 def test_one_option_of_ones_own_leaves_most_of_the_suite(option: str, pagat_ran: int,
                                                          tmp_path: Path) -> None:
     share = ran(tmp_path, (option,)) / pagat_ran
-    assert share >= BELOW_TARGET.get(option, 0.8), (option, share)
-
-
-# Measured 2026-12-04, issue 21 open: a draw rule of one's own decides every table with a
-# tile drawn (what it may do: TURN-3) and every pass after a draw in vain (TURN-4), so the
-# situations of those two kinds (215 of pagat's 1,392 results) do not run under it: 0.795.
-# Their share of the situations should go to the kinds that still show (not yet built).
-BELOW_TARGET = {"draw_rule": 0.79}
+    assert share >= 0.8, (option, share)
 
 
 @pytest.mark.slow
@@ -111,7 +105,11 @@ def test_situations_stay_where_the_option_does_not_decide_the_table() -> None:
                    pagat.hand_table)
     made = situations(mine, 70)
     tables = [fx.table for fx in made if fx.table is not None]
-    assert len(tables) >= 45  # of 60: the kind "first turns to come" mostly goes
+    # the kind "first turns to come" shows no table that speaks, and its share goes to the
+    # kinds that do: the 61 the kinds share (70 less 9 deals, none of which is made: every
+    # deal reads the procedure) and the 10 passes are all made, beside 10 round ends
+    assert not [fx for fx in made if fx.id.startswith("play-first-")]
+    assert len(tables) == 61 + 10 + 10
     # a mover on its first turn plays by the first-turn rule: no such table speaks
     assert not [t for t in tables if int(t.get("seat", 0)) in _first(t)]
     assert not [fx for fx in made if fx.deal is not None]  # every deal reads the procedure

@@ -92,6 +92,34 @@ def test_an_id_names_the_same_table_whatever_the_count() -> None:
     assert other["play-mid-001"].table != few["play-mid-001"].table  # seeded by rule set
 
 
+def test_a_kind_a_rule_of_ones_own_decides_gives_its_share_to_the_others(
+        tmp_path: Path) -> None:
+    """A draw rule of one's own decides every table with a tile drawn (TURN-3) and every
+    pass after a draw in vain (TURN-4): neither kind shows under it, and their shares go
+    to the kinds that do, so the rule set gets as many situations as pagat. An id past a
+    kind's own share names the same table asked alone (-k) as in the whole list."""
+    rules = tmp_path / "own.yaml"
+    rules.write_text("name: own\nbase: pagat\noptions:\n  draw_rule: other\n",
+                     encoding="utf-8")
+    rs = catalog().rules_file(rules)
+    made = {fx.id: fx for fx in situations(rs, 70)}
+    assert not [f for f in made if f.startswith(("play-drawn-", "play-pass-"))]
+    assert not [fx for fx in made.values() if fx.table and "drawn" in fx.table]
+    # 70 less 9 deals: the six kinds share 61 (11, 10, 10, 10, 10, 10) and the passes 10;
+    # the 20 of drawn and the passes go to the five other kinds, 4 each
+    kinds = {k.name: sorted(f for f in made if f.startswith(f"play-{k.name}-"))
+             for k in KINDS}
+    assert [len(v) for v in kinds.values()] == [15, 0, 14, 14, 14, 14]
+    assert sum(map(len, kinds.values())) == 61 + 10
+    last = kinds["mid"][-1]  # play-mid-014: past mid's own share of 10
+    (alone,) = situations(rs, 70, lambda fid: fid == last)
+    assert alone.table == made[last].table and alone.expect == made[last].expect
+    # and whatever the count: each kind draws from its own stream
+    fewer = {fx.id: fx for fx in situations(rs, 35)}
+    assert "play-mid-005" in fewer and not [f for f in fewer if f.startswith("play-drawn-")]
+    assert all(fx.table == made[f].table for f, fx in fewer.items() if f in kinds["mid"])
+
+
 def test_written_out_they_are_fixtures_lint_accepts(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     rs = catalog().ruleset("puremco-d9")
@@ -249,8 +277,11 @@ def test_an_empty_boneyard_is_reached_at_every_player_count() -> None:
     rs = catalog().rules_file(Path(__file__).parent / "examples" / "junction-rules.yaml")
     made = situations(rs, 140)
     dry = [fx for fx in made if fx.id.startswith("play-dry-")]
-    # 140 // 7 = 20 deals asked, 4 rows dealt: the six kinds share 136, 22 each for dry
-    assert len(dry) == 22 and all(fx.table and fx.table["boneyard"] == [] for fx in dry)
+    # 140 // 7 = 20 deals asked, 4 rows dealt: the six kinds share 136 (23, 23, 23, 23,
+    # 22, 22); junction's first turn of its own decides every first turn to come, so the
+    # 23 of `first` go to the five other kinds and the 20 passes (4, 4, 4, 4, 4, 3): 26
+    assert len(dry) == 26 and all(fx.table and fx.table["boneyard"] == [] for fx in dry)
+    assert not [fx for fx in made if fx.id.startswith("play-first-")]
     assert {len(fx.table["hands"]) for fx in dry if fx.table} == {5, 6, 7, 8}
     ends = [fx for fx in made if fx.id.startswith("play-end-")]
     assert len(ends) == 20
