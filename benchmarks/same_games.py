@@ -37,11 +37,11 @@ PLAYERS = (2, 4, 6, 8, 12)
 """Table sizes tried for each rule set (those its hand table can deal)."""
 
 
-def fields(engine: ModuleType, state: Any) -> tuple[Any, ...]:
+def fields(names: tuple[str, ...], state: Any) -> tuple[Any, ...]:
     """A state's fields as plain values, comparable across builds (`rules` and `result`
     are each build's own classes)."""
     out = []
-    for name in engine.State.__slots__:
+    for name in names:
         value = getattr(state, name)
         if name == "rules":
             continue
@@ -78,12 +78,13 @@ def play(builds: list[ES.Build], ruleset: Any, players: int, rounds: int, seed: 
     choose = random.Random(seed).randrange
     ask = random.Random(f"probe {seed}")
     actions = 0
+    names = builds[0].engine.State.__slots__  # the base's: a compiled State has none
     for index in range(rounds):
         round_no = 1 + index % rules[0].rounds
         states = [b.deal.deal(r, players, round_no, seed=round_seed(seed, index))
                   for b, r in zip(builds, rules, strict=True)]
         while True:
-            seen = [fields(b.engine, s) for b, s in zip(builds, states, strict=True)]
+            seen = [fields(names, s) for s in states]
             if seen[0] != seen[1]:
                 raise SystemExit(f"{label} round {index} action {actions}: the states differ")
             if states[0].phase == builds[0].engine.OVER:

@@ -38,7 +38,6 @@ from mtrain.reference.state import OTHER_SEATS as OTHER_SEATS
 from mtrain.reference.state import OVER as OVER
 from mtrain.reference.state import PASS as PASS
 from mtrain.reference.state import PLAY as PLAY
-from mtrain.reference.state import PLAY_BIT as PLAY_BIT
 from mtrain.reference.state import START as START
 from mtrain.reference.state import Action as Action
 from mtrain.reference.state import IllegalAction as IllegalAction
@@ -70,7 +69,8 @@ def no_such_round(rules: Rules, round_no: int) -> bool:
 
 def live(state: State, train: int) -> bool:
     """True while some tile of the open double's number is still off the table."""
-    return bool(state.rules.number_mask[state.ends[train]] & ~state.table_mask)
+    number = state.rules.number_mask[state.ends[train]]
+    return number & state.table_mask != number  # not ~table_mask: three longs made, not one
 
 
 def duties(state: State, first_turns_over: bool = False) -> list[int]:
@@ -138,7 +138,7 @@ def open_trains(state: State, seat: int, all_marked: bool = False,
     # TRAIN-4: another player's train only while marked
     if all_marked:
         out += OTHER_SEATS[mex][seat]
-    elif True in state.markers:
+    else:  # no `True in markers` first: each False compares as an int, dearer than the loop
         markers = state.markers
         for t in OTHER_SEATS[mex][seat]:  # one test a seat, not two (t != seat)
             if markers[t]:
@@ -218,18 +218,21 @@ def plays(state: State) -> list[Action]:
     for train in playable_trains(state):
         mask = hand & number_mask[ends[train]]
         if mask:
-            one = PLAY_BIT[train].get(mask)
-            if one is not None:
-                out.append(one)
+            top = mask.bit_length() - 1
+            row = PLAY[train]
+            if mask == BIT[top]:  # one tile of the train's number, the usual case (not a
+                out.append(row[top])  # dict by bit: it hashes the long mask, 7 digits on d18)
                 continue
             # Highest tile first, each put before the ones found so far, so the train's
             # plays stand lowest first: one operation on the (long) mask per tile, where
             # taking the lowest bit (mask & -mask) takes three.
-            row, at = PLAY[train], len(out)
-            while mask:
-                top = mask.bit_length() - 1
+            at = len(out)
+            while True:
                 out.insert(at, row[top])
                 mask ^= BIT[top]
+                if not mask:
+                    break
+                top = mask.bit_length() - 1
     return out
 
 

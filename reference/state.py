@@ -31,10 +31,6 @@ DRAW: Final = Action("draw")
 PLAY: Final[tuple[tuple[Action, ...], ...]] = tuple(
     tuple(Action("play", t, train) for t in range(T.TILE_COUNT))
     for train in range(MAX_PLAYERS + 1))
-# PLAY_BIT[train][1 << tile]: the same actions by the tile's bit, so that a hand holding one
-# tile of a train's number (the usual case) finds its action in one look-up.
-PLAY_BIT: Final[tuple[dict[int, Action], ...]] = tuple(
-    {1 << t: action for t, action in enumerate(row)} for row in PLAY)
 # OTHER_SEATS[players][seat]: every seat of a table of `players` but `seat`, in order (the
 # other players' trains, built once).
 OTHER_SEATS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
