@@ -375,12 +375,20 @@ READINGS_MAX = 64
 """The most readings of a rule set's own rules `unreached` tries before it keeps the entry."""
 
 
+SHAPES = ("REACH-CHAIN", "REACH-ENGINE", "REACH-ORDINARY")
+"""The reachability conditions on a table's shape: a phase, or an open double, that the
+rules never have (a first-turn chain under one-tile first turns, a search for the engine
+where it is set aside, an open double where doubles are ordinary). An engine of those
+rules may have no way to hold such a table; one whose history alone is impossible (a
+starter, a first turn) it still reads, and answers as the rules do."""
+
+
 def unreached(fx: Fixture, exp: Expectation, rs: Ruleset) -> str | None:
-    """The first reachability condition (docs/fixture-format.md) that `fx`'s table breaks
+    """The first condition of SHAPES (docs/fixture-format.md) that `fx`'s table breaks
     under `rs`, read with every known value in place of each option it plays `other`; None
-    where some reading reaches it. `mtrain lint` checks the rule sets a fixture names, but
-    its scope reaches rule sets of one's own too, where the table may be none a round has
-    (a first-turn chain under one-tile first turns): an answer there is no rule's."""
+    where some reading has such a table. `mtrain lint` checks the rule sets a fixture
+    names, but its scope reaches rule sets of one's own too, where the table may be of a
+    shape their rounds never have: an answer there is no rule's."""
     if fx.table is None:
         return None
     try:
@@ -389,10 +397,12 @@ def unreached(fx: Fixture, exp: Expectation, rs: Ruleset) -> str | None:
         return None  # the run itself reports a table that does not build
     first = None
     for reading in _readings(rs):
-        problems = reachable_problems(table, reading, players=exp.refused_setup is None)
-        if not problems:
+        problems = [p.split(":")[0] for p in
+                    reachable_problems(table, reading, players=exp.refused_setup is None)]
+        shapes = [p for p in problems if p in SHAPES]
+        if not shapes:
             return None
-        first = first or problems[0].split(":")[0]
+        first = first or shapes[0]
     return first
 
 

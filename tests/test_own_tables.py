@@ -16,7 +16,7 @@ import pytest
 from mtrain.conformance.adapter import ReferenceImplementation
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_file
 from mtrain.conformance.partition import applies, stand_in
-from mtrain.conformance.selection import entry_for
+from mtrain.conformance.selection import entry_for, unreached
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import CUSTOM, Ruleset
 from mtrain.spec.scope import Space
@@ -69,8 +69,12 @@ def test_an_own_table_takes_every_entry_its_agreeing_rows_take(variant: str) -> 
         got, why = entry_for(fx, mine, SPACE)
         if got is exp:
             taken += 1
-        else:
+        elif not (why or "").startswith("its table is one these rules never reach") or \
+                unreached(fx, exp, shipped) is None:
             missed.append(f"{fx.id}: {why}")
+        # else a table the shipped rules never reach either (engsix-004's search for the
+        # engine under a set-aside engine): a rule set of one's own no longer runs it
+        # (selection.unreached); a shipped one still does, by its scope alone
     assert missed == []
     assert taken >= 5  # the property was tried on real entries
 
