@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from mtrain.conformance.adapter import ReferenceImplementation
-from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_file
+from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_corpus, load_file
 from mtrain.conformance.partition import applies, stand_in
 from mtrain.conformance.selection import entry_for, unreached
 from mtrain.spec.catalog import catalog
@@ -251,3 +251,14 @@ def test_a_rule_set_the_corpus_says_little_about_is_asked_more_situations() -> N
     assert 10 < asked <= 40
     assert corpus + len(situations(pagat, asked)) >= RESULTS_FLOOR or asked == 40
     assert corpus + len(situations(pagat, 10)) < RESULTS_FLOOR
+
+
+def test_a_table_of_a_shape_ones_rules_never_have_is_not_run() -> None:
+    # generated-first-turn-004 is a first-turn chain (phase chain); its scope takes
+    # one-tile first turns too, where no round has a chain: under an own table of puremco
+    # (single) it is not applicable, saying why; the shipped puremco runs it by its scope
+    (fx,) = [f for f in load_corpus()[0] if f.id == "generated-first-turn-004"]
+    shipped = catalog().ruleset("puremco")
+    assert entry_for(fx, shipped, SPACE)[0] is not None
+    got, why = entry_for(fx, own(shipped), SPACE)
+    assert got is None and why == "its table is one these rules never reach (REACH-CHAIN)"
