@@ -17,7 +17,6 @@ from mtrain.conformance.partition import applies, stand_in
 from mtrain.conformance.seat_alone import seat_entry
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.errors import InputError
-from mtrain.spec.model.reachable import reachable_problems
 from mtrain.spec.notation import FixtureError
 from mtrain.spec.ruleset import OTHER, Ruleset
 from mtrain.spec.scope import Product, Scope, Space
@@ -391,6 +390,9 @@ def unreached(fx: Fixture, exp: Expectation, rs: Ruleset) -> str | None:
     shape their rounds never have: an answer there is no rule's."""
     if fx.table is None:
         return None
+    # imported when asked: it brings z3, which `mtrain serve --rules` (reading rules
+    # through this module) does without
+    from mtrain.spec.model.reachable import reachable_problems
     try:
         table = fx.start(rs)
     except (FixtureError, ValueError, KeyError):
