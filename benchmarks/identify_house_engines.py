@@ -26,9 +26,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from test_house_engines import (
     CABOOSE,
     CANTINA,
+    HUMP,
     JUNCTION,
     NINEPINS,
     RAILYARD,
+    ROUNDHOUSE,
     SHED,
     SIXES,
     TORTOISE,
@@ -41,7 +43,7 @@ from mtrain.conformance.target import greet, target_of
 from mtrain.spec.ruleset import OTHER
 
 ENGINES = {e.name: e for e in (CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION,
-                                TORTOISE)}
+                                ROUNDHOUSE, HUMP, TORTOISE)}
 KINDS = ("right", "wrong", "other", "contradicted")
 DUMP: str | None = None
 

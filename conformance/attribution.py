@@ -93,6 +93,8 @@ DEAL_FIELD: dict[str, tuple[str, ...]] = {
 """The clause that sets each field of a freshly dealt round."""
 RELEASES = ("DBL-9", "DBL-12", "DBL-13", "FIRST-5")
 """The clauses under which an open double binds nobody (engine.permission's)."""
+ORDERS = ("DBL-7", "DBL-8")
+"""The clauses that order the covering of several open doubles (engine.permission's)."""
 SEARCH: tuple[str, ...] = ("ENG-6", "ENG-4")
 """The search for a missing engine: in laps (ENG-6), or until it is drawn (ENG-4)."""
 STEP_FIELD: dict[tuple[str, str], tuple[str, ...]] = {
@@ -199,7 +201,9 @@ def allowing(st: engine.State, act: engine.Action) -> str | None:
         free = st.copy()
         free.drawn = -1
         if act in engine.legal_actions(free) and (
-                released := engine.permission(free, act)) in RELEASES:
+                released := engine.permission(free, act)) in (*RELEASES, *ORDERS):
+            # or the cover that the order of several open doubles asks for: an engine that
+            # refuses the drawn tile there keeps another order (hump's newest first)
             return released
     if found == "TRAIN-4" and act.kind == "play" and act.train == st.players:
         # a Mexican Train already open, to a player its opening rule would have barred:

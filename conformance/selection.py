@@ -5,9 +5,10 @@ and the situations from play under each, as tasks for the runner pool (pool.py).
 from __future__ import annotations
 
 import fnmatch
+import itertools
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from mtrain.conformance.defaults import RESULTS_FLOOR, SITUATIONS, SITUATIONS_MIN
@@ -16,7 +17,8 @@ from mtrain.conformance.partition import applies, stand_in
 from mtrain.conformance.seat_alone import seat_entry
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.errors import InputError
-from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.notation import FixtureError
+from mtrain.spec.ruleset import OTHER, Ruleset
 from mtrain.spec.scope import Product, Scope, Space
 from mtrain.spec.yamlload import SpecError, file_problem
 
@@ -354,6 +356,9 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
     seat: Expectation | None = None
     for exp in fx.expect:
         why = applies(exp, fx, rs, space)
+        if why is None and (never := unreached(fx, exp, rs)) is not None:
+            reasons.append(f"its table is one these rules never reach ({never})")
+            continue
         if why is None:
             return exp, None
         if why.startswith("its outcome depends"):
@@ -363,6 +368,57 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
     if seat is not None:
         return seat, None
     return None, (reasons[0] if reasons else None)
+
+
+READINGS_MAX = 64
+"""The most readings of a rule set's own rules `unreached` tries before it keeps the entry."""
+
+
+SHAPES = ("REACH-CHAIN", "REACH-ENGINE", "REACH-ORDINARY")
+"""The reachability conditions on a table's shape: a phase, or an open double, that the
+rules never have (a first-turn chain under one-tile first turns, a search for the engine
+where it is set aside, an open double where doubles are ordinary). An engine of those
+rules may have no way to hold such a table; one whose history alone is impossible (a
+starter, a first turn) it still reads, and answers as the rules do."""
+
+
+def unreached(fx: Fixture, exp: Expectation, rs: Ruleset) -> str | None:
+    """The first condition of SHAPES (docs/fixture-format.md) that `fx`'s table breaks
+    under `rs`, read with every known value in place of each option it plays `other`; None
+    where some reading has such a table. `mtrain lint` checks the rule sets a fixture
+    names, but its scope reaches rule sets of one's own too, where the table may be of a
+    shape their rounds never have: an answer there is no rule's."""
+    if fx.table is None:
+        return None
+    # imported when asked: it brings z3, which `mtrain serve --rules` (reading rules
+    # through this module) does without
+    from mtrain.spec.model.reachable import reachable_problems
+    try:
+        table = fx.start(rs)
+    except (FixtureError, ValueError, KeyError):
+        return None  # the run itself reports a table that does not build
+    first = None
+    for reading in _readings(rs):
+        problems = [p.split(":")[0] for p in
+                    reachable_problems(table, reading, players=exp.refused_setup is None)]
+        shapes = [p for p in problems if p in SHAPES]
+        if not shapes:
+            return None
+        first = first or shapes[0]
+    return first
+
+
+def _readings(rs: Ruleset) -> Iterator[Ruleset]:
+    """`rs` with each `other` option given each of its known values in turn (nothing past
+    READINGS_MAX of them)."""
+    options = catalog().options
+    known = [[v for v in options[o].values if v != OTHER] for o in rs.unknown]
+    if math.prod(len(k) for k in known) > READINGS_MAX:
+        return
+    for values in itertools.product(*known):
+        given = dict(zip(rs.unknown, values, strict=True))
+        yield Ruleset(rs.name, tuple((o, given.get(o, v)) for o, v in rs.choices),
+                      rs.hand_table, rs.overlays)
 
 
 ONLY_ENGINE = "its outcome depends on engine_procedure (played its own way)"

@@ -77,3 +77,31 @@ def test_doubles_scored_twice_are_charged_to_the_face_values() -> None:
     # holding no double score right, the others not
     charges = charged("score-001", "pagat", "doubles-score-twice")
     assert charges == ["SCORE-1"], charges
+
+
+def test_a_drawn_tile_refused_as_the_oldest_cover_is_charged_to_the_order() -> None:
+    # fuzz's reproducer of hump's newest-first bug (tests/examples/hump_engine.py, bug 1):
+    # seat 3 drew [9-5]; of the open doubles [5-5] (train 2, older) and [8-8] (train 1),
+    # it covers the older. An engine that withholds it keeps another order (DBL-7), not
+    # the drawn tile's rule (TURN-3), which the play obeys
+    from mtrain.conformance.attribution import allowing
+    from mtrain.reference.codec import action_from_json, state_from_json
+    rs = catalog().ruleset("pagat")
+    rules = Rules.of(rs)
+    seats = [[], ["2-1"], ["1-1"], ["9-5"]]
+    laid = {"0-8", "8-8", "0-5", "5-5", "12-12", *(t for s in seats for t in s)}
+    rest = [f"{a}-{b}" for a in range(12, -1, -1) for b in range(a, -1, -1)
+            if f"{a}-{b}" not in laid and f"{b}-{a}" not in laid]
+    state = {
+        "round": 13, "engine": 0, "engine_placed": True, "phase": "start", "seat": 3,
+        "starter": 0, "hands": [rest, *seats[1:]], "boneyard": [],
+        "trains": [{"tiles": [], "end": 0, "marker": False},
+                   {"tiles": ["0-8", "8-8"], "end": 8, "marker": False},
+                   {"tiles": ["0-5", "5-5"], "end": 5, "marker": True},
+                   {"tiles": [], "end": 0, "marker": False}],
+        "mexican": {"tiles": [], "end": 0}, "open_doubles": [2, 1], "turn_doubles": [],
+        "drawn": "9-5", "first_turns": [], "passes": 0, "scores": [0] * 4,
+        "outs": [0] * 4, "result": None}
+    st = state_from_json(rules, state)
+    act = action_from_json(st, {"type": "play", "tile": "9-5", "train": 2})
+    assert allowing(st, act) == "DBL-7"
