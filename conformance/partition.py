@@ -39,7 +39,15 @@ from mtrain.reference.rules import EXISTENCE_FLAGS, FLAG_OPTIONS, Rules
 from mtrain.spec.catalog import Catalog, catalog
 from mtrain.spec.notation import FixtureError, action_json, max_pip_of
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
-from mtrain.spec.scope import PROBE_TABLE, Product, Region, Scope, Space, values_of
+from mtrain.spec.scope import (
+    KEPT_COMPLETIONS,
+    PROBE_TABLE,
+    Product,
+    Region,
+    Scope,
+    Space,
+    values_of,
+)
 from mtrain.spec.tilesets import highest
 
 # --- traced runs ---------------------------------------------------------------------
@@ -65,6 +73,10 @@ class Log:
             self.decides.update(options)
 
 
+_RULESET_FIELDS = tuple(f.name for f in dataclasses.fields(Ruleset))
+"""Every field of a Ruleset, those its __post_init__ sets included."""
+
+
 class TracedRuleset(Ruleset):
     """A Ruleset that logs each option looked up (the hand table logs hand_sizes)."""
 
@@ -72,7 +84,12 @@ class TracedRuleset(Ruleset):
 
     @staticmethod
     def wrap(rs: Ruleset, log: Log) -> TracedRuleset:
-        t = TracedRuleset(rs.name, rs.choices, rs.hand_table, rs.overlays)
+        # rs's fields taken as they are, its index included (a frozen rule set's, never
+        # written): built anew, each of a scope check's 145,000 traced runs indexed its
+        # choices again
+        t = object.__new__(TracedRuleset)
+        for name in _RULESET_FIELDS:
+            object.__setattr__(t, name, getattr(rs, name))
         object.__setattr__(t, "_log", log)
         return t
 
@@ -138,8 +155,10 @@ class TracedRules:
         return value
 
 
-KEPT_RULES = 8192
-"""Rule sets whose flags `_rules_of` keeps."""
+KEPT_RULES = KEPT_COMPLETIONS
+"""Rule sets whose flags `_rules_of` keeps: as many as the space keeps points (Space.ruleset),
+whose rule sets come back fixture after fixture (with fewer, the memo was emptied every
+few fixtures and half the Rules of a cold lint were built again)."""
 _kept_rules: dict[int, tuple[Ruleset, Rules, dict[Question, Any]]] = {}
 
 
@@ -248,8 +267,8 @@ def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None =
     hand size depends on the table: every entry fails there, saying so."""
     entries = fx.expect if entries is None else entries
     values = dict(point) if point is not None else values_of(catalog(), rs)
-    rules = _rules_of(rs)
-    answers = _answers_of(rs, memo)
+    _, rules, asked = _kept(rs)  # (one lookup for both: made once per cell)
+    answers = None if memo is None else asked
     found = None if memo is None else memo.runs.find(rules, rs, answers)[0]
     run: Run
     if found is not None:
@@ -290,8 +309,7 @@ def _traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
     if memo is None:
         played = _play(fx, traced, impl, rj)
     else:
-        rules = _rules_of(rs)
-        said = _answers_of(rs, memo)
+        _, rules, said = _kept(rs)
         done, node = memo.plays.find(rules, rs, said)
         if done is not None:
             _ask_again(done[0], impl)
