@@ -29,6 +29,7 @@ from test_house_engines import (
     JUNCTION,
     NINEPINS,
     RAILYARD,
+    ROUNDHOUSE,
     SHED,
     SIXES,
     TORTOISE,
@@ -41,7 +42,7 @@ from mtrain.conformance.target import greet, target_of
 from mtrain.spec.ruleset import OTHER
 
 ENGINES = {e.name: e for e in (CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION,
-                                TORTOISE)}
+                                ROUNDHOUSE, TORTOISE)}
 KINDS = ("right", "wrong", "other", "contradicted")
 DUMP: str | None = None
 
