@@ -576,6 +576,28 @@ def test_a_table_that_reads_the_match_length_only_for_its_round_is_no_evidence_a
     # without the restriction (a fixture that cites MATCH-1 or MATCH-7), `other` is any
     # rule of its own, and may give an answer no known value gives
     assert holds(["pass", "pass"], {}, "other")
+    # which values have the table, the reference says (here: a table of round 4)
+    from types import SimpleNamespace
+
+    from mtrain.conformance.identify.run import _escapable
+
+    space = Space(CAT)
+    every = frozenset(space.options["match_length"])
+    cases: list[tuple[frozenset[str], bool, frozenset[str]]] = [
+        (frozenset({"full"}), False, frozenset({"full"})),
+        (frozenset({"full"}), True, frozenset({"single-round"})),
+        # the reference has it under every value: the values differ there on something
+        # else than whether the round exists, so `other` stands for none of them
+        (every, False, frozenset())]
+    table = SimpleNamespace(clauses=("DBL-1",))  # all _escapable reads of the fixture
+    for had, refused, stands in cases:
+        _, stand_in = _escapable(table, ["match_length"],  # type: ignore[arg-type]
+                                 [played, lacking], refused,
+                                 lambda fx, o, h=had: h, space)  # type: ignore[misc]
+        assert stand_in == {"match_length": stands}
+    table.clauses = ("MATCH-1",)
+    assert _escapable(table, ["match_length"], [played, lacking],  # type: ignore[arg-type]
+                      False, lambda fx, o: every, space) == (["match_length"], {})
 
 
 @pytest.mark.slow  # about 12 CPU s: identify over two folders, with its situations

@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
 import z3
@@ -102,6 +102,9 @@ def _escapable(fx: Fixture, escapable: Sequence[str], pieces: Sequence[Piece],
                 only[o] = frozenset()
                 continue
             has = having(fx, o)
+            if has == frozenset(space.options[o]):  # the values differ here, but not on
+                only[o] = frozenset()  # whether the table exists: no stand-in for them
+                continue
             only[o] = frozenset(space.options[o]) - has if refused else has
     return list(escapable), only
 
@@ -564,7 +567,9 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
     problems = list(deals.problems)
     forbidden, conflicting = _forbidden(model, soft, fixed, allowed, base, best, space, own)
     problems += forbidden
-    suspects = _suspects(best, observations, parts) | conflicting | deals.conflicting
+    suspects = _suspects(best, observations, parts)
+    for o in conflicting | deals.conflicting:
+        suspects.setdefault(o, [])
     checks = functools.partial(_checks, frozenset(
         obs.fixture.id for obs in observations if _from_play(obs.fixture)))
     findings = [_finding(o, best, solver, model, deals, fixed, suspects, base, checks)
@@ -587,7 +592,32 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
         return None if found is None else found[0]
     findings = [_contradicted(f, best, solver, model, space.cat, speaks, alone, fit,
                               existence) for f in findings]
+    for f in findings:
+        if f.status == "undetermined":
+            f.evidence.append(_settling(f.option, best.values, space, parts, seen))
     return best, findings, problems
+
+
+def _settling(option: str, values: Mapping[str, str], space: Space,
+              parts: Mapping[str, Sequence[Piece]],
+              seen: Mapping[str, Sequence[str | None]]) -> str:
+    """What would settle an option nothing told apart: the fixtures whose outcome its
+    values change under the rest of the answer (bugs.fits), whose answers were not seen
+    or were read as bugs; or none, so a table of another kind."""
+    known = list(space.options[option])
+    told = [fid for fid, pieces in parts.items() if pieces
+            and (found := bugs.fits(option, values, known, ["pass"] * len(pieces[0].outcomes),
+                                    pieces)) is not None and found[1]]
+    if not told:
+        return (f"(no fixture's outcome changes with {option} under the rest of the rules "
+                "found: a table where its values differ under them would settle it)")
+    unseen = [fid for fid in told if not any(o is not None for o in seen.get(fid, ()))]
+    if unseen:
+        return (f"({len(unseen)} fixtures would tell its values apart, but the engine's "
+                f"answers to them were not seen: {', '.join(sorted(unseen)[:3])}"
+                f"{' ...' if len(unseen) > 3 else ''})")
+    return (f"(the {len(told)} fixtures that tell its values apart here are read as bugs "
+            f"or split evenly: {', '.join(sorted(told)[:3])}{' ...' if len(told) > 3 else ''})")
 
 
 def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model,
@@ -692,10 +722,16 @@ def _sent(space: Space, allowed: Region, base: Mapping[str, str], deals: Deals,
 
 
 def _suspects(best: Solution, observations: Sequence[Observation],
-              parts: Mapping[str, Sequence[Piece]]) -> set[str]:
+              parts: Mapping[str, Sequence[Piece]]) -> dict[str, list[str]]:
     """The options an unexplained fixture's outcome reads where the answer lies: a bug,
-    or a rule played its own way, may be in any of them."""
-    out: set[str] = set()
+    or a rule played its own way, may be in any of them; each with those fixtures (what
+    would settle it: whether they are bugs)."""
+    out: dict[str, list[str]] = {}
+
+    def add(options: Iterable[str], fid: str) -> None:
+        for o in options:
+            if fid not in out.setdefault(o, []):
+                out[o].append(fid)
     bad = set(best.violated)
     for obs in observations:
         pieces = parts.get(obs.fixture.id, ())
@@ -703,7 +739,7 @@ def _suspects(best: Solution, observations: Sequence[Observation],
             for p in pieces:
                 if all(best.values[o] in vs or best.values[o] == OTHER
                        for o, vs in p.region.items()):
-                    out |= set(p.read)
+                    add(p.read, obs.fixture.id)
             continue
         # Explained only by a rule played `other` taking the known value that fits: the
         # other options its outcome reads may be where the difference lies just as well
@@ -718,7 +754,7 @@ def _suspects(best: Solution, observations: Sequence[Observation],
             for p in cells:
                 if all(best.values[o] in vs or best.values[o] == OTHER
                        for o, vs in p.region.items()):
-                    out |= {o for o in p.read if best.values.get(o) != OTHER}
+                    add((o for o in p.read if best.values.get(o) != OTHER), obs.fixture.id)
     return out
 
 
@@ -736,7 +772,7 @@ def _checks(situations: frozenset[str], evidence: Sequence[str]) -> float:
 
 
 def _finding(option: str, best: Solution, solver: Solver, model: Model, deals: Deals,
-             fixed: Mapping[str, str], suspects: set[str],
+             fixed: Mapping[str, str], suspects: Mapping[str, Sequence[str]],
              base: Mapping[str, str],
              checks: Callable[[Sequence[str]], float] = len) -> OptionFinding:
     value = best.values[option]
@@ -769,11 +805,20 @@ def _finding(option: str, best: Solution, solver: Solver, model: Model, deals: D
         status = "undetermined"
     alternatives = [rival.values[option]] if margin <= 0 or value == OTHER else []
     if status == "likely" and margin >= SURE and option in suspects:
-        evidence.append("(an unexplained fixture, or a likely bug, involves this option)")
+        evidence.append(_unsettled(suspects[option]))
     elif status == "likely" and margin >= SURE:
         evidence.append("(too few independent checks: a situation from play counts as "
                         "half a fixture, as one bug answers all tables of its kind alike)")
     return OptionFinding(option, value, status, margin, evidence, alternatives)
+
+
+def _unsettled(fixtures: Sequence[str]) -> str:
+    """Why an option with the margin of `sure` is not: what would settle it."""
+    if not fixtures:
+        return "(a likely bug, a value the catalogue's rules forbid, involves this option)"
+    return (f"(not sure: {len(fixtures)} fixtures no rule set explains read this option "
+            f"({', '.join(fixtures[:3])}{' ...' if len(fixtures) > 3 else ''}); were they "
+            "bugs elsewhere, it would be sure)")
 
 
 def _forbidden(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str],
