@@ -34,7 +34,7 @@ from mtrain.conformance.adapter import (
 )
 from mtrain.conformance.fixture import Fixture, load_corpus
 from mtrain.conformance.identify import bugs
-from mtrain.conformance.identify.cells import Piece, corpus_pieces, explore_in, narrowed
+from mtrain.conformance.identify.cells import ANY, Piece, corpus_pieces, explore_in, narrowed
 from mtrain.conformance.identify.found import Identification as Identification
 from mtrain.conformance.identify.found import Observation as Observation
 from mtrain.conformance.identify.found import OptionFinding as OptionFinding
@@ -598,16 +598,29 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
     return best, findings, problems
 
 
+def _tells(option: str, values: Mapping[str, str], pieces: Sequence[Piece]) -> bool:
+    """Whether two values of `option` give the fixture different outcomes where the rest
+    of the rules are the same and the answer's (`other` there: any value)."""
+    mine = [p for p in pieces if option in p.region and all(
+        values[o] in vs or values[o] == OTHER for o, vs in p.region.items() if o != option)]
+    for i, p in enumerate(mine):
+        for q in mine[i + 1:]:
+            if (not p.region[option] & q.region[option]
+                    and all(p.region[o] & q.region[o] for o in p.region.keys() & q.region.keys()
+                            if o != option)
+                    and any(a != b and ANY not in (a, b)
+                            for a, b in zip(p.outcomes, q.outcomes, strict=True))):
+                return True
+    return False
+
+
 def _settling(option: str, values: Mapping[str, str], space: Space,
               parts: Mapping[str, Sequence[Piece]],
               seen: Mapping[str, Sequence[str | None]]) -> str:
     """What would settle an option nothing told apart: the fixtures whose outcome its
     values change under the rest of the answer (bugs.fits), whose answers were not seen
     or were read as bugs; or none, so a table of another kind."""
-    known = list(space.options[option])
-    told = [fid for fid, pieces in parts.items() if pieces
-            and (found := bugs.fits(option, values, known, ["pass"] * len(pieces[0].outcomes),
-                                    pieces)) is not None and found[1]]
+    told = [fid for fid, pieces in parts.items() if _tells(option, values, pieces)]
     if not told:
         return (f"(no fixture's outcome changes with {option} under the rest of the rules "
                 "found: a table where its values differ under them would settle it)")
