@@ -102,9 +102,6 @@ def _escapable(fx: Fixture, escapable: Sequence[str], pieces: Sequence[Piece],
                 only[o] = frozenset()
                 continue
             has = having(fx, o)
-            if has == frozenset(space.options[o]):  # the values differ here, but not on
-                only[o] = frozenset()  # whether the table exists: no stand-in for them
-                continue
             only[o] = frozenset(space.options[o]) - has if refused else has
     return list(escapable), only
 
