@@ -627,3 +627,10 @@ def test_a_match_of_the_engines_own_is_read_as_its_own() -> None:
     later = {fx.id for fx in fixtures if not {"MATCH-1", "MATCH-7"} & set(fx.clauses)}
     named = set(re.findall(r"[\w-]+-\d+(?:@[\d.]+)?", " ".join(f.evidence)))
     assert named and not named & later, f.evidence
+    # every finding left unsettled says what would settle it: the fixtures on each side,
+    # or those no known rule set explains that read it, or that no fixture would
+    for g in found.findings:
+        if g.status in ("undetermined", "likely", "contradicted"):
+            assert g.evidence and (g.status != "undetermined" or any(
+                "would settle it" in e or "fixtures that tell" in e or "not seen" in e
+                for e in g.evidence)), g

@@ -826,9 +826,10 @@ def _unsettled(fixtures: Sequence[str]) -> str:
     """Why an option with the margin of `sure` is not: what would settle it."""
     if not fixtures:
         return "(a likely bug, a value the catalogue's rules forbid, involves this option)"
-    return (f"(not sure: {len(fixtures)} fixtures no rule set explains read this option "
-            f"({', '.join(fixtures[:3])}{' ...' if len(fixtures) > 3 else ''}); were they "
-            "bugs elsewhere, it would be sure)")
+    return (f"(not sure: {len(fixtures)} fixtures that no rule set of known values "
+            f"explains read this option ({', '.join(fixtures[:3])}"
+            f"{' ...' if len(fixtures) > 3 else ''}): whether they are bugs elsewhere or "
+            "a rule of this option's own would settle it)")
 
 
 def _forbidden(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str],
