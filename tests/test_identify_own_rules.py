@@ -3,6 +3,7 @@ catalogue forbids, deals that are not deals, answers it cannot get, no hello at 
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -533,3 +534,103 @@ def test_a_rule_declared_its_own_explains_a_fixture_its_known_values_agree_on() 
     solver = z3.Solver(ctx=model.ctx)
     solver.add(mine, z3.Not(model.eq("draw_rule", "other")))
     assert solver.check() == z3.unsat  # not own_train_first's: it was not declared
+
+
+def test_a_table_that_reads_the_match_length_only_for_its_round_is_no_evidence_against_a_match_of_ones_own() -> None:  # noqa: E501
+    # A table of round 2 reads match_length only to know whether round 2 exists
+    # (MATCH-7 refuses it under single-round). roundhouse (its match ends once a total
+    # reaches 150) plays such a table as `full` does, and 631 of them counted against
+    # its `other`: identify wrote full. Now `other` stands there for the values that have
+    # the table (run.py, SETUP_ONLY), and for nothing else: a bug at that table (every
+    # entry failed, as single-round's refusal fails them) is not read as the match.
+    import z3
+
+    from mtrain.conformance.identify.cells import Piece
+    from mtrain.conformance.identify.solve import Model, constraint
+    from mtrain.spec.scope import Space
+
+    model = Model.of(Space(CAT))
+    played = Piece({"match_length": frozenset({"full"})}, ("pass", "fail"), ("match_length",))
+    lacking = Piece({"match_length": frozenset({"single-round"})}, ("fail", "fail"),
+                    ("match_length",))
+    has = {"match_length": frozenset({"full"})}
+
+    def holds(outcomes: list[str], only: dict[str, frozenset[str]], value: str) -> bool:
+        solver = z3.Solver(ctx=model.ctx)
+        solver.add(*model.hard)
+        c = constraint(model, [played, lacking], outcomes, ["match_length"],
+                       frozenset({"match_length"}), only)
+        solver.add(c, model.eq("match_length", value))
+        return bool(solver.check() == z3.sat)
+
+    # the engine played the table as full does: evidence against single-round only
+    assert holds(["pass", "fail"], has, "other") and holds(["pass", "fail"], has, "full")
+    assert not holds(["pass", "fail"], has, "single-round")
+    # it failed every entry while playing the table: `other` explains nothing here,
+    # neither as the refusal of single-round nor as an answer no value gives
+    assert not holds(["fail", "fail"], has, "other")
+    assert holds(["fail", "fail"], has, "single-round")
+    assert not holds(["pass", "pass"], has, "other")
+    # where the engine refused the setup, `other` stands for the values lacking the table
+    assert holds(["fail", "fail"], {"match_length": frozenset({"single-round"})}, "other")
+    # without the restriction (a fixture that cites MATCH-1 or MATCH-7), `other` is any
+    # rule of its own, and may give an answer no known value gives
+    assert holds(["pass", "pass"], {}, "other")
+    # which values have the table, the reference says (here: a table of round 4)
+    from types import SimpleNamespace
+
+    from mtrain.conformance.identify.run import _escapable
+
+    space = Space(CAT)
+    every = frozenset(space.options["match_length"])
+    cases: list[tuple[frozenset[str], bool, frozenset[str]]] = [
+        (frozenset({"full"}), False, frozenset({"full"})),
+        (frozenset({"full"}), True, frozenset({"single-round"})),
+        # the reference has it under every value (round 1 under this set): any of them
+        (every, False, every)]
+    table = SimpleNamespace(clauses=("DBL-1",))  # all _escapable reads of the fixture
+    for had, refused, stands in cases:
+        _, stand_in = _escapable(table, ["match_length"],  # type: ignore[arg-type]
+                                 [played, lacking], refused,
+                                 lambda fx, o, h=had: h, space)  # type: ignore[misc]
+        assert stand_in == {"match_length": stands}
+    table.clauses = ("MATCH-1",)
+    assert _escapable(table, ["match_length"], [played, lacking],  # type: ignore[arg-type]
+                      False, lambda fx, o: every, space) == (["match_length"], {})
+
+
+@pytest.mark.slow  # about 12 CPU s: identify over two folders, with its situations
+def test_a_match_of_the_engines_own_is_read_as_its_own() -> None:
+    # tests/examples/roundhouse_engine.py (its bugs off) ends the match after the round
+    # in which a total reaches 150, and declares match_length `other`. Its tables of later
+    # rounds (here the double fixtures that are set in one) it plays as a full match
+    # does; the match fixtures tell the rest
+    import shlex
+    import sys
+
+    from mtrain.conformance.process import ProcessImplementation
+
+    engine = Path(__file__).parent / "examples" / "roundhouse_engine.py"
+    fixtures = []
+    for folder in ("match", "doubles"):
+        some, errors = load_corpus(FIXTURE_ROOT / folder)
+        assert some and not errors
+        fixtures += some
+    ((declared, _),) = read_rules([str(engine.parent / "roundhouse-rules.yaml")])
+    with ProcessImplementation(shlex.join([sys.executable, str(engine), "--fixed", "1,2,3"]),
+                               timeout=30) as impl:
+        found = identify(impl, fixtures, declared=declared)
+    f = found.finding("match_length")
+    assert f.value == "other", f
+    # no later round's table that does not cite the match's clauses is named as showing
+    # full (it shows only that the engine has the round): 446 were, before
+    later = {fx.id for fx in fixtures if not {"MATCH-1", "MATCH-7"} & set(fx.clauses)}
+    named = set(re.findall(r"[\w-]+-\d+(?:@[\d.]+)?", " ".join(f.evidence)))
+    assert named and not named & later, f.evidence
+    # every finding left unsettled says what would settle it: the fixtures on each side,
+    # or those no known rule set explains that read it, or that no fixture would
+    for g in found.findings:
+        if g.status in ("undetermined", "likely", "contradicted"):
+            assert g.evidence and (g.status != "undetermined" or any(
+                "would settle it" in e or "fixtures that tell" in e or "not seen" in e
+                for e in g.evidence)), g

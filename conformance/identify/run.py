@@ -20,15 +20,21 @@ from __future__ import annotations
 import dataclasses
 import functools
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
 import z3
 
-from mtrain.conformance.adapter import Implementation, RefusedSetup, Unsupported, ruleset_json
+from mtrain.conformance.adapter import (
+    Implementation,
+    ReferenceImplementation,
+    RefusedSetup,
+    Unsupported,
+    ruleset_json,
+)
 from mtrain.conformance.fixture import Fixture, load_corpus
 from mtrain.conformance.identify import bugs
-from mtrain.conformance.identify.cells import Piece, corpus_pieces, explore_in, narrowed
+from mtrain.conformance.identify.cells import ANY, Piece, corpus_pieces, explore_in, narrowed
 from mtrain.conformance.identify.found import Identification as Identification
 from mtrain.conformance.identify.found import Observation as Observation
 from mtrain.conformance.identify.found import OptionFinding as OptionFinding
@@ -67,16 +73,64 @@ Progress = Callable[[str, int, int], None]
 
 
 SETUP_ONLY: Final = {"match_length": frozenset({"MATCH-1", "MATCH-7"})}
-"""Options a table of a round reads only to know whether that round exists (MATCH-7: no
-round after the first): every later round's table reads them, so a bug anywhere there
-would pass for the option played its own way. Such an option explains a fixture no rule
-set explains only where the fixture cites one of these clauses."""
+"""Options a table reads only to know whether its round exists in the match (the engine's
+EXISTENCE_FLAGS: MATCH-7 has no round after the first), but where the fixture cites one of
+these clauses (MATCH-1: the match's end, which the length decides). Elsewhere a rule of
+the engine's own for such an option cannot change what happens at the table, only whether
+the engine has it (conform judges it so: partition.round_of_its_own). So there `other`
+stands for the values that have the table where the engine played it (it plays as they
+do, the other options deciding how), for those that lack it where the engine refused its
+setup, and never for an answer no known value gives. The tables of later rounds played as
+`full` plays them are then no evidence for `full` against a match of the engine's own
+(roundhouse's, which ends once a total reaches 150: 631 of them had counted against it),
+and a bug at such a table is not read as the match's length either (which once kept
+`other` to the clauses' fixtures alone)."""
 
 
-def _escapable(fx: Fixture, escapable: Sequence[str]) -> list[str]:
-    """The options `other` may stand for in `fx`'s outcomes (SETUP_ONLY)."""
+def _escapable(fx: Fixture, escapable: Sequence[str], pieces: Sequence[Piece],
+               refused: bool, having: Callable[[Fixture, str], frozenset[str]],
+               space: Space) -> tuple[list[str], dict[str, frozenset[str]]]:
+    """The options `other` may stand for in `fx`'s outcomes, and for those of SETUP_ONLY
+    outside their clauses' fixtures, the values it may stand for there (`refused`: the
+    engine refused the setup; `having`: the values under which the reference has the
+    table)."""
     cited = set(fx.clauses)
-    return [o for o in escapable if o not in SETUP_ONLY or cited & SETUP_ONLY[o]]
+    only: dict[str, frozenset[str]] = {}
+    for o in escapable:
+        if o in SETUP_ONLY and not cited & SETUP_ONLY[o]:
+            if not any(o in p.region for p in pieces):  # the outcome is the same under all
+                only[o] = frozenset()
+                continue
+            has = having(fx, o)
+            only[o] = frozenset(space.options[o]) - has if refused else has
+    return list(escapable), only
+
+
+def tables_had(sent: Ruleset, space: Space) -> Callable[[Fixture, str], frozenset[str]]:
+    """having(fx, option): the values of `option` (one of SETUP_ONLY) under which the
+    reference engine has `fx`'s table, `sent`'s rules the rest: those under which it does
+    not refuse the setup (the start, or a `next-round` deal) by a clause of the option.
+    Asked of the engine, never worked out here; once per fixture."""
+    ref = ReferenceImplementation()
+    memo: dict[tuple[str, str], frozenset[str]] = {}
+
+    def lacks(fx: Fixture, option: str, value: str) -> bool:
+        rs = Ruleset(sent.name, tuple((o, value if o == option else v)
+                                      for o, v in sent.choices), sent.hand_table)
+        try:
+            played = play(fx, rs, ref)
+        except (ValueError, KeyError, TypeError):  # a table it cannot set up at all
+            return False
+        refusal = None if isinstance(played, tuple) else played.refusal
+        clause = space.cat.clauses.get(refusal.clause or "") if refusal is not None else None
+        return clause is not None and option in clause.when
+
+    def having(fx: Fixture, option: str) -> frozenset[str]:
+        key = (fx.id, option)
+        if key not in memo:
+            memo[key] = frozenset(v for v in space.options[option] if not lacks(fx, option, v))
+        return memo[key]
+    return having
 
 
 def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
@@ -101,6 +155,7 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
                 obs.outcomes = tuple("error" for _ in fx.expect)
             continue
         if not isinstance(played, tuple) and played.refusal is not None:  # refused setup
+            obs.refused = True
             judged = []
             unseated = _unseated(fx, sent, played.refusal)
             for exp in fx.expect:
@@ -124,6 +179,7 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
                 problems = check(exp, rj_sent, state, impl, max_pip_of(sent), nulls=nulls)
                 outcomes.append(_judged(problems, nulls))
             except RefusedSetup as e:  # a table it would not have: the entry does not hold
+                obs.refused = True
                 unseated = _unseated(fx, sent, e)  # unless it deals no such table at all
                 outcomes.append("fail" if unseated is None else None)
                 if unseated is not None and unseated not in obs.notes:
@@ -327,9 +383,20 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
     judged = {**base, **{o: v for o, v in (declared.choices if declared else ()) if v == OTHER}}
     own_rules = frozenset(o for o, v in (declared.choices if declared else ()) if v == OTHER)
     escapable = [o for o in space.options if o not in NO_OTHER and o not in fixed]
-    soft = [(c, o.fixture.id) for o in observations
-            if (c := constraint(model, parts[o.fixture.id], o.outcomes,
-                                _escapable(o.fixture, escapable), own_rules)) is not None]
+    having = tables_had(sent, space)
+
+    def weighed(seen: Sequence[Observation]) -> list[tuple[Any, str]]:
+        """Each observation's soft constraint, with the fixture's id."""
+        out = []
+        for o in seen:
+            pieces = parts[o.fixture.id]
+            free, only = _escapable(o.fixture, escapable, pieces, o.refused, having, space)
+            o.stands = only
+            c = constraint(model, pieces, o.outcomes, free, own_rules, only)
+            if c is not None:
+                out.append((c, o.fixture.id))
+        return out
+    soft = weighed(observations)
     found = _conclude(model, soft, fixed, allowed, judged, space, own, deals, observations,
                       parts)
 
@@ -365,9 +432,7 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
                        functools.partial(step("playing situations from play", len(more)), 1))
         observations += seen
         now[:] = ["weighing the situations played", 0, 0]
-        soft += [(c, o.fixture.id) for o in seen
-                 if (c := constraint(model, parts[o.fixture.id], o.outcomes,
-                                     _escapable(o.fixture, escapable), own_rules)) is not None]
+        soft += weighed(seen)
         found = _conclude(model, soft, fixed, allowed, judged, space, own, deals,
                           observations, parts)
         found = _values_with_bugs(found, concluded, allowed, space, declared, observations,
@@ -499,12 +564,15 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
     problems = list(deals.problems)
     forbidden, conflicting = _forbidden(model, soft, fixed, allowed, base, best, space, own)
     problems += forbidden
-    suspects = _suspects(best, observations, parts) | conflicting | deals.conflicting
+    suspects = _suspects(best, observations, parts)
+    for o in conflicting | deals.conflicting:
+        suspects.setdefault(o, [])
     checks = functools.partial(_checks, frozenset(
         obs.fixture.id for obs in observations if _from_play(obs.fixture)))
     findings = [_finding(o, best, solver, model, deals, fixed, suspects, base, checks)
                 for o in model.options]
     speaks = {obs.fixture.id: frozenset(obs.fixture.clauses) for obs in observations}
+    existence = {obs.fixture.id: frozenset(obs.stands) for obs in observations}
     seen = {obs.fixture.id: obs.outcomes for obs in observations}
 
     def alone(fid: str, option: str) -> bool:
@@ -519,16 +587,54 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
         found = bugs.fits(option, best.values, list(space.options[option]),
                           seen.get(fid, ()), parts.get(fid, ()))
         return None if found is None else found[0]
-    findings = [_contradicted(f, best, solver, model, space.cat, speaks, alone, fit)
-                for f in findings]
+    findings = [_contradicted(f, best, solver, model, space.cat, speaks, alone, fit,
+                              existence) for f in findings]
+    for f in findings:
+        if f.status == "undetermined":
+            f.evidence.append(_settling(f.option, best.values, space, parts, seen))
     return best, findings, problems
+
+
+def _tells(option: str, values: Mapping[str, str], pieces: Sequence[Piece]) -> bool:
+    """Whether two values of `option` give the fixture different outcomes where the rest
+    of the rules are the same and the answer's (`other` there: any value)."""
+    mine = [p for p in pieces if option in p.region and all(
+        values[o] in vs or values[o] == OTHER for o, vs in p.region.items() if o != option)]
+    for i, p in enumerate(mine):
+        for q in mine[i + 1:]:
+            if (not p.region[option] & q.region[option]
+                    and all(p.region[o] & q.region[o] for o in p.region.keys() & q.region.keys()
+                            if o != option)
+                    and any(a != b and ANY not in (a, b)
+                            for a, b in zip(p.outcomes, q.outcomes, strict=True))):
+                return True
+    return False
+
+
+def _settling(option: str, values: Mapping[str, str], space: Space,
+              parts: Mapping[str, Sequence[Piece]],
+              seen: Mapping[str, Sequence[str | None]]) -> str:
+    """What would settle an option nothing told apart: the fixtures whose outcome its
+    values change under the rest of the answer (bugs.fits), whose answers were not seen
+    or were read as bugs; or none, so a table of another kind."""
+    told = [fid for fid, pieces in parts.items() if _tells(option, values, pieces)]
+    if not told:
+        return (f"(no fixture's outcome changes with {option} under the rest of the rules "
+                "found: a table where its values differ under them would settle it)")
+    unseen = [fid for fid in told if not any(o is not None for o in seen.get(fid, ()))]
+    if unseen:
+        return (f"({len(unseen)} fixtures would tell its values apart, but the engine's "
+                f"answers to them were not seen: {', '.join(sorted(unseen)[:3])}"
+                f"{' ...' if len(unseen) > 3 else ''})")
+    return (f"(the {len(told)} fixtures that tell its values apart here are read as bugs "
+            f"or split evenly: {', '.join(sorted(told)[:3])}{' ...' if len(told) > 3 else ''})")
 
 
 def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model,
                   cat: Catalog, speaks: Mapping[str, frozenset[str]],
                   alone: Callable[[str, str], bool],
-                  fit: Callable[[str, str], frozenset[str] | None] | None = None
-                  ) -> OptionFinding:
+                  fit: Callable[[str, str], frozenset[str] | None] | None = None,
+                  existence: Mapping[str, frozenset[str]] | None = None) -> OptionFinding:
     """A value that fixtures show, contradicted by fixtures of the same clauses (those
     the option's values bring in): a rule of the engine's own looks so, and so does a bug
     in those clauses that the engine makes everywhere. identify cannot tell which, and
@@ -555,7 +661,11 @@ def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model
                              z3.Not(model.eq(f.option, OTHER)), *keep])
         if taking is None or rest is None:
             return f
-        shown = sorted(set(rest.violated) - set(taking.violated))
+        # a fixture that reads the option only for whether its table exists shows that
+        # the engine has the table, which a rule of its own may as well (SETUP_ONLY):
+        # no evidence for the value against `other`
+        shown = sorted(fid for fid in set(rest.violated) - set(taking.violated)
+                       if f.option not in (existence or {}).get(fid, ()))
     else:
         return f
     told = f"{len(shown)} fixtures show {value} ({', '.join(shown[:3])}" \
@@ -622,10 +732,16 @@ def _sent(space: Space, allowed: Region, base: Mapping[str, str], deals: Deals,
 
 
 def _suspects(best: Solution, observations: Sequence[Observation],
-              parts: Mapping[str, Sequence[Piece]]) -> set[str]:
+              parts: Mapping[str, Sequence[Piece]]) -> dict[str, list[str]]:
     """The options an unexplained fixture's outcome reads where the answer lies: a bug,
-    or a rule played its own way, may be in any of them."""
-    out: set[str] = set()
+    or a rule played its own way, may be in any of them; each with those fixtures (what
+    would settle it: whether they are bugs)."""
+    out: dict[str, list[str]] = {}
+
+    def add(options: Iterable[str], fid: str) -> None:
+        for o in options:
+            if fid not in out.setdefault(o, []):
+                out[o].append(fid)
     bad = set(best.violated)
     for obs in observations:
         pieces = parts.get(obs.fixture.id, ())
@@ -633,19 +749,22 @@ def _suspects(best: Solution, observations: Sequence[Observation],
             for p in pieces:
                 if all(best.values[o] in vs or best.values[o] == OTHER
                        for o, vs in p.region.items()):
-                    out |= set(p.read)
+                    add(p.read, obs.fixture.id)
             continue
         # Explained only by a rule played `other` taking the known value that fits: the
         # other options its outcome reads may be where the difference lies just as well
         # (the fixture counts for them only because the `other` rule absorbed it).
+        # (An option read only for whether the table exists stands for the values that
+        # have it, as a known value would: it absorbs nothing, SETUP_ONLY.)
         seen = [(i, o) for i, o in enumerate(obs.outcomes) if o is not None]
         cells = [p for p in pieces if all(p.outcomes[i] == o for i, o in seen)]
-        if seen and cells and not any(all(best.values[o] in vs for o, vs in p.region.items())
-                                      for p in cells):
+        if seen and cells and not any(all(best.values[o] in vs or (
+                best.values[o] == OTHER and vs & obs.stands.get(o, frozenset()))
+                for o, vs in p.region.items()) for p in cells):
             for p in cells:
                 if all(best.values[o] in vs or best.values[o] == OTHER
                        for o, vs in p.region.items()):
-                    out |= {o for o in p.read if best.values.get(o) != OTHER}
+                    add((o for o in p.read if best.values.get(o) != OTHER), obs.fixture.id)
     return out
 
 
@@ -663,7 +782,7 @@ def _checks(situations: frozenset[str], evidence: Sequence[str]) -> float:
 
 
 def _finding(option: str, best: Solution, solver: Solver, model: Model, deals: Deals,
-             fixed: Mapping[str, str], suspects: set[str],
+             fixed: Mapping[str, str], suspects: Mapping[str, Sequence[str]],
              base: Mapping[str, str],
              checks: Callable[[Sequence[str]], float] = len) -> OptionFinding:
     value = best.values[option]
@@ -696,11 +815,21 @@ def _finding(option: str, best: Solution, solver: Solver, model: Model, deals: D
         status = "undetermined"
     alternatives = [rival.values[option]] if margin <= 0 or value == OTHER else []
     if status == "likely" and margin >= SURE and option in suspects:
-        evidence.append("(an unexplained fixture, or a likely bug, involves this option)")
+        evidence.append(_unsettled(suspects[option]))
     elif status == "likely" and margin >= SURE:
         evidence.append("(too few independent checks: a situation from play counts as "
                         "half a fixture, as one bug answers all tables of its kind alike)")
     return OptionFinding(option, value, status, margin, evidence, alternatives)
+
+
+def _unsettled(fixtures: Sequence[str]) -> str:
+    """Why an option with the margin of `sure` is not: what would settle it."""
+    if not fixtures:
+        return "(a likely bug, a value the catalogue's rules forbid, involves this option)"
+    return (f"(not sure: {len(fixtures)} fixtures that no rule set of known values "
+            f"explains read this option ({', '.join(fixtures[:3])}"
+            f"{' ...' if len(fixtures) > 3 else ''}): whether they are bugs elsewhere or "
+            "a rule of this option's own would settle it)")
 
 
 def _forbidden(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str],

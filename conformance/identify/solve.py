@@ -125,8 +125,8 @@ class Model:
 
 
 def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | None],
-               escapable: Sequence[str], declared: frozenset[str] = frozenset()
-               ) -> Any | None:
+               escapable: Sequence[str], declared: frozenset[str] = frozenset(),
+               only: Mapping[str, frozenset[str]] | None = None) -> Any | None:
     """The rule sets that pass and fail exactly the entries the engine did (an option
     `other` taking, in this fixture, whichever known value explains it: an engine that
     plays a rule its own way still plays each table somehow); where no rule set does,
@@ -134,15 +134,21 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     outcome depends on played `other`, or one the engine declares `other` (`declared`)
     that the runs read: where its known values agree, a rule of its own may still differ
     (roundhouse keeps a drawn tile that both known draw rules play), and conform makes
-    such an entry not applicable. None when nothing was seen."""
+    such an entry not applicable. An option of `only` stands, played `other`, for the
+    values it names alone, and never for an answer no known value gives (run.py,
+    SETUP_ONLY). None when nothing was seen."""
+    only = only or {}
     seen = [(i, o) for i, o in enumerate(outcomes) if o is not None]
     if not seen:
         return None
     cells = [p for p in pieces if all(p.outcomes[i] in (o, ANY) for i, o in seen)]
     read = {o for p in pieces for o in p.read} & declared
-    own = [model.eq(o, OTHER) for o in sorted(set(depends(pieces)) | read) if o in escapable]
-    inside = [model.inside(p.region, escapable) for p in cells]
-    about = [model.eq(o, OTHER) for o in tested(pieces, outcomes) if o in escapable]
+    free = [o for o in escapable if o not in only]
+    own = [model.eq(o, OTHER) for o in sorted(set(depends(pieces)) | read) if o in free]
+    inside = [model.inside(p.region, [o for o in escapable if o not in only
+                                      or p.region.get(o, only[o]) & only[o]])
+              for p in cells]
+    about = [model.eq(o, OTHER) for o in tested(pieces, outcomes) if o in free]
     if about:  # explained by known values, or else by `other` on what it is about
         model.lean.append(model.any([*(model.inside(p.region) for p in cells), *about]))
     if not cells:
