@@ -102,12 +102,12 @@ def run(args: argparse.Namespace) -> int:
         shows, elsewhere = split_unexplained(result.unexplained, result.ruleset)
         if shows:
             print(f"{len(shows)} fixtures no rule set explains (likely bugs; `mtrain "
-                  f"conform --rules` shows them): {', '.join(shows[:12])}")
+                  f"conform --rules` shows them): {_first(shows)}")
         if elsewhere:
             print(f"{len(elsewhere)} fixtures no rule set explains whose entries speak only "
                   "about other rules than those found, so conform does not run them (a "
                   "table those rules may never reach, or a rule of the engine's own): "
-                  f"{', '.join(elsewhere[:12])}")
+                  f"{_first(elsewhere)}")
     for problem in result.problems:
         print(shown(problem))
     print(f"closest rule set: {result.ruleset.name}")
@@ -214,3 +214,13 @@ def declaration_note(findings: Any, declared: Any, found: Any) -> list[str]:
                    "clauses, or a rule of its own: `mtrain conform` under the declaration "
                    "shows them)")
     return out
+
+
+SHOWN = 12
+"""The most fixture ids a line of identify's summary lists."""
+
+
+def _first(ids: list[str]) -> str:
+    """The first SHOWN of `ids`, and how many more there are: a count the line gave is met."""
+    more = len(ids) - SHOWN
+    return ", ".join(ids[:SHOWN]) + (f" and {more} more" if more > 0 else "")
