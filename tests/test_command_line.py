@@ -58,3 +58,11 @@ def test_serve_imports_no_z3(args: tuple[str, ...]) -> None:
     assert "z3" not in names
     others = {n for n in names if n.startswith("mtrain.commands.")}
     assert others <= {"mtrain.commands", "mtrain.commands.serve", "mtrain.commands.printing"}
+
+
+def test_identify_summary_counts_what_it_does_not_list() -> None:
+    from mtrain.commands.identify import SHOWN, _first
+
+    ids = [f"fx-{i:03d}" for i in range(SHOWN + 5)]
+    assert _first(ids).endswith(f"fx-{SHOWN - 1:03d} and 5 more")
+    assert _first(ids[:SHOWN]) == ", ".join(ids[:SHOWN])
