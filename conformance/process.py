@@ -46,6 +46,8 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
+
 from mtrain import __version__
 from mtrain.conformance.adapter import JSON, Refused, RefusedSetup, Unsupported
 from mtrain.conformance.child import (
@@ -116,6 +118,9 @@ class NotApplicable(HarnessError, Unsupported):
     status = "not-applicable"
 
 
+KEPT_ANSWERS = 8192
+"""Answer texts known to pass `check_answer` (ProcessImplementation._passed)."""
+
 FAILURES = (ImplementationCrashed, ImplementationTimeout, ProtocolViolation)
 
 FAILURE_LIMIT = 10
@@ -170,6 +175,11 @@ class ProcessImplementation:
         self._lock = threading.Lock()
         self._closed = False
         self.failures: list[str] = []
+        # the text after `{"id":N,` of answers that decoded as orjson reads them (no key
+        # given twice, no integer beyond 64 bits) and passed check_answer, with the kind
+        # of request each answered: the same text under another id is read by orjson
+        # alone (a run gets the same answers under dozens of rule sets)
+        self._passed: dict[bytes, str] = {}
         # requests written ahead of their calls: (process, kind, fields, id, stderr mark)
         self._ahead: deque[tuple[ChildProcess, str, dict[str, bytes], int, int]] = deque()
 
@@ -445,6 +455,11 @@ class ProcessImplementation:
                 break
         if expect is not None and line == b'{"id":%d,"ok":true,%s}\n' % (rid, expect):
             return AS_EXPECTED
+        head = b'{"id":%d,' % rid
+        rest = line[len(head):] if line.startswith(head) else None
+        if rest is not None and self._passed.get(rest) == kind:
+            passed: JSON = orjson.loads(line)
+            return passed
         try:
             answer = decode(line)
         except ProtocolError as e:
@@ -462,7 +477,14 @@ class ProcessImplementation:
                 "one answer per request, in order; the implementation was killed",
                 proc.stderr.tail())
         try:
-            return check_answer(kind, rid, answer)
+            checked = check_answer(kind, rid, answer)
+            if rest is not None and _orjson_writes(checked, line):
+                # passed: the same text under another id reads (orjson.loads gives back
+                # what it wrote) and passes alike
+                if len(self._passed) >= KEPT_ANSWERS:
+                    self._passed.clear()
+                self._passed[rest] = kind
+            return checked
         except ErrorAnswer as e:
             if kind == "hello":
                 raise
@@ -511,6 +533,15 @@ class ProcessImplementation:
         return ImplementationCrashed(
             f"the implementation {describe_exit(code)}, before answering the {kind} request",
             proc.stderr.tail())
+
+
+def _orjson_writes(message: JSON, line: bytes) -> bool:
+    """Whether `line` is `message` as orjson writes it, newline included (never for a
+    value orjson cannot write: an integer beyond 64 bits, a lone surrogate)."""
+    try:
+        return orjson.dumps(message) + b"\n" == line
+    except TypeError:  # orjson.JSONEncodeError is one
+        return False
 
 
 def command_argv(command: str) -> list[str]:

@@ -8,6 +8,7 @@ on a shutdown request. Diagnostics go to stderr; stdout carries answers only.
 
 from __future__ import annotations
 
+import re
 import sys
 import traceback
 from typing import IO, Any
@@ -15,11 +16,17 @@ from typing import IO, Any
 from mtrain import __version__
 from mtrain.conformance.adapter import (
     JSON,
+    MEMO_ANSWERS,
+    MEMO_RULES,
     MEMO_STATES,
+    Answers,
     DecodedStates,
     ReferenceImplementation,
     Refused,
     RefusedSetup,
+    _check_players,
+    _flags,
+    _traced,
     fingerprint,
     ruleset_json,
 )
@@ -32,6 +39,7 @@ from mtrain.conformance.protocol import (
     check_request,
     decode,
     encode,
+    encode_value,
     error,
     ok,
 )
@@ -187,6 +195,99 @@ class Repeats:
         return message
 
 
+_QUESTION = re.compile(rb'\{"id":(0|[1-9][0-9]{0,17}),"type":"(legal|apply)","ruleset":')
+"""How a `legal` or `apply` request line the protocol client wrote begins: its id, its
+kind, then the rule set's text (KnownLines)."""
+
+
+class AnswerTexts(Answers):
+    """adapter.Answers whose answers are the text an answer line carries after its
+    `"ok":true,` (`"actions":[...]`, `"state":{...}` or `"refused":{...}`)."""
+
+    def find_text(self, rules: Rules, key: tuple[bytes, bytes]) -> bytes | None:
+        """The answer kept for `key` that holds under `rules`; None where none does, or
+        where `rules` deals no such table (the request then gets its error as usual)."""
+        for attrs, values, owner, players, answer in self._memo.get(key, ()):
+            if owner is rules or (attrs is not None and _flags(attrs)(rules) == values):
+                try:
+                    _check_players(rules, players)
+                except RefusedSetup:
+                    return None
+                return answer if type(answer) is bytes else None
+        return None
+
+
+class KnownLines:
+    """The server's answers to `legal` and `apply` by the text of the request line, for
+    every rule set whose flags read the question alike (as the embedded reference keeps
+    them, adapter.Answers): conform asks each question about a fixture's states under
+    dozens of rule sets. A line answered from here is not decoded at all.
+
+    A line is known when it is `{"id":N,"type":"K","ruleset":` (N an integer as JSON
+    writes it), then the text T of a rule set met before, then a rest R met before after
+    that same beginning and another rule set's text, in a line that decoded and passed
+    the request checks. T is a whole JSON object, and no proper beginning of one is a
+    whole object, so T ends where that object ends: the line is the earlier one with
+    another id and another rule set, which decode as that line did. Its answer is kept
+    under (K, R), with the flags that reading the state and answering read (`_Reading`).
+    A question is answered plainly the first time (a game's states are all new: nothing
+    is recorded for them) and recorded when it comes back."""
+
+    def __init__(self) -> None:
+        self.rulesets: dict[bytes, Rules] = {}
+        self.answers = AnswerTexts(MEMO_ANSWERS)
+        self.seen: set[tuple[bytes, bytes]] = set()
+
+    def look(self, line: bytes) -> tuple[bytes | None, tuple[bytes, bytes] | None]:
+        """(the answer line, None) for a known line; else (None, the question's key where
+        the line begins as a known one does, or None)."""
+        m = _QUESTION.match(line)
+        if m is None:
+            return None, None
+        start = m.end()
+        at = line.find(b'},"', start)
+        for _ in range(4):  # a rule set's text has a `},"` or two inside its own
+            if at < 0:
+                break
+            rules = self.rulesets.get(line[start:at + 1])
+            if rules is not None:
+                key = (m[2], line[at + 1:])
+                text = self.answers.find_text(rules, key)
+                if text is None:
+                    return None, key
+                return b'{"id":%s,"ok":true,%s}\n' % (m[1], text), None
+            at = line.find(b'},"', at + 1)
+        return None, None
+
+    def learn(self, line: bytes, message: JSON, rules: Rules) -> tuple[bytes, bytes] | None:
+        """The key of a line that decoded and passed the checks, when it begins as
+        `_QUESTION` says and its rule set, written as the client writes it, follows; the
+        rule set's text is kept."""
+        m = _QUESTION.match(line)
+        if m is None:
+            return None
+        start = m.end()
+        text = encode_value(message["ruleset"])
+        end = start + len(text)
+        if not line.startswith(text, start) or line[end:end + 2] != b',"':
+            return None
+        if text not in self.rulesets:
+            if len(self.rulesets) >= MEMO_RULES:
+                self.rulesets.clear()
+            self.rulesets[text] = rules
+        return m[2], line[end:]
+
+    def first_time(self, key: tuple[bytes, bytes]) -> bool:
+        """Whether the question `key` is new (noted now, if so)."""
+        seen = self.seen
+        if key in seen:
+            return False
+        if len(seen) >= 4 * MEMO_ANSWERS:
+            seen.clear()
+        seen.add(key)
+        return True
+
+
 class Server:
     """Answers protocol v1 requests with the reference engine."""
 
@@ -195,6 +296,18 @@ class Server:
         self.impl = impl or MemoReference()
         self.declare = declare
         self.repeats = Repeats()
+        self.known = KnownLines() if isinstance(self.impl, MemoReference) else None
+
+    def respond(self, line: bytes) -> tuple[bytes, bool]:
+        """(the answer line to one request line, whether to stop after sending it): a
+        known question's from `known`, any other's from `handle`."""
+        known = self.known
+        if known is not None:
+            text, _ = known.look(line)
+            if text is not None:
+                return text, False
+        answer, stop = self.handle(line)
+        return self.encode(answer), stop
 
     def handle(self, line: bytes | str) -> tuple[JSON, bool]:
         """(the answer to one request line, whether to stop after sending it)."""
@@ -211,6 +324,11 @@ class Server:
         if isinstance(line, bytes) and isinstance(self.impl, MemoReference):
             self.impl.given = (message.get("state"), line)
         try:
+            if isinstance(line, bytes) and kind in ("legal", "apply") \
+                    and self.known is not None:
+                recorded = self.recorded(rid, kind, message, line)
+                if recorded is not None:
+                    return recorded, False
             return self.dispatch(rid, kind, message), kind == "shutdown"
         except RefusedSetup as e:  # DEAL-7: a deal or table the rule set does not allow
             return error(rid, "refused-setup", e.reason, clause=e.clause), False
@@ -220,6 +338,46 @@ class Server:
         except Exception as e:
             traceback.print_exc(file=sys.stderr)
             return error(rid, "internal", f"{kind}: {type(e).__name__}: {e}"), False
+
+    def recorded(self, rid: int, kind: str, message: JSON, line: bytes) -> JSON | None:
+        """The answer to a `legal` or `apply` request asked before (`KnownLines`), found
+        as `dispatch` finds it, and kept with the flags it read; None for a question seen
+        for the first time, or one the line does not show plainly."""
+        impl, known = self.impl, self.known
+        assert isinstance(impl, MemoReference) and known is not None
+        rules = impl.rules(message["ruleset"])
+        key = known.learn(line, message, rules)
+        if key is None or known.first_time(key) or type(rules) is not Rules:
+            return None
+        state = message["state"]
+        st, entry = impl._read(rules, state, state_text(line) or fingerprint(state))
+        # (no entry: the state was read plainly, its text new to the memo of states; the
+        # answer is then found as dispatch finds it, and not kept)
+        traced, reading = _traced(st, rules) if entry is not None else (st, None)
+        payload: JSON
+        if kind == "legal":
+            actions = [codec.action_to_json(traced, a) for a in engine.legal_actions(traced)]
+            payload = {"actions": actions}
+        else:
+            try:
+                new = engine.apply(traced, codec.action_from_json(traced, message["action"]))
+            except engine.IllegalAction as e:
+                payload = {"refused": {"reason": e.message, "clause": e.clause}}
+            except codec.StateError as e:
+                if e.clause is None:  # not an action of the game at all: a malformed request
+                    raise
+                # no such train or tile (TRAIN-1, SET-1)
+                payload = {"refused": {"reason": str(e), "clause": e.clause}}
+            else:
+                answer = codec.state_to_json(new)
+                new.rules = st.rules
+                impl._memo = (st.rules, answer, new)  # the engine's own state: no check
+                payload = {"state": answer}
+        if reading is not None:
+            (field, value), = payload.items()
+            known.answers.keep(key, entry, reading, st.players,
+                               b'"%s":%s' % (field.encode(), encode_value(value)))
+        return ok(rid, **payload)
 
     def dispatch(self, rid: int, kind: str, m: JSON) -> JSON:
         impl = self.impl
@@ -308,8 +466,8 @@ def serve(stdin: IO[bytes], stdout: IO[bytes], server: Server | None = None) -> 
                 answers.append(encode(error(None, "bad-request",
                                             f"a request line longer than {MAX_LINE} bytes")))
             elif line.strip():
-                answer, stop = server.handle(line)
-                answers.append(server.encode(answer))
+                text, stop = server.respond(line)
+                answers.append(text)
                 if stop:
                     break
         if not stop and not skipping:
@@ -323,8 +481,8 @@ def serve(stdin: IO[bytes], stdout: IO[bytes], server: Server | None = None) -> 
             elif not chunk and part:  # the last line, with no newline
                 line, part, size = b"".join(part), [], 0
                 if line.strip():
-                    answer, stop = server.handle(line)
-                    answers.append(server.encode(answer))
+                    text, stop = server.respond(line)
+                    answers.append(text)
         try:
             if answers:
                 stdout.write(b"".join(answers))

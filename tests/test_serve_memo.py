@@ -108,3 +108,50 @@ def test_a_state_is_known_by_its_text_only_where_the_line_shows_it_plainly() -> 
     assert state_text(b'{"id":1,"st\\u0061te":{"a":1},"action":{"state":2}}') is None
     assert state_text(b'{"id":1,"type":"deal"}') is None
 
+
+
+def test_lines_answered_from_their_text_are_those_of_a_server_that_has_seen_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """serve.KnownLines: a `legal` or `apply` asked again, under this rule set or another,
+    is answered without decoding the line; the answer lines must be byte for byte those
+    of a fresh server, refusals and errors included, and most must come from the memo."""
+    kept = Server()
+    handled = [0]
+    real = Server.handle
+
+    def counted(self: Server, line: Any) -> Any:
+        if self is kept:
+            handled[0] += 1
+        return real(self, line)
+
+    monkeypatch.setattr(Server, "handle", counted)
+    asked = 0
+    for state in game(seed=7)[:12]:
+        for name in [*NAMES, *NAMES]:  # every question twice under each rule set
+            rj = ruleset_json(catalog().ruleset(name))
+            for rid, line in enumerate(lines(state, rj), 100 + asked):
+                line = line.replace(line[:line.index(b",")], b'{"id":%d' % rid, 1)
+                assert kept.respond(line) == Server().respond(line), (name, line[:200])
+                asked += 1
+    # an answer is found from its text once its question came back: one line in seven
+    assert handled[0] < asked / 2
+
+
+def test_a_line_is_answered_from_its_text_only_where_it_reads_as_the_one_kept() -> None:
+    server = Server()
+    state = game()[3]
+    rj = ruleset_json(catalog().ruleset("pagat"))
+    legal = lines(state, rj)[0]
+    for _ in range(3):
+        server.respond(legal)
+    assert server.known is not None and server.known.look(legal)[0] is not None
+    # the same rest after a rule set never met, or after something that is no rule set
+    other = legal.replace(b'"name":"pagat"', b'"name":"pagat2"')
+    assert server.known.look(other)[0] is None
+    broken = legal.replace(b'"ruleset":{', b'"ruleset":{"x":1},"y":{', 1)
+    assert server.known.look(broken)[0] is None
+    assert server.respond(broken) == Server().respond(broken)
+    # an id JSON does not write so (a leading zero) or a line with spaces: decoded
+    for odd in (legal.replace(b'{"id":1,', b'{"id":01,'), legal.replace(b'"id":1', b'"id": 1')):
+        assert server.known.look(odd)[0] is None
+        assert server.respond(odd) == Server().respond(odd)
