@@ -166,6 +166,10 @@ class Fixture:
         """The starts built so far, by tile set (for a cache: `keep_starts` takes them)."""
         return {tile_set: orjson.loads(text) for tile_set, text in self._starts.items()}
 
+    def starts_text(self) -> tuple[tuple[str, bytes], ...]:
+        """The starts kept so far, as JSON texts by tile set: what `start` reads of them."""
+        return tuple(sorted(self._starts.items()))
+
     def keep_starts(self, starts: dict[str, Any]) -> None:
         """Starts `kept_starts` gave, for the same table (a situation read back from the
         cache, which keeps them beside it)."""
