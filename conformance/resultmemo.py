@@ -116,7 +116,9 @@ class ResultMemo:
             return run_one(fx, rs, exp, impl, rj, require_clauses=require_clauses)
         rules = _rules_of(rs)
         with self._lock:
-            tree = self._trees.setdefault(key, QuestionTree())
+            tree = self._trees.get(key)
+            if tree is None:
+                tree = self._trees[key] = QuestionTree()
             said = self._answers.get(id(rs))
             if said is None or said[0] is not rs:
                 said = self._answers[id(rs)] = (rs, {})
