@@ -75,7 +75,7 @@ class Expectation:
     which the implementation's refusal may name. Such an entry checks nothing else."""
     line: int | None = None
 
-    @property
+    @functools.cached_property  # (read for each of its results: dozens of rule sets)
     def checks(self) -> int:
         """How many comparisons the entry makes: the legal set, each refusal, each state
         field, the result, the winners, whether the match is over, a refused setup."""

@@ -126,9 +126,8 @@ class ResultMemo:
         if found is not None:
             self.served += 1
             messages, nulls, charged, step, diverged, unreached = found
-            return Outcome(fx, rs.name, "pass", list(messages), null_refusals=nulls,
-                           charged=list(charged), step=step, diverged=diverged,
-                           unreached=unreached)
+            return Outcome.passed(fx, rs.name, list(messages), nulls, list(charged), step,
+                                  diverged, unreached)
         traced = TracedReference(rs)
         try:
             out: Outcome | None = run_one(fx, traced.ruleset, exp, TracedChecks(traced), rj,

@@ -11,6 +11,7 @@ from mtrain.conformance.adapter import ReferenceImplementation
 from mtrain.conformance.pool import Runner, run_tasks
 from mtrain.conformance.report import Result
 from mtrain.conformance.resultmemo import ResultMemo, entry_key
+from mtrain.conformance.runner import Outcome
 from mtrain.conformance.selection import Task, default_rulesets, load_fixtures, select
 from mtrain.conformance.situation_deals import round_deals
 from mtrain.conformance.target import Target
@@ -124,3 +125,11 @@ def test_equal_situations_of_several_rule_sets_are_one_entry() -> None:
     keys = {entry_key(t.fixture, t.expectation) for t in tasks
             if t.expectation is not None}
     assert None not in keys and len(keys) < len(tasks)
+
+
+def test_a_pass_as_the_memo_builds_it_is_the_outcome_of_those_fields() -> None:
+    # Outcome.passed gives every field in order: a field added or moved must not shift them
+    fx = _deal_tasks(["pagat"])[0].fixture
+    built = Outcome.passed(fx, "pagat", ["note"], 1, ["TURN-1"], 2, 3, True)
+    assert built == Outcome(fx, "pagat", "pass", ["note"], null_refusals=1, charged=["TURN-1"],
+                            step=2, diverged=3, unreached=True)
