@@ -75,7 +75,7 @@ class Expectation:
     which the implementation's refusal may name. Such an entry checks nothing else."""
     line: int | None = None
 
-    @property
+    @functools.cached_property  # (read for each of its results: dozens of rule sets)
     def checks(self) -> int:
         """How many comparisons the entry makes: the legal set, each refusal, each state
         field, the result, the winners, whether the match is over, a refused setup."""
@@ -165,6 +165,10 @@ class Fixture:
     def kept_starts(self) -> dict[str, Any]:
         """The starts built so far, by tile set (for a cache: `keep_starts` takes them)."""
         return {tile_set: orjson.loads(text) for tile_set, text in self._starts.items()}
+
+    def starts_text(self) -> tuple[tuple[str, bytes], ...]:
+        """The starts kept so far, as JSON texts by tile set: what `start` reads of them."""
+        return tuple(sorted(self._starts.items()))
 
     def keep_starts(self, starts: dict[str, Any]) -> None:
         """Starts `kept_starts` gave, for the same table (a situation read back from the

@@ -81,9 +81,8 @@ class Runner:
 
     def run(self, task: Task, impl: Implementation) -> Result:
         fx, name = task.fixture, task.variant
-        result = Result(fx.id, name, "pass", path=fx.path, line=fx.line, clauses=fx.clauses,
-                        description=fx.description, source=fx.source,
-                        decisions=self.decisions(fx))
+        result = Result.of(fx.id, name, fx.path, fx.line, fx.clauses, fx.description,
+                           fx.source, self.decisions(fx))
         why = task.why or self.support(task.ruleset)
         skip = (next((s for s in self.skips if s.matches(fx.id, name)), None)
                 if self.skips else None)

@@ -14,6 +14,11 @@ pass keeps nothing, and is played again untraced, so that a failure reads as it 
 did. Only for the embedded ReferenceImplementation itself (not a subclass: a mutant or an
 engine of its own reads otherwise), and only for an entry that runs more than once.
 MTRAIN_RESULT_MEMO=off plays every result.
+
+An entry is known by what a run reads of it (`entry_key`), not by the object: the
+situations from play are made per rule set, and the deals among them (a seventh of them
+and the later rounds' deals, half of a default run's situations) are the same table and
+expectation under the many rule sets of one hand table.
 """
 
 from __future__ import annotations
@@ -21,11 +26,17 @@ from __future__ import annotations
 import os
 import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementation
-from mtrain.conformance.answers import CheckedImplementation, Problem, state_problems
+from mtrain.conformance.answers import (
+    CheckedImplementation,
+    Problem,
+    exact_text,
+    state_problems,
+)
+from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.partition import TracedReference, _rules_of
 from mtrain.conformance.runmemo import Question, QuestionTree
 from mtrain.conformance.runner import Outcome, run_one
@@ -50,14 +61,35 @@ _Kept = tuple[tuple[str, ...], int, tuple[str, ...], int, int | None, bool]
 """A pass as kept: (messages, null refusals, charged, step, diverged, unreached)."""
 
 
+def entry_key(fx: Fixture, exp: Expectation) -> bytes | None:
+    """Everything a run of the entry `exp` of `fx` reads of them (runner.run_one: the start,
+    the steps, what is checked, and the id and clauses its messages and charges name), as
+    one exact text (a pickle: equal texts are equal values of equal types); None for one
+    pickle cannot write. Not its scope nor its place in a file, which no run reads."""
+    return exact_text((fx.id, fx.clauses, fx.table, fx.deal, fx.steps, fx.probes_setup,
+                       fx.starts_text(), exp.legal, exp.refused, exp.state,
+                       exp.result is ..., None if exp.result is ... else exp.result,
+                       exp.winners, exp.match_over, exp.refused_setup))
+
+
 class ResultMemo:
     """The passes found so far, per fixture entry, by what their rule sets answered."""
 
     def __init__(self, tasks: Sequence[Task]) -> None:
-        runs = Counter((id(t.fixture), id(t.expectation)) for t in tasks
-                       if t.expectation is not None and t.sent is not None)
+        # each entry by what a run reads of it: equal situations of several rule sets
+        # are one entry (an entry pickle cannot write stays one of its own)
+        self._keys: dict[tuple[int, int], Hashable] = {}
+        runs: Counter[Hashable] = Counter()
+        for t in tasks:
+            if t.expectation is None or t.sent is None:
+                continue
+            ident = (id(t.fixture), id(t.expectation))
+            key = self._keys.get(ident)
+            if key is None:
+                key = self._keys[ident] = entry_key(t.fixture, t.expectation) or ident
+            runs[key] += 1
         self._shared = {key for key, n in runs.items() if n > 1}
-        self._trees: dict[tuple[int, int], QuestionTree] = {}
+        self._trees: dict[Hashable, QuestionTree] = {}
         # what each rule set answered, by question: every tree asks it the same ones
         self._answers: dict[int, tuple[Ruleset, dict[Question, Any]]] = {}
         self._lock = threading.Lock()
@@ -79,12 +111,14 @@ class ResultMemo:
         """The outcome of `task` (as runner.run_one gives it) against `impl`."""
         fx, exp, rs = task.fixture, task.expectation, task.sent
         assert exp is not None and rs is not None
-        key = (id(fx), id(exp))
+        key = self._keys.get((id(fx), id(exp)))
         if key not in self._shared or not self.serves(impl):
             return run_one(fx, rs, exp, impl, rj, require_clauses=require_clauses)
         rules = _rules_of(rs)
         with self._lock:
-            tree = self._trees.setdefault(key, QuestionTree())
+            tree = self._trees.get(key)
+            if tree is None:
+                tree = self._trees[key] = QuestionTree()
             said = self._answers.get(id(rs))
             if said is None or said[0] is not rs:
                 said = self._answers[id(rs)] = (rs, {})
@@ -92,9 +126,8 @@ class ResultMemo:
         if found is not None:
             self.served += 1
             messages, nulls, charged, step, diverged, unreached = found
-            return Outcome(fx, rs.name, "pass", list(messages), null_refusals=nulls,
-                           charged=list(charged), step=step, diverged=diverged,
-                           unreached=unreached)
+            return Outcome.passed(fx, rs.name, list(messages), nulls, list(charged), step,
+                                  diverged, unreached)
         traced = TracedReference(rs)
         try:
             out: Outcome | None = run_one(fx, traced.ruleset, exp, TracedChecks(traced), rj,

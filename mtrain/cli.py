@@ -67,6 +67,18 @@ class _Once(argparse._StoreAction):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command line `argv`; None: the process's own (sys.argv), the process exiting
+    when the command returns (the console script, `python -m mtrain`)."""
+    try:
+        return _main(argv)
+    finally:
+        if argv is None:  # the process ends: its exit need not walk the heap
+            from mtrain.conformance.gc_freeze import exiting
+
+            exiting()
+
+
+def _main(argv: Sequence[str] | None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     # `mtrain serve` is started once per job of every fuzz and conform run: it imports
     # only the server's command, not every other command's module

@@ -236,3 +236,12 @@ def test_fixtures_at_other_player_counts_have_a_column_of_their_own() -> None:
                                                           "other seats"]
     assert table[2].split()[1:] == ["1", "1", "3", "578"]
     assert any(re.match(r"  other seats\s{2,}\S.*does not deal", line) for line in table)
+
+
+def test_a_result_as_the_pool_makes_it_is_a_pass_of_those_fields() -> None:
+    # Result.of gives every field in order: a field added or moved must not shift them
+    made = Result.of("turn-001", "pagat", "a.yaml", 3, ("TURN-1",), "words", ("pagat",),
+                     (("TURN-1", "why"),))
+    assert made == Result("turn-001", "pagat", "pass", path="a.yaml", line=3,
+                          clauses=("TURN-1",), description="words", source=("pagat",),
+                          decisions=(("TURN-1", "why"),))
