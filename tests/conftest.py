@@ -6,7 +6,8 @@ that a busy machine does not push a test over; its wall time is shown beside it.
 
 `once` computes an expensive value once per run, whichever xdist worker asks first;
 `corpus_explored` explores the shipped corpus once per run for the corpus lint and every
-identify of the whole corpus.
+identify of the whole corpus; `corpus_blame` plays it against every mutant once per run for
+the blame measure and the corpus's kills.
 
 FAST_CASES keeps a few cases of a long parametrised family in the fast loop and marks
 the others slow (the whole suite runs them all).
@@ -214,6 +215,40 @@ def corpus_explored(once: Callable[[str, Callable[[], Any]], Any],
     for k in range(CORPUS_PARTS):
         part = (first + k) % CORPUS_PARTS
         once(f"corpus-explored-{part}-of-{CORPUS_PARTS}", functools.partial(explore, part))
+
+
+BLAME_PARTS = 2
+"""The mutants are played against the corpus in this many parts (every PARTS-th mutant),
+as CORPUS_PARTS: two workers that ask at once play one part each."""
+
+
+@pytest.fixture(scope="session")
+def corpus_blame(once: Callable[[str, Callable[[], Any]], Any]) -> list[Any]:
+    """Every mutant played against the shipped corpus, once per run (`blame`: every
+    reachable run to its end, about 60 CPU s): the clauses its failures are charged to
+    (tests/test_blame.py) and the fixtures that kill it (tests/test_mutants.py's CI gate)
+    come from one play rather than two."""
+
+    def play(part: int) -> list[Any]:
+        from mtrain.conformance.fixture import load_corpus
+        from mtrain.conformance.mutants import MUTANTS
+        from mtrain.conformance.mutants.blame import blame
+
+        fixtures, errors = load_corpus()
+        assert not errors, errors[:1]
+        return blame(fixtures, list(MUTANTS)[part::BLAME_PARTS])
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    first = int(worker[2:]) if worker[2:].isdigit() else 0
+    parts = {}
+    for k in range(BLAME_PARTS):
+        part = (first + k) % BLAME_PARTS
+        parts[part] = once(f"corpus-blame-{part}-of-{BLAME_PARTS}",
+                           functools.partial(play, part))
+    from mtrain.conformance.mutants import MUTANTS
+
+    found = {b.mutant: b for part in parts.values() for b in part}
+    return [found[name] for name in MUTANTS]  # the catalogue's order
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -24,6 +24,8 @@ from mtrain.conformance import adapter, fixture, runner
 from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
 from mtrain.conformance.fixture import Fixture, load_corpus, load_file
 from mtrain.conformance.mutants import MUTANTS, MutantImplementation, mutant, run_mutants
+from mtrain.conformance.mutants.blame import Blame, blame
+from mtrain.conformance.mutants.runs import _TracingReference, touches
 from mtrain.conformance.runner import resolve, run_fixture
 from mtrain.reference import codec, engine
 from mtrain.reference import deal as deal_module
@@ -1682,40 +1684,77 @@ PARTS = 4
 xdist spreads over its workers."""
 
 
+def _agreement_tables() -> list[Fixture]:
+    """Every witness table, the corpus's witnesses of the mutants outside included."""
+    return [*WITNESSES,
+            *{witness_of(n).id: witness_of(n) for n in OUTSIDE_KILLED_BY}.values()]
+
+
+def _play_every_action(impl: adapter.Implementation, fx: Fixture, variant: str) -> list[str]:
+    """On `fx` under `variant`, every action `impl` lists at each step, applied: those it
+    refuses."""
+    problems = []
+    rs = resolve(variant)
+    rj = ruleset_json(rs)
+    try:
+        state = runner.start_state(fx, rs, rj, impl)
+    except Exception:
+        return []  # a deal this mutant cannot make: a kill, not a disagreement
+    for step in [*fx.steps, None]:
+        try:
+            legal = impl.legal(rj, state)
+        except (codec.StateError, adapter.RefusedSetup):
+            # wrong-engine-double cannot read a later round's table, nor
+            # rounds-stop-at-sixteen a double-18 match's round 19
+            break
+        for action in legal:
+            try:
+                impl.apply(rj, state, action)
+            except adapter.Refused as e:
+                problems.append(f"{fx.id} [{variant}] {action}: {e}")
+        if step is None:
+            break
+        try:
+            state = impl.apply(rj, state, action_json(step))
+        except adapter.Refused:
+            break
+    return problems
+
+
+@functools.cache
+def _hooks_reached() -> dict[tuple[str, str], frozenset[str]]:
+    """Per table and rule set, the hooks of any mutant that playing every action under
+    the reference reaches (conformance/mutants/runs.py traces a fixture's run alike); the
+    reference itself accepts every action it lists there."""
+    reference = _TracingReference()
+    reached = {}
+    for fx in _agreement_tables():
+        for variant in dict.fromkeys(v for v, _ in fx.rulesets()):
+            reference.called.clear()
+            assert _play_every_action(reference, fx, variant) == []
+            reached[fx.id, variant] = frozenset(reference.called)
+    return reached
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("part", range(PARTS))
 def test_mutants_accept_every_action_they_list(part: int) -> None:
-    """legal() and apply() agree under every mutant, on every witness table and step."""
+    """legal() and apply() agree under every mutant, on every witness table and step. A
+    table whose play under the reference never reaches a hook of the mutant is played by
+    the mutant exactly as by the reference (runs.py's `reachable`), which accepts every
+    action there (`_hooks_reached`): only the others are played again."""
     problems = []
-    tables = [*WITNESSES, *{witness_of(n).id: witness_of(n) for n in OUTSIDE_KILLED_BY}.values()]
+    reached = _hooks_reached()
     for name in list(MUTANTS)[part::PARTS]:
-        impl = mutant(name)
-        for fx in tables:
+        impl = MUTANTS[name].implementation()
+        hooks = touches(impl.mutant)
+        for fx in _agreement_tables():
             for variant in dict.fromkeys(v for v, _ in fx.rulesets()):
-                rs = resolve(variant)
-                rj = ruleset_json(rs)
-                try:
-                    state = runner.start_state(fx, rs, rj, impl)
-                except Exception:
-                    continue  # a deal this mutant cannot make: a kill, not a disagreement
-                for step in [*fx.steps, None]:
-                    try:
-                        legal = impl.legal(rj, state)
-                    except (codec.StateError, adapter.RefusedSetup):
-                        # wrong-engine-double cannot read a later round's table, nor
-                        # rounds-stop-at-sixteen a double-18 match's round 19
-                        break
-                    for action in legal:
-                        try:
-                            impl.apply(rj, state, action)
-                        except adapter.Refused as e:
-                            problems.append(f"{name} {fx.id} [{variant}] {action}: {e}")
-                    if step is None:
-                        break
-                    try:
-                        state = impl.apply(rj, state, action_json(step))
-                    except adapter.Refused:
-                        break
+                if hooks is not None and hooks.isdisjoint(reached[fx.id, variant]):
+                    continue
+                if hooks is None and not impl.differs_under(ruleset_json(resolve(variant))):
+                    continue
+                problems += [f"{name} {p}" for p in _play_every_action(impl, fx, variant)]
     assert problems == []
 
 
@@ -1831,12 +1870,24 @@ def test_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
 
 
 @pytest.mark.slow
-def test_corpus_kills_every_mutant_twice() -> None:
-    """Every mutant is killed by at least two fixtures, so that no rule rests on one."""
-    fixtures, errors = load_corpus()
-    assert errors == []
-    report = run_mutants(fixtures, enough=2)
+def test_corpus_kills_every_mutant_twice(corpus_blame: list[Blame]) -> None:
+    """Every mutant is killed by at least two fixtures, so that no rule rests on one. The
+    kills are read from the run's one play of every mutant against the corpus (blame's,
+    tests/conftest.py `corpus_blame`), which counts a kill as run_mutants does
+    (test_blame_counts_the_kills_run_mutants_counts)."""
+    kills = {b.mutant: b.killed_by for b in corpus_blame}
+    assert list(kills) == list(MUTANTS)
     weak = [f"{n} ({', '.join(MUTANTS[n].clauses)}): {', '.join(ids) or 'no fixture'}"
-            for n, ids in report.kills.items() if len(ids) < 2]
+            for n, ids in kills.items() if len(ids) < 2]
     assert weak == [], "mutants fewer than two fixtures kill:\n  " + "\n  ".join(weak)
-    assert report.min_kills[0] == 2
+
+
+def test_blame_counts_the_kills_run_mutants_counts() -> None:
+    """blame's killers are run_mutants' kills, in the same order (so the CI gate above may
+    read them from blame's play), and `enough` stops run_mutants at that many."""
+    names = [*KILLED_BY][::25]
+    full = run_mutants(WITNESSES, names)
+    assert {b.mutant: list(b.killed_by) for b in blame(WITNESSES, names)} == full.kills
+    assert sum(len(ids) >= 2 for ids in full.kills.values()) >= 2  # enough cuts something
+    assert run_mutants(WITNESSES, names, enough=1).kills == {
+        n: ids[:1] for n, ids in full.kills.items()}

@@ -4,6 +4,8 @@ Every mutant breaks known clauses (`Mutant.clauses`). Played against the corpus,
 its failures is charged to one clause (attribution.py); the charge is right for the
 mutant when the clause charged with most of its failures is one it breaks. `mtrain
 mutants --blame` prints the table; a test holds the share of mutants charged right.
+Since every reachable run is played, the fixtures that kill each mutant (runs.py's sense:
+an outcome not `pass`, or a crash) come with it: the tests read both from one run.
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ class Blame:
     breaks: tuple[str, ...]
     charged: Counter[str]
     failures: int
+    killed_by: tuple[str, ...] = ()
+    """The fixtures that kill the mutant, in corpus order: a run whose outcome is not
+    `pass` or that crashes it (as run_mutants counts kills, without stopping early)."""
 
     @property
     def top(self) -> str | None:
@@ -45,14 +50,18 @@ def blame(fixtures: Sequence[Fixture], names: Sequence[str] | None = None) -> li
         impl = m.implementation()
         charged: Counter[str] = Counter()
         failures = 0
+        killers: dict[str, None] = {}
         for fx, variant, _, _ in reachable(impl, runs):
             exp = next(e for v, e in fx.rulesets() if v == variant)
             try:
                 outcome = run_one(fx, resolve(variant), exp, impl)
             except Exception:  # a mutant that crashes where the reference does not
+                killers[fx.id] = None  # a kill, charged to no clause
                 continue
+            if outcome.status != "pass":
+                killers[fx.id] = None
             if outcome.status == "fail":
                 failures += 1
                 charged.update(list(dict.fromkeys(outcome.charged)))
-        out.append(Blame(name, m.clauses, charged, failures))
+        out.append(Blame(name, m.clauses, charged, failures, tuple(killers)))
     return out
