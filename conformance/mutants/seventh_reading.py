@@ -231,5 +231,12 @@ SEVENTH_READING: tuple[Mutant, ...] = (
            "legal_actions swapped: [draw] becomes [pass] on a single-tile first turn",
            patches={"legal_actions": _single_first_marks_at_once}),
 )
-"""The seventh reading: 19 rule bugs, none a mutant of the catalogue. Measured: see the
-report of the session that wrote it (mutants-s37)."""
+"""The seventh reading: 19 rule bugs kept, none a mutant of the catalogue, and a 20th,
+heaviest-counts-the-engine, dropped as equivalent (above).
+
+Measured on the corpus before any fixture was added for them (2026-12-04, `mtrain mutants
+-m NAME ... --need 2 -j 2`, 2,053 passing runs): all 19 killed, each by two hand-written
+fixtures or more; the thinnest by exactly two (celko-d9-six-take-6 and goodsam-six-take-11
+by rows-003 and rows-004, blocked-winner-tie-scores-nobody by score-021 and lowhand-003).
+With conformance/fixtures/{deal/rows,scoring/lowest-hand}-seventh-reading.yaml each of
+those three has a third. Blame charges all 19 to a clause they break."""
