@@ -1577,6 +1577,7 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "blocked-winner-counts-as-out": "lowhand-002",
     "totals-overwritten-each-round": "winx-001",
     "blocked-on-pass-with-tiles-left": "doubles-061",
+    "end-chain-counts-as-pass": "end-025",
     "first-turn-starter-only": "seat-005",
     "pass-marks-next-train": "doubles-023",
     "draw-from-boneyard-end": "doubles-034",

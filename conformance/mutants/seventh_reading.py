@@ -5,7 +5,7 @@ aimed at what the house engines exercise and earlier readings left alone: the ha
 tables' untouched rows (2 players, the largest count of a table of one's own), a
 single-tile first turn without a start, the draw
 (which tile, where it may go), the marker a pass puts up, SCORE-2's [0-0] and SCORE-7's
-ties, and SCORE-7's zero read as an out by MATCH-5.
+ties, SCORE-7's zero read as an out by MATCH-5, and END-3's passes beside a first-turn chain.
 
 Set aside on reading, before the mutants were counted, each for the reason given:
 - The empty Mexican Train opened from [N-N] in every round: the codec rebuilds every open
@@ -91,6 +91,13 @@ def _blocked_pass_with_tiles_left(state: State, action: Action) -> None:
     if (action.kind == "pass" and state.boneyard and state.phase == START
             and not rules.passes_end_round and ref.nobody_can_ever_play(state)):
         ref.finish(state, BLOCKED, -1)
+
+
+def _end_chain_counts_as_pass(state: State, action: Action) -> None:
+    """END-3 counting an ended first-turn chain as a pass on an empty boneyard."""
+    if action.kind == "end-chain" and not state.boneyard and state.rules.passes_end_round:
+        state.passes += 1
+    ref.perform(state, action)
 
 
 # --- first turns ------------------------------------------------------------------------
@@ -207,6 +214,11 @@ SEVENTH_READING: tuple[Mutant, ...] = (
            "with tiles left in the boneyard", ("END-2",),
            "perform swapped: END-2's test made after a pass whatever the boneyard holds",
            patches={"perform": _blocked_pass_with_tiles_left}),
+    Mutant("end-chain-counts-as-pass",
+           "Under full-round-of-passes an ended first-turn chain counts as a pass when the "
+           "boneyard is empty", ("END-3", "FIRST-1"),
+           "perform swapped: passes + 1 on end-chain with the boneyard empty",
+           patches={"perform": _end_chain_counts_as_pass}),
     Mutant("first-turn-starter-only",
            "Only the starting player has a first turn: every other player's first turn is an "
            "ordinary one", ("FIRST-6", "FIRST-1", "FIRST-7"),
@@ -231,12 +243,12 @@ SEVENTH_READING: tuple[Mutant, ...] = (
            "legal_actions swapped: [draw] becomes [pass] on a single-tile first turn",
            patches={"legal_actions": _single_first_marks_at_once}),
 )
-"""The seventh reading: 19 rule bugs kept, none a mutant of the catalogue, and a 20th,
+"""The seventh reading: 20 rule bugs kept, none a mutant of the catalogue, and a 21st,
 heaviest-counts-the-engine, dropped as equivalent (above).
 
 Measured on the corpus before any fixture was added for them (2026-12-04, `mtrain mutants
--m NAME ... --need 2 -j 2`, 2,053 passing runs): all 19 killed, each by two hand-written
+-m NAME ... --need 2 -j 2`, 2,053 passing runs): all 20 killed, each by two hand-written
 fixtures or more; the thinnest by exactly two (celko-d9-six-take-6 and goodsam-six-take-11
 by rows-003 and rows-004, blocked-winner-tie-scores-nobody by score-021 and lowhand-003).
 With conformance/fixtures/{deal/rows,scoring/lowest-hand}-seventh-reading.yaml each of
-those three has a third. Blame charges all 19 to a clause they break."""
+those three has a third. Blame charges all 20 to a clause they break."""
