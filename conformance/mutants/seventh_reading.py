@@ -3,9 +3,10 @@
 catalogue's names and descriptions so that none repeats an earlier mutant. The reading
 aimed at what the house engines exercise and earlier readings left alone: the hand
 tables' untouched rows (2 players, the largest count of a table of one's own), a
-single-tile first turn without a start, the draw
-(which tile, where it may go), the marker a pass puts up, SCORE-2's [0-0] and SCORE-7's
-ties, SCORE-7's zero read as an out by MATCH-5, and END-3's passes beside a first-turn chain.
+single-tile first turn without a start, the draw (which tile, where it may go), the
+marker a pass puts up, SCORE-2's [0-0] and SCORE-7's ties, SCORE-7's zero read as an out
+by MATCH-5, the match totals, END-2 and END-3 beside a pass and a first-turn chain, and
+who has a first turn.
 
 Set aside on reading, before the mutants were counted, each for the reason given:
 - The empty Mexican Train opened from [N-N] in every round: the codec rebuilds every open
