@@ -1326,9 +1326,9 @@ KILLED_BY: dict[str, str] = {
     "winners-highest-under-penalty": "witness-042",
 }
 
-# The mutants of an outside author's reading (conformance/mutants/outside.py, and the second,
-# third, fourth, fifth and sixth readings) are shown to be real changes by a hand-worked fixture of
-# the shipped corpus each must fail.
+# The mutants of an outside author's reading (conformance/mutants/outside.py, and the second
+# to seventh readings) are shown to be real changes by a hand-worked fixture of the shipped
+# corpus each must fail.
 OUTSIDE_KILLED_BY: dict[str, str] = {
     "d15-seven-players-take-12": "rows-005",
     "celko-d15-nine-take-13": "rows-009",
@@ -1562,6 +1562,27 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "lowest-seat-after-outs": "match-017",
     "lowest-seat-ignored-in-single-round": "singletie-001",
     "single-round-out-wins": "single-002",
+    # the seventh reading (conformance/mutants/seventh_reading.py)
+    "pagat-two-take-16": "deal-001",
+    "pagat-eight-take-9": "deal-007",
+    "puremco-two-take-15": "deal-010",
+    "puremco-five-take-12": "deal-004",
+    "puremco-seven-take-9": "deal-006",
+    "puremco-d9-four-take-9": "deal-003",
+    "celko-d9-six-take-6": "rows-004",
+    "goodsam-six-take-11": "rows-003",
+    "own-table-top-row-refused": "rows-015",
+    "blank-25-double-blank-once": "score-009",
+    "blocked-winner-tie-scores-nobody": "lowhand-003",
+    "blocked-winner-counts-as-out": "lowhand-002",
+    "totals-overwritten-each-round": "winx-001",
+    "blocked-on-pass-with-tiles-left": "doubles-061",
+    "end-chain-counts-as-pass": "end-025",
+    "first-turn-starter-only": "seat-005",
+    "pass-marks-next-train": "doubles-023",
+    "draw-from-boneyard-end": "doubles-034",
+    "drawn-tile-own-train-only": "emptyx-003",
+    "single-start-stuck-marks-at-once": "engine-013",
 }
 
 
@@ -1641,13 +1662,15 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.fourth_reading import FOURTH_READING
     from mtrain.conformance.mutants.outside import OUTSIDE
     from mtrain.conformance.mutants.second_reading import SECOND_READING
+    from mtrain.conformance.mutants.seventh_reading import SEVENTH_READING
     from mtrain.conformance.mutants.sixth_reading import SIXTH_READING
     from mtrain.conformance.mutants.third_reading import THIRD_READING
 
     assert set(KILLED_BY) | set(OUTSIDE_KILLED_BY) == set(MUTANTS)
     assert set(OUTSIDE_KILLED_BY) == {m.name for m in (*OUTSIDE, *SECOND_READING,
                                                         *THIRD_READING, *FOURTH_READING,
-                                                        *FIFTH_READING, *SIXTH_READING)}
+                                                        *FIFTH_READING, *SIXTH_READING,
+                                                        *SEVENTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())
