@@ -71,6 +71,12 @@ def whole(least: int, most: int | None = None) -> Callable[[str], int]:
 positive_int = whole(1)
 count = whole(0)
 
+MAX_SEED = 2**63 - 1
+"""Seeds are whole numbers from 0 to here: Python's random would take -1 as 1 (the same
+games under another name) and a seed of hundreds of digits names reproducer files longer
+than a file name may be."""
+seed = whole(0, MAX_SEED)
+
 
 def pattern(text: str) -> str:
     """An argparse type: a -k pattern, which an empty one would not be (it matches every
