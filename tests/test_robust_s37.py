@@ -55,3 +55,28 @@ def test_fuzz_seconds_that_are_no_time_are_refused(capsys: pytest.CaptureFixture
     err = usage_error(capsys, "fuzz", "--mutant", "wrong-engine-double", "--games", "1",
                       "--out", str(tmp_path / "out"), option, value)
     assert err.startswith(f"mtrain fuzz: {option}") and "finite" in err, err
+
+
+# --- fixture files -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("refusal, unknown", [("draw: TURN-1", "draw: NOPE-99"),
+                                              ("draw: TURN-1", "draw: [TURN-1, ZZ-3]")])
+def test_a_refusal_naming_no_clause_is_the_fixtures_fault_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, refusal: str,
+        unknown: str) -> None:
+    # lint --no-scopes passed it (only `clauses:` was looked up) and conform charged the
+    # implementation with "refused by TURN-1, expected NOPE-99": a slip of the fixture.
+    text = (FIXTURES / "basic" / "play.yaml").read_text().split("\n- id: basic-002")[0]
+    assert refusal in text
+    path = tmp_path / "play.yaml"
+    path.write_text(text.replace(refusal, unknown))
+    line = 1 + text[:text.index(refusal)].count("\n")
+    bad = unknown.split(": ")[1].strip("[]").split(", ")[-1]
+    rc = main(["lint", "--no-scopes", str(path)])
+    out = capsys.readouterr().out
+    assert rc == 1 and f"{path}:{line}: fixture basic-001: unknown clause {bad}:" in out, out
+    rc = main(["conform", "--fixtures", str(path), "--adapter", "adapters:Reference",
+               "--format", "json"])
+    out = capsys.readouterr().out
+    assert rc == 1 and "no fixture could be loaded" in out and f"unknown clause {bad}" in out
