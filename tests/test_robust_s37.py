@@ -3,6 +3,8 @@ never read past nor met with a traceback."""
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from mtrain.cli import main
 HERE = Path(__file__).resolve().parent
 BROKEN = HERE / "broken_impls"
 FIXTURES = HERE / "data" / "fixtures"
+MTRAIN = str(Path(sys.executable).with_name("mtrain"))
 
 
 def usage_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -76,7 +79,35 @@ def test_a_refusal_naming_no_clause_is_the_fixtures_fault_at_its_line(
     rc = main(["lint", "--no-scopes", str(path)])
     out = capsys.readouterr().out
     assert rc == 1 and f"{path}:{line}: fixture basic-001: unknown clause {bad}:" in out, out
-    rc = main(["conform", "--fixtures", str(path), "--adapter", "adapters:Reference",
+    rc = main(["conform", "--fixtures", str(path), "--impl", f"{MTRAIN} serve",
                "--format", "json"])
     out = capsys.readouterr().out
     assert rc == 1 and "no fixture could be loaded" in out and f"unknown clause {bad}" in out
+
+
+# --- requests to serve ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("written", ["\u0669-1", "\uff19-1", "9-1 ", " 9-1", "09-1", "9 -1",
+                                     "9-1\n", "9" * 5000 + "-1"])
+def test_a_tile_written_other_than_the_schema_says_is_not_a_tile(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, written: str) -> None:
+    # int() read an Arabic-Indic or full-width 9, a space or a leading zero as the tile 9-1
+    # (serve answered as if 9-1 had been written), and 5,000 digits as Python's own limit
+    # message. The hand is [9-1, 5-3].
+    from mtrain.conformance.protocol import decode, encode
+    from mtrain.conformance.serve import Server
+
+    server = Server()
+    server.handle(b'{"type":"hello","id":0,"protocol":1}\n')
+    path = tmp_path / "legal.json"
+    assert main(["state", "basic-001", "--fixtures", str(FIXTURES), "--as", "legal",
+                 "--out", str(path)]) == 0
+    request = json.loads(path.read_text())
+    assert request["state"]["hands"][0] == ["9-1", "5-3"]
+    request["state"]["hands"][0][0] = written
+    answer, _ = server.handle(encode(request))
+    answer = decode(encode(answer))
+    assert answer["ok"] is False and answer["error"]["kind"] == "bad-request", answer
+    assert answer["error"]["message"].startswith(
+        f"legal: state.hands[0][0]: not a tile: {written!r}"), answer
