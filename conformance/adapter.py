@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import operator
+import re
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
@@ -109,6 +110,31 @@ def ruleset_json(rs: Ruleset) -> JSON:
     data = rs.to_json()
     data["hand_sizes"] = {str(n): h for n, h in rs.hand_table}
     return data
+
+
+_PLAYERS = re.compile(r"[1-9][0-9]{0,2}", re.ASCII)
+
+
+def hand_rows(table: Any) -> tuple[tuple[int, int], ...]:
+    """The rows of a request's `ruleset.hand_sizes`, read as protocol.schema.json writes
+    them: int() would take ' 2', '02' or a full-width 2 for 2 (one row given twice, one
+    silently lost), and 1.5 or true for a number of tiles."""
+    if type(table) is not dict:
+        raise ValueError(f"ruleset.hand_sizes must be an object, got {table!r:.80}")
+    rows = []
+    for n, h in table.items():
+        if not (isinstance(n, str) and _PLAYERS.fullmatch(n)):
+            raise ValueError(f"ruleset.hand_sizes: {n!r:.80} is not a number of players "
+                             "(written 2, 3, ..., with no space nor leading zero)")
+        if type(h) is not int or h < 1:
+            raise ValueError(f"ruleset.hand_sizes[{n!r}]: {h!r:.80} is not a number of "
+                             "tiles (a whole number, 1 or more)")
+        rows.append((int(n), h))
+    return tuple(sorted(rows))
+
+
+def _rows(rows: tuple[tuple[int, int], ...]) -> str:
+    return ", ".join(f"{n}: {h}" for n, h in rows)
 
 
 COUNTS_EVERY_TABLE = frozenset(range(2, 5))
@@ -411,10 +437,14 @@ class ReferenceImplementation:
             if unknown:
                 raise ValueError("the reference engine cannot play a rule it does not know: "
                                  + ", ".join(f"{o}={OTHER}" for o in unknown))
-            rows = None
-            if full.get("hand_sizes") == CUSTOM:  # a table of the rule set's own
-                rows = tuple(sorted((int(n), int(h)) for n, h in (table or {}).items()))
-            rs = cat.from_values(full, str(ruleset.get("name") or ""), rows)
+            rows = None if table is None else hand_rows(table)
+            custom = full.get("hand_sizes") == CUSTOM  # a table of the rule set's own
+            rs = cat.from_values(full, str(ruleset.get("name") or ""),
+                                 (rows or ()) if custom else None)
+            if rows is not None and not custom and rows != rs.hand_table:
+                raise ValueError(f"ruleset.hand_sizes is not the table hand_sizes="
+                                 f"{full['hand_sizes']} deals ({_rows(rs.hand_table)}), but "
+                                 f"the request's {_rows(rows)}: which is played?")
             found = self._rules[key] = Rules.of(rs)
         if type(options) is dict and (table is None or type(table) is dict):
             if len(self._seen) >= MEMO_RULES:

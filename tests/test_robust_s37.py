@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -91,23 +92,67 @@ def test_a_refusal_naming_no_clause_is_the_fixtures_fault_at_its_line(
 @pytest.mark.parametrize("written", ["\u0669-1", "\uff19-1", "9-1 ", " 9-1", "09-1", "9 -1",
                                      "9-1\n", "9" * 5000 + "-1"])
 def test_a_tile_written_other_than_the_schema_says_is_not_a_tile(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path, written: str) -> None:
+        tmp_path: Path, written: str) -> None:
     # int() read an Arabic-Indic or full-width 9, a space or a leading zero as the tile 9-1
     # (serve answered as if 9-1 had been written), and 5,000 digits as Python's own limit
     # message. The hand is [9-1, 5-3].
+    request = legal_request(tmp_path)
+    assert request["state"]["hands"][0] == ["9-1", "5-3"]
+    request["state"]["hands"][0][0] = written
+    answer = served(request)
+    assert answer["ok"] is False and answer["error"]["kind"] == "bad-request", answer
+    assert answer["error"]["message"].startswith(
+        f"legal: state.hands[0][0]: not a tile: {written!r}"), answer
+
+
+def legal_request(tmp_path: Path) -> dict[str, Any]:
+    """basic-001's table as a legal request under pagat (hands [9-1, 5-3], [11-11, 10-0])."""
+    path = tmp_path / "legal.json"
+    assert main(["state", "basic-001", "--fixtures", str(FIXTURES), "--as", "legal",
+                 "--out", str(path)]) == 0
+    request: dict[str, Any] = json.loads(path.read_text())
+    return request
+
+
+def served(request: dict[str, Any]) -> dict[str, Any]:
     from mtrain.conformance.protocol import decode, encode
     from mtrain.conformance.serve import Server
 
     server = Server()
     server.handle(b'{"type":"hello","id":0,"protocol":1}\n')
-    path = tmp_path / "legal.json"
-    assert main(["state", "basic-001", "--fixtures", str(FIXTURES), "--as", "legal",
-                 "--out", str(path)]) == 0
-    request = json.loads(path.read_text())
-    assert request["state"]["hands"][0] == ["9-1", "5-3"]
-    request["state"]["hands"][0][0] = written
     answer, _ = server.handle(encode(request))
-    answer = decode(encode(answer))
+    found: dict[str, Any] = decode(encode(answer))
+    return found
+
+
+@pytest.mark.parametrize("table, named, shown", [
+    ({"2": 15, " 3": 15}, False, "' 3' is not a number of players"),
+    ({"2": 15, "02": 9}, False, "'02' is not a number of players"),
+    ({"2": 15, "\uff13": 15}, False, "'\uff13' is not a number of players"),
+    ({"2": 15, "9" * 5000: 1}, False, "is not a number of players"),
+    ({"2": 1.5}, False, "ruleset.hand_sizes['2']: 1.5 is not a number of tiles"),
+    ({"2": True}, False, "ruleset.hand_sizes['2']: True is not a number of tiles"),
+    ([15, 15], False, "ruleset.hand_sizes must be an object"),
+    ({"2": 3}, True, "ruleset.hand_sizes is not the table hand_sizes=pagat deals (2: 15, "),
+])
+def test_a_hand_table_in_a_request_is_read_as_written_or_refused(
+        tmp_path: Path, table: Any, named: bool, shown: str) -> None:
+    # int() read ' 3' and '02' as rows 3 and 2 (a row given twice, one lost) and 1.5 as 1
+    # tile; under a named table the request's own rows were dropped without a word.
+    request = legal_request(tmp_path)
+    if not named:
+        request["ruleset"]["options"]["hand_sizes"] = "custom"
+    request["ruleset"]["hand_sizes"] = table
+    answer = served(request)
     assert answer["ok"] is False and answer["error"]["kind"] == "bad-request", answer
-    assert answer["error"]["message"].startswith(
-        f"legal: state.hands[0][0]: not a tile: {written!r}"), answer
+    assert shown in answer["error"]["message"], answer
+
+
+def test_a_request_with_its_tables_as_sent_is_still_answered(tmp_path: Path) -> None:
+    # the check above refuses only what differs: the harness's own requests pass
+    request = legal_request(tmp_path)
+    assert served(request) == {"id": 1, "ok": True, "actions": [
+        {"type": "play", "tile": "5-3", "train": 0}]}
+    request["ruleset"]["options"]["hand_sizes"] = "custom"
+    request["ruleset"]["hand_sizes"] = {"2": 2, "3": 2}
+    assert served(request)["ok"] is True
