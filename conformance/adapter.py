@@ -10,13 +10,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import operator
-import re
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 import orjson
 
 from mtrain import __version__
+from mtrain.conformance.declaration import hand_rows
 from mtrain.reference import codec, engine
 from mtrain.reference.deal import BadDraw, deal, match_over, match_winners
 from mtrain.reference.invariants import Violation, violations
@@ -110,27 +110,6 @@ def ruleset_json(rs: Ruleset) -> JSON:
     data = rs.to_json()
     data["hand_sizes"] = {str(n): h for n, h in rs.hand_table}
     return data
-
-
-_PLAYERS = re.compile(r"[1-9][0-9]{0,2}", re.ASCII)
-
-
-def hand_rows(table: Any) -> tuple[tuple[int, int], ...]:
-    """The rows of a request's `ruleset.hand_sizes`, read as protocol.schema.json writes
-    them: int() would take ' 2', '02' or a full-width 2 for 2 (one row given twice, one
-    silently lost), and 1.5 or true for a number of tiles."""
-    if type(table) is not dict:
-        raise ValueError(f"ruleset.hand_sizes must be an object, got {table!r:.80}")
-    rows = []
-    for n, h in table.items():
-        if not (isinstance(n, str) and _PLAYERS.fullmatch(n)):
-            raise ValueError(f"ruleset.hand_sizes: {n!r:.80} is not a number of players "
-                             "(written 2, 3, ..., with no space nor leading zero)")
-        if type(h) is not int or h < 1:
-            raise ValueError(f"ruleset.hand_sizes[{n!r}]: {h!r:.80} is not a number of "
-                             "tiles (a whole number, 1 or more)")
-        rows.append((int(n), h))
-    return tuple(sorted(rows))
 
 
 def _rows(rows: tuple[tuple[int, int], ...]) -> str:
@@ -437,7 +416,7 @@ class ReferenceImplementation:
             if unknown:
                 raise ValueError("the reference engine cannot play a rule it does not know: "
                                  + ", ".join(f"{o}={OTHER}" for o in unknown))
-            rows = None if table is None else hand_rows(table)
+            rows = None if table is None else hand_rows(table, "ruleset.hand_sizes")
             custom = full.get("hand_sizes") == CUSTOM  # a table of the rule set's own
             rs = cat.from_values(full, str(ruleset.get("name") or ""),
                                  (rows or ()) if custom else None)

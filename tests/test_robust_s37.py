@@ -156,3 +156,36 @@ def test_a_request_with_its_tables_as_sent_is_still_answered(tmp_path: Path) -> 
     request["ruleset"]["options"]["hand_sizes"] = "custom"
     request["ruleset"]["hand_sizes"] = {"2": 2, "3": 2}
     assert served(request)["ok"] is True
+
+
+# --- what an implementation declares in its hello ------------------------------------------
+
+
+@pytest.mark.parametrize("table, hand_sizes, shown", [
+    ({"2": 3}, "pagat", "`rules.hand_sizes` is not the table `rules.options.hand_sizes` "
+     "names (pagat)"),
+    ({" 2": 15, "3": 15}, "custom", "`rules.hand_sizes`: ' 2' is not a number of players"),
+    ({"02": 5, "2": 15}, "custom", "`rules.hand_sizes`: '02' is not a number of players"),
+    ({"2": 1.5, "3": 15}, "custom", "`rules.hand_sizes`['2']: 1.5 is not a number of tiles"),
+    ({"2": True}, "custom", "`rules.hand_sizes`['2']: True is not a number of tiles"),
+    ([15, 15], "custom", "`rules.hand_sizes` must be an object, got [15, 15]"),
+])
+def test_a_declared_hand_table_is_read_as_written_or_refused(
+        table: Any, hand_sizes: str, shown: str) -> None:
+    # The declaration read its table with int(): 1.5 and true were 1 tile, '02' and '2'
+    # two rows for 2 players, and a table beside a named one made a rule set called pagat
+    # that dealt 3 tiles.
+    from mtrain.conformance.declaration import DeclarationError, declared_ruleset
+    from mtrain.spec.catalog import catalog
+
+    pagat = catalog().ruleset("pagat")
+    options = {**dict(pagat.choices), "hand_sizes": hand_sizes}
+    with pytest.raises(DeclarationError) as info:
+        declared_ruleset({"name": "x", "rules": {"options": options, "hand_sizes": table}})
+    assert shown in str(info.value), str(info.value)
+    # the table a named value deals, given beside it, is that value
+    mine = {str(n): h for n, h in pagat.hand_table}
+    same = declared_ruleset({"name": "x", "rules": {"options": dict(pagat.choices),
+                                                    "hand_sizes": mine}})
+    assert same is not None and same["hand_sizes"] == "pagat"
+    assert same.hand_table == pagat.hand_table
