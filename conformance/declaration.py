@@ -46,6 +46,9 @@ def check_limits(info: Mapping[str, Any] | None) -> None:
                                    f"{', '.join(cat.options)}")
         if not isinstance(values, list):
             raise DeclarationError(f"`options.{option}` must be a list of values")
+        if not values:  # every rule set would be "not applicable (only )", nothing run
+            raise DeclarationError(f"`options.{option}` lists no value: no rule set could "
+                                   "be played (leave the option out if every value is)")
         known = cat.options[option].values
         for value in values:
             if value != OTHER and value not in known and not (

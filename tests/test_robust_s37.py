@@ -189,3 +189,13 @@ def test_a_declared_hand_table_is_read_as_written_or_refused(
                                                     "hand_sizes": mine}})
     assert same is not None and same["hand_sizes"] == "pagat"
     assert same.hand_table == pagat.hand_table
+
+
+def test_a_limit_listing_no_value_is_a_declaration_error(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # {"scoring": []} ran nothing: every result "not applicable: the implementation does
+    # not support scoring=penalty (only )", a red run that blamed no one.
+    impl = f"{sys.executable} {BROKEN / 'hello.py'} '{{\"options\": {{\"scoring\": []}}}}'"
+    rc = main(["conform", "--fixtures", str(FIXTURES), "--impl", impl])
+    err = capsys.readouterr().err
+    assert rc == 2 and "`options.scoring` lists no value: no rule set could be played" in err
