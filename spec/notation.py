@@ -25,7 +25,10 @@ MEXICAN = "mexican"
 REST = "rest"
 
 
-ACTION_RE = re.compile(r"^(play) (\d+-\d+) on (\d+|mexican)$|^(draw|pass|end-chain)$")
+# ASCII digits and a seat of the schema's (0..19): \d would take a full-width or Arabic
+# digit, and int() of 5,000 of them is an error of Python's own
+ACTION_RE = re.compile(r"^(play) ([0-9]+-[0-9]+) on (1[0-9]|[0-9]|mexican)\Z"
+                       r"|^(draw|pass|end-chain)\Z", re.ASCII)
 
 
 NEXT_ROUND = "next-round"

@@ -199,3 +199,18 @@ def test_a_limit_listing_no_value_is_a_declaration_error(
     rc = main(["conform", "--fixtures", str(FIXTURES), "--impl", impl])
     err = capsys.readouterr().err
     assert rc == 2 and "`options.scoring` lists no value: no rule set could be played" in err
+
+
+# --- mtrain state --action ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("action", ["play 5-3 on " + "9" * 5000, "play 5-3 on \u0660",
+                                    "play 5-3 on 00", "play 5-3 on 20", "play \uff15-3 on 0"])
+def test_an_action_is_written_with_ascii_digits_and_a_seat_of_the_schema(
+        capsys: pytest.CaptureFixture[str], action: str) -> None:
+    # A seat of 5,000 digits was a traceback (int()'s own limit); an Arabic-Indic 0 or 00
+    # was seat 0, and 20 or more a seat no request may name (protocol.schema.json: 0..19).
+    err = usage_error(capsys, "state", "basic-001", "--fixtures", str(FIXTURES), "--as",
+                      "apply", "--action", action)
+    assert err.startswith(f"mtrain state: --action {action[:20]!r}"[:-1]), err
+    assert "not an action" in err, err
