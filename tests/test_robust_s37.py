@@ -214,3 +214,13 @@ def test_an_action_is_written_with_ascii_digits_and_a_seat_of_the_schema(
                       "apply", "--action", action)
     assert err.startswith(f"mtrain state: --action {action[:20]!r}"[:-1]), err
     assert "not an action" in err, err
+
+
+@pytest.mark.parametrize("command", [["conform", "--impl", "x"], ["mutants"], ["check"],
+                                     ["fuzz", "--impl", "x"]])
+def test_a_count_of_jobs_no_machine_runs_is_refused(capsys: pytest.CaptureFixture[str],
+                                                    command: list[str]) -> None:
+    # -j 99999999999999999999 was taken: conform and mutants start min(jobs, tasks)
+    # processes, thousands on the shipped corpus.
+    err = usage_error(capsys, *command, "--jobs", "1000")
+    assert "--jobs" in err and "64" in err, err

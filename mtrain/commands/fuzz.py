@@ -10,7 +10,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any
 
-from mtrain.commands.arguments import MAX_SEED, stoppable
+from mtrain.commands.arguments import MAX_JOBS, MAX_SEED, stoppable
 from mtrain.conformance.defaults import FOLLOW, FUZZ_OUT
 from mtrain.conformance.untrusted import shown
 
@@ -212,8 +212,8 @@ def run(args: argparse.Namespace) -> int:
                          "table deals fewer: DEAL-7)")
     if not 0 <= args.seed <= MAX_SEED:  # a seed names the reproducer files: one too long
         raise InputError(f"--seed must be from 0 to {MAX_SEED:,}")  # is no file name
-    if args.jobs < 1:
-        raise InputError("--jobs must be at least 1")
+    if not 1 <= args.jobs <= MAX_JOBS:
+        raise InputError(f"--jobs must be from 1 to {MAX_JOBS}")
     if not 0 <= args.shrink_seconds < math.inf or (args.timeout is not None
                                    and not 0 < args.timeout < math.inf):
         raise InputError("--shrink-seconds and --timeout must be positive (and finite)")
