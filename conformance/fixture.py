@@ -181,7 +181,7 @@ class Fixture:
         assert self.deal is not None
         max_pip = max_pip_of(rs)
         engine = self.deal.get("engine", max_pip)
-        round_no = round_of(engine, max_pip)
+        round_no = round_of(engine, max_pip, ("deal", "engine"))
         names = deal_order(rs, engine, self.deal.get("order", "sorted"))
         extra: dict[str, Any] = {k: self.deal[k] for k in ("scores", "outs") if k in self.deal}
         return int(self.deal["players"]), round_no, names, extra

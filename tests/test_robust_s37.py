@@ -224,3 +224,20 @@ def test_a_count_of_jobs_no_machine_runs_is_refused(capsys: pytest.CaptureFixtur
     # processes, thousands on the shipped corpus.
     err = usage_error(capsys, *command, "--jobs", "1000")
     assert "--jobs" in err and "64" in err, err
+
+
+@pytest.mark.parametrize("where, first", [("basic/play.yaml", "basic-002"),
+                                          ("deal/deal.yaml", "deal-002")])
+def test_an_engine_outside_the_set_is_named_at_its_own_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, where: str, first: str) -> None:
+    # It was named at the fixture's first line, ten lines above the `engine:` it is about.
+    text = (FIXTURES / where).read_text().split(f"\n- id: {first}")[0]
+    key = "  table:\n" if "table:" in text else "  deal:\n"
+    text = text.replace(key, key + "    engine: 13\n", 1)
+    line = 1 + text[:text.index("engine: 13")].count("\n")
+    path = tmp_path / "one.yaml"
+    path.write_text(text)
+    rc = main(["lint", "--no-scopes", str(path)])
+    out = capsys.readouterr().out
+    assert rc == 1 and f"{path}:{line}: " in out and "engine [13-13] is not in a double-12 set" \
+        in out, out
