@@ -16,6 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 import orjson
 
 from mtrain import __version__
+from mtrain.conformance.declaration import hand_rows
 from mtrain.reference import codec, engine
 from mtrain.reference.deal import BadDraw, deal, match_over, match_winners
 from mtrain.reference.invariants import Violation, violations
@@ -109,6 +110,10 @@ def ruleset_json(rs: Ruleset) -> JSON:
     data = rs.to_json()
     data["hand_sizes"] = {str(n): h for n, h in rs.hand_table}
     return data
+
+
+def _rows(rows: tuple[tuple[int, int], ...]) -> str:
+    return ", ".join(f"{n}: {h}" for n, h in rows)
 
 
 COUNTS_EVERY_TABLE = frozenset(range(2, 5))
@@ -411,10 +416,14 @@ class ReferenceImplementation:
             if unknown:
                 raise ValueError("the reference engine cannot play a rule it does not know: "
                                  + ", ".join(f"{o}={OTHER}" for o in unknown))
-            rows = None
-            if full.get("hand_sizes") == CUSTOM:  # a table of the rule set's own
-                rows = tuple(sorted((int(n), int(h)) for n, h in (table or {}).items()))
-            rs = cat.from_values(full, str(ruleset.get("name") or ""), rows)
+            rows = None if table is None else hand_rows(table, "ruleset.hand_sizes")
+            custom = full.get("hand_sizes") == CUSTOM  # a table of the rule set's own
+            rs = cat.from_values(full, str(ruleset.get("name") or ""),
+                                 (rows or ()) if custom else None)
+            if rows is not None and not custom and rows != rs.hand_table:
+                raise ValueError(f"ruleset.hand_sizes is not the table hand_sizes="
+                                 f"{full['hand_sizes']} deals ({_rows(rs.hand_table)}), but "
+                                 f"the request's {_rows(rows)}: which is played?")
             found = self._rules[key] = Rules.of(rs)
         if type(options) is dict and (table is None or type(table) is dict):
             if len(self._seen) >= MEMO_RULES:

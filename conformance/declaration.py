@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -45,6 +46,9 @@ def check_limits(info: Mapping[str, Any] | None) -> None:
                                    f"{', '.join(cat.options)}")
         if not isinstance(values, list):
             raise DeclarationError(f"`options.{option}` must be a list of values")
+        if not values:  # every rule set would be "not applicable (only )", nothing run
+            raise DeclarationError(f"`options.{option}` lists no value: no rule set could "
+                                   "be played (leave the option out if every value is)")
         known = cat.options[option].values
         for value in values:
             if value != OTHER and value not in known and not (
@@ -86,13 +90,16 @@ def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
     raw_table = rules.get("hand_sizes")
     if raw_table is not None:
         try:
-            table = tuple(sorted((int(n), int(h)) for n, h in raw_table.items()))
-        except (AttributeError, TypeError, ValueError):
-            raise DeclarationError("`rules.hand_sizes` must map players to tiles, e.g. "
-                                   '{"2": 15}') from None
+            table = hand_rows(raw_table, "`rules.hand_sizes`")
+        except ValueError as e:
+            raise DeclarationError(f"{e} (players -> tiles, e.g. {{\"2\": 15}})") from None
         named = [v.name for v in cat.options["hand_sizes"].values.values() if v.table == table]
         if options["hand_sizes"] in (CUSTOM, OTHER):
             options["hand_sizes"] = named[0] if named else CUSTOM
+        elif options["hand_sizes"] not in named:  # which of the two does it deal?
+            raise DeclarationError(f"`rules.hand_sizes` is not the table `rules.options."
+                                   f"hand_sizes` names ({options['hand_sizes']}): give one "
+                                   "of them, or the table with hand_sizes `custom`")
     if options["hand_sizes"] in (CUSTOM, OTHER) and table is None:
         raise DeclarationError("`rules.options.hand_sizes`: a hand table of one's own needs "
                                '`rules.hand_sizes` (players -> tiles, e.g. {"2": 15})')
@@ -101,6 +108,28 @@ def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
         return cat.from_values(options, name=name, table=table)
     except RulesetError as e:
         raise DeclarationError(f"`rules`: {e}") from None
+
+
+_PLAYERS = re.compile(r"[1-9][0-9]{0,2}", re.ASCII)
+
+
+def hand_rows(table: Any, where: str) -> tuple[tuple[int, int], ...]:
+    """The rows of a hand-size table sent as JSON (players as text -> tiles), read as
+    protocol.schema.json writes them: int() would take ' 2', '02' or a full-width 2 for 2
+    (one row given twice, one silently lost), and 1.5 or true for a number of tiles.
+    A ValueError naming `where` if it is not such a table."""
+    if type(table) is not dict:
+        raise ValueError(f"{where} must be an object, got {json.dumps(table)[:60]}")
+    rows = []
+    for n, h in table.items():
+        if not (isinstance(n, str) and _PLAYERS.fullmatch(n)):
+            raise ValueError(f"{where}: {n!r:.80} is not a number of players (written 2, "
+                             "3, ..., with no space nor leading zero)")
+        if type(h) is not int or h < 1:
+            raise ValueError(f"{where}[{n!r}]: {h!r:.80} is not a number of tiles (a "
+                             "whole number, 1 or more)")
+        rows.append((int(n), h))
+    return tuple(sorted(rows))
 
 
 def unsupported(info: Mapping[str, Any] | None, name: str, rs: Ruleset | None, *,

@@ -181,7 +181,7 @@ class Fixture:
         assert self.deal is not None
         max_pip = max_pip_of(rs)
         engine = self.deal.get("engine", max_pip)
-        round_no = round_of(engine, max_pip)
+        round_no = round_of(engine, max_pip, ("deal", "engine"))
         names = deal_order(rs, engine, self.deal.get("order", "sorted"))
         extra: dict[str, Any] = {k: self.deal[k] for k in ("scores", "outs") if k in self.deal}
         return int(self.deal["players"]), round_no, names, extra
@@ -260,9 +260,18 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
         except SpecError as err:
             raise _At((i, "rules"), f"rules: {err}") from None
     expects = []
+    known = catalog().clauses
     for j, e in enumerate(raw["expect"]):
         refused = {canonical_action(a): (c,) if isinstance(c, str) else tuple(c)
                    for a, c in (e.get("refused") or {}).items()}
+        # A clause no rule has could never be met: conform would charge every engine with
+        # the fixture's slip (and lint --no-scopes, which plays nothing, would pass it).
+        for at, value in [*(((i, "expect", j, "refused", a), c)
+                            for a, c in (e.get("refused") or {}).items()),
+                          ((i, "expect", j, "refused_setup"), e.get("refused_setup") or ())]:
+            unknown = [c for c in _clauses(value) if c not in known]
+            if unknown:
+                raise _At(at, f"unknown clause {', '.join(unknown)}: no rule has that id")
         legal = e.get("legal")
         variants = tuple(e.get("variants") or ())
         try:

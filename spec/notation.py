@@ -25,7 +25,10 @@ MEXICAN = "mexican"
 REST = "rest"
 
 
-ACTION_RE = re.compile(r"^(play) (\d+-\d+) on (\d+|mexican)$|^(draw|pass|end-chain)$")
+# ASCII digits and a seat of the schema's (0..19): \d would take a full-width or Arabic
+# digit, and int() of 5,000 of them is an error of Python's own
+ACTION_RE = re.compile(r"^(play) ([0-9]+-[0-9]+) on (1[0-9]|[0-9]|mexican)\Z"
+                       r"|^(draw|pass|end-chain)\Z", re.ASCII)
 
 
 NEXT_ROUND = "next-round"
@@ -104,9 +107,9 @@ def max_pip_of(rs: Mapping[str, str]) -> int:
     return highest(rs["tile_set"])
 
 
-def round_of(engine: int, max_pip: int) -> int:
-    if not 0 <= engine <= max_pip:
-        raise FixtureError(f"engine [{engine}-{engine}] is not in a double-{max_pip} set")
+def round_of(engine: int, max_pip: int, at: tuple[str | int, ...] = ()) -> int:
+    if not 0 <= engine <= max_pip:  # `at`: the engine's place, so its line is named
+        raise FixtureError(f"engine [{engine}-{engine}] is not in a double-{max_pip} set", at)
     return max_pip - engine + 1
 
 
@@ -131,7 +134,7 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
     """Canonical state JSON from the table notation, under rule set `rs`."""
     max_pip = max_pip_of(rs)
     engine = int(table.get("engine", max_pip))
-    round_no = round_of(engine, max_pip)
+    round_no = round_of(engine, max_pip, ("engine",))
     hands_in = table["hands"]
     n = len(hands_in)
     for key in hands_in:  # '0' (quoted) is text, which no seat number sorts beside

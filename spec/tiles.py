@@ -10,6 +10,7 @@ written in the direction it was laid ("5-12" after a 5).
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from mtrain.spec.tilesets import largest
@@ -103,15 +104,21 @@ BY_TEXT: Final[dict[str, int]] = {
 """Tile id by text, in either order ("5-12" and "12-5"), up to the largest set."""
 
 
+_WRITTEN = re.compile(r"(0|[1-9][0-9]{0,5})-(0|[1-9][0-9]{0,5})", re.ASCII)
+
+
 def parse(text: str, max_pip: int = MAX_PIP) -> int:
     """Tile id from "a-b" (either order); raises TileError naming the bad text."""
     t = BY_TEXT.get(text) if isinstance(text, str) else None
     if t is not None and HIGH[t] <= max_pip:
         return t
-    parts = text.split("-") if isinstance(text, str) else []
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+    # ASCII digits only, no spaces nor leading zeros (protocol.schema.json's pattern):
+    # int() would read ' 3', '03' or an Arabic-Indic or full-width 3 as 3, and 5,000 digits
+    # not at all
+    written = _WRITTEN.fullmatch(text) if isinstance(text, str) else None
+    if written is None:
         raise TileError(f"not a tile: {text!r} (expected 'a-b', for example '12-5')")
-    a, b = int(parts[0]), int(parts[1])
+    a, b = int(written[1]), int(written[2])
     if a > max_pip or b > max_pip:
         raise TileError(f"tile {text!r} is not in a double-{max_pip} set")
     return tile_id(a, b)

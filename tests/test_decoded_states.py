@@ -143,7 +143,8 @@ def test_a_rule_set_changed_after_it_was_sent_is_read_again() -> None:
     rj = ruleset_json(catalog().ruleset("pagat"))
     first = impl.rules(rj)
     rj["options"]["tile_set"] = "double-9"
-    rj["options"]["hand_sizes"] = "puremco-d9"
+    rj["options"]["hand_sizes"] = "puremco-d9"  # and its table: serve refuses a table
+    rj["hand_sizes"] = {str(n): h for n, h in catalog().ruleset("puremco-d9").hand_table}
     assert impl.rules(rj).max_pip == 9 and first.max_pip == 12
 
 

@@ -71,6 +71,17 @@ def whole(least: int, most: int | None = None) -> Callable[[str], int]:
 positive_int = whole(1)
 count = whole(0)
 
+MAX_JOBS = 64
+"""Processes at once, at most: each is an implementation or a worker, and a count past
+this is a slip (-j 1000 would start a thousand programs on a machine of a few cores)."""
+job_count = whole(1, MAX_JOBS)
+
+MAX_SEED = 2**63 - 1
+"""Seeds are whole numbers from 0 to here: Python's random would take -1 as 1 (the same
+games under another name) and a seed of hundreds of digits names reproducer files longer
+than a file name may be."""
+seed = whole(0, MAX_SEED)
+
 
 def pattern(text: str) -> str:
     """An argparse type: a -k pattern, which an empty one would not be (it matches every

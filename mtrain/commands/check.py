@@ -8,7 +8,7 @@ import json
 import sys
 from typing import Any
 
-from mtrain.commands.arguments import positive_int
+from mtrain.commands.arguments import job_count
 
 
 def register(sub: Any) -> None:
@@ -28,7 +28,7 @@ def register(sub: Any) -> None:
                    "consistent values, every `requires` met (repeatable)")
     p.add_argument("--only", choices=["options"],
                    help="run only these checks (options: the option space, seconds)")
-    p.add_argument("--jobs", type=positive_int, help="worker processes (default: up to 2)")
+    p.add_argument("--jobs", type=job_count, help="worker processes (default: up to 2)")
     p.set_defaults(func=run)
 
 

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mtrain.commands.arguments import (
+    job_count,
     pattern,
     positive_float,
-    positive_int,
     stoppable,
     whole,
     why_missing,
@@ -85,7 +85,7 @@ def register(sub: Any) -> None:
                    "{fixture, variant (optional), reason}")
     p.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
                    metavar="SECONDS", help=f"per request (default {DEFAULT_TIMEOUT:g})")
-    p.add_argument("--jobs", "-j", type=positive_int, default=1, metavar="N",
+    p.add_argument("--jobs", "-j", type=job_count, default=1, metavar="N",
                    help="N implementation processes at once (for --adapter, N worker "
                    "processes)")
     p.add_argument("--require-clauses", action="store_true",

@@ -10,7 +10,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any
 
-from mtrain.commands.arguments import stoppable
+from mtrain.commands.arguments import MAX_JOBS, MAX_SEED, stoppable
 from mtrain.conformance.defaults import FOLLOW, FUZZ_OUT
 from mtrain.conformance.untrusted import shown
 
@@ -210,17 +210,18 @@ def run(args: argparse.Namespace) -> int:
     if args.players is not None and args.players < 2:
         raise InputError(f"--players {args.players}: a table seats at least 2 (no hand-size "
                          "table deals fewer: DEAL-7)")
-    if args.seed < 0:
-        raise InputError("--seed must not be negative")
-    if args.jobs < 1:
-        raise InputError("--jobs must be at least 1")
-    if args.shrink_seconds < 0 or (args.timeout is not None
+    if not 0 <= args.seed <= MAX_SEED:  # a seed names the reproducer files: one too long
+        raise InputError(f"--seed must be from 0 to {MAX_SEED:,}")  # is no file name
+    if not 1 <= args.jobs <= MAX_JOBS:
+        raise InputError(f"--jobs must be from 1 to {MAX_JOBS}")
+    if not 0 <= args.shrink_seconds < math.inf or (args.timeout is not None
                                    and not 0 < args.timeout < math.inf):
         raise InputError("--shrink-seconds and --timeout must be positive (and finite)")
     if args.max_findings is not None and args.max_findings < 1:
         raise InputError("--max-findings must be at least 1")
-    if args.max_seconds is not None and not args.max_seconds > 0:
-        raise InputError("--max-seconds must be positive")
+    if args.max_seconds is not None and not 0 < args.max_seconds < math.inf:
+        raise InputError("--max-seconds must be positive (and finite: leave it out for no "
+                         "limit)")
     from mtrain.conformance.outputs import check_output_folder
 
     check_output_folder(args.out, "--out")  # before the run: findings are written as found

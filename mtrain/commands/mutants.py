@@ -9,7 +9,7 @@ import json
 import sys
 from typing import Any
 
-from mtrain.commands.arguments import count, positive_int
+from mtrain.commands.arguments import count, job_count
 
 
 def register(sub: Any) -> None:
@@ -23,7 +23,7 @@ def register(sub: Any) -> None:
                    help="only this mutant (repeatable)")
     p.add_argument("--first", action="store_true",
                    help="stop each mutant at its first kill (faster)")
-    p.add_argument("-j", "--jobs", dest="jobs", type=positive_int, default=1,
+    p.add_argument("-j", "--jobs", dest="jobs", type=job_count, default=1,
                    help="worker processes (default 1)")
     p.add_argument("--need", type=count, default=1, metavar="N",
                    help="fail unless every mutant is killed by N fixtures (default 1)")

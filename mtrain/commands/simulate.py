@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from mtrain.commands.arguments import resolve, whole
+from mtrain.commands.arguments import resolve, seed, whole
 from mtrain.commands.printing import print_json
 
 MAX_ROUNDS = 1_000_000
@@ -24,7 +24,7 @@ def register(sub: Any) -> None:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--rounds", type=whole(1, MAX_ROUNDS), default=100,
                    help=f"rounds to play (default 100, at most {MAX_ROUNDS:,})")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=seed, default=0, help="the run's seed (default 0)")
     p.add_argument("--check-every-action", action="store_true",
                    help="check every invariant after every action (slower)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
