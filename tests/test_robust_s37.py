@@ -241,3 +241,17 @@ def test_an_engine_outside_the_set_is_named_at_its_own_line(
     out = capsys.readouterr().out
     assert rc == 1 and f"{path}:{line}: " in out and "engine [13-13] is not in a double-12 set" \
         in out, out
+
+
+def test_a_rule_set_file_a_set_cannot_deal_names_its_clause_once(tmp_path: Path) -> None:
+    # `mtrain check --rules` printed "... = 160 [DEAL-8] [DEAL-8]": the message's own
+    # clauses, then the finding's.
+    from mtrain.conformance.speccheck.run import _rules_files
+
+    path = tmp_path / "too-big.yaml"
+    path.write_text("name: too-big\nbase: pagat\noptions:\n  hand_sizes: {2: 80, 3: 15}\n")
+    check = _rules_files([str(path)])
+    assert check["status"] == "fail"
+    [found] = check["findings"]
+    assert found["clauses"] == ["DEAL-8"] and "[DEAL-8]" not in found["message"], found
+    assert found["message"].startswith(f"{path}:4: too-big: hand-size table"), found

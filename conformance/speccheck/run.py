@@ -165,7 +165,10 @@ def _rules_files(paths: Sequence[str]) -> Check:
         except (SpecError, ValueError) as exc:
             failed = True
             for line in str(exc).splitlines():
-                findings.append(finding(line, [c for c in re.findall(r"\b[A-Z]+-\d+\b", line)
+                # a message ending in its clauses, "[DEAL-8]", keeps them once: the finding
+                # writes its clauses after its text
+                text = re.sub(r"\s*\[[A-Z]+-\d+(?:, [A-Z]+-\d+)*\]$", "", line)
+                findings.append(finding(text, [c for c in re.findall(r"\b[A-Z]+-\d+\b", line)
                                                if c in cat.clauses]))
             continue
         known = {o: v for o, v in rs.choices if v not in (OTHER, CUSTOM)}
