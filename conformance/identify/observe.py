@@ -1,0 +1,174 @@
+"""identify's observations: every fixture played once on the engine, each entry judged
+(pass, fail, error, or not seen), and what a rule of the engine's own may stand for in a
+fixture's outcomes (SETUP_ONLY). run.py solves over what this sees."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from mtrain.conformance.adapter import (
+    Implementation,
+    ReferenceImplementation,
+    RefusedSetup,
+    Unsupported,
+    ruleset_json,
+)
+from mtrain.conformance.fixture import Fixture
+from mtrain.conformance.identify.cells import Piece
+from mtrain.conformance.identify.found import Observation
+from mtrain.conformance.process import FAILURES, HarnessError
+from mtrain.conformance.runner import check, play, setup_problems
+from mtrain.conformance.selection import players_of
+from mtrain.spec.notation import max_pip_of
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.scope import Space
+
+SETUP_ONLY: Final = {"match_length": frozenset({"MATCH-1", "MATCH-7"})}
+"""Options a table reads only to know whether its round exists in the match (the engine's
+EXISTENCE_FLAGS: MATCH-7 has no round after the first), but where the fixture cites one of
+these clauses (MATCH-1: the match's end, which the length decides). Elsewhere a rule of
+the engine's own for such an option cannot change what happens at the table, only whether
+the engine has it (conform judges it so: partition.round_of_its_own). So there `other`
+stands for the values that have the table where the engine played it (it plays as they
+do, the other options deciding how), for those that lack it where the engine refused its
+setup, and never for an answer no known value gives. The tables of later rounds played as
+`full` plays them are then no evidence for `full` against a match of the engine's own
+(roundhouse's, which ends once a total reaches 150: 631 of them had counted against it),
+and a bug at such a table is not read as the match's length either (which once kept
+`other` to the clauses' fixtures alone)."""
+
+
+def _escapable(fx: Fixture, escapable: Sequence[str], pieces: Sequence[Piece],
+               refused: bool, having: Callable[[Fixture, str], frozenset[str]],
+               space: Space) -> tuple[list[str], dict[str, frozenset[str]]]:
+    """The options `other` may stand for in `fx`'s outcomes, and for those of SETUP_ONLY
+    outside their clauses' fixtures, the values it may stand for there (`refused`: the
+    engine refused the setup; `having`: the values under which the reference has the
+    table)."""
+    cited = set(fx.clauses)
+    only: dict[str, frozenset[str]] = {}
+    for o in escapable:
+        if o in SETUP_ONLY and not cited & SETUP_ONLY[o]:
+            if not any(o in p.region for p in pieces):  # the outcome is the same under all
+                only[o] = frozenset()
+                continue
+            has = having(fx, o)
+            only[o] = frozenset(space.options[o]) - has if refused else has
+    return list(escapable), only
+
+
+def tables_had(sent: Ruleset, space: Space) -> Callable[[Fixture, str], frozenset[str]]:
+    """having(fx, option): the values of `option` (one of SETUP_ONLY) under which the
+    reference engine has `fx`'s table, `sent`'s rules the rest: those under which it does
+    not refuse the setup (the start, or a `next-round` deal) by a clause of the option.
+    Asked of the engine, never worked out here; once per fixture."""
+    ref = ReferenceImplementation()
+    memo: dict[tuple[str, str], frozenset[str]] = {}
+
+    def lacks(fx: Fixture, option: str, value: str) -> bool:
+        rs = Ruleset(sent.name, tuple((o, value if o == option else v)
+                                      for o, v in sent.choices), sent.hand_table)
+        try:
+            played = play(fx, rs, ref)
+        except (ValueError, KeyError, TypeError):  # a table it cannot set up at all
+            return False
+        refusal = None if isinstance(played, tuple) else played.refusal
+        clause = space.cat.clauses.get(refusal.clause or "") if refusal is not None else None
+        return clause is not None and option in clause.when
+
+    def having(fx: Fixture, option: str) -> frozenset[str]:
+        key = (fx.id, option)
+        if key not in memo:
+            memo[key] = frozenset(v for v in space.options[option] if not lacks(fx, option, v))
+        return memo[key]
+    return having
+
+
+def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
+            progress: Callable[[], None] | None = None) -> list[Observation]:
+    """Play every fixture once, then check each of its entries. An entry is not seen
+    where the engine answered `unsupported` or failed (a crash, a timeout, an answer that
+    is not one), or where it passes but for a refusal naming no clause (_judged); an
+    error answer is its outcome `error`, as the partition has it for
+    a table the rules cannot play (a deal from a pool of another engine procedure)."""
+    rj = ruleset_json(sent)
+    out = []
+    for fx in fixtures:
+        if progress is not None:
+            progress()
+        obs = Observation(fx, tuple(None for _ in fx.expect))
+        out.append(obs)
+        try:
+            played = play(fx, sent, impl, rj)
+        except (HarnessError, Unsupported, ValueError, KeyError, TypeError) as e:
+            obs.notes.append(f"not run: {e}")
+            if _erred(e):
+                obs.outcomes = tuple("error" for _ in fx.expect)
+            continue
+        if not isinstance(played, tuple) and played.refusal is not None:  # refused setup
+            obs.refused = True
+            judged = []
+            unseated = _unseated(fx, sent, played.refusal)
+            for exp in fx.expect:
+                unnamed: list[str] = []
+                judged.append(None if unseated and exp.refused_setup is None else
+                              _judged(setup_problems(exp, played.refusal, nulls=unnamed),
+                                      unnamed))
+            obs.outcomes = tuple(judged)
+            if unseated:
+                obs.notes.append(unseated)
+            continue
+        if not isinstance(played, tuple):  # a refused step: every entry fails
+            obs.outcomes = tuple(played.status if played.status in ("fail", "error")
+                                 else None for _ in fx.expect)
+            continue
+        state, rj_sent = played
+        outcomes: list[str | None] = []
+        for exp in fx.expect:
+            try:
+                nulls: list[str] = []
+                problems = check(exp, rj_sent, state, impl, max_pip_of(sent), nulls=nulls)
+                outcomes.append(_judged(problems, nulls))
+            except RefusedSetup as e:  # a table it would not have: the entry does not hold
+                obs.refused = True
+                unseated = _unseated(fx, sent, e)  # unless it deals no such table at all
+                outcomes.append("fail" if unseated is None else None)
+                if unseated is not None and unseated not in obs.notes:
+                    obs.notes.append(unseated)
+            except (HarnessError, Unsupported, ValueError, KeyError, TypeError):
+                outcomes.append(None)
+        obs.outcomes = tuple(outcomes)
+    return out
+
+
+def _unseated(fx: Fixture, sent: Ruleset, refusal: RefusedSetup) -> str | None:
+    """Why a refused setup says nothing of the rules but the table: the engine refused,
+    citing DEAL-7, a table of a player count the table it deals (measured) lacks. Judged,
+    every entry failed, and where the fixture is set in a later round the solver took it
+    for a single round (MATCH-7 refuses that round under every table): junction, for 5
+    to 8 players, was found `match_length: single-round` on 98 fixtures of 2 to 4. An
+    entry expecting the setup refused is still judged."""
+    players = players_of(fx)
+    if refusal.clause != "DEAL-7" or players is None or players in sent.player_counts:
+        return None
+    return f"not seen: a table of {players} players, which it does not deal (DEAL-7)"
+
+
+def _judged(problems: Sequence[str], nulls: Sequence[str]) -> str | None:
+    """An entry's outcome: fail, pass, or not seen (None) where it would pass but for a
+    refusal that names no clause. The partition's outcome there depends on the clause
+    (conformance/partition.py checks the clause the reference cites against those the
+    entry lists in force, and a wrong one fails), which such an answer does not say:
+    a pass would claim the engine agrees with every region, also those whose clause
+    differs (caboose refusing its house rule's plays without a clause, first-018)."""
+    if problems:
+        return "fail"
+    return None if nulls else "pass"
+
+
+def _erred(e: Exception) -> bool:
+    """An error answer (not `unsupported`, not a crash, a timeout or a broken stream)."""
+    if isinstance(e, (Unsupported, *FAILURES)):
+        return False
+    return not isinstance(e, HarnessError) or e.status == "error"
