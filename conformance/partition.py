@@ -376,12 +376,27 @@ def never_reached(fx: Fixture, rs: Ruleset) -> str | None:
     if fx.table is None:
         return None
     from mtrain.spec.model.reachable import shape_problems, shaped
+    kept = _shaped.get(id(fx))
+    if kept is None or kept[0] is not fx:
+        if len(_shaped) > 20000:
+            _shaped.clear()
+        kept = _shaped[id(fx)] = (fx, {})
+    tile_set = rs["tile_set"]  # (read first by fx.start too: the table is built by set)
+    if kept[1].get(tile_set) is False:
+        return None  # no phase or open double a rule set may lack (a select asks often)
     try:
         table = fx.start(rs)
     except (FixtureError, ValueError, KeyError):
         return None  # a table that does not build: the run says so
-    shapes = shape_problems(table, rs) if shaped(table) else []
+    kept[1][tile_set] = shaped(table)
+    shapes = shape_problems(table, rs) if kept[1][tile_set] else []
     return f"{UNREACHED} ({shapes[0]})" if shapes else None
+
+
+_shaped: dict[int, tuple[Fixture, dict[str, bool]]] = {}
+"""Whether a fixture's table, by tile set, is one reachable.SHAPES ask about at all: kept
+by the fixture's identity (the fixture is kept in the entry, so that its id is not reused
+while the entry lives)."""
 
 
 def unlisted_refusals(exp: Expectation, rj: JSON, state: JSON, impl: TracedReference,

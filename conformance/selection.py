@@ -217,7 +217,7 @@ def select(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
         for i, (rs, known, counts) in enumerate(zip(rulesets, values, dealt, strict=True)):
             if i in inside.plain:  # entry_for's first loop, by one bit per entry
                 exp = first.get(i)
-                why = None if exp is not None else unreached(fx, rs)
+                why = None if exp is not None or fx.table is None else unreached(fx, rs)
             else:
                 exp, why = entry_for(fx, rs, space, known)
             if exp is None and why is None:
@@ -383,6 +383,8 @@ def unreached(fx: Fixture, rs: Ruleset) -> str | None:
     each option it plays `other`; None where some reading may have it. Lint leaves such
     rule sets out of the scopes it writes; a rule set of one's own, or one a scope lets
     in all the same, is told here: an answer there is no rule's."""
+    if not rs.unknown:
+        return never_reached(fx, rs)
     first = None
     for reading in _readings(rs):
         never = never_reached(fx, reading)
