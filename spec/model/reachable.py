@@ -91,8 +91,8 @@ reads."""
 
 
 def shaped(table: Mapping[str, Any]) -> bool:
-    """Whether SHAPES ask anything of a table (canonical, or a fixture's notation, which
-    names these keys alike): a search for the engine, a chain, a follow-up, open doubles."""
+    """Whether SHAPES ask anything of a table (canonical JSON): a search for the engine, a
+    chain, a follow-up, open doubles."""
     return (table.get("phase") in ("engine", "chain", "follow")
             or bool(table.get("open_doubles")) or bool(table.get("turn_doubles")))
 
@@ -148,23 +148,6 @@ class _Table:
     def chains(self) -> bool:
         return self.chain or self.rs["first_turn"] == "chain-anywhere"  # FIRST-11 too
 
-    def size(self) -> int | None:
-        """The hand size the rule set deals to this many players (None: it deals none, or
-        a bare mapping of options has no table); a Ruleset is asked, so that a traced one
-        logs the read."""
-        deals, size = getattr(self.rs, "deals", None), getattr(self.rs, "hand_size", None)
-        if deals is not None and size is not None:
-            return int(size(self.n)) if deals(self.n) else None
-        return dict(getattr(self.rs, "hand_table", ())).get(self.n)
-
-    def dealt(self) -> bool:
-        """Whether the rule set deals to this many players (a bare mapping: any count)."""
-        deals = getattr(self.rs, "deals", None)
-        if deals is not None:
-            return bool(deals(self.n))
-        table = dict(getattr(self.rs, "hand_table", ()))
-        return not table or self.n in table
-
     def _index(self, key: Any) -> int:
         return self.n if key == MEXICAN else int(key)
 
@@ -185,11 +168,12 @@ class _Table:
         return self.out
 
     def problems(self, players: bool = True) -> list[str]:
-        if players and not self.dealt():
+        hand_table = dict(getattr(self.rs, "hand_table", ()))
+        if players and hand_table and self.n not in hand_table:
             self.fail("REACH-PLAYERS", f"no hand size for {self.n} players")
             return self.out
         if self.phase == "engine":
-            self.engine_search(self.size())
+            self.engine_search(hand_table.get(self.n))
             return self.out
         self.hands()
         self.starting_seat()
