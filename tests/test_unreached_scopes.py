@@ -10,6 +10,7 @@ from typing import ClassVar
 
 import pytest
 
+from mtrain.conformance.identify.cells import ANY, pieces_of
 from mtrain.conformance.lint.scopes import check_scopes
 from mtrain.conformance.partition import UNREACHED, explore, never_reached
 from mtrain.conformance.selection import default_rulesets, load_fixtures, select, unreached
@@ -136,3 +137,15 @@ def test_a_fixture_no_rule_set_reaches_is_reported_not_kept(
     report = check_scopes(fixtures, SPACE, kept=False)
     assert report.errors and all(UNREACHED in e for e in report.errors)
     assert report.proposals == []  # nothing to write: the entry speaks about no rule set
+
+
+def test_identify_reads_a_table_never_reached_as_any_answer() -> None:
+    # an engine of set-aside rules may answer anything about a search for the engine: the
+    # pieces identify solves over say so (cells.ANY), so the fixture tells no value apart
+    # where the rules never have its table
+    pieces = pieces_of(explore(BY_ID["engsix-004"], SPACE), SPACE)
+    no_search = {"set-aside", "highest-double-held", "designated-opens"}
+    aside = [p for p in pieces if p.region.get("engine_procedure", frozenset()) <= no_search
+             and "engine_procedure" in p.region]
+    assert aside and all(set(p.outcomes) == {ANY} for p in aside)
+    assert any("pass" in p.outcomes for p in pieces)  # and the search itself still tells
