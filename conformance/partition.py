@@ -333,6 +333,10 @@ def _traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
             asked = tuple(impl.log.asked)
             memo.plays.extend(cursor[0], asked[cursor[1]:], rules, rs,
                               said).found = (asked, played)
+    never = never_reached(fx, traced)
+    if never is not None:  # no answer there is the rules' (reachable.SHAPES): none holds
+        return Run(values, tuple("fail" for _ in entries), tuple(impl.log.read),
+                   tuple((never,) for _ in entries)), impl.log
     if isinstance(played, Outcome) and played.refusal is not None:  # a refused setup
         judged = [setup_problems(exp, played.refusal) for exp in entries]
         return Run(values, tuple("fail" if p else "pass" for p in judged),
@@ -359,6 +363,40 @@ def _traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
         unlisted.append(tuple(left_out))
     return (Run(values, tuple(outcomes), tuple(impl.log.read), tuple(messages),
                 tuple(unlisted)), impl.log)
+
+
+UNREACHED = "its table is one these rules never reach"
+"""The start of the message of an entry whose table the rule set's rounds never have."""
+
+
+def never_reached(fx: Fixture, rs: Ruleset) -> str | None:
+    """Why no round under `rs` has `fx`'s table, whatever its history: a phase or an open
+    double the rules never have (the model's reachable.SHAPES), as `UNREACHED (REACH-...:
+    what)`; None where some round may. A traced `rs` logs the one option each reads."""
+    if fx.table is None:
+        return None
+    from mtrain.spec.model.reachable import shape_problems, shaped
+    kept = _shaped.get(id(fx))
+    if kept is None or kept[0] is not fx:
+        if len(_shaped) > 20000:
+            _shaped.clear()
+        kept = _shaped[id(fx)] = (fx, {})
+    tile_set = rs["tile_set"]  # (read first by fx.start too: the table is built by set)
+    if kept[1].get(tile_set) is False:
+        return None  # no phase or open double a rule set may lack (a select asks often)
+    try:
+        table = fx.start(rs)
+    except (FixtureError, ValueError, KeyError):
+        return None  # a table that does not build: the run says so
+    kept[1][tile_set] = shaped(table)
+    shapes = shape_problems(table, rs) if kept[1][tile_set] else []
+    return f"{UNREACHED} ({shapes[0]})" if shapes else None
+
+
+_shaped: dict[int, tuple[Fixture, dict[str, bool]]] = {}
+"""Whether a fixture's table, by tile set, is one reachable.SHAPES ask about at all: kept
+by the fixture's identity (the fixture is kept in the entry, so that its id is not reused
+while the entry lives)."""
 
 
 def unlisted_refusals(exp: Expectation, rj: JSON, state: JSON, impl: TracedReference,

@@ -13,11 +13,10 @@ from dataclasses import dataclass
 
 from mtrain.conformance.defaults import RESULTS_FLOOR, SITUATIONS, SITUATIONS_MIN
 from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load_corpus
-from mtrain.conformance.partition import applies, stand_in
+from mtrain.conformance.partition import applies, never_reached, stand_in
 from mtrain.conformance.seat_alone import seat_entry
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.errors import InputError
-from mtrain.spec.notation import FixtureError
 from mtrain.spec.ruleset import OTHER, Ruleset
 from mtrain.spec.scope import Product, Scope, Space
 from mtrain.spec.yamlload import SpecError, file_problem
@@ -217,7 +216,8 @@ def select(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
         first = inside.first_entries(fx.expect)
         for i, (rs, known, counts) in enumerate(zip(rulesets, values, dealt, strict=True)):
             if i in inside.plain:  # entry_for's first loop, by one bit per entry
-                exp, why = first.get(i), None
+                exp = first.get(i)
+                why = None if exp is not None or fx.table is None else unreached(fx, rs)
             else:
                 exp, why = entry_for(fx, rs, space, known)
             if exp is None and why is None:
@@ -346,20 +346,21 @@ def situation_tasks(rulesets: Sequence[Ruleset], count: int, patterns: Sequence[
 
 def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | None = None
               ) -> tuple[Expectation | None, str | None]:
-    """(the entry that speaks about `rs`, None), (None, why it cannot run), or (None, None)
-    when every entry speaks about other rules. `values`: dict(rs.choices), if at hand."""
+    """(the entry that speaks about `rs`, None), (None, why it cannot run: a table these
+    rules never reach among the reasons), or (None, None) when every entry speaks about
+    other rules. `values`: dict(rs.choices), if at hand."""
     if not rs.unknown and not rs.custom_table:
         values = dict(rs.choices) if values is None else values
         for e in fx.expect:
             if e.scope.contains(values):
                 return e, None
-        return None, None
+        return None, unreached(fx, rs)  # lint's scopes leave such rule sets out
     reasons = []
     seat: Expectation | None = None
     for exp in fx.expect:
         why = applies(exp, fx, rs, space)
-        if why is None and (never := unreached(fx, exp, rs)) is not None:
-            reasons.append(f"its table is one these rules never reach ({never})")
+        if why is None and (never := unreached(fx, rs)) is not None:
+            reasons.append(never)
             continue
         if why is None:
             return exp, None
@@ -369,50 +370,36 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
                 seat = seat_entry(exp, fx, rs, space)  # the first seat alone runs
     if seat is not None:
         return seat, None
-    return None, (reasons[0] if reasons else None)
+    return None, (reasons[0] if reasons else unreached(fx, rs))
 
 
 READINGS_MAX = 64
 """The most readings of a rule set's own rules `unreached` tries before it keeps the entry."""
 
 
-SHAPES = ("REACH-CHAIN", "REACH-ENGINE", "REACH-ORDINARY")
-"""The reachability conditions on a table's shape: a phase, or an open double, that the
-rules never have (a first-turn chain under one-tile first turns, a search for the engine
-where it is set aside, an open double where doubles are ordinary). An engine of those
-rules may have no way to hold such a table; one whose history alone is impossible (a
-starter, a first turn) it still reads, and answers as the rules do."""
-
-
-def unreached(fx: Fixture, exp: Expectation, rs: Ruleset) -> str | None:
-    """The first condition of SHAPES (docs/fixture-format.md) that `fx`'s table breaks
-    under `rs`, read with every known value in place of each option it plays `other`; None
-    where some reading has such a table. `mtrain lint` checks the rule sets a fixture
-    names, but its scope reaches rule sets of one's own too, where the table may be of a
-    shape their rounds never have: an answer there is no rule's."""
-    if fx.table is None:
-        return None
-    # imported when asked: it brings z3, which `mtrain serve --rules` (reading rules
-    # through this module) does without
-    from mtrain.spec.model.reachable import reachable_problems
-    try:
-        table = fx.start(rs)
-    except (FixtureError, ValueError, KeyError):
-        return None  # the run itself reports a table that does not build
+def unreached(fx: Fixture, rs: Ruleset) -> str | None:
+    """Why no round under `rs` has `fx`'s table (partition.never_reached: a condition of
+    reachable.SHAPES, docs/fixture-format.md), read with every known value in place of
+    each option it plays `other`; None where some reading may have it. Lint leaves such
+    rule sets out of the scopes it writes; a rule set of one's own, or one a scope lets
+    in all the same, is told here: an answer there is no rule's."""
+    if not rs.unknown:
+        return never_reached(fx, rs)
     first = None
     for reading in _readings(rs):
-        problems = [p.split(":")[0] for p in
-                    reachable_problems(table, reading, players=exp.refused_setup is None)]
-        shapes = [p for p in problems if p in SHAPES]
-        if not shapes:
+        never = never_reached(fx, reading)
+        if never is None:
             return None
-        first = first or shapes[0]
+        first = first or never
     return first
 
 
 def _readings(rs: Ruleset) -> Iterator[Ruleset]:
     """`rs` with each `other` option given each of its known values in turn (nothing past
     READINGS_MAX of them)."""
+    if not rs.unknown:
+        yield rs
+        return
     options = catalog().options
     known = [[v for v in options[o].values if v != OTHER] for o in rs.unknown]
     if math.prod(len(k) for k in known) > READINGS_MAX:

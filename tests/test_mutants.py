@@ -1583,6 +1583,23 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "draw-from-boneyard-end": "doubles-034",
     "drawn-tile-own-train-only": "emptyx-003",
     "single-start-stuck-marks-at-once": "engine-013",
+    # the eighth reading (conformance/mutants/eighth_reading.py)
+    "puremco-four-take-16": "deal15-001",
+    "puremco-d9-two-take-13": "deal-019",
+    "fundex-four-take-11": "deal15-001",
+    "cardinal-four-take-12": "deal15-001",
+    "own-table-bottom-row-refused": "owntab-001",
+    "own-table-row-above": "owntab-001",
+    "double-18-set-of-189": "owntab-002",
+    "face-double-blank-50": "generated-blank-values-002",
+    "everyone-tied-nobody-wins": "generated-tie-rule-001",
+    "positive-tie-to-lowest-seat": "bounds-003",
+    "blocked-last-round-no-winner": "singletie-001",
+    "last-round-engine-falsy": "engine-003",
+    "single-start-mexican-closed": "chaindbl-016",
+    "two-players-no-mexican": "engine-003",
+    "tiles-never-turned": "chaindbl-010",
+    "ordinary-double-plays-again": "ordone-001",
 }
 
 
@@ -1658,6 +1675,7 @@ def test_unknown_mutant_is_refused_with_the_nearest_names() -> None:
 
 
 def test_every_mutant_has_a_witness() -> None:
+    from mtrain.conformance.mutants.eighth_reading import EIGHTH_READING
     from mtrain.conformance.mutants.fifth_reading import FIFTH_READING
     from mtrain.conformance.mutants.fourth_reading import FOURTH_READING
     from mtrain.conformance.mutants.outside import OUTSIDE
@@ -1670,7 +1688,7 @@ def test_every_mutant_has_a_witness() -> None:
     assert set(OUTSIDE_KILLED_BY) == {m.name for m in (*OUTSIDE, *SECOND_READING,
                                                         *THIRD_READING, *FOURTH_READING,
                                                         *FIFTH_READING, *SIXTH_READING,
-                                                        *SEVENTH_READING)}
+                                                        *SEVENTH_READING, *EIGHTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())

@@ -24,7 +24,7 @@ from mtrain.conformance.adapter import IMPOSSIBLE
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.gc_freeze import paused
 from mtrain.conformance.lint.scopes import code_and_data_digest, fixture_digest
-from mtrain.conformance.partition import Partition, explore
+from mtrain.conformance.partition import UNREACHED, Partition, explore
 from mtrain.spec import cache
 from mtrain.spec.catalog import RulesetError
 from mtrain.spec.ruleset import CUSTOM, Ruleset
@@ -238,14 +238,17 @@ def explore_in(fx: Fixture, start: Region, allowed: Region, space: Space,
 
 
 def _outcomes(run: Any, impossible: bool = True) -> tuple[str, ...]:
-    """A run's outcomes, ANY for an entry whose table the reference cannot hold under the
-    region's rules (an impossible state: a situation played under another value, a train
-    ending in a double that no open double names under open doubles; a count beyond the
-    rules' bounds, which the reference refuses to read): an engine's answer there says
-    nothing of whether it plays those rules. Without `impossible`, only the counts beyond
-    the bounds (the corpus's own pieces keep their impossible states' failures)."""
+    """A run's outcomes, ANY for an entry whose table the region's rules never reach (a
+    phase or an open double they never have: partition.never_reached) or the reference
+    cannot hold under them (an impossible state: a situation played under another value,
+    a train ending in a double that no open double names under open doubles; a count
+    beyond the rules' bounds, which the reference refuses to read): an engine's answer
+    there says nothing of whether it plays those rules. Without `impossible`, only the
+    tables never reached and the counts beyond the bounds (the corpus's own pieces keep
+    their impossible states' failures)."""
     return tuple(ANY if (impossible and o == "fail"
                          and any(m.startswith(IMPOSSIBLE) for m in said))
+                 or (o == "fail" and said and said[0].startswith(UNREACHED))
                  or (o == "error" and said and all(OUT_OF_BOUNDS.search(m) for m in said))
                  else o
                  for o, said in zip(run.outcomes, run.messages, strict=True))

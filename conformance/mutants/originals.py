@@ -11,6 +11,7 @@ from mtrain.reference.engine import START, State
 duties = engine.duties
 open_trains = engine.open_trains
 playable_trains = engine.playable_trains
+plays = engine.plays
 legal_actions = engine.legal_actions
 perform = engine.perform
 play = engine._play

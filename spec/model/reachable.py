@@ -18,6 +18,7 @@ in spec/model/legality.py, never of the reference engine.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any, Final
 
 from mtrain.spec import tiles as T
@@ -80,6 +81,31 @@ CONDITIONS: Final[dict[str, str]] = {
 }
 
 
+SHAPES: Final = ("REACH-CHAIN", "REACH-ENGINE", "REACH-ORDINARY")
+"""The conditions with a part on a table's shape: a phase, or an open double, that the
+rules never have (a first-turn chain under one-tile first turns, a search for the engine
+where it is set aside or found by the deal, an open double where doubles are ordinary).
+An engine of those rules may have no way to hold such a table, so no answer there is the
+rules'; a table whose history alone is impossible (a starter, a first turn) it still
+reads."""
+
+
+def shaped(table: Mapping[str, Any]) -> bool:
+    """Whether SHAPES ask anything of a table (canonical JSON): a search for the engine, a
+    chain, a follow-up, open doubles."""
+    return (table.get("phase") in ("engine", "chain", "follow")
+            or bool(table.get("open_doubles")) or bool(table.get("turn_doubles")))
+
+
+def shape_problems(state: Mapping[str, Any], ruleset: Mapping[str, str]) -> list[str]:
+    """The problems of `reachable_problems` that say the rule set has no such phase or
+    open double at all (SHAPES), whatever the history: the option each reads (the engine
+    procedure, the first turn, the doubles), and only where the table's phase or open
+    doubles ask it, so that a traced rule set (conformance/partition.py) splits the
+    option space by no more."""
+    return _Table(state, ruleset).shapes()
+
+
 def reachable_problems(state: Mapping[str, Any], ruleset: Mapping[str, str],
                        players: bool = True) -> list[str]:
     """Every reason why no round under `ruleset` reaches `state` (empty: none found).
@@ -95,7 +121,6 @@ class _Table:
     def __init__(self, state: Mapping[str, Any], rs: Mapping[str, str]) -> None:
         self.s = state
         self.rs = rs
-        self.options = {k: rs[k] for k in rs}
         self.n = len(state["hands"])
         self.seat = int(state["seat"])
         self.starter = int(state["starter"])
@@ -108,9 +133,20 @@ class _Table:
         self.drawn = state.get("drawn")
         self.passes = int(state.get("passes", 0))
         self.bone_empty = not state["boneyard"]
-        self.chain = rs["first_turn"] in ("chain", "chain-no-double-end")  # own train (FIRST-2)
-        self.chains = self.chain or rs["first_turn"] == "chain-anywhere"  # FIRST-11 too
         self.out: list[str] = []
+
+    # (read when a check asks: `shape_problems` reads no option its conditions leave alone)
+    @cached_property
+    def options(self) -> dict[str, str]:
+        return {k: self.rs[k] for k in self.rs}
+
+    @cached_property
+    def chain(self) -> bool:
+        return self.rs["first_turn"] in ("chain", "chain-no-double-end")  # own train (FIRST-2)
+
+    @cached_property
+    def chains(self) -> bool:
+        return self.chain or self.rs["first_turn"] == "chain-anywhere"  # FIRST-11 too
 
     def _index(self, key: Any) -> int:
         return self.n if key == MEXICAN else int(key)
@@ -120,6 +156,16 @@ class _Table:
 
     def fail(self, cid: str, message: str) -> None:
         self.out.append(f"{cid}: {message}")
+
+    def shapes(self) -> list[str]:
+        if self.phase == "engine":
+            for w in self.no_search():
+                self.fail("REACH-ENGINE", w)
+        if self.phase == "chain":
+            for w in self.no_chain():
+                self.fail("REACH-CHAIN", w)
+        self.ordinary_doubles()
+        return self.out
 
     def problems(self, players: bool = True) -> list[str]:
         hand_table = dict(getattr(self.rs, "hand_table", ()))
@@ -152,12 +198,7 @@ class _Table:
         # (which the table does not show: the starter kept since the deal)
         start = (self.starter if self.rs["starting_seat"] == "highest-draw"
                  else (int(s["round"]) - 1) % n)
-        why = []
-        if self.rs["engine_procedure"] == "set-aside":
-            why.append("the engine is set aside, so nobody searches for it")
-        if self.rs["engine_procedure"] in ("highest-double-held", "designated-opens"):
-            why.append("the deal itself finds the engine (ENG-7, ENG-8), so no search is "
-                       "played")
+        why = self.no_search()
         if any(t["tiles"] for t in self.trains) or any(self.marked):
             why.append("something is laid or marked")
         if self.pending != set(range(n)) or self.drawn is not None or self.passes:
@@ -181,6 +222,15 @@ class _Table:
                 why.append(f"after {drawn} draws the search is at seat {(start + drawn) % n}")
         for w in why:
             self.fail("REACH-ENGINE", w)
+
+    def no_search(self) -> list[str]:
+        """Why the rule set has no search for the engine at all (a shape: SHAPES)."""
+        procedure = self.rs["engine_procedure"]
+        if procedure == "set-aside":
+            return ["the engine is set aside, so nobody searches for it"]
+        if procedure in ("highest-double-held", "designated-opens"):
+            return ["the deal itself finds the engine (ENG-7, ENG-8), so no search is played"]
+        return []
 
     def starting_seat(self) -> None:
         start = (int(self.s["round"]) - 1) % self.n
@@ -265,9 +315,7 @@ class _Table:
         if self.phase != "chain":
             return
         seat = self.seat
-        why = []
-        if not self.chains:
-            why.append("the rule set has no first-turn chain")
+        why = self.no_chain()
         if seat not in self.pending:
             why.append(f"seat {seat}'s first turn is over")
         if self.chain and self.empty(seat):
@@ -283,6 +331,10 @@ class _Table:
                        f"train{', ending in a double' if ends_double else ''}")
         for w in why:
             self.fail("REACH-CHAIN", w)
+
+    def no_chain(self) -> list[str]:
+        """Why the rule set has no first-turn chain at all (a shape: SHAPES)."""
+        return [] if self.chains else ["the rule set has no first-turn chain"]
 
     def own_train_first(self) -> None:
         if self.rs["own_train_first"] != "required":
