@@ -27,6 +27,7 @@ from mtrain.reference.engine import (
 )
 from mtrain.reference.invariants import hand_sizes
 from mtrain.reference.rules import Rules
+from mtrain.reference.state import LOW_MASK, LOW_SEATS, MARKED_HIGH, MARKED_LOW
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
 
@@ -745,6 +746,31 @@ def test_marked_train_open_to_all_unmarked_closed() -> None:
     assert legal(st) == {"play 4-1 on 0", "play 6-2 on 1", "play 8-3 on mexican"}
     st = table(PAGAT, [["4-1", "6-2"], ["10-0"]], trains={0: ["12-4"], 1: ["12-6"]})
     assert refused(st, "play 6-2 on 1") == "TRAIN-4"
+
+
+def test_marked_trains_past_the_twelfth_seat() -> None:
+    """TRAIN-4, MARK-1 on a table of 16: the marked trains of seats 3 and 14 take seat 0's
+    tile, the unmarked seat 5's (same open end) does not; seats past the twelfth are read
+    from the engine's second table of marked seats."""
+    others = ["0-0", "1-0", "1-1", "2-0", "2-1", "2-2", "3-0", "3-1", "3-2", "3-3", "4-0",
+              "4-2", "4-3", "4-4", "5-0"]
+    trains: dict[int | str, list[str]] = {0: ["12-11"], 3: ["12-4"], 5: ["12-9", "9-4"],
+                                          14: ["12-8", "8-4"], "mexican": ["12-10"]}
+    st = table(PAGAT, [["4-1"], *[[t] for t in others]], trains=trains, marked=[3, 14])
+    assert legal(st) == {"play 4-1 on 3", "play 4-1 on 14"}
+    assert [s for s in range(16) if st.marked(s)] == [3, 14]
+    st.set_marker(14, False)
+    st.set_marker(15, True)
+    assert legal(st) == {"play 4-1 on 3"} and st.markers == 1 << 3 | 1 << 15
+
+
+def test_tables_of_marked_seats() -> None:
+    """The seats the engine reads off a marker mask are its set bits, lowest first."""
+    rng = random.Random(5)
+    for mask in [0, 1, LOW_MASK, *(rng.getrandbits(LOW_SEATS) for _ in range(200))]:
+        assert MARKED_LOW[mask] == tuple(s for s in range(LOW_SEATS) if mask >> s & 1)
+    for mask in range(len(MARKED_HIGH)):
+        assert MARKED_HIGH[mask] == tuple(LOW_SEATS + s for s in range(8) if mask >> s & 1)
 
 
 def test_no_marker_on_the_mexican_train() -> None:
