@@ -39,7 +39,7 @@ PLAYERS = (2, 4, 6, 8, 12)
 
 def fields(names: tuple[str, ...], state: Any) -> tuple[Any, ...]:
     """A state's fields as plain values, comparable across builds (`rules` and `result`
-    are each build's own classes)."""
+    are each build's own classes; markers as one flag a train, the list they once were)."""
     out = []
     for name in names:
         value = getattr(state, name)
@@ -47,6 +47,8 @@ def fields(names: tuple[str, ...], state: Any) -> tuple[Any, ...]:
             continue
         if name == "result" and value is not None:
             value = tuple(value)
+        if name == "markers" and isinstance(value, int):  # a bitmask since session 38
+            value = [bool(value >> t & 1) for t in range(state.players + 1)]
         out.append((name, value))
     return tuple(out)
 

@@ -236,7 +236,7 @@ def closed_cover(st: engine.State, act: engine.Action, legal: bool = True) -> bo
     if act.kind != "play":
         return False
     t = act.train
-    return (t != st.seat and t < st.players and not st.markers[t]
+    return (t != st.seat and t < st.players and not st.marked(t)
             and t in st.open_doubles
             and (not legal or (t == st.open_doubles[0] and act in engine.legal_actions(st))))
 

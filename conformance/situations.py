@@ -108,7 +108,7 @@ KINDS: tuple[Kind, ...] = (
          ("FIRST-1", "FIRST-2", "FIRST-4", "FIRST-6", "FIRST-7", "FIRST-8", "FIRST-9",
           "TRAIN-5")),
     Kind("marked", "markers out",
-         lambda st: _turn_on(st) and sum(st.markers) >= 2 and not st.first_pending,
+         lambda st: _turn_on(st) and st.markers.bit_count() >= 2 and not st.first_pending,
          ("MARK-1", "MARK-2", "TRAIN-6", "TRAIN-7")),
     Kind("dry", "an empty boneyard", lambda st: _turn_on(st) and not st.boneyard,
          ("TURN-4",), drain=True),

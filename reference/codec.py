@@ -137,7 +137,7 @@ def state_to_json(state: State) -> dict[str, Any]:
         body: dict[str, Any] = {"tiles": _oriented(state.trains[i], state.engine),
                                 "end": state.ends[i]}
         if i < n:
-            body["marker"] = state.markers[i]
+            body["marker"] = bool(state.markers >> i & 1)
         return body
 
     result = None
@@ -285,7 +285,7 @@ def state_from_json(rules: Rules, data: Any) -> State:
     if len(trains_j) != n:
         raise StateError(f"state.trains must have one train per player ({n}), "
                          f"not {len(trains_j)}")
-    st.trains, st.ends, st.markers = [], [], []
+    st.trains, st.ends, st.markers = [], [], 0
     st.table_mask = T.BIT[T.DOUBLE[st.engine]] if st.engine_placed else 0
     for i, tj in enumerate([*trains_j, need("mexican", dict)]):
         where = f"state.trains[{i}]" if i < n else "state.mexican"
@@ -312,7 +312,8 @@ def state_from_json(rules: Rules, data: Any) -> State:
             raise StateError(f"{where}.marker must be true or false")
         st.trains.append(train_ids)
         st.ends.append(end)
-        st.markers.append(marker)
+        if marker:
+            st.markers |= 1 << i
     st.open_doubles = [train_from_json(n, x, "state.open_doubles")
                        for x in need("open_doubles", list)]
     st.turn_doubles = [train_from_json(n, x, "state.turn_doubles")

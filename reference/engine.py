@@ -34,7 +34,12 @@ from mtrain.reference.state import DRAW as DRAW
 from mtrain.reference.state import END_CHAIN as END_CHAIN
 from mtrain.reference.state import ENGINE as ENGINE
 from mtrain.reference.state import FOLLOW as FOLLOW
+from mtrain.reference.state import LOW_MASK as LOW_MASK
+from mtrain.reference.state import LOW_SEATS as LOW_SEATS
+from mtrain.reference.state import MARKED_HIGH as MARKED_HIGH
+from mtrain.reference.state import MARKED_LOW as MARKED_LOW
 from mtrain.reference.state import OTHER_SEATS as OTHER_SEATS
+from mtrain.reference.state import OTHERS_MASK as OTHERS_MASK
 from mtrain.reference.state import OVER as OVER
 from mtrain.reference.state import PASS as PASS
 from mtrain.reference.state import PLAY as PLAY
@@ -138,11 +143,12 @@ def open_trains(state: State, seat: int, all_marked: bool = False,
     # TRAIN-4: another player's train only while marked
     if all_marked:
         out += OTHER_SEATS[mex][seat]
-    else:  # no `True in markers` first: each False compares as an int, dearer than the loop
-        markers = state.markers
-        for t in OTHER_SEATS[mex][seat]:  # one test a seat, not two (t != seat)
-            if markers[t]:
-                out.append(t)
+    else:  # the marked seats from a table: one step, not one a seat
+        marked = state.markers & OTHERS_MASK[mex][seat]
+        if marked:
+            out += MARKED_LOW[marked & LOW_MASK]
+            if marked > LOW_MASK:
+                out += MARKED_HIGH[marked >> LOW_SEATS]
     return out
 
 
@@ -310,7 +316,7 @@ def perform(state: State, action: Action) -> None:
         _draw(state)
     else:  # pass, end-chain
         if kind == "pass":
-            state.markers[state.seat] = True  # TURN-4, MARK-1, FIRST-3: marker up
+            state.markers |= 1 << state.seat  # TURN-4, MARK-1, FIRST-3: marker up
             if not state.boneyard:
                 state.passes += 1  # END-3 counts passes made on an empty boneyard
         _end_turn(state)
@@ -326,16 +332,16 @@ def _play(state: State, tile: int, train: int) -> None:
     ends = state.ends
     ends[train] = OTHER_END[tile][ends[train]]  # TRAIN-2
     markers = state.markers
-    if markers[seat] or (train < state.players and markers[train]):  # a marker may come off
-        rule = state.rules.marker_rule
+    if markers and (markers >> seat & 1 or (train < state.players and markers >> train & 1)):
+        rule = state.rules.marker_rule  # a marker may come off
         if rule == MARKER_OWNER_OWN:
             if train == seat:
-                markers[seat] = False  # MARK-3
+                state.markers = markers & ~(1 << seat)  # MARK-3
         elif rule == MARKER_ANYONE_ON:
             if train < state.players:
-                markers[train] = False  # MARK-4
+                state.markers = markers & ~(1 << train)  # MARK-4
         elif rule == MARKER_OWNER_ANYWHERE:
-            markers[seat] = False  # MARK-5
+            state.markers = markers & ~(1 << seat)  # MARK-5
     open_doubles = state.open_doubles
     if open_doubles and train in open_doubles:  # TRAIN-3: one tile covers the double
         open_doubles.remove(train)
@@ -524,7 +530,7 @@ def nobody_can_ever_play(state: State) -> bool:
         if plays(probe):
             return False
         seat = probe.seat
-        probe.markers[seat] = True  # TURN-4, FIRST-3: the pass raises the marker
+        probe.markers |= 1 << seat  # TURN-4, FIRST-3: the pass raises the marker
         probe.first_pending &= ~(1 << seat)  # FIRST-6
         probe.seat = (seat + 1) % probe.players  # SEAT-1
     return True
@@ -712,7 +718,7 @@ def _access_refusals(state: State, train: int, where: str) -> list[IllegalAction
     if not state.trains[seat] and rules.own_train_first:
         out = [IllegalAction("TRAIN-7", f"seat {seat} must start its own train before "
                              f"{where}")]
-        if train < state.players and not state.markers[train]:
+        if train < state.players and not state.markers >> train & 1:
             # TRAIN-4: an unmarked train of another player stays closed to them too
             out.append(IllegalAction("TRAIN-4", f"{where} carries no marker"))
         return out
@@ -725,7 +731,7 @@ def _access_refusals(state: State, train: int, where: str) -> list[IllegalAction
             return [IllegalAction("FIRST-10", f"seat {seat} must start its own train before "
                                   "opening the Mexican Train")]
         return []
-    if not state.markers[train]:
+    if not state.markers >> train & 1:
         return [IllegalAction("TRAIN-4", f"{where} carries no marker; only its owner may "
                               "play on it")]
     return []

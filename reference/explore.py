@@ -57,7 +57,7 @@ def small_rules(rs: Ruleset, max_pip: int, hands: dict[int, int]) -> Rules:
 def state_key(s: State) -> Key:
     """Everything that decides a state's future and its invariants (not the scores)."""
     return (s.seat, s.phase, s.drawn, s.first_pending, s.passes, s.starter, s.engine_placed,
-            tuple(s.hands), tuple(s.boneyard), tuple(s.trains), tuple(s.markers),
+            tuple(s.hands), tuple(s.boneyard), tuple(s.trains), s.markers,
             tuple(s.open_doubles), tuple(s.turn_doubles))
 
 

@@ -116,7 +116,7 @@ def connected(state: State) -> list[Violation]:
 
 
 def markers(state: State) -> list[Violation]:
-    if len(state.markers) != state.players + 1 or state.markers[state.players]:
+    if state.markers >> state.players:  # a bit at or past the Mexican Train's (MARK-2)
         return [("INV-MARKERS", "the Mexican Train carries a marker")]
     return []
 

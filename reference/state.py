@@ -36,6 +36,29 @@ PLAY: Final[tuple[tuple[Action, ...], ...]] = tuple(
 OTHER_SEATS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(t for t in range(players) if t != seat) for seat in range(players))
     for players in range(MAX_PLAYERS + 1))
+# The seats of a marker mask, in order, read from two tables built once (one step for a
+# table of up to LOW_SEATS players, two past it, never one step a seat): MARKED_LOW[m] is
+# the seats of the mask's low LOW_SEATS bits, MARKED_HIGH[m] those of the bits above.
+LOW_SEATS: Final = 12
+LOW_MASK: Final = (1 << LOW_SEATS) - 1
+
+
+def _seat_table(first: int, count: int) -> tuple[tuple[int, ...], ...]:
+    """table[m]: the seats first + i for each bit i of m, lowest first (m < 2 ** count)."""
+    table: list[tuple[int, ...]] = [()]
+    for i in range(count):  # the masks with bit i set follow those without, in order
+        seat = (first + i,)
+        table += [seats + seat for seats in table]
+    return tuple(table)
+
+
+MARKED_LOW: Final = _seat_table(0, LOW_SEATS)
+MARKED_HIGH: Final = _seat_table(LOW_SEATS, MAX_PLAYERS - LOW_SEATS)
+# OTHERS_MASK[players][seat]: the bits of every seat of a table of `players` but `seat` (a
+# marker mask less the seat's own marker, and less the Mexican Train's bit, never set).
+OTHERS_MASK: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(((1 << players) - 1) & ~(1 << seat) for seat in range(players))
+    for players in range(MAX_PLAYERS + 1))
 PASS: Final = Action("pass")
 END_CHAIN: Final = Action("end-chain")
 
@@ -81,7 +104,9 @@ class State:
 
     Hands are bitmasks of tile ids; trains are tuples of tile ids from the engine
     outward (index `players` is the Mexican Train); the boneyard is a list in draw
-    order. Small and flat, so a copy is a handful of list copies.
+    order; `markers` is a bitmask of seats (bit s: seat s's train carries a marker; the
+    Mexican Train's bit, `players`, never set: MARK-2). Small and flat, so a copy is a
+    handful of list copies.
     """
 
     __slots__ = STATE_FIELDS
@@ -95,7 +120,7 @@ class State:
     boneyard: list[int]
     trains: list[tuple[int, ...]]
     ends: list[int]
-    markers: list[bool]
+    markers: int
     open_doubles: list[int]
     turn_doubles: list[int]
     seat: int
@@ -117,17 +142,25 @@ class State:
             self.engine_placed, self.seat, self.phase, self.drawn)
         new.first_pending, new.starter, new.passes, new.table_mask = (
             self.first_pending, self.starter, self.passes, self.table_mask)
+        new.markers = self.markers
         new.result = self.result
         new.hands = self.hands[:]
         new.boneyard = self.boneyard[:]
         new.trains = self.trains[:]
         new.ends = self.ends[:]
-        new.markers = self.markers[:]
         new.open_doubles = self.open_doubles[:]
         new.turn_doubles = self.turn_doubles[:]
         new.scores = self.scores[:]
         new.outs = self.outs[:]
         return new
+
+    def marked(self, seat: int) -> bool:
+        """Whether `seat`'s train carries a marker."""
+        return bool(self.markers >> seat & 1)
+
+    def set_marker(self, seat: int, up: bool) -> None:
+        """Put `seat`'s marker up (`up`) or take it off."""
+        self.markers = self.markers | 1 << seat if up else self.markers & ~(1 << seat)
 
     @property
     def mexican(self) -> int:

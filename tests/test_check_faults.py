@@ -243,7 +243,7 @@ def test_a_check_that_tests_something_else(data: Path, monkeypatch: pytest.Monke
     from mtrain.reference import invariants
 
     def first_train(state: Any) -> list[tuple[str, str]]:
-        return [("INV-MARKERS", "marked")] if state.markers[0] else []
+        return [("INV-MARKERS", "marked")] if state.marked(0) else []
 
     monkeypatch.setitem(invariants.CHECKS, "INV-MARKERS", first_train)
     monkeypatch.setattr(invariants, "_REST", tuple(

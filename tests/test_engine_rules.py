@@ -27,6 +27,7 @@ from mtrain.reference.engine import (
 )
 from mtrain.reference.invariants import hand_sizes
 from mtrain.reference.rules import Rules
+from mtrain.reference.state import LOW_MASK, LOW_SEATS, MARKED_HIGH, MARKED_LOW
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
 
@@ -333,7 +334,7 @@ def test_first_turn_no_start_marks_without_drawing() -> None:
     assert legal(st) == {"pass"}
     assert refused(st, "draw") == "FIRST-3"
     st = run(st, "pass")
-    assert st.markers[0] and st.seat == 1
+    assert st.marked(0) and st.seat == 1
     assert [T.name(t) for t in st.boneyard] == ["12-6", "4-4"]
     assert hand(st, 0) == {"5-3", "9-1"}
 
@@ -435,7 +436,7 @@ def test_draw_one_then_play_only_the_drawn_tile(spec: str) -> None:
     assert legal(st) == {"play 9-3 on mexican"}
     assert refused(st, "draw") == "TURN-1"
     st = run(st, "play 9-3 on mexican")
-    assert st.seat == 1 and not st.markers[0]
+    assert st.seat == 1 and not st.marked(0)
 
 
 def test_pass_after_unplayable_draw_puts_the_marker_up() -> None:
@@ -445,7 +446,7 @@ def test_pass_after_unplayable_draw_puts_the_marker_up() -> None:
     assert refused(st, "draw") == "TURN-2"
     assert refused(st, "play 6-6 on 0") == "TRAIN-2"
     st = run(st, "pass")
-    assert st.markers[0] and st.seat == 1
+    assert st.marked(0) and st.seat == 1
     assert [T.name(t) for t in st.boneyard] == ["9-3"]
 
 
@@ -545,7 +546,7 @@ def test_failing_to_follow_a_double() -> None:
     st = run(st, "draw")
     assert legal(st) == {"pass"}
     st = run(st, "pass")
-    assert st.seat == 1 and st.markers[0] and st.open_doubles == [0]
+    assert st.seat == 1 and st.marked(0) and st.open_doubles == [0]
 
 
 def test_drawn_double_then_an_ordinary_follow_up() -> None:
@@ -562,14 +563,14 @@ def test_drawn_double_then_an_ordinary_follow_up() -> None:
     st = run(st, "draw")
     assert legal(st) == {"play 9-2 on mexican"}
     st = run(st, "play 9-2 on mexican")
-    assert st.seat == 1 and st.open_doubles == [] and not st.markers[0]
+    assert st.seat == 1 and st.open_doubles == [] and not st.marked(0)
 
 
 def test_follow_up_covers_own_double_on_a_train_whose_marker_came_off() -> None:
     """DBL-2, TRAIN-6 with MARK-4: seat 0 lays [7-7] on seat 1's marked train, which takes
     the marker off; the follow-up may still cover that double there."""
     st = run(doubles_table(rules("pagat+marker-anyone")), "play 7-7 on 1")
-    assert not st.markers[1]
+    assert not st.marked(1)
     assert "play 7-1 on 1" in legal(st)
     st = run(st, "play 7-1 on 1")
     assert st.seat == 1 and st.open_doubles == []
@@ -593,7 +594,7 @@ def test_open_double_duty_at_the_next_turn(spec: str) -> None:
     st = run(st, "draw")
     assert legal(st) == {"pass"}  # the drawn [9-6] would fit the Mexican Train: closed
     st = run(st, "pass")
-    assert st.seat == 2 and st.markers[1] and st.open_doubles == [0]
+    assert st.seat == 2 and st.marked(1) and st.open_doubles == [0]
     assert legal(st) == {"play 5-4 on 0"}
 
 
@@ -690,7 +691,7 @@ def test_follow_up_only_binds_the_layer_alone() -> None:
                turn_doubles=[0], boneyard=["1-1", "11-11"])
     assert legal(st) == {"draw"}
     st = run(st, "draw", "pass")
-    assert st.seat == 1 and st.markers[0] and st.open_doubles == [0]
+    assert st.seat == 1 and st.marked(0) and st.open_doubles == [0]
     assert legal(st) == {"play 6-5 on 0", "play 4-3 on 1"}
     pagat = table(PAGAT, [["3-1", "6-2"], ["5-6", "4-3"], ["9-9"]], trains=trains,
                   phase="follow", turn_doubles=[0], boneyard=["1-1", "11-11"])
@@ -728,7 +729,7 @@ def test_marker_removal(spec: str) -> None:
     r = rules(spec)
     for action, markers in MARKERS_AFTER[spec].items():
         st = run(marker_table(r), action)
-        assert st.markers[:3] == markers, action
+        assert [st.marked(q) for q in range(3)] == markers, action
 
 
 def test_covering_a_double_on_own_train_removes_the_marker() -> None:
@@ -736,7 +737,7 @@ def test_covering_a_double_on_own_train_removes_the_marker() -> None:
     trains: dict[int | str, list[str]] = {0: ["12-5", "5-5"]}
     st = table(PAGAT, [["5-1", "11-0"], ["10-0"]], trains=trains, marked=[0])
     st = run(st, "play 5-1 on 0")
-    assert not st.markers[0]
+    assert not st.marked(0)
 
 
 def test_marked_train_open_to_all_unmarked_closed() -> None:
@@ -747,10 +748,35 @@ def test_marked_train_open_to_all_unmarked_closed() -> None:
     assert refused(st, "play 6-2 on 1") == "TRAIN-4"
 
 
+def test_marked_trains_past_the_twelfth_seat() -> None:
+    """TRAIN-4, MARK-1 on a table of 16: the marked trains of seats 3 and 14 take seat 0's
+    tile, the unmarked seat 5's (same open end) does not; seats past the twelfth are read
+    from the engine's second table of marked seats."""
+    others = ["0-0", "1-0", "1-1", "2-0", "2-1", "2-2", "3-0", "3-1", "3-2", "3-3", "4-0",
+              "4-2", "4-3", "4-4", "5-0"]
+    trains: dict[int | str, list[str]] = {0: ["12-11"], 3: ["12-4"], 5: ["12-9", "9-4"],
+                                          14: ["12-8", "8-4"], "mexican": ["12-10"]}
+    st = table(PAGAT, [["4-1"], *[[t] for t in others]], trains=trains, marked=[3, 14])
+    assert legal(st) == {"play 4-1 on 3", "play 4-1 on 14"}
+    assert [s for s in range(16) if st.marked(s)] == [3, 14]
+    st.set_marker(14, False)
+    st.set_marker(15, True)
+    assert legal(st) == {"play 4-1 on 3"} and st.markers == 1 << 3 | 1 << 15
+
+
+def test_tables_of_marked_seats() -> None:
+    """The seats the engine reads off a marker mask are its set bits, lowest first."""
+    rng = random.Random(5)
+    for mask in [0, 1, LOW_MASK, *(rng.getrandbits(LOW_SEATS) for _ in range(200))]:
+        assert MARKED_LOW[mask] == tuple(s for s in range(LOW_SEATS) if mask >> s & 1)
+    for mask in range(len(MARKED_HIGH)):
+        assert MARKED_HIGH[mask] == tuple(LOW_SEATS + s for s in range(8) if mask >> s & 1)
+
+
 def test_no_marker_on_the_mexican_train() -> None:
     """MARK-2: the Mexican Train never carries a marker; the codec refuses one."""
     st = table(PAGAT, [["1-0"], ["2-0"]])
-    assert len(st.markers) == 3 and not st.markers[2]
+    assert st.markers >> 2 == 0  # no bit at the Mexican Train's (seat 2 of 2)
     data: dict[str, Any] = {
         "round": 1, "engine": 12, "engine_placed": True, "phase": "start", "seat": 0,
         "starter": 0, "hands": [["1-0"], ["2-0"]], "boneyard": [],

@@ -112,7 +112,7 @@ def test_an_invariant_violation_is_found(monkeypatch: pytest.MonkeyPatch) -> Non
     def broken(state: E.State, action: E.Action) -> None:
         real(state, action)
         if action.kind == "draw" and state.phase != E.OVER:
-            state.markers[state.players] = True  # a marker on the Mexican Train
+            state.markers |= 1 << state.players  # a marker on the Mexican Train
 
     monkeypatch.setattr(X, "perform", broken)
     rep = explore_size(CAT.ruleset("puremco"), Size(2, 2, 2))

@@ -126,10 +126,10 @@ def _keep_marker(monkeypatch: pytest.MonkeyPatch) -> None:
     real = E._play
 
     def play(state: E.State, tile: int, train: int) -> None:
-        up = state.markers[train] if train < state.players else False
+        up = state.marked(train) if train < state.players else False
         real(state, tile, train)
         if train < state.players:
-            state.markers[train] = up
+            state.set_marker(train, up)
 
     monkeypatch.setattr(E, "_play", play)
 
@@ -138,7 +138,7 @@ def test_a_marker_left_up_is_reported_on_the_marker_with_mark_3(
         monkeypatch: pytest.MonkeyPatch) -> None:
     model, states = small_states("pagat", count=400)
     # states where the mover's own train is marked and a play on it is legal
-    hit = [s for s in states if s.markers[s.seat] and any(
+    hit = [s for s in states if s.marked(s.seat) and any(
         a.kind == "play" and a.train == s.seat for a in E.legal_actions(s))]
     assert hit, "no state to show the fault on"
     _keep_marker(monkeypatch)

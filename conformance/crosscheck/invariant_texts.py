@@ -115,6 +115,8 @@ def _apply(state: Any, ex: Mapping[str, Any]) -> None:
     for field, value in (ex.get("set") or {}).items():
         if field not in ("ends", "markers", "open_doubles", "seat", "phase"):
             raise KeyError(f"cannot set {field!r}")
+        if field == "markers":  # written as one flag a train; the state keeps a bitmask
+            value = sum(1 << i for i, up in enumerate(value) if up)
         setattr(state, field, list(value) if isinstance(value, list) else value)
     if "result" in ex:
         r = ex["result"]

@@ -57,7 +57,7 @@ def engine_values(model: Model, state: Any) -> dict[str, Any]:
         "tdbl": [k in state.turn_doubles for k in model.trains],
         "age": [od.index(k) if k in od else 0 for k in model.trains],
         "clock": len(od),
-        "marker": [bool(state.markers[q]) for q in range(P)],
+        "marker": [state.marked(q) for q in range(P)],
         "first": [bool(state.first_pending >> q & 1) for q in range(P)],
         "seat": state.seat, "starter": state.starter,
         "phase": {E.ENGINE: ENGINE, E.START: START, E.CHAIN: CHAIN, E.FOLLOW: FOLLOW,

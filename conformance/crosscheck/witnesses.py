@@ -137,7 +137,7 @@ def _blanks(t: State) -> bool:
 
 
 def _marker_off(s: State, a: Action, t: State, who: Callable[[State, Action, int], bool]) -> bool:
-    return _is_play(a) and any(s.markers[q] and not t.markers[q] and who(s, a, q)
+    return _is_play(a) and any(s.marked(q) and not t.marked(q) and who(s, a, q)
                                for q in range(s.players))
 
 
@@ -182,12 +182,12 @@ FIRES: Final[dict[str, Fire]] = {f.clause: f for f in [
          lambda s, a, t: _is_play(a) and a.train in s.open_doubles),
     Fire("TRAIN-4", "a tile is played on another player's marked train",
          lambda s, a, t: _is_play(a) and a.train < s.players and a.train != s.seat
-         and s.markers[a.train]),
+         and s.marked(a.train)),
     Fire("TRAIN-5", "the Mexican Train is opened",
          lambda s, a, t: _is_play(a) and a.train == s.players and not s.trains[s.players]),
     Fire("TRAIN-6", "an open double on another player's unmarked train is covered",
          lambda s, a, t: _is_play(a) and a.train < s.players and a.train != s.seat
-         and not s.markers[a.train] and a.train in s.open_doubles),
+         and not s.marked(a.train) and a.train in s.open_doubles),
     Fire("TRAIN-7", "a player who has not started their train holds a tile for another one",
          _state(lambda s: s.phase == E.START and s.rules.own_train_first
                 and not s.trains[s.seat] and _bites(s, own_train_first=False))),
@@ -282,7 +282,7 @@ FIRES: Final[dict[str, Fire]] = {f.clause: f for f in [
          _state(lambda s: s.rules.release_after_turn and s.phase in (E.START, E.FOLLOW)
                 and bool(_candidates(s)))),
     Fire("MARK-1", "a pass puts a marker up",
-         lambda s, a, t: a.kind == "pass" and not s.markers[s.seat]),
+         lambda s, a, t: a.kind == "pass" and not s.marked(s.seat)),
     Fire("MARK-3", "a marker comes off as its owner plays on their own train",
          lambda s, a, t: _marker_off(s, a, t, lambda s, a, q: q == s.seat == a.train)),
     Fire("MARK-4", "a marker comes off as another player plays on that train",

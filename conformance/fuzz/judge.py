@@ -481,7 +481,7 @@ def state_clauses(ctx: Context, st: State, more: Iterable[str]) -> list[str]:
     due = duties(st)
     if due:
         out += ["DBL-6", "DBL-7" if r.oldest_first else "DBL-8"]
-        if any(t != st.seat and t < st.players and not st.markers[t] for t in due):
+        if any(t != st.seat and t < st.players and not st.marked(t) for t in due):
             out.append("TRAIN-6")  # the cover goes on another player's closed train
     if st.drawn >= 0:
         out.append("TURN-5" if r.draw_until_playable else "TURN-3")

@@ -77,7 +77,7 @@ def play_passes_kept(state: State, tile: int, train: int) -> None:
 def last_draw_pass_uncounted(state: State, action: Action) -> None:
     """A pass is counted only if the boneyard was empty when the turn began."""
     if action.kind == "pass" and state.drawn >= 0 and not state.boneyard:
-        state.markers[state.seat] = True
+        state.set_marker(state.seat, True)
         engine._end_turn(state)
         return
     ref.perform(state, action)

@@ -213,7 +213,7 @@ def chain_goes_anywhere(state: State) -> list[int]:
         return ref.playable_trains(state)
     seat = state.seat
     return [seat, state.players, *(o for o in range(state.players)
-                                   if o != seat and state.markers[o])]
+                                   if o != seat and state.marked(o))]
 
 
 def end_chain_always(state: State) -> list[Action]:
@@ -241,10 +241,10 @@ def first_turn_draws(state: State) -> list[Action]:
 
 
 def first_turn_pass_unmarked(state: State, action: Action) -> None:
-    seat, was, first = state.seat, state.markers[state.seat], ref.chain_start(state)
+    seat, was, first = state.seat, state.marked(state.seat), ref.chain_start(state)
     ref.perform(state, action)
     if first and action.kind == "pass":
-        state.markers[seat] = was
+        state.set_marker(seat, was)
 
 
 def duties_during_first_turns(state: State, first_turns_over: bool = False) -> list[int]:
@@ -345,10 +345,10 @@ def drawn_tile_anywhere(state: State) -> list[int]:
 
 
 def pass_keeps_marker_down(state: State, action: Action) -> None:
-    seat, was = state.seat, state.markers[state.seat]
+    seat, was = state.seat, state.marked(state.seat)
     ref.perform(state, action)
     if action.kind == "pass":
-        state.markers[seat] = was
+        state.set_marker(seat, was)
 
 
 def open_all_trains(state: State, seat: int, all_marked: bool = False,
@@ -360,7 +360,7 @@ def mexican_needs_marker(state: State, seat: int, all_marked: bool = False,
                           first_turns_over: bool = False) -> list[int]:
     out = ref.open_trains(state, seat, all_marked, first_turns_over)
     mexican = state.players
-    if mexican in out and not state.markers[mexican]:
+    if mexican in out and not state.marked(mexican):
         out.remove(mexican)
     return out
 
@@ -376,24 +376,24 @@ def draw_marks(state: State) -> None:
     searching, seat = state.phase == ENGINE, state.seat
     ref.draw(state)
     if not searching:
-        state.markers[seat] = True
+        state.set_marker(seat, True)
 
 
 # --- markers -----------------------------------------------------------------------------
 
 
 def play_keeps_markers(state: State, tile: int, train: int) -> None:
-    before = state.markers[:]
+    before = state.markers
     ref.play(state, tile, train)
-    state.markers[:] = before
+    state.markers = before
 
 
 def cover_keeps_marker(state: State, tile: int, train: int) -> None:
     covering = train == state.seat and train in state.open_doubles
-    was = state.markers[train]
+    was = state.marked(train)
     ref.play(state, tile, train)
     if covering:
-        state.markers[train] = was
+        state.set_marker(train, was)
 
 
 # --- doubles -----------------------------------------------------------------------------
@@ -477,10 +477,10 @@ def pass_ends_duty(state: State, action: Action) -> None:
 
 
 def follow_pass_unmarked(state: State, action: Action) -> None:
-    seat, was, follow = state.seat, state.markers[state.seat], state.phase == FOLLOW
+    seat, was, follow = state.seat, state.marked(state.seat), state.phase == FOLLOW
     ref.perform(state, action)
     if follow and action.kind == "pass":
-        state.markers[seat] = was
+        state.set_marker(seat, was)
 
 
 def cover_only_where_open(state: State) -> list[int]:

@@ -273,20 +273,20 @@ def _cover_own_cited_as_dbl_3(state: State, action: Action,
 
 def _double_leaves_marker(state: State, tile: int, train: int) -> None:
     """A double's tile takes no marker off: only the tile that follows it is looked at."""
-    saved = state.markers[:]
+    saved = state.markers
     ref.play(state, tile, train)
     if T.IS_DOUBLE[tile] and state.phase == FOLLOW:
-        state.markers[:] = saved
+        state.markers = saved
 
 
 def _owner_anywhere_not_mexican(state: State, tile: int, train: int) -> None:
     """MARK-5 read as 'any personal train': the Mexican Train leaves the owner's marker up."""
     seat = state.seat
-    up = state.markers[seat]
+    up = state.marked(seat)
     ref.play(state, tile, train)
     if (up and train == state.players and state.rules.marker_rule == MARKER_OWNER_ANYWHERE
             and state.phase != OVER):
-        state.markers[seat] = True
+        state.set_marker(seat, True)
 
 
 # --- first turns ---------------------------------------------------------------------------
@@ -303,7 +303,7 @@ def _chain_while_able(state: State) -> list[Action]:
 def _end_chain_marks(state: State, action: Action) -> None:
     """Ending a chain handled as a pass: the marker goes up."""
     if action.kind == "end-chain":
-        state.markers[state.seat] = True
+        state.set_marker(state.seat, True)
     ref.perform(state, action)
 
 

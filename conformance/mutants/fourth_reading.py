@@ -228,10 +228,10 @@ def _chain_anywhere_keeps_markers(state: State, tile: int, train: int) -> None:
     first = (state.rules.chain_anywhere
              and (state.phase == CHAIN
                   or (state.phase == START and state.first_pending >> seat & 1)))
-    saved = state.markers[:]
+    saved = state.markers
     ref.play(state, tile, train)
     if first and state.phase != OVER:
-        state.markers[:] = saved
+        state.markers = saved
 
 
 def _no_double_end_every_turn(state: State) -> list[Action]:
@@ -389,11 +389,11 @@ def _marked_play_lowers_own(state: State, tile: int, train: int) -> None:
     """MARK-3 with the marker index mixed up: a play on another's marked train takes the
     mover's own marker off."""
     seat = state.seat
-    marked_other = train < state.players and train != seat and state.markers[train]
+    marked_other = train < state.players and train != seat and state.marked(train)
     ref.play(state, tile, train)
     if (marked_other and state.rules.marker_rule == MARKER_OWNER_OWN
             and state.phase != OVER):
-        state.markers[seat] = False
+        state.set_marker(seat, False)
 
 
 def _marker_off_at_turn_start(state: State) -> None:
@@ -401,7 +401,7 @@ def _marker_off_at_turn_start(state: State) -> None:
     begins, whatever they then do."""
     ref.end_turn(state)
     if state.phase == START:
-        state.markers[state.seat] = False
+        state.set_marker(state.seat, False)
 
 
 # --- the end of a round ------------------------------------------------------------------
@@ -409,7 +409,8 @@ def _marker_off_at_turn_start(state: State) -> None:
 
 def _blocked_waits_for_markers(state: State) -> bool:
     """END-2 read as needing every personal train marked before the round is blocked."""
-    if not all(state.markers[:state.players]):
+    every = (1 << state.players) - 1
+    if state.markers & every != every:  # a personal train without its marker
         return False
     return ref.nobody_can_ever_play(state)
 

@@ -254,22 +254,22 @@ def _draw_lowers_marker(state: State) -> None:
     searching, seat = state.phase == ENGINE, state.seat
     ref.draw(state)
     if not searching and state.rules.marker_rule == MARKER_OWNER_OWN:
-        state.markers[seat] = False
+        state.set_marker(seat, False)
 
 
 def _owner_exempt_under_anyone(state: State, tile: int, train: int) -> None:
-    seat, was = state.seat, state.markers[state.seat]
+    seat, was = state.seat, state.marked(state.seat)
     ref.play(state, tile, train)
     if state.rules.marker_rule == MARKER_ANYONE_ON and train == seat:
-        state.markers[seat] = was
+        state.set_marker(seat, was)
 
 
 def _anywhere_but_marked_trains(state: State, tile: int, train: int) -> None:
-    seat, was = state.seat, state.markers[state.seat]
+    seat, was = state.seat, state.marked(state.seat)
     ref.play(state, tile, train)
     if (state.rules.marker_rule == MARKER_OWNER_ANYWHERE and train != seat
             and train < state.players):
-        state.markers[seat] = was
+        state.set_marker(seat, was)
 
 
 def _cover_lowers_owner_marker(state: State, tile: int, train: int) -> None:
@@ -277,7 +277,7 @@ def _cover_lowers_owner_marker(state: State, tile: int, train: int) -> None:
                 and train in state.open_doubles)
     ref.play(state, tile, train)
     if covering and state.rules.marker_rule == MARKER_OWNER_OWN:
-        state.markers[train] = False
+        state.set_marker(train, False)
 
 
 # --- turns and drawing -------------------------------------------------------------------
@@ -299,20 +299,20 @@ def _draw_nothing_is_a_pass(state: State, action: Action) -> None:
 
 
 def _empty_pass_unmarked(state: State, action: Action) -> None:
-    seat, was = state.seat, state.markers[state.seat]
+    seat, was = state.seat, state.marked(state.seat)
     plain = (action.kind == "pass" and not state.boneyard and state.drawn < 0
              and not ref.chain_start(state))
     ref.perform(state, action)
     if plain:
-        state.markers[seat] = was
+        state.set_marker(seat, was)
 
 
 def _draw_pass_unmarked(state: State, action: Action) -> None:
-    seat, was = state.seat, state.markers[state.seat]
+    seat, was = state.seat, state.marked(state.seat)
     after_draw = action.kind == "pass" and state.drawn >= 0
     ref.perform(state, action)
     if after_draw:
-        state.markers[seat] = was
+        state.set_marker(seat, was)
 
 
 def _keep_drawing_offered(state: State) -> list[Action]:

@@ -152,7 +152,7 @@ def _draw_lowers_marker_anywhere(state: State) -> None:
     searching, seat = state.phase == ENGINE, state.seat
     ref.draw(state)
     if not searching and state.rules.marker_rule == MARKER_OWNER_ANYWHERE:
-        state.markers[seat] = False
+        state.set_marker(seat, False)
 
 
 def _chain_double_asks_follow_up(state: State, tile: int, train: int) -> None:
@@ -196,10 +196,10 @@ def _own_train_mexican_not_in_follow(state: State, seat: int, all_marked: bool =
 def _cover_keeps_marker_under_anyone(state: State, tile: int, train: int) -> None:
     covering = (train != state.seat and train < state.players
                 and train in state.open_doubles)
-    was = state.markers[train] if train < state.players else False
+    was = state.marked(train) if train < state.players else False
     ref.play(state, tile, train)
     if covering and state.rules.marker_rule == MARKER_ANYONE_ON:
-        state.markers[train] = was
+        state.set_marker(train, was)
 
 
 SECOND_READING: tuple[Mutant, ...] = (

@@ -119,10 +119,10 @@ def _pass_marks_next(state: State, action: Action) -> None:
     if action.kind != "pass":
         ref.perform(state, action)
         return
-    seat, before = state.seat, state.markers[state.seat]
+    seat, before = state.seat, state.marked(state.seat)
     ref.perform(state, action)
-    state.markers[seat] = before
-    state.markers[(seat + 1) % state.players] = True
+    state.set_marker(seat, before)
+    state.set_marker((seat + 1) % state.players, True)
 
 
 def _draw_from_end(state: State) -> None:

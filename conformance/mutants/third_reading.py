@@ -251,14 +251,14 @@ def _owner_anywhere_also_on_train(state: State, tile: int, train: int) -> None:
     ref.play(state, tile, train)
     if (state.rules.marker_rule == MARKER_OWNER_ANYWHERE and train < state.players
             and train != seat):
-        state.markers[train] = False
+        state.set_marker(train, False)
 
 
 def _anyone_rule_owner_anywhere(state: State, tile: int, train: int) -> None:
     seat = state.seat
     ref.play(state, tile, train)
     if state.rules.marker_rule == MARKER_ANYONE_ON:
-        state.markers[seat] = False
+        state.set_marker(seat, False)
 
 
 def _marking_keeps_first_turn(state: State, action: Action) -> None:
