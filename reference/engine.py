@@ -172,7 +172,12 @@ def playable_trains(state: State) -> list[int]:
     """The trains the player to move may play on now."""
     seat = state.seat
     phase = state.phase
-    if phase == CHAIN:
+    if phase == FOLLOW:
+        # DBL-1: a follow-up exists only because a double asks for another tile. Read, so
+        # that a doubles rule of one's own (a double that ends the turn) is traced on every
+        # table of this phase, as the chain rule is on a chain's (FIRST-1).
+        state.rules.ordinary_doubles  # noqa: B018 (a flag read for the trace)
+    elif phase == CHAIN:
         if not state.rules.chain_anywhere:
             return [seat]  # FIRST-1, FIRST-2
         return with_covers(state, open_trains(state, seat))  # FIRST-11, TRAIN-6
