@@ -218,16 +218,17 @@ def allowing(st: engine.State, act: engine.Action) -> str | None:
 
 def _release_near(st: engine.State) -> bool:
     """Whether a release rule could be the one at fault on this table: a double one tile
-    short of DBL-9's release (or one DBL-10 keeps binding, nothing left to cover it), the
-    boneyard at its last tile (DBL-12), or any double of an earlier turn (DBL-13). A
+    short of DBL-9's release, or past it (one DBL-10 or DBL-12 keeps binding, nothing left
+    to cover it), the boneyard at its last tile (DBL-12), or any double of an earlier turn
+    (DBL-13). A
     situation from play lists every doubles clause, so the fixture's clauses alone do not
     say that its table is about releasing: a duty ignored for a double with many tiles of
     its number still off the table is the duty's (DBL-6), not a release's."""
     rules = st.rules
     if rules.release_after_turn:
         return True
-    if rules.release_when_empty:
-        return len(st.boneyard) <= 1
+    if rules.release_when_empty and len(st.boneyard) <= 1:
+        return True
     for train in st.open_doubles:
         missing = rules.number_mask[st.ends[train]] & ~st.table_mask
         if missing.bit_count() <= 1:
