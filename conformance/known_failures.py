@@ -6,7 +6,7 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass
 
-from mtrain.spec.errors import InputError
+from mtrain.spec.errors import InputError, shown
 from mtrain.spec.yamlload import SpecError
 from mtrain.spec.yamlload import load as load_yaml
 
@@ -40,7 +40,7 @@ def load_skips(path: str) -> list[SkipEntry]:
             raise InputError(f"{where}: expected {{fixture, variant, reason}}, got {item!r}")
         extra = set(item) - {"fixture", "variant", "reason"}
         if extra:
-            raise InputError(f"{where}: unknown key {sorted(extra)[0]!r}")
+            raise InputError(f"{where}: unknown key {shown(sorted(extra)[0])}")
         fixture, variant, reason = item.get("fixture"), item.get("variant"), item.get("reason")
         if not isinstance(fixture, str) or not fixture:
             raise InputError(f"{where}: 'fixture' (a fixture id) is required")

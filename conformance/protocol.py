@@ -37,6 +37,8 @@ from typing import Any
 
 import orjson
 
+from mtrain.spec.errors import shown
+
 JSON = dict[str, Any]
 
 PROTOCOL_VERSION = 1
@@ -232,7 +234,7 @@ def hello(request_id: int, harness: str) -> JSON:
 
 def request(request_id: int, kind: str, **fields: Any) -> JSON:
     if kind not in REQUEST_TYPES:
-        raise ValueError(f"unknown request type {kind!r}")
+        raise ValueError(f"unknown request type {shown(kind)}")
     return {"id": request_id, "type": kind, **fields}
 
 
@@ -240,7 +242,7 @@ def encode_request(request_id: int, kind: str, fields: Mapping[str, bytes]) -> b
     """The line `encode(request(request_id, kind, **fields))` would write, from fields
     already encoded as JSON: a state asked about several times is encoded once."""
     if kind not in REQUEST_TYPES:
-        raise ValueError(f"unknown request type {kind!r}")
+        raise ValueError(f"unknown request type {shown(kind)}")
     parts = [b'{"id":%d,"type":"%s"' % (request_id, kind.encode())]
     for key, value in fields.items():
         parts += [b',"', key.encode(), b'":', value]

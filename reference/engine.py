@@ -44,6 +44,7 @@ from mtrain.reference.state import IllegalAction as IllegalAction
 from mtrain.reference.state import Result as Result
 from mtrain.reference.state import State as State
 from mtrain.spec import tiles as T
+from mtrain.spec.errors import shown
 
 # The tile tables the hot paths index, bound once here (a module attribute less per use).
 BIT: Final = T.BIT
@@ -644,7 +645,7 @@ def _refusals(state: State, action: Action,
     if state.phase == OVER:
         return [IllegalAction("END-1", f"the round is over; {action.kind} is not possible")]
     if action.kind not in ("play", "draw", "pass", "end-chain"):
-        return [IllegalAction("TURN-7", f"unknown action {action.kind!r}")]
+        return [IllegalAction("TURN-7", f"unknown action {shown(action.kind)}")]
     if state.phase == ENGINE:  # ENG-4, ENG-6: the search for the engine
         return [IllegalAction(_search_clause(rules), "nobody has placed the engine yet; the "
                               "only action is draw")]
