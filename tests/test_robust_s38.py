@@ -115,3 +115,36 @@ def test_shown_and_cut_long_runs() -> None:
         f"--out {'z' * 60}... (5,000 characters): File name too long")
     text = "known: " + ", ".join(["double-12"] * 40)  # spaced: left whole
     assert cut_long_runs(text) == text
+
+
+def test_serve_cuts_a_long_bad_request_type_and_field(capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import json
+    lines = [json.dumps({"id": 1, "type": LONG}),
+             json.dumps({"id": 2, "type": "hello", "protocol": 1, LONG: 1}),
+             json.dumps({"id": 3, "type": "shutdown"})]
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(
+        ("\n".join(lines) + "\n").encode())))
+    main(["serve"])
+    answers = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    for answer in answers[:2]:
+        message = answer["error"]["message"]
+        assert answer["ok"] is False and "(5,000 characters)" in message, message
+        assert len(message) < 300, len(message)
+
+
+def test_a_long_name_an_implementation_gives_itself_is_cut_in_the_report(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    adapter = write(tmp_path / "longname.py", f"""\
+from mtrain.conformance.adapter import ReferenceImplementation
+
+
+class Engine(ReferenceImplementation):
+    def info(self):
+        return {{**super().info(), "name": "{LONG}"}}
+""")
+    main(["conform", "--adapter", f"{adapter}:Engine", "--variant", "pagat", "-k",
+          "marker-001"])
+    head = capsys.readouterr().out.splitlines()[0]
+    assert "(5,000 characters)" in head and len(head) < 300 + len(adapter), head
