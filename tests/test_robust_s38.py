@@ -148,3 +148,16 @@ class Engine(ReferenceImplementation):
           "marker-001"])
     head = capsys.readouterr().out.splitlines()[0]
     assert "(5,000 characters)" in head and len(head) < 300 + len(adapter), head
+
+
+@pytest.mark.parametrize("entry, said", [
+    # keys of two types could not be sorted: a traceback
+    ("{fixture: a, reason: b, 1: x, z: y}", "entry 1: unknown key 1"),
+    # a reason of the wrong type was "needs a 'reason'", which it has
+    ("{fixture: a, reason: [x]}", "entry 1: 'reason' must be text, got ['x']"),
+    (LONG, "(5,000 characters)")])
+def test_a_bad_skip_entry_is_named(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                   entry: str, said: str) -> None:
+    skip = write(tmp_path / "skip.yaml", f"- {entry}\n")
+    line = refused(capsys, "conform", "--skip", skip, "-k", "marker-001")
+    assert f"--skip {skip}:1: " in line and said in line and len(line) < 300, line
