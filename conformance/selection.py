@@ -16,7 +16,7 @@ from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load
 from mtrain.conformance.partition import applies, stand_in
 from mtrain.conformance.seat_alone import seat_entry
 from mtrain.spec.catalog import RulesetError, catalog
-from mtrain.spec.errors import InputError, shown
+from mtrain.spec.errors import InputError
 from mtrain.spec.notation import FixtureError
 from mtrain.spec.ruleset import OTHER, Ruleset
 from mtrain.spec.scope import Product, Scope, Space
@@ -74,7 +74,7 @@ def check_variants(names: Sequence[str]) -> list[Ruleset]:
         try:
             out.append(cat.ruleset(normalize_variant(raw)))
         except (RulesetError, SpecError) as e:
-            raise InputError(f"--variant {shown(raw)}: {e}") from None
+            raise InputError(f"--variant {raw}: {e}") from None
     return out
 
 
