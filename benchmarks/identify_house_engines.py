@@ -33,6 +33,7 @@ from test_house_engines import (
     ROUNDHOUSE,
     SHED,
     SIXES,
+    TANDEM,
     TORTOISE,
     Engine,
 )
@@ -43,7 +44,7 @@ from mtrain.conformance.target import greet, target_of
 from mtrain.spec.ruleset import OTHER
 
 ENGINES = {e.name: e for e in (CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION,
-                                ROUNDHOUSE, HUMP, TORTOISE)}
+                                ROUNDHOUSE, HUMP, TANDEM, TORTOISE)}
 KINDS = ("right", "wrong", "other", "contradicted")
 DUMP: str | None = None
 

@@ -216,6 +216,26 @@ def allowing(st: engine.State, act: engine.Action) -> str | None:
     return found
 
 
+def _release_near(st: engine.State) -> bool:
+    """Whether a release rule could be the one at fault on this table: a double one tile
+    short of DBL-9's release, or past it (one DBL-10 or DBL-12 keeps binding, nothing left
+    to cover it), the boneyard at its last tile (DBL-12), or any double of an earlier turn
+    (DBL-13). A
+    situation from play lists every doubles clause, so the fixture's clauses alone do not
+    say that its table is about releasing: a duty ignored for a double with many tiles of
+    its number still off the table is the duty's (DBL-6), not a release's."""
+    rules = st.rules
+    if rules.release_after_turn:
+        return True
+    if rules.release_when_empty and len(st.boneyard) <= 1:
+        return True
+    for train in st.open_doubles:
+        missing = rules.number_mask[st.ends[train]] & ~st.table_mask
+        if missing.bit_count() <= 1:
+            return True
+    return False
+
+
 def _dead_duty(st: engine.State) -> bool:
     """Whether the player to move is bound by open doubles (DBL-6) none of which any tile
     left off the table can cover."""
@@ -364,7 +384,8 @@ class Referee:
         if (clause in ("DBL-6", "DBL-7") and st.rules.release_uncoverable
                 and self._hands_cannot_cover(st) and self._released_allows(st, act, True)):
             return "DBL-9"  # released as if its last tiles were not in the boneyard
-        if clause in ("DBL-6", "DBL-7") and self._released_allows(st, act):
+        if (clause in ("DBL-6", "DBL-7") and self._released_allows(st, act)
+                and _release_near(st)):
             # a fixture about when a double stops binding: allowed as if it were released,
             # the bug is in the release rule (DBL-9, DBL-12, DBL-13, or DBL-10 that keeps
             # the duty)

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from mtrain.spec.catalog import RulesetError, catalog
+from mtrain.spec.errors import shown
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 
 ADDED_WITHIN_V1: Final = {"doubles": "open", "match_length": "full"}
@@ -42,7 +43,7 @@ def check_limits(info: Mapping[str, Any] | None) -> None:
     cat = catalog()
     for option, values in options.items():
         if option not in cat.options:
-            raise DeclarationError(f"`options` names unknown option {option!r}; known: "
+            raise DeclarationError(f"`options` names unknown option {shown(option)}; known: "
                                    f"{', '.join(cat.options)}")
         if not isinstance(values, list):
             raise DeclarationError(f"`options.{option}` must be a list of values")
@@ -53,7 +54,7 @@ def check_limits(info: Mapping[str, Any] | None) -> None:
         for value in values:
             if value != OTHER and value not in known and not (
                     option == "hand_sizes" and value == CUSTOM):
-                raise DeclarationError(f"`options.{option}`: unknown value {value!r}; "
+                raise DeclarationError(f"`options.{option}`: unknown value {shown(value)}; "
                                        f"known: {', '.join(known)}, or {OTHER!r}")
 
 
@@ -70,7 +71,7 @@ def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
     options = dict(rules["options"])
     for option, value in options.items():
         if option not in cat.options:
-            raise DeclarationError(f"`rules.options` names unknown option {option!r}; known: "
+            raise DeclarationError(f"`rules.options` names unknown option {shown(option)}; known: "
                                    f"{', '.join(cat.options)}")
         known = cat.options[option].values
         if not isinstance(value, str):
@@ -78,7 +79,7 @@ def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
                                    f"{json.dumps(value)[:60]}")
         if value != OTHER and value not in known and not (
                 option == "hand_sizes" and value == CUSTOM):
-            raise DeclarationError(f"`rules.options.{option}`: unknown value {value!r}; "
+            raise DeclarationError(f"`rules.options.{option}`: unknown value {shown(value)}; "
                                    f"known: {', '.join(known)}, or {OTHER!r}")
     for option, value in ADDED_WITHIN_V1.items():  # left out by a declaration written before
         options.setdefault(option, value)

@@ -16,6 +16,7 @@ import orjson
 from mtrain.spec import cache
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import RulesetError, catalog
+from mtrain.spec.errors import shown
 from mtrain.spec.notation import (
     ACTION_RE,
     MEXICAN,
@@ -219,9 +220,37 @@ def load_file(path: str | Path, text: str | None = None) -> list[Fixture]:
     return list(fixtures)
 
 
+def _unknown_when_options(doc: Any) -> list[tuple[str | int, ...]]:
+    """The pointer of every option a `when:` names that the catalogue does not know."""
+    known = catalog().options
+    out: list[tuple[str | int, ...]] = []
+    for i, raw in enumerate(doc.data if isinstance(doc.data, list) else []):
+        expect = raw.get("expect") if isinstance(raw, dict) else None
+        for j, entry in enumerate(expect if isinstance(expect, list) else []):
+            when = entry.get("when") if isinstance(entry, dict) else None
+            parts = [(w, p) for w, p in enumerate(when)] if isinstance(when, list) else []
+            if isinstance(when, dict):
+                out += [(i, "expect", j, "when", o) for o in when if o not in known]
+            for w, part in parts:
+                if isinstance(part, dict):
+                    out += [(i, "expect", j, "when", w, o) for o in part if o not in known]
+    return out
+
+
+def _pointer_text(at: Sequence[str | int]) -> str:
+    """A pointer as the schema's messages write it: `[0].expect[0].when[1].tile_sett`."""
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in at)
+
+
 def _load_file(path: str | Path, text: str) -> list[Fixture]:
     doc = load(path, text)
-    errors = validate(doc, schema("fixture"))
+    strays = _unknown_when_options(doc)
+    errors = [doc.error(at, f"`when` names unknown option {shown(at[-1])}; known: "
+                        f"{', '.join(catalog().options)}") for at in strays]
+    # the schema would only say that such an option's value has the wrong type
+    wrong = [_pointer_text(at) for at in strays]
+    errors += [e for e in validate(doc, schema("fixture"))
+               if not any(w + ":" in str(e) or w + "." in str(e) for w in wrong)]
     if errors:
         raise SpecErrors(errors)
     out = []

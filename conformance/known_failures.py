@@ -6,7 +6,7 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass
 
-from mtrain.spec.errors import InputError
+from mtrain.spec.errors import InputError, shown
 from mtrain.spec.yamlload import SpecError
 from mtrain.spec.yamlload import load as load_yaml
 
@@ -37,16 +37,19 @@ def load_skips(path: str) -> list[SkipEntry]:
     for i, item in enumerate(data, 1):
         where = f"--skip {path}:{doc.line_of((i - 1,))}: entry {i}"
         if not isinstance(item, dict):
-            raise InputError(f"{where}: expected {{fixture, variant, reason}}, got {item!r}")
+            raise InputError(f"{where}: expected {{fixture, variant, reason}}, got "
+                             f"{shown(item)}")
         extra = set(item) - {"fixture", "variant", "reason"}
         if extra:
-            raise InputError(f"{where}: unknown key {sorted(extra)[0]!r}")
+            raise InputError(f"{where}: unknown key {shown(min(extra, key=str))}")
         fixture, variant, reason = item.get("fixture"), item.get("variant"), item.get("reason")
         if not isinstance(fixture, str) or not fixture:
             raise InputError(f"{where}: 'fixture' (a fixture id) is required")
         if variant is not None and not isinstance(variant, str):
             raise InputError(f"{where}: 'variant' must be a variant name")
-        if not isinstance(reason, str) or not reason.strip():
+        if reason is not None and not isinstance(reason, str):
+            raise InputError(f"{where}: 'reason' must be text, got {shown(reason)}")
+        if reason is None or not reason.strip():
             raise InputError(f"{where}: every known failure needs a 'reason'")
         out.append(SkipEntry(fixture, variant, reason.strip()))
     return out

@@ -37,6 +37,8 @@ from typing import Any
 
 import orjson
 
+from mtrain.spec.errors import shown
+
 JSON = dict[str, Any]
 
 PROTOCOL_VERSION = 1
@@ -232,7 +234,7 @@ def hello(request_id: int, harness: str) -> JSON:
 
 def request(request_id: int, kind: str, **fields: Any) -> JSON:
     if kind not in REQUEST_TYPES:
-        raise ValueError(f"unknown request type {kind!r}")
+        raise ValueError(f"unknown request type {shown(kind)}")
     return {"id": request_id, "type": kind, **fields}
 
 
@@ -240,7 +242,7 @@ def encode_request(request_id: int, kind: str, fields: Mapping[str, bytes]) -> b
     """The line `encode(request(request_id, kind, **fields))` would write, from fields
     already encoded as JSON: a state asked about several times is encoded once."""
     if kind not in REQUEST_TYPES:
-        raise ValueError(f"unknown request type {kind!r}")
+        raise ValueError(f"unknown request type {shown(kind)}")
     parts = [b'{"id":%d,"type":"%s"' % (request_id, kind.encode())]
     for key, value in fields.items():
         parts += [b',"', key.encode(), b'":', value]
@@ -252,11 +254,11 @@ def check_request(message: JSON) -> tuple[int, str]:
     """(id, type) of a well-formed request; raises ProtocolError naming the fault."""
     rid = message.get("id")
     if not isinstance(rid, int) or isinstance(rid, bool):
-        raise ProtocolError(f"request.id must be an integer, got {rid!r}")
+        raise ProtocolError(f"request.id must be an integer, got {shown(rid)}")
     kind = message.get("type")
     if not isinstance(kind, str) or kind not in REQUEST_TYPES:
         raise ProtocolError(f"request.type must be one of {', '.join(REQUEST_TYPES)}; "
-                            f"got {kind!r}")
+                            f"got {shown(kind)}")
     fields = REQUEST_FIELDS[kind]
     optional = OPTIONAL_REQUEST_FIELDS.get(kind, {})
     for key, want in fields.items():
@@ -268,7 +270,7 @@ def check_request(message: JSON) -> tuple[int, str]:
             _check_type(message[key], want, f"{kind}.{key}")
     extra = message.keys() - _ALLOWED_KEYS[kind]
     if extra:
-        raise ProtocolError(f"a {kind} request has no field {sorted(extra)[0]!r}")
+        raise ProtocolError(f"a {kind} request has no field {shown(sorted(extra)[0])}")
     return rid, kind
 
 
@@ -453,7 +455,8 @@ def _check_apply(message: JSON) -> None:
                             "clause")
     clause = refused.get("clause")
     if clause is not None and not isinstance(clause, str):
-        raise ProtocolError(f"apply.refused.clause must be a clause id or null, got {clause!r}")
+        raise ProtocolError("apply.refused.clause must be a clause id or null, got "
+                            f"{shown(clause)}")
 
 
 def _check_ints(key: str) -> Callable[[JSON], None]:
@@ -524,4 +527,4 @@ def _why_not_int(v: Any) -> str:
 
 def _short(value: Any, limit: int = 120) -> str:
     text = json.dumps(value) if not isinstance(value, bytes) else repr(value)
-    return text if len(text) <= limit else text[:limit] + "..."
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"

@@ -362,7 +362,11 @@ def describe_implementation(info: dict[str, Any]) -> str:
     where = info.get("command") or info.get("adapter") or "in-process"
     if "name" not in info:
         return f"{where} (it did not say who it is)"
-    return f"{info['name']} {info.get('version', '')} ({where})".replace("  ", " ")
+    from mtrain.spec.errors import cut_long_runs  # (the help imports this module, no spec)
+
+    # its own words, cut where long: a name of 5,000 characters was the whole header
+    said = cut_long_runs(f"{info['name']} {info.get('version', '')}")
+    return f"{said} ({where})".replace("  ", " ")
 
 
 # --- text ----------------------------------------------------------------------------

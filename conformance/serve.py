@@ -46,6 +46,7 @@ from mtrain.conformance.protocol import (
 from mtrain.reference import codec, engine
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import RulesetError, catalog
+from mtrain.spec.errors import shown
 from mtrain.spec.ruleset import OTHER, Ruleset
 from mtrain.spec.yamlload import SpecError
 
@@ -407,7 +408,7 @@ class Server:
             return ok(rid, winners=impl.winners(m["ruleset"], m["state"]))
         if kind == "shutdown":
             return ok(rid)
-        raise BadRequest(f"unknown request type {kind!r}")  # pragma: no cover
+        raise BadRequest(f"unknown request type {shown(kind)}")  # pragma: no cover
 
     def score(self, ruleset: JSON, state: JSON, winner: Any) -> list[int]:
         """The round's scores from the hands in `state`, `winner` having gone out.

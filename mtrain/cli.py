@@ -86,7 +86,7 @@ def _main(argv: Sequence[str] | None) -> int:
     args = parser.parse_args(words)
     vars(args).pop(_GIVEN, None)
     func: Command = args.func
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, cut_long_runs
     from mtrain.spec.yamlload import SpecError
 
     try:
@@ -97,7 +97,7 @@ def _main(argv: Sequence[str] | None) -> int:
         quiet_stdout()
         return 1
     except (InputError, SpecError) as e:  # may quote an implementation: escaped
-        print(f"mtrain {args.command}: {shown(str(e))}", file=sys.stderr)
+        print(f"mtrain {args.command}: {shown(cut_long_runs(str(e)))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the output was cut short: the command did not finish
         quiet_stdout()

@@ -27,6 +27,7 @@ from mtrain.reference.engine import (
 )
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
+from mtrain.spec.errors import shown
 
 PHASES = ("engine", "start", "chain", "follow", "over")
 MEXICAN = "mexican"
@@ -76,7 +77,7 @@ def action_from_json(state: State, data: Any) -> Action:
             raise StateError(f"a {kind} action has no field {sorted(extra)[0]!r}")
         return simple[kind]
     if kind != "play":
-        raise StateError(f"unknown action type {kind!r}; known: play, draw, pass, end-chain")
+        raise StateError(f"unknown action type {shown(kind)}; known: play, draw, pass, end-chain")
     extra = set(data) - {"type", "tile", "train"}
     if extra:
         raise StateError(f"a play action has no field {sorted(extra)[0]!r}")

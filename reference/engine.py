@@ -49,6 +49,7 @@ from mtrain.reference.state import IllegalAction as IllegalAction
 from mtrain.reference.state import Result as Result
 from mtrain.reference.state import State as State
 from mtrain.spec import tiles as T
+from mtrain.spec.errors import shown
 
 # The tile tables the hot paths index, bound once here (a module attribute less per use).
 BIT: Final = T.BIT
@@ -178,7 +179,12 @@ def playable_trains(state: State) -> list[int]:
     """The trains the player to move may play on now."""
     seat = state.seat
     phase = state.phase
-    if phase == CHAIN:
+    if phase == FOLLOW:
+        # DBL-1: a follow-up exists only because a double asks for another tile. Read, so
+        # that a doubles rule of one's own (a double that ends the turn) is traced on every
+        # table of this phase, as the chain rule is on a chain's (FIRST-1).
+        state.rules.ordinary_doubles  # noqa: B018 (a flag read for the trace)
+    elif phase == CHAIN:
         if not state.rules.chain_anywhere:
             return [seat]  # FIRST-1, FIRST-2
         return with_covers(state, open_trains(state, seat))  # FIRST-11, TRAIN-6
@@ -645,7 +651,7 @@ def _refusals(state: State, action: Action,
     if state.phase == OVER:
         return [IllegalAction("END-1", f"the round is over; {action.kind} is not possible")]
     if action.kind not in ("play", "draw", "pass", "end-chain"):
-        return [IllegalAction("TURN-7", f"unknown action {action.kind!r}")]
+        return [IllegalAction("TURN-7", f"unknown action {shown(action.kind)}")]
     if state.phase == ENGINE:  # ENG-4, ENG-6: the search for the engine
         return [IllegalAction(_search_clause(rules), "nobody has placed the engine yet; the "
                               "only action is draw")]

@@ -12,12 +12,14 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import os
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from mtrain.spec import tiles, tilesets
+from mtrain.spec.errors import shown
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 from mtrain.spec.yamlload import Document, SpecError, SpecErrors, load, read_text, schema, validate
 
@@ -335,7 +337,7 @@ class Catalog:
                                        "(spec/data/rulesets/): it takes no overlays")
                 return self.examples[base_name]
             if base_name not in self.variants:
-                raise RulesetError(f"unknown variant {base_name!r}; known: "
+                raise RulesetError(f"unknown variant {shown(base_name)}; known: "
                                    f"{', '.join(self.variants)}")
             head = self.variants[base_name]
         values, setters, lineage = self._resolve(head, ())
@@ -364,7 +366,7 @@ class Catalog:
             setters: Setters = {o: (vf.doc, vf.name) for o in vf.options}
             return values, setters, [vf.name]
         if vf.base not in self.variants:
-            raise vf.doc.error(("base",), f"unknown base variant {vf.base!r}; known: "
+            raise vf.doc.error(("base",), f"unknown base variant {shown(vf.base)}; known: "
                                f"{', '.join(self.variants)}")
         values, setters, lineage = self._resolve(self.variants[vf.base], (*seen, vf.name))
         values, setters = self._overlay(values, setters, lineage, vf.overlays)
@@ -380,7 +382,8 @@ class Catalog:
         by_overlay: dict[str, str] = {}
         for name in names:
             if name not in self.overlays:
-                raise RulesetError(f"unknown overlay {name!r}; known: {', '.join(self.overlays)}")
+                raise RulesetError(f"unknown overlay {shown(name)}; known: "
+                                   f"{', '.join(self.overlays)}")
             ov = self.overlays[name]
             if ov.applies_to is not None and not set(ov.applies_to) & set(lineage):
                 raise RulesetError(f"overlay {name!r} applies only to "
@@ -516,7 +519,15 @@ class Catalog:
         `requires`, a hand table that cannot be dealt (DEAL-8).
         """
         doc = load(path, text)
-        errors = validate(doc, schema("rules"))
+        # an option name the catalogue does not know is said first, as such: the schema
+        # would only say that its value has the wrong type (`tile_sett: 5`)
+        given = doc.data.get("options") if isinstance(doc.data, dict) else None
+        strays = [o for o in given if o not in self.options] if isinstance(given, dict) else []
+        errors = [doc.error(("options", o), f"unknown option {shown(o)}; known: "
+                            f"{', '.join(self.options)}") for o in strays]
+        errors += [e for e in validate(doc, schema("rules"))
+                   if not any(re.search(rf"\boptions\.{re.escape(str(o))}\b", str(e))
+                              for o in strays)]
         if errors:
             raise SpecErrors(errors)
         d = doc.data
@@ -526,7 +537,7 @@ class Catalog:
         overlays = tuple(d.get("overlays", ()))
         if "base" in d:
             if d["base"] not in self.variants:
-                raise doc.error(("base",), f"unknown base variant {d['base']!r}; known: "
+                raise doc.error(("base",), f"unknown base variant {shown(d['base'])}; known: "
                                 f"{', '.join(self.variants)}")
             values, setters, lineage = self._resolve(self.variants[d["base"]], ())
             try:
@@ -540,7 +551,7 @@ class Catalog:
         as_named = False  # a table written out that a named table has
         for option, value in (d.get("options") or {}).items():
             if option not in self.options:
-                errors.append(doc.error(("options", option), f"unknown option {option!r}; "
+                errors.append(doc.error(("options", option), f"unknown option {shown(option)}; "
                                         f"known: {', '.join(self.options)}"))
                 continue
             setters[option] = (doc, name)
@@ -559,7 +570,7 @@ class Catalog:
             else:
                 escape = ("" if option in ("tile_set", "hand_sizes") else
                           f" (or {OTHER}: played in a way none of these describes)")
-                errors.append(doc.error(("options", option), f"unknown value {value!r} for "
+                errors.append(doc.error(("options", option), f"unknown value {shown(value)} for "
                                         f"{option}; known: {', '.join(known)}{escape}"))
         if errors:
             raise SpecErrors(errors)
@@ -609,24 +620,24 @@ class Catalog:
 
     def _check_value(self, option: str, value: str) -> None:
         if option not in self.options:
-            raise RulesetError(f"unknown option {option!r}; known: {', '.join(self.options)}")
+            raise RulesetError(f"unknown option {shown(option)}; known: {', '.join(self.options)}")
         if value not in self.options[option].values:
-            raise RulesetError(f"unknown value {value!r} for option {option}; known: "
+            raise RulesetError(f"unknown value {shown(value)} for option {option}; known: "
                                f"{', '.join(self.options[option].values)}")
 
     def _check_names(self, vf: VariantFile) -> list[SpecError]:
         errors = []
         for option, value in vf.options.items():
             if option not in self.options:
-                errors.append(vf.doc.error(("options", option), f"unknown option {option!r}; "
+                errors.append(vf.doc.error(("options", option), f"unknown option {shown(option)}; "
                                            f"known: {', '.join(self.options)}"))
             elif value not in self.options[option].values:
-                errors.append(vf.doc.error(("options", option), f"unknown value {value!r} for "
+                errors.append(vf.doc.error(("options", option), f"unknown value {shown(value)} for "
                                            f"{option}; known: "
                                            f"{', '.join(self.options[option].values)}"))
         for i, name in enumerate(vf.overlays):
             if name not in self.overlays:
-                errors.append(vf.doc.error(("overlays", i), f"unknown overlay {name!r}"))
+                errors.append(vf.doc.error(("overlays", i), f"unknown overlay {shown(name)}"))
         return errors
 
     def clauses_for(self, option: str, value: str) -> list[Clause]:
@@ -708,11 +719,11 @@ def _read_clauses(doc: Document, options: dict[str, Option]) -> dict[str, Clause
             conds[key] = {}
             for opt, vals in (c.get(key) or {}).items():
                 if opt not in options:
-                    errors.append(doc.error((i, key, opt), f"{cid}: unknown option {opt!r}"))
+                    errors.append(doc.error((i, key, opt), f"{cid}: unknown option {shown(opt)}"))
                     continue
                 for v in vals:
                     if v not in options[opt].values:
-                        errors.append(doc.error((i, key, opt), f"{cid}: unknown value {v!r} "
+                        errors.append(doc.error((i, key, opt), f"{cid}: unknown value {shown(v)} "
                                                 f"for {opt}"))
                 conds[key][opt] = frozenset(vals)
         sources = tuple(c.get("sources", ()))

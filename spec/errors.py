@@ -8,6 +8,37 @@ InputError into one line on stderr and exit 2.
 
 from __future__ import annotations
 
+import re
+
 
 class InputError(Exception):
     """Input the project cannot use, with a message that names it."""
+
+
+QUOTE_LIMIT = 60
+"""Characters of a bad value a message quotes; a longer one is cut, its length said."""
+
+
+def shown(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """`value` quoted for a message (repr), cut to a readable prefix when long: a 5,000
+    character bad name is not worth repeating whole."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    size = f"{len(value):,} characters" if isinstance(value, str) else f"{len(text):,} " \
+        "characters written out"
+    return f"{text[:limit]}... ({size})"
+
+
+_LONG_RUN = re.compile(r"\S{201,}")
+
+
+def cut_long_runs(message: str) -> str:
+    """A message with every run of more than 200 characters without a space (a path, a
+    name, a quoted value from the command line or a file) cut to a readable prefix and
+    its length: what the command line prints, whatever the layer that wrote it."""
+    def cut(m: re.Match[str]) -> str:
+        run = m[0].rstrip(":;,.")  # the punctuation after it stays
+        size = len(run.strip("'\""))  # the quoted text's own length
+        return f"{run[:QUOTE_LIMIT]}... ({size:,} characters){m[0][len(run):]}"
+    return _LONG_RUN.sub(cut, message)

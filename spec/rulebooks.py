@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from mtrain.spec.catalog import Catalog, load_data
+from mtrain.spec.errors import shown
 from mtrain.spec.yamlload import Document, SpecError, SpecErrors, load, schema, validate
 
 FILE = "rulebooks.yaml"
@@ -90,7 +91,7 @@ def load_rulebooks(cat: Catalog, path: str | Path | None = None) -> RuleBooks:
         for option, stated in (body.get("options") or {}).items():
             where = ("rulebooks", key, "options", option)
             if option not in cat.options:
-                errors.append(doc.error(where, f"{key}: unknown option {option!r} (options: "
+                errors.append(doc.error(where, f"{key}: unknown option {shown(option)} (options: "
                                         f"{', '.join(cat.options)})"))
                 continue
             values, proposed = _names(stated.get("value")), _names(stated.get("proposed"))

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mtrain.spec.catalog import Catalog, Clause, catalog
+from mtrain.spec.errors import shown
 from mtrain.spec.ruleset import CUSTOM, MAX_PLAYERS, OTHER, Ruleset
 
 Region = dict[str, frozenset[str]]
@@ -139,7 +140,7 @@ def parse_when(cat: Catalog, data: Any) -> tuple[Product, ...]:
         region: dict[str, frozenset[str]] = {}
         for option, values in item.items():
             if option not in cat.options:
-                raise ScopeError(f"`when` names unknown option {option!r}; known: "
+                raise ScopeError(f"`when` names unknown option {shown(option)}; known: "
                                  f"{', '.join(cat.options)}")
             vals = [values] if isinstance(values, str) else values
             if not isinstance(vals, list) or not vals:
@@ -147,7 +148,7 @@ def parse_when(cat: Catalog, data: Any) -> tuple[Product, ...]:
             known = option_values(cat, option)
             for v in vals:
                 if v not in known:
-                    raise ScopeError(f"`when` {option}: unknown value {v!r}; known: "
+                    raise ScopeError(f"`when` {option}: unknown value {shown(v)}; known: "
                                      f"{', '.join(known)}")
             region[option] = frozenset(vals)
         out.append(Product.of(region))

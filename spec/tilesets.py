@@ -14,6 +14,8 @@ from typing import Final
 
 import yaml
 
+from mtrain.spec.errors import shown
+
 _PACKAGE: Final = __package__ or "mtrain.spec"
 
 
@@ -44,7 +46,7 @@ def highest(tile_set: str) -> int:
     try:
         return highest_numbers()[tile_set]
     except KeyError:
-        raise TileSetError(f"unknown tile set {tile_set!r}; known: "
+        raise TileSetError(f"unknown tile set {shown(tile_set)}; known: "
                            f"{', '.join(highest_numbers())}") from None
 
 

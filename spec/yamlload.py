@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any, Final
 import yaml
 
 from mtrain.spec import cache
+from mtrain.spec.errors import shown
 from mtrain.spec.yamlspell import ambiguous
 
 if TYPE_CHECKING:  # imported where a document is validated: most runs need it not at all
@@ -673,7 +674,7 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
                 continue
             real = _real_pointer(doc.data, [*err.absolute_path, key])
             inside = "" if not pointer else f" in {where}"
-            yield real, f"unknown key {key!r}{inside}{allowed}"
+            yield real, f"unknown key {shown(key)}{inside}{allowed}"
     elif kind == "required" and isinstance(inst, dict):
         for key in value:
             if key not in inst:

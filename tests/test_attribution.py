@@ -4,7 +4,14 @@ the three slips an engine author met (issue 24), each with a rule bug that shows
 from __future__ import annotations
 
 import functools
+import json
+import sys
+from collections import Counter
+from pathlib import Path
 
+import pytest
+
+from mtrain.cli import main
 from mtrain.conformance.fixture import Fixture, load_corpus
 from mtrain.conformance.mutants import mutant
 from mtrain.conformance.runner import run_one
@@ -105,3 +112,23 @@ def test_a_drawn_tile_refused_as_the_oldest_cover_is_charged_to_the_order() -> N
     st = state_from_json(rules, state)
     act = action_from_json(st, {"type": "play", "tile": "9-5", "train": 2})
     assert allowing(st, act) == "DBL-7"
+
+
+@pytest.mark.slow  # a conform run against a program, ~5 CPU s
+def test_a_duty_ignored_far_from_any_release_is_the_duty(tmp_path: Path) -> None:
+    """tandem with only its bug 2 on (tests/examples/tandem_engine.py: a player who must
+    cover an open double may play on the Mexican Train instead, DBL-6). Every situation
+    from play with an open double lists every doubles clause, so each such play was
+    charged to the release rule (DBL-9) as if the fixture were about releasing: 2 of 33
+    failures charged to DBL-6 when measured. A release is now blamed only where one is
+    near (the double one tile short of it, ...): 11 of 33. The rest are tables where no
+    hand holds a cover, which read as sixes' early release (the table cannot tell)."""
+    examples = Path(__file__).parent / "examples"
+    out = tmp_path / "report.json"
+    main(["conform", "--impl", f"{sys.executable} {examples / 'tandem_engine.py'} --fixed 1,3",
+          "--rules", str(examples / "tandem-rules.yaml"), "--format", "json",
+          "--output", str(out)])
+    fails = [r for r in json.loads(out.read_text(encoding="utf-8"))["results"]
+             if r["status"] == "fail"]
+    charged = Counter(c for r in fails for c in r["charged"])
+    assert set(charged) <= {"DBL-6", "DBL-9"} and charged["DBL-6"] >= 10, charged

@@ -5,12 +5,14 @@ play a rule the stand-in does not, honestly, so any finding about it would be fa
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
 
 import pytest
 
+from mtrain.cli import main
 from mtrain.conformance import fuzz as F
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import load_file
@@ -195,3 +197,22 @@ def test_a_rules_file_a_fixture_cannot_name(tmp_path: Path, options: str | None,
     with pytest.raises(SpecErrors) as e:
         load_file(path)
     assert f"{path}:5" in str(e.value) and message in str(e.value), str(e.value)
+
+
+@pytest.mark.slow  # a fuzz run against a program, ~4 CPU s
+def test_a_broken_state_on_a_step_its_own_rules_decide_is_shrunk_and_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """tandem (tests/examples/tandem_engine.py) with only its scoring bug on (bug 3: [0-0]
+    counted 25 under blank-25): a round it ends on a step its doubles rule of its own
+    decides (`doubles: other`) breaks INV-ROUND-SCORE, whatever the rules. Play found it,
+    but the shrinker's judge left every step its own rules decide unjudged, broken states
+    included: "the disagreement did not show again when asked again", and no reproducer."""
+    command = f"{sys.executable} {EXAMPLES / 'tandem_engine.py'} --fixed 1,2"
+    capsys.readouterr()
+    main(["fuzz", "--impl", command, "--rules", str(EXAMPLES / "tandem-rules.yaml"),
+          "--games", "40", "--seed", "2", "--out", str(tmp_path / "out"), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    found = [f for f in report["findings"] if "INV-ROUND-SCORE" in f["signature"]]
+    assert found and all(f["problems"] == [] and f["reproducer"] for f in found), found
+    for f in found:
+        assert lint(Path(f["reproducer"])).errors == []

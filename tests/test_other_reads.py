@@ -11,6 +11,7 @@ own clause, on the step). The tests check every traced read of the corpus agains
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -24,9 +25,12 @@ from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
 from mtrain.conformance.mutants import swapped
 from mtrain.conformance.partition import applies, traced_run
 from mtrain.conformance.runner import play
-from mtrain.conformance.situations import stand_in_for
+from mtrain.conformance.situations import speaks_for, stand_in_for
 from mtrain.reference import engine
+from mtrain.reference.deal import deal
 from mtrain.reference.engine import BLOCKED, State, _finish, nobody_can_ever_play
+from mtrain.reference.rules import Rules
+from mtrain.reference.state import FOLLOW, OVER, START
 from mtrain.spec.catalog import catalog
 from mtrain.spec.model.legality import legal_actions
 from mtrain.spec.notation import FixtureError, action_json, is_next_round, max_pip_of
@@ -399,3 +403,30 @@ def test_an_entry_no_value_of_the_rule_brings_in_is_outside_its_scope_not_its_ru
     first = fixtures["first-001"]
     assert "first_turn (played its own way)" in (applies(first.expect[0], first, pagat,
                                                          space) or "")
+
+
+
+def test_a_table_in_the_follow_up_phase_speaks_for_no_doubles_rule_of_its_own() -> None:
+    """A follow-up exists only because a double asks its layer for another tile (DBL-1,
+    `doubles: open`). A doubles rule of one's own where a double ends the turn
+    (tests/examples/tandem_engine.py) has no such table: 75 of its 941 results failed as
+    rule differences (follow-up tables from play, their legal sets asked under the
+    stand-in `open`) until the reference read `doubles` on every table of that phase."""
+    rs = catalog().rules_file(str(Path(__file__).parent / "examples" / "tandem-rules.yaml"))
+    plays = stand_in_for(rs)
+    assert plays is not None and plays["doubles"] == "open"
+    speaks = speaks_for(rs, plays)
+    assert speaks is not None
+    rules, rng = Rules.of(plays), random.Random(5)
+    seen = {"follow": 0, "start": 0}
+    for seed in range(40):
+        st = deal(rules, 2, 1, seed=seed)
+        while st.phase not in (OVER, FOLLOW):
+            engine.perform(st, rng.choice(engine.legal_actions(st)))
+        if st.phase == FOLLOW:
+            seen["follow"] += 1
+            assert not speaks(st)
+            st.phase, st.turn_doubles = START, []  # the same table a turn later: it speaks
+            st.seat = (st.seat + 1) % st.players
+            seen["start"] += speaks(st)
+    assert seen["follow"] > 10 and seen["start"] > 0, seen

@@ -590,16 +590,21 @@ class Judge:
             if probe.clause is not None and probe.clause not in want:
                 return None  # refused for another reason than the one being chased
             return self._refusal(ctx, st, got_state, probe.action, want)
-        if probe.kind == "refused" or own_rules.own_reads(ctx, ref):
-            return None  # legal under the reference, or its own rules decide the step
+        if probe.kind == "refused":
+            return None  # legal under the reference
+        # its own rules may decide the step: then only a failure or a broken state is a
+        # finding, as in play (an invariant holds whatever the rules)
+        own = own_rules.own_reads(ctx, ref)
         try:
             got, error = self.impl.apply(rj, got_state, act), None
         except Exception as e:
             got, error = None, e
-        found = compare_apply(ctx, st, probe.action, after, got, error)
+        problems = own_rules.problems(ctx, got) if own and error is None else None
+        found = compare_apply(ctx, st, probe.action, after, got, error, problems,
+                              judged=not own)
         if probe.kind == "apply":
             return found
-        if found or not (after["phase"] == OVER and after["round"] == ctx.rules.rounds):
+        if own or found or not (after["phase"] == OVER and after["round"] == ctx.rules.rounds):
             return None  # winners are asked of a last round both engines ended alike
         try:
             seats, error = self.impl.winners(rj, got), None

@@ -30,7 +30,7 @@ from mtrain.reference.rules import (
     MARKER_OWNER_OWN,
     Rules,
 )
-from mtrain.spec.errors import InputError
+from mtrain.spec.errors import InputError, shown
 
 
 def _when(test: Callable[[Rules], bool], **changes: Any) -> RulesHook:
@@ -583,7 +583,7 @@ def check_names(names: Sequence[str]) -> None:
         if name not in MUTANTS:
             near = difflib.get_close_matches(name, list(MUTANTS), n=3)
             hint = f"; did you mean {', '.join(near)}?" if near else ""
-            raise UnknownMutant(f"unknown mutant {name!r}{hint} ({len(MUTANTS)} are "
+            raise UnknownMutant(f"unknown mutant {shown(name)}{hint} ({len(MUTANTS)} are "
                                 "known; the list: mtrain mutants --list)")
 
 

@@ -17,14 +17,14 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mtrain.spec.catalog import catalog
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, shown
 
     cat = catalog()
     clause = cat.clauses.get(args.clause.upper())
     if clause is None:
         near = [c for c in cat.clauses if c.split("-")[0] == args.clause.upper().split("-")[0]]
         hint = f"; clauses of that group: {', '.join(near)}" if near else ""
-        raise InputError(f"unknown clause {args.clause!r}{hint}")
+        raise InputError(f"unknown clause {shown(args.clause)}{hint}")
     where = [name for name in cat.variants if clause.applies(cat.ruleset(name))]
     data = {
         "id": clause.id, "title": clause.title, "text": clause.text,

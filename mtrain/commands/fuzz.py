@@ -79,7 +79,7 @@ def register(sub: Any) -> None:
 
 def _target(args: argparse.Namespace) -> Target:
     from mtrain.conformance.fuzz.run import Target
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, shown
 
     if args.mutant is not None:
         try:
@@ -91,7 +91,7 @@ def _target(args: argparse.Namespace) -> Target:
 
             near = difflib.get_close_matches(args.mutant, list(MUTANTS), n=3)
             hint = f"; did you mean {', '.join(near)}?" if near else ""
-            raise InputError(f"unknown mutant {args.mutant!r}{hint} (the list: mtrain "
+            raise InputError(f"unknown mutant {shown(args.mutant)}{hint} (the list: mtrain "
                              "mutants --list)")
         return Target("mutant", args.mutant, args.mutant)
     if args.impl is not None:
