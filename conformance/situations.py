@@ -351,14 +351,16 @@ def _cache_key(rs: Ruleset, count: int, seed: int, ends: bool = True) -> str:
 
 @functools.cache
 def _code_digest() -> str:
-    """What situations depend on beside their rule set: the engine, the model, the
-    harness's notation, and the spec data."""
+    """What situations depend on beside their rule set: the source of every module this
+    one imports, directly or through others (the engine, the model, the harness's
+    notation, the deals: cache.import_closure), and the spec data (the package's own and
+    the catalogue's folder, which MTRAIN_SPEC_DATA may name). An edit to a module they
+    do not import (the runner's pool, the report, lint, identify) keeps them."""
     folder = catalog().data_dir
     data = (cache.files_digest([Path(str(folder))], (".yaml", ".json"))
             if Path(str(folder)).is_dir() else str(folder))
-    return cache.digest(cache.package_digest("mtrain.reference"),
-                        cache.package_digest("mtrain.conformance"),
-                        cache.package_digest("mtrain.spec", (".py", ".yaml", ".json")), data)
+    return cache.digest(cache.source_digest(__name__),
+                        cache.package_digest("mtrain.spec", (".yaml", ".json")), data)
 
 
 def _to_data(fx: Fixture) -> dict[str, Any]:
