@@ -234,7 +234,8 @@ def round_deals(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> lis
 Found = tuple[dict[str, Any], int, bool]
 _KEPT: dict[tuple[Any, ...], list[tuple[tuple[tuple[str, str], ...], Found | None]]] = {}
 """_round_deal's answers, by its arguments, each with the option values it read: rule sets
-of one table share them (the 189 of a default conform ask 24,000 deals of some 2,000)."""
+of one table share them (the 189 of a default conform ask 24,014, of which 7,604 are
+worked out)."""
 
 
 def _round_deal(rs: Ruleset, table: dict[int, int], players: int, engine: int,
