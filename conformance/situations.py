@@ -198,6 +198,18 @@ def pick(kind: Kind, rules: Rules, rng: random.Random, tries: int = TRIES,
 Policy = Callable[[State, list[Action], random.Random], Action]
 
 
+def _below(rng: random.Random, n: int) -> int:
+    """rng.randrange(n) for n >= 1, from the same bits: CPython's draws n.bit_length()
+    bits until they fall below n (Random._randbelow). Without randrange's checks of its
+    arguments, which cost as much as the draw, and random rounds make 1.4 million draws
+    for a default conform; tests/test_situations.py holds it to randrange."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
 def _pick_in(kind: Kind, st: State, rng: random.Random,
              speaks: Callable[[State], bool] | None, policy: Policy | None) -> Reached | None:
     """The round from `st` played to its end (moves at random, or by `policy`), and one
@@ -210,9 +222,9 @@ def _pick_in(kind: Kind, st: State, rng: random.Random,
         if st.phase != ENGINE and kind.shows(st):
             tier = int(len(actions) > 1)
             seen[tier] += 1
-            if rng.randrange(seen[tier]) == 0:  # reservoir sampling: each equally likely
+            if _below(rng, seen[tier]) == 0:  # reservoir sampling: each equally likely
                 kept[tier] = Reached(st.copy(), moves)
-        perform(st, actions[rng.randrange(len(actions))] if policy is None
+        perform(st, actions[_below(rng, len(actions))] if policy is None
                 else policy(st, actions, rng))
         moves += 1
     for found in (kept[1], kept[0]):
@@ -240,14 +252,14 @@ def _draining(st: State, actions: list[Action], rng: random.Random) -> Action:
             best, low = [action], n
         elif n == low:
             best.append(action)
-    return best[rng.randrange(len(best))]
+    return best[_below(rng, len(best))]
 
 
 def _until_dry(st: State, actions: list[Action], rng: random.Random) -> Action:
     """_draining's move while the boneyard holds tiles, a random one after."""
     if st.boneyard:
         return _draining(st, actions, rng)
-    return actions[rng.randrange(len(actions))]
+    return actions[_below(rng, len(actions))]
 
 
 def _open_plays(st: State) -> int:
@@ -351,14 +363,16 @@ def _cache_key(rs: Ruleset, count: int, seed: int, ends: bool = True) -> str:
 
 @functools.cache
 def _code_digest() -> str:
-    """What situations depend on beside their rule set: the engine, the model, the
-    harness's notation, and the spec data."""
+    """What situations depend on beside their rule set: the source of every module this
+    one imports, directly or through others (the engine, the model, the harness's
+    notation, the deals: cache.import_closure), and the spec data (the package's own and
+    the catalogue's folder, which MTRAIN_SPEC_DATA may name). An edit to a module they
+    do not import (the runner's pool, the report, lint, identify) keeps them."""
     folder = catalog().data_dir
     data = (cache.files_digest([Path(str(folder))], (".yaml", ".json"))
             if Path(str(folder)).is_dir() else str(folder))
-    return cache.digest(cache.package_digest("mtrain.reference"),
-                        cache.package_digest("mtrain.conformance"),
-                        cache.package_digest("mtrain.spec", (".py", ".yaml", ".json")), data)
+    return cache.digest(cache.source_digest(__name__),
+                        cache.package_digest("mtrain.spec", (".yaml", ".json")), data)
 
 
 def _to_data(fx: Fixture) -> dict[str, Any]:
@@ -621,7 +635,7 @@ def _last_move(rules: Rules, rng: random.Random, counts: list[int],
         actions = legal_actions(st)
         if not actions:
             return None
-        action = (actions[rng.randrange(len(actions))] if policy is None
+        action = (actions[_below(rng, len(actions))] if policy is None
                   else policy(st, actions, rng))
         before = st.copy()
         perform(st, action)
@@ -662,7 +676,7 @@ def _fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: Ruleset
         steps, state = ("draw",), {"drawn": drawn, "hands": {st.seat: table["hands"][st.seat]}}
         note = (f"{note[:-1]}, after the draw from the table before it: the boneyard's "
                 f"first tile, {drawn}, drawn into seat {st.seat}'s hand (TURN-2, DEAL-1).")
-        table, start = before, table_state(before, plays)
+        table, start = before
     fx = Fixture(
         id=fid,
         description=(f"{kind.title}, {reached.moves} moves in: {st.players} players, engine "
@@ -688,8 +702,7 @@ def _pass_fixture(fid: str, reached: Reached, rs: Ruleset, plays: Ruleset, scope
     table = table_of(st)
     before = _before_the_draw(table, st, plays, speaks)
     steps: tuple[str, ...] = ("draw", "pass") if before is not None else ("pass",)
-    given = before if before is not None else table
-    start = table_state(given, plays)
+    given, start = before if before is not None else (table, table_state(table, plays))
     model = replay(plays, steps, state=start)
     after = st.copy()
     perform(after, PASS)
@@ -723,11 +736,13 @@ def _pass_fixture(fid: str, reached: Reached, rs: Ruleset, plays: Ruleset, scope
 
 
 def _before_the_draw(table: dict[str, Any], st: State, plays: Ruleset,
-                     speaks: Callable[[State], bool] | None) -> dict[str, Any] | None:
+                     speaks: Callable[[State], bool] | None
+                     ) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """The table a moment before its tile was drawn: the drawn tile back at the front of
     the boneyard (TURN-2: the first tile is drawn, DEAL-1: in draw order), where the model
     allows the draw there and, for options played their own way, the draw reads none of
-    them; None otherwise (the situation is the table after the draw alone)."""
+    them; None otherwise (the situation is the table after the draw alone). With the
+    table, the state it stands for under `plays` (table_state)."""
     if st.drawn < 0 or "drawn" not in table:
         return None
     drawn, seat = table["drawn"], st.seat
@@ -736,7 +751,8 @@ def _before_the_draw(table: dict[str, Any], st: State, plays: Ruleset,
     before["boneyard"] = [drawn, *table["boneyard"]]
     if len(before["hands"][seat]) != len(table["hands"][seat]) - 1:
         return None
-    if "draw" not in legal_actions_of(table_state(before, plays), dict(plays.items())):
+    start = table_state(before, plays)
+    if "draw" not in legal_actions_of(start, dict(plays.items())):
         return None  # a second draw (draw-until-playable): its first is not on the table
     if speaks is not None:
         probe = st.copy()
@@ -745,7 +761,7 @@ def _before_the_draw(table: dict[str, Any], st: State, plays: Ruleset,
         probe.drawn = -1
         if not speaks(probe):
             return None
-    return before
+    return before, start
 
 
 def legal_only(fx: Fixture) -> Fixture:

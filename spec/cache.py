@@ -16,7 +16,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import importlib.util
 import os
+import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -75,6 +77,84 @@ def package_digest(name: str, suffixes: tuple[str, ...] = (".py",)) -> str:
     if file is None:
         raise ValueError(f"{name} is not a package with files")
     return files_digest([Path(file).resolve().parent], suffixes)
+
+
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+)?import[ \t]+(\([^)]*\)|[^\n]*)",
+                     re.M)
+"""An import statement, at any depth (a function's own imports count too): the module
+it names after `from`, and what it imports (a parenthesised list may span lines). One
+after a semicolon is not seen: ruff's E702, which the project keeps, forbids those."""
+
+
+@functools.cache
+def _spec(name: str) -> importlib.machinery.ModuleSpec | None:
+    try:
+        return importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+
+
+def import_closure(root: str) -> dict[str, Path]:
+    """The modules `root` imports, directly or through others, within its own top-level
+    package (for mtrain.conformance.situations: every mtrain module, whichever folder the
+    install maps it from), with the packages above each (their __init__ runs first), as
+    module name -> source file. Read from the source, not from what a run happened to
+    import: an import inside a function counts though it has not run yet. Over-counting
+    is safe (a text that looks like an import, in a docstring, adds a module); a module
+    named only at run time (importlib) is not seen."""
+    top = root.split(".")[0]
+    found: dict[str, Path] = {}
+    todo = [root]
+
+    def add(name: str) -> None:
+        parts = name.split(".")
+        for i in range(1, len(parts) + 1):
+            todo.append(".".join(parts[:i]))
+
+    while todo:
+        name = todo.pop()
+        if name in found or name.split(".")[0] != top:
+            continue
+        spec = _spec(name)
+        if spec is None or spec.origin is None or spec.origin in ("built-in", "frozen"):
+            continue  # an attribute imported by name, not a module
+        path = Path(spec.origin)
+        source = path.with_name(f"{name.rpartition('.')[2]}.py")
+        if path.suffix != ".py" and source.is_file():
+            path = source  # compiled (mypyc): the source it was built from lies beside it
+        found[name] = path
+        if path.suffix != ".py":
+            continue  # compiled, its source gone: its bytes alone count
+        package = name if spec.submodule_search_locations is not None else name.rpartition(".")[0]
+        text = path.read_text(encoding="utf-8").replace("\\\n", " ")  # lines joined
+        for match in _IMPORT.finditer(text):
+            origin, names = match.group(1), match.group(2)
+            listed = [n.split()[0] for n in re.sub(r"#[^\n]*", "", names).strip("()").split(",")
+                      if n.strip() and n.split()[0].replace(".", "").isidentifier()]
+            if origin is None:
+                for module in listed:
+                    add(module)
+                continue
+            dots = len(origin) - len(origin.lstrip("."))
+            base = origin[dots:]
+            if dots:
+                anchor = package.rsplit(".", dots - 1)[0] if dots > 1 else package
+                base = f"{anchor}.{base}" if base else anchor
+            add(base)
+            for item in listed:
+                todo.append(f"{base}.{item}")  # a submodule imported by name, if it is one
+    return found
+
+
+@functools.cache
+def source_digest(root: str) -> str:
+    """A digest of the source of every module `root` imports (import_closure), by name:
+    what a result `root` computes depends on, beside its data. A change to a module it
+    does not import leaves the digest alone."""
+    parts: list[bytes | str] = [__version__, sys.version]
+    for name, path in sorted(import_closure(root).items()):
+        parts += [name, path.read_bytes()]
+    return digest(*parts)
 
 
 def read(kind: str, name: str) -> Any:

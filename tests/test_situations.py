@@ -286,3 +286,17 @@ def test_an_empty_boneyard_is_reached_at_every_player_count() -> None:
     ends = [fx for fx in made if fx.id.startswith("play-end-")]
     assert len(ends) == 20
     assert any(fx.expect[0].result["end"] == "blocked" for fx in ends)
+
+
+def test_the_draws_of_random_rounds_are_randrange_s() -> None:
+    """Random rounds draw with situations._below, which must give what randrange gives
+    from the same stream (the same bits drawn), or every situation's table would change
+    with the Python that runs it."""
+    import random
+
+    from mtrain.conformance.situations import _below
+
+    sizes = [*range(1, 70), 127, 128, 129, 1000, 1 << 20]
+    ours, stdlib = random.Random("situations"), random.Random("situations")
+    assert [_below(ours, n) for n in sizes * 40] == [stdlib.randrange(n) for n in sizes * 40]
+    assert ours.random() == stdlib.random()  # and the streams are left at the same point

@@ -424,13 +424,21 @@ class Legal:
 
 
 def legal(v: View, o: Opts, ignore_drawn: bool = False) -> Legal:
-    cands = [candidate(v, t, o) for t in v.trains]
+    cands: list[Bool] = [None] * len(v.trains)
     plays = []
     for i, s in enumerate(v.hand):
         drawn_ok = True if ignore_drawn else Or(v.drawn == NO_SLOT, v.drawn == i)  # TURN-3
         ok = And(drawn_ok, Not(stranded(v, o, i)))  # FIRST-12
-        plays.append([And(s.present, ok, fits(s, t), c) for t, c in zip(v.trains, cands,
-                                                                        strict=True)])
+        row = []
+        for j, t in enumerate(v.trains):
+            fit = fits(s, t)
+            if s.present is False or ok is False or fit is False:
+                row.append(False)  # what And gives whatever the train allows: not asked
+                continue
+            if cands[j] is None:  # asked once per train, where some tile may go
+                cands[j] = candidate(v, t, o)
+            row.append(And(s.present, ok, fit, cands[j]))
+        plays.append(row)
     any_play = Or(*(p for row in plays for p in row))
     draw, pass_ = draw_pass(v, o, any_play)
     own_dbl = And(v.own_field("dbl"), v.own_field("turn"))
