@@ -196,6 +196,8 @@ class Space:
             if all(o in order for o in named):
                 self._judged[max(order[o] for o in named)].append(clause)
         self._full = {o: frozenset(vs) for o, vs in self.options.items()}
+        self._values_in: dict[str, dict[frozenset[str], tuple[str, ...]]] = {
+            o: {} for o in self.options}
         self._deal8: dict[tuple[str, str, str, int | None], bool] = {}
         deal8 = [order[o] for o in self.cat.DEAL8_OPTIONS if o in order]
         self._deal8_at = max(deal8) if len(deal8) == len(self.cat.DEAL8_OPTIONS) else -1
@@ -213,6 +215,7 @@ class Space:
         self.options = {o: tuple(v for v in vs if v not in self.unnamed[o])
                         for o, vs in self.options.items()}
         self._full = {o: frozenset(vs) for o, vs in self.options.items()}
+        self._values_in = {o: {} for o in self.options}  # (kept under the old options)
 
     def full(self) -> Region:
         return dict(self._full)
@@ -245,15 +248,24 @@ class Space:
         names = list(self.options)
         prefer = prefer or {}
         tries: list[Sequence[str]] = []
-        full, options = self._full, self.options
+        full, options, kept = self._full, self.options, self._values_in
         for o in names:
             allowed, every = region.get(o), full[o]
             # (a region mostly holds the space's own sets, unchanged: `is` first)
-            if allowed is None or allowed is every or allowed == every:
+            if allowed is None or allowed is every:
                 vs: Sequence[str] = options[o]
                 allowed = every
             else:
-                vs = [v for v in options[o] if v in allowed]
+                # the option's values in `allowed`, in the space's order, kept by the set
+                # (an exploration's regions share a few hundred sets among them)
+                found = kept[o].get(allowed) if type(allowed) is frozenset else None
+                if found is None:
+                    found = tuple(v for v in options[o] if v in allowed)
+                    if type(allowed) is frozenset:
+                        if len(kept[o]) >= KEPT_COMPLETIONS:
+                            kept[o].clear()
+                        kept[o][allowed] = found
+                vs = found
                 if not vs:
                     return None
             p = prefer.get(o)
