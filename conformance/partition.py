@@ -98,6 +98,13 @@ class TracedRuleset(Ruleset):
         self._log.asked.setdefault(("option", option))
         return super().__getitem__(option)
 
+    def says(self, option: str, value: str) -> bool:
+        # the option read as by `rs[option]`; the question asked only whether it is
+        # `value`: the other values play alike here, so the memo of runs need not tell them
+        self._log.add((option,))
+        self._log.asked.setdefault(("says", (option, value)))
+        return super().__getitem__(option) == value
+
     def hand_size(self, players: int) -> int:
         self._log.add(("hand_sizes",))
         self._log.sizes.add(players)
@@ -228,6 +235,8 @@ def _ask_again(asked: Sequence[Question], impl: TracedReference) -> None:
             getattr(traced, arg)
         elif kind == "option":
             rs[arg]
+        elif kind == "says":
+            rs.says(*arg)
         elif kind == "size":
             with contextlib.suppress(ValueError):
                 rs.hand_size(arg)
