@@ -485,8 +485,14 @@ def breaches(part: Partition, space: Space) -> list[Breach]:
                 continue
             region = cell.region
             for product in exp.scope.products:
-                # (most cells lie apart from most products: told at once, no region built)
-                if any(region.get(o, full[o]).isdisjoint(vs) for o, vs in product.allowed):
+                # (most cells lie apart from most products: told at once, no region built;
+                # a loop, not any() over a generator: asked of every failing cell)
+                apart = False
+                for o, vs in product.allowed:
+                    if region.get(o, full[o]).isdisjoint(vs):
+                        apart = True
+                        break
+                if apart:
                     continue
                 both = space.intersect(region, product.region())
                 if both is None:
@@ -539,8 +545,8 @@ def propose(part: Partition, space: Space) -> list[Scope]:
     out = []
     full = space.full()
     # the options each cell pins (the others it holds whole), found once for every _grow
-    pins = [tuple(o for o in full if c.region.get(o, full[o]) != full[o])
-            for c in part.cells]
+    pins = [tuple(o for o, vs in full.items()
+                  if (f := c.region.get(o, vs)) is not vs and f != vs) for c in part.cells]
     for i, exp in enumerate(entries):
         mine = [c for c, w in zip(part.cells, owner, strict=True) if w == i]
         others = [c.region for c, w in zip(part.cells, owner, strict=True) if w != i]
