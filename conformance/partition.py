@@ -98,6 +98,13 @@ class TracedRuleset(Ruleset):
         self._log.asked.setdefault(("option", option))
         return super().__getitem__(option)
 
+    def says(self, option: str, value: str) -> bool:
+        # the option read as by `rs[option]`; the question asked only whether it is
+        # `value`: the other values play alike here, so the memo of runs need not tell them
+        self._log.add((option,))
+        self._log.asked.setdefault(("says", (option, value)))
+        return super().__getitem__(option) == value
+
     def hand_size(self, players: int) -> int:
         self._log.add(("hand_sizes",))
         self._log.sizes.add(players)
@@ -228,6 +235,8 @@ def _ask_again(asked: Sequence[Question], impl: TracedReference) -> None:
             getattr(traced, arg)
         elif kind == "option":
             rs[arg]
+        elif kind == "says":
+            rs.says(*arg)
         elif kind == "size":
             with contextlib.suppress(ValueError):
                 rs.hand_size(arg)
@@ -514,8 +523,14 @@ def breaches(part: Partition, space: Space) -> list[Breach]:
                 continue
             region = cell.region
             for product in exp.scope.products:
-                # (most cells lie apart from most products: told at once, no region built)
-                if any(region.get(o, full[o]).isdisjoint(vs) for o, vs in product.allowed):
+                # (most cells lie apart from most products: told at once, no region built;
+                # a loop, not any() over a generator: asked of every failing cell)
+                apart = False
+                for o, vs in product.allowed:
+                    if region.get(o, full[o]).isdisjoint(vs):
+                        apart = True
+                        break
+                if apart:
                     continue
                 both = space.intersect(region, product.region())
                 if both is None:
@@ -568,8 +583,8 @@ def propose(part: Partition, space: Space) -> list[Scope]:
     out = []
     full = space.full()
     # the options each cell pins (the others it holds whole), found once for every _grow
-    pins = [tuple(o for o in full if c.region.get(o, full[o]) != full[o])
-            for c in part.cells]
+    pins = [tuple(o for o, vs in full.items()
+                  if (f := c.region.get(o, vs)) is not vs and f != vs) for c in part.cells]
     for i, exp in enumerate(entries):
         mine = [c for c, w in zip(part.cells, owner, strict=True) if w == i]
         others = [c.region for c, w in zip(part.cells, owner, strict=True) if w != i]

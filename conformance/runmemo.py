@@ -12,7 +12,8 @@ from mtrain.spec.ruleset import Ruleset
 
 Question = tuple[str, Any]
 """What a traced run asked the rules: ("flag", name), ("option", name), ("size", players),
-("deals", players), ("counts", 0), ("every", 0), ("custom", 0), ("unknown", 0)."""
+("deals", players), ("counts", 0), ("every", 0), ("custom", 0), ("unknown", 0), and
+("says", (option, value)): whether the option takes that value (Ruleset.says)."""
 
 
 def answer(question: Question, rules: Rules, rs: Ruleset) -> Any:
@@ -31,6 +32,8 @@ def answer(question: Question, rules: Rules, rs: Ruleset) -> Any:
             return value
         if kind == "option":
             return (rs[arg], rs.hand_table) if arg == "hand_sizes" else rs[arg]
+        if kind == "says":
+            return rs.says(*arg)
         if kind == "size":
             return rs.hand_size(arg)
         if kind == "deals":

@@ -53,7 +53,7 @@ def deal_order(rs: Ruleset, engine: int, order: Any) -> list[str]:
     """The pool to deal a round of engine `engine` from: `sorted`, `reversed` or a list of
     tiles; the pool is the set less the engine where the rule set sets it aside (ENG-2)."""
     max_pip = max_pip_of(rs)
-    aside = rs["engine_procedure"] == "set-aside"  # read as before: a traced rule set logs it
+    aside = rs.says("engine_procedure", "set-aside")  # (a traced rule set logs it)
     try:
         key = order if isinstance(order, str) else tuple(order)
         hash(key)
@@ -255,7 +255,7 @@ def table_starter(table: Mapping[str, Any], rs: Ruleset, round_no: int, players:
     only where no starter is written."""
     if "starter" in table:
         return int(table["starter"])
-    return (round_no - 1) % players if rs["starting_seat"] == "rotate" else seat
+    return (round_no - 1) % players if rs.says("starting_seat", "rotate") else seat
 
 
 def _is_double(text: str) -> bool:

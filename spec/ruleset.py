@@ -41,6 +41,12 @@ class Ruleset(Mapping[str, str]):
     def __iter__(self) -> Iterator[str]:
         return iter(self._index)
 
+    def says(self, option: str, value: str) -> bool:
+        """Whether `option` takes `value` (`rs[option] == value`): a reader that needs no
+        more than that asks this, so that a traced rule set records the question, not the
+        value (the scope check's memo of runs, conformance/runmemo.py)."""
+        return self[option] == value
+
     def __len__(self) -> int:
         return len(self._index)
 

@@ -197,6 +197,8 @@ class Space:
             if all(o in order for o in named):
                 self._judged[max(order[o] for o in named)].append(clause)
         self._full = {o: frozenset(vs) for o, vs in self.options.items()}
+        self._values_in: dict[str, dict[frozenset[str], tuple[str, ...]]] = {
+            o: {} for o in self.options}
         self._deal8: dict[tuple[str, str, str, int | None], bool] = {}
         deal8 = [order[o] for o in self.cat.DEAL8_OPTIONS if o in order]
         self._deal8_at = max(deal8) if len(deal8) == len(self.cat.DEAL8_OPTIONS) else -1
@@ -214,6 +216,7 @@ class Space:
         self.options = {o: tuple(v for v in vs if v not in self.unnamed[o])
                         for o, vs in self.options.items()}
         self._full = {o: frozenset(vs) for o, vs in self.options.items()}
+        self._values_in = {o: {} for o in self.options}  # (kept under the old options)
 
     def full(self) -> Region:
         return dict(self._full)
@@ -246,15 +249,24 @@ class Space:
         names = list(self.options)
         prefer = prefer or {}
         tries: list[Sequence[str]] = []
-        full, options = self._full, self.options
+        full, options, kept = self._full, self.options, self._values_in
         for o in names:
             allowed, every = region.get(o), full[o]
             # (a region mostly holds the space's own sets, unchanged: `is` first)
-            if allowed is None or allowed is every or allowed == every:
+            if allowed is None or allowed is every:
                 vs: Sequence[str] = options[o]
                 allowed = every
             else:
-                vs = [v for v in options[o] if v in allowed]
+                # the option's values in `allowed`, in the space's order, kept by the set
+                # (an exploration's regions share a few hundred sets among them)
+                found = kept[o].get(allowed) if type(allowed) is frozenset else None
+                if found is None:
+                    found = tuple(v for v in options[o] if v in allowed)
+                    if type(allowed) is frozenset:
+                        if len(kept[o]) >= KEPT_COMPLETIONS:
+                            kept[o].clear()
+                        kept[o][allowed] = found
+                vs = found
                 if not vs:
                     return None
             p = prefer.get(o)
@@ -272,43 +284,63 @@ class Space:
             return first
         choice: dict[str, str] = {}
         plain: dict[str, str] = {}  # catalog_form(choice), kept up to date
-        return dict(choice) if self._search(0, names, tries, choice, plain, None) else None
+        return dict(choice) if self._search(names, tries, choice, plain) else None
 
-    def _search(self, k: int, names: list[str], tries: list[Sequence[str]], choice: dict[str, str],
-                plain: dict[str, str], table: tuple[tuple[int, int], ...] | None) -> bool:
-        """`_complete`'s search from option k on (a method, not a closure: a function
-        that calls itself through its closure is a cycle the collector must find)."""
-        if k == len(names):
-            return True
-        o, tables = names[k], self.tables
-        rules = self._checks[k]
-        for v in tries[k]:
-            choice[o] = v
-            if o == "hand_sizes" and (v in tables or v == CUSTOM):
-                plain[o], table = CUSTOM, tables.get(v)
-            else:
-                plain[o] = v
-                if o == "hand_sizes":
-                    table = None
-            ok = True
-            for when, requires in rules:
-                for wo, wvs in when:
-                    if plain[wo] not in wvs:
-                        break
-                else:  # the clause applies: it breaks unless each requirement holds
-                    for ro, rvs in requires:
-                        if plain[ro] not in rvs:
-                            ok = False
+    def _search(self, names: list[str], tries: list[Sequence[str]], choice: dict[str, str],
+                plain: dict[str, str]) -> bool:
+        """`_complete`'s search: depth first, the values of each option in the order of
+        `tries`, each rule judged at the last option it names. A loop over the levels, not
+        a method calling itself: most searches go straight down 18 levels, and a call per
+        level was most of their cost."""
+        n, tables, checks = len(names), self.tables, self._checks
+        at = [0] * n  # per level: the index in tries[k] of the next value to try
+        table_at: list[tuple[tuple[int, int], ...] | None] = [None] * (n + 1)
+        k = 0
+        while k < n:
+            o, vs, rules = names[k], tries[k], checks[k]
+            i, found = at[k], False
+            table = table_at[k]
+            while i < len(vs):
+                v = vs[i]
+                i += 1
+                choice[o] = v
+                if o == "hand_sizes" and (v in tables or v == CUSTOM):
+                    plain[o], table = CUSTOM, tables.get(v)
+                else:
+                    plain[o] = v
+                    if o == "hand_sizes":
+                        table = None
+                ok = True
+                for when, requires in rules:
+                    for wo, wvs in when:
+                        if plain[wo] not in wvs:
                             break
-                    if not ok:
-                        break
-            if ok and k == self._deal8_at and self._undealable(plain, table):
-                ok = False
-            if ok and self._search(k + 1, names, tries, choice, plain, table):
-                return True
-        del choice[o]
-        del plain[o]
-        return False
+                    else:  # the clause applies: it breaks unless each requirement holds
+                        for ro, rvs in requires:
+                            if plain[ro] not in rvs:
+                                ok = False
+                                break
+                        if not ok:
+                            break
+                if ok and k == self._deal8_at and self._undealable(plain, table):
+                    ok = False
+                if ok:
+                    found = True
+                    break
+            if found:
+                at[k] = i
+                table_at[k + 1] = table
+                k += 1
+                if k < n:
+                    at[k] = 0
+            else:  # no value of this option fits: back to the one before
+                if o in choice:
+                    del choice[o]
+                    del plain[o]
+                k -= 1
+                if k < 0:
+                    return False
+        return True
 
     def _holds(self, plain: Mapping[str, str], table: tuple[tuple[int, int], ...] | None
                ) -> bool:

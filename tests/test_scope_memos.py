@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
+
+import pytest
 
 from mtrain.conformance import partition as P
+from mtrain.conformance.fixture import load_corpus
 from mtrain.conformance.runmemo import Node, QuestionTree, RunMemo
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
@@ -130,3 +134,47 @@ def test_flags_and_answers_are_kept_by_the_rule_sets_identity() -> None:
     assert said is not None and said is P._answers_of(rs, memo)
     assert P._answers_of(twin, memo) is not said
     assert P._answers_of(rs, None) is None
+
+
+def test_a_question_of_one_value_serves_the_values_that_answer_it_alike(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ruleset.says: a table that names no starter asks only whether the start rotates
+    (notation.table_starter), so the starting seats that answer alike take one run from
+    the memo, and what each takes is what it finds played without a memo."""
+    fixtures, _ = load_corpus()
+    pagat = SPACE.point(catalog().ruleset("pagat"))
+    question = ("says", ("starting_seat", "rotate"))
+    seats = [s for s in SPACE.options["starting_seat"]
+             if SPACE.complete({o: frozenset((v,)) for o, v in
+                                {**pagat, "starting_seat": s}.items()}) is not None]
+
+    def alone(fx: Any, seat: str) -> tuple[Any, ...]:
+        point = {**pagat, "starting_seat": seat}
+        run = P.traced_run(fx, SPACE.ruleset(point), point=point)
+        return run.outcomes, run.read, run.messages, run.unlisted
+
+    asking = [f for f in fixtures if f.table is not None and "starter" not in f.table
+              and question in P._traced_run(f, SPACE.ruleset(pagat), f.expect, pagat)[1].asked]
+    # the first such table, and one whose outcome the rotating start changes (a memo
+    # that did not tell the two apart would give one the other's)
+    chosen = [asking[0], next(f for f in asking
+                              if alone(f, pagat["starting_seat"])[::2] != alone(f, "rotate")[::2])]
+    play = P._traced_run
+    played: list[str] = []
+
+    def counted(*args: Any, **kw: Any) -> Any:
+        played.append(args[1]["starting_seat"])
+        return play(*args, **kw)
+
+    for fx in chosen:
+        memo = RunMemo()
+        runs = {}
+        monkeypatch.setattr(P, "_traced_run", counted)
+        for seat in seats:
+            point = {**pagat, "starting_seat": seat}
+            runs[seat] = P.traced_run(fx, SPACE.ruleset(point), point=point, memo=memo)
+        monkeypatch.undo()
+        for seat, run in runs.items():
+            assert (run.outcomes, run.read, run.messages, run.unlisted) == alone(fx, seat)
+            assert "starting_seat" in run.read
+    assert len(played) < 2 * len(seats)  # some seats answered as one played before
