@@ -215,7 +215,7 @@ class DecodedStates:
         server most of whose states are new (a game) pays the recording, and keeps
         states for the collector to walk, only for those asked about again."""
         self.traced = traced
-        """Whether a traced view of the rules (partition.TracedRules) is served too: the
+        """Whether a traced view of the rules (traced.TracedRules) is served too: the
         entry's flags read through it again, in the order the reading first read them,
         so that its log records what a reading would (not an entry whose reading read
         the rule set itself, whose methods log more than the flag)."""

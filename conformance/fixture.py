@@ -139,7 +139,7 @@ class Fixture:
         if self.table is None:
             raise FixtureError(f"{self.id} starts from a deal, not a table")
         # Found only by the options table_state reads, read as it reads them, so that a
-        # traced rule set (conformance/partition.py) logs the same reads whether the table
+        # traced rule set (conformance/traced.py) logs the same reads whether the table
         # is built or found: the tile set first; the starting seat where no starter is
         # written, and only once the table is known to build under that set (it builds
         # under every starting seat alike, only the starter reading it).

@@ -6,7 +6,7 @@ An invariant whose check reads an option the implementation plays its own way ho
 for the stand-in's value, not for the rule: a blocked round scored as a house rule
 scores it breaks INV-ROUND-SCORE under the stand-in's penalty scoring, and is no
 failure. Such a problem is left out, as fuzz leaves it out (fuzz/own_rules.py); the
-check is traced as the scope checks trace a run (partition.py).
+check is traced as the scope checks trace a run (traced.py).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from mtrain.conformance.adapter import JSON, Implementation
 from mtrain.conformance.answers import CheckedImplementation, Problem, state_problems
-from mtrain.conformance.partition import Log, TracedRules, TracedRuleset
+from mtrain.conformance.traced import Log, TracedRules, TracedRuleset
 from mtrain.reference import codec
 from mtrain.reference.invariants import CHECKS, hand_sizes
 from mtrain.reference.rules import Rules

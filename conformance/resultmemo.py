@@ -37,10 +37,10 @@ from mtrain.conformance.answers import (
     state_problems,
 )
 from mtrain.conformance.fixture import Expectation, Fixture
-from mtrain.conformance.partition import TracedReference, _rules_of
 from mtrain.conformance.runmemo import Question, QuestionTree
 from mtrain.conformance.runner import Outcome, run_one
 from mtrain.conformance.selection import Task
+from mtrain.conformance.traced import TracedReference, _rules_of
 from mtrain.spec.ruleset import Ruleset
 
 MEMO_ENV = "MTRAIN_RESULT_MEMO"

@@ -1,4 +1,4 @@
-"""The scope check's memo of traced runs (conformance/partition.py): what each run of a
+"""The scope check's memo of traced runs (conformance/traced.py): what each run of a
 fixture found, by what its rule set answered to the questions the run asked of it."""
 
 from __future__ import annotations

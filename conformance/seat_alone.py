@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 
 from mtrain.conformance.fixture import Expectation, Fixture
-from mtrain.conformance.partition import _traced_run
+from mtrain.conformance.traced import logged_run
 from mtrain.spec import tiles as T
 from mtrain.spec.notation import FixtureError, max_pip_of, parse_tile
 from mtrain.spec.ruleset import OTHER, Ruleset
@@ -57,7 +57,7 @@ def seat_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space, *,
         if rs.custom_table:  # the reference deals the table itself
             stand_in = Ruleset(stand_in.name, stand_in.choices, rs.hand_table)
         dealt = _without_engine(fx, stand_in) if less_engine else fx
-        run, log = _traced_run(dealt, stand_in, [seat], dict(sample))
+        run, log = logged_run(dealt, stand_in, [seat], dict(sample))
         if run.outcomes != ("pass",) or others & log.decides:
             return None
         tried += 1

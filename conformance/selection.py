@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from mtrain.conformance.defaults import RESULTS_FLOOR, SITUATIONS, SITUATIONS_MIN
 from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load_corpus
-from mtrain.conformance.partition import applies, never_reached, stand_in
+from mtrain.conformance.partition import applies, stand_in
 from mtrain.conformance.seat_alone import seat_entry
+from mtrain.conformance.traced import never_reached
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.errors import InputError
 from mtrain.spec.ruleset import OTHER, Ruleset
@@ -378,7 +379,7 @@ READINGS_MAX = 64
 
 
 def unreached(fx: Fixture, rs: Ruleset) -> str | None:
-    """Why no round under `rs` has `fx`'s table (partition.never_reached: a condition of
+    """Why no round under `rs` has `fx`'s table (traced.never_reached: a condition of
     reachable.SHAPES, docs/fixture-format.md), read with every known value in place of
     each option it plays `other`; None where some reading may have it. Lint leaves such
     rule sets out of the scopes it writes; a rule set of one's own, or one a scope lets

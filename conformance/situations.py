@@ -38,12 +38,12 @@ import orjson
 import yaml
 
 from mtrain.conformance.fixture import Expectation, Fixture
-from mtrain.conformance.partition import Log, TracedRules, TracedRuleset
 from mtrain.conformance.situation_deals import SITUATION_PATH as SITUATION_PATH
 from mtrain.conformance.situation_deals import deal_situations as deal_situations
 from mtrain.conformance.situation_deals import last_wanted
 from mtrain.conformance.situation_deals import round_deals as round_deals
 from mtrain.conformance.situation_deals import tie_deals as tie_deals
+from mtrain.conformance.traced import Log, TracedRules, TracedRuleset
 from mtrain.reference.codec import action_to_json, state_to_json
 from mtrain.reference.deal import deal
 from mtrain.reference.engine import (

@@ -20,13 +20,7 @@ from mtrain.conformance.adapter import (
     ruleset_json,
 )
 from mtrain.conformance.fixture import load_corpus
-from mtrain.conformance.partition import (
-    Log,
-    TracedReference,
-    TracedRules,
-    TracedRuleset,
-    traced_run,
-)
+from mtrain.conformance.traced import Log, TracedReference, TracedRules, TracedRuleset, traced_run
 from mtrain.reference import codec
 from mtrain.reference.deal import deal
 from mtrain.reference.engine import legal_actions, perform

@@ -23,9 +23,10 @@ import pytest
 from mtrain.conformance.adapter import ReferenceImplementation, Refused, ruleset_json
 from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
 from mtrain.conformance.mutants import swapped
-from mtrain.conformance.partition import applies, traced_run
+from mtrain.conformance.partition import applies
 from mtrain.conformance.runner import play
 from mtrain.conformance.situations import speaks_for, stand_in_for
+from mtrain.conformance.traced import traced_run
 from mtrain.reference import engine
 from mtrain.reference.deal import deal
 from mtrain.reference.engine import BLOCKED, State, _finish, nobody_can_ever_play

@@ -1,4 +1,4 @@
-"""The memos of the scope check's exploration (conformance/partition.py,
+"""The memos of the scope check's exploration (conformance/partition.py and traced.py,
 conformance/runmemo.py) change nothing it finds: `_grow` set beside the filtering it
 replaced, the run memo's tree walked and extended by hand, and the flags and answers kept
 per rule set."""
@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from mtrain.conformance import partition as P
+from mtrain.conformance import traced as T
 from mtrain.conformance.fixture import load_corpus
 from mtrain.conformance.runmemo import Node, QuestionTree, RunMemo
 from mtrain.reference.rules import Rules
@@ -127,13 +128,13 @@ def test_the_tree_is_walked_by_the_answers_and_extended_without_copies() -> None
 def test_flags_and_answers_are_kept_by_the_rule_sets_identity() -> None:
     rs = catalog().ruleset("pagat")
     twin = Ruleset(rs.name, rs.choices, rs.hand_table, rs.overlays)  # equal, not the same
-    assert P._rules_of(rs) is P._rules_of(rs)
-    assert P._rules_of(twin) == P._rules_of(rs) and P._rules_of(twin) is not P._rules_of(rs)
+    assert T._rules_of(rs) is T._rules_of(rs)
+    assert T._rules_of(twin) == T._rules_of(rs) and T._rules_of(twin) is not T._rules_of(rs)
     memo = RunMemo()
-    said = P._answers_of(rs, memo)
-    assert said is not None and said is P._answers_of(rs, memo)
-    assert P._answers_of(twin, memo) is not said
-    assert P._answers_of(rs, None) is None
+    said = T._answers_of(rs, memo)
+    assert said is not None and said is T._answers_of(rs, memo)
+    assert T._answers_of(twin, memo) is not said
+    assert T._answers_of(rs, None) is None
 
 
 def test_a_question_of_one_value_serves_the_values_that_answer_it_alike(
@@ -150,16 +151,16 @@ def test_a_question_of_one_value_serves_the_values_that_answer_it_alike(
 
     def alone(fx: Any, seat: str) -> tuple[Any, ...]:
         point = {**pagat, "starting_seat": seat}
-        run = P.traced_run(fx, SPACE.ruleset(point), point=point)
+        run = T.traced_run(fx, SPACE.ruleset(point), point=point)
         return run.outcomes, run.read, run.messages, run.unlisted
 
     asking = [f for f in fixtures if f.table is not None and "starter" not in f.table
-              and question in P._traced_run(f, SPACE.ruleset(pagat), f.expect, pagat)[1].asked]
+              and question in T.logged_run(f, SPACE.ruleset(pagat), f.expect, pagat)[1].asked]
     # the first such table, and one whose outcome the rotating start changes (a memo
     # that did not tell the two apart would give one the other's)
     chosen = [asking[0], next(f for f in asking
                               if alone(f, pagat["starting_seat"])[::2] != alone(f, "rotate")[::2])]
-    play = P._traced_run
+    play = T.logged_run
     played: list[str] = []
 
     def counted(*args: Any, **kw: Any) -> Any:
@@ -169,10 +170,10 @@ def test_a_question_of_one_value_serves_the_values_that_answer_it_alike(
     for fx in chosen:
         memo = RunMemo()
         runs = {}
-        monkeypatch.setattr(P, "_traced_run", counted)
+        monkeypatch.setattr(T, "logged_run", counted)
         for seat in seats:
             point = {**pagat, "starting_seat": seat}
-            runs[seat] = P.traced_run(fx, SPACE.ruleset(point), point=point, memo=memo)
+            runs[seat] = T.traced_run(fx, SPACE.ruleset(point), point=point, memo=memo)
         monkeypatch.undo()
         for seat, run in runs.items():
             assert (run.outcomes, run.read, run.messages, run.unlisted) == alone(fx, seat)

@@ -12,7 +12,8 @@ import pytest
 from mtrain.cli import main
 from mtrain.conformance.fixture import load_corpus, load_file
 from mtrain.conformance.lint.scopes import check_scopes, write_scopes
-from mtrain.conformance.partition import explore, propose, traced_run
+from mtrain.conformance.partition import explore, propose
+from mtrain.conformance.traced import traced_run
 from mtrain.spec.catalog import catalog
 from mtrain.spec.scope import Space, parse_when
 from mtrain.spec.yamlload import SpecErrors

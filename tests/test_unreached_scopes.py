@@ -12,8 +12,9 @@ import pytest
 
 from mtrain.conformance.identify.cells import ANY, pieces_of
 from mtrain.conformance.lint.scopes import check_scopes
-from mtrain.conformance.partition import UNREACHED, explore, never_reached
+from mtrain.conformance.partition import explore
 from mtrain.conformance.selection import default_rulesets, load_fixtures, select, unreached
+from mtrain.conformance.traced import UNREACHED, never_reached
 from mtrain.spec.catalog import catalog
 from mtrain.spec.model import reachable
 from mtrain.spec.model.reachable import shape_problems

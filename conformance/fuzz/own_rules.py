@@ -22,8 +22,8 @@ from mtrain.conformance.adapter import ReferenceImplementation
 from mtrain.conformance.answers import Problem, state_problems
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.fuzz.rulesets import Context
-from mtrain.conformance.partition import Log, TracedReference, TracedRules, TracedRuleset
 from mtrain.conformance.seat_alone import SEAT_FIELDS, seat_entry
+from mtrain.conformance.traced import Log, TracedReference, TracedRules, TracedRuleset
 from mtrain.reference import codec
 from mtrain.reference.engine import State
 from mtrain.reference.invariants import CHECKS, hand_sizes

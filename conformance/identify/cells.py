@@ -24,7 +24,8 @@ from mtrain.conformance.adapter import IMPOSSIBLE
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.gc_freeze import paused
 from mtrain.conformance.lint.scopes import code_and_data_digest, fixture_digest
-from mtrain.conformance.partition import UNREACHED, Partition, explore
+from mtrain.conformance.partition import Partition, explore
+from mtrain.conformance.traced import UNREACHED
 from mtrain.spec import cache
 from mtrain.spec.catalog import RulesetError
 from mtrain.spec.ruleset import CUSTOM, Ruleset
@@ -239,7 +240,7 @@ def explore_in(fx: Fixture, start: Region, allowed: Region, space: Space,
 
 def _outcomes(run: Any, impossible: bool = True) -> tuple[str, ...]:
     """A run's outcomes, ANY for an entry whose table the region's rules never reach (a
-    phase or an open double they never have: partition.never_reached) or the reference
+    phase or an open double they never have: traced.never_reached) or the reference
     cannot hold under them (an impossible state: a situation played under another value,
     a train ending in a double that no open double names under open doubles; a count
     beyond the rules' bounds, which the reference refuses to read): an engine's answer

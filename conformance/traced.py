@@ -1,0 +1,415 @@
+"""Traced runs: the reference engine playing one fixture under one rule set, logging each
+option it reads, in order (`Log`, through `TracedRuleset` and `TracedRules`).
+
+The engine is deterministic, so the options a run read decide its outcome: every rule set
+that answers the run's questions alike plays the fixture identically, and the memo of runs
+(runmemo.RunMemo) serves those without playing. The scope check (partition.py) explores
+the option space with these runs; situation making and identify read the same logs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mtrain.conformance.adapter import (
+    JSON,
+    Answers,
+    DecodedStates,
+    ReferenceImplementation,
+    RefusedSetup,
+    ruleset_json,
+)
+from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.runmemo import Question, RunMemo
+from mtrain.conformance.runner import Outcome, check, in_force, play, setup_problems
+from mtrain.reference import codec
+from mtrain.reference.engine import refusals
+from mtrain.reference.rules import EXISTENCE_FLAGS, FLAG_OPTIONS, Rules
+from mtrain.spec.catalog import catalog
+from mtrain.spec.notation import FixtureError, action_json, max_pip_of
+from mtrain.spec.ruleset import CUSTOM, Ruleset
+from mtrain.spec.scope import (
+    KEPT_COMPLETIONS,
+    PROBE_TABLE,
+    values_of,
+)
+
+
+class Log:
+    __slots__ = ("asked", "counts", "decides", "read", "rows", "sizes")
+
+    def __init__(self) -> None:
+        self.read: dict[str, None] = {}  # options, in the order first read
+        self.decides: set[str] = set()  # of those, the ones read for more than existence
+        self.sizes: set[int] = set()  # player counts whose hand size was read
+        self.rows: set[int] = set()  # player counts asked whether the table lists them
+        self.counts = False  # the whole list of counts read
+        self.asked: dict[Question, None] = {}  # what the run asked the rules, in order
+
+    def add(self, options: Sequence[str], decides: bool = True) -> None:
+        """Log `options` read; `decides` False for a read that only says whether the
+        table exists in the rule set's match (EXISTENCE_FLAGS)."""
+        for o in options:
+            self.read.setdefault(o)
+        if decides:
+            self.decides.update(options)
+
+
+_RULESET_FIELDS = tuple(f.name for f in dataclasses.fields(Ruleset))
+"""Every field of a Ruleset, those its __post_init__ sets included."""
+
+
+class TracedRuleset(Ruleset):
+    """A Ruleset that logs each option looked up (the hand table logs hand_sizes)."""
+
+    _log: Log
+
+    @staticmethod
+    def wrap(rs: Ruleset, log: Log) -> TracedRuleset:
+        # rs's fields taken as they are, its index included (a frozen rule set's, never
+        # written): built anew, each of a scope check's 145,000 traced runs indexed its
+        # choices again
+        t = object.__new__(TracedRuleset)
+        for name in _RULESET_FIELDS:
+            object.__setattr__(t, name, getattr(rs, name))
+        object.__setattr__(t, "_log", log)
+        return t
+
+    def __getitem__(self, option: str) -> str:
+        self._log.add((option,))
+        self._log.asked.setdefault(("option", option))
+        return super().__getitem__(option)
+
+    def says(self, option: str, value: str) -> bool:
+        # the option read as by `rs[option]`; the question asked only whether it is
+        # `value`: the other values play alike here, so the memo of runs need not tell them
+        self._log.add((option,))
+        self._log.asked.setdefault(("says", (option, value)))
+        return super().__getitem__(option) == value
+
+    def hand_size(self, players: int) -> int:
+        self._log.add(("hand_sizes",))
+        self._log.sizes.add(players)
+        self._log.asked.setdefault(("size", players))
+        return super().hand_size(players)
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        self._log.add(("hand_sizes",))  # which counts it deals: not a size
+        self._log.counts = True
+        self._log.asked.setdefault(("counts", 0))
+        return super().player_counts
+
+    def deals(self, players: int) -> bool:
+        self._log.add(("hand_sizes",))
+        self._log.rows.add(players)
+        self._log.asked.setdefault(("deals", players))
+        return super().deals(players)
+
+    def __iter__(self) -> Iterator[str]:
+        self._log.add(tuple(self._index))  # reading them all: every option decides
+        self._log.asked.setdefault(("every", 0))
+        return super().__iter__()
+
+    # Asked by the harness (DEAL-7's check) and never an option read of the engine: for
+    # the memo of runs (RunMemo) only.
+    @property
+    def custom_table(self) -> bool:
+        self._log.asked.setdefault(("custom", 0))
+        return super().custom_table
+
+    @property
+    def unknown(self) -> tuple[str, ...]:
+        self._log.asked.setdefault(("unknown", 0))
+        return super().unknown
+
+
+class TracedRules:
+    """Stands in for the engine's Rules and logs the option behind each flag read."""
+
+    def __init__(self, rules: Rules, ruleset: TracedRuleset, log: Log) -> None:
+        object.__setattr__(self, "_rules", rules)
+        object.__setattr__(self, "_ruleset", ruleset)
+        object.__setattr__(self, "_log", log)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "ruleset":
+            return self._ruleset
+        self._log.add(FLAG_OPTIONS[name], name not in EXISTENCE_FLAGS)
+        self._log.asked.setdefault(("flag", name))
+        value = getattr(self._rules, name)
+        # Logged now, in order; reading it again would log nothing new, so later reads
+        # find the value itself, without coming here.
+        object.__setattr__(self, name, value)
+        return value
+
+
+KEPT_RULES = KEPT_COMPLETIONS
+"""Rule sets whose flags `_rules_of` keeps: as many as the space keeps points (Space.ruleset),
+whose rule sets come back fixture after fixture (with fewer, the memo was emptied every
+few fixtures and half the Rules of a cold lint were built again)."""
+_kept_rules: dict[int, tuple[Ruleset, Rules, dict[Question, Any]]] = {}
+
+
+def _kept(rs: Ruleset) -> tuple[Ruleset, Rules, dict[Question, Any]]:
+    """The rule set, its flags, and what it answered so far to the questions of traced
+    runs (runmemo.answer: a function of the rule set alone), kept by the rule set's
+    identity (Space.ruleset hands out one object per point, and the points of one
+    fixture's exploration come back in the next ones; hashing a Ruleset's choices cost
+    more than the lookup). The rule set is kept in the entry, so that its id is not
+    reused while the entry lives."""
+    kept = _kept_rules.get(id(rs))
+    if kept is not None and kept[0] is rs:
+        return kept
+    if len(_kept_rules) >= KEPT_RULES:
+        _kept_rules.clear()
+    kept = _kept_rules[id(rs)] = (rs, Rules.of(rs), {})
+    return kept
+
+
+def _rules_of(rs: Ruleset) -> Rules:
+    """The engine's flags of a rule set, read once: an exploration plays the same rule
+    sets over and over (reading them through TracedRules logs each read all the same)."""
+    return _kept(rs)[1]
+
+
+def _answers_of(rs: Ruleset, memo: RunMemo | None) -> dict[Question, Any] | None:
+    """What `rs` answered so far to the questions of the runs in `memo`'s trees (None
+    without a memo)."""
+    return None if memo is None else _kept(rs)[2]
+
+
+_NO_ANSWERS = Answers(0)
+"""The memo of answers of a TracedReference: never asked (its rules are a traced view)."""
+MEMO_TRACED = 4096
+"""States the traced runs keep read (TracedReference)."""
+
+
+class TracedReference(ReferenceImplementation):
+    """The reference engine playing one rule set, whatever a request names, traced."""
+
+    _shared_states = DecodedStates(MEMO_TRACED, traced=True)
+    """States read and checked, shared by every traced run (a scope check plays each
+    fixture's states under hundreds of rule sets)."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        # (not the base's: its memos of rules by request and of answers serve no traced
+        # view, which `rules` gives for every request, and a scope check makes a
+        # TracedReference per run)
+        self._rules, self._seen = {}, {}
+        self._answers = _NO_ANSWERS
+        self._own_state = type(self).state is not ReferenceImplementation.state
+        self._states = self._shared_states
+        self.log = Log()
+        self.ruleset = TracedRuleset.wrap(rs, self.log)
+        self._traced: Any = TracedRules(_rules_of(rs), self.ruleset, self.log)
+
+    def rules(self, ruleset: JSON) -> Rules:
+        traced: Rules = self._traced
+        return traced
+
+
+def _ask_again(asked: Sequence[Question], impl: TracedReference) -> None:
+    """Each question through the traced view, in order: the log a run asking them gets."""
+    traced, rs = impl._traced, impl.ruleset
+    for kind, arg in asked:
+        if kind == "flag":
+            getattr(traced, arg)
+        elif kind == "option":
+            rs[arg]
+        elif kind == "says":
+            rs.says(*arg)
+        elif kind == "size":
+            with contextlib.suppress(ValueError):
+                rs.hand_size(arg)
+        elif kind == "deals":
+            rs.deals(arg)
+        elif kind == "counts":
+            rs.player_counts  # noqa: B018 (a property read for its log)
+        elif kind == "custom":
+            rs.custom_table  # noqa: B018
+        elif kind == "unknown":
+            rs.unknown  # noqa: B018
+        else:
+            list(rs)
+
+
+@dataclass(frozen=True)
+class Run:
+    """One traced play of a fixture: an outcome per entry and the options read."""
+
+    values: dict[str, str]
+    outcomes: tuple[str, ...]  # per entry: pass | fail | error
+    read: tuple[str, ...]
+    messages: tuple[tuple[str, ...], ...] = ()
+    unlisted: tuple[tuple[str, ...], ...] = ()
+    """Per entry that passes: refusing clauses it leaves out (unlisted_refusals), which
+    lint reports inside its scope; the outcome does not count them (identify reads
+    outcomes over the whole space)."""
+
+
+def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None = None,
+               point: Mapping[str, str] | None = None, memo: RunMemo | None = None) -> Run:
+    """Play `fx` under `rs` with the traced reference and check every entry. `point`: the
+    point of the option space `rs` stands for (default: the one it is, `values_of`);
+    `memo`: the fixture's runs so far (all of the same entries), one of which may serve.
+
+    Under `custom` (any table of one's own, played with PROBE_TABLE) a run that reads a
+    hand size depends on the table: every entry fails there, saying so."""
+    entries = fx.expect if entries is None else entries
+    values = dict(point) if point is not None else values_of(catalog(), rs)
+    _, rules, asked = _kept(rs)  # (one lookup for both: made once per cell)
+    answers = None if memo is None else asked
+    found = None if memo is None else memo.runs.find(rules, rs, answers)[0]
+    run: Run
+    if found is not None:
+        kept_run: Run = found[0]  # (built, not dataclasses.replace: a third of a hit's time)
+        run = Run(values, kept_run.outcomes, kept_run.read, kept_run.messages,
+                  kept_run.unlisted)
+        sizes = found[1]
+    else:
+        run, log = logged_run(fx, rs, entries, values, memo)
+        sizes = frozenset(log.sizes)
+        if memo is not None:
+            memo.runs.keep(log.asked, rules, rs, (run, sizes), answers)
+    probe = values.get("hand_sizes") == CUSTOM and rs.hand_table == PROBE_TABLE
+    if probe and sizes:
+        said = (f"the outcome reads the hand size for {', '.join(map(str, sorted(sizes)))} "
+                "players, which a table of one's own sets: name the rule-set files it holds "
+                "for (spec/data/rulesets/) instead of hand_sizes=custom",)
+        return Run(values, tuple("fail" for _ in entries), run.read,
+                   tuple(said for _ in entries))
+    return run
+
+
+def _play(fx: Fixture, traced: TracedRuleset, impl: TracedReference, rj: JSON,
+          resume: tuple[int, JSON] | None = None,
+          reached: Callable[[int, JSON], None] | None = None) -> tuple[JSON, JSON] | Outcome:
+    try:
+        return play(fx, traced, impl, rj, resume=resume, reached=reached)
+    except ValueError as e:  # the reference cannot deal or read this table (DEAL-7, ...)
+        return Outcome(fx, traced.name, "error", [str(e)])
+
+
+def logged_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
+                values: dict[str, str], memo: RunMemo | None = None) -> tuple[Run, Log]:
+    impl = TracedReference(rs)
+    traced = impl.ruleset
+    rj = ruleset_json(rs)
+    played: tuple[JSON, JSON] | Outcome
+    if memo is None:
+        played = _play(fx, traced, impl, rj)
+    else:
+        _, rules, said = _kept(rs)
+        done, node = memo.plays.find(rules, rs, said)
+        if done is not None:
+            _ask_again(done[0], impl)
+            played = done[1] if isinstance(done[1], Outcome) else (done[1][0], rj)
+        else:
+            resume: tuple[int, JSON] | None = None
+            cursor: list[Any] = [memo.plays.root, 0]
+            if node is not None and node.at is not None:
+                resume = node.at[:2]
+                _ask_again(node.at[2], impl)
+                cursor = [node, len(node.at[2])]
+
+            def reached(k: int, state: JSON) -> None:
+                asked = tuple(impl.log.asked)
+                here = memo.plays.extend(cursor[0], asked[cursor[1]:], rules, rs, said)
+                if here.at is None:
+                    here.at = (k, state, asked)
+                cursor[:] = [here, len(asked)]
+
+            played = _play(fx, traced, impl, rj, resume, reached)
+            asked = tuple(impl.log.asked)
+            memo.plays.extend(cursor[0], asked[cursor[1]:], rules, rs,
+                              said).found = (asked, played)
+    never = never_reached(fx, traced)
+    if never is not None:  # no answer there is the rules' (reachable.SHAPES): none holds
+        return Run(values, tuple("fail" for _ in entries), tuple(impl.log.read),
+                   tuple((never,) for _ in entries)), impl.log
+    if isinstance(played, Outcome) and played.refusal is not None:  # a refused setup
+        judged = [setup_problems(exp, played.refusal) for exp in entries]
+        return Run(values, tuple("fail" if p else "pass" for p in judged),
+                   tuple(impl.log.read), tuple(tuple(p) for p in judged)), impl.log
+    if isinstance(played, Outcome):
+        status = played.status
+        return Run(values, tuple(status for _ in entries), tuple(impl.log.read),
+                   tuple(tuple(played.messages) for _ in entries)), impl.log
+    state, rj = played
+    outcomes, messages, unlisted = [], [], []
+    for exp in entries:
+        left_out: list[str] = []
+        try:
+            shown = in_force(exp, rs)
+            problems = check(shown, rj, state, impl, max_pip_of(traced))
+            if not problems:
+                left_out = unlisted_refusals(shown, rj, state, impl, max_pip_of(traced))
+        except ValueError as e:  # a check the table cannot answer (a bad tile name, ...)
+            problems = [str(e)]
+        except RefusedSetup as e:  # the table, first read by a check (DEAL-7)
+            problems = setup_problems(exp, e)
+        outcomes.append("fail" if problems else "pass")
+        messages.append(tuple(problems))
+        unlisted.append(tuple(left_out))
+    return (Run(values, tuple(outcomes), tuple(impl.log.read), tuple(messages),
+                tuple(unlisted)), impl.log)
+
+
+UNREACHED = "its table is one these rules never reach"
+"""The start of the message of an entry whose table the rule set's rounds never have."""
+
+
+def never_reached(fx: Fixture, rs: Ruleset) -> str | None:
+    """Why no round under `rs` has `fx`'s table, whatever its history: a phase or an open
+    double the rules never have (the model's reachable.SHAPES), as `UNREACHED (REACH-...:
+    what)`; None where some round may. A traced `rs` logs the one option each reads."""
+    if fx.table is None:
+        return None
+    from mtrain.spec.model.reachable import shape_problems, shaped
+    kept = _shaped.get(id(fx))
+    if kept is None or kept[0] is not fx:
+        if len(_shaped) > 20000:
+            _shaped.clear()
+        kept = _shaped[id(fx)] = (fx, {})
+    tile_set = rs["tile_set"]  # (read first by fx.start too: the table is built by set)
+    if kept[1].get(tile_set) is False:
+        return None  # no phase or open double a rule set may lack (a select asks often)
+    try:
+        table = fx.start(rs)
+    except (FixtureError, ValueError, KeyError):
+        return None  # a table that does not build: the run says so
+    kept[1][tile_set] = shaped(table)
+    shapes = shape_problems(table, rs) if kept[1][tile_set] else []
+    return f"{UNREACHED} ({shapes[0]})" if shapes else None
+
+
+_shaped: dict[int, tuple[Fixture, dict[str, bool]]] = {}
+"""Whether a fixture's table, by tile set, is one reachable.SHAPES ask about at all: kept
+by the fixture's identity (the fixture is kept in the entry, so that its id is not reused
+while the entry lives)."""
+
+
+def unlisted_refusals(exp: Expectation, rj: JSON, state: JSON, impl: TracedReference,
+                      max_pip: int) -> list[str]:
+    """Where an entry's refusal leaves out a clause that also refuses the action: an
+    implementation citing that one is right too (docs/protocol.md), so the entry must
+    list it. Read through the traced rules, so the clauses found decide the scope."""
+    out = []
+    for text, listed in exp.refused.items():
+        st = impl.state(rj, state)
+        try:
+            act = codec.action_from_json(st, action_json(text, max_pip))
+        except (codec.StateError, FixtureError):
+            continue  # not an action on this table: the reference cites TURN-7 alone
+        every = [r.clause for r in refusals(st, act)]
+        missing = [c for c in every if c not in listed]
+        if missing:
+            out.append(f"`{text}` is refused by {', '.join(every)} here, the entry lists "
+                       f"{', '.join(listed)}: list every clause that refuses it (an "
+                       "implementation may cite any)")
+    return out
