@@ -7,6 +7,8 @@ the loader at the copy (MTRAIN_SPEC_DATA) and runs the option-space part of the 
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import re
 import shutil
@@ -60,10 +62,28 @@ def named(failures: list[dict[str, Any]], *words: str) -> list[dict[str, Any]]:
             if all(w in f["message"] or w in f["clauses"] for w in words)]
 
 
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, dict[str, Any]]:
+    """The option-space check of an unedited copy (with a rule-set file, so that every
+    check of the option space runs), once for the tests that read it: its exit code and
+    its JSON."""
+    copy = tmp_path_factory.mktemp("shipped") / "data"
+    shutil.copytree(DATA, copy)
+    out = io.StringIO()
+    with pytest.MonkeyPatch.context() as mp, contextlib.redirect_stdout(out):
+        mp.setenv(DATA_ENV, str(copy))
+        code = cli.main(["check", "--only", "options", "--json", "--rules",
+                         str(copy / "variants" / "pagat.yaml")])
+    return code, json.loads(out.getvalue())
+
+
 @pytest.mark.slow
-def test_the_shipped_spec_passes(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, failures = run_check(capsys)
+def test_the_shipped_spec_passes(shipped: tuple[int, dict[str, Any]]) -> None:
+    code, out = shipped
+    failures = [{"check": c["name"], **f} for c in out["checks"] if c["status"] == "fail"
+                for f in c["findings"]]
     assert (code, failures) == (0, [])
+    assert "rules-files" in {c["name"] for c in out["checks"]}
 
 
 @pytest.mark.slow
@@ -254,14 +274,11 @@ def test_a_check_that_tests_something_else(data: Path, monkeypatch: pytest.Monke
 
 
 @pytest.mark.slow
-def test_every_check_says_what_it_covers(data: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_check_says_what_it_covers(shipped: tuple[int, dict[str, Any]]) -> None:
     """docs/consistency.md prints conformance/speccheck/claims.py: no check goes undescribed."""
     from mtrain.conformance.speccheck.claims import rows
 
-    cli.main(["check", "--only", "options", "--json", "--rules",
-              str(data / "variants" / "pagat.yaml")])
-    ran = {c["name"] for c in json.loads(capsys.readouterr().out)["checks"]}
+    ran = {c["name"] for c in shipped[1]["checks"]}
     described = {n.strip() for row in rows() for n in row[0].split(",")}
     engine_side = {"small-games", "termination", "deadlock", "model-vs-engine",
                    "effects-vs-engine",

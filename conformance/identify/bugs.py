@@ -126,7 +126,9 @@ def note(option: str, value: str, s: Shape, clauses: Callable[[str], frozenset[s
          ) -> str:
     """The evidence line of an option written as a value with a bug."""
     against = [*s.against, *s.alike]
-    common = Counter(c for fid in against for c in clauses(fid)).most_common(3)
+    # (each fixture's clauses in order: most_common keeps ties in the order first met,
+    # which a set's iteration would leave to the string hashing of the process)
+    common = Counter(c for fid in against for c in sorted(clauses(fid))).most_common(3)
     where = ", ".join(c for c, _ in common)
     return (f"{len(s.shows)} fixtures show {value} ({', '.join(s.shows[:3])}"
             f"{' ...' if len(s.shows) > 3 else ''}); {len(against)} against it "

@@ -114,6 +114,22 @@ def _from_json(data: object, fx: Fixture, known: Mapping[str, frozenset[str]],
     return out or None
 
 
+_digests: dict[int, tuple[Fixture, str]] = {}
+"""fixture_digest of the fixtures read before, by id (the fixture kept, so an id is never
+reused while its entry lives): fixtures are read-only and a file read again in this process
+gives the same objects (fixture.load_file), so a process that identifies several engines
+digests each fixture once, not once per engine (a second each)."""
+
+
+def _digest(fx: Fixture) -> str:
+    found = _digests.get(id(fx))
+    if found is None or found[0] is not fx:
+        if len(_digests) > 20000:
+            _digests.clear()
+        found = _digests[id(fx)] = (fx, fixture_digest(fx))
+    return found[1]
+
+
 def corpus_pieces(fixtures: Sequence[Fixture], space: Space,
                   partitions: Mapping[str, Partition] | None = None,
                   progress: Callable[[int], None] | None = None) -> dict[str, list[Piece]]:
@@ -142,7 +158,7 @@ def corpus_pieces(fixtures: Sequence[Fixture], space: Space,
         if fx.id in given:
             out[fx.id] = _pieces_given(given[fx.id], space)
         else:
-            key = fixture_digest(fx)
+            key = _digest(fx)
             found = decoded.get(key)
             if found is None:
                 if stored is None:
