@@ -512,12 +512,11 @@ class ProcessImplementation:
         try:
             while True:
                 left = deadline - time.monotonic()
-                if left <= 0:
-                    return _LATE
-                try:
-                    return proc.receive(min(left, POLL))
+                try:  # at the deadline, a last look at what it has written
+                    return proc.receive(min(max(left, 0.0), POLL))
                 except queue.Empty:
-                    pass
+                    if left <= 0:
+                        return _LATE
                 if not proc.alive():
                     try:
                         return proc.receive(POLL)  # its last words, if any

@@ -1,5 +1,5 @@
 """Which of the processes a test recorded are still running (tests/test_process_groups.py,
-tests/test_inprocess.py)."""
+tests/test_inprocess.py), and whether they have reached the request they hang at."""
 
 from __future__ import annotations
 
@@ -38,3 +38,14 @@ def survivors(pids: Path, wait: float = 2.0) -> list[int]:
         if not left or time.monotonic() > deadline:
             return left
         time.sleep(0.05)
+
+
+def hung(pids: Path, count: int, wait: float = 60.0) -> None:
+    """Until `count` of the implementations that record to `pids` (broken_impls/
+    fork_child.py) have reached the request they hang at: a test waits for that, not
+    for a time that a busy machine may need more of."""
+    path = pids.with_name(f"{pids.name}.hung")
+    deadline = time.monotonic() + wait
+    while len(recorded(path)) < count and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert len(recorded(path)) >= count, "the implementations did not reach their hang"

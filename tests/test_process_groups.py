@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from procwatch import alive, recorded, survivors
+from procwatch import alive, hung, recorded, survivors
 
 from mtrain.cli import main
 from mtrain.conformance.process import HarnessError, ProcessImplementation
@@ -99,7 +99,7 @@ def test_close_from_another_thread_kills_the_call_and_starts_nothing(pids: Path)
 
     worker = threading.Thread(target=call)
     worker.start()
-    time.sleep(0.3)
+    hung(pids, 1)  # the call is under way
     impl.close()
     worker.join(10)  # the call's own timeout is 30 s: an ended worker was stopped by close()
     assert not worker.is_alive()
@@ -121,7 +121,7 @@ def test_an_interrupt_with_jobs_leaves_no_process(tmp_path: Path, pids: Path, si
         while len(recorded(pids)) < 4 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert len(recorded(pids)) == 4, "the implementations did not start"
-        time.sleep(0.3)  # let both hang on their request
+        hung(pids, 2)  # both hang on their request
         harness.send_signal(signum)
         _, err = harness.communicate(timeout=15)
     finally:
@@ -145,7 +145,7 @@ def test_sigterm_to_fuzz_with_jobs_leaves_no_process(tmp_path: Path, pids: Path)
         while len(recorded(pids)) < 6 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert len(recorded(pids)) == 6, "the implementations did not start"
-        time.sleep(0.3)
+        hung(pids, 2)  # the two workers' on their deal
         harness.send_signal(signal.SIGTERM)
         _, err = harness.communicate(timeout=15)
     finally:

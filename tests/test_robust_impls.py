@@ -125,12 +125,28 @@ def test_an_answer_nobody_asked_for_is_caught_at_the_next_request() -> None:
     assert "(id 3) carries id 2" in info.value.message
 
 
+def late(fault: str, sign: str) -> str:
+    """The timeout message of the second request to `faulty(fault)`, which writes `sign`
+    to stderr once it has written all it will: the request is written ahead, and the
+    timeout (0.2 s) starts once the sign is there, so what the program wrote is there
+    when the time is up however busy the machine (and no test waits seconds for it)."""
+    with ProcessImplementation(faulty(fault), timeout=120) as impl:
+        impl.start()
+        impl.send_ahead([("hello", {"protocol": b"1"})])
+        deadline = time.monotonic() + 60
+        while sign not in impl.stderr_tail and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert sign in impl.stderr_tail, impl.stderr_tail
+        impl.timeout = 0.2
+        with pytest.raises(ImplementationTimeout) as info:
+            ask(impl)  # the request written ahead: its answer is waited for
+        assert impl.requests == 2  # the hello at the start and this one
+    return info.value.message
+
+
 def test_a_line_never_ended_is_quoted_in_the_timeout() -> None:
-    with ProcessImplementation(faulty("no-newline"), timeout=2) as impl, \
-            pytest.raises(ImplementationTimeout) as info:
-        ask(impl)
-    message = info.value.message
-    assert message.startswith("no answer to the hello request within 2 s (it wrote a line "
+    message = late("no-newline", "wrote half a line")
+    assert message.startswith("no answer to the hello request within 0.2 s (it wrote a line "
                               "it never ended with a newline: '{\"id\":2,\"ok\":true"), message
     assert message.endswith("; the implementation was killed")
 
@@ -139,10 +155,7 @@ def test_an_answer_kept_in_a_buffer_is_hinted_at_in_the_timeout() -> None:
     # a node engine that collected its answers to write them at the end (found writing
     # tests/examples/js) got "no answer to the hello request within 3 s" and nothing more,
     # though its stderr showed it had read the request
-    with ProcessImplementation(faulty("buffered"), timeout=2) as impl, \
-            pytest.raises(ImplementationTimeout) as info:
-        ask(impl)
-    message = info.value.message
+    message = late("buffered", "got request 2")
     assert ("(it wrote to stderr after the request, nothing to stdout: if it answered, flush "
             "stdout after every answer") in message, message
     assert message.endswith("; the implementation was killed")

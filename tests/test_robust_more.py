@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from procwatch import alive, recorded, survivors
+from procwatch import alive, hung, recorded, survivors
 
 from mtrain.cli import main
 from mtrain.conformance.protocol import ProtocolError, check_answer
@@ -157,7 +157,7 @@ def test_an_interrupted_conform_reports_what_ran(tmp_path: Path, signum: int,
         while len(recorded(pids)) < 4 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert len(recorded(pids)) == 4, "the implementations did not start"
-        time.sleep(1.0)  # both hang at their sixth request, results finished before it
+        hung(pids, 2)  # both hang at their sixth request, results finished before it
         harness.send_signal(signum)
         out, err = harness.communicate(timeout=30)
     finally:
@@ -201,11 +201,11 @@ def identify_until(signum: int, impl: str, pids: Path, *more: str
     argv = [MTRAIN, "identify", "--impl", impl, *more]
     harness = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        hung = pids.with_name(f"{pids.name}.hung")
+        hung_file = pids.with_name(f"{pids.name}.hung")
         deadline = time.monotonic() + 60
-        while not hung.exists() and time.monotonic() < deadline and harness.poll() is None:
+        while not hung_file.exists() and time.monotonic() < deadline and harness.poll() is None:
             time.sleep(0.05)
-        assert hung.exists(), "the implementation did not reach the request it hangs at"
+        assert hung_file.exists(), "the implementation did not reach the request it hangs at"
         harness.send_signal(signum)
         out, err = harness.communicate(timeout=30)
     finally:

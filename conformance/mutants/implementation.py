@@ -15,11 +15,13 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from mtrain.conformance.adapter import JSON, ReferenceImplementation
-from mtrain.reference import codec, engine
+from mtrain.conformance.adapter import JSON, DecodedStates, ReferenceImplementation, fingerprint
+from mtrain.conformance.answers import CheckedImplementation, Problem, rules_of, state_problems
+from mtrain.reference import codec, engine, invariants
 from mtrain.reference import deal as deal_module
 from mtrain.reference.engine import State
 from mtrain.reference.rules import Rules
+from mtrain.spec.catalog import Catalog, catalog
 
 RulesHook = Callable[[Rules], Rules]
 DealHook = Callable[[JSON, Rules], JSON]
@@ -83,15 +85,43 @@ def swapped(patches: Mapping[str, Callable[..., Any]]) -> Iterator[None]:
             setattr(module, name, old)
 
 
+_READING = (codec, invariants)
+"""The modules that read and check a state (`ReferenceImplementation.state`)."""
+_RULES: dict[Catalog, dict[object, Rules]] = {}
+"""The engine's rules of each rule set asked about, under each catalogue: read once for
+every swapped reference (the mutants, played one after another on the same rule sets),
+as one reference reads them once for all its calls."""
+_STATES = DecodedStates(8192)
+"""The states read by the swapped references that read them as the reference does: the
+mutants, played one after another, read the corpus's states (a few thousand) alike."""
+
+
 class SwappedReference(ReferenceImplementation):
     """The reference engine with `patches` swapped in (see `swapped`) for every deal,
     legal and apply call."""
 
-    remembers_states = False  # a swapped codec function may read a state otherwise
+    remembers_states = False  # its answers, and the states it wrote, may differ by call
 
     def __init__(self, patches: Mapping[str, Callable[..., Any]]) -> None:
         super().__init__()
+        self._rules = _RULES.setdefault(catalog(), {})
         self.patches = patches
+        self.reads_alike = not any(module in _READING for name in patches
+                                   for module in _SITES.get(name, (engine,)))
+        """Whether a state is read and checked as the reference reads it, swapped or not:
+        none of the functions swapped is one the reading calls."""
+        if self.reads_alike:
+            self._states = _STATES
+
+    def state(self, ruleset: JSON, state: JSON) -> State:
+        """The reference's reading of `state`: where the swaps leave the reading as it is,
+        a state read before is not read again (a fixture's states come back under every
+        rule set and at every step); each call gets a copy of its own, since a swapped
+        function may write on the state it is given."""
+        if not self.reads_alike:
+            return super().state(ruleset, state)
+        st, _ = self._read(self.rules(ruleset), state, fingerprint(state))
+        return st.copy()
 
     def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
              draw: list[list[str]] | None = None) -> JSON:
@@ -151,3 +181,14 @@ class MutantImplementation(SwappedReference):
             if not deal_module.match_over(st):  # MATCH-1 as the reference has it: a hook's
                 return []  # bug is in who wins, not in whether the match is over
             return hook(st)
+
+
+class CheckedMutant(CheckedImplementation):
+    """A mutant with every answer checked (answers.CheckedImplementation), the states it
+    returns read through the memo the mutants share: most are states the reference
+    plays, which every mutant returns alike, more of them than the harness's own memo
+    keeps."""
+
+    def state_problems(self, ruleset: JSON, state: Any, dealt: bool = False) -> list[Problem]:
+        return state_problems(ruleset, state, dealt=dealt,
+                              read_by=(rules_of(ruleset), _STATES))

@@ -18,7 +18,12 @@ from mtrain.conformance import runner
 from mtrain.conformance.adapter import JSON, Implementation, ruleset_json
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.mutants.catalogue import MUTANTS, check_names
-from mtrain.conformance.mutants.implementation import Mutant, MutantImplementation, SwappedReference
+from mtrain.conformance.mutants.implementation import (
+    CheckedMutant,
+    Mutant,
+    MutantImplementation,
+    SwappedReference,
+)
 from mtrain.conformance.runner import run_fixture
 from mtrain.reference import deal as deal_module
 from mtrain.reference import engine
@@ -187,11 +192,12 @@ def reachable(impl: MutantImplementation, runs: Sequence[Run]) -> Iterator[Run]:
 def _kills(m: Mutant, runs: Sequence[Run], enough: int | None) -> list[str]:
     """Ids of the fixtures that kill `m`, in corpus order."""
     impl = m.implementation()
+    played = CheckedMutant(impl)
     ids: list[str] = []
     for fx, variant, _, _ in reachable(impl, runs):
         if ids and ids[-1] == fx.id:
             continue
-        if any(s != "pass" for s in _statuses(fx, variant, impl)):
+        if any(s != "pass" for s in _statuses(fx, variant, played)):
             ids.append(fx.id)
             if enough is not None and len(ids) >= enough:
                 break

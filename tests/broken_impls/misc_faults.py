@@ -1,7 +1,7 @@
 """One fault from request K on (argv[2], default 2, so the hello is right), named by
 argv[1]:
 
-- ``no-newline``: writes its answer without the newline, then hangs;
+- ``no-newline``: writes its answer without the newline, says so on stderr, then hangs;
 - ``stderr-flood``: answers right, but writes to stderr without end from request K on,
   from a thread, while it goes on answering;
 - ``latin1``: answers with a JSON line whose text is Latin-1, not UTF-8;
@@ -42,6 +42,8 @@ def hook(n: int, request: dict[str, Any], answer: bytes) -> bytes | None:
     if FAULT == "no-newline":
         sys.stdout.buffer.write(answer.rstrip(b"\n"))
         sys.stdout.buffer.flush()
+        sys.stderr.write("wrote half a line\n")  # a test can tell it is there
+        sys.stderr.flush()
         time.sleep(3600)
     if FAULT == "buffered":
         sys.stderr.write(f"got request {request['id']}\n")
