@@ -68,9 +68,9 @@ from mtrain.reference.engine import (
     Action,
     IllegalAction,
     State,
-    apply,
     legal_actions,
 )
+from mtrain.reference.refusals import apply
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import RulesetError, catalog
