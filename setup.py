@@ -1,5 +1,5 @@
 """The build. Pure Python by default; `MTRAIN_MYPYC=1` at install compiles the reference
-engine (reference/state.py, engine.py, deal.py) with mypyc, from the same source.
+engine (reference/state.py, engine.py, refusals.py, deal.py) with mypyc, from the same source.
 
 mypyc names a module by its path, and the source folders are mapped onto the package
 (reference/ -> mtrain.reference, pyproject.toml), so the sources are staged first in the
@@ -17,7 +17,8 @@ from typing import Any
 
 from setuptools import setup
 
-COMPILED = ("reference/state.py", "reference/engine.py", "reference/deal.py")
+COMPILED = ("reference/state.py", "reference/engine.py", "reference/refusals.py",
+            "reference/deal.py")
 STAGE = Path("build/mypyc-src")
 
 

@@ -48,8 +48,9 @@ from mtrain.spec.catalog import catalog
 
 BASELINE = "95047f2"
 """main before the speed-ups of issue 25 (the reference engine as it was)."""
-MODULES = ("rules", "state", "engine", "deal")
-"""The engine's modules, copied into each build (state.py only where the revision has it)."""
+MODULES = ("rules", "state", "engine", "refusals", "deal")
+"""The engine's modules, copied into each build (state.py and refusals.py only where the
+revision has them)."""
 REPO = Path(__file__).resolve().parent.parent
 TABLES: dict[str, tuple[str, int]] = {
     "d12-4": ("pagat", 4),  # the default table
@@ -66,6 +67,8 @@ class Build:
     engine: ModuleType
     deal: ModuleType
     rules: ModuleType
+    refusals: ModuleType
+    """refusals.py, or the engine in a revision from before it was split off."""
 
 
 def package_from(name: str, sources: dict[str, str], folder: Path, label: str) -> Build:
@@ -83,7 +86,8 @@ def package_from(name: str, sources: dict[str, str], folder: Path, label: str) -
     sys.modules[name] = package
     spec.loader.exec_module(package)
     loaded = {m: importlib.import_module(f"{name}.{m}") for m in sources}
-    return Build(label, loaded["engine"], loaded["deal"], loaded["rules"])
+    return Build(label, loaded["engine"], loaded["deal"], loaded["rules"],
+                 loaded.get("refusals", loaded["engine"]))
 
 
 def own_imports(text: str, package: str) -> str:
@@ -108,7 +112,7 @@ def revision_build(rev: str, folder: Path, name: str, label: str) -> Build:
                                capture_output=True, text=True)
         if shown.returncode == 0:
             sources[m] = shown.stdout
-        elif m != "state":  # reference/state.py came later (4d7fd5a)
+        elif m not in ("state", "refusals"):  # came later (4d7fd5a, session 38)
             raise SystemExit(f"engine_speed: no reference/{m}.py at {rev}: {shown.stderr}")
     return package_from(name, sources, folder, label)
 
@@ -128,8 +132,8 @@ def is_compiled(module: ModuleType) -> bool:
 def compiled_build() -> Build | None:
     if not is_compiled(installed_engine):
         return None
-    from mtrain.reference import deal, rules
-    return Build("compiled", installed_engine, deal, rules)
+    from mtrain.reference import deal, refusals, rules
+    return Build("compiled", installed_engine, deal, rules, refusals)
 
 
 def loop(build: Build, ruleset: Any, players: int, rounds: int,

@@ -64,11 +64,12 @@ def probes(engine: ModuleType, state: Any, rng: random.Random, count: int) -> li
     return out
 
 
-def describe(engine: ModuleType, state: Any, legal: list[Any], asked: list[Any]) -> Any:
+def describe(refusals: ModuleType, state: Any, legal: list[Any], asked: list[Any]) -> Any:
     """What one build says about `state`: the legal actions, each one's permitting clause,
-    and the clauses refusing each illegal action asked about."""
-    allowed = [(tuple(a), engine.permission(state, a)) for a in legal]
-    refused = [(tuple(a), [r.clause for r in engine.refusals(state, a, legal)])
+    and the clauses refusing each illegal action asked about (`refusals`: the build's
+    refusals.py, or its engine before that was split off)."""
+    allowed = [(tuple(a), refusals.permission(state, a)) for a in legal]
+    refused = [(tuple(a), [r.clause for r in refusals.refusals(state, a, legal)])
                for a in asked if a not in legal]
     return allowed, refused
 
@@ -93,7 +94,7 @@ def play(builds: list[ES.Build], ruleset: Any, players: int, rounds: int, seed: 
                 break
             legal = [b.engine.legal_actions(s) for b, s in zip(builds, states, strict=True)]
             asked = probes(builds[0].engine, states[0], ask, 3)
-            said = [describe(b.engine, s, lg, [b.engine.Action(*a) for a in asked])
+            said = [describe(b.refusals, s, lg, [b.engine.Action(*a) for a in asked])
                     for b, s, lg in zip(builds, states, legal, strict=True)]
             if said[0] != said[1]:
                 raise SystemExit(f"{label} round {index} action {actions}: the builds "

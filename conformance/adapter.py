@@ -17,7 +17,7 @@ import orjson
 
 from mtrain import __version__
 from mtrain.conformance.declaration import hand_rows
-from mtrain.reference import codec, engine
+from mtrain.reference import codec, engine, refusals
 from mtrain.reference.deal import BadDraw, deal, match_over, match_winners
 from mtrain.reference.invariants import Violation, violations
 from mtrain.reference.rules import Rules
@@ -526,7 +526,7 @@ class ReferenceImplementation:
             traced = st
         try:
             act = codec.action_from_json(traced, action)
-            new = engine.apply(traced, act)
+            new = refusals.apply(traced, act)
         except engine.IllegalAction as e:
             if key is not None and reading is not None:
                 self._answers.keep(key, entry, reading, st.players, (e.message, e.clause))

@@ -41,7 +41,7 @@ from mtrain.conformance.adapter import (
 from mtrain.reference import codec
 from mtrain.reference.invariants import hand_sizes
 from mtrain.reference.rules import Rules
-from mtrain.spec.yamlload import schema, strict_validator
+from mtrain.spec.yamlschema import schema, strict_validator
 
 if TYPE_CHECKING:  # imported to word a violation found: a run that finds none needs it not
     import jsonschema

@@ -5,7 +5,7 @@ the comparison that failed, under the rule set it ran under:
 
 - an action offered that the rules refuse: the clause the reference cites refusing it;
 - an action the rules allow but the implementation does not offer (or refuses, as a
-  step): the clause that allows it (`engine.permission`); a draw or pass offered in its
+  step): the clause that allows it (`refusals.permission`); a draw or pass offered in its
   place, legal had the player not held the missed tiles, is not charged on its own;
   covers missing on other players' unmarked trains, with no play offered in their place
   (or such a cover refused as a closed train, TRAIN-4), are charged to TRAIN-6, which
@@ -43,7 +43,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mtrain.conformance.fixture import Fixture
-from mtrain.reference import codec, engine
+from mtrain.reference import codec, engine, refusals
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
@@ -92,9 +92,9 @@ DEAL_FIELD: dict[str, tuple[str, ...]] = {
 }
 """The clause that sets each field of a freshly dealt round."""
 RELEASES = ("DBL-9", "DBL-12", "DBL-13", "FIRST-5")
-"""The clauses under which an open double binds nobody (engine.permission's)."""
+"""The clauses under which an open double binds nobody (refusals.permission's)."""
 ORDERS = ("DBL-7", "DBL-8")
-"""The clauses that order the covering of several open doubles (engine.permission's)."""
+"""The clauses that order the covering of several open doubles (refusals.permission's)."""
 SEARCH: tuple[str, ...] = ("ENG-6", "ENG-4")
 """The search for a missing engine: in laps (ENG-6), or until it is drawn (ENG-4)."""
 STEP_FIELD: dict[tuple[str, str], tuple[str, ...]] = {
@@ -194,14 +194,14 @@ def allowing(st: engine.State, act: engine.Action) -> str | None:
         # another draw after a tile that cannot be played, in a follow-up too (DBL-5
         # sends the player to an ordinary turn's drawing, which this clause is)
         return "TURN-5"
-    found = engine.permission(st, act)
+    found = refusals.permission(st, act)
     if found == "TURN-3" and st.open_doubles:
         # the drawn tile, playable there only because the doubles no longer bind: the
         # rule that released them
         free = st.copy()
         free.drawn = -1
         if act in engine.legal_actions(free) and (
-                released := engine.permission(free, act)) in (*RELEASES, *ORDERS):
+                released := refusals.permission(free, act)) in (*RELEASES, *ORDERS):
             # or the cover that the order of several open doubles asks for: an engine that
             # refuses the drawn tile there keeps another order (hump's newest first)
             return released
@@ -375,7 +375,7 @@ class Referee:
             why = {allowing(st, a) for a in legal if a.kind == "play"}
             only = why.pop() if len(why) == 1 else None
             return only if only in RELEASES and only is not None else "TURN-3"
-        clause = engine.refusal(st, act).clause
+        clause = refusals.refusal(st, act).clause
         if (clause == "TRAIN-2" and act.kind == "play" and act.train == st.players
                 and not st.trains[act.train]):
             return pick(("TRAIN-5",), self.rs, self.fx)  # what opens the Mexican Train

@@ -31,16 +31,8 @@ from mtrain.spec.notation import (
 )
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Scope, ScopeError, scope_of
-from mtrain.spec.yamlload import (
-    Document,
-    SpecError,
-    SpecErrors,
-    file_problem,
-    load,
-    read_text,
-    schema,
-    validate,
-)
+from mtrain.spec.yamlload import Document, SpecError, SpecErrors, file_problem, load, read_text
+from mtrain.spec.yamlschema import schema, validate
 
 FIXTURE_ROOT = Path(__file__).resolve().parent / "fixtures"
 """The shipped corpus. Resolved: under an editable install this module is a link into the

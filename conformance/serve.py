@@ -43,7 +43,7 @@ from mtrain.conformance.protocol import (
     error,
     ok,
 )
-from mtrain.reference import codec, engine
+from mtrain.reference import codec, engine, refusals
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.errors import shown
@@ -100,7 +100,7 @@ class MemoReference(ReferenceImplementation):
     def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
         st = self.state(ruleset, state)
         try:
-            new = engine.apply(st, codec.action_from_json(st, action))
+            new = refusals.apply(st, codec.action_from_json(st, action))
         except engine.IllegalAction as e:
             raise Refused(e.message, e.clause) from None
         except codec.StateError as e:
@@ -361,7 +361,7 @@ class Server:
             payload = {"actions": actions}
         else:
             try:
-                new = engine.apply(traced, codec.action_from_json(traced, message["action"]))
+                new = refusals.apply(traced, codec.action_from_json(traced, message["action"]))
             except engine.IllegalAction as e:
                 payload = {"refused": {"reason": e.message, "clause": e.clause}}
             except codec.StateError as e:

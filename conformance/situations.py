@@ -10,8 +10,8 @@ gap for whatever rule set is tested, shipped or not:
 * the reference deals a round of that rule set and plays random legal moves (or, for an
   empty boneyard, which random rounds of many players seldom reach, legal moves chosen to
   keep the round going until it is empty); a state of the round that shows one of the
-  kinds below becomes the table (a possible table by construction: the rule set's own
-  moves reached it);
+  kinds (conformance/situation_kinds.py, which plays the rounds) becomes the table (a
+  possible table by construction: the rule set's own moves reached it);
 * beside them, a pass after a drawn tile that cannot be played is taken, not only
   offered: the marker it puts up (TURN-4) is the model's replay of the steps
   (spec/model/steps.py), checked against the reference's;
@@ -30,7 +30,6 @@ import dataclasses
 import functools
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +42,17 @@ from mtrain.conformance.situation_deals import deal_situations as deal_situation
 from mtrain.conformance.situation_deals import last_wanted
 from mtrain.conformance.situation_deals import round_deals as round_deals
 from mtrain.conformance.situation_deals import tie_deals as tie_deals
+from mtrain.conformance.situation_kinds import (
+    COMMON,
+    KINDS,
+    PASSED,
+    Kind,
+    Policy,
+    Reached,
+    below,
+    draining,
+    pick,
+)
 from mtrain.conformance.traced import Log, TracedRules, TracedRuleset
 from mtrain.reference.codec import action_to_json, state_to_json
 from mtrain.reference.deal import deal
@@ -51,14 +61,11 @@ from mtrain.reference.engine import (
     ENGINE,
     OVER,
     PASS,
-    Action,
     State,
     legal_actions,
     perform,
-    playable_trains,
 )
 from mtrain.reference.rules import Rules
-from mtrain.reference.state import START
 from mtrain.spec import cache
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
@@ -73,71 +80,6 @@ HEADER = """\
 # Situations from play (conformance/situations.py): tables reached by random rounds of
 # the rule set below; each legal set is spec/model/legality.py's, not an engine's.
 """
-
-
-@dataclass(frozen=True)
-class Kind:
-    """A family of situations: what the table shows, and the clauses it exercises."""
-
-    name: str
-    title: str
-    shows: Callable[[State], bool]
-    clauses: tuple[str, ...]
-    drain: bool = False
-    """Whether a round that shows none is played again from its deal, drained (_draining):
-    for tables with an empty boneyard, which random rounds of 5 to 8 players on a large
-    set seldom reach (someone goes out first)."""
-
-
-def _turn_on(st: State) -> bool:
-    return st.phase not in (ENGINE, OVER)
-
-
-def _plain(st: State) -> bool:
-    return (_turn_on(st) and not st.open_doubles and st.drawn < 0 and not st.first_pending
-            and bool(st.boneyard))
-
-
-KINDS: tuple[Kind, ...] = (
-    Kind("opendbl", "an open double", lambda st: _turn_on(st) and bool(st.open_doubles),
-         ("DBL-1", "DBL-5", "DBL-6", "DBL-7", "DBL-8", "DBL-9", "DBL-10", "DBL-12",
-          "DBL-13")),
-    Kind("drawn", "a tile just drawn", lambda st: _turn_on(st) and st.drawn >= 0,
-         ("TURN-2", "TURN-3", "TURN-4", "TURN-5")),
-    Kind("first", "first turns to come", lambda st: _turn_on(st) and bool(st.first_pending),
-         ("FIRST-1", "FIRST-2", "FIRST-4", "FIRST-6", "FIRST-7", "FIRST-8", "FIRST-9",
-          "TRAIN-5")),
-    Kind("marked", "markers out",
-         lambda st: _turn_on(st) and st.markers.bit_count() >= 2 and not st.first_pending,
-         ("MARK-1", "MARK-2", "TRAIN-6", "TRAIN-7")),
-    Kind("dry", "an empty boneyard", lambda st: _turn_on(st) and not st.boneyard,
-         ("TURN-4",), drain=True),
-    Kind("mid", "mid-round", _plain, ("TRAIN-7",)),
-)
-COMMON = ("TRAIN-2", "TRAIN-4", "TURN-1")
-"""Clauses every situation exercises: matching ends, where a tile may go, must play."""
-
-
-def _drew_in_vain(st: State) -> bool:
-    return _turn_on(st) and st.drawn >= 0 and legal_actions(st) == [PASS]
-
-
-PASSED = Kind("pass", "a pass after a draw in vain", _drew_in_vain,
-              ("TURN-2", "TURN-4", "MARK-1", "SEAT-1"))
-"""Beside the kinds (`play-pass-`): a table before a draw whose tile cannot be played, the
-draw and the pass its steps; what the pass does (the marker up, TURN-4) is checked, and
-the next player's legal set. The legal sets of `drawn` show that a pass is offered, not
-what it does."""
-TRIES = 60
-"""Rounds played for one situation before its kind is given up under the rule set."""
-
-
-@dataclass(frozen=True)
-class Reached:
-    """A state of a random round, and how the round went to it (for the note)."""
-
-    state: State
-    moves: int
 
 
 def speaks_for(rs: Ruleset, plays: Ruleset) -> Callable[[State], bool] | None:
@@ -175,108 +117,6 @@ def stand_in_for(rs: Ruleset, space: Space | None = None) -> Ruleset | None:
         return None
     found = space.ruleset(values)
     return Ruleset(found.name, found.choices, rs.hand_table) if rs.custom_table else found
-
-
-def pick(kind: Kind, rules: Rules, rng: random.Random, tries: int = TRIES,
-         speaks: Callable[[State], bool] | None = None) -> Reached | None:
-    """A state that shows `kind`, drawn evenly from the next random round that shows one
-    (a state with a choice to make before a forced move) and, with `speaks`, that speaks
-    about the rule set tested; None after `tries` rounds. A kind that drains plays a round
-    that shows none again from its deal, each move the one _draining chooses."""
-    counts = [n for n, _ in rules.ruleset.hand_table]
-    for _ in range(tries):
-        st = deal(rules, rng.choice(counts), rng.randint(1, rules.rounds),
-                  seed=rng.randrange(1 << 30))
-        found = _pick_in(kind, st.copy() if kind.drain else st, rng, speaks, None)
-        if found is None and kind.drain:
-            found = _pick_in(kind, st, rng, speaks, _until_dry)
-        if found is not None:
-            return found
-    return None
-
-
-Policy = Callable[[State, list[Action], random.Random], Action]
-
-
-def _below(rng: random.Random, n: int) -> int:
-    """rng.randrange(n) for n >= 1, from the same bits: CPython's draws n.bit_length()
-    bits until they fall below n (Random._randbelow). Without randrange's checks of its
-    arguments, which cost as much as the draw, and random rounds make 1.4 million draws
-    for a default conform; tests/test_situations.py holds it to randrange."""
-    k = n.bit_length()
-    r = rng.getrandbits(k)
-    while r >= n:
-        r = rng.getrandbits(k)
-    return r
-
-
-def _pick_in(kind: Kind, st: State, rng: random.Random,
-             speaks: Callable[[State], bool] | None, policy: Policy | None) -> Reached | None:
-    """The round from `st` played to its end (moves at random, or by `policy`), and one
-    of its states that shows `kind` and speaks, drawn evenly; None if it has none."""
-    kept: list[Reached | None] = [None, None]  # [a forced move, a choice]
-    seen = [0, 0]
-    moves = 0
-    while st.phase != OVER:
-        actions = legal_actions(st)
-        if st.phase != ENGINE and kind.shows(st):
-            tier = int(len(actions) > 1)
-            seen[tier] += 1
-            if _below(rng, seen[tier]) == 0:  # reservoir sampling: each equally likely
-                kept[tier] = Reached(st.copy(), moves)
-        perform(st, actions[_below(rng, len(actions))] if policy is None
-                else policy(st, actions, rng))
-        moves += 1
-    for found in (kept[1], kept[0]):
-        if found is not None and (speaks is None or speaks(found.state)):
-            return found
-    return None
-
-
-def _draining(st: State, actions: list[Action], rng: random.Random) -> Action:
-    """A legal move that keeps the round going towards an empty boneyard: the one after
-    which the table offers the fewest plays (every seat's, as if its turn came next), so
-    that players draw; one that ends the round only when every move does; ties at random.
-    Any legal move makes a table the rule set's own moves reach: the choice only steers
-    play where random moves seldom go (a double-15 round of 5 to 8 players empties its
-    boneyard about once in twenty at random)."""
-    if len(actions) == 1:
-        return actions[0]
-    best: list[Action] = []
-    low = 0
-    for action in actions:
-        after = st.copy()
-        perform(after, action)
-        n = _open_plays(after)
-        if not best or n < low:
-            best, low = [action], n
-        elif n == low:
-            best.append(action)
-    return best[_below(rng, len(best))]
-
-
-def _until_dry(st: State, actions: list[Action], rng: random.Random) -> Action:
-    """_draining's move while the boneyard holds tiles, a random one after."""
-    if st.boneyard:
-        return _draining(st, actions, rng)
-    return actions[_below(rng, len(actions))]
-
-
-def _open_plays(st: State) -> int:
-    """The tiles every seat could lay on `st` (a copy, changed here) if its turn came,
-    counted once per train they fit (a count, not the legal set: it only steers)."""
-    if st.phase == OVER:
-        return 1 << 30
-    seat, phase, drawn = st.seat, st.phase, st.drawn
-    numbers, ends = st.rules.number_mask, st.ends
-    n = 0
-    for q in range(st.players):
-        st.seat = q
-        st.phase, st.drawn = (phase, drawn) if q == seat else (START, -1)
-        hand = st.hands[q]
-        for train in playable_trains(st):
-            n += (hand & numbers[ends[train]]).bit_count()
-    return n
 
 
 def table_of(st: State) -> dict[str, Any]:
@@ -581,10 +421,10 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
     for number in range(1, last_wanted("play-end-", count, wanted) + 1):
         found = None
         for _ in range(20):
-            # every other round drained (_draining): rounds that end blocked, on an empty
+            # every other round drained (draining): rounds that end blocked, on an empty
             # boneyard (END-2, END-3), which random rounds of many players seldom reach
             found = _last_move(rules, rng, counts, unknown, plays,
-                               _draining if number % 2 == 0 else None)
+                               draining if number % 2 == 0 else None)
             if found is not None:
                 break
         if found is None:
@@ -635,7 +475,7 @@ def _last_move(rules: Rules, rng: random.Random, counts: list[int],
         actions = legal_actions(st)
         if not actions:
             return None
-        action = (actions[_below(rng, len(actions))] if policy is None
+        action = (actions[below(rng, len(actions))] if policy is None
                   else policy(st, actions, rng))
         before = st.copy()
         perform(st, action)

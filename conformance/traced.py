@@ -27,7 +27,7 @@ from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.runmemo import Question, RunMemo
 from mtrain.conformance.runner import Outcome, check, in_force, play, setup_problems
 from mtrain.reference import codec
-from mtrain.reference.engine import refusals
+from mtrain.reference.refusals import refusals
 from mtrain.reference.rules import EXISTENCE_FLAGS, FLAG_OPTIONS, Rules
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import FixtureError, action_json, max_pip_of

@@ -1,6 +1,6 @@
 """The refusals page (docs/refusals.md): for each action kind, the clauses that can refuse
 it, the one the reference engine cites first, and the clause that allows it when it is
-legal; read from the engine itself (`engine.refusals`, `engine.permission`,
+legal; read from the engine itself (`refusals.refusals`, `refusals.permission`,
 `REFUSAL_PRECEDENCE`) over every state of the fixture corpus (each table, and the state
 after each of its steps, under each rule set its entries name), with one example of each
 to put to an engine by hand (`mtrain state`).
@@ -17,7 +17,7 @@ from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.runner import start_state, take_step
 from mtrain.docs_reports import clause_links
-from mtrain.reference import codec, engine
+from mtrain.reference import codec, engine, refusals
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import Catalog
@@ -98,9 +98,9 @@ def _ask(st: engine.State, fid: str, variant: str, k: int, found: Survey) -> Non
         writable = _writable(text, st.rules.max_pip)
         example = Example(fid, variant, k, text, writable=writable)
         if action in legal:
-            found.allowing[action.kind].setdefault(engine.permission(st, action), example)
+            found.allowing[action.kind].setdefault(refusals.permission(st, action), example)
             continue
-        refused = engine.refusals(st, action, legal)
+        refused = refusals.refusals(st, action, legal)
         example.first = refused[0].clause
         for r in refused:
             found.refusing[action.kind].setdefault(r.clause, example)
@@ -119,7 +119,7 @@ def _writable(text: str, max_pip: int) -> bool:
 
 
 def page(found: Survey, cat: Catalog) -> str:
-    order = {c: i for i, c in enumerate(engine.REFUSAL_PRECEDENCE)}
+    order = {c: i for i, c in enumerate(refusals.REFUSAL_PRECEDENCE)}
 
     def ranked(clauses: Iterable[str]) -> list[str]:
         return sorted(clauses, key=lambda c: (order.get(c, len(order)), c))

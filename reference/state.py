@@ -2,8 +2,9 @@
 refusal an illegal action raises, a round's result, and the state of a round itself.
 
 Only data here; what the rules make of it (where a player may play, the legal actions,
-what an action does, the refusals) is in reference/engine.py, which imports every name
-below, so `engine.State`, `engine.DRAW` and the rest read as before.
+what an action does) is in reference/engine.py, which imports every name below, so
+`engine.State`, `engine.DRAW` and the rest read as before; the refusals are in
+reference/refusals.py.
 """
 
 from __future__ import annotations

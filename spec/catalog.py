@@ -21,7 +21,8 @@ from typing import Any, TypeVar
 from mtrain.spec import tiles, tilesets
 from mtrain.spec.errors import shown
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
-from mtrain.spec.yamlload import Document, SpecError, SpecErrors, load, read_text, schema, validate
+from mtrain.spec.yamlload import Document, SpecError, SpecErrors, load, read_text
+from mtrain.spec.yamlschema import schema, validate
 
 T = TypeVar("T")
 Setters = dict[str, tuple[Document | None, str]]

@@ -18,7 +18,8 @@ from typing import Any
 
 from mtrain.spec.catalog import Catalog, load_data
 from mtrain.spec.errors import shown
-from mtrain.spec.yamlload import Document, SpecError, SpecErrors, load, schema, validate
+from mtrain.spec.yamlload import Document, SpecError, SpecErrors, load
+from mtrain.spec.yamlschema import schema, validate
 
 FILE = "rulebooks.yaml"
 KINDS = ("print", "engine")

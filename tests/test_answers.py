@@ -22,7 +22,7 @@ from mtrain.reference.deal import deal
 from mtrain.reference.engine import OVER, legal_actions, perform
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
-from mtrain.spec.yamlload import schema, strict_validator
+from mtrain.spec.yamlschema import schema, strict_validator
 
 
 @cache

@@ -15,7 +15,7 @@ from mtrain.cli import main
 from mtrain.conformance.fixture import Fixture, load_corpus
 from mtrain.conformance.mutants import mutant
 from mtrain.conformance.runner import run_one
-from mtrain.reference import engine
+from mtrain.reference import engine, refusals
 from mtrain.reference.deal import deal
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
@@ -55,7 +55,7 @@ def test_end_chain_without_chains_is_refused_by_the_single_tile_start() -> None:
             engine.perform(st, engine.DRAW)
         if variant == "pagat":  # out of the chain: a turn after the first ones
             st.first_pending = 0
-        (refusal,) = engine.refusals(st, engine.END_CHAIN)
+        (refusal,) = refusals.refusals(st, engine.END_CHAIN)
         assert refusal.clause == clause
         assert catalog().clauses[clause].applies(st.rules.ruleset)
 

@@ -14,7 +14,7 @@ import pytest
 
 from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
 from mtrain.conformance.lint.scopes import ScopeCache, check_scopes
-from mtrain.spec import cache, yamlload
+from mtrain.spec import cache, yamlload, yamlschema
 from mtrain.spec.catalog import DATA_ENV, Catalog, shipped_data
 from mtrain.spec.scope import Space
 
@@ -119,27 +119,27 @@ def test_a_valid_document_is_known_by_its_data(tmp_path: Path,
     """Once valid, the same data under the same schema is not validated again, in this
     process or the next; anything else is."""
     monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "cache"))
-    monkeypatch.setattr(yamlload, "_VALID", None)
+    monkeypatch.setattr(yamlschema, "_VALID", None)
     schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
     calls: list[int] = []
-    real = yamlload._validator
+    real = yamlschema._validator
 
     def counting(text: str) -> object:
         calls.append(1)
         return real(text)
-    monkeypatch.setattr(yamlload, "_validator", counting)
+    monkeypatch.setattr(yamlschema, "_validator", counting)
     good = yamlload.load("good.yaml", "n: 1\n")
-    assert yamlload.validate(good, schema) == [] and len(calls) == 1
-    assert yamlload.validate(yamlload.load("moved.yaml", "# elsewhere\nn: 1\n"), schema) == []
+    assert yamlschema.validate(good, schema) == [] and len(calls) == 1
+    assert yamlschema.validate(yamlload.load("moved.yaml", "# elsewhere\nn: 1\n"), schema) == []
     assert len(calls) == 1
-    monkeypatch.setattr(yamlload, "_VALID", None)  # a new process reads the cache
-    assert yamlload.validate(good, schema) == [] and len(calls) == 1
+    monkeypatch.setattr(yamlschema, "_VALID", None)  # a new process reads the cache
+    assert yamlschema.validate(good, schema) == [] and len(calls) == 1
     bad = yamlload.load("bad.yaml", "n: one\n")
     for _ in range(2):  # a fault is found, at its line, every time
-        (err,) = yamlload.validate(bad, schema)
+        (err,) = yamlschema.validate(bad, schema)
         assert err.line == 1
     assert len(calls) == 3
-    assert yamlload.validate(good, {**schema, "required": ["m"]}) != []
+    assert yamlschema.validate(good, {**schema, "required": ["m"]}) != []
 
 
 def test_a_kept_lint_reports_what_a_cold_one_does(corpus: Path, tmp_path: Path,

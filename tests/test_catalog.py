@@ -15,7 +15,8 @@ import yaml
 
 from mtrain.conformance.declaration import ADDED_WITHIN_V1
 from mtrain.spec.catalog import Catalog, RulesetError, catalog
-from mtrain.spec.yamlload import SpecError, schema
+from mtrain.spec.yamlload import SpecError
+from mtrain.spec.yamlschema import schema
 
 CAT = catalog()
 

@@ -2,9 +2,9 @@
 
 Runs only where the engine installed is the compiled build (`MTRAIN_MYPYC=1` at install,
 see the README); elsewhere it is skipped. The pure engine is the same source files
-(reference/rules.py, engine.py, deal.py, as installed beside the extensions) loaded as a
-package of their own, so both play in one process: every round of every table, action
-by action, and its result must agree.
+(reference/rules.py, engine.py, refusals.py, deal.py, as installed beside the extensions)
+loaded as a package of their own, so both play in one process: every round of every table,
+action by action, and its result must agree.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ pytestmark = [
                        "build is opt-in: MTRAIN_MYPYC=1 at install)"),
 ]
 
-MODULES = ("rules", "state", "engine", "deal")
+MODULES = ("rules", "state", "engine", "refusals", "deal")
 """The compiled modules and rules.py, each copied (a copy without state.py would make the
 compiled build's states)."""
 TABLES = [("pagat", 4), ("puremco", 6), ("pagat+passes-end-round+own-train-first", 3),

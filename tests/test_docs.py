@@ -205,7 +205,7 @@ def test_the_refusals_table_holds_every_refusal_the_fixtures_expect(
     # the seed: whoever can play must play, so a pass and a draw are both refused then
     assert "TURN-1" in rows["pass"][0] and "TURN-1" in rows["draw"][0]
     assert "TURN-4" in rows["draw"][0]  # an empty boneyard: nothing to draw (TURN-4)
-    from mtrain.reference.engine import REFUSAL_PRECEDENCE
+    from mtrain.reference.refusals import REFUSAL_PRECEDENCE
 
     for refusing, _ in rows.values():  # in the order the reference cites them
         assert refusing == sorted(refusing, key=REFUSAL_PRECEDENCE.index)

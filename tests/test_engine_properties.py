@@ -68,13 +68,14 @@ from mtrain.reference.engine import (
     Action,
     IllegalAction,
     State,
-    apply,
     legal_actions,
 )
+from mtrain.reference.refusals import apply
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import RulesetError, catalog
-from mtrain.spec.yamlload import SpecError, schema
+from mtrain.spec.yamlload import SpecError
+from mtrain.spec.yamlschema import schema
 
 SCALE = max(1, int(os.environ.get("MTRAIN_PROPERTY_SCALE", "1")))
 

@@ -17,15 +17,9 @@ import pytest
 
 from mtrain.reference.codec import StateError, action_from_json, state_from_json, state_to_json
 from mtrain.reference.deal import deal, deal_pool, match_winners, next_round
-from mtrain.reference.engine import (
-    OVER,
-    Action,
-    IllegalAction,
-    State,
-    apply,
-    legal_actions,
-)
+from mtrain.reference.engine import OVER, Action, IllegalAction, State, legal_actions
 from mtrain.reference.invariants import hand_sizes
+from mtrain.reference.refusals import apply
 from mtrain.reference.rules import Rules
 from mtrain.reference.state import LOW_MASK, LOW_SEATS, MARKED_HIGH, MARKED_LOW
 from mtrain.spec import tiles as T
@@ -1078,7 +1072,7 @@ def test_match_winners(spec: str, scores: list[int], outs: list[int],
 
 def refusing(state: State, text: str) -> list[str]:
     """Every clause that refuses the action, in the order of REFUSAL_PRECEDENCE."""
-    from mtrain.reference.engine import refusals
+    from mtrain.reference.refusals import refusals
 
     return [r.clause for r in refusals(state, act(state, text))]
 
@@ -1158,7 +1152,7 @@ def test_chain_anywhere_refusals_and_permissions_name_first_11() -> None:
     st = run(table(r, [["12-5", "9-8"], ["3-1"], ["6-2"]], first_turns=[0, 1, 2]),
              "play 12-5 on 0")
     assert refusing(st, "pass") == ["FIRST-11"]
-    from mtrain.reference.engine import permission
+    from mtrain.reference.refusals import permission
 
     assert permission(st, act(st, "end-chain")) == "FIRST-11"
     assert refusing(table(r, [["12-5"], ["3-1"]]), "end-chain") == ["FIRST-11"]

@@ -8,6 +8,7 @@ import pytest
 
 from mtrain.reference import engine as E
 from mtrain.reference import explore as X
+from mtrain.reference import refusals
 from mtrain.reference.codec import state_from_json, state_to_json
 from mtrain.reference.deal import deal
 from mtrain.reference.explore import Size, explore, explore_size, small_rules
@@ -132,7 +133,7 @@ def test_shortest_witness_and_longest_round() -> None:
     st = deal(rules, 2, order=order)
     for text in rep.witness_trace:
         legal = {X.action_text(st, a): a for a in E.legal_actions(st)}
-        st = E.apply(st, legal[text])
+        st = refusals.apply(st, legal[text])
     assert st.result is not None and st.result.end == "domino"
 
 

@@ -47,9 +47,9 @@ def test_corpus_is_lint_clean(corpus_explored: None) -> None:
 def test_refusal_sets_name_every_clause_that_refuses() -> None:
     """A fixture's refusal lists every clause in force that refuses the action, so any
     implementation citing one of them passes (issue 10); the reference cites the first by
-    engine.REFUSAL_PRECEDENCE, which must be among them (test_reference_passes)."""
+    refusals.REFUSAL_PRECEDENCE, which must be among them (test_reference_passes)."""
     from mtrain.conformance.runner import in_force, play, resolve
-    from mtrain.reference import codec, engine
+    from mtrain.reference import codec, refusals
     from mtrain.reference.rules import Rules
     from mtrain.spec.notation import action_json, max_pip_of
 
@@ -67,7 +67,7 @@ def test_refusal_sets_name_every_clause_that_refuses() -> None:
                     action = codec.action_from_json(st, action_json(text, max_pip_of(rs)))
                 except codec.StateError:
                     continue  # no such train or tile: the protocol refuses it (TRAIN-1, SET-1)
-                found = {r.clause for r in engine.refusals(st, action)}
+                found = {r.clause for r in refusals.refusals(st, action)}
                 if found != set(clauses):
                     uneven.append(f"{fx.where} [{variant}] {text}: lists {sorted(clauses)}, "
                                   f"refused by {sorted(found)}")

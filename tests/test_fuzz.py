@@ -28,7 +28,7 @@ from mtrain.conformance.mutants import mutant
 from mtrain.conformance.process import NotApplicable
 from mtrain.conformance.runner import run_fixture, run_one
 from mtrain.conformance.serve import FixedRules
-from mtrain.reference import codec, engine
+from mtrain.reference import codec, refusals
 from mtrain.reference.deal import deal
 from mtrain.reference.engine import OVER, engine_number, legal_actions, perform
 from mtrain.spec.catalog import catalog
@@ -568,7 +568,7 @@ class CitesTheLast(ReferenceImplementation):
                 act = codec.action_from_json(st, action)
             except codec.StateError:
                 raise e from None
-            every = engine.refusals(st, act)
+            every = refusals.refusals(st, act)
             raise Refused(every[-1].message, every[-1].clause) from None
 
 

@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = {"spec": "mtrain.spec", "reference": "mtrain.reference",
            "conformance": "mtrain.conformance", "mtrain": "mtrain"}
 DATA_CORE = {f"mtrain.spec.{m}" for m in (
-    "tiles", "tilesets", "ruleset", "catalog", "yamlload", "yamlspell", "scope", "facts",
-    "errors", "cache", "rulebooks")}
+    "tiles", "tilesets", "ruleset", "catalog", "yamlload", "yamlschema", "yamlspell", "scope",
+    "facts", "errors", "cache", "rulebooks")}
 
 
 def modules() -> dict[str, Path]:

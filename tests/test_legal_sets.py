@@ -10,6 +10,7 @@ import pytest
 from mtrain.conformance.crosscheck.legal_sets import compare_ruleset, compare_state, z3_search
 from mtrain.conformance.speccheck import run as check
 from mtrain.reference import engine as E
+from mtrain.reference import refusals
 from mtrain.spec.catalog import catalog
 from mtrain.spec.model import decisions as D
 
@@ -104,14 +105,14 @@ def test_a_mutated_end_2_fails_the_check_naming_it(monkeypatch: pytest.MonkeyPat
 def test_a_mutated_clause_fails_the_job(monkeypatch: pytest.MonkeyPatch) -> None:
     """The engine names TURN-2 for every refused pass (TURN-1 is right while a play
     exists): the job fails, naming the clause the engine gave and the rule set."""
-    orig = E.refusal
+    orig = refusals.refusal
 
     def refusal(state: E.State, action: E.Action) -> E.IllegalAction:
         if action.kind == "pass" and state.phase == E.START:
             return E.IllegalAction("TURN-2", "mutated")
         return orig(state, action)
 
-    monkeypatch.setattr(E, "refusal", refusal)
+    monkeypatch.setattr(refusals, "refusal", refusal)
     monkeypatch.setattr("mtrain.reference.explore.rule_set_names", lambda: ["pagat"])
     out = check.job_engine_model(False, states=40, z3=False)
     c = out["checks"][0]
@@ -133,8 +134,8 @@ def test_z3_search_meets_every_path_and_catches_a_wrong_clause(
     assert paths[("play on own", False, "TRAIN-4")].answer == "unsat"
     assert all(not p.differences for p in paths.values())
     assert all(p.answer in ("sat", "unsat") for p in paths.values())
-    orig = E.permission
-    monkeypatch.setattr(E, "permission", lambda s, a: (
+    orig = refusals.permission
+    monkeypatch.setattr(refusals, "permission", lambda s, a: (
         "TRAIN-4" if orig(s, a) == "MARK-1" else orig(s, a)))
     path = paths[("play on other", True, "MARK-1")]
     assert path.state is not None

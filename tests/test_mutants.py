@@ -27,7 +27,7 @@ from mtrain.conformance.mutants import MUTANTS, MutantImplementation, mutant, ru
 from mtrain.conformance.mutants.blame import Blame, blame
 from mtrain.conformance.mutants.runs import _TracingReference, touches
 from mtrain.conformance.runner import resolve, run_fixture
-from mtrain.reference import codec, engine
+from mtrain.reference import codec, engine, refusals
 from mtrain.reference import deal as deal_module
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles
@@ -1866,9 +1866,10 @@ def test_swaps_reach_every_module_that_imported_the_function() -> None:
     mutant would be half applied (legal() and apply() disagreeing)."""
     from mtrain.conformance.mutants.implementation import _SITES
 
-    modules = [engine, deal_module, codec, adapter, runner, fixture]
+    modules = [engine, refusals, deal_module, codec, adapter, runner, fixture]
     for name in {n for m in MUTANTS.values() for n in m.patches}:
-        original = getattr(engine, name, None) or getattr(deal_module, name)
+        original = (getattr(engine, name, None) or getattr(refusals, name, None)
+                    or getattr(deal_module, name))
         holders = {mod.__name__ for mod in modules if getattr(mod, name, None) is original}
         sites = {mod.__name__ for mod in _SITES.get(name, (engine,))}
         assert holders <= sites, (name, holders - sites)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from mtrain.reference import codec
+from mtrain.reference import codec, refusals
 from mtrain.reference import engine as E
 from mtrain.reference.deal import deal
 from mtrain.reference.explore import Size, explore_size, small_rules
@@ -132,4 +132,4 @@ def test_every_state_the_engine_reaches_passes(name: str) -> None:
                   seed=rng.randrange(1 << 30))
         while st.phase != E.OVER:
             assert reachable_problems(codec.state_to_json(st), rs) == [], st
-            st = E.apply(st, rng.choice(E.legal_actions(st)))
+            st = refusals.apply(st, rng.choice(E.legal_actions(st)))

@@ -17,7 +17,7 @@ from mtrain.conformance.answers import actions_problems, winners_problems
 from mtrain.spec.catalog import catalog
 from mtrain.spec.distinguish.question import make_question
 from mtrain.spec.distinguish.solve_deal import solve_deal
-from mtrain.spec.yamlload import schema
+from mtrain.spec.yamlschema import schema
 
 ROOT = Path(__file__).resolve().parent.parent
 DOUBLE_6 = ROOT / "docs" / "examples" / "double-6.yaml"

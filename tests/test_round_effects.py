@@ -18,6 +18,7 @@ from mtrain.conformance.crosscheck import driver
 from mtrain.conformance.crosscheck import round_effects as RE
 from mtrain.conformance.speccheck import run as check
 from mtrain.reference import engine as E
+from mtrain.reference import refusals
 from mtrain.reference.deal import deal, shuffled_order
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
@@ -53,7 +54,7 @@ def test_the_engine_agrees_with_the_model_on_full_size_rounds() -> None:
 @pytest.mark.parametrize("name", ["pagat", "pagat+tie-most-outs", "pagat+positive-scoring"])
 def test_match_winners_agree_under_ties(name: str) -> None:
     model, states = small_states(name, count=400)
-    ends = [s for s in states if any(E.apply(s, a).result is not None
+    ends = [s for s in states if any(refusals.apply(s, a).result is not None
                                      for a in E.legal_actions(s))]
     assert ends, "no state that ends a round"
     rep = RE.compare_effects(model, ends[:20])
@@ -62,7 +63,7 @@ def test_match_winners_agree_under_ties(name: str) -> None:
 
 def _round_ends(name: str) -> tuple[Model, list[E.State]]:
     model, states = small_states(name, count=400)
-    ends = [s for s in states if any(E.apply(s, a).result is not None
+    ends = [s for s in states if any(refusals.apply(s, a).result is not None
                                      for a in E.legal_actions(s))]
     assert ends, "no state that ends a round"
     return model, ends
@@ -96,7 +97,7 @@ def test_a_tie_rule_ignored_is_reported_with_match_5(monkeypatch: pytest.MonkeyP
         return [s for s, v in enumerate(state.scores) if v == best]
 
     model, states = small_states("pagat+tie-most-outs", count=400)
-    ends = [s for s in states if any(E.apply(s, a).result is not None
+    ends = [s for s in states if any(refusals.apply(s, a).result is not None
                                      for a in E.legal_actions(s))]
     monkeypatch.setattr(D, "match_winners", shared)
     rep = RE.compare_effects(model, ends[:5])
@@ -111,7 +112,7 @@ def test_a_blocked_winner_scored_as_penalty_is_reported_with_score_7(
     """SCORE-7 broken: the lowest hand of a blocked round scores its value; the engine
     agrees with the model before the fault."""
     model, states = small_states("pagat+blocked-winner", count=400)
-    ends = [s for s in states if any(getattr(E.apply(s, a).result, "end", None) == E.BLOCKED
+    ends = [s for s in states if any(getattr(refusals.apply(s, a).result, "end", None) == E.BLOCKED
                                      for a in E.legal_actions(s))]
     assert ends, "no state that ends a round blocked"
     assert RE.compare_effects(model, ends).differences == []
@@ -227,7 +228,7 @@ def test_a_round_end_scored_wrong_is_reported_on_the_scores_with_score_5(
     scoring: every seat scores the tiles left in its hand)."""
     model, states = small_states("pagat", count=2000)
     ends = [(s, a) for s in states for a in E.legal_actions(s)
-            if (r := E.apply(s, a).result) is not None and any(r.scores)]
+            if (r := refusals.apply(s, a).result) is not None and any(r.scores)]
     assert ends, "no round end to show the fault on"
     real = E._finish
 

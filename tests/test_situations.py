@@ -11,7 +11,8 @@ import pytest
 
 from mtrain.cli import main
 from mtrain.conformance.fixture import load_file
-from mtrain.conformance.situations import KINDS, render, situations
+from mtrain.conformance.situation_kinds import KINDS
+from mtrain.conformance.situations import render, situations
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import REST
 
@@ -289,14 +290,14 @@ def test_an_empty_boneyard_is_reached_at_every_player_count() -> None:
 
 
 def test_the_draws_of_random_rounds_are_randrange_s() -> None:
-    """Random rounds draw with situations._below, which must give what randrange gives
+    """Random rounds draw with situation_kinds.below, which must give what randrange gives
     from the same stream (the same bits drawn), or every situation's table would change
     with the Python that runs it."""
     import random
 
-    from mtrain.conformance.situations import _below
+    from mtrain.conformance.situation_kinds import below
 
     sizes = [*range(1, 70), 127, 128, 129, 1000, 1 << 20]
     ours, stdlib = random.Random("situations"), random.Random("situations")
-    assert [_below(ours, n) for n in sizes * 40] == [stdlib.randrange(n) for n in sizes * 40]
+    assert [below(ours, n) for n in sizes * 40] == [stdlib.randrange(n) for n in sizes * 40]
     assert ours.random() == stdlib.random()  # and the streams are left at the same point

@@ -29,7 +29,8 @@ from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import MAX_PLAYERS
 from mtrain.spec.tilesets import highest, highest_numbers
-from mtrain.spec.yamlload import SpecError, schema
+from mtrain.spec.yamlload import SpecError
+from mtrain.spec.yamlschema import schema
 
 ROOT = Path(__file__).resolve().parents[1]
 OPTIONS = yaml.safe_load((ROOT / "spec" / "data" / "options.yaml").read_text(encoding="utf-8"))

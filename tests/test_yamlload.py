@@ -10,15 +10,8 @@ from typing import Any
 import pytest
 import yaml
 
-from mtrain.spec.yamlload import (
-    Document,
-    SpecError,
-    SpecErrors,
-    load,
-    load_validated,
-    schema,
-    validate,
-)
+from mtrain.spec.yamlload import Document, SpecError, SpecErrors, load
+from mtrain.spec.yamlschema import load_validated, schema, validate
 
 
 def write(tmp_path: Path, text: str, name: str = "f.yaml") -> Path:

@@ -7,9 +7,9 @@ N+1) are played with the engine, and on every state met:
 
 * the legal actions: spec/model/legality.py's set equals `engine.legal_actions`;
 * the clauses: for every legal action the model's permitting clause equals
-  `engine.permission`, and for every illegal candidate (each tile in the mover's hand on
+  `refusals.permission`, and for every illegal candidate (each tile in the mover's hand on
   each train, one tile not held, draw, pass, end-chain) the model's refusing clause
-  (spec/model/decisions.py) equals the clause of `engine.refusal`;
+  (spec/model/decisions.py) equals the clause of `refusals.refusal`;
 * the ranking function of spec/proofs/parametric.py decreases on every transition between the
   phases start, chain and follow (what the parametric proof assumes of the engine);
 * the end of the round: at the start of a turn on an empty boneyard the model's END-2/END-3
@@ -28,6 +28,7 @@ from typing import Any
 
 from mtrain.conformance.crosscheck.driver import random_rounds
 from mtrain.reference import engine as E
+from mtrain.reference import refusals
 from mtrain.reference.codec import state_to_json
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
@@ -119,14 +120,14 @@ def compare_state(name: str, state: E.State, options: dict[str, str],
         if text in model_legal:
             who, clause = "model", model_clause[text]
         else:
-            who, clause = "engine", E.permission(state, by_text[text])
+            who, clause = "engine", refusals.permission(state, by_text[text])
         diffs.append(Difference(name, clause, f"{text!r} legal for the {who} only", js))
     for text, a in by_text.items():
         if (text in model_legal) != (text in engine_legal):
             continue  # reported above
         mine = model_clause[text]
-        theirs = (E.permission(state, a) if text in engine_legal
-                  else E.refusal(state, a).clause)
+        theirs = (refusals.permission(state, a) if text in engine_legal
+                  else refusals.refusal(state, a).clause)
         if mine != theirs:
             diffs.append(Difference(name, theirs, f"{text!r}: the engine names {theirs}, "
                                     f"the model {mine}", js))

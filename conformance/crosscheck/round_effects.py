@@ -280,7 +280,7 @@ def _plain(x: Any) -> Any:
 def compare_effects(model: Model, states: Sequence[Any], report: EffectReport | None = None,
                     symbolic: bool = False) -> EffectReport:
     """For every legal action of each engine state: the model enables it, and the engine's
-    successor (`engine.apply`) equals the model's (`Model.effect`) field by field: where
+    successor (`refusals.apply`) equals the model's (`Model.effect`) field by field: where
     every tile is, every train's end and whether it is started, the open doubles in the
     order laid and this turn's, every marker and first turn, the seat, starter, phase,
     drawn tile, passes and result, and on plain values the scores of a round that ends
@@ -297,6 +297,7 @@ def compare_effects(model: Model, states: Sequence[Any], report: EffectReport | 
     successor that passes every other field is tested as the model's own.
     """
     from mtrain.reference import engine as E
+    from mtrain.reference import refusals
     from mtrain.reference.codec import state_to_json
 
     rep = report if report is not None else EffectReport()
@@ -306,7 +307,7 @@ def compare_effects(model: Model, states: Sequence[Any], report: EffectReport | 
         before = concrete(model, s, state) if s is not None else None
         plain = Sym(**engine_values(model, state))  # one per state: its memo is shared
         for a in E.legal_actions(state):
-            after = E.apply(state, a)
+            after = refusals.apply(state, a)
             tile = state.boneyard[0] if a.kind == "draw" else a.tile
             if s is not None and t is not None and before is not None:
                 values = assignment(before + concrete(model, t, after))
@@ -332,7 +333,7 @@ def compare_effects(model: Model, states: Sequence[Any], report: EffectReport | 
                 rep.winners += 1
                 found += winners_differences(model, after)
             for name, eng, mod in found:
-                clause = (E.permission(state, a) if name == "guard"
+                clause = (refusals.permission(state, a) if name == "guard"
                           else field_clause(model, state, a.kind, name.split("[")[0],
                                             (eng, mod), a.train))
                 rep.differences.append(EffectDifference(

@@ -42,6 +42,7 @@ import z3
 
 from mtrain.conformance.crosscheck.driver import explore_small, random_rounds
 from mtrain.reference import engine as E
+from mtrain.reference import refusals
 from mtrain.reference.engine import Action, State
 from mtrain.reference.explore import Size, action_text, small_rules
 from mtrain.reference.rules import FOLLOW_ANYWHERE, Rules
@@ -708,7 +709,7 @@ def uncoverable(prover: Prover | None = None, full: bool = False,
                 if action not in legal:
                     rep.problems.append(f"z3 trace step {text!r} is not legal in the engine")
                     break
-                nxt = E.apply(state, action)
+                nxt = refusals.apply(state, action)
                 hit = hit or target(state, action, nxt)
                 state = nxt
             rep.z3_replayed = hit

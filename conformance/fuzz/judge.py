@@ -49,16 +49,8 @@ from mtrain.conformance.process import HarnessError, NotApplicable
 from mtrain.conformance.runner import compare_field, compare_result, deal_with_draw, state_view
 from mtrain.conformance.seat_alone import SEAT_FIELDS
 from mtrain.reference import codec
-from mtrain.reference.engine import (
-    ENGINE,
-    OVER,
-    Action,
-    State,
-    duties,
-    legal_actions,
-    refusal,
-    refusals,
-)
+from mtrain.reference.engine import ENGINE, OVER, Action, State, duties, legal_actions
+from mtrain.reference.refusals import refusal, refusals
 from mtrain.reference.rules import FOLLOW_ANYWHERE, FOLLOW_RESTRICTED
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog

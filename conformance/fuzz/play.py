@@ -69,8 +69,8 @@ from mtrain.reference.engine import (
     engine_number,
     legal_actions,
     perform,
-    refusals,
 )
+from mtrain.reference.refusals import refusals
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.notation import action_text

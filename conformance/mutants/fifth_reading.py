@@ -29,7 +29,7 @@ import dataclasses
 from mtrain.conformance.mutants import originals as ref
 from mtrain.conformance.mutants.implementation import Mutant
 from mtrain.conformance.mutants.outside import table_named, table_rows_changed
-from mtrain.reference import engine
+from mtrain.reference import engine, refusals
 from mtrain.reference.engine import (
     CHAIN,
     DRAW,
@@ -46,7 +46,7 @@ from mtrain.reference.rules import MARKER_OWNER_ANYWHERE, Rules
 from mtrain.spec import tiles as T
 
 _heaviest_holder = engine.heaviest_holder
-_refusals = engine._refusals
+_refusals = refusals._refusals
 _unbound = engine.unbound
 _DOUBLE_BLANK = T.tile_id(0, 0)
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from mtrain.conformance.adapter import JSON, DecodedStates, ReferenceImplementation, fingerprint
 from mtrain.conformance.answers import CheckedImplementation, Problem, rules_of, state_problems
-from mtrain.reference import codec, engine, invariants
+from mtrain.reference import codec, engine, invariants, refusals
 from mtrain.reference import deal as deal_module
 from mtrain.reference.engine import State
 from mtrain.reference.rules import Rules
@@ -53,7 +53,8 @@ class Mutant:
 
 # --- swapping engine functions ---------------------------------------------------------
 
-# deal.py and codec.py import a few engine functions by name; a swap must reach them too.
+# deal.py, codec.py and refusals.py import a few engine functions by name; a swap must
+# reach them too.
 _SITES: dict[str, tuple[ModuleType, ...]] = {
     "_place_engine": (engine, deal_module),
     "_check_blocked": (engine, deal_module),
@@ -62,6 +63,14 @@ _SITES: dict[str, tuple[ModuleType, ...]] = {
     "_engine_from_deal": (engine, deal_module),
     "draw_winner": (deal_module,),
     "deal_pool": (deal_module,),
+    # refusals.py (apply and the refusals) imports these by name from the engine
+    "legal_actions": (engine, refusals),
+    "perform": (engine, refusals),
+    "duties": (engine, refusals),
+    "playable_trains": (engine, refusals),
+    "stranded": (engine, refusals),
+    "unbound": (engine, refusals),
+    "_refusals": (refusals,),
 }
 
 

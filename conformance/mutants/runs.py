@@ -26,7 +26,7 @@ from mtrain.conformance.mutants.implementation import (
 )
 from mtrain.conformance.runner import run_fixture
 from mtrain.reference import deal as deal_module
-from mtrain.reference import engine
+from mtrain.reference import engine, refusals
 
 
 @dataclass
@@ -119,8 +119,10 @@ class _TracingReference(SwappedReference):
     def __init__(self) -> None:
         self.called: set[str] = set()
         names = sorted({name for m in MUTANTS.values() for name in m.patches})
-        # a function of the engine, or of the deal module where the engine has none
+        # a function of the engine, or of the refusals or the deal module where the engine
+        # has none
         super().__init__({name: self._tracer(name, getattr(engine, name, None)
+                                             or getattr(refusals, name, None)
                                              or getattr(deal_module, name))
                           for name in names})
 

@@ -33,7 +33,7 @@ from mtrain.conformance.mutants import originals as ref
 from mtrain.conformance.mutants.implementation import Mutant
 from mtrain.conformance.mutants.outside import table_named, table_rows_changed
 from mtrain.reference import deal as deal_module
-from mtrain.reference import engine
+from mtrain.reference import engine, refusals
 from mtrain.reference.engine import (
     CHAIN,
     DRAW,
@@ -48,7 +48,7 @@ from mtrain.reference.engine import (
 from mtrain.reference.rules import FOLLOW_COVER_OWN, FOLLOW_RESTRICTED, Rules
 from mtrain.spec import tiles as T
 
-_refusals = engine._refusals
+_refusals = refusals._refusals
 _no_such_round = engine.no_such_round
 _engine_number = engine.engine_number
 _deal_pool = deal_module.deal_pool

@@ -37,7 +37,8 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.speccheck import run as check
     from mtrain.spec.catalog import ConflictingValues, catalog
     from mtrain.spec.errors import InputError
-    from mtrain.spec.yamlload import SpecError, file_problem, load, schema, validate
+    from mtrain.spec.yamlload import SpecError, file_problem, load
+    from mtrain.spec.yamlschema import schema, validate
 
     for path in args.variant:
         problem = file_problem(path)

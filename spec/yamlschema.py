@@ -1,0 +1,347 @@
+"""Validating a loaded document (spec/yamlload.py) against a JSON schema shipped in
+spec/schemas/: every fault a :class:`SpecError` naming the file and line of the node it is
+about, in words a rule set's or fixture's author reads (``a mapping``, ``one of ...``),
+sorted by line. A document found valid is known by a digest of the schema and the data
+(in this process and in the cache, spec/cache.py), and not validated again.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import json
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from mtrain.spec import cache
+from mtrain.spec.errors import shown
+from mtrain.spec.yamlload import Document, Pointer, SpecError, SpecErrors, describe, load
+
+if TYPE_CHECKING:  # imported where a document is validated: most runs need it not at all
+    import jsonschema
+    from jsonschema.exceptions import ValidationError
+
+__all__ = ["load_validated", "schema", "strict_validator", "validate"]
+
+
+_JSON_TYPES: Final = {
+    "object": "a mapping",
+    "array": "a list",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "a boolean (true/false)",
+    "null": "null",
+}
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return f"a {type(value).__name__}"
+
+
+def _where(pointer: Sequence[str | int], data: Any = None) -> str:
+    """``options.follow_up``, ``source[1]``, ``table.2``; ``top level`` for the root.
+
+    Given the data, integer mapping keys are written like other keys (``table.2``);
+    without it every integer is taken for a list index.
+    """
+    out = ""
+    node = data
+    for step in pointer:
+        if isinstance(step, int) and not isinstance(node, dict):
+            out += f"[{step}]"
+        else:
+            out += ("." if out else "") + str(step)
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            node = None
+    return out or "top level"
+
+
+def _jsonable(value: Any) -> Any:
+    """Integer mapping keys become strings for the validator (JSON keys are strings)."""
+    if isinstance(value, dict):
+        return {(str(k) if type(k) is int else k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _real_pointer(data: Any, path: Iterable[str | int]) -> Pointer:
+    """Map a validator path back onto the data, turning ``"2"`` back into ``2`` keys."""
+    out: list[str | int] = []
+    node = data
+    for step in path:
+        if (
+            isinstance(node, dict)
+            and isinstance(step, str)
+            and step not in node
+            and re.fullmatch(r"-?[0-9]+", step)
+            and int(step) in node
+        ):
+            step = int(step)
+        out.append(step)
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            node = None
+    return tuple(out)
+
+
+def _show_choices(values: Iterable[Any]) -> str:
+    return ", ".join(v if isinstance(v, str) else json.dumps(v) for v in values)
+
+
+def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, str]]:
+    """The readable message(s) for one validation error, each with where it points."""
+    pointer = _real_pointer(doc.data, err.absolute_path)
+    where = _where(pointer, doc.data)
+    kind = err.validator
+    value: Any = err.validator_value
+    inst = err.instance
+
+    if "propertyNames" in err.relative_schema_path and isinstance(inst, str):
+        # The instance is a key of the mapping at `pointer`; point at the key itself.
+        if kind == "pattern":
+            yield (*pointer, inst), f"{where}: key {inst!r} does not match the pattern {value}"
+        else:
+            yield (*pointer, inst), f"{where}: key {inst!r} is not allowed: {err.message}"
+    elif kind == "additionalProperties" and value is False and isinstance(inst, dict):
+        props = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
+        patterns = err.schema.get("patternProperties", {}) if isinstance(err.schema, dict) else {}
+        allowed = f"; allowed keys: {', '.join(props)}" if props else ""
+        for key in inst:
+            if key in props or any(re.search(p, str(key)) for p in patterns):
+                continue
+            real = _real_pointer(doc.data, [*err.absolute_path, key])
+            inside = "" if not pointer else f" in {where}"
+            yield real, f"unknown key {shown(key)}{inside}{allowed}"
+    elif kind == "required" and isinstance(inst, dict):
+        for key in value:
+            if key not in inst:
+                yield pointer, f"{where}: missing required key {key!r}"
+    elif kind == "enum":
+        allowed = _show_choices(value)
+        yield pointer, f"{where}: bad value {describe(inst)}; allowed values: {allowed}"
+    elif kind == "const":
+        yield pointer, f"{where}: bad value {describe(inst)}; must be {_show_choices([value])}"
+    elif kind == "type":
+        types = [value] if isinstance(value, str) else list(value)
+        wanted = " or ".join(_JSON_TYPES.get(t, t) for t in types)
+        yield pointer, f"{where}: expected {wanted}, got {_kind(inst)} ({describe(inst)})"
+    elif kind == "pattern" and isinstance(err.schema, dict) and "x-expected" in err.schema:
+        # A schema may say in words what the pattern stands for.
+        yield pointer, f"{where}: {describe(inst)} is not {err.schema['x-expected']}"
+    elif kind == "pattern":
+        yield pointer, f"{where}: {describe(inst)} does not match the pattern {value}"
+    elif kind in ("anyOf", "oneOf") and (choice := _choice(err)) is not None:
+        if isinstance(choice, str):
+            yield pointer, f"{where}: expected {choice}, got {_kind(inst)} ({describe(inst)})"
+        else:  # the one choice of the value's type: its own complaints say what is wrong
+            for sub in choice:
+                yield from _messages(doc, sub)
+    elif kind in ("anyOf", "oneOf") and err.context:
+        from jsonschema.exceptions import best_match
+
+        hint = best_match(err.context)
+        yield pointer, f"{where}: {err.message}" + (f" (e.g. {hint.message})" if hint else "")
+    else:
+        yield pointer, f"{where}: {err.message}"
+
+
+_SIMPLE: Final = frozenset({"type", "const", "enum", "pattern"})
+
+
+def _choice(err: ValidationError) -> str | list[ValidationError] | None:
+    """For an anyOf/oneOf that refused a value: the errors of the one choice of the
+    value's type, when that choice refused more than the value itself (a table where a
+    name or a table may stand, one cell wrong); else, when each choice refused the value
+    as a whole, what the choices want ("a string or a mapping"); else None."""
+    branches: dict[Any, list[ValidationError]] = {}
+    for sub in err.context or ():
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    if not branches:
+        return None
+    fitting = [subs for subs in branches.values()
+               if not any(sub.validator == "type" and not sub.relative_path for sub in subs)]
+    if len(fitting) == 1 and any(sub.relative_path or sub.validator not in ("const", "enum")
+                                 for sub in fitting[0]):
+        return fitting[0]
+    if not all(not sub.relative_path and sub.validator in _SIMPLE
+               for subs in branches.values() for sub in subs):
+        return None
+    wanted: list[str] = []
+    for subs in branches.values():
+        for text in _wants(subs):
+            if text not in wanted:
+                wanted.append(text)
+    return " or ".join(wanted)
+
+
+def _wants(errors: list[ValidationError]) -> list[str]:
+    """What one choice wants, in words: its own x-expected, else its const, enum or type."""
+    for sub in errors:
+        if isinstance(sub.schema, dict) and isinstance(sub.schema.get("x-expected"), str):
+            return [sub.schema["x-expected"]]
+    out: list[str] = []
+    for sub in errors:
+        value: Any = sub.validator_value
+        if sub.validator == "const":
+            out.append(json.dumps(value))
+        elif sub.validator == "enum":
+            out.append("one of " + _show_choices(value))
+        elif sub.validator == "type":
+            types = [value] if isinstance(value, str) else list(value)
+            out += [_JSON_TYPES.get(t, t) for t in types]
+        elif sub.validator == "pattern":
+            out.append(f"a string matching {value}")
+    return out
+
+
+@functools.lru_cache(maxsize=32)
+def _validator(schema_text: str) -> jsonschema.Draft202012Validator:
+    """A checked validator per schema, built once (checking a schema is not cheap)."""
+    import jsonschema
+
+    schema = json.loads(schema_text)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return _strict(schema)
+
+
+@functools.cache
+def _strict_class() -> Any:
+    """Draft 2020-12 with one change: an integer is an int, never a float such as 8.0
+    (JSON Schema counts 8.0 as an integer; a hand size or a seat written 8.0 is a slip)."""
+    import jsonschema
+
+    base = jsonschema.Draft202012Validator
+    checker = base.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: type(value) is int)
+    extend: Any = jsonschema.validators.extend
+    return extend(base, type_checker=checker)
+
+
+def strict_validator(schema: dict[str, Any]) -> jsonschema.Draft202012Validator:
+    """A Draft 2020-12 validator of `schema` whose integers are ints (see _strict_class):
+    the files, the protocol's checks and the answers' checks read integers alike."""
+    validator: jsonschema.Draft202012Validator = _strict_class()(schema)
+    return validator
+
+
+_strict = strict_validator
+
+
+def validate(doc: Document, schema: dict[str, Any]) -> list[SpecError]:
+    """All the ways ``doc.data`` breaks ``schema`` (JSON Schema 2020-12), sorted by line.
+
+    Integer mapping keys are checked as their decimal strings, as JSON would have them
+    (so a schema can describe ``{2: 15}`` with ``patternProperties`` / ``propertyNames``).
+    A document found valid is known by a digest of the schema and of the data as the
+    validator reads it (in this process, and in the cache, spec/cache.py): the same
+    data is not validated again. Only validity is kept; a document with a fault is
+    validated each time, to say where.
+    """
+    schema_text = json.dumps(schema, sort_keys=True)
+    data = _jsonable(doc.data)
+    key = _valid_key(schema_text, data)
+    if key is not None and key in _known_valid():
+        return []
+    validator = _validator(schema_text)
+    found: dict[tuple[int, Pointer, str], SpecError] = {}
+    for err in validator.iter_errors(data):
+        for pointer, message in _messages(doc, err):
+            spec_err = doc.error(pointer, message)
+            found.setdefault((spec_err.line or 0, pointer, message), spec_err)
+    ordered = sorted(found.items(), key=lambda kv: (kv[0][0], _where(kv[0][1]), kv[0][2]))
+    if not ordered and key is not None:
+        _remember_valid(key)
+    return [spec_err for _, spec_err in ordered]
+
+
+VALID_KIND, VALID_NAME = "schemas", "valid.json"
+KEPT_VALID = 4096
+"""The most documents known valid that the cache keeps (the least recent go)."""
+_VALID: dict[str, None] | None = None
+
+
+def _valid_key(schema_text: str, data: Any) -> str | None:
+    """The digest a valid document is known by; None for data that JSON cannot write
+    (a YAML date): such a document is validated each time."""
+    try:
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None
+    return cache.digest(_jsonschema_version(), _STRICTNESS, schema_text, text)
+
+
+_STRICTNESS: Final = "integers-are-ints"
+"""Part of the key: what this project's validator adds to the draft (a change to it must
+not find documents valid under the old one)."""
+
+
+@functools.cache
+def _jsonschema_version() -> str:
+    """Part of the key: another version of the validator may judge otherwise."""
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version("jsonschema")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _known_valid() -> dict[str, None]:
+    global _VALID
+    if _VALID is None:
+        kept = cache.read(VALID_KIND, VALID_NAME)
+        _VALID = dict.fromkeys(k for k in kept if isinstance(k, str)) if isinstance(
+            kept, list) else {}
+    return _VALID
+
+
+def _remember_valid(key: str) -> None:
+    known = _known_valid()
+    known[key] = None
+    if len(known) > KEPT_VALID:
+        for old in list(known)[:len(known) - KEPT_VALID]:
+            del known[old]
+    cache.write(VALID_KIND, VALID_NAME, list(known))
+
+
+def load_validated(path: str | Path, schema: dict[str, Any]) -> Document:
+    """``load`` then ``validate``; raises ``SpecErrors`` listing every schema problem."""
+    doc = load(path)
+    errors = validate(doc, schema)
+    if errors:
+        raise SpecErrors(errors)
+    return doc
+
+
+def schema(name: str) -> dict[str, Any]:
+    """The JSON schema ``spec/schemas/<name>.schema.json`` shipped with ``mtrain.spec``."""
+    resource = importlib.resources.files("mtrain.spec") / "schemas" / f"{name}.schema.json"
+    try:
+        text = resource.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SpecError(f"schemas/{name}.schema.json", None, "no such schema") from None
+    loaded = json.loads(text)
+    if not isinstance(loaded, dict):
+        raise SpecError(f"schemas/{name}.schema.json", None, "a schema must be a JSON object")
+    return loaded
