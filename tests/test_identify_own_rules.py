@@ -636,3 +636,67 @@ def test_a_match_of_the_engines_own_is_read_as_its_own() -> None:
             assert g.evidence and (g.status != "undetermined" or any(
                 "would settle it" in e or "fixtures that tell" in e or "not seen" in e
                 for e in g.evidence)), g
+
+
+def test_a_fixture_a_declared_rule_of_its_own_decides_casts_no_doubt_on_its_neighbours(
+        ) -> None:
+    # tandem (tests/examples, bugs off) declares `doubles: other` and plays `first_turn:
+    # single`. chaindbl-014 sets a first-turn chain's open double on the table: the
+    # engine refuses the chain as single does (fail), which `doubles: open` with single
+    # gives and `ordinary` cannot have (ANY). Explained through the declared `other`,
+    # it made first_turn `likely`, "not sure: 2 fixtures that no rule set of known values
+    # explains read this option" (chaindbl-014, chaindbl-015), though single and open
+    # explain them; conform makes such entries not applicable, and so does this
+    from mtrain.conformance.identify.cells import ANY, Piece
+    from mtrain.conformance.identify.found import Observation
+    from mtrain.conformance.identify.run import _suspects
+    from mtrain.conformance.identify.solve import Solution
+
+    read = ("doubles", "first_turn")
+    pieces = [Piece({"first_turn": frozenset({"single"}), "doubles": frozenset({"open"})},
+                    ("fail",), read),
+              Piece({"first_turn": frozenset({"chain"}), "doubles": frozenset({"open"})},
+                    ("pass",), read),
+              Piece({"doubles": frozenset({"ordinary"})}, (ANY,), ("doubles",))]
+    fx = next(f for f in load_corpus(FIXTURE_ROOT / "chain-doubles")[0]
+              if f.id == "chaindbl-014")
+    best = Solution({**PAGAT, "first_turn": "single", "doubles": "other"}, 0, [])
+    seen = [Observation(fx, ("fail",))]
+    # undeclared, the `other` the solver found may have absorbed first_turn's difference
+    assert _suspects(best, seen, {fx.id: pieces}) == {"first_turn": [fx.id]}
+    # declared, the table is the engine's doubles rule's to judge
+    assert _suspects(best, seen, {fx.id: pieces}, frozenset({"doubles"})) == {}
+    # a fixture no rule set explains still reads as before (a bug may be in any option)
+    bad = Solution({**PAGAT, "first_turn": "single", "doubles": "other"}, 1, [fx.id])
+    assert set(_suspects(bad, seen, {fx.id: pieces}, frozenset({"doubles"}))) == {
+        "first_turn", "doubles"}
+
+
+def test_a_value_found_against_the_declared_one_is_at_most_likely() -> None:
+    # tandem's planted redraw (a second draw offered, not a pass) is draw-until-playable
+    # on every drawn table, and roundhouse's marker bug anyone-plays-on on every marked
+    # one: no fixture tells such a bug from the value. Once the fixtures its own doubles
+    # rule decides no longer left them `likely` (the test above), both were `sure` and
+    # wrong; the declared value is the evidence against them
+    from mtrain.commands.identify import declaration_note
+    from mtrain.conformance.identify.run import OptionFinding, _as_declared
+    from mtrain.conformance.identify.solve import Solution
+
+    pagat = CAT.ruleset("pagat")
+    found = {**PAGAT, "draw_rule": "draw-until-playable"}
+    findings = [OptionFinding(o, v, "sure", 11, ["generated-draw-rule-001"])
+                for o, v in found.items()]
+    out = {f.option: f for f in _as_declared(Solution(dict(found), 0, []), findings, pagat)}
+    assert out["draw_rule"].status == "likely" and out["draw_rule"].value == found["draw_rule"]
+    assert "the engine declares draw-one" in out["draw_rule"].evidence[-1]
+    assert {o for o, f in out.items() if f.status == "sure"} == set(PAGAT) - {"draw_rule"}
+    assert declaration_note(list(out.values()), pagat, Ruleset(
+        "found", tuple(found.items()), pagat.hand_table))[0].startswith(
+        "not sure, but the fixtures lean away from the declared rules: draw_rule")
+    # declared `other`, or not declared at all, the fixtures alone speak
+    mine = Ruleset("mine", tuple((o, "other" if o == "draw_rule" else v)
+                                 for o, v in pagat.choices), pagat.hand_table)
+    for declared in (mine, None):
+        (kept,) = _as_declared(Solution(dict(found), 0, []), [OptionFinding(
+            "draw_rule", "draw-until-playable", "sure", 11, ["x"])], declared)
+        assert kept.status == "sure"

@@ -408,7 +408,8 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
     problems = list(deals.problems)
     forbidden, conflicting = _forbidden(model, soft, fixed, allowed, base, best, space, own)
     problems += forbidden
-    suspects = _suspects(best, observations, parts)
+    declared = frozenset(o for o, v in base.items() if v == OTHER)  # the engine's word
+    suspects = _suspects(best, observations, parts, declared)
     for o in conflicting | deals.conflicting:
         suspects.setdefault(o, [])
     checks = functools.partial(_checks, frozenset(
@@ -535,7 +536,11 @@ def _as_declared(best: Solution, findings: list[OptionFinding],
                  declared: Ruleset | None, deals: Deals | None = None) -> list[OptionFinding]:
     """An option no fixture tells apart for the engine keeps the base's value; where the
     engine declares it `other`, that is its base: the rule is its own (never a known value
-    nothing showed it plays). `best` is changed to match."""
+    nothing showed it plays). `best` is changed to match. A known value the fixtures show
+    against the known value the engine declares is at most `likely`: a bug that plays
+    another value on every table of its clauses looks just like that value, and the
+    engine's word is the evidence against it (tandem's planted redraw is
+    draw-until-playable on every drawn table; it declares draw-one)."""
     if declared is None:
         return findings
     out = []
@@ -555,6 +560,11 @@ def _as_declared(best: Solution, findings: list[OptionFinding],
             best.values[f.option] = OTHER
             f = OptionFinding(f.option, OTHER, "other", 0, [
                 "as the engine declares: no fixture tells its values apart for it"])
+        elif f.status == "sure" and declared[f.option] not in (OTHER, CUSTOM, f.value):
+            f = dataclasses.replace(f, status="likely", evidence=[
+                *f.evidence, f"(not sure: the engine declares {declared[f.option]}; a bug "
+                f"playing {f.value} on every table of its clauses looks the same, and "
+                "`mtrain conform` under the declaration shows which)"])
         out.append(f)
     return out
 
@@ -576,10 +586,14 @@ def _sent(space: Space, allowed: Region, base: Mapping[str, str], deals: Deals,
 
 
 def _suspects(best: Solution, observations: Sequence[Observation],
-              parts: Mapping[str, Sequence[Piece]]) -> dict[str, list[str]]:
+              parts: Mapping[str, Sequence[Piece]],
+              declared: frozenset[str] = frozenset()) -> dict[str, list[str]]:
     """The options an unexplained fixture's outcome reads where the answer lies: a bug,
     or a rule played its own way, may be in any of them; each with those fixtures (what
-    would settle it: whether they are bugs)."""
+    would settle it: whether they are bugs). A fixture whose outcome reads a rule the
+    engine declares its own (`declared`, found `other`) is that rule's to decide, as
+    conform makes its entries not applicable: it casts no doubt on the other options it
+    reads."""
     out: dict[str, list[str]] = {}
 
     def add(options: Iterable[str], fid: str) -> None:
@@ -600,6 +614,12 @@ def _suspects(best: Solution, observations: Sequence[Observation],
         # (the fixture counts for them only because the `other` rule absorbed it).
         # (An option read only for whether the table exists stands for the values that
         # have it, as a known value would: it absorbs nothing, SETUP_ONLY.)
+        # (Not where the rule absorbing it is one the engine declares its own: the open
+        # double on chaindbl-014's table is tandem's doubles rule's to judge, and its
+        # `first_turn: single`, which that table's answer agrees with, was left `likely`
+        # as if no known rule set explained it.)
+        if any(o in declared and best.values[o] == OTHER for p in pieces for o in p.read):
+            continue
         seen = [(i, o) for i, o in enumerate(obs.outcomes) if o is not None]
         cells = [p for p in pieces if all(p.outcomes[i] == o for i, o in seen)]
         if seen and cells and not any(all(best.values[o] in vs or (
