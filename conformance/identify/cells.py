@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from mtrain.conformance.adapter import IMPOSSIBLE
 from mtrain.conformance.fixture import Fixture
@@ -63,9 +63,16 @@ kept, so an id is never reused while its entry lives) and the space's options: a
 that identifies several engines on one corpus (the tests, the calibration) reads each
 partition once."""
 _kept: dict[str, dict[str, list[Piece]]] = {}
-"""The last cache entry read (by its name: the code's and data's digest), its pieces
-decoded by fixture digest: reading the entry (tens of MB of JSON) costs seconds, once per
-process."""
+"""The cache entries read last (by name: the code's and data's digest), their pieces
+decoded by fixture digest, at most KEPT of them: a process that identifies under several
+sets of added examples (the tests: one entry each) reads each entry once."""
+KEPT = 3
+LAYOUT = 2
+"""How a fixture's pieces are written in the entry (part of its name): per fixture, the
+(option, values) pairs its regions are made of, its distinct outcomes and reads, then
+each piece as indices into those: [outcome, read, pair...]. A corpus's hundreds of
+thousands of pieces share a few dozen pairs and few outcomes, so the entry is a fraction
+of the size of one that spells each region out, and is read in a fraction of the time."""
 
 
 def _pieces_given(part: Partition, space: Space) -> list[Piece]:
@@ -79,37 +86,51 @@ def _pieces_given(part: Partition, space: Space) -> list[Piece]:
 
 
 def _to_json(pieces: Sequence[Piece]) -> list[object]:
-    return [[{o: sorted(vs) for o, vs in p.region.items()}, list(p.outcomes), list(p.read)]
-            for p in pieces]
+    pairs: dict[tuple[str, tuple[str, ...]], int] = {}
+    outcomes: dict[tuple[str, ...], int] = {}
+    reads: dict[tuple[str, ...], int] = {}
+    coded = []
+    for p in pieces:
+        piece = [outcomes.setdefault(p.outcomes, len(outcomes)),
+                 reads.setdefault(p.read, len(reads))]
+        for o, vs in p.region.items():
+            piece.append(pairs.setdefault((o, tuple(sorted(vs))), len(pairs)))
+        coded.append(piece)
+    return [[[o, list(vs)] for o, vs in pairs], [list(o) for o in outcomes],
+            [list(r) for r in reads], coded]
 
 
 def _from_json(data: object, fx: Fixture, known: Mapping[str, frozenset[str]],
                sets: dict[tuple[Any, ...], frozenset[str]] | None = None
                ) -> list[Piece] | None:
-    """The pieces kept for `fx`, or None for anything that is not them (`known`: each
-    option's values; `sets`: the value sets already read, by option and values)."""
-    # A corpus's pieces are hundreds of thousands of regions made of a few dozen distinct
-    # (option, values) pairs: each pair is made into a set and checked once (`sets`, shared
-    # by the caller's calls), not once per piece (half the time of reading the entry).
+    """The pieces kept for `fx` (written by _to_json), or None for anything that is not
+    them (`known`: each option's values; `sets`: the value sets already read, by option
+    and values, shared by the caller's calls so that each is made and checked once)."""
     sets = {} if sets is None else sets
     entries = len(fx.expect)
     try:
-        out = []
-        for region, outcomes, read in data:  # type: ignore[attr-defined]
-            r = {}
-            for o, vs in region.items():
-                key = (o, *vs)
-                found = sets.get(key)
-                if found is None:
-                    found = frozenset(vs)
-                    if o not in known or not found <= known[o]:
-                        return None
-                    sets[key] = found
-                r[o] = found
-            if len(outcomes) != entries:
-                return None
-            out.append(Piece(r, tuple(outcomes), tuple(read)))
-    except (TypeError, ValueError, AttributeError):
+        pairs, outcomes, reads, coded = cast(Sequence[Any], data)
+        made: list[tuple[str, frozenset[str]]] = []
+        for o, vs in pairs:
+            key = (o, *vs)
+            found = sets.get(key)
+            if found is None:
+                found = frozenset(vs)
+                if o not in known or not found <= known[o]:
+                    return None
+                sets[key] = found
+            made.append((o, found))
+        outs = [tuple(x) for x in outcomes]
+        if any(len(x) != entries or not all(isinstance(v, str) for v in x) for x in outs):
+            return None
+        read = [tuple(x) for x in reads]
+        if not all(isinstance(v, str) for x in read for v in x):
+            return None
+        # (looked up by key, not by position: an index past the end or below 0 raises)
+        pair = dict(enumerate(made)).__getitem__
+        out_of, read_of = dict(enumerate(outs)), dict(enumerate(read))
+        out = [Piece(dict(map(pair, p[2:])), out_of[p[0]], read_of[p[1]]) for p in coded]
+    except (TypeError, ValueError, AttributeError, KeyError):
         return None
     return out or None
 
@@ -143,14 +164,17 @@ def corpus_pieces(fixtures: Sequence[Fixture], space: Space,
             if progress is not None:
                 progress(1)
         return out
-    name = f"{cache.digest(code_and_data_digest(space), KIND)}.json"
-    decoded = _kept.get(name)
+    name = _entry_name(space)
+    decoded = _kept.pop(name, None)
     stored: dict[str, object] | None = None  # the entry as kept, read only when needed
     if decoded is None:
-        _kept.clear()
-        decoded = _kept[name] = {}
-        kept = cache.read(KIND, name)
+        while len(_kept) >= KEPT:
+            del _kept[next(iter(_kept))]  # the one used least recently
+        decoded = {}
+        with paused():  # (see below)
+            kept = cache.read(KIND, name)
         stored = kept if isinstance(kept, dict) else {}
+    _kept[name] = decoded  # (last: the most recently used)
     changed = False
     known = {o: frozenset(vs) for o, vs in space.options.items()}
     sets: dict[tuple[Any, ...], frozenset[str]] = {}
@@ -161,11 +185,15 @@ def corpus_pieces(fixtures: Sequence[Fixture], space: Space,
             key = _digest(fx)
             found = decoded.get(key)
             if found is None:
-                if stored is None:
-                    kept = cache.read(KIND, name)
-                    stored = kept if isinstance(kept, dict) else {}
-                found = (_from_json(stored[key], fx, known, sets) if key in stored
-                         else None)
+                # (the collector off: the hundreds of thousands of containers read and
+                # made set off collections that walked them all, again and again: two
+                # thirds of the time reading took)
+                with paused():
+                    if stored is None:
+                        kept = cache.read(KIND, name)
+                        stored = kept if isinstance(kept, dict) else {}
+                    found = (_from_json(stored[key], fx, known, sets) if key in stored
+                             else None)
                 if found is None:
                     found = pieces_of(explore(fx, space), space)
                     stored[key] = _to_json(found)
@@ -177,6 +205,10 @@ def corpus_pieces(fixtures: Sequence[Fixture], space: Space,
     if changed and stored is not None:
         cache.write(KIND, name, stored, keep=4)
     return out
+
+
+def _entry_name(space: Space) -> str:
+    return f"{cache.digest(code_and_data_digest(space), KIND, str(LAYOUT))}.json"
 
 
 class Keeper:
@@ -194,7 +226,7 @@ class Keeper:
     def save(self) -> None:
         if not self.found:
             return
-        name = f"{cache.digest(code_and_data_digest(self.space), KIND)}.json"
+        name = _entry_name(self.space)
         # (with the collector off: the lists of a corpus's pieces are hundreds of
         # thousands of containers, and the collections they set off walked the heap a
         # scope check leaves, again and again: two thirds of the time this took)

@@ -1,0 +1,134 @@
+"""identify's cache entry of the scope partition (conformance/identify/cells.py): what it
+reads back is what exploring gives, and an entry cut short or spoiled is read as absent,
+explored again and written again whole, never a traceback."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_corpus
+from mtrain.conformance.identify import cells
+from mtrain.conformance.partition import explore
+from mtrain.spec import cache
+from mtrain.spec.scope import Space
+
+FILE = "doubles/order.yaml"
+"""A file of the corpus small enough to explore in a test, several times."""
+
+
+@pytest.fixture
+def corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Fixture]:
+    """The fixtures of one file of the corpus, an empty cache of their own, and nothing
+    read before in this process."""
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setattr(cells, "_kept", {})
+    copy = tmp_path / "fixtures"
+    copy.mkdir()
+    shutil.copy(FIXTURE_ROOT / FILE, copy)
+    fixtures, errors = load_corpus(copy)
+    assert not errors and len(fixtures) > 3
+    return fixtures
+
+
+def entry() -> Path:
+    (found,) = (Path(str(cache.folder())) / cells.KIND).iterdir()
+    return found
+
+
+def fresh(fixtures: list[Fixture], space: Space) -> dict[str, list[cells.Piece]]:
+    return {fx.id: cells.pieces_of(explore(fx, space), space) for fx in fixtures}
+
+
+def read_back(fixtures: list[Fixture], space: Space,
+              monkeypatch: pytest.MonkeyPatch) -> dict[str, list[cells.Piece]]:
+    """The pieces as a new process reads them, from the entry alone (nothing explored)."""
+    monkeypatch.setattr(cells, "_kept", {})
+
+    def refused(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("explored, though the entry holds every fixture")
+
+    with monkeypatch.context() as m:
+        m.setattr(cells, "explore", refused)
+        return cells.corpus_pieces(fixtures, space)
+
+
+def test_the_pieces_read_back_are_those_explored_in_their_order(
+        corpus: list[Fixture], monkeypatch: pytest.MonkeyPatch) -> None:
+    space = Space()
+    expected = fresh(corpus, space)
+    assert cells.corpus_pieces(corpus, space) == expected  # cold: explored and kept
+    found = read_back(corpus, space, monkeypatch)
+    assert found == expected
+    # the regions' options in the order explored (what identify meets them in)
+    assert ([[list(p.region) for p in found[k]] for k in found]
+            == [[list(p.region) for p in expected[k]] for k in expected])
+
+
+def spoiled_value(edit: Callable[[list[Any]], object]) -> Callable[[bytes], bytes]:
+    """The entry with each fixture's pieces replaced by edit(pieces as written)."""
+    def spoil(whole: bytes) -> bytes:
+        data = orjson.loads(whole)
+        data["value"] = {k: edit(v) for k, v in data["value"].items()}
+        return orjson.dumps(data)
+    return spoil
+
+
+SPOILED: dict[str, Callable[[bytes], bytes]] = {
+    "cut in half": lambda whole: whole[:len(whole) // 2],
+    "cut at the last byte": lambda whole: whole[:-1],
+    "not JSON": lambda whole: b"\x00\xff" * 64,
+    "empty": lambda whole: b"",
+    "another layout": lambda whole: whole.replace(b'"format":', b'"formats":', 1),
+    "an index past the end": spoiled_value(lambda v: [*v[:3], [[0, 0, 10**6]]]),
+    "a negative index": spoiled_value(lambda v: [*v[:3], [[-1, 0]]]),
+    "an outcome too few": spoiled_value(lambda v: [v[0], [o[:-1] for o in v[1]], *v[2:]]),
+    "a value no option has": spoiled_value(
+        lambda v: [[[o, [*vs, "no-such-value"]] for o, vs in v[0]], *v[1:]]),
+    "a string for the pieces": spoiled_value(lambda v: [*v[:3], "pieces"]),
+    "a mapping for a fixture": spoiled_value(lambda v: {"pieces": v}),
+    "a number for a fixture": spoiled_value(lambda v: 7),
+}
+
+
+@pytest.mark.parametrize("spoil", SPOILED.values(), ids=SPOILED.keys())
+def test_a_spoiled_entry_is_explored_again_and_written_again_whole(
+        corpus: list[Fixture], monkeypatch: pytest.MonkeyPatch,
+        spoil: Callable[[bytes], bytes]) -> None:
+    space = Space()
+    expected = fresh(corpus, space)
+    cells.corpus_pieces(corpus, space)
+    path = entry()
+    path.write_bytes(spoil(path.read_bytes()))
+    monkeypatch.setattr(cells, "_kept", {})  # as a new process reads it
+    assert cells.corpus_pieces(corpus, space) == expected
+    assert entry() == path  # remade under its name, in place of the spoiled one
+    assert read_back(corpus, space, monkeypatch) == expected
+
+
+def test_entries_of_other_added_examples_are_each_read_once_per_process(
+        corpus: list[Fixture], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process identifying under a few sets of added examples (one entry each: their
+    digests differ) keeps each entry read, up to KEPT of them, the least recent going."""
+    space = Space()
+    names = [f"{n}.json" for n in "abcd"]
+    reads: list[str] = []
+    real = cache.read
+
+    def counted(kind: str, name: str) -> Any:
+        reads.append(name)
+        return real(kind, name)
+
+    monkeypatch.setattr(cache, "read", counted)
+    for name in [*names[:cells.KEPT], *names[:cells.KEPT]]:
+        monkeypatch.setattr(cells, "_entry_name", lambda s, name=name: name)
+        cells.corpus_pieces(corpus[:1], space)
+    assert reads == names[:cells.KEPT]  # each read once: the second round from memory
+    monkeypatch.setattr(cells, "_entry_name", lambda s: names[cells.KEPT])
+    cells.corpus_pieces(corpus[:1], space)
+    assert list(cells._kept) == names[1:cells.KEPT + 1]
