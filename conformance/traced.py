@@ -250,6 +250,10 @@ class Run:
     """Per entry that passes: refusing clauses it leaves out (unlisted_refusals), which
     lint reports inside its scope; the outcome does not count them (identify reads
     outcomes over the whole space)."""
+    played: tuple[str, ...] = ()
+    """Where the rules never reach the fixture's table (never_reached: every outcome a
+    failure saying so, and lint's scopes leave those rule sets out), each entry's outcome
+    as the play had it: identify's evidence from the corpus (identify/cells.py)."""
 
 
 def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None = None,
@@ -269,7 +273,7 @@ def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None =
     if found is not None:
         kept_run: Run = found[0]  # (built, not dataclasses.replace: a third of a hit's time)
         run = Run(values, kept_run.outcomes, kept_run.read, kept_run.messages,
-                  kept_run.unlisted)
+                  kept_run.unlisted, kept_run.played)
         sizes = found[1]
     else:
         run, log = logged_run(fx, rs, entries, values, memo)
@@ -329,17 +333,26 @@ def logged_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
             memo.plays.extend(cursor[0], asked[cursor[1]:], rules, rs,
                               said).found = (asked, played)
     never = never_reached(fx, traced)
+    run = _judged(played, fx, rs, entries, values, impl, traced)
     if never is not None:  # no answer there is the rules' (reachable.SHAPES): none holds
-        return Run(values, tuple("fail" for _ in entries), tuple(impl.log.read),
-                   tuple((never,) for _ in entries)), impl.log
+        return Run(values, tuple("fail" for _ in entries), run.read,
+                   tuple((never,) for _ in entries), played=run.outcomes), impl.log
+    return run, impl.log
+
+
+def _judged(played: tuple[JSON, JSON] | Outcome, fx: Fixture, rs: Ruleset,
+            entries: Sequence[Expectation], values: dict[str, str], impl: TracedReference,
+            traced: TracedRuleset) -> Run:
+    """Each entry checked against what the play reached (every option the checks read
+    logged, where the table is never reached too: `Run.played` depends on them)."""
     if isinstance(played, Outcome) and played.refusal is not None:  # a refused setup
         judged = [setup_problems(exp, played.refusal) for exp in entries]
         return Run(values, tuple("fail" if p else "pass" for p in judged),
-                   tuple(impl.log.read), tuple(tuple(p) for p in judged)), impl.log
+                   tuple(impl.log.read), tuple(tuple(p) for p in judged))
     if isinstance(played, Outcome):
         status = played.status
         return Run(values, tuple(status for _ in entries), tuple(impl.log.read),
-                   tuple(tuple(played.messages) for _ in entries)), impl.log
+                   tuple(tuple(played.messages) for _ in entries))
     state, rj = played
     outcomes, messages, unlisted = [], [], []
     for exp in entries:
@@ -356,8 +369,8 @@ def logged_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
         outcomes.append("fail" if problems else "pass")
         messages.append(tuple(problems))
         unlisted.append(tuple(left_out))
-    return (Run(values, tuple(outcomes), tuple(impl.log.read), tuple(messages),
-                tuple(unlisted)), impl.log)
+    return Run(values, tuple(outcomes), tuple(impl.log.read), tuple(messages),
+               tuple(unlisted))
 
 
 UNREACHED = "its table is one these rules never reach"

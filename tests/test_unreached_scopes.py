@@ -140,13 +140,26 @@ def test_a_fixture_no_rule_set_reaches_is_reported_not_kept(
     assert report.proposals == []  # nothing to write: the entry speaks about no rule set
 
 
-def test_identify_reads_a_table_never_reached_as_any_answer() -> None:
-    # an engine of set-aside rules may answer anything about a search for the engine: the
-    # pieces identify solves over say so (cells.ANY), so the fixture tells no value apart
-    # where the rules never have its table
-    pieces = pieces_of(explore(BY_ID["engsix-004"], SPACE), SPACE)
+def test_identify_keeps_what_the_play_found_where_a_table_is_never_reached() -> None:
+    # lint fails every entry where set-aside rules meet a search for the engine (their
+    # scopes leave those rule sets out), but identify's pieces from the corpus keep what
+    # the play found there, as they keep impossible states' failures: read as any answer,
+    # `ordinary` explained whatever an engine of house rules did on open-double tables
+    # (tests/test_identify_calibration.py's case-7, read `ordinary`, sure, playing `open`)
+    part = explore(BY_ID["engsix-004"], SPACE)
     no_search = {"set-aside", "highest-double-held", "designated-opens"}
-    aside = [p for p in pieces if p.region.get("engine_procedure", frozenset()) <= no_search
-             and "engine_procedure" in p.region]
-    assert aside and all(set(p.outcomes) == {ANY} for p in aside)
-    assert any("pass" in p.outcomes for p in pieces)  # and the search itself still tells
+    aside = [c for c in part.cells if c.region.get("engine_procedure", frozenset()) <= no_search]
+    assert aside
+    assert all(c.run.outcomes == ("fail",) * len(c.run.outcomes)
+               and c.run.messages[0][0].startswith(UNREACHED) for c in aside)
+    assert all(c.run.played and set(c.run.played) <= {"pass", "fail", "error"} for c in aside)
+    by_region = {tuple(sorted((o, tuple(sorted(v))) for o, v in c.region.items()
+                              if v != SPACE.full()[o])): c.run.played for c in aside}
+    pieces = [p for p in pieces_of(part, SPACE)
+              if p.region.get("engine_procedure", frozenset()) <= no_search
+              and "engine_procedure" in p.region]
+    assert pieces and all(ANY not in p.outcomes for p in pieces)
+    assert all(p.outcomes == by_region[tuple(sorted((o, tuple(sorted(v)))
+                                                    for o, v in p.region.items()))]
+               for p in pieces)
+    assert any("pass" in p.outcomes for p in pieces_of(part, SPACE))

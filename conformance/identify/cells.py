@@ -292,12 +292,16 @@ def _outcomes(run: Any, impossible: bool = True) -> tuple[str, ...]:
     cannot hold under them (an impossible state: a situation played under another value,
     a train ending in a double that no open double names under open doubles; a count
     beyond the rules' bounds, which the reference refuses to read): an engine's answer
-    there says nothing of whether it plays those rules. Without `impossible`, only the
-    tables never reached and the counts beyond the bounds (the corpus's own pieces keep
-    their impossible states' failures)."""
+    there says nothing of whether it plays those rules. Without `impossible` (the
+    corpus's own pieces), only the counts beyond the bounds: a table never reached keeps
+    the outcome its play had (`Run.played`), and an impossible state its failure. Read
+    as any answer, they let a rule that never has those tables explain whatever an engine
+    of house rules does on them: calibration's case-7, open doubles, was read `ordinary`,
+    sure."""
+    outcomes = run.played if run.played and not impossible else run.outcomes
     return tuple(ANY if (impossible and o == "fail"
                          and any(m.startswith(IMPOSSIBLE) for m in said))
-                 or (o == "fail" and said and said[0].startswith(UNREACHED))
+                 or (impossible and o == "fail" and said and said[0].startswith(UNREACHED))
                  or (o == "error" and said and all(OUT_OF_BOUNDS.search(m) for m in said))
                  else o
-                 for o, said in zip(run.outcomes, run.messages, strict=True))
+                 for o, said in zip(outcomes, run.messages, strict=True))
