@@ -125,7 +125,7 @@ def test_composing_a_large_file_runs_no_collection(monkeypatch: pytest.MonkeyPat
                                                   tmp_path: Path) -> None:
     # One file of many fixtures loaded about twice as slowly as the same fixtures split in
     # ten: each full collection walked every node composed so far. Counted, not timed.
-    write_fixtures(tmp_path / "one", 300, 1)  # about 12,500 nodes
+    write_fixtures(tmp_path / "one", 100, 1)  # about 4,000 nodes
     path = tmp_path / "one" / "part00.yaml"
     monkeypatch.setenv("MTRAIN_CACHE_DIR", "off")  # composed, not read back from the cache
 
@@ -148,7 +148,7 @@ def test_composing_a_large_file_runs_no_collection(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(yamlload, "_no_gc", contextlib.nullcontext)  # the check can fail
     assert len(collections_while_loading()) > 10
     fixtures, errors = load_corpus(tmp_path / "one")
-    assert (len(fixtures), errors) == (300, [])
+    assert (len(fixtures), errors) == (100, [])
 
 
 # --- special files where a file is expected ------------------------------------------------
