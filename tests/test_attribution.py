@@ -114,6 +114,46 @@ def test_a_drawn_tile_refused_as_the_oldest_cover_is_charged_to_the_order() -> N
     assert allowing(st, act) == "DBL-7"
 
 
+def _follow_up_past_a_release(drawn: str | None) -> tuple[engine.State, engine.Action]:
+    """switchback's situation play-opendbl-087 (tests/examples/switchback_engine.py, bug 2,
+    "mexican-blind"): seat 5 follows up its [5-5]; the [8-8] (train 5) and the [0-0] on
+    the Mexican Train, laid on earlier turns, have every tile of their number on the
+    table, so they bind nobody (DBL-9) and [3-2] may go on the marked trains 1 and 4."""
+    from mtrain.reference.codec import action_from_json, state_from_json
+    rs = catalog().ruleset("puremco-d9", overrides={"follow_up": "anywhere",
+                                                    "hand_sizes": "celko-d9"})
+    trains = [["6-5", "5-8", "8-7", "7-5", "5-5"], ["6-3", "3-1", "1-8", "8-0", "0-3"],
+              ["6-8", "8-2", "2-0", "0-1", "1-1", "1-7", "7-4"],
+              ["6-7", "7-3", "3-8", "8-4", "4-3", "3-3", "3-5", "5-4", "4-1"],
+              ["6-9", "9-3"], ["6-0", "0-7", "7-9", "9-9", "9-8", "8-8"]]
+    mexican = ["6-1", "1-9", "9-5", "5-2", "2-9", "9-0", "0-5", "5-1", "1-2", "2-6", "6-4",
+               "4-0", "0-0"]
+    state = {
+        "round": 4, "engine": 6, "engine_placed": True, "phase": "follow", "seat": 5,
+        "starter": 3, "hands": [["7-7"], ["7-2", "4-4"], ["9-4"], ["4-2"], ["2-2"], ["3-2"]],
+        "boneyard": [], "trains": [{"tiles": t, "end": int(t[-1][-1]), "marker": s != 2}
+                                   for s, t in enumerate(trains)],
+        "mexican": {"tiles": mexican, "end": 0}, "open_doubles": [5, "mexican", 0],
+        "turn_doubles": [0], "drawn": drawn, "first_turns": [], "passes": 0,
+        "scores": [0] * 6, "outs": [0] * 6, "result": None}
+    st = state_from_json(Rules.of(rs), state)
+    return st, action_from_json(st, {"type": "play", "tile": "3-2", "train": 1})
+
+
+def test_a_follow_up_past_a_released_double_is_charged_to_the_release() -> None:
+    # An engine that keeps the dead [0-0] binding withholds the follow-up on train 1: the
+    # release is what allows it, as in an ordinary turn, not the follow-up rule (DBL-2:
+    # 3 of switchback's 49 failures were charged so, the other 45 to DBL-9)
+    from mtrain.conformance.attribution import allowing
+    for drawn in (None, "3-2"):  # the tile in hand, or just drawn (TURN-3 before)
+        st, act = _follow_up_past_a_release(drawn)
+        assert allowing(st, act) == "DBL-9", drawn
+    # the same follow-up once no double of an earlier turn is left: the follow-up rule's
+    st, act = _follow_up_past_a_release(None)
+    st.open_doubles = [0]
+    assert allowing(st, act) == "DBL-2"
+
+
 @pytest.mark.slow  # a conform run against a program, ~5 CPU s
 def test_a_duty_ignored_far_from_any_release_is_the_duty(tmp_path: Path) -> None:
     """tandem with only its bug 2 on (tests/examples/tandem_engine.py: a player who must
