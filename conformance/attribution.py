@@ -194,14 +194,14 @@ def allowing(st: engine.State, act: engine.Action) -> str | None:
         # another draw after a tile that cannot be played, in a follow-up too (DBL-5
         # sends the player to an ordinary turn's drawing, which this clause is)
         return "TURN-5"
-    found = _past_release(st, refusals.permission(st, act))
+    found = _past_release(st, act, refusals.permission(st, act))
     if found == "TURN-3" and st.open_doubles:
         # the drawn tile, playable there only because the doubles no longer bind: the
         # rule that released them
         free = st.copy()
         free.drawn = -1
         if act in engine.legal_actions(free) and (released := _past_release(
-                free, refusals.permission(free, act))) in (*RELEASES, *ORDERS):
+                free, act, refusals.permission(free, act))) in (*RELEASES, *ORDERS):
             # or the cover that the order of several open doubles asks for: an engine that
             # refuses the drawn tile there keeps another order (hump's newest first)
             return released
@@ -216,15 +216,20 @@ def allowing(st: engine.State, act: engine.Action) -> str | None:
     return found
 
 
-def _past_release(st: engine.State, found: str) -> str:
-    """DBL-9 for a follow-up (`found` DBL-2, DBL-3 or DBL-4) that a double of an earlier
-    turn would forbid had it not been released, nobody being able to cover it: an engine
-    that withholds the play keeps that double binding (switchback's bug 2), as in an
-    ordinary turn, where refusals.permission names the release itself."""
-    if found not in ("DBL-2", "DBL-3", "DBL-4") or not st.rules.release_uncoverable:
+def _past_release(st: engine.State, act: engine.Action, found: str) -> str:
+    """DBL-9 for a play that a double of an earlier turn would forbid had it not been
+    released, nobody being able to cover it: a follow-up (`found` DBL-2, DBL-3 or DBL-4),
+    or the cover of a newer double (DBL-7, the older one dead). An engine that withholds
+    the play keeps that double binding (switchback's bug 2), as in an ordinary turn, where
+    refusals.permission names the release itself."""
+    if found in ("DBL-2", "DBL-3", "DBL-4"):
+        earlier = [t for t in st.open_doubles if t not in st.turn_doubles]
+    elif found == "DBL-7" and act.train in st.open_doubles:
+        earlier = st.open_doubles[:st.open_doubles.index(act.train)]
+    else:
         return found
-    earlier = [t for t in st.open_doubles if t not in st.turn_doubles]
-    return "DBL-9" if any(not engine.live(st, t) for t in earlier) else found
+    dead = any(not engine.live(st, t) for t in earlier)
+    return "DBL-9" if dead and st.rules.release_uncoverable else found
 
 
 def _release_near(st: engine.State) -> bool:

@@ -154,6 +154,34 @@ def test_a_follow_up_past_a_released_double_is_charged_to_the_release() -> None:
     assert allowing(st, act) == "DBL-2"
 
 
+def test_a_cover_past_an_older_released_double_is_charged_to_the_release() -> None:
+    # fuzz's reproducer of switchback's bug 2 (its finding "forbids play (DBL-7)"): the
+    # older [5-5] (train 1) is dead, every 5 on the table, so seat 0 covers the [4-4] on
+    # the Mexican Train; an engine that withholds it keeps the dead double binding
+    # (DBL-9), it does not cover in another order (DBL-7)
+    from mtrain.conformance.attribution import allowing
+    from mtrain.reference.codec import action_from_json, state_from_json
+    rules = Rules.of(catalog().ruleset("puremco-d9"))
+    trains = [["8-0", "0-6", "6-3", "3-9", "9-5", "5-8"],
+              ["8-7", "7-5", "5-0", "0-2", "2-5", "5-5"],
+              ["8-3", "3-7", "7-7", "7-6", "6-9", "9-0", "0-1", "1-5", "5-4"]]
+    mexican = ["8-2", "2-4", "4-1", "1-8", "8-6", "6-2", "2-3", "3-0", "0-4", "4-7", "7-2", "2-2",
+               "2-1", "1-1", "1-6", "6-6", "6-5", "5-3", "3-4", "4-4"]
+    laid = {*(t for x in [*trains, mexican] for t in x), "6-4", "7-1", "8-8"}
+    rest = [f"{a}-{b}" for a in range(9, -1, -1) for b in range(a, -1, -1)
+            if f"{a}-{b}" not in laid and f"{b}-{a}" not in laid]
+    state = {
+        "round": 2, "engine": 8, "engine_placed": True, "phase": "start", "seat": 0,
+        "starter": 1, "hands": [["6-4"], ["7-1"], rest], "boneyard": [],
+        "trains": [{"tiles": t, "end": int(t[-1][-1]), "marker": False} for t in trains],
+        "mexican": {"tiles": mexican, "end": 4}, "open_doubles": [1, "mexican"],
+        "turn_doubles": [], "drawn": None, "first_turns": [], "passes": 0,
+        "scores": [0] * 3, "outs": [0] * 3, "result": None}
+    st = state_from_json(rules, state)
+    act = action_from_json(st, {"type": "play", "tile": "6-4", "train": "mexican"})
+    assert allowing(st, act) == "DBL-9"
+
+
 @pytest.mark.slow  # a conform run against a program, ~5 CPU s
 def test_a_duty_ignored_far_from_any_release_is_the_duty(tmp_path: Path) -> None:
     """tandem with only its bug 2 on (tests/examples/tandem_engine.py: a player who must
