@@ -455,6 +455,15 @@ def test_an_unexplained_fixture_conform_does_not_run_is_told_apart() -> None:
                                   / "tortoise-rules.yaml"))
     shows, elsewhere = split_unexplained(["doubles-072", "doubles-050"], tortoise)
     assert shows == ["doubles-050"] and elsewhere == ["doubles-072"]
+    # switchback (tests/examples/, bugs off) plays one tile a turn and answers a table in
+    # the chain phase (generated-first-turn-004) without refusing it: conform does not run
+    # it (REACH-CHAIN: no such table under these rules), so it was listed as conform's
+    # to show for a reason of its own, not for its entries' rules
+    switchback = CAT.rules_file(str(Path(__file__).parent / "examples"
+                                    / "switchback-rules.yaml"))
+    shows, elsewhere = split_unexplained(["generated-first-turn-004", "doubles-017"],
+                                         switchback)
+    assert shows == ["doubles-017"] and elsewhere == ["generated-first-turn-004"]
 
 
 
