@@ -2,8 +2,9 @@
 """Switchback: Mexican Train on a double-9 set, as a railway club plays it at its
 monthly meet (a switchback climbs a slope in zigzags), written from docs/protocol.md and
 docs/implementers-guide.md alone (it imports nothing from mtrain), to try the suite as its
-author would. Its house rules and planted bugs were written down here before the suite
-ran on it.
+author would (its skeleton, the table and the server loop, taken from hump_engine.py, an
+engine written the same way). Its house rules and planted bugs were written down here
+before the suite ran on it.
 
 Rules it plays (its rule-set file: tests/examples/switchback-rules.yaml; its hello
 declares the same):
