@@ -165,3 +165,21 @@ def test_the_reader_sees_function_level_and_relative_imports() -> None:
     assert layer("mtrain.spec.model.legality") == "spec"
     assert layer("mtrain.spec.catalog") == "data core"
     assert len(MODULES) > 90
+
+
+def test_the_situations_cache_key_reads_at_least_what_ast_reads() -> None:
+    # spec/cache.import_closure reads imports with a regular expression (it runs on every
+    # conform); ast here is the exact reader: a module it sees that the key misses would
+    # let an edit to it serve stale situations
+    from mtrain.spec import cache
+    root = "mtrain.conformance.situations"
+    exact: set[str] = set()
+    todo = [root]
+    while todo:
+        name = todo.pop()
+        if name not in exact:
+            exact.add(name)
+            todo.extend(graph()[name])
+    keyed = set(cache.import_closure(root))
+    assert len(exact) > 30
+    assert exact - keyed == set(), f"the key misses {sorted(exact - keyed)}"
