@@ -31,6 +31,7 @@ import copy
 import json
 import os
 import queue
+import select
 import signal
 import sys
 import threading
@@ -408,17 +409,40 @@ def host_main(spec: str) -> int:
         os.write(channel_out, encode({"died": code}))
 
 
+HARNESS_CHECK = 0.1
+"""How often the host looks whether the harness is still there, while its worker runs."""
+
+
 def _wait(pid: int, harness: int) -> int | None:
-    """The worker's wait status; None (the worker killed) if the harness went away."""
-    while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return status
-        if os.getppid() != harness:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-            return None
-        time.sleep(0.1)
+    """The worker's wait status; None (the worker killed) if the harness went away.
+    Woken the moment the worker exits (a process descriptor, where there is one): the
+    next worker, or the host's own exit at the end of the calls, does not wait out a
+    poll."""
+    exited = _descriptor(pid)
+    try:
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return status
+            if os.getppid() != harness:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+                return None
+            if exited is None:
+                time.sleep(HARNESS_CHECK)
+            else:  # readable once the worker has exited
+                select.select([exited], [], [], HARNESS_CHECK)
+    finally:
+        if exited is not None:
+            os.close(exited)
+
+
+def _descriptor(pid: int) -> int | None:
+    """A descriptor that becomes readable when process `pid` exits (Linux), or None."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):  # not Linux, or a kernel before 5.3
+        return None
 
 
 def _serve(impl: Any, fd_in: int, fd_out: int) -> int:

@@ -14,8 +14,9 @@ and write them there.
 
 from __future__ import annotations
 
+import functools
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -111,11 +112,13 @@ class Docs(ReportPages):
 
     # -- pages ---------------------------------------------------------------------
 
-    def build(self) -> dict[str, str]:
+    def build(self, clauses: Collection[str] | None = None) -> dict[str, str]:
+        """Every page; of the clause pages only those of `clauses`, when given (the
+        fast test loop checks a few: they are most of the cost, in their pictures)."""
         pages: list[Callable[[], None]] = [
-            self.tour, self.rulebook, self.matrix, self.differences, self.facts_page,
-            self.consistency, self.mutants_page, self.versioning, self.rule_books,
-            self.refusals]
+            self.tour, functools.partial(self.rulebook, clauses), self.matrix,
+            self.differences, self.facts_page, self.consistency, self.mutants_page,
+            self.versioning, self.rule_books, self.refusals]
         for page in pages:
             page()
         return dict(sorted(self.files.items()))
@@ -218,7 +221,7 @@ class Docs(ReportPages):
     def _clause_fixtures(self, clause: Clause) -> list[Fixture]:
         return [fx for fx in self.fixtures if clause.id in fx.clauses]
 
-    def rulebook(self) -> None:
+    def rulebook(self, clauses: Collection[str] | None = None) -> None:
         index = ["# The rule book", "",
                  "Every rule as a numbered clause. Ids are stable: never renumbered, never reused.",
                  "The sources column says where each comes from (the labels are defined "
@@ -231,7 +234,11 @@ class Docs(ReportPages):
             index.append(f"| [{clause.id}]({clause.id}.md) | {clause.title} | "
                          f"{', '.join(clause.sources)} | {where or 'overlays only'} | "
                          f"{len(fixtures)} |")
-            self.files[f"rules/{clause.id}.md"] = self.clause_page(clause, fixtures)
+            if clauses is None or clause.id in clauses:
+                self.files[f"rules/{clause.id}.md"] = self.clause_page(clause, fixtures)
+            else:  # its scenes, not drawn: a later page shows a scene drawn before
+                for fx in fixtures:
+                    self._clause_scene(clause, fx)
         index += ["", "## Where each rule comes from", "",
                   "Every clause, option value, variant and overlay names its origin with these "
                   "labels (spec/data/sources.yaml). A `decision` gives its reason and a "
@@ -365,14 +372,15 @@ class Docs(ReportPages):
                 "how many of them say which values of the option they need.", "",
                 "| option | value | entries that hold under it | of which name the option |",
                 "|---|---|---|---|"]
-        entries = [e for fx in self.fixtures for e in fx.expect]
+        # each entry's products, as {option: values allowed}, made once (not per value)
+        entries = [[dict(p.allowed) for p in e.scope.products]
+                   for fx in self.fixtures for e in fx.expect]
         for option in self.cat.options.values():
             o = option.name
             for value in option.values:
-                holds = [e for e in entries if any(
-                    value in dict(p.allowed).get(o, (value,)) for p in e.scope.products)]
-                named = [e for e in holds if all(o in dict(p.allowed)
-                                                 for p in e.scope.products)]
+                holds = [products for products in entries
+                         if any(value in p.get(o, (value,)) for p in products)]
+                named = [products for products in holds if all(o in p for p in products)]
                 out.append(f"| `{o}` | `{value}` | {len(holds)} | {len(named)} |")
         out += ["", "## Overlays", "", "| overlay | sets | applies to |", "|---|---|---|"]
         for name, ov in self.cat.overlays.items():
@@ -709,9 +717,11 @@ def ruleset_page(rs: Ruleset, fixtures: Iterable[Fixture]) -> str:
 
 
 def generate(out: Path | None = None, compute: bool = True,
-             log: Callable[[str], None] | None = None) -> dict[str, str]:
-    """Every generated file, {path relative to docs/: text}; see Docs for the arguments."""
-    return Docs(out, compute, log).build()
+             log: Callable[[str], None] | None = None,
+             clauses: Collection[str] | None = None) -> dict[str, str]:
+    """Every generated file, {path relative to docs/: text}; see Docs for the arguments
+    and Docs.build for `clauses`."""
+    return Docs(out, compute, log).build(clauses)
 
 
 def stale(out: Path, files: dict[str, str]) -> list[str]:

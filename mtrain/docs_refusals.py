@@ -91,20 +91,31 @@ def _ask(st: engine.State, fid: str, variant: str, k: int, found: Survey) -> Non
     plays += [engine.Action("play", outside[0], 0)] if outside else []  # not in the set
     plays += [engine.Action("play", held[0], st.players + 1)] if held else []  # no train
     for action in [*plays, engine.DRAW, engine.PASS, engine.END_CHAIN]:
-        text = action_text({"type": action.kind} if action.kind != "play" else
-                           {"type": "play", "tile": T.name(action.tile),
-                            "train": "mexican" if action.train == st.players
-                            else action.train})
-        writable = _writable(text, st.rules.max_pip)
-        example = Example(fid, variant, k, text, writable=writable)
+        # an example is written only where it is the first of its clause (most are not)
         if action in legal:
-            found.allowing[action.kind].setdefault(refusals.permission(st, action), example)
+            allowing = found.allowing[action.kind]
+            clause = refusals.permission(st, action)
+            if clause not in allowing:
+                allowing[clause] = _example(st, action, fid, variant, k)
             continue
         refused = refusals.refusals(st, action, legal)
-        example.first = refused[0].clause
+        refusing, cited = found.refusing[action.kind], found.cited[action.kind]
+        first = refused[0].clause
+        if first in cited and all(r.clause in refusing for r in refused):
+            continue
+        example = _example(st, action, fid, variant, k)
+        example.first = first
         for r in refused:
-            found.refusing[action.kind].setdefault(r.clause, example)
-        found.cited[action.kind].setdefault(refused[0].clause, example)
+            refusing.setdefault(r.clause, example)
+        cited.setdefault(first, example)
+
+
+def _example(st: engine.State, action: engine.Action, fid: str, variant: str,
+             k: int) -> Example:
+    text = action_text({"type": action.kind} if action.kind != "play" else
+                       {"type": "play", "tile": T.name(action.tile),
+                        "train": "mexican" if action.train == st.players else action.train})
+    return Example(fid, variant, k, text, writable=_writable(text, st.rules.max_pip))
 
 
 @functools.cache

@@ -150,14 +150,19 @@ print(impl._host._proc.popen.pid, impl._host._worker, flush=True)
 impl.legal(json.loads({json.dumps(RJ)!r}),
            {{**json.loads({json.dumps(STATE)!r}), "scores": [777, 0]}})
 """
+    spinning = tmp_path / "spinning"
     harness = subprocess.Popen([sys.executable, "-c", script], cwd=tmp_path,
-                               stdout=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, text=True,
+                               env={**os.environ, "MTRAIN_TEST_SPINNING": str(spinning)})
     pids: list[int] = []
     try:
         assert harness.stdout is not None
         pids = [int(p) for p in harness.stdout.readline().split()]
         assert len(pids) == 2 and all(map(alive, pids))
-        time.sleep(0.3)  # the worker is spinning now
+        deadline = time.monotonic() + 30
+        while not spinning.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert spinning.exists(), "the worker never started spinning"
         harness.send_signal(signal.SIGKILL)
         harness.wait(5)
         deadline = time.monotonic() + 30

@@ -84,10 +84,13 @@ class Broken:
 
 
 class Spins(ReferenceImplementation):
-    """Spins for ever (holding the interpreter) in legal() when seat 0's total is 777."""
+    """Spins for ever (holding the interpreter) in legal() when seat 0's total is 777;
+    first creates the file MTRAIN_TEST_SPINNING names, if set (a test waits for it)."""
 
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
         if state["scores"][0] == 777:
+            if os.environ.get("MTRAIN_TEST_SPINNING"):
+                open(os.environ["MTRAIN_TEST_SPINNING"], "x").close()
             while True:
                 pass
         return super().legal(ruleset, state)
