@@ -21,12 +21,14 @@ Set aside on reading, each for the reason given:
 
 from __future__ import annotations
 
+import dataclasses
+
 from mtrain.conformance.mutants import originals as ref
 from mtrain.conformance.mutants.implementation import Mutant
 from mtrain.conformance.mutants.outside import table_named, table_rows_changed
 from mtrain.reference import refusals as refusals_module
-from mtrain.reference.engine import CHAIN, DRAW, ENGINE, PASS, START, Action, State
-from mtrain.reference.rules import MARKER_OWNER_OWN
+from mtrain.reference.engine import CHAIN, DRAW, ENGINE, FOLLOW, PASS, START, Action, State
+from mtrain.reference.rules import FOLLOW_RESTRICTED, MARKER_OWNER_OWN, Rules
 from mtrain.reference.state import IllegalAction
 from mtrain.spec import tiles as T
 
@@ -170,6 +172,23 @@ def _turn_doubles_kept(state: State) -> None:
         state.turn_doubles[:] = [t for t in kept if t in state.open_doubles]
 
 
+def _restricted_oldest_open(state: State) -> list[int]:
+    """DBL-3's 'first double' read off the open doubles, not the turn's: under the
+    restricted follow-up, with an older double still open that binds nobody (released,
+    DBL-9), the tile after a double may go on that older one instead of the turn's."""
+    out = ref.playable_trains(state)
+    laid, open_doubles = state.turn_doubles, state.open_doubles
+    if (state.phase != FOLLOW or not laid or open_doubles[0] == laid[0]
+            or state.rules.follow != FOLLOW_RESTRICTED or ref.duties(state)):
+        return out
+    first, mex = open_doubles[0], state.players
+    trains = [first]
+    for t in ref.open_trains(state, state.seat):
+        if t != first and (t == mex or t not in open_doubles):
+            trains.append(t)
+    return trains
+
+
 def _chain_covers_elsewhere(state: State) -> list[int]:
     """FIRST-2 with TRAIN-6 read first: on a pagat first-turn chain a tile may also cover
     an open double on another train."""
@@ -211,6 +230,15 @@ def _double_blank_alone_at_face(state: State, seat: int) -> int:
     if hand & _DOUBLE_BLANK_BIT and not hand & _OTHER_BLANKS:
         return sum(T.PIPS[t] for t in T.tiles_of(hand))
     return ref.hand_value(state, seat)
+
+
+def _blank_25_high_end_only(rules: Rules) -> Rules:
+    """SCORE-2 written `(high or 25) + low`: only a blank high end counts 25, so [x-0] is
+    worth x and [0-0] 25."""
+    if rules.ruleset["blank_values"] != "blank-25":
+        return rules
+    value = tuple((T.HIGH[t] or 25) + T.LOW[t] for t in range(T.TILE_COUNT))
+    return dataclasses.replace(rules, value=value)
 
 
 NINTH_READING: tuple[Mutant, ...] = (
@@ -258,9 +286,14 @@ NINTH_READING: tuple[Mutant, ...] = (
            patches={"_play": _mexican_cover_left_open}),
     Mutant("turn-doubles-kept",
            "The doubles laid in a turn are not cleared when it ends: a double left open "
-           "binds nobody after", ("DBL-6", "TURN-6"),
+           "binds nobody after", ("DBL-6", "TURN-6", "DBL-1"),
            "_end_turn swapped: the turn's open doubles kept as the next turn's",
            patches={"_end_turn": _turn_doubles_kept}),
+    Mutant("restricted-follow-oldest-open",
+           "Under the restricted follow-up the tile after a double may go on the oldest open "
+           "double, a released one, not the turn's first", ("DBL-3", "DBL-9"),
+           "playable_trains swapped: the first of the open doubles for the turn's first",
+           patches={"playable_trains": _restricted_oldest_open}),
     Mutant("chain-covers-elsewhere",
            "On a first-turn chain on the own train a tile may also cover an open double on "
            "another train", ("FIRST-2", "TRAIN-6", "FIRST-5"),
@@ -282,6 +315,10 @@ NINTH_READING: tuple[Mutant, ...] = (
            "blank rule", ("SCORE-2", "SCORE-3", "SCORE-4"),
            "hand_value swapped: face value when [0-0] is the hand's only blank",
            patches={"hand_value": _double_blank_alone_at_face}),
+    Mutant("blank-25-high-end-only",
+           "Under blank-25 only a blank high end counts 25: [x-0] is worth x, [0-0] 25",
+           ("SCORE-2",), "Rules.value (high or 25) + low under blank-25",
+           rules=_blank_25_high_end_only),
     # hand tables: rows still untouched
     Mutant("pagat-seven-take-12",
            "pagat's table gives 7 players the 12 tiles of 5 and 6, not 10", ("DEAL-2",),
@@ -296,5 +333,5 @@ NINTH_READING: tuple[Mutant, ...] = (
            "Rules.ruleset.hand_table 3 -> 16 under cardinal",
            rules=table_rows_changed(table_named("cardinal"), {3: 16})),
 )
-"""The ninth reading: 16 rule bugs, none a mutant of the catalogue (names and descriptions
+"""The ninth reading: 18 rule bugs, none a mutant of the catalogue (names and descriptions
 checked against the eight readings before it)."""
