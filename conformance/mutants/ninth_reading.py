@@ -1,17 +1,19 @@
 """Rule bugs of a ninth outside reading: written from shared/RULES.md and the clauses
 (docs/rules/), aimed at what the eight readings before it touch least, counted per clause
 over the catalogue (381 mutants): TURN-7 (none), TURN-6, TRAIN-1, TRAIN-2, TRAIN-3,
-TRAIN-5, END-1, FIRST-2, MARK-2, TURN-1 and TURN-2 (one to three each), and rows of the
-hand tables still untouched (pagat's 7, puremco's 6, Cardinal's 3). Each is a slip an
-engine author makes: a constant where the round's number belongs, `end or engine` for a
-blank end, `> 1` for `> 0`, the seat moved on before the end is read, a loop over the
-personal trains that forgets the shared one.
+TRAIN-5, END-1, FIRST-2, MARK-2, TURN-1 and TURN-2 (one to three each), the trains a
+follow-up may use (DBL-2, DBL-3: which double is "first", a train whose marker came off
+with the double), FIRST-4's doubles "laid in the chain", blank ends (SCORE-2 to SCORE-4),
+and rows of the hand tables still untouched (pagat's 7, puremco's 6, Cardinal's 3). Each
+is a slip an engine author makes: a constant where the round's number belongs, `end or
+engine` for a blank end, `> 1` for `> 0`, the seat moved on before the end is read, a
+loop over the personal trains that forgets the shared one.
 
 Set aside on reading, each for the reason given:
-- A drawn tile read as any tile in hand (TURN-3), or any tile drawn this turn under
-  draw-until-playable (TURN-5): a draw is offered only when no tile in hand can be laid,
-  and the table does not change until the turn's next tile, so every other tile is as
-  unplayable as before: no rule set tells the two apart.
+- Any tile drawn this turn playable under draw-until-playable (TURN-5), not the last
+  one alone: a draw is offered only when nothing in hand can be laid, so the earlier
+  draws were unplayable, and stay so but where the last draw empties the boneyard and
+  releases the doubles (DBL-12), which drawn-tile-any-in-hand below already is.
 - The engine tile left out of the table when a double's number is counted (DBL-9): the
   engine is the only double of its number, so no open double ever has that number.
 - A round dealt with an empty boneyard not checked for a block (END-2) before its first
@@ -123,6 +125,21 @@ def _end_chain_keeps_turn(state: State, action: Action) -> None:
     state.phase = START
 
 
+def _any_tile_after_draw(state: State) -> list[Action]:
+    """TURN-3 left out: after a draw any tile in hand may be played, not the drawn one
+    alone. Nothing else in hand could be laid before the draw, so this differs only
+    where the draw itself opens trains: the last tile drawn releases the doubles under
+    release-on-empty-boneyard (DBL-12)."""
+    drawn = state.drawn
+    if drawn < 0:
+        return ref.plays(state)
+    state.drawn = -1
+    try:
+        return ref.plays(state)
+    finally:
+        state.drawn = drawn
+
+
 def _last_tile_never_drawn(state: State) -> list[Action]:
     """TURN-2 with `len(boneyard) > 1`: the boneyard's last tile is never drawn; the
     player passes as if it were empty."""
@@ -187,6 +204,27 @@ def _restricted_oldest_open(state: State) -> list[int]:
         if t != first and (t == mex or t not in open_doubles):
             trains.append(t)
     return trains
+
+
+def _chain_end_held_by_any_double(state: State) -> list[Action]:
+    """FIRST-4 read over every open double: a chain may not end while any of its plays
+    would cover an open double, one left by an earlier first turn too."""
+    out = ref.legal_actions(state)
+    if state.phase != CHAIN or not out or out[-1].kind != "end-chain":
+        return out
+    if any(a.kind == "play" and a.train in state.open_doubles for a in out):
+        return out[:-1]
+    return out
+
+
+def _follow_open_trains_only(state: State) -> list[int]:
+    """DBL-1's follow-up kept to the trains open in an ordinary turn: a double laid on a
+    marked train whose marker came off with it (MARK-4) cannot be covered by its layer."""
+    out = ref.playable_trains(state)
+    if state.phase != FOLLOW or ref.duties(state):
+        return out
+    base = ref.open_trains(state, state.seat)
+    return [t for t in out if t in base]
 
 
 def _chain_covers_elsewhere(state: State) -> list[int]:
@@ -263,6 +301,10 @@ NINTH_READING: tuple[Mutant, ...] = (
            "moves again", ("TURN-6", "FIRST-1", "SEAT-1"),
            "perform swapped: end-chain clears the first turn and stays at the seat",
            patches={"perform": _end_chain_keeps_turn}),
+    Mutant("drawn-tile-any-in-hand",
+           "After a draw any tile in hand may be played, not only the drawn one",
+           ("TURN-3", "DBL-12"), "plays swapped: the drawn tile not read",
+           patches={"plays": _any_tile_after_draw}),
     Mutant("last-tile-never-drawn",
            "The boneyard's last tile is never drawn: with one tile left the player passes "
            "as if it were empty", ("TURN-2", "TURN-4"),
@@ -294,6 +336,17 @@ NINTH_READING: tuple[Mutant, ...] = (
            "double, a released one, not the turn's first", ("DBL-3", "DBL-9"),
            "playable_trains swapped: the first of the open doubles for the turn's first",
            patches={"playable_trains": _restricted_oldest_open}),
+    Mutant("chain-end-held-by-any-double",
+           "A first-turn chain may not end while it could cover any open double, one left by "
+           "an earlier first turn too", ("FIRST-4", "FIRST-5", "FIRST-11"),
+           "legal_actions swapped: end-chain left out while a play covers an open double",
+           patches={"legal_actions": _chain_end_held_by_any_double}),
+    Mutant("follow-open-trains-only",
+           "The tile after a double goes only on trains open in an ordinary turn: a double "
+           "laid on a train whose marker came off with it cannot be covered",
+           ("DBL-2", "DBL-3", "DBL-4", "TRAIN-6", "MARK-4"),
+           "playable_trains swapped: the follow-up's trains kept to open_trains",
+           patches={"playable_trains": _follow_open_trains_only}),
     Mutant("chain-covers-elsewhere",
            "On a first-turn chain on the own train a tile may also cover an open double on "
            "another train", ("FIRST-2", "TRAIN-6", "FIRST-5"),
@@ -333,5 +386,18 @@ NINTH_READING: tuple[Mutant, ...] = (
            "Rules.ruleset.hand_table 3 -> 16 under cardinal",
            rules=table_rows_changed(table_named("cardinal"), {3: 16})),
 )
-"""The ninth reading: 18 rule bugs, none a mutant of the catalogue (names and descriptions
-checked against the eight readings before it)."""
+"""The ninth reading: 21 rule bugs, none a mutant of the catalogue (names and descriptions
+checked against the eight readings before it).
+
+Measured on the corpus before any fixture was added for them (2026-12-04, `mtrain mutants
+-m NAME ... --need 2 -j 2`, 2,063 to 2,069 passing runs): 20 killed, one survived
+(restricted-follow-oldest-open: no fixture had a released double open beside the turn's),
+and three were killed by one fixture alone: hand-never-checked (turn-022),
+chain-end-held-by-any-double (anyx-002), follow-open-trains-only (doubles-012);
+drawn-tile-any-in-hand by two (emptyx-003, doubles-070). With the fixtures worked by
+hand from the clauses (turns/held-ninth-reading.yaml turnx9-001, -002;
+doubles/follow-ninth-reading.yaml follow9-001 to -003; first-turn/chain-end-ninth-
+reading.yaml chain9-001; turns/drawn-ninth-reading.yaml drawx9-001) every one is killed
+by two fixtures or more (2,075 runs): the fewest two (restricted-follow-oldest-open,
+chain-end-held-by-any-double, follow-open-trains-only, puremco-six-take-14). Blame
+charges all 21 to a clause they break."""
