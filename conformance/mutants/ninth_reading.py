@@ -40,12 +40,12 @@ _refusals = refusals_module._refusals  # bound before any swap (originals.py's w
 # --- the trains' open ends ------------------------------------------------------------------
 
 
-def _with_ends(state: State, ends: list[int], call: object) -> object:
-    """`call(state)` with the state's ends read as `ends` for its duration."""
+def _with_ends(state: State, ends: list[int]) -> list[Action]:
+    """The plays of `state` with its trains' ends read as `ends`."""
     saved = state.ends
     state.ends = ends
     try:
-        return call(state)  # type: ignore[operator]
+        return ref.plays(state)
     finally:
         state.ends = saved
 
@@ -64,7 +64,7 @@ def _plays_mexican_top(state: State) -> list[Action]:
     """TRAIN-5 with a constant: the empty Mexican Train is opened by the set's highest
     number ([12-x]) in every round, not by the round's engine."""
     ends = _mexican_end_top(state)
-    return ref.plays(state) if ends is None else _with_ends(state, ends, ref.plays)  # type: ignore[return-value]
+    return ref.plays(state) if ends is None else _with_ends(state, ends)
 
 
 def _play_mexican_top(state: State, tile: int, train: int) -> None:
@@ -93,7 +93,7 @@ def _plays_blank_as_engine(state: State) -> list[Action]:
     """TRAIN-2 with `end or engine`: a started train whose open end is a blank is read as
     ending in the engine's number."""
     ends = _blank_ends(state)
-    return ref.plays(state) if ends is None else _with_ends(state, ends, ref.plays)  # type: ignore[return-value]
+    return ref.plays(state) if ends is None else _with_ends(state, ends)
 
 
 def _play_blank_as_engine(state: State, tile: int, train: int) -> None:
