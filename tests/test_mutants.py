@@ -1600,6 +1600,28 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "two-players-no-mexican": "engine-003",
     "tiles-never-turned": "chaindbl-010",
     "ordinary-double-plays-again": "ordone-001",
+    # the ninth reading (conformance/mutants/ninth_reading.py)
+    "mexican-opens-on-top-double": "engine-002",
+    "blank-end-reads-as-engine": "release-001",
+    "hand-never-checked": "turnx9-001",
+    "end-chain-keeps-turn": "chaindbl-003",
+    "drawn-tile-any-in-hand": "drawx9-001",
+    "last-tile-never-drawn": "emptyx-003",
+    "marked-plays-optional": "chaindbl-009",
+    "mexican-double-binds-nobody": "chaindbl-016",
+    "mexican-cover-left-open": "covers-001",
+    "turn-doubles-kept": "chaindbl-005",
+    "restricted-follow-oldest-open": "follow9-001",
+    "chain-end-held-by-any-double": "chain9-001",
+    "follow-open-trains-only": "follow9-003",
+    "chain-covers-elsewhere": "chaindbl-005",
+    "mexican-play-lowers-marker": "release-002",
+    "winner-is-next-seat": "chaindbl-011",
+    "double-blank-alone-at-face": "generated-blank-values-002",
+    "blank-25-high-end-only": "generated-blank-values-001",
+    "pagat-seven-take-12": "deal-006",
+    "puremco-six-take-14": "deal-005",
+    "cardinal-three-take-16": "deal-002",
 }
 
 
@@ -1678,6 +1700,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.eighth_reading import EIGHTH_READING
     from mtrain.conformance.mutants.fifth_reading import FIFTH_READING
     from mtrain.conformance.mutants.fourth_reading import FOURTH_READING
+    from mtrain.conformance.mutants.ninth_reading import NINTH_READING
     from mtrain.conformance.mutants.outside import OUTSIDE
     from mtrain.conformance.mutants.second_reading import SECOND_READING
     from mtrain.conformance.mutants.seventh_reading import SEVENTH_READING
@@ -1688,7 +1711,8 @@ def test_every_mutant_has_a_witness() -> None:
     assert set(OUTSIDE_KILLED_BY) == {m.name for m in (*OUTSIDE, *SECOND_READING,
                                                         *THIRD_READING, *FOURTH_READING,
                                                         *FIFTH_READING, *SIXTH_READING,
-                                                        *SEVENTH_READING, *EIGHTH_READING)}
+                                                        *SEVENTH_READING, *EIGHTH_READING,
+                                                        *NINTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())

@@ -16,6 +16,7 @@ from mtrain.conformance.mutants.eighth_reading import EIGHTH_READING
 from mtrain.conformance.mutants.fifth_reading import FIFTH_READING
 from mtrain.conformance.mutants.fourth_reading import FOURTH_READING
 from mtrain.conformance.mutants.implementation import Mutant, RulesHook
+from mtrain.conformance.mutants.ninth_reading import NINTH_READING
 from mtrain.conformance.mutants.outside import OUTSIDE
 from mtrain.conformance.mutants.second_reading import SECOND_READING
 from mtrain.conformance.mutants.seventh_reading import SEVENTH_READING
@@ -566,7 +567,7 @@ _CATALOGUE: tuple[Mutant, ...] = (
 
 # the mutants an outside author's reading of the rules gives (outside.py)
 _CATALOGUE += OUTSIDE + SECOND_READING + THIRD_READING + FOURTH_READING + FIFTH_READING
-_CATALOGUE += SIXTH_READING + SEVENTH_READING + EIGHTH_READING
+_CATALOGUE += SIXTH_READING + SEVENTH_READING + EIGHTH_READING + NINTH_READING
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _CATALOGUE}
 if len(MUTANTS) != len(_CATALOGUE):  # pragma: no cover - a catalogue error
