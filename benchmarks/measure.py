@@ -70,7 +70,10 @@ def base_env(rev: str, into: Path) -> dict[str, str]:
     """An environment in which `python -m mtrain` runs the code of git revision `rev`
     (its tree exported under `into`), for a side-by-side run against the working tree:
     the package is laid out as the editable install lays it out (mtrain/ from mtrain/,
-    mtrain/conformance from conformance/, ...), put first on PYTHONPATH."""
+    mtrain/conformance from conformance/, ...), put first on PYTHONPATH. PYTHONSAFEPATH:
+    `python -m` would otherwise put the working directory before it, and run from the
+    repository's root the "base" imported the working tree's mtrain/ (serve_speed.py,
+    whose servers ran there, compared the working tree with itself)."""
     root = Path(__file__).resolve().parents[1]
     src, pkg = into / "src", into / "pkg" / "mtrain"
     src.mkdir(parents=True)
@@ -80,5 +83,5 @@ def base_env(rev: str, into: Path) -> dict[str, str]:
     shutil.copytree(src / "mtrain", pkg)
     for sub in ("conformance", "reference", "spec"):
         shutil.copytree(src / sub, pkg / sub)
-    return {**os.environ, "PYTHONPATH": str(into / "pkg")}
+    return {**os.environ, "PYTHONPATH": str(into / "pkg"), "PYTHONSAFEPATH": "1"}
 

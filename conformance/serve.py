@@ -302,16 +302,18 @@ class Server:
     def respond(self, line: bytes) -> tuple[bytes, bool]:
         """(the answer line to one request line, whether to stop after sending it): a
         known question's from `known`, any other's from `handle`."""
-        known = self.known
+        known, key = self.known, None
         if known is not None:
-            text, _ = known.look(line)
+            text, key = known.look(line)
             if text is not None:
                 return text, False
-        answer, stop = self.handle(line)
+        answer, stop = self.handle(line, key)
         return self.encode(answer), stop
 
-    def handle(self, line: bytes | str) -> tuple[JSON, bool]:
-        """(the answer to one request line, whether to stop after sending it)."""
+    def handle(self, line: bytes | str, key: tuple[bytes, bytes] | None = None
+               ) -> tuple[JSON, bool]:
+        """(the answer to one request line, whether to stop after sending it); `key`: the
+        line's key among the known lines, when `KnownLines.look` found it already."""
         try:
             message = self.repeats.decode(line) if isinstance(line, bytes) else decode(line)
         except ProtocolError as e:
@@ -327,7 +329,7 @@ class Server:
         try:
             if isinstance(line, bytes) and kind in ("legal", "apply") \
                     and self.known is not None:
-                recorded = self.recorded(rid, kind, message, line)
+                recorded = self.recorded(rid, kind, message, line, key)
                 if recorded is not None:
                     return recorded, False
             return self.dispatch(rid, kind, message), kind == "shutdown"
@@ -340,14 +342,17 @@ class Server:
             traceback.print_exc(file=sys.stderr)
             return error(rid, "internal", f"{kind}: {type(e).__name__}: {e}"), False
 
-    def recorded(self, rid: int, kind: str, message: JSON, line: bytes) -> JSON | None:
+    def recorded(self, rid: int, kind: str, message: JSON, line: bytes,
+                 looked: tuple[bytes, bytes] | None = None) -> JSON | None:
         """The answer to a `legal` or `apply` request asked before (`KnownLines`), found
         as `dispatch` finds it, and kept with the flags it read; None for a question seen
-        for the first time, or one the line does not show plainly."""
+        for the first time, or one the line does not show plainly. `looked`: the line's
+        key as `KnownLines.look` found it (its rule set's text known already), which
+        `learn` would find again."""
         impl, known = self.impl, self.known
         assert isinstance(impl, MemoReference) and known is not None
         rules = impl.rules(message["ruleset"])
-        key = known.learn(line, message, rules)
+        key = looked if looked is not None else known.learn(line, message, rules)
         if key is None or known.first_time(key) or type(rules) is not Rules:
             return None
         state = message["state"]

@@ -221,7 +221,12 @@ def state_from_json(rules: Rules, data: Any) -> State:
         except T.TileError as e:
             raise StateError(f"{where}{''.join(f'[{k}]' for k in index)}: {e}") from None
 
-    hands_j = need("hands", list)
+    # The usual field is read with a test of its exact type; `need` is called only to
+    # say what is wrong (a state read per request: a call per field was a tenth of it).
+    get = data.get
+    hands_j = get("hands")
+    if type(hands_j) is not list:
+        hands_j = need("hands", list)
     n = len(hands_j)
     if n < 1:
         raise StateError("state.hands must list one hand per player")
@@ -230,44 +235,51 @@ def state_from_json(rules: Rules, data: Any) -> State:
                          "(the most any rule set deals to)")
     st = State.__new__(State)
     st.rules, st.players = rules, n
-    st.round = need("round", int)
-    if not 1 <= st.round <= rules.set_rounds:
-        raise StateError(f"state.round: {st.round} is not a round of a {rules.set_rounds}-round "
+    round_no = get("round")
+    st.round = round_no = round_no if type(round_no) is int else need("round", int)
+    if not 1 <= round_no <= rules.set_rounds:
+        raise StateError(f"state.round: {round_no} is not a round of a {rules.set_rounds}-round "
                          "match")
-    if no_such_round(rules, st.round):  # MATCH-7
-        raise StateError(f"state.round: {st.round}, but the game is a single round",
+    if no_such_round(rules, round_no):  # MATCH-7
+        raise StateError(f"state.round: {round_no}, but the game is a single round",
                          "MATCH-7")
-    st.engine = need("engine", int)
+    engine = get("engine")
+    st.engine = engine = engine if type(engine) is int else need("engine", int)
     # ENG-7: where the deal picks the engine it may be any number of the set; the flag is
     # read only for an engine that is not the round's, so other tables do not depend on it
-    if st.engine != engine_number(rules, st.round):
+    if engine != engine_number(rules, round_no):
         if not rules.engine_by_deal:
-            n = engine_number(rules, st.round)
-            raise StateError(f"state.engine: round {st.round} uses [{n}-{n}], not "
-                             f"{st.engine} [ENG-1]")
-        if not 0 <= st.engine <= max_pip:
-            raise StateError(f"state.engine: {st.engine} is not a number of the set 0..{max_pip}"
+            n = engine_number(rules, round_no)
+            raise StateError(f"state.engine: round {round_no} uses [{n}-{n}], not "
+                             f"{engine} [ENG-1]")
+        if not 0 <= engine <= max_pip:
+            raise StateError(f"state.engine: {engine} is not a number of the set 0..{max_pip}"
                              " [ENG-7]")
-    st.engine_placed = need("engine_placed", bool)
-    st.phase = need("phase", str)
-    if st.phase not in PHASES:
-        raise StateError(f"state.phase: {st.phase!r} is not one of {', '.join(PHASES)}")
-    if (st.phase == ENGINE) == st.engine_placed:
+    placed = get("engine_placed")
+    st.engine_placed = placed = placed if type(placed) is bool else need("engine_placed", bool)
+    phase = get("phase")
+    st.phase = phase = phase if type(phase) is str else need("phase", str)
+    if phase not in PHASES:
+        raise StateError(f"state.phase: {phase!r} is not one of {', '.join(PHASES)}")
+    if (phase == ENGINE) == placed:
         raise StateError("state.engine_placed must be false exactly in the 'engine' phase")
-    if st.phase == ENGINE and rules.engine_by_deal:
+    if phase == ENGINE and rules.engine_by_deal:
         raise StateError("state.phase: no 'engine' phase when the deal finds the engine "
                          "[ENG-7]")
-    st.seat = need("seat", int)
-    st.starter = need("starter", int)
-    for key, v in (("seat", st.seat), ("starter", st.starter)):
-        if not 0 <= v < n:
-            raise StateError(f"state.{key}: {v} is not a seat 0..{n - 1}")
+    seat = get("seat")
+    st.seat = seat = seat if type(seat) is int else need("seat", int)
+    starter = get("starter")
+    st.starter = starter = starter if type(starter) is int else need("starter", int)
+    if not 0 <= seat < n:
+        raise StateError(f"state.seat: {seat} is not a seat 0..{n - 1}")
+    if not 0 <= starter < n:
+        raise StateError(f"state.starter: {starter} is not a seat 0..{n - 1}")
     for memo in (_HANDS, _TRAINS):
         if len(memo) > _KEPT:
             memo.clear()
-    st.hands = []
+    st.hands = hands = []
     for s, h in enumerate(hands_j):
-        if not isinstance(h, list):
+        if type(h) is not list and not isinstance(h, list):
             raise StateError(f"state.hands[{s}] must be a list of tiles")
         memo_key: tuple[Any, ...] | None = (max_pip, *h)
         try:
@@ -278,62 +290,91 @@ def state_from_json(rules: Rules, data: Any) -> State:
             mask = _hand_mask(h, max_pip, s, tile)
             if memo_key is not None:
                 _HANDS[memo_key] = mask
-        st.hands.append(mask)
-    bone = need("boneyard", list)
+        hands.append(mask)
+    bone = get("boneyard")
+    if type(bone) is not list:
+        bone = need("boneyard", list)
     st.boneyard = _fast_ids(bone, max_pip) or [tile(x, "state.boneyard", i)
                                                for i, x in enumerate(bone)]
-    trains_j = need("trains", list)
+    trains_j = get("trains")
+    if type(trains_j) is not list:
+        trains_j = need("trains", list)
     if len(trains_j) != n:
         raise StateError(f"state.trains must have one train per player ({n}), "
                          f"not {len(trains_j)}")
-    st.trains, st.ends, st.markers = [], [], 0
-    st.table_mask = T.BIT[T.DOUBLE[st.engine]] if st.engine_placed else 0
-    for i, tj in enumerate([*trains_j, need("mexican", dict)]):
-        where = f"state.trains[{i}]" if i < n else "state.mexican"
-        if not isinstance(tj, dict) or not isinstance(tj.get("tiles"), list):
-            raise StateError(f"{where} must be an object with a 'tiles' list")
-        memo_key = (max_pip, st.engine, *tj["tiles"])
+    mexican = get("mexican")
+    if type(mexican) is not dict:
+        mexican = need("mexican", dict)
+    st.trains = trains = []
+    st.ends = ends = []
+    markers = 0
+    table_mask = T.BIT[T.DOUBLE[engine]] if placed else 0
+    for i, tj in enumerate([*trains_j, mexican]):
+        # (the train's place in messages is written only when one is needed)
+        tiles = tj.get("tiles") if isinstance(tj, dict) else None
+        if not isinstance(tiles, list):
+            raise StateError(f"{_train_where(i, n)} must be an object with a 'tiles' list")
+        memo_key = (max_pip, engine, *tiles)
         try:
             known = _TRAINS.get(memo_key)
         except TypeError:
             memo_key = known = None
         if known is None:
-            known = _train_tiles(tj["tiles"], st.engine, max_pip, where, tile)
+            known = _train_tiles(tiles, engine, max_pip, _train_where(i, n), tile)
             if memo_key is not None:
                 _TRAINS[memo_key] = known
         train_ids, end, mask = known
-        st.table_mask |= mask
+        table_mask |= mask
         given_end = tj.get("end", end)
-        if not _is_int(given_end) or given_end != end:
-            raise StateError(f"{where}.end: {given_end!r} but the tiles end in {end}")
+        if given_end != end or (type(given_end) is not int and not _is_int(given_end)):
+            raise StateError(f"{_train_where(i, n)}.end: {given_end!r} but the tiles end in "
+                             f"{end}")
         marker = tj.get("marker", False)
-        if i == n and marker:
-            raise StateError("state.mexican: the Mexican Train never carries a marker [MARK-2]")
-        if not isinstance(marker, bool):
-            raise StateError(f"{where}.marker must be true or false")
-        st.trains.append(train_ids)
-        st.ends.append(end)
-        if marker:
-            st.markers |= 1 << i
+        if marker is not False:
+            if i == n and marker:
+                raise StateError("state.mexican: the Mexican Train never carries a marker "
+                                 "[MARK-2]")
+            if not isinstance(marker, bool):
+                raise StateError(f"{_train_where(i, n)}.marker must be true or false")
+            if marker:
+                markers |= 1 << i
+        trains.append(train_ids)
+        ends.append(end)
+    st.table_mask, st.markers = table_mask, markers
+    doubles = get("open_doubles")
+    if type(doubles) is not list:
+        doubles = need("open_doubles", list)
     st.open_doubles = [train_from_json(n, x, "state.open_doubles")
-                       for x in need("open_doubles", list)]
+                       for x in doubles] if doubles else []
+    doubles = get("turn_doubles")
+    if type(doubles) is not list:
+        doubles = need("turn_doubles", list)
     st.turn_doubles = [train_from_json(n, x, "state.turn_doubles")
-                       for x in need("turn_doubles", list)]
-    drawn = data.get("drawn")
+                       for x in doubles] if doubles else []
+    drawn = get("drawn")
     st.drawn = -1 if drawn is None else tile(drawn, "state.drawn")
-    st.first_pending = 0
-    for s in need("first_turns", list):
-        if not _is_int(s) or not 0 <= s < n:
+    first_pending = 0
+    first = get("first_turns")
+    if type(first) is not list:
+        first = need("first_turns", list)
+    for s in first:
+        if (type(s) is not int and not _is_int(s)) or not 0 <= s < n:
             raise StateError(f"state.first_turns: {s!r} is not a seat 0..{n - 1}")
-        st.first_pending |= 1 << s
-    st.passes = need("passes", int)
+        first_pending |= 1 << s
+    st.first_pending = first_pending
+    passes = get("passes")
+    st.passes = passes = passes if type(passes) is int else need("passes", int)
     # END-3 ends the round at a full round of passes; otherwise they only count up (the
     # flag is read only when it decides, so the scope checks see what an outcome reads)
-    if not 0 <= st.passes <= MAX_COUNT or (st.passes > n and rules.passes_end_round):
+    if not 0 <= passes <= MAX_COUNT or (passes > n and rules.passes_end_round):
         most = n if rules.passes_end_round else MAX_COUNT
-        raise StateError(f"state.passes: {st.passes} is not a count of passes 0..{most}")
-    st.scores = _ints(need("scores", list), n, "scores", MAX_COUNT)
-    st.outs = _ints(need("outs", list), n, "outs", rules.set_rounds)
+        raise StateError(f"state.passes: {passes} is not a count of passes 0..{most}")
+    scores = get("scores")
+    st.scores = _ints(scores if type(scores) is list else need("scores", list), n, "scores",
+                      MAX_COUNT)
+    outs = get("outs")
+    st.outs = _ints(outs if type(outs) is list else need("outs", list), n, "outs",
+                    rules.set_rounds)
     # MATCH-7: one round to go out in, so none gone out while it is played; a table that
     # says otherwise would be played to a state (outs 2) the engine then cannot read
     if max(st.outs, default=0) > (st.phase == OVER) and rules.single_round:
@@ -354,6 +395,11 @@ state; only what was read without error is kept."""
 _TRAINS: dict[tuple[Any, ...], tuple[tuple[int, ...], int, int]] = {}
 """Trains read before: (highest number, engine, tile texts) -> (ids, open end, mask)."""
 _KEPT = 1 << 14
+
+
+def _train_where(i: int, players: int) -> str:
+    """Where train `i` of a state is, for a message."""
+    return f"state.trains[{i}]" if i < players else "state.mexican"
 
 
 def _hand_mask(items: list[Any], max_pip: int, seat: int, tile: Callable[..., int]) -> int:

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from mtrain.reference.engine import (
+    BIT,
+    DOUBLE,
     ENGINE,
     START,
     State,
@@ -52,7 +54,7 @@ WIDTH: Final = tuple((i + 1).bit_length() for i in range(T.TILE_COUNT))
 
 
 def deal_pool(rules: Rules, round_no: int) -> list[int]:
-    engine = T.DOUBLE[engine_number(rules, round_no)]
+    engine = DOUBLE[engine_number(rules, round_no)]
     pool = list(range(rules.set_mask.bit_length()))  # SET-1: a set's ids are 0 to its size
     if not rules.holder_lays:
         pool.remove(engine)  # ENG-2: set aside before shuffling
@@ -86,7 +88,7 @@ def deal(rules: Rules, players: int, round_no: int = 1, *, seed: int | str | Non
     st.players = players
     st.round = round_no
     st.engine = engine_number(rules, round_no)  # ENG-1 (ENG-7: the deal may change it)
-    bit = T.BIT
+    bit = BIT
     st.hands = hands = [0] * players
     for s in range(players):
         mask = 0
@@ -115,7 +117,7 @@ def deal(rules: Rules, players: int, round_no: int = 1, *, seed: int | str | Non
         lead = (draw_winner(rules, players, draw) + round_no - 1) % players  # SEAT-5
     st.starter = st.seat = lead
     st.phase = ENGINE
-    engine_bit = T.BIT[T.DOUBLE[st.engine]]
+    engine_bit = BIT[DOUBLE[st.engine]]
     if rules.engine_by_deal:
         _engine_from_deal(st)  # ENG-7: the highest double held, or the first one drawn
     elif not rules.holder_lays:
@@ -125,7 +127,7 @@ def deal(rules: Rules, players: int, round_no: int = 1, *, seed: int | str | Non
         if holder >= 0:
             st.hands[holder] ^= engine_bit
             if st.boneyard and rules.holder_draws:
-                st.hands[holder] |= T.BIT[st.boneyard.pop(0)]  # ENG-5: a replacement
+                st.hands[holder] |= BIT[st.boneyard.pop(0)]  # ENG-5: a replacement
             _place_engine(st, holder)  # ENG-3: placed at once by its holder
         # else ENG-4 (ENG-6: in laps): players draw for it, from seat (round - 1) mod players
     if st.phase == START:

@@ -55,6 +55,8 @@ BIT: Final = T.BIT
 OTHER_END: Final = T.OTHER_END
 IS_DOUBLE: Final = T.IS_DOUBLE
 PIPS: Final = T.PIPS
+HIGH: Final = T.HIGH
+DOUBLE: Final = T.DOUBLE
 BLANKS: Final = T.NUMBER_MASK[0]  # the tiles with a blank end
 
 
@@ -281,7 +283,7 @@ def legal_actions(state: State) -> list[Action]:
 def stranded(state: State, tile: int) -> bool:
     """A double that, once laid, leaves the mover holding tiles but none of its number."""
     rest = state.hands[state.seat] & ~BIT[tile]
-    return IS_DOUBLE[tile] and bool(rest) and not rest & state.rules.number_mask[T.HIGH[tile]]
+    return IS_DOUBLE[tile] and bool(rest) and not rest & state.rules.number_mask[HIGH[tile]]
 
 
 def _followed(state: State, found: list[Action]) -> list[Action]:
@@ -371,7 +373,7 @@ def _draw(state: State) -> None:
     if state.phase == ENGINE:
         if state.rules.everyone_draws:
             _draw_in_lap(state, seat, tile)  # ENG-6: the search goes in whole laps
-        elif tile == T.DOUBLE[state.engine]:
+        elif tile == DOUBLE[state.engine]:
             _place_engine(state, seat)  # ENG-4: found, placed at once
         else:
             state.hands[seat] |= BIT[tile]  # ENG-4: the drawer keeps it
@@ -385,13 +387,13 @@ def _draw_in_lap(state: State, seat: int, tile: int) -> None:
     """ENG-6: a draw of the laps' search, kept by the drawer. At the end of a lap (back at
     the seat the search started from, or the boneyard empty) whoever holds the engine
     places it from their hand."""
-    state.hands[seat] |= T.BIT[tile]  # ENG-6: the drawer keeps it, the engine too
+    state.hands[seat] |= BIT[tile]  # ENG-6: the drawer keeps it, the engine too
     after = (seat + 1) % state.players
     # ENG-6: the lap is over back at the seat it began from (SEAT-5: the round's first seat)
     first = (state.starter if state.rules.highest_draw_starts
              else (state.round - 1) % state.players)
     if after == first or not state.boneyard:  # ENG-6: lap over
-        bit = T.BIT[T.DOUBLE[state.engine]]
+        bit = BIT[DOUBLE[state.engine]]
         holder = next((s for s in range(state.players) if state.hands[s] & bit), -1)
         if holder >= 0:
             state.hands[holder] ^= bit
@@ -401,7 +403,7 @@ def _draw_in_lap(state: State, seat: int, tile: int) -> None:
 
 
 def _place_engine(state: State, holder: int) -> None:
-    state.table_mask |= T.BIT[T.DOUBLE[state.engine]]
+    state.table_mask |= BIT[DOUBLE[state.engine]]
     state.engine_placed = True
     rules = state.rules
     # SEAT-2: the holder starts; SEAT-4: the seat after it; SEAT-3: the start rotates;
@@ -440,17 +442,17 @@ def _engine_from_deal(st: State) -> None:
         _designated_opens(st)  # ENG-8
         return
     for n in range(st.rules.max_pip, -1, -1):
-        bit = T.BIT[T.DOUBLE[n]]
+        bit = BIT[DOUBLE[n]]
         holder = next((s for s in range(st.players) if st.hands[s] & bit), -1)
         if holder >= 0:
             st.hands[holder] ^= bit
             break
     else:
         holder = st.seat
-        while not T.IS_DOUBLE[st.boneyard[0]]:  # every double is in the boneyard
-            st.hands[holder] |= T.BIT[st.boneyard.pop(0)]  # ENG-7: the drawer keeps it
+        while not IS_DOUBLE[st.boneyard[0]]:  # every double is in the boneyard
+            st.hands[holder] |= BIT[st.boneyard.pop(0)]  # ENG-7: the drawer keeps it
             holder = (holder + 1) % st.players
-        n = T.HIGH[st.boneyard.pop(0)]
+        n = HIGH[st.boneyard.pop(0)]
     st.engine = n
     st.ends = [n] * (st.players + 1)  # TRAIN-2: every train starts from the engine
     _place_engine(st, holder)  # ENG-7: placed at once by its holder or finder

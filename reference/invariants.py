@@ -9,7 +9,6 @@ numbers hold too, and their slower checks are skipped.
 from __future__ import annotations
 
 import functools
-import operator
 from collections.abc import Callable
 
 from mtrain.reference.engine import CHAIN, ENGINE, FOLLOW, OVER, State, hand_value
@@ -32,9 +31,13 @@ def conserved(state: State) -> bool:
     """INV-CONSERVATION by counting: the places hold as many tiles as the set, and together
     every tile of it (so none twice, none missing, none foreign)."""
     bit = T.BIT
-    mask = functools.reduce(operator.or_, state.hands, 0)
-    count = sum(h.bit_count() for h in state.hands) + len(state.boneyard)
-    for t in state.boneyard:
+    mask = count = 0
+    for h in state.hands:  # plain loops: this runs on every state a request carries
+        mask |= h
+        count += h.bit_count()
+    boneyard = state.boneyard
+    count += len(boneyard)
+    for t in boneyard:
         mask |= bit[t]
     for train in state.trains:
         count += len(train)
@@ -122,15 +125,21 @@ def markers(state: State) -> list[Violation]:
 
 
 def open_doubles(state: State) -> list[Violation]:
-    ending = [i for i, tr in enumerate(state.trains) if tr and T.IS_DOUBLE[tr[-1]]]
+    ending = []
+    for i, tr in enumerate(state.trains):  # a loop: this runs on every state read
+        if tr and T.IS_DOUBLE[tr[-1]]:
+            ending.append(i)
     if ending and state.rules.ordinary_doubles:
         ending = []  # DBL-11: a double is an ordinary tile, never open
     out = []
-    if sorted(state.open_doubles) != ending or len(set(state.open_doubles)) != len(ending):
-        out.append(("INV-OPEN-DOUBLES", f"open doubles listed on trains {state.open_doubles}, "
+    listed = state.open_doubles
+    if (listed or ending) and (sorted(listed) != ending or len(set(listed)) != len(ending)):
+        out.append(("INV-OPEN-DOUBLES", f"open doubles listed on trains {listed}, "
                     f"trains ending in a double: {ending}"))
-    if any(t not in state.open_doubles for t in state.turn_doubles):
-        out.append(("INV-OPEN-DOUBLES", "a double of this turn is not open"))
+    for t in state.turn_doubles:
+        if t not in listed:
+            out.append(("INV-OPEN-DOUBLES", "a double of this turn is not open"))
+            break
     if state.turn_doubles and state.phase not in (FOLLOW, CHAIN):
         out.append(("INV-OPEN-DOUBLES", f"doubles of this turn in phase {state.phase}"))
     if state.phase == FOLLOW and not state.turn_doubles:

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import Final
 
 from mtrain.spec import tiles as T
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.tilesets import highest, rounds
 
-FOLLOW_ANYWHERE, FOLLOW_RESTRICTED, FOLLOW_COVER_OWN = 0, 1, 2
+# (each Final: the compiled engine reads it as the number, not from rules' globals)
+FOLLOW_ANYWHERE: Final = 0
+FOLLOW_RESTRICTED: Final = 1
+FOLLOW_COVER_OWN: Final = 2
 
 FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
     "ruleset": (),  # read through a Ruleset, which says which option it gives
@@ -45,7 +49,9 @@ EXISTENCE_FLAGS: frozenset[str] = frozenset({"single_round"})
 """Flags read only to know whether a table exists in the rule set's match (a round after
 the first, MATCH-7), never what happens on it: under a match length of one's own the
 implementation says whether it has the round, and what happens there is still checked."""
-MARKER_OWNER_OWN, MARKER_ANYONE_ON, MARKER_OWNER_ANYWHERE = 0, 1, 2
+MARKER_OWNER_OWN: Final = 0
+MARKER_ANYONE_ON: Final = 1
+MARKER_OWNER_ANYWHERE: Final = 2
 
 
 @dataclass(frozen=True, slots=True)

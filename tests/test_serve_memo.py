@@ -119,10 +119,10 @@ def test_lines_answered_from_their_text_are_those_of_a_server_that_has_seen_noth
     handled = [0]
     real = Server.handle
 
-    def counted(self: Server, line: Any) -> Any:
+    def counted(self: Server, line: Any, *rest: Any) -> Any:
         if self is kept:
             handled[0] += 1
-        return real(self, line)
+        return real(self, line, *rest)
 
     monkeypatch.setattr(Server, "handle", counted)
     asked = 0
