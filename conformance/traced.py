@@ -216,8 +216,9 @@ class TracedReference(ReferenceImplementation):
     def state(self, ruleset: JSON, state: JSON) -> engine.State:
         # The state last read, when asked again for the same object (a run's checks ask
         # the state it reached once per question): read again, it would log nothing
-        # new (the states' memo gives it back as it is, `_check_players` asks again what
-        # it asked), so the log is the same without the text's fingerprint and lookup.
+        # new (its flags were read, and the traced view keeps their values;
+        # `_check_players` asks again what it asked), so the log is the same without the
+        # text's fingerprint and the memo's lookup.
         last = self._last
         if last is not None and last[0] is state:
             return last[1]
