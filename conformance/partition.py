@@ -80,7 +80,7 @@ def explore(fx: Fixture, space: Space | None = None, limit: int = REGION_LIMIT,
     memo = RunMemo()
     while pending:
         region = pending.pop()
-        values = space.complete(region, prefer, memo=False)  # (each region is asked once)
+        values = space.complete(region, prefer)
         if values is None:
             continue  # no valid rule set here
         rs = space.ruleset(values) if ruleset is None else ruleset(values)
@@ -89,15 +89,41 @@ def explore(fx: Fixture, space: Space | None = None, limit: int = REGION_LIMIT,
         run = traced_run(fx, rs, point=values, memo=memo)
         cell = dict(region)
         for option in run.read:
-            rest = cell[option] - {values[option]}
+            value = values[option]
+            rest = _rest(cell[option], value)
             if rest:
                 pending.append({**cell, option: rest})
-            cell[option] = frozenset((values[option],))
+            cell[option] = _single(value)
         part.cells.append(Cell(cell, run))
         if len(part.cells) > limit:
             raise RuntimeError(f"{fx.id}: more than {limit} regions; the outcome reads "
                                "too many options to explore")
     return part
+
+
+_singles: dict[str, frozenset[str]] = {}
+_rests: dict[tuple[frozenset[str], str], frozenset[str]] = {}
+KEPT_RESTS = 1 << 16
+
+
+def _single(value: str) -> frozenset[str]:
+    """{value}, one object per value: the explorations' regions share their sets, so each
+    is hashed once (completions are kept by the regions' sets, Space.complete)."""
+    found = _singles.get(value)
+    if found is None:
+        found = _singles[value] = frozenset((value,))
+    return found
+
+
+def _rest(values: frozenset[str], value: str) -> frozenset[str]:
+    """`values` less `value`, one object per result (as `_single`)."""
+    key = (values, value)
+    found = _rests.get(key)
+    if found is None:
+        if len(_rests) >= KEPT_RESTS:
+            _rests.clear()
+        found = _rests[key] = values - {value}
+    return found
 
 
 def _written_values(fx: Fixture, cat: Catalog) -> dict[str, str]:

@@ -47,6 +47,32 @@ def test_complete_agrees_with_judging_every_rule_at_every_step() -> None:
     assert 0 < empty < 600  # both kinds of region were met
 
 
+def test_a_kept_completion_is_the_search_s_answer_each_time_a_fresh_dict() -> None:
+    """`complete` keeps its answers by the region's sets and the preferred values (one
+    exploration after another asks the same regions): asked again, by an equal region
+    or one with the same sets, it gives what the search gives, in the options' order, a
+    new dict each time (callers write to it)."""
+    space = Space(SPACE.cat)
+    rng = random.Random(11)
+    kept = 0
+    for _ in range(300):
+        region = {o: frozenset(rng.sample(vs, rng.randint(1, len(vs))))
+                  for o, vs in space.options.items() if rng.random() < 0.4}
+        prefer = {o: rng.choice(vs) for o, vs in space.options.items() if rng.random() < 0.5}
+        searched = space.complete(region, prefer, memo=False)
+        first = space.complete(region, prefer)
+        assert first == searched
+        if first is not None:
+            first[next(iter(first))] = "written by the caller"
+        again = space.complete({o: frozenset(vs) for o, vs in reversed(region.items())},
+                               dict(prefer))
+        assert again == searched, (region, prefer)
+        if again is not None:
+            assert list(again) == list(space.options)
+            kept += 1
+    assert kept
+
+
 def test_the_ruleset_of_a_point_is_the_one_the_catalogue_builds_and_checks() -> None:
     """`Space.ruleset` builds without the catalogue's checks (complete() only returns
     valid points): at every point it is what `Catalog.from_values`, which checks every

@@ -53,7 +53,9 @@ class Piece:
 
 def pieces_of(part: Partition, space: Space) -> list[Piece]:
     full = space.full()
-    return [Piece({o: vs for o, vs in c.region.items() if vs != full[o]},
+    # (`is not` first: most of a region's sets are the space's own, and `!=` compares
+    # two equal sets element by element)
+    return [Piece({o: vs for o, vs in c.region.items() if vs is not full[o] and vs != full[o]},
                   _outcomes(c.run, impossible=False), c.run.read) for c in part.cells]
 
 
@@ -86,17 +88,19 @@ def _pieces_given(part: Partition, space: Space) -> list[Piece]:
 
 
 def _to_json(pieces: Sequence[Piece]) -> list[object]:
-    pairs: dict[tuple[str, tuple[str, ...]], int] = {}
+    pairs: dict[tuple[str, frozenset[str]], int] = {}
     outcomes: dict[tuple[str, ...], int] = {}
     reads: dict[tuple[str, ...], int] = {}
     coded = []
+    # pairs found by their set (hashed once per set object), sorted once each: equal
+    # sets are equal sorted tuples, so the entry is the same as one keyed by the tuple
     for p in pieces:
         piece = [outcomes.setdefault(p.outcomes, len(outcomes)),
                  reads.setdefault(p.read, len(reads))]
-        for o, vs in p.region.items():
-            piece.append(pairs.setdefault((o, tuple(sorted(vs))), len(pairs)))
+        for pair in p.region.items():
+            piece.append(pairs.setdefault(pair, len(pairs)))
         coded.append(piece)
-    return [[[o, list(vs)] for o, vs in pairs], [list(o) for o in outcomes],
+    return [[[o, sorted(vs)] for o, vs in pairs], [list(o) for o in outcomes],
             [list(r) for r in reads], coded]
 
 
@@ -135,22 +139,6 @@ def _from_json(data: object, fx: Fixture, known: Mapping[str, frozenset[str]],
     return out or None
 
 
-_digests: dict[int, tuple[Fixture, str]] = {}
-"""fixture_digest of the fixtures read before, by id (the fixture kept, so an id is never
-reused while its entry lives): fixtures are read-only and a file read again in this process
-gives the same objects (fixture.load_file), so a process that identifies several engines
-digests each fixture once, not once per engine (a second each)."""
-
-
-def _digest(fx: Fixture) -> str:
-    found = _digests.get(id(fx))
-    if found is None or found[0] is not fx:
-        if len(_digests) > 20000:
-            _digests.clear()
-        found = _digests[id(fx)] = (fx, fixture_digest(fx))
-    return found[1]
-
-
 def corpus_pieces(fixtures: Sequence[Fixture], space: Space,
                   partitions: Mapping[str, Partition] | None = None,
                   progress: Callable[[int], None] | None = None) -> dict[str, list[Piece]]:
@@ -182,7 +170,7 @@ def corpus_pieces(fixtures: Sequence[Fixture], space: Space,
         if fx.id in given:
             out[fx.id] = _pieces_given(given[fx.id], space)
         else:
-            key = _digest(fx)
+            key = fixture_digest(fx)
             found = decoded.get(key)
             if found is None:
                 # (the collector off: the hundreds of thousands of containers read and

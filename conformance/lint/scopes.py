@@ -252,7 +252,24 @@ def code_and_data_digest(space: Space) -> str:
 
 
 def fixture_digest(fx: Fixture) -> str:
-    """A digest of everything about a fixture but where it is written."""
+    """A digest of everything about a fixture but where it is written, made once per
+    fixture object (a cold lint asks it three times: the cache's lookup, its entry and
+    identify's pieces; fixtures are frozen, and a file read again in this process gives
+    the same objects, fixture.load_file)."""
+    found = _digests.get(id(fx))
+    if found is None or found[0] is not fx:
+        if len(_digests) > 20000:
+            _digests.clear()
+        found = _digests[id(fx)] = (fx, _fixture_digest(fx))
+    return found[1]
+
+
+_digests: dict[int, tuple[Fixture, str]] = {}
+"""fixture_digest by the fixture's id (the fixture kept in the entry, so that its id is
+not reused while the entry lives)."""
+
+
+def _fixture_digest(fx: Fixture) -> str:
     content = [fx.id, fx.description, fx.clauses, fx.source, fx.table, fx.deal, fx.steps,
                fx.note, [_entry_content(e) for e in fx.expect]]
     return cache.digest(json.dumps(_canonical(content), separators=(",", ":")))
