@@ -179,3 +179,26 @@ def test_a_question_of_one_value_serves_the_values_that_answer_it_alike(
             assert (run.outcomes, run.read, run.messages, run.unlisted) == alone(fx, seat)
             assert "starting_seat" in run.read
     assert len(played) < 2 * len(seats)  # some seats answered as one played before
+
+
+def test_a_refusal_entry_reads_the_options_its_clauses_are_in_force_under() -> None:
+    """runner.in_force cuts an entry's refusing clauses to those in force (TRAIN-7 only
+    where own-train-first holds): the outcome may then depend on that option though the
+    engine never read it, so the check reads it through the traced rule set, and the run
+    memo cannot serve one rule set the other's outcome."""
+    fixtures, _ = load_corpus()
+    clauses = catalog().clauses
+    pagat = SPACE.point(catalog().ruleset("pagat"))
+    seen = 0
+    for fx in fixtures:
+        if fx.table is None:
+            continue
+        for exp in fx.expect:
+            when = {o for listed in exp.refused.values() for c in listed
+                    if c in clauses for o in clauses[c].when}
+            if "own_train_first" not in when:
+                continue
+            run = T.traced_run(fx, SPACE.ruleset(pagat), [exp], point=pagat)
+            assert "own_train_first" in run.read, fx.id
+            seen += 1
+    assert seen >= 3
