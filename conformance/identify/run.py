@@ -241,17 +241,15 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
                 out.append((c, o.fixture.id))
         return out
     soft = weighed(observations)
-    found = _conclude(model, soft, fixed, allowed, judged, space, own, deals, observations,
-                      parts)
 
-    def concluded(region: Region, dropped: frozenset[str]
-                  ) -> tuple[Solution, list[OptionFinding], list[str]]:
+    def concluded(region: Region, dropped: frozenset[str], until: Until | None = None
+                  ) -> tuple[Solution, list[OptionFinding], list[str]] | None:
         """The answer within `region`, the fixtures `dropped` read as bugs (left out:
         no option is called `other`, nor contradicted, to explain them)."""
         kept = [(c, fid) for c, fid in soft if fid not in dropped]
         return _conclude(model, kept, fixed, region, judged, space, own, deals,
-                         observations, parts)
-    found = _values_with_bugs(found, concluded, allowed, space, declared, observations, parts)
+                         observations, parts, until)
+    found = _values_with_bugs(concluded, allowed, space, declared, observations, parts)
     situations = 0
 
     def result() -> Identification:
@@ -277,10 +275,7 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
         observations += seen
         now[:] = ["weighing the situations played", 0, 0]
         soft += weighed(seen)
-        found = _conclude(model, soft, fixed, allowed, judged, space, own, deals,
-                          observations, parts)
-        found = _values_with_bugs(found, concluded, allowed, space, declared, observations,
-                                  parts)
+        found = _values_with_bugs(concluded, allowed, space, declared, observations, parts)
         situations += len(more)  # weighed in `found` now
     return result()
 
@@ -339,33 +334,48 @@ PINS = 3
 each: pinning one may move `other` to the option whose rule it really is."""
 
 
-def _values_with_bugs(found: tuple[Solution, list[OptionFinding], list[str]],
-                      conclude: Callable[[Region, frozenset[str]],
-                                         tuple[Solution, list[OptionFinding], list[str]]],
+Until = Callable[[Solution, OptionFinding], bool]
+"""until(best, finding): whether an answer's findings may stop at this one (_conclude)."""
+
+
+def _values_with_bugs(conclude: Callable[[Region, frozenset[str], Until | None],
+                                         tuple[Solution, list[OptionFinding], list[str]] | None],
                       allowed: Region, space: Space, declared: Ruleset | None,
                       observations: Sequence[Observation],
                       parts: Mapping[str, Sequence[Piece]]
                       ) -> tuple[Solution, list[OptionFinding], list[str]]:
-    """The answer again, each option found `other` whose fixtures have the shape of a
-    known value played with a bug (bugs.py) kept to its known values: written so, at
+    """The answer, and again, each option found `other` whose fixtures have the shape of
+    a known value played with a bug (bugs.py) kept to its known values: written so, at
     most `likely`, the fixtures against it read as bugs (unexplained, and so not moved
-    to `other` on a neighbouring option)."""
+    to `other` on a neighbouring option). An answer in which such an option is found is
+    weighed no further than that option: the rest of its findings would be thrown away
+    (half of identify's solving where it pins one), and those before are asked as ever,
+    in the same order (z3 breaks ties by what its context has seen)."""
     seen = {obs.fixture.id: obs.outcomes for obs in observations}
-    region, notes = dict(allowed), {}
+    region: Region = dict(allowed)
+    notes: dict[str, tuple[str, str]] = {}
     dropped: frozenset[str] = frozenset()
+    pin: tuple[str, str, bugs.Shape] | None = None
+
+    def pinned(best: Solution, f: OptionFinding) -> bool:
+        """Whether `f` is the first option found `other` with a known value's shape with
+        a bug (the findings are asked in the options' order): the pin, if so."""
+        nonlocal pin
+        value = f.alternatives[0] if f.alternatives else OTHER
+        if f.value != OTHER or value == OTHER or f.option in notes:
+            return False
+        s = bugs.shape(f.option, value, best.values, space, frozenset(best.violated), seen,
+                       parts)
+        if bugs.with_a_bug(s, bugs.declared_value(declared, f.option), value):
+            pin = f.option, value, s
+        return pin is not None
+
     for _ in range(PINS):
-        best = found[0]
-        violated = frozenset(best.violated)
         pin = None
-        for f in found[1]:
-            value = f.alternatives[0] if f.alternatives else OTHER
-            if f.value != OTHER or value == OTHER or f.option in notes:
-                continue
-            s = bugs.shape(f.option, value, best.values, space, violated, seen, parts)
-            if bugs.with_a_bug(s, bugs.declared_value(declared, f.option), value):
-                pin = f.option, value, s
-                break
+        got = conclude(region, dropped, pinned)
         if pin is None:
+            assert got is not None  # weighed whole where nothing was pinned
+            found = got
             break
         option, value, s = pin
         region[option] = frozenset(v for v in region.get(option, space.options[option])
@@ -373,7 +383,10 @@ def _values_with_bugs(found: tuple[Solution, list[OptionFinding], list[str]],
         notes[option] = (value, bugs.note(option, value, s, lambda fid: frozenset(
             next((o.fixture.clauses for o in observations if o.fixture.id == fid), ()))))
         dropped |= frozenset((*s.against, *s.alike))
-        found = conclude(region, dropped)
+    else:  # the last pin's answer, where none is looked for
+        whole = conclude(region, dropped, None)
+        assert whole is not None
+        found = whole
     if not notes:
         return found
     best, findings, problems = found
@@ -397,9 +410,11 @@ def _values_with_bugs(found: tuple[Solution, list[OptionFinding], list[str]],
 def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str],
               allowed: Region, base: Mapping[str, str], space: Space,
               own: tuple[tuple[int, int], ...] | None, deals: Deals,
-              observations: Sequence[Observation], parts: Mapping[str, Sequence[Piece]]
-              ) -> tuple[Solution, list[OptionFinding], list[str]]:
-    """The answer, each option's finding, and the likely bugs."""
+              observations: Sequence[Observation], parts: Mapping[str, Sequence[Piece]],
+              until: Until | None = None
+              ) -> tuple[Solution, list[OptionFinding], list[str]] | None:
+    """The answer, each option's finding, and the likely bugs; None where `until` stops
+    the findings at one (the answer is then left unfinished)."""
     solver = Solver(model, soft, fixed, allowed, base)
     best = solver.solve()
     if best is None:
@@ -414,8 +429,11 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
         suspects.setdefault(o, [])
     checks = functools.partial(_checks, frozenset(
         obs.fixture.id for obs in observations if _from_play(obs.fixture)))
-    findings = [_finding(o, best, solver, model, deals, fixed, suspects, base, checks)
-                for o in model.options]
+    findings = []
+    for o in model.options:
+        findings.append(_finding(o, best, solver, model, deals, fixed, suspects, base, checks))
+        if until is not None and until(best, findings[-1]):
+            return None
     speaks = {obs.fixture.id: frozenset(obs.fixture.clauses) for obs in observations}
     existence = {obs.fixture.id: frozenset(obs.stands) for obs in observations}
     seen = {obs.fixture.id: obs.outcomes for obs in observations}

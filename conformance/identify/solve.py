@@ -117,25 +117,33 @@ class Model:
                          + ([self.eq(o, OTHER)] if o in other else [])) for o, vs in key])
         return found
 
-    def held(self, m: Any, terms: Sequence[Any]) -> dict[int, bool]:
-        """Whether each term holds in model `m` (any value where it says nothing), by the
-        term's id: evaluated through z3's C interface rather than its Python wrappers, whose
-        checks and casts cost a tenth of identify's time over a thousand fixtures per answer."""
+    def held(self, m: Any, terms: Sequence[Any], ids: Sequence[int]) -> list[bool]:
+        """Whether each term holds in model `m` (any value where it says nothing), given
+        the terms' ids (equal terms are one term: evaluated once): evaluated through z3's C
+        interface rather than its Python wrappers, whose checks and casts cost a tenth of
+        identify's time over a thousand fixtures per answer."""
         ctx, model, out = self.ctx.ref(), m.model, {}
         result = (z3.Ast * 1)()
-        for t in terms:
-            if t.get_id() in out:
+        for t, i in zip(terms, ids, strict=True):
+            if i in out:
                 continue
             if not z3.Z3_model_eval(ctx, model, t.as_ast(), True, result):
                 raise AssertionError("z3 evaluated no value of a term in its own model")
-            out[t.get_id()] = z3.Z3_get_bool_value(ctx, result[0]) == z3.Z3_L_TRUE
-        return out
+            out[i] = z3.Z3_get_bool_value(ctx, result[0]) == z3.Z3_L_TRUE
+        return [out[i] for i in ids]
 
-    def value(self, m: Any, option: str) -> str:
-        for v in [*self.options[option], OTHER]:
-            if z3.is_true(m.eval(self._eq[option, v], model_completion=True)):
-                return v
-        raise AssertionError(f"no value of {option} in the model")  # exactly one is hard
+    def values(self, m: Any) -> dict[str, str]:
+        """Each option's value in model `m` (exactly one of its Booleans is true: hard)."""
+        terms = [(o, v, self._eq[o, v]) for o, vs in self.options.items() for v in [*vs, OTHER]]
+        held = self.held(m, [t for _, _, t in terms], range(len(terms)))
+        out: dict[str, str] = {}
+        for (o, v, _), true in zip(terms, held, strict=True):
+            if true and o not in out:
+                out[o] = v
+        missing = [o for o in self.options if o not in out]
+        if missing:
+            raise AssertionError(f"no value of {missing[0]} in the model")
+        return out
 
 
 def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | None],
@@ -227,6 +235,8 @@ class Solver:
                  valid: bool = True) -> None:
         self.model = model
         self.soft = soft
+        self.terms = [c for c, _ in soft]
+        self.ids = [c.get_id() for c in self.terms]  # asked once, not at every answer
         opt = z3.Optimize(ctx=model.ctx)
         # wmax (exact, weights raised stratum by stratum) finds the same optimum as the
         # default maxres in a third to a quarter of the time on identify's problems; no
@@ -267,8 +277,8 @@ class Solver:
             m = self.opt.model()
         finally:
             self.opt.pop()
-        values = {o: self.model.value(m, o) for o in self.model.options}
-        held = self.model.held(m, [c for c, _ in self.soft])
-        violated = [name for c, name in self.soft if not held[c.get_id()]]
+        values = self.model.values(m)
+        held = self.model.held(m, self.terms, self.ids)
+        violated = [name for (_, name), true in zip(self.soft, held, strict=True) if not true]
         others = sum(v == OTHER and o not in self.declared_other for o, v in values.items())
         return Solution(values, len(violated) * FIXTURE + others * PRIOR_OTHER, violated)
