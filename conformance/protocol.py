@@ -45,6 +45,9 @@ PROTOCOL_VERSION = 1
 REQUEST_TYPES = ("hello", "deal", "legal", "apply", "score", "winners", "shutdown")
 ERROR_KINDS = ("bad-request", "unsupported", "protocol-version", "internal", "refused-setup")
 MAX_LINE = 4 * 1024 * 1024
+MAX_ID = 2**53 - 1
+"""The largest request id (protocol.schema.json): the harness numbers its requests from 1,
+and an id past what a double holds exactly (RFC 8259 section 6) is no id of any harness."""
 """The longest line either side must accept (bytes, newline excluded)."""
 
 STATE_KEYS = (
@@ -250,11 +253,17 @@ def encode_request(request_id: int, kind: str, fields: Mapping[str, bytes]) -> b
     return b"".join(parts)
 
 
+def is_id(value: Any) -> bool:
+    """Whether `value` can be a request id: an integer (not true or 2.0) within MAX_ID."""
+    return type(value) is int and 0 <= value <= MAX_ID
+
+
 def check_request(message: JSON) -> tuple[int, str]:
     """(id, type) of a well-formed request; raises ProtocolError naming the fault."""
     rid = message.get("id")
-    if not isinstance(rid, int) or isinstance(rid, bool):
-        raise ProtocolError(f"request.id must be an integer, got {shown(rid)}")
+    if not is_id(rid):
+        raise ProtocolError(f"request.id must be an integer from 0 to 2^53-1, got "
+                            f"{shown(rid)}")
     kind = message.get("type")
     if not isinstance(kind, str) or kind not in REQUEST_TYPES:
         raise ProtocolError(f"request.type must be one of {', '.join(REQUEST_TYPES)}; "

@@ -532,7 +532,7 @@ class Catalog:
         if errors:
             raise SpecErrors(errors)
         d = doc.data
-        name = str(d.get("name") or Path(str(path)).stem)
+        name = str(d.get("name") or self._name_of_file(doc, Path(str(path)).stem))
         values: dict[str, str] = {}
         setters: Setters = {}
         overlays = tuple(d.get("overlays", ()))
@@ -594,6 +594,17 @@ class Catalog:
         found = self._finish(name, values, setters, overlays, table)
         self._own_name(doc, found)
         return found
+
+    @staticmethod
+    def _name_of_file(doc: Document, stem: str) -> str:
+        """A file without `name:` is named after itself, held to the schema's bounds on a
+        name: a report cannot quote 250 characters, nor `a+b` as one rule set."""
+        bounds = schema("rules")["properties"]["name"]
+        if len(stem) > bounds["maxLength"] or not re.fullmatch(bounds["pattern"], stem):
+            raise doc.error((), f"the file name {shown(stem)} cannot name the rule set (a "
+                            f"name is at most {bounds['maxLength']} characters, on one line, "
+                            "without `+`): give it a `name:`")
+        return stem
 
     def _own_name(self, doc: Document, found: Ruleset) -> None:
         """A file named after a shipped rule set plays exactly its rules: reports label

@@ -48,7 +48,7 @@ RULE_FILES: list[tuple[str, bytes | str, int | None, str]] = [
     ("unknown overlay", "base: pagat\noverlays: [nosuch]\n", 2, "unknown overlay 'nosuch'"),
     ("no base, one option", "options:\n  follow_up: other\n", 1,
      "without a base must give every option"),
-    ("a plus in the name", "name: a+b\nbase: pagat\n", 1, "does not match the pattern"),
+    ("a plus in the name", "name: a+b\nbase: pagat\n", 1, "without control characters or `+`"),
     ("a shipped name", "name: pagat\nbase: puremco\n", 1,
      "name 'pagat' is a shipped rule set's, whose rules differ"),
     ("alias bomb", "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(

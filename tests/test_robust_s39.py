@@ -1,0 +1,117 @@
+"""Inputs the earlier robustness rounds let through (robust-s39): each is refused by name,
+at its file and line where it has one, never read past nor met with a traceback."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from mtrain.cli import main
+from mtrain.conformance.process import ProcessImplementation, ProtocolViolation
+from mtrain.spec.catalog import catalog
+
+HERE = Path(__file__).resolve().parent
+BROKEN = HERE / "broken_impls"
+HUGE_ID = 2**70
+
+
+def refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """The one line a refused command prints: exit 2, no traceback."""
+    try:
+        rc = main(list(args))
+    except SystemExit as e:
+        rc = e.code  # type: ignore[assignment]
+    out, err = capsys.readouterr()
+    assert rc == 2 and "Traceback" not in out + err, (rc, out[-500:], err[-500:])
+    return err.strip().splitlines()[0]
+
+
+def write(path: Path, text: str) -> str:
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def serve(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+          data: bytes, *args: str) -> list[dict[str, object]]:
+    """Each answer `mtrain serve` gives to the request lines `data`."""
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+    main(["serve", *args])
+    return [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+
+
+# --- a request id is one of the harness's small integers ------------------------------
+
+
+def test_an_answer_carrying_a_huge_id_is_garbage_said_as_such() -> None:
+    # 2^70 is no id the harness sends: said so, not only "in order"
+    wrong = [sys.executable, str(BROKEN / "wrong_id.py"), 1, HUGE_ID - 1]
+    with ProcessImplementation(list(map(str, wrong)), timeout=120) as impl, \
+            pytest.raises(ProtocolViolation) as info:
+        impl.call("hello", protocol=1)
+    message = info.value.message
+    assert f"carries id {HUGE_ID}, which no request has" in message, message
+    assert "from 0 to 9007199254740991" in message, message
+
+
+@pytest.mark.parametrize("rid", [HUGE_ID, 2**53, -1, 123456789012345678])
+def test_serve_refuses_an_id_no_harness_sends(capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch,
+                                              rid: int) -> None:
+    # serve echoed {"id": 2^70} back as if it were an id; 18 digits went the fast path
+    lines = [{"id": rid, "type": "hello", "protocol": 1},
+             {"id": 1, "type": "hello", "protocol": 1}]
+    answers = serve(capsys, monkeypatch,
+                    b"".join(json.dumps(x).encode() + b"\n" for x in lines))
+    assert answers[0]["id"] is None and answers[0]["ok"] is False, answers[0]
+    assert "request.id must be an integer from 0 to 2^53-1, got" in str(answers[0]), answers
+    assert answers[1]["ok"] is True and answers[1]["id"] == 1
+
+
+def test_the_protocol_schema_bounds_the_id() -> None:
+    from mtrain.conformance.protocol import MAX_ID
+    from mtrain.spec.yamlschema import schema
+    bounds = schema("protocol")["$defs"]["id"]
+    assert (bounds["minimum"], bounds["maximum"]) == (0, MAX_ID) == (0, 2**53 - 1)
+
+
+# --- a rule set's name and title are bounded ---------------------------------------------
+
+
+@pytest.mark.parametrize("text, said", [
+    (f"name: {'z' * 5000}\nbase: pagat\n", ":1: name: 'zzz"),
+    (f"name: x\ntitle: {'z' * 5000}\nbase: pagat\n", ":2: title: 'zzz"),
+])
+def test_a_long_name_or_title_is_refused_at_its_line(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path, text: str,
+                                                     said: str) -> None:
+    rules = write(tmp_path / "r.yaml", text)
+    line = refused(capsys, "rules", rules)
+    assert f"{rules}{said}" in line and "is too long (at most" in line, line
+    assert len(line) < 300 + len(rules), len(line)
+
+
+@pytest.mark.parametrize("text, line_no", [
+    ('name: "red\\e[31m"\nbase: pagat\n', 1),
+    ('name: x\ntitle: "two\\nlines"\nbase: pagat\n', 2),
+])
+def test_a_control_character_in_a_name_or_title_is_refused(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, line_no: int) -> None:
+    rules = write(tmp_path / "r.yaml", text)
+    line = refused(capsys, "rules", rules)
+    assert f"{rules}:{line_no}: " in line and "without control characters" in line, line
+
+
+@pytest.mark.parametrize("stem", ["a+b", "q" * 100])
+def test_a_file_named_what_no_rule_set_is_called_needs_a_name(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, stem: str) -> None:
+    # without `name:` a file is named after itself: `a+b` read as one rule set's name
+    rules = write(tmp_path / f"{stem}.yaml", "base: pagat\n")
+    line = refused(capsys, "rules", rules)
+    assert "cannot name the rule set" in line and "give it a `name:`" in line, line
+    assert len(line) < 600, len(line)
+    named = write(tmp_path / f"{stem}.yaml", "name: mine\nbase: pagat\n")
+    assert catalog().rules_file(named).name == "mine"
