@@ -33,7 +33,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 import orjson
 
@@ -253,7 +253,7 @@ def encode_request(request_id: int, kind: str, fields: Mapping[str, bytes]) -> b
     return b"".join(parts)
 
 
-def is_id(value: Any) -> bool:
+def is_id(value: Any) -> TypeGuard[int]:
     """Whether `value` can be a request id: an integer (not true or 2.0) within MAX_ID."""
     return type(value) is int and 0 <= value <= MAX_ID
 
