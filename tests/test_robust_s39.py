@@ -115,3 +115,26 @@ def test_a_file_named_what_no_rule_set_is_called_needs_a_name(
     assert len(line) < 600, len(line)
     named = write(tmp_path / f"{stem}.yaml", "name: mine\nbase: pagat\n")
     assert catalog().rules_file(named).name == "mine"
+
+
+# --- a cache entry damaged into other JSON is not taken as worked out before ------------
+
+
+def test_a_cache_entry_damaged_into_other_json_is_read_anew(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a digit flipped in a kept document still read as JSON, and was taken as the file's
+    # data: `name: pagat` read back as `name: pagbt`, a rule set that loads another way
+    from mtrain.spec import cache
+    from mtrain.spec.yamlload import DOCUMENT_KIND, load
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path))
+    text = "name: pagat\nplayers: 4\n"
+    assert load("r.yaml", text).data == {"name": "pagat", "players": 4}
+    (entry,) = (tmp_path / DOCUMENT_KIND).iterdir()
+    whole = entry.read_bytes()
+    for spoiled in (whole.replace(b'"pagat"', b'"pagbt"'),
+                    whole.replace(b'["players",4]', b'["players",5]'),
+                    whole.replace(b'"format":2', b'"format":1')):
+        assert spoiled != whole
+        entry.write_bytes(spoiled)
+        assert load("r.yaml", text).data == {"name": "pagat", "players": 4}
+    assert entry.read_bytes() == whole  # written anew, whole
