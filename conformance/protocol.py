@@ -117,6 +117,18 @@ def _no_constant(name: str) -> Any:
     raise _NotJSON(f"{name} is not a JSON number")
 
 
+MAX_DIGITS = 100
+"""The longest integer a message may hold: none of the protocol needs more than 16 digits
+(an id, MAX_ID), and Python refuses past 4,300 in words of its own."""
+
+
+def _bounded(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise _NotJSON(f"a number of {digits:,} digits, past the {MAX_DIGITS} a message may hold")
+    return int(text)
+
+
 def _finite(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
@@ -201,7 +213,7 @@ def _json_kind(value: Any) -> str:
 def _decode_slowly(line: bytes | str) -> Any:
     try:
         return json.loads(line, parse_constant=_no_constant, parse_float=_finite,
-                          object_pairs_hook=_no_duplicates)
+                          parse_int=_bounded, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as e:
         raise ProtocolError(f"not JSON ({e.msg} at character {e.pos}): {preview(line)}"
                             ) from None

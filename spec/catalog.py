@@ -633,6 +633,13 @@ class Catalog:
     def _check_value(self, option: str, value: str) -> None:
         if option not in self.options:
             raise RulesetError(f"unknown option {shown(option)}; known: {', '.join(self.options)}")
+        if isinstance(value, (dict, list)):  # a value is named; a table is given apart
+            apart = (" (a table of one's own is `custom`, with the table beside the options)"
+                     if option == "hand_sizes" else "")
+            raise RulesetError(f"option {option} takes the name of a value, not "
+                               f"{'an object' if isinstance(value, dict) else 'a list'} "
+                               f"{shown(value)}{apart}; known: "
+                               f"{', '.join(self.options[option].values)}")
         if value not in self.options[option].values:
             raise RulesetError(f"unknown value {shown(value)} for option {option}; known: "
                                f"{', '.join(self.options[option].values)}")

@@ -138,3 +138,36 @@ def test_a_cache_entry_damaged_into_other_json_is_read_anew(
         entry.write_bytes(spoiled)
         assert load("r.yaml", text).data == {"name": "pagat", "players": 4}
     assert entry.read_bytes() == whole  # written anew, whole
+
+
+# --- the protocol's values, each refused in words of its own ---------------------------
+
+
+ORDER = [f"{a}-{b}" for a in range(13) for b in range(a + 1)]
+
+
+@pytest.mark.parametrize("value, said", [
+    ({"4": 15}, "option hand_sizes takes the name of a value, not an object {'4': 15}"),
+    ([1, 2], "option hand_sizes takes the name of a value, not a list [1, 2]"),
+])
+def test_a_table_where_an_option_names_its_value_is_refused_in_words(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        value: object, said: str) -> None:
+    # the request's options were hashed as a key: "deal: unhashable type: 'dict'"
+    request = {"id": 1, "type": "deal", "ruleset": {"name": "x", "options": {
+        "hand_sizes": value}}, "players": 4, "round": 1, "order": ORDER}
+    (answer,) = serve(capsys, monkeypatch, json.dumps(request).encode() + b"\n")
+    message = answer["error"]["message"]  # type: ignore[index]
+    assert answer["ok"] is False and said in message and "unhashable" not in message, answer
+    assert "known: pagat," in message, message
+
+
+def test_a_number_of_thousands_of_digits_is_refused_in_words(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Python's own words were quoted: "Exceeds the limit (4300 digits) for integer string
+    # conversion"
+    line = b'{"id":1,"type":"hello","protocol":' + b"9" * 5000 + b"}\n"
+    (answer,) = serve(capsys, monkeypatch, line)
+    message = answer["error"]["message"]  # type: ignore[index]
+    assert "a number of 5,000 digits, past the 100 a message may hold" in message, message
+    assert "4300" not in message and len(message) < 400, message
