@@ -171,3 +171,42 @@ def test_a_number_of_thousands_of_digits_is_refused_in_words(
     message = answer["error"]["message"]  # type: ignore[index]
     assert "a number of 5,000 digits, past the 100 a message may hold" in message, message
     assert "4300" not in message and len(message) < 400, message
+
+
+# --- identify that could tell nothing is no identification ------------------------------
+
+
+NOTHING = """\
+from mtrain.conformance.adapter import ReferenceImplementation, Unsupported
+
+
+class Engine(ReferenceImplementation):
+    def deal(self, *args, **kwargs):
+        raise Unsupported("this engine only says hello")
+
+    legal = apply = winners = score = deal
+"""
+
+
+@pytest.mark.slow  # the situations from play are explored still: about 9 CPU s
+def test_identify_of_an_engine_that_answers_nothing_is_not_green(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # every option was undetermined, yet it printed "closest rule set: pagat" (the base's
+    # values, as if found) and exited 0. Asked about the marker fixtures only (the whole
+    # corpus costs a minute of CPU), as tests/test_identify.py does
+    from mtrain.conformance import identify as module
+    from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
+
+    markers, errors = load_corpus(FIXTURE_ROOT / "markers")
+    assert markers and not errors
+    real = module.identify
+    monkeypatch.setattr(module, "identify", lambda impl, **kw: real(impl, markers, **kw))
+    adapter = write(tmp_path / "nothing.py", NOTHING)
+    out = tmp_path / "found.yaml"
+    rc = main(["identify", "--adapter", f"{adapter}:Engine", "--output", str(out)])
+    printed, err = capsys.readouterr()
+    assert rc == 1, (printed[-300:], err[-300:])
+    assert "nothing identified: no option could be told" in err, err
+    assert "unsupported" in err and "closest rule set" not in printed, (printed, err)
+    assert not out.exists()
