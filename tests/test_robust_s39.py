@@ -210,3 +210,22 @@ def test_identify_of_an_engine_that_answers_nothing_is_not_green(
     assert "nothing identified: no option could be told" in err, err
     assert "unsupported" in err and "closest rule set" not in printed, (printed, err)
     assert not out.exists()
+
+
+# --- what a hello lists is quoted by its first names -----------------------------------
+
+
+def test_a_hello_listing_many_variants_is_quoted_by_its_first() -> None:
+    # every not-applicable reason of conform's report quoted all the names a hello
+    # listed: 100,000 made lines of 789,000 characters
+    from mtrain.conformance.declaration import unsupported
+    pagat = catalog().ruleset("pagat")
+    info = {"name": "many", "version": "1", "variants": [f"x{i}" for i in range(5000)],
+            "options": {"tile_set": [f"double-{i}" for i in range(100, 5000)]}}
+    assert unsupported(info, "pagat", pagat) == (
+        "the implementation supports x0, x1, x2, x3, x4, x5, x6, x7 and 4,992 more")
+    info["variants"] = ["*"]
+    assert unsupported(info, "pagat", pagat) == (
+        "the implementation does not support tile_set=double-12 (only double-100, "
+        "double-101, double-102, double-103, double-104, double-105, double-106, "
+        "double-107 and 4,892 more)")
