@@ -562,6 +562,13 @@ class Catalog:
                     errors.append(doc.error(("options", option), f"{option}: a table is "
                                             "allowed only for hand_sizes"))
                     continue
+                rows = {int(k): k for k in value}
+                if len(rows) < len(value):  # `2:` and `"2":`, apart to YAML, are one row
+                    twice = next(k for k in value if rows[int(k)] != k)
+                    errors.append(doc.error(("options", option, twice), f"hand_sizes gives "
+                                            f"{int(twice)} players twice (as {twice!r} and "
+                                            f"{rows[int(twice)]!r})"))
+                    continue
                 table = tuple(sorted((int(k), int(v)) for k, v in value.items()))
                 named = [v.name for v in known.values() if v.table == table]
                 values[option] = named[0] if named else CUSTOM

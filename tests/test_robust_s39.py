@@ -97,6 +97,8 @@ def test_a_long_name_or_title_is_refused_at_its_line(capsys: pytest.CaptureFixtu
 @pytest.mark.parametrize("text, line_no", [
     ('name: "red\\e[31m"\nbase: pagat\n', 1),
     ('name: x\ntitle: "two\\nlines"\nbase: pagat\n', 2),
+    ('name: "a\\u202eb"\nbase: pagat\n', 1),  # shown right to left from there on
+    ('name: x\ntitle: "a\\u200bb"\nbase: pagat\n', 2),  # a space nobody sees
 ])
 def test_a_control_character_in_a_name_or_title_is_refused(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, line_no: int) -> None:
@@ -229,3 +231,13 @@ def test_a_hello_listing_many_variants_is_quoted_by_its_first() -> None:
         "the implementation does not support tile_set=double-12 (only double-100, "
         "double-101, double-102, double-103, double-104, double-105, double-106, "
         "double-107 and 4,892 more)")
+
+
+def test_a_hand_table_row_given_twice_as_number_and_text_is_refused(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # YAML keeps `2:` and `"2":` apart; the table read both as 2 players: "2 players: 7,
+    # 2 players: 8", one of them dealt
+    rules = write(tmp_path / "r.yaml",
+                  'name: x\nbase: pagat\noptions:\n  hand_sizes:\n    2: 7\n    "2": 8\n')
+    line = refused(capsys, "rules", rules)
+    assert f"{rules}:5: hand_sizes gives 2 players twice (as 2 and '2')" in line, line
