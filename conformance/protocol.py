@@ -357,6 +357,9 @@ def check_answer(kind: str, request_id: int, message: JSON) -> JSON:
         _no_other_fields(message, ("error",), f"an error answer to {kind}")
         ekind = err.get("kind", "internal")
         return _raise_error(str(ekind), err)
+    if flag is None and "ok" not in message and "type" in message:
+        raise ProtocolError(f"an answer carries `ok`, not a request's `type` (is the request "
+                            f"echoed back?): {_short(message)}")
     if flag is not True:
         raise ProtocolError(f"answer.ok must be true or false, got {_short(flag)}")
     if kind != "hello":  # (the hello names its own fields)

@@ -241,3 +241,13 @@ def test_a_hand_table_row_given_twice_as_number_and_text_is_refused(
                   'name: x\nbase: pagat\noptions:\n  hand_sizes:\n    2: 7\n    "2": 8\n')
     line = refused(capsys, "rules", rules)
     assert f"{rules}:5: hand_sizes gives 2 players twice (as 2 and '2')" in line, line
+
+
+def test_a_program_echoing_its_requests_is_told_so() -> None:
+    # `cat` as the implementation: "answer.ok must be true or false, got null"
+    with ProcessImplementation(["cat"], timeout=120) as impl, \
+            pytest.raises(ProtocolViolation) as info:
+        impl.call("hello", protocol=1)
+    message = info.value.message
+    assert "an answer carries `ok`, not a request's `type` (is the request echoed back?)" \
+        in message, message
