@@ -251,3 +251,34 @@ def test_a_program_echoing_its_requests_is_told_so() -> None:
     message = info.value.message
     assert "an answer carries `ok`, not a request's `type` (is the request echoed back?)" \
         in message, message
+
+
+# --- an adapter that exits or fails its hello tested nothing green ------------------------
+
+
+def test_an_adapter_module_that_exits_at_import_is_refused(tmp_path: Path) -> None:
+    # SystemExit(0) at import went through: `mtrain conform` exited 0, having run nothing
+    from mtrain.conformance.adapter_loading import load_adapter
+    from mtrain.spec.errors import InputError
+    adapter = write(tmp_path / "leaves.py", "raise SystemExit(0)\n")
+    with pytest.raises(InputError, match=f"importing {adapter} exited \\(exit code 0\\)"):
+        load_adapter(f"{adapter}:Engine")
+
+
+def test_a_run_whose_hello_failed_is_not_green(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    # an adapter whose info() raised answered the rest: "OK", exit 0, beside a warning
+    adapter = write(tmp_path / "nohello.py", """\
+from mtrain.conformance.adapter import ReferenceImplementation
+
+
+class Engine(ReferenceImplementation):
+    def info(self):
+        raise RuntimeError("boom")
+""")
+    rc = main(["conform", "--adapter", f"{adapter}:Engine", "--variant", "pagat", "-k",
+               "marker-001"])
+    out = capsys.readouterr().out
+    assert rc == 1, out[-500:]
+    assert out.splitlines()[-1].startswith("FAILED: the hello failed (see the warnings); "
+                                           "1 results ran (1 pass)"), out[-500:]
