@@ -117,15 +117,17 @@ def _no_constant(name: str) -> Any:
     raise _NotJSON(f"{name} is not a JSON number")
 
 
-MAX_DIGITS = 100
-"""The longest integer a message may hold: none of the protocol needs more than 16 digits
-(an id, MAX_ID), and Python refuses past 4,300 in words of its own."""
+MAX_DIGITS = 4300
+"""The longest integer a line may hold, refused past it in words of this module (Python's
+own limit, sys.int_info.default_max_str_digits, would say it in Python's). A shorter one
+too large for its field is that field's fault, said alike in-process and here."""
 
 
 def _bounded(text: str) -> int:
     digits = len(text.lstrip("-"))
     if digits > MAX_DIGITS:
-        raise _NotJSON(f"a number of {digits:,} digits, past the {MAX_DIGITS} a message may hold")
+        raise _NotJSON(f"a number of {digits:,} digits, past the {MAX_DIGITS:,} a message may "
+                       "hold")
     return int(text)
 
 

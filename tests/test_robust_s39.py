@@ -171,7 +171,7 @@ def test_a_number_of_thousands_of_digits_is_refused_in_words(
     line = b'{"id":1,"type":"hello","protocol":' + b"9" * 5000 + b"}\n"
     (answer,) = serve(capsys, monkeypatch, line)
     message = answer["error"]["message"]  # type: ignore[index]
-    assert "a number of 5,000 digits, past the 100 a message may hold" in message, message
+    assert "a number of 5,000 digits, past the 4,300 a message may hold" in message, message
     assert "4300" not in message and len(message) < 400, message
 
 
