@@ -264,9 +264,9 @@ class Report:
         nulls = sum(r.null_refusals for r in self.results)
         unnamed = f"; {nulls} refusals named no clause" if nulls else ""
         stopped = f" before it was {self.interrupted}" if self.interrupted else ""
-        hello = "the hello failed (see the warnings); " if self.hello_failed else ""
-        return (f"{verdict}: {hello}{ran} results ran{stopped} ({counts or 'none'})"
-                f"{not_run}{loads}{unnamed}; {self.checks} checks within them; "
+        hello = "; the hello failed (see the warnings)" if self.hello_failed else ""
+        return (f"{verdict}: {ran} results ran{stopped} ({counts or 'none'})"
+                f"{not_run}{loads}{unnamed}{hello}; {self.checks} checks within them; "
                 f"{self.duration:.2f} s")
 
     def per_ruleset(self) -> dict[str, dict[str, int]]:

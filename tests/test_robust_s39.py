@@ -280,5 +280,5 @@ class Engine(ReferenceImplementation):
                "marker-001"])
     out = capsys.readouterr().out
     assert rc == 1, out[-500:]
-    assert out.splitlines()[-1].startswith("FAILED: the hello failed (see the warnings); "
-                                           "1 results ran (1 pass)"), out[-500:]
+    assert out.splitlines()[-1].startswith("FAILED: 1 results ran (1 pass); the hello "
+                                           "failed (see the warnings); "), out[-500:]
