@@ -405,6 +405,7 @@ class ReferenceImplementation:
         try:  # hashed as it is: a repr of the sorted items costs five times as much
             key: object = (tuple(options.items()),
                            None if table is None else tuple(table.items()))
+            hash(key)  # a value that is an object or a list hashes no better than a repr
         except (AttributeError, TypeError):  # not a mapping of plain values: read below
             key = repr((sorted(options.items()), table))
         found = self._rules.get(key)

@@ -49,6 +49,9 @@ def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
         raise
     except ImportError as e:
         raise InputError(f"--adapter {spec}: cannot import {module_name}: {e}") from None
+    except SystemExit as e:  # an exit() at import: nothing would be tested, yet exit 0
+        raise InputError(f"--adapter {spec}: importing {module_name} exited (exit code "
+                         f"{e.code!r}): an adapter module is imported, not run") from None
     except Exception as e:
         raise InputError(f"--adapter {spec}: importing {module_name} failed: "
                          f"{type(e).__name__}: {e}") from None
@@ -63,6 +66,9 @@ def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
         cls = obj
         try:
             instance = cls()
+        except SystemExit as e:
+            raise InputError(f"--adapter {spec}: {attr}() exited (exit code {e.code!r})"
+                             ) from None
         except Exception as e:
             raise InputError(f"--adapter {spec}: {attr}() failed: {type(e).__name__}: {e}"
                              ) from None

@@ -154,7 +154,7 @@ def unsupported(info: Mapping[str, Any] | None, name: str, rs: Ruleset | None, *
     patterns = info.get("variants", ["*"])
     if isinstance(patterns, list) and not any(
             fnmatch.fnmatchcase(name, str(p)) for p in patterns):
-        return f"the implementation supports {', '.join(map(str, patterns)) or 'no variant'}"
+        return f"the implementation supports {_listed(patterns) or 'no variant'}"
     return beyond_options(info, rs)
 
 
@@ -166,5 +166,16 @@ def beyond_options(info: Mapping[str, Any] | None, rs: Ruleset | None) -> str | 
         for option, values in options.items():
             if option in rs and isinstance(values, list) and rs[option] not in values:
                 return (f"the implementation does not support {option}={rs[option]} "
-                        f"(only {', '.join(map(str, values))})")
+                        f"(only {_listed(values)})")
     return None
+
+
+LISTED = 8
+"""How many of the names a hello lists a reason quotes: the reason is a line of the report,
+and of each result it holds, and a hello may list 100,000 names."""
+
+
+def _listed(names: list[Any]) -> str:
+    more = len(names) - LISTED
+    shown = ", ".join(f"{n!s:.60}" for n in names[:LISTED])
+    return shown + (f" and {more:,} more" if more > 0 else "")

@@ -59,6 +59,7 @@ from mtrain.conformance.child import (
     describe_exit,
 )
 from mtrain.conformance.protocol import (
+    MAX_ID,
     MAX_LINE,
     PROTOCOL_VERSION,
     ErrorAnswer,
@@ -69,6 +70,7 @@ from mtrain.conformance.protocol import (
     encode_request,
     encode_value,
     hello,
+    is_id,
     request,
 )
 from mtrain.conformance.wording import json_text, why_not_run
@@ -472,6 +474,8 @@ class ProcessImplementation:
         if type(got) is not int or got != rid:  # 2.0 or true is not the id 2 or 1 sent
             self._drop(proc)
             carries = f"carries id {json_text(got)}" if "id" in answer else "carries no id"
+            if type(got) is int and not is_id(got):
+                carries += f", which no request has (an id is an integer from 0 to {MAX_ID})"
             raise ProtocolViolation(
                 f"the answer to the {kind} request (id {rid}) {carries}: "
                 "one answer per request, in order; the implementation was killed",

@@ -33,7 +33,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 import orjson
 
@@ -45,6 +45,9 @@ PROTOCOL_VERSION = 1
 REQUEST_TYPES = ("hello", "deal", "legal", "apply", "score", "winners", "shutdown")
 ERROR_KINDS = ("bad-request", "unsupported", "protocol-version", "internal", "refused-setup")
 MAX_LINE = 4 * 1024 * 1024
+MAX_ID = 2**53 - 1
+"""The largest request id (protocol.schema.json): the harness numbers its requests from 1,
+and an id past what a double holds exactly (RFC 8259 section 6) is no id of any harness."""
 """The longest line either side must accept (bytes, newline excluded)."""
 
 STATE_KEYS = (
@@ -112,6 +115,20 @@ class _NotJSON(ValueError):
 
 def _no_constant(name: str) -> Any:
     raise _NotJSON(f"{name} is not a JSON number")
+
+
+MAX_DIGITS = 4300
+"""The longest integer a line may hold, refused past it in words of this module (Python's
+own limit, sys.int_info.default_max_str_digits, would say it in Python's). A shorter one
+too large for its field is that field's fault, said alike in-process and here."""
+
+
+def _bounded(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise _NotJSON(f"a number of {digits:,} digits, past the {MAX_DIGITS:,} a message may "
+                       "hold")
+    return int(text)
 
 
 def _finite(text: str) -> float:
@@ -198,7 +215,7 @@ def _json_kind(value: Any) -> str:
 def _decode_slowly(line: bytes | str) -> Any:
     try:
         return json.loads(line, parse_constant=_no_constant, parse_float=_finite,
-                          object_pairs_hook=_no_duplicates)
+                          parse_int=_bounded, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as e:
         raise ProtocolError(f"not JSON ({e.msg} at character {e.pos}): {preview(line)}"
                             ) from None
@@ -250,11 +267,17 @@ def encode_request(request_id: int, kind: str, fields: Mapping[str, bytes]) -> b
     return b"".join(parts)
 
 
+def is_id(value: Any) -> TypeGuard[int]:
+    """Whether `value` can be a request id: an integer (not true or 2.0) within MAX_ID."""
+    return type(value) is int and 0 <= value <= MAX_ID
+
+
 def check_request(message: JSON) -> tuple[int, str]:
     """(id, type) of a well-formed request; raises ProtocolError naming the fault."""
     rid = message.get("id")
-    if not isinstance(rid, int) or isinstance(rid, bool):
-        raise ProtocolError(f"request.id must be an integer, got {shown(rid)}")
+    if not is_id(rid):
+        raise ProtocolError(f"request.id must be an integer from 0 to 2^53-1, got "
+                            f"{shown(rid)}")
     kind = message.get("type")
     if not isinstance(kind, str) or kind not in REQUEST_TYPES:
         raise ProtocolError(f"request.type must be one of {', '.join(REQUEST_TYPES)}; "
@@ -336,6 +359,9 @@ def check_answer(kind: str, request_id: int, message: JSON) -> JSON:
         _no_other_fields(message, ("error",), f"an error answer to {kind}")
         ekind = err.get("kind", "internal")
         return _raise_error(str(ekind), err)
+    if flag is None and "ok" not in message and "type" in message:
+        raise ProtocolError(f"an answer carries `ok`, not a request's `type` (is the request "
+                            f"echoed back?): {_short(message)}")
     if flag is not True:
         raise ProtocolError(f"answer.ok must be true or false, got {_short(flag)}")
     if kind != "hello":  # (the hello names its own fields)

@@ -155,6 +155,10 @@ class Report:
     interrupted: str = ""
     """Why the run stopped short (an interrupt), if it did: the results are those that
     finished, and the run is not a success whatever they say."""
+    hello_failed: bool = False
+    """Whether the implementation's hello failed: the protocol's first request is part of
+    conforming, so the run is not a success whatever the results say (an adapter whose
+    info() raises answers the rest)."""
 
     @property
     def summary(self) -> dict[str, int]:
@@ -210,7 +214,7 @@ class Report:
 
     @property
     def failed(self) -> bool:
-        return (bool(self.load_errors) or self.nothing_ran is not None
+        return (bool(self.load_errors) or self.nothing_ran is not None or self.hello_failed
                 or bool(self.interrupted) or any(r.status in FAILING for r in self.results))
 
     @property
@@ -260,8 +264,9 @@ class Report:
         nulls = sum(r.null_refusals for r in self.results)
         unnamed = f"; {nulls} refusals named no clause" if nulls else ""
         stopped = f" before it was {self.interrupted}" if self.interrupted else ""
+        hello = "; the hello failed (see the warnings)" if self.hello_failed else ""
         return (f"{verdict}: {ran} results ran{stopped} ({counts or 'none'})"
-                f"{not_run}{loads}{unnamed}; {self.checks} checks within them; "
+                f"{not_run}{loads}{unnamed}{hello}; {self.checks} checks within them; "
                 f"{self.duration:.2f} s")
 
     def per_ruleset(self) -> dict[str, dict[str, int]]:

@@ -41,6 +41,7 @@ from mtrain.conformance.protocol import (
     encode,
     encode_value,
     error,
+    is_id,
     ok,
 )
 from mtrain.reference import codec, engine, refusals
@@ -196,9 +197,10 @@ class Repeats:
         return message
 
 
-_QUESTION = re.compile(rb'\{"id":(0|[1-9][0-9]{0,17}),"type":"(legal|apply)","ruleset":')
-"""How a `legal` or `apply` request line the protocol client wrote begins: its id, its
-kind, then the rule set's text (KnownLines)."""
+_QUESTION = re.compile(rb'\{"id":(0|[1-9][0-9]{0,14}),"type":"(legal|apply)","ruleset":')
+"""How a `legal` or `apply` request line the protocol client wrote begins: its id (of at
+most 15 digits: within protocol.MAX_ID, which a longer one may pass), its kind, then the
+rule set's text (KnownLines)."""
 
 
 class AnswerTexts(Answers):
@@ -319,7 +321,7 @@ class Server:
         except ProtocolError as e:
             return error(None, "bad-request", str(e)), False
         raw_id = message.get("id")
-        rid = raw_id if isinstance(raw_id, int) and not isinstance(raw_id, bool) else None
+        rid = raw_id if is_id(raw_id) else None  # else no id to answer with: null
         try:
             rid, kind = check_request(message)
         except ProtocolError as e:

@@ -5,7 +5,7 @@ source of the code that computes it, the spec data, the versions), so a changed 
 never finds an old entry. A cache only ever saves time: an entry that cannot be read
 (missing, truncated, corrupt, of another format) counts as absent and is computed again,
 and a cache that cannot be written is no error. Entries are JSON, never pickles: reading
-one runs no code.
+one runs no code (each is a header line with its digest, then the value).
 
 The folder is the one MTRAIN_CACHE_DIR names (set to "" or "off": nothing is kept on
 disk), else $XDG_CACHE_HOME/mtrain, else ~/.cache/mtrain.
@@ -29,8 +29,11 @@ import orjson
 from mtrain import __version__
 
 CACHE_ENV = "MTRAIN_CACHE_DIR"
-FORMAT = 1
-"""The layout of an entry; another one is not read."""
+FORMAT = 2
+"""The layout of an entry; another one is not read. An entry is a header line,
+`{"format":2,"sha256":DIGEST}`, then the value as JSON: the digest of those bytes finds a
+damaged entry (a flipped digit, a file cut short or spliced) that still reads as JSON,
+which would otherwise be taken as a value worked out before."""
 OFF = ("", "0", "off", "none")
 
 
@@ -163,12 +166,29 @@ def read(kind: str, name: str) -> Any:
     if base is None:
         return None
     try:
-        data = orjson.loads((base / kind / name).read_bytes())
-    except (OSError, ValueError):  # orjson.JSONDecodeError is a ValueError
+        return unpacked((base / kind / name).read_bytes())
+    except OSError:
         return None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+
+
+def packed(value: Any) -> bytes:
+    """An entry's bytes: the header line with the digest of the value's JSON, then that."""
+    body = orjson.dumps(value)  # compact: no newline but the header's
+    return orjson.dumps({"format": FORMAT, "sha256": hashlib.sha256(body).hexdigest()}
+                        ) + b"\n" + body
+
+
+def unpacked(entry: bytes) -> Any:
+    """The value of an entry's bytes, or None unless they are whole and of FORMAT."""
+    head, _, body = entry.partition(b"\n")
+    try:
+        header = orjson.loads(head)
+        if not isinstance(header, dict) or header.get("format") != FORMAT \
+                or header.get("sha256") != hashlib.sha256(body).hexdigest():
+            return None
+        return orjson.loads(body)
+    except ValueError:  # orjson.JSONDecodeError is a ValueError
         return None
-    return data.get("value")
 
 
 def write(kind: str, name: str, value: Any, keep: int = 8) -> None:
@@ -181,7 +201,7 @@ def write(kind: str, name: str, value: Any, keep: int = 8) -> None:
     tmp = path.with_name(f".{name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(orjson.dumps({"format": FORMAT, "value": value}))
+        tmp.write_bytes(packed(value))
         os.replace(tmp, path)  # readers see the old entry or the new one, never half
     except (OSError, TypeError):
         with contextlib.suppress(OSError):

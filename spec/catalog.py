@@ -532,7 +532,7 @@ class Catalog:
         if errors:
             raise SpecErrors(errors)
         d = doc.data
-        name = str(d.get("name") or Path(str(path)).stem)
+        name = str(d.get("name") or self._name_of_file(doc, Path(str(path)).stem))
         values: dict[str, str] = {}
         setters: Setters = {}
         overlays = tuple(d.get("overlays", ()))
@@ -561,6 +561,13 @@ class Catalog:
                 if option != "hand_sizes":
                     errors.append(doc.error(("options", option), f"{option}: a table is "
                                             "allowed only for hand_sizes"))
+                    continue
+                rows = {int(k): k for k in value}
+                if len(rows) < len(value):  # `2:` and `"2":`, apart to YAML, are one row
+                    twice = next(k for k in value if rows[int(k)] != k)
+                    errors.append(doc.error(("options", option, twice), f"hand_sizes gives "
+                                            f"{int(twice)} players twice (as {twice!r} and "
+                                            f"{rows[int(twice)]!r})"))
                     continue
                 table = tuple(sorted((int(k), int(v)) for k, v in value.items()))
                 named = [v.name for v in known.values() if v.table == table]
@@ -595,6 +602,17 @@ class Catalog:
         self._own_name(doc, found)
         return found
 
+    @staticmethod
+    def _name_of_file(doc: Document, stem: str) -> str:
+        """A file without `name:` is named after itself, held to the schema's bounds on a
+        name: a report cannot quote 250 characters, nor `a+b` as one rule set."""
+        bounds = schema("rules")["properties"]["name"]
+        if len(stem) > bounds["maxLength"] or not re.fullmatch(bounds["pattern"], stem):
+            raise doc.error((), f"the file name {shown(stem)} cannot name the rule set (a "
+                            f"name is at most {bounds['maxLength']} characters, on one line, "
+                            "without `+`): give it a `name:`")
+        return stem
+
     def _own_name(self, doc: Document, found: Ruleset) -> None:
         """A file named after a shipped rule set plays exactly its rules: reports label
         every result with the name, so `name: puremco` over other rules would pass them
@@ -622,6 +640,13 @@ class Catalog:
     def _check_value(self, option: str, value: str) -> None:
         if option not in self.options:
             raise RulesetError(f"unknown option {shown(option)}; known: {', '.join(self.options)}")
+        if isinstance(value, (dict, list)):  # a value is named; a table is given apart
+            apart = (" (a table of one's own is `custom`, with the table beside the options)"
+                     if option == "hand_sizes" else "")
+            raise RulesetError(f"option {option} takes the name of a value, not "
+                               f"{'an object' if isinstance(value, dict) else 'a list'} "
+                               f"{shown(value)}{apart}; known: "
+                               f"{', '.join(self.options[option].values)}")
         if value not in self.options[option].values:
             raise RulesetError(f"unknown value {shown(value)} for option {option}; known: "
                                f"{', '.join(self.options[option].values)}")

@@ -151,6 +151,8 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
         yield pointer, f"{where}: {describe(inst)} is not {err.schema['x-expected']}"
     elif kind == "pattern":
         yield pointer, f"{where}: {describe(inst)} does not match the pattern {value}"
+    elif kind == "maxLength" and isinstance(inst, str):
+        yield pointer, f"{where}: {describe(inst)} is too long (at most {value} characters)"
     elif kind in ("anyOf", "oneOf") and (choice := _choice(err)) is not None:
         if isinstance(choice, str):
             yield pointer, f"{where}: expected {choice}, got {_kind(inst)} ({describe(inst)})"

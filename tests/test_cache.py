@@ -5,7 +5,6 @@ cache is ignored and written anew; and what is found is what is found without it
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -99,8 +98,8 @@ def test_the_digest_covers_the_engine_source(tmp_path: Path) -> None:
 def test_an_unreadable_cache_is_ignored_and_written_anew(corpus: Path) -> None:
     first = checked(corpus)
     (kept,) = (Path(str(cache.folder())) / ScopeCache.KIND).iterdir()
-    for broken in (b"", b"{not json", json.dumps({"format": cache.FORMAT, "value": {
-            k: {"runs": "many"} for k in json.loads(kept.read_text())["value"]}}).encode()):
+    for broken in (b"", b"{not json", cache.packed({
+            k: {"runs": "many"} for k in cache.unpacked(kept.read_bytes())})):
         kept.write_bytes(broken)
         again = checked(corpus)
         assert again["explored"] == again["fixtures"] and same(again, first)

@@ -48,7 +48,8 @@ RULE_FILES: list[tuple[str, bytes | str, int | None, str]] = [
     ("unknown overlay", "base: pagat\noverlays: [nosuch]\n", 2, "unknown overlay 'nosuch'"),
     ("no base, one option", "options:\n  follow_up: other\n", 1,
      "without a base must give every option"),
-    ("a plus in the name", "name: a+b\nbase: pagat\n", 1, "does not match the pattern"),
+    ("a plus in the name", "name: a+b\nbase: pagat\n", 1,
+     "without control characters (nor invisible or direction-changing ones) or `+`"),
     ("a shipped name", "name: pagat\nbase: puremco\n", 1,
      "name 'pagat' is a shipped rule set's, whose rules differ"),
     ("alias bomb", "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
@@ -187,7 +188,7 @@ RAW = {
     "nested 100,000 deep": (b'{"id":ID,"ok":true,"actions":' + b"[" * 100_000 + b"]" * 100_000
                             + b"}\n", "not usable JSON (nested too deeply)"),
     "a 5,000-digit number": (b'{"id":ID,"ok":true,"actions":[],"x":' + b"9" * 5000 + b"}\n",
-                             "not usable JSON"),
+                             "not JSON (a number of 5,000 digits, past the 4,300"),
     "an array": (b"[1,2]\n", "not a JSON object (a message is one), but an array"),
     "two answers on a line": (b'{"id":ID,"ok":true,"actions":[]}' * 2 + b"\n",
                               "not JSON (Extra data"),

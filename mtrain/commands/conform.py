@@ -211,7 +211,8 @@ def _run(args: argparse.Namespace) -> int:
                     rulesets=f"{len(rulesets)} rule set{'s' if len(rulesets) != 1 else ''}, "
                     f"{chosen}",
                     values={rs.name: dict(rs.choices) for rs in rulesets},
-                    patterns=list(args.pattern or []), interrupted=interrupted)
+                    patterns=list(args.pattern or []), interrupted=interrupted,
+                    hello_failed=info is None)
     try:
         emit(report, args, tasks)
     except BrokenPipeError:  # `mtrain conform | head`: the verdict stands, not exit 0

@@ -110,6 +110,12 @@ def run(args: argparse.Namespace) -> int:
                   f"{_first(elsewhere)}")
     for problem in result.problems:
         print(shown(problem))
+    if all(f.status == "undetermined" for f in result.findings):
+        # a run that found nothing is no identification: the base's values are no finding
+        print(f"mtrain identify: nothing identified: no option could be told from the "
+              f"engine's answers ({result.unseen or 'none told rule sets apart'}); no "
+              "rule set is written", file=sys.stderr)
+        return 1
     print(f"closest rule set: {result.ruleset.name}")
     if declared is not None:
         for line in declaration_note(result.findings, declared, result.ruleset):
