@@ -374,7 +374,7 @@ def _judged(played: tuple[JSON, JSON] | Outcome, fx: Fixture, rs: Ruleset,
     for exp in entries:
         left_out: list[str] = []
         try:
-            shown = in_force(exp, traced)  # the `when` of each listed clause read, logged
+            shown = in_force(exp, rs)
             problems = check(shown, rj, state, impl, max_pip_of(traced))
             if not problems:
                 left_out = unlisted_refusals(shown, rj, state, impl, max_pip_of(traced))
