@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from mtrain.spec import cache
 from mtrain.spec.errors import shown
+from mtrain.spec.schemacheck import Check, Unsupported, compile_schema
 from mtrain.spec.yamlload import Document, Pointer, SpecError, SpecErrors, describe, load
 
 if TYPE_CHECKING:  # imported where a document is validated: most runs need it not at all
@@ -216,6 +217,16 @@ def _wants(errors: list[ValidationError]) -> list[str]:
 
 
 @functools.lru_cache(maxsize=32)
+def _check(schema_text: str) -> Check | None:
+    """The schema's compiled check (spec/schemacheck.py), or None where it uses what that
+    check does not implement: jsonschema alone judges then."""
+    try:
+        return compile_schema(json.loads(schema_text))
+    except (Unsupported, re.error):
+        return None
+
+
+@functools.lru_cache(maxsize=32)
 def _validator(schema_text: str) -> jsonschema.Draft202012Validator:
     """A checked validator per schema, built once (checking a schema is not cheap)."""
     import jsonschema
@@ -256,12 +267,18 @@ def validate(doc: Document, schema: dict[str, Any]) -> list[SpecError]:
     A document found valid is known by a digest of the schema and of the data as the
     validator reads it (in this process, and in the cache, spec/cache.py): the same
     data is not validated again. Only validity is kept; a document with a fault is
-    validated each time, to say where.
+    validated each time, to say where. The schema's compiled check (spec/schemacheck.py)
+    is asked first: its "valid" stands, and jsonschema is asked only when it says no.
     """
     schema_text = json.dumps(schema, sort_keys=True)
     data = _jsonable(doc.data)
     key = _valid_key(schema_text, data)
     if key is not None and key in _known_valid():
+        return []
+    check = _check(schema_text)
+    if check is not None and check(data):  # never looser than jsonschema: trusted
+        if key is not None:
+            _remember_valid(key)
         return []
     validator = _validator(schema_text)
     found: dict[tuple[int, Pointer, str], SpecError] = {}
