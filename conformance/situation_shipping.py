@@ -1,0 +1,77 @@
+"""Making and checking the situations shipped with the package (conformance/shipped.py):
+those a default `mtrain conform` asks for, each rule set at the count the run gives it.
+
+Kept apart from conformance/situations.py on purpose: what it imports (the corpus, the
+selection of rule sets) is no part of how a situation is made, so it stays out of the
+situations' code digest (cache.import_closure).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from mtrain.conformance import shipped
+from mtrain.spec.ruleset import Ruleset
+
+
+def default_asks() -> list[tuple[Ruleset, int]]:
+    """The rule sets a default `mtrain conform` of the embedded reference runs, each with
+    the count of situations it asks (as conform chooses them: selection.py)."""
+    from mtrain.conformance.selection import default_rulesets, load_fixtures, situation_count
+
+    fixtures, errors = load_fixtures(None)
+    if errors:
+        raise ValueError(f"the shipped corpus does not load: {errors[0]}")
+    rulesets = default_rulesets(fixtures)
+    count = situation_count(None, False, rulesets)
+    return [(rs, count) for rs in rulesets]
+
+
+def make(asks: list[tuple[Ruleset, int]]) -> dict[str, Any]:
+    """Each ask's entry, made afresh, by its key in the cache (JSON as read back: lists
+    for tuples); rule sets the reference cannot play for have none."""
+    from mtrain.conformance.situations import made_afresh, stand_in_for
+
+    out: dict[str, Any] = {}
+    for rs, count in asks:
+        if count > 0 and stand_in_for(rs) is not None:
+            key, data = made_afresh(rs, count)
+            out[key] = orjson.loads(orjson.dumps(data))
+    return out
+
+
+def write(where: Path, asks: list[tuple[Ruleset, int]]) -> tuple[int, int, int]:
+    """Make the entries and write the files; (entries, index bytes, payload bytes)."""
+    from mtrain.conformance.situations import code_digest
+
+    entries = make(asks)
+    index, payload = shipped.write(where, code_digest(), entries)
+    return len(entries), index, payload
+
+
+def stale(where: Path, asks: list[tuple[Ruleset, int]]) -> list[str]:
+    """How the files in `where` differ from entries made afresh for `asks` (none: they
+    are current), each a line of text."""
+    from mtrain.conformance.situations import code_digest
+
+    fresh = make(asks)
+    shipped.forget()
+    kept = shipped.read_all(where)
+    if kept is None:
+        return [f"{where / shipped.INDEX} or {where / shipped.PAYLOAD}: missing, or does "
+                "not agree with its index"]
+    out = []
+    if kept["code"] != code_digest():
+        out.append("made by other code or spec data (the code digest differs)")
+    entries: dict[str, Any] = kept["entries"]
+    missing = [k for k in fresh if k not in entries]
+    extra = [k for k in entries if k not in fresh]
+    differ = [k for k in fresh if k in entries and entries[k] != fresh[k]]
+    for what, keys in (("missing", missing), ("no longer asked", extra),
+                       ("different", differ)):
+        if keys:
+            out.append(f"{len(keys)} entries {what} (e.g. {keys[0]})")
+    return out
