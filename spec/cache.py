@@ -197,9 +197,11 @@ def write(kind: str, name: str, value: Any, keep: int = 8) -> None:
 
 def _prune(where: Path, keep: int) -> None:
     with contextlib.suppress(OSError):
-        entries = [p for p in where.iterdir() if not p.name.startswith(".")]
-        if len(entries) <= keep:
+        # the names alone first (a first run writes hundreds of entries, each counted)
+        names = [n for n in os.listdir(where) if not n.startswith(".")]
+        if len(names) <= keep:
             return
+        entries = [where / n for n in names]
         entries.sort(key=lambda p: p.stat().st_mtime)
         for old in entries[:len(entries) - keep]:
             with contextlib.suppress(OSError):

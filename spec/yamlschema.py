@@ -7,6 +7,7 @@ sorted by line. A document found valid is known by a digest of the schema and th
 
 from __future__ import annotations
 
+import atexit
 import functools
 import importlib.resources
 import json
@@ -334,12 +335,28 @@ def _known_valid() -> dict[str, None]:
 
 
 def _remember_valid(key: str) -> None:
+    """Know `key` valid; the cache's list is written once, when the process ends (a first
+    run finds a few hundred documents valid: one write, not one each)."""
+    global _UNSAVED
     known = _known_valid()
     known[key] = None
     if len(known) > KEPT_VALID:
         for old in list(known)[:len(known) - KEPT_VALID]:
             del known[old]
-    cache.write(VALID_KIND, VALID_NAME, list(known))
+    if not _UNSAVED:
+        _UNSAVED = True
+        atexit.register(save_valid)
+
+
+_UNSAVED = False
+
+
+def save_valid() -> None:
+    """Write the documents known valid into the cache (at exit, or when a test asks)."""
+    global _UNSAVED
+    if _UNSAVED and _VALID is not None:
+        cache.write(VALID_KIND, VALID_NAME, list(_VALID))
+    _UNSAVED = False
 
 
 def load_validated(path: str | Path, schema: dict[str, Any]) -> Document:
