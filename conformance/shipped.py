@@ -1,24 +1,29 @@
-"""The situations from play of a default `mtrain conform`, shipped with the package, so
-that the first run after the install need not make them (about 6 CPU s of its 12).
+"""What a first `mtrain conform` after the install would work out, shipped with the
+package: the situations from play of a default run (about 6 CPU s of its 12) and the
+shipped corpus's fixture files as read from YAML (about 0.4 s).
 
-They are deterministic data: the reference's random rounds of each rule set, seeded by
-its name, with the legal sets, states and results of the independent model
-(conformance/situations.py), made at development time by `mtrain situations --shipped`
-for every rule set a default run asks, at the count it asks. CI runs
-`mtrain situations --shipped --check`, which makes them again and fails when the files
-differ (as `mtrain docs --check` does for docs/).
+Both are deterministic data. The situations are the reference's random rounds of each
+rule set, seeded by its name, with the legal sets, states and results of the independent
+model (conformance/situations.py); the documents are what spec/yamlload.py reads each
+fixture file as. `mtrain situations --shipped` makes them afresh, every rule set a
+default run asks at the count it asks; CI runs `mtrain situations --shipped --check`,
+which makes them again and fails when the files differ (as `mtrain docs --check` does
+for docs/).
 
-An entry is found by its key in the cache (situations._cache_key: a digest of the source
-of every module situation making imports, the spec data, the interpreter's minor
-version, the rule set, the count and the seed), so what other code made is never read.
-The index names the code digest it was made with: a run of other code reads the index
-alone (a few kilobytes) and makes its situations as before. The entries are read only
-when the compressed bytes have the digest the index names and decompress to the size it
-names; a file cut short, spoiled or missing counts as absent, never as an error.
+Each entry is found by its key in the cache: a situation list by situations._cache_key
+(a digest of the source of every module situation making imports, the spec data, the
+interpreter's minor version, the rule set, the count and the seed), a document by a
+digest of its text and the loader. So what other code made, or another text, is never
+read. The index names the digest of the code each section was made with: a run of other
+code reads the index alone (a few kilobytes) and works them out as before. The entries
+are read only when the compressed bytes have the digest the index names and decompress
+to the size it names; a file cut short, spoiled or missing counts as absent, never as an
+error.
 
-Two files in SHIPPED_DIR: `situations.json`, the index (FORMAT, the code digest, the
-digests and sizes, each entry's key with its place in the payload), and `situations.xz`,
-the payload (each entry's JSON, one after the other, compressed with xz).
+Two files in SHIPPED_DIR: `situations.json`, the index (FORMAT, the situations' code
+digest, the payload's digests and size, each entry's key with its place in the payload,
+and a `documents` section of its own), and `situations.xz`, the payload (every entry's
+JSON, one after the other, compressed with xz).
 """
 
 from __future__ import annotations
@@ -33,11 +38,13 @@ from typing import Any
 
 import orjson
 
+from mtrain.spec.yamlload import Document, document_from_entry, document_key, loader_digest
+
 SHIPPED_DIR = Path(__file__).resolve().parent / "shipped"
 SHIPPED_ENV = "MTRAIN_SHIPPED_SITUATIONS"
 """A folder to read the shipped files from instead (tests, benchmarks), or "off"."""
 INDEX, PAYLOAD = "situations.json", "situations.xz"
-FORMAT = 1
+FORMAT = 2
 
 
 def folder() -> Path | None:
@@ -68,6 +75,27 @@ def entry(key: str, code: str) -> Any:
         return None
 
 
+def document(path: str | Path, text: str) -> Document | None:
+    """The shipped corpus's document of `text` (a fixture file as yamlload reads it),
+    reported as `path`; None where none is shipped for that text and that loader."""
+    where = folder()
+    index = None if where is None else _index(where)
+    if where is None or index is None:
+        return None
+    section = index.get("documents")
+    if not isinstance(section, dict) or section.get("code") != loader_digest():
+        return None
+    place = section["entries"].get(document_key(text))
+    payload = _payload(where) if place is not None else None
+    if payload is None:
+        return None
+    start, length = place
+    try:
+        return document_from_entry(str(path), orjson.loads(payload[start:start + length]))
+    except ValueError:
+        return None
+
+
 def forget() -> None:
     """Read the files afresh next time (tests, and after writing them)."""
     _index.cache_clear()
@@ -82,13 +110,20 @@ def _index(where: Path) -> dict[str, Any] | None:
         return None
     if not isinstance(index, dict) or index.get("format") != FORMAT:
         return None
-    entries = index.get("entries")
-    if not (isinstance(index.get("code"), str) and isinstance(index.get("xz_sha256"), str)
-            and isinstance(index.get("size"), int) and isinstance(entries, dict)
-            and all(isinstance(p, list) and len(p) == 2
-                    and all(type(n) is int and n >= 0 for n in p) for p in entries.values())):
+    documents = index.get("documents", {"code": "", "entries": {}})
+    if not (_section(index) and isinstance(index.get("xz_sha256"), str)
+            and isinstance(index.get("size"), int) and _section(documents)):
         return None
     return index
+
+
+def _section(section: Any) -> bool:
+    """Whether a section of the index is as written: a code digest, and its entries' places."""
+    entries = section.get("entries") if isinstance(section, dict) else None
+    return (isinstance(section, dict) and isinstance(section.get("code"), str)
+            and isinstance(entries, dict)
+            and all(isinstance(p, list) and len(p) == 2
+                    and all(type(n) is int and n >= 0 for n in p) for p in entries.values()))
 
 
 @functools.cache
@@ -110,16 +145,25 @@ def _payload(where: Path) -> bytes | None:
     return payload if len(payload) == index["size"] else None
 
 
-def write(where: Path, code: str, entries: Mapping[str, Any]) -> tuple[int, int]:
+def write(where: Path, code: str, entries: Mapping[str, Any],
+          documents: tuple[str, Mapping[str, Any]] | None = None) -> tuple[int, int]:
     """Write the two files for `entries` (key -> plain JSON) made by code of digest
-    `code`, keys in order; (the index's bytes, the payload's). The index goes last, so
-    that a write cut short leaves an index that does not name the new payload."""
-    parts, places, at = [], {}, 0  # each entry's place: [offset, length]
-    for key in sorted(entries):
-        data = orjson.dumps(entries[key])
-        places[key] = [at, len(data)]
-        parts.append(data)
-        at += len(data)
+    `code`, and `documents` (the loader's digest, and key -> entry), keys in order; (the
+    index's bytes, the payload's). The index goes last, so that a write cut short leaves
+    an index that does not name the new payload."""
+    parts: list[bytes] = []
+
+    def placed(kept: Mapping[str, Any]) -> dict[str, list[int]]:
+        places, at = {}, sum(len(p) for p in parts)  # each entry's [offset, length]
+        for key in sorted(kept):
+            data = orjson.dumps(kept[key])
+            places[key] = [at, len(data)]
+            parts.append(data)
+            at += len(data)
+        return places
+
+    places = placed(entries)
+    sections = {"documents": (documents[0], placed(documents[1]))} if documents else {}
     payload = b"".join(parts)
     packed = lzma.compress(payload, format=lzma.FORMAT_XZ,
                            preset=9 | lzma.PRESET_EXTREME)
@@ -128,14 +172,22 @@ def write(where: Path, code: str, entries: Mapping[str, Any]) -> tuple[int, int]
             "xz_sha256": hashlib.sha256(packed).hexdigest()}
     # one line a field and an entry: a new version's diff says what changed
     lines = [f"  {orjson.dumps(k).decode()}: {orjson.dumps(v).decode()}" for k, v in head.items()]
-    rows = ",\n".join(f"    {orjson.dumps(k).decode()}: {orjson.dumps(v).decode()}"
-                      for k, v in places.items())
-    text = "{\n" + ",\n".join(lines) + ',\n  "entries": {\n' + rows + "\n  }\n}\n"
+    text = "{\n" + ",\n".join(lines) + ',\n  "entries": ' + _rows(places, "  ")
+    for name, (digest, rows) in sections.items():
+        text += (f',\n  "{name}": {{\n    "code": {orjson.dumps(digest).decode()},'
+                 f'\n    "entries": {_rows(rows, "    ")}\n  }}')
+    text += "\n}\n"
     where.mkdir(parents=True, exist_ok=True)
     (where / PAYLOAD).write_bytes(packed)
     (where / INDEX).write_text(text, encoding="utf-8")
     forget()
     return len(text.encode()), len(packed)
+
+
+def _rows(places: Mapping[str, list[int]], indent: str) -> str:
+    rows = ",\n".join(f"{indent}  {orjson.dumps(k).decode()}: {orjson.dumps(v).decode()}"
+                      for k, v in places.items())
+    return "{\n" + rows + f"\n{indent}}}"
 
 
 def read_all(where: Path) -> dict[str, Any] | None:
@@ -144,9 +196,13 @@ def read_all(where: Path) -> dict[str, Any] | None:
     index, payload = _index(where), _payload(where)
     if index is None or payload is None:
         return None
+    documents = index.get("documents", {"code": "", "entries": {}})
     try:
         return {"code": index["code"],
                 "entries": {key: orjson.loads(payload[s:s + n])
-                            for key, (s, n) in index["entries"].items()}}
+                            for key, (s, n) in index["entries"].items()},
+                "documents": {"code": documents["code"],
+                              "entries": {key: orjson.loads(payload[s:s + n])
+                                          for key, (s, n) in documents["entries"].items()}}}
     except ValueError:
         return None

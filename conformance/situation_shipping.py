@@ -1,5 +1,6 @@
-"""Making and checking the situations shipped with the package (conformance/shipped.py):
-those a default `mtrain conform` asks for, each rule set at the count the run gives it.
+"""Making and checking what ships with the package for a first run (conformance/shipped.py):
+the situations a default `mtrain conform` asks for, each rule set at the count the run
+gives it, and the shipped corpus's fixture files as read from YAML.
 
 Kept apart from conformance/situations.py on purpose: what it imports (the corpus, the
 selection of rule sets) is no part of how a situation is made, so it stays out of the
@@ -43,19 +44,39 @@ def make(asks: list[tuple[Ruleset, int]]) -> dict[str, Any]:
     return out
 
 
-def write(where: Path, asks: list[tuple[Ruleset, int]]) -> tuple[int, int, int]:
-    """Make the entries and write the files; (entries, index bytes, payload bytes)."""
+def documents() -> dict[str, Any]:
+    """The shipped corpus's fixture files as spec/yamlload.py reads them, read now, by
+    their key in the cache (JSON as read back); a file JSON cannot hold has none."""
+    from mtrain.conformance.fixture import fixture_files
+    from mtrain.spec.yamlload import document_entry, read_text
+
+    out: dict[str, Any] = {}
+    for path in fixture_files():
+        found = document_entry(str(path), read_text(path))
+        if found is not None:
+            out[found[0]] = orjson.loads(orjson.dumps(found[1]))
+    return out
+
+
+def write(where: Path, asks: list[tuple[Ruleset, int]], with_documents: bool = True
+          ) -> tuple[int, int, int]:
+    """Make the entries (and the documents, unless told not to) and write the files;
+    (rule sets, index bytes, payload bytes)."""
     from mtrain.conformance.situations import code_digest
+    from mtrain.spec.yamlload import loader_digest
 
     entries = make(asks)
-    index, payload = shipped.write(where, code_digest(), entries)
+    index, payload = shipped.write(where, code_digest(), entries,
+                                   (loader_digest(), documents()) if with_documents else None)
     return len(entries), index, payload
 
 
-def stale(where: Path, asks: list[tuple[Ruleset, int]]) -> list[str]:
-    """How the files in `where` differ from entries made afresh for `asks` (none: they
-    are current), each a line of text."""
+def stale(where: Path, asks: list[tuple[Ruleset, int]], with_documents: bool = True
+          ) -> list[str]:
+    """How the files in `where` differ from entries made afresh for `asks` and (unless
+    told not to) the documents read afresh (none: they are current), each a line of text."""
     from mtrain.conformance.situations import code_digest
+    from mtrain.spec.yamlload import loader_digest
 
     fresh = make(asks)
     shipped.forget()
@@ -74,4 +95,12 @@ def stale(where: Path, asks: list[tuple[Ruleset, int]]) -> list[str]:
                        ("different", differ)):
         if keys:
             out.append(f"{len(keys)} entries {what} (e.g. {keys[0]})")
+    if not with_documents:
+        return out
+    read, kept_documents = documents(), kept["documents"]
+    if kept_documents["code"] != loader_digest():
+        out.append("documents read by another loader (its digest differs)")
+    if kept_documents["entries"] != read:
+        changed = sorted(set(read) ^ set(kept_documents["entries"]))
+        out.append(f"the fixture files' documents differ ({len(changed)} keys in one only)")
     return out

@@ -67,7 +67,7 @@ def read(rs: Ruleset) -> list[Any]:
 
 def test_current_files_are_read_and_give_the_situations_made(
         where: Path, asks: list[tuple[Ruleset, int]], monkeypatch: pytest.MonkeyPatch) -> None:
-    count, index, payload = shipping.write(where, asks)
+    count, index, payload = shipping.write(where, asks, False)
     assert count == 2 and index > 0 and payload > 0
     making = Making(monkeypatch)
     for rs, _ in asks:
@@ -112,7 +112,7 @@ def _spoil(where: Path, how: str) -> None:
 def test_stale_or_spoiled_files_are_never_read(
         how: str, where: Path, asks: list[tuple[Ruleset, int]],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    shipping.write(where, asks)
+    shipping.write(where, asks, False)
     _spoil(where, how)
     shipped.forget()
     making = Making(monkeypatch)
@@ -138,7 +138,7 @@ def test_other_code_reads_the_index_alone(where: Path, asks: list[tuple[Ruleset,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """A run whose code differs does not open the payload: the first run is not made
     slower by files it cannot use."""
-    shipping.write(where, asks)
+    shipping.write(where, asks, False)
     _spoil(where, "code")
     shipped.forget()
     opened: list[Path] = []
@@ -154,7 +154,7 @@ def test_other_code_reads_the_index_alone(where: Path, asks: list[tuple[Ruleset,
 
 def test_off_reads_nothing(where: Path, asks: list[tuple[Ruleset, int]],
                            monkeypatch: pytest.MonkeyPatch) -> None:
-    shipping.write(where, asks)
+    shipping.write(where, asks, False)
     monkeypatch.setenv(shipped.SHIPPED_ENV, "off")
     making = Making(monkeypatch)
     S.situations(asks[0][0], COUNT)
@@ -162,22 +162,23 @@ def test_off_reads_nothing(where: Path, asks: list[tuple[Ruleset, int]],
 
 
 def test_the_check_finds_what_differs(where: Path, asks: list[tuple[Ruleset, int]]) -> None:
-    assert shipping.stale(where, asks)[0].endswith("missing, or does not agree with its index")
-    shipping.write(where, asks)
-    assert shipping.stale(where, asks) == []
+    assert shipping.stale(where, asks, False)[0].endswith(
+        "missing, or does not agree with its index")
+    shipping.write(where, asks, False)
+    assert shipping.stale(where, asks, False) == []
     more = [*asks, (catalog().ruleset("puremco"), COUNT)]
-    assert shipping.stale(where, more) == [
+    assert shipping.stale(where, more, False) == [
         f"1 entries missing (e.g. {S._cache_key(more[-1][0], COUNT, S.SEED)})"]
-    assert shipping.stale(where, asks[:1])[0].startswith("1 entries no longer asked")
+    assert shipping.stale(where, asks[:1], False)[0].startswith("1 entries no longer asked")
     kept = shipped.read_all(where)
     assert kept is not None
     entries = kept["entries"]
     key = S._cache_key(asks[0][0], COUNT, S.SEED)
     entries[key][0]["legal"] = entries[key][0]["legal"][:-1] or ["pass"]  # one legal set
     shipped.write(where, kept["code"], entries)
-    assert shipping.stale(where, asks) == [f"1 entries different (e.g. {key})"]
+    assert shipping.stale(where, asks, False) == [f"1 entries different (e.g. {key})"]
     shipped.write(where, "0" * 64, entries)
-    assert shipping.stale(where, asks)[0] == (
+    assert shipping.stale(where, asks, False)[0] == (
         "made by other code or spec data (the code digest differs)")
 
 
@@ -185,6 +186,7 @@ def test_the_command_writes_and_checks(where: Path, asks: list[tuple[Ruleset, in
                                        monkeypatch: pytest.MonkeyPatch,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(shipping, "default_asks", lambda: asks)
+    monkeypatch.setattr(shipping, "documents", dict)  # none: the test above reads them
     assert main(["situations", "--shipped", "--check"]) == 1
     out = capsys.readouterr().out
     assert out.startswith("stale: ") and "run `mtrain situations --shipped`" in out
@@ -205,3 +207,43 @@ def test_the_package_ships_the_files() -> None:
     globs = data["package-data"]["mtrain.conformance"]
     assert "shipped/*.xz" in globs and "**/*.json" in globs
     assert shipped.SHIPPED_DIR == ROOT / "conformance" / "shipped"
+
+
+def test_shipped_fixture_files_are_read_as_shipped(
+        where: Path, asks: list[tuple[Ruleset, int]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fixture file of the shipped corpus, unchanged, is the shipped document; a changed
+    text, or files of another loader, are read from YAML as before."""
+    from mtrain.conformance import fixture
+    from mtrain.conformance.fixture import _load_file, fixture_files
+    from mtrain.spec import yamlload
+
+    some = fixture_files()[:3]
+    monkeypatch.setattr(fixture, "fixture_files", lambda: some)  # the shipped few, quicker
+    path = some[0]
+    text = path.read_text(encoding="utf-8")
+    fresh = yamlload.load(str(path), text)
+    shipping.write(where, asks[:1])  # with the documents
+    reads: list[str] = []
+    real = yamlload._load
+
+    def counted(name: str, text: str) -> Any:
+        reads.append(name)
+        return real(name, text)
+    monkeypatch.setattr(yamlload, "_load", counted)
+    doc = shipped.document(str(path), text)
+    assert doc is not None and (doc.data, doc.lines, doc.path) == (fresh.data, fresh.lines,
+                                                                   fresh.path)
+    assert [fx.id for fx in _load_file(str(path), text)] == [d["id"] for d in fresh.data]
+    assert reads == []
+    changed = text + "\n# changed\n"
+    assert shipped.document(str(path), changed) is None
+    _load_file(str(path), changed)
+    assert reads == [str(path)]
+    assert shipping.stale(where, asks[:1]) == []
+    index = json.loads((where / shipped.INDEX).read_text())
+    index["documents"]["code"] = "0" * 64
+    (where / shipped.INDEX).write_text(json.dumps(index))
+    shipped.forget()
+    assert shipped.document(str(path), text) is None
+    assert shipping.stale(where, asks[:1]) == [
+        "documents read by another loader (its digest differs)"]
