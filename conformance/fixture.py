@@ -243,7 +243,9 @@ def _load_file(path: str | Path, text: str) -> list[Fixture]:
                         f"{', '.join(catalog().options)}") for at in strays]
     # the schema would only say that such an option's value has the wrong type
     wrong = [_pointer_text(at) for at in strays]
-    errors += [e for e in validate(doc, schema("fixture"))
+    # jsonschema validates it, unless it found this very data valid when the shipped
+    # files were made (conformance/shipped.py) or before (the cache)
+    errors += [e for e in validate(doc, schema("fixture"), shipped.valid())
                if not any(w + ":" in str(e) or w + "." in str(e) for w in wrong)]
     if errors:
         raise SpecErrors(errors)

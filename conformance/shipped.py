@@ -1,14 +1,16 @@
 """What a first `mtrain conform` after the install would work out, shipped with the
-package: the situations from play of a default run (about 6 CPU s of its 12) and the
-shipped corpus's fixture files as read from YAML (about 0.4 s).
+package: the situations from play of a default run (about 6 CPU s of its 12), the
+shipped corpus's fixture files as read from YAML (about 0.4 s), and the fact that
+jsonschema found each of them valid (about 1.2 s).
 
-Both are deterministic data. The situations are the reference's random rounds of each
+All are deterministic data. The situations are the reference's random rounds of each
 rule set, seeded by its name, with the legal sets, states and results of the independent
 model (conformance/situations.py); the documents are what spec/yamlload.py reads each
-fixture file as. `mtrain situations --shipped` makes them afresh, every rule set a
-default run asks at the count it asks; CI runs `mtrain situations --shipped --check`,
-which makes them again and fails when the files differ (as `mtrain docs --check` does
-for docs/).
+fixture file as; the validity is jsonschema's verdict on each document, as
+spec/yamlschema.py asks it. `mtrain situations --shipped` makes them afresh, every rule
+set a default run asks at the count it asks; CI runs `mtrain situations --shipped
+--check`, which makes them again and fails when the files differ (as `mtrain docs
+--check` does for docs/).
 
 Each entry is found by its key in the cache: a situation list by situations._cache_key
 (a digest of the source of every module situation making imports, the spec data, the
@@ -20,10 +22,17 @@ are read only when the compressed bytes have the digest the index names and deco
 to the size it names; a file cut short, spoiled or missing counts as absent, never as an
 error.
 
+The documents found valid are listed by the digest spec/yamlschema.py knows a valid
+document by (jsonschema's version, the schema, and the data as validated), and are only
+ever looked up by it: a document whose data, schema or validator differs in the least is
+not among them and jsonschema validates it, as it does every other document (a user's
+fixture, a rule-set file). No second validator: a stale or spoiled list can only miss
+(short of a bad document's digest written in on purpose, which `--check` reports).
+
 Two files in SHIPPED_DIR: `situations.json`, the index (FORMAT, the situations' code
 digest, the payload's digests and size, each entry's key with its place in the payload,
-and a `documents` section of its own), and `situations.xz`, the payload (every entry's
-JSON, one after the other, compressed with xz).
+a `documents` section of its own, and the `valid` digests), and `situations.xz`, the
+payload (every entry's JSON, one after the other, compressed with xz).
 """
 
 from __future__ import annotations
@@ -32,7 +41,7 @@ import functools
 import hashlib
 import lzma
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +105,15 @@ def document(path: str | Path, text: str) -> Document | None:
         return None
 
 
+def valid() -> frozenset[str]:
+    """The digests of the shipped corpus's documents that jsonschema found valid when the
+    files were made (yamlschema.judged_valid); empty when none are shipped or the index
+    is unreadable. A digest in it stands for exactly one schema, validator and data."""
+    where = folder()
+    index = None if where is None else _index(where)
+    return frozenset() if index is None else index["valid"]
+
+
 def forget() -> None:
     """Read the files afresh next time (tests, and after writing them)."""
     _index.cache_clear()
@@ -110,6 +128,9 @@ def _index(where: Path) -> dict[str, Any] | None:
         return None
     if not isinstance(index, dict) or index.get("format") != FORMAT:
         return None
+    listed = index.get("valid", [])
+    index["valid"] = frozenset(k for k in listed if isinstance(k, str)) if isinstance(
+        listed, list) else frozenset()
     documents = index.get("documents", {"code": "", "entries": {}})
     if not (_section(index) and isinstance(index.get("xz_sha256"), str)
             and isinstance(index.get("size"), int) and _section(documents)):
@@ -146,11 +167,12 @@ def _payload(where: Path) -> bytes | None:
 
 
 def write(where: Path, code: str, entries: Mapping[str, Any],
-          documents: tuple[str, Mapping[str, Any]] | None = None) -> tuple[int, int]:
+          documents: tuple[str, Mapping[str, Any]] | None = None,
+          valid: Iterable[str] = ()) -> tuple[int, int]:
     """Write the two files for `entries` (key -> plain JSON) made by code of digest
-    `code`, and `documents` (the loader's digest, and key -> entry), keys in order; (the
-    index's bytes, the payload's). The index goes last, so that a write cut short leaves
-    an index that does not name the new payload."""
+    `code`, `documents` (the loader's digest, and key -> entry), keys in order, and the
+    `valid` digests, sorted; (the index's bytes, the payload's). The index goes last, so
+    that a write cut short leaves an index that does not name the new payload."""
     parts: list[bytes] = []
 
     def placed(kept: Mapping[str, Any]) -> dict[str, list[int]]:
@@ -176,6 +198,8 @@ def write(where: Path, code: str, entries: Mapping[str, Any],
     for name, (digest, rows) in sections.items():
         text += (f',\n  "{name}": {{\n    "code": {orjson.dumps(digest).decode()},'
                  f'\n    "entries": {_rows(rows, "    ")}\n  }}')
+    digests = ",\n".join(f"    {orjson.dumps(k).decode()}" for k in sorted(set(valid)))
+    text += (',\n  "valid": [\n' + digests + "\n  ]") if digests else ""
     text += "\n}\n"
     where.mkdir(parents=True, exist_ok=True)
     (where / PAYLOAD).write_bytes(packed)
@@ -198,7 +222,7 @@ def read_all(where: Path) -> dict[str, Any] | None:
         return None
     documents = index.get("documents", {"code": "", "entries": {}})
     try:
-        return {"code": index["code"],
+        return {"code": index["code"], "valid": sorted(index["valid"]),
                 "entries": {key: orjson.loads(payload[s:s + n])
                             for key, (s, n) in index["entries"].items()},
                 "documents": {"code": documents["code"],

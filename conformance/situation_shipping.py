@@ -1,6 +1,7 @@
 """Making and checking what ships with the package for a first run (conformance/shipped.py):
 the situations a default `mtrain conform` asks for, each rule set at the count the run
-gives it, and the shipped corpus's fixture files as read from YAML.
+gives it, the shipped corpus's fixture files as read from YAML, and jsonschema's verdict
+that they are valid.
 
 Kept apart from conformance/situations.py on purpose: what it imports (the corpus, the
 selection of rule sets) is no part of how a situation is made, so it stays out of the
@@ -44,18 +45,27 @@ def make(asks: list[tuple[Ruleset, int]]) -> dict[str, Any]:
     return out
 
 
-def documents() -> dict[str, Any]:
+def documents() -> tuple[dict[str, Any], list[str]]:
     """The shipped corpus's fixture files as spec/yamlload.py reads them, read now, by
-    their key in the cache (JSON as read back); a file JSON cannot hold has none."""
+    their key in the cache (JSON as read back; a file JSON cannot hold has none), and
+    the digests of those jsonschema finds valid now against the fixture schema
+    (yamlschema.judged_valid, asked of each document as a first run reads it back)."""
     from mtrain.conformance.fixture import fixture_files
-    from mtrain.spec.yamlload import document_entry, read_text
+    from mtrain.spec.yamlload import document_entry, document_from_entry, read_text
+    from mtrain.spec.yamlschema import judged_valid, schema
 
     out: dict[str, Any] = {}
+    valid: list[str] = []
     for path in fixture_files():
         found = document_entry(str(path), read_text(path))
-        if found is not None:
-            out[found[0]] = orjson.loads(orjson.dumps(found[1]))
-    return out
+        if found is None:
+            continue
+        out[found[0]] = entry = orjson.loads(orjson.dumps(found[1]))
+        doc = document_from_entry(str(path), entry)
+        key = None if doc is None else judged_valid(doc, schema("fixture"))
+        if key is not None:
+            valid.append(key)
+    return out, sorted(valid)
 
 
 def write(where: Path, asks: list[tuple[Ruleset, int]], with_documents: bool = True
@@ -66,8 +76,9 @@ def write(where: Path, asks: list[tuple[Ruleset, int]], with_documents: bool = T
     from mtrain.spec.yamlload import loader_digest
 
     entries = make(asks)
+    read, valid = documents() if with_documents else ({}, [])
     index, payload = shipped.write(where, code_digest(), entries,
-                                   (loader_digest(), documents()) if with_documents else None)
+                                   (loader_digest(), read) if with_documents else None, valid)
     return len(entries), index, payload
 
 
@@ -97,10 +108,13 @@ def stale(where: Path, asks: list[tuple[Ruleset, int]], with_documents: bool = T
             out.append(f"{len(keys)} entries {what} (e.g. {keys[0]})")
     if not with_documents:
         return out
-    read, kept_documents = documents(), kept["documents"]
+    (read, valid), kept_documents = documents(), kept["documents"]
     if kept_documents["code"] != loader_digest():
         out.append("documents read by another loader (its digest differs)")
     if kept_documents["entries"] != read:
         changed = sorted(set(read) ^ set(kept_documents["entries"]))
         out.append(f"the fixture files' documents differ ({len(changed)} keys in one only)")
+    if kept["valid"] != valid:
+        out.append("the documents found valid differ "
+                   f"({len(set(valid) ^ set(kept['valid']))} digests in one list only)")
     return out

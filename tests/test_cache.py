@@ -121,13 +121,13 @@ def test_a_valid_document_is_known_by_its_data(tmp_path: Path,
     monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "cache"))
     monkeypatch.setattr(yamlschema, "_VALID", None)
     schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
-    calls: list[int] = []  # validations: each asks the compiled check first
-    real = yamlschema._check
+    calls: list[int] = []
+    real = yamlschema._validator
 
     def counting(text: str) -> object:
         calls.append(1)
         return real(text)
-    monkeypatch.setattr(yamlschema, "_check", counting)
+    monkeypatch.setattr(yamlschema, "_validator", counting)
     good = yamlload.load("good.yaml", "n: 1\n")
     assert yamlschema.validate(good, schema) == [] and len(calls) == 1
     assert yamlschema.validate(yamlload.load("moved.yaml", "# elsewhere\nn: 1\n"), schema) == []

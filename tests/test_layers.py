@@ -26,7 +26,7 @@ FOLDERS = {"spec": "mtrain.spec", "reference": "mtrain.reference",
            "conformance": "mtrain.conformance", "mtrain": "mtrain"}
 DATA_CORE = {f"mtrain.spec.{m}" for m in (
     "tiles", "tilesets", "ruleset", "catalog", "yamlload", "yamlschema", "yamlspell", "scope",
-    "facts", "errors", "cache", "rulebooks", "schemacheck")}
+    "facts", "errors", "cache", "rulebooks")}
 
 
 def modules() -> dict[str, Path]:

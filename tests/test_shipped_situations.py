@@ -1,6 +1,8 @@
 """The situations shipped with the package (conformance/shipped.py): read where the code
 that made them is the code asking, made as before otherwise, and never read when stale,
 cut short or spoiled; `mtrain situations --shipped [--check]` writes and checks them.
+The shipped fixture files' validity spares jsonschema exactly those documents it found
+valid: any other, however close, is validated and its faults reported.
 
 Each test writes its own shipped files, for a few rule sets, into a temporary folder
 (MTRAIN_SHIPPED_SITUATIONS) beside an empty cache: whether the package's own files are
@@ -186,7 +188,7 @@ def test_the_command_writes_and_checks(where: Path, asks: list[tuple[Ruleset, in
                                        monkeypatch: pytest.MonkeyPatch,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(shipping, "default_asks", lambda: asks)
-    monkeypatch.setattr(shipping, "documents", dict)  # none: the test above reads them
+    monkeypatch.setattr(shipping, "documents", lambda: ({}, []))  # tested below
     assert main(["situations", "--shipped", "--check"]) == 1
     out = capsys.readouterr().out
     assert out.startswith("stale: ") and "run `mtrain situations --shipped`" in out
@@ -247,3 +249,104 @@ def test_shipped_fixture_files_are_read_as_shipped(
     assert shipped.document(str(path), text) is None
     assert shipping.stale(where, asks[:1]) == [
         "documents read by another loader (its digest differs)"]
+
+
+class Validating:
+    """Counts the fixture files jsonschema validates (not known valid) while it is on (the
+    rule sets the catalogue may read meanwhile are validated as ever: not counted)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from mtrain.conformance.fixture import FIXTURE_ROOT
+        from mtrain.spec import yamlschema
+
+        self.calls = 0
+        real = yamlschema._faults
+
+        def counted(*args: Any) -> Any:
+            self.calls += Path(args[0].path).is_relative_to(FIXTURE_ROOT)
+            return real(*args)
+        monkeypatch.setattr(yamlschema, "_faults", counted)
+        monkeypatch.setattr(yamlschema, "_VALID", {})  # nothing known from the cache
+
+
+@pytest.fixture
+def three(where: Path, asks: list[tuple[Ruleset, int]],
+          monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Shipped files (in `where`) with three of the corpus's fixture files and their
+    validity; those three."""
+    from mtrain.conformance import fixture
+
+    some = fixture.fixture_files()[:3]
+    monkeypatch.setattr(fixture, "fixture_files", lambda: some)
+    shipping.write(where, asks[:1])
+    return some
+
+
+def test_shipped_fixture_files_are_not_validated_again(
+        three: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    from mtrain.conformance.fixture import _load_file
+
+    assert len(shipped.valid()) == 3  # jsonschema found each valid when they were made
+    validating = Validating(monkeypatch)
+    for path in three:
+        assert _load_file(str(path), path.read_text(encoding="utf-8"))
+    assert validating.calls == 0
+
+
+def test_a_document_one_byte_off_a_shipped_one_is_validated(
+        three: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """However close to a shipped document, another text is judged by jsonschema, and its
+    fault reported with file and line."""
+    from mtrain.conformance.fixture import _load_file
+    from mtrain.spec.yamlload import SpecErrors
+
+    path = three[0]
+    text = path.read_text(encoding="utf-8")
+    at = text.index("  clauses:")
+    line = text[:at].count("\n") + 1
+    bad = text[:at] + "  clauseS:" + text[at + len("  clauses:"):]  # one byte
+    assert len(bad) == len(text) and sum(a != b for a, b in zip(bad, text, strict=True)) == 1
+    validating = Validating(monkeypatch)
+    with pytest.raises(SpecErrors) as raised:
+        _load_file(str(path), bad)
+    assert validating.calls == 1
+    said = [str(e) for e in raised.value.errors]
+    assert any(s.startswith(f"{path}:{line}:") and "unknown key 'clauseS'" in s
+               for s in said), said
+    good = text[:at] + "\n" + text[at:]  # the same data, lines moved: known valid
+    assert _load_file(str(path), good) and validating.calls == 1
+
+
+@pytest.mark.parametrize("how", ["not a list", "other digests", "other schema"])
+def test_a_spoiled_or_stale_valid_list_only_sends_documents_to_jsonschema(
+        how: str, three: list[Path], where: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mtrain.conformance import fixture
+    from mtrain.conformance.fixture import _load_file
+
+    index = json.loads((where / shipped.INDEX).read_text())
+    if how == "not a list":
+        index["valid"] = {"a": 1}
+    elif how == "other digests":  # each digest one character off
+        index["valid"] = [("1" if k[0] == "0" else "0") + k[1:] for k in index["valid"]]
+    else:  # the schema has changed since the files were made
+        from mtrain.spec.yamlschema import schema
+
+        monkeypatch.setattr(fixture, "schema", lambda name: {**schema(name), "title": "new"})
+    (where / shipped.INDEX).write_text(json.dumps(index))
+    shipped.forget()
+    validating = Validating(monkeypatch)
+    for path in three:
+        assert _load_file(str(path), path.read_text(encoding="utf-8"))
+    assert validating.calls == 3
+    assert shipped.document(str(three[0]), three[0].read_text(encoding="utf-8")) is not None
+
+
+def test_the_check_finds_a_valid_list_that_differs(three: list[Path], where: Path,
+                                                   asks: list[tuple[Ruleset, int]]) -> None:
+    assert shipping.stale(where, asks[:1]) == []
+    index = json.loads((where / shipped.INDEX).read_text())
+    index["valid"] = index["valid"][1:]
+    (where / shipped.INDEX).write_text(json.dumps(index))
+    shipped.forget()
+    assert shipping.stale(where, asks[:1]) == [
+        "the documents found valid differ (1 digests in one list only)"]
