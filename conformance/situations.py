@@ -36,6 +36,7 @@ from typing import Any
 import orjson
 import yaml
 
+from mtrain.conformance import shipped
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.situation_deals import SITUATION_PATH as SITUATION_PATH
 from mtrain.conformance.situation_deals import deal_situations as deal_situations
@@ -175,9 +176,12 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
     the same table whatever the count.
 
     They are the same for the same code, data, rule set, count and seed: the whole list
-    is kept in the cache (spec/cache.py), and read back rather than played again."""
+    is kept in the cache (spec/cache.py), and read back rather than played again; those
+    of a default `mtrain conform` made by this very code ship with the package."""
     key = _cache_key(rs, count, seed, ends)
     kept = cache.read(CACHE_KIND, key)
+    if kept is None:  # those of a default run ship with the package (conformance/shipped.py)
+        kept = shipped.entry(key, _code_digest())
     if isinstance(kept, list):
         try:
             scope = _scope_of(rs)
@@ -193,6 +197,18 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
 
 
 CACHE_KIND = "situations"
+
+
+def made_afresh(rs: Ruleset, count: int) -> tuple[str, list[dict[str, Any]]]:
+    """A rule set's situations as `situations` keeps them (its key in the cache, and the
+    entry), made now, whatever the cache or the shipped files hold: what
+    `mtrain situations --shipped` writes and checks."""
+    return _cache_key(rs, count, SEED), [_to_data(fx) for fx in _situations(rs, count, None, SEED)]
+
+
+def code_digest() -> str:
+    """The digest of what situations depend on beside their rule set (_code_digest)."""
+    return _code_digest()
 
 
 def _cache_key(rs: Ruleset, count: int, seed: int, ends: bool = True) -> str:

@@ -35,6 +35,11 @@ FORMAT = 2
 damaged entry (a flipped digit, a file cut short or spliced) that still reads as JSON,
 which would otherwise be taken as a value worked out before."""
 OFF = ("", "0", "off", "none")
+INTERPRETER = sys.implementation.cache_tag or sys.version
+"""Part of every code digest: the interpreter and its minor version (cpython-311). What
+mtrain computes may rest on the interpreter's algorithms (random's choices, sorting),
+which stay the same across a minor version's patch releases and builds, so an entry
+made on one serves the others (conformance/shipped.py ships entries made on one)."""
 
 
 def folder() -> Path | None:
@@ -60,7 +65,7 @@ def digest(*parts: bytes | str) -> str:
 def files_digest(roots: Iterable[Path], suffixes: tuple[str, ...]) -> str:
     """A digest of every file under `roots` whose name ends in one of `suffixes`: its path
     below its root and its bytes. Python's caches are left out."""
-    parts: list[bytes | str] = [__version__, sys.version]
+    parts: list[bytes | str] = [__version__, INTERPRETER]
     for root in roots:
         found = sorted(p for p in Path(root).rglob("*")
                        if p.suffix in suffixes and "__pycache__" not in p.parts and p.is_file())
@@ -154,7 +159,7 @@ def source_digest(root: str) -> str:
     """A digest of the source of every module `root` imports (import_closure), by name:
     what a result `root` computes depends on, beside its data. A change to a module it
     does not import leaves the digest alone."""
-    parts: list[bytes | str] = [__version__, sys.version]
+    parts: list[bytes | str] = [__version__, INTERPRETER]
     for name, path in sorted(import_closure(root).items()):
         parts += [name, path.read_bytes()]
     return digest(*parts)
@@ -212,9 +217,11 @@ def write(kind: str, name: str, value: Any, keep: int = 8) -> None:
 
 def _prune(where: Path, keep: int) -> None:
     with contextlib.suppress(OSError):
-        entries = [p for p in where.iterdir() if not p.name.startswith(".")]
-        if len(entries) <= keep:
+        # the names alone first (a first run writes hundreds of entries, each counted)
+        names = [n for n in os.listdir(where) if not n.startswith(".")]
+        if len(names) <= keep:
             return
+        entries = [where / n for n in names]
         entries.sort(key=lambda p: p.stat().st_mtime)
         for old in entries[:len(entries) - keep]:
             with contextlib.suppress(OSError):

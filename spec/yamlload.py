@@ -469,13 +469,34 @@ def _loader_digest() -> str:
 def _document_key(text: str) -> str | None:
     if cache.folder() is None:
         return None
+    return document_key(text)
+
+
+def document_key(text: str) -> str:
+    """The key of the document `text` is read as: its text and the loader's digest."""
     return cache.digest("yaml-document", _loader_digest(), text)
 
 
-def _kept_document(name: str, key: str) -> Document | None:
-    """The document this text was read as before (spec/cache.py), or None. Loading a
-    fixture file is most of the cost of reading it; what it loads is plain data."""
-    kept = cache.read(DOCUMENT_KIND, key)
+def loader_digest() -> str:
+    """The digest of what reads a text into a document (part of every document's key)."""
+    return _loader_digest()
+
+
+def document_entry(name: str, text: str) -> tuple[str, Any] | None:
+    """The key and the entry the cache keeps for `text`, read now (never from the cache),
+    or None for a text whose data JSON would not give back (read anew each time); raises
+    SpecError as load does. What conformance/shipped.py ships for the shipped corpus."""
+    with _no_gc():
+        doc = _load(name, text)
+    try:
+        return document_key(text), _entry(doc)
+    except TypeError:
+        return None
+
+
+def document_from_entry(name: str, kept: Any) -> Document | None:
+    """The document an entry (document_entry, the cache's) stands for, reported as
+    `name`; None where the entry is not as written."""
     if not isinstance(kept, dict) or not isinstance(kept.get("lines"), list):
         return None
     lines: dict[Pointer, int] = {}
@@ -488,15 +509,27 @@ def _kept_document(name: str, key: str) -> Document | None:
     return Document(path=name, data=data, lines=lines)
 
 
+def _kept_document(name: str, key: str) -> Document | None:
+    """The document this text was read as before (spec/cache.py), or None. Loading a
+    fixture file is most of the cost of reading it; what it loads is plain data."""
+    return document_from_entry(name, cache.read(DOCUMENT_KIND, key))
+
+
+def _entry(doc: Document) -> dict[str, Any]:
+    """`doc` as plain JSON; TypeError where its data holds something JSON would not give
+    back exactly (a YAML date, a NaN, an integer too long)."""
+    lines = [[list(pointer), line] for pointer, line in doc.lines.items()]
+    return {"data": _frozen(doc.data), "lines": lines}
+
+
 def _keep_document(key: str, doc: Document) -> None:
-    """Keep `doc`, unless its data holds something JSON would not give back exactly (a
-    YAML date, a NaN, an integer too long): such a text is read anew each time."""
+    """Keep `doc`, unless JSON would not give its data back (_entry): such a text is read
+    anew each time."""
     try:
-        data = _frozen(doc.data)
+        entry = _entry(doc)
     except TypeError:
         return
-    lines = [[list(pointer), line] for pointer, line in doc.lines.items()]
-    cache.write(DOCUMENT_KIND, key, {"data": data, "lines": lines}, keep=KEPT_DOCUMENTS)
+    cache.write(DOCUMENT_KIND, key, entry, keep=KEPT_DOCUMENTS)
 
 
 _EXACT: Final = (str, bool, type(None))

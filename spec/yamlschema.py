@@ -7,11 +7,12 @@ sorted by line. A document found valid is known by a digest of the schema and th
 
 from __future__ import annotations
 
+import atexit
 import functools
 import importlib.resources
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -23,7 +24,7 @@ if TYPE_CHECKING:  # imported where a document is validated: most runs need it n
     import jsonschema
     from jsonschema.exceptions import ValidationError
 
-__all__ = ["load_validated", "schema", "strict_validator", "validate"]
+__all__ = ["judged_valid", "load_validated", "schema", "strict_validator", "validate"]
 
 
 _JSON_TYPES: Final = {
@@ -250,21 +251,43 @@ def strict_validator(schema: dict[str, Any]) -> jsonschema.Draft202012Validator:
 _strict = strict_validator
 
 
-def validate(doc: Document, schema: dict[str, Any]) -> list[SpecError]:
+def validate(doc: Document, schema: dict[str, Any],
+             known_valid: Container[str] = ()) -> list[SpecError]:
     """All the ways ``doc.data`` breaks ``schema`` (JSON Schema 2020-12), sorted by line.
 
     Integer mapping keys are checked as their decimal strings, as JSON would have them
     (so a schema can describe ``{2: 15}`` with ``patternProperties`` / ``propertyNames``).
-    A document found valid is known by a digest of the schema and of the data as the
-    validator reads it (in this process, and in the cache, spec/cache.py): the same
-    data is not validated again. Only validity is kept; a document with a fault is
+    A document found valid is known by a digest of the validator's version, the schema
+    and the data as the validator reads it (in this process, and in the cache,
+    spec/cache.py): the same data is not validated again. `known_valid` holds more such
+    digests, of documents jsonschema found valid elsewhere (those of the shipped corpus,
+    conformance/shipped.py): a digest names the very data, so another text, schema or
+    validator is never found in it. Only validity is kept; a document with a fault is
     validated each time, to say where.
     """
     schema_text = json.dumps(schema, sort_keys=True)
     data = _jsonable(doc.data)
     key = _valid_key(schema_text, data)
-    if key is not None and key in _known_valid():
+    if key is not None and (key in known_valid or key in _known_valid()):
         return []
+    errors = _faults(doc, schema_text, data)
+    if not errors and key is not None:
+        _remember_valid(key)
+    return errors
+
+
+def judged_valid(doc: Document, schema: dict[str, Any]) -> str | None:
+    """The digest `doc` is known valid by (what `validate` looks up), when jsonschema
+    finds it valid now, whatever is known already; None for a document with a fault or
+    data JSON cannot write. What conformance/shipped.py ships for the shipped corpus."""
+    schema_text = json.dumps(schema, sort_keys=True)
+    data = _jsonable(doc.data)
+    key = _valid_key(schema_text, data)
+    return key if key is not None and not _faults(doc, schema_text, data) else None
+
+
+def _faults(doc: Document, schema_text: str, data: Any) -> list[SpecError]:
+    """jsonschema's faults of `data` (doc's, as the validator reads it), sorted by line."""
     validator = _validator(schema_text)
     found: dict[tuple[int, Pointer, str], SpecError] = {}
     for err in validator.iter_errors(data):
@@ -272,8 +295,6 @@ def validate(doc: Document, schema: dict[str, Any]) -> list[SpecError]:
             spec_err = doc.error(pointer, message)
             found.setdefault((spec_err.line or 0, pointer, message), spec_err)
     ordered = sorted(found.items(), key=lambda kv: (kv[0][0], _where(kv[0][1]), kv[0][2]))
-    if not ordered and key is not None:
-        _remember_valid(key)
     return [spec_err for _, spec_err in ordered]
 
 
@@ -319,12 +340,28 @@ def _known_valid() -> dict[str, None]:
 
 
 def _remember_valid(key: str) -> None:
+    """Know `key` valid; the cache's list is written once, when the process ends (a first
+    run finds a few hundred documents valid: one write, not one each)."""
+    global _UNSAVED
     known = _known_valid()
     known[key] = None
     if len(known) > KEPT_VALID:
         for old in list(known)[:len(known) - KEPT_VALID]:
             del known[old]
-    cache.write(VALID_KIND, VALID_NAME, list(known))
+    if not _UNSAVED:
+        _UNSAVED = True
+        atexit.register(save_valid)
+
+
+_UNSAVED = False
+
+
+def save_valid() -> None:
+    """Write the documents known valid into the cache (at exit, or when a test asks)."""
+    global _UNSAVED
+    if _UNSAVED and _VALID is not None:
+        cache.write(VALID_KIND, VALID_NAME, list(_VALID))
+    _UNSAVED = False
 
 
 def load_validated(path: str | Path, schema: dict[str, Any]) -> Document:

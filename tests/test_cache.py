@@ -131,6 +131,7 @@ def test_a_valid_document_is_known_by_its_data(tmp_path: Path,
     assert yamlschema.validate(good, schema) == [] and len(calls) == 1
     assert yamlschema.validate(yamlload.load("moved.yaml", "# elsewhere\nn: 1\n"), schema) == []
     assert len(calls) == 1
+    yamlschema.save_valid()  # as at the process's end
     monkeypatch.setattr(yamlschema, "_VALID", None)  # a new process reads the cache
     assert yamlschema.validate(good, schema) == [] and len(calls) == 1
     bad = yamlload.load("bad.yaml", "n: one\n")

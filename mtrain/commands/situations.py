@@ -16,13 +16,20 @@ def register(sub: Any) -> None:
                        description="Write out the situations from play that `mtrain conform` "
                        "runs under a rule set: tables reached by random rounds of it, each "
                        "with the legal set spec/model/legality.py gives it, in the fixture format.")
-    p.add_argument("ruleset", help="a variant, base+overlay+..., or a rule-set file")
+    p.add_argument("ruleset", nargs="?",
+                   help="a variant, base+overlay+..., or a rule-set file")
     p.add_argument("-n", dest="count", type=whole(1, SITUATIONS_MAX), default=None,
                    help="how many (default: as many as conform runs for one rule set; at "
                    f"most {SITUATIONS_MAX:,})")
     p.add_argument("-k", dest="pattern", action="append", metavar="PATTERN", type=pattern,
                    help="only situations whose id contains PATTERN or matches it as a glob")
     p.add_argument("--out", help="write the fixtures here (default: standard output)")
+    p.add_argument("--shipped", action="store_true",
+                   help="instead, make the situations of a default `mtrain conform` and "
+                   "write them into the package (conformance/shipped/), whence a first run "
+                   "reads them while the code that made them is unchanged")
+    p.add_argument("--check", action="store_true",
+                   help="with --shipped: make them and exit 1 if the shipped files differ")
     p.set_defaults(func=run)
 
 
@@ -34,6 +41,11 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.spec.catalog import catalog
     from mtrain.spec.errors import InputError
 
+    if args.shipped or args.check:
+        return _shipped(args)
+    if args.ruleset is None:
+        raise InputError("name a rule set (a variant, base+overlay+..., or a rule-set "
+                         "file), or give --shipped")
     if args.out:
         check_output(args.out, "--out")
     rs = resolve(catalog(), args.ruleset)
@@ -42,3 +54,34 @@ def run(args: argparse.Namespace) -> int:
     if not made:
         raise InputError("no situation matches -k " + " ".join(args.pattern or []))
     return write_or_print(render(made, rs), args.out)
+
+
+def _shipped(args: argparse.Namespace) -> int:
+    from mtrain.conformance import shipped
+    from mtrain.conformance.situation_shipping import default_asks, stale, write
+    from mtrain.spec.errors import InputError
+
+    if not args.shipped:
+        raise InputError("--check goes with --shipped")
+    if args.ruleset is not None or args.count is not None or args.pattern or args.out:
+        raise InputError("--shipped makes the situations of a default run: no rule set, "
+                         "-n, -k nor --out")
+    where = shipped.folder()
+    if where is None:
+        raise InputError(f"{shipped.SHIPPED_ENV} is off: no folder to write or check")
+    asks = default_asks()
+    if args.check:
+        problems = stale(where, asks)
+        for line in problems:
+            print(f"stale: {line}")
+        print(f"{len(asks)} rule sets' situations, shipped in {where}: "
+              + ("stale; run `mtrain situations --shipped` to make them again"
+                 if problems else "current"))
+        return 1 if problems else 0
+    try:
+        count, index, payload = write(where, asks)
+    except OSError as e:
+        raise InputError(f"{where}: {e.strerror or e}") from None
+    print(f"wrote {where / shipped.INDEX} ({index:,} bytes) and {shipped.PAYLOAD} "
+          f"({payload:,} bytes): {count} rule sets' situations")
+    return 0
