@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import random
 from pathlib import Path
@@ -53,29 +54,8 @@ def test_targets_cover_shipped_variants_and_overlay_only_clauses() -> None:
     assert "pagat+starter-opens-mexican" not in t  # does not compose
 
 
-@pytest.mark.slow
-def test_reachability_finds_witnesses_and_proves_turn_3_dead() -> None:
-    rep = R.search(only=["pagat", "puremco"])
-    got = {(w.clause, w.ruleset): w.how for w in rep.witnesses}
-    for clause in ("DBL-6", "DBL-7", "DBL-10", "END-1", "END-2", "FIRST-3", "FIRST-4",
-                   "FIRST-5", "MARK-3", "TRAIN-6", "ENG-4", "SEAT-2"):
-        assert got.get((clause, "pagat")) in ("play", "small"), clause
-    for clause in ("DBL-3", "DBL-9", "FIRST-8", "SEAT-3", "TURN-2", "TURN-4"):
-        assert got.get((clause, "puremco")) in ("play", "small"), clause
-    # nothing else becomes playable by drawing: the drawn-tile restriction never bites
-    assert got[("TURN-3", "pagat")] == got[("TURN-3", "puremco")] == "dead"
-    assert rep.missing == []
-
-
-@pytest.mark.slow
-def test_uncoverable_double_engine_and_z3_agree() -> None:
-    """pagat: engine and BMC find traces of the same length to a blocked round with the
-    double open, and after the duty binds nobody ever plays (puremco: `mtrain check`)."""
-    (pagat,) = R.uncoverable(Prover(), cases=[("pagat", Size(3, 2, 4, 10), Size(3, 2, 4))])
-    assert pagat.rule == "stays-open"
-    assert pagat.problems == [] and pagat.agree and pagat.z3_replayed
-    assert pagat.bound_states > 0 and pagat.plays_from_bound == 0
-    assert set(pagat.endings_from_bound) == {"blocked"}
+# The reachability search and the uncoverable double are asserted on the whole check's
+# results (test_check_command_json below), which runs them for every rule set anyway.
 
 
 @pytest.mark.slow
@@ -288,8 +268,12 @@ def test_a_rule_set_file_naming_what_no_rule_set_knows_is_refused_before_any_che
 
 
 @pytest.mark.slow
-def test_check_command_json(monkeypatch: pytest.MonkeyPatch,
-                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_command_json(capsys: pytest.CaptureFixture[str]) -> None:
+    """The whole check, once (its jobs in two worker processes, as users run it): the
+    command's JSON and exit code, every check passing on the shipped spec, and what the
+    reachability search and the uncoverable double must find (asserted here on the same
+    run, not searched again: under pytest-xdist a shared fixture would run on each
+    worker)."""
     assert cli.main(["check", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert {"checks", "findings"} <= set(out)
@@ -304,3 +288,27 @@ def test_check_command_json(monkeypatch: pytest.MonkeyPatch,
                  "agreement"):
         assert want in names
     assert out["seconds"] > 0  # its speed is measured by benchmarks, not asserted here
+
+    # reachability: witnesses by random play or small games, TURN-3 proved dead
+    reach = out["summary"]["reachability"]
+    got = {(w["clause"], w["ruleset"]): w["how"] for w in reach["witnesses"]}
+    for clause in ("DBL-6", "DBL-7", "DBL-10", "END-1", "END-2", "FIRST-3", "FIRST-4",
+                   "FIRST-5", "MARK-3", "TRAIN-6", "ENG-4", "SEAT-2"):
+        assert got.get((clause, "pagat")) in ("play", "small"), clause
+    for clause in ("DBL-3", "DBL-9", "FIRST-8", "SEAT-3", "TURN-2", "TURN-4"):
+        assert got.get((clause, "puremco")) in ("play", "small"), clause
+    # nothing else becomes playable by drawing: the drawn-tile restriction never bites
+    assert got[("TURN-3", "pagat")] == got[("TURN-3", "puremco")] == "dead"
+    assert reach["missing"] == []
+
+    # pagat's uncoverable double (R.UNCOVERABLE_CASES): engine and BMC find traces of the
+    # same length to a blocked round with the double open, and after the duty binds
+    # nobody ever plays
+    (pagat,) = [u for u in out["summary"]["uncoverable"] if u["ruleset"] == "pagat"]
+    assert pagat["uncoverable_double"] == "stays-open" and pagat["small_game"] == "d3 2p x4"
+    assert pagat["problems"] == [] and pagat["agree"] and pagat["z3"]["replayed"]
+    assert pagat["bound_states"] > 0 and pagat["plays_from_bound_states"] == 0
+    (bound,) = [f["message"] for f in out["findings"] if f["check"] == "uncoverable-double"
+                and f["message"].startswith("pagat: ") and "duty binds" in f["message"]]
+    endings = ast.literal_eval(bound.split("endings ", 1)[1])
+    assert set(endings) == {"blocked"}, bound

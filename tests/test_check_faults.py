@@ -1,8 +1,11 @@
 """Faults injected into a copy of spec/data make `mtrain check` fail, naming the culprits.
 
 Each test copies the shipped data, edits one thing (as a spec writer's slip would), points
-the loader at the copy (MTRAIN_SPEC_DATA) and runs the option-space part of the check
-(`--only options`, seconds). What each must name is read from the edit itself.
+the loader at the copy (MTRAIN_SPEC_DATA) and runs the check of the option space that
+reports the slip (the family: `job_options(only=...)`, each check as it runs in
+`mtrain check --only options`), which must fail and name it. The unedited copy passes
+every check (test_the_shipped_spec_passes), so the failure is the edit's. What each must
+name is read from the edit itself.
 """
 
 from __future__ import annotations
@@ -49,11 +52,13 @@ def clause_block(data: Path, cid: str) -> tuple[str, str]:
     return text, m.group(0)
 
 
-def run_check(capsys: pytest.CaptureFixture[str]) -> tuple[int, list[dict[str, Any]]]:
-    code = cli.main(["check", "--only", "options", "--json"])
-    out = json.loads(capsys.readouterr().out)
-    return code, [{"check": c["name"], **f} for c in out["checks"] if c["status"] == "fail"
-                  for f in c["findings"]]
+def run_check(*families: str) -> tuple[set[str], list[dict[str, Any]]]:
+    """These checks alone, in process: the names of those that fail, and their findings."""
+    out = check.job_options(only=families)
+    assert sorted(c["name"] for c in out["checks"]) == sorted(families)
+    failed = [c for c in out["checks"] if c["status"] == "fail"]
+    return {c["name"] for c in failed}, [{"check": c["name"], **f} for c in failed
+                                          for f in c["findings"]]
 
 
 def named(failures: list[dict[str, Any]], *words: str) -> list[dict[str, Any]]:
@@ -87,8 +92,7 @@ def test_the_shipped_spec_passes(shipped: tuple[int, dict[str, Any]]) -> None:
 
 
 @pytest.mark.slow
-def test_clauses_requiring_each_others_opposite(
-        data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_clauses_requiring_each_others_opposite(data: Path) -> None:
     """DBL-4 (the layer covers) needs draw-until-playable, TURN-5 (draw until playable)
     needs another follow-up: the Wikipedia rule becomes unusable with open doubles."""
     dbl4 = "  when: {doubles: [open], follow_up: [cover-own]}\n"
@@ -96,16 +100,21 @@ def test_clauses_requiring_each_others_opposite(
     edit(data / "clauses.yaml", "  when: {draw_rule: [draw-until-playable]}\n",
          "  when: {draw_rule: [draw-until-playable]}\n"
          "  requires: {follow_up: [anywhere, restricted]}\n")
-    code, failures = run_check(capsys)
-    assert code == 1
+    # the families that name a dead clause, a refused overlay or a dead value, and every
+    # one that compares z3 with the enumeration
+    failed, failures = run_check("overlay-combinations", "values", "clause-usage",
+                                 "model-count")
+    assert failed == {"clause-usage", "overlay-combinations"}
     # DBL-4 can never apply; follow_up=cover-own lives on under ordinary doubles (DBL-11),
     # where nothing is covered, so it is not a dead value
-    assert named(failures, "dead clause DBL-4", "TURN-5")
+    assert {f["check"] for f in named(failures, "dead clause DBL-4", "TURN-5")} == {
+        "clause-usage"}
     assert not named(failures, "dead value")
     # the overlay, alone on each variant (the larger combinations are counted there)
-    assert {f["message"].split(" ")[0] for f in named(failures, "wikipedia-doubles", "DBL-4")
-            } == {"pagat+wikipedia-doubles", "puremco+wikipedia-doubles",
-                  "puremco-d9+wikipedia-doubles"}
+    refused = named(failures, "wikipedia-doubles", "DBL-4")
+    assert {f["check"] for f in refused} == {"overlay-combinations"}
+    assert {f["message"].split(" ")[0] for f in refused} == {
+        "pagat+wikipedia-doubles", "puremco+wikipedia-doubles", "puremco-d9+wikipedia-doubles"}
     assert not named(failures, "DISAGREEMENT")  # z3 and the enumeration find the same
 
 
@@ -128,27 +137,25 @@ def test_a_clause_whose_condition_never_holds_is_dead(data: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_clause_whose_condition_never_holds(
-        data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_clause_whose_condition_never_holds(data: Path) -> None:
     add_dead_clause(data)
-    code, failures = run_check(capsys)
-    assert code == 1
+    failed, failures = run_check("clause-usage")
+    assert failed == {"clause-usage"}
     assert named(failures, "dead clause DEAL-99", "DEAL-4")
 
 
 @pytest.mark.slow
-def test_an_option_value_without_a_clause(
-        data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_option_value_without_a_clause(data: Path) -> None:
     edit(data / "options.yaml", "    cover-own:\n",
          "    nearest:\n      source: [puremco]\n      text: On the nearest train.\n"
          "    cover-own:\n")
-    code, failures = run_check(capsys)
-    assert code == 1
+    failed, failures = run_check("value-meaning")
+    assert failed == {"value-meaning"}
     assert named(failures, "follow_up=nearest", "no clause")
 
 
 @pytest.mark.slow
-def test_dbl9_and_dbl10_swapped(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_dbl9_and_dbl10_swapped(data: Path) -> None:
     """The two clauses attached to each other's value: puremco's release now sits under
     stays-open, the seed's wording under the wrong value."""
     text = (data / "clauses.yaml").read_text(encoding="utf-8")
@@ -157,59 +164,55 @@ def test_dbl9_and_dbl10_swapped(data: Path, capsys: pytest.CaptureFixture[str]) 
     assert text.count(a) == text.count(b) == 1
     text = text.replace(a, "@@").replace(b, a).replace("@@", b)
     (data / "clauses.yaml").write_text(text, encoding="utf-8")
-    code, failures = run_check(capsys)
-    assert code == 1
+    failed, failures = run_check("sources")
+    assert failed == {"sources"}
     assert named(failures, "DBL-9", "puremco", "uncoverable_double=released")
 
 
 @pytest.mark.slow
-def test_puremco_switched_to_stays_open(
-        data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_puremco_switched_to_stays_open(data: Path) -> None:
     edit(data / "variants" / "puremco.yaml", "uncoverable_double: released",
          "uncoverable_double: stays-open")
-    code, failures = run_check(capsys)
-    assert code == 1
+    failed, failures = run_check("sources")
+    assert failed == {"sources"}
     # puremco-d9 inherits it: both variants are named, with the clause that says otherwise
     for variant in ("variant puremco ", "variant puremco-d9 "):
         assert named(failures, variant, "uncoverable_double=stays-open", "DBL-9")
 
 
 @pytest.mark.slow
-def test_an_undeclared_refusal_fails(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_undeclared_refusal_fails(data: Path) -> None:
     edit(data / "clauses.yaml", "    - overlays: [cardinal-hands]\n      bases: [puremco-d9]\n"
          "      reason: Cardinal's table deals 4 players 15 tiles each, 60 of a double-9 "
          "set's 55.\n", "")
-    code, failures = run_check(capsys)
-    assert code == 1
+    failed, failures = run_check("overlay-combinations")
+    assert failed == {"overlay-combinations"}
     assert named(failures, "puremco-d9+cardinal-hands ", "DEAL-8")
     assert not named(failures, "puremco-d9+fundex-hands ")  # still declared
 
 
 @pytest.mark.slow
-def test_a_refusal_that_refuses_nothing_fails(
-        data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_refusal_that_refuses_nothing_fails(data: Path) -> None:
     edit(data / "clauses.yaml", "      bases: [pagat]\n", "      bases: [puremco]\n")
-    code, failures = run_check(capsys)
-    assert code == 1
+    failed, failures = run_check("overlay-combinations")
+    assert failed == {"overlay-combinations"}
     assert named(failures, "refuses starter-opens-mexican on puremco", "FIRST-9")
     # and the pagat combinations it no longer covers are undeclared
     assert named(failures, "pagat+starter-opens-mexican ", "FIRST-9")
 
 
 @pytest.mark.slow
-def test_a_contradictory_rules_file_fails(tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str],
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_contradictory_rules_file_fails(tmp_path: Path) -> None:
+    """The rules-files check alone (the command's own part, refusing a file before any
+    check and exiting 1 on a failed one: tests/test_check.py)."""
     bad, good = tmp_path / "bad.yaml", tmp_path / "good.yaml"
     # SEAT-2: the engine's holder starts only when the holder lays the engine
     bad.write_text("base: puremco\noptions:\n  starting_seat: engine-holder\n",
                    encoding="utf-8")
     good.write_text("base: puremco\noptions:\n  tie_rule: most-outs\n", encoding="utf-8")
-    code = cli.main(["check", "--only", "options", "--json", "--rules", str(bad),
-                     "--rules", str(good)])
-    out = json.loads(capsys.readouterr().out)
-    assert code == 1
-    rules = next(c for c in out["checks"] if c["name"] == "rules-files")
+    out = check.job_options((), (str(bad), str(good)), only=("rules-files",))
+    [rules] = out["checks"]
+    assert rules["name"] == "rules-files"
     assert rules["status"] == "fail"
     assert [f["clauses"] for f in rules["findings"]] == [["SEAT-2"], []]
     assert rules["findings"][0]["message"].startswith(f"{bad}:3:")
@@ -238,12 +241,12 @@ def test_reachability_fails_on_an_unexpected_or_undead_clause(
 
 
 @pytest.mark.slow
-def test_an_invariant_without_a_check(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_invariant_without_a_check(data: Path) -> None:
     path = data / "invariants.yaml"
     path.write_text(path.read_text(encoding="utf-8") + (
         "- id: INV-SEATS\n  title: Seats\n  text: Every seat holds a hand.\n"), encoding="utf-8")
-    code, failures = run_check(capsys)
-    assert code == 1
+    failed, failures = run_check("invariants")
+    assert failed == {"invariants"}
     assert named(failures, "INV-SEATS has no check")
     # no check and no example: both name it, and nothing else is blamed
     assert {tuple(f["clauses"]) for f in failures

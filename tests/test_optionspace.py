@@ -441,6 +441,19 @@ def test_run_all_report(report: dict[str, Any]) -> None:
 
 
 @pytest.mark.slow
+def test_run_all_runs_a_selection_as_it_runs_among_the_rest(report: dict[str, Any]) -> None:
+    """`only`: those checks alone (what tests/test_check_faults.py runs), each with the
+    findings it has in the whole run; one that reads the dead values has them found."""
+    assert [c["name"] for c in report["checks"]] == list(checks.CHECKS)
+    part = checks.run_all(OptionSpace(), only=["contradictory-pairs"])
+    assert part["checks"] == [{**c, "seconds": part["checks"][0]["seconds"]}
+                              for c in report["checks"] if c["name"] == "contradictory-pairs"]
+    assert "dead_values" in part["summary"]  # `values` ran first, unreported
+    with pytest.raises(ValueError, match="no option-space check nope"):
+        checks.run_all(OptionSpace(), only=["nope"])
+
+
+@pytest.mark.slow
 def test_run_all_fails_when_an_analysis_errors() -> None:
     report = checks.run_all(OptionSpace(rlimit=1))
     # deal-feasibility evaluates without solving; value-meaning and sources ask no z3

@@ -54,7 +54,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
@@ -86,16 +86,28 @@ def _guard(name: str, body: Callable[[], Check]) -> Check:
 # -- jobs (each runs in a worker process and returns JSON-able data) ---------------------
 
 
-def job_options(variant_files: Sequence[str] = (),
-                rules_files: Sequence[str] = ()) -> dict[str, Any]:
+def job_options(variant_files: Sequence[str] = (), rules_files: Sequence[str] = (),
+                only: Collection[str] | None = None) -> dict[str, Any]:
+    """The option space, the invariants' texts and the files given; `only`: the checks of
+    these names alone (spec/optionspace/checks.py CHECKS, ``invariants``,
+    ``variant-files``, ``rules-files``), each as it runs among the rest."""
     from mtrain.spec.optionspace import checks as optionspace_checks
 
-    report = optionspace_checks.run_all()
+    def wanted(name: str) -> bool:
+        return only is None or name in only
+
+    space = [n for n in optionspace_checks.CHECKS if wanted(n)]
+    report: dict[str, Any] = {"checks": [], "summary": {}, "queries": 0}
+    if only is None:
+        report = optionspace_checks.run_all()
+    elif space:
+        report = optionspace_checks.run_all(only=space)
     checks: list[Check] = list(report["checks"])
-    checks.append(_guard("invariants", _invariants))
-    if variant_files:
+    if wanted("invariants"):
+        checks.append(_guard("invariants", _invariants))
+    if variant_files and wanted("variant-files"):
         checks.append(_guard("variant-files", lambda: _variant_files(variant_files)))
-    if rules_files:
+    if rules_files and wanted("rules-files"):
         checks.append(_guard("rules-files", lambda: _rules_files(rules_files)))
     return {"checks": checks, "summary": {"options": report["summary"],
                                           "z3_queries": report["queries"]}}
