@@ -107,7 +107,7 @@ def test_a_control_character_in_a_name_or_title_is_refused(
     assert f"{rules}:{line_no}: " in line and "without control characters" in line, line
 
 
-@pytest.mark.parametrize("stem", ["a+b", "q" * 100])
+@pytest.mark.parametrize("stem", ["a+b", "red\x1b[31m"])
 def test_a_file_named_what_no_rule_set_is_called_needs_a_name(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, stem: str) -> None:
     # without `name:` a file is named after itself: `a+b` read as one rule set's name
@@ -282,3 +282,17 @@ class Engine(ReferenceImplementation):
     assert rc == 1, out[-500:]
     assert out.splitlines()[-1].startswith("FAILED: 1 results ran (1 pass); the hello "
                                            "failed (see the warnings); "), out[-500:]
+
+
+def test_the_name_bound_leaves_room_for_every_composed_name() -> None:
+    # identify writes the composed name of what it found (a base, then every option=value
+    # that differs): the longest any shipped base and options can make must load
+    import json
+
+    from mtrain.spec.catalog import catalog
+    cat = catalog()
+    schema = json.loads((Path(__file__).parents[1] / "spec" / "schemas"
+                         / "rules.schema.json").read_text(encoding="utf-8"))
+    longest = max(len(n) for n in cat.variants) + sum(
+        len(f",{o}=") + max(len(v) for v in opt.values) for o, opt in cat.options.items())
+    assert 500 < longest <= schema["properties"]["name"]["maxLength"]
