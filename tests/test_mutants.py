@@ -1772,17 +1772,24 @@ def _play_every_action(impl: adapter.Implementation, fx: Fixture, variant: str) 
             # wrong-engine-double cannot read a later round's table, nor
             # rounds-stop-at-sixteen a double-18 match's round 19
             break
+        step_action = None if step is None else action_json(step)
+        after = None  # the step's own action, when listed: its result is the next state
         for action in legal:
             try:
-                impl.apply(rj, state, action)
+                result = impl.apply(rj, state, action)
             except adapter.Refused as e:
                 problems.append(f"{fx.id} [{variant}] {action}: {e}")
-        if step is None:
+                continue
+            if action == step_action:
+                after = result
+        if step_action is None:
             break
-        try:
-            state = impl.apply(rj, state, action_json(step))
-        except adapter.Refused:
-            break
+        if after is None:  # not listed, or refused (and so reported): applied as written
+            try:
+                after = impl.apply(rj, state, step_action)
+            except adapter.Refused:
+                break
+        state = after
     return problems
 
 
