@@ -544,7 +544,9 @@ def test_adapter_reproducer_runs_under_conform(tmp_path: Path,
     module.write_text(BUGGY_ADAPTER, encoding="utf-8")
     spec = f"{module}:NeverUnmarks"
     out = tmp_path / "out"
-    code = run_cli("--adapter", spec, "--variant", "pagat", "--games", "30", "--jobs", "2",
+    # game 0 already shows the bug (30 games found nothing more); four give each of the
+    # two workers games of their own to play with the adapter
+    code = run_cli("--adapter", spec, "--variant", "pagat", "--games", "4", "--jobs", "2",
                    "--out", str(out))
     text = capsys.readouterr().out
     assert code == 1, text

@@ -201,6 +201,32 @@ def test_the_nearest_pairs_are_those_of_the_full_search(
     assert quick == choose_pair(option, v1, v2) and quick
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(("option", "v1", "v2"), [
+    ("hand_sizes", "pagat", "puremco-d9"), ("hand_sizes", "pagat", "celko-d6"),
+    ("starting_seat", "engine-holder", "heaviest-in-hand"),
+])
+def test_the_least_apart_pairs_are_those_of_every_pair(option: str, v1: str, v2: str) -> None:
+    """Where no pair agrees on every relevant option, choose_pair's pairs are the best of
+    every pair of the first 300 rule sets a side, scored here one by one (the search
+    rule_set_pairs._least_apart stands in for: groups by relevant values, stops at the
+    least count of relevant differences NEAREST pairs reach)."""
+    from mtrain.spec.distinguish import rule_set_pairs as pairs
+    from mtrain.spec.distinguish.question import KIND, RELEVANT
+
+    options, entries = pairs._entries()
+    at = options.index(option)
+    relevant = [options.index(o) for o in RELEVANT[KIND[option]] if o != option]
+    side_a = [e for e in entries if e[2][at] == v1][:300]
+    side_b = [e for e in entries if e[2][at] == v2][:300]
+    assert not any(all(a[2][k] == b[2][k] for k in relevant) for a in side_a for b in side_b)
+    every = sorted(((sum(a[2][k] != b[2][k] for k in relevant),
+                     sum(x != y for x, y in zip(a[2], b[2], strict=True)) - 1,
+                     a[3] + b[3], a[0] + b[0], a[0]), a[1], b[1])
+                   for a in side_a for b in side_b)
+    assert choose_pair(option, v1, v2) == [(a, b) for _, a, b in every[:pairs.NEAREST]]
+
+
 def test_one_question_generates_a_fixture_that_loads_and_passes(tmp_path: Path) -> None:
     """The generator on one question (the whole corpus: the test above): the rule sets
     chosen for a pair of values differ in it, z3 answers, and the fixture written loads

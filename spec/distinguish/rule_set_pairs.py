@@ -119,11 +119,36 @@ def choose_pair(option: str, v1: str, v2: str) -> list[tuple[str, str]]:
                 other = sum(map(operator.ne, ca, cb)) - 1
                 scored.append(((0, other, pa + pb, ia + ib, ia), na, nb))
     if not scored:  # no pair agrees on every relevant option: the nearest ones
-        for ia, na, ca, pa in side_a[:300]:
-            for ib, nb, cb, pb in side_b[:300]:
-                near = sum(ca[k] != cb[k] for k in relevant)
-                other = sum(map(operator.ne, ca, cb)) - 1
-                scored.append(((near, other, pa + pb, ia + ib, ia), na, nb))
+        scored = _least_apart(side_a[:300], side_b[:300], relevant)
     # the 8 smallest keys (each pair's key is its own: ia + ib and ia name it), as a sort
     # of them all would give
     return [(na, nb) for _, na, nb in heapq.nsmallest(NEAREST, scored)]
+
+
+def _least_apart(side_a: Sequence[Entry], side_b: Sequence[Entry],
+                 relevant: Sequence[int]) -> list[Scored]:
+    """The pairs whose count of differing relevant options (`near`, the first of the key)
+    is at most the least count that NEAREST pairs reach: any other pair has a larger
+    `near` than NEAREST of these, so the NEAREST best are among them. Rule sets with the
+    same relevant values are grouped, so `near` is counted once per pair of groups."""
+    groups_a: dict[tuple[str, ...], list[Entry]] = {}
+    groups_b: dict[tuple[str, ...], list[Entry]] = {}
+    for side, groups in ((side_a, groups_a), (side_b, groups_b)):
+        for entry in side:
+            groups.setdefault(tuple([entry[2][k] for k in relevant]), []).append(entry)
+    apart = sorted(((sum(map(operator.ne, ra, rb)), ga, gb)
+                    for ra, ga in groups_a.items() for rb, gb in groups_b.items()),
+                   key=operator.itemgetter(0))
+    scored: list[Scored] = []
+    counted, bound = 0, None
+    for near, ga, gb in apart:
+        if bound is not None and near > bound:
+            break
+        counted += len(ga) * len(gb)
+        if counted >= NEAREST:
+            bound = near
+        for ia, na, ca, pa in ga:
+            for ib, nb, cb, pb in gb:
+                other = sum(map(operator.ne, ca, cb)) - 1
+                scored.append(((near, other, pa + pb, ia + ib, ia), na, nb))
+    return scored
