@@ -94,17 +94,47 @@ SPOILED: dict[str, Callable[[bytes], bytes]] = {
 }
 
 
+@pytest.fixture(scope="module")
+def explored_once(tmp_path_factory: pytest.TempPathFactory
+                  ) -> tuple[dict[str, list[cells.Piece]], bytes]:
+    """The file's pieces explored afresh, and the entry a cold corpus_pieces writes for
+    them (its name and bytes depend on the code, the data and the fixtures' texts, not
+    on where they lie): made once for the spoiled-entry cases, each of which then
+    explores again from its own spoiled copy."""
+    with pytest.MonkeyPatch.context() as m:
+        tmp = tmp_path_factory.mktemp("explored-once")
+        m.setenv(cache.CACHE_ENV, str(tmp / "cache"))
+        m.setattr(cells, "_kept", {})
+        shutil.copy(FIXTURE_ROOT / FILE, tmp)
+        fixtures, errors = load_corpus(tmp)
+        assert not errors
+        space = Space()
+        expected = fresh(fixtures, space)
+        assert cells.corpus_pieces(fixtures, space) == expected
+        return expected, entry().read_bytes()
+
+
 @pytest.mark.parametrize("spoil", SPOILED.values(), ids=SPOILED.keys())
 def test_a_spoiled_entry_is_explored_again_and_written_again_whole(
         corpus: list[Fixture], monkeypatch: pytest.MonkeyPatch,
-        spoil: Callable[[bytes], bytes]) -> None:
+        spoil: Callable[[bytes], bytes],
+        explored_once: tuple[dict[str, list[cells.Piece]], bytes]) -> None:
+    expected, whole = explored_once
     space = Space()
-    expected = fresh(corpus, space)
-    cells.corpus_pieces(corpus, space)
-    path = entry()
-    path.write_bytes(spoil(path.read_bytes()))
+    path = Path(str(cache.folder())) / cells.KIND / cells._entry_name(space)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(spoil(whole))
+    explored: list[str] = []
+    real = explore  # (the name cells calls)
+
+    def counted(fx: Fixture, *args: Any, **kwargs: Any) -> Any:
+        explored.append(fx.id)
+        return real(fx, *args, **kwargs)
+
+    monkeypatch.setattr(cells, "explore", counted)
     monkeypatch.setattr(cells, "_kept", {})  # as a new process reads it
     assert cells.corpus_pieces(corpus, space) == expected
+    assert explored  # the spoiled entry served nothing: explored again
     assert entry() == path  # remade under its name, in place of the spoiled one
     assert read_back(corpus, space, monkeypatch) == expected
 
