@@ -263,7 +263,12 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
                               sent.name, base_name, problems, watched.summary(),
                               watched.requests, len(fixtures), sent, situations)
     answer.append(result)
-    for round_no in range(ROUNDS):  # tables of real play under the answer and its rivals
+    # an engine that answered no fixture (each entry unseen or an error, no setup refused)
+    # would answer no table from play either: they ask it the same requests
+    answered = any(o.refused or "pass" in o.outcomes or "fail" in o.outcomes
+                   for o in observations)
+    # tables of real play under the answer and its rivals
+    for round_no in range(ROUNDS if answered else 0):
         weak = [f.option for f in found[1]
                 if f.status in ("undetermined", "likely", "contradicted")]
         if not weak:
