@@ -1884,10 +1884,10 @@ def test_reference_unchanged_after_every_mutant() -> None:
     assert run_mutants(outside, list(OUTSIDE_KILLED_BY)).survived == []
     # and once more through the mutants' own deal/legal/apply/winners, outside run_mutants:
     # each on its witness (which reaches what it swaps) and on every SAMPLE-th table, a
-    # different share for each mutant, so that together they play every table
-    # (MTRAIN_DEEP=1: each on every table, 20 CPU s more). Of its share a mutant plays the
-    # runs that reach what it swaps (runs.py's `reachable`): the others run the reference's
-    # code alone, as the reference runs it (about half of them)
+    # different share for each mutant (MTRAIN_DEEP=1: each on every table, 20 CPU s more).
+    # Of its share a mutant plays only the runs that reach what it swaps (runs.py's
+    # `reachable`): the others would run the reference's code alone. So a table whose
+    # runs reach no swap of the mutants it falls to is not played in this pass
     tables = [*WITNESSES, *outside]
     runs, failures = passing_runs(tables)
     assert failures == []
