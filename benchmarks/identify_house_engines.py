@@ -35,6 +35,7 @@ from test_house_engines import (
     SIXES,
     TANDEM,
     TORTOISE,
+    TURNTABLE,
     Engine,
 )
 
@@ -44,7 +45,7 @@ from mtrain.conformance.target import greet, target_of
 from mtrain.spec.ruleset import OTHER
 
 ENGINES = {e.name: e for e in (CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION,
-                                ROUNDHOUSE, HUMP, TANDEM, TORTOISE)}
+                                ROUNDHOUSE, HUMP, TANDEM, TORTOISE, TURNTABLE)}
 KINDS = ("right", "wrong", "other", "contradicted")
 DUMP: str | None = None
 
@@ -57,7 +58,9 @@ def cpu() -> float:
 
 def measure(engine: Engine, fixed: bool) -> None:
     began = cpu()
-    args = argparse.Namespace(impl=engine.command(fixed), adapter=None, timeout=10.0)
+    how, where = engine.target(fixed)  # a program (--impl) or an adapter (--adapter)
+    args = argparse.Namespace(impl=where if how == "--impl" else None,
+                              adapter=where if how == "--adapter" else None, timeout=10.0)
     target = target_of(args)
     impl = target.make()
     try:
