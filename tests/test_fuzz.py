@@ -647,3 +647,32 @@ def test_fuzz_finds_the_same_whatever_the_string_hashing(tmp_path: Path) -> None
         said.append({k: v for k, v in report.items() if k not in ("seconds", "steps_per_second")})
     assert said[0] == said[1]
     assert said[0]["findings"], said[0]  # the planted bugs are there to be found alike
+
+
+class FlipsAndMiscounts(ReferenceImplementation):
+    """Two bugs at the step that ends a round: the last tile of the first train that has
+    one is written far end first (not a table), and seat 1 scores one pip too many."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        out = super().apply(ruleset, state, action)
+        if out["phase"] == "over":
+            train = next((t for t in [*out["trains"], out["mexican"]] if t["tiles"]), None)
+            if train is not None:
+                a, b = train["tiles"][-1].split("-")
+                if a != b:
+                    train["tiles"][-1] = f"{b}-{a}"
+            out["result"]["scores"][1] += 1
+            out["scores"][1] += 1
+        return out
+
+
+def test_a_table_broken_at_a_round_end_does_not_hide_its_wrong_scores(
+        tmp_path: Path) -> None:
+    """The round's result is judged apart from its table: one finding for the train, one
+    for the scores (the scores were not judged where the table could not be read)."""
+    report = F.fuzz(F.Target.of(FlipsAndMiscounts(), "flips-and-miscounts"), ["pagat"], 3, 0,
+                    out=tmp_path, shrink_seconds=1)
+    signatures = {g.signature for g in report.new}
+    assert any(re.fullmatch(r"round end: state\.\w+(\.tiles)?.*", s) for s in signatures), (
+        signatures)
+    assert "round end: result.scores" in signatures, signatures
