@@ -304,8 +304,9 @@ def state_problems(ruleset: JSON | Rules, state: Any, *, dealt: bool = False,
     try:
         st, broken = decoded.read(rules, state, fingerprint(state))
     except codec.StateError as e:
-        where = str(e).split(":", 1)[0] if str(e).startswith("state.") else "state"
         text = str(e)
+        where = text.split(":", 1)[0] if text.startswith("state.") else "state"
+        text = text.removeprefix(f"{where}: ")  # the place is named once, as `where`
         if e.clause and not text.endswith(f"[{e.clause}]"):  # the rule it breaks, for blame
             text += f" [{e.clause}]"
         return [Problem("state", where, text)]

@@ -157,6 +157,8 @@ def test_a_train_written_far_end_first_is_refused() -> None:
     [problem] = A.state_problems(RULESET, state)
     assert problem.kind == "state" and "TRAIN-2" in problem.message
     assert problem.where.startswith("state.trains[")
+    # the message names the place once: "state.trains[1].tiles[0]: 3-5 does not continue"
+    assert str(problem).count(problem.where) == 1, str(problem)
 
 
 def test_a_deal_is_checked_for_hand_sizes() -> None:
