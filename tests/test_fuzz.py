@@ -98,6 +98,9 @@ def test_table_notation_round_trip() -> None:
     ("play-on-unmarked-train", "allows play (TRAIN-4)"),
     ("covered-double-stays-open", "after play: INV-OPEN-DOUBLES"),
     ("draw-until-playable-ignored", "allows pass (TURN-5) instead of draw"),
+    # a pass for the follow-up's draw: the clause of that moment, as conform charges it
+    # (was TURN-2, the ordinary turn's draw, which the engine does not get wrong)
+    ("follow-up-no-draw", "allows pass (DBL-5) instead of draw"),
 ])
 def test_finds_mutant_and_writes_reproducer(name: str, signature: str, tmp_path: Path) -> None:
     report = F.fuzz(F.Target("mutant", name, name), F.mutant_variants(name), 12, 0,

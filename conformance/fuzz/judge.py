@@ -49,7 +49,7 @@ from mtrain.conformance.process import HarnessError, NotApplicable
 from mtrain.conformance.runner import compare_field, compare_result, deal_with_draw, state_view
 from mtrain.conformance.seat_alone import SEAT_FIELDS
 from mtrain.reference import codec
-from mtrain.reference.engine import ENGINE, OVER, Action, State, duties, legal_actions
+from mtrain.reference.engine import ENGINE, FOLLOW, OVER, Action, State, duties, legal_actions
 from mtrain.reference.refusals import refusal, refusals
 from mtrain.reference.rules import FOLLOW_ANYWHERE, FOLLOW_RESTRICTED
 from mtrain.spec import tiles as T
@@ -259,8 +259,16 @@ def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
                if _kind(t) in ("draw", "pass")]
     groups: dict[str, list[str]] = {}
     if extra and missing and not plays_extra and not plays_missing:
-        # one move instead of another (a pass for a draw): one finding
-        sig = (f"allows {_kind(extra[0])} ({forbidding(ctx, st, extra[0])}) instead of "
+        # one move instead of another (a pass for a draw): one finding, under the clause
+        # that refuses the move offered; but a pass for the draw of a double's follow-up
+        # under the clause of that moment, which grants the draw (DBL-5: a player who
+        # cannot follow draws as in an ordinary turn), as conform charges it: the ordinary
+        # turn's drawing (TURN-2) is not what such an engine gets wrong
+        clause = forbidding(ctx, st, extra[0])
+        if (st.phase == FOLLOW and _kind(extra[0]) == "pass" and _kind(missing[0]) == "draw"
+                and permitting(ctx, st, missing[0]) == "DBL-5"):
+            clause = "DBL-5"
+        sig = (f"allows {_kind(extra[0])} ({clause}) instead of "
                + ", ".join(dict.fromkeys(_kind(t) for t in missing)))
         return [*out, Disagreement(sig, (f"legal actions not allowed by the rules: "
                                          f"{', '.join(extra)}; missing: {', '.join(missing)}",),
