@@ -264,11 +264,11 @@ def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
         # under the clause of that moment, which grants the draw (DBL-5: a player who
         # cannot follow draws as in an ordinary turn), as conform charges it: the ordinary
         # turn's drawing (TURN-2) is not what such an engine gets wrong
-        clause = forbidding(ctx, st, extra[0])
+        moved = forbidding(ctx, st, extra[0])
         if (st.phase == FOLLOW and _kind(extra[0]) == "pass" and _kind(missing[0]) == "draw"
                 and permitting(ctx, st, missing[0]) == "DBL-5"):
-            clause = "DBL-5"
-        sig = (f"allows {_kind(extra[0])} ({clause}) instead of "
+            moved = "DBL-5"
+        sig = (f"allows {_kind(extra[0])} ({moved}) instead of "
                + ", ".join(dict.fromkeys(_kind(t) for t in missing)))
         return [*out, Disagreement(sig, (f"legal actions not allowed by the rules: "
                                          f"{', '.join(extra)}; missing: {', '.join(missing)}",),
