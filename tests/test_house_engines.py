@@ -473,9 +473,14 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
                  str(engine.games), "--seed", "1", "--out", str(tmp_path / "out"), "--json"])
     report = json.loads(capsys.readouterr().out)
     assert code == 1
-    # a game ends early only where a rule of its own leaves nothing to compare
+    # a game ends early only where a rule of its own leaves nothing to compare, and says
+    # why: a table the reference cannot play on, or what was wrong with the engine's
+    # answer (turntable's Mexican Train bug where its blocked round decided the step)
     early = [k for k in report["ended_early"] if "its own rules" not in k]
     assert report["games"] == engine.games and not early, report
+    unsaid = [k for k in report["ended_early"] if not re.search(
+        r"reference cannot play on|not one to play on \(\S+\)|an answer that failed", k)]
+    assert unsaid == [], unsaid
     signatures = [f["signature"] for f in report["findings"]]
     for bug, pattern in engine.fuzz.items():
         assert any(re.search(pattern, s) for s in signatures), (bug, signatures)

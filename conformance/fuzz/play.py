@@ -649,7 +649,7 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
     # where the next step starts
     if own and not same and not unsupported:
         if error is not None or problems:  # its own rules' step gave nothing to play on
-            res.cut = f"its own rules ({', '.join(own)}) gave no state to play on"
+            res.cut = _no_state(own, problems)
             return False
         if not pos.go_on(ctx, got):
             res.cut = (f"its own rules ({', '.join(own)}) led to a table the reference "
@@ -683,14 +683,22 @@ def _their_move(session: Session, ctx: Context, pos: Position, res: GameResult,
     why = None
     if got is UNSUPPORTED or error is not None:
         why = "it did not play an action its own legal answer listed"
-    elif own_rules.problems(ctx, got):
-        why = f"its own rules ({', '.join(own)}) gave no state to play on"
+    elif found := own_rules.problems(ctx, got):
+        why = _no_state(own, found)
     elif not pos.go_on(ctx, got):
         why = f"its own rules ({', '.join(own)}) led to a table the reference cannot play on"
     if why is not None:
         res.cut = why
         return False
     return True
+
+
+def _no_state(own: Sequence[str], problems: Sequence[Problem]) -> str:
+    """Why a game ends where its own rules decided a step: no state to play on, and the
+    cause (a bug of the engine's, already a finding), not the rule, in the words."""
+    cause = (f"a state that is not one to play on ({problems[0].key})" if problems
+             else "an answer that failed")
+    return f"its own rules ({', '.join(own)}) decided a step, and it gave {cause}"
 
 
 def _refusals_of(bad: Action, legal: Sequence[Action]) -> Callable[[State], list[Any]]:
