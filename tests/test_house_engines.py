@@ -396,7 +396,7 @@ TURNTABLE = Engine(
            "mexican-unflipped": r"state\.mexican\.tiles\[\d+\]: \S+ does not continue",
            "blank-out": r"INV-ROUND-SCORE: a round gone out"},
     fuzz={"round-robin": r"^deal: hands$",
-          "mexican-unflipped": r"^(after \w+|round end): state\.mexican\.tiles\[\*\]$",
+          "mexican-unflipped": r"^returned state: state\.mexican\.tiles\[\*\]$",
           "blank-out": r"^round end: (INV-ROUND-SCORE|result\.scores)$"},
     found=(),
     least=1000,

@@ -14,6 +14,9 @@ that a run can count each bug once however often it shows:
     refuses draw citing TURN-2, not TURN-1  refused for another reason than the rules'
     after pass: marked                      the state after an action differs, first in
                                             `marked`
+    returned state: state.trains[*].tiles[*]
+                                            the state returned cannot be read as a table,
+                                            after whichever action
     after draw: INV-CONSERVATION            the state returned breaks an invariant (or a
                                             schema path, or cannot be read as a table)
     round end: result.scores                the step that ends the round: only the result
@@ -417,7 +420,11 @@ def compare_apply(ctx: Context, st: State, text: str, want: JSON, got: Any,
         problems = state_problems(ctx.rules, got)
     expect, messages = differences(want, got, ctx.max_pip, END_FIELDS if over else STATE_FIELDS)
     if problems:
-        sig, texts = _problems(label, problems)
+        # a state that cannot be read as a table is wrong in how it is written, whatever
+        # the action (a train written far end first after a draw as after a play): one
+        # finding, named by the place
+        sig, texts = _problems("returned state" if all(p.kind == "state" for p in problems)
+                               else label, problems)
         found = [Disagreement(sig, texts, expect or _minimal(want), (text,),
                               tuple(action_clauses(ctx, st, text, expect)))]
         # a round's result is judged apart from its table: a table broken elsewhere (a
