@@ -298,6 +298,32 @@ def test_a_single_round_engine_asked_as_a_full_match_still_shows_its_procedure(
     assert (deals.procedure, deals.seat) == (rs["engine_procedure"], rs["starting_seat"])
 
 
+class DealsRoundRobin(FixedRules):
+    """Deals one tile to each seat in turn from the front of the pool, as at a table, not
+    each hand whole (a bug in DEAL-1: turntable's round-robin); the rest as its rules."""
+
+    def deal(self, ruleset: Any, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> Any:
+        state = super().deal(ruleset, players, round, order, draw)
+        dealt = sum(len(h) for h in state["hands"])
+        state["hands"] = [order[p:dealt:players] for p in range(players)]
+        return state
+
+
+def test_a_deal_of_the_wrong_hands_still_measures_a_seat_the_hands_do_not_decide() -> None:
+    """No procedure deals such hands, so none is measured; but who moves first is where
+    one starting seat alone puts it whatever the hands (rotate, SEAT-3), as conform
+    judges a deal's seat alone. It was left to the deal fixtures, which fail on the
+    hands, and identify wrote turntable's `starting_seat: other`."""
+    from mtrain.conformance.identify.measure import Dealer, Deals, measure_start
+
+    rs = catalog().ruleset("puremco")
+    deals = Deals(table=dict(rs.hand_table))
+    measure_start(Dealer(DealsRoundRobin(rs)), SPACE, rs, deals)
+    assert (deals.procedure, deals.seat) == (None, "rotate"), deals.evidence
+    assert "whatever the procedure" in deals.evidence["starting_seat"]
+
+
 def test_a_refusal_naming_no_clause_leaves_the_entry_unseen() -> None:
     """first-018's entry for own-train-first lists TRAIN-7 for `play 9-7 on mexican`; the
     partition passes it only where the reference cites a clause listed in force (under

@@ -405,6 +405,9 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
     if any(a is None for a in second) and all(a is None for a in second):
         lengths = list(cat.options["match_length"].values)
     matching = []
+    # the seat values under which some procedure's deals put the first player where the
+    # engine's do, the hands aside
+    seated: set[str] = set()
     for p, s, m in itertools.product(procedures, seats, lengths):
         guess = ruleset_of(cat, {**dict(rs.choices), "engine_procedure": p,
                                  "starting_seat": s, "match_length": m}, table)
@@ -415,6 +418,8 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
                     if (want := predicted(guess, players, r, order, d)) is not None]
         if compared and all(want == a for want, a in compared):
             matching.append((p, s))
+        if compared and all(_first_player(want) == _first_player(a) for want, a in compared):
+            seated.add(s)
     what = (f"{len(designs)} deals for {players} players (the engine in the first hand, "
             "the second, the boneyard, first or last, or set aside; rounds 1 and 2)")
     if len({p for p, _ in matching}) == 1:
@@ -436,6 +441,14 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
     if len({s for _, s in matching}) == 1:
         deals.seat = matching[0][1]
         deals.evidence["starting_seat"] = f"{what}: the first player as under {deals.seat}"
+    elif not matching and not deals.unseated and len(seated) == 1:
+        # hands dealt as no procedure deals them (a bug in the deal, DEAL-1), the first
+        # player where one seat value alone puts it, whatever the hands (rotate: SEAT-3),
+        # as conform judges a deal's seat alone (seat_alone.py)
+        deals.seat = next(iter(seated))
+        deals.evidence["starting_seat"] = (
+            f"{what}: hands dealt as no known procedure deals them, the first player as "
+            f"under {deals.seat} whatever the procedure")
     if deals.procedure is not None and deals.seat is not None:
         values = {**dict(rs.choices), "engine_procedure": deals.procedure,
                   "starting_seat": deals.seat, "hand_sizes": CUSTOM}
@@ -470,6 +483,11 @@ def _own_elsewhere(cat: Catalog, rs: Ruleset, table: tuple[tuple[int, int], ...]
         if not any(predicted(g, players, r, order, d) == a for g in guesses):
             return True
     return False
+
+
+def _first_player(answer: Any) -> Any:
+    """A deal's answer without its hands and boneyard: the phase and who moves first."""
+    return None if answer is None else answer[0][2]
 
 
 def _alike_unseated(guess: Ruleset, designs: list[tuple[int, list[str]]],
