@@ -56,7 +56,10 @@ charged each failure to its bug's clause (21 DEAL-1, 126 TRAIN-2, 6 SCORE-4; bug
 fails 26, all SCORE-4). In the suite: fuzz never found bug 3 while bug 2 was on (a round
 end whose table could not be read was not judged for its scores), reported bug 2 as four
 findings (after play, draw, pass, round end), named the cut games as its blocked round's
-doing ("gave no state to play on"), and every message of bug 2 named its place twice.
+doing ("gave no state to play on"), and every message of bug 2 named its place twice;
+identify, with the bugs on, wrote `starting_seat: other` (bug 1's hands failed the deal
+fixtures, and no deal was measured). Identify then: with the bugs off every option right,
+both `other` found; with them on, blank_values face (likely), nothing sure and wrong.
 
 Its refusals name a clause where one says why (none for its house rules). All three
 bugs are on in `Turntable`; `Fixed` switches them off (`Turntable(fixed={1, 3})` some).
