@@ -434,13 +434,26 @@ def compare_apply(ctx: Context, st: State, text: str, want: JSON, got: Any,
             and not any(_about_result(p) for p in problems)) else []
         if result:
             only = {"result": want["result"]}
-            found.append(Disagreement(f"{label}: {primary(only, want, got)}", tuple(result),
-                                      only, (text,), tuple(action_clauses(ctx, st, text, only))))
+            name = primary(only, want, got)
+            if name == "result.scores" and _same_hands(want, got):
+                # the scores are not what the hands left give: the invariant a readable
+                # table is checked by, so that the bug keeps its one signature
+                name = "INV-ROUND-SCORE"
+            found.append(Disagreement(f"{label}: {name}", tuple(result), only, (text,),
+                                      tuple(action_clauses(ctx, st, text, only))))
         return found
     if not messages or not judged:
         return []
     return [Disagreement(f"{label}: {primary(expect, want, got)}", tuple(messages), expect,
                          (text,), tuple(action_clauses(ctx, st, text, expect)))]
+
+
+def _same_hands(want: JSON, got: JSON) -> bool:
+    """Whether `got` leaves the hands `want` leaves (as a fixture compares them)."""
+    try:
+        return bool(state_view(want, ("hands",)) == state_view(got, ("hands",)))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return False
 
 
 def _about_result(p: Problem) -> bool:
