@@ -323,10 +323,13 @@ def perform(state: State, action: Action) -> None:
 def _play(state: State, tile: int, train: int) -> None:
     seat = state.seat
     bit = BIT[tile]
+    # (`x[i] = x[i] op y`, not `x[i] op= y`: the compiled build makes the latter a
+    # generic call, with the int boxed and unboxed)
     hands = state.hands
-    hands[seat] ^= bit
+    hands[seat] = hand = hands[seat] ^ bit
     state.table_mask |= bit
-    state.trains[train] += (tile,)
+    trains = state.trains
+    trains[train] = trains[train] + (tile,)
     ends = state.ends
     ends[train] = OTHER_END[tile][ends[train]]  # TRAIN-2
     markers = state.markers
@@ -354,7 +357,7 @@ def _play(state: State, tile: int, train: int) -> None:
     state.drawn = -1
     state.passes = 0
     phase = state.phase
-    if not hands[seat]:
+    if not hand:
         _finish(state, DOMINO, seat)  # END-1: out, even on an uncovered double
     elif phase == CHAIN or (
         state.first_pending >> seat & 1 and phase == START
@@ -379,7 +382,8 @@ def _draw(state: State) -> None:
             state.hands[seat] |= BIT[tile]  # ENG-4: the drawer keeps it
             state.seat = (seat + 1) % state.players
         return
-    state.hands[seat] |= BIT[tile]
+    hands = state.hands
+    hands[seat] = hands[seat] | BIT[tile]
     state.drawn = tile  # TURN-3: only this tile may now be played
 
 
