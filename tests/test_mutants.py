@@ -26,6 +26,9 @@ from mtrain.conformance.mutants import MUTANTS, MutantImplementation, mutant, ru
 from mtrain.conformance.mutants.blame import Blame, blame
 from mtrain.conformance.mutants.runs import (
     _TracingReference,
+    as_reference,
+    passing_runs,
+    reachable,
     touches,
 )
 from mtrain.conformance.runner import resolve, run_fixture
@@ -1935,3 +1938,23 @@ def test_blame_counts_the_kills_run_mutants_counts() -> None:
     assert sum(len(ids) >= 2 for ids in full.kills.values()) >= 2  # enough cuts something
     assert run_mutants(WITNESSES, names, enough=1).kills == {
         n: ids[:1] for n, ids in full.kills.items()}
+
+
+def test_a_run_is_left_unplayed_only_where_the_mutant_plays_it_as_the_reference() -> None:
+    """runs.py `as_reference` (replay.py): a run whose requests a mutant answers as the
+    reference did is not played: played in full, each such run passes under the mutant."""
+    runs, failures = passing_runs(WITNESSES)
+    assert failures == []
+    skipped = played = 0
+    for name in [*KILLED_BY][::10]:
+        impl = MUTANTS[name].implementation()
+        for run in reachable(impl, runs):
+            passes = all(s[1] == "pass" for s in statuses(run.fixture, impl, [run.variant]))
+            if as_reference(impl, run):
+                assert passes, (name, run.fixture.id, run.variant)
+                skipped += 1
+            else:
+                played += 1
+        # its witness kills it: a run of it is played
+        assert any(not as_reference(impl, r) for r in runs if r.fixture.id == KILLED_BY[name])
+    assert skipped > 0 and played > 0, (skipped, played)
