@@ -7,7 +7,8 @@ that a busy machine does not push a test over; its wall time is shown beside it.
 `once` computes an expensive value once per run, whichever xdist worker asks first;
 `corpus_explored` explores the shipped corpus once per run for the corpus lint and every
 identify of the whole corpus; `corpus_blame` plays it against every mutant once per run for
-the blame measure and the corpus's kills.
+the blame measure and the corpus's kills (and `corpus_play_changes`, what that play changed
+in the reference).
 
 FAST_CASES keeps a few cases of a long parametrised family in the fast loop and marks
 the others slow (the whole suite runs them all).
@@ -226,21 +227,22 @@ BLAME_PARTS = 2
 as CORPUS_PARTS: two workers that ask at once play one part each."""
 
 
-@pytest.fixture(scope="session")
-def corpus_blame(once: Callable[[str, Callable[[], Any]], Any]) -> list[Any]:
-    """Every mutant played against the shipped corpus, once per run (`blame`: every
-    reachable run to its end, about 60 CPU s): the clauses its failures are charged to
-    (tests/test_blame.py) and the fixtures that kill it (tests/test_mutants.py's CI gate)
-    come from one play rather than two."""
+def _corpus_play(once: Callable[[str, Callable[[], Any]], Any]) -> dict[int, Any]:
+    """Each part's play of the mutants against the corpus: its blame, and what it changed
+    in the reference (reference_left_alone.py), seen in the process that played it."""
 
-    def play(part: int) -> list[Any]:
+    def play(part: int) -> tuple[list[Any], list[str]]:
+        from reference_left_alone import changes, module_snapshot, reference_trace
+
         from mtrain.conformance.fixture import load_corpus
         from mtrain.conformance.mutants import MUTANTS
         from mtrain.conformance.mutants.blame import blame
 
         fixtures, errors = load_corpus()
         assert not errors, errors[:1]
-        return blame(fixtures, list(MUTANTS)[part::BLAME_PARTS])
+        before = module_snapshot(), reference_trace()
+        found = blame(fixtures, list(MUTANTS)[part::BLAME_PARTS])
+        return found, changes(before)
 
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
     first = int(worker[2:]) if worker[2:].isdigit() else 0
@@ -249,10 +251,25 @@ def corpus_blame(once: Callable[[str, Callable[[], Any]], Any]) -> list[Any]:
         part = (first + k) % BLAME_PARTS
         parts[part] = once(f"corpus-blame-{part}-of-{BLAME_PARTS}",
                            functools.partial(play, part))
+    return parts
+
+
+@pytest.fixture(scope="session")
+def corpus_blame(once: Callable[[str, Callable[[], Any]], Any]) -> list[Any]:
+    """Every mutant played against the shipped corpus, once per run (`blame`: every
+    reachable run to its end, about 22 CPU s): the clauses its failures are charged to
+    (tests/test_blame.py) and the fixtures that kill it (tests/test_mutants.py's CI gate)
+    come from one play rather than two."""
     from mtrain.conformance.mutants import MUTANTS
 
-    found = {b.mutant: b for part in parts.values() for b in part}
+    found = {b.mutant: b for blames, _ in _corpus_play(once).values() for b in blames}
     return [found[name] for name in MUTANTS]  # the catalogue's order
+
+
+@pytest.fixture(scope="session")
+def corpus_play_changes(once: Callable[[str, Callable[[], Any]], Any]) -> list[str]:
+    """What that play changed in the reference (tests/test_mutants.py: nothing)."""
+    return [c for _, changed in _corpus_play(once).values() for c in changed]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

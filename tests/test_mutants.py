@@ -12,12 +12,11 @@ from __future__ import annotations
 import functools
 import json
 import os
-import random
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
+from reference_left_alone import changes, module_snapshot, reference_trace
 
 from mtrain.cli import main
 from mtrain.conformance import adapter, fixture, runner
@@ -27,6 +26,7 @@ from mtrain.conformance.mutants import MUTANTS, MutantImplementation, mutant, ru
 from mtrain.conformance.mutants.blame import Blame, blame
 from mtrain.conformance.mutants.runs import (
     _TracingReference,
+    as_reference,
     passing_runs,
     reachable,
     touches,
@@ -34,8 +34,6 @@ from mtrain.conformance.mutants.runs import (
 from mtrain.conformance.runner import resolve, run_fixture
 from mtrain.reference import codec, engine, refusals
 from mtrain.reference import deal as deal_module
-from mtrain.reference.rules import Rules
-from mtrain.spec import tiles
 from mtrain.spec.catalog import catalog
 from mtrain.spec.errors import InputError
 from mtrain.spec.notation import action_json
@@ -1839,69 +1837,32 @@ def test_mutants_accept_every_action_they_list(part: int) -> None:
 # --- the reference is left alone ----------------------------------------------------------
 
 
-def _module_snapshot() -> dict[str, dict[str, int]]:
-    modules: dict[str, Any] = {"engine": engine, "deal": deal_module, "codec": codec,
-                               "tiles": tiles, "adapter": adapter, "runner": runner,
-                               "fixture": fixture}
-    return {key: {k: id(v) for k, v in vars(m).items()} for key, m in modules.items()}
-
-
-def _reference_trace() -> list[Any]:
-    """Random legal play under several rule sets, through the JSON interface."""
-    ref = ReferenceImplementation()
-    trace: list[Any] = []
-    for k, variant in enumerate(["pagat", "puremco", "pagat+positive-scoring+blanks-25",
-                                 "puremco+passes-end-round+any-double-first"]):
-        rs = resolve(variant)
-        rj = ruleset_json(rs)
-        rules = Rules.of(rs)
-        order = [tiles.name(t) for t in deal_module.shuffled_order(rules, 1, k)]
-        state = ref.deal(rj, 3, 1, order)
-        rng = random.Random(k)
-        for _ in range(400):
-            legal = ref.legal(rj, state)
-            if not legal:
-                break
-            state = ref.apply(rj, state, rng.choice(legal))
-            trace.append(state)
-        trace.append(ref.winners(rj, state))
-    return trace
-
-
 DEEP = os.environ.get("MTRAIN_DEEP") == "1"
-SAMPLE = 8
-"""Every SAMPLE-th table, for a mutant played outside run_mutants (all under DEEP)."""
+"""Each mutant also played outside run_mutants on every table, not on its witness alone."""
 
 
 @pytest.mark.slow
-def test_reference_unchanged_after_every_mutant() -> None:
-    before_modules = _module_snapshot()
-    before_trace = _reference_trace()
+def test_reference_unchanged_after_every_mutant(corpus_play_changes: list[str]) -> None:
+    # Every mutant on every run of the corpus that reaches what it swaps, through its own
+    # deal/legal/apply/winners (the run's play for blame, tests/conftest.py): the
+    # reference's modules and play compared before and after in the process that played
+    assert corpus_play_changes == []
+    # and here: every mutant through run_mutants (each on every witness table, or up to
+    # the first of the corpus's tables that kills it), then through its own methods on its
+    # witness, which reaches what it swaps
+    before = module_snapshot(), reference_trace()
     before_witness = {fx.id: statuses(fx, ReferenceImplementation()) for fx in WITNESSES}
     report = run_mutants(WITNESSES, list(KILLED_BY))  # every mutant against every witness
     assert report.survived == []
-    outside = [witness_of(name) for name in OUTSIDE_KILLED_BY]
-    assert run_mutants(outside, list(OUTSIDE_KILLED_BY)).survived == []
-    # and once more through the mutants' own deal/legal/apply/winners, outside run_mutants:
-    # each on its witness (which reaches what it swaps) and on every SAMPLE-th table, a
-    # different share for each mutant (MTRAIN_DEEP=1: each on every table, 20 CPU s more).
-    # Of its share a mutant plays only the runs that reach what it swaps (runs.py's
-    # `reachable`): the others would run the reference's code alone. So a table whose
-    # runs reach no swap of the mutants it falls to is not played in this pass
+    outside = list({fx.id: fx for fx in map(witness_of, OUTSIDE_KILLED_BY)}.values())
+    assert run_mutants(outside, list(OUTSIDE_KILLED_BY), enough=1).survived == []
     tables = [*WITNESSES, *outside]
-    runs, failures = passing_runs(tables)
-    assert failures == []
-    for k, name in enumerate(MUTANTS):
+    for name in MUTANTS:
         impl = MUTANTS[name].implementation()
         assert isinstance(impl, MutantImplementation)
-        witness = witness_of(name)
-        statuses(witness, impl)
-        share = {fx.id for fx in (tables if DEEP else tables[k % SAMPLE::SAMPLE])}
-        share.discard(witness.id)
-        for fx, variant, _, _ in reachable(impl, [r for r in runs if r[0].id in share]):
-            statuses(fx, impl, [variant])
-    assert _module_snapshot() == before_modules
-    assert _reference_trace() == before_trace
+        for fx in (tables if DEEP else [witness_of(name)]):
+            statuses(fx, impl)
+    assert changes(before) == []
     assert {fx.id: statuses(fx, ReferenceImplementation()) for fx in WITNESSES} == before_witness
 
 
@@ -1977,3 +1938,23 @@ def test_blame_counts_the_kills_run_mutants_counts() -> None:
     assert sum(len(ids) >= 2 for ids in full.kills.values()) >= 2  # enough cuts something
     assert run_mutants(WITNESSES, names, enough=1).kills == {
         n: ids[:1] for n, ids in full.kills.items()}
+
+
+def test_a_run_is_left_unplayed_only_where_the_mutant_plays_it_as_the_reference() -> None:
+    """runs.py `as_reference` (replay.py): a run whose requests a mutant answers as the
+    reference did is not played: played in full, each such run passes under the mutant."""
+    runs, failures = passing_runs(WITNESSES)
+    assert failures == []
+    skipped = played = 0
+    for name in [*KILLED_BY][::10]:
+        impl = MUTANTS[name].implementation()
+        for run in reachable(impl, runs):
+            passes = all(s[1] == "pass" for s in statuses(run.fixture, impl, [run.variant]))
+            if as_reference(impl, run):
+                assert passes, (name, run.fixture.id, run.variant)
+                skipped += 1
+            else:
+                played += 1
+        # its witness kills it: a run of it is played
+        assert any(not as_reference(impl, r) for r in runs if r.fixture.id == KILLED_BY[name])
+    assert skipped > 0 and played > 0, (skipped, played)

@@ -18,7 +18,8 @@ Because the swapped function is the one the engine itself calls, `legal()` and
 fixtures kill which mutant: a fixture kills a mutant when it passes under the reference
 and at least one of its outcomes is `fail` or `error` (a crash included) under the mutant.
 Only runs that pass under the reference are used; a run that never reaches a mutant's
-hooks is skipped, since the mutant would play it exactly as the reference does.
+hooks is skipped, since the mutant would play it exactly as the reference does, and so is
+one whose every request the mutant answers as the reference did.
 
     mtrain mutants [PATH] [--first] [--json] [-j N] [-m NAME] [--list] [--blame]
 
@@ -26,8 +27,8 @@ hooks is skipped, since the mutant would play it exactly as the reference does.
 
 Modules: implementation (a mutant, and the engine with it switched on), originals (the
 reference functions the faults call), faults_play and faults_end (the faulty functions),
-catalogue (every mutant, as data), runs (the corpus against the mutants), blame (the
-clauses failures are charged to).
+catalogue (every mutant, as data), runs (the corpus against the mutants), replay (a run's
+requests asked again of a mutant), blame (the clauses failures are charged to).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.mutants.catalogue import MUTANTS, check_names
 from mtrain.conformance.mutants.implementation import CheckedMutant
-from mtrain.conformance.mutants.runs import passing_runs, reachable
+from mtrain.conformance.mutants.runs import passing_runs, played
 from mtrain.conformance.runner import resolve, run_one
 
 
@@ -49,14 +49,14 @@ def blame(fixtures: Sequence[Fixture], names: Sequence[str] | None = None) -> li
     for name in names or list(MUTANTS):
         m = MUTANTS[name]
         impl = m.implementation()
-        played = CheckedMutant(impl)
+        checked = CheckedMutant(impl)
         charged: Counter[str] = Counter()
         failures = 0
         killers: dict[str, None] = {}
-        for fx, variant, _, _ in reachable(impl, runs):
+        for fx, variant, *_ in played(impl, runs):  # the others pass, as under the reference
             exp = next(e for v, e in fx.rulesets() if v == variant)
             try:
-                outcome = run_one(fx, resolve(variant), exp, played)
+                outcome = run_one(fx, resolve(variant), exp, checked)
             except Exception:  # a mutant that crashes where the reference does not
                 killers[fx.id] = None  # a kill, charged to no clause
                 continue

@@ -3,7 +3,8 @@
 A fixture kills a mutant when it passes under the reference and at least one of its
 outcomes is `fail` or `error` (a crash included) under the mutant. Only runs that pass
 under the reference are used; a run that never reaches a mutant's hooks is skipped, since
-the mutant would play it exactly as the reference does.
+the mutant would play it exactly as the reference does, and so is one whose every request
+the mutant answers as the reference did (replay.py): it is the reference's run again.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import multiprocessing as mp
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
 from mtrain.conformance import runner
 from mtrain.conformance.adapter import JSON, Implementation, ruleset_json
@@ -24,6 +25,7 @@ from mtrain.conformance.mutants.implementation import (
     MutantImplementation,
     SwappedReference,
 )
+from mtrain.conformance.mutants.replay import Asked, Recorder, answers_alike, asked_again
 from mtrain.conformance.runner import run_fixture
 from mtrain.reference import deal as deal_module
 from mtrain.reference import engine, refusals
@@ -108,16 +110,32 @@ def run_mutants(fixtures: Sequence[Fixture], names: Sequence[str] | None = None,
     return MutantReport(kills, len(runs), failures, first_only, time.perf_counter() - start)
 
 
-Run = tuple[Fixture, str, JSON, frozenset[str]]
+class Run(NamedTuple):
+    """A (fixture, rule set) run that passes under the reference."""
+
+    fixture: Fixture
+    variant: str
+    ruleset: JSON
+    called: frozenset[str]
+    """The hooks it reaches."""
+    asked: tuple[Asked, ...] | None
+    """The requests the harness made of the reference (None: some could not be noted)."""
+
+
 _FORKED: list[Any] = []  # [runs, enough], read by forked workers
 
 
-class _TracingReference(SwappedReference):
-    """The reference, noting which hooks a run reaches: the engine functions any mutant
-    swaps, and the deal and winners calls."""
+_T = TypeVar("_T")
 
-    def __init__(self) -> None:
+
+class _TracingReference(SwappedReference):
+    """The reference, noting which hooks a run reaches (the engine functions any mutant
+    swaps, and the deal and winners calls) and the requests it is asked."""
+
+    def __init__(self, record: bool = False) -> None:
         self.called: set[str] = set()
+        self.now: set[str] = set()  # those of the request being answered
+        self.recorder = Recorder() if record else None
         names = sorted({name for m in MUTANTS.values() for name in m.patches})
         # a function of the engine, or of the refusals or the deal module where the engine
         # has none
@@ -127,38 +145,64 @@ class _TracingReference(SwappedReference):
                           for name in names})
 
     def _tracer(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
-        called = self.called
+        called, now = self.called, self.now
 
         def traced(*args: Any, **kwargs: Any) -> Any:
             called.add(name)
+            now.add(name)
             return fn(*args, **kwargs)
 
         return traced
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
-             draw: list[list[str]] | None = None) -> JSON:
-        self.called.add("deal")
-        return super().deal(ruleset, players, round, order, draw)
+    def clear(self) -> None:
+        self.called.clear()
+        if self.recorder is not None:
+            self.recorder.clear()
+
+    def _ask(self, method: str, call: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+        self.now.clear()
+        if method in ("deal", "winners"):  # the mutants' hooks of those names
+            self.called.add(method)
+            self.now.add(method)
+        if self.recorder is None:
+            return call(*args, **kwargs)
+        return self.recorder.ask(method, self.now, call, *args, **kwargs)
+
+    def info(self) -> JSON:
+        return self._ask("info", super().info)
+
+    def deal(self, *args: Any, **kwargs: Any) -> JSON:
+        return self._ask("deal", super().deal, *args, **kwargs)
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        return self._ask("legal", super().legal, ruleset, state)
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        return self._ask("apply", super().apply, ruleset, state, action)
 
     def winners(self, ruleset: JSON, state: JSON) -> list[int]:
-        self.called.add("winners")
-        return super().winners(ruleset, state)
+        return self._ask("winners", super().winners, ruleset, state)
+
+    def score(self, ruleset: JSON, state: JSON, winner: int | None) -> list[int]:
+        return self._ask("score", super().score, ruleset, state, winner)
 
 
 def passing_runs(fixtures: Sequence[Fixture]) -> tuple[list[Run], list[str]]:
     """The (fixture, rule set) runs that pass under the reference, each with the hooks it
-    reaches; and the runs that do not pass."""
-    reference = _TracingReference()
+    reaches and the requests it makes; and the runs that do not pass."""
+    reference = _TracingReference(record=True)
     runs: list[Run] = []
     failures: list[str] = []
     rulesets: dict[str, JSON] = {}
     for fx in fixtures:
         for variant in dict.fromkeys(v for v, _ in fx.rulesets()):
-            reference.called.clear()
+            reference.clear()
             if all(s == "pass" for s in _statuses(fx, variant, reference)):
                 if variant not in rulesets:
                     rulesets[variant] = ruleset_json(runner.resolve(variant))
-                runs.append((fx, variant, rulesets[variant], frozenset(reference.called)))
+                asked = reference.recorder.asked if reference.recorder else None
+                runs.append(Run(fx, variant, rulesets[variant], frozenset(reference.called),
+                                None if asked is None else tuple(asked)))
             else:
                 failures.append(f"{fx.id} [{variant}]")
     return runs, failures
@@ -183,23 +227,36 @@ def reachable(impl: MutantImplementation, runs: Sequence[Run]) -> Iterator[Run]:
     """
     hooks = touches(impl.mutant)
     for run in runs:
-        _, _, rj, called = run
-        if hooks is not None and hooks.isdisjoint(called):
+        if hooks is not None and hooks.isdisjoint(run.called):
             continue
-        if hooks is None and not impl.differs_under(rj):
+        if hooks is None and not impl.differs_under(run.ruleset):
             continue
         yield run
+
+
+def as_reference(impl: MutantImplementation, run: Run) -> bool:
+    """Whether the mutant answers every request of `run` as the reference did (replay.py):
+    then it plays the reference's run, which passes."""
+    return (asked_again(impl.mutant) and run.asked is not None
+            and answers_alike(impl, touches(impl.mutant), run.asked))
+
+
+def played(impl: MutantImplementation, runs: Sequence[Run]) -> Iterator[Run]:
+    """The runs the mutant may end otherwise than the reference: those `reachable`, less
+    those it plays as the reference does (`as_reference`)."""
+    return (run for run in reachable(impl, runs) if not as_reference(impl, run))
 
 
 def _kills(m: Mutant, runs: Sequence[Run], enough: int | None) -> list[str]:
     """Ids of the fixtures that kill `m`, in corpus order."""
     impl = m.implementation()
-    played = CheckedMutant(impl)
+    checked = CheckedMutant(impl)
     ids: list[str] = []
-    for fx, variant, _, _ in reachable(impl, runs):
-        if ids and ids[-1] == fx.id:
+    for run in reachable(impl, runs):
+        fx = run.fixture
+        if (ids and ids[-1] == fx.id) or as_reference(impl, run):
             continue
-        if any(s != "pass" for s in _statuses(fx, variant, played)):
+        if any(s != "pass" for s in _statuses(fx, run.variant, checked)):
             ids.append(fx.id)
             if enough is not None and len(ids) >= enough:
                 break
