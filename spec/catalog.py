@@ -676,16 +676,21 @@ class Catalog:
 
 def _breaks(clause: Clause, values: Mapping[str, str]) -> bool:
     """Whether `values` gives every option the clause names, the clause applies, and its
-    `requires` fails."""
-    if any(o not in values for o in clause.when) or any(o not in values
-                                                          for o in clause.requires):
-        return False
-    if not clause.applies(values):
-        return False
-    # A table of the rule set's own is judged by DEAL-8 alone, like any value `other`.
-    return not all(values[o] in vs or values[o] == OTHER
-                   or (o == "hand_sizes" and values[o] == CUSTOM)
-                   for o, vs in clause.requires.items())
+    `requires` fails. (One loop each, no generators: the option-space grid asks it of every
+    clause for each of its hundreds of thousands of compositions.)"""
+    get = values.get
+    for o, vs in clause.when.items():
+        if get(o) not in vs:  # no value yet (None), or the clause does not apply
+            return False
+    broken = False
+    for o, vs in clause.requires.items():
+        v = get(o)
+        if v is None:
+            return False
+        # A table of the rule set's own is judged by DEAL-8 alone, like any value `other`.
+        if not (v in vs or v == OTHER or (o == "hand_sizes" and v == CUSTOM)):
+            broken = True
+    return broken
 
 
 def max_pip_of(values: Mapping[str, str]) -> int:

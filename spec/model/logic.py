@@ -47,6 +47,8 @@ def And(*xs: Bool) -> Bool:
         return True
     if len(out) == 1:
         return out[0]
+    if all(isinstance(x, z3.BoolRef) for x in out):
+        return _nary(z3.Z3_mk_and, out)
     if not any(is_term(x) for x in out):
         return all(out)
     return z3.And(*out)
@@ -64,6 +66,8 @@ def Or(*xs: Bool) -> Bool:
         return False
     if len(out) == 1:
         return out[0]
+    if all(isinstance(x, z3.BoolRef) for x in out):
+        return _nary(z3.Z3_mk_or, out)
     if not any(is_term(x) for x in out):
         return any(out)
     return z3.Or(*out)
@@ -129,7 +133,8 @@ class Folded:
 def _nary(mk: Callable[..., Any], xs: Sequence[Any]) -> Any:
     """z3's n-ary And or Or of z3 Booleans, without z3.And's coercion of each argument
     (the same term; building the END-1 test of every play and the per-action queries of
-    spec/proofs/assumptions.py on double-18 spent most of their time there)."""
+    spec/proofs/assumptions.py on double-18 spent most of their time there, and the
+    folded connectives a fifth of the distinguishing situations' search)."""
     ctx = xs[0].ctx
     args = (z3.Ast * len(xs))(*[x.as_ast() for x in xs])
     return z3.BoolRef(mk(ctx.ref(), len(xs), args), ctx)

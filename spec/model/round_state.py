@@ -104,7 +104,11 @@ def select(cond: Expr, a: Sym, b: Sym) -> Sym:
 
 
 def equal(a: Sym, b: Sym) -> Expr:
-    return z3.And([x == y for (_, x), (_, y) in zip(a.fields(), b.fields(), strict=True)])
+    eqs = [x == y for (_, x), (_, y) in zip(a.fields(), b.fields(), strict=True)]
+    # z3's n-ary And without z3.And's coercion of each equality (the same term: the
+    # bounded model checking's frames spent a third of their building there)
+    return AsBuilt.And(*eqs) if eqs and all(isinstance(e, z3.BoolRef) for e in eqs) \
+        else z3.And(eqs)
 
 
 def seats_to_move(s: Sym, players: int) -> range:

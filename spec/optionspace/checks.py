@@ -158,7 +158,7 @@ def run_all(sp: OptionSpace | None = None,
                     if ov(o1, v1) in dead or ov(o2, v2) in dead:
                         continue
                     if not g.exists({o1: [v1], o2: [v2]}):
-                        res, _ = sp.check([sp.eq(o1, v1), sp.eq(o2, v2)])
+                        res, _ = sp.check([sp.eq(o1, v1), sp.eq(o2, v2)], model=False)
                         found.append((ov(o1, v1), ov(o2, v2), res.core))
         summary["contradictory_pairs"] = [[a, b, list(core)] for a, b, core in found]
         return ("info" if found else "pass"), [
@@ -173,14 +173,14 @@ def run_all(sp: OptionSpace | None = None,
             clause = sp.catalog.clauses.get(cid)
             core = ""
             if clause is not None and clause.when:
-                res, _ = sp.check([sp.holds(clause.when)])
+                res, _ = sp.check([sp.holds(clause.when)], model=False)
                 core = f"; z3 core {_core_text(res.core)}" if not res.sat else " (z3: SAT?)"
             findings.append(_finding(f.message + core, f.clauses))
         failed = bool(findings)
         usage = [c for c in sp.catalog.clauses.values() if c.when]
         forced = []
         for c in usage:
-            res, _ = sp.check([z3.Not(sp.holds(c.when))])
+            res, _ = sp.check([z3.Not(sp.holds(c.when))], model=False)
             if not res.sat:
                 forced.append(c.id)
                 findings.append(_finding(f"false-optional: {c.id} applies in every valid rule "

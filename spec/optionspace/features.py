@@ -345,18 +345,19 @@ class OptionSpace:
         s = z3.SimpleSolver()
         s.set("random_seed", SEED)
         s.set("rlimit", self.rlimit)
-        s.add(*self.domain)
+        _assert(s, self.domain)
         return s
 
-    def _run(self, s: Any, lits: Sequence[Any]) -> bool:
+    def _run(self, s: Any, asts: Sequence[Any]) -> bool:
+        """Is `s` satisfiable with these literals (their ASTs, `lit.as_ast()`) assumed?"""
         self.queries += 1
         # Solver.check(*lits) casts each literal to Bool in Python (sort comparisons
         # through the C API): for the ~45 tracked literals of a query that was most of
         # the check's time. The literals are Bool constants already: their ASTs go as
         # they are, in the same order, to the same call.
-        array = (z3.Ast * len(lits))(*(lit.as_ast() for lit in lits))
+        array = (z3.Ast * len(asts))(*asts)
         r = z3.CheckSatResult(z3.Z3_solver_check_assumptions(
-            s.ctx.ref(), s.solver, len(lits), array))
+            s.ctx.ref(), s.solver, len(asts), array))
         if r == z3.sat:
             return True
         if r == z3.unsat:
@@ -386,14 +387,15 @@ class OptionSpace:
 
     def check(self, hard: Sequence[Any] = (), extra: Sequence[tuple[str, Any]] = (),
               constraints: Iterable[str] | None = None,
-              name: str = "") -> tuple[SatResult, dict[str, str] | None]:
+              name: str = "", model: bool = True) -> tuple[SatResult, dict[str, str] | None]:
         """Is `hard`, with the tracked constraints and the tracked `extra` parts, satisfiable?
 
         `constraints` names the tracked constraints to use (default: all). `extra` are
         more tracked literals (a variant's values, an overlay's ...), named as given.
         Returns the verdict, with a minimised core when unsat, and, when sat, the rule set
-        z3 found. The core is minimised by deletion over every tracked literal, last
-        declared first, so it does not depend on which core z3 happened to report.
+        z3 found (unless `model` is false: a caller that only wants the verdict). The core
+        is minimised by deletion over every tracked literal, last declared first, so it
+        does not depend on which core z3 happened to report.
         """
         chosen = None if constraints is None else list(constraints)
         tracked = self._tracked(chosen)
@@ -403,16 +405,16 @@ class OptionSpace:
             lit = z3.Bool(lit_name)
             tracked.append((lit, z3.Implies(lit, expr)))
         s = self.solver()
-        s.add(*hard)
+        _assert(s, hard)
         if constraints is None:  # the usual case: one prebuilt conjunction
             if self._all is None:
                 self._all = z3.And([imp for _, imp in tracked[:len(self.constraints)]])
-            s.add(self._all, *(imp for _, imp in tracked[len(self.constraints):]))
+            _assert(s, [self._all, *(imp for _, imp in tracked[len(self.constraints):])])
         else:
-            s.add(*(imp for _, imp in tracked))
-        lits = [lit for lit, _ in tracked]
+            _assert(s, [imp for _, imp in tracked])
+        lits = [lit.as_ast() for lit, _ in tracked]
         if self._run(s, lits):
-            return SatResult(name, True), self.decode(s.model())
+            return SatResult(name, True), self.decode(s.model()) if model else None
         # A constraint that holds over the whole domain is in no minimal core: skip it.
         valid = self.tautologies()
         keep = [i for i, n in enumerate(names) if n not in valid]
@@ -434,7 +436,7 @@ class OptionSpace:
             if v not in self.options.get(o, ()):
                 raise AnalysisError(f"unknown option value {ov(o, v)}")
         return self.check((), [(ov(o, v), self.eq(o, v)) for o, v in values.items()],
-                          name=name)[0]
+                          name=name, model=False)[0]
 
     def shipped_variants(self) -> tuple[SatResult, ...]:
         return tuple(self.satisfiable(dict(self.catalog.ruleset(name)), name)
@@ -463,7 +465,7 @@ class OptionSpace:
         parts = [(f"variant:{base}", self.assign(base_values))]
         parts += [(f"overlay:{name}", self.assign(self.catalog.overlays[name].options))
                   for name in overlays]
-        verdict = self.check((), parts, name="+".join((base, *overlays)))[0]
+        verdict = self.check((), parts, name="+".join((base, *overlays)), model=False)[0]
         return Combination(base, tuple(overlays), ok, kind, message, cited, verdict)
 
     def overlay_combinations(self, pairs: bool = True) -> tuple[Combination, ...]:
@@ -486,10 +488,10 @@ class OptionSpace:
         dead, forced = [], []
         for o, vs in self.options.items():
             for v in vs:
-                res, _ = self.check([self.eq(o, v)])
+                res, _ = self.check([self.eq(o, v)], model=False)
                 if not res.sat:
                     dead.append(ValueFinding(o, v, res.core))
-                res, _ = self.check([z3.Not(self.eq(o, v))])
+                res, _ = self.check([z3.Not(self.eq(o, v))], model=False)
                 if not res.sat:
                     forced.append(ValueFinding(o, v, res.core))
         s = self.solver()
@@ -542,10 +544,10 @@ class OptionSpace:
                 continue
             checked.append(clause.id)
             when = self.holds(clause.when)
-            res, _ = self.check([when])
+            res, _ = self.check([when], model=False)
             if not res.sat:
                 dead.append(ClauseFinding(clause.id, res.core))
-            res, _ = self.check([z3.Not(when)])
+            res, _ = self.check([z3.Not(when)], model=False)
             if not res.sat:
                 false_optional.append(ClauseFinding(clause.id, res.core))
         return ClauseUsage(tuple(checked), tuple(false_optional), tuple(dead))
@@ -587,13 +589,13 @@ class OptionSpace:
         redundant = []
         for c in self.constraints:
             others = [n for n in everything if n != c.name]
-            res, _ = self.check([z3.Not(c.expr)], constraints=others)
+            res, _ = self.check([z3.Not(c.expr)], constraints=others, model=False)
             if not res.sat:
                 redundant.append(Redundancy(c.name, res.core))
         basis = list(everything)
         for c in reversed(self.constraints):
             others = [n for n in basis if n != c.name]
-            if not self.check([z3.Not(c.expr)], constraints=others)[0].sat:
+            if not self.check([z3.Not(c.expr)], constraints=others, model=False)[0].sat:
                 basis = others
         return RedundancyReport(tuple(redundant), tuple(basis))
 
@@ -663,6 +665,15 @@ class OptionSpace:
                         rows.append(DealRow(table, tile_set, engine, n, h, n * h + aside,
                                             available, bool(z3.is_true(verdict))))
         return tuple(rows)
+
+
+def _assert(s: Any, exprs: Iterable[Any]) -> None:
+    """`s.add(*exprs)` for Boolean terms, straight to the C API: Solver.add casts each to
+    Bool in Python (sort comparisons, a wrapper per sort), which was a third of a query's
+    time; the solver gets the same assertions in the same order."""
+    ctx, solver = s.ctx.ref(), s.solver
+    for e in exprs:
+        z3.Z3_solver_assert(ctx, solver, e.as_ast())
 
 
 def _leaves(expr: Any) -> Iterable[Any]:
