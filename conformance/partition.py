@@ -102,7 +102,9 @@ def explore(fx: Fixture, space: Space | None = None, limit: int = REGION_LIMIT,
                 pending.append({**cell, option: rest})
             single = singles.get(value)
             cell[option] = single if single is not None else _single(value)
-        part.cells.append(Cell(cell, run))
+        made = object.__new__(Cell)  # (the frozen class's __init__: 300,000 cells a lint)
+        made.__dict__.update(region=cell, run=run)
+        part.cells.append(made)
         if len(part.cells) > limit:
             raise RuntimeError(f"{fx.id}: more than {limit} regions; the outcome reads "
                                "too many options to explore")
