@@ -17,11 +17,11 @@ only decides where an expectation holds; what it expects comes from the rule tex
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from mtrain.conformance.fixture import Expectation, Fixture
-from mtrain.conformance.runmemo import RunMemo
+from mtrain.conformance.runmemo import QuestionTree, RunMemo
 from mtrain.conformance.traced import (
     Log,
     Run,
@@ -76,29 +76,63 @@ def explore(fx: Fixture, space: Space | None = None, limit: int = REGION_LIMIT,
     space = space or Space()
     part = Partition(fx)
     pending: list[Region] = [dict(start) if start is not None else space.full()]
-    prefer = _written_values(fx, space.cat)
-    memo = RunMemo()
+    complete = space.completer(_written_values(fx, space.cat))
+    names = space.names
+    memo = RunMemo(plays_of(fx))
+    singles, rests = _singles, _rests
     while pending:
         region = pending.pop()
-        values = space.complete(region, prefer)
-        if values is None:
+        point = complete(region)
+        if point is None:
             continue  # no valid rule set here
-        rs = space.ruleset(values) if ruleset is None else ruleset(values)
+        values = dict(zip(names, point, strict=True))
+        rs = space.ruleset_at(point, values) if ruleset is None else ruleset(values)
         if rs is None:
             continue
         run = traced_run(fx, rs, point=values, memo=memo)
         cell = dict(region)
         for option in run.read:
             value = values[option]
-            rest = _rest(cell[option], value)
+            now = cell[option]
+            # (_rest and _single, looked up in place: asked 1.9 million times a lint)
+            rest = rests.get((now, value))
+            if rest is None:
+                rest = _rest(now, value)
             if rest:
                 pending.append({**cell, option: rest})
-            cell[option] = _single(value)
-        part.cells.append(Cell(cell, run))
+            single = singles.get(value)
+            cell[option] = single if single is not None else _single(value)
+        made = object.__new__(Cell)  # (the frozen class's __init__: 300,000 cells a lint)
+        made.__dict__.update(region=cell, run=run)
+        part.cells.append(made)
         if len(part.cells) > limit:
             raise RuntimeError(f"{fx.id}: more than {limit} regions; the outcome reads "
                                "too many options to explore")
     return part
+
+
+_plays: dict[str, QuestionTree] = {}
+KEPT_PLAYS = 32
+"""Memos of plays kept, the least recently asked dropped: the fixtures that play alike
+mostly lie near each other in the corpus (with 32, 85 % of the runs they could share;
+each memo holds the states of its plays, and the corpus has 526)."""
+
+
+def plays_of(fx: Fixture) -> QuestionTree:
+    """The memo of plays (RunMemo.plays) of the fixtures that play as `fx` does: the same
+    table or deal, steps, and probing of the setup (what runner.play reads of a fixture).
+    A third of the corpus's runs that its memo of runs cannot serve are of a fixture that
+    another one plays alike (the same table checked otherwise): their plays are served,
+    only their checks are made. (An error's messages may say where the fixture is
+    written: traced.logged_run plays those again for each fixture.)"""
+    key = repr((fx.table, fx.deal, fx.steps, fx.probes_setup))
+    found = _plays.pop(key, None)  # (put back last: the most recently asked)
+    if found is None:
+        found = QuestionTree()
+        if len(_plays) >= KEPT_PLAYS:
+            del _plays[next(iter(_plays))]
+    _plays[key] = found
+    return found
 
 
 _singles: dict[str, frozenset[str]] = {}
@@ -221,10 +255,11 @@ def propose(part: Partition, space: Space) -> list[Scope]:
     # the options each cell pins (the others it holds whole), found once for every _grow
     pins = [tuple(o for o, vs in full.items()
                   if (f := c.region.get(o, vs)) is not vs and f != vs) for c in part.cells]
+    cells = Forbidden([c.region for c in part.cells], space, pins)
     for i, exp in enumerate(entries):
         mine = [c for c, w in zip(part.cells, owner, strict=True) if w == i]
-        others = [c.region for c, w in zip(part.cells, owner, strict=True) if w != i]
-        pinned = [p for p, w in zip(pins, owner, strict=True) if w != i]
+        others = cells.every & ~_mask([k for k, w in enumerate(owner) if w == i],
+                                      len(owner))
         products: list[Product] = []
         for cell in mine:
             # skipped only when a product holds its whole region, not just its sample:
@@ -232,7 +267,7 @@ def propose(part: Partition, space: Space) -> list[Scope]:
             if any(all(cell.region[o] <= vs for o, vs in p.region().items())
                    for p in products):
                 continue
-            products.append(_grow(cell.region, others, space, pinned))
+            products.append(_grow(cell.region, cells, space, among=others))
         products = [p for k, p in enumerate(products) if not any(
             k != m and _within(p, q, space) and (not _within(q, p, space) or m < k)
             for m, q in enumerate(products))]
@@ -242,65 +277,102 @@ def propose(part: Partition, space: Space) -> list[Scope]:
     return out
 
 
-def _grow(seed: Region, forbidden: Sequence[Region], space: Space,
-          pinned: Sequence[tuple[str, ...]] | None = None) -> Product:
+class Forbidden:
+    """Regions that `_grow` must not meet, as bit masks over their indices (bit k: region
+    k), made once per partition and shared by every product grown from it: which regions
+    pin each option (lack a value of the space there), and which of those hold each value.
+    What `_grow` asks of each region in turn is then a few operations on whole masks."""
+
+    def __init__(self, regions: Sequence[Region], space: Space,
+                 pinned: Sequence[tuple[str, ...]] | None = None) -> None:
+        full = space.full()
+        self.regions = regions
+        if pinned is None:
+            pinned = [tuple(o for o in full if f.get(o, full[o]) != full[o])
+                      for f in regions]
+        at: dict[str, list[int]] = {o: [] for o in full}
+        holding: dict[str, dict[str, list[int]]] = {o: {} for o in full}
+        for k, (f, pins) in enumerate(zip(regions, pinned, strict=True)):
+            for o in pins:
+                at[o].append(k)
+                for v in f[o]:
+                    holding[o].setdefault(v, []).append(k)
+        n = len(regions)
+        self.every = (1 << n) - 1
+        self.pinned = {o: _mask(ks, n) for o, ks in at.items()}
+        self.has = {o: {v: _mask(ks, n) for v, ks in by.items()}
+                    for o, by in holding.items()}
+
+
+def _mask(indices: Sequence[int], n: int) -> int:
+    bits = bytearray((n >> 3) + 1)
+    for k in indices:
+        bits[k >> 3] |= 1 << (k & 7)
+    return int.from_bytes(bits, "little")
+
+
+def _grow(seed: Region, forbidden: Sequence[Region] | Forbidden, space: Space,
+          pinned: Sequence[tuple[str, ...]] | None = None, among: int | None = None
+          ) -> Product:
     """`seed` widened, option by option and value by value, while it meets no valid
-    rule set of `forbidden`.
+    rule set of `forbidden` (of its regions, those in the mask `among`: default all).
 
     Whether a wider region meets a forbidden one is asked of `space.meets` only where it
     can: each forbidden region keeps the options on which the region and it share no
-    value. One with two or more such options stays apart whatever value is added; one
-    with a single such option meets the wider region only if the value added is one of
-    its own there. So most of the forbidden regions are never looked at again.
-    `pinned`: per forbidden region, the options where it lacks a value of the space (on
-    the others it holds them all, so the seed and it share a value there)."""
+    value (its gaps). One with two or more gaps stays apart whatever value is added; one
+    with a single gap meets the wider region only if the value added is one of its own
+    there. So most of the forbidden regions are never looked at again. `pinned`: per
+    forbidden region, the options where it lacks a value of the space (on the others it
+    holds them all, so the seed and it share a value there)."""
+    cells = forbidden if isinstance(forbidden, Forbidden) else Forbidden(forbidden, space,
+                                                                            pinned)
+    among = cells.every if among is None else among
     region = dict(seed)
     full = space.full()
-    if pinned is None:
-        pinned = [tuple(o for o in full if f.get(o, full[o]) != full[o])
-                  for f in forbidden]
-    apart: list[set[str]] = []  # per forbidden region: the options they share no value on
-    # those apart on this option alone, by each value they hold there (the ones a value
-    # added to the option can bring to meet the region: looked up, not filtered)
-    only: dict[str, dict[str, set[int]]] = {o: {} for o in full}
-    touching: set[int] = set()  # those apart on none (they meet no valid rule set yet)
-    # those apart on this option, by each value they hold there
-    on: dict[str, dict[str, set[int]]] = {o: {} for o in full}
-    for k, (f, pins) in enumerate(zip(forbidden, pinned, strict=True)):
-        gap = {o for o in pins if region[o].isdisjoint(f[o])}
-        apart.append(gap)
-        for o in gap:
-            for v in f[o]:
-                on[o].setdefault(v, set()).add(k)
-        if len(gap) == 1:
-            o = next(iter(gap))
-            for v in f[o]:
-                only[o].setdefault(v, set()).add(k)
-        elif not gap:
-            touching.add(k)
+    # per option, the regions with a gap there: pinned, and holding no value of the seed's
+    gap: dict[str, int] = {}
+    for o in full:
+        pins = cells.pinned[o] & among
+        if pins:
+            held = 0
+            has = cells.has[o]
+            for v in region[o]:
+                held |= has.get(v, 0)
+            pins &= ~held
+        gap[o] = pins
+
+    def apart() -> tuple[int, int]:  # the regions with a gap, and with two or more
+        ones = twos = 0
+        for g in gap.values():
+            if g:
+                twos |= ones & g
+                ones |= g
+        return ones, twos
+
+    ones, twos = apart()
     for option, values in space.options.items():
         for v in values:
             if v in region[option]:
                 continue
             wider = {**region, option: region[option] | {v}}
-            near = only[option].get(v, ())
-            if any(space.meets(wider, forbidden[k]) for k in [*sorted(touching), *near]):
+            has_v = cells.has[option].get(v, 0)
+            # those with no gap (they meet no valid rule set yet), and those whose one gap
+            # is this option, holding v there
+            near = (among & ~ones) | (gap[option] & ~twos & has_v)
+            if near and any(space.meets(wider, cells.regions[k]) for k in _indices(near)):
                 continue
             region = wider
-            for k in list(on[option].get(v, ())):
-                gap = apart[k]
-                if len(gap) == 1:
-                    for w in forbidden[k][option]:
-                        only[option][w].discard(k)
-                    touching.add(k)
-                elif len(gap) == 2:
-                    o = next(o for o in gap if o != option)
-                    for w in forbidden[k][o]:
-                        only[o].setdefault(w, set()).add(k)
-                gap.discard(option)
-                for w in forbidden[k][option]:
-                    on[option][w].discard(k)
+            if gap[option] & has_v:
+                gap[option] &= ~has_v
+                ones, twos = apart()
     return Product.of({o: vs for o, vs in region.items() if vs != full[o]})
+
+
+def _indices(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
 
 def _within(p: Product, q: Product, space: Space) -> bool:

@@ -154,6 +154,8 @@ class RunMemo:
     traced view (so that its log reads as if it had played them), and goes on from
     there; one that answers all its steps' questions alike takes what the steps gave."""
 
-    def __init__(self) -> None:
+    def __init__(self, plays: QuestionTree | None = None) -> None:
         self.runs = QuestionTree()  # (Run, the player counts whose hand size was read)
-        self.plays = QuestionTree()  # what play() gave, and the states on the way
+        # what play() gave, and the states on the way: `plays` shared by the fixtures
+        # that play alike (partition.plays_of)
+        self.plays = QuestionTree() if plays is None else plays

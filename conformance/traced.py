@@ -326,6 +326,9 @@ def logged_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
     else:
         _, rules, said = _kept(rs)
         done, node = memo.plays.find(rules, rs, said)
+        if (done is not None and isinstance(done[1], Outcome) and done[1].status == "error"
+                and done[1].fixture is not fx):
+            done = None  # another fixture's error, whose messages may say where it is
         if done is not None:
             _ask_again(done[0], impl)
             played = done[1] if isinstance(done[1], Outcome) else (done[1][0], rj)

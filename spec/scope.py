@@ -18,7 +18,7 @@ as an outcome that depends on the table (conformance/partition.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -184,6 +184,7 @@ class Space:
         self.options: dict[str, tuple[str, ...]] = {
             o: option_values(self.cat, o) for o in self.cat.options}
         self._names = tuple(self.options)  # (the options in order; values may be left out)
+        self.names = self._names
         self.tables: dict[str, tuple[tuple[int, int], ...]] = {
             example_value(n): ex.hand_table for n, ex in self.cat.examples.items()}
         # the scope checks ask complete() about the same regions over and over (one
@@ -250,6 +251,32 @@ class Space:
             return found
         kept = self._completed[key]
         return None if kept is None else dict(zip(names, kept, strict=True))  # (callers write)
+
+    def completer(self, prefer: Mapping[str, str] | None = None
+                  ) -> Callable[[Region], tuple[str, ...] | None]:
+        """`complete` with `prefer` fixed, answering a point as its values in the order of
+        the options (`names`), or None: an exploration asks it once per region (390,000
+        times a lint), with one `prefer` throughout, so its part of the key is made once
+        and no dict is built for an answer kept."""
+        names, completed = self._names, self._completed
+        pkey = None if not prefer else tuple(map(prefer.get, names))
+
+        def point(region: Region) -> tuple[str, ...] | None:
+            key = (tuple(map(region.get, names)), pkey)
+            try:
+                return completed[key]
+            except KeyError:
+                pass
+            except TypeError:  # a region of other sets than frozensets: searched each time
+                found = self._complete(region, prefer)
+                return None if found is None else tuple(found.values())
+            if len(completed) >= KEPT_COMPLETIONS:
+                completed.clear()
+            found = self._complete(region, prefer)
+            kept = completed[key] = None if found is None else tuple(found.values())
+            return kept
+
+        return point
 
     def _complete(self, region: Mapping[str, frozenset[str]],
                   prefer: Mapping[str, str] | None = None) -> dict[str, str] | None:
@@ -430,6 +457,16 @@ class Space:
             if len(self._rulesets) >= KEPT_COMPLETIONS:
                 self._rulesets.clear()
             found = self._rulesets[key] = self._ruleset(values)
+        return found
+
+    def ruleset_at(self, point: tuple[str, ...], values: Mapping[str, str]) -> Ruleset:
+        """`ruleset(values)` for a whole point, given also as its values in the order of
+        the options (as `completer` answers it)."""
+        found = self._rulesets.get(point)
+        if found is None:
+            if len(self._rulesets) >= KEPT_COMPLETIONS:
+                self._rulesets.clear()
+            found = self._rulesets[point] = self._ruleset(values)
         return found
 
     def _ruleset(self, values: Mapping[str, str]) -> Ruleset:

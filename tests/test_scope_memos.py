@@ -5,6 +5,7 @@ per rule set."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -211,3 +212,32 @@ def test_what_an_entry_lists_as_refusing_depends_on_nothing_the_run_did_not_read
                     assert other.outcomes == run.outcomes, (fx.id, option, value)
                     tried += 1
     assert tried >= 3
+
+
+def _found(part: P.Partition) -> list[tuple[Any, ...]]:
+    return [(sorted((o, sorted(vs)) for o, vs in c.region.items()), c.run.values,
+             c.run.outcomes, c.run.read, c.run.messages, c.run.unlisted, c.run.played)
+            for c in part.cells]
+
+
+def test_fixtures_that_play_alike_share_their_plays_and_keep_their_own_errors() -> None:
+    """partition.plays_of: a fixture playing the table of one explored before it takes
+    that one's plays, and finds what it finds explored alone; where its table does not
+    build (a double-9 set without the engine [12-12]), its errors name its own lines,
+    not the other's."""
+    fx = next(f for f in load_corpus()[0] if f.id == "chaindbl-001")
+    moved = dataclasses.replace(fx, id="moved-001", line=(fx.line or 0) + 1000,
+                                table_lines={k: v + 1000 for k, v in fx.table_lines.items()})
+    assert P.plays_of(fx) is P.plays_of(moved)
+    alone = []
+    for f in (fx, moved):
+        P._plays.clear()
+        alone.append(_found(P.explore(f, SPACE)))
+    P._plays.clear()
+    together = [_found(P.explore(f, SPACE)) for f in (fx, moved)]
+    assert P._plays[next(iter(P._plays))].root.branches  # one memo, played in
+    assert together == alone
+    for found, shift in zip(together, (0, 1000), strict=True):
+        lines = [int(m.rsplit(":", 1)[1].rstrip(")")) for c in found for said in c[4]
+                 for m in said if m.startswith("cannot set up")]
+        assert lines and all(line - shift in fx.table_lines.values() for line in lines)
