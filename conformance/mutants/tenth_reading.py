@@ -1,24 +1,26 @@
 """Rule bugs of a tenth outside reading: written from shared/RULES.md and the clauses
 (docs/rules/), aimed at what the nine readings before it touch least, counted over the
 catalogue (402 mutants) per clause, per option value and per hand-table row: the duty to
-play where a rule seems to offer a choice (TURN-1 beside FIRST-3's mark and DBL-1's
-follow-up, DBL-8's "may cover any one"), DBL-8 (two mutants), FIRST-8 (two), ENG-3 (two),
-SCORE-1 (two), MATCH-2 and MATCH-3 (three and two), MARK-2 (three), TRAIN-3's cover
-inside a chain, a turn's state carried past its end (TURN-6), seats past eight, and the
-rows of the hand tables still untouched (pagat's 3 and 6, Cardinal's 2, Fundex's 3,
-billhathaway.com's 4, Celko's double-15 5, ourpastimes' double-15 8). Each is a slip an
-engine author makes: "may" read as a permission, a list entry not removed, a field not
-reset, a bit mask one byte wide, a train number taken mod n, round scores for totals, a
-row copied from the table beside it.
+play where a rule seems to offer a choice (TURN-1, three mutants before it, beside
+FIRST-3's mark, DBL-1's follow-up and DBL-8's "may cover any one"), DBL-8, FIRST-8, ENG-3,
+SCORE-1 and MATCH-3 (two each before it), MATCH-2, MARK-2, TRAIN-3 and TURN-6 (three
+each), a turn's state carried past its end, seats past eight, and the rows of the hand
+tables still untouched (pagat's 3 and 6, Cardinal's 2, Fundex's 3, billhathaway.com's 4,
+Celko's double-15 5, ourpastimes' double-15 8). Each is a slip an engine author makes:
+"may" read as a permission, a list entry not removed, a field not reset, a bit mask one
+byte wide, a train number taken mod n, round scores for totals, a row copied from the
+table beside it.
 
 The house-rule engines (an option played `other`, a table of one's own) were read too:
-for each mutant of the catalogue, which of its killers still apply when an option it
-does not break is `other` (an entry applies when one of its scope's products leaves the
-option free). The gaps are where the option is read by every fixture that could tell:
-an END-1 or MATCH rule is checked through a round's result, which reads `scoring`; a
-deal through its hands, which reads `hand_sizes`. The play mutants below are aimed at
-tables that leave `draw_rule`, `follow_up`, `marker_removal` and `hand_sizes` free
-where the rule does not need them; the report of the session gives the counts.
+for every mutant, which of its killers still apply when an option whose clauses it does
+not break is `other` (an entry applies when a product of its scope leaves the option
+free). Most gaps are where every fixture that could tell reads the option: END-1 and the
+MATCH rules are checked through a round's result, which reads `scoring` and
+`match_length`; a deal through its hands, which reads `hand_sizes` and the start rules.
+Of this reading's mutants, follow-failure-drops-double was caught by one killer alone
+under `draw_rule: other` (the others draw before they pass), hence follow10-001, which
+passes on an empty boneyard; the markers of seats 8 and 9 (bytemark-001, -002) are
+checked under a table of one's own that deals 10 players (their scope lists `custom`).
 
 Set aside on reading, each for the reason given:
 - DEAL-8 read with `<` (a row whose hands, with the engine set aside, fill the set
@@ -279,5 +281,7 @@ fixture showed the marker of seat 8 or 9 after an action; hathaway-four-take-14:
 fixture dealt that table to 4 players); the fewest killers among the rest two
 (d15-eight-take-13). With the fixtures worked by hand from the clauses
 (seats/markers-tenth-reading.yaml bytemark-001, -002; deal/rows-tenth-reading.yaml
-rows10-001, -002) every one is killed by two fixtures or more (2,082 runs), and blame
-charges all 19 to a clause they break."""
+rows10-001, -002; and, for an engine with a draw rule of its own,
+doubles/follow-tenth-reading.yaml follow10-001) every one is killed by two fixtures or
+more (2,082 runs before follow10-001), and blame charges all 19 to a clause they
+break."""
