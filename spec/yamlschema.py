@@ -146,7 +146,8 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
     elif kind == "type":
         types = [value] if isinstance(value, str) else list(value)
         wanted = " or ".join(_JSON_TYPES.get(t, t) for t in types)
-        yield pointer, f"{where}: expected {wanted}, got {_kind(inst)} ({describe(inst)})"
+        yield pointer, (f"{where}: expected {wanted}, got {_kind(inst)} ({describe(inst)})"
+                        + _text_for_number(inst, types))
     elif kind == "pattern" and isinstance(err.schema, dict) and "x-expected" in err.schema:
         # A schema may say in words what the pattern stands for.
         yield pointer, f"{where}: {describe(inst)} is not {err.schema['x-expected']}"
@@ -167,6 +168,15 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
         yield pointer, f"{where}: {err.message}" + (f" (e.g. {hint.message})" if hint else "")
     else:
         yield pointer, f"{where}: {err.message}"
+
+
+def _text_for_number(value: object, types: Sequence[str]) -> str:
+    """Why a number came out as text, where a number was wanted: quoted or tagged
+    (`'7'`, `!!str 7`), it is text to every YAML reader."""
+    if isinstance(value, str) and ("integer" in types or "number" in types) \
+            and re.fullmatch(r"[-+]?[0-9]+(\.[0-9]*)?", value.strip()):
+        return f": a number quoted or tagged !!str is text; write it plain ({value.strip()})"
+    return ""
 
 
 _SIMPLE: Final = frozenset({"type", "const", "enum", "pattern"})

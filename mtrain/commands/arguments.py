@@ -8,9 +8,17 @@ import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from mtrain.spec.errors import InputError
+
 if TYPE_CHECKING:
     from mtrain.spec.catalog import Catalog
     from mtrain.spec.ruleset import Ruleset
+
+
+class UsageError(InputError):
+    """A command line that cannot be run as written (options that do not go together, a
+    count out of range), found by the command rather than argparse: printed as argparse's
+    usage errors are, naming the command and its help (mtrain/cli.py)."""
 
 
 def resolve(cat: Catalog, variant: str, overlays: Sequence[str] = ()) -> Ruleset:

@@ -10,7 +10,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any
 
-from mtrain.commands.arguments import MAX_JOBS, MAX_SEED, stoppable
+from mtrain.commands.arguments import MAX_JOBS, MAX_SEED, UsageError, stoppable
 from mtrain.conformance.defaults import FOLLOW, FUZZ_OUT
 from mtrain.conformance.untrusted import shown
 
@@ -98,7 +98,7 @@ def _target(args: argparse.Namespace) -> Target:
         return Target("impl", args.impl, timeout=args.timeout)
     if args.adapter is not None:
         return Target("adapter", args.adapter, timeout=args.timeout)
-    raise InputError("name the implementation to fuzz: --impl COMMAND, --adapter MODULE:ATTR "
+    raise UsageError("name the implementation to fuzz: --impl COMMAND, --adapter MODULE:ATTR "
                      "or --mutant NAME")
 
 
@@ -203,24 +203,24 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.spec.errors import InputError
 
     if args.games < 1:
-        raise InputError("--games must be at least 1")
+        raise UsageError("--games must be at least 1")
     if args.games > MAX_GAMES:  # each is planned: a count of 20 digits never finished
-        raise InputError(f"--games must be at most {MAX_GAMES:,} (--max-seconds stops a "
+        raise UsageError(f"--games must be at most {MAX_GAMES:,} (--max-seconds stops a "
                          "long run at a time)")
     if args.players is not None and args.players < 2:
-        raise InputError(f"--players {args.players}: a table seats at least 2 (no hand-size "
+        raise UsageError(f"--players {args.players}: a table seats at least 2 (no hand-size "
                          "table deals fewer: DEAL-7)")
     if not 0 <= args.seed <= MAX_SEED:  # a seed names the reproducer files: one too long
-        raise InputError(f"--seed must be from 0 to {MAX_SEED:,}")  # is no file name
+        raise UsageError(f"--seed must be from 0 to {MAX_SEED:,}")  # is no file name
     if not 1 <= args.jobs <= MAX_JOBS:
-        raise InputError(f"--jobs must be from 1 to {MAX_JOBS}")
+        raise UsageError(f"--jobs must be from 1 to {MAX_JOBS}")
     if not 0 <= args.shrink_seconds < math.inf or (args.timeout is not None
                                    and not 0 < args.timeout < math.inf):
-        raise InputError("--shrink-seconds and --timeout must be positive (and finite)")
+        raise UsageError("--shrink-seconds and --timeout must be positive (and finite)")
     if args.max_findings is not None and args.max_findings < 1:
-        raise InputError("--max-findings must be at least 1")
+        raise UsageError("--max-findings must be at least 1")
     if args.max_seconds is not None and not 0 < args.max_seconds < math.inf:
-        raise InputError("--max-seconds must be positive (and finite: leave it out for no "
+        raise UsageError("--max-seconds must be positive (and finite: leave it out for no "
                          "limit)")
     from mtrain.conformance.outputs import check_output_folder
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mtrain.commands.arguments import why_missing
+from mtrain.commands.arguments import UsageError, why_missing
 from mtrain.commands.printing import print_json
 
 
@@ -30,6 +30,8 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.lint import lint
     from mtrain.spec.errors import InputError
 
+    if args.write_scopes and args.no_scopes:  # said before the corpus is read
+        raise UsageError("--write-scopes needs the scope check (drop --no-scopes)")
     missing = [why for p in args.paths if (why := why_missing(p))]
     if missing:
         raise InputError("; ".join(missing))

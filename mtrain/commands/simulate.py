@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from mtrain.commands.arguments import resolve, seed, whole
+from mtrain.commands.arguments import UsageError, resolve, seed, whole
 from mtrain.commands.printing import print_json
 
 MAX_ROUNDS = 1_000_000
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"{rs.name} has no hand size for {args.players} players; it deals to "
                          f"{', '.join(map(str, rs.player_counts))} [DEAL-7]")
     if args.rounds < 1:
-        raise InputError("--rounds must be at least 1")
+        raise UsageError("--rounds must be at least 1")
     other = [option for option, value in rs.items() if value == "other"]
     if other:  # the engine plays only the values it knows
         raise InputError(f"{rs.name} plays {', '.join(other)} `other`: the reference engine "

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mtrain.commands.arguments import pattern, resolve, whole
+from mtrain.commands.arguments import UsageError, pattern, resolve, whole
 from mtrain.commands.printing import write_or_print
 from mtrain.conformance.defaults import SITUATIONS_MAX
 
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     if args.shipped or args.check:
         return _shipped(args)
     if args.ruleset is None:
-        raise InputError("name a rule set (a variant, base+overlay+..., or a rule-set "
+        raise UsageError("name a rule set (a variant, base+overlay+..., or a rule-set "
                          "file), or give --shipped")
     if args.out:
         check_output(args.out, "--out")
@@ -62,9 +62,9 @@ def _shipped(args: argparse.Namespace) -> int:
     from mtrain.spec.errors import InputError
 
     if not args.shipped:
-        raise InputError("--check goes with --shipped")
+        raise UsageError("--check goes with --shipped")
     if args.ruleset is not None or args.count is not None or args.pattern or args.out:
-        raise InputError("--shipped makes the situations of a default run: no rule set, "
+        raise UsageError("--shipped makes the situations of a default run: no rule set, "
                          "-n, -k nor --out")
     where = shipped.folder()
     if where is None:

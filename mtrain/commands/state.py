@@ -9,7 +9,7 @@ import argparse
 import json
 from typing import Any
 
-from mtrain.commands.arguments import why_missing
+from mtrain.commands.arguments import UsageError, why_missing
 from mtrain.commands.printing import write_or_print
 
 KINDS = ("legal", "apply", "winners", "score", "state")
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         check_output(args.out, "--out")
     if (args.kind == "apply") != (args.action is not None):
-        raise InputError("--action goes with --as apply, and --as apply needs --action")
+        raise UsageError("--action goes with --as apply, and --as apply needs --action")
     fx = _fixture(args)
     rs = _ruleset(args, fx)
     state = _state(fx, rs, args.steps)
