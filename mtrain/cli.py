@@ -22,6 +22,7 @@ from mtrain import __version__
 from mtrain.commands.printing import quiet_stdout
 from mtrain.conformance.untrusted import shown
 from mtrain.output import OutputError, guarded_stdout
+from mtrain.spec.errors import cut_long_runs
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -105,9 +106,10 @@ def _main(argv: Sequence[str] | None) -> int:
     vars(args).pop(_GIVEN, None)
     func: Command = args.func
     from mtrain.commands.arguments import UsageError
-    from mtrain.spec.errors import InputError, cut_long_runs
+    from mtrain.spec.errors import InputError
     from mtrain.spec.yamlload import SpecError
 
+    _warn_of_the_cache(args.command)
     try:
         with guarded_stdout():
             return func(args)
@@ -127,6 +129,19 @@ def _main(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:
         print(f"mtrain {args.command}: interrupted", file=sys.stderr)
         return 130
+
+
+def _warn_of_the_cache(command: str) -> None:
+    """One line when the cache named by MTRAIN_CACHE_DIR can keep nothing: each run would
+    work everything out anew, slower, and nothing would say why. `mtrain serve` says
+    nothing: its stderr is the harness's, and the harness's own run has said it."""
+    from mtrain.spec import cache
+
+    why = None if command == "serve" else cache.unusable()
+    if why is not None:
+        print(cut_long_runs(f"mtrain {command}: warning: {cache.CACHE_ENV}: {shown(why)}: "
+                            "nothing is kept between runs (set it to off to mean that)"),
+              file=sys.stderr)
 
 
 def _unrecognized(parser: argparse.ArgumentParser, command: str, words: list[str]) -> NoReturn:

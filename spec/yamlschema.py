@@ -153,8 +153,24 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
         yield pointer, f"{where}: {describe(inst)} is not {err.schema['x-expected']}"
     elif kind == "pattern":
         yield pointer, f"{where}: {describe(inst)} does not match the pattern {value}"
+    elif kind == "minLength" and isinstance(inst, str):
+        yield pointer, f"{where}: {describe(inst)} is too short (at least {value} characters)"
+    elif kind == "minProperties" and isinstance(inst, dict) and isinstance(err.schema, dict) \
+            and err.schema.get("properties"):  # an entry of known keys given too few
+        has = f"gives only {', '.join(map(str, inst))}" if inst else "is empty"
+        yield pointer, (f"{where}: {has}; it needs at least {value} keys of "
+                        f"{', '.join(err.schema['properties'])}")
     elif kind == "maxLength" and isinstance(inst, str):
         yield pointer, f"{where}: {describe(inst)} is too long (at most {value} characters)"
+    elif kind in ("anyOf", "oneOf") and (keys := _key_choice(value)):
+        named = " or ".join(f"`{k}`" for k in keys)
+        if not isinstance(inst, dict):  # as the type's own complaint says it (one message)
+            yield pointer, f"{where}: expected a mapping, got {_kind(inst)} ({describe(inst)})"
+        elif kind == "oneOf" and err.context == []:  # more than one choice fits
+            given = [f"`{k}`" for k in keys if k in inst]
+            yield pointer, f"{where}: gives both {' and '.join(given)}: give one of them"
+        else:
+            yield pointer, f"{where}: needs {named}"
     elif kind in ("anyOf", "oneOf") and (choice := _choice(err)) is not None:
         if isinstance(choice, str):
             yield pointer, f"{where}: expected {choice}, got {_kind(inst)} ({describe(inst)})"
@@ -168,6 +184,16 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
         yield pointer, f"{where}: {err.message}" + (f" (e.g. {hint.message})" if hint else "")
     else:
         yield pointer, f"{where}: {err.message}"
+
+
+def _key_choice(choices: Any) -> list[str]:
+    """The keys of a choice among keys (`oneOf: [{required: [table]}, {required: [deal]}]`:
+    a fixture has a table or a deal), or [] for any other choice."""
+    if not isinstance(choices, list) or not all(
+            isinstance(c, dict) and set(c) == {"required"} and len(c["required"]) == 1
+            for c in choices):
+        return []
+    return [c["required"][0] for c in choices]
 
 
 def _text_for_number(value: object, types: Sequence[str]) -> str:

@@ -108,3 +108,149 @@ def test_write_scopes_without_the_scope_check_is_refused_before_the_corpus_is_re
     assert refused(capsys, "lint", "--write-scopes", "--no-scopes") == (
         "mtrain lint: error: --write-scopes needs the scope check (drop --no-scopes) "
         "(see 'mtrain lint --help')")
+
+
+# --- a fixture's table or deal, and what an entry needs, in words ------------------------
+
+FIXTURE = """\
+- id: mine-001
+  description: a fixture with a table and a deal
+  clauses: [TURN-1]
+  source: [pagat]
+{setup}  expect:
+    - variants: [pagat]
+{check}"""
+TABLE = "  table:\n    hands:\n      0: [1-0]\n      1: [2-0]\n"
+DEAL = "  deal:\n    players: 4\n    order: sorted\n"
+
+
+@pytest.mark.parametrize("setup, check, said", [
+    # "[0]: {'id': 'mine-001', ... the whole fixture ...} is valid under each of
+    # {'required': ['deal']}, {'required': ['table']}"
+    (DEAL + TABLE, "      legal: [draw]\n",
+     ":1: [0]: gives both `table` and `deal`: give one of them"),
+    # "... is not valid under any of the given schemas (e.g. 'table' is a required property)"
+    ("", "      legal: [draw]\n", ":1: [0]: needs `table` or `deal`"),
+    # "[0].expect[0]: {'variants': ['pagat']} does not have enough properties"
+    (TABLE, "", ":10: [0].expect[0]: gives only variants; it needs at least 2 keys of legal, "),
+])
+def test_a_fixture_without_its_one_setup_or_check_is_told_what_it_needs(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, setup: str, check: str,
+        said: str) -> None:
+    fixture = write(tmp_path / "f.yaml", FIXTURE.format(setup=setup, check=check))
+    assert main(["lint", "--no-scopes", fixture]) == 1
+    out = capsys.readouterr().out
+    assert f"error: {fixture}{said}" in out and "valid under" not in out, out
+    assert "mine-001', 'description'" not in out  # the fixture is not quoted whole
+
+
+def test_a_fixture_that_is_no_mapping_is_said_to_be_one_way(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # render said "[0]: 'x' is valid under each of {'required': ['deal']}, ..."
+    fixture = write(tmp_path / "f.yaml", "- x\n")
+    assert refused(capsys, "render", "x-001", "--fixtures", fixture) == (
+        f"mtrain render: {fixture}:1: [0]: expected a mapping, got a string ('x')")
+
+
+def test_a_key_given_twice_on_one_line_says_so(tmp_path: Path) -> None:
+    # "(lines 4 and 4)", for a key and its alias, or twice in one flow mapping
+    from mtrain.spec.yamlload import SpecError, load
+    for text in ("a: 1\nb: {k: 1, k: 2}\n", "a: 1\nb:\n  &k k: 1\n  *k : 2\n"):
+        with pytest.raises(SpecError) as info:
+            load("f.yaml", text)
+        assert "duplicate key 'k' (line " in str(info.value), text
+        assert ", twice)" in str(info.value), str(info.value)
+
+
+# --- the implementation named on the command line ---------------------------------------
+
+
+def test_an_impl_holding_a_nul_is_refused_as_such(capsys: pytest.CaptureFixture[str]) -> None:
+    # "the adapter's info() failed: ValueError: embedded null byte", with no adapter
+    assert refused(capsys, "conform", "--impl", "py\0thon", "-k", "marker-001") == (
+        "mtrain conform: --impl: the command 'py\\x00thon' holds a NUL character, which no "
+        "program's name or arguments can")
+
+
+@pytest.mark.parametrize("source, said", [
+    # a traceback: only Exception and SystemExit were caught
+    ("raise BaseException('odd')\n", "importing {path} failed: BaseException: odd"),
+    ("class Engine:\n    def __init__(self):\n        raise GeneratorExit('odd')\n",
+     "Engine() failed: GeneratorExit: odd"),
+])
+def test_an_adapter_raising_a_base_exception_is_refused(tmp_path: Path, source: str,
+                                                        said: str) -> None:
+    from mtrain.conformance.adapter_loading import load_adapter
+    from mtrain.spec.errors import InputError
+    path = write(tmp_path / "odd.py", source)
+    with pytest.raises(InputError) as info:
+        load_adapter(f"{path}:Engine")
+    assert said.format(path=path) in str(info.value)
+
+
+def test_an_adapter_that_is_no_python_file_is_refused_as_such(tmp_path: Path) -> None:
+    # "importing a.txt failed: AssertionError: " (spec_from_file_location found no loader)
+    from mtrain.conformance.adapter_loading import load_adapter
+    from mtrain.spec.errors import InputError
+    path = write(tmp_path / "a.txt", "x = 1\n")
+    with pytest.raises(InputError, match=r"a\.txt is not a Python module \(a \.py file\)"):
+        load_adapter(f"{path}:Engine")
+
+
+def test_a_control_character_in_an_answer_is_named_once() -> None:
+    # "not JSON (Invalid control character at at character 21)"
+    from mtrain.conformance.protocol import ProtocolError, decode
+    with pytest.raises(ProtocolError) as info:
+        decode(b'{"id":1,"ok":true,"name":"a\x01b"}')
+    assert "(Invalid control character at character 27)" in str(info.value), info.value
+
+
+# --- commands given a path that is not there -------------------------------------------
+
+
+def test_mutants_of_a_path_that_is_not_there_is_a_usage_error(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # "LOAD ERROR .../nope: file not found", then a run of no fixture: exit 1
+    assert refused(capsys, "mutants", str(tmp_path / "nope")) == (
+        f"mtrain mutants: no such file or folder: {tmp_path / 'nope'}")
+    bad = write(tmp_path / "bad.yaml", "- x\n")
+    assert refused(capsys, "mutants", bad) == (
+        f"mtrain mutants: no fixture could be loaded from {bad}")
+
+
+# --- a cache that can keep nothing is said to ------------------------------------------
+
+
+@pytest.mark.parametrize("make, why", [
+    (lambda p: p.write_text("x"), "{p} is not a folder"),
+    (lambda p: (p.parent / "loop").symlink_to(p) or p.symlink_to(p.parent / "loop"),
+     "{p}: Too many levels of symbolic links"),
+    (lambda p: p.symlink_to(p.parent / "gone"),
+     "{p} is a symbolic link to nothing ({p.parent}/gone)"),
+    (lambda p: p.parent.joinpath("file").write_text("x"), "{f} is not a folder"),
+])
+def test_a_cache_folder_that_can_keep_nothing_is_warned_of(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, make: object, why: str) -> None:
+    # the run went on without a word, working everything out anew each time
+    from mtrain.spec.cache import CACHE_ENV
+    named = tmp_path / "cache"
+    make(named)  # type: ignore[operator]
+    if why.startswith("{f}"):
+        named = tmp_path / "file" / "cache"
+    monkeypatch.setenv(CACHE_ENV, str(named))
+    assert main(["variants"]) == 0
+    err = capsys.readouterr().err
+    assert err == (f"mtrain variants: warning: {CACHE_ENV}: "
+                   f"{why.format(p=named, f=tmp_path / 'file')}: nothing is kept between "
+                   "runs (set it to off to mean that)\n"), err
+
+
+def test_a_usable_cache_folder_or_none_is_not_warned_of(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from mtrain.spec.cache import CACHE_ENV
+    for named in (str(tmp_path / "new" / "cache"), "off", str(tmp_path)):
+        monkeypatch.setenv(CACHE_ENV, named)
+        assert main(["variants"]) == 0
+        assert capsys.readouterr().err == "", named
