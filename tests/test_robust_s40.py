@@ -254,3 +254,22 @@ def test_a_usable_cache_folder_or_none_is_not_warned_of(
         monkeypatch.setenv(CACHE_ENV, named)
         assert main(["variants"]) == 0
         assert capsys.readouterr().err == "", named
+
+
+# --- a script whose #! line names no interpreter there ----------------------------------
+
+
+@pytest.mark.parametrize("first, said", [
+    # "cannot run ./x.sh: No such file or directory", of a file that is there
+    ("#!/no/such/interp\n", "its #! line names the interpreter '/no/such/interp', which is "
+     "not there"),
+    ("#!/bin/sh\r\n", "its #! line ends in a carriage return (Windows line endings), so the "
+     "interpreter looked for is '/bin/sh\\r'; save it with Unix line endings"),
+])
+def test_a_script_whose_interpreter_is_not_there_is_told_so(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, first: str, said: str) -> None:
+    script = tmp_path / "engine.sh"
+    script.write_bytes(first.encode() + b"echo hi\n")
+    script.chmod(0o755)
+    assert refused(capsys, "conform", "--impl", str(script), "-k", "marker-001") == (
+        f"mtrain conform: cannot run {script}: {said}")
