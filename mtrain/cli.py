@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
@@ -137,11 +138,21 @@ def _warn_of_the_cache(command: str) -> None:
     nothing: its stderr is the harness's, and the harness's own run has said it."""
     from mtrain.spec import cache
 
-    why = None if command == "serve" else cache.unusable()
+    if command == "serve":
+        return
+    why = cache.unusable()
     if why is not None:
         print(cut_long_runs(f"mtrain {command}: warning: {cache.CACHE_ENV}: {shown(why)}: "
                             "nothing is kept between runs (set it to off to mean that)"),
               file=sys.stderr)
+    # its module only when it is named; `situations --shipped` writes the folder
+    if "MTRAIN_SHIPPED_SITUATIONS" in os.environ and command != "situations":
+        from mtrain.conformance import shipped
+
+        why = shipped.unusable()
+        if why is not None:
+            print(cut_long_runs(f"mtrain {command}: warning: {shown(why)}: nothing shipped "
+                                "is read (set it to off to mean that)"), file=sys.stderr)
 
 
 def _unrecognized(parser: argparse.ArgumentParser, command: str, words: list[str]) -> NoReturn:

@@ -166,7 +166,13 @@ def data_text(folder: Any, *parts: str) -> tuple[str, str]:
 def check_data_dir(folder: Any) -> None:
     """A SpecError unless `folder` is a folder (MTRAIN_SPEC_DATA may name anything)."""
     if isinstance(folder, Path) and not folder.is_dir():
-        what = "is a file, not a folder" if folder.exists() else "no such folder"
+        try:
+            os.stat(folder)
+            what = "is a file, not a folder"
+        except FileNotFoundError:
+            what = ("a symbolic link to nothing" if folder.is_symlink() else "no such folder")
+        except OSError as e:  # a loop of links, a name too long
+            what = str(e.strerror or e)
         raise SpecError(str(folder), None, f"{what} (named by {DATA_ENV}, the spec data "
                         "folder: a copy of spec/data)")
 

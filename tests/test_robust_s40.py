@@ -273,3 +273,31 @@ def test_a_script_whose_interpreter_is_not_there_is_told_so(
     script.chmod(0o755)
     assert refused(capsys, "conform", "--impl", str(script), "-k", "marker-001") == (
         f"mtrain conform: cannot run {script}: {said}")
+
+
+def test_shipped_situations_named_where_there_are_none_are_warned_of(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a file or a missing folder: every run worked the situations out anew, without a word
+    from mtrain.conformance.shipped import SHIPPED_ENV
+    for named in (write(tmp_path / "file", "x"), str(tmp_path / "gone")):
+        monkeypatch.setenv(SHIPPED_ENV, named)
+        assert main(["variants"]) == 0
+        assert capsys.readouterr().err == (
+            f"mtrain variants: warning: {SHIPPED_ENV}: {named} names no folder: nothing "
+            "shipped is read (set it to off to mean that)\n")
+    monkeypatch.setenv(SHIPPED_ENV, str(tmp_path))
+    assert main(["variants"]) == 0 and capsys.readouterr().err == ""
+
+
+def test_spec_data_named_through_a_loop_of_links_is_said_to_be(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # "no such folder", which sends one looking for a typo
+    from mtrain.spec import catalog as module
+    from mtrain.spec.yamlload import SpecError
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    monkeypatch.setenv(module.DATA_ENV, str(tmp_path / "a"))
+    with pytest.raises(SpecError, match="a: Too many levels of symbolic links "):
+        module.check_data_dir(module.data_dir())
