@@ -71,10 +71,13 @@ _GIVEN = "_mtrain_given_once"
 class _Once(argparse._StoreAction):
     """An option of one value, refused when given twice with two values (argparse keeps
     the last silently: `--output a --output b` wrote only b, `--timeout 1 --timeout 9`
-    ran at 9)."""
+    ran at 9), or given empty (`--output ""` printed the report instead)."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:
+        if isinstance(values, str) and not values.strip():  # `--out $UNSET`: a default
+            parser.error(f"argument {option_string}: an empty value (an unset shell "
+                         f"variable?); give one, or leave {option_string} out")
         given: dict[str, tuple[str | None, Any]] = namespace.__dict__.setdefault(_GIVEN, {})
         if self.dest in given and given[self.dest][1] != values:
             first, before = given[self.dest]

@@ -186,6 +186,18 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
         yield pointer, f"{where}: {err.message}"
 
 
+def _refused_whole(sub: ValidationError) -> bool:
+    """Whether a choice refused the value for its type: a `type`, or an `enum` or `const`
+    of values none of which is of the value's type (a list where a name may stand)."""
+    if sub.relative_path:
+        return False
+    if sub.validator == "type":
+        return True
+    allowed = sub.validator_value if sub.validator == "enum" else [sub.validator_value]
+    return sub.validator in ("enum", "const") and isinstance(allowed, list) and not any(
+        type(v) is type(sub.instance) for v in allowed)
+
+
 def _key_choice(choices: Any) -> list[str]:
     """The keys of a choice among keys (`oneOf: [{required: [table]}, {required: [deal]}]`:
     a fixture has a table or a deal), or [] for any other choice."""
@@ -218,8 +230,7 @@ def _choice(err: ValidationError) -> str | list[ValidationError] | None:
         branches.setdefault(sub.relative_schema_path[0], []).append(sub)
     if not branches:
         return None
-    fitting = [subs for subs in branches.values()
-               if not any(sub.validator == "type" and not sub.relative_path for sub in subs)]
+    fitting = [subs for subs in branches.values() if not any(map(_refused_whole, subs))]
     if len(fitting) == 1 and any(sub.relative_path or sub.validator not in ("const", "enum")
                                  for sub in fitting[0]):
         return fitting[0]

@@ -301,3 +301,72 @@ def test_spec_data_named_through_a_loop_of_links_is_said_to_be(
     monkeypatch.setenv(module.DATA_ENV, str(tmp_path / "a"))
     with pytest.raises(SpecError, match="a: Too many levels of symbolic links "):
         module.check_data_dir(module.data_dir())
+
+
+# --- a number on the command line is read as written -------------------------------------
+
+
+@pytest.mark.parametrize("args, said", [
+    # int() and float() read each as a number other than written: 10, 2, 2, 4, 10 s
+    (["conform", "--jobs", "1_0"], "argument --jobs/-j: not a whole number: '1_0'"),
+    (["conform", "--jobs", " 2"], "argument --jobs/-j: not a whole number: ' 2'"),
+    (["conform", "--jobs", "\u0662"], "argument --jobs/-j: not a whole number: '\u0662'"),
+    (["simulate", "--variant", "pagat", "--players", "\uff14"],
+     "argument --players: not a whole number: '\uff14'"),
+    (["conform", "--timeout", "1_0"], "argument --timeout: not a number: '1_0'"),
+    (["fuzz", "--mutant", "wrong-engine-double", "--max-seconds", "\u0661"],
+     "argument --max-seconds: not a number: '\u0661'"),
+    (["state", "marker-001", "--steps", "0x1"], "argument --steps: not a whole number: '0x1'"),
+])
+def test_a_number_on_the_command_line_is_ascii_digits(capsys: pytest.CaptureFixture[str],
+                                                      args: list[str], said: str) -> None:
+    line = refused(capsys, *args)
+    assert line == f"mtrain {args[0]}: error: {said} (see 'mtrain {args[0]} --help')", line
+
+
+@pytest.mark.parametrize("args", [["rules", "pagat", "--out"], ["conform", "--output"],
+                                  ["render", "marker-001", "--out"]])
+def test_an_output_named_dash_is_refused(capsys: pytest.CaptureFixture[str],
+                                         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         args: list[str]) -> None:
+    # a file named "-" was written (in the current folder), where stdout was meant
+    monkeypatch.chdir(tmp_path)
+    assert refused(capsys, *args, "-") == (
+        f"mtrain {args[0]}: {args[-1]} -: a file of that name would be written; to print, "
+        f"leave {args[-1]} out")
+    assert not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize("args", [["rules", "pagat", "--out", ""],
+                                  ["conform", "-k", "marker-001", "--output", " "],
+                                  ["conform", "--skip", ""], ["fuzz", "--out", ""]])
+def test_an_option_given_empty_is_refused(capsys: pytest.CaptureFixture[str],
+                                          args: list[str]) -> None:
+    # `--out ""` (an unset shell variable) printed to stdout as if --out were not given
+    option = args[-2]
+    assert refused(capsys, *args) == (
+        f"mtrain {args[0]}: error: argument {option}: an empty value (an unset shell "
+        f"variable?); give one, or leave {option} out (see 'mtrain {args[0]} --help')")
+
+
+def test_lint_reads_a_file_named_twice_once_however_spelt(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # `f.yaml ./f.yaml` was read twice: "basic-001 has the same description as basic-001"
+    text = (Path(__file__).parent / "data" / "fixtures" / "basic" / "play.yaml").read_text()
+    write(tmp_path / "f.yaml", text)
+    monkeypatch.chdir(tmp_path)
+    assert main(["lint", "--no-scopes", "f.yaml", "./f.yaml", str(tmp_path / "f.yaml")]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("2 fixtures, ")
+
+
+def test_a_source_not_listed_is_named_among_those_that_are(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # "[0].source: ['nowhere'] is not valid under any of the given schemas (e.g. ...)"
+    fixture = write(tmp_path / "f.yaml", FIXTURE.format(setup=TABLE, check="      legal: "
+                                                        "[draw]\n").replace("[pagat]\n  table",
+                                                                            "[nowhere]\n  table"))
+    assert main(["lint", "--no-scopes", fixture]) == 1
+    out = capsys.readouterr().out
+    assert f"error: {fixture}:4: [0].source[0]: bad value 'nowhere'; allowed values: pagat, " \
+        in out, out

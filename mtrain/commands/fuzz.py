@@ -10,7 +10,14 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any
 
-from mtrain.commands.arguments import MAX_JOBS, MAX_SEED, UsageError, stoppable
+from mtrain.commands.arguments import (
+    MAX_JOBS,
+    MAX_SEED,
+    UsageError,
+    decimal,
+    integer,
+    stoppable,
+)
 from mtrain.conformance.defaults import FOLLOW, FUZZ_OUT
 from mtrain.conformance.untrusted import shown
 
@@ -52,26 +59,26 @@ def register(sub: Any) -> None:
                    "these and the --variant rule sets): a table of its own and rules "
                    "played `other` are fuzzed too, judging only the answers those rules "
                    "do not decide")
-    p.add_argument("--players", type=int, help="table size (default: random per game)")
-    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--players", type=integer, help="table size (default: random per game)")
+    p.add_argument("--games", type=integer, default=100, help="games to play (default 100)")
+    p.add_argument("--seed", type=integer, default=0, help="the run's seed (default 0)")
+    p.add_argument("--jobs", type=integer, default=1, help="worker processes (default 1)")
     p.add_argument("--follow", choices=FOLLOW, default="ref",
                    help="whose state play goes on from after each step: the reference's "
                    "(default), or the implementation's own, so that its mistakes compound")
     p.add_argument("--known", metavar="FILE",
                    help="known findings, in the format of conform's --skip: a YAML list of "
                    "{fixture: SIGNATURE (a glob), variant (optional glob), reason}")
-    p.add_argument("--max-findings", type=int, metavar="N",
+    p.add_argument("--max-findings", type=integer, metavar="N",
                    help="stop once N new findings (signatures) have shown; the game in "
                    "which the Nth shows is played to its end")
-    p.add_argument("--max-seconds", type=float, metavar="SECONDS",
+    p.add_argument("--max-seconds", type=decimal, metavar="SECONDS",
                    help="stop playing after SECONDS (shrinking comes after)")
     p.add_argument("--out", default=FUZZ_OUT,
                    help=f"folder for the reproducers (default ./{FUZZ_OUT}/)")
-    p.add_argument("--shrink-seconds", type=float, default=10.0, metavar="SECONDS",
+    p.add_argument("--shrink-seconds", type=decimal, default=10.0, metavar="SECONDS",
                    help="time limit for shrinking each new finding (default 10)")
-    p.add_argument("--timeout", type=float, metavar="SECONDS",
+    p.add_argument("--timeout", type=decimal, metavar="SECONDS",
                    help="per request to --impl or --adapter (default: as for conform)")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.set_defaults(func=stoppable(run, "fuzz"))

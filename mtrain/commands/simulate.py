@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from mtrain.commands.arguments import UsageError, resolve, seed, whole
+from mtrain.commands.arguments import UsageError, integer, resolve, seed, whole
 from mtrain.commands.printing import print_json
 
 MAX_ROUNDS = 1_000_000
@@ -21,7 +21,7 @@ def register(sub: Any) -> None:
     which.add_argument("--rules", metavar="FILE", help="a rule-set file "
                        "(spec/schemas/rules.schema.json), for example a double-15 set")
     p.add_argument("--overlay", action="append", default=[], help="add an overlay (repeatable)")
-    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--players", type=integer, default=4)
     p.add_argument("--rounds", type=whole(1, MAX_ROUNDS), default=100,
                    help=f"rounds to play (default 100, at most {MAX_ROUNDS:,})")
     p.add_argument("--seed", type=seed, default=0, help="the run's seed (default 0)")

@@ -9,7 +9,7 @@ import argparse
 import json
 from typing import Any
 
-from mtrain.commands.arguments import UsageError, why_missing
+from mtrain.commands.arguments import UsageError, integer, why_missing
 from mtrain.commands.printing import write_or_print
 
 KINDS = ("legal", "apply", "winners", "score", "state")
@@ -28,7 +28,7 @@ def register(sub: Any) -> None:
     which = p.add_mutually_exclusive_group()
     which.add_argument("--variant", help="the rule set (default: the first the fixture names)")
     which.add_argument("--rules", metavar="FILE", help="the rule set of a rule-set file")
-    p.add_argument("--steps", type=int, default=None, metavar="N",
+    p.add_argument("--steps", type=integer, default=None, metavar="N",
                    help="the state after the fixture's first N steps (default: after all "
                    "of them, the state its expectations speak about; 0: its table)")
     p.add_argument("--as", dest="kind", choices=KINDS, default="legal",
