@@ -370,3 +370,71 @@ def test_a_source_not_listed_is_named_among_those_that_are(
     out = capsys.readouterr().out
     assert f"error: {fixture}:4: [0].source[0]: bad value 'nowhere'; allowed values: pagat, " \
         in out, out
+
+
+# --- an interrupted check stops its workers ----------------------------------------------
+
+
+def _sleeping_job(folder: str) -> dict[str, object]:
+    """A check job that says it began (a file named by its process and the time), then
+    takes its time."""
+    import os
+    import time
+    Path(folder, f"{os.getpid()}-{time.monotonic_ns()}").write_text("began", encoding="utf-8")
+    time.sleep(30)
+    return {"checks": []}
+
+
+def test_an_interrupted_check_kills_its_workers_and_begins_no_other_job(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # SIGINT waited for every job planned (minutes, the pool's block shutting down); on
+    # SIGTERM the workers computed on, orphaned, and wrote tracebacks once done
+    import os
+    import signal
+
+    from mtrain.conformance.speccheck import run as module
+    plan = [(_sleeping_job, (str(tmp_path),))] * 6
+    monkeypatch.setattr(module, "plan_jobs", lambda *a, **k: (plan, list(range(6))))
+
+    def began() -> list[int]:
+        return [int(p.name.split("-")[0]) for p in tmp_path.iterdir()]
+
+    def interrupt(signum: int, frame: object) -> None:
+        if len(began()) < 2:  # both workers at work: then the interrupt
+            signal.setitimer(signal.ITIMER_REAL, 0.05)
+            return
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.05)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            module.run(jobs=2)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    workers = began()
+    assert len(workers) == len(set(workers)) == 2, workers  # no job left was begun
+    for pid in workers:  # each killed and reaped
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+def test_check_is_stopped_by_sigterm_as_by_an_interrupt(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # it died of SIGTERM's default (exit -15, no word, the workers left running)
+    import os
+    import signal
+
+    from mtrain.conformance.speccheck import run as module
+
+    def terminated(**kwargs: object) -> None:
+        if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+            raise AssertionError("SIGTERM would end mtrain check where it stands")
+        os.kill(os.getpid(), signal.SIGTERM)
+        signal.sigtimedwait([], 0)  # the handler runs at the next instruction
+        raise AssertionError("SIGTERM did not stop the check")
+
+    monkeypatch.setattr(module, "run", terminated)
+    assert main(["check"]) == 143
+    assert capsys.readouterr().err == "mtrain check: interrupted\n"
