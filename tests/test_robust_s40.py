@@ -420,21 +420,52 @@ def test_an_interrupted_check_kills_its_workers_and_begins_no_other_job(
             os.kill(pid, 0)
 
 
-def test_check_is_stopped_by_sigterm_as_by_an_interrupt(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    # it died of SIGTERM's default (exit -15, no word, the workers left running)
+@pytest.mark.parametrize("args, module, name", [
+    (["check"], "mtrain.conformance.speccheck.run", "run"),
+    (["mutants", str(Path(__file__).parent / "data" / "fixtures" / "basic")],
+     "mtrain.conformance.mutants.runs", "run_mutants"),
+])
+def test_check_and_mutants_are_stopped_by_sigterm_as_by_an_interrupt(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        args: list[str], module: str, name: str) -> None:
+    # each died of SIGTERM's default (exit -15, no word, the workers left running)
+    import importlib
     import os
     import signal
 
-    from mtrain.conformance.speccheck import run as module
-
-    def terminated(**kwargs: object) -> None:
+    def terminated(*args: object, **kwargs: object) -> None:
         if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
-            raise AssertionError("SIGTERM would end mtrain check where it stands")
+            raise AssertionError("SIGTERM would end the command where it stands")
         os.kill(os.getpid(), signal.SIGTERM)
         signal.sigtimedwait([], 0)  # the handler runs at the next instruction
-        raise AssertionError("SIGTERM did not stop the check")
+        raise AssertionError("SIGTERM did not stop the command")
 
-    monkeypatch.setattr(module, "run", terminated)
-    assert main(["check"]) == 143
-    assert capsys.readouterr().err == "mtrain check: interrupted\n"
+    monkeypatch.setattr(importlib.import_module(module), name, terminated)
+    assert main(args) == 143
+    assert capsys.readouterr().err == f"mtrain {args[0]}: interrupted\n"
+
+
+def _dispositions(name: str) -> list[str]:
+    """In a mutants worker: how it takes SIGINT and SIGTERM."""
+    import signal
+    return [str(signal.getsignal(signal.SIGINT)), str(signal.getsignal(signal.SIGTERM))]
+
+
+def test_mutants_workers_leave_an_interrupt_to_their_parent(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # forked under the harness's handlers, each worker raised Interrupted at Pool.terminate's
+    # SIGTERM and printed a traceback (and mutants died of SIGTERM's default, its workers
+    # writing BrokenPipeError tracebacks once done)
+    import signal
+
+    from mtrain.conformance.child import stop_on_signals
+    from mtrain.conformance.fixture import load_corpus
+    from mtrain.conformance.mutants import runs
+    from mtrain.conformance.mutants.catalogue import MUTANTS
+    fixtures, errors = load_corpus(str(Path(__file__).parent / "data" / "fixtures" / "basic"))
+    assert fixtures and not errors
+    monkeypatch.setattr(runs, "_forked_kills", _dispositions)
+    with stop_on_signals():
+        report = runs.run_mutants(fixtures, list(MUTANTS)[:2], jobs=2)
+    assert list(report.kills.values()) == [
+        [str(signal.SIG_IGN), str(signal.SIG_DFL)]] * 2, report.kills
