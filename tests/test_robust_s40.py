@@ -469,3 +469,36 @@ def test_mutants_workers_leave_an_interrupt_to_their_parent(
         report = runs.run_mutants(fixtures, list(MUTANTS)[:2], jobs=2)
     assert list(report.kills.values()) == [
         [str(signal.SIG_IGN), str(signal.SIG_DFL)]] * 2, report.kills
+
+
+def _check_dispositions() -> dict[str, object]:
+    """A check job that reports how its worker takes SIGINT and SIGTERM."""
+    return {"checks": [], "summary": {"signals": _dispositions("")}}
+
+
+class _Unmade:
+    def make(self) -> None:
+        raise RuntimeError("not started: only the worker's signals are asked")
+
+
+def test_check_and_fuzz_workers_leave_an_interrupt_to_their_parent(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a Ctrl-C (SIGINT to the whole group) made a fuzz worker print "Process
+    # ForkPoolWorker-2: Traceback ..."; check's workers inherited the harness's handlers
+    import multiprocessing
+    import signal
+
+    from mtrain.conformance.child import stop_on_signals
+    from mtrain.conformance.fuzz import run as fuzz_run
+    from mtrain.conformance.speccheck import run as check_run
+    quiet = [str(signal.SIG_IGN)]
+    monkeypatch.setattr(check_run, "plan_jobs",
+                        lambda *a, **k: ([(_check_dispositions, ())] * 2, [0, 1]))
+    with stop_on_signals():
+        signals = check_run.run(jobs=2)["summary"]["signals"]
+        assert signals == [*quiet, str(signal.SIG_DFL)], signals
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(1, initializer=fuzz_run._worker_init,
+                      initargs=(_Unmade(), ctx.Value("i", 1), "ref", None)) as pool:
+            signals = pool.apply(_dispositions, ("",))
+    assert signals[:1] == quiet, signals  # SIGTERM: its own handler, which stops it

@@ -628,8 +628,11 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
     else:
         # fork: workers start at once, without importing __main__ again; nothing in this
         # process has touched z3 yet, so there is no solver state to inherit
+        from mtrain.conformance.child import quiet_worker
+
         method = "fork" if sys.platform.startswith("linux") else "spawn"
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context(method))
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context(method),
+                                   initializer=quiet_worker)
         try:
             futures: list[Future[dict[str, Any]]] = [pool.submit(_safe, fn, *args)
                                                      for fn, args in plan]
