@@ -532,6 +532,12 @@ class Catalog:
         strays = [o for o in given if o not in self.options] if isinstance(given, dict) else []
         errors = [doc.error(("options", o), f"unknown option {shown(o)}; known: "
                             f"{', '.join(self.options)}") for o in strays]
+        # a table where a value is named: the schema would say its keys are no player counts
+        tables = [o for o in given if o != "hand_sizes" and isinstance(given[o], dict)
+                  and o not in strays] if isinstance(given, dict) else []
+        errors += [doc.error(("options", o), f"option {o} takes the name of a value, not a "
+                             "table (only hand_sizes takes one)") for o in tables]
+        strays += tables
         errors += [e for e in validate(doc, schema("rules"))
                    if not any(re.search(rf"\boptions\.{re.escape(str(o))}\b", str(e))
                               for o in strays)]

@@ -502,3 +502,12 @@ def test_check_and_fuzz_workers_leave_an_interrupt_to_their_parent(
                       initargs=(_Unmade(), ctx.Value("i", 1), "ref", None)) as pool:
             signals = pool.apply(_dispositions, ("",))
     assert signals[:1] == quiet, signals  # SIGTERM: its own handler, which stops it
+
+
+def test_a_table_given_to_an_option_that_names_its_value_is_refused_in_words(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # "options.scoring: key 'a' does not match the pattern ^([2-9]|1[0-9]|20)$"
+    rules = write(tmp_path / "r.yaml", "name: x\nbase: pagat\noptions:\n  scoring: {a: 1}\n")
+    assert refused(capsys, "rules", rules) == (
+        f"mtrain rules: {rules}:4: option scoring takes the name of a value, not a table "
+        "(only hand_sizes takes one)")
