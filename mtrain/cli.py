@@ -23,7 +23,6 @@ from mtrain import __version__
 from mtrain.commands.printing import quiet_stdout
 from mtrain.conformance.untrusted import shown
 from mtrain.output import OutputError, guarded_stdout
-from mtrain.spec.errors import cut_long_runs
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -109,8 +108,7 @@ def _main(argv: Sequence[str] | None) -> int:
         _unrecognized(parser, args.command, unknown)
     vars(args).pop(_GIVEN, None)
     func: Command = args.func
-    from mtrain.commands.arguments import UsageError
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, UsageError, cut_long_runs
     from mtrain.spec.yamlload import SpecError
 
     _warn_of_the_cache(args.command)
@@ -139,10 +137,11 @@ def _warn_of_the_cache(command: str) -> None:
     """One line when the cache named by MTRAIN_CACHE_DIR can keep nothing: each run would
     work everything out anew, slower, and nothing would say why. `mtrain serve` says
     nothing: its stderr is the harness's, and the harness's own run has said it."""
-    from mtrain.spec import cache
-
     if command == "serve":
         return
+    from mtrain.spec import cache
+    from mtrain.spec.errors import cut_long_runs
+
     why = cache.unusable()
     if why is not None:
         print(cut_long_runs(f"mtrain {command}: warning: {cache.CACHE_ENV}: {shown(why)}: "

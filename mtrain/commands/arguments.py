@@ -9,17 +9,9 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from mtrain.spec.errors import InputError, shown
-
 if TYPE_CHECKING:
     from mtrain.spec.catalog import Catalog
     from mtrain.spec.ruleset import Ruleset
-
-
-class UsageError(InputError):
-    """A command line that cannot be run as written (options that do not go together, a
-    count out of range), found by the command rather than argparse: printed as argparse's
-    usage errors are, naming the command and its help (mtrain/cli.py)."""
 
 
 def resolve(cat: Catalog, variant: str, overlays: Sequence[str] = ()) -> Ruleset:
@@ -71,6 +63,8 @@ def integer(text: str) -> int:
 def decimal(text: str) -> float:
     """An argparse type: a number written in ASCII digits (a point, an exponent)."""
     if len(text) > 400 or not _DECIMAL.fullmatch(text):
+        from mtrain.spec.errors import shown
+
         raise argparse.ArgumentTypeError(f"not a number: {shown(text)}")
     return float(text)
 

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from mtrain.commands.arguments import (
     MAX_JOBS,
     MAX_SEED,
-    UsageError,
     decimal,
     integer,
     stoppable,
@@ -86,7 +85,7 @@ def register(sub: Any) -> None:
 
 def _target(args: argparse.Namespace) -> Target:
     from mtrain.conformance.fuzz.run import Target
-    from mtrain.spec.errors import InputError, shown
+    from mtrain.spec.errors import InputError, UsageError, shown
 
     if args.mutant is not None:
         try:
@@ -207,7 +206,7 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.fuzz.run import StartError, Target, close_implementation
     from mtrain.conformance.known_failures import load_skips
     from mtrain.conformance.process import ConfigurationError
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, UsageError
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")

@@ -7,7 +7,7 @@ import argparse
 import os
 from typing import Any
 
-from mtrain.commands.arguments import UsageError, why_missing
+from mtrain.commands.arguments import why_missing
 from mtrain.commands.printing import print_json
 
 
@@ -29,7 +29,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.gc_freeze import paused
     from mtrain.conformance.lint import lint
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, UsageError
 
     if args.write_scopes and args.no_scopes:  # said before the corpus is read
         raise UsageError("--write-scopes needs the scope check (drop --no-scopes)")

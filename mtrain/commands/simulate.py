@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from mtrain.commands.arguments import UsageError, integer, resolve, seed, whole
+from mtrain.commands.arguments import integer, resolve, seed, whole
 from mtrain.commands.printing import print_json
 
 MAX_ROUNDS = 1_000_000
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.reference.rules import Rules
     from mtrain.reference.simulate import simulate
     from mtrain.spec.catalog import catalog
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, UsageError
 
     rs = resolve(catalog(), args.rules or args.variant, args.overlay)
     if args.players not in rs.player_counts:

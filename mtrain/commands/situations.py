@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mtrain.commands.arguments import UsageError, pattern, resolve, whole
+from mtrain.commands.arguments import pattern, resolve, whole
 from mtrain.commands.printing import write_or_print
 from mtrain.conformance.defaults import SITUATIONS_MAX
 
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.selection import id_matches
     from mtrain.conformance.situations import render, situations
     from mtrain.spec.catalog import catalog
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, UsageError
 
     if args.shipped or args.check:
         return _shipped(args)
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
 def _shipped(args: argparse.Namespace) -> int:
     from mtrain.conformance import shipped
     from mtrain.conformance.situation_shipping import default_asks, stale, write
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, UsageError
 
     if not args.shipped:
         raise UsageError("--check goes with --shipped")

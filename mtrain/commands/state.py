@@ -9,7 +9,7 @@ import argparse
 import json
 from typing import Any
 
-from mtrain.commands.arguments import UsageError, integer, why_missing
+from mtrain.commands.arguments import integer, why_missing
 from mtrain.commands.printing import write_or_print
 
 KINDS = ("legal", "apply", "winners", "score", "state")
@@ -43,7 +43,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.adapter import ruleset_json
     from mtrain.conformance.outputs import check_output
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, UsageError
     from mtrain.spec.notation import FixtureError, action_json, max_pip_of
 
     if args.out:
