@@ -37,7 +37,9 @@ def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
             if problem is not None:  # a FIFO would be waited on for ever
                 raise InputError(f"--adapter {spec}: {module_name}: {problem}")
             mspec = importlib.util.spec_from_file_location(path.stem, path)
-            assert mspec is not None and mspec.loader is not None
+            if mspec is None or mspec.loader is None:  # a.txt: no loader takes it
+                raise InputError(f"--adapter {spec}: {module_name} is not a Python module "
+                                 "(a .py file)")
             module = importlib.util.module_from_spec(mspec)
             sys.modules[path.stem] = module
             mspec.loader.exec_module(module)
@@ -45,14 +47,14 @@ def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
             if "" not in sys.path and os.getcwd() not in sys.path:
                 sys.path.insert(0, os.getcwd())
             module = importlib.import_module(module_name)
-    except InputError:
+    except (InputError, KeyboardInterrupt):
         raise
     except ImportError as e:
         raise InputError(f"--adapter {spec}: cannot import {module_name}: {e}") from None
     except SystemExit as e:  # an exit() at import: nothing would be tested, yet exit 0
         raise InputError(f"--adapter {spec}: importing {module_name} exited (exit code "
                          f"{e.code!r}): an adapter module is imported, not run") from None
-    except Exception as e:
+    except BaseException as e:  # a BaseException of its own too: no traceback
         raise InputError(f"--adapter {spec}: importing {module_name} failed: "
                          f"{type(e).__name__}: {e}") from None
     obj: Any = module
@@ -66,10 +68,12 @@ def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
         cls = obj
         try:
             instance = cls()
+        except KeyboardInterrupt:
+            raise
         except SystemExit as e:
             raise InputError(f"--adapter {spec}: {attr}() exited (exit code {e.code!r})"
                              ) from None
-        except Exception as e:
+        except BaseException as e:
             raise InputError(f"--adapter {spec}: {attr}() failed: {type(e).__name__}: {e}"
                              ) from None
         factory: Callable[[], Any] = cls

@@ -109,6 +109,16 @@ def stoppable(command: Callable[[Any], int], name: str) -> Callable[[Any], int]:
     return run
 
 
+def quiet_worker() -> None:
+    """In a forked worker (a Pool's initializer): the signals as a plain process has them.
+    It inherits stop_on_signals' handlers, so that Pool.terminate's SIGTERM raised
+    Interrupted in it and printed a traceback; an interrupt is its parent's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None:
+            signal.signal(sig, signal.SIG_DFL)
+
+
 def exit_code_of(interrupt: KeyboardInterrupt) -> int:
     return 128 + getattr(interrupt, "signum", signal.SIGINT)
 

@@ -12,6 +12,9 @@ from mtrain.spec.errors import InputError
 def check_output(path: str, option: str, folder: bool = False) -> None:
     """Refuse, before any work, an output FILE (or `folder`) that cannot be written:
     its folder missing, or a file where a folder is needed and the other way round."""
+    if path == "-":  # a file named "-" would be written, where stdout was meant
+        raise InputError(f"{option} -: a file of that name would be written; to print, "
+                         f"leave {option} out")
     out = Path(path)
     try:
         if folder:

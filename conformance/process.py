@@ -555,5 +555,8 @@ def command_argv(command: str) -> list[str]:
         raise ConfigurationError(f"cannot split the command {command!r}: {e}") from None
     if not argv:
         raise ConfigurationError("the implementation command is empty")
+    if "\0" in command:  # no program's arguments can hold one (Popen's ValueError)
+        raise ConfigurationError(f"the command {command!r} holds a NUL character, which "
+                                 "no program's name or arguments can")
     return argv
 

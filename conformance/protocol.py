@@ -217,7 +217,8 @@ def _decode_slowly(line: bytes | str) -> Any:
         return json.loads(line, parse_constant=_no_constant, parse_float=_finite,
                           parse_int=_bounded, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as e:
-        raise ProtocolError(f"not JSON ({e.msg} at character {e.pos}): {preview(line)}"
+        said = e.msg.removesuffix(" at")  # Python's "Invalid control character at"
+        raise ProtocolError(f"not JSON ({said} at character {e.pos}): {preview(line)}"
                             ) from None
     except _NotJSON as e:
         raise ProtocolError(f"not JSON ({e}): {preview(line)}") from None

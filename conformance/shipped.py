@@ -64,6 +64,15 @@ def folder() -> Path | None:
     return None if named.strip().lower() in ("", "0", "off", "none") else Path(named)
 
 
+def unusable() -> str | None:
+    """Why the folder MTRAIN_SHIPPED_SITUATIONS names holds no shipped files (it is not
+    a folder), or None: every run would then work them out anew, without a word."""
+    where = folder()
+    if where is None or where == SHIPPED_DIR or where.is_dir():
+        return None
+    return f"{SHIPPED_ENV}: {where} names no folder"
+
+
 def entry(key: str, code: str) -> Any:
     """The shipped entry under `key` (plain JSON, as the cache keeps it), or None: none
     shipped, made by other code (`code`: the digest of the code asking), or unreadable."""

@@ -66,7 +66,8 @@ def greet(impl: Implementation, target: Target) -> tuple[JSON | None, str | None
     except HarnessError as e:
         return None, f"the implementation did not answer the hello ({e.status}): {e.message}"
     except Exception as e:
-        raise InputError(f"the adapter's info() failed: {type(e).__name__}: {e}") from None
+        who = "the adapter's info()" if target.kind == "adapter" else "the hello"
+        raise InputError(f"{who} failed: {type(e).__name__}: {e}") from None
     if not isinstance(info, dict):
         raise InputError(f"the implementation's info is not an object: {info!r}")
     return info, None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from typing import Any
 
 SHELL_WORDS = frozenset({
@@ -24,11 +25,36 @@ def json_text(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _missing_interpreter(path: str) -> str | None:
+    """Why the script `path` cannot start though it is there: its #! line names an
+    interpreter that is not (a line ending in CR, written on Windows, names `sh\r`)."""
+    try:
+        with open(path, "rb") as f:
+            first = f.readline(4096)
+    except OSError:
+        return None
+    if not first.startswith(b"#!"):
+        return None
+    line = first[2:].rstrip(b"\n")
+    if line.endswith(b"\r"):
+        named = line.strip(b" \t").split(b" ")[0].decode(errors="replace")
+        return (f"its #! line ends in a carriage return (Windows line endings), so the "
+                f"interpreter looked for is {named!r}; save it with Unix line endings")
+    words = line.split()
+    shown = words[0].decode(errors="replace") if words else "nothing"
+    return f"its #! line names the interpreter {shown!r}, which is not there"
+
+
 def why_not_run(program: str, error: OSError) -> str:
     """What is wrong with `program`, which could not be started, in words a user acts on."""
     if program in SHELL_WORDS and isinstance(error, FileNotFoundError):
         return (f"{program!r} is a shell built-in, not a program; the command runs without a "
                 "shell (to run a shell line: --impl \"sh -c '...'\")")
+    found = program if os.sep in program else shutil.which(program)
+    if found and isinstance(error, FileNotFoundError) and os.path.isfile(found):
+        missing = _missing_interpreter(found)  # the program is there: its #! line is not
+        if missing:
+            return missing
     if os.sep in program:
         if os.path.isdir(program):
             return f"{program} is a folder, not a program"

@@ -5,16 +5,19 @@ Exit codes: 0 success, 1 a check failed, 2 a usage or configuration error (an un
 variant, a malformed file), always with one clear message and never a traceback; 1 too
 when the output is cut short (a broken pipe), unless the command already knew its
 verdict (`mtrain conform | head` exits as the run did); 130 (SIGINT) or 143 (SIGTERM)
-when interrupted.
+when interrupted. Every usage error (argparse's, or a command's own UsageError) is one
+line that names the command and how to get its help: `mtrain conform: error: ...
+(see 'mtrain conform --help')`.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from mtrain import __version__
 from mtrain.commands.printing import quiet_stdout
@@ -30,9 +33,23 @@ COMMANDS: tuple[str, ...] = (
 with `register(subparsers)`."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """A parser whose usage errors name the command and its help (subcommands' parsers
+    are of the same class: argparse makes them so)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{usage_error(self.prog, message)}\n")
+
+
+def usage_error(prog: str, message: str) -> str:
+    """The line a usage error of `prog` ("mtrain conform") prints."""
+    return f"{prog}: error: {message} (see '{prog} --help')"
+
+
 def build_parser(commands: Sequence[str] = COMMANDS) -> argparse.ArgumentParser:
     """The command line; with `commands`, only those subcommands."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="mtrain", description="Mexican Train: the rules as data, a reference engine, "
         "and a conformance suite.")
     parser.add_argument("--version", action="version", version=f"mtrain {__version__}")
@@ -53,10 +70,13 @@ _GIVEN = "_mtrain_given_once"
 class _Once(argparse._StoreAction):
     """An option of one value, refused when given twice with two values (argparse keeps
     the last silently: `--output a --output b` wrote only b, `--timeout 1 --timeout 9`
-    ran at 9)."""
+    ran at 9), or given empty (`--output ""` printed the report instead)."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:
+        if isinstance(values, str) and not values.strip():  # `--out $UNSET`: a default
+            parser.error(f"argument {option_string}: an empty value (an unset shell "
+                         f"variable?); give one, or leave {option_string} out")
         given: dict[str, tuple[str | None, Any]] = namespace.__dict__.setdefault(_GIVEN, {})
         if self.dest in given and given[self.dest][1] != values:
             first, before = given[self.dest]
@@ -83,15 +103,21 @@ def _main(argv: Sequence[str] | None) -> int:
     # `mtrain serve` is started once per job of every fuzz and conform run: it imports
     # only the server's command, not every other command's module
     parser = build_parser(("serve",) if words[:1] == ["serve"] else COMMANDS)
-    args = parser.parse_args(words)
+    args, unknown = parser.parse_known_args(words)
+    if unknown:  # said by the subcommand's parser: argparse's own names `mtrain` alone
+        _unrecognized(parser, args.command, unknown)
     vars(args).pop(_GIVEN, None)
     func: Command = args.func
-    from mtrain.spec.errors import InputError, cut_long_runs
+    from mtrain.spec.errors import InputError, UsageError, cut_long_runs
     from mtrain.spec.yamlload import SpecError
 
+    _warn_of_the_cache(args.command)
     try:
         with guarded_stdout():
             return func(args)
+    except UsageError as e:
+        print(usage_error(f"mtrain {args.command}", cut_long_runs(str(e))), file=sys.stderr)
+        return 2
     except OutputError as e:  # a full disk: the output is lost, the run is not a success
         print(f"mtrain {args.command}: cannot write the output: {e}", file=sys.stderr)
         quiet_stdout()
@@ -105,3 +131,46 @@ def _main(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:
         print(f"mtrain {args.command}: interrupted", file=sys.stderr)
         return 130
+
+
+def _warn_of_the_cache(command: str) -> None:
+    """One line when the cache named by MTRAIN_CACHE_DIR can keep nothing: each run would
+    work everything out anew, slower, and nothing would say why. `mtrain serve` says
+    nothing: its stderr is the harness's, and the harness's own run has said it."""
+    if command == "serve":
+        return
+    from mtrain.spec import cache
+    from mtrain.spec.errors import cut_long_runs
+
+    why = cache.unusable()
+    if why is not None:
+        print(cut_long_runs(f"mtrain {command}: warning: {cache.CACHE_ENV}: {shown(why)}: "
+                            "nothing is kept between runs (set it to off to mean that)"),
+              file=sys.stderr)
+    # its module only when it is named; `situations --shipped` writes the folder
+    if "MTRAIN_SHIPPED_SITUATIONS" in os.environ and command != "situations":
+        from mtrain.conformance import shipped
+
+        why = shipped.unusable()
+        if why is not None:
+            print(cut_long_runs(f"mtrain {command}: warning: {shown(why)}: nothing shipped "
+                                "is read (set it to off to mean that)"), file=sys.stderr)
+
+
+def _unrecognized(parser: argparse.ArgumentParser, command: str, words: list[str]) -> NoReturn:
+    """The usage error for words no option of `command` takes, with the option meant
+    where one is spelt alike (`--varient`: --variant)."""
+    import difflib
+
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    own: argparse.ArgumentParser = sub.choices[command]
+    options = [o for a in own._actions for o in a.option_strings]
+    meant = [m for w in words if w.startswith("-")
+             for m in difflib.get_close_matches(w.split("=")[0], options, n=1, cutoff=0.8)]
+    hint = f" (did you mean {', '.join(dict.fromkeys(meant))}?)" if meant else ""
+    own.error(f"unrecognized arguments: {shown_words(words)}{hint}")
+
+
+def shown_words(words: list[str]) -> str:
+    """Command-line words as a message quotes them: each escaped, long ones cut."""
+    return " ".join(w if w.isprintable() and len(w) <= 200 else shown(w) for w in words)

@@ -19,6 +19,7 @@ import hashlib
 import importlib.util
 import os
 import re
+import stat
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -49,6 +50,31 @@ def folder() -> Path | None:
         return None if named.strip().lower() in OFF else Path(named)
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "mtrain"
+
+
+def unusable() -> str | None:
+    """Why the folder MTRAIN_CACHE_DIR names can keep nothing (a file, a loop of links, a
+    folder not writable), or None: looked at, never created. Such a cache is no error,
+    yet every run would work everything out anew, slower and without a word."""
+    named = os.environ.get(CACHE_ENV)
+    if named is None or named.strip().lower() in OFF:
+        return None
+    path = Path(named).absolute()
+    for where in (path, *path.parents):
+        try:
+            mode = os.stat(where).st_mode
+        except (FileNotFoundError, NotADirectoryError):  # a file on the way: said below
+            if os.path.islink(where):
+                return f"{where} is a symbolic link to nothing ({os.readlink(where)})"
+            continue  # made when an entry is written, if what holds it can be written
+        except OSError as e:  # a loop of links, a name too long, a folder not entered
+            return f"{where}: {e.strerror or e}"
+        if not stat.S_ISDIR(mode):
+            return f"{where} is not a folder"
+        if not os.access(where, os.W_OK | os.X_OK):
+            return f"{where} is a folder this user cannot write"
+        return None
+    return None
 
 
 def digest(*parts: bytes | str) -> str:

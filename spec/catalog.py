@@ -166,7 +166,13 @@ def data_text(folder: Any, *parts: str) -> tuple[str, str]:
 def check_data_dir(folder: Any) -> None:
     """A SpecError unless `folder` is a folder (MTRAIN_SPEC_DATA may name anything)."""
     if isinstance(folder, Path) and not folder.is_dir():
-        what = "is a file, not a folder" if folder.exists() else "no such folder"
+        try:
+            os.stat(folder)
+            what = "is a file, not a folder"
+        except FileNotFoundError:
+            what = ("a symbolic link to nothing" if folder.is_symlink() else "no such folder")
+        except OSError as e:  # a loop of links, a name too long
+            what = str(e.strerror or e)
         raise SpecError(str(folder), None, f"{what} (named by {DATA_ENV}, the spec data "
                         "folder: a copy of spec/data)")
 
@@ -526,6 +532,12 @@ class Catalog:
         strays = [o for o in given if o not in self.options] if isinstance(given, dict) else []
         errors = [doc.error(("options", o), f"unknown option {shown(o)}; known: "
                             f"{', '.join(self.options)}") for o in strays]
+        # a table where a value is named: the schema would say its keys are no player counts
+        tables = [o for o in given if o != "hand_sizes" and isinstance(given[o], dict)
+                  and o not in strays] if isinstance(given, dict) else []
+        errors += [doc.error(("options", o), f"option {o} takes the name of a value, not a "
+                             "table (only hand_sizes takes one)") for o in tables]
+        strays += tables
         errors += [e for e in validate(doc, schema("rules"))
                    if not any(re.search(rf"\boptions\.{re.escape(str(o))}\b", str(e))
                               for o in strays)]

@@ -15,6 +15,12 @@ class InputError(Exception):
     """Input the project cannot use, with a message that names it."""
 
 
+class UsageError(InputError):
+    """A command line that cannot be run as written (options that do not go together, a
+    count out of range), found by a command rather than argparse: printed as argparse's
+    usage errors are, naming the command and its help (mtrain/cli.py)."""
+
+
 QUOTE_LIMIT = 60
 """Characters of a bad value a message quotes; a longer one is cut, its length said."""
 

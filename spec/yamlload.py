@@ -295,10 +295,9 @@ class _Walker:
             key = self.key(key_node)
             line = key_node.start_mark.line + 1
             if key in first_line:
-                raise self.error(
-                    key_node,
-                    f"duplicate key {key!r} (lines {first_line[key]} and {line})",
-                )
+                where = (f"lines {first_line[key]} and {line}" if first_line[key] != line
+                         else f"line {line}, twice")  # `{a: 1, a: 2}`, or `*k :` (an alias)
+                raise self.error(key_node, f"duplicate key {key!r} ({where})")
             first_line[key] = line
             size += 1 + self.walk(value_node, (*pointer, key), line, depth + 1)
             self.bound(key_node)

@@ -146,14 +146,31 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
     elif kind == "type":
         types = [value] if isinstance(value, str) else list(value)
         wanted = " or ".join(_JSON_TYPES.get(t, t) for t in types)
-        yield pointer, f"{where}: expected {wanted}, got {_kind(inst)} ({describe(inst)})"
+        yield pointer, (f"{where}: expected {wanted}, got {_kind(inst)} ({describe(inst)})"
+                        + _text_for_number(inst, types))
     elif kind == "pattern" and isinstance(err.schema, dict) and "x-expected" in err.schema:
         # A schema may say in words what the pattern stands for.
         yield pointer, f"{where}: {describe(inst)} is not {err.schema['x-expected']}"
     elif kind == "pattern":
         yield pointer, f"{where}: {describe(inst)} does not match the pattern {value}"
+    elif kind == "minLength" and isinstance(inst, str):
+        yield pointer, f"{where}: {describe(inst)} is too short (at least {value} characters)"
+    elif kind == "minProperties" and isinstance(inst, dict) and isinstance(err.schema, dict) \
+            and err.schema.get("properties"):  # an entry of known keys given too few
+        has = f"gives only {', '.join(map(str, inst))}" if inst else "is empty"
+        yield pointer, (f"{where}: {has}; it needs at least {value} keys of "
+                        f"{', '.join(err.schema['properties'])}")
     elif kind == "maxLength" and isinstance(inst, str):
         yield pointer, f"{where}: {describe(inst)} is too long (at most {value} characters)"
+    elif kind in ("anyOf", "oneOf") and (keys := _key_choice(value)):
+        named = " or ".join(f"`{k}`" for k in keys)
+        if not isinstance(inst, dict):  # as the type's own complaint says it (one message)
+            yield pointer, f"{where}: expected a mapping, got {_kind(inst)} ({describe(inst)})"
+        elif kind == "oneOf" and err.context == []:  # more than one choice fits
+            given = [f"`{k}`" for k in keys if k in inst]
+            yield pointer, f"{where}: gives both {' and '.join(given)}: give one of them"
+        else:
+            yield pointer, f"{where}: needs {named}"
     elif kind in ("anyOf", "oneOf") and (choice := _choice(err)) is not None:
         if isinstance(choice, str):
             yield pointer, f"{where}: expected {choice}, got {_kind(inst)} ({describe(inst)})"
@@ -169,6 +186,37 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
         yield pointer, f"{where}: {err.message}"
 
 
+def _refused_whole(sub: ValidationError) -> bool:
+    """Whether a choice refused the value for its type: a `type`, or an `enum` or `const`
+    of values none of which is of the value's type (a list where a name may stand)."""
+    if sub.relative_path:
+        return False
+    if sub.validator == "type":
+        return True
+    allowed = sub.validator_value if sub.validator == "enum" else [sub.validator_value]
+    return sub.validator in ("enum", "const") and isinstance(allowed, list) and not any(
+        type(v) is type(sub.instance) for v in allowed)
+
+
+def _key_choice(choices: Any) -> list[str]:
+    """The keys of a choice among keys (`oneOf: [{required: [table]}, {required: [deal]}]`:
+    a fixture has a table or a deal), or [] for any other choice."""
+    if not isinstance(choices, list) or not all(
+            isinstance(c, dict) and set(c) == {"required"} and len(c["required"]) == 1
+            for c in choices):
+        return []
+    return [c["required"][0] for c in choices]
+
+
+def _text_for_number(value: object, types: Sequence[str]) -> str:
+    """Why a number came out as text, where a number was wanted: quoted or tagged
+    (`'7'`, `!!str 7`), it is text to every YAML reader."""
+    if isinstance(value, str) and ("integer" in types or "number" in types) \
+            and re.fullmatch(r"[-+]?[0-9]+(\.[0-9]*)?", value.strip()):
+        return f": a number quoted or tagged !!str is text; write it plain ({value.strip()})"
+    return ""
+
+
 _SIMPLE: Final = frozenset({"type", "const", "enum", "pattern"})
 
 
@@ -182,8 +230,7 @@ def _choice(err: ValidationError) -> str | list[ValidationError] | None:
         branches.setdefault(sub.relative_schema_path[0], []).append(sub)
     if not branches:
         return None
-    fitting = [subs for subs in branches.values()
-               if not any(sub.validator == "type" and not sub.relative_path for sub in subs)]
+    fitting = [subs for subs in branches.values() if not any(map(_refused_whole, subs))]
     if len(fitting) == 1 and any(sub.relative_path or sub.validator not in ("const", "enum")
                                  for sub in fitting[0]):
         return fitting[0]

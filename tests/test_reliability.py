@@ -282,7 +282,8 @@ def test_an_infinite_timeout_is_a_usage_error(capsys: pytest.CaptureFixture[str]
     err = capsys.readouterr().err
     assert e.value.code == 2 and "must be a positive number of seconds: 'inf'" in err
     assert one_error(capsys, "fuzz", "--impl", "x", "--timeout", "inf") == (
-        "mtrain fuzz: --shrink-seconds and --timeout must be positive (and finite)\n")
+        "mtrain fuzz: error: --shrink-seconds and --timeout must be positive (and finite) "
+        "(see 'mtrain fuzz --help')\n")
 
 
 # --- outputs: missing folders, broken pipes ---------------------------------------------

@@ -154,8 +154,8 @@ def test_fuzz_games_are_bounded_and_a_long_run_stops_on_time(
 
     # a 20-digit count planned every game first: it never finished
     assert one_error(capsys, "fuzz", "--mutant", "wrong-hand-size", "--games", "9" * 20) == (
-        "mtrain fuzz: --games must be at most 1,000,000 (--max-seconds stops a long run at "
-        "a time)")
+        "mtrain fuzz: error: --games must be at most 1,000,000 (--max-seconds stops a long run "
+        "at a time) (see 'mtrain fuzz --help')")
     start = time.process_time()
     # a mutant found at the first deal of every game (wrong-hand-size shows only when a
     # game of five players comes up: on a loaded machine 0.5 s of wall time played two
@@ -175,7 +175,7 @@ def test_identify_refuses_a_timeout_that_is_no_time(capsys: pytest.CaptureFixtur
     # was taken: 0 and nan gave up on the hello, -1 killed the adapter's worker at once
     err = one_error(capsys, "identify", "--impl", "true", "--timeout", value)
     assert err == ("mtrain identify: error: argument --timeout: must be a positive number "
-                   f"of seconds: '{value}'")
+                   f"of seconds: '{value}' (see 'mtrain identify --help')")
 
 
 def test_a_k_pattern_that_matches_nothing_among_others_is_told(

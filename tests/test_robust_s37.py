@@ -58,7 +58,7 @@ def test_fuzz_seconds_that_are_no_time_are_refused(capsys: pytest.CaptureFixture
     # nan passed `< 0` and inf `> 0`: both were taken, nan as a shrink that never stops.
     err = usage_error(capsys, "fuzz", "--mutant", "wrong-engine-double", "--games", "1",
                       "--out", str(tmp_path / "out"), option, value)
-    assert err.startswith(f"mtrain fuzz: {option}") and "finite" in err, err
+    assert err.startswith(f"mtrain fuzz: error: {option}") and "finite" in err, err
 
 
 # --- fixture files -------------------------------------------------------------------------

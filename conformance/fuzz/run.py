@@ -210,6 +210,7 @@ _WORKER: dict[str, Any] = {}
 
 def _worker_init(target: Target, stop: Any, follow: str, deadline: float | None) -> None:
     signal.signal(signal.SIGTERM, _worker_stop)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the parent's: it stops us
     _WORKER.update(stop=stop, error=None)
     try:
         impl = target.make()

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from mtrain.conformance import runner
 from mtrain.conformance.adapter import JSON, Implementation, ruleset_json
+from mtrain.conformance.child import quiet_worker
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.mutants.catalogue import MUTANTS, check_names
 from mtrain.conformance.mutants.implementation import (
@@ -100,7 +101,8 @@ def run_mutants(fixtures: Sequence[Fixture], names: Sequence[str] | None = None,
     if jobs > 1 and len(chosen) > 1 and "fork" in mp.get_all_start_methods():
         _FORKED[:] = [runs, enough]
         try:
-            with mp.get_context("fork").Pool(min(jobs, len(chosen))) as pool:
+            with mp.get_context("fork").Pool(min(jobs, len(chosen)),
+                                             initializer=quiet_worker) as pool:
                 lists = pool.map(_forked_kills, chosen, chunksize=1)
         finally:
             _FORKED.clear()

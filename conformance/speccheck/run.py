@@ -628,12 +628,20 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
     else:
         # fork: workers start at once, without importing __main__ again; nothing in this
         # process has touched z3 yet, so there is no solver state to inherit
+        from mtrain.conformance.child import quiet_worker
+
         method = "fork" if sys.platform.startswith("linux") else "spawn"
-        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context(method)) as pool:
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context(method),
+                                   initializer=quiet_worker)
+        try:
             futures: list[Future[dict[str, Any]]] = [pool.submit(_safe, fn, *args)
                                                      for fn, args in plan]
             results = [f.result() for f in futures]
-            results = [results[i] for i in order]
+        except BaseException:  # an interrupt: no job is waited for, no worker left running
+            _stop(pool)
+            raise
+        pool.shutdown()
+        results = [results[i] for i in order]
     checks: list[Check] = []
     summary: dict[str, Any] = {}
     for r in results:
@@ -650,6 +658,18 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
            "jobs": [r["job"] for r in results if "job" in r],
            "plan": [fn.__name__.removeprefix("job_") for fn, _ in plan]}
     return out
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """The pool's workers killed and reaped, its jobs not yet begun dropped. Leaving the
+    pool's block would wait for every job planned (SIGINT: minutes); a worker left
+    running computes on, then writes a traceback as its result finds no reader."""
+    workers = list((pool._processes or {}).values())  # the executor names no other way
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.kill()
+    for worker in workers:
+        worker.join()
 
 
 def _shipped_by_size() -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -41,11 +42,35 @@ def why_missing(path: str) -> str | None:
     return None
 
 
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+                      r"|[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
+"""Numbers as written on a command line: ASCII digits, no space nor underscore (Python's
+int() and float() read `1_0` as 10, ` 2` as 2 and an Arabic-Indic or full-width digit
+as its value: a number read other than written). inf and nan are read, for the checks
+of range to refuse by name."""
+
+
+def integer(text: str) -> int:
+    """An argparse type: a whole number written in ASCII digits."""
+    if len(text) > 30:  # int() of over 4,300 digits is a ValueError of its own
+        raise argparse.ArgumentTypeError(f"too large a number: {text[:20]}...")
+    if not _INTEGER.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+    return int(text)
+
+
+def decimal(text: str) -> float:
+    """An argparse type: a number written in ASCII digits (a point, an exponent)."""
+    if len(text) > 400 or not _DECIMAL.fullmatch(text):
+        from mtrain.spec.errors import shown
+
+        raise argparse.ArgumentTypeError(f"not a number: {shown(text)}")
+    return float(text)
+
+
 def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    value = decimal(text)
     if not 0 < value < math.inf:
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {text!r}")
     return value
@@ -54,12 +79,7 @@ def positive_float(text: str) -> float:
 def whole(least: int, most: int | None = None) -> Callable[[str], int]:
     """An argparse type: a whole number of at least `least` (and at most `most`)."""
     def parse(text: str) -> int:
-        if len(text) > 30:  # int() of over 4,300 digits is a ValueError of its own
-            raise argparse.ArgumentTypeError(f"too large a number: {text[:20]}...")
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        value = integer(text)
         if value < least:
             raise argparse.ArgumentTypeError(f"must be at least {least}: {text!r}")
         if most is not None and value > most:

@@ -10,7 +10,13 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any
 
-from mtrain.commands.arguments import MAX_JOBS, MAX_SEED, stoppable
+from mtrain.commands.arguments import (
+    MAX_JOBS,
+    MAX_SEED,
+    decimal,
+    integer,
+    stoppable,
+)
 from mtrain.conformance.defaults import FOLLOW, FUZZ_OUT
 from mtrain.conformance.untrusted import shown
 
@@ -52,26 +58,26 @@ def register(sub: Any) -> None:
                    "these and the --variant rule sets): a table of its own and rules "
                    "played `other` are fuzzed too, judging only the answers those rules "
                    "do not decide")
-    p.add_argument("--players", type=int, help="table size (default: random per game)")
-    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--players", type=integer, help="table size (default: random per game)")
+    p.add_argument("--games", type=integer, default=100, help="games to play (default 100)")
+    p.add_argument("--seed", type=integer, default=0, help="the run's seed (default 0)")
+    p.add_argument("--jobs", type=integer, default=1, help="worker processes (default 1)")
     p.add_argument("--follow", choices=FOLLOW, default="ref",
                    help="whose state play goes on from after each step: the reference's "
                    "(default), or the implementation's own, so that its mistakes compound")
     p.add_argument("--known", metavar="FILE",
                    help="known findings, in the format of conform's --skip: a YAML list of "
                    "{fixture: SIGNATURE (a glob), variant (optional glob), reason}")
-    p.add_argument("--max-findings", type=int, metavar="N",
+    p.add_argument("--max-findings", type=integer, metavar="N",
                    help="stop once N new findings (signatures) have shown; the game in "
                    "which the Nth shows is played to its end")
-    p.add_argument("--max-seconds", type=float, metavar="SECONDS",
+    p.add_argument("--max-seconds", type=decimal, metavar="SECONDS",
                    help="stop playing after SECONDS (shrinking comes after)")
     p.add_argument("--out", default=FUZZ_OUT,
                    help=f"folder for the reproducers (default ./{FUZZ_OUT}/)")
-    p.add_argument("--shrink-seconds", type=float, default=10.0, metavar="SECONDS",
+    p.add_argument("--shrink-seconds", type=decimal, default=10.0, metavar="SECONDS",
                    help="time limit for shrinking each new finding (default 10)")
-    p.add_argument("--timeout", type=float, metavar="SECONDS",
+    p.add_argument("--timeout", type=decimal, metavar="SECONDS",
                    help="per request to --impl or --adapter (default: as for conform)")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.set_defaults(func=stoppable(run, "fuzz"))
@@ -79,7 +85,7 @@ def register(sub: Any) -> None:
 
 def _target(args: argparse.Namespace) -> Target:
     from mtrain.conformance.fuzz.run import Target
-    from mtrain.spec.errors import InputError, shown
+    from mtrain.spec.errors import InputError, UsageError, shown
 
     if args.mutant is not None:
         try:
@@ -98,7 +104,7 @@ def _target(args: argparse.Namespace) -> Target:
         return Target("impl", args.impl, timeout=args.timeout)
     if args.adapter is not None:
         return Target("adapter", args.adapter, timeout=args.timeout)
-    raise InputError("name the implementation to fuzz: --impl COMMAND, --adapter MODULE:ATTR "
+    raise UsageError("name the implementation to fuzz: --impl COMMAND, --adapter MODULE:ATTR "
                      "or --mutant NAME")
 
 
@@ -200,27 +206,27 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.fuzz.run import StartError, Target, close_implementation
     from mtrain.conformance.known_failures import load_skips
     from mtrain.conformance.process import ConfigurationError
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, UsageError
 
     if args.games < 1:
-        raise InputError("--games must be at least 1")
+        raise UsageError("--games must be at least 1")
     if args.games > MAX_GAMES:  # each is planned: a count of 20 digits never finished
-        raise InputError(f"--games must be at most {MAX_GAMES:,} (--max-seconds stops a "
+        raise UsageError(f"--games must be at most {MAX_GAMES:,} (--max-seconds stops a "
                          "long run at a time)")
     if args.players is not None and args.players < 2:
-        raise InputError(f"--players {args.players}: a table seats at least 2 (no hand-size "
+        raise UsageError(f"--players {args.players}: a table seats at least 2 (no hand-size "
                          "table deals fewer: DEAL-7)")
     if not 0 <= args.seed <= MAX_SEED:  # a seed names the reproducer files: one too long
-        raise InputError(f"--seed must be from 0 to {MAX_SEED:,}")  # is no file name
+        raise UsageError(f"--seed must be from 0 to {MAX_SEED:,}")  # is no file name
     if not 1 <= args.jobs <= MAX_JOBS:
-        raise InputError(f"--jobs must be from 1 to {MAX_JOBS}")
+        raise UsageError(f"--jobs must be from 1 to {MAX_JOBS}")
     if not 0 <= args.shrink_seconds < math.inf or (args.timeout is not None
                                    and not 0 < args.timeout < math.inf):
-        raise InputError("--shrink-seconds and --timeout must be positive (and finite)")
+        raise UsageError("--shrink-seconds and --timeout must be positive (and finite)")
     if args.max_findings is not None and args.max_findings < 1:
-        raise InputError("--max-findings must be at least 1")
+        raise UsageError("--max-findings must be at least 1")
     if args.max_seconds is not None and not 0 < args.max_seconds < math.inf:
-        raise InputError("--max-seconds must be positive (and finite: leave it out for no "
+        raise UsageError("--max-seconds must be positive (and finite: leave it out for no "
                          "limit)")
     from mtrain.conformance.outputs import check_output_folder
 

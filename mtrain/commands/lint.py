@@ -4,6 +4,7 @@ expectation's scope over the whole option space."""
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from mtrain.commands.arguments import why_missing
@@ -28,12 +29,18 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.gc_freeze import paused
     from mtrain.conformance.lint import lint
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, UsageError
 
+    if args.write_scopes and args.no_scopes:  # said before the corpus is read
+        raise UsageError("--write-scopes needs the scope check (drop --no-scopes)")
     missing = [why for p in args.paths if (why := why_missing(p))]
     if missing:
         raise InputError("; ".join(missing))
-    paths = list(dict.fromkeys(args.paths))  # a path given twice is read once
+    # a path given twice is read once, however spelt (`f.yaml`, `./f.yaml`)
+    seen: dict[str, str] = {}
+    for path in args.paths:
+        seen.setdefault(os.path.realpath(path), path)
+    paths = list(seen.values())
     # few cycles, many containers (gc_freeze.paused): after the scope check, whose own
     # stretch runs with the collector off, its memos and identify's pieces (hundreds of
     # thousands of containers) were walked again by each full collection the rest set off

@@ -9,7 +9,7 @@ import json
 import sys
 from typing import Any
 
-from mtrain.commands.arguments import count, job_count
+from mtrain.commands.arguments import count, job_count, stoppable
 
 
 def register(sub: Any) -> None:
@@ -32,7 +32,7 @@ def register(sub: Any) -> None:
     p.add_argument("--blame", action="store_true",
                    help="per mutant, the clauses its failures are charged to, and whether "
                    "the one charged most is a clause it breaks")
-    p.set_defaults(func=run)
+    p.set_defaults(func=stoppable(run, "mutants"))  # SIGTERM too stops its workers
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,9 +45,17 @@ def run(args: argparse.Namespace) -> int:
         for m in MUTANTS.values():
             print(f"{m.name:40} {', '.join(m.clauses):22} {m.description}")
         return 0
+    from mtrain.commands.arguments import why_missing
+    from mtrain.spec.errors import InputError
+
+    missing = args.path and why_missing(args.path)
+    if missing:  # was a LOAD ERROR line and a run of no fixture, exit 1 like a survivor
+        raise InputError(missing)
     fixtures, errors = load_corpus(args.path)
     for e in errors:
         print(f"LOAD ERROR {e}", file=sys.stderr)
+    if not fixtures:
+        raise InputError(f"no fixture could be loaded from {args.path or 'the corpus'}")
     if args.blame:
         from mtrain.conformance.mutants.blame import blame
 
@@ -74,4 +82,4 @@ def run(args: argparse.Namespace) -> int:
               f"fewest killers {low}{capped} ({', '.join(weakest[:4])}"
               f"{', ...' if len(weakest) > 4 else ''}), {report.runs} passing runs, "
               f"{report.seconds:.1f} s")
-    return 1 if report.survived or low < args.need else 0
+    return 1 if report.survived or low < args.need or errors else 0  # a file unread: not green

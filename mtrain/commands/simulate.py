@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from mtrain.commands.arguments import resolve, seed, whole
+from mtrain.commands.arguments import integer, resolve, seed, whole
 from mtrain.commands.printing import print_json
 
 MAX_ROUNDS = 1_000_000
@@ -21,7 +21,7 @@ def register(sub: Any) -> None:
     which.add_argument("--rules", metavar="FILE", help="a rule-set file "
                        "(spec/schemas/rules.schema.json), for example a double-15 set")
     p.add_argument("--overlay", action="append", default=[], help="add an overlay (repeatable)")
-    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--players", type=integer, default=4)
     p.add_argument("--rounds", type=whole(1, MAX_ROUNDS), default=100,
                    help=f"rounds to play (default 100, at most {MAX_ROUNDS:,})")
     p.add_argument("--seed", type=seed, default=0, help="the run's seed (default 0)")
@@ -35,14 +35,14 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.reference.rules import Rules
     from mtrain.reference.simulate import simulate
     from mtrain.spec.catalog import catalog
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, UsageError
 
     rs = resolve(catalog(), args.rules or args.variant, args.overlay)
     if args.players not in rs.player_counts:
         raise InputError(f"{rs.name} has no hand size for {args.players} players; it deals to "
                          f"{', '.join(map(str, rs.player_counts))} [DEAL-7]")
     if args.rounds < 1:
-        raise InputError("--rounds must be at least 1")
+        raise UsageError("--rounds must be at least 1")
     other = [option for option, value in rs.items() if value == "other"]
     if other:  # the engine plays only the values it knows
         raise InputError(f"{rs.name} plays {', '.join(other)} `other`: the reference engine "

@@ -39,12 +39,12 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.selection import id_matches
     from mtrain.conformance.situations import render, situations
     from mtrain.spec.catalog import catalog
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, UsageError
 
     if args.shipped or args.check:
         return _shipped(args)
     if args.ruleset is None:
-        raise InputError("name a rule set (a variant, base+overlay+..., or a rule-set "
+        raise UsageError("name a rule set (a variant, base+overlay+..., or a rule-set "
                          "file), or give --shipped")
     if args.out:
         check_output(args.out, "--out")
@@ -59,12 +59,12 @@ def run(args: argparse.Namespace) -> int:
 def _shipped(args: argparse.Namespace) -> int:
     from mtrain.conformance import shipped
     from mtrain.conformance.situation_shipping import default_asks, stale, write
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, UsageError
 
     if not args.shipped:
-        raise InputError("--check goes with --shipped")
+        raise UsageError("--check goes with --shipped")
     if args.ruleset is not None or args.count is not None or args.pattern or args.out:
-        raise InputError("--shipped makes the situations of a default run: no rule set, "
+        raise UsageError("--shipped makes the situations of a default run: no rule set, "
                          "-n, -k nor --out")
     where = shipped.folder()
     if where is None:

@@ -9,7 +9,7 @@ import argparse
 import json
 from typing import Any
 
-from mtrain.commands.arguments import why_missing
+from mtrain.commands.arguments import integer, why_missing
 from mtrain.commands.printing import write_or_print
 
 KINDS = ("legal", "apply", "winners", "score", "state")
@@ -28,7 +28,7 @@ def register(sub: Any) -> None:
     which = p.add_mutually_exclusive_group()
     which.add_argument("--variant", help="the rule set (default: the first the fixture names)")
     which.add_argument("--rules", metavar="FILE", help="the rule set of a rule-set file")
-    p.add_argument("--steps", type=int, default=None, metavar="N",
+    p.add_argument("--steps", type=integer, default=None, metavar="N",
                    help="the state after the fixture's first N steps (default: after all "
                    "of them, the state its expectations speak about; 0: its table)")
     p.add_argument("--as", dest="kind", choices=KINDS, default="legal",
@@ -43,13 +43,13 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.adapter import ruleset_json
     from mtrain.conformance.outputs import check_output
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, UsageError
     from mtrain.spec.notation import FixtureError, action_json, max_pip_of
 
     if args.out:
         check_output(args.out, "--out")
     if (args.kind == "apply") != (args.action is not None):
-        raise InputError("--action goes with --as apply, and --as apply needs --action")
+        raise UsageError("--action goes with --as apply, and --as apply needs --action")
     fx = _fixture(args)
     rs = _ruleset(args, fx)
     state = _state(fx, rs, args.steps)
