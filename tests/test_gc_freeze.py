@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import gc
 
+import pytest
+
 from mtrain.conformance.gc_freeze import exiting, paused
+
+pytestmark = pytest.mark.default_gc  # about the collector as a user's process has it
 
 
 class _Box:

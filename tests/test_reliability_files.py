@@ -121,6 +121,7 @@ def write_fixtures(folder: Path, count: int, files: int) -> None:
             + "\n\n" for i in range(k * per, (k + 1) * per)))
 
 
+@pytest.mark.default_gc  # counts collections / measures memory as a user's process
 def test_composing_a_large_file_runs_no_collection(monkeypatch: pytest.MonkeyPatch,
                                                   tmp_path: Path) -> None:
     # One file of many fixtures loaded about twice as slowly as the same fixtures split in

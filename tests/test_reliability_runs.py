@@ -137,6 +137,7 @@ class Sink:
         return len(text)
 
 
+@pytest.mark.default_gc  # counts collections / measures memory as a user's process
 def test_the_json_report_is_streamed() -> None:
     results = [Result(f"basic-{i:05d}", "pagat", "pass", path="x.yaml", line=i,
                       clauses=("TRAIN-2", "TURN-1"), rerun="mtrain conform -k x" * 4)
