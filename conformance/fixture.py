@@ -497,7 +497,8 @@ def _train(value: Any, n: int, where: str) -> Iterator[str]:
 
 
 def _tiles(tiles: Any, sets: dict[str, int | None], where: str) -> Iterator[str]:
-    if tiles is None:  # an empty hand or train, as in a table
+    if tiles is None:  # `0:` with nothing after it: an empty hand or train is []
+        yield f"{where}: expected a list of tiles, got null; an empty list is written []"
         return
     if not isinstance(tiles, list):
         yield f"{where}: expected a list of tiles, got {tiles!r}"

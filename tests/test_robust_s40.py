@@ -511,3 +511,37 @@ def test_a_table_given_to_an_option_that_names_its_value_is_refused_in_words(
     assert refused(capsys, "rules", rules) == (
         f"mtrain rules: {rules}:4: option scoring takes the name of a value, not a table "
         "(only hand_sizes takes one)")
+
+
+# --- robust2-s40: the twelfth round's leftovers ------------------------------------------
+
+
+@pytest.mark.parametrize("table, said", [
+    # each was read as an empty hand or train
+    ("    hands:\n      0: null\n      1: [2-0]\n",
+     ":7: [0].table.hands.0: expected a list, got null; an empty list is written []"),
+    ("    hands:\n      0:\n      1: [2-0]\n",
+     ":7: [0].table.hands.0: expected a list, got null; an empty list is written []"),
+    ("    hands:\n      0: [1-0]\n      1: [2-0]\n    trains: {0: ~}\n",
+     ":9: [0].table.trains.0: expected a list, got null; an empty list is written []"),
+])
+def test_a_null_hand_or_train_in_a_table_is_refused_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, table: str, said: str) -> None:
+    fixture = write(tmp_path / "f.yaml", FIXTURE.format(setup="  table:\n" + table,
+                                                        check="      legal: [draw]\n"))
+    assert main(["lint", "--no-scopes", fixture]) == 1
+    out = capsys.readouterr().out
+    assert f"error: {fixture}{said}\n" in out and "unreachable" not in out, out
+
+
+def test_a_null_hand_or_train_in_an_expected_state_is_refused_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # an expected `hands: {0: null}` was checked as an empty hand
+    fixture = write(tmp_path / "f.yaml", FIXTURE.format(
+        setup="  table:\n    hands:\n      0: [1-0]\n      1: [2-0, rest]\n",
+        check="      state:\n        hands: {0: null}\n        trains: {mexican: }\n"))
+    assert main(["lint", "--no-scopes", fixture]) == 1
+    out = capsys.readouterr().out
+    for where in ("hands[0]", "trains[mexican]"):
+        assert (f"error: {fixture}:10: fixture mine-001: expected state.{where}: expected a "
+                "list of tiles, got null; an empty list is written []\n") in out, out
