@@ -545,3 +545,15 @@ def test_a_null_hand_or_train_in_an_expected_state_is_refused_at_its_line(
     for where in ("hands[0]", "trains[mexican]"):
         assert (f"error: {fixture}:10: fixture mine-001: expected state.{where}: expected a "
                 "list of tiles, got null; an empty list is written []\n") in out, out
+
+
+def test_a_folder_of_fixtures_is_read_whatever_the_case_of_yaml_or_yml(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # x.yml and X.YAML were skipped without a word: "0 fixtures", exit 0
+    text = (Path(__file__).parent / "data" / "fixtures" / "basic" / "play.yaml").read_text()
+    first, second = text.rsplit("\n- id: ", 1)
+    write(tmp_path / "a.yml", first + "\n")
+    write(tmp_path / "B.YAML", "- id: " + second)
+    write(tmp_path / "notes.txt", "not a fixture")
+    assert main(["lint", "--no-scopes", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("2 fixtures, ")
