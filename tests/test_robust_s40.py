@@ -557,3 +557,23 @@ def test_a_folder_of_fixtures_is_read_whatever_the_case_of_yaml_or_yml(
     write(tmp_path / "notes.txt", "not a fixture")
     assert main(["lint", "--no-scopes", str(tmp_path)]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith("2 fixtures, ")
+
+
+@pytest.mark.parametrize("args, said", [
+    # "the following arguments are required: COMMAND", the option not named
+    (["--hlep"], "unrecognized arguments: --hlep (did you mean --help?)"),
+    (["--hlep", "conform"], "unrecognized arguments: --hlep (did you mean --help?)"),
+    # "invalid choice: 'conforn' (choose from 'variants', 'explain', ... 16 names)"
+    (["conforn"], "unknown command 'conforn' (did you mean conform?)"),
+    (["x\x1b[31m"], "unknown command 'x\\x1b[31m'"),
+])
+def test_an_unknown_option_or_command_is_named_with_the_one_meant(
+        capsys: pytest.CaptureFixture[str], args: list[str], said: str) -> None:
+    assert refused(capsys, *args) == f"mtrain: error: {said} (see 'mtrain --help')"
+
+
+def test_an_abbreviated_top_level_option_is_still_taken(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--vers"])
+    assert info.value.code == 0 and capsys.readouterr().out.startswith("mtrain ")
