@@ -424,8 +424,13 @@ def test_an_interrupted_check_kills_its_workers_and_begins_no_other_job(
     (["check"], "mtrain.conformance.speccheck.run", "run"),
     (["mutants", str(Path(__file__).parent / "data" / "fixtures" / "basic")],
      "mtrain.conformance.mutants.runs", "run_mutants"),
+    # robust2-s40: these three too died of SIGTERM's default (exit -15, no word)
+    (["lint", "--no-scopes"], "mtrain.conformance.lint", "lint"),
+    (["diff", "pagat", "puremco"], "mtrain.conformance.diffing", "diff"),
+    (["simulate", "--variant", "pagat", "--rounds", "1"], "mtrain.reference.simulate",
+     "simulate"),
 ])
-def test_check_and_mutants_are_stopped_by_sigterm_as_by_an_interrupt(
+def test_a_long_command_is_stopped_by_sigterm_as_by_an_interrupt(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         args: list[str], module: str, name: str) -> None:
     # each died of SIGTERM's default (exit -15, no word, the workers left running)
