@@ -4,6 +4,7 @@ usage error names its command and how to get its help."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -582,3 +583,44 @@ def test_an_abbreviated_top_level_option_is_still_taken(
     with pytest.raises(SystemExit) as info:
         main(["--vers"])
     assert info.value.code == 0 and capsys.readouterr().out.startswith("mtrain ")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="worker processes need fork")
+def test_an_adapter_answer_past_the_bound_is_refused_in_words_each_time(tmp_path: Path) -> None:
+    # a 10-million-entry legal list: each request's answer was written out whole (~90 MB),
+    # cut off at the bound with the host's output, and the host's next start failed on it:
+    # "the adapter's legal() answered with more than 4194304 bytes", then "the adapter's
+    # process exited with code 1 while starting" (81 error, 81 crash in 74 s)
+    from mtrain.conformance.adapter import ruleset_json
+    from mtrain.conformance.inprocess import TimedImplementation
+    from mtrain.conformance.process import ProtocolViolation
+    from mtrain.conformance.protocol import MAX_LINE
+    from mtrain.spec.catalog import catalog
+    from mtrain.spec.notation import table_state
+    path = write(tmp_path / "huge.py", (
+        "from mtrain.conformance.adapter import ReferenceImplementation\n"
+        "class Huge(ReferenceImplementation):\n"
+        "    def legal(self, ruleset, state):  # as many entries as would fit, and one\n"
+        f"        return ['draw'] * ({MAX_LINE // 2} + 1)\n"
+        "    def winners(self, ruleset, state):  # few entries, too many bytes\n"
+        f"        return ['x' * {MAX_LINE}]\n"))
+    rs = catalog().ruleset("pagat")
+    state = table_state({"hands": {0: ["5-3", "rest"], 1: ["11-11"]}}, rs)
+    impl = TimedImplementation(None, 30, f"{path}:Huge")
+    bound = f": an answer holds at most {MAX_LINE:,} bytes of JSON (as over the protocol); " \
+        "refused unread"
+    try:
+        for _ in range(2):  # the second as the first: no crash between
+            with pytest.raises(ProtocolViolation) as info:
+                impl.legal(ruleset_json(rs), state)
+            assert info.value.message == (f"the adapter's legal() returned a list of "
+                                          f"{MAX_LINE // 2 + 1:,} entries{bound}")
+        with pytest.raises(ProtocolViolation) as info:
+            impl.winners(ruleset_json(rs), state)
+        size = len('{"value":["') + MAX_LINE + len('"]}')
+        assert info.value.message == (f"the adapter's winners() returned a value that makes "
+                                      f"an answer of {size:,} bytes of JSON{bound}")
+        assert len(impl.failures) == 3
+    finally:
+        impl.close()
+
