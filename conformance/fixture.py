@@ -342,11 +342,16 @@ def fixture_files(root: str | Path | None = None) -> list[Path]:
     base = Path(root) if root is not None else FIXTURE_ROOT
     if not base.is_dir():  # a file; or a FIFO, a device: reported by read_text, not read
         return [base]
+    # every YAML file, however its name ends (x.yml, X.YAML: skipped, it would go unseen);
     # a folder named x.yaml is walked, not read; anything else is kept, to be reported
     # (a broken link, a FIFO: read_text names what it is, and never waits on it); the
     # rule-set files fixtures name (`rules:`) live in folders named RULES_FOLDER
-    return sorted(p for p in base.rglob("*.yaml") if not p.is_dir()
-                  and RULES_FOLDER not in p.relative_to(base).parts[:-1])
+    return sorted(p for p in base.rglob("*") if p.suffix.lower() in YAML_SUFFIXES
+                  and not p.is_dir() and RULES_FOLDER not in p.relative_to(base).parts[:-1])
+
+
+YAML_SUFFIXES = (".yaml", ".yml")
+"""How the name of a fixture file in a folder ends, in any case."""
 
 
 RULES_FOLDER = "rulesets"
@@ -497,7 +502,8 @@ def _train(value: Any, n: int, where: str) -> Iterator[str]:
 
 
 def _tiles(tiles: Any, sets: dict[str, int | None], where: str) -> Iterator[str]:
-    if tiles is None:  # an empty hand or train, as in a table
+    if tiles is None:  # `0:` with nothing after it: an empty hand or train is []
+        yield f"{where}: expected a list of tiles, got null; an empty list is written []"
         return
     if not isinstance(tiles, list):
         yield f"{where}: expected a list of tiles, got {tiles!r}"

@@ -248,10 +248,10 @@ class _Host:
                     "its worker process was killed", proc.stderr.tail(since=mark))
             if line is _GONE:
                 raise self._lost(proc, name)
-            if line is TOO_LONG:
-                self._kill_worker()
+            if line is TOO_LONG:  # a worker bounds its answers: this one's line broke
+                self._drop()  # nothing more is read from the host: a fresh one is started
                 raise ProtocolViolation(f"the adapter's {name}() answered with more than "
-                                        f"{MAX_LINE} bytes of JSON")
+                                        f"{MAX_LINE:,} bytes of JSON")
             assert isinstance(line, bytes)
             try:
                 answer = decode(line)
@@ -272,6 +272,11 @@ class _Host:
             raise RefusedSetup(reason, clause)
         if "unsupported" in answer:
             raise NotApplicable(str(answer["unsupported"]))
+        if "too_long" in answer:
+            raise ProtocolViolation(
+                f"the adapter's {name}() returned {answer['too_long']}: an answer holds "
+                f"at most {MAX_LINE:,} bytes of JSON (as over the protocol); refused unread",
+                stderr)
         if "died" in answer:  # os._exit, a signal, a crash in C code: the host forks anew
             self._worker = None
             raise ImplementationCrashed(
@@ -482,11 +487,19 @@ def _answer(impl: Any, line: bytes) -> bytes:
     changed = mutated(name, before, args)
     if changed is not None:
         answer = {"error": changed}
+    value = answer.get("value")
+    if isinstance(value, list | dict) and len(value) > MAX_LINE // 2:
+        # each entry takes two bytes at least ("0,"): told without writing it out
+        kind = "a list" if isinstance(value, list) else "a mapping"
+        return encode({"too_long": f"{kind} of {len(value):,} entries"})
     try:
-        return encode(answer)
+        line = encode(answer)
     except (TypeError, ValueError, RecursionError) as e:
         return encode({"error": f"the adapter's {name}() returned something that is not "
                                 f"JSON: {e}"})
+    # a line past the bound would be cut off unread, the host with it (a crash each time)
+    return line if len(line) - 1 <= MAX_LINE else encode(  # the newline aside
+        {"too_long": f"a value that makes an answer of {len(line) - 1:,} bytes of JSON"})
 
 
 # --- on a thread (no fork, or no name to load the adapter by) ---------------------------

@@ -103,6 +103,7 @@ def _main(argv: Sequence[str] | None) -> int:
     # `mtrain serve` is started once per job of every fuzz and conform run: it imports
     # only the server's command, not every other command's module
     parser = build_parser(("serve",) if words[:1] == ["serve"] else COMMANDS)
+    _check_command(parser, words)
     args, unknown = parser.parse_known_args(words)
     if unknown:  # said by the subcommand's parser: argparse's own names `mtrain` alone
         _unrecognized(parser, args.command, unknown)
@@ -155,6 +156,28 @@ def _warn_of_the_cache(command: str) -> None:
         if why is not None:
             print(cut_long_runs(f"mtrain {command}: warning: {shown(why)}: nothing shipped "
                                 "is read (set it to off to mean that)"), file=sys.stderr)
+
+
+def _check_command(parser: argparse.ArgumentParser, words: list[str]) -> None:
+    """A usage error for an option before the command that mtrain's own are not (argparse
+    said only 'COMMAND is required' of `mtrain --hlep`) or a command not known, each with
+    the spelling meant where one is alike (`conforn`: conform)."""
+    import difflib
+
+    own = [o for a in parser._actions for o in a.option_strings]
+    for word in words:
+        if word == "--" or not word.startswith("-"):
+            if word not in COMMANDS and word != "--":
+                close = difflib.get_close_matches(word, COMMANDS, n=1, cutoff=0.6)
+                hint = f" (did you mean {close[0]}?)" if close else ""
+                parser.error(f"unknown command '{shown_words([word])}'{hint}")
+            return
+        # argparse takes an unambiguous prefix of a long option (`--vers`)
+        if word not in own and not (word.startswith("--") and len(word) > 2 and any(
+                o.startswith(word) for o in own if o.startswith("--"))):
+            close = difflib.get_close_matches(word.split("=")[0], own, n=1, cutoff=0.6)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            parser.error(f"unrecognized arguments: {shown_words([word])}{hint}")
 
 
 def _unrecognized(parser: argparse.ArgumentParser, command: str, words: list[str]) -> NoReturn:

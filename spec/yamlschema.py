@@ -56,6 +56,11 @@ def _kind(value: object) -> str:
     return f"a {type(value).__name__}"
 
 
+def _got(value: object) -> str:
+    """What a value is, as a message names it: `an integer (5)`; null alone."""
+    return "null" if value is None else f"{_kind(value)} ({describe(value)})"
+
+
 def _where(pointer: Sequence[str | int], data: Any = None) -> str:
     """``options.follow_up``, ``source[1]``, ``table.2``; ``top level`` for the root.
 
@@ -146,7 +151,9 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
     elif kind == "type":
         types = [value] if isinstance(value, str) else list(value)
         wanted = " or ".join(_JSON_TYPES.get(t, t) for t in types)
-        yield pointer, (f"{where}: expected {wanted}, got {_kind(inst)} ({describe(inst)})"
+        # `0:` with nothing after it is null too: say how the empty list it may mean is written
+        empty = "; an empty list is written []" if inst is None and "array" in types else ""
+        yield pointer, (f"{where}: expected {wanted}, got {_got(inst)}{empty}"
                         + _text_for_number(inst, types))
     elif kind == "pattern" and isinstance(err.schema, dict) and "x-expected" in err.schema:
         # A schema may say in words what the pattern stands for.
@@ -165,7 +172,7 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
     elif kind in ("anyOf", "oneOf") and (keys := _key_choice(value)):
         named = " or ".join(f"`{k}`" for k in keys)
         if not isinstance(inst, dict):  # as the type's own complaint says it (one message)
-            yield pointer, f"{where}: expected a mapping, got {_kind(inst)} ({describe(inst)})"
+            yield pointer, f"{where}: expected a mapping, got {_got(inst)}"
         elif kind == "oneOf" and err.context == []:  # more than one choice fits
             given = [f"`{k}`" for k in keys if k in inst]
             yield pointer, f"{where}: gives both {' and '.join(given)}: give one of them"
@@ -173,7 +180,7 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
             yield pointer, f"{where}: needs {named}"
     elif kind in ("anyOf", "oneOf") and (choice := _choice(err)) is not None:
         if isinstance(choice, str):
-            yield pointer, f"{where}: expected {choice}, got {_kind(inst)} ({describe(inst)})"
+            yield pointer, f"{where}: expected {choice}, got {_got(inst)}"
         else:  # the one choice of the value's type: its own complaints say what is wrong
             for sub in choice:
                 yield from _messages(doc, sub)

@@ -4,6 +4,7 @@ usage error names its command and how to get its help."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -424,8 +425,13 @@ def test_an_interrupted_check_kills_its_workers_and_begins_no_other_job(
     (["check"], "mtrain.conformance.speccheck.run", "run"),
     (["mutants", str(Path(__file__).parent / "data" / "fixtures" / "basic")],
      "mtrain.conformance.mutants.runs", "run_mutants"),
+    # robust2-s40: these three too died of SIGTERM's default (exit -15, no word)
+    (["lint", "--no-scopes"], "mtrain.conformance.lint", "lint"),
+    (["diff", "pagat", "puremco"], "mtrain.conformance.diffing", "diff"),
+    (["simulate", "--variant", "pagat", "--rounds", "1"], "mtrain.reference.simulate",
+     "simulate"),
 ])
-def test_check_and_mutants_are_stopped_by_sigterm_as_by_an_interrupt(
+def test_a_long_command_is_stopped_by_sigterm_as_by_an_interrupt(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         args: list[str], module: str, name: str) -> None:
     # each died of SIGTERM's default (exit -15, no word, the workers left running)
@@ -511,3 +517,110 @@ def test_a_table_given_to_an_option_that_names_its_value_is_refused_in_words(
     assert refused(capsys, "rules", rules) == (
         f"mtrain rules: {rules}:4: option scoring takes the name of a value, not a table "
         "(only hand_sizes takes one)")
+
+
+# --- robust2-s40: the twelfth round's leftovers ------------------------------------------
+
+
+@pytest.mark.parametrize("table, said", [
+    # each was read as an empty hand or train
+    ("    hands:\n      0: null\n      1: [2-0]\n",
+     ":7: [0].table.hands.0: expected a list, got null; an empty list is written []"),
+    ("    hands:\n      0:\n      1: [2-0]\n",
+     ":7: [0].table.hands.0: expected a list, got null; an empty list is written []"),
+    ("    hands:\n      0: [1-0]\n      1: [2-0]\n    trains: {0: ~}\n",
+     ":9: [0].table.trains.0: expected a list, got null; an empty list is written []"),
+])
+def test_a_null_hand_or_train_in_a_table_is_refused_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, table: str, said: str) -> None:
+    fixture = write(tmp_path / "f.yaml", FIXTURE.format(setup="  table:\n" + table,
+                                                        check="      legal: [draw]\n"))
+    assert main(["lint", "--no-scopes", fixture]) == 1
+    out = capsys.readouterr().out
+    assert f"error: {fixture}{said}\n" in out and "unreachable" not in out, out
+
+
+def test_a_null_hand_or_train_in_an_expected_state_is_refused_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # an expected `hands: {0: null}` was checked as an empty hand
+    fixture = write(tmp_path / "f.yaml", FIXTURE.format(
+        setup="  table:\n    hands:\n      0: [1-0]\n      1: [2-0, rest]\n",
+        check="      state:\n        hands: {0: null}\n        trains: {mexican: }\n"))
+    assert main(["lint", "--no-scopes", fixture]) == 1
+    out = capsys.readouterr().out
+    for where in ("hands[0]", "trains[mexican]"):
+        assert (f"error: {fixture}:10: fixture mine-001: expected state.{where}: expected a "
+                "list of tiles, got null; an empty list is written []\n") in out, out
+
+
+def test_a_folder_of_fixtures_is_read_whatever_the_case_of_yaml_or_yml(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # x.yml and X.YAML were skipped without a word: "0 fixtures", exit 0
+    text = (Path(__file__).parent / "data" / "fixtures" / "basic" / "play.yaml").read_text()
+    first, second = text.rsplit("\n- id: ", 1)
+    write(tmp_path / "a.yml", first + "\n")
+    write(tmp_path / "B.YAML", "- id: " + second)
+    write(tmp_path / "notes.txt", "not a fixture")
+    assert main(["lint", "--no-scopes", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("2 fixtures, ")
+
+
+@pytest.mark.parametrize("args, said", [
+    # "the following arguments are required: COMMAND", the option not named
+    (["--hlep"], "unrecognized arguments: --hlep (did you mean --help?)"),
+    (["--hlep", "conform"], "unrecognized arguments: --hlep (did you mean --help?)"),
+    # "invalid choice: 'conforn' (choose from 'variants', 'explain', ... 16 names)"
+    (["conforn"], "unknown command 'conforn' (did you mean conform?)"),
+    (["x\x1b[31m"], "unknown command 'x\\x1b[31m'"),
+])
+def test_an_unknown_option_or_command_is_named_with_the_one_meant(
+        capsys: pytest.CaptureFixture[str], args: list[str], said: str) -> None:
+    assert refused(capsys, *args) == f"mtrain: error: {said} (see 'mtrain --help')"
+
+
+def test_an_abbreviated_top_level_option_is_still_taken(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--vers"])
+    assert info.value.code == 0 and capsys.readouterr().out.startswith("mtrain ")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="worker processes need fork")
+def test_an_adapter_answer_past_the_bound_is_refused_in_words_each_time(tmp_path: Path) -> None:
+    # a 10-million-entry legal list: each request's answer was written out whole (~90 MB),
+    # cut off at the bound with the host's output, and the host's next start failed on it:
+    # "the adapter's legal() answered with more than 4194304 bytes", then "the adapter's
+    # process exited with code 1 while starting" (81 error, 81 crash in 74 s)
+    from mtrain.conformance.adapter import ruleset_json
+    from mtrain.conformance.inprocess import TimedImplementation
+    from mtrain.conformance.process import ProtocolViolation
+    from mtrain.conformance.protocol import MAX_LINE
+    from mtrain.spec.catalog import catalog
+    from mtrain.spec.notation import table_state
+    path = write(tmp_path / "huge.py", (
+        "from mtrain.conformance.adapter import ReferenceImplementation\n"
+        "class Huge(ReferenceImplementation):\n"
+        "    def legal(self, ruleset, state):  # as many entries as would fit, and one\n"
+        f"        return ['draw'] * ({MAX_LINE // 2} + 1)\n"
+        "    def winners(self, ruleset, state):  # few entries, too many bytes\n"
+        f"        return ['x' * {MAX_LINE}]\n"))
+    rs = catalog().ruleset("pagat")
+    state = table_state({"hands": {0: ["5-3", "rest"], 1: ["11-11"]}}, rs)
+    impl = TimedImplementation(None, 30, f"{path}:Huge")
+    bound = f": an answer holds at most {MAX_LINE:,} bytes of JSON (as over the protocol); " \
+        "refused unread"
+    try:
+        for _ in range(2):  # the second as the first: no crash between
+            with pytest.raises(ProtocolViolation) as info:
+                impl.legal(ruleset_json(rs), state)
+            assert info.value.message == (f"the adapter's legal() returned a list of "
+                                          f"{MAX_LINE // 2 + 1:,} entries{bound}")
+        with pytest.raises(ProtocolViolation) as info:
+            impl.winners(ruleset_json(rs), state)
+        size = len('{"value":["') + MAX_LINE + len('"]}')
+        assert info.value.message == (f"the adapter's winners() returned a value that makes "
+                                      f"an answer of {size:,} bytes of JSON{bound}")
+        assert len(impl.failures) == 3
+    finally:
+        impl.close()
+
