@@ -4,10 +4,10 @@
 Exit codes: 0 success, 1 a check failed, 2 a usage or configuration error (an unknown
 variant, a malformed file), always with one clear message and never a traceback; 1 too
 when the output is cut short (a broken pipe), unless the command already knew its
-verdict (`mtrain conform | head` exits as the run did); 130 (SIGINT) or 143 (SIGTERM)
-when interrupted. Every usage error (argparse's, or a command's own UsageError) is one
-line that names the command and how to get its help: `mtrain conform: error: ...
-(see 'mtrain conform --help')`.
+verdict (`mtrain conform | head` exits as the run did); 130 (SIGINT), 143 (SIGTERM) or
+129 (SIGHUP) when interrupted, whichever the command, with one line. Every usage error
+(argparse's, or a command's own UsageError) is one line that names the command and how
+to get its help: `mtrain conform: error: ... (see 'mtrain conform --help')`.
 """
 
 from __future__ import annotations
@@ -56,11 +56,29 @@ def build_parser(commands: Sequence[str] = COMMANDS) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in commands:
         importlib.import_module(f"mtrain.commands.{name}").register(sub)
-    for command in sub.choices.values():
+    for name, command in sub.choices.items():
+        # here, not in each command's module: none can forget it
+        command.set_defaults(func=_stoppable(command.get_default("func"), name))
         for action in command._actions:
             if type(action) is argparse._StoreAction and action.option_strings:
                 action.__class__ = _Once
     return parser
+
+
+def _stoppable(command: Command, name: str) -> Command:
+    """`command` run under mtrain.conformance.child.stoppable: SIGTERM (or SIGHUP) stops
+    it as an interrupt does, with one line and 128 + the signal's number, and kills what
+    it started (its default ended the process where it stood, exit -15 and no word). The
+    harness is imported only when the command runs."""
+
+    def run(args: argparse.Namespace) -> int:
+        from mtrain.conformance.child import stoppable
+
+        return stoppable(command, name)(args)
+
+    run.__name__ = run.__qualname__ = getattr(command, "__name__", name)
+    run.__doc__ = command.__doc__
+    return run
 
 
 _GIVEN = "_mtrain_given_once"

@@ -624,3 +624,37 @@ def test_an_adapter_answer_past_the_bound_is_refused_in_words_each_time(tmp_path
     finally:
         impl.close()
 
+
+
+# --- robust3-s40: the last leftovers -------------------------------------------------------
+
+
+def test_every_command_is_stopped_by_sigterm_as_by_an_interrupt(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # situations, docs, render, state, rules, explain and variants died of SIGTERM's
+    # default (exit -15, no word); every command the parser registers is walked, so that
+    # a new one cannot forget
+    import argparse
+    import importlib
+    import signal
+
+    from mtrain.cli import COMMANDS, build_parser
+
+    def terminated(args: object) -> int:
+        if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+            raise AssertionError("SIGTERM would end the command where it stands")
+        os.kill(os.getpid(), signal.SIGTERM)
+        signal.sigtimedwait([], 0)  # the handler runs at the next instruction
+        raise AssertionError("SIGTERM did not stop the command")
+
+    before = signal.getsignal(signal.SIGTERM)
+    for name in COMMANDS:
+        monkeypatch.setattr(importlib.import_module(f"mtrain.commands.{name}"), "run",
+                            terminated)
+    sub = next(a for a in build_parser()._actions
+               if isinstance(a, argparse._SubParsersAction))
+    assert sorted(sub.choices) == sorted(COMMANDS)
+    for name, parser in sub.choices.items():
+        assert parser.get_default("func")(argparse.Namespace()) == 143, name
+        assert capsys.readouterr().err == f"mtrain {name}: interrupted\n", name
+    assert signal.getsignal(signal.SIGTERM) == before  # each put it back

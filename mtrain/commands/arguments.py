@@ -1,5 +1,4 @@
-"""Arguments shared by the commands: a rule set by name, numbers argparse checks, and a
-command run under the harness's signal handling."""
+"""Arguments shared by the commands: a rule set by name, and numbers argparse checks."""
 
 from __future__ import annotations
 
@@ -7,7 +6,7 @@ import argparse
 import math
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from mtrain.spec.catalog import Catalog
@@ -111,17 +110,3 @@ def pattern(text: str) -> str:
                                          "of a fixture id, or leave -k out")
     return text
 
-
-def stoppable(command: Callable[[Any], int], name: str) -> Callable[[Any], int]:
-    """`command` run under mtrain.conformance.child.stoppable (an interrupt or SIGTERM
-    stops it with one line and 128 + the signal's number), the harness imported only
-    when the command runs."""
-
-    def run(args: Any) -> int:
-        from mtrain.conformance.child import stoppable as under_signals
-
-        return under_signals(command, name)(args)
-
-    run.__name__ = run.__qualname__ = getattr(command, "__name__", name)
-    run.__doc__ = command.__doc__
-    return run

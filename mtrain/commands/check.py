@@ -8,7 +8,7 @@ import json
 import sys
 from typing import Any
 
-from mtrain.commands.arguments import job_count, stoppable
+from mtrain.commands.arguments import job_count
 
 
 def register(sub: Any) -> None:
@@ -29,7 +29,7 @@ def register(sub: Any) -> None:
     p.add_argument("--only", choices=["options"],
                    help="run only these checks (options: the option space, seconds)")
     p.add_argument("--jobs", type=job_count, help="worker processes (default: up to 2)")
-    p.set_defaults(func=stoppable(run, "check"))  # SIGTERM too stops its workers
+    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

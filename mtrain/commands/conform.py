@@ -26,7 +26,6 @@ from mtrain.commands.arguments import (
     job_count,
     pattern,
     positive_float,
-    stoppable,
     whole,
     why_missing,
 )
@@ -92,7 +91,7 @@ def register(sub: Any) -> None:
                    help="a refusal must name the clause that refuses it (a refusal naming "
                    "none passes by default; the summary counts them)")
     p.add_argument("-v", "--verbose", action="store_true", help="list every result")
-    p.set_defaults(func=stoppable(run, "conform"))
+    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

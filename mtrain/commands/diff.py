@@ -8,8 +8,6 @@ import json
 import sys
 from typing import Any
 
-from mtrain.commands.arguments import stoppable
-
 
 def register(sub: Any) -> None:
     p = sub.add_parser("diff", help="what changes between two rule sets: options, clauses, "
@@ -19,7 +17,7 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--no-fixtures", action="store_true", help="skip the fixture comparison")
     p.add_argument("--no-situations", action="store_true", help="skip the z3 situations")
-    p.set_defaults(func=stoppable(run, "diff"))  # SIGTERM: one line, exit 143
+    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,7 +15,6 @@ from mtrain.commands.arguments import (
     MAX_SEED,
     decimal,
     integer,
-    stoppable,
 )
 from mtrain.conformance.defaults import FOLLOW, FUZZ_OUT
 from mtrain.conformance.untrusted import shown
@@ -80,7 +79,7 @@ def register(sub: Any) -> None:
     p.add_argument("--timeout", type=decimal, metavar="SECONDS",
                    help="per request to --impl or --adapter (default: as for conform)")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
-    p.set_defaults(func=stoppable(run, "fuzz"))
+    p.set_defaults(func=run)
 
 
 def _target(args: argparse.Namespace) -> Target:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mtrain.commands.arguments import positive_float, stoppable
+from mtrain.commands.arguments import positive_float
 
 if TYPE_CHECKING:
     from mtrain.conformance.identify import IdentifyInterrupted, OptionFinding
@@ -29,7 +29,7 @@ def register(sub: Any) -> None:
     p.add_argument("--output", "-o", metavar="FILE", help="write the rule set found here")
     p.add_argument("--timeout", type=positive_float, default=10.0, metavar="SECONDS",
                    help="per request (default 10)")
-    p.set_defaults(func=stoppable(run, "identify"))
+    p.set_defaults(func=run)
 
 
 def _run(identify: Any, watched: Any, declared: Any) -> Any:

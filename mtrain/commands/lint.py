@@ -7,7 +7,7 @@ import argparse
 import os
 from typing import Any
 
-from mtrain.commands.arguments import stoppable, why_missing
+from mtrain.commands.arguments import why_missing
 from mtrain.commands.printing import print_json
 
 
@@ -23,7 +23,7 @@ def register(sub: Any) -> None:
                    help="check coverage for fixtures of one's own too (always for the corpus)")
     p.add_argument("--write-scopes", action="store_true",
                    help="write each proposed wider scope into its fixture file as `when:`")
-    p.set_defaults(func=stoppable(run, "lint"))  # SIGTERM: one line, exit 143
+    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

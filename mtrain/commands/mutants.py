@@ -9,7 +9,7 @@ import json
 import sys
 from typing import Any
 
-from mtrain.commands.arguments import count, job_count, stoppable
+from mtrain.commands.arguments import count, job_count
 
 
 def register(sub: Any) -> None:
@@ -32,7 +32,7 @@ def register(sub: Any) -> None:
     p.add_argument("--blame", action="store_true",
                    help="per mutant, the clauses its failures are charged to, and whether "
                    "the one charged most is a clause it breaks")
-    p.set_defaults(func=stoppable(run, "mutants"))  # SIGTERM too stops its workers
+    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
