@@ -20,8 +20,8 @@ SystemExit (or the worker dying) a crash. Printing goes to stderr, collected wit
 failures.
 
 Without a name (an object handed in by code) or without fork, the calls run on a worker
-thread here, with deep copies checked the same way, but a call that overruns can only be
-abandoned.
+thread here, with deep copies checked and answers bounded the same way, but a call that
+overruns can only be abandoned.
 """
 
 from __future__ import annotations
@@ -273,10 +273,7 @@ class _Host:
         if "unsupported" in answer:
             raise NotApplicable(str(answer["unsupported"]))
         if "too_long" in answer:
-            raise ProtocolViolation(
-                f"the adapter's {name}() returned {answer['too_long']}: an answer holds "
-                f"at most {MAX_LINE:,} bytes of JSON (as over the protocol); refused unread",
-                stderr)
+            raise past_the_bound(name, str(answer["too_long"]), stderr)
         if "died" in answer:  # os._exit, a signal, a crash in C code: the host forks anew
             self._worker = None
             raise ImplementationCrashed(
@@ -487,19 +484,38 @@ def _answer(impl: Any, line: bytes) -> bytes:
     changed = mutated(name, before, args)
     if changed is not None:
         answer = {"error": changed}
+    try:
+        carried = bounded(answer)
+    except (TypeError, ValueError, RecursionError) as e:
+        return encode({"error": not_json(name, e)})
+    # a line past the bound would be cut off unread, the host with it (a crash each time)
+    return carried if isinstance(carried, bytes) else encode({"too_long": carried})
+
+
+def bounded(answer: JSON) -> bytes | str:
+    """`answer` as the line that carries it; past the bound (MAX_LINE bytes of JSON, as
+    over the protocol), what it holds instead, in words. Raises what encoding raises
+    for a value that is not JSON."""
     value = answer.get("value")
     if isinstance(value, list | dict) and len(value) > MAX_LINE // 2:
         # each entry takes two bytes at least ("0,"): told without writing it out
         kind = "a list" if isinstance(value, list) else "a mapping"
-        return encode({"too_long": f"{kind} of {len(value):,} entries"})
-    try:
-        line = encode(answer)
-    except (TypeError, ValueError, RecursionError) as e:
-        return encode({"error": f"the adapter's {name}() returned something that is not "
-                                f"JSON: {e}"})
-    # a line past the bound would be cut off unread, the host with it (a crash each time)
-    return line if len(line) - 1 <= MAX_LINE else encode(  # the newline aside
-        {"too_long": f"a value that makes an answer of {len(line) - 1:,} bytes of JSON"})
+        return f"{kind} of {len(value):,} entries"
+    line = encode(answer)
+    if len(line) - 1 > MAX_LINE:  # the newline aside
+        return f"a value that makes an answer of {len(line) - 1:,} bytes of JSON"
+    return line
+
+
+def past_the_bound(name: str, what: str, stderr: str = "") -> ProtocolViolation:
+    """The failure of a call whose answer `bounded` found past the bound."""
+    return ProtocolViolation(
+        f"the adapter's {name}() returned {what}: an answer holds at most {MAX_LINE:,} "
+        "bytes of JSON (as over the protocol); refused unread", stderr)
+
+
+def not_json(name: str, e: BaseException) -> str:
+    return f"the adapter's {name}() returned something that is not JSON: {e}"
 
 
 # --- on a thread (no fork, or no name to load the adapter by) ---------------------------
@@ -553,7 +569,13 @@ class _Threads:
         if changed is not None:
             raise AdapterError(changed)
         error = call.error
-        if error is None:
+        if error is None:  # bounded as a worker's answer is: the same run judges either
+            try:
+                line = bounded({"value": call.value})
+            except (TypeError, ValueError, RecursionError) as e:
+                raise AdapterError(not_json(name, e)) from None
+            if isinstance(line, str):
+                raise past_the_bound(name, line)
             return call.value
         if isinstance(error, (Refused, RefusedSetup)):
             raise error

@@ -585,13 +585,19 @@ def test_an_abbreviated_top_level_option_is_still_taken(
     assert info.value.code == 0 and capsys.readouterr().out.startswith("mtrain ")
 
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="worker processes need fork")
-def test_an_adapter_answer_past_the_bound_is_refused_in_words_each_time(tmp_path: Path) -> None:
+@pytest.mark.parametrize("isolated", [
+    pytest.param(True, marks=pytest.mark.skipif(not hasattr(os, "fork"),
+                                                 reason="worker processes need fork")),
+    False,  # robust3-s40: on a thread (an object handed in, or no fork), no bound at all
+])
+def test_an_adapter_answer_past_the_bound_is_refused_in_words_each_time(
+        tmp_path: Path, isolated: bool) -> None:
     # a 10-million-entry legal list: each request's answer was written out whole (~90 MB),
     # cut off at the bound with the host's output, and the host's next start failed on it:
     # "the adapter's legal() answered with more than 4194304 bytes", then "the adapter's
     # process exited with code 1 while starting" (81 error, 81 crash in 74 s)
     from mtrain.conformance.adapter import ruleset_json
+    from mtrain.conformance.adapter_loading import load_adapter
     from mtrain.conformance.inprocess import TimedImplementation
     from mtrain.conformance.process import ProtocolViolation
     from mtrain.conformance.protocol import MAX_LINE
@@ -606,7 +612,10 @@ def test_an_adapter_answer_past_the_bound_is_refused_in_words_each_time(tmp_path
         f"        return ['x' * {MAX_LINE}]\n"))
     rs = catalog().ruleset("pagat")
     state = table_state({"hands": {0: ["5-3", "rest"], 1: ["11-11"]}}, rs)
-    impl = TimedImplementation(None, 30, f"{path}:Huge")
+    spec = f"{path}:Huge"
+    impl = (TimedImplementation(None, 30, spec) if isolated
+            else TimedImplementation(load_adapter(spec)[0], 30))
+    assert impl.isolated is isolated
     bound = f": an answer holds at most {MAX_LINE:,} bytes of JSON (as over the protocol); " \
         "refused unread"
     try:
