@@ -667,3 +667,31 @@ def test_every_command_is_stopped_by_sigterm_as_by_an_interrupt(
         assert parser.get_default("func")(argparse.Namespace()) == 143, name
         assert capsys.readouterr().err == f"mtrain {name}: interrupted\n", name
     assert signal.getsignal(signal.SIGTERM) == before  # each put it back
+
+
+def test_a_shrunk_deal_is_summed_up_in_tiles_seats_and_steps(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # "91 -> 1 tiles, seats and steps written": `order: sorted` counted as one item, and
+    # the seats a deal shrank from (4 to 2) not at all
+    from mtrain.commands.fuzz import print_report
+    from mtrain.conformance.fuzz.judge import Disagreement, Probe
+    from mtrain.conformance.fuzz.play import Occurrence
+    from mtrain.conformance.fuzz.run import FuzzReport, Group
+    from mtrain.spec import tiles as T
+    order = [T.NAMES[t] for t in range(91)]  # a double-12 set, as dealt
+    before = Probe("deal", "pagat", deal={"players": 4, "order": order})
+    after = Probe("deal", "pagat", deal={"players": 2, "order": "sorted"})
+    table = Probe("apply", "pagat", table={"hands": {0: ["5-3", "rest"], 1: ["11-11"]},
+                                           "boneyard": ["1-0", "rest"]}, steps=("draw",))
+    seen = Disagreement("deals wrong (DEAL-1)", ("deal: hands differ",))
+    groups = [Group(seen.signature, 3, occurrence, occurrence, ["pagat"], shrunk=shrunk,
+                    shrink_tries=7, shrink_seconds=0.25)
+              for occurrence, shrunk in [(Occurrence(before, seen, 0, 0, 0, 4), after),
+                                         (Occurrence(table, seen, 0, 0, 1, 2), table)]]
+    print_report(FuzzReport(groups=groups), None)  # type: ignore[arg-type]
+    shrunk = [line.strip() for line in capsys.readouterr().out.splitlines() if "shrunk" in line]
+    assert shrunk == [
+        "shrunk in 0.2 s (7 tries): 91 tiles, 4 seats and 0 steps written -> the tiles dealt "
+        "in sorted order, 2 seats and 0 steps",
+        "shrunk in 0.2 s (7 tries): 3 tiles, 2 seats and 1 step written -> 3 tiles, 2 seats "
+        "and 1 step"]

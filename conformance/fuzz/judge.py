@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from mtrain.conformance.adapter import (
     JSON,
@@ -97,11 +97,42 @@ class Probe:
     @property
     def size(self) -> int:
         """How much a reproducer of it writes: tiles, seats and steps."""
-        size = written(self.table) + len(self.steps)
-        if self.table is None and self.deal is not None:
-            order = self.deal.get("order")
-            size += 1 + (len(order) if isinstance(order, list) else 0)
-        return size
+        return self.written.size
+
+    @property
+    def written(self) -> Written:
+        tiles, seats, order = 0, 0, None
+        if self.table is not None:
+            tiles, seats = written(self.table)
+        elif self.deal is not None:
+            listed = self.deal.get("order")
+            if isinstance(listed, list):
+                tiles = len(listed)
+            elif isinstance(listed, str):  # `sorted`: no tile is written, all are dealt
+                order = listed
+            seats = int(self.deal.get("players", 0))
+        return Written(tiles, seats, len(self.steps), order)
+
+
+class Written(NamedTuple):
+    """What a reproducer writes: its tiles, seats and steps; a deal whose order is named
+    (sorted, reversed) writes no tile, though it deals them all."""
+
+    tiles: int
+    seats: int
+    steps: int
+    order: str | None = None
+
+    @property
+    def size(self) -> int:
+        return self.tiles + self.seats + self.steps + (self.order is not None)
+
+    def __str__(self) -> str:
+        tiles = (f"{self.tiles:,} {'tile' if self.tiles == 1 else 'tiles'}"
+                 if self.order is None else f"the tiles dealt in {self.order} order")
+        seats = f"{self.seats:,} {'seat' if self.seats == 1 else 'seats'}"
+        steps = f"{self.steps:,} {'step' if self.steps == 1 else 'steps'}"
+        return f"{tiles}, {seats} and {steps}"
 
 
 @dataclass(frozen=True)

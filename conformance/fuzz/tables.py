@@ -89,14 +89,12 @@ def compact(table: dict[str, Any], ctx: Context) -> dict[str, Any]:
     return out
 
 
-def written(table: dict[str, Any] | None) -> int:
-    """How much a table writes out: tiles and seats."""
-    if table is None:
-        return 0
+def written(table: dict[str, Any]) -> tuple[int, int]:
+    """How much a table writes out: its tiles, and its seats."""
     tiles = sum(len([x for x in h or [] if x != REST]) for h in table["hands"].values())
     tiles += sum(len(v or []) for v in (table.get("trains") or {}).values())
     tiles += len([x for x in table.get("boneyard", []) if x != REST])
-    return tiles + len(table["hands"])
+    return tiles, len(table["hands"])
 
 
 def drop_seat(table: dict[str, Any], s: int) -> dict[str, Any]:

@@ -339,7 +339,7 @@ def print_report(report: FuzzReport, target: Target) -> None:
             print(f"    {m}")
         if g.shrunk is not None:
             print(f"    shrunk in {g.shrink_seconds:.1f} s ({g.shrink_tries} tries): "
-                  f"{g.best.probe.size} -> {g.shrunk.size} tiles, seats and steps written")
+                  f"{g.best.probe.written} written -> {g.shrunk.written}")
         if g.path is not None:
             print(f"    reproducer: {g.path}")
             for command in target.commands(g.path):
@@ -392,7 +392,8 @@ def report_json(report: FuzzReport, target: Target, seed: int) -> JSON:
                 "reproducer": None if g.path is None else str(g.path),
                 "shrink": None if g.shrunk is None else {
                     "seconds": round(g.shrink_seconds, 3), "tries": g.shrink_tries,
-                    "size": [g.best.probe.size, g.shrunk.size]},
+                    "size": [g.best.probe.size, g.shrunk.size],
+                    "written": [g.best.probe.written._asdict(), g.shrunk.written._asdict()]},
                 "problems": g.problems}
     return {"implementation": target.label, "seed": seed, "games": report.games,
             "not_applicable": report.not_applicable, "skipped": report.skipped,
