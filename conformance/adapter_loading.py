@@ -3,6 +3,7 @@ be an implementation (conform's --adapter, and the host of conformance/inprocess
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import os
@@ -15,6 +16,14 @@ from mtrain.spec.errors import InputError
 from mtrain.spec.yamlload import file_problem
 
 METHODS = ("info", "deal", "legal", "apply", "winners")
+
+
+def private_name(path: Path) -> str:
+    """The module name an adapter file is loaded under: its own, never a library's (under
+    its stem, yaml.py replaced the YAML library for the whole run, its own `import yaml`
+    included), and one per file (two engine.py of two folders are two modules)."""
+    where = hashlib.sha256(os.fsencode(path.resolve())).hexdigest()[:12]
+    return f"_mtrain_adapter_{where}_{path.stem}"
 
 
 def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
@@ -36,12 +45,13 @@ def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
                 raise InputError(f"--adapter {spec}: no such file {module_name}")
             if problem is not None:  # a FIFO would be waited on for ever
                 raise InputError(f"--adapter {spec}: {module_name}: {problem}")
-            mspec = importlib.util.spec_from_file_location(path.stem, path)
+            name = private_name(path)
+            mspec = importlib.util.spec_from_file_location(name, path)
             if mspec is None or mspec.loader is None:  # a.txt: no loader takes it
                 raise InputError(f"--adapter {spec}: {module_name} is not a Python module "
                                  "(a .py file)")
             module = importlib.util.module_from_spec(mspec)
-            sys.modules[path.stem] = module
+            sys.modules[name] = module  # its classes' module is found (dataclasses ask)
             mspec.loader.exec_module(module)
         else:
             if "" not in sys.path and os.getcwd() not in sys.path:

@@ -695,3 +695,30 @@ def test_a_shrunk_deal_is_summed_up_in_tiles_seats_and_steps(
         "in sorted order, 2 seats and 0 steps",
         "shrunk in 0.2 s (7 tries): 3 tiles, 2 seats and 1 step written -> 3 tiles, 2 seats "
         "and 1 step"]
+
+
+@pytest.mark.parametrize("library, reader", [("yaml", "safe_load"), ("json", "loads")])
+def test_an_adapter_named_like_a_library_does_not_replace_it(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        library: str, reader: str) -> None:
+    # yaml.py was loaded as sys.modules["yaml"]: an `import yaml` while it loaded (its own,
+    # the harness's it imports) got it, half made ("importing yaml.py failed:
+    # AttributeError: module 'yaml' has no attribute 'SafeLoader'"), and every later one
+    # of the run (identify writing its rule-set file) got the adapter
+    import importlib
+    import sys
+
+    from mtrain.conformance.adapter_loading import load_adapter
+    own = sys.modules[library]
+    monkeypatch.setitem(sys.modules, library, own)  # put back, whatever the load does
+    path = write(tmp_path / f"{library}.py", (
+        f"import {library}\n"
+        "from mtrain.conformance.adapter import ReferenceImplementation\n"
+        "class Engine(ReferenceImplementation):\n"
+        f"    options = {library}.{reader}('{{\"a\": 1}}')  # its settings, read by the library\n"))
+    engine = load_adapter(f"{path}:Engine")[0]
+    assert engine.options == {"a": 1} and engine.info()["name"]
+    assert sys.modules[library] is own and importlib.import_module(library) is own
+    fixture = Path(__file__).parent / "data" / "fixtures" / "basic" / "play.yaml"
+    assert main(["lint", "--no-scopes", str(fixture)]) == 0  # the harness reads YAML on
+    assert " 0 errors, " in capsys.readouterr().out
