@@ -279,7 +279,8 @@ def legal(t: Table) -> list[tuple[str, int | None, int | None]]:
         return []
     if t.drawn is not None:
         # TURN-3: the drawn tile must be played if it can; else TURN-4: pass
-        drawn = [("play", i, r) for i, r in t.plays(t.seat, 1 << t.drawn)]
+        drawn: list[tuple[str, int | None, int | None]] = [
+            ("play", i, r) for i, r in t.plays(t.seat, 1 << t.drawn)]
         return drawn or [("pass", None, None)]
     plays = t.plays(t.seat, t.hands[t.seat])
     if plays:
@@ -305,7 +306,7 @@ def refusal(t: Table, kind: str, tile: int | None, ref: int | None) -> Refused |
     if kind == "pass":
         if can:
             return Refused("a tile can be played", "TURN-1")
-        if t.boneyard:
+        if t.boneyard and t.drawn is None:
             return Refused("draw from the boneyard first", "TURN-2")
         return None
     assert tile is not None and ref is not None
