@@ -283,9 +283,11 @@ def closed_cover(st: engine.State, act: engine.Action, legal: bool = True) -> bo
 
 def marked_play(st: engine.State, act: engine.Action) -> bool:
     """Whether `act` is a play onto another player's train that carries their marker, a
-    train its marker alone opens to the player (TRAIN-4, MARK-1)."""
+    train its marker alone opens to the player (TRAIN-4, MARK-1): not a cover, and with no
+    double of an earlier turn open, whose duty, order or release would decide it."""
     return (act.kind == "play" and act.train != st.seat and act.train < st.players
-            and st.marked(act.train))
+            and st.marked(act.train) and act.train not in st.open_doubles
+            and all(d in st.turn_doubles for d in st.open_doubles))
 
 
 class Referee:

@@ -437,8 +437,9 @@ SIGNALBOX = Engine(
            "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
            "blocked_round": "full-round-of-passes", "scoring": "penalty",
            "blank_values": "face", "tie_rule": "shared", "match_length": "other"},
-    # MARK-1 where the fixture lists it and not TRAIN-4 (2 of 447): both open a marked train
-    charged={"own-marker": ("TRAIN-4", "MARK-1"), "scored-with-last-tile": "SCORE-5"},
+    # MARK-1 where the fixture lists it and not TRAIN-4 (2 of 447): both open a marked
+    # train; DBL-9 (3) where a released double is open, whose release decides the moment too
+    charged={"own-marker": ("TRAIN-4", "MARK-1", "DBL-9"), "scored-with-last-tile": "SCORE-5"},
     adapter="Signalbox",
     games=4,  # both bugs and a refused later round in 4 games (seed 1)
 )
