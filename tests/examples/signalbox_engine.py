@@ -45,11 +45,13 @@ applicable: 78 its starting seat, 33 its match, 4 both, 8 tables its rules never
 reach); fuzz found nothing in 40 games. With them on, 527 failed: bug 2 alone 110, all
 SCORE-5; bug 1 alone 447, of which conform charged 136 to TRAIN-4 and the rest to the
 moment's rule (216 MARK-1, 58 TURN-3, 34 DBL-2, 3 DBL-9) until plays kept off marked
-trains were charged to the marker's access (now 442 TRAIN-4, 2 MARK-1 where the fixture
-lists MARK-1 alone, 3 DBL-9 where a released double is open). Fuzz split bug 1 the same way (five findings), shrank none of its
-findings (the own rule's starter made every table unreachable under the stand-in's
-rotation, REACH-STARTER), and called round 16's refused deal a finding; now three
-findings, each shrunk, and the refused round ends its game, counted. Identify, bugs on:
+trains were charged to the marker's access (now 442 TRAIN-4, 2 MARK-1 where the
+fixture lists MARK-1 alone, 3 DBL-9 where a released double is open). Fuzz split bug 1
+the same way (five findings), shrank none of its findings (the own rule's starter made
+every table unreachable under the stand-in's rotation, REACH-STARTER), and called round
+16's refused deal a finding; now, in 12 games, TRAIN-4 both ways, INV-ROUND-SCORE and
+DBL-9 (a released double open, as conform), each shrunk, and the refused round ends its
+game, counted. Identify, bugs on:
 both `other` found, nothing sure and wrong (blank_values blank-25 likely, margin 1).
 
 Its refusals name a clause where one says why (none for its house rules). Both bugs are
