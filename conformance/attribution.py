@@ -9,7 +9,11 @@ the comparison that failed, under the rule set it ran under:
   place, legal had the player not held the missed tiles, is not charged on its own;
   covers missing on other players' unmarked trains, with no play offered in their place
   (or such a cover refused as a closed train, TRAIN-4), are charged to TRAIN-6, which
-  alone opens those trains, whatever the moment's narrower rule (DBL-7, TURN-3);
+  alone opens those trains, whatever the moment's narrower rule (DBL-7, TURN-3); plays
+  missing on other players' marked trains, with no play offered on any such train (or
+  such a play refused as onto a closed train, TRAIN-4), to the marker's access (TRAIN-4,
+  or MARK-1 where the fixture lists it alone), whatever the moment's rule (DBL-2, TURN-3,
+  a release);
 - a draw or pass missing, or refused as a step, beside plays the rules refuse: the clause
   refusing those plays (the player believes a play possible); a draw due to a player bound
   by a double nobody can cover: the rule that it still binds (DBL-10, DBL-12); the drawn
@@ -277,6 +281,15 @@ def closed_cover(st: engine.State, act: engine.Action, legal: bool = True) -> bo
             and (not legal or (t == st.open_doubles[0] and act in engine.legal_actions(st))))
 
 
+def marked_play(st: engine.State, act: engine.Action) -> bool:
+    """Whether `act` is a play onto another player's train that carries their marker, a
+    train its marker alone opens to the player (TRAIN-4, MARK-1): not a cover, and with no
+    double of an earlier turn open, whose duty, order or release would decide it."""
+    return (act.kind == "play" and act.train != st.seat and act.train < st.players
+            and st.marked(act.train) and act.train not in st.open_doubles
+            and all(d in st.turn_doubles for d in st.open_doubles))
+
+
 class Referee:
     """The reference engine's view of one fixture under one rule set: which clause
     allows or refuses an action in the state it reaches."""
@@ -331,6 +344,18 @@ class Referee:
         st = None if state is None else self._state(state)
         act = None if st is None else self._action(st, text)
         return st is not None and act is not None and closed_cover(st, act, legal)
+
+    def marked_play(self, state: Mapping[str, Any] | None, text: str) -> bool:
+        """Whether `text` is a play onto another player's marked train (marked_play)."""
+        state = self.final() if state is None else state
+        st = None if state is None else self._state(state)
+        act = None if st is None else self._action(st, text)
+        return st is not None and act is not None and marked_play(st, act)
+
+    def marker_access(self) -> str:
+        """The clause that opens a marked train to the other players: TRAIN-4 or MARK-1,
+        the one the fixture lists."""
+        return pick(("TRAIN-4", "MARK-1"), self.rs, self.fx)
 
     def covers(self, text: str) -> bool:
         """Whether `text` is a play onto a train that ends in an open double, in the final

@@ -476,7 +476,13 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
             closed = (referee is not None and not any(a.startswith("play ") for a in extra)
                       and all(referee.closed_cover(None, a) for a in missing)
                       and not any(referee.covers(a) for a in actual))
-            charge("TRAIN-6" if closed else
+            # plays missing on marked trains and none offered on one (but covers, which
+            # an open double opens): it keeps them closed
+            marked = (referee is not None and not closed
+                      and all(referee.marked_play(None, a) for a in missing)
+                      and not any(referee.marked_play(None, a) and not referee.covers(a)
+                                  for a in actual))
+            charge("TRAIN-6" if closed else referee.marker_access() if marked and referee else
                    _likeliest([referee.allows(None, a) for a in missing], referee)
                    if referee else None)
     for text, clauses in exp.refused.items():
@@ -547,10 +553,15 @@ def questions(exp: Expectation, state: JSON, max_pip: int) -> list[tuple[str, JS
 def _closed_cover(referee: Referee, state: JSON | None, text: str,
                   cited: str | None) -> str | None:
     """TRAIN-6 for a play refused as onto a closed train (TRAIN-4) where it covers an open
-    double on another player's unmarked train, which TRAIN-6 opens: that is the rule the
-    refusal breaks, whatever else the moment asks."""
-    return ("TRAIN-6" if cited == "TRAIN-4" and referee.closed_cover(state, text, legal=False)
-            else None)
+    double on another player's unmarked train, which TRAIN-6 opens, and the marker's access
+    (TRAIN-4, MARK-1) where that train carries a marker: that is the rule the refusal
+    breaks, whatever else the moment asks."""
+    if cited != "TRAIN-4":
+        return None
+    if referee.closed_cover(state, text, legal=False):
+        return "TRAIN-6"
+    # a play onto a marked train refused as closed: the marker's access it denies
+    return referee.marker_access() if referee.marked_play(state, text) else None
 
 
 def _draws(text: str) -> bool:

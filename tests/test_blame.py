@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -213,3 +214,54 @@ def test_a_mutant_is_charged_with_a_clause_it_breaks(name: str, fixture: str,
     outcome = run_one(fx, resolve(variant), exp, m.implementation())
     assert outcome.status == "fail", outcome.messages
     assert outcome.charged and outcome.charged[0] in m.clauses, (outcome.charged, m.clauses)
+
+
+class _MarkedTrainsClosed:
+    """The reference, but another player's marked train stays closed unless a play covers
+    an open double there (tests/examples/signalbox_engine.py's bug 1, half of it): plays
+    there are not offered, and refused as TRAIN-4."""
+
+    def __init__(self) -> None:
+        from mtrain.conformance.adapter import ReferenceImplementation
+
+        self.inner = ReferenceImplementation()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+    @staticmethod
+    def _closed(state: dict[str, Any], action: dict[str, Any]) -> bool:
+        train = action.get("train")
+        return (action.get("type") == "play" and isinstance(train, int)
+                and train != state["seat"] and state["trains"][train]["marker"]
+                and train not in state["open_doubles"])
+
+    def legal(self, ruleset: dict[str, Any], state: dict[str, Any]) -> list[dict[str, Any]]:
+        return [a for a in self.inner.legal(ruleset, state) if not self._closed(state, a)]
+
+    def apply(self, ruleset: dict[str, Any], state: dict[str, Any],
+              action: dict[str, Any]) -> dict[str, Any]:
+        from mtrain.conformance.adapter import Refused
+
+        if self._closed(state, action):
+            raise Refused("that train carries no marker", "TRAIN-4")
+        return self.inner.apply(ruleset, state, action)
+
+
+@pytest.mark.parametrize(("fixture", "variant", "clause"), [
+    ("turn-010", "pagat", "TRAIN-4"),  # the drawn tile fits a marked train (before: TURN-3)
+    ("doubles-004", "pagat", "TRAIN-4"),  # a follow-up on a marked train (before: DBL-2)
+    ("follow9-003", "pagat", "TRAIN-4"),  # refused as a step (before: MARK-1, not listed)
+    ("marker-022", "pagat+marker-anyone", "MARK-1"),  # the fixture lists MARK-1 alone
+])
+def test_plays_kept_off_marked_trains_are_charged_to_the_markers_access(
+        fixture: str, variant: str, clause: str) -> None:
+    # found with tests/examples/signalbox_engine.py: the moment's narrower rule (DBL-2,
+    # TURN-3, a release) was charged, or MARK-1 where the fixture lists TRAIN-4
+    from mtrain.conformance.runner import resolve, run_one
+
+    fx = next(f for f in _corpus() if f.id == fixture)
+    exp = next(e for v, e in fx.rulesets() if v == variant)
+    outcome = run_one(fx, resolve(variant), exp, _MarkedTrainsClosed())  # type: ignore[arg-type]
+    assert outcome.status == "fail", outcome.messages
+    assert outcome.charged == [clause], (outcome.charged, outcome.messages)

@@ -216,3 +216,25 @@ def test_a_broken_state_on_a_step_its_own_rules_decide_is_shrunk_and_written(
     assert found and all(f["problems"] == [] and f["reproducer"] for f in found), found
     for f in found:
         assert lint(Path(f["reproducer"])).errors == []
+
+
+def test_signalbox_a_starting_seat_and_a_match_of_its_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """tests/examples/signalbox_engine.py, bugs on: its starting seat of its own (the
+    most doubles leads) gave tables the stand-in's rotation could not reach
+    (REACH-STARTER), so no finding could be asked again, shrunk or written; its eight-round
+    match refused a later round's deal, reported as a finding (conform counts it not
+    applicable); and its plays kept off marked trains showed under the moment's clause
+    (MARK-1, DBL-2, TURN-3, DBL-9: four findings of one bug) where conform charges TRAIN-4."""
+    capsys.readouterr()
+    main(["fuzz", "--adapter", f"{EXAMPLES / 'signalbox_engine.py'}:Signalbox",
+          "--rules", str(EXAMPLES / "signalbox-rules.yaml"), "--games", "4", "--seed", "1",
+          "--out", str(tmp_path / "out"), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    findings = {f["signature"]: f for f in report["findings"]}
+    assert sorted(findings) == ["allows play (TRAIN-4)", "forbids play (TRAIN-4)",
+                                "round end: INV-ROUND-SCORE"], sorted(findings)
+    assert all(f["problems"] == [] and f["reproducer"] for f in findings.values())
+    assert report["ended_early"] == {
+        "its own rules (match_length) have no such round: the deal was refused": 1}
+    assert lint(tmp_path / "out").errors == []

@@ -412,9 +412,40 @@ TURNTABLE = Engine(
     charged={"round-robin": "DEAL-1", "mexican-unflipped": "TRAIN-2", "blank-out": "SCORE-4"},
     adapter="Turntable",
 )
+SIGNALBOX = Engine(
+    "signalbox",
+    # an in-process adapter on a double-15 set for 2 to 12 players with a table of its own,
+    # and two house rules: the player dealt the most doubles leads (`starting_seat: other`)
+    # and the match is eight rounds (`match_length: other`). 1,150 results when measured,
+    # none failing with the bugs off (123 not applicable: 78 its starting seat, 33 its
+    # match, 4 both, 8 tables its rules never reach). Bug 1 was charged to the moment's
+    # rule (MARK-1, TURN-3, DBL-2, DBL-9: 311 of 447) until plays kept off marked trains
+    # were charged to the marker's access; fuzz could shrink none of its findings (its
+    # tables' starters, the own rule's, unreachable under the stand-in's rotation) and
+    # called a later round's refused deal a finding
+    shows={"own-marker": r"legal actions (missing|not allowed by the rules)|\[TRAIN-4\]"
+                         r"|\(TRAIN-4\)|a tile can be played \[TURN-1\]",
+           "scored-with-last-tile": r"INV-ROUND-SCORE: a round gone out"},
+    fuzz={"own-marker": r"^(allows|forbids) play \(TRAIN-4\)$",
+          "scored-with-last-tile": r"^round end: INV-ROUND-SCORE$"},
+    found=(),
+    least=1000,
+    truth={"tile_set": "double-15", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "other", "first_turn": "single", "mexican_first_turn": "anyone",
+           "own_train_first": "not-required", "doubles": "open", "follow_up": "anywhere",
+           "double_order": "oldest-first", "uncoverable_double": "released",
+           "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
+           "blocked_round": "full-round-of-passes", "scoring": "penalty",
+           "blank_values": "face", "tie_rule": "shared", "match_length": "other"},
+    # MARK-1 where the fixture lists it and not TRAIN-4 (2 of 447): both open a marked
+    # train; DBL-9 (3) where a released double is open, whose release decides the moment too
+    charged={"own-marker": ("TRAIN-4", "MARK-1", "DBL-9"), "scored-with-last-tile": "SCORE-5"},
+    adapter="Signalbox",
+    games=4,  # both bugs and a refused later round in 4 games (seed 1)
+)
 NODE = shutil.which("node")
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
-           TANDEM, SWITCHBACK, TURNTABLE,
+           TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX,
            pytest.param(TORTOISE, id="tortoise", marks=pytest.mark.skipif(
                NODE is None, reason="node is not installed: tortoise is a JavaScript engine"))]
 
@@ -481,7 +512,8 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
     early = [k for k in report["ended_early"] if "its own rules" not in k]
     assert report["games"] == engine.games and not early, report
     unsaid = [k for k in report["ended_early"] if not re.search(
-        r"reference cannot play on|not one to play on \(\S+\)|an answer that failed", k)]
+        r"reference cannot play on|not one to play on \(\S+\)|an answer that failed"
+        r"|have no such round", k)]
     assert unsaid == [], unsaid
     signatures = [f["signature"] for f in report["findings"]]
     for bug, pattern in engine.fuzz.items():
@@ -497,8 +529,12 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
 # with its bugs on, 6.3 off, the corpus explored; 33 cold): no option sure and wrong, both
 # `other` found; with the bugs on, blank_values face (likely: bug 3 counts [0-0] 0 in
 # most tables), the rest right (starting_seat was `other` until the seat was measured
-# apart from hands dealt wrong); its three other tests together cost 5.5 CPU s
-IDENTIFIED = [e for e in ENGINES[:-1] if e not in (HUMP, TANDEM, TURNTABLE)]
+# apart from hands dealt wrong); its three other tests together cost 5.5 CPU s. And
+# signalbox's (36.6 CPU s with its bugs on, the corpus explored, load 5-6): nothing sure
+# and wrong, both `other` found (starting_seat "contradicted (or rotate)", match_length);
+# blank_values blank-25 (likely, margin 1: bug 2 charges the last tile), tie_rule
+# undetermined; its three other tests together 5.4 CPU s
+IDENTIFIED = [e for e in ENGINES[:-1] if e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX)]
 
 
 @pytest.mark.slow

@@ -42,7 +42,7 @@ from mtrain.conformance.adapter import (
     RefusedSetup,
 )
 from mtrain.conformance.answers import Problem, actions_problems, state_problems, winners_problems
-from mtrain.conformance.attribution import allowing, closed_cover
+from mtrain.conformance.attribution import allowing, closed_cover, marked_play
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.fuzz import own_rules
 from mtrain.conformance.fuzz.possible import table_problems
@@ -314,10 +314,12 @@ def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
     # the actions missing, of each kind, under the clause most of them point at (as
     # conform charges them): one bug, one finding per kind and clause
     closed = _closed_covers(ctx, st, missing, listed, plays_extra)
+    marked = not closed and _marked_closed(ctx, st, missing, listed)
     for kind in dict.fromkeys(_kind(t) for t in missing if t not in follows):
         texts = [t for t in missing if t not in follows and _kind(t) == kind]
         found = [c for t in texts if (c := permitting(ctx, st, t)) is not None]
-        clause = "TRAIN-6" if closed else max(found, key=found.count) if found else None
+        clause = ("TRAIN-6" if closed else "TRAIN-4" if kind == "play" and marked
+                  else max(found, key=found.count) if found else None)
         groups.setdefault(_forbids(texts[0], clause), []).extend(texts)
     for sig, items in groups.items():
         lines = [("legal actions not allowed by the rules: " if items[0] in extra else
@@ -360,12 +362,15 @@ def _action(ctx: Context, st: State, text: str) -> Action | None:
 def permitting(ctx: Context, st: State, text: str, cited: str | None = None) -> str | None:
     """The clause that allows the legal action `text` in `st`, as conform charges an
     action missing or refused (attribution.allowing): TRAIN-6 for a cover refused as onto
-    a closed train (`cited` TRAIN-4) that TRAIN-6 opens. None if the rules refuse it."""
+    a closed train (`cited` TRAIN-4) that TRAIN-6 opens, TRAIN-4 for a play onto another
+    player's marked train refused so. None if the rules refuse it."""
     act = _action(ctx, st, text)
     if act is None:
         return None
     if cited == "TRAIN-4" and closed_cover(st, act, legal=False):
         return "TRAIN-6"
+    if cited == "TRAIN-4" and marked_play(st, act) and act in legal_actions(st):
+        return "TRAIN-4"
     return allowing(st, act)
 
 
@@ -382,6 +387,19 @@ def _closed_covers(ctx: Context, st: State, missing: Sequence[str], listed: Sequ
         return False
     offered = [_action(ctx, st, t) for t in listed]
     return not any(a is not None and a.kind == "play" and a.train in st.open_doubles
+                   for a in offered)
+
+
+def _marked_closed(ctx: Context, st: State, missing: Sequence[str],
+                   listed: Sequence[str]) -> bool:
+    """Whether the missing plays are all onto other players' marked trains, and none is
+    offered onto such a train but covers: the marker's access (TRAIN-4) is broken, whatever
+    the moment's rule (DBL-2, TURN-3, a release), as conform charges it."""
+    acts = [_action(ctx, st, t) for t in missing if _kind(t) == "play"]
+    if not acts or any(a is None or not marked_play(st, a) for a in acts):
+        return False
+    offered = [_action(ctx, st, t) for t in listed]
+    return not any(a is not None and marked_play(st, a) and a.train not in st.open_doubles
                    for a in offered)
 
 

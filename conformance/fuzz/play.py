@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from mtrain.conformance.adapter import JSON, Implementation, Refused
+from mtrain.conformance.adapter import JSON, Implementation, Refused, RefusedSetup
 from mtrain.conformance.answers import Problem, actions_problems, identical
 from mtrain.conformance.fuzz import own_rules
 from mtrain.conformance.fuzz.judge import (
@@ -44,7 +44,7 @@ from mtrain.conformance.fuzz.judge import (
     compare_refusal,
     compare_winners,
 )
-from mtrain.conformance.fuzz.possible import table_problems
+from mtrain.conformance.fuzz.possible import own_starter, table_problems
 from mtrain.conformance.fuzz.rulesets import Chooser, Context, context
 from mtrain.conformance.fuzz.tables import table_of
 from mtrain.conformance.process import (
@@ -162,7 +162,7 @@ class GameResult:
     fatal: str | None = None  # the implementation could not be started
 
     def not_judged(self, options: Sequence[str]) -> None:
-        key = ", ".join(options)
+        key = " and ".join(options)  # (a list of these is printed with commas)
         self.own[key] = self.own.get(key, 0) + 1
 
     def differs(self, ctx: Context, options: Sequence[str]) -> None:
@@ -438,6 +438,14 @@ def play_game(session: Session, plan: GamePlan) -> GameResult:
     return res
 
 
+def _turned(action: str | None, k: int, n: int) -> str | None:
+    """`action` on a table whose seats moved on `k` places (possible.own_starter)."""
+    parts = (action or "").split(" ")
+    if not k or len(parts) != 4 or parts[0] != "play" or not parts[3].isdigit():
+        return action
+    return " ".join([*parts[:3], str((int(parts[3]) + k) % n)])
+
+
 @dataclass
 class Position:
     """Where a game stands: the reference's view `st` of the state `cur` being asked about;
@@ -454,7 +462,10 @@ class Position:
 
     def probe(self, kind: str, action: str | None = None, clause: str | None = None) -> Probe:
         if not self.follow_impl or identical(self.cur, codec.state_to_json(self.st)):
-            return Probe(kind, self.variant, table_of(self.cur), action=action, clause=clause)
+            table, k = own_starter(table_of(self.cur), context(self.variant))
+            return Probe(kind, self.variant, table, action=_turned(action, k,
+                                                                   len(table["hands"])),
+                         clause=clause)
         return Probe(kind, self.variant, self.table, self.deal, tuple(self.history), action,
                      clause)
 
@@ -508,6 +519,11 @@ def _round(session: Session, ctx: Context, plan: GamePlan, res: GameResult,
                                       "scores": list(scores), "outs": list(outs)})
     found: list[Disagreement] = []
     problems: list[Problem] = []
+    if isinstance(error, RefusedSetup) and round_no > 1 and "match_length" in ctx.unknown:
+        # a match length of its own decides which rounds exist, as under conform
+        res.not_judged(["match_length"])
+        res.cut = "its own rules (match_length) have no such round: the deal was refused"
+        return None
     if got is UNSUPPORTED:
         got = None
     elif error is not None or not identical(got, dealt):

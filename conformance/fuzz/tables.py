@@ -113,6 +113,27 @@ def drop_seat(table: dict[str, Any], s: int) -> dict[str, Any]:
     return t
 
 
+def turn_seats(table: dict[str, Any], k: int) -> dict[str, Any]:
+    """The same table with every seat moved on `k` places (seat s sits at (s + k) mod n):
+    a table the rules answer alike, its seats renamed."""
+    n = len(table["hands"])
+
+    def m(x: Any) -> Any:
+        return x if x == MEXICAN else (x + k) % n
+
+    t = copy.deepcopy(table)
+    t["hands"] = {m(s): v for s, v in t["hands"].items()}
+    t["trains"] = {m(s): v for s, v in (t.get("trains") or {}).items()}
+    for key in ("marked", "open_doubles", "turn_doubles", "first_turns"):
+        t[key] = sorted((m(x) for x in t.get(key) or []), key=str)
+    t["seat"], t["starter"] = m(t["seat"]), m(t["starter"])
+    for key in ("scores", "outs"):
+        values = list(t.get(key) or [])
+        if values:
+            t[key] = [values[(s - k) % n] for s in range(n)]
+    return t
+
+
 def reroute(table: dict[str, Any], key: Any, max_pip: int) -> dict[str, Any] | None:
     """The table with train `key` relaid by the shortest way from the engine to the same
     open end (a last double stays last), with tiles nobody holds; None if none is shorter."""
