@@ -66,35 +66,101 @@ SLOW_BUDGET = 60.0
 FAST_CASES: dict[str, frozenset[str]] = {
     # family (file::function) -> the cases (parameter ids) the fast loop keeps; the rest
     # are marked slow at collection. Each family runs one long pipeline per case: the
-    # whole suite runs every case, the fast loop the family's code on a few.
+    # whole suite runs every case, the fast loop the family's code on a few. A case left
+    # out runs no project line the fast loop's other tests leave unrun (measured with
+    # coverage per test: every line, function and module the fast loop ran before, it
+    # still runs); the comments say where its code is run.
     # each family on one engine, each engine in one family (18 -> ~5 CPU s)
     "test_house_engines.py::test_under_the_honest_file_nothing_but_the_bugs_fails":
         frozenset({"sixes"}),
     "test_house_engines.py::test_conform_shows_the_planted_bugs": frozenset({"cantina"}),
     "test_house_engines.py::test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_"
     "nothing_else": frozenset({"railyard"}),
-    # a fuzz finding of each kind: a state, a legal set, the winners (3 of 7)
+    # a fuzz finding and its reproducer (1 of 8): the legal-set and winners findings'
+    # code is run by test_house_engines' fuzz and test_fuzz's other tests
     "test_fuzz.py::test_finds_mutant_and_writes_reproducer": frozenset({
-        "marker-never-removed-after play: marked", "draw-while-playable-allows draw (TURN-1)",
-        "tie-broken-by-lowest-seat-winners"}),
-    # three commands in a process each per fault: a file missing, one not text, one of
-    # the wrong shape, one whose content does not compose (4 of 12)
+        "marker-never-removed-after play: marked"}),
+    # three commands in a process each per fault: a file missing, one of the wrong shape,
+    # one whose content does not compose (3 of 12; a file not text is read as one of the
+    # wrong shape is)
     "test_reliability_files.py::test_a_broken_spec_data_folder_is_one_error": frozenset({
-        "missing", "clauses not UTF-8", "clauses of the wrong shape",
-        "an overlay that does not apply"}),
-    # a process each: the plain text and the JSON writer (2 of 4)
+        "missing", "clauses of the wrong shape", "an overlay that does not apply"}),
+    # a process: the plain text writer (1 of 4; the JSON writer: test_reliability's and
+    # test_conform's runs)
     "test_reliability_runs.py::test_a_full_disk_under_stdout_is_one_line":
-        frozenset({"args0", "args2"}),
+        frozenset({"args0"}),
     # two rounds at every player count, every tile tried at every state: double-9 (the
     # others' games in the fast loop are the overlay samples of the same file)
     "test_engine_properties.py::test_variant_every_player_count": frozenset({"puremco-d9"}),
-    # every state of random play checked: a base of each table and an overlay (3 of 6)
+    # every state of random play checked: one table (1 of 7; the others' rules are run
+    # by test_fuzz's random play)
     "test_reachable.py::test_every_state_the_engine_reaches_passes":
-        frozenset({"pagat", "puremco", "pagat+own-train-first"}),
-    # a corpus explored three times per case: a file cut short, not JSON, a bad index
-    # inside valid JSON (3 of 12)
+        frozenset({"puremco"}),
+    # a corpus explored again from a spoiled entry: the pieces' own check (1 of 12; an
+    # entry cut short or not JSON is spec/cache.py's check, test_cache.py's)
     "test_identify_cells_cache.py::test_a_spoiled_entry_is_explored_again_and_written_again_"
-    "whole": frozenset({"cut at the last byte", "not JSON", "an index past the end"}),
+    "whole": frozenset({"an index past the end"}),
+    # a run interrupted by SIGTERM (SIGINT: test_process_groups' interrupt with jobs)
+    "test_robust_more.py::test_an_interrupted_identify_reports_what_it_measured":
+        frozenset({"15-143"}),
+    "test_robust_more.py::test_an_interrupted_conform_reports_what_ran":
+        frozenset({"15-143"}),
+    # SIGINT (SIGTERM: test_robust_more's interrupted runs)
+    "test_process_groups.py::test_an_interrupt_with_jobs_leaves_no_process":
+        frozenset({"2-130"}),
+    # small games against the model under one setting (1 of 2)
+    "test_round_effects.py::test_the_engine_agrees_with_the_model_on_small_games":
+        frozenset({"False"}),
+    # an option read only where its clause applies: a table with an overlay (1 of 3)
+    "test_other_reads.py::test_the_reference_reads_an_option_only_where_its_clause_"
+    "applies": frozenset({"puremco+passes-end-round"}),
+    # mtrain serve through the protocol: one job (1 of 2; jobs: test_process_groups')
+    "test_conform.py::test_mtrain_serve_through_the_protocol_passes": frozenset({"1"}),
+    # a fault of the implementation mid-run (1 of 5; a hang, a crash, garbage and a
+    # closed stdout: test_conform's other tests and test_robust_impls')
+    "test_conform.py::test_a_fault_is_reported_and_the_rest_still_runs":
+        frozenset({"huge_line"}),
+    # a broken pipe under a failing engine (1 of 2)
+    "test_reliability.py::test_a_broken_pipe_keeps_the_verdict":
+        frozenset({"ForgetsDraw-1"}),
+    # a special file in a real process (1 of 3)
+    "test_reliability_files.py::test_special_files_in_a_real_process":
+        frozenset({"args0"}),
+    # a valid list that differs sends documents to jsonschema (1 of 3)
+    "test_shipped_situations.py::test_a_spoiled_or_stale_valid_list_only_sends_documents_"
+    "to_jsonschema": frozenset({"other digests"}),
+    # a stale or spoiled shipped file (4 of 8: missing, moved, flipped, another format;
+    # cut, resized, garbage and another code are read by the same checks)
+    "test_shipped_situations.py::test_stale_or_spoiled_files_are_never_read":
+        frozenset({"missing", "place", "flipped", "format"}),
+    # a wrong type the same fault in process and through the protocol (2 of 6)
+    "test_robust_alike.py::test_a_wrong_type_is_the_same_fault_on_both_paths": frozenset({
+        "refused-value4-apply.refused.clause must be a clause id or null, got 7",
+        "winners-value3-answer.winners must be a list of integers, got [true] (true is a "
+        "boolean, not an integer)"}),
+    # garbage answers charged to the implementation (2 of 9; the decoder's other
+    # refusals: test_protocol's and test_conform's)
+    "test_robust_inputs.py::test_an_implementation_answering_garbage_is_charged_with_it":
+        frozenset({"a NUL after it", "a 5,000-digit number"}),
+    # a table fault named at its line (1 of 8; the other faults' checks run in other
+    # tests of the fast loop)
+    "test_robust_fixtures.py::test_a_table_fault_is_named_at_its_line": frozenset({
+        "[5-3, 9-1]\\n      3: [1-1]-[12-5]-6-hands must list seats 0..2, got [0, 1, 3]"}),
+    # random play against the engine: 6 of 11 rule sets (the others' options are run by
+    # the corpus, test_fixtures)
+    "test_legality.py::test_agrees_with_engine_on_random_play": frozenset({
+        "puremco", "pagat", "puremco-d9", "pagat+single-tile-start+starter-opens-mexican",
+        "puremco+any-double-first+starter-opens-mexican",
+        "puremco-d9+own-train-first+draw-until-playable"}),
+    "test_legal_sets.py::test_engine_equals_the_model_on_random_games":
+        frozenset({"pagat"}),
+    "test_legal_sets.py::test_a_mutated_end_2_fails_the_check_naming_it":
+        frozenset({"_too_late"}),
+    # fuzz checks its output before the run: a folder it cannot write (1 of 2)
+    "test_reliability_runs.py::test_fuzz_checks_out_before_the_run":
+        frozenset({"unwritable"}),
+    # serve imports no z3: one command line (1 of 2)
+    "test_command_line.py::test_serve_imports_no_z3": frozenset({"args0"}),
 }
 
 

@@ -121,6 +121,9 @@ def write_fixtures(folder: Path, count: int, files: int) -> None:
             + "\n\n" for i in range(k * per, (k + 1) * per)))
 
 
+# slow: a measure of the collector over a large file; composing's code runs in the fast
+# loop's other rules-file tests
+@pytest.mark.slow
 @pytest.mark.default_gc  # counts collections / measures memory as a user's process
 def test_composing_a_large_file_runs_no_collection(monkeypatch: pytest.MonkeyPatch,
                                                   tmp_path: Path) -> None:

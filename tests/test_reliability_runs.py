@@ -137,6 +137,9 @@ class Sink:
         return len(text)
 
 
+# slow: a measure of memory over a long run; the JSON writer runs in the fast loop's
+# JSON reports (test_conform, test_reliability)
+@pytest.mark.slow
 @pytest.mark.default_gc  # counts collections / measures memory as a user's process
 def test_the_json_report_is_streamed() -> None:
     results = [Result(f"basic-{i:05d}", "pagat", "pass", path="x.yaml", line=i,

@@ -90,6 +90,9 @@ def test_a_good_answer_between_failures_keeps_it_running() -> None:
     assert outcomes == ["ok", "crash"] * (impl.failure_limit + 1)
 
 
+# slow: a whole conform run against wrong ids; a wrong id charged at once is
+# test_a_wrong_request_id_is_a_protocol_error_at_once's, in the fast loop
+@pytest.mark.slow
 def test_conform_against_wrong_ids_finishes_and_charges_each(
         capsys: pytest.CaptureFixture[str]) -> None:
     rc, report = conform(capsys, "--impl", shlex.join(broken("wrong_id.py")),

@@ -138,6 +138,9 @@ print(S._cache_key(catalog().ruleset("pagat"), 25, S.SEED))
 """
 
 
+# slow: copies the source tree and computes the key in a process per edit; the key's
+# closure is test_situations_import_nothing_outside_their_closure's, in the fast loop
+@pytest.mark.slow
 def test_the_key_changes_with_what_situations_use_and_only_that(tmp_path: Path) -> None:
     """In a copy of the source tree: an edit to the deals (situation_deals.py, which
     situations.py imports), to the engine, to the model or to the spec data makes a new
