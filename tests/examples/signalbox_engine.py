@@ -3,8 +3,10 @@ society plays it at its winter party (a signal box sees every line at once), wri
 from docs/implementers-guide.md and docs/protocol.md alone, as an in-process Python
 adapter (`--adapter`). Inside it, a tile is one small integer (its index in the set), a
 hand is a bit mask of those, and a train is the path of numbers it runs through (the
-engine's number first): the JSON forms are made at the boundary. Its house rules and
-planted bugs were written down here before the suite ran on it.
+engine's number first): the JSON forms are made at the boundary. That representation
+and its wire code (the table and its JSON, about 60 lines) follow turntable_engine.py's,
+by the same hand; its rules, house rules and planted bugs are its own, written down here
+before the suite ran on it.
 
 Rules it plays (its rule-set file: tests/examples/signalbox-rules.yaml; its `info()`
 declares the same):
