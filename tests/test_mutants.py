@@ -1646,6 +1646,23 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "hathaway-four-take-14": "rows10-001",
     "celko-d15-five-take-12": "rows-001",
     "d15-eight-take-13": "rows-007",
+    # the eleventh reading (eleventh_reading.py)
+    "turn-wraps-at-ten": "tenseat-001",
+    "markers-in-ten-bits": "tenseat-005",
+    "blocked-test-asks-ten-seats": "tenseat-003",
+    "passes-counted-to-ten": "tenseat-006",
+    "ten-seats-scored": "tenseat-008",
+    "winners-among-ten-seats": "tenseat-009",
+    "winners-skip-last-seat": "match-003",
+    "winners-skip-zero-total": "single-001",
+    "outs-from-zero-scores": "lowhand-001",
+    "blocked-last-mover-goes-out": "end-010",
+    "blanks-only-when-out": "end-026",
+    "blanks-only-when-blocked": "generated-blank-values-001",
+    "marked-empty-train-closed": "first-009",
+    "owner-mexican-play-lowers-marker": "marker-013",
+    "marked-player-own-train-only": "release-002",
+    "pass-on-empty-train-unmarked": "marker-010",
 }
 
 
@@ -1723,6 +1740,7 @@ def test_unknown_mutant_is_refused_with_the_nearest_names() -> None:
 
 def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.eighth_reading import EIGHTH_READING
+    from mtrain.conformance.mutants.eleventh_reading import ELEVENTH_READING
     from mtrain.conformance.mutants.fifth_reading import FIFTH_READING
     from mtrain.conformance.mutants.fourth_reading import FOURTH_READING
     from mtrain.conformance.mutants.ninth_reading import NINTH_READING
@@ -1738,7 +1756,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *THIRD_READING, *FOURTH_READING,
                                                         *FIFTH_READING, *SIXTH_READING,
                                                         *SEVENTH_READING, *EIGHTH_READING,
-                                                        *NINTH_READING, *TENTH_READING)}
+                                                        *NINTH_READING, *TENTH_READING,
+                                                        *ELEVENTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())

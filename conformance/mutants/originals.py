@@ -19,6 +19,7 @@ draw = engine._draw
 draw_in_lap = engine._draw_in_lap
 place_engine = engine._place_engine
 end_turn = engine._end_turn
+check_blocked = engine._check_blocked
 finish = engine._finish
 hand_value = engine.hand_value
 lowest_hands = engine.lowest_hands
