@@ -1648,6 +1648,7 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "d15-eight-take-13": "rows-007",
     # the eleventh reading (eleventh_reading.py)
     "turn-wraps-at-ten": "tenseat-001",
+    "rotate-start-wraps-at-ten": "tenseat-012",
     "markers-in-ten-bits": "tenseat-005",
     "blocked-test-asks-ten-seats": "tenseat-003",
     "passes-counted-to-ten": "tenseat-006",

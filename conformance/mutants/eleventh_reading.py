@@ -22,13 +22,9 @@ score sheet read for the outs, the house rule on blanks written into one branch 
 scoring, a marked train's owner read as the only one who may start it, the Mexican
 Train counted among the owner's trains, a loop to `n - 1`, a falsy zero.
 
-Set aside on reading, for the reason given:
-- A start that rotates by ten seats at most (SEAT-3): the reference's deal fixes the
-  first seat before any engine function an outside mutant can swap reads it, so only a
-  changed deal (deal.py) could hold it, and a mutant is the engine's own functions
-  swapped; the starting seats of rounds 11 to 16 stay a gap for a deal fixture.
-- Markers carried into the next round: the next round is a new deal, built from nothing
-  but the totals and outs (deal.next_round), so no swap reaches it.
+Set aside on reading: markers carried into the next round. The next round is a new deal,
+built from nothing but the totals and outs (deal.next_round), so no swap of the engine's
+functions reaches it.
 """
 
 from __future__ import annotations
@@ -56,6 +52,17 @@ def _turn_wraps_at_ten(state: State) -> None:
     ref.end_turn(state)
     if seat == TEN - 1 and state.players > TEN and state.phase == START:
         state.seat = 0
+
+
+def _rotate_wraps_at_ten(state: State, holder: int) -> None:
+    """SEAT-3 with the modulus fixed at ten seats: round r starts at (r - 1) mod 10, so at
+    11 or 12 players rounds 11 and later start too early."""
+    ref.place_engine(state, holder)
+    rules = state.rules
+    if state.players > TEN and not (rules.engine_holder_starts or rules.after_engine_starts
+                                    or rules.highest_draw_starts
+                                    or rules.heaviest_tile_starts):
+        state.seat = state.starter = (state.round - 1) % TEN
 
 
 def _markers_in_ten_bits(state: State, action: Action) -> None:
@@ -252,6 +259,11 @@ ELEVENTH_READING: tuple[Mutant, ...] = (
            "After seat 9 play passes to seat 0, whatever the number of players",
            ("SEAT-1", "TURN-6"), "_end_turn swapped: seat 10 skipped back to 0",
            patches={"_end_turn": _turn_wraps_at_ten}),
+    Mutant("rotate-start-wraps-at-ten",
+           "Under the rotating start round r starts at seat (r - 1) mod 10 whatever the "
+           "number of players", ("SEAT-3",),
+           "_place_engine swapped: (round - 1) mod 10 under rotate with more than 10 players",
+           patches={"_place_engine": _rotate_wraps_at_ten}),
     Mutant("markers-in-ten-bits",
            "Markers are kept in ten bits: seats 10 and 11 lose their marker with the next "
            "action", ("MARK-1", "TURN-4"), "perform swapped: markers masked to ten bits",
@@ -329,14 +341,20 @@ ELEVENTH_READING: tuple[Mutant, ...] = (
            "perform swapped: a pass leaves no marker on an empty own train",
            patches={"perform": _pass_on_empty_train_unmarked}),
 )
-"""The eleventh reading: 16 rule bugs, none a mutant of the catalogue (names and
+"""The eleventh reading: 17 rule bugs, none a mutant of the catalogue (names and
 descriptions checked against the ten readings before it).
 
 Measured on the corpus before any fixture was added for them (2026-12-05, `mtrain mutants
--m NAME ... -j 2`, 2,084 passing runs): 10 killed, six survived, every one of a table of
-11 or 12 (turn-wraps-at-ten, markers-in-ten-bits, blocked-test-asks-ten-seats,
-passes-counted-to-ten, ten-seats-scored, winners-among-ten-seats: no fixture played past
-seat 9); the fewest killers among the rest four (blanks-only-when-out). With the fixtures
-worked by hand from the clauses (seats/large-tables-eleventh-reading.yaml, tenseat-001 to
--011) every one is killed by two fixtures or more (2,116 runs), and blame charges all 16
-to a clause they break."""
+-m NAME ... -j 2`, 2,084 passing runs): 10 killed, seven survived, every one of a table
+of 11 or 12 (turn-wraps-at-ten, rotate-start-wraps-at-ten, markers-in-ten-bits,
+blocked-test-asks-ten-seats, passes-counted-to-ten, ten-seats-scored,
+winners-among-ten-seats: no fixture played or dealt past seat 9); the fewest killers among
+the rest four (blanks-only-when-out). With the fixtures worked by hand from the clauses
+(seats/large-tables-eleventh-reading.yaml, tenseat-001 to -013) every one is killed by two
+fixtures or more, and blame charges all 17 to a clause they break.
+
+Under house rules the reading's gaps are where every fixture that can tell reads the
+option: who wins (MATCH-2, MATCH-3) only once the match is over, which `match_length`
+decides; a blocked round's scores (blanks-only-when-out) only once it is blocked, which
+`blocked_round` decides; a deal's first seat (rotate-start-wraps-at-ten) only through the
+engine's procedure and the starting rule."""
