@@ -350,10 +350,14 @@ of 11 or 12 (turn-wraps-at-ten, rotate-start-wraps-at-ten, markers-in-ten-bits,
 blocked-test-asks-ten-seats, passes-counted-to-ten, ten-seats-scored,
 winners-among-ten-seats: no fixture played or dealt past seat 9); the fewest killers among
 the rest four (blanks-only-when-out). With the fixtures worked by hand from the clauses
-(seats/large-tables-eleventh-reading.yaml, tenseat-001 to -013) every one is killed by two
+(seats/large-tables-eleventh-reading.yaml, tenseat-001 to -015) every one is killed by two
 fixtures or more, and blame charges all 17 to a clause they break.
 
-Under house rules the reading's gaps are where every fixture that can tell reads the
+Under house rules, measured with the harness's own test (selection.entry_for: a rule set
+named by a killer, with one option its clauses do not name played `other`, still selects
+an entry), tenseat-014 and -015 keep markers-in-ten-bits and turn-wraps-at-ten at two
+killers under a blocked-round rule of one's own (the others pass on an empty boneyard,
+which asks that rule). The gaps left are where every fixture that can tell reads the
 option: who wins (MATCH-2, MATCH-3) only once the match is over, which `match_length`
 decides; a blocked round's scores (blanks-only-when-out) only once it is blocked, which
 `blocked_round` decides; a deal's first seat (rotate-start-wraps-at-ten) only through the
