@@ -24,7 +24,13 @@ The tests keep what mtrain caches (spec/cache.py) in a folder of their own, one 
 
 `--cpu-table PATH` writes every test's CPU seconds to PATH (and, apart, those of the
 processes it started: a command or an engine started per test shows there) and sums
-them per file."""
+them per file.
+
+Under xdist (`-n`), whole files are handed out, the heaviest first, each to the next
+worker free (`pytest_xdist_make_scheduler`): the longest tests start first instead of
+last, and a file's module fixtures are set up once. A file's weight is the CPU its
+tests took in the last runs (kept in pytest's cache, `mtrain/cpu-seconds`); a test not
+measured yet counts as UNMEASURED seconds."""
 
 from __future__ import annotations
 
@@ -475,6 +481,48 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter,
         terminalreporter.write_line(f"{cpu:7.2f} s > {budget:g} s  {nodeid} "
                                     f"(wall {_wall[nodeid]:.2f} s{mark})")
 
+
+
+CPU_CACHE_KEY = "mtrain/cpu-seconds"
+"""pytest's cache entry: each test's CPU seconds, as the last run that ran it measured."""
+UNMEASURED = 0.05
+"""The CPU seconds a test not measured yet counts for (half the tests take 0.01 or less,
+nine in ten 0.15 or less)."""
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """`-n N` (xdist's `--dist load`): whole files, the heaviest first. xdist's own load
+    scheduler hands out chunks of consecutive tests in the files' order: the longest
+    tests, wherever their file falls, could start last (one worker then runs alone for
+    their length), and a module fixture was set up on each worker its file was split to.
+    Another `--dist` is left to xdist."""
+    if config.getoption("dist") != "load":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    cache = getattr(config, "cache", None)
+    seconds: dict[str, float] = cache.get(CPU_CACHE_KEY, {}) if cache is not None else {}
+
+    class HeaviestFileFirst(LoadFileScheduling):  # type: ignore[misc]  # (xdist: untyped)
+        def _assign_work_unit(self, node: Any) -> None:
+            def weight(file: str) -> float:
+                return sum(seconds.get(nodeid, UNMEASURED) for nodeid in self.workqueue[file])
+
+            self.workqueue.move_to_end(max(self.workqueue, key=weight), last=False)
+            super()._assign_work_unit(node)
+
+    return HeaviestFileFirst(config, log)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Each test's CPU seconds into pytest's cache, for the next run's scheduler."""
+    cache = getattr(session.config, "cache", None)
+    if cache is None or not _cpu or os.environ.get("PYTEST_XDIST_WORKER") is not None:
+        return
+    seconds = cache.get(CPU_CACHE_KEY, {})
+    seconds.update((nodeid, round(cpu, 3)) for nodeid, cpu in _cpu.items())
+    cache.set(CPU_CACHE_KEY, seconds)
 
 
 @pytest.fixture(autouse=True, scope="session")
