@@ -40,9 +40,10 @@ SHARED = {"corpus_explored": 24.0, "corpus_blame": 23.0}
 """The session parts' whole CPU seconds (measured 2026-12-05: `test_corpus_is_lint_clean`
 alone 25.2 CPU s of which the lint about 1.2; `test_most_mutants_are_charged_...` alone
 23.5), each computed in PARTS parts of equal cost."""
-USES = {"corpus_explored": ("corpus_explored", "corpus"),
+USES = {"corpus_explored": ("corpus_explored",),
         "corpus_blame": ("corpus_blame", "corpus_play_changes")}
-"""The fixtures through which a test asks for each session part."""
+"""The fixtures that ask for each session part (a test's fixture names are the closure of
+what it asks for: a fixture of its module that asks for one counts)."""
 PARTS = 2
 
 
