@@ -7,7 +7,8 @@ included). The suite is collected here (the same selection: `-m`), in pytest's o
 and replayed on WORKERS simulated workers sharing CORES cores:
 
 - the tests are handed out as tests/conftest.py's scheduler hands them out (whole files,
-  the heaviest first, each to the first worker free), or as pytest-xdist's own `load`
+  the heaviest first, each to the first worker free; a file past SPLIT_SHARE test by
+  test), or as pytest-xdist's own `load`
   scheduler does (`--dist load`: chunks of consecutive tests);
 - a test runs at one core's speed, or on two where the table shows it took less wall
   than CPU time (a command whose jobs run in two processes: `mtrain check`);
@@ -119,13 +120,22 @@ def tests_of(table: dict[str, tuple[float, float]],
     return tests
 
 
+SPLIT_SHARE = 0.5
+"""As tests/conftest.py's: a file heavier than this share of a worker's part goes test by
+test."""
+
+
 def by_cost(tests: list[Test], workers: int) -> list[list[Test]]:
-    """conftest.py's order: whole files, the heaviest first (each worker takes the next
-    file when it is free: returned as one queue per file)."""
+    """conftest.py's order: whole files (or single tests of a file past SPLIT_SHARE), the
+    heaviest first (each worker takes the next unit when it is free)."""
     files: dict[str, list[Test]] = defaultdict(list)
     for t in tests:
         files[t.nodeid.split("::")[0]].append(t)
-    return sorted(files.values(), key=lambda ts: -sum(t.cpu for t in ts))
+    share = sum(t.cpu for t in tests) / workers
+    units = [unit for ts in files.values()
+             for unit in ([[t] for t in ts] if sum(t.cpu for t in ts) > SPLIT_SHARE * share
+                          else [ts])]
+    return sorted(units, key=lambda ts: -sum(t.cpu for t in ts))
 
 
 def simulate(tests: list[Test], workers: int, cores: float, collect_cpu: float,
