@@ -111,12 +111,12 @@ def tests_of(table: dict[str, tuple[float, float]],
         tests.append(t)
     for name, whole in SHARED.items():
         users = [t for t in tests if t.fixtures & set(USES[name])]
-        # the table charged the parts to whichever users computed them: the costliest
+        # the table charged each part once, to a user that computed it: the costliest
+        left = PARTS
         for t in sorted(users, key=lambda t: -t.cpu):
-            for k in range(PARTS, 0, -1):
-                if t.cpu >= 0.9 * whole * k / PARTS:
-                    t.own = max(0.0, t.cpu - whole * k / PARTS)
-                    break
+            k = next((k for k in range(left, 0, -1) if t.cpu >= 0.9 * whole * k / PARTS), 0)
+            t.own = max(0.0, t.cpu - whole * k / PARTS)
+            left -= k
     return tests
 
 
