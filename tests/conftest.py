@@ -22,9 +22,18 @@ interpreter's own thresholds, as a user's process does.
 The tests keep what mtrain caches (spec/cache.py) in a folder of their own, one per run
 (shared by the workers), never in the user's cache; commands the tests start inherit it.
 
-`--cpu-table PATH` writes every test's CPU seconds to PATH (and, apart, those of the
+`--cpu-table=PATH` writes every test's CPU seconds to PATH (and, apart, those of the
 processes it started: a command or an engine started per test shows there) and sums
-them per file."""
+them per file. (Write it with `=` when no test path is given: pytest takes a bare PATH
+for a test path before it reads this file, and the run stops at "unrecognized
+arguments".) `python benchmarks/suite_wall.py PATH` predicts the wall time from it.
+
+Under xdist (`-n`), whole files are handed out, the heaviest first, each to the next
+worker free (`pytest_xdist_make_scheduler`): the longest tests start first instead of
+last, and a file's module fixtures are set up once (a file of more than SPLIT_SHARE of
+a worker's part goes test by test). A file's weight is the CPU its
+tests took in the last runs (kept in pytest's cache, `mtrain/cpu-seconds`); a test not
+measured yet counts as UNMEASURED seconds."""
 
 from __future__ import annotations
 
@@ -35,7 +44,7 @@ import os
 import pickle
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -475,6 +484,66 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter,
         terminalreporter.write_line(f"{cpu:7.2f} s > {budget:g} s  {nodeid} "
                                     f"(wall {_wall[nodeid]:.2f} s{mark})")
 
+
+
+CPU_CACHE_KEY = "mtrain/cpu-seconds"
+"""pytest's cache entry: each test's CPU seconds, as the last run that ran it measured."""
+UNMEASURED = 0.05
+"""The CPU seconds a test not measured yet counts for (half the tests take 0.01 or less,
+nine in ten 0.15 or less)."""
+SPLIT_SHARE = 0.5
+"""A file heavier than this share of a worker's part of the run is handed out test by
+test (none in the whole suite nor the fast loop; a run of one or two files, all)."""
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """`-n N` (xdist's `--dist load`): whole files, the heaviest first, each to the next
+    worker free; a file heavier than a share of the run (SPLIT_SHARE of a worker's part)
+    test by test, so that it does not run alone at the end. xdist's own load scheduler
+    hands out chunks of consecutive tests in the files' order: the longest tests could
+    start last, and a module fixture was set up on each worker its file was split to.
+    Another `--dist` is left to xdist."""
+    if config.getoption("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    cache = getattr(config, "cache", None)
+    seconds: dict[str, float] = cache.get(CPU_CACHE_KEY, {}) if cache is not None else {}
+
+    def cost(nodeids: Iterable[str]) -> float:
+        return sum(seconds.get(nodeid, UNMEASURED) for nodeid in nodeids)
+
+    class HeaviestFirst(LoadScopeScheduling):  # type: ignore[misc]  # (xdist: untyped)
+        split: frozenset[str] | None = None  # the files handed out test by test
+
+        def _split_scope(self, nodeid: str) -> str:
+            if self.split is None:
+                files: defaultdict[str, list[str]] = defaultdict(list)
+                for n in next(iter(self.registered_collections.values())):
+                    files[n.split("::", 1)[0]].append(n)
+                share = cost(n for ns in files.values() for n in ns) / self.numnodes
+                self.split = frozenset(f for f, ns in files.items()
+                                       if cost(ns) > SPLIT_SHARE * share)
+            file = nodeid.split("::", 1)[0]
+            return nodeid if file in self.split else file
+
+        def _assign_work_unit(self, node: Any) -> None:
+            heaviest = max(self.workqueue, key=lambda unit: cost(self.workqueue[unit]))
+            self.workqueue.move_to_end(heaviest, last=False)
+            super()._assign_work_unit(node)
+
+    return HeaviestFirst(config, log)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Each test's CPU seconds into pytest's cache, for the next run's scheduler."""
+    cache = getattr(session.config, "cache", None)
+    if cache is None or not _cpu or os.environ.get("PYTEST_XDIST_WORKER") is not None:
+        return
+    seconds = cache.get(CPU_CACHE_KEY, {})
+    seconds.update((nodeid, round(cpu, 3)) for nodeid, cpu in _cpu.items())
+    cache.set(CPU_CACHE_KEY, seconds)
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -5,6 +5,7 @@ exits takes its heap out of the collector's sight."""
 from __future__ import annotations
 
 import gc
+import sys
 
 import pytest
 
@@ -41,14 +42,21 @@ def test_a_paused_block_hands_what_it_made_to_the_oldest_generation() -> None:
 
 def test_a_paused_block_leaves_a_frozen_heap_frozen() -> None:
     kept = _Box()
+    # no other thread runs between freezing and counting: one that frees what was frozen
+    # (under xdist, the worker's thread reading the next tests it is sent) lowers the count
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(60.0)
     gc.freeze()
     try:
         frozen = gc.get_freeze_count()
         with paused():
             made = _Box()
-        assert gc.get_freeze_count() == frozen  # not handed back by an unfreeze
+        count = gc.get_freeze_count()
+        sys.setswitchinterval(interval)
+        assert count == frozen  # not handed back by an unfreeze
         assert _generation_of(kept) is None and _generation_of(made) == 0
     finally:
+        sys.setswitchinterval(interval)
         gc.unfreeze()
 
 
