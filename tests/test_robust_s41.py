@@ -1,0 +1,58 @@
+"""Inputs the earlier robustness rounds let through (robust-s41): each is refused by name,
+at its file and line where it has one, never read past nor met with a traceback; and no
+command writes its output over a file it reads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mtrain.cli import main
+
+CHAIN = Path(__file__).parent.parent / "conformance" / "fixtures" / "chain-doubles" / "chain.yaml"
+
+
+def refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """The last line a refused command prints: exit 2, no traceback."""
+    try:
+        rc = main(list(args))
+    except SystemExit as e:  # argparse: the usage, then the error
+        rc = e.code  # type: ignore[assignment]
+    out, err = capsys.readouterr()
+    assert rc == 2 and "Traceback" not in out + err, (rc, out[-500:], err[-500:])
+    return err.strip().splitlines()[-1]
+
+
+def write(path: Path, text: str) -> str:
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+# --- an output naming an input ----------------------------------------------------------
+
+
+def test_an_output_that_is_an_input_is_refused_and_the_input_kept(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `conform --fixtures F --output F` wrote its report over the fixtures, `identify -o`
+    # over the adapter's own source, `rules R --out R` over the rule set
+    monkeypatch.chdir(tmp_path)
+    fixtures = write(tmp_path / "f.yaml", CHAIN.read_text(encoding="utf-8"))
+    rules = write(tmp_path / "r.yaml", "name: mine\nbase: pagat\n")
+    engine = write(tmp_path / "engine.py", "raise SystemExit(3)\n")
+    kept = {p: Path(p).read_bytes() for p in (fixtures, rules, engine)}
+    for args, given in [
+            (["conform", "--fixtures", fixtures, "--output", "./f.yaml"], "--fixtures"),
+            (["conform", "--rules", rules, "--output", rules], "--rules"),
+            (["conform", "--impl", f"python3 {engine} -v", "--output", engine], "--impl"),
+            (["identify", "--adapter", f"{engine}:Engine", "-o", engine], "--adapter"),
+            (["rules", rules, "--out", rules], "the rule set"),
+            (["situations", rules, "-n", "1", "--out", rules], "the rule set"),
+            (["render", "chaindbl-001", "--fixtures", fixtures, "--out", fixtures],
+             "--fixtures"),
+            (["state", "chaindbl-001", "--rules", rules, "--out", rules], "--rules")]:
+        line = refused(capsys, *args)
+        assert line.endswith(f"read as {given}: the output would overwrite it; name another "
+                             "file"), line
+    assert {p: Path(p).read_bytes() for p in kept} == kept
