@@ -4,6 +4,8 @@ command writes its output over a file it reads."""
 
 from __future__ import annotations
 
+import io
+import sys
 from pathlib import Path
 
 import pytest
@@ -56,3 +58,23 @@ def test_an_output_that_is_an_input_is_refused_and_the_input_kept(
         assert line.endswith(f"read as {given}: the output would overwrite it; name another "
                              "file"), line
     assert {p: Path(p).read_bytes() for p in kept} == kept
+
+
+# --- an output encoding short of characters ---------------------------------------------
+
+
+@pytest.mark.parametrize("args", [["variants"], ["render", "chaindbl-001"]])
+def test_an_ascii_standard_output_gets_escapes_in_text_and_utf8_documents(
+        monkeypatch: pytest.MonkeyPatch, args: list[str]) -> None:
+    # PYTHONIOENCODING=ascii (or LC_ALL=C on an old Python): `variants` died of a
+    # UnicodeEncodeError at its first `…`, `render` at the SVG's first `·`
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="ascii", write_through=True)
+    monkeypatch.setattr(sys, "stdout", out)
+    assert main(args) == 0
+    out.flush()
+    if args == ["variants"]:
+        assert b"\\u2026" in raw.getvalue(), raw.getvalue()[-300:]
+    else:  # a document: in UTF-8, as an SVG is read
+        assert "·".encode() in raw.getvalue() and raw.getvalue().rstrip().endswith(b"</svg>")
+    assert out.errors == "strict"  # the stream is given back as it was

@@ -283,5 +283,7 @@ def emit(report: Report, args: argparse.Namespace, tasks: Sequence[Task] = ()) -
             raise InputError(f"--output {args.output}: {e.strerror or e}") from None
         print(report.headline())
     else:
-        sys.stdout.write(text)
+        from mtrain.output import write_document
+
+        write_document(text)
         sys.stdout.flush()
