@@ -163,9 +163,17 @@ def data_text(folder: Any, *parts: str) -> tuple[str, str]:
         raise SpecError(shown, None, f"cannot read file: {e}") from None
 
 
+def _is_dir(path: Path) -> bool:
+    """Path.is_dir, False where it raises (a name too long for the file system)."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
 def check_data_dir(folder: Any) -> None:
     """A SpecError unless `folder` is a folder (MTRAIN_SPEC_DATA may name anything)."""
-    if isinstance(folder, Path) and not folder.is_dir():
+    if isinstance(folder, Path) and not _is_dir(folder):
         try:
             os.stat(folder)
             what = "is a file, not a folder"

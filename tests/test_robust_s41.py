@@ -78,3 +78,35 @@ def test_an_ascii_standard_output_gets_escapes_in_text_and_utf8_documents(
     else:  # a document: in UTF-8, as an SVG is read
         assert "·".encode() in raw.getvalue() and raw.getvalue().rstrip().endswith(b"</svg>")
     assert out.errors == "strict"  # the stream is given back as it was
+
+
+# --- the environment --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variable", ["MTRAIN_SPEC_DATA", "MTRAIN_SHIPPED_SITUATIONS"])
+def test_a_folder_named_too_long_by_the_environment_is_said_to_be(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        variable: str) -> None:
+    # Path.is_dir raises for a name past NAME_MAX: a traceback from `mtrain variants`
+    monkeypatch.setenv(variable, "x" * 300)
+    rc = main(["variants"])
+    err = capsys.readouterr().err
+    assert "File name too long" in err and "Traceback" not in err, err
+    assert rc == (2 if variable == "MTRAIN_SPEC_DATA" else 0), err
+
+
+@pytest.mark.parametrize("said", ["false", "maybe"])
+def test_a_result_memo_switch_is_read_or_warned_of(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        said: str) -> None:
+    # any word but 0, off or no left the memo on, without a word: `false` among them
+    from mtrain.conformance.resultmemo import ResultMemo
+    monkeypatch.setenv("MTRAIN_RESULT_MEMO", said)
+    assert main(["variants"]) == 0
+    err = capsys.readouterr().err
+    if said == "false":
+        assert not ResultMemo.wanted() and err == ""
+    else:
+        assert ResultMemo.wanted() and err == (
+            "mtrain variants: warning: MTRAIN_RESULT_MEMO=maybe is neither on (1, on, yes, "
+            "true) nor off (0, off, no, false): the memo stays on\n"), err
