@@ -110,3 +110,21 @@ def test_a_result_memo_switch_is_read_or_warned_of(
         assert ResultMemo.wanted() and err == (
             "mtrain variants: warning: MTRAIN_RESULT_MEMO=maybe is neither on (1, on, yes, "
             "true) nor off (0, off, no, false): the memo stays on\n"), err
+
+
+# --- fixtures ---------------------------------------------------------------------------
+
+
+def test_a_fixture_listing_a_clause_no_rule_has_is_not_run(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # lint said so, but conform ran it green and counted its passes under FIRST-99
+    text = CHAIN.read_text(encoding="utf-8").replace(
+        "clauses: [FIRST-4, FIRST-1, FIRST-2]",
+        "clauses: [FIRST-4,\n            FIRST-99, NOPE-1]", 1)
+    path = write(tmp_path / "f.yaml", text)
+    line = text.splitlines().index("            FIRST-99, NOPE-1]") + 1
+    assert main(["conform", "--fixtures", path, "--variant", "pagat", "-k", "chaindbl-00"]) == 1
+    out = capsys.readouterr().out
+    assert (f"{path}:{line}: fixture chaindbl-001: unknown clause FIRST-99, NOPE-1: no rule "
+            "has that id") in out, out
+    assert "FIRST-99 " not in out.split("Per clause", 1)[1], out
