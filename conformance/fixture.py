@@ -286,10 +286,10 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
             raise _At((i, "rules"), f"rules: {err}") from None
     expects = []
     known = catalog().clauses
-    unknown = [k for k, c in enumerate(raw["clauses"]) if c not in known]
-    if unknown:  # else conform counts passing results under it, as lint alone said
-        raise _At((i, "clauses", unknown[0]), "unknown clause "
-                  f"{', '.join(raw['clauses'][k] for k in unknown)}: no rule has that id")
+    listed = [k for k, c in enumerate(raw["clauses"]) if c not in known]
+    if listed:  # else conform counts passing results under it, as lint alone said
+        raise _At((i, "clauses", listed[0]), "unknown clause "
+                  f"{', '.join(raw['clauses'][k] for k in listed)}: no rule has that id")
     for j, e in enumerate(raw["expect"]):
         refused = {canonical_action(a): (c,) if isinstance(c, str) else tuple(c)
                    for a, c in (e.get("refused") or {}).items()}

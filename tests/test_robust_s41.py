@@ -5,6 +5,7 @@ command writes its output over a file it reads."""
 from __future__ import annotations
 
 import io
+import json
 import sys
 from pathlib import Path
 
@@ -128,3 +129,51 @@ def test_a_fixture_listing_a_clause_no_rule_has_is_not_run(
     assert (f"{path}:{line}: fixture chaindbl-001: unknown clause FIRST-99, NOPE-1: no rule "
             "has that id") in out, out
     assert "FIRST-99 " not in out.split("Per clause", 1)[1], out
+
+
+# --- in-process adapters ----------------------------------------------------------------
+
+
+class _Unshowable(Exception):
+    def __str__(self) -> str:
+        raise ValueError("no text")
+
+
+class _Code:
+    def __repr__(self) -> str:
+        raise ValueError("no text")
+
+
+@pytest.mark.parametrize("fork", [True, False])
+def test_an_adapter_raising_what_cannot_be_shown_is_an_error_not_a_dead_worker(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path, fork: bool) -> None:
+    # telling it raised in the worker (its __str__, or the exit code's __repr__): the worker
+    # died, a crash charged to every call; on a thread, a traceback from the harness
+    from mtrain.conformance import inprocess
+    if fork and not inprocess.CAN_FORK:
+        pytest.skip("worker processes need fork")
+    monkeypatch.setattr(inprocess, "CAN_FORK", fork)
+    adapter = write(tmp_path / "bad_str_engine.py", f"""
+import sys
+from mtrain.conformance.adapter import ReferenceImplementation
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+from test_robust_s41 import _Code, _Unshowable
+
+class Legal(ReferenceImplementation):
+    def legal(self, ruleset, state):
+        raise _Unshowable()
+
+class Exits(ReferenceImplementation):
+    def legal(self, ruleset, state):
+        sys.exit(_Code())
+""")
+    for name, status, said in [
+            ("Legal", "error", "the adapter's legal() raised _Unshowable (its message cannot "
+             "be shown: ValueError) (at bad_str_engine.py:9)"),
+            ("Exits", "crash", "the adapter called exit(<a _Code whose repr raises "
+             "ValueError>)")]:
+        assert main(["conform", "--adapter", f"{adapter}:{name}", "--variant", "pagat",
+                     "-k", "chaindbl-001", "--format", "json"]) == 1
+        results = json.loads(capsys.readouterr().out)["results"]
+        assert [(r["status"], r["message"]) for r in results] == [(status, said)], results
