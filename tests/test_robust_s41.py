@@ -177,3 +177,22 @@ class Exits(ReferenceImplementation):
                      "-k", "chaindbl-001", "--format", "json"]) == 1
         results = json.loads(capsys.readouterr().out)["results"]
         assert [(r["status"], r["message"]) for r in results] == [(status, said)], results
+
+
+@pytest.mark.parametrize("field, text", [
+    ("description", '"Turns the terminal red \\e[31m from here on"'),
+    ("description", '"Reads right to left \\u202e from here on"'),
+    ("note", '"Rings the bell \\a and moves on\\nto a second line"')])
+def test_a_control_character_in_a_description_or_note_is_refused_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, field: str, text: str) -> None:
+    # printed as written by conform's report of a failure: an escape sequence reached the
+    # terminal (names and titles of rule sets were refused them in robust-s39)
+    lines = CHAIN.read_text(encoding="utf-8").splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith(f"  {field}: ")) + 1
+    lines[at - 1] = f"  {field}: {text}"
+    while lines[at].startswith("    "):  # the rest of a folded note
+        del lines[at]
+    path = write(tmp_path / "f.yaml", "\n".join(lines) + "\n")
+    assert main(["lint", "--no-scopes", path]) == 1
+    out = capsys.readouterr().out
+    assert f"error: {path}:{at}: [0].{field}: " in out and "without control characters" in out, out
