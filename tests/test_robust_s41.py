@@ -196,3 +196,15 @@ def test_a_control_character_in_a_description_or_note_is_refused_at_its_line(
     assert main(["lint", "--no-scopes", path]) == 1
     out = capsys.readouterr().out
     assert f"error: {path}:{at}: [0].{field}: " in out and "without control characters" in out, out
+
+
+def test_a_legal_or_winners_answer_breaking_the_schema_is_not_called_a_state() -> None:
+    # "legal: the returned state breaks the schema: actions [...]": a list of actions, or
+    # of seats, is the answer's own field; a state is what apply and deal return
+    from mtrain.conformance.answers import actions_problems, state_problems, winners_problems
+    said = [str(p) for p in [*actions_problems([{"type": "draw"}] * 2),
+                             *actions_problems([{"type": "fly"}]), *winners_problems([1, 1])]]
+    assert [s.split(":")[0] for s in said] == ["the answer breaks the schema"] * 3, said
+    rj = {"name": "x", "options": {}, "hand_sizes": {}}
+    assert str(state_problems(rj, {"zzz": 1})[0]).startswith(
+        "the returned state breaks the schema: (the whole document) [state.schema.json")
