@@ -8,6 +8,7 @@ import io
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -208,3 +209,33 @@ def test_a_legal_or_winners_answer_breaking_the_schema_is_not_called_a_state() -
     rj = {"name": "x", "options": {}, "hand_sizes": {}}
     assert str(state_problems(rj, {"zzz": 1})[0]).startswith(
         "the returned state breaks the schema: (the whole document) [state.schema.json")
+
+
+# --- mtrain serve -----------------------------------------------------------------------
+
+
+def test_serve_refuses_a_rule_set_that_leaves_options_out(capsys: pytest.CaptureFixture[str]
+                                                          ) -> None:
+    # `options: {}` was played as pagat, every option unsaid taken from the first variant;
+    # ruleset.schema.json lets only doubles and match_length be left out
+    from mtrain.conformance.serve import Server
+    assert main(["state", "chaindbl-001"]) == 0
+    request = json.loads(capsys.readouterr().out)
+    options = request["ruleset"]["options"]
+    server = Server()
+
+    def answer(**changed: Any) -> dict[str, Any]:
+        asked = {**request, "ruleset": {**request["ruleset"], **changed}}
+        return server.handle(json.dumps(asked).encode())[0]
+
+    for left_out in (("tile_set", "scoring"), tuple(options)):
+        said = answer(options={o: v for o, v in options.items() if o not in left_out})
+        lacks = ", ".join(o for o in options if o in left_out and o not in (
+            "doubles", "match_length"))
+        assert said["error"] == {"kind": "bad-request", "message": (
+            f"legal: ruleset.options lacks {lacks}: a rule set gives one value for every "
+            "option (only doubles and match_length may be left out)")}, said
+    later = {o: v for o, v in options.items() if o not in ("doubles", "match_length")}
+    assert answer(options=later)["actions"] == [{"type": "play", "tile": "5-3", "train": 0}]
+    said = answer(hand_sizes={})["error"]["message"]
+    assert said.endswith("but the request's, empty: which is played?"), said
