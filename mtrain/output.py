@@ -46,6 +46,18 @@ class _Guarded:
         return getattr(self._stream, name)
 
 
+MIN_WIDTH = 72
+"""The narrowest a table is drawn: at COLUMNS=1 (or a tiny window) rich drew borders
+alone, every name and value cut away."""
+
+
+def readable(console: Any) -> Any:
+    """`console` (a rich Console) drawing at least MIN_WIDTH columns wide."""
+    if console.width < MIN_WIDTH:
+        console.width = MIN_WIDTH
+    return console
+
+
 def _utf(stream: Any) -> bool:
     """Whether `stream` encodes every character (or is no encoding text stream)."""
     try:

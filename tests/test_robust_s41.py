@@ -65,20 +65,25 @@ def test_an_output_that_is_an_input_is_refused_and_the_input_kept(
 # --- an output encoding short of characters ---------------------------------------------
 
 
-@pytest.mark.parametrize("args", [["variants"], ["render", "chaindbl-001"]])
+@pytest.mark.parametrize("document", [False, True])
 def test_an_ascii_standard_output_gets_escapes_in_text_and_utf8_documents(
-        monkeypatch: pytest.MonkeyPatch, args: list[str]) -> None:
-    # PYTHONIOENCODING=ascii (or LC_ALL=C on an old Python): `variants` died of a
-    # UnicodeEncodeError at its first `…`, `render` at the SVG's first `·`
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, document: bool) -> None:
+    # PYTHONIOENCODING=ascii (or LC_ALL=C on an old Python): conform's report died of a
+    # UnicodeEncodeError at a failure's `é`, `render` at the SVG's first `·`
     raw = io.BytesIO()
     out = io.TextIOWrapper(raw, encoding="ascii", write_through=True)
     monkeypatch.setattr(sys, "stdout", out)
-    assert main(args) == 0
-    out.flush()
-    if args == ["variants"]:
-        assert b"\\u2026" in raw.getvalue(), raw.getvalue()[-300:]
-    else:  # a document: in UTF-8, as an SVG is read
+    if document:  # in UTF-8, as an SVG is read
+        assert main(["render", "chaindbl-001"]) == 0
         assert "·".encode() in raw.getvalue() and raw.getvalue().rstrip().endswith(b"</svg>")
+    else:
+        text = CHAIN.read_text(encoding="utf-8").replace(
+            "A double inside", "Café: a double inside", 1).replace(
+            "legal: [play 5-3 on 0]", "legal: [end-chain]", 1)
+        fixtures = write(tmp_path / "f.yaml", text)
+        assert main(["conform", "--fixtures", fixtures, "-k", "chaindbl-001", "--variant",
+                     "pagat"]) == 1
+        assert b"  Caf\\xe9: a double inside" in raw.getvalue(), raw.getvalue()[-600:]
     assert out.errors == "strict"  # the stream is given back as it was
 
 
@@ -239,3 +244,17 @@ def test_serve_refuses_a_rule_set_that_leaves_options_out(capsys: pytest.Capture
     assert answer(options=later)["actions"] == [{"type": "play", "tile": "5-3", "train": 0}]
     said = answer(hand_sizes={})["error"]["message"]
     assert said.endswith("but the request's, empty: which is played?"), said
+
+
+# --- a terminal of width 1 --------------------------------------------------------------
+
+
+def test_a_terminal_one_column_wide_still_gets_the_tables_content(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # COLUMNS=1: `variants` drew 72 lines of borders and not one name; at any width its
+    # cells were cut (`starting_seat=af…`), where a folded cell keeps its text
+    monkeypatch.setenv("COLUMNS", "1")
+    assert main(["variants"]) == 0
+    out = capsys.readouterr().out
+    assert "…" not in out and "tile_set" in out and "puremco-d9" in out, out[:400]
+    assert max(map(len, out.splitlines())) >= 72
