@@ -324,6 +324,10 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
         if expects[-1].match_over is False and expects[-1].winners is not None:
             raise _At((i, "expect", j, "match_over"),
                       "`match_over: false` with `winners`: a match that goes on has no winners")
+        if expects[-1].checks == 0:  # it would pass under every rule set, testing nothing
+            raise _At((i, "expect", j), "an entry that checks nothing: give it `legal`, "
+                      "`refused`, `state`, `result`, `winners`, `match_over` or "
+                      "`refused_setup`")
         if "refused_setup" in e and expects[-1].checks > 1:
             raise _At((i, "expect", j, "refused_setup"),
                       "an entry with `refused_setup` checks nothing else: a refused setup has "

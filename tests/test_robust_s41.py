@@ -258,3 +258,20 @@ def test_a_terminal_one_column_wide_still_gets_the_tables_content(
     out = capsys.readouterr().out
     assert "…" not in out and "tile_set" in out and "puremco-d9" in out, out[:400]
     assert max(map(len, out.splitlines())) >= 72
+
+
+def test_an_entry_that_checks_nothing_is_refused_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # an entry naming its rule sets and nothing to compare ran green: `0 checks within
+    # them`, and lint had nothing to say
+    text = CHAIN.read_text(encoding="utf-8")
+    head = text.split("\n- id: chaindbl-002", 1)[0]
+    head = head.replace("      legal: [play 5-3 on 0]\n", "", 1)
+    head = head.split("      refused:\n", 1)[0].rstrip("\n") + "\n"
+    path = write(tmp_path / "f.yaml", head)
+    at = head.splitlines().index("    - variants: [pagat, pagat+wikipedia-doubles]") + 1
+    assert main(["conform", "--fixtures", path, "--variant", "pagat"]) == 1
+    out = capsys.readouterr().out
+    assert (f"{path}:{at}: fixture chaindbl-001: an entry that checks nothing: give it "
+            "`legal`, `refused`, `state`, `result`, `winners`, `match_over` or "
+            "`refused_setup`") in out, out[-800:]
