@@ -395,7 +395,11 @@ class Catalog:
                  ) -> tuple[dict[str, str], Setters]:
         values, setters = dict(values), dict(setters)
         by_overlay: dict[str, str] = {}
-        for name in names:
+        for k, name in enumerate(names):
+            if name in names[:k]:  # as a file's `overlays` (uniqueItems): `+x+x` is a slip
+                raise RulesetError(f"overlay {name!r} is named twice: an overlay applies once")
+            if not name:
+                raise RulesetError("an overlay with no name: a `+` too many?")
             if name not in self.overlays:
                 raise RulesetError(f"unknown overlay {shown(name)}; known: "
                                    f"{', '.join(self.overlays)}")

@@ -275,3 +275,19 @@ def test_an_entry_that_checks_nothing_is_refused_at_its_line(
     assert (f"{path}:{at}: fixture chaindbl-001: an entry that checks nothing: give it "
             "`legal`, `refused`, `state`, `result`, `winners`, `match_over` or "
             "`refused_setup`") in out, out[-800:]
+
+
+# --- the command line -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args, said", [
+    (["rules", "pagat+blanks-25+blanks-25"],
+     "mtrain rules: overlay 'blanks-25' is named twice: an overlay applies once"),
+    (["simulate", "--variant", "pagat", "--overlay", "blanks-25", "--overlay", "blanks-25"],
+     "mtrain simulate: overlay 'blanks-25' is named twice: an overlay applies once"),
+    (["rules", "pagat+"], "mtrain rules: an overlay with no name: a `+` too many?")])
+def test_an_overlay_named_twice_or_empty_is_refused(
+        capsys: pytest.CaptureFixture[str], args: list[str], said: str) -> None:
+    # taken silently (a rule-set file's `overlays` refuses it), and `pagat+` was "unknown
+    # overlay ''"
+    assert refused(capsys, *args) == said
