@@ -69,20 +69,21 @@ def test_an_output_that_is_an_input_is_refused_and_the_input_kept(
 def test_an_ascii_standard_output_gets_escapes_in_text_and_utf8_documents(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, document: bool) -> None:
     # PYTHONIOENCODING=ascii (or LC_ALL=C on an old Python): conform's report died of a
-    # UnicodeEncodeError at a failure's `é`, `render` at the SVG's first `·`
+    # UnicodeEncodeError at a failure's `é`, its HTML page (as `render`'s SVG) at its first
+    # typographic quote
     raw = io.BytesIO()
     out = io.TextIOWrapper(raw, encoding="ascii", write_through=True)
     monkeypatch.setattr(sys, "stdout", out)
-    if document:  # in UTF-8, as an SVG is read
-        assert main(["render", "chaindbl-001"]) == 0
-        assert "·".encode() in raw.getvalue() and raw.getvalue().rstrip().endswith(b"</svg>")
+    text = CHAIN.read_text(encoding="utf-8").replace(
+        "A double inside", "Café: a double inside", 1).replace(
+        "legal: [play 5-3 on 0]", "legal: [end-chain]", 1)
+    fixtures = write(tmp_path / "f.yaml", text)
+    assert main(["conform", "--fixtures", fixtures, "-k", "chaindbl-001", "--variant",
+                 "pagat", *(["--format", "html"] if document else [])]) == 1
+    if document:  # in UTF-8, as the page says it is
+        assert "Café: a double inside".encode() in raw.getvalue()
+        assert raw.getvalue().rstrip().endswith(b"</html>")
     else:
-        text = CHAIN.read_text(encoding="utf-8").replace(
-            "A double inside", "Café: a double inside", 1).replace(
-            "legal: [play 5-3 on 0]", "legal: [end-chain]", 1)
-        fixtures = write(tmp_path / "f.yaml", text)
-        assert main(["conform", "--fixtures", fixtures, "-k", "chaindbl-001", "--variant",
-                     "pagat"]) == 1
         assert b"  Caf\\xe9: a double inside" in raw.getvalue(), raw.getvalue()[-600:]
     assert out.errors == "strict"  # the stream is given back as it was
 
