@@ -181,7 +181,7 @@ class Exits(ReferenceImplementation):
             ("Exits", "crash", "the adapter called exit(<a _Code whose repr raises "
              "ValueError>)")]:
         assert main(["conform", "--adapter", f"{adapter}:{name}", "--variant", "pagat",
-                     "-k", "chaindbl-001", "--format", "json"]) == 1
+                     "--fixtures", str(CHAIN), "-k", "chaindbl-001", "--format", "json"]) == 1
         results = json.loads(capsys.readouterr().out)["results"]
         assert [(r["status"], r["message"]) for r in results] == [(status, said)], results
 
@@ -225,7 +225,7 @@ def test_serve_refuses_a_rule_set_that_leaves_options_out(capsys: pytest.Capture
     # `options: {}` was played as pagat, every option unsaid taken from the first variant;
     # ruleset.schema.json lets only doubles and match_length be left out
     from mtrain.conformance.serve import Server
-    assert main(["state", "chaindbl-001"]) == 0
+    assert main(["state", "chaindbl-001", "--fixtures", str(CHAIN)]) == 0
     request = json.loads(capsys.readouterr().out)
     options = request["ruleset"]["options"]
     server = Server()
