@@ -26,6 +26,8 @@ from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 
 JSON = dict[str, Any]
+ADDED_IN_V1 = frozenset(("doubles", "match_length"))
+"""Options a protocol rule set may leave out (docs/protocol.md, Changes within version 1)."""
 
 
 class Refused(Exception):
@@ -381,6 +383,10 @@ class ReferenceImplementation:
     an engine with functions swapped for some calls (mutants), whose reading of a state
     may differ from one call to the next."""
 
+    whole_rule_sets = False
+    """Whether a rule set must give every option (but ADDED_IN_V1): so over the protocol
+    (`mtrain serve`); in process, a partial one keeps the first variant's rest."""
+
     def __init__(self) -> None:
         self._rules: dict[object, Rules] = {}
         # by the identity of the options object a request carries (a harness sends the
@@ -421,10 +427,18 @@ class ReferenceImplementation:
             custom = full.get("hand_sizes") == CUSTOM  # a table of the rule set's own
             rs = cat.from_values(full, str(ruleset.get("name") or ""),
                                  (rows or ()) if custom else None)
+            missing = [o for o in base if o not in options and o not in ADDED_IN_V1
+                       ] if self.whole_rule_sets else []
+            if missing:  # else read as the first variant's: rules nobody sent
+                raise ValueError(
+                    f"ruleset.options lacks {', '.join(missing)}: a rule set gives one "
+                    f"value for every option (only {' and '.join(sorted(ADDED_IN_V1))} "
+                    "may be left out)")
             if rows is not None and not custom and rows != rs.hand_table:
+                theirs = f"({_rows(rows)})" if rows else "empty"
                 raise ValueError(f"ruleset.hand_sizes is not the table hand_sizes="
                                  f"{full['hand_sizes']} deals ({_rows(rs.hand_table)}), but "
-                                 f"the request's {_rows(rows)}: which is played?")
+                                 f"the request's, {theirs}: which is played?")
             found = self._rules[key] = Rules.of(rs)
         if type(options) is dict and (table is None or type(table) is dict):
             if len(self._seen) >= MEMO_RULES:

@@ -88,7 +88,10 @@ class Problem:
     def __str__(self) -> str:
         what = {"schema": "breaks the schema", "state": "is not a table",
                 "invariant": "breaks"}[self.kind]
-        return f"the returned state {what}: {self.where}: {self.message}"
+        # legal's actions and winners' seats are the answer's own fields, not a state's
+        whose = ("answer" if self.kind == "schema" and "state.schema.json" not in self.where
+                 else "returned state")
+        return f"the {whose} {what}: {self.where}: {self.message}"
 
 
 class AnswerError(Exception):

@@ -286,6 +286,10 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
             raise _At((i, "rules"), f"rules: {err}") from None
     expects = []
     known = catalog().clauses
+    listed = [k for k, c in enumerate(raw["clauses"]) if c not in known]
+    if listed:  # else conform counts passing results under it, as lint alone said
+        raise _At((i, "clauses", listed[0]), "unknown clause "
+                  f"{', '.join(raw['clauses'][k] for k in listed)}: no rule has that id")
     for j, e in enumerate(raw["expect"]):
         refused = {canonical_action(a): (c,) if isinstance(c, str) else tuple(c)
                    for a, c in (e.get("refused") or {}).items()}
@@ -320,6 +324,10 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
         if expects[-1].match_over is False and expects[-1].winners is not None:
             raise _At((i, "expect", j, "match_over"),
                       "`match_over: false` with `winners`: a match that goes on has no winners")
+        if expects[-1].checks == 0:  # it would pass under every rule set, testing nothing
+            raise _At((i, "expect", j), "an entry that checks nothing: give it `legal`, "
+                      "`refused`, `state`, `result`, `winners`, `match_over` or "
+                      "`refused_setup`")
         if "refused_setup" in e and expects[-1].checks > 1:
             raise _At((i, "expect", j, "refused_setup"),
                       "an entry with `refused_setup` checks nothing else: a refused setup has "

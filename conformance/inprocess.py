@@ -84,8 +84,19 @@ def raised(name: str, e: BaseException) -> str:
     """What a call that raised `e` reports: the exception and where it came from."""
     frames = traceback.extract_tb(e.__traceback__)
     at = f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno})" if frames else ""
-    text = f": {e}" if str(e) else ""
+    try:
+        text = f": {e}" if str(e) else ""
+    except Exception as inner:  # its __str__ raises: the worker would die of telling it
+        text = f" (its message cannot be shown: {type(inner).__name__})"
     return f"the adapter's {name}() raised {type(e).__name__}{text}{at}"
+
+
+def exit_code(e: SystemExit) -> str:
+    """The code an adapter's exit() was given, as reports write it."""
+    try:
+        return repr(e.code)
+    except Exception as inner:  # as in raised(): its __repr__ raises
+        return f"<a {type(e.code).__name__} whose repr raises {type(inner).__name__}>"
 
 
 def mutated(name: str, before: list[Any], after: list[Any]) -> str | None:
@@ -478,7 +489,7 @@ def _answer(impl: Any, line: bytes) -> bytes:
     except Unsupported as e:
         answer = {"unsupported": e.reason}
     except SystemExit as e:
-        answer = {"exit": repr(e.code)}
+        answer = {"exit": exit_code(e)}
     except BaseException as e:  # KeyboardInterrupt too: the adapter's, not the user's
         answer = {"error": raised(name, e)}
     changed = mutated(name, before, args)
@@ -582,7 +593,7 @@ class _Threads:
         if isinstance(error, Unsupported):
             raise NotApplicable(str(error)) from None
         if isinstance(error, SystemExit):
-            raise ImplementationCrashed(f"the adapter called exit({error.code!r})")
+            raise ImplementationCrashed(f"the adapter called exit({exit_code(error)})")
         raise AdapterError(raised(name, error)) from error
 
 

@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import contextlib
+import os
+import shlex
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from mtrain.spec.errors import InputError
 
+Inputs = Iterable[tuple[str, str | None]]
+"""(option, value) of what a command reads: a file, a folder, a command line (`--impl`,
+each of whose words may name a file) or MODULE:OBJECT (`--adapter`)."""
 
-def check_output(path: str, option: str, folder: bool = False) -> None:
+
+def check_output(path: str, option: str, folder: bool = False, inputs: Inputs = ()) -> None:
     """Refuse, before any work, an output FILE (or `folder`) that cannot be written:
-    its folder missing, or a file where a folder is needed and the other way round."""
+    its folder missing, a file where a folder is needed and the other way round, or a
+    file the command reads (`inputs`), which writing would destroy."""
     if path == "-":  # a file named "-" would be written, where stdout was meant
         raise InputError(f"{option} -: a file of that name would be written; to print, "
                          f"leave {option} out")
@@ -30,7 +38,28 @@ def check_output(path: str, option: str, folder: bool = False) -> None:
             raise InputError(f"{option} {path}: {what}: {parent}")
     except OSError as e:  # a name too long for the file system, a loop of links
         raise InputError(f"{option} {path}: {e.strerror or e}") from None
+    _not_an_input(out, path, option, inputs)
     _try_writing(out, path, option)
+
+
+def _not_an_input(out: Path, path: str, option: str, inputs: Inputs) -> None:
+    """An output that is one of the command's inputs (`--output` naming the fixture file,
+    `-o` the adapter's source) would be overwritten by the report: refused, as the user
+    would lose the very file the run was about."""
+    if not out.is_file():
+        return
+    for given, value in inputs:
+        if not value:
+            continue
+        try:
+            words = shlex.split(value) if given == "--impl" else []
+        except ValueError:  # an unclosed quote: said by the command's own check
+            words = []
+        for word in {value, value.rpartition(":")[0], *words} - {""}:
+            with contextlib.suppress(OSError, ValueError):
+                if Path(word).is_file() and os.path.samefile(word, out):
+                    raise InputError(f"{option} {path}: is {word}, read as {given}: the "
+                                     "output would overwrite it; name another file")
 
 
 def _try_writing(out: Path, path: str, option: str) -> None:

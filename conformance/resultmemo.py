@@ -44,6 +44,10 @@ from mtrain.conformance.traced import TracedReference, _rules_of
 from mtrain.spec.ruleset import Ruleset
 
 MEMO_ENV = "MTRAIN_RESULT_MEMO"
+MEMO_OFF = ("0", "off", "no", "false")
+MEMO_ON = ("", "1", "on", "yes", "true")
+"""What MEMO_ENV may say, case aside; anything else is warned of (mtrain/cli.py) and
+leaves the memo on."""
 
 
 class TracedChecks(CheckedImplementation):
@@ -104,7 +108,7 @@ class ResultMemo:
     def wanted() -> bool:
         """Unless MTRAIN_RESULT_MEMO says off (every result played: the run to set beside
         one through the protocol, which has no such memo)."""
-        return os.environ.get(MEMO_ENV, "").strip().lower() not in ("0", "off", "no")
+        return os.environ.get(MEMO_ENV, "").strip().lower() not in MEMO_OFF
 
     def run(self, task: Task, impl: Implementation, rj: JSON,
             require_clauses: bool = False) -> Outcome:

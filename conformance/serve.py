@@ -77,6 +77,7 @@ class MemoReference(ReferenceImplementation):
     # the first time is read plainly (a game's states are all new), and with its flags
     # recorded when another rule set asks for it.
     remembers_states = True
+    whole_rule_sets = True  # as ruleset.schema.json says: never read as pagat's unsaid
 
     def __init__(self) -> None:
         super().__init__()

@@ -68,8 +68,11 @@ def unusable() -> str | None:
     """Why the folder MTRAIN_SHIPPED_SITUATIONS names holds no shipped files (it is not
     a folder), or None: every run would then work them out anew, without a word."""
     where = folder()
-    if where is None or where == SHIPPED_DIR or where.is_dir():
-        return None
+    try:
+        if where is None or where == SHIPPED_DIR or where.is_dir():
+            return None
+    except OSError as e:  # a name too long for the file system
+        return f"{SHIPPED_ENV}: {where}: {e.strerror or e}"
     return f"{SHIPPED_ENV}: {where} names no folder"
 
 

@@ -154,8 +154,9 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def _warn_of_the_cache(command: str) -> None:
     """One line when the cache named by MTRAIN_CACHE_DIR can keep nothing: each run would
-    work everything out anew, slower, and nothing would say why. `mtrain serve` says
-    nothing: its stderr is the harness's, and the harness's own run has said it."""
+    work everything out anew, slower, and nothing would say why; the same for the shipped
+    situations, and for a result memo switch that says neither on nor off. `mtrain serve`
+    says nothing: its stderr is the harness's, and the harness's own run has said it."""
     if command == "serve":
         return
     from mtrain.spec import cache
@@ -174,6 +175,15 @@ def _warn_of_the_cache(command: str) -> None:
         if why is not None:
             print(cut_long_runs(f"mtrain {command}: warning: {shown(why)}: nothing shipped "
                                 "is read (set it to off to mean that)"), file=sys.stderr)
+    if "MTRAIN_RESULT_MEMO" in os.environ:  # `false` was read as on, without a word
+        from mtrain.conformance import resultmemo as memo
+
+        said = os.environ[memo.MEMO_ENV]
+        if said.strip().lower() not in memo.MEMO_OFF + memo.MEMO_ON:
+            print(cut_long_runs(f"mtrain {command}: warning: {memo.MEMO_ENV}={shown(said)} "
+                                f"is neither on ({', '.join(memo.MEMO_ON[1:])}) nor off "
+                                f"({', '.join(memo.MEMO_OFF)}): the memo stays on"),
+                  file=sys.stderr)
 
 
 def _check_command(parser: argparse.ArgumentParser, words: list[str]) -> None:

@@ -163,9 +163,17 @@ def data_text(folder: Any, *parts: str) -> tuple[str, str]:
         raise SpecError(shown, None, f"cannot read file: {e}") from None
 
 
+def _is_dir(path: Path) -> bool:
+    """Path.is_dir, False where it raises (a name too long for the file system)."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
 def check_data_dir(folder: Any) -> None:
     """A SpecError unless `folder` is a folder (MTRAIN_SPEC_DATA may name anything)."""
-    if isinstance(folder, Path) and not folder.is_dir():
+    if isinstance(folder, Path) and not _is_dir(folder):
         try:
             os.stat(folder)
             what = "is a file, not a folder"
@@ -387,7 +395,11 @@ class Catalog:
                  ) -> tuple[dict[str, str], Setters]:
         values, setters = dict(values), dict(setters)
         by_overlay: dict[str, str] = {}
-        for name in names:
+        for k, name in enumerate(names):
+            if name in names[:k]:  # as a file's `overlays` (uniqueItems): `+x+x` is a slip
+                raise RulesetError(f"overlay {name!r} is named twice: an overlay applies once")
+            if not name:
+                raise RulesetError("an overlay with no name: a `+` too many?")
             if name not in self.overlays:
                 raise RulesetError(f"unknown overlay {shown(name)}; known: "
                                    f"{', '.join(self.overlays)}")

@@ -61,9 +61,9 @@ def test_a_table_fault_is_named_at_its_line(capsys: pytest.CaptureFixture[str],
 
 
 @pytest.mark.parametrize("hand, line, fault", [
-    ("[5.3, 9-1]", 7, 'hands.0[0]: expected a tile, written A-B with numbers 0 to 12 '
+    ("[5.3, 9-1]", 7, 'hands.0[0]: expected a tile, written A-B with numbers 0 to 18 '
      '(e.g. 5-3) or "rest", got a number (5.3)'),
-    ("[05-3, 9-1]", 7, "hands.0[0]: expected a tile, written A-B with numbers 0 to 12 "
+    ("[05-3, 9-1]", 7, "hands.0[0]: expected a tile, written A-B with numbers 0 to 18 "
      "(e.g. 5-3) or \"rest\", got a string ('05-3')"),
     ("[5-3, 010]", 7, "'010' is a number written in a form YAML versions read"),
     ("[5-3, 0x9-1]", 7, "hands.0[1]: expected a tile"),

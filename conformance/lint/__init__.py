@@ -128,9 +128,6 @@ def lint(root: str | Path | Sequence[str | Path] | None = None, scopes: bool = T
         if len(fx.description) > MAX_DESCRIPTION:
             report.errors.append(f"{fx.where}: {fx.id} description is longer than "
                                  f"{MAX_DESCRIPTION} characters")
-        for cid in fx.clauses:
-            if cid not in cat.clauses:
-                report.errors.append(f"{fx.where}: {fx.id} names unknown clause {cid}")
         seen_names: set[str] = set()
         for name, exp in fx.rulesets():
             if name in seen_names:

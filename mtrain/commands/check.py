@@ -108,6 +108,8 @@ def print_rich(result: dict[str, Any]) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from mtrain.output import readable
+
     table = Table(title="mtrain check", show_lines=True)
     for col in ("check", "status", "seconds", "findings"):
         table.add_column(col, overflow="fold")
@@ -116,7 +118,7 @@ def print_rich(result: dict[str, Any]) -> None:
                  for f in c["findings"]]
         table.add_row(escape(c["name"]), f"[{STATUS_STYLE[c['status']]}]{c['status']}[/]",
                       f"{c['seconds']:.2f}", escape("\n".join(lines)))
-    console = Console()
+    console = readable(Console())
     console.print(table)
     fails = [c["name"] for c in result["checks"] if c["status"] == "fail"]
     console.print(f"{len(result['checks'])} checks, {len(fails)} failed; "

@@ -130,7 +130,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.fixtures is not None and (missing := why_missing(args.fixtures)):
         raise InputError(f"--fixtures: {missing}")
     if args.output:
-        check_output(args.output, "--output")
+        check_output(args.output, "--output", inputs=[
+            ("--fixtures", args.fixtures), ("--skip", args.skip), ("--impl", args.impl),
+            ("--adapter", args.adapter), *(("--rules", r) for r in args.rules)])
     asked = check_variants(args.variant)
     from_files = read_rules(args.rules, asked)
     args.rules_from = {rs.name: path for rs, path in from_files}
@@ -281,5 +283,7 @@ def emit(report: Report, args: argparse.Namespace, tasks: Sequence[Task] = ()) -
             raise InputError(f"--output {args.output}: {e.strerror or e}") from None
         print(report.headline())
     else:
-        sys.stdout.write(text)
+        from mtrain.output import write_document
+
+        write_document(text)
         sys.stdout.flush()

@@ -60,7 +60,9 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.spec.errors import InputError
 
     if args.output:
-        check_output(args.output, "--output")  # before the run, not after it
+        # before the run, not after it; never over the engine's own files
+        check_output(args.output, "--output",
+                     inputs=[("--impl", args.impl), ("--adapter", args.adapter)])
     target = target_of(args)
     stopped: IdentifyInterrupted | None = None
     impl = target.make()

@@ -27,7 +27,9 @@ def write_or_print(text: str, out: str | None) -> int:
             raise InputError(f"--out {out}: {e.strerror or e}") from None
         print(f"wrote {out}")
     else:
-        sys.stdout.write(text)
+        from mtrain.output import write_document
+
+        write_document(text)
     return 0
 
 

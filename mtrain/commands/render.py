@@ -24,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.spec.errors import InputError
 
     if args.out:
-        check_output(args.out, "--out")
+        check_output(args.out, "--out", inputs=[("--fixtures", args.fixtures)])
     docs = Docs()
     if args.fixtures:
         docs.fixtures, errors = load_corpus(args.fixtures)

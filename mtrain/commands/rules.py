@@ -24,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.spec.catalog import catalog
 
     if args.out:
-        check_output(args.out, "--out")
+        check_output(args.out, "--out", inputs=[("the rule set", args.ruleset)])
     rs = resolve(catalog(), args.ruleset)
     fixtures, _ = load_corpus()
     return write_or_print(ruleset_page(rs, fixtures), args.out)

@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("name a rule set (a variant, base+overlay+..., or a rule-set "
                          "file), or give --shipped")
     if args.out:
-        check_output(args.out, "--out")
+        check_output(args.out, "--out", inputs=[("the rule set", args.ruleset)])
     rs = resolve(catalog(), args.ruleset)
     made = situations(rs, SITUATIONS if args.count is None else args.count,
                       lambda fid: id_matches(fid, args.pattern or []))

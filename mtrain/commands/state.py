@@ -47,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.spec.notation import FixtureError, action_json, max_pip_of
 
     if args.out:
-        check_output(args.out, "--out")
+        check_output(args.out, "--out", inputs=[("--fixtures", args.fixtures),
+                                                 ("--rules", args.rules)])
     if (args.kind == "apply") != (args.action is not None):
         raise UsageError("--action goes with --as apply, and --as apply needs --action")
     fx = _fixture(args)

@@ -35,23 +35,25 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
+    from mtrain.output import readable
+
     table = Table(title="Variants", show_lines=False)
-    table.add_column("option")
+    table.add_column("option", overflow="fold")  # folded, never cut to `starting_s…`
     for v in out["variants"]:
-        table.add_column(v["name"])
+        table.add_column(v["name"], overflow="fold")
     for option in cat.options:
         cells = [v["options"][option] for v in out["variants"]]
         style = "bold" if len(set(cells)) > 1 else ""
         table.add_row(option, *cells, style=style)
     ovt = Table(title="Overlays")
     for col in ("overlay", "sets", "applies to", "title"):
-        ovt.add_column(col)
+        ovt.add_column(col, overflow="fold")
     for o in out["overlays"]:
         sets = ", ".join(f"{k}={v}" for k, v in o["options"].items())
         applies = o["applies_to"] if isinstance(o["applies_to"], str) else ", ".join(
             o["applies_to"])
         ovt.add_row(o["name"], sets, applies, o["title"])
-    console = Console()
+    console = readable(Console())
     console.print(table)
     console.print(ovt)
     return 0
