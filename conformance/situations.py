@@ -238,7 +238,8 @@ def _to_data(fx: Fixture) -> dict[str, Any]:
             "note": fx.note,
             "legal": None if exp.legal is None else list(exp.legal),
             "state": _keys_out(exp.state), "starts": fx.kept_starts(),
-            **({} if exp.result is ... else {"result": exp.result})}
+            **({} if exp.result is ... else {"result": exp.result}),
+            **({} if exp.match_over is None else {"match_over": exp.match_over})}
 
 
 def _scope_of(rs: Ruleset) -> Scope:
@@ -256,7 +257,8 @@ def _from_data(d: dict[str, Any], rs: Ruleset, scope: Scope | None = None) -> Fi
         expect=(Expectation(variants=(), scope=scope,
                             legal=None if legal is None else tuple(legal),
                             state=_keys_in(d["state"]) or {},
-                            result=d.get("result", ...)),), note=d["note"])
+                            result=d.get("result", ...),
+                            match_over=d.get("match_over")),), note=d["note"])
     if isinstance(d.get("starts"), dict):  # its table as built when it was made
         fx.keep_starts(d["starts"])
     return fx
@@ -455,18 +457,25 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
         how = "blocked" if result["winner"] is None else f"seat {result['winner']} out"
         if unscored:  # how the round ends, not what it scores: a scoring of one's own
             result = {k: v for k, v in result.items() if k != "scores"}
+        # MATCH-1: a round before the last leaves the match going, whatever the totals (a
+        # match of one's own decides which round is the last: not checked then)
+        goes_on = st.round < rules.rounds and "match_length" not in unknown
         fx = Fixture(
             id=fid,
             description=(f"a round's end, {moves} moves in: {st.players} players, engine "
                          f"{st.engine}-{st.engine}, {text} ({how}; #{number})"),
-            clauses=END_CLAUSES, source=("computation",),
+            clauses=(*END_CLAUSES, "MATCH-1") if goes_on else END_CLAUSES,
+            source=("computation",),
             path=f"{SITUATION_PATH}{rs.name}>", line=None, table=table, deal=None,
             steps=(text,),
-            expect=(Expectation(variants=(), scope=scope, result=result),),
+            expect=(Expectation(variants=(), scope=scope, result=result,
+                                match_over=False if goes_on else None),),
             note=(f"A random round of {rs.name} a move before its end; the result after "
                   f"`{text}` is spec/model/steps.py's replay of that move, not an "
                   "engine's." + (f" Its scores are left unchecked: {', '.join(unscored)} "
-                                 "played its own way." if unscored else "")))
+                                 "played its own way." if unscored else "")
+                  + (f" Round {st.round} of {rules.rounds}: the match goes on (MATCH-1)."
+                     if goes_on else "")))
         fx.keep_start(plays, start)
         out.append(fx)
     return out
@@ -650,6 +659,8 @@ def fixture_data(fx: Fixture, rs: Ruleset) -> dict[str, Any]:
         entry["state"] = exp.state
     if exp.result is not ...:
         entry["result"] = exp.result
+    if exp.match_over is not None:
+        entry["match_over"] = exp.match_over
     start: dict[str, Any] = ({"table": fx.table} if fx.table is not None
                              else {"deal": fx.deal})
     if fx.steps:

@@ -301,3 +301,38 @@ def test_the_draws_of_random_rounds_are_randrange_s() -> None:
     ours, stdlib = random.Random("situations"), random.Random("situations")
     assert [below(ours, n) for n in sizes * 40] == [stdlib.randrange(n) for n in sizes * 40]
     assert ours.random() == stdlib.random()  # and the streams are left at the same point
+
+
+def test_a_round_end_before_the_last_round_checks_that_the_match_goes_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A round's end (play-end-) before the match's last round expects no winners yet
+    (MATCH-1), kept through the cache and written out: a match that ends a round early
+    failed nothing where no fixture of the rule set's set ends such a round (siding's
+    double-6). Not under a match length of one's own, which decides the last round."""
+    from mtrain.conformance import situations as S
+    rs = catalog().ruleset("pagat")
+    ends = [fx for fx in S._situations(rs, 16, None, S.SEED) if fx.id.startswith("play-end-")]
+    assert ends and all(fx.expect[0].match_over is (False if "MATCH-1" in fx.clauses else None)
+                        for fx in ends)
+    assert any(fx.expect[0].match_over is False for fx in ends)
+    again = [fx for fx in S.situations(rs, 16) if fx.id.startswith("play-end-")]
+    assert [fx.expect[0].match_over for fx in again] == [fx.expect[0].match_over for fx in ends]
+    assert "match_over: false" in render(ends, rs)
+    own = catalog().rules_file(str(_written(tmp_path, "base: pagat\noptions:\n"
+                                            "  match_length: other\n")))
+    assert all(fx.expect[0].match_over is None for fx in S._situations(own, 16, None, S.SEED))
+    out = tmp_path / "r.json"
+    args = ["--variant", "pagat", "-k", "play-end-", "--situations", "70", "--format",
+            "json", "--output", str(out)]
+    assert main(["conform", "--adapter", f"{ADAPTERS}:ShortMatch", *args]) == 1
+    failed = [r for r in json.loads(out.read_text(encoding="utf-8"))["results"]
+              if r["status"] == "fail"]
+    assert failed and all(r["charged"] == ["MATCH-1"] for r in failed)
+    assert main(["conform", "--adapter", f"{ADAPTERS}:Reference", *args]) == 0
+    capsys.readouterr()
+
+
+def _written(folder: Path, text: str) -> Path:
+    path = folder / "own-rules.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -9,6 +9,8 @@ import time
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
+from mtrain.reference.deal import match_winners
+from mtrain.reference.engine import OVER
 
 
 class Reference(ReferenceImplementation):
@@ -256,3 +258,12 @@ class Returns(ReferenceImplementation):
 
         pair: list[Any] = value  # type: ignore[assignment]
         raise Refused(pair[0], pair[1])
+
+
+class ShortMatch(ReferenceImplementation):
+    """Names the match's winners once the next-to-last round ends (MATCH-1): siding's
+    bug 1 (tests/examples/siding_engine.py)."""
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        st = self.state(ruleset, state)
+        return match_winners(st) if st.phase == OVER and st.round >= st.rules.rounds - 1 else []
