@@ -138,6 +138,8 @@ INVARIANT_CLAUSES: dict[str, tuple[str, ...]] = {
     "INV-HAND-SIZES": HAND_TABLES,
 }
 """The clauses an invariant's breach points at, for an answer that breaks it."""
+DRAWN_TILE = frozenset(("hands", "boneyard", "boneyard_size", "drawn"))
+"""The fields a draw fills with the tile it takes (TURN-2: the boneyard's first)."""
 TILE_COUNTS = ("INV-CONSERVATION", "INV-PIPS", "INV-NUMBERS")
 """The invariants a lost or doubled tile breaks (the first names the tile)."""
 OPEN_LISTS = re.compile(r"listed on trains \[([0-9a-z, ]*)\], trains ending in a double: "
@@ -506,7 +508,9 @@ class Referee:
         candidates = STEP_FIELD.get((kind, key), FIELD_CLAUSES.get(key, ()))
         if kind == "draw" and key == "marked" and _lowered(after, got):
             candidates = STEP_FIELD[("play", "marked")]  # a marker off by a draw: the removal
-        if phase == "follow" and kind in ("draw", "pass"):
+        if phase == "follow" and kind in ("draw", "pass") and key not in DRAWN_TILE:
+            # DBL-5 sends the player to an ordinary turn's draw or pass; which tile the
+            # draw takes stays TURN-2's (sixes' draw from the wrong end)
             candidates = ("DBL-5", *candidates)
         if phase == "engine" and key != "first_turns":  # who has a first turn: FIRST-6's
             candidates = (*SEARCH, *candidates)

@@ -16,7 +16,7 @@ from mtrain.conformance.situations import render, situations
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import REST
 
-BESIDE = ("play-end-", "play-dealt-", "play-pass-")
+BESIDE = ("play-end-", "play-dealt-", "play-pass-", "play-laid-")
 """The situations made beside the count asked."""
 ADAPTERS = Path(__file__).parent / "broken_impls" / "adapters.py"
 
@@ -336,3 +336,40 @@ def _written(folder: Path, text: str) -> Path:
     path = folder / "own-rules.yaml"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def test_a_drawn_double_that_ends_the_turn_fails_the_laid_doubles(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A double drawn and laid asks for another tile (DBL-1): `play-laid-` draws it,
+    lays it and checks what the play leaves, charged to DBL-1. No situation took a play
+    but a round's last, so siding's drawn double that ended the turn failed nothing
+    under conform. The reference passes them all."""
+    out = tmp_path / "r.json"
+    args = ["--variant", "pagat", "-k", "play-laid-", "--situations", "200", "--format",
+            "json", "--output", str(out)]
+    assert main(["conform", "--adapter", f"{ADAPTERS}:DrawnDoubleEndsTurn", *args]) == 1
+    results = json.loads(out.read_text(encoding="utf-8"))["results"]
+    failed = [r for r in results if r["status"] == "fail"]
+    assert len(results) >= 5 and len(failed) == len(results)
+    assert all(r["charged"] == ["DBL-1"] and "phase: expected follow, got start"
+               in r["messages"] for r in failed), failed[:2]
+    assert main(["conform", "--adapter", f"{ADAPTERS}:Reference", *args]) == 0
+    capsys.readouterr()
+
+
+def test_a_draw_from_the_wrong_end_is_charged_to_the_draw_in_a_follow_up_too(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Which tile a draw takes is TURN-2's, whenever the draw is made: a draw in a
+    follow-up (DBL-5: "draws as in an ordinary turn") that took the wrong tile was charged
+    to DBL-5, which says only that the player draws (sixes' wrong end, in `play-laid-`)."""
+    out = tmp_path / "r.json"
+    assert main(["conform", "--adapter", f"{ADAPTERS}:DrawsFromTheBack", "--variant",
+                 "pagat", "-k", "play-laid-", "--situations", "700", "--format", "json",
+                 "--output", str(out)]) == 1
+    results = json.loads(out.read_text(encoding="utf-8"))["results"]
+    drew = [r for r in results if r["status"] == "fail"
+            and "after step 1 `draw`: hand" in r["messages"][0]]
+    assert len(drew) >= 10
+    assert {c for r in drew for c in r["charged"]} == {"TURN-2"}, [
+        (r["fixture"], r["charged"]) for r in drew]
+    capsys.readouterr()
