@@ -753,3 +753,31 @@ def test_winners_are_asked_after_every_round_not_the_last_alone(
     messages = group.first.disagreement.messages
     assert "the match goes on (MATCH-1" in messages[0], messages
     check_reproducer(group, ShortMatch())
+
+
+def test_a_reproducer_is_a_table_conform_runs_under_rules_of_ones_own(
+        tmp_path: Path) -> None:
+    """Under a follow-up rule of one's own, a covered Mexican double left open (an
+    invariant, judged whatever the rules) was shrunk into a follow-up table: conform,
+    which checks each step is legal, found it not applicable (its outcome depends on
+    follow_up), and the reproducer of siding's bug 3 tested nothing. The shrinker keeps
+    to tables whose legal set reads no rule of one's own, and a reproducer conform would
+    not run is a problem, not a file."""
+    from mtrain.conformance.fuzz.rulesets import declared_context
+    from mtrain.conformance.partition import applies
+    from mtrain.spec.scope import Space
+    path = tmp_path / "d6-own-follow.yaml"
+    path.write_text("name: d6-own-follow\nbase: pagat\noptions:\n  tile_set: double-6\n"
+                    "  hand_sizes: celko-d6\n  follow_up: other\n", encoding="utf-8")
+    rs = catalog().rules_file(str(path))
+    name = declared_context(rs).name
+    impl = MexicanDoubleStaysOpen()
+    report = F.fuzz(F.Target.of(impl, "mexican-double-stays-open"), F.Chooser([name]), 24, 1,
+                    out=tmp_path / "out", shrink_seconds=2)
+    [group] = [g for g in report.new if "INV-OPEN-DOUBLES" in g.signature]
+    assert group.problems == [] and group.path is not None, group.problems
+    [fx] = load_file(group.path)
+    assert applies(fx.expect[0], fx, rs, Space()) is None
+    played = F.context(name).rs  # as conform sends the rule set: its stand-in values
+    assert run_one(fx, played, fx.expect[0], impl).status == "fail"
+    assert run_one(fx, played, fx.expect[0], REFERENCE).status == "pass"

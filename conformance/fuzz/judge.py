@@ -31,7 +31,7 @@ The first differing field is taken in the order a bug's effects follow one anoth
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from mtrain.conformance.adapter import (
@@ -145,6 +145,15 @@ class Disagreement:
     expect: dict[str, Any] = field(default_factory=dict)
     question: tuple[str, ...] = ()
     clauses: tuple[str, ...] = ()
+    own: tuple[str, ...] = ()
+    """The options played their own way that the step read: only a failure or a broken
+    state was judged there, and conform does not run such a table (its outcome depends
+    on them), so a reproducer is shrunk into one only from one."""
+
+
+def read_own(found: list[Disagreement], own: Sequence[str]) -> list[Disagreement]:
+    """`found`, each marked with the options of one's own its step read."""
+    return [replace(d, own=tuple(own)) for d in found] if own else found
 
 
 # --- how answers differ ---------------------------------------------------------------
@@ -695,8 +704,11 @@ class Judge:
         except Exception as e:
             got, error = None, e
         problems = own_rules.problems(ctx, got) if own and error is None else None
-        found = compare_apply(ctx, st, probe.action, after, got, error, problems,
-                              judged=not own)
+        # marked with what the table's legal set reads too: conform checks the step is
+        # legal, so it runs no such table
+        _, own_legal = own_rules.on_state(ctx, st, legal_actions)
+        found = read_own(compare_apply(ctx, st, probe.action, after, got, error, problems,
+                                       judged=not own), (*own, *own_legal))
         if probe.kind == "apply":
             return found
         if own or found or after["phase"] != OVER:

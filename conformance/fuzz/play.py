@@ -43,6 +43,7 @@ from mtrain.conformance.fuzz.judge import (
     compare_legal,
     compare_refusal,
     compare_winners,
+    read_own,
 )
 from mtrain.conformance.fuzz.possible import own_starter, table_problems
 from mtrain.conformance.fuzz.rulesets import Chooser, Context, context
@@ -647,7 +648,8 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
     problems = ([] if same or unsupported or error is not None
                 else own_rules.problems(ctx, got))
     found = ([] if same or unsupported else
-             compare_apply(ctx, st, text, after, got, error, problems, judged=not own))
+             read_own(compare_apply(ctx, st, text, after, got, error, problems,
+                                    judged=not own), (*own, *own_legal)))
     if isinstance(error, Refused) and listed is not None and text not in listed:
         found = []  # refused, as its legal answer said: that finding is recorded
     if own and not same and not found:
