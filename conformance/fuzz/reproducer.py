@@ -24,8 +24,8 @@ from mtrain.conformance.fuzz.possible import fixture_problems
 from mtrain.conformance.fuzz.rulesets import Context, context, is_own
 from mtrain.conformance.fuzz.tables import compact
 from mtrain.conformance.lint import MAX_DESCRIPTION
-from mtrain.conformance.partition import applies
 from mtrain.conformance.runner import run_fixture, run_one
+from mtrain.conformance.selection import entry_for
 from mtrain.conformance.untrusted import shown
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import CUSTOM, OTHER
@@ -174,10 +174,10 @@ def check(path: Path, text: str, impl: Implementation, label: str,
                 problems.append(f"the reference does not pass it ({o.status}): {o.message}")
         if ctx is not None and ctx.unknown:
             # what conform does with it: a table its own rules decide is not run there
-            why = applies(fx.expect[0], fx, ctx.declared, Space())
-            if why is not None:
+            entry, why = entry_for(fx, ctx.declared, Space())
+            if entry is None:
                 problems.append(f"conform would not run it under {ctx.name} (not "
-                                f"applicable: {why})")
+                                f"applicable: {why or 'its entries speak about other rules'})")
         try:
             statuses = ([run_one(fx, ctx.rs, fx.expect[0], impl).status] if own and ctx
                         else [o.status for o in run_fixture(fx, impl)])
