@@ -138,10 +138,12 @@ INVARIANT_CLAUSES: dict[str, tuple[str, ...]] = {
     "INV-HAND-SIZES": HAND_TABLES,
 }
 """The clauses an invariant's breach points at, for an answer that breaks it."""
+DRAWN_TILE = frozenset(("hands", "boneyard", "boneyard_size", "drawn"))
+"""The fields a draw fills with the tile it takes (TURN-2: the boneyard's first)."""
 TILE_COUNTS = ("INV-CONSERVATION", "INV-PIPS", "INV-NUMBERS")
 """The invariants a lost or doubled tile breaks (the first names the tile)."""
-OPEN_LISTS = re.compile(r"listed on trains \[([0-9, ]*)\], trains ending in a double: "
-                        r"\[([0-9, ]*)\]")
+OPEN_LISTS = re.compile(r"listed on trains \[([0-9a-z, ]*)\], trains ending in a double: "
+                        r"\[([0-9a-z, ]*)\]")
 """INV-OPEN-DOUBLES's account of the open doubles against the trains ending in one."""
 HAND_SIZES = re.compile(r"hand sizes \[([0-9, ]*)\] after the deal, not \[([0-9, ]*)\]")
 """INV-HAND-SIZES's account of a deal's hands against the table's."""
@@ -506,7 +508,9 @@ class Referee:
         candidates = STEP_FIELD.get((kind, key), FIELD_CLAUSES.get(key, ()))
         if kind == "draw" and key == "marked" and _lowered(after, got):
             candidates = STEP_FIELD[("play", "marked")]  # a marker off by a draw: the removal
-        if phase == "follow" and kind in ("draw", "pass"):
+        if phase == "follow" and kind in ("draw", "pass") and key not in DRAWN_TILE:
+            # DBL-5 sends the player to an ordinary turn's draw or pass; which tile the
+            # draw takes stays TURN-2's (sixes' draw from the wrong end)
             candidates = ("DBL-5", *candidates)
         if phase == "engine" and key != "first_turns":  # who has a first turn: FIRST-6's
             candidates = (*SEARCH, *candidates)
@@ -594,7 +598,8 @@ class Referee:
     def _invariant(self, asked: str, p: Problem, before: Mapping[str, Any] | None) -> str:
         lists = OPEN_LISTS.search(p.message) if p.where == "INV-OPEN-DOUBLES" else None
         if lists is not None:
-            listed, ending = ({int(x) for x in g.split(",") if x.strip()} for g in lists.groups())
+            listed, ending = ({x.strip() for x in g.split(",") if x.strip()}
+                              for g in lists.groups())
             if listed - ending:  # a covered double is closed; under DBL-11 none opens
                 return pick(("DBL-11", "TRAIN-3"), self.rs, self.fx)
             if ending - listed:  # an uncovered double no longer open
@@ -707,14 +712,13 @@ def _reversed(totals: Any, want: Sequence[int], got: Sequence[int]) -> bool:
     return set(got) <= holders and (len(holders) == 1 or set(got) == holders)
 
 
-def _open_before(state: Mapping[str, Any] | None) -> set[int]:
-    """The trains (the Mexican Train numbered after the seats) with an open double in a
-    state, as the engine numbers them in its messages."""
+def _open_before(state: Mapping[str, Any] | None) -> set[str]:
+    """The trains with an open double in a state, as the invariant's message names them
+    (seats, and `mexican`)."""
     if state is None:
         return set()
-    players = len(state.get("hands") or [])
-    return {players if t == "mexican" else t for t in state.get("open_doubles") or []
-            if isinstance(t, int) or t == "mexican"}
+    return {str(t) for t in state.get("open_doubles") or []
+            if (isinstance(t, int) and not isinstance(t, bool)) or t == "mexican"}
 
 
 def _lowered(after: Any, got: Any) -> bool:

@@ -522,8 +522,8 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         elif exp.match_over is not None and bool(got) != exp.match_over:
             problems.append("the match should be over; the implementation names no winner"
                             if exp.match_over else
-                            f"the match should go on (rounds remain); the implementation "
-                            f"names winners {got}")
+                            f"the match should go on (round {state.get('round')}: rounds "
+                            f"remain); the implementation names winners {got}")
             # over on one side only: the match's length decides, never a tie rule
             charge(referee.winners([], got) if referee else "MATCH-1")
     found = check_score(exp, rj, state, impl)

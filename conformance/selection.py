@@ -340,8 +340,8 @@ def situation_tasks(rulesets: Sequence[Ruleset], count: int, patterns: Sequence[
         if count and rs.unknown and not patterns:
             warnings.append(
                 f"{len(made)} situations from play under {rs.name} (of {count} asked): "
-                f"only rounds that never read {', '.join(rs.unknown)} (played its own "
-                "way) speak about it")
+                f"only tables whose question reads none of {', '.join(rs.unknown)} "
+                "(played its own way) speak about it, however the round came there")
     return tasks, warnings
 
 

@@ -25,6 +25,7 @@ from mtrain.reference.engine import (
 )
 from mtrain.reference.rules import Rules
 from mtrain.reference.state import START
+from mtrain.spec import tiles as T
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,25 @@ PASSED = Kind("pass", "a pass after a draw in vain", _drew_in_vain,
 draw and the pass its steps; what the pass does (the marker up, TURN-4) is checked, and
 the next player's legal set. The legal sets of `drawn` show that a pass is offered, not
 what it does."""
+
+
+def laid_play(st: State) -> Action | None:
+    """The play of a drawn double a LAID situation takes: the first the rules list (on
+    the lowest train), or None where the drawn tile is no double or cannot be laid."""
+    if st.drawn < 0 or not T.IS_DOUBLE[st.drawn]:
+        return None
+    plays = [a for a in legal_actions(st) if a.kind == "play" and a.tile == st.drawn]
+    return min(plays, key=lambda a: a.train) if plays else None
+
+
+LAID = Kind("laid", "a drawn double laid",
+            lambda st: _turn_on(st) and laid_play(st) is not None,
+            ("TURN-2", "TURN-3", "DBL-1", "DBL-11", "TURN-6", "SEAT-1"))
+"""Beside the kinds (`play-laid-`): a table before a draw whose tile is a double that can
+be laid, the draw and that play its steps; what the play does is checked (DBL-1: the
+turn goes on for another tile; DBL-11: it ends). No other situation takes a play but a
+round's last: a drawn double that ended the turn failed nothing on a double-6 set, where
+few fixtures speak."""
 TRIES = 60
 """Rounds played for one situation before its kind is given up under the rule set."""
 

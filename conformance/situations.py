@@ -46,12 +46,14 @@ from mtrain.conformance.situation_deals import tie_deals as tie_deals
 from mtrain.conformance.situation_kinds import (
     COMMON,
     KINDS,
+    LAID,
     PASSED,
     Kind,
     Policy,
     Reached,
     below,
     draining,
+    laid_play,
     pick,
 )
 from mtrain.conformance.traced import Log, TracedRules, TracedRuleset
@@ -238,7 +240,8 @@ def _to_data(fx: Fixture) -> dict[str, Any]:
             "note": fx.note,
             "legal": None if exp.legal is None else list(exp.legal),
             "state": _keys_out(exp.state), "starts": fx.kept_starts(),
-            **({} if exp.result is ... else {"result": exp.result})}
+            **({} if exp.result is ... else {"result": exp.result}),
+            **({} if exp.match_over is None else {"match_over": exp.match_over})}
 
 
 def _scope_of(rs: Ruleset) -> Scope:
@@ -256,7 +259,8 @@ def _from_data(d: dict[str, Any], rs: Ruleset, scope: Scope | None = None) -> Fi
         expect=(Expectation(variants=(), scope=scope,
                             legal=None if legal is None else tuple(legal),
                             state=_keys_in(d["state"]) or {},
-                            result=d.get("result", ...)),), note=d["note"])
+                            result=d.get("result", ...),
+                            match_over=d.get("match_over")),), note=d["note"])
     if isinstance(d.get("starts"), dict):  # its table as built when it was made
         fx.keep_starts(d["starts"])
     return fx
@@ -306,6 +310,10 @@ def _situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None,
     # other rounds (the search for the engine, the seat that starts)
     out += end_situations(rs, plays, beside, wanted, seed)
     out += _of_kind(streams[PASSED], quotas[PASSED], rs, plays, scope, speaks, wanted)
+    # a few drawn doubles laid (a draw and a play, one moment), apart from the shares: a
+    # rule set whose rounds never lay one gives nothing to the others
+    out += _of_kind(_Stream(LAID, rs, plays, speaks, seed), beside // 4, rs, plays, scope,
+                    speaks, wanted)
     return out + round_deals(rs, wanted)
 
 
@@ -319,6 +327,7 @@ class _Stream:
         self.kind = kind
         self.rules = Rules.of(plays)
         self.check = (_pass_speaks(self.rules, rs, plays, speaks) if kind is PASSED
+                      else _laid_speaks(self.rules, rs, plays, speaks) if kind is LAID
                       else speaks)
         self.rng = random.Random(f"{seed}:{rs.name}:{kind.name}")
         self._first: Reached | None = None
@@ -383,6 +392,7 @@ def _of_kind(stream: _Stream, quota: int, rs: Ruleset, plays: Ruleset, scope: Sc
     for fid, reached in zip(ids[:last + 1], stream.reached(), strict=False):
         if fid in keep:
             made = (_pass_fixture(fid, reached, rs, plays, scope, speaks) if kind is PASSED
+                    else _laid_fixture(fid, reached, rs, plays, scope, speaks) if kind is LAID
                     else _fixture(kind, fid, reached, rs, plays, scope, speaks))
             if made is not None:
                 out.append(made)
@@ -410,6 +420,72 @@ def _pass_speaks(rules: Rules, rs: Ruleset, plays: Ruleset,
             return False
         return speaks is None or (speaks(st) and speaks(after))
     return usable
+
+
+def _laid_speaks(rules: Rules, rs: Ruleset, plays: Ruleset,
+                 speaks: Callable[[State], bool] | None) -> Callable[[State], bool]:
+    """For LAID: whether the table and the play of its drawn double read none of the
+    options played their own way (what the play leaves is checked, not the next legal
+    set, which a follow-up rule of one's own decides)."""
+    unknown = frozenset(rs.unknown)
+
+    def usable(st: State) -> bool:
+        play = laid_play(st)
+        if play is None:
+            return False
+        if unknown:
+            log = Log()
+            after = st.copy()
+            after.rules = TracedRules(rules, TracedRuleset.wrap(plays, log), log)  # type: ignore[assignment]
+            perform(after, play)
+            if not unknown.isdisjoint(log.read):
+                return False
+        return speaks is None or speaks(st)
+    return usable
+
+
+LAID_FIELDS = ("phase", "seat", "drawn", "open_doubles", "turn_doubles", "marked")
+"""What a LAID situation checks after the play: whose turn, in which phase, the doubles."""
+
+
+def _laid_fixture(fid: str, reached: Reached, rs: Ruleset, plays: Ruleset, scope: Scope,
+                  speaks: Callable[[State], bool] | None) -> Fixture | None:
+    """A LAID situation: the table before the draw (or after it, where the draw is not on
+    the table), the draw and the play of the drawn double as steps. What the play leaves
+    is spec/model/steps.py's replay of the steps; None where the reference's play leaves
+    another than the model's (a bug of one of them, which the effects-vs-engine
+    cross-check reports)."""
+    st = reached.state
+    play = laid_play(st)
+    assert play is not None
+    table = table_of(st)
+    before = _before_the_draw(table, st, plays, speaks)
+    text = action_text(action_to_json(st, play))
+    steps: tuple[str, ...] = ("draw", text) if before is not None else (text,)
+    given, start = before if before is not None else (table, table_state(table, plays))
+    model = replay(plays, steps, state=start)
+    after = st.copy()
+    perform(after, play)
+    moved = {**state_to_json(after), "marked": table_of(after).get("marked", [])}
+    state = {k: model[k] for k in LAID_FIELDS}
+    if any(moved[k] != v for k, v in state.items()):  # the reference's play, as a check
+        return None
+    drew = f"draws {table['drawn']} and " if before is not None else ""
+    fx = Fixture(
+        id=fid,
+        description=(f"a drawn double laid, {reached.moves} moves in: {st.players} players, "
+                     f"engine {st.engine}-{st.engine}, seat {st.seat} "
+                     f"(#{int(fid.rsplit('-', 1)[1])})"),
+        clauses=tuple(c for c in catalog().clauses if c in COMMON or c in LAID.clauses),
+        source=("computation",), path=f"{SITUATION_PATH}{rs.name}>", line=None, table=given,
+        deal=None, steps=steps,
+        expect=(Expectation(variants=(), scope=scope, state=state),),
+        note=(f"A table reached by a random round of {rs.name} after {reached.moves} moves: "
+              f"seat {st.seat} {drew}plays `{text}`. The state after it (DBL-1: the turn "
+              "goes on for another tile, unless doubles are ordinary, DBL-11) is "
+              "spec/model/steps.py's replay of the steps, not an engine's."))
+    fx.keep_start(plays, start)
+    return fx
 
 
 END_CLAUSES = ("END-1", "END-2", "END-3", "SCORE-1", "SCORE-2", "SCORE-3", "SCORE-4",
@@ -455,18 +531,28 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
         how = "blocked" if result["winner"] is None else f"seat {result['winner']} out"
         if unscored:  # how the round ends, not what it scores: a scoring of one's own
             result = {k: v for k, v in result.items() if k != "scores"}
+        # MATCH-1: a round before the last leaves the match going, whatever the totals (a
+        # match of one's own decides which round is the last: not checked then). The
+        # table's round, which its engine says (an engine of ENG-7, ENG-8 may be another
+        # round's number)
+        goes_on = int(start["round"]) < rules.rounds and "match_length" not in unknown
         fx = Fixture(
             id=fid,
             description=(f"a round's end, {moves} moves in: {st.players} players, engine "
                          f"{st.engine}-{st.engine}, {text} ({how}; #{number})"),
-            clauses=END_CLAUSES, source=("computation",),
+            clauses=(*END_CLAUSES, "MATCH-1") if goes_on else END_CLAUSES,
+            source=("computation",),
             path=f"{SITUATION_PATH}{rs.name}>", line=None, table=table, deal=None,
             steps=(text,),
-            expect=(Expectation(variants=(), scope=scope, result=result),),
+            expect=(Expectation(variants=(), scope=scope, result=result,
+                                match_over=False if goes_on else None),),
             note=(f"A random round of {rs.name} a move before its end; the result after "
                   f"`{text}` is spec/model/steps.py's replay of that move, not an "
                   "engine's." + (f" Its scores are left unchecked: {', '.join(unscored)} "
-                                 "played its own way." if unscored else "")))
+                                 "played its own way." if unscored else "")
+                  + (f" Round {start['round']} of {rules.rounds}: the match goes on "
+                     "(MATCH-1)."
+                     if goes_on else "")))
         fx.keep_start(plays, start)
         out.append(fx)
     return out
@@ -650,6 +736,8 @@ def fixture_data(fx: Fixture, rs: Ruleset) -> dict[str, Any]:
         entry["state"] = exp.state
     if exp.result is not ...:
         entry["result"] = exp.result
+    if exp.match_over is not None:
+        entry["match_over"] = exp.match_over
     start: dict[str, Any] = ({"table": fx.table} if fx.table is not None
                              else {"deal": fx.deal})
     if fx.steps:

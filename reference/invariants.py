@@ -9,7 +9,7 @@ numbers hold too, and their slower checks are skipped.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from mtrain.reference.engine import CHAIN, ENGINE, FOLLOW, OVER, State, hand_value
 from mtrain.spec import tiles as T
@@ -124,6 +124,12 @@ def markers(state: State) -> list[Violation]:
     return []
 
 
+def _named(state: State, trains: Sequence[int]) -> str:
+    """Trains as the protocol names them: seats, and the Mexican Train (numbered after
+    the last seat inside the engine) as `mexican`."""
+    return f"[{', '.join('mexican' if t == state.players else str(t) for t in trains)}]"
+
+
 def open_doubles(state: State) -> list[Violation]:
     ending = []
     for i, tr in enumerate(state.trains):  # a loop: this runs on every state read
@@ -134,8 +140,9 @@ def open_doubles(state: State) -> list[Violation]:
     out = []
     listed = state.open_doubles
     if (listed or ending) and (sorted(listed) != ending or len(set(listed)) != len(ending)):
-        out.append(("INV-OPEN-DOUBLES", f"open doubles listed on trains {listed}, "
-                    f"trains ending in a double: {ending}"))
+        out.append(("INV-OPEN-DOUBLES", f"open doubles listed on trains "
+                    f"{_named(state, listed)}, trains ending in a double: "
+                    f"{_named(state, ending)}"))
     for t in state.turn_doubles:
         if t not in listed:
             out.append(("INV-OPEN-DOUBLES", "a double of this turn is not open"))

@@ -147,6 +147,21 @@ def test_problems_name_the_invariant() -> None:
     assert all(p.kind == "invariant" and p.status == "fail" for p in problems)
 
 
+def test_an_open_double_left_listed_names_the_trains_as_the_protocol_does() -> None:
+    """The Mexican Train is `mexican` in the message, not the number after the last seat
+    (siding's covered Mexican double read "listed on trains [4]" at four seats); the
+    attribution that reads the message still charges the cover (TRAIN-3)."""
+    state = a_state()
+    players = len(state["hands"])
+    state["open_doubles"] = ["mexican"]  # the Mexican Train does not end in a double
+    [problem] = [p for p in A.state_problems(RULESET, state) if p.where == "INV-OPEN-DOUBLES"]
+    assert "listed on trains [mexican], trains ending in a double: []" in problem.message
+    assert f"[{players}]" not in problem.message
+    from mtrain.conformance.attribution import OPEN_LISTS
+    found = OPEN_LISTS.search(problem.message)
+    assert found is not None and found.groups() == ("mexican", "")
+
+
 def test_a_train_written_far_end_first_is_refused() -> None:
     state = next(s for s in sample_states() if any(
         len(t["tiles"]) >= 2 and t["tiles"][0].split("-")[0] != t["tiles"][0].split("-")[1]

@@ -29,7 +29,7 @@ from mtrain.conformance.process import NotApplicable
 from mtrain.conformance.runner import run_fixture, run_one
 from mtrain.conformance.serve import FixedRules
 from mtrain.reference import codec, refusals
-from mtrain.reference.deal import deal
+from mtrain.reference.deal import deal, match_winners
 from mtrain.reference.engine import OVER, engine_number, legal_actions, perform
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import table_state
@@ -708,3 +708,76 @@ def test_a_state_written_wrong_after_every_action_is_one_finding(tmp_path: Path)
     written = [g for g in report.new if "state.trains" in g.signature]
     assert [g.signature for g in written] == ["returned state: state.trains[*].tiles[*]"]
     assert written[0].count > 20
+
+
+class MexicanDoubleStaysOpen(ReferenceImplementation):
+    """A double on the Mexican Train, once covered, stays listed as open (TRAIN-3):
+    siding's bug 3 (tests/examples/siding_engine.py), whatever the step that covers it."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        out = super().apply(ruleset, state, action)
+        if (action.get("train") == "mexican" and "mexican" in state["open_doubles"]
+                and "mexican" not in out["open_doubles"]):
+            out["open_doubles"].append("mexican")
+        return out
+
+
+def test_a_broken_invariant_is_one_finding_whether_or_not_the_round_ends(
+        tmp_path: Path) -> None:
+    """A returned state that breaks an invariant of the table, not of the result, is
+    named by the action whether or not that action ended the round: siding's covered
+    Mexican double was two findings, `after play:` and `round end: INV-OPEN-DOUBLES`."""
+    report = F.fuzz(F.Target.of(MexicanDoubleStaysOpen(), "mexican-double-stays-open"),
+                    ["puremco+celko-double-6"], 24, 1, out=tmp_path, shrink_seconds=1)
+    signatures = sorted(g.signature for g in report.new)
+    assert signatures == ["after play: INV-OPEN-DOUBLES"], signatures
+
+
+class ShortMatch(ReferenceImplementation):
+    """The match is over one round early: winners named after the next-to-last round
+    (MATCH-1), siding's bug 1."""
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        st = self.state(ruleset, state)
+        return match_winners(st) if st.phase == OVER and st.round >= st.rules.rounds - 1 else []
+
+
+def test_winners_are_asked_after_every_round_not_the_last_alone(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A match that ends a round early shows only where a round that is not the last
+    ends: fuzz asked `winners` after the last round alone, and never found it."""
+    report = F.fuzz(F.Target.of(ShortMatch(), "short-match"), ["puremco+celko-double-6"], 24, 1,
+                    out=tmp_path, shrink_seconds=1)
+    [group] = report.new
+    assert group.signature == "winners"
+    messages = group.first.disagreement.messages
+    assert "the match goes on (MATCH-1" in messages[0], messages
+    check_reproducer(group, ShortMatch())
+
+
+def test_a_reproducer_is_a_table_conform_runs_under_rules_of_ones_own(
+        tmp_path: Path) -> None:
+    """Under a follow-up rule of one's own, a covered Mexican double left open (an
+    invariant, judged whatever the rules) was shrunk into a follow-up table: conform,
+    which checks each step is legal, found it not applicable (its outcome depends on
+    follow_up), and the reproducer of siding's bug 3 tested nothing. The shrinker keeps
+    to tables whose legal set reads no rule of one's own, and a reproducer conform would
+    not run is a problem, not a file."""
+    from mtrain.conformance.fuzz.rulesets import declared_context
+    from mtrain.conformance.partition import applies
+    from mtrain.spec.scope import Space
+    path = tmp_path / "d6-own-follow.yaml"
+    path.write_text("name: d6-own-follow\nbase: pagat\noptions:\n  tile_set: double-6\n"
+                    "  hand_sizes: celko-d6\n  follow_up: other\n", encoding="utf-8")
+    rs = catalog().rules_file(str(path))
+    name = declared_context(rs).name
+    impl = MexicanDoubleStaysOpen()
+    report = F.fuzz(F.Target.of(impl, "mexican-double-stays-open"), F.Chooser([name]), 24, 1,
+                    out=tmp_path / "out", shrink_seconds=2)
+    [group] = [g for g in report.new if "INV-OPEN-DOUBLES" in g.signature]
+    assert group.problems == [] and group.path is not None, group.problems
+    [fx] = load_file(group.path)
+    assert applies(fx.expect[0], fx, rs, Space()) is None
+    played = F.context(name).rs  # as conform sends the rule set: its stand-in values
+    assert run_one(fx, played, fx.expect[0], impl).status == "fail"
+    assert run_one(fx, played, fx.expect[0], REFERENCE).status == "pass"

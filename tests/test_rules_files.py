@@ -226,8 +226,8 @@ def test_a_pattern_under_rules_played_their_own_way_blames_no_rule(
     assert main(["conform", "--rules", str(own), "-k", "no-such-id"]) == 1
     captured = capsys.readouterr()
     assert ("no fixture id matches -k no-such-id, nor any situation from play (under rules "
-            "played their own way, blank_values, only rounds that never read them are made)"
-            ) in captured.out + captured.err
+            "played their own way, blank_values, only tables whose question reads none of "
+            "them are made)") in captured.out + captured.err
 
 
 def test_declared_rules_that_make_no_sense_are_a_usage_error(

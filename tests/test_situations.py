@@ -16,7 +16,7 @@ from mtrain.conformance.situations import render, situations
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import REST
 
-BESIDE = ("play-end-", "play-dealt-", "play-pass-")
+BESIDE = ("play-end-", "play-dealt-", "play-pass-", "play-laid-")
 """The situations made beside the count asked."""
 ADAPTERS = Path(__file__).parent / "broken_impls" / "adapters.py"
 
@@ -301,3 +301,75 @@ def test_the_draws_of_random_rounds_are_randrange_s() -> None:
     ours, stdlib = random.Random("situations"), random.Random("situations")
     assert [below(ours, n) for n in sizes * 40] == [stdlib.randrange(n) for n in sizes * 40]
     assert ours.random() == stdlib.random()  # and the streams are left at the same point
+
+
+def test_a_round_end_before_the_last_round_checks_that_the_match_goes_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A round's end (play-end-) before the match's last round expects no winners yet
+    (MATCH-1), kept through the cache and written out: a match that ends a round early
+    failed nothing where no fixture of the rule set's set ends such a round (siding's
+    double-6). Not under a match length of one's own, which decides the last round."""
+    from mtrain.conformance import situations as S
+    rs = catalog().ruleset("pagat")
+    ends = [fx for fx in S._situations(rs, 16, None, S.SEED) if fx.id.startswith("play-end-")]
+    assert ends and all(fx.expect[0].match_over is (False if "MATCH-1" in fx.clauses else None)
+                        for fx in ends)
+    assert any(fx.expect[0].match_over is False for fx in ends)
+    again = [fx for fx in S.situations(rs, 16) if fx.id.startswith("play-end-")]
+    assert [fx.expect[0].match_over for fx in again] == [fx.expect[0].match_over for fx in ends]
+    assert "match_over: false" in render(ends, rs)
+    own = catalog().rules_file(str(_written(tmp_path, "base: pagat\noptions:\n"
+                                            "  match_length: other\n")))
+    assert all(fx.expect[0].match_over is None for fx in S._situations(own, 16, None, S.SEED))
+    out = tmp_path / "r.json"
+    args = ["--variant", "pagat", "-k", "play-end-", "--situations", "70", "--format",
+            "json", "--output", str(out)]
+    assert main(["conform", "--adapter", f"{ADAPTERS}:ShortMatch", *args]) == 1
+    failed = [r for r in json.loads(out.read_text(encoding="utf-8"))["results"]
+              if r["status"] == "fail"]
+    assert failed and all(r["charged"] == ["MATCH-1"] for r in failed)
+    assert main(["conform", "--adapter", f"{ADAPTERS}:Reference", *args]) == 0
+    capsys.readouterr()
+
+
+def _written(folder: Path, text: str) -> Path:
+    path = folder / "own-rules.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_drawn_double_that_ends_the_turn_fails_the_laid_doubles(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A double drawn and laid asks for another tile (DBL-1): `play-laid-` draws it,
+    lays it and checks what the play leaves, charged to DBL-1. No situation took a play
+    but a round's last, so siding's drawn double that ended the turn failed nothing
+    under conform. The reference passes them all."""
+    out = tmp_path / "r.json"
+    args = ["--variant", "pagat", "-k", "play-laid-", "--situations", "200", "--format",
+            "json", "--output", str(out)]
+    assert main(["conform", "--adapter", f"{ADAPTERS}:DrawnDoubleEndsTurn", *args]) == 1
+    results = json.loads(out.read_text(encoding="utf-8"))["results"]
+    failed = [r for r in results if r["status"] == "fail"]
+    assert len(results) >= 5 and len(failed) == len(results)
+    assert all(r["charged"] == ["DBL-1"] and "phase: expected follow, got start"
+               in r["messages"] for r in failed), failed[:2]
+    assert main(["conform", "--adapter", f"{ADAPTERS}:Reference", *args]) == 0
+    capsys.readouterr()
+
+
+def test_a_draw_from_the_wrong_end_is_charged_to_the_draw_in_a_follow_up_too(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Which tile a draw takes is TURN-2's, whenever the draw is made: a draw in a
+    follow-up (DBL-5: "draws as in an ordinary turn") that took the wrong tile was charged
+    to DBL-5, which says only that the player draws (sixes' wrong end, in `play-laid-`)."""
+    out = tmp_path / "r.json"
+    assert main(["conform", "--adapter", f"{ADAPTERS}:DrawsFromTheBack", "--variant",
+                 "pagat", "-k", "play-laid-", "--situations", "700", "--format", "json",
+                 "--output", str(out)]) == 1
+    results = json.loads(out.read_text(encoding="utf-8"))["results"]
+    drew = [r for r in results if r["status"] == "fail"
+            and "after step 1 `draw`: hand" in r["messages"][0]]
+    assert len(drew) >= 10
+    assert {c for r in drew for c in r["charged"]} == {"TURN-2"}, [
+        (r["fixture"], r["charged"]) for r in drew]
+    capsys.readouterr()

@@ -43,6 +43,7 @@ from mtrain.conformance.fuzz.judge import (
     compare_legal,
     compare_refusal,
     compare_winners,
+    read_own,
 )
 from mtrain.conformance.fuzz.possible import own_starter, table_problems
 from mtrain.conformance.fuzz.rulesets import Chooser, Context, context
@@ -57,7 +58,7 @@ from mtrain.conformance.protocol import encode_value
 from mtrain.conformance.runner import deal_with_draw
 from mtrain.reference import codec
 from mtrain.reference.deal import deal as reference_deal
-from mtrain.reference.deal import deal_pool, match_winners, random_draw
+from mtrain.reference.deal import deal_pool, match_over, match_winners, random_draw
 from mtrain.reference.engine import (
     DRAW,
     END_CHAIN,
@@ -647,7 +648,8 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
     problems = ([] if same or unsupported or error is not None
                 else own_rules.problems(ctx, got))
     found = ([] if same or unsupported else
-             compare_apply(ctx, st, text, after, got, error, problems, judged=not own))
+             read_own(compare_apply(ctx, st, text, after, got, error, problems,
+                                    judged=not own), (*own, *own_legal)))
     if isinstance(error, Refused) and listed is not None and text not in listed:
         found = []  # refused, as its legal answer said: that finding is recorded
     if own and not same and not found:
@@ -658,8 +660,7 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
         res.record(found, pos.probe("apply", text), round_no, step, n)
         if _fatal(error):
             return False
-    elif (nxt.phase == OVER and nxt.round == ctx.rules.rounds and not unsupported
-          and (same or not own)):
+    elif nxt.phase == OVER and not unsupported and (same or not own):
         _winners(session, ctx, res, pos.probe("winners", text), nxt,
                  got if follow_impl else after, round_no, step, n, rng)
     # where the next step starts
@@ -717,6 +718,11 @@ def _no_state(own: Sequence[str], problems: Sequence[Problem]) -> str:
     return f"its own rules ({', '.join(own)}) decided a step, and it gave {cause}"
 
 
+def _winners_now(st: State) -> list[int]:
+    """The reference's winners of a state whose round is over: [] with rounds to come."""
+    return match_winners(st) if match_over(st) else []  # MATCH-1
+
+
 def _refusals_of(bad: Action, legal: Sequence[Action]) -> Callable[[State], list[Any]]:
     return lambda s: list(refusals(s, bad, legal))
 
@@ -742,10 +748,11 @@ def _reachable(ctx: Context, got: JSON, st: State, want: JSON) -> tuple[State, J
 
 def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt: State,
              final: JSON, round_no: int, step: int, n: int, rng: random.Random) -> None:
-    """The match winners after the last round, and again under made-up tied totals (the
-    totals never change how a round is played: the same last step tests MATCH-4, 5)."""
+    """The match winners after a round: none while rounds are to come (MATCH-1), and
+    after the last one again under made-up tied totals (the totals never change how a
+    round is played: the same last step tests MATCH-4, 5)."""
     assert probe.action is not None and nxt.result is not None
-    want, own = own_rules.on_state(ctx, nxt, match_winners)
+    want, own = own_rules.on_state(ctx, nxt, _winners_now)
     got, error = _asked(res, lambda: session.asker.winners(ctx, final))
     if got is UNSUPPORTED:
         return
@@ -753,8 +760,8 @@ def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt:
         res.not_judged(own)
     elif error is not None or type(got) is not list or sorted(got) != want:
         res.record(compare_winners(ctx, probe.action, want, got, error), probe, round_no, step, n)
-    if probe.table is None or probe.steps:
-        return  # tied totals are tried on a table of the last state
+    if probe.table is None or probe.steps or not want:
+        return  # tied totals are tried on a table of the last round's last state
     for _ in range(TIE_PROBES):
         table = {**probe.table}
         table["scores"], table["outs"] = tied_totals(ctx.rules, list(nxt.result.scores), rng)

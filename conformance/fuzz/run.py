@@ -195,7 +195,9 @@ def _add(groups: dict[tuple[str, str | None], Group], result: GameResult,
             fresh += reason is None
             continue
         group.count += count
-        if occ.probe.weight < group.best.probe.weight:
+        # the smallest, and first one whose step read no rule of its own (conform runs it)
+        if (bool(occ.disagreement.own), occ.probe.weight) < (
+                bool(group.best.disagreement.own), group.best.probe.weight):
             group.best = occ
         if result.variant not in group.variants:
             group.variants.append(result.variant)

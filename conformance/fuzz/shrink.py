@@ -36,17 +36,21 @@ class Shrinker:
         self.judge = judge
         self.signature = signature
         self.best = probe
+        self.own = True  # until the probe itself shows it (below)
         found = self._shows(probe)
         if found is None:
             raise ValueError("the probe does not show the disagreement again")
         self.verdict: Disagreement = found
+        # a step its own rules did not read stays one: conform would not run the table
+        self.own = bool(found.own)
         self.deadline = time.monotonic() + seconds
         self.tries = 0
         self.kept = 0
 
     def _shows(self, probe: Probe) -> Disagreement | None:
         found = self.judge.judge(probe) or []
-        return next((d for d in found if d.signature == self.signature), None)
+        return next((d for d in found if d.signature == self.signature
+                     and (self.own or not d.own)), None)
 
     @property
     def expired(self) -> bool:

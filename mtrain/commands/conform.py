@@ -236,7 +236,8 @@ def unmatched_pattern(patterns: Sequence[str], fixtures: Sequence[Fixture],
     own = sorted({o for rs in rulesets for o in rs.unknown})
     if situations and own:
         text += (f", nor any situation from play (under rules played their own way, "
-                 f"{', '.join(own)}, only rounds that never read them are made)")
+                 f"{', '.join(own)}, only tables whose question reads none of them are "
+                 "made)")
     return text
 
 

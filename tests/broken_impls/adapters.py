@@ -9,6 +9,8 @@ import time
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
+from mtrain.reference.deal import match_winners
+from mtrain.reference.engine import OVER
 
 
 class Reference(ReferenceImplementation):
@@ -256,3 +258,38 @@ class Returns(ReferenceImplementation):
 
         pair: list[Any] = value  # type: ignore[assignment]
         raise Refused(pair[0], pair[1])
+
+
+class ShortMatch(ReferenceImplementation):
+    """Names the match's winners once the next-to-last round ends (MATCH-1): siding's
+    bug 1 (tests/examples/siding_engine.py)."""
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        st = self.state(ruleset, state)
+        return match_winners(st) if st.phase == OVER and st.round >= st.rules.rounds - 1 else []
+
+
+class DrawnDoubleEndsTurn(ReferenceImplementation):
+    """A double just drawn and laid ends the turn, no follow-up asked (DBL-1): siding's
+    bug 2 (tests/examples/siding_engine.py)."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        new = super().apply(ruleset, state, action)
+        if (action.get("type") == "play" and action.get("tile") == state.get("drawn")
+                and new["phase"] == "follow"):
+            seat = state["seat"]
+            new["seat"] = (seat + 1) % len(new["hands"])
+            new["phase"], new["turn_doubles"] = "start", []
+            new["first_turns"] = [s for s in new["first_turns"] if s != seat]
+        return new
+
+
+class DrawsFromTheBack(ReferenceImplementation):
+    """Draws the boneyard's last tile, not its first (TURN-2): sixes' bug 1
+    (tests/examples/sixes_engine.py), in a follow-up's draw (DBL-5) as in any other."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        if action.get("type") == "draw" and len(state.get("boneyard") or []) > 1:
+            bone = state["boneyard"]  # the last tile put first: drawn, the rest as it was
+            state = {**state, "boneyard": [bone[-1], *bone[:-1]]}
+        return super().apply(ruleset, state, action)
