@@ -21,11 +21,13 @@ every rule with a known value.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import re
 import shlex
 import shutil
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -493,6 +495,21 @@ def conform(target: list[str], rules: str, tmp_path: Path) -> dict[str, Any]:
     return report
 
 
+def identified(once: Callable[[str, Callable[[], Any]], Any], target: list[str],
+               folder: Path) -> Path:
+    """The file `mtrain identify` writes for the engine `target` reaches, in `folder`:
+    identified once per run (conftest.py `once`), for every test that asks about the
+    same engine so (junction with its bugs on: here and tests/test_identify_bugs.py)."""
+    def run() -> str:
+        out = folder / "identified.yaml"
+        assert main(["identify", *target, "-o", str(out)]) == 0
+        return out.read_text(encoding="utf-8")
+    key = hashlib.sha256(shlex.join(target).encode()).hexdigest()[:16]
+    found = folder / "found.yaml"
+    found.write_text(once(f"identify-{key}", run), encoding="utf-8")
+    return found
+
+
 def failed(report: dict[str, Any]) -> dict[str, str]:
     """Each result that did not pass (not-applicable aside): its messages."""
     return {f"{r['fixture']}": "\n".join(r["messages"] or [r["message"]])
@@ -576,9 +593,9 @@ IDENTIFIED = [e for e in ENGINES[:-1] if e not in (HUMP, TANDEM, TURNTABLE, SIGN
 @pytest.mark.parametrize("engine", IDENTIFIED, ids=lambda e: e.name)
 def test_identify_is_never_wrong_when_sure_and_its_file_shows_the_bugs(
         engine: Engine, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        once: Callable[[str, Callable[[], Any]], Any],
         corpus_explored: None) -> None:  # (the corpus explored once per run: conftest.py)
-    found = tmp_path / "found.yaml"
-    assert main(["identify", *engine.target(), "-o", str(found)]) == 0
+    found = identified(once, engine.target(), tmp_path)
     capsys.readouterr()
     rs = catalog().rules_file(str(found))
     evidence = found.read_text(encoding="utf-8")

@@ -68,12 +68,17 @@ def random_rulesets(n: int, seed: int,
 @pytest.mark.parametrize("tile_set", PLAYABLE)
 def test_random_rule_sets_are_recovered_exactly(corpus: list[Fixture], tile_set: str) -> None:
     """Ten valid rule sets drawn at random, two on each set, a test per set (the
-    whole-corpus calibration of many more is benchmarks/identify_calibration.py's)."""
+    whole-corpus calibration of many more is benchmarks/identify_calibration.py's). Both
+    double-15 ones play the ourpastimes-d15 table: found on their set with their table,
+    nothing unexplained (a test of two more such engines, which asserted only that, was
+    folded in here: 5 CPU s of the same check)."""
     fixtures = corpus
     every = random_rulesets(30, seed=2026)[::3]
     assert {v["tile_set"] for v in every} == set(PLAYABLE)
     drawn = [v for v in every if v["tile_set"] == tile_set]
     assert len(drawn) == 2
+    if tile_set == "double-15":  # (the docstring: its table, found exactly below)
+        assert {v["hand_sizes"] for v in drawn} == {"ourpastimes-d15"}
     wrong = []
     weak: list[tuple[str, str]] = []
     unexplained: list[tuple[str, str]] = []
@@ -140,18 +145,6 @@ lowhand-004 on double-9 were, under single-round rule sets: their tables have a 
 out while round 1 is played; the reference read them, played the step to outs 2, then
 refused that state when it was checked, MATCH-7, while the engine served, which keeps
 the states it made, did not. The reference now refuses such a table at once.)"""
-
-
-@pytest.mark.slow
-def test_a_double_15_engine_is_found_on_its_set_with_its_table(
-        corpus: list[Fixture]) -> None:
-    fixtures = corpus
-    for values in random_rulesets(2, seed=15, tile_sets=("double-15",)):
-        found = identify(FixedRules(SPACE.ruleset(values)), fixtures)
-        got = SPACE.point(found.ruleset)
-        assert got["tile_set"] == "double-15"
-        assert got["hand_sizes"] == values["hand_sizes"]  # ourpastimes-d15 or a file's
-        assert not found.unexplained
 
 
 def test_the_marker_fixtures_alone_name_a_marker_rule(

@@ -160,3 +160,33 @@ def test_entries_of_other_added_examples_are_each_read_once_per_process(
     monkeypatch.setattr(cells, "_entry_name", lambda s: names[cells.KEPT])
     cells.corpus_pieces(corpus[:1], space)
     assert list(cells._kept) == names[1:cells.KEPT + 1]
+
+
+def test_a_point_played_with_a_table_of_its_own_is_one_rule_set_whoever_asks(
+        corpus: list[Fixture]) -> None:
+    """Under a hand table of the engine's own, each point is played as one rule set
+    object (cells._with_table), as Space.ruleset hands out one per point: the traced runs
+    keep flags and answers by the rule set's identity. The pieces are those a rule set
+    made afresh for every run gives."""
+    space = Space()
+    table = ((2, 10), (3, 10), (4, 8))  # DEAL-8 on double-12: at most 91 tiles dealt
+    values = space.complete({"tile_set": frozenset(["double-12"])})
+    assert values is not None
+    rs = cells._with_table(space, table, dict(values))
+    assert rs is not None and rs is cells._with_table(space, table, dict(values))
+    assert dict(rs.choices) == {**values, "hand_sizes": "custom"} and rs.hand_table == table
+    too_big = ((2, 50),)  # 100 tiles from a set of 91: no such rule set
+    assert cells._with_table(space, too_big, dict(values)) is None
+    allowed = {"tile_set": frozenset(["double-12"]), "hand_sizes": frozenset(["custom"])}
+    start = {**space.full(), **allowed}
+    kept = [cells.explore_in(fx, dict(start), allowed, space, table) for fx in corpus]
+
+    def afresh(values: dict[str, str]) -> Any:  # a new rule set for every run
+        cells._tabled[:] = [None, None, {}]
+        return real(space, table, values)
+
+    real = cells._with_table
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(cells, "_with_table", lambda s, t, v: afresh(v))
+        made = [cells.explore_in(fx, dict(start), allowed, space, table) for fx in corpus]
+    assert made == kept and any(len(p) > 1 for p in kept)

@@ -29,7 +29,7 @@ from mtrain.conformance.traced import UNREACHED
 from mtrain.spec import cache
 from mtrain.spec.catalog import RulesetError
 from mtrain.spec.ruleset import CUSTOM, Ruleset
-from mtrain.spec.scope import Region, Space
+from mtrain.spec.scope import KEPT_COMPLETIONS, Region, Space
 
 KIND = "identify-cells"
 ANY = "*"
@@ -257,21 +257,44 @@ def explore_in(fx: Fixture, start: Region, allowed: Region, space: Space,
                table: tuple[tuple[int, int], ...] | None) -> list[Piece]:
     """partition.explore over `start`, its pieces narrowed to `allowed`; with `table`,
     each rule set played with it as its own."""
-    cat = space.cat
-
     def played(values: dict[str, str]) -> Ruleset | None:
-        if table is None:
-            return space.ruleset(values)
-        plain, _ = space.catalog_form(values)
-        try:
-            return cat.from_values({**plain, "hand_sizes": CUSTOM}, cat.describe(values), table)
-        except RulesetError:  # the table cannot be dealt under these values (DEAL-8)
-            return None
+        return space.ruleset(values) if table is None else _with_table(space, table, values)
 
     full = space.full()
     part = explore(fx, space, start=start, ruleset=played)
     return [Piece(_unpinned({o: vs for o, vs in c.region.items() if vs != full[o]}, allowed),
                   _outcomes(c.run), c.run.read) for c in part.cells]
+
+
+_tabled: list[Any] = [None, None, {}]
+"""The space and table of the rule sets in the dict (_with_table), by point."""
+
+
+def _with_table(space: Space, table: tuple[tuple[int, int], ...],
+                values: dict[str, str]) -> Ruleset | None:
+    """The rule set of a point played with `table` as its own; None where the table
+    cannot be dealt under its values (DEAL-8). One object per point, as Space.ruleset
+    hands out: the traced runs keep a rule set's flags and answers by its identity
+    (traced._kept), and narrowed explores the same points for fixture after fixture
+    (a new object per run built them again: the most of identify's time on an engine
+    with a table of its own)."""
+    if _tabled[0] is not space or _tabled[1] != table:
+        _tabled[:] = [space, table, {}]
+    kept: dict[tuple[tuple[str, str], ...], Ruleset | None] = _tabled[2]
+    key = tuple(values.items())
+    if key in kept:
+        return kept[key]
+    if len(kept) >= KEPT_COMPLETIONS:
+        kept.clear()
+    cat = space.cat
+    plain, _ = space.catalog_form(values)
+    try:
+        found: Ruleset | None = cat.from_values({**plain, "hand_sizes": CUSTOM},
+                                                cat.describe(values), table)
+    except RulesetError:  # the table cannot be dealt under these values (DEAL-8)
+        found = None
+    kept[key] = found
+    return found
 
 
 def _outcomes(run: Any, impossible: bool = True) -> tuple[str, ...]:
