@@ -236,7 +236,10 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
             pieces = parts[o.fixture.id]
             free, only = _escapable(o.fixture, escapable, pieces, o.refused, having, space)
             o.stands = only
-            c = constraint(model, pieces, o.outcomes, free, own_rules, only)
+            # a deal refused where some values have the table: against those values
+            lacking = {opt: vs for opt, vs in only.items()
+                       if o.lacks and vs and vs != frozenset(space.options[opt])}
+            c = constraint(model, pieces, o.outcomes, free, own_rules, only, lacking)
             if c is not None:
                 out.append((c, o.fixture.id))
         return out
