@@ -167,3 +167,35 @@ def test_a_seat_of_its_own_the_designed_deals_mistake_for_a_forbidden_one_is_no_
     seat = runs[0].finding("starting_seat")
     (note,) = [e for e in seat.evidence if "designed deals" in e]
     assert "contradict after-engine" in note and "not a bug" in note, note
+
+
+def test_answers_of_equal_weight_do_not_depend_on_what_the_context_saw_before() -> None:
+    # z3 breaks ties between equally good answers by the terms and solves its context has
+    # seen: on signalbox's fixtures the same soft constraints were answered match_length
+    # `full` or `other` (0 fixtures against either) as unrelated work came between. The
+    # solver now takes each option's earliest value among the optima
+    import z3
+
+    from mtrain.conformance.identify.solve import Model, Solver
+    from mtrain.spec.scope import Space
+
+    space = Space(CAT)
+    base = dict(CAT.ruleset("pagat").choices)
+    model = Model.of(space)
+    # two options each any value but the base's: several answers of equal weight
+    soft = [(z3.Not(model.eq(o, base[o])), o) for o in ("draw_rule", "tie_rule", "scoring")]
+    answers = set()
+    for k in range(6):
+        found = Solver(model, soft, {}, {}, base).solve()
+        assert found is not None and found.cost == 0
+        answers.add(tuple(found.values[o] for _, o in soft))
+        # unrelated work in the same context
+        junk = [z3.Bool(f"junk-{k}-{i}", model.ctx) for i in range(20 * k + 5)]
+        other = z3.Optimize(ctx=model.ctx)
+        for i, x in enumerate(junk):
+            other.add_soft(x if i % 2 else z3.Not(x), 1 + i % 3)
+        other.check()
+    assert len(answers) == 1, answers
+    # the earliest value in the space's order, of those not the base's
+    assert answers == {tuple(next(v for v in space.options[o] if v != base[o])
+                             for _, o in soft)}

@@ -279,6 +279,15 @@ class Solver:
             if o in base and o not in fixed and (base[o] in model.options[o]
                                                  or o in self.declared_other):
                 opt.add_soft(model.eq(o, base[o]), BASE)
+        # Answers of equal weight: z3 picks one by what its context has seen (terms and
+        # solves before, even unrelated ones), so the same fixtures could be answered
+        # `full` or `other` as identify's path to them varied. Objectives after the first
+        # (lexicographic: each only among the optima of those before) take each option's
+        # earliest value in the space's order, `other` last: one answer.
+        for o, vs in model.options.items():
+            if o not in fixed:
+                for k, v in enumerate([*vs, OTHER]):
+                    opt.add_soft(model.eq(o, v), len(vs) + 1 - k, id=f"tie-{o}")
         self.opt = opt
 
     def solve(self, extra: Sequence[Any] = ()) -> Solution | None:
