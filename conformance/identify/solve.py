@@ -284,10 +284,10 @@ class Solver:
         # `full` or `other` as identify's path to them varied. Objectives after the first
         # (lexicographic: each only among the optima of those before) take each option's
         # earliest value in the space's order, `other` last: one answer.
-        for o, vs in model.options.items():
+        for o, known in model.options.items():
             if o not in fixed:
-                for k, v in enumerate([*vs, OTHER]):
-                    opt.add_soft(model.eq(o, v), len(vs) + 1 - k, id=f"tie-{o}")
+                for k, v in enumerate([*known, OTHER]):
+                    opt.add_soft(model.eq(o, v), len(known) + 1 - k, id=f"tie-{o}")
         self.opt = opt
 
     def solve(self, extra: Sequence[Any] = ()) -> Solution | None:
