@@ -283,17 +283,20 @@ class Solver:
         # solves before, even unrelated ones), so the same fixtures could be answered
         # `full` or `other` as identify's path to them varied. Objectives after the first
         # (lexicographic: each only among the optima of those before) take each option's
-        # earliest value in the space's order, `other` last: one answer.
-        for o, known in model.options.items():
-            if o not in fixed:
-                for k, v in enumerate([*known, OTHER]):
-                    opt.add_soft(model.eq(o, v), len(known) + 1 - k, id=f"tie-{o}")
+        # earliest value in the space's order, `other` last: one answer. Asked of the
+        # answer itself only (solve() with nothing added): on every rival too they cost
+        # half as much again as identify's solving.
+        self.ties = [(model.eq(o, v), len(known) + 1 - k, f"tie-{o}")
+                     for o, known in model.options.items() if o not in fixed
+                     for k, v in enumerate([*known, OTHER])]
         self.opt = opt
 
     def solve(self, extra: Sequence[Any] = ()) -> Solution | None:
         self.opt.push()
         try:
             self.opt.add(*extra)
+            for term, weight, objective in self.ties if not extra else ():
+                self.opt.add_soft(term, weight, id=objective)
             found = self.opt.check()
             if found == z3.unknown:  # no limit is set: z3 gave up (out of memory?)
                 raise RuntimeError(f"z3 found no answer: {self.opt.reason_unknown()}")
