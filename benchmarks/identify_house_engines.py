@@ -32,7 +32,9 @@ from test_house_engines import (
     RAILYARD,
     ROUNDHOUSE,
     SHED,
+    SIGNALBOX,
     SIXES,
+    SWITCHBACK,
     TANDEM,
     TORTOISE,
     TURNTABLE,
@@ -45,7 +47,8 @@ from mtrain.conformance.target import greet, target_of
 from mtrain.spec.ruleset import OTHER
 
 ENGINES = {e.name: e for e in (CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION,
-                                ROUNDHOUSE, HUMP, TANDEM, TORTOISE, TURNTABLE)}
+                                ROUNDHOUSE, HUMP, TANDEM, TORTOISE, TURNTABLE,
+                                SWITCHBACK, SIGNALBOX)}
 KINDS = ("right", "wrong", "other", "contradicted")
 DUMP: str | None = None
 

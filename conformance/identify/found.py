@@ -20,6 +20,10 @@ class Observation:
     stands: dict[str, frozenset[str]] = field(default_factory=dict)
     """Options read here only for whether the table exists (run.py, SETUP_ONLY): the
     values `other` stands for in this fixture."""
+    lacks: bool = False
+    """The engine refused a deal here (the start, or a later round's) for no player count
+    it does not deal: it has no such table, and the values that have it are contradicted
+    (run.py, SETUP_ONLY)."""
 
 
 @dataclass

@@ -110,6 +110,7 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
             obs.refused = True
             judged = []
             unseated = _unseated(fx, sent, played.refusal)
+            obs.lacks = unseated is None
             for exp in fx.expect:
                 unnamed: list[str] = []
                 judged.append(None if unseated and exp.refused_setup is None else
@@ -134,6 +135,7 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
                 obs.refused = True
                 unseated = _unseated(fx, sent, e)  # unless it deals no such table at all
                 outcomes.append("fail" if unseated is None else None)
+                obs.lacks = obs.lacks or unseated is None
                 if unseated is not None and unseated not in obs.notes:
                     obs.notes.append(unseated)
             except (HarnessError, Unsupported, ValueError, KeyError, TypeError):

@@ -236,7 +236,10 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
             pieces = parts[o.fixture.id]
             free, only = _escapable(o.fixture, escapable, pieces, o.refused, having, space)
             o.stands = only
-            c = constraint(model, pieces, o.outcomes, free, own_rules, only)
+            # a deal refused where some values have the table: against those values
+            lacking = {opt: vs for opt, vs in only.items()
+                       if o.lacks and vs and vs != frozenset(space.options[opt])}
+            c = constraint(model, pieces, o.outcomes, free, own_rules, only, lacking)
             if c is not None:
                 out.append((c, o.fixture.id))
         return out
@@ -426,6 +429,10 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
         raise InputError("no rule set is consistent with the option space and what the deals "
                          "measured (a bug in the catalogue's constraints)")
     problems = list(deals.problems)
+    played = frozenset(obs.fixture.id for obs in observations if _from_play(obs.fixture))
+    seat_bugs, seat_note = _seat_bugs(model, [(c, fid) for c, fid in soft if fid not in played],
+                                      fixed, allowed, base, best, deals)
+    problems += seat_bugs
     forbidden, conflicting = _forbidden(model, soft, fixed, allowed, base, best, space, own)
     problems += forbidden
     declared = frozenset(o for o, v in base.items() if v == OTHER)  # the engine's word
@@ -460,7 +467,38 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
     for f in findings:
         if f.status == "undetermined":
             f.evidence.append(_settling(f.option, best.values, space, parts, seen))
+        if f.option == "starting_seat" and seat_note is not None:
+            f.evidence.append(seat_note)
     return best, findings, problems
+
+
+def _seat_bugs(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str],
+               allowed: Region, base: Mapping[str, str], best: Solution, deals: Deals
+               ) -> tuple[list[str], str | None]:
+    """The likely bugs of a starting seat the deals showed with a procedure the rules do
+    not allow it with (measure.py), where the fixtures of the corpus (`soft`) agree with
+    that seat: they are explained as well under it, the rules between options set aside,
+    as by the answer. Where they contradict it, the designed deals agreed with it by
+    chance and the seat is a rule of the engine's own, no bug (signalbox: the player
+    dealt the most doubles leads, as after-engine's would on the deals designed, which
+    set-aside forbids): a note on the seat's finding says so instead. (Not situations
+    from play: made under rule sets the rules allow, their tables say nothing of what
+    the forbidden pair plays.)"""
+    if deals.forbidden_seat is None:
+        return [], None
+    seat, lines = deals.forbidden_seat
+    shown = Solver(model, soft, {**fixed, "starting_seat": seat}, allowed, base,
+                   valid=False).solve()
+    ids = {fid for _, fid in soft}
+    answer = sum(fid in ids for fid in best.violated) * FIXTURE + best.cost - len(
+        best.violated) * FIXTURE  # the answer's cost over those fixtures
+    if shown is not None and shown.cost <= answer:
+        return lines, None
+    against = sorted(set(shown.violated) - set(best.violated)) if shown is not None else []
+    return [], (f"(the designed deals started where {seat} starts, which the rules do not "
+                f"allow with {deals.procedure}; {len(against)} fixtures contradict {seat} "
+                f"({', '.join(against[:3])}{' ...' if len(against) > 3 else ''}): a seat "
+                "of its own that agrees with it there, not a bug)")
 
 
 def _tells(option: str, values: Mapping[str, str], pieces: Sequence[Piece]) -> bool:

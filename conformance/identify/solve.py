@@ -148,7 +148,8 @@ class Model:
 
 def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | None],
                escapable: Sequence[str], declared: frozenset[str] = frozenset(),
-               only: Mapping[str, frozenset[str]] | None = None) -> Any | None:
+               only: Mapping[str, frozenset[str]] | None = None,
+               lacking: Mapping[str, frozenset[str]] | None = None) -> Any | None:
     """The rule sets that pass and fail exactly the entries the engine did (an option
     `other` taking, in this fixture, whichever known value explains it: an engine that
     plays a rule its own way still plays each table somehow); where no rule set does,
@@ -158,7 +159,13 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     (roundhouse keeps a drawn tile that both known draw rules play), and conform makes
     such an entry not applicable. An option of `only` stands, played `other`, for the
     values it names alone, and never for an answer no known value gives (run.py,
-    SETUP_ONLY). None when nothing was seen."""
+    SETUP_ONLY). An option of `lacking` (the engine refused a deal there, which the
+    reference deals under some of its values) holds only at the values named, those
+    without the table, or `other` standing for them: a refusal is evidence against
+    every value that has the table, which no other option's rule of its own explains
+    (signalbox refuses round 10's deal, and `full`, whose match has it, was found sure
+    with `starting_seat: other` taking the value whose seat fails both entries). None
+    when nothing was seen."""
     only = only or {}
     seen = [(i, o) for i, o in enumerate(outcomes) if o is not None]
     if not seen:
@@ -174,12 +181,21 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     if about:  # explained by known values, or else by `other` on what it is about
         model.lean.append(model.any([*(model.inside(p.region) for p in cells), *about]))
     if not cells:
-        return model.any(own)
+        return _lacking(model, model.any(own), lacking or {})
     if all(o == "fail" for _, o in seen):
         # an answer no entry gives: a rule of one's own of an option the outcome depends
         # on gives it too, not only a region where every entry happens to fail
         inside += own
-    return model.any(inside)
+    return _lacking(model, model.any(inside), lacking or {})
+
+
+def _lacking(model: Model, c: Any, lacking: Mapping[str, frozenset[str]]) -> Any:
+    """`c`, where each option of `lacking` is one of the values it names or `other`."""
+    if not lacking:
+        return c
+    return model.all([c, *(model.any([*(model.eq(o, v) for v in sorted(vs)),
+                                      model.eq(o, OTHER)])
+                           for o, vs in sorted(lacking.items()))])
 
 
 def tested(pieces: Sequence[Piece], outcomes: Sequence[str | None]) -> list[str]:
@@ -263,12 +279,24 @@ class Solver:
             if o in base and o not in fixed and (base[o] in model.options[o]
                                                  or o in self.declared_other):
                 opt.add_soft(model.eq(o, base[o]), BASE)
+        # Answers of equal weight: z3 picks one by what its context has seen (terms and
+        # solves before, even unrelated ones), so the same fixtures could be answered
+        # `full` or `other` as identify's path to them varied. Objectives after the first
+        # (lexicographic: each only among the optima of those before) take each option's
+        # earliest value in the space's order, `other` last: one answer. Asked of the
+        # answer itself only (solve() with nothing added): on every rival too they cost
+        # half as much again as identify's solving.
+        self.ties = [(model.eq(o, v), len(known) + 1 - k, f"tie-{o}")
+                     for o, known in model.options.items() if o not in fixed
+                     for k, v in enumerate([*known, OTHER])]
         self.opt = opt
 
     def solve(self, extra: Sequence[Any] = ()) -> Solution | None:
         self.opt.push()
         try:
             self.opt.add(*extra)
+            for term, weight, objective in self.ties if not extra else ():
+                self.opt.add_soft(term, weight, id=objective)
             found = self.opt.check()
             if found == z3.unknown:  # no limit is set: z3 gave up (out of memory?)
                 raise RuntimeError(f"z3 found no answer: {self.opt.reason_unknown()}")

@@ -54,7 +54,11 @@ every table unreachable under the stand-in's rotation, REACH-STARTER), and calle
 16's refused deal a finding; now, in 12 games, TRAIN-4 both ways, INV-ROUND-SCORE and
 DBL-9 (a released double open, as conform), each shrunk, and the refused round ends its
 game, counted. Identify, bugs on:
-both `other` found, nothing sure and wrong (blank_values blank-25 likely, margin 1).
+both `other` found, nothing sure and wrong (blank_values blank-25 likely, margin 1). With
+them off it wrote `match_length: full` sure (margin 401: the refused deals of rounds 10
+on were read as its own seat's) and called its seat rule "likely bug: set-aside with
+after-engine" (the designed deals start where after-engine would); now `other` (margin
+5, those refusals) and no bug, the seat's line saying why (identify's, fixed there).
 
 Its refusals name a clause where one says why (none for its house rules). Both bugs are
 on in `Signalbox`; `Fixed` switches them off (`Signalbox(fixed={1})` one).
