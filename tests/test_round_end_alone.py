@@ -1,0 +1,44 @@
+"""A round's end under a scoring, blank values or tie rule of one's own
+(conformance/round_end_alone.py): what the last step does still runs, what the end is
+worth does not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_file
+from mtrain.conformance.round_end_alone import only_round_end
+from mtrain.conformance.selection import entry_for
+from mtrain.spec.catalog import catalog
+from mtrain.spec.scope import Space
+
+SPACE = Space()
+SIDINGS = Path(__file__).parent / "examples" / "sidings-rules.yaml"
+
+
+def going_out(fid: str) -> Fixture:
+    return next(fx for fx in load_file(Path(FIXTURE_ROOT) / "round-end" / "going-out.yaml")
+                if fx.id == fid)
+
+
+def test_going_out_runs_without_what_the_end_is_worth() -> None:
+    """end-003 (going out with a double on the Mexican Train, END-1) was not applicable
+    as a whole under sidings' own scoring: its last step, the phase and the trains now
+    run, its round scores do not."""
+    rs = catalog().rules_file(str(SIDINGS))
+    fx = going_out("end-003")
+    exp, why = entry_for(fx, rs, SPACE)
+    assert why is None and exp is not None
+    assert exp.result is ... and exp.winners is None and exp.match_over is None
+    assert "scores" not in exp.state and exp.checks >= 1
+    # under a known scoring the whole entry runs, its scores included
+    known, _ = entry_for(fx, catalog().ruleset("pagat"), SPACE)
+    assert known is not None and known.result is not ...
+
+
+def test_only_the_round_end_options_are_cut_away() -> None:
+    assert only_round_end("its outcome depends on scoring (played its own way), "
+                          "blank_values (played its own way)")
+    assert not only_round_end("its outcome depends on scoring (played its own way), "
+                              "draw_rule (played its own way)")
+    assert not only_round_end("outside the expectation's scope")
