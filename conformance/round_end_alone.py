@@ -8,8 +8,9 @@ its own scoring (tests/examples/sidings_engine.py: a blocked round charged twice
 going out checked nowhere. Yet those checks do not depend on what a hand is worth. So where
 the reference, playing the entry cut down to them under every known value of each such
 option in turn (the rule set's other values kept), finds the cut entry holds each time and
-reads no other rule played its own way, the cut entry runs: the round's result, the totals,
-the winners and whether the match is over stay the rule's own.
+reads no other rule played its own way, the cut entry runs (with the round's result, how
+it ended and who went out): the round's scores, the totals, the winners and whether the
+match is over stay the rule's own.
 """
 
 from __future__ import annotations
@@ -36,14 +37,17 @@ def only_round_end(why: str) -> bool:
 
 def round_end_entry(exp: Expectation, fx: Fixture, rs: Ruleset,
                     space: Space) -> Expectation | None:
-    """`exp` without its result, totals, winners and match end, where no known value of
+    """`exp` without its round scores, totals, winners and match end, where no known value of
     the round-end options `rs` plays its own way changes the rest; None where that cannot
     be shown or nothing is left to check."""
     own = set(rs.unknown)
     if not own & ROUND_END or not fx.steps or exp.refused_setup is not None:
         return None
+    result = exp.result  # how the round ended, and who went out, stay
+    if isinstance(result, dict):
+        result = {k: v for k, v in result.items() if k != "scores"} or ...
     cut = dataclasses.replace(
-        exp, result=..., winners=None, match_over=None,
+        exp, result=result, winners=None, match_over=None,
         state={k: v for k, v in exp.state.items() if k not in TOTAL_FIELDS})
     if cut.checks == 0:
         return None

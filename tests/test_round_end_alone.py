@@ -29,11 +29,15 @@ def test_going_out_runs_without_what_the_end_is_worth() -> None:
     fx = going_out("end-003")
     exp, why = entry_for(fx, rs, SPACE)
     assert why is None and exp is not None
-    assert exp.result is ... and exp.winners is None and exp.match_over is None
-    assert "scores" not in exp.state and exp.checks >= 1
+    assert exp.result == {"end": "domino", "winner": 0}  # the round scores left out
+    assert exp.winners is None and exp.match_over is None
+    assert "scores" not in exp.state and exp.state["phase"] == "over"
     # under a known scoring the whole entry runs, its scores included
     known, _ = entry_for(fx, catalog().ruleset("pagat"), SPACE)
-    assert known is not None and known.result is not ...
+    assert known is not None and known.result["scores"] == [0, 20, 11]
+    # end-004 checks the round's result alone: how it ended and who went out still run
+    mine, why = entry_for(going_out("end-004"), rs, SPACE)
+    assert why is None and mine is not None and mine.result == {"end": "domino", "winner": 0}
 
 
 def test_only_the_round_end_options_are_cut_away() -> None:
