@@ -4,8 +4,15 @@ worth does not."""
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from mtrain.cli import main
+from mtrain.conformance.adapter import JSON
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_file
 from mtrain.conformance.round_end_alone import only_round_end
 from mtrain.conformance.selection import entry_for
@@ -14,6 +21,19 @@ from mtrain.spec.scope import Space
 
 SPACE = Space()
 SIDINGS = Path(__file__).parent / "examples" / "sidings-rules.yaml"
+sys.path.insert(0, str(Path(__file__).parent / "examples"))
+from sidings_engine import Fixed  # noqa: E402
+
+
+class NoOut(Fixed):
+    """sidings without its planted bugs, but a player who goes out is not counted in
+    `outs`: a step that ends the round, whose scores its own scoring decides."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        out = super().apply(ruleset, state, action)
+        if out["phase"] == "over" and state["phase"] != "over":
+            out["outs"] = list(state["outs"])
+        return out
 
 
 def going_out(fid: str) -> Fixture:
@@ -46,3 +66,18 @@ def test_only_the_round_end_options_are_cut_away() -> None:
     assert not only_round_end("its outcome depends on scoring (played its own way), "
                               "draw_rule (played its own way)")
     assert not only_round_end("outside the expectation's scope")
+
+
+def test_fuzz_judges_a_round_end_its_own_scoring_scores(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The step that ended a round read sidings' own scoring, so fuzz judged none of it
+    (only a broken state): a going out left uncounted was never found. Now all but the
+    round's scores and the totals is judged, and the finding shrinks and replays."""
+    capsys.readouterr()
+    code = main(["fuzz", "--adapter", f"{__file__}:NoOut", "--rules", str(SIDINGS),
+                 "--games", "1", "--seed", "1", "--out", str(tmp_path), "--json"])
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert [f["signature"] for f in report["findings"]] == ["round end: outs"]
+    found = report["findings"][0]
+    assert found["problems"] == [] and found["reproducer"] and found["shrink"]["written"]

@@ -686,8 +686,9 @@ class Judge:
         except Exception as e:
             got, error = None, e
         problems = own_rules.problems(ctx, got) if own and error is None else None
-        found = compare_apply(ctx, st, probe.action, after, got, error, problems,
-                              judged=not own)
+        aside = own_rules.worth_aside(own, after, got)  # as play judges it
+        found = compare_apply(ctx, st, probe.action, after if aside is None else aside, got,
+                              error, problems, judged=not own or aside is not None)
         if probe.kind == "apply":
             return found
         if own or found or not (after["phase"] == OVER and after["round"] == ctx.rules.rounds):

@@ -671,8 +671,11 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
     same = not unsupported and error is None and (got is after or identical(got, after))
     problems = ([] if same or unsupported or error is not None
                 else own_rules.problems(ctx, got))
+    # a round's end under a scoring of its own: all but what the end is worth is judged
+    aside = None if same or unsupported else own_rules.worth_aside(own, after, got)
     found = ([] if same or unsupported else
-             compare_apply(ctx, st, text, after, got, error, problems, judged=not own))
+             compare_apply(ctx, st, text, after if aside is None else aside, got, error,
+                           problems, judged=not own or aside is not None))
     if isinstance(error, Refused) and listed is not None and text not in listed:
         found = []  # refused, as its legal answer said: that finding is recorded
     if own and not same and not found:
