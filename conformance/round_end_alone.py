@@ -19,14 +19,10 @@ import dataclasses
 import re
 
 from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.runner import ROUND_END, TOTAL_FIELDS
 from mtrain.conformance.traced import logged_run
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Region, Space
-
-ROUND_END = frozenset({"scoring", "blank_values", "tie_rule"})
-"""The options that decide only what a round's end is worth and who wins the match."""
-TOTAL_FIELDS = ("scores",)
-"""The fields of a state that the round-end options decide (the totals, MATCH-1)."""
 
 
 def only_round_end(why: str) -> bool:

@@ -81,3 +81,18 @@ def test_fuzz_judges_a_round_end_its_own_scoring_scores(
     assert [f["signature"] for f in report["findings"]] == ["round end: outs"]
     found = report["findings"][0]
     assert found["problems"] == [] and found["reproducer"] and found["shrink"]["written"]
+
+
+def test_a_replay_under_its_own_scoring_departs_on_no_total(tmp_path: Path) -> None:
+    """doubles-013 (going out on a double) under sidings' own scoring, against NoOut:
+    the replay's diagnosis named the totals its own scoring gives (`scores`), so the
+    failure was charged to penalty scoring (SCORE-5), a rule it does not play; the first
+    departure is the uncounted going out."""
+    out = tmp_path / "report.json"
+    main(["conform", "--adapter", f"{__file__}:NoOut", "--rules", str(SIDINGS),
+          "-k", "doubles-013", "--format", "json", "--output", str(out)])
+    [result] = json.loads(out.read_text(encoding="utf-8"))["results"]
+    assert result["status"] == "fail"
+    assert result["messages"][0].startswith("diagnosis:") and "outs:" in result["messages"][0]
+    assert not any(m.startswith("scores") or " scores:" in m for m in result["messages"])
+    assert result["charged"] == ["MATCH-5"]  # the outs' clause, as in every other such failure

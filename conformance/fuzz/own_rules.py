@@ -22,7 +22,7 @@ from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.answers import Problem, state_problems
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.fuzz.rulesets import Context
-from mtrain.conformance.round_end_alone import ROUND_END
+from mtrain.conformance.runner import ROUND_END
 from mtrain.conformance.seat_alone import SEAT_FIELDS, seat_entry
 from mtrain.conformance.traced import Log, TracedReference, TracedRules, TracedRuleset
 from mtrain.reference import codec
