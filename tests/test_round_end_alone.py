@@ -81,6 +81,10 @@ def test_fuzz_judges_a_round_end_its_own_scoring_scores(
     assert [f["signature"] for f in report["findings"]] == ["round end: outs"]
     found = report["findings"][0]
     assert found["problems"] == [] and found["reproducer"] and found["shrink"]["written"]
+    # the reproducer names the clause conform charges an uncounted going out to (it named
+    # only the play's, TRAIN-2)
+    [written] = load_file(Path(found["reproducer"]))
+    assert "MATCH-5" in written.clauses
 
 
 def test_a_replay_under_its_own_scoring_departs_on_no_total(tmp_path: Path) -> None:

@@ -607,6 +607,10 @@ def action_clauses(ctx: Context, st: State, text: str, expect: dict[str, Any]) -
             out.append("SCORE-7")
     if "first_turns" in fields:
         out.append("FIRST-6")
+    if "outs" in fields:
+        out.append("MATCH-5")  # the rounds gone out, kept for the tie-break (as conform has it)
+    if "scores" in fields:
+        out.append("MATCH-1")  # the totals add each round's scores
     return state_clauses(ctx, st, out)
 
 
