@@ -4,7 +4,7 @@ A fixture whose steps end a round reads the scoring (and the blank values, and a
 end the tie rule) for the round's scores, the totals and the winners, so under any of them
 `other` the whole entry was not applicable, and with it what went before: whether the last
 tile is accepted (END-1), the state it leaves, a refusal on the way. An engine that plays
-its own scoring (tests/examples/sidings_engine.py: a blocked round charged twice) had its
+its own scoring (tests/examples/semaphore_engine.py: a blocked round charged twice) had its
 going out checked nowhere. Yet those checks do not depend on what a hand is worth. So where
 the reference, playing the entry cut down to them under every known value of each such
 option in turn (the rule set's other values kept), finds the cut entry holds each time and

@@ -94,7 +94,7 @@ def test_table_notation_round_trip() -> None:
 
 def test_a_tile_of_another_hand_is_offered_and_the_games_course_kept() -> None:
     """Fuzz's illegal actions were the mover's own tiles only, so an engine that takes a
-    tile from another player's hand (sidings' bug 2) was never caught: every few steps one
+    tile from another player's hand (semaphore's bug 2) was never caught: every few steps one
     such play is offered now, refused by TURN-7, and drawing nothing from the random
     stream, so that every game plays as it did."""
     ctx = F.context("puremco")

@@ -20,13 +20,13 @@ from mtrain.spec.catalog import catalog
 from mtrain.spec.scope import Space
 
 SPACE = Space()
-SIDINGS = Path(__file__).parent / "examples" / "sidings-rules.yaml"
+SEMAPHORE = Path(__file__).parent / "examples" / "semaphore-rules.yaml"
 sys.path.insert(0, str(Path(__file__).parent / "examples"))
-from sidings_engine import Fixed  # noqa: E402
+from semaphore_engine import Fixed  # noqa: E402
 
 
 class NoOut(Fixed):
-    """sidings without its planted bugs, but a player who goes out is not counted in
+    """semaphore without its planted bugs, but a player who goes out is not counted in
     `outs`: a step that ends the round, whose scores its own scoring decides."""
 
     def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
@@ -43,9 +43,9 @@ def going_out(fid: str) -> Fixture:
 
 def test_going_out_runs_without_what_the_end_is_worth() -> None:
     """end-003 (going out with a double on the Mexican Train, END-1) was not applicable
-    as a whole under sidings' own scoring: its last step, the phase and the trains now
+    as a whole under semaphore's own scoring: its last step, the phase and the trains now
     run, its round scores do not."""
-    rs = catalog().rules_file(str(SIDINGS))
+    rs = catalog().rules_file(str(SEMAPHORE))
     fx = going_out("end-003")
     exp, why = entry_for(fx, rs, SPACE)
     assert why is None and exp is not None
@@ -70,11 +70,11 @@ def test_only_the_round_end_options_are_cut_away() -> None:
 
 def test_fuzz_judges_a_round_end_its_own_scoring_scores(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The step that ended a round read sidings' own scoring, so fuzz judged none of it
+    """The step that ended a round read semaphore's own scoring, so fuzz judged none of it
     (only a broken state): a going out left uncounted was never found. Now all but the
     round's scores and the totals is judged, and the finding shrinks and replays."""
     capsys.readouterr()
-    code = main(["fuzz", "--adapter", f"{__file__}:NoOut", "--rules", str(SIDINGS),
+    code = main(["fuzz", "--adapter", f"{__file__}:NoOut", "--rules", str(SEMAPHORE),
                  "--games", "1", "--seed", "1", "--out", str(tmp_path), "--json"])
     report: dict[str, Any] = json.loads(capsys.readouterr().out)
     assert code == 1
@@ -88,12 +88,12 @@ def test_fuzz_judges_a_round_end_its_own_scoring_scores(
 
 
 def test_a_replay_under_its_own_scoring_departs_on_no_total(tmp_path: Path) -> None:
-    """doubles-013 (going out on a double) under sidings' own scoring, against NoOut:
+    """doubles-013 (going out on a double) under semaphore's own scoring, against NoOut:
     the replay's diagnosis named the totals its own scoring gives (`scores`), so the
     failure was charged to penalty scoring (SCORE-5), a rule it does not play; the first
     departure is the uncounted going out."""
     out = tmp_path / "report.json"
-    main(["conform", "--adapter", f"{__file__}:NoOut", "--rules", str(SIDINGS),
+    main(["conform", "--adapter", f"{__file__}:NoOut", "--rules", str(SEMAPHORE),
           "-k", "doubles-013", "--format", "json", "--output", str(out)])
     [result] = json.loads(out.read_text(encoding="utf-8"))["results"]
     assert result["status"] == "fail"

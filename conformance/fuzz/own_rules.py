@@ -73,7 +73,7 @@ def step(ctx: Context, st: State, act: Any, perform: Callable[[State, Any], obje
 
 def worth_aside(own: tuple[str, ...], want: JSON, got: Any) -> JSON | None:
     """Where the options of one's own a step read decide only what a round's end is worth
-    (ROUND_END: sidings' scoring, blank values, tie rule), the reference's state after it
+    (ROUND_END: semaphore's scoring, blank values, tie rule), the reference's state after it
     with the implementation's round scores and totals in place of the stand-in's, so that
     the rest of the step is judged (its last tile, the trains, the markers, how the round
     ended and who went out), as conform judges it (round_end_alone); else None."""

@@ -1,12 +1,12 @@
-"""Sidings: Mexican Train on a double-18 set for 3 to 6 players, as a model-railway club
-plays it on its layout nights (the sidings are where the blocked trains wait), written
+"""Semaphore: Mexican Train on a double-18 set for 3 to 6 players, as a model-railway club
+plays it on its layout nights (a blocked train waits at the semaphore), written
 from docs/implementers-guide.md and docs/protocol.md alone, as an in-process Python
 adapter (`--adapter`). Its author's bot has a data model of its own: a `Tile` (a frozen
 pair, high end first), a `Line` (a train: its tiles in the order laid, each turned to
 match, and its marker), a `Seat` (a hand and a line) and a `Yard` (the whole round);
 the JSON forms are made at the boundary, in `yard_of` and `Yard.to_json`.
 
-Rules it plays (its rule-set file: tests/examples/sidings-rules.yaml; its `info()`
+Rules it plays (its rule-set file: tests/examples/semaphore-rules.yaml; its `info()`
 declares the same):
 - a double-18 set (190 tiles); the engine is set aside before the deal (`set-aside`);
   round r starts at seat (r - 1) mod n (`rotate`);
@@ -20,7 +20,7 @@ declares the same):
   plays on their own train (`owner-plays-own`);
 - a player who cannot play draws one tile (`draw-one`); the round is blocked after a
   full round of passes on an empty boneyard (`full-round-of-passes`);
-- HOUSE RULE no value describes (`scoring: other`, "the sidings charge"): each player
+- HOUSE RULE no value describes (`scoring: other`, "the signal charge"): each player
   scores the value of the tiles left in hand, the player who went out 0, as penalty
   scoring does; but a round that ends blocked charges every hand twice its value.
   The lowest match total wins;
@@ -56,11 +56,11 @@ uncounted passed), nor did a replay leave its totals out (charged to SCORE-5). I
 bugs on and off: nothing sure and wrong, its three `other` kept (scoring and blank
 values "no fixture tells its values apart", which is not so: it never weighed them).
 
-Its refusals name a clause where one says why. All bugs are on in `Sidings`; `Fixed`
-switches them off (`Sidings(fixed={1})` one).
+Its refusals name a clause where one says why. All bugs are on in `Semaphore`; `Fixed`
+switches them off (`Semaphore(fixed={1})` one).
 
-    mtrain conform --adapter tests/examples/sidings_engine.py:Fixed \\
-        --rules tests/examples/sidings-rules.yaml
+    mtrain conform --adapter tests/examples/semaphore_engine.py:Fixed \\
+        --rules tests/examples/semaphore-rules.yaml
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ BLANK = TOP  # HOUSE RULE (blank_values: other): a blank end is worth the set's 
 BUGS = {1: "mexican-draw", 2: "foreign-tile", 3: "double-double"}
 
 RULES: JSON = {
-    "name": "sidings",
+    "name": "semaphore",
     "options": {
         "tile_set": "double-18", "hand_sizes": "custom", "engine_procedure": "set-aside",
         "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "anyone",
@@ -261,7 +261,7 @@ def line_of(engine: int, train: JSON, marker: bool = False) -> Line:
 def yard_of(state: JSON, bugs: frozenset[int]) -> Yard:
     n = len(state["hands"])
     if n not in SIZES:
-        raise RefusedSetup(f"sidings is played by 3 to 6 players, not {n}", "DEAL-7")
+        raise RefusedSetup(f"semaphore is played by 3 to 6 players, not {n}", "DEAL-7")
     if state["phase"] not in ("start", "follow", "over") or not state["engine_placed"]:
         raise Unsupported(f"no {state['phase']} phase in a one-tile-a-turn game")
     rnd = state["round"]
@@ -419,18 +419,18 @@ def action_of(action: JSON, players: int) -> tuple[str, Tile | None, Where | Non
 
 # --- the adapter ---------------------------------------------------------------------------
 
-class Sidings(Implementation):
+class Semaphore(Implementation):
     """The engine with its planted bugs on (those not in `fixed`)."""
 
     def __init__(self, fixed: frozenset[int] | set[int] = frozenset()) -> None:
         self.bugs = frozenset(BUGS) - frozenset(fixed)
 
     def info(self) -> JSON:
-        return {"name": "sidings", "version": "1.0", "rules": RULES}
+        return {"name": "semaphore", "version": "1.0", "rules": RULES}
 
     def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
         if players not in SIZES:
-            raise RefusedSetup(f"sidings is played by 3 to 6 players, not {players}", "DEAL-7")
+            raise RefusedSetup(f"semaphore is played by 3 to 6 players, not {players}", "DEAL-7")
         if not 1 <= round <= ROUNDS:
             raise RefusedSetup(f"a double-{TOP} match has rounds 1 to {ROUNDS}", "MATCH-1")
         engine = TOP - (round - 1)
@@ -488,7 +488,7 @@ class Sidings(Implementation):
         return {"type": "play", "tile": str(tile), "train": where}
 
 
-class Fixed(Sidings):
+class Fixed(Semaphore):
     """The engine with its planted bugs switched off."""
 
     def __init__(self) -> None:
