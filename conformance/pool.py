@@ -98,7 +98,7 @@ class Runner:
             outcome = (self.memo.run(task, impl, rj, require) if self.memo is not None else
                        run_one(fx, task.sent, task.expectation,
                                own_checks(impl, task.sent, task.ruleset), rj,
-                               require_clauses=require))
+                               require_clauses=require, own=task.ruleset.unknown))
             result.status, result.messages = outcome.status, list(outcome.messages)
             own = (round_of_its_own(fx, task.ruleset) if outcome.refusal is not None
                    and outcome.status == "fail" and task.expectation.refused_setup is None

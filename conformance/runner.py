@@ -103,8 +103,10 @@ def run_fixture(fx: Fixture, impl: Implementation,
 
 
 def run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
-            rj: JSON | None = None, require_clauses: bool = False) -> Outcome:
-    """One fixture entry under rule set `rs` (sent to the implementation as `rj`).
+            rj: JSON | None = None, require_clauses: bool = False,
+            own: Sequence[str] = ()) -> Outcome:
+    """One fixture entry under rule set `rs` (sent to the implementation as `rj`; `own`:
+    the options the rule set asked for plays its own way, `rs` standing in for them).
 
     Each failed comparison is charged to the clause that decides it (attribution.py);
     a failure after steps also says after which step the implementation's state first
@@ -112,7 +114,7 @@ def run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     impl = checked(impl)  # every state and action it returns: schemas and invariants
     trace: list[JSON] = []
     try:
-        out = _run_one(fx, rs, exp, impl, rj, require_clauses, trace)
+        out = _run_one(fx, rs, exp, impl, rj, require_clauses, trace, own)
         if out.status != "pass":  # the implementation's states, for the report to draw
             out.states = trace
         return out
@@ -132,7 +134,8 @@ def run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
 
 
 def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
-             rj: JSON | None, require_clauses: bool, trace: list[JSON]) -> Outcome:
+             rj: JSON | None, require_clauses: bool, trace: list[JSON],
+             own: Sequence[str] = ()) -> Outcome:
     played = play(fx, rs, impl, rj, trace)
     referee = Referee(fx, rs, lambda: _reference_states(fx, rs))
     if isinstance(played, Outcome) and played.refusal is not None:
@@ -155,7 +158,7 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
                               if wrong else _closed_cover(referee, state, text,
                                                           played.refused_by)
                               or referee.allows(state, text)]
-            departed = divergence(fx, trace, before, max_pip_of(rs))
+            departed = divergence(fx, trace, before, max_pip_of(rs), own)
             if departed is not None and departed[0] < played.step:
                 # refused because an earlier step already went astray (a round ended too
                 # early, a seat skipped): charged to what first departed
@@ -175,7 +178,7 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     out.null_refusals = len(nulls)
     out.charged = charged
     if problems and (fx.steps or fx.deal is not None):
-        departed = divergence(fx, trace, referee.states(), max_pip_of(rs))
+        departed = divergence(fx, trace, referee.states(), max_pip_of(rs), own)
         if departed is not None:  # charged to what first went astray, not what it led to
             k, key, got, message = departed
             out.messages.insert(0, message)
@@ -214,19 +217,27 @@ DETERMINED = ("engine", "engine_placed", "hand_sizes", "hands", "boneyard", "tra
               "starter", "scores", "outs")
 """The fields the rules decide, compared to find where a replay departs, causes first (a
 wrong hand explains a wrong seat, not the other way round)."""
+ROUND_END = frozenset({"scoring", "blank_values", "tie_rule"})
+"""The options that decide only what a round's end is worth and who wins the match."""
+TOTAL_FIELDS = ("scores",)
+"""The fields of a state those options decide (the totals, MATCH-1): under one of them
+played its own way, the implementation's totals are its own rule's, never a departure."""
 
 
-def divergence(fx: Fixture, mine: Sequence[JSON], ref: Sequence[JSON],
-               max_pip: int) -> tuple[int, str, Any, str] | None:
+def divergence(fx: Fixture, mine: Sequence[JSON], ref: Sequence[JSON], max_pip: int,
+               own: Iterable[str] = ()) -> tuple[int, str, Any, str] | None:
     """(step, field, the implementation's value, message) for the first step after which
-    its state differs from the reference's in a field the rules decide; None if never."""
+    its state differs from the reference's in a field the rules decide (not the totals
+    where `own`, the options played their own way, decide them); None if never."""
     first = 0 if fx.deal is not None else 1  # a dealt start is the implementation's own
+    fields = [k for k in DETERMINED
+              if not (ROUND_END & set(own) and k in TOTAL_FIELDS)]
     for k in range(first, min(len(mine), len(ref))):
         try:
             a, b = state_view(mine[k]), state_view(ref[k])
         except (KeyError, TypeError, ValueError, T.TileError):
             return k, "hands", None, f"after {_step_text(fx, k)} the state is unreadable"
-        for key in DETERMINED:
+        for key in fields:
             if a.get(key) != b.get(key):
                 shown = "; ".join(compare_field(key, _as_written(key, b.get(key)), a, max_pip))
                 later = ("; the checks below compare a state that had already departed"

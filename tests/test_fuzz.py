@@ -5,6 +5,7 @@ bug, pass against the reference, and lint clean."""
 from __future__ import annotations
 
 import argparse
+import random
 import re
 import sys
 from pathlib import Path
@@ -22,6 +23,7 @@ from mtrain.conformance.adapter import (
     ruleset_json,
 )
 from mtrain.conformance.fixture import load_file
+from mtrain.conformance.fuzz.play import foreign_play, illegal_sample
 from mtrain.conformance.known_failures import SkipEntry
 from mtrain.conformance.lint import lint
 from mtrain.conformance.mutants import mutant
@@ -88,6 +90,31 @@ def test_table_notation_round_trip() -> None:
         actions = legal_actions(st)
         perform(st, actions[k % len(actions)])
         k += 1
+
+
+def test_a_tile_of_another_hand_is_offered_and_the_games_course_kept() -> None:
+    """Fuzz's illegal actions were the mover's own tiles only, so an engine that takes a
+    tile from another player's hand (semaphore's bug 2) was never caught: every few steps one
+    such play is offered now, refused by TURN-7, and drawing nothing from the random
+    stream, so that every game plays as it did."""
+    ctx = F.context("puremco")
+    st = deal(ctx.rules, 4, 3, seed=7)
+    offered = 0
+    while st.phase != OVER:
+        actions = legal_actions(st)
+        bad = foreign_play(st, actions)
+        if bad is not None:
+            offered += 1
+            assert not st.hands[st.seat] >> bad.tile & 1
+            assert any(st.hands[s] >> bad.tile & 1 for s in range(st.players))
+            assert "TURN-7" in {r.clause for r in refusals.refusals(st, bad, actions)}
+        plain, extra = random.Random(3), random.Random(3)
+        without = illegal_sample(st, actions, plain)
+        with_foreign = illegal_sample(st, actions, extra, foreign=True)
+        assert with_foreign[:len(without)] == without
+        assert plain.random() == extra.random()
+        perform(st, actions[offered % len(actions)])
+    assert offered > 10
 
 
 @pytest.mark.parametrize(("name", "signature"), [

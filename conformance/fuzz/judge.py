@@ -625,6 +625,10 @@ def action_clauses(ctx: Context, st: State, text: str, expect: dict[str, Any]) -
             out.append("SCORE-7")
     if "first_turns" in fields:
         out.append("FIRST-6")
+    if "outs" in fields:
+        out.append("MATCH-5")  # the rounds gone out, kept for the tie-break (as conform has it)
+    if "scores" in fields:
+        out.append("MATCH-1")  # the totals add each round's scores
     return state_clauses(ctx, st, out)
 
 
@@ -707,8 +711,11 @@ class Judge:
         # marked with what the table's legal set reads too: conform checks the step is
         # legal, so it runs no such table
         _, own_legal = own_rules.on_state(ctx, st, legal_actions)
-        found = read_own(compare_apply(ctx, st, probe.action, after, got, error, problems,
-                                       judged=not own), (*own, *own_legal))
+        aside = own_rules.worth_aside(own, after, got)  # as play judges it
+        found = read_own(compare_apply(ctx, st, probe.action, after if aside is None else aside,
+                                       got, error, problems,
+                                       judged=not own or aside is not None),
+                         (*own, *own_legal))
         if probe.kind == "apply":
             return found
         if own or found or after["phase"] != OVER:

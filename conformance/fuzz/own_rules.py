@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from mtrain.conformance.adapter import ReferenceImplementation
+from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.answers import Problem, state_problems
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.fuzz.rulesets import Context
+from mtrain.conformance.runner import ROUND_END
 from mtrain.conformance.seat_alone import SEAT_FIELDS, seat_entry
 from mtrain.conformance.traced import Log, TracedReference, TracedRules, TracedRuleset
 from mtrain.reference import codec
@@ -68,6 +69,21 @@ def step(ctx: Context, st: State, act: Any, perform: Callable[[State, Any], obje
     perform(nxt, act)
     nxt.rules = ctx.rules
     return nxt, read_own(ctx, log)
+
+
+def worth_aside(own: tuple[str, ...], want: JSON, got: Any) -> JSON | None:
+    """Where the options of one's own a step read decide only what a round's end is worth
+    (ROUND_END: semaphore's scoring, blank values, tie rule), the reference's state after it
+    with the implementation's round scores and totals in place of the stand-in's, so that
+    the rest of the step is judged (its last tile, the trains, the markers, how the round
+    ended and who went out), as conform judges it (round_end_alone); else None."""
+    if not own or not set(own) <= ROUND_END or not isinstance(got, dict):
+        return None
+    out = {**want, "scores": got.get("scores", want["scores"])}
+    mine, theirs = want.get("result"), got.get("result")
+    if isinstance(mine, dict) and isinstance(theirs, dict) and "scores" in theirs:
+        out["result"] = {**mine, "scores": theirs["scores"]}
+    return out
 
 
 def reference(ctx: Context) -> TracedReference | None:

@@ -80,6 +80,9 @@ T_ = TypeVar("T_")
 
 REFUSAL_PROBES = 2
 """Illegal actions offered to the implementation at every step."""
+FOREIGN_EVERY = 4
+"""Every this many steps of a round, one more illegal action: a tile another player holds,
+laid where it would fit (TURN-7), which a sample of the mover's own tiles never offers."""
 TIE_PROBES = 2
 """Made-up tied totals tried on the last step of a match."""
 MAX_ROUND_STEPS = 3000
@@ -227,9 +230,11 @@ def tied_totals(rules: Rules, round_scores: list[int],
 
 
 def illegal_sample(st: State, legal: Sequence[Action], rng: random.Random,
-                   k: int = REFUSAL_PROBES) -> list[Action]:
+                   k: int = REFUSAL_PROBES, foreign: bool = False) -> list[Action]:
     """A few illegal actions: mostly plausible ones (draw, pass, end-chain, or a held tile
-    that matches a train's end), now and then a held tile on a train it does not fit."""
+    that matches a train's end), now and then a held tile on a train it does not fit;
+    with `foreign`, one more (`foreign_play`), drawing nothing from `rng`, so that the
+    games' course does not change."""
     legal_set = set(legal)
     near: list[Action] = [a for a in (DRAW, PASS, END_CHAIN) if a not in legal_set]
     hand, ends, number_mask = st.hands[st.seat], st.ends, st.rules.number_mask
@@ -255,7 +260,27 @@ def illegal_sample(st: State, legal: Sequence[Action], rng: random.Random,
                 break
             continue
         out.append(far)
-    return out
+    extra = foreign_play(st, legal) if foreign else None
+    return out if extra is None else [*out, extra]
+
+
+def foreign_play(st: State, legal: Sequence[Action]) -> Action | None:
+    """A tile the mover does not hold but another player does, on a train whose end it
+    matches, trains the mover may play on first (the heaviest such tile): refused by
+    TURN-7 alone, so an engine that takes a tile from the wrong hand is caught."""
+    others = 0
+    for seat in range(st.players):
+        if seat != st.seat:
+            others |= st.hands[seat]
+    others &= ~st.hands[st.seat]
+    if not others:
+        return None
+    open_to = sorted({a.train for a in legal if a.kind == "play"})
+    for train in [*open_to, *(t for t in range(st.players + 1) if t not in open_to)]:
+        mask = others & st.rules.number_mask[st.ends[train]]
+        if mask:
+            return PLAY[train][mask.bit_length() - 1]
+    return None
 
 
 # --- asking the implementation ----------------------------------------------------------
@@ -580,7 +605,7 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
     st, ask, n = pos.st, session.asker, pos.st.players
     ask.begin(pos.cur)
     legal, own_legal = own_rules.on_state(ctx, st, legal_actions)
-    bads = illegal_sample(st, legal, rng)
+    bads = illegal_sample(st, legal, rng, foreign=step % FOREIGN_EVERY == 0)
     act = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
     bads_json = [codec.action_to_json(st, bad) for bad in bads]
     act_json = codec.action_to_json(st, act)
@@ -647,9 +672,12 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
     same = not unsupported and error is None and (got is after or identical(got, after))
     problems = ([] if same or unsupported or error is not None
                 else own_rules.problems(ctx, got))
+    # a round's end under a scoring of its own: all but what the end is worth is judged
+    aside = None if same or unsupported else own_rules.worth_aside(own, after, got)
     found = ([] if same or unsupported else
-             read_own(compare_apply(ctx, st, text, after, got, error, problems,
-                                    judged=not own), (*own, *own_legal)))
+             read_own(compare_apply(ctx, st, text, after if aside is None else aside, got,
+                                    error, problems, judged=not own or aside is not None),
+                      (*own, *own_legal)))
     if isinstance(error, Refused) and listed is not None and text not in listed:
         found = []  # refused, as its legal answer said: that finding is recorded
     if own and not same and not found:

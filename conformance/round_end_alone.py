@@ -1,0 +1,65 @@
+"""A round's end under a scoring, blank values or tie rule of one's own.
+
+A fixture whose steps end a round reads the scoring (and the blank values, and at a match's
+end the tie rule) for the round's scores, the totals and the winners, so under any of them
+`other` the whole entry was not applicable, and with it what went before: whether the last
+tile is accepted (END-1), the state it leaves, a refusal on the way. An engine that plays
+its own scoring (tests/examples/semaphore_engine.py: a blocked round charged twice) had its
+going out checked nowhere. Yet those checks do not depend on what a hand is worth. So where
+the reference, playing the entry cut down to them under every known value of each such
+option in turn (the rule set's other values kept), finds the cut entry holds each time and
+reads no other rule played its own way, the cut entry runs (with the round's result, how
+it ended and who went out): the round's scores, the totals, the winners and whether the
+match is over stay the rule's own.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.runner import ROUND_END, TOTAL_FIELDS
+from mtrain.conformance.traced import logged_run
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.scope import Region, Space
+
+
+def only_round_end(why: str) -> bool:
+    """Whether `applies`'s reason names round-end options of one's own, and nothing else."""
+    named = re.findall(r"(\w+) \(played its own way\)", why)
+    return bool(named) and set(named) <= ROUND_END
+
+
+def round_end_entry(exp: Expectation, fx: Fixture, rs: Ruleset,
+                    space: Space) -> Expectation | None:
+    """`exp` without its round scores, totals, winners and match end, where no known value of
+    the round-end options `rs` plays its own way changes the rest; None where that cannot
+    be shown or nothing is left to check."""
+    own = set(rs.unknown)
+    if not own & ROUND_END or not fx.steps or exp.refused_setup is not None:
+        return None
+    result = exp.result  # how the round ended, and who went out, stay
+    if isinstance(result, dict):
+        result = {k: v for k, v in result.items() if k != "scores"} or ...
+    cut = dataclasses.replace(
+        exp, result=result, winners=None, match_over=None,
+        state={k: v for k, v in exp.state.items() if k not in TOTAL_FIELDS})
+    if cut.checks == 0:
+        return None
+    others = own - ROUND_END
+    known: Region = {o: frozenset((v,)) for o, v in space.point(rs).items() if o not in own}
+    tried = 0
+    for option in sorted(own & ROUND_END):
+        for value in space.options[option]:
+            sample = space.complete({**known, option: frozenset((value,))})
+            if sample is None:
+                continue  # a value the other rules do not allow
+            stand_in = space.ruleset(sample)
+            if rs.custom_table:  # the reference plays the table itself
+                stand_in = Ruleset(stand_in.name, stand_in.choices, rs.hand_table)
+            run, log = logged_run(fx, stand_in, [cut], dict(sample))
+            if run.outcomes != ("pass",) or others & log.decides:
+                return None
+            tried += 1
+    return cut if tried >= 2 else None
