@@ -778,3 +778,46 @@ def test_a_rule_declared_its_own_that_agrees_with_a_known_value_somewhere_is_not
             assert tie.evidence[0].startswith("1 fixture shows most-outs (match-017), 5 of "
                                               "the same clauses"), tie.evidence
 
+
+def test_a_fixture_read_as_a_bug_names_the_clause_it_breaks() -> None:
+    # semaphore (bugs on) offers a draw beside the plays it has (TURN-1); the doubles
+    # fixtures that fail so were "read as bugs in DBL-1, DBL-10, DBL-12", the clauses they
+    # are about. Each observation now keeps what its failures break, as conform charges it
+    from mtrain.conformance.adapter import ReferenceImplementation
+    from mtrain.conformance.identify.observe import observe
+
+    class Drawing(ReferenceImplementation):
+        def legal(self, rules: JSON, state: JSON) -> list[JSON]:
+            return [*super().legal(rules, state), {"type": "draw"}]
+
+    fx = next(f for f in load_corpus(FIXTURE_ROOT / "doubles")[0] if f.id == "doubles-038")
+    assert "TURN-1" not in fx.clauses
+    pagat = CAT.ruleset("pagat")
+    (fine,) = observe([fx], ReferenceImplementation(), pagat)
+    assert (fine.outcomes, fine.charged) == (("pass",), [])
+    (seen,) = observe([fx], Drawing(), pagat)
+    assert (seen.outcomes, seen.charged) == (("fail",), ["TURN-1"])
+
+
+def test_a_value_with_a_bug_names_the_clause_the_bug_breaks() -> None:
+    # semaphore (bugs on): doubles `open` with one situation against it, failing by bug
+    # 1 (a draw offered, TURN-1), was "3 against it ... are read as bugs in DBL-1, DBL-10,
+    # DBL-12" (the clauses the fixtures are about); a failure charged to a rule the engine
+    # declares its own (a stand-in was sent for it) names nothing
+    from mtrain.conformance.identify import bugs
+    from mtrain.conformance.identify.found import Observation
+    from mtrain.conformance.identify.run import _broken
+
+    fx = next(f for f in load_corpus(FIXTURE_ROOT / "doubles")[0] if f.id == "doubles-038")
+    drew = Observation(fx, ("fail",), charged=["TURN-1"])
+    scored = Observation(dataclasses.replace(fx, id="scored"), ("fail",), charged=["SCORE-5"])
+    observed = {o.fixture.id: o for o in (drew, scored)}
+    own = frozenset({"scoring"})
+    assert _broken(observed, own, CAT, fx.id) == {"TURN-1"}
+    assert _broken(observed, own, CAT, "scored") == frozenset(fx.clauses)
+    assert _broken(observed, frozenset(), CAT, "scored") == {"SCORE-5"}
+    shape = bugs.Shape(("a", "b"), (), (), (fx.id,))
+    text = bugs.note("doubles", "open", shape, lambda fid: _broken(observed, own, CAT, fid))
+    assert text == ("2 fixtures show open (a, b); 1 against it (doubles-038; it fails under "
+                    "every value of doubles alike) is read as a bug in TURN-1: written open, "
+                    "or other if it is a rule of its own")

@@ -131,13 +131,16 @@ def note(option: str, value: str, s: Shape, clauses: Callable[[str], frozenset[s
     # which a set's iteration would leave to the string hashing of the process)
     common = Counter(c for fid in against for c in sorted(clauses(fid))).most_common(3)
     where = ", ".join(c for c, _ in common)
+    one = len(against) == 1
     return (f"{counted(len(s.shows), verb='show')} {value} ({', '.join(s.shows[:3])}"
             f"{' ...' if len(s.shows) > 3 else ''}); {len(against)} against it "
             f"({', '.join(against[:3])}{' ...' if len(against) > 3 else ''}"
-            + (f"; {len(s.alike)} of them fail under every value of {option} alike"
-               if s.alike else "")
-            + f") are read as bugs{f' in {where}' if where else ''}: written {value}, "
-            "or other if they are a rule of its own")
+            + (("; it fails" if one else f"; {len(s.alike)} of them "
+                + ("fails" if len(s.alike) == 1 else "fail"))
+               + f" under every value of {option} alike" if s.alike else "")
+            + f") {'is read as a bug' if one else 'are read as bugs'}"
+            f"{f' in {where}' if where else ''}: written {value}, or other if "
+            f"{'it is' if one else 'they are'} a rule of its own")
 
 
 def declared_value(declared: Ruleset | None, option: str) -> str | None:

@@ -17,6 +17,8 @@ class Observation:
     outcomes: tuple[str | None, ...]  # per entry: pass | fail | None (not seen)
     notes: list[str] = field(default_factory=list)
     refused: bool = False  # the engine refused the fixture's setup (its table, or a deal)
+    charged: list[str] = field(default_factory=list)
+    """The clauses its failed comparisons break, as conform charges them (observe.py)."""
     stands: dict[str, frozenset[str]] = field(default_factory=dict)
     """Options read here only for whether the table exists (run.py, SETUP_ONLY): the
     values `other` stands for in this fixture."""

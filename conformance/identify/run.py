@@ -361,6 +361,7 @@ def _values_with_bugs(conclude: Callable[[Region, frozenset[str], Until | None],
     (half of identify's solving where it pins one), and those before are asked as ever,
     in the same order (z3 breaks ties by what its context has seen)."""
     seen = {obs.fixture.id: obs.outcomes for obs in observations}
+    own = frozenset(o for o, v in (declared.choices if declared else ()) if v == OTHER)
     region: Region = dict(allowed)
     notes: dict[str, tuple[str, str]] = {}
     dropped: frozenset[str] = frozenset()
@@ -389,8 +390,8 @@ def _values_with_bugs(conclude: Callable[[Region, frozenset[str], Until | None],
         option, value, s = pin
         region[option] = frozenset(v for v in region.get(option, space.options[option])
                                    if v != OTHER)
-        notes[option] = (value, bugs.note(option, value, s, lambda fid: frozenset(
-            next((o.fixture.clauses for o in observations if o.fixture.id == fid), ()))))
+        notes[option] = (value, bugs.note(option, value, s, functools.partial(
+            _broken, {o.fixture.id: o for o in observations}, own, space.cat)))
         dropped |= frozenset((*s.against, *s.alike))
     else:  # the last pin's answer, where none is looked for
         whole = conclude(region, dropped, None)
@@ -414,6 +415,19 @@ def _values_with_bugs(conclude: Callable[[Region, frozenset[str], Until | None],
         out.append(f)
     best.violated = sorted({*best.violated, *dropped})
     return best, out, problems
+
+
+def _broken(observed: Mapping[str, Observation], own: frozenset[str], cat: Catalog,
+            fid: str) -> frozenset[str]:
+    """The clauses fixture `fid`, read as a bug, breaks: those its failed comparisons were
+    charged to (observe.py), but those of a rule the engine declares its own (a stand-in
+    was sent for it, whose answers its own rule need not give); else those it is about."""
+    obs = observed.get(fid)
+    if obs is None:
+        return frozenset()
+    charged = [c for c in obs.charged if c not in cat.clauses or not own & set(
+        cat.clauses[c].when)]
+    return frozenset(charged or obs.fixture.clauses)
 
 
 def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str],
