@@ -777,6 +777,14 @@ def test_a_rule_declared_its_own_that_agrees_with_a_known_value_somewhere_is_not
         if not declared:  # undeclared, either reading is left open, in good grammar
             assert tie.evidence[0].startswith("1 fixture shows most-outs (match-017), 5 of "
                                               "the same clauses"), tie.evidence
+    # fixtures seen to break another clause (semaphore's planted TURN-1 bug on a
+    # first-turn table) are not of the same clauses: no contradiction of the option
+    for o in seen[1:]:
+        o.charged = ["TURN-1"]
+    got = _conclude(model, soft, {}, {}, PAGAT, space, None, Deals(), seen, parts)
+    assert got is not None
+    tie = next(f for f in got[1] if f.option == "tie_rule")
+    assert (tie.value, tie.status) == ("other", "other"), tie
 
 
 def test_a_fixture_read_as_a_bug_names_the_clause_it_breaks() -> None:

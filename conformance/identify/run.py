@@ -461,7 +461,9 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
         findings.append(_finding(o, best, solver, model, deals, fixed, suspects, base, checks))
         if until is not None and until(best, findings[-1]):
             return None
-    speaks = {obs.fixture.id: frozenset(obs.fixture.clauses) for obs in observations}
+    # what each fixture speaks of: the clauses it was seen to break, else those it is about
+    observed = {obs.fixture.id: obs for obs in observations}
+    speaks = {fid: _broken(observed, declared, space.cat, fid) for fid in observed}
     existence = {obs.fixture.id: frozenset(obs.stands) for obs in observations}
     seen = {obs.fixture.id: obs.outcomes for obs in observations}
 
