@@ -31,6 +31,7 @@ from test_house_engines import (
     NINEPINS,
     RAILYARD,
     ROUNDHOUSE,
+    SEMAPHORE,
     SHED,
     SIGNALBOX,
     SIXES,
@@ -48,7 +49,7 @@ from mtrain.spec.ruleset import OTHER
 
 ENGINES = {e.name: e for e in (CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION,
                                 ROUNDHOUSE, HUMP, TANDEM, TORTOISE, TURNTABLE,
-                                SWITCHBACK, SIGNALBOX)}
+                                SWITCHBACK, SIGNALBOX, SEMAPHORE)}
 KINDS = ("right", "wrong", "other", "contradicted")
 DUMP: str | None = None
 

@@ -101,9 +101,9 @@ def test_what_fixtures_show_names_the_values_they_fit_not_the_one_asked_about() 
             "e": frozenset(["double-blank-25", "face"])}
     mine, text = bugs.shows("blank-25", list(fits), fits.get)
     assert mine == ["a", "b"]
-    assert text == ("1 fixtures show blank-25 (a); 1 fixtures show blank-25 or face (b); "
+    assert text == ("1 fixture shows blank-25 (a); 1 fixture shows blank-25 or face (b); "
                     "2 fixtures show double-blank-25 or face (c, e); "
-                    "1 fixtures show no known value (d)")
+                    "1 fixture shows no known value (d)")
 
 
 @pytest.mark.slow  # two identify runs, about 80 CPU s with a cold cache, 10 warm

@@ -3,6 +3,7 @@ catalogue forbids, deals that are not deals, answers it cannot get, no hello at 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from pathlib import Path
@@ -709,3 +710,122 @@ def test_a_value_found_against_the_declared_one_is_at_most_likely() -> None:
         (kept,) = _as_declared(Solution(dict(found), 0, []), [OptionFinding(
             "draw_rule", "draw-until-playable", "sure", 11, ["x"])], declared)
         assert kept.status == "sure"
+
+
+def test_a_rule_declared_its_own_beside_another_is_weighed_with_the_rest_known() -> None:
+    # tests/examples/semaphore_engine.py declares scoring and blank values `other` (a
+    # blocked round charged twice, a blank end 18). Each scoring fixture also reads the
+    # blank values, whose `other` took whichever known value explained it: the rival of
+    # scoring cost nothing, and its line said "no fixture tells it from ...", and named
+    # a rival that changed from run to run (penalty, penalty-blocked-winner)
+    from mtrain.conformance.identify.measure import Deals
+    from mtrain.conformance.identify.run import _finding
+    from mtrain.conformance.identify.solve import Model, Solver
+    from mtrain.spec.scope import Space
+
+    space = Space(CAT)
+    model = Model.of(space)
+    base = {**PAGAT, "scoring": "other", "blank_values": "other"}
+    either = model.any([model.eq("scoring", "other"), model.eq("blank_values", "other")])
+    soft = [(either, f"blocked-{k}") for k in range(3)]
+    solver = Solver(model, soft, {}, {}, base)
+    best = solver.solve()
+    assert best is not None and best.violated == []
+    f = _finding("scoring", best, solver, model, Deals(), {}, {}, base)
+    assert (f.value, f.status, f.margin) == ("other", "other", 3)
+    assert f.evidence == ["blocked-0", "blocked-1", "blocked-2"]
+    # the rival named is the tie-break's: the first known value in the catalogue's order
+    assert f.alternatives == [space.options["scoring"][0]]
+
+
+def test_a_rule_declared_its_own_that_agrees_with_a_known_value_somewhere_is_not_contradicted(
+        ) -> None:
+    # semaphore (bugs off) declares its tie rule `other` (the last round decides): it
+    # agrees with most-outs on match-017, not on tiesx-002. identify said "contradicted
+    # ... a bug in MATCH-4, MATCH-5, MATCH-6 the engine makes on every such table", of a
+    # house rule the engine declares, and "1 fixtures"
+    from mtrain.conformance.identify.cells import Piece
+    from mtrain.conformance.identify.found import Observation
+    from mtrain.conformance.identify.measure import Deals
+    from mtrain.conformance.identify.run import _conclude
+    from mtrain.conformance.identify.solve import Model
+    from mtrain.spec.scope import Space
+
+    space = Space(CAT)
+    model = Model.of(space)
+    ties = space.options["tie_rule"]
+    fixtures = {f.id: f for f in load_corpus(FIXTURE_ROOT / "match")[0]
+                if f.id in ("match-017", "tiesx-002")}
+    read = ("tie_rule",)
+    parts = {"match-017": [Piece({"tie_rule": frozenset({"most-outs"})}, ("pass",), read),
+                           Piece({"tie_rule": frozenset(set(ties) - {"most-outs"})},
+                                 ("fail",), read)],
+             "tiesx-002": [Piece({"tie_rule": frozenset(ties)}, ("pass",), read)]}
+    # against it, five tables like tiesx-002's: undeclared, `other` is then worth its cost
+    against = [dataclasses.replace(fixtures["tiesx-002"], id=f"tiesx-002.{k}") for k in range(5)]
+    parts.update({fx.id: parts["tiesx-002"] for fx in against})
+    seen = [Observation(fixtures["match-017"], ("pass",)),
+            *(Observation(fx, ("fail",)) for fx in against)]
+    soft = [(model.any([model.eq("tie_rule", "most-outs"), model.eq("tie_rule", "other")]),
+             "match-017"), *((model.eq("tie_rule", "other"), fx.id) for fx in against)]
+    for declared, status in ((True, "other"), (False, "contradicted")):
+        base = {**PAGAT, "tie_rule": "other"} if declared else PAGAT
+        got = _conclude(model, soft, {}, {}, base, space, None, Deals(), seen, parts)
+        assert got is not None
+        tie = next(f for f in got[1] if f.option == "tie_rule")
+        assert (tie.value, tie.status) == ("other", status), tie
+        if not declared:  # undeclared, either reading is left open, in good grammar
+            assert tie.evidence[0].startswith("1 fixture shows most-outs (match-017), 5 of "
+                                              "the same clauses"), tie.evidence
+    # fixtures seen to break another clause (semaphore's planted TURN-1 bug on a
+    # first-turn table) are not of the same clauses: no contradiction of the option
+    for o in seen[1:]:
+        o.charged = ["TURN-1"]
+    got = _conclude(model, soft, {}, {}, PAGAT, space, None, Deals(), seen, parts)
+    assert got is not None
+    tie = next(f for f in got[1] if f.option == "tie_rule")
+    assert (tie.value, tie.status) == ("other", "other"), tie
+
+
+def test_a_fixture_read_as_a_bug_names_the_clause_it_breaks() -> None:
+    # semaphore (bugs on) offers a draw beside the plays it has (TURN-1); the doubles
+    # fixtures that fail so were "read as bugs in DBL-1, DBL-10, DBL-12", the clauses they
+    # are about. Each observation now keeps what its failures break, as conform charges it
+    from mtrain.conformance.adapter import ReferenceImplementation
+    from mtrain.conformance.identify.observe import observe
+
+    class Drawing(ReferenceImplementation):
+        def legal(self, rules: JSON, state: JSON) -> list[JSON]:
+            return [*super().legal(rules, state), {"type": "draw"}]
+
+    fx = next(f for f in load_corpus(FIXTURE_ROOT / "doubles")[0] if f.id == "doubles-038")
+    assert "TURN-1" not in fx.clauses
+    pagat = CAT.ruleset("pagat")
+    (fine,) = observe([fx], ReferenceImplementation(), pagat)
+    assert (fine.outcomes, fine.charged) == (("pass",), [])
+    (seen,) = observe([fx], Drawing(), pagat)
+    assert (seen.outcomes, seen.charged) == (("fail",), ["TURN-1"])
+
+
+def test_a_value_with_a_bug_names_the_clause_the_bug_breaks() -> None:
+    # semaphore (bugs on): doubles `open` with one situation against it, failing by bug
+    # 1 (a draw offered, TURN-1), was "3 against it ... are read as bugs in DBL-1, DBL-10,
+    # DBL-12" (the clauses the fixtures are about); a failure charged to a rule the engine
+    # declares its own (a stand-in was sent for it) names nothing
+    from mtrain.conformance.identify import bugs
+    from mtrain.conformance.identify.found import Observation
+    from mtrain.conformance.identify.run import _broken
+
+    fx = next(f for f in load_corpus(FIXTURE_ROOT / "doubles")[0] if f.id == "doubles-038")
+    drew = Observation(fx, ("fail",), charged=["TURN-1"])
+    scored = Observation(dataclasses.replace(fx, id="scored"), ("fail",), charged=["SCORE-5"])
+    observed = {o.fixture.id: o for o in (drew, scored)}
+    own = frozenset({"scoring"})
+    assert _broken(observed, own, CAT, fx.id) == {"TURN-1"}
+    assert _broken(observed, own, CAT, "scored") == frozenset(fx.clauses)
+    assert _broken(observed, frozenset(), CAT, "scored") == {"SCORE-5"}
+    shape = bugs.Shape(("a", "b"), (), (), (fx.id,))
+    text = bugs.note("doubles", "open", shape, lambda fid: _broken(observed, own, CAT, fid))
+    assert text == ("2 fixtures show open (a, b); 1 against it (doubles-038; it fails under "
+                    "every value of doubles alike) is read as a bug in TURN-1: written open, "
+                    "or other if it is a rule of its own")

@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from mtrain.conformance.identify.cells import ANY, Piece
+from mtrain.conformance.identify.found import counted
 from mtrain.spec.ruleset import OTHER, Ruleset
 from mtrain.spec.scope import Space
 
@@ -130,13 +131,16 @@ def note(option: str, value: str, s: Shape, clauses: Callable[[str], frozenset[s
     # which a set's iteration would leave to the string hashing of the process)
     common = Counter(c for fid in against for c in sorted(clauses(fid))).most_common(3)
     where = ", ".join(c for c, _ in common)
-    return (f"{len(s.shows)} fixtures show {value} ({', '.join(s.shows[:3])}"
+    one = len(against) == 1
+    return (f"{counted(len(s.shows), verb='show')} {value} ({', '.join(s.shows[:3])}"
             f"{' ...' if len(s.shows) > 3 else ''}); {len(against)} against it "
             f"({', '.join(against[:3])}{' ...' if len(against) > 3 else ''}"
-            + (f"; {len(s.alike)} of them fail under every value of {option} alike"
-               if s.alike else "")
-            + f") are read as bugs{f' in {where}' if where else ''}: written {value}, "
-            "or other if they are a rule of its own")
+            + (("; it fails" if one else f"; {len(s.alike)} of them "
+                + ("fails" if len(s.alike) == 1 else "fail"))
+               + f" under every value of {option} alike" if s.alike else "")
+            + f") {'is read as a bug' if one else 'are read as bugs'}"
+            f"{f' in {where}' if where else ''}: written {value}, or other if "
+            f"{'it is' if one else 'they are'} a rule of its own")
 
 
 def declared_value(declared: Ruleset | None, option: str) -> str | None:
@@ -164,7 +168,7 @@ def shows(value: str, shown: Sequence[str],
     for key, fids in ordered:
         what = ("no known value" if key == () else "nothing seen" if key == ("",)
                 else " or ".join(key))
-        parts.append(f"{len(fids)} fixtures show {what} ({', '.join(fids[:3])}"
+        parts.append(f"{counted(len(fids), verb='show')} {what} ({', '.join(fids[:3])}"
                      f"{' ...' if len(fids) > 3 else ''})")
     mine = [fid for key, fids in groups.items() if value in key for fid in fids]
     return mine, "; ".join(parts)

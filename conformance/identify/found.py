@@ -17,6 +17,8 @@ class Observation:
     outcomes: tuple[str | None, ...]  # per entry: pass | fail | None (not seen)
     notes: list[str] = field(default_factory=list)
     refused: bool = False  # the engine refused the fixture's setup (its table, or a deal)
+    charged: list[str] = field(default_factory=list)
+    """The clauses its failed comparisons break, as conform charges them (observe.py)."""
     stands: dict[str, frozenset[str]] = field(default_factory=dict)
     """Options read here only for whether the table exists (run.py, SETUP_ONLY): the
     values `other` stands for in this fixture."""
@@ -101,11 +103,18 @@ class Identification:
         return "# Written by mtrain identify.\n" + "\n".join(lines) + "\n"
 
 
+def counted(n: int, noun: str = "fixture", verb: str = "") -> str:
+    """`n` and the noun (and the verb) agreeing with it ("1 fixtures show" was written)."""
+    return f"{n} {noun}{'' if n == 1 else 's'}" + (
+        f" {verb}{'s' if n == 1 else ''}" if verb else "")
+
+
 def _other_mark(f: OptionFinding) -> str:
     """The file's mark for an option found `other`: what else it could be, and on what."""
     if not f.alternatives:
         return "other"
     if not f.evidence:  # nothing against the rival: the engine's word decided
         return f"other: as the engine declares; no fixture tells it from {f.alternatives[0]}"
-    return (f"other: its own rule, or {f.alternatives[0]} if the {len(f.evidence)} fixtures "
-            "of its evidence are bugs")
+    one = len(f.evidence) == 1
+    return (f"other: its own rule, or {f.alternatives[0]} if the "
+            f"{counted(len(f.evidence))} of its evidence {'is a bug' if one else 'are bugs'}")

@@ -4,21 +4,24 @@ fixture's outcomes (SETUP_ONLY). run.py solves over what this sees."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Final
 
 from mtrain.conformance.adapter import (
+    JSON,
     Implementation,
     ReferenceImplementation,
     RefusedSetup,
     Unsupported,
     ruleset_json,
 )
-from mtrain.conformance.fixture import Fixture
+from mtrain.conformance.attribution import Referee
+from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.identify.cells import Piece
 from mtrain.conformance.identify.found import Observation
 from mtrain.conformance.process import FAILURES, HarnessError
-from mtrain.conformance.runner import check, play, setup_problems
+from mtrain.conformance.runner import _reference_states, check, play, setup_problems
 from mtrain.conformance.selection import players_of
 from mtrain.spec.notation import max_pip_of
 from mtrain.spec.ruleset import Ruleset
@@ -126,10 +129,12 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
             continue
         state, rj_sent = played
         outcomes: list[str | None] = []
+        referee = Referee(fx, sent, functools.partial(_reference_states, fx, sent))
         for exp in fx.expect:
             try:
                 nulls: list[str] = []
-                problems = check(exp, rj_sent, state, impl, max_pip_of(sent), nulls=nulls)
+                problems = _checked(exp, rj_sent, state, impl, sent, nulls, referee,
+                                    obs.charged)
                 outcomes.append(_judged(problems, nulls))
             except RefusedSetup as e:  # a table it would not have: the entry does not hold
                 obs.refused = True
@@ -142,6 +147,23 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
                 outcomes.append(None)
         obs.outcomes = tuple(outcomes)
     return out
+
+
+def _checked(exp: Expectation, rj: JSON, state: JSON, impl: Implementation, sent: Ruleset,
+             nulls: list[str], referee: Referee, charged: list[str]) -> list[str]:
+    """check's problems, each failed comparison's clause added to `charged` (as conform
+    charges it: attribution.py), so that a fixture read as a bug names the clause it
+    breaks, not the clauses it is about. Where the referee cannot judge, the problems
+    alone (asked again): the outcome never depends on the charge."""
+    got: list[str] = []
+    try:
+        problems = check(exp, rj, state, impl, max_pip_of(sent), nulls=nulls,
+                         referee=referee, charged=got)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        nulls.clear()
+        return check(exp, rj, state, impl, max_pip_of(sent), nulls=nulls)
+    charged += [c for c in got if c not in charged]
+    return problems
 
 
 def _unseated(fx: Fixture, sent: Ruleset, refusal: RefusedSetup) -> str | None:

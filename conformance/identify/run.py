@@ -35,6 +35,7 @@ from mtrain.conformance.identify.cells import ANY, Piece, corpus_pieces, explore
 from mtrain.conformance.identify.found import Identification as Identification
 from mtrain.conformance.identify.found import Observation as Observation
 from mtrain.conformance.identify.found import OptionFinding as OptionFinding
+from mtrain.conformance.identify.found import counted
 from mtrain.conformance.identify.interrupted import IdentifyInterrupted, measured_so_far
 from mtrain.conformance.identify.measure import Deals, measure, ruleset_of
 from mtrain.conformance.identify.observe import SETUP_ONLY as SETUP_ONLY
@@ -360,6 +361,7 @@ def _values_with_bugs(conclude: Callable[[Region, frozenset[str], Until | None],
     (half of identify's solving where it pins one), and those before are asked as ever,
     in the same order (z3 breaks ties by what its context has seen)."""
     seen = {obs.fixture.id: obs.outcomes for obs in observations}
+    own = frozenset(o for o, v in (declared.choices if declared else ()) if v == OTHER)
     region: Region = dict(allowed)
     notes: dict[str, tuple[str, str]] = {}
     dropped: frozenset[str] = frozenset()
@@ -388,8 +390,8 @@ def _values_with_bugs(conclude: Callable[[Region, frozenset[str], Until | None],
         option, value, s = pin
         region[option] = frozenset(v for v in region.get(option, space.options[option])
                                    if v != OTHER)
-        notes[option] = (value, bugs.note(option, value, s, lambda fid: frozenset(
-            next((o.fixture.clauses for o in observations if o.fixture.id == fid), ()))))
+        notes[option] = (value, bugs.note(option, value, s, functools.partial(
+            _broken, {o.fixture.id: o for o in observations}, own, space.cat)))
         dropped |= frozenset((*s.against, *s.alike))
     else:  # the last pin's answer, where none is looked for
         whole = conclude(region, dropped, None)
@@ -413,6 +415,19 @@ def _values_with_bugs(conclude: Callable[[Region, frozenset[str], Until | None],
         out.append(f)
     best.violated = sorted({*best.violated, *dropped})
     return best, out, problems
+
+
+def _broken(observed: Mapping[str, Observation], own: frozenset[str], cat: Catalog,
+            fid: str) -> frozenset[str]:
+    """The clauses fixture `fid`, read as a bug, breaks: those its failed comparisons were
+    charged to (observe.py), but those of a rule the engine declares its own (a stand-in
+    was sent for it, whose answers its own rule need not give); else those it is about."""
+    obs = observed.get(fid)
+    if obs is None:
+        return frozenset()
+    charged = [c for c in obs.charged if c not in cat.clauses or not own & set(
+        cat.clauses[c].when)]
+    return frozenset(charged or obs.fixture.clauses)
 
 
 def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str],
@@ -446,7 +461,9 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
         findings.append(_finding(o, best, solver, model, deals, fixed, suspects, base, checks))
         if until is not None and until(best, findings[-1]):
             return None
-    speaks = {obs.fixture.id: frozenset(obs.fixture.clauses) for obs in observations}
+    # what each fixture speaks of: the clauses it was seen to break, else those it is about
+    observed = {obs.fixture.id: obs for obs in observations}
+    speaks = {fid: _broken(observed, declared, space.cat, fid) for fid in observed}
     existence = {obs.fixture.id: frozenset(obs.stands) for obs in observations}
     seen = {obs.fixture.id: obs.outcomes for obs in observations}
 
@@ -462,7 +479,10 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
         found = bugs.fits(option, best.values, list(space.options[option]),
                           seen.get(fid, ()), parts.get(fid, ()))
         return None if found is None else found[0]
-    findings = [_contradicted(f, best, solver, model, space.cat, speaks, alone, fit,
+    # a rule the engine declares its own and is found so is no contradiction where some
+    # tables agree with a known value: a house rule differs from each on some tables only
+    findings = [f if f.option in declared and f.value == OTHER else
+                _contradicted(f, best, solver, model, space.cat, speaks, alone, fit,
                               existence) for f in findings]
     for f in findings:
         if f.status == "undetermined":
@@ -574,7 +594,7 @@ def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model
                        if f.option not in (existence or {}).get(fid, ()))
     else:
         return f
-    told = f"{len(shown)} fixtures show {value} ({', '.join(shown[:3])}" \
+    told = f"{counted(len(shown), verb='show')} {value} ({', '.join(shown[:3])}" \
         f"{' ...' if len(shown) > 3 else ''})"
     if fit is not None:  # named by the values each fixture shows (bugs.shows)
         shown, told = bugs.shows(value, shown, functools.partial(_fit_of, fit, f.option))
@@ -583,7 +603,8 @@ def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model
     clauses = sorted({c for fid in against for c in speaks.get(fid, frozenset()) & own})
     return OptionFinding(f.option, f.value, "contradicted", f.margin, [
         f"{told}, {len(against)} of the same clauses "
-        f"({', '.join(clauses)}) contradict it ({', '.join(against[:3])}"
+        f"({', '.join(clauses)}) contradict{'s' if len(against) == 1 else ''} it "
+        f"({', '.join(against[:3])}"
         f"{' ...' if len(against) > 3 else ''}): a bug in {', '.join(clauses)} the engine "
         f"makes on every such table, or a rule of its own"], [value])
 
@@ -724,12 +745,15 @@ def _finding(option: str, best: Solution, solver: Solver, model: Model, deals: D
                               "(DEAL-8)"])
     keep = [z3.Not(model.eq(o, OTHER)) for o in model.options
             if best.values[o] != OTHER and o not in fixed]
-    rival = solver.solve([z3.Not(model.eq(option, value)), *keep])
+    # the rival of a rule found `other` is the one its line names: the same every run
+    rival = solver.solve([z3.Not(model.eq(option, value)), *keep], ties=value == OTHER)
     if rival is None:
         return OptionFinding(option, value, "likely" if option in suspects else "sure", 99,
                              ["the only valid value"])
     margin = (rival.cost - best.cost) // FIXTURE
     evidence = sorted(set(rival.violated) - set(best.violated))
+    if value == OTHER and margin <= 0:
+        margin, evidence, rival = _own_weighed(option, best, solver, model, fixed, rival)
     if value == OTHER:
         status = "other"
     elif margin >= SURE and checks(evidence) >= SURE and option not in suspects:
@@ -745,6 +769,24 @@ def _finding(option: str, best: Solution, solver: Solver, model: Model, deals: D
         evidence.append("(too few independent checks: a situation from play counts as "
                         "half a fixture, as one bug answers all tables of its kind alike)")
     return OptionFinding(option, value, status, margin, evidence, alternatives)
+
+
+def _own_weighed(option: str, best: Solution, solver: Solver, model: Model,
+                 fixed: Mapping[str, str], rival: Solution) -> tuple[int, list[str], Solution]:
+    """The margin, evidence and rival of `option` found `other`, weighed with every other
+    option at a known value: where another rule of the answer is `other` too (semaphore
+    declares its scoring and its blank values its own), that one takes whichever known
+    value explains a fixture both read, and no fixture seemed to tell the option's values
+    apart. Unchanged (`rival`'s) where the rest cannot all be known values."""
+    known = [z3.Not(model.eq(o, OTHER)) for o in model.options
+             if o != option and o not in fixed and o not in NO_OTHER]
+    own = solver.solve([model.eq(option, OTHER), *known])
+    alone = solver.solve([z3.Not(model.eq(option, OTHER)), *known], ties=True)
+    if own is None or alone is None:
+        return (rival.cost - best.cost) // FIXTURE, sorted(
+            set(rival.violated) - set(best.violated)), rival
+    return ((alone.cost - own.cost) // FIXTURE,
+            sorted(set(alone.violated) - set(own.violated)), alone)
 
 
 def _unsettled(fixtures: Sequence[str]) -> str:

@@ -291,11 +291,14 @@ class Solver:
                      for k, v in enumerate([*known, OTHER])]
         self.opt = opt
 
-    def solve(self, extra: Sequence[Any] = ()) -> Solution | None:
+    def solve(self, extra: Sequence[Any] = (), ties: bool = False) -> Solution | None:
+        """The best answer with `extra` added; the answer itself (nothing added), or with
+        `ties`, the one the tie-break objectives choose among equally good ones (a rival
+        whose value a finding names: otherwise it changed from run to run)."""
         self.opt.push()
         try:
             self.opt.add(*extra)
-            for term, weight, objective in self.ties if not extra else ():
+            for term, weight, objective in self.ties if ties or not extra else ():
                 self.opt.add_soft(term, weight, id=objective)
             found = self.opt.check()
             if found == z3.unknown:  # no limit is set: z3 gave up (out of memory?)

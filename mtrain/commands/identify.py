@@ -133,12 +133,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_findings(findings: Sequence[OptionFinding], width: int) -> None:
+    from mtrain.conformance.identify.found import counted
+
     for f in findings:
         why = ", ".join(f.evidence[:4]) + (" ..." if len(f.evidence) > 4 else "")
         alt = f" (or {', '.join(f.alternatives)})" if f.alternatives else ""
         if f.status == "other" and f.alternatives:  # a rule of its own, or bugs: say which
-            alt = (f" (its own rule, or {f.alternatives[0]} if the {len(f.evidence)} "
-                   "fixtures below are bugs)" if f.evidence else
+            alt = (f" (its own rule, or {f.alternatives[0]} if the "
+                   f"{counted(len(f.evidence))} below "
+                   f"{'is a bug' if len(f.evidence) == 1 else 'are bugs'})" if f.evidence else
                    f" (as the engine declares; no fixture tells it from {f.alternatives[0]})")
         elif f.status == "contradicted" and f.alternatives == [f.value]:
             alt = " (or other)"  # the value, or a rule of its own: the evidence says which

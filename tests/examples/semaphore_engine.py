@@ -55,6 +55,10 @@ judged nothing of a step that ended a round under its own scoring (a going out l
 uncounted passed), nor did a replay leave its totals out (charged to SCORE-5). Identify,
 bugs on and off: nothing sure and wrong, its three `other` kept (scoring and blank
 values "no fixture tells its values apart", which is not so: it never weighed them).
+Now each is weighed with the rest known (scoring 8 fixtures against penalty, blank
+values 5 against blank-25), its rival the same every run, its tie rule `other` (not
+"contradicted": a house rule agrees with most-outs on some tables), and bug 1's
+failures are named by TURN-1, the clause they break (run.py, observe.py).
 
 Its refusals name a clause where one says why. All bugs are on in `Semaphore`; `Fixed`
 switches them off (`Semaphore(fixed={1})` one).
