@@ -11,7 +11,6 @@ import multiprocessing.util
 import os
 import shlex
 import signal
-import sys
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementa
 from mtrain.conformance.child import exit_code_of, kill_all
 from mtrain.conformance.declaration import declared_ruleset, unsupported
 from mtrain.conformance.defaults import DEFAULT_TIMEOUT, FUZZ_OUT
+from mtrain.conformance.forking import pool_context
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.play import (
     GamePlan,
@@ -264,7 +264,7 @@ def _results(target: Target, session: Session, plans: Sequence[GamePlan],
                 return  # the games left are counted as skipped (fuzz), not each planned
             yield play_game(session, plan), stop_serial
         return
-    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    ctx = pool_context()  # fork only when no other thread could hold a lock (forking.py)
     stop = ctx.Value("i", len(plans) + 1)
 
     def stop_pool(index: int) -> None:

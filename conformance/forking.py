@@ -1,0 +1,44 @@
+"""Where worker pools come from: fork only from a process that has no other thread.
+
+Forking copies the calling thread alone. Any lock another thread held at that moment
+stays held in the child for ever: a module being imported, a stream being written (the
+child flushes its std streams as it exits), a queue being fed. The child then waits at
+0 CPU and so does the pool that joins it. The harness cannot know what a caller's
+threads (a test runner's, a user's program's) are doing, so it forks only when the
+kernel counts one thread in the process; otherwise its workers come from a forkserver,
+a process started for the purpose that never has a second thread, with the harness
+preloaded so that each worker still starts in milliseconds.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from multiprocessing.context import BaseContext
+
+PRELOAD = ["mtrain.conformance.fuzz.run", "mtrain.conformance.mutants.runs",
+           "mtrain.conformance.speccheck.run"]
+"""What the forkserver imports once, so that its workers start warm."""
+
+
+def other_threads() -> int:
+    """The threads of this process besides the caller, as the kernel counts them:
+    threads started outside `threading` (execnet's, a C library's) count too."""
+    try:
+        return len(os.listdir("/proc/self/task")) - 1
+    except OSError:  # no /proc: what Python knows of
+        return threading.active_count() - 1
+
+
+def pool_context() -> BaseContext:
+    """The start method for a pool of workers made now: fork when this process is single
+    threaded, else forkserver (spawn where there is neither)."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and other_threads() == 0:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in methods:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(PRELOAD)
+        return ctx
+    return multiprocessing.get_context("spawn")
