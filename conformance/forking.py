@@ -15,7 +15,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+import time
+from multiprocessing.connection import wait
 from multiprocessing.context import BaseContext
+from multiprocessing.pool import Pool
 
 PRELOAD = ["mtrain.conformance.fuzz.run", "mtrain.conformance.mutants.runs",
            "mtrain.conformance.speccheck.run"]
@@ -42,3 +45,24 @@ def pool_context() -> BaseContext:
         ctx.set_forkserver_preload(PRELOAD)
         return ctx
     return multiprocessing.get_context("spawn")
+
+
+EXIT_SECONDS = 30.0
+"""How long a pool's workers may take to exit once their work is done (closing their
+implementation waits 2 s at most): past it, one is taken to be stuck."""
+
+
+def finish(pool: Pool, seconds: float = EXIT_SECONDS) -> int:
+    """Close `pool` and wait for its workers to exit, `seconds` at most; any still there
+    is killed (stuck on a lock, say): the run ends and reaps them whatever they do.
+    Returns how many were killed."""
+    pool.close()
+    workers = {w.sentinel: w for w in pool._pool}  # type: ignore[attr-defined]  # no other way
+    deadline = time.monotonic() + seconds
+    while workers and (left := deadline - time.monotonic()) > 0:
+        for sentinel in wait(list(workers), left):
+            del workers[sentinel]
+    for worker in workers.values():
+        worker.kill()
+    pool.join()
+    return len(workers)

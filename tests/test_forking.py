@@ -12,7 +12,7 @@ import textwrap
 import threading
 from pathlib import Path
 
-from mtrain.conformance.forking import other_threads, pool_context
+from mtrain.conformance.forking import finish, other_threads, pool_context
 
 HANG = 300.0
 """Past this a run is taken to hang (a deadlocked worker waits for ever; the run below
@@ -75,3 +75,29 @@ def test_fork_only_when_alone() -> None:
     finally:
         stop.set()
         thread.join()
+
+
+def _stuck_at_exit() -> None:
+    """A worker that, once told to stop, waits for ever (as on a lock held at its fork)."""
+    import multiprocessing.util
+    multiprocessing.util.Finalize(None, threading.Event().wait, exitpriority=10)
+
+
+def _square(n: int) -> int:
+    return n * n
+
+
+def test_a_worker_that_will_not_exit_is_killed_not_waited_for() -> None:
+    with pool_context().Pool(2, initializer=_stuck_at_exit) as pool:
+        assert pool.map(_square, [1, 2, 3]) == [1, 4, 9]
+        workers = list(pool._pool)  # type: ignore[attr-defined]
+        assert finish(pool, seconds=0.5) == 2  # both stuck, whatever the machine's load
+    assert all(w.exitcode == -signal.SIGKILL for w in workers)
+
+
+def test_workers_that_exit_are_not_killed() -> None:
+    with pool_context().Pool(2) as pool:
+        assert pool.map(_square, [1, 2, 3]) == [1, 4, 9]
+        workers = list(pool._pool)  # type: ignore[attr-defined]
+        assert finish(pool) == 0
+    assert all(w.exitcode == 0 for w in workers)
