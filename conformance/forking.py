@@ -25,13 +25,21 @@ PRELOAD = ["mtrain.conformance.fuzz.run", "mtrain.conformance.mutants.runs",
 """What the forkserver imports once, so that its workers start warm."""
 
 
+HARMLESS = frozenset({"mtrain-stderr"})
+"""The harness's own threads that a fork may leave behind: each reads one implementation's
+stderr into its ring (stderr_ring.py), which a worker never touches. Without them,
+`mtrain fuzz --impl ... --jobs N` (its first implementation already running) forks."""
+
+
 def other_threads() -> int:
-    """The threads of this process besides the caller, as the kernel counts them:
-    threads started outside `threading` (execnet's, a C library's) count too."""
+    """The threads of this process besides the caller and the HARMLESS ones, as the
+    kernel counts them: threads started outside `threading` (execnet's, a C library's)
+    count too."""
+    harmless = sum(t.name in HARMLESS for t in threading.enumerate())
     try:
-        return len(os.listdir("/proc/self/task")) - 1
+        return len(os.listdir("/proc/self/task")) - 1 - harmless
     except OSError:  # no /proc: what Python knows of
-        return threading.active_count() - 1
+        return threading.active_count() - 1 - harmless
 
 
 def pool_context() -> BaseContext:

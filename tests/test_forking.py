@@ -77,6 +77,19 @@ def test_fork_only_when_alone() -> None:
         thread.join()
 
 
+def test_the_harness_reading_an_implementations_stderr_still_forks() -> None:
+    from mtrain.conformance.child import ChildProcess
+
+    before = other_threads()
+    proc = ChildProcess([sys.executable, "-c", "import sys; sys.stdin.read()"], 1000,
+                        None, None)
+    try:
+        assert proc.stderr.thread is not None and proc.stderr.thread.is_alive()
+        assert other_threads() == before
+    finally:
+        proc.kill()
+
+
 def _stuck_at_exit() -> None:
     """A worker that, once told to stop, waits for ever (as on a lock held at its fork)."""
     import multiprocessing.util
