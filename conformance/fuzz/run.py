@@ -11,7 +11,6 @@ import multiprocessing.util
 import os
 import shlex
 import signal
-import sys
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementa
 from mtrain.conformance.child import exit_code_of, kill_all
 from mtrain.conformance.declaration import declared_ruleset, unsupported
 from mtrain.conformance.defaults import DEFAULT_TIMEOUT, FUZZ_OUT
+from mtrain.conformance.forking import EXIT_SECONDS, finish, pool_context
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.play import (
     GamePlan,
@@ -249,9 +249,11 @@ def _start_error(e: BaseException) -> str:
     return f"the implementation did not start: {type(e).__name__}: {e}"
 
 
-def _results(target: Target, session: Session, plans: Sequence[GamePlan],
-             jobs: int) -> Generator[tuple[GameResult, Callable[[int], None]], None, None]:
-    """Each game's result, in game order, with a function that stops later games."""
+def _results(target: Target, session: Session, plans: Sequence[GamePlan], jobs: int,
+             warnings: list[str]) -> Generator[tuple[GameResult, Callable[[int], None]],
+                                               None, None]:
+    """Each game's result, in game order, with a function that stops later games (a worker
+    that would not exit after its games, into `warnings`)."""
     jobs = min(jobs, len(plans))  # a worker without a game would only start an engine
     if jobs <= 1 or not target.rebuildable or len(plans) <= 1:
         stopped = [len(plans)]
@@ -264,7 +266,7 @@ def _results(target: Target, session: Session, plans: Sequence[GamePlan],
                 return  # the games left are counted as skipped (fuzz), not each planned
             yield play_game(session, plan), stop_serial
         return
-    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    ctx = pool_context()  # fork only when no other thread could hold a lock (forking.py)
     stop = ctx.Value("i", len(plans) + 1)
 
     def stop_pool(index: int) -> None:
@@ -279,8 +281,10 @@ def _results(target: Target, session: Session, plans: Sequence[GamePlan],
             pool.terminate()
             raise
         finally:
-            pool.close()
-            pool.join()
+            stuck = finish(pool)
+            if stuck:
+                warnings.append(f"{stuck} worker process(es) did not exit within "
+                                f"{EXIT_SECONDS:g} s of their last game: killed")
 
 
 def declared(names: Sequence[str], info: JSON, players: int | None = None) -> Chooser:
@@ -364,7 +368,7 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
     fresh = 0
     out = Path(out)
     taken: set[str] = set()
-    results = _results(target, session, plans, jobs)
+    results = _results(target, session, plans, jobs, report.warnings)
     try:
         for result, stop in results:
             if result.fatal is not None:

@@ -9,7 +9,6 @@ the mutant answers as the reference did (replay.py): it is the reference's run a
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from mtrain.conformance import runner
 from mtrain.conformance.adapter import JSON, Implementation, ruleset_json
 from mtrain.conformance.child import quiet_worker
 from mtrain.conformance.fixture import Fixture
+from mtrain.conformance.forking import pool_context
 from mtrain.conformance.mutants.catalogue import MUTANTS, check_names
 from mtrain.conformance.mutants.implementation import (
     CheckedMutant,
@@ -98,11 +98,13 @@ def run_mutants(fixtures: Sequence[Fixture], names: Sequence[str] | None = None,
     chosen = list(MUTANTS) if names is None else list(names)
     check_names(chosen)
     runs, failures = passing_runs(fixtures)
-    if jobs > 1 and len(chosen) > 1 and "fork" in mp.get_all_start_methods():
-        _FORKED[:] = [runs, enough]
+    if jobs > 1 and len(chosen) > 1:
+        ctx = pool_context()  # fork only when no other thread could hold a lock
+        forked = ctx.get_start_method() == "fork"
+        _FORKED[:] = [runs, enough]  # a forked worker has them; others are sent them
         try:
-            with mp.get_context("fork").Pool(min(jobs, len(chosen)),
-                                             initializer=quiet_worker) as pool:
+            with ctx.Pool(min(jobs, len(chosen)), initializer=_worker_init,
+                          initargs=() if forked else (runs, enough)) as pool:
                 lists = pool.map(_forked_kills, chosen, chunksize=1)
         finally:
             _FORKED.clear()
@@ -263,6 +265,12 @@ def _kills(m: Mutant, runs: Sequence[Run], enough: int | None) -> list[str]:
             if enough is not None and len(ids) >= enough:
                 break
     return ids
+
+
+def _worker_init(*sent: Any) -> None:
+    quiet_worker()
+    if sent:
+        _FORKED[:] = sent
 
 
 def _forked_kills(name: str) -> list[str]:

@@ -52,11 +52,9 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -627,11 +625,12 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
         results = [results[i] for i in order]
     else:
         # fork: workers start at once, without importing __main__ again; nothing in this
-        # process has touched z3 yet, so there is no solver state to inherit
+        # process has touched z3 yet, so there is no solver state to inherit. Only from
+        # a single-threaded process, else a forkserver (forking.py)
         from mtrain.conformance.child import quiet_worker
+        from mtrain.conformance.forking import pool_context
 
-        method = "fork" if sys.platform.startswith("linux") else "spawn"
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context(method),
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=pool_context(),
                                    initializer=quiet_worker)
         try:
             futures: list[Future[dict[str, Any]]] = [pool.submit(_safe, fn, *args)

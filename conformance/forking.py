@@ -1,0 +1,76 @@
+"""Where worker pools come from: fork only from a process that has no other thread.
+
+Forking copies the calling thread alone. Any lock another thread held at that moment
+stays held in the child for ever: a module being imported, a stream being written (the
+child flushes its std streams as it exits), a queue being fed. The child then waits at
+0 CPU and so does the pool that joins it. The harness cannot know what a caller's
+threads (a test runner's, a user's program's) are doing, so it forks only when the
+kernel counts one thread in the process; otherwise its workers come from a forkserver,
+a process started for the purpose that never has a second thread, with the harness
+preloaded so that each worker still starts in milliseconds.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+import time
+from multiprocessing.connection import wait
+from multiprocessing.context import BaseContext
+from multiprocessing.pool import Pool
+
+PRELOAD = ["mtrain.conformance.fuzz.run", "mtrain.conformance.mutants.runs",
+           "mtrain.conformance.speccheck.run"]
+"""What the forkserver imports once, so that its workers start warm."""
+
+
+HARMLESS = frozenset({"mtrain-stderr"})
+"""The harness's own threads that a fork may leave behind: each reads one implementation's
+stderr into its ring (stderr_ring.py), which a worker never touches. Without them,
+`mtrain fuzz --impl ... --jobs N` (its first implementation already running) forks."""
+
+
+def other_threads() -> int:
+    """The threads of this process besides the caller and the HARMLESS ones, as the
+    kernel counts them: threads started outside `threading` (execnet's, a C library's)
+    count too."""
+    harmless = sum(t.name in HARMLESS for t in threading.enumerate())
+    try:
+        return len(os.listdir("/proc/self/task")) - 1 - harmless
+    except OSError:  # no /proc: what Python knows of
+        return threading.active_count() - 1 - harmless
+
+
+def pool_context() -> BaseContext:
+    """The start method for a pool of workers made now: fork when this process is single
+    threaded, else forkserver (spawn where there is neither)."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and other_threads() == 0:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in methods:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(PRELOAD)
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+EXIT_SECONDS = 30.0
+"""How long a pool's workers may take to exit once their work is done (closing their
+implementation waits 2 s at most): past it, one is taken to be stuck."""
+
+
+def finish(pool: Pool, seconds: float = EXIT_SECONDS) -> int:
+    """Close `pool` and wait for its workers to exit, `seconds` at most; any still there
+    is killed (stuck on a lock, say): the run ends and reaps them whatever they do.
+    Returns how many were killed."""
+    pool.close()
+    workers = {w.sentinel: w for w in pool._pool}  # type: ignore[attr-defined]  # no other way
+    deadline = time.monotonic() + seconds
+    while workers and (left := deadline - time.monotonic()) > 0:
+        for sentinel in wait(list(workers), left):
+            del workers[sentinel]
+    for worker in workers.values():
+        worker.kill()
+    pool.join()
+    return len(workers)

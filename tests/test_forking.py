@@ -1,0 +1,116 @@
+"""Worker pools made while the caller has other threads (forking.py): a lock such a
+thread holds at the fork must not leave a worker, and the run, waiting for ever."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+from pathlib import Path
+
+from mtrain.conformance.forking import finish, other_threads, pool_context
+
+HANG = 300.0
+"""Past this a run is taken to hang (a deadlocked worker waits for ever; the run below
+takes a few CPU seconds): not a measure of speed."""
+
+HELD = textwrap.dedent("""
+    import os
+    if os.environ.get("HOLDER") == str(os.getpid()):  # only in the caller's thread:
+        os.read(int(os.environ["NEVER"]), 1)  # its import never ends
+    VALUE = 7
+""")
+TASK = textwrap.dedent("""
+    def task(n):
+        import held  # a module the worker needs, being imported by a caller's thread
+        return n * held.VALUE
+""")
+SCRIPT = textwrap.dedent("""
+    import os, sys, threading, time
+    from mtrain.conformance.forking import pool_context
+    import task
+
+    never, _ = os.pipe()
+    os.environ.update(HOLDER=str(os.getpid()), NEVER=str(never))
+    threading.Thread(target=__import__, args=("held",), daemon=True).start()
+    while "held" not in sys.modules:  # the thread holds the module's import lock
+        time.sleep(0.01)
+    with pool_context().Pool(2) as pool:
+        print(pool.map(task.task, [1, 2, 3]), flush=True)
+""")
+
+
+def test_a_thread_holding_a_lock_at_the_fork_hangs_no_worker(tmp_path: Path) -> None:
+    (tmp_path / "held.py").write_text(HELD, encoding="utf-8")
+    (tmp_path / "task.py").write_text(TASK, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(tmp_path), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    proc = subprocess.Popen([sys.executable, "-c", SCRIPT], stdout=subprocess.PIPE,
+                            cwd=tmp_path, env=env, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=HANG)
+    except subprocess.TimeoutExpired:
+        out = b"hung"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+    assert out.decode().strip() == "[7, 14, 21]", "a worker forked with a caller's " \
+        "thread inside an import waits for ever for that import"
+
+
+def test_fork_only_when_alone() -> None:
+    alone = other_threads() == 0
+    assert (pool_context().get_start_method() == "fork") == alone
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert other_threads() >= 1
+        assert pool_context().get_start_method() != "fork"
+    finally:
+        stop.set()
+        thread.join()
+
+
+def test_the_harness_reading_an_implementations_stderr_still_forks() -> None:
+    from mtrain.conformance.child import ChildProcess
+
+    before = other_threads()
+    proc = ChildProcess([sys.executable, "-c", "import sys; sys.stdin.read()"], 1000,
+                        None, None)
+    try:
+        assert proc.stderr.thread is not None and proc.stderr.thread.is_alive()
+        assert other_threads() == before
+    finally:
+        proc.kill()
+
+
+def _stuck_at_exit() -> None:
+    """A worker that, once told to stop, waits for ever (as on a lock held at its fork)."""
+    import multiprocessing.util
+    multiprocessing.util.Finalize(None, threading.Event().wait, exitpriority=10)
+
+
+def _square(n: int) -> int:
+    return n * n
+
+
+def test_a_worker_that_will_not_exit_is_killed_not_waited_for() -> None:
+    with pool_context().Pool(2, initializer=_stuck_at_exit) as pool:
+        assert pool.map(_square, [1, 2, 3]) == [1, 4, 9]
+        workers = list(pool._pool)  # type: ignore[attr-defined]
+        assert finish(pool, seconds=0.5) == 2  # both stuck, whatever the machine's load
+    assert all(w.exitcode == -signal.SIGKILL for w in workers)
+
+
+def test_workers_that_exit_are_not_killed() -> None:
+    with pool_context().Pool(2) as pool:
+        assert pool.map(_square, [1, 2, 3]) == [1, 4, 9]
+        workers = list(pool._pool)  # type: ignore[attr-defined]
+        assert finish(pool) == 0
+    assert all(w.exitcode == 0 for w in workers)
