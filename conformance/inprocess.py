@@ -218,6 +218,8 @@ class TimedImplementation:
         if self._host is not None:
             self._host.close()
             return
+        if self._threads is not None:
+            self._threads.close()
         close = getattr(self.inner, "close", None)
         if callable(close):
             close()
@@ -549,14 +551,16 @@ class _Threads:
     def __init__(self, inner: Any, timeout: float) -> None:
         self.inner = inner
         self.timeout = timeout
-        self._calls: queue.SimpleQueue[_Call] | None = None
+        self._calls: queue.SimpleQueue[_Call | None] | None = None
 
-    def _worker(self) -> queue.SimpleQueue[_Call]:
-        calls: queue.SimpleQueue[_Call] = queue.SimpleQueue()
+    def _worker(self) -> queue.SimpleQueue[_Call | None]:
+        calls: queue.SimpleQueue[_Call | None] = queue.SimpleQueue()
 
         def loop() -> None:
             while True:
                 call = calls.get()
+                if call is None:  # closed: the thread ends rather than wait for ever
+                    return
                 try:
                     call.value = call.func(*call.args)
                 except BaseException as e:
@@ -565,6 +569,13 @@ class _Threads:
 
         threading.Thread(target=loop, daemon=True, name="mtrain-adapter").start()
         return calls
+
+    def close(self) -> None:
+        """The worker thread told to end (an abandoned one ends, if ever, once its call
+        returns)."""
+        if self._calls is not None:
+            self._calls.put(None)
+            self._calls = None
 
     def call(self, name: str, args: tuple[Any, ...]) -> Any:
         if self._calls is None:

@@ -110,6 +110,22 @@ def test_on_a_thread_too_the_adapter_gets_a_copy_and_is_told() -> None:
     assert state == STATE  # the harness's own copy is untouched
 
 
+def test_a_closed_adapter_on_threads_leaves_no_thread_behind() -> None:
+    # an adapter loaded from a file path (no MODULE:OBJECT name) runs its calls on a
+    # thread: each implementation closed used to leave it blocked for good
+    before = threading.active_count()
+    for _ in range(3):
+        impl = TimedImplementation(load_adapter(f"{ADAPTERS}:Mutates")[0], 5)
+        assert not impl.isolated
+        with pytest.raises(AdapterError):
+            impl.legal(RJ, json.loads(json.dumps(STATE)))
+        impl.close()
+    deadline = time.monotonic() + 30  # the threads end as they read the close
+    while threading.active_count() > before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert threading.active_count() == before
+
+
 @pytest.mark.parametrize("isolated", [
     pytest.param(True, marks=posix), False])
 def test_keyboard_interrupt_and_exit_from_an_adapter_are_results(
