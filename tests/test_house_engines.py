@@ -1,8 +1,9 @@
 """An author's day with each engine of tests/examples/ written from the protocol alone
 (cantina, sixes, railyard, shed, ninepins, caboose, junction, roundhouse, hump, tandem,
 switchback, siding; turntable, signalbox and semaphore in process; and tortoise, in
-JavaScript for node): house rules, some no known value describes, tables of their own, and planted bugs, all written down in the engine's
-docstring (or header) before the suite ran.
+JavaScript for node): house rules, some no known value describes, tables of their own,
+and planted bugs, all written down in the engine's docstring (or header) before the suite
+ran.
 
 For each: conform under its honest rule-set file, with the planted bugs switched off
 (`--fixed`), fails nothing (but a bug the docstring records as found, not planted): no
