@@ -31,7 +31,7 @@ from mtrain.conformance.adapter import (
     ruleset_json,
 )
 from mtrain.conformance.answers import identical
-from mtrain.conformance.gc_freeze import settle_heap
+from mtrain.conformance.gc_freeze import settled
 from mtrain.conformance.protocol import (
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -507,5 +507,5 @@ def main(rules: Ruleset | None = None, declare: bool = True) -> int:
     the hello answer unless `declare` is false)."""
     server = Server() if rules is None else Server(FixedRules(rules), rules if declare else None)
     catalog()  # loaded now rather than at the first rule set, to be frozen with the rest
-    settle_heap()
-    return serve(sys.stdin.buffer, sys.stdout.buffer, server)
+    with settled():
+        return serve(sys.stdin.buffer, sys.stdout.buffer, server)

@@ -258,7 +258,7 @@ def _run(args: argparse.Namespace, target: Target, impl: Implementation,
          variants: list[str] | Chooser, known: list[SkipEntry]) -> int:
     from mtrain.conformance.fuzz.rulesets import Chooser
     from mtrain.conformance.fuzz.run import fuzz
-    from mtrain.conformance.gc_freeze import settle_heap
+    from mtrain.conformance.gc_freeze import settled
 
     kwargs: dict[str, Any] = dict(
         jobs=args.jobs, out=args.out, players=args.players, shrink_seconds=args.shrink_seconds,
@@ -271,17 +271,17 @@ def _run(args: argparse.Namespace, target: Target, impl: Implementation,
         print(shown(f"fuzzing {target.label} against the reference: {args.games} games of "
                     f"{what}, seed {args.seed}, following the {whose}'s states"
                     + (f", in {workers} worker processes" if workers > 1 else "")), flush=True)
-    settle_heap()  # after the set-up: a fuzz run is many short-lived states
-    if sys.stderr.isatty() and not args.json:
-        from rich.console import Console
-        from rich.progress import Progress
+    with settled():  # after the set-up: a fuzz run is many short-lived states
+        if sys.stderr.isatty() and not args.json:
+            from rich.console import Console
+            from rich.progress import Progress
 
-        with Progress(console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task("games", total=args.games)
-            report = fuzz(target, variants, args.games, args.seed,
-                          progress=lambda k: bar.advance(task, k), **kwargs)
-    else:
-        report = fuzz(target, variants, args.games, args.seed, **kwargs)
+            with Progress(console=Console(stderr=True), transient=True) as bar:
+                task = bar.add_task("games", total=args.games)
+                report = fuzz(target, variants, args.games, args.seed,
+                              progress=lambda k: bar.advance(task, k), **kwargs)
+        else:
+            report = fuzz(target, variants, args.games, args.seed, **kwargs)
     if args.json:
         json.dump(report_json(report, target, args.seed), sys.stdout, indent=2)
         print()
