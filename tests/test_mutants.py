@@ -1667,6 +1667,7 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     # the twelfth reading (twelfth_reading.py)
     "uncoverable-asked-of-double-12": "follow9-002",
     "double-nine-keeps-mixed-tens": "deal-019",
+    "highest-double-search-from-twelve": "dbl12-001",
     "last-drawn-tile-frees-hand": "drawx9-001",
     "last-draw-raises-marker": "bone12-001",
     "blocked-at-last-draw": "doubles-062",

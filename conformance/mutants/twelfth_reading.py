@@ -5,7 +5,7 @@ wrong when the boneyard runs out, when a turn's markers are settled and when a r
 last tile is a double.
 
 Per tile set (the fixtures whose scopes admit the set): double-6 48 fixtures, double-9
-343, double-15 472, double-18 430, against 620 on double-12; 372 of the 438 mutants had
+343, double-15 472, double-18 430, against 619 on double-12; 372 of the 438 mutants had
 fewer than two killers that apply under double-6, 171 under double-9, 109 under
 double-15. The sets between (double-7, 8, 10, 11, 13, 14, 16 and 17) no fixture can
 name: tile_set has five values (spec/data/options.yaml), and a rule-set file naming
@@ -26,6 +26,8 @@ double never reaches), or its pips charged to the player as if it still had to b
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 from mtrain.conformance.mutants import originals as ref
 from mtrain.conformance.mutants.implementation import Mutant
@@ -61,6 +63,20 @@ def _double_nine_keeps_mixed_tens(rules: Rules, round_no: int) -> list[int]:
     mixed = [t for t in T.tiles_of(T.set_mask(TWELVE))
              if T.HIGH[t] >= 10 and T.OTHER_END[t][T.HIGH[t]] <= 9]
     return pool + mixed
+
+
+def _highest_double_from_twelve(st: State) -> None:
+    """ENG-7 and ENG-8 with the search for the highest double written from [12-12] down:
+    on double-15 and double-18 a double above 12 in hand is passed over."""
+    rules = st.rules
+    if rules.max_pip <= TWELVE:
+        ref.engine_from_deal(st)
+        return
+    st.rules = dataclasses.replace(rules, max_pip=TWELVE)
+    try:
+        ref.engine_from_deal(st)
+    finally:
+        st.rules = rules
 
 
 # --- the boneyard runs out ---------------------------------------------------------------
@@ -220,6 +236,12 @@ TWELFTH_READING: tuple[Mutant, ...] = (
            "to 12: the tiles with one such end stay in the pool", ("SET-3", "SET-1"),
            "deal_pool swapped: 30 tiles of one end 10 to 12 added under double-9",
            patches={"deal_pool": _double_nine_keeps_mixed_tens}),
+    Mutant("highest-double-search-from-twelve",
+           "Under engine-highest-double and designated-opens the highest double held is "
+           "sought from [12-12] down: a double above 12 is passed over",
+           ("ENG-7", "ENG-8", "SET-5", "SET-6"),
+           "_engine_from_deal swapped: max_pip read as 12 on double-15 and double-18",
+           patches={"_engine_from_deal": _highest_double_from_twelve}),
     # the boneyard runs out
     Mutant("last-drawn-tile-frees-hand",
            "After drawing the boneyard's last tile the player may play any tile in hand",
@@ -286,5 +308,28 @@ TWELFTH_READING: tuple[Mutant, ...] = (
            ("END-1", "SCORE-5"), "_play swapped: the last double's pips added to its player",
            patches={"_play": _out_on_double_charged}),
 )
-"""The twelfth reading: 15 rule bugs, none a mutant of the catalogue (names and
-descriptions checked against the eleven readings before it)."""
+"""The twelfth reading: 16 rule bugs, none a mutant of the catalogue (names and
+descriptions checked against the eleven readings before it).
+
+Measured on the corpus before any fixture was added for them (2026-12-05, `mtrain mutants
+-m NAME ... -j 2`, 2,134 passing runs): 14 killed, two survived (last-draw-raises-marker:
+no fixture looks at the markers right after the boneyard's last draw, or after a last
+tile laid elsewhere than the drawer's own train; highest-double-search-from-twelve: no
+fixture dealt a double-15 or double-18 round under ENG-7 or ENG-8), and two had one
+killer alone (owner-marker-off-by-last-tile: markx5-001; duty-pass-unmarked:
+doubles-042). With the fixtures worked by hand from the clauses (turns/boneyard-twelfth-
+reading.yaml bone12-001 to -018, ten of them on the double-6 file;
+engine/highest-double-twelfth-reading.yaml dbl12-001, -002) every one is killed by two
+fixtures or more (2,157 runs): the fewest two (last-draw-raises-marker,
+highest-double-search-from-twelve), then three (last-drawn-tile-frees-hand,
+duty-pass-unmarked). Blame charges 13 of 16 to a clause they break.
+
+Under house rules (a killer still applies when some product of its scope leaves free an
+option the mutant's clauses do not name, or lets in a table of one's own), the gaps left
+are where every fixture that can tell reads the option: outs on a double
+(out-on-double-uncredited) only through the round's end, whose scores read `scoring`;
+the double-9 pool (double-nine-keeps-mixed-tens) only through a deal, which reads the
+hand table, so never under a table of one's own; the drawn tile on an empty boneyard
+(last-drawn-tile-frees-hand) only where DBL-12 releases the doubles, which reads
+`doubles`; a follow-up failed on an empty boneyard (stuck-follow-up-unmarked, one killer
+left) only where the doubles bind, which reads `uncoverable_double`."""
