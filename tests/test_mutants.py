@@ -1664,6 +1664,23 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "owner-mexican-play-lowers-marker": "marker-013",
     "marked-player-own-train-only": "release-002",
     "pass-on-empty-train-unmarked": "marker-010",
+    # the twelfth reading (twelfth_reading.py)
+    "uncoverable-asked-of-double-12": "follow9-002",
+    "double-nine-keeps-mixed-tens": "deal-019",
+    "highest-double-search-from-twelve": "dbl12-001",
+    "last-drawn-tile-frees-hand": "drawx9-001",
+    "last-draw-raises-marker": "bone12-001",
+    "blocked-at-last-draw": "doubles-062",
+    "stuck-player-ends-round": "doubles-042",
+    "stuck-player-skipped": "end-010",
+    "owner-marker-off-by-last-tile": "markx5-001",
+    "anyone-marker-off-by-last-tile": "markx5-001",
+    "own-double-pass-unmarked": "follow10-001",
+    "stuck-follow-up-unmarked": "follow10-001",
+    "duty-pass-unmarked": "doubles-042",
+    "blocking-pass-unmarked": "end-010",
+    "out-on-double-uncredited": "bone12-007",
+    "out-on-double-charged": "bone12-007",
 }
 
 
@@ -1751,6 +1768,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.sixth_reading import SIXTH_READING
     from mtrain.conformance.mutants.tenth_reading import TENTH_READING
     from mtrain.conformance.mutants.third_reading import THIRD_READING
+    from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
 
     assert set(KILLED_BY) | set(OUTSIDE_KILLED_BY) == set(MUTANTS)
     assert set(OUTSIDE_KILLED_BY) == {m.name for m in (*OUTSIDE, *SECOND_READING,
@@ -1758,7 +1776,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *FIFTH_READING, *SIXTH_READING,
                                                         *SEVENTH_READING, *EIGHTH_READING,
                                                         *NINTH_READING, *TENTH_READING,
-                                                        *ELEVENTH_READING)}
+                                                        *ELEVENTH_READING,
+                                                        *TWELFTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())
