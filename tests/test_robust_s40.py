@@ -491,10 +491,10 @@ def test_check_and_fuzz_workers_leave_an_interrupt_to_their_parent(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # a Ctrl-C (SIGINT to the whole group) made a fuzz worker print "Process
     # ForkPoolWorker-2: Traceback ..."; check's workers inherited the harness's handlers
-    import multiprocessing
     import signal
 
     from mtrain.conformance.child import stop_on_signals
+    from mtrain.conformance.forking import pool_context
     from mtrain.conformance.fuzz import run as fuzz_run
     from mtrain.conformance.speccheck import run as check_run
     quiet = [str(signal.SIG_IGN)]
@@ -503,7 +503,7 @@ def test_check_and_fuzz_workers_leave_an_interrupt_to_their_parent(
     with stop_on_signals():
         signals = check_run.run(jobs=2)["summary"]["signals"]
         assert signals == [*quiet, str(signal.SIG_DFL)], signals
-        ctx = multiprocessing.get_context("fork")
+        ctx = pool_context()  # as fuzz makes its pool: never a fork of a threaded process
         with ctx.Pool(1, initializer=fuzz_run._worker_init,
                       initargs=(_Unmade(), ctx.Value("i", 1), "ref", None)) as pool:
             signals = pool.apply(_dispositions, ("",))
