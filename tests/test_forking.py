@@ -4,6 +4,7 @@ thread holds at the fork must not leave a worker, and the run, waiting for ever.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -161,3 +162,34 @@ def test_a_check_worker_that_will_not_exit_is_killed_not_waited_for(
                                    "0.5 s of their last job: killed"] if stuck else [])
     assert len(workers) == 2 if stuck else workers
     assert not any(map(alive, workers))  # each exited, or was killed, and reaped
+
+
+CALLER = textwrap.dedent("""
+    import sys, threading
+    from pathlib import Path
+
+    with Path(sys.argv[2]).open("a") as imports:  # each import of this file, by name
+        imports.write(__name__ + "\\n")
+
+    if __name__ == "__main__":  # what the guide asks of a threaded caller
+        from mtrain.cli import main
+        from mtrain.conformance.mutants.catalogue import MUTANTS
+
+        stop = threading.Event()
+        threading.Thread(target=stop.wait, daemon=True).start()  # the caller's own
+        two = [arg for name in list(MUTANTS)[:2] for arg in ("-m", name)]
+        sys.exit(main(["mutants", sys.argv[1], "--jobs", "2", "--json", *two]))
+""")
+
+
+def test_a_threaded_callers_script_is_imported_again_by_each_worker(tmp_path: Path) -> None:
+    # docs/implementers-guide.md: a program that runs the harness from a threaded process
+    # needs `if __name__ == "__main__":`, for its pools' workers import it again
+    script, imports = tmp_path / "caller.py", tmp_path / "imports"
+    script.write_text(CALLER, encoding="utf-8")
+    fixtures = Path(__file__).parent / "data" / "fixtures" / "basic"
+    proc = subprocess.run([sys.executable, str(script), str(fixtures), str(imports)],
+                          capture_output=True, text=True, timeout=HANG)
+    assert proc.returncode in (0, 1), proc.stderr  # a verdict (mutants survive here)
+    assert json.loads(proc.stdout)["mutants"]["count"] == 2
+    assert imports.read_text().split() == ["__main__", "__mp_main__", "__mp_main__"]
