@@ -158,9 +158,9 @@ def test_a_check_worker_that_will_not_exit_is_killed_not_waited_for(
         monkeypatch.setattr(forking, "EXIT_SECONDS", 0.5)
     result = check.run(jobs=2)
     workers = [int(p.name) for p in tmp_path.iterdir()]
-    assert result["warnings"] == ([f"{len(workers)} worker process(es) did not exit within "
-                                   "0.5 s of their last job: killed"] if stuck else [])
-    assert len(workers) == 2 if stuck else workers
+    assert result["warnings"] == (["2 worker process(es) did not exit within 0.5 s of "
+                                   "their last job: killed"] if stuck else [])
+    assert len(workers) == 2 if stuck else len(workers) >= 1
     assert not any(map(alive, workers))  # each exited, or was killed, and reaped
 
 
