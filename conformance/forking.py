@@ -16,9 +16,11 @@ import multiprocessing
 import os
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 from multiprocessing.connection import wait
 from multiprocessing.context import BaseContext
 from multiprocessing.pool import Pool
+from multiprocessing.process import BaseProcess
 
 PRELOAD = ["mtrain.conformance.fuzz.run", "mtrain.conformance.mutants.runs",
            "mtrain.conformance.speccheck.run"]
@@ -60,17 +62,28 @@ EXIT_SECONDS = 30.0
 implementation waits 2 s at most): past it, one is taken to be stuck."""
 
 
-def finish(pool: Pool, seconds: float = EXIT_SECONDS) -> int:
-    """Close `pool` and wait for its workers to exit, `seconds` at most; any still there
-    is killed (stuck on a lock, say): the run ends and reaps them whatever they do.
-    Returns how many were killed."""
-    pool.close()
-    workers = {w.sentinel: w for w in pool._pool}  # type: ignore[attr-defined]  # no other way
-    deadline = time.monotonic() + seconds
-    while workers and (left := deadline - time.monotonic()) > 0:
-        for sentinel in wait(list(workers), left):
-            del workers[sentinel]
-    for worker in workers.values():
+def finish(pool: Pool | ProcessPoolExecutor, seconds: float | None = None) -> int:
+    """Close `pool` (fuzz's and mutants' Pool, or check's executor) and wait for its
+    workers to exit, `seconds` at most (EXIT_SECONDS); any still there is killed (stuck
+    on a lock, say): the run ends and reaps them whatever they do. Returns how many were
+    killed."""
+    manager: threading.Thread | None = None  # the executor's, which joins its workers
+    if isinstance(pool, ProcessPoolExecutor):  # the pools name their workers no other way
+        workers = list((pool._processes or {}).values())
+        manager = pool._executor_manager_thread  # type: ignore[assignment]  # a Thread
+        pool.shutdown(wait=False)  # tells the workers to stop; joins none of them
+    else:
+        pool.close()
+        workers = list(pool._pool)  # type: ignore[attr-defined]
+    waiting: dict[int, BaseProcess] = {w.sentinel: w for w in workers}
+    deadline = time.monotonic() + (EXIT_SECONDS if seconds is None else seconds)
+    while waiting and (left := deadline - time.monotonic()) > 0:
+        for sentinel in wait(list(waiting), left):
+            del waiting[sentinel]  # type: ignore[arg-type]  # one of those given: an int
+    for worker in waiting.values():
         worker.kill()
-    pool.join()
-    return len(workers)
+    if manager is not None:
+        manager.join()
+    elif isinstance(pool, Pool):
+        pool.join()
+    return len(waiting)

@@ -391,8 +391,8 @@ def _of_kind(stream: _Stream, quota: int, rs: Ruleset, plays: Ruleset, scope: Sc
     # those before the last one wanted are drawn (the stream reaches it), none after
     for fid, reached in zip(ids[:last + 1], stream.reached(), strict=False):
         if fid in keep:
-            made = (_pass_fixture(fid, reached, rs, plays, scope, speaks) if kind is PASSED
-                    else _laid_fixture(fid, reached, rs, plays, scope, speaks) if kind is LAID
+            made = (_moved_fixture(kind, fid, reached, rs, plays, scope, speaks)
+                    if kind in (PASSED, LAID)
                     else _fixture(kind, fid, reached, rs, plays, scope, speaks))
             if made is not None:
                 out.append(made)
@@ -446,44 +446,65 @@ def _laid_speaks(rules: Rules, rs: Ruleset, plays: Ruleset,
 
 LAID_FIELDS = ("phase", "seat", "drawn", "open_doubles", "turn_doubles", "marked")
 """What a LAID situation checks after the play: whose turn, in which phase, the doubles."""
+PASSED_FIELDS = ("marked", "seat", "drawn")
+"""What a PASSED situation checks after the pass: its marker up, the next seat, no tile
+drawn."""
 
 
-def _laid_fixture(fid: str, reached: Reached, rs: Ruleset, plays: Ruleset, scope: Scope,
-                  speaks: Callable[[State], bool] | None) -> Fixture | None:
-    """A LAID situation: the table before the draw (or after it, where the draw is not on
-    the table), the draw and the play of the drawn double as steps. What the play leaves
-    is spec/model/steps.py's replay of the steps; None where the reference's play leaves
-    another than the model's (a bug of one of them, which the effects-vs-engine
-    cross-check reports)."""
+def _moved_fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: Ruleset,
+                   scope: Scope, speaks: Callable[[State], bool] | None) -> Fixture | None:
+    """A LAID or PASSED situation: the table before the draw (or after it, where the draw
+    is not on the table), the draw and the move (the drawn double laid, or the pass) as
+    steps. What the move leaves is spec/model/steps.py's replay of the steps; after a
+    pass, the next player's legal set is spec/model/legality.py's on the table it reaches,
+    and the mover's hand the table's, the drawn tile in it. None where the reference's
+    move leaves another state than the model's (a bug of one of them, which the
+    effects-vs-engine cross-check reports): no expectation is made of it."""
     st = reached.state
-    play = laid_play(st)
-    assert play is not None
+    laid = kind is LAID
+    move = laid_play(st) if laid else PASS
+    assert move is not None
     table = table_of(st)
     before = _before_the_draw(table, st, plays, speaks)
-    text = action_text(action_to_json(st, play))
+    text = action_text(action_to_json(st, move))
     steps: tuple[str, ...] = ("draw", text) if before is not None else (text,)
     given, start = before if before is not None else (table, table_state(table, plays))
     model = replay(plays, steps, state=start)
     after = st.copy()
-    perform(after, play)
-    moved = {**state_to_json(after), "marked": table_of(after).get("marked", [])}
-    state = {k: model[k] for k in LAID_FIELDS}
-    if any(moved[k] != v for k, v in state.items()):  # the reference's play, as a check
+    perform(after, move)
+    moved = table_of(after)
+    reference = {**state_to_json(after), "marked": moved.get("marked", [])}
+    state = {k: model[k] for k in (LAID_FIELDS if laid else PASSED_FIELDS)}
+    if any(reference[k] != v for k, v in state.items()):  # the reference's move, as a check
         return None
-    drew = f"draws {table['drawn']} and " if before is not None else ""
+    legal = None
+    if laid:
+        drew = f"draws {table['drawn']} and " if before is not None else ""
+        told = (f"plays `{text}`. The state after it (DBL-1: the turn goes on for another "
+                "tile, unless doubles are ordinary, DBL-11) is spec/model/steps.py's replay "
+                "of the steps, not an engine's.")
+    else:
+        if before is not None:
+            state["hands"] = {st.seat: table["hands"][st.seat]}
+        legal = tuple(sorted(legal_actions_of(table_state(moved, plays), dict(plays.items())),
+                             key=_action_key))
+        drew = (f"draws {table['drawn']}, which it cannot play, and " if before is not None
+                else "")
+        told = ("passes. The state after the pass (its marker up, TURN-4; the next seat, no "
+                "tile drawn) is spec/model/steps.py's replay of the steps, the next "
+                "player's legal set spec/model/legality.py's on the table reached, not an "
+                "engine's.")
     fx = Fixture(
         id=fid,
-        description=(f"a drawn double laid, {reached.moves} moves in: {st.players} players, "
-                     f"engine {st.engine}-{st.engine}, seat {st.seat} "
+        description=(f"{kind.title}, {reached.moves} moves in: {st.players} players, engine "
+                     f"{st.engine}-{st.engine}, seat {st.seat} "
                      f"(#{int(fid.rsplit('-', 1)[1])})"),
-        clauses=tuple(c for c in catalog().clauses if c in COMMON or c in LAID.clauses),
+        clauses=tuple(c for c in catalog().clauses if c in COMMON or c in kind.clauses),
         source=("computation",), path=f"{SITUATION_PATH}{rs.name}>", line=None, table=given,
         deal=None, steps=steps,
-        expect=(Expectation(variants=(), scope=scope, state=state),),
+        expect=(Expectation(variants=(), scope=scope, legal=legal, state=state),),
         note=(f"A table reached by a random round of {rs.name} after {reached.moves} moves: "
-              f"seat {st.seat} {drew}plays `{text}`. The state after it (DBL-1: the turn "
-              "goes on for another tile, unless doubles are ordinary, DBL-11) is "
-              "spec/model/steps.py's replay of the steps, not an engine's."))
+              f"seat {st.seat} {drew}{told}"))
     fx.keep_start(plays, start)
     return fx
 
@@ -628,52 +649,6 @@ def _fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: Ruleset
         expect=(Expectation(variants=(), scope=scope, legal=legal, state=state),),
         note=note)
     fx.keep_start(plays, start)  # the table is played under `plays`: built once
-    return fx
-
-
-def _pass_fixture(fid: str, reached: Reached, rs: Ruleset, plays: Ruleset, scope: Scope,
-                  speaks: Callable[[State], bool] | None) -> Fixture | None:
-    """A PASSED situation: the table before the draw (or, where the draw is not on the
-    table, after it), the draw and the pass as steps. What the pass leaves (the marker up,
-    the next seat, no tile drawn) is spec/model/steps.py's replay of the steps, and the
-    next player's legal set spec/model/legality.py's on the table the pass reaches; the
-    mover's hand is the table's, the drawn tile in it. None where the reference's pass
-    leaves another table than the model's (a bug of one of them, which the effects-vs-engine
-    cross-check reports): no expectation is made of it."""
-    st = reached.state
-    table = table_of(st)
-    before = _before_the_draw(table, st, plays, speaks)
-    steps: tuple[str, ...] = ("draw", "pass") if before is not None else ("pass",)
-    given, start = before if before is not None else (table, table_state(table, plays))
-    model = replay(plays, steps, state=start)
-    after = st.copy()
-    perform(after, PASS)
-    moved = table_of(after)
-    # the reference's pass as a check of the model's
-    if (model["marked"], model["seat"], model["drawn"]) != (
-            moved.get("marked", []), after.seat, None):
-        return None
-    state: dict[str, Any] = {"marked": model["marked"], "seat": model["seat"], "drawn": None}
-    if before is not None:
-        state["hands"] = {st.seat: table["hands"][st.seat]}
-    legal = tuple(sorted(legal_actions_of(table_state(moved, plays), dict(plays.items())),
-                         key=_action_key))
-    drew = f"draws {table['drawn']}, which it cannot play, and " if before is not None else ""
-    fx = Fixture(
-        id=fid,
-        description=(f"a pass after a draw in vain, {reached.moves} moves in: {st.players} "
-                     f"players, engine {st.engine}-{st.engine}, seat {st.seat} "
-                     f"(#{int(fid.rsplit('-', 1)[1])})"),
-        clauses=tuple(c for c in catalog().clauses if c in COMMON or c in PASSED.clauses),
-        source=("computation",), path=f"{SITUATION_PATH}{rs.name}>", line=None, table=given,
-        deal=None, steps=steps,
-        expect=(Expectation(variants=(), scope=scope, legal=legal, state=state),),
-        note=(f"A table reached by a random round of {rs.name} after {reached.moves} moves: "
-              f"seat {st.seat} {drew}passes. The state after the pass (its marker up, "
-              "TURN-4; the next seat, no tile drawn) is spec/model/steps.py's replay of "
-              "the steps, the next player's legal set spec/model/legality.py's on the "
-              "table reached, not an engine's."))
-    fx.keep_start(plays, start)
     return fx
 
 

@@ -4,13 +4,18 @@ thread holds at the fork must not leave a worker, and the run, waiting for ever.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
 import sys
 import textwrap
 import threading
+import time
 from pathlib import Path
+
+import pytest
+from procwatch import alive
 
 from mtrain.conformance.forking import finish, pool_context
 
@@ -119,3 +124,72 @@ def test_workers_that_exit_are_not_killed() -> None:
         workers = list(pool._pool)  # type: ignore[attr-defined]
         assert finish(pool) == 0
     assert all(w.exitcode == 0 for w in workers)
+
+
+def _stuck_check_job(folder: str) -> dict[str, object]:
+    """A check job that leaves its worker stuck at exit, once both workers have one (each
+    is then stuck: neither takes the other's)."""
+    _stuck_at_exit()
+    Path(folder, str(os.getpid())).touch()
+    deadline = time.monotonic() + HANG
+    while len(list(Path(folder).iterdir())) < 2:
+        assert time.monotonic() < deadline, "the other worker never took its job"
+        time.sleep(0.01)
+    return {"checks": []}
+
+
+def _check_job(folder: str) -> dict[str, object]:
+    Path(folder, str(os.getpid())).touch()
+    return {"checks": []}
+
+
+@pytest.mark.parametrize("stuck", [True, False], ids=["stuck", "exiting"])
+def test_a_check_worker_that_will_not_exit_is_killed_not_waited_for(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stuck: bool) -> None:
+    # `mtrain check` shut its pool down waiting for every worker to exit: one stuck there
+    # (on a lock held at its fork, say) held the command for ever
+    from mtrain.conformance import forking
+    from mtrain.conformance.speccheck import run as check
+
+    job = _stuck_check_job if stuck else _check_job
+    monkeypatch.setattr(check, "plan_jobs",
+                        lambda *a, **k: ([(job, (str(tmp_path),))] * 2, [0, 1]))
+    if stuck:  # a worker that exits is given the default 30 s, whatever the machine's load
+        monkeypatch.setattr(forking, "EXIT_SECONDS", 0.5)
+    result = check.run(jobs=2)
+    workers = [int(p.name) for p in tmp_path.iterdir()]
+    assert result["warnings"] == (["2 worker process(es) did not exit within 0.5 s of "
+                                   "their last job: killed"] if stuck else [])
+    assert len(workers) == 2 if stuck else len(workers) >= 1
+    assert not any(map(alive, workers))  # each exited, or was killed, and reaped
+
+
+CALLER = textwrap.dedent("""
+    import sys, threading
+    from pathlib import Path
+
+    with Path(sys.argv[2]).open("a") as imports:  # each import of this file, by name
+        imports.write(__name__ + "\\n")
+
+    if __name__ == "__main__":  # what the guide asks of a threaded caller
+        from mtrain.cli import main
+        from mtrain.conformance.mutants.catalogue import MUTANTS
+
+        stop = threading.Event()
+        threading.Thread(target=stop.wait, daemon=True).start()  # the caller's own
+        two = [arg for name in list(MUTANTS)[:2] for arg in ("-m", name)]
+        sys.exit(main(["mutants", sys.argv[1], "--jobs", "2", "--json", *two]))
+""")
+
+
+def test_a_threaded_callers_script_is_imported_again_by_each_worker(tmp_path: Path) -> None:
+    # docs/implementers-guide.md: a program that runs the harness from a threaded process
+    # needs `if __name__ == "__main__":`, for its pools' workers import it again
+    script, imports = tmp_path / "caller.py", tmp_path / "imports"
+    script.write_text(CALLER, encoding="utf-8")
+    fixtures = Path(__file__).parent / "data" / "fixtures" / "basic"
+    proc = subprocess.run([sys.executable, str(script), str(fixtures), str(imports)],
+                          capture_output=True, text=True, timeout=HANG)
+    assert proc.returncode in (0, 1), proc.stderr  # a verdict (mutants survive here)
+    assert json.loads(proc.stdout)["mutants"]["count"] == 2
+    assert imports.read_text().split() == ["__main__", "__mp_main__", "__mp_main__"]

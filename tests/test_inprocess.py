@@ -44,6 +44,13 @@ def conform(capsys: pytest.CaptureFixture[str], *args: str,
     return rc, json.loads(capsys.readouterr().out)
 
 
+def started_since(before: set[threading.Thread]) -> list[threading.Thread]:
+    """The threads alive now that were not in `before`: those the step under test
+    started. Counting all of them would count, too, threads of earlier tests that end
+    meanwhile (under xdist they do, at any moment)."""
+    return [t for t in threading.enumerate() if t not in before]
+
+
 def not_passing(report: dict[str, Any]) -> list[tuple[str, str, str]]:
     return [(r["fixture"], r["status"], r["message"]) for r in report["results"]
             if r["status"] != "pass"]
@@ -73,13 +80,13 @@ def test_spinning_calls_leave_nothing_running_and_do_not_starve_the_others(
     # timed out (an abandoned thread): that is checked as such, whatever the machine's
     # load, by the threads alive after the run; the calm ones passing follows (their
     # timeout gives a call of a few milliseconds half a second).
-    before = threading.active_count()
+    before = set(threading.enumerate())
     root = tmp_path / "spin.yaml"
     root.write_text("".join(fixture(f"spin-{i:03}", [777, 0]) for i in range(4))
                     + "".join(fixture(f"calm-{i:03}", [i, 0]) for i in range(4)))
     rc, report = conform(capsys, "--adapter", f"{ADAPTERS}:Spins", "--timeout", "0.5",
                          "--jobs", "2", fixtures=root)
-    assert threading.active_count() == before  # no spinning call left behind
+    assert started_since(before) == []  # no spinning call left behind
     assert rc == 1
     statuses = {r["fixture"]: r["status"] for r in report["results"]}
     assert {f for f, s in statuses.items() if s == "timeout"} == {
@@ -113,17 +120,20 @@ def test_on_a_thread_too_the_adapter_gets_a_copy_and_is_told() -> None:
 def test_a_closed_adapter_on_threads_leaves_no_thread_behind() -> None:
     # an adapter loaded from a file path (no MODULE:OBJECT name) runs its calls on a
     # thread: each implementation closed used to leave it blocked for good
-    before = threading.active_count()
+    before = set(threading.enumerate())
+    started: set[threading.Thread] = set()
     for _ in range(3):
         impl = TimedImplementation(load_adapter(f"{ADAPTERS}:Mutates")[0], 5)
         assert not impl.isolated
         with pytest.raises(AdapterError):
             impl.legal(RJ, json.loads(json.dumps(STATE)))
+        started.update(started_since(before))
         impl.close()
+    assert len(started) == 3  # a thread each: those are the ones that must end
     deadline = time.monotonic() + 30  # the threads end as they read the close
-    while threading.active_count() > before and time.monotonic() < deadline:
+    while started_since(before) and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert threading.active_count() == before
+    assert started_since(before) == []
 
 
 @pytest.mark.parametrize("isolated", [

@@ -618,6 +618,7 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
     plan, order = plan_jobs(full, dump, variant_files, rules_files)
     workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
     results: list[dict[str, Any]] = []
+    warnings: list[str] = []
     if only == "options":
         results = [_safe(job_options, tuple(variant_files), tuple(rules_files))]
     elif workers <= 1:
@@ -627,8 +628,9 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
         # fork: workers start at once, without importing __main__ again; nothing in this
         # process has touched z3 yet, so there is no solver state to inherit. Only from
         # a single-threaded process, else a forkserver (forking.py)
+        from mtrain.conformance import forking
         from mtrain.conformance.child import quiet_worker
-        from mtrain.conformance.forking import pool_context
+        from mtrain.conformance.forking import finish, pool_context
 
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=pool_context(),
                                    initializer=quiet_worker)
@@ -639,7 +641,10 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
         except BaseException:  # an interrupt: no job is waited for, no worker left running
             _stop(pool)
             raise
-        pool.shutdown()
+        stuck = finish(pool)  # a worker stuck at its exit is killed, not waited for
+        if stuck:
+            warnings.append(f"{stuck} worker process(es) did not exit within "
+                            f"{forking.EXIT_SECONDS:g} s of their last job: killed")
         results = [results[i] for i in order]
     checks: list[Check] = []
     summary: dict[str, Any] = {}
@@ -655,7 +660,8 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
            "summary": summary, "full": full, "z3_version": z3.get_version_string(),
            "seconds": round(time.perf_counter() - started, 4),
            "jobs": [r["job"] for r in results if "job" in r],
-           "plan": [fn.__name__.removeprefix("job_") for fn, _ in plan]}
+           "plan": [fn.__name__.removeprefix("job_") for fn, _ in plan],
+           "warnings": warnings}
     return out
 
 

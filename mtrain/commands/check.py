@@ -97,6 +97,8 @@ def print_plain(result: dict[str, Any], out: Any = None) -> None:
         for f in c["findings"]:
             clauses = f" [{', '.join(f['clauses'])}]" if f["clauses"] else ""
             out.write(f"      - {f['message']}{clauses}\n")
+    for warning in result.get("warnings", []):
+        out.write(f"warning: {warning}\n")
     fails = [c["name"] for c in result["checks"] if c["status"] == "fail"]
     out.write(f"{len(result['checks'])} checks, {len(fails)} failed"
               + (f" ({', '.join(fails)})" if fails else "")
@@ -120,6 +122,8 @@ def print_rich(result: dict[str, Any]) -> None:
                       f"{c['seconds']:.2f}", escape("\n".join(lines)))
     console = readable(Console())
     console.print(table)
+    for warning in result.get("warnings", []):
+        console.print(f"warning: {escape(warning)}")
     fails = [c["name"] for c in result["checks"] if c["status"] == "fail"]
     console.print(f"{len(result['checks'])} checks, {len(fails)} failed; "
                   f"{result['seconds']:.1f} s")
