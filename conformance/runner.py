@@ -148,25 +148,7 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
         return out
     if isinstance(played, Outcome):
         if played.status == "fail" and played.step:  # a refused step: what allows it
-            before = referee.states()
-            state = before[played.step - 1] if len(before) >= played.step else None
-            text = fx.steps[played.step - 1]
-            # a draw or pass refused beside plays the rules refuse: it believes a play
-            # possible (TURN-1), and what refuses those plays is the rule it broke
-            wrong = referee.refused_plays(state, played.offered) if _draws(text) else []
-            played.charged = [_likeliest([referee.refuses(state, a) for a in wrong], referee)
-                              if wrong else _closed_cover(referee, state, text,
-                                                          played.refused_by)
-                              or referee.allows(state, text)]
-            departed = divergence(fx, trace, before, max_pip_of(rs), own)
-            if departed is not None and departed[0] < played.step:
-                # refused because an earlier step already went astray (a round ended too
-                # early, a seat skipped): charged to what first departed
-                k, key, got, message = departed
-                played.messages.insert(0, message)
-                played.diverged = k
-                played.charged = [referee.field(key, k, got, trace[k],
-                                                _asker(impl, rs, rj, trace[k]))]
+            charge_refused_step(played, rs, impl, rj, trace, referee, own)
         return played
     state, rj = played
     exp = in_force(exp, rs)
@@ -188,6 +170,32 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     listed = [c for c in out.charged if c in fx.clauses]
     out.charged = (listed or out.charged)[:1]
     return out
+
+
+def charge_refused_step(played: Outcome, rs: Ruleset, impl: Implementation, rj: JSON | None,
+                        trace: Sequence[JSON], referee: Referee,
+                        own: Sequence[str] = ()) -> None:
+    """Charge `played`, a step the implementation refused (play's fail Outcome, `trace`
+    the states it reached), to the clause that allows the step; where its state had
+    already departed from the reference's before the step, to what first departed."""
+    fx = played.fixture
+    before = referee.states()
+    state = before[played.step - 1] if len(before) >= played.step else None
+    text = fx.steps[played.step - 1]
+    # a draw or pass refused beside plays the rules refuse: it believes a play
+    # possible (TURN-1), and what refuses those plays is the rule it broke
+    wrong = referee.refused_plays(state, played.offered) if _draws(text) else []
+    played.charged = [_likeliest([referee.refuses(state, a) for a in wrong], referee)
+                      if wrong else _closed_cover(referee, state, text, played.refused_by)
+                      or referee.allows(state, text)]
+    departed = divergence(fx, trace, before, max_pip_of(rs), own)
+    if departed is not None and departed[0] < played.step:
+        # refused because an earlier step already went astray (a round ended too
+        # early, a seat skipped): charged to what first departed
+        k, key, got, message = departed
+        played.messages.insert(0, message)
+        played.diverged = k
+        played.charged = [referee.field(key, k, got, trace[k], _asker(impl, rs, rj, trace[k]))]
 
 
 def in_force(exp: Expectation, rs: Ruleset) -> Expectation:

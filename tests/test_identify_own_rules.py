@@ -807,6 +807,29 @@ def test_a_fixture_read_as_a_bug_names_the_clause_it_breaks() -> None:
     assert (seen.outcomes, seen.charged) == (("fail",), ["TURN-1"])
 
 
+def test_a_refused_step_is_charged_to_the_clause_that_allows_it() -> None:
+    # an engine refusing a step the fixture expects legal failed with nothing charged, and
+    # the fixture was read as a bug in the clauses it is about (doubles-034's DBL-6,
+    # TRAIN-6, TURN-3). Seat 1 holds [3-2, 1-7] under an open [5-5]: it cannot play, so
+    # its draw is TURN-2's ("a player who cannot play draws"), as conform charges it
+    from mtrain.conformance.adapter import ReferenceImplementation, Refused
+    from mtrain.conformance.identify.observe import observe
+    from mtrain.conformance.runner import run_one
+
+    class NoDraw(ReferenceImplementation):
+        def apply(self, rules: JSON, state: JSON, action: JSON) -> JSON:
+            if action.get("type") == "draw":
+                raise Refused("no draw today")
+            return super().apply(rules, state, action)
+
+    fx = next(f for f in load_corpus(FIXTURE_ROOT / "doubles")[0] if f.id == "doubles-034")
+    assert fx.steps == ("draw",) and "TURN-2" not in fx.clauses
+    pagat = CAT.ruleset("pagat")
+    (seen,) = observe([fx], NoDraw(), pagat)
+    assert (seen.outcomes, seen.charged) == (("fail",) * len(fx.expect), ["TURN-2"])
+    assert run_one(fx, pagat, fx.expect[0], NoDraw()).charged == ["TURN-2"]  # conform's
+
+
 def test_a_value_with_a_bug_names_the_clause_the_bug_breaks() -> None:
     # semaphore (bugs on): doubles `open` with one situation against it, failing by bug
     # 1 (a draw offered, TURN-1), was "3 against it ... are read as bugs in DBL-1, DBL-10,

@@ -21,7 +21,14 @@ from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.identify.cells import Piece
 from mtrain.conformance.identify.found import Observation
 from mtrain.conformance.process import FAILURES, HarnessError
-from mtrain.conformance.runner import _reference_states, check, play, setup_problems
+from mtrain.conformance.runner import (
+    Outcome,
+    _reference_states,
+    charge_refused_step,
+    check,
+    play,
+    setup_problems,
+)
 from mtrain.conformance.selection import players_of
 from mtrain.spec.notation import max_pip_of
 from mtrain.spec.ruleset import Ruleset
@@ -102,8 +109,9 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
             progress()
         obs = Observation(fx, tuple(None for _ in fx.expect))
         out.append(obs)
+        trace: list[JSON] = []
         try:
-            played = play(fx, sent, impl, rj)
+            played = play(fx, sent, impl, rj, trace)
         except (HarnessError, Unsupported, ValueError, KeyError, TypeError) as e:
             obs.notes.append(f"not run: {e}")
             if _erred(e):
@@ -126,6 +134,8 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
         if not isinstance(played, tuple):  # a refused step: every entry fails
             obs.outcomes = tuple(played.status if played.status in ("fail", "error")
                                  else None for _ in fx.expect)
+            if played.status == "fail" and played.step:  # charged as conform charges it
+                _charge_refusal(played, sent, impl, rj, trace, obs.charged)
             continue
         state, rj_sent = played
         outcomes: list[str | None] = []
@@ -164,6 +174,21 @@ def _checked(exp: Expectation, rj: JSON, state: JSON, impl: Implementation, sent
         return check(exp, rj, state, impl, max_pip_of(sent), nulls=nulls)
     charged += [c for c in got if c not in charged]
     return problems
+
+
+def _charge_refusal(played: Outcome, sent: Ruleset, impl: Implementation, rj: JSON,
+                    trace: Sequence[JSON], charged: list[str]) -> None:
+    """A refused step's clause added to `charged` (runner.charge_refused_step: what allows
+    the step, or what first departed before it), so that a fixture read as a bug names
+    the clause the refusal breaks, not the fixture's own. The outcome is a fail either
+    way: where the referee cannot judge, nothing is charged."""
+    referee = Referee(played.fixture, sent,
+                      functools.partial(_reference_states, played.fixture, sent))
+    try:
+        charge_refused_step(played, sent, impl, rj, trace, referee)
+    except (HarnessError, Unsupported, ValueError, KeyError, TypeError, AttributeError):
+        return
+    charged += [c for c in played.charged if c and c not in charged]
 
 
 def _unseated(fx: Fixture, sent: Ruleset, refusal: RefusedSetup) -> str | None:
