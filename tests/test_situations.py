@@ -357,6 +357,27 @@ def test_a_drawn_double_that_ends_the_turn_fails_the_laid_doubles(
     capsys.readouterr()
 
 
+def test_a_default_run_lays_drawn_doubles_under_each_rule_set(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A default `mtrain conform` shares 700 situations among its 192 rule sets, 25 each,
+    whose quarter of the passes' share (25 // 7 = 3) gave no `play-laid-`: run without a
+    rules file, siding's drawn double that ended the turn (DBL-1) failed nothing."""
+    from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
+    from mtrain.conformance.selection import default_rulesets, situation_count
+    from mtrain.conformance.situations import LAID_LEAST
+
+    count = situation_count(None, False, default_rulesets(load_corpus(FIXTURE_ROOT)[0]))
+    assert count // (len(KINDS) + 1) // 4 == 0  # the share alone would give none
+    out = tmp_path / "r.json"
+    assert main(["conform", "--adapter", f"{ADAPTERS}:DrawnDoubleEndsTurn", "--variant",
+                 "pagat", "-k", "play-laid-", "--situations", str(count), "--format", "json",
+                 "--output", str(out)]) == 1
+    results = json.loads(out.read_text(encoding="utf-8"))["results"]
+    assert len(results) == LAID_LEAST == 2
+    assert all(r["status"] == "fail" and r["charged"] == ["DBL-1"] for r in results), results
+    capsys.readouterr()
+
+
 def test_a_draw_from_the_wrong_end_is_charged_to_the_draw_in_a_follow_up_too(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Which tile a draw takes is TURN-2's, whenever the draw is made: a draw in a
