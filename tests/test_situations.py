@@ -127,10 +127,10 @@ def test_written_out_they_are_fixtures_lint_accepts(tmp_path: Path,
     path = tmp_path / "situations.yaml"
     path.write_text(render(situations(rs, 24), rs), encoding="utf-8")
     loaded = load_file(path)
-    # the 24, 24 // 7 = 3 round ends and 3 passes, and later rounds' deals: for each of
-    # puremco-d9's three rows and two pool orders, one dealt in round 2 (set aside: never
-    # searched)
-    assert len(loaded) == 24 + 3 + 3 + 6
+    # the 24, 24 // 7 = 3 round ends and 3 passes, 2 drawn doubles laid (LAID_LEAST), and
+    # later rounds' deals: for each of puremco-d9's three rows and two pool orders, one
+    # dealt in round 2 (set aside: never searched)
+    assert len(loaded) == 24 + 3 + 3 + 2 + 6
     # lint: the schema, every invariant, the reachability checks, and each entry's scope
     # replayed by the reference over the option space
     assert main(["lint", str(path)]) == 0
