@@ -31,6 +31,17 @@ def only_round_end(why: str) -> bool:
     return bool(named) and set(named) <= ROUND_END
 
 
+def worth_aside(exp: Expectation) -> Expectation:
+    """`exp` without what a round's end is worth: its round scores, the totals, the
+    winners and whether the match is over (how the round ended, and who went out, stay)."""
+    result = exp.result
+    if isinstance(result, dict):
+        result = {k: v for k, v in result.items() if k != "scores"} or ...
+    return dataclasses.replace(
+        exp, result=result, winners=None, match_over=None,
+        state={k: v for k, v in exp.state.items() if k not in TOTAL_FIELDS})
+
+
 def round_end_entry(exp: Expectation, fx: Fixture, rs: Ruleset,
                     space: Space) -> Expectation | None:
     """`exp` without its round scores, totals, winners and match end, where no known value of
@@ -39,12 +50,7 @@ def round_end_entry(exp: Expectation, fx: Fixture, rs: Ruleset,
     own = set(rs.unknown)
     if not own & ROUND_END or not fx.steps or exp.refused_setup is not None:
         return None
-    result = exp.result  # how the round ended, and who went out, stay
-    if isinstance(result, dict):
-        result = {k: v for k, v in result.items() if k != "scores"} or ...
-    cut = dataclasses.replace(
-        exp, result=result, winners=None, match_over=None,
-        state={k: v for k, v in exp.state.items() if k not in TOTAL_FIELDS})
+    cut = worth_aside(exp)
     if cut.checks == 0:
         return None
     others = own - ROUND_END

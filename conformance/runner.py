@@ -148,25 +148,7 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
         return out
     if isinstance(played, Outcome):
         if played.status == "fail" and played.step:  # a refused step: what allows it
-            before = referee.states()
-            state = before[played.step - 1] if len(before) >= played.step else None
-            text = fx.steps[played.step - 1]
-            # a draw or pass refused beside plays the rules refuse: it believes a play
-            # possible (TURN-1), and what refuses those plays is the rule it broke
-            wrong = referee.refused_plays(state, played.offered) if _draws(text) else []
-            played.charged = [_likeliest([referee.refuses(state, a) for a in wrong], referee)
-                              if wrong else _closed_cover(referee, state, text,
-                                                          played.refused_by)
-                              or referee.allows(state, text)]
-            departed = divergence(fx, trace, before, max_pip_of(rs), own)
-            if departed is not None and departed[0] < played.step:
-                # refused because an earlier step already went astray (a round ended too
-                # early, a seat skipped): charged to what first departed
-                k, key, got, message = departed
-                played.messages.insert(0, message)
-                played.diverged = k
-                played.charged = [referee.field(key, k, got, trace[k],
-                                                _asker(impl, rs, rj, trace[k]))]
+            charge_refused_step(played, rs, impl, rj, trace, referee, own)
         return played
     state, rj = played
     exp = in_force(exp, rs)
@@ -178,16 +160,58 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     out.null_refusals = len(nulls)
     out.charged = charged
     if problems and (fx.steps or fx.deal is not None):
-        departed = divergence(fx, trace, referee.states(), max_pip_of(rs), own)
+        departed = departure(fx, rs, impl, rj, trace, referee, own)
         if departed is not None:  # charged to what first went astray, not what it led to
-            k, key, got, message = departed
+            k, message, clause = departed
             out.messages.insert(0, message)
             out.diverged, out.unreached = k, k < len(fx.steps)
-            out.charged = [referee.field(key, k, got, trace[k], _asker(impl, rs, rj, trace[k]))]
-    # One clause per failure: the first charged that the fixture itself lists, if any.
-    listed = [c for c in out.charged if c in fx.clauses]
-    out.charged = (listed or out.charged)[:1]
+            out.charged = [clause]
+    out.charged = one_charge(fx, out.charged)
     return out
+
+
+def one_charge(fx: Fixture, charged: Sequence[str]) -> list[str]:
+    """One clause per failure: the first charged that the fixture itself lists, if any."""
+    listed = [c for c in charged if c in fx.clauses]
+    return (listed or list(charged))[:1]
+
+
+def departure(fx: Fixture, rs: Ruleset, impl: Implementation, rj: JSON | None,
+              trace: Sequence[JSON], referee: Referee, own: Sequence[str] = (),
+              before: int | None = None) -> tuple[int, str, str] | None:
+    """(step, message, clause) for the first step after which the implementation's
+    states (`trace`) depart from the reference's replay (divergence), if one does (before
+    step `before`): a failure is charged to what first went astray, not what it led to."""
+    departed = divergence(fx, trace, referee.states(), max_pip_of(rs), own)
+    if departed is None or (before is not None and departed[0] >= before):
+        return None
+    k, key, got, message = departed
+    return k, message, referee.field(key, k, got, trace[k], _asker(impl, rs, rj, trace[k]))
+
+
+def charge_refused_step(played: Outcome, rs: Ruleset, impl: Implementation, rj: JSON | None,
+                        trace: Sequence[JSON], referee: Referee,
+                        own: Sequence[str] = ()) -> None:
+    """Charge `played`, a step the implementation refused (play's fail Outcome, `trace`
+    the states it reached), to the clause that allows the step; where its state had
+    already departed from the reference's before the step, to what first departed."""
+    fx = played.fixture
+    before = referee.states()
+    state = before[played.step - 1] if len(before) >= played.step else None
+    text = fx.steps[played.step - 1]
+    # a draw or pass refused beside plays the rules refuse: it believes a play
+    # possible (TURN-1), and what refuses those plays is the rule it broke
+    wrong = referee.refused_plays(state, played.offered) if _draws(text) else []
+    played.charged = [_likeliest([referee.refuses(state, a) for a in wrong], referee)
+                      if wrong else _closed_cover(referee, state, text, played.refused_by)
+                      or referee.allows(state, text)]
+    departed = departure(fx, rs, impl, rj, trace, referee, own, before=played.step)
+    if departed is not None:
+        # refused because an earlier step already went astray (a round ended too
+        # early, a seat skipped): charged to what first departed
+        k, message, clause = departed
+        played.messages.insert(0, message)
+        played.diverged, played.charged = k, [clause]
 
 
 def in_force(exp: Expectation, rs: Ruleset) -> Expectation:

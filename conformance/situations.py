@@ -79,6 +79,11 @@ from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 from mtrain.spec.scope import Product, Scope, Space
 
 SEED = 20261201
+LAID_LEAST = 2
+"""Drawn doubles laid (`play-laid-`) per rule set at least, where a quarter of the passes'
+share is fewer: a default `mtrain conform` asks 25 situations of each of its rule sets,
+whose share (3) gave none, and a drawn double that ends the turn (siding's DBL-1 bug)
+failed nothing there. Two per rule set cost 384 results in a run of 71,000."""
 HEADER = """\
 # Situations from play (conformance/situations.py): tables reached by random rounds of
 # the rule set below; each legal set is spec/model/legality.py's, not an engine's.
@@ -170,10 +175,11 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
     """`count` situations under `rs`: a seventh of them deals (no more than its table has
     rows), the rest shared evenly among the kinds (fewer of a kind the rule set's rounds
     stop showing); beside those `count`, a seventh as many round ends (`play-end-`), as
-    many passes after a draw in vain (`play-pass-`, PASSED) and the deals of later rounds
+    many passes after a draw in vain (`play-pass-`, PASSED), a quarter as many drawn
+    doubles laid (`play-laid-`, LAID_LEAST at least) and the deals of later rounds
     (`play-dealt-`, round_deals). A kind (or PASSED) that the rule set's rounds never
     show gives its share to those they do (_quotas). With `wanted`, only the ids it
-    accepts; without `ends`, none of those three (identify, measuring the deals itself,
+    accepts; without `ends`, none of those four (identify, measuring the deals itself,
     asks none). Each kind draws from its own seeded stream, so a situation's id names
     the same table whatever the count.
 
@@ -312,8 +318,8 @@ def _situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None,
     out += _of_kind(streams[PASSED], quotas[PASSED], rs, plays, scope, speaks, wanted)
     # a few drawn doubles laid (a draw and a play, one moment), apart from the shares: a
     # rule set whose rounds never lay one gives nothing to the others
-    out += _of_kind(_Stream(LAID, rs, plays, speaks, seed), beside // 4, rs, plays, scope,
-                    speaks, wanted)
+    out += _of_kind(_Stream(LAID, rs, plays, speaks, seed), max(LAID_LEAST, beside // 4),
+                    rs, plays, scope, speaks, wanted)
     return out + round_deals(rs, wanted)
 
 

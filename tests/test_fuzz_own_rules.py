@@ -238,3 +238,40 @@ def test_signalbox_a_starting_seat_and_a_match_of_its_own(
     assert report["ended_early"] == {
         "its own rules (match_length) have no such round: the deal was refused": 1}
     assert lint(tmp_path / "out").errors == []
+
+
+@pytest.mark.slow  # eight fuzz runs of siding, ~1 CPU s each
+@pytest.mark.parametrize("value", ["chain", "single", "chain-anywhere", "chain-no-double-end"])
+def test_no_stand_in_for_an_own_first_turn_decides_a_finding(
+        value: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """siding plays a first turn of its own (one tile, on its own train only), for which
+    fuzz plays the first known value, `chain` (answers that differ from it: 103 in 24
+    games, counted, not judged). Whichever known value stands in, the answers it decides
+    are not judged and play goes on from the engine's own state: with the bugs off
+    nothing is found, with them on the same three planted bugs and nothing else."""
+    from mtrain.conformance.fuzz import rulesets
+    from mtrain.spec.ruleset import Ruleset
+
+    def stand_in(rs: Ruleset) -> Ruleset:
+        got = real(rs)
+        return Ruleset(got.name, tuple((o, value if o == "first_turn" else v)
+                                       for o, v in got.choices), got.hand_table, got.overlays)
+    real = rulesets.stand_in
+    monkeypatch.setattr(rulesets, "stand_in", stand_in)
+    engine = [sys.executable, str(EXAMPLES / "siding_engine.py")]
+    found = []
+    for argv in ([*engine, "--fixed", "1,2,3"], engine):
+        monkeypatch.setattr(rulesets, "_OWN", {})  # the rule set met afresh, its stand-in too
+        capsys.readouterr()
+        main(["fuzz", "--impl", " ".join(argv), "--rules", str(EXAMPLES / "siding-rules.yaml"),
+              "--games", "24", "--seed", "1", "--out", str(tmp_path / "out"), "--json"])
+        report = json.loads(capsys.readouterr().out)
+        assert report["not_judged_differ"].get(f"first_turn={value}", 0) > 0, report
+        found.append([f["signature"] for f in report["findings"]])
+    assert found[0] == [], found
+    # its planted bugs (tests/test_house_engines.py, SIDING), each found, and nothing else
+    bugs = [r"^winners$", r"^after play: (turn_doubles|phase|seat)$",
+            r"^after play: INV-OPEN-DOUBLES$"]
+    assert all(any(re.search(b, s) for s in found[1]) for b in bugs), found
+    assert all(any(re.search(b, s) for b in bugs) for s in found[1]), found

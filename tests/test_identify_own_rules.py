@@ -807,6 +807,77 @@ def test_a_fixture_read_as_a_bug_names_the_clause_it_breaks() -> None:
     assert (seen.outcomes, seen.charged) == (("fail",), ["TURN-1"])
 
 
+def test_a_refused_step_is_charged_to_the_clause_that_allows_it() -> None:
+    # an engine refusing a step the fixture expects legal failed with nothing charged, and
+    # the fixture was read as a bug in the clauses it is about (doubles-034's DBL-6,
+    # TRAIN-6, TURN-3). Seat 1 holds [3-2, 1-7] under an open [5-5]: it cannot play, so
+    # its draw is TURN-2's ("a player who cannot play draws"), as conform charges it
+    from mtrain.conformance.adapter import ReferenceImplementation, Refused
+    from mtrain.conformance.identify.observe import observe
+    from mtrain.conformance.runner import run_one
+
+    class NoDraw(ReferenceImplementation):
+        def apply(self, rules: JSON, state: JSON, action: JSON) -> JSON:
+            if action.get("type") == "draw":
+                raise Refused("no draw today")
+            return super().apply(rules, state, action)
+
+    fx = next(f for f in load_corpus(FIXTURE_ROOT / "doubles")[0] if f.id == "doubles-034")
+    assert fx.steps == ("draw",) and "TURN-2" not in fx.clauses
+    pagat = CAT.ruleset("pagat")
+    (seen,) = observe([fx], NoDraw(), pagat)
+    assert (seen.outcomes, seen.charged) == (("fail",) * len(fx.expect), ["TURN-2"])
+    assert run_one(fx, pagat, fx.expect[0], NoDraw()).charged == ["TURN-2"]  # conform's
+
+
+def test_a_failed_entry_is_charged_to_the_first_departure_only() -> None:
+    # semaphore (bugs on): match_length's fixtures against `full` were "read as bugs in
+    # TURN-1, END-1, MATCH-1": every failed comparison was charged, also those the first
+    # departure led to (a round ended, totals off). A double drawn and laid that ends the
+    # turn departs at its step (DBL-1); the seat after it and the legal set it leaves
+    # (SEAT-1, TURN-7) follow from it. conform charges the first departure alone
+    import importlib.util
+
+    from mtrain.conformance.identify.observe import observe
+    from mtrain.conformance.runner import run_one
+
+    spec = importlib.util.spec_from_file_location(
+        "adapters", Path(__file__).parent / "broken_impls" / "adapters.py")
+    assert spec is not None and spec.loader is not None
+    adapters = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(adapters)
+    impl = adapters.DrawnDoubleEndsTurn()
+    fx = next(f for f in load_corpus(FIXTURE_ROOT / "doubles")[0] if f.id == "doubles-025")
+    pagat = CAT.ruleset("pagat")
+    i, exp = next((i, e) for i, e in enumerate(fx.expect) if e.scope.contains(PAGAT))
+    (seen,) = observe([fx], impl, pagat)
+    assert seen.outcomes[i] == "fail"
+    assert seen.by_entry[i] == ("DBL-1",) == tuple(run_one(fx, pagat, exp, impl).charged)
+
+
+def test_a_fixture_read_as_a_bug_names_what_its_entries_at_the_answer_break() -> None:
+    # every entry of a fixture is checked: those of other rules fail as those rules say
+    # (pagat's reference fails chaindbl-010's entry for other first turns), and their
+    # charges named no bug. Only the entries failed against the answer are charged
+    from mtrain.conformance.identify import bugs
+    from mtrain.conformance.identify.cells import Piece
+    from mtrain.conformance.identify.found import Observation
+    from mtrain.conformance.identify.run import _broken
+
+    fx = next(f for f in load_corpus(FIXTURE_ROOT / "doubles")[0] if f.id == "doubles-038")
+    fx = dataclasses.replace(fx, expect=(fx.expect[0], fx.expect[0]))
+    parts = {fx.id: [Piece({"doubles": frozenset({"open"})}, ("pass", "fail"), ()),
+                     Piece({"doubles": frozenset({"ordinary"})}, ("fail", "pass"), ())]}
+    seen = Observation(fx, ("fail", "fail"), charged=["TURN-1", "DBL-11"],
+                       by_entry={0: ("TURN-1",), 1: ("DBL-11",)})
+    observed = {fx.id: seen}
+    assert bugs.astray({"doubles": "open"}, parts[fx.id], seen.outcomes) == frozenset({0})
+    assert _broken(observed, frozenset(), CAT, fx.id, {"doubles": "open"}, parts) == {"TURN-1"}
+    assert _broken(observed, frozenset(), CAT, fx.id, {"doubles": "ordinary"},
+                   parts) == {"DBL-11"}
+    assert _broken(observed, frozenset(), CAT, fx.id) == {"TURN-1", "DBL-11"}
+
+
 def test_a_value_with_a_bug_names_the_clause_the_bug_breaks() -> None:
     # semaphore (bugs on): doubles `open` with one situation against it, failing by bug
     # 1 (a draw offered, TURN-1), was "3 against it ... are read as bugs in DBL-1, DBL-10,

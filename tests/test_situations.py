@@ -127,10 +127,10 @@ def test_written_out_they_are_fixtures_lint_accepts(tmp_path: Path,
     path = tmp_path / "situations.yaml"
     path.write_text(render(situations(rs, 24), rs), encoding="utf-8")
     loaded = load_file(path)
-    # the 24, 24 // 7 = 3 round ends and 3 passes, and later rounds' deals: for each of
-    # puremco-d9's three rows and two pool orders, one dealt in round 2 (set aside: never
-    # searched)
-    assert len(loaded) == 24 + 3 + 3 + 6
+    # the 24, 24 // 7 = 3 round ends and 3 passes, 2 drawn doubles laid (LAID_LEAST), and
+    # later rounds' deals: for each of puremco-d9's three rows and two pool orders, one
+    # dealt in round 2 (set aside: never searched)
+    assert len(loaded) == 24 + 3 + 3 + 2 + 6
     # lint: the schema, every invariant, the reachability checks, and each entry's scope
     # replayed by the reference over the option space
     assert main(["lint", str(path)]) == 0
@@ -354,6 +354,27 @@ def test_a_drawn_double_that_ends_the_turn_fails_the_laid_doubles(
     assert all(r["charged"] == ["DBL-1"] and "phase: expected follow, got start"
                in r["messages"] for r in failed), failed[:2]
     assert main(["conform", "--adapter", f"{ADAPTERS}:Reference", *args]) == 0
+    capsys.readouterr()
+
+
+def test_a_default_run_lays_drawn_doubles_under_each_rule_set(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A default `mtrain conform` shares 700 situations among its 192 rule sets, 25 each,
+    whose quarter of the passes' share (25 // 7 = 3) gave no `play-laid-`: run without a
+    rules file, siding's drawn double that ended the turn (DBL-1) failed nothing."""
+    from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
+    from mtrain.conformance.selection import default_rulesets, situation_count
+    from mtrain.conformance.situations import LAID_LEAST
+
+    count = situation_count(None, False, default_rulesets(load_corpus(FIXTURE_ROOT)[0]))
+    assert count // (len(KINDS) + 1) // 4 == 0  # the share alone would give none
+    out = tmp_path / "r.json"
+    assert main(["conform", "--adapter", f"{ADAPTERS}:DrawnDoubleEndsTurn", "--variant",
+                 "pagat", "-k", "play-laid-", "--situations", str(count), "--format", "json",
+                 "--output", str(out)]) == 1
+    results = json.loads(out.read_text(encoding="utf-8"))["results"]
+    assert len(results) == LAID_LEAST == 2
+    assert all(r["status"] == "fail" and r["charged"] == ["DBL-1"] for r in results), results
     capsys.readouterr()
 
 

@@ -113,6 +113,19 @@ def shape(option: str, value: str, values: Mapping[str, str], space: Space,
                  tuple(sorted(alike)))
 
 
+def astray(values: Mapping[str, str], pieces: Sequence[Piece],
+           outcomes: Sequence[str | None]) -> frozenset[int] | None:
+    """The entries whose outcome no piece at `values` gives (an option at `other`: any
+    value): those a fixture read as a bug fails against the answer, not the entries of
+    other rules, which it fails as those rules say. None where no piece has `values`."""
+    at = [p for p in pieces if all(values[o] in vs or values[o] == OTHER
+                                   for o, vs in p.region.items())]
+    if not at:
+        return None
+    return frozenset(i for i, o in enumerate(outcomes)
+                     if o is not None and not any(p.outcomes[i] in (o, ANY) for p in at))
+
+
 def with_a_bug(s: Shape, declared: str | None, value: str) -> bool:
     """Whether the shape is that of `value` played with a bug (the module docstring)."""
     if declared == OTHER:

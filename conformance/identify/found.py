@@ -19,6 +19,8 @@ class Observation:
     refused: bool = False  # the engine refused the fixture's setup (its table, or a deal)
     charged: list[str] = field(default_factory=list)
     """The clauses its failed comparisons break, as conform charges them (observe.py)."""
+    by_entry: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """The same for each failed entry, by its index (a refused step: every entry's)."""
     stands: dict[str, frozenset[str]] = field(default_factory=dict)
     """Options read here only for whether the table exists (run.py, SETUP_ONLY): the
     values `other` stands for in this fixture."""

@@ -5,7 +5,7 @@ fixture's outcomes (SETUP_ONLY). run.py solves over what this sees."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Final
 
 from mtrain.conformance.adapter import (
@@ -21,7 +21,18 @@ from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.identify.cells import Piece
 from mtrain.conformance.identify.found import Observation
 from mtrain.conformance.process import FAILURES, HarnessError
-from mtrain.conformance.runner import _reference_states, check, play, setup_problems
+from mtrain.conformance.round_end_alone import worth_aside
+from mtrain.conformance.runner import (
+    ROUND_END,
+    Outcome,
+    _reference_states,
+    charge_refused_step,
+    check,
+    departure,
+    one_charge,
+    play,
+    setup_problems,
+)
 from mtrain.conformance.selection import players_of
 from mtrain.spec.notation import max_pip_of
 from mtrain.spec.ruleset import Ruleset
@@ -89,12 +100,15 @@ def tables_had(sent: Ruleset, space: Space) -> Callable[[Fixture, str], frozense
 
 
 def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
-            progress: Callable[[], None] | None = None) -> list[Observation]:
+            progress: Callable[[], None] | None = None,
+            own: Collection[str] = ()) -> list[Observation]:
     """Play every fixture once, then check each of its entries. An entry is not seen
     where the engine answered `unsupported` or failed (a crash, a timeout, an answer that
     is not one), or where it passes but for a refusal naming no clause (_judged); an
     error answer is its outcome `error`, as the partition has it for
-    a table the rules cannot play (a deal from a pool of another engine procedure)."""
+    a table the rules cannot play (a deal from a pool of another engine procedure).
+    `own`: the options the engine declares its own (`sent` stands in for them), whose
+    round totals are no departure where they decide a round's worth (as under conform)."""
     rj = ruleset_json(sent)
     out = []
     for fx in fixtures:
@@ -102,8 +116,9 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
             progress()
         obs = Observation(fx, tuple(None for _ in fx.expect))
         out.append(obs)
+        trace: list[JSON] = []
         try:
-            played = play(fx, sent, impl, rj)
+            played = play(fx, sent, impl, rj, trace)
         except (HarnessError, Unsupported, ValueError, KeyError, TypeError) as e:
             obs.notes.append(f"not run: {e}")
             if _erred(e):
@@ -126,16 +141,26 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
         if not isinstance(played, tuple):  # a refused step: every entry fails
             obs.outcomes = tuple(played.status if played.status in ("fail", "error")
                                  else None for _ in fx.expect)
+            if played.status == "fail" and played.step:  # charged as conform charges it
+                _charge_refusal(played, sent, impl, rj, trace, obs.charged, own)
+                obs.by_entry = {i: tuple(obs.charged) for i in range(len(fx.expect))}
             continue
         state, rj_sent = played
         outcomes: list[str | None] = []
         referee = Referee(fx, sent, functools.partial(_reference_states, fx, sent))
-        for exp in fx.expect:
+        departed = functools.partial(_departed, [], fx, sent, impl, rj, trace, referee, own)
+        for i, exp in enumerate(fx.expect):
             try:
                 nulls: list[str] = []
+                charged: list[str] = []
                 problems = _checked(exp, rj_sent, state, impl, sent, nulls, referee,
-                                    obs.charged)
+                                    charged, departed)
                 outcomes.append(_judged(problems, nulls))
+                if problems and _worth_only(exp, rj_sent, state, impl, sent, own):
+                    obs.by_entry[i] = ()  # the worth of a round's end of its own: no bug
+                elif charged:
+                    obs.by_entry[i] = tuple(charged)
+                    obs.charged += [c for c in charged if c not in obs.charged]
             except RefusedSetup as e:  # a table it would not have: the entry does not hold
                 obs.refused = True
                 unseated = _unseated(fx, sent, e)  # unless it deals no such table at all
@@ -150,20 +175,74 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
 
 
 def _checked(exp: Expectation, rj: JSON, state: JSON, impl: Implementation, sent: Ruleset,
-             nulls: list[str], referee: Referee, charged: list[str]) -> list[str]:
-    """check's problems, each failed comparison's clause added to `charged` (as conform
-    charges it: attribution.py), so that a fixture read as a bug names the clause it
-    breaks, not the clauses it is about. Where the referee cannot judge, the problems
-    alone (asked again): the outcome never depends on the charge."""
+             nulls: list[str], referee: Referee, charged: list[str],
+             departed: Callable[[], list[str]]) -> list[str]:
+    """check's problems, the entry's failure charged as conform charges it (attribution.py,
+    runner.run_one) in `charged`: to what first went astray where the steps'
+    states departed from the reference's (`departed`), else to the first failed
+    comparison's clause that the fixture lists (or the first), so that a fixture read as
+    a bug names the clause it breaks, not the clauses it is about nor what the first
+    departure led to. Where the referee cannot judge, the problems alone (asked again):
+    the outcome never depends on the charge."""
     got: list[str] = []
     try:
         problems = check(exp, rj, state, impl, max_pip_of(sent), nulls=nulls,
                          referee=referee, charged=got)
+        if problems:
+            got = departed() or one_charge(referee.fx, got)
     except (ValueError, KeyError, TypeError, AttributeError):
         nulls.clear()
         return check(exp, rj, state, impl, max_pip_of(sent), nulls=nulls)
     charged += [c for c in got if c not in charged]
     return problems
+
+
+def _worth_only(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
+                sent: Ruleset, own: Collection[str]) -> bool:
+    """Whether a failed entry fails only in what a round's end is worth (its scores, the
+    totals, the winners) where the engine declares a rule of a round's end its own
+    (ROUND_END: semaphore's scoring, blank values and tie rule), whose worth the stand-in
+    sent need not give: the rest holds, as conform judges it (round_end_alone.py)."""
+    if not set(own) & ROUND_END:
+        return False
+    try:
+        return not check(worth_aside(exp), rj, state, impl, max_pip_of(sent))
+    except (HarnessError, Unsupported, RefusedSetup, ValueError, KeyError, TypeError,
+            AttributeError):
+        return False
+
+
+def _departed(memo: list[str | None], fx: Fixture, sent: Ruleset, impl: Implementation,
+              rj: JSON, trace: Sequence[JSON], referee: Referee, own: Collection[str]
+              ) -> list[str]:
+    """The clause of what first went astray in `fx`'s steps (runner.departure), if
+    anything did, the round's worth aside where the engine plays its own (`own`); asked
+    once (`memo`), where an entry fails."""
+    if not memo:
+        found = None
+        if fx.steps or fx.deal is not None:
+            try:
+                found = departure(fx, sent, impl, rj, trace, referee, tuple(own))
+            except (HarnessError, Unsupported, ValueError, KeyError, TypeError,
+                    AttributeError):
+                found = None
+        memo.append(None if found is None else found[2])
+    return [c for c in memo if c]
+
+
+def _charge_refusal(played: Outcome, sent: Ruleset, impl: Implementation, rj: JSON,
+                    trace: Sequence[JSON], charged: list[str], own: Collection[str]) -> None:
+    """A refused step's clause added to `charged` (runner.charge_refused_step: what allows
+    the step, or what first departed before it), so that a fixture read as a bug names
+    the clause the refusal breaks, not the fixture's own. The outcome is a fail either
+    way: where the referee cannot judge, nothing is charged."""
+    referee = Referee(played.fixture, sent,
+                      functools.partial(_reference_states, played.fixture, sent))
+    try:
+        charge_refused_step(played, sent, impl, rj, trace, referee, tuple(own))
+    except (HarnessError, Unsupported, ValueError, KeyError, TypeError, AttributeError):
+        return
+    charged += [c for c in played.charged if c and c not in charged]
 
 
 def _unseated(fx: Fixture, sent: Ruleset, refusal: RefusedSetup) -> str | None:

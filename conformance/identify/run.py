@@ -221,12 +221,12 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
     telling = [fx for fx in fixtures if len({p.outcomes for p in parts[fx.id]}) > 1]
     sent = _sent(space, allowed, base, deals, dealt)
     advance = step("playing the fixtures", len(telling))
-    observations = observe(telling, watched, sent, lambda: advance(1))
+    own_rules = frozenset(o for o, v in (declared.choices if declared else ()) if v == OTHER)
+    observations = observe(telling, watched, sent, lambda: advance(1), own_rules)
     now[:] = ["weighing the fixtures played", 0, 0]
     model = Model.of(space)
     # what the solver prefers: the base, and `other` where the engine declares it so
     judged = {**base, **{o: v for o, v in (declared.choices if declared else ()) if v == OTHER}}
-    own_rules = frozenset(o for o, v in (declared.choices if declared else ()) if v == OTHER)
     escapable = [o for o in space.options if o not in NO_OTHER and o not in fixed]
     having = tables_had(sent, space)
 
@@ -280,7 +280,8 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
         more = _situations(space, found[1], found[0].values, weak, deals, own, allowed,
                            parts, round_no)
         seen = observe(more, watched, sent,
-                       functools.partial(step("playing situations from play", len(more)), 1))
+                       functools.partial(step("playing situations from play", len(more)), 1),
+                       own_rules)
         observations += seen
         now[:] = ["weighing the situations played", 0, 0]
         soft += weighed(seen)
@@ -365,7 +366,7 @@ def _values_with_bugs(conclude: Callable[[Region, frozenset[str], Until | None],
     region: Region = dict(allowed)
     notes: dict[str, tuple[str, str]] = {}
     dropped: frozenset[str] = frozenset()
-    pin: tuple[str, str, bugs.Shape] | None = None
+    pin: tuple[str, str, bugs.Shape, dict[str, str]] | None = None
 
     def pinned(best: Solution, f: OptionFinding) -> bool:
         """Whether `f` is the first option found `other` with a known value's shape with
@@ -377,7 +378,7 @@ def _values_with_bugs(conclude: Callable[[Region, frozenset[str], Until | None],
         s = bugs.shape(f.option, value, best.values, space, frozenset(best.violated), seen,
                        parts)
         if bugs.with_a_bug(s, bugs.declared_value(declared, f.option), value):
-            pin = f.option, value, s
+            pin = f.option, value, s, {**best.values, f.option: value}
         return pin is not None
 
     for _ in range(PINS):
@@ -387,11 +388,12 @@ def _values_with_bugs(conclude: Callable[[Region, frozenset[str], Until | None],
             assert got is not None  # weighed whole where nothing was pinned
             found = got
             break
-        option, value, s = pin
+        option, value, s, values = pin
         region[option] = frozenset(v for v in region.get(option, space.options[option])
                                    if v != OTHER)
         notes[option] = (value, bugs.note(option, value, s, functools.partial(
-            _broken, {o.fixture.id: o for o in observations}, own, space.cat)))
+            _broken, {o.fixture.id: o for o in observations}, own, space.cat,
+            values=values, parts=parts)))
         dropped |= frozenset((*s.against, *s.alike))
     else:  # the last pin's answer, where none is looked for
         whole = conclude(region, dropped, None)
@@ -418,14 +420,25 @@ def _values_with_bugs(conclude: Callable[[Region, frozenset[str], Until | None],
 
 
 def _broken(observed: Mapping[str, Observation], own: frozenset[str], cat: Catalog,
-            fid: str) -> frozenset[str]:
-    """The clauses fixture `fid`, read as a bug, breaks: those its failed comparisons were
-    charged to (observe.py), but those of a rule the engine declares its own (a stand-in
-    was sent for it, whose answers its own rule need not give); else those it is about."""
+            fid: str, values: Mapping[str, str] | None = None,
+            parts: Mapping[str, Sequence[Piece]] | None = None) -> frozenset[str]:
+    """The clauses fixture `fid`, read as a bug, breaks: those its failed entries were
+    charged to (observe.py), at the answer `values` only the entries it fails against
+    them (bugs.astray: not those of other rules, which it fails as they say), but those
+    of a rule the engine declares its own (a stand-in was sent for it, whose answers its
+    own rule need not give); else those it is about."""
     obs = observed.get(fid)
     if obs is None:
         return frozenset()
-    charged = [c for c in obs.charged if c not in cat.clauses or not own & set(
+    found = obs.charged
+    if obs.by_entry:
+        gone = (None if values is None or parts is None
+                else bugs.astray(values, parts.get(fid, ()), obs.outcomes))
+        picked = [obs.by_entry[i] for i in sorted(gone or obs.by_entry) if i in obs.by_entry]
+        if picked and not any(picked):
+            return frozenset()  # it fails only in the worth of a round's end of its own
+        found = [c for clauses in picked for c in clauses] or found
+    charged = [c for c in found if c not in cat.clauses or not own & set(
         cat.clauses[c].when)]
     return frozenset(charged or obs.fixture.clauses)
 
@@ -463,7 +476,8 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
             return None
     # what each fixture speaks of: the clauses it was seen to break, else those it is about
     observed = {obs.fixture.id: obs for obs in observations}
-    speaks = {fid: _broken(observed, declared, space.cat, fid) for fid in observed}
+    speaks = {fid: _broken(observed, declared, space.cat, fid, best.values, parts)
+              for fid in observed}
     existence = {obs.fixture.id: frozenset(obs.stands) for obs in observations}
     seen = {obs.fixture.id: obs.outcomes for obs in observations}
 
