@@ -61,10 +61,11 @@ class Partition:
         return len(self.cells)
 
 
-REGION_LIMIT = 10000
+REGION_LIMIT = 20000
 """The most regions one fixture's partition may have: a match's winners read the tile set,
 the scoring, the blank values and the tie rule (about 5,200 regions since scoring has
-three values); a fixture past it reads too much to explore."""
+three values; 11,546 for generated-tie-rule-003 since double-8 is a sixth set, whose
+round 9 is its last); a fixture past it reads too much to explore."""
 
 
 def explore(fx: Fixture, space: Space | None = None, limit: int = REGION_LIMIT,

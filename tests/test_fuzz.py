@@ -23,7 +23,8 @@ from mtrain.conformance.adapter import (
     ruleset_json,
 )
 from mtrain.conformance.fixture import load_file
-from mtrain.conformance.fuzz.play import foreign_play, illegal_sample
+from mtrain.conformance.fuzz.illegal import foreign_play, illegal_sample, phantom_play
+from mtrain.conformance.fuzz.judge import refusing
 from mtrain.conformance.known_failures import SkipEntry
 from mtrain.conformance.lint import lint
 from mtrain.conformance.mutants import mutant
@@ -53,6 +54,17 @@ class DrawsWhilePlayable(ReferenceImplementation):
                 and state["phase"] == "start" and not state["first_turns"]:
             out.append({"type": "draw"})
         return out
+
+
+class TrainNIsMexican(ReferenceImplementation):
+    """A local buggy engine that keeps the Mexican Train after the seats' trains in one
+    list: a play on train n, at a table of n seats, is played on the Mexican Train rather
+    than refused (TRAIN-1; interlock's bug 1)."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        if action.get("type") == "play" and action.get("train") == len(state["hands"]):
+            action = {**action, "train": "mexican"}
+        return super().apply(ruleset, state, action)
 
 
 def check_reproducer(group: F.Group, impl: Any) -> None:
@@ -115,6 +127,29 @@ def test_a_tile_of_another_hand_is_offered_and_the_games_course_kept() -> None:
         assert plain.random() == extra.random()
         perform(st, actions[offered % len(actions)])
     assert offered > 10
+
+
+def test_a_play_on_a_train_the_table_does_not_have_is_offered_and_found(
+        tmp_path: Path) -> None:
+    """Fuzz never offered a play on train n at a table of n seats (its actions name the
+    seats' trains and the Mexican Train only), so an engine that takes train n for the
+    Mexican Train (interlock's bug 1) passed every game; and no fixture on a double-6 or
+    double-8 set refuses one (first-026 is on double-9). Every few steps one is offered
+    now, with a tile that fits the Mexican Train, refused by TRAIN-1: one finding,
+    shrunk."""
+    st = deal(F.context("puremco").rules, 3, 1, seed=7)
+    while (probe := phantom_play(st, legal_actions(st))) is None:
+        perform(st, legal_actions(st)[0])
+    why, action = probe
+    assert action["train"] == 3 and [r.clause for r in why(st)] == ["TRAIN-1"]
+    ctx = F.context("puremco")  # the reference's own refusal, as a reproducer reads it
+    assert refusing(ctx, st, f"play {action['tile']} on 3") == ("TRAIN-1",)
+    there = codec.action_from_json(st, {**action, "train": "mexican"})
+    assert there in legal_actions(st)  # a legal play on the Mexican Train
+    impl = TrainNIsMexican()
+    report = F.fuzz(F.Target.of(impl, "train-n-is-mexican"), ["puremco"], 3, 1, out=tmp_path)
+    assert [g.signature for g in report.new] == ["allows play (TRAIN-1)"]
+    check_reproducer(report.new[0], impl)
 
 
 @pytest.mark.parametrize(("name", "signature"), [

@@ -1,9 +1,9 @@
 """An author's day with each engine of tests/examples/ written from the protocol alone
 (cantina, sixes, railyard, shed, ninepins, caboose, junction, roundhouse, hump, tandem,
-switchback, siding; turntable, signalbox and semaphore in process; and tortoise, in
-JavaScript for node): house rules, some no known value describes, tables of their own,
-and planted bugs, all written down in the engine's docstring (or header) before the suite
-ran.
+switchback, siding; turntable, signalbox, semaphore and interlock in process; and
+tortoise, in JavaScript for node): house rules, some no known value describes, tables of
+their own, and planted bugs, all written down in the engine's docstring (or header)
+before the suite ran.
 
 For each: conform under its honest rule-set file, with the planted bugs switched off
 (`--fixed`), fails nothing (but a bug the docstring records as found, not planted): no
@@ -517,9 +517,47 @@ SEMAPHORE = Engine(
     adapter="Semaphore",
     games=4,  # all three bugs in 4 games (seed 1): the double-double first in game 1
 )
+INTERLOCK = Engine(
+    "interlock",
+    # an in-process adapter around a bot that keeps its games between calls (a state it
+    # wrote goes on from its own object), on a double-8 set for 2 to 5 players with a
+    # table of its own, and three house rules that meet at an open double on an emptying
+    # boneyard: a double binds only while the boneyard holds a tile of its number
+    # (`uncoverable_double: other`), a cover also clears the marker of the train it lies
+    # on (`marker_removal: other`), and with the boneyard empty a round is blocked once
+    # every personal train is marked (`blocked_round: other`). No rule-set file could
+    # name a double-8 set (tile_set: double-8, SET-7, is a value since). 940 results when
+    # measured (933 situations from play: 7 fixtures speak about double-8 tables), none
+    # failing with the bugs off (7 not applicable: 3 its uncoverable double, 1 its marker
+    # rule, 2 tables its rules never reach, 1 its table). Bug 1 (train n taken for the
+    # Mexican Train) fails no fixture on a double-8 set (first-026 is on double-9) and fuzz
+    # never offered a play on a train the table does not have: it does now
+    # (fuzz/illegal.py, phantom_play). Bug 3 (a first turn kept after a double it could
+    # not follow) is rare: fuzz alone finds it, once in 12 games (seed 1)
+    shows={"mexican-index": "",  # fuzz alone
+           "drawn-last": r"^legal actions missing: play \S+ on|refused by TURN-3",
+           "first-double-pass": ""},  # fuzz alone
+    fuzz={"mexican-index": r"^allows play \(TRAIN-1\)$",
+          # the drawn tile unseen: missing, or refused for the wrong reason
+          "drawn-last": r"^forbids play \((TURN-3|TRAIN-4)\)$"
+                        r"|^refuses play citing TURN-3, not TRAIN-4$",
+          "first-double-pass": r"^after pass: first_turns$"},
+    found=(),
+    least=900,
+    truth={"tile_set": "double-8", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "anyone",
+           "own_train_first": "not-required", "doubles": "open", "follow_up": "anywhere",
+           "double_order": "oldest-first", "uncoverable_double": "other",
+           "marker_removal": "other", "draw_rule": "draw-one", "blocked_round": "other",
+           "scoring": "penalty", "blank_values": "face", "tie_rule": "shared"},
+    # the drawn tile unseen where its only plays are on marked trains reads as those
+    # trains kept closed (TRAIN-4, signalbox's bug): the table alone cannot tell the two
+    charged={"drawn-last": ("TURN-3", "TRAIN-4")},
+    adapter="Interlock",
+)
 NODE = shutil.which("node")
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
-           TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE,
+           TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK,
            pytest.param(TORTOISE, id="tortoise", marks=pytest.mark.skipif(
                NODE is None, reason="node is not installed: tortoise is a JavaScript engine"))]
 
@@ -623,8 +661,11 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
 # and wrong, both `other` found (starting_seat "contradicted (or rotate)", match_length);
 # blank_values blank-25 (likely, margin 1: bug 2 charges the last tile), tie_rule
 # undetermined; its three other tests together 5.4 CPU s
+# Interlock's (47.5 CPU s with its bugs on, the corpus explored, load 8): nothing sure and
+# wrong, the set and table measured, its three `other` kept as it declares them; its
+# three other tests together 7.2 CPU s
 IDENTIFIED = [e for e in ENGINES[:-1]
-              if e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE)]
+              if e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK)]
 
 
 @pytest.mark.slow

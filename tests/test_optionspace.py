@@ -25,7 +25,8 @@ from mtrain.spec.optionspace.features import AnalysisError, OptionSpace, SatResu
 
 DATA = Path(__file__).resolve().parents[1] / "spec" / "data"
 # (N+1)(N+2)/2 for N = 12, 9, 6, 15, 18
-TILES = {"double-12": 91, "double-9": 55, "double-6": 28, "double-15": 136, "double-18": 190}
+TILES = {"double-12": 91, "double-9": 55, "double-6": 28, "double-15": 136, "double-18": 190,
+         "double-8": 45}
 
 # Read by hand from options.yaml: the hand-size tables.
 TABLES = {

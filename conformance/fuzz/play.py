@@ -34,6 +34,12 @@ from typing import Any, TypeVar
 from mtrain.conformance.adapter import JSON, Implementation, Refused, RefusedSetup
 from mtrain.conformance.answers import Problem, actions_problems, identical
 from mtrain.conformance.fuzz import own_rules
+from mtrain.conformance.fuzz.illegal import (
+    FOREIGN_EVERY,
+    PHANTOM_AT,
+    illegal_sample,
+    phantom_play,
+)
 from mtrain.conformance.fuzz.judge import (
     Disagreement,
     Judge,
@@ -60,11 +66,7 @@ from mtrain.reference import codec
 from mtrain.reference.deal import deal as reference_deal
 from mtrain.reference.deal import deal_pool, match_over, match_winners, random_draw
 from mtrain.reference.engine import (
-    DRAW,
-    END_CHAIN,
     OVER,
-    PASS,
-    PLAY,
     Action,
     State,
     engine_number,
@@ -78,11 +80,6 @@ from mtrain.spec.notation import action_text
 
 T_ = TypeVar("T_")
 
-REFUSAL_PROBES = 2
-"""Illegal actions offered to the implementation at every step."""
-FOREIGN_EVERY = 4
-"""Every this many steps of a round, one more illegal action: a tile another player holds,
-laid where it would fit (TURN-7), which a sample of the mover's own tiles never offers."""
 TIE_PROBES = 2
 """Made-up tied totals tried on the last step of a match."""
 MAX_ROUND_STEPS = 3000
@@ -227,60 +224,6 @@ def tied_totals(rules: Rules, round_scores: list[int],
     if rng.random() < 0.4:
         outs[tied[1]] = outs[tied[0]]
     return [f - r for f, r in zip(final, round_scores, strict=True)], outs
-
-
-def illegal_sample(st: State, legal: Sequence[Action], rng: random.Random,
-                   k: int = REFUSAL_PROBES, foreign: bool = False) -> list[Action]:
-    """A few illegal actions: mostly plausible ones (draw, pass, end-chain, or a held tile
-    that matches a train's end), now and then a held tile on a train it does not fit;
-    with `foreign`, one more (`foreign_play`), drawing nothing from `rng`, so that the
-    games' course does not change."""
-    legal_set = set(legal)
-    near: list[Action] = [a for a in (DRAW, PASS, END_CHAIN) if a not in legal_set]
-    hand, ends, number_mask = st.hands[st.seat], st.ends, st.rules.number_mask
-    for train in range(st.players + 1):
-        mask = hand & number_mask[ends[train]]
-        while mask:
-            low = mask & -mask
-            a = PLAY[train][low.bit_length() - 1]
-            if a not in legal_set:
-                near.append(a)
-            mask ^= low
-    out: list[Action] = []
-    while len(out) < k:
-        if near and (rng.random() >= 0.25 or not hand):
-            out.append(near.pop(rng.randrange(len(near))))
-            continue
-        held = T.tiles_of(hand)  # far: a held tile on a train it does not fit
-        t = held[rng.randrange(len(held))] if held else -1
-        train = rng.randrange(st.players + 1)
-        far = PLAY[train][t] if t >= 0 else None
-        if far is None or far in out or T.OTHER_END[t][ends[train]] >= 0:
-            if not near:
-                break
-            continue
-        out.append(far)
-    extra = foreign_play(st, legal) if foreign else None
-    return out if extra is None else [*out, extra]
-
-
-def foreign_play(st: State, legal: Sequence[Action]) -> Action | None:
-    """A tile the mover does not hold but another player does, on a train whose end it
-    matches, trains the mover may play on first (the heaviest such tile): refused by
-    TURN-7 alone, so an engine that takes a tile from the wrong hand is caught."""
-    others = 0
-    for seat in range(st.players):
-        if seat != st.seat:
-            others |= st.hands[seat]
-    others &= ~st.hands[st.seat]
-    if not others:
-        return None
-    open_to = sorted({a.train for a in legal if a.kind == "play"})
-    for train in [*open_to, *(t for t in range(st.players + 1) if t not in open_to)]:
-        mask = others & st.rules.number_mask[st.ends[train]]
-        if mask:
-            return PLAY[train][mask.bit_length() - 1]
-    return None
 
 
 # --- asking the implementation ----------------------------------------------------------
@@ -607,9 +550,12 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
     legal, own_legal = own_rules.on_state(ctx, st, legal_actions)
     bads = illegal_sample(st, legal, rng, foreign=step % FOREIGN_EVERY == 0)
     act = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
-    bads_json = [codec.action_to_json(st, bad) for bad in bads]
+    probes = [(_refusals_of(bad, legal), codec.action_to_json(st, bad)) for bad in bads]
+    phantom = phantom_play(st, legal) if step % FOREIGN_EVERY == PHANTOM_AT else None
+    if phantom is not None:  # a train the table does not have (TRAIN-1)
+        probes.append(phantom)
     act_json = codec.action_to_json(st, act)
-    ask.ahead(ctx, [*bads_json, act_json])
+    ask.ahead(ctx, [*(bad_json for _, bad_json in probes), act_json])
     answer, error = _asked(res, lambda: ask.legal(ctx))
     # the implementation's own view of the legal actions, when it differs from the rules':
     # refusals that follow from that view are not findings of their own
@@ -638,8 +584,8 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
             return False
         if found and error is None and type(answer) is list:
             listed = {action_text(a) for a in answer if isinstance(a, dict)}
-    for bad, bad_json in zip(bads, bads_json, strict=True):
-        found_refusals, own = own_rules.on_state(ctx, st, _refusals_of(bad, legal))
+    for why, bad_json in probes:
+        found_refusals, own = own_rules.on_state(ctx, st, why)
         wants = tuple(r.clause for r in found_refusals)  # any of them is right
         clause = wants[0]
         accepted, named = False, None
@@ -751,7 +697,7 @@ def _winners_now(st: State) -> list[int]:
     return match_winners(st) if match_over(st) else []  # MATCH-1
 
 
-def _refusals_of(bad: Action, legal: Sequence[Action]) -> Callable[[State], list[Any]]:
+def _refusals_of(bad: Action, legal: Sequence[Action]) -> Callable[[State], Sequence[Any]]:
     return lambda s: list(refusals(s, bad, legal))
 
 
