@@ -61,10 +61,11 @@ class Partition:
         return len(self.cells)
 
 
-REGION_LIMIT = 10000
+REGION_LIMIT = 16000
 """The most regions one fixture's partition may have: a match's winners read the tile set,
-the scoring, the blank values and the tie rule (about 5,200 regions since scoring has
-three values); a fixture past it reads too much to explore."""
+the scoring, the blank values and the tie rule (generated-tie-rule-003: past 10,000 once
+the tile set took a sixth value, double-10); a fixture past it reads too much to
+explore."""
 
 
 def explore(fx: Fixture, space: Space | None = None, limit: int = REGION_LIMIT,
