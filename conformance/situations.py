@@ -649,11 +649,14 @@ def _pass_fixture(fid: str, reached: Reached, rs: Ruleset, plays: Ruleset, scope
     after = st.copy()
     perform(after, PASS)
     moved = table_of(after)
-    # the reference's pass as a check of the model's
-    if (model["marked"], model["seat"], model["drawn"]) != (
-            moved.get("marked", []), after.seat, None):
+    # the reference's pass as a check of the model's; a pass ends a first turn as a tile
+    # does (FIRST-6), so `first_turns` is checked too
+    firsts = [q for q in range(st.players) if after.first_pending >> q & 1]
+    if (model["marked"], model["seat"], model["drawn"], model["first_turns"]) != (
+            moved.get("marked", []), after.seat, None, firsts):
         return None
-    state: dict[str, Any] = {"marked": model["marked"], "seat": model["seat"], "drawn": None}
+    state: dict[str, Any] = {"marked": model["marked"], "seat": model["seat"], "drawn": None,
+                             "first_turns": model["first_turns"]}
     if before is not None:
         state["hands"] = {st.seat: table["hands"][st.seat]}
     legal = tuple(sorted(legal_actions_of(table_state(moved, plays), dict(plays.items())),
@@ -670,7 +673,8 @@ def _pass_fixture(fid: str, reached: Reached, rs: Ruleset, plays: Ruleset, scope
         expect=(Expectation(variants=(), scope=scope, legal=legal, state=state),),
         note=(f"A table reached by a random round of {rs.name} after {reached.moves} moves: "
               f"seat {st.seat} {drew}passes. The state after the pass (its marker up, "
-              "TURN-4; the next seat, no tile drawn) is spec/model/steps.py's replay of "
+              "TURN-4; the next seat, no tile drawn, its first turn over, FIRST-6) is "
+              "spec/model/steps.py's replay of "
               "the steps, the next player's legal set spec/model/legality.py's on the "
               "table reached, not an engine's."))
     fx.keep_start(plays, start)
