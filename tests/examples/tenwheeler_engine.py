@@ -48,6 +48,15 @@ Planted bugs (what the suite must find), each with the clause it breaks:
    `first_turns` only when it lays a tile (FIRST-6: each player has exactly one first
    turn, their first turn after the engine is placed).
 
+Found by the runs, in the suite, not here (each fixed where it belongs, with a test): the
+suite refused a double-10 set outright (`unknown value 'double-10' for tile_set`); bug 3
+failed nothing in conform (a pass after a draw in vain checked the marker, not
+`first_turns`; and on a first turn every legal set reads this engine's own-train rule,
+so conform cannot run those tables at all), and fuzz found it but could not shrink it
+(asked again, the pass's legality was read as its own rule's); bug 1 was charged to
+the follow-up rule (DBL-2) where the tile after a double would open the Mexican Train,
+and fuzz split it over three findings (TRAIN-5, TRAIN-2, TURN-3).
+
 Its refusals name a clause where one says why (a house rule has none). All three bugs
 are on by default; `--fixed 1,2,3` switches them off (or some of them).
 
