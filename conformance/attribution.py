@@ -14,6 +14,8 @@ the comparison that failed, under the rule set it ran under:
   such a play refused as onto a closed train, TRAIN-4), to the marker's access (TRAIN-4,
   or MARK-1 where the fixture lists it alone), whatever the moment's rule (DBL-2, TURN-3,
   a release);
+  plays missing that open the empty Mexican Train, with no play offered on it, to what
+  opens it (TRAIN-5), whatever the moment's rule (DBL-2, DBL-3, TURN-3);
 - a draw or pass missing, or refused as a step, beside plays the rules refuse: the clause
   refusing those plays (the player believes a play possible); a draw due to a player bound
   by a double nobody can cover: the rule that it still binds (DBL-10, DBL-12); the drawn
@@ -44,7 +46,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from mtrain.conformance.fixture import Fixture
 from mtrain.reference import codec, engine, refusals
@@ -292,6 +294,21 @@ def marked_play(st: engine.State, act: engine.Action) -> bool:
             and all(d in st.turn_doubles for d in st.open_doubles))
 
 
+OPENING_MOMENTS: Final = ("TRAIN-5", "DBL-2", "DBL-3", "TURN-3")
+"""The clauses `allowing` names for a play that opens the empty Mexican Train: TRAIN-5 in
+an ordinary turn, the moment's own rule in a follow-up or with a tile drawn."""
+
+
+def mexican_opening(st: engine.State, act: engine.Action) -> bool:
+    """Whether `act` is a legal play that opens the empty Mexican Train (TRAIN-5), in an
+    ordinary turn, a follow-up or with a tile drawn, no double of an earlier turn open
+    (whose duty or release would decide it) and no rule of who may open it (FIRST-9,
+    FIRST-10) deciding."""
+    return (act.kind == "play" and act.train == st.players and not st.trains[act.train]
+            and all(d in st.turn_doubles for d in st.open_doubles)
+            and allowing(st, act) in OPENING_MOMENTS)
+
+
 class Referee:
     """The reference engine's view of one fixture under one rule set: which clause
     allows or refuses an action in the state it reaches."""
@@ -353,6 +370,13 @@ class Referee:
         st = None if state is None else self._state(state)
         act = None if st is None else self._action(st, text)
         return st is not None and act is not None and marked_play(st, act)
+
+    def opens_mexican(self, state: Mapping[str, Any] | None, text: str) -> bool:
+        """Whether `text` is a play that opens the empty Mexican Train (mexican_opening)."""
+        state = self.final() if state is None else state
+        st = None if state is None else self._state(state)
+        act = None if st is None else self._action(st, text)
+        return st is not None and act is not None and mexican_opening(st, act)
 
     def marker_access(self) -> str:
         """The clause that opens a marked train to the other players: TRAIN-4 or MARK-1,

@@ -64,8 +64,9 @@ class Partition:
 REGION_LIMIT = 20000
 """The most regions one fixture's partition may have: a match's winners read the tile set,
 the scoring, the blank values and the tie rule (about 5,200 regions since scoring has
-three values; 11,546 for generated-tie-rule-003 since double-8 is a sixth set, whose
-round 9 is its last); a fixture past it reads too much to explore."""
+three values; generated-tie-rule-003 passed 10,000 once the tile set took a sixth value,
+and more with double-8 and double-10 beside the published sets); a fixture past it reads
+too much to explore."""
 
 
 def explore(fx: Fixture, space: Space | None = None, limit: int = REGION_LIMIT,

@@ -452,9 +452,9 @@ def _laid_speaks(rules: Rules, rs: Ruleset, plays: Ruleset,
 
 LAID_FIELDS = ("phase", "seat", "drawn", "open_doubles", "turn_doubles", "marked")
 """What a LAID situation checks after the play: whose turn, in which phase, the doubles."""
-PASSED_FIELDS = ("marked", "seat", "drawn")
+PASSED_FIELDS = ("marked", "seat", "drawn", "first_turns")
 """What a PASSED situation checks after the pass: its marker up, the next seat, no tile
-drawn."""
+drawn, the mover's first turn over (FIRST-6)."""
 
 
 def _moved_fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: Ruleset,
@@ -497,7 +497,8 @@ def _moved_fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: R
         drew = (f"draws {table['drawn']}, which it cannot play, and " if before is not None
                 else "")
         told = ("passes. The state after the pass (its marker up, TURN-4; the next seat, no "
-                "tile drawn) is spec/model/steps.py's replay of the steps, the next "
+                "tile drawn, its first turn over, FIRST-6) is spec/model/steps.py's replay "
+                "of the steps, the next "
                 "player's legal set spec/model/legality.py's on the table reached, not an "
                 "engine's.")
     fx = Fixture(

@@ -42,6 +42,17 @@ def test_a_step_refused_after_a_round_ended_too_early_is_charged_to_the_end() ->
     assert charged("end-015", "pagat", "blocked-ignores-markers") == ["END-2"]
 
 
+def test_the_mexican_train_not_opened_in_a_follow_up_is_charged_to_its_opening() -> None:
+    # generated-follow-up-002 (engine [9-9]): the tile after a double may open the empty
+    # Mexican Train with a 9; an engine that opens it with the set's 12 misses that play,
+    # and offers every other one. What it breaks is what opens the train (TRAIN-5), as in
+    # an ordinary turn (first-021), not the follow-up rule (DBL-2, charged before:
+    # tenwheeler's bug 1, tests/examples/tenwheeler_engine.py)
+    bug = "mexican-opens-on-top-double"
+    assert charged("generated-follow-up-002", "pagat", bug) == ["TRAIN-5"]
+    assert charged("first-021", "puremco", bug) == ["TRAIN-5"]
+
+
 def test_a_tie_broken_by_seat_is_charged_to_the_tie_rule() -> None:
     # match-005 names MATCH-1 and MATCH-5, not MATCH-4; under pagat the shared win is
     # MATCH-4's, and the bug breaks it

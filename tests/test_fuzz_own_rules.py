@@ -275,3 +275,24 @@ def test_no_stand_in_for_an_own_first_turn_decides_a_finding(
             r"^after play: INV-OPEN-DOUBLES$"]
     assert all(any(re.search(b, s) for s in found[1]) for b in bugs), found
     assert all(any(re.search(b, s) for b in bugs) for s in found[1]), found
+
+
+def test_a_step_whose_legality_its_own_rules_decide_is_asked_again_as_play_judged_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """tenwheeler starts its own train first unless its marker is up (`own_train_first:
+    other`), so every first turn's legal set reads that rule; its bug 3 keeps the first
+    turn after a pass (FIRST-6), which reads no rule of its own. Play judged the pass by
+    what the step reads; asked again to shrink it, the judge read the step's legality too
+    (ref.apply), found nothing, and the finding was left unshrunk ("did not show again").
+    Now it is shrunk, and says why conform would not run its reproducer."""
+    engine = EXAMPLES / "tenwheeler_engine.py"
+    capsys.readouterr()
+    main(["fuzz", "--impl", f"{sys.executable} {engine} --fixed 1,2", "--rules",
+          str(EXAMPLES / "tenwheeler-rules.yaml"), "--games", "4", "--seed", "1",
+          "--out", str(tmp_path / "out"), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    [finding] = report["findings"]
+    assert finding["signature"] == "after pass: first_turns"
+    assert finding["shrink"] is not None and finding["shrink"]["tries"] > 0
+    assert not any("did not show again" in p for p in finding["problems"])
+    assert any("own_train_first" in p for p in finding["problems"])

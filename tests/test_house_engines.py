@@ -1,6 +1,6 @@
 """An author's day with each engine of tests/examples/ written from the protocol alone
 (cantina, sixes, railyard, shed, ninepins, caboose, junction, roundhouse, hump, tandem,
-switchback, siding; turntable, signalbox, semaphore and interlock in process; and
+switchback, siding, tenwheeler; turntable, signalbox, semaphore and interlock in process; and
 tortoise, in JavaScript for node): house rules, some no known value describes, tables of
 their own, and planted bugs, all written down in the engine's docstring (or header)
 before the suite ran.
@@ -555,9 +555,41 @@ INTERLOCK = Engine(
     charged={"drawn-last": ("TURN-3", "TRAIN-4")},
     adapter="Interlock",
 )
+TENWHEELER = Engine(
+    "tenwheeler",
+    # a double-10 set (which the suite refused as an unknown tile set until it became a
+    # value of its own) for 2 to 6 players with a table of its own, and two house rules:
+    # a player starts their own train first unless their marker is up (`own_train_first:
+    # other`), and a double of an earlier turn binds nobody once its tiles are out or the
+    # boneyard is empty (`uncoverable_double: other`). 1,067 results when measured, none
+    # failing with the bugs off (106 not applicable: 59 its uncoverable double, 42 its own
+    # train first, 2 its table, 3 tables its rules never reach). Bug 1 was charged to the
+    # follow-up rule (DBL-2) in 2 of 9 failures, and was three fuzz findings (TRAIN-5,
+    # TRAIN-2, TURN-3). Bug 3 shows only on a first turn, whose every legal set its own
+    # rule decides (the own train is empty): conform cannot run those tables, so fuzz
+    # alone finds it (play-pass- never checked first_turns, and fuzz found but could not
+    # shrink it until a step was asked again as play had judged it)
+    shows={"mexican-from-ten": r"legal actions (missing|not allowed by the rules): .*on mexican"
+                               r"|`draw` was refused: a tile can be played",
+           "text-totals": r"^winners: expected \[[\d, ]*\], got \[[\d, ]*\]$",
+           "first-turn-kept": ""},
+    fuzz={"mexican-from-ten": r"^(allows|forbids) play \(TRAIN-5\)$",
+          "text-totals": r"^winners$",
+          "first-turn-kept": r"^after pass: first_turns$"},
+    found=(),
+    least=1000,
+    truth={"tile_set": "double-10", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "anyone",
+           "own_train_first": "other", "doubles": "open", "follow_up": "anywhere",
+           "double_order": "oldest-first", "uncoverable_double": "other",
+           "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
+           "blocked_round": "full-round-of-passes", "scoring": "penalty",
+           "blank_values": "face", "tie_rule": "shared"},
+    charged={"mexican-from-ten": "TRAIN-5", "text-totals": "MATCH-2"},
+)
 NODE = shutil.which("node")
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
-           TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK,
+           TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
            pytest.param(TORTOISE, id="tortoise", marks=pytest.mark.skipif(
                NODE is None, reason="node is not installed: tortoise is a JavaScript engine"))]
 
@@ -664,8 +696,13 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
 # Interlock's (47.5 CPU s with its bugs on, the corpus explored, load 8): nothing sure and
 # wrong, the set and table measured, its three `other` kept as it declares them; its
 # three other tests together 7.2 CPU s
+# tenwheeler's (54 CPU s with its bugs on, 52 off, at load 11 to 12): nothing sure and
+# wrong; with the bugs on, mexican_first_turn own-train-started (likely, margin 1: its
+# own-train rule closes the Mexican Train to a player whose train is empty and
+# unmarked), the rest right; off, every option as declared
 IDENTIFIED = [e for e in ENGINES[:-1]
-              if e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK)]
+              if e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
+                             TENWHEELER)]
 
 
 @pytest.mark.slow

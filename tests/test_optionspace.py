@@ -24,9 +24,9 @@ from mtrain.spec.optionspace import checks
 from mtrain.spec.optionspace.features import AnalysisError, OptionSpace, SatResult
 
 DATA = Path(__file__).resolve().parents[1] / "spec" / "data"
-# (N+1)(N+2)/2 for N = 12, 9, 6, 15, 18
-TILES = {"double-12": 91, "double-9": 55, "double-6": 28, "double-15": 136, "double-18": 190,
-         "double-8": 45}
+# (N+1)(N+2)/2 for N = 12, 9, 10, 6, 15, 18, 8
+TILES = {"double-12": 91, "double-9": 55, "double-10": 66, "double-6": 28, "double-15": 136,
+         "double-18": 190, "double-8": 45}
 
 # Read by hand from options.yaml: the hand-size tables.
 TABLES = {
@@ -70,6 +70,16 @@ CONTRADICTORY = {
        for t in NAMED if t != "celko-d6"},
     **{("tile_set=double-15", f"hand_sizes={t}"): ("DEAL-4",) if t == "puremco-d9"
        else ("DEAL-10",) for t in NAMED if t not in ("ourpastimes-d15", "celko-d15")},
+    # double-10 (66 tiles) takes no named table (DEAL-11), but a table's first row past 66
+    # tiles is declared earlier: pagat 6 x 12, puremco-d12 5 x 14, cardinal 6 x 12,
+    # ourpastimes-d15 6 x 12, celko-d15 5 x 15, goodsam 6 x 12, hathaway 7 x 10 (fundex's
+    # 6 x 11 = 66 fits with the engine dealt, so DEAL-11 it is; celko-d6, celko-d9 fit)
+    **{("tile_set=double-10", f"hand_sizes={t}"): {
+        "puremco-d9": ("DEAL-4",), "pagat": ("DEAL-8:pagat:6p",),
+        "puremco-d12": ("DEAL-8:puremco-d12:5p",), "cardinal": ("DEAL-8:cardinal:6p",),
+        "ourpastimes-d15": ("DEAL-8:ourpastimes-d15:6p",),
+        "celko-d15": ("DEAL-8:celko-d15:5p",), "goodsam": ("DEAL-8:goodsam:6p",),
+        "hathaway": ("DEAL-8:hathaway:7p",)}.get(t, ("DEAL-11",)) for t in NAMED},
     **{("tile_set=double-18", f"hand_sizes={t}"): {"puremco-d9": ("DEAL-4",),
        "ourpastimes-d15": ("DEAL-9",)}.get(t, ("DEAL-11",)) for t in NAMED},
     ("engine_procedure=set-aside", "starting_seat=engine-holder"): ("SEAT-2",),
@@ -84,15 +94,15 @@ CONTRADICTORY = {
     ("mexican_first_turn=own-train-started", "own_train_first=required"): ("FIRST-10",),
 }
 
-# By hand: (tile_set, hand_sizes, engine_procedure, starting_seat) has 16 (set, table)
+# By hand: (tile_set, hand_sizes, engine_procedure, starting_seat) has 17 (set, table)
 # pairs (double-12 with its 6 tables, double-9 with puremco-d9 and celko-d9, double-6 with
-# celko-d6, double-15 with ourpastimes-d15 and celko-d15, and each of the 5 sets with a
+# celko-d6, double-15 with ourpastimes-d15 and celko-d15, and each of the 6 sets with a
 # table of the file's own, `custom`; no row of these fills its set exactly, so any
 # engine procedure deals it) x 23 (engine, seat) pairs allowed by SEAT-2, SEAT-4 and
 # SEAT-6 (any of the 4 starts but the heaviest tile's after holder-lays,
 # holder-lays-and-draws, everyone-draws, highest-double-held or designated-opens; the
 # rotating one, the highest draw's, SEAT-5, or the heaviest tile's, SEAT-6, after
-# set-aside) = 368;
+# set-aside) = 391;
 # (first_turn, mexican_first_turn, own_train_first) has 14 of 24 allowed: anyone with any
 # of the 4 first turns and either own_train_first (8), starter-only with single or
 # chain-anywhere and not-required (FIRST-9: 2), own-train-started with not-required and
@@ -102,7 +112,7 @@ CONTRADICTORY = {
 # blank_values 4, tie_rule 3, match_length 2): 2*4*2*3*3*2*2*3*4*3*2 = 41472 (doubles
 # narrows nothing: its clauses' `when` only says which of them apply).
 FREE = 2 * 4 * 2 * 3 * 3 * 2 * 2 * 3 * 4 * 3 * 2
-HAND_COUNT = 368 * 14 * FREE
+HAND_COUNT = 391 * 14 * FREE
 
 
 @pytest.fixture(scope="module")
@@ -317,7 +327,9 @@ def test_redundant_constraints(sp: OptionSpace) -> None:
     # 8-player row (8 x 13 = 104 > 91) and DEAL-11.
     rows = {f"DEAL-8:{t}:{n}p" for t, table in TABLES.items() for n in table}
     assert set(by_name) == rows | {"DEAL-9", "DEAL-14"}
-    assert by_name["DEAL-8:pagat:10p"].implied_by == ("DEAL-8:pagat:4p",)
+    # pagat's 10-player row (80 tiles) and its 6-player row (72) rule out the same sets,
+    # double-6, 9 and 10; its 4-player row (60) fits double-10
+    assert by_name["DEAL-8:pagat:10p"].implied_by == ("DEAL-8:pagat:6p",)
     assert by_name["DEAL-8:fundex:4p"].implied_by == ("DEAL-8:fundex:6p",)
     assert by_name["DEAL-8:puremco-d9:2p"].implied_by == ("DEAL-4",)
     assert by_name["DEAL-9"].implied_by == ("DEAL-8:ourpastimes-d15:9p", "DEAL-11")
@@ -395,8 +407,8 @@ def test_backbone_dead_values_and_clause_usage_under_an_extra_constraint() -> No
     report = sp.values()
     assert [(f.text, f.core) for f in report.backbone] == [("tile_set=double-12", ("TEST-1",))]
     assert [(f.text, f.core) for f in report.dead] == [
-        *((f"tile_set={s}", ("TEST-1",)) for s in ("double-9", "double-6", "double-15",
-                                                   "double-18")),
+        *((f"tile_set={s}", ("TEST-1",)) for s in ("double-9", "double-6", "double-10",
+                                                   "double-15", "double-18")),
         ("hand_sizes=puremco-d9", ("DEAL-4", "TEST-1")),
         ("hand_sizes=ourpastimes-d15", ("DEAL-8:ourpastimes-d15:9p", "TEST-1")),
         ("hand_sizes=celko-d6", ("DEAL-12", "TEST-1")),
@@ -404,7 +416,8 @@ def test_backbone_dead_values_and_clause_usage_under_an_extra_constraint() -> No
         ("hand_sizes=celko-d15", ("DEAL-8:celko-d15:8p", "TEST-1"))]
     usage = sp.clause_usage()
     assert [f.clause for f in usage.false_optional] == ["SET-2"]
-    assert [f.clause for f in usage.dead] == ["SET-3", "SET-4", "SET-5", "SET-6", "DEAL-4",
+    assert [f.clause for f in usage.dead] == ["SET-3", "SET-4", "SET-5", "SET-6", "SET-7",
+                                              "DEAL-4",
                                               "DEAL-9", "DEAL-10", "DEAL-11", "DEAL-12",
                                               "DEAL-13", "DEAL-14"]
     # double-12 with its 6 tables or a table of its own, x 23 (engine, seat) pairs

@@ -64,15 +64,16 @@ def write(tmp_path: Path, text: str, when: str = "") -> Path:
 
 def test_the_rule_set_files_are_in_the_space_and_the_docs() -> None:
     cat = catalog()
-    assert set(cat.examples) == {"double-6", "double-18", "double-8"}
+    assert set(cat.examples) == {"double-6", "double-8", "double-10", "double-18"}
     hands = SPACE.options["hand_sizes"]
-    assert hands[-4:] == ("custom:double-18", "custom:double-6", "custom:double-8", "custom")
+    assert hands[-5:] == ("custom:double-10", "custom:double-18", "custom:double-6",
+                          "custom:double-8", "custom")
     for name in cat.examples:  # docs/examples/NAME.yaml is the same file
         shipped = ROOT / "spec" / "data" / "rulesets" / f"{name}.yaml"
         assert filecmp.cmp(shipped, EXAMPLES / f"{name}.yaml", shallow=False)
         rs = cat.rules_file(EXAMPLES / f"{name}.yaml")
         assert SPACE.point(rs)["hand_sizes"] == f"custom:{name}"
-    assert not any(SPACE.unnamed.values())  # double-6, double-18 and double-8 are live now
+    assert not any(SPACE.unnamed.values())  # double-6, 8, 10 and 18 are live now
 
 
 def test_a_scope_wrong_on_double_18_is_an_error(tmp_path: Path) -> None:

@@ -271,6 +271,24 @@ def test_a_pass_that_leaves_the_marker_down_fails_the_passes(
     capsys.readouterr()
 
 
+def test_a_pass_that_keeps_the_first_turn_fails_the_passes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each player has one first turn (FIRST-6): a pass on it ends it as a tile would.
+    `play-pass-` checks `first_turns` after the pass, charged to FIRST-6; it checked only
+    the marker, the seat and the drawn tile, so tenwheeler's first turn kept by a pass
+    (tests/examples/tenwheeler_engine.py, bug 3) failed nothing. The reference passes."""
+    out = tmp_path / "r.json"
+    args = ["--variant", "puremco", "-k", "play-pass-", "--situations", "140", "--format",
+            "json", "--output", str(out)]
+    assert main(["conform", "--adapter", f"{ADAPTERS}:FirstTurnKept", *args]) == 1
+    results = json.loads(out.read_text(encoding="utf-8"))["results"]
+    failed = [r for r in results if r["status"] == "fail"]
+    assert failed and all(r["charged"] == ["FIRST-6"] and "first_turns" in r["messages"][0]
+                          for r in failed), failed
+    assert main(["conform", "--adapter", f"{ADAPTERS}:Reference", *args]) == 0
+    capsys.readouterr()
+
+
 def test_an_empty_boneyard_is_reached_at_every_player_count() -> None:
     """Tables with an empty boneyard, and blocked rounds, for 5 to 8 players on a large
     set too: random rounds seldom get there (someone goes out first), drained rounds do.

@@ -42,7 +42,12 @@ from mtrain.conformance.adapter import (
     RefusedSetup,
 )
 from mtrain.conformance.answers import Problem, actions_problems, state_problems, winners_problems
-from mtrain.conformance.attribution import allowing, closed_cover, marked_play
+from mtrain.conformance.attribution import (
+    allowing,
+    closed_cover,
+    marked_play,
+    mexican_opening,
+)
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.fuzz import own_rules
 from mtrain.conformance.fuzz.possible import table_problems
@@ -52,7 +57,16 @@ from mtrain.conformance.process import HarnessError, NotApplicable
 from mtrain.conformance.runner import compare_field, compare_result, deal_with_draw, state_view
 from mtrain.conformance.seat_alone import SEAT_FIELDS
 from mtrain.reference import codec
-from mtrain.reference.engine import ENGINE, FOLLOW, OVER, Action, State, duties, legal_actions
+from mtrain.reference.engine import (
+    ENGINE,
+    FOLLOW,
+    OVER,
+    Action,
+    State,
+    duties,
+    legal_actions,
+    perform,
+)
 from mtrain.reference.refusals import refusal, refusals
 from mtrain.reference.rules import FOLLOW_ANYWHERE, FOLLOW_RESTRICTED
 from mtrain.spec import tiles as T
@@ -324,10 +338,12 @@ def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
     # conform charges them): one bug, one finding per kind and clause
     closed = _closed_covers(ctx, st, missing, listed, plays_extra)
     marked = not closed and _marked_closed(ctx, st, missing, listed)
+    opening = not (closed or marked) and _mexican_unopened(ctx, st, missing, listed)
     for kind in dict.fromkeys(_kind(t) for t in missing if t not in follows):
         texts = [t for t in missing if t not in follows and _kind(t) == kind]
         found = [c for t in texts if (c := permitting(ctx, st, t)) is not None]
         clause = ("TRAIN-6" if closed else "TRAIN-4" if kind == "play" and marked
+                  else "TRAIN-5" if kind == "play" and opening
                   else max(found, key=found.count) if found else None)
         groups.setdefault(_forbids(texts[0], clause), []).extend(texts)
     for sig, items in groups.items():
@@ -352,7 +368,11 @@ def forbidding(ctx: Context, st: State, text: str) -> str:
         return e.clause or "TURN-7"
     except FixtureError:
         return "TURN-7"
-    return refusal(st, act).clause
+    clause = refusal(st, act).clause
+    if (clause == "TRAIN-2" and act.kind == "play" and act.train == st.players
+            and not st.trains[act.train]):
+        return "TRAIN-5"  # what opens the Mexican Train, as conform charges it
+    return clause
 
 
 def _forbids(text: str, clause: str | None) -> str:
@@ -410,6 +430,17 @@ def _marked_closed(ctx: Context, st: State, missing: Sequence[str],
     offered = [_action(ctx, st, t) for t in listed]
     return not any(a is not None and marked_play(st, a) and a.train not in st.open_doubles
                    for a in offered)
+
+
+def _mexican_unopened(ctx: Context, st: State, missing: Sequence[str],
+                      listed: Sequence[str]) -> bool:
+    """Whether the missing plays all open the empty Mexican Train and none is offered on
+    it: what opens it (TRAIN-5) is broken, whatever the moment's rule (DBL-2, TURN-3), as
+    conform charges it."""
+    acts = [_action(ctx, st, t) for t in missing if _kind(t) == "play"]
+    if not acts or any(a is None or not mexican_opening(st, a) for a in acts):
+        return False
+    return not any(_kind(t) == "play" and t.endswith(" on mexican") for t in listed)
 
 
 def compare_refusal(ctx: Context, st: State, text: str, want: Sequence[str],
@@ -701,8 +732,12 @@ class Judge:
         if probe.kind == "refused":
             return None  # legal under the reference
         # its own rules may decide the step: then only a failure or a broken state is a
-        # finding, as in play (an invariant holds whatever the rules)
-        own = own_rules.own_reads(ctx, ref)
+        # finding, as in play (an invariant holds whatever the rules). What the step reads
+        # is what play reads (own_rules.step): whether it is legal is the legal set's
+        # question (own_legal below), which ref.apply asks again
+        taken = _action(ctx, st, probe.action)
+        own = (own_rules.step(ctx, st, taken, perform)[1] if taken is not None
+               else own_rules.own_reads(ctx, ref))
         try:
             got, error = self.impl.apply(rj, got_state, act), None
         except Exception as e:

@@ -155,6 +155,19 @@ class PassesUnmarked(ReferenceImplementation):
         return new
 
 
+class FirstTurnKept(ReferenceImplementation):
+    """A pass on one's first turn keeps the first turn: a seat leaves `first_turns` only
+    when it lays a tile (FIRST-6; tenwheeler's bug 3)."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        new = super().apply(ruleset, state, action)
+        seat = state.get("seat")
+        if (action.get("type") == "pass" and seat in state["first_turns"]
+                and seat not in new["first_turns"]):
+            new["first_turns"] = sorted([*new["first_turns"], seat])
+        return new
+
+
 class ScoresBlanksAtZero(ReferenceImplementation):
     """Plays right, but its `score` always counts blanks at face value."""
 
