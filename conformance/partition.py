@@ -255,8 +255,9 @@ def propose(part: Partition, space: Space) -> list[Scope]:
     out = []
     full = space.full()
     # the options each cell pins (the others it holds whole), found once for every _grow
-    pins = [tuple(o for o, vs in full.items()
-                  if (f := c.region.get(o, vs)) is not vs and f != vs) for c in part.cells]
+    # (a list made, then the tuple: a generator resumed per option costs more)
+    pins = [tuple([o for o, vs in full.items()
+                   if (f := c.region.get(o, vs)) is not vs and f != vs]) for c in part.cells]
     cells = Forbidden([c.region for c in part.cells], space, pins)
     for i, exp in enumerate(entries):
         mine = [c for c, w in zip(part.cells, owner, strict=True) if w == i]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -61,6 +62,7 @@ class Log:
 
 _RULESET_FIELDS = tuple(f.name for f in dataclasses.fields(Ruleset))
 """Every field of a Ruleset, those its __post_init__ sets included."""
+_ruleset_fields = operator.attrgetter(*_RULESET_FIELDS)
 
 
 class TracedRuleset(Ruleset):
@@ -74,9 +76,9 @@ class TracedRuleset(Ruleset):
         # written): built anew, each of a scope check's 145,000 traced runs indexed its
         # choices again
         t = object.__new__(TracedRuleset)
-        for name in _RULESET_FIELDS:
-            object.__setattr__(t, name, getattr(rs, name))
-        object.__setattr__(t, "_log", log)
+        # (set in the instance's dict at once: a frozen dataclass's fields are plain
+        # attributes there, and object.__setattr__ per field cost more than the copy)
+        t.__dict__.update(zip(_RULESET_FIELDS, _ruleset_fields(rs), strict=True), _log=log)
         return t
 
     def __getitem__(self, option: str) -> str:
@@ -175,6 +177,22 @@ def _rules_of(rs: Ruleset) -> Rules:
     """The engine's flags of a rule set, read once: an exploration plays the same rule
     sets over and over (reading them through TracedRules logs each read all the same)."""
     return _kept(rs)[1]
+
+
+_kept_json: dict[int, tuple[Ruleset, JSON]] = {}
+
+
+def _json_of(rs: Ruleset) -> JSON:
+    """`ruleset_json(rs)`, made once per rule set (kept by identity, as `_kept`): a run
+    the memo of runs cannot serve asks it, 93,000 times a cold lint for 44,000 rule
+    sets. Never changed by its readers (the harness's requests only read it)."""
+    kept = _kept_json.get(id(rs))
+    if kept is not None and kept[0] is rs:
+        return kept[1]
+    if len(_kept_json) >= KEPT_RULES:
+        _kept_json.clear()
+    kept = _kept_json[id(rs)] = (rs, ruleset_json(rs))
+    return kept[1]
 
 
 def _answers_of(rs: Ruleset, memo: RunMemo | None) -> dict[Question, Any] | None:
@@ -319,7 +337,7 @@ def logged_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
                 values: dict[str, str], memo: RunMemo | None = None) -> tuple[Run, Log]:
     impl = TracedReference(rs)
     traced = impl.ruleset
-    rj = ruleset_json(rs)
+    rj = _json_of(rs)
     played: tuple[JSON, JSON] | Outcome
     if memo is None:
         played = _play(fx, traced, impl, rj)

@@ -18,6 +18,7 @@ as an outcome that depends on the table (conformance/partition.py).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -169,6 +170,15 @@ KEPT_COMPLETIONS = 1 << 16
 """Regions whose completion a Space keeps."""
 
 
+def _make_room(kept: dict[Any, Any]) -> None:
+    """The older half of a full memo dropped, not all of it: the explorations of
+    neighbouring fixtures ask many of the same regions again (a cold lint searched
+    24,000 of its 175,600 completions a second time with the memo emptied whole, 15,500
+    of 166,900 with its newer half kept)."""
+    for key in list(itertools.islice(kept, len(kept) // 2)):
+        del kept[key]
+
+
 class Space:
     """The valid rule sets over the catalogue's named values (hand tables by name, the
     example files' tables, and `custom`: see the module docstring).
@@ -245,7 +255,7 @@ class Space:
             return self._complete(region, prefer)
         if not known:
             if len(self._completed) >= KEPT_COMPLETIONS:
-                self._completed.clear()
+                _make_room(self._completed)
             found = self._complete(region, prefer)
             self._completed[key] = None if found is None else tuple(found.values())
             return found
@@ -271,7 +281,7 @@ class Space:
                 found = self._complete(region, prefer)
                 return None if found is None else tuple(found.values())
             if len(completed) >= KEPT_COMPLETIONS:
-                completed.clear()
+                _make_room(completed)
             found = self._complete(region, prefer)
             kept = completed[key] = None if found is None else tuple(found.values())
             return kept
