@@ -61,12 +61,12 @@ class Partition:
         return len(self.cells)
 
 
-REGION_LIMIT = 20000
+REGION_LIMIT = 40000
 """The most regions one fixture's partition may have: a match's winners read the tile set,
 the scoring, the blank values and the tie rule (about 5,200 regions since scoring has
-three values; generated-tie-rule-003 passed 10,000 once the tile set took a sixth value,
-and more with double-8 and double-10 beside the published sets); a fixture past it reads
-too much to explore."""
+three values; generated-tie-rule-003 has 21,631 since double-8 and double-10 joined the
+five published sets, each with a last round of its own); a fixture past it reads too
+much to explore."""
 
 
 def explore(fx: Fixture, space: Space | None = None, limit: int = REGION_LIMIT,
