@@ -1,5 +1,6 @@
 """Inputs the earlier robustness rounds let through (robust-s42): a caller's program that
-runs the harness from a thread is not run again by its workers; a run interrupted before
+runs the harness from a thread is not run again by its workers, and one command ending
+does not kill the programs another still runs beside it; a run interrupted before
 its first result says so rather than blaming the declaration; a table naming a seat it
 has not (or one number too few per seat) is the fixture's fault at its line, not the
 implementation's; a program that answers with empty lines is told so at the timeout."""
@@ -9,11 +10,13 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
 
 from mtrain.cli import main
+from mtrain.conformance.child import ChildProcess, stop_on_signals
 from mtrain.conformance.process import ImplementationTimeout, ProcessImplementation
 from mtrain.conformance.report import Report
 
@@ -53,6 +56,26 @@ def test_a_caller_running_the_harness_from_a_thread_is_not_run_again_by_its_work
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["_Forkserver", "[3]"]  # a forkserver's worker did it
     assert ran.read_text() == "ran\n"
+
+
+def test_a_command_ending_leaves_the_programs_of_another_one_running() -> None:
+    # every command ends by killing each program the harness started (stop_on_signals):
+    # a caller running conform beside mutants, each on a thread, had its implementation
+    # killed by SIGKILL when mutants ended ("the implementation was killed by SIGKILL,
+    # before answering the apply request")
+    with stop_on_signals():
+        program = ChildProcess([sys.executable, "-c", "import time; time.sleep(60)"],
+                               1000, None, None)
+        other = threading.Thread(target=_one_command)
+        other.start()
+        other.join()
+        assert program.alive()  # the other command's end left it alone
+    assert not program.alive()  # the last command's end reaps it
+
+
+def _one_command() -> None:
+    with stop_on_signals():
+        pass
 
 
 # --- an interrupt before the first result ------------------------------------------------
