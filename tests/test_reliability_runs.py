@@ -299,10 +299,10 @@ def test_an_interrupted_fuzz_keeps_what_it_found(tmp_path: Path, signum: int,
 
 def test_fuzz_starts_no_more_workers_than_games(monkeypatch: pytest.MonkeyPatch,
                                                 tmp_path: Path) -> None:
+    from mtrain.conformance.forking import pool_context as real
     from mtrain.conformance.fuzz import run
 
-    pools: list[int] = []
-    real = run.pool_context  # fork, or a forkserver of its own when threads run (xdist's)
+    pools: list[int] = []  # fork, or a forkserver of its own when threads run (xdist's)
 
     class Recording:
         def __init__(self) -> None:
