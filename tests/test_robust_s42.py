@@ -1,12 +1,15 @@
 """Inputs the earlier robustness rounds let through (robust-s42): a caller's program that
 runs the harness from a thread is not run again by its workers, and one command ending
 does not kill the programs another still runs beside it; a run interrupted before
-its first result says so rather than blaming the declaration; a table naming a seat it
+its first result says so rather than blaming the declaration; serve refuses a rule set
+with a field the protocol has not (`tile_set` beside `options`) instead of reading past
+it; a table naming a seat it
 has not (or one number too few per seat) is the fixture's fault at its line, not the
 implementation's; a program that answers with empty lines is told so at the timeout."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -137,3 +140,28 @@ def test_a_program_answering_with_empty_lines_is_told_so_at_the_timeout(
     assert info.value.message.endswith(
         "no answer to the hello request within 2 s (it wrote 1 empty line and no answer: "
         "an answer is one JSON object on one line); the implementation was killed")
+
+
+# --- a rule set with a field the protocol has not -------------------------------------------
+
+
+def test_serve_refuses_a_rule_set_with_a_field_the_protocol_has_not(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # `tile_set` written beside `options` was read past: the request was answered under
+    # the options' double-12 set, as if the client had not asked for a double-6 one
+    from mtrain.conformance.serve import Server
+
+    assert main(["state", "chaindbl-001", "--variant", "pagat"]) == 0
+    request = json.loads(capsys.readouterr().out)
+    server = Server()
+    answer, _ = server.handle(json.dumps(request).encode() + b"\n")
+    assert answer["ok"] is True, answer  # as written, answered
+    rs = request["ruleset"]
+    for ruleset, said in [
+            ({**rs, "tile_set": "double-6"}, "legal.ruleset has no field 'tile_set'"),
+            ({**rs, "Options": {}}, "legal.ruleset has no field 'Options'")]:
+        line = json.dumps({**request, "ruleset": ruleset})
+        answer, stop = server.handle(line.encode() + b"\n")
+        assert not stop and answer["ok"] is False, answer
+        assert answer["error"]["kind"] == "bad-request"
+        assert answer["error"]["message"].startswith(said), answer
