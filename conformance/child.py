@@ -42,6 +42,9 @@ class Interrupted(KeyboardInterrupt):
 
 _LIVE: set[ChildProcess] = set()
 _LIVE_LOCK = threading.Lock()
+_RUNNING = 0
+"""Commands under stop_on_signals now: a caller may run several at once, on threads, and
+the processes one of them started are the others' to close while they run."""
 STOPPING = threading.Event()
 """Set by an interrupt under stop_on_signals: closing then kills at once, not politely."""
 
@@ -56,9 +59,10 @@ def kill_all() -> None:
 
 def _forget_after_fork() -> None:
     """A forked worker does not own its parent's processes (nor hold its lock)."""
-    global _LIVE_LOCK
+    global _LIVE_LOCK, _RUNNING
     _LIVE_LOCK = threading.Lock()
     _LIVE.clear()
+    _RUNNING = 0
 
 
 atexit.register(kill_all)
@@ -70,17 +74,24 @@ if hasattr(os, "register_at_fork"):
 def stop_on_signals() -> Iterator[None]:
     """SIGTERM and SIGHUP raise Interrupted (as SIGINT raises KeyboardInterrupt), so
     that cleanup runs; whatever the way out, every process started is killed."""
+    global _RUNNING
     previous: dict[int, Any] = {}
     STOPPING.clear()
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
             if sig is not None:
                 previous[sig] = signal.signal(sig, _raise_interrupted)
+    with _LIVE_LOCK:
+        _RUNNING += 1
     try:
         yield
     finally:
+        with _LIVE_LOCK:
+            _RUNNING -= 1
+            last = _RUNNING == 0
         try:
-            kill_all()
+            if last:  # another command of this process (a caller's thread) still runs
+                kill_all()
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)

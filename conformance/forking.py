@@ -8,6 +8,11 @@ threads (a test runner's, a user's program's) are doing, so it forks only when t
 kernel counts one thread in the process; otherwise its workers come from a forkserver,
 a process started for the purpose that never has a second thread, with the harness
 preloaded so that each worker still starts in milliseconds.
+
+A forkserver's worker would, like a spawned one, first run the caller's main script
+again (as `__mp_main__`): a program that imports mtrain and runs conform or fuzz from a
+thread, without `if __name__ == "__main__"`, ran itself once more in every worker. The
+workers need nothing of it (their work is mtrain's own functions), so ours skip it.
 """
 
 from __future__ import annotations
@@ -17,14 +22,17 @@ import os
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import spawn
 from multiprocessing.connection import wait
-from multiprocessing.context import BaseContext
+from multiprocessing.context import BaseContext, ForkServerContext, ForkServerProcess
 from multiprocessing.pool import Pool
 from multiprocessing.process import BaseProcess
+from typing import Any
 
-PRELOAD = ["mtrain.conformance.fuzz.run", "mtrain.conformance.mutants.runs",
-           "mtrain.conformance.speccheck.run"]
-"""What the forkserver imports once, so that its workers start warm."""
+PRELOAD = ["mtrain.conformance.forking", "mtrain.conformance.fuzz.run",
+           "mtrain.conformance.mutants.runs", "mtrain.conformance.speccheck.run"]
+"""What the forkserver imports once, so that its workers start warm (this module first:
+its workers leave the caller's main alone)."""
 
 
 HARMLESS = frozenset({"mtrain-stderr"})
@@ -44,6 +52,37 @@ def other_threads() -> int:
         return threading.active_count() - 1 - harmless
 
 
+WORKER = "mtrain-worker"
+"""How the name of each of our forkserver's processes begins: what tells them apart from
+those of a caller's own pools, which may share the forkserver and do need its main."""
+
+
+class _Worker(ForkServerProcess):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.name = f"{WORKER}-{self.name}"
+
+
+class _Forkserver(ForkServerContext):
+    Process = _Worker
+
+
+def _prepare_without_main(prepare: Any) -> Any:
+    """`prepare`, which readies a new process from the data its parent sent, leaving
+    out the caller's main module for our workers."""
+    def ready(data: dict[str, Any]) -> None:
+        if str(data.get("name", "")).startswith(WORKER):
+            data = {k: v for k, v in data.items()
+                    if k not in ("init_main_from_path", "init_main_from_name")}
+        prepare(data)
+    ready.mtrain_without_main = True  # type: ignore[attr-defined]
+    return ready
+
+
+if not getattr(spawn.prepare, "mtrain_without_main", False):  # imported in the forkserver
+    spawn.prepare = _prepare_without_main(spawn.prepare)
+
+
 def pool_context() -> BaseContext:
     """The start method for a pool of workers made now: fork when this process is single
     threaded, else forkserver (spawn where there is neither)."""
@@ -51,7 +90,7 @@ def pool_context() -> BaseContext:
     if "fork" in methods and other_threads() == 0:
         return multiprocessing.get_context("fork")
     if "forkserver" in methods:
-        ctx = multiprocessing.get_context("forkserver")
+        ctx = _Forkserver()
         ctx.set_forkserver_preload(PRELOAD)
         return ctx
     return multiprocessing.get_context("spawn")

@@ -430,6 +430,7 @@ class ProcessImplementation:
                 expect: bytes | None) -> JSON:
         """The checked answer to request `rid`, already sent (see _exchange)."""
         deadline = time.monotonic() + self.timeout
+        empty = 0  # lines of nothing but spaces, skipped: no answer, and no fault alone
         while True:
             line = self._next_line(proc, deadline)
             if line is _EXITED:
@@ -439,6 +440,8 @@ class ProcessImplementation:
                 self._drop(proc)
                 wrote = (f" (it wrote a line it never ended with a newline: {unfinished})"
                          if unfinished else
+                         f" (it wrote {empty} empty line{'s' * (empty > 1)} and no answer: "
+                         "an answer is one JSON object on one line)" if empty else
                          " (it wrote to stderr after the request, nothing to stdout: if it "
                          "answered, flush stdout after every answer; an answer left in its "
                          "output buffer never arrives)" if proc.stderr.text(mark) else "")
@@ -455,6 +458,7 @@ class ProcessImplementation:
             assert isinstance(line, bytes)
             if line.strip():
                 break
+            empty += 1
         if expect is not None and line == b'{"id":%d,"ok":true,%s}\n' % (rid, expect):
             return AS_EXPECTED
         head = b'{"id":%d,' % rid

@@ -295,7 +295,17 @@ def check_request(message: JSON) -> tuple[int, str]:
     extra = message.keys() - _ALLOWED_KEYS[kind]
     if extra:
         raise ProtocolError(f"a {kind} request has no field {shown(sorted(extra)[0])}")
+    ruleset = message.get("ruleset")
+    if ruleset is not None and ruleset.keys() - _RULESET_KEYS:
+        # read past, `"tile_set": "double-6"` beside `options` played the options' set
+        odd = sorted(ruleset.keys() - _RULESET_KEYS, key=str)[0]
+        raise ProtocolError(f"{kind}.ruleset has no field {shown(odd)} (a rule set is "
+                            "its name, its options and its hand_sizes)")
     return rid, kind
+
+
+_RULESET_KEYS = frozenset({"name", "options", "hand_sizes"})
+"""The fields of a request's rule set (protocol.schema.json's ruleset)."""
 
 
 _ALLOWED_KEYS = {kind: frozenset({"id", "type", *fields, *OPTIONAL_REQUEST_FIELDS.get(kind, {})})

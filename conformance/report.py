@@ -179,6 +179,8 @@ class Report:
         """Why no result was run, when none was: such a run tested nothing and fails."""
         if any(r.status != "not-applicable" for r in self.results):
             return None
+        if self.interrupted:  # the declaration is not at fault: the run was cut short
+            return f"it was {self.interrupted} before its first result"
         if (not self.results and not any(self.outside.values())
                 and not any(self.seats.values()) and self.load_errors):
             return "no fixture could be loaded (the load errors are listed)"

@@ -220,8 +220,15 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
     default_open = [k for k in [*range(n), MEXICAN]
                     if trains.get(k) and _is_double(trains[k][-1])]
     first = table.get("first_turns", [])
-    first_turns = list(range(n)) if first == "all" else sorted(first)
-    seat = int(table.get("seat", 0))
+    first_turns = list(range(n)) if first == "all" else sorted(
+        _seat(s, n, "first_turns", ("first_turns", i)) for i, s in enumerate(first))
+    if len(set(first_turns)) < len(first_turns):  # a set of seats, each once
+        twice = next(s for s in first_turns if first_turns.count(s) > 1)
+        raise FixtureError(f"first_turns: seat {twice} is listed twice", ("first_turns",))
+    seat = _seat(table.get("seat", 0), n, "seat", ("seat",))
+    for key in ("scores", "outs"):  # one number per player (MATCH-1)
+        if key in table and len(table[key]) != n:
+            raise FixtureError(f"{key}: {len(table[key])} numbers for {n} seats", (key,))
     drawn = table.get("drawn")
     result = None
     if phase == "over":
@@ -254,8 +261,17 @@ def table_starter(table: Mapping[str, Any], rs: Ruleset, round_no: int, players:
     the round's own, since it is known; else the seat to move. The starting seat is read
     only where no starter is written."""
     if "starter" in table:
-        return int(table["starter"])
+        return _seat(table["starter"], players, "starter", ("starter",))
     return (round_no - 1) % players if rs.says("starting_seat", "rotate") else seat
+
+
+def _seat(value: Any, players: int, key: str, at: tuple[str | int, ...]) -> int:
+    """A seat a table names (the seat to move, the starter, one of first_turns): the
+    decoder would refuse any other, and the failure would be the implementation's."""
+    if type(value) is not int or not 0 <= value < players:
+        raise FixtureError(f"{key}: {value!r} is not a seat at this table "
+                           f"(seats 0..{players - 1})", at)
+    return value
 
 
 def _is_double(text: str) -> bool:

@@ -299,14 +299,14 @@ def test_an_interrupted_fuzz_keeps_what_it_found(tmp_path: Path, signum: int,
 
 def test_fuzz_starts_no_more_workers_than_games(monkeypatch: pytest.MonkeyPatch,
                                                 tmp_path: Path) -> None:
-    import multiprocessing
+    from mtrain.conformance.forking import pool_context as real
+    from mtrain.conformance.fuzz import run
 
-    pools: list[int] = []
-    real = multiprocessing.get_context
+    pools: list[int] = []  # fork, or a forkserver of its own when threads run (xdist's)
 
     class Recording:
-        def __init__(self, method: str | None) -> None:
-            self.ctx = real(method)
+        def __init__(self) -> None:
+            self.ctx = real()
 
         def Pool(self, processes: int, *args: object, **kwargs: object) -> object:
             pools.append(processes)
@@ -315,7 +315,7 @@ def test_fuzz_starts_no_more_workers_than_games(monkeypatch: pytest.MonkeyPatch,
         def __getattr__(self, name: str) -> object:
             return getattr(self.ctx, name)
 
-    monkeypatch.setattr(multiprocessing, "get_context", Recording)
+    monkeypatch.setattr(run, "pool_context", Recording)
     rc = main(["fuzz", "--mutant", "wrong-hand-size", "--games", "2", "--jobs", "24",
                "--out", str(tmp_path / "out")])
     assert rc in (0, 1) and pools == [2]
