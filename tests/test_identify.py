@@ -40,11 +40,12 @@ def corpus(corpus_explored: None) -> list[Fixture]:
 # space's `custom:NAME`). `custom` alone (any other table) is left out: it is played with
 # a probe table, and identify names such a table `custom` from the deals it measures.
 PLAYABLE = tuple(SPACE.options["tile_set"])
-ONE_FILE = ("double-6", "double-18", "double-8")
+ONE_FILE = ("double-6", "double-18", "double-8", "double-10")
 """Sets only one rule-set file reaches (pagat's rules on double-6, puremco's on double-18
 and on double-8): the corpus cannot tell every option apart there, so only the set and
 the table must be found exactly, and no other value found wrong may be called sure."""
-LATER = {"tile_set": ("double-8",), "hand_sizes": ("custom:double-8",)}
+LATER = {"tile_set": ("double-8", "double-10"),
+         "hand_sizes": ("custom:double-8", "custom:double-10")}
 """Values the space gained after the sample below was drawn: the earlier sets' rule sets
 are drawn from the space without them, as they were (the known gaps were measured on
 those); a later set's are drawn from the whole space."""
