@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -670,11 +671,17 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     pool's block would wait for every job planned (SIGINT: minutes); a worker left
     running computes on, then writes a traceback as its result finds no reader."""
     workers = list((pool._processes or {}).values())  # the executor names no other way
+    manager: threading.Thread | None = pool._executor_manager_thread  # type: ignore[assignment]
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
         worker.kill()
     for worker in workers:
         worker.join()
+    # the manager, seeing its workers gone, closes its pipes and ends: joined here, not
+    # at the interpreter's exit, whose wake-up call could write on a pipe it was closing
+    # that moment ("OSError: [Errno 9] Bad file descriptor" after "interrupted")
+    if manager is not None:
+        manager.join()
 
 
 def _shipped_by_size() -> list[str]:
