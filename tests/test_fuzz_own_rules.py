@@ -14,7 +14,7 @@ import pytest
 
 from mtrain.cli import main
 from mtrain.conformance import fuzz as F
-from mtrain.conformance.adapter import JSON, ReferenceImplementation
+from mtrain.conformance.adapter import JSON, ReferenceImplementation, Refused
 from mtrain.conformance.fixture import load_file
 from mtrain.conformance.fuzz.rulesets import declared_context
 from mtrain.conformance.lint import lint
@@ -98,6 +98,61 @@ def test_the_same_engine_declared_with_a_wrong_known_value_is_found(tmp_path: Pa
     report = F.fuzz(F.Target.of(impl, "single"), F.Chooser([name]), 10, 1,
                     out=tmp_path / "out", impl=impl, shrink_seconds=1)
     assert report.new
+
+
+STAND_IN = ReferenceImplementation()
+
+
+class OwnTrainDrawBug(ReferenceImplementation):
+    """Starts its own train first (`own_train_first: required`, which the file declares
+    `other`), with one planted bug: a draw that rule alone allows (a tile fits the Mexican
+    Train, none the empty own train, so the stand-in `not-required` refuses the draw)
+    leaves the drawn tile in the boneyard too, a tile in two places (INV-CONSERVATION)."""
+
+    def rules(self, ruleset: JSON) -> Rules:
+        options = {**ruleset["options"], "own_train_first": "required"}
+        return super().rules({**ruleset, "options": options})
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        after = super().apply(ruleset, state, action)
+        if action.get("type") != "draw":
+            return after
+        stand_in = {**ruleset["options"], "own_train_first": "not-required"}
+        try:
+            STAND_IN.apply({**ruleset, "options": stand_in}, state, action)
+        except Refused:  # the bug: the drawn tile stays in the boneyard
+            return {**after, "boneyard": state["boneyard"]}
+        return after
+
+
+def test_a_broken_state_after_a_move_of_its_own_rules_only_is_a_finding(
+        tmp_path: Path) -> None:
+    """A move only the engine's own rules allow is played on from its state; a state that
+    breaks an invariant there (which reads no rule of its own) is a finding, named as any
+    broken state after a draw, listed without a reproducer since the reference refuses the
+    draw (it was only a note that the game ended early)."""
+    from mtrain.commands.fuzz import report_json
+
+    name = rules_file(tmp_path, "own-train-other", own_train_first="other")
+    impl = OwnTrainDrawBug()
+    target = F.Target.of(impl, "own-train")
+    report = F.fuzz(target, F.Chooser([name]), 10, 1, out=tmp_path / "out", impl=impl,
+                    shrink_seconds=1)
+    assert [g.signature for g in report.new] == ["after draw: INV-CONSERVATION"], report.new
+    [group] = report.new
+    assert group.best.disagreement.own == ("own_train_first",)
+    assert group.path is None and group.shrunk is None
+    assert group.problems == ["no reproducer: the reference refuses `draw` (only its own "
+                              "rules allow it: own_train_first), so no fixture can ask it "
+                              "again"]
+    assert any("tiles in two places" in m for m in group.best.disagreement.messages)
+    assert list((tmp_path / "out").glob("*.yaml")) == []
+    # each game it ends is still said to end early, and why
+    assert report.cut and all("not one to play on (INV-CONSERVATION)" in k for k in report.cut)
+    assert sum(report.cut.values()) == group.count
+    [finding] = json.loads(json.dumps(report_json(report, target, 1)))["findings"]
+    assert finding["reproducer"] is None and finding["shrink"] is None
+    assert finding["problems"] == group.problems
 
 
 def test_fuzz_rules_on_the_command_line(tmp_path: Path,

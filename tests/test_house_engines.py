@@ -573,7 +573,10 @@ TENWHEELER = Engine(
                                r"|`draw` was refused: a tile can be played",
            "text-totals": r"^winners: expected \[[\d, ]*\], got \[[\d, ]*\]$",
            "first-turn-kept": ""},
-    fuzz={"mexican-from-ten": r"^(allows|forbids) play \(TRAIN-5\)$",
+    # bug 1 is also a broken state where its own-train rule let a tile bearing 10 open the
+    # Mexican Train: a train that cannot start from the engine's number is written wrong
+    fuzz={"mexican-from-ten": r"^(allows|forbids) play \(TRAIN-5\)$"
+                              r"|^after play: INV-CONSERVATION$",
           "text-totals": r"^winners$",
           "first-turn-kept": r"^after pass: first_turns$"},
     found=(),

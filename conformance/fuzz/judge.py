@@ -163,6 +163,9 @@ class Disagreement:
     """The options played their own way that the step read: only a failure or a broken
     state was judged there, and conform does not run such a table (its outcome depends
     on them), so a reproducer is shrunk into one only from one."""
+    no_reproducer: str | None = None
+    """Why no reproducer can be written for it, if none can: a broken state after a move
+    the reference refuses (only the rules of one's own allow it) cannot be asked again."""
 
 
 def read_own(found: list[Disagreement], own: Sequence[str]) -> list[Disagreement]:
@@ -514,10 +517,7 @@ def compare_apply(ctx: Context, st: State, text: str, want: JSON, got: Any,
         # finding, named by the place
         # nor by the round's end, unless the result is what breaks (INV-ROUND-SCORE): a
         # covered double left open is one bug whether or not its cover went out
-        where = ("returned state" if all(p.kind == "state" for p in problems)
-                 else label if any(_about_result(p) for p in problems)
-                 else f"after {_label(st, text)}")
-        sig, texts = _problems(where, problems)
+        sig, texts = _problems(_broken_where(st, text, label, problems), problems)
         found = [Disagreement(sig, texts, expect or _minimal(want), (text,),
                               tuple(action_clauses(ctx, st, text, expect)))]
         # a round's result is judged apart from its table: a table broken elsewhere (a
@@ -539,6 +539,31 @@ def compare_apply(ctx: Context, st: State, text: str, want: JSON, got: Any,
         return []
     return [Disagreement(f"{label}: {primary(expect, want, got)}", tuple(messages), expect,
                          (text,), tuple(action_clauses(ctx, st, text, expect)))]
+
+
+def broken_state(ctx: Context, st: State, text: str, got: JSON, problems: Sequence[Problem],
+                 own: Sequence[str]) -> Disagreement:
+    """The finding for a state `got` broken by `problems` after `text`, a move only the
+    rules of one's own (`own`) allow: the reference refuses it, so nothing is compared, but
+    an invariant holds whatever the rules. Named and charged as compare_apply names and
+    charges a broken state; it has no reproducer (the reference cannot play the move)."""
+    label = "round end" if got.get("phase") == OVER else f"after {_label(st, text)}"
+    sig, texts = _problems(_broken_where(st, text, label, problems), problems)
+    try:
+        clauses = tuple(action_clauses(ctx, st, text, {}))
+    except (codec.StateError, FixtureError, ValueError, KeyError):
+        clauses = tuple(state_clauses(ctx, st, []))
+    return Disagreement(sig, texts, {}, (text,), clauses, tuple(own),
+                        no_reproducer=f"the reference refuses `{text}` (only its own rules "
+                        f"allow it: {', '.join(own)}), so no fixture can ask it again")
+
+
+def _broken_where(st: State, text: str, label: str, problems: Sequence[Problem]) -> str:
+    """Where a broken state is named: its writing (whatever the action), the round's end
+    when the result may be what breaks, else the action."""
+    return ("returned state" if all(p.kind == "state" for p in problems)
+            else label if any(_about_result(p) for p in problems)
+            else f"after {_label(st, text)}")
 
 
 def _same_hands(want: JSON, got: JSON) -> bool:

@@ -44,6 +44,7 @@ from mtrain.conformance.fuzz.judge import (
     Disagreement,
     Judge,
     Probe,
+    broken_state,
     compare_apply,
     compare_deal,
     compare_legal,
@@ -570,7 +571,8 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
                 res.differs(ctx, own_legal)
             both = [a for a in legal if action_text(codec.action_to_json(st, a)) in listed]
             if not both:  # a move of its own rules only: play goes on from its state
-                return _their_move(session, ctx, pos, res, answer, rng, own_legal)
+                return _their_move(session, ctx, pos, res, answer, rng, own_legal,
+                                   (round_no, step))
             if act not in both:
                 act = both[rng.randrange(len(both))]
                 act_json = codec.action_to_json(st, act)
@@ -664,10 +666,12 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
 
 
 def _their_move(session: Session, ctx: Context, pos: Position, res: GameResult,
-                listed: list[JSON], rng: random.Random, own: Sequence[str]) -> bool:
+                listed: list[JSON], rng: random.Random, own: Sequence[str],
+                at: tuple[int, int]) -> bool:
     """Play one of the actions only the implementation's own rules allow (`listed`, its
     legal answer) and go on from the state it returns; the reference, whose stand-in
-    rules refuse the action, has nothing to say about it."""
+    rules refuse the action, has nothing to say about it but that the state is one
+    (a broken state is a finding, without a reproducer). `at`: the round and step."""
     act = listed[rng.randrange(len(listed))]
     got, error = _asked(res, _bound(session.asker.apply, ctx, act))
     res.not_judged(own)
@@ -675,6 +679,9 @@ def _their_move(session: Session, ctx: Context, pos: Position, res: GameResult,
     if got is UNSUPPORTED or error is not None:
         why = "it did not play an action its own legal answer listed"
     elif found := own_rules.problems(ctx, got):
+        text = action_text(act)
+        res.record([broken_state(ctx, pos.st, text, got, found, own)],
+                   pos.probe("apply", text), *at, pos.st.players)
         why = _no_state(own, found)
     elif not pos.go_on(ctx, got):
         why = f"its own rules ({', '.join(own)}) led to a table the reference cannot play on"
@@ -686,7 +693,8 @@ def _their_move(session: Session, ctx: Context, pos: Position, res: GameResult,
 
 def _no_state(own: Sequence[str], problems: Sequence[Problem]) -> str:
     """Why a game ends where its own rules decided a step: no state to play on, and the
-    cause (a bug of the engine's, already a finding), not the rule, in the words."""
+    cause (a bug of the engine's: a broken state is a finding, as a failure is where the
+    reference plays the move too), not the rule, in the words."""
     cause = (f"a state that is not one to play on ({problems[0].key})" if problems
              else "an answer that failed")
     return f"its own rules ({', '.join(own)}) decided a step, and it gave {cause}"

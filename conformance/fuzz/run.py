@@ -195,13 +195,18 @@ def _add(groups: dict[tuple[str, str | None], Group], result: GameResult,
             fresh += reason is None
             continue
         group.count += count
-        # the smallest, and first one whose step read no rule of its own (conform runs it)
-        if (bool(occ.disagreement.own), occ.probe.weight) < (
-                bool(group.best.disagreement.own), group.best.probe.weight):
+        # the smallest, and first one that can be asked again and whose step read no rule
+        # of its own (conform runs it)
+        if _rank(occ) < _rank(group.best):
             group.best = occ
         if result.variant not in group.variants:
             group.variants.append(result.variant)
     return fresh
+
+
+def _rank(occ: Occurrence) -> tuple[bool, bool, tuple[int, int]]:
+    d = occ.disagreement
+    return d.no_reproducer is not None, bool(d.own), occ.probe.weight
 
 
 # --- games, here or in worker processes -------------------------------------------------
@@ -440,8 +445,10 @@ def _write_found(group: Group, label: str, seed: int, out: Path, taken: set[str]
     """A new finding written at once, as first seen (unshrunk, unchecked), so that a run
     cut short (an interrupt, a kill, a crash of the harness) keeps it; at the end of the
     run it is shrunk, checked and written again in its place, or removed."""
-    fid = free_id(out, label, seed, taken)
     occ = group.best
+    if occ.disagreement.no_reproducer is not None:
+        return  # none can be written (_shrink_and_write says why)
+    fid = free_id(out, label, seed, taken)
     try:
         text = render(reproducer(occ, occ.probe, occ.disagreement, label, seed, fid))
     except Exception:  # written once shrunk, then, like any finding that cannot be yet
@@ -469,7 +476,8 @@ def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out
                       seconds: float, taken: set[str]) -> None:
     began = time.perf_counter()
     shrinker = None
-    tries = [group.best] + ([group.first] if group.first is not group.best else [])
+    seen = [group.best] + ([group.first] if group.first is not group.best else [])
+    tries = [occ for occ in seen if occ.disagreement.no_reproducer is None]
     for occ in tries:  # the smallest occurrence, else the first
         try:
             shrinker = Shrinker(session.judge, occ.probe, group.signature, seconds)
@@ -478,7 +486,9 @@ def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out
         group.best = occ
         break
     if shrinker is None:
-        group.problems.append("the disagreement did not show again when asked again")
+        group.problems.append(f"no reproducer: {seen[0].disagreement.no_reproducer}"
+                              if not tries  # none of them can be asked again
+                              else "the disagreement did not show again when asked again")
         _remove(group)
         return
     group.shrunk = shrinker.run()
