@@ -199,3 +199,36 @@ def test_answers_of_equal_weight_do_not_depend_on_what_the_context_saw_before() 
     # the earliest value in the space's order, of those not the base's
     assert answers == {tuple(next(v for v in space.options[o] if v != base[o])
                              for _, o in soft)}
+
+
+INTERLOCK_FIXTURES = ("sets-045", "sets-046", "sets-047", "sets-048", "sets-049",
+                      "generated-tile-set-002", "generated-tile-set-003",
+                      "generated-tile-set-006", *(f"generated-uncoverable-double-00{k}"
+                                                  for k in range(1, 7)))
+
+
+@pytest.mark.xfail(strict=True, reason="identify's pinned bug (_values_with_bugs) loses "
+                   "the fixtures that tell uncoverable_double's values apart: it names "
+                   "stays-open as the nearest value, which sets-048 contradicts")
+def test_a_bug_pinned_elsewhere_keeps_the_fixtures_that_tell_a_house_rule_apart() -> None:
+    # tests/examples/interlock_engine.py, its bugs on, declares uncoverable_double its own:
+    # a double binds only while the boneyard holds a tile of its number, so on an empty
+    # boneyard it is released at once, as `released` says (DBL-6), never kept open as
+    # `stays-open` says; sets-048 shows so. With its bugs off identify names released as
+    # the nearest known value; with them on (its drawn-tile bug read as a bug elsewhere,
+    # match_length pinned to full) it must still name released, not stays-open
+    import importlib.util
+    from pathlib import Path
+
+    from mtrain.conformance.selection import read_rules
+
+    path = Path(__file__).parent / "examples" / "interlock_engine.py"
+    spec = importlib.util.spec_from_file_location("interlock_engine", path)
+    assert spec is not None and spec.loader is not None
+    engine = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(engine)
+    ((declared, _),) = read_rules([str(path.parent / "interlock-rules.yaml")])
+    fixtures = [fx for fx in load_corpus()[0] if fx.id in INTERLOCK_FIXTURES]
+    found = identify(engine.Interlock(), fixtures, declared=declared)
+    uncoverable = found.finding("uncoverable_double")
+    assert (uncoverable.value, uncoverable.alternatives) == (OTHER, ["released"])
