@@ -199,3 +199,34 @@ def test_answers_of_equal_weight_do_not_depend_on_what_the_context_saw_before() 
     # the earliest value in the space's order, of those not the base's
     assert answers == {tuple(next(v for v in space.options[o] if v != base[o])
                              for _, o in soft)}
+
+
+INTERLOCK_FIXTURES = ("sets-045", "sets-046", "sets-047", "sets-048", "sets-049",
+                      "generated-tile-set-002", "generated-tile-set-003",
+                      *(f"generated-uncoverable-double-00{k}" for k in range(1, 7)))
+
+
+@pytest.mark.slow  # identify over 13 fixtures and two rounds of situations, ~3 CPU s
+def test_a_bug_pinned_elsewhere_keeps_the_fixtures_that_tell_a_house_rule_apart() -> None:
+    # tests/examples/interlock_engine.py declares uncoverable_double its own: a double
+    # binds only while the boneyard holds a tile of its number. sets-048 lays every 5 of a
+    # double-8 set, so its open [5-5] binds nobody, as `released` says (DBL-9), not as
+    # stays-open or released-when-boneyard-empty (the boneyard is not empty) say. Its
+    # drawn-tile bug (bug 2) fails situations from play that `match_length: other` would
+    # absorb: identify pins match_length to full and reads them as bugs there. Left out
+    # whole, they took their evidence for `doubles: open` with them; `ordinary` won by
+    # one situation, under which sets-048 tells no uncoverable value apart, and
+    # stays-open, the first in the space's order, was named the nearest value. Read as
+    # bugs in match_length alone, they still count for the options they do not implicate
+    from pathlib import Path
+
+    from mtrain.conformance.adapter_loading import load_adapter
+    from mtrain.conformance.selection import read_rules
+
+    path = Path(__file__).parent / "examples" / "interlock_engine.py"
+    ((declared, _),) = read_rules([str(path.parent / "interlock-rules.yaml")])
+    fixtures = [fx for fx in load_corpus()[0] if fx.id in INTERLOCK_FIXTURES]
+    assert len(fixtures) == len(INTERLOCK_FIXTURES)
+    found = identify(load_adapter(f"{path}:Interlock")[0], fixtures, declared=declared)
+    uncoverable = found.finding("uncoverable_double")
+    assert (uncoverable.value, uncoverable.alternatives) == (OTHER, ["released"])

@@ -30,7 +30,7 @@ from mtrain.conformance.adapter import (
     RefusedSetup,
 )
 from mtrain.conformance.fixture import Fixture, load_corpus
-from mtrain.conformance.identify import bugs
+from mtrain.conformance.identify import bugs, solve
 from mtrain.conformance.identify.cells import ANY, Piece, corpus_pieces, explore_in, narrowed
 from mtrain.conformance.identify.found import Identification as Identification
 from mtrain.conformance.identify.found import Observation as Observation
@@ -246,11 +246,11 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
         return out
     soft = weighed(observations)
 
-    def concluded(region: Region, dropped: frozenset[str], until: Until | None = None
+    def concluded(region: Region, dropped: solve.Bugs, until: Until | None = None
                   ) -> tuple[Solution, list[OptionFinding], list[str]] | None:
-        """The answer within `region`, the fixtures `dropped` read as bugs (left out:
-        no option is called `other`, nor contradicted, to explain them)."""
-        kept = [(c, fid) for c, fid in soft if fid not in dropped]
+        """The answer within `region`, the fixtures `dropped` read as bugs in the options
+        named (explained there: no option is called `other`, nor contradicted, for them)."""
+        kept = [(solve.read_as_bug(model, c, dropped.get(fid, ())), fid) for c, fid in soft]
         return _conclude(model, kept, fixed, region, judged, space, own, deals,
                          observations, parts, until)
     found = _values_with_bugs(concluded, allowed, space, declared, observations, parts)
@@ -348,7 +348,7 @@ Until = Callable[[Solution, OptionFinding], bool]
 """until(best, finding): whether an answer's findings may stop at this one (_conclude)."""
 
 
-def _values_with_bugs(conclude: Callable[[Region, frozenset[str], Until | None],
+def _values_with_bugs(conclude: Callable[[Region, solve.Bugs, Until | None],
                                          tuple[Solution, list[OptionFinding], list[str]] | None],
                       allowed: Region, space: Space, declared: Ruleset | None,
                       observations: Sequence[Observation],
@@ -365,7 +365,7 @@ def _values_with_bugs(conclude: Callable[[Region, frozenset[str], Until | None],
     own = frozenset(o for o, v in (declared.choices if declared else ()) if v == OTHER)
     region: Region = dict(allowed)
     notes: dict[str, tuple[str, str]] = {}
-    dropped: frozenset[str] = frozenset()
+    dropped: dict[str, frozenset[str]] = {}  # a fixture read as a bug: in which options
     pin: tuple[str, str, bugs.Shape, dict[str, str]] | None = None
 
     def pinned(best: Solution, f: OptionFinding) -> bool:
@@ -394,7 +394,8 @@ def _values_with_bugs(conclude: Callable[[Region, frozenset[str], Until | None],
         notes[option] = (value, bugs.note(option, value, s, functools.partial(
             _broken, {o.fixture.id: o for o in observations}, own, space.cat,
             values=values, parts=parts)))
-        dropped |= frozenset((*s.against, *s.alike))
+        dropped |= {fid: dropped.get(fid, frozenset()) | {option}
+                    for fid in (*s.against, *s.alike)}
     else:  # the last pin's answer, where none is looked for
         whole = conclude(region, dropped, None)
         assert whole is not None
@@ -611,7 +612,7 @@ def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model
     told = f"{counted(len(shown), verb='show')} {value} ({', '.join(shown[:3])}" \
         f"{' ...' if len(shown) > 3 else ''})"
     if fit is not None:  # named by the values each fixture shows (bugs.shows)
-        shown, told = bugs.shows(value, shown, functools.partial(_fit_of, fit, f.option))
+        shown, told = bugs.shows(value, shown, lambda fid: fit(fid, f.option))
     if not shown or not against:
         return f
     clauses = sorted({c for fid in against for c in speaks.get(fid, frozenset()) & own})
@@ -621,11 +622,6 @@ def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model
         f"({', '.join(against[:3])}"
         f"{' ...' if len(against) > 3 else ''}): a bug in {', '.join(clauses)} the engine "
         f"makes on every such table, or a rule of its own"], [value])
-
-
-def _fit_of(fit: Callable[[str, str], frozenset[str] | None], option: str,
-            fid: str) -> frozenset[str] | None:
-    return fit(fid, option)
 
 
 def _as_declared(best: Solution, findings: list[OptionFinding],

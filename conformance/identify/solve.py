@@ -11,7 +11,7 @@ where nothing tells two values apart the base's value is the answer.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -313,3 +313,19 @@ class Solver:
         violated = [name for (_, name), true in zip(self.soft, held, strict=True) if not true]
         others = sum(v == OTHER and o not in self.declared_other for o, v in values.items())
         return Solution(values, len(violated) * FIXTURE + others * PRIOR_OTHER, violated)
+
+
+Bugs = Mapping[str, frozenset[str]]
+"""The fixtures read as bugs, each with the options it is read as a bug in (run.py)."""
+
+
+def read_as_bug(model: Model, c: Any, options: Iterable[str]) -> Any:
+    """Fixture constraint `c` with each of `options` played `other` (true whatever the
+    answer's value of it): a fixture read as a bug in those options (run.py, a pin) is no
+    evidence about them, but still is about the rest: sets-048 shows interlock's
+    uncoverable double released on an empty boneyard (DBL-9) whatever its drawn-tile bug
+    (read as a bug in match_length) did, and left out, `doubles: ordinary` took its place
+    and stays-open was named the nearest value."""
+    pairs = [(model.eq(o, v), z3.BoolVal(v == OTHER, model.ctx))
+             for o in sorted(options) for v in [*model.options[o], OTHER]]
+    return z3.substitute(c, *pairs) if pairs else c
