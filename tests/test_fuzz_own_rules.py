@@ -155,6 +155,39 @@ def test_a_broken_state_after_a_move_of_its_own_rules_only_is_a_finding(
     assert finding["problems"] == group.problems
 
 
+class OwnTrainDrawCrash(OwnTrainDrawBug):
+    """As OwnTrainDrawBug, but the draw only its own rule allows raises instead."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        after = ReferenceImplementation.apply(self, ruleset, state, action)
+        if action.get("type") != "draw":
+            return after
+        stand_in = {**ruleset["options"], "own_train_first": "not-required"}
+        try:
+            STAND_IN.apply({**ruleset, "options": stand_in}, state, action)
+        except Refused:
+            raise RuntimeError("the boneyard's index ran out") from None
+        return after
+
+
+def test_a_failure_on_a_move_of_its_own_rules_only_is_a_finding(tmp_path: Path) -> None:
+    """A crash on a move only the engine's own rules allow is a failure whatever the rules:
+    a finding named as any failure on apply, listed without a reproducer (it was only a
+    note that the game ended early)."""
+    name = rules_file(tmp_path, "own-train-other", own_train_first="other")
+    impl = OwnTrainDrawCrash()
+    report = F.fuzz(F.Target.of(impl, "own-train"), F.Chooser([name]), 10, 1,
+                    out=tmp_path / "out", impl=impl, shrink_seconds=1)
+    [group] = report.new
+    assert group.signature == "exception on apply (RuntimeError)"
+    assert group.best.disagreement.messages == (
+        "apply() raised RuntimeError: the boneyard's index ran out",)
+    assert group.best.disagreement.own == ("own_train_first",)
+    assert group.path is None and group.problems[0].startswith("no reproducer: ")
+    assert report.cut and all("an answer that failed" in k for k in report.cut)
+    assert sum(report.cut.values()) == group.count
+
+
 def test_fuzz_rules_on_the_command_line(tmp_path: Path,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     from test_fuzz import run_cli

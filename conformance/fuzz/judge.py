@@ -558,6 +558,21 @@ def broken_state(ctx: Context, st: State, text: str, got: JSON, problems: Sequen
                         f"allow it: {', '.join(own)}), so no fixture can ask it again")
 
 
+def failed_move(ctx: Context, st: State, text: str, error: BaseException,
+                own: Sequence[str]) -> Disagreement:
+    """The finding for a crash, a timeout or an answer that is no answer on `text`, a move
+    only the rules of one's own (`own`) allow: a failure whatever the rules, named as
+    compare_apply names one; no reproducer (the reference cannot play the move)."""
+    sig, message = failure("apply", error)
+    try:
+        clauses = tuple(action_clauses(ctx, st, text, {}))
+    except (codec.StateError, FixtureError, ValueError, KeyError):
+        clauses = tuple(state_clauses(ctx, st, []))
+    return Disagreement(sig, (message,), {}, (text,), clauses, tuple(own),
+                        no_reproducer=f"the reference refuses `{text}` (only its own rules "
+                        f"allow it: {', '.join(own)}), so no fixture can ask it again")
+
+
 def _broken_where(st: State, text: str, label: str, problems: Sequence[Problem]) -> str:
     """Where a broken state is named: its writing (whatever the action), the round's end
     when the result may be what breaks, else the action."""

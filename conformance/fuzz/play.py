@@ -50,6 +50,7 @@ from mtrain.conformance.fuzz.judge import (
     compare_legal,
     compare_refusal,
     compare_winners,
+    failed_move,
     read_own,
 )
 from mtrain.conformance.fuzz.possible import own_starter, table_problems
@@ -670,14 +671,20 @@ def _their_move(session: Session, ctx: Context, pos: Position, res: GameResult,
                 at: tuple[int, int]) -> bool:
     """Play one of the actions only the implementation's own rules allow (`listed`, its
     legal answer) and go on from the state it returns; the reference, whose stand-in
-    rules refuse the action, has nothing to say about it but that the state is one
-    (a broken state is a finding, without a reproducer). `at`: the round and step."""
+    rules refuse the action, has nothing to say about it but that the state is one and
+    that an answer came (a broken state or a failure is a finding, without a
+    reproducer). `at`: the round and step."""
     act = listed[rng.randrange(len(listed))]
     got, error = _asked(res, _bound(session.asker.apply, ctx, act))
     res.not_judged(own)
     why = None
-    if got is UNSUPPORTED or error is not None:
+    if got is UNSUPPORTED or isinstance(error, Refused):
         why = "it did not play an action its own legal answer listed"
+    elif error is not None:  # a crash, a timeout, no answer: a failure whatever the rules
+        text = action_text(act)
+        res.record([failed_move(ctx, pos.st, text, error, own)], pos.probe("apply", text),
+                   *at, pos.st.players)
+        why = _no_state(own, [])
     elif found := own_rules.problems(ctx, got):
         text = action_text(act)
         res.record([broken_state(ctx, pos.st, text, got, found, own)],
