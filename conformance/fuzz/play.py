@@ -467,6 +467,16 @@ def _play(session: Session, plan: GamePlan, res: GameResult) -> None:
         scores, outs = totals
 
 
+def _no_such_round(ctx: Context, round_no: int, res: GameResult) -> bool:
+    """Whether a refused setup of round `round_no` is a match length of its own deciding
+    which rounds exist, as under conform: its deal, or (where the deal cannot tell, as a
+    match ended by the totals carried into it) the first question about its table."""
+    if round_no == 1 or "match_length" not in ctx.unknown:
+        return False
+    res.not_judged(["match_length"])
+    return True
+
+
 def _round(session: Session, ctx: Context, plan: GamePlan, res: GameResult,
            rng: random.Random, round_no: int, scores: list[int], outs: list[int]
            ) -> tuple[list[int], list[int]] | None:
@@ -490,9 +500,7 @@ def _round(session: Session, ctx: Context, plan: GamePlan, res: GameResult,
                                       "scores": list(scores), "outs": list(outs)})
     found: list[Disagreement] = []
     problems: list[Problem] = []
-    if isinstance(error, RefusedSetup) and round_no > 1 and "match_length" in ctx.unknown:
-        # a match length of its own decides which rounds exist, as under conform
-        res.not_judged(["match_length"])
+    if isinstance(error, RefusedSetup) and _no_such_round(ctx, round_no, res):
         res.cut = "its own rules (match_length) have no such round: the deal was refused"
         return None
     if got is UNSUPPORTED:
@@ -559,6 +567,9 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
     act_json = codec.action_to_json(st, act)
     ask.ahead(ctx, [*(bad_json for _, bad_json in probes), act_json])
     answer, error = _asked(res, lambda: ask.legal(ctx))
+    if isinstance(error, RefusedSetup) and step == 1 and _no_such_round(ctx, round_no, res):
+        res.cut = "its own rules (match_length) have no such round: its table was refused"
+        return False
     # the implementation's own view of the legal actions, when it differs from the rules':
     # refusals that follow from that view are not findings of their own
     listed: set[str] | None = None
