@@ -64,6 +64,9 @@ class Expectation:
     match_over: bool | None = None
     """False: rounds remain after this state (the implementation's winners answer is
     empty); True: the last round is over."""
+    winners_unless_going_on: bool = False
+    """Under a match length of one's own the implementation may say the match goes on (no
+    winners); named winners must still be `winners` (match_end_alone.py)."""
     refused_setup: tuple[str, ...] | None = None
     """The rule set does not allow the start (or a `next-round` deal): the clauses any of
     which the implementation's refusal may name. Such an entry checks nothing else."""

@@ -73,7 +73,8 @@ def entry_key(fx: Fixture, exp: Expectation) -> bytes | None:
     return exact_text((fx.id, fx.clauses, fx.table, fx.deal, fx.steps, fx.probes_setup,
                        fx.starts_text(), exp.legal, exp.refused, exp.state,
                        exp.result is ..., None if exp.result is ... else exp.result,
-                       exp.winners, exp.match_over, exp.refused_setup))
+                       exp.winners, exp.match_over, exp.winners_unless_going_on,
+                       exp.refused_setup))
 
 
 class ResultMemo:

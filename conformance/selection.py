@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from mtrain.conformance.defaults import RESULTS_FLOOR, SITUATIONS, SITUATIONS_MIN
 from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load_corpus
+from mtrain.conformance.match_end_alone import match_end_entry, only_match_length
 from mtrain.conformance.partition import applies, stand_in
 from mtrain.conformance.round_end_alone import only_round_end, round_end_entry
 from mtrain.conformance.seat_alone import seat_entry
@@ -372,6 +373,8 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
                 seat = seat_entry(exp, fx, rs, space)  # the first seat alone runs
             elif seat is None and only_round_end(why):
                 seat = round_end_entry(exp, fx, rs, space)  # all but what the end is worth
+            elif seat is None and only_match_length(why):
+                seat = match_end_entry(exp, fx, rs, space)  # the winners once it is over
     if seat is not None:
         return seat, None
     return None, (reasons[0] if reasons else unreached(fx, rs))

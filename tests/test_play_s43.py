@@ -48,3 +48,44 @@ def test_fuzz_takes_a_later_rounds_refused_table_under_a_match_of_its_own_for_no
     assert [f["signature"] for f in report["findings"]] == [] and code == 0
     assert list(report["ended_early"]) == [
         "its own rules (match_length) have no such round: its table was refused"], report
+
+
+class FirstOfTied(ReferenceImplementation):
+    """The reference, but a tie for the lowest total goes to the lowest seat alone
+    (coupling's bug 3, MATCH-4)."""
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        return super().winners(ruleset, state)[:1]
+
+
+class NeverOver(ReferenceImplementation):
+    """The reference, but its match of its own has not ended where the fixtures' has."""
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        return []
+
+
+@pytest.mark.parametrize(("adapter", "status", "said"), [
+    ("FirstOfTied", "fail", "winners: expected [1, 2], got [1] (or none, while its own "
+                            "match goes on)"),
+    ("NeverOver", "pass", None), ("ReferenceImplementation", "pass", None)])
+def test_under_a_match_length_of_its_own_named_winners_are_still_checked(
+        adapter: str, status: str, said: str | None, tmp_path: Path) -> None:
+    """Under `match_length: other` every fixture that ends a match was not applicable (29
+    of coupling's results), so who wins a match that is over (a tie shared, MATCH-4) was
+    checked nowhere, and coupling's bug 3 failed nothing. The match length decides whether
+    the match is over, not who wins it: match-003 (a three-way tie, two seats on the
+    lowest total) now runs, an empty answer passing (its match goes on)."""
+    rules = tmp_path / "match-own.yaml"
+    rules.write_text("name: match-own\nbase: pagat\noptions:\n  match_length: other\n",
+                     encoding="utf-8")
+    target = (f"{__file__}:{adapter}" if adapter != "ReferenceImplementation"
+              else "mtrain.conformance.adapter:ReferenceImplementation")
+    out = tmp_path / "report.json"
+    main(["conform", "--adapter", target, "--rules", str(rules), "-k", "match-003",
+          "--situations", "0", "--format", "json", "--output", str(out)])
+    report = json.loads(out.read_text(encoding="utf-8"))
+    [result] = report["results"]
+    assert result["status"] == status, result
+    if said is not None:
+        assert result["messages"] == [said] and result["charged"] == ["MATCH-4"], result
