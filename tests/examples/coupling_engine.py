@@ -371,7 +371,14 @@ def yard_of(state: JSON, bugs: frozenset[int], tries: int | None) -> Yard:
 
 
 def key_of(state: JSON) -> str:
-    return json.dumps(state, sort_keys=True, separators=(",", ":"))
+    """The state as the yard reads it, whichever way its tiles are written (a harness may
+    send back a state it wrote itself, the same as one of ours)."""
+    def tiles(texts: list[Any]) -> list[Bone]:
+        return [bone(t) for t in texts]
+    seen = {**state, "hands": [sorted(tiles(h)) for h in state["hands"]],
+            "boneyard": tiles(state["boneyard"]),
+            "drawn": None if state["drawn"] is None else bone(state["drawn"])}
+    return json.dumps(seen, sort_keys=True, separators=(",", ":"))
 
 
 # --- the adapter ---------------------------------------------------------------------------
