@@ -1,9 +1,9 @@
 """An author's day with each engine of tests/examples/ written from the protocol alone
 (cantina, sixes, railyard, shed, ninepins, caboose, junction, roundhouse, hump, tandem,
-switchback, siding, tenwheeler; turntable, signalbox, semaphore and interlock in process; and
-tortoise, in JavaScript for node): house rules, some no known value describes, tables of
-their own, and planted bugs, all written down in the engine's docstring (or header)
-before the suite ran.
+switchback, siding, tenwheeler; turntable, signalbox, semaphore, interlock and coupling in
+process; and tortoise, in JavaScript for node): house rules, some no known value
+describes, tables of their own, and planted bugs, all written down in the engine's
+docstring (or header) before the suite ran.
 
 For each: conform under its honest rule-set file, with the planted bugs switched off
 (`--fixed`), fails nothing (but a bug the docstring records as found, not planted): no
@@ -590,9 +590,44 @@ TENWHEELER = Engine(
            "blank_values": "face", "tie_rule": "shared"},
     charged={"mexican-from-ten": "TRAIN-5", "text-totals": "MATCH-2"},
 )
+COUPLING = Engine(
+    "coupling",
+    # an in-process adapter on a double-9 set for 2 to 6 players with a table of its own,
+    # and two house rules: up to three draws a turn, stopping at the first tile that can
+    # be played (`draw_rule: other`), and the match ends after the round in which a seat
+    # goes out for the third time (`match_length: other`). 1,111 results when measured,
+    # none failing with the bugs off (110 not applicable: 50 its table, 47 its draw rule,
+    # 10 later rounds its match does not have, 3 tables its rules never reach). With
+    # them on, bug 1 failed 2 results; bug 2 (DBL-10's second sentence) failed nothing
+    # until a fixture showed it (play43-001); bug 3 failed nothing while every fixture
+    # that ends a match was not applicable under a match length of its own (29 results),
+    # and fails 4 since named winners are checked there (match_end_alone.py). Fuzz
+    # called a later round refused at its first question (the deal cannot tell a third
+    # out) two findings; it finds bug 1 only (bug 2 once in 60 games under seed 2; bug 3
+    # never: it judges no winners under a match length of its own)
+    shows={"wrap-to-starter": r"seat: expected \d, got \d",
+           "dead-double-skipped": r"legal actions missing: draw"
+                                  r"|`play \S+ on \S+` was accepted; the rules refuse it "
+                                  r"\(DBL-7\)",
+           "tie-to-first": r"^winners: expected \[\d(, \d)+\], got \[\d\]"},
+    fuzz={"wrap-to-starter": r"^after (play|pass): seat$"},
+    found=(),
+    least=1000,
+    truth={"tile_set": "double-9", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "anyone",
+           "own_train_first": "not-required", "doubles": "open", "follow_up": "anywhere",
+           "double_order": "oldest-first", "uncoverable_double": "stays-open",
+           "marker_removal": "owner-plays-own", "draw_rule": "other",
+           "blocked_round": "full-round-of-passes", "scoring": "penalty",
+           "blank_values": "face", "tie_rule": "shared", "match_length": "other"},
+    charged={"wrap-to-starter": "SEAT-1", "dead-double-skipped": "DBL-10",
+             "tie-to-first": "MATCH-4"},
+    adapter="Coupling",
+)
 NODE = shutil.which("node")
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
            TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
+           COUPLING,
            pytest.param(TORTOISE, id="tortoise", marks=pytest.mark.skipif(
                NODE is None, reason="node is not installed: tortoise is a JavaScript engine"))]
 
@@ -703,9 +738,13 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
 # wrong; with the bugs on, mexican_first_turn own-train-started (likely, margin 1: its
 # own-train rule closes the Mexican Train to a player whose train is empty and
 # unmarked), the rest right; off, every option as declared
+# coupling's (81 CPU s with its bugs on, 76 off, at load 6 to 12): nothing sure and wrong,
+# the set and table measured, both `other` found (draw_rule "or draw-until-playable",
+# match_length "or full"); with the bugs on, tie_rule lowest-seat (likely, margin 1: bug 3
+# names the lowest of the tied seats); off, every option as declared
 IDENTIFIED = [e for e in ENGINES[:-1]
               if e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
-                             TENWHEELER)]
+                             TENWHEELER, COUPLING)]
 
 
 @pytest.mark.slow
