@@ -121,6 +121,9 @@ class VariantFile:
 
 
 DATA_ENV = "MTRAIN_SPEC_DATA"
+
+TABLE_HINT = " (or a table of one's own, players: tiles, as `hand_sizes: {2: 15, 3: 13}`)"
+"""What an unknown hand_sizes value's message adds: a table is given, not named."""
 """An environment variable naming another spec data directory (a copy of spec/data), read
 by `catalog()`: tests inject faults into a copy and run `mtrain check` on it."""
 
@@ -550,9 +553,16 @@ class Catalog:
         errors += [doc.error(("options", o), f"option {o} takes the name of a value, not a "
                              "table (only hand_sizes takes one)") for o in tables]
         strays += tables
+        # the wire's form, a table beside the options: said as such, not as a stray key
+        beside = isinstance(doc.data, dict) and "hand_sizes" in doc.data
+        if beside:
+            errors.append(doc.error(("hand_sizes",), "a hand-size table goes under `options:` "
+                                    "in a rule-set file (`options: {hand_sizes: {2: 15, 3: "
+                                    "13}}`, players: tiles), not beside it as on the wire"))
         errors += [e for e in validate(doc, schema("rules"))
                    if not any(re.search(rf"\boptions\.{re.escape(str(o))}\b", str(e))
-                              for o in strays)]
+                              for o in strays)
+                   and not (beside and "unknown key 'hand_sizes';" in str(e))]
         if errors:
             raise SpecErrors(errors)
         d = doc.data
@@ -600,10 +610,14 @@ class Catalog:
             elif value == OTHER or value in known:
                 values[option] = value
             else:
-                escape = ("" if option in ("tile_set", "hand_sizes") else
-                          f" (or {OTHER}: played in a way none of these describes)")
-                errors.append(doc.error(("options", option), f"unknown value {shown(value)} for "
-                                        f"{option}; known: {', '.join(known)}{escape}"))
+                escape = ("" if option == "tile_set" else TABLE_HINT if option == "hand_sizes"
+                          else f" (or {OTHER}: played in a way none of these describes)")
+                said = f"unknown value {shown(value)} for {option}"
+                if option == "hand_sizes" and value == CUSTOM:  # identify's word for it
+                    said = (f"hand_sizes `{CUSTOM}` (a table of one's own, as the wire and "
+                            "identify's report name it) is written as the table itself")
+                errors.append(doc.error(("options", option),
+                                        f"{said}; known: {', '.join(known)}{escape}"))
         if errors:
             raise SpecErrors(errors)
         missing = [o for o in self.options if o not in values]

@@ -89,3 +89,27 @@ def test_under_a_match_length_of_its_own_named_winners_are_still_checked(
     assert result["status"] == status, result
     if said is not None:
         assert result["messages"] == [said] and result["charged"] == ["MATCH-4"], result
+
+
+@pytest.mark.parametrize(("written", "line", "said"), [
+    # identify's report and the wire call a table of one's own `custom`
+    ("options:\n  tile_set: double-9\n  hand_sizes: custom\n", 5,
+     "hand_sizes `custom` (a table of one's own, as the wire and identify's report name "
+     "it) is written as the table itself"),
+    # the wire's rule set: the table beside the options
+    ("options:\n  tile_set: double-9\nhand_sizes: {2: 13, 3: 11}\n", 5,
+     "a hand-size table goes under `options:` in a rule-set file (`options: {hand_sizes: "
+     "{2: 15, 3: 13}}`, players: tiles), not beside it as on the wire")])
+def test_a_hand_table_written_as_identify_or_the_wire_names_it_is_told_where_it_goes(
+        written: str, line: int, said: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """An author writing coupling's rule-set file from the docs wrote the table as the
+    wire has it and then as identify reports it; the suite said `unknown key
+    'hand_sizes'; allowed keys: ...` and `unknown value 'custom' for hand_sizes; known:
+    pagat, ...`, naming no way to give a table of one's own."""
+    path = tmp_path / "mine.yaml"
+    path.write_text(f"name: mine\nbase: pagat\n{written}", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["rules", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:{line}: {said}" in err and err.count("\n") == 1, err
