@@ -1681,6 +1681,37 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "blocking-pass-unmarked": "end-010",
     "out-on-double-uncredited": "bone12-007",
     "out-on-double-charged": "bone12-007",
+    # the thirteenth reading
+    "mut13-pool-drops-top-double": "deal-019",
+    "mut13-boneyard-one-late": "deal-019",
+    "mut13-d15-five-take-15": "rows-001",
+    "mut13-pagat-four-take-12": "deal15-001",
+    "mut13-follow-fail-marks-double-train": "doubles-026",
+    "mut13-duty-fail-marks-double-train": "duty13-003",
+    "mut13-first-turn-cleared-early": "open13-002",
+    "mut13-follow-draw-must-cover": "doubles-022",
+    "mut13-drawn-limit-outlives-double": "followx-002",
+    "mut13-duty-draws-once": "duty13-001",
+    "mut13-cover-asks-follow-up": "mark13-001",
+    "mut13-double-elsewhere-ends-turn": "first13-002",
+    "mut13-scores-in-playing-order": "lastround-001",
+    "mut13-rotate-start-one-short": "owntab-002",
+    "mut13-most-outs-equal-nobody-wins": "generated-tie-rule-003",
+    "mut13-blocked-ignores-mexican": "block13-001",
+    "mut13-owner-anywhere-cover-keeps-marker": "mark13-001",
+    "mut13-released-double-forgotten": "doubles-074",
+    "mut13-pass-toggles-marker": "marker-002",
+    "mut13-restricted-follow-own-train-open": "doubles-027",
+    "mut13-first-turns-in-a-byte": "engine-006",
+    "mut13-set-rounded-up": "sets-050",
+    "mut13-d18-dealt-by-d15-table": "owntab-002",
+    "mut13-most-outs-against-first-tied": "bounds-003",
+    "mut13-follow-pass-uncounted": "doubles-029",
+    "mut13-duty-pass-uncounted": "duty13-003",
+    "mut13-search-draw-kept-as-drawn": "engine-008",
+    "mut13-drawn-tile-opens-mexican": "open13-001",
+    "mut13-drawn-tile-skips-own-train-first": "first-023",
+    "mut13-restricted-follow-drawn-anywhere": "doubles-027",
 }
 
 
@@ -1768,6 +1799,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.sixth_reading import SIXTH_READING
     from mtrain.conformance.mutants.tenth_reading import TENTH_READING
     from mtrain.conformance.mutants.third_reading import THIRD_READING
+    from mtrain.conformance.mutants.thirteenth_reading import THIRTEENTH_READING
     from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
 
     assert set(KILLED_BY) | set(OUTSIDE_KILLED_BY) == set(MUTANTS)
@@ -1777,7 +1809,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *SEVENTH_READING, *EIGHTH_READING,
                                                         *NINTH_READING, *TENTH_READING,
                                                         *ELEVENTH_READING,
-                                                        *TWELFTH_READING)}
+                                                        *TWELFTH_READING,
+                                                        *THIRTEENTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())

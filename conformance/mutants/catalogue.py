@@ -24,6 +24,7 @@ from mtrain.conformance.mutants.seventh_reading import SEVENTH_READING
 from mtrain.conformance.mutants.sixth_reading import SIXTH_READING
 from mtrain.conformance.mutants.tenth_reading import TENTH_READING
 from mtrain.conformance.mutants.third_reading import THIRD_READING
+from mtrain.conformance.mutants.thirteenth_reading import THIRTEENTH_READING
 from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
 from mtrain.reference.rules import (
     FOLLOW_ANYWHERE,
@@ -571,7 +572,7 @@ _CATALOGUE: tuple[Mutant, ...] = (
 # the mutants an outside author's reading of the rules gives (outside.py)
 _CATALOGUE += OUTSIDE + SECOND_READING + THIRD_READING + FOURTH_READING + FIFTH_READING
 _CATALOGUE += SIXTH_READING + SEVENTH_READING + EIGHTH_READING + NINTH_READING
-_CATALOGUE += TENTH_READING + ELEVENTH_READING + TWELFTH_READING
+_CATALOGUE += TENTH_READING + ELEVENTH_READING + TWELFTH_READING + THIRTEENTH_READING
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _CATALOGUE}
 if len(MUTANTS) != len(_CATALOGUE):  # pragma: no cover - a catalogue error
