@@ -158,7 +158,7 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     that the runs read: where its known values agree, a rule of its own may still differ
     (roundhouse keeps a drawn tile that both known draw rules play), and conform makes
     such an entry not applicable. An option of `only` stands, played `other`, for the
-    values it names alone, and never for an answer no known value gives (run.py,
+    values it names alone, and never for an answer no known value gives (observe.py,
     SETUP_ONLY). An option of `lacking` (the engine refused a deal there, which the
     reference deals under some of its values) holds only at the values named, those
     without the table, or `other` standing for them: a refusal is evidence against
@@ -316,12 +316,12 @@ class Solver:
 
 
 Bugs = Mapping[str, frozenset[str]]
-"""The fixtures read as bugs, each with the options it is read as a bug in (run.py)."""
+"""The fixtures read as bugs, each with the options it is read as a bug in (pins.py)."""
 
 
 def read_as_bug(model: Model, c: Any, options: Iterable[str]) -> Any:
     """Fixture constraint `c` with each of `options` played `other` (true whatever the
-    answer's value of it): a fixture read as a bug in those options (run.py, a pin) is no
+    answer's value of it): a fixture read as a bug in those options (pins.py) is no
     evidence about them, but still is about the rest: sets-048 shows interlock's
     uncoverable double released on an empty boneyard (DBL-9) whatever its drawn-tile bug
     (read as a bug in match_length) did, and left out, `doubles: ordinary` took its place
