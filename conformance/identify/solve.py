@@ -258,18 +258,28 @@ class Solver:
         # default maxres in a third to a quarter of the time on identify's problems; no
         # time limit: one that struck on a busy machine would change the answer
         opt.set("maxsat_engine", "wmax")
-        opt.add(*model.hard)
+        # (the constraints go to z3's C interface as z3.Optimize.add and add_soft pass
+        # them, the same calls in the same order, without the wrappers' casts and checks,
+        # which were most of the CPU a solver's building took)
+        ctx, handle, unnamed = model.ctx.ref(), opt.optimize, z3.to_symbol("", model.ctx)
+
+        def add(terms: Iterable[Any]) -> None:
+            for t in terms:
+                z3.Z3_optimize_assert(ctx, handle, t.as_ast())
+
+        def add_soft(terms: Iterable[Any], weight: int) -> None:
+            for t in terms:
+                z3.Z3_optimize_assert_soft(ctx, handle, t.as_ast(), str(weight), unnamed)
+        add(model.hard)
         if valid:
-            opt.add(*(c for c, _ in model.validity))
+            add(c for c, _ in model.validity)
         for o, v in fixed.items():
             opt.add(model.eq(o, v))
         for o, vs in allowed.items():
             if o not in fixed:
                 opt.add(model.any([model.eq(o, v) for v in sorted(vs)]))
-        for c, _ in soft:
-            opt.add_soft(c, FIXTURE)
-        for c in model.lean:
-            opt.add_soft(c, BASE)
+        add_soft((c for c, _ in soft), FIXTURE)
+        add_soft(model.lean, BASE)
         # an option whose base is `other` (the engine declares the rule its own) has no
         # prior against `other`: its own word is the base, as a known value's is
         self.declared_other = {o for o, v in base.items() if v == OTHER and o not in NO_OTHER}
