@@ -252,7 +252,7 @@ JUNCTION = Engine(
     # bug 3 (the tile after a double on the Mexican Train) answers two open-double
     # situations from play as ordinary doubles would, and nothing else tells open from
     # ordinary at 5 to 8 seats: `doubles: ordinary` was found sure at margin 2 (stop 35);
-    # a situation now counts as half a check towards `sure` (run.py SITUATION_WEIGHT)
+    # a situation now counts as half a check towards `sure` (findings.py SITUATION_WEIGHT)
     truth={"tile_set": "double-15", "hand_sizes": "custom", "engine_procedure": "set-aside",
            "starting_seat": "heaviest-in-hand", "first_turn": "other",
            "mexican_first_turn": "anyone", "own_train_first": "not-required",

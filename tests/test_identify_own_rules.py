@@ -658,8 +658,8 @@ def test_a_fixture_a_declared_rule_of_its_own_decides_casts_no_doubt_on_its_neig
     # explains read this option" (chaindbl-014, chaindbl-015), though single and open
     # explain them; conform makes such entries not applicable, and so does this
     from mtrain.conformance.identify.cells import ANY, Piece
+    from mtrain.conformance.identify.conclude import _suspects
     from mtrain.conformance.identify.found import Observation
-    from mtrain.conformance.identify.run import _suspects
     from mtrain.conformance.identify.solve import Solution
 
     read = ("doubles", "first_turn")
@@ -718,8 +718,8 @@ def test_a_rule_declared_its_own_beside_another_is_weighed_with_the_rest_known()
     # blank values, whose `other` took whichever known value explained it: the rival of
     # scoring cost nothing, and its line said "no fixture tells it from ...", and named
     # a rival that changed from run to run (penalty, penalty-blocked-winner)
+    from mtrain.conformance.identify.findings import _finding
     from mtrain.conformance.identify.measure import Deals
-    from mtrain.conformance.identify.run import _finding
     from mtrain.conformance.identify.solve import Model, Solver
     from mtrain.spec.scope import Space
 
@@ -745,9 +745,9 @@ def test_a_rule_declared_its_own_that_agrees_with_a_known_value_somewhere_is_not
     # ... a bug in MATCH-4, MATCH-5, MATCH-6 the engine makes on every such table", of a
     # house rule the engine declares, and "1 fixtures"
     from mtrain.conformance.identify.cells import Piece
+    from mtrain.conformance.identify.conclude import _conclude
     from mtrain.conformance.identify.found import Observation
     from mtrain.conformance.identify.measure import Deals
-    from mtrain.conformance.identify.run import _conclude
     from mtrain.conformance.identify.solve import Model
     from mtrain.spec.scope import Space
 
@@ -861,8 +861,8 @@ def test_a_fixture_read_as_a_bug_names_what_its_entries_at_the_answer_break() ->
     # charges named no bug. Only the entries failed against the answer are charged
     from mtrain.conformance.identify import bugs
     from mtrain.conformance.identify.cells import Piece
+    from mtrain.conformance.identify.conclude import _broken
     from mtrain.conformance.identify.found import Observation
-    from mtrain.conformance.identify.run import _broken
 
     fx = next(f for f in load_corpus(FIXTURE_ROOT / "doubles")[0] if f.id == "doubles-038")
     fx = dataclasses.replace(fx, expect=(fx.expect[0], fx.expect[0]))
@@ -884,8 +884,8 @@ def test_a_value_with_a_bug_names_the_clause_the_bug_breaks() -> None:
     # DBL-12" (the clauses the fixtures are about); a failure charged to a rule the engine
     # declares its own (a stand-in was sent for it) names nothing
     from mtrain.conformance.identify import bugs
+    from mtrain.conformance.identify.conclude import _broken
     from mtrain.conformance.identify.found import Observation
-    from mtrain.conformance.identify.run import _broken
 
     fx = next(f for f in load_corpus(FIXTURE_ROOT / "doubles")[0] if f.id == "doubles-038")
     drew = Observation(fx, ("fail",), charged=["TURN-1"])

@@ -1,11 +1,15 @@
 """`mtrain identify`: which rules does an engine play?
 
 Modules: measure (what the deals show: the set, the hand table, the engine procedure and
-the starting seat), cells (the scope partition, kept in the cache and narrowed to what
-was measured), solve (the option space in z3 and the weighted MaxSAT), bugs (a known
-value with a bug told from a rule of the engine's own), run (identify itself), found
-(what it finds), interrupted (what an interrupt leaves of it), watch (the engine, with
-what it could not answer counted).
+the starting seat), measured (that as a region of the option space, and the rule sets
+asked and written), cells (the scope partition, kept in the cache and narrowed to what
+was measured), observe (the fixtures played), solve (the option space in z3 and the
+weighted MaxSAT), conclude (an answer and its likely bugs), findings (each option's
+finding: its margin, how sure, contradicted), pins (options found `other` pinned to a
+known value with a bug), bugs (a known value with a bug told from a rule of the engine's
+own), from_play (situations from play where options are left weak), run (identify
+itself), found (what it finds), interrupted (what an interrupt leaves of it), watch (the
+engine, with what it could not answer counted).
 """
 
 from __future__ import annotations

@@ -22,12 +22,12 @@ class Observation:
     by_entry: dict[int, tuple[str, ...]] = field(default_factory=dict)
     """The same for each failed entry, by its index (a refused step: every entry's)."""
     stands: dict[str, frozenset[str]] = field(default_factory=dict)
-    """Options read here only for whether the table exists (run.py, SETUP_ONLY): the
+    """Options read here only for whether the table exists (observe.py, SETUP_ONLY): the
     values `other` stands for in this fixture."""
     lacks: bool = False
     """The engine refused a deal here (the start, or a later round's) for no player count
     it does not deal: it has no such table, and the values that have it are contradicted
-    (run.py, SETUP_ONLY)."""
+    (observe.py, SETUP_ONLY)."""
 
 
 @dataclass

@@ -67,7 +67,7 @@ class Deals:
     own_elsewhere: bool = False
     # the seat the deals showed with a procedure the rules do not allow it with, and the
     # likely bugs that says: a bug, or a seat of the engine's own that agrees with it on
-    # the designed deals; the fixtures tell which (run.py, _seat_bugs)
+    # the designed deals; the fixtures tell which (conclude.py, _seat_bugs)
     forbidden_seat: tuple[str, list[str]] | None = None
 
 

@@ -158,7 +158,7 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     that the runs read: where its known values agree, a rule of its own may still differ
     (roundhouse keeps a drawn tile that both known draw rules play), and conform makes
     such an entry not applicable. An option of `only` stands, played `other`, for the
-    values it names alone, and never for an answer no known value gives (run.py,
+    values it names alone, and never for an answer no known value gives (observe.py,
     SETUP_ONLY). An option of `lacking` (the engine refused a deal there, which the
     reference deals under some of its values) holds only at the values named, those
     without the table, or `other` standing for them: a refusal is evidence against
@@ -258,18 +258,28 @@ class Solver:
         # default maxres in a third to a quarter of the time on identify's problems; no
         # time limit: one that struck on a busy machine would change the answer
         opt.set("maxsat_engine", "wmax")
-        opt.add(*model.hard)
+        # (the constraints go to z3's C interface as z3.Optimize.add and add_soft pass
+        # them, the same calls in the same order, without the wrappers' casts and checks,
+        # which were most of the CPU a solver's building took)
+        ctx, handle, unnamed = model.ctx.ref(), opt.optimize, z3.to_symbol("", model.ctx)
+
+        def add(terms: Iterable[Any]) -> None:
+            for t in terms:
+                z3.Z3_optimize_assert(ctx, handle, t.as_ast())
+
+        def add_soft(terms: Iterable[Any], weight: int) -> None:
+            for t in terms:
+                z3.Z3_optimize_assert_soft(ctx, handle, t.as_ast(), str(weight), unnamed)
+        add(model.hard)
         if valid:
-            opt.add(*(c for c, _ in model.validity))
+            add(c for c, _ in model.validity)
         for o, v in fixed.items():
             opt.add(model.eq(o, v))
         for o, vs in allowed.items():
             if o not in fixed:
                 opt.add(model.any([model.eq(o, v) for v in sorted(vs)]))
-        for c, _ in soft:
-            opt.add_soft(c, FIXTURE)
-        for c in model.lean:
-            opt.add_soft(c, BASE)
+        add_soft((c for c, _ in soft), FIXTURE)
+        add_soft(model.lean, BASE)
         # an option whose base is `other` (the engine declares the rule its own) has no
         # prior against `other`: its own word is the base, as a known value's is
         self.declared_other = {o for o, v in base.items() if v == OTHER and o not in NO_OTHER}
@@ -316,12 +326,12 @@ class Solver:
 
 
 Bugs = Mapping[str, frozenset[str]]
-"""The fixtures read as bugs, each with the options it is read as a bug in (run.py)."""
+"""The fixtures read as bugs, each with the options it is read as a bug in (pins.py)."""
 
 
 def read_as_bug(model: Model, c: Any, options: Iterable[str]) -> Any:
     """Fixture constraint `c` with each of `options` played `other` (true whatever the
-    answer's value of it): a fixture read as a bug in those options (run.py, a pin) is no
+    answer's value of it): a fixture read as a bug in those options (pins.py) is no
     evidence about them, but still is about the rest: sets-048 shows interlock's
     uncoverable double released on an empty boneyard (DBL-9) whatever its drawn-tile bug
     (read as a bug in match_length) did, and left out, `doubles: ordinary` took its place

@@ -1,0 +1,93 @@
+"""Options found `other` whose fixtures have the shape of a known value played with a
+bug (bugs.py): pinned to their known values, one re-solve each.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable, Mapping, Sequence
+
+from mtrain.conformance.identify import bugs, solve
+from mtrain.conformance.identify.cells import Piece
+from mtrain.conformance.identify.conclude import Until, _broken
+from mtrain.conformance.identify.found import Observation, OptionFinding
+from mtrain.conformance.identify.solve import Solution
+from mtrain.spec.ruleset import OTHER, Ruleset
+from mtrain.spec.scope import Region, Space
+
+PINS = 3
+"""Options at most read as a known value with a bug in one answer (bugs.py), one re-solve
+each: pinning one may move `other` to the option whose rule it really is."""
+
+
+def _values_with_bugs(conclude: Callable[[Region, solve.Bugs, Until | None],
+                                         tuple[Solution, list[OptionFinding], list[str]] | None],
+                      allowed: Region, space: Space, declared: Ruleset | None,
+                      observations: Sequence[Observation],
+                      parts: Mapping[str, Sequence[Piece]]
+                      ) -> tuple[Solution, list[OptionFinding], list[str]]:
+    """The answer, and again, each option found `other` whose fixtures have the shape of
+    a known value played with a bug (bugs.py) kept to its known values: written so, at
+    most `likely`, the fixtures against it read as bugs (unexplained, and so not moved
+    to `other` on a neighbouring option). An answer in which such an option is found is
+    weighed no further than that option: the rest of its findings would be thrown away
+    (half of identify's solving where it pins one), and those before are asked as ever,
+    in the same order (z3 breaks ties by what its context has seen)."""
+    seen = {obs.fixture.id: obs.outcomes for obs in observations}
+    own = frozenset(o for o, v in (declared.choices if declared else ()) if v == OTHER)
+    region: Region = dict(allowed)
+    notes: dict[str, tuple[str, str]] = {}
+    dropped: dict[str, frozenset[str]] = {}  # a fixture read as a bug: in which options
+    pin: tuple[str, str, bugs.Shape, dict[str, str]] | None = None
+
+    def pinned(best: Solution, f: OptionFinding) -> bool:
+        """Whether `f` is the first option found `other` with a known value's shape with
+        a bug (the findings are asked in the options' order): the pin, if so."""
+        nonlocal pin
+        value = f.alternatives[0] if f.alternatives else OTHER
+        if f.value != OTHER or value == OTHER or f.option in notes:
+            return False
+        s = bugs.shape(f.option, value, best.values, space, frozenset(best.violated), seen,
+                       parts)
+        if bugs.with_a_bug(s, bugs.declared_value(declared, f.option), value):
+            pin = f.option, value, s, {**best.values, f.option: value}
+        return pin is not None
+
+    for _ in range(PINS):
+        pin = None
+        got = conclude(region, dropped, pinned)
+        if pin is None:
+            assert got is not None  # weighed whole where nothing was pinned
+            found = got
+            break
+        option, value, s, values = pin
+        region[option] = frozenset(v for v in region.get(option, space.options[option])
+                                   if v != OTHER)
+        notes[option] = (value, bugs.note(option, value, s, functools.partial(
+            _broken, {o.fixture.id: o for o in observations}, own, space.cat,
+            values=values, parts=parts)))
+        dropped |= {fid: dropped.get(fid, frozenset()) | {option}
+                    for fid in (*s.against, *s.alike)}
+    else:  # the last pin's answer, where none is looked for
+        whole = conclude(region, dropped, None)
+        assert whole is not None
+        found = whole
+    if not notes:
+        return found
+    best, findings, problems = found
+    # the bugs are unexplained fixtures: the options they read are never `sure`
+    suspects = {o for fid in dropped for p in parts.get(fid, ())
+                if all(best.values[o] in vs or best.values[o] == OTHER
+                       for o, vs in p.region.items()) for o in p.read}
+    out = []
+    for f in findings:
+        if f.option in notes and best.values[f.option] == notes[f.option][0]:
+            f = OptionFinding(f.option, f.value, "likely" if f.margin >= 1 else f.status,
+                              f.margin, [notes[f.option][1]], [OTHER])
+        elif (f.option in notes or f.option in suspects) and f.status == "sure":
+            f = dataclasses.replace(f, status="likely", evidence=[
+                *f.evidence, "(a fixture read as a bug involves this option)"])
+        out.append(f)
+    best.violated = sorted({*best.violated, *dropped})
+    return best, out, problems
