@@ -92,7 +92,8 @@ class Probe:
 
     kind: "deal" (the state dealt from `deal`), "legal" (the legal actions), "refused"
     (`action` must be refused, by `clause`), "apply" (the state after `action`), "winners"
-    (the match winners after `action` ends the last round).
+    (the match winners after `action` ends the last round), "listed" (`action`, listed as
+    legal, must not then be refused: the implementation's answers against each other).
     """
 
     kind: str
@@ -573,6 +574,40 @@ def failed_move(ctx: Context, st: State, text: str, error: BaseException,
                         f"allow it: {', '.join(own)}), so no fixture can ask it again")
 
 
+def contradiction(ctx: Context, st: State, text: str, error: Refused) -> Disagreement:
+    """The finding for `text`, an action the implementation listed as legal in `st` and
+    then refused when asked to apply it (`error`): whatever the rules, an engine whose
+    answers contradict each other is wrong in one of them, so it is a finding even where
+    its own rules decide the step. Charged to the clause its refusal names (the engine's
+    own account of what forbids the move; under rules of its own the reference's clause
+    is only the stand-in's); where it names none, as a listed action the reference refuses
+    is charged (the clause that refuses it) or a refused one it allows (the clause that
+    allows it). The expectation is the reference's: the legal set it lists, or the state
+    after the move where it allows it; marked with the rules of one's own those read."""
+    legal, own = own_rules.on_state(ctx, st, legal_actions)
+    act = _action(ctx, st, text)
+    allowed = act is not None and act in legal
+    question: tuple[str, ...] = ()
+    if allowed:
+        assert act is not None
+        nxt, read = own_rules.step(ctx, st, act, perform)
+        want = codec.state_to_json(nxt)
+        expect, _ = differences(want, codec.state_to_json(st), ctx.max_pip)
+        expect, question = expect or {"result": want["result"]}, (text,)
+        own = (*own, *(o for o in read if o not in own))
+        reference = permitting(ctx, st, text, error.clause)
+    else:
+        expect = {"legal": sorted(action_text(codec.action_to_json(st, a)) for a in legal)}
+        reference = forbidding(ctx, st, text)
+    named = error.clause if error.clause in catalog().clauses else None
+    clause = named or reference
+    cited = f" [{error.clause}]" if error.clause else ""
+    return Disagreement(
+        f"lists {_kind(text)} it refuses" + (f" ({clause})" if clause else ""),
+        (f"`{text}` is in its legal answer, and was refused: {error.reason}{cited}",),
+        expect, question, tuple(_known([c for c in (named, reference) if c])), own)
+
+
 def _broken_where(st: State, text: str, label: str, problems: Sequence[Problem]) -> str:
     """Where a broken state is named: its writing (whatever the action), the round's end
     when the result may be what breaks, else the action."""
@@ -752,6 +787,8 @@ class Judge:
                 error = e
             return compare_legal(ctx, st, legal, got, error)
         assert probe.action is not None
+        if probe.kind == "listed":  # the implementation's two answers, against each other
+            return self._listed(ctx, st, got_state, probe.action)
         act = action_json(probe.action, ctx.max_pip)
         ref = own_rules.reference(ctx) or self.ref
         try:
@@ -787,9 +824,10 @@ class Judge:
         # legal, so it runs no such table
         _, own_legal = own_rules.on_state(ctx, st, legal_actions)
         aside = own_rules.worth_aside(own, after, got)  # as play judges it
+        refused = isinstance(error, Refused) and not own_legal  # legal whatever they are
         found = read_own(compare_apply(ctx, st, probe.action, after if aside is None else aside,
                                        got, error, problems,
-                                       judged=not own or aside is not None),
+                                       judged=not own or aside is not None or refused),
                          (*own, *own_legal))
         if probe.kind == "apply":
             return found
@@ -804,6 +842,24 @@ class Judge:
         if own_rules.own_reads(ctx, ref):
             return None
         return compare_winners(ctx, probe.action, want_seats, seats, error)
+
+    def _listed(self, ctx: Context, st: State, state: JSON, text: str
+                ) -> list[Disagreement] | None:
+        """Whether the implementation lists `text` as legal in `state` and then refuses it
+        (judge.contradiction); None when it cannot be asked (no list, or a failure)."""
+        try:
+            listed = {action_text(a) for a in self.impl.legal(ctx.rj, state)}
+        except Exception:
+            return None
+        if text not in listed:
+            return []
+        try:
+            self.impl.apply(ctx.rj, state, action_json(text, ctx.max_pip))
+        except Refused as e:
+            return [contradiction(ctx, st, text, e)]
+        except Exception:
+            return None
+        return []
 
     def _refusal(self, ctx: Context, st: State, state: JSON, text: str,
                  want: Sequence[str]) -> list[Disagreement]:
