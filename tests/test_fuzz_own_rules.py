@@ -462,3 +462,25 @@ def test_a_refusal_its_legal_answer_foretold_does_not_end_the_game(tmp_path: Pat
     assert "forbids play (TURN-3)" in {g.signature for g in report.new}
     assert not any("answer that failed" in k for k in report.cut), report.cut
     assert report.games == 10 and report.rounds >= 10
+
+
+def test_a_wrong_tile_opening_the_mexican_train_in_a_follow_up_is_train_5s() -> None:
+    """Tenwheeler's bug 1 in a follow-up (fuzz seed 3's shrunk table, round 11: engine 0;
+    seat 1 laid [3-3] and holds [10-8] and [7-0]): it offers [10-8] to open the empty
+    Mexican Train and not [7-0]. Both are what opens it (TRAIN-5); the missing opening was
+    charged to the follow-up rule (DBL-2), since a play on the Mexican Train was offered,
+    splitting one bug over two clauses."""
+    from mtrain.conformance.fuzz.judge import compare_legal
+    from mtrain.reference import codec
+    from mtrain.reference.engine import legal_actions
+    from mtrain.spec.notation import action_json, table_state
+
+    ctx = declared_context(catalog().rules_file(str(EXAMPLES / "tenwheeler-rules.yaml")))
+    table = {"engine": 0, "seat": 1, "starter": 0, "phase": "follow",
+             "hands": {0: ["rest"], 1: ["10-8", "7-0"]}, "trains": {1: ["0-3", "3-3"]},
+             "boneyard": [], "turn_doubles": [1]}
+    st = codec.state_from_json(ctx.rules, table_state(table, ctx.rs))
+    found = compare_legal(ctx, st, legal_actions(st),
+                          [action_json("play 10-8 on mexican", ctx.max_pip)], None)
+    assert sorted(d.signature for d in found) == ["allows play (TRAIN-5)",
+                                                  "forbids play (TRAIN-5)"], found

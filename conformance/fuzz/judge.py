@@ -30,6 +30,7 @@ The first differing field is taken in the order a bug's effects follow one anoth
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
@@ -342,7 +343,7 @@ def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
     # conform charges them): one bug, one finding per kind and clause
     closed = _closed_covers(ctx, st, missing, listed, plays_extra)
     marked = not closed and _marked_closed(ctx, st, missing, listed)
-    opening = not (closed or marked) and _mexican_unopened(ctx, st, missing, listed)
+    opening = not (closed or marked) and _mexican_unopened(ctx, st, missing, listed, extra)
     for kind in dict.fromkeys(_kind(t) for t in missing if t not in follows):
         texts = [t for t in missing if t not in follows and _kind(t) == kind]
         found = [c for t in texts if (c := permitting(ctx, st, t)) is not None]
@@ -356,8 +357,17 @@ def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
         if follows and sig.split(" ")[1] == "play":
             lines.append(("and so, by TURN-1, missing: " if plays_extra else
                           "and so, by TURN-1, not allowed: ") + ", ".join(follows))
-        out.append(Disagreement(sig, tuple(lines), expect, (), clauses))
+        out.append(Disagreement(sig, tuple(lines), expect, (), _naming(sig, clauses)))
     return out
+
+
+def _naming(sig: str, clauses: tuple[str, ...]) -> tuple[str, ...]:
+    """`clauses` with the one the signature names first: a reproducer lists it, so that
+    conform charges the failure as fuzz named it (one_charge takes a clause it lists)."""
+    named = re.search(r"\(([A-Z]+-\d+)\)", sig)
+    if named is None or named[1] not in catalog().clauses:
+        return clauses
+    return (named[1], *(c for c in clauses if c != named[1]))
 
 
 def _kind(text: str) -> str:
@@ -437,14 +447,16 @@ def _marked_closed(ctx: Context, st: State, missing: Sequence[str],
 
 
 def _mexican_unopened(ctx: Context, st: State, missing: Sequence[str],
-                      listed: Sequence[str]) -> bool:
+                      listed: Sequence[str], extra: Sequence[str] = ()) -> bool:
     """Whether the missing plays all open the empty Mexican Train and none is offered on
-    it: what opens it (TRAIN-5) is broken, whatever the moment's rule (DBL-2, TURN-3), as
-    conform charges it."""
+    it but with a tile the rules refuse there (`extra`: the wrong number opening it is the
+    same bug): what opens it (TRAIN-5) is broken, whatever the moment's rule (DBL-2,
+    TURN-3), as conform charges it."""
     acts = [_action(ctx, st, t) for t in missing if _kind(t) == "play"]
     if not acts or any(a is None or not mexican_opening(st, a) for a in acts):
         return False
-    return not any(_kind(t) == "play" and t.endswith(" on mexican") for t in listed)
+    return not any(_kind(t) == "play" and t.endswith(" on mexican") and t not in extra
+                   for t in listed)
 
 
 def compare_refusal(ctx: Context, st: State, text: str, want: Sequence[str],
