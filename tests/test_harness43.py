@@ -79,3 +79,46 @@ def test_a_wrong_tile_opening_the_mexican_train_in_a_follow_up_is_charged_to_tra
                 if r["status"] != "not-applicable"]
     assert result["status"] == "pass", result
 
+
+def test_identify_tells_fixtures_its_own_rules_decide_from_those_read_as_bugs() -> None:
+    """What would settle an undetermined option (identify's evidence): of the fixtures
+    that tell its values apart, those that do so only where the outcome also pins an
+    option the answer has `other` (or one left undetermined) are decided by the engine's
+    own rules, and are counted apart from those read as bugs (tenwheeler's message put
+    all of them as 'read as bugs or split evenly', most of them decided by its
+    `uncoverable_double: other`)."""
+    from mtrain.conformance.identify.cells import Piece
+    from mtrain.conformance.identify.run import _settling
+    from mtrain.spec.scope import Space
+
+    values = {"follow_up": "anywhere", "uncoverable_double": "other",
+              "double_order": "oldest-first", "draw_rule": "draw-one"}
+    a, b = frozenset({"anywhere"}), frozenset({"restricted"})
+    own = frozenset({"stays-open"})
+    parts = {
+        # follow_up's values differ only where uncoverable_double is pinned: its own rule
+        "own-1": [Piece({"follow_up": a, "uncoverable_double": own}, ("pass",), ()),
+                  Piece({"follow_up": b, "uncoverable_double": own}, ("fail",), ())],
+        "own-2": [Piece({"follow_up": a, "uncoverable_double": own}, ("pass",), ()),
+                  Piece({"follow_up": b, "uncoverable_double": own}, ("fail",), ())],
+        # ... and where double_order, left undetermined too, is pinned
+        "undecided-1": [Piece({"follow_up": a, "double_order": frozenset({"oldest-first"})},
+                              ("pass",), ()),
+                        Piece({"follow_up": b, "double_order": frozenset({"oldest-first"})},
+                              ("fail",), ())],
+        # whatever the rest: a fixture read as a bug (or split evenly)
+        "bug-1": [Piece({"follow_up": a}, ("pass",), ()), Piece({"follow_up": b}, ("fail",), ())],
+        # its outcome does not change with follow_up: not counted
+        "same-1": [Piece({"follow_up": a}, ("pass",), ()), Piece({"follow_up": b}, ("pass",), ())],
+    }
+    seen = {fid: ("pass",) for fid in parts}
+    said = _settling("follow_up", values, Space(), parts, seen,
+                     frozenset({"follow_up", "double_order"}))
+    assert said == ("(of the 4 fixtures that tell its values apart here, 3 decided by its "
+                    "own rules (double_order undetermined, uncoverable_double: other), not "
+                    "read as bugs: own-1, own-2, undecided-1; 1 read as bugs or split evenly: "
+                    "bug-1)")
+    # nothing of its own pinned: all read as bugs, as before
+    said = _settling("follow_up", values, Space(), {"bug-1": parts["bug-1"]}, seen)
+    assert said == ("(of the 1 fixtures that tell its values apart here, 1 read as bugs or "
+                    "split evenly: bug-1)")
