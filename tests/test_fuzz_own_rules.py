@@ -484,3 +484,34 @@ def test_a_wrong_tile_opening_the_mexican_train_in_a_follow_up_is_train_5s() -> 
                           [action_json("play 10-8 on mexican", ctx.max_pip)], None)
     assert sorted(d.signature for d in found) == ["allows play (TRAIN-5)",
                                                   "forbids play (TRAIN-5)"], found
+
+
+class LastTileRefused(ReferenceImplementation):
+    """Plays the rules (its file declares `scoring: other`), with one planted bug: it lists
+    a player's last tile as legal and refuses to let them play it (going out ends the
+    round, whose scores its own rule decides)."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        if (action.get("type") == "play" and len(state["hands"][state["seat"]]) == 1
+                and action in self.legal(ruleset, state)):
+            raise Refused("nobody goes out at this table", "END-1")
+        return super().apply(ruleset, state, action)
+
+
+def test_a_legal_move_refused_where_only_its_outcome_reads_its_own_rules_is_a_finding(
+        tmp_path: Path) -> None:
+    """Going out reads the scoring (played `other`), the legal set does not: the play is
+    legal whatever the rule, so refusing it is a finding as anywhere (`forbids play`),
+    marked with the rule its outcome reads; it was no finding, and the game it ended was
+    said to end for 'an answer that failed'."""
+    name = rules_file(tmp_path, "own-scoring", scoring="other")
+    impl = LastTileRefused()
+    report = F.fuzz(F.Target.of(impl, "last-tile"), F.Chooser([name]), 6, 1,
+                    out=tmp_path / "out", impl=impl, shrink_seconds=1)
+    assert [g.signature for g in report.new] and all(
+        g.signature.startswith("forbids play (") for g in report.new), report.new
+    assert all(g.best.disagreement.own == ("scoring",) and g.best.probe.kind == "apply"
+               for g in report.new)
+    # no state to go on from where its own rule decides the outcome: said so, not 'failed'
+    assert all("a refusal of a move its legal answer listed" in k for k in report.cut)
+    assert all("nobody goes out" in g.best.disagreement.messages[0] for g in report.new)
