@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from mtrain.cli import main
 
 HERE = Path(__file__).parent
@@ -122,3 +124,20 @@ def test_identify_tells_fixtures_its_own_rules_decide_from_those_read_as_bugs() 
     said = _settling("follow_up", values, Space(), {"bug-1": parts["bug-1"]}, seen)
     assert said == ("(of the 1 fixtures that tell its values apart here, 1 read as bugs or "
                     "split evenly: bug-1)")
+
+
+@pytest.mark.slow  # 60 games against a program: 4.3 CPU s (2.2 of them the engine's)
+def test_a_winners_reproducer_is_shrunk_to_a_last_step_conform_runs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Tenwheeler's bug 2 (totals compared as text), seed 1, 60 games: the smallest
+    winners probe ended the round with a step whose legality its own-train rule decides,
+    so conform would not run its reproducer, and none was written. The probe is marked
+    with what that step's legality reads, and the shrinker, once it reaches a table that
+    reads none, keeps to such tables: a reproducer conform runs is written."""
+    capsys.readouterr()
+    main(["fuzz", "--impl", " ".join(TENWHEELER), "--rules",
+          str(EXAMPLES / "tenwheeler-rules.yaml"), "--games", "60", "--seed", "1",
+          "--out", str(tmp_path / "out"), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    [winners] = [f for f in report["findings"] if f["signature"] == "winners"]
+    assert winners["problems"] == [] and winners["reproducer"] is not None, winners

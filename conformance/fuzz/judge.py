@@ -853,7 +853,10 @@ class Judge:
         want_seats = ref.winners(rj, after)
         if own_rules.own_reads(ctx, ref):
             return None
-        return compare_winners(ctx, probe.action, want_seats, seats, error)
+        # marked with what the last step's legality reads: conform checks the step is
+        # legal, so it runs no such table (the shrinker looks for one that reads none)
+        return read_own(compare_winners(ctx, probe.action, want_seats, seats, error),
+                        own_legal)
 
     def _listed(self, ctx: Context, st: State, state: JSON, text: str
                 ) -> list[Disagreement] | None:
