@@ -82,6 +82,22 @@ def test_a_wrong_tile_opening_the_mexican_train_in_a_follow_up_is_charged_to_tra
     assert result["status"] == "pass", result
 
 
+def test_the_double_10_fixture_tells_tenwheelers_uncoverable_double_apart(
+        tmp_path: Path) -> None:
+    """harness43-uncoverable-001 (every 5 of a double-10 set laid, the boneyard not empty):
+    tenwheeler releases the open [5-5] (all its tiles are out), as `released` does and
+    released-when-boneyard-empty does not; declared either way, it passes the one and
+    fails the other, so the fixture tells its rule from released-when-boneyard-empty."""
+    fixtures = HERE.parent / "conformance" / "fixtures" / "sets" / "harness43.yaml"
+    fixed = ("1", "2", "3")
+    for value, status in (("released", "pass"), ("released-when-boneyard-empty", "fail")):
+        rules = rules_file(tmp_path, f"tw-{value}", uncoverable_double=value,
+                           own_train_first="not-required")
+        results = conform(tmp_path, fixtures, rules, *fixed)["results"]
+        assert [(r["fixture"], r["status"]) for r in results] == [
+            ("harness43-uncoverable-001", status)], (value, results)
+
+
 def test_identify_tells_fixtures_its_own_rules_decide_from_those_read_as_bugs() -> None:
     """What would settle an undetermined option (identify's evidence): of the fixtures
     that tell its values apart, those that do so only where the outcome also pins an
