@@ -157,3 +157,44 @@ def test_a_winners_reproducer_is_shrunk_to_a_last_step_conform_runs(
     report = json.loads(capsys.readouterr().out)
     [winners] = [f for f in report["findings"] if f["signature"] == "winners"]
     assert winners["problems"] == [] and winners["reproducer"] is not None, winners
+
+
+TEXT_TOTALS = """\
+- id: harness43-winners-001
+  description: "the last round: seat 0 goes out on 99, the lowest total, alone"
+  clauses: [MATCH-1, MATCH-2, MATCH-4]
+  source: [computation]
+  table:
+    engine: 0
+    starter: 1
+    hands:
+      0: [7-0]
+      1: [rest]
+      2: [7-4]
+    trains:
+      0: [0-2]
+    marked: [2]
+    boneyard: []
+    scores: [99, 52, 128]
+  steps: [play 7-0 on 2]
+  rules: rulesets/tenwheeler.yaml
+  expect:
+  - variants: [tenwheeler]
+    winners: [0]
+"""
+
+
+def test_a_wrong_winner_where_nobody_ties_is_charged_to_which_total_wins(
+        tmp_path: Path) -> None:
+    """Tenwheeler's bug 2 (fuzz's shrunk reproducer, seed 1): the totals are 99, 52 plus
+    the rest's pips and 139; it names seat 2 (139 sorts before 99 as text). One winner each
+    side, the rules' alone on its total: no tie for the tie rule (MATCH-4, which the
+    fixture lists) to break; what is wrong is which total wins (MATCH-2)."""
+    (tmp_path / "rulesets").mkdir()
+    rules = rules_file(tmp_path / "rulesets", "tenwheeler", own_train_first="not-required",
+                       uncoverable_double="stays-open")
+    fixtures = tmp_path / "winners.yaml"
+    fixtures.write_text(TEXT_TOTALS, encoding="utf-8")
+    [result] = [r for r in conform(tmp_path, fixtures, rules)["results"]
+                if r["status"] != "not-applicable"]
+    assert result["status"] == "fail" and result["charged"] == ["MATCH-2"], result
