@@ -12,6 +12,9 @@ that a run can count each bug once however often it shows:
                                             by the clause that allows it (conform charges
                                             the same), where the reference names one
     refuses draw citing TURN-2, not TURN-1  refused for another reason than the rules'
+    lists draw it refuses (TURN-1)          listed as legal, then refused: its answers
+                                            contradict each other, whatever its rules
+                                            (charged to the clause its refusal names)
     after pass: marked                      the state after an action differs, first in
                                             `marked`
     returned state: state.trains[*].tiles[*]
