@@ -714,9 +714,10 @@ class Referee:
             # the other end of the totals named, where no tie rule could have named them:
             # which total wins is wrong (lowest or highest), not how a tie on it is broken
             return pick(("MATCH-2", "MATCH-3"), self.rs, self.fx)
-        if len(want) == 1 and len(got) == 1 and _alone(totals, want[0]):
-            # one winner each, the rules' alone on its total: no tie for a tie rule to
-            # break, so which total wins is wrong (tenwheeler's totals compared as text)
+        if len(want) == 1 and len(got) == 1 and _distinct(totals):
+            # one winner each, and no two totals equal: no tie for a tie rule to break
+            # (not even one away from the lead, which a bug in a tie rule may break), so
+            # which total wins is wrong (tenwheeler's totals compared as text)
             return pick(("MATCH-2", "MATCH-3"), self.rs, self.fx)
         if len(want) > 1 or len(got) > 1:
             clauses = catalog().clauses
@@ -725,10 +726,10 @@ class Referee:
         return pick(MATCH, self.rs, self.fx)
 
 
-def _alone(totals: Any, seat: int) -> bool:
-    """Whether `seat` is the only one with its total among the match `totals`."""
+def _distinct(totals: Any) -> bool:
+    """Whether the match `totals` are numbers, no two of them equal."""
     return (isinstance(totals, list) and all(isinstance(v, int) for v in totals)
-            and 0 <= seat < len(totals) and totals.count(totals[seat]) == 1)
+            and len(set(totals)) == len(totals))
 
 
 def _reversed(totals: Any, want: Sequence[int], got: Sequence[int]) -> bool:

@@ -187,9 +187,11 @@ TEXT_TOTALS = """\
 def test_a_wrong_winner_where_nobody_ties_is_charged_to_which_total_wins(
         tmp_path: Path) -> None:
     """Tenwheeler's bug 2 (fuzz's shrunk reproducer, seed 1): the totals are 99, 52 plus
-    the rest's pips and 139; it names seat 2 (139 sorts before 99 as text). One winner each
-    side, the rules' alone on its total: no tie for the tie rule (MATCH-4, which the
-    fixture lists) to break; what is wrong is which total wins (MATCH-2)."""
+    the rest's pips and 139 (worked by hand: seat 0 goes out, the lowest total wins); it
+    names seat 2 (139 sorts before 99 as text). One winner each side and no two totals
+    equal: no tie for the tie rule (MATCH-4, which the fixture lists) to break; what is
+    wrong is which total wins (MATCH-2). (Where two other seats tie, a tie rule's bug may
+    pick one of them: test_blame's lowest-seat-on-any-tie stays MATCH-6's.)"""
     (tmp_path / "rulesets").mkdir()
     rules = rules_file(tmp_path / "rulesets", "tenwheeler", own_train_first="not-required",
                        uncoverable_double="stays-open")
