@@ -714,11 +714,22 @@ class Referee:
             # the other end of the totals named, where no tie rule could have named them:
             # which total wins is wrong (lowest or highest), not how a tie on it is broken
             return pick(("MATCH-2", "MATCH-3"), self.rs, self.fx)
+        if len(want) == 1 and len(got) == 1 and _distinct(totals):
+            # one winner each, and no two totals equal: no tie for a tie rule to break
+            # (not even one away from the lead, which a bug in a tie rule may break), so
+            # which total wins is wrong (tenwheeler's totals compared as text)
+            return pick(("MATCH-2", "MATCH-3"), self.rs, self.fx)
         if len(want) > 1 or len(got) > 1:
             clauses = catalog().clauses
             return next(c for c in ("MATCH-5", "MATCH-6", "MATCH-4")
                         if clauses[c].applies(self.rs))
         return pick(MATCH, self.rs, self.fx)
+
+
+def _distinct(totals: Any) -> bool:
+    """Whether the match `totals` are numbers, no two of them equal."""
+    return (isinstance(totals, list) and all(isinstance(v, int) for v in totals)
+            and len(set(totals)) == len(totals))
 
 
 def _reversed(totals: Any, want: Sequence[int], got: Sequence[int]) -> bool:

@@ -517,12 +517,14 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                       and all(referee.marked_play(None, a) for a in missing)
                       and not any(referee.marked_play(None, a) and not referee.covers(a)
                                   for a in actual))
-            # plays missing that open the empty Mexican Train and none offered on it: what
-            # opens it (TRAIN-5), in a follow-up too, where the moment's rule allows them
+            # plays missing that open the empty Mexican Train and none offered on it (but
+            # with a tile the rules refuse there: the wrong number opening it, the same
+            # bug): what opens it (TRAIN-5), in a follow-up too, where the moment's rule
+            # allows them
             opening = (referee is not None and not closed and not marked
                        and all(referee.opens_mexican(None, a) for a in missing)
                        and not any(a.startswith("play ") and a.endswith(" on mexican")
-                                   for a in actual))
+                                   and a not in extra for a in actual))
             charge("TRAIN-6" if closed else referee.marker_access() if marked and referee else
                    "TRAIN-5" if opening else
                    _likeliest([referee.allows(None, a) for a in missing], referee)

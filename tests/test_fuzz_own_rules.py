@@ -384,3 +384,134 @@ def test_a_step_whose_legality_its_own_rules_decide_is_asked_again_as_play_judge
     assert finding["shrink"] is not None and finding["shrink"]["tries"] > 0
     assert not any("did not show again" in p for p in finding["problems"])
     assert any("own_train_first" in p for p in finding["problems"])
+
+
+class OwnTrainDrawRefused(OwnTrainDrawBug):
+    """As OwnTrainDrawBug, but the draw only its own rule allows is listed as legal and
+    then refused when asked (citing TURN-1): its two answers contradict each other."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        after = ReferenceImplementation.apply(self, ruleset, state, action)
+        if action.get("type") != "draw":
+            return after
+        stand_in = {**ruleset["options"], "own_train_first": "not-required"}
+        try:
+            STAND_IN.apply({**ruleset, "options": stand_in}, state, action)
+        except Refused:
+            raise Refused("a tile can be played", "TURN-1") from None
+        return after
+
+
+def test_an_action_listed_then_refused_on_a_step_of_its_own_rules_is_a_finding(
+        tmp_path: Path) -> None:
+    """An engine that lists an action and refuses it when asked contradicts itself under
+    any rules: where its own rules decide the step (the draw only own_train_first allows)
+    it is a finding, charged to the clause its refusal names, asked again on its table
+    (the probe `listed`) and shrunk; conform cannot run a table whose legal set its own
+    rules decide, so no reproducer is written, and the report says why (it was only a
+    note that the game ended early: 'it did not play an action ... listed')."""
+    name = rules_file(tmp_path, "own-train-other", own_train_first="other")
+    impl = OwnTrainDrawRefused()
+    report = F.fuzz(F.Target.of(impl, "own-train"), F.Chooser([name]), 10, 1,
+                    out=tmp_path / "out", impl=impl, shrink_seconds=2)
+    [group] = report.new
+    assert group.signature == "lists draw it refuses (TURN-1)"
+    d = group.best.disagreement
+    assert group.best.probe.kind == "listed" and d.own == ("own_train_first",)
+    assert d.messages == ("`draw` is in its legal answer, and was refused: a tile can be "
+                          "played [TURN-1]",)
+    assert d.clauses[0] == "TURN-1" and "draw" not in d.expect["legal"]
+    # asked again on its table and shrunk, the written tiles fewer
+    assert group.shrunk is not None and group.shrunk.size < group.best.probe.size
+    assert group.path is None and group.problems == [
+        "conform would not run it under own-train-other (not applicable: its outcome "
+        "depends on own_train_first (played its own way))"]
+    assert report.cut and all("a refusal of a move its legal answer listed" in k
+                              for k in report.cut)
+    assert sum(report.cut.values()) == group.count
+
+
+def test_the_same_engine_without_the_contradiction_has_no_finding(tmp_path: Path) -> None:
+    """The control: the same engine drawing as it lists (OwnTrainDrawBug's rule without
+    its bug) gives no finding, and its own-rule draws go on."""
+
+    class Honest(OwnTrainDrawBug):
+        def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+            return ReferenceImplementation.apply(self, ruleset, state, action)
+
+    name = rules_file(tmp_path, "own-train-other", own_train_first="other")
+    impl = Honest()
+    report = F.fuzz(F.Target.of(impl, "own-train"), F.Chooser([name]), 10, 1,
+                    out=tmp_path / "out", impl=impl, shrink_seconds=1)
+    assert report.groups == [] and not report.cut
+
+
+def test_a_refusal_its_legal_answer_foretold_does_not_end_the_game(tmp_path: Path) -> None:
+    """Interlock's bug 2 lists only a pass after a draw and refuses the drawn tile's play
+    (a finding of its legal answer, `forbids play (TURN-3)`); where that play's outcome
+    reads a rule of its own (marker_removal), the refusal ended the game as 'an answer
+    that failed' (4 games in 10, seed 1; 17 in 30): it goes on now from the rules' state,
+    as after any refused step, and counts as no difference from the stand-in."""
+    from interlock_engine import Interlock
+
+    name = declared_context(catalog().rules_file(
+        str(EXAMPLES / "interlock-rules.yaml"))).name
+    impl = Interlock()
+    report = F.fuzz(F.Target.of(impl, "interlock"), F.Chooser([name]), 10, 1,
+                    out=tmp_path / "out", impl=impl, shrink_seconds=1)
+    assert "forbids play (TURN-3)" in {g.signature for g in report.new}
+    assert not any("answer that failed" in k for k in report.cut), report.cut
+    assert report.games == 10 and report.rounds >= 10
+
+
+def test_a_wrong_tile_opening_the_mexican_train_in_a_follow_up_is_train_5s() -> None:
+    """Tenwheeler's bug 1 in a follow-up (fuzz seed 3's shrunk table, round 11: engine 0;
+    seat 1 laid [3-3] and holds [10-8] and [7-0]): it offers [10-8] to open the empty
+    Mexican Train and not [7-0]. Both are what opens it (TRAIN-5); the missing opening was
+    charged to the follow-up rule (DBL-2), since a play on the Mexican Train was offered,
+    splitting one bug over two clauses."""
+    from mtrain.conformance.fuzz.judge import compare_legal
+    from mtrain.reference import codec
+    from mtrain.reference.engine import legal_actions
+    from mtrain.spec.notation import action_json, table_state
+
+    ctx = declared_context(catalog().rules_file(str(EXAMPLES / "tenwheeler-rules.yaml")))
+    table = {"engine": 0, "seat": 1, "starter": 0, "phase": "follow",
+             "hands": {0: ["rest"], 1: ["10-8", "7-0"]}, "trains": {1: ["0-3", "3-3"]},
+             "boneyard": [], "turn_doubles": [1]}
+    st = codec.state_from_json(ctx.rules, table_state(table, ctx.rs))
+    found = compare_legal(ctx, st, legal_actions(st),
+                          [action_json("play 10-8 on mexican", ctx.max_pip)], None)
+    assert sorted(d.signature for d in found) == ["allows play (TRAIN-5)",
+                                                  "forbids play (TRAIN-5)"], found
+
+
+class LastTileRefused(ReferenceImplementation):
+    """Plays the rules (its file declares `scoring: other`), with one planted bug: it lists
+    a player's last tile as legal and refuses to let them play it (going out ends the
+    round, whose scores its own rule decides)."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        if (action.get("type") == "play" and len(state["hands"][state["seat"]]) == 1
+                and action in self.legal(ruleset, state)):
+            raise Refused("nobody goes out at this table", "END-1")
+        return super().apply(ruleset, state, action)
+
+
+def test_a_legal_move_refused_where_only_its_outcome_reads_its_own_rules_is_a_finding(
+        tmp_path: Path) -> None:
+    """Going out reads the scoring (played `other`), the legal set does not: the play is
+    legal whatever the rule, so refusing it is a finding as anywhere (`forbids play`),
+    marked with the rule its outcome reads; it was no finding, and the game it ended was
+    said to end for 'an answer that failed'."""
+    name = rules_file(tmp_path, "own-scoring", scoring="other")
+    impl = LastTileRefused()
+    report = F.fuzz(F.Target.of(impl, "last-tile"), F.Chooser([name]), 6, 1,
+                    out=tmp_path / "out", impl=impl, shrink_seconds=1)
+    assert [g.signature for g in report.new] and all(
+        g.signature.startswith("forbids play (") for g in report.new), report.new
+    assert all(g.best.disagreement.own == ("scoring",) and g.best.probe.kind == "apply"
+               for g in report.new)
+    # no state to go on from where its own rule decides the outcome: said so, not 'failed'
+    assert all("a refusal of a move its legal answer listed" in k for k in report.cut)
+    assert all("nobody goes out" in g.best.disagreement.messages[0] for g in report.new)

@@ -12,6 +12,9 @@ that a run can count each bug once however often it shows:
                                             by the clause that allows it (conform charges
                                             the same), where the reference names one
     refuses draw citing TURN-2, not TURN-1  refused for another reason than the rules'
+    lists draw it refuses (TURN-1)          listed as legal, then refused: its answers
+                                            contradict each other, whatever its rules
+                                            (charged to the clause its refusal names)
     after pass: marked                      the state after an action differs, first in
                                             `marked`
     returned state: state.trains[*].tiles[*]
@@ -30,6 +33,7 @@ The first differing field is taken in the order a bug's effects follow one anoth
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
@@ -92,7 +96,8 @@ class Probe:
 
     kind: "deal" (the state dealt from `deal`), "legal" (the legal actions), "refused"
     (`action` must be refused, by `clause`), "apply" (the state after `action`), "winners"
-    (the match winners after `action` ends the last round).
+    (the match winners after `action` ends the last round), "listed" (`action`, listed as
+    legal, must not then be refused: the implementation's answers against each other).
     """
 
     kind: str
@@ -341,7 +346,7 @@ def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
     # conform charges them): one bug, one finding per kind and clause
     closed = _closed_covers(ctx, st, missing, listed, plays_extra)
     marked = not closed and _marked_closed(ctx, st, missing, listed)
-    opening = not (closed or marked) and _mexican_unopened(ctx, st, missing, listed)
+    opening = not (closed or marked) and _mexican_unopened(ctx, st, missing, listed, extra)
     for kind in dict.fromkeys(_kind(t) for t in missing if t not in follows):
         texts = [t for t in missing if t not in follows and _kind(t) == kind]
         found = [c for t in texts if (c := permitting(ctx, st, t)) is not None]
@@ -355,8 +360,17 @@ def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
         if follows and sig.split(" ")[1] == "play":
             lines.append(("and so, by TURN-1, missing: " if plays_extra else
                           "and so, by TURN-1, not allowed: ") + ", ".join(follows))
-        out.append(Disagreement(sig, tuple(lines), expect, (), clauses))
+        out.append(Disagreement(sig, tuple(lines), expect, (), _naming(sig, clauses)))
     return out
+
+
+def _naming(sig: str, clauses: tuple[str, ...]) -> tuple[str, ...]:
+    """`clauses` with the one the signature names first: a reproducer lists it, so that
+    conform charges the failure as fuzz named it (one_charge takes a clause it lists)."""
+    named = re.search(r"\(([A-Z]+-\d+)\)", sig)
+    if named is None or named[1] not in catalog().clauses:
+        return clauses
+    return (named[1], *(c for c in clauses if c != named[1]))
 
 
 def _kind(text: str) -> str:
@@ -436,14 +450,16 @@ def _marked_closed(ctx: Context, st: State, missing: Sequence[str],
 
 
 def _mexican_unopened(ctx: Context, st: State, missing: Sequence[str],
-                      listed: Sequence[str]) -> bool:
+                      listed: Sequence[str], extra: Sequence[str] = ()) -> bool:
     """Whether the missing plays all open the empty Mexican Train and none is offered on
-    it: what opens it (TRAIN-5) is broken, whatever the moment's rule (DBL-2, TURN-3), as
-    conform charges it."""
+    it but with a tile the rules refuse there (`extra`: the wrong number opening it is the
+    same bug): what opens it (TRAIN-5) is broken, whatever the moment's rule (DBL-2,
+    TURN-3), as conform charges it."""
     acts = [_action(ctx, st, t) for t in missing if _kind(t) == "play"]
     if not acts or any(a is None or not mexican_opening(st, a) for a in acts):
         return False
-    return not any(_kind(t) == "play" and t.endswith(" on mexican") for t in listed)
+    return not any(_kind(t) == "play" and t.endswith(" on mexican") and t not in extra
+                   for t in listed)
 
 
 def compare_refusal(ctx: Context, st: State, text: str, want: Sequence[str],
@@ -571,6 +587,40 @@ def failed_move(ctx: Context, st: State, text: str, error: BaseException,
     return Disagreement(sig, (message,), {}, (text,), clauses, tuple(own),
                         no_reproducer=f"the reference refuses `{text}` (only its own rules "
                         f"allow it: {', '.join(own)}), so no fixture can ask it again")
+
+
+def contradiction(ctx: Context, st: State, text: str, error: Refused) -> Disagreement:
+    """The finding for `text`, an action the implementation listed as legal in `st` and
+    then refused when asked to apply it (`error`): whatever the rules, an engine whose
+    answers contradict each other is wrong in one of them, so it is a finding even where
+    its own rules decide the step. Charged to the clause its refusal names (the engine's
+    own account of what forbids the move; under rules of its own the reference's clause
+    is only the stand-in's); where it names none, as a listed action the reference refuses
+    is charged (the clause that refuses it) or a refused one it allows (the clause that
+    allows it). The expectation is the reference's: the legal set it lists, or the state
+    after the move where it allows it; marked with the rules of one's own those read."""
+    legal, own = own_rules.on_state(ctx, st, legal_actions)
+    act = _action(ctx, st, text)
+    allowed = act is not None and act in legal
+    question: tuple[str, ...] = ()
+    if allowed:
+        assert act is not None
+        nxt, read = own_rules.step(ctx, st, act, perform)
+        want = codec.state_to_json(nxt)
+        expect, _ = differences(want, codec.state_to_json(st), ctx.max_pip)
+        expect, question = expect or {"result": want["result"]}, (text,)
+        own = (*own, *(o for o in read if o not in own))
+        reference = permitting(ctx, st, text, error.clause)
+    else:
+        expect = {"legal": sorted(action_text(codec.action_to_json(st, a)) for a in legal)}
+        reference = forbidding(ctx, st, text)
+    named = error.clause if error.clause in catalog().clauses else None
+    clause = named or reference
+    cited = f" [{error.clause}]" if error.clause else ""
+    return Disagreement(
+        f"lists {_kind(text)} it refuses" + (f" ({clause})" if clause else ""),
+        (f"`{text}` is in its legal answer, and was refused: {error.reason}{cited}",),
+        expect, question, tuple(_known([c for c in (named, reference) if c])), own)
 
 
 def _broken_where(st: State, text: str, label: str, problems: Sequence[Problem]) -> str:
@@ -752,6 +802,8 @@ class Judge:
                 error = e
             return compare_legal(ctx, st, legal, got, error)
         assert probe.action is not None
+        if probe.kind == "listed":  # the implementation's two answers, against each other
+            return self._listed(ctx, st, got_state, probe.action)
         act = action_json(probe.action, ctx.max_pip)
         ref = own_rules.reference(ctx) or self.ref
         try:
@@ -787,9 +839,10 @@ class Judge:
         # legal, so it runs no such table
         _, own_legal = own_rules.on_state(ctx, st, legal_actions)
         aside = own_rules.worth_aside(own, after, got)  # as play judges it
+        refused = isinstance(error, Refused) and not own_legal  # legal whatever they are
         found = read_own(compare_apply(ctx, st, probe.action, after if aside is None else aside,
                                        got, error, problems,
-                                       judged=not own or aside is not None),
+                                       judged=not own or aside is not None or refused),
                          (*own, *own_legal))
         if probe.kind == "apply":
             return found
@@ -803,7 +856,28 @@ class Judge:
         want_seats = ref.winners(rj, after)
         if own_rules.own_reads(ctx, ref):
             return None
-        return compare_winners(ctx, probe.action, want_seats, seats, error)
+        # marked with what the last step's legality reads: conform checks the step is
+        # legal, so it runs no such table (the shrinker looks for one that reads none)
+        return read_own(compare_winners(ctx, probe.action, want_seats, seats, error),
+                        own_legal)
+
+    def _listed(self, ctx: Context, st: State, state: JSON, text: str
+                ) -> list[Disagreement] | None:
+        """Whether the implementation lists `text` as legal in `state` and then refuses it
+        (judge.contradiction); None when it cannot be asked (no list, or a failure)."""
+        try:
+            listed = {action_text(a) for a in self.impl.legal(ctx.rj, state)}
+        except Exception:
+            return None
+        if text not in listed:
+            return []
+        try:
+            self.impl.apply(ctx.rj, state, action_json(text, ctx.max_pip))
+        except Refused as e:
+            return [contradiction(ctx, st, text, e)]
+        except Exception:
+            return None
+        return []
 
     def _refusal(self, ctx: Context, st: State, state: JSON, text: str,
                  want: Sequence[str]) -> list[Disagreement]:

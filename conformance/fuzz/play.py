@@ -50,6 +50,7 @@ from mtrain.conformance.fuzz.judge import (
     compare_legal,
     compare_refusal,
     compare_winners,
+    contradiction,
     failed_move,
     read_own,
 )
@@ -604,6 +605,12 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
         clause = wants[0]
         accepted, named = False, None
         answer, error = _asked(res, _bound(ask.apply, ctx, bad_json))
+        text = action_text(bad_json)
+        if isinstance(error, Refused) and own_legal and listed is not None and text in listed:
+            # listed, then refused: its answers contradict each other whatever its rules
+            res.record([contradiction(ctx, st, text, error)], pos.probe("listed", text),
+                       round_no, step, n)
+            continue
         if isinstance(error, Refused):
             if error.clause is None or error.clause in wants or listed is not None:
                 continue  # agreed, or refused as its own (wrong) view of the table has it
@@ -612,7 +619,6 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
             continue
         elif error is None:
             accepted = True
-        text = action_text(bad_json)
         if accepted and listed is not None and text in listed:
             continue  # accepted, as its legal answer said: that finding is recorded
         if own and not _fatal(error):
@@ -634,27 +640,37 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
                 else own_rules.problems(ctx, got))
     # a round's end under a scoring of its own: all but what the end is worth is judged
     aside = None if same or unsupported else own_rules.worth_aside(own, after, got)
+    refused = isinstance(error, Refused)
+    # a refusal is judged where the legal set reads no rule of its own: the move is legal
+    # whatever they are, however they decide what it leads to
     found = ([] if same or unsupported else
              read_own(compare_apply(ctx, st, text, after if aside is None else aside, got,
-                                    error, problems, judged=not own or aside is not None),
+                                    error, problems, judged=not own or aside is not None
+                                    or (refused and not own_legal)),
                       (*own, *own_legal)))
-    if isinstance(error, Refused) and listed is not None and text not in listed:
+    probe = pos.probe("apply", text)
+    unlisted = refused and listed is not None and text not in listed
+    if unlisted:
         found = []  # refused, as its legal answer said: that finding is recorded
+    elif isinstance(error, Refused) and not found and listed is not None:  # listed, refused
+        found, probe = [contradiction(ctx, st, text, error)], pos.probe("listed", text)
     if own and not same and not found:
         res.not_judged(own)
-        res.differs(ctx, own)
+        if not unlisted:  # a refusal its legal answer foretold is no rule of its own
+            res.differs(ctx, own)
     follow_impl = session.follow == "impl"
     if found:
-        res.record(found, pos.probe("apply", text), round_no, step, n)
+        res.record(found, probe, round_no, step, n)
         if _fatal(error):
             return False
     elif nxt.phase == OVER and not unsupported and (same or not own):
         _winners(session, ctx, res, pos.probe("winners", text), nxt,
                  got if follow_impl else after, round_no, step, n, rng)
-    # where the next step starts
-    if own and not same and not unsupported:
+    # where the next step starts (a refusal its legal answer foretold: as any refused step,
+    # from the rules' state, or the game would end for a bug already found)
+    if own and not same and not unsupported and not unlisted:
         if error is not None or problems:  # its own rules' step gave nothing to play on
-            res.cut = _no_state(own, problems)
+            res.cut = _no_state(own, problems, refused)
             return False
         if not pos.go_on(ctx, got):
             res.cut = (f"its own rules ({', '.join(own)}) led to a table the reference "
@@ -689,7 +705,12 @@ def _their_move(session: Session, ctx: Context, pos: Position, res: GameResult,
     got, error = _asked(res, _bound(session.asker.apply, ctx, act))
     res.not_judged(own)
     why = None
-    if got is UNSUPPORTED or isinstance(error, Refused):
+    if isinstance(error, Refused):  # listed, then refused: a finding whatever its rules
+        text = action_text(act)
+        res.record([contradiction(ctx, pos.st, text, error)], pos.probe("listed", text),
+                   *at, pos.st.players)
+        why = _no_state(own, [], refused=True)
+    elif got is UNSUPPORTED:
         why = "it did not play an action its own legal answer listed"
     elif error is not None:  # a crash, a timeout, no answer: a failure whatever the rules
         text = action_text(act)
@@ -709,11 +730,12 @@ def _their_move(session: Session, ctx: Context, pos: Position, res: GameResult,
     return True
 
 
-def _no_state(own: Sequence[str], problems: Sequence[Problem]) -> str:
+def _no_state(own: Sequence[str], problems: Sequence[Problem], refused: bool = False) -> str:
     """Why a game ends where its own rules decided a step: no state to play on, and the
-    cause (a bug of the engine's: a broken state is a finding, as a failure is where the
-    reference plays the move too), not the rule, in the words."""
+    cause (a bug of the engine's: a broken state, a failure or the refusal of a move it
+    listed is a finding), not the rule, in the words."""
     cause = (f"a state that is not one to play on ({problems[0].key})" if problems
+             else "a refusal of a move its legal answer listed" if refused
              else "an answer that failed")
     return f"its own rules ({', '.join(own)}) decided a step, and it gave {cause}"
 

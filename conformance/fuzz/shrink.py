@@ -65,6 +65,8 @@ class Shrinker:
             return False
         self.best, self.verdict = candidate, verdict
         self.kept += 1
+        if not verdict.own:  # a table conform runs: every later cut must stay one
+            self.own = False
         return True
 
     def run(self) -> Probe:

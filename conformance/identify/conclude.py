@@ -79,9 +79,10 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
     findings = [f if f.option in declared and f.value == OTHER else
                 _contradicted(f, best, solver, model, space.cat, speaks, alone, fit,
                               existence) for f in findings]
+    undecided = frozenset(f.option for f in findings if f.status == "undetermined")
     for f in findings:
         if f.status == "undetermined":
-            f.evidence.append(_settling(f.option, best.values, space, parts, seen))
+            f.evidence.append(_settling(f.option, best.values, space, parts, seen, undecided))
         if f.option == "starting_seat" and seat_note is not None:
             f.evidence.append(seat_note)
     return best, findings, problems

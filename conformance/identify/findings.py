@@ -108,10 +108,12 @@ def _unsettled(fixtures: Sequence[str]) -> str:
             "a rule of this option's own would settle it)")
 
 
-def _tells(option: str, values: Mapping[str, str], pieces: Sequence[Piece]) -> bool:
+def _tells(option: str, values: Mapping[str, str], pieces: Sequence[Piece],
+           unpinned: frozenset[str] = frozenset()) -> bool:
     """Whether two values of `option` give the fixture different outcomes where the rest
-    of the rules are the same and the answer's (`other` there: any value)."""
-    mine = [p for p in pieces if option in p.region and all(
+    of the rules are the same and the answer's (`other` there: any value); with
+    `unpinned`, only where the outcome pins none of those options."""
+    mine = [p for p in pieces if option in p.region and unpinned.isdisjoint(p.region) and all(
         values[o] in vs or values[o] == OTHER for o, vs in p.region.items() if o != option)]
     for i, p in enumerate(mine):
         for q in mine[i + 1:]:
@@ -126,10 +128,13 @@ def _tells(option: str, values: Mapping[str, str], pieces: Sequence[Piece]) -> b
 
 def _settling(option: str, values: Mapping[str, str], space: Space,
               parts: Mapping[str, Sequence[Piece]],
-              seen: Mapping[str, Sequence[str | None]]) -> str:
+              seen: Mapping[str, Sequence[str | None]],
+              undecided: frozenset[str] = frozenset()) -> str:
     """What would settle an option nothing told apart: the fixtures whose outcome its
-    values change under the rest of the answer (bugs.fits), whose answers were not seen
-    or were read as bugs; or none, so a table of another kind."""
+    values change under the rest of the answer (bugs.fits), whose answers were not seen,
+    or that the engine's own rules decide (the outcome also pins an option the answer has
+    `other`, or one left `undecided`: its answer there is its rule's, no bug), or that
+    were read as bugs; or none, so a table of another kind."""
     told = [fid for fid, pieces in parts.items() if _tells(option, values, pieces)]
     if not told:
         return (f"(no fixture's outcome changes with {option} under the rest of the rules "
@@ -139,8 +144,23 @@ def _settling(option: str, values: Mapping[str, str], space: Space,
         return (f"({len(unseen)} fixtures would tell its values apart, but the engine's "
                 f"answers to them were not seen: {', '.join(sorted(unseen)[:3])}"
                 f"{' ...' if len(unseen) > 3 else ''})")
-    return (f"(the {len(told)} fixtures that tell its values apart here are read as bugs "
-            f"or split evenly: {', '.join(sorted(told)[:3])}{' ...' if len(told) > 3 else ''})")
+    own = (frozenset(o for o, v in values.items() if v == OTHER) | undecided) - {option}
+    bugs = [fid for fid in told if _tells(option, values, parts[fid], own)]
+    decided = sorted(set(told) - set(bugs))
+    said = []
+    if decided:
+        pinned = sorted({o for fid in decided for p in parts[fid] for o in own & p.region.keys()})
+        named = ", ".join(f"{o}: {OTHER}" if values[o] == OTHER else f"{o} undetermined"
+                          for o in pinned)
+        said.append(f"{len(decided)} decided by its own rules ({named}), not read as "
+                    f"bugs: {_some(decided)}")
+    if bugs:
+        said.append(f"{len(bugs)} read as bugs or split evenly: {_some(bugs)}")
+    return f"(of the {len(told)} fixtures that tell its values apart here, {'; '.join(said)})"
+
+
+def _some(fids: Sequence[str]) -> str:
+    return f"{', '.join(sorted(fids)[:3])}{' ...' if len(fids) > 3 else ''}"
 
 
 def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model,
