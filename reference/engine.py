@@ -487,6 +487,12 @@ def _designated_opens(st: State) -> None:
 
 
 def _end_turn(state: State) -> None:
+    if state.open_doubles:
+        # DBL-5, DBL-6: a double left open outlives the turn and binds the players after
+        # it. What becomes of it when a turn ends is the doubles rule's: read, so that a
+        # rule of one's own (one that binds the next player only, then lets the double
+        # die: tests/examples/pullman_engine.py) is traced at this moment
+        state.rules.ordinary_doubles  # noqa: B018 (a flag read for the trace)
     if state.turn_doubles:
         state.turn_doubles.clear()
     state.drawn = -1
