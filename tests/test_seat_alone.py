@@ -13,7 +13,7 @@ import pytest
 
 from mtrain.cli import main
 from mtrain.conformance.fixture import load_corpus, load_file
-from mtrain.conformance.seat_alone import seat_entry
+from mtrain.conformance.seat_alone import seat_entry, whole_pool
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Space
@@ -89,3 +89,26 @@ def test_fuzz_judges_the_first_seat_under_an_engine_procedure_of_its_own(
           "--format", "json", "--output", str(out)])
     results = json.loads(out.read_text())["results"]
     assert [(r["status"], r["charged"]) for r in results] == [("fail", ["SEAT-3"])], results
+
+
+def test_a_procedure_of_its_own_is_dealt_from_the_whole_set(tmp_path: Path) -> None:
+    """The protocol deals from the whole set unless the rule set sets the engine aside;
+    a procedure of one's own does not. The seat-alone entries were dealt under the
+    stand-in set-aside, so pullman (tests/examples/pullman_engine.py: every tile dealt,
+    the starter digging for a missing engine), which checks its pool, answered 35 of them
+    `bad-request` (`order is not the double-12 set`), each an error charged to up to ten
+    clauses. The engine now goes back as the pool's last tile."""
+    rules = EXAMPLES / "pullman-rules.yaml"
+    engine = f"{sys.executable} {EXAMPLES / 'pullman_engine.py'} --fixed 1,2,3"
+    out = tmp_path / "report.json"
+    main(["conform", "--impl", engine, "--rules", str(rules), "-k", "seat-00[3-6]",
+          "--situations", "0", "--format", "json", "--output", str(out)])
+    results = json.loads(out.read_text())["results"]
+    assert {r["fixture"]: r["status"] for r in results} == {
+        f"seat-00{k}": "pass" for k in (3, 4, 5, 6)}, [r["messages"] for r in results]
+    aside = _own(False, "rotate")
+    assert whole_pool(aside, 2, ["0-0", "1-0"]) == ["0-0", "1-0", "11-11"]  # ENG-1
+    assert whole_pool(aside, 2, ["11-11", "0-0"]) == ["11-11", "0-0"]
+    held = Ruleset("held", tuple({**dict(aside.choices),
+                                  "engine_procedure": "holder-lays"}.items()), aside.hand_table)
+    assert whole_pool(held, 2, ["0-0"]) == ["0-0"]  # a stand-in that deals every tile
