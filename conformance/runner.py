@@ -517,6 +517,12 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                       and all(referee.marked_play(None, a) for a in missing)
                       and not any(referee.marked_play(None, a) and not referee.covers(a)
                                   for a in actual))
+            # plays missing on the Mexican Train by a player whose marker is up, none
+            # offered on it: it keeps the Mexican Train closed to them (MARK-2)
+            on_mexican = not any(a.startswith("play ") and a.endswith(" on mexican")
+                                 for a in actual)
+            mexican = (referee is not None and not closed and not marked and on_mexican
+                       and all(referee.marked_mexican(None, a) for a in missing))
             # plays missing that open the empty Mexican Train and none offered on it: what
             # opens it (TRAIN-5), in a follow-up too, where the moment's rule allows them
             opening = (referee is not None and not closed and not marked
@@ -524,6 +530,7 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                        and not any(a.startswith("play ") and a.endswith(" on mexican")
                                    for a in actual))
             charge("TRAIN-6" if closed else referee.marker_access() if marked and referee else
+                   referee.mexican_access() if mexican and referee else
                    "TRAIN-5" if opening else
                    _likeliest([referee.allows(None, a) for a in missing], referee)
                    if referee else None)
@@ -597,7 +604,10 @@ def _closed_cover(referee: Referee, state: JSON | None, text: str,
     """TRAIN-6 for a play refused as onto a closed train (TRAIN-4) where it covers an open
     double on another player's unmarked train, which TRAIN-6 opens, and the marker's access
     (TRAIN-4, MARK-1) where that train carries a marker: that is the rule the refusal
-    breaks, whatever else the moment asks."""
+    breaks, whatever else the moment asks. A play on the Mexican Train by a player whose
+    marker is up, refused as closed or for no reason given: its access (MARK-2)."""
+    if cited in (None, "TRAIN-4", "MARK-2") and referee.marked_mexican(state, text):
+        return referee.mexican_access()  # the Mexican Train kept closed to a marked player
     if cited != "TRAIN-4":
         return None
     if referee.closed_cover(state, text, legal=False):
