@@ -1,9 +1,9 @@
 """An author's day with each engine of tests/examples/ written from the protocol alone
 (cantina, sixes, railyard, shed, ninepins, caboose, junction, roundhouse, hump, tandem,
-switchback, siding, tenwheeler; turntable, signalbox, semaphore and interlock in process; and
-tortoise, in JavaScript for node): house rules, some no known value describes, tables of
-their own, and planted bugs, all written down in the engine's docstring (or header)
-before the suite ran.
+switchback, siding, tenwheeler, pullman; turntable, signalbox, semaphore and interlock in
+process; and tortoise, in JavaScript for node): house rules, some no known value
+describes, tables of their own, and planted bugs, all written down in the engine's
+docstring (or header) before the suite ran.
 
 For each: conform under its honest rule-set file, with the planted bugs switched off
 (`--fixed`), fails nothing (but a bug the docstring records as found, not planted): no
@@ -590,10 +590,48 @@ TENWHEELER = Engine(
            "blank_values": "face", "tie_rule": "shared"},
     charged={"mexican-from-ten": "TRAIN-5", "text-totals": "MATCH-2"},
 )
+PULLMAN = Engine(
+    "pullman",
+    # a double-12 set for 2 to 8 players with a table of its own, and house rules on the
+    # two options that had one engine each playing `other`: every tile dealt and, when
+    # nobody holds the engine, the round's first player alone digs for it
+    # (`engine_procedure: other`); a double binds its layer, then the next player only,
+    # and is dead once that player's turn ends (`doubles: other`). 1,197 results when
+    # measured, none failing with the bugs off (177 not applicable: 150 its doubles, 20
+    # its engine procedure, 7 tables its rules never reach); before the suite was fixed,
+    # 35 seat-alone deals were sent a set-aside pool (errors) and 22 passes that end a
+    # turn with a double open were judged under the stand-in `open` (conformance/
+    # seat_alone.py whole_pool; reference/engine.py _end_turn). Bug 1 (eight tiles to an
+    # unlisted count) shows in one fixture only, a table of one seat (refused-003): the
+    # 38 fixtures at 9 to 12 seats do not run under a table that stops at 8, and fuzz
+    # deals only the counts the table lists, so fuzz never finds it. Bug 3 (end-chain
+    # taken as a pass) is fuzz's alone: no fixture asks end-chain where a pass is due
+    shows={"unlisted-count": r"^the setup was accepted; the rules refuse it \(DEAL-7\)$",
+           "marked-no-mexican": r"legal actions missing: .*\bon mexican"
+                                r"|`play \S+ on mexican` was refused",
+           "end-chain-pass": ""},  # fuzz alone
+    fuzz={"marked-no-mexican": r"^forbids play \(MARK-2\)$",
+          "end-chain-pass": r"^allows end-chain \(FIRST-7\)$"},
+    found=(),
+    least=1000,
+    truth={"tile_set": "double-12", "hand_sizes": "custom", "engine_procedure": "other",
+           "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "anyone",
+           "own_train_first": "not-required", "doubles": "other", "follow_up": "anywhere",
+           "double_order": "oldest-first", "uncoverable_double": "stays-open",
+           "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
+           "blocked_round": "full-round-of-passes", "scoring": "penalty",
+           "blank_values": "face", "tie_rule": "shared"},
+    # the Mexican Train kept closed to a marked player was charged to what opens it
+    # (TRAIN-5, 9 of 113 failures) or to the drawn tile (TURN-3, 25), and was two fuzz
+    # findings, until attribution named its access (attribution.py marked_mexican); a
+    # pass accepted where the unseen play was due is the pass's own TURN-1 (markdraw-001)
+    charged={"unlisted-count": "DEAL-7",
+             "marked-no-mexican": ("MARK-2", "TRAIN-4", "TURN-1")},
+)
 NODE = shutil.which("node")
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
            TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
-           pytest.param(TORTOISE, id="tortoise", marks=pytest.mark.skipif(
+           PULLMAN, pytest.param(TORTOISE, id="tortoise", marks=pytest.mark.skipif(
                NODE is None, reason="node is not installed: tortoise is a JavaScript engine"))]
 
 
