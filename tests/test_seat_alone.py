@@ -13,6 +13,7 @@ import pytest
 
 from mtrain.cli import main
 from mtrain.conformance.fixture import load_corpus, load_file
+from mtrain.conformance.partition import applies
 from mtrain.conformance.seat_alone import seat_entry, whole_pool
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import Ruleset
@@ -112,3 +113,21 @@ def test_a_procedure_of_its_own_is_dealt_from_the_whole_set(tmp_path: Path) -> N
     held = Ruleset("held", tuple({**dict(aside.choices),
                                   "engine_procedure": "holder-lays"}.items()), aside.hand_table)
     assert whole_pool(held, 2, ["0-0"]) == ["0-0"]  # a stand-in that deals every tile
+
+
+def test_a_setup_refused_for_its_player_count_runs_under_a_procedure_of_its_own() -> None:
+    """A deal of 9 players under a table that stops at 8 is refused before anything is
+    dealt (DEAL-7): the engine procedure decides nothing there. It was read to build the
+    deal's pool, so under pullman's `engine_procedure: other` refused-001 was not
+    applicable, and pullman's bug 1 (eight tiles to any count its table lacks) showed
+    only at a table of one seat (refused-003). The pool's read decides nothing now; a
+    deal that goes ahead still reads the procedure (ENG-2)."""
+    rs = catalog().rules_file(str(EXAMPLES / "pullman-rules.yaml"))
+    fixtures = {f.id: f for f in load_corpus()[0]}
+    space = Space(catalog())
+    refused = fixtures["refused-001"]
+    exp = next(e for e in refused.expect if e.refused_setup is not None)
+    assert applies(exp, refused, rs, space) is None
+    dealt = fixtures["seat-004"]  # 8 players, dealt: the procedure decides the hands
+    assert any("depends on engine_procedure" in (applies(e, dealt, rs, space) or "")
+               for e in dealt.expect)
