@@ -15,9 +15,9 @@ the comparison that failed, under the rule set it ran under:
   or MARK-1 where the fixture lists it alone), whatever the moment's rule (DBL-2, TURN-3,
   a release);
   plays missing on the Mexican Train by a player whose marker is up, with no play offered
-  on it (or such a play refused as closed, or for no reason given), to its access
-  (MARK-2, or TRAIN-4 where the fixture lists it alone), whatever the moment's rule
-  (TURN-3, DBL-2, TRAIN-5);
+  on it and some other legal play offered (the tiles seen), or such a play refused so, to
+  its access (TRAIN-4, or MARK-2 where the fixture lists it alone), whatever the moment's
+  rule (TURN-3, DBL-2, TRAIN-5);
   plays missing that open the empty Mexican Train, with no play offered on it, to what
   opens it (TRAIN-5), whatever the moment's rule (DBL-2, DBL-3, TURN-3);
 - a draw or pass missing, or refused as a step, beside plays the rules refuse: the clause
@@ -397,8 +397,9 @@ class Referee:
 
     def mexican_access(self) -> str:
         """The clause that keeps the Mexican Train open to a player whose marker is up:
-        MARK-2 or TRAIN-4, the one the fixture lists."""
-        return pick(("MARK-2", "TRAIN-4"), self.rs, self.fx)
+        TRAIN-4 (it names the Mexican Train among the trains anyone may use), or MARK-2
+        (never marked, always open) where the fixture lists that alone."""
+        return pick(("TRAIN-4", "MARK-2"), self.rs, self.fx)
 
     def opens_mexican(self, state: Mapping[str, Any] | None, text: str) -> bool:
         """Whether `text` is a play that opens the empty Mexican Train (mexican_opening)."""

@@ -202,8 +202,14 @@ def charge_refused_step(played: Outcome, rs: Ruleset, impl: Implementation, rj: 
     # a draw or pass refused beside plays the rules refuse: it believes a play
     # possible (TURN-1), and what refuses those plays is the rule it broke
     wrong = referee.refused_plays(state, played.offered) if _draws(text) else []
+    # a play on the Mexican Train by a marked player refused, other legal plays offered:
+    # the Mexican Train kept closed to them (TRAIN-4), as where such plays are missing
+    plays = [a for a in played.offered if a.startswith("play ")]
+    mexican = (bool(plays) and len(referee.refused_plays(state, plays)) < len(plays)
+               and referee.marked_mexican(state, text))
     played.charged = [_likeliest([referee.refuses(state, a) for a in wrong], referee)
                       if wrong else _closed_cover(referee, state, text, played.refused_by)
+                      or (referee.mexican_access() if mexican else None)
                       or referee.allows(state, text)]
     departed = departure(fx, rs, impl, rj, trace, referee, own, before=played.step)
     if departed is not None:
@@ -518,10 +524,14 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                       and not any(referee.marked_play(None, a) and not referee.covers(a)
                                   for a in actual))
             # plays missing on the Mexican Train by a player whose marker is up, none
-            # offered on it: it keeps the Mexican Train closed to them (MARK-2)
+            # offered on it, some other legal play offered: it keeps the Mexican Train
+            # closed to them (TRAIN-4, MARK-2). With none, the tiles may be unseen (the drawn one,
+            # TURN-3): the table alone cannot tell, and the moment's rule is charged
             on_mexican = not any(a.startswith("play ") and a.endswith(" on mexican")
                                  for a in actual)
+            seen_tile = any(a.startswith("play ") for a in actual & want)
             mexican = (referee is not None and not closed and not marked and on_mexican
+                       and seen_tile
                        and all(referee.marked_mexican(None, a) for a in missing))
             # plays missing that open the empty Mexican Train and none offered on it: what
             # opens it (TRAIN-5), in a follow-up too, where the moment's rule allows them
@@ -604,10 +614,7 @@ def _closed_cover(referee: Referee, state: JSON | None, text: str,
     """TRAIN-6 for a play refused as onto a closed train (TRAIN-4) where it covers an open
     double on another player's unmarked train, which TRAIN-6 opens, and the marker's access
     (TRAIN-4, MARK-1) where that train carries a marker: that is the rule the refusal
-    breaks, whatever else the moment asks. A play on the Mexican Train by a player whose
-    marker is up, refused as closed or for no reason given: its access (MARK-2)."""
-    if cited in (None, "TRAIN-4", "MARK-2") and referee.marked_mexican(state, text):
-        return referee.mexican_access()  # the Mexican Train kept closed to a marked player
+    breaks, whatever else the moment asks."""
     if cited != "TRAIN-4":
         return None
     if referee.closed_cover(state, text, legal=False):

@@ -348,7 +348,7 @@ def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
         texts = [t for t in missing if t not in follows and _kind(t) == kind]
         found = [c for t in texts if (c := permitting(ctx, st, t)) is not None]
         clause = ("TRAIN-6" if closed else "TRAIN-4" if kind == "play" and marked
-                  else "MARK-2" if kind == "play" and mexican
+                  else "TRAIN-4" if kind == "play" and mexican
                   else "TRAIN-5" if kind == "play" and opening
                   else max(found, key=found.count) if found else None)
         groups.setdefault(_forbids(texts[0], clause), []).extend(texts)
@@ -398,8 +398,7 @@ def permitting(ctx: Context, st: State, text: str, cited: str | None = None) -> 
     """The clause that allows the legal action `text` in `st`, as conform charges an
     action missing or refused (attribution.allowing): TRAIN-6 for a cover refused as onto
     a closed train (`cited` TRAIN-4) that TRAIN-6 opens, TRAIN-4 for a play onto another
-    player's marked train refused so, MARK-2 for a play on the Mexican Train by a marked
-    player refused as closed or for no reason given. None if the rules refuse it."""
+    player's marked train refused so. None if the rules refuse it."""
     act = _action(ctx, st, text)
     if act is None:
         return None
@@ -407,9 +406,6 @@ def permitting(ctx: Context, st: State, text: str, cited: str | None = None) -> 
         return "TRAIN-6"
     if cited == "TRAIN-4" and marked_play(st, act) and act in legal_actions(st):
         return "TRAIN-4"
-    if (cited in (None, "TRAIN-4", "MARK-2") and marked_mexican(st, act)
-            and act in legal_actions(st)):
-        return "MARK-2"  # the Mexican Train kept closed to a marked player
     return allowing(st, act)
 
 
@@ -445,10 +441,15 @@ def _marked_closed(ctx: Context, st: State, missing: Sequence[str],
 def _mexican_closed(ctx: Context, st: State, missing: Sequence[str],
                     listed: Sequence[str]) -> bool:
     """Whether the missing plays are all on the Mexican Train by a player whose marker is
-    up, and none is offered on it: its access (MARK-2: never marked, always open) is
-    broken, whatever the moment's rule (TURN-3, DBL-2, TRAIN-5), as conform charges it."""
+    up, and none is offered on it: its access (TRAIN-4, MARK-2: always open) is
+    broken, whatever the moment's rule (TURN-3, DBL-2, TRAIN-5), as conform charges it:
+    only where some other legal play is offered (else the tiles may be unseen)."""
     acts = [_action(ctx, st, t) for t in missing if _kind(t) == "play"]
     if not acts or any(a is None or not marked_mexican(st, a) for a in acts):
+        return False
+    legal = legal_actions(st)
+    offered = [_action(ctx, st, t) for t in listed if _kind(t) == "play"]
+    if not any(a is not None and a in legal for a in offered):
         return False
     return not any(_kind(t) == "play" and t.endswith(" on mexican") for t in listed)
 
