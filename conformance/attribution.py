@@ -14,6 +14,10 @@ the comparison that failed, under the rule set it ran under:
   such a play refused as onto a closed train, TRAIN-4), to the marker's access (TRAIN-4,
   or MARK-1 where the fixture lists it alone), whatever the moment's rule (DBL-2, TURN-3,
   a release);
+  plays missing on the Mexican Train by a player whose marker is up, with no play offered
+  on it and some other legal play offered (the tiles seen), or such a play refused so, to
+  its access (TRAIN-4, or MARK-2 where the fixture lists it alone), whatever the moment's
+  rule (TURN-3, DBL-2, TRAIN-5);
   plays missing that open the empty Mexican Train, with no play offered on it, to what
   opens it (TRAIN-5), whatever the moment's rule (DBL-2, DBL-3, TURN-3);
 - a draw or pass missing, or refused as a step, beside plays the rules refuse: the clause
@@ -294,6 +298,18 @@ def marked_play(st: engine.State, act: engine.Action) -> bool:
             and all(d in st.turn_doubles for d in st.open_doubles))
 
 
+def marked_mexican(st: engine.State, act: engine.Action) -> bool:
+    """Whether `act` is a legal play on the Mexican Train by a player whose own train
+    carries their marker: open to them as to anyone (MARK-2: it never carries a marker
+    and is always open; TRAIN-4), not a cover, with no double of an earlier turn open
+    (whose duty would decide it), and on an empty Mexican Train only where no rule of who
+    may open it decides (FIRST-9, FIRST-10)."""
+    return (act.kind == "play" and act.train == st.players and st.marked(st.seat)
+            and act.train not in st.open_doubles
+            and all(d in st.turn_doubles for d in st.open_doubles)
+            and (bool(st.trains[act.train]) or allowing(st, act) in OPENING_MOMENTS))
+
+
 OPENING_MOMENTS: Final = ("TRAIN-5", "DBL-2", "DBL-3", "TURN-3")
 """The clauses `allowing` names for a play that opens the empty Mexican Train: TRAIN-5 in
 an ordinary turn, the moment's own rule in a follow-up or with a tile drawn."""
@@ -370,6 +386,20 @@ class Referee:
         st = None if state is None else self._state(state)
         act = None if st is None else self._action(st, text)
         return st is not None and act is not None and marked_play(st, act)
+
+    def marked_mexican(self, state: Mapping[str, Any] | None, text: str) -> bool:
+        """Whether `text` is a play on the Mexican Train by a marked player
+        (marked_mexican)."""
+        state = self.final() if state is None else state
+        st = None if state is None else self._state(state)
+        act = None if st is None else self._action(st, text)
+        return st is not None and act is not None and marked_mexican(st, act)
+
+    def mexican_access(self) -> str:
+        """The clause that keeps the Mexican Train open to a player whose marker is up:
+        TRAIN-4 (it names the Mexican Train among the trains anyone may use), or MARK-2
+        (never marked, always open) where the fixture lists that alone."""
+        return pick(("TRAIN-4", "MARK-2"), self.rs, self.fx)
 
     def opens_mexican(self, state: Mapping[str, Any] | None, text: str) -> bool:
         """Whether `text` is a play that opens the empty Mexican Train (mexican_opening)."""

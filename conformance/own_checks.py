@@ -7,6 +7,10 @@ for the stand-in's value, not for the rule: a blocked round scored as a house ru
 scores it breaks INV-ROUND-SCORE under the stand-in's penalty scoring, and is no
 failure. Such a problem is left out, as fuzz leaves it out (fuzz/own_rules.py); the
 check is traced as the scope checks trace a run (traced.py).
+
+Under an engine procedure of one's own the stand-in may set the engine aside; the
+implementation is dealt from the whole set all the same (seat_alone.whole_pool): its own
+procedure decides what becomes of the engine.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 
 from mtrain.conformance.adapter import JSON, Implementation
 from mtrain.conformance.answers import CheckedImplementation, Problem, state_problems
+from mtrain.conformance.seat_alone import whole_pool
 from mtrain.conformance.traced import Log, TracedRules, TracedRuleset
 from mtrain.reference import codec
 from mtrain.reference.invariants import CHECKS, hand_sizes
@@ -30,6 +35,12 @@ class OwnRulesChecks(CheckedImplementation):
         super().__init__(inner)
         self.sent, self.own = sent, own
         self.rules = Rules.of(sent)
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        if "engine_procedure" in self.own:
+            order = whole_pool(self.sent, round, order)
+        return super().deal(ruleset, players, round, order, draw)
 
     def state_problems(self, ruleset: JSON, state: Any, dealt: bool = False) -> list[Problem]:
         found = state_problems(ruleset, state, dealt=dealt)

@@ -13,7 +13,8 @@ from mtrain.spec.ruleset import Ruleset
 Question = tuple[str, Any]
 """What a traced run asked the rules: ("flag", name), ("option", name), ("size", players),
 ("deals", players), ("counts", 0), ("every", 0), ("custom", 0), ("unknown", 0), and
-("says", (option, value)): whether the option takes that value (Ruleset.says)."""
+("says", (option, value)): whether the option takes that value (Ruleset.says); ("pool",
+(option, value)) the same, read only to build a deal's pool (Ruleset.pool_says)."""
 
 
 def answer(question: Question, rules: Rules, rs: Ruleset) -> Any:
@@ -32,7 +33,7 @@ def answer(question: Question, rules: Rules, rs: Ruleset) -> Any:
             return value
         if kind == "option":
             return (rs[arg], rs.hand_table) if arg == "hand_sizes" else rs[arg]
-        if kind == "says":
+        if kind in ("says", "pool"):
             return rs.says(*arg)
         if kind == "size":
             return rs.hand_size(arg)

@@ -202,8 +202,14 @@ def charge_refused_step(played: Outcome, rs: Ruleset, impl: Implementation, rj: 
     # a draw or pass refused beside plays the rules refuse: it believes a play
     # possible (TURN-1), and what refuses those plays is the rule it broke
     wrong = referee.refused_plays(state, played.offered) if _draws(text) else []
+    # a play on the Mexican Train by a marked player refused, other legal plays offered:
+    # the Mexican Train kept closed to them (TRAIN-4), as where such plays are missing
+    plays = [a for a in played.offered if a.startswith("play ")]
+    mexican = (bool(plays) and len(referee.refused_plays(state, plays)) < len(plays)
+               and referee.marked_mexican(state, text))
     played.charged = [_likeliest([referee.refuses(state, a) for a in wrong], referee)
                       if wrong else _closed_cover(referee, state, text, played.refused_by)
+                      or (referee.mexican_access() if mexican else None)
                       or referee.allows(state, text)]
     departed = departure(fx, rs, impl, rj, trace, referee, own, before=played.step)
     if departed is not None:
@@ -517,6 +523,16 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                       and all(referee.marked_play(None, a) for a in missing)
                       and not any(referee.marked_play(None, a) and not referee.covers(a)
                                   for a in actual))
+            # plays missing on the Mexican Train by a player whose marker is up, none
+            # offered on it, some other legal play offered: it keeps the Mexican Train
+            # closed to them (TRAIN-4, MARK-2). With none, the tiles may be unseen (the drawn one,
+            # TURN-3): the table alone cannot tell, and the moment's rule is charged
+            on_mexican = not any(a.startswith("play ") and a.endswith(" on mexican")
+                                 for a in actual)
+            seen_tile = any(a.startswith("play ") for a in actual & want)
+            mexican = (referee is not None and not closed and not marked and on_mexican
+                       and seen_tile
+                       and all(referee.marked_mexican(None, a) for a in missing))
             # plays missing that open the empty Mexican Train and none offered on it (but
             # with a tile the rules refuse there: the wrong number opening it, the same
             # bug): what opens it (TRAIN-5), in a follow-up too, where the moment's rule
@@ -526,6 +542,7 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                        and not any(a.startswith("play ") and a.endswith(" on mexican")
                                    and a not in extra for a in actual))
             charge("TRAIN-6" if closed else referee.marker_access() if marked and referee else
+                   referee.mexican_access() if mexican and referee else
                    "TRAIN-5" if opening else
                    _likeliest([referee.allows(None, a) for a in missing], referee)
                    if referee else None)

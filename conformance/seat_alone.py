@@ -64,6 +64,20 @@ def seat_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space, *,
     return seat if tried >= 2 else None
 
 
+def whole_pool(sent: Ruleset, round_no: int, order: list[str]) -> list[str]:
+    """The pool an implementation of an engine procedure of its own is dealt from: the
+    whole set (docs/protocol.md, deal). Where the rule set sent in its place (`sent`)
+    sets the engine aside (ENG-2), the order lacks the round's engine (ENG-1), which goes
+    back as the pool's last tile; any other order is sent as it is."""
+    if sent["engine_procedure"] != "set-aside":
+        return order
+    max_pip = max_pip_of(sent)
+    if not 1 <= round_no <= max_pip + 1:
+        return order  # no such round: the implementation says so
+    engine = T.name(T.DOUBLE[max_pip + 1 - round_no])
+    return order if engine in order else [*order, engine]
+
+
 def _without_engine(fx: Fixture, rs: Ruleset) -> Fixture:
     """`fx` with the round's engine taken out of its listed order where `rs` sets the
     engine aside before dealing (ENG-2); else `fx` as it is."""

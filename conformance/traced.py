@@ -93,6 +93,11 @@ class TracedRuleset(Ruleset):
         self._log.asked.setdefault(("says", (option, value)))
         return super().__getitem__(option) == value
 
+    def pool_says(self, option: str, value: str) -> bool:
+        self._log.add((option,), decides=False)  # the deal reads it again where it decides
+        self._log.asked.setdefault(("pool", (option, value)))
+        return super().__getitem__(option) == value
+
     def hand_size(self, players: int) -> int:
         self._log.add(("hand_sizes",))
         self._log.sizes.add(players)
@@ -255,6 +260,8 @@ def _ask_again(asked: Sequence[Question], impl: TracedReference) -> None:
             rs[arg]
         elif kind == "says":
             rs.says(*arg)
+        elif kind == "pool":
+            rs.pool_says(*arg)
         elif kind == "size":
             with contextlib.suppress(ValueError):
                 rs.hand_size(arg)

@@ -487,7 +487,16 @@ def _designated_opens(st: State) -> None:
 
 
 def _end_turn(state: State) -> None:
-    if state.turn_doubles:
+    turn = state.turn_doubles
+    for t in state.open_doubles:  # (a loop, not a comprehension: see duties)
+        if t not in turn:
+            # DBL-6: a double of an earlier turn still open outlives this turn too, and
+            # binds the players after it. Whether it does is the doubles rule's: read, so
+            # that a rule of one's own (one that binds the next player only, then lets the
+            # double die: tests/examples/pullman_engine.py) is traced at this moment
+            state.rules.ordinary_doubles  # noqa: B018 (a flag read for the trace)
+            break
+    if turn:
         state.turn_doubles.clear()
     state.drawn = -1
     seat = state.seat

@@ -53,7 +53,9 @@ def deal_order(rs: Ruleset, engine: int, order: Any) -> list[str]:
     """The pool to deal a round of engine `engine` from: `sorted`, `reversed` or a list of
     tiles; the pool is the set less the engine where the rule set sets it aside (ENG-2)."""
     max_pip = max_pip_of(rs)
-    aside = rs.says("engine_procedure", "set-aside")  # (a traced rule set logs it)
+    # (a traced rule set logs it, as deciding nothing: a setup refused for its player
+    # count, DEAL-7, does not depend on the pool, and a deal made reads it again)
+    aside = rs.pool_says("engine_procedure", "set-aside")
     try:
         key = order if isinstance(order, str) else tuple(order)
         hash(key)

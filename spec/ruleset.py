@@ -47,6 +47,13 @@ class Ruleset(Mapping[str, str]):
         value (the scope check's memo of runs, conformance/runmemo.py)."""
         return self[option] == value
 
+    def pool_says(self, option: str, value: str) -> bool:
+        """`says`, for a read that only builds a deal's pool (spec/notation.py
+        deal_order): where the deal goes ahead the engine reads the option again, and a
+        setup refused first (DEAL-7) does not depend on it, so a traced rule set records
+        it as deciding nothing."""
+        return self.says(option, value)
+
     def __len__(self) -> int:
         return len(self._index)
 

@@ -211,3 +211,27 @@ def test_a_duty_ignored_far_from_any_release_is_the_duty(tmp_path: Path) -> None
              if r["status"] == "fail"]
     charged = Counter(c for r in fails for c in r["charged"])
     assert set(charged) <= {"DBL-6", "DBL-9"} and charged["DBL-6"] >= 10, charged
+
+
+def test_the_mexican_train_closed_to_a_marked_player_is_charged_to_its_access(
+        tmp_path: Path) -> None:
+    # pullman's bug 2 (tests/examples/pullman_engine.py): a player whose marker is up may
+    # not play on the Mexican Train. 9 of its 116 failures were charged to what opens an
+    # empty Mexican Train (TRAIN-5: engine-002, and generated-blank-values-001, a step
+    # refused while it offers the tile elsewhere) and 25 to the drawn tile (TURN-3), and
+    # fuzz split it in two findings; what it breaks is the Mexican Train's access (TRAIN-4,
+    # which names it among the trains anyone may use). Where a tile is drawn and nothing
+    # but a pass is offered, the drawn tile may be unseen (interlock's bug): TURN-3 there
+    engine = Path(__file__).parent / "examples" / "pullman_engine.py"
+    rules = engine.with_name("pullman-rules.yaml")
+    out = tmp_path / "report.json"
+    main(["conform", "--impl", f"{sys.executable} {engine}", "--rules", str(rules),
+          "-k", "engine-002", "-k", "generated-blank-values-001", "-k", "marker-013",
+          "-k", "markdraw-001", "--situations", "0", "--format", "json",
+          "--output", str(out)])
+    results = json.loads(out.read_text())["results"]
+    got = {r["fixture"]: (r["status"], r["charged"]) for r in results}
+    assert got == {"engine-002": ("fail", ["TRAIN-4"]),
+                   "generated-blank-values-001": ("fail", ["TRAIN-4"]),
+                   "marker-013": ("fail", ["TRAIN-4"]),
+                   "markdraw-001": ("fail", ["TURN-3"])}, got

@@ -1,7 +1,7 @@
 """An author's day with each engine of tests/examples/ written from the protocol alone
 (cantina, sixes, railyard, shed, ninepins, caboose, junction, roundhouse, hump, tandem,
-switchback, siding, tenwheeler; turntable, signalbox, semaphore, interlock and coupling in
-process; and tortoise, in JavaScript for node): house rules, some no known value
+switchback, siding, tenwheeler, pullman; turntable, signalbox, semaphore, interlock and
+coupling in process; and tortoise, in JavaScript for node): house rules, some no known value
 describes, tables of their own, and planted bugs, all written down in the engine's
 docstring (or header) before the suite ran.
 
@@ -624,10 +624,52 @@ COUPLING = Engine(
              "tie-to-first": "MATCH-4"},
     adapter="Coupling",
 )
+PULLMAN = Engine(
+    "pullman",
+    # a double-12 set for 2 to 8 players with a table of its own, and house rules on the
+    # two options that had one engine each playing `other`: every tile dealt and, when
+    # nobody holds the engine, the round's first player alone digs for it
+    # (`engine_procedure: other`); a double binds its layer, then the next player only,
+    # and is dead once that player's turn ends (`doubles: other`). 1,197 results when
+    # measured, none failing with the bugs off (177 not applicable: 150 its doubles, 20
+    # its engine procedure, 7 tables its rules never reach); before the suite was fixed,
+    # 35 seat-alone deals were sent a set-aside pool (errors) and 22 passes that end a
+    # turn with a double open were judged under the stand-in `open` (conformance/
+    # seat_alone.py whole_pool; reference/engine.py _end_turn). Bug 1 (eight tiles to an
+    # unlisted count) showed in a table of one seat alone (refused-003): the 9-player
+    # deal refused (refused-001) was not applicable, its pool having read the engine
+    # procedure (Ruleset.pool_says); the 38 fixtures at 9 to 12 seats do not run under a
+    # table that stops at 8, and fuzz deals only the counts the table lists, so fuzz never
+    # finds it. Bug 3 (end-chain taken as a pass) is fuzz's alone: no fixture asks
+    # end-chain where a pass is due
+    shows={"unlisted-count": r"^the setup was accepted; the rules refuse it \(DEAL-7\)$",
+           "marked-no-mexican": r"legal actions missing: .*\bon mexican"
+                                r"|`play \S+ on mexican` was refused",
+           "end-chain-pass": ""},  # fuzz alone
+    # (with a drawn tile playable on the Mexican Train alone and a pass offered, the
+    # table cannot tell bug 2 from the drawn tile unseen, interlock's bug: TURN-3 there)
+    fuzz={"marked-no-mexican": r"^forbids play \((TRAIN-4|TURN-3)\)$",
+          "end-chain-pass": r"^allows end-chain \(FIRST-7\)$"},
+    found=(),
+    least=1000,
+    truth={"tile_set": "double-12", "hand_sizes": "custom", "engine_procedure": "other",
+           "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "anyone",
+           "own_train_first": "not-required", "doubles": "other", "follow_up": "anywhere",
+           "double_order": "oldest-first", "uncoverable_double": "stays-open",
+           "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
+           "blocked_round": "full-round-of-passes", "scoring": "penalty",
+           "blank_values": "face", "tie_rule": "shared"},
+    # the Mexican Train kept closed to a marked player was charged to what opens it
+    # (TRAIN-5, 9 of 116 failures) or to the drawn tile (TURN-3, 25), until attribution
+    # named its access where other legal plays are offered (attribution.py
+    # marked_mexican): 108 TRAIN-4, 7 TURN-3 (a tile drawn, nothing but a pass offered:
+    # the drawn tile may be unseen, which the table cannot tell apart); fuzz: 61 and 2
+    charged={"unlisted-count": "DEAL-7", "marked-no-mexican": ("TRAIN-4", "TURN-3")},
+)
 NODE = shutil.which("node")
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
            TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
-           COUPLING,
+           COUPLING, PULLMAN,
            pytest.param(TORTOISE, id="tortoise", marks=pytest.mark.skipif(
                NODE is None, reason="node is not installed: tortoise is a JavaScript engine"))]
 
@@ -742,9 +784,15 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
 # the set and table measured, both `other` found (draw_rule "or draw-until-playable",
 # match_length "or full"); with the bugs on, tie_rule lowest-seat (likely, margin 1: bug 3
 # names the lowest of the tied seats); off, every option as declared
+# pullman's (225 CPU s with its bugs on, at load 11 to 17, before the last three fixes):
+# nothing sure and wrong; engine_procedure and doubles found `other`; own_train_first
+# `other` (bug 2 read as a rule of its own, "or not-required if the 9 fixtures are bugs");
+# hand_sizes hathaway, likely and wrong: the starter's dig for the engine leaves one hand
+# of up to 74 tiles, which identify takes for a deal that is not one of the set (a likely
+# bug), so it measured no row of the table (conformance/identify/measure.py hand_size)
 IDENTIFIED = [e for e in ENGINES[:-1]
               if e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
-                             TENWHEELER, COUPLING)]
+                             TENWHEELER, COUPLING, PULLMAN)]
 
 
 @pytest.mark.slow

@@ -26,7 +26,7 @@ from mtrain.conformance.mutants import swapped
 from mtrain.conformance.partition import applies
 from mtrain.conformance.runner import play
 from mtrain.conformance.situations import speaks_for, stand_in_for
-from mtrain.conformance.traced import traced_run
+from mtrain.conformance.traced import Log, TracedRules, TracedRuleset, traced_run
 from mtrain.reference import engine
 from mtrain.reference.deal import deal
 from mtrain.reference.engine import BLOCKED, State, _finish, nobody_can_ever_play
@@ -431,3 +431,35 @@ def test_a_table_in_the_follow_up_phase_speaks_for_no_doubles_rule_of_its_own() 
             st.seat = (st.seat + 1) % st.players
             seen["start"] += speaks(st)
     assert seen["follow"] > 10 and seen["start"] > 0, seen
+
+
+def test_a_turn_that_ends_with_a_double_open_reads_the_doubles_rule() -> None:
+    """Whether a double of an earlier turn still open outlives the end of another turn
+    (it binds the players after it: DBL-6) is the doubles rule's. pullman
+    (tests/examples/pullman_engine.py) binds the next player only, and the double is dead
+    once that player's turn ends: 22 of its 1,197 results (the pass after a draw in vain,
+    play-pass-) failed with its bugs off, and fuzz found two rule differences (`after
+    pass: open_doubles`, `after play: open_doubles`), until the reference read `doubles`
+    when a turn ends with a double of an earlier turn open. A double laid this turn is
+    left alone: tandem's (a double ends its layer's turn, binding the next player) is
+    judged there, as before."""
+    rs = catalog().rules_file(str(Path(__file__).parent / "examples" / "pullman-rules.yaml"))
+    plays = stand_in_for(rs)
+    assert plays is not None and plays["doubles"] == "open"
+    rules, rng = Rules.of(plays), random.Random(7)
+    seen = {"open": 0, "closed": 0}
+    for seed in range(30):
+        st = deal(rules, 4, 1, seed=seed)
+        while st.phase != OVER:
+            action = rng.choice(engine.legal_actions(st))
+            if st.phase == START and action[0] in ("play", "pass"):
+                log = Log()
+                after = st.copy()
+                after.rules = TracedRules(rules, TracedRuleset.wrap(plays, log), log)  # type: ignore[assignment]
+                engine.perform(after, action)
+                if after.phase == START:  # the turn ended, the round goes on
+                    kept = bool(after.open_doubles)  # (none laid in this turn: START)
+                    seen["open" if kept else "closed"] += 1
+                    assert ("doubles" in log.read) == kept, (seed, action)
+            engine.perform(st, action)
+    assert seen["open"] > 10 and seen["closed"] > 10, seen

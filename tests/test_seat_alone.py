@@ -13,7 +13,8 @@ import pytest
 
 from mtrain.cli import main
 from mtrain.conformance.fixture import load_corpus, load_file
-from mtrain.conformance.seat_alone import seat_entry
+from mtrain.conformance.partition import applies
+from mtrain.conformance.seat_alone import seat_entry, whole_pool
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Space
@@ -89,3 +90,44 @@ def test_fuzz_judges_the_first_seat_under_an_engine_procedure_of_its_own(
           "--format", "json", "--output", str(out)])
     results = json.loads(out.read_text())["results"]
     assert [(r["status"], r["charged"]) for r in results] == [("fail", ["SEAT-3"])], results
+
+
+def test_a_procedure_of_its_own_is_dealt_from_the_whole_set(tmp_path: Path) -> None:
+    """The protocol deals from the whole set unless the rule set sets the engine aside;
+    a procedure of one's own does not. The seat-alone entries were dealt under the
+    stand-in set-aside, so pullman (tests/examples/pullman_engine.py: every tile dealt,
+    the starter digging for a missing engine), which checks its pool, answered 35 of them
+    `bad-request` (`order is not the double-12 set`), each an error charged to up to ten
+    clauses. The engine now goes back as the pool's last tile."""
+    rules = EXAMPLES / "pullman-rules.yaml"
+    engine = f"{sys.executable} {EXAMPLES / 'pullman_engine.py'} --fixed 1,2,3"
+    out = tmp_path / "report.json"
+    main(["conform", "--impl", engine, "--rules", str(rules), "-k", "seat-00[3-6]",
+          "--situations", "0", "--format", "json", "--output", str(out)])
+    results = json.loads(out.read_text())["results"]
+    assert {r["fixture"]: r["status"] for r in results} == {
+        f"seat-00{k}": "pass" for k in (3, 4, 5, 6)}, [r["messages"] for r in results]
+    aside = _own(False, "rotate")
+    assert whole_pool(aside, 2, ["0-0", "1-0"]) == ["0-0", "1-0", "11-11"]  # ENG-1
+    assert whole_pool(aside, 2, ["11-11", "0-0"]) == ["11-11", "0-0"]
+    held = Ruleset("held", tuple({**dict(aside.choices),
+                                  "engine_procedure": "holder-lays"}.items()), aside.hand_table)
+    assert whole_pool(held, 2, ["0-0"]) == ["0-0"]  # a stand-in that deals every tile
+
+
+def test_a_setup_refused_for_its_player_count_runs_under_a_procedure_of_its_own() -> None:
+    """A deal of 9 players under a table that stops at 8 is refused before anything is
+    dealt (DEAL-7): the engine procedure decides nothing there. It was read to build the
+    deal's pool, so under pullman's `engine_procedure: other` refused-001 was not
+    applicable, and pullman's bug 1 (eight tiles to any count its table lacks) showed
+    only at a table of one seat (refused-003). The pool's read decides nothing now; a
+    deal that goes ahead still reads the procedure (ENG-2)."""
+    rs = catalog().rules_file(str(EXAMPLES / "pullman-rules.yaml"))
+    fixtures = {f.id: f for f in load_corpus()[0]}
+    space = Space(catalog())
+    refused = fixtures["refused-001"]
+    exp = next(e for e in refused.expect if e.refused_setup is not None)
+    assert applies(exp, refused, rs, space) is None
+    dealt = fixtures["seat-004"]  # 8 players, dealt: the procedure decides the hands
+    assert any("depends on engine_procedure" in (applies(e, dealt, rs, space) or "")
+               for e in dealt.expect)

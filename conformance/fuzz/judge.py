@@ -49,6 +49,7 @@ from mtrain.conformance.answers import Problem, actions_problems, state_problems
 from mtrain.conformance.attribution import (
     allowing,
     closed_cover,
+    marked_mexican,
     marked_play,
     mexican_opening,
 )
@@ -346,11 +347,13 @@ def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
     # conform charges them): one bug, one finding per kind and clause
     closed = _closed_covers(ctx, st, missing, listed, plays_extra)
     marked = not closed and _marked_closed(ctx, st, missing, listed)
+    mexican = not (closed or marked) and _mexican_closed(ctx, st, missing, listed)
     opening = not (closed or marked) and _mexican_unopened(ctx, st, missing, listed, extra)
     for kind in dict.fromkeys(_kind(t) for t in missing if t not in follows):
         texts = [t for t in missing if t not in follows and _kind(t) == kind]
         found = [c for t in texts if (c := permitting(ctx, st, t)) is not None]
         clause = ("TRAIN-6" if closed else "TRAIN-4" if kind == "play" and marked
+                  else "TRAIN-4" if kind == "play" and mexican
                   else "TRAIN-5" if kind == "play" and opening
                   else max(found, key=found.count) if found else None)
         groups.setdefault(_forbids(texts[0], clause), []).extend(texts)
@@ -447,6 +450,22 @@ def _marked_closed(ctx: Context, st: State, missing: Sequence[str],
     offered = [_action(ctx, st, t) for t in listed]
     return not any(a is not None and marked_play(st, a) and a.train not in st.open_doubles
                    for a in offered)
+
+
+def _mexican_closed(ctx: Context, st: State, missing: Sequence[str],
+                    listed: Sequence[str]) -> bool:
+    """Whether the missing plays are all on the Mexican Train by a player whose marker is
+    up, and none is offered on it: its access (TRAIN-4, MARK-2: always open) is
+    broken, whatever the moment's rule (TURN-3, DBL-2, TRAIN-5), as conform charges it:
+    only where some other legal play is offered (else the tiles may be unseen)."""
+    acts = [_action(ctx, st, t) for t in missing if _kind(t) == "play"]
+    if not acts or any(a is None or not marked_mexican(st, a) for a in acts):
+        return False
+    legal = legal_actions(st)
+    offered = [_action(ctx, st, t) for t in listed if _kind(t) == "play"]
+    if not any(a is not None and a in legal for a in offered):
+        return False
+    return not any(_kind(t) == "play" and t.endswith(" on mexican") for t in listed)
 
 
 def _mexican_unopened(ctx: Context, st: State, missing: Sequence[str],
