@@ -465,10 +465,14 @@ def _serve(impl: Any, fd_in: int, fd_out: int) -> int:
     calls = os.fdopen(fd_in, "rb", closefd=False)
     out = os.fdopen(fd_out, "wb", closefd=False)
     # a newline first ends whatever a killed worker left half-written
-    out.write(b"\n" + encode({"ready": os.getpid()}))
+    me = os.getpid()
+    out.write(b"\n" + encode({"ready": me}))
     out.flush()
     while line := calls.readline(MAX_LINE + 1):
-        out.write(_answer(impl, line))
+        answer = _answer(impl, line)
+        if os.getpid() != me:  # a child the adapter forked, back here: its answer would
+            os._exit(0)  # be read as the next call's, and it would read calls meant for us
+        out.write(answer)
         out.flush()
     close = getattr(impl, "close", None)
     if callable(close):
