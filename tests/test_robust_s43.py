@@ -188,3 +188,107 @@ def test_two_threads_writing_one_cache_entry_write_two_files(
     assert len(set(moved)) == 2, moved
     assert cache.read("kind", "entry") in values
     assert sorted(os.listdir(tmp_path / "kind")) == ["entry"]  # no file left behind
+
+
+# --- the hunt: engines over the protocol ------------------------------------------------------
+
+
+def _engine(tmp_path: Path, name: str, hook: str) -> str:
+    """A program answering as `mtrain serve` does, its answer line `o` to the n-th request
+    (from 1, the hello) passed through `hook` first."""
+    return write(tmp_path / f"{name}.py", f"""
+import os, sys
+from mtrain.conformance.serve import Server
+
+server = Server()
+for n, line in enumerate(sys.stdin.buffer, 1):
+    o, stop = server.respond(line)
+    sys.stdout.buffer.write({hook})
+    sys.stdout.buffer.flush()
+    if stop:
+        break
+""")
+
+
+def test_an_engine_answering_in_utf16_is_refused_as_not_utf8(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # json.loads guesses the encoding of bytes: a program writing UTF-16-BE (its newline
+    # `\0\n`) passed every fixture; one writing bytes that are no text was told of the
+    # wrong byte ("not UTF-8: byte 0x0a at byte 12", read as UTF-16 from its first NUL)
+    from mtrain.conformance.protocol import ProtocolError, decode
+    for line, said in [
+            (b"\x00\xff\xfe garbage\x80\n", "not JSON (not UTF-8: byte 0xff at byte 1; its NUL "
+             "bytes look like UTF-16 or UTF-32)"),
+            ('{"id":1}\n'.encode("utf-16-be"), "not JSON (Expecting value at character 0; "
+             "its NUL bytes look like UTF-16 or UTF-32)"),
+            (b'{"a":"\xe9"}\n', "not JSON (not UTF-8: byte 0xe9 at byte 6)")]:
+        with pytest.raises(ProtocolError) as info:
+            decode(line)
+        assert str(info.value).startswith(said + ": "), info.value
+    assert decode(b'\xef\xbb\xbf{"id":1}\n') == {"id": 1}  # a byte order mark is ignored
+    engine = _engine(tmp_path, "utf16", 'o.decode().encode("utf-16-be")')
+    assert main(["conform", "--impl", f"{sys.executable} {engine}", "--variant", "pagat",
+                 "--fixtures", str(CHAIN), "-k", "chaindbl-001", "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["results"][0]["status"] == "error", report["results"]
+    assert "its NUL bytes look like UTF-16 or UTF-32" in report["results"][0]["message"]
+
+
+def test_an_engine_exiting_in_the_middle_of_an_answer_is_said_to_have(
+        tmp_path: Path) -> None:
+    # the half line was read as a whole one: "the answer to the hello request is not JSON
+    # (Expecting ',' delimiter at character 9)", a fault of JSON that was not the one
+    from mtrain.conformance.process import ImplementationCrashed, ProcessImplementation
+    engine = write(tmp_path / "half.py", """
+import os, sys
+sys.stdin.readline()
+sys.stdout.write('{"id":1,"ok":')
+sys.stdout.flush()
+os._exit(0)
+""")
+    with ProcessImplementation([sys.executable, engine], timeout=60) as impl, \
+            pytest.raises(ImplementationCrashed) as info:
+        impl.call("hello", protocol=1)
+    assert info.value.message == (
+        "while starting: the implementation exited with code 0 in the middle of its answer "
+        "to the hello request (a line with no newline: '{\"id\":1,\"ok\":')"), info.value.message
+
+
+# --- the hunt: in-process adapters ------------------------------------------------------------
+
+
+def test_a_child_an_adapter_forks_answers_nothing(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # the worker's child came back from legal() too and wrote its answer: read as the
+    # answer to the next call ("apply() returned the wrong shape: apply.state must be a
+    # state object, got [...]"), and it went on reading the calls meant for the worker
+    from mtrain.conformance import inprocess
+    if not inprocess.CAN_FORK:
+        pytest.skip("worker processes need fork")
+    adapter = write(tmp_path / "forks.py", """
+import os
+from mtrain.conformance.adapter import ReferenceImplementation
+
+class Engine(ReferenceImplementation):
+    def legal(self, ruleset, state):
+        os.fork()  # both come back
+        return super().legal(ruleset, state)
+""")
+    assert main(["conform", "--adapter", f"{adapter}:Engine", "--variant", "pagat",
+                 "--fixtures", str(CHAIN), "-k", "chaindbl-00", "--format", "json"]) == 0
+    results = json.loads(capsys.readouterr().out)["results"]
+    assert len(results) > 1 and {r["status"] for r in results} == {"pass"}, results
+
+
+# --- the hunt: commands -----------------------------------------------------------------------
+
+
+def test_render_says_why_a_fixture_does_not_set_up(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # said "chaindbl-001 cannot be set up under pagat" and no more (`state` said why)
+    one = CHAIN.read_text(encoding="utf-8").split("\n- id: chaindbl-002")[0]
+    path = write(tmp_path / "f.yaml", one.replace("3-1, 7-2]", "3-1, 13-2]"))
+    assert main(["render", "chaindbl-001", "--fixtures", path, "--variant", "pagat"]) == 2
+    assert capsys.readouterr().err == (
+        f"mtrain render: chaindbl-001 ({path}:5) under pagat: the table does not set up: "
+        "tile '13-2' is not in a double-12 set\n")
