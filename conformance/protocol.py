@@ -238,9 +238,10 @@ def _decode_slowly(line: bytes | str) -> Any:
 
 
 def _wide(line: bytes | str) -> str:
-    """A hint for a line written in UTF-16 or UTF-32, whose ASCII comes with NUL bytes."""
-    wide = b"\x00" in line if isinstance(line, bytes) else "\x00" in line
-    return "; its NUL bytes look like UTF-16 or UTF-32" if wide else ""
+    """A hint for a line written in UTF-16 or UTF-32, whose ASCII comes with NUL bytes
+    (one byte in two, or three in four)."""
+    nuls = line.count(b"\x00") if isinstance(line, bytes) else line.count("\x00")
+    return "; its NUL bytes look like UTF-16 or UTF-32" if nuls * 3 >= len(line) else ""
 
 
 def preview(line: bytes | str, limit: int = 200) -> str:

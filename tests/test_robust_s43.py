@@ -217,8 +217,10 @@ def test_an_engine_answering_in_utf16_is_refused_as_not_utf8(
     # wrong byte ("not UTF-8: byte 0x0a at byte 12", read as UTF-16 from its first NUL)
     from mtrain.conformance.protocol import ProtocolError, decode
     for line, said in [
-            (b"\x00\xff\xfe garbage\x80\n", "not JSON (not UTF-8: byte 0xff at byte 1; its NUL "
-             "bytes look like UTF-16 or UTF-32)"),
+            (b"\x00\xff\xfe garbage\x80\n", "not JSON (not UTF-8: byte 0xff at byte 1)"),
+            (b'{"id":1}\x00\n', "not JSON (Extra data at character 8)"),
+            ("{}\n".encode("utf-16"), "not JSON (not UTF-8: byte 0xff at byte 0; its NUL bytes "
+             "look like UTF-16 or UTF-32)"),
             ('{"id":1}\n'.encode("utf-16-be"), "not JSON (Expecting value at character 0; "
              "its NUL bytes look like UTF-16 or UTF-32)"),
             (b'{"a":"\xe9"}\n', "not JSON (not UTF-8: byte 0xe9 at byte 6)")]:
