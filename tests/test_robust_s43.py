@@ -294,3 +294,19 @@ def test_render_says_why_a_fixture_does_not_set_up(
     assert capsys.readouterr().err == (
         f"mtrain render: chaindbl-001 ({path}:5) under pagat: the table does not set up: "
         "tile '13-2' is not in a double-12 set\n")
+
+
+# --- the hunt: fixtures ------------------------------------------------------------------------
+
+
+def test_a_refused_play_of_a_tile_the_set_has_not_is_put_to_the_implementation(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # `refused: {play 13-3 on 0: SET-1}` on double-12 (SET-1 refuses such a tile, as the
+    # protocol's TRAIN-1 a train the table has not): the harness could not write the
+    # action ("the implementation's answer could not be used: FixtureError: tile '13-3'
+    # is not in a double-12 set (at notation.py:120)"), an error charged to the engine
+    one = CHAIN.read_text(encoding="utf-8").split("\n- id: chaindbl-002")[0]
+    path = write(tmp_path / "f.yaml", one.replace("end-chain: FIRST-4", "play 13-3 on 0: SET-1"))
+    assert main(["conform", "--fixtures", path, "--variant", "pagat", "--format", "json"]) == 0
+    results = json.loads(capsys.readouterr().out)["results"]
+    assert [r["status"] for r in results] == ["pass"], results  # refused by SET-1
