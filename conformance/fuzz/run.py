@@ -216,7 +216,7 @@ _WORKER: dict[str, Any] = {}
 
 
 def _worker_init(target: Target, stop: Any, follow: str, deadline: float | None,
-                 cut_short: Any) -> None:
+                 cut_short: Any = None) -> None:
     signal.signal(signal.SIGTERM, _worker_stop)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the parent's: it stops us
     _WORKER.update(stop=stop, error=None, cut_short=cut_short)
@@ -237,8 +237,8 @@ def _worker_stop(signum: int, frame: object) -> None:
     kill_all()
     session = _WORKER.get("session")
     game = session.under_way if session is not None else None
-    if game is not None and game.steps:
-        counts = _WORKER["cut_short"]
+    counts = _WORKER.get("cut_short")
+    if game is not None and game.steps and counts is not None:
         with counts.get_lock():
             for i, n in enumerate((1, game.steps, game.rounds, game.answered)):
                 counts[i] += n
