@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+import math
 import os
 import queue
 import select
@@ -464,10 +465,14 @@ def _serve(impl: Any, fd_in: int, fd_out: int) -> int:
     calls = os.fdopen(fd_in, "rb", closefd=False)
     out = os.fdopen(fd_out, "wb", closefd=False)
     # a newline first ends whatever a killed worker left half-written
-    out.write(b"\n" + encode({"ready": os.getpid()}))
+    me = os.getpid()
+    out.write(b"\n" + encode({"ready": me}))
     out.flush()
     while line := calls.readline(MAX_LINE + 1):
-        out.write(_answer(impl, line))
+        answer = _answer(impl, line)
+        if os.getpid() != me:  # a child the adapter forked, back here: its answer would
+            os._exit(0)  # be read as the next call's, and it would read calls meant for us
+        out.write(answer)
         out.flush()
     close = getattr(impl, "close", None)
     if callable(close):
@@ -517,7 +522,41 @@ def bounded(answer: JSON) -> bytes | str:
     line = encode(answer)
     if len(line) - 1 > MAX_LINE:  # the newline aside
         return f"a value that makes an answer of {len(line) - 1:,} bytes of JSON"
+    if b"null" in line and _has_float(answer.values()):  # orjson writes NaN as null
+        where = _non_finite(value, "")
+        if where is not None:  # as a program's NaN is refused by `decode`
+            raise ValueError(f"{where[1]} is not a JSON number (at {where[0] or 'its top'})")
     return line
+
+
+def _has_float(items: Any) -> bool:
+    """Whether the values `items` hold a float at any depth (a set of types per list
+    or mapping: half the time of a call for each value)."""
+    kinds = set(map(type, items))
+    if float in kinds:
+        return True
+    if dict in kinds or list in kinds:
+        for v in items:
+            if (type(v) is dict and _has_float(v.values())) or (
+                    type(v) is list and _has_float(v)):
+                return True
+    return False
+
+
+def _non_finite(value: Any, where: str) -> tuple[str, str] | None:
+    """(place, spelling) of the first NaN or infinity in `value`, as a program would
+    have written it in JSON."""
+    if type(value) is float and not math.isfinite(value):
+        return where, "NaN" if value != value else "-Infinity" if value < 0 else "Infinity"
+    pairs = value.items() if type(value) is dict else enumerate(value) \
+        if type(value) is list else ()
+    for key, v in pairs:
+        place = f"{where}[{key}]" if type(value) is list else f"{where}.{key}" if where \
+            else str(key)
+        found = _non_finite(v, place)
+        if found is not None:
+            return found
+    return None
 
 
 def past_the_bound(name: str, what: str, stderr: str = "") -> ProtocolViolation:

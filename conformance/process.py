@@ -71,6 +71,7 @@ from mtrain.conformance.protocol import (
     encode_value,
     hello,
     is_id,
+    preview,
     request,
 )
 from mtrain.conformance.wording import json_text, why_not_run
@@ -469,6 +470,13 @@ class ProcessImplementation:
         try:
             answer = decode(line)
         except ProtocolError as e:
+            if not line.endswith(b"\n"):  # its output ended in the middle of a line
+                code = proc.exit_code(1.0)
+                self._drop(proc)
+                raise ImplementationCrashed(
+                    f"the implementation {describe_exit(code)} in the middle of its answer "
+                    f"to the {kind} request (a line with no newline: {preview(line, 120)})",
+                    proc.stderr.tail()) from None
             self._drop(proc)
             hint = "" if line.lstrip()[:1] in (b"{", b"[") else " (logs belong on stderr)"
             raise ProtocolViolation(

@@ -214,12 +214,14 @@ def _json_kind(value: Any) -> str:
 
 def _decode_slowly(line: bytes | str) -> Any:
     try:
+        if isinstance(line, bytes):  # json would take UTF-16 and UTF-32 too, by their look
+            line = line.decode("utf-8-sig")  # (a byte order mark opening it is ignored)
         return json.loads(line, parse_constant=_no_constant, parse_float=_finite,
                           parse_int=_bounded, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as e:
         said = e.msg.removesuffix(" at")  # Python's "Invalid control character at"
-        raise ProtocolError(f"not JSON ({said} at character {e.pos}): {preview(line)}"
-                            ) from None
+        raise ProtocolError(f"not JSON ({said} at character {e.pos}{_wide(line)}): "
+                            f"{preview(line)}") from None
     except _NotJSON as e:
         raise ProtocolError(f"not JSON ({e}): {preview(line)}") from None
     except _Duplicate as e:
@@ -227,11 +229,19 @@ def _decode_slowly(line: bytes | str) -> Any:
     except UnicodeDecodeError as e:
         bad = f"byte 0x{e.object[e.start]:02x} at byte {e.start}" if isinstance(
             e.object, bytes) else "a lone surrogate"
-        raise ProtocolError(f"not JSON (not UTF-8: {bad}): {preview(line)}") from None
+        raise ProtocolError(f"not JSON (not UTF-8: {bad}{_wide(line)}): {preview(line)}"
+                            ) from None
     except ValueError as e:  # e.g. an integer of more digits than Python converts
         raise ProtocolError(f"not usable JSON ({e}): {preview(line)}") from None
     except RecursionError:
         raise ProtocolError(f"not usable JSON (nested too deeply): {preview(line)}") from None
+
+
+def _wide(line: bytes | str) -> str:
+    """A hint for a line written in UTF-16 or UTF-32, whose ASCII comes with NUL bytes
+    (one byte in two, or three in four)."""
+    nuls = line.count(b"\x00") if isinstance(line, bytes) else line.count("\x00")
+    return "; its NUL bytes look like UTF-16 or UTF-32" if nuls * 3 >= len(line) else ""
 
 
 def preview(line: bytes | str, limit: int = 200) -> str:

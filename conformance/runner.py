@@ -549,7 +549,8 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
     for text, clauses in exp.refused.items():
         named = " or ".join(clauses)
         try:
-            impl.apply(rj, state, action_json(text, max_pip))
+            # (a tile of no set of this rule set's size is sent as written: SET-1 refuses it)
+            impl.apply(rj, state, action_json(text))
             problems.append(f"`{text}` was accepted; the rules refuse it ({named})")
             charge(clauses[0])
         except Refused as e:
@@ -603,7 +604,7 @@ def questions(exp: Expectation, state: JSON, max_pip: int) -> list[tuple[str, JS
     out: list[tuple[str, JSON]] = []
     if exp.legal is not None:
         out.append(("legal", {}))
-    out += [("apply", {"action": action_json(text, max_pip)}) for text in exp.refused]
+    out += [("apply", {"action": action_json(text)}) for text in exp.refused]  # as check
     if exp.winners is not None or exp.match_over is not None:
         out.append(("winners", {}))
     result = state.get("result")

@@ -99,6 +99,11 @@ class MemoReference(ReferenceImplementation):
         self._memo = (rules, state, st)
         return st
 
+    def _read(self, rules: Rules, state: JSON, key: bytes | None
+              ) -> tuple[engine.State, Any]:
+        state_fields(state)  # the codec reads the fields it knows, past any other
+        return super()._read(rules, state, key)
+
     def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
         st = self.state(ruleset, state)
         try:
@@ -112,6 +117,51 @@ class MemoReference(ReferenceImplementation):
         answer = codec.state_to_json(new)
         self._memo = (st.rules, answer, new)  # the engine's own state needs no check
         return answer
+
+
+_STATE_FIELDS = frozenset({
+    "round", "engine", "engine_placed", "phase", "seat", "starter", "hands", "boneyard",
+    "trains", "mexican", "open_doubles", "turn_doubles", "drawn", "first_turns", "passes",
+    "scores", "outs", "result"})
+_TRAIN_FIELDS = frozenset({"tiles", "end", "marker"})
+_MEXICAN_FIELDS = frozenset({"tiles", "end"})
+_RESULT_FIELDS = frozenset({"end", "winner", "scores"})
+"""The fields of a state and its parts, as state.schema.json lists them: no more, no fewer."""
+_DEFAULTED = frozenset({"drawn", "result", "end", "marker", "winner"})
+"""The fields the codec reads with a default when they are missing: the others it names."""
+
+
+def state_fields(state: Any) -> None:
+    """Raises BadRequest naming a field a state of a request has that the protocol's has
+    not, or one it lacks that the codec would read as null or false (it reads the fields
+    it knows, and takes a missing `drawn`, `result`, a train's `end` or `marker` for
+    their usual values). A value of the wrong type is left for the codec to name."""
+    if type(state) is not dict:
+        return
+    _fields(state, _STATE_FIELDS, "state")
+    trains, mexican, result = state.get("trains"), state.get("mexican"), state.get("result")
+    for i, train in enumerate(trains if type(trains) is list else ()):
+        if type(train) is dict:
+            _fields(train, _TRAIN_FIELDS, f"state.trains[{i}]")
+    if type(mexican) is dict:
+        if "marker" in mexican:
+            raise BadRequest("state.mexican has no field 'marker': the Mexican Train never "
+                             "carries a marker [MARK-2]")
+        _fields(mexican, _MEXICAN_FIELDS, "state.mexican")
+    if type(result) is dict:
+        _fields(result, _RESULT_FIELDS, "state.result")
+
+
+def _fields(value: dict[Any, Any], fields: frozenset[str], where: str) -> None:
+    if value.keys() == fields:
+        return
+    extra = sorted(value.keys() - fields, key=str)
+    if extra:
+        raise BadRequest(f"{where} has no field {shown(extra[0])} (its fields: "
+                         f"{', '.join(sorted(fields))})")
+    missing = fields - value.keys()
+    if missing <= _DEFAULTED:  # (any other missing field, the codec names in its order)
+        raise BadRequest(f"{where}.{min(missing)} is missing")
 
 
 _STATE_KEY = b'"state":'

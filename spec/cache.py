@@ -21,6 +21,7 @@ import os
 import re
 import stat
 import sys
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -229,7 +230,9 @@ def write(kind: str, name: str, value: Any, keep: int = 8) -> None:
     if base is None:
         return
     path = base / kind / name
-    tmp = path.with_name(f".{name}.{os.getpid()}.tmp")
+    # one name per writer: two threads of one process writing one key would otherwise
+    # write into one file, and the first to move it in place could move a half of it
+    tmp = path.with_name(f".{name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp.write_bytes(packed(value))

@@ -354,6 +354,8 @@ class Session:
         self.max_failed = max_failed
         # rule set -> (why, games in which every question was answered `unsupported`)
         self.unsupported: dict[str, tuple[str, int]] = {}
+        self.under_way: GameResult | None = None
+        """The game being played, so far: what an interrupt found it had done."""
 
     def expired(self) -> bool:
         return self.deadline is not None and time.monotonic() > self.deadline
@@ -401,7 +403,9 @@ def play_game(session: Session, plan: GamePlan) -> GameResult:
     if session.unsupported.get(plan.variant, ("", 0))[1] >= UNSUPPORTED_GAMES:
         res.not_applicable = session.unsupported[plan.variant][0]
         return res
+    session.under_way = res
     _play(session, plan, res)
+    session.under_way = None
     if res.answered == 0 and res.unsupported:  # nothing asked was supported
         reason = max(res.unsupported, key=lambda r: res.unsupported[r])
         res.not_applicable = reason

@@ -215,10 +215,11 @@ def _rank(occ: Occurrence) -> tuple[bool, bool, tuple[int, int]]:
 _WORKER: dict[str, Any] = {}
 
 
-def _worker_init(target: Target, stop: Any, follow: str, deadline: float | None) -> None:
+def _worker_init(target: Target, stop: Any, follow: str, deadline: float | None,
+                 cut_short: Any = None) -> None:
     signal.signal(signal.SIGTERM, _worker_stop)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the parent's: it stops us
-    _WORKER.update(stop=stop, error=None)
+    _WORKER.update(stop=stop, error=None, cut_short=cut_short)
     try:
         impl = target.make()
         impl.info()  # started and greeted here, so that a failure is reported, not retried
@@ -231,8 +232,16 @@ def _worker_init(target: Target, stop: Any, follow: str, deadline: float | None)
 
 
 def _worker_stop(signum: int, frame: object) -> None:
-    """Pool.terminate sends SIGTERM: take this worker's implementation along."""
+    """Pool.terminate sends SIGTERM: take this worker's implementation along, and count
+    what the game under way had played (its findings go with the worker)."""
     kill_all()
+    session = _WORKER.get("session")
+    game = session.under_way if session is not None else None
+    counts = _WORKER.get("cut_short")
+    if game is not None and game.steps and counts is not None:
+        with counts.get_lock():
+            for i, n in enumerate((1, game.steps, game.rounds, game.answered)):
+                counts[i] += n
     os._exit(1)
 
 
@@ -255,10 +264,11 @@ def _start_error(e: BaseException) -> str:
 
 
 def _results(target: Target, session: Session, plans: Sequence[GamePlan], jobs: int,
-             warnings: list[str]) -> Generator[tuple[GameResult, Callable[[int], None]],
-                                               None, None]:
+             warnings: list[str], cut_short: list[int]
+             ) -> Generator[tuple[GameResult, Callable[[int], None]], None, None]:
     """Each game's result, in game order, with a function that stops later games (a worker
-    that would not exit after its games, into `warnings`)."""
+    that would not exit after its games, into `warnings`; interrupted, the games the
+    workers had under way, with their steps, rounds and answers, into `cut_short`)."""
     jobs = min(jobs, len(plans))  # a worker without a game would only start an engine
     if jobs <= 1 or not target.rebuildable or len(plans) <= 1:
         stopped = [len(plans)]
@@ -273,17 +283,19 @@ def _results(target: Target, session: Session, plans: Sequence[GamePlan], jobs: 
         return
     ctx = pool_context()  # fork only when no other thread could hold a lock (forking.py)
     stop = ctx.Value("i", len(plans) + 1)
+    counts = ctx.Array("q", 4)  # games cut short, their steps, rounds and answers
 
     def stop_pool(index: int) -> None:
         stop.value = index
 
     with ctx.Pool(jobs, initializer=_worker_init,
-                  initargs=(target, stop, session.follow, session.deadline)) as pool:
+                  initargs=(target, stop, session.follow, session.deadline, counts)) as pool:
         try:
             for result in pool.imap(_worker_game, plans):
                 yield result, stop_pool
         except BaseException:  # an interrupt: do not wait for the games under way
-            pool.terminate()
+            pool.terminate()  # (which waits for the workers, each adding to `counts`)
+            cut_short[:] = counts[:]
             raise
         finally:
             stuck = finish(pool)
@@ -373,29 +385,14 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
     fresh = 0
     out = Path(out)
     taken: set[str] = set()
-    results = _results(target, session, plans, jobs, report.warnings)
+    in_workers: list[int] = []
+    results = _results(target, session, plans, jobs, report.warnings, in_workers)
     try:
         for result, stop in results:
             if result.fatal is not None:
                 stop(-1)
                 raise StartError(result.fatal)
-            _count_into(report.unsupported, result.unsupported)
-            _count_into(report.own, result.own)
-            _count_into(report.own_differ, result.own_differ)
-            report.answered += result.answered
-            if result.skipped:
-                report.skipped += 1
-            elif result.not_applicable is not None:
-                report.not_applicable += 1
-                _count_into(report.not_applicable_why, {result.not_applicable: 1})
-            else:
-                if result.cut is not None:
-                    _count_into(report.cut, {result.cut: 1})
-                report.games += 1
-                report.steps += result.steps
-                report.rounds += result.rounds
-                report.warnings += result.warnings
-            fresh += _add(groups, result, known)
+            fresh += _count_result(report, groups, result, known)
             for group in groups.values():
                 if group.known is None and group.path is None:
                     _write_found(group, label, seed, out, taken)
@@ -416,8 +413,19 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
     except KeyboardInterrupt as e:  # SIGINT, SIGTERM: what was found so far is kept
         report.interrupted = e
         report.stopped = f"interrupted ({exit_name(e)})"
+        cut_short = session.under_way
+        if cut_short is not None and cut_short.steps:  # its steps ran: they are reported
+            session.under_way = None
+            cut_short.cut = f"the run was {report.stopped}"
+            _count_result(report, groups, cut_short, known)
     finally:
         results.close()  # an interrupt in this loop: the pool's workers go too
+    if in_workers and in_workers[0]:  # games under way in workers (their findings are lost)
+        games, steps, rounds, answered = in_workers
+        report.games += games
+        report.steps, report.rounds = report.steps + steps, report.rounds + rounds
+        report.answered += answered
+        _count_into(report.cut, {f"the run was {report.stopped}": games})
     report.seconds = time.perf_counter() - start
     report.skipped = len(plans) - report.games - report.not_applicable  # stopped early too
     report.groups = sorted(groups.values(), key=lambda g: (g.first.game, g.first.round,
@@ -430,6 +438,28 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
         else:
             _shrink_and_write(group, session, label, seed, out, shrink_seconds, taken)
     return report
+
+
+def _count_result(report: FuzzReport, groups: dict[tuple[str, str | None], Group],
+                  result: GameResult, known: Sequence[SkipEntry]) -> int:
+    """A game's result counted into the run's; the number of new signatures it brought."""
+    _count_into(report.unsupported, result.unsupported)
+    _count_into(report.own, result.own)
+    _count_into(report.own_differ, result.own_differ)
+    report.answered += result.answered
+    if result.skipped:
+        report.skipped += 1
+    elif result.not_applicable is not None:
+        report.not_applicable += 1
+        _count_into(report.not_applicable_why, {result.not_applicable: 1})
+    else:
+        if result.cut is not None:
+            _count_into(report.cut, {result.cut: 1})
+        report.games += 1
+        report.steps += result.steps
+        report.rounds += result.rounds
+        report.warnings += result.warnings
+    return _add(groups, result, known)
 
 
 def _count_into(total: dict[str, int], more: dict[str, int]) -> None:

@@ -42,7 +42,10 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"{fx.id} names no rule set {args.variant!r}; it names {named}")
     name, exp = entries[0]
     scene = docs.scene(fx, name, exp)
-    if scene is None:
+    if scene is None:  # the state command's words for why, at the fixture's line
+        from mtrain.commands.state import state_after
+        from mtrain.conformance.runner import resolve
+        state_after(fx, resolve(name), None)
         raise InputError(f"{fx.id} cannot be set up under {name}")
     rel = docs.picture(scene)
     return write_or_print(docs.files[rel], args.out)

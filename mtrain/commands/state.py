@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--action goes with --as apply, and --as apply needs --action")
     fx = _fixture(args)
     rs = _ruleset(args, fx)
-    state = _state(fx, rs, args.steps)
+    state = state_after(fx, rs, args.steps)
     rj = ruleset_json(rs)
     if args.kind == "state":  # one field a line: readable, and still one JSON value
         return write_or_print("{\n" + ",\n".join(
@@ -109,7 +109,7 @@ def _ruleset(args: argparse.Namespace, fx: Any) -> Any:
     return check_variants([named[0]])[0]
 
 
-def _state(fx: Any, rs: Any, steps: int | None) -> dict[str, Any]:
+def state_after(fx: Any, rs: Any, steps: int | None) -> dict[str, Any]:
     """The reference engine's state of `fx` under `rs` after its first `steps` steps."""
     from mtrain.conformance.adapter import (
         ReferenceImplementation,
