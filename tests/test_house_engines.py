@@ -789,7 +789,8 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
 # `other` (bug 2 read as a rule of its own, "or not-required if the 9 fixtures are bugs");
 # hand_sizes hathaway, likely and wrong: the starter's dig for the engine leaves one hand
 # of up to 74 tiles, which identify takes for a deal that is not one of the set (a likely
-# bug), so it measured no row of the table (conformance/identify/measure.py hand_size)
+# bug), so it measured no row of the table (conformance/identify/measure.py hand_size;
+# since, the size the other hands share is measured: tests/test_identify_grown_hand.py)
 IDENTIFIED = [e for e in ENGINES[:-1]
               if e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
                              TENWHEELER, COUPLING, PULLMAN)]

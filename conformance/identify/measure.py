@@ -59,6 +59,7 @@ class Deals:
     evidence: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)  # likely bugs the deals show
     unsupported_rows: list[int] = field(default_factory=list)
+    grown: str = ""  # counts measured beside a hand that grew before play (measure_table)
     conflicting: set[str] = field(default_factory=set)  # options a likely bug is in
     read_set: str | None = None  # dealing nothing, the set whose tables it reads
     unseated: bool = False  # the deals' first player fits no known starting seat
@@ -149,6 +150,16 @@ def hand_size(state: JSON) -> int | None:
     if short and (short != [top - 1] or not state.get("engine_placed")):
         return None
     return top
+
+
+def size_beside_a_grown_hand(state: JSON) -> int | None:
+    """The size dealt where every hand but one holds it and that one holds more: a hand
+    that grew before play, as an engine procedure of the engine's own may make it (its
+    starter drawing for the engine), or a bug in the deal (DEAL-1); None otherwise."""
+    sizes = sorted(len(h) for h in state["hands"])
+    if len(sizes) < 2 or sizes[-1] <= sizes[0] or sizes[-2] != sizes[0]:
+        return None
+    return sizes[0]
 
 
 class Dealer:
@@ -267,6 +278,7 @@ def measure_table(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals,
     n = highest(rs["tile_set"])
     order = pool(n, n if rs["engine_procedure"] == "set-aside" else None)
     bad: list[str] = []
+    grown: list[str] = []
     for players in range(2, MAX_PLAYERS + 1):
         state = dealer.deal_own(rs, players, order, sizes(space, players, len(order), declared),
                                 deals.table)
@@ -276,6 +288,9 @@ def measure_table(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals,
             continue
         wrong = possible_deal(state, n, players)
         size = hand_size(state) if wrong is None else None
+        if wrong is None and size is None and (
+                size := size_beside_a_grown_hand(state)) is not None:
+            grown.append(f"{players}p: one of {max(len(h) for h in state['hands'])}")
         if wrong is None and size is None:
             wrong = "hands of " + ", ".join(str(len(x)) for x in state["hands"]) + " tiles"
         if wrong is not None or size is None:
@@ -287,6 +302,9 @@ def measure_table(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals,
                               f"{rs['tile_set']} set ({'; '.join(bad[:3])}"
                               f"{' ...' if len(bad) > 3 else ''}) [DEAL-1, DEAL-8]; those "
                               "counts are left out of the table")
+    if grown:  # measured from the other hands; said beside the table (measure_deals)
+        deals.grown = ("one hand held more than the others before play (its engine "
+                       "procedure's draws, or a bug [DEAL-1]): " + ", ".join(grown))
 
 
 def sizes(space: Space, players: int, tiles: int, declared: Ruleset | None = None
@@ -537,6 +555,7 @@ def measure(impl: Any, space: Space, base: Mapping[str, str],
     measure_table(dealer, space, rs, deals, declared)
     if deals.table:
         shown = ", ".join(f"{n}p: {h}" for n, h in sorted(deals.table.items()))
-        deals.evidence["hand_sizes"] = f"dealt {shown}"
+        deals.evidence["hand_sizes"] = f"dealt {shown}" + (
+            f" ({deals.grown})" if deals.grown else "")
         measure_start(dealer, space, rs, deals)
     return deals, rs
