@@ -188,7 +188,8 @@ class Report:
             return (f"no fixture selected by -k {' '.join(self.patterns)} speaks about the "
                     "rule sets run" + (f" ({self.rulesets})" if self.rulesets else ""))
         if not self.results:
-            return ("no fixture speaks about the rule sets run"
+            return (f"no fixture{' loaded without error' if self.load_errors else ''} "
+                    "speaks about the rule sets run"
                     + (f" ({self.rulesets})" if self.rulesets else "")
                     + "; declare the rules the implementation plays (`rules` in hello, or "
                     "--rules FILE; `mtrain identify` writes one)")

@@ -4,12 +4,14 @@ and the situations from play under each, as tasks for the runner pool (pool.py).
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import itertools
 import math
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from mtrain.conformance.defaults import RESULTS_FLOOR, SITUATIONS, SITUATIONS_MIN
 from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load_corpus
@@ -32,6 +34,13 @@ def load_fixtures(root: str | None) -> tuple[list[Fixture], list[SpecError]]:
     twice = duplicate_ids(fixtures)
     first = {fx.id: fx for fx in reversed(fixtures)}
     return [fx for fx in fixtures if first[fx.id] is fx], errors + twice
+
+
+def shipped_fixtures(root: str) -> bool:
+    """Whether `root` lies in the shipped corpus (which `mtrain lint` checks in CI)."""
+    from mtrain.conformance.fixture import FIXTURE_ROOT
+
+    return Path(root).resolve().is_relative_to(FIXTURE_ROOT)
 
 
 @dataclass(slots=True)
@@ -234,6 +243,33 @@ def select(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
             sent = None if exp is None else stand_in(rs, exp, space)
             tasks.append(Task(len(tasks), fx, rs, exp, sent, why))
     return tasks, outside
+
+
+def impossible_tables(tasks: Sequence[Task]) -> tuple[list[Task], list[str]]:
+    """Tasks of fixture files of the user's own (lint holds the shipped corpus to this)
+    whose starting table cannot exist under their rule set, taken out and named as faults
+    of the fixture (lint's check_start: invariants, reachability), so that no
+    implementation is asked about, or charged for, a table that cannot be."""
+    from mtrain.conformance.lint import check_start
+
+    kept: list[Task] = []
+    under: dict[str, list[str]] = {}  # each problem (its rule set left out): where it is
+    for t in tasks:
+        if t.expectation is not None and t.why is None and (problems := check_start(
+                t.fixture, t.expectation, _ANY, t.sent or t.ruleset)):
+            for p in problems:
+                under.setdefault(p, []).append(t.ruleset.name)
+            continue
+        kept.append(t if t.index == len(kept) else dataclasses.replace(t, index=len(kept)))
+    return kept, [p.replace(f"[{_ANY}]", f"[{_some(names)}]") for p, names in under.items()]
+
+
+_ANY = "\0"  # a rule set's name no rule set has, replaced once the problems are grouped
+
+
+def _some(names: Sequence[str]) -> str:
+    return ", ".join(names) if len(names) <= 3 else (
+        f"{', '.join(names[:3])} and {len(names) - 3} more rule sets")
 
 
 def seats_warning(rs: Ruleset, outside: Outside) -> str | None:

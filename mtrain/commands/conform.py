@@ -116,10 +116,12 @@ def _run(args: argparse.Namespace) -> int:
         choose_rulesets,
         count_for_floor,
         id_matches,
+        impossible_tables,
         load_fixtures,
         read_rules,
         seats_warning,
         select,
+        shipped_fixtures,
         situation_count,
         situation_tasks,
     )
@@ -166,6 +168,9 @@ def _run(args: argparse.Namespace) -> int:
     except BaseException:
         close(first)
         raise
+    table_errors: list[str] = []
+    if args.fixtures is not None and not shipped_fixtures(args.fixtures):
+        tasks, table_errors = impossible_tables(tasks)
     warnings += [w for rs in rulesets if (w := seats_warning(rs, outside)) is not None]
     count = situation_count(args.situations, args.fixtures is not None, rulesets)
     if args.situations is None and len(rulesets) == 1 and not args.pattern:
@@ -206,7 +211,7 @@ def _run(args: argparse.Namespace) -> int:
     described = {**(info or {}), **target.describe}
     for key in ("id", "ok", "rules"):
         described.pop(key, None)
-    report = Report(results, described, [str(e) for e in load_errors], warnings,
+    report = Report(results, described, [*map(str, load_errors), *table_errors], warnings,
                     time.perf_counter() - started, outside=outside.rules,
                     seats=outside.seats,
                     rulesets=f"{len(rulesets)} rule set{'s' if len(rulesets) != 1 else ''}, "
