@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,7 @@ def first_fixture(tmp_path: Path, change: tuple[str, str] | None = None) -> Path
     return path
 
 
-def conform(capsys: pytest.CaptureFixture[str], path: Path) -> tuple[int, dict]:
+def conform(capsys: pytest.CaptureFixture[str], path: Path) -> tuple[int, dict[str, Any]]:
     rc = main(["conform", "--fixtures", str(path), "--variant", "puremco-d9",
                "--situations", "0", "--format", "json"])
     out, err = capsys.readouterr()
