@@ -13,7 +13,10 @@ folder of the benchmark's own (MTRAIN_CACHE_DIR):
 
 Each run must report what a plain run reports (the same errors and scope figures: a
 cache may only save time). Prints each case's median CPU seconds (user + system) and wall
-time, with the load average before and after. Exit code 1 when a target is missed.
+time, with the load average before and after, and the reference runs of the scope check
+(its cells: one per region of equal outcome, served by the memo of runs or played; the
+same for every case, as the cache keeps each fixture's count). Exit code 1 when a target
+is missed.
 
 With `--base REV` (a git revision, e.g. main), a cold lint of that revision's code runs
 too, in the same turns, with its own empty cache; it must report what the new code's
@@ -78,6 +81,7 @@ def main() -> int:
     if args.base:
         times = {"base cold": [], **times}
     explored: dict[str, list[int]] = {name: [] for name in times}
+    runs_of: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp, "fixtures")
         shutil.copytree(FIXTURE_ROOT, folder)
@@ -96,6 +100,7 @@ def main() -> int:
                 # (absent from a lint without the cache: every fixture is explored)
                 explored[name].append(report["scopes"].get("fixtures_explored",
                                                             report["fixtures"]))
+                runs_of[name] = report["scopes"]["reference_runs"]
                 found = verdict_of(report)
                 if name == "base cold":
                     base_found = found
@@ -116,6 +121,7 @@ def main() -> int:
                      "wall_median": round(median([t.wall for t in runs]), 3),
                      "cpu": [round(t.cpu, 3) for t in runs],
                      "fixtures_explored": explored[name],
+                     "reference_runs": runs_of[name],
                      "target": TARGETS.get(name)} for name, runs in times.items()},
            **({"cold_new_over_base": round(cpu["cold"] / cpu["base cold"], 3)}
               if args.base else {})}
@@ -130,7 +136,7 @@ def main() -> int:
             print(f"{name:<9} CPU median {cpu[name]:.2f} s (runs "
                   f"{', '.join(f'{t.cpu:.2f}' for t in runs)}); wall median "
                   f"{median([t.wall for t in runs]):.2f} s; fixtures explored "
-                  f"{explored[name]}; {target}")
+                  f"{explored[name]}; {runs_of[name]:,} reference runs; {target}")
         if args.base:
             print(f"cold: new / base {cpu['cold'] / cpu['base cold']:.2f}")
     return 0 if out["ok"] else 1
