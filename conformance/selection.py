@@ -247,16 +247,18 @@ def select(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
 
 def impossible_tables(tasks: Sequence[Task]) -> tuple[list[Task], list[str]]:
     """Tasks of fixture files of the user's own (lint holds the shipped corpus to this)
-    whose starting table cannot exist under their rule set, taken out and named as faults
-    of the fixture (lint's check_start: invariants, reachability), so that no
-    implementation is asked about, or charged for, a table that cannot be."""
+    whose starting table cannot exist under their rule set (a tile outside the set, an
+    invariant broken: lint's check_start without its reachability, which lint alone
+    judges), taken out and named as faults of the fixture, so that no implementation is
+    asked about, or charged for, a table that cannot be."""
     from mtrain.conformance.lint import check_start
 
     kept: list[Task] = []
     under: dict[str, list[str]] = {}  # each problem (its rule set left out): where it is
     for t in tasks:
-        if t.expectation is not None and t.why is None and (problems := check_start(
-                t.fixture, t.expectation, _ANY, t.sent or t.ruleset)):
+        if t.expectation is not None and t.why is None and t.fixture.deal is None and (
+                problems := check_start(t.fixture, t.expectation, _ANY, t.sent or t.ruleset,
+                                        reach=False)):
             for p in problems:
                 under.setdefault(p, []).append(t.ruleset.name)
             continue
