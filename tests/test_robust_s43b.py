@@ -1,0 +1,67 @@
+"""Inputs the earlier robustness rounds let through (robust-s43b): a table's `drawn`,
+`marked`, `open_doubles` or `turn_doubles` naming what the set or the table has not is
+the fixture's fault at its own line (it was named at the fixture's first line, or at
+none at all)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mtrain.cli import main
+from mtrain.conformance.adapter import ReferenceImplementation
+from mtrain.conformance.fixture import load_file
+from mtrain.conformance.runner import Outcome, play
+from mtrain.spec.catalog import catalog
+
+CHAIN = Path(__file__).parent.parent / "conformance" / "fixtures" / "chain-doubles" / "chain.yaml"
+
+
+def write(path: Path, text: str) -> str:
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+# --- a table's other fields, at their lines --------------------------------------------------
+
+
+@pytest.mark.parametrize("written, said", [
+    ("drawn: 13-2", "tile '13-2' is not in a double-12 set"),
+    ("marked: [0, 7]", "7 is not a train (a seat 0..2 or 'mexican')"),
+    ("marked: [mexican]", "`marked: [mexican]`: the Mexican Train never carries a marker"),
+    ("open_doubles: [7]", "7 is not a train (a seat 0..2 or 'mexican')"),
+    ("turn_doubles: [mexican, 3]", "3 is not a train (a seat 0..2 or 'mexican')")])
+def test_a_tables_other_fields_are_named_at_their_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, written: str, said: str) -> None:
+    # lint named the fixture's first line (`- id:`); the runner, which sets up a shipped
+    # fixture's table without lint before it, named no place at all
+    one = CHAIN.read_text(encoding="utf-8").split("\n- id: chaindbl-002")[0]
+    path = tmp_path / "f.yaml"
+    write(path, one.replace("    first_turns: all\n", f"    first_turns: all\n    {written}\n"))
+    line = 1 + path.read_text(encoding="utf-8").splitlines().index(f"    {written}")
+    assert main(["lint", str(path), "--no-scopes"]) == 1
+    out = capsys.readouterr().out
+    assert f"error: {path}:{line}: chaindbl-001 [pagat]: {said}" in out, out
+    (fx,) = load_file(path)
+    outcome = play(fx, catalog().ruleset("pagat"), ReferenceImplementation())
+    assert isinstance(outcome, Outcome) and outcome.status == "error"
+    (message,) = outcome.messages
+    assert message.startswith(f"cannot set up the fixture: {said}"), message
+    assert message.endswith(f" (at {path}:{line})"), message
+
+
+def test_a_table_fault_of_the_whole_table_names_the_fixtures_line(tmp_path: Path) -> None:
+    # no node of the table is at fault (no `rest`, tiles nowhere): its fixture's line,
+    # where the runner named no place
+    one = CHAIN.read_text(encoding="utf-8").split("\n- id: chaindbl-002")[0]
+    path = tmp_path / "f.yaml"
+    write(path, "\n" * 3 + one.replace("    first_turns: all\n",
+                                       "    first_turns: all\n    boneyard: []\n"))
+    (fx,) = load_file(path)
+    outcome = play(fx, catalog().ruleset("pagat"), ReferenceImplementation())
+    assert isinstance(outcome, Outcome) and outcome.status == "error"
+    (message,) = outcome.messages
+    # the double-12 set's 91 tiles, less the 9 in hands and the engine in the centre
+    assert message.startswith("cannot set up the fixture: 81 tiles of the set are nowhere")
+    assert message.endswith(f" (at {path}:8)"), message
