@@ -1,7 +1,8 @@
 """Inputs the earlier robustness rounds let through (robust-s43b): a table's `drawn`,
 `marked`, `open_doubles` or `turn_doubles` naming what the set or the table has not is
 the fixture's fault at its own line (it was named at the fixture's first line, or at
-none at all)."""
+none at all); a YAML merge key (`<<: *anchor`), which YAML 1.1 and 1.2 read apart, is
+refused at its line in a fixture or rule-set file."""
 
 from __future__ import annotations
 
@@ -65,3 +66,33 @@ def test_a_table_fault_of_the_whole_table_names_the_fixtures_line(tmp_path: Path
     # the double-12 set's 91 tiles, less the 9 in hands and the engine in the centre
     assert message.startswith("cannot set up the fixture: 81 tiles of the set are nowhere")
     assert message.endswith(f" (at {path}:8)"), message
+
+
+# --- YAML merge keys -------------------------------------------------------------------------
+
+MERGE = "'<<' is a merge key to YAML 1.1 (PyYAML: the keys of the mapping it names are copied in)"
+
+
+def test_a_merge_key_in_a_fixture_is_refused_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # PyYAML (YAML 1.1) copied the first fixture's hands into the second, which passed
+    # lint; YAML 1.2 reads a key named '<<', a table with no hands
+    two = CHAIN.read_text(encoding="utf-8").split("\n- id: chaindbl-003")[0]
+    hands = "    hands:\n      0: [12-5, 5-5, 5-3, 3-1, 7-2]\n      1: [12-6, 4-4]\n" \
+        "      2: [12-8, 1-1]\n"
+    assert two.count(hands) == 2
+    path = tmp_path / "f.yaml"
+    write(path, two.replace(hands, "    hands: &hands\n" + hands[11:], 1).replace(
+        hands, "    hands:\n      <<: *hands\n"))
+    line = 1 + path.read_text(encoding="utf-8").splitlines().index("      <<: *hands")
+    assert main(["lint", str(path), "--no-scopes"]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}:{line}: {MERGE}" in out, out
+
+
+def test_a_merge_key_in_a_rule_set_file_is_refused_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = write(tmp_path / "mine.yaml", "name: mine\nbase: pagat\noptions:\n"
+                 "  tile_set: double-12\n  <<: {scoring: penalty}\n")
+    assert main(["conform", "--rules", path, "-k", "chaindbl-001"]) == 2
+    assert f"{path}:5: {MERGE}" in capsys.readouterr().err
