@@ -2,10 +2,15 @@
 `marked`, `open_doubles` or `turn_doubles` naming what the set or the table has not is
 the fixture's fault at its own line (it was named at the fixture's first line, or at
 none at all); a YAML merge key (`<<: *anchor`), which YAML 1.1 and 1.2 read apart, is
-refused at its line in a fixture or rule-set file."""
+refused at its line in a fixture or rule-set file; a child an in-process adapter forks on
+the thread path exits at once rather than wait in the harness's loop for ever."""
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -96,3 +101,57 @@ def test_a_merge_key_in_a_rule_set_file_is_refused_at_its_line(
                  "  tile_set: double-12\n  <<: {scoring: penalty}\n")
     assert main(["conform", "--rules", path, "-k", "chaindbl-001"]) == 2
     assert f"{path}:5: {MERGE}" in capsys.readouterr().err
+
+
+# --- an in-process adapter on a thread that forks ---------------------------------------------
+
+
+def test_a_child_an_adapter_forks_on_the_thread_path_exits_at_once(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    # without a worker process (an object handed in by code, or no fork), the calls run
+    # on a thread of the harness: the child came back from legal() into the thread's loop
+    # and waited there for calls for ever, a process nobody ends (the worker path's
+    # child exits: test_robust_s43.py)
+    from mtrain.conformance import inprocess
+    if not hasattr(os, "fork"):
+        pytest.skip("the adapter needs fork")
+    monkeypatch.setattr(inprocess, "CAN_FORK", False)
+    children = tmp_path / "children.txt"
+    adapter = write(tmp_path / "forks.py", f"""
+import os
+from mtrain.conformance.adapter import ReferenceImplementation
+
+class Engine(ReferenceImplementation):
+    def legal(self, ruleset, state):
+        pid = os.fork()  # both come back
+        if pid:
+            with open({str(children)!r}, "a") as f:
+                f.write(f"{{pid}}\\n")
+        return super().legal(ruleset, state)
+""")
+    try:
+        assert main(["conform", "--adapter", f"{adapter}:Engine", "--variant", "pagat",
+                     "--fixtures", str(CHAIN), "-k", "chaindbl-00", "--format",
+                     "json"]) == 0
+        results = json.loads(capsys.readouterr().out)["results"]
+        assert len(results) > 1 and {r["status"] for r in results} == {"pass"}, results
+    finally:
+        pids = [int(p) for p in children.read_text().split()] if children.exists() else []
+        stuck = _reap(pids)
+    assert pids and stuck == [], f"{len(stuck)} of {len(pids)} children never exited"
+
+
+def _reap(pids: list[int]) -> list[int]:
+    """Each child waited for, and those still running after a minute (a guard against a
+    hang, not a measure: one that exits does so in milliseconds) killed: the stuck."""
+    stuck, until = [], time.monotonic() + 60
+    for pid in pids:
+        while os.waitpid(pid, os.WNOHANG) == (0, 0):
+            if time.monotonic() > until:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                stuck.append(pid)
+                break
+            time.sleep(0.05)
+    return stuck
