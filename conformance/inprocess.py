@@ -594,6 +594,7 @@ class _Threads:
 
     def _worker(self) -> queue.SimpleQueue[_Call | None]:
         calls: queue.SimpleQueue[_Call | None] = queue.SimpleQueue()
+        me = os.getpid()
 
         def loop() -> None:
             while True:
@@ -604,6 +605,8 @@ class _Threads:
                     call.value = call.func(*call.args)
                 except BaseException as e:
                     call.error = e
+                if os.getpid() != me:  # a child the adapter forked, back here: no one
+                    os._exit(0)  # waits for its answer, and it would wait for calls for ever
                 call.done.set()
 
         threading.Thread(target=loop, daemon=True, name="mtrain-adapter").start()

@@ -379,8 +379,9 @@ def play(fx: Fixture, rs: Ruleset, impl: Implementation, rj: JSON | None = None,
             if reached is not None:
                 reached(k, state)
     except FixtureError as e:
-        at = f" (at {fx.where_in_table(e.at)})" if e.at else ""
-        return Outcome(fx, rs.name, "error", [f"cannot set up the fixture: {e}{at}"])
+        # at its node's line, else the fixture's own (the table as a whole, a step)
+        return Outcome(fx, rs.name, "error",
+                       [f"cannot set up the fixture: {e} (at {fx.where_in_table(e.at)})"])
     except RefusedSetup as e:
         where = "the start" if k == 0 else f"step {k} `{fx.steps[k - 1]}`"
         out = Outcome(fx, rs.name, "refused", [f"{where} was refused: {e.reason}"])

@@ -132,6 +132,14 @@ def parse_train(key: Any, players: int) -> int | str:
                        "'mexican')")
 
 
+def _train_at(key: Any, players: int, at: tuple[str | int, ...]) -> int | str:
+    """parse_train of a train the table names at `at`, so that its line is named."""
+    try:
+        return parse_train(key, players)
+    except FixtureError as e:
+        raise FixtureError(str(e), at) from None
+
+
 def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
     """Canonical state JSON from the table notation, under rule set `rs`."""
     max_pip = max_pip_of(rs)
@@ -176,10 +184,7 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
     hands = {s: tiles_of(hands_in[s] or [], "hand", s) for s in range(n)}
     trains: dict[int | str, list[str]] = {}
     for key, items in (table.get("trains") or {}).items():
-        try:
-            train = parse_train(key, n)
-        except FixtureError as e:
-            raise FixtureError(str(e), ("trains", key)) from None
+        train = _train_at(key, n, ("trains", key))
         end, oriented = engine, []
         for k, x in enumerate(items or []):
             at = ("trains", key, k)
@@ -216,9 +221,10 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
     marked = set(table.get("marked") or [])
     if MEXICAN in marked:
         raise FixtureError("`marked: [mexican]`: the Mexican Train never carries a marker "
-                           "(MARK-2); `marked` lists the seats whose own train is marked")
-    for s in marked:
-        parse_train(s, n)
+                           "(MARK-2); `marked` lists the seats whose own train is marked",
+                           ("marked",))
+    for i, s in enumerate(table.get("marked") or []):
+        _train_at(s, n, ("marked", i))
     default_open = [k for k in [*range(n), MEXICAN]
                     if trains.get(k) and _is_double(trains[k][-1])]
     first = table.get("first_turns", [])
@@ -246,9 +252,11 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
         "boneyard": [T.name(t) for t in boneyard],
         "trains": [train_json(s) for s in range(n)],
         "mexican": train_json(MEXICAN),
-        "open_doubles": [parse_train(k, n) for k in table.get("open_doubles", default_open)],
-        "turn_doubles": [parse_train(k, n) for k in table.get("turn_doubles", [])],
-        "drawn": None if drawn is None else T.name(parse_tile(drawn, max_pip)),
+        "open_doubles": [_train_at(k, n, ("open_doubles", i))
+                         for i, k in enumerate(table.get("open_doubles", default_open))],
+        "turn_doubles": [_train_at(k, n, ("turn_doubles", i))
+                         for i, k in enumerate(table.get("turn_doubles", []))],
+        "drawn": None if drawn is None else T.name(parse_tile(drawn, max_pip, ("drawn",))),
         "first_turns": first_turns,
         "passes": int(table.get("passes", 0)),
         "scores": list(table.get("scores", [0] * n)),

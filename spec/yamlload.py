@@ -8,6 +8,8 @@ can make Python build objects.
 Beyond what ``yaml.safe_load`` checks, :func:`load` refuses
 
 * duplicate keys in a mapping (YAML says they are an error; PyYAML keeps the last one),
+* merge keys (``<<: *anchor``), which YAML 1.2 reads as a plain key named ``<<``, and
+  scalars YAML 1.1 and 1.2 read apart (spec/yamlspell.py),
 * mapping keys that are neither strings nor integers (``yes:`` read as ``True``,
   ``1.5:``, ``~:``, a list used as a key). Integer keys stay integers, for tables such as
   ``{2: 15, 3: 15}``;
@@ -236,6 +238,16 @@ class _Walker:
     def error(self, node: yaml.Node, message: str) -> SpecError:
         return SpecError(self.path, node.start_mark.line + 1, message)
 
+    def refuse_merge(self, node: yaml.Node) -> None:
+        """A plain `<<` (`<<: *anchor`) is a merge key to YAML 1.1 and text to YAML 1.2:
+        the two read it apart, like the scalars yamlspell refuses. (A node tagged
+        `!!merge` otherwise is refused as any tag outside plain data.)"""
+        if node.tag == _MERGE_TAG and isinstance(node, yaml.ScalarNode) and node.value == "<<":
+            raise self.error(node, "'<<' is a merge key to YAML 1.1 (PyYAML: the keys of the "
+                             "mapping it names are copied in) and a plain key named '<<' to "
+                             "YAML 1.2: write the keys out (or quote it, '<<', for a key of "
+                             "that name)")
+
     def check_scalar(self, node: yaml.ScalarNode) -> None:
         problem = ambiguous(node)
         if problem is not None:
@@ -256,6 +268,7 @@ class _Walker:
                              "(recursive data cannot be loaded)")
         if depth > MAX_DEPTH:
             raise self.error(node, f"nested more than {MAX_DEPTH} levels deep")
+        self.refuse_merge(node)
         if node.tag not in _SAFE_TAGS:
             raise self.error(
                 node,
@@ -287,11 +300,6 @@ class _Walker:
         first_line: dict[str | int, int] = {}
         size = 0
         for key_node, value_node in node.value:
-            if key_node.tag == _MERGE_TAG:  # `<<: *anchor`; merged keys keep the anchor's lines
-                size += self.walk(value_node, (*pointer, "<<"), key_node.start_mark.line + 1,
-                                  depth + 1)
-                self.bound(key_node)
-                continue
             key = self.key(key_node)
             line = key_node.start_mark.line + 1
             if key in first_line:
@@ -306,6 +314,7 @@ class _Walker:
     def key(self, node: yaml.Node) -> str | int:
         if not isinstance(node, yaml.ScalarNode):
             raise self.error(node, "a mapping key must be a string or an integer, not a collection")
+        self.refuse_merge(node)
         if node.tag not in _SAFE_TAGS:
             raise self.error(node, f"tag {_short_tag(node.tag)!r} is not allowed")
         self.check_scalar(node)
@@ -432,10 +441,10 @@ def load(path: str | Path, text: str | None = None) -> Document:
 
     Raises ``SpecError`` for a missing or unreadable file (or one that is not a regular
     file, or too large: read_bytes), text that is not UTF-8, YAML syntax errors, more than
-    one document, tags that are not plain data, duplicate keys, keys that are not strings
-    or integers, aliases that add more than ``MAX_ALIASED`` nodes or point into
-    themselves, nesting deeper than ``MAX_DEPTH``, integers longer than ``MAX_DIGITS``,
-    and an empty file.
+    one document, tags that are not plain data, merge keys (``<<``), duplicate keys, keys
+    that are not strings or integers, aliases that add more than ``MAX_ALIASED`` nodes or
+    point into themselves, nesting deeper than ``MAX_DEPTH``, integers longer than
+    ``MAX_DIGITS``, and an empty file.
     """
     name = str(path)
     if text is None:

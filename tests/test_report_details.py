@@ -34,6 +34,7 @@ FIXTURE = """\
       0: [9-5, 5-5]
       mexican: [9-8, 8-1]
     open_doubles: [0]
+    marked: [1, 2]  # seats 1 and 2 passed their first turns: a table the rules reach
   expect:
     - variants: [pagat]
       refused:
@@ -215,6 +216,7 @@ def test_a_refused_step_says_what_the_implementation_offers_there(tmp_path: Path
       0: [2-1]
       1: [5-4]
     boneyard: [3-3, rest]
+    marked: [0, 1]  # both passed their first turns: a table the rules reach
   steps: [draw]
   expect:
     - variants: [pagat]

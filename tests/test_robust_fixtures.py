@@ -53,11 +53,10 @@ def test_a_table_fault_is_named_at_its_line(capsys: pytest.CaptureFixture[str],
     out = capsys.readouterr().out
     assert f"error: {path}:{line}: mine-001 [pagat]: {fault}" in out, out
     assert main(["conform", "--fixtures", str(path), "--format", "json"]) == 1
-    report = json.loads(capsys.readouterr().out)
-    (result,) = report["results"]
-    assert result["status"] == "error"
-    assert result["message"].endswith(f"{fault} (at {path}:{line})") or (
-        f"{fault}" in result["message"] and f"(at {path}:{line})" in result["message"]), result
+    report = json.loads(capsys.readouterr().out)  # the file's fault, no engine's (9d82953)
+    assert report["results"] == [], report["results"]
+    (said,) = report["load_errors"]
+    assert said.startswith(f"{path}:{line}: mine-001 [pagat]: {fault}"), said
 
 
 @pytest.mark.parametrize("hand, line, fault", [
@@ -116,10 +115,11 @@ def test_a_deal_order_that_is_not_the_set_is_the_fixtures_fault(
             f"double-12 set); {fault}")
     assert f"error: {path}:8: mine-003 [pagat+highest-draw-start]: {want}" in out, out
     assert main(["conform", "--fixtures", str(path), "--format", "json"]) == 1
-    (result,) = json.loads(capsys.readouterr().out)["results"]
-    # was "the implementation's answer could not be used: ValueError: ... (at deal.py:82)"
-    assert result["status"] == "error"
-    assert result["message"] == f"cannot set up the fixture: {want} (at {path}:8)"
+    report = json.loads(capsys.readouterr().out)
+    # was "the implementation's answer could not be used: ValueError: ... (at deal.py:82)";
+    # then a result in error; now the file's fault, no engine's (9d82953)
+    assert report["results"] == [], report["results"]
+    assert report["load_errors"] == [f"{path}:8: mine-003 [pagat+highest-draw-start]: {want}"]
 
 
 @pytest.mark.parametrize("draw, fault", [

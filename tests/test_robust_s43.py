@@ -291,8 +291,8 @@ def test_render_says_why_a_fixture_does_not_set_up(
     one = CHAIN.read_text(encoding="utf-8").split("\n- id: chaindbl-002")[0]
     path = write(tmp_path / "f.yaml", one.replace("3-1, 7-2]", "3-1, 13-2]"))
     assert main(["render", "chaindbl-001", "--fixtures", path, "--variant", "pagat"]) == 2
-    assert capsys.readouterr().err == (
-        f"mtrain render: chaindbl-001 ({path}:5) under pagat: the table does not set up: "
+    assert capsys.readouterr().err == (  # at the hand's line (robust-s43b; was the id's, 5)
+        f"mtrain render: chaindbl-001 ({path}:18) under pagat: the table does not set up: "
         "tile '13-2' is not in a double-12 set\n")
 
 

@@ -129,6 +129,8 @@ def state_after(fx: Any, rs: Any, steps: int | None) -> dict[str, Any]:
     try:
         state = start_state(fx, rs, rj, engine)
     except (FixtureError, RefusedSetup, ValueError) as e:
+        if isinstance(e, FixtureError) and e.at:  # the line of the table's node at fault
+            where = f"{fx.id} ({fx.where_in_table(e.at)}) under {rs.name}"
         raise InputError(f"{where}: the table does not set up: {e}") from None
     for k, step in enumerate(fx.steps[:steps], 1):
         try:
