@@ -256,9 +256,8 @@ def impossible_tables(tasks: Sequence[Task]) -> tuple[list[Task], list[str]]:
     kept: list[Task] = []
     under: dict[str, list[str]] = {}  # each problem (its rule set left out): where it is
     for t in tasks:
-        if t.expectation is not None and t.why is None and t.fixture.deal is None and (
-                problems := check_start(t.fixture, t.expectation, _ANY, t.sent or t.ruleset,
-                                        reach=False)):
+        if t.expectation is not None and t.why is None and (problems := check_start(
+                t.fixture, t.expectation, _ANY, t.sent or t.ruleset, reach=False)):
             for p in problems:
                 under.setdefault(p, []).append(t.ruleset.name)
             continue
