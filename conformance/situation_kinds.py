@@ -106,10 +106,14 @@ few fixtures speak."""
 
 def wrap_play(st: State) -> Action | None:
     """The play a WRAP situation takes: the last seat's first legal tile that is no
-    double, laid with no tile drawn and outside a first-turn chain, its hand not emptied
-    by it: the turn ends (TURN-6) and the round goes on. None where there is none."""
-    if (st.seat != st.players - 1 or st.drawn >= 0 or st.phase == CHAIN
-            or st.hands[st.seat].bit_count() < 2):
+    double, laid with no tile drawn and neither in a first-turn chain nor starting one,
+    its hand not emptied by it: the turn ends (TURN-6) and the round goes on. None where
+    there is none."""
+    seat = st.seat
+    if (seat != st.players - 1 or st.drawn >= 0 or st.phase == CHAIN
+            or st.hands[seat].bit_count() < 2
+            or (st.first_pending >> seat & 1 and st.phase == START
+                and st.rules.chain_first_turn)):  # FIRST-1: the play starts a chain
         return None
     return next((a for a in legal_actions(st) if a.kind == "play" and not T.IS_DOUBLE[a.tile]),
                 None)
