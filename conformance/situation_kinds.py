@@ -107,8 +107,8 @@ few fixtures speak."""
 def wrap_play(st: State) -> Action | None:
     """The play a WRAP situation takes: the last seat's first legal tile that is no
     double, laid with no tile drawn and neither in a first-turn chain nor starting one,
-    its hand not emptied by it: the turn ends (TURN-6) and the round goes on. None where
-    there is none."""
+    its hand not emptied by it: the turn ends (TURN-6). None where there is none. (Whether
+    the round goes on, not blocked by it, the situation asks: conformance/situations.py.)"""
     seat = st.seat
     if (seat != st.players - 1 or st.drawn >= 0 or st.phase == CHAIN
             or st.hands[seat].bit_count() < 2

@@ -341,7 +341,7 @@ class _Stream:
         self.check = (_pass_speaks(self.rules, rs, plays, speaks) if kind is PASSED
                       else _play_speaks(self.rules, rs, plays, speaks, laid_play)
                       if kind is LAID
-                      else _play_speaks(self.rules, rs, plays, speaks, wrap_play)
+                      else _play_speaks(self.rules, rs, plays, speaks, wrap_play, goes_on=True)
                       if kind is WRAP else speaks)
         self.rng = random.Random(f"{seed}:{rs.name}:{kind.name}")
         self._first: Reached | None = None
@@ -438,23 +438,26 @@ def _pass_speaks(rules: Rules, rs: Ruleset, plays: Ruleset,
 
 def _play_speaks(rules: Rules, rs: Ruleset, plays: Ruleset,
                  speaks: Callable[[State], bool] | None,
-                 play_of: Callable[[State], Action | None]) -> Callable[[State], bool]:
+                 play_of: Callable[[State], Action | None],
+                 goes_on: bool = False) -> Callable[[State], bool]:
     """For LAID and WRAP: whether the table and the play the situation takes (`play_of`:
     the drawn double, or the last seat's tile) read none of the options played their own
     way (what the play leaves is checked, not the next legal set, which a follow-up rule
-    of one's own decides)."""
+    of one's own decides); with `goes_on`, whether the round goes on after it (a round
+    blocked by the play leaves whose turn it is to its result, END-2)."""
     unknown = frozenset(rs.unknown)
 
     def usable(st: State) -> bool:
         play = play_of(st)
         if play is None:
             return False
-        if unknown:
+        if unknown or goes_on:
             log = Log()
             after = st.copy()
-            after.rules = TracedRules(rules, TracedRuleset.wrap(plays, log), log)  # type: ignore[assignment]
+            if unknown:
+                after.rules = TracedRules(rules, TracedRuleset.wrap(plays, log), log)  # type: ignore[assignment]
             perform(after, play)
-            if not unknown.isdisjoint(log.read):
+            if not unknown.isdisjoint(log.read) or (goes_on and after.phase == OVER):
                 return False
         return speaks is None or speaks(st)
     return usable
