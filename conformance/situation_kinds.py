@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from mtrain.reference.deal import deal
 from mtrain.reference.engine import (
+    CHAIN,
     ENGINE,
     OVER,
     PASS,
@@ -101,6 +102,33 @@ be laid, the draw and that play its steps; what the play does is checked (DBL-1:
 turn goes on for another tile; DBL-11: it ends). No other situation takes a play but a
 round's last: a drawn double that ended the turn failed nothing on a double-6 set, where
 few fixtures speak."""
+
+
+def wrap_play(st: State) -> Action | None:
+    """The play a WRAP situation takes: the last seat's first legal tile that is no
+    double, laid with no tile drawn and neither in a first-turn chain nor starting one,
+    its hand not emptied by it: the turn ends (TURN-6). None where there is none. (Whether
+    the round goes on, not blocked by it, the situation asks: conformance/situations.py.)"""
+    seat = st.seat
+    if (seat != st.players - 1 or st.drawn >= 0 or st.phase == CHAIN
+            or st.hands[seat].bit_count() < 2
+            or (st.first_pending >> seat & 1 and st.phase == START
+                and st.rules.chain_first_turn)):  # FIRST-1: the play starts a chain
+        return None
+    return next((a for a in legal_actions(st) if a.kind == "play" and not T.IS_DOUBLE[a.tile]),
+                None)
+
+
+WRAP = Kind("wrap", "a tile laid by the last seat",
+            lambda st: _turn_on(st) and wrap_play(st) is not None,
+            ("TRAIN-3", "TURN-6", "SEAT-1", "FIRST-6", "MARK-3", "MARK-4", "MARK-5"))
+"""Beside the kinds (`play-wrap-`): a table where the last seat is to lay a tile that
+ends its turn, and that play its step; what it leaves is checked (SEAT-1: seat 0 moves
+next, not the round's starter; TURN-6). The passes and drawn doubles laid, the only
+other situations that take a step mid-round, start from a drawn tile, which a draw rule
+of one's own decides: under one, no situation asked whose turn comes after an ordinary
+tile (coupling's turn back to the starter failed 2 fixtures). The tile laid reads no
+draw rule."""
 TRIES = 60
 """Rounds played for one situation before its kind is given up under the rule set."""
 

@@ -48,6 +48,7 @@ from mtrain.conformance.situation_kinds import (
     KINDS,
     LAID,
     PASSED,
+    WRAP,
     Kind,
     Policy,
     Reached,
@@ -55,6 +56,7 @@ from mtrain.conformance.situation_kinds import (
     draining,
     laid_play,
     pick,
+    wrap_play,
 )
 from mtrain.conformance.traced import Log, TracedRules, TracedRuleset
 from mtrain.reference.codec import action_to_json, state_to_json
@@ -64,6 +66,7 @@ from mtrain.reference.engine import (
     ENGINE,
     OVER,
     PASS,
+    Action,
     State,
     legal_actions,
     perform,
@@ -80,10 +83,11 @@ from mtrain.spec.scope import Product, Scope, Space
 
 SEED = 20261201
 LAID_LEAST = 2
-"""Drawn doubles laid (`play-laid-`) per rule set at least, where a quarter of the passes'
-share is fewer: a default `mtrain conform` asks 25 situations of each of its rule sets,
-whose share (3) gave none, and a drawn double that ends the turn (siding's DBL-1 bug)
-failed nothing there. Two per rule set cost 384 results in a run of 71,000."""
+"""Drawn doubles laid (`play-laid-`), and tiles laid by the last seat (`play-wrap-`), per
+rule set at least, where a quarter of the passes' share is fewer: a default `mtrain
+conform` asks 25 situations of each of its rule sets, whose share (3) gave none, and a
+drawn double that ends the turn (siding's DBL-1 bug) failed nothing there. Two per rule
+set cost 384 results in a run of 71,000."""
 HEADER = """\
 # Situations from play (conformance/situations.py): tables reached by random rounds of
 # the rule set below; each legal set is spec/model/legality.py's, not an engine's.
@@ -176,12 +180,12 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
     rows), the rest shared evenly among the kinds (fewer of a kind the rule set's rounds
     stop showing); beside those `count`, a seventh as many round ends (`play-end-`), as
     many passes after a draw in vain (`play-pass-`, PASSED), a quarter as many drawn
-    doubles laid (`play-laid-`, LAID_LEAST at least) and the deals of later rounds
-    (`play-dealt-`, round_deals). A kind (or PASSED) that the rule set's rounds never
-    show gives its share to those they do (_quotas). With `wanted`, only the ids it
-    accepts; without `ends`, none of those four (identify, measuring the deals itself,
-    asks none). Each kind draws from its own seeded stream, so a situation's id names
-    the same table whatever the count.
+    doubles laid (`play-laid-`, LAID_LEAST at least), as many tiles laid by the last seat
+    (`play-wrap-`, WRAP) and the deals of later rounds (`play-dealt-`, round_deals). A
+    kind (or PASSED) that the rule set's rounds never show gives its share to those they
+    do (_quotas). With `wanted`, only the ids it accepts; without `ends`, none of those
+    five (identify, measuring the deals itself, asks none). Each kind draws from its own
+    seeded stream, so a situation's id names the same table whatever the count.
 
     They are the same for the same code, data, rule set, count and seed: the whole list
     is kept in the cache (spec/cache.py), and read back rather than played again; those
@@ -316,10 +320,12 @@ def _situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None,
     # other rounds (the search for the engine, the seat that starts)
     out += end_situations(rs, plays, beside, wanted, seed)
     out += _of_kind(streams[PASSED], quotas[PASSED], rs, plays, scope, speaks, wanted)
-    # a few drawn doubles laid (a draw and a play, one moment), apart from the shares: a
-    # rule set whose rounds never lay one gives nothing to the others
-    out += _of_kind(_Stream(LAID, rs, plays, speaks, seed), max(LAID_LEAST, beside // 4),
-                    rs, plays, scope, speaks, wanted)
+    # a few drawn doubles laid (a draw and a play, one moment) and as many tiles laid by
+    # the last seat (the turn back to seat 0), apart from the shares: a rule set whose
+    # rounds never show one gives nothing to the others
+    for kind in (LAID, WRAP):
+        out += _of_kind(_Stream(kind, rs, plays, speaks, seed), max(LAID_LEAST, beside // 4),
+                        rs, plays, scope, speaks, wanted)
     return out + round_deals(rs, wanted)
 
 
@@ -333,8 +339,10 @@ class _Stream:
         self.kind = kind
         self.rules = Rules.of(plays)
         self.check = (_pass_speaks(self.rules, rs, plays, speaks) if kind is PASSED
-                      else _laid_speaks(self.rules, rs, plays, speaks) if kind is LAID
-                      else speaks)
+                      else _play_speaks(self.rules, rs, plays, speaks, laid_play)
+                      if kind is LAID
+                      else _play_speaks(self.rules, rs, plays, speaks, wrap_play, goes_on=True)
+                      if kind is WRAP else speaks)
         self.rng = random.Random(f"{seed}:{rs.name}:{kind.name}")
         self._first: Reached | None = None
         self._looked = False
@@ -398,7 +406,7 @@ def _of_kind(stream: _Stream, quota: int, rs: Ruleset, plays: Ruleset, scope: Sc
     for fid, reached in zip(ids[:last + 1], stream.reached(), strict=False):
         if fid in keep:
             made = (_moved_fixture(kind, fid, reached, rs, plays, scope, speaks)
-                    if kind in (PASSED, LAID)
+                    if kind in (PASSED, LAID, WRAP)
                     else _fixture(kind, fid, reached, rs, plays, scope, speaks))
             if made is not None:
                 out.append(made)
@@ -428,23 +436,28 @@ def _pass_speaks(rules: Rules, rs: Ruleset, plays: Ruleset,
     return usable
 
 
-def _laid_speaks(rules: Rules, rs: Ruleset, plays: Ruleset,
-                 speaks: Callable[[State], bool] | None) -> Callable[[State], bool]:
-    """For LAID: whether the table and the play of its drawn double read none of the
-    options played their own way (what the play leaves is checked, not the next legal
-    set, which a follow-up rule of one's own decides)."""
+def _play_speaks(rules: Rules, rs: Ruleset, plays: Ruleset,
+                 speaks: Callable[[State], bool] | None,
+                 play_of: Callable[[State], Action | None],
+                 goes_on: bool = False) -> Callable[[State], bool]:
+    """For LAID and WRAP: whether the table and the play the situation takes (`play_of`:
+    the drawn double, or the last seat's tile) read none of the options played their own
+    way (what the play leaves is checked, not the next legal set, which a follow-up rule
+    of one's own decides); with `goes_on`, whether the round goes on after it (a round
+    blocked by the play leaves whose turn it is to its result, END-2)."""
     unknown = frozenset(rs.unknown)
 
     def usable(st: State) -> bool:
-        play = laid_play(st)
+        play = play_of(st)
         if play is None:
             return False
-        if unknown:
+        if unknown or goes_on:
             log = Log()
             after = st.copy()
-            after.rules = TracedRules(rules, TracedRuleset.wrap(plays, log), log)  # type: ignore[assignment]
+            if unknown:
+                after.rules = TracedRules(rules, TracedRuleset.wrap(plays, log), log)  # type: ignore[assignment]
             perform(after, play)
-            if not unknown.isdisjoint(log.read):
+            if not unknown.isdisjoint(log.read) or (goes_on and after.phase == OVER):
                 return False
         return speaks is None or speaks(st)
     return usable
@@ -452,6 +465,9 @@ def _laid_speaks(rules: Rules, rs: Ruleset, plays: Ruleset,
 
 LAID_FIELDS = ("phase", "seat", "drawn", "open_doubles", "turn_doubles", "marked")
 """What a LAID situation checks after the play: whose turn, in which phase, the doubles."""
+WRAP_FIELDS = (*LAID_FIELDS, "first_turns")
+"""What a WRAP situation checks after the play: LAID's, and the mover's first turn over
+(FIRST-6)."""
 PASSED_FIELDS = ("marked", "seat", "drawn", "first_turns")
 """What a PASSED situation checks after the pass: its marker up, the next seat, no tile
 drawn, the mover's first turn over (FIRST-6)."""
@@ -459,16 +475,17 @@ drawn, the mover's first turn over (FIRST-6)."""
 
 def _moved_fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: Ruleset,
                    scope: Scope, speaks: Callable[[State], bool] | None) -> Fixture | None:
-    """A LAID or PASSED situation: the table before the draw (or after it, where the draw
-    is not on the table), the draw and the move (the drawn double laid, or the pass) as
-    steps. What the move leaves is spec/model/steps.py's replay of the steps; after a
-    pass, the next player's legal set is spec/model/legality.py's on the table it reaches,
-    and the mover's hand the table's, the drawn tile in it. None where the reference's
+    """A LAID, PASSED or WRAP situation: the table before the draw (or after it, where the
+    draw is not on the table), the draw and the move (the drawn double laid, or the pass)
+    as steps; for WRAP, the table and the last seat's tile, no draw. What the move leaves
+    is spec/model/steps.py's replay of the steps; after a pass, the next player's legal set
+    is spec/model/legality.py's on the table it reaches, and the mover's hand the table's,
+    the drawn tile in it. None where the reference's
     move leaves another state than the model's (a bug of one of them, which the
     effects-vs-engine cross-check reports): no expectation is made of it."""
     st = reached.state
     laid = kind is LAID
-    move = laid_play(st) if laid else PASS
+    move = laid_play(st) if laid else wrap_play(st) if kind is WRAP else PASS
     assert move is not None
     table = table_of(st)
     before = _before_the_draw(table, st, plays, speaks)
@@ -480,11 +497,18 @@ def _moved_fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: R
     perform(after, move)
     moved = table_of(after)
     reference = {**state_to_json(after), "marked": moved.get("marked", [])}
-    state = {k: model[k] for k in (LAID_FIELDS if laid else PASSED_FIELDS)}
+    fields = LAID_FIELDS if laid else WRAP_FIELDS if kind is WRAP else PASSED_FIELDS
+    state = {k: model[k] for k in fields}
     if any(reference[k] != v for k, v in state.items()):  # the reference's move, as a check
         return None
     legal = None
-    if laid:
+    if kind is WRAP:
+        drew = ""
+        told = (f"plays `{text}`, a tile that ends its turn (TURN-6). The state after it "
+                f"(SEAT-1: seat 0 follows the last seat, whoever started the round; its "
+                "first turn over, FIRST-6) is spec/model/steps.py's replay of the step, not "
+                "an engine's.")
+    elif laid:
         drew = f"draws {table['drawn']} and " if before is not None else ""
         told = (f"plays `{text}`. The state after it (DBL-1: the turn goes on for another "
                 "tile, unless doubles are ordinary, DBL-11) is spec/model/steps.py's replay "

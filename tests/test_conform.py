@@ -390,10 +390,11 @@ def test_pytest_plugin_situations_and_usage(tmp_path: Path) -> None:
     played = run_pytest(tmp_path, *common, "--mtrain-variant", "pagat",
                         "--mtrain-situations", "12", "-v", "-k", "play-")
     items = re.findall(r"^mtrain::(play-\S+)\[pagat\] (PASSED|FAILED)", played.stdout, re.M)
-    # the 12 asked for, and beside them the round ends, passes, drawn doubles laid (at
-    # least two, situations.LAID_LEAST) and later rounds' deals
-    asked = [i for i in items if not i[0].startswith(("play-end-", "play-dealt-",
-                                                      "play-pass-", "play-laid-"))]
+    # the 12 asked for, and beside them the round ends, passes, drawn doubles laid and
+    # tiles laid by the last seat (at least two each, situations.LAID_LEAST) and later
+    # rounds' deals
+    asked = [i for i in items if not i[0].startswith(("play-end-", "play-dealt-", "play-pass-",
+                                                      "play-laid-", "play-wrap-"))]
     assert len(asked) == 12 and ("play-drawn-001", "FAILED") in items, played.stdout
     assert {i[0].split("-")[1] for i in items} >= {"end", "dealt"}, played.stdout
     quiet = run_pytest(tmp_path)  # no --mtrain-adapter: only the project's own test

@@ -598,7 +598,8 @@ COUPLING = Engine(
     # goes out for the third time (`match_length: other`). 1,111 results when measured,
     # none failing with the bugs off (110 not applicable: 50 its table, 47 its draw rule,
     # 10 later rounds its match does not have, 3 tables its rules never reach). With
-    # them on, bug 1 failed 2 results; bug 2 (DBL-10's second sentence) failed nothing
+    # them on, bug 1 failed 2 results (20 of 1,136 since play-wrap- asks the seat after the
+    # last seat's tile, no tile drawn); bug 2 (DBL-10's second sentence) failed nothing
     # until a fixture showed it (play43-001); bug 3 failed nothing while every fixture
     # that ends a match was not applicable under a match length of its own (29 results),
     # and fails 4 since named winners are checked there (match_end_alone.py). Fuzz

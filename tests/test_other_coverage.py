@@ -108,10 +108,12 @@ def test_situations_stay_where_the_option_does_not_decide_the_table() -> None:
     # the kind "first turns to come" shows no table that speaks, and its share goes to the
     # kinds that do: the 61 the kinds share (70 less 9 deals, none of which is made: every
     # deal reads the procedure) and the 10 passes are all made, beside 10 round ends and
-    # 2 drawn doubles laid (a quarter of the passes' share: play-laid-)
+    # 2 drawn doubles laid and 2 tiles laid by the last seat (a quarter of the passes'
+    # share: play-laid-, play-wrap-)
     assert not [fx for fx in made if fx.id.startswith("play-first-")]
-    assert len(tables) == 61 + 10 + 10 + 2
+    assert len(tables) == 61 + 10 + 10 + 2 + 2
     assert len([fx for fx in made if fx.id.startswith("play-laid-")]) == 2
+    assert len([fx for fx in made if fx.id.startswith("play-wrap-")]) == 2
     # a mover on its first turn plays by the first-turn rule: no such table speaks
     assert not [t for t in tables if int(t.get("seat", 0)) in _first(t)]
     assert not [fx for fx in made if fx.deal is not None]  # every deal reads the procedure

@@ -4,13 +4,19 @@ an outside author would, and using the suite on it (session 43)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import re
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, ReferenceImplementation, RefusedSetup
+
+EXAMPLES = Path(__file__).parent / "examples"
 
 
 class TwoOuts(ReferenceImplementation):
@@ -113,3 +119,44 @@ def test_a_hand_table_written_as_identify_or_the_wire_names_it_is_told_where_it_
     assert main(["rules", str(path)]) == 2
     err = capsys.readouterr().err
     assert f"{path}:{line}: {said}" in err and err.count("\n") == 1, err
+
+
+def _coupling() -> Any:
+    """tests/examples/coupling_engine.py, loaded from its file (an example, no package)."""
+    spec = importlib.util.spec_from_file_location("_coupling_s43b",
+                                                  EXAMPLES / "coupling_engine.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+WRAPS_TO_STARTER = _coupling().Coupling(fixed={2, 3})
+"""Coupling with its bug 1 alone on: after the last seat, the round's starter moves."""
+
+
+@pytest.mark.parametrize(("adapter", "failing"), [
+    (f"{__file__}:WRAPS_TO_STARTER", True),
+    (f"{EXAMPLES / 'coupling_engine.py'}:Fixed", False)], ids=["bug-1", "fixed"])
+def test_the_turn_after_the_last_seats_tile_is_asked_under_a_draw_rule_of_its_own(
+        adapter: str, failing: bool, tmp_path: Path) -> None:
+    """The situations that took a step mid-round (passes, drawn doubles laid) start from
+    a drawn tile, which coupling's draw rule of its own decides: none was asked, and its
+    turn back to the round's starter after the last seat (bug 1, SEAT-1) failed 2
+    results of 1,111. `play-wrap-` lays the last seat's tile that ends its turn, no tile
+    drawn: bug 1 fails 20 of 1,136 (18 of its 25 wraps, those of a round not started by
+    seat 0), each charged to SEAT-1; with the bugs off none fails."""
+    out = tmp_path / "report.json"
+    main(["conform", "--adapter", adapter, "--rules", str(EXAMPLES / "coupling-rules.yaml"),
+          "-k", "play-wrap-", "--format", "json", "--output", str(out)])
+    results = json.loads(out.read_text(encoding="utf-8"))["results"]
+    failed = [r for r in results if r["status"] != "pass"]
+    assert len(results) >= 20 and all(r["fixture"].startswith("play-wrap-") for r in results)
+    if not failing:
+        assert failed == [], failed[:2]
+        return
+    assert len(failed) >= 10, len(failed)
+    assert all(r["status"] == "fail" and r["charged"] == ["SEAT-1"]
+               and re.search(r"^seat: expected 0, got [1-9]$", "\n".join(r["messages"]),
+                             re.MULTILINE) for r in failed), failed[:2]

@@ -15,8 +15,9 @@ from mtrain.conformance.situation_kinds import KINDS
 from mtrain.conformance.situations import render, situations
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import REST
+from mtrain.spec.ruleset import OTHER, Ruleset
 
-BESIDE = ("play-end-", "play-dealt-", "play-pass-", "play-laid-")
+BESIDE = ("play-end-", "play-dealt-", "play-pass-", "play-laid-", "play-wrap-")
 """The situations made beside the count asked."""
 ADAPTERS = Path(__file__).parent / "broken_impls" / "adapters.py"
 
@@ -127,10 +128,10 @@ def test_written_out_they_are_fixtures_lint_accepts(tmp_path: Path,
     path = tmp_path / "situations.yaml"
     path.write_text(render(situations(rs, 24), rs), encoding="utf-8")
     loaded = load_file(path)
-    # the 24, 24 // 7 = 3 round ends and 3 passes, 2 drawn doubles laid (LAID_LEAST), and
-    # later rounds' deals: for each of puremco-d9's three rows and two pool orders, one
-    # dealt in round 2 (set aside: never searched)
-    assert len(loaded) == 24 + 3 + 3 + 2 + 6
+    # the 24, 24 // 7 = 3 round ends and 3 passes, 2 drawn doubles laid and 2 tiles laid
+    # by the last seat (LAID_LEAST), and later rounds' deals: for each of puremco-d9's
+    # three rows and two pool orders, one dealt in round 2 (set aside: never searched)
+    assert len(loaded) == 24 + 3 + 3 + 2 + 2 + 6
     # lint: the schema, every invariant, the reachability checks, and each entry's scope
     # replayed by the reference over the option space
     assert main(["lint", str(path)]) == 0
@@ -412,3 +413,28 @@ def test_a_draw_from_the_wrong_end_is_charged_to_the_draw_in_a_follow_up_too(
     assert {c for r in drew for c in r["charged"]} == {"TURN-2"}, [
         (r["fixture"], r["charged"]) for r in drew]
     capsys.readouterr()
+
+
+def test_the_last_seat_lays_a_tile_and_seat_0_follows_under_any_draw_rule() -> None:
+    """`play-wrap-` takes the last seat's tile that ends its turn and checks what it
+    leaves: seat 0 to move (SEAT-1), a turn begun (TURN-6). No tile is drawn on its
+    table, so a draw rule of one's own (which kept the passes and drawn doubles laid,
+    the other situations that take a step mid-round, from being asked) leaves it."""
+    pagat = catalog().ruleset("pagat")
+    own = Ruleset("own-draw", tuple((o, OTHER if o == "draw_rule" else v)
+                                    for o, v in pagat.choices), pagat.hand_table)
+    for rs in (pagat, own):
+        made = situations(rs, 14)
+        wraps = [fx for fx in made if fx.id.startswith("play-wrap-")]
+        assert len(wraps) == 2, rs.name  # 14 // 7 = 2 passes' share, LAID_LEAST at least
+        for fx in wraps:
+            assert fx.table is not None and "drawn" not in fx.table
+            players, seat = len(fx.table["hands"]), int(fx.table.get("seat", 0))
+            (step,) = fx.steps
+            tile = step.split()[1].split("-")
+            assert seat == players - 1 and step.startswith("play ") and tile[0] != tile[1]
+            state = fx.expect[0].state
+            assert state["seat"] == 0 and state["phase"] == "start" and state["drawn"] is None
+            assert seat not in state["first_turns"]  # FIRST-6
+            assert "SEAT-1" in fx.clauses and fx.expect[0].legal is None
+    assert not [fx for fx in made if fx.id.startswith(("play-pass-", "play-laid-"))]

@@ -50,19 +50,21 @@ each with the clause it breaks (none of the earlier engines' bugs broke these):
 Found by the runs (nothing in the engine; in the suite, each fixed with a test in
 tests/test_play_s43.py or a fixture). With the bugs off, 1,091 results ran and none
 failed (129 not applicable: 50 its table, 47 its draw rule, 29 its match length, 3 tables
-its rules never reach). With them on, bug 1 failed 2 results (SEAT-1) and bugs 2 and 3
-nothing: no fixture showed DBL-10's second sentence (play43-001 does now: charged to
-DBL-10), and under a match length of its own every fixture that ends a match was not
-applicable, so who wins a match that is over was checked nowhere (such a fixture now runs,
-the match's end left to the rule: 4 fail, charged to MATCH-4; 1,111 results, 110 not
-applicable). Fuzz (12 games, seed 1) found bug 1, and with the bugs off called a later
-round refused at its first question (its deal cannot know the third out) two findings
-(now a round its rules do not have); bug 2 it finds once in 60 games under seed 2, bug 3
-never (it judges no winners under a match length of its own). Identify (bugs on): nothing
-sure and wrong, both `other` found, tie_rule lowest-seat (likely, margin 1: bug 3); bugs
-off, every option as declared. A rule-set file written from the docs alone met two
-unhelpful errors (a table named `custom`, as identify's report names it, and a table
-beside the options, as on the wire), which now say how to write it.
+its rules never reach). With them on, bug 1 failed 2 results (SEAT-1: no situation asked
+whose turn follows the last seat's tile under a draw rule of its own; 20 of 1,136 since
+`play-wrap-` does) and bugs 2 and 3 nothing: no fixture showed DBL-10's second sentence
+(play43-001 does now: charged to DBL-10), and under a match length of its own every
+fixture that ends a match was not applicable, so who wins a match that is over was
+checked nowhere (such a fixture now runs, the match's end left to the rule: 4 fail,
+charged to MATCH-4; 1,111 results, 110 not applicable). Fuzz (12 games, seed 1) found bug
+1, and with the bugs off called a later round refused at its first question (its deal
+cannot know the third out) two findings (now a round its rules do not have); bug 2 it
+finds once in 60 games under seed 2, bug 3 never (it judges no winners under a match
+length of its own). Identify (bugs on): nothing sure and wrong, both `other` found,
+tie_rule lowest-seat (likely, margin 1: bug 3); bugs off, every option as declared. A
+rule-set file written from the docs alone met two unhelpful errors (a table named
+`custom`, as identify's report names it, and a table beside the options, as on the wire),
+which now say how to write it.
 
 Its refusals name a clause where one says why (none for its house rules). All bugs are
 on in `Coupling`; `Fixed` switches them off (`Coupling(fixed={1})` one).
