@@ -80,6 +80,7 @@ def test_a_pass_that_does_not_count_breaks_its_lemma(monkeypatch: pytest.MonkeyP
     assert bad == {"step:pass": ["B = 0 => passes' = passes + 1 (pass)"]}
 
 
+@pytest.mark.slow  # ~0.35 CPU s; a step lemma broken, in the fast loop: the pass's above
 def test_a_draw_that_lays_the_tile_breaks_its_lemma(monkeypatch: pytest.MonkeyPatch) -> None:
     """TURN-2 broken: the drawn tile goes to the table, not to the drawer's hand."""
     real = Model.draw
@@ -99,6 +100,7 @@ def test_a_draw_that_lays_the_tile_breaks_its_lemma(monkeypatch: pytest.MonkeyPa
     assert any("draw 0-0" in d for d in draw_q.detail)  # the actions are named
 
 
+@pytest.mark.slow  # ~0.35 CPU s; a broken lemma found: the fast loop's pass, d-bound, d-mover
 def test_turn_doubles_kept_after_the_turn_break_the_sliced_invariant(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """DBL-1 broken: the end of a turn forgets to clear the doubles laid in it."""

@@ -686,6 +686,7 @@ def test_a_reproducer_of_a_cover_refused_on_a_closed_train_names_train_6(
     assert charged == {"TRAIN-6"}, charged
 
 
+@pytest.mark.slow  # two fuzz processes, ~1.2 CPU s; fuzz's own runs are in the fast loop
 def test_fuzz_finds_the_same_whatever_the_string_hashing(tmp_path: Path) -> None:
     """identify's situations once depended on PYTHONHASHSEED (a value taken from a set
     of strings); fuzz draws its games from seeded streams too: the same report (but its

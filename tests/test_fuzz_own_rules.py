@@ -49,6 +49,7 @@ GAMES = 10
 """Games the house engine plays under its file and under the control's (the same seed)."""
 
 
+@pytest.mark.slow  # ~0.6 CPU s; the house engine's control (declared known) stays fast
 def test_the_house_engine_its_bug_found_its_house_rule_not_judged(tmp_path: Path) -> None:
     """The planted bug (tests/examples/house_engine.py) is the only finding, under the
     clause that allows each missing play (the moment's: an ordinary turn, TRAIN-4; a drawn
@@ -232,6 +233,7 @@ def test_a_variant_that_is_a_file_is_read_as_rules(tmp_path: Path,
     assert written and all(fx.expect[0].scope.variants == ("double-18",) for fx in written)
 
 
+@pytest.mark.slow  # ~0.5 CPU s; a reproducer under a table of its own: test_fuzz's
 def test_a_deal_reproducer_under_a_table_of_its_own(tmp_path: Path) -> None:
     """HouseDealer's planted deal bug (15 tiles for 5 players where its table says 12):
     the reproducer reads the table, so it names a rule-set file written beside it (the

@@ -35,6 +35,8 @@ def _generation_of(obj: object) -> int | None:
     return 2 if gc.is_tracked(obj) else None
 
 
+@pytest.mark.slow  # a whole collection of a worker's heap, ~1.5 CPU s (paused() runs in the
+# fast loop's commands and the tests below; where it hands its objects: the whole suite)
 def test_a_paused_block_hands_what_it_made_to_the_oldest_generation() -> None:
     gc.unfreeze()  # (a command run in this process before may have settled its heap)
     with paused():

@@ -415,6 +415,7 @@ print(hashlib.sha256(repr([(fx.id, fx.table, [(sorted((o, sorted(vs)) for o, vs 
 """
 
 
+@pytest.mark.slow  # two processes, ~0.7 CPU s; the situations asked: the fast loop's identify
 def test_the_situations_asked_of_an_answer_with_rules_of_its_own_ignore_string_hashing(
         ) -> None:
     """ninepins (tests/examples/) found `starting_seat: other` and `tie_rule: other`: the

@@ -56,6 +56,7 @@ def answer(server: Server, line: bytes) -> Any:
     return decode(server.encode(got))
 
 
+@pytest.mark.slow  # ~0.7 CPU s; kept lines answered alike: the text test below
 def test_kept_states_answer_as_a_server_that_has_seen_nothing(
         monkeypatch: pytest.MonkeyPatch) -> None:
     reads = [0]
