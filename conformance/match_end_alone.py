@@ -21,8 +21,6 @@ import re
 
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.traced import logged_run
-from mtrain.spec.model.legality import Opts
-from mtrain.spec.model.scoring import match_rounds
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Region, Space
 from mtrain.spec.tilesets import highest
@@ -65,6 +63,11 @@ def match_end_entry(exp: Expectation, fx: Fixture, rs: Ruleset,
     others = set(rs.unknown) - {OPTION}
     known: Region = {o: frozenset((v,)) for o, v in space.point(rs).items()
                      if o not in rs.unknown}
+    # the model's logic imports z3: only where a match length of one's own is run
+    # (`mtrain serve` and `--help` import this module and no z3: test_command_line)
+    from mtrain.spec.model.legality import Opts
+    from mtrain.spec.model.scoring import match_rounds
+
     rounds = last_round(fx, highest(rs["tile_set"]))
     tried = 0
     for value in space.options[OPTION]:
