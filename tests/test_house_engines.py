@@ -641,12 +641,12 @@ PULLMAN = Engine(
     # deal refused (refused-001) was not applicable, its pool having read the engine
     # procedure (Ruleset.pool_says); the 38 fixtures at 9 to 12 seats do not run under a
     # table that stops at 8, and fuzz deals only the counts the table lists, so fuzz never
-    # finds it. Bug 3 (end-chain taken as a pass) was fuzz's alone until turn-019 asked
-    # end-chain where a pass is due (refused: FIRST-1, FIRST-7, FIRST-11)
+    # finds it. Bug 3 (end-chain taken as a pass) is fuzz's alone: no fixture asks
+    # end-chain where a pass is due
     shows={"unlisted-count": r"^the setup was accepted; the rules refuse it \(DEAL-7\)$",
            "marked-no-mexican": r"legal actions missing: .*\bon mexican"
                                 r"|`play \S+ on mexican` was refused",
-           "end-chain-pass": r"`end-chain` was accepted; the rules refuse it \(FIRST-7\)"},
+           "end-chain-pass": ""},  # fuzz alone
     # (with a drawn tile playable on the Mexican Train alone and a pass offered, the
     # table cannot tell bug 2 from the drawn tile unseen, interlock's bug: TURN-3 there)
     fuzz={"marked-no-mexican": r"^forbids play \((TRAIN-4|TURN-3)\)$",
@@ -665,8 +665,7 @@ PULLMAN = Engine(
     # named its access where other legal plays are offered (attribution.py
     # marked_mexican): 108 TRAIN-4, 7 TURN-3 (a tile drawn, nothing but a pass offered:
     # the drawn tile may be unseen, which the table cannot tell apart); fuzz: 61 and 2
-    charged={"unlisted-count": "DEAL-7", "marked-no-mexican": ("TRAIN-4", "TURN-3"),
-             "end-chain-pass": "FIRST-7"},
+    charged={"unlisted-count": "DEAL-7", "marked-no-mexican": ("TRAIN-4", "TURN-3")},
 )
 NODE = shutil.which("node")
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
