@@ -642,7 +642,9 @@ PULLMAN = Engine(
     # procedure (Ruleset.pool_says); the 38 fixtures at 9 to 12 seats do not run under a
     # table that stops at 8, and fuzz deals only the counts the table lists, so fuzz never
     # finds it. Bug 3 (end-chain taken as a pass) is fuzz's alone: no fixture asks
-    # end-chain where a pass is due
+    # end-chain where a pass is due (one that did would read first_turn, which names the
+    # refusal's clause, FIRST-1 or FIRST-11, and so leave the table to every engine with
+    # a first turn of its own: tried on turn-019 and dropped, test_other_reads)
     shows={"unlisted-count": r"^the setup was accepted; the rules refuse it \(DEAL-7\)$",
            "marked-no-mexican": r"legal actions missing: .*\bon mexican"
                                 r"|`play \S+ on mexican` was refused",
