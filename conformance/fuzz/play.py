@@ -117,6 +117,9 @@ def plan_game(index: int, seed: int, chooser: Chooser, players: int | None = Non
 
     A third of the games start at round 1, a quarter at the last round (where the match
     winners are compared), the rest in between; a quarter go on into the next round.
+    Under a match length of one's own, whose last round nobody knows (winners are judged
+    after every round), half start at round 1 and the rest anywhere: fewer start at a
+    round its match does not have (signalbox's eight of sixteen).
     """
     s = game_seed(seed, index)
     rng = random.Random(s)
@@ -125,7 +128,10 @@ def plan_game(index: int, seed: int, chooser: Chooser, players: int | None = Non
     n = players if players is not None else rng.choice(ctx.rs.player_counts)
     last = ctx.rules.rounds
     x = rng.random()
-    first = 1 if x < 0.33 else last if x < 0.58 else rng.randint(1, last)
+    if own_rules.MATCH_LENGTH in ctx.unknown:
+        first = 1 if x < 0.5 else rng.randint(1, last)
+    else:
+        first = 1 if x < 0.33 else last if x < 0.58 else rng.randint(1, last)
     rounds = 2 if first < last and rng.random() < 0.25 else 1
     return GamePlan(index, variant, n, first, rounds, s)
 
