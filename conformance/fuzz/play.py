@@ -806,6 +806,8 @@ def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt:
                    probe, round_no, step, n)
     if probe.table is None or probe.steps or not want:
         return  # tied totals are tried on a table of the last round's last state
+    if alone is not None and nxt.round == 1:
+        return  # made-up earlier totals need earlier rounds (a one-round match has none)
     for _ in range(TIE_PROBES):
         table = {**probe.table}
         table["scores"], table["outs"] = tied_totals(ctx.rules, list(nxt.result.scores), rng)
