@@ -604,14 +604,15 @@ COUPLING = Engine(
     # that ends a match was not applicable under a match length of its own (29 results),
     # and fails 4 since named winners are checked there (match_end_alone.py). Fuzz
     # called a later round refused at its first question (the deal cannot tell a third
-    # out) two findings; it finds bug 1 only (bug 2 once in 60 games under seed 2; bug 3
-    # never: it judges no winners under a match length of its own)
+    # out) two findings; it found bug 1 only (bug 2 once in 60 games under seed 2), and
+    # bug 3 never until it judged named winners there as conform does (fuzz/own_rules.py
+    # match_end_alone: once in these 12 games, 8 times in 60)
     shows={"wrap-to-starter": r"seat: expected \d, got \d",
            "dead-double-skipped": r"legal actions missing: draw"
                                   r"|`play \S+ on \S+` was accepted; the rules refuse it "
                                   r"\(DBL-7\)",
            "tie-to-first": r"^winners: expected \[\d(, \d)+\], got \[\d\]"},
-    fuzz={"wrap-to-starter": r"^after (play|pass): seat$"},
+    fuzz={"wrap-to-starter": r"^after (play|pass): seat$", "tie-to-first": r"^winners$"},
     found=(),
     least=1000,
     truth={"tile_set": "double-9", "hand_sizes": "custom", "engine_procedure": "set-aside",

@@ -47,6 +47,7 @@ from mtrain.conformance.adapter import (
 )
 from mtrain.conformance.answers import Problem, actions_problems, state_problems, winners_problems
 from mtrain.conformance.attribution import (
+    Referee,
     allowing,
     closed_cover,
     marked_mexican,
@@ -671,7 +672,12 @@ def _label(st: State, text: str) -> str:
 
 
 def compare_winners(ctx: Context, text: str, want: list[int], got: Any,
-                    error: BaseException | None) -> list[Disagreement]:
+                    error: BaseException | None, totals: Sequence[int] = (),
+                    over_left_open: bool = False) -> list[Disagreement]:
+    """The winners `got` against the reference's `want` after the step `text` ends a
+    round with the match `totals`. `over_left_open`: under a match length of one's own,
+    whether the match is over is the implementation's to say (an empty answer passes),
+    and winners it names must be `want`, the rules' winners of the totals."""
     # MATCH-1: none while rounds are to come, as a fixture says it
     expect: dict[str, Any] = {"winners": sorted(want)} if want else {"match_over": False}
     clauses = tuple(winners_clauses(ctx))
@@ -682,14 +688,27 @@ def compare_winners(ctx: Context, text: str, want: list[int], got: Any,
     if problems:
         sig, texts = _problems("winners answer", problems)
         return [Disagreement(sig, texts, expect, (text,), clauses)]
-    if sorted(got) == sorted(want):
+    if sorted(got) == sorted(want) or (over_left_open and not got):
         return []
+    # the clause conform charges first (a reproducer's first listed is the one charged)
+    charged = _winners_charge(ctx, want, got, totals, clauses)
+    clauses = (charged, *(c for c in clauses if c != charged))
     if not want:  # MATCH-1: rounds are to come
         return [Disagreement("winners", (f"winners: the match goes on (MATCH-1: round "
                                          f"{ctx.rules.rounds} is its last), implementation "
                                          f"{sorted(got)}",), expect, (text,), clauses)]
-    return [Disagreement("winners", (f"winners: reference {sorted(want)}, implementation "
+    own = " (or none, while its own match goes on)" if over_left_open else ""
+    return [Disagreement("winners", (f"winners: reference {sorted(want)}{own}, implementation "
                                      f"{sorted(got)}",), expect, (text,), clauses)]
+
+
+def _winners_charge(ctx: Context, want: list[int], got: list[int], totals: Sequence[int],
+                    clauses: tuple[str, ...]) -> str:
+    """The clause conform charges for these winners (attribution.Referee.winners): a tie
+    named on either side is the tie rule's, a match over on one side only its length's."""
+    fx = Fixture(id="fuzz-winners", description="", clauses=clauses, source=(),
+                 path="<fuzz>", line=None, table=None, deal=None, steps=(), expect=())
+    return Referee(fx, ctx.rs, lambda: [{"scores": list(totals)}]).winners(want, got)
 
 
 # --- clauses a reproducer names (a best guess from the situation) ---------------------
@@ -873,11 +892,17 @@ class Judge:
             seats, error = None, e
         ref = own_rules.reference(ctx) or self.ref
         want_seats = ref.winners(rj, after)
-        if own_rules.own_reads(ctx, ref):
-            return None
+        alone = None
+        if read := own_rules.own_reads(ctx, ref):  # a match length of its own alone: the
+            alone = own_rules.match_end_alone(  # winners of the totals, if it names any
+                ctx, codec.state_from_json(ctx.rules, after), read)
+            if alone is None:
+                return None
+            want_seats = alone
         # marked with what the last step's legality reads: conform checks the step is
         # legal, so it runs no such table (the shrinker looks for one that reads none)
-        return read_own(compare_winners(ctx, probe.action, want_seats, seats, error),
+        return read_own(compare_winners(ctx, probe.action, want_seats, seats, error,
+                                        after["scores"], over_left_open=alone is not None),
                         own_legal)
 
     def _listed(self, ctx: Context, st: State, state: JSON, text: str

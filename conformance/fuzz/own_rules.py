@@ -11,6 +11,11 @@ decides that an entry applies to such a rule set, asked step by step.
 A deal under an engine procedure of one's own reads that rule, yet its seat and starter
 may still be the rules' (conformance/seat_alone.py): `seat_alone` asks it as conform
 does, and only those two fields are then judged.
+
+Who wins a match that is over does not depend on when it ends: under a match length of
+one's own, whether the match is over is left to the engine, and winners it names must be
+the rules' winners of the totals (`match_end_alone`, as conform judges a fixture that
+ends a match there, conformance/match_end_alone.py).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from mtrain.conformance.runner import ROUND_END
 from mtrain.conformance.seat_alone import SEAT_FIELDS, seat_entry
 from mtrain.conformance.traced import Log, TracedReference, TracedRules, TracedRuleset
 from mtrain.reference import codec
+from mtrain.reference.deal import match_winners
 from mtrain.reference.engine import State
 from mtrain.reference.invariants import CHECKS, hand_sizes
 from mtrain.reference.rules import Rules
@@ -111,6 +117,20 @@ def problems(ctx: Context, state: Any, *, dealt: bool = False) -> list[Problem]:
             continue
         keep.append(p)
     return keep
+
+
+MATCH_LENGTH = "match_length"
+
+
+def match_end_alone(ctx: Context, st: State, own: tuple[str, ...]) -> list[int] | None:
+    """The rules' winners of the totals of `st` (a round over), where the only option of
+    one's own that `own` (what the reference's answer read) names is the match length and
+    the winners of the totals read none: an engine may then say its match goes on (no
+    winners), and winners it names must be these (MATCH-2..6). None otherwise."""
+    if own != (MATCH_LENGTH,):
+        return None
+    winners, read = on_state(ctx, st, match_winners)
+    return None if read else winners
 
 
 def dealt(ctx: Context, deal: Callable[[Rules], State]) -> tuple[State, tuple[str, ...]]:

@@ -117,6 +117,9 @@ def plan_game(index: int, seed: int, chooser: Chooser, players: int | None = Non
 
     A third of the games start at round 1, a quarter at the last round (where the match
     winners are compared), the rest in between; a quarter go on into the next round.
+    Under a match length of one's own, whose last round nobody knows (winners are judged
+    after every round), half start at round 1 and the rest anywhere: fewer start at a
+    round its match does not have (signalbox's eight of sixteen).
     """
     s = game_seed(seed, index)
     rng = random.Random(s)
@@ -125,7 +128,10 @@ def plan_game(index: int, seed: int, chooser: Chooser, players: int | None = Non
     n = players if players is not None else rng.choice(ctx.rs.player_counts)
     last = ctx.rules.rounds
     x = rng.random()
-    first = 1 if x < 0.33 else last if x < 0.58 else rng.randint(1, last)
+    if own_rules.MATCH_LENGTH in ctx.unknown:
+        first = 1 if x < 0.5 else rng.randint(1, last)
+    else:
+        first = 1 if x < 0.33 else last if x < 0.58 else rng.randint(1, last)
     rounds = 2 if first < last and rng.random() < 0.25 else 1
     return GamePlan(index, variant, n, first, rounds, s)
 
@@ -186,12 +192,16 @@ class GameResult:
             self.found[d.signature] = ((seen[0] if seen else 0) + 1, best)
 
 
-def prior_totals(rules: Rules, players: int, rounds: int,
-                 rng: random.Random) -> tuple[list[int], list[int]]:
-    """Made-up running totals after `rounds` earlier rounds (ties made likely)."""
+def prior_totals(rules: Rules, players: int, rounds: int, rng: random.Random,
+                 going_out: bool = True) -> tuple[list[int], list[int]]:
+    """Made-up running totals after `rounds` earlier rounds (ties made likely).
+    `going_out` False: every one blocked, nobody out (a match length of one's own may
+    have ended at a made-up out: coupling's, after the round of a third one)."""
     scores, outs = [0] * players, [0] * players
     for _ in range(rounds):
         winner = rng.randrange(players) if rng.random() < 0.85 else -1
+        if not going_out:
+            winner = -1  # (the same draws from rng: the rest of the game is unchanged)
         if winner >= 0:
             outs[winner] += 1
         for s in range(players):
@@ -464,7 +474,8 @@ def _play(session: Session, plan: GamePlan, res: GameResult) -> None:
     ctx = context(plan.variant)
     rules, n = ctx.rules, plan.players
     rng = random.Random(plan.seed + 1)
-    scores, outs = prior_totals(rules, n, plan.first_round - 1, rng)
+    scores, outs = prior_totals(rules, n, plan.first_round - 1, rng,
+                                going_out=own_rules.MATCH_LENGTH not in ctx.unknown)
     for round_no in range(plan.first_round, plan.first_round + plan.rounds):
         totals = _round(session, ctx, plan, res, rng, round_no, scores, outs)
         if totals is None:
@@ -476,9 +487,9 @@ def _no_such_round(ctx: Context, round_no: int, res: GameResult) -> bool:
     """Whether a refused setup of round `round_no` is a match length of its own deciding
     which rounds exist, as under conform: its deal, or (where the deal cannot tell, as a
     match ended by the totals carried into it) the first question about its table."""
-    if round_no == 1 or "match_length" not in ctx.unknown:
+    if round_no == 1 or own_rules.MATCH_LENGTH not in ctx.unknown:
         return False
-    res.not_judged(["match_length"])
+    res.not_judged([own_rules.MATCH_LENGTH])
     return True
 
 
@@ -779,15 +790,24 @@ def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt:
     round is played: the same last step tests MATCH-4, 5)."""
     assert probe.action is not None and nxt.result is not None
     want, own = own_rules.on_state(ctx, nxt, _winners_now)
+    # a match length of its own alone: whether the match is over is its to say, and the
+    # winners it names must be the rules' winners of the totals (as conform judges it)
+    alone = own_rules.match_end_alone(ctx, nxt, own)
+    if alone is not None:
+        want, own = alone, ()
     got, error = _asked(res, lambda: session.asker.winners(ctx, final))
     if got is UNSUPPORTED:
         return
     if own:
         res.not_judged(own)
     elif error is not None or type(got) is not list or sorted(got) != want:
-        res.record(compare_winners(ctx, probe.action, want, got, error), probe, round_no, step, n)
+        res.record(compare_winners(ctx, probe.action, want, got, error, nxt.scores,
+                                   over_left_open=alone is not None),
+                   probe, round_no, step, n)
     if probe.table is None or probe.steps or not want:
         return  # tied totals are tried on a table of the last round's last state
+    if alone is not None and nxt.round == 1:
+        return  # made-up earlier totals need earlier rounds (a one-round match has none)
     for _ in range(TIE_PROBES):
         table = {**probe.table}
         table["scores"], table["outs"] = tied_totals(ctx.rules, list(nxt.result.scores), rng)
