@@ -20,7 +20,7 @@ import dataclasses
 import re
 
 from mtrain.conformance.fixture import Expectation, Fixture
-from mtrain.conformance.traced import logged_run
+from mtrain.conformance.round_end_alone import passes_under
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Region, Space
 from mtrain.spec.tilesets import highest
@@ -73,14 +73,9 @@ def match_end_entry(exp: Expectation, fx: Fixture, rs: Ruleset,
     for value in space.options[OPTION]:
         if match_rounds(Opts(values={OPTION: value}), highest(rs["tile_set"])) < rounds:
             continue  # its match has no such round (MATCH-7)
-        sample = space.complete({**known, OPTION: frozenset((value,))})
-        if sample is None:
-            continue  # a value the other rules do not allow
-        stand_in = space.ruleset(sample)
-        if rs.custom_table:  # the reference plays the table itself
-            stand_in = Ruleset(stand_in.name, stand_in.choices, rs.hand_table)
-        run, log = logged_run(fx, stand_in, [cut], dict(sample))
-        if run.outcomes != ("pass",) or others & log.decides:
+        passed = passes_under(fx, cut, rs, space, {**known, OPTION: frozenset((value,))},
+                              others)
+        if passed is False:
             return None
-        tried += 1
+        tried += passed is True
     return cut if tried else None

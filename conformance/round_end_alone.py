@@ -58,14 +58,24 @@ def round_end_entry(exp: Expectation, fx: Fixture, rs: Ruleset,
     tried = 0
     for option in sorted(own & ROUND_END):
         for value in space.options[option]:
-            sample = space.complete({**known, option: frozenset((value,))})
-            if sample is None:
-                continue  # a value the other rules do not allow
-            stand_in = space.ruleset(sample)
-            if rs.custom_table:  # the reference plays the table itself
-                stand_in = Ruleset(stand_in.name, stand_in.choices, rs.hand_table)
-            run, log = logged_run(fx, stand_in, [cut], dict(sample))
-            if run.outcomes != ("pass",) or others & log.decides:
+            passed = passes_under(fx, cut, rs, space, {**known, option: frozenset((value,))},
+                                  others)
+            if passed is False:
                 return None
-            tried += 1
+            tried += passed is True
     return cut if tried >= 2 else None
+
+
+def passes_under(fx: Fixture, cut: Expectation, rs: Ruleset, space: Space, region: Region,
+                 others: set[str]) -> bool | None:
+    """Whether the entry `cut` holds under a known rule set of `region` (its table as
+    `rs`'s) without reading any of `others` (options `rs` plays its own way); None where
+    the other rules allow no rule set there."""
+    sample = space.complete(region)
+    if sample is None:
+        return None
+    stand_in = space.ruleset(sample)
+    if rs.custom_table:  # the reference plays the table itself
+        stand_in = Ruleset(stand_in.name, stand_in.choices, rs.hand_table)
+    run, log = logged_run(fx, stand_in, [cut], dict(sample))
+    return run.outcomes == ("pass",) and not others & log.decides
