@@ -6,6 +6,7 @@ by `mtrain lint`)."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -71,3 +72,18 @@ def test_a_possible_table_of_ones_own_runs(capsys: pytest.CaptureFixture[str],
 def test_only_files_outside_the_shipped_corpus_are_checked_again() -> None:
     assert shipped_fixtures(str(FIXTURE_ROOT)) and shipped_fixtures(str(SOURCE))
     assert not shipped_fixtures(str(FIXTURE_ROOT.parent))
+
+
+def test_a_shipped_folder_copied_as_ones_own_runs_as_shipped(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # single-003 expects round 2's deal refused under a single round (MATCH-7) on every set
+    # its `when` names: on double-15 its table is round 4, which such a game never reaches,
+    # the very refusal it expects; it was a load error when checked as one's own
+    copy = tmp_path / "match"
+    shutil.copytree(FIXTURE_ROOT / "match", copy)
+    rc = main(["conform", "--fixtures", str(copy), "--situations", "0", "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert report["load_errors"] == []
+    assert rc == 0 and {r["status"] for r in report["results"]} <= {"pass", "not-applicable"}
+    assert any(r["fixture"] == "single-003" and "double-15" in r["variant"]
+               for r in report["results"])
