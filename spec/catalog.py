@@ -121,11 +121,11 @@ class VariantFile:
 
 
 DATA_ENV = "MTRAIN_SPEC_DATA"
+"""An environment variable naming another spec data directory (a copy of spec/data), read
+by `catalog()`: tests inject faults into a copy and run `mtrain check` on it."""
 
 TABLE_HINT = " (or a table of one's own, players: tiles, as `hand_sizes: {2: 15, 3: 13}`)"
 """What an unknown hand_sizes value's message adds: a table is given, not named."""
-"""An environment variable naming another spec data directory (a copy of spec/data), read
-by `catalog()`: tests inject faults into a copy and run `mtrain check` on it."""
 
 
 def data_dir() -> Any:
