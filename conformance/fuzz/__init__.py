@@ -26,7 +26,7 @@ mtrain/commands/fuzz.py.
 
 from __future__ import annotations
 
-from mtrain.conformance.fuzz.judge import Disagreement, Judge, Probe, differences
+from mtrain.conformance.fuzz.judge import Disagreement, Probe, differences
 from mtrain.conformance.fuzz.play import (
     GamePlan,
     GameResult,
@@ -36,6 +36,7 @@ from mtrain.conformance.fuzz.play import (
     play_game,
 )
 from mtrain.conformance.fuzz.possible import fixture_problems, table_problems
+from mtrain.conformance.fuzz.rejudge import Judge
 from mtrain.conformance.fuzz.rulesets import Chooser, Context, context, mutant_variants
 from mtrain.conformance.fuzz.run import DEFAULT_OUT, FuzzReport, Group, StartError, Target, fuzz
 from mtrain.conformance.fuzz.shrink import Shrinker

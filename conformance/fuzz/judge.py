@@ -40,8 +40,6 @@ from typing import Any, NamedTuple
 
 from mtrain.conformance.adapter import (
     JSON,
-    Implementation,
-    ReferenceImplementation,
     Refused,
     RefusedSetup,
 )
@@ -56,11 +54,10 @@ from mtrain.conformance.attribution import (
 )
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.fuzz import own_rules
-from mtrain.conformance.fuzz.possible import table_problems
-from mtrain.conformance.fuzz.rulesets import Context, context
+from mtrain.conformance.fuzz.rulesets import Context
 from mtrain.conformance.fuzz.tables import written
-from mtrain.conformance.process import HarnessError, NotApplicable
-from mtrain.conformance.runner import compare_field, compare_result, deal_with_draw, state_view
+from mtrain.conformance.process import HarnessError
+from mtrain.conformance.runner import compare_field, compare_result, state_view
 from mtrain.conformance.seat_alone import SEAT_FIELDS
 from mtrain.reference import codec
 from mtrain.reference.engine import (
@@ -77,7 +74,7 @@ from mtrain.reference.refusals import refusal, refusals
 from mtrain.reference.rules import FOLLOW_ANYWHERE, FOLLOW_RESTRICTED
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
-from mtrain.spec.notation import MEXICAN, FixtureError, action_json, action_text, table_state
+from mtrain.spec.notation import MEXICAN, FixtureError, action_json, action_text
 
 STATE_FIELDS = ("engine", "engine_placed", "phase", "seat", "starter", "hands", "trains",
                 "marked", "boneyard", "open_doubles", "turn_doubles", "first_turns", "drawn",
@@ -402,7 +399,7 @@ def _forbids(text: str, clause: str | None) -> str:
     return f"forbids {_kind(text)}" + (f" ({clause})" if clause else "")
 
 
-def _action(ctx: Context, st: State, text: str) -> Action | None:
+def as_action(ctx: Context, st: State, text: str) -> Action | None:
     try:
         return codec.action_from_json(st, action_json(text, ctx.max_pip))
     except (codec.StateError, FixtureError, ValueError, KeyError):
@@ -414,7 +411,7 @@ def permitting(ctx: Context, st: State, text: str, cited: str | None = None) -> 
     action missing or refused (attribution.allowing): TRAIN-6 for a cover refused as onto
     a closed train (`cited` TRAIN-4) that TRAIN-6 opens, TRAIN-4 for a play onto another
     player's marked train refused so. None if the rules refuse it."""
-    act = _action(ctx, st, text)
+    act = as_action(ctx, st, text)
     if act is None:
         return None
     if cited == "TRAIN-4" and closed_cover(st, act, legal=False):
@@ -432,10 +429,10 @@ def _closed_covers(ctx: Context, st: State, missing: Sequence[str], listed: Sequ
     elsewhere errs in the order, DBL-7 or DBL-8, which `permitting` names)."""
     if plays_extra or not missing:
         return False
-    acts = [_action(ctx, st, t) for t in missing]
+    acts = [as_action(ctx, st, t) for t in missing]
     if any(a is None or not closed_cover(st, a) for a in acts):
         return False
-    offered = [_action(ctx, st, t) for t in listed]
+    offered = [as_action(ctx, st, t) for t in listed]
     return not any(a is not None and a.kind == "play" and a.train in st.open_doubles
                    for a in offered)
 
@@ -445,10 +442,10 @@ def _marked_closed(ctx: Context, st: State, missing: Sequence[str],
     """Whether the missing plays are all onto other players' marked trains, and none is
     offered onto such a train but covers: the marker's access (TRAIN-4) is broken, whatever
     the moment's rule (DBL-2, TURN-3, a release), as conform charges it."""
-    acts = [_action(ctx, st, t) for t in missing if _kind(t) == "play"]
+    acts = [as_action(ctx, st, t) for t in missing if _kind(t) == "play"]
     if not acts or any(a is None or not marked_play(st, a) for a in acts):
         return False
-    offered = [_action(ctx, st, t) for t in listed]
+    offered = [as_action(ctx, st, t) for t in listed]
     return not any(a is not None and marked_play(st, a) and a.train not in st.open_doubles
                    for a in offered)
 
@@ -459,11 +456,11 @@ def _mexican_closed(ctx: Context, st: State, missing: Sequence[str],
     up, and none is offered on it: its access (TRAIN-4, MARK-2: always open) is
     broken, whatever the moment's rule (TURN-3, DBL-2, TRAIN-5), as conform charges it:
     only where some other legal play is offered (else the tiles may be unseen)."""
-    acts = [_action(ctx, st, t) for t in missing if _kind(t) == "play"]
+    acts = [as_action(ctx, st, t) for t in missing if _kind(t) == "play"]
     if not acts or any(a is None or not marked_mexican(st, a) for a in acts):
         return False
     legal = legal_actions(st)
-    offered = [_action(ctx, st, t) for t in listed if _kind(t) == "play"]
+    offered = [as_action(ctx, st, t) for t in listed if _kind(t) == "play"]
     if not any(a is not None and a in legal for a in offered):
         return False
     return not any(_kind(t) == "play" and t.endswith(" on mexican") for t in listed)
@@ -475,7 +472,7 @@ def _mexican_unopened(ctx: Context, st: State, missing: Sequence[str],
     it but with a tile the rules refuse there (`extra`: the wrong number opening it is the
     same bug): what opens it (TRAIN-5) is broken, whatever the moment's rule (DBL-2,
     TURN-3), as conform charges it."""
-    acts = [_action(ctx, st, t) for t in missing if _kind(t) == "play"]
+    acts = [as_action(ctx, st, t) for t in missing if _kind(t) == "play"]
     if not acts or any(a is None or not mexican_opening(st, a) for a in acts):
         return False
     return not any(_kind(t) == "play" and t.endswith(" on mexican") and t not in extra
@@ -620,7 +617,7 @@ def contradiction(ctx: Context, st: State, text: str, error: Refused) -> Disagre
     allows it). The expectation is the reference's: the legal set it lists, or the state
     after the move where it allows it; marked with the rules of one's own those read."""
     legal, own = own_rules.on_state(ctx, st, legal_actions)
-    act = _action(ctx, st, text)
+    act = as_action(ctx, st, text)
     allowed = act is not None and act in legal
     question: tuple[str, ...] = ()
     if allowed:
@@ -794,218 +791,3 @@ def action_clauses(ctx: Context, st: State, text: str, expect: dict[str, Any]) -
 def _known(ids: Iterable[str]) -> list[str]:
     known = catalog().clauses
     return list(dict.fromkeys(c for c in ids if c in known)) or ["TURN-1"]
-
-
-# --- asking both engines again ----------------------------------------------------------
-
-
-class Judge:
-    """Puts a Probe to the implementation and to the reference again (the shrinker's and
-    the reproducer's question): the Disagreements, or None when it is no question (the
-    table cannot exist, a step is refused, the chain of steps parts before the question).
-    """
-
-    def __init__(self, impl: Implementation) -> None:
-        self.impl = impl
-        self.ref = ReferenceImplementation()
-
-    def judge(self, probe: Probe) -> list[Disagreement] | None:
-        try:
-            return self._judge(probe)
-        except NotApplicable:
-            return None
-
-    def _judge(self, probe: Probe) -> list[Disagreement] | None:
-        ctx = context(probe.variant)
-        rj = ctx.rj
-        if probe.kind == "deal":
-            return self._deal(ctx, probe)
-        start = self._start(ctx, probe)
-        if start is None:
-            return None
-        want_state, got_state = start
-        st = codec.state_from_json(ctx.rules, want_state)
-        if st.phase == OVER:
-            return None
-        # with rules of one's own, a question whose answer they decide is no question
-        if probe.kind == "legal":
-            legal, own = own_rules.on_state(ctx, st, legal_actions)
-            if own:
-                return None
-            got: Any = None
-            error: BaseException | None = None
-            try:
-                got = self.impl.legal(rj, got_state)
-            except Exception as e:
-                error = e
-            return compare_legal(ctx, st, legal, got, error)
-        assert probe.action is not None
-        if probe.kind == "listed":  # the implementation's two answers, against each other
-            return self._listed(ctx, st, got_state, probe.action)
-        act = action_json(probe.action, ctx.max_pip)
-        ref = own_rules.reference(ctx) or self.ref
-        try:
-            after = ref.apply(rj, want_state, act)
-        except Refused as e:
-            if probe.kind != "refused":
-                return None
-            if e.clause:
-                want, own = own_rules.on_state(ctx, st,
-                                               lambda s: refusing(ctx, s, probe.action or ""))
-            else:
-                want, own = ("TURN-7",), ()
-            if own or own_rules.own_reads(ctx, ref):
-                return None
-            if probe.clause is not None and probe.clause not in want:
-                return None  # refused for another reason than the one being chased
-            return self._refusal(ctx, st, got_state, probe.action, want)
-        if probe.kind == "refused":
-            return None  # legal under the reference
-        # its own rules may decide the step: then only a failure or a broken state is a
-        # finding, as in play (an invariant holds whatever the rules). What the step reads
-        # is what play reads (own_rules.step): whether it is legal is the legal set's
-        # question (own_legal below), which ref.apply asks again
-        taken = _action(ctx, st, probe.action)
-        own = (own_rules.step(ctx, st, taken, perform)[1] if taken is not None
-               else own_rules.own_reads(ctx, ref))
-        try:
-            got, error = self.impl.apply(rj, got_state, act), None
-        except Exception as e:
-            got, error = None, e
-        problems = own_rules.problems(ctx, got) if own and error is None else None
-        # marked with what the table's legal set reads too: conform checks the step is
-        # legal, so it runs no such table
-        _, own_legal = own_rules.on_state(ctx, st, legal_actions)
-        aside = own_rules.worth_aside(own, after, got)  # as play judges it
-        refused = isinstance(error, Refused) and not own_legal  # legal whatever they are
-        found = read_own(compare_apply(ctx, st, probe.action, after if aside is None else aside,
-                                       got, error, problems,
-                                       judged=not own or aside is not None or refused),
-                         (*own, *own_legal))
-        if probe.kind == "apply":
-            return found
-        if own or found or after["phase"] != OVER:
-            return None  # winners are asked of a round both engines ended alike
-        try:
-            seats, error = self.impl.winners(rj, got), None
-        except Exception as e:
-            seats, error = None, e
-        ref = own_rules.reference(ctx) or self.ref
-        want_seats = ref.winners(rj, after)
-        alone = None
-        if read := own_rules.own_reads(ctx, ref):  # a match length of its own alone: the
-            alone = own_rules.match_end_alone(  # winners of the totals, if it names any
-                ctx, codec.state_from_json(ctx.rules, after), read)
-            if alone is None:
-                return None
-            want_seats = alone
-        # marked with what the last step's legality reads: conform checks the step is
-        # legal, so it runs no such table (the shrinker looks for one that reads none)
-        return read_own(compare_winners(ctx, probe.action, want_seats, seats, error,
-                                        after["scores"], over_left_open=alone is not None),
-                        own_legal)
-
-    def _listed(self, ctx: Context, st: State, state: JSON, text: str
-                ) -> list[Disagreement] | None:
-        """Whether the implementation lists `text` as legal in `state` and then refuses it
-        (judge.contradiction); None when it cannot be asked (no list, or a failure)."""
-        try:
-            listed = {action_text(a) for a in self.impl.legal(ctx.rj, state)}
-        except Exception:
-            return None
-        if text not in listed:
-            return []
-        try:
-            self.impl.apply(ctx.rj, state, action_json(text, ctx.max_pip))
-        except Refused as e:
-            return [contradiction(ctx, st, text, e)]
-        except Exception:
-            return None
-        return []
-
-    def _refusal(self, ctx: Context, st: State, state: JSON, text: str,
-                 want: Sequence[str]) -> list[Disagreement]:
-        accepted, clause, error = False, None, None
-        try:
-            self.impl.apply(ctx.rj, state, action_json(text, ctx.max_pip))
-            accepted = True
-        except Refused as e:
-            clause = e.clause
-        except Exception as e:
-            error = e
-        return compare_refusal(ctx, st, text, want, accepted, clause, error)
-
-    def _deal(self, ctx: Context, probe: Probe) -> list[Disagreement] | None:
-        request = deal_request(ctx, probe.deal)
-        if request is None:
-            return None
-        players, round_no, order, extra = request
-        draw = (probe.deal or {}).get("draw")  # SEAT-5: the deal's draw, if any
-        ref = own_rules.reference(ctx) or self.ref
-        try:
-            want = {**deal_with_draw(ref, ctx.rj, players, round_no, order, draw), **extra}
-        except RefusedSetup:  # a shrunk probe whose draw no longer fits its table
-            return None
-        own = own_rules.own_reads(ctx, ref)
-        if own and not own_rules.seat_alone(ctx, probe.deal or {}, want, own):
-            return None  # rules of one's own deal it, the seat and starter included
-        try:
-            got = {**deal_with_draw(self.impl, ctx.rj, players, round_no, order, draw), **extra}
-            error = None
-        except Exception as e:
-            got, error = None, e
-        problems = (own_rules.problems(ctx, got, dealt=True)
-                    if own and error is None else None)
-        return compare_deal(ctx, want, got, error, problems, seat_only=bool(own))
-
-    def _start(self, ctx: Context, probe: Probe) -> tuple[JSON, JSON] | None:
-        """(the reference's state, the implementation's) after the probe's steps, both
-        played from the probe's table or deal, each on its own states."""
-        if probe.table is not None:
-            if table_problems(probe.table, ctx):
-                return None
-            want = got = table_state(probe.table, ctx.rs)
-        else:
-            request = deal_request(ctx, probe.deal)
-            if request is None:
-                return None
-            players, round_no, order, extra = request
-            draw = (probe.deal or {}).get("draw")  # SEAT-5: the deal's draw, if any
-            try:
-                want = {**deal_with_draw(self.ref, ctx.rj, players, round_no, order, draw),
-                        **extra}
-            except RefusedSetup:  # a shrunk probe whose draw no longer fits its table
-                return None
-            try:
-                got = {**deal_with_draw(self.impl, ctx.rj, players, round_no, order, draw), **extra}
-            except Exception:
-                return None
-            if compare_deal(ctx, want, got, None):
-                return None
-        for step in probe.steps:
-            act = action_json(step, ctx.max_pip)
-            try:
-                want = self.ref.apply(ctx.rj, want, act)
-            except Refused:
-                return None
-            try:
-                got = self.impl.apply(ctx.rj, got, act)
-            except Exception:
-                return None
-            if state_problems(ctx.rules, got) or differences(want, got, ctx.max_pip)[1]:
-                return None  # the implementation parts from the rules before the question
-        return want, got
-
-
-def deal_request(ctx: Context, deal: dict[str, Any] | None
-                 ) -> tuple[int, int, list[str], dict[str, Any]] | None:
-    """(players, round, order, totals) of a deal, or None if it cannot be dealt."""
-    assert deal is not None
-    fx = Fixture(id="fuzz-probe", description="", clauses=(), source=(), path="<fuzz>",
-                 line=None, table=None, deal=deal, steps=(), expect=())
-    try:
-        request = fx.deal_request(ctx.rs)
-        ctx.rs.hand_size(request[0])
-    except (FixtureError, ValueError):
-        return None
-    return request

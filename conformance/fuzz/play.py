@@ -42,7 +42,6 @@ from mtrain.conformance.fuzz.illegal import (
 )
 from mtrain.conformance.fuzz.judge import (
     Disagreement,
-    Judge,
     Probe,
     broken_state,
     compare_apply,
@@ -55,6 +54,7 @@ from mtrain.conformance.fuzz.judge import (
     read_own,
 )
 from mtrain.conformance.fuzz.possible import own_starter, table_problems
+from mtrain.conformance.fuzz.rejudge import Judge
 from mtrain.conformance.fuzz.rulesets import Chooser, Context, context
 from mtrain.conformance.fuzz.tables import table_of
 from mtrain.conformance.process import (

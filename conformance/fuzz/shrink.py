@@ -17,7 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from mtrain.conformance.adapter import ReferenceImplementation, Refused, RefusedSetup
-from mtrain.conformance.fuzz.judge import Disagreement, Judge, Probe, deal_request
+from mtrain.conformance.fuzz.judge import Disagreement, Probe
+from mtrain.conformance.fuzz.rejudge import Judge, deal_request
 from mtrain.conformance.fuzz.rulesets import context
 from mtrain.conformance.fuzz.tables import cut_train, drop_seat, reroute, table_of
 from mtrain.conformance.runner import deal_with_draw

@@ -1,0 +1,257 @@
+"""The shrinker's and the reproducer's question: a Probe put to the implementation and
+to the reference again, and judged as a run judges it (judge.py compares).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from mtrain.conformance.adapter import (
+    JSON,
+    Implementation,
+    ReferenceImplementation,
+    Refused,
+    RefusedSetup,
+)
+from mtrain.conformance.answers import state_problems
+from mtrain.conformance.fixture import Fixture
+from mtrain.conformance.fuzz import own_rules
+from mtrain.conformance.fuzz.judge import (
+    Disagreement,
+    Probe,
+    as_action,
+    compare_apply,
+    compare_deal,
+    compare_legal,
+    compare_refusal,
+    compare_winners,
+    contradiction,
+    differences,
+    read_own,
+    refusing,
+)
+from mtrain.conformance.fuzz.possible import table_problems
+from mtrain.conformance.fuzz.rulesets import Context, context
+from mtrain.conformance.process import NotApplicable
+from mtrain.conformance.runner import deal_with_draw
+from mtrain.reference import codec
+from mtrain.reference.engine import (
+    OVER,
+    State,
+    legal_actions,
+    perform,
+)
+from mtrain.spec.notation import FixtureError, action_json, action_text, table_state
+
+
+class Judge:
+    """Puts a Probe to the implementation and to the reference again (the shrinker's and
+    the reproducer's question): the Disagreements, or None when it is no question (the
+    table cannot exist, a step is refused, the chain of steps parts before the question).
+    """
+
+    def __init__(self, impl: Implementation) -> None:
+        self.impl = impl
+        self.ref = ReferenceImplementation()
+
+    def judge(self, probe: Probe) -> list[Disagreement] | None:
+        try:
+            return self._judge(probe)
+        except NotApplicable:
+            return None
+
+    def _judge(self, probe: Probe) -> list[Disagreement] | None:
+        ctx = context(probe.variant)
+        rj = ctx.rj
+        if probe.kind == "deal":
+            return self._deal(ctx, probe)
+        start = self._start(ctx, probe)
+        if start is None:
+            return None
+        want_state, got_state = start
+        st = codec.state_from_json(ctx.rules, want_state)
+        if st.phase == OVER:
+            return None
+        # with rules of one's own, a question whose answer they decide is no question
+        if probe.kind == "legal":
+            legal, own = own_rules.on_state(ctx, st, legal_actions)
+            if own:
+                return None
+            got: Any = None
+            error: BaseException | None = None
+            try:
+                got = self.impl.legal(rj, got_state)
+            except Exception as e:
+                error = e
+            return compare_legal(ctx, st, legal, got, error)
+        assert probe.action is not None
+        if probe.kind == "listed":  # the implementation's two answers, against each other
+            return self._listed(ctx, st, got_state, probe.action)
+        act = action_json(probe.action, ctx.max_pip)
+        ref = own_rules.reference(ctx) or self.ref
+        try:
+            after = ref.apply(rj, want_state, act)
+        except Refused as e:
+            if probe.kind != "refused":
+                return None
+            if e.clause:
+                want, own = own_rules.on_state(ctx, st,
+                                               lambda s: refusing(ctx, s, probe.action or ""))
+            else:
+                want, own = ("TURN-7",), ()
+            if own or own_rules.own_reads(ctx, ref):
+                return None
+            if probe.clause is not None and probe.clause not in want:
+                return None  # refused for another reason than the one being chased
+            return self._refusal(ctx, st, got_state, probe.action, want)
+        if probe.kind == "refused":
+            return None  # legal under the reference
+        # its own rules may decide the step: then only a failure or a broken state is a
+        # finding, as in play (an invariant holds whatever the rules). What the step reads
+        # is what play reads (own_rules.step): whether it is legal is the legal set's
+        # question (own_legal below), which ref.apply asks again
+        taken = as_action(ctx, st, probe.action)
+        own = (own_rules.step(ctx, st, taken, perform)[1] if taken is not None
+               else own_rules.own_reads(ctx, ref))
+        try:
+            got, error = self.impl.apply(rj, got_state, act), None
+        except Exception as e:
+            got, error = None, e
+        problems = own_rules.problems(ctx, got) if own and error is None else None
+        # marked with what the table's legal set reads too: conform checks the step is
+        # legal, so it runs no such table
+        _, own_legal = own_rules.on_state(ctx, st, legal_actions)
+        aside = own_rules.worth_aside(own, after, got)  # as play judges it
+        refused = isinstance(error, Refused) and not own_legal  # legal whatever they are
+        found = read_own(compare_apply(ctx, st, probe.action, after if aside is None else aside,
+                                       got, error, problems,
+                                       judged=not own or aside is not None or refused),
+                         (*own, *own_legal))
+        if probe.kind == "apply":
+            return found
+        if own or found or after["phase"] != OVER:
+            return None  # winners are asked of a round both engines ended alike
+        try:
+            seats, error = self.impl.winners(rj, got), None
+        except Exception as e:
+            seats, error = None, e
+        ref = own_rules.reference(ctx) or self.ref
+        want_seats = ref.winners(rj, after)
+        alone = None
+        if read := own_rules.own_reads(ctx, ref):  # a match length of its own alone: the
+            alone = own_rules.match_end_alone(  # winners of the totals, if it names any
+                ctx, codec.state_from_json(ctx.rules, after), read)
+            if alone is None:
+                return None
+            want_seats = alone
+        # marked with what the last step's legality reads: conform checks the step is
+        # legal, so it runs no such table (the shrinker looks for one that reads none)
+        return read_own(compare_winners(ctx, probe.action, want_seats, seats, error,
+                                        after["scores"], over_left_open=alone is not None),
+                        own_legal)
+
+    def _listed(self, ctx: Context, st: State, state: JSON, text: str
+                ) -> list[Disagreement] | None:
+        """Whether the implementation lists `text` as legal in `state` and then refuses it
+        (judge.contradiction); None when it cannot be asked (no list, or a failure)."""
+        try:
+            listed = {action_text(a) for a in self.impl.legal(ctx.rj, state)}
+        except Exception:
+            return None
+        if text not in listed:
+            return []
+        try:
+            self.impl.apply(ctx.rj, state, action_json(text, ctx.max_pip))
+        except Refused as e:
+            return [contradiction(ctx, st, text, e)]
+        except Exception:
+            return None
+        return []
+
+    def _refusal(self, ctx: Context, st: State, state: JSON, text: str,
+                 want: Sequence[str]) -> list[Disagreement]:
+        accepted, clause, error = False, None, None
+        try:
+            self.impl.apply(ctx.rj, state, action_json(text, ctx.max_pip))
+            accepted = True
+        except Refused as e:
+            clause = e.clause
+        except Exception as e:
+            error = e
+        return compare_refusal(ctx, st, text, want, accepted, clause, error)
+
+    def _deal(self, ctx: Context, probe: Probe) -> list[Disagreement] | None:
+        request = deal_request(ctx, probe.deal)
+        if request is None:
+            return None
+        players, round_no, order, extra = request
+        draw = (probe.deal or {}).get("draw")  # SEAT-5: the deal's draw, if any
+        ref = own_rules.reference(ctx) or self.ref
+        try:
+            want = {**deal_with_draw(ref, ctx.rj, players, round_no, order, draw), **extra}
+        except RefusedSetup:  # a shrunk probe whose draw no longer fits its table
+            return None
+        own = own_rules.own_reads(ctx, ref)
+        if own and not own_rules.seat_alone(ctx, probe.deal or {}, want, own):
+            return None  # rules of one's own deal it, the seat and starter included
+        try:
+            got = {**deal_with_draw(self.impl, ctx.rj, players, round_no, order, draw), **extra}
+            error = None
+        except Exception as e:
+            got, error = None, e
+        problems = (own_rules.problems(ctx, got, dealt=True)
+                    if own and error is None else None)
+        return compare_deal(ctx, want, got, error, problems, seat_only=bool(own))
+
+    def _start(self, ctx: Context, probe: Probe) -> tuple[JSON, JSON] | None:
+        """(the reference's state, the implementation's) after the probe's steps, both
+        played from the probe's table or deal, each on its own states."""
+        if probe.table is not None:
+            if table_problems(probe.table, ctx):
+                return None
+            want = got = table_state(probe.table, ctx.rs)
+        else:
+            request = deal_request(ctx, probe.deal)
+            if request is None:
+                return None
+            players, round_no, order, extra = request
+            draw = (probe.deal or {}).get("draw")  # SEAT-5: the deal's draw, if any
+            try:
+                want = {**deal_with_draw(self.ref, ctx.rj, players, round_no, order, draw),
+                        **extra}
+            except RefusedSetup:  # a shrunk probe whose draw no longer fits its table
+                return None
+            try:
+                got = {**deal_with_draw(self.impl, ctx.rj, players, round_no, order, draw), **extra}
+            except Exception:
+                return None
+            if compare_deal(ctx, want, got, None):
+                return None
+        for step in probe.steps:
+            act = action_json(step, ctx.max_pip)
+            try:
+                want = self.ref.apply(ctx.rj, want, act)
+            except Refused:
+                return None
+            try:
+                got = self.impl.apply(ctx.rj, got, act)
+            except Exception:
+                return None
+            if state_problems(ctx.rules, got) or differences(want, got, ctx.max_pip)[1]:
+                return None  # the implementation parts from the rules before the question
+        return want, got
+
+
+def deal_request(ctx: Context, deal: dict[str, Any] | None
+                 ) -> tuple[int, int, list[str], dict[str, Any]] | None:
+    """(players, round, order, totals) of a deal, or None if it cannot be dealt."""
+    assert deal is not None
+    fx = Fixture(id="fuzz-probe", description="", clauses=(), source=(), path="<fuzz>",
+                 line=None, table=None, deal=deal, steps=(), expect=())
+    try:
+        request = fx.deal_request(ctx.rs)
+        ctx.rs.hand_size(request[0])
+    except (FixtureError, ValueError):
+        return None
+    return request
