@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from mtrain.conformance.fixture import Expectation, Fixture
-from mtrain.spec.catalog import Clause
+from mtrain.spec.catalog_entries import Clause
 from mtrain.spec.model.steps import replay
 from mtrain.spec.notation import NEXT_ROUND
 from mtrain.spec.ruleset import Ruleset

@@ -28,7 +28,8 @@ from mtrain.conformance.protocol import PROTOCOL_VERSION
 from mtrain.conformance.render import Highlight, fixture_state, highlight_from_actions, render_state
 from mtrain.docs_reports import ReportPages, clause_links
 from mtrain.spec import facts as F
-from mtrain.spec.catalog import Catalog, Clause, catalog, max_pip_of
+from mtrain.spec.catalog import Catalog, catalog, max_pip_of
+from mtrain.spec.catalog_entries import Clause
 from mtrain.spec.notation import action_json
 from mtrain.spec.rulebooks import RuleBooks, Statement, load_rulebooks
 from mtrain.spec.ruleset import Ruleset

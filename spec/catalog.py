@@ -10,28 +10,41 @@ table that cannot be dealt from its set (DEAL-8). Errors in files carry file and
 from __future__ import annotations
 
 import functools
-import importlib.resources
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from mtrain.spec import tiles, tilesets
+from mtrain.spec.catalog_entries import (
+    MALFORMED,
+    Clause,
+    VariantFile,
+    read_clauses,
+    read_options,
+    read_set_aside,
+    read_shaped,
+    read_sources,
+    read_variant_file,
+)
+from mtrain.spec.data_folder import (
+    DATA_ENV,
+    check_data_dir,
+    data_dir,
+    data_entries,
+    data_label,
+    data_text,
+    load_data,
+    shipped_data,
+)
 from mtrain.spec.errors import shown
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
-from mtrain.spec.yamlload import Document, SpecError, SpecErrors, load, read_text
+from mtrain.spec.yamlload import Document, SpecError, SpecErrors, load
 from mtrain.spec.yamlschema import schema, validate
 
-T = TypeVar("T")
 Setters = dict[str, tuple[Document | None, str]]
 """Which file (or override) set each option: errors point at its line."""
-
-SOURCES = ("pagat", "puremco", "wikipedia", "cardinal", "fundex", "ourpastimes", "celko",
-           "goodsam", "goodsam-fl", "hathaway", "thimble", "spaanszt", "greves", "dualtrain",
-           "netexl", "house", "decision", "common", "engine")
-"""The provenance labels, defined in spec/data/sources.yaml (`Catalog.sources`)."""
 
 
 class ConflictingValues(SpecError):
@@ -44,178 +57,8 @@ class RulesetError(ValueError):
     """A rule set that cannot be composed (names, not files, are at fault)."""
 
 
-@dataclass(frozen=True)
-class Value:
-    name: str
-    source: tuple[str, ...]
-    text: str
-    table: tuple[tuple[int, int], ...] = ()
-    decision: str | None = None
-    origin: str | None = None
-
-
-@dataclass(frozen=True)
-class Option:
-    name: str
-    title: str
-    question: int | None
-    values: dict[str, Value]
-
-
-@dataclass(frozen=True)
-class Clause:
-    id: str
-    title: str
-    text: str
-    sources: tuple[str, ...]
-    when: dict[str, frozenset[str]] = field(default_factory=dict)
-    requires: dict[str, frozenset[str]] = field(default_factory=dict)
-    decision: str | None = None
-    answers: tuple[int, ...] = ()
-    line: int | None = None
-    origin: str | None = None
-
-    def applies(self, values: Mapping[str, str]) -> bool:
-        """True when the rule set takes one of the listed values for every `when` option."""
-        return all(values[o] in vs for o, vs in self.when.items())
-
-    def satisfied(self, values: Mapping[str, str]) -> bool:
-        return all(values[o] in vs for o, vs in self.requires.items())
-
-
-@dataclass(frozen=True)
-class Label:
-    """A provenance label: what kind of origin it is, and what it means."""
-
-    name: str
-    kind: str
-    text: str
-
-
-@dataclass(frozen=True)
-class SetAside:
-    """A rule a source gives that no rule set encodes, with the reason."""
-
-    id: str
-    title: str
-    sources: tuple[str, ...]
-    text: str
-    changes: str
-    reason: str
-    origin: str | None = None
-
-
-@dataclass(frozen=True)
-class VariantFile:
-    """A variant or overlay file as written (not yet composed)."""
-
-    name: str
-    title: str
-    source: tuple[str, ...]
-    description: str
-    base: str | None
-    overlays: tuple[str, ...]
-    options: dict[str, str]
-    applies_to: tuple[str, ...] | None
-    doc: Document
-
-
-DATA_ENV = "MTRAIN_SPEC_DATA"
-"""An environment variable naming another spec data directory (a copy of spec/data), read
-by `catalog()`: tests inject faults into a copy and run `mtrain check` on it."""
-
 TABLE_HINT = " (or a table of one's own, players: tiles, as `hand_sizes: {2: 15, 3: 13}`)"
 """What an unknown hand_sizes value's message adds: a table is given, not named."""
-
-
-def data_dir() -> Any:
-    """The spec data directory: the one `MTRAIN_SPEC_DATA` names, else the shipped one."""
-    other = os.environ.get(DATA_ENV)
-    if other:
-        return Path(other)
-    return shipped_data()
-
-
-@functools.cache
-def shipped_data() -> Any:
-    """The shipped spec data directory, found once per process: building the
-    importlib.resources path costs more than everything else `catalog()` does."""
-    return importlib.resources.files("mtrain.spec") / "data"
-
-
-def data_label(folder: Any) -> str:
-    """How error messages name files of `folder`: spec/data for the shipped one."""
-    return "spec/data" if str(folder) == str(shipped_data()) else str(folder)
-
-
-def load_data(folder: Any, *parts: str) -> Document:
-    """One YAML file of a spec data directory, named for errors as spec/data/... ."""
-    return load(*data_text(folder, *parts))
-
-
-def data_text(folder: Any, *parts: str) -> tuple[str, str]:
-    """(how errors name it, its text) for a file of a spec data directory; a missing
-    file, a folder in its place or bytes that are not UTF-8 are a SpecError naming it."""
-    shown = f"{data_label(folder)}/{'/'.join(parts)}"
-    res = folder.joinpath(*parts)
-    if isinstance(res, Path):
-        return shown, read_text(res, shown)
-    try:  # a resource of an installed package that is not a plain file (a zip)
-        return shown, res.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise SpecError(shown, None, f"cannot read file: {e}") from None
-
-
-def _is_dir(path: Path) -> bool:
-    """Path.is_dir, False where it raises (a name too long for the file system)."""
-    try:
-        return path.is_dir()
-    except OSError:
-        return False
-
-
-def check_data_dir(folder: Any) -> None:
-    """A SpecError unless `folder` is a folder (MTRAIN_SPEC_DATA may name anything)."""
-    if isinstance(folder, Path) and not _is_dir(folder):
-        try:
-            os.stat(folder)
-            what = "is a file, not a folder"
-        except FileNotFoundError:
-            what = ("a symbolic link to nothing" if folder.is_symlink() else "no such folder")
-        except OSError as e:  # a loop of links, a name too long
-            what = str(e.strerror or e)
-        raise SpecError(str(folder), None, f"{what} (named by {DATA_ENV}, the spec data "
-                        "folder: a copy of spec/data)")
-
-
-def data_entries(folder: Any, kind: str, required: bool = True) -> list[Any]:
-    """The entries of the spec data folder's `kind` subfolder (variants/, overlays/,
-    rulesets/), by name; a SpecError naming it if it is missing (unless not `required`)
-    or not a folder."""
-    sub = folder / kind
-    if not sub.is_dir():
-        if not required and not sub.exists():  # rulesets/: a data folder may have none
-            return []
-        what = "is a file, not a folder" if sub.exists() else "no such folder"
-        raise SpecError(f"{data_label(folder)}/{kind}", None, what)
-    return sorted(sub.iterdir(), key=lambda e: e.name)
-
-
-_MALFORMED = (KeyError, TypeError, AttributeError, ValueError, IndexError)
-"""What reading a file of the wrong shape raises in the readers below."""
-
-
-def _read(doc: Document, reader: Callable[..., T], *args: Any) -> T:
-    """`reader(doc, *args)`, with data of a shape the reader does not expect (a list
-    where a mapping belongs, a missing key) one SpecError naming the file, not a
-    traceback; the readers name the line themselves where they check."""
-    try:
-        return reader(doc, *args)
-    except SpecError:
-        raise
-    except _MALFORMED as e:
-        detail = f"missing key {e}" if isinstance(e, KeyError) else str(e)
-        raise doc.error((), f"not in the shape this file takes ({detail})") from None
 
 
 class Catalog:
@@ -224,10 +67,10 @@ class Catalog:
     def __init__(self, folder: Any = None) -> None:
         self.data_dir = folder = data_dir() if folder is None else folder
         check_data_dir(folder)
-        self.sources = _read(load_data(folder, "sources.yaml"), _read_sources)
-        self.options = _read(load_data(folder, "options.yaml"), _read_options)
-        self.clauses = _read(load_data(folder, "clauses.yaml"), _read_clauses, self.options)
-        self.set_aside = _read(load_data(folder, "set-aside.yaml"), _read_set_aside)
+        self.sources = read_shaped(load_data(folder, "sources.yaml"), read_sources)
+        self.options = read_shaped(load_data(folder, "options.yaml"), read_options)
+        self.clauses = read_shaped(load_data(folder, "clauses.yaml"), read_clauses, self.options)
+        self.set_aside = read_shaped(load_data(folder, "set-aside.yaml"), read_set_aside)
         self.variants: dict[str, VariantFile] = {}
         self.overlays: dict[str, VariantFile] = {}
         for kind, store in (("variants", self.variants), ("overlays", self.overlays)):
@@ -265,7 +108,7 @@ class Catalog:
                 self._variant_values[name] = dict(self.ruleset(name).choices)
             except RulesetError as e:  # an overlay that does not apply, or two that clash
                 raise vf.doc.error(("overlays",), str(e)) from None
-            except _MALFORMED as e:
+            except MALFORMED as e:
                 raise vf.doc.error((), f"cannot be composed ({type(e).__name__}: {e})"
                                    ) from None
 
@@ -734,118 +577,6 @@ def _breaks(clause: Clause, values: Mapping[str, str]) -> bool:
 def max_pip_of(values: Mapping[str, str]) -> int:
     """The highest number of the rule set's tile set (its `highest` in options.yaml)."""
     return tilesets.highest(values["tile_set"])
-
-
-def read_variant_file(doc: Document) -> VariantFile:
-    errors = validate(doc, schema("variant"))
-    if errors:
-        raise SpecErrors(errors)
-    d = doc.data
-    return VariantFile(
-        name=d["name"], title=d["title"], source=tuple(d["source"]),
-        description=d.get("description", ""), base=d.get("base"),
-        overlays=tuple(d.get("overlays", ())), options=dict(d["options"]),
-        applies_to=tuple(d["applies_to"]) if "applies_to" in d else None, doc=doc)
-
-
-def _read_options(doc: Document) -> dict[str, Option]:
-    out = {}
-    if not isinstance(doc.data, dict):
-        raise doc.error((), "options.yaml must be a mapping of option names")
-    for name, body in doc.data.items():
-        if not isinstance(body, dict) or not isinstance(body.get("values"), dict):
-            raise doc.error((name,), f"option {name!r} needs a `values` mapping")
-        values = {}
-        for vname, v in body["values"].items():
-            src = tuple(v.get("source", ()))
-            if not src or any(s not in SOURCES for s in src):
-                raise doc.error((name, "values", vname, "source"),
-                                f"{name}={vname}: source must be a list from {SOURCES}")
-            problem = _provenance_problem(src, v)
-            if problem:
-                raise doc.error((name, "values", vname), f"{name}={vname}: {problem}")
-            table = tuple(sorted((int(k), int(n)) for k, n in v.get("table", {}).items()))
-            values[vname] = Value(vname, src, str(v.get("text", "")), table,
-                                  v.get("decision"), v.get("origin"))
-        if name == "hand_sizes" and not all(v.table for v in values.values()):
-            raise doc.error((name,), "every hand_sizes value needs a table")
-        out[name] = Option(name, str(body.get("title", name)), body.get("question"), values)
-    return out
-
-
-def _read_clauses(doc: Document, options: dict[str, Option]) -> dict[str, Clause]:
-    out: dict[str, Clause] = {}
-    errors = []
-    if not isinstance(doc.data, list):
-        raise doc.error((), "clauses.yaml must be a list of clauses")
-    for i, c in enumerate(doc.data):
-        cid = c.get("id")
-        if not isinstance(cid, str) or cid in out:
-            errors.append(doc.error((i, "id"), f"clause id missing or repeated: {cid!r}"))
-            continue
-        conds: dict[str, dict[str, frozenset[str]]] = {}
-        for key in ("when", "requires"):
-            conds[key] = {}
-            for opt, vals in (c.get(key) or {}).items():
-                if opt not in options:
-                    errors.append(doc.error((i, key, opt), f"{cid}: unknown option {shown(opt)}"))
-                    continue
-                for v in vals:
-                    if v not in options[opt].values:
-                        errors.append(doc.error((i, key, opt), f"{cid}: unknown value {shown(v)} "
-                                                f"for {opt}"))
-                conds[key][opt] = frozenset(vals)
-        sources = tuple(c.get("sources", ()))
-        problem = _provenance_problem(sources, c)
-        if problem:
-            errors.append(doc.error((i,), f"{cid}: {problem}"))
-        out[cid] = Clause(
-            id=cid, title=c["title"], text=c["text"], sources=sources,
-            when=conds["when"], requires=conds["requires"], decision=c.get("decision"),
-            answers=tuple(c.get("answers", ())), line=doc.line_of((i,)),
-            origin=c.get("origin"))
-    if errors:
-        raise SpecErrors(errors)
-    return out
-
-
-def _provenance_problem(sources: Sequence[str], body: Mapping[str, Any]) -> str | None:
-    """A `decision` source gives its reason, a `common` or `engine` one its origin, and
-    only they do."""
-    if not sources or any(s not in SOURCES for s in sources):
-        return f"sources must be a non-empty list from {SOURCES}"
-    if "decision" in sources and not body.get("decision"):
-        return "a 'decision' source must give its reason in `decision`"
-    if "decision" not in sources and body.get("decision"):
-        return "`decision` is given without a 'decision' source"
-    told = "common" in sources or "engine" in sources
-    if told and not body.get("origin"):
-        if "common" in sources:
-            return "a 'common' source must give which house rule it is and where from in `origin`"
-        return "an 'engine' source must give which engines play it in `origin`"
-    if not told and body.get("origin"):
-        return "`origin` is given without a 'common' or 'engine' source"
-    return None
-
-
-def _read_sources(doc: Document) -> dict[str, Label]:
-    data = doc.data
-    if not isinstance(data, dict) or set(data) != set(SOURCES):
-        raise doc.error((), f"sources.yaml must define exactly the labels {SOURCES}")
-    return {name: Label(name, str(body["kind"]), str(body["text"]).strip())
-            for name, body in data.items()}
-
-
-def _read_set_aside(doc: Document) -> list[SetAside]:
-    out = []
-    for i, body in enumerate(doc.data or []):
-        sources = tuple(body.get("sources", ()))
-        problem = _provenance_problem(sources, body)
-        if problem:
-            raise doc.error((i,), f"{body.get('id')}: {problem}")
-        out.append(SetAside(str(body["id"]), str(body["title"]), sources, str(body["text"]),
-                            str(body["changes"]), str(body["reason"]), body.get("origin")))
-    return out
 
 
 def catalog() -> Catalog:

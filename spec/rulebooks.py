@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mtrain.spec.catalog import Catalog, load_data
+from mtrain.spec.catalog import Catalog
+from mtrain.spec.data_folder import load_data
 from mtrain.spec.errors import shown
 from mtrain.spec.yamlload import Document, SpecError, SpecErrors, load
 from mtrain.spec.yamlschema import schema, validate

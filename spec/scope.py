@@ -23,7 +23,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mtrain.spec.catalog import Catalog, Clause, catalog
+from mtrain.spec.catalog import Catalog, catalog
+from mtrain.spec.catalog_entries import Clause
 from mtrain.spec.errors import shown
 from mtrain.spec.ruleset import CUSTOM, MAX_PLAYERS, OTHER, Ruleset
 

@@ -14,7 +14,8 @@ import pytest
 from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
 from mtrain.conformance.lint.scopes import ScopeCache, check_scopes
 from mtrain.spec import cache, yamlload, yamlschema
-from mtrain.spec.catalog import DATA_ENV, Catalog, shipped_data
+from mtrain.spec.catalog import Catalog
+from mtrain.spec.data_folder import DATA_ENV, shipped_data
 from mtrain.spec.scope import Space
 
 FILE = "doubles/order.yaml"

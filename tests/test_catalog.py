@@ -127,12 +127,12 @@ def test_decisions_give_reasons_and_common_rules_say_where_from() -> None:
 
 
 def test_an_engine_label_needs_its_origin() -> None:
-    from mtrain.spec.catalog import _provenance_problem
+    from mtrain.spec.catalog_entries import provenance_problem
 
-    assert _provenance_problem(["engine"], {}) == (
+    assert provenance_problem(["engine"], {}) == (
         "an 'engine' source must give which engines play it in `origin`")
-    assert _provenance_problem(["engine"], {"origin": "seen in one app"}) is None
-    assert "without" in (_provenance_problem(["pagat"], {"origin": "x"}) or "")
+    assert provenance_problem(["engine"], {"origin": "seen in one app"}) is None
+    assert "without" in (provenance_problem(["pagat"], {"origin": "x"}) or "")
 
 
 def test_the_corrected_labels() -> None:

@@ -24,7 +24,8 @@ from mtrain import cli
 from mtrain.conformance.crosscheck import invariant_texts as invariantcheck
 from mtrain.conformance.crosscheck.witnesses import ReachReport, Witness
 from mtrain.conformance.speccheck import run as check
-from mtrain.spec.catalog import DATA_ENV, Catalog
+from mtrain.spec.catalog import Catalog
+from mtrain.spec.data_folder import DATA_ENV
 from mtrain.spec.optionspace import grid as optiongrid
 
 DATA = Path(__file__).resolve().parents[1] / "spec" / "data"

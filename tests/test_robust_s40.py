@@ -295,7 +295,7 @@ def test_spec_data_named_through_a_loop_of_links_is_said_to_be(
         capsys: pytest.CaptureFixture[str], tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
     # "no such folder", which sends one looking for a typo
-    from mtrain.spec import catalog as module
+    from mtrain.spec import data_folder as module
     from mtrain.spec.yamlload import SpecError
     (tmp_path / "a").symlink_to(tmp_path / "b")
     (tmp_path / "b").symlink_to(tmp_path / "a")

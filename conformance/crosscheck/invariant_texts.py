@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from mtrain.spec.catalog import Catalog, catalog, load_data
+from mtrain.spec.catalog import Catalog, catalog
+from mtrain.spec.data_folder import load_data
 from mtrain.spec.optionspace.grid import Finding
 
 Change = Callable[[Any], None]

@@ -128,7 +128,8 @@ def _invariants() -> Check:
 
 def _variant_files(paths: Sequence[str]) -> Check:
     """Each file's option values (base, overlays, its own), asked of the option space."""
-    from mtrain.spec.catalog import catalog, read_variant_file
+    from mtrain.spec.catalog import catalog
+    from mtrain.spec.catalog_entries import read_variant_file
     from mtrain.spec.optionspace import features as optionspace
     from mtrain.spec.yamlload import SpecError, load
 

@@ -38,7 +38,8 @@ from typing import Any, Final
 import z3
 
 from mtrain.spec import tiles
-from mtrain.spec.catalog import Catalog, RulesetError, catalog, data_dir
+from mtrain.spec.catalog import Catalog, RulesetError, catalog
+from mtrain.spec.data_folder import data_dir
 from mtrain.spec.ruleset import CUSTOM
 from mtrain.spec.tilesets import highest
 from mtrain.spec.yamlload import SpecError

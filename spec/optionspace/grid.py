@@ -33,7 +33,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from mtrain.spec.catalog import Catalog, RulesetError, catalog, load_data
+from mtrain.spec.catalog import Catalog, RulesetError, catalog
+from mtrain.spec.data_folder import load_data
 from mtrain.spec.ruleset import CUSTOM
 from mtrain.spec.yamlload import Document, SpecError
 
