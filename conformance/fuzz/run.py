@@ -31,6 +31,7 @@ from mtrain.conformance.fuzz.play import (
     plan_game,
     play_game,
 )
+from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.reproducer import (
     check,
     free_id,
@@ -507,6 +508,29 @@ def _write_found(group: Group, label: str, seed: int, out: Path, taken: set[str]
     group.path = path
 
 
+LISTED_OWN = (
+    "why no table of it can be run: an action listed and then refused shows in the legal "
+    "set of its table or in a step of it, and the reference decides both by the whole "
+    "legal set (refusals.apply); conform runs a table only where every value of its own "
+    "rules answers that set alike, and there fuzz judges the listing (or the refusal) "
+    "against the rules, a finding of its own (`allows ...`, `forbids ...`) with its "
+    "reproducer; an engine that lists and refuses only where its own rule decides (as "
+    "here: shrunk, no cut left a table that rule does not decide) has none")
+
+
+def _unshown(occ: Occurrence) -> str:
+    """Why a finding's probe did not show it again: its table no round reaches under the
+    stand-in (a state only the rules of its own reached, as a draw they allowed: no
+    fixture can start there), else it did not show."""
+    p = occ.probe
+    ctx = context(p.variant)
+    why = table_problems(p.table, ctx) if p.table is not None else []
+    if why and ctx.unknown:
+        return (f"no reproducer: its table is one only its own rules "
+                f"({', '.join(sorted(ctx.unknown))}) reach: {why[0].rsplit(']: ', 1)[-1]}")
+    return "the disagreement did not show again when asked again"
+
+
 def _remove(group: Group) -> None:
     """The file written as the finding was found, for one that is not reproduced."""
     if group.path is not None:
@@ -531,7 +555,7 @@ def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out
     if shrinker is None:
         group.problems.append(f"no reproducer: {seen[0].disagreement.no_reproducer}"
                               if not tries  # none of them can be asked again
-                              else "the disagreement did not show again when asked again")
+                              else _unshown(tries[0]))
         _remove(group)
         return
     group.shrunk = shrinker.run()
@@ -551,6 +575,8 @@ def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out
         group.problems.append(f"the rule-set file of the reproducer could not be written to "
                               f"{out}: {e.strerror or e}")
     group.problems += check(path, text, session.impl, label, context(group.shrunk.variant))
+    if group.problems and group.shrunk.kind == "listed" and group.verdict.own:
+        group.problems.append(LISTED_OWN)
     if not group.problems:
         try:
             out.mkdir(parents=True, exist_ok=True)
