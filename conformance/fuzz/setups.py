@@ -4,12 +4,12 @@ rounds its match has.
 
 Games deal only the counts a table lists, so an engine that deals a count its table
 lacks (pullman's eight tiles each to 9 players) was never asked: conform alone found it.
-Each rule set is asked, once per run, for a setup at every count its table lacks next to
-the ones it lists (one below the fewest, one above the most, any gap between) and at the
-game's edges: a table of one seat (every table begins at two, DEAL-2 to DEAL-6; a deal
-request cannot ask it, so the table is put) and MAX_PLAYERS, the most any table may list.
-Refusing is right; dealing (or refusing by another clause) is a finding, whose
-reproducer is the setup with `refused_setup: DEAL-7`.
+Each rule set is asked (once in each process of the run) for a setup at every count its
+table lacks next to the ones it lists (one below the fewest, one above the most, any gap
+between) and at the game's edges: a table of one seat (every table begins at two, DEAL-2
+to DEAL-6; a deal request cannot ask it, so the table is put) and MAX_PLAYERS, the most
+any table may list. Refusing is right; dealing (or refusing by another clause) is a
+finding, whose reproducer is the setup with `refused_setup: DEAL-7`.
 
 A match length of one's own (`other`) leaves how many rounds a match has to the engine;
 games that start at a round its match does not have end at their deal (signalbox: 18 of
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mtrain.conformance.adapter import JSON, Implementation, RefusedSetup
+from mtrain.conformance.adapter import JSON, Implementation
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.fuzz import own_rules
 from mtrain.conformance.fuzz.judge import Disagreement, Probe, failure
@@ -147,9 +147,7 @@ def _last_round(impl: Implementation, ctx: Context) -> int | None:
                      line=None, table=None, deal=deal, steps=(), expect=())
         try:
             played = play(fx, ctx.rs, impl, ctx.rj)
-        except (NotApplicable, RefusedSetup):
-            return None
-        except Exception:
+        except Exception:  # unsupported, a crash: its rounds stay unknown
             return None
         if isinstance(played, tuple):
             return True

@@ -316,7 +316,8 @@ def untested(report: FuzzReport) -> str | None:
 def _where(g: Group) -> str:
     f = g.first
     at = "the deal" if f.step == 0 else f"step {f.step}"
-    return (f"first in game {f.game} ({f.probe.variant}, {f.players} players), round "
+    seats = f"{f.players} player" + ("" if f.players == 1 else "s")
+    return (f"first in game {f.game} ({f.probe.variant}, {seats}), round "
             f"{f.round}, {at}")
 
 
