@@ -17,6 +17,7 @@ from mtrain.conformance import fuzz as F
 from mtrain.conformance.adapter import JSON, ReferenceImplementation, Refused
 from mtrain.conformance.fixture import load_file
 from mtrain.conformance.fuzz.rulesets import declared_context
+from mtrain.conformance.fuzz.run import LISTED_OWN
 from mtrain.conformance.lint import lint
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
@@ -314,8 +315,11 @@ def test_signalbox_a_starting_seat_and_a_match_of_its_own(
     most doubles leads) gave tables the stand-in's rotation could not reach
     (REACH-STARTER), so no finding could be asked again, shrunk or written; its eight-round
     match refused a later round's deal, reported as a finding (conform counts it not
-    applicable); and its plays kept off marked trains showed under the moment's clause
-    (MARK-1, DBL-2, TURN-3, DBL-9: four findings of one bug) where conform charges TRAIN-4."""
+    applicable), then ended the games that started after it at their deal (one of these
+    four; 18 of 60), until the rounds its match has were asked before any game was planned
+    (setups.match_rounds); and its plays kept off marked trains showed under the moment's
+    clause (MARK-1, DBL-2, TURN-3, DBL-9: four findings of one bug) where conform charges
+    TRAIN-4."""
     capsys.readouterr()
     main(["fuzz", "--adapter", f"{EXAMPLES / 'signalbox_engine.py'}:Signalbox",
           "--rules", str(EXAMPLES / "signalbox-rules.yaml"), "--games", "4", "--seed", "1",
@@ -325,8 +329,8 @@ def test_signalbox_a_starting_seat_and_a_match_of_its_own(
     assert sorted(findings) == ["allows play (TRAIN-4)", "forbids play (TRAIN-4)",
                                 "round end: INV-ROUND-SCORE"], sorted(findings)
     assert all(f["problems"] == [] and f["reproducer"] for f in findings.values())
-    assert report["ended_early"] == {
-        "its own rules (match_length) have no such round: the deal was refused": 1}
+    assert report["match_rounds"] == {"signalbox": 8}  # its docstring: eight rounds
+    assert report["ended_early"] == {}
     assert lint(tmp_path / "out").errors == []
 
 
@@ -427,7 +431,7 @@ def test_an_action_listed_then_refused_on_a_step_of_its_own_rules_is_a_finding(
     assert group.shrunk is not None and group.shrunk.size < group.best.probe.size
     assert group.path is None and group.problems == [
         "conform would not run it under own-train-other (not applicable: its outcome "
-        "depends on own_train_first (played its own way))"]
+        "depends on own_train_first (played its own way))", LISTED_OWN]
     assert report.cut and all("a refusal of a move its legal answer listed" in k
                               for k in report.cut)
     assert sum(report.cut.values()) == group.count

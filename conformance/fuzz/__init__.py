@@ -18,9 +18,14 @@ implementation fails, and written as a fixture that `mtrain conform --fixtures F
     mtrain fuzz --mutant NAME --games 200 --seed 1
     mtrain fuzz --impl 'python my_engine.py' --follow impl --known known.yaml
 
-Modules: rulesets (which rule sets, and a mutant's), play (the games), judge (what is compared, and
-signatures), tables (fixture notation), possible (what a table must be), shrink,
-reproducer, run (a whole run, with --jobs); the command line and its report:
+Each rule set's setups at the player counts its table lacks are asked too (refused by
+DEAL-7, or a finding), and under a match length of its own the last round its match
+has, so that no game starts after it (setups.py).
+
+Modules: rulesets (which rule sets, and a mutant's), play (the games), totals (made-up
+match totals), setups (the counts a table lacks, a match's rounds), judge (what is
+compared, and signatures), tables (fixture notation), possible (what a table must be),
+shrink, reproducer, run (a whole run, with --jobs); the command line and its report:
 mtrain/commands/fuzz.py.
 """
 

@@ -25,6 +25,8 @@ that a run can count each bug once however often it shows:
     round end: result.scores                the step that ends the round: only the result
                                             and the totals count, not the bookkeeping
     winners                                 the match winners differ
+    allows the setup (DEAL-7)               a player count the table lacks dealt (or its
+                                            table played on), where it must be refused
     crash on apply                          the implementation failed to answer
 
 The first differing field is taken in the order a bug's effects follow one another
@@ -93,7 +95,8 @@ class Probe:
     """One question: where it starts (a table or a deal), the steps each engine plays on
     its own states from there, and what is asked.
 
-    kind: "deal" (the state dealt from `deal`), "legal" (the legal actions), "refused"
+    kind: "deal" (the state dealt from `deal`), "setup" (the deal, or the table, of a player
+    count the table lacks: refused by DEAL-7), "legal" (the legal actions), "refused"
     (`action` must be refused, by `clause`), "apply" (the state after `action`), "winners"
     (the match winners after `action` ends the last round), "listed" (`action`, listed as
     legal, must not then be refused: the implementation's answers against each other).

@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from mtrain.conformance.adapter import JSON, Implementation, Refused, RefusedSetup
 from mtrain.conformance.answers import Problem, actions_problems, identical
-from mtrain.conformance.fuzz import own_rules
+from mtrain.conformance.fuzz import own_rules, setups
 from mtrain.conformance.fuzz.illegal import (
     FOREIGN_EVERY,
     PHANTOM_AT,
@@ -57,6 +57,7 @@ from mtrain.conformance.fuzz.possible import own_starter, table_problems
 from mtrain.conformance.fuzz.rejudge import Judge
 from mtrain.conformance.fuzz.rulesets import Chooser, Context, context
 from mtrain.conformance.fuzz.tables import table_of
+from mtrain.conformance.fuzz.totals import prior_totals, tied_totals
 from mtrain.conformance.process import (
     AS_EXPECTED,
     HarnessError,
@@ -77,7 +78,6 @@ from mtrain.reference.engine import (
     perform,
 )
 from mtrain.reference.refusals import refusals
-from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.notation import action_text
 
@@ -112,28 +112,31 @@ def game_seed(seed: int, index: int) -> int:
     return seed * 1_000_003 + index
 
 
-def plan_game(index: int, seed: int, chooser: Chooser, players: int | None = None) -> GamePlan:
+def plan_game(index: int, seed: int, chooser: Chooser, players: int | None = None,
+              rounds: Mapping[str, int] | None = None) -> GamePlan:
     """Game `index` of a run: its rule set, table size and rounds, all from the seed.
 
     A third of the games start at round 1, a quarter at the last round (where the match
     winners are compared), the rest in between; a quarter go on into the next round.
     Under a match length of one's own, whose last round nobody knows (winners are judged
     after every round), half start at round 1 and the rest anywhere: fewer start at a
-    round its match does not have (signalbox's eight of sixteen).
+    round its match does not have (signalbox's eight of sixteen). `rounds`: the last round
+    the implementation's own match has, by rule set (setups.match_rounds): no game starts
+    after it (signalbox: 18 of 60 games did, and ended at their deal).
     """
     s = game_seed(seed, index)
     rng = random.Random(s)
     variant = chooser(index, random.Random(s ^ 0x5EED))
     ctx = context(variant)
     n = players if players is not None else rng.choice(ctx.rs.player_counts)
-    last = ctx.rules.rounds
+    last = setups.last_round(ctx, rounds or {})
     x = rng.random()
     if own_rules.MATCH_LENGTH in ctx.unknown:
         first = 1 if x < 0.5 else rng.randint(1, last)
     else:
         first = 1 if x < 0.33 else last if x < 0.58 else rng.randint(1, last)
-    rounds = 2 if first < last and rng.random() < 0.25 else 1
-    return GamePlan(index, variant, n, first, rounds, s)
+    played = 2 if first < last and rng.random() < 0.25 else 1
+    return GamePlan(index, variant, n, first, played, s)
 
 
 @dataclass
@@ -170,6 +173,9 @@ class GameResult:
     stopped: bool = False  # the time limit ended the game
     broken: bool = False  # the implementation failed too often (Session.broken)
     fatal: str | None = None  # the implementation could not be started
+    setups: dict[str, str] = field(default_factory=dict)
+    """`variant: N players` -> what the implementation did with that setup its table lacks
+    (setups.ask; asked in the first game of each rule set a session plays)"""
 
     def not_judged(self, options: Sequence[str]) -> None:
         key = " and ".join(options)  # (a list of these is printed with commas)
@@ -190,53 +196,6 @@ class GameResult:
             else:
                 best = seen[1]
             self.found[d.signature] = ((seen[0] if seen else 0) + 1, best)
-
-
-def prior_totals(rules: Rules, players: int, rounds: int, rng: random.Random,
-                 going_out: bool = True) -> tuple[list[int], list[int]]:
-    """Made-up running totals after `rounds` earlier rounds (ties made likely).
-    `going_out` False: every one blocked, nobody out (a match length of one's own may
-    have ended at a made-up out: coupling's, after the round of a third one)."""
-    scores, outs = [0] * players, [0] * players
-    for _ in range(rounds):
-        winner = rng.randrange(players) if rng.random() < 0.85 else -1
-        if not going_out:
-            winner = -1  # (the same draws from rng: the rest of the game is unchanged)
-        if winner >= 0:
-            outs[winner] += 1
-        for s in range(players):
-            if rules.positive_scoring:
-                scores[s] += rng.randrange(10, 120) if s == winner else 0
-            elif s != winner:
-                scores[s] += rng.randrange(0, 60)
-    if players > 1 and rng.random() < 0.5:
-        a, b = rng.sample(range(players), 2)
-        scores[b] = scores[a]  # MATCH-4, MATCH-5: ties need equal totals
-    return scores, outs
-
-
-def tied_totals(rules: Rules, round_scores: list[int],
-                rng: random.Random) -> tuple[list[int], list[int]]:
-    """Totals before a last round whose scores are `round_scores`, chosen so that two or
-    more seats end the match tied on the best total; and rounds won, often tied too."""
-    n = len(round_scores)
-    tied = rng.sample(range(n), 2 if n == 2 or rng.random() < 0.7 else 3)
-    top = max(round_scores) + rng.randrange(0, 100)
-    final = []
-    for s, r in enumerate(round_scores):
-        if s in tied:
-            final.append(top)
-        elif rules.positive_scoring:
-            final.append(r + rng.randrange(0, max(1, top - r)))
-        else:
-            final.append(top + 1 + rng.randrange(0, 50))
-    outs = [0] * n
-    for _ in range(rules.rounds - 1):
-        if rng.random() < 0.8:
-            outs[rng.choice(tied) if rng.random() < 0.6 else rng.randrange(n)] += 1
-    if rng.random() < 0.4:
-        outs[tied[1]] = outs[tied[0]]
-    return [f - r for f, r in zip(final, round_scores, strict=True)], outs
 
 
 # --- asking the implementation ----------------------------------------------------------
@@ -366,6 +325,7 @@ class Session:
         self.unsupported: dict[str, tuple[str, int]] = {}
         self.under_way: GameResult | None = None
         """The game being played, so far: what an interrupt found it had done."""
+        self.setups_asked: set[str] = set()  # rule sets whose unlisted counts were asked
 
     def expired(self) -> bool:
         return self.deadline is not None and time.monotonic() > self.deadline
@@ -421,7 +381,28 @@ def play_game(session: Session, plan: GamePlan) -> GameResult:
         res.not_applicable = reason
         seen = session.unsupported.get(plan.variant, (reason, 0))[1]
         session.unsupported[plan.variant] = (reason, seen + 1)
+    elif plan.variant not in session.setups_asked and not (res.stopped or res.broken):
+        session.setups_asked.add(plan.variant)  # (after the game: it decides the above)
+        _setups(session, plan, res)
     return res
+
+
+def _setups(session: Session, plan: GamePlan, res: GameResult) -> None:
+    """The setups the rule set's table lacks, each asked once (setups.py): what the
+    implementation did, and a finding where it did not refuse by DEAL-7."""
+    for n in setups.unlisted_counts(context(plan.variant).rs):
+        probe = setups.probe(plan.variant, n)
+        key = f"{plan.variant}: {n} {'player' if n == 1 else 'players'}"
+        try:
+            what, found = setups.ask(session.impl, probe)
+        except NotApplicable as e:
+            reason = e.message[:REASON_LENGTH]
+            res.unsupported[reason] = res.unsupported.get(reason, 0) + 1
+            res.setups[key] = "unsupported"
+            continue
+        res.answered += 1
+        res.setups[key] = what
+        res.record(found, probe, 1, 0, n)
 
 
 def _turned(action: str | None, k: int, n: int) -> str | None:

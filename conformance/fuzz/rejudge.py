@@ -16,7 +16,7 @@ from mtrain.conformance.adapter import (
 )
 from mtrain.conformance.answers import state_problems
 from mtrain.conformance.fixture import Fixture
-from mtrain.conformance.fuzz import own_rules
+from mtrain.conformance.fuzz import own_rules, setups
 from mtrain.conformance.fuzz.judge import (
     Disagreement,
     Probe,
@@ -66,6 +66,8 @@ class Judge:
         rj = ctx.rj
         if probe.kind == "deal":
             return self._deal(ctx, probe)
+        if probe.kind == "setup":  # a player count the table lacks: refused, DEAL-7
+            return setups.ask(self.impl, probe)[1]
         start = self._start(ctx, probe)
         if start is None:
             return None

@@ -31,6 +31,7 @@ from mtrain.conformance.fuzz.play import (
     plan_game,
     play_game,
 )
+from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.reproducer import (
     check,
     free_id,
@@ -40,6 +41,7 @@ from mtrain.conformance.fuzz.reproducer import (
     write_rules_file,
 )
 from mtrain.conformance.fuzz.rulesets import Chooser, context, declared_context
+from mtrain.conformance.fuzz.setups import match_rounds
 from mtrain.conformance.fuzz.shrink import Shrinker
 from mtrain.conformance.gc_freeze import settle_heap
 from mtrain.conformance.known_failures import SkipEntry
@@ -156,6 +158,12 @@ class FuzzReport:
     """`other` options with the values played in their place -> the answers not judged
     that differ from those values' (GameResult.own_differ)"""
     cut: dict[str, int] = field(default_factory=dict)  # why -> games ended early
+    setups: dict[str, str] = field(default_factory=dict)
+    """`variant: N players` -> what the implementation did with a setup its table lacks
+    (refused, by DEAL-7: right; dealt: a finding), each asked once (setups.py)"""
+    match_rounds: dict[str, int] = field(default_factory=dict)
+    """A match length of its own: rule set -> the last round its match has (no game
+    started after it; setups.match_rounds)"""
     stopped: str | None = None  # why games were left unplayed
     broken: bool = False  # the implementation failed too often: play stopped
     interrupted: KeyboardInterrupt | None = None  # SIGINT or SIGTERM stopped the run
@@ -332,8 +340,10 @@ class _Plans(Sequence[GamePlan]):
     """The run's game plans, each made when it is reached: a run stopped early (by
     --max-seconds or --max-findings) never plans the games it leaves."""
 
-    def __init__(self, games: int, seed: int, chooser: Chooser, players: int | None) -> None:
+    def __init__(self, games: int, seed: int, chooser: Chooser, players: int | None,
+                 rounds: dict[str, int] | None = None) -> None:
         self.games, self.seed, self.chooser, self.players = games, seed, chooser, players
+        self.rounds = rounds or {}
 
     def __len__(self) -> int:
         return self.games
@@ -348,10 +358,11 @@ class _Plans(Sequence[GamePlan]):
             return [self[i] for i in range(*index.indices(self.games))]
         if not 0 <= index < self.games:
             raise IndexError(index)
-        return plan_game(index, self.seed, self.chooser, self.players)
+        return plan_game(index, self.seed, self.chooser, self.players, self.rounds)
 
     def __iter__(self) -> Iterator[GamePlan]:
-        return (plan_game(i, self.seed, self.chooser, self.players) for i in range(self.games))
+        return (plan_game(i, self.seed, self.chooser, self.players, self.rounds)
+                for i in range(self.games))
 
 
 class StartError(Exception):
@@ -377,7 +388,9 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
         raise StartError(_start_error(e)) from None
     label = slug(target.label or str(info.get("name", "impl")))
     chooser = variants if isinstance(variants, Chooser) else declared(variants, info, players)
-    plans = _Plans(games, seed, chooser, players)
+    # the rounds a match of its own has, asked before any game is planned
+    report.match_rounds = match_rounds(impl, chooser.names)
+    plans = _Plans(games, seed, chooser, players, report.match_rounds)
     start = time.perf_counter()
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     session = Session(impl, follow, deadline)
@@ -446,6 +459,7 @@ def _count_result(report: FuzzReport, groups: dict[tuple[str, str | None], Group
     _count_into(report.unsupported, result.unsupported)
     _count_into(report.own, result.own)
     _count_into(report.own_differ, result.own_differ)
+    report.setups.update(result.setups)
     report.answered += result.answered
     if result.skipped:
         report.skipped += 1
@@ -494,6 +508,29 @@ def _write_found(group: Group, label: str, seed: int, out: Path, taken: set[str]
     group.path = path
 
 
+LISTED_OWN = (
+    "why no table of it can be run: an action listed and then refused shows in the legal "
+    "set of its table or in a step of it, and the reference decides both by the whole "
+    "legal set (refusals.apply); conform runs a table only where every value of its own "
+    "rules answers that set alike, and there fuzz judges the listing (or the refusal) "
+    "against the rules, a finding of its own (`allows ...`, `forbids ...`) with its "
+    "reproducer; an engine that lists and refuses only where its own rule decides (as "
+    "here: shrunk, no cut left a table that rule does not decide) has none")
+
+
+def _unshown(occ: Occurrence) -> str:
+    """Why a finding's probe did not show it again: its table no round reaches under the
+    stand-in (a state only the rules of its own reached, as a draw they allowed: no
+    fixture can start there), else it did not show."""
+    p = occ.probe
+    ctx = context(p.variant)
+    why = table_problems(p.table, ctx) if p.table is not None else []
+    if why and ctx.unknown:
+        return (f"no reproducer: its table is one only its own rules "
+                f"({', '.join(sorted(ctx.unknown))}) reach: {why[0].rsplit(']: ', 1)[-1]}")
+    return "the disagreement did not show again when asked again"
+
+
 def _remove(group: Group) -> None:
     """The file written as the finding was found, for one that is not reproduced."""
     if group.path is not None:
@@ -518,7 +555,7 @@ def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out
     if shrinker is None:
         group.problems.append(f"no reproducer: {seen[0].disagreement.no_reproducer}"
                               if not tries  # none of them can be asked again
-                              else "the disagreement did not show again when asked again")
+                              else _unshown(tries[0]))
         _remove(group)
         return
     group.shrunk = shrinker.run()
@@ -538,6 +575,8 @@ def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out
         group.problems.append(f"the rule-set file of the reproducer could not be written to "
                               f"{out}: {e.strerror or e}")
     group.problems += check(path, text, session.impl, label, context(group.shrunk.variant))
+    if group.problems and group.shrunk.kind == "listed" and group.verdict.own:
+        group.problems.append(LISTED_OWN)
     if not group.problems:
         try:
             out.mkdir(parents=True, exist_ok=True)

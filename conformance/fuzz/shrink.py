@@ -71,6 +71,8 @@ class Shrinker:
         return True
 
     def run(self) -> Probe:
+        if self.best.kind == "setup":
+            return self.best  # a count and the sorted order, or a table of one bare seat
         if self.best.kind == "deal":
             self._deal()
             return self.best
@@ -291,22 +293,48 @@ class Shrinker:
         return states
 
     def _deal(self) -> None:
+        """Fewer players, no made-up totals, and a named order (sorted, reversed: no tile
+        written) in place of a list, at the deal's round or, failing that, at another
+        round (a list of tiles fits only its own round's pool): each tried again after
+        any other cut, since which order shows a bug depends on the table (shed's search
+        from seat 0 shows in sorted order at 2 players, not at the 4 it was found at)."""
         ctx = context(self.best.variant)
-        deal = self.best.deal
-        assert deal is not None
-        for order in ("sorted", "reversed"):
-            if self.attempt(dataclasses.replace(self.best, deal={**deal, "order": order})):
-                break
-        for players in sorted(ctx.rs.player_counts):
-            assert self.best.deal is not None
-            if players >= self.best.deal["players"]:
-                break
-            cand = {**self.best.deal, "players": players}
-            cand.pop("scores", None)
-            cand.pop("outs", None)
-            if self.attempt(dataclasses.replace(self.best, deal=cand)):
-                break
+        changed = True
+        while changed and not self.expired:
+            changed = False
+            deal = self._dealt()
+            for players in sorted(ctx.rs.player_counts):
+                if players >= deal["players"]:
+                    break
+                cand = {k: v for k, v in deal.items() if k not in ("scores", "outs")}
+                if self.attempt(dataclasses.replace(self.best, deal={**cand,
+                                                                     "players": players})):
+                    changed = True
+                    break
+            deal = self._dealt()
+            if "scores" in deal or "outs" in deal:
+                cand = {k: v for k, v in deal.items() if k not in ("scores", "outs")}
+                changed = self.attempt(dataclasses.replace(self.best, deal=cand)) or changed
+            changed = self._named_order(ctx) or changed
+
+    def _dealt(self) -> dict[str, Any]:
         assert self.best.deal is not None
-        if "scores" in self.best.deal or "outs" in self.best.deal:
-            cand = {k: v for k, v in self.best.deal.items() if k not in ("scores", "outs")}
-            self.attempt(dataclasses.replace(self.best, deal=cand))
+        return self.best.deal
+
+    def _named_order(self, ctx: Any) -> bool:
+        """A named order in place of a list of tiles: at the deal's round, else at the
+        first other round where one shows it."""
+        deal = self._dealt()
+        if isinstance(deal.get("order", "sorted"), str):
+            return False
+        here = deal.get("engine", ctx.max_pip)
+        engines = [here, *(e for e in range(ctx.max_pip, ctx.max_pip - ctx.rules.rounds, -1)
+                           if e != here)]
+        for engine in engines:
+            for order in ("sorted", "reversed"):
+                cand = {**deal, "order": order, "engine": engine}
+                if engine == ctx.max_pip:
+                    del cand["engine"]  # round 1: what a deal without an engine deals
+                if self.attempt(dataclasses.replace(self.best, deal=cand)):
+                    return True
+        return False

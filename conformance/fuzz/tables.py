@@ -190,6 +190,8 @@ def cut_train(table: dict[str, Any], key: Any, k: int) -> dict[str, Any]:
         del t["trains"][key]
     t["open_doubles"] = [x for x in t.get("open_doubles") or [] if x != key]
     t["turn_doubles"] = [x for x in t.get("turn_doubles") or [] if x != key]
+    if t.get("phase") == "follow" and not t["turn_doubles"]:
+        t["phase"] = "start"  # the turn's doubles taken up: it is a turn from its start
     if tiles and _is_double(tiles[-1]):
         t["open_doubles"].append(key)
     return t

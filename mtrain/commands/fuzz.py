@@ -316,7 +316,8 @@ def untested(report: FuzzReport) -> str | None:
 def _where(g: Group) -> str:
     f = g.first
     at = "the deal" if f.step == 0 else f"step {f.step}"
-    return (f"first in game {f.game} ({f.probe.variant}, {f.players} players), round "
+    seats = f"{f.players} player" + ("" if f.players == 1 else "s")
+    return (f"first in game {f.game} ({f.probe.variant}, {seats}), round "
             f"{f.round}, {at}")
 
 
@@ -363,6 +364,14 @@ def print_report(report: FuzzReport, target: Target) -> None:
                   "the rule-set file to judge them)")
     for why, n in _top(report.cut):
         print(f"{_count(n, 'game')} ended early: {why}")
+    if report.setups:  # DEAL-7: refusing is right
+        right = [k for k, v in report.setups.items() if v.startswith("refused")]
+        print(f"player counts the tables lack: {_count(len(report.setups), 'setup')} asked, "
+              f"{len(right):,} refused")
+        for key, what in [(k, v) for k, v in report.setups.items() if k not in right][:5]:
+            print(f"    {key}: {what}")
+    for name, last in report.match_rounds.items():
+        print(f"its own match ({name}) deals rounds 1 to {last}: no game started later")
     rate = f" ({report.steps / report.seconds:,.0f} steps/s)" if report.seconds > 0 else ""
     tail = []
     if report.not_applicable:
@@ -404,7 +413,8 @@ def report_json(report: FuzzReport, target: Target, seed: int) -> JSON:
             "not_applicable_reasons": report.not_applicable_why,
             "answered": report.answered, "judged": report.judged,
             "not_judged": report.own, "not_judged_differ": report.own_differ,
-            "ended_early": report.cut,
+            "ended_early": report.cut, "setups": report.setups,
+            "match_rounds": report.match_rounds,
             "findings": [group(g) for g in report.groups],
             "warnings": report.warnings}
 

@@ -1,0 +1,173 @@
+"""What an implementation sets up, asked apart from the games: the player counts its
+rule set's table lacks (refused, DEAL-7) and, under a match length of its own, the
+rounds its match has.
+
+Games deal only the counts a table lists, so an engine that deals a count its table
+lacks (pullman's eight tiles each to 9 players) was never asked: conform alone found it.
+Each rule set is asked (once in each process of the run) for a setup at every count its
+table lacks next to the ones it lists (one below the fewest, one above the most, any gap
+between) and at the game's edges: a table of one seat (every table begins at two, DEAL-2
+to DEAL-6; a deal request cannot ask it, so the table is put) and MAX_PLAYERS, the most
+any table may list. Refusing is right; dealing (or refusing by another clause) is a
+finding, whose reproducer is the setup with `refused_setup: DEAL-7`.
+
+A match length of one's own (`other`) leaves how many rounds a match has to the engine;
+games that start at a round its match does not have end at their deal (signalbox: 18 of
+60). `match_rounds` asks the engine for the deal of a round, halving, and games start
+only at rounds its match has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mtrain.conformance.adapter import JSON, Implementation
+from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.fuzz import own_rules
+from mtrain.conformance.fuzz.judge import Disagreement, Probe, failure
+from mtrain.conformance.fuzz.rulesets import Context, context
+from mtrain.conformance.process import NotApplicable
+from mtrain.conformance.runner import play
+from mtrain.reference.engine import engine_number
+from mtrain.spec.ruleset import MAX_PLAYERS, Ruleset
+
+CLAUSE = "DEAL-7"
+ONE_SEAT: dict[str, Any] = {"seat": 0, "first_turns": [0], "hands": {0: ["rest"]}}
+"""A table of one seat (a deal request names two players or more): the start of a round."""
+
+
+def unlisted_counts(rs: Ruleset) -> list[int]:
+    """The counts `rs`'s table lacks that a run asks a setup of: next to those it lists
+    (one fewer than the fewest, one more than the most, the gaps) and the game's edges
+    (one seat, MAX_PLAYERS)."""
+    listed = set(rs.player_counts)
+    lo, hi = min(listed), max(listed)
+    wanted = {1, lo - 1, hi + 1, MAX_PLAYERS, *range(lo, hi)}
+    return sorted(n for n in wanted if 1 <= n <= MAX_PLAYERS and n not in listed)
+
+
+def probe(variant: str, players: int) -> Probe:
+    """The setup of `players` under `variant`, as a probe (kind "setup")."""
+    if players == 1:
+        return Probe("setup", variant, table={**ONE_SEAT, "hands": {0: ["rest"]}})
+    return Probe("setup", variant, deal={"players": players, "order": "sorted"})
+
+
+def players_of(p: Probe) -> int:
+    return len(p.table["hands"]) if p.table is not None else int((p.deal or {})["players"])
+
+
+def _fixture(ctx: Context, p: Probe) -> Fixture:
+    exp = Expectation(variants=(ctx.name,), refused_setup=(CLAUSE,))
+    return Fixture(id="fuzz-setup", description="", clauses=(CLAUSE,), source=(),
+                   path="<fuzz>", line=None, table=p.table, deal=p.deal, steps=(),
+                   expect=(exp,))
+
+
+def ask(impl: Implementation, p: Probe) -> tuple[str, list[Disagreement]]:
+    """What the implementation does with the setup `p` (in the report's words), and the
+    finding if that is not a refusal by DEAL-7 (or by no clause, which conform accepts).
+    NotApplicable: it answered `unsupported`."""
+    ctx = context(p.variant)
+    n = players_of(p)
+    expect: dict[str, Any] = {"refused_setup": CLAUSE}
+    clauses = (CLAUSE,)
+    try:
+        played = play(_fixture(ctx, p), ctx.rs, impl, ctx.rj)
+    except NotApplicable:
+        raise
+    except Exception as e:  # a crash, a timeout, no answer
+        sig, message = failure("setup", e)
+        return f"failed ({sig})", [Disagreement(sig, (message,), expect, (), clauses)]
+    if not isinstance(played, tuple):
+        refusal = played.refusal
+        if refusal is None:  # the table could not be put (not the implementation's doing)
+            return f"not asked ({'; '.join(played.messages)})", []
+        if refusal.clause in (None, CLAUSE):
+            return f"refused ({refusal.clause or 'no clause named'})", []
+        sig = f"refuses the setup citing {refusal.clause}, not {CLAUSE}"
+        return (f"refused citing {refusal.clause}", [Disagreement(
+            sig, (f"the setup of {n} players was refused by {refusal.clause}: "
+                  f"{refusal.reason}; the rules refuse it by {CLAUSE}",), expect, (), clauses)])
+    sizes = _hand_sizes(played[0]) if p.table is None else ""
+    what = f"dealt ({sizes})" if sizes else "played on (its table not refused)"
+    return what, [Disagreement(
+        f"allows the setup ({CLAUSE})",
+        (f"{n} {'player' if n == 1 else 'players'}: {what}; the rules refuse it, the table listing "
+         f"{_listed(ctx.rs)} players only ({CLAUSE})",), expect, (), clauses)]
+
+
+def _hand_sizes(state: Any) -> str:
+    try:
+        sizes = [len(h) for h in state["hands"]]
+    except (KeyError, TypeError):
+        return ""
+    return (f"{sizes[0]} tiles each" if len(set(sizes)) == 1 and sizes
+            else "hands of " + ", ".join(map(str, sizes)) + " tiles")
+
+
+def _listed(rs: Ruleset) -> str:
+    counts = rs.player_counts
+    runs: list[str] = []
+    for n in counts:
+        if runs and runs[-1].split("-")[-1] == str(n - 1):
+            runs[-1] = f"{runs[-1].split('-')[0]}-{n}"
+        else:
+            runs.append(str(n))
+    return ", ".join(runs)
+
+
+# --- the rounds a match of its own has -------------------------------------------------
+
+
+def match_rounds(impl: Implementation, names: Sequence[str]) -> dict[str, int]:
+    """For each rule set of `names` played with a match length of its own: the last round
+    the implementation deals (at the fewest players, no totals carried), found by halving
+    between round 1 and the stand-in's last; left out where round 1 is not dealt, or a
+    deal fails (games then start anywhere, as before)."""
+    out: dict[str, int] = {}
+    for name in dict.fromkeys(names):
+        ctx = context(name)
+        if own_rules.MATCH_LENGTH not in ctx.unknown:
+            continue
+        last = _last_round(impl, ctx)
+        if last is not None:
+            out[name] = last
+    return out
+
+
+def _last_round(impl: Implementation, ctx: Context) -> int | None:
+    n = min(ctx.rs.player_counts)
+
+    def dealt(round_no: int) -> bool | None:
+        deal: JSON = {"players": n, "engine": engine_number(ctx.rules, round_no),
+                      "order": "sorted"}
+        fx = Fixture(id="fuzz-round", description="", clauses=(), source=(), path="<fuzz>",
+                     line=None, table=None, deal=deal, steps=(), expect=())
+        try:
+            played = play(fx, ctx.rs, impl, ctx.rj)
+        except Exception:  # unsupported, a crash: its rounds stay unknown
+            return None
+        if isinstance(played, tuple):
+            return True
+        return False if played.refusal is not None else None
+
+    lo, hi = 1, ctx.rules.rounds
+    if dealt(lo) is not True:
+        return None
+    if dealt(hi) is True:
+        return hi
+    while hi - lo > 1:  # round lo is dealt, round hi is refused
+        mid = (lo + hi) // 2
+        got = dealt(mid)
+        if got is None:
+            return None
+        lo, hi = (mid, hi) if got else (lo, mid)
+    return lo
+
+
+def last_round(ctx: Context, known: Mapping[str, int]) -> int:
+    """The last round games under `ctx` may start at: the stand-in's, or the one the
+    implementation's own match has (match_rounds)."""
+    return min(ctx.rules.rounds, known.get(ctx.name, ctx.rules.rounds))
