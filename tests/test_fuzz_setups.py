@@ -193,3 +193,21 @@ def test_a_listed_then_refused_action_has_its_reproducer_where_no_own_rule_decid
     [why] = listed.problems
     assert why.startswith("no reproducer: its table is one only its own rules "
                           "(own_train_first) reach: unreachable table: REACH-DRAWN"), why
+
+
+@pytest.mark.slow
+def test_the_setups_are_asked_once_a_run_whatever_the_workers(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """With --jobs 2 each worker process asked its rule sets' setups again, so pullman's
+    two counts dealt (one seat, 9 players) were counted four times: the run's first game
+    of a rule set asks them (GamePlan.asks_setups), whichever worker plays it."""
+    engine = f"{sys.executable} {EXAMPLES / 'pullman_engine.py'}"
+    counts = {}
+    for jobs in ("1", "2"):
+        capsys.readouterr()
+        main(["fuzz", "--impl", engine, "--rules", str(EXAMPLES / "pullman-rules.yaml"),
+              "--games", "4", "--seed", "1", "--jobs", jobs, "--out", str(tmp_path / jobs),
+              "--json"])
+        found = json.loads(capsys.readouterr().out)["findings"]
+        counts[jobs] = {f["signature"]: f["count"] for f in found if "setup" in f["signature"]}
+    assert counts["1"] == counts["2"] == {"allows the setup (DEAL-7)": 2, "error on setup": 1}

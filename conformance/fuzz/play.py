@@ -106,6 +106,10 @@ class GamePlan:
     first_round: int
     rounds: int
     seed: int
+    asks_setups: bool = False
+    """The run's first game of its rule set: the setups its table lacks are asked after it
+    (setups.py), once a run whichever worker plays it (asked per worker, --jobs 2 counted
+    each finding twice)."""
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -175,7 +179,7 @@ class GameResult:
     fatal: str | None = None  # the implementation could not be started
     setups: dict[str, str] = field(default_factory=dict)
     """`variant: N players` -> what the implementation did with that setup its table lacks
-    (setups.ask; asked in the first game of each rule set a session plays)"""
+    (setups.ask; asked after the run's first game of each rule set: GamePlan.asks_setups)"""
 
     def not_judged(self, options: Sequence[str]) -> None:
         key = " and ".join(options)  # (a list of these is printed with commas)
@@ -325,7 +329,6 @@ class Session:
         self.unsupported: dict[str, tuple[str, int]] = {}
         self.under_way: GameResult | None = None
         """The game being played, so far: what an interrupt found it had done."""
-        self.setups_asked: set[str] = set()  # rule sets whose unlisted counts were asked
 
     def expired(self) -> bool:
         return self.deadline is not None and time.monotonic() > self.deadline
@@ -381,9 +384,8 @@ def play_game(session: Session, plan: GamePlan) -> GameResult:
         res.not_applicable = reason
         seen = session.unsupported.get(plan.variant, (reason, 0))[1]
         session.unsupported[plan.variant] = (reason, seen + 1)
-    elif plan.variant not in session.setups_asked and not (res.stopped or res.broken):
-        session.setups_asked.add(plan.variant)  # (after the game: it decides the above)
-        _setups(session, plan, res)
+    elif plan.asks_setups and not (res.stopped or res.broken):
+        _setups(session, plan, res)  # (after the game: it decides the above)
     return res
 
 

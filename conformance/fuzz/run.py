@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
+import itertools
 import multiprocessing
 import multiprocessing.util
 import os
@@ -355,14 +357,19 @@ class _Plans(Sequence[GamePlan]):
 
     def __getitem__(self, index: int | slice) -> GamePlan | Sequence[GamePlan]:
         if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self.games))]
+            return list(itertools.islice(self, *index.indices(self.games)))
         if not 0 <= index < self.games:
             raise IndexError(index)
-        return plan_game(index, self.seed, self.chooser, self.players, self.rounds)
+        return next(itertools.islice(self, index, None))
 
     def __iter__(self) -> Iterator[GamePlan]:
-        return (plan_game(i, self.seed, self.chooser, self.players, self.rounds)
-                for i in range(self.games))
+        seen: set[str] = set()  # the first game of each rule set asks its setups
+        for i in range(self.games):
+            plan = plan_game(i, self.seed, self.chooser, self.players, self.rounds)
+            if plan.variant not in seen:
+                seen.add(plan.variant)
+                plan = dataclasses.replace(plan, asks_setups=True)
+            yield plan
 
 
 class StartError(Exception):

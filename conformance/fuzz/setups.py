@@ -4,7 +4,7 @@ rounds its match has.
 
 Games deal only the counts a table lists, so an engine that deals a count its table
 lacks (pullman's eight tiles each to 9 players) was never asked: conform alone found it.
-Each rule set is asked (once in each process of the run) for a setup at every count its
+Each rule set is asked (once a run, after its first game) for a setup at every count its
 table lacks next to the ones it lists (one below the fewest, one above the most, any gap
 between) and at the game's edges: a table of one seat (every table begins at two, DEAL-2
 to DEAL-6; a deal request cannot ask it, so the table is put) and MAX_PLAYERS, the most
