@@ -31,7 +31,16 @@ from mtrain.conformance.mutants import originals as ref
 from mtrain.conformance.mutants.implementation import Mutant, RulesHook
 from mtrain.reference import deal as deal_module
 from mtrain.reference import refusals as refusals_module
-from mtrain.reference.engine import BLOCKED, CHAIN, FOLLOW, PIPS, Action, IllegalAction, State
+from mtrain.reference.engine import (
+    BLOCKED,
+    CHAIN,
+    FOLLOW,
+    PIPS,
+    START,
+    Action,
+    IllegalAction,
+    State,
+)
 from mtrain.reference.rules import FOLLOW_RESTRICTED, Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.ruleset import CUSTOM, MAX_PLAYERS
@@ -138,6 +147,20 @@ def _round_one_table(rules: Rules, players: int, round_no: int = 1, **kw: Any) -
     return _deal(rules, players, round_no, **kw)
 
 
+def _boneyard_by_pagat(rules: Rules, players: int, round_no: int = 1, **kw: Any) -> State:
+    """DEAL-1 with the boneyard cut where pagat's row would end the hands: the hands come
+    from the table of one's own, the boneyard from `order[players * PAGAT[n]:]` (less the
+    engine placed), two sizes where there should be one."""
+    st = _deal(rules, players, round_no, **kw)
+    order = kw.get("order")
+    if (not _custom(rules) or order is None or players not in PAGAT
+            or st.phase != START or rules.holder_draws):
+        return st
+    engine = T.DOUBLE[st.engine]
+    st.boneyard = [t for t in order[players * PAGAT[players]:] if t != engine]
+    return st
+
+
 # --- totals and round results that part ways ----------------------------------------------
 
 
@@ -187,6 +210,13 @@ def _draw_by_value(rules: Rules, players: int, draw: Sequence[Sequence[int]]) ->
     best = max(values)
     tied = [s for s in range(players) if values[s] == best]
     return tied[0] if len(tied) == 1 else winner
+
+
+def _draw_in_double_12(rules: Rules, players: int, draw: Sequence[Sequence[int]]) -> int:
+    """SEAT-5's draw checked against a double-12 set whatever the set played: a drawn
+    [13-2] of a double-15 set is refused, a [10-3] on a double-9 set accepted."""
+    d12 = dataclasses.replace(rules, max_pip=12, set_mask=T.set_mask(12))
+    return _draw_winner(d12, players, draw)
 
 
 # --- refusals citing the wrong clause ------------------------------------------------------
@@ -373,5 +403,15 @@ FOURTEENTH_READING: tuple[Mutant, ...] = (
                                                                          "SCORE-3"),
            "draw_winner swapped: the first drawing weighed with Rules.value",
            patches={"draw_winner": _draw_by_value}),
+    Mutant("mut14-draw-checked-in-double-12",
+           "Under highest-draw-start the draw's tiles are checked against a double-12 set: "
+           "a drawn tile above 12 is refused, a tile not of a smaller set accepted",
+           ("SEAT-5", "SET-1"), "draw_winner swapped: Rules.max_pip and set_mask of double-12",
+           patches={"draw_winner": _draw_in_double_12}),
+    Mutant("mut14-own-table-boneyard-by-pagat",
+           "Under a table of one's own the hands are dealt by the table but the boneyard is "
+           "cut where pagat's row would end them", ("DEAL-1", "DEAL-11"),
+           "deal swapped (adapter): the boneyard from order[players * pagat's row:] under "
+           "custom", patches={"deal": _boneyard_by_pagat}),
 )
 """The fourteenth reading (see the module's docstring)."""
