@@ -1743,6 +1743,14 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut14-draw-weighed-by-blank-rule": "drawblank14-001",
     "mut14-draw-checked-in-double-12": "drawblank14-003",
     "mut14-own-table-boneyard-by-pagat": "owntab-002",
+    "mut14-one-tile-turn-end-chain-cites-first-1": "clause14-002",
+    "mut14-chain-cover-due-cites-first-1": "chaindbl-001",
+    "mut14-pass-while-playable-cites-turn-4": "doubles-031",
+    "mut14-second-draw-cites-turn-5": "turn-012",
+    "mut14-until-playable-drawn-stays-first": "turn-014",
+    "mut14-blocked-winner-by-match-total": "score-022",
+    "mut14-heaviest-next-seat-starts": "heavysix-001",
+    "mut14-chain-anywhere-opens-on-own-train": "first-035",
 }
 
 

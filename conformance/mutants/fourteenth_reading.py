@@ -34,11 +34,13 @@ from mtrain.reference import refusals as refusals_module
 from mtrain.reference.engine import (
     BLOCKED,
     CHAIN,
+    ENGINE,
     FOLLOW,
     PIPS,
     START,
     Action,
     IllegalAction,
+    Result,
     State,
 )
 from mtrain.reference.rules import FOLLOW_RESTRICTED, Rules
@@ -212,11 +214,55 @@ def _draw_by_value(rules: Rules, players: int, draw: Sequence[Sequence[int]]) ->
     return tied[0] if len(tied) == 1 else winner
 
 
+def _drawn_kept_first(state: State) -> None:
+    """TURN-5 with the drawn tile set only by the turn's first draw: under
+    draw-until-playable a later draw leaves the first (unplayable) tile the one the player
+    may lay, so they draw on until the boneyard is empty."""
+    before = state.drawn
+    ref.draw(state)
+    if before >= 0 and state.phase != ENGINE:
+        state.drawn = before
+
+
 def _draw_in_double_12(rules: Rules, players: int, draw: Sequence[Sequence[int]]) -> int:
     """SEAT-5's draw checked against a double-12 set whatever the set played: a drawn
     [13-2] of a double-15 set is refused, a [10-3] on a double-9 set accepted."""
     d12 = dataclasses.replace(rules, max_pip=12, set_mask=T.set_mask(12))
     return _draw_winner(d12, players, draw)
+
+
+def _blocked_zero_by_total(state: State, end: str, winner: int) -> None:
+    """SCORE-7 read off the score sheet's totals: the blocked round's nothing goes to the
+    seat lowest on the match so far, not to the lowest hand."""
+    before = list(state.scores)
+    ref.finish(state, end, winner)
+    rules = state.rules
+    if end != BLOCKED or not rules.blocked_low_wins or rules.positive_scoring:
+        return
+    n, low = state.players, min(before)
+    scores = [0 if before[s] == low else ref.hand_value(state, s) for s in range(n)]
+    state.scores = [before[s] + scores[s] for s in range(n)]
+    state.result = Result(end, winner, tuple(scores))
+
+
+def _heaviest_next_seat(state: State, holder: int) -> None:
+    """SEAT-6 written from SEAT-4's code: the seat after the heaviest tile's holder
+    starts."""
+    ref.place_engine(state, holder)
+    if state.rules.heaviest_tile_starts:
+        state.seat = state.starter = (state.seat + 1) % state.players
+
+
+def _chain_anywhere_opens_own(state: State) -> list[int]:
+    """FIRST-11 with FIRST-2 kept for the chain's first tile: a first turn laid anywhere
+    must open on the own train."""
+    found = ref.playable_trains(state)
+    seat = state.seat
+    if (state.phase == START and state.first_pending >> seat & 1
+            and state.rules.chain_anywhere and seat in found
+            and not (state.open_doubles and ref.duties(state))):
+        return [seat]
+    return found
 
 
 # --- refusals citing the wrong clause ------------------------------------------------------
@@ -257,6 +303,10 @@ def _end_chain_outside(state: State, action: Action) -> bool:
 
 def _draw(state: State, action: Action) -> bool:
     return action.kind == "draw"
+
+
+def _pass(state: State, action: Action) -> bool:
+    return action.kind == "pass"
 
 
 FOURTEENTH_READING: tuple[Mutant, ...] = (
@@ -391,6 +441,47 @@ FOURTEENTH_READING: tuple[Mutant, ...] = (
            "A first-turn chain's tile laid on another train is refused citing TRAIN-4, not "
            "FIRST-2", ("FIRST-2",), "_refusals swapped: FIRST-2 cited as TRAIN-4",
            patches={"_refusals": _recited("FIRST-2", "TRAIN-4")}),
+    Mutant("mut14-one-tile-turn-end-chain-cites-first-1",
+           "Under a single-tile first turn an end-chain is refused citing FIRST-1, as if "
+           "chains were played, not FIRST-7", ("FIRST-7",),
+           "_refusals swapped: FIRST-7 cited as FIRST-1",
+           patches={"_refusals": _recited("FIRST-7", "FIRST-1")}),
+    Mutant("mut14-chain-cover-due-cites-first-1",
+           "Ending a first-turn chain on a double the player can cover is refused citing "
+           "FIRST-1, not FIRST-4", ("FIRST-4",), "_refusals swapped: FIRST-4 cited as FIRST-1",
+           patches={"_refusals": _recited("FIRST-4", "FIRST-1")}),
+    Mutant("mut14-pass-while-playable-cites-turn-4",
+           "A pass by a player who holds a playable tile is refused citing TURN-4, the "
+           "pass's own rule, not TURN-1", ("TURN-1",),
+           "_refusals swapped: TURN-1 cited as TURN-4 for a pass",
+           patches={"_refusals": _recited("TURN-1", "TURN-4", _pass)}),
+    Mutant("mut14-second-draw-cites-turn-5",
+           "Under draw-one a second draw in a turn is refused citing TURN-5, the "
+           "draw-until-playable rule, not TURN-2", ("TURN-2",),
+           "_refusals swapped: TURN-2 cited as TURN-5 for a draw",
+           patches={"_refusals": _recited("TURN-2", "TURN-5", _draw)}),
+    # house starts and scores with few fixtures
+    Mutant("mut14-blocked-winner-by-match-total",
+           "Under blocked-winner scoring the blocked round's 0 goes to the seat lowest on "
+           "the match totals, not to the lowest hand", ("SCORE-7",),
+           "_finish swapped: the seats lowest on the totals before the round zeroed",
+           patches={"_finish": _blocked_zero_by_total}),
+    Mutant("mut14-heaviest-next-seat-starts",
+           "Under heaviest-in-hand-start the seat after the heaviest tile's holder starts, "
+           "as under after-engine-start", ("SEAT-6",),
+           "_place_engine swapped: the start one seat past the heaviest tile's holder",
+           patches={"_place_engine": _heaviest_next_seat}),
+    Mutant("mut14-chain-anywhere-opens-on-own-train",
+           "Under chain-anywhere-start the chain's first tile must go on the own train; "
+           "only the later ones may go anywhere", ("FIRST-11", "FIRST-2"),
+           "playable_trains swapped: the own train alone for a chain's first tile",
+           patches={"playable_trains": _chain_anywhere_opens_own}),
+    # the drawing
+    Mutant("mut14-until-playable-drawn-stays-first",
+           "Under draw-until-playable the drawn tile is set by the turn's first draw only: "
+           "a playable tile drawn later may not be laid", ("TURN-5", "TURN-3"),
+           "_draw swapped: drawn kept at the turn's first drawn tile",
+           patches={"_draw": _drawn_kept_first}),
     # a table of one's own, the start
     Mutant("mut14-own-table-less-engine",
            "A table of one's own is read as counting the engine: where the engine is set "
@@ -414,4 +505,29 @@ FOURTEENTH_READING: tuple[Mutant, ...] = (
            "deal swapped (adapter): the boneyard from order[players * pagat's row:] under "
            "custom", patches={"deal": _boneyard_by_pagat}),
 )
-"""The fourteenth reading (see the module's docstring)."""
+"""The fourteenth reading: 38 rule bugs, none a mutant of the catalogue (names and
+descriptions checked against the thirteen readings before it). Two written and dropped as
+equivalent to the reference at the protocol: a tile not of the set cited as TURN-7 rather
+than SET-1, and a train that does not exist cited as TRAIN-4 rather than TRAIN-1 (the
+reference's codec refuses both while reading the request, before any rule is asked).
+Two need the adapter's `deal` swapped (implementation._SITES: the adapter imports it by
+name): a table of one's own kept for round 1 alone, and the boneyard cut at pagat's row.
+
+Measured on the corpus as it was before any fixture was added for them (2026-12-05,
+`mtrain mutants CORPUS -m mut14-... -j 2`, 2,195 passing runs): 34 killed, four survived
+(mut14-chain-anywhere-cites-first-1: no fixture refuses a draw, a pass or an end-chain
+under chain-anywhere-start by FIRST-11 alone; mut14-lap-search-cites-eng-4: none refuses
+an action during everyone-draws' search; mut14-one-tile-turn-end-chain-cites-first-1: none
+refuses an end-chain under a single-tile first turn; mut14-draw-weighed-by-blank-rule: no
+draw for the start holds a blank under a blank rule), and three had one killer alone
+(mut14-end-chain-outside-cites-first-7: first-002; mut14-round-over-cites-turn-7:
+end-002; mut14-draw-checked-in-double-12: draw-012). With the fixtures worked by hand from
+the clauses (first-turn/chain-clauses-fourteenth-reading.yaml clause14-001 to -003,
+engine/lap-refusals-fourteenth-reading.yaml lap14-001, -002,
+seats/draw-fourteenth-reading.yaml drawblank14-001 to -003,
+round-end/over-refusals-fourteenth-reading.yaml over14-001) every one is killed by two
+fixtures or more (2,226 runs), and deal/own-tables-fourteenth-reading.yaml (owntab14-001
+to -014: each file's table at rows and rounds no fixture dealt, and one count past its
+end) raises the table mutants' killers (mut14-own-table-last-row-stretched from 2 to 4,
+mut14-small-sets-dealt-by-d9-rows from 2 to 6). Blame charges all 38 to a clause they
+break."""
