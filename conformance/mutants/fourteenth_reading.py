@@ -526,7 +526,7 @@ the clauses (first-turn/chain-clauses-fourteenth-reading.yaml clause14-001 to -0
 engine/lap-refusals-fourteenth-reading.yaml lap14-001, -002,
 seats/draw-fourteenth-reading.yaml drawblank14-001 to -003,
 round-end/over-refusals-fourteenth-reading.yaml over14-001) every one is killed by two
-fixtures or more (2,226 runs), and deal/own-tables-fourteenth-reading.yaml (owntab14-001
+fixtures or more (2,225 runs), and deal/own-tables-fourteenth-reading.yaml (owntab14-001
 to -014: each file's table at rows and rounds no fixture dealt, and one count past its
 end) raises the table mutants' killers (mut14-own-table-last-row-stretched from 2 to 4,
 mut14-small-sets-dealt-by-d9-rows from 2 to 6). Blame charges all 38 to a clause they
