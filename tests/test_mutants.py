@@ -1712,6 +1712,45 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut13-drawn-tile-opens-mexican": "open13-001",
     "mut13-drawn-tile-skips-own-train-first": "first-023",
     "mut13-restricted-follow-drawn-anywhere": "doubles-027",
+    # the fourteenth reading (fourteenth_reading.py)
+    "mut14-d6-file-dealt-by-celko": "owntab-001",
+    "mut14-small-sets-dealt-by-d9-rows": "sets-050",
+    "mut14-own-table-ignored": "owntab-002",
+    "mut14-own-table-round-one-only": "owntab-002",
+    "mut14-own-table-last-row-stretched": "sets-047",
+    "mut14-own-table-first-row-for-all": "rows-005",
+    "mut14-own-table-sizes-ascending": "owntab-001",
+    "mut14-own-table-read-by-trains": "owntab-001",
+    "mut14-blocked-winner-zero-charged": "score-022",
+    "mut14-blank-totals-at-face": "posscore-001",
+    "mut14-positive-totals-charged": "match-007",
+    "mut14-until-playable-pass-cites-turn-2": "turn-012",
+    "mut14-duty-refusal-cites-train-4": "emptyx-003",
+    "mut14-oldest-first-cites-dbl-6": "doubles-026",
+    "mut14-own-train-first-mexican-cites-train-4": "ownfirst-001",
+    "mut14-chain-anywhere-cites-first-1": "clause14-001",
+    "mut14-lap-search-cites-eng-4": "lap14-001",
+    "mut14-drawn-tile-refusal-cites-turn-2": "drawx9-001",
+    "mut14-restricted-follow-cites-dbl-4": "doubles-027",
+    "mut14-first-turn-draw-cites-turn-2": "first-008",
+    "mut14-empty-boneyard-draw-cites-turn-2": "turn-016",
+    "mut14-draw-while-playable-cites-turn-2": "doubles-001",
+    "mut14-end-chain-outside-cites-first-7": "clause14-002",
+    "mut14-round-over-cites-turn-7": "over14-001",
+    "mut14-starter-only-cites-train-4": "first-017",
+    "mut14-chain-elsewhere-cites-train-4": "chaindbl-005",
+    "mut14-own-table-less-engine": "owntab-002",
+    "mut14-draw-weighed-by-blank-rule": "drawblank14-001",
+    "mut14-draw-checked-in-double-12": "drawblank14-003",
+    "mut14-own-table-boneyard-by-pagat": "owntab-002",
+    "mut14-one-tile-turn-end-chain-cites-first-1": "clause14-002",
+    "mut14-chain-cover-due-cites-first-1": "chaindbl-001",
+    "mut14-pass-while-playable-cites-turn-4": "doubles-031",
+    "mut14-second-draw-cites-turn-5": "turn-012",
+    "mut14-until-playable-drawn-stays-first": "turn-014",
+    "mut14-blocked-winner-by-match-total": "score-022",
+    "mut14-heaviest-next-seat-starts": "heavysix-001",
+    "mut14-chain-anywhere-opens-on-own-train": "first-035",
 }
 
 
@@ -1791,6 +1830,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.eighth_reading import EIGHTH_READING
     from mtrain.conformance.mutants.eleventh_reading import ELEVENTH_READING
     from mtrain.conformance.mutants.fifth_reading import FIFTH_READING
+    from mtrain.conformance.mutants.fourteenth_reading import FOURTEENTH_READING
     from mtrain.conformance.mutants.fourth_reading import FOURTH_READING
     from mtrain.conformance.mutants.ninth_reading import NINTH_READING
     from mtrain.conformance.mutants.outside import OUTSIDE
@@ -1810,7 +1850,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *NINTH_READING, *TENTH_READING,
                                                         *ELEVENTH_READING,
                                                         *TWELFTH_READING,
-                                                        *THIRTEENTH_READING)}
+                                                        *THIRTEENTH_READING,
+                                                        *FOURTEENTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())
