@@ -37,16 +37,19 @@ payload (every entry's JSON, one after the other, compressed with xz).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import lzma
 import os
+import threading
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from mtrain.spec import cache
 from mtrain.spec.yamlload import Document, document_from_entry, document_key, loader_digest
 
 SHIPPED_DIR = Path(__file__).resolve().parent / "shipped"
@@ -171,11 +174,63 @@ def _payload(where: Path) -> bytes | None:
         return None
     if hashlib.sha256(packed).hexdigest() != index["xz_sha256"]:
         return None
+    copy = _copy_of(index)
+    if copy is not None:
+        return copy
     try:
         payload = lzma.decompress(packed, format=lzma.FORMAT_XZ)
     except lzma.LZMAError:
         return None
-    return payload if len(payload) == index["size"] else None
+    if len(payload) != index["size"]:
+        return None
+    _keep_copy(index, payload)
+    return payload
+
+
+COPY_KIND = "shipped"
+"""The cache's folder (spec/cache.py) for the decompressed payload: xz takes 0.14 CPU s
+for its 25 MB, about 3 % of a default `mtrain conform`; reading and checking a copy,
+0.03."""
+
+
+def _copy_path(index: Mapping[str, Any]) -> Path | None:
+    base = cache.folder()
+    digest = index.get("sha256")
+    if base is None or not isinstance(digest, str):
+        return None
+    return base / COPY_KIND / f"{index['xz_sha256']}.json"
+
+
+def _copy_of(index: Mapping[str, Any]) -> bytes | None:
+    """The payload as a run decompressed it before, kept under the compressed file's
+    digest; None unless it is whole, of the size and the digest the index names."""
+    path = _copy_path(index)
+    try:
+        copy = path.read_bytes() if path is not None else None
+    except OSError:
+        return None
+    if copy is None or len(copy) != index["size"] \
+            or hashlib.sha256(copy).hexdigest() != index["sha256"]:
+        return None
+    return copy
+
+
+def _keep_copy(index: Mapping[str, Any], payload: bytes) -> None:
+    """Keep the decompressed payload for the next run, if it has the digest the index
+    names (written whole or not at all; the last two kept)."""
+    path = _copy_path(index)
+    if path is None or hashlib.sha256(payload).hexdigest() != index["sha256"]:
+        return
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(payload)
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        return
+    cache.prune(path.parent, 2)
 
 
 def write(where: Path, code: str, entries: Mapping[str, Any],

@@ -31,7 +31,7 @@ from mtrain.reference import codec, engine
 from mtrain.reference.refusals import refusals
 from mtrain.reference.rules import EXISTENCE_FLAGS, FLAG_OPTIONS, Rules
 from mtrain.spec.catalog import catalog
-from mtrain.spec.notation import FixtureError, action_json, max_pip_of
+from mtrain.spec.notation import FixtureError, action_json, max_pip_of, table_starter
 from mtrain.spec.ruleset import CUSTOM, Ruleset
 from mtrain.spec.scope import (
     KEPT_COMPLETIONS,
@@ -427,28 +427,100 @@ def never_reached(fx: Fixture, rs: Ruleset) -> str | None:
     what)`; None where some round may. A traced `rs` logs the one option each reads."""
     if fx.table is None:
         return None
-    from mtrain.spec.model.reachable import shape_problems, shaped
     kept = _shaped.get(id(fx))
     if kept is None or kept[0] is not fx:
         if len(_shaped) > 20000:
             _shaped.clear()
         kept = _shaped[id(fx)] = (fx, {})
     tile_set = rs["tile_set"]  # (read first by fx.start too: the table is built by set)
-    if kept[1].get(tile_set) is False:
+    shapes = kept[1].get(tile_set)
+    if shapes is False:
         return None  # no phase or open double a rule set may lack (a select asks often)
+    if shapes is not None and type(rs) is Ruleset:  # a plain rule set: nothing to log
+        return shapes.answer(fx, rs) if isinstance(shapes, _Shapes) else None
+    from mtrain.spec.model.reachable import shape_problems, shaped
     try:
         table = fx.start(rs)
     except (FixtureError, ValueError, KeyError):
-        return None  # a table that does not build: the run says so
-    kept[1][tile_set] = shaped(table)
-    shapes = shape_problems(table, rs) if kept[1][tile_set] else []
-    return f"{UNREACHED} ({shapes[0]})" if shapes else None
+        # a table that does not build: the run says so. It builds by the tile set alone
+        # (notation.table_state; the starter never fails by the rule set's)
+        kept[1][tile_set] = _UNBUILT
+        return None
+    if not shaped(table):
+        kept[1][tile_set] = False
+        return None
+    if shapes is None:
+        shapes = kept[1][tile_set] = _Shapes(table)
+        if type(rs) is Ruleset:
+            return shapes.answer(fx, rs)
+    found = shape_problems(table, rs)
+    return f"{UNREACHED} ({found[0]})" if found else None
 
 
-_shaped: dict[int, tuple[Fixture, dict[str, bool]]] = {}
-"""Whether a fixture's table, by tile set, is one reachable.SHAPES ask about at all: kept
-by the fixture's identity (the fixture is kept in the entry, so that its id is not reused
-while the entry lives)."""
+class _Shapes:
+    """A shaped table's answers to reachable.shape_problems, by the options each reading
+    read and their values: `select` asks it of every rule set of a run (dozens), which
+    differ in options it never reads. The table is the one the fixture builds under the
+    tile set, with the rule set's starter; a plain Ruleset alone is served,
+    a traced one reading the model afresh so that its log records what it reads."""
+
+    __slots__ = ("answers", "table")
+
+    def __init__(self, table: dict[str, Any]) -> None:
+        self.table = table
+        self.answers: list[tuple[int, tuple[str, ...], tuple[str, ...], str | None]] = []
+
+    def answer(self, fx: Fixture, rs: Ruleset) -> str | None:
+        from mtrain.spec.model.reachable import shape_problems
+
+        table = self.table
+        starter = table["starter"]  # the one thing fx.start builds by more than the set
+        if fx.table is not None and "starter" not in fx.table:
+            starter = table_starter(fx.table, rs, table["round"], len(table["hands"]),
+                                    table["seat"])
+        for at, options, values, answer in self.answers:
+            if at == starter and tuple(rs[o] for o in options) == values:
+                return answer
+        read = _ReadOptions(rs)
+        found = shape_problems({**table, "starter": starter}, read)
+        answer = f"{UNREACHED} ({found[0]})" if found else None
+        if read.whole is False:  # each option read by name: the answer holds where they agree
+            self.answers.append((starter, tuple(read.read), tuple(read.read.values()), answer))
+        return answer
+
+
+class _ReadOptions(Mapping[str, str]):
+    """A rule set read through, keeping each option read by name with its value (`whole`
+    once something reads them all: no answer is kept then)."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        self._rs = rs
+        self.read: dict[str, str] = {}
+        self.whole = False
+
+    def __getitem__(self, option: str) -> str:
+        value = self.read[option] = self._rs[option]
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        self.whole = True
+        return iter(self._rs)
+
+    def __len__(self) -> int:
+        self.whole = True
+        return len(self._rs)
+
+    def __getattr__(self, name: str) -> Any:  # hand_table and the like: all of it read
+        self.whole = True
+        return getattr(self._rs, name)
+
+
+_UNBUILT = "unbuilt"
+_shaped: dict[int, tuple[Fixture, dict[str, _Shapes | bool | str]]] = {}
+"""Whether a fixture's table, by tile set, is one reachable.SHAPES ask about at all (False:
+not; _UNBUILT: it does not build; else its answers, _Shapes): kept by the fixture's
+identity (the fixture is kept in the entry, so that its id is not reused while the entry
+lives)."""
 
 
 def unlisted_refusals(exp: Expectation, rj: JSON, state: JSON, impl: TracedReference,

@@ -241,10 +241,11 @@ def write(kind: str, name: str, value: Any, keep: int = 8) -> None:
         with contextlib.suppress(OSError):
             tmp.unlink()
         return
-    _prune(path.parent, keep)
+    prune(path.parent, keep)
 
 
-def _prune(where: Path, keep: int) -> None:
+def prune(where: Path, keep: int) -> None:
+    """No more than `keep` entries in the folder `where` (the least recently written go)."""
     with contextlib.suppress(OSError):
         # the names alone first (a first run writes hundreds of entries, each counted)
         names = [n for n in os.listdir(where) if not n.startswith(".")]

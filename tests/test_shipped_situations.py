@@ -12,6 +12,7 @@ current is `mtrain situations --shipped --check`, which CI runs (.ci/run).
 from __future__ import annotations
 
 import json
+import lzma
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -122,6 +123,41 @@ def test_stale_or_spoiled_files_are_never_read(
     assert read(rs) == json.loads(json.dumps(made(rs)))
     assert making.calls == 2  # made() and situations() both made them
     assert cache.read(S.CACHE_KIND, S._cache_key(rs, COUNT, S.SEED)) is not None  # kept
+
+
+def test_the_payload_is_decompressed_once_and_a_spoiled_copy_never_read(
+        where: Path, asks: list[tuple[Ruleset, int]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The decompressed payload is kept in the cache for the next run, which reads it
+    in place of xz; a copy of another size or digest is decompressed again, and a spoiled
+    compressed file is not read through a good copy."""
+    shipping.write(where, asks, False)
+    unpacked: list[int] = []
+    real = lzma.decompress
+
+    def counted(data: bytes, **kwargs: Any) -> bytes:
+        unpacked.append(len(data))
+        out: bytes = real(data, **kwargs)
+        return out
+    monkeypatch.setattr(lzma, "decompress", counted)
+    rs = asks[0][0]
+    want = json.loads(json.dumps(made(rs)))
+    making = Making(monkeypatch)
+    assert read(rs) == want and len(unpacked) == 1
+    copies = list((where.parent / "cache" / shipped.COPY_KIND).iterdir())
+    assert len(copies) == 1
+    shipped.forget()
+    assert read(rs) == want and len(unpacked) == 1  # the copy, not xz
+    good = copies[0].read_bytes()
+    for spoiled in (good[:-1], good[:10] + bytes([good[10] ^ 1]) + good[11:]):
+        copies[0].write_bytes(spoiled)
+        shipped.forget()
+        assert read(rs) == want and len(unpacked) == 2  # decompressed, and kept again
+        assert copies[0].read_bytes() == good
+        unpacked.pop()
+    _spoil(where, "flipped")
+    shipped.forget()
+    read(rs)
+    assert making.calls == 1  # the copy was good; the shipped file is not: made again
 
 
 def test_entries_not_as_written_are_made_again(

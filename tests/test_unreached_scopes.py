@@ -163,3 +163,46 @@ def test_identify_keeps_what_the_play_found_where_a_table_is_never_reached() -> 
                                                     for o, v in p.region.items()))]
                for p in pieces)
     assert any("pass" in p.outcomes for p in pieces_of(part, SPACE))
+
+
+def _shaped_at_pagat() -> set[str]:
+    from mtrain.spec.notation import FixtureError
+
+    pagat, out = catalog().ruleset("pagat"), set()
+    for fx in FIXTURES:
+        try:
+            if fx.table is not None and reachable.shaped(fx.start(pagat)):
+                out.add(fx.id)
+        except (FixtureError, ValueError, KeyError):
+            continue
+    return out
+
+
+SHAPED_AT_PAGAT = _shaped_at_pagat()
+
+
+def test_never_reached_answers_as_the_model_under_every_rule_set() -> None:
+    """never_reached keeps each table's answers by the options the model read: under
+    every shipped rule set, asked in turn (the memo warm), the answer is the model's own
+    on the table built under that rule set, and a table that does not build gives none."""
+    from mtrain.conformance import traced
+    from mtrain.spec.notation import FixtureError
+
+    traced._shaped.clear()
+    rulesets = default_rulesets(FIXTURES)
+    shaped = [fx for fx in FIXTURES if fx.id in SHAPED_AT_PAGAT]
+    assert len(shaped) > 50
+    said = {None: 0, "unreached": 0, "unbuilt": 0}
+    for fx in shaped:
+        for rs in rulesets:
+            try:
+                table = fx.start(rs)
+            except (FixtureError, ValueError, KeyError):
+                assert never_reached(fx, rs) is None
+                said["unbuilt"] += 1
+                continue
+            found = shape_problems(table, rs)
+            want = f"{UNREACHED} ({found[0]})" if found else None
+            assert never_reached(fx, rs) == want, (fx.id, rs.name)
+            said["unreached" if want else None] += 1
+    assert all(said.values()), said  # each kind of answer was given, from the memo too
