@@ -231,7 +231,8 @@ class Halt:
             return
         if kind == "pass":
             self.tracks[self.seat].marked = True  # TURN-4, MARK-1
-            self.passes += 1
+            if not self.boneyard:
+                self.passes += 1  # passes in a row on an empty boneyard
             self._end_turn(played=False)
             return
         b, key = bone(action["tile"]), action["train"]
