@@ -49,6 +49,21 @@ each with the clause it breaks (none of the earlier engines' bugs were charged t
    when they lay a tile; a first turn that ends in a pass leaves the seat listed, so
    (under the flag) the Mexican Train stays shut until that player lays a tile.
 
+Found by the runs (nothing in the engine; in the suite, fixed with a test in
+tests/test_play_s44.py). With the bugs off, 878 results ran and none failed (12 not
+applicable: 7 its own rules, 3 its table, 2 tables its rules never reach); 918 since. With
+them on, each bug failed results charged to its clause alone: bug 1 27 (SCORE-3), bug 2 6
+(END-2), bug 3 1 (FIRST-6, a pass after a draw in vain, play-pass-). Fuzz (12 games, seed
+1) found each bug as one finding and nothing else, but wrote no reproducer of bug 3: its
+shrunk table (a drawn [7-7] that matches no train, the seat's own train and the Mexican
+Train empty) read own_train_first and mexican_first_turn, so conform would not run it
+under these rules. The reference read both wherever the own train was empty, whether or
+not a tile could go anywhere; a drawn tile that matches no open end now reads neither
+(reference/engine.py, plays). Identify (bugs on, 65 CPU s at load 19): nothing sure and
+wrong, the set and table measured, both `other` found (margin 1: "or anyone", "or
+required" if regression-own-first-double-001 is a bug); follow_up, marker_removal,
+blocked_round, scoring, blank_values and tie_rule undetermined (the declared values kept).
+
 Its refusals name a clause where one says why (none for its house rules). All bugs are
 on in `Flagstop`; `Fixed` switches them off (`Flagstop(fixed={1})` one).
 
