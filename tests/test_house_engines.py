@@ -825,9 +825,10 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
 # of up to 74 tiles, which identify takes for a deal that is not one of the set (a likely
 # bug), so it measured no row of the table (conformance/identify/measure.py hand_size;
 # since, the size the other hands share is measured: tests/test_identify_grown_hand.py)
-# flagstop's (65 CPU s with its bugs on, at load 19): nothing sure and wrong, the set and
-# table measured, both `other` found (margin 1); six options undetermined, their declared
-# values kept; its three other tests together 5.5 CPU s
+# flagstop's (65 CPU s with its bugs on, 77 off, at load 19 to 22): nothing sure and wrong,
+# the set and table measured, both `other` found (margin 1); with the bugs on six options
+# undetermined (off, five), their declared values kept; its three other tests together
+# 5.5 CPU s
 IDENTIFIED = [e for e in ENGINES[:-1]
               if e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
                              TENWHEELER, COUPLING, PULLMAN, FLAGSTOP)]

@@ -63,6 +63,7 @@ not a tile could go anywhere; a drawn tile that matches no open end now reads ne
 wrong, the set and table measured, both `other` found (margin 1: "or anyone", "or
 required" if regression-own-first-double-001 is a bug); follow_up, marker_removal,
 blocked_round, scoring, blank_values and tie_rule undetermined (the declared values kept).
+Bugs off (77 CPU s): the same, follow_up likely, every option as declared.
 
 Its refusals name a clause where one says why (none for its house rules). All bugs are
 on in `Flagstop`; `Fixed` switches them off (`Flagstop(fixed={1})` one).
