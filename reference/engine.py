@@ -56,6 +56,7 @@ OTHER_END: Final = T.OTHER_END
 IS_DOUBLE: Final = T.IS_DOUBLE
 PIPS: Final = T.PIPS
 HIGH: Final = T.HIGH
+LOW: Final = T.LOW
 DOUBLE: Final = T.DOUBLE
 BLANKS: Final = T.NUMBER_MASK[0]  # the tiles with a blank end
 
@@ -219,14 +220,21 @@ def playable_trains(state: State) -> list[int]:
 def plays(state: State) -> list[Action]:
     """Every tile the player to move may lay, on every train it may go on."""
     hand = state.hands[state.seat]
-    if state.drawn >= 0:
+    ends = state.ends
+    drawn = state.drawn
+    if drawn >= 0:
         # The draw rule decides what a drawn tile may do (TURN-2, TURN-5), though both of
         # its known values agree (TURN-3): read here, so that a draw rule of one's own
         # (which may keep the tile, say) is traced wherever it can change the answer.
         state.rules.draw_until_playable  # noqa: B018 (a flag read for the trace)
-        hand &= BIT[state.drawn]  # TURN-3: only the drawn tile
+        hand &= BIT[drawn]  # TURN-3: only the drawn tile
+        if HIGH[drawn] not in ends and LOW[drawn] not in ends and state.phase == START:
+            # TRAIN-2: a drawn tile that matches no open end goes nowhere, whichever
+            # trains the rules open: none is read, so a rule of one's own on who may play
+            # where does not decide the pass after a draw in vain (in a follow-up, whose
+            # phase reads rules of its own, playable_trains still answers)
+            return []
     number_mask = state.rules.number_mask
-    ends = state.ends
     out: list[Action] = []
     for train in playable_trains(state):
         mask = hand & number_mask[ends[train]]
