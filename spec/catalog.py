@@ -618,6 +618,12 @@ class Catalog:
                             "identify's report name it) is written as the table itself")
                 errors.append(doc.error(("options", option),
                                         f"{said}; known: {', '.join(known)}{escape}"))
+        for k, ov in enumerate(overlays):  # one the file's options undo wholly is no rule
+            undone = self.overlays[ov].options
+            if all(o in (d.get("options") or {}) and values.get(o) != v for o, v in undone.items()):
+                errors.append(doc.error(("overlays", k), f"overlay {ov!r} sets only " + ", ".join(
+                    f"{o}: {v}" for o, v in undone.items()) + ", which `options:` sets otherwise "
+                    "here: the overlay does nothing; drop it or the option"))
         if errors:
             raise SpecErrors(errors)
         missing = [o for o in self.options if o not in values]

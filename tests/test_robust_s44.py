@@ -1,0 +1,129 @@
+"""Inputs the earlier robustness rounds let through (robust-s44): a rule-set file naming an
+overlay whose every option its own `options:` set otherwise (the overlay named, and
+nothing of it played); a wire rule set with hand_sizes `custom` and no table, told that
+`custom` is no value; a fuzz game cut short by an engine that crashed or stalled, counted
+nowhere among the games ended early."""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mtrain.cli import main
+
+
+def write(path: Path, text: str) -> str:
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+# --- a rule-set file: an overlay its options undo --------------------------------------------
+
+
+@pytest.mark.parametrize("overlays, options, line, said", [
+    # fundex-hands sets hand_sizes alone: the table of one's own replaced it, and the file
+    # loaded as "pagat, hand_sizes differs", fundex's table nowhere
+    ("[fundex-hands]", "  hand_sizes: {2: 14}\n", 3,
+     "overlay 'fundex-hands' sets only hand_sizes: fundex"),
+    # the second of two overlays, undone by its one option: it played penalty scoring
+    ("\n  - blanks-25\n  - positive-scoring", "  scoring: penalty\n", 5,
+     "overlay 'positive-scoring' sets only scoring: positive")])
+def test_an_overlay_the_files_options_undo_wholly_is_refused_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, overlays: str, options: str,
+        line: int, said: str) -> None:
+    path = write(tmp_path / "mine.yaml", f"name: mine\nbase: pagat\noverlays: {overlays}\n"
+                 f"options:\n{options}")
+    assert main(["rules", path]) == 2
+    assert capsys.readouterr().err == (
+        f"mtrain rules: {path}:{line}: {said}, which `options:` sets otherwise here: the "
+        "overlay does nothing; drop it or the option\n")
+
+
+@pytest.mark.parametrize("overlays, options, differs", [
+    # an overlay refined, not undone: double-15's set with a table of one's own
+    ("[double-15]", "  hand_sizes: {20: 6}\n", "`tile_set`, `hand_sizes`"),
+    ("[positive-scoring]", "  scoring: positive\n", "`scoring`"),  # said twice, alike
+    # fundex's own rows, written out: the overlay's table (DEAL-10)
+    ("[fundex-hands]", "  hand_sizes: {2: 15, 3: 15, 4: 15, 5: 11, 6: 11, 7: 8, 8: 8}\n",
+     "`hand_sizes`")])
+def test_an_overlay_refined_or_repeated_by_the_options_still_loads(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, overlays: str, options: str,
+        differs: str) -> None:
+    path = write(tmp_path / "mine.yaml", f"name: mine\nbase: pagat\noverlays: {overlays}\n"
+                 f"options:\n{options}")
+    assert main(["rules", path]) == 0
+    assert f"Closest shipped variant: `pagat`; it differs in {differs}." in \
+        capsys.readouterr().out
+
+
+# --- the wire: `custom` without its table ----------------------------------------------------
+
+
+@pytest.mark.parametrize("table, said", [(None, "missing"), ({}, "empty")])
+def test_a_wire_rule_set_custom_without_its_table_is_told_so(
+        capsys: pytest.CaptureFixture[str], table: dict[str, int] | None, said: str) -> None:
+    # "unknown value 'custom' for option hand_sizes; known: pagat, ...": the value the
+    # protocol gives a table of one's own, said to be none
+    from mtrain.conformance.serve import Server
+    assert main(["state", "chaindbl-001", "--variant", "pagat"]) == 0
+    request: dict[str, Any] = json.loads(capsys.readouterr().out)
+    asked = copy.deepcopy(request)
+    asked["ruleset"]["options"]["hand_sizes"] = "custom"
+    asked["ruleset"].pop("hand_sizes", None)
+    if table is not None:
+        asked["ruleset"]["hand_sizes"] = table
+    answer, stop = Server().handle(json.dumps(asked))
+    assert not stop and answer["ok"] is False, answer
+    assert answer["error"] == {"kind": "bad-request", "message": (
+        "legal: ruleset.options.hand_sizes is `custom`, a table of the rule set's own, but "
+        f"ruleset.hand_sizes (players: tiles) is {said}")}, answer
+    asked["ruleset"]["hand_sizes"] = {"3": 15}  # with its table, answered
+    answer, _ = Server().handle(json.dumps(asked))
+    assert answer["ok"] is True, answer
+
+
+# --- fuzz: a game an engine cut short ---------------------------------------------------------
+
+
+def _engine(tmp_path: Path, name: str, late: str) -> str:
+    """A program answering as `mtrain serve` does until its 40th request, and from then on
+    running `late` (Python) instead of answering."""
+    return write(tmp_path / f"{name}.py", f"""
+import os, sys, time
+from mtrain.conformance.serve import Server
+
+server = Server()
+for n, line in enumerate(sys.stdin.buffer, 1):
+    if n > 40:
+        {late}
+    o, stop = server.respond(line)
+    sys.stdout.buffer.write(o)
+    sys.stdout.buffer.flush()
+    if stop:
+        break
+""")
+
+
+@pytest.mark.parametrize("late, why, status", [
+    ("os._exit(3)", "the implementation crashed", "crash"),
+    ("time.sleep(600)", "the implementation did not answer in time", "timeout")])
+def test_a_game_an_engine_cut_short_is_said_to_have_ended_early(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, late: str, why: str,
+        status: str) -> None:
+    # the game ended at the crash (or the timeout), and the report said "1 game, 0 rounds
+    # completed" with `ended_early: {}`: the finding named the crash, nothing said why no
+    # round was completed
+    engine = _engine(tmp_path, "late", late)
+    assert main(["fuzz", "--impl", f"{sys.executable} {engine}", "--variant", "pagat",
+                 "--players", "3", "--games", "1", "--timeout", "1", "--shrink-seconds",
+                 "1", "--out", str(tmp_path / "out"), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert (report["games"], report["rounds"]) == (1, 0), report
+    assert report["ended_early"] == {why: 1}, report
+    (finding,) = report["findings"]
+    assert finding["signature"].startswith(f"{status} on "), finding
