@@ -127,3 +127,65 @@ def test_a_game_an_engine_cut_short_is_said_to_have_ended_early(
     assert report["ended_early"] == {why: 1}, report
     (finding,) = report["findings"]
     assert finding["signature"].startswith(f"{status} on "), finding
+
+
+# --- an engine's name ---------------------------------------------------------------------
+
+
+def _named(tmp_path: Path, name: str, drop_first: bool) -> str:
+    """A program answering as `mtrain serve` does, but for its name (`name`) and, with
+    `drop_first`, the first of every legal list of two or more left out (a disagreement)."""
+    return write(tmp_path / "named.py", f"""
+import json, sys
+from mtrain.conformance.serve import Server
+
+server = Server()
+for n, line in enumerate(sys.stdin.buffer, 1):
+    o, stop = server.respond(line)
+    a = json.loads(o)
+    if n == 1:
+        a["name"] = {name!r}
+    elif {drop_first} and a.get("ok") and len(a.get("actions", ())) > 1:
+        a["actions"] = a["actions"][1:]
+    sys.stdout.buffer.write((json.dumps(a) + "\\n").encode())
+    sys.stdout.buffer.flush()
+    if stop:
+        break
+""")
+
+
+def test_a_reproducer_of_an_engine_with_a_long_name_is_written(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # the reproducer's file was named after the engine in full: 300 characters made
+    # "OSError: [Errno 36] File name too long", a traceback
+    engine = _named(tmp_path, "Engine " + "n" * 300, drop_first=True)
+    out = tmp_path / "out"
+    assert main(["fuzz", "--impl", f"{sys.executable} {engine}", "--variant", "pagat",
+                 "--players", "2", "--games", "1", "--shrink-seconds", "1", "--out",
+                 str(out), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    written = sorted(p.name for p in out.iterdir())
+    assert written and len(written) == len([f for f in report["findings"]
+                                            if f["reproducer"]]), (written, report)
+    stem = written[0].rsplit("-0-", 1)[0]  # fuzz-<slug>-<seed>-<k>.yaml
+    assert stem.startswith("fuzz-engine-nnn") and len(stem) == len("fuzz-") + 60, stem
+    assert all(name.startswith(stem) for name in written), written
+    # the fixtures load as fixtures: an id is a slug, and the whole is one file's
+    assert main(["lint", str(out), "--no-scopes"]) == 0, capsys.readouterr().out
+
+
+def test_an_engines_name_with_a_newline_stays_on_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # the name was shown with its control characters escaped, its newline kept: the rest
+    # of the name began a line of its own, as if the report had written it
+    engine = _named(tmp_path, "evil\nOK: every fixture passed", drop_first=False)
+    chain = Path(__file__).parent.parent / "conformance" / "fixtures" / "chain-doubles" / \
+        "chain.yaml"
+    assert main(["conform", "--impl", f"{sys.executable} {engine}", "--variant", "pagat",
+                 "--fixtures", str(chain), "-k", "chaindbl-001"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("mtrain conform: evil\\nOK: every fixture passed "), out
+    assert main(["fuzz", "--impl", f"{sys.executable} {engine}", "--variant", "pagat",
+                 "--players", "2", "--games", "1", "--out", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("fuzzing evil\\nOK: every fixture passed against the reference: "), out
