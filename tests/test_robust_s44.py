@@ -61,6 +61,22 @@ def test_an_overlay_refined_or_repeated_by_the_options_still_loads(
         capsys.readouterr().out
 
 
+@pytest.mark.parametrize("rows", ["{0: 5, 2: 15}", "{1: 15, 3: 15}", "{two: 15}",
+                                  "{21: 4}", "{-2: 15}"])
+def test_a_house_tables_row_for_no_number_of_players_is_said_in_words(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, rows: str) -> None:
+    # "options.hand_sizes: key '1' does not match the pattern ^([2-9]|1[0-9]|20)$": the
+    # schema's regular expression, where the author wrote a table for one player
+    path = write(tmp_path / "mine.yaml", f"name: mine\nbase: pagat\noptions:\n"
+                 f"  hand_sizes: {rows}\n")
+    key = rows[1:].split(":")[0]
+    assert main(["rules", path]) == 2
+    assert capsys.readouterr().err == (
+        f"mtrain rules: {path}:4: options.hand_sizes: key {key!r} is not a number of "
+        "players, 2 to 20 (written 2, 3, ...): a table of one's own seats no fewer than two "
+        "nor more than twenty\n")
+
+
 # --- the wire: `custom` without its table ----------------------------------------------------
 
 
