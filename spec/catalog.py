@@ -515,6 +515,8 @@ class Catalog:
         missing = [o for o in self.options if o not in values]
         if missing:
             raise RulesetError(f"no value for {', '.join(missing)}")
+        if values["tile_set"] == OTHER:  # SET-1: every tile, pip and round follows from it
+            raise RulesetError("tile_set cannot be `other`: name the set played")
         for option, value in values.items():
             if value == OTHER or (option == "hand_sizes" and value == CUSTOM and table):
                 continue

@@ -205,3 +205,54 @@ def test_an_engines_name_with_a_newline_stays_on_its_line(
                  "--players", "2", "--games", "1", "--out", str(tmp_path / "out")]) == 0
     out = capsys.readouterr().out
     assert out.startswith("fuzzing evil\\nOK: every fixture passed against the reference: "), out
+
+
+# --- a hello's declared rules ---------------------------------------------------------------
+
+
+def _declaring(tmp_path: Path, rules: dict[str, Any]) -> str:
+    """A program answering as `mtrain serve` does, its hello declaring `rules`."""
+    return write(tmp_path / "declares.py", f"""
+import json, sys
+from mtrain.conformance.serve import Server
+
+server = Server()
+for n, line in enumerate(sys.stdin.buffer, 1):
+    o, stop = server.respond(line)
+    if n == 1:
+        a = json.loads(o)
+        del a["variants"]
+        a["rules"] = json.loads({json.dumps(rules)!r})
+        o = (json.dumps(a) + "\\n").encode()
+    sys.stdout.buffer.write(o)
+    sys.stdout.buffer.flush()
+    if stop:
+        break
+""")
+
+
+@pytest.mark.parametrize("options, table, said", [
+    # TileSetError: unknown tile set 'other', a traceback (a rule-set file refuses it)
+    ({"tile_set": "other"}, None, "`rules`: tile_set cannot be `other`: name the set played"),
+    # a row for one player was taken, where a rule-set file refuses it
+    ({"hand_sizes": "custom"}, {"1": 15, "3": 15}, "`rules.hand_sizes`: '1' is not a number "
+     "of players, 2 to 20: a table of one's own seats no fewer than two nor more (players "
+     "-> tiles, e.g. {\"2\": 15})"),
+    ({"hand_sizes": "custom"}, {"21": 4}, "`rules.hand_sizes`: '21' is not a number of "
+     "players, 2 to 20: a table of one's own seats no fewer than two nor more (players -> "
+     "tiles, e.g. {\"2\": 15})")])
+def test_declared_rules_with_no_tile_set_or_a_table_for_one_player_are_refused(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, options: dict[str, str],
+        table: dict[str, int] | None, said: str) -> None:
+    assert main(["state", "chaindbl-001", "--variant", "pagat"]) == 0
+    pagat = json.loads(capsys.readouterr().out)["ruleset"]["options"]
+    rules: dict[str, Any] = {"options": {**pagat, **options}}
+    if table is not None:
+        rules["hand_sizes"] = table
+    engine = _declaring(tmp_path, rules)
+    chain = Path(__file__).parent.parent / "conformance" / "fixtures" / "chain-doubles" / \
+        "chain.yaml"
+    assert main(["conform", "--impl", f"{sys.executable} {engine}", "--fixtures", str(chain),
+                 "-k", "chaindbl-001"]) == 2
+    assert capsys.readouterr().err == (
+        f"mtrain conform: the implementation's declared rules: {said}\n")
