@@ -1,8 +1,11 @@
 """Inputs the earlier robustness rounds let through (robust-s44): a rule-set file naming an
 overlay whose every option its own `options:` set otherwise (the overlay named, and
-nothing of it played); a wire rule set with hand_sizes `custom` and no table, told that
-`custom` is no value; a fuzz game cut short by an engine that crashed or stalled, counted
-nowhere among the games ended early."""
+nothing of it played); a house table's row for 0, 1 or 21 players said as the schema's
+regular expression; a wire rule set with hand_sizes `custom` and no table, told that
+`custom` is no value; declared rules with `tile_set: other` (a traceback) or a row for
+one player (taken); a fuzz game cut short by an engine that crashed or stalled, counted
+nowhere among the games ended early; an engine's long name as a reproducer's file name (a
+traceback), and its newline starting a line of the report's own."""
 
 from __future__ import annotations
 
