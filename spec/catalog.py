@@ -543,6 +543,10 @@ class Catalog:
         `requires`, a hand table that cannot be dealt (DEAL-8).
         """
         doc = load(path, text)
+        if isinstance(doc.data, list) and doc.data and isinstance(doc.data[0], dict) \
+                and "id" in doc.data[0]:  # the schema: "expected a mapping, got a list"
+            raise doc.error((), "a fixture file (a list of fixtures), not a rule-set file (a "
+                            "mapping: name, base, options): --fixtures reads it")
         # an option name the catalogue does not know is said first, as such: the schema
         # would only say that its value has the wrong type (`tile_sett: 5`)
         given = doc.data.get("options") if isinstance(doc.data, dict) else None

@@ -259,3 +259,26 @@ def test_declared_rules_with_no_tile_set_or_a_table_for_one_player_are_refused(
                  "-k", "chaindbl-001"]) == 2
     assert capsys.readouterr().err == (
         f"mtrain conform: the implementation's declared rules: {said}\n")
+
+
+# --- a rule-set file and a fixture file taken for each other -----------------------------------
+
+
+def test_a_rule_set_file_and_a_fixture_file_given_for_each_other_are_named_so(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # "top level: expected a list, got a mapping ({'name': 'two', ...})" and "top level:
+    # expected a mapping, got a list ([{'id': 'chaindbl-001', ...": the shapes, not the slip
+    rules = write(tmp_path / "two.yaml", "name: two\nbase: pagat\noptions:\n"
+                  "  hand_sizes: {2: 15}\n")
+    chain = (Path(__file__).parent.parent / "conformance" / "fixtures" / "chain-doubles" /
+             "chain.yaml").read_text(encoding="utf-8")
+    first = chain[chain.index("- id: chaindbl-001"):chain.index("- id: chaindbl-002")]
+    fixtures = write(tmp_path / "f.yaml", "# one fixture\n\n" + first)  # its first at line 3
+    assert main(["lint", rules, "--no-scopes"]) == 1
+    assert (f"error: {rules}:1: a rule-set file (a mapping: name, base, options), not a "
+            "fixture file (a list of fixtures): --rules reads it\n") in capsys.readouterr().out
+    for command in (["conform", "--rules", fixtures], ["rules", fixtures]):
+        assert main(command) == 2
+        assert capsys.readouterr().err == (
+            f"mtrain {command[0]}: {fixtures}:3: a fixture file (a list of fixtures), not a "
+            "rule-set file (a mapping: name, base, options): --fixtures reads it\n")
