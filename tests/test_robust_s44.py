@@ -5,7 +5,8 @@ regular expression; a wire rule set with hand_sizes `custom` and no table, told 
 `custom` is no value; declared rules with `tile_set: other` (a traceback) or a row for
 one player (taken); a fuzz game cut short by an engine that crashed or stalled, counted
 nowhere among the games ended early; an engine's long name as a reproducer's file name (a
-traceback), and its newline starting a line of the report's own."""
+traceback), and its newline starting a line of the report's own; a rule-set file given as
+fixtures (or the other way round), told only that its top level had the wrong shape."""
 
 from __future__ import annotations
 
