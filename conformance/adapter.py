@@ -425,6 +425,10 @@ class ReferenceImplementation:
                                  + ", ".join(f"{o}={OTHER}" for o in unknown))
             rows = None if table is None else hand_rows(table, "ruleset.hand_sizes")
             custom = full.get("hand_sizes") == CUSTOM  # a table of the rule set's own
+            if custom and not rows:  # else "unknown value 'custom'", a value v1 has
+                raise ValueError("ruleset.options.hand_sizes is `custom`, a table of the "
+                                 "rule set's own, but ruleset.hand_sizes (players: tiles) "
+                                 f"is {'missing' if table is None else 'empty'}")
             rs = cat.from_values(full, str(ruleset.get("name") or ""),
                                  (rows or ()) if custom else None)
             missing = [o for o in base if o not in options and o not in ADDED_IN_V1

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.errors import shown
-from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
+from mtrain.spec.ruleset import CUSTOM, MAX_PLAYERS, OTHER, Ruleset
 
 ADDED_WITHIN_V1: Final = {"doubles": "open", "match_length": "full"}
 """Options added within protocol version 1, each with the value every rule set had before
@@ -129,6 +129,9 @@ def hand_rows(table: Any, where: str) -> tuple[tuple[int, int], ...]:
         if type(h) is not int or h < 1:
             raise ValueError(f"{where}[{n!r}]: {h!r:.80} is not a number of tiles (a "
                              "whole number, 1 or more)")
+        if not 2 <= int(n) <= MAX_PLAYERS:  # as a rule-set file's table (rules.schema.json)
+            raise ValueError(f"{where}: {n!r} is not a number of players, 2 to {MAX_PLAYERS}: "
+                             "a table of one's own seats no fewer than two nor more")
         rows.append((int(n), h))
     return tuple(sorted(rows))
 

@@ -241,6 +241,10 @@ def _pointer_text(at: Sequence[str | int]) -> str:
 def _load_file(path: str | Path, text: str) -> list[Fixture]:
     # a shipped fixture file, unchanged, is read as shipped (conformance/shipped.py)
     doc = shipped.document(path, text) or load(path, text)
+    if isinstance(doc.data, dict) and {"base", "options"} & set(doc.data) \
+            and "id" not in doc.data:  # the schema: "expected a list, got a mapping"
+        raise doc.error((), "a rule-set file (a mapping: name, base, options), not a fixture "
+                        "file (a list of fixtures): --rules reads it")
     strays = _unknown_when_options(doc)
     errors = [doc.error(at, f"`when` names unknown option {shown(at[-1])}; known: "
                         f"{', '.join(catalog().options)}") for at in strays]

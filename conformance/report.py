@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from mtrain.conformance.untrusted import shown
+from mtrain.conformance.untrusted import one_line, shown
 
 STATUSES = ("pass", "fail", "error", "timeout", "crash", "skip", "not-applicable")
 FAILING = frozenset({"fail", "error", "timeout", "crash"})
@@ -374,6 +374,7 @@ def describe_implementation(info: dict[str, Any]) -> str:
 
     # its own words, cut where long: a name of 5,000 characters was the whole header
     said = cut_long_runs(f"{info['name']} {info.get('version', '')}")
+    said = one_line(said)
     return f"{said} ({where})".replace("  ", " ")
 
 

@@ -23,3 +23,9 @@ def shown(text: str) -> str:
     """`text` with every character that would not show as itself escaped (`\\x1b`,
     `\\u202e`); newlines and tabs are kept."""
     return _HIDDEN.sub(_escape, text)
+
+
+def one_line(text: str) -> str:
+    """`text` shown (above) on one line: a name with a newline began a line of its own in
+    a report's header, as if the report had written it."""
+    return shown(text).replace("\n", "\\n")  # (a carriage return is escaped already)

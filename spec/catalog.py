@@ -358,6 +358,8 @@ class Catalog:
         missing = [o for o in self.options if o not in values]
         if missing:
             raise RulesetError(f"no value for {', '.join(missing)}")
+        if values["tile_set"] == OTHER:  # SET-1: every tile, pip and round follows from it
+            raise RulesetError("tile_set cannot be `other`: name the set played")
         for option, value in values.items():
             if value == OTHER or (option == "hand_sizes" and value == CUSTOM and table):
                 continue
@@ -384,6 +386,10 @@ class Catalog:
         `requires`, a hand table that cannot be dealt (DEAL-8).
         """
         doc = load(path, text)
+        if isinstance(doc.data, list) and doc.data and isinstance(doc.data[0], dict) \
+                and "id" in doc.data[0]:  # the schema: "expected a mapping, got a list"
+            raise doc.error((), "a fixture file (a list of fixtures), not a rule-set file (a "
+                            "mapping: name, base, options): --fixtures reads it")
         # an option name the catalogue does not know is said first, as such: the schema
         # would only say that its value has the wrong type (`tile_sett: 5`)
         given = doc.data.get("options") if isinstance(doc.data, dict) else None
@@ -461,6 +467,12 @@ class Catalog:
                             "identify's report name it) is written as the table itself")
                 errors.append(doc.error(("options", option),
                                         f"{said}; known: {', '.join(known)}{escape}"))
+        for k, ov in enumerate(overlays):  # one the file's options undo wholly is no rule
+            undone = self.overlays[ov].options
+            if all(o in (d.get("options") or {}) and values.get(o) != v for o, v in undone.items()):
+                errors.append(doc.error(("overlays", k), f"overlay {ov!r} sets only " + ", ".join(
+                    f"{o}: {v}" for o, v in undone.items()) + ", which `options:` sets otherwise "
+                    "here: the overlay does nothing; drop it or the option"))
         if errors:
             raise SpecErrors(errors)
         missing = [o for o in self.options if o not in values]

@@ -125,7 +125,9 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
 
     if "propertyNames" in err.relative_schema_path and isinstance(inst, str):
         # The instance is a key of the mapping at `pointer`; point at the key itself.
-        if kind == "pattern":
+        if kind == "pattern" and isinstance(err.schema, dict) and "x-expected" in err.schema:
+            yield (*pointer, inst), f"{where}: key {inst!r} is not {err.schema['x-expected']}"
+        elif kind == "pattern":
             yield (*pointer, inst), f"{where}: key {inst!r} does not match the pattern {value}"
         else:
             yield (*pointer, inst), f"{where}: key {inst!r} is not allowed: {err.message}"

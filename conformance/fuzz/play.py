@@ -513,7 +513,7 @@ def _round(session: Session, ctx: Context, plan: GamePlan, res: GameResult,
         res.record(found, Probe("deal", plan.variant, deal=deal_spec), round_no, 0, n)
         if own and not found and not seat:  # (a seat judged alone is judged)
             res.not_judged(own)
-    if _fatal(error):
+    if _fatal(error, res):
         return None
     pos = Position(plan.variant, st, dealt, follow_impl, deal=deal_spec)
     if own and got is not None and error is None and not problems and not identical(
@@ -593,7 +593,7 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
     elif error is not None or not same_actions(_keys(st, legal), answer):
         found = compare_legal(ctx, st, legal, answer, error)
         res.record(found, pos.probe("legal"), round_no, step, n)
-        if _fatal(error):
+        if _fatal(error, res):
             return False
         if found and error is None and type(answer) is list:
             listed = {action_text(a) for a in answer if isinstance(a, dict)}
@@ -626,7 +626,7 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
             continue
         res.record(compare_refusal(ctx, st, text, wants, accepted, named, error),
                    pos.probe("refused", text, clause), round_no, step, n)
-        if _fatal(error):
+        if _fatal(error, res):
             return False
     text = action_text(act_json)
     nxt, own = own_rules.step(ctx, st, act, perform)
@@ -659,7 +659,7 @@ def _step(session: Session, ctx: Context, pos: Position, res: GameResult,
     follow_impl = session.follow == "impl"
     if found:
         res.record(found, probe, round_no, step, n)
-        if _fatal(error):
+        if _fatal(error, res):
             return False
     elif nxt.phase == OVER and not unsupported and (same or not own):
         _winners(session, ctx, res, pos.probe("winners", text), nxt,
@@ -747,9 +747,15 @@ def _refusals_of(bad: Action, legal: Sequence[Action]) -> Callable[[State], Sequ
     return lambda s: list(refusals(s, bad, legal))
 
 
-def _fatal(error: BaseException | None) -> bool:
-    """A crash or a timeout ends the game: the implementation starts afresh."""
-    return isinstance(error, HarnessError) and error.status in ("crash", "timeout")
+def _fatal(error: BaseException | None, res: GameResult | None = None) -> bool:
+    """A crash or a timeout ends the game: the implementation starts afresh. Given `res`,
+    the game's end is said there (a game cut so counted no round and said nothing)."""
+    if not (isinstance(error, HarnessError) and error.status in ("crash", "timeout")):
+        return False
+    if res is not None and res.cut is None:
+        res.cut = ("the implementation crashed" if error.status == "crash"
+                   else "the implementation did not answer in time")
+    return True
 
 
 def _canonical(ctx: Context, state: JSON) -> tuple[State, JSON]:

@@ -17,7 +17,7 @@ from mtrain.commands.arguments import (
     integer,
 )
 from mtrain.conformance.defaults import FOLLOW, FUZZ_OUT
-from mtrain.conformance.untrusted import shown
+from mtrain.conformance.untrusted import one_line, shown
 
 if TYPE_CHECKING:
     from mtrain.conformance.adapter import JSON, Implementation
@@ -268,8 +268,8 @@ def _run(args: argparse.Namespace, target: Target, impl: Implementation,
     whose = "implementation" if args.follow == "impl" else "reference"
     if not args.json:
         workers = min(args.jobs, args.games)
-        print(shown(f"fuzzing {target.label} against the reference: {args.games} games of "
-                    f"{what}, seed {args.seed}, following the {whose}'s states"
+        print(shown(f"fuzzing {one_line(target.label)} against the reference: {args.games} "
+                    f"games of {what}, seed {args.seed}, following the {whose}'s states"
                     + (f", in {workers} worker processes" if workers > 1 else "")), flush=True)
     with settled():  # after the set-up: a fuzz run is many short-lived states
         if sys.stderr.isatty() and not args.json:
