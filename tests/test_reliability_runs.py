@@ -219,7 +219,11 @@ def test_identify_gives_up_on_a_broken_engine(tmp_path: Path, script: str,
     # crash_every.py, lets identify reach the corpus, whose first exploration would
     # otherwise fall to this command, ~80 CPU s within its time limit on a loaded machine)
     impl = shlex.join([sys.executable, str(own_copy(tmp_path, script)), *map(str, args)])
-    proc = mtrain("identify", "--impl", impl, "--timeout", "1", timeout=300)
+    # (a line of megabytes is refused for its length, not its time: at load 20 the 6 MiB
+    # line took more than a second to arrive and was answered "timeout", so those two
+    # wait longer; the others' faults are hangs, told by the short limit)
+    limit = "20" if script in ("huge_line.py", "endless_line.py") else "1"
+    proc = mtrain("identify", "--impl", impl, "--timeout", limit, timeout=300)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     assert proc.stderr.startswith(f"mtrain identify: {fault}"), proc.stderr
     assert proc.stderr.count("\n") == 1 and proc.stdout == ""
