@@ -537,14 +537,14 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
             # plays missing that open the empty Mexican Train and none offered on it (but
             # with a tile the rules refuse there: the wrong number opening it, the same
             # bug): what opens it (TRAIN-5), in a follow-up too, where the moment's rule
-            # allows them
+            # allows them; nothing offered on it on a first turn: FIRST-8 (opening_rule)
             opening = (referee is not None and not closed and not marked
                        and all(referee.opens_mexican(None, a) for a in missing)
                        and not any(a.startswith("play ") and a.endswith(" on mexican")
                                    and a not in extra for a in actual))
             charge("TRAIN-6" if closed else referee.marker_access() if marked and referee else
                    referee.mexican_access() if mexican and referee else
-                   "TRAIN-5" if opening else
+                   referee.opening_rule(sorted(missing), sorted(actual)) if opening and referee else
                    _likeliest([referee.allows(None, a) for a in missing], referee)
                    if referee else None)
     for text, clauses in exp.refused.items():
