@@ -4,12 +4,26 @@ showed, each fixed with a test that failed before the fix."""
 
 from __future__ import annotations
 
+import json
+import shlex
+import shutil
+from pathlib import Path
+
+import pytest
+
+from mtrain.cli import main
 from mtrain.conformance.fixture import load_corpus
 from mtrain.conformance.seat_alone import dealt_entry
 from mtrain.conformance.selection import entry_for
+from mtrain.conformance.situation_deals import last_round_deal
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Space
+
+GONDOLA = Path(__file__).parent / "examples" / "js" / "gondola_engine.js"
+NODE = shutil.which("node")
+NEEDS_NODE = pytest.mark.skipif(NODE is None,
+                                reason="node is not installed: gondola is a JavaScript engine")
 
 
 def _with(base: str, **values: str) -> Ruleset:
@@ -34,3 +48,66 @@ def test_a_deal_runs_without_its_first_seat_under_a_starting_seat_of_its_own() -
     assert entry.legal is None and entry.refused == {}
     # a known start: nothing to cut (the entry runs whole)
     assert dealt_entry(exp, fx, _with("puremco"), Space(catalog())) is None
+
+
+def _gondola(tmp_path: Path, bug: str | None, *patterns: str
+             ) -> dict[str, tuple[str, list[str]]]:
+    """conform on gondola with one planted bug on (None: all off), under its own file,
+    the fixtures of `patterns` alone (situations from play where a pattern names one):
+    each result's status and charge."""
+    asked = () if any(p.startswith("play-") for p in patterns) else ("--situations", "0")
+    flag = "--fixed" if bug is None else f"--bug={bug}"
+    out = tmp_path / f"{bug}.json"
+    main(["conform", "--impl", shlex.join([NODE or "node", str(GONDOLA), flag]),
+          "--rules", str(GONDOLA.with_name("gondola-rules.yaml")),
+          *(a for p in patterns for a in ("-k", p)), *asked, "--format", "json",
+          "--output", str(out)])
+    results = json.loads(out.read_text())["results"]
+    return {r["fixture"]: (r["status"], r["charged"]) for r in results}
+
+
+@NEEDS_NODE
+def test_the_mexican_train_kept_shut_for_a_first_turn_is_charged_to_the_first_turn(
+        tmp_path: Path) -> None:
+    """gondola's bug 1: nobody opens the empty Mexican Train on their first turn, which
+    FIRST-8 allows (anyone may). Its 73 failures were charged to what opens the train
+    (TRAIN-5); a Mexican Train opened by the wrong number is still that
+    (test_attribution.py, tenwheeler's bug 1)."""
+    got = _gondola(tmp_path, "first-mexican", "first-011", "startermex-001", "first-019")
+    assert got == {f: ("fail", ["FIRST-8"])
+                   for f in ("first-011", "startermex-001", "first-019")}, got
+    fixed = _gondola(tmp_path, None, "first-011", "startermex-001", "first-019")
+    assert {s for s, _ in fixed.values()} == {"pass"}, fixed
+
+
+@NEEDS_NODE
+def test_another_seats_first_turn_struck_is_charged_to_who_has_one(tmp_path: Path) -> None:
+    """gondola's bug 3 strikes the first seat listed among the first turns due, not the
+    mover's: after seat 2's first tile in first-020 it keeps seat 2 and strikes seat 0.
+    That was charged to the single-tile start (FIRST-7: the play ends the mover's first
+    turn); it strikes one seat as it should, the wrong one (FIRST-6)."""
+    assert _gondola(tmp_path, "first-turn-shift", "first-020") == {
+        "first-020": ("fail", ["FIRST-6"])}
+
+
+@NEEDS_NODE
+def test_the_last_rounds_deal_is_asked(tmp_path: Path) -> None:
+    """gondola's bug 2 takes round 16's engine for [15-15] (`0 || 15`): no fixture and no
+    situation from play dealt a match's last round, so conform never saw it."""
+    got = _gondola(tmp_path, "zero-engine", "play-dealt-last")
+    assert got == {"play-dealt-last": ("fail", ["ENG-1"])}, got
+    assert _gondola(tmp_path, None, "play-dealt-last")["play-dealt-last"][0] == "pass"
+
+
+def test_the_last_rounds_deal_has_the_engine_0_0() -> None:
+    """ENG-1: round 13 of a double-12 match is [0-0]'s, set aside under puremco (ENG-2):
+    nobody is dealt it. A single round (MATCH-7) has no last round apart from its first."""
+    dealt = last_round_deal(catalog().ruleset("puremco"))
+    assert [(fx.id, fx.deal["engine"] if fx.deal else None) for fx in dealt] == [
+        ("play-dealt-last", 0)]
+    state = dealt[0].expect[0].state
+    assert state["engine_placed"] is True
+    assert all("0-0" not in hand for hand in state["hands"].values())
+    assert "0-0" not in state["boneyard"]
+    single = _with("puremco", match_length="single-round")
+    assert last_round_deal(single) == []
