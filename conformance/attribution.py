@@ -409,8 +409,9 @@ class Referee:
         act = None if st is None else self._action(st, text)
         return st is not None and act is not None and mexican_opening(st, act)
 
-    def opening_rule(self, missing: Sequence[str], offered: Sequence[str]) -> str:
-        st = self._state(self.final() or {})  # opening_rule of the `missing` plays
+    def opening_rule(self, missing: Sequence[str], offered: Sequence[str],
+                     state: Mapping[str, Any] | None = None) -> str:
+        st = self._state((self.final() if state is None else state) or {})  # opening_rule
         acts = [] if st is None else [a for t in missing if (a := self._action(st, t))]
         return "TRAIN-5" if st is None else opening_rule(st, acts, offered)
 

@@ -207,10 +207,14 @@ def charge_refused_step(played: Outcome, rs: Ruleset, impl: Implementation, rj: 
     plays = [a for a in played.offered if a.startswith("play ")]
     mexican = (bool(plays) and len(referee.refused_plays(state, plays)) < len(plays)
                and referee.marked_mexican(state, text))
+    # the empty Mexican Train's opening refused on a first turn, nothing offered on it:
+    # kept shut for the first turn (FIRST-8), as where such plays are missing
+    first = referee.opens_mexican(state, text) and referee.opening_rule(
+        [text], played.offered, state) == "FIRST-8"
     played.charged = [_likeliest([referee.refuses(state, a) for a in wrong], referee)
                       if wrong else _closed_cover(referee, state, text, played.refused_by)
                       or (referee.mexican_access() if mexican else None)
-                      or referee.allows(state, text)]
+                      or ("FIRST-8" if first else None) or referee.allows(state, text)]
     departed = departure(fx, rs, impl, rj, trace, referee, own, before=played.step)
     if departed is not None:
         # refused because an earlier step already went astray (a round ended too

@@ -21,7 +21,9 @@ once (the seat and starter it expects), and with it went every other field of th
 gondola (tests/examples/js/gondola_engine.js), whose round 16 takes [15-15] for its
 engine, passed every deal unseen. Where the reference, playing the deal under every known
 starting seat the rule set allows (and that can deal it), gives the rest of the entry each
-time, the entry runs without its seat and starter (`dealt_entry`).
+time, the entry runs without its seat and starter (`dealt_entry`); and a table that
+writes no starter, which the starting seat gives, runs where every known start plays it
+alike (`table_entry`).
 """
 
 from __future__ import annotations
@@ -69,6 +71,16 @@ def dealt_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> Exp
         state={k: v for k, v in exp.state.items() if k not in SEAT_FIELDS})
     return rest if _held_under_each("starting_seat", rest, fx, rs, space, dealt_only=True) \
         else None
+
+
+def table_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> Expectation | None:
+    """`exp`, an entry on a table that writes no starter (which the starting seat then
+    gives: notation.table_starter), as it is where every known starting seat has the
+    reference play it alike under `rs`'s other rules: the starter the table reads decides
+    nothing there; None where that cannot be shown."""
+    if rs["starting_seat"] != OTHER or fx.table is None or "starter" in fx.table:
+        return None
+    return exp if _held_under_each("starting_seat", exp, fx, rs, space) else None
 
 
 def _held_under_each(option: str, cut: Expectation, fx: Fixture, rs: Ruleset, space: Space,

@@ -13,7 +13,7 @@ import pytest
 
 from mtrain.cli import main
 from mtrain.conformance.fixture import load_corpus
-from mtrain.conformance.seat_alone import dealt_entry
+from mtrain.conformance.seat_alone import dealt_entry, table_entry
 from mtrain.conformance.selection import entry_for
 from mtrain.conformance.situation_deals import last_round_deal
 from mtrain.spec.catalog import catalog
@@ -50,6 +50,19 @@ def test_a_deal_runs_without_its_first_seat_under_a_starting_seat_of_its_own() -
     assert dealt_entry(exp, fx, _with("puremco"), Space(catalog())) is None
 
 
+def test_a_table_without_its_starter_runs_where_no_start_decides_it() -> None:
+    """A table that writes no starter has it from the starting seat (the rotation's, or
+    the seat to move): under `starting_seat: other` 26 of gondola's tables were not
+    applicable though nothing in them turns on who started. first-016 (the starter opens
+    the Mexican Train under a single-tile start, anyone opening it) runs."""
+    fx = next(f for f in load_corpus()[0] if f.id == "first-016")
+    own = _with("puremco", starting_seat="other")
+    entry, why = entry_for(fx, own, Space(catalog()))
+    assert why is None and entry is not None and entry is fx.expect[0]
+    # a known start: nothing to decide here (the entry runs, or not, as it is)
+    assert table_entry(fx.expect[0], fx, _with("puremco"), Space(catalog())) is None
+
+
 def _gondola(tmp_path: Path, bug: str | None, *patterns: str
              ) -> dict[str, tuple[str, list[str]]]:
     """conform on gondola with one planted bug on (None: all off), under its own file,
@@ -73,10 +86,10 @@ def test_the_mexican_train_kept_shut_for_a_first_turn_is_charged_to_the_first_tu
     FIRST-8 allows (anyone may). Its 73 failures were charged to what opens the train
     (TRAIN-5); a Mexican Train opened by the wrong number is still that
     (test_attribution.py, tenwheeler's bug 1)."""
-    got = _gondola(tmp_path, "first-mexican", "first-011", "startermex-001", "first-019")
-    assert got == {f: ("fail", ["FIRST-8"])
-                   for f in ("first-011", "startermex-001", "first-019")}, got
-    fixed = _gondola(tmp_path, None, "first-011", "startermex-001", "first-019")
+    asked = ("first-011", "startermex-001", "first-019", "first-016")  # 016: a step refused
+    got = _gondola(tmp_path, "first-mexican", *asked)
+    assert got == {f: ("fail", ["FIRST-8"]) for f in asked}, got
+    fixed = _gondola(tmp_path, None, *asked)
     assert {s for s, _ in fixed.values()} == {"pass"}, fixed
 
 
