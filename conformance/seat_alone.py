@@ -62,8 +62,8 @@ def dealt_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> Exp
     """`exp`, a deal entry, without the seat and starter a starting seat of one's own
     decides (and the actions, which are the seat's), where every known starting seat
     deals the rest alike under `rs`'s other rules; None where that cannot be shown."""
-    if rs["starting_seat"] != OTHER or fx.deal is None or fx.steps:
-        return None
+    if rs["starting_seat"] != OTHER or fx.deal is None or fx.steps or "draw" in fx.deal:
+        return None  # (a draw for the start is the highest draw's question: SEAT-5)
     if exp.refused_setup is not None or not set(exp.state) - set(SEAT_FIELDS):
         return None
     rest = dataclasses.replace(

@@ -187,17 +187,20 @@ def round_deals(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> lis
 
 def last_round_deal(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> list[Fixture]:
     """The deal of the match's last round, whose engine is [0-0] (ENG-1), at the table's
-    smallest row: an engine number 0 read as none (gondola's bug 2, JavaScript's `0 ||`)
-    shows nowhere else, no other deal reaching that round. None where the match has one
-    round (MATCH-7), the id is not `wanted`, or an option played its own way decides it."""
+    smallest row whose rotating seat is not 0 then: an engine number 0 read as none
+    (gondola's bug 2, JavaScript's `0 ||`) shows nowhere else, no other deal reaching that
+    round. None where the match has one round (MATCH-7), the id is not `wanted`, or an
+    option played its own way decides it."""
     top = highest(rs["tile_set"])
     length = "full" if rs["match_length"] == OTHER else rs["match_length"]
     rounds = match_rounds(Opts(values={"match_length": length}), top)
-    fid = "play-dealt-last"
+    fid = "play-dealt-last-001"
     if rounds < 2 or (wanted is not None and not wanted(fid)):
         return []
     table = dict(rs.hand_table)
-    players, engine = min(table), top - (rounds - 1)
+    # the smallest row whose rotating seat is not seat 0 there (as round_deals'), if any
+    players = min((p for p in table if (rounds - 1) % p), default=min(table))
+    engine = top - (rounds - 1)
     draw = draw_for_start(players, top) if rs["starting_seat"] == "highest-draw" else None
     found = _round_deal(rs, table, players, engine, "sorted", draw)
     if found is None:

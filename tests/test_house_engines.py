@@ -681,7 +681,7 @@ GONDOLA = Engine(
     # with the bugs off (164 not applicable: 77 its start, 65 its follow-up, 15 its order);
     # every deal was not applicable under its start until a deal ran without its seat,
     # and a table without its starter where no start decides it (seat_alone.dealt_entry,
-    # table_entry: 1,228 results, 123 not applicable, 35 its start). Bug 1 (the Mexican
+    # table_entry: 1,226 results, 125 not applicable, 37 its start). Bug 1 (the Mexican
     # Train shut on a first turn) was charged to what opens it (TRAIN-5, 76 of 76), bug 3 (another
     # seat's first turn struck) once to the single-tile start (FIRST-7), and bug 2 (round
     # 16 dealt with [15-15]) showed in no result: no fixture or situation dealt a match's

@@ -53,8 +53,8 @@ def test_a_deal_runs_without_its_first_seat_under_a_starting_seat_of_its_own() -
 def test_a_table_without_its_starter_runs_where_no_start_decides_it() -> None:
     """A table that writes no starter has it from the starting seat (the rotation's, or
     the seat to move): under `starting_seat: other` 26 of gondola's tables were not
-    applicable though nothing in them turns on who started. first-016 (the starter opens
-    the Mexican Train under a single-tile start, anyone opening it) runs."""
+    applicable, 24 of them though nothing in them turns on who started. first-016 (the
+    starter opens the Mexican Train under a single-tile start, anyone opening it) runs."""
     fx = next(f for f in load_corpus()[0] if f.id == "first-016")
     own = _with("puremco", starting_seat="other")
     entry, why = entry_for(fx, own, Space(catalog()))
@@ -108,8 +108,8 @@ def test_the_last_rounds_deal_is_asked(tmp_path: Path) -> None:
     """gondola's bug 2 takes round 16's engine for [15-15] (`0 || 15`): no fixture and no
     situation from play dealt a match's last round, so conform never saw it."""
     got = _gondola(tmp_path, "zero-engine", "play-dealt-last")
-    assert got == {"play-dealt-last": ("fail", ["ENG-1"])}, got
-    assert _gondola(tmp_path, None, "play-dealt-last")["play-dealt-last"][0] == "pass"
+    assert got == {"play-dealt-last-001": ("fail", ["ENG-1"])}, got
+    assert _gondola(tmp_path, None, "play-dealt-last")["play-dealt-last-001"][0] == "pass"
 
 
 def test_the_last_rounds_deal_has_the_engine_0_0() -> None:
@@ -117,7 +117,7 @@ def test_the_last_rounds_deal_has_the_engine_0_0() -> None:
     nobody is dealt it. A single round (MATCH-7) has no last round apart from its first."""
     dealt = last_round_deal(catalog().ruleset("puremco"))
     assert [(fx.id, fx.deal["engine"] if fx.deal else None) for fx in dealt] == [
-        ("play-dealt-last", 0)]
+        ("play-dealt-last-001", 0)]
     state = dealt[0].expect[0].state
     assert state["engine_placed"] is True
     assert all("0-0" not in hand for hand in state["hands"].values())
