@@ -3,9 +3,9 @@ judge as conform charges them): a first turn that lets anyone open the Mexican T
 (FIRST-8), and whose first turn a play ends (FIRST-6, FIRST-7).
 
 gondola (tests/examples/js/gondola_engine.js) keeps the empty Mexican Train shut to a
-player on their first turn: its 76 failures were charged to what opens the train
+player on their first turn: its 73 failures were charged to what opens the train
 (TRAIN-5), and fuzz named the same clause; and it strikes the first seat listed among
-the first turns due, not the mover's: one failure of 17 was charged to the single-tile
+the first turns due, not the mover's: one failure of 14 was charged to the single-tile
 start (FIRST-7), whose play ends the mover's first turn all the same.
 """
 
