@@ -52,6 +52,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+from mtrain.conformance.first_turn_charges import mover_differs, opening_rule
 from mtrain.conformance.fixture import Fixture
 from mtrain.reference import codec, engine, refusals
 from mtrain.reference.rules import Rules
@@ -408,6 +409,12 @@ class Referee:
         act = None if st is None else self._action(st, text)
         return st is not None and act is not None and mexican_opening(st, act)
 
+    def opening_rule(self, missing: Sequence[str], offered: Sequence[str],
+                     state: Mapping[str, Any] | None = None) -> str:
+        st = self._state((self.final() if state is None else state) or {})  # opening_rule
+        acts = [] if st is None else [a for t in missing if (a := self._action(st, t))]
+        return "TRAIN-5" if st is None else opening_rule(st, acts, offered)
+
     def marker_access(self) -> str:
         """The clause that opens a marked train to the other players: TRAIN-4 or MARK-1,
         the one the fixture lists."""
@@ -571,7 +578,7 @@ class Referee:
         if kind == "play" and key in ("phase", "seat", "open_doubles", "turn_doubles") \
                 and self._double(step):
             candidates = ("DBL-1", "DBL-11", *candidates)  # a double opens, or is one tile
-        elif kind == "play" and key in ("phase", "seat", "first_turns") and self._first(before):
+        elif kind == "play" and self._first(before) and mover_differs(key, before, after, got):
             candidates = ("FIRST-7", "FIRST-1", *candidates)  # a first turn's play
         return pick(candidates, self.rs, self.fx)
 

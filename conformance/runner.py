@@ -207,10 +207,14 @@ def charge_refused_step(played: Outcome, rs: Ruleset, impl: Implementation, rj: 
     plays = [a for a in played.offered if a.startswith("play ")]
     mexican = (bool(plays) and len(referee.refused_plays(state, plays)) < len(plays)
                and referee.marked_mexican(state, text))
+    # the empty Mexican Train's opening refused on a first turn, nothing offered on it:
+    # kept shut for the first turn (FIRST-8), as where such plays are missing
+    first = referee.opens_mexican(state, text) and referee.opening_rule(
+        [text], played.offered, state) == "FIRST-8"
     played.charged = [_likeliest([referee.refuses(state, a) for a in wrong], referee)
                       if wrong else _closed_cover(referee, state, text, played.refused_by)
                       or (referee.mexican_access() if mexican else None)
-                      or referee.allows(state, text)]
+                      or ("FIRST-8" if first else None) or referee.allows(state, text)]
     departed = departure(fx, rs, impl, rj, trace, referee, own, before=played.step)
     if departed is not None:
         # refused because an earlier step already went astray (a round ended too
@@ -537,14 +541,14 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
             # plays missing that open the empty Mexican Train and none offered on it (but
             # with a tile the rules refuse there: the wrong number opening it, the same
             # bug): what opens it (TRAIN-5), in a follow-up too, where the moment's rule
-            # allows them
+            # allows them; nothing offered on it on a first turn: FIRST-8 (opening_rule)
             opening = (referee is not None and not closed and not marked
                        and all(referee.opens_mexican(None, a) for a in missing)
                        and not any(a.startswith("play ") and a.endswith(" on mexican")
                                    and a not in extra for a in actual))
             charge("TRAIN-6" if closed else referee.marker_access() if marked and referee else
                    referee.mexican_access() if mexican and referee else
-                   "TRAIN-5" if opening else
+                   referee.opening_rule(sorted(missing), sorted(actual)) if opening and referee else
                    _likeliest([referee.allows(None, a) for a in missing], referee)
                    if referee else None)
     for text, clauses in exp.refused.items():

@@ -15,6 +15,15 @@ fuzz asks the same of each round it deals (fuzz/own_rules.py `seat_alone`): its 
 shuffle of the pool of the procedure played in place of the rule, so where a known
 procedure sets the engine aside it is dealt that shuffle less the engine (`less_engine`),
 as an order `sorted` or `reversed` is.
+
+The other way round, under `starting_seat: other` a deal entry read the starting seat at
+once (the seat and starter it expects), and with it went every other field of the deal:
+gondola (tests/examples/js/gondola_engine.js), whose round 16 takes [15-15] for its
+engine, passed every deal unseen. Where the reference, playing the deal under every known
+starting seat the rule set allows (and that can deal it), gives the rest of the entry each
+time, the entry runs without its seat and starter (`dealt_entry`); and a table that
+writes no starter, which the starting seat gives, runs where every known start plays it
+alike (`table_entry`).
 """
 
 from __future__ import annotations
@@ -45,23 +54,63 @@ def seat_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space, *,
     seat = dataclasses.replace(
         exp, legal=None, refused={}, result=..., winners=None, match_over=None,
         state={k: v for k, v in exp.state.items() if k in SEAT_FIELDS})
-    others = set(rs.unknown) - {"engine_procedure"}
+    held = _held_under_each("engine_procedure", seat, fx, rs, space, less_engine=less_engine)
+    return seat if held else None
+
+
+def dealt_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> Expectation | None:
+    """`exp`, a deal entry, without the seat and starter a starting seat of one's own
+    decides (and the actions, which are the seat's), where every known starting seat
+    deals the rest alike under `rs`'s other rules; None where that cannot be shown."""
+    if rs["starting_seat"] != OTHER or fx.deal is None or fx.steps or "draw" in fx.deal:
+        return None  # (a draw for the start is the highest draw's question: SEAT-5)
+    if exp.refused_setup is not None or not set(exp.state) - set(SEAT_FIELDS):
+        return None
+    rest = dataclasses.replace(
+        exp, legal=None, refused={}, result=..., winners=None, match_over=None,
+        state={k: v for k, v in exp.state.items() if k not in SEAT_FIELDS})
+    return rest if _held_under_each("starting_seat", rest, fx, rs, space, dealt_only=True) \
+        else None
+
+
+def table_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> Expectation | None:
+    """`exp`, an entry on a table that writes no starter (which the starting seat then
+    gives: notation.table_starter), as it is where every known starting seat has the
+    reference play it alike under `rs`'s other rules: the starter the table reads decides
+    nothing there; None where that cannot be shown."""
+    if rs["starting_seat"] != OTHER or fx.table is None or "starter" in fx.table:
+        return None
+    return exp if _held_under_each("starting_seat", exp, fx, rs, space) else None
+
+
+def _held_under_each(option: str, cut: Expectation, fx: Fixture, rs: Ruleset, space: Space,
+                     *, less_engine: bool = False, dealt_only: bool = False) -> bool:
+    """Whether the reference plays `fx` to the `cut` entry under at least two known values
+    of `option` (played its own way in `rs`) and under every one that deals it, reading no
+    other rule played its own way. With `dealt_only`, a value whose rules refuse the deal
+    itself (a start by the highest draw, for a deal with no draw) cannot have dealt it:
+    it is left out."""
+    others = set(rs.unknown) - {option}
     known: Region = {o: frozenset((v,)) for o, v in space.point(rs).items()
                      if o not in rs.unknown}
     tried = 0
-    for procedure in space.options["engine_procedure"]:
-        sample = space.complete({**known, "engine_procedure": frozenset((procedure,))})
+    for value in space.options[option]:
+        sample = space.complete({**known, option: frozenset((value,))})
         if sample is None:
-            continue  # a procedure the other rules do not allow (SEAT-6 sets it aside)
+            continue  # a value the other rules do not allow (SEAT-6 sets the engine aside)
         stand_in = space.ruleset(sample)
         if rs.custom_table:  # the reference deals the table itself
             stand_in = Ruleset(stand_in.name, stand_in.choices, rs.hand_table)
         dealt = _without_engine(fx, stand_in) if less_engine else fx
-        run, log = logged_run(dealt, stand_in, [seat], dict(sample))
+        run, log = logged_run(dealt, stand_in, [cut], dict(sample))
+        if run.outcomes != ("pass",) and dealt_only:
+            anything = dataclasses.replace(cut, state={})  # the deal accepted, nothing more
+            if logged_run(dealt, stand_in, [anything], dict(sample))[0].outcomes != ("pass",):
+                continue
         if run.outcomes != ("pass",) or others & log.decides:
-            return None
+            return False
         tried += 1
-    return seat if tried >= 2 else None
+    return tried >= 2
 
 
 def whole_pool(sent: Ruleset, round_no: int, order: list[str]) -> list[str]:

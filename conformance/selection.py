@@ -18,7 +18,7 @@ from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load
 from mtrain.conformance.match_end_alone import match_end_entry, only_match_length
 from mtrain.conformance.partition import applies, stand_in
 from mtrain.conformance.round_end_alone import only_round_end, round_end_entry
-from mtrain.conformance.seat_alone import seat_entry
+from mtrain.conformance.seat_alone import dealt_entry, seat_entry, table_entry
 from mtrain.conformance.traced import never_reached
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.errors import InputError
@@ -408,6 +408,8 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
             reasons.append(why)
             if seat is None and why == ONLY_ENGINE:
                 seat = seat_entry(exp, fx, rs, space)  # the first seat alone runs
+            elif seat is None and why == ONLY_SEAT:  # the deal but its first seat, or
+                seat = dealt_entry(exp, fx, rs, space) or table_entry(exp, fx, rs, space)
             elif seat is None and only_round_end(why):
                 seat = round_end_entry(exp, fx, rs, space)  # all but what the end is worth
             elif seat is None and only_match_length(why):
@@ -456,3 +458,5 @@ def _readings(rs: Ruleset) -> Iterator[Ruleset]:
 
 ONLY_ENGINE = "its outcome depends on engine_procedure (played its own way)"
 """`applies`'s answer for an entry that only an engine procedure of one's own decides."""
+ONLY_SEAT = "its outcome depends on starting_seat (played its own way)"
+"""`applies`'s answer for an entry that only a starting seat of one's own decides."""

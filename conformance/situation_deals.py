@@ -180,7 +180,46 @@ def round_deals(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> lis
     its search played to the end (each draw a step). There the seat the search starts
     from (ENG-4, ENG-6), the finder and the seat that starts (SEAT-2..4) show, which a
     first round's deal, starting at seat 0, cannot tell from a bug that always starts
-    there. Tables from spec/distinguish/solve_deal.py's deal_view, as deal_situations'."""
+    there. Tables from spec/distinguish/solve_deal.py's deal_view, as deal_situations'.
+    And the match's last round (`play-dealt-last`, last_round_deal)."""
+    return _rotated_deals(rs, wanted) + last_round_deal(rs, wanted)
+
+
+def last_round_deal(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> list[Fixture]:
+    """The deal of the match's last round, whose engine is [0-0] (ENG-1), at the table's
+    smallest row whose rotating seat is not 0 then: an engine number 0 read as none
+    (gondola's bug 2, JavaScript's `0 ||`) shows nowhere else, no other deal reaching that
+    round. None where the match has one round (MATCH-7), the id is not `wanted`, or an
+    option played its own way decides it."""
+    top = highest(rs["tile_set"])
+    length = "full" if rs["match_length"] == OTHER else rs["match_length"]
+    rounds = match_rounds(Opts(values={"match_length": length}), top)
+    fid = "play-dealt-last-001"
+    if rounds < 2 or (wanted is not None and not wanted(fid)):
+        return []
+    table = dict(rs.hand_table)
+    # the smallest row whose rotating seat is not seat 0 there (as round_deals'), if any
+    players = min((p for p in table if (rounds - 1) % p), default=min(table))
+    engine = top - (rounds - 1)
+    draw = draw_for_start(players, top) if rs["starting_seat"] == "highest-draw" else None
+    found = _round_deal(rs, table, players, engine, "sorted", draw)
+    if found is None:
+        return []
+    view, draws, _ = found
+    return [Fixture(
+        id=fid, description=f"round {rounds}'s deal for {players} players, the last, "
+                            f"engine {engine}-{engine}",
+        clauses=DEAL_ROUND_CLAUSES, source=("computation",),
+        path=f"{SITUATION_PATH}{rs.name}>", line=None, table=None,
+        deal=_deal(players, "sorted", engine, draw), steps=("draw",) * draws,
+        expect=(Expectation(variants=(), scope=Scope((Product.of(
+            {o: (v,) for o, v in rs.choices}),)), state=view),),
+        note=(f"The last round ({rounds}) of {rs.name} for {players} players with the "
+              "pool sorted: the table is spec/distinguish/solve_deal.py's deal_view of "
+              "its table and options, not an engine's."))]
+
+
+def _rotated_deals(rs: Ruleset, wanted: Callable[[str], bool] | None) -> list[Fixture]:
     top = highest(rs["tile_set"])
     table = dict(rs.hand_table)
     scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))

@@ -70,9 +70,9 @@ class Engine:
         return ["--impl", self.command(fixed)]
 
     def command(self, fixed: bool = False) -> str:
-        if self.node:
+        if self.node:  # each takes the flag it knows (tortoise --bugs, gondola --fixed)
             argv = [NODE or "node", str(EXAMPLES / "js" / f"{self.name}_engine.js")]
-            return shlex.join(argv if fixed else [*argv, "--bugs"])
+            return shlex.join([*argv, "--fixed"] if fixed else [*argv, "--bugs"])
         argv = [sys.executable, str(EXAMPLES / f"{self.name}_engine.py")]
         return shlex.join([*argv, "--fixed", "1,2,3"] if fixed else argv)
 
@@ -703,12 +703,49 @@ FLAGSTOP = Engine(
              "first-pass-kept": "FIRST-6"},
     adapter="Flagstop",
 )
+GONDOLA = Engine(
+    "gondola",
+    # in JavaScript for node, a double-15 set for 2 to 10 players with a table of its own,
+    # and house rules on the three options that had two engines each playing `other`: the
+    # round starts at seat (2 * e) mod n for the engine [e-e] (`starting_seat: other`),
+    # the tile after a double covers a double of this turn or goes on one's own train
+    # (`follow_up: other`), and of several open doubles the one on the mover's own train
+    # is covered first (`double_order: other`). 1,186 results when measured, none failing
+    # with the bugs off (164 not applicable: 77 its start, 65 its follow-up, 15 its order);
+    # every deal was not applicable under its start until a deal ran without its seat,
+    # and a table without its starter where no start decides it (seat_alone.dealt_entry,
+    # table_entry: 1,226 results, 125 not applicable, 37 its start). Bug 1 (the Mexican
+    # Train shut on a first turn) was charged to what opens it (TRAIN-5, 73 of 73), bug 3 (another
+    # seat's first turn struck) once to the single-tile start (FIRST-7), and bug 2 (round
+    # 16 dealt with [15-15]) showed in no result: no fixture or situation dealt a match's
+    # last round (play-dealt-last since). Fuzz found bug 2 but wrote it no reproducer, and
+    # none for bug 1 (tests/test_house_s44.py)
+    shows={"first-mexican": r"^legal actions missing: play \S+ on mexican",
+           "zero-engine": r"state\.engine: round 16 uses \[0-0\], not 15",
+           "first-turn-shift": r"first_turns: expected \[[\d, ]*\], got \[[\d, ]*\]"},
+    # bug 3 is two findings, after a play and after a pass (fuzz names the step's kind)
+    fuzz={"first-mexican": r"^forbids play \(FIRST-8\)$",
+          "zero-engine": r"^dealt state: state\.engine$",
+          "first-turn-shift": r"^after (play|pass): first_turns$"},
+    found=(),
+    least=1100,
+    truth={"tile_set": "double-15", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "other", "first_turn": "single", "mexican_first_turn": "anyone",
+           "own_train_first": "not-required", "doubles": "open", "follow_up": "other",
+           "double_order": "other", "uncoverable_double": "stays-open",
+           "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
+           "blocked_round": "full-round-of-passes", "scoring": "penalty",
+           "blank_values": "face", "tie_rule": "shared"},
+    charged={"first-mexican": "FIRST-8", "zero-engine": "ENG-1", "first-turn-shift": "FIRST-6"},
+    node=True,
+)
 NODE = shutil.which("node")
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
            TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
            COUPLING, PULLMAN, FLAGSTOP,
-           pytest.param(TORTOISE, id="tortoise", marks=pytest.mark.skipif(
-               NODE is None, reason="node is not installed: tortoise is a JavaScript engine"))]
+           *(pytest.param(e, id=e.name, marks=pytest.mark.skipif(
+               NODE is None, reason=f"node is not installed: {e.name} is a JavaScript engine"))
+             for e in (TORTOISE, GONDOLA))]
 
 
 def conform(target: list[str], rules: str, tmp_path: Path) -> dict[str, Any]:
@@ -841,8 +878,13 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
 # the set and table measured, both `other` found (margin 1); with the bugs on six options
 # undetermined (off, five), their declared values kept; its three other tests together
 # 5.5 CPU s
-IDENTIFIED = [e for e in ENGINES[:-1]
-              if e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
+# gondola's (90.5 CPU s with its bugs on, 90.5 off, at load 15 to 20): nothing sure and
+# wrong, the set and table measured, its three `other` found (starting_seat "or rotate",
+# follow_up "or cover-own", double_order "or oldest-first"); with the bugs on,
+# mexican_first_turn "contradicted (or starter-only)" (bug 1 shuts the Mexican Train on
+# every first turn); off, every option as declared ("declared rules agree")
+IDENTIFIED = [e for e in ENGINES if isinstance(e, Engine)  # tortoise and gondola apart
+              and e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
                              TENWHEELER, COUPLING, PULLMAN, FLAGSTOP)]
 
 

@@ -54,6 +54,7 @@ from mtrain.conformance.attribution import (
     marked_play,
     mexican_opening,
 )
+from mtrain.conformance.first_turn_charges import opening_rule
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.fuzz import own_rules
 from mtrain.conformance.fuzz.rulesets import Context
@@ -355,7 +356,8 @@ def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
         found = [c for t in texts if (c := permitting(ctx, st, t)) is not None]
         clause = ("TRAIN-6" if closed else "TRAIN-4" if kind == "play" and marked
                   else "TRAIN-4" if kind == "play" and mexican
-                  else "TRAIN-5" if kind == "play" and opening
+                  else opening_rule(st, [a for t in texts if (a := as_action(ctx, st, t))],
+                                    listed) if kind == "play" and opening
                   else max(found, key=found.count) if found else None)
         groups.setdefault(_forbids(texts[0], clause), []).extend(texts)
     for sig, items in groups.items():

@@ -195,8 +195,10 @@ class Judge:
         except RefusedSetup:  # a shrunk probe whose draw no longer fits its table
             return None
         own = own_rules.own_reads(ctx, ref)
-        if own and not own_rules.seat_alone(ctx, probe.deal or {}, want, own):
-            return None  # rules of one's own deal it, the seat and starter included
+        # as play judged it (play.py): where rules of one's own deal it, the seat and
+        # starter included, only a failure or a broken state (gondola's round 16 dealt
+        # with [15-15]: "did not show again" while the deal was no question at all)
+        seat = bool(own) and own_rules.seat_alone(ctx, probe.deal or {}, want, own)
         try:
             got = {**deal_with_draw(self.impl, ctx.rj, players, round_no, order, draw), **extra}
             error = None
@@ -204,7 +206,8 @@ class Judge:
             got, error = None, e
         problems = (own_rules.problems(ctx, got, dealt=True)
                     if own and error is None else None)
-        return compare_deal(ctx, want, got, error, problems, seat_only=bool(own))
+        return compare_deal(ctx, want, got, error, problems, judged=seat or not own,
+                            seat_only=seat)
 
     def _start(self, ctx: Context, probe: Probe) -> tuple[JSON, JSON] | None:
         """(the reference's state, the implementation's) after the probe's steps, both

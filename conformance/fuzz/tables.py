@@ -60,8 +60,10 @@ def compact(table: dict[str, Any], ctx: Context) -> dict[str, Any]:
         out["engine"] = table["engine"]
     if seat:
         out["seat"] = seat
-    if table.get("starter", seat) != seat:
-        out["starter"] = table["starter"]
+    # a table without its starter reads the starting seat (notation.table_starter), which
+    # conform cannot under one of its own: gondola's reproducers were not applicable
+    if table.get("starter", seat) != seat or "starting_seat" in ctx.unknown:
+        out["starter"] = table.get("starter", seat)
     if table.get("phase", "start") != "start":
         out["phase"] = table["phase"]
     out["hands"] = {s: list(table["hands"][s]) for s in range(n)}
