@@ -50,13 +50,36 @@ from mtrain.conformance.partition import (
     propose,
 )
 from mtrain.conformance.runmemo import Question, RunMemo, answer
-from mtrain.conformance.traced import asked_run
+from mtrain.conformance.traced import Run, _kept, logged_run
 from mtrain.reference.rules import FLAG_OPTIONS, Rules
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import CUSTOM, Ruleset
-from mtrain.spec.scope import Region, Space
+from mtrain.spec.scope import PROBE_TABLE, Region, Space
 
 Explorer = Callable[[Fixture, Space], Partition]
+
+
+def asked_run(fx: Fixture, rs: Ruleset, values: dict[str, str], memo: RunMemo
+              ) -> tuple[Run, tuple[Question, ...]]:
+    """traced.traced_run with a memo, and the questions the run asked, in order (kept
+    with each run in this memo of runs, with the player counts whose size it read)."""
+    _, rules, said = _kept(rs)
+    found = memo.runs.find(rules, rs, said)[0]
+    if found is not None:
+        run = Run(**{**found[0].__dict__, "values": values})
+        asked: tuple[Question, ...] = found[1]
+        sizes: frozenset[int] = found[2]
+    else:
+        run, log = logged_run(fx, rs, fx.expect, values, memo)
+        asked, sizes = tuple(log.asked), frozenset(log.sizes)
+        memo.runs.keep(asked, rules, rs, (run, asked, sizes), said)
+    if values.get("hand_sizes") == CUSTOM and rs.hand_table == PROBE_TABLE and sizes:
+        said_text = (f"the outcome reads the hand size for {', '.join(map(str, sorted(sizes)))} "
+                     "players, which a table of one's own sets: name the rule-set files it "
+                     "holds for (spec/data/rulesets/) instead of hand_sizes=custom",)
+        run = Run(values, tuple("fail" for _ in fx.expect), run.read,
+                  tuple(said_text for _ in fx.expect))
+    return run, asked
 
 
 def behind(question: Question, names: tuple[str, ...]) -> tuple[str, ...]:
@@ -139,7 +162,7 @@ def explore_by_answers(fx: Fixture, space: Space) -> Partition:
             continue
         values = dict(zip(names, point, strict=True))
         rs = space.ruleset_at(point, values)
-        run, asked = asked_run(fx, rs, point=values, memo=memo)
+        run, asked = asked_run(fx, rs, values, memo)
         cell = dict(region)
         for question in asked:
             options = behind(question, names)

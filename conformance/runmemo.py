@@ -156,8 +156,7 @@ class RunMemo:
     there; one that answers all its steps' questions alike takes what the steps gave."""
 
     def __init__(self, plays: QuestionTree | None = None) -> None:
-        # (Run, the player counts whose hand size was read, the questions the run asked)
-        self.runs = QuestionTree()
+        self.runs = QuestionTree()  # (Run, the player counts whose hand size was read)
         # what play() gave, and the states on the way: `plays` shared by the fixtures
         # that play alike (partition.plays_of)
         self.plays = QuestionTree() if plays is None else plays

@@ -303,14 +303,6 @@ def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None =
 
     Under `custom` (any table of one's own, played with PROBE_TABLE) a run that reads a
     hand size depends on the table: every entry fails there, saying so."""
-    return asked_run(fx, rs, entries, point, memo)[0]
-
-
-def asked_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None = None,
-              point: Mapping[str, str] | None = None, memo: RunMemo | None = None
-              ) -> tuple[Run, tuple[Question, ...]]:
-    """`traced_run`, and the questions the run asked the rules, in order (what decides
-    it: every rule set that answers them alike plays it alike)."""
     entries = fx.expect if entries is None else entries
     values = dict(point) if point is not None else values_of(catalog(), rs)
     _, rules, asked = _kept(rs)  # (one lookup for both: made once per cell)
@@ -323,20 +315,20 @@ def asked_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None = 
         # of a hit's time, and 200,000 hits a lint)
         run = object.__new__(Run)
         run.__dict__.update(found[0].__dict__, values=values)
-        sizes, asked_by = found[1], found[2]
+        sizes = found[1]
     else:
         run, log = logged_run(fx, rs, entries, values, memo)
-        sizes, asked_by = frozenset(log.sizes), tuple(log.asked)
+        sizes = frozenset(log.sizes)
         if memo is not None:
-            memo.runs.keep(log.asked, rules, rs, (run, sizes, asked_by), answers)
+            memo.runs.keep(log.asked, rules, rs, (run, sizes), answers)
     probe = values.get("hand_sizes") == CUSTOM and rs.hand_table == PROBE_TABLE
     if probe and sizes:
         said = (f"the outcome reads the hand size for {', '.join(map(str, sorted(sizes)))} "
                 "players, which a table of one's own sets: name the rule-set files it holds "
                 "for (spec/data/rulesets/) instead of hand_sizes=custom",)
         return Run(values, tuple("fail" for _ in entries), run.read,
-                   tuple(said for _ in entries)), asked_by
-    return run, asked_by
+                   tuple(said for _ in entries))
+    return run
 
 
 def _play(fx: Fixture, traced: TracedRuleset, impl: TracedReference, rj: JSON,
