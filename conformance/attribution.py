@@ -50,10 +50,21 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from mtrain.conformance.first_turn_charges import mover_differs, opening_rule
 from mtrain.conformance.fixture import Fixture
+from mtrain.conformance.move_charges import (
+    RELEASES,
+    allowing,
+    closed_cover,
+    dead_duty,
+    dead_rule,
+    marked_mexican,
+    marked_play,
+    mexican_opening,
+    release_near,
+)
 from mtrain.reference import codec, engine, refusals
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
@@ -102,10 +113,6 @@ DEAL_FIELD: dict[str, tuple[str, ...]] = {
     "trains": ("ENG-3", "ENG-7", "ENG-8"), "first_turns": ("FIRST-6",),
 }
 """The clause that sets each field of a freshly dealt round."""
-RELEASES = ("DBL-9", "DBL-12", "DBL-13", "FIRST-5")
-"""The clauses under which an open double binds nobody (refusals.permission's)."""
-ORDERS = ("DBL-7", "DBL-8")
-"""The clauses that order the covering of several open doubles (refusals.permission's)."""
 SEARCH: tuple[str, ...] = ("ENG-6", "ENG-4")
 """The search for a missing engine: in laps (ENG-6), or until it is drawn (ENG-4)."""
 STEP_FIELD: dict[tuple[str, str], tuple[str, ...]] = {
@@ -187,143 +194,6 @@ def pick(candidates: Sequence[str], rs: Mapping[str, str], fx: Fixture) -> str:
     applying = [c for c in candidates if c in clauses and clauses[c].applies(rs)]
     listed = [c for c in applying if c in fx.clauses]
     return (listed or applying or list(fx.clauses) or ["TURN-1"])[0]
-
-
-def allowing(st: engine.State, act: engine.Action) -> str | None:
-    """The clause that makes the legal `act` legal in `st` (what an implementation that
-    does not offer it, or refuses it, breaks), or None if the rules refuse it."""
-    if act not in engine.legal_actions(st):
-        return None
-    if (act.kind == "play" and st.phase == engine.CHAIN and T.IS_DOUBLE[act.tile]
-            and st.rules.chain_no_double_end):
-        return "FIRST-12"  # when a chain may lay a double
-    if (act.kind == "play" and act.train == st.players and not st.trains[act.train]
-            and st.first_pending >> st.seat & 1 and st.seat == st.starter
-            and st.rules.starter_only_mexican):
-        return "FIRST-9"  # the starter's own opening of the Mexican Train, early
-    if act.kind == "draw" and _dead_duty(st):
-        return _dead_rule(st)  # a draw for a double nobody can cover: that it still binds
-    if act.kind == "draw" and st.drawn >= 0 and st.rules.draw_until_playable:
-        # another draw after a tile that cannot be played, in a follow-up too (DBL-5
-        # sends the player to an ordinary turn's drawing, which this clause is)
-        return "TURN-5"
-    found = _past_release(st, act, refusals.permission(st, act))
-    if found == "TURN-3" and st.open_doubles:
-        # the drawn tile, playable there only because the doubles no longer bind: the
-        # rule that released them
-        free = st.copy()
-        free.drawn = -1
-        if act in engine.legal_actions(free) and (released := _past_release(
-                free, act, refusals.permission(free, act))) in (*RELEASES, *ORDERS):
-            # or the cover that the order of several open doubles asks for: an engine that
-            # refuses the drawn tile there keeps another order (hump's newest first)
-            return released
-    if found == "TRAIN-4" and act.kind == "play" and act.train == st.players:
-        # a Mexican Train already open, to a player its opening rule would have barred:
-        # that rule's scope (it speaks of opening the train alone) is what allows it
-        if st.rules.own_train_mexican and not st.trains[st.seat]:
-            return "FIRST-10"
-        if (st.rules.starter_only_mexican and st.seat != st.starter
-                and st.first_pending >> st.seat & 1):
-            return "FIRST-9"
-    return found
-
-
-def _past_release(st: engine.State, act: engine.Action, found: str) -> str:
-    """DBL-9 for a play that a double of an earlier turn would forbid had it not been
-    released, nobody being able to cover it: a follow-up (`found` DBL-2, DBL-3 or DBL-4),
-    or the cover of a newer double (DBL-7, the older one dead). An engine that withholds
-    the play keeps that double binding (switchback's bug 2), as in an ordinary turn, where
-    refusals.permission names the release itself."""
-    if found in ("DBL-2", "DBL-3", "DBL-4"):
-        earlier = [t for t in st.open_doubles if t not in st.turn_doubles]
-    elif found == "DBL-7" and act.train in st.open_doubles:
-        earlier = st.open_doubles[:st.open_doubles.index(act.train)]
-    else:
-        return found
-    dead = any(not engine.live(st, t) for t in earlier)
-    return "DBL-9" if dead and st.rules.release_uncoverable else found
-
-
-def _release_near(st: engine.State) -> bool:
-    """Whether a release rule could be the one at fault on this table: a double one tile
-    short of DBL-9's release, or past it (one DBL-10 or DBL-12 keeps binding, nothing left
-    to cover it), the boneyard at its last tile (DBL-12), or any double of an earlier turn
-    (DBL-13). A
-    situation from play lists every doubles clause, so the fixture's clauses alone do not
-    say that its table is about releasing: a duty ignored for a double with many tiles of
-    its number still off the table is the duty's (DBL-6), not a release's."""
-    rules = st.rules
-    if rules.release_after_turn:
-        return True
-    if rules.release_when_empty and len(st.boneyard) <= 1:
-        return True
-    for train in st.open_doubles:
-        missing = rules.number_mask[st.ends[train]] & ~st.table_mask
-        if missing.bit_count() <= 1:
-            return True
-    return False
-
-
-def _dead_duty(st: engine.State) -> bool:
-    """Whether the player to move is bound by open doubles (DBL-6) none of which any tile
-    left off the table can cover."""
-    due = engine.duties(st)
-    return bool(due) and st.phase == engine.START and not any(engine.live(st, t) for t in due)
-
-
-def _dead_rule(st: engine.State) -> str:
-    """The rule under which a double nobody can cover still binds: DBL-10 (it stays open),
-    or DBL-12 while the boneyard holds tiles."""
-    return "DBL-12" if st.rules.release_when_empty else "DBL-10"
-
-
-def closed_cover(st: engine.State, act: engine.Action, legal: bool = True) -> bool:
-    """Whether `act` is a play onto an open double on another player's unmarked train, a
-    train that TRAIN-6 alone opens to the player; with `legal`, a legal play onto the
-    oldest open double, which no order of covering (DBL-7, DBL-8) forbids."""
-    if act.kind != "play":
-        return False
-    t = act.train
-    return (t != st.seat and t < st.players and not st.marked(t)
-            and t in st.open_doubles
-            and (not legal or (t == st.open_doubles[0] and act in engine.legal_actions(st))))
-
-
-def marked_play(st: engine.State, act: engine.Action) -> bool:
-    """Whether `act` is a play onto another player's train that carries their marker, a
-    train its marker alone opens to the player (TRAIN-4, MARK-1): not a cover, and with no
-    double of an earlier turn open, whose duty, order or release would decide it."""
-    return (act.kind == "play" and act.train != st.seat and act.train < st.players
-            and st.marked(act.train) and act.train not in st.open_doubles
-            and all(d in st.turn_doubles for d in st.open_doubles))
-
-
-def marked_mexican(st: engine.State, act: engine.Action) -> bool:
-    """Whether `act` is a legal play on the Mexican Train by a player whose own train
-    carries their marker: open to them as to anyone (MARK-2: it never carries a marker
-    and is always open; TRAIN-4), not a cover, with no double of an earlier turn open
-    (whose duty would decide it), and on an empty Mexican Train only where no rule of who
-    may open it decides (FIRST-9, FIRST-10)."""
-    return (act.kind == "play" and act.train == st.players and st.marked(st.seat)
-            and act.train not in st.open_doubles
-            and all(d in st.turn_doubles for d in st.open_doubles)
-            and (bool(st.trains[act.train]) or allowing(st, act) in OPENING_MOMENTS))
-
-
-OPENING_MOMENTS: Final = ("TRAIN-5", "DBL-2", "DBL-3", "TURN-3")
-"""The clauses `allowing` names for a play that opens the empty Mexican Train: TRAIN-5 in
-an ordinary turn, the moment's own rule in a follow-up or with a tile drawn."""
-
-
-def mexican_opening(st: engine.State, act: engine.Action) -> bool:
-    """Whether `act` is a legal play that opens the empty Mexican Train (TRAIN-5), in an
-    ordinary turn, a follow-up or with a tile drawn, no double of an earlier turn open
-    (whose duty or release would decide it) and no rule of who may open it (FIRST-9,
-    FIRST-10) deciding."""
-    return (act.kind == "play" and act.train == st.players and not st.trains[act.train]
-            and all(d in st.turn_doubles for d in st.open_doubles)
-            and allowing(st, act) in OPENING_MOMENTS)
 
 
 class Referee:
@@ -483,13 +353,13 @@ class Referee:
         if (clause == "TRAIN-2" and act.kind == "play" and act.train == st.players
                 and not st.trains[act.train]):
             return pick(("TRAIN-5",), self.rs, self.fx)  # what opens the Mexican Train
-        if act.kind == "pass" and clause in ("TURN-2", "TURN-5") and _dead_duty(st):
-            return _dead_rule(st)  # the draw is due because a double nobody covers binds
+        if act.kind == "pass" and clause in ("TURN-2", "TURN-5") and dead_duty(st):
+            return dead_rule(st)  # the draw is due because a double nobody covers binds
         if (clause in ("DBL-6", "DBL-7") and st.rules.release_uncoverable
                 and self._hands_cannot_cover(st) and self._released_allows(st, act, True)):
             return "DBL-9"  # released as if its last tiles were not in the boneyard
         if (clause in ("DBL-6", "DBL-7") and self._released_allows(st, act)
-                and _release_near(st)):
+                and release_near(st)):
             # a fixture about when a double stops binding: allowed as if it were released,
             # the bug is in the release rule (DBL-9, DBL-12, DBL-13, or DBL-10 that keeps
             # the duty)
@@ -607,7 +477,7 @@ class Referee:
             if engine.nobody_can_ever_play(free):
                 return None
             waiting = [t for t in st.open_doubles if not engine.live(st, t)]
-            return _dead_rule(st) if waiting else pick(("DBL-6",), self.rs, self.fx)
+            return dead_rule(st) if waiting else pick(("DBL-6",), self.rs, self.fx)
         # not blocked: would it be, were the doubles binding at once (FIRST-5) or never
         # released (DBL-9, DBL-12, DBL-13)?
         if st.first_pending and rules.chain_first_turn:

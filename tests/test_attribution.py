@@ -102,7 +102,7 @@ def test_a_drawn_tile_refused_as_the_oldest_cover_is_charged_to_the_order() -> N
     # seat 3 drew [9-5]; of the open doubles [5-5] (train 2, older) and [8-8] (train 1),
     # it covers the older. An engine that withholds it keeps another order (DBL-7), not
     # the drawn tile's rule (TURN-3), which the play obeys
-    from mtrain.conformance.attribution import allowing
+    from mtrain.conformance.move_charges import allowing
     from mtrain.reference.codec import action_from_json, state_from_json
     rs = catalog().ruleset("pagat")
     rules = Rules.of(rs)
@@ -155,7 +155,7 @@ def test_a_follow_up_past_a_released_double_is_charged_to_the_release() -> None:
     # An engine that keeps the dead [0-0] binding withholds the follow-up on train 1: the
     # release is what allows it, as in an ordinary turn, not the follow-up rule (DBL-2:
     # 3 of switchback's 49 failures were charged so, the other 45 to DBL-9)
-    from mtrain.conformance.attribution import allowing
+    from mtrain.conformance.move_charges import allowing
     for drawn in (None, "3-2"):  # the tile in hand, or just drawn (TURN-3 before)
         st, act = _follow_up_past_a_release(drawn)
         assert allowing(st, act) == "DBL-9", drawn
@@ -170,7 +170,7 @@ def test_a_cover_past_an_older_released_double_is_charged_to_the_release() -> No
     # older [5-5] (train 1) is dead, every 5 on the table, so seat 0 covers the [4-4] on
     # the Mexican Train; an engine that withholds it keeps the dead double binding
     # (DBL-9), it does not cover in another order (DBL-7)
-    from mtrain.conformance.attribution import allowing
+    from mtrain.conformance.move_charges import allowing
     from mtrain.reference.codec import action_from_json, state_from_json
     rules = Rules.of(catalog().ruleset("puremco-d9"))
     trains = [["8-0", "0-6", "6-3", "3-9", "9-5", "5-8"],

@@ -46,19 +46,19 @@ from mtrain.conformance.adapter import (
     RefusedSetup,
 )
 from mtrain.conformance.answers import Problem, actions_problems, state_problems, winners_problems
-from mtrain.conformance.attribution import (
-    Referee,
+from mtrain.conformance.attribution import Referee
+from mtrain.conformance.first_turn_charges import opening_rule
+from mtrain.conformance.fixture import Fixture
+from mtrain.conformance.fuzz import own_rules
+from mtrain.conformance.fuzz.rulesets import Context
+from mtrain.conformance.fuzz.tables import written
+from mtrain.conformance.move_charges import (
     allowing,
     closed_cover,
     marked_mexican,
     marked_play,
     mexican_opening,
 )
-from mtrain.conformance.first_turn_charges import opening_rule
-from mtrain.conformance.fixture import Fixture
-from mtrain.conformance.fuzz import own_rules
-from mtrain.conformance.fuzz.rulesets import Context
-from mtrain.conformance.fuzz.tables import written
 from mtrain.conformance.process import HarnessError
 from mtrain.conformance.runner import compare_field, compare_result, state_view
 from mtrain.conformance.seat_alone import SEAT_FIELDS
@@ -413,7 +413,7 @@ def as_action(ctx: Context, st: State, text: str) -> Action | None:
 
 def permitting(ctx: Context, st: State, text: str, cited: str | None = None) -> str | None:
     """The clause that allows the legal action `text` in `st`, as conform charges an
-    action missing or refused (attribution.allowing): TRAIN-6 for a cover refused as onto
+    action missing or refused (move_charges.allowing): TRAIN-6 for a cover refused as onto
     a closed train (`cited` TRAIN-4) that TRAIN-6 opens, TRAIN-4 for a play onto another
     player's marked train refused so. None if the rules refuse it."""
     act = as_action(ctx, st, text)
