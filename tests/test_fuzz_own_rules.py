@@ -378,18 +378,24 @@ def test_a_step_whose_legality_its_own_rules_decide_is_asked_again_as_play_judge
     turn after a pass (FIRST-6), which reads no rule of its own. Play judged the pass by
     what the step reads; asked again to shrink it, the judge read the step's legality too
     (ref.apply), found nothing, and the finding was left unshrunk ("did not show again").
-    Now it is shrunk, and says why conform would not run its reproducer."""
+    Then it was shrunk to a table whose legal set read that rule ("conform would not run
+    it"); since the shrink keeps to tables no rule of its own decides (session 44), its
+    reproducer is one conform runs: failed with the bug on, passed with it off."""
     engine = EXAMPLES / "tenwheeler_engine.py"
+    rules = str(EXAMPLES / "tenwheeler-rules.yaml")
     capsys.readouterr()
-    main(["fuzz", "--impl", f"{sys.executable} {engine} --fixed 1,2", "--rules",
-          str(EXAMPLES / "tenwheeler-rules.yaml"), "--games", "4", "--seed", "1",
-          "--out", str(tmp_path / "out"), "--json"])
+    main(["fuzz", "--impl", f"{sys.executable} {engine} --fixed 1,2", "--rules", rules,
+          "--games", "4", "--seed", "1", "--out", str(tmp_path / "out"), "--json"])
     report = json.loads(capsys.readouterr().out)
     [finding] = report["findings"]
     assert finding["signature"] == "after pass: first_turns"
     assert finding["shrink"] is not None and finding["shrink"]["tries"] > 0
-    assert not any("did not show again" in p for p in finding["problems"])
-    assert any("own_train_first" in p for p in finding["problems"])
+    assert finding["problems"] == [] and finding["reproducer"]
+    for fixed, code in (("1,2", 1), ("1,2,3", 0)):
+        out = tmp_path / f"conform-{fixed}.json"
+        assert main(["conform", "--fixtures", finding["reproducer"], "--impl",
+                     f"{sys.executable} {engine} --fixed {fixed}", "--rules", rules,
+                     "--format", "json", "--output", str(out)]) == code, fixed
 
 
 class OwnTrainDrawRefused(OwnTrainDrawBug):
