@@ -453,6 +453,9 @@ def applies(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> str | N
     decided = [o for o in unknown if o in log.decides]
     if "starting_seat" in decided and _notation_only(fx, exp, stand_in, sample):
         decided.remove("starting_seat")
+    if (decided == ["starting_seat"] and rs.custom_table and "hand_sizes" in run.read
+            and _table_rules_out(exp, fx, rs, space, region, log)):
+        return OWN_TABLE + " and on starting_seat (played its own way)"
     if decided:
         return "its outcome depends on " + ", ".join(
             f"{o} (played its own way)" for o in decided)
@@ -472,9 +475,40 @@ def applies(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> str | N
             # finds it holds (the check lint makes of a scope, at one more point): an
             # outcome the table does not change, such as a rotating start (SEAT-3)
             return _deals_players(exp, fx, rs, values)
-        return ("its outcome depends on hand_sizes (played with a table of its own, the "
-                "reference finds another outcome than the entry's)")
+        return OWN_TABLE
     return "outside the expectation's scope"
+
+
+OWN_TABLE = ("its outcome depends on hand_sizes (played with a table of its own, the "
+             "reference finds another outcome than the entry's)")
+"""`applies`'s answer for an entry a table of one's own deals otherwise than its scope."""
+
+
+def _table_rules_out(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
+                     region: Region, log: Log) -> bool:
+    """Whether `rs`'s table of its own keeps `exp` from it, as well as the starting seat
+    of its own the run read: no table of the scope deals as it does where the run looks,
+    and the reference, playing that table, finds another outcome than the entry's under
+    every known starting seat. Such an entry (a deal expecting a named table's sizes) is
+    not applicable for its table first: the start alone blamed would send the reader to
+    the wrong rule (gondola's file: 33 deals and a table that deals their count)."""
+    rows = frozenset(v for v in space.options["hand_sizes"] if _same_rows(space, v, rs, log))
+    here = {**region, "hand_sizes": rows}
+    for product in exp.scope.products:
+        inside = space.intersect(here, product.region())
+        if inside is not None and space.complete(inside) is not None:
+            return False
+    tried = 0
+    for value in space.options["starting_seat"]:
+        sample = space.complete({**region, "starting_seat": frozenset((value,))})
+        if sample is None:
+            continue  # a start the other rules do not allow
+        known = space.ruleset(sample)
+        played = Ruleset(known.name, known.choices, rs.hand_table)
+        if logged_run(fx, played, [exp], dict(sample))[0].outcomes == ("pass",):
+            return False  # a start gives the entry's outcome with this table
+        tried += 1
+    return tried > 0
 
 
 def round_of_its_own(fx: Fixture, rs: Ruleset) -> str | None:

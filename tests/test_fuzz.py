@@ -712,7 +712,7 @@ def test_fuzz_finds_the_same_whatever_the_string_hashing(tmp_path: Path) -> None
         assert done.returncode in (0, 1), done.stderr[-2000:]
         report = json.loads(done.stdout)
         for f in report["findings"]:  # shrunk (since ninepins' starter is its own rule's,
-            # possible.own_starter): the folder and the time taken aside
+            # possible.own_start): the folder and the time taken aside
             f["reproducer"] = Path(f["reproducer"]).name if f["reproducer"] else None
             f["shrink"] = {**f["shrink"], "seconds": None} if f.get("shrink") else None
         said.append({k: v for k, v in report.items() if k not in ("seconds", "steps_per_second")})

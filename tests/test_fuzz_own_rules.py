@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -527,3 +528,30 @@ def test_a_legal_move_refused_where_only_its_outcome_reads_its_own_rules_is_a_fi
     # no state to go on from where its own rule decides the outcome: said so, not 'failed'
     assert all("a refusal of a move its legal answer listed" in k for k in report.cut)
     assert all("nobody goes out" in g.best.disagreement.messages[0] for g in report.new)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="gondola is a JavaScript engine")
+def test_a_starting_seat_of_its_own_keeps_the_seats_a_finding_depends_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """gondola (tests/examples/js/gondola_engine.js) starts round 1 at seat (2 * 15) mod n
+    and, bug 3, ends a turn by striking the lowest seat in first_turns (FIRST-6). Fuzz
+    once turned every probe's seats until the starter sat where the stand-in's rotation
+    puts it (seat 0 in round 1), where the lowest seat is the mover's: the finding seen
+    after a pass "did not show again" and had no reproducer. Asked with the engine's own
+    starter, it shows again, and its reproducer strikes another seat than the mover; the
+    shrinker moves it to a round whose rotation has that starter (shrink._rotation_round),
+    so that lint, reading the stand-in's rules file, passes it too."""
+    js = EXAMPLES / "js"
+    capsys.readouterr()
+    main(["fuzz", "--impl", f"node {js / 'gondola_engine.js'} --bugs",
+          "--rules", str(js / "gondola-rules.yaml"), "--games", "4", "--seed", "1",
+          "--out", str(tmp_path / "out"), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    found = {f["signature"]: f for f in report["findings"]}
+    passed = found["after pass: first_turns"]
+    assert passed["problems"] == [] and passed["reproducer"], passed
+    fx = load_file(passed["reproducer"], Path(passed["reproducer"]).read_text("utf-8"))[0]
+    assert fx.table is not None and fx.steps == ("pass",)
+    # the mover passes on its first turn: the seat struck is its own (FIRST-6)
+    assert fx.table["seat"] not in fx.expect[0].state["first_turns"]
+    assert lint(tmp_path / "out").errors == []

@@ -132,3 +132,25 @@ def test_a_setup_refused_for_its_player_count_runs_under_a_procedure_of_its_own(
     dealt = fixtures["seat-004"]  # 8 players, dealt: the procedure decides the hands
     assert any("depends on engine_procedure" in (applies(e, dealt, rs, space) or "")
                for e in dealt.expect)
+
+
+def test_a_deal_its_own_table_rules_out_names_the_table_before_the_start() -> None:
+    """gondola's file (tests/examples/js/gondola-rules.yaml) plays `starting_seat: other`
+    with a table of its own dealing 17 tiles each to 2 players. generated-hand-sizes-003
+    expects 16 or 15 each (named tables) and the seat a start decides: it was "not applicable:
+    depends on starting_seat", as if a start of one's own alone kept it out, where no
+    start deals 16 or 15 from that table. A draw the highest draw refuses (SEAT-5) is the
+    start's alone, whatever the table."""
+    from mtrain.conformance.selection import ONLY_SEAT, entry_for, read_rules_files
+
+    rs = read_rules_files([str(EXAMPLES / "js" / "gondola-rules.yaml")])[0]
+    assert dict(rs.hand_table)[2] == 17
+    corpus = {f.id: f for f in load_corpus()[0]}
+    space = Space(catalog())
+    sizes = corpus["generated-hand-sizes-003"]
+    assert [e.state.get("hand_sizes") for e in sizes.expect] == [[16, 16], [15, 15]]
+    entry, why = entry_for(sizes, rs, space)
+    assert entry is None and why is not None
+    assert why.startswith("its outcome depends on hand_sizes (played with a table of its own")
+    assert why.endswith("and on starting_seat (played its own way)")
+    assert entry_for(corpus["draw-007"], rs, space) == (None, ONLY_SEAT)

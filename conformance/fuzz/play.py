@@ -53,7 +53,7 @@ from mtrain.conformance.fuzz.judge import (
     failed_move,
     read_own,
 )
-from mtrain.conformance.fuzz.possible import own_starter, table_problems
+from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.rejudge import Judge
 from mtrain.conformance.fuzz.rulesets import Chooser, Context, context
 from mtrain.conformance.fuzz.tables import table_of
@@ -407,14 +407,6 @@ def _setups(session: Session, plan: GamePlan, res: GameResult) -> None:
         res.record(found, probe, 1, 0, n)
 
 
-def _turned(action: str | None, k: int, n: int) -> str | None:
-    """`action` on a table whose seats moved on `k` places (possible.own_starter)."""
-    parts = (action or "").split(" ")
-    if not k or len(parts) != 4 or parts[0] != "play" or not parts[3].isdigit():
-        return action
-    return " ".join([*parts[:3], str((int(parts[3]) + k) % n)])
-
-
 @dataclass
 class Position:
     """Where a game stands: the reference's view `st` of the state `cur` being asked about;
@@ -431,10 +423,7 @@ class Position:
 
     def probe(self, kind: str, action: str | None = None, clause: str | None = None) -> Probe:
         if not self.follow_impl or identical(self.cur, codec.state_to_json(self.st)):
-            table, k = own_starter(table_of(self.cur), context(self.variant))
-            return Probe(kind, self.variant, table, action=_turned(action, k,
-                                                                   len(table["hands"])),
-                         clause=clause)
+            return Probe(kind, self.variant, table_of(self.cur), action=action, clause=clause)
         return Probe(kind, self.variant, self.table, self.deal, tuple(self.history), action,
                      clause)
 

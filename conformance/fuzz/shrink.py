@@ -18,12 +18,20 @@ from typing import Any
 
 from mtrain.conformance.adapter import ReferenceImplementation, Refused, RefusedSetup
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
+from mtrain.conformance.fuzz.possible import stand_in_problems
 from mtrain.conformance.fuzz.rejudge import Judge, deal_request
 from mtrain.conformance.fuzz.rulesets import context
-from mtrain.conformance.fuzz.tables import cut_train, drop_seat, reroute, table_of
+from mtrain.conformance.fuzz.tables import (
+    cut_train,
+    drop_seat,
+    reroute,
+    table_of,
+    turn_action,
+    turn_seats,
+)
 from mtrain.conformance.runner import deal_with_draw
 from mtrain.reference import codec
-from mtrain.spec.notation import REST, action_json, table_state
+from mtrain.spec.notation import REST, action_json, round_of, table_state
 
 
 class Shrinker:
@@ -47,6 +55,8 @@ class Shrinker:
         self.deadline = time.monotonic() + seconds
         self.tries = 0
         self.kept = 0
+        # a table lint reads under the stand-in's rotation too stays one (_rotation_round)
+        self.strict = False
 
     def _shows(self, probe: Probe) -> Disagreement | None:
         found = self.judge.judge(probe) or []
@@ -61,6 +71,8 @@ class Shrinker:
         if self.expired:
             return False
         self.tries += 1
+        if self.strict and self._off_rotation(candidate):
+            return False
         verdict = self._shows(candidate)
         if verdict is None:
             return False
@@ -80,6 +92,8 @@ class Shrinker:
             self._later_start()
             if self.best.table is None:
                 return self.best  # only a deal and every step show it
+        self._rotation_round()
+        self.strict = not self._off_rotation(self.best)
         # Cut tiles go to the boneyard's tail or to a hand; which one keeps the
         # disagreement shows only once cuts are made: both are tried, the smaller kept.
         start, verdict = self.best, self.verdict
@@ -90,7 +104,38 @@ class Shrinker:
                 self._passes()
                 done.append((self.best, self.verdict))
         self.best, self.verdict = min(done, key=lambda pv: pv[0].size)
+        self._rotation_round()
         return self.best
+
+    def _rotation_round(self) -> None:
+        """Under a starting seat of one's own the table keeps the engine's starter
+        (possible.own_start), which the stand-in's rotation puts there only in some rounds
+        (REACH-STARTER): the table is moved to such a round where it still shows, its
+        seats kept, so that lint, reading the stand-in from the reproducer's rules file,
+        can check it too. A table whose trains hold tiles keeps its engine (no other
+        starts them): its seats are turned until the starter sits where the rotation
+        puts it, where that still shows (a finding that depends on which seat is which
+        may not: its reproducer then fails lint's REACH-STARTER, and says so)."""
+        ctx = context(self.best.variant)
+        table = self.best.table
+        if table is None or not self._off_rotation(self.best):
+            return
+        n, top = len(table["hands"]), ctx.max_pip
+        starter = table.get("starter", table.get("seat", 0))
+        for round_no in range(1 + starter % n, top + 2, n):  # SEAT-3: (round - 1) mod n
+            if self.attempt(self._with({**self._table(), "engine": top + 1 - round_no})):
+                return
+        if not self.best.steps:
+            k = (round_of(table.get("engine", top), top) - 1 - starter) % n
+            self.attempt(self._with(turn_seats(self._table(), k),
+                                    turn_action(self.best.action, k, n)))
+
+    def _off_rotation(self, probe: Probe) -> bool:
+        """Whether `probe`'s table has a starter of a start of one's own (possible.own_start)
+        that the stand-in's rotation does not put there (REACH-STARTER)."""
+        ctx = context(probe.variant)
+        return (probe.table is not None and "starting_seat" in ctx.unknown
+                and any("REACH-STARTER" in p for p in stand_in_problems(probe.table, ctx)))
 
     def _passes(self) -> None:
         changed = True

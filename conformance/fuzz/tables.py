@@ -127,13 +127,22 @@ def turn_seats(table: dict[str, Any], k: int) -> dict[str, Any]:
     t["hands"] = {m(s): v for s, v in t["hands"].items()}
     t["trains"] = {m(s): v for s, v in (t.get("trains") or {}).items()}
     for key in ("marked", "open_doubles", "turn_doubles", "first_turns"):
-        t[key] = sorted((m(x) for x in t.get(key) or []), key=str)
+        if not isinstance(t.get(key), str):  # ("all": every seat, as before)
+            t[key] = sorted((m(x) for x in t.get(key) or []), key=str)
     t["seat"], t["starter"] = m(t["seat"]), m(t["starter"])
     for key in ("scores", "outs"):
         values = list(t.get(key) or [])
         if values:
             t[key] = [values[(s - k) % n] for s in range(n)]
     return t
+
+
+def turn_action(action: str | None, k: int, n: int) -> str | None:
+    """`action` on a table whose seats moved on `k` places (`turn_seats`)."""
+    parts = (action or "").split(" ")
+    if not k or len(parts) != 4 or parts[0] != "play" or not parts[3].isdigit():
+        return action
+    return " ".join([*parts[:3], str((int(parts[3]) + k) % n)])
 
 
 def reroute(table: dict[str, Any], key: Any, max_pip: int) -> dict[str, Any] | None:
