@@ -307,8 +307,8 @@ def apply(st: State, act: Action) -> State:
         if (name(a, b), where) in plays(st):
             lay(st, name(a, b), where)
             return st
-    elif {"type": kind} in legal(st):
-        {"draw": draw, "pass": pass_turn, "end-chain": next_turn}[kind](st)
+    elif kind in ("draw", "pass", "end-chain") and {"type": kind} in legal(st):
+        {"draw": draw, "pass": pass_turn, "end-chain": next_turn}[str(kind)](st)
         return st
     raise refusal(st, act)
 
