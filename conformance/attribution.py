@@ -523,10 +523,14 @@ class Referee:
                     # a field out of its range (a seat past the last): what sets it
                     return self.field(key, step)
             elif p.kind == "invariant" and p.where in INVARIANT_CLAUSES:
-                return self._invariant(asked, p, before)
+                return self._invariant(asked, p, before, step)
         return None
 
-    def _invariant(self, asked: str, p: Problem, before: Mapping[str, Any] | None) -> str:
+    def _invariant(self, asked: str, p: Problem, before: Mapping[str, Any] | None,
+                   step: int | None = None) -> str:
+        if ("no double was laid this turn" in p.message and step and step <= len(self.fx.steps)
+                and self.fx.steps[step - 1].startswith("play ") and not self._double(step)):
+            return pick(("TURN-6",), self.rs, self.fx)  # a tile not a double ends the turn
         lists = OPEN_LISTS.search(p.message) if p.where == "INV-OPEN-DOUBLES" else None
         if lists is not None:
             listed, ending = ({x.strip() for x in g.split(",") if x.strip()}

@@ -371,7 +371,10 @@ def _play(state: State, tile: int, train: int) -> None:
         state.first_pending >> seat & 1 and phase == START
         and state.rules.chain_first_turn
     ):
-        state.phase = CHAIN  # FIRST-1: the chain goes on until the player ends it
+        # FIRST-1: the chain goes on until the player ends it. Read in a chain too, so
+        # that a first turn of one's own (a line that stops by itself) is traced there
+        state.rules.chain_first_turn  # noqa: B018 (a flag read for the trace)
+        state.phase = CHAIN
     elif double:
         state.phase = FOLLOW  # DBL-1: a double asks for another tile
     else:

@@ -235,3 +235,22 @@ def test_the_mexican_train_closed_to_a_marked_player_is_charged_to_its_access(
                    "generated-blank-values-001": ("fail", ["TRAIN-4"]),
                    "marker-013": ("fail", ["TRAIN-4"]),
                    "markdraw-001": ("fail", ["TURN-3"])}, got
+
+
+def test_a_turn_that_goes_on_after_a_tile_not_a_double_is_charged_to_its_end(
+        tmp_path: Path) -> None:
+    # tender's bug 2 (tests/examples/tender_engine.py): the tile that opens the Mexican
+    # Train does not end the turn (phase `follow`, no double laid). Both failures broke
+    # INV-OPEN-DOUBLES ("a follow-up is due but no double was laid this turn") and were
+    # charged to what closes a covered double (TRAIN-3, the invariant's last candidate
+    # under doubles of the engine's own); what the answer breaks is TURN-6: a turn ends
+    # when the player lays a tile that is not a double
+    engine = Path(__file__).parent / "examples" / "tender_engine.py"
+    rules = engine.with_name("tender-rules.yaml")
+    out = tmp_path / "report.json"
+    main(["conform", "--impl", f"{sys.executable} {engine} --fixed 1", "--rules", str(rules),
+          "-k", "play-wrap-002", "--situations", "700", "--format", "json",
+          "--output", str(out)])
+    results = json.loads(out.read_text())["results"]
+    got = {r["fixture"]: (r["status"], r["charged"]) for r in results}
+    assert got == {"play-wrap-002": ("fail", ["TURN-6"])}, got

@@ -31,7 +31,7 @@ from mtrain.reference import engine
 from mtrain.reference.deal import deal
 from mtrain.reference.engine import BLOCKED, State, _finish, nobody_can_ever_play
 from mtrain.reference.rules import Rules
-from mtrain.reference.state import FOLLOW, OVER, START
+from mtrain.reference.state import CHAIN, FOLLOW, OVER, START
 from mtrain.spec.catalog import catalog
 from mtrain.spec.model.legality import legal_actions
 from mtrain.spec.notation import FixtureError, action_json, is_next_round, max_pip_of
@@ -463,3 +463,29 @@ def test_a_turn_that_ends_with_a_double_open_reads_the_doubles_rule() -> None:
                     assert ("doubles" in log.read) == kept, (seed, action)
             engine.perform(st, action)
     assert seen["open"] > 10 and seen["closed"] > 10, seen
+
+
+def test_a_tile_laid_in_a_first_turn_chain_reads_the_first_turn_rule() -> None:
+    """Whether a first turn's line goes on after a tile (phase `chain`) is the first-turn
+    rule's (FIRST-1). tender (tests/examples/tender_engine.py) ends it by itself after
+    the third tile: fuzz found a rule difference with its bugs off (`after play:
+    first_turns`, 10 in 12 games: phase chain expected, start got), since the reference
+    read `first_turn` when a chain began and not when a tile was laid in one."""
+    rs = catalog().rules_file(str(Path(__file__).parent / "examples" / "tender-rules.yaml"))
+    plays = stand_in_for(rs)
+    assert plays is not None and plays["first_turn"] == "chain"
+    rules, rng = Rules.of(plays), random.Random(3)
+    seen = 0
+    for seed in range(20):
+        st = deal(rules, 3, 1, seed=seed)
+        while st.phase != OVER:
+            action = rng.choice(engine.legal_actions(st))
+            if st.phase == CHAIN and action[0] == "play":
+                log = Log()
+                after = st.copy()
+                after.rules = TracedRules(rules, TracedRuleset.wrap(plays, log), log)  # type: ignore[assignment]
+                engine.perform(after, action)
+                seen += 1
+                assert "first_turn" in log.read, (seed, action)
+            engine.perform(st, action)
+    assert seen > 10, seen
