@@ -111,10 +111,12 @@ def _canonical(name: str) -> str:
     return f"{max(int(a), int(b))}-{min(int(a), int(b))}" if a.isdigit() and b.isdigit() else name
 
 
-def possible_deal(state: Any, max_pip: int, players: int) -> str | None:
+def possible_deal(state: Any, max_pip: int, players: int, lossy: bool = False) -> str | None:
     """Why `state` is not a deal of a double-`max_pip` set to `players` seats (None if it
     is one): every tile once, the engine aside from the rest and one of the set (SET-1,
-    DEAL-1)."""
+    DEAL-1). With `lossy`, tiles missing are allowed where the tiles dealt still show the
+    set's highest number: a deal that loses tiles (a bug: INV-CONSERVATION) still shows
+    its set and its hands (lost_tiles says how many)."""
     if not isinstance(state, dict):
         return "the answer is not a state"
     shown = _tiles(state)
@@ -131,7 +133,7 @@ def possible_deal(state: Any, max_pip: int, players: int) -> str | None:
     if extra:
         return f"tiles not in the set: {', '.join(extra[:4])}"
     missing = whole - set(names)
-    if len(missing) > 1:
+    if len(missing) > 1 and not (lossy and _top(names) == max_pip):
         return f"{len(missing)} tiles of the set missing"
     engine = state.get("engine")
     if isinstance(engine, int) and not isinstance(engine, bool) and engine > max_pip:
@@ -139,6 +141,17 @@ def possible_deal(state: Any, max_pip: int, players: int) -> str | None:
         # names its own engine (caboose, a double-15 engine, dealt a double-12 pool)
         return f"the engine [{engine}-{engine}] is no tile of the set"
     return None
+
+
+def _top(names: list[str]) -> int:
+    return max((int(x) for t in names for x in t.split("-")), default=-1)
+
+
+def lost_tiles(state: Any, max_pip: int) -> int:
+    """How many tiles of the set a deal lost: those missing beyond the one engine that
+    may be set aside (possible_deal's `lossy`)."""
+    shown = {_canonical(t) for t in _tiles(state) or []}
+    return max(0, T.set_size(max_pip) - len(shown) - 1)
 
 
 def hand_size(state: JSON) -> int | None:
@@ -237,39 +250,52 @@ counts first, then every count a table may list (an engine for 5 to 8 players re
 
 
 def find_set(dealer: Dealer, space: Space, base: Mapping[str, str]) -> tuple[
-        str | None, Ruleset | None]:
+        str | None, Ruleset | None, bool]:
     """The tile set the engine deals, and a rule set it deals under (its set, with a
-    procedure whose pool it accepts), trying the base's set and procedure first."""
-    cat = space.cat
+    procedure whose pool it accepts), trying the base's set and procedure first; and
+    whether its deals lose tiles: where no deal is whole, one whose only fault is tiles
+    missing still shows the set by its highest number (tender's boneyard one short made
+    every deal "not a deal of the set", and identify named double-8, likely and wrong)."""
     sets = sorted(space.options["tile_set"], key=lambda v: v != base.get("tile_set"))
     procedures = sorted(space.options["engine_procedure"],
                         key=lambda v: v != base.get("engine_procedure"))
-    tops: set[int] = set()
-    first: Ruleset | None = None
-    for tile_set, procedure in itertools.product(sets, procedures):
-        values = space.complete({"tile_set": frozenset([tile_set]),
-                                 "engine_procedure": frozenset([procedure])}, base)
-        if values is None:
-            continue
-        plain, table = space.catalog_form(values)
-        rs = ruleset_of(cat, plain, table)
-        n = highest(tile_set)
-        order = pool(n, n if procedure == "set-aside" else None)
-        for players in FIRST_COUNTS:
-            state = dealer.deal_own(rs, players, order, sizes(space, players, len(order)),
-                                    {}, probing=True)
-            if state is not None and possible_deal(state, n, players) is None:
-                tops.add(max(int(x) for t in _tiles(state) or [] for x in t.split("-")))
-                first = first or rs
+    for lossy in (False, True):  # deals that lose tiles only where no deal is whole
+        tops: set[int] = set()
+        first: Ruleset | None = None
+        for tile_set, procedure in itertools.product(sets, procedures):
+            found = _dealt_under(dealer, space, base, tile_set, procedure, lossy)
+            if found is not None:
+                tops.add(found[0])
+                first = first or found[1]
                 break
-        if first is not None and tops:
+        if first is not None:
             break
     names = [v for v, n in highest_numbers().items() if tops == {n}]
-    return (names[0] if len(names) == 1 else None), first
+    return (names[0] if len(names) == 1 else None), first, lossy
+
+
+def _dealt_under(dealer: Dealer, space: Space, base: Mapping[str, str], tile_set: str,
+                 procedure: str, lossy: bool) -> tuple[int, Ruleset] | None:
+    """The highest number dealt and the rule set, where the engine deals a pool of
+    `tile_set` under `procedure` (FIRST_COUNTS tried in turn); None if it deals none."""
+    values = space.complete({"tile_set": frozenset([tile_set]),
+                             "engine_procedure": frozenset([procedure])}, base)
+    if values is None:
+        return None
+    plain, table = space.catalog_form(values)
+    rs = ruleset_of(space.cat, plain, table)
+    n = highest(tile_set)
+    order = pool(n, n if procedure == "set-aside" else None)
+    for players in FIRST_COUNTS:
+        state = dealer.deal_own(rs, players, order, sizes(space, players, len(order)),
+                                {}, probing=True)
+        if state is not None and possible_deal(state, n, players, lossy) is None:
+            return _top([_canonical(t) for t in _tiles(state) or []]), rs
+    return None
 
 
 def measure_table(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals,
-                  declared: Ruleset | None) -> None:
+                  declared: Ruleset | None, lossy: bool = False) -> None:
     """The hand size at each player count the engine deals (2 to MAX_PLAYERS). A count
     it answers `unsupported` for is asked again under tables that list it (Dealer.
     deal_own): a size it then deals is measured, else the count is not dealt. A refused
@@ -279,6 +305,7 @@ def measure_table(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals,
     order = pool(n, n if rs["engine_procedure"] == "set-aside" else None)
     bad: list[str] = []
     grown: list[str] = []
+    lost: list[str] = []  # with `lossy` (find_set): the deals measured that lost tiles
     for players in range(2, MAX_PLAYERS + 1):
         state = dealer.deal_own(rs, players, order, sizes(space, players, len(order), declared),
                                 deals.table)
@@ -286,7 +313,9 @@ def measure_table(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals,
             deals.unsupported_rows.append(players)
         if state is None:
             continue
-        wrong = possible_deal(state, n, players)
+        wrong = possible_deal(state, n, players, lossy)
+        if wrong is None and lossy and (k := lost_tiles(state, n)):
+            lost.append(f"{players}p: {k}")
         size = hand_size(state) if wrong is None else None
         if wrong is None and size is None and (
                 size := size_beside_a_grown_hand(state)) is not None:
@@ -302,6 +331,11 @@ def measure_table(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals,
                               f"{rs['tile_set']} set ({'; '.join(bad[:3])}"
                               f"{' ...' if len(bad) > 3 else ''}) [DEAL-1, DEAL-8]; those "
                               "counts are left out of the table")
+    if lost:
+        deals.problems.append(f"likely bug: the deals lose tiles, measured all the same from "
+                              f"the tiles they show ({'; '.join(lost[:3])}"
+                              f"{' ...' if len(lost) > 3 else ''} tiles of the "
+                              f"{rs['tile_set']} set nowhere) [INV-CONSERVATION, DEAL-1]")
     if grown:  # measured from the other hands; said beside the table (measure_deals)
         deals.grown = ("one hand held more than the others before play (its engine "
                        "procedure's draws, or a bug [DEAL-1]): " + ", ".join(grown))
@@ -540,7 +574,7 @@ def measure(impl: Any, space: Space, base: Mapping[str, str],
     `deals`: filled in as measured, so that an interrupt leaves what was measured."""
     dealer = Dealer(impl)
     deals = deals if deals is not None else Deals()
-    tile_set, rs = find_set(dealer, space, base)
+    tile_set, rs, lossy = find_set(dealer, space, base)
     if rs is None:
         return deals, None
     if tile_set is not None and tile_set != rs["tile_set"]:
@@ -552,7 +586,7 @@ def measure(impl: Any, space: Space, base: Mapping[str, str],
     deals.tile_set = tile_set
     if tile_set is not None:
         deals.evidence["tile_set"] = (f"dealt tiles numbered 0 to {highest(tile_set)}")
-    measure_table(dealer, space, rs, deals, declared)
+    measure_table(dealer, space, rs, deals, declared, lossy)
     if deals.table:
         shown = ", ".join(f"{n}p: {h}" for n, h in sorted(deals.table.items()))
         deals.evidence["hand_sizes"] = f"dealt {shown}" + (
