@@ -261,11 +261,12 @@ class Report:
         failure charged by the Referee under its charge (it stands), any other result under
         the clauses its fixture lists that apply where it ran (a fixture's results share
         one tuple, so `clause_applies` is asked once per tuple and rule set)."""
-        applies = functools.cache(lambda c, v: clause_applies(c, self.values.get(v)))
+        aside = functools.cache(lambda v: not_applying(self.values.get(v)))
         groups: Counter[tuple[tuple[str, ...], str, str]] = Counter()
         for (keys, variant, status, charged), n in Counter(
                 (r.blamed, r.variant, r.status, r.was_charged) for r in self.results).items():
-            counted = keys if charged else tuple(k for k in keys if applies(k, variant))
+            out = aside(variant)
+            counted = keys if charged or not out else tuple(k for k in keys if k not in out)
             groups[counted, variant, status] += n
         return groups
 
@@ -381,9 +382,22 @@ def clause_applies(clause_id: str, values: dict[str, str] | None) -> bool:
     from mtrain.spec.catalog import catalog
 
     clause = catalog().clauses.get(clause_id)
-    if clause is None:
-        return True
-    return all(o not in values or values[o] in vs for o, vs in clause.when.items())
+    return clause is None or _applies(clause.when, values)
+
+
+def not_applying(values: dict[str, str] | None) -> frozenset[str]:
+    """The catalogue's clauses that do not apply under a rule set's values
+    (`clause_applies`), found once for a rule set rather than once a result."""
+    if not values:
+        return frozenset()
+    from mtrain.spec.catalog import catalog
+
+    return frozenset(c.id for c in catalog().clauses.values()
+                     if c.when and not _applies(c.when, values))
+
+
+def _applies(when: dict[str, frozenset[str]], values: dict[str, str]) -> bool:
+    return all(o not in values or values[o] in vs for o, vs in when.items())
 
 
 @dataclass(frozen=True)

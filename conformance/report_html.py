@@ -20,9 +20,9 @@ from mtrain.conformance.report import (
     Result,
     _columns,
     _natural,
-    clause_applies,
     describe_implementation,
     legend,
+    not_applying,
 )
 from mtrain.conformance.untrusted import shown
 
@@ -236,14 +236,14 @@ def render_html(report: Report, illustrator: Illustrator | None = None) -> str:
 def _html_grid(report: Report) -> list[str]:
     e = html.escape
     variants = _variant_order(report.results)
-    applies = functools.cache(lambda c, v: clause_applies(c, report.values.get(v)))
+    aside_of = functools.cache(lambda v: not_applying(report.values.get(v)))
     # a cell counts what the per-clause table counts (Report.per); the results that ran
     # under a clause that does not apply there only hatch the cell
     cells: dict[tuple[str, str], list[Result]] = {}
     aside: dict[tuple[str, str], list[Result]] = {}
     for r in report.results:
         for c in r.blamed:
-            counted = r.was_charged or applies(c, r.variant)
+            counted = r.was_charged or c not in aside_of(r.variant)
             (cells if counted else aside).setdefault((c, r.variant), []).append(r)
     clauses = sorted({c for c, _ in (*cells, *aside)}, key=_natural)
     few = len(variants) <= FEW
