@@ -10,8 +10,8 @@ import json
 import re
 from typing import Any
 
-from mtrain.conformance.report import Report, Result, clause_applies, render_text
-from mtrain.conformance.report_formats import render_json, render_markdown
+from mtrain.conformance.report import Report, Result, clause_applies, render_json, render_text
+from mtrain.conformance.report_formats import render_markdown
 from mtrain.conformance.report_html import render_html
 from mtrain.spec.catalog import catalog
 
