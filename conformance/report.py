@@ -102,9 +102,16 @@ class Result:
     def blamed(self) -> tuple[str, ...]:
         """The clauses this result counts under in per-clause tables and the grid: a
         failure under the clauses charged with it, anything else under the fixture's."""
-        if self.status == "fail" and self.charged:
+        if self.was_charged:
             return tuple(dict.fromkeys(self.charged))
         return self.clauses
+
+    @property
+    def was_charged(self) -> bool:
+        """A failure charged to clauses (attribution's Referee): it counts under them
+        whatever rule set it ran under; any other result, under its fixture's clauses
+        that apply there (`Report.per`)."""
+        return self.status == "fail" and bool(self.charged)
 
     @property
     def unexpected_pass(self) -> bool:
@@ -225,13 +232,17 @@ class Report:
         return 1 if self.failed else 0
 
     def per(self, key: str) -> dict[str, dict[str, int]]:
-        """Counts per status for each clause ("clause") or rule set ("variant")."""
+        """Counts per status for each clause ("clause") or rule set ("variant"). A result
+        counts under each clause it is charged with (a failure the Referee charged), or
+        else under each clause its fixture or situation lists that applies under the rule
+        set it ran under (`clause_applies`): a situation lists every clause of its kind,
+        and "SCORE-6: 100 passed" for an engine that scores penalty says what is not so."""
         # counted in C, not a counter per result: by rule set and status, or by the
-        # clauses' tuple and status (a fixture's results share one), then per clause
+        # clauses' tuple, rule set and status (a fixture's results share one), then per
+        # clause
         if key == "clause":
             pairs: Counter[tuple[str, str]] = Counter()
-            for (keys, status), n in Counter((r.blamed, r.status)
-                                             for r in self.results).items():
+            for (keys, _, status), n in self._clause_groups().items():
                 for k in keys:
                     pairs[k, status] += n
         else:
@@ -244,6 +255,27 @@ class Report:
             if status in row:
                 row[status] = n
         return {k: table[k] for k in sorted(table, key=_natural)}
+
+    def _clause_groups(self) -> Counter[tuple[tuple[str, ...], str, str]]:
+        """How many results count under each tuple of clauses, by rule set and status: a
+        failure charged by the Referee under its charge (it stands), any other result under
+        the clauses its fixture lists that apply where it ran (a fixture's results share
+        one tuple, so `clause_applies` is asked once per tuple and rule set)."""
+        aside = functools.cache(lambda v: not_applying(self.values.get(v)))
+        groups: Counter[tuple[tuple[str, ...], str, str]] = Counter()
+        for (keys, variant, status, charged), n in Counter(
+                (r.blamed, r.variant, r.status, r.was_charged) for r in self.results).items():
+            out = aside(variant)
+            counted = keys if charged or not out else tuple(k for k in keys if k not in out)
+            groups[counted, variant, status] += n
+        return groups
+
+    @property
+    def under_no_clause(self) -> int:
+        """Results (not-applicable ones too) that count under no clause: none of the
+        clauses their fixture lists applies where they ran (an option's fixtures
+        generated for its other values, say); the per-rule-set table counts them."""
+        return sum(n for (keys, _, _), n in self._clause_groups().items() if not keys)
 
     @property
     def unexpected_passes(self) -> list[Result]:
@@ -323,6 +355,7 @@ class Report:
             "hint": self.hint,
             "rulesets_run": self.rulesets,
             "clauses": self.per("clause"),
+            "under_no_clause": self.under_no_clause,
             "variants": self.per_ruleset(),
             "unexpected_passes": [{"fixture": r.fixture, "variant": r.variant,
                                    "skip_reason": r.skip_reason}
@@ -332,6 +365,39 @@ class Report:
             "failed_clauses": [n.to_json() for n in self.failed_clauses()],
             "not_applicable": [{"reason": why, "results": n} for why, n in self.not_run()],
         }
+
+
+def clause_applies(clause_id: str, values: dict[str, str] | None) -> bool:
+    """Whether a clause applies under a rule set's option values (`Clause.applies`): a
+    clause not in the catalogue, a rule set whose values are not known (a report built
+    without them) or an option it does not name count as applying.
+
+    An option the rule set plays `other` does not: such a rule set plays a rule of its own
+    there, none of the values the clause lists, and the runner runs under it only entries
+    whose outcome every known value of the option gives alike (the rest are
+    not-applicable, "its outcome depends on ..."), so no result that ran can tell the
+    clause from its alternatives: a pass is no evidence the implementation plays it."""
+    if not values:
+        return True
+    from mtrain.spec.catalog import catalog
+
+    clause = catalog().clauses.get(clause_id)
+    return clause is None or _applies(clause.when, values)
+
+
+def not_applying(values: dict[str, str] | None) -> frozenset[str]:
+    """The catalogue's clauses that do not apply under a rule set's values
+    (`clause_applies`), found once for a rule set rather than once a result."""
+    if not values:
+        return frozenset()
+    from mtrain.spec.catalog import catalog
+
+    return frozenset(c.id for c in catalog().clauses.values()
+                     if c.when and not _applies(c.when, values))
+
+
+def _applies(when: dict[str, frozenset[str]], values: dict[str, str]) -> bool:
+    return all(o not in values or values[o] in vs for o, vs in when.items())
 
 
 @dataclass(frozen=True)
@@ -432,7 +498,7 @@ def render_text(report: Report, out: TextIO, *, rich: bool = False,
         w("\n")
     clauses, rulesets = report.per("clause"), report.per_ruleset()
     w(_plain_table("Per clause", "clause", clauses))
-    w("\n".join(_legend_lines(clauses, "clause")) + "\n\n")
+    w("\n".join(_legend_lines(clauses, "clause", report.under_no_clause)) + "\n\n")
     w(_plain_table(_ruleset_title(report), "rule set", rulesets))
     w("\n".join(_legend_lines(rulesets, "rule set")) + "\n\n")
     if report.hint:
@@ -552,21 +618,27 @@ COLUMN_MEANING = {
 """What each column of the per-clause and per-rule-set tables counts."""
 
 
-def legend(rows: dict[str, dict[str, int]], key: str) -> tuple[str, list[tuple[str, str]]]:
+def legend(rows: dict[str, dict[str, int]], key: str,
+           nowhere: int = 0) -> tuple[str, list[tuple[str, str]]]:
     """What a table counts: one line for the table, and (column, meaning) for each of
-    its columns (the per-clause table's columns are the per-rule-set table's)."""
-    head = ("a result counts under each clause its fixture lists; a failure only under "
-            "the clause charged with it" if key == "clause" else
+    its columns (the per-clause table's columns are the per-rule-set table's); `nowhere`,
+    for the per-clause table, the results it counts under no clause."""
+    head = ("a result counts under each clause its fixture lists that applies under its "
+            "rule set; a failure only under the clause charged with it" if key == "clause" else
             "a result is one fixture under one rule set (the checks are the comparisons "
             "inside the results)")
+    if key == "clause" and nowhere:
+        head += (f"; {nowhere} result{'s' if nowhere != 1 else ''} under none (no clause "
+                 f"{'their' if nowhere != 1 else 'its'} fixture lists applies there)")
     cols = _columns(rows) if rows and key != "clause" else []
     return head, [(SHORT.get(c, c), COLUMN_MEANING[c]) for c in cols]
 
 
-def _legend_lines(rows: dict[str, dict[str, int]], key: str) -> list[str]:
+def _legend_lines(rows: dict[str, dict[str, int]], key: str,
+                  nowhere: int = 0) -> list[str]:
     if not rows:
         return []
-    head, cols = legend(rows, key)
+    head, cols = legend(rows, key, nowhere)
     width = max((len(c) for c, _ in cols), default=0)
     return [f"  {head}"] + [f"  {c:<{width}}  {what}" for c, what in cols]
 
@@ -672,7 +744,8 @@ def _render_rich(report: Report, out: TextIO, verbose: bool) -> None:
             table.add_row(escape(k), *(str(counts.get(c, 0)) for c in cols),
                           style="bold" if bad else "")
         console.print(table)
-        console.print("[dim]" + escape("\n".join(_legend_lines(rows, key))) + "[/]")
+        nowhere = report.under_no_clause if key == "clause" else 0
+        console.print("[dim]" + escape("\n".join(_legend_lines(rows, key, nowhere))) + "[/]")
         console.print()
     if report.hint:
         console.print(f"[yellow]hint:[/] {escape(report.hint)}")

@@ -161,7 +161,7 @@ def render_markdown(report: Report) -> str:
                   + " |", "|---|" + "---:|" * len(cols)]
         lines += [f"| {_md(k)} | " + " | ".join(str(c.get(s, 0)) for s in cols) + " |"
                   for k, c in rows.items()]
-        head, told = legend(rows, key)
+        head, told = legend(rows, key, report.under_no_clause if key == "clause" else 0)
         lines += ["", _md(head.capitalize()) + ("." if not told else ":"), ""]
         lines += [f"- `{c}`: {_md(what)}" for c, what in told]
         lines.append("")

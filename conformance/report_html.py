@@ -5,6 +5,7 @@ a divergence, and a picture of the table the failure speaks of)."""
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections import Counter
@@ -21,6 +22,7 @@ from mtrain.conformance.report import (
     _natural,
     describe_implementation,
     legend,
+    not_applying,
 )
 from mtrain.conformance.untrusted import shown
 
@@ -234,17 +236,23 @@ def render_html(report: Report, illustrator: Illustrator | None = None) -> str:
 def _html_grid(report: Report) -> list[str]:
     e = html.escape
     variants = _variant_order(report.results)
+    aside_of = functools.cache(lambda v: not_applying(report.values.get(v)))
+    # a cell counts what the per-clause table counts (Report.per); the results that ran
+    # under a clause that does not apply there only hatch the cell
     cells: dict[tuple[str, str], list[Result]] = {}
+    aside: dict[tuple[str, str], list[Result]] = {}
     for r in report.results:
         for c in r.blamed:
-            cells.setdefault((c, r.variant), []).append(r)
-    clauses = sorted({c for c, _ in cells}, key=_natural)
+            counted = r.was_charged or c not in aside_of(r.variant)
+            (cells if counted else aside).setdefault((c, r.variant), []).append(r)
+    clauses = sorted({c for c, _ in (*cells, *aside)}, key=_natural)
     few = len(variants) <= FEW
     out = ['<section id="grid">', "<h2>Clauses by rule set</h2>",
            "<p>Each cell is one clause under one rule set, coloured by the worst result of "
            "the fixtures that exercise it; a failure counts only under the clauses charged "
            "with it (the clause that decides each comparison that failed). A clause that "
-           "does not apply under a rule set (its option takes another value there) is "
+           "does not apply under a rule set (its option takes another value there, or is "
+           "played its own way) is "
            "hatched, not green: its fixtures ran, but it did not decide them. A failing "
            "cell links to its first failure."
            + (" Each cell counts its results; a failing one, how many of them fail "
@@ -263,14 +271,17 @@ def _html_grid(report: Report) -> list[str]:
         row = [f'<tr data-clause="{e(clause)}"><th>{e(clause)}{note}</th>']
         for v in variants:
             results = cells.get((clause, v))
-            if not results:
+            ran = aside.get((clause, v))
+            if not results and not ran:
                 row.append('<td class="none" title="not exercised"></td>')
                 continue
-            status = worst(r.status for r in results)
-            tally = Counter(r.status for r in results)
-            tip = f"{clause} under {v}: " + ", ".join(f"{n} {s}" for s, n in tally.items())
-            if status not in FAILING and not clause_applies(clause, report.values.get(v)):
-                status = DOES_NOT_APPLY
+            if results:
+                status = worst(r.status for r in results)
+                tally = Counter(r.status for r in results)
+                tip = f"{clause} under {v}: " + ", ".join(f"{n} {s}" for s, n in tally.items())
+            else:
+                results, status = ran or [], DOES_NOT_APPLY
+                tally = Counter(r.status for r in results)
                 tip = (f"{clause} does not apply under {v}: its fixtures ran ("
                        + ", ".join(f"{n} {s}" for s, n in tally.items())
                        + "), but it did not decide them")
@@ -290,20 +301,6 @@ def _html_grid(report: Report) -> list[str]:
             "</span>", "</div>",
             "</section>"]
     return out
-
-
-def clause_applies(clause_id: str, values: dict[str, str] | None) -> bool:
-    """Whether a clause applies under a rule set's option values: False only when one of
-    the options it depends on takes a known value it does not list (`other`, a rule the
-    implementation plays its own way, or values not known, count as applying)."""
-    if not values:
-        return True
-    from mtrain.spec.catalog import catalog
-
-    clause = catalog().clauses.get(clause_id)
-    if clause is None:
-        return True
-    return all(values.get(o, "other") in ("other", *vs) for o, vs in clause.when.items())
 
 
 def _html_clauses(notes: Sequence[ClauseNote]) -> list[str]:
