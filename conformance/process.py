@@ -123,6 +123,9 @@ class NotApplicable(HarnessError, Unsupported):
 
 KEPT_ANSWERS = 8192
 """Answer texts known to pass `check_answer` (ProcessImplementation._passed)."""
+KEPT_BYTES = 64 * 1024 * 1024
+"""...and their bytes in all: lines of up to MAX_LINE each would otherwise keep gigabytes
+(legal lists listed thousands of times over grew identify to 890 MB)."""
 
 FAILURES = (ImplementationCrashed, ImplementationTimeout, ProtocolViolation)
 
@@ -183,6 +186,7 @@ class ProcessImplementation:
         # of request each answered: the same text under another id is read by orjson
         # alone (a run gets the same answers under dozens of rule sets)
         self._passed: dict[bytes, str] = {}
+        self._passed_bytes = 0
         # requests written ahead of their calls: (process, kind, fields, id, stderr mark)
         self._ahead: deque[tuple[ChildProcess, str, dict[str, bytes], int, int]] = deque()
 
@@ -497,9 +501,13 @@ class ProcessImplementation:
             if rest is not None and _orjson_writes(checked, line):
                 # passed: the same text under another id reads (orjson.loads gives back
                 # what it wrote) and passes alike
-                if len(self._passed) >= KEPT_ANSWERS:
+                if len(self._passed) >= KEPT_ANSWERS or \
+                        self._passed_bytes + len(rest) > KEPT_BYTES:
                     self._passed.clear()
-                self._passed[rest] = kind
+                    self._passed_bytes = 0
+                if len(rest) <= KEPT_BYTES:
+                    self._passed[rest] = kind
+                    self._passed_bytes += len(rest)
             return checked
         except ErrorAnswer as e:
             if kind == "hello":

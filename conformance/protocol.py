@@ -45,6 +45,12 @@ PROTOCOL_VERSION = 1
 REQUEST_TYPES = ("hello", "deal", "legal", "apply", "score", "winners", "shutdown")
 ERROR_KINDS = ("bad-request", "unsupported", "protocol-version", "internal", "refused-setup")
 MAX_LINE = 4 * 1024 * 1024
+MAX_ACTIONS = 190 * 21 + 3
+"""The most actions a legal answer may list: a tile of double-18 (190 tiles, written high
+end first) on each of 21 trains (20 seats and the Mexican Train), then draw, pass and
+end-chain. No table has more distinct actions, so a longer list names one twice or names
+no action; refused unread, as a line past MAX_LINE is (an engine listing its actions
+20,000 times over cost identify 102 CPU s and 890 MB before it was stopped)."""
 MAX_ID = 2**53 - 1
 """The largest request id (protocol.schema.json): the harness numbers its requests from 1,
 and an id past what a double holds exactly (RFC 8259 section 6) is no id of any harness."""
@@ -481,6 +487,10 @@ def _check_legal(message: JSON) -> None:
     actions = _need(message, "actions", "legal")
     if not isinstance(actions, list):
         raise ProtocolError(f"legal.actions must be a list, got {_short(actions)}")
+    if len(actions) > MAX_ACTIONS:
+        raise ProtocolError(f"legal.actions lists {len(actions):,} actions; no table has more "
+                            f"than {MAX_ACTIONS:,} (each tile of double-18 on each of 21 "
+                            "trains, draw, pass and end-chain): each action once")
     for i, a in enumerate(actions):
         if not isinstance(a, dict) or not isinstance(a.get("type"), str):
             raise ProtocolError(f"legal.actions[{i}] must be an action object, got {_short(a)}")

@@ -58,6 +58,8 @@ class Identification:
     corpus: int = 0  # fixtures in the corpus
     sent_rules: Ruleset | None = None  # what the fixtures were asked under
     situations: int = 0  # situations from play asked besides the corpus
+    broke: list[str] = field(default_factory=list)  # answers read though they broke the
+    # protocol (Watched.broke): said in the report and the file, never found "sure" unsaid
 
     def finding(self, option: str) -> OptionFinding:
         return next(f for f in self.findings if f.option == option)
@@ -76,7 +78,8 @@ class Identification:
         text = ("Found by mtrain identify: the closest rule set to what the engine plays."
                 + (f" Undetermined (the value of {self.base} kept): "
                    f"{', '.join(undetermined)}." if undetermined else "")
-                + "".join(f" {p}" for p in self.problems))
+                + "".join(f" {p}" for p in self.problems)
+                + "".join(f" The engine's answers broke the protocol: {b}." for b in self.broke))
         return {"name": self.ruleset.name, "description": text, "options": options,
                 "evidence": evidence}
 

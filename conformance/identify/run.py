@@ -169,7 +169,8 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
                               time.perf_counter() - started,
                               dict(deals.table) if deals.table else None, declared,
                               sent.name, base_name, problems, watched.summary(),
-                              watched.requests, len(fixtures), sent, situations)
+                              watched.requests, len(fixtures), sent, situations,
+                              watched.broke())
     answer.append(result)
     # an engine that answered no fixture (each entry unseen or an error, no setup refused)
     # would answer no table from play either: they ask it the same requests

@@ -6,7 +6,13 @@ from collections import Counter
 from typing import Any
 
 from mtrain.conformance.adapter import Implementation, RefusedSetup, Unsupported
-from mtrain.conformance.process import FAILURES, HarnessError, ImplementationError
+from mtrain.conformance.answers import Problem, actions_problems, winners_problems
+from mtrain.conformance.process import (
+    FAILURES,
+    HarnessError,
+    ImplementationError,
+    ProtocolViolation,
+)
 from mtrain.spec.errors import InputError
 
 MAX_FAILED = 5
@@ -47,6 +53,9 @@ class Watched:
         self.probing = False
         """Set while deals are asked that are meant to be refused (a pool of another set,
         or another engine procedure): their refusals are answers, not things unseen."""
+        self.breaches: dict[str, tuple[int, str]] = {}
+        """Answers that broke the protocol's schema but still said what they meant (a legal
+        or winners list naming one item twice): the rule broken -> (how many, the first)."""
 
     def _call(self, method: str, *args: Any) -> Any:
         try:
@@ -91,13 +100,17 @@ class Watched:
                 raise
             self.counts[e.status] += 1 if isinstance(e, FAILURES) else count
             if isinstance(e, FAILURES):
-                self.failed.append(f"{e.status}: {e.message}")
-                if len(self.failed) >= self.limit:
-                    raise EngineFailed(
-                        f"{len(self.failed)} requests to the implementation failed (the "
-                        f"last: {self.failed[-1]}); a rule set found from what is left "
-                        "could not be trusted, so identify stopped") from None
+                self._failure(e)
             raise
+
+    def _failure(self, e: HarnessError) -> None:
+        """One failed request counted; past the limit, identify stops."""
+        self.failed.append(f"{e.status}: {e.message}")
+        if len(self.failed) >= self.limit:
+            raise EngineFailed(
+                f"{len(self.failed)} requests to the implementation failed (the "
+                f"last: {self.failed[-1]}); a rule set found from what is left "
+                "could not be trusted, so identify stopped") from None
 
     def info(self) -> Any:
         return self._call("info")
@@ -108,7 +121,9 @@ class Watched:
         return self._call("deal", ruleset, players, round, order, *extra)
 
     def legal(self, ruleset: Any, state: Any) -> Any:
-        return self._call("legal", ruleset, state)
+        actions = self._call("legal", ruleset, state)
+        return self._schema_kept("legal", actions, actions_problems(actions), lambda: list({
+            tuple(sorted(a.items())): a for a in actions}.values()))
 
     def apply(self, ruleset: Any, state: Any, action: Any) -> Any:
         return self._call("apply", ruleset, state, action)
@@ -117,7 +132,36 @@ class Watched:
         return self._call("score", ruleset, state, *winner)
 
     def winners(self, ruleset: Any, state: Any) -> Any:
-        return self._call("winners", ruleset, state)
+        seats = self._call("winners", ruleset, state)
+        return self._schema_kept("winners", seats, winners_problems(seats),
+                                 lambda: list(dict.fromkeys(seats)))
+
+    def _schema_kept(self, kind: str, answer: Any, problems: list[Problem],
+                     each_once: Any) -> Any:
+        """An answer that breaks the protocol's schema. A list naming an item twice still
+        names the same actions (or seats), which is all a fixture compares: it is evidence,
+        each item once, and the breach is counted for the report (conform charges it as an
+        error). Any other breach (an item that is no action, a seat past the table) says
+        nothing one can read: a failed request, unseen, as a malformed line is."""
+        if not problems:
+            return answer
+        p = problems[0]
+        rule = p.where.split(" ", 1)[-1].strip("[]")
+        if p.message.endswith("is listed twice (each once)"):
+            n, first = self.breaches.get(rule, (0, f"{kind}: {p.message}"))
+            self.breaches[rule] = (n + 1, first)
+            return each_once()
+        failure = ProtocolViolation(f"a {kind} answer breaks the protocol's schema at "
+                                    f"{p.where}: {p.message}")
+        self.counts[failure.status] += 1
+        self._failure(failure)
+        raise failure
+
+    def broke(self) -> list[str]:
+        """The answers that broke the protocol yet were read, in words, one per rule."""
+        return [f"{n} answer{'s' if n > 1 else ''} broke {rule} (the first: {first}); read "
+                "with each item once, as the same actions; `mtrain conform` charges each "
+                "as an error" for rule, (n, first) in sorted(self.breaches.items())]
 
     def summary(self) -> str:
         """What could not be seen, in words ("" when every request was answered)."""

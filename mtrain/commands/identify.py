@@ -99,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
     if watched.failed:
         print(shown(f"warning: {len(watched.failed)} requests failed (the last: "
                     f"{watched.failed[-1]})"))
+    for broke in result.broke:
+        print(shown(f"warning: the engine's answers broke the protocol: {broke}"))
     print_findings(result.findings, max(len(o) for o in cat.options))
     if result.unexplained:
         shows, elsewhere = split_unexplained(result.unexplained, result.ruleset)
