@@ -45,6 +45,7 @@ PROTOCOL_VERSION = 1
 REQUEST_TYPES = ("hello", "deal", "legal", "apply", "score", "winners", "shutdown")
 ERROR_KINDS = ("bad-request", "unsupported", "protocol-version", "internal", "refused-setup")
 MAX_LINE = 4 * 1024 * 1024
+"""The longest line either side must accept (bytes, newline excluded)."""
 MAX_ACTIONS = 190 * 21 + 3
 """The most actions a legal answer may list: a tile of double-18 (190 tiles, written high
 end first) on each of 21 trains (20 seats and the Mexican Train), then draw, pass and
@@ -54,7 +55,6 @@ no action; refused unread, as a line past MAX_LINE is (an engine listing its act
 MAX_ID = 2**53 - 1
 """The largest request id (protocol.schema.json): the harness numbers its requests from 1,
 and an id past what a double holds exactly (RFC 8259 section 6) is no id of any harness."""
-"""The longest line either side must accept (bytes, newline excluded)."""
 
 STATE_KEYS = (
     "round", "engine", "engine_placed", "phase", "seat", "starter", "hands", "boneyard",
