@@ -48,6 +48,18 @@ def _engine_cycles_by_13(rules: Rules, round_no: int) -> int:
     return rules.max_pip - (round_no - 1) % 13
 
 
+def _deal_engine_cycling(rules: Rules, players: int, round_no: int = 1, **kw: Any) -> State:
+    """The deal of `_engine_cycles_by_13`: the round's engine (and the tile set aside
+    with it) counted down modulo 13; a state written with the right engine is still
+    read, as the app's loader checks no engine."""
+    real = getattr(deal_module, "engine_number")  # noqa: B009 (not re-exported by deal)
+    setattr(deal_module, "engine_number", _engine_cycles_by_13)  # noqa: B010
+    try:
+        return _deal(rules, players, round_no, **kw)
+    finally:
+        setattr(deal_module, "engine_number", real)  # noqa: B010
+
+
 def _rotation_by_13(state: State, holder: int) -> None:
     """SEAT-3 with the round kept modulo 13: round 14 starts where round 1 did."""
     real = state.round
@@ -214,6 +226,21 @@ def _open_doubles_charged(ends: tuple[str, ...]) -> Callable[[State, str, int], 
     return finish
 
 
+def _blocked_zero_to_last_mover(state: State, end: str, winner: int) -> None:
+    """SCORE-7 given to the seat whose turn ended the round (the last pass), as if the
+    round's last mover had won it, not to the lowest hand."""
+    before = list(state.scores)
+    last = (state.seat - 1) % state.players  # _end_turn moved on before the test
+    ref.finish(state, end, winner)
+    rules = state.rules
+    if end != BLOCKED or not rules.blocked_low_wins or rules.positive_scoring:
+        return
+    n = state.players
+    scores = [0 if s == last else ref.hand_value(state, s) for s in range(n)]
+    state.scores = [before[s] + scores[s] for s in range(n)]
+    state.result = Result(end, winner, tuple(scores))
+
+
 def _out_uncounted(when: Callable[[State], bool]) -> Callable[[State, str, int], None]:
     """`_finish` with the out not counted where `when` holds at the last play."""
     def finish(state: State, end: str, winner: int) -> None:
@@ -229,8 +256,8 @@ FIFTEENTH_READING: tuple[Mutant, ...] = (
     Mutant("mut15-engine-cycles-by-thirteen",
            "The engine is counted down modulo 13 rounds, as on a double-12 set: round 14 "
            "of a double-15 or double-18 match opens on [N-N] again", ("ENG-1", "MATCH-1"),
-           "engine_number swapped (engine, deal, codec): N - (round - 1) % 13",
-           patches={"engine_number": _engine_cycles_by_13}),
+           "deal swapped (adapter): engine_number N - (round - 1) % 13 while dealing",
+           patches={"deal": _deal_engine_cycling}),
     Mutant("mut15-rotation-restarts-at-round-14",
            "Under a rotating start the round is kept modulo 13: round 14 starts at the seat "
            "round 1 did", ("SEAT-3", "MATCH-1"),
@@ -302,6 +329,11 @@ FIFTEENTH_READING: tuple[Mutant, ...] = (
            "open on their own train, besides their hand", ("SCORE-5", "END-1"),
            "_finish swapped: a domino round's open doubles added to their trains' owners",
            patches={"_finish": _open_doubles_charged((DOMINO,))}),
+    Mutant("mut15-blocked-winner-is-last-mover",
+           "Under blocked-winner scoring a blocked round's 0 goes to the seat whose pass "
+           "ended it, not to the lowest hand", ("SCORE-7", "END-2", "END-3"),
+           "_finish swapped: the seat that moved last zeroed in a blocked round",
+           patches={"_finish": _blocked_zero_to_last_mover}),
     Mutant("mut15-follow-up-out-uncounted",
            "A player who goes out in a follow-up (covering a double with the last tile) is "
            "not counted an out", ("END-1", "MATCH-5"),
@@ -313,11 +345,15 @@ FIFTEENTH_READING: tuple[Mutant, ...] = (
            "_finish swapped: outs not raised for an out in a first-turn chain",
            patches={"_finish": _out_uncounted(_chain_turn)}),
 )
-"""The fifteenth reading: 16 rule bugs, none a mutant of the catalogue (names and
-descriptions checked against the fourteen readings before it).
+"""The fifteenth reading: 17 rule bugs, none a mutant of the catalogue (names and
+descriptions checked against the fourteen readings before it). The engine counted modulo
+13 is swapped into the adapter's deal only: swapped in the codec too (engine_number's
+sites) the app would refuse every later round's state, an error no clause is charged
+with.
 
 Measured on the corpus as it was before any fixture was added for them (2026-12-05,
-`mtrain mutants -m mut15-... -j 2`, 2,225 passing runs): 11 killed, five survived
+`mtrain mutants -m mut15-... -j 2`, 2,225 passing runs; the sixteen first written): 11
+killed, five survived
 (mut15-highest-double-search-eight-seats: no fixture deals 9 players or more under
 highest-double-held; mut15-follow-up-play-keeps-marker: none takes a marker off by a
 follow-up; mut15-out-charges-open-doubles: none goes out beside a double left open on
@@ -327,4 +363,9 @@ fixtures worked by hand from the clauses (engine/highest-double-fifteenth-readin
 bigset15-001, -002; markers/follow-up-fifteenth-reading.yaml marker15-001, -002;
 round-end/open-doubles-fifteenth-reading.yaml open15-001, -002;
 round-end/outs-fifteenth-reading.yaml outs15-001 to -004) every one is killed by two
-fixtures or more (2,244 runs)."""
+fixtures or more (2,244 runs); mut15-blocked-winner-is-last-mover, written after them, is
+killed by 8 (score-020 and others). Blame (`--blame`) charges 15 of the 17 to a clause
+they break; the two that charge an open double to its train's owner are charged SCORE-1:
+the mutant's round scores disagree with the hands at one seat, which INV-ROUND-SCORE's
+reading (attribution._values_only) takes for a tile valued wrongly, not for who is
+charged what (SCORE-5)."""
