@@ -11,8 +11,9 @@ a highest-double search over the first eight seats only. The first turns set up 
 1 alone; FIRST-9's starter read as the rotation's seat. Markers lowered by the ordinary
 play path only, so a play of the drawn tile, a follow-up or a first-turn chain leaves
 them up; chain-anywhere's chain kept off marked trains. The blocked test skipped on the
-turn that drew the boneyard's last tile. A double left open charged to its train's owner
-at the round's end (a house rule half remembered); an out in a follow-up or a chain not
+turn that drew the boneyard's last tile. A double left open on a player's train added to
+that player's running total at the round's end (a house rule half remembered); the
+blocked round's zero given to its last mover; an out in a follow-up or a chain not
 counted (MATCH-5's tie-break reads the outs).
 """
 
@@ -206,23 +207,16 @@ def _check_skipped_after_last_draw(state: State) -> None:
 
 
 def _open_doubles_charged(ends: tuple[str, ...]) -> Callable[[State, str, int], None]:
-    """SCORE-5 with a house rule half remembered: at a round's end of the kinds `ends`,
-    a double left open on a player's own train is charged to that player (its pips)."""
+    """SCORE-5 with a house rule half remembered: at a round's end of the kinds `ends`, a
+    double left open on a player's own train is a penalty added to that player's running
+    total (its pips), the round's sheet showing the hand alone."""
     def finish(state: State, end: str, winner: int) -> None:
-        before = list(state.scores)
         ref.finish(state, end, winner)
-        result = state.result
-        if end not in ends or result is None or state.rules.positive_scoring:
+        if end not in ends or state.result is None or state.rules.positive_scoring:
             return
-        n = state.players
-        extra = [0] * n
         for t in state.open_doubles:
-            if t < n and t != winner:
-                extra[t] += 2 * state.ends[t]
-        if any(extra):
-            scores = tuple(result.scores[s] + extra[s] for s in range(n))
-            state.scores = [before[s] + scores[s] for s in range(n)]
-            state.result = Result(end, winner, scores)
+            if t < state.players and t != winner:
+                state.scores[t] += 2 * state.ends[t]
     return finish
 
 
@@ -319,15 +313,16 @@ FIFTEENTH_READING: tuple[Mutant, ...] = (
            "_end_turn swapped: no _check_blocked after a pass that followed the last draw",
            patches={"_end_turn": _check_skipped_after_last_draw}),
     # a round's end
-    Mutant("mut15-blocked-charges-open-doubles",
-           "A blocked round charges each player the pips of a double left open on their "
-           "own train, besides their hand", ("SCORE-5", "SCORE-7", "END-2", "END-3"),
-           "_finish swapped: a blocked round's open doubles added to their trains' owners",
+    Mutant("mut15-blocked-open-doubles-on-totals",
+           "After a blocked round each player's match total adds the pips of a double left "
+           "open on their own train, besides their hand", ("SCORE-5", "SCORE-7", "MATCH-1"),
+           "_finish swapped: a blocked round's open doubles added to their owners' totals",
            patches={"_finish": _open_doubles_charged((BLOCKED,))}),
-    Mutant("mut15-out-charges-open-doubles",
-           "A round won by going out charges each other player the pips of a double left "
-           "open on their own train, besides their hand", ("SCORE-5", "END-1"),
-           "_finish swapped: a domino round's open doubles added to their trains' owners",
+    Mutant("mut15-out-open-doubles-on-totals",
+           "After a round won by going out each other player's match total adds the pips "
+           "of a double left open on their own train, besides their hand",
+           ("SCORE-5", "MATCH-1"),
+           "_finish swapped: a domino round's open doubles added to their owners' totals",
            patches={"_finish": _open_doubles_charged((DOMINO,))}),
     Mutant("mut15-blocked-winner-is-last-mover",
            "Under blocked-winner scoring a blocked round's 0 goes to the seat whose pass "
@@ -364,8 +359,8 @@ bigset15-001, -002; markers/follow-up-fifteenth-reading.yaml marker15-001, -002;
 round-end/open-doubles-fifteenth-reading.yaml open15-001, -002;
 round-end/outs-fifteenth-reading.yaml outs15-001 to -004) every one is killed by two
 fixtures or more (2,244 runs); mut15-blocked-winner-is-last-mover, written after them, is
-killed by 8 (score-020 and others). Blame (`--blame`) charges 15 of the 17 to a clause
-they break; the two that charge an open double to its train's owner are charged SCORE-1:
-the mutant's round scores disagree with the hands at one seat, which INV-ROUND-SCORE's
-reading (attribution._values_only) takes for a tile valued wrongly, not for who is
-charged what (SCORE-5)."""
+killed by 8 (score-020 and others). Blame (`--blame`) charges all 17 to a clause they
+break. The two open-double mutants add the penalty to the running totals alone: written
+first on the round's sheet as well, they were charged SCORE-1, since round scores that
+disagree with the hands at one seat read (INV-ROUND-SCORE, attribution._values_only) as a
+tile valued wrongly, not as who is charged what (SCORE-5)."""
