@@ -1751,6 +1751,24 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut14-blocked-winner-by-match-total": "score-022",
     "mut14-heaviest-next-seat-starts": "heavysix-001",
     "mut14-chain-anywhere-opens-on-own-train": "first-035",
+    # the fifteenth reading (fifteenth_reading.py)
+    "mut15-engine-cycles-by-thirteen": "lastround-004",
+    "mut15-rotation-restarts-at-round-14": "lastround-004",
+    "mut15-engine-search-skips-last-seat": "engine-008",
+    "mut15-lap-search-skips-last-seat": "engx-001",
+    "mut15-highest-double-search-eight-seats": "bigset15-001",
+    "mut15-first-turns-round-one-only": "engine-003",
+    "mut15-starter-only-means-rotation-seat": "firstx-008",
+    "mut15-chain-anywhere-off-marked-trains": "first-038",
+    "mut15-drawn-play-keeps-marker": "marker-017",
+    "mut15-follow-up-play-keeps-marker": "marker15-001",
+    "mut15-chain-play-keeps-marker": "firstx-001",
+    "mut15-blocked-test-skipped-after-last-draw": "end-010",
+    "mut15-blocked-open-doubles-on-totals": "end-026",
+    "mut15-out-open-doubles-on-totals": "open15-001",
+    "mut15-blocked-winner-is-last-mover": "score-020",
+    "mut15-follow-up-out-uncounted": "outs15-001",
+    "mut15-chain-out-uncounted": "outs15-003",
 }
 
 
@@ -1829,6 +1847,7 @@ def test_unknown_mutant_is_refused_with_the_nearest_names() -> None:
 def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.eighth_reading import EIGHTH_READING
     from mtrain.conformance.mutants.eleventh_reading import ELEVENTH_READING
+    from mtrain.conformance.mutants.fifteenth_reading import FIFTEENTH_READING
     from mtrain.conformance.mutants.fifth_reading import FIFTH_READING
     from mtrain.conformance.mutants.fourteenth_reading import FOURTEENTH_READING
     from mtrain.conformance.mutants.fourth_reading import FOURTH_READING
@@ -1851,7 +1870,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *ELEVENTH_READING,
                                                         *TWELFTH_READING,
                                                         *THIRTEENTH_READING,
-                                                        *FOURTEENTH_READING)}
+                                                        *FOURTEENTH_READING,
+                                                        *FIFTEENTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())

@@ -14,6 +14,7 @@ from mtrain.conformance.mutants import faults_end as end
 from mtrain.conformance.mutants import faults_play as play
 from mtrain.conformance.mutants.eighth_reading import EIGHTH_READING
 from mtrain.conformance.mutants.eleventh_reading import ELEVENTH_READING
+from mtrain.conformance.mutants.fifteenth_reading import FIFTEENTH_READING
 from mtrain.conformance.mutants.fifth_reading import FIFTH_READING
 from mtrain.conformance.mutants.fourteenth_reading import FOURTEENTH_READING
 from mtrain.conformance.mutants.fourth_reading import FOURTH_READING
@@ -574,7 +575,7 @@ _CATALOGUE: tuple[Mutant, ...] = (
 _CATALOGUE += OUTSIDE + SECOND_READING + THIRD_READING + FOURTH_READING + FIFTH_READING
 _CATALOGUE += SIXTH_READING + SEVENTH_READING + EIGHTH_READING + NINTH_READING
 _CATALOGUE += TENTH_READING + ELEVENTH_READING + TWELFTH_READING + THIRTEENTH_READING
-_CATALOGUE += FOURTEENTH_READING
+_CATALOGUE += FOURTEENTH_READING + FIFTEENTH_READING
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _CATALOGUE}
 if len(MUTANTS) != len(_CATALOGUE):  # pragma: no cover - a catalogue error
