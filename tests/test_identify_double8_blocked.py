@@ -1,11 +1,14 @@
-"""identify's evidence for blocked_round on a double-8 set (flagstop, tests/examples/
-flagstop_engine.py). Every corpus fixture that told END-2 from END-3 lays tiles of 9 and
-up, so under a measured double-8 set none told them apart, and identify left blocked_round
-undetermined (margin 0). ident44b-001..003 (conformance/fixtures/round-end/
-ident44b-blocked-double-8.yaml, worked by counting) tell them apart on a double-8 set under
-any hand table: with them, flagstop's blocked_round is found `sure` at margin 3 with its bugs
-off. Checked here without running identify (65 to 77 CPU s cold): the fixtures' pieces as
-identify narrows them to flagstop's measured rules, and the engine's answers."""
+"""identify's evidence for blocked_round and the own train on a double-8 set (flagstop,
+tests/examples/flagstop_engine.py). Every corpus fixture that told END-2 from END-3 lays
+tiles of 9 and up, so under a measured double-8 set none told them apart, and identify
+left blocked_round undetermined (margin 0). ident44b-001..003 (conformance/fixtures/
+round-end/ident44b-blocked-double-8.yaml, worked by counting) tell them apart on a double-8
+set under any hand table: with them, flagstop's blocked_round is found `sure` at margin 3
+with its bugs off. ident44b-004..006 (first-turn/ident44b-own-train-double-8.yaml) are
+tables where flagstop's own `own_train_first` (the Mexican Train open before one's own
+train, marked trains shut) answers as no known value does. Checked here without running
+identify (65 to 77 CPU s cold): the fixtures' pieces as identify narrows them to
+flagstop's measured rules, and the engine's answers."""
 
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ from mtrain.spec.scope import Space
 
 EXAMPLES = Path(__file__).parent / "examples"
 FILE = FIXTURE_ROOT / "round-end" / "ident44b-blocked-double-8.yaml"
+OWN = FIXTURE_ROOT / "first-turn" / "ident44b-own-train-double-8.yaml"
 TABLE = {2: 12, 3: 10, 4: 9, 5: 7, 6: 6}  # flagstop's own (tests/examples/flagstop-rules.yaml)
 
 
@@ -79,3 +83,18 @@ def test_flagstop_passes_the_end_2_entries_and_its_early_block_shows() -> None:
     buggy = observe(fixtures, module.Flagstop(), sent)
     assert [o.outcomes for o in buggy] == [("pass", "fail"), ("pass", "fail"),
                                            ("fail", "fail")]
+
+
+def test_flagstops_own_train_rule_fails_every_known_values_entry() -> None:
+    # each entry is a known value's legal set, worked from the rule text: flagstop's house
+    # rule gives another (004: its own train and the Mexican Train; 005: the same, the
+    # Mexican empty; 006: a draw where not-required plays on the marked train, which
+    # required also draws: that entry passes)
+    _, _, sent = _measured()
+    fixtures = load_file(OWN)
+    assert [fx.id for fx in fixtures] == ["ident44b-004", "ident44b-005", "ident44b-006"]
+    module = _flagstop()
+    for impl in (module.Fixed(), module.Flagstop()):
+        seen = observe(fixtures, impl, sent)
+        assert [o.outcomes for o in seen] == [("fail", "fail"), ("fail", "fail", "fail"),
+                                              ("pass", "fail")]
