@@ -27,7 +27,17 @@ def opening_rule(st: engine.State, acts: Sequence[engine.Action],
     first = (st.phase == engine.START and st.first_pending >> st.seat & 1
              and catalog().clauses["FIRST-8"].applies(st.rules.ruleset))
     shut = not any(t.startswith("play ") and t.endswith(" on mexican") for t in offered)
-    return "FIRST-8" if first and shut and acts else "TRAIN-5"
+    return "FIRST-8" if first and shut and acts and not _stale_number(st) else "TRAIN-5"
+
+
+def _stale_number(st: engine.State) -> bool:
+    """Whether nothing offered on the empty Mexican Train could as well be its opening
+    read by the set's highest number, round 1's engine (an engine kept from round 1, or
+    a hard-coded top: the ninth reading's mexican-opens-on-top-double): in a later round,
+    the mover holding no tile of that number, so that such an engine offers nothing there
+    either. That is TRAIN-5's (which number opens it), not the train kept shut."""
+    top = st.rules.max_pip
+    return st.engine != top and not st.hands[st.seat] & st.rules.number_mask[top]
 
 
 def mover_differs(key: str, before: Any, after: Any, got: Any) -> bool:

@@ -724,7 +724,10 @@ GONDOLA = Engine(
            "zero-engine": r"state\.engine: round 16 uses \[0-0\], not 15",
            "first-turn-shift": r"first_turns: expected \[[\d, ]*\], got \[[\d, ]*\]"},
     # bug 3 is two findings, after a play and after a pass (fuzz names the step's kind)
-    fuzz={"first-mexican": r"^forbids play \(FIRST-8\)$",
+    # bug 1: FIRST-8 where no stale opening number could explain the train kept shut (a
+    # round 1 table, or the mover holds a tile of the set's top), else what opens it
+    # (TRAIN-5): a double-12 fixture's later-round table is both (first_turn_charges.py)
+    fuzz={"first-mexican": r"^forbids play \((FIRST-8|TRAIN-5)\)$",
           "zero-engine": r"^dealt state: state\.engine$",
           "first-turn-shift": r"^after (play|pass): first_turns$"},
     found=(),
@@ -736,7 +739,8 @@ GONDOLA = Engine(
            "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
            "blocked_round": "full-round-of-passes", "scoring": "penalty",
            "blank_values": "face", "tie_rule": "shared"},
-    charged={"first-mexican": "FIRST-8", "zero-engine": "ENG-1", "first-turn-shift": "FIRST-6"},
+    charged={"first-mexican": ("FIRST-8", "TRAIN-5"), "zero-engine": "ENG-1",
+             "first-turn-shift": "FIRST-6"},
     node=True,
 )
 TENDER = Engine(
