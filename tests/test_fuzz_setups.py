@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -200,14 +201,24 @@ def test_the_setups_are_asked_once_a_run_whatever_the_workers(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """With --jobs 2 each worker process asked its rule sets' setups again, so pullman's
     two counts dealt (one seat, 9 players) were counted four times: the run's first game
-    of a rule set asks them (GamePlan.asks_setups), whichever worker plays it."""
+    of a rule set asks them (GamePlan.asks_setups), whichever worker plays it. A thread
+    is kept alive meanwhile, as under xdist: the workers are then not forked (forking.py
+    pool_context) and knew no rule set named after the file (`unknown variant
+    'pullman'`) until they were given the parent's (rulesets.adopt)."""
     engine = f"{sys.executable} {EXAMPLES / 'pullman_engine.py'}"
     counts = {}
-    for jobs in ("1", "2"):
-        capsys.readouterr()
-        main(["fuzz", "--impl", engine, "--rules", str(EXAMPLES / "pullman-rules.yaml"),
-              "--games", "4", "--seed", "1", "--jobs", jobs, "--out", str(tmp_path / jobs),
-              "--json"])
-        found = json.loads(capsys.readouterr().out)["findings"]
-        counts[jobs] = {f["signature"]: f["count"] for f in found if "setup" in f["signature"]}
+    done = threading.Event()
+    waiting = threading.Thread(target=done.wait, daemon=True)
+    waiting.start()
+    try:
+        for jobs in ("1", "2"):
+            capsys.readouterr()
+            main(["fuzz", "--impl", engine, "--rules", str(EXAMPLES / "pullman-rules.yaml"),
+                  "--games", "4", "--seed", "1", "--jobs", jobs, "--out",
+                  str(tmp_path / jobs), "--json"])
+            found = json.loads(capsys.readouterr().out)["findings"]
+            counts[jobs] = {f["signature"]: f["count"] for f in found
+                            if "setup" in f["signature"]}
+    finally:
+        done.set()
     assert counts["1"] == counts["2"] == {"allows the setup (DEAL-7)": 2, "error on setup": 1}

@@ -136,6 +136,25 @@ def declared_context(rs: Ruleset, suffix: str = "declared") -> Context:
     return ctx
 
 
+def known_here() -> tuple[dict[str, Ruleset], dict[str, str]]:
+    """What this process knows beyond the catalogue: the declared rule sets of its own met
+    (by name), and the rule-set files taken in as examples (name -> path). A worker not
+    forked from this process (forkserver, spawn: the parent has threads) starts without
+    them and is given them (`adopt`): under `--rules FILE --jobs 2` it knew no rule set
+    of the file's name."""
+    return ({n: c.declared for n, c in _OWN.items()}, dict(catalog().added_examples))
+
+
+def adopt(known: tuple[dict[str, Ruleset], dict[str, str]]) -> None:
+    """Take in what another process knew (known_here), under the same names."""
+    own, examples = known
+    for path in examples.values():
+        catalog().add_example(path)
+    for name, rs in own.items():
+        if name not in _OWN:
+            _OWN[name] = _context_of(rs)
+
+
 def composes(name: str) -> bool:
     cat = catalog()
     if name.split("+")[0] not in cat.variants and name not in cat.examples:

@@ -42,7 +42,13 @@ from mtrain.conformance.fuzz.reproducer import (
     slug,
     write_rules_file,
 )
-from mtrain.conformance.fuzz.rulesets import Chooser, context, declared_context
+from mtrain.conformance.fuzz.rulesets import (
+    Chooser,
+    adopt,
+    context,
+    declared_context,
+    known_here,
+)
 from mtrain.conformance.fuzz.setups import match_rounds
 from mtrain.conformance.fuzz.shrink import Shrinker
 from mtrain.conformance.gc_freeze import settle_heap
@@ -226,11 +232,13 @@ _WORKER: dict[str, Any] = {}
 
 
 def _worker_init(target: Target, stop: Any, follow: str, deadline: float | None,
-                 cut_short: Any = None) -> None:
+                 cut_short: Any = None, known: Any = None) -> None:
     signal.signal(signal.SIGTERM, _worker_stop)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the parent's: it stops us
     _WORKER.update(stop=stop, error=None, cut_short=cut_short)
     try:
+        if known is not None:  # the parent's rule sets of its own (not forked: not had)
+            adopt(known)
         impl = target.make()
         impl.info()  # started and greeted here, so that a failure is reported, not retried
     except BaseException as e:  # reported by the first game: an initializer must not fail
@@ -299,7 +307,8 @@ def _results(target: Target, session: Session, plans: Sequence[GamePlan], jobs: 
         stop.value = index
 
     with ctx.Pool(jobs, initializer=_worker_init,
-                  initargs=(target, stop, session.follow, session.deadline, counts)) as pool:
+                  initargs=(target, stop, session.follow, session.deadline, counts,
+                            known_here())) as pool:
         try:
             for result in pool.imap(_worker_game, plans):
                 yield result, stop_pool

@@ -39,8 +39,9 @@ Planted bugs (what the suite must find):
 2. a marker comes off when anyone plays on the marked train, not only its owner (MARK-3);
 3. a double left in hand scores twice its pips (SCORE-1).
 
-Its refusals name a clause where the author knew one (a tile not held: TURN-7; a tile that
-does not match: TRAIN-2) and no clause otherwise. `--fixed 1,2,3` switches the planted bugs
+Its refusals name a clause where the author knew one (anything after the round's end:
+END-1; a tile not held: TURN-7; a tile that does not match: TRAIN-2) and no clause
+otherwise. `--fixed 1,2,3` switches the planted bugs
 off.
 
     mtrain conform --impl "python tests/examples/roundhouse_engine.py" \\
@@ -217,6 +218,8 @@ def end_turn(st: dict[str, Any]) -> None:
 
 
 def refuse(st: dict[str, Any], action: Any) -> None:
+    if st["phase"] == "over":  # nothing after the round's end, whoever holds what
+        raise NotAllowed("the round is over", "END-1")
     if isinstance(action, dict) and action.get("type") == "play":
         tile, k = action.get("tile"), action.get("train")
         hand = st["hands"][st["seat"]]

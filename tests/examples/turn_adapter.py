@@ -182,8 +182,9 @@ class Adapter(Implementation):
     def _refusal(self, state: JSON, game: te.Game, done: list[JSON], act: JSON) -> Refused:
         """Why `act` is not legal, in the engine's words wherever the engine can judge it."""
         if act["type"] == "end-chain":
+            # (a single-tile start has no chain to end: FIRST-7, every turn one tile)
             clause = ("END-1" if game.result else "ENG-4" if not game.engine_laid
-                      else "FIRST-1")
+                      else "FIRST-7")
             return Refused("this rule set has no first-turn chains", clause)
         if act["type"] not in ("play", "draw", "pass"):
             return Refused(f"unknown action {act['type']!r}")
