@@ -36,7 +36,7 @@ from mtrain.reference import codec, engine, refusals
 from mtrain.reference import deal as deal_module
 from mtrain.spec.catalog import catalog
 from mtrain.spec.errors import InputError
-from mtrain.spec.notation import action_json
+from mtrain.spec.notation import action_json, is_next_round
 
 WITNESS_YAML = """
 - id: witness-001
@@ -1931,6 +1931,8 @@ def _play_every_action(impl: adapter.Implementation, fx: Fixture, variant: str) 
             # wrong-engine-double cannot read a later round's table, nor
             # rounds-stop-at-sixteen a double-18 match's round 19
             break
+        if step is not None and is_next_round(step):
+            break  # the next round's deal, no action: every step before it was played
         step_action = None if step is None else action_json(step)
         after = None  # the step's own action, when listed: its result is the next state
         for action in legal:
