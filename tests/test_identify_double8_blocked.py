@@ -12,10 +12,10 @@ flagstop's measured rules, and the engine's answers."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
+
+from file_module import file_module
 
 from mtrain.conformance.fixture import FIXTURE_ROOT, load_file
 from mtrain.conformance.identify.cells import explore_in
@@ -32,13 +32,7 @@ TABLE = {2: 12, 3: 10, 4: 9, 5: 7, 6: 6}  # flagstop's own (tests/examples/flags
 
 
 def _flagstop() -> Any:
-    spec = importlib.util.spec_from_file_location("flagstop_engine",
-                                                  EXAMPLES / "flagstop_engine.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("flagstop_engine", module)
-    spec.loader.exec_module(module)
-    return module
+    return file_module(EXAMPLES / "flagstop_engine.py")
 
 
 def _measured() -> tuple[Space, dict[str, frozenset[str]], Any]:

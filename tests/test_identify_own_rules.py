@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from calibration import Served
+from file_module import file_module
 
 from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, Unsupported
@@ -836,16 +837,11 @@ def test_a_failed_entry_is_charged_to_the_first_departure_only() -> None:
     # departure led to (a round ended, totals off). A double drawn and laid that ends the
     # turn departs at its step (DBL-1); the seat after it and the legal set it leaves
     # (SEAT-1, TURN-7) follow from it. conform charges the first departure alone
-    import importlib.util
 
     from mtrain.conformance.identify.observe import observe
     from mtrain.conformance.runner import run_one
 
-    spec = importlib.util.spec_from_file_location(
-        "adapters", Path(__file__).parent / "broken_impls" / "adapters.py")
-    assert spec is not None and spec.loader is not None
-    adapters = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(adapters)
+    adapters = file_module(Path(__file__).parent / "broken_impls" / "adapters.py")
     impl = adapters.DrawnDoubleEndsTurn()
     fx = next(f for f in load_corpus(FIXTURE_ROOT / "doubles")[0] if f.id == "doubles-025")
     pagat = CAT.ruleset("pagat")

@@ -4,14 +4,13 @@ an outside author would, and using the suite on it (session 43)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from file_module import file_module
 
 from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, ReferenceImplementation, RefusedSetup
@@ -123,13 +122,7 @@ def test_a_hand_table_written_as_identify_or_the_wire_names_it_is_told_where_it_
 
 def _coupling() -> Any:
     """tests/examples/coupling_engine.py, loaded from its file (an example, no package)."""
-    spec = importlib.util.spec_from_file_location("_coupling_s43b",
-                                                  EXAMPLES / "coupling_engine.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return file_module(EXAMPLES / "coupling_engine.py", "_coupling_s43b")
 
 
 WRAPS_TO_STARTER = _coupling().Coupling(fixed={2, 3})

@@ -5,13 +5,12 @@ Train and on one's own train first, as an outside author would, and using the su
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from file_module import file_module
 
 from mtrain.cli import main
 
@@ -72,13 +71,7 @@ def test_a_tile_that_matches_no_train_leaves_who_may_play_where_undecided(
 
 
 def _flagstop() -> Any:
-    spec = importlib.util.spec_from_file_location("flagstop_engine",
-                                                  EXAMPLES / "flagstop_engine.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("flagstop_engine", module)
-    spec.loader.exec_module(module)
-    return module
+    return file_module(EXAMPLES / "flagstop_engine.py")
 
 
 class FirstPassKept(_flagstop().Flagstop):  # type: ignore[misc]
