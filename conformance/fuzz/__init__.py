@@ -4,7 +4,7 @@ signature and shrunk to fixtures.
 The reference engine plays random games under the shipped variants and their overlay
 combinations (within what the implementation declares), or the rule sets named. At every
 step the implementation under test is asked the same questions and its answers are
-compared with the reference's (play.py); every answer that is not identical to the
+compared with the reference's (play.py, steps.py); every answer that is not identical to the
 reference's is also checked against the schemas and the invariants (answers.py). A
 disagreement is recorded under its signature (judge.py) and play goes on, from the
 reference's state or, with `--follow impl`, from the implementation's own.
@@ -22,26 +22,23 @@ Each rule set's setups at the player counts its table lacks are asked too (refus
 DEAL-7, or a finding), and under a match length of its own the last round its match
 has, so that no game starts after it (setups.py).
 
-Modules: rulesets (which rule sets, and a mutant's), play (the games), totals (made-up
-match totals), setups (the counts a table lacks, a match's rounds), judge (what is
-compared, and signatures), tables (fixture notation), possible (what a table must be),
-shrink, reproducer, run (a whole run, with --jobs); the command line and its report:
-mtrain/commands/fuzz.py.
+Modules: rulesets (which rule sets, and a mutant's), plans (each game's plan), play (a
+game's rounds), steps (one step's questions and move), asking (the implementation's
+answers), results (what a game found), totals (made-up match totals), setups (the
+counts a table lacks, a match's rounds), judge (what is compared, and signatures), tables
+(fixture notation), possible (what a table must be), shrink, reproducer, run (a whole run,
+with --jobs); the command line and its report: mtrain/commands/fuzz.py.
 """
 
 from __future__ import annotations
 
+from mtrain.conformance.fuzz.asking import Session
 from mtrain.conformance.fuzz.judge import Disagreement, Probe, differences
-from mtrain.conformance.fuzz.play import (
-    GamePlan,
-    GameResult,
-    Occurrence,
-    Session,
-    plan_game,
-    play_game,
-)
+from mtrain.conformance.fuzz.plans import GamePlan, plan_game
+from mtrain.conformance.fuzz.play import play_game
 from mtrain.conformance.fuzz.possible import fixture_problems, table_problems
 from mtrain.conformance.fuzz.rejudge import Judge
+from mtrain.conformance.fuzz.results import GameResult, Occurrence
 from mtrain.conformance.fuzz.rulesets import Chooser, Context, context, mutant_variants
 from mtrain.conformance.fuzz.run import DEFAULT_OUT, FuzzReport, Group, StartError, Target, fuzz
 from mtrain.conformance.fuzz.shrink import Shrinker

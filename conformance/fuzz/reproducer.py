@@ -20,8 +20,8 @@ import yaml
 from mtrain.conformance.adapter import Implementation, ReferenceImplementation
 from mtrain.conformance.fixture import RULES_FOLDER, load_file
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
-from mtrain.conformance.fuzz.play import Occurrence
 from mtrain.conformance.fuzz.possible import fixture_problems
+from mtrain.conformance.fuzz.results import Occurrence
 from mtrain.conformance.fuzz.rulesets import Context, context, is_own
 from mtrain.conformance.fuzz.tables import compact
 from mtrain.conformance.lint import MAX_DESCRIPTION

@@ -24,15 +24,10 @@ from mtrain.conformance.child import exit_code_of, kill_all
 from mtrain.conformance.declaration import declared_ruleset, unsupported
 from mtrain.conformance.defaults import DEFAULT_TIMEOUT, FUZZ_OUT
 from mtrain.conformance.forking import EXIT_SECONDS, finish, pool_context
+from mtrain.conformance.fuzz.asking import Session
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
-from mtrain.conformance.fuzz.play import (
-    GamePlan,
-    GameResult,
-    Occurrence,
-    Session,
-    plan_game,
-    play_game,
-)
+from mtrain.conformance.fuzz.plans import GamePlan, plan_game
+from mtrain.conformance.fuzz.play import play_game
 from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.reproducer import (
     check,
@@ -42,6 +37,7 @@ from mtrain.conformance.fuzz.reproducer import (
     slug,
     write_rules_file,
 )
+from mtrain.conformance.fuzz.results import GameResult, Occurrence
 from mtrain.conformance.fuzz.rulesets import (
     Chooser,
     adopt,

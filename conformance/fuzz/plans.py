@@ -1,0 +1,56 @@
+"""Game plans: each game of a run, its rule set, table size and rounds, drawn from the
+run's seed alone (so that a worker process plays the same game as the parent would)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from mtrain.conformance.fuzz import own_rules, setups
+from mtrain.conformance.fuzz.rulesets import Chooser, context
+
+
+@dataclass(frozen=True)
+class GamePlan:
+    index: int
+    variant: str
+    players: int
+    first_round: int
+    rounds: int
+    seed: int
+    asks_setups: bool = False
+    """The run's first game of its rule set: the setups its table lacks are asked after it
+    (setups.py), once a run whichever worker plays it (asked per worker, --jobs 2 counted
+    each finding twice)."""
+
+
+def game_seed(seed: int, index: int) -> int:
+    return seed * 1_000_003 + index
+
+
+def plan_game(index: int, seed: int, chooser: Chooser, players: int | None = None,
+              rounds: Mapping[str, int] | None = None) -> GamePlan:
+    """Game `index` of a run: its rule set, table size and rounds, all from the seed.
+
+    A third of the games start at round 1, a quarter at the last round (where the match
+    winners are compared), the rest in between; a quarter go on into the next round.
+    Under a match length of one's own, whose last round nobody knows (winners are judged
+    after every round), half start at round 1 and the rest anywhere: fewer start at a
+    round its match does not have (signalbox's eight of sixteen). `rounds`: the last round
+    the implementation's own match has, by rule set (setups.match_rounds): no game starts
+    after it (signalbox: 18 of 60 games did, and ended at their deal).
+    """
+    s = game_seed(seed, index)
+    rng = random.Random(s)
+    variant = chooser(index, random.Random(s ^ 0x5EED))
+    ctx = context(variant)
+    n = players if players is not None else rng.choice(ctx.rs.player_counts)
+    last = setups.last_round(ctx, rounds or {})
+    x = rng.random()
+    if own_rules.MATCH_LENGTH in ctx.unknown:
+        first = 1 if x < 0.5 else rng.randint(1, last)
+    else:
+        first = 1 if x < 0.33 else last if x < 0.58 else rng.randint(1, last)
+    played = 2 if first < last and rng.random() < 0.25 else 1
+    return GamePlan(index, variant, n, first, played, s)

@@ -1,0 +1,346 @@
+"""One step of a game: every question about where the game stands (the legal actions,
+the refusal of a few illegal ones, the state after the reference's move; after a round's
+last step the match winners), then the move, and where play goes on from."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mtrain.conformance.adapter import JSON, Refused, RefusedSetup
+from mtrain.conformance.answers import Problem, actions_problems, identical
+from mtrain.conformance.fuzz import own_rules
+from mtrain.conformance.fuzz.asking import (
+    UNSUPPORTED,
+    Session,
+    action_keys,
+    asked,
+    bound,
+    same_actions,
+)
+from mtrain.conformance.fuzz.illegal import FOREIGN_EVERY, PHANTOM_AT, illegal_sample, phantom_play
+from mtrain.conformance.fuzz.judge import (
+    Probe,
+    broken_state,
+    compare_apply,
+    compare_legal,
+    compare_refusal,
+    compare_winners,
+    contradiction,
+    failed_move,
+    read_own,
+)
+from mtrain.conformance.fuzz.possible import table_problems
+from mtrain.conformance.fuzz.results import GameResult
+from mtrain.conformance.fuzz.rulesets import Context
+from mtrain.conformance.fuzz.tables import table_of
+from mtrain.conformance.fuzz.totals import tied_totals
+from mtrain.conformance.process import HarnessError
+from mtrain.reference import codec
+from mtrain.reference.deal import match_over, match_winners
+from mtrain.reference.engine import OVER, Action, State, legal_actions, perform
+from mtrain.reference.refusals import refusals
+from mtrain.spec.notation import action_text
+
+TIE_PROBES = 2
+"""Made-up tied totals tried on the last step of a match."""
+
+
+@dataclass
+class Position:
+    """Where a game stands: the reference's view `st` of the state `cur` being asked about;
+    following the implementation, also the table or deal its probes start from and the
+    steps played since (needed only while its own JSON differs from the canonical one)."""
+
+    variant: str
+    st: State
+    cur: JSON
+    follow_impl: bool = False
+    table: dict[str, Any] | None = None
+    deal: dict[str, Any] | None = None
+    history: list[str] = field(default_factory=list)
+
+    def probe(self, kind: str, action: str | None = None, clause: str | None = None) -> Probe:
+        if not self.follow_impl or identical(self.cur, codec.state_to_json(self.st)):
+            return Probe(kind, self.variant, table_of(self.cur), action=action, clause=clause)
+        return Probe(kind, self.variant, self.table, self.deal, tuple(self.history), action,
+                     clause)
+
+    def go_on(self, ctx: Context, got: JSON) -> bool:
+        """Go on from a state the context's own rules gave (the reference's stand-in
+        cannot say what it should be): False when the reference cannot read it."""
+        try:
+            self.restart(*_canonical(ctx, got))
+        except (codec.StateError, ValueError, KeyError, TypeError):
+            return False
+        return True
+
+    def restart(self, st: State, cur: JSON) -> None:
+        """Go on from `cur`, written out as the table later probes start from."""
+        self.st, self.cur = st, cur
+        self.table, self.deal, self.history = table_of(cur), None, []
+def no_such_round(ctx: Context, round_no: int, res: GameResult) -> bool:
+    """Whether a refused setup of round `round_no` is a match length of its own deciding
+    which rounds exist, as under conform: its deal, or (where the deal cannot tell, as a
+    match ended by the totals carried into it) the first question about its table."""
+    if round_no == 1 or own_rules.MATCH_LENGTH not in ctx.unknown:
+        return False
+    res.not_judged([own_rules.MATCH_LENGTH])
+    return True
+
+
+def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
+          rng: random.Random, round_no: int, step: int) -> bool:
+    """One step: every question about `pos`, then the move; False when the game must end."""
+    st, ask, n = pos.st, session.asker, pos.st.players
+    ask.begin(pos.cur)
+    legal, own_legal = own_rules.on_state(ctx, st, legal_actions)
+    bads = illegal_sample(st, legal, rng, foreign=step % FOREIGN_EVERY == 0)
+    act = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+    probes = [(_refusals_of(bad, legal), codec.action_to_json(st, bad)) for bad in bads]
+    phantom = phantom_play(st, legal) if step % FOREIGN_EVERY == PHANTOM_AT else None
+    if phantom is not None:  # a train the table does not have (TRAIN-1)
+        probes.append(phantom)
+    act_json = codec.action_to_json(st, act)
+    ask.ahead(ctx, [*(bad_json for _, bad_json in probes), act_json])
+    answer, error = asked(res, lambda: ask.legal(ctx))
+    if isinstance(error, RefusedSetup) and step == 1 and no_such_round(ctx, round_no, res):
+        res.cut = "its own rules (match_length) have no such round: its table was refused"
+        return False
+    # the implementation's own view of the legal actions, when it differs from the rules':
+    # refusals that follow from that view are not findings of their own
+    listed: set[str] | None = None
+    if answer is UNSUPPORTED:
+        pass
+    elif own_legal and error is None:  # its own rules decide: play what both allow
+        res.not_judged(own_legal)
+        if not actions_problems(answer):
+            listed = {action_text(a) for a in answer}
+            if not same_actions(action_keys(st, legal), answer):
+                res.differs(ctx, own_legal)
+            both = [a for a in legal if action_text(codec.action_to_json(st, a)) in listed]
+            if not both:  # a move of its own rules only: play goes on from its state
+                return _their_move(session, ctx, pos, res, answer, rng, own_legal,
+                                   (round_no, step))
+            if act not in both:
+                act = both[rng.randrange(len(both))]
+                act_json = codec.action_to_json(st, act)
+        else:
+            res.record(compare_legal(ctx, st, legal, answer, None), pos.probe("legal"),
+                       round_no, step, n)
+    elif error is not None or not same_actions(action_keys(st, legal), answer):
+        found = compare_legal(ctx, st, legal, answer, error)
+        res.record(found, pos.probe("legal"), round_no, step, n)
+        if fatal(error, res):
+            return False
+        if found and error is None and type(answer) is list:
+            listed = {action_text(a) for a in answer if isinstance(a, dict)}
+    for why, bad_json in probes:
+        found_refusals, own = own_rules.on_state(ctx, st, why)
+        wants = tuple(r.clause for r in found_refusals)  # any of them is right
+        clause = wants[0]
+        accepted, named = False, None
+        answer, error = asked(res, bound(ask.apply, ctx, bad_json))
+        text = action_text(bad_json)
+        if isinstance(error, Refused) and own_legal and listed is not None and text in listed:
+            # listed, then refused: its answers contradict each other whatever its rules
+            res.record([contradiction(ctx, st, text, error)], pos.probe("listed", text),
+                       round_no, step, n)
+            continue
+        if isinstance(error, Refused):
+            if error.clause is None or error.clause in wants or listed is not None:
+                continue  # agreed, or refused as its own (wrong) view of the table has it
+            named, error = error.clause, None
+        elif answer is UNSUPPORTED:
+            continue
+        elif error is None:
+            accepted = True
+        if accepted and listed is not None and text in listed:
+            continue  # accepted, as its legal answer said: that finding is recorded
+        if own and not fatal(error):
+            res.not_judged(own)
+            if accepted:
+                res.differs(ctx, own)
+            continue
+        res.record(compare_refusal(ctx, st, text, wants, accepted, named, error),
+                   pos.probe("refused", text, clause), round_no, step, n)
+        if fatal(error, res):
+            return False
+    text = action_text(act_json)
+    nxt, own = own_rules.step(ctx, st, act, perform)
+    after = codec.state_to_json(nxt)
+    got, error = asked(res, lambda: ask.apply(ctx, act_json, after))
+    unsupported = got is UNSUPPORTED
+    same = not unsupported and error is None and (got is after or identical(got, after))
+    problems = ([] if same or unsupported or error is not None
+                else own_rules.problems(ctx, got))
+    # a round's end under a scoring of its own: all but what the end is worth is judged
+    aside = None if same or unsupported else own_rules.worth_aside(own, after, got)
+    refused = isinstance(error, Refused)
+    # a refusal is judged where the legal set reads no rule of its own: the move is legal
+    # whatever they are, however they decide what it leads to
+    found = ([] if same or unsupported else
+             read_own(compare_apply(ctx, st, text, after if aside is None else aside, got,
+                                    error, problems, judged=not own or aside is not None
+                                    or (refused and not own_legal)),
+                      (*own, *own_legal)))
+    probe = pos.probe("apply", text)
+    unlisted = refused and listed is not None and text not in listed
+    if unlisted:
+        found = []  # refused, as its legal answer said: that finding is recorded
+    elif isinstance(error, Refused) and not found and listed is not None:  # listed, refused
+        found, probe = [contradiction(ctx, st, text, error)], pos.probe("listed", text)
+    if own and not same and not found:
+        res.not_judged(own)
+        if not unlisted:  # a refusal its legal answer foretold is no rule of its own
+            res.differs(ctx, own)
+    follow_impl = session.follow == "impl"
+    if found:
+        res.record(found, probe, round_no, step, n)
+        if fatal(error, res):
+            return False
+    elif nxt.phase == OVER and not unsupported and (same or not own):
+        _winners(session, ctx, res, pos.probe("winners", text), nxt,
+                 got if follow_impl else after, round_no, step, n, rng)
+    # where the next step starts (a refusal its legal answer foretold: as any refused step,
+    # from the rules' state, or the game would end for a bug already found)
+    if own and not same and not unsupported and not unlisted:
+        if error is not None or problems:  # its own rules' step gave nothing to play on
+            res.cut = _no_state(own, problems, refused)
+            return False
+        if not pos.go_on(ctx, got):
+            res.cut = (f"its own rules ({', '.join(own)}) led to a table the reference "
+                       "cannot play on")
+            return False
+    elif not follow_impl or unsupported:
+        pos.st, pos.cur = nxt, after
+        if follow_impl:
+            pos.restart(nxt, after)
+    elif same:
+        pos.st, pos.cur = nxt, after
+        pos.history.append(text)
+    elif error is not None or problems:
+        pos.restart(nxt, after)  # nothing to play on: back to the rules' state
+    elif found:  # another state than the rules': go on from it, if a round can be there
+        pos.restart(*reachable(ctx, got, nxt, after))
+    else:  # the same state, perhaps written another way: its own JSON goes on
+        pos.st, pos.cur = nxt, got
+        pos.history.append(text)
+    return True
+
+
+def _their_move(session: Session, ctx: Context, pos: Position, res: GameResult,
+                listed: list[JSON], rng: random.Random, own: Sequence[str],
+                at: tuple[int, int]) -> bool:
+    """Play one of the actions only the implementation's own rules allow (`listed`, its
+    legal answer) and go on from the state it returns; the reference, whose stand-in
+    rules refuse the action, has nothing to say about it but that the state is one and
+    that an answer came (a broken state or a failure is a finding, without a
+    reproducer). `at`: the round and step."""
+    act = listed[rng.randrange(len(listed))]
+    got, error = asked(res, bound(session.asker.apply, ctx, act))
+    res.not_judged(own)
+    why = None
+    if isinstance(error, Refused):  # listed, then refused: a finding whatever its rules
+        text = action_text(act)
+        res.record([contradiction(ctx, pos.st, text, error)], pos.probe("listed", text),
+                   *at, pos.st.players)
+        why = _no_state(own, [], refused=True)
+    elif got is UNSUPPORTED:
+        why = "it did not play an action its own legal answer listed"
+    elif error is not None:  # a crash, a timeout, no answer: a failure whatever the rules
+        text = action_text(act)
+        res.record([failed_move(ctx, pos.st, text, error, own)], pos.probe("apply", text),
+                   *at, pos.st.players)
+        why = _no_state(own, [])
+    elif found := own_rules.problems(ctx, got):
+        text = action_text(act)
+        res.record([broken_state(ctx, pos.st, text, got, found, own)],
+                   pos.probe("apply", text), *at, pos.st.players)
+        why = _no_state(own, found)
+    elif not pos.go_on(ctx, got):
+        why = f"its own rules ({', '.join(own)}) led to a table the reference cannot play on"
+    if why is not None:
+        res.cut = why
+        return False
+    return True
+
+
+def _no_state(own: Sequence[str], problems: Sequence[Problem], refused: bool = False) -> str:
+    """Why a game ends where its own rules decided a step: no state to play on, and the
+    cause (a bug of the engine's: a broken state, a failure or the refusal of a move it
+    listed is a finding), not the rule, in the words."""
+    cause = (f"a state that is not one to play on ({problems[0].key})" if problems
+             else "a refusal of a move its legal answer listed" if refused
+             else "an answer that failed")
+    return f"its own rules ({', '.join(own)}) decided a step, and it gave {cause}"
+
+
+def _winners_now(st: State) -> list[int]:
+    """The reference's winners of a state whose round is over: [] with rounds to come."""
+    return match_winners(st) if match_over(st) else []  # MATCH-1
+
+
+def _refusals_of(bad: Action, legal: Sequence[Action]) -> Callable[[State], Sequence[Any]]:
+    return lambda s: list(refusals(s, bad, legal))
+
+
+def fatal(error: BaseException | None, res: GameResult | None = None) -> bool:
+    """A crash or a timeout ends the game: the implementation starts afresh. Given `res`,
+    the game's end is said there (a game cut so counted no round and said nothing)."""
+    if not (isinstance(error, HarnessError) and error.status in ("crash", "timeout")):
+        return False
+    if res is not None and res.cut is None:
+        res.cut = ("the implementation crashed" if error.status == "crash"
+                   else "the implementation did not answer in time")
+    return True
+
+
+def _canonical(ctx: Context, state: JSON) -> tuple[State, JSON]:
+    st = codec.state_from_json(ctx.rules, state)
+    return st, codec.state_to_json(st)
+
+
+def reachable(ctx: Context, got: JSON, st: State, want: JSON) -> tuple[State, JSON]:
+    """The implementation's state `got` to go on from, read as the rules read it; the
+    reference's (`st`, `want`) instead when no round can reach `got` (a starter its deal
+    bug moved, say): every later probe must start from a possible table, or it could
+    not be shrunk or written out as a reproducer (possible.table_problems)."""
+    own, cur = _canonical(ctx, got)
+    return (st, want) if table_problems(table_of(cur), ctx) else (own, cur)
+
+
+def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt: State,
+             final: JSON, round_no: int, step: int, n: int, rng: random.Random) -> None:
+    """The match winners after a round: none while rounds are to come (MATCH-1), and
+    after the last one again under made-up tied totals (the totals never change how a
+    round is played: the same last step tests MATCH-4, 5)."""
+    assert probe.action is not None and nxt.result is not None
+    want, own = own_rules.on_state(ctx, nxt, _winners_now)
+    # a match length of its own alone: whether the match is over is its to say, and the
+    # winners it names must be the rules' winners of the totals (as conform judges it)
+    alone = own_rules.match_end_alone(ctx, nxt, own)
+    if alone is not None:
+        want, own = alone, ()
+    got, error = asked(res, lambda: session.asker.winners(ctx, final))
+    if got is UNSUPPORTED:
+        return
+    if own:
+        res.not_judged(own)
+    elif error is not None or type(got) is not list or sorted(got) != want:
+        res.record(compare_winners(ctx, probe.action, want, got, error, nxt.scores,
+                                   over_left_open=alone is not None),
+                   probe, round_no, step, n)
+    if probe.table is None or probe.steps or not want:
+        return  # tied totals are tried on a table of the last round's last state
+    if alone is not None and nxt.round == 1:
+        return  # made-up earlier totals need earlier rounds (a one-round match has none)
+    for _ in range(TIE_PROBES):
+        table = {**probe.table}
+        table["scores"], table["outs"] = tied_totals(ctx.rules, list(nxt.result.scores), rng)
+        tie = Probe("winners", probe.variant, table, action=probe.action)
+        found = session.judge.judge(tie)
+        if found:
+            res.record(found, tie, round_no, step, n)
