@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -160,16 +160,25 @@ def free_id(out: Path, label: str, seed: int, taken: set[str]) -> str:
         k += 1
 
 
+class Checked(NamedTuple):
+    """A reproducer checked: its problems (none: it may be written), and the clauses
+    conform charges where the implementation fails it."""
+
+    problems: list[str]
+    charged: tuple[str, ...] = ()
+
+
 def check(path: Path, text: str, impl: Implementation, label: str,
-          ctx: Context | None = None) -> list[str]:
-    """Problems with a reproducer about to be written: it must load, be a possible table,
-    pass against the reference, and fail against `impl` (under the rule set its entries
-    name, or `ctx` for one of its own that they write by option values)."""
+          ctx: Context | None = None) -> Checked:
+    """A reproducer about to be written, checked: it must load, be a possible table, pass
+    against the reference, and fail against `impl` (under the rule set its entries name,
+    or `ctx` for one of its own that they write by option values)."""
     try:
         fixtures = load_file(str(path), text)
     except (SpecErrors, SpecError) as e:
-        return [f"the reproducer does not load: {e}"]
+        return Checked([f"the reproducer does not load: {e}"])
     problems: list[str] = []
+    charged: list[str] = []
     reference = ReferenceImplementation()
     for fx in fixtures:
         own = ctx is not None and not any(exp.variants for exp in fx.expect)
@@ -193,10 +202,11 @@ def check(path: Path, text: str, impl: Implementation, label: str,
             if o.status != "pass":
                 problems.append(f"the reference does not pass it ({o.status}): {o.message}")
         try:
-            statuses = ([run_one(fx, ctx.rs, entry, impl).status] if own and ctx
-                        else [o.status for o in run_fixture(fx, impl)])
+            outcomes = ([run_one(fx, ctx.rs, entry, impl)] if own and ctx
+                        else list(run_fixture(fx, impl)))
         except Exception:
-            statuses = ["error"]
-        if all(s == "pass" for s in statuses):
+            outcomes = []
+        charged += [c for o in outcomes if o.status == "fail" for c in o.charged]
+        if all(o.status == "pass" for o in outcomes) and outcomes:
             problems.append(f"it passes against {label}: the disagreement did not reproduce")
-    return problems
+    return Checked(problems, tuple(dict.fromkeys(charged)))

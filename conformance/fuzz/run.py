@@ -11,6 +11,7 @@ import itertools
 import multiprocessing
 import multiprocessing.util
 import os
+import re
 import shlex
 import signal
 import time
@@ -140,6 +141,15 @@ class Group:
     shrink_seconds: float = 0.0
     path: Path | None = None
     problems: list[str] = field(default_factory=list)
+    charged: tuple[str, ...] = ()
+    """The clauses conform charges where the implementation fails the reproducer."""
+    also: list[tuple[str, int]] = field(default_factory=list)
+    """Other signatures of the same bug, folded into this finding (`one_per_bug`), with
+    how often each showed."""
+
+    @property
+    def signatures(self) -> list[str]:
+        return [self.signature, *(s for s, _ in self.also)]
 
 
 @dataclass
@@ -462,7 +472,47 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
             group.problems.append(f"written as found, not shrunk or checked: {why}")
         else:
             _shrink_and_write(group, session, label, seed, out, shrink_seconds, taken)
+    report.groups = one_per_bug(report.groups)
     return report
+
+
+def cause(signature: str) -> str:
+    """What a signature says differs, less how the step that showed it came about: the
+    state after a play and after a pass wrong in the same field (`after play:
+    first_turns`, `after pass: first_turns`), an action listed where it must not be and
+    missing where it must be, by one clause (`allows play (TRAIN-4)`, `forbids play
+    (TRAIN-4)`)."""
+    state = re.fullmatch(r"after [a-z ]+: (.+)", signature)
+    if state is not None:
+        return f"after a step: {state.group(1)}"
+    access = re.fullmatch(r"(?:allows|forbids) ([a-z-]+) \(([A-Z]+-\d+)\)", signature)
+    if access is not None:
+        return f"{access.group(1)} ({access.group(2)})"
+    return signature
+
+
+def one_per_bug(groups: list[Group]) -> list[Group]:
+    """The new findings, one per bug: those whose reproducers conform charges to the same
+    clause, for the same cause (`cause`), are one bug showing in several kinds of step
+    (gondola's first turn struck after a play and after a pass, FIRST-6), folded into
+    the first found; its reproducer stands for them (theirs are removed). A finding
+    without a checked reproducer has no charge to go by and stays on its own, as do
+    known ones; so do two bugs of one clause that differ in what they get wrong."""
+    first: dict[tuple[tuple[str, ...], str], Group] = {}
+    out: list[Group] = []
+    for g in groups:
+        if g.known is not None or g.path is None or not g.charged:
+            out.append(g)
+            continue
+        head = first.setdefault((g.charged, cause(g.signature)), g)
+        if head is g:
+            out.append(g)
+            continue
+        head.count += g.count
+        head.also.append((g.signature, g.count))
+        head.variants += [v for v in g.variants if v not in head.variants]
+        _remove(g)
+    return out
 
 
 def _count_result(report: FuzzReport, groups: dict[tuple[str, str | None], Group],
@@ -586,7 +636,9 @@ def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out
     except OSError as e:
         group.problems.append(f"the rule-set file of the reproducer could not be written to "
                               f"{out}: {e.strerror or e}")
-    group.problems += check(path, text, session.impl, label, context(group.shrunk.variant))
+    checked = check(path, text, session.impl, label, context(group.shrunk.variant))
+    group.problems += checked.problems
+    group.charged = checked.charged
     if group.problems and group.shrunk.kind == "listed" and group.verdict.own:
         group.problems.append(LISTED_OWN)
     if not group.problems:

@@ -338,6 +338,9 @@ def print_report(report: FuzzReport, target: Target) -> None:
         print(f"[{k}] {g.signature}: {_count(g.count, 'time')}, {_where(g)}")
         for m in _messages(g):
             print(f"    {m}")
+        for signature, n in g.also:  # the same bug (run.one_per_bug)
+            print(f"    also as `{signature}`: {_count(n, 'time')} (the same clause charged, "
+                  f"{', '.join(g.charged)}, for the same cause: one bug)")
         if g.shrunk is not None:
             print(f"    shrunk in {g.shrink_seconds:.1f} s ({g.shrink_tries} tries): "
                   f"{g.best.probe.written} written -> {g.shrunk.written}")
@@ -387,7 +390,8 @@ def print_report(report: FuzzReport, target: Target) -> None:
           + "".join(f"; {t}" for t in tail))
     if report.new:
         print("to mark one as known, list it in a --known file, e.g.:")
-        print(f"  - {{fixture: {json.dumps(report.new[0].signature)}, reason: \"...\"}}")
+        for signature in report.new[0].signatures:  # each signature of the bug
+            print(f"  - {{fixture: {json.dumps(signature)}, reason: \"...\"}}")
 
 
 def report_json(report: FuzzReport, target: Target, seed: int) -> JSON:
@@ -398,6 +402,8 @@ def report_json(report: FuzzReport, target: Target, seed: int) -> JSON:
                 "first": {"game": f.game, "round": f.round, "step": f.step,
                           "variant": f.probe.variant, "players": f.players},
                 "messages": _messages(g),
+                "charged": list(g.charged),
+                "also": [{"signature": s, "count": n} for s, n in g.also],
                 "reproducer": None if g.path is None else str(g.path),
                 "shrink": None if g.shrunk is None else {
                     "seconds": round(g.shrink_seconds, 3), "tries": g.shrink_tries,
