@@ -25,6 +25,8 @@ from mtrain.conformance.fuzz.tables import (
     cut_train,
     drop_seat,
     reroute,
+    swap_action,
+    swap_numbers,
     table_of,
     turn_action,
     turn_seats,
@@ -114,8 +116,11 @@ class Shrinker:
         seats kept, so that lint, reading the stand-in from the reproducer's rules file,
         can check it too. A table whose trains hold tiles keeps its engine (no other
         starts them): its seats are turned until the starter sits where the rotation
-        puts it, where that still shows (a finding that depends on which seat is which
-        may not: its reproducer then fails lint's REACH-STARTER, and says so)."""
+        puts it, where that still shows; a finding that depends on which seat is which
+        may not (gondola's first turn struck, FIRST-6, in a round 1 whose starter is seat
+        1): then its engine's number is swapped with that of a round the rotation starts
+        at its starter, on every tile, where that still shows. Else its reproducer would
+        fail lint's REACH-STARTER: the check says so (reproducer.off_rotation)."""
         ctx = context(self.best.variant)
         table = self.best.table
         if table is None or not self._off_rotation(self.best):
@@ -127,8 +132,21 @@ class Shrinker:
                 return
         if not self.best.steps:
             k = (round_of(table.get("engine", top), top) - 1 - starter) % n
-            self.attempt(self._with(turn_seats(self._table(), k),
-                                    turn_action(self.best.action, k, n)))
+            if self.attempt(self._with(turn_seats(self._table(), k),
+                                       turn_action(self.best.action, k, n))):
+                return
+        engine = int(table.get("engine", top))
+        for round_no in range(1 + starter % n, top + 2, n):
+            if self.attempt(self._swapped(engine, top + 1 - round_no)):
+                return
+
+    def _swapped(self, a: int, b: int) -> Probe:
+        """The probe whose engine is `a` with the numbers `a` and `b` swapped on its table,
+        action and steps."""
+        table = {**self._table(), "engine": a}
+        p = self._with(swap_numbers(table, a, b), swap_action(self.best.action, a, b))
+        p.steps = tuple(swap_action(s, a, b) or s for s in p.steps)
+        return p
 
     def _off_rotation(self, probe: Probe) -> bool:
         """Whether `probe`'s table has a starter of a start of one's own (possible.own_start)

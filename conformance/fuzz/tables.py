@@ -145,6 +145,42 @@ def turn_action(action: str | None, k: int, n: int) -> str | None:
     return " ".join([*parts[:3], str((int(parts[3]) + k) % n)])
 
 
+def swap_numbers(table: dict[str, Any], a: int, b: int) -> dict[str, Any]:
+    """The same table with the numbers `a` and `b` swapped on every tile, its engine's
+    too (a table of the round whose engine is the other number): one the rules play
+    alike but for the pips a hand counts."""
+    t = copy.deepcopy(table)
+    t["engine"] = _swap(int(t["engine"]), a, b)
+    t["hands"] = {s: [swap_tile(x, a, b) for x in h or []] for s, h in t["hands"].items()}
+    t["trains"] = {k: [swap_tile(x, a, b) for x in v or []]
+                   for k, v in (t.get("trains") or {}).items()}
+    t["boneyard"] = [swap_tile(x, a, b) for x in t.get("boneyard") or []]
+    if t.get("drawn") is not None:
+        t["drawn"] = swap_tile(t["drawn"], a, b)
+    return t
+
+
+def swap_tile(text: str, a: int, b: int) -> str:
+    """A tile written `x-y` with `a` and `b` swapped, its ends kept in order (a train's
+    tile stays laid the same way); `rest` as it is."""
+    if text == REST:
+        return text
+    x, y = text.split("-")
+    return f"{_swap(int(x), a, b)}-{_swap(int(y), a, b)}"
+
+
+def swap_action(action: str | None, a: int, b: int) -> str | None:
+    """`action` on a table whose numbers `a` and `b` are swapped (`swap_numbers`)."""
+    parts = (action or "").split(" ")
+    if len(parts) != 4 or parts[0] != "play":
+        return action
+    return " ".join([parts[0], swap_tile(parts[1], a, b), *parts[2:]])
+
+
+def _swap(x: int, a: int, b: int) -> int:
+    return b if x == a else a if x == b else x
+
+
 def reroute(table: dict[str, Any], key: Any, max_pip: int) -> dict[str, Any] | None:
     """The table with train `key` relaid by the shortest way from the engine to the same
     open end (a last double stays last), with tiles nobody holds; None if none is shorter."""
