@@ -9,6 +9,9 @@ table's house rules). The report lists:
   different expectations, those naming only one, and, for a rule set the corpus does
   not name, those whose outcome under the reference engine differs (the start, steps
   and observed keys of the fixture, played under both);
+* ``not_compared``: for a side whose hand table lacks player counts the other deals, the
+  fixtures at those counts, summed up: that side refuses them all (DEAL-7), so none
+  says how the two play (a two-player table's diff was 221 fixtures, mostly these);
 * ``situations``: for every differing option, the smallest situation z3 finds where A
   and B disagree because of that option alone (B with that option set back to A's value
   answers as A does); when no situation can separate it from the other differences,
@@ -17,12 +20,15 @@ table's house rules). The report lists:
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from collections.abc import Sequence
 from typing import Any
 
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.distinguish import KIND, DistinguishError, Situation, make_question, situation_for
+from mtrain.spec.notation import max_pip_of
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.yamlload import SpecError
 
@@ -74,6 +80,8 @@ def fixture_differences(ra: Ruleset, rb: Ruleset, a_spec: str | None = None,
     unplayable = {side: _other_options(rs) for side, rs in rulesets.items()}
     out: list[dict[str, Any]] = []
     for fx in fixtures:
+        if _refused_by_one(fx, ra, rb) is not None:
+            continue  # DEAL-7 on one side: summed up in not_compared
         ea = next((e for e in fx.expect if e.scope.contains(va)), None)  # by scope
         eb = next((e for e in fx.expect if e.scope.contains(vb)), None)
         entry = {"id": fx.id, "where": fx.where}
@@ -102,6 +110,84 @@ def fixture_differences(ra: Ruleset, rb: Ruleset, a_spec: str | None = None,
         if run_reference and not any(unplayable.values()) and _outcome_differs(fx, ra, rb):
             out.append({**entry, "why": "reference outcome differs", "tells_apart": True})
     return out
+
+
+def _refused_by_one(fx: Any, ra: Ruleset, rb: Ruleset) -> tuple[str, str] | None:
+    """The side ("A" or "B") that cannot set the fixture up where the other can, and why:
+    its hand table lacks the fixture's player count ("seats", DEAL-7: refused), or its
+    tile set the fixture's tiles ("tiles": a double-12 table is none of a double-8
+    set's); else None."""
+    for why, can in (("seats", _deals), ("tiles", _holds)):
+        a, b = can(fx, ra), can(fx, rb)
+        if a != b:
+            return ("B" if a else "A"), why
+    return None
+
+
+def _deals(fx: Any, rs: Ruleset) -> bool:
+    from mtrain.conformance.fixture import seats_of
+
+    n = seats_of(fx)
+    return n is None or rs.deals(n)
+
+
+_TILE = re.compile(r"\b(\d+)-(\d+)\b")
+
+
+def _highest(fx: Any) -> int:
+    """The highest number on a tile the fixture writes (its table, deal and steps)."""
+    text = json.dumps([fx.table, fx.deal, list(fx.steps)], default=str)
+    return max((int(n) for pair in _TILE.findall(text) for n in pair), default=0)
+
+
+def _holds(fx: Any, rs: Ruleset) -> bool:
+    return _highest(fx) <= max_pip_of(rs)
+
+
+def not_compared(ra: Ruleset, rb: Ruleset) -> list[dict[str, Any]]:
+    """Per side that cannot set up fixtures the other can (`_refused_by_one`): their ids,
+    and why none is compared, on one line."""
+    from mtrain.conformance.fixture import load_corpus, seats_of
+
+    fixtures, _ = load_corpus()
+    refused = [(fx, _refused_by_one(fx, ra, rb)) for fx in fixtures]
+    out = []
+    for side, rs, other in (("A", ra, rb), ("B", rb, ra)):
+        mine = [(fx, why[1]) for fx, why in refused if why is not None and why[0] == side]
+        if not mine:
+            continue
+        seats = sorted({n for fx, why in mine if why == "seats"
+                        for n in [seats_of(fx)] if n is not None})
+        tiles = sum(why == "tiles" for _, why in mine)
+        causes = [f"has no hand size for {_counts(seats)} players (DEAL-7: refused)"] \
+            if seats else []
+        if tiles:
+            causes.append(f"lacks the tiles past {max_pip_of(rs)} that {tiles} of them lay")
+        out.append({"side": side, "fixtures": [fx.id for fx, _ in mine], "seats": seats,
+                    "why": f"{side} ({rs.name}) {' and '.join(causes)}, where "
+                           f"{'B' if side == 'A' else 'A'} ({other.name}) plays them"})
+    return out
+
+
+def hand_rows(rs: Ruleset) -> str:
+    """A hand table in words, counts of one size together: `2 to 4: 15, 5 and 6: 12`."""
+    sizes: dict[int, list[int]] = {}
+    for n, size in rs.hand_table:
+        sizes.setdefault(size, []).append(n)
+    return ", ".join(f"{_counts(counts)}: {size}" for size, counts in sizes.items())
+
+
+def _counts(seats: Sequence[int]) -> str:
+    """Player counts as runs: `3 to 10`, `3, 5 and 9 to 12`."""
+    runs: list[list[int]] = []
+    for n in seats:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    words = [str(r[0]) if len(r) == 1 else f"{r[0]} and {r[1]}" if len(r) == 2
+             else f"{r[0]} to {r[-1]}" for r in runs]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _other_options(rs: Ruleset) -> str:
@@ -184,7 +270,9 @@ def diff(a: str, b: str, fixtures: bool = True, with_situations: bool = True
     report: dict[str, Any] = {
         "a": {"spec": a, "name": ra.name, "options": dict(ra.items())},
         "b": {"spec": b, "name": rb.name, "options": dict(rb.items())},
-        "options": [{"option": o, "a": ra[o], "b": rb[o], "kind": KIND[o]} for o in options],
+        "options": [{"option": o, "a": ra[o], "b": rb[o], "kind": KIND[o],
+                     **({"rows": {"a": hand_rows(ra), "b": hand_rows(rb)}}
+                        if o == "hand_sizes" else {})} for o in options],
         "clauses": {
             "only_a": [c.id for c in cat.clauses.values() if c.applies(ra) and not c.applies(rb)],
             "only_b": [c.id for c in cat.clauses.values() if c.applies(rb) and not c.applies(ra)],
@@ -192,6 +280,7 @@ def diff(a: str, b: str, fixtures: bool = True, with_situations: bool = True
     }
     if fixtures:
         report["fixtures"] = fixture_differences(ra, rb, a, b)
+        report["not_compared"] = not_compared(ra, rb)
     t1 = time.perf_counter()
     if with_situations:
         report["situations"] = situations(ra, rb, options)

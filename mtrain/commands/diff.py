@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from typing import Any
 
 
@@ -33,24 +34,36 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fixtures(n: int) -> str:
+    return f"{n:,} fixture{'' if n == 1 else 's'}"
+
+
 def print_text(report: dict[str, Any]) -> None:
     a, b = report["a"]["name"], report["b"]["name"]
     print(f"A = {a}, B = {b}")
     if not report["options"]:
         print("no option differs: the two rule sets are the same")
     for o in report["options"]:
-        print(f"  option {o['option']}: {o['a']} -> {o['b']}")
+        rows = o.get("rows")  # a hand table: its rows (players: tiles each), not only its name
+        tables = f" ({rows['a']} -> {rows['b']})" if rows else ""
+        print(f"  option {o['option']}: {o['a']} -> {o['b']}{tables}")
     only_a, only_b = report["clauses"]["only_a"], report["clauses"]["only_b"]
     print(f"clauses only under A: {', '.join(only_a) or '-'}")
     print(f"clauses only under B: {', '.join(only_b) or '-'}")
     if "fixtures" in report:
-        telling = [f for f in report["fixtures"] if f["tells_apart"] is not False]
-        quiet = len(report["fixtures"]) - len(telling)
+        telling = [f for f in report["fixtures"] if f["tells_apart"]]
+        quiet = sum(f["tells_apart"] is False for f in report["fixtures"])
         print(f"fixtures telling them apart: {len(telling)}"
               + (f" (and {quiet} speaking about one side whose expectation holds under the other)"
                  if quiet else ""))
         for f in telling:
             print(f"  {f['id']}: {f['why']} ({f['where']})")
+        # what is not a difference in play, one line for each reason
+        unknown = Counter(f["why"] for f in report["fixtures"] if f["tells_apart"] is None)
+        for why, n in unknown.items():
+            print(f"not compared: {_fixtures(n)} {why.replace('speaks', 'speak', 1)}")
+        for gap in report.get("not_compared", []):
+            print(f"not compared: {_fixtures(len(gap['fixtures']))}: {gap['why']}")
     for s in report.get("situations", []):
         if s.get("situation", True) is None or "error" in s:
             print(f"situation for {s['option']}: {s.get('why') or s.get('error')}")
