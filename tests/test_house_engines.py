@@ -723,7 +723,8 @@ GONDOLA = Engine(
     shows={"first-mexican": r"^legal actions missing: play \S+ on mexican",
            "zero-engine": r"state\.engine: round 16 uses \[0-0\], not 15",
            "first-turn-shift": r"first_turns: expected \[[\d, ]*\], got \[[\d, ]*\]"},
-    # bug 3 is two findings, after a play and after a pass (fuzz names the step's kind)
+    # bug 3 shows after a play and after a pass: one finding, the other signature under it
+    # (both charged FIRST-6: fuzz/run.py one_per_bug)
     # bug 1: FIRST-8 where no stale opening number could explain the train kept shut (a
     # round 1 table, or the mover holds a tile of the set's top), else what opens it
     # (TRAIN-5): a double-12 fixture's later-round table is both (first_turn_charges.py)
