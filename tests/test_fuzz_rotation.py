@@ -60,9 +60,13 @@ def struck_table() -> dict[str, Any]:
 def test_swapping_two_numbers() -> None:
     table = {**struck_table(), "trains": {0: ["15-4", "4-4"], "mexican": ["15-14"]},
              "drawn": "14-1", "boneyard": ["14-2", "rest"]}
+    table["hands"][0] = ["rest", "13-12"]
     swapped = swap_numbers(table, 15, 14)
     assert swapped["engine"] == 14
-    assert swapped["hands"] == {0: ["rest"], 1: ["14-13", "14-1"]}
+    # in a hand, the higher number first, as tables write it
+    assert swapped["hands"] == {0: ["rest", "13-12"], 1: ["14-13", "14-1"]}
+    assert swap_numbers(table, 15, 13)["hands"] == {0: ["rest", "15-12"],
+                                                    1: ["15-13", "13-1"]}
     # a train's tiles keep the way they were laid
     assert swapped["trains"] == {0: ["14-4", "4-4"], "mexican": ["14-15"]}
     assert (swapped["drawn"], swapped["boneyard"]) == ("15-1", ["15-2", "rest"])

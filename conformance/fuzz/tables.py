@@ -151,22 +151,25 @@ def swap_numbers(table: dict[str, Any], a: int, b: int) -> dict[str, Any]:
     alike but for the pips a hand counts."""
     t = copy.deepcopy(table)
     t["engine"] = _swap(int(t["engine"]), a, b)
-    t["hands"] = {s: [swap_tile(x, a, b) for x in h or []] for s, h in t["hands"].items()}
+    t["hands"] = {s: [swap_tile(x, a, b, True) for x in h or []] for s, h in t["hands"].items()}
     t["trains"] = {k: [swap_tile(x, a, b) for x in v or []]
                    for k, v in (t.get("trains") or {}).items()}
-    t["boneyard"] = [swap_tile(x, a, b) for x in t.get("boneyard") or []]
+    t["boneyard"] = [swap_tile(x, a, b, True) for x in t.get("boneyard") or []]
     if t.get("drawn") is not None:
-        t["drawn"] = swap_tile(t["drawn"], a, b)
+        t["drawn"] = swap_tile(t["drawn"], a, b, True)
     return t
 
 
-def swap_tile(text: str, a: int, b: int) -> str:
+def swap_tile(text: str, a: int, b: int, high_first: bool = False) -> str:
     """A tile written `x-y` with `a` and `b` swapped, its ends kept in order (a train's
-    tile stays laid the same way); `rest` as it is."""
+    tile stays laid the same way), or, `high_first`, its higher number first (a tile
+    in a hand, as tables write it); `rest` as it is."""
     if text == REST:
         return text
-    x, y = text.split("-")
-    return f"{_swap(int(x), a, b)}-{_swap(int(y), a, b)}"
+    x, y = (_swap(int(n), a, b) for n in text.split("-"))
+    if high_first and y > x:
+        x, y = y, x
+    return f"{x}-{y}"
 
 
 def swap_action(action: str | None, a: int, b: int) -> str | None:
