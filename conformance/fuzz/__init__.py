@@ -13,7 +13,9 @@ At the end every new signature (one not in the --known file) is reported once, w
 often it showed, and its smallest probe is shrunk while it shows that same signature
 (shrink.py), checked to be a possible table that the reference passes and the
 implementation fails, and written as a fixture that `mtrain conform --fixtures FILE` runs
-(reproducer.py).
+(reproducer.py). Signatures whose reproducers conform charges to the same clause, for the
+same cause, are one bug seen in several kinds of step: one finding, the others listed
+under it (run.py one_per_bug).
 
     mtrain fuzz --mutant NAME --games 200 --seed 1
     mtrain fuzz --impl 'python my_engine.py' --follow impl --known known.yaml

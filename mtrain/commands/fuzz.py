@@ -35,7 +35,8 @@ def register(sub: Any) -> None:
         "disagreements and shrink each into a fixture",
         description="Play random games with the reference engine, asking the implementation "
         "the same questions at every step. Every disagreement is recorded and play goes on; "
-        "disagreements are grouped by signature, and each new one is shrunk into a fixture. "
+        "disagreements are grouped by signature, each new one is shrunk into a fixture, and "
+        "those conform charges to the same clause for the same cause are one finding. "
         "Exit 0 when nothing new was found, 1 when something was or when no answer could "
         "be judged (every one decided by rules played `other`), 2 for a usage or "
         "configuration error.")
