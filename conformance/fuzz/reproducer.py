@@ -180,9 +180,10 @@ def off_rotation(fx: Fixture, ctx: Context) -> list[str]:
         return []
     return [f"no reproducer lint accepts: {found[0].rsplit('REACH-STARTER: ', 1)[-1]} "
             "(REACH-STARTER) under the rotation its rules file writes in place of its own "
-            "start (starting_seat: other), and the disagreement depends on which seat is "
-            "which: it did not show with the seats turned, nor in a round the rotation "
-            "starts there (the table's numbers swapped with that round's engine)"]
+            "start (starting_seat: other), and the disagreement did not show in a round the "
+            "rotation starts there (the table's numbers swapped with that round's engine), "
+            "nor with its seats turned (where no step names a seat): it depends on which "
+            "seat is which"]
 
 
 def check(path: Path, text: str, impl: Implementation, label: str,
