@@ -1,5 +1,6 @@
 """A fuzz run: games played (in worker processes with --jobs), findings grouped by
-signature, known findings set apart, and each new finding shrunk and written out.
+signature, known findings set apart, each new finding shrunk and written out, and the
+signatures of one bug made one finding (`one_per_bug`).
 """
 
 from __future__ import annotations
