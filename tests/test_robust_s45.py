@@ -1,0 +1,208 @@
+"""Inputs the earlier robustness rounds let through (robust-s45): `mtrain diff` of a rule
+set that plays an option `other` showed z3 situations with an outcome "under other" that
+no rule gives; the pytest plugin took `--mtrain-timeout nan` (a ValueError at the hello),
+0 (read as the default), -1 (every request timed out), `--mtrain-situations -5`, an empty
+`--mtrain-impl` (the plugin did nothing), both an adapter and a program (one run, the
+other ignored) and a folder without fixtures (no test, no word why); identify left a
+player count whose deal crashed the engine out of the table it found, as if the count
+were refused (DEAL-7), and said so nowhere; a rule-set file whose `base` or `overlays`
+names a file (its own, a missing one, a shipped rule-set file) was told only the
+schema's pattern for names."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from calibration import Served
+
+from mtrain.cli import main
+from mtrain.conformance.process import ImplementationCrashed, ImplementationTimeout
+from mtrain.spec.catalog import catalog
+
+
+def write(path: Path, text: str) -> str:
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+# --- diff: no situation "under other" ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("options, said", [
+    # "after play 9-2 on mexican goes out: scores [1, 0] under other, [0, 1] under penalty":
+    # the seat that went out scored, as under positive scoring, labelled `other`
+    ({"scoring": "other"}, {"scoring": "A plays scoring `other`"}),
+    # a tie situation reads the scoring too: "winners [0] under other, [0, 1] under shared"
+    ({"scoring": "other", "tie_rule": "other"},
+     {"scoring": "A plays scoring `other`",
+      "tie_rule": "A plays tie_rule and scoring `other`"})])
+def test_diff_seeks_no_situation_under_a_rule_played_its_own_way(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, options: dict[str, str],
+        said: dict[str, str]) -> None:
+    path = write(tmp_path / "own.yaml", "name: own\nbase: pagat\noptions:\n" + "".join(
+        f"  {o}: {v}\n" for o, v in options.items()))
+    assert main(["diff", path, "pagat", "--no-fixtures"]) == 0
+    lines = [x for x in capsys.readouterr().out.splitlines() if x.startswith("situation")]
+    assert lines == [f"situation for {o}: not sought: {why}, a rule the model cannot play"
+                     for o, why in said.items()]
+
+
+def test_diff_still_seeks_a_situation_for_an_option_other_reads_nothing_of(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # a marker situation reads neither the scoring nor the tie rule: it is still sought,
+    # and the same one as without the `other` beside it
+    own = write(tmp_path / "own.yaml", "name: own\nbase: pagat\noptions:\n  scoring: other\n"
+                "  marker_removal: anyone-plays-on\n")
+    known = write(tmp_path / "known.yaml", "name: known\nbase: pagat\noptions:\n"
+                  "  marker_removal: anyone-plays-on\n")
+    found = []
+    for path in (own, known):
+        assert main(["diff", path, "pagat", "--no-fixtures", "--json"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        (marker,) = [s for s in report["situations"] if s["option"] == "marker_removal"]
+        found.append({k: v for k, v in marker.items() if k not in ("a", "seconds")})
+    assert found[0] == found[1] and found[0]["summary"].startswith("after "), found
+
+
+# --- the pytest plugin's options --------------------------------------------------------------
+
+
+def run_pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    ini = tmp_path / "pytest.ini"
+    ini.write_text("[pytest]\n")
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-c", str(ini), "-p", "mtrain.conformance.pytest_plugin",
+         "-p", "no:cacheprovider", *args],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("text", ["nan", "0", "-1", "inf", "1e400", "ten"])
+def test_the_plugins_timeout_is_a_positive_number_of_seconds(text: str) -> None:
+    # nan: "the hello failed: ValueError: cannot convert float NaN to integer"; 0: read
+    # as the default, 10 s; -1: every request "no answer within -1 s"; inf: no timeout
+    import argparse
+
+    from mtrain.conformance.pytest_plugin import _seconds
+    with pytest.raises(argparse.ArgumentTypeError,
+                       match=f"^must be a positive number of seconds: '{text}'$"):
+        _seconds(text)
+    assert _seconds("2.5") == 2.5
+
+
+@pytest.mark.parametrize("text", ["-5", "1.5", "20001", "x"])
+def test_the_plugins_situations_are_a_count_conform_takes(text: str) -> None:
+    import argparse
+
+    from mtrain.conformance.pytest_plugin import _count
+    with pytest.raises(argparse.ArgumentTypeError,
+                       match=f"^must be a whole number from 0 to 20,000: '{text}'$"):
+        _count(text)
+    assert (_count("0"), _count("20000")) == (0, 20000)
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--mtrain-timeout=nan"], "error: argument --mtrain-timeout: must be a positive "
+     "number of seconds: 'nan'\n"),
+    # the plugin did nothing: the project's own tests passed, green, none of mtrain's run
+    (["--mtrain-impl", ""], "ERROR: mtrain: --mtrain-impl is empty: name the implementation\n"),
+    # conform's two are mutually exclusive; the plugin ran the program, the adapter unsaid
+    (["--mtrain-impl", "mtrain serve", "--mtrain-adapter", "engine:Engine"],
+     "ERROR: mtrain: --mtrain-adapter and --mtrain-impl name two implementations: give one\n"),
+    # "no tests ran", exit 5, and no word of why
+    (["--mtrain-impl", "mtrain serve", "--mtrain-fixtures", "empty"],
+     "ERROR: mtrain: --mtrain-fixtures: no fixtures found under empty\n")])
+def test_the_plugin_refuses_an_option_conform_refuses(
+        tmp_path: Path, args: list[str], said: str) -> None:
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "test_own.py").write_text("def test_own():\n    pass\n")
+    ran = run_pytest(tmp_path, *args)
+    assert ran.returncode == 4, ran.stdout + ran.stderr  # pytest's usage error
+    assert said in ran.stderr, ran.stderr
+
+
+# --- identify: a deal the engine crashed on ---------------------------------------------------
+
+
+class DiesAt8(Served):
+    """pagat's rules, but the deal for eight players fails as `failure` says."""
+
+    def __init__(self, failure: Exception) -> None:
+        super().__init__(catalog().ruleset("pagat"))
+        self.failure = failure
+
+    def deal(self, ruleset: Any, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> Any:
+        if players == 8:
+            raise self.failure
+        return super().deal(ruleset, players, round, order, draw)
+
+
+@pytest.mark.parametrize("failure, said", [
+    (ImplementationCrashed("the implementation exited with code 9, before answering the "
+                           "deal request"),
+     "crash: the implementation exited with code 9, before answering the deal request"),
+    (ImplementationTimeout("no answer to the deal request within 10 s"),
+     "timeout: no answer to the deal request within 10 s")])
+def test_a_count_whose_deal_broke_is_said_to_be_unmeasured(failure: Exception,
+                                                           said: str) -> None:
+    # identify found `hand_sizes: custom`, "dealt 2p: 15, ... 7p: 10, 9p: 8, 10p: 8",
+    # "measured, margin 0", and wrote a table without eight players: the crash read as
+    # the engine's refusal of the count (DEAL-7), said nowhere beside the table
+    from mtrain.conformance.identify.measure import measure
+    from mtrain.conformance.identify.watch import Watched
+    from mtrain.spec.scope import Space
+
+    cat = catalog()
+    watched = Watched(DiesAt8(failure))
+    watched.measuring = True
+    deals, _ = measure(watched, Space(cat), dict(cat.ruleset("pagat").choices))
+    assert 8 not in deals.table and deals.table[9] == 8  # pagat's other rows (DEAL-2)
+    assert deals.problems == [
+        f"likely bug: the deal for 8 players failed ({said}); that count is left out of "
+        "the table unmeasured, not found undealt [DEAL-1, DEAL-7]"]
+
+
+def test_a_count_the_engine_refuses_is_no_problem() -> None:
+    # the refusal is the engine's word (DEAL-7): the row left out, nothing said
+    from mtrain.conformance.adapter import RefusedSetup
+    from mtrain.conformance.identify.measure import measure
+    from mtrain.conformance.identify.watch import Watched
+    from mtrain.spec.scope import Space
+
+    cat = catalog()
+    deals, _ = measure(Watched(DiesAt8(RefusedSetup("no hand size for 8 players", "DEAL-7"))),
+                       Space(cat), dict(cat.ruleset("pagat").choices))
+    assert 8 not in deals.table and deals.problems == []
+
+
+# --- a rule-set file naming a file as its base or overlay -------------------------------------
+
+
+@pytest.mark.parametrize("line, said", [
+    # "base: './house.yaml' does not match the pattern ^[a-z0-9][a-z0-9-]*$"
+    ("base: ./house.yaml", "base: './house.yaml' is a file, not a shipped variant: a rule-set "
+     "file builds on a variant and overlays only (pagat, puremco, puremco-d9)"),
+    ("base: mine.yaml", "base: 'mine.yaml' is a file, not a shipped variant: a rule-set "
+     "file builds on a variant and overlays only (pagat, puremco, puremco-d9)"),  # itself
+    # "unknown base variant 'double-10'", where `mtrain rules double-10` reads it
+    ("base: double-10", "base: 'double-10' is a rule-set file (spec/data/rulesets/), not a "
+     "shipped variant: a rule-set file builds on a variant and overlays only (pagat, "
+     "puremco, puremco-d9)"),
+    ("base: pagat\noverlays: [blanks-25, ../shared/overlay.yml]", "overlays: "
+     "'../shared/overlay.yml' is a file, not a shipped overlay: a rule-set file builds on a "
+     "variant and overlays only (`mtrain variants` lists them)")])
+def test_a_base_or_overlay_named_as_a_file_is_said_to_be_one(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, line: str, said: str) -> None:
+    path = write(tmp_path / "mine.yaml", f"name: mine\n{line}\n")
+    assert main(["rules", path]) == 2
+    where = 3 if "overlays" in line else 2
+    assert capsys.readouterr().err == (
+        f"mtrain rules: {path}:{where}: {said}; copy the options it needs from the file "
+        "instead\n")
