@@ -206,3 +206,23 @@ def test_a_base_or_overlay_named_as_a_file_is_said_to_be_one(
     assert capsys.readouterr().err == (
         f"mtrain rules: {path}:{where}: {said}; copy the options it needs from the file "
         "instead\n")
+
+
+# --- mutants: options that could never be met, or were read by nothing ----------------------
+
+
+@pytest.mark.parametrize("args, said", [
+    # the whole corpus played against every mutant, then exit 1: "fewest killers 1
+    # (--first: at most 1)" can never reach 2
+    (["--first", "--need", "2"], "--first stops each mutant at its first kill, so --need 2 "
+     "could never be met: drop one of them"),
+    # --blame printed its text, exit 0: no JSON, and no mutant held to --need
+    (["--blame", "--json"], "--blame reports the clauses failures are charged to, in text: "
+     "it takes no --json (those are for the kill run)"),
+    (["--blame", "--need", "3", "--first"], "--blame reports the clauses failures are "
+     "charged to, in text: it takes no --first, --need (those are for the kill run)")])
+def test_mutants_refuses_options_it_would_not_honour(
+        capsys: pytest.CaptureFixture[str], args: list[str], said: str) -> None:
+    assert main(["mutants", "-m", "engine-not-set-aside", *args]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"mtrain mutants: error: {said} (see 'mtrain mutants --help')")
