@@ -226,3 +226,40 @@ def test_mutants_refuses_options_it_would_not_honour(
     assert main(["mutants", "-m", "engine-not-set-aside", *args]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
         f"mtrain mutants: error: {said} (see 'mtrain mutants --help')")
+
+
+# --- lint --write-scopes into a file of one's own ---------------------------------------------
+
+OWN_FIXTURE = """\
+- id: mine-001
+  description: a deal under the house table
+  clauses: [DEAL-1]
+  source: [decision]
+  rules: rulesets/house.yaml
+  deal: {players: 4, order: sorted}
+  expect:
+    - variants: [house]
+      state: {hand_sizes: [11, 11, 11, 11]}
+"""
+
+
+@pytest.mark.parametrize("eol", ["\n", "\r\n"])
+def test_write_scopes_writes_a_file_named_from_the_working_folder_in_its_line_ends(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        eol: str) -> None:
+    # `mtrain lint --write-scopes mine.yaml` looked for mine.yaml beside the shipped
+    # corpus: "FileNotFoundError: ... '/work/.../mine.yaml'", a traceback; and a file
+    # written with CRLF line ends came back with LF ones (every line changed)
+    (tmp_path / "rulesets").mkdir()
+    write(tmp_path / "rulesets" / "house.yaml", "name: house\nbase: pagat\noptions:\n"
+          "  hand_sizes: {2: 11, 3: 11, 4: 11, 8: 9}\n")
+    (tmp_path / "mine.yaml").write_bytes(OWN_FIXTURE.replace("\n", eol).encode())
+    monkeypatch.chdir(tmp_path)
+    assert main(["lint", "--write-scopes", "mine.yaml"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "wrote mine.yaml"
+    text = (tmp_path / "mine.yaml").read_bytes().decode()
+    assert text.count(eol) == len(text.splitlines()) and (eol == "\r\n" or "\r" not in text)
+    # the `when:` written (hand_sizes: the file's table, as a scope names it) holds
+    assert '        hand_sizes: ["custom:house"]' + eol in text
+    assert main(["lint", "mine.yaml"]) == 0
+    assert "0 wider scopes proposed" in capsys.readouterr().out
