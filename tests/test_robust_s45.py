@@ -263,3 +263,56 @@ def test_write_scopes_writes_a_file_named_from_the_working_folder_in_its_line_en
     assert '        hand_sizes: ["custom:house"]' + eol in text
     assert main(["lint", "mine.yaml"]) == 0
     assert "0 wider scopes proposed" in capsys.readouterr().out
+
+
+# --- conform: a fixture of one's own whose steps are no moves --------------------------------
+
+STEPS_FIXTURE = """\
+- id: mine-002
+  description: steps of one's own
+  clauses: [TURN-1]
+  source: [decision]
+  table:
+    engine: 12
+    hands: {{0: [12-5, 5-5], 1: [3-3]}}
+    trains: {{0: [12-1], 1: [12-4]}}
+    boneyard: [rest]
+  steps: [{steps}]
+  expect:
+    - variants: [pagat]
+      legal: [draw]
+"""
+
+
+@pytest.mark.parametrize("steps, k", [
+    ("pass", 1),  # seat 0 holds 12-5, which plays on the Mexican Train (TURN-1)
+    ("play 3-3 on 0", 1),  # seat 0 does not hold 3-3 (TURN-7)
+    ("play 12-5 on mexican, play 5-5 on mexican", 2)])  # seat 1 moves second (TURN-7)
+def test_a_step_the_rules_refuse_is_the_fixtures_fault_not_the_implementations(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, steps: str, k: int) -> None:
+    # the implementation (here the reference itself) refused the step as the rules do, and
+    # conform said "FAIL ... step 1 `pass` was refused ... charged to: TURN-1": its fault
+    path = write(tmp_path / "mine.yaml", STEPS_FIXTURE.format(steps=steps))
+    assert main(["conform", "--fixtures", path, "--variant", "pagat", "--format", "json"]) == 1
+    (result,) = json.loads(capsys.readouterr().out)["results"]
+    step = steps.split(", ")[k - 1]
+    assert (result["status"], result["message"]) == ("error", (
+        f"the fixture's step {k} `{step}` is refused by the rules too (the reference engine "
+        "refuses it at that table): a fixture's steps are moves the rules allow, so this is "
+        "the fixture's fault, not the implementation's (`mtrain lint` names the rule)"))
+
+
+def test_a_step_only_the_implementation_refuses_is_still_its_failure(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # an engine that keeps the Mexican Train closed: the step the rules allow, refused
+    adapter = write(tmp_path / "refuser.py", "from mtrain.conformance.adapter import Refused, "
+                    "ReferenceImplementation\n\nclass RefusesMexican(ReferenceImplementation):"
+                    "\n    def apply(self, ruleset, state, action):\n        if action.get("
+                    "'train') == 'mexican':\n            raise Refused('closed', 'TRAIN-4')\n"
+                    "        return super().apply(ruleset, state, action)\n")
+    path = write(tmp_path / "mine.yaml", STEPS_FIXTURE.format(steps="play 12-5 on mexican"))
+    assert main(["conform", "--fixtures", path, "--variant", "pagat", "--adapter",
+                 f"{adapter}:RefusesMexican", "--format", "json"]) == 1
+    (result,) = json.loads(capsys.readouterr().out)["results"]
+    assert result["status"] == "fail" and result["message"].startswith(
+        "step 1 `play 12-5 on mexican` was refused: closed [TRAIN-4]"), result
