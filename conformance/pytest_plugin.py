@@ -114,8 +114,10 @@ def pytest_configure(config: pytest.Config) -> None:
     from mtrain.conformance.selection import (
         check_variants,
         choose_rulesets,
+        impossible_tables,
         load_fixtures,
         select,
+        shipped_fixtures,
         situation_count,
         situation_tasks,
     )
@@ -147,6 +149,12 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"mtrain: {e}") from None
     rulesets, why, _warnings = choose_rulesets(variants, declared, fixtures)
     tasks, _outside = select(fixtures, rulesets, [])
+    if fixtures_path is not None and not shipped_fixtures(fixtures_path):
+        # a table that cannot be is the fixture's fault, as conform says (it was a test
+        # of the implementation's, failed as an error)
+        tasks, faults = impossible_tables(tasks)
+        if faults:
+            raise pytest.UsageError("mtrain: the fixtures do not load:\n" + "\n".join(faults))
     count = situation_count(config.getoption("mtrain_situations"), fixtures_path is not None,
                             rulesets)
     args.situations_run = count

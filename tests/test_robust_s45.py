@@ -316,3 +316,14 @@ def test_a_step_only_the_implementation_refuses_is_still_its_failure(
     (result,) = json.loads(capsys.readouterr().out)["results"]
     assert result["status"] == "fail" and result["message"].startswith(
         "step 1 `play 12-5 on mexican` was refused: closed [TRAIN-4]"), result
+
+
+def test_the_plugin_says_a_table_that_cannot_be_is_the_fixtures_fault(tmp_path: Path) -> None:
+    # conform: "LOAD ERROR mine.yaml:7: ..."; the plugin ran it as a test of the
+    # implementation's, "error: ... cannot set up the fixture", one failed test
+    write(tmp_path / "mine.yaml", STEPS_FIXTURE.format(steps="pass").replace(
+        "hands: {0: [12-5, 5-5]", "hands: {0: [12-5, 12-5]"))
+    ran = run_pytest(tmp_path, "--mtrain-impl", "mtrain serve", "--mtrain-fixtures", "mine.yaml")
+    assert ran.returncode == 4, ran.stdout + ran.stderr
+    assert ("ERROR: mtrain: the fixtures do not load:\nmine.yaml:7: mine-002 [pagat]: 12-5 "
+            "is written twice: in hand 0 and in hand 0\n") in ran.stderr, ran.stderr
