@@ -28,8 +28,9 @@ from typing import Any
 
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.distinguish import KIND, DistinguishError, Situation, make_question, situation_for
+from mtrain.spec.distinguish.question import RELEVANT
 from mtrain.spec.notation import max_pip_of
-from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.ruleset import OTHER, Ruleset
 from mtrain.spec.yamlload import SpecError
 
 __all__ = ["diff"]
@@ -238,6 +239,15 @@ def situations(ra: Ruleset, rb: Ruleset, options: Sequence[str]) -> list[dict[st
     """One z3 situation per differing option (see the module docstring)."""
     out: list[dict[str, Any]] = []
     for option in options:
+        # z3's model, like the reference, plays no rule declared `other`: a situation
+        # sought there showed an outcome "under other" that no rule gives
+        read = dict.fromkeys((option, *RELEVANT[KIND[option]]))
+        own = [f"{side} plays {' and '.join(mine)} `other`" for side, rs in (("A", ra), ("B", rb))
+               if (mine := [o for o in read if rs[o] == OTHER])]
+        if own:
+            out.append({"option": option, "kind": KIND[option], "situation": None,
+                        "why": f"not sought: {'; '.join(own)}, a rule the model cannot play"})
+            continue
         found: Situation | None = None
         try:
             found = situation_for(make_question(ra, rb, option, attribute=True))

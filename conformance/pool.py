@@ -32,7 +32,7 @@ from mtrain.conformance.partition import round_of_its_own
 from mtrain.conformance.process import ConfigurationError, HarnessError
 from mtrain.conformance.report import Result
 from mtrain.conformance.resultmemo import ResultMemo
-from mtrain.conformance.runner import run_one
+from mtrain.conformance.runner import not_a_move, run_one
 from mtrain.conformance.selection import Task
 from mtrain.conformance.situations import SITUATION_PATH
 from mtrain.conformance.target import Target
@@ -107,6 +107,7 @@ class Runner:
                        run_one(fx, task.sent, task.expectation,
                                own_checks(impl, task.sent, task.ruleset), rj,
                                require_clauses=require, own=task.ruleset.unknown))
+            outcome = not_a_move(outcome, task.sent) or outcome
             result.status, result.messages = outcome.status, list(outcome.messages)
             own = (round_of_its_own(fx, task.ruleset) if outcome.refusal is not None
                    and outcome.status == "fail" and task.expectation.refused_setup is None

@@ -25,10 +25,39 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from mtrain.conformance.defaults import DEFAULT_TIMEOUT, SITUATIONS_MAX
+
 if TYPE_CHECKING:
     from mtrain.conformance.pool import Runner
     from mtrain.conformance.report import Result
     from mtrain.conformance.selection import Task
+
+
+def _seconds(text: str) -> float:
+    """--mtrain-timeout: a time a request can take, as `mtrain conform --timeout` reads it
+    (float() took nan, which failed the hello with a ValueError, and 0 or -1, which timed
+    out every request; 0 was read as the default)."""
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
+    """--mtrain-situations: a number of situations, 0 to SITUATIONS_MAX, as `mtrain
+    conform --situations` reads it (-5 was taken as none)."""
+    import argparse
+
+    if not (text.isascii() and text.isdigit() and int(text) <= SITUATIONS_MAX):
+        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to "
+                                         f"{SITUATIONS_MAX:,}: {text!r}")
+    return int(text)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -42,10 +71,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="a fixture file or folder (default: the shipped corpus)")
     group.addoption("--mtrain-variant", metavar="VARIANT", action="append", default=[],
                     help="only this rule set (repeatable)")
-    group.addoption("--mtrain-situations", metavar="N", type=int, default=None,
+    group.addoption("--mtrain-situations", metavar="N", type=_count, default=None,
                     help="situations from play per rule set (default as `mtrain conform`: "
                     "700 shared among the rule sets, none with --mtrain-fixtures)")
-    group.addoption("--mtrain-timeout", metavar="SECONDS", type=float, default=10.0,
+    group.addoption("--mtrain-timeout", metavar="SECONDS", type=_seconds,
+                    default=DEFAULT_TIMEOUT,
                     help="per request (default 10)")
 
 
@@ -68,18 +98,26 @@ _KEY = pytest.StashKey[_State]()
 def pytest_configure(config: pytest.Config) -> None:
     adapter = config.getoption("mtrain_adapter")
     impl = config.getoption("mtrain_impl")
-    if not adapter and not impl:
+    if adapter is None and impl is None:
         return
+    given = [f"--mtrain-{name}" for name, value in (("adapter", adapter), ("impl", impl))
+             if value is not None]
+    if len(given) > 1:  # as conform's: the run took one and said nothing of the other
+        raise pytest.UsageError("mtrain: --mtrain-adapter and --mtrain-impl name two "
+                                "implementations: give one")
+    if not (adapter or impl).strip():  # an unset shell variable: the plugin did nothing
+        raise pytest.UsageError(f"mtrain: {given[0]} is empty: name the implementation")
     import argparse
 
     from mtrain.conformance.declaration import DeclarationError, declared_ruleset
-    from mtrain.conformance.defaults import DEFAULT_TIMEOUT
     from mtrain.conformance.pool import Runner
     from mtrain.conformance.selection import (
         check_variants,
         choose_rulesets,
+        impossible_tables,
         load_fixtures,
         select,
+        shipped_fixtures,
         situation_count,
         situation_tasks,
     )
@@ -89,7 +127,7 @@ def pytest_configure(config: pytest.Config) -> None:
     fixtures_path = config.getoption("mtrain_fixtures")
     args = argparse.Namespace(
         impl=impl, adapter=adapter, fixtures=fixtures_path, pattern=None,
-        timeout=config.getoption("mtrain_timeout") or DEFAULT_TIMEOUT,
+        timeout=config.getoption("mtrain_timeout"),
         variant=config.getoption("mtrain_variant"))
     try:
         if fixtures_path is not None and not Path(fixtures_path).exists():
@@ -98,6 +136,8 @@ def pytest_configure(config: pytest.Config) -> None:
         fixtures, errors = load_fixtures(fixtures_path)
         if errors:
             raise InputError("the fixtures do not load:\n" + "\n".join(map(str, errors)))
+        if not fixtures:  # no test, and no word of why
+            raise InputError(f"--mtrain-fixtures: no fixtures found under {fixtures_path}")
         target = target_of(args)
         first = target.make()
         info, _warning = greet(first, target)
@@ -109,6 +149,12 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"mtrain: {e}") from None
     rulesets, why, _warnings = choose_rulesets(variants, declared, fixtures)
     tasks, _outside = select(fixtures, rulesets, [])
+    if fixtures_path is not None and not shipped_fixtures(fixtures_path):
+        # a table that cannot be is the fixture's fault, as conform says (it was a test
+        # of the implementation's, failed as an error)
+        tasks, faults = impossible_tables(tasks)
+        if faults:
+            raise pytest.UsageError("mtrain: the fixtures do not load:\n" + "\n".join(faults))
     count = situation_count(config.getoption("mtrain_situations"), fixtures_path is not None,
                             rulesets)
     args.situations_run = count

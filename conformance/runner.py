@@ -170,6 +170,25 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     return out
 
 
+def not_a_move(played: Outcome, rs: Ruleset) -> Outcome | None:
+    """For `played`, a step the implementation refused (conform's run of an implementation
+    under test): an error of the fixture's where the rules refuse that step too, or an
+    earlier one (the reference's replay stops there), else None. A fixture of one's own
+    whose steps are no moves was a FAIL charged to the implementation for refusing what
+    the rules refuse; lint holds the corpus's steps to the rules."""
+    if played.status != "fail" or not played.step:
+        return None
+    k = len(_reference_states(played.fixture, rs))  # the start, then each step taken
+    if not 0 < k <= played.step:
+        return None
+    step = played.fixture.steps[k - 1]
+    return Outcome(played.fixture, played.variant, "error", [
+        f"the fixture's step {k} `{step}` is refused by the rules too (the reference "
+        "engine refuses it at that table): a fixture's steps are moves the rules allow, "
+        "so this is the fixture's fault, not the implementation's (`mtrain lint` names "
+        "the rule)"])
+
+
 def one_charge(fx: Fixture, charged: Sequence[str]) -> list[str]:
     """One clause per failure: the first charged that the fixture itself lists, if any."""
     listed = [c for c in charged if c in fx.clauses]

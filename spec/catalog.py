@@ -408,10 +408,15 @@ class Catalog:
             errors.append(doc.error(("hand_sizes",), "a hand-size table goes under `options:` "
                                     "in a rule-set file (`options: {hand_sizes: {2: 15, 3: "
                                     "13}}`, players: tiles), not beside it as on the wire"))
+        # a base or overlay named as a file: the schema would quote its pattern for names
+        files = self._files_named(doc)
+        errors += [doc.error(at, message) for at, message in files]
         errors += [e for e in validate(doc, schema("rules"))
                    if not any(re.search(rf"\boptions\.{re.escape(str(o))}\b", str(e))
                               for o in strays)
-                   and not (beside and "unknown key 'hand_sizes';" in str(e))]
+                   and not (beside and "unknown key 'hand_sizes';" in str(e))
+                   and not any(e.line == doc.line_of(at) and "does not match the pattern"
+                               in e.message for at, _ in files)]
         if errors:
             raise SpecErrors(errors)
         d = doc.data
@@ -494,6 +499,35 @@ class Catalog:
         found = self._finish(name, values, setters, overlays, table)
         self._own_name(doc, found)
         return found
+
+    def _files_named(self, doc: Document) -> list[tuple[tuple[str | int, ...], str]]:
+        """(where, message) for each `base` or `overlays` item naming a file, or a rule-set
+        file of spec/data/rulesets/: a rule-set file builds on shipped variants and
+        overlays only, never on another file (one that names itself, or a missing one,
+        was told only that its name broke the pattern of names)."""
+        d = doc.data if isinstance(doc.data, dict) else {}
+        named: list[tuple[tuple[str | int, ...], str, str]] = []
+        if isinstance(d.get("base"), str):
+            named.append((("base",), d["base"], "variant"))
+        if isinstance(d.get("overlays"), list):
+            named += [(("overlays", k), name, "overlay") for k, name in enumerate(d["overlays"])
+                      if isinstance(name, str)]
+        out = []
+        for at, name, kind in named:
+            shipped = self.variants if kind == "variant" else self.overlays
+            if name in shipped:
+                continue
+            if name in self.examples:  # as `mtrain rules double-10` names it
+                what = f"{shown(name)} is a rule-set file (spec/data/rulesets/)"
+            elif "/" in name or "\\" in name or name.endswith((".yaml", ".yml")):
+                what = f"{shown(name)} is a file"
+            else:
+                continue
+            known = ", ".join(shipped) if kind == "variant" else "`mtrain variants` lists them"
+            out.append((at, f"{at[0]}: {what}, not a shipped {kind}: a rule-set file builds "
+                        f"on a variant and overlays only ({known}); copy the options it needs "
+                        "from the file instead"))
+        return out
 
     @staticmethod
     def _name_of_file(doc: Document, stem: str) -> str:

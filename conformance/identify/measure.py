@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, RefusedSetup, Unsupported, ruleset_json
-from mtrain.conformance.process import HarnessError
+from mtrain.conformance.process import FAILURES, HarnessError
 from mtrain.reference import codec
 from mtrain.reference.deal import deal as reference_deal
 from mtrain.reference.engine import DRAW, ENGINE, legal_actions, perform
@@ -185,6 +185,9 @@ class Dealer:
         self.refused = False  # the last deal asked was a refused setup
         self.unsupported = False  # the last deal asked was answered `unsupported`
         self.drawn: list[list[str]] | None = None  # the draw the last deal was given
+        # how the last deal broke (FAILURES: it crashed, hung or answered no answer), if
+        # it did: unlike a refusal, `unsupported` or an error answer, no word on the deal
+        self.broke: str | None = None
 
     def deal(self, rs: Ruleset, players: int, round_no: int, order: list[str],
              probing: bool = False) -> Any:
@@ -211,6 +214,8 @@ class Dealer:
                 self.asked[key] = (None, "refused")
             except Unsupported:
                 self.asked[key] = (None, "unsupported")
+            except FAILURES as e:
+                self.asked[key] = (None, f"broke: {e.status}: {e.message}")
             except NOT_DEALT:
                 self.asked[key] = (None, "error")
             finally:
@@ -218,6 +223,7 @@ class Dealer:
                     self.impl.probing = was
         state, why, *drawn = self.asked[key]
         self.refused, self.unsupported = why == "refused", why == "unsupported"
+        self.broke = why.removeprefix("broke: ") if why.startswith("broke: ") else None
         self.drawn = drawn[0] if drawn else None
         return state
 
@@ -299,18 +305,23 @@ def measure_table(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals,
     """The hand size at each player count the engine deals (2 to MAX_PLAYERS). A count
     it answers `unsupported` for is asked again under tables that list it (Dealer.
     deal_own): a size it then deals is measured, else the count is not dealt. A refused
-    setup (DEAL-7) is taken at its word. A deal that is not one of the set (a tile twice,
-    hands dealt unlike) is a likely bug, and its count is left out."""
+    setup (DEAL-7) is taken at its word; a deal the engine crashed on, hung on or gave no
+    answer to is not, and its count, left out unmeasured, is said to be. A deal that is
+    not one of the set (a tile twice, hands dealt unlike) is a likely bug, and its count
+    is left out."""
     n = highest(rs["tile_set"])
     order = pool(n, n if rs["engine_procedure"] == "set-aside" else None)
     bad: list[str] = []
     grown: list[str] = []
     lost: list[str] = []  # with `lossy` (find_set): the deals measured that lost tiles
+    broke: dict[int, str] = {}  # counts whose deal broke: not measured, nor found undealt
     for players in range(2, MAX_PLAYERS + 1):
         state = dealer.deal_own(rs, players, order, sizes(space, players, len(order), declared),
                                 deals.table)
         if state is None and dealer.unsupported:
             deals.unsupported_rows.append(players)
+        if state is None and dealer.broke is not None:
+            broke[players] = dealer.broke
         if state is None:
             continue
         wrong = possible_deal(state, n, players, lossy)
@@ -331,6 +342,13 @@ def measure_table(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals,
                               f"{rs['tile_set']} set ({'; '.join(bad[:3])}"
                               f"{' ...' if len(bad) > 3 else ''}) [DEAL-1, DEAL-8]; those "
                               "counts are left out of the table")
+    if broke:  # the table found lists no row there, as if the count were refused
+        one = len(broke) == 1
+        deals.problems.append(
+            f"likely bug: the deal{'' if one else 's'} for {', '.join(map(str, broke))} "
+            f"players failed ({'' if one else 'the first: '}{next(iter(broke.values()))}); "
+            f"{'that count is' if one else 'those counts are'} left out of the table "
+            "unmeasured, not found undealt [DEAL-1, DEAL-7]")
     if lost:
         deals.problems.append(f"likely bug: the deals lose tiles, measured all the same from "
                               f"the tiles they show ({'; '.join(lost[:3])}"

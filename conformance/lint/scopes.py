@@ -315,12 +315,16 @@ def write_scopes(proposals: Sequence[Proposal], space: Space, root: Path) -> lis
         by_file[p.fixture.path].append(p)
     changed = []
     for shown, items in by_file.items():
-        path = Path(shown) if Path(shown).is_absolute() else root / shown
+        # a file named on the command line is shown as it was named, from the working
+        # folder (it was looked for under `root`: a traceback, the scopes unwritten)
+        path = Path(shown) if Path(shown).is_absolute() or Path(shown).is_file() else root / shown
         lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
         # Bottom up, so that earlier line numbers stay right.
         for p in sorted(items, key=lambda p: -(p.fixture.expect[p.entry].line or 0)):
             lines = _set_when(lines, p, space)
-        path.write_text("".join(lines), encoding="utf-8")
+        with path.open("rb") as f:  # the file's own line ends kept (CRLF became LF)
+            crlf = f.readline().endswith(b"\r\n")
+        path.write_text("".join(lines), encoding="utf-8", newline="\r\n" if crlf else "\n")
         changed.append(str(path))
     return changed
 

@@ -61,6 +61,9 @@ def run(args: argparse.Namespace) -> int:
             written = write_scopes(report.scopes.proposals, Space(), root)
         except ValueError as fault:  # an entry whose shape the writer cannot edit
             raise InputError(f"--write-scopes: {fault}") from None
+        except OSError as unwritten:  # a file that can be read but not written
+            raise InputError(f"--write-scopes: {unwritten.filename}: "
+                             f"{unwritten.strerror or unwritten}") from None
         for path in written:
             print(f"wrote {path}")
         report.scopes.proposals = []

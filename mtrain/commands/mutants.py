@@ -25,7 +25,7 @@ def register(sub: Any) -> None:
                    help="stop each mutant at its first kill (faster)")
     p.add_argument("-j", "--jobs", dest="jobs", type=job_count, default=1,
                    help="worker processes (default 1)")
-    p.add_argument("--need", type=count, default=1, metavar="N",
+    p.add_argument("--need", type=count, default=None, metavar="N",
                    help="fail unless every mutant is killed by N fixtures (default 1)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--list", action="store_true", help="list the mutants and exit")
@@ -46,8 +46,18 @@ def run(args: argparse.Namespace) -> int:
             print(f"{m.name:40} {', '.join(m.clauses):22} {m.description}")
         return 0
     from mtrain.commands.arguments import why_missing
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, UsageError
 
+    if args.blame:  # blame prints its own text, charges, no kills: these were ignored
+        unread = [flag for flag, given in (("--json", args.json), ("--first", args.first),
+                                           ("--need", args.need is not None)) if given]
+        if unread:
+            raise UsageError(f"--blame reports the clauses failures are charged to, in text: "
+                             f"it takes no {', '.join(unread)} (those are for the kill run)")
+    need = 1 if args.need is None else args.need
+    if args.first and need > 1:  # each mutant stops at one kill: the run could never pass
+        raise UsageError(f"--first stops each mutant at its first kill, so --need {need} "
+                         "could never be met: drop one of them")
     missing = args.path and why_missing(args.path)
     if missing:  # was a LOAD ERROR line and a run of no fixture, exit 1 like a survivor
         raise InputError(missing)
@@ -82,4 +92,4 @@ def run(args: argparse.Namespace) -> int:
               f"fewest killers {low}{capped} ({', '.join(weakest[:4])}"
               f"{', ...' if len(weakest) > 4 else ''}), {report.runs} passing runs, "
               f"{report.seconds:.1f} s")
-    return 1 if report.survived or low < args.need or errors else 0  # a file unread: not green
+    return 1 if report.survived or low < need or errors else 0  # a file unread: not green
