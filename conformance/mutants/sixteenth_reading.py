@@ -3,23 +3,23 @@ options at `other` and a table of its own, checked clause by clause against the
 catalogue's 539 mutants.
 
 A table of one's own read wrongly where no earlier reading looked: rows of 9 players and
-more dealt by the row of 8 (a setup screen of eight seats), later rounds dealt by the row
-of one player fewer (the next round's code passes the last seat's index), the pagat file's
-holder drawing a replacement as under ENG-5, the rotation counted round the table's
-largest row. An option's neighbour value leaking in, as in an engine whose own value of
-an option is written `value != X` (so a third value takes the wrong side): the no-double
-chain laid anywhere, the anywhere chain refused a stranded double, starter-only also
-waiting for the own train, the replacement draw searching in laps, a released double also
-released by an empty boneyard, stays-open releasing on one, full-round-of-passes also
-ending a round nobody can play, the anywhere follow-up restricted. The sets away from
-double-12: the engine counted down from 12 and clamped to a smaller set, a single round
-on a large set opened on [12-12], blank values tabled for a double-12 set's 91 ids only.
-And single slips where no mutant sits: a double that opens the Mexican Train ending the
-turn, a double on the Mexican Train followed up there only, the boneyard's last tile
-drawn and then refused, its drawer's blocking pass scored without it, an out by a drawn
-tile not counted, the heaviest tile sought with the placed engine still in hand, the
-designated opener drawing a replacement, marked trains of seats 10 and 11 closed to the
-others, and a shared win listing two players at most.
+more dealt by the row of 8 (a setup screen of eight seats), its counts read as text ("10"
+before "2"), later rounds dealt by the row of one player fewer (the next round's code
+passes the last seat's index), the pagat file's holder drawing a replacement as under
+ENG-5, the rotation counted round the table's largest row. An option's neighbour value
+leaking in, as in an engine whose own value of an option is written `value != X` (so a
+third value takes the wrong side): the no-double chain laid anywhere, the anywhere chain
+refused a stranded double, starter-only and own-train-started each taking the other's
+rule too, the replacement draw searching in laps, a released double also released by an
+empty boneyard, stays-open releasing on one or after the layer's turn, full-round-of-passes
+also ending a round nobody can play, the anywhere follow-up restricted. The sets away
+from double-12: the engine counted down from 12 and clamped to a smaller set, a single
+round on a large set opened on [12-12], blank values tabled for a double-12 set's 91 ids
+only. And single slips where no mutant sits: a double on the Mexican Train followed up
+there only, the boneyard's last tile drawn and then refused, its drawer's blocking pass
+scored without it, the designated opener drawing a replacement, an uncoverable double
+judged by the hands alone, marked trains of seats 10 and 11 closed to the others, a shared
+win listing two players at most, and seat 0 read as no seat in a tie.
 """
 
 from __future__ import annotations
@@ -231,30 +231,7 @@ def _blocking_pass_without_drawn(state: State, action: Action) -> None:
     state.result = Result(result.end, result.winner, tuple(scores))
 
 
-def _drawn_out_uncounted(state: State, tile: int, train: int) -> None:
-    """END-1 and MATCH-5 with the out counted by the hand's own play path only: going out
-    with the tile just drawn is not counted an out."""
-    drawn, seat = state.drawn >= 0, state.seat
-    ref.play(state, tile, train)
-    if drawn and state.result is not None and state.result.winner == seat:
-        state.outs[seat] -= 1
-
-
 # --- starts -----------------------------------------------------------------------------------
-
-
-def _heaviest_with_engine(state: State, holder: int) -> None:
-    """SEAT-6 asked before the placed engine leaves its holder's hand: the engine, the
-    set's heaviest double in play, makes its holder start."""
-    if holder < 0 or not state.rules.heaviest_tile_starts:
-        ref.place_engine(state, holder)
-        return
-    bit = T.BIT[T.DOUBLE[state.engine]]
-    state.hands[holder] |= bit
-    try:
-        ref.place_engine(state, holder)
-    finally:
-        state.hands[holder] ^= bit
 
 
 def _designated_draws(st: State) -> None:
@@ -367,6 +344,11 @@ SIXTEENTH_READING: tuple[Mutant, ...] = (
            "holds a tile, as under own-train-started", ("FIRST-9", "FIRST-10"),
            "Rules.own_train_mexican set under starter-only",
            rules=_flag_when(lambda r: r.starter_only_mexican, own_train_mexican=True)),
+    Mutant("mut16-own-train-started-starter-only",
+           "Under own-train-started the Mexican Train is also kept for the starter during "
+           "the first turns, as under starter-only", ("FIRST-10", "FIRST-9"),
+           "Rules.starter_only_mexican set under own-train-started",
+           rules=_flag_when(lambda r: r.own_train_mexican, starter_only_mexican=True)),
     Mutant("mut16-holder-draws-searches-in-laps",
            "Under engine-holder-draws the search for an undealt engine goes in whole laps, "
            "as under engine-everyone-draws", ("ENG-5", "ENG-4", "ENG-6"),
@@ -383,6 +365,11 @@ SIXTEENTH_READING: tuple[Mutant, ...] = (
            "release-on-empty-boneyard", ("DBL-10", "DBL-6", "DBL-12"),
            "Rules.release_when_empty set under stays-open",
            rules=_flag_when(_stays_open, release_when_empty=True)),
+    Mutant("mut16-stays-open-released-after-layers-turn",
+           "Under stays-open a double binds only in its layer's turn, as under "
+           "release-after-layers-turn", ("DBL-10", "DBL-6", "DBL-13"),
+           "Rules.release_after_turn set under stays-open",
+           rules=_flag_when(_stays_open, release_after_turn=True)),
     Mutant("mut16-passes-rule-also-ends-when-stuck",
            "Under full-round-of-passes a round also ends as soon as nobody can ever play, "
            "before the full round of passes", ("END-3", "END-2"),
@@ -429,17 +416,7 @@ SIXTEENTH_READING: tuple[Mutant, ...] = (
            "without the tile drawn", ("SCORE-5", "TURN-4", "END-2", "END-3"),
            "perform swapped: the drawn tile's value taken off a blocking passer's score",
            patches={"perform": _blocking_pass_without_drawn}),
-    Mutant("mut16-drawn-tile-out-uncounted",
-           "A player who goes out with the tile just drawn is not counted an out",
-           ("END-1", "MATCH-5", "TURN-3"),
-           "_play swapped: outs not raised for an out by the drawn tile",
-           patches={"_play": _drawn_out_uncounted}),
     # starts
-    Mutant("mut16-heaviest-counts-placed-engine",
-           "Under heaviest-in-hand-start the heaviest tile is sought with the placed engine "
-           "still in its holder's hand: the engine's holder starts", ("SEAT-6", "ENG-3"),
-           "_place_engine swapped: the engine back in its holder's hand for SEAT-6",
-           patches={"_place_engine": _heaviest_with_engine}),
     Mutant("mut16-designated-opener-draws",
            "Under engine-designated-opens the seat that opens draws a tile in the engine's "
            "place, as under engine-holder-draws", ("ENG-8", "ENG-5"),
