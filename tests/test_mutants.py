@@ -1796,6 +1796,9 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut16-high-seats-marked-trains-closed": "tenseat-005",
     "mut16-shared-win-two-at-most": "match-015",
     "mut16-lowest-seat-zero-falsy": "bounds-001",
+    "mut16-holder-lays-searches-in-laps": "engine-007",
+    "mut16-anyone-mexican-waits-for-own-train": "engine-002",
+    "mut16-shared-tie-to-last-seat": "bounds-002",
 }
 
 
