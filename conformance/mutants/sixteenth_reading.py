@@ -494,7 +494,10 @@ mut16-owntab-001 to -004, match/single-round-sixteenth-reading.yaml mut16-single
 first-turn/no-double-end-sixteenth-reading.yaml mut16-chain-001, -002) every one is
 killed by two fixtures or more (2,259 runs). Three written after the fixtures (the
 holder-lays search in laps, anyone's Mexican Train waiting for the own train, a shared
-tie given to the last tied seat) are killed by 11, 48 and 20 fixtures. Blame (`--blame`)
+tie given to the last tied seat) are killed by 11, 48 and 20 fixtures. Five more fixtures
+(mut16-owntab-005, mut16-single-003, mut16-blank-003, seats/marked-high-seats-sixteenth-
+reading.yaml mut16-marked-001, -002) raise the fewest killers of the reading to 3 (2,265
+runs; mut16-high-seats-marked-trains-closed from 2 to 4). Blame (`--blame`)
 charges 28 of the 29 to a clause they break; mut16-blocking-pass-drawn-tile-unscored is
 charged SCORE-1 first, as a round's score that disagrees with the hand at one seat reads
 as a tile valued wrongly (attribution._values_only; the fifteenth reading met the
