@@ -37,6 +37,7 @@ def test_most_mutants_are_charged_to_the_clause_they_break(corpus_blame: list[Bl
     from mtrain.conformance.mutants.fourteenth_reading import FOURTEENTH_READING
     from mtrain.conformance.mutants.ninth_reading import NINTH_READING
     from mtrain.conformance.mutants.seventh_reading import SEVENTH_READING
+    from mtrain.conformance.mutants.sixteenth_reading import SIXTEENTH_READING
     from mtrain.conformance.mutants.sixth_reading import SIXTH_READING
     from mtrain.conformance.mutants.tenth_reading import TENTH_READING
     from mtrain.conformance.mutants.thirteenth_reading import THIRTEENTH_READING
@@ -53,8 +54,9 @@ def test_most_mutants_are_charged_to_the_clause_they_break(corpus_blame: list[Bl
     thirteenth = {m.name for m in THIRTEENTH_READING}
     fourteenth = {m.name for m in FOURTEENTH_READING}
     fifteenth = {m.name for m in FIFTEENTH_READING}
+    sixteenth = {m.name for m in SIXTEENTH_READING}
     later = (fifth | sixth | seventh | eighth | ninth | tenth | eleventh | twelfth
-             | thirteenth | fourteenth | fifteenth)
+             | thirteenth | fourteenth | fifteenth | sixteenth)
     earlier = [b for b in found if b.mutant not in later]
     wrong = [(b.mutant, b.breaks, b.charged.most_common(2)) for b in earlier if not b.right]
     # Issue 10's bar: measured 78 of 83 (94 %) when it was raised to 90 %; 239 of 264
@@ -155,6 +157,16 @@ def test_most_mutants_are_charged_to_the_clause_they_break(corpus_blame: list[Bl
     assert len(fifteenth_found) == len(fifteenth) == 17
     assert sum(b.right for b in fifteenth_found) >= 17, [
         (b.mutant, b.breaks, b.charged.most_common(2)) for b in fifteenth_found
+        if not b.right]
+    # The sixteenth reading (tables of one's own in later rounds and past eight seats, an
+    # option's neighbour value leaking in, engines and blank values away from double-12):
+    # 28 of 29 when it landed (2026-12-05, `mtrain mutants -m ... --blame`); the one left,
+    # a blocking pass scored without the drawn tile, is charged SCORE-1 (a round score
+    # that disagrees with one hand reads as a tile valued wrongly).
+    sixteenth_found = [b for b in found if b.mutant in sixteenth]
+    assert len(sixteenth_found) == len(sixteenth) == 29
+    assert sum(b.right for b in sixteenth_found) >= 28, [
+        (b.mutant, b.breaks, b.charged.most_common(2)) for b in sixteenth_found
         if not b.right]
 
 

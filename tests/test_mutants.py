@@ -1769,6 +1769,36 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut15-blocked-winner-is-last-mover": "score-020",
     "mut15-follow-up-out-uncounted": "outs15-001",
     "mut15-chain-out-uncounted": "outs15-003",
+    # the sixteenth reading (sixteenth_reading.py)
+    "mut16-own-table-nine-up-dealt-as-eight": "mut16-owntab-002",
+    "mut16-own-table-later-rounds-row-below": "mut16-owntab-001",
+    "mut16-own-table-holder-draws": "owntab14-002",
+    "mut16-own-table-rotation-by-largest-row": "mut16-owntab-003",
+    "mut16-own-table-keys-sorted-as-text": "mut16-owntab-002",
+    "mut16-no-double-end-chain-anywhere": "mut16-chain-001",
+    "mut16-chain-anywhere-no-double-end": "chainend-001",
+    "mut16-starter-only-waits-for-own-train": "startermex-001",
+    "mut16-own-train-started-starter-only": "firstsix-001",
+    "mut16-holder-draws-searches-in-laps": "search-001",
+    "mut16-released-also-when-boneyard-empty": "emptyx-003",
+    "mut16-stays-open-released-when-boneyard-empty": "emptyx-003",
+    "mut16-stays-open-released-after-layers-turn": "chaindbl-005",
+    "mut16-passes-rule-also-ends-when-stuck": "end-010",
+    "mut16-anywhere-follow-restricted": "doubles-027",
+    "mut16-engine-clamped-from-twelve": "mut16-owntab-001",
+    "mut16-single-round-opens-on-twelve": "mut16-single-001",
+    "mut16-blank-values-stop-at-twelve": "mut16-blank-001",
+    "mut16-mexican-double-followed-there-only": "doubles-004",
+    "mut16-last-drawn-tile-refused": "emptyx-003",
+    "mut16-blocking-pass-drawn-tile-unscored": "end-010",
+    "mut16-designated-opener-draws": "dblsearch-001",
+    "mut16-uncoverable-ignores-boneyard": "doubles-033",
+    "mut16-high-seats-marked-trains-closed": "tenseat-005",
+    "mut16-shared-win-two-at-most": "match-015",
+    "mut16-lowest-seat-zero-falsy": "bounds-001",
+    "mut16-holder-lays-searches-in-laps": "engine-007",
+    "mut16-anyone-mexican-waits-for-own-train": "engine-002",
+    "mut16-shared-tie-to-last-seat": "bounds-002",
 }
 
 
@@ -1855,6 +1885,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.outside import OUTSIDE
     from mtrain.conformance.mutants.second_reading import SECOND_READING
     from mtrain.conformance.mutants.seventh_reading import SEVENTH_READING
+    from mtrain.conformance.mutants.sixteenth_reading import SIXTEENTH_READING
     from mtrain.conformance.mutants.sixth_reading import SIXTH_READING
     from mtrain.conformance.mutants.tenth_reading import TENTH_READING
     from mtrain.conformance.mutants.third_reading import THIRD_READING
@@ -1871,7 +1902,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *TWELFTH_READING,
                                                         *THIRTEENTH_READING,
                                                         *FOURTEENTH_READING,
-                                                        *FIFTEENTH_READING)}
+                                                        *FIFTEENTH_READING,
+                                                        *SIXTEENTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())

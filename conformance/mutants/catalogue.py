@@ -23,6 +23,7 @@ from mtrain.conformance.mutants.ninth_reading import NINTH_READING
 from mtrain.conformance.mutants.outside import OUTSIDE
 from mtrain.conformance.mutants.second_reading import SECOND_READING
 from mtrain.conformance.mutants.seventh_reading import SEVENTH_READING
+from mtrain.conformance.mutants.sixteenth_reading import SIXTEENTH_READING
 from mtrain.conformance.mutants.sixth_reading import SIXTH_READING
 from mtrain.conformance.mutants.tenth_reading import TENTH_READING
 from mtrain.conformance.mutants.third_reading import THIRD_READING
@@ -575,7 +576,7 @@ _CATALOGUE: tuple[Mutant, ...] = (
 _CATALOGUE += OUTSIDE + SECOND_READING + THIRD_READING + FOURTH_READING + FIFTH_READING
 _CATALOGUE += SIXTH_READING + SEVENTH_READING + EIGHTH_READING + NINTH_READING
 _CATALOGUE += TENTH_READING + ELEVENTH_READING + TWELFTH_READING + THIRTEENTH_READING
-_CATALOGUE += FOURTEENTH_READING + FIFTEENTH_READING
+_CATALOGUE += FOURTEENTH_READING + FIFTEENTH_READING + SIXTEENTH_READING
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _CATALOGUE}
 if len(MUTANTS) != len(_CATALOGUE):  # pragma: no cover - a catalogue error
