@@ -64,6 +64,7 @@ from mtrain.conformance.move_charges import (
     marked_play,
     mexican_opening,
     release_near,
+    released_early,
 )
 from mtrain.reference import codec, engine, refusals
 from mtrain.reference.rules import Rules
@@ -355,6 +356,8 @@ class Referee:
             return pick(("TRAIN-5",), self.rs, self.fx)  # what opens the Mexican Train
         if act.kind == "pass" and clause in ("TURN-2", "TURN-5") and dead_duty(st):
             return dead_rule(st)  # the draw is due because a double nobody covers binds
+        if clause in ("DBL-6", "DBL-7") and released_early(st, act):
+            return "DBL-12"  # released while the boneyard held a tile
         if (clause in ("DBL-6", "DBL-7") and st.rules.release_uncoverable
                 and self._hands_cannot_cover(st) and self._released_allows(st, act, True)):
             return "DBL-9"  # released as if its last tiles were not in the boneyard

@@ -715,6 +715,7 @@ static int do_deal(buf *b, const jv *req) {
     s->round = (int)rnd;
     s->engine = engine;
     s->phase = START;
+    s->drawn = -1;
     s->seat = s->starter = (int)((rnd - 1) % players); /* SEAT-3 */
     int k = 0;
     for (int p = 0; p < s->n; p++)
