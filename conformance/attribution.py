@@ -562,6 +562,8 @@ class Referee:
                 if self._searched(dealt):  # tiles lost while the deal looked for a double
                     return pick(("ENG-7", "ENG-8", "DEAL-1"), self.rs, self.fx)
                 return pick(("DEAL-1",), self.rs, self.fx)
+        if p.where == "INV-TURN" and asked == "deal" and "drawn tile" in p.message:
+            return pick(("DEAL-1",), self.rs, self.fx)  # no turn yet: the deal's state
         if p.where == "INV-ROUND-SCORE" and _values_only(p.message):
             # the right seats score nothing and the others something else: the tiles'
             # values (SCORE-1..4), not the scoring rule that says who scores

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
-from mtrain.conformance.fixture import load_file
+from mtrain.conformance.fixture import load_corpus, load_file
 from mtrain.conformance.fuzz.judge import compare_legal
 from mtrain.conformance.fuzz.rulesets import declared_context
 from mtrain.conformance.runner import run_one
@@ -179,3 +179,24 @@ def test_fuzz_names_who_may_open_it_too(tmp_path: Path, engine: int) -> None:
     fixture = FOLLOW_OPENING.replace("{e}", str(engine))
     assert _fuzz_signature(tmp_path, fixture, MexicanAfterTwo()) == "forbids play (FIRST-10)"
 
+
+
+class DrawnAtDeal(ReferenceImplementation):
+    """bogie's own slip before the suite ran (not planted): its deal left the state's
+    drawn tile at index 0, [0-0], where no tile has been drawn."""
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        state = super().deal(ruleset, players, round, order, draw)
+        return {**state, "drawn": "0-0"}
+
+
+def test_a_deal_that_writes_a_drawn_tile_is_charged_to_the_deal() -> None:
+    """Its 52 failures were charged to when a turn ends (TURN-6), the first clause the
+    invariant of a consistent turn (INV-TURN) points at: no turn has ended, nor begun."""
+    fx = next(f for f in load_corpus()[0] if f.id == "deal-021")
+    exp = fx.expect[0]
+    rs = catalog().ruleset(exp.variants[0])
+    out = run_one(fx, rs, exp, DrawnAtDeal())
+    assert out.status == "fail" and "the drawn tile 0-0 is not in the hand" in out.messages[0]
+    assert out.charged == ["DEAL-1"]
