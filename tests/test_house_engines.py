@@ -100,8 +100,13 @@ def compiled(name: str) -> Path:
     folder = Path(tempfile.mkdtemp(prefix=f"mtrain-{name}-"))
     atexit.register(shutil.rmtree, folder, True)
     program = folder / name
-    subprocess.run([GCC or "gcc", "-O2", "-std=gnu11", "-o", str(program),
-                    str(EXAMPLES / "c" / f"{name}_engine.c")], check=True, capture_output=True)
+    done = subprocess.run([GCC or "gcc", "-O2", "-std=gnu11", "-o", str(program),
+                           str(EXAMPLES / "c" / f"{name}_engine.c")],
+                          capture_output=True, text=True, check=False)
+    if done.returncode and re.search(r"\.h: No such file", done.stderr):
+        pytest.skip(f"gcc has no C library headers (libc6-dev) to build {name}: "
+                    f"{done.stderr.strip().splitlines()[0]}")
+    assert done.returncode == 0, done.stderr  # the engine's own code does not build
     return program
 
 
