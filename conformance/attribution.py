@@ -19,11 +19,14 @@ the comparison that failed, under the rule set it ran under:
   its access (TRAIN-4, or MARK-2 where the fixture lists it alone), whatever the moment's
   rule (TURN-3, DBL-2, TRAIN-5);
   plays missing that open the empty Mexican Train, with no play offered on it, to what
-  opens it (TRAIN-5), whatever the moment's rule (DBL-2, DBL-3, TURN-3);
+  opens it (TRAIN-5; FIRST-10 where only a player whose own train holds a tile may open
+  it, and the mover's does), whatever the moment's rule (DBL-2, DBL-3, TURN-3);
 - a draw or pass missing, or refused as a step, beside plays the rules refuse: the clause
   refusing those plays (the player believes a play possible); a draw due to a player bound
   by a double nobody can cover: the rule that it still binds (DBL-10, DBL-12); the drawn
-  tile playable only because the doubles were released: the release's rule;
+  tile playable only because the doubles were released: the release's rule; a play a
+  double of an earlier turn forbids with one tile left in the boneyard, legal once it
+  is empty (DBL-12): that release, a tile early;
 - an accepted action the fixture expects refused, or the wrong clause cited: the clause
   the fixture names;
 - a state field: the clause that sets that field, among those that apply (markers: the
