@@ -989,6 +989,14 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
 # set whose tables it answers most": tile_set double-8 (likely, wrong), starting_seat
 # contradicted (`other`), blank_values blank-25; conform under that file meets no table
 # the engine deals, and shows neither bug (the last assertion below fails)
+# bogie's (90.8 CPU s with its bugs on, the corpus explored, 91.8 off, at load 10 to 12;
+# past 15 CPU s, so kept out, as a C engine it is anyway): nothing sure and wrong, the
+# set, table, start and its own engine procedure measured, marker_removal (margin 5) and
+# blocked_round (margin 8) found `other`; with the bugs on, uncoverable_double
+# released-when-boneyard-empty "likely (or other)", margin 24, bug 1's fixtures among the
+# 32 against it read as bugs, and "declared rules agree"; conform under the file it wrote
+# shows both bugs (24 failures: FIRST-10 16, DBL-12 8). Off, every option as declared, no
+# fixture read as a bug. Its three other tests together 5.1 CPU s
 IDENTIFIED = [e for e in ENGINES if isinstance(e, Engine)  # tortoise, gondola, bogie apart
               and e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
                              TENWHEELER, COUPLING, PULLMAN, FLAGSTOP, TENDER)]
