@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import load_corpus, load_file
 from mtrain.conformance.fuzz.judge import compare_legal
@@ -200,3 +201,42 @@ def test_a_deal_that_writes_a_drawn_tile_is_charged_to_the_deal() -> None:
     out = run_one(fx, rs, exp, DrawnAtDeal())
     assert out.status == "fail" and "the drawn tile 0-0 is not in the hand" in out.messages[0]
     assert out.charged == ["DEAL-1"]
+
+
+NULL_REFUSAL = """\
+- id: house45a-003
+  description: "An open double closes the Mexican Train to the next player"
+  clauses: [DBL-6, TRAIN-4]
+  source: [pagat, decision]
+  table:
+    engine: 9
+    seat: 1
+    starter: 0
+    hands:
+      0: [2-2]
+      1: [5-4, 1-7]
+      2: [0-3]
+    trains:
+      0: [9-5, 5-5]
+      mexican: [9-8, 8-1]
+    open_doubles: [0]
+    marked: [1, 2]
+  expect:
+    - variants: [pagat]
+      refused:
+        play 1-7 on mexican: DBL-6
+"""
+
+
+def test_the_headline_says_how_to_see_the_refusals_that_named_no_clause(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """bogie refuses three actions by a house rule, naming no clause: conform's last line
+    counted them ("3 refusals named no clause"), and nothing, -v included, said which."""
+    path = tmp_path / "refusal.yaml"
+    path.write_text(NULL_REFUSAL, encoding="utf-8")
+    adapters = Path(__file__).parent / "broken_impls" / "adapters.py"
+    capsys.readouterr()
+    assert main(["conform", "--adapter", f"{adapters}:NamesNoClause", "--fixtures", str(path),
+                 "--variant", "pagat"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert "1 refusal named no clause (--require-clauses fails each, naming it)" in last
