@@ -230,8 +230,9 @@ NULL_REFUSAL = """\
 
 def test_the_headline_says_how_to_see_the_refusals_that_named_no_clause(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """bogie refuses three actions by a house rule, naming no clause: conform's last line
-    counted them ("3 refusals named no clause"), and nothing, -v included, said which."""
+    """bogie's first build refused three plays naming no clause (onto a train whose
+    double DBL-12 had released: TRAIN-4's): conform's last line counted them ("3 refusals
+    named no clause"), and nothing, -v included, said which."""
     path = tmp_path / "refusal.yaml"
     path.write_text(NULL_REFUSAL, encoding="utf-8")
     adapters = Path(__file__).parent / "broken_impls" / "adapters.py"

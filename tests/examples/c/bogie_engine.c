@@ -615,11 +615,13 @@ static const char *refusal(const St *s, int kind, int tile, int t, int nplays, c
     if (!matches(tile, s->end[t]))
         return sprintf(why, "%d-%d does not match the open end %d", HI[tile], LO[tile], s->end[t]), "TRAIN-2";
     if (s->drawn >= 0 && tile != s->drawn) return strcpy(why, "only the drawn tile may be played"), "TURN-3";
-    if (t < s->n && t != s->seat && !s->marker[t] && !in(s->open, s->nopen, t))
+    /* TRAIN-6: an open double is open wherever it lies, till DBL-12 releases it */
+    int binds = in(s->open, s->nopen, t) && (s->by_len > 0 || in(s->turn, s->nturn, t));
+    if (t < s->n && t != s->seat && !s->marker[t] && !binds)
         return sprintf(why, "seat %d's train carries no marker", t), "TRAIN-4";
+    int d = duty(s);
     if (t == s->n && s->tlen[s->n] == 0 && s->tlen[s->seat] == 0)
         return strcpy(why, "the Mexican Train waits until one's own train holds a tile"), "FIRST-10";
-    int d = duty(s);
     if (d >= 0 && t != d) {
         sprintf(why, "the older open double must be covered first");
         return in(s->open, s->nopen, t) ? "DBL-7" : "DBL-6";
