@@ -95,13 +95,13 @@ GCC = shutil.which("gcc")
 
 @functools.cache
 def compiled(name: str) -> Path:
-    """tests/examples/c/NAME_engine.c compiled by gcc, once per process, into a temporary
-    folder removed at exit."""
+    """tests/examples/c/NAME_engine.c (with the other NAME_*.c beside it) compiled by gcc,
+    once per process, into a temporary folder removed at exit."""
     folder = Path(tempfile.mkdtemp(prefix=f"mtrain-{name}-"))
     atexit.register(shutil.rmtree, folder, True)
     program = folder / name
-    done = subprocess.run([GCC or "gcc", "-O2", "-std=gnu11", "-o", str(program),
-                           str(EXAMPLES / "c" / f"{name}_engine.c")],
+    sources = sorted(str(p) for p in (EXAMPLES / "c").glob(f"{name}_*.c"))
+    done = subprocess.run([GCC or "gcc", "-O2", "-std=gnu11", "-o", str(program), *sources],
                           capture_output=True, text=True, check=False)
     if done.returncode and re.search(r"\.h: No such file", done.stderr):
         pytest.skip(f"gcc has no C library headers (libc6-dev) to build {name}: "
