@@ -241,3 +241,18 @@ def test_the_headline_says_how_to_see_the_refusals_that_named_no_clause(
                  "--variant", "pagat"]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
     assert "1 refusal named no clause (--require-clauses fails each, naming it)" in last
+
+
+def test_identify_names_where_the_bugs_against_a_value_lie_from_the_fixtures_that_tell() -> None:
+    """bogie (bugs on): uncoverable_double released-when-boneyard-empty, 8 fixtures against
+    it that tell the values apart (7 charged DBL-12: bug 1), 24 that fail under every value
+    alike (bug 2's tables, its own rules'); the note said the 32 "are read as bugs in
+    TRAIN-4, TURN-4, TRAIN-2", the clauses of the 24, which say nothing of the option."""
+    from mtrain.conformance.identify import bugs
+
+    broken = {"x1": {"DBL-12"}, "x2": {"DBL-12", "END-2"},
+              **{f"y{i}": {"TRAIN-4", "TURN-4", "TRAIN-2"} for i in range(5)}}
+    shape = bugs.Shape(("a", "b"), ("x1",), ("x2",), tuple(f"y{i}" for i in range(5)))
+    text = bugs.note("uncoverable_double", "released-when-boneyard-empty", shape,
+                     lambda fid: frozenset(broken[fid]))
+    assert "are read as bugs in DBL-12, END-2 (the 2 that tell the values apart):" in text
