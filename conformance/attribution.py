@@ -19,11 +19,14 @@ the comparison that failed, under the rule set it ran under:
   its access (TRAIN-4, or MARK-2 where the fixture lists it alone), whatever the moment's
   rule (TURN-3, DBL-2, TRAIN-5);
   plays missing that open the empty Mexican Train, with no play offered on it, to what
-  opens it (TRAIN-5), whatever the moment's rule (DBL-2, DBL-3, TURN-3);
+  opens it (TRAIN-5; FIRST-10 where only a player whose own train holds a tile may open
+  it, and the mover's does), whatever the moment's rule (DBL-2, DBL-3, TURN-3);
 - a draw or pass missing, or refused as a step, beside plays the rules refuse: the clause
   refusing those plays (the player believes a play possible); a draw due to a player bound
   by a double nobody can cover: the rule that it still binds (DBL-10, DBL-12); the drawn
-  tile playable only because the doubles were released: the release's rule;
+  tile playable only because the doubles were released: the release's rule; a play a
+  double of an earlier turn forbids with one tile left in the boneyard, legal once it
+  is empty (DBL-12): that release, a tile early;
 - an accepted action the fixture expects refused, or the wrong clause cited: the clause
   the fixture names;
 - a state field: the clause that sets that field, among those that apply (markers: the
@@ -64,6 +67,7 @@ from mtrain.conformance.move_charges import (
     marked_play,
     mexican_opening,
     release_near,
+    released_early,
 )
 from mtrain.reference import codec, engine, refusals
 from mtrain.reference.rules import Rules
@@ -355,6 +359,8 @@ class Referee:
             return pick(("TRAIN-5",), self.rs, self.fx)  # what opens the Mexican Train
         if act.kind == "pass" and clause in ("TURN-2", "TURN-5") and dead_duty(st):
             return dead_rule(st)  # the draw is due because a double nobody covers binds
+        if clause in ("DBL-6", "DBL-7") and released_early(st, act):
+            return "DBL-12"  # released while the boneyard held a tile
         if (clause in ("DBL-6", "DBL-7") and st.rules.release_uncoverable
                 and self._hands_cannot_cover(st) and self._released_allows(st, act, True)):
             return "DBL-9"  # released as if its last tiles were not in the boneyard
@@ -559,6 +565,8 @@ class Referee:
                 if self._searched(dealt):  # tiles lost while the deal looked for a double
                     return pick(("ENG-7", "ENG-8", "DEAL-1"), self.rs, self.fx)
                 return pick(("DEAL-1",), self.rs, self.fx)
+        if p.where == "INV-TURN" and asked == "deal" and "drawn tile" in p.message:
+            return pick(("DEAL-1",), self.rs, self.fx)  # no turn yet: the deal's state
         if p.where == "INV-ROUND-SCORE" and _values_only(p.message):
             # the right seats score nothing and the others something else: the tiles'
             # values (SCORE-1..4), not the scoring rule that says who scores

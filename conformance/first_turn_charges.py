@@ -27,6 +27,11 @@ def opening_rule(st: engine.State, acts: Sequence[engine.Action],
     first = (st.phase == engine.START and st.first_pending >> st.seat & 1
              and catalog().clauses["FIRST-8"].applies(st.rules.ruleset))
     shut = not any(t.startswith("play ") and t.endswith(" on mexican") for t in offered)
+    if shut and acts and st.rules.own_train_mexican and st.trains[st.seat]:
+        # FIRST-10 says who may open it, a player whose own train holds a tile: in a
+        # follow-up or with a tile drawn as in an ordinary turn (refusals.permission),
+        # a stale opening number or not (an ordinary turn cannot tell either)
+        return "FIRST-10"
     return "FIRST-8" if first and shut and acts and not _stale_number(st) else "TRAIN-5"
 
 

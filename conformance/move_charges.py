@@ -95,6 +95,18 @@ def release_near(st: engine.State) -> bool:
     return False
 
 
+def released_early(st: engine.State, act: engine.Action) -> bool:
+    """Whether `act`, refused by the duty of an earlier double (DBL-6, DBL-7) with the
+    boneyard at its last tile, would be legal were the boneyard empty, under DBL-12: the
+    release one tile early (bogie's bug 1, tests/examples/c/bogie_engine.c), the release's
+    whatever the fixture lists (a situation from play lists no release clause)."""
+    if not st.rules.release_when_empty or len(st.boneyard) != 1:
+        return False
+    empty = st.copy()
+    empty.boneyard = []  # DBL-12: released once it is empty
+    return act in engine.legal_actions(empty)
+
+
 def dead_duty(st: engine.State) -> bool:
     """Whether the player to move is bound by open doubles (DBL-6) none of which any tile
     left off the table can cover."""

@@ -297,7 +297,8 @@ class Report:
         ran = len(self.results) - na
         not_run = f"; {na} more not applicable (not run)" if na else ""
         nulls = sum(r.null_refusals for r in self.results)
-        unnamed = f"; {nulls} refusals named no clause" if nulls else ""
+        unnamed = (f"; {nulls} refusal{'' if nulls == 1 else 's'} named no clause "
+                   "(--require-clauses fails each, naming it)" if nulls else "")
         stopped = f" before it was {self.interrupted}" if self.interrupted else ""
         hello = "; the hello failed (see the warnings)" if self.hello_failed else ""
         return (f"{verdict}: {ran} results ran{stopped} ({counts or 'none'})"

@@ -1,7 +1,8 @@
 """An author's day with each engine of tests/examples/ written from the protocol alone
 (cantina, sixes, railyard, shed, ninepins, caboose, junction, roundhouse, hump, tandem,
 switchback, siding, tenwheeler, pullman, tender; turntable, signalbox, semaphore, interlock,
-coupling and flagstop in process; and tortoise, in JavaScript for node): house rules,
+coupling and flagstop in process; tortoise and gondola, in JavaScript for node; and
+bogie, in C, compiled by gcc): house rules,
 some no known value describes, tables of their own, and planted bugs, all written down
 in the engine's docstring (or header) before the suite ran.
 
@@ -20,13 +21,17 @@ every rule with a known value.
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
+import functools
 import hashlib
 import json
 import re
 import shlex
 import shutil
+import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +66,7 @@ class Engine:
     # tests/examples/NAME_engine.py as an in-process adapter: bugs on in ADAPTER, off in Fixed
     adapter: str = ""
     games: int = 12  # fuzz's games (seed 1): enough for its rarest planted bug to show
+    c: bool = False  # tests/examples/c/NAME_engine.c, compiled by gcc: bugs off with --fixed
 
     def target(self, fixed: bool = False) -> list[str]:
         """How the commands reach it: a program (--impl) or an adapter (--adapter)."""
@@ -73,13 +79,35 @@ class Engine:
         if self.node:  # each takes the flag it knows (tortoise --bugs, gondola --fixed)
             argv = [NODE or "node", str(EXAMPLES / "js" / f"{self.name}_engine.js")]
             return shlex.join([*argv, "--fixed"] if fixed else [*argv, "--bugs"])
+        if self.c:
+            return shlex.join([str(compiled(self.name)), *(["--fixed"] if fixed else [])])
         argv = [sys.executable, str(EXAMPLES / f"{self.name}_engine.py")]
         return shlex.join([*argv, "--fixed", "1,2,3"] if fixed else argv)
 
     @property
     def rules(self) -> str:
-        folder = EXAMPLES / "js" if self.node else EXAMPLES
+        folder = EXAMPLES / "js" if self.node else EXAMPLES / "c" if self.c else EXAMPLES
         return str(folder / f"{self.name}-rules.yaml")
+
+
+GCC = shutil.which("gcc")
+
+
+@functools.cache
+def compiled(name: str) -> Path:
+    """tests/examples/c/NAME_engine.c (with the other NAME_*.c beside it) compiled by gcc,
+    once per process, into a temporary folder removed at exit."""
+    folder = Path(tempfile.mkdtemp(prefix=f"mtrain-{name}-"))
+    atexit.register(shutil.rmtree, folder, True)
+    program = folder / name
+    sources = sorted(str(p) for p in (EXAMPLES / "c").glob(f"{name}_*.c"))
+    done = subprocess.run([GCC or "gcc", "-O2", "-std=gnu11", "-o", str(program), *sources],
+                          capture_output=True, text=True, check=False)
+    if done.returncode and re.search(r"\.h: No such file", done.stderr):
+        pytest.skip(f"gcc has no C library headers (libc6-dev) to build {name}: "
+                    f"{done.stderr.strip().splitlines()[0]}")
+    assert done.returncode == 0, done.stderr  # the engine's own code does not build
+    return program
 
 
 CANTINA = Engine(
@@ -777,13 +805,45 @@ TENDER = Engine(
            "blank_values": "face", "tie_rule": "shared"},
     charged={"short-boneyard": "DEAL-1", "mexican-opener-again": "TURN-6"},
 )
+BOGIE = Engine(
+    "bogie",
+    # in C, compiled by gcc: a double-12 set for 2 to 8 players with a table of its own,
+    # and three house rules at once on options few engines play `other`: an engine left in
+    # the boneyard is turned up from there (`engine_procedure: other`), a marker comes off
+    # when its owner plays on their own train or the Mexican Train (`marker_removal:
+    # other`), and a pass on an empty boneyard ends the round (`blocked_round: other`).
+    # 1,321 results when measured, none failing with the bugs off (122 not applicable: 50
+    # its marker rule, 39 its blocked round, 24 its engine procedure, 1 both of the
+    # first two, 8 tables its rules never reach). Bug 1 was charged to the duty (DBL-6) in
+    # a situation that lists no release clause, and fuzz named DBL-6; bug 2 to what opens
+    # the Mexican Train (TRAIN-5) in a follow-up (attribution.py refuses, move_charges.py
+    # released_early; first_turn_charges.py opening_rule: tests/test_house45a.py)
+    shows={"empty-release": r"legal actions not allowed by the rules: play"
+                            r"|`draw` was refused: a tile can be played",
+           "mexican-two": r"^legal actions missing: play \S+ on mexican(, play \S+ on mexican)*$"},
+    fuzz={"empty-release": r"^allows play \(DBL-12\)$",
+          "mexican-two": r"^forbids play \(FIRST-10\)$"},
+    found=(),
+    least=1200,
+    truth={"tile_set": "double-12", "hand_sizes": "custom", "engine_procedure": "other",
+           "starting_seat": "rotate", "first_turn": "single",
+           "mexican_first_turn": "own-train-started", "own_train_first": "not-required",
+           "doubles": "open", "follow_up": "anywhere", "double_order": "oldest-first",
+           "uncoverable_double": "released-when-boneyard-empty", "marker_removal": "other",
+           "draw_rule": "draw-one", "blocked_round": "other", "scoring": "penalty",
+           "blank_values": "face", "tie_rule": "shared"},
+    charged={"empty-release": "DBL-12", "mexican-two": "FIRST-10"},
+    c=True,
+)
 NODE = shutil.which("node")
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
            TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
            COUPLING, PULLMAN, FLAGSTOP, TENDER,
            *(pytest.param(e, id=e.name, marks=pytest.mark.skipif(
                NODE is None, reason=f"node is not installed: {e.name} is a JavaScript engine"))
-             for e in (TORTOISE, GONDOLA))]
+             for e in (TORTOISE, GONDOLA)),
+           pytest.param(BOGIE, id=BOGIE.name, marks=pytest.mark.skipif(
+               GCC is None, reason="gcc is not installed: bogie is a C engine"))]
 
 
 def conform(target: list[str], rules: str, tmp_path: Path) -> dict[str, Any]:
@@ -930,7 +990,15 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
 # set whose tables it answers most": tile_set double-8 (likely, wrong), starting_seat
 # contradicted (`other`), blank_values blank-25; conform under that file meets no table
 # the engine deals, and shows neither bug (the last assertion below fails)
-IDENTIFIED = [e for e in ENGINES if isinstance(e, Engine)  # tortoise and gondola apart
+# bogie's (90.8 CPU s with its bugs on, the corpus explored, 91.8 off, at load 10 to 12;
+# past 15 CPU s, so kept out, as a C engine it is anyway): nothing sure and wrong, the
+# set, table, start and its own engine procedure measured, marker_removal (margin 5) and
+# blocked_round (margin 8) found `other`; with the bugs on, uncoverable_double
+# released-when-boneyard-empty "likely (or other)", margin 24, bug 1's fixtures among the
+# 32 against it read as bugs, and "declared rules agree"; conform under the file it wrote
+# shows both bugs (24 failures: FIRST-10 16, DBL-12 8). Off, every option as declared, no
+# fixture read as a bug. Its three other tests together 5.1 CPU s
+IDENTIFIED = [e for e in ENGINES if isinstance(e, Engine)  # tortoise, gondola, bogie apart
               and e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
                              TENWHEELER, COUPLING, PULLMAN, FLAGSTOP, TENDER)]
 

@@ -58,6 +58,7 @@ from mtrain.conformance.move_charges import (
     marked_mexican,
     marked_play,
     mexican_opening,
+    released_early,
 )
 from mtrain.conformance.process import HarnessError
 from mtrain.conformance.runner import compare_field, compare_result, state_view
@@ -395,6 +396,8 @@ def forbidding(ctx: Context, st: State, text: str) -> str:
     if (clause == "TRAIN-2" and act.kind == "play" and act.train == st.players
             and not st.trains[act.train]):
         return "TRAIN-5"  # what opens the Mexican Train, as conform charges it
+    if clause in ("DBL-6", "DBL-7") and released_early(st, act):
+        return "DBL-12"  # released a tile early, as conform charges it
     return clause
 
 

@@ -140,10 +140,17 @@ def note(option: str, value: str, s: Shape, clauses: Callable[[str], frozenset[s
          ) -> str:
     """The evidence line of an option written as a value with a bug."""
     against = [*s.against, *s.alike]
+    # where the bugs lie: the fixtures that tell the values apart say it, where there are
+    # any; those that fail alike under every value are no evidence about the option (a
+    # rule of the engine's own, another bug), and outnumbered them in bogie's note, whose
+    # bug 1 (DBL-12, 7 of the 8) was said to lie in TRAIN-4, TURN-4, TRAIN-2.
     # (each fixture's clauses in order: most_common keeps ties in the order first met,
     # which a set's iteration would leave to the string hashing of the process)
-    common = Counter(c for fid in against for c in sorted(clauses(fid))).most_common(3)
-    where = ", ".join(c for c, _ in common)
+    told = s.against or against
+    common = Counter(c for fid in told for c in sorted(clauses(fid))).most_common(3)
+    where = ", ".join(c for c, _ in common) + (
+        f" (the {len(s.against)} that tell the values apart)"
+        if common and s.against and s.alike else "")
     one = len(against) == 1
     return (f"{counted(len(s.shows), verb='show')} {value} ({', '.join(s.shows[:3])}"
             f"{' ...' if len(s.shows) > 3 else ''}); {len(against)} against it "
