@@ -278,11 +278,12 @@ def lay(st: State, tile: str, where: Any) -> None:
                     t["marker"] = False
         line["marker"] = False  # MARK-4: anyone's tile takes it off
     st["passes"], st["drawn"] = 0, None
+    if a == b:
+        st["open_doubles"].append(where)  # listed even as the last tile (found: see above)
     if not st["hands"][me]:
         st["first_turns"] = [s for s in st["first_turns"] if s != me]
         end_round(st, me)  # END-1, on a double too
     elif a == b:
-        st["open_doubles"].append(where)
         st["turn_doubles"].append(where)
         st["phase"] = "follow"  # DBL-1
     else:
@@ -383,7 +384,7 @@ def deal(req: dict[str, Any]) -> State:
         raise refuse_round(rnd, players)
     engine = TOP + 1 - rnd  # ENG-1: the round's double, [18-18] down to [0-0]
     pool = [str(t) for t in order]
-    if sorted(ends(t) for t in pool) != [t for t in full_set() if t != (engine, engine)]:
+    if sorted(ends(t) for t in pool) != sorted(t for t in full_set() if t != (engine, engine)):
         raise Error("bad-request", f"order is not the double-18 set without {engine}-{engine}")
     first = (rnd - 1) % players  # SEAT-3
     hands = [pool[s * size:(s + 1) * size] for s in range(players)]  # DEAL-1, ENG-2
