@@ -253,8 +253,11 @@ DETERMINED = ("engine", "engine_placed", "hand_sizes", "hands", "boneyard", "tra
 wrong hand explains a wrong seat, not the other way round)."""
 ROUND_END = frozenset({"scoring", "blank_values", "tie_rule"})
 """The options that decide only what a round's end is worth and who wins the match."""
+WORTH = frozenset({"scoring", "blank_values"})
+"""Those of ROUND_END that decide what a round's end is worth: its scores and so the
+totals. A tie rule decides only who wins among equal totals (MATCH-4..6), never a total."""
 TOTAL_FIELDS = ("scores",)
-"""The fields of a state those options decide (the totals, MATCH-1): under one of them
+"""The fields of a state the WORTH options decide (the totals, MATCH-1): under one of them
 played its own way, the implementation's totals are its own rule's, never a departure."""
 
 
@@ -262,10 +265,10 @@ def divergence(fx: Fixture, mine: Sequence[JSON], ref: Sequence[JSON], max_pip: 
                own: Iterable[str] = ()) -> tuple[int, str, Any, str] | None:
     """(step, field, the implementation's value, message) for the first step after which
     its state differs from the reference's in a field the rules decide (not the totals
-    where `own`, the options played their own way, decide them); None if never."""
+    where `own`, the options played their own way, decide them: WORTH); None if never."""
     first = 0 if fx.deal is not None else 1  # a dealt start is the implementation's own
     fields = [k for k in DETERMINED
-              if not (ROUND_END & set(own) and k in TOTAL_FIELDS)]
+              if not (WORTH & set(own) and k in TOTAL_FIELDS)]
     for k in range(first, min(len(mine), len(ref))):
         try:
             a, b = state_view(mine[k]), state_view(ref[k])

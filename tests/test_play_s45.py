@@ -33,3 +33,26 @@ def test_refused_later_rounds_are_counted_under_one_reason(tmp_path: Path) -> No
     assert all(r.startswith("round ") for r in rounds), rounds
     reasons = [n for n in report["not_applicable"] if "need not have it" in n["reason"]]
     assert [n["results"] for n in reasons] == [len(refused)]
+
+
+def test_a_tie_rule_of_ones_own_leaves_the_totals_judged(tmp_path: Path) -> None:
+    """A tie rule decides who wins among equal totals (MATCH-4..6), never what a total is
+    (MATCH-1). Under `tie_rule: other` a fixture ending a match ran without its totals,
+    so an engine that does not add the last round's scores passed match-015 (viaduct's
+    bug 3, a tie-break written into the totals, showed nowhere); it fails there now,
+    charged to MATCH-1, as under a known tie rule."""
+    adapter = tmp_path / "totals.py"
+    adapter.write_text("from mtrain.conformance.mutants import mutant\n\n"
+                       "Engine = mutant('totals-not-accumulated')\n", encoding="utf-8")
+    results = {}
+    for tie in ("other", "shared"):
+        rules = tmp_path / f"{tie}.yaml"
+        rules.write_text(f"name: own\nbase: pagat\noptions:\n  tie_rule: {tie}\n",
+                         encoding="utf-8")
+        out = tmp_path / f"{tie}.json"
+        main(["conform", "--adapter", f"{adapter}:Engine", "--rules", str(rules),
+              "-k", "match-015", "--format", "json", "--output", str(out)])
+        results[tie] = json.loads(out.read_text(encoding="utf-8"))["results"][0]
+    for result in results.values():
+        assert result["status"] == "fail" and result["charged"] == ["MATCH-1"], result
+        assert "scores: expected [122, 122, 122]" in "\n".join(result["messages"])
