@@ -160,7 +160,9 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     out.null_refusals = len(nulls)
     out.charged = charged
     if problems and (fx.steps or fx.deal is not None):
-        departed = departure(fx, rs, impl, rj, trace, referee, own)
+        # a blocked round's scores alone: its last step is the own rule's to end or not
+        last = len(fx.steps) if exp.blocked_scores is not None else None
+        departed = departure(fx, rs, impl, rj, trace, referee, own, last)
         if departed is not None:  # charged to what first went astray, not what it led to
             k, message, clause = departed
             out.messages.insert(0, message)
@@ -603,6 +605,10 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
     if found:
         problems += found
         charge(referee.scoring() if referee else None)
+    found = check_blocked_scores(exp, rj, state, impl)
+    if found:
+        problems += found
+        charge(referee.scoring() if referee else None)
     return problems
 
 
@@ -620,6 +626,8 @@ def questions(exp: Expectation, state: JSON, max_pip: int) -> list[tuple[str, JS
             result, dict):  # check_score's request
         winner = result.get("winner")
         out.append(("score", {"winner": winner if isinstance(winner, int) else None}))
+    if exp.blocked_scores is not None:  # check_blocked_scores's request
+        out.append(("score", {"winner": None}))
     return out
 
 
@@ -664,6 +672,23 @@ def check_score(exp: Expectation, rj: JSON, state: JSON, impl: Implementation) -
         return []
     if not isinstance(got, list) or list(got) != list(want):
         return [f"score request (winner {winner}): expected round scores {want}, got {got}"]
+    return []
+
+
+def check_blocked_scores(exp: Expectation, rj: JSON, state: JSON,
+                         impl: Implementation) -> list[str]:
+    """The scores of the hands `state` holds as a blocked round (SCORE-5..7), asked apart
+    from how the round ends (blocked_alone.py); an implementation without `score` cannot
+    be asked (not applicable)."""
+    if exp.blocked_scores is None:
+        return []
+    scorer = getattr(impl, "score", None)
+    if not callable(scorer):
+        raise Unsupported("a blocked round's scores are asked by a `score` request")
+    got = scorer(rj, state, None)
+    if not isinstance(got, list) or list(got) != list(exp.blocked_scores):
+        return [f"score request (blocked, no winner): expected round scores "
+                f"{list(exp.blocked_scores)}, got {got}"]
     return []
 
 

@@ -56,3 +56,58 @@ def test_a_tie_rule_of_ones_own_leaves_the_totals_judged(tmp_path: Path) -> None
     for result in results.values():
         assert result["status"] == "fail" and result["charged"] == ["MATCH-1"], result
         assert "scores: expected [122, 122, 122]" in "\n".join(result["messages"])
+
+
+def test_a_blocked_rule_of_ones_own_leaves_a_blocked_rounds_scores_judged(
+        tmp_path: Path) -> None:
+    """What a blocked round is worth is the scoring's (SCORE-6: nothing, under positive
+    scoring), whatever blocks it. Under `blocked_round: other` every fixture ending a round
+    blocked was not applicable, so an engine scoring a blocked round's hands at face value
+    (viaduct's bug 2) was asked nowhere; score-005 now asks it, by a `score` request naming
+    no winner on the hands its steps leave, charged to SCORE-6."""
+    adapter = tmp_path / "blocked.py"
+    adapter.write_text("from mtrain.conformance.mutants import mutant\n\n"
+                       "Engine = mutant('positive-blocked-scores-hands')\n", encoding="utf-8")
+    rules = tmp_path / "own.yaml"
+    rules.write_text("name: own\nbase: pagat\noptions:\n  blocked_round: other\n"
+                     "  scoring: positive\n", encoding="utf-8")
+    statuses = {}
+    for impl in (f"{adapter}:Engine", "mtrain.conformance.adapter:ReferenceImplementation"):
+        out = tmp_path / "report.json"
+        main(["conform", "--adapter", impl, "--rules", str(rules), "-k", "score-005",
+              "--format", "json", "--output", str(out)])
+        result = json.loads(out.read_text(encoding="utf-8"))["results"][0]
+        statuses[impl] = (result["status"], result["charged"][:1])
+    assert [s for s, _ in statuses.values()] == ["fail", "pass"], statuses
+    assert next(iter(statuses.values()))[1] == ["SCORE-6"], statuses
+
+
+def test_situations_ask_a_blocked_ends_scores_under_a_blocked_rule_of_ones_own(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """A random round's blocked end read the blocked rule, so under `blocked_round:
+    other` it was never a situation (viaduct's bug 2, a blocked round scored at face
+    value under positive scoring, showed nowhere). It is now one that asks the round's
+    scores alone: under positive scoring a blocked round scores nothing (SCORE-6), for
+    every seat. Made afresh and read back from the cache, alike."""
+    from mtrain.conformance.defaults import SITUATIONS
+    from mtrain.conformance.situations import end_situations, situations, stand_in_for
+    from mtrain.spec.catalog import catalog
+
+    monkeypatch.setenv("MTRAIN_CACHE_DIR", str(tmp_path / "cache"))
+    rules = tmp_path / "own.yaml"
+    rules.write_text("name: own\nbase: pagat\noptions:\n  blocked_round: other\n"
+                     "  scoring: positive\n", encoding="utf-8")
+    rs = catalog().rules_file(str(rules))
+    plays = stand_in_for(rs)
+    assert plays is not None
+    made = end_situations(rs, plays, 30)  # blocked ends are rare: 1 in 30
+    ends = [fx.id for fx in made if fx.expect[0].blocked_scores is not None]
+    assert ends
+    for _ in range(2):  # made, then read from the cache
+        got = situations(rs, SITUATIONS, lambda fid: fid in ends)
+        assert [fx.id for fx in got] == ends
+        for fx in got:
+            exp = fx.expect[0]
+            assert fx.table is not None
+            assert exp.blocked_scores == (0,) * len(fx.table["hands"]), fx.id
+            assert exp.checks == 1 and exp.result is ...
