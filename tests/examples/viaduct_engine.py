@@ -58,6 +58,11 @@ Planted bugs (what the suite must find), each with the clause it breaks:
    the app writes its tie-break into the totals: the tie-break winner's total gets one
    point more than the round gave (MATCH-1: a total is the sum of the round scores).
 
+Found by the suite, not planted (and fixed): a double laid as the last tile (END-1: it
+needs no cover) was left out of `open_doubles`, which the invariant INV-OPEN-DOUBLES
+requires listed; conform charged it to DBL-1 (5 situations from play); and the check
+that a deal's pool is the set without the engine compared two lists in different orders.
+
 Its refusals name a clause where one says why (a house rule has none). All three bugs are
 on by default; `--fixed 1,2,3` switches them off (or some of them).
 
