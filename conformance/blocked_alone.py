@@ -6,8 +6,10 @@ what the round is worth: an engine that scores a blocked round wrong (its hands 
 value under positive scoring, where SCORE-6 gives nobody anything) was asked about it
 nowhere. Yet what a blocked round is worth is the scoring's (SCORE-5..7), whatever ends
 it: a `score` request naming no winner asks exactly that, of the hands the steps leave.
-So where the reference, playing the entry cut down to that request under every known
-blocked rule in turn (the rule set's other values kept), gives those scores each time and
+Only an entry of one step: a blocked rule of one's own may end the round at any step
+before the last (turntable's, once nobody can play on the table as it stands), and the
+steps after it are then no moves of its game. So where the reference, playing the entry
+of one step cut down to that request under every known blocked rule in turn (the rule set's other values kept), gives those scores each time and
 reads no other rule played its own way, the cut entry runs: the steps, then the `score`
 request; the round's end itself (whether, and when, it is over) stays the rule's own.
 """
@@ -26,11 +28,11 @@ ONLY_BLOCKED = f"its outcome depends on {OPTION} (played its own way)"
 
 def blocked_scores_entry(exp: Expectation, fx: Fixture, rs: Ruleset,
                          space: Space) -> Expectation | None:
-    """`exp` cut down to the scores of the blocked round its steps end in, where every
-    known blocked rule gives them; None where the entry ends no round blocked, or that
-    cannot be shown."""
+    """`exp` cut down to the scores of the blocked round its one step ends, where every
+    known blocked rule gives them; None where the entry ends no round blocked in one
+    step, or that cannot be shown."""
     result = exp.result
-    if (OPTION not in rs.unknown or not fx.steps or exp.refused_setup is not None
+    if (OPTION not in rs.unknown or len(fx.steps) != 1 or exp.refused_setup is not None
             or not isinstance(result, dict) or result.get("end") != "blocked"
             or not isinstance(result.get("scores"), list)):
         return None
