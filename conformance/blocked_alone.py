@@ -9,9 +9,10 @@ it: a `score` request naming no winner asks exactly that, of the hands the steps
 Only an entry of one step: a blocked rule of one's own may end the round at any step
 before the last (turntable's, once nobody can play on the table as it stands), and the
 steps after it are then no moves of its game. So where the reference, playing the entry
-of one step cut down to that request under every known blocked rule in turn (the rule set's other values kept), gives those scores each time and
-reads no other rule played its own way, the cut entry runs: the steps, then the `score`
-request; the round's end itself (whether, and when, it is over) stays the rule's own.
+of one step cut down to that request under every known blocked rule in turn (the rule
+set's other values kept), gives those scores each time and reads no other rule played
+its own way, the cut entry runs: the step, then the `score` request; the round's end
+itself (whether it is over) stays the rule's own.
 """
 
 from __future__ import annotations
