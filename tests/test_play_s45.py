@@ -111,3 +111,35 @@ def test_situations_ask_a_blocked_ends_scores_under_a_blocked_rule_of_ones_own(
             assert fx.table is not None
             assert exp.blocked_scores == (0,) * len(fx.table["hands"]), fx.id
             assert exp.checks == 1 and exp.result is ...
+
+
+LAST_DOUBLE_UNLISTED = '''\
+from mtrain.conformance.adapter import ReferenceImplementation
+
+
+class Engine(ReferenceImplementation):
+    """Goes out on a double and leaves it off `open_doubles`: it needs no cover (END-1)."""
+
+    def apply(self, ruleset, state, action):  # type: ignore[no-untyped-def]
+        after = super().apply(ruleset, state, action)
+        if after["phase"] == "over" and action.get("train") in after["open_doubles"]:
+            after["open_doubles"].remove(action["train"])
+        return after
+'''
+
+
+def test_a_last_double_left_off_the_open_doubles_is_charged_to_going_out(
+        tmp_path: Path) -> None:
+    """A double laid as the last tile ends the round and needs no cover (END-1), yet it
+    still ends its train, so it stays listed (INV-OPEN-DOUBLES). viaduct dropped it and
+    its 5 failures were charged to DBL-1 (a double asks for another tile), which it never
+    broke: the moment is END-1's."""
+    adapter = tmp_path / "last_double.py"
+    adapter.write_text(LAST_DOUBLE_UNLISTED, encoding="utf-8")
+    out = tmp_path / "report.json"
+    main(["conform", "--adapter", f"{adapter}:Engine", "-k", "end-002", "--variant", "pagat",
+          "--format", "json", "--output", str(out)])
+    result = next(r for r in json.loads(out.read_text(encoding="utf-8"))["results"]
+                  if r["fixture"] == "end-002")
+    assert result["status"] == "fail", result
+    assert "INV-OPEN-DOUBLES" in result["message"] and result["charged"] == ["END-1"]
