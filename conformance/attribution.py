@@ -543,6 +543,10 @@ class Referee:
                               for g in lists.groups())
             if listed - ending:  # a covered double is closed; under DBL-11 none opens
                 return pick(("DBL-11", "TRAIN-3"), self.rs, self.fx)
+            if ending - listed and self._last_double(before, step):
+                # a last tile that is a double ends the round (END-1) and needs no cover,
+                # but it still ends its train: the engine's reading of END-1, not DBL-1's
+                return pick(("END-1",), self.rs, self.fx)
             if ending - listed:  # an uncovered double no longer open
                 was = _open_before(before)
                 return pick(("DBL-6",) if ending - listed <= was else ("DBL-1", "DBL-11"),
@@ -591,6 +595,15 @@ class Referee:
         """True when the player to move in `before` had not had their first turn."""
         return (isinstance(before, dict) and before.get("seat") in before.get("first_turns", ())
                 and before.get("phase") in ("start", "chain"))
+
+    def _last_double(self, before: Mapping[str, Any] | None, step: int | None) -> bool:
+        """Whether step `step` lays a double as the mover's last tile (`before`: the state
+        it was played on)."""
+        if not before or not step or step > len(self.fx.steps) or not self._double(step):
+            return False
+        hands, seat = before.get("hands"), before.get("seat")
+        return (isinstance(hands, list) and isinstance(seat, int) and 0 <= seat < len(hands)
+                and len(hands[seat]) == 1)
 
     def _double(self, step: int) -> bool:
         words = self.fx.steps[step - 1].split(" ")

@@ -70,6 +70,10 @@ class Expectation:
     refused_setup: tuple[str, ...] | None = None
     """The rule set does not allow the start (or a `next-round` deal): the clauses any of
     which the implementation's refusal may name. Such an entry checks nothing else."""
+    blocked_scores: tuple[int, ...] | None = None
+    """The round scores of the hands the steps leave, scored as a blocked round (a `score`
+    request naming no winner): under a blocked round of one's own, the scoring of a round
+    the rules end blocked (blocked_alone.py)."""
     line: int | None = None
 
     @functools.cached_property  # (read for each of its results: dozens of rule sets)
@@ -78,7 +82,8 @@ class Expectation:
         field, the result, the winners, whether the match is over, a refused setup."""
         return ((self.legal is not None) + len(self.refused) + len(self.state)
                 + (self.result is not ...) + (self.winners is not None)
-                + (self.match_over is not None) + (self.refused_setup is not None))
+                + (self.match_over is not None) + (self.refused_setup is not None)
+                + (self.blocked_scores is not None))
 
 
 @dataclass(frozen=True)

@@ -511,7 +511,7 @@ def _table_rules_out(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
     return tried > 0
 
 
-def round_of_its_own(fx: Fixture, rs: Ruleset) -> str | None:
+def round_of_its_own(fx: Fixture, rs: Ruleset) -> int | None:
     """Why a refused setup is no failure: under a match length of one's own, a fixture
     set in a round after the first (its table's or its deal's) may ask for a round the
     implementation's match does not have. `applies` lets such an entry run (the match
@@ -524,9 +524,15 @@ def round_of_its_own(fx: Fixture, rs: Ruleset) -> str | None:
     engine = (start or {}).get("engine", top)  # the engine names the round (ENG-1)
     if not isinstance(engine, int) or not 0 <= engine < top:
         return None
-    round_no = top - engine + 1
-    return (f"the implementation refused round {round_no}'s setup: a match of its own "
-            "length (match_length played its own way) need not have it [MATCH-1]")
+    return top - engine + 1
+
+
+REFUSED_ROUND = ("the implementation refused the setup of a round after the first: a match "
+                 "of its own length (match_length played its own way) need not have it "
+                 "[MATCH-1]")
+"""The reason a refused later round is not applicable: the same for every round and table,
+so that the report counts them under one reason (its round and the implementation's words
+follow it in the result's messages)."""
 
 
 def _notation_only(fx: Fixture, exp: Expectation, rs: Ruleset,

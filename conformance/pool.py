@@ -28,7 +28,7 @@ from mtrain.conformance.defaults import DEFAULT_TIMEOUT, SITUATIONS
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture
 from mtrain.conformance.known_failures import SkipEntry
 from mtrain.conformance.own_checks import own_checks
-from mtrain.conformance.partition import round_of_its_own
+from mtrain.conformance.partition import REFUSED_ROUND, round_of_its_own
 from mtrain.conformance.process import ConfigurationError, HarnessError
 from mtrain.conformance.report import Result
 from mtrain.conformance.resultmemo import ResultMemo
@@ -113,7 +113,9 @@ class Runner:
                    and outcome.status == "fail" and task.expectation.refused_setup is None
                    else None)
             if own is not None:  # its match has no such round: nothing to judge
-                result.status, result.messages = "not-applicable", [own, *outcome.messages]
+                # the reason first, the same for every round: the report counts by it
+                result.status = "not-applicable"
+                result.messages = [REFUSED_ROUND, f"round {own}: {'; '.join(outcome.messages)}"]
                 outcome.charged = []
             result.null_refusals = outcome.null_refusals
             result.charged = tuple(outcome.charged)

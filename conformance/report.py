@@ -322,8 +322,10 @@ class Report:
         """The reasons results were not applicable (not run), commonest first, with how
         many results each removed: what a declaration (`variants`, `options`, `rules`)
         or a rule played its own way took out of the run."""
-        reasons = Counter(r.message or "no reason given" for r in self.results
-                          if r.status == "not-applicable")
+        # a reason is a result's first message; what follows is that result's own detail
+        # (the round a match of one's own lacks, the implementation's words)
+        reasons = Counter(r.messages[0] if r.messages else "no reason given"
+                          for r in self.results if r.status == "not-applicable")
         return sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))
 
     def failed_clauses(self) -> list[ClauseNote]:

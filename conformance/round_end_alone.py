@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterable
 
 from mtrain.conformance.fixture import Expectation, Fixture
-from mtrain.conformance.runner import ROUND_END, TOTAL_FIELDS
+from mtrain.conformance.runner import ROUND_END, TOTAL_FIELDS, WORTH
 from mtrain.conformance.traced import logged_run
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Region, Space
@@ -31,9 +32,14 @@ def only_round_end(why: str) -> bool:
     return bool(named) and set(named) <= ROUND_END
 
 
-def worth_aside(exp: Expectation) -> Expectation:
-    """`exp` without what a round's end is worth: its round scores, the totals, the
-    winners and whether the match is over (how the round ended, and who went out, stay)."""
+def worth_aside(exp: Expectation, own: Iterable[str] = ROUND_END) -> Expectation:
+    """`exp` without what a round's end is worth under `own` (the round-end options
+    played their own way): its round scores, the totals, the winners and whether the
+    match is over (how the round ended, and who went out, stay); under a tie rule of
+    one's own alone, the winners only: the scores and totals are the scoring's (SCORE-*,
+    MATCH-1), whatever breaks a tie."""
+    if not WORTH & set(own):
+        return dataclasses.replace(exp, winners=None)
     result = exp.result
     if isinstance(result, dict):
         result = {k: v for k, v in result.items() if k != "scores"} or ...
@@ -50,7 +56,7 @@ def round_end_entry(exp: Expectation, fx: Fixture, rs: Ruleset,
     own = set(rs.unknown)
     if not own & ROUND_END or not fx.steps or exp.refused_setup is not None:
         return None
-    cut = worth_aside(exp)
+    cut = worth_aside(exp, own)
     if cut.checks == 0:
         return None
     others = own - ROUND_END

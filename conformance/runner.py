@@ -160,7 +160,9 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     out.null_refusals = len(nulls)
     out.charged = charged
     if problems and (fx.steps or fx.deal is not None):
-        departed = departure(fx, rs, impl, rj, trace, referee, own)
+        # a blocked round's scores alone: its last step is the own rule's to end or not
+        last = len(fx.steps) if exp.blocked_scores is not None else None
+        departed = departure(fx, rs, impl, rj, trace, referee, own, last)
         if departed is not None:  # charged to what first went astray, not what it led to
             k, message, clause = departed
             out.messages.insert(0, message)
@@ -272,8 +274,11 @@ DETERMINED = ("engine", "engine_placed", "hand_sizes", "hands", "boneyard", "tra
 wrong hand explains a wrong seat, not the other way round)."""
 ROUND_END = frozenset({"scoring", "blank_values", "tie_rule"})
 """The options that decide only what a round's end is worth and who wins the match."""
+WORTH = frozenset({"scoring", "blank_values"})
+"""Those of ROUND_END that decide what a round's end is worth: its scores and so the
+totals. A tie rule decides only who wins among equal totals (MATCH-4..6), never a total."""
 TOTAL_FIELDS = ("scores",)
-"""The fields of a state those options decide (the totals, MATCH-1): under one of them
+"""The fields of a state the WORTH options decide (the totals, MATCH-1): under one of them
 played its own way, the implementation's totals are its own rule's, never a departure."""
 
 
@@ -281,10 +286,10 @@ def divergence(fx: Fixture, mine: Sequence[JSON], ref: Sequence[JSON], max_pip: 
                own: Iterable[str] = ()) -> tuple[int, str, Any, str] | None:
     """(step, field, the implementation's value, message) for the first step after which
     its state differs from the reference's in a field the rules decide (not the totals
-    where `own`, the options played their own way, decide them); None if never."""
+    where `own`, the options played their own way, decide them: WORTH); None if never."""
     first = 0 if fx.deal is not None else 1  # a dealt start is the implementation's own
     fields = [k for k in DETERMINED
-              if not (ROUND_END & set(own) and k in TOTAL_FIELDS)]
+              if not (WORTH & set(own) and k in TOTAL_FIELDS)]
     for k in range(first, min(len(mine), len(ref))):
         try:
             a, b = state_view(mine[k]), state_view(ref[k])
@@ -619,6 +624,10 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
     if found:
         problems += found
         charge(referee.scoring() if referee else None)
+    found = check_blocked_scores(exp, rj, state, impl)
+    if found:
+        problems += found
+        charge(referee.scoring() if referee else None)
     return problems
 
 
@@ -636,6 +645,8 @@ def questions(exp: Expectation, state: JSON, max_pip: int) -> list[tuple[str, JS
             result, dict):  # check_score's request
         winner = result.get("winner")
         out.append(("score", {"winner": winner if isinstance(winner, int) else None}))
+    if exp.blocked_scores is not None:  # check_blocked_scores's request
+        out.append(("score", {"winner": None}))
     return out
 
 
@@ -680,6 +691,23 @@ def check_score(exp: Expectation, rj: JSON, state: JSON, impl: Implementation) -
         return []
     if not isinstance(got, list) or list(got) != list(want):
         return [f"score request (winner {winner}): expected round scores {want}, got {got}"]
+    return []
+
+
+def check_blocked_scores(exp: Expectation, rj: JSON, state: JSON,
+                         impl: Implementation) -> list[str]:
+    """The scores of the hands `state` holds as a blocked round (SCORE-5..7), asked apart
+    from how the round ends (blocked_alone.py); an implementation without `score` cannot
+    be asked (not applicable)."""
+    if exp.blocked_scores is None:
+        return []
+    scorer = getattr(impl, "score", None)
+    if not callable(scorer):
+        raise Unsupported("a blocked round's scores are asked by a `score` request")
+    got = scorer(rj, state, None)
+    if not isinstance(got, list) or list(got) != list(exp.blocked_scores):
+        return [f"score request (blocked, no winner): expected round scores "
+                f"{list(exp.blocked_scores)}, got {got}"]
     return []
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from mtrain.conformance.blocked_alone import ONLY_BLOCKED, blocked_scores_entry
 from mtrain.conformance.defaults import RESULTS_FLOOR, SITUATIONS, SITUATIONS_MIN
 from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load_corpus
 from mtrain.conformance.match_end_alone import match_end_entry, only_match_length
@@ -414,6 +415,8 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
                 seat = round_end_entry(exp, fx, rs, space)  # all but what the end is worth
             elif seat is None and only_match_length(why):
                 seat = match_end_entry(exp, fx, rs, space)  # the winners once it is over
+            elif seat is None and why == ONLY_BLOCKED:
+                seat = blocked_scores_entry(exp, fx, rs, space)  # what a blocked end is worth
     if seat is not None:
         return seat, None
     return None, (reasons[0] if reasons else unreached(fx, rs))

@@ -251,7 +251,9 @@ def _to_data(fx: Fixture) -> dict[str, Any]:
             "legal": None if exp.legal is None else list(exp.legal),
             "state": _keys_out(exp.state), "starts": fx.kept_starts(),
             **({} if exp.result is ... else {"result": exp.result}),
-            **({} if exp.match_over is None else {"match_over": exp.match_over})}
+            **({} if exp.match_over is None else {"match_over": exp.match_over}),
+            **({} if exp.blocked_scores is None
+               else {"blocked_scores": list(exp.blocked_scores)})}
 
 
 def _scope_of(rs: Ruleset) -> Scope:
@@ -270,7 +272,9 @@ def _from_data(d: dict[str, Any], rs: Ruleset, scope: Scope | None = None) -> Fi
                             legal=None if legal is None else tuple(legal),
                             state=_keys_in(d["state"]) or {},
                             result=d.get("result", ...),
-                            match_over=d.get("match_over")),), note=d["note"])
+                            match_over=d.get("match_over"),
+                            blocked_scores=None if d.get("blocked_scores") is None
+                            else tuple(d["blocked_scores"])),), note=d["note"])
     if isinstance(d.get("starts"), dict):  # its table as built when it was made
         fx.keep_starts(d["starts"])
     return fx
@@ -581,13 +585,15 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
         start = table_state(table, plays)
         result = replay(plays, (text,), state=start)["result"]
         how = "blocked" if result["winner"] is None else f"seat {result['winner']} out"
-        if unscored:  # how the round ends, not what it scores: a scoring of one's own
+        alone = BLOCKED in unscored  # whether it ends is the rule's, what it is worth not
+        if unscored and not alone:  # how it ends, not what it scores: a scoring of its own
             result = {k: v for k, v in result.items() if k != "scores"}
         # MATCH-1: a round before the last leaves the match going, whatever the totals (a
         # match of one's own decides which round is the last: not checked then). The
         # table's round, which its engine says (an engine of ENG-7, ENG-8 may be another
         # round's number)
-        goes_on = int(start["round"]) < rules.rounds and "match_length" not in unknown
+        goes_on = (int(start["round"]) < rules.rounds and "match_length" not in unknown
+                   and not alone)
         fx = Fixture(
             id=fid,
             description=(f"a round's end, {moves} moves in: {st.players} players, engine "
@@ -596,11 +602,16 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
             source=("computation",),
             path=f"{SITUATION_PATH}{rs.name}>", line=None, table=table, deal=None,
             steps=(text,),
-            expect=(Expectation(variants=(), scope=scope, result=result,
-                                match_over=False if goes_on else None),),
+            expect=(Expectation(variants=(), scope=scope, blocked_scores=tuple(
+                result["scores"])) if alone else
+                Expectation(variants=(), scope=scope, result=result,
+                            match_over=False if goes_on else None),),
             note=(f"A random round of {rs.name} a move before its end; the result after "
                   f"`{text}` is spec/model/steps.py's replay of that move, not an "
-                  "engine's." + (f" Its scores are left unchecked: {', '.join(unscored)} "
+                  "engine's." + (" Whether it ends there is its own blocked rule's: its "
+                                 "scores alone are asked, by a `score` request naming no "
+                                 "winner." if alone else
+                                 f" Its scores are left unchecked: {', '.join(unscored)} "
                                  "played its own way." if unscored else "")
                   + (f" Round {start['round']} of {rules.rounds}: the match goes on "
                      "(MATCH-1)."
@@ -613,6 +624,9 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
 SCORE_OPTIONS = frozenset(("scoring", "blank_values"))
 """Options the reference reads, at a round's end, only to score it (SCORE-1..7, in
 engine._finish): how the round ends and who went out are the same whatever they are."""
+BLOCKED = "blocked_round"
+"""The option that decides whether a round with an empty boneyard is over (END-2, END-3):
+played its own way, a blocked end's scores are still the scoring's (blocked_alone.py)."""
 
 
 def _last_move(rules: Rules, rng: random.Random, counts: list[int],
@@ -643,8 +657,16 @@ def _last_move(rules: Rules, rng: random.Random, counts: list[int],
         probe = before.copy()
         probe.rules = TracedRules(rules, TracedRuleset.wrap(plays, log), log)  # type: ignore[assignment]
         legal_actions(probe)
+        legal_read = unknown & set(log.read)
         perform(probe, action)
         read = unknown & set(log.read)
+        if BLOCKED in read and not legal_read and not read & SCORE_OPTIONS and (
+                probe.result is not None and probe.result.winner < 0):
+            # a blocked end under a blocked rule of one's own (END-2's search may read the
+            # other rules too): whether the round ends there is the rule's, but the move is
+            # legal whatever they are and its hands' worth is the scoring's: its scores
+            # alone are asked (blocked_alone.py)
+            return before, action_text(action_to_json(before, action)), moves, (BLOCKED,)
         if read - SCORE_OPTIONS:
             return None
         return (before, action_text(action_to_json(before, action)), moves,
@@ -744,6 +766,10 @@ def fixture_data(fx: Fixture, rs: Ruleset) -> dict[str, Any]:
         entry["result"] = exp.result
     if exp.match_over is not None:
         entry["match_over"] = exp.match_over
+    if exp.blocked_scores is not None:  # as its stand-in ends it: conform cuts it to the
+        # scores again under the rule's own blocked round (blocked_alone.py)
+        entry["result"] = {"end": "blocked", "winner": None,
+                           "scores": list(exp.blocked_scores)}
     start: dict[str, Any] = ({"table": fx.table} if fx.table is not None
                              else {"deal": fx.deal})
     if fx.steps:

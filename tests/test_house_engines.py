@@ -835,10 +835,43 @@ BOGIE = Engine(
     charged={"empty-release": "DBL-12", "mexican-two": "FIRST-10"},
     c=True,
 )
+VIADUCT = Engine(
+    "viaduct",
+    # a double-18 set for 4 to 14 players with a table of its own (11 tiles from 9
+    # players), positive scoring, markers off when anyone plays on the train, and house
+    # rules on four options at once: a double binds nobody once every personal train is
+    # marked (`uncoverable_double: other`), two laps of passes block a round
+    # (`blocked_round: other`), of equal totals the fewest tiles left wins (`tie_rule:
+    # other`), and the match is the largest multiple of n rounds up to 19 (`match_length:
+    # other`). 751 results when measured, none failing with the bugs off (272 not
+    # applicable: 230 later rounds its match does not have, 26 its table, 7 its blocked
+    # round, 9 tables its rules never reach). With them on, conform failed nothing until a
+    # tie rule of one's own stopped hiding the totals (round_end_alone.worth_aside) and a
+    # blocked round's scores were asked under a blocked rule of one's own (blocked_alone.py,
+    # the situations' blocked ends): bug 2 now fails 7 situations, charged to SCORE-6. Bug 1
+    # needs a play on a marked train at 10 seats or more with the train nine seats away
+    # marked too: fuzz alone finds it. Bug 3 (a tie-break written into the totals at the
+    # match's last round) is found by neither: no fixture or situation ends a double-18
+    # match in a tie, and fuzz asks made-up tied totals of the winners, never of a step
+    shows={"ninth-colour": "",  # fuzz alone
+           "blocked-pips": r"^score request \(blocked, no winner\): expected round scores",
+           "tie-nudge": ""},  # found by neither (see above)
+    fuzz={"ninth-colour": r"^after play: marked$"},
+    found=(),
+    least=750,
+    truth={"tile_set": "double-18", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "anyone",
+           "own_train_first": "not-required", "doubles": "open", "follow_up": "anywhere",
+           "double_order": "oldest-first", "uncoverable_double": "other",
+           "marker_removal": "anyone-plays-on", "draw_rule": "draw-one",
+           "blocked_round": "other", "scoring": "positive", "blank_values": "face",
+           "tie_rule": "other", "match_length": "other"},
+    charged={"blocked-pips": "SCORE-6"},
+)
 NODE = shutil.which("node")
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
            TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
-           COUPLING, PULLMAN, FLAGSTOP, TENDER,
+           COUPLING, PULLMAN, FLAGSTOP, TENDER, VIADUCT,
            *(pytest.param(e, id=e.name, marks=pytest.mark.skipif(
                NODE is None, reason=f"node is not installed: {e.name} is a JavaScript engine"))
              for e in (TORTOISE, GONDOLA)),
@@ -998,9 +1031,16 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
 # 32 against it read as bugs, and "declared rules agree"; conform under the file it wrote
 # shows both bugs (24 failures: FIRST-10 16, DBL-12 8). Off, every option as declared, no
 # fixture read as a bug. Its three other tests together 5.1 CPU s
+# viaduct's (79 CPU s with its bugs on, 173 s wall at load 7 to 10; 5.8 off, warm): nothing
+# sure and wrong, the set, table, procedure and start measured, its three other declared
+# `other` kept; but `doubles: other` (contradicted, or open: the tables its own
+# uncoverable double decides read as a doubles rule of its own) and `match_length: full`
+# (likely, margin 205, against its declared `other`: conform under that file fails 242
+# results of the engine with its bugs off, every one a later round it refuses), and 114
+# "likely bugs" with its bugs off (identify's situations under other candidate rules)
 IDENTIFIED = [e for e in ENGINES if isinstance(e, Engine)  # tortoise, gondola, bogie apart
               and e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
-                             TENWHEELER, COUPLING, PULLMAN, FLAGSTOP, TENDER)]
+                             TENWHEELER, COUPLING, PULLMAN, FLAGSTOP, TENDER, VIADUCT)]
 
 
 @pytest.mark.slow
