@@ -32,9 +32,36 @@ ROOT = Path(__file__).resolve().parents[1]
 COUNT = 12
 
 
+ASKED = ("pagat", "puremco-d9")
+
+
 @pytest.fixture
 def asks() -> list[tuple[Ruleset, int]]:
-    return [(catalog().ruleset(n), COUNT) for n in ("pagat", "puremco-d9")]
+    return [(catalog().ruleset(n), COUNT) for n in ASKED]
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The files `shipping.write(where, asks, False)` writes (the situations made afresh
+    and packed by xz at its strongest: 0.17 CPU s), written once, beside an empty cache
+    of their own, for the tests that only start from them (copy_written);
+    test_current_files_are_read_and_give_the_situations_made writes them itself and
+    finds the same bytes."""
+    folder = tmp_path_factory.mktemp("written")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(cache.CACHE_ENV, str(folder / "cache"))
+        shipping.write(folder / "shipped", [(catalog().ruleset(n), COUNT) for n in ASKED],
+                       False)
+    return folder / "shipped"
+
+
+def copy_written(written: Path, where: Path) -> None:
+    """`shipping.write(where, asks, False)`, from the files `written` holds (it too ends
+    by forgetting what was read before)."""
+    where.mkdir(parents=True, exist_ok=True)
+    for name in (shipped.PAYLOAD, shipped.INDEX):  # the index last, as shipped.write
+        (where / name).write_bytes((written / name).read_bytes())
+    shipped.forget()
 
 
 @pytest.fixture
@@ -69,9 +96,12 @@ def read(rs: Ruleset) -> list[Any]:
 
 
 def test_current_files_are_read_and_give_the_situations_made(
-        where: Path, asks: list[tuple[Ruleset, int]], monkeypatch: pytest.MonkeyPatch) -> None:
+        where: Path, asks: list[tuple[Ruleset, int]], monkeypatch: pytest.MonkeyPatch,
+        written: Path) -> None:
     count, index, payload = shipping.write(where, asks, False)
     assert count == 2 and index > 0 and payload > 0
+    assert all((where / name).read_bytes() == (written / name).read_bytes()  # copy_written's
+               for name in (shipped.INDEX, shipped.PAYLOAD))
     making = Making(monkeypatch)
     for rs, _ in asks:
         assert read(rs) == json.loads(json.dumps(made(rs)))
@@ -114,8 +144,8 @@ def _spoil(where: Path, how: str) -> None:
                                  "place", "garbage"])
 def test_stale_or_spoiled_files_are_never_read(
         how: str, where: Path, asks: list[tuple[Ruleset, int]],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    shipping.write(where, asks, False)
+        monkeypatch: pytest.MonkeyPatch, written: Path) -> None:
+    copy_written(written, where)
     _spoil(where, how)
     shipped.forget()
     making = Making(monkeypatch)
@@ -126,11 +156,12 @@ def test_stale_or_spoiled_files_are_never_read(
 
 
 def test_the_payload_is_decompressed_once_and_a_spoiled_copy_never_read(
-        where: Path, asks: list[tuple[Ruleset, int]], monkeypatch: pytest.MonkeyPatch) -> None:
+        where: Path, asks: list[tuple[Ruleset, int]], monkeypatch: pytest.MonkeyPatch,
+        written: Path) -> None:
     """The decompressed payload is kept in the cache for the next run, which reads it
     in place of xz; a copy of another size or digest is decompressed again, and a spoiled
     compressed file is not read through a good copy."""
-    shipping.write(where, asks, False)
+    copy_written(written, where)
     unpacked: list[int] = []
     real = lzma.decompress
 
@@ -173,10 +204,10 @@ def test_entries_not_as_written_are_made_again(
 
 
 def test_other_code_reads_the_index_alone(where: Path, asks: list[tuple[Ruleset, int]],
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+                                          monkeypatch: pytest.MonkeyPatch, written: Path) -> None:
     """A run whose code differs does not open the payload: the first run is not made
     slower by files it cannot use."""
-    shipping.write(where, asks, False)
+    copy_written(written, where)
     _spoil(where, "code")
     shipped.forget()
     opened: list[Path] = []
@@ -191,18 +222,19 @@ def test_other_code_reads_the_index_alone(where: Path, asks: list[tuple[Ruleset,
 
 
 def test_off_reads_nothing(where: Path, asks: list[tuple[Ruleset, int]],
-                           monkeypatch: pytest.MonkeyPatch) -> None:
-    shipping.write(where, asks, False)
+                           monkeypatch: pytest.MonkeyPatch, written: Path) -> None:
+    copy_written(written, where)
     monkeypatch.setenv(shipped.SHIPPED_ENV, "off")
     making = Making(monkeypatch)
     S.situations(asks[0][0], COUNT)
     assert making.calls == 1
 
 
-def test_the_check_finds_what_differs(where: Path, asks: list[tuple[Ruleset, int]]) -> None:
+def test_the_check_finds_what_differs(where: Path, asks: list[tuple[Ruleset, int]],
+                                      written: Path) -> None:
     assert shipping.stale(where, asks, False)[0].endswith(
         "missing, or does not agree with its index")
-    shipping.write(where, asks, False)
+    copy_written(written, where)
     assert shipping.stale(where, asks, False) == []
     more = [*asks, (catalog().ruleset("puremco"), COUNT)]
     assert shipping.stale(where, more, False) == [
