@@ -28,9 +28,9 @@ class Observation:
     """The engine refused a deal here (the start, or a later round's) for no player count
     it does not deal: it has no such table, and the values that have it are contradicted
     (observe.py, SETUP_ONLY)."""
-    off_total: dict[int, str] = field(default_factory=dict)
-    """Entries failed only in winners off the total every known rule names, by index, each
-    with the clause broken (winners.py): left unread (None), a likely bug."""
+    unshared: dict[int, str] = field(default_factory=dict)
+    """Entries failed in what a clause every known value shares decides alone, by index,
+    each with that clause (shared.py): left unread (None), a likely bug."""
 
 
 @dataclass

@@ -4,7 +4,6 @@ fixture's outcomes (SETUP_ONLY). run.py solves over what this sees."""
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Callable, Collection, Sequence
 from typing import Final
@@ -19,7 +18,7 @@ from mtrain.conformance.adapter import (
 )
 from mtrain.conformance.attribution import Referee
 from mtrain.conformance.fixture import Expectation, Fixture
-from mtrain.conformance.identify import winners
+from mtrain.conformance.identify import shared
 from mtrain.conformance.identify.cells import Piece
 from mtrain.conformance.identify.found import Observation
 from mtrain.conformance.process import FAILURES, HarnessError
@@ -36,7 +35,6 @@ from mtrain.conformance.runner import (
     setup_problems,
 )
 from mtrain.conformance.selection import players_of
-from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import max_pip_of
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Space
@@ -158,9 +156,9 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
                 charged: list[str] = []
                 problems = _checked(exp, rj_sent, state, impl, sent, nulls, referee,
                                     charged, departed)
-                off = problems and _off_the_total(exp, rj_sent, state, impl, sent)
-                if off:  # a bug every known value would call one (winners.py): unread
-                    obs.off_total[i] = off
+                bug = problems and shared.unshared(fx, exp, rj_sent, state, impl, sent)
+                if bug:  # a bug whatever the rules (shared.py): left unread
+                    obs.unshared[i] = bug
                     outcomes.append(None)
                     continue
                 outcomes.append(_judged(problems, nulls))
@@ -203,24 +201,6 @@ def _checked(exp: Expectation, rj: JSON, state: JSON, impl: Implementation, sent
         return check(exp, rj, state, impl, max_pip_of(sent), nulls=nulls)
     charged += [c for c in got if c not in charged]
     return problems
-
-
-def _off_the_total(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
-                   sent: Ruleset) -> str | None:
-    """The clause a failed entry's winners break where it fails in them alone, its totals
-    checked right, and they hold no total a known value the entry is about names
-    (winners.py); else None."""
-    if exp.winners is None or "scores" not in exp.state:
-        return None
-    try:
-        if check(dataclasses.replace(exp, winners=None), rj, state, impl, max_pip_of(sent)):
-            return None
-        got = impl.winners(rj, state)
-    except (HarnessError, Unsupported, RefusedSetup, ValueError, KeyError, TypeError,
-            AttributeError):
-        return None
-    return winners.off_the_total(exp, state.get("scores") if isinstance(state, dict)
-                                 else None, got, catalog())
 
 
 def _worth_only(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
