@@ -7,7 +7,8 @@ was measured), observe (the fixtures played), solve (the option space in z3 and 
 weighted MaxSAT), conclude (an answer and its likely bugs), findings (each option's
 finding: its margin, how sure, contradicted), pins (options found `other` pinned to a
 known value with a bug), bugs (a known value with a bug told from a rule of the engine's
-own), from_play (situations from play where options are left weak), run (identify
+own), shared (answers that break a clause every known value shares: a likely bug, left
+unread), from_play (situations from play where options are left weak), run (identify
 itself), found (what it finds), interrupted (what an interrupt leaves of it), watch (the
 engine, with what it could not answer counted).
 """

@@ -28,6 +28,9 @@ class Observation:
     """The engine refused a deal here (the start, or a later round's) for no player count
     it does not deal: it has no such table, and the values that have it are contradicted
     (observe.py, SETUP_ONLY)."""
+    unshared: dict[int, str] = field(default_factory=dict)
+    """Entries failed in what a clause every known value shares decides alone, by index,
+    each with that clause (shared.py): left unread (None), a likely bug."""
 
 
 @dataclass

@@ -21,6 +21,13 @@ SITUATIONS = 24
 each rival of an option left weak: tables of real play the fixtures may not show."""
 ROUNDS = 2
 """Rounds of situations, each from fresh seeds, while options are left weak."""
+ENDS = 12
+"""Round ends (situations.end_situations: the table a move before a round's end, half of
+them drained to an empty boneyard) asked under the answer and under each rival of a weak
+option that only a round's end shows (ROUND_ENDS), per round of situations: the legal
+sets asked elsewhere never show how a round ends or what it scores."""
+ROUND_ENDS = frozenset({"blocked_round", "scoring", "blank_values", "tie_rule"})
+"""The options a round's end alone reads (END-2, END-3, SCORE-1..7, MATCH-2..6)."""
 
 
 def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping[str, str],
@@ -30,13 +37,22 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
     """Situations under the answer and under each weak option's runner-up (round
     `round_no`'s seeds), those that tell rule sets of the measured region apart (their
     pieces put in `parts`)."""
-    from mtrain.conformance.situations import SEED, legal_only, situations
+    from mtrain.conformance.situations import (
+        SEED,
+        end_situations,
+        legal_only,
+        situations,
+        stand_in_for,
+    )
 
     by = {f.option: f for f in findings}
     candidates = [dict(values)]
+    ending = [0] if ROUND_ENDS & set(weak) else []  # the candidates whose round ends
     for o in weak:
         for alt in by[o].alternatives or [v for v in space.options[o] if v != values[o]][:1]:
             if alt != OTHER:
+                if o in ROUND_ENDS:
+                    ending.append(len(candidates))
                 candidates.append({**values, o: alt})
     out: list[Fixture] = []
     full = {**space.full(), **allowed}
@@ -51,10 +67,16 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
             rs = space.cat.from_values(plain, f"answer-{k}", own or table)
         except RulesetError:
             continue
-        # the deals are measured (measure.py); a round's end and what a pass does (the
-        # same under every rule set, TURN-4), not yet: none of them is made
-        for fx in situations(rs, SITUATIONS, seed=SEED + round_no, ends=False):
-            fx = dataclasses.replace(legal_only(fx), id=f"{fx.id}@{round_no}.{k}")
+        # the deals are measured (measure.py), and what a pass does is the same under
+        # every rule set (TURN-4): none of those is made; round ends only where an
+        # option they alone show is weak (ENDS)
+        made = [legal_only(fx) for fx in situations(rs, SITUATIONS, seed=SEED + round_no,
+                                                    ends=False)]
+        plays = stand_in_for(rs, space) if k in ending else None
+        if plays is not None:  # how the round ends and scores, under what is measured
+            made += end_situations(rs, plays, ENDS, seed=SEED + round_no)
+        for fx in made:
+            fx = dataclasses.replace(fx, id=f"{fx.id}@{round_no}.{k}")
             try:
                 pieces = explore_in(fx, dict(full), allowed, space, own)
             except (RefusedSetup, ValueError, KeyError, TypeError):

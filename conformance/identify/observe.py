@@ -18,6 +18,7 @@ from mtrain.conformance.adapter import (
 )
 from mtrain.conformance.attribution import Referee
 from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.identify import shared
 from mtrain.conformance.identify.cells import Piece
 from mtrain.conformance.identify.found import Observation
 from mtrain.conformance.process import FAILURES, HarnessError
@@ -155,6 +156,11 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
                 charged: list[str] = []
                 problems = _checked(exp, rj_sent, state, impl, sent, nulls, referee,
                                     charged, departed)
+                bug = problems and shared.unshared(fx, exp, rj_sent, state, impl, sent)
+                if bug:  # a bug whatever the rules (shared.py): left unread
+                    obs.unshared[i] = bug
+                    outcomes.append(None)
+                    continue
                 outcomes.append(_judged(problems, nulls))
                 if problems and _worth_only(exp, rj_sent, state, impl, sent, own):
                     obs.by_entry[i] = ()  # the worth of a round's end of its own: no bug

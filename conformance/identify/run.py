@@ -25,7 +25,7 @@ from typing import Any
 
 from mtrain.conformance.adapter import Implementation
 from mtrain.conformance.fixture import Fixture, load_corpus
-from mtrain.conformance.identify import solve
+from mtrain.conformance.identify import shared, solve
 from mtrain.conformance.identify.cells import Piece, corpus_pieces, narrowed
 from mtrain.conformance.identify.conclude import Until, _conclude
 from mtrain.conformance.identify.found import Identification as Identification
@@ -163,6 +163,7 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
     def result() -> Identification:
         """The answer of the latest conclusion (`found`, as it stands when called)."""
         best, findings, problems = found
+        problems = [*problems, *shared.problems(observations)]
         findings = _as_declared(best, findings, declared, deals)
         rs = _ruleset(cat, space, best.values, deals, own)
         return Identification(rs, findings, best.violated, len(telling), len(telling),

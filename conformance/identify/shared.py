@@ -1,0 +1,135 @@
+"""Answers that break a clause every known value shares: a bug, not a rule of one's own.
+
+The solver (solve.py) calls an option `other` where no known value explains a fixture.
+Some answers no house rule can give, because every value of every option the entry is
+about agrees on the clause they break. Such an entry is left unread (its outcome not
+seen), as measure.py leaves out a deal that loses tiles [INV-CONSERVATION], and the
+fixtures are reported as a likely bug naming the clause:
+
+- winners off the winning total (MATCH-2, MATCH-3): every scoring value says which end
+  of the totals wins (the lowest under both penalty values, the highest under positive),
+  and every tie rule picks only among the players on it (MATCH-4 to MATCH-6). An engine
+  whose scores and totals are right but whose winners hold another total was read as
+  `scoring: other`. (Winners on the total, chosen among a tie as no tie rule does, are a
+  tie rule of the engine's own: read as ever.)
+- totals that are not the table's plus the round's scores the engine gave (MATCH-1):
+  every scoring and match length adds each round's scores to the running totals (a
+  single round's start from nothing), whatever the scores. An engine whose totals are
+  not its own round's scores added was read as `scoring: other`.
+
+Each is told only where the entry checks what the clause decides (the winners against
+the totals it checks, the totals) and fails in nothing else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any, TypeGuard
+
+from mtrain.conformance.adapter import JSON, Implementation, RefusedSetup, Unsupported
+from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.identify.found import Observation, counted
+from mtrain.conformance.process import HarnessError
+from mtrain.conformance.runner import check
+from mtrain.spec.catalog import Catalog, catalog
+from mtrain.spec.notation import max_pip_of
+from mtrain.spec.ruleset import Ruleset
+
+WINNING_TOTAL = {"MATCH-2": ("lowest", min), "MATCH-3": ("highest", max)}
+"""The clauses naming the winning end of the totals, each with its end; the scoring
+values each holds under are the catalogue's (its `when`)."""
+SAID = {"MATCH-2": "the match's winners are not on the lowest total",
+        "MATCH-3": "the match's winners are not on the highest total",
+        "MATCH-1": "the totals are not the table's plus the round's scores"}
+"""Each clause's bug, in words."""
+
+
+def unshared(fx: Fixture, exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
+             sent: Ruleset) -> str | None:
+    """The clause every known value shares that a failed entry breaks, where it fails in
+    what that clause decides alone (the module docstring); else None."""
+    if not isinstance(state, dict):
+        return None
+    try:
+        # the totals (and the winners named from them) alone: checked or not, the
+        # engine's own totals are not its round's scores added
+        rest = dataclasses.replace(exp, winners=None, state={
+            k: v for k, v in exp.state.items() if k != "scores"})
+        if one_round(fx) and off_the_sum(fx, state) and passes(rest, rj, state, impl, sent):
+            return "MATCH-1"
+        # the winners alone, the totals checked right
+        if (exp.winners is not None and "scores" in exp.state
+                and passes(dataclasses.replace(exp, winners=None), rj, state, impl, sent)):
+            return off_the_total(exp, state.get("scores"), impl.winners(rj, state),
+                                 catalog())
+    except (HarnessError, Unsupported, RefusedSetup, ValueError, KeyError, TypeError,
+            AttributeError):
+        return None
+    return None
+
+
+def passes(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
+           sent: Ruleset) -> bool:
+    return not check(exp, rj, state, impl, max_pip_of(sent))
+
+
+def one_round(fx: Fixture) -> bool:
+    """Whether `fx`'s steps play within one round (no later round's deal)."""
+    return not any(s.startswith("next-round") for s in fx.steps)
+
+
+def direction(exp: Expectation, cat: Catalog) -> str | None:
+    """The clause of WINNING_TOTAL that every scoring value `exp` is about holds under
+    (a product naming no scoring is about them all: none then)."""
+    every = frozenset(cat.options["scoring"].values)
+    values = frozenset().union(*(r.get("scoring", every) for r in exp.scope.regions()))
+    return next((c for c in WINNING_TOTAL
+                 if values and values <= cat.clauses[c].when.get("scoring", frozenset())),
+                None)
+
+
+def off_the_total(exp: Expectation, totals: Any, got: Sequence[int],
+                  cat: Catalog) -> str | None:
+    """The clause the engine's winners `got` break (the totals `totals` checked right),
+    where not all of them hold the total every known value the entry is about names;
+    None where they do, or where that cannot be told."""
+    clause = direction(exp, cat)
+    if clause is None or not got or not numbers(totals):
+        return None
+    best = WINNING_TOTAL[clause][1](totals)
+    if all(isinstance(s, int) and 0 <= s < len(totals) and totals[s] == best for s in got):
+        return None  # on the winning total: chosen as a tie rule of its own may choose
+    return clause
+
+
+def off_the_sum(fx: Fixture, state: JSON) -> str | None:
+    """MATCH-1 where the engine's totals after the round are not the table's totals plus
+    the round's scores it gave (whatever rule gave them); None where they are, or where
+    the table has no totals to add to."""
+    before = (fx.table or {}).get("scores")
+    after = state.get("scores")
+    result = state.get("result")
+    scores = result.get("scores") if isinstance(result, dict) else None
+    if not (numbers(before) and numbers(after) and numbers(scores)
+            and len(before) == len(after) == len(scores)):
+        return None
+    return None if after == [b + s for b, s in zip(before, scores, strict=True)] \
+        else "MATCH-1"
+
+
+def numbers(values: Any) -> TypeGuard[list[int]]:
+    return (isinstance(values, list) and bool(values)
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in values))
+
+
+def problems(observations: Sequence[Observation]) -> list[str]:
+    """The likely bugs of entries left unread, one line per clause."""
+    by_clause: dict[str, list[str]] = {}
+    for obs in observations:
+        for clause in sorted(set(obs.unshared.values())):
+            by_clause.setdefault(clause, []).append(obs.fixture.id)
+    return [f"likely bug: {SAID[clause]} in {counted(len(fids))} ({', '.join(fids[:3])}"
+            f"{' ...' if len(fids) > 3 else ''}), where every known value of every option "
+            f"they are about agrees; those entries are left unread [{clause}]"
+            for clause, fids in sorted(by_clause.items())]
