@@ -133,8 +133,8 @@ def _check_players(rules: Rules, players: int) -> None:
         # named by the table it plays, not by the request's name: an engine of fixed
         # rules plays its own table whatever rule set a request names; the rows listed
         # only word the message
-        raise RefusedSetup(f"no hand size for {players} players: the hand-size table "
-                           f"(hand_sizes={rs['hand_sizes']}) lists "
+        raise RefusedSetup(f"no hand size for {players} player{'s' * (players != 1)}: the "
+                           f"hand-size table (hand_sizes={rs['hand_sizes']}) lists "
                            f"{', '.join(str(n) for n, _ in rs.hand_table)}", "DEAL-7")
 
 

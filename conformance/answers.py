@@ -41,6 +41,7 @@ from mtrain.conformance.adapter import (
 from mtrain.reference import codec
 from mtrain.reference.invariants import hand_sizes
 from mtrain.reference.rules import Rules
+from mtrain.spec import tiles as T
 from mtrain.spec.yamlschema import schema, strict_validator
 
 if TYPE_CHECKING:  # imported to word a violation found: a run that finds none needs it not
@@ -321,7 +322,7 @@ def state_problems(ruleset: JSON | Rules, state: Any, *, dealt: bool = False,
 
 def actions_problems(actions: Any) -> list[Problem]:
     if type(actions) is list and all(map(action_valid, actions)):
-        return _twice("actions", "legal_answer", [tuple(sorted(a.items())) for a in actions],
+        return _twice("actions", "legal_answer", list(map(action_key, actions)),
                       lambda i: _short(json.dumps(actions[i]), 80))
     if type(actions) is not list:
         return [Problem("schema", "actions [protocol.schema.json#/$defs/legal_answer]",
@@ -331,6 +332,16 @@ def actions_problems(actions: Any) -> list[Problem]:
         if not action_valid(a):
             out += schema_problems("action", a, f"actions/{i}/")
     return out[:3]
+
+
+def action_key(action: JSON) -> tuple[Any, ...]:
+    """What an action means, however its tile is written: a play of "5-12" is the play of
+    "12-5" (the protocol reads a tile either end first), so a list naming both names one
+    play twice. `action` is a valid action (action_valid)."""
+    tile = action.get("tile")
+    if tile is None:
+        return (action["type"],)
+    return ("play", T.BY_TEXT.get(tile, tile), action["train"])
 
 
 def _twice(field: str, answer: str, keys: list[Any], show: Callable[[int], str]

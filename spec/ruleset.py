@@ -63,7 +63,8 @@ class Ruleset(Mapping[str, str]):
         if players not in table:
             counts = ", ".join(str(n) for n in table)
             raise ValueError(
-                f"{self.name} has no hand size for {players} players (it lists {counts}) [DEAL-7]"
+                f"{self.name} has no hand size for {players} player{'s' * (players != 1)} "
+                f"(it lists {counts}) [DEAL-7]"
             )
         return table[players]
 

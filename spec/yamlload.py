@@ -227,9 +227,11 @@ def describe(value: object) -> str:
 class _Walker:
     """One pass over the composed node tree: records lines and refuses bad nodes."""
 
-    def __init__(self, path: str, loader: _Loader) -> None:
+    def __init__(self, path: str, loader: _Loader, text: str = "") -> None:
         self.path = path
         self.loader = loader
+        self.text = text
+        self.text_lines: list[str] | None = None  # split on the first alias met
         self.lines: dict[Pointer, int] = {}
         self.sizes: dict[int, int] = {}  # node id -> its size with aliases expanded
         self.open: set[int] = set()  # the nodes being walked (an alias to one is a cycle)
@@ -280,14 +282,45 @@ class _Walker:
         if isinstance(node, yaml.ScalarNode):
             self.check_scalar(node)
         elif isinstance(node, yaml.SequenceNode):
+            after = (node.start_mark.line, node.start_mark.column)
             for index, item in enumerate(node.value):
-                size += self.walk(item, (*pointer, index), item.start_mark.line + 1, depth + 1)
+                if id(item) in self.sizes:  # an alias: its own line, not its anchor's
+                    after = self.alias_at(after)
+                    line = after[0] + 1
+                else:
+                    line, after = item.start_mark.line + 1, (item.end_mark.line,
+                                                             item.end_mark.column)
+                size += self.walk(item, (*pointer, index), line, depth + 1)
                 self.bound(node)
         elif isinstance(node, yaml.MappingNode):
             size += self.walk_mapping(node, pointer, depth)
         self.open.discard(id(node))
         self.sizes[id(node)] = size
         return size
+
+    def alias_at(self, after: tuple[int, int]) -> tuple[int, int]:
+        """(line, column) from 0 just past the next alias (`*name`) after `after`: a
+        composed alias is its anchor's node, marks and all, so a fixture repeated as
+        `- *one` is found in the text, past the item before it. Between two items only
+        indicators, spaces and comments come; `after` itself, if none is found."""
+        if self.text_lines is None:
+            self.text_lines = _BREAK.split(self.text)
+        lines = self.text_lines
+        row, col = after
+        while row < len(lines):
+            text = lines[row]
+            while col < len(text):
+                c = text[col]
+                if c == "#" and (col == 0 or text[col - 1] in " \t"):
+                    break  # a comment: the rest of the line
+                if c == "*":
+                    end = col + 1
+                    while end < len(text) and text[end] not in " \t,[]{}":
+                        end += 1
+                    return row, end
+                col += 1
+            row, col = row + 1, 0
+        return after
 
     def bound(self, node: yaml.Node) -> None:
         """Only what aliases add is bounded: a file written out in full loads whatever
@@ -589,7 +622,7 @@ def _load(name: str, text: str) -> Document:
             isinstance(node, yaml.ScalarNode) and node.tag == _YAML_TAG + "null" and not node.value
         ):
             raise SpecError(name, None, "empty file")
-        walker = _Walker(name, loader)
+        walker = _Walker(name, loader, text)
         walker.walk(node, (), node.start_mark.line + 1)
         data = loader.construct_document(node)
     except yaml.YAMLError as exc:

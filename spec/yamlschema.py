@@ -157,13 +157,20 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
         empty = "; an empty list is written []" if inst is None and "array" in types else ""
         yield pointer, (f"{where}: expected {wanted}, got {_got(inst)}{empty}"
                         + _text_for_number(inst, types))
+    elif kind == "pattern" and inst == "" and isinstance(err.schema, dict) and isinstance(
+            err.schema.get("minLength"), int) and err.schema["minLength"] >= 1:
+        return  # an empty text breaks minLength too, whose message says it once
     elif kind == "pattern" and isinstance(err.schema, dict) and "x-expected" in err.schema:
         # A schema may say in words what the pattern stands for.
         yield pointer, f"{where}: {describe(inst)} is not {err.schema['x-expected']}"
     elif kind == "pattern":
         yield pointer, f"{where}: {describe(inst)} does not match the pattern {value}"
+    elif kind == "minLength" and isinstance(inst, str) and not inst:
+        expected = err.schema.get("x-expected") if isinstance(err.schema, dict) else None
+        yield pointer, f"{where}: '' is empty" + (f"; expected {expected}" if expected else "")
     elif kind == "minLength" and isinstance(inst, str):
-        yield pointer, f"{where}: {describe(inst)} is too short (at least {value} characters)"
+        yield pointer, (f"{where}: {describe(inst)} is too short (at least {value} "
+                        f"character{'s' * (value != 1)})")
     elif kind == "minProperties" and isinstance(inst, dict) and isinstance(err.schema, dict) \
             and err.schema.get("properties"):  # an entry of known keys given too few
         has = f"gives only {', '.join(map(str, inst))}" if inst else "is empty"

@@ -59,6 +59,7 @@ class LintReport:
         scopes = None if self.scopes is None else self.scopes.to_json(Space())
         return {
             "scopes": scopes,
+            "steps_played": self.scopes is not None,  # only the scope check plays them
             "fixtures": self.fixtures,
             "clauses": self.clauses,
             "uncovered": self.uncovered,

@@ -85,6 +85,10 @@ def run(args: argparse.Namespace) -> int:
               f"option space in {sc.runs} reference runs ({sc.seconds:.1f} s); "
               f"{sc.beyond_written} fixtures hold beyond the variants they name "
               f"({sc.beyond_possible} could), {len(sc.proposals)} wider scopes proposed")
+    else:  # without the scope check no step is played: say so, lest 0 errors read as more
+        print("scopes: not checked (--no-scopes), so no step was played: a step the rules "
+              "refuse or an expected outcome they contradict is not found here (`mtrain lint` "
+              "plays every step; `mtrain conform --fixtures PATH` under the rule sets named)")
     for u in report.uncovered:
         print(f"uncovered: {u['clause']} under {u['variant']}")
     for pair in report.pairs_missing:

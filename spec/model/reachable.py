@@ -170,7 +170,7 @@ class _Table:
     def problems(self, players: bool = True) -> list[str]:
         hand_table = dict(getattr(self.rs, "hand_table", ()))
         if players and hand_table and self.n not in hand_table:
-            self.fail("REACH-PLAYERS", f"no hand size for {self.n} players")
+            self.fail("REACH-PLAYERS", f"no hand size for {self.n} player{'s' * (self.n != 1)}")
             return self.out
         if self.phase == "engine":
             self.engine_search(hand_table.get(self.n))
