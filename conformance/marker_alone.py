@@ -15,9 +15,11 @@ well (sixes' tie), what the round's end is worth is set aside too (round_end_alo
 and each of those options is asked in turn alike.
 
 Every known value is asked, as the other cuts ask (seat_alone.py, round_end_alone.py):
-owner-plays-own leaves up the most markers, owner-plays-anywhere and anyone-plays-on take
-off the mover's or the train's, so a legal set the three agree on is one the markers the
-steps leave do not decide.
+owner-plays-own leaves up the most markers, owner-plays-anywhere takes off the mover's
+and anyone-plays-on the train's, so a legal set the three agree on is, as far as the known
+rules can show, one the markers the steps leave do not decide. (A house rule that leaves
+up a set of markers none of them does could still see another legal set; with known values
+as evidence, as elsewhere, such an engine is then charged where its rule is not at fault.)
 """
 
 from __future__ import annotations
