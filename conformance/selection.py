@@ -16,6 +16,7 @@ from pathlib import Path
 from mtrain.conformance.blocked_alone import ONLY_BLOCKED, blocked_scores_entry
 from mtrain.conformance.defaults import RESULTS_FLOOR, SITUATIONS, SITUATIONS_MIN
 from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load_corpus
+from mtrain.conformance.marker_alone import marker_entry, marker_options
 from mtrain.conformance.match_end_alone import match_end_entry, only_match_length
 from mtrain.conformance.partition import applies, stand_in
 from mtrain.conformance.round_end_alone import only_round_end, round_end_entry
@@ -417,6 +418,8 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
                 seat = match_end_entry(exp, fx, rs, space)  # the winners once it is over
             elif seat is None and why == ONLY_BLOCKED:
                 seat = blocked_scores_entry(exp, fx, rs, space)  # what a blocked end is worth
+            elif seat is None and (named := marker_options(why)):
+                seat = marker_entry(exp, fx, rs, space, named)  # all but which markers are up
     if seat is not None:
         return seat, None
     return None, (reasons[0] if reasons else unreached(fx, rs))
