@@ -477,12 +477,19 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
     return report
 
 
+ROUND_SCORES = ("round end: result.scores", "round end: INV-ROUND-SCORE")
+"""The signatures of a round's own scores wrong at its end (judge.compare_apply)."""
+
+
 def cause(signature: str) -> str:
     """What a signature says differs, less how the step that showed it came about: the
     state after a play and after a pass wrong in the same field (`after play:
     first_turns`, `after pass: first_turns`), an action listed where it must not be and
     missing where it must be, by one clause (`allows play (TRAIN-4)`, `forbids play
-    (TRAIN-4)`)."""
+    (TRAIN-4)`), a round's scores wrong at its end and in the `score` answer (flagstop's
+    [0-0] forgotten)."""
+    if signature in ROUND_SCORES or re.fullmatch(r"score \([a-z ]+\)", signature):
+        return "a round's scores"  # asked by `score` or by the step that ends the round
     state = re.fullmatch(r"after [a-z ]+: (.+)", signature)
     if state is not None:
         return f"after a step: {state.group(1)}"

@@ -25,6 +25,7 @@ from mtrain.conformance.fuzz.rulesets import Context
 from mtrain.conformance.process import NotApplicable
 from mtrain.reference import codec
 from mtrain.reference.engine import OVER, State, _finish
+from mtrain.spec.catalog import catalog
 
 NO_SCORE: Any = object()
 """What the reference gives where the state is no round's end to score."""
@@ -60,13 +61,15 @@ def reference_scores(ctx: Context, state: JSON) -> tuple[list[int], tuple[str, .
 
 
 def clauses(ctx: Context, blocked: bool) -> tuple[str, ...]:
-    """What conform charges for wrong scores (attribution.Referee.scoring): the scoring
-    in force, SCORE-7 first for a blocked round under the low hand's rule."""
+    """The scoring clauses in force (read from the catalogue, so a new value's joins), the
+    one conform charges most often first (attribution.Referee.scoring): SCORE-7 for a
+    blocked round under the low hand's rule, else the scoring's own."""
     r = ctx.rules
-    out = ["SCORE-6" if r.positive_scoring else "SCORE-5"]
-    if blocked and r.blocked_low_wins and not r.positive_scoring:
-        out.insert(0, "SCORE-7")  # SCORE-7: the blocked round's lowest hand scores nothing
-    return tuple(out)
+    first = ("SCORE-7" if blocked and r.blocked_low_wins and not r.positive_scoring
+             else "SCORE-6" if r.positive_scoring else "SCORE-5")
+    rest = [c.id for c in catalog().clauses.values()
+            if c.id.startswith("SCORE-") and c.applies(ctx.rs)]
+    return tuple(dict.fromkeys([first, *rest]))
 
 
 def marks(read: Sequence[str]) -> tuple[str, ...]:
