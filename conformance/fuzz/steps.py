@@ -372,8 +372,14 @@ def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt:
         if found:
             res.record(found, tie, round_no, step, n)
         # and the totals the step leaves tied (viaduct wrote its tie-break into them at
-        # its match's last round, MATCH-1): a winners probe asks no more once they differ
-        totals = Probe("apply", probe.variant, table, action=probe.action)
+        # its match's last round, MATCH-1): a winners probe asks no more once they differ.
+        # The rounds gone out are the game's own: made-up ones may have ended a match of
+        # one's own already (coupling's, at a third out), and the totals need none
+        totals = Probe("apply", probe.variant, {**table, "outs": probe.table["outs"]},
+                       action=probe.action)
         found = session.judge.judge(totals)
-        if found:
+        if found and alone is not None and any(
+                d.signature.startswith("refuses the setup") for d in found):
+            res.not_judged([own_rules.MATCH_LENGTH])  # made-up totals ended its own match
+        elif found:
             res.record(found, totals, round_no, step, n)
