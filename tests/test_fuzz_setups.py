@@ -105,15 +105,16 @@ def test_games_start_only_at_rounds_the_engines_own_match_has() -> None:
     signalbox = load_implementation("adapter", f"{EXAMPLES / 'signalbox_engine.py'}:Signalbox")
     name = _own("signalbox")
     assert F.context(name).rules.rounds == 16
-    rounds = setups.match_rounds(signalbox, [name])
-    assert rounds == {name: 8}
+    counts = F.context(name).rs.player_counts
+    rounds = setups.match_rounds(signalbox, [(name, n) for n in counts])
+    assert rounds == {setups.round_key(name, n): 8 for n in counts}  # at every count
     chooser = F.Chooser([name])
     plans = [F.plan_game(i, 1, chooser, None, rounds) for i in range(60)]
     assert max(p.first_round + p.rounds - 1 for p in plans) == 8
     before = [F.plan_game(i, 1, chooser) for i in range(60)]  # the stand-in's sixteen
     assert sum(p.first_round > 8 for p in before) > 0
     # a rule set whose match length is known is not asked
-    assert setups.match_rounds(signalbox, ["pagat"]) == {}
+    assert setups.match_rounds(signalbox, [("pagat", 4)]) == {}
 
 
 def test_a_cut_double_ends_the_follow_phase_it_opened() -> None:

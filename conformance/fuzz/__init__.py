@@ -22,12 +22,15 @@ under it (run.py one_per_bug).
 
 Each rule set's setups at the player counts its table lacks are asked too (refused by
 DEAL-7, or a finding), and under a match length of its own the last round its match
-has, so that no game starts after it (setups.py).
+has at each count played, so that no game starts after it (setups.py). At each round end
+the round's `score` is asked (scoring.py), and at a last round the totals a made-up tie
+leaves as well as the winners (steps.py).
 
 Modules: rulesets (which rule sets, and a mutant's), plans (each game's plan), play (a
 game's rounds), steps (one step's questions and move), asking (the implementation's
 answers), results (what a game found), totals (made-up match totals), setups (the
-counts a table lacks, a match's rounds), judge (what is compared, and signatures), tables
+counts a table lacks, a match's rounds), scoring (the `score` question at a round's end),
+judge (what is compared, and signatures), tables
 (fixture notation), possible (what a table must be), shrink, reproducer, run (a whole run,
 with --jobs); the command line and its report: mtrain/commands/fuzz.py.
 """

@@ -25,6 +25,7 @@ that a run can count each bug once however often it shows:
     round end: result.scores                the step that ends the round: only the result
                                             and the totals count, not the bookkeeping
     winners                                 the match winners differ
+    score (blocked)                         the `score` of a round's end (scoring.py)
     allows the setup (DEAL-7)               a player count the table lacks dealt (or its
                                             table played on), where it must be refused
     crash on apply                          the implementation failed to answer
@@ -101,7 +102,8 @@ class Probe:
     count the table lacks: refused by DEAL-7), "legal" (the legal actions), "refused"
     (`action` must be refused, by `clause`), "apply" (the state after `action`), "winners"
     (the match winners after `action` ends the last round), "listed" (`action`, listed as
-    legal, must not then be refused: the implementation's answers against each other).
+    legal, must not then be refused: the implementation's answers against each other),
+    "score" (the round's scores of the hands `action` ends it with: fuzz/scoring.py).
     """
 
     kind: str

@@ -35,22 +35,47 @@ def plan_game(index: int, seed: int, chooser: Chooser, players: int | None = Non
 
     A third of the games start at round 1, a quarter at the last round (where the match
     winners are compared), the rest in between; a quarter go on into the next round.
-    Under a match length of one's own, whose last round nobody knows (winners are judged
+    Under a match length of one's own whose last round is not known (winners are judged
     after every round), half start at round 1 and the rest anywhere: fewer start at a
-    round its match does not have (signalbox's eight of sixteen). `rounds`: the last round
-    the implementation's own match has, by rule set (setups.match_rounds): no game starts
-    after it (signalbox: 18 of 60 games did, and ended at their deal).
+    round its match does not have (signalbox's eight of sixteen); once known, a quarter
+    start at it, where its made-up ties are asked (viaduct's). `rounds`: the last round
+    the implementation's own match has, by rule set and count (setups.match_rounds): no
+    game starts after it (signalbox: 18 of 60 games did, and ended at their deal).
     """
     s = game_seed(seed, index)
     rng = random.Random(s)
     variant = chooser(index, random.Random(s ^ 0x5EED))
     ctx = context(variant)
     n = players if players is not None else rng.choice(ctx.rs.player_counts)
-    last = setups.last_round(ctx, rounds or {})
+    last = setups.last_round(ctx, n, rounds or {})
     x = rng.random()
-    if own_rules.MATCH_LENGTH in ctx.unknown:
+    if own_rules.MATCH_LENGTH in ctx.unknown and setups.round_key(
+            variant, n) not in (rounds or {}):  # its last round unknown
         first = 1 if x < 0.5 else rng.randint(1, last)
     else:
         first = 1 if x < 0.33 else last if x < 0.58 else rng.randint(1, last)
     played = 2 if first < last and rng.random() < 0.25 else 1
     return GamePlan(index, variant, n, first, played, s)
+
+
+def tables(games: int, seed: int, chooser: Chooser, players: int | None = None
+           ) -> list[tuple[str, int]]:
+    """The (rule set, player count) pairs the run's games are played at, under a match
+    length of one's own only (what setups.match_rounds measures), drawn as plan_game
+    draws them; the scan stops once every count of every such rule set is seen."""
+    own = {name for name in chooser.names
+           if own_rules.MATCH_LENGTH in context(name).unknown}
+    if not own:
+        return []
+    left = {(name, n) for name in own
+            for n in ([players] if players is not None else context(name).rs.player_counts)}
+    seen: list[tuple[str, int]] = []
+    for i in range(games):
+        plan = plan_game(i, seed, chooser, players)
+        pair = (plan.variant, plan.players)
+        if pair in left:
+            left.discard(pair)
+            seen.append(pair)
+            if not left:
+                break
+    return seen

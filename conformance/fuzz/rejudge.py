@@ -16,7 +16,7 @@ from mtrain.conformance.adapter import (
 )
 from mtrain.conformance.answers import state_problems
 from mtrain.conformance.fixture import Fixture
-from mtrain.conformance.fuzz import own_rules, setups
+from mtrain.conformance.fuzz import own_rules, scoring, setups
 from mtrain.conformance.fuzz.judge import (
     Disagreement,
     Probe,
@@ -109,6 +109,12 @@ class Judge:
             return self._refusal(ctx, st, got_state, probe.action, want)
         if probe.kind == "refused":
             return None  # legal under the reference
+        if probe.kind == "score":  # what the round is worth, whatever ends it (scoring.py)
+            taken = as_action(ctx, st, probe.action)
+            read = (own_rules.step(ctx, st, taken, perform)[1] if taken is not None
+                    else own_rules.own_reads(ctx, ref))
+            return self._score(ctx, probe.action, after,
+                               (*read, *own_rules.on_state(ctx, st, legal_actions)[1]))
         # its own rules may decide the step: then only a failure or a broken state is a
         # finding, as in play (an invariant holds whatever the rules). What the step reads
         # is what play reads (own_rules.step): whether it is legal is the legal set's
@@ -152,6 +158,23 @@ class Judge:
         return read_own(compare_winners(ctx, probe.action, want_seats, seats, error,
                                         after["scores"], over_left_open=alone is not None),
                         own_legal)
+
+    def _score(self, ctx: Context, text: str, after: JSON, read: tuple[str, ...]
+               ) -> list[Disagreement] | None:
+        """The implementation's `score` of the reference's finished state `after`; None
+        when the step ends no round, or the scoring reads a rule of one's own; marked with
+        the rules of one's own the step and its legality `read` (scoring.marks)."""
+        ref = scoring.reference_scores(ctx, after)
+        if ref is None or ref[1] or not scoring.asks_scores(self.impl):
+            return None
+        try:
+            got, error = scoring.ask_score(self.impl, ctx, after), None
+        except NotApplicable:
+            return None
+        except Exception as e:
+            got, error = None, e
+        return read_own(scoring.compare_score(ctx, text, after, ref[0], got, error),
+                        scoring.marks(read))
 
     def _listed(self, ctx: Context, st: State, state: JSON, text: str
                 ) -> list[Disagreement] | None:

@@ -62,7 +62,9 @@ class GameResult:
                players: int) -> None:
         for d in found:
             seen = self.found.get(d.signature)
-            if seen is None or probe.weight < seen[1].probe.weight:
+            # the smaller probe, one conform runs (no rule of one's own read) first
+            if seen is None or (bool(d.own), probe.weight) < (
+                    bool(seen[1].disagreement.own), seen[1].probe.weight):
                 best = Occurrence(probe, d, self.index, round_no, step, players)
             else:
                 best = seen[1]

@@ -28,7 +28,7 @@ from mtrain.conformance.defaults import DEFAULT_TIMEOUT, FUZZ_OUT
 from mtrain.conformance.forking import EXIT_SECONDS, finish, pool_context
 from mtrain.conformance.fuzz.asking import Session
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
-from mtrain.conformance.fuzz.plans import GamePlan, plan_game
+from mtrain.conformance.fuzz.plans import GamePlan, plan_game, tables
 from mtrain.conformance.fuzz.play import play_game
 from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.reproducer import (
@@ -177,8 +177,8 @@ class FuzzReport:
     """`variant: N players` -> what the implementation did with a setup its table lacks
     (refused, by DEAL-7: right; dealt: a finding), each asked once (setups.py)"""
     match_rounds: dict[str, int] = field(default_factory=dict)
-    """A match length of its own: rule set -> the last round its match has (no game
-    started after it; setups.match_rounds)"""
+    """A match length of its own: `rule set: N players` -> the last round its match has
+    at that count (no game started after it; setups.match_rounds)"""
     stopped: str | None = None  # why games were left unplayed
     broken: bool = False  # the implementation failed too often: play stopped
     interrupted: KeyboardInterrupt | None = None  # SIGINT or SIGTERM stopped the run
@@ -412,7 +412,7 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
     label = slug(target.label or str(info.get("name", "impl")))
     chooser = variants if isinstance(variants, Chooser) else declared(variants, info, players)
     # the rounds a match of its own has, asked before any game is planned
-    report.match_rounds = match_rounds(impl, chooser.names)
+    report.match_rounds = match_rounds(impl, tables(games, seed, chooser, players))
     plans = _Plans(games, seed, chooser, players, report.match_rounds)
     start = time.perf_counter()
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
@@ -477,12 +477,19 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
     return report
 
 
+ROUND_SCORES = ("round end: result.scores", "round end: INV-ROUND-SCORE")
+"""The signatures of a round's own scores wrong at its end (judge.compare_apply)."""
+
+
 def cause(signature: str) -> str:
     """What a signature says differs, less how the step that showed it came about: the
     state after a play and after a pass wrong in the same field (`after play:
     first_turns`, `after pass: first_turns`), an action listed where it must not be and
     missing where it must be, by one clause (`allows play (TRAIN-4)`, `forbids play
-    (TRAIN-4)`)."""
+    (TRAIN-4)`), a round's scores wrong at its end and in the `score` answer (flagstop's
+    [0-0] forgotten)."""
+    if signature in ROUND_SCORES or re.fullmatch(r"score \([a-z ]+\)", signature):
+        return "a round's scores"  # asked by `score` or by the step that ends the round
     state = re.fullmatch(r"after [a-z ]+: (.+)", signature)
     if state is not None:
         return f"after a step: {state.group(1)}"

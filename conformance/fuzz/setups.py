@@ -13,13 +13,14 @@ finding, whose reproducer is the setup with `refused_setup: DEAL-7`.
 
 A match length of one's own (`other`) leaves how many rounds a match has to the engine;
 games that start at a round its match does not have end at their deal (signalbox: 18 of
-60). `match_rounds` asks the engine for the deal of a round, halving, and games start
-only at rounds its match has.
+60). `match_rounds` asks the engine for the deal of a round, halving, once for each
+player count games are played at (viaduct's match length depends on it), and games
+start only at rounds its match has at their count.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, Implementation
@@ -121,24 +122,29 @@ def _listed(rs: Ruleset) -> str:
 # --- the rounds a match of its own has -------------------------------------------------
 
 
-def match_rounds(impl: Implementation, names: Sequence[str]) -> dict[str, int]:
-    """For each rule set of `names` played with a match length of its own: the last round
-    the implementation deals (at the fewest players, no totals carried), found by halving
-    between round 1 and the stand-in's last; left out where round 1 is not dealt, or a
-    deal fails (games then start anywhere, as before)."""
+def match_rounds(impl: Implementation, tables: Iterable[tuple[str, int]]) -> dict[str, int]:
+    """For each (rule set, player count) of `tables` played with a match length of its
+    own: the last round the implementation deals at that count (round_key; viaduct's
+    match is the largest multiple of n up to 19 rounds), found by halving between round
+    1 and the stand-in's last, with no totals carried; left out where round 1 is not
+    dealt, or a deal fails (games then start anywhere, as before)."""
     out: dict[str, int] = {}
-    for name in dict.fromkeys(names):
+    for name, n in dict.fromkeys(tables):
         ctx = context(name)
         if own_rules.MATCH_LENGTH not in ctx.unknown:
             continue
-        last = _last_round(impl, ctx)
+        last = _last_round(impl, ctx, n)
         if last is not None:
-            out[name] = last
+            out[round_key(name, n)] = last
     return out
 
 
-def _last_round(impl: Implementation, ctx: Context) -> int | None:
-    n = min(ctx.rs.player_counts)
+def round_key(name: str, players: int) -> str:
+    """How match_rounds names a rule set at a player count."""
+    return f"{name}: {players} {'player' if players == 1 else 'players'}"
+
+
+def _last_round(impl: Implementation, ctx: Context, n: int) -> int | None:
 
     def dealt(round_no: int) -> bool | None:
         deal: JSON = {"players": n, "engine": engine_number(ctx.rules, round_no),
@@ -167,7 +173,7 @@ def _last_round(impl: Implementation, ctx: Context) -> int | None:
     return lo
 
 
-def last_round(ctx: Context, known: Mapping[str, int]) -> int:
-    """The last round games under `ctx` may start at: the stand-in's, or the one the
-    implementation's own match has (match_rounds)."""
-    return min(ctx.rules.rounds, known.get(ctx.name, ctx.rules.rounds))
+def last_round(ctx: Context, players: int, known: Mapping[str, int]) -> int:
+    """The last round games under `ctx` at `players` may start at: the stand-in's, or the
+    one the implementation's own match has at that count (match_rounds)."""
+    return min(ctx.rules.rounds, known.get(round_key(ctx.name, players), ctx.rules.rounds))

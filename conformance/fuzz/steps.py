@@ -11,7 +11,7 @@ from typing import Any
 
 from mtrain.conformance.adapter import JSON, Refused, RefusedSetup
 from mtrain.conformance.answers import Problem, actions_problems, identical
-from mtrain.conformance.fuzz import own_rules
+from mtrain.conformance.fuzz import own_rules, scoring
 from mtrain.conformance.fuzz.asking import (
     UNSUPPORTED,
     Session,
@@ -204,6 +204,10 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
     elif nxt.phase == OVER and not unsupported and (same or not own):
         _winners(session, ctx, res, pos.probe("winners", text), nxt,
                  got if follow_impl else after, round_no, step, n, rng)
+    if nxt.phase == OVER and not unsupported and not fatal(error):
+        # what the round is worth, whatever its own rules say of its end (scoring.py)
+        _score(session, ctx, res, pos.probe("score", text), after, round_no, step, n,
+               (*own, *own_legal))
     # where the next step starts (a refusal its legal answer foretold: as any refused step,
     # from the rules' state, or the game would end for a bug already found)
     if own and not same and not unsupported and not unlisted:
@@ -278,6 +282,28 @@ def _no_state(own: Sequence[str], problems: Sequence[Problem], refused: bool = F
     return f"its own rules ({', '.join(own)}) decided a step, and it gave {cause}"
 
 
+def _score(session: Session, ctx: Context, res: GameResult, probe: Probe, after: JSON,
+           round_no: int, step: int, n: int, read: Sequence[str]) -> None:
+    """The implementation's `score` of the round the reference ended (`after`), judged
+    where the reference's scoring reads no rule of one's own; marked with those the step
+    and its legality `read` that keep conform from running its reproducer."""
+    if not scoring.asks_scores(session.impl):
+        return
+    ref = scoring.reference_scores(ctx, after)
+    if ref is None:
+        return
+    want, own = ref
+    if own:
+        res.not_judged(own)
+        return
+    got, error = asked(res, lambda: scoring.ask_score(session.impl, ctx, after))
+    if got is UNSUPPORTED:
+        return
+    assert probe.action is not None
+    res.record(read_own(scoring.compare_score(ctx, probe.action, after, want, got, error),
+                        scoring.marks(read)), probe, round_no, step, n)
+
+
 def _winners_now(st: State) -> list[int]:
     """The reference's winners of a state whose round is over: [] with rounds to come."""
     return match_winners(st) if match_over(st) else []  # MATCH-1
@@ -316,7 +342,8 @@ def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt:
              final: JSON, round_no: int, step: int, n: int, rng: random.Random) -> None:
     """The match winners after a round: none while rounds are to come (MATCH-1), and
     after the last one again under made-up tied totals (the totals never change how a
-    round is played: the same last step tests MATCH-4, 5)."""
+    round is played: the same last step tests MATCH-4, 5), with the totals that step
+    leaves tied (MATCH-1: each the sum of the round scores, whatever breaks the tie)."""
     assert probe.action is not None and nxt.result is not None
     want, own = own_rules.on_state(ctx, nxt, _winners_now)
     # a match length of its own alone: whether the match is over is its to say, and the
@@ -344,3 +371,15 @@ def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt:
         found = session.judge.judge(tie)
         if found:
             res.record(found, tie, round_no, step, n)
+        # and the totals the step leaves tied (viaduct wrote its tie-break into them at
+        # its match's last round, MATCH-1): a winners probe asks no more once they differ.
+        # The rounds gone out are the game's own: made-up ones may have ended a match of
+        # one's own already (coupling's, at a third out), and the totals need none
+        totals = Probe("apply", probe.variant, {**table, "outs": probe.table["outs"]},
+                       action=probe.action)
+        found = session.judge.judge(totals)
+        if found and alone is not None and any(
+                d.signature.startswith("refuses the setup") for d in found):
+            res.not_judged([own_rules.MATCH_LENGTH])  # made-up totals ended its own match
+        elif found:
+            res.record(found, totals, round_no, step, n)

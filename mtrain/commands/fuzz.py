@@ -374,8 +374,13 @@ def print_report(report: FuzzReport, target: Target) -> None:
               f"{len(right):,} refused")
         for key, what in [(k, v) for k, v in report.setups.items() if k not in right][:5]:
             print(f"    {key}: {what}")
-    for name, last in report.match_rounds.items():
-        print(f"its own match ({name}) deals rounds 1 to {last}: no game started later")
+    by_name: dict[str, list[str]] = {}  # `name: N players` -> last round, per rule set
+    for key, last in report.match_rounds.items():
+        name, _, count = key.rpartition(": ")
+        by_name.setdefault(name, []).append(f"{last} at {count}")
+    for name, lasts in by_name.items():
+        print(f"its own match ({name}) deals rounds 1 to {', '.join(lasts)}: no game "
+              "started later")
     rate = f" ({report.steps / report.seconds:,.0f} steps/s)" if report.seconds > 0 else ""
     tail = []
     if report.not_applicable:

@@ -1,0 +1,119 @@
+"""The `score` question at a round's end: the round's scores of the hands it ended with.
+
+A round's end under a rule of one's own (a blocked round of one's own: viaduct's two laps
+of passes) is not judged, and with it went what the round is worth: an engine that scores
+a blocked round's hands at face value under positive scoring (SCORE-6 gives nobody
+anything) was found by conform's `blocked_scores` entries and never by fuzz. Yet what the
+hands are worth is the scoring's, whatever ends the round: at each round end it reaches,
+fuzz asks the implementation's `score` of the reference's final state (the winner who
+went out, or none for a blocked round) and compares it with the reference's, judged only
+where the reference's scoring read no option played its own way (as other answers).
+
+An implementation without `score` is not asked (it is optional: adapter.Scoring).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from mtrain.conformance.adapter import JSON, Implementation, Unsupported
+from mtrain.conformance.blocked_alone import OPTION
+from mtrain.conformance.fuzz import own_rules
+from mtrain.conformance.fuzz.judge import Disagreement, failure
+from mtrain.conformance.fuzz.rulesets import Context
+from mtrain.conformance.process import NotApplicable
+from mtrain.reference import codec
+from mtrain.reference.engine import OVER, State, _finish
+from mtrain.spec.catalog import catalog
+
+NO_SCORE: Any = object()
+"""What the reference gives where the state is no round's end to score."""
+
+
+def end_of(state: JSON) -> tuple[str, int | None] | None:
+    """(how the round ended, the seat that went out or None) of a finished state."""
+    result = state.get("result")
+    if state.get("phase") != OVER or not isinstance(result, dict):
+        return None
+    winner = result.get("winner")
+    return str(result.get("end")), winner if isinstance(winner, int) and winner >= 0 else None
+
+
+def _scores(st: State, winner: int | None) -> list[int]:
+    """SCORE-1..7 on the hands of `st`, as adapter.ReferenceImplementation.score has them
+    (on flags that may be traced)."""
+    done = st.copy()
+    done.result = None
+    _finish(done, "blocked" if winner is None else "domino", -1 if winner is None else winner)
+    assert done.result is not None
+    return list(done.result.scores)
+
+
+def reference_scores(ctx: Context, state: JSON) -> tuple[list[int], tuple[str, ...]] | None:
+    """The reference's scores of the finished `state`, and the options of one's own the
+    scoring read (then they are not the rules' scores); None when it is no round's end."""
+    end = end_of(state)
+    if end is None:
+        return None
+    st = codec.state_from_json(ctx.rules, state)
+    return own_rules.on_state(ctx, st, lambda s: _scores(s, end[1]))
+
+
+def clauses(ctx: Context, blocked: bool) -> tuple[str, ...]:
+    """The scoring clauses in force (read from the catalogue, so a new value's joins), the
+    one conform charges most often first (attribution.Referee.scoring): SCORE-7 for a
+    blocked round under the low hand's rule, else the scoring's own."""
+    r = ctx.rules
+    first = ("SCORE-7" if blocked and r.blocked_low_wins and not r.positive_scoring
+             else "SCORE-6" if r.positive_scoring else "SCORE-5")
+    rest = [c.id for c in catalog().clauses.values()
+            if c.id.startswith("SCORE-") and c.applies(ctx.rs)]
+    return tuple(dict.fromkeys([first, *rest]))
+
+
+def marks(read: Sequence[str]) -> tuple[str, ...]:
+    """Of the options of one's own a finishing step and its legality read, those that keep
+    conform from running its one-step reproducer: all but the blocked round's, whose
+    entry conform cuts to the scores alone (blocked_alone.py)."""
+    return tuple(dict.fromkeys(o for o in read if o != OPTION))
+
+
+def compare_score(ctx: Context, text: str, state: JSON, want: list[int], got: Any,
+                  error: BaseException | None) -> list[Disagreement]:
+    """The implementation's `score` of the finished `state` (after the step `text`)
+    against the reference's `want`. The expectation is the round's result, which a
+    reproducer of one step states (under a blocked round of one's own conform cuts it to
+    the scores alone: blocked_alone.py)."""
+    end = end_of(state)
+    assert end is not None
+    how = "blocked" if end[1] is None else "gone out"
+    expect = {"result": state["result"]}
+    charged = clauses(ctx, end[1] is None)
+    if error is not None:
+        sig, message = failure("score", error)
+        return [Disagreement(sig, (message,), expect, (text,), charged)]
+    if type(got) is list and got == want:
+        return []
+    who = "no winner" if end[1] is None else f"seat {end[1]} out"
+    return [Disagreement(f"score ({how})",
+                         (f"score request ({who}): reference {want}, implementation {got}",),
+                         expect, (text,), charged)]
+
+
+def ask_score(impl: Implementation, ctx: Context, state: JSON) -> Any:
+    """The implementation's `score` of the finished `state` (NotApplicable, Unsupported or
+    a failure raised as the adapter raises them)."""
+    end = end_of(state)
+    assert end is not None
+    try:
+        return impl.score(ctx.rj, state, end[1])  # type: ignore[attr-defined]
+    except NotApplicable:
+        raise
+    except Unsupported as e:  # an adapter's own word: counted as `unsupported` is
+        raise NotApplicable(str(e) or "score is not supported") from e
+
+
+def asks_scores(impl: Implementation) -> bool:
+    """Whether the implementation has the optional `score` (adapter.Scoring)."""
+    return callable(getattr(impl, "score", None))
