@@ -6,10 +6,15 @@ from __future__ import annotations
 
 import dataclasses
 from types import SimpleNamespace
+from typing import Any
 
+import pytest
 import z3
+from calibration import Served
 
-from mtrain.conformance.fixture import load_corpus
+from mtrain.conformance.adapter import JSON, RefusedSetup
+from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
+from mtrain.conformance.identify import identify
 from mtrain.conformance.identify.cells import Piece
 from mtrain.conformance.identify.observe import _escapable, tables_had
 from mtrain.conformance.identify.solve import Model, constraint
@@ -85,3 +90,44 @@ def test_a_refusal_the_values_lacking_the_table_give_is_explained_by_them_or_oth
     assert not holds("full")
     # an entry that passes is no refusal: unexplained as before
     assert not holds("other", ("pass", "fail")) and not holds("single-round", ("pass", "fail"))
+
+
+class _ShortMatch(Served):
+    """The reference under pagat, but its match has LAST rounds: a later round's deal, or
+    a table set in one, is refused naming no clause (as viaduct's `match_length: other`:
+    no clause names a club's match)."""
+
+    LAST = 4
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        if round > self.LAST:
+            raise RefusedSetup(f"the match has rounds 1 to {self.LAST}, not {round}")
+        return super().deal(ruleset, players, round, order, draw)
+
+    def state(self, ruleset: JSON, state: JSON) -> Any:
+        found = state.get("round") if isinstance(state, dict) else None
+        if isinstance(found, int) and found > self.LAST:
+            raise RefusedSetup(f"the match has rounds 1 to {self.LAST}, not {found}")
+        return super().state(ruleset, state)
+
+
+@pytest.mark.slow  # identify over the match and round-deal fixtures, with its situations
+def test_an_engine_that_refuses_later_rounds_is_found_a_match_of_its_own() -> None:
+    # An engine whose match has 4 rounds (pagat's double-12 has 13) and that declares
+    # match_length `other`: the tables of rounds 2 to 4 show it has them (against
+    # single-round), those of later rounds that it lacks them (against full). identify
+    # wrote `full`, its refusals of later rounds read as likely bugs
+    fixtures = []
+    for folder in ("match", "deal"):
+        some, errors = load_corpus(FIXTURE_ROOT / folder)
+        assert some and not errors
+        fixtures += some
+    pagat = CAT.ruleset("pagat")
+    declared = CAT.from_values({**dict(pagat.choices), "match_length": "other"}, "short")
+    found = identify(_ShortMatch(pagat), fixtures, declared=declared)
+    f = found.finding("match_length")
+    assert (f.value, f.status) == ("other", "other"), f
+    assert f.margin >= 2, f
+    refused_later = [u for u in found.unexplained if u.startswith(("match-", "deal-"))]
+    assert not refused_later, refused_later
