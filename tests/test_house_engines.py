@@ -1038,10 +1038,11 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
 # `full` (likely, margin 205) with 114 "likely bugs" and `doubles: other`, every one those
 # refusals, until a table's start was put to the reference as the engine meets it
 # (observe.py, tables_had). conform under its file: 754 pass off; on, 4 fail (bug 2,
-# SCORE-6); bugs 1 and 3 not shown
+# SCORE-6, the blocked-pips bug); bugs 1 and 3 not shown. Identified below since
+# session 45 (its identify test about 10 CPU s once the corpus is explored)
 IDENTIFIED = [e for e in ENGINES if isinstance(e, Engine)  # tortoise, gondola, bogie apart
               and e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
-                             TENWHEELER, COUPLING, PULLMAN, FLAGSTOP, TENDER, VIADUCT)]
+                             TENWHEELER, COUPLING, PULLMAN, FLAGSTOP, TENDER)]
 
 
 @pytest.mark.slow
