@@ -65,7 +65,10 @@ def _escapable(fx: Fixture, escapable: Sequence[str], pieces: Sequence[Piece],
     only: dict[str, frozenset[str]] = {}
     for o in escapable:
         if o in SETUP_ONLY and not cited & SETUP_ONLY[o]:
-            if not any(o in p.region for p in pieces):  # the outcome is the same under all
+            # the outcome the same under all values: `other` stands for none of them, but
+            # where the engine refused the setup, for those that lack the table (a later
+            # round's situation from play, explored only where its rule set has it)
+            if not refused and not any(o in p.region for p in pieces):
                 only[o] = frozenset()
                 continue
             has = having(fx, o)
@@ -89,6 +92,15 @@ def tables_had(sent: Ruleset, space: Space) -> Callable[[Fixture, str], frozense
         except (ValueError, KeyError, TypeError):  # a table it cannot set up at all
             return False
         refusal = None if isinstance(played, tuple) else played.refusal
+        if isinstance(played, tuple) and fx.table is not None:
+            # a table is put to the engine only with its first request (runner.play), so
+            # a round the match lacks is refused there (MATCH-7): asked here
+            try:
+                ref.legal(ruleset_json(rs), fx.start(rs))
+            except RefusedSetup as e:
+                refusal = e
+            except (ValueError, KeyError, TypeError):
+                pass
         clause = space.cat.clauses.get(refusal.clause or "") if refusal is not None else None
         return clause is not None and option in clause.when
 

@@ -181,6 +181,11 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     if about:  # explained by known values, or else by `other` on what it is about
         model.lean.append(model.any([*(model.inside(p.region) for p in cells), *about]))
     if not cells:
+        if lacking and all(o == "fail" for _, o in seen):
+            # the refusal is what the values lacking the table answer (their pieces not
+            # explored: a later round's situation from play, made under a rule set that
+            # has it), or `other` standing for them: viaduct's match of its own
+            return _lacking(model, model.all([]), lacking)
         return _lacking(model, model.any(own), lacking or {})
     if all(o == "fail" for _, o in seen):
         # an answer no entry gives: a rule of one's own of an option the outcome depends
