@@ -817,8 +817,9 @@ BOGIE = Engine(
     # 1,379 results when measured, none failing with the bugs off (69 not applicable: 28
     # its blocked round, 24 its engine procedure, 8 its marker rule (51 before an entry
     # ran without its markers where every known marker rule gives the rest,
-    # marker_alone.py), 1 both, 8 tables its rules never reach). Bug 1 was charged to the duty (DBL-6) in
-    # a situation that lists no release clause, and fuzz named DBL-6; bug 2 to what opens
+    # marker_alone.py), 1 both, 8 tables its rules never reach). Bug 1 was charged to
+    # the duty (DBL-6) in a situation that lists no release clause, and fuzz named DBL-6;
+    # bug 2 to what opens
     # the Mexican Train (TRAIN-5) in a follow-up (attribution.py refuses, move_charges.py
     # released_early; first_turn_charges.py opening_rule: tests/test_house45a.py)
     shows={"empty-release": r"legal actions not allowed by the rules: play"
