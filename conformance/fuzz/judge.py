@@ -37,7 +37,7 @@ The first differing field is taken in the order a bug's effects follow one anoth
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -51,6 +51,14 @@ from mtrain.conformance.attribution import Referee
 from mtrain.conformance.first_turn_charges import opening_rule
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.fuzz import own_rules
+from mtrain.conformance.fuzz.named_clauses import (
+    action_clauses,
+    deal_clauses,
+    known_clauses,
+    seat_clauses,
+    state_clauses,
+    winners_clauses,
+)
 from mtrain.conformance.fuzz.rulesets import Context
 from mtrain.conformance.fuzz.tables import written
 from mtrain.conformance.move_charges import (
@@ -71,13 +79,10 @@ from mtrain.reference.engine import (
     OVER,
     Action,
     State,
-    duties,
     legal_actions,
     perform,
 )
 from mtrain.reference.refusals import refusal, refusals
-from mtrain.reference.rules import FOLLOW_ANYWHERE, FOLLOW_RESTRICTED
-from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import MEXICAN, FixtureError, action_json, action_text
 
@@ -647,7 +652,7 @@ def contradiction(ctx: Context, st: State, text: str, error: Refused) -> Disagre
     return Disagreement(
         f"lists {_kind(text)} it refuses" + (f" ({clause})" if clause else ""),
         (f"`{text}` is in its legal answer, and was refused: {error.reason}{cited}",),
-        expect, question, tuple(_known([c for c in (named, reference) if c])), own)
+        expect, question, tuple(known_clauses([c for c in (named, reference) if c])), own)
 
 
 def _broken_where(st: State, text: str, label: str, problems: Sequence[Problem]) -> str:
@@ -716,88 +721,3 @@ def _winners_charge(ctx: Context, want: list[int], got: list[int], totals: Seque
     fx = Fixture(id="fuzz-winners", description="", clauses=clauses, source=(),
                  path="<fuzz>", line=None, table=None, deal=None, steps=(), expect=())
     return Referee(fx, ctx.rs, lambda: [{"scores": list(totals)}]).winners(want, got)
-
-
-# --- clauses a reproducer names (a best guess from the situation) ---------------------
-
-
-def deal_clauses(ctx: Context) -> list[str]:
-    """The deal's clauses in force: how it deals (DEAL-1), the engine (ENG-*) and who
-    starts (SEAT-2 and after), read from the catalogue, so a new value's clause joins."""
-    return ["DEAL-1", *_in_force(ctx, ("ENG-",)), *_in_force(ctx, ("SEAT-",), skip=("SEAT-1",))]
-
-
-def seat_clauses(ctx: Context) -> list[str]:
-    """Who starts (SEAT-2 and after) in force, read from the catalogue."""
-    return _known(_in_force(ctx, ("SEAT-",), skip=("SEAT-1",)))
-
-
-def winners_clauses(ctx: Context) -> list[str]:
-    """The match's clauses in force (MATCH-*), read from the catalogue."""
-    return _known(_in_force(ctx, ("MATCH-",)))
-
-
-def _in_force(ctx: Context, prefixes: tuple[str, ...], skip: tuple[str, ...] = ()) -> list[str]:
-    return [c.id for c in catalog().clauses.values()
-            if c.id.startswith(prefixes) and c.id not in skip and c.applies(ctx.rs)]
-
-
-def state_clauses(ctx: Context, st: State, more: Iterable[str]) -> list[str]:
-    r = ctx.rules
-    follow = {FOLLOW_ANYWHERE: "DBL-2", FOLLOW_RESTRICTED: "DBL-3"}.get(r.follow, "DBL-4")
-    search = "ENG-6" if r.everyone_draws else "ENG-4"  # the search for the engine
-    out = {"engine": [search], "chain": ["FIRST-1", "FIRST-2"],
-           "follow": ["DBL-1", follow]}.get(st.phase, [])
-    due = duties(st)
-    if due:
-        out += ["DBL-6", "DBL-7" if r.oldest_first else "DBL-8"]
-        if any(t != st.seat and t < st.players and not st.marked(t) for t in due):
-            out.append("TRAIN-6")  # the cover goes on another player's closed train
-    if st.drawn >= 0:
-        out.append("TURN-5" if r.draw_until_playable else "TURN-3")
-    return _known([*out, *more])
-
-
-def action_clauses(ctx: Context, st: State, text: str, expect: dict[str, Any]) -> list[str]:
-    r = ctx.rules
-    act = codec.action_from_json(st, action_json(text, ctx.max_pip))
-    fields = set(expect.get("state", {}))
-    out: list[str] = []
-    if act.kind == "play":
-        out.append("TRAIN-2")
-        if act.train in st.open_doubles:
-            out.append("TRAIN-3")
-        if T.IS_DOUBLE[act.tile]:
-            out.append("DBL-11" if r.ordinary_doubles else "DBL-1")
-        if "marked" in fields:
-            out.append(("MARK-3", "MARK-4", "MARK-5")[r.marker_rule])
-        if "seat" in fields or "phase" in fields:
-            out.append("TURN-6")
-    elif act.kind == "draw":
-        search = "ENG-6" if r.everyone_draws else "ENG-4"
-        out.append(search if st.phase == "engine" else "TURN-2")
-    elif act.kind == "pass":
-        out += ["TURN-4", "MARK-1"]
-    else:
-        out.append("FIRST-1")
-    if "result" in expect:
-        result = expect["result"] or {}
-        if result.get("end") == "domino":
-            out.append("END-1")
-        elif result.get("end") == "blocked":
-            out.append("END-3" if r.passes_end_round else "END-2")
-        out.append("SCORE-6" if r.positive_scoring else "SCORE-5")
-        if result.get("end") == "blocked" and r.blocked_low_wins:
-            out.append("SCORE-7")
-    if "first_turns" in fields:
-        out.append("FIRST-6")
-    if "outs" in fields:
-        out.append("MATCH-5")  # the rounds gone out, kept for the tie-break (as conform has it)
-    if "scores" in fields:
-        out.append("MATCH-1")  # the totals add each round's scores
-    return state_clauses(ctx, st, out)
-
-
-def _known(ids: Iterable[str]) -> list[str]:
-    known = catalog().clauses
-    return list(dict.fromkeys(c for c in ids if c in known)) or ["TURN-1"]
