@@ -369,3 +369,30 @@ def test_an_empty_rule_set_name_is_said_once(
     assert capsys.readouterr().err.splitlines() == [
         f"mtrain rules: {path}:1: name: '' is empty; expected a name on one line, without "
         "control characters (nor invisible or direction-changing ones) or `+`"]
+
+
+def test_identify_reads_a_play_listed_both_ways_round_as_one_play() -> None:
+    # identify's Watched kept each listed action once by its exact text, so a play listed
+    # as "5-12" and "12-5" stayed twice in the evidence, where conform and the schema
+    # check count it once (answers.action_key): now read once, by what it means
+    from mtrain.conformance.adapter import ReferenceImplementation
+    from mtrain.conformance.identify import Watched
+    from mtrain.spec.catalog import catalog
+
+    class BothWays(ReferenceImplementation):
+        def legal(self, ruleset: Any, state: Any) -> list[Any]:
+            out: list[Any] = super().legal(ruleset, state)
+            plays = [a for a in out if a.get("tile")]
+            turned = [{**a, "tile": "-".join(reversed(a["tile"].split("-")))} for a in plays
+                      if a["tile"].split("-")[0] != a["tile"].split("-")[1]]
+            return out + turned[:1]
+
+    ref = ReferenceImplementation()
+    rj = {"name": "pagat", "options": dict(catalog().ruleset("pagat").choices)}
+    order = [f"{a}-{b}" for a in range(12, -1, -1) for b in range(a, -1, -1)]
+    state = ref.deal(rj, 2, 1, order)
+    right = ref.legal(rj, state)
+    assert any("-" in str(a.get("tile")) for a in right)  # a play to turn round
+    watched = Watched(BothWays())
+    assert watched.legal(rj, state) == right
+    assert len(watched.breaches) == 1 and watched.failed == []

@@ -6,7 +6,12 @@ from collections import Counter
 from typing import Any
 
 from mtrain.conformance.adapter import Implementation, RefusedSetup, Unsupported
-from mtrain.conformance.answers import Problem, actions_problems, winners_problems
+from mtrain.conformance.answers import (
+    Problem,
+    action_key,
+    actions_problems,
+    winners_problems,
+)
 from mtrain.conformance.process import (
     FAILURES,
     HarnessError,
@@ -122,8 +127,10 @@ class Watched:
 
     def legal(self, ruleset: Any, state: Any) -> Any:
         actions = self._call("legal", ruleset, state)
-        return self._schema_kept("legal", actions, actions_problems(actions), lambda: list({
-            tuple(sorted(a.items())): a for a in actions}.values()))
+        # each action once by what it means (answers.action_key: "5-12" is "12-5"), as
+        # the schema check that found the breach counts them
+        return self._schema_kept("legal", actions, actions_problems(actions),
+                                 lambda: _each_once(actions))
 
     def apply(self, ruleset: Any, state: Any, action: Any) -> Any:
         return self._call("apply", ruleset, state, action)
@@ -167,3 +174,11 @@ class Watched:
         """What could not be seen, in words ("" when every request was answered)."""
         parts = [f"{n} {kind}" for kind, n in sorted(self.counts.items()) if n]
         return ", ".join(parts)
+
+
+def _each_once(actions: list[Any]) -> list[Any]:
+    """A legal list with each action once, as first written, by what it means."""
+    kept: dict[tuple[Any, ...], Any] = {}
+    for a in actions:
+        kept.setdefault(action_key(a), a)
+    return list(kept.values())
