@@ -36,6 +36,7 @@ def test_most_mutants_are_charged_to_the_clause_they_break(corpus_blame: list[Bl
     from mtrain.conformance.mutants.fifth_reading import FIFTH_READING
     from mtrain.conformance.mutants.fourteenth_reading import FOURTEENTH_READING
     from mtrain.conformance.mutants.ninth_reading import NINTH_READING
+    from mtrain.conformance.mutants.seventeenth_reading import SEVENTEENTH_READING
     from mtrain.conformance.mutants.seventh_reading import SEVENTH_READING
     from mtrain.conformance.mutants.sixteenth_reading import SIXTEENTH_READING
     from mtrain.conformance.mutants.sixth_reading import SIXTH_READING
@@ -55,8 +56,9 @@ def test_most_mutants_are_charged_to_the_clause_they_break(corpus_blame: list[Bl
     fourteenth = {m.name for m in FOURTEENTH_READING}
     fifteenth = {m.name for m in FIFTEENTH_READING}
     sixteenth = {m.name for m in SIXTEENTH_READING}
+    seventeenth = {m.name for m in SEVENTEENTH_READING}
     later = (fifth | sixth | seventh | eighth | ninth | tenth | eleventh | twelfth
-             | thirteenth | fourteenth | fifteenth | sixteenth)
+             | thirteenth | fourteenth | fifteenth | sixteenth | seventeenth)
     earlier = [b for b in found if b.mutant not in later]
     wrong = [(b.mutant, b.breaks, b.charged.most_common(2)) for b in earlier if not b.right]
     # Issue 10's bar: measured 78 of 83 (94 %) when it was raised to 90 %; 239 of 264
@@ -167,6 +169,16 @@ def test_most_mutants_are_charged_to_the_clause_they_break(corpus_blame: list[Bl
     assert len(sixteenth_found) == len(sixteenth) == 29
     assert sum(b.right for b in sixteenth_found) >= 28, [
         (b.mutant, b.breaks, b.charged.most_common(2)) for b in sixteenth_found
+        if not b.right]
+    # The seventeenth reading (tables of 9 and 10 read through eight seats, later rounds
+    # off round 1's path, neighbour values leaking in, engine procedures and starts slipping
+    # by one step): 26 of 27 when it landed (2026-12-05, `mtrain mutants -m ... --blame`);
+    # the one left, ENG-5's replacement drawn by the seat after the holder, is charged the
+    # hand-size table (DEAL-2, DEAL-3): the seat's extra tile reads as a hand dealt wrong.
+    seventeenth_found = [b for b in found if b.mutant in seventeenth]
+    assert len(seventeenth_found) == len(seventeenth) == 27
+    assert sum(b.right for b in seventeenth_found) >= 26, [
+        (b.mutant, b.breaks, b.charged.most_common(2)) for b in seventeenth_found
         if not b.right]
 
 

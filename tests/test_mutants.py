@@ -1799,6 +1799,34 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut16-holder-lays-searches-in-laps": "engine-007",
     "mut16-anyone-mexican-waits-for-own-train": "engine-002",
     "mut16-shared-tie-to-last-seat": "bounds-002",
+    # the seventeenth reading (seventeenth_reading.py)
+    "mut17-heaviest-search-eight-seats": "mut17-seats-001",
+    "mut17-blocked-lowest-hand-eight-seats": "mut17-blocked-001",
+    "mut17-positive-collects-eight-hands": "tenseat-008",
+    "mut17-draw-winner-eight-seats": "mut17-seats-003",
+    "mut17-anyone-marker-stays-on-high-seats": "mut17-marker-001",
+    "mut17-replacement-round-one-only": "engine-017",
+    "mut17-deal-engine-round-one-only": "dblsearch-002",
+    "mut17-holder-start-rotates": "dblsearch-002",
+    "mut17-rotation-clamped-at-last-seat": "mut16-owntab-003",
+    "mut17-heaviest-start-rotates": "mut17-seats-002",
+    "mut17-own-train-first-waived-by-marker": "ownfirst-001",
+    "mut17-restricted-follow-cover-own": "followx-001",
+    "mut17-released-also-after-layers-turn": "chaindbl-016",
+    "mut17-empty-release-also-after-layers-turn": "emptyx-003",
+    "mut17-chain-no-double-end-leak": "chaindbl-004",
+    "mut17-own-train-started-own-train-first": "firstx-010",
+    "mut17-stuck-rule-ends-on-passes": "end-015",
+    "mut17-oldest-picked-before-release": "release-001",
+    "mut17-drawn-tile-off-marked-trains": "turn-010",
+    "mut17-replacement-to-next-seat": "engine-016",
+    "mut17-search-stops-at-any-double": "search-002",
+    "mut17-search-draw-spends-first-turn": "engine-008",
+    "mut17-lap-start-after-last-drawer": "engine-019",
+    "mut17-pass-by-marked-player-uncounted": "mut17-passes-001",
+    "mut17-blank-rule-ignored-below-twelve": "score-011",
+    "mut17-single-round-opens-on-blank": "mut16-single-001",
+    "mut17-most-outs-unresolved-shared-by-all": "mut17-outs-001",
 }
 
 
@@ -1884,6 +1912,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.ninth_reading import NINTH_READING
     from mtrain.conformance.mutants.outside import OUTSIDE
     from mtrain.conformance.mutants.second_reading import SECOND_READING
+    from mtrain.conformance.mutants.seventeenth_reading import SEVENTEENTH_READING
     from mtrain.conformance.mutants.seventh_reading import SEVENTH_READING
     from mtrain.conformance.mutants.sixteenth_reading import SIXTEENTH_READING
     from mtrain.conformance.mutants.sixth_reading import SIXTH_READING
@@ -1903,7 +1932,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *THIRTEENTH_READING,
                                                         *FOURTEENTH_READING,
                                                         *FIFTEENTH_READING,
-                                                        *SIXTEENTH_READING)}
+                                                        *SIXTEENTH_READING,
+                                                        *SEVENTEENTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())
