@@ -5,21 +5,20 @@ round never takes, an option's neighbour value leaking in, engine procedures and
 starting seats slipping at one step, and scoring and ties at their edges.
 
 Large tables: the heaviest tile (SEAT-6), the draw for the start (SEAT-5), the blocked
-round's lowest hand (SCORE-7), the hands a winner collects (SCORE-6) and the markers
-anyone's play takes off (MARK-4) each handled for the first eight seats only. Later
-rounds: the replacement tile of ENG-5 drawn in round 1 only, the highest-double and
-designated procedures used in round 1 only, the start of the engine's holder, of the
-seat after it or of the heaviest tile's shifted by the rotation, the rotation stopped at
-the last seat instead of wrapping. Neighbour values: the restricted follow-up read as
-cover-own, release-uncoverable and release-on-empty-boneyard each releasing after the
-layer's turn too, the plain chain refused a closing double as under no-double-end,
-own-train-started read as own-train-first, nobody-can-play ending the round on a full
-round of passes too. Single slips: the oldest double chosen before the dead ones are
-released, a drawn tile kept off marked trains, own-train-first and own-train-started
-waived once the player's marker is up, ENG-5's replacement drawn by the seat after the
-holder, the search for the engine stopped by any double, a draw in the search spending
-the drawer's first turn, the lap's engine started from after its last drawer, a full
-round of passes counted by markers raised, the blank rule applied from double-12 up
+round's lowest hand (SCORE-7), the hands a winner collects (SCORE-6), the markers
+anyone's play takes off (MARK-4) and the full round of passes (END-3) each handled for
+the first eight seats only. Later rounds: the replacement tile of ENG-5 drawn in round 1
+only, the highest-double and designated procedures used in round 1 only, the start of
+the engine's holder, of the seat after it or of the heaviest tile's shifted by the
+rotation, the rotation stopped at the last seat instead of wrapping. Neighbour values:
+the restricted follow-up read as cover-own, release-uncoverable and
+release-on-empty-boneyard each releasing after the layer's turn too, the plain chain
+refused a closing double as under no-double-end, own-train-started read as
+own-train-first, nobody-can-play ending the round on a full round of passes too. Single
+slips: a drawn tile kept off marked trains, ENG-5's replacement drawn by the seat after
+the holder, the search for the engine stopped by any double, a draw in the search
+spending the drawer's first turn, a full round of passes counted by markers raised, a
+blocking pass scoring the drawn tile twice, the blank rule applied from double-12 up
 only, a single round opened on [0-0] (the engine counted down from the rule set's round
 count), and a most-outs tie left unresolved shared by every seat tied on the total.
 """
@@ -46,7 +45,6 @@ from mtrain.spec import tiles as T
 
 _deal = deal_module.deal
 _heaviest = engine_module.heaviest_holder
-_live = engine_module.live
 _engine_number = engine_module.engine_number
 
 EIGHT = 8
@@ -163,7 +161,6 @@ def _after_engine_start_rotates(state: State, holder: int) -> None:
         state.seat = state.starter = (holder + state.round) % state.players
 
 
-
 def _rotation_clamped(state: State, holder: int) -> None:
     """SEAT-3 with the seat clamped, not wrapped: round r starts at min(r - 1, n - 1), so
     every round past the table's size starts at the last seat."""
@@ -183,79 +180,7 @@ def _heaviest_start_rotates(state: State, holder: int) -> None:
         state.seat = state.starter = (state.seat + state.round - 1) % state.players
 
 
-def _marker_waives_own_train(state: State, seat: int, all_marked: bool = False,
-                             first_turns_over: bool = False) -> list[int]:
-    """TRAIN-7 read as `the player has had a turn`: under own-train-first a seat whose
-    marker is up (it passed) may play elsewhere with its own train still empty."""
-    rules = state.rules
-    if (rules.own_train_first and not state.trains[seat]
-            and state.markers >> seat & 1):
-        state.rules = _own_first_off(rules)
-        try:
-            return ref.open_trains(state, seat, all_marked, first_turns_over)
-        finally:
-            state.rules = rules
-    return ref.open_trains(state, seat, all_marked, first_turns_over)
-
-
-_OWN_FIRST_OFF: dict[int, Rules] = {}
-
-
-def _own_first_off(rules: Rules) -> Rules:
-    found = _OWN_FIRST_OFF.get(id(rules))
-    if found is None:
-        found = _OWN_FIRST_OFF[id(rules)] = dataclasses.replace(rules, own_train_first=False)
-    return found
-
-
-def _marker_waives_own_train_mexican(state: State, seat: int, all_marked: bool = False,
-                                     first_turns_over: bool = False) -> list[int]:
-    """FIRST-10 read as `the player has had a turn`: under own-train-started a seat whose
-    marker is up may open the Mexican Train with its own train still empty."""
-    rules = state.rules
-    if (rules.own_train_mexican and not state.trains[seat]
-            and state.markers >> seat & 1):
-        state.rules = _own_mexican_off(rules)
-        try:
-            return ref.open_trains(state, seat, all_marked, first_turns_over)
-        finally:
-            state.rules = rules
-    return ref.open_trains(state, seat, all_marked, first_turns_over)
-
-
-_OWN_MEXICAN_OFF: dict[int, Rules] = {}
-
-
-def _own_mexican_off(rules: Rules) -> Rules:
-    found = _OWN_MEXICAN_OFF.get(id(rules))
-    if found is None:
-        found = _OWN_MEXICAN_OFF[id(rules)] = dataclasses.replace(rules,
-                                                                  own_train_mexican=False)
-    return found
-
-
 # --- doubles and follow-ups ----------------------------------------------------------------
-
-
-_UNRELEASED: dict[int, Rules] = {}
-
-
-def _oldest_before_release(state: State, first_turns_over: bool = False) -> list[int]:
-    """DBL-7 before DBL-9: under oldest-first and release-uncoverable the oldest open double
-    is picked first and only then dropped if dead, so a dead oldest double frees everyone
-    from a younger live one."""
-    rules = state.rules
-    if not (rules.oldest_first and rules.release_uncoverable):
-        return ref.duties(state, first_turns_over)
-    kept = _UNRELEASED.get(id(rules))
-    if kept is None:
-        kept = _UNRELEASED[id(rules)] = dataclasses.replace(rules, release_uncoverable=False)
-    state.rules = kept
-    try:
-        out = ref.duties(state, first_turns_over)
-    finally:
-        state.rules = rules
-    return [t for t in out if _live(state, t)]
 
 
 def _restricted_as_cover_own(rules: Rules) -> Rules:
@@ -327,14 +252,6 @@ def _search_spends_first_turn(state: State) -> None:
         state.first_pending &= ~(1 << seat)
 
 
-def _lap_after_last_drawer(state: State, seat: int, tile: int) -> None:
-    """SEAT-4 under ENG-6 with the start taken after the seat that drew last in the lap,
-    not after the engine's holder."""
-    ref.draw_in_lap(state, seat, tile)
-    if state.phase == START and state.rules.after_engine_starts:
-        state.seat = state.starter = (seat + 1) % state.players
-
-
 # --- the end of a round and of the match ------------------------------------------------------
 
 
@@ -346,6 +263,31 @@ def _stuck_or_passes(state: State) -> None:
         ref.finish(state, BLOCKED, -1)
         return
     ref.check_blocked(state)
+
+def _passes_to_eight(state: State) -> None:
+    """END-3 with the passes counted to eight at most: at a table of 9 or more a round is
+    blocked after eight passes in a row."""
+    if (not state.boneyard and state.rules.passes_end_round and state.result is None
+            and state.players > EIGHT and state.passes >= EIGHT):
+        ref.finish(state, BLOCKED, -1)
+        return
+    ref.check_blocked(state)
+
+
+def _blocking_pass_drawn_twice(state: State, action: Action) -> None:
+    """SCORE-5 with the drawn tile kept in hand and in the turn's drawn slot: a pass after
+    an unplayable draw that blocks the round scores that tile twice."""
+    drawn, seat = state.drawn, state.seat
+    ref.perform(state, action)
+    result, rules = state.result, state.rules
+    if (action.kind != "pass" or drawn < 0 or result is None or result.end != BLOCKED
+            or rules.positive_scoring or rules.blocked_low_wins):
+        return
+    scores = list(result.scores)
+    scores[seat] += rules.value[drawn]
+    state.scores[seat] += rules.value[drawn]
+    state.result = Result(result.end, result.winner, tuple(scores))
+
 
 def _pass_counted_if_new(state: State, action: Action) -> None:
     """END-3 counting the markers raised, not the passes: a pass by a player whose marker
@@ -364,7 +306,6 @@ def _blank_rule_from_twelve(rules: Rules) -> Rules:
         return rules
     face = tile_values("face")
     return dataclasses.replace(rules, value=face) if face != rules.value else rules
-
 
 
 def _engine_from_round_count(rules: Rules, round_no: int) -> int:
@@ -458,16 +399,6 @@ SEVENTEENTH_READING: tuple[Mutant, ...] = (
            "the heaviest tile, as if the rotation applied on top", ("SEAT-6", "SEAT-3"),
            "_place_engine swapped: the heaviest holder's seat + round - 1",
            patches={"_place_engine": _heaviest_start_rotates}),
-    Mutant("mut17-own-train-first-waived-by-marker",
-           "Under own-train-first a player whose marker is up (it passed) may play "
-           "elsewhere with its own train still empty", ("TRAIN-7", "TRAIN-4"),
-           "open_trains swapped: own_train_first off for a marked seat",
-           patches={"open_trains": _marker_waives_own_train}),
-    Mutant("mut17-own-train-started-waived-by-marker",
-           "Under own-train-started a player whose marker is up (it passed) may open the "
-           "Mexican Train with its own train still empty", ("FIRST-10", "TRAIN-5"),
-           "open_trains swapped: own_train_mexican off for a marked seat",
-           patches={"open_trains": _marker_waives_own_train_mexican}),
     # an option's neighbour value leaking in
     Mutant("mut17-restricted-follow-cover-own",
            "Under the restricted follow-up the tile after a double must cover it, as under "
@@ -501,12 +432,6 @@ SEVENTEENTH_READING: tuple[Mutant, ...] = (
            "_check_blocked swapped: END-3's count kept under nobody-can-play",
            patches={"_check_blocked": _stuck_or_passes}),
     # doubles and draws
-    Mutant("mut17-oldest-picked-before-release",
-           "Under oldest-first and release-uncoverable the oldest open double is picked "
-           "before the dead ones are released: a dead oldest double frees everyone from a "
-           "younger live one", ("DBL-7", "DBL-9", "DBL-6"),
-           "duties swapped: [:1] taken before the live filter",
-           patches={"duties": _oldest_before_release}),
     Mutant("mut17-drawn-tile-off-marked-trains",
            "A drawn tile may go on the own train or the Mexican Train only, never on a "
            "marked train", ("TURN-3", "TRAIN-4", "MARK-2"),
@@ -529,17 +454,23 @@ SEVENTEENTH_READING: tuple[Mutant, ...] = (
            "its first turn", ("FIRST-6", "ENG-4"),
            "_draw swapped: the drawer's first turn cleared by a search draw",
            patches={"_draw": _search_spends_first_turn}),
-    Mutant("mut17-lap-start-after-last-drawer",
-           "Under engine-everyone-draws and after-engine the start goes to the seat after "
-           "the lap's last drawer, not after the engine's holder", ("SEAT-4", "ENG-6"),
-           "_draw_in_lap swapped: the seat after the drawer starts when the lap places",
-           patches={"_draw_in_lap": _lap_after_last_drawer}),
     # the end of a round and of the match
     Mutant("mut17-pass-by-marked-player-uncounted",
            "Under full-round-of-passes the passes are counted by markers raised: a pass by "
            "a player whose marker is already up is not counted", ("END-3", "TURN-4"),
            "perform swapped: a marked player's pass on an empty boneyard not counted",
            patches={"perform": _pass_counted_if_new}),
+    Mutant("mut17-passes-counted-to-eight",
+           "Under full-round-of-passes a table of 9 players or more is blocked after eight "
+           "passes in a row (the count written for eight seats)", ("END-3",),
+           "_check_blocked swapped: END-3's count capped at eight",
+           patches={"_check_blocked": _passes_to_eight}),
+    Mutant("mut17-blocking-pass-drawn-tile-scored-twice",
+           "A pass after an unplayable draw that blocks the round scores the tile drawn "
+           "twice (once in hand, once as the turn's drawn tile)", ("SCORE-5", "TURN-4",
+                                                                    "END-2", "END-3"),
+           "perform swapped: the drawn tile's value added again to a blocking passer's score",
+           patches={"perform": _blocking_pass_drawn_twice}),
     Mutant("mut17-blank-rule-ignored-below-twelve",
            "The blank rule (blank-25, double-blank-50, double-blank-25) is applied on sets "
            "of double-12 and up only: on a double-6, -8, -9 or -10 set blanks count their "
@@ -558,41 +489,46 @@ SEVENTEENTH_READING: tuple[Mutant, ...] = (
            "winners: every seat on the best total where the outs leave a tie",
            winners=_most_outs_unresolved_shared),
 )
-"""The seventeenth reading: 29 rule bugs, none a mutant of the catalogue (names and
-descriptions checked against the sixteen readings before it). Two more were written and
-dropped: rounds 2 and up setting the engine aside under the procedures that deal it (killed
-only by the deal's order being refused, an error no clause is charged with, where a real
-engine would deal something else), and a table of one's own with a gap between two rows
-dealing the missing count the row below (DEAL-7): no table the corpus can name has a gap
-(the files of spec/data/rulesets/ and the scope check's probe list every count in their
-range), so no fixture can tell it from the reference.
+"""The seventeenth reading: 27 rule bugs, none a mutant of the catalogue (names,
+descriptions and kill sets checked against the sixteen readings before it). Six more
+were written and dropped. Four were found equivalent to a mutant already there on every
+table the rules reach: the oldest double picked before the dead ones are released
+(release-frees-newer-doubles), the start after the lap's last drawer under after-engine
+(engine-lap-closer-places, there under every start rule), and own-train-first or
+own-train-started waived once the player's marker is up (a seat whose first turn is over
+with its train empty has passed: own-train-first-only-first-turn,
+own-train-mexican-first-turn-only). Rounds 2 and up setting the engine aside under the
+procedures that deal it were killed only by the deal's order being refused, an error no
+clause is charged with, where a real engine would deal something else. A table of one's
+own with a gap between two rows dealing the missing count the row below (DEAL-7) cannot
+be told from the reference by any fixture: no table the corpus can name has a gap (the
+files of spec/data/rulesets/ and the scope check's probe list every count in their
+range). Three are killed by exactly the fixtures that kill one already there, though
+they play differently: mut17-replacement-to-next-seat (holder-draws-no-replacement),
+mut17-blocking-pass-drawn-tile-scored-twice (mut16-blocking-pass-drawn-tile-unscored)
+and mut17-single-round-opens-on-blank (mut16-single-round-opens-on-twelve).
 
 Measured on the corpus as it was before any fixture was added for them (2026-12-05,
-`mtrain mutants -m mut17-... -j 2`, 2,265 passing runs): 21 of the first 26 killed, every
-one of them by two fixtures or more (fewest: mut17-positive-collects-eight-hands,
-mut17-oldest-picked-before-release, mut17-heaviest-start-rotates and
-mut17-blank-rule-ignored-below-twelve, 2 each); five survived
-(mut17-heaviest-search-eight-seats and mut17-draw-winner-eight-seats: no fixture starts a
-round of 9 players or more under heaviest-in-hand or highest-draw;
-mut17-blocked-lowest-hand-eight-seats: none blocks a round of 9 or more under
-blocked-winner; mut17-pass-by-marked-player-uncounted: no full round of passes is ended
-by a player whose marker was already up; mut17-most-outs-unresolved-shared-by-all: no
-most-outs tie leaves two seats tied with a third on fewer outs). With the fixtures worked
-by hand from the clauses (seats/large-tables-seventeenth-reading.yaml mut17-seats-001 to
--004, scoring/blocked-large-tables-seventeenth-reading.yaml mut17-blocked-001, -002,
-round-end/passes-seventeenth-reading.yaml mut17-passes-001, -002,
-match/most-outs-seventeenth-reading.yaml mut17-outs-001, -002) every one is killed by two
-fixtures or more (2,286 runs). mut17-anyone-marker-stays-on-high-seats, written after
-them, survived the corpus and is killed by the two fixtures written for it
-(markers/high-seats-seventeenth-reading.yaml mut17-marker-001, -002; 2,292 runs). The
-last two, the after-engine start and own-train-started's waiver, were killed by 7 and 4
-fixtures of the corpus as it stood. Three more fixtures raise three of the reading's
-two-killer mutants to three (2,299 runs): doubles/release-oldest-seventeenth-reading.yaml
-mut17-release-001 (a dead oldest double), scoring/blanks-small-sets-seventeenth-reading.yaml
-mut17-blank-001 (blank rules on double-9) and
-scoring/collect-large-tables-seventeenth-reading.yaml mut17-collect-001 (positive scoring
-at nine). Five more (mut17-seats-005, -006 on Celko's double-15 table at eleven,
-mut17-blocked-003 a ninth pass that blocks, mut17-marker-003, mut17-outs-003 on double-15)
-raise the fewest killers of the reading to 3 (2,312 runs). Blame (`--blame`) charges 28
-of the 29 to a clause they break; mut17-replacement-to-next-seat is charged DEAL-2 and
-DEAL-3, the seat's extra tile reading as a hand dealt wrong."""
+`mtrain mutants -m mut17-... -j 2`, 2,265 passing runs): 21 of the 27 killed, every one
+of them by two fixtures or more (fewest, 2: mut17-positive-collects-eight-hands,
+mut17-heaviest-start-rotates, mut17-blank-rule-ignored-below-twelve,
+mut17-passes-counted-to-eight). Six survived: mut17-heaviest-search-eight-seats and
+mut17-draw-winner-eight-seats (no fixture starts a round of 9 players or more under
+heaviest-in-hand or highest-draw), mut17-blocked-lowest-hand-eight-seats (none blocks a
+round of 9 or more under blocked-winner), mut17-anyone-marker-stays-on-high-seats (none
+lays a tile on the marked train of seat 8 or 9 under anyone-plays-on),
+mut17-pass-by-marked-player-uncounted (no full round of passes is ended by a player
+whose marker was already up) and mut17-most-outs-unresolved-shared-by-all (no most-outs
+tie leaves two seats tied with a third on fewer outs).
+
+Twenty-one fixtures worked by hand from the clauses, in eight files named
+*-seventeenth-reading.yaml (seats/large-tables mut17-seats-001 to -006,
+scoring/blocked-large-tables mut17-blocked-001 to -003, scoring/collect-large-tables
+mut17-collect-001, scoring/blanks-small-sets mut17-blank-001, round-end/passes
+mut17-passes-001 to -003, match/most-outs mut17-outs-001 to -003, markers/high-seats
+mut17-marker-001 to -003, doubles/release-oldest mut17-release-001, a third killer for
+release-frees-newer-doubles), kill every one of the 27 three times or more (2,313 runs);
+the whole catalogue, 595 mutants, is killed, the fewest killers 2. Blame (`--blame`)
+charges 25 of the 27 to a clause they break: mut17-replacement-to-next-seat is charged
+DEAL-2 and DEAL-3 (the seat's extra tile reads as a hand dealt wrong) and
+mut17-blocking-pass-drawn-tile-scored-twice SCORE-1, as its sixteenth-reading mirror is."""
