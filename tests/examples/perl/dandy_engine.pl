@@ -280,7 +280,8 @@ sub refusal {
     return $r->("only the drawn $st->{drawn} may be played", 'TURN-3')
         if defined $st->{drawn} && $st->{drawn} ne $t;
     return undef if in_list($ref, allowed_trains($st));
-    my $closed = !in_list($ref, ordinary_trains($st)) && !in_list($ref, @{ $st->{turn_doubles} });
+    # a train ending in an open double is open to all (TRAIN-6): the double refuses it
+    my $closed = !in_list($ref, ordinary_trains($st)) && !in_list($ref, @{ $st->{open_doubles} });
     if ($closed) {
         return $r->('the Mexican Train opens to an own train of two tiles (house rule)', undef)
             if $ref eq 'mexican';
