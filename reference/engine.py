@@ -139,8 +139,14 @@ def open_trains(state: State, seat: int, all_marked: bool = False,
     if (first and seat != state.starter and not trains[mex]
             and rules.starter_only_mexican):
         out = [seat]
-    elif not trains[mex] and not trains[seat] and rules.own_train_mexican:
-        out = [seat]  # FIRST-10: the Mexican Train waits until the own train holds a tile
+    elif (not trains[mex] and state.hands[seat] & rules.number_mask[state.ends[mex]]
+          and rules.own_train_mexican and not trains[seat]):
+        # FIRST-10: the Mexican Train waits until the own train holds a tile. The flag is
+        # read wherever the mover holds a tile that would open the empty Mexican Train,
+        # not only where its own train is empty: who may open it is the option's question
+        # there, so a rule of one's own (an own train of two tiles first, as
+        # tests/examples/perl/dandy_engine.pl plays) is traced where it can decide
+        out = [seat]
     else:
         out = [seat, mex]  # TRAIN-4, TRAIN-5: the Mexican Train is open to all (MARK-2)
     # TRAIN-4: another player's train only while marked
