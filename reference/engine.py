@@ -402,6 +402,12 @@ def _draw(state: State) -> None:
     hands = state.hands
     hands[seat] = hands[seat] | BIT[tile]
     state.drawn = tile  # TURN-3: only this tile may now be played
+    if state.markers >> seat & 1:
+        # MARK-3..5: no known marker rule takes a marker off at a draw, but when a marker
+        # comes off is the rule's question at every move of its owner: read, so that a
+        # rule of one's own (one that takes it down as its owner draws, as
+        # tests/examples/perl/dandy_engine.pl plays) is traced here, as at a play
+        state.rules.marker_rule  # noqa: B018 (a flag read for the trace)
 
 
 def _draw_in_lap(state: State, seat: int, tile: int) -> None:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mtrain.conformance.fixture import Fixture, load_corpus
+from mtrain.conformance.fixture import Fixture, load_corpus, load_file
 from mtrain.conformance.selection import entry_for
+from mtrain.conformance.traced import logged_run
 from mtrain.spec.catalog import catalog
 from mtrain.spec.scope import Space
 
@@ -37,3 +38,51 @@ def test_who_may_open_the_empty_mexican_train_is_its_rule_where_the_own_train_ho
     known, why = entry_for(fixture("first-021"), catalog().ruleset("pagat"), SPACE)
     assert known is not None and why is None
 
+
+MARKED_DRAW = """
+- id: house46b-001
+  description: "Marked seat 1 cannot play and draws: no known rule takes its marker off"
+  clauses: [TURN-2, MARK-1]
+  source: [computation]
+  table:
+    seat: 1
+    starter: 0
+    hands:
+      0: [6-0]
+      1: [0-0]
+    trains:
+      mexican: [10-7]
+    marked: [1]
+  steps: [draw]
+  rules: rules.yaml
+  expect:
+  - variants: [dandy]
+    state:
+      marked: [1]
+"""
+"""fuzz's shrunk table for dandy's house rule "hand in the box" (its marker comes off as
+its owner draws), with its bugs off: a finding, `after draw: marked`, charged MARK-3."""
+
+
+def test_a_marker_at_its_owners_draw_is_the_marker_rules(tmp_path: Path) -> None:
+    """No known marker rule moves a marker at a draw, so the reference read none there,
+    and a rule of one's own that takes it down as its owner draws was judged by the
+    stand-in's (fuzz: `after draw: marked`, MARK-3, with dandy's bugs off). A marked
+    player's draw now reads the marker rule: conform's and fuzz's traced runs name it,
+    so a rule of one's own is not judged there (conform sets the markers aside,
+    marker_alone.py); a draw by an unmarked player reads none."""
+    stand_in = DANDY.read_text(encoding="utf-8").replace(
+        "marker_removal: other", "marker_removal: owner-plays-own").replace(
+        "mexican_first_turn: other", "mexican_first_turn: anyone").replace(
+        "draw_rule: other", "draw_rule: draw-one")
+    (tmp_path / "rules.yaml").write_text(stand_in, encoding="utf-8")
+    rs = catalog().rules_file(str(tmp_path / "rules.yaml"))
+    read = {}
+    for marked in ("[1]", "[0]"):
+        path = tmp_path / "fx.yaml"
+        path.write_text(MARKED_DRAW.replace("marked: [1]", f"marked: {marked}"),
+                        encoding="utf-8")
+        fx = load_file(path)[0]
+        _, log = logged_run(fx, rs, fx.expect, dict(rs.choices))
+        read[marked] = "marker_removal" in log.decides
+    assert read == {"[1]": True, "[0]": False}
