@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mtrain.conformance.fixture import Fixture, load_corpus, load_file
+from mtrain.conformance.fuzz.run import Group, cause, one_per_bug
 from mtrain.conformance.selection import entry_for
 from mtrain.conformance.traced import logged_run
 from mtrain.spec.catalog import catalog
@@ -86,3 +87,28 @@ def test_a_marker_at_its_owners_draw_is_the_marker_rules(tmp_path: Path) -> None
         _, log = logged_run(fx, rs, fx.expect, dict(rs.choices))
         read[marked] = "marker_removal" in log.decides
     assert read == {"[1]": True, "[0]": False}
+
+
+def test_a_pass_for_the_draw_is_one_cause_whichever_moment_named_it() -> None:
+    """dandy's bug 3 (a pass offered for the draw with one tile left in the boneyard) was
+    two fuzz findings, `allows pass (TURN-2) instead of draw` in an ordinary turn and
+    `allows pass (DBL-5) instead of draw` in a follow-up, though conform charged both
+    reproducers to TURN-2: the clause in a signature is the moment's, and one_per_bug
+    folds signatures of one charge and one cause."""
+    assert cause("allows pass (TURN-2) instead of draw") == cause(
+        "allows pass (DBL-5) instead of draw") == "pass instead of draw"
+    assert cause("allows draw (TURN-2) instead of pass") != cause(
+        "allows pass (TURN-2) instead of draw")
+
+
+def test_one_per_bug_folds_the_two_moments_of_one_swap(tmp_path: Path) -> None:
+    first, second = (tmp_path / "a.yaml", tmp_path / "b.yaml")
+    for p in (first, second):
+        p.write_text("[]\n", encoding="utf-8")
+    groups = [Group(sig, 1, None, None, ["dandy"], path=p, charged=("TURN-2",))  # type: ignore[arg-type]
+              for sig, p in (("allows pass (TURN-2) instead of draw", first),
+                             ("allows pass (DBL-5) instead of draw", second))]
+    kept = one_per_bug(groups)
+    assert [g.signatures for g in kept] == [["allows pass (TURN-2) instead of draw",
+                                             "allows pass (DBL-5) instead of draw"]]
+    assert first.exists() and not second.exists()
