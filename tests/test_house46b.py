@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mtrain.conformance.answers import schema_problems
 from mtrain.conformance.fixture import Fixture, load_corpus, load_file
 from mtrain.conformance.fuzz.run import Group, cause, one_per_bug
 from mtrain.conformance.selection import entry_for
@@ -112,3 +113,22 @@ def test_one_per_bug_folds_the_two_moments_of_one_swap(tmp_path: Path) -> None:
     assert [g.signatures for g in kept] == [["allows pass (TURN-2) instead of draw",
                                              "allows pass (DBL-5) instead of draw"]]
     assert first.exists() and not second.exists()
+
+
+def test_a_number_written_as_text_in_an_action_is_told_by_its_field() -> None:
+    """A Perl engine that prints a seat number into a message before it writes the
+    number (JSON::PP then writes it as text) answers `"train": "0"`: every such result
+    was an error saying only that the action `{'tile': '2-8', 'type': 'play', 'train':
+    '0'} is not valid under any of the given schemas`, at the action. The choice the
+    action was meant for (a play) now tells its field."""
+    problems = schema_problems("action", {"type": "play", "tile": "2-8", "train": "0"},
+                               "actions/0/")
+    assert [(p.where, p.message) for p in problems] == [(
+        "actions/0/train [action.schema.json#/oneOf/0/properties/train/oneOf]",
+        '"0" is a string; expected an integer or "mexican"')]
+    # a value none of the choices is meant for still says what is wanted of it
+    whole = schema_problems("action", 5)
+    assert [p.message for p in whole] == ["5 is an integer; expected an object"]
+    # an action of no kind keeps jsonschema's own words
+    kindless = schema_problems("action", {"type": "plya"})
+    assert "is not valid under any of the given schemas" in kindless[0].message
