@@ -6,8 +6,12 @@ runs in tests/test_house_engines.py)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
+
+from mtrain.cli import main
 from mtrain.conformance.answers import schema_problems
 from mtrain.conformance.fixture import Fixture, load_corpus, load_file
 from mtrain.conformance.fuzz.run import Group, cause, one_per_bug
@@ -132,3 +136,23 @@ def test_a_number_written_as_text_in_an_action_is_told_by_its_field() -> None:
     # an action of no kind keeps jsonschema's own words
     kindless = schema_problems("action", {"type": "plya"})
     assert "is not valid under any of the given schemas" in kindless[0].message
+
+
+ADAPTERS = Path(__file__).parent / "broken_impls" / "adapters.py"
+OVERRIDE = "win over the rules the implementation declares"
+
+
+def test_asking_for_the_declared_rules_overrides_nothing_and_says_nothing(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """dandy's every run under its own file (its hello declares the same rules) warned
+    that the rule sets asked for win over the ones it declares: nothing was overridden.
+    The warning stays for rule sets that differ from the declaration."""
+    said = {}
+    for variant in ("puremco", "pagat"):
+        capsys.readouterr()
+        main(["conform", "--adapter", f"{ADAPTERS}:DeclaresPuremco", "-k", "marker-00",
+              "--variant", variant, "--format", "json"])
+        report = json.loads(capsys.readouterr().out)
+        said[variant] = [w for w in report["warnings"] if OVERRIDE in w]
+    assert said["puremco"] == []
+    assert len(said["pagat"]) == 1
