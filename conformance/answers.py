@@ -240,13 +240,70 @@ def schema_problems(name: str, doc: Any, prefix: str = "") -> list[Problem]:
     out = []
     errors = sorted(_validator(name).iter_errors(doc), key=lambda e: list(e.absolute_path))
     for e in errors[:3]:
+        e, message = _meant(e)
         at = "/".join(str(p) for p in e.absolute_path)
         keyword = "/".join(str(p) for p in e.absolute_schema_path)
         where = f"{prefix}{at}" if at or prefix else "(the whole document)"
         out.append(Problem("schema", f"{where} [{name}.schema.json#/{keyword}]",
-                           _short(e.message)))
+                           _short(message)))
     return out or [Problem("schema", f"{prefix or '(the whole document)'} "
                            f"[{name}.schema.json]", "does not match the schema")]
+
+
+def _meant(e: jsonschema.ValidationError) -> tuple[jsonschema.ValidationError, str]:
+    """The error to tell, and its message: inside a choice (oneOf, anyOf), the error of
+    the one choice the value was meant for, followed down: the one no error of which
+    refuses the value as a whole (its type, or the field that names its kind: a play's
+    `"type": "play"`). An action `{"type": "play", ..., "train": "0"}` is then told by
+    its train (`"0"` is a string: expected an integer or "mexican"), where jsonschema says
+    only that the action fits no choice (a Perl engine writing a number it had printed)."""
+    while e.context:
+        branches: dict[Any, list[jsonschema.ValidationError]] = {}
+        for sub in e.context:
+            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+        meant = [subs for subs in branches.values() if not any(map(_refuses_kind, subs))]
+        if len(meant) == 1 and len(meant[0]) == 1:
+            e = meant[0][0]
+            continue
+        if not meant:  # every choice refused the value itself: say what they want
+            wanted = [_wanted(sub) for subs in branches.values() for sub in subs
+                      if not sub.relative_path]
+            if wanted and all(wanted):
+                return e, (f"{json.dumps(e.instance)} is {_json_type(e.instance)}; "
+                           f"expected {' or '.join(dict.fromkeys(w for w in wanted if w))}")
+        break
+    return e, e.message
+
+
+def _refuses_kind(sub: jsonschema.ValidationError) -> bool:
+    """Whether a choice's error refuses the value for what it is (its type, or a const or
+    enum on it or on one field of it, the field that names its kind)."""
+    if not sub.relative_path:
+        return sub.validator in ("type", "const", "enum")
+    return len(sub.relative_path) == 1 and sub.validator in ("const", "enum")
+
+
+def _wanted(sub: jsonschema.ValidationError) -> str | None:
+    """What a choice that refused the value as a whole wants, in words."""
+    value: Any = sub.validator_value
+    if sub.validator == "type":
+        kinds = value if isinstance(value, list) else [value]
+        return " or ".join(f"an {k}" if str(k)[:1] in "aeiou" else f"a {k}" for k in kinds)
+    if sub.validator == "const":
+        return json.dumps(value)
+    if sub.validator == "enum" and isinstance(value, list):
+        return " or ".join(json.dumps(v) for v in value)
+    return None
+
+
+def _json_type(value: Any) -> str:
+    """A JSON value's type, in words (a string, an integer, ...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    return {str: "a string", int: "an integer", float: "a number", list: "a list",
+            dict: "an object"}.get(type(value), type(value).__name__)
 
 
 def _short(text: str, limit: int = 200) -> str:

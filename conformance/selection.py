@@ -182,7 +182,10 @@ def choose_rulesets(asked: Sequence[Ruleset], declared: Ruleset | None,
     """(the rule sets to run, why those, warnings): those asked for (--variant, --rules),
     else the one the implementation declares, else the default matrix."""
     if asked:
-        warn = [] if declared is None else [
+        # said only where one of them plays other rules: an author who runs the file
+        # their engine declares (as every house engine's test does) overrides nothing
+        differ = declared is not None and not all(same_rules(rs, declared) for rs in asked)
+        warn = [] if declared is None or not differ else [
             f"the rule sets asked for (--variant, --rules) win over the rules the "
             f"implementation declares ({declared.name}): they run, and only they"]
         return list(asked), "as asked", warn

@@ -139,8 +139,14 @@ def open_trains(state: State, seat: int, all_marked: bool = False,
     if (first and seat != state.starter and not trains[mex]
             and rules.starter_only_mexican):
         out = [seat]
-    elif not trains[mex] and not trains[seat] and rules.own_train_mexican:
-        out = [seat]  # FIRST-10: the Mexican Train waits until the own train holds a tile
+    elif (not trains[mex] and state.hands[seat] & rules.number_mask[state.ends[mex]]
+          and rules.own_train_mexican and not trains[seat]):
+        # FIRST-10: the Mexican Train waits until the own train holds a tile. The flag is
+        # read wherever the mover holds a tile that would open the empty Mexican Train,
+        # not only where its own train is empty: who may open it is the option's question
+        # there, so a rule of one's own (an own train of two tiles first, as
+        # tests/examples/perl/dandy_engine.pl plays) is traced where it can decide
+        out = [seat]
     else:
         out = [seat, mex]  # TRAIN-4, TRAIN-5: the Mexican Train is open to all (MARK-2)
     # TRAIN-4: another player's train only while marked
@@ -396,6 +402,12 @@ def _draw(state: State) -> None:
     hands = state.hands
     hands[seat] = hands[seat] | BIT[tile]
     state.drawn = tile  # TURN-3: only this tile may now be played
+    if state.markers >> seat & 1:
+        # MARK-3..5: no known marker rule takes a marker off at a draw, but when a marker
+        # comes off is the rule's question at every move of its owner: read, so that a
+        # rule of one's own (one that takes it down as its owner draws, as
+        # tests/examples/perl/dandy_engine.pl plays) is traced here, as at a play
+        state.rules.marker_rule  # noqa: B018 (a flag read for the trace)
 
 
 def _draw_in_lap(state: State, seat: int, tile: int) -> None:

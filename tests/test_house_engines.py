@@ -1,8 +1,8 @@
 """An author's day with each engine of tests/examples/ written from the protocol alone
 (cantina, sixes, railyard, shed, ninepins, caboose, junction, roundhouse, hump, tandem,
 switchback, siding, tenwheeler, pullman, tender; turntable, signalbox, semaphore, interlock,
-coupling and flagstop in process; tortoise and gondola, in JavaScript for node; and
-bogie, in C, compiled by gcc): house rules,
+coupling and flagstop in process; tortoise and gondola, in JavaScript for node;
+bogie, in C, compiled by gcc; and dandy, in Perl 5): house rules,
 some no known value describes, tables of their own, and planted bugs, all written down
 in the engine's docstring (or header) before the suite ran.
 
@@ -67,6 +67,7 @@ class Engine:
     adapter: str = ""
     games: int = 12  # fuzz's games (seed 1): enough for its rarest planted bug to show
     c: bool = False  # tests/examples/c/NAME_engine.c, compiled by gcc: bugs off with --fixed
+    perl: bool = False  # tests/examples/perl/NAME_engine.pl, run by perl: bugs off with --fixed
 
     def target(self, fixed: bool = False) -> list[str]:
         """How the commands reach it: a program (--impl) or an adapter (--adapter)."""
@@ -81,16 +82,34 @@ class Engine:
             return shlex.join([*argv, "--fixed"] if fixed else [*argv, "--bugs"])
         if self.c:
             return shlex.join([str(compiled(self.name)), *(["--fixed"] if fixed else [])])
+        if self.perl:
+            argv = [PERL or "perl", str(EXAMPLES / "perl" / f"{self.name}_engine.pl")]
+            return shlex.join([*argv, *(["--fixed"] if fixed else [])])
         argv = [sys.executable, str(EXAMPLES / f"{self.name}_engine.py")]
         return shlex.join([*argv, "--fixed", "1,2,3"] if fixed else argv)
 
     @property
     def rules(self) -> str:
-        folder = EXAMPLES / "js" if self.node else EXAMPLES / "c" if self.c else EXAMPLES
+        folder = (EXAMPLES / "js" if self.node else EXAMPLES / "c" if self.c
+                  else EXAMPLES / "perl" if self.perl else EXAMPLES)
         return str(folder / f"{self.name}-rules.yaml")
 
 
 GCC = shutil.which("gcc")
+PERL = shutil.which("perl")
+
+
+def perl_missing() -> str | None:
+    """Why tests/examples/perl/ cannot run here: no perl, or one without JSON::PP (a core
+    module since 5.14, left out of some minimal installs, such as Debian's perl-base
+    alone); None when it can."""
+    if PERL is None:
+        return "perl is not installed: dandy is a Perl engine"
+    done = subprocess.run([PERL, "-MJSON::PP", "-e", "1"], capture_output=True, text=True,
+                          check=False)
+    if done.returncode:
+        return f"perl has no JSON::PP (dandy needs it): {done.stderr.strip()[:120]}"
+    return None
 
 
 @functools.cache
@@ -874,7 +893,43 @@ VIADUCT = Engine(
            "tie_rule": "other", "match_length": "other"},
     charged={"blocked-pips": "SCORE-6"},
 )
+DANDY = Engine(
+    "dandy",
+    # in Perl 5 (JSON::PP alone), a double-10 set for 2 to 7 players with a table of its
+    # own, and house rules on three options at once: the empty Mexican Train opens only to
+    # a player whose own train holds two tiles (`mexican_first_turn: other`), a player
+    # draws until a tile can be played but once only in a follow-up (`draw_rule: other`),
+    # and a marker comes off as its owner plays on their own train or draws
+    # (`marker_removal: other`). 1,117 results when measured, none failing with the bugs
+    # off (97 not applicable: 44 its draw rule, 20 its Mexican Train, 15 that and its
+    # marker rule, 5 its marker rule, 4 its marker or Mexican Train and its draw rule, 6
+    # its table, 3 tables its rules never reach). Before the suite was fixed, 4 results
+    # failed with the bugs off (TRAIN-5: its Mexican Train rule where every known value
+    # opens it, reference/engine.py open_trains) and fuzz found two rule differences (that,
+    # and the marker it takes down at a draw, `after draw: marked`); bug 3 failed nothing
+    # in conform (no fixture asked for the draw with one tile left: lastbone-001 does)
+    # and was two fuzz findings (a pass for the draw in an ordinary turn and in a
+    # follow-up: fuzz/run.py cause). Bug 1 breaks MARK-3 on the field its own marker rule
+    # decides: neither conform nor fuzz can see it (its file declares that rule `other`)
+    shows={"mexican-zero": "",  # behind its own marker rule: found by neither
+           "string-min": r"^winners: expected \[[\d, ]*\], got \[[\d, ]*\]$",
+           "last-bone": r"^legal actions not allowed by the rules: pass$"},
+    fuzz={"string-min": r"^winners$",
+          "last-bone": r"^allows pass \((TURN-2|DBL-5)\) instead of draw$"},
+    found=(),
+    least=1100,
+    truth={"tile_set": "double-10", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "other",
+           "own_train_first": "not-required", "doubles": "open", "follow_up": "anywhere",
+           "double_order": "oldest-first", "uncoverable_double": "stays-open",
+           "marker_removal": "other", "draw_rule": "other",
+           "blocked_round": "full-round-of-passes", "scoring": "penalty",
+           "blank_values": "face", "tie_rule": "shared"},
+    charged={"string-min": "MATCH-2", "last-bone": "TURN-2"},
+    perl=True,
+)
 NODE = shutil.which("node")
+PERL_MISSING = perl_missing()
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
            TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
            COUPLING, PULLMAN, FLAGSTOP, TENDER, VIADUCT,
@@ -882,7 +937,9 @@ ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOU
                NODE is None, reason=f"node is not installed: {e.name} is a JavaScript engine"))
              for e in (TORTOISE, GONDOLA)),
            pytest.param(BOGIE, id=BOGIE.name, marks=pytest.mark.skipif(
-               GCC is None, reason="gcc is not installed: bogie is a C engine"))]
+               GCC is None, reason="gcc is not installed: bogie is a C engine")),
+           pytest.param(DANDY, id=DANDY.name, marks=pytest.mark.skipif(
+               PERL_MISSING is not None, reason=PERL_MISSING or ""))]
 
 
 def conform(target: list[str], rules: str, tmp_path: Path) -> dict[str, Any]:
@@ -1046,7 +1103,7 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
 # (observe.py, tables_had). conform under its file: 754 pass off; on, 4 fail (bug 2,
 # SCORE-6, the blocked-pips bug); bugs 1 and 3 not shown. Identified below since
 # session 45 (its identify test about 10 CPU s once the corpus is explored)
-IDENTIFIED = [e for e in ENGINES if isinstance(e, Engine)  # tortoise, gondola, bogie apart
+IDENTIFIED = [e for e in ENGINES if isinstance(e, Engine)  # tortoise, gondola, bogie, dandy apart
               and e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
                              TENWHEELER, COUPLING, PULLMAN, FLAGSTOP, TENDER)]
 

@@ -486,8 +486,10 @@ def cause(signature: str) -> str:
     state after a play and after a pass wrong in the same field (`after play:
     first_turns`, `after pass: first_turns`), an action listed where it must not be and
     missing where it must be, by one clause (`allows play (TRAIN-4)`, `forbids play
-    (TRAIN-4)`), a round's scores wrong at its end and in the `score` answer (flagstop's
-    [0-0] forgotten)."""
+    (TRAIN-4)`), one move offered for another whichever moment's clause named it
+    (`allows pass (TURN-2) instead of draw`, `allows pass (DBL-5) instead of draw`), a
+    round's scores wrong at its end and in the `score` answer (flagstop's [0-0]
+    forgotten)."""
     if signature in ROUND_SCORES or re.fullmatch(r"score \([a-z ]+\)", signature):
         return "a round's scores"  # asked by `score` or by the step that ends the round
     state = re.fullmatch(r"after [a-z ]+: (.+)", signature)
@@ -496,6 +498,13 @@ def cause(signature: str) -> str:
     access = re.fullmatch(r"(?:allows|forbids) ([a-z-]+) \(([A-Z]+-\d+)\)", signature)
     if access is not None:
         return f"{access.group(1)} ({access.group(2)})"
+    # one move for another: the clause in the signature is the moment's (a follow-up's
+    # draw is DBL-5's, an ordinary turn's TURN-2's: judge.compare_legal), the charge
+    # beside the cause tells bugs apart (dandy's pass for the draw with one tile left,
+    # in either moment, charged TURN-2 both times: two findings for one bug)
+    swap = re.fullmatch(r"allows ([a-z-]+) \([A-Z]+-\d+\) instead of ([a-z-, ]+)", signature)
+    if swap is not None:
+        return f"{swap.group(1)} instead of {swap.group(2)}"
     return signature
 
 
