@@ -1,0 +1,73 @@
+"""Fuzz on house-rule engines (session 46): one finding per bug, and a reproducer conform
+runs where the step that showed it is decided by rules of one's own.
+
+- viaduct's blocked round scored at face value (tests/examples/viaduct_engine.py, bug 2,
+  SCORE-6) was found by fuzz as `score (blocked)` with no reproducer conform runs: its
+  blocked ends had an open double, whose binding is its `uncoverable_double: other`, so
+  conform would not run the step that ends the round. The table before that step is now
+  asked alone, by an entry with `blocked_scores` and no step (a `score` request naming no
+  winner), which conform runs and the engine fails.
+
+The in-process adapters below carry the bugs on the reference, so that each run is short;
+their expected values are the rules' (SCORE-6), not the code's output.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from mtrain.conformance import fuzz as F
+from mtrain.conformance.adapter import JSON, ReferenceImplementation
+from mtrain.conformance.fixture import load_file
+from mtrain.conformance.fuzz.rulesets import declared_context
+from mtrain.conformance.runner import run_one
+from mtrain.reference.engine import hand_value
+from mtrain.spec.catalog import catalog
+
+
+def rules_file(tmp_path: Path, name: str, **options: object) -> str:
+    """A rule-set file on pagat (its options written as given) and the name fuzz plays."""
+    lines = [f"name: {name}", "base: pagat", "options:"]
+    lines += [f"  {o}: {v}" for o, v in options.items()]
+    path = tmp_path / f"{name}.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    return declared_context(catalog().rules_file(str(path))).name
+
+
+class BlockedPips(ReferenceImplementation):
+    """viaduct's bug 2 alone: `score` with no winner gives each hand's pips."""
+
+    def score(self, ruleset: JSON, state: JSON, winner: int | None) -> list[int]:
+        if winner is not None:
+            return super().score(ruleset, state, winner)
+        st = self.state(ruleset, state)
+        return [hand_value(st, s) for s in range(st.players)]
+
+
+def test_a_blocked_end_an_own_rule_decides_gets_a_reproducer_conform_runs(
+        tmp_path: Path) -> None:
+    """viaduct's case: positive scoring, its own blocked round and uncoverable double. In
+    8 games (seed 0) a blocked end is reached with an open double on the table; its
+    `score` answer is a finding whose reproducer is the table before the last step with a
+    `blocked_scores` entry (SCORE-6: nobody scores) and no step, checked by fuzz (conform
+    runs it under the rules of one's own, the reference passes it, the engine fails it)."""
+    name = rules_file(tmp_path, "own-blocked", scoring="positive", blocked_round="other",
+                      uncoverable_double="other")
+    report = F.fuzz(F.Target.of(BlockedPips(), "blocked-pips"), [name], 8, 0,
+                    out=tmp_path / "on")
+    assert [g.signature for g in report.groups] == ["score (blocked)"]
+    (found,) = report.groups
+    assert found.problems == [] and found.path is not None and found.path.exists()
+    assert found.charged == ("SCORE-6",)
+    (written,) = yaml.safe_load(found.path.read_text(encoding="utf-8"))
+    assert "steps" not in written
+    (entry,) = written["expect"]
+    players = len(written["table"]["hands"])
+    assert entry["blocked_scores"] == [0] * players  # SCORE-6: a blocked round, 0 each
+    # what conform runs of it: the reference passes, the engine with the bug fails
+    (fx,) = load_file(str(found.path), found.path.read_text(encoding="utf-8"))
+    ctx = F.context(name)
+    assert run_one(fx, ctx.rs, fx.expect[0], ReferenceImplementation()).status == "pass"
+    assert run_one(fx, ctx.rs, fx.expect[0], BlockedPips()).status == "fail"
