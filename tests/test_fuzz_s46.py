@@ -7,14 +7,20 @@ runs where the step that showed it is decided by rules of one's own.
   conform would not run the step that ends the round. The table before that step is now
   asked alone, by an entry with `blocked_scores` and no step (a `score` request naming no
   winner), which conform runs and the engine fails.
+- tandem's blank pair (tests/examples/tandem_engine.py, bug 3: [0-0] counted 25 under
+  blank-25, SCORE-2) showed as two findings: the round's end (its reproducer named the
+  scoring's SCORE-5 but not the blank values' SCORE-2, so conform charged it SCORE-5) and
+  the `score` answer (charged SCORE-2). Both reproducers now name the scoring clauses in
+  force, conform charges both SCORE-2, and they fold into one.
 
 The in-process adapters below carry the bugs on the reference, so that each run is short;
-their expected values are the rules' (SCORE-6), not the code's output.
+their expected values are the rules' (SCORE-2, SCORE-6), not the code's output.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -25,6 +31,8 @@ from mtrain.conformance.fuzz.rulesets import declared_context
 from mtrain.conformance.runner import run_one
 from mtrain.reference.engine import hand_value
 from mtrain.spec.catalog import catalog
+
+BLANKS_25 = "pagat+blanks-25"
 
 
 def rules_file(tmp_path: Path, name: str, **options: object) -> str:
@@ -71,3 +79,41 @@ def test_a_blocked_end_an_own_rule_decides_gets_a_reproducer_conform_runs(
     ctx = F.context(name)
     assert run_one(fx, ctx.rs, fx.expect[0], ReferenceImplementation()).status == "pass"
     assert run_one(fx, ctx.rs, fx.expect[0], BlockedPips()).status == "fail"
+
+
+def _pair_short(hands: list[list[str]]) -> list[int]:
+    """What tandem's bug takes off each hand: [0-0] is 25, not 50 (SCORE-2: each blank
+    end 25)."""
+    return [25 if "0-0" in hand else 0 for hand in hands]
+
+
+class BlankPair(ReferenceImplementation):
+    """tandem's bug 3 alone, under penalty scoring with blank-25: the double blank left in
+    a hand counts 25, at the round's end and in `score` alike."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        after = super().apply(ruleset, state, action)
+        if after["phase"] != "over" or not isinstance(after.get("result"), dict):
+            return after
+        short = _pair_short(after["hands"])
+        result: dict[str, Any] = dict(after["result"])
+        result["scores"] = [s - k for s, k in zip(result["scores"], short, strict=True)]
+        totals = [t - k for t, k in zip(after["scores"], short, strict=True)]
+        return {**after, "result": result, "scores": totals}
+
+    def score(self, ruleset: JSON, state: JSON, winner: int | None) -> list[int]:
+        scores = super().score(ruleset, state, winner)
+        return [s - k for s, k in zip(scores, _pair_short(state["hands"]), strict=True)]
+
+
+def test_a_blank_pair_at_a_rounds_end_and_in_score_is_one_finding(tmp_path: Path) -> None:
+    """One bug (SCORE-2), asked by the step that ends the round and by `score`: both
+    reproducers charged SCORE-2, folded into one finding (two before: SCORE-5 and
+    SCORE-2)."""
+    report = F.fuzz(F.Target.of(BlankPair(), "blank-pair"), [BLANKS_25], 12, 1,
+                    out=tmp_path / "on")
+    assert len(report.groups) == 1, [(g.signature, g.charged) for g in report.groups]
+    (found,) = report.groups
+    assert found.charged == ("SCORE-2",) and found.problems == []
+    assert any(s.startswith("score (") for s in found.signatures), found.signatures
+    assert any(s.startswith("round end") for s in found.signatures), found.signatures
