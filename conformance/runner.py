@@ -280,16 +280,23 @@ totals. A tie rule decides only who wins among equal totals (MATCH-4..6), never 
 TOTAL_FIELDS = ("scores",)
 """The fields of a state the WORTH options decide (the totals, MATCH-1): under one of them
 played its own way, the implementation's totals are its own rule's, never a departure."""
+OWN_FIELDS = {"marker_removal": ("marked",)}
+"""Fields of a state one option alone decides (MARK-3..5: which markers come off): under
+it played its own way, the implementation's value there is its own rule's, never a
+departure (marker_alone.py runs such entries without them)."""
 
 
 def divergence(fx: Fixture, mine: Sequence[JSON], ref: Sequence[JSON], max_pip: int,
                own: Iterable[str] = ()) -> tuple[int, str, Any, str] | None:
     """(step, field, the implementation's value, message) for the first step after which
     its state differs from the reference's in a field the rules decide (not the totals
-    where `own`, the options played their own way, decide them: WORTH); None if never."""
+    where `own`, the options played their own way, decide them: WORTH, nor the fields
+    one of them alone decides: OWN_FIELDS); None if never."""
     first = 0 if fx.deal is not None else 1  # a dealt start is the implementation's own
+    mine_own = set(own)
+    aside = {k for o in mine_own & OWN_FIELDS.keys() for k in OWN_FIELDS[o]}
     fields = [k for k in DETERMINED
-              if not (WORTH & set(own) and k in TOTAL_FIELDS)]
+              if not (WORTH & mine_own and k in TOTAL_FIELDS) and k not in aside]
     for k in range(first, min(len(mine), len(ref))):
         try:
             a, b = state_view(mine[k]), state_view(ref[k])

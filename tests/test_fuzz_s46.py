@@ -19,11 +19,13 @@ their expected values are the rules' (SCORE-2, SCORE-6), not the code's output.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from mtrain.cli import main
 from mtrain.conformance import fuzz as F
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import load_file
@@ -117,3 +119,44 @@ def test_a_blank_pair_at_a_rounds_end_and_in_score_is_one_finding(tmp_path: Path
     assert found.charged == ("SCORE-2",) and found.problems == []
     assert any(s.startswith("score (") for s in found.signatures), found.signatures
     assert any(s.startswith("round end") for s in found.signatures), found.signatures
+
+
+ESCAPE = '''
+from mtrain.conformance.adapter import ReferenceImplementation
+
+
+class Escape(ReferenceImplementation):
+    """Markers off when anyone plays on the train (its own marker rule), and a bug: a
+    double's follow-up may open the Mexican Train from an empty own train (FIRST-10)."""
+
+    def rules(self, ruleset):
+        options = {**ruleset["options"], "marker_removal": "anyone-plays-on",
+                   "mexican_first_turn": "anyone"}
+        return super().rules({**ruleset, "options": options})
+'''
+OWNMEX = Path(__file__).parent.parent / "conformance" / "fixtures" / "first-turn" / \
+    "own-train-mexican-extra.yaml"
+
+
+def test_a_marker_rule_of_ones_own_is_no_departure_and_a_start_of_ones_own_keeps_the_cut(
+        tmp_path: Path) -> None:
+    """ownmex-001 under a marker rule and a start of one's own (its table writes no
+    starter): its follow-up may not open the Mexican Train (FIRST-10) whichever marker came
+    off and whoever started. It was not applicable (the cut refused a start of one's own);
+    now it runs without `marked`, and the engine that opens the Mexican Train there fails
+    it charged FIRST-10, its diagnosis naming no `marked` (its own rule took seat 1's
+    marker off: no departure)."""
+    rules = tmp_path / "own-markers.yaml"
+    rules.write_text("name: own-markers\nbase: pagat\noptions:\n  marker_removal: other\n"
+                     "  starting_seat: other\n  mexican_first_turn: own-train-started\n",
+                     encoding="utf-8")
+    (tmp_path / "escape.py").write_text(ESCAPE, encoding="utf-8")
+    out = tmp_path / "report.json"
+    main(["conform", "--adapter", f"{tmp_path / 'escape.py'}:Escape", "--rules", str(rules),
+          "--fixtures", str(OWNMEX), "-k", "ownmex-001", "--format", "json",
+          "--output", str(out)])
+    (result,) = [r for r in json.loads(out.read_text(encoding="utf-8"))["results"]
+                 if r["fixture"] == "ownmex-001"]
+    assert result["status"] == "fail", result
+    assert result["charged"] == ["FIRST-10"], result
+    assert not any("marked" in m for m in result["messages"]), result["messages"]

@@ -369,8 +369,8 @@ TANDEM = Engine(
            "blank-pair": r"INV-ROUND-SCORE"},
     fuzz={"redraw": r"^allows draw \(TURN-2\) instead of pass$",
           "mexican-escape": r"^allows play \(DBL-6\)$",
-          # its round's end, and its `score` (fuzz asks it at round ends: conform
-          # charges that reproducer SCORE-2, the round end's SCORE-5, so two findings)
+          # its round's end, and its `score` (fuzz asks it at round ends): one finding,
+          # both reproducers charged SCORE-2 (tests/test_fuzz_s46.py)
           "blank-pair": r"INV-ROUND-SCORE|^score \(gone out\)$"},
     found=(),
     least=800,
