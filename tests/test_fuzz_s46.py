@@ -28,13 +28,17 @@ import yaml
 from mtrain.cli import main
 from mtrain.conformance import fuzz as F
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
-from mtrain.conformance.fixture import load_file
+from mtrain.conformance.fixture import Fixture, load_corpus, load_file
+from mtrain.conformance.follow_alone import follow_entry, follow_options
 from mtrain.conformance.fuzz.rulesets import declared_context
 from mtrain.conformance.runner import run_one
+from mtrain.conformance.selection import entry_for
 from mtrain.reference.engine import hand_value
 from mtrain.spec.catalog import catalog
+from mtrain.spec.scope import Space
 
 BLANKS_25 = "pagat+blanks-25"
+SPACE = Space()
 
 
 def rules_file(tmp_path: Path, name: str, **options: object) -> str:
@@ -160,3 +164,39 @@ def test_a_marker_rule_of_ones_own_is_no_departure_and_a_start_of_ones_own_keeps
     assert result["status"] == "fail", result
     assert result["charged"] == ["FIRST-10"], result
     assert not any("marked" in m for m in result["messages"]), result["messages"]
+
+
+def corpus_fixture(fid: str) -> Fixture:
+    return next(fx for fx in load_corpus()[0] if fx.id == fid)
+
+
+def test_an_entry_the_known_follow_ups_bracket_runs_under_one_of_ones_own(
+        tmp_path: Path) -> None:
+    """doubles-020: nothing in hand fits any train the player may use, so whatever the
+    tile after a double may go on (from the double alone, cover-own, to anywhere), the
+    player must draw (DBL-5). Under `follow_up: other` it was not applicable; both ends
+    of the bracket give it, so it runs as it is. doubles-022, whose drawn tile fits the
+    Mexican Train only, is played under anywhere and a pass under cover-own: it stays
+    not applicable."""
+    rules = tmp_path / "own-follow.yaml"
+    rules.write_text("name: own-follow\nbase: pagat\noptions:\n  follow_up: other\n",
+                     encoding="utf-8")
+    rs = catalog().rules_file(str(rules))
+    exp, why = entry_for(corpus_fixture("doubles-020"), rs, SPACE)
+    assert why is None and exp is corpus_fixture("doubles-020").expect[0]
+    exp, why = entry_for(corpus_fixture("doubles-022"), rs, SPACE)
+    assert exp is None and why is not None and "follow_up (played its own way)" in why
+
+
+def test_the_follow_up_cut_under_cantinas_rules_and_the_reasons_it_takes() -> None:
+    """cantina (its scoring of its own besides, which doubles-020 does not read): the entry
+    is cut whole; a reason that names another rule played its own way besides the
+    follow-up (other than what a round's end is worth) is no follow-up cut's."""
+    fx = corpus_fixture("doubles-020")
+    rs = catalog().rules_file(str(Path(__file__).parent / "examples" / "cantina-rules.yaml"))
+    whole = follow_entry(fx.expect[0], fx, rs, SPACE)
+    assert whole is fx.expect[0]
+    assert follow_options("its outcome depends on follow_up (played its own way)") == {
+        "follow_up"}
+    assert follow_options("its outcome depends on follow_up (played its own way), "
+                          "draw_rule (played its own way)") == frozenset()
