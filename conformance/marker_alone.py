@@ -16,8 +16,8 @@ and each of those options is asked in turn alike; so is a start of one's own, wh
 decides who starts a table that writes no starter (13 of 16 such entries under
 `marker_removal: other` and `starting_seat: other` on pagat were set aside). Where such an
 entry fails, the search for the step after which the engine first departed from the
-reference compares no `marked` either (runner.OWN_FIELDS): which markers are up is its
-own rule's there, never a departure.
+reference compares no marker taken off (runner.MARKERS_OFF): which markers come off is
+its own rule's there, never a departure; a marker put up (MARK-1) still is one.
 
 Every known value is asked, as the other cuts ask (seat_alone.py, round_end_alone.py):
 owner-plays-own leaves up the most markers, owner-plays-anywhere takes off the mover's
@@ -35,14 +35,14 @@ from collections.abc import Set
 
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.round_end_alone import passes_under, worth_aside
-from mtrain.conformance.runner import OWN_FIELDS, ROUND_END
+from mtrain.conformance.runner import ROUND_END
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Region, Space
 
 OPTION = "marker_removal"
 ONLY_MARKER = f"its outcome depends on {OPTION} (played its own way)"
 """`applies`'s answer for an entry that only a marker rule of one's own decides."""
-MARKER_FIELDS = OWN_FIELDS[OPTION]
+MARKER_FIELDS = ("marked",)
 """The fields of a state the marker rule decides (MARK-3..5)."""
 
 
