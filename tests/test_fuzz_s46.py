@@ -28,9 +28,12 @@ import yaml
 from mtrain.cli import main
 from mtrain.conformance import fuzz as F
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
-from mtrain.conformance.fixture import Fixture, load_corpus, load_file
+from mtrain.conformance.fixture import Fixture, load_file
 from mtrain.conformance.follow_alone import follow_entry, follow_options
+from mtrain.conformance.fuzz.judge import Disagreement, Probe
+from mtrain.conformance.fuzz.results import Occurrence
 from mtrain.conformance.fuzz.rulesets import declared_context
+from mtrain.conformance.fuzz.run import Group, one_per_bug
 from mtrain.conformance.runner import run_one
 from mtrain.conformance.selection import entry_for
 from mtrain.reference.engine import hand_value
@@ -166,8 +169,14 @@ def test_a_marker_rule_of_ones_own_is_no_departure_and_a_start_of_ones_own_keeps
     assert not any("marked" in m for m in result["messages"]), result["messages"]
 
 
+FOLLOW_FAIL = Path(__file__).parent.parent / "conformance" / "fixtures" / "doubles" / \
+    "follow-fail.yaml"
+
+
 def corpus_fixture(fid: str) -> Fixture:
-    return next(fx for fx in load_corpus()[0] if fx.id == fid)
+    """A fixture of doubles/follow-fail.yaml (that file alone read: the corpus costs 2 s)."""
+    text = FOLLOW_FAIL.read_text(encoding="utf-8")
+    return next(fx for fx in load_file(str(FOLLOW_FAIL), text) if fx.id == fid)
 
 
 def test_an_entry_the_known_follow_ups_bracket_runs_under_one_of_ones_own(
@@ -182,8 +191,9 @@ def test_an_entry_the_known_follow_ups_bracket_runs_under_one_of_ones_own(
     rules.write_text("name: own-follow\nbase: pagat\noptions:\n  follow_up: other\n",
                      encoding="utf-8")
     rs = catalog().rules_file(str(rules))
-    exp, why = entry_for(corpus_fixture("doubles-020"), rs, SPACE)
-    assert why is None and exp is corpus_fixture("doubles-020").expect[0]
+    fx = corpus_fixture("doubles-020")
+    exp, why = entry_for(fx, rs, SPACE)
+    assert why is None and exp is fx.expect[0]
     exp, why = entry_for(corpus_fixture("doubles-022"), rs, SPACE)
     assert exp is None and why is not None and "follow_up (played its own way)" in why
 
@@ -200,3 +210,30 @@ def test_the_follow_up_cut_under_cantinas_rules_and_the_reasons_it_takes() -> No
         "follow_up"}
     assert follow_options("its outcome depends on follow_up (played its own way), "
                           "draw_rule (played its own way)") == frozenset()
+
+
+def _group(signature: str, charged: tuple[str, ...], clauses: tuple[str, ...],
+           tmp_path: Path) -> Group:
+    occ = Occurrence(Probe("apply", "pagat"), Disagreement(signature, (), clauses=clauses),
+                     0, 1, 1, 4)
+    g = Group(signature, 3, occ, occ, ["pagat"], charged=charged)
+    if charged:  # a reproducer checked and charged
+        g.path = tmp_path / f"{signature.replace(' ', '-')}.yaml"
+        g.path.write_text("[]\n", encoding="utf-8")
+    return g
+
+
+def test_a_finding_with_no_reproducer_folds_into_the_charged_one_its_step_names(
+        tmp_path: Path) -> None:
+    """viaduct's blocked round scored at face value, seen where its own blocked rule ended
+    the round (`round end: INV-ROUND-SCORE`, no reproducer: no fixture asks a move only its
+    own rules end a round on), beside its `score (blocked)` charged SCORE-6: one bug. A
+    scores finding whose step names another scoring clause first stays apart."""
+    charged = _group("score (blocked)", ("SCORE-6",), ("SCORE-6", "SCORE-1"), tmp_path)
+    own_end = _group("round end: INV-ROUND-SCORE", (), ("TURN-4", "MARK-1", "SCORE-6"),
+                     tmp_path)
+    other = _group("round end: result.scores", (), ("END-1", "SCORE-5"), tmp_path)
+    out = one_per_bug([own_end, charged, other])
+    assert out == [charged, other]
+    assert charged.also == [("round end: INV-ROUND-SCORE", 3)]
+    assert charged.unasked == ["round end: INV-ROUND-SCORE"] and charged.count == 6
