@@ -20,9 +20,11 @@ their expected values are the rules' (SCORE-2, SCORE-6), not the code's output.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from mtrain.cli import main
@@ -39,6 +41,7 @@ from mtrain.conformance.selection import entry_for
 from mtrain.reference.engine import hand_value
 from mtrain.spec.catalog import catalog
 from mtrain.spec.scope import Space
+from mtrain.spec.yamlload import SpecErrors
 
 BLANKS_25 = "pagat+blanks-25"
 SPACE = Space()
@@ -237,3 +240,34 @@ def test_a_finding_with_no_reproducer_folds_into_the_charged_one_its_step_names(
     assert out == [charged, other]
     assert charged.also == [("round end: INV-ROUND-SCORE", 3)]
     assert charged.unasked == ["round end: INV-ROUND-SCORE"] and charged.count == 6
+
+
+BLOCKED_SCORES = '''- id: bs46-001
+  description: "The hands as a blocked round's scores, asked of a table alone"
+  clauses: [SCORE-5]
+  source: [decision]
+  note: SCORE-5, penalty scoring; a blocked round scores each hand's pips, 3 + 1 = 4 and
+    6 + 6 = 12.
+  table:
+    hands:
+      0: [3-1]
+      1: [6-6]
+    boneyard: [rest]
+  expect:
+    - variants: [pagat]
+      blocked_scores: %s
+'''
+
+
+def test_blocked_scores_is_a_fixture_key_and_a_bad_one_names_its_line() -> None:
+    """The form fuzz writes (a `score` request naming no winner, no step): read into the
+    entry, one check; a value that is no list of counts is an error at its line."""
+    (fx,) = load_file("bs.yaml", BLOCKED_SCORES % "[4, 12]")
+    assert fx.expect[0].blocked_scores == (4, 12) and fx.expect[0].checks == 1
+    pagat = F.context("pagat").rs
+    assert run_one(fx, pagat, fx.expect[0], ReferenceImplementation()).status == "pass"
+    for bad, said in (("[4, x]", "bs.yaml:14: [0].expect[0].blocked_scores[1]: expected an "
+                                 "integer"),
+                      ("4", "bs.yaml:14: [0].expect[0].blocked_scores: expected a list")):
+        with pytest.raises(SpecErrors, match=re.escape(said)):
+            load_file("bs.yaml", BLOCKED_SCORES % bad)
