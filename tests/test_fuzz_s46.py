@@ -30,12 +30,13 @@ import yaml
 from mtrain.cli import main
 from mtrain.conformance import fuzz as F
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
+from mtrain.conformance.bracket_alone import bracketed_entry, bracketed_options
 from mtrain.conformance.fixture import Fixture, load_file
-from mtrain.conformance.follow_alone import follow_entry, follow_options
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.results import Occurrence
 from mtrain.conformance.fuzz.rulesets import declared_context
 from mtrain.conformance.fuzz.run import Group, one_per_bug
+from mtrain.conformance.partition import applies
 from mtrain.conformance.runner import run_one
 from mtrain.conformance.selection import entry_for
 from mtrain.reference.engine import hand_value
@@ -207,12 +208,12 @@ def test_the_follow_up_cut_under_cantinas_rules_and_the_reasons_it_takes() -> No
     follow-up (other than what a round's end is worth) is no follow-up cut's."""
     fx = corpus_fixture("doubles-020")
     rs = catalog().rules_file(str(Path(__file__).parent / "examples" / "cantina-rules.yaml"))
-    whole = follow_entry(fx.expect[0], fx, rs, SPACE)
+    whole = bracketed_entry(fx.expect[0], fx, rs, SPACE, frozenset(("follow_up",)))
     assert whole is fx.expect[0]
-    assert follow_options("its outcome depends on follow_up (played its own way)") == {
+    assert bracketed_options("its outcome depends on follow_up (played its own way)") == {
         "follow_up"}
-    assert follow_options("its outcome depends on follow_up (played its own way), "
-                          "draw_rule (played its own way)") == frozenset()
+    assert bracketed_options("its outcome depends on follow_up (played its own way), "
+                             "draw_rule (played its own way)") == frozenset()
 
 
 def _group(signature: str, charged: tuple[str, ...], clauses: tuple[str, ...],
@@ -271,3 +272,25 @@ def test_blocked_scores_is_a_fixture_key_and_a_bad_one_names_its_line() -> None:
                       ("4", "bs.yaml:14: [0].expect[0].blocked_scores: expected a list")):
         with pytest.raises(SpecErrors, match=re.escape(said)):
             load_file("bs.yaml", BLOCKED_SCORES % bad)
+
+
+def test_an_entry_both_own_train_rules_give_runs_under_one_of_ones_own(
+        tmp_path: Path) -> None:
+    """first-018 under pagat: the starter's opening move goes on its own train (FIRST-2),
+    whether or not one's own train comes first (TRAIN-7): both ends of the bracket give it,
+    so under `own_train_first: other` it runs (it was not applicable). first-022, where
+    seat 1 may use the Mexican Train under not-required and not under required, stays
+    not applicable."""
+    rules = tmp_path / "own-train.yaml"
+    rules.write_text("name: own-train\nbase: pagat\noptions:\n  own_train_first: other\n",
+                     encoding="utf-8")
+    rs = catalog().rules_file(str(rules))
+    path = FOLLOW_FAIL.parent.parent / "first-turn" / "single.yaml"
+    fixtures = {fx.id: fx for fx in load_file(str(path), path.read_text(encoding="utf-8"))}
+    fx = fixtures["first-018"]
+    assert any(applies(e, fx, rs, SPACE) == "its outcome depends on own_train_first "
+               "(played its own way)" for e in fx.expect)
+    exp, why = entry_for(fx, rs, SPACE)
+    assert why is None and exp is not None and exp in fx.expect
+    exp, why = entry_for(fixtures["first-022"], rs, SPACE)
+    assert exp is None and why is not None and "own_train_first" in why
