@@ -120,7 +120,7 @@ CANTINA = Engine(
     # 946 when measured (766 while follow-up-only was a follow_up value): whether an
     # earlier double binds the others is uncoverable_double's (DBL-13), so a follow-up rule
     # of its own keeps the fixtures where binding decides. 1,343 in session 46 (1,319
-    # before the entries both ends of the known follow-ups give ran, follow_alone.py: its
+    # before the entries both ends of the known follow-ups give ran, bracket_alone.py: its
     # follow-up's not applicable 68 -> 46)
     least=800,
     truth={"tile_set": "double-12", "hand_sizes": "custom", "engine_procedure": "set-aside",
