@@ -73,7 +73,9 @@ class Expectation:
     blocked_scores: tuple[int, ...] | None = None
     """The round scores of the hands the steps leave, scored as a blocked round (a `score`
     request naming no winner): under a blocked round of one's own, the scoring of a round
-    the rules end blocked (blocked_alone.py)."""
+    the rules end blocked (blocked_alone.py); written in a file (`blocked_scores:`), of the
+    table itself where no step is given (fuzz's reproducer of a blocked end that rules of
+    one's own decide, fuzz/rejudge.py)."""
     line: int | None = None
 
     @functools.cached_property  # (read for each of its results: dozens of rule sets)
@@ -331,6 +333,8 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
             winners=tuple(e["winners"]) if "winners" in e else None,
             match_over=e.get("match_over"),
             refused_setup=_clauses(e["refused_setup"]) if "refused_setup" in e else None,
+            blocked_scores=(tuple(e["blocked_scores"]) if "blocked_scores" in e
+                            else None),
             line=doc.line_of((i, "expect", j)),
         ))
         if expects[-1].match_over is False and expects[-1].winners is not None:
@@ -338,8 +342,8 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
                       "`match_over: false` with `winners`: a match that goes on has no winners")
         if expects[-1].checks == 0:  # it would pass under every rule set, testing nothing
             raise _At((i, "expect", j), "an entry that checks nothing: give it `legal`, "
-                      "`refused`, `state`, `result`, `winners`, `match_over` or "
-                      "`refused_setup`")
+                      "`refused`, `state`, `result`, `winners`, `match_over`, "
+                      "`blocked_scores` or `refused_setup`")
         if "refused_setup" in e and expects[-1].checks > 1:
             raise _At((i, "expect", j, "refused_setup"),
                       "an entry with `refused_setup` checks nothing else: a refused setup has "

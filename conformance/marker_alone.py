@@ -12,7 +12,12 @@ marker rule in turn (the rule set's other values kept), finds it holds each time
 no other rule played its own way, that cut entry runs: which markers are up stays the
 rule's own. Where the entry reads a scoring, blank values or tie rule of one's own as
 well (sixes' tie), what the round's end is worth is set aside too (round_end_alone.py),
-and each of those options is asked in turn alike.
+and each of those options is asked in turn alike; so is a start of one's own, which
+decides who starts a table that writes no starter (13 of 16 such entries under
+`marker_removal: other` and `starting_seat: other` on pagat were set aside). Where such an
+entry fails, the search for the step after which the engine first departed from the
+reference compares no marker taken off (runner.MARKERS_OFF): which markers come off is
+its own rule's there, never a departure; a marker put up (MARK-1) still is one.
 
 Every known value is asked, as the other cuts ask (seat_alone.py, round_end_alone.py):
 owner-plays-own leaves up the most markers, owner-plays-anywhere takes off the mover's
@@ -41,11 +46,18 @@ MARKER_FIELDS = ("marked",)
 """The fields of a state the marker rule decides (MARK-3..5)."""
 
 
+START = "starting_seat"
+"""A start of one's own: it decides who starts a table that writes no starter, and the
+cut is asked under each of its known values too (as seat_alone.table_entry asks it)."""
+
+
 def marker_options(why: str) -> frozenset[str]:
     """The options `applies`'s reason names, where they are the marker rule of one's own
-    and perhaps round-end options of one's own besides (ROUND_END); else none."""
+    and perhaps round-end options or a start of one's own besides (ROUND_END, START);
+    else none."""
     named = frozenset(re.findall(r"(\w+) \(played its own way\)", why))
-    return named if OPTION in named and named - {OPTION} <= ROUND_END else frozenset()
+    return (named if OPTION in named and named - {OPTION} <= ROUND_END | {START}
+            else frozenset())
 
 
 def markers_aside(exp: Expectation) -> Expectation:

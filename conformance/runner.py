@@ -280,30 +280,51 @@ totals. A tie rule decides only who wins among equal totals (MATCH-4..6), never 
 TOTAL_FIELDS = ("scores",)
 """The fields of a state the WORTH options decide (the totals, MATCH-1): under one of them
 played its own way, the implementation's totals are its own rule's, never a departure."""
+MARKERS_OFF = "marker_removal"
+"""The option that decides which markers come off (MARK-3..5): under it played its own
+way, the markers an implementation takes off are its own rule's, never a departure
+(marker_alone.py runs such entries without `marked`); a marker put up (MARK-1: a player
+who cannot play) is still the rules', and one put up or not where the reference's is
+still a departure (junction's bug 1, charged MARK-1)."""
 
 
 def divergence(fx: Fixture, mine: Sequence[JSON], ref: Sequence[JSON], max_pip: int,
                own: Iterable[str] = ()) -> tuple[int, str, Any, str] | None:
     """(step, field, the implementation's value, message) for the first step after which
     its state differs from the reference's in a field the rules decide (not the totals
-    where `own`, the options played their own way, decide them: WORTH); None if never."""
+    where `own`, the options played their own way, decide them: WORTH; under a marker rule
+    of one's own, only the markers each step puts up: MARKERS_OFF); None if never."""
     first = 0 if fx.deal is not None else 1  # a dealt start is the implementation's own
-    fields = [k for k in DETERMINED
-              if not (WORTH & set(own) and k in TOTAL_FIELDS)]
+    mine_own = set(own)
+    fields = [k for k in DETERMINED if not (WORTH & mine_own and k in TOTAL_FIELDS)]
+    own_markers = MARKERS_OFF in mine_own
+    before: tuple[dict[str, Any], dict[str, Any]] | None = None
     for k in range(first, min(len(mine), len(ref))):
         try:
             a, b = state_view(mine[k]), state_view(ref[k])
+            if own_markers and before is None and k > 0:
+                before = state_view(mine[k - 1]), state_view(ref[k - 1])
         except (KeyError, TypeError, ValueError, T.TileError):
             return k, "hands", None, f"after {_step_text(fx, k)} the state is unreadable"
         for key in fields:
-            if a.get(key) != b.get(key):
+            if key == "marked" and own_markers and before is not None:
+                differs = _put_up(a, before[0]) != _put_up(b, before[1])
+            else:
+                differs = a.get(key) != b.get(key)
+            if differs:
                 shown = "; ".join(compare_field(key, _as_written(key, b.get(key)), a, max_pip))
                 later = ("; the checks below compare a state that had already departed"
                          if k < len(fx.steps) else "")
                 return k, key, a.get(key), (
                     f"diagnosis: the state departs from the reference's replay after "
                     f"{_step_text(fx, k)}: {shown}{later}")
+        before = a, b
     return None
+
+
+def _put_up(view: dict[str, Any], earlier: dict[str, Any]) -> set[Any]:
+    """The markers up in `view` that were not in `earlier` (state_view's `marked`)."""
+    return set(view.get("marked") or ()) - set(earlier.get("marked") or ())
 
 
 def _step_text(fx: Fixture, k: int) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mtrain.conformance.blocked_alone import ONLY_BLOCKED, blocked_scores_entry
+from mtrain.conformance.bracket_alone import bracketed_entry, bracketed_options
 from mtrain.conformance.defaults import RESULTS_FLOOR, SITUATIONS, SITUATIONS_MIN
 from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load_corpus
 from mtrain.conformance.marker_alone import marker_entry, marker_options
@@ -423,6 +424,8 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
                 seat = blocked_scores_entry(exp, fx, rs, space)  # what a blocked end is worth
             elif seat is None and (named := marker_options(why)):
                 seat = marker_entry(exp, fx, rs, space, named)  # all but which markers are up
+            elif seat is None and (named := bracketed_options(why)):
+                seat = bracketed_entry(exp, fx, rs, space, named)  # the known rules' bracket
     if seat is not None:
         return seat, None
     return None, (reasons[0] if reasons else unreached(fx, rs))

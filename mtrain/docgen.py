@@ -344,6 +344,8 @@ class Docs(ReportPages):
             out.append("The match is over" if exp.match_over else "The match goes on")
         if exp.refused_setup is not None:
             out.append(f"The setup is refused ({' or '.join(exp.refused_setup)})")
+        if exp.blocked_scores is not None:
+            out.append(f"Scored as a blocked round: {list(exp.blocked_scores)}")
         return [f"- {line}" for line in out]
 
     def matrix(self) -> None:

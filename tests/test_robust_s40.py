@@ -133,7 +133,8 @@ DEAL = "  deal:\n    players: 4\n    order: sorted\n"
     # "... is not valid under any of the given schemas (e.g. 'table' is a required property)"
     ("", "      legal: [draw]\n", ":1: [0]: needs `table` or `deal`"),
     # "[0].expect[0]: {'variants': ['pagat']} does not have enough properties"
-    (TABLE, "", ":10: [0].expect[0]: gives only variants; it needs at least 2 keys of legal, "),
+    (TABLE, "", ":10: [0].expect[0]: gives only variants; it needs at least 2 keys of "
+     "blocked_scores, legal, "),
 ])
 def test_a_fixture_without_its_one_setup_or_check_is_told_what_it_needs(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, setup: str, check: str,

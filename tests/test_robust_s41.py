@@ -274,8 +274,8 @@ def test_an_entry_that_checks_nothing_is_refused_at_its_line(
     assert main(["conform", "--fixtures", path, "--variant", "pagat"]) == 1
     out = capsys.readouterr().out
     assert (f"{path}:{at}: fixture chaindbl-001: an entry that checks nothing: give it "
-            "`legal`, `refused`, `state`, `result`, `winners`, `match_over` or "
-            "`refused_setup`") in out, out[-800:]
+            "`legal`, `refused`, `state`, `result`, `winners`, `match_over`, "
+            "`blocked_scores` or `refused_setup`") in out, out[-800:]
 
 
 # --- the command line -------------------------------------------------------------------

@@ -88,6 +88,11 @@ def action_clauses(ctx: Context, st: State, text: str, expect: dict[str, Any]) -
         out.append("SCORE-6" if r.positive_scoring else "SCORE-5")
         if result.get("end") == "blocked" and r.blocked_low_wins:
             out.append("SCORE-7")
+        if "scores" in result:  # what each hand is worth too (the blank values, SCORE-2..4):
+            # conform charges the clause the scores' difference shows, where the fixture
+            # names it, as it charges the `score` answer's reproducer (scoring.clauses): one
+            # bug, one charge (tandem's [0-0] counted 25 had SCORE-5 here, SCORE-2 there)
+            out += _in_force(ctx, ("SCORE-",))
     if "first_turns" in fields:
         out.append("FIRST-6")
     if "outs" in fields:

@@ -113,8 +113,13 @@ class Judge:
             taken = as_action(ctx, st, probe.action)
             read = (own_rules.step(ctx, st, taken, perform)[1] if taken is not None
                     else own_rules.own_reads(ctx, ref))
-            return self._score(ctx, probe.action, after,
-                               (*read, *own_rules.on_state(ctx, st, legal_actions)[1]))
+            found = self._score(ctx, probe.action, after,
+                                (*read, *own_rules.on_state(ctx, st, legal_actions)[1]))
+            if found and all(d.own for d in found) and scoring.end_of(after) == ("blocked",
+                                                                                  None):
+                # conform runs no entry of that step: the hands before it, asked alone
+                return self._table_score(ctx, probe.action, want_state, got_state) or found
+            return found
         # its own rules may decide the step: then only a failure or a broken state is a
         # finding, as in play (an invariant holds whatever the rules). What the step reads
         # is what play reads (own_rules.step): whether it is legal is the legal set's
@@ -175,6 +180,22 @@ class Judge:
             got, error = None, e
         return read_own(scoring.compare_score(ctx, text, after, ref[0], got, error),
                         scoring.marks(read))
+
+    def _table_score(self, ctx: Context, text: str, want_state: JSON, got_state: JSON
+                     ) -> list[Disagreement] | None:
+        """The implementation's `score` naming no winner of the table before the step
+        `text` that ends a round blocked (scoring.compare_table_score); None where the
+        scoring reads a rule of one's own or it cannot be asked."""
+        want, own = scoring.table_scores(ctx, want_state)
+        if own:
+            return None
+        try:
+            got, error = scoring.ask_score(self.impl, ctx, got_state, blocked=True), None
+        except NotApplicable:
+            return None
+        except Exception as e:
+            got, error = None, e
+        return scoring.compare_table_score(ctx, text, want, got, error)
 
     def _listed(self, ctx: Context, st: State, state: JSON, text: str
                 ) -> list[Disagreement] | None:

@@ -147,6 +147,9 @@ class Group:
     also: list[tuple[str, int]] = field(default_factory=list)
     """Other signatures of the same bug, folded into this finding (`one_per_bug`), with
     how often each showed."""
+    unasked: list[str] = field(default_factory=list)
+    """Of `also`, those with no reproducer, folded by the clause their step names first
+    (`one_per_bug`): no charge of conform's to go by."""
 
     @property
     def signatures(self) -> list[str]:
@@ -525,11 +528,38 @@ def one_per_bug(groups: list[Group]) -> list[Group]:
         if head is g:
             out.append(g)
             continue
-        head.count += g.count
-        head.also.append((g.signature, g.count))
-        head.variants += [v for v in g.variants if v not in head.variants]
+        _fold(head, g)
         _remove(g)
-    return out
+    # A finding that has no reproducer is folded where its cause is a charged finding's
+    # and the first clause of that kind its own step names is the one charged there:
+    # viaduct's round ended by its own blocked rule at face value (`round end:
+    # INV-ROUND-SCORE`, no fixture can ask a move only its own rules end the round on)
+    # beside its `score (blocked)`, charged SCORE-6
+    kept: list[Group] = []
+    for g in out:
+        into = None if g.known is not None or g.path is not None or g.charged else next(
+            (h for (charged, why), h in first.items()
+             if why == cause(g.signature) and _names_first(g, charged[0])), None)
+        if into is None:
+            kept.append(g)
+            continue
+        _fold(into, g)
+        into.unasked.append(g.signature)
+    return kept
+
+
+def _fold(head: Group, g: Group) -> None:
+    head.count += g.count
+    head.also.append((g.signature, g.count))
+    head.variants += [v for v in g.variants if v not in head.variants]
+
+
+def _names_first(g: Group, clause: str) -> bool:
+    """Whether `clause` is the first clause of its kind (SCORE-, MARK-, ...) that the step
+    of `g`'s finding names."""
+    d = g.verdict or g.best.disagreement
+    kind = clause.split("-", 1)[0] + "-"
+    return next((c for c in d.clauses if c.startswith(kind)), None) == clause
 
 
 def _count_result(report: FuzzReport, groups: dict[tuple[str, str | None], Group],

@@ -101,10 +101,39 @@ def compare_score(ctx: Context, text: str, state: JSON, want: list[int], got: An
                          expect, (text,), charged)]
 
 
-def ask_score(impl: Implementation, ctx: Context, state: JSON) -> Any:
-    """The implementation's `score` of the finished `state` (NotApplicable, Unsupported or
-    a failure raised as the adapter raises them)."""
-    end = end_of(state)
+def table_scores(ctx: Context, state: JSON) -> tuple[list[int], tuple[str, ...]]:
+    """The reference's scores of the hands of `state` (a round in play) as a blocked round
+    (a `score` request naming no winner), and the options of one's own the scoring read."""
+    st = codec.state_from_json(ctx.rules, state)
+    return own_rules.on_state(ctx, st, lambda s: _scores(s, None))
+
+
+def compare_table_score(ctx: Context, text: str, want: list[int], got: Any,
+                        error: BaseException | None) -> list[Disagreement]:
+    """A blocked end's scores asked of the table before its last step `text` (no step):
+    where rules of one's own decide that step (the open double it leaves binds or not,
+    viaduct's `uncoverable_double: other`), conform runs no entry with it, yet what the
+    hands are worth as a blocked round is the scoring's (SCORE-5..7) whatever ends it, and
+    an entry of the table alone with `blocked_scores` asks just that. Its signature is the
+    blocked end's: the same finding, with a reproducer conform runs."""
+    charged = clauses(ctx, True)
+    expect = {"blocked_scores": want}
+    if error is not None:
+        sig, message = failure("score", error)
+        return [Disagreement(sig, (message,), expect, (), charged)]
+    if type(got) is list and got == want:
+        return []
+    return [Disagreement("score (blocked)",
+                         (f"score request (no winner) of the table before `{text}`, the "
+                          f"blocked end's last step: reference {want}, implementation "
+                          f"{got}",), expect, (), charged)]
+
+
+def ask_score(impl: Implementation, ctx: Context, state: JSON, blocked: bool = False) -> Any:
+    """The implementation's `score` of the finished `state`, or with `blocked` of the
+    hands of any state as a blocked round (NotApplicable, Unsupported or a failure raised
+    as the adapter raises them)."""
+    end = ("blocked", None) if blocked else end_of(state)
     assert end is not None
     try:
         return impl.score(ctx.rj, state, end[1])  # type: ignore[attr-defined]

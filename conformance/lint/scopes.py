@@ -278,7 +278,7 @@ def _fixture_digest(fx: Fixture) -> str:
 def _entry_content(exp: Expectation) -> list[Any]:
     return [exp.variants, [p.allowed for p in exp.scope.products], exp.scope.variants,
             exp.legal, exp.refused, exp.state, exp.result, exp.winners, exp.match_over,
-            exp.refused_setup]
+            exp.refused_setup, exp.blocked_scores]
 
 
 def _canonical(value: Any) -> Any:

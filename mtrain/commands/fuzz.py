@@ -340,8 +340,11 @@ def print_report(report: FuzzReport, target: Target) -> None:
         for m in _messages(g):
             print(f"    {m}")
         for signature, n in g.also:  # the same bug (run.one_per_bug)
-            print(f"    also as `{signature}`: {_count(n, 'time')} (the same clause charged, "
-                  f"{', '.join(g.charged)}, for the same cause: one bug)")
+            print(f"    also as `{signature}`: {_count(n, 'time')} "
+                  + (f"(no reproducer: the same cause, its step naming {g.charged[0]} "
+                     "first, the clause charged here: one bug)" if signature in g.unasked
+                     else f"(the same clause charged, {', '.join(g.charged)}, for the "
+                     "same cause: one bug)"))
         if g.shrunk is not None:
             print(f"    shrunk in {g.shrink_seconds:.1f} s ({g.shrink_tries} tries): "
                   f"{g.best.probe.written} written -> {g.shrunk.written}")
@@ -409,7 +412,8 @@ def report_json(report: FuzzReport, target: Target, seed: int) -> JSON:
                           "variant": f.probe.variant, "players": f.players},
                 "messages": _messages(g),
                 "charged": list(g.charged),
-                "also": [{"signature": s, "count": n} for s, n in g.also],
+                "also": [{"signature": s, "count": n, "reproduced": s not in g.unasked}
+                         for s, n in g.also],
                 "reproducer": None if g.path is None else str(g.path),
                 "shrink": None if g.shrunk is None else {
                     "seconds": round(g.shrink_seconds, 3), "tries": g.shrink_tries,

@@ -1,0 +1,80 @@
+"""An entry under a rule of one's own that the known rules bracket: the follow-up, and
+whether one's own train comes first.
+
+A table with a double laid this turn reads the follow-up rule (DBL-2..4) for where the tile
+after it may go, so under `follow_up: other` the whole entry was not applicable: cantina
+(tests/examples/cantina_engine.py: the double itself or one's own train) had 68 fixtures
+set aside, more than any other rule of one's own whose known values agree on the answer
+and bracket the house rules (session 46's count over the house engines' rule sets). The
+known follow-ups bracket the house rules met so far: `cover-own` allows the double alone,
+`anywhere` every train the player may use, and a follow-up of one's own lets the tile go
+on the double and on some of those trains (cantina's and gondola's own train besides,
+siding's anywhere only without a cover). Where the two ends of that bracket give the
+entry's answer, the sets between them give it too: the legal set, a refusal, the state
+after. Whether one's own train comes first is bracketed alike: `required` allows one's
+own train alone until it is started, `not-required` every train one may use, and the
+house rules met (tenwheeler's own train unless stuck, hump's and flagstop's no marked
+train of another's) lie between.
+
+So where the reference, playing the entry under every known value of such an option in
+turn (both ends of its bracket included; the rule set's other values kept), finds it
+holds each time and reads no other rule played its own way, the entry runs as it is.
+Where it reads a scoring, blank values or tie rule of one's own as well, what the
+round's end is worth is set aside (round_end_alone.worth_aside), and each of those
+options is asked in turn alike.
+
+A rule outside the bracket (the tile after a double may not cover it) could still see
+another answer; with known values as evidence, as in the other cuts (marker_alone.py,
+seat_alone.py), such an engine is then charged where its rule is not at fault.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Set
+
+from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.round_end_alone import passes_under, worth_aside
+from mtrain.conformance.runner import ROUND_END
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.scope import Region, Space
+
+BRACKETS = {"follow_up": frozenset(("cover-own", "anywhere")),
+            "own_train_first": frozenset(("required", "not-required"))}
+"""An option -> the narrowest and the widest of its known values (DBL-4 and DBL-2; TRAIN-7
+and TRAIN-4): both must give the entry's answer."""
+
+
+def bracketed_options(why: str) -> frozenset[str]:
+    """The options `applies`'s reason names, where they are bracketed rules of one's own
+    (BRACKETS) and perhaps round-end options of one's own besides (ROUND_END); else
+    none."""
+    named = frozenset(re.findall(r"(\w+) \(played its own way\)", why))
+    return (named if named & BRACKETS.keys() and named <= BRACKETS.keys() | ROUND_END
+            else frozenset())
+
+
+def bracketed_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
+                    named: Set[str]) -> Expectation | None:
+    """`exp` (without what the round's end is worth, where `named`, the options `rs` plays
+    its own way that the entry reads, has round-end ones), where every known value of
+    those options, each bracket's two ends among them, gives it under `rs`'s other rules;
+    None where that cannot be shown or nothing is left to check."""
+    own = set(rs.unknown)
+    if not named & BRACKETS.keys() or not named <= own or exp.refused_setup is not None:
+        return None
+    cut = worth_aside(exp, named & ROUND_END) if named & ROUND_END else exp
+    if cut.checks == 0:
+        return None
+    known: Region = {o: frozenset((v,)) for o, v in space.point(rs).items() if o not in own}
+    held: dict[str, set[str]] = {o: set() for o in named}
+    for option in sorted(named):
+        for value in space.options[option]:
+            passed = passes_under(fx, cut, rs, space,
+                                  {**known, option: frozenset((value,))}, own - named)
+            if passed is False:
+                return None
+            if passed:
+                held[option].add(value)
+    ends = all(held[o] >= BRACKETS[o] for o in named & BRACKETS.keys())
+    return cut if ends else None
