@@ -305,6 +305,7 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
     for j, e in enumerate(raw["expect"]):
         refused = {canonical_action(a): (c,) if isinstance(c, str) else tuple(c)
                    for a, c in (e.get("refused") or {}).items()}
+        _each_action_once(i, j, e)
         # A clause no rule has could never be met: conform would charge every engine with
         # the fixture's slip (and lint --no-scopes, which plays nothing, would pass it).
         for at, value in [*(((i, "expect", j, "refused", a), c)
@@ -352,6 +353,29 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
         path=doc.path, line=doc.line_of((i,)), table=raw.get("table"), deal=raw.get("deal"),
         steps=steps, expect=tuple(expects), note=raw.get("note", ""), rules=rules,
         table_lines=table_lines)
+
+
+def _each_action_once(i: int, j: int, e: dict[str, Any]) -> None:
+    """An entry names each action once: a play is one action whichever end of its tile is
+    written first, and legal or refused, not both (the schema's uniqueItems sees only a
+    list's exact repeats; two refusals of one play kept the last one's clauses unsaid)."""
+    seen: dict[str, str] = {}
+    for k, a in enumerate(e.get("legal") or ()):
+        key = canonical_action(a)
+        if key in seen:
+            raise _At((i, "expect", j, "legal", k), f"legal: `{a}` is `{seen[key]}` again "
+                      "(a tile is one tile either end first): list each action once")
+        seen[key] = a
+    legal, seen = set(seen), {}
+    for a in e.get("refused") or {}:
+        key = canonical_action(a)
+        if key in seen:
+            raise _At((i, "expect", j, "refused", a), f"refused: `{a}` is `{seen[key]}` again "
+                      "(a tile is one tile either end first): give each action once")
+        if key in legal:
+            raise _At((i, "expect", j, "refused", a), f"refused: `{a}` is listed in `legal` "
+                      "too: an action is legal or refused, not both")
+        seen[key] = a
 
 
 def _clauses(value: Any) -> tuple[str, ...]:

@@ -1,0 +1,201 @@
+"""Inputs the earlier robustness rounds let through (robust-s46): `mtrain lint` said one
+illegal step once per region of the option space its entry's scope crosses (83 errors for
+one `play 5-1 on 0` the rules refuse); a rule-set file's `title: ""` or `"   "` and a
+blank `name: "   "` loaded (the report's table then had a rule set with no name); `rest`
+written before a tile in the boneyard went to its end all the same (the tile written
+after it was drawn first, unsaid) and `rest` written twice in one place gave it two
+shares of the leftover tiles; an entry naming one play both ways round in `legal`, or in
+`refused` with two clauses (the last kept, the other dropped unsaid), or as both legal and
+refused, loaded; an answer spread over lines (pretty-printed JSON) was called "not JSON"
+with no word of why."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from mtrain.cli import main
+
+# seat 0 holds [8-3, 5-1], nothing fits: it draws [4-0] (the boneyard's first), which fits
+# its own train's 4 (TURN-2, TURN-3)
+FIXTURE = """\
+- id: own-001
+  description: "Draw, then the drawn tile fits the own train"
+  clauses: [TURN-1, TURN-2, TURN-3]
+  source: [pagat]
+  table:
+    engine: 9
+    hands:
+      0: [8-3, 5-1]
+      1: {hand1}
+      2: [8-1, 2-2]
+    trains:
+      0: [9-4]
+      1: [9-6]
+      2: [9-2]
+      mexican: [9-7]
+    boneyard: {boneyard}
+  steps: [{steps}]
+  expect:
+    - variants: [pagat]
+{when}      legal: {legal}
+      refused:
+        pass: TURN-1
+{refused}"""
+
+
+def fixture(tmp_path: Path, hand1: str = "[5-5, 3-1]", boneyard: str = "[4-0, rest]",
+            steps: str = "draw", when: str = "", legal: str = "[play 4-0 on 0]",
+            refused: str = "") -> str:
+    path = tmp_path / "own.yaml"
+    path.write_text(FIXTURE.format(hand1=hand1, boneyard=boneyard, steps=steps, when=when,
+                                   legal=legal, refused=refused), encoding="utf-8")
+    return str(path)
+
+
+def write(path: Path, text: str) -> str:
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def lint_errors(capsys: pytest.CaptureFixture[str], *args: str) -> list[str]:
+    assert main(["lint", *args]) == 1
+    return [x for x in capsys.readouterr().out.splitlines() if x.startswith("error: ")]
+
+
+# --- lint: one fault across the regions of a scope is said once -----------------------------
+
+
+def test_one_illegal_step_across_a_wide_scope_is_one_error_with_its_regions_counted(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # seat 0's train ends on 4: 5-1 fits it under no rule (TRAIN-2), so the entry fails
+    # alike in every region of its scope; lint said so once per region (83 lines for a
+    # scope of every option value, 11 for this one)
+    path = fixture(tmp_path, steps="play 5-1 on 0",
+                   when="      when: {tile_set: [double-12, double-15], match_length: [full]}\n")
+    (error,) = lint_errors(capsys, path)
+    regions = re.search(r"does not hold in (\d+) regions of its scope, all within "
+                        r"tile_set in \{double-12, double-15\}, match_length=full; e\.g\. where "
+                        r"tile_set=double-12, ", error)
+    assert regions and int(regions.group(1)) > 1, error
+    assert error.endswith("step 1 `play 5-1 on 0` was refused: 5-1 does not match the open "
+                          "end 4 of seat 0's train [TRAIN-2]; the state before it is the "
+                          "fixture's table; it offers there: draw"), error
+
+
+def test_a_fault_in_one_region_is_still_said_where_it_is(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = fixture(tmp_path, steps="play 5-1 on 0")
+    (error,) = lint_errors(capsys, path)
+    assert ":19: own-001 entry 1 does not hold where tile_set=double-12, hand_sizes=pagat, " \
+        in error and " regions of its scope" not in error, error
+
+
+# --- a rule-set file's name and title are not blank -------------------------------------------
+
+
+@pytest.mark.parametrize("text, said", [
+    ('name: own\ntitle: ""\nbase: pagat\n', "2: title: '' is empty; expected a title on one "
+     "line, not blank (leave the key out for none), without control characters (nor "
+     "invisible or direction-changing ones)"),
+    ('name: own\ntitle: "   "\nbase: pagat\n', "2: title: '   ' is not a title on one line, "
+     "not blank (leave the key out for none), without control characters (nor invisible or "
+     "direction-changing ones)"),
+    # the report's table of rule sets had a row with no name
+    ('name: "   "\nbase: pagat\n', "1: name: '   ' is not a name on one line, not blank, "
+     "without control characters (nor invisible or direction-changing ones) or `+`")])
+def test_a_blank_name_or_title_in_a_rule_set_file_is_refused(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, said: str) -> None:
+    path = write(tmp_path / "own.yaml", text)
+    assert main(["rules", path]) == 2
+    assert capsys.readouterr().err == f"mtrain rules: {path}:{said}\n"
+
+
+def test_a_name_and_title_with_spaces_inside_still_load(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = write(tmp_path / "own.yaml", 'name: my own\ntitle: " spaced "\nbase: pagat\n')
+    assert main(["rules", path]) == 0
+    assert capsys.readouterr().out.startswith("# The rule set my own\n")
+
+
+# --- `rest`: last in the boneyard, once in a place --------------------------------------------
+
+
+@pytest.mark.parametrize("hand1, boneyard, line, said", [
+    # [4-0] was drawn first all the same: `rest` goes to the end of its place
+    ("[5-5, 3-1]", "[rest, 4-0]", 16, "`rest` in the boneyard stands for the leftover tiles "
+     "at its end, drawn last: write it last (here 4-0 after it would be drawn before them)"),
+    ("[5-5, 3-1]", "[4-0, rest, rest]", 16, "`rest` is written twice in the boneyard: once "
+     "stands for every leftover tile it holds"),
+    # hand 1 was given two shares of the leftovers, the boneyard one
+    ("[5-5, rest, 3-1, rest]", "[4-0, rest]", 9, "`rest` is written twice in hand 1: once "
+     "stands for every leftover tile it holds")])
+def test_rest_is_written_once_in_a_place_and_last_in_the_boneyard(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, hand1: str, boneyard: str,
+        line: int, said: str) -> None:
+    path = fixture(tmp_path, hand1=hand1, boneyard=boneyard)
+    assert lint_errors(capsys, "--no-scopes", path) == [
+        f"error: {path}:{line}: own-001 [pagat]: {said}"]
+
+
+def test_rest_in_several_places_once_each_still_loads(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = fixture(tmp_path, hand1="[5-5, 3-1, rest]")
+    assert main(["lint", "--no-scopes", path]) == 0, capsys.readouterr().out
+
+
+# --- an entry names each action once ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("legal, refused, line, said", [
+    ("[play 0-4 on 0, play 4-0 on 0]", "", 20, "legal: `play 4-0 on 0` is `play 0-4 on 0` "
+     "again (a tile is one tile either end first): list each action once"),
+    # the entry kept TURN-3 and dropped TRAIN-2, unsaid
+    ("[play 4-0 on 0]", "        play 5-1 on 0: TRAIN-2\n        play 1-5 on 0: TURN-3\n", 24,
+     "refused: `play 1-5 on 0` is `play 5-1 on 0` again (a tile is one tile either end "
+     "first): give each action once"),
+    # lint charged it to the rules ("was accepted; the rules refuse it (TURN-3)"), lint
+    # --no-scopes passed it: no implementation could pass it
+    ("[play 4-0 on 0]", "        play 0-4 on 0: TURN-3\n", 23, "refused: `play 0-4 on 0` is "
+     "listed in `legal` too: an action is legal or refused, not both")])
+def test_an_entry_naming_one_action_twice_or_both_ways_is_refused_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, legal: str, refused: str,
+        line: int, said: str) -> None:
+    path = fixture(tmp_path, legal=legal, refused=refused)
+    assert lint_errors(capsys, "--no-scopes", path) == [
+        f"error: {path}:{line}: fixture own-001: {said}"]
+
+
+# --- an answer spread over lines -----------------------------------------------------------------
+
+PRETTY = """
+import json, sys
+from mtrain.conformance.serve import Server
+
+server = Server()
+for n, line in enumerate(sys.stdin, 1):
+    answer, stop = server.handle(line)
+    sys.stdout.write(json.dumps(answer, indent=1 if n > 1 else None) + "\\n")
+    sys.stdout.flush()
+    if stop:
+        break
+"""
+
+
+def test_an_answer_spread_over_lines_is_said_to_be(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # "the answer to the legal request is not JSON (Expecting property name enclosed in
+    # double quotes at character 2): '{'; the implementation was killed", and no word why
+    impl = f"{sys.executable} {write(tmp_path / 'pretty.py', PRETTY)}"
+    code = main(["conform", "--impl", impl, "--variant", "pagat", "-k", "turn-008",
+                 "--situations", "0", "--timeout", "5", "--format", "json"])
+    (result,) = json.loads(capsys.readouterr().out)["results"]
+    assert (code, result["status"]) == (1, "error")
+    assert result["message"].endswith(
+        "is not JSON (Expecting property name enclosed in double quotes at character 2): '{' "
+        "(an answer is one JSON object on one line: this one looks spread over several, as "
+        "pretty-printed JSON is); the implementation was killed"), result["message"]
