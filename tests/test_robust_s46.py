@@ -199,3 +199,57 @@ def test_an_answer_spread_over_lines_is_said_to_be(
         "is not JSON (Expecting property name enclosed in double quotes at character 2): '{' "
         "(an answer is one JSON object on one line: this one looks spread over several, as "
         "pretty-printed JSON is); the implementation was killed"), result["message"]
+
+
+# --- a file in UTF-16 or UTF-32 -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("encoding, byte, wide", [
+    ("utf-16", "0xff", "UTF-16"), ("utf-32", "0xff", "UTF-32")])
+def test_a_file_saved_as_utf16_or_utf32_is_said_to_be(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, encoding: str, byte: str,
+        wide: str) -> None:
+    # "not valid UTF-8 (byte 0xff)", of a file the editor called "Unicode"
+    path = tmp_path / "own.yaml"
+    path.write_bytes("name: own\nbase: pagat\n".encode(encoding))
+    assert main(["rules", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"mtrain rules: {path}:1: not valid UTF-8 (byte {byte}); it begins with a {wide} "
+        "byte order mark: save it as UTF-8\n")
+
+
+def test_a_bad_byte_past_the_start_is_not_called_a_byte_order_mark(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "own.yaml"
+    path.write_bytes(b"name: own\ntitle: \xff\xfe\nbase: pagat\n")
+    assert main(["rules", str(path)]) == 2
+    assert capsys.readouterr().err == f"mtrain rules: {path}:2: not valid UTF-8 (byte 0xff)\n"
+
+
+# --- a skip file ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("entries, said", [
+    # the second reason was never shown: the first entry took the failure
+    ("- {fixture: own-001, reason: one}\n- {fixture: own-001, reason: two}\n",
+     ":2: entry 2: own-001 is listed already (entry 1): list a known failure once"),
+    ("- {fixture: own-001, variant: pagat, reason: one}\n"
+     "- {fixture: own-001, variant: pagat, reason: two}\n",
+     ":2: entry 2: own-001 under pagat is listed already (entry 1): list a known failure once"),
+    # "'fixture' (a fixture id) is required", of an entry that gives it
+    ("- {fixture: 5, reason: one}\n", ":1: entry 1: 'fixture' must be a fixture id (text), "
+     "got 5")])
+def test_a_skip_file_listing_a_failure_twice_or_a_number_is_refused(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, entries: str, said: str) -> None:
+    skip = write(tmp_path / "skip.yaml", entries)
+    assert main(["conform", "--fixtures", fixture(tmp_path), "--variant", "pagat",
+                 "--skip", skip]) == 2
+    assert capsys.readouterr().err == f"mtrain conform: --skip {skip}{said}\n"
+
+
+def test_a_skip_file_naming_one_fixture_under_two_rule_sets_is_taken(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    skip = write(tmp_path / "skip.yaml", "- {fixture: own-001, variant: pagat, reason: a}\n"
+                 "- {fixture: own-001, variant: puremco, reason: b}\n")
+    assert main(["conform", "--fixtures", fixture(tmp_path), "--variant", "pagat",
+                 "--skip", skip]) == 0, capsys.readouterr()
