@@ -253,3 +253,32 @@ def test_a_skip_file_naming_one_fixture_under_two_rule_sets_is_taken(
                  "- {fixture: own-001, variant: puremco, reason: b}\n")
     assert main(["conform", "--fixtures", fixture(tmp_path), "--variant", "pagat",
                  "--skip", skip]) == 0, capsys.readouterr()
+
+
+# --- an expectation no answer could meet ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("written, line, said", [
+    # each failed under every implementation ("winners: expected [0, 0], got []"): an
+    # answer lists each seat or train once (state.schema.json, protocol.schema.json)
+    ("      winners: [0, 0]\n", 20, "[0].expect[0].winners: [0, 0] has non-unique elements"),
+    ("      state: {marked: [0, 0]}\n", 20,
+     "[0].expect[0].state.marked: [0, 0] has non-unique elements"),
+    ("      state: {open_doubles: [1, 1]}\n", 20,
+     "[0].expect[0].state.open_doubles: [1, 1] has non-unique elements"),
+    ("      state: {turn_doubles: [mexican, mexican]}\n", 20, "[0].expect[0].state."
+     "turn_doubles: ['mexican', 'mexican'] has non-unique elements"),
+    ("      state: {first_turns: [2, 2]}\n", 20,
+     "[0].expect[0].state.first_turns: [2, 2] has non-unique elements"),
+    ("      state: {boneyard: [4-0, 4-0]}\n", 20,
+     "[0].expect[0].state.boneyard: ['4-0', '4-0'] has non-unique elements"),
+    # no engine is numbered 19, no boneyard holds -1 tiles
+    ("      state: {engine: 19}\n", 20,
+     "[0].expect[0].state.engine: 19 is greater than the maximum of 18"),
+    ("      state: {boneyard_size: -1}\n", 20,
+     "[0].expect[0].state.boneyard_size: -1 is less than the minimum of 0")])
+def test_an_expected_repeat_or_a_number_no_state_has_is_refused_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, written: str, line: int,
+        said: str) -> None:
+    path = fixture(tmp_path, when=written)
+    assert lint_errors(capsys, "--no-scopes", path) == [f"error: {path}:{line}: {said}"]
