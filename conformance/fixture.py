@@ -296,6 +296,7 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
             raise _At((i, "rules"), str(err)) from None
         except SpecError as err:
             raise _At((i, "rules"), f"rules: {err}") from None
+    _deal_fits_its_seats(i, raw.get("deal"))
     expects = []
     known = catalog().clauses
     listed = [k for k, c in enumerate(raw["clauses"]) if c not in known]
@@ -353,6 +354,19 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
         path=doc.path, line=doc.line_of((i,)), table=raw.get("table"), deal=raw.get("deal"),
         steps=steps, expect=tuple(expects), note=raw.get("note", ""), rules=rules,
         table_lines=table_lines)
+
+
+def _deal_fits_its_seats(i: int, deal: Any) -> None:
+    """A deal's totals give one number per seat (MATCH-1), as a table's do (notation.py):
+    else the implementation was sent totals for seats the table has not. (Its draw for
+    the start is not checked here: a draw SEAT-5 cannot make is a setup to refuse.)"""
+    if not isinstance(deal, dict) or not isinstance(deal.get("players"), int):
+        return
+    n = deal["players"]
+    for key in ("scores", "outs"):
+        if isinstance(deal.get(key), list) and len(deal[key]) != n:
+            raise _At((i, "deal", key), f"deal.{key}: {len(deal[key])} numbers for {n} "
+                      f"seat{'s' * (n != 1)}")
 
 
 def _each_action_once(i: int, j: int, e: dict[str, Any]) -> None:

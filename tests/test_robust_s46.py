@@ -282,3 +282,35 @@ def test_an_expected_repeat_or_a_number_no_state_has_is_refused_at_its_line(
         said: str) -> None:
     path = fixture(tmp_path, when=written)
     assert lint_errors(capsys, "--no-scopes", path) == [f"error: {path}:{line}: {said}"]
+
+
+# --- a deal's totals, one per seat ---------------------------------------------------------------
+
+DEAL = """\
+- id: own-001
+  description: "A deal of four players, sorted order, pagat hands"
+  clauses: [DEAL-1, DEAL-2]
+  source: [pagat]
+  deal: {{players: 4, order: sorted, {totals}}}
+  expect:
+    - variants: [pagat]
+      state: {{hand_sizes: [15, 15, 15, 15], engine: 12}}
+"""
+
+
+@pytest.mark.parametrize("totals, said", [
+    # passed lint, and the implementation was sent totals for two seats of four; a table's
+    # were refused ("scores: 1 numbers for 3 seats")
+    ("scores: [1, 2]", "deal.scores: 2 numbers for 4 seats"),
+    ("outs: [0, 0, 0, 0, 1]", "deal.outs: 5 numbers for 4 seats")])
+def test_a_deals_totals_for_other_seats_than_it_deals_are_refused_at_their_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, totals: str, said: str) -> None:
+    path = write(tmp_path / "own.yaml", DEAL.format(totals=totals))
+    assert lint_errors(capsys, "--no-scopes", path) == [
+        f"error: {path}:5: fixture own-001: {said}"]
+
+
+def test_a_deals_totals_one_per_seat_still_load(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = write(tmp_path / "own.yaml", DEAL.format(totals="scores: [1, 2, 3, 4]"))
+    assert main(["lint", "--no-scopes", path]) == 0, capsys.readouterr().out
