@@ -314,3 +314,30 @@ def test_a_deals_totals_one_per_seat_still_load(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = write(tmp_path / "own.yaml", DEAL.format(totals="scores: [1, 2, 3, 4]"))
     assert main(["lint", "--no-scopes", path]) == 0, capsys.readouterr().out
+
+
+# --- an empty expectation checks nothing -----------------------------------------------------
+
+
+@pytest.mark.parametrize("written, line, said", [
+    # each loaded and compared nothing, beside the entry's other checks
+    ("      state: {}\n", 20, "[0].expect[0].state: is empty; it needs at least one of "
+     "boneyard, boneyard_size, drawn, engine, engine_placed, first_turns, hand_sizes, hands, "
+     "marked, open_doubles, outs, passes, phase, scores, seat, starter, trains, turn_doubles"),
+    ("      state: {hands: {}}\n", 20, "[0].expect[0].state.hands: {} should be non-empty"),
+    ("      state: {trains: {}}\n", 20, "[0].expect[0].state.trains: {} should be non-empty")])
+def test_an_empty_expected_state_is_refused_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, written: str, line: int,
+        said: str) -> None:
+    path = fixture(tmp_path, when=written)
+    assert lint_errors(capsys, "--no-scopes", path) == [f"error: {path}:{line}: {said}"]
+
+
+def test_an_empty_refused_is_refused_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = write(tmp_path / "own.yaml", FIXTURE.format(
+        hand1="[5-5, 3-1]", boneyard="[4-0, rest]", steps="draw", when="",
+        legal="[play 4-0 on 0]", refused="").replace("      refused:\n        pass: TURN-1\n",
+                                                    "      refused: {}\n"))
+    assert lint_errors(capsys, "--no-scopes", path) == [
+        f"error: {path}:21: [0].expect[0].refused: {{}} should be non-empty"]
