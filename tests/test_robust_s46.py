@@ -341,3 +341,31 @@ def test_an_empty_refused_is_refused_at_its_line(
                                                     "      refused: {}\n"))
     assert lint_errors(capsys, "--no-scopes", path) == [
         f"error: {path}:21: [0].expect[0].refused: {{}} should be non-empty"]
+
+
+# --- a fixture's own rule-set file, named wrong --------------------------------------------------
+
+HOUSE = "name: house\nbase: pagat\noptions:\n  hand_sizes: {2: 15, 3: 15, 4: 15}\n"
+
+
+@pytest.mark.parametrize("variants, said", [
+    # "house is a rule-set file (spec/data/rulesets/)": it is the fixture's own, beside it
+    ("[house+blanks-25]", "house is a rule-set file ({rules}): it takes no overlays"),
+    # "known: pagat, puremco, puremco-d9", where the file the fixture names is known too
+    ("[houses]", "unknown variant 'houses'; known: pagat, puremco, puremco-d9 (and the "
+     "rule-set files double-10, double-18, double-6, double-8, house)")])
+def test_a_fixtures_own_rule_set_named_wrong_is_told_what_it_names(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, variants: str, said: str) -> None:
+    from mtrain.spec.catalog import catalog
+
+    rules = write(tmp_path / "house.yaml", HOUSE)
+    path = write(tmp_path / "own.yaml", FIXTURE.format(
+        hand1="[5-5, 3-1]", boneyard="[4-0, rest]", steps="draw", when="",
+        legal="[play 4-0 on 0]", refused="").replace(
+            "  source: [pagat]\n", "  source: [pagat]\n  rules: house.yaml\n").replace(
+            "    - variants: [pagat]\n", f"    - variants: {variants}\n"))
+    try:
+        assert lint_errors(capsys, "--no-scopes", path) == [
+            f"error: {path}:20: fixture own-001: {said.format(rules=rules)}"]
+    finally:
+        catalog().forget_added_examples()
