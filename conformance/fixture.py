@@ -298,6 +298,7 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
             raise _At((i, "rules"), str(err)) from None
         except SpecError as err:
             raise _At((i, "rules"), f"rules: {err}") from None
+    _deal_fits_its_seats(i, raw.get("deal"))
     expects = []
     known = catalog().clauses
     listed = [k for k, c in enumerate(raw["clauses"]) if c not in known]
@@ -307,6 +308,7 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
     for j, e in enumerate(raw["expect"]):
         refused = {canonical_action(a): (c,) if isinstance(c, str) else tuple(c)
                    for a, c in (e.get("refused") or {}).items()}
+        _each_action_once(i, j, e)
         # A clause no rule has could never be met: conform would charge every engine with
         # the fixture's slip (and lint --no-scopes, which plays nothing, would pass it).
         for at, value in [*(((i, "expect", j, "refused", a), c)
@@ -356,6 +358,42 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
         path=doc.path, line=doc.line_of((i,)), table=raw.get("table"), deal=raw.get("deal"),
         steps=steps, expect=tuple(expects), note=raw.get("note", ""), rules=rules,
         table_lines=table_lines)
+
+
+def _deal_fits_its_seats(i: int, deal: Any) -> None:
+    """A deal's totals give one number per seat (MATCH-1), as a table's do (notation.py):
+    else the implementation was sent totals for seats the table has not. (Its draw for
+    the start is not checked here: a draw SEAT-5 cannot make is a setup to refuse.)"""
+    if not isinstance(deal, dict) or not isinstance(deal.get("players"), int):
+        return
+    n = deal["players"]
+    for key in ("scores", "outs"):
+        if isinstance(deal.get(key), list) and len(deal[key]) != n:
+            raise _At((i, "deal", key), f"deal.{key}: {len(deal[key])} numbers for {n} "
+                      f"seat{'s' * (n != 1)}")
+
+
+def _each_action_once(i: int, j: int, e: dict[str, Any]) -> None:
+    """An entry names each action once: a play is one action whichever end of its tile is
+    written first, and legal or refused, not both (the schema's uniqueItems sees only a
+    list's exact repeats; two refusals of one play kept the last one's clauses unsaid)."""
+    seen: dict[str, str] = {}
+    for k, a in enumerate(e.get("legal") or ()):
+        key = canonical_action(a)
+        if key in seen:
+            raise _At((i, "expect", j, "legal", k), f"legal: `{a}` is `{seen[key]}` again "
+                      "(a tile is one tile either end first): list each action once")
+        seen[key] = a
+    legal, seen = set(seen), {}
+    for a in e.get("refused") or {}:
+        key = canonical_action(a)
+        if key in seen:
+            raise _At((i, "expect", j, "refused", a), f"refused: `{a}` is `{seen[key]}` again "
+                      "(a tile is one tile either end first): give each action once")
+        if key in legal:
+            raise _At((i, "expect", j, "refused", a), f"refused: `{a}` is listed in `legal` "
+                      "too: an action is legal or refused, not both")
+        seen[key] = a
 
 
 def _clauses(value: Any) -> tuple[str, ...]:

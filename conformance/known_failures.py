@@ -33,7 +33,7 @@ def load_skips(path: str) -> list[SkipEntry]:
     data = doc.data
     if not isinstance(data, list):
         raise InputError(f"--skip {path}: expected a list of {{fixture, variant, reason}}")
-    out = []
+    out: list[SkipEntry] = []
     for i, item in enumerate(data, 1):
         where = f"--skip {path}:{doc.line_of((i - 1,))}: entry {i}"
         if not isinstance(item, dict):
@@ -43,6 +43,9 @@ def load_skips(path: str) -> list[SkipEntry]:
         if extra:
             raise InputError(f"{where}: unknown key {shown(min(extra, key=str))}")
         fixture, variant, reason = item.get("fixture"), item.get("variant"), item.get("reason")
+        if fixture is not None and not isinstance(fixture, str):  # not "required": it is there
+            raise InputError(f"{where}: 'fixture' must be a fixture id (text), got "
+                             f"{shown(fixture)}")
         if not isinstance(fixture, str) or not fixture:
             raise InputError(f"{where}: 'fixture' (a fixture id) is required")
         if variant is not None and not isinstance(variant, str):
@@ -51,5 +54,12 @@ def load_skips(path: str) -> list[SkipEntry]:
             raise InputError(f"{where}: 'reason' must be text, got {shown(reason)}")
         if reason is None or not reason.strip():
             raise InputError(f"{where}: every known failure needs a 'reason'")
+        # the same failure listed twice: one reason would be shown, the other never
+        again = next((k for k, e in enumerate(out, 1)
+                      if (e.fixture, e.variant) == (fixture, variant)), None)
+        if again is not None:
+            under = "" if variant is None else f" under {variant}"
+            raise InputError(f"{where}: {fixture}{under} is listed already (entry {again}): "
+                             "list a known failure once")
         out.append(SkipEntry(fixture, variant, reason.strip()))
     return out

@@ -483,6 +483,9 @@ class ProcessImplementation:
                     proc.stderr.tail()) from None
             self._drop(proc)
             hint = "" if line.lstrip()[:1] in (b"{", b"[") else " (logs belong on stderr)"
+            if line.rstrip()[-1:] in (b"{", b"[", b",", b":"):  # JSON cut at a line's end
+                hint = (" (an answer is one JSON object on one line: this one looks spread "
+                        "over several, as pretty-printed JSON is)")
             raise ProtocolViolation(
                 f"the answer to the {kind} request is {e}{hint}; the implementation was killed",
                 proc.stderr.tail()) from None

@@ -193,13 +193,16 @@ class Catalog:
         else:
             base_name, *extra = text.split("+")
             if base_name not in self.variants and base_name in self.examples:
-                if extra or overlays or overrides:
-                    raise RulesetError(f"{base_name} is a rule-set file "
-                                       "(spec/data/rulesets/): it takes no overlays")
+                if extra or overlays or overrides:  # a fixture's own (`rules:`) or shipped
+                    where = self.added_examples.get(base_name, "spec/data/rulesets/")
+                    raise RulesetError(f"{base_name} is a rule-set file ({where}): it takes "
+                                       "no overlays")
                 return self.examples[base_name]
-            if base_name not in self.variants:
+            if base_name not in self.variants:  # the rule-set files are named as well
+                files = (f" (and the rule-set files {', '.join(sorted(self.examples))})"
+                         if self.examples else "")
                 raise RulesetError(f"unknown variant {shown(base_name)}; known: "
-                                   f"{', '.join(self.variants)}")
+                                   f"{', '.join(self.variants)}{files}")
             head = self.variants[base_name]
         values, setters, lineage = self._resolve(head, ())
         all_overlays = [*extra, *overlays]

@@ -171,11 +171,24 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
     def tiles_of(items: Sequence[Any], where: str, key: int) -> list[int]:
         out = []
         for k, x in enumerate(items):
-            if x == REST:
-                rest_at.append((where, key))
-                continue
             at: tuple[str | int, ...] = ("hands", key, k) if where == "hand" else (
                 "boneyard", k)
+            if x == REST:
+                # `rest` goes to the end of its place (docs/fixture-format.md): in the
+                # boneyard, written before a tile, it would draw that tile first unsaid;
+                # twice in one place, it would give that place two shares of the leftovers
+                named = f"hand {key}" if where == "hand" else "the boneyard"
+                if REST in items[k + 1:]:
+                    again = k + 1 + list(items[k + 1:]).index(REST)
+                    raise FixtureError(f"`rest` is written twice in {named}: once stands for "
+                                       "every leftover tile it holds", (*at[:-1], again))
+                if where == "boneyard" and k < len(items) - 1:
+                    raise FixtureError(
+                        "`rest` in the boneyard stands for the leftover tiles at its end, "
+                        f"drawn last: write it last (here {items[k + 1]!s} after it would be "
+                        "drawn before them)", at)
+                rest_at.append((where, key))
+                continue
             t = parse_tile(x, max_pip, at)
             place(t, f"hand {key}" if where == "hand" else "the boneyard", at)
             out.append(t)

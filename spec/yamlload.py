@@ -443,8 +443,13 @@ def decode_utf8(raw: bytes, shown: str) -> str:
     except UnicodeDecodeError as exc:
         before = raw[: exc.start].decode("utf-8")
         bad = raw[exc.start : exc.start + 1].hex()
+        # an editor's "Unicode" is often UTF-16 (or UTF-32): its byte order mark says so
+        wide = ("UTF-32" if raw[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff") else
+                "UTF-16" if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else None)
+        said = (f"; it begins with a {wide} byte order mark: save it as UTF-8"
+                if wide and exc.start < 4 else "")
         raise SpecError(shown, line_at(before, len(before)),
-                        f"not valid UTF-8 (byte 0x{bad})") from None
+                        f"not valid UTF-8 (byte 0x{bad}){said}") from None
 
 
 def read_text(path: str | Path, name: str | None = None) -> str:

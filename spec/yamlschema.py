@@ -174,7 +174,8 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
     elif kind == "minProperties" and isinstance(inst, dict) and isinstance(err.schema, dict) \
             and err.schema.get("properties"):  # an entry of known keys given too few
         has = f"gives only {', '.join(map(str, inst))}" if inst else "is empty"
-        yield pointer, (f"{where}: {has}; it needs at least {value} keys of "
+        need = "one" if value == 1 else f"{value} keys"  # not "at least 1 keys"
+        yield pointer, (f"{where}: {has}; it needs at least {need} of "
                         f"{', '.join(err.schema['properties'])}")
     elif kind == "maxLength" and isinstance(inst, str):
         yield pointer, f"{where}: {describe(inst)} is too long (at most {value} characters)"

@@ -367,8 +367,8 @@ def test_an_empty_rule_set_name_is_said_once(
     # before: "name: '' is not a name on one line, ..." and "name: '' is too short (at
     # least 1 characters)"
     assert capsys.readouterr().err.splitlines() == [
-        f"mtrain rules: {path}:1: name: '' is empty; expected a name on one line, without "
-        "control characters (nor invisible or direction-changing ones) or `+`"]
+        f"mtrain rules: {path}:1: name: '' is empty; expected a name on one line, not blank, "
+        "without control characters (nor invisible or direction-changing ones) or `+`"]
 
 
 def test_identify_reads_a_play_listed_both_ways_round_as_one_play() -> None:

@@ -136,10 +136,24 @@ def scope_fixture(fx: Fixture, space: Space, explored: Explored | None = None) -
     if explored is not None:
         explored(fx, part)
     problems: list[tuple[int | None, str]] = []
+    # One fault (a step the rules refuse, a table no set deals) breaks an entry alike in
+    # every region of its scope: said once per entry and reason, with the regions counted
+    # and the first named, not once per region (69 lines for one illegal step).
+    alike: dict[tuple[int, str], list[Any]] = {}
     for b in breaches(part, space):
         said = "; ".join(b.messages[:2]) or b.outcome
-        problems.append((b.entry, f"{fx.id} entry {b.entry + 1} does not hold where "
-                                  f"{region_text(b.region, space)} (e.g. {b.example}): {said}"))
+        alike.setdefault((b.entry, said), []).append(b)
+    for (entry, said), found in alike.items():
+        b = found[0]
+        where = f"where {region_text(b.region, space)} (e.g. {b.example})"
+        if len(found) > 1:  # the values the regions take between them, then the first
+            full = space.full()
+            spanned = region_text({o: frozenset().union(*(x.region.get(o, full[o])
+                                                          for x in found)) for o in full},
+                                  space)
+            within = f", all within {spanned}" if spanned else ""
+            where = f"in {len(found)} regions of its scope{within}; e.g. {where}"
+        problems.append((entry, f"{fx.id} entry {entry + 1} does not hold {where}: {said}"))
     for i, j, example in overlaps(part, space):
         problems.append((j, f"{fx.id} entries {i + 1} and {j + 1} both speak about "
                             f"{example}: give them scopes that do not meet"))

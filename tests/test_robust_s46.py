@@ -1,0 +1,371 @@
+"""Inputs the earlier robustness rounds let through (robust-s46): `mtrain lint` said one
+illegal step once per region of the option space its entry's scope crosses (83 errors for
+one `play 5-1 on 0` the rules refuse); a rule-set file's `title: ""` or `"   "` and a
+blank `name: "   "` loaded (the report's table then had a rule set with no name); `rest`
+written before a tile in the boneyard went to its end all the same (the tile written
+after it was drawn first, unsaid) and `rest` written twice in one place gave it two
+shares of the leftover tiles; an entry naming one play both ways round in `legal`, or in
+`refused` with two clauses (the last kept, the other dropped unsaid), or as both legal and
+refused, loaded; an answer spread over lines (pretty-printed JSON) was called "not JSON"
+with no word of why."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from mtrain.cli import main
+
+# seat 0 holds [8-3, 5-1], nothing fits: it draws [4-0] (the boneyard's first), which fits
+# its own train's 4 (TURN-2, TURN-3)
+FIXTURE = """\
+- id: own-001
+  description: "Draw, then the drawn tile fits the own train"
+  clauses: [TURN-1, TURN-2, TURN-3]
+  source: [pagat]
+  table:
+    engine: 9
+    hands:
+      0: [8-3, 5-1]
+      1: {hand1}
+      2: [8-1, 2-2]
+    trains:
+      0: [9-4]
+      1: [9-6]
+      2: [9-2]
+      mexican: [9-7]
+    boneyard: {boneyard}
+  steps: [{steps}]
+  expect:
+    - variants: [pagat]
+{when}      legal: {legal}
+      refused:
+        pass: TURN-1
+{refused}"""
+
+
+def fixture(tmp_path: Path, hand1: str = "[5-5, 3-1]", boneyard: str = "[4-0, rest]",
+            steps: str = "draw", when: str = "", legal: str = "[play 4-0 on 0]",
+            refused: str = "") -> str:
+    path = tmp_path / "own.yaml"
+    path.write_text(FIXTURE.format(hand1=hand1, boneyard=boneyard, steps=steps, when=when,
+                                   legal=legal, refused=refused), encoding="utf-8")
+    return str(path)
+
+
+def write(path: Path, text: str) -> str:
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def lint_errors(capsys: pytest.CaptureFixture[str], *args: str) -> list[str]:
+    assert main(["lint", *args]) == 1
+    return [x for x in capsys.readouterr().out.splitlines() if x.startswith("error: ")]
+
+
+# --- lint: one fault across the regions of a scope is said once -----------------------------
+
+
+def test_one_illegal_step_across_a_wide_scope_is_one_error_with_its_regions_counted(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # seat 0's train ends on 4: 5-1 fits it under no rule (TRAIN-2), so the entry fails
+    # alike in every region of its scope; lint said so once per region (83 lines for a
+    # scope of every option value, 11 for this one)
+    path = fixture(tmp_path, steps="play 5-1 on 0",
+                   when="      when: {tile_set: [double-12, double-15], match_length: [full]}\n")
+    (error,) = lint_errors(capsys, path)
+    regions = re.search(r"does not hold in (\d+) regions of its scope, all within "
+                        r"tile_set in \{double-12, double-15\}, match_length=full; e\.g\. where "
+                        r"tile_set=double-12, ", error)
+    assert regions and int(regions.group(1)) > 1, error
+    assert error.endswith("step 1 `play 5-1 on 0` was refused: 5-1 does not match the open "
+                          "end 4 of seat 0's train [TRAIN-2]; the state before it is the "
+                          "fixture's table; it offers there: draw"), error
+
+
+def test_a_fault_in_one_region_is_still_said_where_it_is(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = fixture(tmp_path, steps="play 5-1 on 0")
+    (error,) = lint_errors(capsys, path)
+    assert ":19: own-001 entry 1 does not hold where tile_set=double-12, hand_sizes=pagat, " \
+        in error and " regions of its scope" not in error, error
+
+
+# --- a rule-set file's name and title are not blank -------------------------------------------
+
+
+@pytest.mark.parametrize("text, said", [
+    ('name: own\ntitle: ""\nbase: pagat\n', "2: title: '' is empty; expected a title on one "
+     "line, not blank (leave the key out for none), without control characters (nor "
+     "invisible or direction-changing ones)"),
+    ('name: own\ntitle: "   "\nbase: pagat\n', "2: title: '   ' is not a title on one line, "
+     "not blank (leave the key out for none), without control characters (nor invisible or "
+     "direction-changing ones)"),
+    # the report's table of rule sets had a row with no name
+    ('name: "   "\nbase: pagat\n', "1: name: '   ' is not a name on one line, not blank, "
+     "without control characters (nor invisible or direction-changing ones) or `+`")])
+def test_a_blank_name_or_title_in_a_rule_set_file_is_refused(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, said: str) -> None:
+    path = write(tmp_path / "own.yaml", text)
+    assert main(["rules", path]) == 2
+    assert capsys.readouterr().err == f"mtrain rules: {path}:{said}\n"
+
+
+def test_a_name_and_title_with_spaces_inside_still_load(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = write(tmp_path / "own.yaml", 'name: my own\ntitle: " spaced "\nbase: pagat\n')
+    assert main(["rules", path]) == 0
+    assert capsys.readouterr().out.startswith("# The rule set my own\n")
+
+
+# --- `rest`: last in the boneyard, once in a place --------------------------------------------
+
+
+@pytest.mark.parametrize("hand1, boneyard, line, said", [
+    # [4-0] was drawn first all the same: `rest` goes to the end of its place
+    ("[5-5, 3-1]", "[rest, 4-0]", 16, "`rest` in the boneyard stands for the leftover tiles "
+     "at its end, drawn last: write it last (here 4-0 after it would be drawn before them)"),
+    ("[5-5, 3-1]", "[4-0, rest, rest]", 16, "`rest` is written twice in the boneyard: once "
+     "stands for every leftover tile it holds"),
+    # hand 1 was given two shares of the leftovers, the boneyard one
+    ("[5-5, rest, 3-1, rest]", "[4-0, rest]", 9, "`rest` is written twice in hand 1: once "
+     "stands for every leftover tile it holds")])
+def test_rest_is_written_once_in_a_place_and_last_in_the_boneyard(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, hand1: str, boneyard: str,
+        line: int, said: str) -> None:
+    path = fixture(tmp_path, hand1=hand1, boneyard=boneyard)
+    assert lint_errors(capsys, "--no-scopes", path) == [
+        f"error: {path}:{line}: own-001 [pagat]: {said}"]
+
+
+def test_rest_in_several_places_once_each_still_loads(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = fixture(tmp_path, hand1="[5-5, 3-1, rest]")
+    assert main(["lint", "--no-scopes", path]) == 0, capsys.readouterr().out
+
+
+# --- an entry names each action once ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("legal, refused, line, said", [
+    ("[play 0-4 on 0, play 4-0 on 0]", "", 20, "legal: `play 4-0 on 0` is `play 0-4 on 0` "
+     "again (a tile is one tile either end first): list each action once"),
+    # the entry kept TURN-3 and dropped TRAIN-2, unsaid
+    ("[play 4-0 on 0]", "        play 5-1 on 0: TRAIN-2\n        play 1-5 on 0: TURN-3\n", 24,
+     "refused: `play 1-5 on 0` is `play 5-1 on 0` again (a tile is one tile either end "
+     "first): give each action once"),
+    # lint charged it to the rules ("was accepted; the rules refuse it (TURN-3)"), lint
+    # --no-scopes passed it: no implementation could pass it
+    ("[play 4-0 on 0]", "        play 0-4 on 0: TURN-3\n", 23, "refused: `play 0-4 on 0` is "
+     "listed in `legal` too: an action is legal or refused, not both")])
+def test_an_entry_naming_one_action_twice_or_both_ways_is_refused_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, legal: str, refused: str,
+        line: int, said: str) -> None:
+    path = fixture(tmp_path, legal=legal, refused=refused)
+    assert lint_errors(capsys, "--no-scopes", path) == [
+        f"error: {path}:{line}: fixture own-001: {said}"]
+
+
+# --- an answer spread over lines -----------------------------------------------------------------
+
+PRETTY = """
+import json, sys
+from mtrain.conformance.serve import Server
+
+server = Server()
+for n, line in enumerate(sys.stdin, 1):
+    answer, stop = server.handle(line)
+    sys.stdout.write(json.dumps(answer, indent=1 if n > 1 else None) + "\\n")
+    sys.stdout.flush()
+    if stop:
+        break
+"""
+
+
+def test_an_answer_spread_over_lines_is_said_to_be(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # "the answer to the legal request is not JSON (Expecting property name enclosed in
+    # double quotes at character 2): '{'; the implementation was killed", and no word why
+    impl = f"{sys.executable} {write(tmp_path / 'pretty.py', PRETTY)}"
+    code = main(["conform", "--impl", impl, "--variant", "pagat", "-k", "turn-008",
+                 "--situations", "0", "--timeout", "5", "--format", "json"])
+    (result,) = json.loads(capsys.readouterr().out)["results"]
+    assert (code, result["status"]) == (1, "error")
+    assert result["message"].endswith(
+        "is not JSON (Expecting property name enclosed in double quotes at character 2): '{' "
+        "(an answer is one JSON object on one line: this one looks spread over several, as "
+        "pretty-printed JSON is); the implementation was killed"), result["message"]
+
+
+# --- a file in UTF-16 or UTF-32 -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("encoding, byte, wide", [
+    ("utf-16", "0xff", "UTF-16"), ("utf-32", "0xff", "UTF-32")])
+def test_a_file_saved_as_utf16_or_utf32_is_said_to_be(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, encoding: str, byte: str,
+        wide: str) -> None:
+    # "not valid UTF-8 (byte 0xff)", of a file the editor called "Unicode"
+    path = tmp_path / "own.yaml"
+    path.write_bytes("name: own\nbase: pagat\n".encode(encoding))
+    assert main(["rules", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"mtrain rules: {path}:1: not valid UTF-8 (byte {byte}); it begins with a {wide} "
+        "byte order mark: save it as UTF-8\n")
+
+
+def test_a_bad_byte_past_the_start_is_not_called_a_byte_order_mark(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "own.yaml"
+    path.write_bytes(b"name: own\ntitle: \xff\xfe\nbase: pagat\n")
+    assert main(["rules", str(path)]) == 2
+    assert capsys.readouterr().err == f"mtrain rules: {path}:2: not valid UTF-8 (byte 0xff)\n"
+
+
+# --- a skip file ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("entries, said", [
+    # the second reason was never shown: the first entry took the failure
+    ("- {fixture: own-001, reason: one}\n- {fixture: own-001, reason: two}\n",
+     ":2: entry 2: own-001 is listed already (entry 1): list a known failure once"),
+    ("- {fixture: own-001, variant: pagat, reason: one}\n"
+     "- {fixture: own-001, variant: pagat, reason: two}\n",
+     ":2: entry 2: own-001 under pagat is listed already (entry 1): list a known failure once"),
+    # "'fixture' (a fixture id) is required", of an entry that gives it
+    ("- {fixture: 5, reason: one}\n", ":1: entry 1: 'fixture' must be a fixture id (text), "
+     "got 5")])
+def test_a_skip_file_listing_a_failure_twice_or_a_number_is_refused(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, entries: str, said: str) -> None:
+    skip = write(tmp_path / "skip.yaml", entries)
+    assert main(["conform", "--fixtures", fixture(tmp_path), "--variant", "pagat",
+                 "--skip", skip]) == 2
+    assert capsys.readouterr().err == f"mtrain conform: --skip {skip}{said}\n"
+
+
+def test_a_skip_file_naming_one_fixture_under_two_rule_sets_is_taken(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    skip = write(tmp_path / "skip.yaml", "- {fixture: own-001, variant: pagat, reason: a}\n"
+                 "- {fixture: own-001, variant: puremco, reason: b}\n")
+    assert main(["conform", "--fixtures", fixture(tmp_path), "--variant", "pagat",
+                 "--skip", skip]) == 0, capsys.readouterr()
+
+
+# --- an expectation no answer could meet ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("written, line, said", [
+    # each failed under every implementation ("winners: expected [0, 0], got []"): an
+    # answer lists each seat or train once (state.schema.json, protocol.schema.json)
+    ("      winners: [0, 0]\n", 20, "[0].expect[0].winners: [0, 0] has non-unique elements"),
+    ("      state: {marked: [0, 0]}\n", 20,
+     "[0].expect[0].state.marked: [0, 0] has non-unique elements"),
+    ("      state: {open_doubles: [1, 1]}\n", 20,
+     "[0].expect[0].state.open_doubles: [1, 1] has non-unique elements"),
+    ("      state: {turn_doubles: [mexican, mexican]}\n", 20, "[0].expect[0].state."
+     "turn_doubles: ['mexican', 'mexican'] has non-unique elements"),
+    ("      state: {first_turns: [2, 2]}\n", 20,
+     "[0].expect[0].state.first_turns: [2, 2] has non-unique elements"),
+    ("      state: {boneyard: [4-0, 4-0]}\n", 20,
+     "[0].expect[0].state.boneyard: ['4-0', '4-0'] has non-unique elements"),
+    # no engine is numbered 19, no boneyard holds -1 tiles
+    ("      state: {engine: 19}\n", 20,
+     "[0].expect[0].state.engine: 19 is greater than the maximum of 18"),
+    ("      state: {boneyard_size: -1}\n", 20,
+     "[0].expect[0].state.boneyard_size: -1 is less than the minimum of 0")])
+def test_an_expected_repeat_or_a_number_no_state_has_is_refused_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, written: str, line: int,
+        said: str) -> None:
+    path = fixture(tmp_path, when=written)
+    assert lint_errors(capsys, "--no-scopes", path) == [f"error: {path}:{line}: {said}"]
+
+
+# --- a deal's totals, one per seat ---------------------------------------------------------------
+
+DEAL = """\
+- id: own-001
+  description: "A deal of four players, sorted order, pagat hands"
+  clauses: [DEAL-1, DEAL-2]
+  source: [pagat]
+  deal: {{players: 4, order: sorted, {totals}}}
+  expect:
+    - variants: [pagat]
+      state: {{hand_sizes: [15, 15, 15, 15], engine: 12}}
+"""
+
+
+@pytest.mark.parametrize("totals, said", [
+    # passed lint, and the implementation was sent totals for two seats of four; a table's
+    # were refused ("scores: 1 numbers for 3 seats")
+    ("scores: [1, 2]", "deal.scores: 2 numbers for 4 seats"),
+    ("outs: [0, 0, 0, 0, 1]", "deal.outs: 5 numbers for 4 seats")])
+def test_a_deals_totals_for_other_seats_than_it_deals_are_refused_at_their_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, totals: str, said: str) -> None:
+    path = write(tmp_path / "own.yaml", DEAL.format(totals=totals))
+    assert lint_errors(capsys, "--no-scopes", path) == [
+        f"error: {path}:5: fixture own-001: {said}"]
+
+
+def test_a_deals_totals_one_per_seat_still_load(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = write(tmp_path / "own.yaml", DEAL.format(totals="scores: [1, 2, 3, 4]"))
+    assert main(["lint", "--no-scopes", path]) == 0, capsys.readouterr().out
+
+
+# --- an empty expectation checks nothing -----------------------------------------------------
+
+
+@pytest.mark.parametrize("written, line, said", [
+    # each loaded and compared nothing, beside the entry's other checks
+    ("      state: {}\n", 20, "[0].expect[0].state: is empty; it needs at least one of "
+     "boneyard, boneyard_size, drawn, engine, engine_placed, first_turns, hand_sizes, hands, "
+     "marked, open_doubles, outs, passes, phase, scores, seat, starter, trains, turn_doubles"),
+    ("      state: {hands: {}}\n", 20, "[0].expect[0].state.hands: {} should be non-empty"),
+    ("      state: {trains: {}}\n", 20, "[0].expect[0].state.trains: {} should be non-empty")])
+def test_an_empty_expected_state_is_refused_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, written: str, line: int,
+        said: str) -> None:
+    path = fixture(tmp_path, when=written)
+    assert lint_errors(capsys, "--no-scopes", path) == [f"error: {path}:{line}: {said}"]
+
+
+def test_an_empty_refused_is_refused_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = write(tmp_path / "own.yaml", FIXTURE.format(
+        hand1="[5-5, 3-1]", boneyard="[4-0, rest]", steps="draw", when="",
+        legal="[play 4-0 on 0]", refused="").replace("      refused:\n        pass: TURN-1\n",
+                                                    "      refused: {}\n"))
+    assert lint_errors(capsys, "--no-scopes", path) == [
+        f"error: {path}:21: [0].expect[0].refused: {{}} should be non-empty"]
+
+
+# --- a fixture's own rule-set file, named wrong --------------------------------------------------
+
+HOUSE = "name: house\nbase: pagat\noptions:\n  hand_sizes: {2: 15, 3: 15, 4: 15}\n"
+
+
+@pytest.mark.parametrize("variants, said", [
+    # "house is a rule-set file (spec/data/rulesets/)": it is the fixture's own, beside it
+    ("[house+blanks-25]", "house is a rule-set file ({rules}): it takes no overlays"),
+    # "known: pagat, puremco, puremco-d9", where the file the fixture names is known too
+    ("[houses]", "unknown variant 'houses'; known: pagat, puremco, puremco-d9 (and the "
+     "rule-set files double-10, double-18, double-6, double-8, house)")])
+def test_a_fixtures_own_rule_set_named_wrong_is_told_what_it_names(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, variants: str, said: str) -> None:
+    from mtrain.spec.catalog import catalog
+
+    rules = write(tmp_path / "house.yaml", HOUSE)
+    path = write(tmp_path / "own.yaml", FIXTURE.format(
+        hand1="[5-5, 3-1]", boneyard="[4-0, rest]", steps="draw", when="",
+        legal="[play 4-0 on 0]", refused="").replace(
+            "  source: [pagat]\n", "  source: [pagat]\n  rules: house.yaml\n").replace(
+            "    - variants: [pagat]\n", f"    - variants: {variants}\n"))
+    try:
+        assert lint_errors(capsys, "--no-scopes", path) == [
+            f"error: {path}:20: fixture own-001: {said.format(rules=rules)}"]
+    finally:
+        catalog().forget_added_examples()
