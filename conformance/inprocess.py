@@ -414,6 +414,7 @@ def host_main(spec: str) -> int:
             code = 1
             try:
                 code = _serve(instance, channel_in, channel_out)
+                _keep_what_was_learnt()
             finally:
                 os._exit(code)
         status = _wait(pid, harness)
@@ -423,6 +424,16 @@ def host_main(spec: str) -> int:
             return 0  # the end of the calls
         code = os.waitstatus_to_exitcode(status)
         os.write(channel_out, encode({"died": code}))
+
+
+def _keep_what_was_learnt() -> None:
+    """What the project's cache keeps when a process ends (spec/yamlschema.py: the spec
+    documents found valid, written at exit) kept by a worker at the end of the calls too:
+    a worker ends by os._exit, which runs no exit handler (the adapter's must run once,
+    in the host), so every host checked the spec data against its schemas anew."""
+    schemas = sys.modules.get("mtrain.spec.yamlschema")
+    if schemas is not None:
+        schemas.save_valid()
 
 
 HARNESS_CHECK = 0.1

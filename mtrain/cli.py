@@ -190,12 +190,12 @@ def _check_command(parser: argparse.ArgumentParser, words: list[str]) -> None:
     """A usage error for an option before the command that mtrain's own are not (argparse
     said only 'COMMAND is required' of `mtrain --hlep`) or a command not known, each with
     the spelling meant where one is alike (`conforn`: conform)."""
-    import difflib
-
     own = [o for a in parser._actions for o in a.option_strings]
     for word in words:
         if word == "--" or not word.startswith("-"):
             if word not in COMMANDS and word != "--":
+                import difflib  # here: every run checks its words, few misspell them
+
                 close = difflib.get_close_matches(word, COMMANDS, n=1, cutoff=0.6)
                 hint = f" (did you mean {close[0]}?)" if close else ""
                 parser.error(f"unknown command '{shown_words([word])}'{hint}")
@@ -203,6 +203,8 @@ def _check_command(parser: argparse.ArgumentParser, words: list[str]) -> None:
         # argparse takes an unambiguous prefix of a long option (`--vers`)
         if word not in own and not (word.startswith("--") and len(word) > 2 and any(
                 o.startswith(word) for o in own if o.startswith("--"))):
+            import difflib
+
             close = difflib.get_close_matches(word.split("=")[0], own, n=1, cutoff=0.6)
             hint = f" (did you mean {close[0]}?)" if close else ""
             parser.error(f"unrecognized arguments: {shown_words([word])}{hint}")

@@ -4,11 +4,11 @@ its files read with the names errors give them (spec/data/... for the shipped on
 from __future__ import annotations
 
 import functools
-import importlib.resources
 import os
 from pathlib import Path
 from typing import Any
 
+from mtrain.spec.package_files import package_files
 from mtrain.spec.yamlload import Document, SpecError, load, read_text
 
 DATA_ENV = "MTRAIN_SPEC_DATA"
@@ -26,7 +26,7 @@ def data_dir() -> Any:
 def shipped_data() -> Any:
     """The shipped spec data directory, found once per process: building the
     importlib.resources path costs more than everything else `catalog()` does."""
-    return importlib.resources.files("mtrain.spec") / "data"
+    return package_files("mtrain.spec") / "data"
 
 
 def data_label(folder: Any) -> str:

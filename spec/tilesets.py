@@ -9,12 +9,12 @@ the catalogue, so it reads the tile_set block of options.yaml itself, with plain
 from __future__ import annotations
 
 import functools
-from importlib.resources import files
 from typing import Final
 
 import yaml
 
 from mtrain.spec.errors import shown
+from mtrain.spec.package_files import package_files
 
 _PACKAGE: Final = __package__ or "mtrain.spec"
 
@@ -26,7 +26,7 @@ class TileSetError(ValueError):
 @functools.cache
 def highest_numbers() -> dict[str, int]:
     """tile_set value -> the set's highest number, in options.yaml order."""
-    text = files(_PACKAGE).joinpath("data", "options.yaml").read_text(encoding="utf-8")
+    text = package_files(_PACKAGE).joinpath("data", "options.yaml").read_text(encoding="utf-8")
     # libyaml when present: this runs at import time, where PyYAML's pure Python parser
     # costs a tenth of a second
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

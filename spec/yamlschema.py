@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import atexit
 import functools
-import importlib.resources
 import json
+import os
 import re
 from collections.abc import Container, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from mtrain.spec import cache
 from mtrain.spec.errors import shown
+from mtrain.spec.package_files import package_files
 from mtrain.spec.yamlload import Document, Pointer, SpecError, SpecErrors, describe, load
 
 if TYPE_CHECKING:  # imported where a document is validated: most runs need it not at all
@@ -385,13 +386,55 @@ not find documents valid under the old one)."""
 
 @functools.cache
 def _jsonschema_version() -> str:
-    """Part of the key: another version of the validator may judge otherwise."""
+    """Part of the key: another version of the validator may judge otherwise. Read from
+    the metadata installed beside the package where there is one set of it (what
+    importlib.metadata finds there), else asked of importlib.metadata: importing that
+    (and the email package under it) was an eighth of the start-up of `mtrain serve` and
+    of every adapter host, which build the catalogue and so ask this once."""
+    found = _installed_version("jsonschema")
+    if found is not None:
+        return found
     import importlib.metadata
 
     try:
         return importlib.metadata.version("jsonschema")
     except importlib.metadata.PackageNotFoundError:
         return "unknown"
+
+
+def _installed_version(package: str) -> str | None:
+    """The Version of the one NAME-VERSION.dist-info folder beside the top-level
+    `package` as the import system finds it; None where there is none, more than one,
+    or it cannot be read (the caller asks importlib.metadata instead)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    where = Path(next(iter(spec.submodule_search_locations))).parent
+    named = _normalized(package)
+    try:
+        infos = [e for e in os.scandir(where) if e.name.endswith(".dist-info")
+                 and _normalized(e.name.split("-")[0]) == named]
+        if len(infos) != 1:
+            return None
+        with open(os.path.join(infos[0].path, "METADATA"), encoding="utf-8") as f:
+            for line in f:  # the headers come first, each on a line; a blank line ends them
+                if not line.strip():
+                    return None
+                if line.startswith("Version:"):
+                    return line.partition(":")[2].strip() or None
+    except (OSError, UnicodeDecodeError):
+        return None
+    return None
+
+
+def _normalized(name: str) -> str:
+    """A distribution's name as the packaging standards compare them (PEP 503)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def _known_valid() -> dict[str, None]:
@@ -437,14 +480,22 @@ def load_validated(path: str | Path, schema: dict[str, Any]) -> Document:
     return doc
 
 
-def schema(name: str) -> dict[str, Any]:
-    """The JSON schema ``spec/schemas/<name>.schema.json`` shipped with ``mtrain.spec``."""
-    resource = importlib.resources.files("mtrain.spec") / "schemas" / f"{name}.schema.json"
+@functools.cache
+def _schema_text(name: str) -> str:
+    """A shipped schema's text, read once per process: the catalogue asks for the variant
+    schema once per variant file (45 reads of it were a tenth of building the catalogue,
+    which every `mtrain serve` and adapter host does)."""
+    resource = package_files("mtrain.spec") / "schemas" / f"{name}.schema.json"
     try:
-        text = resource.read_text(encoding="utf-8")
+        return str(resource.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SpecError(f"schemas/{name}.schema.json", None, "no such schema") from None
-    loaded = json.loads(text)
+
+
+def schema(name: str) -> dict[str, Any]:
+    """The JSON schema ``spec/schemas/<name>.schema.json`` shipped with ``mtrain.spec``
+    (a copy of its own for each caller)."""
+    loaded = json.loads(_schema_text(name))
     if not isinstance(loaded, dict):
         raise SpecError(f"schemas/{name}.schema.json", None, "a schema must be a JSON object")
     return loaded

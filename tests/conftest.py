@@ -24,7 +24,11 @@ The tests keep what mtrain caches (spec/cache.py) in a folder of their own, one 
 
 `--cpu-table=PATH` writes every test's CPU seconds to PATH (and, apart, those of the
 processes it started: a command or an engine started per test shows there) and sums
-them per file. (Write it with `=` when no test path is given: pytest takes a bare PATH
+them per file, and says how much CPU no test is charged with: each xdist worker's
+imports, collection and end of run, and the controller's own (17 of the fast loop's 138
+CPU s by `time` at session 46, where the table summed 121; the pool workers a forkserver
+starts are reaped too late to be counted anywhere).
+(Write it with `=` when no test path is given: pytest takes a bare PATH
 for a test path before it reads this file, and the run stops at "unrecognized
 arguments".) `python benchmarks/suite_wall.py PATH` predicts the wall time from it.
 
@@ -415,6 +419,28 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 _table: list[str] = []
 """The --cpu-table path, when given (pytest_configure)."""
+_outside: dict[str, float] = {}
+"""Under xdist, each worker's CPU seconds charged to no test (pytest_testnodedown)."""
+OUTSIDE_KEY = "mtrain_cpu_outside_tests"
+"""A worker's CPU outside its tests, as it hands it to the controller (workeroutput)."""
+
+
+def _own_cpu(workers: bool = False) -> float:
+    """This process's CPU so far and that of the children it waited for (the commands
+    and engines its tests started; a forkserver's workers only once it is reaped); with
+    `workers` (xdist's controller, whose children are the workers, counted apart) its own
+    alone."""
+    if workers:
+        t = os.times()
+        return t.user + t.system
+    return _cpu_now()
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's, in the controller
+def pytest_testnodedown(node: Any, error: object) -> None:
+    outside = getattr(node, "workeroutput", {}).get(OUTSIDE_KEY)
+    if isinstance(outside, float):
+        _outside[str(node.gateway.id)] = outside
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -461,6 +487,14 @@ def _cpu_table(terminalreporter: pytest.TerminalReporter, path: str) -> None:
         terminalreporter.write_line(f"{cpu:8.2f} s {int(count):5d} tests  {name}")
     terminalreporter.write_line(f"{total:8.2f} s {len(rows):5d} tests  in all "
                                 f"(load average {' '.join(f'{x:.2f}' for x in os.getloadavg())})")
+    # what no test is charged with: each worker's imports, collection and end of run,
+    # and this process's own (under xdist, the reports of every test)
+    workers = sorted(_outside.items())
+    here = _own_cpu(workers=True) if workers else _own_cpu() - total
+    shown = ", ".join(f"{name} {cpu:.2f}" for name, cpu in workers)
+    terminalreporter.write_line(
+        f"{sum(cpu for _, cpu in workers) + here:8.2f} s outside the tests ("
+        + (f"workers: {shown}; " if workers else "") + f"this process {here:.2f})")
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter,
@@ -564,6 +598,9 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     """Each test's CPU seconds into pytest's cache, for the next run's scheduler. First,
     one full collection and the heap frozen (_collect_and_freeze)."""
     _collect_and_freeze()
+    output = getattr(session.config, "workeroutput", None)  # an xdist worker's, to hand back
+    if output is not None:
+        output[OUTSIDE_KEY] = _own_cpu() - sum(_cpu.values())
     cache = getattr(session.config, "cache", None)
     if cache is None or not _cpu or os.environ.get("PYTEST_XDIST_WORKER") is not None:
         return

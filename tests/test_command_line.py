@@ -6,6 +6,7 @@ is started once per job of every conform and fuzz run): they import no z3, read 
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -13,14 +14,23 @@ from pathlib import Path
 import pytest
 
 from mtrain import cli
+from mtrain.spec.cache import CACHE_ENV
 
 COMMANDS_DIR = Path(__file__).resolve().parents[1] / "mtrain" / "commands"
 HELPERS = {"__init__", "arguments", "printing"}
+ADAPTERS = Path(__file__).resolve().parent / "broken_impls" / "adapters.py"
 
 
 def imported(*args: str, stdin: str = "") -> set[str]:
     """The modules `python -m mtrain ARGS` imports, by `-X importtime`."""
-    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "mtrain", *args],
+    names, _ = imported_by("-m", "mtrain", *args, stdin=stdin)
+    assert "mtrain.cli" in names
+    return names
+
+
+def imported_by(*argv: str, stdin: str = "") -> tuple[set[str], str]:
+    """The modules `python ARGV` imports, by `-X importtime`, and what it wrote."""
+    done = subprocess.run([sys.executable, "-X", "importtime", *argv],
                           input=stdin, capture_output=True, text=True, timeout=120,
                           check=False)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -30,8 +40,14 @@ def imported(*args: str, stdin: str = "") -> set[str]:
             name = line.rsplit("|", 1)[1].strip()
             if name != "package":  # the header line
                 names.add(name)
-    assert "mtrain.cli" in names, done.stderr[-2000:]
-    return names
+    return names, done.stdout
+
+
+NOT_AT_START = ("z3", "rich", "importlib.metadata", "importlib.resources", "difflib")
+"""What `mtrain serve` and an adapter's host need not import: the model's solver, the
+metadata reader and the resource reader (whose imports were an eighth and a twentieth of
+serve's start-up: spec/yamlschema.py and spec/package_files.py find the same without
+them), and the spelling suggestions of a mistyped command."""
 
 
 def test_one_module_per_command() -> None:
@@ -56,8 +72,44 @@ def test_serve_imports_no_z3(args: tuple[str, ...]) -> None:
                      stdin='{"id": 1, "type": "shutdown"}\n')
     assert "mtrain.conformance.serve" in names
     assert "z3" not in names
+    # (jsonschema, imported here where the cache is new, imports importlib.resources)
+    assert not names & (set(NOT_AT_START) - {"importlib.resources"})
     others = {n for n in names if n.startswith("mtrain.commands.")}
     assert others <= {"mtrain.commands", "mtrain.commands.serve", "mtrain.commands.printing"}
+
+
+SHUTDOWN = '{"id": 1, "type": "shutdown"}\n'
+
+
+def test_serve_with_its_cache_kept_imports_no_schema_validator(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    # a cache kept from nothing: the spec data is checked against its schemas, once
+    assert "jsonschema" in imported("serve", stdin=SHUTDOWN)
+    names = imported("serve", stdin=SHUTDOWN)
+    assert "mtrain.spec.catalog" in names
+    assert not names & {*NOT_AT_START, "jsonschema"}
+
+
+def test_adapter_host_imports_only_what_it_needs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mtrain.conformance.adapter import ruleset_json
+    from mtrain.spec import tiles
+    from mtrain.spec.catalog import catalog
+
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    rules = ruleset_json(catalog().ruleset("pagat"))
+    order = [tiles.name(t) for t in range(tiles.set_size(12))]
+    calls = "".join(json.dumps({"call": name, "args": args}) + "\n" for name, args in (
+        ("info", []), ("deal", [rules, 4, 1, order])))
+    host = ("-P", "-m", "mtrain.conformance.inprocess", f"{ADAPTERS}:Reference")
+    imported_by(*host, stdin=calls)  # the first checks the spec data against its schemas
+    names, out = imported_by(*host, stdin=calls)
+    answers = [json.loads(line) for line in out.splitlines() if line.strip()]
+    assert [sorted(a) for a in answers] == [["ready"], ["value"], ["value"]], out[-2000:]
+    assert answers[2]["value"]["round"] == 1  # dealt: the catalogue was read and used
+    assert "mtrain.reference.engine" in names
+    assert not names & {*NOT_AT_START, "jsonschema"}
 
 
 def test_identify_summary_counts_what_it_does_not_list() -> None:
