@@ -100,10 +100,17 @@ class Runner:
             return result
         result.checks = task.expectation.checks
         start = time.perf_counter()
+        kept = self.memo.kept(task, impl) if self.memo is not None else None
+        if kept is not None:  # a pass of the embedded reference's, as `memo.run` gives it
+            messages, nulls, charged, step, diverged, unreached = kept
+            result.messages, result.null_refusals, result.charged = list(messages), nulls, charged
+            result.refused_step, result.diverged, result.unreached = step, diverged, unreached
+            return self._finish(result, start, skip, task)
         try:
             rj = self.sent_json(task.sent, impl)
             require = getattr(self.args, "require_clauses", False)
-            outcome = (self.memo.run(task, impl, rj, require) if self.memo is not None else
+            outcome = (self.memo.run(task, impl, rj, require, looked=True)
+                       if self.memo is not None else
                        run_one(fx, task.sent, task.expectation,
                                own_checks(impl, task.sent, task.ruleset), rj,
                                require_clauses=require, own=task.ruleset.unknown))
@@ -138,9 +145,15 @@ class Runner:
             result.status = "error"
             result.messages = [f"the implementation's answer could not be used: "
                                f"{type(e).__name__}: {e}{_origin(e)}"]
+        return self._finish(result, start, skip, task)
+
+    def _finish(self, result: Result, start: float, skip: SkipEntry | None, task: Task
+                ) -> Result:
+        """`result` with its duration, its rerun command if it did not pass, and what
+        the skip file says of it."""
         result.duration = time.perf_counter() - start
         if result.status != "pass":
-            result.rerun = rerun_command(self.args, fx, task.ruleset)
+            result.rerun = rerun_command(self.args, task.fixture, task.ruleset)
         if skip is not None:
             result.skip_reason = skip.reason
             if result.status != "pass":

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import io
 import json
+import operator
 import re
 import textwrap
 from collections import Counter
@@ -37,6 +38,13 @@ ALIKE_SHOWN = 3
 that the text report writes out in full; the rest are counted on one line (-v lists
 them). An implementation that never starts fails every result alike: tens of thousands
 of identical blocks said nothing more than the first."""
+
+
+_CLAUSES = operator.attrgetter("clauses")
+_VARIANT = operator.attrgetter("variant")
+_STATUS = operator.attrgetter("status")
+_RULESET_GROUP = operator.attrgetter("variant", "status")
+"""What `Report.per` counts results by, read in C."""
 
 
 @dataclass
@@ -241,33 +249,46 @@ class Report:
         # clauses' tuple, rule set and status (a fixture's results share one), then per
         # clause
         if key == "clause":
-            pairs: Counter[tuple[str, str]] = Counter()
-            for (keys, _, status), n in self._clause_groups().items():
-                for k in keys:
-                    pairs[k, status] += n
-        else:
-            pairs = Counter((r.variant, r.status) for r in self.results)
-        table: dict[str, dict[str, int]] = {}
-        for (k, status), n in pairs.items():
-            row = table.get(k)
-            if row is None:
-                row = table[k] = dict.fromkeys(STATUSES, 0)
-            if status in row:
-                row[status] = n
-        return {k: table[k] for k in sorted(table, key=_natural)}
+            return self.clause_counts()[0]
+        return _table(Counter(map(_RULESET_GROUP, self.results)))
 
-    def _clause_groups(self) -> Counter[tuple[tuple[str, ...], str, str]]:
-        """How many results count under each tuple of clauses, by rule set and status: a
-        failure charged by the Referee under its charge (it stands), any other result under
-        the clauses its fixture lists that apply where it ran (a fixture's results share
-        one tuple, so `clause_applies` is asked once per tuple and rule set)."""
-        aside = functools.cache(lambda v: not_applying(self.values.get(v)))
-        groups: Counter[tuple[tuple[str, ...], str, str]] = Counter()
-        for (keys, variant, status, charged), n in Counter(
-                (r.blamed, r.variant, r.status, r.was_charged) for r in self.results).items():
-            out = aside(variant)
-            counted = keys if charged or not out else tuple(k for k in keys if k not in out)
-            groups[counted, variant, status] += n
+    def clause_counts(self) -> tuple[dict[str, dict[str, int]], int]:
+        """`per("clause")` and `under_no_clause` from one count of the results (for a
+        report that shows both: the count is most of either's cost)."""
+        pairs: Counter[tuple[str, str]] = Counter()
+        nowhere = 0
+        for (keys, status), n in self._clause_groups().items():
+            if not keys:
+                nowhere += n
+            for k in keys:
+                pairs[k, status] += n
+        return _table(pairs), nowhere
+
+    def _clause_groups(self) -> Counter[tuple[tuple[str, ...], str]]:
+        """How many results count under each tuple of clauses, by status: a failure
+        charged by the Referee under its charge (it stands), any other result under the
+        clauses its fixture lists that apply where it ran (`clause_applies`, asked once
+        per rule set)."""
+        results = self.results
+        # each rule set by the clauses that do not apply under it, as a small number, so
+        # that results are counted in C by (clauses, those, status); the clauses are
+        # filtered once a group, and only where some do not apply
+        outs: dict[frozenset[str], int] = {}
+        kind = {v: outs.setdefault(not_applying(self.values.get(v)), len(outs))
+                for v in set(map(_VARIANT, results))}
+        aside = list(outs)
+        charged = [r for r in results if r.status == "fail" and r.charged]
+        plain = Counter(zip(map(_CLAUSES, results), map(kind.__getitem__, map(_VARIANT, results)),
+                            map(_STATUS, results), strict=True))
+        plain.subtract((r.clauses, kind[r.variant], r.status) for r in charged)
+        groups: Counter[tuple[tuple[str, ...], str]] = Counter()
+        for (keys, k, status), n in plain.items():
+            if n:
+                out = aside[k]
+                groups[keys if out.isdisjoint(keys) else tuple(c for c in keys if c not in out),
+                       status] += n
+        for r in charged:
+            groups[r.blamed, r.status] += 1
         return groups
 
     @property
@@ -275,7 +296,7 @@ class Report:
         """Results (not-applicable ones too) that count under no clause: none of the
         clauses their fixture lists applies where they ran (an option's fixtures
         generated for its other values, say); the per-rule-set table counts them."""
-        return sum(n for (keys, _, _), n in self._clause_groups().items() if not keys)
+        return sum(n for (keys, _), n in self._clause_groups().items() if not keys)
 
     @property
     def unexpected_passes(self) -> list[Result]:
@@ -345,6 +366,7 @@ class Report:
 
     def to_json(self, results: bool = True) -> dict[str, Any]:
         """The report as JSON data; without `results`, None stands in their place."""
+        clauses, nowhere = self.clause_counts()
         return {
             "implementation": self.implementation,
             "summary": self.summary,
@@ -357,8 +379,8 @@ class Report:
             "nothing_ran": self.nothing_ran,
             "hint": self.hint,
             "rulesets_run": self.rulesets,
-            "clauses": self.per("clause"),
-            "under_no_clause": self.under_no_clause,
+            "clauses": clauses,
+            "under_no_clause": nowhere,
             "variants": self.per_ruleset(),
             "unexpected_passes": [{"fixture": r.fixture, "variant": r.variant,
                                    "skip_reason": r.skip_reason}
@@ -386,6 +408,18 @@ def clause_applies(clause_id: str, values: dict[str, str] | None) -> bool:
 
     clause = catalog().clauses.get(clause_id)
     return clause is None or _applies(clause.when, values)
+
+
+def _table(pairs: Counter[tuple[str, str]]) -> dict[str, dict[str, int]]:
+    """Counts by (clause or rule set, status) as rows of every status, in natural order."""
+    table: dict[str, dict[str, int]] = {}
+    for (k, status), n in pairs.items():
+        row = table.get(k)
+        if row is None:
+            row = table[k] = dict.fromkeys(STATUSES, 0)
+        if status in row:
+            row[status] = n
+    return {k: table[k] for k in sorted(table, key=_natural)}
 
 
 def not_applying(values: dict[str, str] | None) -> frozenset[str]:
@@ -499,9 +533,9 @@ def render_text(report: Report, out: TextIO, *, rich: bool = False,
                 note = f": {r.message}" if r.messages else ""
                 w(f"{r.status.upper()} {r.fixture} [{r.variant}]{note}\n")
         w("\n")
-    clauses, rulesets = report.per("clause"), report.per_ruleset()
+    (clauses, nowhere), rulesets = report.clause_counts(), report.per_ruleset()
     w(_plain_table("Per clause", "clause", clauses))
-    w("\n".join(_legend_lines(clauses, "clause", report.under_no_clause)) + "\n\n")
+    w("\n".join(_legend_lines(clauses, "clause", nowhere)) + "\n\n")
     w(_plain_table(_ruleset_title(report), "rule set", rulesets))
     w("\n".join(_legend_lines(rulesets, "rule set")) + "\n\n")
     if report.hint:
