@@ -67,8 +67,13 @@ def _values_with_bugs(conclude: Callable[[Region, solve.Bugs, Until | None],
         notes[option] = (value, bugs.note(option, value, s, functools.partial(
             _broken, {o.fixture.id: o for o in observations}, own, space.cat,
             values=values, parts=parts)))
+        # read as bugs in the option, but for those a rule of the engine's own on another
+        # option explains (bugs.explained_elsewhere): not bugs, so not listed as such
+        known = list(space.options[option])
         dropped |= {fid: dropped.get(fid, frozenset()) | {option}
-                    for fid in (*s.against, *s.alike)}
+                    for fid in (*s.against, *s.alike)
+                    if not bugs.explained_elsewhere(option, values, known, seen[fid],
+                                                    parts.get(fid, ()))}
     else:  # the last pin's answer, where none is looked for
         whole = conclude(region, dropped, None)
         assert whole is not None
