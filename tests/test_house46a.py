@@ -205,6 +205,8 @@ def test_a_fixture_a_rule_of_its_own_explains_is_not_read_as_a_bug_in_another_op
             return None
         return best, [finding], []
 
-    best, _, _ = _values_with_bugs(conclude, {}, space, None, observations, parts)
+    best, findings, _ = _values_with_bugs(conclude, {}, space, None, observations, parts)
     assert best.values["own_train_first"] == "not-required"
     assert best.violated == ["against"]  # not "seat": starting_seat's own rule explains it
+    # and its note counts the one fixture against not-required, not the deal
+    assert "; 1 against it (against) is read as a bug" in findings[0].evidence[0]

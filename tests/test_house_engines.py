@@ -1,8 +1,8 @@
 """An author's day with each engine of tests/examples/ written from the protocol alone
 (cantina, sixes, railyard, shed, ninepins, caboose, junction, roundhouse, hump, tandem,
-switchback, siding, tenwheeler, pullman, tender, viaduct, ballast; turntable, signalbox, semaphore, interlock,
-coupling and flagstop in process; tortoise and gondola, in JavaScript for node; and
-bogie, in C, compiled by gcc): house rules,
+switchback, siding, tenwheeler, pullman, tender, viaduct, ballast; turntable, signalbox,
+semaphore, interlock, coupling and flagstop in process; tortoise and gondola, in
+JavaScript for node; and bogie, in C, compiled by gcc): house rules,
 some no known value describes, tables of their own, and planted bugs, all written down
 in the engine's docstring (or header) before the suite ran.
 

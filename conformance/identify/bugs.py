@@ -181,6 +181,19 @@ def explained_elsewhere(option: str, values: Mapping[str, str], known: Sequence[
     return any(values.get(o) == OTHER for o in reads if o != option)
 
 
+def owned_elsewhere_aside(s: Shape, option: str, values: Mapping[str, str], space: Space,
+                          seen: Mapping[str, Sequence[str | None]],
+                          parts: Mapping[str, Sequence[Piece]]) -> Shape:
+    """Shape `s` without the fixtures against its value that a rule of the engine's own
+    on another option explains (`explained_elsewhere`)."""
+    known = list(space.options[option])
+
+    def kept(fids: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(f for f in fids if not explained_elsewhere(
+            option, values, known, seen.get(f, ()), parts.get(f, ())))
+    return Shape(s.shows, kept(s.like_another), kept(s.unlike_all), kept(s.alike))
+
+
 def declared_value(declared: Ruleset | None, option: str) -> str | None:
     if declared is None:
         return None

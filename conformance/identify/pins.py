@@ -64,16 +64,15 @@ def _values_with_bugs(conclude: Callable[[Region, solve.Bugs, Until | None],
         option, value, s, values = pin
         region[option] = frozenset(v for v in region.get(option, space.options[option])
                                    if v != OTHER)
+        # read as bugs in the option, but for those a rule of the engine's own on another
+        # option explains (bugs.explained_elsewhere): not bugs, so neither counted against
+        # the value in its note nor listed as likely bugs
+        s = bugs.owned_elsewhere_aside(s, option, values, space, seen, parts)
         notes[option] = (value, bugs.note(option, value, s, functools.partial(
             _broken, {o.fixture.id: o for o in observations}, own, space.cat,
             values=values, parts=parts)))
-        # read as bugs in the option, but for those a rule of the engine's own on another
-        # option explains (bugs.explained_elsewhere): not bugs, so not listed as such
-        known = list(space.options[option])
         dropped |= {fid: dropped.get(fid, frozenset()) | {option}
-                    for fid in (*s.against, *s.alike)
-                    if not bugs.explained_elsewhere(option, values, known, seen[fid],
-                                                    parts.get(fid, ()))}
+                    for fid in (*s.against, *s.alike)}
     else:  # the last pin's answer, where none is looked for
         whole = conclude(region, dropped, None)
         assert whole is not None
