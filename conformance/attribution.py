@@ -163,6 +163,8 @@ TILE_COUNTS = ("INV-CONSERVATION", "INV-PIPS", "INV-NUMBERS")
 OPEN_LISTS = re.compile(r"listed on trains \[([0-9a-z, ]*)\], trains ending in a double: "
                         r"\[([0-9a-z, ]*)\]")
 """INV-OPEN-DOUBLES's account of the open doubles against the trains ending in one."""
+TURN_DOUBLES_KEPT = re.compile(r"doubles of this turn in phase (\w+)")
+"""INV-OPEN-DOUBLES's account of a turn's doubles kept in a phase between turns."""
 HAND_SIZES = re.compile(r"hand sizes \[([0-9, ]*)\] after the deal, not \[([0-9, ]*)\]")
 """INV-HAND-SIZES's account of a deal's hands against the table's."""
 CITED = re.compile(r"\[([A-Z]+-[0-9]+)\]\s*$")
@@ -537,6 +539,17 @@ class Referee:
         if ("no double was laid this turn" in p.message and step and step <= len(self.fx.steps)
                 and self.fx.steps[step - 1].startswith("play ") and not self._double(step)):
             return pick(("TURN-6",), self.rs, self.fx)  # a tile not a double ends the turn
+        kept = TURN_DOUBLES_KEPT.search(p.message) if p.where == "INV-OPEN-DOUBLES" else None
+        if kept is not None:
+            # a turn's doubles kept after the turn is over: what ended the turn (TURN-6),
+            # and where the round is over with it, the end of the round: a last tile
+            # laid (END-1) or a blocked end after a pass (END-2, END-3). Not DBL-1, which
+            # asks for the tile after a double and was answered
+            laid = bool(step and step <= len(self.fx.steps)
+                        and self.fx.steps[step - 1].startswith("play "))
+            ends = ("END-1",) if laid or step is None else ("END-3", "END-2")
+            return pick((*ends, "TURN-6") if kept[1] == "over" else ("TURN-6",),
+                        self.rs, self.fx)
         lists = OPEN_LISTS.search(p.message) if p.where == "INV-OPEN-DOUBLES" else None
         if lists is not None:
             listed, ending = ({x.strip() for x in g.split(",") if x.strip()}

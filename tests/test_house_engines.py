@@ -1,8 +1,8 @@
 """An author's day with each engine of tests/examples/ written from the protocol alone
 (cantina, sixes, railyard, shed, ninepins, caboose, junction, roundhouse, hump, tandem,
-switchback, siding, tenwheeler, pullman, tender; turntable, signalbox, semaphore, interlock,
-coupling and flagstop in process; tortoise and gondola, in JavaScript for node;
-bogie, in C, compiled by gcc; and dandy, in Perl 5): house rules,
+switchback, siding, tenwheeler, pullman, tender, viaduct, ballast; turntable, signalbox,
+semaphore, interlock, coupling and flagstop in process; tortoise and gondola, in
+JavaScript for node; bogie, in C, compiled by gcc; and dandy, in Perl 5): house rules,
 some no known value describes, tables of their own, and planted bugs, all written down
 in the engine's docstring (or header) before the suite ran.
 
@@ -933,11 +933,47 @@ DANDY = Engine(
     charged={"string-min": "MATCH-2", "last-bone": "TURN-2"},
     perl=True,
 )
+BALLAST = Engine(
+    "ballast",
+    # a double-9 set for 2 to 10 players with a table of its own (5 tiles from 9 players),
+    # the engine set aside, doubles released once all ten of their tiles are out, and three
+    # house rules: the player dealt the fewest pips leads (`starting_seat: other`), open
+    # doubles covered round the table from the mover, their own train first
+    # (`double_order: other`), and no hand costs more than 50 a round (`scoring: other`).
+    # 1,179 results when measured, none failing with the bugs off (127 not applicable: 45
+    # its scoring, 7 its starting seat, 12 both, 51 its seat and its table, 9 its doubles
+    # order, 3 tables its rules never reach). Not planted: a round ended by going out in a
+    # follow-up kept that turn's doubles (28 results), charged to DBL-1 until attribution
+    # charged it to the round's end (END-1: tests/test_house46a.py). Bug 1 (a double
+    # released with one of its ten tiles still out, DBL-9) fails 4 results, all charged to
+    # DBL-9, and bug 2 (the duty of a double on one's own train forgotten, DBL-6) 10, but
+    # their messages are alike (plays the duty forbids, offered): each alone is measured in
+    # tests/test_house46a.py; fuzz finds bug 2, and bug 1 in none of 12 games. Bug 3 (a
+    # drawn tile kept off marked trains, TURN-3) is charged to the marker's access where
+    # the legal list leaves the play out (TRAIN-4, 51: one table cannot tell it from a
+    # marked train closed to every tile), to TURN-3 where a step plays it (12), and to the
+    # release (DBL-9, 2) where a released double lies open; fuzz alike (two findings)
+    shows={"nine-of-ten": "",  # its messages are bug 2's (see above)
+           "own-double-free": r"the rules refuse it \(DBL-6\)",
+           "drawn-home": r"^legal actions missing: play|was refused: not allowed here"},
+    fuzz={"own-double-free": r"^allows play \(DBL-6\)$",
+          "drawn-home": r"^forbids play \((TRAIN-4|DBL-9)\)$"},
+    found=(),
+    least=1150,
+    truth={"tile_set": "double-9", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "other", "first_turn": "single", "mexican_first_turn": "anyone",
+           "own_train_first": "not-required", "doubles": "open", "follow_up": "anywhere",
+           "double_order": "other", "uncoverable_double": "released",
+           "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
+           "blocked_round": "full-round-of-passes", "scoring": "other",
+           "blank_values": "face", "tie_rule": "shared"},
+    charged={"drawn-home": ("TRAIN-4", "TURN-3", "DBL-9")},
+)
 NODE = shutil.which("node")
 PERL_MISSING = perl_missing()
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
            TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
-           COUPLING, PULLMAN, FLAGSTOP, TENDER, VIADUCT,
+           COUPLING, PULLMAN, FLAGSTOP, TENDER, VIADUCT, BALLAST,
            *(pytest.param(e, id=e.name, marks=pytest.mark.skipif(
                NODE is None, reason=f"node is not installed: {e.name} is a JavaScript engine"))
              for e in (TORTOISE, GONDOLA)),
@@ -1108,9 +1144,17 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
 # (observe.py, tables_had). conform under its file: 754 pass off; on, 4 fail (bug 2,
 # SCORE-6, the blocked-pips bug); bugs 1 and 3 not shown. Identified below since
 # session 45 (its identify test about 10 CPU s once the corpus is explored)
+# ballast's (87 CPU s with its bugs off, 97 on, at load 8 to 12): nothing sure and wrong,
+# the set, table and procedure measured, its three `other` found (starting_seat "or
+# rotate", double_order "or oldest-first", scoring "or penalty", margin 1: match-009
+# alone has a hand past its 50-point cap); off, every option as declared and no fixture
+# read as a bug. On, own_train_first and doubles "likely (or other)", bugs 3 and 2 read
+# as bugs (TRAIN-4; DBL-6, DBL-7, DBL-8), 25 likely bugs. Before tests/test_house46a.py's
+# fixes, two deals its starting seat explains (generated-starting-seat-001, -002) were
+# listed among 29 likely bugs, and SEAT-2 and SEAT-3 named among the clauses of its bugs
 IDENTIFIED = [e for e in ENGINES if isinstance(e, Engine)  # tortoise, gondola, bogie, dandy apart
               and e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
-                             TENWHEELER, COUPLING, PULLMAN, FLAGSTOP, TENDER)]
+                             TENWHEELER, COUPLING, PULLMAN, FLAGSTOP, TENDER, BALLAST)]
 
 
 @pytest.mark.slow

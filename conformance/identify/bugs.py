@@ -80,7 +80,11 @@ def fits(option: str, values: Mapping[str, str], known: Sequence[str],
     fit = frozenset(v for v, outs in by_value.items()
                     if any(all(g in (o, ANY) for g, (_, o) in zip(t, seen, strict=True))
                            for t in outs))
-    told = len({t for outs in by_value.values() for t in outs}) > 1
+    # told apart where two values give different outcomes: not where the outcomes differ
+    # only by another option's value, as each value of this one gives them all alike (a
+    # deal telling starting seats apart said nothing of own_train_first, and counted
+    # against its value in ballast's run, where the seat is the engine's own)
+    told = len({frozenset(outs) for outs in by_value.values() if outs}) > 1
     return fit, told
 
 
@@ -161,6 +165,33 @@ def note(option: str, value: str, s: Shape, clauses: Callable[[str], frozenset[s
             + f") {'is read as a bug' if one else 'are read as bugs'}"
             f"{f' in {where}' if where else ''}: written {value}, or other if "
             f"{'it is' if one else 'they are'} a rule of its own")
+
+
+def explained_elsewhere(option: str, values: Mapping[str, str], known: Sequence[str],
+                        outcomes: Sequence[str | None], pieces: Sequence[Piece]) -> bool:
+    """Whether the engine's outcomes, which no known value of `option` gives (`fits`),
+    are given by a rule of its own on another option the fixture reads, `other` in the
+    answer `values` (solve.constraint takes any outcome there): a deal whose starting
+    seat is the engine's own fails alike under every value of own_train_first, and is no
+    bug in it, nor a likely bug at all."""
+    found = fits(option, values, known, outcomes, pieces)
+    if found is None or found[0]:
+        return False
+    reads = {o for p in pieces for o in (*p.region, *p.read)}
+    return any(values.get(o) == OTHER for o in reads if o != option)
+
+
+def owned_elsewhere_aside(s: Shape, option: str, values: Mapping[str, str], space: Space,
+                          seen: Mapping[str, Sequence[str | None]],
+                          parts: Mapping[str, Sequence[Piece]]) -> Shape:
+    """Shape `s` without the fixtures against its value that a rule of the engine's own
+    on another option explains (`explained_elsewhere`)."""
+    known = list(space.options[option])
+
+    def kept(fids: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(f for f in fids if not explained_elsewhere(
+            option, values, known, seen.get(f, ()), parts.get(f, ())))
+    return Shape(s.shows, kept(s.like_another), kept(s.unlike_all), kept(s.alike))
 
 
 def declared_value(declared: Ruleset | None, option: str) -> str | None:

@@ -64,6 +64,10 @@ def _values_with_bugs(conclude: Callable[[Region, solve.Bugs, Until | None],
         option, value, s, values = pin
         region[option] = frozenset(v for v in region.get(option, space.options[option])
                                    if v != OTHER)
+        # read as bugs in the option, but for those a rule of the engine's own on another
+        # option explains (bugs.explained_elsewhere): not bugs, so neither counted against
+        # the value in its note nor listed as likely bugs
+        s = bugs.owned_elsewhere_aside(s, option, values, space, seen, parts)
         notes[option] = (value, bugs.note(option, value, s, functools.partial(
             _broken, {o.fixture.id: o for o in observations}, own, space.cat,
             values=values, parts=parts)))
