@@ -300,8 +300,9 @@ def _with_table(space: Space, table: tuple[tuple[int, int], ...],
 def _outcomes(run: Any, impossible: bool = True) -> tuple[str, ...]:
     """A run's outcomes, ANY for an entry whose table the region's rules never reach (a
     phase or an open double they never have: traced.never_reached) or the reference
-    cannot hold under them (an impossible state: a situation played under another value,
-    a train ending in a double that no open double names under open doubles; a count
+    cannot hold under them (an impossible state, failed or erred on, as a step the
+    reference cannot take is: a situation played under another value, a train ending in
+    a double that no open double names under open doubles; a count
     beyond the rules' bounds, which the reference refuses to read): an engine's answer
     there says nothing of whether it plays those rules. Without `impossible` (the
     corpus's own pieces), only the counts beyond the bounds: a table never reached keeps
@@ -310,7 +311,7 @@ def _outcomes(run: Any, impossible: bool = True) -> tuple[str, ...]:
     of house rules does on them: calibration's case-7, open doubles, was read `ordinary`,
     sure."""
     outcomes = run.played if run.played and not impossible else run.outcomes
-    return tuple(ANY if (impossible and o == "fail"
+    return tuple(ANY if (impossible and o in ("fail", "error")
                          and any(m.startswith(IMPOSSIBLE) for m in said))
                  or (impossible and o == "fail" and said and said[0].startswith(UNREACHED))
                  or (o == "error" and said and all(OUT_OF_BOUNDS.search(m) for m in said))

@@ -164,8 +164,11 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     without the table, or `other` standing for them: a refusal is evidence against
     every value that has the table, which no other option's rule of its own explains
     (signalbox refuses round 10's deal, and `full`, whose match has it, was found sure
-    with `starting_seat: other` taking the value whose seat fails both entries). None
-    when nothing was seen."""
+    with `starting_seat: other` taking the value whose seat fails both entries). A value
+    whose rules never have the table (ANY) is not contradicted there, but `other` never
+    stands for it, nor does an option read only by such values count as one the outcome
+    depends on (lacks_table): bugs on tables one value lacks are not a rule of one's own.
+    None when nothing was seen."""
     only = only or {}
     seen = [(i, o) for i, o in enumerate(outcomes) if o is not None]
     if not seen:
@@ -173,10 +176,16 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     cells = [p for p in pieces if all(p.outcomes[i] in (o, ANY) for i, o in seen)]
     read = {o for p in pieces for o in p.read} & declared
     free = [o for o in escapable if o not in only]
-    own = [model.eq(o, OTHER) for o in sorted(set(depends(pieces)) | read) if o in free]
-    inside = [model.inside(p.region, [o for o in escapable if o not in only
-                                      or p.region.get(o, only[o]) & only[o]])
-              for p in cells]
+    held = [p for p in pieces if all(p.outcomes[i] != ANY for i, _ in seen)]
+    own = [model.eq(o, OTHER) for o in sorted(set(depends(held)) | read) if o in free]
+    inside = []
+    for p in cells:
+        # (an option of `only` stands for the values it names, as they have the table or
+        # not; any other, not for a value whose rules never have it: lacks_table)
+        lacks = lacks_table(p, pieces, seen)
+        inside.append(model.inside(p.region, [
+            o for o in escapable
+            if (p.region.get(o, only[o]) & only[o] if o in only else o not in lacks)]))
     about = [model.eq(o, OTHER) for o in tested(pieces, outcomes) if o in free]
     if about:  # explained by known values, or else by `other` on what it is about
         model.lean.append(model.any([*(model.inside(p.region) for p in cells), *about]))
@@ -201,6 +210,30 @@ def _lacking(model: Model, c: Any, lacking: Mapping[str, frozenset[str]]) -> Any
     return model.all([c, *(model.any([*(model.eq(o, v) for v in sorted(vs)),
                                       model.eq(o, OTHER)])
                            for o, vs in sorted(lacking.items()))])
+
+
+def lacks_table(piece: Piece, pieces: Sequence[Piece],
+                seen: Sequence[tuple[int, str | None]]) -> frozenset[str]:
+    """The options whose values in `piece` never have the table of an entry seen (its
+    outcome ANY there) that a piece differing from it in that option alone has: a rule of
+    the engine's own of that option may not stand for them there. That a known value
+    never meets a table says nothing of what the engine answers on it; `other` taking it
+    would take every such table of every value at once (interlock's drawn-tile bug,
+    failing on tables only open doubles have and on tables only ordinary ones have, was
+    explained by `doubles: other` on both)."""
+    anys = [i for i, _ in seen if piece.outcomes[i] == ANY]
+    if not anys:
+        return frozenset()
+    out = set()
+    for o, vs in piece.region.items():
+        for q in pieces:
+            if (o in q.region and not q.region[o] & vs
+                    and any(q.outcomes[i] != ANY for i in anys)
+                    and all(q.region[k] & piece.region[k]
+                            for k in piece.region.keys() & q.region.keys() if k != o)):
+                out.add(o)
+                break
+    return frozenset(out)
 
 
 def tested(pieces: Sequence[Piece], outcomes: Sequence[str | None]) -> list[str]:

@@ -1,0 +1,85 @@
+"""identify must not read a bug as another option's rule of its own (session 46): a table
+a known value never has says nothing of what an engine answers on it, so neither that
+value nor a rule of one's own standing for it gains a failure there."""
+
+from __future__ import annotations
+
+import z3
+
+from mtrain.conformance.adapter import IMPOSSIBLE
+from mtrain.conformance.identify.cells import ANY, Piece, _outcomes
+from mtrain.conformance.identify.solve import Model, constraint, lacks_table
+from mtrain.conformance.traced import Run
+from mtrain.spec.catalog import catalog
+from mtrain.spec.ruleset import OTHER
+from mtrain.spec.scope import Space
+
+CAT = catalog()
+
+
+def test_a_situation_the_rules_cannot_hold_is_any_answer_whether_it_fails_or_errs() -> None:
+    # a round's end asked after a step (`play 8-8 on 0`) under open doubles, its trains
+    # ending in doubles no open double names: the reference's step raises, and the run's
+    # outcome is `error`, not `fail`, with the same impossible-state message. interlock's
+    # end situations made under ordinary doubles were read as evidence against open
+    # (the engine answered them, its dry siding releasing those doubles), and
+    # `doubles: ordinary` won the rivals that name its uncoverable double's nearest value
+    said = (f"{IMPOSSIBLE}: INV-OPEN-DOUBLES open doubles listed on trains [], trains "
+            "ending in a double: [1, mexican]",)
+    run = Run({}, ("error", "fail", "error"), (), (said, said, ("a crash",)))
+    assert _outcomes(run) == (ANY, ANY, "error")
+    # the corpus's own pieces keep an impossible table's outcome (cells.py, _outcomes)
+    assert _outcomes(run, impossible=False) == ("error", "fail", "error")
+
+
+# play-drawn-002@0.1 as interlock met it: a drawn tile's table under open doubles (the
+# tile after the double anywhere or restricted passes, cover-own fails), which no rule
+# set of ordinary doubles has (ANY there); single-round refuses its round
+DRAWN = [Piece({"doubles": frozenset({"open"}), "follow_up": frozenset({f}),
+                "match_length": frozenset({"full"})}, (out,), ("doubles", "follow_up"))
+         for f, out in (("anywhere", "pass"), ("restricted", "pass"), ("cover-own", "fail"))]
+DRAWN += [Piece({"doubles": frozenset({"open"}), "match_length": frozenset({"single-round"})},
+                ("fail",), ("doubles", "match_length")),
+          Piece({"doubles": frozenset({"ordinary"}), "match_length": frozenset({"full"})},
+                (ANY,), ("doubles", "match_length")),
+          Piece({"doubles": frozenset({"ordinary"}),
+                 "match_length": frozenset({"single-round"})}, (ANY,), ("doubles",))]
+
+
+def test_the_option_whose_value_lacks_a_table_is_the_one_a_neighbour_differs_in() -> None:
+    seen = [(0, "fail")]
+    ordinary_full = DRAWN[4]
+    # ordinary lacks it where open has it; the match's length is not why (both of
+    # ordinary's pieces lack it, and single-round's refusal is no table either way)
+    assert lacks_table(ordinary_full, DRAWN, seen) == frozenset({"doubles"})
+    # a piece with an outcome there lacks nothing
+    assert lacks_table(DRAWN[0], DRAWN, seen) == frozenset()
+    # nor one whose entry was not seen
+    assert lacks_table(ordinary_full, DRAWN, []) == frozenset()
+
+
+def test_a_failure_on_a_table_one_value_lacks_is_no_rule_of_ones_own_standing_for_it() -> None:
+    # interlock's drawn-tile bug (TURN-3) fails that table under open doubles, as it
+    # fails tables only ordinary doubles have: `doubles: other`, taking whichever value
+    # lacked each table, explained both kinds at once, and was found over the open
+    # doubles it declares (signalbox's bug 1 the same: 23 tables read `doubles: other`)
+    space = Space(CAT)
+    model = Model.of(space)
+    escapable = ["doubles", "follow_up", "match_length"]
+
+    def holds(outcome: str, **values: str) -> bool:
+        solver = z3.Solver(ctx=model.ctx)
+        solver.add(*model.hard)
+        c = constraint(model, DRAWN, [outcome], escapable)
+        assert c is not None
+        solver.add(c, *(model.eq(o, v) for o, v in values.items()))
+        return bool(solver.check() == z3.sat)
+
+    # the known value that never has the table is not contradicted by it
+    assert holds("fail", doubles="ordinary", match_length="full")
+    # a rule of one's own for doubles takes no value's absence of the table
+    assert not holds("fail", doubles=OTHER, follow_up="anywhere", match_length="full")
+    # it still takes a value whose outcome it is (open's pass), and a rule of its own of
+    # the option that tells the table apart may stand for cover-own's failure
+    assert holds("pass", doubles=OTHER, follow_up="anywhere", match_length="full")
+    assert holds("fail", doubles="open", follow_up=OTHER, match_length="full")
