@@ -125,13 +125,25 @@ def first_turns(tr: Trace) -> bool:
 def mexican_first_turn(tr: Trace) -> bool:
     """FIRST-8, FIRST-9: first turns are being taken and the Mexican Train is not open;
     FIRST-10: the Mexican Train is not open and the player to move has not started their
-    own train (or, for END-2's question with the boneyard empty, some player has not)."""
+    own train (or, for END-2's question with the boneyard empty, some player has not).
+    And the option's own question, "who may open the Mexican Train (during the first
+    turns, or ever)": the Mexican Train is not open and the player to move (with the
+    boneyard empty, any player) holds a tile that would open it, whatever their own
+    train holds (a rule of one's own may ask for two tiles there:
+    tests/examples/perl/dandy_engine.pl)."""
+    def opens(hand: list[str], end: int) -> bool:
+        return any(end in _pair(x) for x in hand)
+
     def unopened(s: JSON) -> bool:
         if s["mexican"]["tiles"] or s["phase"] == "over":
             return False
         if s["first_turns"] or not s["trains"][s["seat"]]["tiles"]:
             return True
-        return not s["boneyard"] and any(not t["tiles"] for t in s["trains"])
+        end = int(s["mexican"]["end"])
+        if opens(s["hands"][s["seat"]], end):
+            return True
+        return not s["boneyard"] and (any(not t["tiles"] for t in s["trains"])
+                                      or any(opens(h, end) for h in s["hands"]))
     return deals(tr) or any(unopened(s) for s in tr.states)
 
 
@@ -193,8 +205,14 @@ ACTION = re.compile(r"play (\S+) on (\S+)")
 
 
 def marker_removal(tr: Trace) -> bool:
-    """MARK-3 to MARK-5: a tile is laid while the mover's marker or the train's is up."""
+    """MARK-3 to MARK-5: a tile is laid while the mover's marker or the train's is up;
+    and the rule's own question, when a marker comes off, at its owner's draw (no known
+    value takes it off there; a rule of one's own may: tests/examples/perl/
+    dandy_engine.pl)."""
     for s, step in tr.steps():
+        if (step == "draw" and s["phase"] not in ("over", "engine")
+                and s["trains"][s["seat"]]["marker"]):
+            return True
         m = ACTION.fullmatch(step)
         if m is None or s["phase"] in ("over", "engine"):
             continue
