@@ -490,8 +490,12 @@ def cause(signature: str) -> str:
     first_turns`, `after pass: first_turns`), an action listed where it must not be and
     missing where it must be, by one clause (`allows play (TRAIN-4)`, `forbids play
     (TRAIN-4)`), a round's scores wrong at its end and in the `score` answer (flagstop's
-    [0-0] forgotten)."""
-    if signature in ROUND_SCORES or re.fullmatch(r"score \([a-z ]+\)", signature):
+    [0-0] forgotten), or `score` failing on a state the reference scores where conform
+    charges it where the round's end is charged (the mutant blanks-scored-wrong's
+    `exception on score (StateError)` beside its round end, both SCORE-2); a failure of
+    any other request, or `score` out of time, stays its own."""
+    if signature in ROUND_SCORES or re.fullmatch(r"score \([a-z ]+\)", signature) or (
+            re.fullmatch(r"(?:exception on score \(\w+\)|(?:error|crash) on score)", signature)):
         return "a round's scores"  # asked by `score` or by the step that ends the round
     state = re.fullmatch(r"after [a-z ]+: (.+)", signature)
     if state is not None:
