@@ -36,6 +36,7 @@ from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.results import Occurrence
 from mtrain.conformance.fuzz.rulesets import declared_context
 from mtrain.conformance.fuzz.run import Group, one_per_bug
+from mtrain.conformance.fuzz.tables import splices, written
 from mtrain.conformance.partition import applies
 from mtrain.conformance.runner import run_one
 from mtrain.conformance.selection import entry_for
@@ -294,3 +295,72 @@ def test_an_entry_both_own_train_rules_give_runs_under_one_of_ones_own(
     assert why is None and exp is not None and exp in fx.expect
     exp, why = entry_for(fixtures["first-022"], rs, SPACE)
     assert exp is None and why is not None and "own_train_first" in why
+
+
+def test_splices_cut_a_loop_out_of_a_train_or_relay_a_stretch_shorter() -> None:
+    """A double-6 table whose train 0 is 6-2, 2-3, 3-5, 5-2, 2-4 and whose one tile not
+    written is [6-3]. The stretch 2-3, 3-5, 5-2 leaves 2 and comes back to it: cut out
+    first. Then, from the engine's 6, the stretch to the 3 (6-2, 2-3) relays as [6-3]; no
+    other has a shorter way ([6-3] leads from 6 to 3 and no further); the last tile
+    stays."""
+    train = ["6-2", "2-3", "3-5", "5-2", "2-4"]
+    used = {frozenset(map(int, t.split("-"))) for t in [*train, "6-3"]}
+    others = [f"{a}-{b}" for a in range(7) for b in range(a + 1) if frozenset((a, b)) not in used]
+    table: dict[str, Any] = {"engine": 6, "seat": 0, "starter": 0,
+             "hands": {0: others[:11], 1: others[11:]}, "trains": {0: train}, "boneyard": []}
+    found = list(splices(table, 0, 6))
+    assert [t["trains"][0] for _, t in found] == [["6-2", "2-4"], ["6-3", "3-5", "5-2", "2-4"]]
+    assert table["trains"][0] == train  # the table given is left as it was
+    # from a later rank on, the loop (rank 1: a stretch of 3 of the 4 that may go) is not
+    assert [t["trains"][0] for _, t in splices(table, 0, 6, found[0][0] + 1)] == [
+        ["6-3", "3-5", "5-2", "2-4"]]
+
+
+def test_a_blocked_ends_table_score_reproducer_is_shrunk_through_its_trains(
+        tmp_path: Path) -> None:
+    """The blocked end of the first test keeps an open double whose number every hand has
+    run out of, so no train's tail comes off (each ends in a tile of that number, or the
+    cut opens a number a hand holds): 37 tiles were written. Stretches inside the trains
+    taken out or relaid shorter (tables.splices) keep the block and the disagreement: 24."""
+    name = rules_file(tmp_path, "own-blocked", scoring="positive", blocked_round="other",
+                      uncoverable_double="other")
+    report = F.fuzz(F.Target.of(BlockedPips(), "blocked-pips"), [name], 8, 0,
+                    out=tmp_path / "on")
+    (found,) = report.groups
+    assert found.path is not None and found.problems == [] and found.charged == ("SCORE-6",)
+    (written_fx,) = yaml.safe_load(found.path.read_text(encoding="utf-8"))
+    assert written(written_fx["table"])[0] <= 24
+
+
+def test_score_failing_where_the_round_end_is_charged_alike_is_one_finding(
+        tmp_path: Path) -> None:
+    """The mutant blanks-scored-wrong raises on `score` ([0-0] at 25 makes the state's
+    totals disagree) and ends the round with the wrong scores: both reproducers charged
+    SCORE-2, one bug (two findings before). A failure on `score` charged elsewhere, and
+    one on another request charged alike, stay apart."""
+    raised = _group("exception on score (StateError)", ("SCORE-2",), ("SCORE-2",), tmp_path)
+    end = _group("round end: INV-ROUND-SCORE", ("SCORE-2",), ("SCORE-5", "SCORE-2"),
+                 tmp_path)
+    apart = _group("crash on score", ("SCORE-6",), ("SCORE-6",), tmp_path)
+    other = _group("exception on apply (StateError)", ("SCORE-2",), ("SCORE-2",), tmp_path)
+    late = _group("timeout on score", ("SCORE-2",), ("SCORE-2",), tmp_path)
+    end_file = end.path
+    out = one_per_bug([raised, end, apart, other, late])
+    assert out == [raised, apart, other, late]
+    assert raised.also == [("round end: INV-ROUND-SCORE", 3)] and raised.count == 6
+    assert end_file is not None and not end_file.exists()  # its reproducer folded away
+
+
+def test_the_mutant_blanks_scored_wrong_is_one_finding(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """12 games (seed 1): 7 of its `score` raising and 7 round ends, charged SCORE-2
+    both, reported as one finding with one reproducer (two of each before)."""
+    code = main(["fuzz", "--mutant", "blanks-scored-wrong", "--games", "12", "--seed", "1",
+                 "--out", str(tmp_path / "out"), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1
+    (found,) = report["findings"]
+    assert found["signature"] == "exception on score (StateError)"
+    assert found["charged"] == ["SCORE-2"] and found["problems"] == []
+    assert [a["signature"] for a in found["also"]] == ["round end: INV-ROUND-SCORE"]
+    assert len(list((tmp_path / "out").glob("*.yaml"))) == 1

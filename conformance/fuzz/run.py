@@ -492,8 +492,12 @@ def cause(signature: str) -> str:
     (TRAIN-4)`), one move offered for another whichever moment's clause named it
     (`allows pass (TURN-2) instead of draw`, `allows pass (DBL-5) instead of draw`), a
     round's scores wrong at its end and in the `score` answer (flagstop's [0-0]
-    forgotten)."""
-    if signature in ROUND_SCORES or re.fullmatch(r"score \([a-z ]+\)", signature):
+    forgotten), or `score` failing on a state the reference scores where conform
+    charges it where the round's end is charged (the mutant blanks-scored-wrong's
+    `exception on score (StateError)` beside its round end, both SCORE-2); a failure of
+    any other request, or `score` out of time, stays its own."""
+    if signature in ROUND_SCORES or re.fullmatch(r"score \([a-z ]+\)", signature) or (
+            re.fullmatch(r"(?:exception on score \(\w+\)|(?:error|crash) on score)", signature)):
         return "a round's scores"  # asked by `score` or by the step that ends the round
     state = re.fullmatch(r"after [a-z ]+: (.+)", signature)
     if state is not None:

@@ -25,6 +25,7 @@ from mtrain.conformance.fuzz.tables import (
     cut_train,
     drop_seat,
     reroute,
+    splices,
     swap_action,
     swap_numbers,
     table_of,
@@ -233,6 +234,22 @@ class Shrinker:
                     cut //= 2
                 if not progressed:
                     break
+            changed = self._splice(key, ctx.max_pip) or changed
+        return changed
+
+    def _splice(self, key: Any, max_pip: int) -> bool:
+        """Stretches inside train `key` taken out or relaid shorter (tables.splices), while
+        one shows: where no tail comes off (a blocked end keeps each open number's tiles
+        laid). After one is kept the search goes on from its rank (what failed before
+        is not tried again)."""
+        changed, after = False, 0
+        while not self.expired and key in (self._table().get("trains") or {}):
+            for rank, candidate in splices(self._table(), key, max_pip, after):
+                if self.attempt(self._with(candidate)):
+                    changed, after = True, rank
+                    break
+            else:
+                break
         return changed
 
     def _hands(self) -> bool:

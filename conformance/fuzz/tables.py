@@ -7,6 +7,7 @@ defaults say; the cuts take tiles off a table (they go to the one `rest` place).
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from typing import Any
 
 from mtrain.conformance.adapter import JSON
@@ -229,6 +230,83 @@ def reroute(table: dict[str, Any], key: Any, max_pip: int) -> dict[str, Any] | N
     t2 = copy.deepcopy(table)
     t2["trains"][key] = path
     return t2
+
+
+def splices(table: dict[str, Any], key: Any, max_pip: int, after: int = 0
+            ) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The table with a stretch inside train `key` taken out or relaid shorter, its last
+    tile kept, each with its rank in the order tried (from rank `after` on): first each
+    stretch that leaves a number and comes back to it, taken out (the longest first); then
+    stretches relaid by a shorter way between their two numbers with tiles nobody holds,
+    the longest first, then half as long, and so on. Where a train's tail cannot go (each
+    open number bound to stay so, as at a blocked end whose open double's number is used
+    up), a stretch between two of its tiles may."""
+    tiles: list[str] = table["trains"][key]
+    enter = [int(x.split("-")[0]) for x in tiles]
+    leave = [int(x.split("-")[1]) for x in tiles]
+    longest = len(tiles) - 1
+
+    def cut(i: int, j: int, path: list[str]) -> dict[str, Any]:
+        t2 = copy.deepcopy(table)
+        t2["trains"][key] = [*tiles[:i], *path, *tiles[j + 1:]]
+        return t2
+
+    for span in range(longest, 0, -1):  # ranks 0 .. longest - 1: loops
+        rank = longest - span
+        if rank >= after:
+            for i in range(len(tiles) - span):
+                if enter[i] == leave[i + span - 1]:
+                    yield rank, cut(i, i + span - 1, [])
+    free = _free(table, max_pip)
+    span, rank = longest, longest
+    while span >= 2:  # then relays, halving
+        if rank >= after:
+            for i in range(len(tiles) - span):
+                j = i + span - 1
+                if enter[i] != leave[j]:
+                    path = _way(enter[i], leave[j], free, span - 1)
+                    if path is not None:
+                        yield rank, cut(i, j, path)
+        span, rank = span // 2, rank + 1
+
+
+def _free(table: dict[str, Any], max_pip: int) -> list[int]:
+    """The tiles a table does not write (in `rest`), doubles apart."""
+    written_ids: set[int] = set()
+    for train in (table.get("trains") or {}).values():
+        written_ids.update(T.parse(x) for x in train or [])
+    for hand in table["hands"].values():
+        written_ids.update(T.parse(x) for x in hand or [] if x != REST)
+    written_ids.update(T.parse(x) for x in table.get("boneyard") or [] if x != REST)
+    return [t for t in range(T.set_size(max_pip))
+            if t not in written_ids and not T.IS_DOUBLE[t]]
+
+
+def _way(a: int, b: int, free: list[int], shorter: int) -> list[str] | None:
+    """The shortest way of `free` tiles from number `a` to `b` of `shorter` tiles at most
+    (no tile where `a` is `b`), else None."""
+    if a == b:
+        return []
+    back: dict[int, tuple[int, int]] = {a: (-1, -1)}
+    frontier = [a]
+    for _ in range(shorter):
+        nxt = []
+        for x in frontier:
+            for t in free:
+                y = T.OTHER_END[t][x]
+                if y >= 0 and y not in back:
+                    back[y] = (x, t)
+                    nxt.append(y)
+        frontier = nxt
+        if b in back:
+            path: list[str] = []
+            at = b
+            while at != a:
+                prev, t = back[at]
+                path.append(T.oriented(t, prev))
+                at = prev
+            return path[::-1]
+    return None
 
 
 def cut_train(table: dict[str, Any], key: Any, k: int) -> dict[str, Any]:
