@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from mtrain.spec.errors import InputError
+from mtrain.spec.file_checks import file_problem
 
 METHODS = ("info", "deal", "legal", "apply", "winners")
 
@@ -38,9 +39,6 @@ def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
                          "my_engine.conformance:Adapter")
     try:
         if module_name.endswith(".py") or os.sep in module_name or "/" in module_name:
-            # here: the YAML reader it sits beside is not the host's to import
-            from mtrain.spec.yamlload import file_problem
-
             path = Path(module_name)
             problem = file_problem(path)
             if problem == "file not found":
