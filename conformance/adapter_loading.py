@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from mtrain.spec.errors import InputError
-from mtrain.spec.yamlload import file_problem
+from mtrain.spec.file_checks import file_problem
 
 METHODS = ("info", "deal", "legal", "apply", "winners")
 

@@ -24,7 +24,6 @@ from mtrain.conformance.adapter import (
     ReferenceImplementation,
     Refused,
     RefusedSetup,
-    _check_players,
     _flags,
     _traced,
     fingerprint,
@@ -32,6 +31,7 @@ from mtrain.conformance.adapter import (
 )
 from mtrain.conformance.answers import identical
 from mtrain.conformance.gc_freeze import settled
+from mtrain.conformance.interface import _check_players
 from mtrain.conformance.protocol import (
     MAX_LINE,
     PROTOCOL_VERSION,

@@ -38,7 +38,6 @@ import gc
 import math
 import os
 import re
-import stat
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +46,12 @@ from typing import Any, Final
 import yaml
 
 from mtrain.spec import cache
+from mtrain.spec.file_checks import (  # checked apart: adapter_loading.py needs no YAML
+    MAX_FILE_BYTES,
+    _file_kind,
+    _size_problem,
+    file_problem,
+)
 from mtrain.spec.yamlspell import ambiguous
 
 __all__ = [
@@ -71,9 +76,6 @@ MAX_ALIASED: Final = 100_000
 """The most nodes that aliases may stand for in one file, beyond the nodes written (no
 shipped file uses an alias); later steps (schema validation, copies) walk the expanded
 data. A large file written out in full is bounded by MAX_FILE_BYTES, not by this."""
-MAX_FILE_BYTES: Final = 32 * 1024 * 1024
-"""The largest file read (the largest shipped file is under 100 KB; a corpus of 10,000
-fixtures in one file is about 5 MB)."""
 MAX_DEPTH: Final = 50
 MAX_DIGITS: Final = 1000
 """The longest integer read, in digits: Python refuses to convert more than 4,300 (a
@@ -359,46 +361,6 @@ class _Walker:
             f"key {node.value!r} is read as {type(key).__name__} {describe(key)}; "
             "mapping keys must be strings or integers (quote it to make it a string)",
         )
-
-
-def _file_kind(mode: int) -> str | None:
-    """What a file that is not a regular file is, for messages (None for a regular one)."""
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "a special file"
-
-
-def _size_problem(size: int, limit: int) -> str:
-    return (f"{size:,} bytes, more than the {limit // (1024 * 1024)} MB a file may hold"
-            if size > limit else "")
-
-
-def file_problem(path: str | Path, limit: int = MAX_FILE_BYTES) -> str | None:
-    """Why `path` cannot be read as a file (missing, a folder, a FIFO, a device, too
-    large, ...), or None. It is only looked at, never opened: a FIFO is not waited on."""
-    p = Path(path)
-    try:
-        st = os.stat(p)
-    except FileNotFoundError:
-        if p.is_symlink():
-            return f"a link to {os.readlink(p)}, which does not exist"
-        return "file not found"
-    except NotADirectoryError:
-        return "file not found (a folder on its path is a file)"
-    except OSError as exc:
-        return f"cannot read file: {exc.strerror or exc}"
-    kind = _file_kind(st.st_mode)
-    if kind is not None:
-        return f"is {kind}, not a file"
-    return _size_problem(st.st_size, limit) or None
 
 
 def read_bytes(path: str | Path, name: str | None = None,

@@ -10,14 +10,14 @@ from typing import Any
 
 
 def module_snapshot() -> dict[str, dict[str, int]]:
-    from mtrain.conformance import adapter, fixture, runner
+    from mtrain.conformance import adapter, fixture, reference_adapter, runner
     from mtrain.reference import codec, engine
     from mtrain.reference import deal as deal_module
     from mtrain.spec import tiles
 
     modules: dict[str, Any] = {"engine": engine, "deal": deal_module, "codec": codec,
                                "tiles": tiles, "adapter": adapter, "runner": runner,
-                               "fixture": fixture}
+                               "fixture": fixture, "reference_adapter": reference_adapter}
     return {key: {k: id(v) for k, v in vars(m).items()} for key, m in modules.items()}
 
 

@@ -112,6 +112,48 @@ def test_adapter_host_imports_only_what_it_needs(
     assert not names & {*NOT_AT_START, "jsonschema"}
 
 
+OWN_ENGINE = """
+from mtrain.conformance.adapter import JSON, Refused, RefusedSetup, Unsupported
+
+
+class Engine:
+    def info(self) -> JSON:
+        return {"name": "own", "version": "1", "variants": ["*"]}
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
+        raise RefusedSetup("no deal of mine", "DEAL-7")
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        raise Unsupported()
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        raise Refused("never", None)
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        return []
+"""
+
+
+def test_the_host_of_an_engine_of_its_own_imports_no_reference(tmp_path: Path) -> None:
+    # what an adapter imports from mtrain.conformance.adapter (JSON, Refused, ...) brings
+    # neither the reference engine nor the catalogue (reference_adapter.py holds them), and
+    # its path is checked without the YAML reader (spec/file_checks.py)
+    engine = tmp_path / "own_engine.py"
+    engine.write_text(OWN_ENGINE)
+    calls = "".join(json.dumps({"call": name, "args": args}) + "\n" for name, args in (
+        ("info", []), ("deal", [{"name": "pagat"}, 4, 1, []])))
+    names, out = imported_by("-P", "-m", "mtrain.conformance.inprocess", f"{engine}:Engine",
+                             stdin=calls)
+    answers = [json.loads(line) for line in out.splitlines() if line.strip()]
+    assert answers[1:] == [{"value": {"name": "own", "version": "1", "variants": ["*"]}},
+                           {"refused_setup": ["no deal of mine", "DEAL-7"]}], out[-2000:]
+    assert "mtrain.conformance.adapter" in names
+    assert not {n for n in names if n.startswith("mtrain.reference")}
+    assert not names & {"mtrain.conformance.reference_adapter", "mtrain.spec.catalog",
+                        "mtrain.spec.tiles", "mtrain.spec.yamlload", "yaml", *NOT_AT_START,
+                        "jsonschema"}
+
+
 def test_identify_summary_counts_what_it_does_not_list() -> None:
     from mtrain.commands.identify import SHOWN, _first
 

@@ -27,7 +27,7 @@ FOLDERS = {"spec": "mtrain.spec", "reference": "mtrain.reference",
 DATA_CORE = {f"mtrain.spec.{m}" for m in (
     "tiles", "tilesets", "ruleset", "catalog", "catalog_entries", "data_folder",
     "yamlload", "yamlschema", "yamlspell", "scope",
-    "facts", "errors", "cache", "rulebooks", "package_files")}
+    "facts", "errors", "cache", "rulebooks", "package_files", "file_checks")}
 
 
 def modules() -> dict[str, Path]:

@@ -19,7 +19,7 @@ import pytest
 from reference_left_alone import changes, module_snapshot, reference_trace
 
 from mtrain.cli import main
-from mtrain.conformance import adapter, fixture, runner
+from mtrain.conformance import adapter, fixture, reference_adapter, runner
 from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
 from mtrain.conformance.fixture import Fixture, load_corpus, load_file
 from mtrain.conformance.mutants import MUTANTS, MutantImplementation, mutant, run_mutants
@@ -2090,7 +2090,7 @@ def test_swaps_reach_every_module_that_imported_the_function() -> None:
     mutant would be half applied (legal() and apply() disagreeing)."""
     from mtrain.conformance.mutants.implementation import _SITES
 
-    modules = [engine, refusals, deal_module, codec, adapter, runner, fixture]
+    modules = [engine, refusals, deal_module, codec, adapter, reference_adapter, runner, fixture]
     for name in {n for m in MUTANTS.values() for n in m.patches}:
         original = (getattr(engine, name, None) or getattr(refusals, name, None)
                     or getattr(deal_module, name))

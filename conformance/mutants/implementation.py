@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from mtrain.conformance import adapter as adapter_module
+from mtrain.conformance import reference_adapter as adapter_module
 from mtrain.conformance.adapter import JSON, DecodedStates, ReferenceImplementation, fingerprint
 from mtrain.conformance.answers import CheckedImplementation, Problem, rules_of, state_problems
 from mtrain.reference import codec, engine, invariants, refusals
@@ -64,7 +64,7 @@ _SITES: dict[str, tuple[ModuleType, ...]] = {
     "_engine_from_deal": (engine, deal_module),
     "draw_winner": (deal_module,),
     "deal_pool": (deal_module,),
-    "deal": (deal_module, adapter_module),  # the adapter deals through its own import
+    "deal": (deal_module, adapter_module),  # reference_adapter.py deals through its own import
     # refusals.py (apply and the refusals) imports these by name from the engine
     "legal_actions": (engine, refusals),
     "perform": (engine, refusals),
