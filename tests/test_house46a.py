@@ -19,12 +19,15 @@ import pytest
 from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import Fixture, load_file
+from mtrain.conformance.fuzz.judge import compare_legal
+from mtrain.conformance.fuzz.rulesets import declared_context
 from mtrain.conformance.identify import bugs
 from mtrain.conformance.identify.cells import Piece
 from mtrain.conformance.identify.found import Observation, OptionFinding
 from mtrain.conformance.identify.pins import _values_with_bugs
 from mtrain.conformance.identify.solve import Solution
 from mtrain.conformance.runner import run_one
+from mtrain.reference import codec, engine
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import OTHER
 from mtrain.spec.scope import Region, Space
@@ -210,3 +213,65 @@ def test_a_fixture_a_rule_of_its_own_explains_is_not_read_as_a_bug_in_another_op
     assert best.violated == ["against"]  # not "seat": starting_seat's own rule explains it
     # and its note counts the one fixture against not-required, not the deal
     assert "; 1 against it (against) is read as a bug" in findings[0].evidence[0]
+
+
+class OneShort(ReferenceImplementation):
+    """ballast's bug 1: an open double of an earlier turn is released (DBL-9) once all of
+    its number's tiles but one are on the table."""
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        st = self.state(ruleset, state)
+        rules = st.rules
+        short = [t for t in st.open_doubles if t not in st.turn_doubles
+                 and (rules.number_mask[st.ends[t]] & ~st.table_mask).bit_count() == 1]
+        freed = st.copy()
+        freed.open_doubles = [t for t in st.open_doubles if t not in short]
+        return [codec.action_to_json(freed, a) for a in engine.legal_actions(freed)]
+
+
+ONE_SHORT = """
+- id: house46a-002
+  description: "Seat 1's open [6-6] still binds seat 0: [6-7] is still in seat 1's hand"
+  clauses: [DBL-6, TURN-3]
+  source: [computation]
+  table:
+    engine: 4
+    seat: 0
+    starter: 1
+    hands:
+      0: [5-1]
+      1: [rest]
+    trains:
+      0: [4-5, 5-8, 8-6, 6-2, 2-3, 3-7, 7-5, 5-5, 5-6]
+      1: [4-1, 1-0, 0-2, 2-1, 1-6, 6-4, 4-0, 0-9, 9-9, 9-6, 6-6]
+      mexican: [4-3, 3-6, 6-0, 0-8, 8-4, 4-7, 7-2, 2-2, 2-8, 8-9, 9-5, 5-3, 3-9, 9-1, 1-1,
+        1-3, 3-0, 0-0, 0-5]
+    boneyard: []
+    drawn: 5-1
+  rules: rules.yaml
+  expect:
+  - variants: [ballast]
+    legal: [pass]
+"""
+"""fuzz's shrunk table for bug 1 (its reproducer, the clauses written by hand): nine of
+the ten tiles bearing 6 are on the table ([8-6], [6-2], [5-6], [1-6], [6-4], [9-6], [6-6],
+[3-6], [6-0]); [6-7] is in seat 1's hand, so [6-6] still binds seat 0 (DBL-6: DBL-9
+releases it only once all ten are out), whose drawn [5-1] cannot cover it: a pass."""
+
+
+def test_a_double_released_one_tile_early_is_charged_to_its_release(tmp_path: Path) -> None:
+    """fuzz named ballast's bug 1 `allows play (DBL-6)` (21 times in 60 games), and
+    conform charged its reproducer to DBL-6, where on a fixture listing DBL-9 (doubles-066,
+    and the situations from play, which list every doubles clause) it charged DBL-9: the
+    release one tile early is DBL-9's, whatever the fixture lists, as bogie's one tile
+    early under DBL-12 was."""
+    assert _run(tmp_path, ONE_SHORT, OneShort()) == ["DBL-9"]
+    (tmp_path / "rules.yaml").write_text(RULES, encoding="utf-8")
+    fx = load_file(tmp_path / "fx.yaml")[0]
+    rs = catalog().rules_file(str(tmp_path / "rules.yaml"))
+    ctx = declared_context(rs)
+    state = fx.start(rs)
+    st = codec.state_from_json(ctx.rules, state)
+    got = OneShort().legal(ctx.rj, state)
+    found = compare_legal(ctx, st, engine.legal_actions(st), got, None)
+    assert [f.signature for f in found] == ["allows play (DBL-9)"]
