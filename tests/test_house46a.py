@@ -19,8 +19,10 @@ import pytest
 from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import Fixture, load_file
-from mtrain.conformance.fuzz.judge import compare_legal
+from mtrain.conformance.fuzz.judge import Disagreement, Probe, compare_legal
+from mtrain.conformance.fuzz.results import Occurrence
 from mtrain.conformance.fuzz.rulesets import declared_context
+from mtrain.conformance.fuzz.run import Group, cause, one_per_bug
 from mtrain.conformance.identify import bugs
 from mtrain.conformance.identify.cells import Piece
 from mtrain.conformance.identify.found import Observation, OptionFinding
@@ -275,3 +277,63 @@ def test_a_double_released_one_tile_early_is_charged_to_its_release(tmp_path: Pa
     got = OneShort().legal(ctx.rj, state)
     found = compare_legal(ctx, st, engine.legal_actions(st), got, None)
     assert [f.signature for f in found] == ["allows play (DBL-9)"]
+
+
+def _finding(signature: str, charged: str, count: int, tmp_path: Path) -> Group:
+    """A made-up finding whose checked reproducer conform charged to `charged`."""
+    occ = Occurrence(Probe("apply", "ballast"), Disagreement(signature, ()), 0, 1, 1, 3)
+    g = Group(signature, count, occ, occ, ["ballast"], charged=(charged,))
+    g.path = tmp_path / f"{len(list(tmp_path.iterdir())):03d}.yaml"
+    g.path.write_text("[]\n", encoding="utf-8")
+    return g
+
+
+def test_allowing_what_the_rules_forbid_and_forbidding_what_they_allow_stay_apart(
+        tmp_path: Path) -> None:
+    """ballast's bug 1 (a double released a tile early, `allows play (DBL-9)`) and bug 3 (a
+    drawn tile kept off marked trains, charged DBL-9 where a released double lies open,
+    `forbids play (DBL-9)`) were one finding, the second's reproducer removed: one clause
+    charged, but which way the engine errs is the bug's. So for the other ways a step can
+    err at one clause: a move offered in place of another, a move of another kind missed."""
+    early = _finding("allows play (DBL-9)", "DBL-9", 3, tmp_path)
+    kept_home = _finding("forbids play (DBL-9)", "DBL-9", 1, tmp_path)
+    swap = _finding("allows pass (DBL-5) instead of draw", "DBL-5", 2, tmp_path)
+    passes = _finding("allows pass (DBL-5)", "DBL-5", 2, tmp_path)
+    no_draw = _finding("forbids draw (DBL-5)", "DBL-5", 2, tmp_path)
+    groups = [early, kept_home, swap, passes, no_draw]
+    assert one_per_bug(list(groups)) == groups
+    assert all(g.also == [] and g.path is not None and g.path.exists() for g in groups)
+    assert len({cause(g.signature) for g in groups}) == len(groups)
+
+
+def test_one_bug_seen_at_two_kinds_of_step_is_still_one_finding(tmp_path: Path) -> None:
+    """The folds kept: a field wrong after a play and after a pass (gondola's first turn
+    struck), a round's scores wrong at its end and in `score` (flagstop's [0-0]
+    forgotten, tandem's blank pair)."""
+    play = _finding("after play: first_turns", "FIRST-6", 5, tmp_path)
+    passed = _finding("after pass: first_turns", "FIRST-6", 2, tmp_path)
+    end = _finding("round end: INV-ROUND-SCORE", "SCORE-2", 4, tmp_path)
+    scored = _finding("score (blocked)", "SCORE-2", 1, tmp_path)
+    assert one_per_bug([play, end, passed, scored]) == [play, end]
+    assert play.also == [("after pass: first_turns", 2)]
+    assert end.also == [("score (blocked)", 1)]
+
+
+@pytest.mark.slow  # 12 games against the program, ~2 CPU s
+def test_ballast_early_release_and_drawn_tile_kept_home_are_two_findings(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ballast with its bugs on, 12 games (seed 1): bug 1 `allows play (DBL-9)` and bug 3
+    `forbids play (DBL-9)` (gone with `--fixed 3`), each with its reproducer, where they
+    were one finding with the second listed under the first."""
+    command = f"{shlex.quote(sys.executable)} {EXAMPLES / 'ballast_engine.py'}"
+    capsys.readouterr()
+    code = main(["fuzz", "--impl", command, "--rules", str(EXAMPLES / "ballast-rules.yaml"),
+                 "--games", "12", "--seed", "1", "--out", str(tmp_path / "out"), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1
+    found = {f["signature"]: f for f in report["findings"]}
+    for signature in ("allows play (DBL-9)", "forbids play (DBL-9)"):
+        assert signature in found, sorted(found)
+        f = found[signature]
+        assert f["charged"] == ["DBL-9"] and f["also"] == [] and f["problems"] == []
+        assert f["reproducer"] and Path(f["reproducer"]).exists()

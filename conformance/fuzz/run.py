@@ -484,8 +484,12 @@ ROUND_SCORES = ("round end: result.scores", "round end: INV-ROUND-SCORE")
 def cause(signature: str) -> str:
     """What a signature says differs, less how the step that showed it came about: the
     state after a play and after a pass wrong in the same field (`after play:
-    first_turns`, `after pass: first_turns`), an action listed where it must not be and
-    missing where it must be, by one clause (`allows play (TRAIN-4)`, `forbids play
+    first_turns`, `after pass: first_turns`), an action the rules refuse listed or accepted
+    (but not one they allow left out or refused: which way the engine errs is the bug's, not
+    the step's, and fuzz cannot tell one bug that errs both ways from two bugs that err one
+    way each, as ballast's double released a tile early, `allows play (DBL-9)`, and its
+    drawn tile kept off marked trains, `forbids play (DBL-9)`: signalbox's one marker bug
+    is two findings, `allows play (TRAIN-4)` and `forbids play
     (TRAIN-4)`), a round's scores wrong at its end and in the `score` answer (flagstop's
     [0-0] forgotten)."""
     if signature in ROUND_SCORES or re.fullmatch(r"score \([a-z ]+\)", signature):
@@ -493,9 +497,6 @@ def cause(signature: str) -> str:
     state = re.fullmatch(r"after [a-z ]+: (.+)", signature)
     if state is not None:
         return f"after a step: {state.group(1)}"
-    access = re.fullmatch(r"(?:allows|forbids) ([a-z-]+) \(([A-Z]+-\d+)\)", signature)
-    if access is not None:
-        return f"{access.group(1)} ({access.group(2)})"
     return signature
 
 
