@@ -68,6 +68,7 @@ from mtrain.conformance.move_charges import (
     mexican_opening,
     release_near,
     released_early,
+    released_one_short,
 )
 from mtrain.reference import codec, engine, refusals
 from mtrain.reference.rules import Rules
@@ -339,7 +340,11 @@ class Referee:
                 out.append(text)
         return out
 
-    def refuses(self, state: Mapping[str, Any] | None, text: str) -> str:
+    def refuses(self, state: Mapping[str, Any] | None, text: str,
+                offered: Sequence[str] | None = None) -> str:
+        """The clause that refuses `text` in `state` (default: the final), as the
+        implementation was wrong to offer or accept it (`offered`: its legal actions,
+        where it listed `text` among them)."""
         state = self.final() if state is None else state
         st = None if state is None else self._state(state)
         act = None if st is None else self._action(st, text)
@@ -363,6 +368,10 @@ class Referee:
             return dead_rule(st)  # the draw is due because a double nobody covers binds
         if clause in ("DBL-6", "DBL-7") and released_early(st, act):
             return "DBL-12"  # released while the boneyard held a tile
+        listed = None if offered is None else [
+            a for t in offered if (a := self._action(st, t)) is not None]
+        if clause in ("DBL-6", "DBL-7") and released_one_short(st, act, listed):
+            return "DBL-9"  # released with one tile of its number still out
         if (clause in ("DBL-6", "DBL-7") and st.rules.release_uncoverable
                 and self._hands_cannot_cover(st) and self._released_allows(st, act, True)):
             return "DBL-9"  # released as if its last tiles were not in the boneyard

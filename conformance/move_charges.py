@@ -8,6 +8,7 @@ judge ask these of a table; the rules themselves are the engine's (refusals.perm
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Final
 
 from mtrain.reference import engine, refusals
@@ -105,6 +106,30 @@ def released_early(st: engine.State, act: engine.Action) -> bool:
     empty = st.copy()
     empty.boneyard = []  # DBL-12: released once it is empty
     return act in engine.legal_actions(empty)
+
+
+def released_one_short(st: engine.State, act: engine.Action,
+                       offered: Collection[engine.Action] | None = None) -> bool:
+    """Whether `act`, refused by the duty of an earlier double (DBL-6, DBL-7), would be
+    legal had each double of an earlier turn one tile short of DBL-9's release (every
+    tile of its number on the table but one) been released: the release counted one
+    tile early, as a count that forgets the double itself does (ballast's bug 1,
+    tests/examples/ballast_engine.py), DBL-9's as released_early is DBL-12's, whatever
+    the fixture lists (a fuzz reproducer lists what fuzz named). Where the actions the
+    implementation `offered` are known, they must be the rules' with those doubles
+    released: an engine that lets only some plays past the duty (the Mexican Train
+    alone: tandem's bug 2) ignores the duty, it does not release the double."""
+    rules = st.rules
+    if not rules.release_uncoverable:
+        return False
+    short = [t for t in st.open_doubles if t not in st.turn_doubles
+             and (rules.number_mask[st.ends[t]] & ~st.table_mask).bit_count() == 1]
+    if not short:
+        return False
+    freed = st.copy()
+    freed.open_doubles = [t for t in st.open_doubles if t not in short]
+    legal = engine.legal_actions(freed)
+    return act in legal and (offered is None or set(offered) == set(legal))
 
 
 def dead_duty(st: engine.State) -> bool:

@@ -557,7 +557,8 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         if extra:  # an action offered that the rules refuse: charged to the refusing clause
             problems.append("legal actions not allowed by the rules: " + ", ".join(extra))
             if not follows:
-                charge(_likeliest([referee.refuses(None, a) for a in extra], referee)
+                charge(_likeliest([referee.refuses(None, a, sorted(actual)) for a in extra],
+                                  referee)
                        if referee else None)
         if missing:
             problems.append("legal actions missing: " + ", ".join(missing))

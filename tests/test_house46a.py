@@ -19,12 +19,17 @@ import pytest
 from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import Fixture, load_file
+from mtrain.conformance.fuzz.judge import Disagreement, Probe, compare_legal
+from mtrain.conformance.fuzz.results import Occurrence
+from mtrain.conformance.fuzz.rulesets import declared_context
+from mtrain.conformance.fuzz.run import Group, cause, one_per_bug
 from mtrain.conformance.identify import bugs
 from mtrain.conformance.identify.cells import Piece
 from mtrain.conformance.identify.found import Observation, OptionFinding
 from mtrain.conformance.identify.pins import _values_with_bugs
 from mtrain.conformance.identify.solve import Solution
 from mtrain.conformance.runner import run_one
+from mtrain.reference import codec, engine
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import OTHER
 from mtrain.spec.scope import Region, Space
@@ -210,3 +215,125 @@ def test_a_fixture_a_rule_of_its_own_explains_is_not_read_as_a_bug_in_another_op
     assert best.violated == ["against"]  # not "seat": starting_seat's own rule explains it
     # and its note counts the one fixture against not-required, not the deal
     assert "; 1 against it (against) is read as a bug" in findings[0].evidence[0]
+
+
+class OneShort(ReferenceImplementation):
+    """ballast's bug 1: an open double of an earlier turn is released (DBL-9) once all of
+    its number's tiles but one are on the table."""
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        st = self.state(ruleset, state)
+        rules = st.rules
+        short = [t for t in st.open_doubles if t not in st.turn_doubles
+                 and (rules.number_mask[st.ends[t]] & ~st.table_mask).bit_count() == 1]
+        freed = st.copy()
+        freed.open_doubles = [t for t in st.open_doubles if t not in short]
+        return [codec.action_to_json(freed, a) for a in engine.legal_actions(freed)]
+
+
+ONE_SHORT = """
+- id: house46a-002
+  description: "Seat 1's open [6-6] still binds seat 0: [6-7] is still in seat 1's hand"
+  clauses: [DBL-6, TURN-3]
+  source: [computation]
+  table:
+    engine: 4
+    seat: 0
+    starter: 1
+    hands:
+      0: [5-1]
+      1: [rest]
+    trains:
+      0: [4-5, 5-8, 8-6, 6-2, 2-3, 3-7, 7-5, 5-5, 5-6]
+      1: [4-1, 1-0, 0-2, 2-1, 1-6, 6-4, 4-0, 0-9, 9-9, 9-6, 6-6]
+      mexican: [4-3, 3-6, 6-0, 0-8, 8-4, 4-7, 7-2, 2-2, 2-8, 8-9, 9-5, 5-3, 3-9, 9-1, 1-1,
+        1-3, 3-0, 0-0, 0-5]
+    boneyard: []
+    drawn: 5-1
+  rules: rules.yaml
+  expect:
+  - variants: [ballast]
+    legal: [pass]
+"""
+"""fuzz's shrunk table for bug 1 (its reproducer, the clauses written by hand): nine of
+the ten tiles bearing 6 are on the table ([8-6], [6-2], [5-6], [1-6], [6-4], [9-6], [6-6],
+[3-6], [6-0]); [6-7] is in seat 1's hand, so [6-6] still binds seat 0 (DBL-6: DBL-9
+releases it only once all ten are out), whose drawn [5-1] cannot cover it: a pass."""
+
+
+def test_a_double_released_one_tile_early_is_charged_to_its_release(tmp_path: Path) -> None:
+    """fuzz named ballast's bug 1 `allows play (DBL-6)` (21 times in 60 games), and
+    conform charged its reproducer to DBL-6, where on a fixture listing DBL-9 (doubles-066,
+    and the situations from play, which list every doubles clause) it charged DBL-9: the
+    release one tile early is DBL-9's, whatever the fixture lists, as bogie's one tile
+    early under DBL-12 was."""
+    assert _run(tmp_path, ONE_SHORT, OneShort()) == ["DBL-9"]
+    (tmp_path / "rules.yaml").write_text(RULES, encoding="utf-8")
+    fx = load_file(tmp_path / "fx.yaml")[0]
+    rs = catalog().rules_file(str(tmp_path / "rules.yaml"))
+    ctx = declared_context(rs)
+    state = fx.start(rs)
+    st = codec.state_from_json(ctx.rules, state)
+    got = OneShort().legal(ctx.rj, state)
+    found = compare_legal(ctx, st, engine.legal_actions(st), got, None)
+    assert [f.signature for f in found] == ["allows play (DBL-9)"]
+
+
+def _finding(signature: str, charged: str, count: int, tmp_path: Path) -> Group:
+    """A made-up finding whose checked reproducer conform charged to `charged`."""
+    occ = Occurrence(Probe("apply", "ballast"), Disagreement(signature, ()), 0, 1, 1, 3)
+    g = Group(signature, count, occ, occ, ["ballast"], charged=(charged,))
+    g.path = tmp_path / f"{len(list(tmp_path.iterdir())):03d}.yaml"
+    g.path.write_text("[]\n", encoding="utf-8")
+    return g
+
+
+def test_allowing_what_the_rules_forbid_and_forbidding_what_they_allow_stay_apart(
+        tmp_path: Path) -> None:
+    """ballast's bug 1 (a double released a tile early, `allows play (DBL-9)`) and bug 3 (a
+    drawn tile kept off marked trains, charged DBL-9 where a released double lies open,
+    `forbids play (DBL-9)`) were one finding, the second's reproducer removed: one clause
+    charged, but which way the engine errs is the bug's. So for the other ways a step can
+    err at one clause: a move offered in place of another, a move of another kind missed."""
+    early = _finding("allows play (DBL-9)", "DBL-9", 3, tmp_path)
+    kept_home = _finding("forbids play (DBL-9)", "DBL-9", 1, tmp_path)
+    swap = _finding("allows pass (DBL-5) instead of draw", "DBL-5", 2, tmp_path)
+    passes = _finding("allows pass (DBL-5)", "DBL-5", 2, tmp_path)
+    no_draw = _finding("forbids draw (DBL-5)", "DBL-5", 2, tmp_path)
+    groups = [early, kept_home, swap, passes, no_draw]
+    assert one_per_bug(list(groups)) == groups
+    assert all(g.also == [] and g.path is not None and g.path.exists() for g in groups)
+    assert len({cause(g.signature) for g in groups}) == len(groups)
+
+
+def test_one_bug_seen_at_two_kinds_of_step_is_still_one_finding(tmp_path: Path) -> None:
+    """The folds kept: a field wrong after a play and after a pass (gondola's first turn
+    struck), a round's scores wrong at its end and in `score` (flagstop's [0-0]
+    forgotten, tandem's blank pair)."""
+    play = _finding("after play: first_turns", "FIRST-6", 5, tmp_path)
+    passed = _finding("after pass: first_turns", "FIRST-6", 2, tmp_path)
+    end = _finding("round end: INV-ROUND-SCORE", "SCORE-2", 4, tmp_path)
+    scored = _finding("score (blocked)", "SCORE-2", 1, tmp_path)
+    assert one_per_bug([play, end, passed, scored]) == [play, end]
+    assert play.also == [("after pass: first_turns", 2)]
+    assert end.also == [("score (blocked)", 1)]
+
+
+@pytest.mark.slow  # 12 games against the program, ~2 CPU s
+def test_ballast_early_release_and_drawn_tile_kept_home_are_two_findings(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ballast with its bugs on, 12 games (seed 1): bug 1 `allows play (DBL-9)` and bug 3
+    `forbids play (DBL-9)` (gone with `--fixed 3`), each with its reproducer, where they
+    were one finding with the second listed under the first."""
+    command = f"{shlex.quote(sys.executable)} {EXAMPLES / 'ballast_engine.py'}"
+    capsys.readouterr()
+    code = main(["fuzz", "--impl", command, "--rules", str(EXAMPLES / "ballast-rules.yaml"),
+                 "--games", "12", "--seed", "1", "--out", str(tmp_path / "out"), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1
+    found = {f["signature"]: f for f in report["findings"]}
+    for signature in ("allows play (DBL-9)", "forbids play (DBL-9)"):
+        assert signature in found, sorted(found)
+        f = found[signature]
+        assert f["charged"] == ["DBL-9"] and f["also"] == [] and f["problems"] == []
+        assert f["reproducer"] and Path(f["reproducer"]).exists()

@@ -68,6 +68,7 @@ from mtrain.conformance.move_charges import (
     marked_play,
     mexican_opening,
     released_early,
+    released_one_short,
 )
 from mtrain.conformance.process import HarnessError
 from mtrain.conformance.runner import compare_field, compare_result, state_view
@@ -351,7 +352,7 @@ def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
                                    expect, (), clauses)]
     for text in extra:
         if text not in follows:
-            groups.setdefault(f"allows {_kind(text)} ({forbidding(ctx, st, text)})",
+            groups.setdefault(f"allows {_kind(text)} ({forbidding(ctx, st, text, listed)})",
                               []).append(text)
     # the actions missing, of each kind, under the clause most of them point at (as
     # conform charges them): one bug, one finding per kind and clause
@@ -391,8 +392,10 @@ def _kind(text: str) -> str:
     return text.split(" ", 1)[0]
 
 
-def forbidding(ctx: Context, st: State, text: str) -> str:
-    """The clause by which the reference refuses the action `text` in `st`."""
+def forbidding(ctx: Context, st: State, text: str, listed: Sequence[str] | None = None
+               ) -> str:
+    """The clause by which the reference refuses the action `text` in `st` (`listed`: the
+    implementation's legal actions, where `text` is one of them)."""
     try:
         act = codec.action_from_json(st, action_json(text, ctx.max_pip))
     except codec.StateError as e:
@@ -405,6 +408,10 @@ def forbidding(ctx: Context, st: State, text: str) -> str:
         return "TRAIN-5"  # what opens the Mexican Train, as conform charges it
     if clause in ("DBL-6", "DBL-7") and released_early(st, act):
         return "DBL-12"  # released a tile early, as conform charges it
+    offered = None if listed is None else [
+        a for t in listed if isinstance(a := as_action(ctx, st, t), tuple)]
+    if clause in ("DBL-6", "DBL-7") and released_one_short(st, act, offered):
+        return "DBL-9"  # released with one tile of its number still out, as conform
     return clause
 
 

@@ -487,24 +487,24 @@ ROUND_SCORES = ("round end: result.scores", "round end: INV-ROUND-SCORE")
 def cause(signature: str) -> str:
     """What a signature says differs, less how the step that showed it came about: the
     state after a play and after a pass wrong in the same field (`after play:
-    first_turns`, `after pass: first_turns`), an action listed where it must not be and
-    missing where it must be, by one clause (`allows play (TRAIN-4)`, `forbids play
-    (TRAIN-4)`), one move offered for another whichever moment's clause named it
-    (`allows pass (TURN-2) instead of draw`, `allows pass (DBL-5) instead of draw`), a
-    round's scores wrong at its end and in the `score` answer (flagstop's [0-0]
-    forgotten), or `score` failing on a state the reference scores where conform
-    charges it where the round's end is charged (the mutant blanks-scored-wrong's
-    `exception on score (StateError)` beside its round end, both SCORE-2); a failure of
-    any other request, or `score` out of time, stays its own."""
+    first_turns`, `after pass: first_turns`), an action the rules refuse listed or accepted
+    (but not one they allow left out or refused: which way the engine errs is the bug's, not
+    the step's, and fuzz cannot tell one bug that errs both ways from two bugs that err one
+    way each, as ballast's double released a tile early, `allows play (DBL-9)`, and its
+    drawn tile kept off marked trains, `forbids play (DBL-9)`: signalbox's one marker bug
+    is two findings, `allows play (TRAIN-4)` and `forbids play (TRAIN-4)`), one move
+    offered for another whichever moment's clause named it (`allows pass (TURN-2) instead
+    of draw`, `allows pass (DBL-5) instead of draw`), a round's scores wrong at its end and
+    in the `score` answer (flagstop's [0-0] forgotten), or `score` failing on a state the
+    reference scores where conform charges it where the round's end is charged (the mutant
+    blanks-scored-wrong's `exception on score (StateError)` beside its round end, both
+    SCORE-2); a failure of any other request, or `score` out of time, stays its own."""
     if signature in ROUND_SCORES or re.fullmatch(r"score \([a-z ]+\)", signature) or (
             re.fullmatch(r"(?:exception on score \(\w+\)|(?:error|crash) on score)", signature)):
         return "a round's scores"  # asked by `score` or by the step that ends the round
     state = re.fullmatch(r"after [a-z ]+: (.+)", signature)
     if state is not None:
         return f"after a step: {state.group(1)}"
-    access = re.fullmatch(r"(?:allows|forbids) ([a-z-]+) \(([A-Z]+-\d+)\)", signature)
-    if access is not None:
-        return f"{access.group(1)} ({access.group(2)})"
     # one move for another: the clause in the signature is the moment's (a follow-up's
     # draw is DBL-5's, an ordinary turn's TURN-2's: judge.compare_legal), the charge
     # beside the cause tells bugs apart (dandy's pass for the draw with one tile left,
