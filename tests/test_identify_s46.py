@@ -7,7 +7,10 @@ from __future__ import annotations
 import z3
 
 from mtrain.conformance.adapter import IMPOSSIBLE
+from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
 from mtrain.conformance.identify.cells import ANY, Piece, _outcomes
+from mtrain.conformance.identify.found import Observation
+from mtrain.conformance.identify.shared import shared_failure
 from mtrain.conformance.identify.solve import Model, constraint, lacks_table
 from mtrain.conformance.traced import Run
 from mtrain.spec.catalog import catalog
@@ -83,3 +86,23 @@ def test_a_failure_on_a_table_one_value_lacks_is_no_rule_of_ones_own_standing_fo
     # the option that tells the table apart may stand for cover-own's failure
     assert holds("pass", doubles=OTHER, follow_up="anywhere", match_length="full")
     assert holds("fail", doubles="open", follow_up=OTHER, match_length="full")
+
+
+def observation(outcomes: tuple[str | None, ...], by_entry: dict[int, tuple[str, ...]]
+                ) -> Observation:
+    fx = next(iter(load_corpus(FIXTURE_ROOT / "seats")[0]))
+    return Observation(fx, outcomes, by_entry=by_entry)
+
+
+def test_a_failure_only_shared_clauses_decide_is_told_by_its_charges() -> None:
+    # TRAIN-4 and TURN-3 hold under every value of every option (no `when`); DBL-6
+    # only under open doubles; a failure charged to nothing is not known to be one
+    assert not CAT.clauses["TRAIN-4"].when and CAT.clauses["DBL-6"].when
+    assert shared_failure(observation(("fail", "pass"), {0: ("TRAIN-4",)}), CAT)
+    assert shared_failure(observation(("fail", "fail"), {0: ("TRAIN-4",), 1: ("TURN-3",)}),
+                          CAT)
+    assert not shared_failure(observation(("fail", "fail"), {0: ("TRAIN-4",),
+                                                             1: ("DBL-6",)}), CAT)
+    assert not shared_failure(observation(("fail", None), {}), CAT)  # charged to nothing
+    assert not shared_failure(observation(("pass", None), {}), CAT)  # nothing failed
+    assert not shared_failure(observation(("fail",), {0: ("INV-ROUND-SCORE",)}), CAT)

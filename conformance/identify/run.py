@@ -133,6 +133,9 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
     judged = {**base, **{o: v for o, v in (declared.choices if declared else ()) if v == OTHER}}
     escapable = [o for o in space.options if o not in NO_OTHER and o not in fixed]
     having = tables_had(sent, space)
+    # the options the engine declares a known value of: its word (shared.shared_failure)
+    word = frozenset(o for o, v in (declared.choices if declared else ())
+                     if v in space.options.get(o, ()))
 
     def weighed(seen: Sequence[Observation]) -> list[tuple[Any, str]]:
         """Each observation's soft constraint, with the fixture's id."""
@@ -141,6 +144,8 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
             pieces = parts[o.fixture.id]
             free, only = _escapable(o.fixture, escapable, pieces, o.refused, having, space)
             o.stands = only
+            if shared.shared_failure(o, cat):  # no reason to doubt the engine's word
+                free = [opt for opt in free if opt not in word or opt in only]
             # a deal refused where some values have the table: against those values
             lacking = {opt: vs for opt, vs in only.items()
                        if o.lacks and vs and vs != frozenset(space.options[opt])}

@@ -123,6 +123,23 @@ def numbers(values: Any) -> TypeGuard[list[int]]:
             and all(isinstance(v, int) and not isinstance(v, bool) for v in values))
 
 
+def shared_failure(obs: Observation, cat: Catalog) -> bool:
+    """Whether every entry `obs` failed is charged (observe.py, as conform charges it)
+    to clauses that every known value of every option shares (no `when`: TRAIN-4,
+    TURN-3), and one was. Such a failure is a bug or a rule of the engine's own, but it
+    is read as no evidence against the value the engine declares for an option (its
+    `other` may not explain it): what tells a rule of that option's own is a failure in
+    the clauses its values decide, or where it fails alike under them all. signalbox (TRAIN-4, its
+    marker read as the mover's) and interlock (TURN-3, its drawn tile taken to be the
+    hand's last) had their bugs read as the follow-up rule of their own, or the
+    doubles rule, that they declare open and anywhere."""
+    failed = [i for i, o in enumerate(obs.outcomes) if o == "fail"]
+    if not failed or any(not obs.by_entry.get(i) for i in failed):
+        return False
+    return all(c in cat.clauses and not cat.clauses[c].when
+               for i in failed for c in obs.by_entry[i])
+
+
 def problems(observations: Sequence[Observation]) -> list[str]:
     """The likely bugs of entries left unread, one line per clause."""
     by_clause: dict[str, list[str]] = {}
