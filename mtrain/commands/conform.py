@@ -125,8 +125,6 @@ def _run(args: argparse.Namespace) -> int:
         situation_count,
         situation_tasks,
     )
-    from mtrain.conformance.startcache import keep as keep_starts
-    from mtrain.conformance.startcache import restore as restore_starts
     from mtrain.conformance.target import greet, target_of
     from mtrain.spec.errors import InputError
 
@@ -145,7 +143,6 @@ def _run(args: argparse.Namespace) -> int:
     fixtures, load_errors = load_fixtures(args.fixtures)
     if not fixtures and not load_errors:
         raise InputError(f"no fixtures found under {args.fixtures or 'the shipped corpus'}")
-    starts = restore_starts(fixtures)  # the tables' starts of the last run (startcache)
     target = target_of(args)
     first = target.make()
     try:
@@ -211,8 +208,6 @@ def _run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt as e:
         print("mtrain conform: interrupted", file=sys.stderr)
         return exit_code_of(e)
-    if not interrupted:
-        keep_starts(starts)
     described = {**(info or {}), **target.describe}
     for key in ("id", "ok", "rules"):
         described.pop(key, None)
