@@ -115,7 +115,7 @@ class ResultMemo:
         """The pass kept for `task`'s entry under a rule set that answered alike what its
         run asked, if any (None: `run` plays it): (messages, null refusals, charged,
         step, diverged, unreached). The pool fills a result in from it directly, as
-        `run` would from its Outcome (seven results in eight of a default run)."""
+        `run` would from its Outcome (five results in six of a default run)."""
         fx, exp, rs = task.fixture, task.expectation, task.sent
         if exp is None or rs is None or not self.serves(impl):
             return None
