@@ -26,6 +26,7 @@ from mtrain.spec.notation import (
     canonical_step,
     deal_order,
     max_pip_of,
+    reads_doubles,
     round_of,
     table_starter,
     table_state,
@@ -144,11 +145,12 @@ class Fixture:
         # is built or found: the tile set first; the starting seat where no starter is
         # written, and only once the table is known to build under that set (it builds
         # under every starting seat alike, only the starter reading it).
-        found = self._starts.get(rs["tile_set"])
+        key = self.start_key(rs)
+        found = self._starts.get(key)
         if found is None:
             state = table_state(self.table, rs)
             with contextlib.suppress(TypeError):  # a value JSON cannot hold: built each time
-                self._starts[rs["tile_set"]] = orjson.dumps(state)
+                self._starts[key] = orjson.dumps(state)
             return state
         state = orjson.loads(found)  # a fresh copy: callers may write
         assert isinstance(state, dict)
@@ -162,7 +164,17 @@ class Fixture:
         start under `rs` (a situation's table is built for its legal set already)."""
         assert self.table is not None
         with contextlib.suppress(TypeError):
-            self._starts[rs["tile_set"]] = orjson.dumps(state)
+            self._starts[self.start_key(rs)] = orjson.dumps(state)
+
+    def start_key(self, rs: Ruleset) -> str:
+        """The start's key among those kept: its tile set, and whether doubles are
+        ordinary where that decides the open doubles (spec/notation.py reads_doubles),
+        asked as table_state asks it."""
+        assert self.table is not None
+        tile_set = str(rs["tile_set"])  # (read first, as table_state reads it)
+        if reads_doubles(self.table) and rs.says("doubles", "ordinary"):
+            return f"{tile_set} ordinary"
+        return tile_set
 
     def kept_starts(self) -> dict[str, Any]:
         """The starts built so far, by tile set (for a cache: `keep_starts` takes them)."""

@@ -432,7 +432,9 @@ def never_reached(fx: Fixture, rs: Ruleset) -> str | None:
         if len(_shaped) > 20000:
             _shaped.clear()
         kept = _shaped[id(fx)] = (fx, {})
-    tile_set = rs["tile_set"]  # (read first by fx.start too: the table is built by set)
+    # the table is built by set, and by whether doubles are ordinary where that decides
+    # its open doubles (read as fx.start reads them: Fixture.start_key)
+    tile_set = fx.start_key(rs)
     shapes = kept[1].get(tile_set)
     if shapes is False:
         return None  # no phase or open double a rule set may lack (a select asks often)

@@ -72,3 +72,38 @@ def test_too_many_regions_still_finds_a_wrong_expectation(
     assert [k for k, _ in found.problems] == [0]
     assert "does not hold where" in found.problems[0][1]
     assert "play 6-2 on mexican" in found.problems[0][1]
+
+
+ORDINARY = """\
+- id: s46t-002
+  description: "Ordinary doubles: a train ending in [4-4] with no open_doubles written"
+  clauses: [DBL-11, TRAIN-4]
+  source: [engine, computation]
+  table:
+    engine: 12
+    seat: 1
+    hands: {0: [rest], 1: [1-4, 9-3], 2: [rest]}
+    trains: {0: [12-4, 4-4], 1: [12-9], 2: [12-3], mexican: [12-6]}
+    marked: [0]
+  expect:
+    - variants: [pagat+ordinary-doubles]
+      legal: [play 4-1 on 0, play 9-3 on 1]
+"""
+
+
+def test_a_double_at_a_train_end_is_not_open_by_default_under_ordinary_doubles(
+        tmp_path: Path) -> None:
+    # DBL-11: no double is ever open, so the default of open_doubles (every train ending
+    # in a double) named [4-4] open, and the table was refused as one ordinary doubles
+    # never reach (REACH-ORDINARY) and as impossible (INV-OPEN-DOUBLES)
+    from mtrain.spec.catalog import catalog
+    from mtrain.spec.notation import table_state
+    path = tmp_path / "fx.yaml"
+    path.write_text(ORDINARY)
+    (fx,) = load_file(path)
+    assert scopes.check_scopes([fx], Space(), kept=False).errors == []
+    cat = catalog()
+    assert fx.table is not None
+    ordinary = cat.ruleset("pagat+ordinary-doubles")
+    assert table_state(fx.table, ordinary)["open_doubles"] == []
+    assert table_state(fx.table, cat.ruleset("pagat"))["open_doubles"] == [0]
