@@ -1804,7 +1804,7 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut17-blocked-lowest-hand-eight-seats": "mut17-blocked-001",
     "mut17-positive-collects-eight-hands": "tenseat-008",
     "mut17-draw-winner-eight-seats": "mut17-seats-003",
-    "mut17-anyone-marker-stays-on-high-seats": "mut17-marker-001",
+    "mut17-anyone-marker-stays-on-high-seats": "mut17-markers-001",
     "mut17-replacement-round-one-only": "engine-017",
     "mut17-deal-engine-round-one-only": "dblsearch-002",
     "mut17-holder-start-rotates": "dblsearch-002",

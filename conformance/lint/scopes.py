@@ -132,9 +132,41 @@ def scope_fixture(fx: Fixture, space: Space, explored: Explored | None = None) -
     try:
         part = explore(fx, space)
     except RuntimeError as e:
-        return FixtureScopes(0, ((None, str(e)),))
+        # An outcome that reads too many options to partition the whole space (a full
+        # state after a `next-round` deal reads nearly every option) is still checked
+        # where its author wrote it: each entry's written scope, explored alone. Nothing
+        # wider is proposed; only a written scope past the limit too is an error.
+        written = _written_only(fx, space)
+        if written is None:
+            return FixtureScopes(0, ((None, str(e)),))
+        return FixtureScopes(written.runs, _problems(fx, written, space))
     if explored is not None:
         explored(fx, part)
+    problems = _problems(fx, part, space)
+    proposed = propose(part, space)
+    proposals = tuple((k, wide) for k, (exp, wide) in enumerate(zip(fx.expect, proposed,
+                                                                     strict=True))
+                      if set(wide.products) != set(exp.scope.products) and beyond(wide, space))
+    return FixtureScopes(part.runs, problems, proposals,
+                         any(beyond(exp.scope, space) for exp in fx.expect),
+                         any(beyond(s, space) for s in proposed))
+
+
+def _written_only(fx: Fixture, space: Space) -> Partition | None:
+    """The partition of the entries' written scopes alone, product by product (None when
+    one of them is past the limit of regions too)."""
+    part = Partition(fx)
+    for exp in fx.expect:
+        for product in exp.scope.products:
+            try:
+                part.cells += explore(fx, space, start=product.region()).cells
+            except RuntimeError:
+                return None
+    return part
+
+
+def _problems(fx: Fixture, part: Partition, space: Space) -> tuple[tuple[int | None, str], ...]:
+    """The breaches and overlaps of the entries' written scopes found in `part`."""
     problems: list[tuple[int | None, str]] = []
     # One fault (a step the rules refuse, a table no set deals) breaks an entry alike in
     # every region of its scope: said once per entry and reason, with the regions counted
@@ -157,13 +189,7 @@ def scope_fixture(fx: Fixture, space: Space, explored: Explored | None = None) -
     for i, j, example in overlaps(part, space):
         problems.append((j, f"{fx.id} entries {i + 1} and {j + 1} both speak about "
                             f"{example}: give them scopes that do not meet"))
-    proposed = propose(part, space)
-    proposals = tuple((k, wide) for k, (exp, wide) in enumerate(zip(fx.expect, proposed,
-                                                                     strict=True))
-                      if set(wide.products) != set(exp.scope.products) and beyond(wide, space))
-    return FixtureScopes(part.runs, tuple(problems), proposals,
-                         any(beyond(exp.scope, space) for exp in fx.expect),
-                         any(beyond(s, space) for s in proposed))
+    return tuple(problems)
 
 
 def check_scopes(fixtures: Sequence[Fixture], space: Space | None = None,

@@ -526,7 +526,7 @@ Twenty-one fixtures worked by hand from the clauses, in eight files named
 scoring/blocked-large-tables mut17-blocked-001 to -003, scoring/collect-large-tables
 mut17-collect-001, scoring/blanks-small-sets mut17-blank-001, round-end/passes
 mut17-passes-001 to -003, match/most-outs mut17-outs-001 to -003, markers/high-seats
-mut17-marker-001 to -003, doubles/release-oldest mut17-release-001, a third killer for
+mut17-markers-001 to -003, doubles/release-oldest mut17-release-001, a third killer for
 release-frees-newer-doubles), kill every one of the 27 three times or more (2,313 runs);
 the whole catalogue, 595 mutants, is killed, the fewest killers 2. Blame (`--blame`)
 charges 25 of the 27 to a clause they break: mut17-replacement-to-next-seat is charged
