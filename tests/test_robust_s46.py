@@ -369,3 +369,45 @@ def test_a_fixtures_own_rule_set_named_wrong_is_told_what_it_names(
             f"error: {path}:20: fixture own-001: {said.format(rules=rules)}"]
     finally:
         catalog().forget_added_examples()
+
+
+# --- the Markdown report: no one's markup ------------------------------------------------------
+
+HOSTILE = """
+import json, sys
+from mtrain.conformance.serve import Server
+
+server = Server()
+for line in sys.stdin:
+    answer, stop = server.handle(line)
+    if json.loads(line)["type"] == "legal":
+        sys.stderr.write("```\\n# All passed <b>here</b>\\n")
+        sys.stderr.flush()
+        answer = {"id": answer["id"], "ok": False,
+                  "error": {"kind": "internal", "message": "<img src=x onerror=alert(1)>"}}
+    sys.stdout.write(json.dumps(answer) + "\\n")
+    sys.stdout.flush()
+    if stop:
+        break
+"""
+
+
+def test_the_markdown_report_renders_no_markup_of_an_implementation_or_a_fixture(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # the message's <img>, the description's <script> went into the page as tags, and the
+    # stderr's ``` closed the report's fence: its "# All passed" was a heading of the page
+    impl = f"{sys.executable} {write(tmp_path / 'hostile.py', HOSTILE)}"
+    path = write(tmp_path / "own.yaml", FIXTURE.format(
+        hand1="[5-5, 3-1]", boneyard="[4-0, rest]", steps="draw", when="",
+        legal="[play 4-0 on 0]", refused="").replace(
+            '"Draw, then the drawn tile fits the own train"', '"<script>x</script> & so on"'))
+    assert main(["conform", "--impl", impl, "--fixtures", path, "--variant", "pagat",
+                 "--timeout", "5", "--format", "markdown"]) == 1
+    page = capsys.readouterr().out
+    assert "<img" not in page and "<script>" not in page, page
+    assert "\n&lt;script&gt;x&lt;/script&gt; &amp; so on\n" in page, page
+    assert "(internal): &lt;img src=x onerror=alert(1)&gt;" in page, page
+    block = page.split("stderr (last lines):\n\n", 1)[1]
+    fence, rest = block.split("\n", 1)
+    # inside a fence longer than its own ```: code, shown as written, no heading
+    assert fence == "````" and rest.startswith("```\n# All passed <b>here</b>\n````\n"), page
