@@ -411,3 +411,43 @@ def test_the_markdown_report_renders_no_markup_of_an_implementation_or_a_fixture
     fence, rest = block.split("\n", 1)
     # inside a fence longer than its own ```: code, shown as written, no heading
     assert fence == "````" and rest.startswith("```\n# All passed <b>here</b>\n````\n"), page
+
+
+# --- a hello naming a rule set there is not --------------------------------------------------
+
+NAMES = """
+import json, sys
+from mtrain.conformance.serve import Server
+
+server = Server()
+for line in sys.stdin:
+    answer, stop = server.handle(line)
+    if "protocol" in answer:
+        answer["variants"] = json.loads(sys.argv[1])
+    sys.stdout.write(json.dumps(answer) + "\\n")
+    sys.stdout.flush()
+    if stop:
+        break
+"""
+
+
+@pytest.mark.parametrize("variants, warned", [
+    # before: "nothing ran: all 7 results are not applicable: the implementation supports
+    # Pagat (7)", and no word that no rule set is called so
+    (["Pagat"], ["Pagat"]),
+    (["nosuch", "pagat*", "puremco+blanks-25"], ["nosuch"]),  # a pattern is left alone
+    (["pagat", "puremco-d9"], [])])
+def test_a_hello_naming_a_rule_set_there_is_not_is_warned_of(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, variants: list[str],
+        warned: list[str]) -> None:
+    import shlex
+
+    impl = shlex.join([sys.executable, write(tmp_path / "names.py", NAMES),
+                       json.dumps(variants)])
+    main(["conform", "--impl", impl, "--fixtures", fixture(tmp_path), "--timeout", "5",
+          "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert [w for w in report["warnings"] if w.startswith("the hello's variants")] == [
+        f"the hello's variants name '{n}', which is no rule set here (unknown variant "
+        f"'{n}'; known: pagat, puremco, puremco-d9 (and the rule-set files double-10, "
+        "double-18, double-6, double-8)): nothing is run under it" for n in warned]

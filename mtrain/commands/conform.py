@@ -105,6 +105,7 @@ def _run(args: argparse.Namespace) -> int:
         DeclarationError,
         beyond_options,
         declared_ruleset,
+        unknown_variants,
     )
     from mtrain.conformance.known_failures import load_skips
     from mtrain.conformance.outputs import check_output
@@ -155,6 +156,7 @@ def _run(args: argparse.Namespace) -> int:
         close(first)
         raise
     warnings = [warning] if warning else []
+    warnings += unknown_variants(info)
     for rs, path in from_files:  # the file says what it plays: run, and say so once
         beyond = beyond_options(info, rs)
         if beyond is not None:
