@@ -451,3 +451,33 @@ def test_a_hello_naming_a_rule_set_there_is_not_is_warned_of(
         f"the hello's variants name '{n}', which is no rule set here (unknown variant "
         f"'{n}'; known: pagat, puremco, puremco-d9 (and the rule-set files double-10, "
         "double-18, double-6, double-8)): nothing is run under it" for n in warned]
+
+
+# --- a repeatable rule-set option, given empty or twice ----------------------------------------
+
+
+@pytest.mark.parametrize("args, said", [
+    # "--rules : is a folder, not a file": the empty path was the working folder
+    (["conform", "--rules", ""], "argument --rules: an empty value (an unset shell "
+     "variable?); give one, or leave --rules out"),
+    (["fuzz", "--variant", " "], "argument --variant: an empty value (an unset shell "
+     "variable?); give one, or leave --variant out"),
+    # every fixture ran twice under pagat, each result counted twice
+    (["conform", "--variant", "pagat", "--variant", "pagat"], "argument --variant: pagat is "
+     "given twice: each rule set is run once; give it once"),
+    (["fuzz", "--rules", "own.yaml", "--rules", "own.yaml"], "argument --rules: own.yaml is "
+     "given twice: each rule set is run once; give it once")])
+def test_a_rule_set_option_given_empty_or_twice_is_refused(
+        capsys: pytest.CaptureFixture[str], args: list[str], said: str) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"mtrain {args[0]}: error: {said} (see 'mtrain {args[0]} --help')")
+
+
+def test_two_rule_sets_named_once_each_still_run(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["conform", "--fixtures", fixture(tmp_path), "--variant", "pagat",
+                 "--variant", "puremco", "--format", "json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["results"]) == 1  # it speaks of pagat
