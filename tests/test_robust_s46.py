@@ -115,11 +115,11 @@ def test_a_blank_name_or_title_in_a_rule_set_file_is_refused(
     assert capsys.readouterr().err == f"mtrain rules: {path}:{said}\n"
 
 
-def test_a_name_and_title_with_spaces_inside_still_load(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_name_and_title_with_spaces_inside_still_load(tmp_path: Path) -> None:
+    from mtrain.spec.catalog import catalog
+
     path = write(tmp_path / "own.yaml", 'name: my own\ntitle: " spaced "\nbase: pagat\n')
-    assert main(["rules", path]) == 0
-    assert capsys.readouterr().out.startswith("# The rule set my own\n")
+    assert catalog().rules_file(path).name == "my own"
 
 
 # --- `rest`: last in the boneyard, once in a place --------------------------------------------
@@ -186,6 +186,7 @@ for n, line in enumerate(sys.stdin, 1):
 """
 
 
+@pytest.mark.slow  # plays an engine
 def test_an_answer_spread_over_lines_is_said_to_be(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # "the answer to the legal request is not JSON (Expecting property name enclosed in
@@ -392,6 +393,7 @@ for line in sys.stdin:
 """
 
 
+@pytest.mark.slow  # plays an engine
 def test_the_markdown_report_renders_no_markup_of_an_implementation_or_a_fixture(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # the message's <img>, the description's <script> went into the page as tags, and the
@@ -431,6 +433,7 @@ for line in sys.stdin:
 """
 
 
+@pytest.mark.slow  # plays an engine
 @pytest.mark.parametrize("variants, warned", [
     # before: "nothing ran: all 7 results are not applicable: the implementation supports
     # Pagat (7)", and no word that no rule set is called so
