@@ -411,6 +411,10 @@ class Catalog:
             errors.append(doc.error(("hand_sizes",), "a hand-size table goes under `options:` "
                                     "in a rule-set file (`options: {hand_sizes: {2: 15, 3: "
                                     "13}}`, players: tiles), not beside it as on the wire"))
+        # a value that is no name (`custom:double-10`, `Double 12`): said by the check of
+        # values below, what is wrong and what is allowed, not as the schema's pattern
+        named = [o for o in given if o not in strays and isinstance(given[o], str)] \
+            if isinstance(given, dict) else []
         # a base or overlay named as a file: the schema would quote its pattern for names
         files = self._files_named(doc)
         errors += [doc.error(at, message) for at, message in files]
@@ -418,6 +422,8 @@ class Catalog:
                    if not any(re.search(rf"\boptions\.{re.escape(str(o))}\b", str(e))
                               for o in strays)
                    and not (beside and "unknown key 'hand_sizes';" in str(e))
+                   and not any(e.line == doc.line_of(("options", o))
+                               and "does not match the pattern" in e.message for o in named)
                    and not any(e.line == doc.line_of(at) and "does not match the pattern"
                                in e.message for at, _ in files)]
         if errors:
@@ -473,6 +479,11 @@ class Catalog:
                 if option == "hand_sizes" and value == CUSTOM:  # identify's word for it
                     said = (f"hand_sizes `{CUSTOM}` (a table of one's own, as the wire and "
                             "identify's report name it) is written as the table itself")
+                elif option == "hand_sizes" and re.fullmatch(rf"{CUSTOM}:\S+", str(value)):
+                    # the scope check's name for a rule-set file's table (lint's examples)
+                    said = (f"hand_sizes {shown(value)} is how lint's scope check names the "
+                            f"table of the rule-set file {str(value)[len(CUSTOM) + 1:]}; a "
+                            "rule-set file writes its table itself")
                 errors.append(doc.error(("options", option),
                                         f"{said}; known: {', '.join(known)}{escape}"))
         for k, ov in enumerate(overlays):  # one the file's options undo wholly is no rule

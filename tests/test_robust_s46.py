@@ -7,7 +7,10 @@ after it was drawn first, unsaid) and `rest` written twice in one place gave it 
 shares of the leftover tiles; an entry naming one play both ways round in `legal`, or in
 `refused` with two clauses (the last kept, the other dropped unsaid), or as both legal and
 refused, loaded; an answer spread over lines (pretty-printed JSON) was called "not JSON"
-with no word of why."""
+with no word of why; `hand_sizes: "custom:double-10"` (lint's name for a file's table)
+was told only the schema's pattern for names; a skip entry's `variant: nosuch` was said
+only to match no fixture; a repeated tile in an answer's boneyard was told by the whole
+boneyard, cut before the tile."""
 
 from __future__ import annotations
 
@@ -262,17 +265,17 @@ def test_a_skip_file_naming_one_fixture_under_two_rule_sets_is_taken(
 @pytest.mark.parametrize("written, line, said", [
     # each failed under every implementation ("winners: expected [0, 0], got []"): an
     # answer lists each seat or train once (state.schema.json, protocol.schema.json)
-    ("      winners: [0, 0]\n", 20, "[0].expect[0].winners: [0, 0] has non-unique elements"),
+    ("      winners: [0, 0]\n", 20, "[0].expect[0].winners: 0 is listed twice (list each once)"),
     ("      state: {marked: [0, 0]}\n", 20,
-     "[0].expect[0].state.marked: [0, 0] has non-unique elements"),
+     "[0].expect[0].state.marked: 0 is listed twice (list each once)"),
     ("      state: {open_doubles: [1, 1]}\n", 20,
-     "[0].expect[0].state.open_doubles: [1, 1] has non-unique elements"),
+     "[0].expect[0].state.open_doubles: 1 is listed twice (list each once)"),
     ("      state: {turn_doubles: [mexican, mexican]}\n", 20, "[0].expect[0].state."
-     "turn_doubles: ['mexican', 'mexican'] has non-unique elements"),
+     "turn_doubles: 'mexican' is listed twice (list each once)"),
     ("      state: {first_turns: [2, 2]}\n", 20,
-     "[0].expect[0].state.first_turns: [2, 2] has non-unique elements"),
+     "[0].expect[0].state.first_turns: 2 is listed twice (list each once)"),
     ("      state: {boneyard: [4-0, 4-0]}\n", 20,
-     "[0].expect[0].state.boneyard: ['4-0', '4-0'] has non-unique elements"),
+     "[0].expect[0].state.boneyard: '4-0' is listed twice (list each once)"),
     # no engine is numbered 19, no boneyard holds -1 tiles
     ("      state: {engine: 19}\n", 20,
      "[0].expect[0].state.engine: 19 is greater than the maximum of 18"),
@@ -484,3 +487,97 @@ def test_two_rule_sets_named_once_each_still_run(
     assert main(["conform", "--fixtures", fixture(tmp_path), "--variant", "pagat",
                  "--variant", "puremco", "--format", "json"]) == 0
     assert len(json.loads(capsys.readouterr().out)["results"]) == 1  # it speaks of pagat
+
+
+# --- the first round's leftovers -----------------------------------------------------------------
+
+
+def test_an_empty_when_is_every_rule_set_and_lint_says_where_it_fails(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # `when: {}` is documented (docs/fixture-format.md) as every rule set, and written so
+    # by --write-scopes for an entry that holds under all of them: no typo to refuse, and
+    # no silent one either, since the scope check plays it everywhere and says where it
+    # fails (on a double-8 set there is no engine [9-9], SET-1)
+    path = fixture(tmp_path, when="      when: {}\n")
+    errors = lint_errors(capsys, path)
+    assert any(e.startswith(f"error: {path}:19: own-001 entry 1 does not hold where "
+                            "tile_set=double-8 ")
+               and e.endswith(f"engine [9-9] is not in a double-8 set (at {path}:6)")
+               for e in errors), errors
+
+
+@pytest.mark.parametrize("value, said", [
+    # "options.hand_sizes: 'custom:double-10' does not match the pattern ^[a-z0-9][a-z0-9-]*$"
+    ('"custom:double-10"', "hand_sizes 'custom:double-10' is how lint's scope check names "
+     "the table of the rule-set file double-10; a rule-set file writes its table itself"),
+    ('"Double 10"', "unknown value 'Double 10' for hand_sizes")])
+def test_a_hand_table_named_as_lint_names_it_is_told_what_is_allowed(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, value: str, said: str) -> None:
+    path = write(tmp_path / "own.yaml", "name: own\nbase: puremco\noptions:\n  tile_set: "
+                 f"double-10\n  hand_sizes: {value}\n")
+    assert main(["rules", path]) == 2
+    assert capsys.readouterr().err == (
+        f"mtrain rules: {path}:5: {said}; known: pagat, puremco-d12, puremco-d9, cardinal, "
+        "fundex, ourpastimes-d15, celko-d6, celko-d9, celko-d15, goodsam, hathaway (or a "
+        "table of one's own, players: tiles, as `hand_sizes: {2: 15, 3: 13}`)\n")
+
+
+def test_a_value_that_is_no_name_is_an_unknown_value_of_its_option(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = write(tmp_path / "own.yaml", 'name: own\nbase: pagat\noptions:\n  tile_set: '
+                 '"Double 12"\n')
+    assert main(["rules", path]) == 2
+    assert capsys.readouterr().err == (
+        f"mtrain rules: {path}:4: unknown value 'Double 12' for tile_set; known: double-12, "
+        "double-9, double-6, double-10, double-15, double-18, double-8\n")
+
+
+@pytest.mark.parametrize("variant, said", [
+    # only "skip entry own-001 [nosuch] matches no selected fixture"
+    ("nosuch", "no variant or rule-set file is named 'nosuch' (variants: pagat, puremco, "
+     "puremco-d9; rule-set files: double-10, double-18, double-6, double-8)"),
+    ("pagat+blanks-52", "no overlay is named 'blanks-52' (overlays: after-engine-start, "),
+    ("double-10+blanks-25", "double-10 is a rule-set file, which takes no overlays")])
+def test_a_skip_entry_naming_no_rule_set_is_warned_of_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, variant: str, said: str) -> None:
+    skip = write(tmp_path / "skip.yaml", "- {fixture: own-001, reason: a}\n"
+                 f"- fixture: own-*\n  variant: {variant}\n  reason: b\n")
+    assert main(["conform", "--fixtures", fixture(tmp_path), "--variant", "pagat",
+                 "--skip", skip]) == 0
+    out = capsys.readouterr().out
+    (warning,) = [x for x in out.splitlines() if "skip" in x and "entry 2" in x]
+    assert warning.startswith(f"warning: --skip {skip}:2: entry 2: variant '{variant}' is no "
+                              f"rule set: {said}"), warning
+    assert warning.endswith(", nor does this run play one of that name: the entry skips "
+                            "nothing"), warning
+    assert "matches no selected fixture" not in out
+
+
+@pytest.mark.parametrize("variant", ["puremco", "pagat+blanks-25", "double-10", "pur*"])
+def test_a_skip_entry_naming_a_rule_set_this_run_does_not_play_is_no_typo(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, variant: str) -> None:
+    skip = write(tmp_path / "skip.yaml", f"- {{fixture: own-001, variant: '{variant}', "
+                 "reason: b}\n")
+    assert main(["conform", "--fixtures", fixture(tmp_path), "--variant", "pagat",
+                 "--skip", skip]) == 0
+    assert f"warning: skip entry own-001 [{variant}] matches no selected fixture" in (
+        capsys.readouterr().out)
+
+
+def test_an_answers_repeated_tile_is_named_not_its_list_quoted() -> None:
+    from mtrain.conformance.adapter import ruleset_json
+    from mtrain.conformance.answers import state_problems
+    from mtrain.reference import codec
+    from mtrain.reference.deal import deal
+    from mtrain.reference.rules import Rules
+    from mtrain.spec.catalog import catalog
+
+    rs = catalog().ruleset("pagat")
+    state = codec.state_to_json(deal(Rules.of(rs), 4, 1, seed=3))
+    state["boneyard"].append(state["boneyard"][5])
+    (problem,) = state_problems(ruleset_json(rs), state)
+    # the whole boneyard, cut at 200 characters, was the message: the tile was not in it
+    assert str(problem) == (
+        "the returned state breaks the schema: boneyard [state.schema.json#/properties/"
+        f'boneyard/uniqueItems]: "{state["boneyard"][5]}" is listed twice (again at '
+        f"boneyard/{len(state['boneyard']) - 1}; each once)")
