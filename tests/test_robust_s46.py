@@ -581,3 +581,20 @@ def test_an_answers_repeated_tile_is_named_not_its_list_quoted() -> None:
         "the returned state breaks the schema: boneyard [state.schema.json#/properties/"
         f'boneyard/uniqueItems]: "{state["boneyard"][5]}" is listed twice (again at '
         f"boneyard/{len(state['boneyard']) - 1}; each once)")
+
+
+# --- more bad inputs: lint's kept scope checks ---------------------------------------------------
+
+
+def test_a_kept_scope_check_names_the_file_linted_not_the_one_it_was_kept_for(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # the check is kept by the fixture's content: the same fixture in a second file was
+    # told "engine [9-9] is not in a double-8 set (at <the first file>:6)"
+    when = "      when: {}\n"
+    first = fixture(tmp_path, when=when)
+    (tmp_path / "moved").mkdir()
+    text = "# moved down a line\n" + Path(first).read_text(encoding="utf-8")
+    second = write(tmp_path / "moved" / "own.yaml", text)
+    for path, table in ((first, 6), (second, 7)):
+        errors = [e for e in lint_errors(capsys, path) if "double-8 set" in e]
+        assert errors and all(e.endswith(f"(at {path}:{table})") for e in errors), errors
