@@ -598,3 +598,29 @@ def test_a_kept_scope_check_names_the_file_linted_not_the_one_it_was_kept_for(
     for path, table in ((first, 6), (second, 7)):
         errors = [e for e in lint_errors(capsys, path) if "double-8 set" in e]
         assert errors and all(e.endswith(f"(at {path}:{table})") for e in errors), errors
+
+
+# --- more bad inputs: mtrain state, mtrain serve ---------------------------------------------
+
+
+@pytest.mark.parametrize("steps, said", [
+    # "--steps -1: own-001 has 1 steps": not what is allowed, nor that -1 is no count
+    ("-1", "--steps -1: own-001 has 1 step: give 0 (its table) to 1"),
+    ("2", "--steps 2: own-001 has 1 step: give 0 (its table) to 1")])
+def test_a_step_count_the_fixture_has_not_is_told_what_it_may_be(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, steps: str, said: str) -> None:
+    assert main(["state", "own-001", "--fixtures", fixture(tmp_path), "--steps", steps]) == 2
+    assert capsys.readouterr().err == f"mtrain state: {said}\n"
+
+
+@pytest.mark.parametrize("line, said", [
+    # "got True", "got 'dance'": Python's words for what came as JSON
+    ('{"id": true, "type": "hello", "protocol": 1}',
+     "request.id must be an integer from 0 to 2^53-1, got true"),
+    ('{"id": 7, "type": "dance"}', "request.type must be one of hello, deal, legal, apply, "
+     'score, winners, shutdown; got "dance"')])
+def test_a_bad_request_to_serve_is_told_in_json_words(line: str, said: str) -> None:
+    from mtrain.conformance.serve import Server
+
+    answer, stop = Server().handle(line)
+    assert (stop, answer["ok"], answer["error"]["message"]) == (False, False, said)
