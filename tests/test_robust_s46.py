@@ -624,3 +624,19 @@ def test_a_bad_request_to_serve_is_told_in_json_words(line: str, said: str) -> N
 
     answer, stop = Server().handle(line)
     assert (stop, answer["ok"], answer["error"]["message"]) == (False, False, said)
+
+
+@pytest.mark.slow  # plays a game
+def test_a_known_finding_naming_no_rule_set_is_warned_of_by_fuzz_too(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # as conform's --skip: the entry covered nothing, unsaid
+    known = write(tmp_path / "known.yaml", '- {fixture: "allows *", reason: a}\n'
+                  '- fixture: "allows *"\n  variant: pagta\n  reason: b\n')
+    assert main(["fuzz", "--adapter", "mtrain.conformance.adapter:ReferenceImplementation",
+                 "--variant", "pagat", "--games", "1", "--known", known,
+                 "--out", str(tmp_path / "out")]) == 0
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"warning: --known {known}:2: entry 2: variant 'pagta' is no rule set: no variant or "
+        "rule-set file is named 'pagta' (variants: pagat, puremco, puremco-d9; rule-set "
+        "files: double-10, double-18, double-6, double-8), nor does this run play one of "
+        "that name: the entry skips nothing")
