@@ -299,7 +299,7 @@ def check_request(message: JSON) -> tuple[int, str]:
     kind = message.get("type")
     if not isinstance(kind, str) or kind not in REQUEST_TYPES:
         raise ProtocolError(f"request.type must be one of {', '.join(REQUEST_TYPES)}; "
-                            f"got {_short(kind)}")
+                            f"got {shown(kind) if isinstance(kind, str) else _short(kind)}")
     fields = REQUEST_FIELDS[kind]
     optional = OPTIONAL_REQUEST_FIELDS.get(kind, {})
     for key, want in fields.items():

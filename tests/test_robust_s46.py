@@ -614,11 +614,11 @@ def test_a_step_count_the_fixture_has_not_is_told_what_it_may_be(
 
 
 @pytest.mark.parametrize("line, said", [
-    # "got True", "got 'dance'": Python's words for what came as JSON
+    # "got True", "got False": Python's words for what came as JSON
     ('{"id": true, "type": "hello", "protocol": 1}',
      "request.id must be an integer from 0 to 2^53-1, got true"),
-    ('{"id": 7, "type": "dance"}', "request.type must be one of hello, deal, legal, apply, "
-     'score, winners, shutdown; got "dance"')])
+    ('{"id": 7, "type": false}', "request.type must be one of hello, deal, legal, apply, "
+     "score, winners, shutdown; got false")])
 def test_a_bad_request_to_serve_is_told_in_json_words(line: str, said: str) -> None:
     from mtrain.conformance.serve import Server
 
@@ -640,3 +640,12 @@ def test_a_known_finding_naming_no_rule_set_is_warned_of_by_fuzz_too(
         "rule-set file is named 'pagta' (variants: pagat, puremco, puremco-d9; rule-set "
         "files: double-10, double-18, double-6, double-8), nor does this run play one of "
         "that name: the entry skips nothing")
+
+
+def test_a_when_value_that_is_no_name_is_told_the_values_there_are(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # "when.tile_set[0]: 'Double-12' does not match the pattern ^[a-z0-9][a-z0-9-]*(:...)?$"
+    path = fixture(tmp_path, when="      when: {tile_set: [Double-12]}\n")
+    assert lint_errors(capsys, "--no-scopes", path) == [
+        f"error: {path}:20: fixture own-001: `when` tile_set: unknown value 'Double-12'; "
+        "known: double-12, double-9, double-6, double-10, double-15, double-18, double-8"]
