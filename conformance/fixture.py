@@ -244,6 +244,22 @@ _WHEN_PATTERN = re.compile(r"\.when(\[\d+\])?\.\w+(\[\d+\])?: .* does not match 
 reading, which says it is no value of its option and lists those there are."""
 
 
+def _variant_name(e: SpecError) -> SpecError:
+    """The schema's word on a `variants` item that is no name (`Pagat`, `double-10.yaml`,
+    `"pagat "`), put as what a fixture names there: it quoted the pattern for names."""
+    found = re.fullmatch(r"(.*\.variants\[\d+\]): (.*) does not match the pattern .*",
+                         e.message)
+    if found is None:
+        return e
+    cat = catalog()
+    files = f"; rule-set files: {', '.join(sorted(cat.examples))}" if cat.examples else ""
+    own = (": a fixture's own rule-set file is given by `rules:` (its path) and named here "
+           "by its name" if re.search(r"\.ya?ml'?$", found[2]) else "")
+    return SpecError(e.path, e.line, f"{found[1]}: {found[2]} is no rule set's name (a "
+                     "variant, base+overlay+... or a rule-set file's name, in lower case; "
+                     f"variants: {', '.join(cat.variants)}{files}){own}")
+
+
 def _pointer_text(at: Sequence[str | int]) -> str:
     """A pointer as the schema's messages write it: `[0].expect[0].when[1].tile_sett`."""
     return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in at)
@@ -263,7 +279,7 @@ def _load_file(path: str | Path, text: str) -> list[Fixture]:
     wrong = [_pointer_text(at) for at in strays]
     # jsonschema validates it, unless it found this very data valid when the shipped
     # files were made (conformance/shipped.py) or before (the cache)
-    errors += [e for e in validate(doc, schema("fixture"), shipped.valid())
+    errors += [_variant_name(e) for e in validate(doc, schema("fixture"), shipped.valid())
                if not any(w + ":" in str(e) or w + "." in str(e) for w in wrong)
                and not _WHEN_PATTERN.search(e.message)]
     if errors:

@@ -649,3 +649,20 @@ def test_a_when_value_that_is_no_name_is_told_the_values_there_are(
     assert lint_errors(capsys, "--no-scopes", path) == [
         f"error: {path}:20: fixture own-001: `when` tile_set: unknown value 'Double-12'; "
         "known: double-12, double-9, double-6, double-10, double-15, double-18, double-8"]
+
+
+@pytest.mark.parametrize("variant, own", [
+    # "variants[0]: 'Pagat' does not match the pattern ^[a-z0-9-]+(\+[a-z0-9-]+)*$"
+    ("Pagat", ""), ('"pagat "', ""), ("pagat+Blanks-25", ""),
+    ("double-10.yaml", ": a fixture's own rule-set file is given by `rules:` (its path) and "
+     "named here by its name")])
+def test_a_variant_that_is_no_name_is_told_what_a_fixture_names_there(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, variant: str, own: str) -> None:
+    text = Path(fixture(tmp_path)).read_text(encoding="utf-8")
+    path = write(tmp_path / "own.yaml",
+                 text.replace("variants: [pagat]", f"variants: [{variant}]"))
+    assert lint_errors(capsys, "--no-scopes", path) == [
+        f"error: {path}:19: [0].expect[0].variants[0]: '{variant.strip(chr(34))}' is no rule "
+        "set's name (a variant, base+overlay+... or a rule-set file's name, in lower case; "
+        "variants: pagat, puremco, puremco-d9; rule-set files: double-10, double-18, "
+        f"double-6, double-8){own}"]
