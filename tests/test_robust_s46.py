@@ -666,3 +666,19 @@ def test_a_variant_that_is_no_name_is_told_what_a_fixture_names_there(
         "set's name (a variant, base+overlay+... or a rule-set file's name, in lower case; "
         "variants: pagat, puremco, puremco-d9; rule-set files: double-10, double-18, "
         f"double-6, double-8){own}"]
+
+
+@pytest.mark.parametrize("old, new, line, said", [
+    # "'turn-1' does not match the pattern ^[A-Z]+-[0-9]+$"
+    ("clauses: [TURN-1,", "clauses: [turn-1,", 3, "[0].clauses[0]: 'turn-1' is not a clause "
+     "id, written in capitals, a hyphen and a number (as TURN-1)"),
+    ("pass: TURN-1", "pass: turn-1", 22, "[0].expect[0].refused.pass: 'turn-1' is not a clause "
+     "id, written in capitals, a hyphen and a number (as TURN-1)"),
+    ("id: own-001", "id: Own_001", 1, "[0].id: 'Own_001' is not a fixture id: words in lower "
+     "case joined by hyphens, then a hyphen and a number of three digits or more (as own-001)")])
+def test_a_clause_or_fixture_id_misspelt_is_told_how_one_is_written(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, old: str, new: str, line: int,
+        said: str) -> None:
+    text = Path(fixture(tmp_path)).read_text(encoding="utf-8")
+    path = write(tmp_path / "own.yaml", text.replace(old, new, 1))
+    assert lint_errors(capsys, "--no-scopes", path) == [f"error: {path}:{line}: {said}"]
