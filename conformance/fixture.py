@@ -312,7 +312,10 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
         rules = str(Path(str(doc.path)).parent / raw["rules"])
         problem = file_problem(rules)
         if problem is not None:
-            raise _At((i, "rules"), f"rules: {raw['rules']}: {problem}")
+            # where it was looked for: beside the fixture's file, not in the working folder
+            looked = "" if rules == raw["rules"] else f" (looked for as {rules}, beside the " \
+                "fixture's file)"
+            raise _At((i, "rules"), f"rules: {raw['rules']}: {problem}{looked}")
         try:
             catalog().add_example(rules)
         except RulesetError as err:

@@ -682,3 +682,16 @@ def test_a_clause_or_fixture_id_misspelt_is_told_how_one_is_written(
     text = Path(fixture(tmp_path)).read_text(encoding="utf-8")
     path = write(tmp_path / "own.yaml", text.replace(old, new, 1))
     assert lint_errors(capsys, "--no-scopes", path) == [f"error: {path}:{line}: {said}"]
+
+
+def test_a_fixtures_rule_set_file_not_found_says_where_it_was_looked_for(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # "rules: house.yaml: file not found", of a file that is in the working folder: it is
+    # read from beside the fixture's file
+    (tmp_path / "corpus").mkdir()
+    text = Path(fixture(tmp_path)).read_text(encoding="utf-8")
+    path = write(tmp_path / "corpus" / "own.yaml",
+                 text.replace("  description:", "  rules: house.yaml\n  description:", 1))
+    assert lint_errors(capsys, "--no-scopes", path) == [
+        f"error: {path}:2: fixture own-001: rules: house.yaml: file not found (looked for as "
+        f"{tmp_path / 'corpus' / 'house.yaml'}, beside the fixture's file)"]
