@@ -695,3 +695,14 @@ def test_a_fixtures_rule_set_file_not_found_says_where_it_was_looked_for(
     assert lint_errors(capsys, "--no-scopes", path) == [
         f"error: {path}:2: fixture own-001: rules: house.yaml: file not found (looked for as "
         f"{tmp_path / 'corpus' / 'house.yaml'}, beside the fixture's file)"]
+
+
+@pytest.mark.parametrize("clause", ["", "dbl6"])
+def test_explain_given_no_clause_id_is_told_how_one_is_written(
+        capsys: pytest.CaptureFixture[str], clause: str) -> None:
+    # "unknown clause ''" and no more (an unset shell variable, or the hyphen left out)
+    assert main(["explain", clause]) == 2
+    assert capsys.readouterr().err == (
+        f"mtrain explain: unknown clause '{clause}'; a clause id is a group and a number, as "
+        "DBL-6; the groups: SET, DEAL, ENG, SEAT, TRAIN, TURN, FIRST, DBL, MARK, END, SCORE, "
+        "MATCH\n")
