@@ -100,6 +100,7 @@ class Catalog:
         check and identify compose the same few thousands of times)."""
         self._variant_values: dict[str, dict[str, str]] = {}
         self._examples: dict[str, Ruleset] | None = None
+        self._reading_examples = False
         self.added_examples: dict[str, str] = {}
         """Examples taken in from the rule-set files fixtures name (add_example): name ->
         path."""
@@ -123,7 +124,11 @@ class Catalog:
                 if not entry.name.endswith(".yaml"):
                     continue
                 shown, text = data_text(self.data_dir, "rulesets", entry.name)
-                rs = self.rules_file(shown, text)
+                self._reading_examples = True
+                try:
+                    rs = self.rules_file(shown, text)
+                finally:
+                    self._reading_examples = False
                 if rs.name in found or rs.name in self.variants or rs.name in self.overlays:
                     raise SpecError(shown, None, f"rule set name {rs.name!r} is taken already")
                 if not rs.custom_table:
@@ -559,6 +564,7 @@ class Catalog:
         every result with the name, so `name: puremco` over other rules would pass them
         off as puremco's."""
         if found.name not in self.variants:  # (the schema keeps `+` out of a file's name)
+            self._example_name(doc, found)
             return
         shipped = self.ruleset(found.name)
         differ = [f"{o}: {found[o]} (its {shipped[o]})" for o, _ in found.choices
@@ -567,6 +573,22 @@ class Catalog:
             said = ", ".join(differ) or "hand_sizes: a table of its own"
             raise doc.error(("name",), f"name {found.name!r} is a shipped rule set's, whose "
                             f"rules differ ({said}): give the file a name of its own")
+
+    def _example_name(self, doc: Document, found: Ruleset) -> None:
+        """As _own_name, for the rule-set files of spec/data/rulesets/: fixtures name them
+        as they name variants, so `name: double-10` over puremco's rules ran the fixtures
+        of double-10's table under other rules (each an error of the implementation)."""
+        if self._reading_examples or found.name in self.added_examples:
+            return  # (the examples being read: each is its own)
+        shipped = self.examples.get(found.name)
+        if shipped is None or (dict(shipped.choices) == dict(found.choices)
+                               and shipped.hand_table == found.hand_table):
+            return
+        differ = [f"{o}: {found[o]} (its {shipped[o]})" for o, _ in found.choices
+                  if found[o] != shipped[o]] or ["hand_sizes: another table"]
+        raise doc.error(("name",), f"name {found.name!r} is the rule-set file "
+                        f"spec/data/rulesets/{found.name}.yaml's, whose rules differ "
+                        f"({', '.join(differ)}): give the file a name of its own")
 
     @staticmethod
     def _fail(setter: tuple[Document | None, str], option: str, message: str) -> Exception:

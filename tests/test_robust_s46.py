@@ -706,3 +706,24 @@ def test_explain_given_no_clause_id_is_told_how_one_is_written(
         f"mtrain explain: unknown clause '{clause}'; a clause id is a group and a number, as "
         "DBL-6; the groups: SET, DEAL, ENG, SEAT, TRAIN, TURN, FIRST, DBL, MARK, END, SCORE, "
         "MATCH\n")
+
+
+def test_a_rule_set_file_named_after_a_shipped_one_with_other_rules_is_refused(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # as `name: pagat` is; this loaded, and conform ran double-10's fixtures under
+    # puremco's rules (each an error charged to the implementation)
+    path = write(tmp_path / "own.yaml", "name: double-10\nbase: puremco\n")
+    assert main(["rules", path]) == 2
+    assert capsys.readouterr().err == (
+        f"mtrain rules: {path}:1: name 'double-10' is the rule-set file "
+        "spec/data/rulesets/double-10.yaml's, whose rules differ (tile_set: double-12 (its "
+        "double-10), hand_sizes: puremco-d12 (its custom)): give the file a name of its own\n")
+
+
+def test_the_shipped_rule_set_files_copied_still_load(tmp_path: Path) -> None:
+    from mtrain.spec.catalog import catalog
+
+    for name in ("double-10", "double-18"):  # docs/examples holds the same files
+        root = Path(__file__).parents[1]
+        text = (root / "docs" / "examples" / f"{name}.yaml").read_text(encoding="utf-8")
+        assert catalog().rules_file(write(tmp_path / f"{name}.yaml", text)).name == name
