@@ -42,7 +42,7 @@ from mtrain.reference import codec
 from mtrain.reference.invariants import hand_sizes
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
-from mtrain.spec.yamlschema import schema, strict_validator
+from mtrain.spec.yamlschema import first_repeat, schema, strict_validator
 
 if TYPE_CHECKING:  # imported to word a violation found: a run that finds none needs it not
     import jsonschema
@@ -244,8 +244,13 @@ def schema_problems(name: str, doc: Any, prefix: str = "") -> list[Problem]:
         at = "/".join(str(p) for p in e.absolute_path)
         keyword = "/".join(str(p) for p in e.absolute_schema_path)
         where = f"{prefix}{at}" if at or prefix else "(the whole document)"
+        said = message
+        if e.validator == "uniqueItems" and isinstance(e.instance, list) and (
+                k := first_repeat(e.instance)) is not None:  # not the whole list quoted
+            said = (f"{_short(json.dumps(e.instance[k], default=repr), 80)} is listed "
+                    f"twice (again at {where}/{k}; each once)")
         out.append(Problem("schema", f"{where} [{name}.schema.json#/{keyword}]",
-                           _short(message)))
+                           _short(said)))
     return out or [Problem("schema", f"{prefix or '(the whole document)'} "
                            f"[{name}.schema.json]", "does not match the schema")]
 

@@ -161,6 +161,22 @@ def unsupported(info: Mapping[str, Any] | None, name: str, rs: Ruleset | None, *
     return beyond_options(info, rs)
 
 
+def unknown_variants(info: Mapping[str, Any] | None) -> list[str]:
+    """A warning for each name the hello's `variants` lists that is no rule set here (a
+    pattern, with * ? or [, is left alone): every fixture under it was "not applicable",
+    and the report said only that the implementation "supports nosuch"."""
+    out = []
+    for name in (info or {}).get("variants") or ():
+        if not isinstance(name, str) or any(c in name for c in "*?["):
+            continue
+        try:
+            catalog().ruleset(name)
+        except (RulesetError, ValueError) as e:
+            out.append(f"the hello's variants name {shown(name)}, which is no rule set here "
+                       f"({e}): nothing is run under it")
+    return out
+
+
 def beyond_options(info: Mapping[str, Any] | None, rs: Ruleset | None) -> str | None:
     """The first value of `rs` that the implementation's `options` (option -> the values
     it can play) leave out, said as a reason; None when it lists them all."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -255,6 +256,27 @@ def _unknown_when_options(doc: Any) -> list[tuple[str | int, ...]]:
     return out
 
 
+_WHEN_PATTERN = re.compile(r"\.when(\[\d+\])?\.\w+(\[\d+\])?: .* does not match the pattern ")
+"""The schema's word on a `when` value that is no name (`Double-12`): left to the scope's
+reading, which says it is no value of its option and lists those there are."""
+
+
+def _variant_name(e: SpecError) -> SpecError:
+    """The schema's word on a `variants` item that is no name (`Pagat`, `double-10.yaml`,
+    `"pagat "`), put as what a fixture names there: it quoted the pattern for names."""
+    found = re.fullmatch(r"(.*\.variants\[\d+\]): (.*) does not match the pattern .*",
+                         e.message)
+    if found is None:
+        return e
+    cat = catalog()
+    files = f"; rule-set files: {', '.join(sorted(cat.examples))}" if cat.examples else ""
+    own = (": a fixture's own rule-set file is given by `rules:` (its path) and named here "
+           "by its name" if re.search(r"\.ya?ml'?$", found[2]) else "")
+    return SpecError(e.path, e.line, f"{found[1]}: {found[2]} is no rule set's name (a "
+                     "variant, base+overlay+... or a rule-set file's name, in lower case; "
+                     f"variants: {', '.join(cat.variants)}{files}){own}")
+
+
 def _pointer_text(at: Sequence[str | int]) -> str:
     """A pointer as the schema's messages write it: `[0].expect[0].when[1].tile_sett`."""
     return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in at)
@@ -274,8 +296,9 @@ def _load_file(path: str | Path, text: str) -> list[Fixture]:
     wrong = [_pointer_text(at) for at in strays]
     # jsonschema validates it, unless it found this very data valid when the shipped
     # files were made (conformance/shipped.py) or before (the cache)
-    errors += [e for e in validate(doc, schema("fixture"), shipped.valid())
-               if not any(w + ":" in str(e) or w + "." in str(e) for w in wrong)]
+    errors += [_variant_name(e) for e in validate(doc, schema("fixture"), shipped.valid())
+               if not any(w + ":" in str(e) or w + "." in str(e) for w in wrong)
+               and not _WHEN_PATTERN.search(e.message)]
     if errors:
         raise SpecErrors(errors)
     out = []
@@ -306,7 +329,10 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
         rules = str(Path(str(doc.path)).parent / raw["rules"])
         problem = file_problem(rules)
         if problem is not None:
-            raise _At((i, "rules"), f"rules: {raw['rules']}: {problem}")
+            # where it was looked for: beside the fixture's file, not in the working folder
+            looked = "" if rules == raw["rules"] else f" (looked for as {rules}, beside the " \
+                "fixture's file)"
+            raise _At((i, "rules"), f"rules: {raw['rules']}: {problem}{looked}")
         try:
             catalog().add_example(rules)
         except RulesetError as err:

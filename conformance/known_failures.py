@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from mtrain.spec.errors import InputError, shown
 from mtrain.spec.yamlload import SpecError
@@ -16,6 +17,7 @@ class SkipEntry:
     fixture: str
     variant: str | None
     reason: str
+    where: str = field(default="", compare=False)  # "--skip FILE:LINE: entry N"
 
     def matches(self, fixture: str, variant: str) -> bool:
         return (fnmatch.fnmatchcase(fixture, self.fixture)
@@ -61,5 +63,34 @@ def load_skips(path: str) -> list[SkipEntry]:
             under = "" if variant is None else f" under {variant}"
             raise InputError(f"{where}: {fixture}{under} is listed already (entry {again}): "
                              "list a known failure once")
-        out.append(SkipEntry(fixture, variant, reason.strip()))
+        out.append(SkipEntry(fixture, variant, reason.strip(), where))
     return out
+
+
+def unknown_rule_set(entry: SkipEntry, played: Iterable[str]) -> str | None:
+    """What is wrong with an entry's `variant` that names no rule set at all (a typo
+    like `pagta`, which skipped nothing and was said only to match no fixture), or None.
+    Known are the rule sets this run plays, the shipped variants with their overlays
+    (`pagat+blanks-25`) and the rule-set files; a glob is left to match what it matches."""
+    from mtrain.spec.catalog import catalog
+
+    name = entry.variant
+    if name is None or any(c in name for c in "*?[") or name in set(played):
+        return None
+    cat = catalog()
+    base, *overlays = name.split("+")
+    if base in cat.examples and not overlays:
+        return None
+    if base in cat.examples:
+        said = f"{base} is a rule-set file, which takes no overlays"
+    elif base not in cat.variants:
+        files = f"; rule-set files: {', '.join(sorted(cat.examples))}" if cat.examples else ""
+        said = (f"no variant or rule-set file is named {shown(base)} (variants: "
+                f"{', '.join(cat.variants)}{files})")
+    else:
+        stray = [o for o in overlays if o not in cat.overlays]
+        if not stray:
+            return None
+        said = f"no overlay is named {shown(stray[0])} (overlays: {', '.join(cat.overlays)})"
+    return (f"{entry.where}: variant {shown(name)} is no rule set: {said}, nor does this run "
+            "play one of that name: the entry skips nothing")

@@ -293,12 +293,13 @@ def check_request(message: JSON) -> tuple[int, str]:
     """(id, type) of a well-formed request; raises ProtocolError naming the fault."""
     rid = message.get("id")
     if not is_id(rid):
+        # as JSON, which the request was: `true`, not Python's `True`
         raise ProtocolError(f"request.id must be an integer from 0 to 2^53-1, got "
-                            f"{shown(rid)}")
+                            f"{_short(rid)}")
     kind = message.get("type")
     if not isinstance(kind, str) or kind not in REQUEST_TYPES:
         raise ProtocolError(f"request.type must be one of {', '.join(REQUEST_TYPES)}; "
-                            f"got {shown(kind)}")
+                            f"got {shown(kind) if isinstance(kind, str) else _short(kind)}")
     fields = REQUEST_FIELDS[kind]
     optional = OPTIONAL_REQUEST_FIELDS.get(kind, {})
     for key, want in fields.items():

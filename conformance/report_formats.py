@@ -90,7 +90,19 @@ def render_junit(report: Report) -> str:
 
 
 def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return _md_html(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _md_html(text: str) -> str:
+    """`text` with no HTML in it: Markdown renders a tag as a tag, and an implementation's
+    words (or a fixture's) are no page's markup."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _fence(text: str) -> str:
+    """A code fence longer than any run of backticks in `text`, which would end it."""
+    longest = max((len(m) for m in re.findall("`+", text)), default=0)
+    return "`" * max(3, longest + 1)
 
 
 def _md_clause(cid: str) -> str:
@@ -121,13 +133,15 @@ def render_markdown(report: Report) -> str:
                             + ", ".join(_md_clause(c) for c, _ in r.decisions))
             lines.append("; ".join(said))
             if r.description:
-                lines += ["", f"{r.description}"]
+                lines += ["", _md_html(r.description)]
             lines.append("")
-            lines += [f"- {m}" for m in r.messages]
-            if r.stderr:
-                lines += ["", "stderr (last lines):", "", "```", r.stderr, "```"]
+            lines += [f"- {_md_html(m)}" for m in r.messages]
+            if r.stderr:  # a fence it cannot close: what follows is no page of its making
+                fence = _fence(r.stderr)
+                lines += ["", "stderr (last lines):", "", fence, r.stderr, fence]
             if r.rerun:
-                lines += ["", "```sh", r.rerun, "```"]
+                fence = _fence(r.rerun)
+                lines += ["", f"{fence}sh", r.rerun, fence]
             lines.append("")
     notes = report.failed_clauses()
     if notes:

@@ -62,6 +62,8 @@ def build_parser(commands: Sequence[str] = COMMANDS) -> argparse.ArgumentParser:
         for action in command._actions:
             if type(action) is argparse._StoreAction and action.option_strings:
                 action.__class__ = _Once
+            elif type(action) is argparse._AppendAction and action.dest in _RULE_SETS:
+                action.__class__ = _Each
     return parser
 
 
@@ -101,6 +103,26 @@ class _Once(argparse._StoreAction):
             parser.error(f"argument {option_string}: given twice ({first} {before}, then "
                          f"{option_string} {values}): which is meant? give it once")
         given[self.dest] = (option_string, values)
+        super().__call__(parser, namespace, values, option_string)
+
+
+_RULE_SETS = ("variant", "rules")
+"""The repeatable options naming a rule set to run (conform, fuzz, check)."""
+
+
+class _Each(argparse._AppendAction):
+    """A repeatable option naming a rule set, refused given empty (`--rules ""` was "is a
+    folder, not a file": the working folder) or given one value twice (`--variant pagat
+    --variant pagat` ran every fixture twice, each result counted twice)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        if isinstance(values, str) and not values.strip():
+            parser.error(f"argument {option_string}: an empty value (an unset shell "
+                         f"variable?); give one, or leave {option_string} out")
+        if values in (getattr(namespace, self.dest, None) or ()):
+            parser.error(f"argument {option_string}: {values} is given twice: each rule set "
+                         "is run once; give it once")
         super().__call__(parser, namespace, values, option_string)
 
 

@@ -100,6 +100,7 @@ class Catalog:
         check and identify compose the same few thousands of times)."""
         self._variant_values: dict[str, dict[str, str]] = {}
         self._examples: dict[str, Ruleset] | None = None
+        self._reading_examples = False
         self.added_examples: dict[str, str] = {}
         """Examples taken in from the rule-set files fixtures name (add_example): name ->
         path."""
@@ -123,7 +124,11 @@ class Catalog:
                 if not entry.name.endswith(".yaml"):
                     continue
                 shown, text = data_text(self.data_dir, "rulesets", entry.name)
-                rs = self.rules_file(shown, text)
+                self._reading_examples = True
+                try:
+                    rs = self.rules_file(shown, text)
+                finally:
+                    self._reading_examples = False
                 if rs.name in found or rs.name in self.variants or rs.name in self.overlays:
                     raise SpecError(shown, None, f"rule set name {rs.name!r} is taken already")
                 if not rs.custom_table:
@@ -411,6 +416,10 @@ class Catalog:
             errors.append(doc.error(("hand_sizes",), "a hand-size table goes under `options:` "
                                     "in a rule-set file (`options: {hand_sizes: {2: 15, 3: "
                                     "13}}`, players: tiles), not beside it as on the wire"))
+        # a value that is no name (`custom:double-10`, `Double 12`): said by the check of
+        # values below, what is wrong and what is allowed, not as the schema's pattern
+        named = [o for o in given if o not in strays and isinstance(given[o], str)] \
+            if isinstance(given, dict) else []
         # a base or overlay named as a file: the schema would quote its pattern for names
         files = self._files_named(doc)
         errors += [doc.error(at, message) for at, message in files]
@@ -418,6 +427,8 @@ class Catalog:
                    if not any(re.search(rf"\boptions\.{re.escape(str(o))}\b", str(e))
                               for o in strays)
                    and not (beside and "unknown key 'hand_sizes';" in str(e))
+                   and not any(e.line == doc.line_of(("options", o))
+                               and "does not match the pattern" in e.message for o in named)
                    and not any(e.line == doc.line_of(at) and "does not match the pattern"
                                in e.message for at, _ in files)]
         if errors:
@@ -473,6 +484,11 @@ class Catalog:
                 if option == "hand_sizes" and value == CUSTOM:  # identify's word for it
                     said = (f"hand_sizes `{CUSTOM}` (a table of one's own, as the wire and "
                             "identify's report name it) is written as the table itself")
+                elif option == "hand_sizes" and re.fullmatch(rf"{CUSTOM}:\S+", str(value)):
+                    # the scope check's name for a rule-set file's table (lint's examples)
+                    said = (f"hand_sizes {shown(value)} is how lint's scope check names the "
+                            f"table of the rule-set file {str(value)[len(CUSTOM) + 1:]}; a "
+                            "rule-set file writes its table itself")
                 errors.append(doc.error(("options", option),
                                         f"{said}; known: {', '.join(known)}{escape}"))
         for k, ov in enumerate(overlays):  # one the file's options undo wholly is no rule
@@ -548,6 +564,7 @@ class Catalog:
         every result with the name, so `name: puremco` over other rules would pass them
         off as puremco's."""
         if found.name not in self.variants:  # (the schema keeps `+` out of a file's name)
+            self._example_name(doc, found)
             return
         shipped = self.ruleset(found.name)
         differ = [f"{o}: {found[o]} (its {shipped[o]})" for o, _ in found.choices
@@ -556,6 +573,22 @@ class Catalog:
             said = ", ".join(differ) or "hand_sizes: a table of its own"
             raise doc.error(("name",), f"name {found.name!r} is a shipped rule set's, whose "
                             f"rules differ ({said}): give the file a name of its own")
+
+    def _example_name(self, doc: Document, found: Ruleset) -> None:
+        """As _own_name, for the rule-set files of spec/data/rulesets/: fixtures name them
+        as they name variants, so `name: double-10` over puremco's rules ran the fixtures
+        of double-10's table under other rules (each an error of the implementation)."""
+        if self._reading_examples or found.name in self.added_examples:
+            return  # (the examples being read: each is its own)
+        shipped = self.examples.get(found.name)
+        if shipped is None or (dict(shipped.choices) == dict(found.choices)
+                               and shipped.hand_table == found.hand_table):
+            return
+        differ = [f"{o}: {found[o]} (its {shipped[o]})" for o, _ in found.choices
+                  if found[o] != shipped[o]] or ["hand_sizes: another table"]
+        raise doc.error(("name",), f"name {found.name!r} is the rule-set file "
+                        f"spec/data/rulesets/{found.name}.yaml's, whose rules differ "
+                        f"({', '.join(differ)}): give the file a name of its own")
 
     @staticmethod
     def _fail(setter: tuple[Document | None, str], option: str, message: str) -> Exception:

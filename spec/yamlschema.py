@@ -200,8 +200,24 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
 
         hint = best_match(err.context)
         yield pointer, f"{where}: {err.message}" + (f" (e.g. {hint.message})" if hint else "")
+    elif kind == "uniqueItems" and isinstance(inst, list) and (k := first_repeat(inst)) is not None:
+        # the repeat named, at its own line, not the whole list quoted
+        yield (*pointer, k), f"{where}: {describe(inst[k])} is listed twice (list each once)"
     else:
         yield pointer, f"{where}: {err.message}"
+
+
+def first_repeat(items: Sequence[Any]) -> int | None:
+    """The place of the first item equal to an earlier one (as uniqueItems compares: by
+    value, 1 and true apart), or None. An answer's or a file's list of a hundred tiles
+    with one tile twice is told by that tile, not quoted whole."""
+    seen: set[str] = set()
+    for k, item in enumerate(items):
+        key = json.dumps([type(item) is bool, item], sort_keys=True, default=repr)
+        if key in seen:
+            return k
+        seen.add(key)
+    return None
 
 
 def _refused_whole(sub: ValidationError) -> bool:

@@ -76,7 +76,7 @@ def test_an_ascii_standard_output_gets_escapes_in_text_and_utf8_documents(
     monkeypatch.setattr(sys, "stdout", out)
     text = CHAIN.read_text(encoding="utf-8").replace(
         "A double inside", "Café: a double inside", 1).replace(
-        "legal: [play 5-3 on 0]", "legal: [end-chain]", 1)
+        "legal: [play 5-3 on 0]", "legal: [play 5-3 on mexican]", 1)  # a failure
     fixtures = write(tmp_path / "f.yaml", text)
     assert main(["conform", "--fixtures", fixtures, "-k", "chaindbl-001", "--variant",
                  "pagat", *(["--format", "html"] if document else [])]) == 1

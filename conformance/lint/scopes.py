@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -262,10 +263,16 @@ class ScopeCache:
         found = None if data is None else FixtureScopes.from_json(data, fx)
         if found is not None:
             self.used[key] = data
+            found = replace(found, problems=tuple((k, _placed(text, fx))
+                                                  for k, text in found.problems))
         return found
 
     def put(self, fx: Fixture, found: FixtureScopes) -> None:
-        self.used[fixture_digest(fx)] = found.to_json()
+        kept = replace(found, problems=tuple((k, _unplaced(text, fx))
+                                             for k, text in found.problems))
+        if any(fx.path in text for _, text in kept.problems):
+            return  # a place it cannot say for another file: checked again next time
+        self.used[fixture_digest(fx)] = kept.to_json()
         self.changed = True
 
     def save(self) -> None:
@@ -275,6 +282,31 @@ class ScopeCache:
         merged = {**rest, **self.used}  # the ones used now count as the most recent
         kept = dict(list(merged.items())[-KEPT_FIXTURES:])
         cache.write(self.KIND, self.name, kept)
+
+
+# A check is kept by the fixture's content, not by where it is written, so a message that
+# names a place of its table ("cannot set up the fixture: ... (at own.yaml:6)") keeps the
+# node instead, and is told the place of the fixture it is read back for: the same
+# fixture in another file, or moved, was told the first file's path and line.
+_NODE = "\x00node:"
+
+
+def _unplaced(text: str, fx: Fixture) -> str:
+    nodes: dict[int, tuple[str | int, ...]] = {}
+    for at, line in fx.table_lines.items():  # the deepest node of each line
+        if len(at) >= len(nodes.get(line, ())):
+            nodes[line] = at
+    nodes.setdefault(fx.line or 0, ())  # the fixture's own line: where_in_table(())
+
+    def node(m: re.Match[str]) -> str:
+        at = nodes.get(int(m[1]))
+        return m[0] if at is None else f"{_NODE}{json.dumps(list(at))}\x00"
+    return re.sub(re.escape(fx.path) + r":(\d+)", node, text)
+
+
+def _placed(text: str, fx: Fixture) -> str:
+    return re.sub(re.escape(_NODE) + r"([^\x00]*)\x00",
+                  lambda m: fx.where_in_table(tuple(json.loads(m[1]))), text)
 
 
 def code_and_data_digest(space: Space) -> str:

@@ -105,8 +105,9 @@ def _run(args: argparse.Namespace) -> int:
         DeclarationError,
         beyond_options,
         declared_ruleset,
+        unknown_variants,
     )
-    from mtrain.conformance.known_failures import load_skips
+    from mtrain.conformance.known_failures import load_skips, unknown_rule_set
     from mtrain.conformance.outputs import check_output
     from mtrain.conformance.pool import RunInterrupted, Runner, close, run_tasks
     from mtrain.conformance.report import Report
@@ -155,6 +156,7 @@ def _run(args: argparse.Namespace) -> int:
         close(first)
         raise
     warnings = [warning] if warning else []
+    warnings += unknown_variants(info)
     for rs, path in from_files:  # the file says what it plays: run, and say so once
         beyond = beyond_options(info, rs)
         if beyond is not None:
@@ -189,7 +191,10 @@ def _run(args: argparse.Namespace) -> int:
                      if not any(id_matches(t.fixture.id, [p]) for t in tasks)
                      and not any(id_matches(fx.id, [p]) for fx in fixtures)]
     for s in skips:
-        if not any(s.matches(t.fixture.id, t.variant) for t in tasks):
+        unknown = unknown_rule_set(s, (rs.name for rs in rulesets))
+        if unknown is not None:  # said as such, at its line: not only "matches nothing"
+            warnings.append(unknown)
+        elif not any(s.matches(t.fixture.id, t.variant) for t in tasks):
             warnings.append(f"skip entry {s.fixture}"
                             + (f" [{s.variant}]" if s.variant else "")
                             + " matches no selected fixture")

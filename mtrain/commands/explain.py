@@ -23,7 +23,11 @@ def run(args: argparse.Namespace) -> int:
     clause = cat.clauses.get(args.clause.upper())
     if clause is None:
         near = [c for c in cat.clauses if c.split("-")[0] == args.clause.upper().split("-")[0]]
-        hint = f"; clauses of that group: {', '.join(near)}" if near else ""
+        groups = dict.fromkeys(c.split("-")[0] for c in cat.clauses)  # in the spec's order
+        # ("unknown clause ''" of an unset shell variable, or of `dbl6`, named no clause)
+        hint = (f"; clauses of that group: {', '.join(near)}" if near else
+                f"; a clause id is a group and a number, as DBL-6; the groups: "
+                f"{', '.join(groups)}")
         raise InputError(f"unknown clause {shown(args.clause)}{hint}")
     where = [name for name in cat.variants if clause.applies(cat.ruleset(name))]
     data = {

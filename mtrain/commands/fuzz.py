@@ -203,8 +203,9 @@ def greet(impl: Implementation) -> JSON:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mtrain.conformance.fuzz.rulesets import Chooser
     from mtrain.conformance.fuzz.run import StartError, Target, close_implementation
-    from mtrain.conformance.known_failures import load_skips
+    from mtrain.conformance.known_failures import load_skips, unknown_rule_set
     from mtrain.conformance.process import ConfigurationError
     from mtrain.spec.errors import InputError, UsageError
 
@@ -248,6 +249,11 @@ def run(args: argparse.Namespace) -> int:
             target = Target(target.kind, target.value, str(info.get("name", "impl")),
                             target.instance, target.timeout)
         variants = _variants(args, info, target)
+        played = variants.names if isinstance(variants, Chooser) else variants
+        for entry in known:  # as conform says of its --skip file: a typo skips nothing
+            unknown = unknown_rule_set(entry, played)
+            if unknown is not None:
+                print(f"warning: {unknown.replace('--skip', '--known', 1)}", file=sys.stderr)
         return _run(args, target, impl, variants, known)
     except StartError as e:
         raise InputError(str(e)) from None

@@ -122,7 +122,9 @@ def state_after(fx: Any, rs: Any, steps: int | None) -> dict[str, Any]:
     from mtrain.spec.notation import FixtureError
 
     if steps is not None and not 0 <= steps <= len(fx.steps):
-        raise InputError(f"--steps {steps}: {fx.id} has {len(fx.steps)} steps")
+        n = len(fx.steps)  # "-1: has 1 steps" said neither what was wrong nor what is allowed
+        raise InputError(f"--steps {steps}: {fx.id} has {n} step{'s' * (n != 1)}: give "
+                         + ("0 (its table)" if not n else f"0 (its table) to {n}"))
     engine = ReferenceImplementation()
     rj = ruleset_json(rs)
     where = f"{fx.id} ({fx.where}) under {rs.name}"
