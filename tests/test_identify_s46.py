@@ -4,14 +4,18 @@ value nor a rule of one's own standing for it gains a failure there."""
 
 from __future__ import annotations
 
+import pytest
 import z3
+from calibration import Served
 
-from mtrain.conformance.adapter import IMPOSSIBLE
+from mtrain.conformance.adapter import IMPOSSIBLE, JSON
 from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
+from mtrain.conformance.identify import identify
 from mtrain.conformance.identify.cells import ANY, Piece, _outcomes
 from mtrain.conformance.identify.found import Observation
-from mtrain.conformance.identify.shared import shared_failure
+from mtrain.conformance.identify.shared import PLAYED_ON_LAPS, never_ends, shared_failure
 from mtrain.conformance.identify.solve import Model, constraint, lacks_table
+from mtrain.conformance.mutants.catalogue import MUTANTS
 from mtrain.conformance.traced import Run
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import OTHER
@@ -106,3 +110,55 @@ def test_a_failure_only_shared_clauses_decide_is_told_by_its_charges() -> None:
     assert not shared_failure(observation(("fail", None), {}), CAT)  # charged to nothing
     assert not shared_failure(observation(("pass", None), {}), CAT)  # nothing failed
     assert not shared_failure(observation(("fail",), {0: ("INV-ROUND-SCORE",)}), CAT)
+
+
+# the blocked-never-detected mutant's tables: end-011 and end-012 (one lap of passes
+# after nobody could play), score-022 (its scoring at such an end)
+PLAYED_ON = ("end-011", "end-012", "score-022")
+
+
+@pytest.mark.slow  # identify plays an engine over three fixtures, ~1 CPU s
+def test_a_round_played_on_where_every_blocked_rule_has_ended_it_is_a_likely_bug() -> None:
+    # nobody-can-play (END-2) and full-round-of-passes (END-3) have both ended these
+    # rounds blocked; the engine passes on for ever. Its entries were read as evidence
+    # on blocked_round and as bugs under scoring (written "or other"), and no line named
+    # the clauses: now they are left unread and named once
+    fixtures = [fx for fx in load_corpus(FIXTURE_ROOT / "round-end")[0]
+                + load_corpus(FIXTURE_ROOT / "scoring")[0] if fx.id in PLAYED_ON]
+    assert len(fixtures) == len(PLAYED_ON)
+    found = identify(Served(CAT.ruleset("pagat"), bug=MUTANTS["blocked-never-detected"]),
+                     fixtures)
+    named = [p for p in found.problems if p.endswith("[END-2, END-3]")]
+    assert len(named) == 1 and all(fid in named[0] for fid in PLAYED_ON), found.problems
+    assert found.unexplained == []
+    scoring = found.finding("scoring")
+    assert (scoring.value, scoring.status, OTHER in scoring.alternatives) != (
+        "penalty", "likely", True)
+    assert found.finding("blocked_round").status != "contradicted"
+
+
+class Laps:
+    """An engine at a blocked table offering only a pass, whose round ends (or not)
+    after `laps` laps of passes: the protocol calls never_ends makes, and no more."""
+
+    def __init__(self, laps: int | None) -> None:
+        self.laps, self.passed = laps, 0
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        return [{"type": "pass"}]
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        self.passed += 1
+        over = self.laps is not None and self.passed >= self.laps * len(state["hands"])
+        return {**state, "phase": "over" if over else "play"}
+
+
+def test_a_round_ended_laps_later_is_a_rule_of_ones_own_one_never_ended_is_not() -> None:
+    # viaduct's round is blocked after two laps of passes (`blocked_round: other`): at
+    # the end of one lap it plays on, as the mutant does, but its round ends
+    table = {"hands": [["1-2"], ["3-4"], ["5-6"]], "phase": "play"}
+    assert not never_ends({}, table, Laps(2))  # type: ignore[arg-type]
+    assert not never_ends({}, table, Laps(PLAYED_ON_LAPS))  # type: ignore[arg-type]
+    never = Laps(None)
+    assert never_ends({}, table, never)  # type: ignore[arg-type]
+    assert never.passed == PLAYED_ON_LAPS * 3

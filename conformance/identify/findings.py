@@ -213,4 +213,6 @@ def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model
         f"({', '.join(clauses)}) contradict{'s' if len(against) == 1 else ''} it "
         f"({', '.join(against[:3])}"
         f"{' ...' if len(against) > 3 else ''}): a bug in {', '.join(clauses)} the engine "
-        f"makes on every such table, or a rule of its own"], [value])
+        f"makes on every such table, or a rule of its own"],
+        # what else it may be: the value's rival, or (the value kept) a rule of its own
+        [value] if value != f.value else [OTHER])

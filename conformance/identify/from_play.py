@@ -49,7 +49,13 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
     candidates = [dict(values)]
     ending = [0] if ROUND_ENDS & set(weak) else []  # the candidates whose round ends
     for o in weak:
-        for alt in by[o].alternatives or [v for v in space.options[o] if v != values[o]][:1]:
+        f = by[o]
+        # a known value the fixtures contradict is asked again itself (its rival is
+        # `other`, a rule of the engine's own no situation is made for): where its round
+        # ends too, those tables are what tells the value from a bug in its clauses
+        alts = ([f.value] if f.status == "contradicted" and f.value != OTHER
+                else f.alternatives or [v for v in space.options[o] if v != values[o]][:1])
+        for alt in alts:
             if alt != OTHER:
                 if o in ROUND_ENDS:
                     ending.append(len(candidates))

@@ -17,6 +17,17 @@ fixtures are reported as a likely bug naming the clause:
   single round's start from nothing), whatever the scores. An engine whose totals are
   not its own round's scores added was read as `scoring: other`.
 
+- a round that every known blocked_round value has ended, played on (END-2, END-3):
+  under nobody-can-play the round ends blocked as soon as nobody can ever play again,
+  under full-round-of-passes once everybody in turn has passed; a table where the
+  reference under each value ends the round blocked is one where both have, and an
+  engine whose round goes on there (no result, not over) and never ends it, passing on
+  for PLAYED_ON_LAPS more laps, breaks what they share: a round that ends later (after
+  two laps of passes, say) is a rule of the engine's own, read as ever. Such entries
+  were read as evidence for full-round-of-passes (or contradicting it) and as
+  bugs in the scoring line, which named `other`. (A round ended where a value says it
+  goes on, or ended with another result, is read as ever.)
+
 Each is told only where the entry checks what the clause decides (the winners against
 the totals it checks, the totals) and fails in nothing else.
 """
@@ -31,17 +42,22 @@ from mtrain.conformance.adapter import JSON, Implementation, RefusedSetup, Unsup
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.identify.found import Observation, counted
 from mtrain.conformance.process import HarnessError
-from mtrain.conformance.runner import check
+from mtrain.conformance.runner import _reference_states, check
 from mtrain.spec.catalog import Catalog, catalog
 from mtrain.spec.notation import max_pip_of
 from mtrain.spec.ruleset import Ruleset
 
+PASS = {"type": "pass"}
+BLOCKED = "END-2, END-3"
+"""The clauses of the blocked round, one per blocked_round value: a table where each has
+ended the round is one where every known value has."""
 WINNING_TOTAL = {"MATCH-2": ("lowest", min), "MATCH-3": ("highest", max)}
 """The clauses naming the winning end of the totals, each with its end; the scoring
 values each holds under are the catalogue's (its `when`)."""
 SAID = {"MATCH-2": "the match's winners are not on the lowest total",
         "MATCH-3": "the match's winners are not on the highest total",
-        "MATCH-1": "the totals are not the table's plus the round's scores"}
+        "MATCH-1": "the totals are not the table's plus the round's scores",
+        BLOCKED: "the round goes on where every blocked_round value has ended it blocked"}
 """Each clause's bug, in words."""
 
 
@@ -52,6 +68,8 @@ def unshared(fx: Fixture, exp: Expectation, rj: JSON, state: JSON, impl: Impleme
     if not isinstance(state, dict):
         return None
     try:
+        if played_on(fx, exp, rj, state, impl, sent, catalog()):
+            return BLOCKED
         # the totals (and the winners named from them) alone: checked or not, the
         # engine's own totals are not its round's scores added
         rest = dataclasses.replace(exp, winners=None, state={
@@ -67,6 +85,51 @@ def unshared(fx: Fixture, exp: Expectation, rj: JSON, state: JSON, impl: Impleme
             AttributeError):
         return None
     return None
+
+
+PLAYED_ON_LAPS = 5
+"""How many more laps of passes an engine that plays on at a blocked table is asked to
+play before its round is taken never to end: with the boneyard empty and every player
+passed, a pass changes nothing any rule reads, so a later end is a count of the
+engine's own, and none of the house engines counts past two laps."""
+
+
+def played_on(fx: Fixture, exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
+              sent: Ruleset, cat: Catalog) -> bool:
+    """Whether the engine's round goes on (`state` neither over nor with a result) where
+    the entry expects it ended blocked and the reference, under `sent` with each known
+    blocked_round value, ends it blocked after the fixture's steps (END-2, END-3), and
+    the engine's round does not end in PLAYED_ON_LAPS more laps of passes either."""
+    result = exp.result
+    if not (isinstance(result, dict) and result.get("end") == "blocked"):
+        return False
+    if not isinstance(state, dict) or state.get("phase") == "over" or state.get("result"):
+        return False
+    for value in cat.options["blocked_round"].values:
+        rs = Ruleset(sent.name, tuple((o, value if o == "blocked_round" else v)
+                                      for o, v in sent.choices), sent.hand_table)
+        states = _reference_states(fx, rs)
+        last = states[-1] if states else None
+        if not (isinstance(last, dict) and last.get("phase") == "over"
+                and isinstance(last.get("result"), dict)
+                and last["result"].get("end") == "blocked"):
+            return False
+    return never_ends(rj, state, impl)
+
+
+def never_ends(rj: JSON, state: JSON, impl: Implementation) -> bool:
+    """Whether the engine, offering only a pass at each turn, passes PLAYED_ON_LAPS laps
+    without ending the round (False where it ends it, or offers anything but a pass)."""
+    hands = state.get("hands") if isinstance(state, dict) else None
+    if not isinstance(hands, list) or not hands:
+        return False
+    for _ in range(PLAYED_ON_LAPS * len(hands)):
+        if impl.legal(rj, state) != [PASS]:
+            return False
+        state = impl.apply(rj, state, PASS)
+        if not isinstance(state, dict) or state.get("phase") == "over" or state.get("result"):
+            return False
+    return True
 
 
 def passes(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,

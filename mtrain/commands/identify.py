@@ -145,8 +145,6 @@ def print_findings(findings: Sequence[OptionFinding], width: int) -> None:
                    f"{counted(len(f.evidence))} below "
                    f"{'is a bug' if len(f.evidence) == 1 else 'are bugs'})" if f.evidence else
                    f" (as the engine declares; no fixture tells it from {f.alternatives[0]})")
-        elif f.status == "contradicted" and f.alternatives == [f.value]:
-            alt = " (or other)"  # the value, or a rule of its own: the evidence says which
         print(f"  {f.option:<{width}}  {f.value:<22} {f.status}{alt}"
               + (f", margin {f.margin}: {why}" if why else ""))
 
@@ -194,6 +192,12 @@ def split_unexplained(ids: Sequence[str], found: Ruleset) -> tuple[list[str], li
     return shows, elsewhere
 
 
+def _read(f: Any) -> str:
+    """The known value a contradicted finding reads (the solver's, or the rival of its
+    `other`)."""
+    return str(f.alternatives[0] if f.value == "other" and f.alternatives else f.value)
+
+
 def declaration_note(findings: Any, declared: Any, found: Any) -> list[str]:
     """What the findings say of the engine's declared rules: the options found to play
     another value, and apart from them those whose declared value the fixtures contradict
@@ -205,7 +209,8 @@ def declaration_note(findings: Any, declared: Any, found: Any) -> list[str]:
         f = by.get(o)
         if f is not None and f.status == "undetermined":
             continue
-        if f is not None and f.status in ("contradicted", "other") and v in f.alternatives:
+        if f is not None and ((f.status == "other" and v in f.alternatives)
+                              or (f.status == "contradicted" and v == _read(f))):
             contradicted.append(f"{o}: {v}")
         elif found[o] != v and f is not None and f.status in ("likely", "contradicted"):
             # a few fixtures' margin, or a value the fixtures contradict too (whose other
