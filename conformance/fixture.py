@@ -27,7 +27,6 @@ from mtrain.spec.notation import (
     canonical_step,
     deal_order,
     max_pip_of,
-    reads_doubles,
     round_of,
     table_starter,
     table_state,
@@ -148,14 +147,11 @@ class Fixture:
         # is built or found: the tile set first; the starting seat where no starter is
         # written, and only once the table is known to build under that set (it builds
         # under every starting seat alike, only the starter reading it).
-        key = self.start_key(rs)
-        if key is None:
-            return table_state(self.table, rs)
-        found = self._starts.get(key)
+        found = self._starts.get(rs["tile_set"])
         if found is None:
             state = table_state(self.table, rs)
             with contextlib.suppress(TypeError):  # a value JSON cannot hold: built each time
-                self._starts[key] = orjson.dumps(state)
+                self._starts[rs["tile_set"]] = orjson.dumps(state)
             return state
         state = orjson.loads(found)  # a fresh copy: callers may write
         assert isinstance(state, dict)
@@ -168,19 +164,8 @@ class Fixture:
         """Take `state`, built by table_state from this fixture's table under `rs`, as its
         start under `rs` (a situation's table is built for its legal set already)."""
         assert self.table is not None
-        key = self.start_key(rs)
-        if key is not None:
-            with contextlib.suppress(TypeError):
-                self._starts[key] = orjson.dumps(state)
-
-    def start_key(self, rs: Ruleset) -> str | None:
-        """The start's key among those kept: its tile set (read first, as table_state
-        reads it); None for a table built afresh under each rule set, one whose open
-        doubles the doubles rule decides (spec/notation.py reads_doubles), so that the
-        rule is asked only where table_state asks it, once the table has built."""
-        assert self.table is not None
-        tile_set = str(rs["tile_set"])
-        return None if reads_doubles(self.table) else tile_set
+        with contextlib.suppress(TypeError):
+            self._starts[rs["tile_set"]] = orjson.dumps(state)
 
     def kept_starts(self) -> dict[str, Any]:
         """The starts built so far, by tile set (for a cache: `keep_starts` takes them)."""

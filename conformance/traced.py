@@ -432,12 +432,7 @@ def never_reached(fx: Fixture, rs: Ruleset) -> str | None:
         if len(_shaped) > 20000:
             _shaped.clear()
         kept = _shaped[id(fx)] = (fx, {})
-    # the table is built by set (read first by fx.start too); one whose open doubles
-    # depend on the doubles rule is built afresh, its shapes kept by nobody
-    tile_set = fx.start_key(rs)
-    if tile_set is None:
-        kept = (fx, {})
-        tile_set = ""
+    tile_set = rs["tile_set"]  # (read first by fx.start too: the table is built by set)
     shapes = kept[1].get(tile_set)
     if shapes is False:
         return None  # no phase or open double a rule set may lack (a select asks often)

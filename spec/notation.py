@@ -240,11 +240,6 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
         _train_at(s, n, ("marked", i))
     default_open = [k for k in [*range(n), MEXICAN]
                     if trains.get(k) and _is_double(trains[k][-1])]
-    # DBL-11: where a double is an ordinary tile none is ever open, so a train that ends
-    # in one holds no open double unless the table says so (then REACH-ORDINARY refuses
-    # it); the option is read only where it decides the default (reads_doubles)
-    if reads_doubles(table) and rs.says("doubles", "ordinary"):
-        default_open = []
     first = table.get("first_turns", [])
     first_turns = list(range(n)) if first == "all" else sorted(
         _seat(s, n, "first_turns", ("first_turns", i)) for i, s in enumerate(first))
@@ -281,17 +276,6 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
         "outs": list(table.get("outs", [0] * n)),
         "result": result,
     }
-
-
-def reads_doubles(table: Mapping[str, Any]) -> bool:
-    """Whether table_state reads the `doubles` option of a table: where some train ends
-    in a double and the table writes no open_doubles, whose default it decides."""
-    if "open_doubles" in table:
-        return False
-    trains = table.get("trains") or {}
-    return isinstance(trains, Mapping) and any(
-        isinstance(tiles, list) and tiles and _is_double(str(tiles[-1]))
-        for tiles in trains.values())
 
 
 def table_starter(table: Mapping[str, Any], rs: Ruleset, round_no: int, players: int,

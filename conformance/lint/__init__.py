@@ -215,12 +215,24 @@ def check_start(fx: Fixture, exp: Expectation, name: str, rs: Ruleset,
         if e.clause == "MATCH-7" and "MATCH-7" in (exp.refused_setup or ()):
             return []  # a round its match never reaches: the refusal the entry expects
         return [f"{where}: {e}"]
-    broken = [f"{where}: impossible table: {inv} {msg}" for inv, msg in violations(state)]
+    broken = [f"{where}: impossible table: {inv} {msg}{_default_open_hint(fx, rs, inv)}"
+              for inv, msg in violations(state)]
     if broken or not reach:
         return broken
     # the rules must also be able to reach it (docs/fixture-format.md)
     problems = reachable_problems(table, rs, players=not refused)
     return broken or [f"{where}: unreachable table: {p}" for p in problems]
+
+
+def _default_open_hint(fx: Fixture, rs: Any, inv: str) -> str:
+    """What to write where the open doubles a table leaves to its default (every train
+    ending in a double) are none under ordinary doubles (DBL-11): the author wrote none."""
+    if (inv != "INV-OPEN-DOUBLES" or fx.table is None or "open_doubles" in fx.table
+            or not rs.says("doubles", "ordinary")):
+        return ""
+    return ("; open_doubles is not written, and its default lists every train ending in "
+            "a double: where doubles are ordinary (DBL-11) none is open, so write "
+            "`open_doubles: []`")
 
 
 def uncovered(cat: Catalog, fixtures: Iterable[Fixture],
