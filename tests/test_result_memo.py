@@ -8,6 +8,7 @@ import dataclasses
 from pathlib import Path
 
 from mtrain.conformance.adapter import ReferenceImplementation
+from mtrain.conformance.known_failures import SkipEntry
 from mtrain.conformance.pool import Runner, run_tasks
 from mtrain.conformance.report import Result
 from mtrain.conformance.resultmemo import ResultMemo, entry_key
@@ -47,14 +48,16 @@ WIDE = """
 """
 
 
-def _results(path: Path, memo: bool) -> tuple[list[Result], ResultMemo | None]:
+def _results(path: Path, memo: bool, skips: list[SkipEntry] | None = None,
+             ) -> tuple[list[Result], ResultMemo | None]:
     fixtures, errors = load_fixtures(str(path))
     assert not errors
     tasks, _ = select(fixtures, default_rulesets(fixtures), [])
     args = argparse.Namespace(impl=None, adapter=None, timeout=10.0, fixtures=str(path),
                               require_clauses=False, format="text")
     ref = ReferenceImplementation()
-    runner = Runner(args, Target(lambda: ref, {}, "reference", True), ref.info(), [])
+    runner = Runner(args, Target(lambda: ref, {}, "reference", True), ref.info(),
+                    skips or [])
     if memo:
         runner.memo = ResultMemo(tasks)
     return run_tasks(tasks, runner, ref, 1), runner.memo

@@ -5,16 +5,13 @@ directly (ResultMemo.kept) meets the skip file as a played pass does."""
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
-from mtrain.conformance.adapter import ReferenceImplementation
+from test_result_memo import WIDE, _results
+
 from mtrain.conformance.known_failures import SkipEntry
-from mtrain.conformance.pool import Runner, run_tasks
 from mtrain.conformance.report import Report, Result
 from mtrain.conformance.resultmemo import ResultMemo
-from mtrain.conformance.selection import default_rulesets, load_fixtures, select
-from mtrain.conformance.target import Target
 from mtrain.spec.catalog import catalog
 
 
@@ -51,54 +48,16 @@ def test_clause_counts_are_the_clause_table_and_the_results_under_no_clause() ->
     assert rows == report.per("clause") and nowhere == report.under_no_clause
 
 
-# chaindbl-001 with a scope too wide (as in test_result_memo.py): it passes where the
-# first turn is a chain on a double-12 table, and fails elsewhere
-WIDE = """
-- id: memo-wide-001
-  description: "A double inside a first-turn chain, claimed for every tile set and first turn"
-  clauses: [FIRST-4, FIRST-1, FIRST-2]
-  source: [pagat, decision]
-  table:
-    engine: 12
-    first_turns: all
-    hands:
-      0: [12-5, 5-5, 5-3, 3-1, 7-2]
-      1: [12-6, 4-4]
-      2: [12-8, 1-1]
-  steps: [play 12-5 on 0, play 5-5 on 0]
-  expect:
-    - when:
-        - {tile_set: [double-9, double-12, double-15, double-18]}
-      legal: [play 5-3 on 0]
-      refused:
-        end-chain: FIRST-4
-      state:
-        seat: 0
-        phase: chain
-        trains:
-          0: [12-5, 5-5]
-"""
-
-
-def _results(path: Path, memo: bool) -> tuple[list[Result], ResultMemo | None]:
-    fixtures, errors = load_fixtures(str(path))
-    assert not errors
-    tasks, _ = select(fixtures, default_rulesets(fixtures), [])
-    args = argparse.Namespace(impl=None, adapter=None, timeout=10.0, fixtures=str(path),
-                              require_clauses=False, format="text")
-    ref = ReferenceImplementation()
-    skips = [SkipEntry("memo-wide-001", None, "listed as a known failure")]
-    runner = Runner(args, Target(lambda: ref, {}, "reference", True), ref.info(), skips)
-    if memo:
-        runner.memo = ResultMemo(tasks)
-    return run_tasks(tasks, runner, ref, 1), runner.memo
+def _with_skip(path: Path, memo: bool) -> tuple[list[Result], ResultMemo | None]:
+    # test_result_memo.py's wide fixture, its failures listed as known
+    return _results(path, memo, [SkipEntry("memo-wide-001", None, "listed as a known failure")])
 
 
 def test_a_served_pass_on_the_skip_list_is_reported_as_a_played_one(tmp_path: Path) -> None:
     path = tmp_path / "wide.yaml"
     path.write_text(WIDE, encoding="utf-8")
-    played, _ = _results(path, memo=False)
-    served, memo = _results(path, memo=True)
+    played, _ = _with_skip(path, memo=False)
+    served, memo = _with_skip(path, memo=True)
     assert memo is not None and memo.served > 0  # some passes came from the memo
 
     def seen(results: list[Result]) -> list[tuple[object, ...]]:
