@@ -5,6 +5,8 @@ the tail of it that a report quotes."""
 from __future__ import annotations
 
 import contextlib
+import os
+import select
 import threading
 from collections import deque
 from typing import IO
@@ -16,7 +18,12 @@ TAIL_CHARS = 2000
 
 
 class StderrRing:
-    """The most recent `limit` bytes a stream produced, filled by a daemon thread."""
+    """The most recent `limit` bytes a stream produced, filled by a daemon thread.
+
+    The pipe is read without blocking and only under the ring's lock, by the thread and
+    by `text` alike: what the program wrote before an answer it sent on stdout is in the
+    text asked after that answer, however late the thread is scheduled (a loaded machine
+    once left a failing request's stderr out of its report)."""
 
     def __init__(self, stream: IO[bytes] | None, limit: int = STDERR_BYTES) -> None:
         self._chunks: deque[bytes] = deque()
@@ -24,30 +31,57 @@ class StderrRing:
         self._total = 0
         self._limit = limit
         self._lock = threading.Lock()
+        self._stream = stream
+        self._fd = -1  # the pipe while it is open, else -1
         self.thread: threading.Thread | None = None
         if stream is not None:
-            self.thread = threading.Thread(target=self._drain, args=(stream,), daemon=True,
+            self._fd = stream.fileno()
+            os.set_blocking(self._fd, False)
+            self.thread = threading.Thread(target=self._drain, daemon=True,
                                            name="mtrain-stderr")
             self.thread.start()
 
-    def _drain(self, stream: IO[bytes]) -> None:
-        read = getattr(stream, "read1", stream.read)
+    def _drain(self) -> None:
+        poller = select.poll()
+        poller.register(self._fd, select.POLLIN)
         try:
-            while chunk := read(65536):
-                self.add(chunk)
+            while self._fd >= 0:
+                poller.poll()
+                with self._lock:
+                    self._collect()
         except (OSError, ValueError):
             pass
         finally:  # this thread owns the stream: closing it elsewhere could block on it
+            with self._lock:
+                self._fd = -1
             with contextlib.suppress(OSError, ValueError):
-                stream.close()
+                if self._stream is not None:
+                    self._stream.close()
+
+    def _collect(self) -> None:
+        """Read what the pipe holds now (the lock held); at its end, stop reading it."""
+        while self._fd >= 0:
+            try:
+                chunk = os.read(self._fd, 65536)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._fd = -1
+                return
+            self._add(chunk)
 
     def add(self, chunk: bytes) -> None:
         with self._lock:
-            self._chunks.append(chunk)
-            self._size += len(chunk)
-            self._total += len(chunk)
-            while self._size - len(self._chunks[0]) >= self._limit:
-                self._size -= len(self._chunks.popleft())
+            self._add(chunk)
+
+    def _add(self, chunk: bytes) -> None:
+        self._chunks.append(chunk)
+        self._size += len(chunk)
+        self._total += len(chunk)
+        while self._size - len(self._chunks[0]) >= self._limit:
+            self._size -= len(self._chunks.popleft())
 
     def mark(self) -> int:
         with self._lock:
@@ -56,6 +90,7 @@ class StderrRing:
     def text(self, since: int = 0) -> str:
         """What was written after `mark()` returned `since` (as much as is kept)."""
         with self._lock:
+            self._collect()
             data = b"".join(self._chunks)
             fresh = self._total - since
         if fresh <= 0:

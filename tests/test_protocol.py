@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import shlex
 import shutil
@@ -31,7 +32,7 @@ from mtrain.conformance.protocol import (
     encode,
 )
 from mtrain.conformance.serve import Server, serve
-from mtrain.conformance.stderr_ring import StderrRing, tail_of
+from mtrain.conformance.stderr_ring import STDERR_BYTES, StderrRing, tail_of
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import table_state
 
@@ -460,6 +461,26 @@ def test_stderr_ring_keeps_only_the_latest_bytes() -> None:
     ring.add(b"fresh\n")
     assert ring.text(since=mark) == "fresh\n"
     assert tail_of("x" * 5000, chars=10) == "..." + "x" * 10
+
+
+def test_stderr_ring_text_holds_what_the_pipe_held_when_asked() -> None:
+    # the report quoted the ring as the reader thread had filled it: on a loaded machine a
+    # failing request's stderr, written before its answer, was left out (CI, stop 44)
+    read, write = os.pipe()
+    with os.fdopen(read, "rb", buffering=0) as stream:
+        ring = StderrRing(stream)
+        mark = ring.mark()
+        for i in range(200):  # no wait between the write and the read: never left out
+            os.write(write, f"said {i}\n".encode())
+            assert ring.text(since=mark).endswith(f"said {i}\n")
+        big = b"y" * (1 << 20)  # more than a pipe holds: the thread drains it meanwhile
+        os.write(write, big)
+        assert ring.text().endswith("y" * 1000) and len(ring.text()) <= STDERR_BYTES
+        os.close(write)
+        assert ring.thread is not None
+        ring.thread.join(5)
+        assert not ring.thread.is_alive()  # the pipe's end ends the thread
+        assert ring.text().endswith("y" * 1000)
 
 
 def test_exit_descriptions() -> None:
