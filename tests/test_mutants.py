@@ -1827,6 +1827,32 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut17-blank-rule-ignored-below-twelve": "score-011",
     "mut17-single-round-opens-on-blank": "mut16-single-001",
     "mut17-most-outs-unresolved-shared-by-all": "mut17-outs-001",
+    # the eighteenth reading (eighteenth_reading.py)
+    "mut18-heaviest-total-compared-as-text": "heavy-003",
+    "mut18-draw-totals-compared-as-text": "draw-001",
+    "mut18-blocked-winner-values-compared-as-text": "mut18-blocked-001",
+    "mut18-blocked-winner-counts-compared-as-text": "s46-end-002",
+    "mut18-match-totals-compared-as-text": "match-007",
+    "mut18-highest-double-held-compared-as-text": "mut18-designated-001",
+    "mut18-designated-double-compared-as-text": "mut18-designated-001",
+    "mut18-after-engine-wraps-at-eight": "mut18-seats-001",
+    "mut18-draw-start-rotation-wraps-at-eight": "mut17-seats-003",
+    "mut18-owner-marker-stays-on-high-seats": "mut18-markers-001",
+    "mut18-owner-anywhere-marker-stays-on-high-seats": "mut18-markers-003",
+    "mut18-outs-uncounted-on-high-seats": "mut18-outs-001",
+    "mut18-seat-eight-train-taken-for-mexican": "mut18-trains-001",
+    "mut18-passes-uncounted-on-high-seats": "tenseat-002",
+    "mut18-stuck-test-asks-eight-seats": "tenseat-003",
+    "mut18-totals-uncarried-on-high-seats": "mut18-outs-002",
+    "mut18-lap-ends-after-eight-seats": "mut18-laps-001",
+    "mut18-blocked-winner-wipes-match-total": "score-022",
+    "mut18-shared-tie-broken-by-outs": "bounds-001",
+    "mut18-lowest-seat-read-as-most-outs": "singletie-001",
+    "mut18-until-playable-stops-at-closed-fit": "mut18-untilplay-001",
+    "mut18-search-drawer-draws-again": "engine-008",
+    "mut18-designated-prefers-round-double": "mut18-designated-002",
+    "mut18-oldest-first-skips-mexican-double": "doubles-028",
+    "mut18-uncoverable-judged-by-boneyard": "doubles-041",
 }
 
 
@@ -1903,6 +1929,7 @@ def test_unknown_mutant_is_refused_with_the_nearest_names() -> None:
 
 
 def test_every_mutant_has_a_witness() -> None:
+    from mtrain.conformance.mutants.eighteenth_reading import EIGHTEENTH_READING
     from mtrain.conformance.mutants.eighth_reading import EIGHTH_READING
     from mtrain.conformance.mutants.eleventh_reading import ELEVENTH_READING
     from mtrain.conformance.mutants.fifteenth_reading import FIFTEENTH_READING
@@ -1933,7 +1960,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *FOURTEENTH_READING,
                                                         *FIFTEENTH_READING,
                                                         *SIXTEENTH_READING,
-                                                        *SEVENTEENTH_READING)}
+                                                        *SEVENTEENTH_READING,
+                                                        *EIGHTEENTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())

@@ -12,6 +12,7 @@ from typing import Any
 from mtrain.conformance.adapter import Implementation
 from mtrain.conformance.mutants import faults_end as end
 from mtrain.conformance.mutants import faults_play as play
+from mtrain.conformance.mutants.eighteenth_reading import EIGHTEENTH_READING
 from mtrain.conformance.mutants.eighth_reading import EIGHTH_READING
 from mtrain.conformance.mutants.eleventh_reading import ELEVENTH_READING
 from mtrain.conformance.mutants.fifteenth_reading import FIFTEENTH_READING
@@ -578,7 +579,7 @@ _CATALOGUE += OUTSIDE + SECOND_READING + THIRD_READING + FOURTH_READING + FIFTH_
 _CATALOGUE += SIXTH_READING + SEVENTH_READING + EIGHTH_READING + NINTH_READING
 _CATALOGUE += TENTH_READING + ELEVENTH_READING + TWELFTH_READING + THIRTEENTH_READING
 _CATALOGUE += FOURTEENTH_READING + FIFTEENTH_READING + SIXTEENTH_READING
-_CATALOGUE += SEVENTEENTH_READING
+_CATALOGUE += SEVENTEENTH_READING + EIGHTEENTH_READING
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _CATALOGUE}
 if len(MUTANTS) != len(_CATALOGUE):  # pragma: no cover - a catalogue error
