@@ -1833,6 +1833,9 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut18-blocked-winner-values-compared-as-text": "mut18-blocked-001",
     "mut18-blocked-winner-counts-compared-as-text": "s46-end-002",
     "mut18-match-totals-compared-as-text": "match-007",
+    "mut18-tie-outs-and-seats-compared-as-text": "mut18-ties-001",
+    "mut18-passes-compared-as-text": "mut18-passes-001",
+    "mut18-turn-order-seats-sorted-as-text": "tenseat-001",
     "mut18-highest-double-held-compared-as-text": "mut18-designated-001",
     "mut18-designated-double-compared-as-text": "mut18-designated-001",
     "mut18-after-engine-wraps-at-eight": "mut18-seats-001",
@@ -1852,6 +1855,7 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut18-search-drawer-draws-again": "engine-008",
     "mut18-designated-prefers-round-double": "mut18-designated-002",
     "mut18-oldest-first-skips-mexican-double": "doubles-028",
+    "mut18-anywhere-follow-not-on-the-double": "doubles-021",
     "mut18-uncoverable-judged-by-boneyard": "doubles-041",
 }
 

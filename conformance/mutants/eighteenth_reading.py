@@ -2,23 +2,26 @@
 the seventeen readings before it did not look.
 
 Numbers compared as text, as a JavaScript engine's default `sort()` compares them (so
-"9" comes after "24" and "12" before "2"): the heaviest tile (SEAT-6), the draw for the
-start (SEAT-5), the blocked round's lowest hand by its value or by its tile count
-(SCORE-7), the match totals (MATCH-2, MATCH-3), the highest double held (ENG-7) and the
-designated seat's largest double (ENG-8). Large tables (9 players and more) read
-through code sized for eight seats where the seventeenth reading did not: after-engine's
-next seat and the drawn start's rotation wrapped at eight (SEAT-4, SEAT-5), the markers
-of seats 8 and up left up under owner-plays-own and owner-plays-anywhere (MARK-3,
-MARK-5), their outs (MATCH-5) and their passes (END-3) not counted, whether anyone can
-ever play asked of eight seats (END-2), seat 8's train taken for the Mexican Train (the
-Mexican Train's index fixed at 8), their running totals not carried (MATCH-1), the
-search's lap closed after eight draws (ENG-6). Later rounds: the blocked round's lowest
-hand wiping its match total, not its round score (SCORE-7). Neighbour
-values: a shared tie broken by the outs, lowest-seat read as most-outs (MATCH-4..6).
-Single slips: draw-until-playable stopping at a drawn tile that fits a closed train
-(TURN-5), a search drawer drawing again (ENG-4), the designated seat placing the
-round's double before its largest (ENG-8), oldest-first passing over the Mexican
-Train's double (DBL-7), an uncoverable double judged by the boneyard alone (DBL-9).
+"9" comes after "24", "12" before "2", and "2" passes are "as many as" "10" players):
+the heaviest tile (SEAT-6), the draw for the start (SEAT-5), the blocked round's lowest
+hand by its value or by its tile count (SCORE-7), the match totals (MATCH-2, MATCH-3),
+the outs and seat numbers that break a tie (MATCH-5, MATCH-6), the full round of passes
+(END-3), the order of the seats at a table of 11 or more (SEAT-1), the highest double
+held (ENG-7) and the designated seat's largest double (ENG-8). Large tables (9 players
+and more) read through code sized for eight seats where the seventeenth reading did not:
+after-engine's next seat and the drawn start's rotation wrapped at eight (SEAT-4,
+SEAT-5), the markers of seats 8 and up left up under owner-plays-own and
+owner-plays-anywhere (MARK-3, MARK-5), their outs (MATCH-5), their passes (END-3) and
+their running totals (MATCH-1) not counted, whether anyone can ever play asked of eight
+seats (END-2), seat 8's train taken for the Mexican Train (the Mexican Train's index
+fixed at 8), the search's lap closed after eight draws (ENG-6). Later rounds: the
+blocked round's lowest hand wiping its match total, not its round score (SCORE-7).
+Neighbour values: a shared tie broken by the outs, lowest-seat read as most-outs
+(MATCH-4..6). Single slips: draw-until-playable stopping at a drawn tile that fits a
+closed train (TURN-5), a search drawer drawing again (ENG-4), the designated seat
+placing the round's double before its largest (ENG-8), oldest-first passing over the
+Mexican Train's double (DBL-7), the anywhere follow-up kept off the double just laid
+(DBL-2), an uncoverable double judged by the boneyard alone (DBL-9).
 """
 
 from __future__ import annotations
@@ -31,8 +34,13 @@ from mtrain.conformance.mutants import originals as ref
 from mtrain.conformance.mutants.implementation import Mutant
 from mtrain.reference import deal as deal_module
 from mtrain.reference import engine as engine_module
-from mtrain.reference.engine import DRAW, ENGINE, PASS, START, Action, State
-from mtrain.reference.rules import MARKER_OWNER_ANYWHERE, MARKER_OWNER_OWN, Rules
+from mtrain.reference.engine import BLOCKED, DRAW, ENGINE, FOLLOW, PASS, START, Action, State
+from mtrain.reference.rules import (
+    FOLLOW_ANYWHERE,
+    MARKER_OWNER_ANYWHERE,
+    MARKER_OWNER_OWN,
+    Rules,
+)
 from mtrain.spec import tiles as T
 
 _deal = deal_module.deal
@@ -104,6 +112,43 @@ def _winners_totals_as_text(state: State) -> list[int]:
     elif len(tied) > 1 and rules.tie_lowest_seat:
         tied = tied[:1]
     return tied
+
+
+def _winners_ties_as_text(state: State) -> list[int]:
+    """MATCH-5 and MATCH-6 with the outs and the seat numbers compared as text: 9 outs
+    are "more" than 10, seat 10 is "lower" than seat 2."""
+    rules = state.rules
+    best = max(state.scores) if rules.positive_scoring else min(state.scores)
+    tied = [s for s, v in enumerate(state.scores) if v == best]
+    if len(tied) > 1 and rules.tie_most_outs:
+        most = max(str(state.outs[s]) for s in tied)
+        tied = [s for s in tied if str(state.outs[s]) == most]
+    elif len(tied) > 1 and rules.tie_lowest_seat:
+        tied = [min(tied, key=str)]
+    return tied
+
+
+def _passes_as_text(state: State) -> None:
+    """END-3 with the passes and the players compared as text: at a table of 10 or more
+    "2" passes are already "as many as" the "10" players."""
+    if (not state.boneyard and state.rules.passes_end_round and state.result is None
+            and state.players >= 10):
+        if str(state.passes) >= str(state.players):
+            ref.finish(state, BLOCKED, -1)
+        return
+    ref.check_blocked(state)
+
+
+def _end_turn_seats_as_text(state: State) -> None:
+    """SEAT-1 with the seats in the order their numbers sort as text: at a table of 11 or
+    more seat 10 comes after seat 1, and seat 2 after seat 10."""
+    seat = state.seat
+    ref.end_turn(state)
+    n = state.players
+    if n < 11 or state.result is not None:
+        return
+    order = sorted(range(n), key=str)
+    state.seat = order[(order.index(seat) + 1) % n]
 
 
 def _numbers_as_text(st: State) -> list[int]:
@@ -358,6 +403,16 @@ def _oldest_skips_mexican(state: State, first_turns_over: bool = False) -> list[
     return ref.duties(probe, first_turns_over) or found
 
 
+def _follow_elsewhere(state: State) -> list[int]:
+    """DBL-2 read as "another tile, on another train": under the anywhere follow-up the
+    doubles laid this turn are left for the others to cover."""
+    found = ref.playable_trains(state)
+    if (state.phase != FOLLOW or state.rules.follow != FOLLOW_ANYWHERE
+            or not state.turn_doubles):
+        return found
+    return [t for t in found if t not in state.turn_doubles]
+
+
 def _live_by_boneyard(state: State, train: int) -> bool:
     """DBL-9 with "nobody can cover it" read as "no tile of its number is left to draw":
     the hands are not looked at."""
@@ -393,6 +448,21 @@ EIGHTEENTH_READING: tuple[Mutant, ...] = (
            "positive 9 beats 120", ("MATCH-2", "MATCH-3"),
            "winners: the best total as the strings sort",
            winners=_winners_totals_as_text),
+    Mutant("mut18-tie-outs-and-seats-compared-as-text",
+           "Under most-outs the outs are compared as text (9 beats 10), under lowest-seat "
+           "the seat numbers (seat 10 before seat 2)", ("MATCH-5", "MATCH-6"),
+           "winners: outs and seats compared as strings",
+           winners=_winners_ties_as_text),
+    Mutant("mut18-passes-compared-as-text",
+           "Under full-round-of-passes the passes are compared with the players as text: at "
+           "a table of 10 or more two passes in a row block the round", ("END-3",),
+           "_check_blocked swapped: str(passes) >= str(players) at 10 and more",
+           patches={"_check_blocked": _passes_as_text}),
+    Mutant("mut18-turn-order-seats-sorted-as-text",
+           "At a table of 11 or more the seats take turns in the order their numbers sort "
+           "as text: 0, 1, 10, 2, ..., 9", ("SEAT-1",),
+           "_end_turn swapped: the next seat in text order",
+           patches={"_end_turn": _end_turn_seats_as_text}),
     Mutant("mut18-highest-double-held-compared-as-text",
            "Under highest-double-held the doubles held are ranked as text: [9-9] opens "
            "before [12-12]", ("ENG-7",),
@@ -489,13 +559,18 @@ EIGHTEENTH_READING: tuple[Mutant, ...] = (
            "train has one open", ("DBL-7", "DBL-6"),
            "duties swapped: the Mexican Train's double dropped when another is open",
            patches={"duties": _oldest_skips_mexican}),
+    Mutant("mut18-anywhere-follow-not-on-the-double",
+           "Under the anywhere follow-up the tile after a double may go anywhere but on the "
+           "double just laid: it is left for the others to cover", ("DBL-2", "TRAIN-3"),
+           "playable_trains swapped: the turn's doubles dropped in a follow-up",
+           patches={"playable_trains": _follow_elsewhere}),
     Mutant("mut18-uncoverable-judged-by-boneyard",
            "Under release-uncoverable a double is released once no tile of its number is "
            "left in the boneyard, held tiles or not", ("DBL-9", "DBL-6"),
            "live swapped: the boneyard alone looked at",
            patches={"live": _live_by_boneyard}),
 )
-"""The eighteenth reading: 25 rule bugs, none a mutant of the catalogue (names,
+"""The eighteenth reading: 29 rule bugs, none a mutant of the catalogue (names,
 descriptions and kill sets checked against the seventeen readings before it). One more
 was written and dropped as equivalent to the reference on every rule set the
 specification allows: the heaviest tile sought with the engine still in its holder's
@@ -503,8 +578,8 @@ hand (SEAT-6) needs a holder, and SEAT-6 requires the engine set aside (clauses.
 so no hand ever holds it.
 
 Measured on the corpus as it was before any fixture was added for them (2026-12-05,
-`mtrain mutants -m mut18-... -j 2`, 2,398 passing runs): 19 of the 25 killed, four of
-them by one fixture only (mut18-owner-marker-stays-on-high-seats and
+`mtrain mutants -m mut18-... -j 2`): of the first 25 (2,398 passing runs), 19 killed,
+four of them by one fixture only (mut18-owner-marker-stays-on-high-seats and
 mut18-owner-anywhere-marker-stays-on-high-seats by mut17-markers-003,
 mut18-seat-eight-train-taken-for-mexican by s46-first-001,
 mut18-until-playable-stops-at-closed-fit by turn-013). Six survived:
@@ -515,12 +590,19 @@ two digits beside one of one digit, nor the round's double below a larger one),
 mut18-after-engine-wraps-at-eight (no after-engine deal of 9 or more has its holder at
 seat 7 or later), mut18-outs-uncounted-on-high-seats (no fixture has seat 8 or 9 go
 out) and mut18-lap-ends-after-eight-seats (no search in laps at a table of 9 or more).
+Four were written after the first fixtures: mut18-turn-order-seats-sorted-as-text
+(killed by 5, among them s47-big-002, a session-47 scenario written before it) and
+mut18-anywhere-follow-not-on-the-double (33) were killed at once;
+mut18-tie-outs-and-seats-compared-as-text (no tie between 10 outs and fewer, nor
+between seat 2 and seat 10) and mut18-passes-compared-as-text (no full round of passes
+counted at a table of 10 or more) survived.
 
-Seventeen fixtures worked by hand from the clauses, in eight files named
+Twenty-one fixtures worked by hand from the clauses, in ten files named
 *-eighteenth-reading.yaml (seats/large-tables mut18-seats-001, -002; engine/laps
 mut18-laps-001, -002; engine/designated mut18-designated-001 to -003;
 markers/owner-high-seats mut18-markers-001 to -003; turns/seat-eight mut18-trains-001,
 -002; scoring/blocked-values mut18-blocked-001, -002; match/outs-high-seats
-mut18-outs-001, -002; turns/until-playable mut18-untilplay-001, -002), kill every one of
-the 25 twice or more (2,453 runs). Blame (`--blame`) charges all 25 to a clause they
-break."""
+mut18-outs-001, -002; turns/until-playable mut18-untilplay-001, -002;
+round-end/passes-text mut18-passes-001, -002; match/tie-text mut18-ties-001, -002), kill
+every one of the 29 twice or more (2,508 runs). Blame (`--blame`) charges all 29 to a
+clause they break."""
