@@ -1851,7 +1851,7 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut18-blocked-winner-wipes-match-total": "score-022",
     "mut18-shared-tie-broken-by-outs": "bounds-001",
     "mut18-lowest-seat-read-as-most-outs": "singletie-001",
-    "mut18-until-playable-stops-at-closed-fit": "mut18-untilplay-001",
+    "mut18-until-playable-stops-at-closed-fit": "mut18-redraw-001",
     "mut18-search-drawer-draws-again": "engine-008",
     "mut18-designated-prefers-round-double": "mut18-designated-002",
     "mut18-oldest-first-skips-mexican-double": "doubles-028",

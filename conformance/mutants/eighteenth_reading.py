@@ -602,7 +602,7 @@ Twenty-one fixtures worked by hand from the clauses, in ten files named
 mut18-laps-001, -002; engine/designated mut18-designated-001 to -003;
 markers/owner-high-seats mut18-markers-001 to -003; turns/seat-eight mut18-trains-001,
 -002; scoring/blocked-values mut18-blocked-001, -002; match/outs-high-seats
-mut18-outs-001, -002; turns/until-playable mut18-untilplay-001, -002;
+mut18-outs-001, -002; turns/until-playable mut18-redraw-001, -002;
 round-end/passes-text mut18-passes-001, -002; match/tie-text mut18-ties-001, -002), kill
 every one of the 29 twice or more (2,508 runs). Blame (`--blame`) charges all 29 to a
 clause they break."""
