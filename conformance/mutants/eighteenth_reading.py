@@ -597,12 +597,13 @@ mut18-tie-outs-and-seats-compared-as-text (no tie between 10 outs and fewer, nor
 between seat 2 and seat 10) and mut18-passes-compared-as-text (no full round of passes
 counted at a table of 10 or more) survived.
 
-Twenty-one fixtures worked by hand from the clauses, in ten files named
+Twenty-three fixtures worked by hand from the clauses, in ten files named
 *-eighteenth-reading.yaml (seats/large-tables mut18-seats-001, -002; engine/laps
 mut18-laps-001, -002; engine/designated mut18-designated-001 to -003;
 markers/owner-high-seats mut18-markers-001 to -003; turns/seat-eight mut18-trains-001,
--002; scoring/blocked-values mut18-blocked-001, -002; match/outs-high-seats
+-002; scoring/blocked-values mut18-blocked-001 to -003; match/outs-high-seats
 mut18-outs-001, -002; turns/until-playable mut18-redraw-001, -002;
-round-end/passes-text mut18-passes-001, -002; match/tie-text mut18-ties-001, -002), kill
-every one of the 29 twice or more (2,508 runs). Blame (`--blame`) charges all 29 to a
-clause they break."""
+round-end/passes-text mut18-passes-001 to -003; match/tie-text mut18-ties-001, -002),
+kill every one of the 29 twice or more (2,512 runs); mut18-blocked-003, a later round
+with totals carried in, gives mut18-blocked-winner-wipes-match-total its third killer.
+Blame (`--blame`) charges all 29 to a clause they break."""
