@@ -22,6 +22,7 @@ import pytest
 
 from mtrain.conformance.adapter import ReferenceImplementation, Refused, ruleset_json
 from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
+from mtrain.conformance.interface import RefusedSetup
 from mtrain.conformance.mutants import swapped
 from mtrain.conformance.partition import applies
 from mtrain.conformance.runner import play
@@ -58,6 +59,10 @@ class Trace:
 
 
 def trace_of(fx: Fixture, exp: Expectation, rs: Ruleset) -> Trace:
+    """The entry as the reference plays it under `rs`. A table the rule set does not deal
+    (DEAL-7: a player count its hand-size table lacks) is refused as a whole: the trace
+    stops at the states reached, with no action the entry expects refused played on it,
+    and the reads the refusal made are checked against those states alone."""
     impl, rj = ReferenceImplementation(), ruleset_json(rs)
     states: list[JSON] = []
     play(fx, rs, impl, rj, trace=states)
@@ -69,6 +74,8 @@ def trace_of(fx: Fixture, exp: Expectation, rs: Ruleset) -> Trace:
                 states.append(impl.apply(rj, last, action_json(text, max_pip_of(rs))))
             except (Refused, FixtureError):
                 continue
+            except RefusedSetup:  # the table itself, not this action: nothing plays on it
+                break
             actions.append((last, text))
     return Trace(fx, rs, tuple(states), tuple(actions))
 
@@ -315,6 +322,17 @@ def strays(fixtures: Sequence[Fixture], rs: Ruleset) -> list[str]:
 @pytest.mark.parametrize("variant", ["pagat", "puremco", "puremco+passes-end-round"])
 def test_the_reference_reads_an_option_only_where_its_clause_applies(variant: str) -> None:
     assert strays(corpus(), catalog().ruleset(variant)) == []
+
+
+def test_a_table_the_rule_set_does_not_deal_is_traced_to_its_start() -> None:
+    """mut18-trains-001 seats nine, and puremco's hand-size table stops at eight (DEAL-7):
+    the actions it expects refused are not played on a table the rule set refuses, so the
+    trace is its start alone, with no action (it raised RefusedSetup before)."""
+    fx = next(f for f in corpus() if f.id == "mut18-trains-001")
+    exp = fx.expect[0]
+    assert fx.table is not None and len(fx.table["hands"]) == 9 and exp.refused
+    tr = trace_of(fx, exp, catalog().ruleset("puremco"))
+    assert len(tr.states) == 1 and tr.actions == ()
 
 
 def _with_early_reads() -> dict[str, Callable[..., Any]]:
