@@ -28,6 +28,8 @@ class GameResult:
     variant: str = ""
     steps: int = 0
     rounds: int = 0
+    blocked: set[int] = field(default_factory=set)  # rounds the reference ended blocked
+    steered: bool = False  # its plays steered toward a blocked end (steer.py)
     found: dict[str, tuple[int, Occurrence]] = field(default_factory=dict)
     """signature -> (how often, the occurrence with the smallest probe)"""
     warnings: list[str] = field(default_factory=list)

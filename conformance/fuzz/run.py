@@ -163,6 +163,8 @@ class FuzzReport:
     not_applicable: int = 0
     steps: int = 0
     rounds: int = 0
+    blocked: int = 0  # rounds the reference ended blocked (END-2, END-3), by its rules
+    steered: int = 0  # games steered toward a blocked end (steer.py)
     answered: int = 0  # questions the implementation answered, judged or not
     seconds: float = 0.0
     groups: list[Group] = field(default_factory=list)
@@ -585,6 +587,8 @@ def _count_result(report: FuzzReport, groups: dict[tuple[str, str | None], Group
         report.games += 1
         report.steps += result.steps
         report.rounds += result.rounds
+        report.blocked += len(result.blocked)
+        report.steered += result.steered
         report.warnings += result.warnings
     return _add(groups, result, known)
 
