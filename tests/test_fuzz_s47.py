@@ -11,30 +11,42 @@
   that each known value's plays lie between the two ends.
 - Half the games of a rule set with a round-end rule of its own are steered toward a
   blocked end (fuzz/steer.py): 12 games on viaduct reached none.
+- ballast's own double's duty forgotten (DBL-6) read as a release one tile short (DBL-9)
+  wherever that double lay on the mover's own train, where one table cannot tell the two
+  apart: such a finding folds into the duty's.
 """
 
 from __future__ import annotations
 
+import json
 import random
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import z3
 
+from mtrain.cli import main
 from mtrain.conformance import fuzz as F
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.bracket_alone import BRACKETS
-from mtrain.conformance.fuzz.judge import Probe
+from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.possible import table_problems
+from mtrain.conformance.fuzz.results import GameResult, Occurrence
 from mtrain.conformance.fuzz.rulesets import Chooser, declared_context
+from mtrain.conformance.fuzz.run import Group, one_per_bug
 from mtrain.conformance.fuzz.steer import blocking_choice
 from mtrain.conformance.fuzz.tables import drop_train
+from mtrain.conformance.move_charges import own_one_short
+from mtrain.reference import codec
 from mtrain.reference.deal import deal as reference_deal
 from mtrain.reference.deal import deal_pool
 from mtrain.reference.engine import BLOCKED, OVER, legal_actions, perform
 from mtrain.spec.catalog import catalog
 from mtrain.spec.model import legality as L
 from mtrain.spec.model.symbolic import Symbolic
+from mtrain.spec.notation import table_state
 
 EXAMPLES = Path(__file__).parent / "examples"
 
@@ -181,3 +193,100 @@ def test_only_games_under_a_round_end_rule_of_ones_own_are_steered(tmp_path: Pat
     a, b = (F.plan_game(7, 3, Chooser([name])) for name in (own, plain))
     assert (a.players, a.first_round, a.rounds) == (b.players, b.first_round, b.rounds)
 
+
+# ballast's reproducer of its bug 2 (own double's duty forgotten, DBL-6) where its double
+# lacks one tile of DBL-9's release: seat 1's [4-4], nine of the ten tiles bearing 4 on the
+# table, the tenth ([4-2]) in seat 1's hand. Offering [4-2] on the Mexican Train as well as
+# on the double reads as the double released one tile early (DBL-9) and as its duty
+# forgotten (DBL-6) alike.
+OWN_SHORT: dict[str, Any] = {"engine": 3, "seat": 1, "starter": 0,
+                             "hands": {0: ["0-0"], 1: ["4-2"]},
+                             "trains": {1: ["3-1", "1-4", "4-4"],
+                                        "mexican": ["3-4", "4-7", "7-5", "5-4", "4-0", "0-8",
+                                                    "8-4", "4-6", "6-9", "9-4"]}}
+
+
+def ballast_context() -> F.Context:
+    return declared_context(catalog().rules_file(str(EXAMPLES / "ballast-rules.yaml")))
+
+
+def state_of(table: dict[str, Any], ctx: F.Context) -> Any:
+    return codec.state_from_json(ctx.rules, table_state(table, ctx.rs))
+
+
+def test_a_double_one_short_on_the_movers_own_train_reads_as_its_duty_forgotten_too() -> None:
+    ctx = ballast_context()
+    st = state_of(OWN_SHORT, ctx)
+    assert own_one_short(st)
+    # the same double on seat 0's train, seat 1 to move: a release, not one's own duty
+    other = {**OWN_SHORT, "hands": {0: ["4-2"], 1: ["0-0"]},
+             "trains": {0: OWN_SHORT["trains"][1], "mexican": OWN_SHORT["trains"]["mexican"]}}
+    assert not own_one_short(state_of(other, ctx))
+
+
+class OwnDoubleFree(ReferenceImplementation):
+    """ballast's bug 2 alone: an open double of an earlier turn on the mover's own train
+    does not bind the mover (DBL-6)."""
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        st = self.state(ruleset, state).copy()
+        if st.seat in st.open_doubles and st.seat not in st.turn_doubles:
+            st.open_doubles = [t for t in st.open_doubles if t != st.seat]
+        return [codec.action_to_json(st, a) for a in legal_actions(st)]
+
+
+def test_the_release_one_short_on_ones_own_train_is_marked_alike_with_the_duty() -> None:
+    ctx = ballast_context()
+    (found,) = F.Judge(OwnDoubleFree()).judge(Probe("legal", ctx.name, OWN_SHORT)) or []
+    assert (found.signature, found.alike) == ("allows play (DBL-9)", "DBL-6")
+
+
+def _charged(signature: str, charged: str, tmp_path: Path, alike: str | None = None) -> Group:
+    occ = Occurrence(Probe("legal", "pagat"), Disagreement(signature, (), alike=alike),
+                     0, 1, 1, 2)
+    g = Group(signature, 3, occ, occ, ["pagat"], charged=(charged,), alike=alike)
+    g.path = tmp_path / f"{signature.replace(' ', '-')}.yaml"
+    g.path.write_text("[]\n", encoding="utf-8")
+    return g
+
+
+def test_a_finding_every_occurrence_of_which_reads_as_the_duty_folds_into_the_dutys(
+        tmp_path: Path) -> None:
+    duty = _charged("allows play (DBL-6)", "DBL-6", tmp_path)
+    short = _charged("allows play (DBL-9)", "DBL-9", tmp_path, alike="DBL-6")
+    assert one_per_bug([duty, short]) == [duty]
+    assert duty.also == [("allows play (DBL-9)", 3)] and duty.count == 6
+    # a release one short seen where nothing else explains it too is a finding of its own
+    duty = _charged("allows play (DBL-6)", "DBL-6", tmp_path)
+    short = _charged("allows play (DBL-9)", "DBL-9", tmp_path)
+    assert one_per_bug([duty, short]) == [duty, short]
+    # and with no finding of the duty to fold into, it stays
+    short = _charged("allows play (DBL-9)", "DBL-9", tmp_path, alike="DBL-6")
+    assert one_per_bug([short]) == [short]
+
+
+def test_a_game_keeps_a_signatures_alike_clause_only_while_every_occurrence_has_it() -> None:
+    res = GameResult(0, "pagat")
+    probe = Probe("legal", "pagat")
+    res.record([Disagreement("allows play (DBL-9)", (), alike="DBL-6")], probe, 1, 1, 2)
+    res.record([Disagreement("allows play (DBL-9)", (), alike="DBL-6")], probe, 1, 2, 2)
+    assert res.alike["allows play (DBL-9)"] == "DBL-6"
+    res.record([Disagreement("allows play (DBL-9)", ())], probe, 1, 3, 2)
+    res.record([Disagreement("allows play (DBL-9)", (), alike="DBL-6")], probe, 1, 4, 2)
+    assert res.alike["allows play (DBL-9)"] is None
+
+
+@pytest.mark.slow  # plays ballast (about 4 CPU s)
+def test_ballasts_own_double_bug_alone_is_one_finding_charged_to_the_duty(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ballast with bug 2 alone (`--fixed 1,3`), 40 games (seed 1): two findings before,
+    `allows play (DBL-6)` (8 times) and `allows play (DBL-9)` (3, each where the double
+    lay on the mover's own train, one tile short); now one, charged DBL-6."""
+    command = f"{sys.executable} {EXAMPLES / 'ballast_engine.py'} --fixed 1,3"
+    capsys.readouterr()
+    main(["fuzz", "--impl", command, "--rules", str(EXAMPLES / "ballast-rules.yaml"),
+          "--games", "40", "--seed", "1", "--out", str(tmp_path / "out"), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    (finding,) = report["findings"]
+    assert (finding["signature"], finding["charged"]) == ("allows play (DBL-6)", ["DBL-6"])
+    assert [a["signature"] for a in finding["also"]] == ["allows play (DBL-9)"]
