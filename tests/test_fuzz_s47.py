@@ -31,11 +31,12 @@ from mtrain.cli import main
 from mtrain.conformance import fuzz as F
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.bracket_alone import BRACKETS
+from mtrain.conformance.fuzz.asking import Session
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.results import GameResult, Occurrence
 from mtrain.conformance.fuzz.rulesets import Chooser, declared_context
-from mtrain.conformance.fuzz.run import Group, one_per_bug
+from mtrain.conformance.fuzz.run import Group, _shrink_and_write, one_per_bug
 from mtrain.conformance.fuzz.steer import blocking_choice
 from mtrain.conformance.fuzz.tables import drop_train
 from mtrain.conformance.move_charges import own_one_short
@@ -290,3 +291,30 @@ def test_ballasts_own_double_bug_alone_is_one_finding_charged_to_the_duty(
     (finding,) = report["findings"]
     assert (finding["signature"], finding["charged"]) == ("allows play (DBL-6)", ["DBL-6"])
     assert [a["signature"] for a in finding["also"]] == ["allows play (DBL-9)"]
+
+
+def test_a_shrunk_reproducer_its_check_refuses_falls_back_to_the_probe_as_found(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shrink that keeps the signature but leaves a table conform would not pass on the
+    reference (coupling's tie rule moved to a round its own match does not end at) wrote
+    no reproducer; the probe as found, which passes the check, is written instead."""
+    name = rules_file(tmp_path, "rot", starting_seat="rotate")
+    hands: dict[int, list[str]] = {0: ["3-1"], 1: ["4-2"], 2: ["6-1"], 3: ["12-2"],
+                                   4: ["8-3"], 5: ["9-5"]}
+    table = {"engine": 7, "seat": 5, "starter": 5, "hands": hands,
+             "trains": {0: ["7-12"], 1: ["7-10"], 2: ["7-11"], 3: ["7-4"], 4: ["7-6"],
+                        5: ["7-9"]},
+             "boneyard": ["rest"], "scores": [0] * 6, "outs": [0] * 6}
+    probe = Probe("apply", name, table, action="play 9-5 on 5")
+    impl = FirstSeatNudged()
+    (found,) = F.Judge(impl).judge(probe) or []
+    occ = Occurrence(probe, found, 0, 6, 1, 6)
+    group = Group(found.signature, 1, occ, occ, [name])
+    # the "shrunk" table: the mover's tile is gone, so the reference refuses the play
+    broken = Probe("apply", name, {**table, "hands": {**hands, 5: ["12-12"]}},
+                   action="play 9-5 on 5")
+    monkeypatch.setattr(F.Shrinker, "run", lambda self: broken)
+    _shrink_and_write(group, Session(impl, "ref", None), "nudged", 1, tmp_path / "out", 5,
+                      set())
+    assert group.problems == [] and group.path is not None and group.path.exists()
+    assert group.shrunk is probe and group.charged

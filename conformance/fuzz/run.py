@@ -711,6 +711,15 @@ def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out
         group.problems.append(f"the rule-set file of the reproducer could not be written to "
                               f"{out}: {e.strerror or e}")
     checked = check(path, text, session.impl, label, context(group.shrunk.variant))
+    if checked.problems and group.shrunk is not group.best.probe:
+        # a shrink that left a reproducer its check refuses (a cut that held the signature
+        # but not what conform runs): the probe as found, where that one passes the check
+        found = group.best
+        whole = render(reproducer(found, found.probe, found.disagreement, label, seed, fid))
+        again = check(path, whole, session.impl, label, context(found.probe.variant))
+        if not again.problems:
+            group.shrunk, group.verdict, text, checked = (found.probe, found.disagreement,
+                                                          whole, again)
     group.problems += checked.problems
     group.charged = checked.charged
     if group.problems and group.shrunk.kind == "listed" and group.verdict.own:
