@@ -42,7 +42,9 @@ from mtrain.spec.scope import Region, Space
 BRACKETS = {"follow_up": frozenset(("cover-own", "anywhere")),
             "own_train_first": frozenset(("required", "not-required"))}
 """An option -> the narrowest and the widest of its known values (DBL-4 and DBL-2; TRAIN-7
-and TRAIN-4): both must give the entry's answer."""
+and TRAIN-4): both must give the entry's answer. That every known value's plays lie
+between the two is checked on the model, over every situation and every other rule
+(tests/test_fuzz_s47.py), so a value added out of that order fails there."""
 
 
 def bracketed_options(why: str) -> frozenset[str]:

@@ -132,6 +132,17 @@ def released_one_short(st: engine.State, act: engine.Action,
     return act in legal and (offered is None or set(offered) == set(legal))
 
 
+def own_one_short(st: engine.State) -> bool:
+    """Whether every double of an earlier turn one tile short of DBL-9's release lies on
+    the mover's own train (and one does): there, a release counted one tile early (DBL-9,
+    released_one_short) and the duty of one's own double forgotten (DBL-6: ballast's bug
+    2) offer the same actions, and one table cannot tell them apart."""
+    rules = st.rules
+    short = [t for t in st.open_doubles if t not in st.turn_doubles
+             and (rules.number_mask[st.ends[t]] & ~st.table_mask).bit_count() == 1]
+    return bool(short) and all(t == st.seat for t in short)
+
+
 def dead_duty(st: engine.State) -> bool:
     """Whether the player to move is bound by open doubles (DBL-6) none of which any tile
     left off the table can cover."""

@@ -32,6 +32,7 @@ from mtrain.conformance import fuzz as F
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.bracket_alone import bracketed_entry, bracketed_options
 from mtrain.conformance.fixture import Fixture, load_file
+from mtrain.conformance.fuzz import steer
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.results import Occurrence
 from mtrain.conformance.fuzz.rulesets import declared_context
@@ -58,6 +59,14 @@ def rules_file(tmp_path: Path, name: str, **options: object) -> str:
     return declared_context(catalog().rules_file(str(path))).name
 
 
+@pytest.fixture
+def unsteered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No game steered toward a blocked end (fuzz/steer.py, session 47): the games these
+    tests were measured on, whose blocked ends keep an open double. Steered play lays
+    doubles last, and its blocked ends, with none open, get reproducers with a step."""
+    monkeypatch.setattr(steer, "STEER_SHARE", 0.0)
+
+
 class BlockedPips(ReferenceImplementation):
     """viaduct's bug 2 alone: `score` with no winner gives each hand's pips."""
 
@@ -69,7 +78,7 @@ class BlockedPips(ReferenceImplementation):
 
 
 def test_a_blocked_end_an_own_rule_decides_gets_a_reproducer_conform_runs(
-        tmp_path: Path) -> None:
+        tmp_path: Path, unsteered: None) -> None:
     """viaduct's case: positive scoring, its own blocked round and uncoverable double. In
     8 games (seed 0) a blocked end is reached with an open double on the table; its
     `score` answer is a finding whose reproducer is the table before the last step with a
@@ -317,7 +326,7 @@ def test_splices_cut_a_loop_out_of_a_train_or_relay_a_stretch_shorter() -> None:
 
 
 def test_a_blocked_ends_table_score_reproducer_is_shrunk_through_its_trains(
-        tmp_path: Path) -> None:
+        tmp_path: Path, unsteered: None) -> None:
     """The blocked end of the first test keeps an open double whose number every hand has
     run out of, so no train's tail comes off (each ends in a tile of that number, or the
     cut opens a number a hand holds): 37 tiles were written. Stretches inside the trains

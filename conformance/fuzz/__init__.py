@@ -26,13 +26,18 @@ has at each count played, so that no game starts after it (setups.py). At each r
 the round's `score` is asked (scoring.py), and at a last round the totals a made-up tie
 leaves as well as the winners (steps.py).
 
-Modules: rulesets (which rule sets, and a mutant's), plans (each game's plan), play (a
-game's rounds), steps (one step's questions and move), asking (the implementation's
-answers), results (what a game found), totals (made-up match totals), setups (the
-counts a table lacks, a match's rounds), scoring (the `score` question at a round's end),
-judge (what is compared, and signatures), tables
-(fixture notation), possible (what a table must be), shrink, reproducer, run (a whole run,
-with --jobs); the command line and its report: mtrain/commands/fuzz.py.
+Half the games of a rule set with a round-end rule of its own (blocked round, scoring,
+blank values, tie rule) are steered toward a blocked end, where those rules are read: the
+reference's plays are chosen to leave trains on numbers nobody can follow (steer.py).
+
+Modules: rulesets (which rule sets, and a mutant's), plans (each game's plan), steer
+(games steered toward a blocked end), play (a game's rounds), steps (one step's
+questions and move), asking (the implementation's answers), results (what a game found),
+totals (made-up match totals), setups (the counts a table lacks, a match's rounds),
+scoring (the `score` question at a round's end), judge (what is compared, and
+signatures), tables (fixture notation), possible (what a table must be), shrink,
+reproducer, run (a whole run, with --jobs); the command line and its report:
+mtrain/commands/fuzz.py.
 """
 
 from __future__ import annotations

@@ -67,6 +67,7 @@ from mtrain.conformance.move_charges import (
     marked_mexican,
     marked_play,
     mexican_opening,
+    own_one_short,
     released_early,
     released_one_short,
 )
@@ -183,6 +184,12 @@ class Disagreement:
     no_reproducer: str | None = None
     """Why no reproducer can be written for it, if none can: a broken state after a move
     the reference refuses (only the rules of one's own allow it) cannot be asked again."""
+    alike: str | None = None
+    """Another clause the same answer reads as on this table, where one table cannot tell
+    the two apart: a double one tile short of its release released (DBL-9) on the mover's
+    own train offers what that double's duty forgotten (DBL-6) does (move_charges
+    own_one_short). A signature every occurrence of which is so folds into a finding
+    charged to that clause (run.py one_per_bug)."""
 
 
 def read_own(found: list[Disagreement], own: Sequence[str]) -> list[Disagreement]:
@@ -350,10 +357,15 @@ def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
         return [*out, Disagreement(sig, (f"legal actions not allowed by the rules: "
                                          f"{', '.join(extra)}; missing: {', '.join(missing)}",),
                                    expect, (), clauses)]
+    alike: dict[str, str | None] = {}
     for text in extra:
         if text not in follows:
-            groups.setdefault(f"allows {_kind(text)} ({forbidding(ctx, st, text, listed)})",
-                              []).append(text)
+            why = forbidding(ctx, st, text, listed)
+            sig = f"allows {_kind(text)} ({why})"
+            groups.setdefault(sig, []).append(text)
+            # the release one tile short on one's own train: the duty's reading as well
+            two = "DBL-6" if why == "DBL-9" and own_one_short(st) else None
+            alike[sig] = two if alike.get(sig, two) == two else None
     # the actions missing, of each kind, under the clause most of them point at (as
     # conform charges them): one bug, one finding per kind and clause
     closed = _closed_covers(ctx, st, missing, listed, plays_extra)
@@ -375,7 +387,8 @@ def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
         if follows and sig.split(" ")[1] == "play":
             lines.append(("and so, by TURN-1, missing: " if plays_extra else
                           "and so, by TURN-1, not allowed: ") + ", ".join(follows))
-        out.append(Disagreement(sig, tuple(lines), expect, (), _naming(sig, clauses)))
+        out.append(Disagreement(sig, tuple(lines), expect, (), _naming(sig, clauses),
+                                alike=alike.get(sig)))
     return out
 
 

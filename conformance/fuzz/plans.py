@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from mtrain.conformance.fuzz import own_rules, setups
 from mtrain.conformance.fuzz.rulesets import Chooser, context
+from mtrain.conformance.fuzz.steer import steered
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,8 @@ class GamePlan:
     """The run's first game of its rule set: the setups its table lacks are asked after it
     (setups.py), once a run whichever worker plays it (asked per worker, --jobs 2 counted
     each finding twice)."""
+    steer: bool = False
+    """Its plays steered toward a blocked end (steer.py)."""
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -55,7 +58,9 @@ def plan_game(index: int, seed: int, chooser: Chooser, players: int | None = Non
     else:
         first = 1 if x < 0.33 else last if x < 0.58 else rng.randint(1, last)
     played = 2 if first < last and rng.random() < 0.25 else 1
-    return GamePlan(index, variant, n, first, played, s)
+    # drawn apart, so that the games of rule sets never steered stay as they were
+    steer = steered(ctx.unknown, random.Random(s ^ 0xB10C))
+    return GamePlan(index, variant, n, first, played, s, steer=steer)
 
 
 def tables(games: int, seed: int, chooser: Chooser, players: int | None = None

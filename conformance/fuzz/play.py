@@ -63,7 +63,7 @@ GIVE_UP = 30
 
 def play_game(session: Session, plan: GamePlan) -> GameResult:
     """Play one game with the reference, asking the implementation at every step."""
-    res = GameResult(plan.index, plan.variant)
+    res = GameResult(plan.index, plan.variant, steered=plan.steer)
     if session.broken():
         res.broken = True
         return res
@@ -155,7 +155,7 @@ def _round(session: Session, ctx: Context, plan: GamePlan, res: GameResult,
             res.not_judged(own)
     if fatal(error, res):
         return None
-    pos = Position(plan.variant, st, dealt, follow_impl, deal=deal_spec)
+    pos = Position(plan.variant, st, dealt, follow_impl, deal=deal_spec, steer=plan.steer)
     if own and got is not None and error is None and not problems and not identical(
             got, dealt):  # a deal of its own rules: play goes on from it
         if not pos.go_on(ctx, got):

@@ -28,8 +28,12 @@ class GameResult:
     variant: str = ""
     steps: int = 0
     rounds: int = 0
+    blocked: set[int] = field(default_factory=set)  # rounds the reference ended blocked
+    steered: bool = False  # its plays steered toward a blocked end (steer.py)
     found: dict[str, tuple[int, Occurrence]] = field(default_factory=dict)
     """signature -> (how often, the occurrence with the smallest probe)"""
+    alike: dict[str, str | None] = field(default_factory=dict)
+    """signature -> the clause every occurrence of it reads as too (Disagreement.alike)"""
     warnings: list[str] = field(default_factory=list)
     skipped: bool = False
     not_applicable: str | None = None  # every question was answered `unsupported`
@@ -69,3 +73,6 @@ class GameResult:
             else:
                 best = seen[1]
             self.found[d.signature] = ((seen[0] if seen else 0) + 1, best)
+            # a clause every occurrence reads as too (Disagreement.alike), or None
+            was = self.alike.get(d.signature, d.alike) if seen else d.alike
+            self.alike[d.signature] = d.alike if was == d.alike else None

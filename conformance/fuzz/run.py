@@ -150,6 +150,9 @@ class Group:
     unasked: list[str] = field(default_factory=list)
     """Of `also`, those with no reproducer, folded by the clause their step names first
     (`one_per_bug`): no charge of conform's to go by."""
+    alike: str | None = None
+    """The clause every occurrence reads as too, where one table cannot tell it from the
+    one charged (Disagreement.alike)."""
 
     @property
     def signatures(self) -> list[str]:
@@ -163,6 +166,8 @@ class FuzzReport:
     not_applicable: int = 0
     steps: int = 0
     rounds: int = 0
+    blocked: int = 0  # rounds the reference ended blocked (END-2, END-3), by its rules
+    steered: int = 0  # games steered toward a blocked end (steer.py)
     answered: int = 0  # questions the implementation answered, judged or not
     seconds: float = 0.0
     groups: list[Group] = field(default_factory=list)
@@ -216,11 +221,14 @@ def _add(groups: dict[tuple[str, str | None], Group], result: GameResult,
         reason = _known(known, signature, result.variant)
         key = (signature, reason)
         group = groups.get(key)
+        alike = result.alike.get(signature)
         if group is None:
-            groups[key] = Group(signature, count, occ, occ, [result.variant], reason)
+            groups[key] = Group(signature, count, occ, occ, [result.variant], reason,
+                                alike=alike)
             fresh += reason is None
             continue
         group.count += count
+        group.alike = group.alike if group.alike == alike else None
         # the smallest, and first one that can be asked again and whose step read no rule
         # of its own (conform runs it)
         if _rank(occ) < _rank(group.best):
@@ -534,6 +542,19 @@ def one_per_bug(groups: list[Group]) -> list[Group]:
             continue
         _fold(head, g)
         _remove(g)
+    # A finding every occurrence of which reads as another clause's too, on tables that
+    # cannot tell the two apart, folds into the finding of the same kind named and charged
+    # by that clause, where there is one: ballast's own double's duty forgotten (`allows
+    # play (DBL-6)`) read as a release one tile short (`allows play (DBL-9)`) wherever that
+    # double lay on the mover's own train
+    for g in [g for g in out if g.alike is not None and g.known is None and g.path]:
+        twin = re.sub(r"\([A-Z]+-\d+\)", f"({g.alike})", g.signature, count=1)
+        into = next((h for h in out if h.signature == twin and h is not g and h.path
+                     and h.known is None and h.charged == (g.alike,)), None)
+        if into is not None:
+            _fold(into, g)
+            _remove(g)
+            out.remove(g)
     # A finding that has no reproducer is folded where its cause is a charged finding's
     # and the first clause of that kind its own step names is the one charged there:
     # viaduct's round ended by its own blocked rule at face value (`round end:
@@ -585,6 +606,8 @@ def _count_result(report: FuzzReport, groups: dict[tuple[str, str | None], Group
         report.games += 1
         report.steps += result.steps
         report.rounds += result.rounds
+        report.blocked += len(result.blocked)
+        report.steered += result.steered
         report.warnings += result.warnings
     return _add(groups, result, known)
 
@@ -688,6 +711,15 @@ def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out
         group.problems.append(f"the rule-set file of the reproducer could not be written to "
                               f"{out}: {e.strerror or e}")
     checked = check(path, text, session.impl, label, context(group.shrunk.variant))
+    if checked.problems and group.shrunk is not group.best.probe:
+        # a shrink that left a reproducer its check refuses (a cut that held the signature
+        # but not what conform runs): the probe as found, where that one passes the check
+        found = group.best
+        whole = render(reproducer(found, found.probe, found.disagreement, label, seed, fid))
+        again = check(path, whole, session.impl, label, context(found.probe.variant))
+        if not again.problems:
+            group.shrunk, group.verdict, text, checked = (found.probe, found.disagreement,
+                                                          whole, again)
     group.problems += checked.problems
     group.charged = checked.charged
     if group.problems and group.shrunk.kind == "listed" and group.verdict.own:

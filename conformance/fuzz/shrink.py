@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -24,6 +23,7 @@ from mtrain.conformance.fuzz.rulesets import context
 from mtrain.conformance.fuzz.tables import (
     cut_train,
     drop_seat,
+    drop_train,
     reroute,
     splices,
     swap_action,
@@ -34,6 +34,7 @@ from mtrain.conformance.fuzz.tables import (
 )
 from mtrain.conformance.runner import deal_with_draw
 from mtrain.reference import codec
+from mtrain.reference.engine import engine_number
 from mtrain.spec.notation import REST, action_json, round_of, table_state
 
 
@@ -194,8 +195,11 @@ class Shrinker:
         return next((s for s, h in self.best.table["hands"].items() if REST in (h or [])), None)
 
     def _seats(self) -> bool:
-        if self.best.steps:
-            return False  # the steps name seats and trains: the seats stay
+        """One seat fewer at a time, down to the fewest players the rule set deals: the
+        steps and the action renamed (a seat no step names may go); where the table's
+        round no longer shows it at the smaller count (the last round of a match of one's
+        own, a rotation's starter), the same table at each other round (its engine's
+        number swapped with that round's) is tried too."""
         changed = False
         ctx = context(self.best.variant)
         fewest = min(ctx.rs.player_counts)
@@ -206,15 +210,40 @@ class Shrinker:
                 break
             if s in (t["seat"], t["starter"], self._rest_seat()) or s not in t["hands"]:
                 continue
-            action = self.best.action
-            if action is not None and action.endswith(f" on {s}"):
-                continue
-            if action is not None:
-                m = re.match(r"^(play \S+ on )(\d+)$", action)
-                if m and int(m.group(2)) > s:
-                    action = f"{m.group(1)}{int(m.group(2)) - 1}"
-            changed = self.attempt(self._with(drop_seat(t, s), action)) or changed
+            moves = [drop_train(a, s) for a in (self.best.action, *self.best.steps)]
+            if any(m is False for m in moves):
+                continue  # the action or a step is a play on seat s's train
+            action, *steps = moves
+            p = self._with(drop_seat(t, s), action if isinstance(action, str) else None)
+            p.steps = tuple(m for m in steps if isinstance(m, str))
+            if self.attempt(p) or self._at_other_rounds(p, ctx):
+                changed = True
         return changed
+
+    def _at_other_rounds(self, probe: Probe, ctx: Any) -> bool:
+        """`probe` moved to another round of the rule set (its engine's number swapped
+        with that round's on every tile, action and step), the nearest rounds first, until
+        one shows the disagreement. Not the match's winners: whether a round is the match's
+        last is what they ask (coupling's tie rule, moved to a round its own match does
+        not end at, left a reproducer the reference fails)."""
+        if probe.table is None or probe.kind == "winners" or self.expired:
+            return False
+        engine = int(probe.table.get("engine", ctx.max_pip))  # none written: round 1's
+        table = {**probe.table, "engine": engine}
+        here = round_of(engine, ctx.max_pip)
+        for round_no in sorted(range(1, ctx.rules.rounds + 1), key=lambda r: abs(r - here)):
+            other = engine_number(ctx.rules, round_no)
+            if other == engine:
+                continue
+            p = copy.copy(probe)
+            p.table = swap_numbers(table, engine, other)
+            p.action = swap_action(probe.action, engine, other)
+            p.steps = tuple(swap_action(x, engine, other) or x for x in probe.steps)
+            if self.attempt(p):
+                return True
+            if self.expired:
+                break
+        return False
 
     def _trains(self) -> bool:
         changed = False

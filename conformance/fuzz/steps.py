@@ -35,12 +35,13 @@ from mtrain.conformance.fuzz.judge import (
 from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.results import GameResult
 from mtrain.conformance.fuzz.rulesets import Context
+from mtrain.conformance.fuzz.steer import blocking_choice
 from mtrain.conformance.fuzz.tables import table_of
 from mtrain.conformance.fuzz.totals import tied_totals
 from mtrain.conformance.process import HarnessError
 from mtrain.reference import codec
 from mtrain.reference.deal import match_over, match_winners
-from mtrain.reference.engine import OVER, Action, State, legal_actions, perform
+from mtrain.reference.engine import BLOCKED, OVER, Action, State, legal_actions, perform
 from mtrain.reference.refusals import refusals
 from mtrain.spec.notation import action_text
 
@@ -61,6 +62,7 @@ class Position:
     table: dict[str, Any] | None = None
     deal: dict[str, Any] | None = None
     history: list[str] = field(default_factory=list)
+    steer: bool = False  # plays steered toward a blocked end (steer.py)
 
     def probe(self, kind: str, action: str | None = None, clause: str | None = None) -> Probe:
         if not self.follow_impl or identical(self.cur, codec.state_to_json(self.st)):
@@ -98,7 +100,8 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
     ask.begin(pos.cur)
     legal, own_legal = own_rules.on_state(ctx, st, legal_actions)
     bads = illegal_sample(st, legal, rng, foreign=step % FOREIGN_EVERY == 0)
-    act = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+    act = (legal[0] if len(legal) == 1 else blocking_choice(st, legal, rng) if pos.steer
+           else legal[rng.randrange(len(legal))])
     probes = [(_refusals_of(bad, legal), codec.action_to_json(st, bad)) for bad in bads]
     phantom = phantom_play(st, legal) if step % FOREIGN_EVERY == PHANTOM_AT else None
     if phantom is not None:  # a train the table does not have (TRAIN-1)
@@ -170,6 +173,8 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
             return False
     text = action_text(act_json)
     nxt, own = own_rules.step(ctx, st, act, perform)
+    if nxt.result is not None and nxt.result.end == BLOCKED:
+        res.blocked.add(round_no)  # (reached, whether or not a rule of its own plays on)
     after = codec.state_to_json(nxt)
     got, error = asked(res, lambda: ask.apply(ctx, act_json, after))
     unsupported = got is UNSUPPORTED

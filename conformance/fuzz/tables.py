@@ -116,6 +116,18 @@ def drop_seat(table: dict[str, Any], s: int) -> dict[str, Any]:
     return t
 
 
+def drop_train(action: str | None, s: int) -> str | bool | None:
+    """`action` on the table without seat `s` (`drop_seat`): a play on a later seat's
+    train renamed, False for a play on seat `s`'s own train (it has no place there)."""
+    parts = (action or "").split(" ")
+    if len(parts) != 4 or parts[0] != "play" or not parts[3].isdigit():
+        return action
+    k = int(parts[3])
+    if k == s:
+        return False
+    return " ".join([*parts[:3], str(k - 1 if k > s else k)])
+
+
 def turn_seats(table: dict[str, Any], k: int) -> dict[str, Any]:
     """The same table with every seat moved on `k` places (seat s sits at (s + k) mod n):
     a table the rules answer alike, its seats renamed."""

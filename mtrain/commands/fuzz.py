@@ -428,7 +428,8 @@ def report_json(report: FuzzReport, target: Target, seed: int) -> JSON:
                 "problems": g.problems}
     return {"implementation": target.label, "seed": seed, "games": report.games,
             "not_applicable": report.not_applicable, "skipped": report.skipped,
-            "rounds": report.rounds, "steps": report.steps,
+            "rounds": report.rounds, "blocked_rounds": report.blocked,
+            "steered_games": report.steered, "steps": report.steps,
             "seconds": round(report.seconds, 3),
             "steps_per_second": round(report.steps / report.seconds) if report.seconds else 0,
             "stopped": report.stopped, "unsupported": report.unsupported,
