@@ -107,6 +107,7 @@ def _run(args: argparse.Namespace) -> int:
         declared_ruleset,
         unknown_variants,
     )
+    from mtrain.conformance.fixture import none_found
     from mtrain.conformance.known_failures import load_skips, unknown_rule_set
     from mtrain.conformance.outputs import check_output
     from mtrain.conformance.pool import RunInterrupted, Runner, close, run_tasks
@@ -143,7 +144,8 @@ def _run(args: argparse.Namespace) -> int:
     skips = load_skips(args.skip) if args.skip else []
     fixtures, load_errors = load_fixtures(args.fixtures)
     if not fixtures and not load_errors:
-        raise InputError(f"no fixtures found under {args.fixtures or 'the shipped corpus'}")
+        raise InputError(none_found(args.fixtures or "the shipped corpus",
+                                    [args.fixtures] if args.fixtures else []))
     target = target_of(args)
     first = target.make()
     try:

@@ -98,15 +98,37 @@ def _ruleset(args: argparse.Namespace, fx: Any) -> Any:
     from mtrain.conformance.selection import check_variants, read_rules_files
     from mtrain.spec.errors import InputError
 
-    if args.rules is not None:
-        return read_rules_files([args.rules])[0]
-    if args.variant is not None:
-        return check_variants([args.variant])[0]
+    if args.rules is not None or args.variant is not None:
+        rs = (read_rules_files([args.rules]) if args.rules is not None
+              else check_variants([args.variant]))[0]
+        _spoken_of(fx, rs, f"--rules {args.rules}" if args.rules is not None
+                   else f"--variant {args.variant}")
+        return rs
     named = [n for n, _ in fx.rulesets()]
     if not named:
         raise InputError(f"{fx.id} names no rule set (its entries are scoped by `when:`); "
                          "give one with --variant or --rules")
     return check_variants([named[0]])[0]
+
+
+def _spoken_of(fx: Any, rs: Any, flag: str) -> None:
+    """Refuse a rule set none of the fixture's entries speaks about: its steps were played
+    and its table written under rules the fixture says nothing of (a name not the
+    fixture's, or a typo of one), which `mtrain conform` never runs it under, as if the
+    state were one of its expectations'."""
+    from mtrain.conformance.selection import entry_for
+    from mtrain.spec.errors import InputError
+    from mtrain.spec.scope import Space
+
+    space = Space()
+    entry, why = entry_for(fx, rs, space)
+    if entry is not None:
+        return
+    spoken = " | ".join(dict.fromkeys(e.scope.text(space.cat) for e in fx.expect))
+    raise InputError(f"{flag}: " + (
+        f"{fx.id} does not run under it: {why}" if why else
+        f"no entry of {fx.id} speaks about it (they speak about {spoken})")
+        + "; conform would not run it there: give a rule set it speaks about")
 
 
 def state_after(fx: Any, rs: Any, steps: int | None) -> dict[str, Any]:
