@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_robust_s46 import fixture, lint_errors, write
@@ -119,3 +120,134 @@ def test_state_under_a_rule_set_an_entry_speaks_about_is_written(
     path = fixture(tmp_path, when=when)
     assert main(["state", "own-001", "--fixtures", path, flag, value]) == 0, (
         capsys.readouterr().err)
+
+
+# --- an answer's state: the schema's every bound, each place named once ----------------------
+
+
+def _dealt() -> dict[str, Any]:
+    from mtrain.reference import codec
+    from mtrain.reference.deal import deal
+    from mtrain.reference.rules import Rules
+    from mtrain.spec.catalog import catalog
+
+    return codec.state_to_json(deal(Rules.of(catalog().ruleset("pagat")), 4, 1, seed=3))
+
+
+def _changed(field: str, value: int) -> dict[str, Any]:
+    state = _dealt()
+    if field in ("scores", "outs", "first_turns"):
+        state[field] = [value, *state[field][1:]]
+    elif field in ("hands", "trains"):  # `value` seats, or trains
+        empty: Any = [] if field == "hands" else {"tiles": [], "end": 12, "marker": False}
+        state[field] = state[field] + [empty] * (value - len(state[field]))
+    elif field == "winner":
+        state["phase"] = "over"
+        state["result"] = {"end": "domino", "winner": value, "scores": [0, 0, 0, 0]}
+    else:
+        state[field] = [value] if field == "open_doubles" else value
+    return state
+
+
+# (field, the schema's bound): 2^31 - 1 for counts and scores, 19 for a seat and for outs
+# (state.schema.json), 20 seats and trains
+BOUNDS = [("passes", 2**31 - 1), ("scores", 2**31 - 1), ("outs", 19), ("seat", 19),
+          ("starter", 19), ("first_turns", 19), ("open_doubles", 19), ("winner", 19),
+          ("hands", 20), ("trains", 20)]
+
+
+@pytest.mark.parametrize("field, most", BOUNDS)
+def test_the_quick_state_check_holds_each_maximum_of_the_schema(field: str, most: int) -> None:
+    # it held none of them: a score of 10**400 or a 21st seat passed it, and was then
+    # told as a broken table (a failure charged to the rules), not a broken schema
+    from mtrain.conformance.answers import state_valid
+    from mtrain.spec.yamlschema import schema, strict_validator
+
+    validator = strict_validator(schema("state"))
+    for value, valid in ((most, True), (most + 1, False)):
+        state = _changed(field, value)
+        assert validator.is_valid(state) is valid, (field, value)  # the schema's verdict
+        assert state_valid(state) is valid, (field, value)
+
+
+def test_an_action_on_a_seat_past_twenty_is_still_an_action() -> None:
+    # action.schema.json gives a train's seat no maximum (whether it is at the table is
+    # the state's to say): the quick check keeps to it
+    from mtrain.conformance.answers import action_valid
+
+    assert action_valid({"type": "play", "tile": "1-1", "train": 25})
+
+
+def test_a_huge_score_is_a_broken_schema_told_with_its_reason() -> None:
+    # "state.scores[0]: 1000...(all 401 digits) is not in 0..2147483647", a failure; or
+    # jsonschema's message cut at 200 characters, inside the number, before its reason
+    from mtrain.conformance.adapter import ruleset_json
+    from mtrain.conformance.answers import state_problems
+    from mtrain.spec.catalog import catalog
+
+    (problem,) = state_problems(ruleset_json(catalog().ruleset("pagat")),
+                                _changed("scores", 10**400))
+    assert problem.status == "error"
+    assert str(problem) == (
+        "the returned state breaks the schema: scores/0 [state.schema.json#/properties/"
+        "scores/items/maximum]: 1000000000000000000000000000000000000000000000000000000000"
+        "00... (401 characters written out) is greater than the maximum of 2147483647")
+
+
+@pytest.mark.parametrize("change, said", [
+    # "state.trains must have one train per player (4), not 3: state.trains must have
+    # one train per player (4), not 3": the sentence taken for the place, and said twice
+    (lambda s: s["trains"].pop(), "state.trains: must have one train per player (4), not 3"),
+    (lambda s: s["hands"].append([]), "state.trains: must have one train per player (5), "
+     "not 4"),
+    (lambda s: s.update(scores=[0, 0, 0]), "state.scores: must be a list of 4 integers")])
+def test_a_state_that_is_no_table_names_its_place_once(change: Any, said: str) -> None:
+    from mtrain.conformance.adapter import ruleset_json
+    from mtrain.conformance.answers import state_problems
+    from mtrain.spec.catalog import catalog
+
+    state = _dealt()
+    change(state)
+    (problem,) = state_problems(ruleset_json(catalog().ruleset("pagat")), state)
+    assert (problem.status, str(problem)) == ("fail", f"the returned state is not a table: "
+                                                      f"{said}")
+
+
+# --- a hello refused for the protocol's version ------------------------------------------------
+
+VERSIONS = """
+import json, sys
+from mtrain.conformance.serve import Server
+
+server = Server()
+for line in sys.stdin:
+    answer, stop = server.handle(line)
+    if "protocol" in answer:
+        answer = {"id": answer["id"], "ok": False, "error": {
+            "kind": "protocol-version", "message": "unsupported",
+            "supported": json.loads(sys.argv[1])}}
+    sys.stdout.write(json.dumps(answer) + "\\n")
+    sys.stdout.flush()
+    if stop:
+        break
+"""
+
+
+@pytest.mark.slow  # starts an engine
+@pytest.mark.parametrize("supported, said", [
+    # "does not speak protocol 1: unsupported", and not a word of what it speaks
+    ([2, 3], " (it speaks 2, 3)"),
+    ([], ""), ([True], ""), (["2"], "")])  # nothing, or nothing a version: nothing told
+def test_a_hello_refused_for_the_version_says_the_versions_spoken(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, supported: list[Any],
+        said: str) -> None:
+    import json
+    import shlex
+    import sys
+
+    impl = shlex.join([sys.executable, write(tmp_path / "versions.py", VERSIONS),
+                       json.dumps(supported)])
+    assert main(["conform", "--impl", impl, "--fixtures", fixture(tmp_path), "--variant",
+                 "pagat", "--timeout", "5"]) == 2
+    assert capsys.readouterr().err == (
+        f"mtrain conform: {impl} does not speak protocol 1{said}: unsupported\n")
