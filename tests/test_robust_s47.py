@@ -251,3 +251,71 @@ def test_a_hello_refused_for_the_version_says_the_versions_spoken(
                  "pagat", "--timeout", "5"]) == 2
     assert capsys.readouterr().err == (
         f"mtrain conform: {impl} does not speak protocol 1{said}: unsupported\n")
+
+
+# --- a word without an option, given empty ----------------------------------------------------
+
+
+@pytest.mark.parametrize("args, name, optional", [
+    # "no fixture '' under the shipped corpus; ids containing it: chaindbl-001, ..."
+    (["state", ""], "fixture", False),
+    (["render", " "], "fixture", False),
+    # "unknown variant ''", as if a rule set had been named
+    (["rules", ""], "ruleset", False),
+    (["diff", "pagat", ""], "b", False),
+    (["situations", ""], "ruleset", True),
+    # "no such file or folder: " and no name
+    (["lint", "--no-scopes", ""], "PATH", True),
+    (["mutants", ""], "path", True)])
+def test_an_empty_word_for_a_fixture_rule_set_or_path_is_refused(
+        capsys: pytest.CaptureFixture[str], args: list[str], name: str,
+        optional: bool) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
+    assert exit_.value.code == 2
+    leave = ", or leave it out" if optional else ""
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"mtrain {args[0]}: error: argument {name}: an empty value (an unset shell "
+        f"variable?); give one{leave} (see 'mtrain {args[0]} --help')")
+
+
+def test_a_clause_id_pasted_with_spaces_around_is_the_clause(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # "unknown clause ' TURN-1 '; clauses of that group: TURN-1, ...", TURN-1 among them
+    assert main(["explain", " turn-1 "]) == 0
+    assert capsys.readouterr().out.startswith("TURN-1 ")
+
+
+# --- a table's seats past twenty, or not numbered ----------------------------------------------
+
+
+@pytest.mark.parametrize("old, new, line, said", [
+    # "key '20' does not match the pattern ^(1[0-9]|[0-9])$"
+    # (a number key was told at its mapping's line, `hands:`)
+    ("      2: [8-1, 2-2]\n", "      20: [8-1, 2-2]\n", 10, "[0].table.hands: key '20' is not "
+     "a seat, numbered 0 to 19 (a table seats at most 20, the most a hand-size table lists)"),
+    ("      1: [5-5, 3-1]\n", "      one: [5-5, 3-1]\n", 9, "[0].table.hands: key 'one' is "
+     "not a seat, numbered 0 to 19 (a table seats at most 20, the most a hand-size table "
+     "lists)"),
+    ("      2: [9-2]\n", "      21: [9-2]\n", 14, "[0].table.trains: key '21' is not a train: "
+     "its owner's seat, numbered 0 to 19 (a table seats at most 20, the most a hand-size "
+     "table lists), or mexican"),
+    ("      mexican: [9-7]\n", "      Mexican: [9-7]\n", 15, "[0].table.trains: key 'Mexican' "
+     "is not a train: its owner's seat, numbered 0 to 19 (a table seats at most 20, the most "
+     "a hand-size table lists), or mexican")])
+def test_a_table_seat_that_is_no_seat_number_is_told_what_one_is(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, old: str, new: str, line: int,
+        said: str) -> None:
+    text = Path(fixture(tmp_path)).read_text(encoding="utf-8")
+    assert old in text
+    path = write(tmp_path / "own.yaml", text.replace(old, new, 1))
+    assert lint_errors(capsys, "--no-scopes", path) == [f"error: {path}:{line}: {said}"]
+
+
+def test_an_empty_line_to_serve_is_not_said_to_hold_nul_bytes() -> None:
+    # "not JSON (Expecting value at character 0; its NUL bytes look like UTF-16 or
+    # UTF-32)": no byte at all is not a wide encoding
+    from mtrain.conformance.serve import Server
+
+    answer, _ = Server().handle("")
+    assert answer["error"]["message"] == "not JSON (Expecting value at character 0): ''"
