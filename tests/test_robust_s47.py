@@ -319,3 +319,52 @@ def test_an_empty_line_to_serve_is_not_said_to_hold_nul_bytes() -> None:
 
     answer, _ = Server().handle("")
     assert answer["error"]["message"] == "not JSON (Expecting value at character 0): ''"
+
+
+# --- a hello declaring its rules and limits beside them -----------------------------------------
+
+DECLARES = """
+import json, sys
+from mtrain.conformance.serve import Server
+
+server = Server()
+for line in sys.stdin:
+    answer, stop = server.handle(line)
+    if "protocol" in answer:
+        answer.pop("variants")
+        answer.update(json.loads(sys.argv[1]))
+    sys.stdout.write(json.dumps(answer) + "\\n")
+    sys.stdout.flush()
+    if stop:
+        break
+"""
+
+
+@pytest.mark.slow  # plays an engine
+@pytest.mark.parametrize("beside, warned", [
+    # run under its rules alone, and `"variants": ["puremco"]` passed over unsaid
+    ({"variants": ["puremco"]}, "`variants`: the implementation is run under its rules "
+     "('house') alone (--variant or --rules choose others), and its variants are not read"),
+    ({"options": {"doubles": ["open"]}, "variants": ["*"]}, "`variants` and `options`: the "
+     "implementation is run under its rules ('house') alone (--variant or --rules choose "
+     "others), and its variants and options are not read"),
+    ({}, None)])
+def test_a_hello_giving_rules_and_limits_beside_them_is_warned_of(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, beside: dict[str, Any],
+        warned: str | None) -> None:
+    import json
+    import shlex
+    import sys
+
+    from mtrain.spec.catalog import catalog
+
+    hello = {"rules": {"name": "house", "options": dict(catalog().ruleset("pagat").choices)},
+             **beside}
+    impl = shlex.join([sys.executable, write(tmp_path / "declares.py", DECLARES),
+                       json.dumps(hello)])
+    assert main(["conform", "--impl", impl, "--fixtures", fixture(tmp_path), "--timeout", "5",
+                 "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [w for w in report["warnings"] if w.startswith("the hello declares")] == (
+        [f"the hello declares `rules` and {warned}"] if warned else [])
+    assert [r["status"] for r in report["results"]] == ["pass"]  # pagat's rules, run

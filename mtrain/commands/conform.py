@@ -106,6 +106,7 @@ def _run(args: argparse.Namespace) -> int:
         beyond_options,
         declared_ruleset,
         unknown_variants,
+        unread_limits,
     )
     from mtrain.conformance.fixture import none_found
     from mtrain.conformance.known_failures import load_skips, unknown_rule_set
@@ -158,7 +159,7 @@ def _run(args: argparse.Namespace) -> int:
         close(first)
         raise
     warnings = [warning] if warning else []
-    warnings += unknown_variants(info)
+    warnings += unknown_variants(info) + unread_limits(info)
     for rs, path in from_files:  # the file says what it plays: run, and say so once
         beyond = beyond_options(info, rs)
         if beyond is not None:
