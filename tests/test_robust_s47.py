@@ -368,3 +368,42 @@ def test_a_hello_giving_rules_and_limits_beside_them_is_warned_of(
     assert [w for w in report["warnings"] if w.startswith("the hello declares")] == (
         [f"the hello declares `rules` and {warned}"] if warned else [])
     assert [r["status"] for r in report["results"]] == ["pass"]  # pagat's rules, run
+
+
+# --- a fixture of one's own seating more than its rules deal -------------------------------------
+
+ELEVEN = "".join(f"      {k}: []\n" for k in range(3, 11))
+
+
+def _seated(tmp_path: Path, refused: bool = False) -> str:
+    """own-001 at eleven seats (seats 3 to 10 hold nothing); pagat deals 2 to 10 (DEAL-7)."""
+    text = Path(fixture(tmp_path)).read_text(encoding="utf-8").replace(
+        "      2: [8-1, 2-2]\n", "      2: [8-1, 2-2]\n" + ELEVEN).replace(
+        "      mexican: [9-7]\n", ELEVEN + "      mexican: [9-7]\n")
+    if refused:  # an entry expecting the table refused: what such a test is about
+        text = text.replace("  steps: [draw]\n", "").split("      legal:")[0] + (
+            "      refused_setup: DEAL-7\n")
+    return write(tmp_path / "eleven.yaml", text)
+
+
+def test_a_table_of_more_seats_than_its_rules_deal_is_the_fixtures_fault(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # "fail: the implementation refused the setup: no hand size for 11 players ... [DEAL-7];
+    # the rules allow it": the reference itself charged with the fixture's slip
+    import json
+
+    path = _seated(tmp_path)
+    assert main(["conform", "--fixtures", path, "--variant", "pagat", "--format",
+                 "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["results"] == []
+    assert report["load_errors"] == [
+        f"{path}:1: own-001 [pagat]: pagat has no hand size for 11 players (it lists 2, 3, 4, "
+        "5, 6, 7, 8, 9, 10) [DEAL-7]"]
+
+
+def test_a_table_of_more_seats_expecting_the_refusal_still_runs(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["conform", "--fixtures", _seated(tmp_path, refused=True), "--variant",
+                 "pagat"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("OK: 1 results ran (1 pass)")
