@@ -407,3 +407,36 @@ def test_a_table_of_more_seats_expecting_the_refusal_still_runs(
     assert main(["conform", "--fixtures", _seated(tmp_path, refused=True), "--variant",
                  "pagat"]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith("OK: 1 results ran (1 pass)")
+
+
+# --- a rule-set file's base or overlays written as --variant writes them -------------------------
+
+
+@pytest.mark.parametrize("text, line, said", [
+    # each: "does not match the pattern ^[a-z0-9][a-z0-9-]*$"
+    ("name: own\nbase: pagat+blanks-25+tie-most-outs\n", 2, "base: 'pagat+blanks-25+"
+     "tie-most-outs' joins names with `+`, as --variant does: a rule-set file writes them "
+     "apart, `base: pagat` and `overlays: [blanks-25, tie-most-outs]`"),
+    ("name: own\nbase: pagat\noverlays: [blanks-25+tie-most-outs]\n", 3, "overlays: "
+     "'blanks-25+tie-most-outs' joins names with `+`, as --variant does: a rule-set file "
+     "writes them apart, each as an item: [blanks-25, tie-most-outs]"),
+    ("name: own\nbase: Pagat\n", 2, "base: 'Pagat': names are written in lower case "
+     "('pagat')"),
+    ("name: own\nbase: pagat\noverlays: [Blanks-25]\n", 3, "overlays: 'Blanks-25': names are "
+     "written in lower case ('blanks-25')"),
+    ("name: own\nbase: Nosuch\n", 2, "base: 'Nosuch': names are written in lower case and "
+     "'nosuch' is none either; known: pagat, puremco, puremco-d9")])
+def test_a_base_or_overlay_written_as_a_variant_name_is_told_how_to_write_it(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, line: int,
+        said: str) -> None:
+    path = write(tmp_path / "own.yaml", text)
+    assert main(["rules", path]) == 2
+    assert capsys.readouterr().err == f"mtrain rules: {path}:{line}: {said}\n"
+
+
+def test_a_base_and_overlays_written_apart_still_load(tmp_path: Path) -> None:
+    from mtrain.spec.catalog import catalog
+
+    path = write(tmp_path / "own.yaml", "name: own\nbase: pagat\noverlays: [blanks-25, "
+                 "tie-most-outs]\n")
+    assert dict(catalog().rules_file(path).choices)["tie_rule"] == "most-outs"
