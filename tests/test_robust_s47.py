@@ -440,3 +440,25 @@ def test_a_base_and_overlays_written_apart_still_load(tmp_path: Path) -> None:
     path = write(tmp_path / "own.yaml", "name: own\nbase: pagat\noverlays: [blanks-25, "
                  "tie-most-outs]\n")
     assert dict(catalog().rules_file(path).choices)["tie_rule"] == "most-outs"
+
+
+# --- a fixture or rule-set file given as the known failures --------------------------------------
+
+
+@pytest.mark.parametrize("kind, said", [
+    # "entry 1: unknown key 'clauses'", of the fixture file given in the wrong place
+    ("fixtures", "a fixture file (a list of fixtures), not a list of known failures "
+     "({fixture, variant, reason}): `mtrain conform --fixtures` reads it"),
+    # "expected a list of {fixture, variant, reason}"
+    ("rules", "a rule-set file (a mapping: name, base, options), not a list of known "
+     "failures: --rules reads it")])
+def test_a_fixture_or_rule_set_file_given_as_known_failures_is_told_what_it_is(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, kind: str, said: str) -> None:
+    path = fixture(tmp_path)
+    given = path if kind == "fixtures" else write(tmp_path / "house.yaml", HOUSE.format(
+        base="pagat"))
+    assert main(["conform", "--fixtures", path, "--variant", "pagat", "--skip", given]) == 2
+    assert capsys.readouterr().err == f"mtrain conform: --skip {given}: {said}\n"
+    assert main(["fuzz", "--adapter", "mtrain.conformance.adapter:ReferenceImplementation",
+                 "--known", given, "--out", str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err == f"mtrain fuzz: --known {given}: {said}\n"
