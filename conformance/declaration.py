@@ -185,15 +185,17 @@ def unread_limits(info: Mapping[str, Any] | None) -> list[str]:
     info = info or {}
     if info.get("rules") is None:
         return []
-    beside = [f for f in ("variants", "options") if f in info]
+    # `"variants": ["*"]` (the default beside rules) and `"options": {}` limit nothing: an
+    # adapter built on the reference's, declaring its rules, inherits the first
+    beside = [f for f in ("variants", "options") if info.get(f) not in (None, ["*"], {})]
     if not beside:
         return []
     rules = info["rules"]
     name = rules.get("name") if isinstance(rules, dict) else None
     said = f" ({shown(name)})" if isinstance(name, str) and name else ""
     return [f"the hello declares `rules` and {' and '.join(f'`{f}`' for f in beside)}: "
-            f"the implementation is run under its rules{said} alone (--variant or --rules "
-            f"choose others), and its {' and '.join(beside)} are not read"]
+            f"the declared rules{said} say what the implementation plays, and its "
+            f"{' and '.join(beside)} are not read"]
 
 
 def beyond_options(info: Mapping[str, Any] | None, rs: Ruleset | None) -> str | None:

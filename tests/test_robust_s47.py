@@ -343,12 +343,13 @@ for line in sys.stdin:
 @pytest.mark.slow  # plays an engine
 @pytest.mark.parametrize("beside, warned", [
     # run under its rules alone, and `"variants": ["puremco"]` passed over unsaid
-    ({"variants": ["puremco"]}, "`variants`: the implementation is run under its rules "
-     "('house') alone (--variant or --rules choose others), and its variants are not read"),
-    ({"options": {"doubles": ["open"]}, "variants": ["*"]}, "`variants` and `options`: the "
-     "implementation is run under its rules ('house') alone (--variant or --rules choose "
-     "others), and its variants and options are not read"),
-    ({}, None)])
+    ({"variants": ["puremco"]}, "`variants`: the declared rules ('house') say what the "
+     "implementation plays, and its variants are not read"),
+    ({"options": {"doubles": ["open"]}, "variants": ["pagat", "puremco"]}, "`variants` and "
+     "`options`: the declared rules ('house') say what the implementation plays, and its "
+     "variants and options are not read"),
+    # ["*"], the default beside rules, and no options limit nothing: no word
+    ({"variants": ["*"], "options": {}}, None), ({}, None)])
 def test_a_hello_giving_rules_and_limits_beside_them_is_warned_of(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, beside: dict[str, Any],
         warned: str | None) -> None:
