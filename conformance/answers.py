@@ -42,6 +42,7 @@ from mtrain.reference import codec
 from mtrain.reference.invariants import hand_sizes
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
+from mtrain.spec.errors import QUOTE_LIMIT, shown
 from mtrain.spec.yamlschema import first_repeat, schema, strict_validator
 
 if TYPE_CHECKING:  # imported to word a violation found: a run that finds none needs it not
@@ -55,6 +56,14 @@ _TILE_RE = re.compile(_STATE_DEFS["tile"]["pattern"])
 _TOP: int = _STATE_DEFS["number"]["maximum"]
 _ROUNDS: int = schema("state")["properties"]["round"]["maximum"]
 _SEAT_MAX: int = schema("protocol")["$defs"]["seat"]["maximum"]
+_PROPS: dict[str, Any] = schema("state")["properties"]
+_SEAT: int = _STATE_DEFS["seat"]["maximum"]
+_SEATS: int = _PROPS["hands"]["maxItems"]
+_TRAINS: int = _PROPS["trains"]["maxItems"]
+_COUNT: int = _PROPS["passes"]["maximum"]
+_SCORE: int = _PROPS["scores"]["items"]["maximum"]
+_OUTS: int = _PROPS["outs"]["items"]["maximum"]
+_RESULT_SCORE: int = _STATE_DEFS["result"]["properties"]["scores"]["items"]["maximum"]
 _TILES = frozenset(f"{a}-{b}" for a in range(_TOP + 1) for b in range(_TOP + 1))
 _STATE_KEYS = frozenset(("round", "engine", "engine_placed", "phase", "seat", "starter",
                          "hands", "boneyard", "trains", "mexican", "open_doubles",
@@ -116,8 +125,10 @@ def _int(v: Any) -> bool:
     return type(v) is int
 
 
-def _nat(v: Any) -> bool:
-    return _int(v) and v >= 0
+def _nat(v: Any, most: int) -> bool:
+    """An integer from 0 to `most` (the schema's maximum: an answer's 10**400 passed the
+    check and was then told as a broken table, not a broken schema)."""
+    return _int(v) and 0 <= v <= most
 
 
 def _tile(v: Any) -> bool:
@@ -126,6 +137,7 @@ def _tile(v: Any) -> bool:
 
 
 _STR = frozenset((str,))
+_INT_TYPE = frozenset((int,))
 
 
 def _tiles(v: Any) -> bool:
@@ -139,7 +151,7 @@ def _tiles(v: Any) -> bool:
 
 
 def _train_ref(v: Any) -> bool:
-    return v == "mexican" if type(v) is str else _nat(v)
+    return v == "mexican" if type(v) is str else _nat(v, _SEAT)
 
 
 def _refs(v: Any) -> bool:
@@ -147,8 +159,10 @@ def _refs(v: Any) -> bool:
     return type(v) is list and all(map(_train_ref, v)) and len(set(v)) == len(v)
 
 
-def _nats(v: Any, unique: bool = False) -> bool:
-    if type(v) is not list or not all(map(_nat, v)):
+def _nats(v: Any, most: int, unique: bool = False) -> bool:
+    if type(v) is not list:
+        return False
+    if v and (not set(map(type, v)) <= _INT_TYPE or min(v) < 0 or max(v) > most):
         return False
     return not unique or len(set(v)) == len(v)
 
@@ -170,9 +184,10 @@ def _result(v: Any) -> bool:
     if type(v) is not dict or v.keys() != {"end", "winner", "scores"}:
         return False
     end, winner = v["end"], v["winner"]
-    if end not in ("domino", "blocked") or type(end) is not str or not _nats(v["scores"]):
+    if end not in ("domino", "blocked") or type(end) is not str or not _nats(
+            v["scores"], _RESULT_SCORE):
         return False
-    return _nat(winner) if end == "domino" else winner is None
+    return _nat(winner, _SEAT) if end == "domino" else winner is None
 
 
 def state_valid(s: Any) -> bool:
@@ -186,15 +201,18 @@ def state_valid(s: Any) -> bool:
         return False
     if type(s["engine_placed"]) is not bool or s["engine_placed"] != (phase != "engine"):
         return False
-    if not _nat(s["seat"]) or not _nat(s["starter"]) or not _nat(s["passes"]):
+    if not _nat(s["seat"], _SEAT) or not _nat(s["starter"], _SEAT) or not _nat(
+            s["passes"], _COUNT):
         return False
     hands = s["hands"]
-    if type(hands) is not list or not hands or not all(map(_tiles, hands)):
+    if type(hands) is not list or not 0 < len(hands) <= _SEATS or not all(
+            map(_tiles, hands)):
         return False
     if not _tiles(s["boneyard"]):
         return False
     trains = s["trains"]
-    if type(trains) is not list or not all(_train(t, True) for t in trains):
+    if type(trains) is not list or len(trains) > _TRAINS or not all(
+            _train(t, True) for t in trains):
         return False
     if not _train(s["mexican"], False):
         return False
@@ -203,8 +221,8 @@ def state_valid(s: Any) -> bool:
     drawn = s["drawn"]
     if drawn is not None and not _tile(drawn):
         return False
-    if not _nats(s["first_turns"], unique=True) or not _nats(s["scores"]) or not _nats(
-            s["outs"]):
+    if not _nats(s["first_turns"], _SEAT, unique=True) or not _nats(
+            s["scores"], _SCORE) or not _nats(s["outs"], _OUTS):
         return False
     result = s["result"]
     return _result(result) if phase == "over" else result is None
@@ -216,8 +234,10 @@ def action_valid(a: Any) -> bool:
         return False
     kind = a.get("type")
     if kind == "play" and type(kind) is str:
-        return a.keys() == {"type", "tile", "train"} and _tile(a["tile"]) and _train_ref(
-            a["train"])
+        if a.keys() != {"type", "tile", "train"} or not _tile(a["tile"]):
+            return False
+        train = a["train"]  # (action.schema.json gives a seat no maximum: a state does)
+        return train == "mexican" if type(train) is str else _int(train) and train >= 0
     return a.keys() == {"type"} and type(kind) is str and kind in _SIMPLE
 
 
@@ -245,6 +265,9 @@ def schema_problems(name: str, doc: Any, prefix: str = "") -> list[Problem]:
         keyword = "/".join(str(p) for p in e.absolute_schema_path)
         where = f"{prefix}{at}" if at or prefix else "(the whole document)"
         said = message
+        quoted = repr(e.instance)
+        if len(quoted) > QUOTE_LIMIT and said.startswith(quoted):  # a 401-digit score: the
+            said = shown(e.instance) + said[len(quoted):]  # cut took "is greater than" too
         if e.validator == "uniqueItems" and isinstance(e.instance, list) and (
                 k := first_repeat(e.instance)) is not None:  # not the whole list quoted
             said = (f"{_short(json.dumps(e.instance[k], default=repr), 80)} is listed "
@@ -349,6 +372,11 @@ def rules_of(ruleset: JSON) -> Rules:
     return _REFERENCE.rules(ruleset)
 
 
+_PLACE = re.compile(r"(state(?:\.\w+|\[\d+\])+)(?:: | (?=\S))")
+"""The field a codec.StateError names first (`state.hands[2]`), and the colon or space
+after it."""
+
+
 def state_problems(ruleset: JSON | Rules, state: Any, *, dealt: bool = False,
                    read_by: tuple[Any, DecodedStates] | None = None) -> list[Problem]:
     """What is wrong with a state an implementation returned (nothing: []). `read_by`:
@@ -371,8 +399,11 @@ def state_problems(ruleset: JSON | Rules, state: Any, *, dealt: bool = False,
         st, broken = decoded.read(rules, state, fingerprint(state))
     except codec.StateError as e:
         text = str(e)
-        where = text.split(":", 1)[0] if text.startswith("state.") else "state"
-        text = text.removeprefix(f"{where}: ")  # the place is named once, as `where`
+        # the place is named once, as `where`: "state.trains must have one train per
+        # player (4), not 3" was told with the whole sentence as its place, and again
+        place = _PLACE.match(text)
+        where = place[1] if place else "state"
+        text = text[place.end():] if place else text
         if e.clause and not text.endswith(f"[{e.clause}]"):  # the rule it breaks, for blame
             text += f" [{e.clause}]"
         return [Problem("state", where, text)]

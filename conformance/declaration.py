@@ -177,6 +177,27 @@ def unknown_variants(info: Mapping[str, Any] | None) -> list[str]:
     return out
 
 
+def unread_limits(info: Mapping[str, Any] | None) -> list[str]:
+    """A warning when the hello gives `rules` and, beside them, `variants` or `options`:
+    the declared rules are what is run, and the limits were passed over unsaid (an
+    engine declaring its house rules and `"variants": ["pagat"]` was never run under
+    pagat, nor told why)."""
+    info = info or {}
+    if info.get("rules") is None:
+        return []
+    # `"variants": ["*"]` (the default beside rules) and `"options": {}` limit nothing: an
+    # adapter built on the reference's, declaring its rules, inherits the first
+    beside = [f for f in ("variants", "options") if info.get(f) not in (None, ["*"], {})]
+    if not beside:
+        return []
+    rules = info["rules"]
+    name = rules.get("name") if isinstance(rules, dict) else None
+    said = f" ({shown(name)})" if isinstance(name, str) and name else ""
+    return [f"the hello declares `rules` and {' and '.join(f'`{f}`' for f in beside)}: "
+            f"the declared rules{said} say what the implementation plays, and its "
+            f"{' and '.join(beside)} are not read"]
+
+
 def beyond_options(info: Mapping[str, Any] | None, rs: Ruleset | None) -> str | None:
     """The first value of `rs` that the implementation's `options` (option -> the values
     it can play) leave out, said as a reason; None when it lists them all."""

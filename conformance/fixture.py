@@ -345,6 +345,7 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
                 raise _At(at, f"unknown clause {', '.join(unknown)}: no rule has that id")
         legal = e.get("legal")
         variants = tuple(e.get("variants") or ())
+        _each_condition_adds(i, j, e.get("when"))
         try:
             scope = scope_of(catalog(), variants, e.get("when"))
         except ScopeError as err:
@@ -422,6 +423,30 @@ def _each_action_once(i: int, j: int, e: dict[str, Any]) -> None:
         seen[key] = a
 
 
+def _each_condition_adds(i: int, j: int, when: Any) -> None:
+    """A `when:` list whose every condition widens the scope. `{}` among others is every
+    rule set (alone, `[{}]` is `{}`), which leaves the rest idle (a condition emptied
+    while editing); a condition repeated, or lying within another, adds nothing: each was
+    taken in silently, and whatever the author meant by it was never checked."""
+    if not isinstance(when, list) or not all(isinstance(c, dict) for c in when):
+        return  # a lone mapping, or a shape the scope's reading refuses
+    parts = [{o: frozenset([v] if isinstance(v, str) else v if isinstance(v, list) else [v])
+              for o, v in c.items()} for c in when]
+    for w, part in enumerate(parts):
+        if not part and len(parts) > 1:
+            raise _At((i, "expect", j, "when", w), f"`when` condition {w + 1} is empty, "
+                      "which is every rule set and leaves the others idle: give it its "
+                      "options and values, or write `when: {}` for every rule set")
+    for w, part in enumerate(parts):
+        for k, other in enumerate(parts):
+            if k == w or (k > w and other == part):  # of two equal ones, the later is told
+                continue
+            if all(o in part and part[o] <= vs for o, vs in other.items()):
+                again = ("repeats" if other == part else "lies within")
+                raise _At((i, "expect", j, "when", w), f"`when` condition {w + 1} {again} "
+                          f"condition {k + 1}: it adds no rule set; leave it out or widen it")
+
+
 def _clauses(value: Any) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) else tuple(value)
 
@@ -433,9 +458,34 @@ def fixture_files(root: str | Path | None = None) -> list[Path]:
     # every YAML file, however its name ends (x.yml, X.YAML: skipped, it would go unseen);
     # a folder named x.yaml is walked, not read; anything else is kept, to be reported
     # (a broken link, a FIFO: read_text names what it is, and never waits on it); the
-    # rule-set files fixtures name (`rules:`) live in folders named RULES_FOLDER
+    # rule-set files fixtures name (`rules:`) live in folders named RULES_FOLDER; a hidden
+    # name is skipped (`hidden`)
     return sorted(p for p in base.rglob("*") if p.suffix.lower() in YAML_SUFFIXES
-                  and not p.is_dir() and RULES_FOLDER not in p.relative_to(base).parts[:-1])
+                  and not p.is_dir() and RULES_FOLDER not in p.relative_to(base).parts[:-1]
+                  and not hidden(p.relative_to(base)))
+
+
+def hidden(relative: Path) -> bool:
+    """Whether a path inside a fixture folder has a hidden name (a file or a folder whose
+    name begins with `.`), which a walk of the folder skips, as git's tools and editors
+    do: an editor's lock file (`.#x.yaml`, a link to nowhere), a swap or backup copy kept
+    beside the file (`.x.yaml.swp`), a tool's folder (`.git`, `.cache`) were read as
+    fixtures (a lock file as a broken link, a copy as a second file of the same ids). A
+    hidden file named on its own (`mtrain lint .x.yaml`) is read: it was asked for."""
+    return any(part.startswith(".") for part in relative.parts)
+
+
+def none_found(where: str, roots: Sequence[str | Path] = ()) -> str:
+    """The words for a folder that holds no fixture, with the hidden YAML files its walk
+    skipped (`hidden`), lest a fixture so named seem lost."""
+    skipped = sorted(str(p) for r in roots if Path(r).is_dir() for p in Path(r).rglob("*")
+                     if p.suffix.lower() in YAML_SUFFIXES and hidden(p.relative_to(r)))
+    if not skipped:
+        return f"no fixtures found under {where}"
+    return (f"no fixtures found under {where}; skipped as hidden (a name beginning with "
+            f"`.`, as editors' lock and swap files are): {', '.join(skipped[:3])}"
+            + (f" and {len(skipped) - 3} more" if len(skipped) > 3 else "")
+            + "; rename a fixture file so to have it read")
 
 
 YAML_SUFFIXES = (".yaml", ".yml")

@@ -33,8 +33,16 @@ def load_skips(path: str) -> list[SkipEntry]:
             return []
         raise InputError(f"--skip {e}") from None
     data = doc.data
+    if isinstance(data, dict) and {"base", "options"} & set(data):  # as --fixtures says
+        raise InputError(f"--skip {path}: a rule-set file (a mapping: name, base, options), "
+                         "not a list of known failures: --rules reads it")
     if not isinstance(data, list):
         raise InputError(f"--skip {path}: expected a list of {{fixture, variant, reason}}")
+    if data and all(isinstance(x, dict) and {"id", "expect"} <= set(x) for x in data):
+        # "entry 1: unknown key 'clauses'", of the fixture file given in the wrong place
+        raise InputError(f"--skip {path}: a fixture file (a list of fixtures), not a list "
+                         "of known failures ({fixture, variant, reason}): `mtrain conform "
+                         "--fixtures` reads it")
     out: list[SkipEntry] = []
     for i, item in enumerate(data, 1):
         where = f"--skip {path}:{doc.line_of((i - 1,))}: entry {i}"

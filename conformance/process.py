@@ -391,8 +391,8 @@ class ProcessImplementation:
             self._drop(proc)
             if e.kind == "protocol-version":
                 raise ConfigurationError(
-                    f"{self.command} does not speak protocol {PROTOCOL_VERSION}: {e.message}"
-                ) from None
+                    f"{self.command} does not speak protocol {PROTOCOL_VERSION}"
+                    f"{spoken_versions(e.detail)}: {e.message}") from None
             err: HarnessError = ImplementationError(
                 f"the implementation refused the hello: {e.message}", proc.stderr.tail())
             self._start_failed(err)
@@ -582,4 +582,14 @@ def command_argv(command: str) -> list[str]:
         raise ConfigurationError(f"the command {command!r} holds a NUL character, which "
                                  "no program's name or arguments can")
     return argv
+
+
+def spoken_versions(error: JSON) -> str:
+    """The versions a protocol-version refusal says it speaks (its `supported`), as words
+    for the message: the program's own text ("no", "unsupported") said none of them."""
+    listed = error.get("supported") if isinstance(error, dict) else None
+    if not isinstance(listed, list) or not listed or len(listed) > 20 or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 10**6 for v in listed):
+        return ""  # left out rather than quoted wrong: the message still says the rest
+    return f" (it speaks {', '.join(map(str, listed))})"
 

@@ -247,7 +247,8 @@ def _wide(line: bytes | str) -> str:
     """A hint for a line written in UTF-16 or UTF-32, whose ASCII comes with NUL bytes
     (one byte in two, or three in four)."""
     nuls = line.count(b"\x00") if isinstance(line, bytes) else line.count("\x00")
-    return "; its NUL bytes look like UTF-16 or UTF-32" if nuls * 3 >= len(line) else ""
+    return "; its NUL bytes look like UTF-16 or UTF-32" if nuls and nuls * 3 >= len(line) \
+        else ""  # (an empty line has no NUL to count: it was told it had)
 
 
 def preview(line: bytes | str, limit: int = 200) -> str:

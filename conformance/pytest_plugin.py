@@ -137,7 +137,10 @@ def pytest_configure(config: pytest.Config) -> None:
         if errors:
             raise InputError("the fixtures do not load:\n" + "\n".join(map(str, errors)))
         if not fixtures:  # no test, and no word of why
-            raise InputError(f"--mtrain-fixtures: no fixtures found under {fixtures_path}")
+            from mtrain.conformance.fixture import none_found
+
+            raise InputError("--mtrain-fixtures: " + none_found(
+                str(fixtures_path), [fixtures_path] if fixtures_path else []))
         target = target_of(args)
         first = target.make()
         info, _warning = greet(first, target)

@@ -64,6 +64,8 @@ def build_parser(commands: Sequence[str] = COMMANDS) -> argparse.ArgumentParser:
                 action.__class__ = _Once
             elif type(action) is argparse._AppendAction and action.dest in _RULE_SETS:
                 action.__class__ = _Each
+            elif type(action) is argparse._StoreAction and name != "explain":
+                action.__class__ = _Named  # (explain tells an empty clause id its own way)
     return parser
 
 
@@ -123,6 +125,22 @@ class _Each(argparse._AppendAction):
         if values in (getattr(namespace, self.dest, None) or ()):
             parser.error(f"argument {option_string}: {values} is given twice: each rule set "
                          "is run once; give it once")
+        super().__call__(parser, namespace, values, option_string)
+
+
+class _Named(argparse._StoreAction):
+    """A word without an option (a fixture id, a rule set, a path), refused given empty:
+    `mtrain state ""` listed five ids "containing" it, `mtrain rules ""` called it an
+    unknown variant, `mtrain lint ""` said "no such file or folder: " and no name."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        words = values if isinstance(values, list) else [values]
+        if any(isinstance(w, str) and not w.strip() for w in words):
+            name = self.metavar if isinstance(self.metavar, str) else self.dest
+            optional = self.nargs in ("?", "*")
+            parser.error(f"argument {name}: an empty value (an unset shell variable?); give "
+                         + ("one, or leave it out" if optional else "one"))
         super().__call__(parser, namespace, values, option_string)
 
 

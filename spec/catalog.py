@@ -523,7 +523,9 @@ class Catalog:
         """(where, message) for each `base` or `overlays` item naming a file, or a rule-set
         file of spec/data/rulesets/: a rule-set file builds on shipped variants and
         overlays only, never on another file (one that names itself, or a missing one,
-        was told only that its name broke the pattern of names)."""
+        was told only that its name broke the pattern of names); and for a name written
+        as --variant writes a rule set (`pagat+blanks-25`) or in capitals (`Pagat`), which
+        the pattern refused with no word of what to write."""
         d = doc.data if isinstance(doc.data, dict) else {}
         named: list[tuple[tuple[str | int, ...], str, str]] = []
         if isinstance(d.get("base"), str):
@@ -540,6 +542,22 @@ class Catalog:
                 what = f"{shown(name)} is a rule-set file (spec/data/rulesets/)"
             elif "/" in name or "\\" in name or name.endswith((".yaml", ".yml")):
                 what = f"{shown(name)} is a file"
+            elif "+" in name:  # `base: pagat+blanks-25`, a rule set's name, as --variant
+                parts = [p.strip() for p in name.split("+")]
+                written = (f"`base: {parts[0]}` and `overlays: [{', '.join(parts[1:])}]`"
+                           if kind == "variant" else f"each as an item: [{', '.join(parts)}]")
+                out.append((at, f"{at[0]}: {shown(name)} joins names with `+`, as --variant "
+                            f"does: a rule-set file writes them apart, {written}"))
+                continue
+            elif name.lower() != name:  # `base: Pagat`: the schema quoted its pattern
+                lower = name.lower()
+                meant = f"({shown(lower)})" if lower in shipped else (
+                    f"and {shown(lower)} is none either; known: " + (
+                        ", ".join(shipped) if kind == "variant" else "`mtrain variants` "
+                        "lists them"))
+                out.append((at, f"{at[0]}: {shown(name)}: names are written in lower case "
+                            f"{meant}"))
+                continue
             else:
                 continue
             known = ", ".join(shipped) if kind == "variant" else "`mtrain variants` lists them"

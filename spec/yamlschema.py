@@ -125,13 +125,16 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
     inst = err.instance
 
     if "propertyNames" in err.relative_schema_path and isinstance(inst, str):
-        # The instance is a key of the mapping at `pointer`; point at the key itself.
+        # The instance is a key of the mapping at `pointer`; point at the key itself (a
+        # number key, `20:`, is 20 in the data and "20" to the validator: it was told at
+        # its mapping's line)
+        key = _real_pointer(doc.data, [*err.absolute_path, inst])
         if kind == "pattern" and isinstance(err.schema, dict) and "x-expected" in err.schema:
-            yield (*pointer, inst), f"{where}: key {inst!r} is not {err.schema['x-expected']}"
+            yield key, f"{where}: key {inst!r} is not {err.schema['x-expected']}"
         elif kind == "pattern":
-            yield (*pointer, inst), f"{where}: key {inst!r} does not match the pattern {value}"
+            yield key, f"{where}: key {inst!r} does not match the pattern {value}"
         else:
-            yield (*pointer, inst), f"{where}: key {inst!r} is not allowed: {err.message}"
+            yield key, f"{where}: key {inst!r} is not allowed: {err.message}"
     elif kind == "additionalProperties" and value is False and isinstance(inst, dict):
         props = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
         patterns = err.schema.get("patternProperties", {}) if isinstance(err.schema, dict) else {}

@@ -310,7 +310,7 @@ def test_usage_errors(capsys: pytest.CaptureFixture[str], args: list[str], fault
 
 @pytest.mark.parametrize("change, fault", [
     ('{"protocol": 2}', "speaks protocol version 2; this harness speaks version 1"),
-    ("refuse", "does not speak protocol 1: this engine speaks protocol 7 only"),
+    ("refuse", "does not speak protocol 1 (it speaks 7): this engine speaks protocol 7 only"),
 ])
 def test_protocol_version_mismatch(capsys: pytest.CaptureFixture[str], change: str,
                                    fault: str) -> None:

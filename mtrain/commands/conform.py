@@ -106,7 +106,9 @@ def _run(args: argparse.Namespace) -> int:
         beyond_options,
         declared_ruleset,
         unknown_variants,
+        unread_limits,
     )
+    from mtrain.conformance.fixture import none_found
     from mtrain.conformance.known_failures import load_skips, unknown_rule_set
     from mtrain.conformance.outputs import check_output
     from mtrain.conformance.pool import RunInterrupted, Runner, close, run_tasks
@@ -143,7 +145,8 @@ def _run(args: argparse.Namespace) -> int:
     skips = load_skips(args.skip) if args.skip else []
     fixtures, load_errors = load_fixtures(args.fixtures)
     if not fixtures and not load_errors:
-        raise InputError(f"no fixtures found under {args.fixtures or 'the shipped corpus'}")
+        raise InputError(none_found(args.fixtures or "the shipped corpus",
+                                    [args.fixtures] if args.fixtures else []))
     target = target_of(args)
     first = target.make()
     try:
@@ -156,7 +159,7 @@ def _run(args: argparse.Namespace) -> int:
         close(first)
         raise
     warnings = [warning] if warning else []
-    warnings += unknown_variants(info)
+    warnings += unknown_variants(info) + unread_limits(info)
     for rs, path in from_files:  # the file says what it plays: run, and say so once
         beyond = beyond_options(info, rs)
         if beyond is not None:

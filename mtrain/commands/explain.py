@@ -20,9 +20,11 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.spec.errors import InputError, shown
 
     cat = catalog()
-    clause = cat.clauses.get(args.clause.upper())
+    # `dbl-6` and ` DBL-6 ` (pasted with the space around it) name DBL-6: an id is one word
+    wanted = args.clause.strip().upper()
+    clause = cat.clauses.get(wanted)
     if clause is None:
-        near = [c for c in cat.clauses if c.split("-")[0] == args.clause.upper().split("-")[0]]
+        near = [c for c in cat.clauses if c.split("-")[0] == wanted.split("-")[0]]
         groups = dict.fromkeys(c.split("-")[0] for c in cat.clauses)  # in the spec's order
         # ("unknown clause ''" of an unset shell variable, or of `dbl6`, named no clause)
         hint = (f"; clauses of that group: {', '.join(near)}" if near else

@@ -65,11 +65,29 @@ def run(args: argparse.Namespace) -> int:
             request["action"] = action_json(args.action, max_pip_of(rs))
         except FixtureError as e:
             raise InputError(f"--action {args.action!r}: {e}") from None
+        _train_at_table(args.action, request["action"], len(state["hands"]))
     elif args.kind == "score":
         result = state.get("result")
         winner = result.get("winner") if isinstance(result, dict) else None
         request["winner"] = winner if isinstance(winner, int) else None
     return write_or_print(json.dumps(request, separators=(",", ":")) + "\n", args.out)
+
+
+def _train_at_table(text: str, action: dict[str, Any], seats: int) -> None:
+    """A play's train is one the table has (the reference's reading: TRAIN-1); a request
+    naming another was written as asked, to be refused by any engine as a bad request."""
+    from mtrain.reference.codec import StateError, train_from_json
+    from mtrain.spec.errors import InputError
+
+    if action.get("type") != "play":
+        return
+    try:
+        train_from_json(seats, action["train"], "--action")
+    except StateError:
+        raise InputError(
+            f"--action {text!r}: there is no train {action['train']} at this table: its "
+            f"{seats} seats have trains 0..{seats - 1}, and there is the mexican "
+            "[TRAIN-1]") from None
 
 
 def _fixture(args: argparse.Namespace) -> Any:
@@ -98,15 +116,37 @@ def _ruleset(args: argparse.Namespace, fx: Any) -> Any:
     from mtrain.conformance.selection import check_variants, read_rules_files
     from mtrain.spec.errors import InputError
 
-    if args.rules is not None:
-        return read_rules_files([args.rules])[0]
-    if args.variant is not None:
-        return check_variants([args.variant])[0]
+    if args.rules is not None or args.variant is not None:
+        rs = (read_rules_files([args.rules]) if args.rules is not None
+              else check_variants([args.variant]))[0]
+        _spoken_of(fx, rs, f"--rules {args.rules}" if args.rules is not None
+                   else f"--variant {args.variant}")
+        return rs
     named = [n for n, _ in fx.rulesets()]
     if not named:
         raise InputError(f"{fx.id} names no rule set (its entries are scoped by `when:`); "
                          "give one with --variant or --rules")
     return check_variants([named[0]])[0]
+
+
+def _spoken_of(fx: Any, rs: Any, flag: str) -> None:
+    """Refuse a rule set none of the fixture's entries speaks about: its steps were played
+    and its table written under rules the fixture says nothing of (a name not the
+    fixture's, or a typo of one), which `mtrain conform` never runs it under, as if the
+    state were one of its expectations'."""
+    from mtrain.conformance.selection import entry_for
+    from mtrain.spec.errors import InputError
+    from mtrain.spec.scope import Space
+
+    space = Space()
+    entry, why = entry_for(fx, rs, space)
+    if entry is not None:
+        return
+    spoken = " | ".join(dict.fromkeys(e.scope.text(space.cat) for e in fx.expect))
+    raise InputError(f"{flag}: " + (
+        f"{fx.id} does not run under it: {why}" if why else
+        f"no entry of {fx.id} speaks about it (they speak about {spoken})")
+        + "; conform would not run it there: give a rule set it speaks about")
 
 
 def state_after(fx: Any, rs: Any, steps: int | None) -> dict[str, Any]:
