@@ -453,6 +453,11 @@ class Referee:
         if key == "seat" and phase != "engine":
             # The phases agree (they are compared first): the turn went to the wrong seat.
             return "SEAT-1"
+        if key == "passes" and catalog().clauses["END-3"].applies(self.rs):
+            # the count is END-3's (passes made in a row on an empty boneyard), in any
+            # phase and whatever the fixture lists: a pass it listed (TURN-4, DBL-5) puts
+            # a marker up, it does not count (trestle counted passes with tiles left)
+            return "END-3"
         candidates = STEP_FIELD.get((kind, key), FIELD_CLAUSES.get(key, ()))
         if kind == "draw" and key == "marked" and _lowered(after, got):
             candidates = STEP_FIELD[("play", "marked")]  # a marker off by a draw: the removal

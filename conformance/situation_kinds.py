@@ -77,10 +77,10 @@ def _drew_in_vain(st: State) -> bool:
 
 
 PASSED = Kind("pass", "a pass after a draw in vain", _drew_in_vain,
-              ("TURN-2", "TURN-4", "MARK-1", "SEAT-1", "FIRST-6"))
+              ("TURN-2", "TURN-4", "MARK-1", "SEAT-1", "FIRST-6", "END-3"))
 """Beside the kinds (`play-pass-`): a table before a draw whose tile cannot be played, the
 draw and the pass its steps; what the pass does (the marker up, TURN-4; the first turn
-over, FIRST-6) is checked, and
+over, FIRST-6; the passes counted, END-3) is checked, and
 the next player's legal set. The legal sets of `drawn` show that a pass is offered, not
 what it does."""
 

@@ -472,9 +472,11 @@ LAID_FIELDS = ("phase", "seat", "drawn", "open_doubles", "turn_doubles", "marked
 WRAP_FIELDS = (*LAID_FIELDS, "first_turns")
 """What a WRAP situation checks after the play: LAID's, and the mover's first turn over
 (FIRST-6)."""
-PASSED_FIELDS = ("marked", "seat", "drawn", "first_turns")
+PASSED_FIELDS = ("marked", "seat", "drawn", "first_turns", "passes")
 """What a PASSED situation checks after the pass: its marker up, the next seat, no tile
-drawn, the mover's first turn over (FIRST-6)."""
+drawn, the mover's first turn over (FIRST-6), and the passes counted (END-3 counts those
+made on an empty boneyard: a pass after a draw, with the boneyard holding tiles, counts
+none; trestle's count of every pass failed nothing before)."""
 
 
 def _moved_fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: Ruleset,
@@ -525,8 +527,8 @@ def _moved_fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: R
         drew = (f"draws {table['drawn']}, which it cannot play, and " if before is not None
                 else "")
         told = ("passes. The state after the pass (its marker up, TURN-4; the next seat, no "
-                "tile drawn, its first turn over, FIRST-6) is spec/model/steps.py's replay "
-                "of the steps, the next "
+                "tile drawn, its first turn over, FIRST-6; the passes counted, END-3) is "
+                "spec/model/steps.py's replay of the steps, the next "
                 "player's legal set spec/model/legality.py's on the table reached, not an "
                 "engine's.")
     fx = Fixture(

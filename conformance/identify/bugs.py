@@ -90,10 +90,15 @@ def fits(option: str, values: Mapping[str, str], known: Sequence[str],
 
 def shape(option: str, value: str, values: Mapping[str, str], space: Space,
           violated: frozenset[str], seen: Mapping[str, Sequence[str | None]],
-          parts: Mapping[str, Sequence[Piece]]) -> Shape:
+          parts: Mapping[str, Sequence[Piece]],
+          moments: Mapping[str, frozenset[str]] | None = None) -> Shape:
     """The fixtures seen, sorted for `option` and its known `value` (Shape): against it,
     those the answer `values` explains (`other` on the option, or elsewhere) and `value`
-    does not; `violated`: those the answer leaves unexplained (no evidence either way)."""
+    does not; `violated`: those the answer leaves unexplained (no evidence either way).
+    A fixture whose known values agree is evidence all the same where the option decides
+    its moment (`moments`: the options its clauses name, solve.moment_options) and the
+    runs at the answer read it: a rule of one's own there is what conform would not run
+    (trestle's drawn tile played anywhere, on 32 tables both draw rules agree on)."""
     known = list(space.options[option])
     shows: list[str] = []
     like: list[str] = []
@@ -109,12 +114,29 @@ def shape(option: str, value: str, values: Mapping[str, str], space: Space,
         if value not in fit:
             if fit:
                 like.append(fid)
+            elif told or (option in (moments or {}).get(fid, ())
+                          and reads_at(option, values, parts.get(fid, ()), outcomes)):
+                unlike.append(fid)
             else:
-                (unlike if told else alike).append(fid)
+                alike.append(fid)
         elif told and len(fit) < len(known):
             shows.append(fid)
     return Shape(tuple(sorted(shows)), tuple(sorted(like)), tuple(sorted(unlike)),
                  tuple(sorted(alike)))
+
+
+def reads_at(option: str, values: Mapping[str, str], pieces: Sequence[Piece],
+             outcomes: Sequence[str | None]) -> bool:
+    """Whether a run at the answer `values` (any value of `option`, an option at `other`
+    any value) read `option`, no value of which lacks the table (its pieces' outcomes
+    ANY where seen: such an option opens the moment, another decides it, as
+    solve.moment says)."""
+    seen = [i for i, o in enumerate(outcomes) if o is not None]
+    if any(option in p.region and all(p.outcomes[i] == ANY for i in seen) for p in pieces):
+        return False
+    return any(option in p.read for p in pieces
+               if all(values[o] in vs or values[o] == OTHER
+                      for o, vs in p.region.items() if o != option))
 
 
 def astray(values: Mapping[str, str], pieces: Sequence[Piece],

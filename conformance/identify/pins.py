@@ -35,6 +35,8 @@ def _values_with_bugs(conclude: Callable[[Region, solve.Bugs, Until | None],
     (half of identify's solving where it pins one), and those before are asked as ever,
     in the same order (z3 breaks ties by what its context has seen)."""
     seen = {obs.fixture.id: obs.outcomes for obs in observations}
+    moments = {obs.fixture.id: solve.moment_options(obs.fixture.clauses, space.cat)
+               for obs in observations}
     own = frozenset(o for o, v in (declared.choices if declared else ()) if v == OTHER)
     region: Region = dict(allowed)
     notes: dict[str, tuple[str, str]] = {}
@@ -49,7 +51,7 @@ def _values_with_bugs(conclude: Callable[[Region, solve.Bugs, Until | None],
         if f.value != OTHER or value == OTHER or f.option in notes:
             return False
         s = bugs.shape(f.option, value, best.values, space, frozenset(best.violated), seen,
-                       parts)
+                       parts, moments)
         if bugs.with_a_bug(s, bugs.declared_value(declared, f.option), value):
             pin = f.option, value, s, {**best.values, f.option: value}
         return pin is not None

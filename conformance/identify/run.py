@@ -46,7 +46,7 @@ from mtrain.conformance.identify.observe import _escapable as _escapable
 from mtrain.conformance.identify.observe import observe as observe
 from mtrain.conformance.identify.observe import tables_had
 from mtrain.conformance.identify.pins import _values_with_bugs
-from mtrain.conformance.identify.solve import NO_OTHER, Model, Solution, constraint
+from mtrain.conformance.identify.solve import NO_OTHER, Model, Solution, constraint, moment_options
 from mtrain.conformance.identify.watch import Watched
 from mtrain.conformance.partition import Partition
 from mtrain.spec.catalog import catalog
@@ -149,7 +149,8 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
             # a deal refused where some values have the table: against those values
             lacking = {opt: vs for opt, vs in only.items()
                        if o.lacks and vs and vs != frozenset(space.options[opt])}
-            c = constraint(model, pieces, o.outcomes, free, own_rules, only, lacking)
+            c = constraint(model, pieces, o.outcomes, free, own_rules, only, lacking,
+                           moment_options(o.fixture.clauses, cat))
             if c is not None:
                 out.append((c, o.fixture.id))
         return out

@@ -146,10 +146,19 @@ class Model:
         return out
 
 
+def moment_options(clauses: Iterable[str], cat: Catalog) -> frozenset[str]:
+    """The options the `when:` of a fixture's clauses name: those whose rule decides the
+    moment the fixture is about (TURN-2 and TURN-5, the draw rule's, for a table with a
+    tile drawn), as its author listed them."""
+    known = cat.clauses
+    return frozenset(o for c in clauses if c in known for o in known[c].when)
+
+
 def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | None],
                escapable: Sequence[str], declared: frozenset[str] = frozenset(),
                only: Mapping[str, frozenset[str]] | None = None,
-               lacking: Mapping[str, frozenset[str]] | None = None) -> Any | None:
+               lacking: Mapping[str, frozenset[str]] | None = None,
+               moments: frozenset[str] = frozenset()) -> Any | None:
     """The rule sets that pass and fail exactly the entries the engine did (an option
     `other` taking, in this fixture, whichever known value explains it: an engine that
     plays a rule its own way still plays each table somehow); where no rule set does,
@@ -159,8 +168,11 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     (roundhouse keeps a drawn tile that both known draw rules play), and conform makes
     such an entry not applicable. An option of `only` stands, played `other`, for the
     values it names alone, and never for an answer no known value gives (observe.py,
-    SETUP_ONLY). An option of `lacking` (the engine refused a deal there, which the
-    reference deals under some of its values) holds only at the values named, those
+    SETUP_ONLY). An option of `moments` (moment_options: one whose clause the fixture
+    lists) that the runs read where its known values agree, played `other`, gives an
+    answer no entry gives too, within the pieces that read it (`moment`). An option of
+    `lacking` (the engine refused a deal there, which the reference deals under some of
+    its values) holds only at the values named, those
     without the table, or `other` standing for them: a refusal is evidence against
     every value that has the table, which no other option's rule of its own explains
     (signalbox refuses round 10's deal, and `full`, whose match has it, was found sure
@@ -189,6 +201,16 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     about = [model.eq(o, OTHER) for o in tested(pieces, outcomes) if o in free]
     if about:  # explained by known values, or else by `other` on what it is about
         model.lean.append(model.any([*(model.inside(p.region) for p in cells), *about]))
+    failed = all(o == "fail" for _, o in seen)
+    if failed:
+        # an answer no entry gives, on a table whose moment an option decides though its
+        # known values agree there (the reference reads it for the trace: what a drawn
+        # tile may do is the draw rule's, TURN-3): a rule of one's own of that option
+        # gives it too, within the pieces that read it, as conform makes such an entry
+        # not applicable; only an option whose clause the fixture lists, not every flag
+        # the run happens to read (trestle's drawn tile played anywhere failed 32 drawn
+        # tables, read as bugs in own_train_first, the option their outcome depends on)
+        own += moment(model, pieces, held, [o for o in free if o in moments], read)
     if not cells:
         if lacking and all(o == "fail" for _, o in seen):
             # the refusal is what the values lacking the table answer (their pieces not
@@ -196,11 +218,41 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
             # has it), or `other` standing for them: viaduct's match of its own
             return _lacking(model, model.all([]), lacking)
         return _lacking(model, model.any(own), lacking or {})
-    if all(o == "fail" for _, o in seen):
+    if failed:
         # an answer no entry gives: a rule of one's own of an option the outcome depends
         # on gives it too, not only a region where every entry happens to fail
         inside += own
     return _lacking(model, model.any(inside), lacking or {})
+
+
+def moment(model: Model, pieces: Sequence[Piece], held: Sequence[Piece],
+           free: Sequence[str], skip: Iterable[str] = ()) -> list[Any]:
+    """For each piece of `held` and each option of `free` it reads whose values the
+    fixture's outcomes do not depend on (`depends`: its known values agree), that option
+    played `other` with the rest of the answer inside the piece: the region where a rule
+    of one's own of that option decides the fixture's moment (the options of `skip`
+    aside, already `other` anywhere). Not an option some value of which never has the
+    table (`enabling`): that one opens the moment, another decides it (doubles: ordinary
+    has no follow-up, whose tile follow_up places). The rest of the piece may be `other`
+    too, each option standing for its values there, as in the cells that explain a
+    fixture."""
+    agree = ({o for p in held for o in p.read} - set(depends(held)) - set(skip)
+             - enabling(pieces, held))
+    out = []
+    for p in held:
+        for o in sorted(agree & set(p.read) & set(free)):
+            rest = {k: vs for k, vs in p.region.items() if k != o}
+            # (the rest may be `other` too, each standing for its values in the piece)
+            out.append(model.all([model.eq(o, OTHER),
+                                  model.inside(rest, [k for k in free if k in rest])]))
+    return out
+
+
+def enabling(pieces: Sequence[Piece], held: Sequence[Piece]) -> frozenset[str]:
+    """The options pinned by a piece whose rules never have the fixture's table (one not
+    `held`: its outcomes ANY), i.e. the options some value of which has no such table."""
+    kept = {id(p) for p in held}
+    return frozenset(o for p in pieces if id(p) not in kept for o in p.region)
 
 
 def _lacking(model: Model, c: Any, lacking: Mapping[str, frozenset[str]]) -> Any:

@@ -131,6 +131,12 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"--output {args.output}: {e.strerror or e}") from None
         print(f"wrote {args.output}: run `mtrain conform --rules {args.output}` with the "
               "same implementation to see what is left")
+    else:
+        # an author who knows no option names needs the file, not only its name: say how
+        # to get it (trestle's author ran identify without it first)
+        print("no rule-set file written: `mtrain identify --output FILE` writes this rule "
+              "set as one (every option with its evidence), for `mtrain conform --rules "
+              "FILE`")
     return 0
 
 
