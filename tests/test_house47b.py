@@ -7,9 +7,13 @@ shrank one of its findings to, so that no test needs a JDK."""
 
 from __future__ import annotations
 
+import json
+import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
+from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, ReferenceImplementation, RefusedSetup
 from mtrain.conformance.fixture import load_file
 from mtrain.conformance.fuzz.judge import compare_winners
@@ -170,3 +174,25 @@ def test_a_fuzz_reproducer_of_a_pass_in_a_follow_up_names_dbl_5_and_conform_char
     assert run_one(fx, resolve("pagat"), fx.expect[0], ReferenceImplementation()).status == "pass"
     out = run_one(fx, resolve("pagat"), fx.expect[0], FollowPassUnmarked())
     assert out.status == "fail" and out.charged == ["DBL-5"], (out.messages, out.charged)
+
+
+def test_a_program_that_never_starts_is_told_about_the_timeout_and_rests_on_no_decision(
+        tmp_path: Path) -> None:
+    """A JVM starts slowly: a program whose hello is not answered within --timeout was
+    reported `while starting: no answer to the hello request within T s`, with nothing
+    on what to do, and the report printed the fixture's decisions (DBL-11's, for
+    generated-doubles-001) as what the failure rests on, though nothing of the fixture
+    was asked. The program here never answers, so the result is the same at any
+    timeout and any load (0.5 s bounds nothing but the run's length)."""
+    silent = shlex.join([sys.executable, "-c", "import sys; sys.stdin.buffer.read()"])
+    out = tmp_path / "report.json"
+    code = main(["conform", "--impl", silent, "--rules",
+                 str(EXAMPLES / "java" / "drover-rules.yaml"), "-k", "generated-doubles-001",
+                 "--timeout", "0.5", "--format", "json", "--output", str(out)])
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert code == 1
+    failed = [r for r in report["results"] if r["status"] != "not-applicable"]
+    assert [r["status"] for r in failed] == ["timeout"]
+    assert "while starting" in failed[0]["message"]
+    assert "a program slow to start needs a longer --timeout" in failed[0]["message"]
+    assert report["failed_clauses"] == []
