@@ -196,3 +196,31 @@ def test_a_program_that_never_starts_is_told_about_the_timeout_and_rests_on_no_d
     assert "while starting" in failed[0]["message"]
     assert "a program slow to start needs a longer --timeout" in failed[0]["message"]
     assert report["failed_clauses"] == []
+
+
+def test_a_known_value_found_where_the_engine_declares_its_own_rule_is_never_sure() -> None:
+    """drover keeps an empty own train first while the boneyard holds tiles, and declares
+    `own_train_first: other`. No fixture has an empty own train with an empty boneyard
+    and a tile to play elsewhere, so identify (bugs off, 107 CPU s) found `required`,
+    sure on a margin of 40, and said the engine "declares other rules than it plays":
+    sure and wrong. Nothing can contradict `other` on a fixture that reads the option,
+    so a known value found against it is likely at most, with the reason, and the
+    command says the fixtures lean away from the declaration."""
+    from mtrain.commands.identify import declaration_note
+    from mtrain.conformance.identify.run import OptionFinding, _as_declared
+    from mtrain.conformance.identify.solve import Solution
+    from mtrain.spec.ruleset import Ruleset
+
+    drover = catalog().rules_file(str(EXAMPLES / "java" / "drover-rules.yaml"))
+    found = {**dict(drover.choices), "own_train_first": "required"}
+    findings = [OptionFinding(o, v, "sure", 40, ["first-002", "first-011"])
+                for o, v in found.items() if o not in ("follow_up",)]
+    out = {f.option: f for f in _as_declared(Solution(dict(found), 0, []), findings, drover)}
+    assert out["own_train_first"].status == "likely"
+    assert out["own_train_first"].value == "required"
+    assert "the engine declares a rule of its own" in out["own_train_first"].evidence[-1]
+    assert {o for o, f in out.items() if f.status == "sure"} == set(out) - {"own_train_first"}
+    note = declaration_note(list(out.values()), drover,
+                            Ruleset("found", tuple(found.items()), drover.hand_table))
+    assert note[0].startswith("not sure, but the fixtures lean away from the declared "
+                              "rules: own_train_first (declared other"), note
