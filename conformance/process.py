@@ -421,12 +421,6 @@ class ProcessImplementation:
         self._last_start_error = error
         error.starting = True
         error.message = f"while starting: {error.message}"
-        if isinstance(error, ImplementationTimeout):
-            # the hello is the program's start: a runtime slow to start (a JVM, a large
-            # interpreter on a loaded machine) is told what to do, not left to guess
-            error.message += (f" (the hello is answered once the program has started, "
-                              f"within --timeout like any request, {self.timeout:g} s "
-                              "here: a program slow to start needs a longer --timeout)")
         error.args = (error.message,)
 
     def _drop(self, proc: ChildProcess) -> None:
@@ -462,7 +456,12 @@ class ProcessImplementation:
                          "an answer is one JSON object on one line)" if empty else
                          " (it wrote to stderr after the request, nothing to stdout: if it "
                          "answered, flush stdout after every answer; an answer left in its "
-                         "output buffer never arrives)" if proc.stderr.text(mark) else "")
+                         "output buffer never arrives)" if proc.stderr.text(mark) else
+                         # nothing written at all to the first request: the program may
+                         # not have finished starting (a JVM, a large runtime at load)
+                         " (the hello is answered once the program has started, within "
+                         "--timeout like any request: a program slow to start needs a "
+                         "longer --timeout)" if kind == "hello" else "")
                 raise ImplementationTimeout(
                     f"no answer to the {kind} request within {self.timeout:g} s{wrote}; "
                     "the implementation was killed", proc.stderr.tail())
