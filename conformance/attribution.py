@@ -659,13 +659,20 @@ class Referee:
         return pick((*(("SCORE-7",) if blocked else ()), "SCORE-5", "SCORE-6", "SCORE-1"),
                     self.rs, self.fx)
 
-    def winners(self, want: Sequence[int] = (), got: Sequence[int] = ()) -> str:
+    def winners(self, want: Sequence[int] = (), got: Sequence[int] = (),
+                over: bool = False) -> str:
         """The match rule behind a wrong list of winners: where one side names none, the
-        match's length (MATCH-7 where a single round is the game, else MATCH-1); where
+        match's length (MATCH-7 where a single round is the game, else MATCH-1), but for
+        an implementation that names none and yet holds the match over (`over`: it
+        refuses the round after, match_over.py), the rule that says who wins; where
         none named is on the winning total (the totals of the reference's final state),
         the scoring direction (MATCH-2 lowest, MATCH-3 highest); where either side names a
         tie, the tie rule in force (MATCH-4 shared, MATCH-5 most outs, MATCH-6 lowest
         seat), listed or not."""
+        if want and not got and over:  # over on both sides: nobody found on the total
+            if len(want) > 1:  # a tie the rules share or break: the tie rule's
+                return self._tie_rule()
+            return pick(("MATCH-2", "MATCH-3"), self.rs, self.fx)
         if not want or not got:  # the match over on one side only
             return pick(("MATCH-7", "MATCH-1"), self.rs, self.fx)
         totals = (self.final() or {}).get("scores")
@@ -679,10 +686,14 @@ class Referee:
             # which total wins is wrong (tenwheeler's totals compared as text)
             return pick(("MATCH-2", "MATCH-3"), self.rs, self.fx)
         if len(want) > 1 or len(got) > 1:
-            clauses = catalog().clauses
-            return next(c for c in ("MATCH-5", "MATCH-6", "MATCH-4")
-                        if clauses[c].applies(self.rs))
+            return self._tie_rule()
         return pick(MATCH, self.rs, self.fx)
+
+    def _tie_rule(self) -> str:
+        """The tie rule in force: MATCH-5 most outs, MATCH-6 lowest seat, MATCH-4 shared."""
+        clauses = catalog().clauses
+        return next((c for c in ("MATCH-5", "MATCH-6", "MATCH-4") if clauses[c].applies(self.rs)),
+                    pick(MATCH, self.rs, self.fx))
 
 
 def _distinct(totals: Any) -> bool:

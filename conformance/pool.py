@@ -134,6 +134,8 @@ class Runner:
             raise
         except HarnessError as e:
             result.status, result.messages, result.stderr = e.status, [e.message], e.stderr
+            if e.starting:  # nothing of the fixture was asked: it rests on no decision
+                result.decisions = ()
         except Unsupported as e:  # an adapter run without a worker
             result.status, result.messages = "not-applicable", [e.reason]
         except (KeyboardInterrupt, GeneratorExit):

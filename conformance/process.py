@@ -84,6 +84,10 @@ class HarnessError(Exception):
     given_up = False
     """Set on a request not even tried: the program failed to start too often in a row
     (or the harness is stopping), so every later request fails the same way."""
+    starting = False
+    """Set where the program failed before the fixture was asked anything: its start
+    (the hello) failed, or it failed to start too often. Nothing the fixture says was
+    asked, so the failure rests on none of its clauses or decisions."""
 
     def __init__(self, message: str, stderr: str = "") -> None:
         super().__init__(message)
@@ -367,9 +371,11 @@ class ProcessImplementation:
             raise given_up(HarnessError("not run: the harness is stopping"))
         if self._failed_starts >= self.start_attempts and self._last_start_error is not None:
             last = self._last_start_error
-            raise given_up(type(last)(
+            never = type(last)(
                 f"not run: the implementation failed to start {self._failed_starts} times in "
-                f"a row, so it is not started again (last time: {last.message})", last.stderr))
+                f"a row, so it is not started again (last time: {last.message})", last.stderr)
+            never.starting = True
+            raise given_up(never)
         failed = self._last_failure
         if self._killed_in_a_row >= self.failure_limit and failed is not None:
             raise given_up(type(failed)(
@@ -413,6 +419,7 @@ class ProcessImplementation:
     def _start_failed(self, error: HarnessError) -> None:
         self._failed_starts += 1
         self._last_start_error = error
+        error.starting = True
         error.message = f"while starting: {error.message}"
         error.args = (error.message,)
 
@@ -449,7 +456,12 @@ class ProcessImplementation:
                          "an answer is one JSON object on one line)" if empty else
                          " (it wrote to stderr after the request, nothing to stdout: if it "
                          "answered, flush stdout after every answer; an answer left in its "
-                         "output buffer never arrives)" if proc.stderr.text(mark) else "")
+                         "output buffer never arrives)" if proc.stderr.text(mark) else
+                         # nothing written at all to the first request: the program may
+                         # not have finished starting (a JVM, a large runtime at load)
+                         " (the hello is answered once the program has started, within "
+                         "--timeout like any request: a program slow to start needs a "
+                         "longer --timeout)" if kind == "hello" else "")
                 raise ImplementationTimeout(
                     f"no answer to the {kind} request within {self.timeout:g} s{wrote}; "
                     "the implementation was killed", proc.stderr.tail())

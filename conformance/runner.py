@@ -32,6 +32,7 @@ from mtrain.conformance.adapter import (
 from mtrain.conformance.answers import AnswerError, checked
 from mtrain.conformance.attribution import Referee
 from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
+from mtrain.conformance.match_over import holds_match_over
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.notation import (
@@ -634,7 +635,11 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
             problems.append(f"winners: expected {sorted(exp.winners)}, got {got}"
                             + (" (or none, while its own match goes on)"
                                if exp.winners_unless_going_on else ""))
-            charge(referee.winners(exp.winners, got) if referee else None)
+            # none named where the rules end the match: a longer match, unless the
+            # implementation refuses the round after (match_over.py)
+            over = bool(exp.winners) and not got and referee is not None \
+                and holds_match_over(impl, rj, referee.rs, state)
+            charge(referee.winners(exp.winners, got, over) if referee else None)
         elif exp.match_over is not None and bool(got) != exp.match_over:
             problems.append("the match should be over; the implementation names no winner"
                             if exp.match_over else

@@ -37,7 +37,7 @@ The first differing field is taken in the order a bug's effects follow one anoth
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -705,11 +705,14 @@ def _label(st: State, text: str) -> str:
 
 def compare_winners(ctx: Context, text: str, want: list[int], got: Any,
                     error: BaseException | None, totals: Sequence[int] = (),
-                    over_left_open: bool = False) -> list[Disagreement]:
+                    over_left_open: bool = False,
+                    held_over: Callable[[], bool] | None = None) -> list[Disagreement]:
     """The winners `got` against the reference's `want` after the step `text` ends a
     round with the match `totals`. `over_left_open`: under a match length of one's own,
     whether the match is over is the implementation's to say (an empty answer passes),
-    and winners it names must be `want`, the rules' winners of the totals."""
+    and winners it names must be `want`, the rules' winners of the totals. `held_over`
+    asks, where it names none, whether the implementation holds the match over all the
+    same (it refuses the round after: match_over.py), as conform asks."""
     # MATCH-1: none while rounds are to come, as a fixture says it
     expect: dict[str, Any] = {"winners": sorted(want)} if want else {"match_over": False}
     clauses = tuple(winners_clauses(ctx))
@@ -723,7 +726,8 @@ def compare_winners(ctx: Context, text: str, want: list[int], got: Any,
     if sorted(got) == sorted(want) or (over_left_open and not got):
         return []
     # the clause conform charges first (a reproducer's first listed is the one charged)
-    charged = _winners_charge(ctx, want, got, totals, clauses)
+    over = bool(want) and not got and held_over is not None and held_over()
+    charged = _winners_charge(ctx, want, got, totals, clauses, over)
     clauses = (charged, *(c for c in clauses if c != charged))
     if not want:  # MATCH-1: rounds are to come
         return [Disagreement("winners", (f"winners: the match goes on (MATCH-1: round "
@@ -735,9 +739,10 @@ def compare_winners(ctx: Context, text: str, want: list[int], got: Any,
 
 
 def _winners_charge(ctx: Context, want: list[int], got: list[int], totals: Sequence[int],
-                    clauses: tuple[str, ...]) -> str:
+                    clauses: tuple[str, ...], over: bool = False) -> str:
     """The clause conform charges for these winners (attribution.Referee.winners): a tie
-    named on either side is the tie rule's, a match over on one side only its length's."""
+    named on either side is the tie rule's, a match over on one side only its length's
+    (but the winning rule's where the implementation holds it `over`)."""
     fx = Fixture(id="fuzz-winners", description="", clauses=clauses, source=(),
                  path="<fuzz>", line=None, table=None, deal=None, steps=(), expect=())
-    return Referee(fx, ctx.rs, lambda: [{"scores": list(totals)}]).winners(want, got)
+    return Referee(fx, ctx.rs, lambda: [{"scores": list(totals)}]).winners(want, got, over)

@@ -12,6 +12,7 @@ from mtrain.conformance.fuzz.rulesets import Context
 from mtrain.reference import codec
 from mtrain.reference.engine import State, duties
 from mtrain.reference.rules import FOLLOW_ANYWHERE, FOLLOW_RESTRICTED
+from mtrain.reference.state import FOLLOW
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import action_json
@@ -77,6 +78,10 @@ def action_clauses(ctx: Context, st: State, text: str, expect: dict[str, Any]) -
         out.append(search if st.phase == "engine" else "TURN-2")
     elif act.kind == "pass":
         out += ["TURN-4", "MARK-1"]
+        if st.phase == FOLLOW and not r.ordinary_doubles:
+            # a follow-up failed: the pass puts the marker up as in an ordinary turn, and
+            # the double stays open (DBL-5, which conform charges where a fixture lists it)
+            out.append("DBL-5")
     else:
         out.append("FIRST-1")
     if "result" in expect:

@@ -33,6 +33,7 @@ from mtrain.conformance.fuzz.judge import (
 )
 from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.rulesets import Context, context
+from mtrain.conformance.match_over import holds_match_over
 from mtrain.conformance.process import NotApplicable
 from mtrain.conformance.runner import deal_with_draw
 from mtrain.reference import codec
@@ -161,7 +162,9 @@ class Judge:
         # marked with what the last step's legality reads: conform checks the step is
         # legal, so it runs no such table (the shrinker looks for one that reads none)
         return read_own(compare_winners(ctx, probe.action, want_seats, seats, error,
-                                        after["scores"], over_left_open=alone is not None),
+                                        after["scores"], over_left_open=alone is not None,
+                                        held_over=lambda: holds_match_over(
+                                            self.impl, rj, ctx.rs, got)),
                         own_legal)
 
     def _score(self, ctx: Context, text: str, after: JSON, read: tuple[str, ...]

@@ -38,6 +38,7 @@ from mtrain.conformance.fuzz.rulesets import Context
 from mtrain.conformance.fuzz.steer import blocking_choice
 from mtrain.conformance.fuzz.tables import table_of
 from mtrain.conformance.fuzz.totals import tied_totals
+from mtrain.conformance.match_over import holds_match_over
 from mtrain.conformance.process import HarnessError
 from mtrain.reference import codec
 from mtrain.reference.deal import match_over, match_winners
@@ -363,7 +364,9 @@ def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt:
         res.not_judged(own)
     elif error is not None or type(got) is not list or sorted(got) != want:
         res.record(compare_winners(ctx, probe.action, want, got, error, nxt.scores,
-                                   over_left_open=alone is not None),
+                                   over_left_open=alone is not None,
+                                   held_over=lambda: holds_match_over(
+                                       session.asker.impl, ctx.rj, ctx.rs, final)),
                    probe, round_no, step, n)
     if probe.table is None or probe.steps or not want:
         return  # tied totals are tried on a table of the last round's last state

@@ -210,7 +210,8 @@ def _as_declared(best: Solution, findings: list[OptionFinding],
     against the known value the engine declares is at most `likely`: a bug that plays
     another value on every table of its clauses looks just like that value, and the
     engine's word is the evidence against it (tandem's planted redraw is
-    draw-until-playable on every drawn table; it declares draw-one)."""
+    draw-until-playable on every drawn table; it declares draw-one). So is a known value
+    found where the engine declares a rule of its own: no fixture contradicts `other`."""
     if declared is None:
         return findings
     out = []
@@ -235,5 +236,15 @@ def _as_declared(best: Solution, findings: list[OptionFinding],
                 *f.evidence, f"(not sure: the engine declares {declared[f.option]}; a bug "
                 f"playing {f.value} on every table of its clauses looks the same, and "
                 "`mtrain conform` under the declaration shows which)"])
+        elif (f.status == "sure" and declared[f.option] == OTHER
+              and f.option not in ("tile_set", "hand_sizes")):
+            # a house rule differs from each known value on some tables only: where the
+            # fixtures hold none of them it answers as that value does, and no fixture
+            # can tell the two apart (drover's own train first while the boneyard holds
+            # tiles was `required`, sure, on 40 fixtures, none with the boneyard empty)
+            f = dataclasses.replace(f, status="likely", evidence=[
+                *f.evidence, f"(not sure: the engine declares a rule of its own, which "
+                f"plays as {f.value} does on every table these fixtures hold and may differ "
+                "on others; `mtrain conform` under the declaration runs the rest)"])
         out.append(f)
     return out

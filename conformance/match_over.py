@@ -1,0 +1,46 @@
+"""Whether an implementation that names no winner at the end of the match's last round
+holds the match over all the same.
+
+`winners` answers `[]` while the match goes on (docs/protocol.md), so an empty answer
+where the rules end the match reads as a longer match, and was charged to MATCH-1 (how many
+rounds a match has) whatever the engine's fault. An engine that compares its totals wrong
+and finds nobody on the lowest (tests/examples/java/Drover.java compares boxed Integers
+by identity, equal only up to 127) answers `[]` too, though its match is over: the fault
+is who wins (MATCH-2 and after), not the length. The deal of the round after tells them
+apart: an engine whose match goes on deals it; one that refuses it (refused-setup, naming
+the match's length or no clause) holds the match over. Anything else (a deal it cannot
+make for another reason, an error, no answer) tells nothing, and MATCH-1 stays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mtrain.conformance.adapter import JSON, Implementation, RefusedSetup
+from mtrain.spec.notation import deal_order
+from mtrain.spec.ruleset import Ruleset
+
+__all__ = ["LENGTH_CLAUSES", "holds_match_over"]
+
+LENGTH_CLAUSES = (None, "MATCH-1", "MATCH-7")
+"""The clauses a refusal of the round after the last may name to say the match is over:
+the match's length (MATCH-1; MATCH-7 for a single round), or none."""
+
+
+def holds_match_over(impl: Implementation, rj: JSON, rs: Ruleset, state: Any) -> bool:
+    """Whether `impl` refuses to deal the round after the finished round `state` (its
+    seats, the pool of that round's engine: what decides is the round number), naming the
+    match's length or no clause. False for a deal made and for anything that tells
+    nothing: a refusal for another clause (a draw for the start it was not sent, SEAT-5),
+    an error, a timeout."""
+    if not isinstance(state, dict) or not isinstance(state.get("hands"), list) \
+            or type(state.get("round")) is not int or type(state.get("engine")) is not int:
+        return False
+    try:
+        order = deal_order(rs, state["engine"], "sorted")
+        impl.deal(rj, len(state["hands"]), state["round"] + 1, order)
+    except RefusedSetup as e:
+        return e.clause in LENGTH_CLAUSES
+    except Exception:  # an answer that tells nothing: the charge stays
+        return False
+    return False
