@@ -10,6 +10,7 @@ import os
 import select
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -110,3 +111,22 @@ def test_a_failing_request_quotes_none_of_the_stderr_of_the_request_before_it(
         assert "cannot say" in info.value.message
         assert info.value.stderr == ""
         assert "chatter of the second request" in impl.stderr_tail  # kept, just not his
+
+
+def test_an_adapter_answer_waiting_at_the_deadline_is_read_not_called_late() -> None:
+    # the adapter host's reader gave up once the deadline had passed without a last look:
+    # a harness kept off the processor past the deadline (a loaded machine) called an
+    # answer already in the pipe a timeout. Held still here: the line is in the pipe
+    # before the read, and the deadline already past.
+    from mtrain.conformance.child import ChildProcess
+    from mtrain.conformance.inprocess import _Host
+
+    program = ChildProcess([sys.executable, "-c", "import sys\nprint('answered', flush=True)\n"
+                            "sys.stdin.read()"], 1 << 20, None, None)
+    try:
+        waiting = select.poll()
+        waiting.register(program.popen.stdout.fileno(), select.POLLIN)  # type: ignore[union-attr]
+        assert waiting.poll(120_000), "the program did not write"  # a bound on a hang
+        assert _Host._line(program, time.monotonic() - 1.0) == b"answered\n"
+    finally:
+        program.kill()
