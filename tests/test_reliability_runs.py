@@ -286,7 +286,7 @@ def test_an_interrupted_fuzz_keeps_what_it_found(tmp_path: Path, signum: int,
         children = [int(p) for p in
                     Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()]
         proc.send_signal(signum)
-        stdout, stderr = proc.communicate(timeout=60)
+        stdout, stderr = proc.communicate(timeout=120)  # a bound
     finally:
         proc.kill()
     assert proc.returncode == 128 + signum, stderr

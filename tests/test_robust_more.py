@@ -159,7 +159,7 @@ def test_an_interrupted_conform_reports_what_ran(tmp_path: Path, signum: int,
         assert len(recorded(pids)) == 4, "the implementations did not start"
         hung(pids, 2)  # both hang at their sixth request, results finished before it
         harness.send_signal(signum)
-        out, err = harness.communicate(timeout=30)
+        out, err = harness.communicate(timeout=120)  # a bound on a hang
     finally:
         if harness.poll() is None:
             harness.kill()
@@ -207,7 +207,7 @@ def identify_until(signum: int, impl: str, pids: Path, *more: str
             time.sleep(0.05)
         assert hung_file.exists(), "the implementation did not reach the request it hangs at"
         harness.send_signal(signum)
-        out, err = harness.communicate(timeout=30)
+        out, err = harness.communicate(timeout=120)  # a bound on a hang
     finally:
         if harness.poll() is None:
             harness.kill()
