@@ -84,7 +84,11 @@ class StderrRing:
             self._size -= len(self._chunks.popleft())
 
     def mark(self) -> int:
+        """Where what is written from now on begins: what the pipe holds already is read
+        first, so that it counts as before the mark however late the thread runs (a
+        request's report quoted the stderr of the one before it)."""
         with self._lock:
+            self._collect()
             return self._total
 
     def text(self, since: int = 0) -> str:

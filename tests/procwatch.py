@@ -29,9 +29,10 @@ def alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
 
 
-def survivors(pids: Path, wait: float = 2.0) -> list[int]:
+def survivors(pids: Path, wait: float = 60.0) -> list[int]:
     """The recorded processes still running after `wait` seconds (a SIGKILLed process
-    can take a moment to go)."""
+    can take a moment to go: on a loaded machine, more than the 2 s this once waited).
+    The wait is a bound, far above the need: it ends as soon as none is left."""
     deadline = time.monotonic() + wait
     while True:
         left = [p for p in recorded(pids) if alive(p)]

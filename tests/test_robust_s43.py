@@ -128,13 +128,20 @@ from mtrain.conformance.adapter import ReferenceImplementation
 
 class Engine(ReferenceImplementation):
     def legal(self, ruleset, state):
-        with open(os.environ["STEPS_SEEN"], "a") as f:
+        with open(os.path.join(os.environ["STEPS_SEEN"], str(os.getpid())), "a") as f:
             f.write("x")
         time.sleep(0.01)
         return super().legal(ruleset, state)
 """)
-    seen = tmp_path / "seen.txt"
-    seen.touch()
+    seen = tmp_path / "seen"  # a file per process playing (each fuzz worker's adapter's)
+    seen.mkdir()
+
+    def playing() -> int:
+        """The processes that have played some steps: the interrupt must find a game
+        under way in each worker (counting the steps of all together let one worker play
+        them all while the other, slow to start on a loaded machine, had no game yet)."""
+        return sum(p.stat().st_size >= 30 for p in seen.iterdir())
+
     proc = subprocess.Popen(
         [sys.executable, "-m", "mtrain", "fuzz", "--adapter", f"{engine}:Engine",
          "--games", str(jobs), "--jobs", str(jobs), "--variant", "pagat",
@@ -142,8 +149,10 @@ class Engine(ReferenceImplementation):
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
         env={**os.environ, "STEPS_SEEN": str(seen)})
     try:
-        while seen.stat().st_size < 30 * jobs:  # some steps played (in each worker)
+        deadline = time.monotonic() + 300  # a bound on a hang, far above the need
+        while playing() < jobs:  # some steps played in each worker
             assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the workers did not play"
             time.sleep(0.05)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=120)

@@ -129,18 +129,19 @@ for n, line in enumerate(sys.stdin.buffer, 1):
 """)
 
 
-@pytest.mark.parametrize("late, why, status", [
-    ("os._exit(3)", "the implementation crashed", "crash"),
-    ("time.sleep(600)", "the implementation did not answer in time", "timeout")])
+@pytest.mark.parametrize("late, why, status, timeout", [
+    ("os._exit(3)", "the implementation crashed", "crash", "60"),
+    # the timeout is what the hang costs; far above a loaded machine's start-up (1 s was not)
+    ("time.sleep(600)", "the implementation did not answer in time", "timeout", "5")])
 def test_a_game_an_engine_cut_short_is_said_to_have_ended_early(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, late: str, why: str,
-        status: str) -> None:
+        status: str, timeout: str) -> None:
     # the game ended at the crash (or the timeout), and the report said "1 game, 0 rounds
     # completed" with `ended_early: {}`: the finding named the crash, nothing said why no
     # round was completed
     engine = _engine(tmp_path, "late", late)
     assert main(["fuzz", "--impl", f"{sys.executable} {engine}", "--variant", "pagat",
-                 "--players", "3", "--games", "1", "--timeout", "1", "--shrink-seconds",
+                 "--players", "3", "--games", "1", "--timeout", timeout, "--shrink-seconds",
                  "1", "--out", str(tmp_path / "out"), "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert (report["games"], report["rounds"]) == (1, 0), report

@@ -196,7 +196,7 @@ def test_an_answer_spread_over_lines_is_said_to_be(
     # double quotes at character 2): '{'; the implementation was killed", and no word why
     impl = f"{sys.executable} {write(tmp_path / 'pretty.py', PRETTY)}"
     code = main(["conform", "--impl", impl, "--variant", "pagat", "-k", "turn-008",
-                 "--situations", "0", "--timeout", "5", "--format", "json"])
+                 "--situations", "0", "--timeout", "60", "--format", "json"])
     (result,) = json.loads(capsys.readouterr().out)["results"]
     assert (code, result["status"]) == (1, "error")
     assert result["message"].endswith(
@@ -407,7 +407,7 @@ def test_the_markdown_report_renders_no_markup_of_an_implementation_or_a_fixture
         legal="[play 4-0 on 0]", refused="").replace(
             '"Draw, then the drawn tile fits the own train"', '"<script>x</script> & so on"'))
     assert main(["conform", "--impl", impl, "--fixtures", path, "--variant", "pagat",
-                 "--timeout", "5", "--format", "markdown"]) == 1
+                 "--timeout", "60", "--format", "markdown"]) == 1
     page = capsys.readouterr().out
     assert "<img" not in page and "<script>" not in page, page
     assert "\n&lt;script&gt;x&lt;/script&gt; &amp; so on\n" in page, page
@@ -450,7 +450,7 @@ def test_a_hello_naming_a_rule_set_there_is_not_is_warned_of(
 
     impl = shlex.join([sys.executable, write(tmp_path / "names.py", NAMES),
                        json.dumps(variants)])
-    main(["conform", "--impl", impl, "--fixtures", fixture(tmp_path), "--timeout", "5",
+    main(["conform", "--impl", impl, "--fixtures", fixture(tmp_path), "--timeout", "60",
           "--format", "json"])
     report = json.loads(capsys.readouterr().out)
     assert [w for w in report["warnings"] if w.startswith("the hello's variants")] == [

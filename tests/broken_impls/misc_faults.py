@@ -12,7 +12,9 @@ argv[1]:
 - ``extra-field``: answers right, with a field the protocol has not (``"note"``) beside
   ``id`` and ``ok``;
 - ``buffered``: logs the request to stderr, then keeps its answer in a buffer it never
-  flushes (a program whose stdout is block-buffered when it is a pipe), and hangs.
+  flushes (a program whose stdout is block-buffered when it is a pipe), and hangs;
+- ``blank-line``: writes an empty line instead of its answer, says so on stderr, then
+  hangs.
 """
 
 from __future__ import annotations
@@ -43,6 +45,12 @@ def hook(n: int, request: dict[str, Any], answer: bytes) -> bytes | None:
         sys.stdout.buffer.write(answer.rstrip(b"\n"))
         sys.stdout.buffer.flush()
         sys.stderr.write("wrote half a line\n")  # a test can tell it is there
+        sys.stderr.flush()
+        time.sleep(3600)
+    if FAULT == "blank-line":
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+        sys.stderr.write("wrote an empty line\n")  # a test can tell it is there
         sys.stderr.flush()
         time.sleep(3600)
     if FAULT == "buffered":

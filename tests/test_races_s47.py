@@ -1,0 +1,132 @@
+"""Races in the harness, each shown with the scheduling that exposes it held still: a
+thread kept waiting by an event the test controls, a pipe written and read with no wait
+between. None of these tests waits on a sleep or asserts on wall time; each gives the same
+result on a quiet machine and at any load (session 47: the last session's CI failed on a
+report read before a reader thread had run)."""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mtrain.conformance import stderr_ring
+from mtrain.conformance.process import ImplementationError, ProcessImplementation
+from mtrain.conformance.stderr_ring import StderrRing
+
+
+class _HeldPoll:
+    """`select` as the stderr ring's reader thread sees it: its `poll` waits until the
+    test releases it, as a thread the scheduler has not run yet would (at load 20, it
+    may not run for a second)."""
+
+    POLLIN = select.POLLIN
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+
+    def poll(self) -> Any:
+        real, release = select.poll(), self.release
+
+        class Poller:
+            def register(self, fd: int, events: int) -> None:
+                real.register(fd, events)
+
+            def poll(self, *timeout: float) -> list[tuple[int, int]]:
+                release.wait()
+                return real.poll(*timeout)
+
+        return Poller()
+
+
+@pytest.fixture
+def held_reader(monkeypatch: pytest.MonkeyPatch) -> Iterator[_HeldPoll]:
+    """Every stderr ring made in the test has a reader thread that never runs until the
+    test ends (then it is let go, to read to the pipe's end and close it)."""
+    held = _HeldPoll()
+    monkeypatch.setattr(stderr_ring, "select", held)
+    try:
+        yield held
+    finally:
+        held.release.set()
+
+
+def test_a_mark_counts_what_the_pipe_held_before_it_however_late_the_reader(
+        held_reader: _HeldPoll) -> None:
+    # mark() read the ring's count without reading the pipe: with the thread not yet run,
+    # what was written before the mark counted as after it
+    read, write = os.pipe()
+    with os.fdopen(read, "rb", buffering=0) as stream:
+        ring = StderrRing(stream)
+        os.write(write, b"before the request\n")
+        mark = ring.mark()
+        assert ring.text(since=mark) == ""
+        os.write(write, b"during the request\n")
+        assert ring.text(since=mark) == "during the request\n"
+        assert ring.text() == "before the request\nduring the request\n"
+        os.close(write)
+        held_reader.release.set()  # let go before the stream closes: it reads to the end
+        assert ring.thread is not None
+        ring.thread.join(120)  # a bound on a hang, far above the need
+        assert not ring.thread.is_alive()
+
+
+ENGINE = r"""
+import json, sys
+for n, line in enumerate(sys.stdin, 1):
+    request = json.loads(line)
+    answer = {"id": request["id"], "ok": True}
+    if request["type"] == "hello":
+        answer.update(protocol=1, name="says-a-lot", version="1", variants=["*"])
+    elif n == 2:  # chatter on stderr, then a good answer
+        sys.stderr.write("chatter of the second request\n")
+        sys.stderr.flush()
+        answer["winners"] = [0]
+    else:  # an error answer, with nothing on stderr
+        answer = {"id": request["id"], "ok": False,
+                  "error": {"kind": "internal", "message": "cannot say"}}
+    sys.stdout.write(json.dumps(answer) + "\n")
+    sys.stdout.flush()
+"""
+
+
+def test_a_failing_request_quotes_none_of_the_stderr_of_the_request_before_it(
+        held_reader: _HeldPoll, tmp_path: Path) -> None:
+    # the third request's error quoted the second's chatter when the reader thread had not
+    # yet read it by the time the third request was sent
+    engine = tmp_path / "engine.py"
+    engine.write_text(ENGINE)
+    # the timeout bounds a hang far above the need (the program answers at once)
+    with ProcessImplementation([sys.executable, str(engine)], timeout=120) as impl:
+        assert impl.winners({}, {}) == [0]
+        with pytest.raises(ImplementationError) as info:
+            impl.winners({}, {})
+        assert "cannot say" in info.value.message
+        assert info.value.stderr == ""
+        assert "chatter of the second request" in impl.stderr_tail  # kept, just not his
+
+
+def test_an_adapter_answer_waiting_at_the_deadline_is_read_not_called_late() -> None:
+    # the adapter host's reader gave up once the deadline had passed without a last look:
+    # a harness kept off the processor past the deadline (a loaded machine) called an
+    # answer already in the pipe a timeout. Held still here: the line is in the pipe
+    # before the read, and the deadline already past.
+    from mtrain.conformance.child import ChildProcess
+    from mtrain.conformance.inprocess import _Host
+
+    program = ChildProcess([sys.executable, "-c", "import sys\nprint('answered', flush=True)\n"
+                            "sys.stdin.read()"], 1 << 20, None, None)
+    try:
+        waiting = select.poll()
+        waiting.register(program.popen.stdout.fileno(), select.POLLIN)  # type: ignore[union-attr]
+        assert waiting.poll(120_000), "the program did not write"  # a bound on a hang
+        assert _Host._line(program, time.monotonic() - 1.0) == b"answered\n"
+    finally:
+        program.kill()
