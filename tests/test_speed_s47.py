@@ -5,17 +5,20 @@ that is not the sequence's is made again."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 
 from mtrain.conformance import traced
 from mtrain.conformance.fixture import Fixture, load_corpus
+from mtrain.conformance.identify.cells import pieces_of
+from mtrain.conformance.partition import Partition, explore
 from mtrain.conformance.runmemo import Question
 from mtrain.conformance.traced import TracedReference, logged_run
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import Ruleset
-from mtrain.spec.scope import values_of
+from mtrain.spec.scope import Space, values_of
 
 
 def _log_of(impl: TracedReference) -> tuple[Any, ...]:
@@ -100,3 +103,41 @@ def test_a_log_already_written_is_asked_one_by_one() -> None:
     traced._ask_again(asked, found)
     traced._ask_each(asked, each)
     assert _log_of(found) == _log_of(each)
+
+
+def _pins_each(part: Partition, full: dict[str, frozenset[str]]) -> list[tuple[str, ...]]:
+    return [tuple(o for o, vs in c.region.items() if vs != full[o]) for c in part.cells]
+
+
+def test_the_pinned_options_kept_are_the_regions_own_and_made_again_on_change() -> None:
+    fx = _fixtures()[0]
+    space = Space()
+    part = explore(fx, space)
+    assert len(part.cells) > 1
+    found = part.pinned(space)
+    assert found == _pins_each(part, space.full())
+    assert len({len(t) for t in found}) > 1  # (the premise: cells pin more or fewer)
+    assert part.pinned(Space()) is found  # another space of the same values: kept
+    # a cell added: made again (the kept list was one short)
+    part.cells.append(dataclasses.replace(part.cells[0], region=space.full()))
+    again = part.pinned(space)
+    assert len(again) == len(part.cells) and again[-1] == ()
+    # a space whose values differ: made again against its own values
+    full = space.full()
+    option = next(o for o, vs in full.items() if len(vs) > 1)
+    narrower = Space()
+    narrower_full = {**full, option: frozenset(sorted(full[option])[:1])}
+    narrower.full = lambda: dict(narrower_full)  # type: ignore[method-assign]
+    assert part.pinned(narrower) == _pins_each(part, narrower_full)
+
+
+def test_pieces_and_proposals_read_the_regions_pins() -> None:
+    """pieces_of names exactly the options each region pins, in the region's order."""
+    fx = _fixtures()[1]
+    space = Space()
+    part = explore(fx, space)
+    full = space.full()
+    pieces = pieces_of(part, space)
+    assert [list(p.region) for p in pieces] == [list(t) for t in _pins_each(part, full)]
+    assert all(p.region[o] == c.region[o] for p, c in zip(pieces, part.cells, strict=True)
+               for o in p.region)
