@@ -56,9 +56,28 @@ class Partition:
     fixture: Fixture
     cells: list[Cell] = field(default_factory=list)
 
+    _pinned: tuple[int, dict[str, frozenset[str]], list[tuple[str, ...]]] | None = field(
+        default=None, init=False, repr=False, compare=False)
+
     @property
     def runs(self) -> int:
         return len(self.cells)
+
+    def pinned(self, space: Space) -> list[tuple[str, ...]]:
+        """Per cell, the options its region pins (holds fewer values of than the space),
+        in the region's order: asked by propose and by identify's pieces of the same
+        partition (680,000 cells a cold lint, each compared option by option), made
+        once while the cells and the space's values stay as they were."""
+        full = space.full()
+        kept = self._pinned
+        if kept is not None and kept[0] == len(self.cells) and kept[1] == full:
+            return kept[2]
+        # (`is not` first: most of a region's sets are the space's own, and `!=` compares
+        # two equal sets element by element)
+        found = [tuple([o for o, vs in c.region.items() if vs is not full[o] and vs != full[o]])
+                 for c in self.cells]
+        self._pinned = (len(self.cells), full, found)
+        return found
 
 
 REGION_LIMIT = 40000
@@ -253,12 +272,8 @@ def propose(part: Partition, space: Space) -> list[Scope]:
         chosen = written or passing
         owner.append(chosen[0] if chosen else None)
     out = []
-    full = space.full()
     # the options each cell pins (the others it holds whole), found once for every _grow
-    # (a list made, then the tuple: a generator resumed per option costs more)
-    pins = [tuple([o for o, vs in full.items()
-                   if (f := c.region.get(o, vs)) is not vs and f != vs]) for c in part.cells]
-    cells = Forbidden([c.region for c in part.cells], space, pins)
+    cells = Forbidden([c.region for c in part.cells], space, part.pinned(space))
     for i, exp in enumerate(entries):
         mine = [c for c, w in zip(part.cells, owner, strict=True) if w == i]
         others = cells.every & ~_mask([k for k, w in enumerate(owner) if w == i],

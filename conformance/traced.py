@@ -250,8 +250,49 @@ class TracedReference(ReferenceImplementation):
         return st
 
 
+_asked_logs: dict[int, tuple[Sequence[Question], Log, tuple[str, ...]]] = {}
+"""What `_ask_again` left in a fresh run's log for a sequence of questions (kept by the
+sequence's identity, the sequence kept in the entry so that its id is not reused), and
+the flags among them."""
+KEPT_ASKED = 1 << 14
+
+
 def _ask_again(asked: Sequence[Question], impl: TracedReference) -> None:
-    """Each question through the traced view, in order: the log a run asking them gets."""
+    """Each question through the traced view, in order: the log a run asking them gets.
+
+    `impl` is a fresh run's (its log empty), and what a question logs depends on the
+    question alone (which option, which player count), never on the rule set's answer;
+    so the log is made once per sequence and copied into the next run that asks it, its
+    flags set on the traced view as reading them would (a played run served from the
+    memo of plays asked its questions one by one again: 5 % of a cold lint). Reading the
+    whole rule set (`every`) logs the rule set's own options: asked one by one."""
+    kept = _asked_logs.get(id(asked))
+    log = impl.log
+    if kept is not None and kept[0] is asked and not log.asked:
+        made = kept[1]
+        log.read, log.decides = dict(made.read), set(made.decides)
+        log.sizes, log.rows, log.counts = set(made.sizes), set(made.rows), made.counts
+        log.asked = dict(made.asked)
+        traced = impl._traced
+        rules = object.__getattribute__(traced, "_rules")
+        for name in kept[2]:
+            object.__setattr__(traced, name, getattr(rules, name))
+        return
+    fresh = not log.asked
+    _ask_each(asked, impl)
+    if fresh and all(kind != "every" for kind, _ in asked):
+        if len(_asked_logs) >= KEPT_ASKED:
+            _asked_logs.clear()
+        made = Log()
+        made.read, made.decides = dict(log.read), set(log.decides)
+        made.sizes, made.rows, made.counts = set(log.sizes), set(log.rows), log.counts
+        made.asked = dict(log.asked)
+        _asked_logs[id(asked)] = (asked, made, tuple(
+            arg for kind, arg in asked if kind == "flag" and arg != "ruleset"))
+
+
+def _ask_each(asked: Sequence[Question], impl: TracedReference) -> None:
+    """`_ask_again`, each question through the traced view."""
     traced, rs = impl._traced, impl.ruleset
     for kind, arg in asked:
         if kind == "flag":

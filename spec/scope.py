@@ -274,13 +274,13 @@ class Space:
 
         def point(region: Region) -> tuple[str, ...] | None:
             key = (tuple(map(region.get, names)), pkey)
-            try:
-                return completed[key]
-            except KeyError:
-                pass
+            try:  # (get, not [] and KeyError: nine regions in ten are new)
+                kept = completed.get(key, completed)
             except TypeError:  # a region of other sets than frozensets: searched each time
                 found = self._complete(region, prefer)
                 return None if found is None else tuple(found.values())
+            if kept is not completed:
+                return kept  # type: ignore[return-value]
             if len(completed) >= KEPT_COMPLETIONS:
                 _make_room(completed)
             found = self._complete(region, prefer)

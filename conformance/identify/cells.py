@@ -52,11 +52,9 @@ class Piece:
 
 
 def pieces_of(part: Partition, space: Space) -> list[Piece]:
-    full = space.full()
-    # (`is not` first: most of a region's sets are the space's own, and `!=` compares
-    # two equal sets element by element)
-    return [Piece({o: vs for o, vs in c.region.items() if vs is not full[o] and vs != full[o]},
-                  _outcomes(c.run, impossible=False), c.run.read) for c in part.cells]
+    # (the options each region pins: found once for the scope check's proposals too)
+    return [Piece({o: c.region[o] for o in pins}, _outcomes(c.run, impossible=False),
+                  c.run.read) for c, pins in zip(part.cells, part.pinned(space), strict=True)]
 
 
 _given: dict[int, tuple[Partition, tuple[tuple[str, tuple[str, ...]], ...], list[Piece]]] = {}
