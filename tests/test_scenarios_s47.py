@@ -19,9 +19,8 @@ from mtrain.spec.scope import Space
 EXAMPLES = Path(__file__).parent / "examples"
 
 STAYS_APPLICABLE = {
-    "tandem-rules.yaml": ["s47-dbl-001", "s47-dbl-002", "s47-dbl-003", "s47-dbl-004",
-                          "s47-dbl-005"],  # doubles: other
-    "cantina-rules.yaml": ["s47-follow-001", "s47-follow-002", "s47-follow-003"],  # follow_up
+    "tandem-rules.yaml": [f"s47-dbl-00{n}" for n in range(1, 8)],  # doubles: other
+    "cantina-rules.yaml": [f"s47-follow-00{n}" for n in range(1, 6)],  # follow_up: other
     "coupling-rules.yaml": ["s47-draw-002", "s47-draw-004", "s47-draw-005",
                             "s47-draw-006"],  # draw_rule: other
     "perl/dandy-rules.yaml": ["s47-marker-001", "s47-marker-002", "s47-marker-003"],
