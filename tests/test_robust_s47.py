@@ -463,3 +463,27 @@ def test_a_fixture_or_rule_set_file_given_as_known_failures_is_told_what_it_is(
     assert main(["fuzz", "--adapter", "mtrain.conformance.adapter:ReferenceImplementation",
                  "--known", given, "--out", str(tmp_path / "out")]) == 2
     assert capsys.readouterr().err == f"mtrain fuzz: --known {given}: {said}\n"
+
+
+# --- mtrain state --as apply: a train the table has not -----------------------------------------
+
+
+@pytest.mark.parametrize("train", ["7", "3"])
+def test_state_refuses_an_action_on_a_train_the_table_has_not(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, train: str) -> None:
+    # own-001 seats 3: the request was written with "train": 7, for any engine to refuse
+    # as a bad request
+    assert main(["state", "own-001", "--fixtures", fixture(tmp_path), "--as", "apply",
+                 "--action", f"play 4-0 on {train}"]) == 2
+    assert capsys.readouterr().err == (
+        f"mtrain state: --action 'play 4-0 on {train}': there is no train {train} at this "
+        "table: its 3 seats have trains 0..2, and there is the mexican [TRAIN-1]\n")
+
+
+@pytest.mark.parametrize("train, sent", [("2", 2), ("mexican", '"mexican"')])
+def test_state_writes_an_action_on_a_train_the_table_has(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, train: str, sent: Any) -> None:
+    assert main(["state", "own-001", "--fixtures", fixture(tmp_path), "--as", "apply",
+                 "--action", f"play 4-0 on {train}"]) == 0
+    assert capsys.readouterr().out.endswith(
+        f'"action":{{"type":"play","tile":"4-0","train":{sent}}}}}\n')
