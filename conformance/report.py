@@ -473,6 +473,10 @@ def describe_implementation(info: dict[str, Any]) -> str:
     where = info.get("command") or info.get("adapter") or "in-process"
     if "name" not in info:
         return f"{where} (it did not say who it is)"
+    if isinstance(info["name"], str) and not info["name"].strip():  # declaration.empty_name
+        version = str(info.get("version", "")).strip()
+        return one_line(f"{where} (its hello gave an empty name"
+                        f"{', version ' + version if version else ''})")
     from mtrain.spec.errors import cut_long_runs  # (the help imports this module, no spec)
 
     # its own words, cut where long: a name of 5,000 characters was the whole header

@@ -487,3 +487,30 @@ def test_state_writes_an_action_on_a_train_the_table_has(
                  "--action", f"play 4-0 on {train}"]) == 0
     assert capsys.readouterr().out.endswith(
         f'"action":{{"type":"play","tile":"4-0","train":{sent}}}}}\n')
+
+
+# --- a hello whose name is empty ------------------------------------------------------------------
+
+
+@pytest.mark.slow  # plays an engine
+@pytest.mark.parametrize("name, warned", [("", True), ("  ", True), ("house", False)])
+def test_a_hello_with_an_empty_name_is_warned_of_and_called_by_its_command(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, warned: bool) -> None:
+    # protocol.md: the answer names the implementation; the schema takes any string, so
+    # an empty one is run, warned of (the header read "mtrain conform:  0.1.0 (...)")
+    import json
+    import shlex
+    import sys
+
+    impl = shlex.join([sys.executable, write(tmp_path / "declares.py", DECLARES),
+                       json.dumps({"name": name, "variants": ["*"]})])
+    assert main(["conform", "--impl", impl, "--fixtures", fixture(tmp_path), "--timeout", "5",
+                 "--variant", "pagat"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    said = ("the hello's `name` is empty: it is what the reports call the implementation "
+            "(docs/protocol.md); they call it by its command instead")
+    assert (f"warning: {said}" in lines) is warned, lines
+    from mtrain import __version__
+    assert lines[0] == (f"mtrain conform: {impl} (its hello gave an empty name, version "
+                        f"{__version__})" if warned else
+                        f"mtrain conform: house {__version__} ({impl})"), lines[0]

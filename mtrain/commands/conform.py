@@ -105,6 +105,7 @@ def _run(args: argparse.Namespace) -> int:
         DeclarationError,
         beyond_options,
         declared_ruleset,
+        empty_name,
         unknown_variants,
         unread_limits,
     )
@@ -159,7 +160,7 @@ def _run(args: argparse.Namespace) -> int:
         close(first)
         raise
     warnings = [warning] if warning else []
-    warnings += unknown_variants(info) + unread_limits(info)
+    warnings += empty_name(info) + unknown_variants(info) + unread_limits(info)
     for rs, path in from_files:  # the file says what it plays: run, and say so once
         beyond = beyond_options(info, rs)
         if beyond is not None:
