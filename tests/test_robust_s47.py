@@ -514,3 +514,32 @@ def test_a_hello_with_an_empty_name_is_warned_of_and_called_by_its_command(
     assert lines[0] == (f"mtrain conform: {impl} (its hello gave an empty name, version "
                         f"{__version__})" if warned else
                         f"mtrain conform: house {__version__} ({impl})"), lines[0]
+
+
+# --- an output's missing folders: made by none, refused alike ----------------------------------
+
+
+@pytest.mark.parametrize("args, option, named", [
+    # fuzz made nope/deeper/out, a tree of its own for a typo in a parent; conform refused
+    (["fuzz", "--mutant", "wrong-engine-double", "--games", "1", "--out"], "--out",
+     "nope/deeper/out"),
+    (["check", "--dump"], "--dump", "nope/deeper/out"),
+    (["conform", "--impl", "x", "--output"], "--output", "nope/deeper/out.json")])
+def test_an_output_in_a_missing_folder_is_refused_by_every_command(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str], option: str,
+        named: str) -> None:
+    path = tmp_path / named
+    assert main([*args, str(path)]) == 2
+    assert capsys.readouterr().err.startswith(
+        f"mtrain {args[0]}: {option} {path}: no such folder: {tmp_path / 'nope' / 'deeper'}")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_output_folder_whose_parent_is_there_is_made() -> None:
+    # the folder named, with its parent there, is made when written (tried, then put back)
+    import tempfile
+
+    from mtrain.conformance.outputs import check_output_folder
+    with tempfile.TemporaryDirectory() as parent:
+        check_output_folder(str(Path(parent) / "findings"), "--out")
+        assert list(Path(parent).iterdir()) == []
