@@ -543,3 +543,25 @@ def test_an_output_folder_whose_parent_is_there_is_made() -> None:
     with tempfile.TemporaryDirectory() as parent:
         check_output_folder(str(Path(parent) / "findings"), "--out")
         assert list(Path(parent).iterdir()) == []
+
+
+# --- a run emptied by fixtures' impossible tables ------------------------------------------------
+
+
+@pytest.mark.parametrize("other", [False, True])
+def test_a_run_emptied_by_a_table_its_rules_cannot_have_says_so(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, other: bool) -> None:
+    # before: "no fixture could be loaded" (it loaded), or beside a fixture of other rules,
+    # "no fixture loaded without error speaks about the rule sets run; declare the rules
+    # the implementation plays", sending one to the engine for the fixture's slip
+    path = Path(_seated(tmp_path))
+    if other:  # own-002 speaks about puremco alone
+        text = path.read_text(encoding="utf-8")
+        own = Path(fixture(tmp_path)).read_text(encoding="utf-8")
+        write(path, text + own.replace("own-001", "own-002").replace(
+            "variants: [pagat]", "variants: [puremco]"))
+    assert main(["conform", "--fixtures", str(path), "--variant", "pagat"]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "FAILED: nothing ran: the fixture selected sets a table the rules run cannot have "
+        "(pagat); the load errors say why: fix the table, or run it under rules that have "
+        "it, 1 load errors")

@@ -175,8 +175,11 @@ def _run(args: argparse.Namespace) -> int:
         close(first)
         raise
     table_errors: list[str] = []
+    impossible = 0  # fixtures every task of which was taken out for its table
     if args.fixtures is not None and not shipped_fixtures(args.fixtures):
+        selected = {t.fixture.id for t in tasks}
         tasks, table_errors = impossible_tables(tasks)
+        impossible = len(selected - {t.fixture.id for t in tasks})
     warnings += [w for rs in rulesets if (w := seats_warning(rs, outside)) is not None]
     count = situation_count(args.situations, args.fixtures is not None, rulesets)
     if args.situations is None and len(rulesets) == 1 and not args.pattern:
@@ -226,7 +229,8 @@ def _run(args: argparse.Namespace) -> int:
                     rulesets=f"{len(rulesets)} rule set{'s' if len(rulesets) != 1 else ''}, "
                     f"{chosen}",
                     values={rs.name: dict(rs.choices) for rs in rulesets},
-                    patterns=list(args.pattern or []), interrupted=interrupted,
+                    patterns=list(args.pattern or []), impossible=impossible,
+                    interrupted=interrupted,
                     hello_failed=info is None)
     try:
         emit(report, args, tasks)
