@@ -465,6 +465,73 @@ def test_a_fixture_or_rule_set_file_given_as_known_failures_is_told_what_it_is(
     assert capsys.readouterr().err == f"mtrain fuzz: --known {given}: {said}\n"
 
 
+# --- an engine answering `unsupported` to everything --------------------------------------------
+
+
+class Unsupporting:
+    """Plays nothing: every request answered `unsupported`."""
+
+    def info(self) -> Any:
+        return {"name": "nothing", "version": "1", "variants": ["*"]}
+
+    def _none(self, *args: Any, **kwargs: Any) -> Any:
+        from mtrain.conformance.adapter import Unsupported
+        raise Unsupported("not implemented")
+
+    deal = legal = apply = score = winners = _none
+
+
+def sets_corpus() -> Any:
+    from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
+    found, errors = load_corpus(FIXTURE_ROOT / "sets")
+    assert found and not errors
+    return found
+
+
+@pytest.mark.slow  # the sets corpus's scope partition read, ~2 CPU s
+def test_identify_stops_on_an_engine_answering_unsupported_to_everything() -> None:
+    # before, identify played every fixture that tells rule sets apart, each answered
+    # `unsupported` (over the whole corpus: 850 fixtures, 876 requests more), to say
+    # "nothing identified" beside a table of undetermined values
+    from mtrain.conformance.identify import EngineFailed, Watched, identify
+    watched = Watched(Unsupporting())
+    with pytest.raises(EngineFailed, match=r"^the implementation answered `unsupported` to "
+                       r"all [0-9]+ requests: deals of every tile set under every engine "
+                       r"procedure, at every player count, and up to 24 tables of each tile "
+                       r"set; it plays nothing identify can ask about, so identify stopped "
+                       r"before playing the fixtures$"):
+        identify(watched, sets_corpus())
+    assert watched.requests > 0 and watched.answered == 0
+
+
+def test_any_answer_but_unsupported_counts_as_one() -> None:
+    # a refused setup, an error, a crash are answers of an engine that plays something: an
+    # engine refusing every deal is identified as before (DEAL-7 read), never stopped here
+    from mtrain.conformance.adapter import RefusedSetup
+    from mtrain.conformance.identify import Watched
+    from mtrain.conformance.process import ImplementationError
+
+    class Refusing(Unsupporting):
+        def deal(self, *args: Any, **kwargs: Any) -> Any:
+            raise RefusedSetup("no such table", "DEAL-7")
+
+        def legal(self, *args: Any, **kwargs: Any) -> Any:
+            raise ImplementationError("internal: a bug")
+
+    watched = Watched(Refusing())
+    assert not watched.only_unsupported()  # nothing asked: nothing said
+    with pytest.raises(Exception, match="not implemented"):
+        watched.apply({}, {}, {})
+    assert watched.only_unsupported()
+    with pytest.raises(RefusedSetup):
+        watched.deal({}, 2, 1, [])
+    assert not watched.only_unsupported()
+    watched = Watched(Refusing())
+    with pytest.raises(ImplementationError):
+        watched.legal({}, {})
+    assert not watched.only_unsupported()
+
+
 # --- mtrain state --as apply: a train the table has not -----------------------------------------
 
 
