@@ -177,6 +177,17 @@ def unknown_variants(info: Mapping[str, Any] | None) -> list[str]:
     return out
 
 
+def empty_name(info: Mapping[str, Any] | None) -> list[str]:
+    """A warning when the hello's `name` is empty (or only spaces): the answer is to name
+    the implementation (docs/protocol.md), and the reports' header said nothing where the
+    name goes. Not refused: the schema asks for a string, and the label is no rule."""
+    name = (info or {}).get("name")
+    if not isinstance(name, str) or name.strip():
+        return []
+    return ["the hello's `name` is empty: it is what the reports call the implementation "
+            "(docs/protocol.md); they call it by its command instead"]
+
+
 def unread_limits(info: Mapping[str, Any] | None) -> list[str]:
     """A warning when the hello gives `rules` and, beside them, `variants` or `options`:
     the declared rules are what is run, and the limits were passed over unsaid (an

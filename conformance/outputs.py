@@ -87,6 +87,16 @@ def check_output_folder(path: str, option: str) -> None:
     is tried: made, written and put back as it was."""
     check_output(path, option, folder=True)
     out = Path(path)
+    # the folder named is made, never the folders above it: a typo there (`--out
+    # reslts/run1`) would leave a tree of its own, where a FILE's missing folder is refused
+    # (check_output): each output made as named, or refused alike
+    try:
+        parent = out.parent if not out.exists() else None
+        if parent is not None and not parent.is_dir():
+            raise InputError(f"{option} {path}: no such folder: {parent} (the folder named "
+                             "is made, not the folders above it)")
+    except OSError as e:
+        raise InputError(f"{option} {path}: {e.strerror or e}") from None
     made = [p for p in [out, *out.parents] if not p.exists()]  # innermost first
     try:
         out.mkdir(parents=True, exist_ok=True)

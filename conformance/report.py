@@ -167,6 +167,10 @@ class Report:
     """Per rule set run: its option values (the HTML grid shows which clauses apply)."""
     patterns: list[str] = field(default_factory=list)
     """The -k patterns that selected the fixtures, if any."""
+    impossible: int = 0
+    """Fixtures of the user's own taken out of the run, every task of theirs, for a
+    starting table their rule set cannot have (selection.impossible_tables: each a load
+    error)."""
     interrupted: str = ""
     """Why the run stopped short (an interrupt), if it did: the results are those that
     finished, and the run is not a success whatever they say."""
@@ -196,6 +200,12 @@ class Report:
             return None
         if self.interrupted:  # the declaration is not at fault: the run was cut short
             return f"it was {self.interrupted} before its first result"
+        if not self.results and self.impossible:  # the fixtures' fault: no word on rules
+            n, names = self.impossible, ", ".join(self.values)
+            return (f"{'the fixture' if n == 1 else f'all {n} fixtures'} selected "
+                    f"set{'s' if n == 1 else ''} a table the rules run cannot have"
+                    f"{f' ({names})' if names else ''}; the load errors say why: fix the "
+                    "table, or run it under rules that have it")
         if (not self.results and not any(self.outside.values())
                 and not any(self.seats.values()) and self.load_errors):
             return "no fixture could be loaded (the load errors are listed)"
@@ -473,6 +483,10 @@ def describe_implementation(info: dict[str, Any]) -> str:
     where = info.get("command") or info.get("adapter") or "in-process"
     if "name" not in info:
         return f"{where} (it did not say who it is)"
+    if isinstance(info["name"], str) and not info["name"].strip():  # declaration.empty_name
+        version = str(info.get("version", "")).strip()
+        return one_line(f"{where} (its hello gave an empty name"
+                        f"{', version ' + version if version else ''})")
     from mtrain.spec.errors import cut_long_runs  # (the help imports this module, no spec)
 
     # its own words, cut where long: a name of 5,000 characters was the whole header

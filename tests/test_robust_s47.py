@@ -463,3 +463,172 @@ def test_a_fixture_or_rule_set_file_given_as_known_failures_is_told_what_it_is(
     assert main(["fuzz", "--adapter", "mtrain.conformance.adapter:ReferenceImplementation",
                  "--known", given, "--out", str(tmp_path / "out")]) == 2
     assert capsys.readouterr().err == f"mtrain fuzz: --known {given}: {said}\n"
+
+
+# --- an engine answering `unsupported` to everything --------------------------------------------
+
+
+class Unsupporting:
+    """Plays nothing: every request answered `unsupported`."""
+
+    def info(self) -> Any:
+        return {"name": "nothing", "version": "1", "variants": ["*"]}
+
+    def _none(self, *args: Any, **kwargs: Any) -> Any:
+        from mtrain.conformance.adapter import Unsupported
+        raise Unsupported("not implemented")
+
+    deal = legal = apply = score = winners = _none
+
+
+def sets_corpus() -> Any:
+    from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
+    found, errors = load_corpus(FIXTURE_ROOT / "sets")
+    assert found and not errors
+    return found
+
+
+@pytest.mark.slow  # the sets corpus's scope partition read, ~2 CPU s
+def test_identify_stops_on_an_engine_answering_unsupported_to_everything() -> None:
+    # before, identify played every fixture that tells rule sets apart, each answered
+    # `unsupported` (over the whole corpus: 850 fixtures, 876 requests more), to say
+    # "nothing identified" beside a table of undetermined values
+    from mtrain.conformance.identify import EngineFailed, Watched, identify
+    watched = Watched(Unsupporting())
+    with pytest.raises(EngineFailed, match=r"^the implementation answered `unsupported` to "
+                       r"all [0-9]+ requests: deals of every tile set under every engine "
+                       r"procedure, at every player count, and up to 24 tables of each tile "
+                       r"set; it plays nothing identify can ask about, so identify stopped "
+                       r"before playing the fixtures$"):
+        identify(watched, sets_corpus())
+    assert watched.requests > 0 and watched.answered == 0
+
+
+def test_any_answer_but_unsupported_counts_as_one() -> None:
+    # a refused setup, an error, a crash are answers of an engine that plays something: an
+    # engine refusing every deal is identified as before (DEAL-7 read), never stopped here
+    from mtrain.conformance.adapter import RefusedSetup
+    from mtrain.conformance.identify import Watched
+    from mtrain.conformance.process import ImplementationError
+
+    class Refusing(Unsupporting):
+        def deal(self, *args: Any, **kwargs: Any) -> Any:
+            raise RefusedSetup("no such table", "DEAL-7")
+
+        def legal(self, *args: Any, **kwargs: Any) -> Any:
+            raise ImplementationError("internal: a bug")
+
+    watched = Watched(Refusing())
+    assert not watched.only_unsupported()  # nothing asked: nothing said
+    with pytest.raises(Exception, match="not implemented"):
+        watched.apply({}, {}, {})
+    assert watched.only_unsupported()
+    with pytest.raises(RefusedSetup):
+        watched.deal({}, 2, 1, [])
+    assert not watched.only_unsupported()
+    watched = Watched(Refusing())
+    with pytest.raises(ImplementationError):
+        watched.legal({}, {})
+    assert not watched.only_unsupported()
+
+
+# --- mtrain state --as apply: a train the table has not -----------------------------------------
+
+
+@pytest.mark.parametrize("train", ["7", "3"])
+def test_state_refuses_an_action_on_a_train_the_table_has_not(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, train: str) -> None:
+    # own-001 seats 3: the request was written with "train": 7, for any engine to refuse
+    # as a bad request
+    assert main(["state", "own-001", "--fixtures", fixture(tmp_path), "--as", "apply",
+                 "--action", f"play 4-0 on {train}"]) == 2
+    assert capsys.readouterr().err == (
+        f"mtrain state: --action 'play 4-0 on {train}': there is no train {train} at this "
+        "table: its 3 seats have trains 0..2, and there is the mexican [TRAIN-1]\n")
+
+
+@pytest.mark.parametrize("train, sent", [("2", 2), ("mexican", '"mexican"')])
+def test_state_writes_an_action_on_a_train_the_table_has(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, train: str, sent: Any) -> None:
+    assert main(["state", "own-001", "--fixtures", fixture(tmp_path), "--as", "apply",
+                 "--action", f"play 4-0 on {train}"]) == 0
+    assert capsys.readouterr().out.endswith(
+        f'"action":{{"type":"play","tile":"4-0","train":{sent}}}}}\n')
+
+
+# --- a hello whose name is empty ------------------------------------------------------------------
+
+
+@pytest.mark.slow  # plays an engine
+@pytest.mark.parametrize("name, warned", [("", True), ("  ", True), ("house", False)])
+def test_a_hello_with_an_empty_name_is_warned_of_and_called_by_its_command(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, warned: bool) -> None:
+    # protocol.md: the answer names the implementation; the schema takes any string, so
+    # an empty one is run, warned of (the header read "mtrain conform:  0.1.0 (...)")
+    import json
+    import shlex
+    import sys
+
+    impl = shlex.join([sys.executable, write(tmp_path / "declares.py", DECLARES),
+                       json.dumps({"name": name, "variants": ["*"]})])
+    assert main(["conform", "--impl", impl, "--fixtures", fixture(tmp_path), "--timeout", "5",
+                 "--variant", "pagat"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    said = ("the hello's `name` is empty: it is what the reports call the implementation "
+            "(docs/protocol.md); they call it by its command instead")
+    assert (f"warning: {said}" in lines) is warned, lines
+    from mtrain import __version__
+    assert lines[0] == (f"mtrain conform: {impl} (its hello gave an empty name, version "
+                        f"{__version__})" if warned else
+                        f"mtrain conform: house {__version__} ({impl})"), lines[0]
+
+
+# --- an output's missing folders: made by none, refused alike ----------------------------------
+
+
+@pytest.mark.parametrize("args, option, named", [
+    # fuzz made nope/deeper/out, a tree of its own for a typo in a parent; conform refused
+    (["fuzz", "--mutant", "wrong-engine-double", "--games", "1", "--out"], "--out",
+     "nope/deeper/out"),
+    (["check", "--dump"], "--dump", "nope/deeper/out"),
+    (["conform", "--impl", "x", "--output"], "--output", "nope/deeper/out.json")])
+def test_an_output_in_a_missing_folder_is_refused_by_every_command(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str], option: str,
+        named: str) -> None:
+    path = tmp_path / named
+    assert main([*args, str(path)]) == 2
+    assert capsys.readouterr().err.startswith(
+        f"mtrain {args[0]}: {option} {path}: no such folder: {tmp_path / 'nope' / 'deeper'}")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_output_folder_whose_parent_is_there_is_made() -> None:
+    # the folder named, with its parent there, is made when written (tried, then put back)
+    import tempfile
+
+    from mtrain.conformance.outputs import check_output_folder
+    with tempfile.TemporaryDirectory() as parent:
+        check_output_folder(str(Path(parent) / "findings"), "--out")
+        assert list(Path(parent).iterdir()) == []
+
+
+# --- a run emptied by fixtures' impossible tables ------------------------------------------------
+
+
+@pytest.mark.parametrize("other", [False, True])
+def test_a_run_emptied_by_a_table_its_rules_cannot_have_says_so(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, other: bool) -> None:
+    # before: "no fixture could be loaded" (it loaded), or beside a fixture of other rules,
+    # "no fixture loaded without error speaks about the rule sets run; declare the rules
+    # the implementation plays", sending one to the engine for the fixture's slip
+    path = Path(_seated(tmp_path))
+    if other:  # own-002 speaks about puremco alone
+        text = path.read_text(encoding="utf-8")
+        own = Path(fixture(tmp_path)).read_text(encoding="utf-8")
+        write(path, text + own.replace("own-001", "own-002").replace(
+            "variants: [pagat]", "variants: [puremco]"))
+    assert main(["conform", "--fixtures", str(path), "--variant", "pagat"]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "FAILED: nothing ran: the fixture selected sets a table the rules run cannot have "
+        "(pagat); the load errors say why: fix the table, or run it under rules that have "
+        "it, 1 load errors")

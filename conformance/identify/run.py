@@ -35,6 +35,7 @@ from mtrain.conformance.identify.from_play import ROUNDS, _situations
 from mtrain.conformance.identify.interrupted import IdentifyInterrupted, measured_so_far
 from mtrain.conformance.identify.measure import Deals, measure
 from mtrain.conformance.identify.measured import (
+    SAMPLE,
     _read_set,
     _ruleset,
     _sent,
@@ -47,7 +48,7 @@ from mtrain.conformance.identify.observe import observe as observe
 from mtrain.conformance.identify.observe import tables_had
 from mtrain.conformance.identify.pins import _values_with_bugs
 from mtrain.conformance.identify.solve import NO_OTHER, Model, Solution, constraint, moment_options
-from mtrain.conformance.identify.watch import Watched
+from mtrain.conformance.identify.watch import EngineFailed, Watched
 from mtrain.conformance.partition import Partition
 from mtrain.spec.catalog import catalog
 from mtrain.spec.errors import InputError
@@ -115,6 +116,14 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
                            step("reading the scope partition", len(fixtures)))
     if deals.tile_set is None:  # it dealt nothing: the set whose tables it reads
         deals.read_set = _read_set(fixtures, pieces, watched, space, base)
+        if deals.read_set is None and watched.only_unsupported():
+            # every fixture would be asked under these same rules, each `unsupported` (876
+            # requests more, for "nothing identified" and a table of undetermined values)
+            raise EngineFailed(
+                f"the implementation answered `unsupported` to all {watched.requests} "
+                "requests: deals of every tile set under every engine procedure, at every "
+                f"player count, and up to {SAMPLE} tables of each tile set; it plays nothing "
+                "identify can ask about, so identify stopped before playing the fixtures")
     allowed = measured_region(space, deals)
     own = (tuple(sorted(deals.table.items()))
            if allowed.get("hand_sizes") == frozenset([CUSTOM]) else None)

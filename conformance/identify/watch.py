@@ -58,6 +58,9 @@ class Watched:
         self.probing = False
         """Set while deals are asked that are meant to be refused (a pool of another set,
         or another engine procedure): their refusals are answers, not things unseen."""
+        self.answered = 0
+        """Requests answered with anything but `unsupported` (a state, a refusal, an error,
+        a failure): none, and the engine plays nothing identify can ask (only_unsupported)."""
         self.breaches: dict[str, tuple[int, str]] = {}
         """Answers that broke the protocol's schema but still said what they meant (a legal
         or winners list naming one item twice): the rule broken -> (how many, the first)."""
@@ -89,12 +92,14 @@ class Watched:
         """One request; `again`: one that failed, asked again (a failure counted once)."""
         self.requests += 1
         count = 0 if self.probing else 1
+        answered = True  # anything but `unsupported` is an answer (only_unsupported)
         try:
             return getattr(self.impl, method)(*args)
         except RefusedSetup:
             self.counts["refused setup"] += count
             raise
         except Unsupported:  # NotApplicable, over the protocol, is one too
+            answered = False
             self.counts["unsupported"] += count
             raise
         except HarnessError as e:
@@ -107,6 +112,8 @@ class Watched:
             if isinstance(e, FAILURES):
                 self._failure(e)
             raise
+        finally:
+            self.answered += answered
 
     def _failure(self, e: HarnessError) -> None:
         """One failed request counted; past the limit, identify stops."""
@@ -116,6 +123,10 @@ class Watched:
                 f"{len(self.failed)} requests to the implementation failed (the "
                 f"last: {self.failed[-1]}); a rule set found from what is left "
                 "could not be trusted, so identify stopped") from None
+
+    def only_unsupported(self) -> bool:
+        """Every request asked so far (one at least) was answered `unsupported`."""
+        return self.requests > 0 and self.answered == 0
 
     def info(self) -> Any:
         return self._call("info")

@@ -105,6 +105,7 @@ def _run(args: argparse.Namespace) -> int:
         DeclarationError,
         beyond_options,
         declared_ruleset,
+        empty_name,
         unknown_variants,
         unread_limits,
     )
@@ -159,7 +160,7 @@ def _run(args: argparse.Namespace) -> int:
         close(first)
         raise
     warnings = [warning] if warning else []
-    warnings += unknown_variants(info) + unread_limits(info)
+    warnings += empty_name(info) + unknown_variants(info) + unread_limits(info)
     for rs, path in from_files:  # the file says what it plays: run, and say so once
         beyond = beyond_options(info, rs)
         if beyond is not None:
@@ -174,8 +175,11 @@ def _run(args: argparse.Namespace) -> int:
         close(first)
         raise
     table_errors: list[str] = []
+    impossible = 0  # fixtures every task of which was taken out for its table
     if args.fixtures is not None and not shipped_fixtures(args.fixtures):
+        selected = {t.fixture.id for t in tasks}
         tasks, table_errors = impossible_tables(tasks)
+        impossible = len(selected - {t.fixture.id for t in tasks})
     warnings += [w for rs in rulesets if (w := seats_warning(rs, outside)) is not None]
     count = situation_count(args.situations, args.fixtures is not None, rulesets)
     if args.situations is None and len(rulesets) == 1 and not args.pattern:
@@ -225,7 +229,8 @@ def _run(args: argparse.Namespace) -> int:
                     rulesets=f"{len(rulesets)} rule set{'s' if len(rulesets) != 1 else ''}, "
                     f"{chosen}",
                     values={rs.name: dict(rs.choices) for rs in rulesets},
-                    patterns=list(args.pattern or []), interrupted=interrupted,
+                    patterns=list(args.pattern or []), impossible=impossible,
+                    interrupted=interrupted,
                     hello_failed=info is None)
     try:
         emit(report, args, tasks)

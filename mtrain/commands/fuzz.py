@@ -74,7 +74,8 @@ def register(sub: Any) -> None:
     p.add_argument("--max-seconds", type=decimal, metavar="SECONDS",
                    help="stop playing after SECONDS (shrinking comes after)")
     p.add_argument("--out", default=FUZZ_OUT,
-                   help=f"folder for the reproducers (default ./{FUZZ_OUT}/)")
+                   help=f"folder for the reproducers (default ./{FUZZ_OUT}/), made if missing; "
+                   "the folder that holds it must exist")
     p.add_argument("--shrink-seconds", type=decimal, default=10.0, metavar="SECONDS",
                    help="time limit for shrinking each new finding (default 10)")
     p.add_argument("--timeout", type=decimal, metavar="SECONDS",
