@@ -214,9 +214,10 @@ def test_identify_of_an_engine_that_answers_nothing_is_not_green(
     out = tmp_path / "found.yaml"
     rc = main(["identify", "--adapter", f"{adapter}:Engine", "--output", str(out)])
     printed, err = capsys.readouterr()
-    assert rc == 1, (printed[-300:], err[-300:])
-    assert "nothing identified: no option could be told" in err, err
-    assert "unsupported" in err and "closest rule set" not in printed, (printed, err)
+    # since session 47 it stops before the fixtures, saying why (exit 2: nothing was tested)
+    assert rc == 2, (printed[-300:], err[-300:])
+    assert "answered `unsupported` to all" in err and "identify stopped" in err, err
+    assert "closest rule set" not in printed, (printed, err)
     assert not out.exists()
 
 
@@ -283,7 +284,7 @@ class Engine(ReferenceImplementation):
         raise RuntimeError("boom")
 """)
     rc = main(["conform", "--adapter", f"{adapter}:Engine", "--variant", "pagat", "-k",
-               "marker-001"])
+               "marker-001*"])  # a glob: s47-marker-001 is another fixture
     out = capsys.readouterr().out
     assert rc == 1, out[-500:]
     assert out.splitlines()[-1].startswith("FAILED: 1 results ran (1 pass); the hello "

@@ -105,7 +105,8 @@ def _fixture(args: argparse.Namespace) -> Any:
     if not found and errors:  # it may be the one that does not load
         raise InputError(str(errors[0]))
     if not found:
-        close = [f.id for f in fixtures if args.fixture in f.id][:5]
+        close = sorted((f.id for f in fixtures if args.fixture in f.id),  # its prefix first
+                       key=lambda i: not i.startswith(args.fixture))[:5]
         hint = f"; ids containing it: {', '.join(close)}" if close else ""
         raise InputError(f"no fixture {args.fixture!r} under "
                          f"{args.fixtures or 'the shipped corpus'}{hint}")
