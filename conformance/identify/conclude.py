@@ -48,8 +48,9 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
     suspects = _suspects(best, observations, parts, declared)
     for o in conflicting | deals.conflicting:
         suspects.setdefault(o, [])
-    checks = functools.partial(_checks, frozenset(
-        obs.fixture.id for obs in observations if _from_play(obs.fixture)))
+    checks = functools.partial(
+        _checks, frozenset(obs.fixture.id for obs in observations if _from_play(obs.fixture)),
+        erred=frozenset(obs.fixture.id for obs in observations if obs.erred))
     findings = []
     for o in model.options:
         findings.append(_finding(o, best, solver, model, deals, fixed, suspects, base, checks))

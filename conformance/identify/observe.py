@@ -136,6 +136,7 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
             obs.notes.append(f"not run: {e}")
             if _erred(e):
                 obs.outcomes = tuple("error" for _ in fx.expect)
+                obs.erred = True
             continue
         if not isinstance(played, tuple) and played.refusal is not None:  # refused setup
             obs.refused = True
