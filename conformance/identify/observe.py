@@ -153,6 +153,10 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
                 obs.notes.append(unseated)
             continue
         if not isinstance(played, tuple):  # a refused step: every entry fails
+            early = played.status == "fail" and shared.refused_after_early_end(trace)
+            if early:  # the round ended with tiles to draw: a bug whatever the rules
+                obs.unshared = dict.fromkeys(range(len(fx.expect)), early)
+                continue
             obs.outcomes = tuple(played.status if played.status in ("fail", "error")
                                  else None for _ in fx.expect)
             if played.status == "fail" and played.step:  # charged as conform charges it
