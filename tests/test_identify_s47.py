@@ -14,7 +14,7 @@ from mtrain.conformance.identify import identify, observe
 from mtrain.conformance.identify.cells import ANY, Piece, corpus_pieces, narrowed
 from mtrain.conformance.identify.findings import SURE, _checks
 from mtrain.conformance.identify.shared import EARLY, ended_with_tiles_to_draw
-from mtrain.conformance.identify.tables import built_otherwise, per_table
+from mtrain.conformance.identify.tables import asked_again, built_otherwise, per_table
 from mtrain.conformance.identify.watch import Watched
 from mtrain.conformance.process import ImplementationCrashed, ImplementationError
 from mtrain.spec.catalog import catalog
@@ -221,6 +221,7 @@ def test_a_table_the_rules_build_otherwise_is_asked_once_per_table(
     # where it is built
     ((rs, (copy,)),) = others
     assert rs["starting_seat"] != "rotate" and copy.id.startswith(f"{fx.id} (starting_seat: ")
+    assert asked_again(copy) and not asked_again(fx)  # no check of its own towards sure
     (again,) = observe([copy], engine, rs)
     assert again.outcomes == ("pass",) and truths(parts[copy.id]) == [("pass",)]
     rotate = [p.outcomes for p in parts[copy.id]

@@ -36,7 +36,8 @@ def _checks(situations: frozenset[str], evidence: Sequence[str],
     one, a situation from play SITUATION_WEIGHT, one the engine answered with an error
     alone (`erred`) none: an error, like a crash, is no evidence that a rule is played
     (an engine that dies on some tables errs there under any rules), though it may rule
-    out values under which the table plays."""
+    out values under which the table plays. (A fixture asked again under another table,
+    tables.py, is put in `erred` too: the same fixture, no check of its own.)"""
     return sum(0.0 if fid in erred else SITUATION_WEIGHT if fid in situations else 1.0
                for fid in evidence)
 

@@ -77,6 +77,12 @@ def _differs(fx: Fixture, sent: Ruleset, option: str, value: str, asked: Any) ->
         return True
 
 
+def asked_again(fx: Fixture) -> bool:
+    """Whether `fx` is a copy per_table made (a corpus id holds no space): the same
+    fixture asked under another table, never a check of its own towards `sure`."""
+    return " (" in fx.id
+
+
 def per_table(fixtures: Sequence[Fixture], parts: dict[str, list[Piece]], sent: Ruleset,
               allowed: Region, space: Space) -> list[tuple[Ruleset, list[Fixture]]]:
     """Of `fixtures` (their pieces in `parts`, narrowed to `allowed`), those whose table
