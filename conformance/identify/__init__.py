@@ -3,7 +3,8 @@
 Modules: measure (what the deals show: the set, the hand table, the engine procedure and
 the starting seat), measured (that as a region of the option space, and the rule sets
 asked and written), cells (the scope partition, kept in the cache and narrowed to what
-was measured), observe (the fixtures played), solve (the option space in z3 and the
+was measured), tables (a table the rules build otherwise under some values, asked once
+per table built), observe (the fixtures played), solve (the option space in z3 and the
 weighted MaxSAT), conclude (an answer and its likely bugs), findings (each option's
 finding: its margin, how sure, contradicted), pins (options found `other` pinned to a
 known value with a bug), bugs (a known value with a bug told from a rule of the engine's

@@ -16,6 +16,7 @@ from mtrain.conformance.identify.found import Observation, OptionFinding
 from mtrain.conformance.identify.from_play import _from_play
 from mtrain.conformance.identify.measure import Deals
 from mtrain.conformance.identify.solve import FIXTURE, Model, Solution, Solver
+from mtrain.conformance.identify.tables import asked_again
 from mtrain.spec.catalog import Catalog
 from mtrain.spec.errors import InputError
 from mtrain.spec.ruleset import OTHER
@@ -48,8 +49,10 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
     suspects = _suspects(best, observations, parts, declared)
     for o in conflicting | deals.conflicting:
         suspects.setdefault(o, [])
-    checks = functools.partial(_checks, frozenset(
-        obs.fixture.id for obs in observations if _from_play(obs.fixture)))
+    checks = functools.partial(
+        _checks, frozenset(obs.fixture.id for obs in observations if _from_play(obs.fixture)),
+        erred=frozenset(obs.fixture.id for obs in observations
+                        if obs.erred or asked_again(obs.fixture)))
     findings = []
     for o in model.options:
         findings.append(_finding(o, best, solver, model, deals, fixed, suspects, base, checks))

@@ -30,10 +30,16 @@ situations as ordinary doubles would, and nothing else told the two apart at 5 t
 `doubles: ordinary` was found sure at margin 2, against the truth. Situations alone make a
 value sure only at twice the margin."""
 
-def _checks(situations: frozenset[str], evidence: Sequence[str]) -> float:
+def _checks(situations: frozenset[str], evidence: Sequence[str],
+            erred: frozenset[str] = frozenset()) -> float:
     """The fixtures of `evidence` counted as independent checks: a fixture of the corpus
-    one, a situation from play SITUATION_WEIGHT."""
-    return sum(SITUATION_WEIGHT if fid in situations else 1.0 for fid in evidence)
+    one, a situation from play SITUATION_WEIGHT, one the engine answered with an error
+    alone (`erred`) none: an error, like a crash, is no evidence that a rule is played
+    (an engine that dies on some tables errs there under any rules), though it may rule
+    out values under which the table plays. (A fixture asked again under another table,
+    tables.py, is put in `erred` too: the same fixture, no check of its own.)"""
+    return sum(0.0 if fid in erred else SITUATION_WEIGHT if fid in situations else 1.0
+               for fid in evidence)
 
 
 def _finding(option: str, best: Solution, solver: Solver, model: Model, deals: Deals,

@@ -31,6 +31,11 @@ class Observation:
     unshared: dict[int, str] = field(default_factory=dict)
     """Entries failed in what a clause every known value shares decides alone, by index,
     each with that clause (shared.py): left unread (None), a likely bug."""
+    erred: bool = False
+    """Every entry's outcome is the engine's error answer (observe.py, _erred): read as the
+    partition reads a table the rules cannot play, but never a check towards `sure`
+    (findings.py, _checks): an engine that cannot go on (it dies at 8 seats) answers so
+    whatever its rules."""
 
 
 @dataclass

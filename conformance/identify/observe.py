@@ -136,6 +136,7 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
             obs.notes.append(f"not run: {e}")
             if _erred(e):
                 obs.outcomes = tuple("error" for _ in fx.expect)
+                obs.erred = True
             continue
         if not isinstance(played, tuple) and played.refusal is not None:  # refused setup
             obs.refused = True
@@ -152,6 +153,10 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
                 obs.notes.append(unseated)
             continue
         if not isinstance(played, tuple):  # a refused step: every entry fails
+            early = played.status == "fail" and shared.refused_after_early_end(trace)
+            if early:  # the round ended with tiles to draw: a bug whatever the rules
+                obs.unshared = dict.fromkeys(range(len(fx.expect)), early)
+                continue
             obs.outcomes = tuple(played.status if played.status in ("fail", "error")
                                  else None for _ in fx.expect)
             if played.status == "fail" and played.step:  # charged as conform charges it

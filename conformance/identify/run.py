@@ -3,7 +3,8 @@
 The deals measure the tile set, the hand table, the engine procedure and the starting
 seat (measure.py). Every fixture that still tells rule sets apart under what was
 measured is then played once, under the engine's own measured rules (its table sent
-as a table of its own), and each of its entries passes or fails. The scope partition
+as a table of its own; a table those rules build otherwise under some values once per
+table built, tables.py), and each of its entries passes or fails. The scope partition
 (cells.py) says which rule sets pass and fail each fixture's entries; z3 finds the valid
 rule set that agrees with the most fixtures (solve.py), and for every option the margin
 (how many more fixtures any other known value contradicts) says how sure it is. A value
@@ -48,6 +49,7 @@ from mtrain.conformance.identify.observe import observe as observe
 from mtrain.conformance.identify.observe import tables_had
 from mtrain.conformance.identify.pins import _values_with_bugs
 from mtrain.conformance.identify.solve import NO_OTHER, Model, Solution, constraint, moment_options
+from mtrain.conformance.identify.tables import asked_alike, per_table
 from mtrain.conformance.identify.watch import EngineFailed, Watched
 from mtrain.conformance.partition import Partition
 from mtrain.spec.catalog import catalog
@@ -133,9 +135,13 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
         parts[fx.id] = narrowed(fx, pieces[fx.id], allowed, space, own)
     telling = [fx for fx in fixtures if len({p.outcomes for p in parts[fx.id]}) > 1]
     sent = _sent(space, allowed, base, deals, dealt)
-    advance = step("playing the fixtures", len(telling))
+    # a table the rules build otherwise under some values: asked once per table (tables.py)
+    others = per_table(telling, parts, sent, allowed, space)
+    advance = step("playing the fixtures", len(telling) + sum(len(fs) for _, fs in others))
     own_rules = frozenset(o for o, v in (declared.choices if declared else ()) if v == OTHER)
     observations = observe(telling, watched, sent, lambda: advance(1), own_rules)
+    for rs, asked in others:
+        observations += observe(asked, watched, rs, lambda: advance(1), own_rules)
     now[:] = ["weighing the fixtures played", 0, 0]
     model = Model.of(space)
     # what the solver prefers: the base, and `other` where the engine declares it so
@@ -200,6 +206,8 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
             break
         more = _situations(space, found[1], found[0].values, weak, deals, own, allowed,
                            parts, round_no)
+        for fx in more:  # (a situation's table writes its starter: asked alike, as a rule)
+            parts[fx.id] = asked_alike(fx, parts[fx.id], sent, allowed, space)
         seen = observe(more, watched, sent,
                        functools.partial(step("playing situations from play", len(more)), 1),
                        own_rules)

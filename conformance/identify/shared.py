@@ -28,8 +28,20 @@ fixtures are reported as a likely bug naming the clause:
   bugs in the scoring line, which named `other`. (A round ended where a value says it
   goes on, or ended with another result, is read as ever.)
 
+- a round ended blocked while the boneyard still holds tiles (END-2, END-3): both
+  blocked_round values, and every house rule of a blocked round, end a round blocked
+  only once nobody can draw (the boneyard empty); a player who cannot play draws. An
+  engine that ends it sooner (counting passes after draws in vain, asking only whether
+  anybody can play on the table as it stands) plays on nowhere a known value plays on,
+  the converse of the round played on above. Its entries, and those of a fixture whose
+  later steps it then refused (the round over), were read as evidence against both
+  values, and so as `blocked_round: other`. (A round ended blocked early with the
+  boneyard empty is a rule of the engine's own, read as ever: turntable's and
+  interlock's.)
+
 Each is told only where the entry checks what the clause decides (the winners against
-the totals it checks, the totals) and fails in nothing else.
+the totals it checks, the totals) and fails in nothing else; the round ended with tiles
+to draw, wherever the engine's state shows it, since every entry after it is that end's.
 """
 
 from __future__ import annotations
@@ -54,11 +66,18 @@ ended the round is one where every known value has."""
 WINNING_TOTAL = {"MATCH-2": ("lowest", min), "MATCH-3": ("highest", max)}
 """The clauses naming the winning end of the totals, each with its end; the scoring
 values each holds under are the catalogue's (its `when`)."""
+EARLY = "END-2, END-3 (the boneyard)"
+"""The blocked round's clauses, broken the other way: a round ended blocked with tiles
+left to draw."""
 SAID = {"MATCH-2": "the match's winners are not on the lowest total",
         "MATCH-3": "the match's winners are not on the highest total",
         "MATCH-1": "the totals are not the table's plus the round's scores",
-        BLOCKED: "the round goes on where every blocked_round value has ended it blocked"}
-"""Each clause's bug, in words."""
+        BLOCKED: "the round goes on where every blocked_round value has ended it blocked",
+        EARLY: "the round ends blocked while the boneyard still holds tiles, where every "
+               "blocked_round value plays on"}
+"""Each bug, in words, by its key (the clauses it breaks, but for EARLY: CLAUSES)."""
+CLAUSES = {EARLY: BLOCKED}
+"""The clauses of a bug whose key is not its clauses."""
 
 
 def unshared(fx: Fixture, exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
@@ -67,6 +86,8 @@ def unshared(fx: Fixture, exp: Expectation, rj: JSON, state: JSON, impl: Impleme
     what that clause decides alone (the module docstring); else None."""
     if not isinstance(state, dict):
         return None
+    if ended_with_tiles_to_draw(state):
+        return EARLY
     try:
         if played_on(fx, exp, rj, state, impl, sent, catalog()):
             return BLOCKED
@@ -85,6 +106,24 @@ def unshared(fx: Fixture, exp: Expectation, rj: JSON, state: JSON, impl: Impleme
             AttributeError):
         return None
     return None
+
+
+def ended_with_tiles_to_draw(state: JSON) -> bool:
+    """Whether the engine's `state` is a round ended blocked (its result's end `blocked`)
+    with tiles left in the boneyard: no blocked_round value ends a round so (END-2 and
+    END-3 each ask for an empty boneyard; the reference reads the rule only then)."""
+    if not isinstance(state, dict):
+        return False
+    result, boneyard = state.get("result"), state.get("boneyard")
+    return (isinstance(result, dict) and result.get("end") == "blocked"
+            and isinstance(boneyard, list) and len(boneyard) > 0)
+
+
+def refused_after_early_end(trace: Sequence[JSON]) -> str | None:
+    """EARLY where the engine refused a step of the fixture on a round it had ended
+    blocked with tiles to draw (the last state of `trace`, the one the step was asked
+    on): the refusal is that end's, not a rule's; else None."""
+    return EARLY if trace and ended_with_tiles_to_draw(trace[-1]) else None
 
 
 PLAYED_ON_LAPS = 5
@@ -211,5 +250,6 @@ def problems(observations: Sequence[Observation]) -> list[str]:
             by_clause.setdefault(clause, []).append(obs.fixture.id)
     return [f"likely bug: {SAID[clause]} in {counted(len(fids))} ({', '.join(fids[:3])}"
             f"{' ...' if len(fids) > 3 else ''}), where every known value of every option "
-            f"they are about agrees; those entries are left unread [{clause}]"
+            f"they are about agrees; those entries are left unread "
+            f"[{CLAUSES.get(clause, clause)}]"
             for clause, fids in sorted(by_clause.items())]
