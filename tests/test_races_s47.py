@@ -121,8 +121,11 @@ def test_an_adapter_answer_waiting_at_the_deadline_is_read_not_called_late() -> 
     from mtrain.conformance.child import ChildProcess
     from mtrain.conformance.inprocess import _Host
 
-    program = ChildProcess([sys.executable, "-c", "import sys\nprint('answered', flush=True)\n"
-                            "sys.stdin.read()"], 1 << 20, None, None)
+    # one write of the whole line (atomic: under PIPE_BUF), so the pipe's waking means the
+    # line is there: print() wrote 'answered' and its newline apart, and at load the read
+    # between the two found no line yet (29 in 30 at load 11: the test was a flake itself)
+    program = ChildProcess([sys.executable, "-c", "import os, sys\n"
+                            "os.write(1, b'answered\\n')\nsys.stdin.read()"], 1 << 20, None, None)
     try:
         waiting = select.poll()
         waiting.register(program.popen.stdout.fileno(), select.POLLIN)  # type: ignore[union-attr]
@@ -130,3 +133,4 @@ def test_an_adapter_answer_waiting_at_the_deadline_is_read_not_called_late() -> 
         assert _Host._line(program, time.monotonic() - 1.0) == b"answered\n"
     finally:
         program.kill()
+
