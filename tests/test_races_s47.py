@@ -134,3 +134,61 @@ def test_an_adapter_answer_waiting_at_the_deadline_is_read_not_called_late() -> 
     finally:
         program.kill()
 
+
+# --- the fuzz shrinker's budget ------------------------------------------------------------
+
+
+class _LoadedClock:
+    """`time` as the shrinker sees it on a machine so loaded that every look at the clock
+    finds 100 s gone (each candidate's judging kept off the processor)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        self.now += 100.0
+        return self.now
+
+
+def _shrink_local_bug(tmp_path: Path, **budget: Any) -> Any:
+    from test_fuzz import DrawsWhilePlayable
+
+    from mtrain.conformance import fuzz as F
+
+    report = F.fuzz(F.Target.of(DrawsWhilePlayable(), "draws-while-playable"), ["pagat"], 10,
+                    1, out=tmp_path, **budget)
+    [group] = report.new
+    return group
+
+
+@pytest.mark.slow  # five fuzz runs of ten games, ~2 CPU s
+def test_a_shrink_budget_in_tries_cuts_the_same_at_any_load(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shrinker stopped after wall-clock seconds only, so a test's shrunk table (test_fuzz's
+    "shrunk to two players") depended on the machine's load; counted in tries it does not.
+    The loaded clock, patched into the shrinker alone, shows both: a budget in seconds is
+    spent before the first candidate, one in tries gives the quiet machine's table."""
+    from mtrain.conformance.fuzz import shrink
+
+    quiet = _shrink_local_bug(tmp_path / "quiet", shrink_seconds=None, shrink_tries=400)
+    cut = _shrink_local_bug(tmp_path / "cut", shrink_seconds=None, shrink_tries=5)
+    monkeypatch.setattr(shrink, "time", _LoadedClock())
+    loaded = _shrink_local_bug(tmp_path / "loaded", shrink_seconds=None, shrink_tries=400)
+    cut_loaded = _shrink_local_bug(tmp_path / "cut-loaded", shrink_seconds=None, shrink_tries=5)
+    by_seconds = _shrink_local_bug(tmp_path / "seconds", shrink_seconds=10)
+    # the whole shrink needs fewer than 400 tries (50 when written): the bound never bites
+    assert quiet.shrink_tries < 400 and len(quiet.shrunk.table["hands"]) == 2
+    assert (loaded.shrunk, loaded.shrink_tries) == (quiet.shrunk, quiet.shrink_tries)
+    # a budget that bites stops at its count, loaded or not, on the same table
+    assert cut.shrink_tries == cut_loaded.shrink_tries == 5
+    assert cut_loaded.shrunk == cut.shrunk != quiet.shrunk
+    # the control: seconds on the loaded clock are gone before the first try
+    assert by_seconds.shrink_tries == 0 and by_seconds.shrunk != quiet.shrunk
+
+
+def test_fuzz_refuses_a_negative_shrink_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    from mtrain.cli import main
+
+    assert main(["fuzz", "--mutant", "pass-no-marker", "--shrink-tries", "-1"]) == 2
+    assert "--shrink-tries must be at least 0" in capsys.readouterr().err
+
