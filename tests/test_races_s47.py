@@ -192,3 +192,52 @@ def test_fuzz_refuses_a_negative_shrink_budget(capsys: pytest.CaptureFixture[str
     assert main(["fuzz", "--mutant", "pass-no-marker", "--shrink-tries", "-1"]) == 2
     assert "--shrink-tries must be at least 0" in capsys.readouterr().err
 
+
+# --- a program writing on stderr faster than it is read ------------------------------------
+
+
+class _EndlessWriter:
+    """`os` as the stderr ring sees it when the program writes faster than it is read: each
+    time the pipe would be empty, more has come. After 10,000 such reads a reader that
+    reads until the pipe is empty is stopped with an error (it would read on forever)."""
+
+    def __init__(self) -> None:
+        self.refills = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(os, name)
+
+    def read(self, fd: int, n: int) -> bytes:
+        try:
+            return os.read(fd, n)
+        except BlockingIOError:
+            self.refills += 1
+            if self.refills > 10_000:
+                raise AssertionError("read on and on: the pipe never emptied") from None
+            return b"z" * n
+
+
+def test_a_program_writing_stderr_faster_than_it_is_read_does_not_hold_text(
+        held_reader: _HeldPoll, monkeypatch: pytest.MonkeyPatch) -> None:
+    # text() and mark() read until the pipe was empty: a program that kept it full kept
+    # them reading. They read what the pipe held when asked (all that was written before
+    # the answer they quote) and stop.
+    writer = _EndlessWriter()
+    monkeypatch.setattr(stderr_ring, "os", writer)
+    read, write = os.pipe()
+    with os.fdopen(read, "rb", buffering=0) as stream:
+        ring = StderrRing(stream, limit=1024)
+        os.write(write, b"before the answer\n")
+        assert ring.text() == "before the answer\n"
+        mark = ring.mark()
+        os.write(write, b"x" * 3000 + b"\nlast words\n")  # more than the ring keeps
+        assert ring.text(since=mark).endswith("x\nlast words\n")
+        assert len(ring.text(since=mark)) == 1024
+        assert writer.refills == 0  # not one read past what the pipe held
+        os.close(write)
+        monkeypatch.setattr(stderr_ring, "os", os)  # the end read as it comes
+        held_reader.release.set()
+        assert ring.thread is not None
+        ring.thread.join(120)  # a bound on a hang, far above the need
+        assert not ring.thread.is_alive()
+
