@@ -241,3 +241,43 @@ def test_a_program_writing_stderr_faster_than_it_is_read_does_not_hold_text(
         ring.thread.join(120)  # a bound on a hang, far above the need
         assert not ring.thread.is_alive()
 
+
+# --- an interrupt as a process starts ------------------------------------------------------
+
+
+def test_an_interrupt_between_a_start_and_its_registration_still_kills_the_process(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # SIGTERM handled after Popen returned and before the process was registered raised
+    # out of the start: the process, in a group of its own, was left running (waiting on
+    # its stdin for ever). Here the signal comes in that window, every time: raised to
+    # the main thread itself, its handler runs before Popen's stand-in returns.
+    import signal
+    import subprocess
+
+    from mtrain.conformance import child
+
+    started: list[subprocess.Popen[bytes]] = []
+    real = subprocess.Popen
+
+    def popen_then_interrupt(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        started.append(real(*args, **kwargs))
+        signal.raise_signal(signal.SIGTERM)
+        return started[-1]
+
+    monkeypatch.setattr(subprocess, "Popen", popen_then_interrupt)
+    try:
+        with pytest.raises(child.Interrupted), child.stop_on_signals():
+            child.ChildProcess([sys.executable, "-c", "import sys; sys.stdin.read()"],
+                               1 << 20, None, None)
+        [proc] = started
+        # killed as the command ended (a bound far above the need: it is killed at once)
+        assert proc.wait(timeout=120) == -signal.SIGKILL
+    finally:
+        child.STOPPING.clear()  # as the next command's start would: later closes are polite
+        for p in started:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+            for f in (p.stdin, p.stdout, p.stderr):
+                if f is not None:
+                    f.close()
