@@ -47,6 +47,10 @@ _RUNNING = 0
 the processes one of them started are the others' to close while they run."""
 STOPPING = threading.Event()
 """Set by an interrupt under stop_on_signals: closing then kills at once, not politely."""
+_HOLDING = False
+"""The main thread is starting a process and has not yet registered it: an interrupt
+then waits (in _HELD) until it is, or the process would outlive the harness unseen."""
+_HELD: list[int] = []
 
 
 def kill_all() -> None:
@@ -59,10 +63,12 @@ def kill_all() -> None:
 
 def _forget_after_fork() -> None:
     """A forked worker does not own its parent's processes (nor hold its lock)."""
-    global _LIVE_LOCK, _RUNNING
+    global _LIVE_LOCK, _RUNNING, _HOLDING
     _LIVE_LOCK = threading.Lock()
     _LIVE.clear()
     _RUNNING = 0
+    _HOLDING = False
+    _HELD.clear()
 
 
 atexit.register(kill_all)
@@ -99,9 +105,32 @@ def stop_on_signals() -> Iterator[None]:
 
 def _raise_interrupted(signum: int, frame: object) -> None:
     STOPPING.set()
+    if _HOLDING:
+        _HELD.append(signum)
+        return
     if signum == signal.SIGINT:
         raise KeyboardInterrupt
     raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """An interrupt that comes in the block is raised at its end: a process started in it
+    is registered first (the handlers run in the main thread only; another thread's start
+    is covered by holding _LIVE_LOCK, which kill_all waits for)."""
+    global _HOLDING
+    if threading.current_thread() is not threading.main_thread() or _HOLDING:
+        yield
+        return
+    _HOLDING = True
+    try:
+        yield
+    finally:
+        _HOLDING = False
+        if _HELD:
+            signum = _HELD[0]
+            _HELD.clear()
+            _raise_interrupted(signum, None)
 
 
 def stoppable(command: Callable[[Any], int], name: str) -> Callable[[Any], int]:
@@ -162,26 +191,29 @@ class ChildProcess:
         kwargs: dict[str, Any] = {}
         if os.name == "posix":
             kwargs["start_new_session"] = True  # its own group, killed as one
-        self.popen = subprocess.Popen(
-            list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, env=env, cwd=cwd, **kwargs)
         self.killed = False
-        with _LIVE_LOCK:
+        # started, built and registered as one: an interrupt, or kill_all on another
+        # thread, between the start and the registration left a process no one would kill
+        # (and one while it is built would find it half made)
+        with _interrupts_held(), _LIVE_LOCK:
+            self.popen = subprocess.Popen(
+                list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, env=env, cwd=cwd, **kwargs)
             _LIVE.add(self)
-        assert self.popen.stdout is not None and self.popen.stdin is not None
-        self._out = self.popen.stdout.fileno()
-        self._in = self.popen.stdin.fileno()
-        os.set_blocking(self._in, False)
-        self._max_line = max_line
-        self._buffer = bytearray()
-        self._ended = False  # stdout at its end, or closed here
-        self._stopped = False  # a line too long was met: nothing more is read
-        self._poller = select.poll()
-        self._poller.register(self._out, select.POLLIN)
-        self._reading = threading.Lock()
-        self._writing = threading.Lock()
-        self._pipes = _pipe_names(self._out, self._in, self.popen.stderr)
-        self.stderr = StderrRing(self.popen.stderr)
+            assert self.popen.stdout is not None and self.popen.stdin is not None
+            self._out = self.popen.stdout.fileno()
+            self._in = self.popen.stdin.fileno()
+            os.set_blocking(self._in, False)
+            self._max_line = max_line
+            self._buffer = bytearray()
+            self._ended = False  # stdout at its end, or closed here
+            self._stopped = False  # a line too long was met: nothing more is read
+            self._poller = select.poll()
+            self._poller.register(self._out, select.POLLIN)
+            self._reading = threading.Lock()
+            self._writing = threading.Lock()
+            self._pipes = _pipe_names(self._out, self._in, self.popen.stderr)
+            self.stderr = StderrRing(self.popen.stderr)
 
     def send(self, data: bytes) -> None:
         """Write `data` whole; OSError (a broken pipe) or ValueError (closed here) if the

@@ -5,14 +5,21 @@ the tail of it that a report quotes."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import select
+import struct
+import termios
 import threading
 from collections import deque
 from typing import IO
 
 STDERR_BYTES = 64 * 1024
 """How much of an implementation's stderr is kept (the most recent bytes)."""
+PIPE_MAX = 1 << 20
+"""The most a pipe holds (Linux's default /proc/sys/fs/pipe-max-size): what `text` reads at
+most when the pipe cannot say how much it holds."""
+CHUNK = 65536
 TAIL_LINES = 15
 TAIL_CHARS = 2000
 
@@ -47,8 +54,8 @@ class StderrRing:
         try:
             while self._fd >= 0:
                 poller.poll()
-                with self._lock:
-                    self._collect()
+                with self._lock:  # one chunk a turn: text() waits for no more than it
+                    self._collect(CHUNK)
         except (OSError, ValueError):
             pass
         finally:  # this thread owns the stream: closing it elsewhere could block on it
@@ -58,11 +65,25 @@ class StderrRing:
                 if self._stream is not None:
                     self._stream.close()
 
-    def _collect(self) -> None:
-        """Read what the pipe holds now (the lock held); at its end, stop reading it."""
-        while self._fd >= 0:
+    def _held(self) -> int:
+        """How many bytes the pipe holds now: all that was written before and not yet
+        read. A program writing faster than it is read never empties the pipe, so reading
+        until it is empty (as text() once did) could go on as long as the program does."""
+        try:
+            return int(struct.unpack("i", fcntl.ioctl(self._fd, termios.FIONREAD,
+                                                      b"\0" * 4))[0])
+        except OSError:
+            return PIPE_MAX
+
+    def _collect(self, most: int | None = None) -> None:
+        """Read (the lock held) `most` bytes at most, by default what the pipe holds now;
+        at its end, stop reading it."""
+        if most is None and self._fd >= 0:
+            most = self._held()
+        left = most or 0
+        while self._fd >= 0 and left > 0:
             try:
-                chunk = os.read(self._fd, 65536)
+                chunk = os.read(self._fd, min(CHUNK, left))
             except BlockingIOError:
                 return
             except OSError:
@@ -70,6 +91,7 @@ class StderrRing:
             if not chunk:
                 self._fd = -1
                 return
+            left -= len(chunk)
             self._add(chunk)
 
     def add(self, chunk: bytes) -> None:

@@ -43,6 +43,11 @@ sys.path.insert(0, str(HERE / "broken_impls"))
 from six_bugs import SixBugs  # noqa: E402
 
 REFERENCE = ReferenceImplementation()
+# shrinking bounded by a count of candidates, not by seconds: the same cut at any load
+# (a run that needed fewer stops where it would with no bound)
+SHRINK: dict[str, Any] = {"shrink_seconds": None, "shrink_tries": 400}
+# the same on the command line, where the seconds (a bound far above the need) stay
+SHRINK_ARGS = ("--shrink-tries", "400", "--shrink-seconds", "600")
 
 
 class DrawsWhilePlayable(ReferenceImplementation):
@@ -166,7 +171,7 @@ def test_a_play_on_a_train_the_table_does_not_have_is_offered_and_found(
 ])
 def test_finds_mutant_and_writes_reproducer(name: str, signature: str, tmp_path: Path) -> None:
     report = F.fuzz(F.Target("mutant", name, name), F.mutant_variants(name), 12, 0,
-                    out=tmp_path, shrink_seconds=3)
+                    out=tmp_path, **SHRINK)
     group = next(g for g in report.new if g.signature == signature)
     check_reproducer(group, mutant(name))
     assert group.count >= 1
@@ -180,7 +185,7 @@ def test_one_run_finds_every_bug_once(tmp_path: Path) -> None:
     each with a reproducer that lints, passes against the reference, fails against the
     engine, and passes once that one bug is fixed: it shows that bug."""
     report = F.fuzz(F.Target.of(SixBugs(), "six-bugs"), [], 30, 0, out=tmp_path,
-                    shrink_seconds=5, follow="impl")
+                    **SHRINK, follow="impl")
     bugs = {"deal: seat": 1, "round end: INV-ROUND-SCORE": 2, "forbids play": 3,
             "after draw: INV-CONSERVATION": 4, "winners": 5,
             "refuses draw citing TURN-2, not TURN-1": 6}
@@ -247,7 +252,8 @@ def test_following_an_engine_goes_on_only_from_tables_a_round_can_reach(
 
 def test_local_buggy_engine(tmp_path: Path) -> None:
     impl = DrawsWhilePlayable()
-    report = F.fuzz(F.Target.of(impl, "draws-while-playable"), ["pagat"], 10, 1, out=tmp_path)
+    report = F.fuzz(F.Target.of(impl, "draws-while-playable"), ["pagat"], 10, 1, out=tmp_path,
+                    **SHRINK)
     [group] = report.new
     check_reproducer(group, impl)
     assert group.shrunk is not None and group.shrunk.kind in ("legal", "refused")
@@ -258,8 +264,8 @@ def test_local_buggy_engine(tmp_path: Path) -> None:
 
 def test_jobs_find_the_same(tmp_path: Path) -> None:
     target = F.Target("mutant", "marker-up-on-draw", "marker-up-on-draw")
-    serial = F.fuzz(target, ["puremco"], 6, 2, out=tmp_path / "a", shrink_seconds=2)
-    parallel = F.fuzz(target, ["puremco"], 6, 2, out=tmp_path / "b", jobs=2, shrink_seconds=2)
+    serial = F.fuzz(target, ["puremco"], 6, 2, out=tmp_path / "a", **SHRINK)
+    parallel = F.fuzz(target, ["puremco"], 6, 2, out=tmp_path / "b", jobs=2, **SHRINK)
     assert [(g.signature, g.count, g.first.game, g.first.step) for g in serial.groups] == [
         (g.signature, g.count, g.first.game, g.first.step) for g in parallel.groups]
     assert serial.steps == parallel.steps and serial.groups
@@ -439,7 +445,7 @@ def test_fuzz_plays_the_declared_rules(tmp_path: Path) -> None:
     declared = cat.ruleset("pagat", ["blanks-25", "rotate-start"])
     impl = PlaysOneRuleset(cat.ruleset("pagat", ["blanks-25"]), declared)
     report = F.fuzz(F.Target.of(impl, "rotates-not"), [], 6, 0, out=tmp_path / "r",
-                    shrink_seconds=2)
+                    **SHRINK)
     assert impl.asked == {"pagat+blanks-25+rotate-start"}
     assert report.new and all(g.variants == ["pagat+blanks-25+rotate-start"]
                               for g in report.new)
@@ -459,7 +465,7 @@ def test_a_finding_under_a_table_of_its_own_names_a_rules_file(
     kitchen = cat.from_values(values, "kitchen-table", table)
     loose = cat.from_values({**values, "follow_up": "cover-own"}, "loose", table)
     impl = PlaysOneRuleset(loose, kitchen)
-    report = F.fuzz(F.Target.of(impl, "loose"), [], 12, 0, out=tmp_path, shrink_seconds=2)
+    report = F.fuzz(F.Target.of(impl, "loose"), [], 12, 0, out=tmp_path, **SHRINK)
     written = [g for g in report.new if g.path is not None]
     assert written, [(g.signature, g.problems) for g in report.new]
     for group in written:
@@ -576,7 +582,7 @@ def test_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     import json
 
     assert run_cli("--mutant", "pass-no-marker", "--games", "4", "--out", str(tmp_path),
-                   "--json", "--shrink-seconds", "1") == 1
+                   "--json", *SHRINK_ARGS) == 1
     data = json.loads(capsys.readouterr().out)
     [finding] = data["findings"]
     assert finding["signature"] == "after pass: marked" and finding["reproducer"]
@@ -676,7 +682,7 @@ def test_a_reproducer_of_a_cover_refused_on_a_closed_train_names_train_6(
     charges it to (and the one the bug breaks)."""
     name = "covering-refused-on-closed-train"
     report = F.fuzz(F.Target("mutant", name, name), F.mutant_variants(name), 12, 0,
-                    out=tmp_path, shrink_seconds=3)
+                    out=tmp_path, **SHRINK)
     group = next(g for g in report.new if g.signature == "forbids play (TRAIN-6)")
     check_reproducer(group, mutant(name))
     assert group.path is not None
@@ -743,7 +749,7 @@ def test_a_table_broken_at_a_round_end_does_not_hide_its_wrong_scores(
     for the scores (the scores were not judged where the table could not be read), named
     as where the table can be read: the scores are not what the hands left give."""
     report = F.fuzz(F.Target.of(FlipsAndMiscounts(), "flips-and-miscounts"), ["pagat"], 3, 0,
-                    out=tmp_path, shrink_seconds=1)
+                    out=tmp_path, **SHRINK)
     signatures = {g.signature for g in report.new}
     assert signatures == {"returned state: state.trains[*].tiles[*]",
                           "round end: INV-ROUND-SCORE"}, signatures
@@ -768,7 +774,7 @@ def test_a_state_written_wrong_after_every_action_is_one_finding(tmp_path: Path)
     (after a play, a draw, a pass, at a round end): turntable's Mexican Train written as
     held was four findings."""
     report = F.fuzz(F.Target.of(WritesFarEndFirst(), "writes-far-end-first"), ["pagat"], 2,
-                    0, out=tmp_path, shrink_seconds=1)
+                    0, out=tmp_path, **SHRINK)
     written = [g for g in report.new if "state.trains" in g.signature]
     assert [g.signature for g in written] == ["returned state: state.trains[*].tiles[*]"]
     assert written[0].count > 20
@@ -792,7 +798,7 @@ def test_a_broken_invariant_is_one_finding_whether_or_not_the_round_ends(
     named by the action whether or not that action ended the round: siding's covered
     Mexican double was two findings, `after play:` and `round end: INV-OPEN-DOUBLES`."""
     report = F.fuzz(F.Target.of(MexicanDoubleStaysOpen(), "mexican-double-stays-open"),
-                    ["puremco+celko-double-6"], 24, 1, out=tmp_path, shrink_seconds=1)
+                    ["puremco+celko-double-6"], 24, 1, out=tmp_path, **SHRINK)
     signatures = sorted(g.signature for g in report.new)
     assert signatures == ["after play: INV-OPEN-DOUBLES"], signatures
 
@@ -811,7 +817,7 @@ def test_winners_are_asked_after_every_round_not_the_last_alone(
     """A match that ends a round early shows only where a round that is not the last
     ends: fuzz asked `winners` after the last round alone, and never found it."""
     report = F.fuzz(F.Target.of(ShortMatch(), "short-match"), ["puremco+celko-double-6"], 24, 1,
-                    out=tmp_path, shrink_seconds=1)
+                    out=tmp_path, **SHRINK)
     [group] = report.new
     assert group.signature == "winners"
     messages = group.first.disagreement.messages
@@ -837,7 +843,7 @@ def test_a_reproducer_is_a_table_conform_runs_under_rules_of_ones_own(
     name = declared_context(rs).name
     impl = MexicanDoubleStaysOpen()
     report = F.fuzz(F.Target.of(impl, "mexican-double-stays-open"), F.Chooser([name]), 24, 1,
-                    out=tmp_path / "out", shrink_seconds=2)
+                    out=tmp_path / "out", **SHRINK)
     [group] = [g for g in report.new if "INV-OPEN-DOUBLES" in g.signature]
     assert group.problems == [] and group.path is not None, group.problems
     [fx] = load_file(group.path)

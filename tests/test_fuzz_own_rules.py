@@ -10,6 +10,7 @@ import re
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,6 +28,12 @@ HERE = Path(__file__).parent
 EXAMPLES = HERE / "examples"
 sys.path.insert(0, str(EXAMPLES))
 from house_engine import HouseEngine  # noqa: E402
+
+# shrinking bounded by a count of candidates, not by seconds: the same cut at any load
+# (a run that needed fewer stops where it would with no bound)
+SHRINK: dict[str, Any] = {"shrink_seconds": None, "shrink_tries": 400}
+# the same on the command line, where the seconds (a bound far above the need) stay
+SHRINK_ARGS = ("--shrink-tries", "400", "--shrink-seconds", "600")
 
 
 def rules_file(tmp_path: Path, name: str, **options: object) -> str:
@@ -99,7 +106,7 @@ def test_the_same_engine_declared_with_a_wrong_known_value_is_found(tmp_path: Pa
     name = rules_file(tmp_path, "chain-first-turn", first_turn="chain")
     impl = SingleStarter()
     report = F.fuzz(F.Target.of(impl, "single"), F.Chooser([name]), 10, 1,
-                    out=tmp_path / "out", impl=impl, shrink_seconds=1)
+                    out=tmp_path / "out", impl=impl, **SHRINK)
     assert report.new
 
 
@@ -140,7 +147,7 @@ def test_a_broken_state_after_a_move_of_its_own_rules_only_is_a_finding(
     impl = OwnTrainDrawBug()
     target = F.Target.of(impl, "own-train")
     report = F.fuzz(target, F.Chooser([name]), 10, 1, out=tmp_path / "out", impl=impl,
-                    shrink_seconds=1)
+                    **SHRINK)
     assert [g.signature for g in report.new] == ["after draw: INV-CONSERVATION"], report.new
     [group] = report.new
     assert group.best.disagreement.own == ("own_train_first",)
@@ -180,7 +187,7 @@ def test_a_failure_on_a_move_of_its_own_rules_only_is_a_finding(tmp_path: Path) 
     name = rules_file(tmp_path, "own-train-other", own_train_first="other")
     impl = OwnTrainDrawCrash()
     report = F.fuzz(F.Target.of(impl, "own-train"), F.Chooser([name]), 10, 1,
-                    out=tmp_path / "out", impl=impl, shrink_seconds=1)
+                    out=tmp_path / "out", impl=impl, **SHRINK)
     [group] = report.new
     assert group.signature == "exception on apply (RuntimeError)"
     assert group.best.disagreement.messages == (
@@ -197,7 +204,7 @@ def test_fuzz_rules_on_the_command_line(tmp_path: Path,
 
     code = run_cli("--adapter", f"{EXAMPLES / 'house_engine.py'}:HouseEngine", "--rules",
                    str(EXAMPLES / "house-rules.yaml"), "--games", "3", "--out",
-                   str(tmp_path), "--shrink-seconds", "2")
+                   str(tmp_path), *SHRINK_ARGS)
     out = capsys.readouterr().out
     assert code == 1, out
     # the planted bug shows in game 0 (seed 0): three games, not twelve, tell the file read
@@ -225,11 +232,11 @@ def test_a_variant_that_is_a_file_is_read_as_rules(tmp_path: Path,
 
     engine = f"{EXAMPLES / 'house_engine.py'}:HouseEngine"
     code = run_cli("--adapter", engine, "--variant", str(EXAMPLES / "house-rules.yaml"),
-                   "--games", "3", "--out", str(tmp_path / "a"), "--shrink-seconds", "1")
+                   "--games", "3", "--out", str(tmp_path / "a"), *SHRINK_ARGS)
     assert code == 1 and "3 games of house-rules" in capsys.readouterr().out
     example = HERE.parent / "docs" / "examples" / "double-18.yaml"
     code = run_cli("--adapter", engine, "--variant", str(example), "--games", "2",
-                   "--out", str(tmp_path / "b"), "--shrink-seconds", "1")
+                   "--out", str(tmp_path / "b"), *SHRINK_ARGS)
     assert "2 games of double-18," in capsys.readouterr().out
     written = [load_file(p)[0] for p in (tmp_path / "b").glob("*.yaml")]
     assert written and all(fx.expect[0].scope.variants == ("double-18",) for fx in written)
@@ -431,7 +438,7 @@ def test_an_action_listed_then_refused_on_a_step_of_its_own_rules_is_a_finding(
     name = rules_file(tmp_path, "own-train-other", own_train_first="other")
     impl = OwnTrainDrawRefused()
     report = F.fuzz(F.Target.of(impl, "own-train"), F.Chooser([name]), 10, 1,
-                    out=tmp_path / "out", impl=impl, shrink_seconds=2)
+                    out=tmp_path / "out", impl=impl, **SHRINK)
     [group] = report.new
     assert group.signature == "lists draw it refuses (TURN-1)"
     d = group.best.disagreement
@@ -460,7 +467,7 @@ def test_the_same_engine_without_the_contradiction_has_no_finding(tmp_path: Path
     name = rules_file(tmp_path, "own-train-other", own_train_first="other")
     impl = Honest()
     report = F.fuzz(F.Target.of(impl, "own-train"), F.Chooser([name]), 10, 1,
-                    out=tmp_path / "out", impl=impl, shrink_seconds=1)
+                    out=tmp_path / "out", impl=impl, **SHRINK)
     assert report.groups == [] and not report.cut
 
 
@@ -476,7 +483,7 @@ def test_a_refusal_its_legal_answer_foretold_does_not_end_the_game(tmp_path: Pat
         str(EXAMPLES / "interlock-rules.yaml"))).name
     impl = Interlock()
     report = F.fuzz(F.Target.of(impl, "interlock"), F.Chooser([name]), 10, 1,
-                    out=tmp_path / "out", impl=impl, shrink_seconds=1)
+                    out=tmp_path / "out", impl=impl, **SHRINK)
     assert "forbids play (TURN-3)" in {g.signature for g in report.new}
     assert not any("answer that failed" in k for k in report.cut), report.cut
     assert report.games == 10 and report.rounds >= 10
@@ -525,7 +532,7 @@ def test_a_legal_move_refused_where_only_its_outcome_reads_its_own_rules_is_a_fi
     name = rules_file(tmp_path, "own-scoring", scoring="other")
     impl = LastTileRefused()
     report = F.fuzz(F.Target.of(impl, "last-tile"), F.Chooser([name]), 6, 1,
-                    out=tmp_path / "out", impl=impl, shrink_seconds=1)
+                    out=tmp_path / "out", impl=impl, **SHRINK)
     assert [g.signature for g in report.new] and all(
         g.signature.startswith("forbids play (") for g in report.new), report.new
     assert all(g.best.disagreement.own == ("scoring",) and g.best.probe.kind == "apply"

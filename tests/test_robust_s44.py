@@ -182,7 +182,7 @@ def test_a_reproducer_of_an_engine_with_a_long_name_is_written(
     engine = _named(tmp_path, "Engine " + "n" * 300, drop_first=True)
     out = tmp_path / "out"
     assert main(["fuzz", "--impl", f"{sys.executable} {engine}", "--variant", "pagat",
-                 "--players", "2", "--games", "1", "--shrink-seconds", "1", "--out",
+                 "--players", "2", "--games", "1", "--shrink-tries", "400", "--out",
                  str(out), "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     written = sorted(p.name for p in out.iterdir())

@@ -72,7 +72,8 @@ def test_fuzz_judges_the_first_seat_under_an_engine_procedure_of_its_own(
     for name, fixed in (("bug", "2,3"), ("fixed", "1,2,3")):
         code = main(["fuzz", "--impl", f"{ENGINE} --fixed {fixed}", "--rules",
                      str(EXAMPLES / "roundhouse-rules.yaml"), "--games", "2", "--seed", "11",
-                     "--out", str(tmp_path / name), "--shrink-seconds", "5", "--json"])
+                     "--out", str(tmp_path / name), "--shrink-tries", "400",
+                     "--shrink-seconds", "600", "--json"])  # tries: the same cut at any load
         reports[name] = json.loads(capsys.readouterr().out)
         assert code == (1 if name == "bug" else 0), reports[name]
     found = reports["bug"]["findings"]

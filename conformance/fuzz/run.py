@@ -405,7 +405,8 @@ class StartError(Exception):
 
 def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: int, *,
          jobs: int = 1, out: str | Path = DEFAULT_OUT, players: int | None = None,
-         shrink_seconds: float = 10.0, progress: Callable[[int], None] | None = None,
+         shrink_seconds: float | None = 10.0, shrink_tries: int | None = None,
+         progress: Callable[[int], None] | None = None,
          impl: Implementation | None = None, follow: str = "ref",
          known: Sequence[SkipEntry] = (), max_findings: int | None = None,
          max_seconds: float | None = None) -> FuzzReport:
@@ -413,6 +414,9 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
     new signatures, or `max_seconds`), each new finding shrunk and written to `out`.
 
     `variants`: the rule sets, played in turn; empty, the default draw (rulesets.Chooser).
+    Each finding's shrinking stops after `shrink_tries` candidates (a budget that cuts the
+    same at any load) or `shrink_seconds` (wall time, an outer bound), whichever comes
+    first; None: no such bound.
     """
     report = FuzzReport()
     impl = impl if impl is not None else target.make()
@@ -483,7 +487,8 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
                    else "the implementation kept failing")
             group.problems.append(f"written as found, not shrunk or checked: {why}")
         else:
-            _shrink_and_write(group, session, label, seed, out, shrink_seconds, taken)
+            _shrink_and_write(group, session, label, seed, out,
+                              (shrink_seconds, shrink_tries), taken)
     report.groups = one_per_bug(report.groups)
     return report
 
@@ -676,14 +681,14 @@ def _remove(group: Group) -> None:
 
 
 def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out: Path,
-                      seconds: float, taken: set[str]) -> None:
+                      budget: tuple[float | None, int | None], taken: set[str]) -> None:
     began = time.perf_counter()
     shrinker = None
     seen = [group.best] + ([group.first] if group.first is not group.best else [])
     tries = [occ for occ in seen if occ.disagreement.no_reproducer is None]
     for occ in tries:  # the smallest occurrence, else the first
         try:
-            shrinker = Shrinker(session.judge, occ.probe, group.signature, seconds)
+            shrinker = Shrinker(session.judge, occ.probe, group.signature, *budget)
         except ValueError:
             continue
         group.best = occ

@@ -45,7 +45,10 @@ class Shrinker:
     boneyard holds tiles, else the hand of a seat that is not to move.
     """
 
-    def __init__(self, judge: Judge, probe: Probe, signature: str, seconds: float) -> None:
+    def __init__(self, judge: Judge, probe: Probe, signature: str, seconds: float | None,
+                 tries: int | None = None) -> None:
+        """`tries`: the candidates put to the implementation at most, a budget that gives
+        the same cut at any load; `seconds`: a wall-clock bound on top (None: none)."""
         self.judge = judge
         self.signature = signature
         self.best = probe
@@ -56,7 +59,8 @@ class Shrinker:
         self.verdict: Disagreement = found
         # a step its own rules did not read stays one: conform would not run the table
         self.own = bool(found.own)
-        self.deadline = time.monotonic() + seconds
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.budget = tries
         self.tries = 0
         self.kept = 0
         # a table lint reads under the stand-in's rotation too stays one (_rotation_round)
@@ -69,7 +73,9 @@ class Shrinker:
 
     @property
     def expired(self) -> bool:
-        return time.monotonic() > self.deadline
+        if self.budget is not None and self.tries >= self.budget:
+            return True
+        return self.deadline is not None and time.monotonic() >= self.deadline
 
     def attempt(self, candidate: Probe) -> bool:
         if self.expired:

@@ -78,6 +78,9 @@ def register(sub: Any) -> None:
                    "the folder that holds it must exist")
     p.add_argument("--shrink-seconds", type=decimal, default=10.0, metavar="SECONDS",
                    help="time limit for shrinking each new finding (default 10)")
+    p.add_argument("--shrink-tries", type=integer, metavar="N",
+                   help="stop shrinking a finding after N candidate tables (the same cut "
+                   "at any load; --shrink-seconds still bounds it)")
     p.add_argument("--timeout", type=decimal, metavar="SECONDS",
                    help="per request to --impl or --adapter (default: as for conform)")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
@@ -225,6 +228,8 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.shrink_seconds < math.inf or (args.timeout is not None
                                    and not 0 < args.timeout < math.inf):
         raise UsageError("--shrink-seconds and --timeout must be positive (and finite)")
+    if args.shrink_tries is not None and args.shrink_tries < 0:
+        raise UsageError("--shrink-tries must be at least 0")
     if args.max_findings is not None and args.max_findings < 1:
         raise UsageError("--max-findings must be at least 1")
     if args.max_seconds is not None and not 0 < args.max_seconds < math.inf:
@@ -270,8 +275,8 @@ def _run(args: argparse.Namespace, target: Target, impl: Implementation,
 
     kwargs: dict[str, Any] = dict(
         jobs=args.jobs, out=args.out, players=args.players, shrink_seconds=args.shrink_seconds,
-        impl=impl, follow=args.follow, known=known, max_findings=args.max_findings,
-        max_seconds=args.max_seconds)
+        shrink_tries=args.shrink_tries, impl=impl, follow=args.follow, known=known,
+        max_findings=args.max_findings, max_seconds=args.max_seconds)
     what = variants.describe() if isinstance(variants, Chooser) else ", ".join(variants)
     whose = "implementation" if args.follow == "impl" else "reference"
     if not args.json:
