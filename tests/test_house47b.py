@@ -10,22 +10,27 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+import pytest
 
 from mtrain.cli import main
-from mtrain.conformance.adapter import JSON, ReferenceImplementation, RefusedSetup
+from mtrain.conformance.adapter import IMPOSSIBLE, JSON, ReferenceImplementation, RefusedSetup
 from mtrain.conformance.fixture import load_file
 from mtrain.conformance.fuzz.judge import compare_winners
 from mtrain.conformance.fuzz.named_clauses import action_clauses
 from mtrain.conformance.fuzz.rulesets import context, declared_context
 from mtrain.conformance.runner import resolve, run_one
 from mtrain.reference import codec
+from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import table_state
 
 EXAMPLES = Path(__file__).parent / "examples"
 FIXTURES = Path(__file__).parent.parent / "conformance" / "fixtures"
+T = TypeVar("T")
 
 
 def _last_round(ruleset: JSON) -> int:
@@ -224,3 +229,63 @@ def test_a_known_value_found_where_the_engine_declares_its_own_rule_is_never_sur
                             Ruleset("found", tuple(found.items()), drover.hand_table))
     assert note[0].startswith("not sure, but the fixtures lean away from the declared "
                               "rules: own_train_first (declared other"), note
+
+
+class ListedDoublesOnly(ReferenceImplementation):
+    """pagat's open doubles, played by an engine that takes the open doubles a table lists
+    as given (drover does): on a table that lists none though a train ends in a double,
+    no double binds anyone and the double asks nothing, so it answers as the reference
+    does where doubles are ordinary tiles (DBL-11). The table cannot arise under open
+    doubles (the reference refuses it: INV-OPEN-DOUBLES), so the answer is no rule's."""
+
+    remembers_states = False  # its answers depend on more than the state
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open = Rules.of(catalog().ruleset("pagat"))
+        self.ordinary = Rules.of(catalog().ruleset("pagat+ordinary-doubles"))
+        self.lenient = False
+
+    def rules(self, ruleset: JSON) -> Rules:
+        return self.ordinary if self.lenient else self.open
+
+    def _either(self, ask: Callable[[], T]) -> T:
+        try:
+            return ask()
+        except codec.StateError as e:
+            if not str(e).startswith(IMPOSSIBLE) or "INV-OPEN-DOUBLES" not in str(e):
+                raise
+        self.lenient = True
+        try:
+            return ask()
+        finally:
+            self.lenient = False
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        return self._either(lambda: super(ListedDoublesOnly, self).legal(ruleset, state))
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        return self._either(
+            lambda: super(ListedDoublesOnly, self).apply(ruleset, state, action))
+
+
+@pytest.mark.slow  # identify on five fixtures: ~3.5 CPU s
+def test_a_table_open_doubles_cannot_hold_says_nothing_against_open_doubles() -> None:
+    """s46-dbl-005 lists no open double though seat 0's train ends in [4-4]: a table of
+    ordinary doubles, which no play under open doubles reaches (the reference refuses
+    it, INV-OPEN-DOUBLES). The corpus's pieces kept the reference's failure there, so an
+    engine of open doubles that answered the table as it reads (drover: no double listed,
+    none binds) had `doubles: open` contradicted by it; an answer to a table the rules
+    cannot hold tells nothing of them (as on situations from play)."""
+    from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
+    from mtrain.conformance.identify import identify
+
+    found, errors = load_corpus(FIXTURE_ROOT / "doubles")
+    assert not errors
+    fixtures = [fx for fx in found if fx.id.startswith("s46-dbl-00")]
+    assert "s46-dbl-005" in {fx.id for fx in fixtures}
+    doubles = identify(ListedDoublesOnly(), fixtures).finding("doubles")
+    assert doubles.value == "open", doubles
+    assert doubles.status == "sure", doubles
+    # (before: contradicted, "... it (s46-dbl-005): a bug in DBL-11 ...", alternative other)
+    assert not any("s46-dbl-005" in e for e in doubles.evidence), doubles

@@ -303,13 +303,14 @@ def _outcomes(run: Any, impossible: bool = True) -> tuple[str, ...]:
     a double that no open double names under open doubles; a count
     beyond the rules' bounds, which the reference refuses to read): an engine's answer
     there says nothing of whether it plays those rules. Without `impossible` (the
-    corpus's own pieces), only the counts beyond the bounds: a table never reached keeps
-    the outcome its play had (`Run.played`), and an impossible state its failure. Read
-    as any answer, they let a rule that never has those tables explain whatever an engine
-    of house rules does on them: calibration's case-7, open doubles, was read `ordinary`,
-    sure."""
+    corpus's own pieces), a table never reached keeps the outcome its play had
+    (`Run.played`): read as any answer, it let a rule that never has those tables explain
+    whatever an engine of house rules does on them (calibration's case-7, open doubles,
+    was read `ordinary`, sure). An impossible state has no play to keep: its failure
+    contradicted every engine that answered the table (s46-dbl-005, no open double
+    listed though a train ends in one, against `doubles: open`)."""
     outcomes = run.played if run.played and not impossible else run.outcomes
-    return tuple(ANY if (impossible and o in ("fail", "error")
+    return tuple(ANY if (o in ("fail", "error")
                          and any(m.startswith(IMPOSSIBLE) for m in said))
                  or (impossible and o == "fail" and said and said[0].startswith(UNREACHED))
                  or (o == "error" and said and all(OUT_OF_BOUNDS.search(m) for m in said))

@@ -65,7 +65,8 @@
  * rule standing against it); on, own_train_first `other` on bug 1's two fixtures alone
  * (they read the option in their step, not in the winners that fail). Both runs call
  * `doubles: open` contradicted by s46-dbl-005, an ordinary-doubles table drover answers
- * as the fixture expects. A start with no hello answer within --timeout shows as
+ * as the fixture expects, until identify read a table the rules cannot hold as any
+ * answer in the corpus's pieces too (tests/test_house47b.py; drover not run again). A start with no hello answer within --timeout shows as
  * "while starting: no answer to the hello request within T s; the implementation was
  * killed", now with the hint that a slow start needs a longer --timeout; the JVM
  * starts in about 0.3 s here, far inside the default 10 s.
