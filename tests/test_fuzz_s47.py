@@ -314,7 +314,7 @@ def test_a_shrunk_reproducer_its_check_refuses_falls_back_to_the_probe_as_found(
     broken = Probe("apply", name, {**table, "hands": {**hands, 5: ["12-12"]}},
                    action="play 9-5 on 5")
     monkeypatch.setattr(F.Shrinker, "run", lambda self: broken)
-    _shrink_and_write(group, Session(impl, "ref", None), "nudged", 1, tmp_path / "out", 5,
+    _shrink_and_write(group, Session(impl, "ref", None), "nudged", 1, tmp_path / "out", (5, None),
                       set())
     assert group.problems == [] and group.path is not None and group.path.exists()
     assert group.shrunk is probe and group.charged
