@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 import yaml
+from test_fuzz_own_rules import rules_file
 
 from mtrain.cli import main
 from mtrain.conformance import fuzz as F
@@ -35,7 +36,6 @@ from mtrain.conformance.fixture import Fixture, load_file
 from mtrain.conformance.fuzz import steer
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.results import Occurrence
-from mtrain.conformance.fuzz.rulesets import declared_context
 from mtrain.conformance.fuzz.run import Group, one_per_bug
 from mtrain.conformance.fuzz.tables import splices, written
 from mtrain.conformance.partition import applies
@@ -48,15 +48,6 @@ from mtrain.spec.yamlload import SpecErrors
 
 BLANKS_25 = "pagat+blanks-25"
 SPACE = Space()
-
-
-def rules_file(tmp_path: Path, name: str, **options: object) -> str:
-    """A rule-set file on pagat (its options written as given) and the name fuzz plays."""
-    lines = [f"name: {name}", "base: pagat", "options:"]
-    lines += [f"  {o}: {v}" for o, v in options.items()]
-    path = tmp_path / f"{name}.yaml"
-    path.write_text("\n".join(lines) + "\n")
-    return declared_context(catalog().rules_file(str(path))).name
 
 
 @pytest.fixture

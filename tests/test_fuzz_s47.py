@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 import z3
+from test_fuzz_own_rules import rules_file
 
 from mtrain.cli import main
 from mtrain.conformance import fuzz as F
@@ -50,15 +51,6 @@ from mtrain.spec.model.symbolic import Symbolic
 from mtrain.spec.notation import table_state
 
 EXAMPLES = Path(__file__).parent / "examples"
-
-
-def rules_file(tmp_path: Path, name: str, **options: object) -> str:
-    """A rule-set file on pagat (its options written as given) and the name fuzz plays."""
-    lines = [f"name: {name}", "base: pagat", "options:"]
-    lines += [f"  {o}: {v}" for o, v in options.items()]
-    path = tmp_path / f"{name}.yaml"
-    path.write_text("\n".join(lines) + "\n")
-    return declared_context(catalog().rules_file(str(path))).name
 
 
 class FirstSeatNudged(ReferenceImplementation):
