@@ -65,29 +65,11 @@ def run(args: argparse.Namespace) -> int:
             request["action"] = action_json(args.action, max_pip_of(rs))
         except FixtureError as e:
             raise InputError(f"--action {args.action!r}: {e}") from None
-        _train_at_table(args.action, request["action"], len(state["hands"]))
     elif args.kind == "score":
         result = state.get("result")
         winner = result.get("winner") if isinstance(result, dict) else None
         request["winner"] = winner if isinstance(winner, int) else None
     return write_or_print(json.dumps(request, separators=(",", ":")) + "\n", args.out)
-
-
-def _train_at_table(text: str, action: dict[str, Any], seats: int) -> None:
-    """A play's train is one the table has (the reference's reading: TRAIN-1); a request
-    naming another was written as asked, to be refused by any engine as a bad request."""
-    from mtrain.reference.codec import StateError, train_from_json
-    from mtrain.spec.errors import InputError
-
-    if action.get("type") != "play":
-        return
-    try:
-        train_from_json(seats, action["train"], "--action")
-    except StateError:
-        raise InputError(
-            f"--action {text!r}: there is no train {action['train']} at this table: its "
-            f"{seats} seats have trains 0..{seats - 1}, and there is the mexican "
-            "[TRAIN-1]") from None
 
 
 def _fixture(args: argparse.Namespace) -> Any:
