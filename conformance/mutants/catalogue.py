@@ -20,6 +20,7 @@ from mtrain.conformance.mutants.fifth_reading import FIFTH_READING
 from mtrain.conformance.mutants.fourteenth_reading import FOURTEENTH_READING
 from mtrain.conformance.mutants.fourth_reading import FOURTH_READING
 from mtrain.conformance.mutants.implementation import Mutant, RulesHook
+from mtrain.conformance.mutants.nineteenth_reading import NINETEENTH_READING
 from mtrain.conformance.mutants.ninth_reading import NINTH_READING
 from mtrain.conformance.mutants.outside import OUTSIDE
 from mtrain.conformance.mutants.second_reading import SECOND_READING
@@ -579,7 +580,7 @@ _CATALOGUE += OUTSIDE + SECOND_READING + THIRD_READING + FOURTH_READING + FIFTH_
 _CATALOGUE += SIXTH_READING + SEVENTH_READING + EIGHTH_READING + NINTH_READING
 _CATALOGUE += TENTH_READING + ELEVENTH_READING + TWELFTH_READING + THIRTEENTH_READING
 _CATALOGUE += FOURTEENTH_READING + FIFTEENTH_READING + SIXTEENTH_READING
-_CATALOGUE += SEVENTEENTH_READING + EIGHTEENTH_READING
+_CATALOGUE += SEVENTEENTH_READING + EIGHTEENTH_READING + NINETEENTH_READING
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _CATALOGUE}
 if len(MUTANTS) != len(_CATALOGUE):  # pragma: no cover - a catalogue error
