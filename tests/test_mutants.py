@@ -1857,6 +1857,34 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut18-oldest-first-skips-mexican-double": "doubles-028",
     "mut18-anywhere-follow-not-on-the-double": "doubles-021",
     "mut18-uncoverable-judged-by-boneyard": "doubles-041",
+    # the nineteenth reading (nineteenth_reading.py)
+    "mut19-tie-rule-only-for-two-way-ties": "match-015",
+    "mut19-most-outs-tie-to-last-seat": "mut18-ties-002",
+    "mut19-penalty-best-starts-at-zero": "bounds-001",
+    "mut19-shared-tie-broken-by-last-round": "bounds-001",
+    "mut19-rotation-counts-mexican-train": "engine-003",
+    "mut19-draw-rotation-counts-mexican-train": "mut19-seats-001",
+    "mut19-heaviest-skips-doubles": "mut19-seats-003",
+    "mut19-small-set-match-skips-blank-round": "match-016",
+    "mut19-highest-double-capped-at-round-double": "mut18-designated-002",
+    "mut19-designated-capped-at-round-double": "mut18-designated-002",
+    "mut19-released-on-mexican-only": "release-001",
+    "mut19-layers-turn-release-spares-mexican": "mut19-release-001",
+    "mut19-hand-value-sums-digits": "doubles-062",
+    "mut19-double-blank-hand-scores-flat": "end-026",
+    "mut19-blocked-round-not-totalled": "mut19-ties-002",
+    "mut19-blocked-winner-zero-not-totalled": "mut19-ties-002",
+    "mut19-tie-rule-ignored-under-blocked-winner": "mut19-ties-001",
+    "mut19-blocked-winner-scoring-ranked-as-positive": "winx-001",
+    "mut19-empty-release-spares-mexican": "mut19-release-003",
+    "mut19-stays-open-frees-dead-mexican-double": "mut19-release-001",
+    "mut19-oldest-first-read-as-highest": "doubles-028",
+    "mut19-blocked-winner-seat-zero-falsy": "mut19-ties-002",
+    "mut19-seat-zero-out-uncounted": "bounds-001",
+    "mut19-heaviest-seat-zero-falsy": "mut19-seats-003",
+    "mut19-lowest-seat-reversed-under-positive": "match-018",
+    "mut19-lap-first-seat-through-trains": "generated-engine-procedure-004",
+    "mut19-cover-own-mexican-double-anywhere": "doubles-006",
 }
 
 
@@ -1940,6 +1968,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.fifth_reading import FIFTH_READING
     from mtrain.conformance.mutants.fourteenth_reading import FOURTEENTH_READING
     from mtrain.conformance.mutants.fourth_reading import FOURTH_READING
+    from mtrain.conformance.mutants.nineteenth_reading import NINETEENTH_READING
     from mtrain.conformance.mutants.ninth_reading import NINTH_READING
     from mtrain.conformance.mutants.outside import OUTSIDE
     from mtrain.conformance.mutants.second_reading import SECOND_READING
@@ -1965,7 +1994,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *FIFTEENTH_READING,
                                                         *SIXTEENTH_READING,
                                                         *SEVENTEENTH_READING,
-                                                        *EIGHTEENTH_READING)}
+                                                        *EIGHTEENTH_READING,
+                                                        *NINETEENTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())
