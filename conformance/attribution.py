@@ -194,6 +194,14 @@ def _values_only(message: str) -> bool:
     return any(g * w0 != g0 * w for g, w in scoring)  # not one factor for all
 
 
+def _reordered(want: Any, got: Any) -> bool:
+    """Whether `got` lists the trains of `want` (open doubles), each as often, in another
+    order."""
+    if not (isinstance(want, list) and isinstance(got, list)) or want == got:
+        return False
+    return sorted(map(str, want)) == sorted(map(str, got))
+
+
 def pick(candidates: Sequence[str], rs: Mapping[str, str], fx: Fixture) -> str:
     """The first candidate the fixture lists and the rule set applies; else the first
     that applies; else the fixture's first clause."""
@@ -423,6 +431,11 @@ class Referee:
             return self.scoring()  # the totals took its own (wrong) round scores
         if key == "outs":
             return "MATCH-5"  # the rounds won are counted for the tie-break
+        if (key == "open_doubles" and isinstance(after, dict) and _reordered(after.get(key), got)
+                and catalog().clauses["DBL-7"].applies(self.rs)):
+            # the same doubles in another order: the list is the order they were laid in,
+            # which DBL-7 covers them by (an engine keeping them by train, not by age)
+            return "DBL-7"
         if key == "scores":
             return pick(("MATCH-1",), self.rs, self.fx)  # the match totals add up
         if key in ("phase", "seat", "passes") and (over or got == "over"):
