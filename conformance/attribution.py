@@ -155,6 +155,7 @@ INVARIANT_CLAUSES: dict[str, tuple[str, ...]] = {
     "INV-OPEN-DOUBLES": ("DBL-1", "DBL-11", "TRAIN-3"),
     "INV-TURN": ("TURN-6", "SEAT-1"),
     "INV-HAND-SIZES": HAND_TABLES,
+    "INV-FRESH-ROUND": ("DEAL-1", "MARK-1"),
 }
 """The clauses an invariant's breach points at, for an answer that breaks it."""
 DRAWN_TILE = frozenset(("hands", "boneyard", "boneyard_size", "drawn"))
@@ -609,6 +610,8 @@ class Referee:
                 if self._searched(dealt):  # tiles lost while the deal looked for a double
                     return pick(("ENG-7", "ENG-8", "DEAL-1"), self.rs, self.fx)
                 return pick(("DEAL-1",), self.rs, self.fx)
+        if p.where == "INV-FRESH-ROUND" and re.match(r"markers? up", p.message):
+            return pick(("MARK-1",), self.rs, self.fx)  # only a pass puts a marker up
         if p.where == "INV-TURN" and asked == "deal" and "drawn tile" in p.message:
             return pick(("DEAL-1",), self.rs, self.fx)  # no turn yet: the deal's state
         if p.where == "INV-ROUND-SCORE" and _values_only(p.message):

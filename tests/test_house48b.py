@@ -7,12 +7,19 @@ corpus, so that no test needs a C++ compiler."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import load_file
 from mtrain.conformance.runner import resolve, run_one
+from mtrain.reference.deal import deal, next_round
+from mtrain.reference.engine import OVER, legal_actions
+from mtrain.reference.invariants import fresh_round
+from mtrain.reference.refusals import apply
+from mtrain.reference.rules import Rules
+from mtrain.spec.catalog import ConflictingValues, RulesetError, catalog
 
 FIXTURES = Path(__file__).parent.parent / "conformance" / "fixtures"
 
@@ -50,4 +57,57 @@ def test_open_doubles_in_another_order_are_charged_to_the_order_they_are_covered
     assert out.status == "fail", out.messages
     assert "open_doubles: expected [0, 'mexican'], got ['mexican', 0]" in " ".join(out.messages)
     assert out.charged == ["DBL-7"], (out.charged, out.messages)
+
+
+class MarkerKeptAtTheDeal(ReferenceImplementation):
+    """gantry's bug 3 in general: one table object lives for the whole process, and its
+    deal clears each train but its marker, so a round dealt after a table with seat 1's
+    marker up starts with it up (here: always, as after such a table)."""
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        state = super().deal(ruleset, players, round, order, draw)
+        trains = [{**t, "marker": t["marker"] or seat == 1}
+                  for seat, t in enumerate(state["trains"])]
+        return {**state, "trains": trains}
+
+
+def test_a_round_dealt_with_a_marker_up_fails_charged_to_the_markers_rule() -> None:
+    """deal-001 expects the hand sizes, the boneyard, the engine and the seat: gantry's
+    deals carried the markers of the table it was asked about before (33 deals in its
+    conform run), and every one passed, fuzz judging none (its deals are its own start,
+    `starting_seat: other`). Nobody has passed at the deal, so no marker is up (MARK-1):
+    a fresh round's state breaks INV-FRESH-ROUND, whatever the fixture lists."""
+    out = _run("deal/sizes.yaml", "deal-001", "pagat", MarkerKeptAtTheDeal())
+    assert out.status == "fail", out.messages
+    assert any("INV-FRESH-ROUND" in m and "seat 1" in m for m in out.messages), out.messages
+    assert out.charged == ["MARK-1"], (out.charged, out.messages)
+
+
+def test_the_references_deals_keep_nothing_played_under_every_overlay() -> None:
+    """INV-FRESH-ROUND is the rules', not an engine's habit: the reference's first deal
+    under every base with each overlay, and the next round after a random round played to
+    its end (most with markers up), break it nowhere."""
+    cat = catalog()
+    dealt = markers_before = 0
+    for base in cat.variants:
+        for overlay in ((), *((o,) for o in cat.overlays)):
+            try:
+                rs = cat.ruleset(base, overlay)
+            except (ConflictingValues, RulesetError):
+                continue  # an overlay this base cannot take
+            rules = Rules.of(rs)
+            for players in list(rs.player_counts)[:2]:
+                rng = random.Random(players)
+                state = deal(rules, players, 1, seed=rng.randrange(2**32))
+                assert fresh_round(state) == [], (base, overlay, players)
+                dealt += 1
+                for _ in range(3000):
+                    if state.phase == OVER:
+                        break
+                    state = apply(state, rng.choice(legal_actions(state)))
+                if state.phase == OVER and state.round < rules.rounds:
+                    markers_before += bool(state.markers)
+                    assert fresh_round(next_round(state, seed=1)) == [], (base, overlay)
+    assert dealt > 100 and markers_before > 100  # the corpus of deals is not empty
 
