@@ -11,6 +11,9 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import load_file
 from mtrain.conformance.runner import resolve, run_one
@@ -111,3 +114,52 @@ def test_the_references_deals_keep_nothing_played_under_every_overlay() -> None:
                     assert fresh_round(next_round(state, seed=1)) == [], (base, overlay)
     assert dealt > 100 and markers_before > 100  # the corpus of deals is not empty
 
+
+class StaleMarkers(ReferenceImplementation):
+    """gantry's bug 3 as it is: one table kept for the whole process, loaded from every
+    state it is asked about, whose deal clears all but the markers: a round dealt after a
+    table with markers up starts with them up. A reproducer of it run alone (a fresh
+    process, its deal the first request) passes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.markers: list[bool] = []
+
+    def _load(self, state: JSON) -> None:
+        self.markers = [bool(t["marker"]) for t in state["trains"]]
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        self._load(state)
+        return super().legal(ruleset, state)
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        self._load(state)
+        return super().apply(ruleset, state, action)
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        state = super().deal(ruleset, players, round, order, draw)
+        kept = self.markers + [False] * players
+        trains = [{**t, "marker": kept[s]} for s, t in enumerate(state["trains"])]
+        return {**state, "trains": trains}
+
+
+@pytest.mark.slow
+def test_fuzz_writes_no_reproducer_that_passes_when_run_alone(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """fuzz found gantry's stale markers (a deal after a game that ended with markers up)
+    and wrote a reproducer, a deal, checked against the same running engine, which still
+    held the last game's markers; run by conform (a fresh process, the deal its first
+    request) it passed. The reproducer is now checked against a fresh implementation, as
+    conform runs it, and one that shows nothing there is not written: the finding says
+    that the answer depends on what the engine was asked before."""
+    spec = f"{__file__}:StaleMarkers"
+    out = tmp_path / "out"
+    code = main(["fuzz", "--adapter", spec, "--variant", "pagat", "--games", "3", "--seed",
+                 "1", "--out", str(out)])
+    text = capsys.readouterr().out
+    assert code == 1, text
+    assert "dealt state: INV-FRESH-ROUND" in text
+    for file in out.glob("*.yaml"):  # any reproducer written shows the bug on its own
+        assert main(["conform", "--fixtures", str(file), "--adapter", spec]) == 1, file
+    assert "passes against a fresh" in text and "asked before" in text, text
