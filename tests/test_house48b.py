@@ -7,7 +7,9 @@ corpus, so that no test needs a C++ compiler."""
 
 from __future__ import annotations
 
+import json
 import random
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -163,3 +165,31 @@ def test_fuzz_writes_no_reproducer_that_passes_when_run_alone(
     for file in out.glob("*.yaml"):  # any reproducer written shows the bug on its own
         assert main(["conform", "--fixtures", str(file), "--adapter", spec]) == 1, file
     assert "passes against a fresh" in text and "asked before" in text, text
+
+
+FLOAT_IDS = """
+import json, sys
+for line in sys.stdin:
+    req = json.loads(line)
+    # every number written as a double prints: the id 3 as 3.0
+    print(json.dumps({"id": float(req["id"]), "ok": True, "protocol": 1.0, "name": "floats",
+                      "version": "1", "variants": ["*"]}), flush=True)
+"""
+
+
+def test_an_id_written_as_a_decimal_is_told_as_one_not_as_answers_out_of_order(
+        tmp_path: Path) -> None:
+    """gantry with `--wire=float` writes every integer as a double prints it ("3.0"), which
+    docs/protocol.md forbids; the harness said its hello answer "carries id 1.0: one answer
+    per request, in order", sending its author after an ordering bug it does not have. It
+    now says the id sent was written as a decimal."""
+    script = tmp_path / "floats.py"
+    script.write_text(FLOAT_IDS, encoding="utf-8")
+    out = tmp_path / "report.json"
+    code = main(["conform", "--impl", f"{sys.executable} {script}", "--variant", "pagat",
+                 "-k", "deal-001", "--format", "json", "--output", str(out)])
+    assert code == 1
+    report = json.loads(out.read_text(encoding="utf-8"))
+    message = report["results"][0]["message"]
+    assert "carries id 1.0" in message or "carries id 2.0" in message, message
+    assert "written as a decimal" in message and "in order" not in message, message
