@@ -39,7 +39,7 @@ from mtrain.conformance.adapter import (
     fingerprint,
 )
 from mtrain.reference import codec
-from mtrain.reference.invariants import hand_sizes
+from mtrain.reference.invariants import AFTER_DEAL
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.errors import QUOTE_LIMIT, shown
@@ -409,7 +409,8 @@ def state_problems(ruleset: JSON | Rules, state: Any, *, dealt: bool = False,
         return [Problem("state", where, text)]
     out = [Problem("invariant", inv, msg) for inv, msg in broken]
     if dealt:
-        out += [Problem("invariant", inv, msg) for inv, msg in hand_sizes(st)]
+        out += [Problem("invariant", inv, msg)
+                for check in AFTER_DEAL.values() for inv, msg in check(st)]
     return out
 
 

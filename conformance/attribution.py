@@ -155,6 +155,7 @@ INVARIANT_CLAUSES: dict[str, tuple[str, ...]] = {
     "INV-OPEN-DOUBLES": ("DBL-1", "DBL-11", "TRAIN-3"),
     "INV-TURN": ("TURN-6", "SEAT-1"),
     "INV-HAND-SIZES": HAND_TABLES,
+    "INV-FRESH-ROUND": ("DEAL-1", "MARK-1"),
 }
 """The clauses an invariant's breach points at, for an answer that breaks it."""
 DRAWN_TILE = frozenset(("hands", "boneyard", "boneyard_size", "drawn"))
@@ -192,6 +193,14 @@ def _values_only(message: str) -> bool:
     scoring = [(g, w) for g, w in zip(got, want, strict=True) if w]
     g0, w0 = scoring[0]
     return any(g * w0 != g0 * w for g, w in scoring)  # not one factor for all
+
+
+def _reordered(want: Any, got: Any) -> bool:
+    """Whether `got` lists the trains of `want` (open doubles), each as often, in another
+    order."""
+    if not (isinstance(want, list) and isinstance(got, list)) or want == got:
+        return False
+    return sorted(map(str, want)) == sorted(map(str, got))
 
 
 def pick(candidates: Sequence[str], rs: Mapping[str, str], fx: Fixture) -> str:
@@ -423,6 +432,11 @@ class Referee:
             return self.scoring()  # the totals took its own (wrong) round scores
         if key == "outs":
             return "MATCH-5"  # the rounds won are counted for the tie-break
+        if (key == "open_doubles" and isinstance(after, dict) and _reordered(after.get(key), got)
+                and catalog().clauses["DBL-7"].applies(self.rs)):
+            # the same doubles in another order: the list is the order they were laid in,
+            # which DBL-7 covers them by (an engine keeping them by train, not by age)
+            return "DBL-7"
         if key == "scores":
             return pick(("MATCH-1",), self.rs, self.fx)  # the match totals add up
         if key in ("phase", "seat", "passes") and (over or got == "over"):
@@ -596,6 +610,8 @@ class Referee:
                 if self._searched(dealt):  # tiles lost while the deal looked for a double
                     return pick(("ENG-7", "ENG-8", "DEAL-1"), self.rs, self.fx)
                 return pick(("DEAL-1",), self.rs, self.fx)
+        if p.where == "INV-FRESH-ROUND" and re.match(r"markers? up", p.message):
+            return pick(("MARK-1",), self.rs, self.fx)  # only a pass puts a marker up
         if p.where == "INV-TURN" and asked == "deal" and "drawn tile" in p.message:
             return pick(("DEAL-1",), self.rs, self.fx)  # no turn yet: the deal's state
         if p.where == "INV-ROUND-SCORE" and _values_only(p.message):

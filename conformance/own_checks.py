@@ -22,7 +22,7 @@ from mtrain.conformance.answers import CheckedImplementation, Problem, state_pro
 from mtrain.conformance.seat_alone import whole_pool
 from mtrain.conformance.traced import Log, TracedRules, TracedRuleset
 from mtrain.reference import codec
-from mtrain.reference.invariants import CHECKS, hand_sizes
+from mtrain.reference.invariants import AFTER_DEAL, CHECKS
 from mtrain.reference.rules import Rules
 from mtrain.spec.ruleset import Ruleset
 
@@ -49,7 +49,7 @@ class OwnRulesChecks(CheckedImplementation):
         st = codec.state_from_json(self.rules, state)  # it decoded: its problems are invariants
         keep = []
         for p in found:
-            check = CHECKS.get(p.where) or (hand_sizes if p.where == "INV-HAND-SIZES" else None)
+            check = CHECKS.get(p.where) or AFTER_DEAL.get(p.where)
             if p.kind == "invariant" and check is not None and self._reads_own(st, check):
                 continue
             keep.append(p)

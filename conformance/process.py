@@ -507,10 +507,15 @@ class ProcessImplementation:
             carries = f"carries id {json_text(got)}" if "id" in answer else "carries no id"
             if type(got) is int and not is_id(got):
                 carries += f", which no request has (an id is an integer from 0 to {MAX_ID})"
+            why = "one answer per request, in order"
+            if type(got) is float and got == rid:
+                # the right answer with its numbers written as doubles print ("3.0"): not
+                # an answer out of order, and every other integer of it is written alike
+                why = (f"the id sent, written as a decimal: an integer is written without a "
+                       f"point or an exponent ({rid}, not {json_text(got)}), in every field")
             raise ProtocolViolation(
                 f"the answer to the {kind} request (id {rid}) {carries}: "
-                "one answer per request, in order; the implementation was killed",
-                proc.stderr.tail())
+                f"{why}; the implementation was killed", proc.stderr.tail())
         try:
             checked = check_answer(kind, rid, answer)
             if rest is not None and _orjson_writes(checked, line):

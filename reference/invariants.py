@@ -216,6 +216,33 @@ def hand_sizes(state: State) -> list[Violation]:
     return []
 
 
+def fresh_round(state: State) -> list[Violation]:
+    """INV-FRESH-ROUND, for a state fresh from the deal: nobody has played, passed or drawn
+    yet, so no train holds a tile, no marker is up (MARK-1: a pass puts one up) and no
+    pass is counted. An engine keeping one table object between requests, and clearing it
+    but in part at a deal, carries the last table's markers into the next round."""
+    out = []
+    up = [s for s in range(state.players) if state.markers >> s & 1]
+    if up:
+        seats = ", ".join(map(str, up))
+        which = f"marker up on seat {seats}" if len(up) == 1 else f"markers up on seats {seats}"
+        out.append(("INV-FRESH-ROUND", f"{which} after the deal: nobody has passed yet"))
+    laid = [i for i, train in enumerate(state.trains) if train]
+    if laid:
+        out.append(("INV-FRESH-ROUND", f"tiles on trains {_named(state, laid)} after the deal: "
+                    "nobody has played yet"))
+    if state.passes:
+        out.append(("INV-FRESH-ROUND", f"{state.passes} passes counted after the deal: nobody "
+                    "has passed yet"))
+    return out
+
+
+AFTER_DEAL: dict[str, Callable[[State], list[Violation]]] = {
+    "INV-HAND-SIZES": hand_sizes,
+    "INV-FRESH-ROUND": fresh_round,
+}
+"""Invariants that hold just after the deal only."""
+
 CHECKS: dict[str, Callable[[State], list[Violation]]] = {
     "INV-CONSERVATION": conservation,
     "INV-PIPS": pips,
@@ -226,7 +253,7 @@ CHECKS: dict[str, Callable[[State], list[Violation]]] = {
     "INV-TURN": turn,
     "INV-ROUND-SCORE": round_score,
 }
-"""Invariants that hold in every state (INV-HAND-SIZES holds only after the deal)."""
+"""Invariants that hold in every state (AFTER_DEAL's hold only after the deal)."""
 
 IMPLIED = ("INV-CONSERVATION", "INV-PIPS", "INV-NUMBERS")
 """Checks that cannot fail once every tile of the set is in exactly one place."""

@@ -2,10 +2,10 @@
 (cantina, sixes, railyard, shed, ninepins, caboose, junction, roundhouse, hump, tandem,
 switchback, siding, tenwheeler, pullman, tender, viaduct, ballast, trestle; turntable,
 signalbox, semaphore, interlock, coupling and flagstop in process; tortoise and gondola, in
-JavaScript for node; bogie, in C, compiled by gcc; dandy, in Perl 5; and drover, in Java
-17, compiled by javac): house rules, some no known value describes, tables of their own,
-and planted bugs, all written down in the engine's docstring (or header) before the suite
-ran.
+JavaScript for node; bogie, in C, compiled by gcc; dandy, in Perl 5; drover, in Java 17,
+compiled by javac; and gantry, in C++17, compiled by g++): house rules, some no known
+value describes, tables of their own, and planted bugs, all written down in the engine's
+docstring (or header) before the suite ran.
 
 For each: conform under its honest rule-set file, with the planted bugs switched off
 (`--fixed`), fails nothing (but a bug the docstring records as found, not planted): no
@@ -70,6 +70,7 @@ class Engine:
     c: bool = False  # tests/examples/c/NAME_engine.c, compiled by gcc: bugs off with --fixed
     perl: bool = False  # tests/examples/perl/NAME_engine.pl, run by perl: bugs off with --fixed
     java: bool = False  # tests/examples/java/Name.java, compiled by javac: bugs off with --fixed
+    cpp: bool = False  # tests/examples/cpp/NAME.cpp, compiled by g++: bugs off with --fixed
 
     def target(self, fixed: bool = False) -> list[str]:
         """How the commands reach it: a program (--impl) or an adapter (--adapter)."""
@@ -87,6 +88,8 @@ class Engine:
         if self.perl:
             argv = [PERL or "perl", str(EXAMPLES / "perl" / f"{self.name}_engine.pl")]
             return shlex.join([*argv, *(["--fixed"] if fixed else [])])
+        if self.cpp:
+            return shlex.join([str(compiled_cpp(self.name)), *(["--fixed"] if fixed else [])])
         if self.java:
             argv = [JAVA or "java", "-cp", str(compiled_java(self.name)),
                     self.name.capitalize()]
@@ -98,7 +101,7 @@ class Engine:
     def rules(self) -> str:
         folder = (EXAMPLES / "js" if self.node else EXAMPLES / "c" if self.c
                   else EXAMPLES / "perl" if self.perl else EXAMPLES / "java" if self.java
-                  else EXAMPLES)
+                  else EXAMPLES / "cpp" if self.cpp else EXAMPLES)
         return str(folder / f"{self.name}-rules.yaml")
 
 
@@ -106,6 +109,7 @@ GCC = shutil.which("gcc")
 PERL = shutil.which("perl")
 JAVAC = shutil.which("javac")
 JAVA = shutil.which("java")
+GXX = shutil.which("g++")
 
 
 def perl_missing() -> str | None:
@@ -152,6 +156,23 @@ def compiled_java(name: str) -> Path:
                     f"{done.stderr.strip().splitlines()[0]}")
     assert done.returncode == 0, done.stderr  # the engine's own code does not build
     return folder
+
+
+@functools.cache
+def compiled_cpp(name: str) -> Path:
+    """tests/examples/cpp/NAME.cpp (with its headers beside it) compiled by g++ as C++17,
+    once per process, into a temporary folder removed at exit."""
+    folder = Path(tempfile.mkdtemp(prefix=f"mtrain-{name}-"))
+    atexit.register(shutil.rmtree, folder, True)
+    program = folder / name
+    done = subprocess.run([GXX or "g++", "-std=c++17", "-O1", "-o", str(program),
+                           str(EXAMPLES / "cpp" / f"{name}.cpp")],
+                          capture_output=True, text=True, check=False)
+    if done.returncode and re.search(r"fatal error: \S+: No such file", done.stderr):
+        pytest.skip(f"g++ has no C++ standard library headers (libstdc++-dev) to build "
+                    f"{name}: {done.stderr.strip().splitlines()[0]}")
+    assert done.returncode == 0, done.stderr  # the engine's own code does not build
+    return program
 
 
 CANTINA = Engine(
@@ -1004,6 +1025,45 @@ DROVER = Engine(
     charged={"boxed-min": "MATCH-2", "follow-pass": "DBL-5"},
     java=True,
 )
+GANTRY = Engine(
+    "gantry",
+    # in C++17 (the standard library alone, its own JSON over std::map, std::endl), a
+    # double-12 set for 2 to 8 players with a table of its own, and two house rules: the
+    # player holding the most tiles of the engine's number leads (`starting_seat: other`),
+    # nobody opens the Mexican Train before every player has had a first turn
+    # (`mexican_first_turn: other`). 1,350 results when measured, none failing with the
+    # bugs off (148 not applicable: 61 its table and start, 38 its start and Mexican rule,
+    # 24 its Mexican rule, 9 its start, 16 tables its rules never reach); fuzz (12 games,
+    # seed 1) no finding. With them on (66 failing): bug 1 (a hand's pips summed in eight
+    # bits) fails 17, SCORE-1, but s46-match-002 where a hand of 1,024 pips scores 0, which
+    # reads as a seat that scores nothing (SCORE-5); fuzz never met a hand worth 256 (60
+    # games). Bug 2 (open doubles kept in a std::map by train) fails 16, DBL-7 (charged
+    # DBL-1 where `open_doubles` came out in another order, until tests/test_house48b.py),
+    # but release-001 and doubles-063, where the oldest double is one nobody can cover and
+    # covering the newer reads as that double released (DBL-10). Bug 3 (a deal keeps the
+    # last table's markers) fails 33 deals, MARK-1, which passed until a dealt round was
+    # checked for nothing played (INV-FRESH-ROUND, tests/test_house48b.py); fuzz finds it
+    # and writes no reproducer, which passes run alone (the engine's answer depends on the
+    # requests before it), as it now says
+    shows={"narrow-sum": r"INV-ROUND-SCORE: .*round scores",
+           "map-order": r"open_doubles: expected|^legal actions|the oldest open double comes "
+                        r"first \[DBL-7\]",
+           "stale-marker": r"INV-FRESH-ROUND: markers? up"},
+    fuzz={"map-order": r"^after play: open_doubles$|^forbids play \(DBL-7\)$",
+          "stale-marker": r"^dealt state: INV-FRESH-ROUND$"},
+    found=(),
+    least=1300,
+    truth={"tile_set": "double-12", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "other", "first_turn": "single", "mexican_first_turn": "other",
+           "own_train_first": "not-required", "doubles": "open", "follow_up": "anywhere",
+           "double_order": "oldest-first", "uncoverable_double": "stays-open",
+           "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
+           "blocked_round": "full-round-of-passes", "scoring": "penalty",
+           "blank_values": "face", "tie_rule": "shared"},
+    charged={"narrow-sum": ("SCORE-1", "SCORE-5"), "map-order": ("DBL-7", "DBL-10"),
+             "stale-marker": "MARK-1"},
+    cpp=True,
+)
 BALLAST = Engine(
     "ballast",
     # a double-9 set for 2 to 10 players with a table of its own (5 tiles from 9 players),
@@ -1092,7 +1152,9 @@ ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOU
                PERL_MISSING is not None, reason=PERL_MISSING or "")),
            pytest.param(DROVER, id=DROVER.name, marks=pytest.mark.skipif(
                JAVAC is None or JAVA is None,
-               reason="javac or java is not installed (a JDK 17): drover is a Java engine"))]
+               reason="javac or java is not installed (a JDK 17): drover is a Java engine")),
+           pytest.param(GANTRY, id=GANTRY.name, marks=pytest.mark.skipif(
+               GXX is None, reason="g++ is not installed: gantry is a C++ engine"))]
 
 
 def conform(target: list[str], rules: str, tmp_path: Path) -> dict[str, Any]:

@@ -109,7 +109,7 @@ def faulty(fault: str, k: int = 2) -> list[str]:
 
 
 @pytest.mark.parametrize("fault, shown", [
-    ("float-id", "(id 2) carries id 2.0: one answer per request"),
+    ("float-id", "(id 2) carries id 2.0: the id sent, written as a decimal"),
     ("empty-object", "(id 2) carries no id: one answer per request"),
     ("latin1", "is not JSON (not UTF-8: byte 0xe9 at byte "),
 ])

@@ -29,8 +29,7 @@ def check_invariants(cat: Catalog | None = None) -> tuple[list[Finding], list[st
     cat = cat if cat is not None else catalog()
     doc = load_data(cat.data_dir, "invariants.yaml")
     base_doc = load_data(cat.data_dir, "invariant-base.yaml")
-    after_deal: dict[str, Callable[[Any], list[tuple[str, str]]]] = {
-        "INV-HAND-SIZES": I.hand_sizes}
+    after_deal: dict[str, Callable[[Any], list[tuple[str, str]]]] = dict(I.AFTER_DEAL)
     checks = {**I.CHECKS, **after_deal}
     ids = [str(body.get("id")) for body in doc.data]
     out: list[Finding] = []

@@ -33,7 +33,7 @@ from mtrain.conformance.traced import Log, TracedReference, TracedRules, TracedR
 from mtrain.reference import codec
 from mtrain.reference.deal import match_winners
 from mtrain.reference.engine import State
-from mtrain.reference.invariants import CHECKS, hand_sizes
+from mtrain.reference.invariants import AFTER_DEAL, CHECKS
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
 from mtrain.spec.scope import Space
@@ -112,7 +112,7 @@ def problems(ctx: Context, state: Any, *, dealt: bool = False) -> list[Problem]:
     st = codec.state_from_json(ctx.rules, state)  # it decodes: its problems are invariants
     keep = []
     for p in found:
-        check = CHECKS.get(p.where) or (hand_sizes if p.where == "INV-HAND-SIZES" else None)
+        check = CHECKS.get(p.where) or AFTER_DEAL.get(p.where)
         if p.kind == "invariant" and check is not None and on_state(ctx, st, check)[1]:
             continue
         keep.append(p)

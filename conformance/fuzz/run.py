@@ -32,6 +32,7 @@ from mtrain.conformance.fuzz.plans import GamePlan, plan_game, tables
 from mtrain.conformance.fuzz.play import play_game
 from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.reproducer import (
+    Checked,
     check,
     free_id,
     render,
@@ -42,6 +43,7 @@ from mtrain.conformance.fuzz.reproducer import (
 from mtrain.conformance.fuzz.results import GameResult, Occurrence
 from mtrain.conformance.fuzz.rulesets import (
     Chooser,
+    Context,
     adopt,
     context,
     declared_context,
@@ -488,7 +490,8 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
             group.problems.append(f"written as found, not shrunk or checked: {why}")
         else:
             _shrink_and_write(group, session, label, seed, out,
-                              (shrink_seconds, shrink_tries), taken)
+                              (shrink_seconds, shrink_tries), taken,
+                              target if target.kind in ("impl", "adapter") else None)
     report.groups = one_per_bug(report.groups)
     return report
 
@@ -626,6 +629,31 @@ def exit_name(e: KeyboardInterrupt) -> str:
     return signal.Signals(exit_code_of(e) - 128).name
 
 
+def _alone(checked: Checked, path: Path, text: str, target: Target, label: str,
+           ctx: Context) -> Checked:
+    """The reproducer that fails against the running implementation, checked against a
+    fresh one, as conform runs it: one that passes there (an answer that depends on what
+    the implementation was asked before: a table it keeps between requests and does not
+    reset, gantry's markers kept into the next deal) is not a reproducer."""
+    try:
+        fresh = target.make()
+    except (ConfigurationError, HarnessError) as e:
+        return Checked([*checked.problems, f"a fresh {label} to check it against could not "
+                        f"be started: {e}"], checked.charged)
+    try:
+        again = check(path, text, fresh, label, ctx)
+    finally:
+        close_implementation(fresh)
+    if not again.problems:
+        return again
+    return Checked([f"it fails against the running {label} but passes against a fresh one, "
+                    "as conform runs it: the answer depends on what it was asked before (a "
+                    "table kept between requests and not reset, as a deal that keeps the "
+                    "last table's markers), which no table it is sent shows"
+                    if any("did not reproduce" in p for p in again.problems)
+                    else p for p in again.problems], checked.charged)
+
+
 def _write_found(group: Group, label: str, seed: int, out: Path, taken: set[str]) -> None:
     """A new finding written at once, as first seen (unshrunk, unchecked), so that a run
     cut short (an interrupt, a kill, a crash of the harness) keeps it; at the end of the
@@ -681,7 +709,11 @@ def _remove(group: Group) -> None:
 
 
 def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out: Path,
-                      budget: tuple[float | None, int | None], taken: set[str]) -> None:
+                      budget: tuple[float | None, int | None], taken: set[str],
+                      alone: Target | None = None) -> None:
+    """Shrink `group`'s finding and write its reproducer, checked against the running
+    implementation, and against a fresh one built from `alone` (an --impl or --adapter,
+    None for those that keep nothing between requests) where it shows there."""
     began = time.perf_counter()
     shrinker = None
     seen = [group.best] + ([group.first] if group.first is not group.best else [])
@@ -725,6 +757,8 @@ def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out
         if not again.problems:
             group.shrunk, group.verdict, text, checked = (found.probe, found.disagreement,
                                                           whole, again)
+    if not checked.problems and alone is not None:
+        checked = _alone(checked, path, text, alone, label, context(group.shrunk.variant))
     group.problems += checked.problems
     group.charged = checked.charged
     if group.problems and group.shrunk.kind == "listed" and group.verdict.own:
