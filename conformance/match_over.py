@@ -13,7 +13,7 @@ make for another reason, an error, no answer) tells nothing, and MATCH-1 stays.
 
 Only what an implementation answers is read so: a refusal (RefusedSetup, Refused), an
 `unsupported` answer, an error answer or a failed request (HarnessError: an error, a crash,
-a timeout, a broken answer, an adapter that raised). The pool is made before the request,
+a timeout, a broken answer, an adapter that raised), an impossible state (AnswerError). The pool is made before the request,
 outside it: a fault of the suite's there (or in the request's making) is raised, never
 read as the engine holding its match open.
 """
@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, Implementation, Refused, RefusedSetup, Unsupported
+from mtrain.conformance.answers import AnswerError
 from mtrain.conformance.process import HarnessError
 from mtrain.spec.notation import deal_order, max_pip_of
 from mtrain.spec.ruleset import Ruleset
@@ -30,10 +31,11 @@ from mtrain.spec.ruleset import Ruleset
 __all__ = ["LENGTH_CLAUSES", "holds_match_over"]
 
 LENGTH_CLAUSES = (None, "MATCH-1", "MATCH-7")
-ANSWERS_OF_NOTHING = (HarnessError, Refused, Unsupported)
+ANSWERS_OF_NOTHING = (HarnessError, Refused, Unsupported, AnswerError)
 """What an implementation raises for a deal it does not make and that tells nothing about
 its match: a refusal of another kind, an `unsupported` answer, an error answer, a failed
-request (process.py's HarnessError and its kinds, inprocess.py's AdapterError)."""
+request (process.py's HarnessError and its kinds, inprocess.py's AdapterError), a deal
+that is no table (answers.AnswerError: a longer match's round the checks refuse)."""
 """The clauses a refusal of the round after the last may name to say the match is over:
 the match's length (MATCH-1; MATCH-7 for a single round), or none."""
 
