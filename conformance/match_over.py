@@ -13,9 +13,9 @@ make for another reason, an error, no answer) tells nothing, and MATCH-1 stays.
 
 Only what an implementation answers is read so: a refusal (RefusedSetup, Refused), an
 `unsupported` answer, an error answer or a failed request (HarnessError: an error, a crash,
-a timeout, a broken answer, an adapter that raised), an impossible state (AnswerError). The pool is made before the request,
-outside it: a fault of the suite's there (or in the request's making) is raised, never
-read as the engine holding its match open.
+a timeout, a broken answer, an adapter that raised), an impossible state (AnswerError).
+The pool is made before the request, outside it: a fault of the suite's there (or in the
+request's making) is raised, never read as the engine holding its match open.
 """
 
 from __future__ import annotations

@@ -4,11 +4,13 @@ narrowed catch, and the results conform runs under rules of one's own."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from mtrain.cli import main
 from mtrain.conformance.adapter import (
     JSON,
     ReferenceImplementation,
@@ -25,6 +27,8 @@ from mtrain.conformance.process import ImplementationError, ImplementationTimeou
 from mtrain.conformance.runner import resolve, run_one
 from mtrain.reference import codec, engine
 from mtrain.spec.ruleset import Ruleset
+
+EXAMPLES = Path(__file__).parent / "examples"
 
 # --- a missing cover on another player's unmarked train, two doubles open -------------
 
@@ -175,3 +179,115 @@ def test_an_engine_number_out_of_range_tells_nothing() -> None:
 
     state = {**_finished(rs), "engine": 40}
     assert holds_match_over(ReferenceImplementation(), ruleset_json(rs), rs, state) is False
+
+
+# --- an open double's duty under a doubles rule of one's own (tandem) -----------------
+
+TANDEM_DUTY = """\
+- id: fzs-tandem-001
+  description: "An open double of an earlier turn binds the mover: no play on the Mexican Train"
+  clauses: [DBL-6]
+  source: [pagat]
+  note: >-
+    [4-4] on seat 1's train, laid on an earlier turn, is open. Seat 0 holds [6-3] (fits
+    the Mexican Train's 6) and [1-1], no 4: every other train is closed to it (DBL-6), so
+    it draws (TURN-2), whether a double asked its layer for another tile or not. Seat 1
+    holds [4-0]: a hand can cover [4-4], so no release is near (DBL-9).
+  table:
+    engine: 12
+    seat: 0
+    starter: 1
+    hands:
+      0: [6-3, 1-1]
+      1: [2-2, 4-0]
+    trains:
+      0: [12-5]
+      1: [12-4, 4-4]
+      mexican: [12-6]
+    open_doubles: [1]
+    first_turns: []
+  rules: rulesets/tandem.yaml
+  expect:
+    - variants: [tandem]
+      legal: [draw]
+"""
+"""tandem's `allows play (DBL-6)` (tests/examples/tandem_engine.py, bug 2) as fuzz
+shrinks it: a duty to cover, and a tile for the Mexican Train. Worked by hand (the note)."""
+
+ESCAPE = '''\
+from mtrain.conformance.adapter import ReferenceImplementation
+
+
+class Escape(ReferenceImplementation):
+    """The reference, but a player bound to cover an open double may play on the Mexican
+    Train instead (tandem's bug 2)."""
+
+    def legal(self, ruleset, state):
+        out = super().legal(ruleset, state)
+        if state["open_doubles"] and out == [{"type": "draw"}]:
+            end = str(state["mexican"]["end"])
+            tiles = [t for t in state["hands"][state["seat"]] if end in t.split("-")]
+            out = [{"type": "play", "tile": t, "train": "mexican"} for t in tiles] or out
+        return out
+
+
+class Fixed(ReferenceImplementation):
+    pass
+'''
+
+
+def _tandem_corpus(tmp_path: Path) -> Path:
+    """The fixture and the rule-set file fuzz writes beside it: tandem's, `doubles: open`
+    standing in for its own doubles rule."""
+    rules = (EXAMPLES / "tandem-rules.yaml").read_text(encoding="utf-8")
+    folder = tmp_path / "corpus"
+    (folder / "rulesets").mkdir(parents=True)
+    (folder / "rulesets" / "tandem.yaml").write_text(
+        rules.replace("doubles: other", "doubles: open"), encoding="utf-8")
+    (folder / "duty.yaml").write_text(TANDEM_DUTY, encoding="utf-8")
+    return folder
+
+
+def _conform(tmp_path: Path, folder: Path, adapter: str) -> dict[str, Any]:
+    engine_file = tmp_path / "escape_engine.py"
+    engine_file.write_text(ESCAPE, encoding="utf-8")
+    out = tmp_path / f"{adapter}.json"
+    main(["conform", "--adapter", f"{engine_file}:{adapter}", "--rules",
+          str(EXAMPLES / "tandem-rules.yaml"), "--fixtures", str(folder), "--format", "json",
+          "--output", str(out)])
+    report: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    return report
+
+
+def test_a_duty_under_a_doubles_rule_of_ones_own_runs_in_conform(tmp_path: Path) -> None:
+    """Under `doubles: other` the table's open double was read only by the model's
+    reachability (REACH-ORDINARY: ordinary doubles never have one) and the open-doubles
+    invariant: whether the table exists, never what happens on it, which is the duty
+    (DBL-6; selection.unreached asks the existence of every reading). So the entry runs
+    (before: not applicable, `its outcome depends on doubles`): a correct engine passes,
+    one that lets the bound player escape to the Mexican Train fails, charged DBL-6."""
+    folder = _tandem_corpus(tmp_path)
+    fixed = _conform(tmp_path, folder, "Fixed")["results"]
+    assert [(r["fixture"], r["status"]) for r in fixed] == [("fzs-tandem-001", "pass")]
+    escape = _conform(tmp_path, folder, "Escape")["results"]
+    assert [(r["fixture"], r["status"]) for r in escape] == [("fzs-tandem-001", "fail")]
+    assert escape[0]["charged"] == ["DBL-6"], escape[0]
+
+
+def test_a_laid_double_under_a_doubles_rule_of_ones_own_stays_not_applicable(
+        tmp_path: Path) -> None:
+    """What the doubles rule decides stays its own: a step that lays a double (whether it
+    asks for another tile, DBL-1) reads it, and the entry is not run."""
+    folder = _tandem_corpus(tmp_path)
+    text = (TANDEM_DUTY.replace("0: [6-3, 1-1]", "0: [6-3, 6-6]")
+            .replace("open_doubles: [1]", "open_doubles: []")
+            .replace("1: [12-4, 4-4]", "1: [12-4]")
+            .replace("legal: [draw]", "legal: [play 6-6 on mexican, play 6-3 on mexican]")
+            .replace("  expect:", "  steps: [play 6-6 on mexican]\n  expect:"))
+    text = text.replace("    - variants: [tandem]\n      legal: [play 6-6 on mexican, "
+                        "play 6-3 on mexican]",
+                        "    - variants: [tandem]\n      state: {phase: follow}")
+    (folder / "duty.yaml").write_text(text, encoding="utf-8")
+    fixed = _conform(tmp_path, folder, "Fixed")["results"]
+    assert [(r["fixture"], r["status"]) for r in fixed] == [("fzs-tandem-001", "not-applicable")]
+    assert "doubles" in fixed[0]["message"], fixed[0]
