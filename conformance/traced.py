@@ -145,15 +145,18 @@ class TracedRules:
         if name == "ruleset":
             return self._ruleset
         self._log.add(FLAG_OPTIONS[name], False)
-        self._log.asked.setdefault(("flag", name))
+        # a question of its own: a run replayed from its questions (_ask_again) peeks
+        # again, where asking the flag would log it as deciding
+        self._log.asked.setdefault(("peek", name))
         return getattr(self._rules, name)
 
     def decide(self, names: Sequence[str]) -> None:
         """Log the options behind flags `peek` read as deciding after all: the state
-        they checked is broken under these rules."""
+        they checked is broken under these rules (asked as flags: a replay logs them so)."""
         for name in names:
             if name in FLAG_OPTIONS:
                 self._log.add(FLAG_OPTIONS[name])
+                self._log.asked.setdefault(("flag", name))
 
     def __init__(self, rules: Rules, ruleset: TracedRuleset, log: Log) -> None:
         object.__setattr__(self, "_rules", rules)
@@ -314,6 +317,8 @@ def _ask_each(asked: Sequence[Question], impl: TracedReference) -> None:
     for kind, arg in asked:
         if kind == "flag":
             getattr(traced, arg)
+        elif kind == "peek":
+            traced.peek(arg)
         elif kind == "option":
             rs[arg]
         elif kind == "says":
