@@ -29,6 +29,7 @@ from mtrain.reference import codec, engine
 from mtrain.spec.ruleset import Ruleset
 
 EXAMPLES = Path(__file__).parent / "examples"
+FIXTURES = Path(__file__).parent.parent / "conformance" / "fixtures"
 
 # --- a missing cover on another player's unmarked train, two doubles open -------------
 
@@ -291,3 +292,78 @@ def test_a_laid_double_under_a_doubles_rule_of_ones_own_stays_not_applicable(
     fixed = _conform(tmp_path, folder, "Fixed")["results"]
     assert [(r["fixture"], r["status"]) for r in fixed] == [("fzs-tandem-001", "not-applicable")]
     assert "doubles" in fixed[0]["message"], fixed[0]
+
+
+# --- the fields a table of one's own leaves ---------------------------------------------
+
+OWN_TABLE_RULES = """\
+name: bigdeal
+base: pagat
+options:
+  hand_sizes: {2: 15, 3: 14, 4: 13, 5: 12, 6: 11, 7: 10, 8: 9}
+"""
+"""pagat with railyard's table (tests/examples/railyard-rules.yaml): one tile more each."""
+
+SEATS = '''\
+from mtrain.conformance.adapter import ReferenceImplementation
+
+
+class WrongStarter(ReferenceImplementation):
+    """The reference, but a deal names the next seat as the round's starter and mover."""
+
+    def deal(self, ruleset, players, round, order, draw=None):
+        state = super().deal(ruleset, players, round, order, draw)
+        return {**state, "starter": (state["starter"] + 1) % players,
+                "seat": (state["seat"] + 1) % players}
+
+
+class Fixed(ReferenceImplementation):
+    pass
+'''
+
+
+def _own_table_run(tmp_path: Path, adapter: str) -> dict[str, Any]:
+    rules = tmp_path / "bigdeal.yaml"
+    rules.write_text(OWN_TABLE_RULES, encoding="utf-8")
+    engine_file = tmp_path / "seats_engine.py"
+    engine_file.write_text(SEATS, encoding="utf-8")
+    out = tmp_path / f"{adapter}.json"
+    main(["conform", "--adapter", f"{engine_file}:{adapter}", "--rules", str(rules),
+          "--fixtures", str(FIXTURES / "engine" / "engine.yaml"), "-k", "engine-004",
+          "--format", "json", "--output", str(out)])
+    report: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    return report
+
+
+def test_a_deal_under_a_table_of_ones_own_checks_what_the_table_leaves(
+        tmp_path: Path) -> None:
+    """engine-004 (a reversed 3-player deal under pagat) expects seat 0's 14 tiles, the
+    boneyard's 46, the hand sizes, and seat 0 to move and to start. Under a table of 14
+    tiles each the first three are the table's; the seat and the starter are not (the
+    holder of [12-12] starts, SEAT-2, however many tiles each gets). So those two run
+    (before: the whole entry not applicable): a correct engine passes, one that names
+    the wrong starter fails."""
+    fixed = _own_table_run(tmp_path, "Fixed")["results"]
+    assert [(r["fixture"], r["status"]) for r in fixed] == [("engine-004", "pass")], fixed
+    wrong = _own_table_run(tmp_path, "WrongStarter")["results"]
+    assert [(r["fixture"], r["status"]) for r in wrong] == [("engine-004", "fail")], wrong
+    assert any("starter" in m for m in wrong[0]["messages"]), wrong[0]["messages"]
+
+
+def test_the_fields_kept_are_the_ones_the_table_leaves() -> None:
+    """Which fields: the seat and the starter, not the hand, the hand sizes or the
+    boneyard, which 14 tiles each change (worked in engine-004's note: 14 + 15 + 15 and
+    46 left under pagat's 13 each)."""
+    import tempfile
+
+    from mtrain.conformance.table_alone import own_table_entry
+    from mtrain.spec.catalog import catalog
+    from mtrain.spec.scope import Space
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bigdeal.yaml"
+        path.write_text(OWN_TABLE_RULES, encoding="utf-8")
+        rs = catalog().rules_file(str(path))
+    fx = next(f for f in load_file(FIXTURES / "engine" / "engine.yaml") if f.id == "engine-004")
+    cut = own_table_entry(fx.expect[0], fx, rs, Space())
+    assert cut is not None and sorted(cut.state) == ["seat", "starter"], cut
