@@ -9,7 +9,10 @@ the comparison that failed, under the rule set it ran under:
   place, legal had the player not held the missed tiles, is not charged on its own;
   covers missing on other players' unmarked trains, with no play offered in their place
   (or such a cover refused as a closed train, TRAIN-4), are charged to TRAIN-6, which
-  alone opens those trains, whatever the moment's narrower rule (DBL-7, TURN-3); plays
+  alone opens those trains, whatever the moment's narrower rule (TURN-3), but to the
+  order of covering (DBL-7, DBL-8) where several doubles of earlier turns are open and
+  the player holds no cover of another: another order leaves them a draw alike
+  (move_charges.order_explains); plays
   missing on other players' marked trains, with no play offered on any such train (or
   such a play refused as onto a closed train, TRAIN-4), to the marker's access (TRAIN-4,
   or MARK-1 where the fixture lists it alone), whatever the moment's rule (DBL-2, TURN-3,

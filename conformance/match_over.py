@@ -10,19 +10,32 @@ is who wins (MATCH-2 and after), not the length. The deal of the round after tel
 apart: an engine whose match goes on deals it; one that refuses it (refused-setup, naming
 the match's length or no clause) holds the match over. Anything else (a deal it cannot
 make for another reason, an error, no answer) tells nothing, and MATCH-1 stays.
+
+Only what an implementation answers is read so: a refusal (RefusedSetup, Refused), an
+`unsupported` answer, an error answer or a failed request (HarnessError: an error, a crash,
+a timeout, a broken answer, an adapter that raised), an impossible state (AnswerError).
+The pool is made before the request, outside it: a fault of the suite's there (or in the
+request's making) is raised, never read as the engine holding its match open.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from mtrain.conformance.adapter import JSON, Implementation, RefusedSetup
-from mtrain.spec.notation import deal_order
+from mtrain.conformance.adapter import JSON, Implementation, Refused, RefusedSetup, Unsupported
+from mtrain.conformance.answers import AnswerError
+from mtrain.conformance.process import HarnessError
+from mtrain.spec.notation import deal_order, max_pip_of
 from mtrain.spec.ruleset import Ruleset
 
 __all__ = ["LENGTH_CLAUSES", "holds_match_over"]
 
 LENGTH_CLAUSES = (None, "MATCH-1", "MATCH-7")
+ANSWERS_OF_NOTHING = (HarnessError, Refused, Unsupported, AnswerError)
+"""What an implementation raises for a deal it does not make and that tells nothing about
+its match: a refusal of another kind, an `unsupported` answer, an error answer, a failed
+request (process.py's HarnessError and its kinds, inprocess.py's AdapterError), a deal
+that is no table (answers.AnswerError: a longer match's round the checks refuse)."""
 """The clauses a refusal of the round after the last may name to say the match is over:
 the match's length (MATCH-1; MATCH-7 for a single round), or none."""
 
@@ -32,15 +45,16 @@ def holds_match_over(impl: Implementation, rj: JSON, rs: Ruleset, state: Any) ->
     seats, the pool of that round's engine: what decides is the round number), naming the
     match's length or no clause. False for a deal made and for anything that tells
     nothing: a refusal for another clause (a draw for the start it was not sent, SEAT-5),
-    an error, a timeout."""
+    an error, a timeout. A fault of the suite's is raised (ANSWERS_OF_NOTHING)."""
     if not isinstance(state, dict) or not isinstance(state.get("hands"), list) \
-            or type(state.get("round")) is not int or type(state.get("engine")) is not int:
+            or type(state.get("round")) is not int or type(state.get("engine")) is not int \
+            or not 0 <= state["engine"] <= max_pip_of(rs):  # the engine's answer: no round
         return False
+    order = deal_order(rs, state["engine"], "sorted")  # the suite's: its faults are raised
     try:
-        order = deal_order(rs, state["engine"], "sorted")
         impl.deal(rj, len(state["hands"]), state["round"] + 1, order)
     except RefusedSetup as e:
         return e.clause in LENGTH_CLAUSES
-    except Exception:  # an answer that tells nothing: the charge stays
+    except ANSWERS_OF_NOTHING:  # an answer that tells nothing: the charge stays
         return False
     return False

@@ -159,13 +159,31 @@ def dead_rule(st: engine.State) -> str:
 def closed_cover(st: engine.State, act: engine.Action, legal: bool = True) -> bool:
     """Whether `act` is a play onto an open double on another player's unmarked train, a
     train that TRAIN-6 alone opens to the player; with `legal`, a legal play onto the
-    oldest open double, which no order of covering (DBL-7, DBL-8) forbids."""
+    oldest open double that no order of covering explains away (`order_explains`)."""
     if act.kind != "play":
         return False
     t = act.train
     return (t != st.seat and t < st.players and not st.marked(t)
             and t in st.open_doubles
-            and (not legal or (t == st.open_doubles[0] and act in engine.legal_actions(st))))
+            and (not legal or (t == st.open_doubles[0] and act in engine.legal_actions(st)
+                               and not order_explains(st, act))))
+
+
+def order_explains(st: engine.State, act: engine.Action) -> bool:
+    """Whether another order of covering several open doubles (DBL-7, DBL-8) explains a
+    missing cover `act` as well as a closed train does: other doubles of earlier turns
+    are open, the reference names the order as what allows `act`, and the player holds no
+    tile that covers any of the others. An engine that covers another double first
+    (caboose's and hump's planted newest-first) then leaves the player nothing but a draw,
+    as one that keeps the train closed does; the order decides which double is to be
+    covered, so it is charged (DBL-7, DBL-8). Where the player holds a cover of another
+    and none is offered, no order explains it (an engine covering that double first
+    would offer it): the train is kept closed (TRAIN-6; tortoise on house47a-007)."""
+    others = [d for d in st.open_doubles if d != act.train and d not in st.turn_doubles]
+    if not others or refusals.permission(st, act) not in ORDERS:
+        return False
+    hand, ends, mask = st.hands[st.seat], st.ends, st.rules.number_mask
+    return not any(hand & mask[ends[d]] for d in others)
 
 
 def marked_play(st: engine.State, act: engine.Action) -> bool:

@@ -40,18 +40,38 @@ from mtrain.spec.ruleset import CUSTOM, OTHER
 
 class _Reading:
     """Stands in for a Rules while a state is read and checked, keeping each flag read
-    with its value: any Rules with the same values reads that JSON text alike."""
+    with its value: any Rules with the same values reads that JSON text alike. With
+    `peeking`, over a traced view of the rules (traced.TracedRules), each flag is looked
+    up with its `peek`: logged as read to know whether the state is one the rules have,
+    not as deciding what happens on it (`_read_traced` logs them as deciding where it is
+    not)."""
 
-    __slots__ = ("_rules", "read")
+    __slots__ = ("_get", "_rules", "read")
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, peeking: bool = False) -> None:
         self._rules = rules
+        self._get = _peek(rules) if peeking else functools.partial(getattr, rules)
         self.read: dict[str, Any] = {}
 
     def __getattr__(self, name: str) -> Any:
-        value = getattr(self._rules, name)
+        value = self._get(name)
         self.read[name] = value
         return value
+
+
+def _peek(rules: Any) -> Callable[[str], Any]:
+    """How a flag of `rules` is read to check a state: a traced view's `peek` (logged as
+    read for the state's existence), else the flag itself."""
+    peek: Callable[[str], Any] | None = getattr(rules, "peek", None)
+    return peek if peek is not None else functools.partial(getattr, rules)
+
+
+def _deciding(rules: Any, flags: tuple[str, ...], broken: list[Violation]) -> None:
+    """Log the flags a reading read as deciding, where the state is broken under the
+    rules (a traced view only: it has `decide`): the run's outcome turned on them."""
+    decide = getattr(rules, "decide", None)
+    if broken and decide is not None:
+        decide(flags)
 
 
 @functools.cache
@@ -138,6 +158,13 @@ class DecodedStates:
 
     def _read_traced(self, rules: Any, data: Any, key: bytes
                      ) -> tuple[engine.State, list[Violation], _Entry | None]:
+        # The flags a reading reads say whether the state is one the rules have (its
+        # invariants: an open double under DBL-11's ordinary doubles), never what happens
+        # on it: peeked (logged as such), and logged as deciding only where the state is
+        # broken under these rules, so that a rule of one's own that reaches it is judged
+        # on what follows (tandem's `doubles: other`, whose open doubles bind as DBL-6
+        # says: its duties were set aside for the open-doubles invariant's read alone).
+        peek = _peek(rules)
         for entry in self._memo.get(key, ()):
             attrs, values, st, broken = entry
             if st.rules is rules:
@@ -145,13 +172,15 @@ class DecodedStates:
             # read one by one, stopping where a value differs: a prefix of what the
             # reading reads, in its order (a reading under these rules reads them too)
             if attrs is not None and "ruleset" not in attrs and all(
-                    getattr(rules, a) == v for a, v in zip(attrs, values, strict=True)):
+                    peek(a) == v for a, v in zip(attrs, values, strict=True)):
+                _deciding(rules, attrs, broken)
                 bound = st.copy()
                 bound.rules = rules
                 return bound, broken, entry
-        reading = _Reading(rules)
+        reading = _Reading(rules, peeking=True)
         st = codec.state_from_json(reading, data)  # type: ignore[arg-type]
         broken = violations(st)
+        _deciding(rules, tuple(reading.read), broken)
         st.rules = rules
         if "ruleset" in reading.read:
             return st, broken, None

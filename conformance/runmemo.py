@@ -14,7 +14,8 @@ Question = tuple[str, Any]
 """What a traced run asked the rules: ("flag", name), ("option", name), ("size", players),
 ("deals", players), ("counts", 0), ("every", 0), ("custom", 0), ("unknown", 0), and
 ("says", (option, value)): whether the option takes that value (Ruleset.says); ("pool",
-(option, value)) the same, read only to build a deal's pool (Ruleset.pool_says)."""
+(option, value)) the same, read only to build a deal's pool (Ruleset.pool_says); ("peek",
+name) a flag read only to check a state (traced.TracedRules.peek)."""
 
 
 def answer(question: Question, rules: Rules, rs: Ruleset) -> Any:
@@ -22,7 +23,7 @@ def answer(question: Question, rules: Rules, rs: Ruleset) -> Any:
     answer the run got, and for the hand table what its messages may quote as well."""
     kind, arg = question
     try:
-        if kind == "flag":
+        if kind in ("flag", "peek"):  # a peek reads the flag as well
             value = getattr(rules, arg)
             if isinstance(value, dict):
                 return tuple(sorted(value.items()))

@@ -19,9 +19,10 @@ from mtrain.conformance.defaults import RESULTS_FLOOR, SITUATIONS, SITUATIONS_MI
 from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load_corpus
 from mtrain.conformance.marker_alone import marker_entry, marker_options
 from mtrain.conformance.match_end_alone import match_end_entry, only_match_length
-from mtrain.conformance.partition import applies, stand_in
+from mtrain.conformance.partition import OWN_TABLE, applies, stand_in
 from mtrain.conformance.round_end_alone import only_round_end, round_end_entry
 from mtrain.conformance.seat_alone import dealt_entry, seat_entry, table_entry
+from mtrain.conformance.table_alone import own_table_entry
 from mtrain.conformance.traced import never_reached
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.errors import InputError
@@ -426,6 +427,8 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
                 seat = marker_entry(exp, fx, rs, space, named)  # all but which markers are up
             elif seat is None and (named := bracketed_options(why)):
                 seat = bracketed_entry(exp, fx, rs, space, named)  # the known rules' bracket
+            elif seat is None and why == OWN_TABLE:
+                seat = own_table_entry(exp, fx, rs, space)  # the fields its table leaves
     if seat is not None:
         return seat, None
     return None, (reasons[0] if reasons else unreached(fx, rs))

@@ -138,6 +138,26 @@ class TracedRuleset(Ruleset):
 class TracedRules:
     """Stands in for the engine's Rules and logs the option behind each flag read."""
 
+    def peek(self, name: str) -> Any:
+        """The flag `name`, logged as read only to know whether a state is one the rules
+        have (an invariant's read, reference_adapter._read_traced), and not kept: a later
+        read by the engine, which may decide, comes to __getattr__ and is logged so."""
+        if name == "ruleset":
+            return self._ruleset
+        self._log.add(FLAG_OPTIONS[name], False)
+        # a question of its own: a run replayed from its questions (_ask_again) peeks
+        # again, where asking the flag would log it as deciding
+        self._log.asked.setdefault(("peek", name))
+        return getattr(self._rules, name)
+
+    def decide(self, names: Sequence[str]) -> None:
+        """Log the options behind flags `peek` read as deciding after all: the state
+        they checked is broken under these rules (asked as flags: a replay logs them so)."""
+        for name in names:
+            if name in FLAG_OPTIONS:
+                self._log.add(FLAG_OPTIONS[name])
+                self._log.asked.setdefault(("flag", name))
+
     def __init__(self, rules: Rules, ruleset: TracedRuleset, log: Log) -> None:
         object.__setattr__(self, "_rules", rules)
         object.__setattr__(self, "_ruleset", ruleset)
@@ -297,6 +317,8 @@ def _ask_each(asked: Sequence[Question], impl: TracedReference) -> None:
     for kind, arg in asked:
         if kind == "flag":
             getattr(traced, arg)
+        elif kind == "peek":
+            traced.peek(arg)
         elif kind == "option":
             rs[arg]
         elif kind == "says":
@@ -417,7 +439,18 @@ def logged_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
             asked = tuple(impl.log.asked)
             memo.plays.extend(cursor[0], asked[cursor[1]:], rules, rs,
                               said).found = (asked, played)
+    deciding = set(impl.log.decides)
     never = never_reached(fx, traced)
+    if never is None:
+        # Where the rule set reaches the table, what the model read to know it (a phase
+        # or an open double some values never have: reachable.SHAPES) says only that the
+        # table exists, never what happens on it: the existence of a table under rules of
+        # one's own is asked of every reading of them (selection.unreached), as a round's
+        # under a match length of one's own is left to the implementation (EXISTENCE_FLAGS).
+        # tandem's `doubles: other` (a double ends its layer's turn, then binds the next
+        # player) had every table with an open double set aside, its duty (DBL-6) included,
+        # for this read of REACH-ORDINARY alone.
+        impl.log.decides = deciding
     run = _judged(played, fx, rs, entries, values, impl, traced)
     if never is not None:  # no answer there is the rules' (reachable.SHAPES): none holds
         return Run(values, tuple("fail" for _ in entries), run.read,
