@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from mtrain.cli import main
-from mtrain.conformance.report import Report, Result, render_text, write_json
+from mtrain.conformance.report import Report, Result, write_json
 from mtrain.conformance.report_formats import render_junit, render_markdown
 from mtrain.conformance.report_html import render_html
+from mtrain.conformance.report_text import render_text
 from mtrain.conformance.untrusted import shown
 
 HERE = Path(__file__).resolve().parent

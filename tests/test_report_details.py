@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from mtrain.cli import main
-from mtrain.conformance.report import Report, Result, render_text
+from mtrain.conformance.report import Report, Result
+from mtrain.conformance.report_text import render_text
 from mtrain.spec.catalog import catalog
 
 ADAPTERS = Path(__file__).parent / "broken_impls" / "adapters.py"

@@ -271,9 +271,10 @@ def unmatched_pattern(patterns: Sequence[str], fixtures: Sequence[Fixture],
 
 def emit(report: Report, args: argparse.Namespace, tasks: Sequence[Task] = ()) -> None:
     """The report in the format asked for, onto standard output or into --output."""
-    from mtrain.conformance.report import render_text, write_json
+    from mtrain.conformance.report import write_json
     from mtrain.conformance.report_formats import RENDERERS
     from mtrain.conformance.report_html import FixtureIllustrator, render_html
+    from mtrain.conformance.report_text import render_text
     from mtrain.spec.errors import InputError
 
     if args.format == "text":
