@@ -458,13 +458,27 @@ def winners_problems(seats: Any) -> list[Problem]:
                     f"{_not_int(seats)}")]
 
 
-def scores_problems(scores: Any) -> list[Problem]:
+def scores_problems(scores: Any, seats: int | None = None) -> list[Problem]:
     """A score answer: a list of integers (a boolean or 1.0 is none: either would compare
-    equal to the scores expected)."""
-    if type(scores) is list and all(_int(v) for v in scores):
-        return []
-    return [Problem("schema", "score [protocol.schema.json#/$defs/score_answer]",
-                    f"a list of integers, not {_short(repr(scores), 80)}{_not_int(scores)}")]
+    equal to the scores expected); with `seats` (the state's), one per seat, each a round
+    score the state's result can hold (0 to its maximum). A 401-digit score, or a score
+    for a seat the table has not, was told as a wrong score, charged to the scoring rule."""
+    where = "score [protocol.schema.json#/$defs/score_answer]"
+    if not (type(scores) is list and all(_int(v) for v in scores)):
+        return [Problem("schema", where, f"a list of integers, not "
+                        f"{_short(repr(scores), 80)}{_not_int(scores)}")]
+    if seats is not None and len(scores) != seats:
+        return [Problem("schema", where, f"one score per seat, seat 0 first: {len(scores)} "
+                        f"for the state's {seats} seats")]
+    for i, v in enumerate(scores):
+        if not 0 <= v <= _RESULT_SCORE:
+            written = str(v)
+            shown = written if len(written) <= 30 else f"{written[:20]}... ({len(written)} " \
+                "characters written out)"
+            return [Problem("schema", f"{where} scores/{i}", f"{shown} is not "
+                            f"in 0..{_RESULT_SCORE}, the round scores a state's result holds "
+                            "[state.schema.json#/$defs/result]")]
+    return []
 
 
 def _not_int(values: Any) -> str:
@@ -551,7 +565,9 @@ class CheckedImplementation:
         if not callable(scorer):
             raise Unsupported("the implementation has no score()")
         scores: list[int] = scorer(ruleset, state, winner)
-        return _passed("score", scores, scores_problems(scores))
+        hands = state.get("hands") if isinstance(state, dict) else None
+        seats = len(hands) if isinstance(hands, list) else None
+        return _passed("score", scores, scores_problems(scores, seats))
 
     @property
     def can_ask_ahead(self) -> bool:

@@ -316,12 +316,24 @@ class ChildProcess:
     def exit_code(self, wait: float) -> int | None:
         """The program's exit code (negative: the signal), or None if it still runs after
         `wait` seconds. The program is not reaped here: see kill."""
+        code = self._status()
+        if code is not None or wait <= 0:
+            return code
         deadline = time.monotonic() + wait
-        while True:
-            code = self._status()
-            if code is not None or time.monotonic() >= deadline:
-                return code
-            time.sleep(0.01)
+        exited = _exit_poller(self.popen.pid)
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if exited is not None:  # woken by the exit itself, not by a clock
+                    exited.poll(max(0, math.ceil(left * 1000)))
+                else:  # pragma: no cover  (no pidfd: before Linux 5.3)
+                    time.sleep(min(0.01, max(left, 0.0)))
+                code = self._status()
+                if code is not None or time.monotonic() >= deadline:
+                    return code
+        finally:
+            if exited is not None:
+                exited.close()
 
     def alive(self) -> bool:
         return self._status() is None
@@ -362,8 +374,8 @@ class ChildProcess:
         self.close_pipes()
 
     def _held_elsewhere(self) -> bool:
-        """Whether a process may still hold the program's stdout or stdin: one it started
-        in a session of its own, which the group's kill missed (cheap: a poll)."""
+        """Whether a process may still hold the program's stdout, stdin or stderr: one it
+        started in a session of its own, which the group's kill missed (cheap: a poll)."""
         if not self._pipes:
             return False
         poller = select.poll()
@@ -372,16 +384,18 @@ class ChildProcess:
             poller.register(self._in, select.POLLOUT)
         events = dict(poller.poll(0))
         # a writer left on stdout: no hang-up; a reader left on stdin: no error (an end
-        # closed here already, POLLNVAL, tells nothing)
+        # closed here already, POLLNVAL, tells nothing); a writer left on stderr alone (a
+        # daemon that closed its stdin and stdout but kept stderr open) was left running
         gone = select.POLLNVAL
         return not (events.get(self._out, 0) & (select.POLLHUP | gone)
-                    and events.get(self._in, 0) & (select.POLLERR | gone))
+                    and events.get(self._in, 0) & (select.POLLERR | gone)) \
+            or self.stderr.held_open()
 
     def close_pipes(self) -> None:
         """Close stdin and stdout, each once no read or write is under way on it (a call
         from another thread waits at most a second for one); give the stderr reader a
-        moment to collect the last words. It closes stderr itself, whenever the last
-        holder lets go."""
+        what the stderr pipe holds (the reader thread closes stderr itself, whenever the last
+        holder lets go)."""
         if self._writing.acquire(timeout=1.0):
             try:
                 stdin = self.popen.stdin
@@ -395,7 +409,37 @@ class ChildProcess:
                 self._end()
             finally:
                 self._reading.release()
-        self.stderr.settle(0.5)
+        # its last words are in the pipe, the program dead and reaped: read now, with no
+        # wait on the reader thread (a fixed half second here made each kill cost 0.5 s
+        # where a process that escaped the group held stderr)
+        self.stderr.collect()
+
+
+class _ExitPoller:
+    """A poll on a process's pidfd, which becomes readable when the process exits."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._poller = select.poll()
+        self._poller.register(fd, select.POLLIN)
+
+    def poll(self, milliseconds: int) -> None:
+        self._poller.poll(milliseconds)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self._fd)
+
+
+def _exit_poller(pid: int) -> _ExitPoller | None:
+    """What to wait on for `pid`'s exit, or None where the system has no pidfd."""
+    opener = getattr(os, "pidfd_open", None)
+    if opener is None:  # pragma: no cover
+        return None
+    try:
+        return _ExitPoller(opener(pid))
+    except OSError:  # no such process (reaped already), or a kernel without pidfds
+        return None
 
 
 def _pipe_names(*ends: Any) -> frozenset[str]:

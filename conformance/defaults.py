@@ -5,6 +5,9 @@ from __future__ import annotations
 
 DEFAULT_TIMEOUT = 10.0
 """Seconds an implementation has for one request."""
+DEFAULT_START_TIMEOUT = 60.0
+"""Seconds a program has to start and answer its hello (--start-timeout): a JVM or a large
+runtime at load takes seconds, and raising --timeout for it slowed every hang found later."""
 SITUATIONS = 700
 """Situations from play per conform run, shared among its rule sets
 (selection.situation_count)."""
@@ -22,3 +25,9 @@ FUZZ_OUT = "fuzz-out"
 """Where `mtrain fuzz` writes its reproducers."""
 FOLLOW = ("ref", "impl")
 """Whose state a fuzz game goes on from after each step."""
+PATTERN_HELP = ("only fixtures whose id contains PATTERN (-k doubles-00: doubles-001 to "
+                "doubles-009), or, if PATTERN holds * ? or [, whose whole id it matches as a "
+                "glob (-k 'doubles-0?1'; quote it from the shell); repeatable: any of them. "
+                "A pattern no fixture id, nor any id of a situation from play "
+                "(play-KIND-NNN), matches is refused, naming the ids close to it")
+"""What -k does (selection.id_matches), as `mtrain conform --help` says it."""

@@ -205,7 +205,8 @@ def _outcome_differs(fx: Any, ra: Ruleset, rb: Ruleset) -> bool:
         RefusedSetup,
         ruleset_json,
     )
-    from mtrain.conformance.runner import start_state, state_view, take_step
+    from mtrain.conformance.runner import start_state, take_step
+    from mtrain.conformance.state_compare import state_view
     from mtrain.spec.notation import FixtureError, action_text
 
     impl = ReferenceImplementation()

@@ -140,10 +140,12 @@ class TimedImplementation:
     """An adapter whose every call must return within `timeout` seconds; with `spec`
     (MODULE:OBJECT) its calls run in a worker process (see the module doc)."""
 
-    def __init__(self, inner: Any, timeout: float, spec: str | None = None) -> None:
+    def __init__(self, inner: Any, timeout: float, spec: str | None = None,
+                 start_timeout: float | None = None) -> None:
         self.inner = inner
         self.timeout = timeout
-        self._host = _Host(spec, timeout) if spec is not None and CAN_FORK else None
+        self._host = (_Host(spec, timeout, start_timeout) if spec is not None and CAN_FORK
+                      else None)
         self.isolated = self._host is not None
         self._threads = _Threads(inner, timeout) if self._host is None else None
         self.failures: list[str] = []  # as ProcessImplementation.failures
@@ -236,9 +238,13 @@ _GONE = object()
 class _Host:
     """The harness's side of the host process: one call at a time, each timed."""
 
-    def __init__(self, spec: str, timeout: float) -> None:
+    def __init__(self, spec: str, timeout: float, start_timeout: float | None = None) -> None:
         self.spec = spec
         self.timeout = timeout
+        # the host imports the adapter: at least START_SECONDS, unless --start-timeout says
+        self._start = (max(timeout, START_SECONDS) if start_timeout is None
+                       else start_timeout)
+        self._named = "" if start_timeout is None else " (--start-timeout)"
         self._proc: ChildProcess | None = None
         self._worker: int | None = None  # the pid of the worker ready for calls
         self._failed_starts = 0
@@ -313,7 +319,7 @@ class _Host:
             argv = [sys.executable, "-P", "-m", "mtrain.conformance.inprocess", self.spec]
             self._proc = ChildProcess(argv, MAX_LINE, env, None)
         proc = self._proc
-        deadline = time.monotonic() + max(self.timeout, START_SECONDS)
+        deadline = time.monotonic() + self._start
         while True:  # skip what a killed worker left half-written, and its death notice
             line = self._line(proc, deadline)
             if isinstance(line, bytes):
@@ -323,8 +329,8 @@ class _Host:
                         self._worker, self._failed_starts = ready, 0
                         return proc
                 continue
-            what = ("did not start a worker within "
-                    f"{max(self.timeout, START_SECONDS):g} s" if line is _LATE
+            what = (f"did not start a worker within {self._start:g} s{self._named}"
+                    if line is _LATE
                     else describe_exit(proc.exit_code(0)) + " while starting")
             self._drop()
             self._failed_starts += 1

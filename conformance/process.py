@@ -37,6 +37,7 @@ closed them as well can be left behind.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import itertools
 import queue
 import shlex
@@ -59,6 +60,7 @@ from mtrain.conformance.child import (
     describe_exit,
 )
 from mtrain.conformance.protocol import (
+    ERROR_KINDS,
     MAX_ID,
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -162,12 +164,15 @@ class ProcessImplementation:
     def __init__(self, argv: Sequence[str] | str, *, timeout: float = 10.0,
                  max_line: int = MAX_LINE, env: dict[str, str] | None = None,
                  cwd: str | None = None, start_attempts: int = 3,
-                 failure_limit: int = FAILURE_LIMIT) -> None:
+                 failure_limit: int = FAILURE_LIMIT,
+                 start_timeout: float | None = None) -> None:
         self.argv = shlex.split(argv) if isinstance(argv, str) else list(argv)
         if not self.argv:
             raise ConfigurationError("the implementation command is empty")
         self.command = shlex.join(self.argv)
         self.timeout = timeout
+        self.start_timeout = start_timeout
+        """Seconds for the hello that opens each process (its start-up); None: `timeout`."""
         self.max_line = max_line
         self.env = env
         self.cwd = cwd
@@ -177,6 +182,7 @@ class ProcessImplementation:
         self._proc: ChildProcess | None = None
         self._info: JSON | None = None
         self._ids = itertools.count(1)
+        self._first_id = 1  # the id of the running process's hello
         self._failed_starts = 0
         self._last_start_error: HarnessError | None = None
         self.failure_limit = failure_limit
@@ -391,8 +397,10 @@ class ProcessImplementation:
         self._proc = proc
         try:
             rid = next(self._ids)
+            self._first_id = rid
             answer = self._exchange(proc, "hello", rid,
-                                    encode(hello(rid, f"mtrain {__version__}")))
+                                    encode(hello(rid, f"mtrain {__version__}")),
+                                    starting=True)
         except ErrorAnswer as e:
             self._drop(proc)
             if e.kind == "protocol-version":
@@ -429,19 +437,22 @@ class ProcessImplementation:
             self._proc = None
 
     def _exchange(self, proc: ChildProcess, kind: str, rid: int, request_line: bytes,
-                  expect: bytes | None = None) -> JSON:
+                  expect: bytes | None = None, starting: bool = False) -> JSON:
         mark = proc.stderr.mark()
         self.requests += 1
         try:
             proc.send(request_line)
         except (OSError, ValueError):
             raise self._crashed(proc, kind) from None
-        return self._answer(proc, kind, rid, mark, expect)
+        return self._answer(proc, kind, rid, mark, expect, starting)
 
     def _answer(self, proc: ChildProcess, kind: str, rid: int, mark: int,
-                expect: bytes | None) -> JSON:
-        """The checked answer to request `rid`, already sent (see _exchange)."""
-        deadline = time.monotonic() + self.timeout
+                expect: bytes | None, starting: bool = False) -> JSON:
+        """The checked answer to request `rid`, already sent (see _exchange); `starting`:
+        the hello that opens the process, bounded by `start_timeout`."""
+        start = self.start_timeout if starting and self.start_timeout is not None else None
+        bound = self.timeout if start is None else start
+        deadline = time.monotonic() + bound
         empty = 0  # lines of nothing but spaces, skipped: no answer, and no fault alone
         while True:
             line = self._next_line(proc, deadline)
@@ -459,11 +470,12 @@ class ProcessImplementation:
                          "output buffer never arrives)" if proc.stderr.text(mark) else
                          # nothing written at all to the first request: the program may
                          # not have finished starting (a JVM, a large runtime at load)
-                         " (the hello is answered once the program has started, within "
-                         "--timeout like any request: a program slow to start needs a "
-                         "longer --timeout)" if kind == "hello" else "")
+                         " (the hello is answered once the program has started: a program "
+                         "slow to start needs a longer --start-timeout; the other requests "
+                         "keep --timeout)" if starting else "")
+                which = " (--start-timeout)" if start is not None else ""
                 raise ImplementationTimeout(
-                    f"no answer to the {kind} request within {self.timeout:g} s{wrote}; "
+                    f"no answer to the {kind} request within {bound:g} s{which}{wrote}; "
                     "the implementation was killed", proc.stderr.tail())
             if line is None:
                 raise self._crashed(proc, kind)
@@ -507,6 +519,9 @@ class ProcessImplementation:
             carries = f"carries id {json_text(got)}" if "id" in answer else "carries no id"
             if type(got) is int and not is_id(got):
                 carries += f", which no request has (an id is an integer from 0 to {MAX_ID})"
+            elif type(got) is int and self._earlier(got, rid):  # one answer twice, or late
+                carries += (", an earlier request's: it answered that request twice, or "
+                            "answers one request behind")
             why = "one answer per request, in order"
             if type(got) is float and got == rid:
                 # the right answer with its numbers written as doubles print ("3.0"): not
@@ -544,7 +559,8 @@ class ProcessImplementation:
                 raise RefusedSetup(e.message, clause) from None
             raise ImplementationError(
                 f"the implementation answered the {kind} request with an error "
-                f"({e.kind}): {e.message}", proc.stderr.tail(since=mark)) from None
+                f"({e.kind}{unknown_kind(e.kind)}): {e.message}",
+                proc.stderr.tail(since=mark)) from None
         except ProtocolError as e:
             raise ProtocolViolation(f"wrong answer shape to the {kind} request: {e}",
                                     proc.stderr.tail(since=mark)) from None
@@ -569,6 +585,11 @@ class ProcessImplementation:
         except KeyboardInterrupt:  # stopping, with an answer still due: no polite close
             proc.kill()
             raise
+
+    def _earlier(self, got: int, rid: int) -> bool:
+        """Whether `got` is the id of a request sent before `rid` to this process (ids
+        count up from the one its hello had)."""
+        return self._first_id <= got < rid
 
     def _crashed(self, proc: ChildProcess, kind: str) -> ImplementationCrashed:
         code = proc.exit_code(1.0)
@@ -599,6 +620,16 @@ def command_argv(command: str) -> list[str]:
         raise ConfigurationError(f"the command {command!r} holds a NUL character, which "
                                  "no program's name or arguments can")
     return argv
+
+
+def unknown_kind(kind: str) -> str:
+    """What a message adds after an error kind protocol v1 has not: an `unsuported` (a
+    typo) is no `unsupported`, so the result is an error, not not-applicable."""
+    if kind in ERROR_KINDS:
+        return ""
+    near = difflib.get_close_matches(kind, ERROR_KINDS, n=1)
+    return (f", a kind protocol v{PROTOCOL_VERSION} has not"
+            + (f": {near[0]}?" if near else f"; its kinds: {', '.join(ERROR_KINDS)}"))
 
 
 def spoken_versions(error: JSON) -> str:

@@ -383,8 +383,11 @@ def check_answer(kind: str, request_id: int, message: JSON) -> JSON:
     flag = message.get("ok")
     if flag is False:
         err = message.get("error")
-        if not isinstance(err, dict) or not isinstance(err.get("message"), str):
+        if not isinstance(err, dict) or "message" not in err:
             raise ProtocolError(f"an error answer needs error.message: {_short(message)}")
+        if not isinstance(err["message"], str):  # it has one: "needs" it misled
+            raise ProtocolError(f"error.message must be a string, got {_short(err['message'])}"
+                                f": {_short(message)}")
         _no_other_fields(message, ("error",), f"an error answer to {kind}")
         ekind = err.get("kind", "internal")
         return _raise_error(str(ekind), err)

@@ -13,12 +13,10 @@ from mtrain.conformance.report import (
     SHORT,
     Report,
     Result,
-    _columns,
-    _failure_text,
     describe_implementation,
-    legend,
     render_json,
 )
+from mtrain.conformance.report_text import _columns, _failure_text, legend
 from mtrain.conformance.untrusted import shown
 
 # --- JUnit XML -------------------------------------------------------------------------

@@ -18,12 +18,11 @@ from mtrain.conformance.report import (
     ClauseNote,
     Report,
     Result,
-    _columns,
     _natural,
     describe_implementation,
-    legend,
     not_applying,
 )
+from mtrain.conformance.report_text import _columns, legend
 from mtrain.conformance.untrusted import shown
 
 if TYPE_CHECKING:

@@ -78,6 +78,46 @@ def id_matches(fixture_id: str, patterns: Sequence[str]) -> bool:
     return not patterns
 
 
+def situation_id_family() -> list[str]:
+    """Every id a situation from play may have (situations.py and situation_deals.py name
+    them play-KIND-NNN, numbered from 1, at most SITUATIONS_MAX of a kind): what a -k
+    pattern may mean besides a fixture's id."""
+    from mtrain.conformance.defaults import SITUATIONS_MAX
+    from mtrain.conformance.situation_kinds import KINDS, LAID, PASSED, WRAP
+
+    names = [k.name for k in (*KINDS, PASSED, LAID, WRAP)] + ["end", "deal", "dealt"]
+    return ["play-deal-tie-001", "play-dealt-last-001"] + [
+        f"play-{name}-{k:03d}" for name in names for k in range(1, SITUATIONS_MAX + 1)]
+
+
+def unmatched_patterns(patterns: Sequence[str], fixture_ids: Sequence[str]) -> list[str]:
+    """For each -k pattern that no fixture id of `fixture_ids` and no id a situation from
+    play may have matches (id_matches), a line saying so with the ids close to it."""
+    lost = [p for p in patterns if not any(id_matches(fid, [p]) for fid in fixture_ids)]
+    if lost:
+        family = situation_id_family()
+        lost = [p for p in lost if not any(id_matches(sid, [p]) for sid in family)]
+    return [f"-k {p}: no fixture id matches it, nor any id of a situation from play "
+            f"(play-KIND-NNN){_close_ids(p, fixture_ids)}; -k takes part of an id "
+            "(doubles-00) or a glob of a whole id ('doubles-0?1')" for p in lost]
+
+
+def _close_ids(pattern: str, fixture_ids: Sequence[str]) -> str:
+    """"; ids close to it: ..." (at most five), or nothing when none is close."""
+    import difflib
+
+    bare = pattern.strip("*?")
+    ids = sorted(set(fixture_ids))
+    close = difflib.get_close_matches(bare, ids, n=5, cutoff=0.8)
+    if not close:  # part of an id (`doubel`): against each id's start as long as it
+        starts: dict[str, str] = {}
+        for fid in ids:
+            starts.setdefault(fid[:len(bare)], fid)
+        close = [starts[s] for s in difflib.get_close_matches(bare, list(starts), n=5,
+                                                              cutoff=0.75)]
+    return f"; ids close to it: {', '.join(close)}" if close else ""
+
+
 def normalize_variant(name: str) -> str:
     return "+".join(part.strip() for part in name.split("+"))
 

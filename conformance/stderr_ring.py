@@ -12,6 +12,8 @@ import struct
 import termios
 import threading
 from collections import deque
+from select import POLLHUP, POLLNVAL
+from select import poll as _poll
 from typing import IO
 
 STDERR_BYTES = 64 * 1024
@@ -127,10 +129,19 @@ class StderrRing:
     def tail(self, since: int = 0, lines: int = TAIL_LINES, chars: int = TAIL_CHARS) -> str:
         return tail_of(self.text(since), lines, chars)
 
-    def settle(self, wait: float = 0.5) -> None:
-        """Give the reader a moment to collect the last words of a dead process."""
-        if self.thread is not None:
-            self.thread.join(wait)
+    def collect(self) -> None:
+        """Read what the pipe holds now (a dead program's last words), waiting for nothing."""
+        with self._lock:
+            self._collect()
+
+    def held_open(self) -> bool:
+        """Whether a writer still holds the pipe: it is open here and shows no hang-up."""
+        with self._lock:
+            if self._fd < 0:
+                return False
+            poller = _poll()  # (not the reader's `select`: this looks, it never waits)
+            poller.register(self._fd, 0)  # POLLHUP is always reported
+            return not any(event & (POLLHUP | POLLNVAL) for _, event in poller.poll(0))
 
 
 def tail_of(text: str, lines: int = TAIL_LINES, chars: int = TAIL_CHARS) -> str:

@@ -38,19 +38,20 @@ def target_of(args: argparse.Namespace) -> Target:
             argv = command_argv(args.impl)
         except ConfigurationError as e:
             raise InputError(f"--impl: {e}") from None
-        timeout = args.timeout
+        timeout, start = args.timeout, getattr(args, "start_timeout", None)
 
         def make_process() -> Implementation:
-            return ProcessImplementation(argv, timeout=timeout)
+            return ProcessImplementation(argv, timeout=timeout, start_timeout=start)
         return Target(make_process, {"command": shlex.join(argv)}, "process")
     if args.adapter is not None:
         instance, factory, shared = load_adapter(args.adapter)
         timeout, spec = args.timeout, args.adapter
+        start_timeout = getattr(args, "start_timeout", None)
         first: list[Any] = [instance]
 
         def make_adapter() -> Implementation:
             inner = first.pop() if first else factory()
-            return TimedImplementation(inner, timeout, spec)
+            return TimedImplementation(inner, timeout, spec, start_timeout)
         return Target(make_adapter, {"adapter": args.adapter}, "adapter", shared)
     reference = ReferenceImplementation()
     return Target(lambda: reference, {"adapter": "embedded reference engine"}, "reference",

@@ -196,6 +196,29 @@ def line_at(text: str, position: int) -> int:
     return len(_BREAK.findall(text, 0, max(position, 0))) + 1
 
 
+_LOOK_ALIKES: Final = (
+    ("\ufeff", "a byte order mark (U+FEFF) past the file's start: files joined with `cat`, "
+     "each saved with one? delete it"),
+    ("\u00a0", "a no-break space (U+00A0) where YAML wants a plain space (pasted from a web "
+     "page or a word processor?)"),
+    ("\u3000", "an ideographic space (U+3000) where YAML wants a plain space"),
+    ("\u200b", "a zero-width space (U+200B), which shows as nothing: delete it"))
+"""Characters that look like a space or like nothing at all, which YAML does not take for
+one: the syntax error alone ("did not find expected '-' indicator") points at nothing a
+reader sees on the line."""
+
+
+def _odd_spaces(line: str) -> str:
+    """What the message of a syntax error on `line` adds: a tab, or a character that looks
+    like a space or like nothing, named with what to do about it."""
+    if "\t" in line:
+        return " (the line holds a tab: YAML indents with spaces only)"
+    for char, said in _LOOK_ALIKES:
+        if char in line:
+            return f" (the line holds {said})"
+    return ""
+
+
 def _yaml_error(path: str, text: str, exc: yaml.YAMLError) -> SpecError:
     """Turn any PyYAML error into a ``SpecError`` at the line it names."""
     if isinstance(exc, yaml.MarkedYAMLError):
@@ -207,8 +230,12 @@ def _yaml_error(path: str, text: str, exc: yaml.YAMLError) -> SpecError:
             where = _mark_line(exc.context_mark)
             problem += f" ({exc.context}" + (f" at line {where})" if where else ")")
         lines = _BREAK.split(text)
-        if line is not None and 0 < line <= len(lines) and "\t" in lines[line - 1]:
-            problem += " (the line holds a tab: YAML indents with spaces only)"
+        # the line named, else the one the context names (the scan that failed began there)
+        for at in (line, _mark_line(exc.context_mark)):
+            if at is not None and 0 < at <= len(lines) and (odd := _odd_spaces(lines[at - 1])):
+                problem += odd if at == line else odd.replace(" (the line holds",
+                                                              f" (line {at} holds", 1)
+                break
         return SpecError(path, line, f"YAML syntax error: {problem}")
     if isinstance(exc, yaml.reader.ReaderError):
         position = exc.position

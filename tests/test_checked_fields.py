@@ -9,7 +9,8 @@ import pytest
 from mtrain.conformance.adapter import ReferenceImplementation, ruleset_json
 from mtrain.conformance.checked_fields import after, unchecked
 from mtrain.conformance.fixture import load_corpus, load_file
-from mtrain.conformance.runner import Outcome, play, resolve, state_view
+from mtrain.conformance.runner import Outcome, play, resolve
+from mtrain.conformance.state_compare import state_view
 from mtrain.spec.catalog import catalog
 
 FIELDS = ("engine", "seat", "starter", "phase", "marked", "open_doubles", "turn_doubles", "passes",

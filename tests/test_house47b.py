@@ -183,7 +183,7 @@ def test_a_fuzz_reproducer_of_a_pass_in_a_follow_up_names_dbl_5_and_conform_char
 
 def test_a_program_that_never_starts_is_told_about_the_timeout_and_rests_on_no_decision(
         tmp_path: Path) -> None:
-    """A JVM starts slowly: a program whose hello is not answered within --timeout was
+    """A JVM starts slowly: a program whose hello is not answered in time was
     reported `while starting: no answer to the hello request within T s`, with nothing
     on what to do, and the report printed the fixture's decisions (DBL-11's, for
     generated-doubles-001) as what the failure rests on, though nothing of the fixture
@@ -193,13 +193,13 @@ def test_a_program_that_never_starts_is_told_about_the_timeout_and_rests_on_no_d
     out = tmp_path / "report.json"
     code = main(["conform", "--impl", silent, "--rules",
                  str(EXAMPLES / "java" / "drover-rules.yaml"), "-k", "generated-doubles-001",
-                 "--timeout", "0.5", "--format", "json", "--output", str(out)])
+                 "--start-timeout", "0.5", "--format", "json", "--output", str(out)])
     report = json.loads(out.read_text(encoding="utf-8"))
     assert code == 1
     failed = [r for r in report["results"] if r["status"] != "not-applicable"]
     assert [r["status"] for r in failed] == ["timeout"]
     assert "while starting" in failed[0]["message"]
-    assert "a program slow to start needs a longer --timeout" in failed[0]["message"]
+    assert "a program slow to start needs a longer --start-timeout" in failed[0]["message"]
     assert report["failed_clauses"] == []
 
 

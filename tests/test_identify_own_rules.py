@@ -159,7 +159,8 @@ def test_an_engine_that_never_answers_hello_exits_2_and_writes_no_file(
     began = time.monotonic()
     # a short timeout: one that never answers is all the test needs (either way, the
     # engine did not answer the hello)
-    assert main(["identify", "--impl", command, "--timeout", "0.1", "-o", str(out)]) == 2
+    assert main(["identify", "--impl", command, "--start-timeout", "0.1", "-o",
+                 str(out)]) == 2
     assert time.monotonic() - began < 300  # the timeout, not the sleep's 1,000 s
     assert not out.exists()
     err = capsys.readouterr().err

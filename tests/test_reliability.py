@@ -256,15 +256,15 @@ def broken(script: str, *args: object) -> str:
     ("crash_at_start.py", (), "0.5", "did not start (crash): while starting: the "
      "implementation exited with code 3, before answering the hello request"),
     ("hang.py", (1,), "3", "did not start (timeout): while starting: no answer to the hello "
-     "request within 3 s (it wrote to stderr after the request, nothing to stdout: if it "
-     "answered, flush stdout after every answer; an answer left in its output buffer never "
-     "arrives); the implementation was killed"),
+     "request within 3 s (--start-timeout) (it wrote to stderr after the request, nothing "
+     "to stdout: if it answered, flush stdout after every answer; an answer left in its "
+     "output buffer never arrives); the implementation was killed"),
 ])
 def test_fuzz_against_a_program_that_fails_at_start(capsys: pytest.CaptureFixture[str],
                                                     script: str, args: tuple[int, ...],
                                                     timeout: str, fault: str) -> None:
     rc, _, err = run(capsys, "fuzz", "--impl", broken(script, *args), "--timeout", timeout,
-                     "--games", "1")
+                     "--start-timeout", timeout, "--games", "1")
     assert rc == 2  # a configuration error: nothing could be fuzzed
     assert err.startswith(f"mtrain fuzz: the implementation {fault}")
 

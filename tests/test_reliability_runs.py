@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from mtrain.cli import main
-from mtrain.conformance.report import Report, Result, render_text, write_json
+from mtrain.conformance.report import Report, Result, write_json
 from mtrain.conformance.report_formats import render_junit, render_markdown
 from mtrain.conformance.report_html import render_html
+from mtrain.conformance.report_text import render_text
 from mtrain.conformance.untrusted import shown
 
 HERE = Path(__file__).resolve().parent
@@ -223,7 +224,8 @@ def test_identify_gives_up_on_a_broken_engine(tmp_path: Path, script: str,
     # line took more than a second to arrive and was answered "timeout", so those two
     # wait longer; the others' faults are hangs, told by the short limit)
     limit = "20" if script in ("huge_line.py", "endless_line.py") else "1"
-    proc = mtrain("identify", "--impl", impl, "--timeout", limit, timeout=300)
+    proc = mtrain("identify", "--impl", impl, "--timeout", limit, "--start-timeout", limit,
+                  timeout=300)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     assert proc.stderr.startswith(f"mtrain identify: {fault}"), proc.stderr
     assert proc.stderr.count("\n") == 1 and proc.stdout == ""

@@ -10,9 +10,10 @@ import json
 import re
 from typing import Any
 
-from mtrain.conformance.report import Report, Result, clause_applies, render_json, render_text
+from mtrain.conformance.report import Report, Result, clause_applies, render_json
 from mtrain.conformance.report_formats import render_markdown
 from mtrain.conformance.report_html import render_html
+from mtrain.conformance.report_text import render_text
 from mtrain.spec.catalog import catalog
 
 

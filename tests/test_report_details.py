@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from mtrain.cli import main
-from mtrain.conformance.report import Report, Result, render_text
+from mtrain.conformance.report import Report, Result
+from mtrain.conformance.report_text import render_text
 from mtrain.spec.catalog import catalog
 
 ADAPTERS = Path(__file__).parent / "broken_impls" / "adapters.py"
@@ -91,7 +92,7 @@ def test_a_failure_shows_its_source_and_the_decisions_it_rests_on(
 
 
 def test_a_drawn_tile_is_shown_by_name() -> None:
-    from mtrain.conformance.runner import compare_field
+    from mtrain.conformance.state_compare import compare_field
 
     (msg,) = compare_field("drawn", "8-0", {"drawn": 90}, 12)
     assert "expected 8-0" in msg and "got 12-12" in msg

@@ -180,12 +180,14 @@ def test_identify_refuses_a_timeout_that_is_no_time(capsys: pytest.CaptureFixtur
 
 def test_a_k_pattern_that_matches_nothing_among_others_is_told(
         capsys: pytest.CaptureFixture[str]) -> None:
+    # (since robust-s48 refused, before any program starts: test_robust_s48)
     rc = main(["conform", "--fixtures", str(FIXTURES), "--variant", "pagat", "-k",
                "basic-001", "-k", "basci-002"])
     captured = capsys.readouterr()
-    assert rc == 0  # what basic-001 selects ran and passed
-    assert ("warning: -k basci-002: no fixture id matches it; the run holds what the other "
-            "patterns select") in captured.out + captured.err
+    assert rc == 2 and captured.out == ""
+    assert captured.err.startswith("mtrain conform: -k basci-002: no fixture id matches it, "
+                                   "nor any id of a situation from play (play-KIND-NNN); "
+                                   "ids close to it: basic-002")
     rc = main(["conform", "--fixtures", str(FIXTURES), "--variant", "pagat", "-k", "zzz"])
     captured = capsys.readouterr()
-    assert rc == 1 and "no fixture id matches -k zzz" in captured.out + captured.err
+    assert rc == 2 and "-k zzz: no fixture id matches it" in captured.err

@@ -200,7 +200,8 @@ def test_a_program_that_never_starts_is_one_block_per_failure_not_one_per_result
 def test_alike_failures_are_counted_and_listed_with_v() -> None:
     import io
 
-    from mtrain.conformance.report import ALIKE_SHOWN, Report, Result, render_text
+    from mtrain.conformance.report import ALIKE_SHOWN, Report, Result
+    from mtrain.conformance.report_text import render_text
 
     same = {"status": "crash", "messages": ["exited with code 3"], "stderr": "boom"}
     results = [Result(f"fx-{i:03}", "pagat", **same) for i in range(10)]  # type: ignore[arg-type]

@@ -72,8 +72,8 @@ from mtrain.conformance.move_charges import (
     released_one_short,
 )
 from mtrain.conformance.process import HarnessError
-from mtrain.conformance.runner import compare_field, compare_result, state_view
 from mtrain.conformance.seat_alone import SEAT_FIELDS
+from mtrain.conformance.state_compare import compare_field, compare_result, state_view
 from mtrain.reference import codec
 from mtrain.reference.engine import (
     ENGINE,
@@ -221,7 +221,7 @@ def differences(want: JSON, got: Any, max_pip: int,
                 fields: Sequence[str] = STATE_FIELDS) -> tuple[dict[str, Any], list[str]]:
     """The expectation (the reference's values where `got` differs) and the differences.
 
-    Fields are compared as a fixture's `state` compares them (runner.state_view), so a
+    Fields are compared as a fixture's `state` compares them (state_compare.state_view), so a
     difference found here is one a fixture can state.
     """
     ref = state_view(want)

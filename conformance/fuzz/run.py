@@ -72,6 +72,7 @@ class Target:
     label: str = ""
     instance: Any = field(default=None, compare=False, repr=False)
     timeout: float | None = None  # per request, for --impl and --adapter
+    start_timeout: float | None = None  # for the hello at each start (--start-timeout)
 
     @staticmethod
     def of(impl: Implementation, label: str) -> Target:
@@ -92,7 +93,7 @@ class Target:
 
             made: Implementation = mutant(self.value)
             return made
-        return load_implementation(self.kind, self.value, self.timeout)
+        return load_implementation(self.kind, self.value, self.timeout, self.start_timeout)
 
     def commands(self, path: Path) -> list[str]:
         """Commands that run a reproducer against this implementation (and the reference)."""
@@ -107,14 +108,16 @@ class Target:
         return [reference]
 
 
-def load_implementation(kind: str, value: str, timeout: float | None = None) -> Implementation:
+def load_implementation(kind: str, value: str, timeout: float | None = None,
+                        start_timeout: float | None = None) -> Implementation:
     """An implementation from --impl COMMAND or --adapter MODULE:OBJECT, built the way
     `mtrain conform` builds it (its loader, time limit and error messages)."""
     from mtrain.conformance.target import target_of
 
     args = argparse.Namespace(impl=value if kind == "impl" else None,
                               adapter=value if kind == "adapter" else None,
-                              timeout=timeout or DEFAULT_TIMEOUT)
+                              timeout=timeout or DEFAULT_TIMEOUT,
+                              start_timeout=start_timeout)
     return target_of(args).make()
 
 

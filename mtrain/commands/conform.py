@@ -31,7 +31,9 @@ from mtrain.commands.arguments import (
 )
 from mtrain.commands.printing import quiet_stdout
 from mtrain.conformance.defaults import (
+    DEFAULT_START_TIMEOUT,
     DEFAULT_TIMEOUT,
+    PATTERN_HELP,
     RESULTS_FLOOR,
     SITUATIONS,
     SITUATIONS_MAX,
@@ -69,8 +71,7 @@ def register(sub: Any) -> None:
     p.add_argument("--fixtures", metavar="PATH", help="a fixture file or folder "
                    "(default: the shipped corpus)")
     p.add_argument("-k", dest="pattern", action="append", metavar="PATTERN", type=pattern,
-                   help="only fixtures whose id contains PATTERN or matches it as a glob "
-                   "(repeatable)")
+                   help=PATTERN_HELP)
     p.add_argument("--situations", type=whole(0, SITUATIONS_MAX), default=None, metavar="N",
                    help="also run N tables from play per rule set, legal sets from the "
                    f"formalisation (default: {SITUATIONS} shared among the rule sets, at "
@@ -84,6 +85,10 @@ def register(sub: Any) -> None:
                    "{fixture, variant (optional), reason}")
     p.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
                    metavar="SECONDS", help=f"per request (default {DEFAULT_TIMEOUT:g})")
+    p.add_argument("--start-timeout", type=positive_float, default=DEFAULT_START_TIMEOUT,
+                   metavar="SECONDS", help="for the hello that opens each process of the "
+                   "implementation, which waits on its start: a JVM or a large runtime "
+                   f"needs more than a request (default {DEFAULT_START_TIMEOUT:g})")
     p.add_argument("--jobs", "-j", type=job_count, default=1, metavar="N",
                    help="N implementation processes at once (for --adapter, N worker "
                    "processes)")
@@ -128,6 +133,7 @@ def _run(args: argparse.Namespace) -> int:
         shipped_fixtures,
         situation_count,
         situation_tasks,
+        unmatched_patterns,
     )
     from mtrain.conformance.target import greet, target_of
     from mtrain.spec.errors import InputError
@@ -148,6 +154,10 @@ def _run(args: argparse.Namespace) -> int:
     if not fixtures and not load_errors:
         raise InputError(none_found(args.fixtures or "the shipped corpus",
                                     [args.fixtures] if args.fixtures else []))
+    if args.pattern and not load_errors:  # (an id may be in a file that did not load)
+        lost = unmatched_patterns(args.pattern, [fx.id for fx in fixtures])
+        if lost:  # a typo ran nothing, or hid among other patterns: before any start
+            raise InputError("\n".join(lost))
     target = target_of(args)
     first = target.make()
     try:
@@ -261,9 +271,10 @@ def unmatched_pattern(patterns: Sequence[str], fixtures: Sequence[Fixture],
 
 def emit(report: Report, args: argparse.Namespace, tasks: Sequence[Task] = ()) -> None:
     """The report in the format asked for, onto standard output or into --output."""
-    from mtrain.conformance.report import render_text, write_json
+    from mtrain.conformance.report import write_json
     from mtrain.conformance.report_formats import RENDERERS
     from mtrain.conformance.report_html import FixtureIllustrator, render_html
+    from mtrain.conformance.report_text import render_text
     from mtrain.spec.errors import InputError
 
     if args.format == "text":

@@ -15,8 +15,9 @@ from mtrain.commands.arguments import (
     MAX_SEED,
     decimal,
     integer,
+    positive_float,
 )
-from mtrain.conformance.defaults import FOLLOW, FUZZ_OUT
+from mtrain.conformance.defaults import DEFAULT_START_TIMEOUT, FOLLOW, FUZZ_OUT
 from mtrain.conformance.untrusted import one_line, shown
 
 if TYPE_CHECKING:
@@ -83,6 +84,10 @@ def register(sub: Any) -> None:
                    "at any load; --shrink-seconds still bounds it)")
     p.add_argument("--timeout", type=decimal, metavar="SECONDS",
                    help="per request to --impl or --adapter (default: as for conform)")
+    p.add_argument("--start-timeout", type=positive_float, default=DEFAULT_START_TIMEOUT,
+                   metavar="SECONDS", help="for the hello that opens each process of the "
+                   "implementation, which waits on its start (default "
+                   f"{DEFAULT_START_TIMEOUT:g})")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.set_defaults(func=run)
 
@@ -105,9 +110,11 @@ def _target(args: argparse.Namespace) -> Target:
                              "mutants --list)")
         return Target("mutant", args.mutant, args.mutant)
     if args.impl is not None:
-        return Target("impl", args.impl, timeout=args.timeout)
+        return Target("impl", args.impl, timeout=args.timeout,
+                      start_timeout=args.start_timeout)
     if args.adapter is not None:
-        return Target("adapter", args.adapter, timeout=args.timeout)
+        return Target("adapter", args.adapter, timeout=args.timeout,
+                      start_timeout=args.start_timeout)
     raise UsageError("name the implementation to fuzz: --impl COMMAND, --adapter MODULE:ATTR "
                      "or --mutant NAME")
 
@@ -253,7 +260,7 @@ def run(args: argparse.Namespace) -> int:
         info = greet(impl)
         if not target.label:
             target = Target(target.kind, target.value, str(info.get("name", "impl")),
-                            target.instance, target.timeout)
+                            target.instance, target.timeout, target.start_timeout)
         variants = _variants(args, info, target)
         played = variants.names if isinstance(variants, Chooser) else variants
         for entry in known:  # as conform says of its --skip file: a typo skips nothing

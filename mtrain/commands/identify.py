@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mtrain.commands.arguments import positive_float
+from mtrain.conformance.defaults import DEFAULT_START_TIMEOUT, DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from mtrain.conformance.identify import IdentifyInterrupted, OptionFinding
@@ -27,8 +28,12 @@ def register(sub: Any) -> None:
     which.add_argument("--impl", metavar="COMMAND", help="a program speaking protocol v1")
     which.add_argument("--adapter", metavar="MODULE:OBJECT", help="an in-process adapter")
     p.add_argument("--output", "-o", metavar="FILE", help="write the rule set found here")
-    p.add_argument("--timeout", type=positive_float, default=10.0, metavar="SECONDS",
-                   help="per request (default 10)")
+    p.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
+                   metavar="SECONDS", help=f"per request (default {DEFAULT_TIMEOUT:g})")
+    p.add_argument("--start-timeout", type=positive_float, default=DEFAULT_START_TIMEOUT,
+                   metavar="SECONDS", help="for the hello that opens each process of the "
+                   "implementation, which waits on its start (default "
+                   f"{DEFAULT_START_TIMEOUT:g})")
     p.set_defaults(func=run)
 
 
