@@ -242,7 +242,7 @@ class Round:
             return NotAllowed(f"{show(tile)} does not match {self.open_end(train)}", "TRAIN-2")
         if self.drawn is not None and tile != self.drawn:
             return NotAllowed(f"you must play the tile you drew ({show(self.drawn)})", "TURN-3")
-        if train not in self.usable_trains() and train not in self.turn_doubles:
+        if train not in self.usable_trains() and train not in self.open_doubles:
             if train == MEXICAN:
                 return NotAllowed("the Mexican Train opens after your first turn", None)
             return NotAllowed("that train has no marker", "TRAIN-4")
