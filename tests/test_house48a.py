@@ -5,7 +5,12 @@ by wrong names) showed, each pinned in process."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
+from mtrain.conformance.adapter import JSON, ReferenceImplementation
+from mtrain.conformance.fuzz.judge import Probe
+from mtrain.conformance.fuzz.rejudge import Judge
+from mtrain.conformance.fuzz.rulesets import declared_context
 from mtrain.conformance.identify.found import OptionFinding
 from mtrain.conformance.identify.measure import Deals
 from mtrain.conformance.identify.run import _as_declared
@@ -14,6 +19,15 @@ from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import OTHER, Ruleset
 
 LEANING = "heaviest-in-hand"
+
+
+def rules_file(tmp_path: Path, name: str, **options: object) -> str:
+    """A rule-set file on pagat with these options, and the name fuzz plays it by."""
+    lines = [f"name: {name}", "base: pagat", "options:", *(f"  {o}: {v}"
+                                                          for o, v in options.items())]
+    path = tmp_path / f"{name}.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    return declared_context(catalog().rules_file(str(path))).name
 
 
 def _unseated() -> Deals:
@@ -62,3 +76,40 @@ def test_deals_that_fit_a_known_seat_leave_the_fixtures_answer() -> None:
     deals.unseated = False
     out = _as_declared(best, findings, None, deals)
     assert next(f for f in out if f.option == "starting_seat").value == LEANING
+
+
+class EarlyBlock(ReferenceImplementation):
+    """Ends a round blocked at the pass that makes two passes in a row (a full round is
+    three at its tables), scoring every hand 0 by a scoring of its own: layover's
+    "eight phones" (END-3) in small."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        after = super().apply(ruleset, state, action)
+        if (action.get("type") == "pass" and not after["boneyard"]
+                and after["phase"] != "over" and after["passes"] >= 2):
+            n = len(after["hands"])
+            after = {**after, "phase": "over", "turn_doubles": [], "drawn": None,
+                     "result": {"end": "blocked", "winner": None, "scores": [0] * n}}
+        return after
+
+
+def test_a_round_ended_early_is_asked_again_with_the_invariants_play_checked(
+        tmp_path: Path) -> None:
+    """Play judges a returned state by the invariants whose check reads no rule of one's
+    own (own_rules.problems); asked again to shrink it, the judge checked them all where
+    the step read no such rule, so INV-ROUND-SCORE under the stand-in's scoring named the
+    finding instead of the round's early end, and layover's END-3 bug at 9+ players was
+    left with no reproducer ("did not show again")."""
+    name = rules_file(tmp_path, "early-block", blocked_round="full-round-of-passes",
+                      scoring="other")
+    # end-012's table (every blank on a train, so nobody can play), seat 0 passed
+    table = {"engine": 12, "seat": 1,
+             "hands": {0: ["6-6", "5-3"], 1: ["rest"], 2: ["9-9", "4-2"]},
+             "trains": {0: ["12-0"], 1: ["12-1", "1-0", "0-4", "4-5", "5-0"],
+                        2: ["12-2", "2-0", "0-6", "6-7", "7-0"],
+                        "mexican": ["12-3", "3-0", "0-0", "0-8", "8-9", "9-0", "0-10",
+                                    "10-11", "11-0"]},
+             "marked": [0], "passes": 1, "boneyard": []}
+    found = Judge(EarlyBlock()).judge(Probe("apply", name, table=table, action="pass"))
+    assert found is not None
+    assert [d.signature for d in found] == ["round end: result"]
