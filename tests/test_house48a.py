@@ -7,10 +7,13 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import yaml
+
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fuzz.judge import Probe
 from mtrain.conformance.fuzz.rejudge import Judge
-from mtrain.conformance.fuzz.rulesets import declared_context
+from mtrain.conformance.fuzz.reproducer import check
+from mtrain.conformance.fuzz.rulesets import context, declared_context
 from mtrain.conformance.identify.found import OptionFinding
 from mtrain.conformance.identify.measure import Deals
 from mtrain.conformance.identify.run import _as_declared
@@ -113,3 +116,36 @@ def test_a_round_ended_early_is_asked_again_with_the_invariants_play_checked(
     found = Judge(EarlyBlock()).judge(Probe("apply", name, table=table, action="pass"))
     assert found is not None
     assert [d.signature for d in found] == ["round end: result"]
+
+
+def test_a_reproducer_is_charged_as_conform_charges_it_under_the_engines_own_rules(
+        tmp_path: Path) -> None:
+    """fuzz checks a reproducer against the implementation before writing it, and takes
+    its charge from that run. The run left in the invariants whose check reads a rule of
+    one's own, which conform under the engine's file leaves out (own_checks): layover's
+    round ended early at 9+ players (END-3) was charged SCORE-1, its stand-in's blank
+    values judging the blocked round's hands, where conform charges END-3. Here the
+    scoring is the engine's own (every hand 0) and the round ends a pass early."""
+    name = rules_file(tmp_path, "early-block-own", blocked_round="full-round-of-passes",
+                      scoring="other")
+    ctx = context(name)
+    fixture = {
+        "id": "fuzz-early-001", "description": "a round ended a pass early",
+        "clauses": ["END-3"], "source": ["computation"],
+        "table": {"engine": 12, "seat": 1,
+                  "hands": {0: ["6-6", "5-3"], 1: ["rest"], 2: ["9-9", "4-2"]},
+                  "trains": {0: ["12-0"], 1: ["12-1", "1-0", "0-4", "4-5", "5-0"],
+                             2: ["12-2", "2-0", "0-6", "6-7", "7-0"],
+                             "mexican": ["12-3", "3-0", "0-0", "0-8", "8-9", "9-0",
+                                         "0-10", "10-11", "11-0"]},
+                  "marked": [0], "passes": 1, "boneyard": []},
+        "steps": ["pass"],
+        "expect": [{"when": {o: [v] for o, v in ctx.declared.choices
+                             if v not in ("custom", OTHER)},
+                    "state": {"phase": "start", "passes": 2}}]}
+    text = yaml.safe_dump([fixture], sort_keys=False)
+    path = tmp_path / "fuzz-early-001.yaml"
+    path.write_text(text)
+    checked = check(path, text, EarlyBlock(), "early", ctx)
+    assert checked.problems == []
+    assert checked.charged == ("END-3",)
