@@ -149,3 +149,44 @@ def test_a_reproducer_is_charged_as_conform_charges_it_under_the_engines_own_rul
     checked = check(path, text, EarlyBlock(), "early", ctx)
     assert checked.problems == []
     assert checked.charged == ("END-3",)
+
+
+class MiscountedOut(ReferenceImplementation):
+    """At a round's end, counts one pip too many in every hand left (INV-ROUND-SCORE);
+    with `replaced`, also writes the round's scores as the match totals, the totals
+    carried in dropped (layover's bugs 3 and 1 at once)."""
+
+    def __init__(self, replaced: bool) -> None:
+        super().__init__()
+        self.replaced = replaced
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        after = super().apply(ruleset, state, action)
+        if after["phase"] != "over":
+            return after
+        out = after["result"]["winner"]
+        scores = [v + (s != out) for s, v in enumerate(after["result"]["scores"])]
+        totals = (scores if self.replaced else
+                  [a + b for a, b in zip(state["scores"], scores, strict=True)])
+        return {**after, "scores": totals, "result": {**after["result"], "scores": scores}}
+
+
+def _going_out(replaced: bool) -> list[str]:
+    table = {"engine": 12, "seat": 0, "hands": {0: ["11-5"], 1: ["3-4", "6-1"]},
+             "trains": {0: ["12-11"], 1: ["12-10"]}, "scores": [40, 70], "outs": [1, 2],
+             "boneyard": ["rest"]}
+    probe = Probe("apply", "pagat", table=table, action="play 11-5 on 0")
+    found = Judge(MiscountedOut(replaced)).judge(probe)
+    assert found is not None
+    return [d.signature for d in found]
+
+
+def test_totals_that_drop_the_carried_ones_show_beside_a_miscounted_round() -> None:
+    """A round's end whose state breaks an invariant was one finding, named by it: the
+    match totals were never compared, so layover's totals replaced by a later round's
+    scores (MATCH-1) went unseen wherever its miscounted pips broke INV-ROUND-SCORE (in
+    12 games of fuzz, every later round's end it played). The totals are now checked
+    against those carried in plus the round's scores as the engine gives them."""
+    assert _going_out(replaced=True) == ["round end: INV-ROUND-SCORE", "round end: scores"]
+    # totals that add up, however wrong the round's scores: the one bug, one finding
+    assert _going_out(replaced=False) == ["round end: INV-ROUND-SCORE"]
