@@ -602,11 +602,37 @@ def compare_apply(ctx: Context, st: State, text: str, want: JSON, got: Any,
                 name = "INV-ROUND-SCORE"
             found.append(Disagreement(f"{label}: {name}", tuple(result), only, (text,),
                                       tuple(action_clauses(ctx, st, text, only))))
+        carried = _carried(st, got) if over and judged else None
+        if carried is not None:
+            # nor must it hide the totals: the round's scores, right or wrong, are added to
+            # those carried in (MATCH-1). layover's totals replaced by a later round's
+            # scores went unseen wherever its miscounted pips broke INV-ROUND-SCORE
+            totals = {"state": {"scores": want["scores"]}}
+            found.append(Disagreement(f"{label}: scores", (carried,), totals, (text,),
+                                      tuple(action_clauses(ctx, st, text, totals))))
         return found
     if not messages or not judged:
         return []
     return [Disagreement(f"{label}: {primary(expect, want, got)}", tuple(messages), expect,
                          (text,), tuple(action_clauses(ctx, st, text, expect)))]
+
+
+def _carried(st: State, got: Any) -> str | None:
+    """What is wrong with the match totals of a round's end `got`, its round scores taken
+    as it gives them: each seat's total before the round (`st`) plus its score (MATCH-1);
+    None where they add up, or `got` says too little to tell."""
+    if not isinstance(got, dict) or not isinstance(got.get("result"), dict):
+        return None
+    scores, totals = got["result"].get("scores"), got.get("scores")
+    if not (isinstance(scores, list) and isinstance(totals, list)
+            and len(scores) == len(totals) == len(st.scores)
+            and all(type(v) is int for v in [*scores, *totals])):
+        return None
+    added = [a + b for a, b in zip(st.scores, scores, strict=True)]
+    if added == totals:
+        return None
+    return (f"scores: the totals {totals} are not those before the round {list(st.scores)} "
+            f"plus its scores {scores}: {added}")
 
 
 def broken_state(ctx: Context, st: State, text: str, got: JSON, problems: Sequence[Problem],

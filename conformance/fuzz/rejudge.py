@@ -132,7 +132,11 @@ class Judge:
             got, error = self.impl.apply(rj, got_state, act), None
         except Exception as e:
             got, error = None, e
-        problems = own_rules.problems(ctx, got) if own and error is None else None
+        # the invariants as play checks them (steps.py), whatever the step reads: those
+        # whose check reads a rule of one's own left out (layover's round ended early,
+        # END-3, read in play as `round end: result`; asked again, INV-ROUND-SCORE under
+        # the stand-in's blank values came first, and the finding "did not show again")
+        problems = own_rules.problems(ctx, got) if error is None else None
         # marked with what the table's legal set reads too: conform checks the step is
         # legal, so it runs no such table
         _, own_legal = own_rules.on_state(ctx, st, legal_actions)

@@ -25,6 +25,7 @@ from mtrain.conformance.fuzz.results import Occurrence
 from mtrain.conformance.fuzz.rulesets import Context, context, is_own
 from mtrain.conformance.fuzz.tables import compact
 from mtrain.conformance.lint import MAX_DESCRIPTION
+from mtrain.conformance.own_checks import own_checks
 from mtrain.conformance.runner import run_fixture, run_one
 from mtrain.conformance.selection import entry_for
 from mtrain.conformance.untrusted import shown
@@ -222,8 +223,17 @@ def check(path: Path, text: str, impl: Implementation, label: str,
             if o.status != "pass":
                 problems.append(f"the reference does not pass it ({o.status}): {o.message}")
         try:
-            outcomes = ([run_one(fx, ctx.rs, entry, impl)] if own and ctx
-                        else list(run_fixture(fx, impl)))
+            if ctx is not None and ctx.unknown:
+                # as conform runs it under the engine's own rules (pool.py): the checks
+                # that read a rule of one's own left out, so that the failure is charged
+                # where conform charges it (layover's round ended early at 9+ players,
+                # END-3, was charged SCORE-1: the stand-in's blank values, not its own,
+                # judged the hands of that blocked round)
+                outcomes = [run_one(fx, ctx.rs, entry, own_checks(impl, ctx.rs, ctx.declared),
+                                    own=tuple(sorted(ctx.unknown)))]
+            else:
+                outcomes = ([run_one(fx, ctx.rs, entry, impl)] if own and ctx
+                            else list(run_fixture(fx, impl)))
         except Exception:
             outcomes = []
         charged += [c for o in outcomes if o.status == "fail" for c in o.charged]

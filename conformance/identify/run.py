@@ -219,6 +219,37 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
     return result()
 
 
+def _seat_measured(best: Solution, findings: list[OptionFinding], declared: Ruleset | None,
+                   deals: Deals | None) -> list[OptionFinding]:
+    """Deals that start at a seat no known value gives (measure.py: the hands dealt as one
+    procedure deals them, the first player where no known starting seat puts it) rule out
+    every known starting seat on the deals themselves, whatever the fixtures lean to: the
+    value written is `other` (layover's lead moving right, round r at seat (n - r) mod n,
+    was written heaviest-in-hand, which its own deals contradict). Where the engine
+    declares a known value, its deals contradict that too: a rule of its own, or a bug in
+    that value's clause on every deal, which the fixtures cannot tell apart (`contradicted`,
+    the declared value its rival). A declared `other` is `_as_declared`'s."""
+    if deals is None or not deals.unseated:
+        return findings
+    said = None if declared is None else declared["starting_seat"]
+    if said == OTHER:
+        return findings
+    out = []
+    for f in findings:
+        if f.option == "starting_seat" and f.value != OTHER:
+            best.values[f.option] = OTHER
+            seen = (f"measured: {deals.evidence.get('engine_procedure', 'the deals')}; the "
+                    f"fixtures leaned to {f.value}, which these deals contradict")
+            if said is None:
+                f = OptionFinding(f.option, OTHER, "other", 0, [seen])
+            else:
+                f = OptionFinding(f.option, OTHER, "contradicted", 0, [
+                    f"{seen}, as they do the declared {said}: a rule of its own, or a bug "
+                    f"in {said}'s clause on every deal"], [said])
+        out.append(f)
+    return out
+
+
 def _as_declared(best: Solution, findings: list[OptionFinding],
                  declared: Ruleset | None, deals: Deals | None = None) -> list[OptionFinding]:
     """An option no fixture tells apart for the engine keeps the base's value; where the
@@ -229,6 +260,7 @@ def _as_declared(best: Solution, findings: list[OptionFinding],
     engine's word is the evidence against it (tandem's planted redraw is
     draw-until-playable on every drawn table; it declares draw-one). So is a known value
     found where the engine declares a rule of its own: no fixture contradicts `other`."""
+    findings = _seat_measured(best, findings, declared, deals)
     if declared is None:
         return findings
     out = []
