@@ -37,7 +37,6 @@ closed them as well can be left behind.
 from __future__ import annotations
 
 import contextlib
-import difflib
 import itertools
 import queue
 import shlex
@@ -627,6 +626,8 @@ def unknown_kind(kind: str) -> str:
     typo) is no `unsupported`, so the result is an error, not not-applicable."""
     if kind in ERROR_KINDS:
         return ""
+    import difflib  # (here: an adapter's host starts without it)
+
     near = difflib.get_close_matches(kind, ERROR_KINDS, n=1)
     return (f", a kind protocol v{PROTOCOL_VERSION} has not"
             + (f": {near[0]}?" if near else f"; its kinds: {', '.join(ERROR_KINDS)}"))

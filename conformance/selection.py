@@ -98,8 +98,24 @@ def unmatched_patterns(patterns: Sequence[str], fixture_ids: Sequence[str]) -> l
         family = situation_id_family()
         lost = [p for p in lost if not any(id_matches(sid, [p]) for sid in family)]
     return [f"-k {p}: no fixture id matches it, nor any id of a situation from play "
-            f"(play-KIND-NNN){_close_ids(p, fixture_ids)}; -k takes part of an id "
-            "(doubles-00) or a glob of a whole id ('doubles-0?1')" for p in lost]
+            f"(play-KIND-NNN){_slip(p, fixture_ids) or _close_ids(p, fixture_ids)}; -k "
+            "takes part of an id (doubles-00) or a glob of a whole id ('doubles-0?1')"
+            for p in lost]
+
+
+def _slip(pattern: str, fixture_ids: Sequence[str]) -> str:
+    """What a pattern matches once a slip is undone (spaces at its ends, capitals: ids
+    are matched as written, in lower case), said as a hint; "" when none is."""
+    for fixed, said in ((pattern.strip(), "without the spaces at its ends"),
+                        (pattern.lower(), "in lower case, as ids are written"),
+                        (pattern.strip().lower(), "in lower case and without the spaces "
+                         "at its ends")):
+        if fixed and fixed != pattern:
+            hits = [fid for fid in fixture_ids if id_matches(fid, [fixed])]
+            if hits:
+                more = f", ... ({len(hits)})" if len(hits) > 3 else ""
+                return f"; {said}, -k {fixed} matches {', '.join(hits[:3])}{more}"
+    return ""
 
 
 def _close_ids(pattern: str, fixture_ids: Sequence[str]) -> str:

@@ -171,6 +171,13 @@ def test_the_exit_code_is_waited_for_until_the_program_exits(tmp_path: Path) -> 
      "situation from play (play-KIND-NNN); ids close to it: marker-001"),
     (["zzzz"], "-k zzzz: no fixture id matches it, nor any id of a situation from play "
      "(play-KIND-NNN); -k takes part"),
+    # slips undone said as such: ids are matched as written (and written in lower case)
+    (["DOUBLES-001"], "-k DOUBLES-001: no fixture id matches it, nor any id of a situation "
+     "from play (play-KIND-NNN); in lower case, as ids are written, -k doubles-001 matches "
+     "doubles-001, generated-doubles-001; -k takes part"),
+    ([" doubles-001"], "-k  doubles-001: no fixture id matches it, nor any id of a situation "
+     "from play (play-KIND-NNN); without the spaces at its ends, -k doubles-001 matches "
+     "doubles-001, generated-doubles-001; -k takes part"),
 ])
 def test_a_pattern_no_id_can_match_is_refused_naming_close_ids(
         capsys: pytest.CaptureFixture[str], patterns: list[str], said: str) -> None:
