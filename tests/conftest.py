@@ -537,7 +537,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     Another `--dist` is left to xdist."""
     if config.getoption("dist") != "load":
         return None
-    from cpu_weights import estimates, load
+    from cpu_weights import UNMEASURED, estimates, load
     from xdist.scheduler import LoadScopeScheduling
 
     cache = getattr(config, "cache", None)
@@ -545,7 +545,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     seconds: dict[str, float] = {}  # every collected test's, once the collection is known
 
     def cost(nodeids: Iterable[str]) -> float:
-        return sum(seconds[nodeid] for nodeid in nodeids)
+        return sum(seconds.get(nodeid, UNMEASURED) for nodeid in nodeids)
 
     class HeaviestFirst(LoadScopeScheduling):  # type: ignore[misc]  # (xdist: untyped)
         split: frozenset[str] | None = None  # the files handed out test by test
