@@ -158,3 +158,26 @@ def test_the_weights_file_is_json_written_sorted(tmp_path: Path,
         "files": {"tests/test_a.py": 0.1, "tests/test_z.py": 2.0},
         "tests": {"tests/test_z.py::a": 2.0}}
     assert cpu_weights.main([str(tmp_path / "none.tsv")]) == 2
+
+
+def test_a_file_read_again_after_its_examples_were_forgotten_names_its_rule_set_again(
+        tmp_path: Path) -> None:
+    """A fixture file read before is not parsed again (fixture.py `_LOADED`), but the rule
+    set it names by `rules:` must be in the catalogue again: conftest forgets the examples
+    after each test, and a reproducer that fuzz wrote in one test (a run shared by several,
+    shared_runs.py) and conform read in the next gave "nothing ran: no fixture speaks
+    about the rule sets run", its variant `ballast` unknown."""
+    from test_house46a import GOING_OUT_AFTER_A_DOUBLE, RULES
+
+    from mtrain.conformance.fixture import load_file
+    from mtrain.spec.catalog import catalog
+
+    (tmp_path / "rules.yaml").write_text(RULES, encoding="utf-8")
+    path = tmp_path / "fx.yaml"
+    path.write_text(GOING_OUT_AFTER_A_DOUBLE, encoding="utf-8")
+    first = load_file(path)
+    assert "ballast" in catalog().examples
+    catalog().forget_added_examples()
+    assert "ballast" not in catalog().examples
+    assert load_file(path) == first  # the same fixtures, not parsed again ...
+    assert "ballast" in catalog().examples  # ... and their rule set named again
