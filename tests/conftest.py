@@ -51,11 +51,14 @@ import sys
 from collections import defaultdict
 from collections.abc import Callable, Generator, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from mtrain.spec.cache import CACHE_ENV
+
+if TYPE_CHECKING:
+    from shared_runs import SharedRuns
 
 # Where the environment forbids bytecode caches (PYTHONDONTWRITEBYTECODE, set on this
 # project's machines), every import in every process a test starts compiles the project
@@ -239,6 +242,15 @@ def once(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Callable[[]
         return memo[name]
 
     return get
+
+
+@pytest.fixture(scope="session")
+def shared_runs(once: Callable[[str, Callable[[], Any]], Any],
+                tmp_path_factory: pytest.TempPathFactory) -> SharedRuns:
+    """conform and fuzz runs several tests ask alike, run once per run (shared_runs.py)."""
+    from shared_runs import SharedRuns
+
+    return SharedRuns(once, _run_root(tmp_path_factory))
 
 
 def _run_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
