@@ -1,6 +1,7 @@
 """The wall time of `pytest -n WORKERS` on quiet cores, predicted from a CPU table.
 
     python benchmarks/suite_wall.py TABLE [--workers 2] [--cores 2] [-m "not slow"]
+                                          [--order warm|weights|cold]
 
 TABLE is what `pytest --cpu-table TABLE` wrote (each test's CPU seconds, its children's
 included). The suite is collected here (the same selection: `-m`), in pytest's order,
@@ -125,21 +126,38 @@ SPLIT_SHARE = 0.5
 test."""
 
 
-def by_cost(tests: list[Test], workers: int) -> list[list[Test]]:
+def by_cost(tests: list[Test], workers: int,
+            known: dict[str, float] | None = None) -> list[list[Test]]:
     """conftest.py's order: whole files (or single tests of a file past SPLIT_SHARE), the
-    heaviest first (each worker takes the next unit when it is free)."""
+    heaviest first (each worker takes the next unit when it is free), by what the
+    scheduler knows of each test's cost (`known`; default: the table's own figures, as
+    with a warm cache)."""
+    cost = known if known is not None else {t.nodeid: t.cpu for t in tests}
     files: dict[str, list[Test]] = defaultdict(list)
     for t in tests:
         files[t.nodeid.split("::")[0]].append(t)
-    share = sum(t.cpu for t in tests) / workers
+    share = sum(cost[t.nodeid] for t in tests) / workers
     units = [unit for ts in files.values()
-             for unit in ([[t] for t in ts] if sum(t.cpu for t in ts) > SPLIT_SHARE * share
+             for unit in ([[t] for t in ts]
+                          if sum(cost[t.nodeid] for t in ts) > SPLIT_SHARE * share
                           else [ts])]
-    return sorted(units, key=lambda ts: -sum(t.cpu for t in ts))
+    return sorted(units, key=lambda ts: -sum(cost[t.nodeid] for t in ts))
+
+
+def known_costs(tests: list[Test], order: str) -> dict[str, float] | None:
+    """What the scheduler knows of each test: the table (a warm cache), nothing (a clean
+    clone before tests/cpu_weights.json), or the committed weights (a clean clone)."""
+    if order == "warm":
+        return None
+    sys.path.insert(0, str(ROOT / "tests"))
+    from cpu_weights import estimates, load
+
+    return estimates([t.nodeid for t in tests], {},
+                     load() if order == "weights" else {"files": {}, "tests": {}})
 
 
 def simulate(tests: list[Test], workers: int, cores: float, collect_cpu: float,
-             dist: str) -> tuple[float, list[Worker]]:
+             dist: str, known: dict[str, float] | None = None) -> tuple[float, list[Worker]]:
     ws = [Worker(i) for i in range(workers)]
     done_at: dict[tuple[str, int], float] = {}
     taken: dict[tuple[str, int], int] = {}
@@ -151,7 +169,7 @@ def simulate(tests: list[Test], workers: int, cores: float, collect_cpu: float,
             w.queue, pending = pending[:chunk], pending[chunk:]
         units = []
     else:
-        units = by_cost(tests, workers)
+        units = by_cost(tests, workers, known)
         pending = []
     now = collect_cpu * workers / min(cores, workers)  # every worker collects first
 
@@ -254,6 +272,10 @@ def main() -> int:
     ap.add_argument("-m", dest="marks", default=None)
     ap.add_argument("--dist", choices=("cost", "load"), default="cost",
                     help="cost: tests/conftest.py's scheduler (default); load: xdist's own")
+    ap.add_argument("--order", choices=("warm", "weights", "cold"), default="warm",
+                    help="what conftest's scheduler knows of the costs: warm, the table "
+                    "(pytest's cache, default); weights, tests/cpu_weights.json (a clean "
+                    "clone); cold, nothing (every test alike)")
     ap.add_argument("--collect-cpu", type=float, default=None,
                     help="CPU seconds a worker takes to collect (default: measured here)")
     args = ap.parse_args()
@@ -268,13 +290,14 @@ def main() -> int:
         order = collect(args.marks)
     tests = tests_of(read_table(args.table), order)
     total = sum(t.cpu for t in tests)
-    wall, ws = simulate(tests, args.workers, args.cores, collect_cpu, args.dist)
+    wall, ws = simulate(tests, args.workers, args.cores, collect_cpu, args.dist,
+                        known_costs(tests, args.order))
     print(f"{len(tests)} tests, {total:.1f} CPU s (floor on {args.cores:g} cores: "
           f"{total / args.cores:.1f} s); collection {collect_cpu:.1f} CPU s per worker")
     for w in ws:
         print(f"  worker {w.number}: busy {w.busy:.1f} s, waiting for a session part "
               f"{w.waited:.1f} s")
-    print(f"predicted wall time ({args.dist}): {wall:.1f} s")
+    print(f"predicted wall time ({args.dist}, order {args.order}): {wall:.1f} s")
     return 0
 
 

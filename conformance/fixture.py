@@ -218,6 +218,10 @@ def load_file(path: str | Path, text: str | None = None) -> list[Fixture]:
     key = (str(path), cache.digest(text), id(cat))
     known = _LOADED.get(key)
     if known is not None and known[0] is cat:
+        # its rule-set files taken in again: the catalogue may have forgotten them since
+        # (forget_added_examples), and the fixtures' entries name their rule sets
+        for path_named in {fx.rules for fx in known[1] if fx.rules is not None}:
+            cat.add_example(path_named)
         return list(known[1])
     fixtures = _load_file(path, text)
     _LOADED[key] = (cat, fixtures)

@@ -37,7 +37,8 @@ worker free (`pytest_xdist_make_scheduler`): the longest tests start first inste
 last, and a file's module fixtures are set up once (a file of more than SPLIT_SHARE of
 a worker's part goes test by test). A file's weight is the CPU its
 tests took in the last runs (kept in pytest's cache, `mtrain/cpu-seconds`); a test not
-measured yet counts as UNMEASURED seconds."""
+measured yet counts as tests/cpu_weights.json has it (committed, for a clean clone
+such as CI's, which has no cache: tests/cpu_weights.py)."""
 
 from __future__ import annotations
 
@@ -50,11 +51,14 @@ import sys
 from collections import defaultdict
 from collections.abc import Callable, Generator, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from mtrain.spec.cache import CACHE_ENV
+
+if TYPE_CHECKING:
+    from shared_runs import SharedRuns
 
 # Where the environment forbids bytecode caches (PYTHONDONTWRITEBYTECODE, set on this
 # project's machines), every import in every process a test starts compiles the project
@@ -238,6 +242,15 @@ def once(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Callable[[]
         return memo[name]
 
     return get
+
+
+@pytest.fixture(scope="session")
+def shared_runs(once: Callable[[str, Callable[[], Any]], Any],
+                tmp_path_factory: pytest.TempPathFactory) -> SharedRuns:
+    """conform and fuzz runs several tests ask alike, run once per run (shared_runs.py)."""
+    from shared_runs import SharedRuns
+
+    return SharedRuns(once, _run_root(tmp_path_factory))
 
 
 def _run_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -521,9 +534,6 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter,
 
 CPU_CACHE_KEY = "mtrain/cpu-seconds"
 """pytest's cache entry: each test's CPU seconds, as the last run that ran it measured."""
-UNMEASURED = 0.05
-"""The CPU seconds a test not measured yet counts for (half the tests take 0.01 or less,
-nine in ten 0.15 or less)."""
 SPLIT_SHARE = 0.5
 """A file heavier than this share of a worker's part of the run is handed out test by
 test (none in the whole suite nor the fast loop; a run of one or two files, all)."""
@@ -539,10 +549,12 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     Another `--dist` is left to xdist."""
     if config.getoption("dist") != "load":
         return None
+    from cpu_weights import UNMEASURED, estimates, load
     from xdist.scheduler import LoadScopeScheduling
 
     cache = getattr(config, "cache", None)
-    seconds: dict[str, float] = cache.get(CPU_CACHE_KEY, {}) if cache is not None else {}
+    measured: dict[str, float] = cache.get(CPU_CACHE_KEY, {}) if cache is not None else {}
+    seconds: dict[str, float] = {}  # every collected test's, once the collection is known
 
     def cost(nodeids: Iterable[str]) -> float:
         return sum(seconds.get(nodeid, UNMEASURED) for nodeid in nodeids)
@@ -552,8 +564,12 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
         def _split_scope(self, nodeid: str) -> str:
             if self.split is None:
+                collection = next(iter(self.registered_collections.values()))
+                # the cache's figures, else the committed ones (tests/cpu_weights.py): a
+                # clean clone has no cache
+                seconds.update(estimates(collection, measured, load()))
                 files: defaultdict[str, list[str]] = defaultdict(list)
-                for n in next(iter(self.registered_collections.values())):
+                for n in collection:
                     files[n.split("::", 1)[0]].append(n)
                 share = cost(n for ns in files.values() for n in ns) / self.numnodes
                 self.split = frozenset(f for f, ns in files.items()

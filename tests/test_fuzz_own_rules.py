@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_runs import SharedRuns
 
 from mtrain.cli import main
 from mtrain.conformance import fuzz as F
@@ -317,8 +318,7 @@ def test_a_broken_state_on_a_step_its_own_rules_decide_is_shrunk_and_written(
         assert lint(Path(f["reproducer"])).errors == []
 
 
-def test_signalbox_a_starting_seat_and_a_match_of_its_own(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_signalbox_a_starting_seat_and_a_match_of_its_own(shared_runs: SharedRuns) -> None:
     """tests/examples/signalbox_engine.py, bugs on: its starting seat of its own (the
     most doubles leads) gave tables the stand-in's rotation could not reach
     (REACH-STARTER), so no finding could be asked again, shrunk or written; its eight-round
@@ -328,11 +328,10 @@ def test_signalbox_a_starting_seat_and_a_match_of_its_own(
     (setups.match_rounds); and its plays kept off marked trains showed under the moment's
     clause (MARK-1, DBL-2, TURN-3, DBL-9: four findings of one bug) where conform charges
     TRAIN-4 (now two: one each way, allowed and forbidden)."""
-    capsys.readouterr()
-    main(["fuzz", "--adapter", f"{EXAMPLES / 'signalbox_engine.py'}:Signalbox",
-          "--rules", str(EXAMPLES / "signalbox-rules.yaml"), "--games", "4", "--seed", "1",
-          "--out", str(tmp_path / "out"), "--json"])
-    report = json.loads(capsys.readouterr().out)
+    # tests/test_house_engines.py's fuzz run of signalbox: run once per run
+    _, report = shared_runs.fuzz(["--adapter", f"{EXAMPLES / 'signalbox_engine.py'}:Signalbox",
+                                  "--rules", str(EXAMPLES / "signalbox-rules.yaml"),
+                                  "--games", "4", "--seed", "1"])
     findings = {f["signature"]: f for f in report["findings"]}
     # the plays listed and left out on marked trains: one bug, a finding each way (run.py
     # one_per_bug keeps apart what the rules refuse allowed and what they allow forbidden)
@@ -344,7 +343,8 @@ def test_signalbox_a_starting_seat_and_a_match_of_its_own(
     assert report["match_rounds"] and all(
         k.startswith("signalbox: ") and v == 8 for k, v in report["match_rounds"].items())
     assert report["ended_early"] == {}
-    assert lint(tmp_path / "out").errors == []
+    (out,) = {Path(f["reproducer"]).parent for f in findings.values()}  # the run's folder
+    assert lint(out).errors == []
 
 
 @pytest.mark.slow  # eight fuzz runs of siding, ~1 CPU s each

@@ -21,12 +21,14 @@ has, and reproducers of findings that shrank to nothing conform runs.
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_runs import SharedRuns
 
 from mtrain.cli import main
 from mtrain.conformance import fuzz as F
@@ -141,16 +143,16 @@ def test_a_cut_double_ends_the_follow_phase_it_opened() -> None:
 @pytest.mark.parametrize(("name", "signature", "seed", "games"), [
     ("siding", "winners", 1, 24), ("siding", "winners", 2, 12), ("shed", "deal: seat", 1, 12)])
 def test_the_findings_that_did_not_shrink_give_reproducers_conform_runs(
-        name: str, signature: str, seed: int, games: int, tmp_path: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:
+        name: str, signature: str, seed: int, games: int,
+        shared_runs: SharedRuns) -> None:
     """siding's short match and shed's deal: each shrunk to a reproducer conform runs,
     that fails with the bugs on and passes with them off; shed's deal in a named order."""
-    engine = f"{sys.executable} {EXAMPLES / f'{name}_engine.py'}"
+    engine = shlex.join([sys.executable, str(EXAMPLES / f"{name}_engine.py")])
     rules = str(EXAMPLES / f"{name}-rules.yaml")
-    capsys.readouterr()
-    main(["fuzz", "--impl", engine, "--rules", rules, "--games", str(games), "--seed",
-          str(seed), "--out", str(tmp_path), "--json"])
-    report = json.loads(capsys.readouterr().out)
+    # siding's 24 games and shed's 12 (seed 1) are tests/test_house_engines.py's fuzz
+    # runs of them: run once per run
+    _, report = shared_runs.fuzz(["--impl", engine, "--rules", rules, "--games", str(games),
+                                  "--seed", str(seed)])
     [found] = [f for f in report["findings"] if f["signature"] == signature]
     assert found["problems"] == [] and found["reproducer"], found
     if name == "shed":

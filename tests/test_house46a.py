@@ -6,7 +6,6 @@ reference, on a table fuzz shrank one of its findings to."""
 
 from __future__ import annotations
 
-import json
 import shlex
 import sys
 from collections import Counter
@@ -15,8 +14,8 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
+from shared_runs import SharedRuns
 
-from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import Fixture, load_file
 from mtrain.conformance.fuzz.judge import Disagreement, Probe, compare_legal
@@ -131,14 +130,12 @@ EXAMPLES = Path(__file__).parent / "examples"
 BALLAST = EXAMPLES / "ballast_engine.py"
 
 
-def _conform(tmp_path: Path, fixed: str) -> dict[str, Any]:
-    """conform's JSON report on ballast under its own rule-set file, the bugs `fixed` off."""
-    out = tmp_path / f"report-{fixed or 'none'}.json"
+def _conform(shared_runs: SharedRuns, fixed: str) -> dict[str, Any]:
+    """conform's JSON report on ballast under its own rule-set file, the bugs `fixed` off
+    (all off, "1,2,3": the run tests/test_house_engines.py asks too, run once per run)."""
     command = shlex.join([sys.executable, str(BALLAST), *(["--fixed", fixed] if fixed else [])])
-    main(["conform", "--impl", command, "--rules", str(EXAMPLES / "ballast-rules.yaml"),
-          "--format", "json", "--output", str(out)])
-    report: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
-    return report
+    return shared_runs.conform(["--impl", command, "--rules",
+                                str(EXAMPLES / "ballast-rules.yaml")])
 
 
 def _charges(report: dict[str, Any]) -> Counter[str]:
@@ -147,7 +144,7 @@ def _charges(report: dict[str, Any]) -> Counter[str]:
 
 @pytest.mark.slow  # four conform runs against the program, ~10 CPU s
 def test_ballast_each_planted_bug_alone_is_charged_to_the_clause_it_breaks(
-        tmp_path: Path) -> None:
+        shared_runs: SharedRuns) -> None:
     """Each planted bug switched on alone (its docstring): the early release (DBL-9) is
     charged to DBL-9 alone; the duty forgotten on one's own train (DBL-6) to DBL-6 but
     where no hand holds a tile to cover the double (the charge sixes' release from the
@@ -156,13 +153,13 @@ def test_ballast_each_planted_bug_alone_is_charged_to_the_clause_it_breaks(
     out (one table cannot tell it from a marked train closed to every tile, signalbox's
     bug 1), to TURN-3 where a step plays it, and to the release (DBL-9) where a released
     double lies open. With the bugs off nothing fails (1,179 results when measured)."""
-    off = _conform(tmp_path, "1,2,3")
+    off = _conform(shared_runs, "1,2,3")
     assert off["summary"]["fail"] == 0 and off["ran"] >= 1150, _charges(off)
-    early = _charges(_conform(tmp_path, "2,3"))
+    early = _charges(_conform(shared_runs, "2,3"))
     assert set(early) == {"DBL-9"} and early["DBL-9"] >= 3, early
-    own = _charges(_conform(tmp_path, "1,3"))
+    own = _charges(_conform(shared_runs, "1,3"))
     assert own["DBL-6"] >= 6 and set(own) <= {"DBL-6", "DBL-9"}, own
-    drawn = _charges(_conform(tmp_path, "1,2"))
+    drawn = _charges(_conform(shared_runs, "1,2"))
     assert drawn["TRAIN-4"] >= 40 and drawn["TURN-3"] >= 10, drawn
     assert set(drawn) <= {"TRAIN-4", "TURN-3", "DBL-9"}, drawn
 
@@ -321,15 +318,15 @@ def test_one_bug_seen_at_two_kinds_of_step_is_still_one_finding(tmp_path: Path) 
 
 @pytest.mark.slow  # 12 games against the program, ~2 CPU s
 def test_ballast_early_release_and_drawn_tile_kept_home_are_two_findings(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        shared_runs: SharedRuns) -> None:
     """ballast with its bugs on, 12 games (seed 1): bug 1 `allows play (DBL-9)` and bug 3
     `forbids play (DBL-9)` (gone with `--fixed 3`), each with its reproducer, where they
     were one finding with the second listed under the first."""
-    command = f"{shlex.quote(sys.executable)} {EXAMPLES / 'ballast_engine.py'}"
-    capsys.readouterr()
-    code = main(["fuzz", "--impl", command, "--rules", str(EXAMPLES / "ballast-rules.yaml"),
-                 "--games", "12", "--seed", "1", "--out", str(tmp_path / "out"), "--json"])
-    report = json.loads(capsys.readouterr().out)
+    # the run tests/test_house_engines.py's fuzz asks of ballast: run once per run
+    command = shlex.join([sys.executable, str(EXAMPLES / "ballast_engine.py")])
+    code, report = shared_runs.fuzz(["--impl", command, "--rules",
+                                     str(EXAMPLES / "ballast-rules.yaml"), "--games", "12",
+                                     "--seed", "1"])
     assert code == 1
     found = {f["signature"]: f for f in report["findings"]}
     for signature in ("allows play (DBL-9)", "forbids play (DBL-9)"):

@@ -196,7 +196,7 @@ def test_tables_a_draw_rule_of_ones_own_decides_count_against_a_known_draw_rule(
     assert not bugs.with_a_bug(s, None, "draw-one")
 
 
-@pytest.mark.slow  # identify on the marker fixtures through the protocol, ~4 CPU s
+@pytest.mark.slow  # identify on the marker fixtures through the protocol once: ~5 CPU s
 def test_identify_without_an_output_says_how_to_get_the_rule_set_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -210,7 +210,13 @@ def test_identify_without_an_output_says_how_to_get_the_rule_set_file(
     markers, errors = load_corpus(FIXTURE_ROOT / "markers")
     assert markers and not errors
     real = module.identify
-    monkeypatch.setattr(module, "identify", lambda impl, **kw: real(impl, markers, **kw))
+    found_once: list[Any] = []  # the engine's answers are the same both times: asked once
+
+    def identify_once(impl: Any, **kw: Any) -> Any:
+        if not found_once:
+            found_once.append(real(impl, markers, **kw))
+        return found_once[0]
+    monkeypatch.setattr(module, "identify", identify_once)
     engine = shlex.join([sys.executable, "-m", "mtrain", "serve", "--rules",
                          str(_rules(tmp_path)), "--undeclared"])
     before = set(tmp_path.iterdir())
