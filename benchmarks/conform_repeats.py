@@ -86,6 +86,10 @@ def main_() -> int:
           f"{os.getloadavg()[0]:.2f} after)")
     for name, value in figures.items():
         print(f"  {name}: {value:,}")
+    if not figures["results played"]:  # the memo off (MTRAIN_RESULT_MEMO): nothing counted
+        print("no result went through the memo of passes: nothing was counted "
+              f"({resultmemo.MEMO_ENV} off, or no result of the embedded reference)")
+        return 1
     return 0
 
 
