@@ -11,9 +11,14 @@ from mtrain.conformance.attribution import _values_only
 
 def test_a_seat_of_blanks_scoring_in_a_round_gone_out_is_a_tile_value() -> None:
     # seat 1 holds [0-0] alone (0 at face value) and scores 50; seat 0 went out, 0 both
-    assert _values_only("a round gone out: round scores [0, 50], the hands left give [0, 0]")
+    breach = "a round gone out: round scores [0, 50], the hands left give [0, 0]"
+    assert _values_only(breach, went_out=0)
     assert _values_only("a round gone out: round scores [0, 7, 50], the hands left give "
-                        "[0, 7, 0]")
+                        "[0, 7, 0]", went_out=0)
+    # the same numbers where seat 1 went out: the seat out scores, who scores is wrong
+    # (signalbox's bug: the last tile laid scored), and so where nobody says who went out
+    assert not _values_only(breach, went_out=1)
+    assert not _values_only(breach)
 
 
 def test_a_single_scoring_seat_off_by_no_whole_factor_is_a_tile_value() -> None:
