@@ -182,20 +182,33 @@ ROUND_SCORES = re.compile(r"round scores \[([0-9, ]*)\], the hands left give \[(
 MATCH = ("MATCH-5", "MATCH-6", "MATCH-4", "MATCH-2", "MATCH-3", "MATCH-1")
 
 
-def _values_only(message: str) -> bool:
+def _values_only(message: str, lowest_free: bool = True, went_out: int | None = None) -> bool:
     """Whether INV-ROUND-SCORE's breach (`message`) gets only some tiles' values wrong:
-    the same seats score nothing on both sides (who scores is the scoring rule's,
-    SCORE-5..7), and the others are not all off by one factor (a hand counted twice is
-    the scoring rule's too): some score right, or each is off by its own amount."""
+    no seat owed a score is given none (who scores is the scoring rule's, SCORE-5..7),
+    and the others are not all off by one whole factor (a hand counted twice is the
+    scoring rule's too): some score right, or each is off by its own amount, or by a
+    factor no count of hands gives. In a round gone out, a seat whose hand is worth
+    nothing (blanks at face value) that scores something while the seat that went out
+    (`went_out`, the mover; unknown: None, and then who scores) still scores nothing has
+    its tiles valued wrongly, not the rule of who scores; and so in a blocked round,
+    unless its lowest hand may score nothing there (`lowest_free`: SCORE-7)."""
     found = ROUND_SCORES.search(message)
     if found is None:
         return False
     got, want = ([int(x) for x in g.split(",") if x.strip()] for g in found.groups())
-    if len(got) != len(want) or got == want or [g == 0 for g in got] != [w == 0 for w in want]:
+    if len(got) != len(want) or got == want:
         return False
+    if any(g == 0 and w != 0 for g, w in zip(got, want, strict=True)):
+        return False  # a seat owed its hand's value scored nothing: who scores
+    worthless = [s for s, (g, w) in enumerate(zip(got, want, strict=True)) if w == 0 and g]
+    if worthless:
+        if message.startswith("a blocked round"):
+            return not lowest_free  # else that nothing may be SCORE-7's
+        return (went_out is not None and 0 <= went_out < len(got) and got[went_out] == 0
+                and went_out not in worthless)
     scoring = [(g, w) for g, w in zip(got, want, strict=True) if w]
     g0, w0 = scoring[0]
-    return any(g * w0 != g0 * w for g, w in scoring)  # not one factor for all
+    return any(g * w0 != g0 * w for g, w in scoring) or g0 % w0 != 0
 
 
 def _reordered(want: Any, got: Any) -> bool:
@@ -617,7 +630,10 @@ class Referee:
             return pick(("MARK-1",), self.rs, self.fx)  # only a pass puts a marker up
         if p.where == "INV-TURN" and asked == "deal" and "drawn tile" in p.message:
             return pick(("DEAL-1",), self.rs, self.fx)  # no turn yet: the deal's state
-        if p.where == "INV-ROUND-SCORE" and _values_only(p.message):
+        mover = before.get("seat") if isinstance(before, Mapping) else None
+        if p.where == "INV-ROUND-SCORE" and _values_only(
+                p.message, lowest_free=catalog().clauses["SCORE-7"].applies(self.rs),
+                went_out=mover if isinstance(mover, int) else None):
             # the right seats score nothing and the others something else: the tiles'
             # values (SCORE-1..4), not the scoring rule that says who scores
             return pick(TILE_VALUES, self.rs, self.fx)

@@ -372,8 +372,20 @@ def setup_problems(exp: Expectation | None, refusal: RefusedSetup,
         return [f"the setup was refused without naming a clause; the rules refuse it by "
                 f"{named} (--require-clauses)"] if require_clauses else []
     if refusal.clause not in exp.refused_setup:
-        return [f"the setup was refused by {refusal.clause}, expected {named}"]
+        return [f"the setup was refused by {refusal.clause}, expected {named}"
+                f"{unknown_clause(refusal.clause)}"]
     return []
+
+
+def unknown_clause(cited: str) -> str:
+    """What to add to a message about a refusal citing `cited`: where the specification
+    has no such clause (a misspelt id, one in lower case), say so and how ids are written;
+    nothing for a clause it has."""
+    if cited in catalog().clauses:
+        return ""
+    same = [c for c in catalog().clauses if c.lower() == cited.strip().lower()]
+    return (f"; {cited} is no clause of the specification: an id is written as `mtrain "
+            f"explain` prints it, in capitals ({same[0] if same else 'TRAIN-4'})")
 
 
 def play(fx: Fixture, rs: Ruleset, impl: Implementation, rj: JSON | None = None,
@@ -613,7 +625,8 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                                 f"refuse it by {named} (--require-clauses)")
                 charge(clauses[0])
             elif e.clause is not None and e.clause not in clauses:
-                problems.append(f"`{text}` refused by {e.clause}, expected {named}")
+                problems.append(f"`{text}` refused by {e.clause}, expected {named}"
+                                f"{unknown_clause(e.clause)}")
                 if not (seen and _draws(text) and e.clause == "TURN-1"):  # as above
                     charge((_closed_cover(referee, None, text, e.clause) if referee else None)
                            or clauses[0])
