@@ -98,6 +98,26 @@ def test_a_start_timeout_that_is_no_time_is_refused(
         f"seconds: '{value}' (see 'mtrain {command} --help')")
 
 
+def test_the_pytest_plugin_bounds_the_start_by_a_start_timeout_of_its_own(
+        tmp_path: Path) -> None:
+    # the plugin bounded the hello by --mtrain-timeout: a slow start meant a long bound on
+    # every request; --mtrain-start-timeout was refused as an unknown argument (exit 4)
+    from test_robust_s45 import run_pytest
+
+    fixtures = Path(__file__).parent / "data" / "fixtures" / "basic"
+    ran = run_pytest(tmp_path, "--mtrain-impl", shlex.join(SILENT), "--mtrain-fixtures",
+                     str(fixtures), "--mtrain-variant", "pagat", "--mtrain-timeout", str(FAR),
+                     "--mtrain-start-timeout", "0.2")
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert "while starting: no answer to the hello request within 0.2 s (--start-timeout)" \
+        in ran.stdout
+    helped = run_pytest(tmp_path, "--help")
+    said = " ".join(helped.stdout.split())  # as pytest wraps it
+    assert ("--mtrain-start-timeout=SECONDS for the hello that opens each process of the "
+            "implementation, which waits on its start: a JVM or a large runtime needs more "
+            "than a request (default 60)") in said, helped.stdout
+
+
 # --- a killed process: no fixed wait, and nothing of it left running -------------------------
 
 # writes its last words on stderr, starts a daemon in a session of its own that holds
