@@ -27,6 +27,9 @@ from mtrain.conformance.stderr_ring import StderrRing
 POLL = 0.05
 """While waiting for an answer, how often to look whether the program is still alive
 (a program that exits may leave a child holding its stdout, so no end of file comes)."""
+KILL_WAIT = 5.0
+"""Seconds a killed program has to exit before it is left unreaped (one stuck in the
+kernel, uninterruptible); a kill is woken by the exit itself, never by this bound."""
 
 
 class Interrupted(KeyboardInterrupt):
@@ -335,6 +338,26 @@ class ChildProcess:
             if exited is not None:
                 exited.close()
 
+    def end(self) -> int | None:
+        """Kill the program and its group, reap it, and say how it had ended when the
+        harness found it gone (its stdout at an end, its stdin broken): its exit code
+        (negative: the signal), or None if it still ran, closed its stdout and ended by
+        the kill. Nothing is waited for before the kill: a program still running with its
+        stdout closed can answer nothing more (a one-second wait for it to exit cost each
+        such process a second), and one already on its way out keeps its own code (the
+        system drops a signal sent to a process that is exiting)."""
+        if self.killed:
+            return self.popen.returncode
+        code = self._status()
+        self.kill()
+        if code is None:
+            code = self.popen.returncode
+            # ours, or sent by another at the same moment: either way it ran on with its
+            # stdout closed until a kill
+            if code == -signal.SIGKILL:
+                return None
+        return code
+
     def alive(self) -> bool:
         return self._status() is None
 
@@ -365,8 +388,11 @@ class ChildProcess:
             except (ProcessLookupError, PermissionError):
                 with contextlib.suppress(OSError):
                     self.popen.kill()
+            # woken by the exit (a pidfd), then reaped; Popen.wait(5) slept in steps of
+            # up to 50 ms, which were most of a kill's cost
+            self.exit_code(KILL_WAIT)
             with contextlib.suppress(subprocess.TimeoutExpired):
-                self.popen.wait(5)
+                self.popen.wait(0)
             if self._held_elsewhere():
                 kill_escaped(self._pipes)
             with _LIVE_LOCK:

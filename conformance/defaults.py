@@ -8,6 +8,10 @@ DEFAULT_TIMEOUT = 10.0
 DEFAULT_START_TIMEOUT = 60.0
 """Seconds a program has to start and answer its hello (--start-timeout): a JVM or a large
 runtime at load takes seconds, and raising --timeout for it slowed every hang found later."""
+START_HELP = ("for the hello that opens each process of the implementation, which waits on "
+              "its start: a JVM or a large runtime needs more than a request (default "
+              f"{DEFAULT_START_TIMEOUT:g})")
+"""What --start-timeout (and the pytest plugin's --mtrain-start-timeout) is, as --help says."""
 SITUATIONS = 700
 """Situations from play per conform run, shared among its rule sets
 (selection.situation_count)."""

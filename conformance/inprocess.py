@@ -331,7 +331,7 @@ class _Host:
                 continue
             what = (f"did not start a worker within {self._start:g} s{self._named}"
                     if line is _LATE
-                    else describe_exit(proc.exit_code(0)) + " while starting")
+                    else describe_exit(proc.end()) + " while starting")
             self._drop()
             self._failed_starts += 1
             self._last_failure = what
@@ -363,7 +363,7 @@ class _Host:
                 os.kill(worker, signal.SIGKILL)
 
     def _lost(self, proc: ChildProcess, name: str) -> ImplementationCrashed:
-        code = proc.exit_code(1.0)
+        code = proc.end()
         self._drop()
         return ImplementationCrashed(
             f"the adapter's host process {describe_exit(code)} during {name}()",

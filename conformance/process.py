@@ -498,7 +498,7 @@ class ProcessImplementation:
             answer = decode(line)
         except ProtocolError as e:
             if not line.endswith(b"\n"):  # its output ended in the middle of a line
-                code = proc.exit_code(1.0)
+                code = proc.end()
                 self._drop(proc)
                 raise ImplementationCrashed(
                     f"the implementation {describe_exit(code)} in the middle of its answer "
@@ -591,7 +591,7 @@ class ProcessImplementation:
         return self._first_id <= got < rid
 
     def _crashed(self, proc: ChildProcess, kind: str) -> ImplementationCrashed:
-        code = proc.exit_code(1.0)
+        code = proc.end()  # its stdout closed: nothing more comes of waiting (see end)
         self._drop(proc)
         return ImplementationCrashed(
             f"the implementation {describe_exit(code)}, before answering the {kind} request",

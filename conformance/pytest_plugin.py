@@ -12,8 +12,10 @@ they are counted once in the header, with the reasons, so that the session's res
 the conformance result (an `unsupported` answer at run time is still a skip). Options:
 --mtrain-fixtures PATH (default: the shipped corpus), --mtrain-variant V (repeatable),
 --mtrain-situations N (situations from play, as `mtrain conform --situations`),
---mtrain-timeout SECONDS. Without --mtrain-adapter or --mtrain-impl the plugin does
-nothing. It is registered under the pytest11 entry point "mtrain".
+--mtrain-timeout SECONDS (per request), --mtrain-start-timeout SECONDS (the hello that
+opens each process, which waits on its start; as `mtrain conform --start-timeout`).
+Without --mtrain-adapter or --mtrain-impl the plugin does nothing. It is registered under
+the pytest11 entry point "mtrain".
 """
 
 from __future__ import annotations
@@ -25,7 +27,12 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from mtrain.conformance.defaults import DEFAULT_TIMEOUT, SITUATIONS_MAX
+from mtrain.conformance.defaults import (
+    DEFAULT_START_TIMEOUT,
+    DEFAULT_TIMEOUT,
+    SITUATIONS_MAX,
+    START_HELP,
+)
 
 if TYPE_CHECKING:
     from mtrain.conformance.pool import Runner
@@ -34,7 +41,8 @@ if TYPE_CHECKING:
 
 
 def _seconds(text: str) -> float:
-    """--mtrain-timeout: a time a request can take, as `mtrain conform --timeout` reads it
+    """--mtrain-timeout and --mtrain-start-timeout: a time a request or a start can take, as
+    `mtrain conform --timeout` reads it
     (float() took nan, which failed the hello with a ValueError, and 0 or -1, which timed
     out every request; 0 was read as the default)."""
     import argparse
@@ -76,7 +84,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     "700 shared among the rule sets, none with --mtrain-fixtures)")
     group.addoption("--mtrain-timeout", metavar="SECONDS", type=_seconds,
                     default=DEFAULT_TIMEOUT,
-                    help="per request (default 10)")
+                    help=f"per request (default {DEFAULT_TIMEOUT:g})")
+    # the hello waits on the program's start: bounded by --mtrain-timeout, a JVM's start
+    # made every request's bound as long, and every hang as slow to find
+    group.addoption("--mtrain-start-timeout", metavar="SECONDS", type=_seconds,
+                    default=DEFAULT_START_TIMEOUT, help=START_HELP)
 
 
 class _State:
@@ -128,6 +140,7 @@ def pytest_configure(config: pytest.Config) -> None:
     args = argparse.Namespace(
         impl=impl, adapter=adapter, fixtures=fixtures_path, pattern=None,
         timeout=config.getoption("mtrain_timeout"),
+        start_timeout=config.getoption("mtrain_start_timeout"),
         variant=config.getoption("mtrain_variant"))
     try:
         if fixtures_path is not None and not Path(fixtures_path).exists():

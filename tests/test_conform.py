@@ -131,8 +131,10 @@ def test_stderr_only_times_out_and_shows_what_it_wrote(
         capsys: pytest.CaptureFixture[str]) -> None:
     # every hello times out (three starts): the timeout is what the test costs, and it must
     # leave the program time to start, drain its chatter and read the hello on a loaded
-    # machine (0.5 s once did not)
-    rc, report = conform(capsys, "--impl", broken("stderr_only.py"), "--timeout", "2")
+    # machine (0.5 s once did not); the hello's bound is --start-timeout (60 s by default:
+    # three starts cost 180 s)
+    rc, report = conform(capsys, "--impl", broken("stderr_only.py"), "--timeout", "2",
+                         "--start-timeout", "2")
     assert rc == 1
     assert report["summary"]["timeout"] == TOTAL
     assert '"note": "on stderr"' in report["results"][0]["stderr"]

@@ -21,7 +21,11 @@ import pytest
 
 from mtrain.cli import main
 from mtrain.conformance.child import ChildProcess
-from mtrain.conformance.process import ImplementationTimeout, ProcessImplementation
+from mtrain.conformance.process import (
+    ImplementationCrashed,
+    ImplementationTimeout,
+    ProcessImplementation,
+)
 
 FAR = 120
 """A bound on a wait for an event (a process's exit), far above the need: it only keeps a
@@ -98,6 +102,26 @@ def test_a_start_timeout_that_is_no_time_is_refused(
         f"seconds: '{value}' (see 'mtrain {command} --help')")
 
 
+def test_the_pytest_plugin_bounds_the_start_by_a_start_timeout_of_its_own(
+        tmp_path: Path) -> None:
+    # the plugin bounded the hello by --mtrain-timeout: a slow start meant a long bound on
+    # every request; --mtrain-start-timeout was refused as an unknown argument (exit 4)
+    from test_robust_s45 import run_pytest
+
+    fixtures = Path(__file__).parent / "data" / "fixtures" / "basic"
+    ran = run_pytest(tmp_path, "--mtrain-impl", shlex.join(SILENT), "--mtrain-fixtures",
+                     str(fixtures), "--mtrain-variant", "pagat", "--mtrain-timeout", str(FAR),
+                     "--mtrain-start-timeout", "0.2")
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert "while starting: no answer to the hello request within 0.2 s (--start-timeout)" \
+        in ran.stdout
+    helped = run_pytest(tmp_path, "--help")
+    said = " ".join(helped.stdout.split())  # as pytest wraps it
+    assert ("--mtrain-start-timeout=SECONDS for the hello that opens each process of the "
+            "implementation, which waits on its start: a JVM or a large runtime needs more "
+            "than a request (default 60)") in said, helped.stdout
+
+
 # --- a killed process: no fixed wait, and nothing of it left running -------------------------
 
 # writes its last words on stderr, starts a daemon in a session of its own that holds
@@ -156,6 +180,53 @@ def test_the_exit_code_is_waited_for_until_the_program_exits(tmp_path: Path) -> 
         assert proc.exit_code(FAR) == 5
     finally:
         proc.kill()
+
+
+# tells its pid on stderr, closes its stdout before answering its hello, and runs on until
+# its stdin ends (which never comes: the harness kills it)
+CLOSES_STDOUT = ("import os, sys; print(os.getpid(), file=sys.stderr, flush=True); "
+                 "os.close(1); sys.stdin.buffer.read()")
+
+
+def test_a_program_that_closed_its_stdout_is_killed_with_no_wait_for_its_exit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # its exit was waited for a second (exit_code(1.0)) before the kill, for each process:
+    # one that closed its stdout and runs on does not exit by itself
+    waits: list[tuple[float, bool]] = []
+    exit_code = ChildProcess.exit_code
+
+    def spy(self: ChildProcess, wait: float) -> int | None:
+        waits.append((wait, self.killed))
+        return exit_code(self, wait)
+
+    monkeypatch.setattr(ChildProcess, "exit_code", spy)
+    with ProcessImplementation([sys.executable, "-c", CLOSES_STDOUT], timeout=FAR,
+                               start_timeout=FAR) as impl, \
+            pytest.raises(ImplementationCrashed) as info:
+        impl.start()
+    assert info.value.message == (
+        "while starting: the implementation closed its stdout while still running, before "
+        "answering the hello request")
+    assert [wait for wait, killed in waits if wait > 0 and not killed] == []
+    pid = int(info.value.stderr.split()[0])
+    with pytest.raises(ChildProcessError):  # killed and reaped: no longer a child of ours
+        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG)
+
+
+@pytest.mark.parametrize("program, said", [
+    ("import os; os._exit(3)", "exited with code 3"),
+    ("import sys; sys.exit(4)", "exited with code 4"),
+    ("import os, signal; os.kill(os.getpid(), signal.SIGTERM)", "was killed by SIGTERM"),
+])
+def test_a_program_on_its_way_out_keeps_its_own_exit_code(program: str, said: str) -> None:
+    # its stdout ends a moment before it has exited: the kill that follows at once (no wait)
+    # is dropped by the system for a process already exiting, so the code is its own
+    with ProcessImplementation([sys.executable, "-c", program], timeout=FAR,
+                               start_timeout=FAR) as impl, \
+            pytest.raises(ImplementationCrashed) as info:
+        impl.start()
+    assert info.value.message == (
+        f"while starting: the implementation {said}, before answering the hello request")
 
 
 # --- -k: a part of an id or a glob of a whole id; one matching nothing refused ---------------

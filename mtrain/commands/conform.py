@@ -38,6 +38,7 @@ from mtrain.conformance.defaults import (
     SITUATIONS,
     SITUATIONS_MAX,
     SITUATIONS_MIN,
+    START_HELP,
 )
 from mtrain.conformance.gc_freeze import paused
 from mtrain.conformance.report import FORMATS
@@ -86,9 +87,7 @@ def register(sub: Any) -> None:
     p.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
                    metavar="SECONDS", help=f"per request (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--start-timeout", type=positive_float, default=DEFAULT_START_TIMEOUT,
-                   metavar="SECONDS", help="for the hello that opens each process of the "
-                   "implementation, which waits on its start: a JVM or a large runtime "
-                   f"needs more than a request (default {DEFAULT_START_TIMEOUT:g})")
+                   metavar="SECONDS", help=START_HELP)
     p.add_argument("--jobs", "-j", type=job_count, default=1, metavar="N",
                    help="N implementation processes at once (for --adapter, N worker "
                    "processes)")

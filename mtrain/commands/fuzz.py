@@ -17,7 +17,7 @@ from mtrain.commands.arguments import (
     integer,
     positive_float,
 )
-from mtrain.conformance.defaults import DEFAULT_START_TIMEOUT, FOLLOW, FUZZ_OUT
+from mtrain.conformance.defaults import DEFAULT_START_TIMEOUT, FOLLOW, FUZZ_OUT, START_HELP
 from mtrain.conformance.untrusted import one_line, shown
 
 if TYPE_CHECKING:
@@ -85,9 +85,7 @@ def register(sub: Any) -> None:
     p.add_argument("--timeout", type=decimal, metavar="SECONDS",
                    help="per request to --impl or --adapter (default: as for conform)")
     p.add_argument("--start-timeout", type=positive_float, default=DEFAULT_START_TIMEOUT,
-                   metavar="SECONDS", help="for the hello that opens each process of the "
-                   "implementation, which waits on its start (default "
-                   f"{DEFAULT_START_TIMEOUT:g})")
+                   metavar="SECONDS", help=START_HELP)
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.set_defaults(func=run)
 

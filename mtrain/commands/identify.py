@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mtrain.commands.arguments import positive_float
-from mtrain.conformance.defaults import DEFAULT_START_TIMEOUT, DEFAULT_TIMEOUT
+from mtrain.conformance.defaults import DEFAULT_START_TIMEOUT, DEFAULT_TIMEOUT, START_HELP
 
 if TYPE_CHECKING:
     from mtrain.conformance.identify import IdentifyInterrupted, OptionFinding
@@ -31,9 +31,7 @@ def register(sub: Any) -> None:
     p.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
                    metavar="SECONDS", help=f"per request (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--start-timeout", type=positive_float, default=DEFAULT_START_TIMEOUT,
-                   metavar="SECONDS", help="for the hello that opens each process of the "
-                   "implementation, which waits on its start (default "
-                   f"{DEFAULT_START_TIMEOUT:g})")
+                   metavar="SECONDS", help=START_HELP)
     p.set_defaults(func=run)
 
 
