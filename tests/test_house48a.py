@@ -7,21 +7,26 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
 import yaml
+from calibration import Served
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
+from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
 from mtrain.conformance.fuzz.judge import Probe
 from mtrain.conformance.fuzz.rejudge import Judge
 from mtrain.conformance.fuzz.reproducer import check
 from mtrain.conformance.fuzz.rulesets import context, declared_context
+from mtrain.conformance.identify import identify
 from mtrain.conformance.identify.found import OptionFinding
-from mtrain.conformance.identify.measure import Deals
+from mtrain.conformance.identify.measure import Deals, ruleset_of
 from mtrain.conformance.identify.run import _as_declared
 from mtrain.conformance.identify.solve import Solution
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import OTHER, Ruleset
 
 LEANING = "heaviest-in-hand"
+CAT = catalog()
 
 
 def rules_file(tmp_path: Path, name: str, **options: object) -> str:
@@ -190,3 +195,33 @@ def test_totals_that_drop_the_carried_ones_show_beside_a_miscounted_round() -> N
     assert _going_out(replaced=True) == ["round end: INV-ROUND-SCORE", "round end: scores"]
     # totals that add up, however wrong the round's scores: the one bug, one finding
     assert _going_out(replaced=False) == ["round end: INV-ROUND-SCORE"]
+
+
+class LeadGoesRight(Served):
+    """Plays `rs` but for the lead, which goes one seat to the right each round: round r
+    starts at seat (n - r) mod n (layover's house rule 1, which no known value gives)."""
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        state = super().deal(ruleset, players, round, order, draw)
+        seat = (players - round) % players
+        return {**state, "seat": seat, "starter": seat}
+
+
+@pytest.mark.slow  # identify over 9 fixtures and its situations from play, ~4 CPU s
+def test_likely_bugs_follow_the_seat_written_other_on_the_deals() -> None:
+    """identify wrote `starting_seat: other` on the deals after the fixtures had leaned
+    to a known seat (_seat_measured), but listed as likely bugs the fixtures that known
+    seat leaves unexplained (seat-007 and seat-009 here; about 40 on layover with its
+    bugs off): fixtures the seat written `other` decides, no bug of an engine with
+    none."""
+    rs = ruleset_of(CAT, {**dict(CAT.ruleset("pagat").choices),
+                          "engine_procedure": "set-aside", "starting_seat": "rotate"},
+                    None, "lead-right")
+    fixtures = [fx for fx in load_corpus(FIXTURE_ROOT / "seats")[0]
+                if fx.id.startswith("seat-00")]
+    assert len(fixtures) == 9
+    found = identify(LeadGoesRight(rs), fixtures)
+    seat = found.finding("starting_seat")
+    assert (seat.value, seat.status) == (OTHER, "other")
+    assert found.unexplained == []

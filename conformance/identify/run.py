@@ -28,7 +28,7 @@ from mtrain.conformance.adapter import Implementation
 from mtrain.conformance.fixture import Fixture, load_corpus
 from mtrain.conformance.identify import shared, solve
 from mtrain.conformance.identify.cells import Piece, corpus_pieces, narrowed
-from mtrain.conformance.identify.conclude import Until, _conclude
+from mtrain.conformance.identify.conclude import Until, _conclude, unexplained
 from mtrain.conformance.identify.found import Identification as Identification
 from mtrain.conformance.identify.found import Observation as Observation
 from mtrain.conformance.identify.found import OptionFinding as OptionFinding
@@ -186,6 +186,8 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
         best, findings, problems = found
         problems = [*problems, *shared.problems(observations)]
         findings = _as_declared(best, findings, declared, deals)
+        # the likely bugs of what is written, `other` where _as_declared wrote it
+        best.violated = unexplained(model, soft, best.values, best.violated)
         rs = _ruleset(cat, space, best.values, deals, own)
         return Identification(rs, findings, best.violated, len(telling), len(telling),
                               time.perf_counter() - started,
