@@ -214,6 +214,9 @@ def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model
     if not shown or not against:
         return f
     clauses = sorted({c for fid in against for c in speaks.get(fid, frozenset()) & own})
+    fewer = None
+    if f.value != OTHER:  # the other reading: what it needs read as bugs (_fewer_bugs)
+        fewer = _fewer_bugs(f.option, f.value, best, solver, model, against)
     return OptionFinding(f.option, f.value, "contradicted", f.margin, [
         f"{told}, {len(against)} of the same clauses "
         f"({', '.join(clauses)}) contradict{'s' if len(against) == 1 else ''} it "
@@ -221,4 +224,24 @@ def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model
         f"{' ...' if len(against) > 3 else ''}): a bug in {', '.join(clauses)} the engine "
         f"makes on every such table, or a rule of its own"],
         # what else it may be: the value's rival, or (the value kept) a rule of its own
-        [value] if value != f.value else [OTHER])
+        [value] if value != f.value else [OTHER], fewer)
+
+
+def _fewer_bugs(option: str, value: str, best: Solution, solver: Solver, model: Model,
+                against: Sequence[str]) -> tuple[str, tuple[str, ...], tuple[str, ...]] | None:
+    """The best reading without `value` (any other value of `option`, the rest free:
+    rules of their own where the fixtures show them), where it leaves fewer fixtures
+    unexplained than the fixtures of the option's clauses that contradict `value`
+    (`against`): its value, the fixtures it reads as bugs, and `against`. The answer
+    chose `value` then not for the fixtures but for the price of the rules of one's own
+    the other reading needs (trestle, its bugs on: `doubles: ordinary`, contradicted by 7
+    fixtures, won over open doubles with 2 bugs because a double that ends the turn makes
+    its follow-up and double-order rules, both its own, nobody's business). None where
+    the answer's reading needs no more."""
+    rival = solver.solve([z3.Not(model.eq(option, value))], ties=True)
+    if rival is None:
+        return None
+    bugs_needed = tuple(sorted(set(rival.violated) - set(best.violated)))
+    if len(bugs_needed) >= len(against):
+        return None
+    return rival.values[option], bugs_needed, tuple(against)

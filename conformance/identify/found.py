@@ -46,6 +46,10 @@ class OptionFinding:
     margin: int
     evidence: list[str]  # what shows it: a measurement, or the fixtures that rule out the rest
     alternatives: list[str] = field(default_factory=list)
+    fewer_bugs: tuple[str, tuple[str, ...], tuple[str, ...]] | None = None
+    """A known value found though fixtures of its clauses contradict it, where another
+    reading leaves fewer fixtures unexplained: (that reading's value, the fixtures it
+    reads as bugs, those that contradict the value found), conclude.py's _readings."""
 
 
 @dataclass

@@ -188,6 +188,7 @@ class Dealer:
         # how the last deal broke (FAILURES: it crashed, hung or answered no answer), if
         # it did: unlike a refusal, `unsupported` or an error answer, no word on the deal
         self.broke: str | None = None
+        self.answered = False  # some deal was answered otherwise than `unsupported`
 
     def deal(self, rs: Ruleset, players: int, round_no: int, order: list[str],
              probing: bool = False) -> Any:
@@ -223,6 +224,7 @@ class Dealer:
                     self.impl.probing = was
         state, why, *drawn = self.asked[key]
         self.refused, self.unsupported = why == "refused", why == "unsupported"
+        self.answered = self.answered or not self.unsupported
         self.broke = why.removeprefix("broke: ") if why.startswith("broke: ") else None
         self.drawn = drawn[0] if drawn else None
         return state
@@ -255,35 +257,47 @@ counts first, then every count a table may list (an engine for 5 to 8 players re
 2 to 4, DEAL-7, and was found to deal nothing: its set and table were then guessed)."""
 
 
-def find_set(dealer: Dealer, space: Space, base: Mapping[str, str]) -> tuple[
-        str | None, Ruleset | None, bool]:
+def find_set(dealer: Dealer, space: Space, base: Mapping[str, str],
+             declared: Ruleset | None = None) -> tuple[str | None, Ruleset | None, bool]:
     """The tile set the engine deals, and a rule set it deals under (its set, with a
     procedure whose pool it accepts), trying the base's set and procedure first; and
     whether its deals lose tiles: where no deal is whole, one whose only fault is tiles
     missing still shows the set by its highest number (tender's boneyard one short made
-    every deal "not a deal of the set", and identify named double-8, likely and wrong)."""
+    every deal "not a deal of the set", and identify named double-8, likely and wrong).
+    Every set and procedure is first offered, at each count, the tables of their own of the
+    sizes the known tables (and the declared one) give there; only where some deal was
+    answered otherwise than `unsupported` is every other size offered: an engine that
+    says `unsupported` to all of those deals says nothing more to the rest (it was asked
+    11,021 deals, 3,402 now, before identify stopped on it: run.py)."""
     sets = sorted(space.options["tile_set"], key=lambda v: v != base.get("tile_set"))
     procedures = sorted(space.options["engine_procedure"],
                         key=lambda v: v != base.get("engine_procedure"))
-    for lossy in (False, True):  # deals that lose tiles only where no deal is whole
-        tops: set[int] = set()
-        first: Ruleset | None = None
+    first: Ruleset | None = None
+    tops: set[int] = set()
+    lossy = False
+    # deals that lose tiles only where no deal is whole; every size only where some deal
+    # of the known sizes was answered at all
+    for lossy, known in ((False, True), (False, False), (True, False)):
         for tile_set, procedure in itertools.product(sets, procedures):
-            found = _dealt_under(dealer, space, base, tile_set, procedure, lossy)
+            found = _dealt_under(dealer, space, base, tile_set, procedure, lossy, known,
+                                 declared)
             if found is not None:
                 tops.add(found[0])
                 first = first or found[1]
                 break
-        if first is not None:
+        if first is not None or not dealer.answered:
             break
     names = [v for v, n in highest_numbers().items() if tops == {n}]
     return (names[0] if len(names) == 1 else None), first, lossy
 
 
 def _dealt_under(dealer: Dealer, space: Space, base: Mapping[str, str], tile_set: str,
-                 procedure: str, lossy: bool) -> tuple[int, Ruleset] | None:
+                 procedure: str, lossy: bool, known: bool = False,
+                 declared: Ruleset | None = None) -> tuple[int, Ruleset] | None:
     """The highest number dealt and the rule set, where the engine deals a pool of
-    `tile_set` under `procedure` (FIRST_COUNTS tried in turn); None if it deals none."""
+    `tile_set` under `procedure` (FIRST_COUNTS tried in turn, each offered tables of its
+    own where the rules' is `unsupported`: with `known`, those of the sizes a known or the
+    declared table gives alone); None if it deals none."""
     values = space.complete({"tile_set": frozenset([tile_set]),
                              "engine_procedure": frozenset([procedure])}, base)
     if values is None:
@@ -293,8 +307,10 @@ def _dealt_under(dealer: Dealer, space: Space, base: Mapping[str, str], tile_set
     n = highest(tile_set)
     order = pool(n, n if procedure == "set-aside" else None)
     for players in FIRST_COUNTS:
-        state = dealer.deal_own(rs, players, order, sizes(space, players, len(order)),
-                                {}, probing=True)
+        offered = sizes(space, players, len(order), declared)
+        if known:  # the sizes the known tables give (and the declared one) alone
+            offered = offered[:len(known_sizes(space, players, declared))]
+        state = dealer.deal_own(rs, players, order, offered, {}, probing=True)
         if state is not None and possible_deal(state, n, players, lossy) is None:
             return _top([_canonical(t) for t in _tiles(state) or []]), rs
     return None
@@ -363,12 +379,18 @@ def sizes(space: Space, players: int, tiles: int, declared: Ruleset | None = Non
           ) -> list[int]:
     """The hand sizes to try for `players` from a pool of `tiles`: those the known tables
     (named, the example files', the declared one) give first, then every other."""
+    likely = known_sizes(space, players, declared)
+    return [*likely, *(h for h in range(1, tiles // players + 1) if h not in likely)]
+
+
+def known_sizes(space: Space, players: int, declared: Ruleset | None = None) -> list[int]:
+    """The hand sizes the known tables (named, the example files', the declared one) give
+    `players`, in order."""
     tables = [v.table for v in space.cat.options["hand_sizes"].values.values()]
     tables += [ex.hand_table for ex in space.cat.examples.values()]
     if declared is not None:
         tables.append(declared.hand_table)
-    likely = sorted({h for table in tables for n, h in table if n == players})
-    return [*likely, *(h for h in range(1, tiles // players + 1) if h not in likely)]
+    return sorted({h for table in tables for n, h in table if n == players})
 
 
 def _designs(n: int, players: int, size: int) -> list[tuple[int, list[str]]]:
@@ -592,7 +614,7 @@ def measure(impl: Any, space: Space, base: Mapping[str, str],
     `deals`: filled in as measured, so that an interrupt leaves what was measured."""
     dealer = Dealer(impl)
     deals = deals if deals is not None else Deals()
-    tile_set, rs, lossy = find_set(dealer, space, base)
+    tile_set, rs, lossy = find_set(dealer, space, base, declared)
     if rs is None:
         return deals, None
     if tile_set is not None and tile_set != rs["tile_set"]:

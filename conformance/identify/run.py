@@ -32,6 +32,7 @@ from mtrain.conformance.identify.conclude import Until, _conclude, unexplained
 from mtrain.conformance.identify.found import Identification as Identification
 from mtrain.conformance.identify.found import Observation as Observation
 from mtrain.conformance.identify.found import OptionFinding as OptionFinding
+from mtrain.conformance.identify.found import counted
 from mtrain.conformance.identify.from_play import ROUNDS, _situations
 from mtrain.conformance.identify.interrupted import IdentifyInterrupted, measured_so_far
 from mtrain.conformance.identify.measure import Deals, measure
@@ -49,7 +50,7 @@ from mtrain.conformance.identify.observe import observe as observe
 from mtrain.conformance.identify.observe import tables_had
 from mtrain.conformance.identify.pins import _values_with_bugs
 from mtrain.conformance.identify.solve import NO_OTHER, Model, Solution, constraint, moment_options
-from mtrain.conformance.identify.tables import asked_alike, per_table
+from mtrain.conformance.identify.tables import asked_alike, once_each, per_table
 from mtrain.conformance.identify.watch import EngineFailed, Watched
 from mtrain.conformance.partition import Partition
 from mtrain.spec.catalog import catalog
@@ -178,7 +179,13 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
         kept = [(solve.read_as_bug(model, c, dropped.get(fid, ())), fid) for c, fid in soft]
         return _conclude(model, kept, fixed, region, judged, space, own, deals,
                          observations, parts, until)
-    found = _values_with_bugs(concluded, allowed, space, declared, observations, parts)
+    def weighed_whole(
+            ) -> tuple[Solution, list[OptionFinding], list[str]]:
+        """The answer with its values with bugs (pins.py), read again where a value it
+        found won on the price of the rules of one's own another reading needs (_fewer)."""
+        return _fewer(lambda region: _values_with_bugs(
+            concluded, region, space, declared, observations, parts), allowed, space)
+    found = weighed_whole()
     situations = 0
 
     def result() -> Identification:
@@ -188,8 +195,11 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
         findings = _as_declared(best, findings, declared, deals)
         # the likely bugs of what is written, `other` where _as_declared wrote it
         best.violated = unexplained(model, soft, best.values, best.violated)
+        # a fixture asked under two tables is one fixture: listed once, by its corpus id
+        findings = [dataclasses.replace(f, evidence=once_each(f.evidence)) for f in findings]
         rs = _ruleset(cat, space, best.values, deals, own)
-        return Identification(rs, findings, best.violated, len(telling), len(telling),
+        return Identification(rs, findings, once_each(best.violated), len(telling),
+                              len(telling),
                               time.perf_counter() - started,
                               dict(deals.table) if deals.table else None, declared,
                               sent.name, base_name, problems, watched.summary(),
@@ -216,7 +226,7 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
         observations += seen
         now[:] = ["weighing the situations played", 0, 0]
         soft += weighed(seen)
-        found = _values_with_bugs(concluded, allowed, space, declared, observations, parts)
+        found = weighed_whole()
         situations += len(more)  # weighed in `found` now
     return result()
 
@@ -250,6 +260,47 @@ def _seat_measured(best: Solution, findings: list[OptionFinding], declared: Rule
                     f"in {said}'s clause on every deal"], [said])
         out.append(f)
     return out
+
+
+Found = tuple[Solution, list[OptionFinding], list[str]]
+
+
+def _fewer(conclude: Callable[[Region], Found], allowed: Region, space: Space) -> Found:
+    """The answer, read again without a known value that fixtures of its clauses
+    contradict, where that reading leaves fewer fixtures unexplained than contradict the
+    value (findings._fewer_bugs): a value must not win on the price of the rules of one's
+    own the other reading needs (PRIOR_OTHER each), explaining for free what that reading
+    calls bugs. The option is then at most `likely`, both readings in its evidence."""
+    region: Region = dict(allowed)
+    found = conclude(region)
+    notes: dict[str, str] = {}
+    for _ in range(2):  # (a second value of another option at most)
+        f = next((f for f in found[1] if f.fewer_bugs is not None
+                  and f.option not in notes), None)
+        if f is None or f.fewer_bugs is None:
+            break
+        _, bugs, against = f.fewer_bugs
+        region[f.option] = frozenset([*region.get(f.option, space.options[f.option]), *(
+            [OTHER] if f.option not in NO_OTHER else [])]) - {f.value}
+        notes[f.option] = (
+            f"(the fixtures' other reading, {f.option}: {f.value}, is contradicted by "
+            f"{counted(len(against))} of its clauses ({', '.join(against[:3])}"
+            f"{' ...' if len(against) > 3 else ''}); this one leaves "
+            f"{counted(len(bugs))} unexplained ({', '.join(bugs[:3])}"
+            f"{' ...' if len(bugs) > 3 else ''}), and rules of the engine's own where "
+            "the fixtures show them)")
+        found = conclude(region)
+    if not notes:
+        return found
+    best, findings, problems = found
+    out = []
+    for f in findings:
+        if f.option in notes:
+            f = dataclasses.replace(
+                f, status="likely" if f.status == "sure" else f.status,
+                evidence=[*f.evidence, notes[f.option]])
+        out.append(f)
+    return best, out, problems
 
 
 def _as_declared(best: Solution, findings: list[OptionFinding],

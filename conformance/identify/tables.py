@@ -20,6 +20,7 @@ deals nothing, or starts a round at a seat no known value gives).
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -81,6 +82,21 @@ def asked_again(fx: Fixture) -> bool:
     """Whether `fx` is a copy per_table made (a corpus id holds no space): the same
     fixture asked under another table, never a check of its own towards `sure`."""
     return " (" in fx.id
+
+
+def once_each(ids: Sequence[str]) -> list[str]:
+    """`ids` with each copy per_table made named by its fixture's corpus id, each id once,
+    in the order first met: a report lists a fixture once, however many tables it was
+    asked under (a failure on two tables is one fixture failing)."""
+    out: dict[str, None] = {}
+    for fid in ids:
+        copy = COPY.match(fid)  # (evidence in words, which `ids` may hold, is kept as is)
+        out.setdefault(copy[1] if copy else fid, None)
+    return list(out)
+
+
+COPY = re.compile(r"^(\S+) \([a-z_]+: [^()]*\)$")
+"""A copy's id as per_table names it: the corpus id (no space), the option and values."""
 
 
 def per_table(fixtures: Sequence[Fixture], parts: dict[str, list[Piece]], sent: Ruleset,
