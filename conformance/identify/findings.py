@@ -229,7 +229,7 @@ def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model
 
 def _fewer_bugs(option: str, value: str, best: Solution, solver: Solver, model: Model,
                 against: Sequence[str]) -> tuple[str, tuple[str, ...], tuple[str, ...]] | None:
-    """The best reading without `value` (any other value of `option`, the rest free:
+    """The best reading without `value` (another known value of `option`, the rest free:
     rules of their own where the fixtures show them), where it leaves fewer fixtures
     unexplained than the fixtures of the option's clauses that contradict `value`
     (`against`): its value, the fixtures it reads as bugs, and `against`. The answer
@@ -238,7 +238,10 @@ def _fewer_bugs(option: str, value: str, best: Solution, solver: Solver, model: 
     fixtures, won over open doubles with 2 bugs because a double that ends the turn makes
     its follow-up and double-order rules, both its own, nobody's business). None where
     the answer's reading needs no more."""
-    rival = solver.solve([z3.Not(model.eq(option, value))], ties=True)
+    # (a known value: `other` would read the fixtures against `value` as a rule of its
+    # own, the bugs the comparison is about; the rest free)
+    rival = solver.solve([z3.Not(model.eq(option, value)), z3.Not(model.eq(option, OTHER))],
+                         ties=True)
     if rival is None:
         return None
     bugs_needed = tuple(sorted(set(rival.violated) - set(best.violated)))

@@ -280,8 +280,8 @@ def _fewer(conclude: Callable[[Region], Found], allowed: Region, space: Space) -
         if f is None or f.fewer_bugs is None:
             break
         _, bugs, against = f.fewer_bugs
-        region[f.option] = frozenset([*region.get(f.option, space.options[f.option]), *(
-            [OTHER] if f.option not in NO_OTHER else [])]) - {f.value}
+        region[f.option] = frozenset(region.get(f.option, space.options[f.option])) - {
+            f.value, OTHER}  # another known value (findings._fewer_bugs)
         notes[f.option] = (
             f"(the fixtures' other reading, {f.option}: {f.value}, is contradicted by "
             f"{counted(len(against))} of its clauses ({', '.join(against[:3])}"
