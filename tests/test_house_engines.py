@@ -178,6 +178,11 @@ def compiled_cpp(name: str) -> Path:
     if done.returncode and re.search(r"fatal error: \S+: No such file", done.stderr):
         pytest.skip(f"g++ has no C++ standard library headers (libstdc++-dev) to build "
                     f"{name}: {done.stderr.strip().splitlines()[0]}")
+    assert done.returncode == 0, done.stderr  # the engine's own code does not build
+    return program
+
+
+@functools.cache
 def compiled_rust(name: str) -> Path:
     """tests/examples/rust/NAME.rs compiled by rustc (std alone, edition 2021, -O), once
     per process, into a temporary folder removed at exit."""
