@@ -182,7 +182,8 @@ ROUND_SCORES = re.compile(r"round scores \[([0-9, ]*)\], the hands left give \[(
 MATCH = ("MATCH-5", "MATCH-6", "MATCH-4", "MATCH-2", "MATCH-3", "MATCH-1")
 
 
-def _values_only(message: str, lowest_free: bool = True, went_out: int | None = None) -> bool:
+def _values_only(message: str, lowest_free: bool = True, went_out: int | None = None,
+                 own_hands: bool = True) -> bool:
     """Whether INV-ROUND-SCORE's breach (`message`) gets only some tiles' values wrong:
     no seat owed a score is given none (who scores is the scoring rule's, SCORE-5..7),
     and the others are not all off by one whole factor (a hand counted twice is the
@@ -191,7 +192,9 @@ def _values_only(message: str, lowest_free: bool = True, went_out: int | None = 
     nothing (blanks at face value) that scores something while the seat that went out
     (`went_out`, the mover; unknown: None, and then who scores) still scores nothing has
     its tiles valued wrongly, not the rule of who scores; and so in a blocked round,
-    unless its lowest hand may score nothing there (`lowest_free`: SCORE-7)."""
+    unless its lowest hand may score nothing there (`lowest_free`: SCORE-7). That reading
+    holds only where each seat scores its own hand (`own_hands`: penalty scoring); under
+    positive scoring a seat owed nothing that scores is who collects (SCORE-6)."""
     found = ROUND_SCORES.search(message)
     if found is None:
         return False
@@ -202,6 +205,8 @@ def _values_only(message: str, lowest_free: bool = True, went_out: int | None = 
         return False  # a seat owed its hand's value scored nothing: who scores
     worthless = [s for s, (g, w) in enumerate(zip(got, want, strict=True)) if w == 0 and g]
     if worthless:
+        if not own_hands:
+            return False  # who collects, not what a tile is worth
         if message.startswith("a blocked round"):
             return not lowest_free  # else that nothing may be SCORE-7's
         return (went_out is not None and 0 <= went_out < len(got) and got[went_out] == 0
@@ -633,7 +638,8 @@ class Referee:
         mover = before.get("seat") if isinstance(before, Mapping) else None
         if p.where == "INV-ROUND-SCORE" and _values_only(
                 p.message, lowest_free=catalog().clauses["SCORE-7"].applies(self.rs),
-                went_out=mover if isinstance(mover, int) else None):
+                went_out=mover if isinstance(mover, int) else None,
+                own_hands=catalog().clauses["SCORE-5"].applies(self.rs)):
             # the right seats score nothing and the others something else: the tiles'
             # values (SCORE-1..4), not the scoring rule that says who scores
             return pick(TILE_VALUES, self.rs, self.fx)

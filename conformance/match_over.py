@@ -14,8 +14,11 @@ make for another reason, an error, no answer) tells nothing, and MATCH-1 stays.
 Only what an implementation answers is read so: a refusal (RefusedSetup, Refused), an
 `unsupported` answer, an error answer or a failed request (HarnessError: an error, a crash,
 a timeout, a broken answer, an adapter that raised), an impossible state (AnswerError).
-The pool is made before the request, outside it: a fault of the suite's there (or in the
-request's making) is raised, never read as the engine holding its match open.
+An implementation called in process (the mutants, blame's and identify's engines) answers
+by what it raises: any exception out of its `deal` is its answer and tells nothing, as a
+hosted adapter's raised exception (an AdapterError) does. The pool is made before the
+request, outside it: a fault of the suite's there is raised, never read as the engine
+holding its match open.
 """
 
 from __future__ import annotations
@@ -56,5 +59,10 @@ def holds_match_over(impl: Implementation, rj: JSON, rs: Ruleset, state: Any) ->
     except RefusedSetup as e:
         return e.clause in LENGTH_CLAUSES
     except ANSWERS_OF_NOTHING:  # an answer that tells nothing: the charge stays
+        return False
+    except Exception:  # an in-process implementation's own exception
+        # is its answer, as a hosted adapter's is an AdapterError (a mutant of the
+        # reference raises the engine's ValueError for a round past the match's last):
+        # it tells nothing, as an error answer does
         return False
     return False

@@ -55,3 +55,15 @@ def test_a_refusal_citing_no_clause_of_the_specification_says_how_ids_are_writte
     assert "in capitals (TRAIN-4)" in said
     assert "no clause" in unknown_clause("TRAIN-99")
     assert unknown_clause("TRAIN-4") == ""
+
+
+def test_under_positive_scoring_a_seat_owed_nothing_that_scores_is_who_collects() -> None:
+    # the merge's CI: a blocked round under positive scoring scores nothing (SCORE-6); an
+    # engine scoring the hands there (the mutants positive-blocked-scores-hands and
+    # positive-blocked-lightest-collects) was charged a tile's value by the reading above,
+    # which holds only where each seat scores its own hand (penalty scoring, SCORE-5)
+    breach = ("a blocked round: round scores [14, 37, 22, 50], the hands left give "
+              "[0, 0, 0, 0]")
+    assert not _values_only(breach, lowest_free=False, own_hands=False)
+    assert not _values_only("a round gone out: round scores [0, 50], the hands left give "
+                            "[0, 0]", went_out=0, own_hands=False)
