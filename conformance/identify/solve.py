@@ -165,9 +165,7 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     plays a rule its own way still plays each table somehow); where no rule set does,
     or the engine fails every entry (an answer no known value gives), also an option the
     outcome depends on played `other`, or one the engine declares `other` (`declared`)
-    where the run of the rest of the answer reads it (declared_own), and but for a rule
-    its known values bracket (bracket_alone.BRACKETS: where they agree, so does it, as
-    conform judges): where its known values agree, a rule of its own may still differ
+    that the runs read: where its known values agree, a rule of its own may still differ
     (roundhouse keeps a drawn tile that both known draw rules play), and conform makes
     such an entry not applicable. An option of `only` stands, played `other`, for the
     values it names alone, and never for an answer no known value gives (observe.py,
@@ -189,18 +187,15 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     if not seen:
         return None
     cells = [p for p in pieces if all(p.outcomes[i] in (o, ANY) for i, o in seen)]
+    read = {o for p in pieces for o in p.read} & declared
     free = [o for o in escapable if o not in only]
     held = [p for p in pieces if all(p.outcomes[i] != ANY for i, _ in seen)]
-    # a rule the engine declares its own explains a failure only where it may change the
-    # outcome: its known values do (depends), or they agree but do not bracket every rule
-    # of one's own (BRACKETS) and the run reads it (declared_own); never a failure no
-    # value of it can change (drover's winners missing past a total of 127, MATCH-2, were
-    # read as its own train rule, which both known values bracket: `other` on their two
-    # fixtures alone, and its follow-up pass bug, DBL-5, went unseen)
-    deciding = set(depends(held))
-    own = [model.eq(o, OTHER) for o in sorted(deciding) if o in free]
-    own += declared_own(model, held, [o for o in free if o in declared - deciding
-                                      and o not in BRACKETS], free)
+    # a rule the engine declares its own whose known values bracket every rule between
+    # them (bracket_alone.BRACKETS: where they agree, so does it, as conform judges)
+    # explains only where they differ: drover's winners missing past a total of 127
+    # (MATCH-2) were read as its own train rule, `other` on their two fixtures at no cost
+    own = [model.eq(o, OTHER) for o in sorted(set(depends(held)) | (read - BRACKETS.keys()))
+           if o in free]
     inside = []
     for p in cells:
         # (an option of `only` stands for the values it names, as they have the table or
@@ -221,7 +216,6 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
         # not applicable; only an option whose clause the fixture lists, not every flag
         # the run happens to read (trestle's drawn tile played anywhere failed 32 drawn
         # tables, read as bugs in own_train_first, the option their outcome depends on)
-        read = {o for p in held for o in p.read} & declared
         own += moment(model, pieces, held, [o for o in free if o in moments], read)
     if not cells:
         if lacking and all(o == "fail" for _, o in seen):
@@ -255,24 +249,6 @@ def moment(model: Model, pieces: Sequence[Piece], held: Sequence[Piece],
         for o in sorted(agree & set(p.read) & set(free)):
             rest = {k: vs for k, vs in p.region.items() if k != o}
             # (the rest may be `other` too, each standing for its values in the piece)
-            out.append(model.all([model.eq(o, OTHER),
-                                  model.inside(rest, [k for k in free if k in rest])]))
-    return out
-
-
-def declared_own(model: Model, held: Sequence[Piece], declared: Sequence[str],
-                 free: Sequence[str]) -> list[Any]:
-    """For each option of `declared` (a rule the engine declares its own, `other` at no
-    cost, its known values agreeing on the fixture) and each piece of `held` whose run
-    reads it, that option played `other` with the rest of the answer inside the piece:
-    where its rule may change the outcome, as conform makes an entry not applicable only
-    where the run of the rules standing in reads the rule (partition.applies), not
-    wherever a run under other values of other options does. The rest of the piece may
-    be `other` too, each option standing for its values there."""
-    out = []
-    for p in held:
-        for o in sorted(set(declared) & set(p.read)):
-            rest = {k: vs for k, vs in p.region.items() if k != o}
             out.append(model.all([model.eq(o, OTHER),
                                   model.inside(rest, [k for k in free if k in rest])]))
     return out
