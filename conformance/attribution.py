@@ -213,7 +213,9 @@ def _values_only(message: str, lowest_free: bool = True, went_out: int | None = 
                 and went_out not in worthless)
     scoring = [(g, w) for g, w in zip(got, want, strict=True) if w]
     g0, w0 = scoring[0]
-    return any(g * w0 != g0 * w for g, w in scoring) or g0 % w0 != 0
+    # one seat's score off by no whole factor: a tile's value where that seat scores its
+    # own hand; under positive scoring the collector's sum is who collects what (SCORE-6)
+    return any(g * w0 != g0 * w for g, w in scoring) or (own_hands and g0 % w0 != 0)
 
 
 def _reordered(want: Any, got: Any) -> bool:

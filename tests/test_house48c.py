@@ -67,3 +67,9 @@ def test_under_positive_scoring_a_seat_owed_nothing_that_scores_is_who_collects(
     assert not _values_only(breach, lowest_free=False, own_hands=False)
     assert not _values_only("a round gone out: round scores [0, 50], the hands left give "
                             "[0, 0]", went_out=0, own_hands=False)
+    # the collector of a round gone out short of some hands (mut17-positive-collects-
+    # eight-hands): who collects what, not a tile's value
+    assert not _values_only("a round gone out: round scores [0, 0, 120], the hands left "
+                            "give [0, 0, 131]", own_hands=False)
+    assert _values_only("a round gone out: round scores [0, 0, 120], the hands left "
+                        "give [0, 0, 131]")
