@@ -25,20 +25,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtrain.conformance.adapter import JSON, Implementation, Refused, RefusedSetup, Unsupported
-from mtrain.conformance.answers import AnswerError
-from mtrain.conformance.process import HarnessError
+from mtrain.conformance.adapter import JSON, Implementation, RefusedSetup
 from mtrain.spec.notation import deal_order, max_pip_of
 from mtrain.spec.ruleset import Ruleset
 
 __all__ = ["LENGTH_CLAUSES", "holds_match_over"]
 
 LENGTH_CLAUSES = (None, "MATCH-1", "MATCH-7")
-ANSWERS_OF_NOTHING = (HarnessError, Refused, Unsupported, AnswerError)
-"""What an implementation raises for a deal it does not make and that tells nothing about
-its match: a refusal of another kind, an `unsupported` answer, an error answer, a failed
-request (process.py's HarnessError and its kinds, inprocess.py's AdapterError), a deal
-that is no table (answers.AnswerError: a longer match's round the checks refuse)."""
 """The clauses a refusal of the round after the last may name to say the match is over:
 the match's length (MATCH-1; MATCH-7 for a single round), or none."""
 
@@ -48,7 +41,8 @@ def holds_match_over(impl: Implementation, rj: JSON, rs: Ruleset, state: Any) ->
     seats, the pool of that round's engine: what decides is the round number), naming the
     match's length or no clause. False for a deal made and for anything that tells
     nothing: a refusal for another clause (a draw for the start it was not sent, SEAT-5),
-    an error, a timeout. A fault of the suite's is raised (ANSWERS_OF_NOTHING)."""
+    an error, a timeout, an impossible state, an in-process implementation's own
+    exception. A fault of the suite's before the request (the pool) is raised."""
     if not isinstance(state, dict) or not isinstance(state.get("hands"), list) \
             or type(state.get("round")) is not int or type(state.get("engine")) is not int \
             or not 0 <= state["engine"] <= max_pip_of(rs):  # the engine's answer: no round
@@ -58,11 +52,11 @@ def holds_match_over(impl: Implementation, rj: JSON, rs: Ruleset, state: Any) ->
         impl.deal(rj, len(state["hands"]), state["round"] + 1, order)
     except RefusedSetup as e:
         return e.clause in LENGTH_CLAUSES
-    except ANSWERS_OF_NOTHING:  # an answer that tells nothing: the charge stays
-        return False
-    except Exception:  # an in-process implementation's own exception
-        # is its answer, as a hosted adapter's is an AdapterError (a mutant of the
-        # reference raises the engine's ValueError for a round past the match's last):
-        # it tells nothing, as an error answer does
+    except Exception:
+        # whatever the implementation answers but a deal: a refusal of another kind,
+        # `unsupported`, an error answer or failed request (HarnessError), a deal that is
+        # no table (AnswerError), or, called in process, its own exception (a mutant of
+        # the reference raises the engine's ValueError for a round past the match's last),
+        # as a hosted adapter's is an AdapterError: it tells nothing, the charge stays
         return False
     return False
