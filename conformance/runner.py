@@ -581,12 +581,15 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
             closed = (referee is not None and not any(a.startswith("play ") for a in extra)
                       and all(referee.closed_cover(None, a) for a in missing)
                       and not any(referee.covers(a) for a in actual))
-            # plays missing on marked trains and none offered on one (but covers, which
-            # an open double opens): it keeps them closed
+            # plays missing on marked trains and none offered on those trains (but covers,
+            # which an open double opens): it keeps them closed, though it may open
+            # another marked train (a loop over the seats one short), and whether or not
+            # the tile was just drawn (TURN-3 allows it, and the engine plays it elsewhere)
+            shut = {_train_of(a) for a in missing}
             marked = (referee is not None and not closed
                       and all(referee.marked_play(None, a) for a in missing)
                       and not any(referee.marked_play(None, a) and not referee.covers(a)
-                                  for a in actual))
+                                  and _train_of(a) in shut for a in actual))
             # plays missing on the Mexican Train by a player whose marker is up, none
             # offered on it, some other legal play offered: it keeps the Mexican Train
             # closed to them (TRAIN-4, MARK-2). With none, the tiles may be unseen (the drawn one,
@@ -702,6 +705,11 @@ def _closed_cover(referee: Referee, state: JSON | None, text: str,
         return "TRAIN-6"
     # a play onto a marked train refused as closed: the marker's access it denies
     return referee.marker_access() if referee.marked_play(state, text) else None
+
+
+def _train_of(text: str) -> str:
+    """The train of the play `text` ("play 6-1 on 4": "4"); "" for another action."""
+    return text.rpartition(" on ")[2] if text.startswith("play ") else ""
 
 
 def _draws(text: str) -> bool:

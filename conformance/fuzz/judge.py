@@ -475,14 +475,16 @@ def _closed_covers(ctx: Context, st: State, missing: Sequence[str], listed: Sequ
 def _marked_closed(ctx: Context, st: State, missing: Sequence[str],
                    listed: Sequence[str]) -> bool:
     """Whether the missing plays are all onto other players' marked trains, and none is
-    offered onto such a train but covers: the marker's access (TRAIN-4) is broken, whatever
-    the moment's rule (DBL-2, TURN-3, a release), as conform charges it."""
+    offered onto those trains but covers: the marker's access (TRAIN-4) is broken, whatever
+    the moment's rule (DBL-2, TURN-3, a release), as conform charges it, though another
+    marked train may be offered (a loop over the seats one short)."""
     acts = [as_action(ctx, st, t) for t in missing if _kind(t) == "play"]
     if not acts or any(a is None or not marked_play(st, a) for a in acts):
         return False
+    shut = {a.train for a in acts if a is not None}
     offered = [as_action(ctx, st, t) for t in listed]
     return not any(a is not None and marked_play(st, a) and a.train not in st.open_doubles
-                   for a in offered)
+                   and a.train in shut for a in offered)
 
 
 def _mexican_closed(ctx: Context, st: State, missing: Sequence[str],
