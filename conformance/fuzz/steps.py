@@ -118,7 +118,8 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
     listed: set[str] | None = None
     if answer is UNSUPPORTED:
         pass
-    elif own_legal and error is None:  # its own rules decide: play what both allow
+    elif own_legal and error is None and answer:  # its own rules decide: play what both
+        # allow (an empty list is no move under any rules, judged below)
         res.not_judged(own_legal)
         if not actions_problems(answer):
             listed = {action_text(a) for a in answer}
