@@ -162,3 +162,18 @@ def test_fuzz_judges_an_empty_legal_answer_where_a_rule_of_its_own_decides(
     assert code == 1 and report["games"] == 2
     assert [f["signature"] for f in report["findings"]] and all(
         f["signature"].startswith("forbids ") for f in report["findings"]), report["findings"]
+
+
+def test_a_situation_is_written_out_with_the_count_conforms_rerun_line_names(
+        tmp_path: Path) -> None:
+    """conform's rerun line names the situations' count as `--situations N`; writing that
+    situation out (the guide: `mtrain situations FILE -k ID --out ...`) with the same
+    words stopped at `unrecognized arguments: --situations` (it took `-n` alone), and
+    without the count another table may carry the id."""
+    outs = []
+    for flag in ("-n", "--situations"):
+        out = tmp_path / f"{flag.strip('-')}.yaml"
+        assert main(["situations", str(HOPPER_RULES), flag, "30", "-k", "play-*-001",
+                     "--out", str(out)]) == 0
+        outs.append(out.read_text(encoding="utf-8"))
+    assert outs[0] == outs[1] and "id: play-" in outs[0]
