@@ -1,9 +1,9 @@
 """An author's day with each engine of tests/examples/ written from the protocol alone
 (cantina, sixes, railyard, shed, ninepins, caboose, junction, roundhouse, hump, tandem,
 switchback, siding, tenwheeler, pullman, tender, viaduct, ballast, trestle, layover;
-turntable, signalbox, semaphore, interlock, coupling and flagstop in process; tortoise and
-gondola, in JavaScript for node; bogie, in C, compiled by gcc; dandy, in Perl 5; drover, in
-Java 17, compiled by javac; gantry, in C++17, compiled by g++; and flatcar, in Rust,
+turntable, signalbox, semaphore, interlock, coupling and flagstop in process; tortoise,
+gondola and hopper, in JavaScript for node; bogie, in C, compiled by gcc; dandy, in Perl 5;
+drover, in Java 17, compiled by javac; gantry, in C++17, compiled by g++; and flatcar, in Rust,
 compiled by rustc): house rules, some no
 known value describes, tables of their own, and planted bugs, all written down in the
 engine's docstring (or header) before the suite ran.
@@ -1114,6 +1114,43 @@ FLATCAR = Engine(
     charged={"blank-fifty": "SCORE-1", "double-marker": "MARK-3"},
     rust=True,
 )
+HOPPER = Engine(
+    "hopper",
+    # in JavaScript for node (stdin read as raw events and cut into lines by hand, a Map
+    # of the tables read, by their JSON), written from the docs alone in an author's
+    # first hour (tests/test_house49b.py): double-9 for 2 to 6 with a table of its own,
+    # the start rotating, and two house rules on options that had three engines each
+    # playing `other`: no drawing on one's first turn (`first_turn: other`), and a double
+    # on the Mexican Train an ordinary tile (`doubles: other`). 1,145 results, none
+    # failing with the bugs off (165 not applicable: 129 its doubles, 30 its first turn),
+    # after the reference read the doubles rule where a double of an earlier turn binds
+    # (63 had failed, DBL-6). With them on (196 failing): bug 1 (seat 0 falsy) MARK-3, 5;
+    # bug 2 (Array.sort as strings) MATCH-2, 2, fuzz never met it in 12 games; bug 3 (a
+    # loop over the seats one short) 188 TRAIN-4 and 1 MARK-1 (the marked train's
+    # access, as the fixture lists it), 7 of them charged TURN-3 where the tile was just
+    # drawn, and two fuzz findings, until tests/test_house49b.py. Identify (147 CPU s
+    # cold with the bugs off, 10 warm with them on, load 7): nothing sure and wrong, both
+    # `other` found, uncoverable_double released (likely, margin 1: a dead double on the
+    # Mexican Train binds nobody under its doubles rule, which identify counted for the
+    # release); with the bugs on, 95 likely bugs and MATCH-2 named
+    shows={"falsy-seat": r"^marked: expected \[[\d, ]*\], got \[0\b[\d, ]*\]$",
+           "string-sort": r"^winners: expected \[[\d, ]*\], got \[[\d, ]*\]$",
+           "short-lap": r"^legal actions missing: play \S+ on \d+$|seat \d+'s train is not "
+                        r"open to seat \d+ \[TRAIN-4\]"},
+    fuzz={"falsy-seat": r"^after play: marked$", "short-lap": r"^forbids play \(TRAIN-4\)$"},
+    found=(),
+    least=1100,
+    truth={"tile_set": "double-9", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "rotate", "first_turn": "other", "mexican_first_turn": "anyone",
+           "own_train_first": "not-required", "doubles": "other", "follow_up": "anywhere",
+           "double_order": "oldest-first", "uncoverable_double": "stays-open",
+           "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
+           "blocked_round": "full-round-of-passes", "scoring": "penalty",
+           "blank_values": "face", "tie_rule": "shared"},
+    charged={"falsy-seat": "MARK-3", "string-sort": "MATCH-2",
+             "short-lap": ("TRAIN-4", "MARK-1")},
+    node=True,
+)
 BALLAST = Engine(
     "ballast",
     # a double-9 set for 2 to 10 players with a table of its own (5 tiles from 9 players),
@@ -1228,7 +1265,7 @@ ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOU
            COUPLING, PULLMAN, FLAGSTOP, TENDER, VIADUCT, BALLAST, TRESTLE, LAYOVER,
            *(pytest.param(e, id=e.name, marks=pytest.mark.skipif(
                NODE is None, reason=f"node is not installed: {e.name} is a JavaScript engine"))
-             for e in (TORTOISE, GONDOLA)),
+             for e in (TORTOISE, GONDOLA, HOPPER)),
            pytest.param(BOGIE, id=BOGIE.name, marks=pytest.mark.skipif(
                GCC is None, reason="gcc is not installed: bogie is a C engine")),
            pytest.param(DANDY, id=DANDY.name, marks=pytest.mark.skipif(
@@ -1437,8 +1474,8 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
 # lead written `other` decides, before the likely bugs followed the reading written
 # (conclude.unexplained), 10 after (doubles-073 and 9 fixtures asked on a table the
 # known seats build, winx-002's among them); on: 62, 30 after, the planted bugs' kept
-IDENTIFIED = [e for e in ENGINES if isinstance(e, Engine)  # tortoise, gondola, bogie, dandy,
-              # drover, flatcar apart
+IDENTIFIED = [e for e in ENGINES if isinstance(e, Engine)  # tortoise, gondola, hopper,
+              # bogie, dandy, drover, flatcar apart
               and e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
                              TENWHEELER, COUPLING, PULLMAN, FLAGSTOP, TENDER, BALLAST,
                              TRESTLE, LAYOVER)]
