@@ -169,7 +169,7 @@ def test_a_situation_is_written_out_with_the_count_conforms_rerun_line_names(
     """conform's rerun line names the situations' count as `--situations N`; writing that
     situation out (the guide: `mtrain situations FILE -k ID --out ...`) with the same
     words stopped at `unrecognized arguments: --situations` (it took `-n` alone), and
-    without the count another table may carry the id."""
+    without the count an id of a run whose count was raised is not reached."""
     outs = []
     for flag in ("-n", "--situations"):
         out = tmp_path / f"{flag.strip('-')}.yaml"

@@ -53,6 +53,26 @@
 //      has just passed and marked) never has its marked train offered, nor a play there
 //      accepted (refused as if unmarked, TRAIN-4); with two players no other train ever
 //      is.
+//
+// Found by the runs (written after them). The first draft's doubles rule, "short fuse"
+// (a double left open when its layer's turn ends binds nobody and leaves open_doubles),
+// was declared `doubles: other`; the first conform run judged it by DBL-6 (207 of 1,198
+// failing), and `mtrain explain` then showed it a known value of another option,
+// `uncoverable_double: released-after-layers-turn` (DBL-13), but for the list it keeps:
+// it was replaced, before any other run, by "flat Mexican" above (the guide now says to
+// read every option's values before writing `other`). With the bugs off, 1,198 results
+// ran and 63 failed (DBL-6 54, DBL-7 5, DBL-10 4), every one a Mexican double of an
+// earlier turn that its rule leaves binding nobody, until the reference read the doubles
+// rule there (tests/test_house49b.py): 1,145 run, none failing, 165 not applicable (129
+// its doubles, 30 its first turn). With them on, 196 fail: bug 1 MARK-3 5, bug 2 MATCH-2
+// 2 (fuzz, 12 games, never meets it), bug 3 188 TRAIN-4 and 1 MARK-1 (7 had been charged
+// TURN-3 where the tile was just drawn, and fuzz made it two findings: now one, `forbids
+// play (TRAIN-4)`). Identify (147 CPU s cold, bugs off; 10 warm, bugs on): every option
+// as written but uncoverable_double, `released` (likely, margin 1: the dead doubles on
+// the Mexican Train that its doubles rule releases count for it), both `other` found;
+// with the bugs on, 95 likely bugs and MATCH-2 named, nothing sure and wrong. conform
+// under identify's file: off 1,061 run, 0 fail; on, 221 fail (TRAIN-4 213, MARK-3 5,
+// MATCH-2 2, MARK-1 1).
 'use strict';
 
 const TOP = 9;
