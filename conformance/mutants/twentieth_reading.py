@@ -34,7 +34,7 @@ from mtrain.conformance.mutants import originals as ref
 from mtrain.conformance.mutants.implementation import Mutant
 from mtrain.reference import deal as deal_module
 from mtrain.reference import engine as engine_module
-from mtrain.reference.engine import DRAW, ENGINE, PASS, START, Action, State
+from mtrain.reference.engine import DRAW, ENGINE, FOLLOW, PASS, START, Action, State
 from mtrain.reference.rules import Rules, tile_values
 from mtrain.spec import tiles as T
 
@@ -246,7 +246,7 @@ def _empty_boneyard_double_asks_nothing(state: State, tile: int, train: int) -> 
     laid too: under release-on-empty a double laid on an empty boneyard ends its layer's
     turn, left open (binding nobody), instead of asking for the next tile (DBL-1)."""
     ref.play(state, tile, train)
-    if (state.phase == engine_module.FOLLOW and not state.boneyard
+    if (state.phase == FOLLOW and not state.boneyard
             and state.rules.release_when_empty):
         ref.end_turn(state)
 
