@@ -45,6 +45,7 @@ def test_most_mutants_are_charged_to_the_clause_they_break(corpus_blame: list[Bl
     from mtrain.conformance.mutants.tenth_reading import TENTH_READING
     from mtrain.conformance.mutants.thirteenth_reading import THIRTEENTH_READING
     from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
+    from mtrain.conformance.mutants.twentieth_reading import TWENTIETH_READING
 
     fifth = {m.name for m in FIFTH_READING}
     sixth = {m.name for m in SIXTH_READING}
@@ -61,9 +62,10 @@ def test_most_mutants_are_charged_to_the_clause_they_break(corpus_blame: list[Bl
     seventeenth = {m.name for m in SEVENTEENTH_READING}
     eighteenth = {m.name for m in EIGHTEENTH_READING}
     nineteenth = {m.name for m in NINETEENTH_READING}
+    twentieth = {m.name for m in TWENTIETH_READING}
     later = (fifth | sixth | seventh | eighth | ninth | tenth | eleventh | twelfth
              | thirteenth | fourteenth | fifteenth | sixteenth | seventeenth
-             | eighteenth | nineteenth)
+             | eighteenth | nineteenth | twentieth)
     earlier = [b for b in found if b.mutant not in later]
     wrong = [(b.mutant, b.breaks, b.charged.most_common(2)) for b in earlier if not b.right]
     # Issue 10's bar: measured 78 of 83 (94 %) when it was raised to 90 %; 239 of 264
@@ -204,6 +206,17 @@ def test_most_mutants_are_charged_to_the_clause_they_break(corpus_blame: list[Bl
     assert len(nineteenth_found) == len(nineteenth) == 27
     assert sum(b.right for b in nineteenth_found) >= 27, [
         (b.mutant, b.breaks, b.charged.most_common(2)) for b in nineteenth_found
+        if not b.right]
+    # The twentieth reading (code sized for double-12 and eight seats, the order of open
+    # doubles, draws, the blocked round's lowest hands, the tie rules, ENG-7/ENG-8's
+    # searches): 24 of 26 when it landed (2026-12-06, `mtrain mutants -m ... --blame`).
+    # The two others are charged where their failures show: the hands dealt from the last
+    # seat move the engine's holder (ENG-3) more often than a hand's tiles (DEAL-1), and
+    # the tiles draw-until-playable loses are missing from the state (DEAL-1).
+    twentieth_found = [b for b in found if b.mutant in twentieth]
+    assert len(twentieth_found) == len(twentieth) == 26
+    assert sum(b.right for b in twentieth_found) >= 24, [
+        (b.mutant, b.breaks, b.charged.most_common(2)) for b in twentieth_found
         if not b.right]
 
 

@@ -1885,6 +1885,33 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut19-lowest-seat-reversed-under-positive": "match-018",
     "mut19-lap-first-seat-through-trains": "generated-engine-procedure-004",
     "mut19-cover-own-mexican-double-anywhere": "doubles-006",
+    # the twentieth reading (twentieth_reading.py)
+    "mut20-round-scores-in-a-byte": "s47-dbl-006",
+    "mut20-match-totals-in-a-byte": "s46-match-002",
+    "mut20-boneyard-array-of-91": "owntab-002",
+    "mut20-hand-size-clamped-at-sixteen": "owntab-002",
+    "mut20-eleven-players-refused": "deal15-002",
+    "mut20-numbers-stop-at-twelve": "s46-deal-004",
+    "mut20-blank-rule-ignored-above-twelve": "single-005",
+    "mut20-open-doubles-on-eight-trains": "mut20-duty-001",
+    "mut20-no-mexican-train-at-twelve": "s47-big-003",
+    "mut20-engine-search-wraps-at-eight": "mut20-search-001",
+    "mut20-lap-wraps-at-eight": "mut18-laps-001",
+    "mut20-designation-wraps-at-eight": "mut20-designate-001",
+    "mut20-oldest-first-by-train-order": "doubles-028",
+    "mut20-any-open-skips-mexican-double": "covers-001",
+    "mut20-empty-boneyard-double-asks-nothing": "emptyx-001",
+    "mut20-empty-release-only-dead-doubles": "emptyx-003",
+    "mut20-unfollowable-drawn-double-unplayable": "followx-002",
+    "mut20-until-playable-keeps-last-draw-only": "duty13-002",
+    "mut20-blocked-winner-tie-to-first-seat": "mut19-ties-002",
+    "mut20-blocked-lowest-hand-counts-an-out": "s46-end-001",
+    "mut20-most-outs-read-as-went-out": "s46-match-001",
+    "mut20-lowest-seat-in-playing-order": "s46-match-001",
+    "mut20-most-outs-ignored-in-single-round": "single-002",
+    "mut20-highest-double-search-waits-for-round-double": "dblsearch-001",
+    "mut20-designated-draw-put-back": "dblsearch-001",
+    "mut20-hands-dealt-from-last-seat": "deal-019",
 }
 
 
@@ -1980,6 +2007,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.third_reading import THIRD_READING
     from mtrain.conformance.mutants.thirteenth_reading import THIRTEENTH_READING
     from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
+    from mtrain.conformance.mutants.twentieth_reading import TWENTIETH_READING
 
     assert set(KILLED_BY) | set(OUTSIDE_KILLED_BY) == set(MUTANTS)
     assert set(OUTSIDE_KILLED_BY) == {m.name for m in (*OUTSIDE, *SECOND_READING,
@@ -1995,7 +2023,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *SIXTEENTH_READING,
                                                         *SEVENTEENTH_READING,
                                                         *EIGHTEENTH_READING,
-                                                        *NINETEENTH_READING)}
+                                                        *NINETEENTH_READING,
+                                                        *TWENTIETH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())
