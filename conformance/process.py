@@ -164,7 +164,8 @@ class ProcessImplementation:
                  max_line: int = MAX_LINE, env: dict[str, str] | None = None,
                  cwd: str | None = None, start_attempts: int = 3,
                  failure_limit: int = FAILURE_LIMIT,
-                 start_timeout: float | None = None) -> None:
+                 start_timeout: float | None = None,
+                 flags: tuple[str, str] = ("--timeout", "--start-timeout")) -> None:
         self.argv = shlex.split(argv) if isinstance(argv, str) else list(argv)
         if not self.argv:
             raise ConfigurationError("the implementation command is empty")
@@ -172,6 +173,9 @@ class ProcessImplementation:
         self.timeout = timeout
         self.start_timeout = start_timeout
         """Seconds for the hello that opens each process (its start-up); None: `timeout`."""
+        self.flags = flags
+        """The options that set `timeout` and `start_timeout`, as a message names them: the
+        command line's, or the pytest plugin's (--mtrain-timeout, --mtrain-start-timeout)."""
         self.max_line = max_line
         self.env = env
         self.cwd = cwd
@@ -470,9 +474,9 @@ class ProcessImplementation:
                          # nothing written at all to the first request: the program may
                          # not have finished starting (a JVM, a large runtime at load)
                          " (the hello is answered once the program has started: a program "
-                         "slow to start needs a longer --start-timeout; the other requests "
-                         "keep --timeout)" if starting else "")
-                which = " (--start-timeout)" if start is not None else ""
+                         f"slow to start needs a longer {self.flags[1]}; the other requests "
+                         f"keep {self.flags[0]})" if starting else "")
+                which = f" ({self.flags[1]})" if start is not None else ""
                 raise ImplementationTimeout(
                     f"no answer to the {kind} request within {bound:g} s{which}{wrote}; "
                     "the implementation was killed", proc.stderr.tail())

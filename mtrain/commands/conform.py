@@ -160,7 +160,7 @@ def _run(args: argparse.Namespace) -> int:
     target = target_of(args)
     first = target.make()
     try:
-        info, warning = greet(first, target)
+        info = greet(first, target)
         declared = declared_ruleset(info)
     except DeclarationError as e:
         close(first)
@@ -168,8 +168,7 @@ def _run(args: argparse.Namespace) -> int:
     except BaseException:
         close(first)
         raise
-    warnings = [warning] if warning else []
-    warnings += empty_name(info) + unknown_variants(info) + unread_limits(info)
+    warnings = empty_name(info) + unknown_variants(info) + unread_limits(info)
     for rs, path in from_files:  # the file says what it plays: run, and say so once
         beyond = beyond_options(info, rs)
         if beyond is not None:
@@ -239,8 +238,7 @@ def _run(args: argparse.Namespace) -> int:
                     f"{chosen}",
                     values={rs.name: dict(rs.choices) for rs in rulesets},
                     patterns=list(args.pattern or []), impossible=impossible,
-                    interrupted=interrupted,
-                    hello_failed=info is None)
+                    interrupted=interrupted)
     try:
         emit(report, args, tasks)
     except BrokenPipeError:  # `mtrain conform | head`: the verdict stands, not exit 0

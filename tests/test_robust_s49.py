@@ -1,0 +1,125 @@
+"""Inputs the earlier robustness rounds let through (robust-s49): a hello answered without
+`version` (or with a number for it) errored every result, three starts over; a hello that
+timed out ran on, reporting that timeout under every rule set of the corpus (~2,000
+results "ran"), the run's failure said nowhere once; the pytest plugin's message named the
+command line's --start-timeout, an option pytest refuses."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from mtrain.cli import main
+from mtrain.conformance.process import ImplementationTimeout, ProcessImplementation
+
+FAR = 120
+"""A bound on a wait for an event (a process's exit), far above the need: it only keeps a
+broken run from hanging the suite."""
+
+SILENT = [sys.executable, "-c", "import sys; sys.stdin.buffer.read()"]
+"""A program that never answers anything, its hello included."""
+
+# answers its hello with the fields given as JSON in argv[1] over a correct answer's
+HELLO = """\
+import json, sys
+change = json.loads(sys.argv[1])
+for line in sys.stdin:
+    r = json.loads(line)
+    answer = {"id": r["id"], "ok": True, "protocol": 1, "name": "h", "version": "1",
+              "variants": ["*"]}
+    answer.update(change)
+    print(json.dumps({k: v for k, v in answer.items() if v is not None}), flush=True)
+"""
+
+
+def write(path: Path, text: str) -> str:
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def one_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """The one line a command that stops at once writes (exit 2, nothing on stdout)."""
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "", (code, out[-800:], err)
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+# --- 1. a hello answer that is not one: one error at the start --------------------------------
+
+
+@pytest.mark.parametrize("change, said", [
+    ({"version": None}, "a hello answer needs 'version' (protocol, name and version, then "
+     "rules or variants); got keys ['id', 'name', 'ok', 'protocol', 'variants']"),
+    ({"version": 3}, 'hello.version must be a string ("1.0.0"), got 3'),
+    ({"name": ["x"]}, 'hello.name must be a string ("my-engine"), got ["x"]'),
+])
+def test_a_hello_answer_lacking_version_stops_the_run_once(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, change: dict[str, object],
+        said: str) -> None:
+    # each result was an error, "while starting: wrong answer shape to the hello request: a
+    # hello answer needs 'version'", after three starts; "hello.version must be a string"
+    # did not say what it got
+    program = shlex.join([sys.executable, write(tmp_path / "hello.py", HELLO),
+                          json.dumps(change)])
+    out = tmp_path / "report.json"
+    err = one_error(capsys, "conform", "--impl", program, "--variant", "pagat", "-k",
+                    "doubles-001", "--situations", "0", "--format", "json", "--output",
+                    str(out))
+    assert err == ("mtrain conform: the implementation's hello failed (error): while "
+                   f"starting: wrong answer shape to the hello request: {said}; nothing was "
+                   "run\n"), err
+    assert not out.exists()
+
+
+# --- 2. a hello not answered in time: said once, nothing run -----------------------------------
+
+
+def test_a_hello_that_times_out_stops_conform_saying_so_once(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # it ran on: 1,984 results "ran (1984 timeout)" under every rule set of the corpus, the
+    # hello's failure a warning among them (the program never answers: the result is the
+    # same at any bound and load; 0.2 s bounds only the test's length)
+    out = tmp_path / "report.json"
+    err = one_error(capsys, "conform", "--impl", shlex.join(SILENT), "--timeout", str(FAR),
+                    "--start-timeout", "0.2", "--output", str(out))
+    assert err.startswith("mtrain conform: the implementation did not answer the hello "
+                          "(timeout): while starting: no answer to the hello request within "
+                          "0.2 s (--start-timeout)"), err
+    assert err.endswith("; nothing was run\n"), err
+    assert not out.exists()
+
+
+def test_a_hello_failure_quotes_the_last_line_of_stderr_cut_to_its_start(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # a program's last words say why it did not start; a long last line is cut to its start
+    program = write(tmp_path / "dies.py", "import sys\nsys.stderr.write('starting\\n')\n"
+                    "sys.stderr.write('no licence: ' + '0123456789' * 99 + '\\n')\n"
+                    "sys.exit(1)\n")
+    err = one_error(capsys, "conform", "--impl", shlex.join([sys.executable, program]),
+                    "--situations", "0", "-k", "doubles-001")
+    assert ("exited with code 1, before answering the hello request (its stderr: no licence: "
+            "0123456789") in err, err
+    assert err.endswith("... (1,002 characters)); nothing was run\n"), err[-400:]
+    assert len(err) < 600, err
+
+
+# --- 3. the plugin's bound named as the plugin names it ----------------------------------------
+
+
+def test_a_start_timeout_is_named_as_the_flags_given() -> None:
+    # the plugin's hello that timed out said "(--start-timeout)", an option pytest refuses
+    with ProcessImplementation(SILENT, timeout=FAR, start_timeout=0.2,
+                               flags=("--mtrain-timeout", "--mtrain-start-timeout")) as impl, \
+            pytest.raises(ImplementationTimeout) as info:
+        impl.start()
+    assert info.value.message == (
+        "while starting: no answer to the hello request within 0.2 s (--mtrain-start-timeout) "
+        "(the hello is answered once the program has started: a program slow to start needs a "
+        "longer --mtrain-start-timeout; the other requests keep --mtrain-timeout); the "
+        "implementation was killed")
