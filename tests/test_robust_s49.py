@@ -123,3 +123,71 @@ def test_a_start_timeout_is_named_as_the_flags_given() -> None:
         "(the hello is answered once the program has started: a program slow to start needs a "
         "longer --mtrain-start-timeout; the other requests keep --mtrain-timeout); the "
         "implementation was killed")
+
+
+# --- the hunt: rule sets written another way -------------------------------------------------
+
+
+def declared(**rules: object) -> dict[str, object]:
+    """A hello's info declaring pagat's options but for `rules`' changes."""
+    from mtrain.spec.catalog import catalog
+
+    options = dict(catalog().ruleset("pagat").choices)
+    options.update(rules.pop("options", {}))  # type: ignore[call-overload]
+    return {"name": "e", "rules": {"name": "e", "options": options, **rules}}
+
+
+def test_a_declared_hand_table_that_is_empty_is_said_to_be_empty() -> None:
+    # read as no table: "unknown value 'custom' for option hand_sizes", a value the wire has
+    from mtrain.conformance.declaration import DeclarationError, declared_ruleset
+
+    with pytest.raises(DeclarationError) as info:
+        declared_ruleset(declared(options={"hand_sizes": "custom"}, hand_sizes={}))
+    assert str(info.value) == (
+        "`rules.hand_sizes` is empty: a hand table gives the tiles dealt for each player count "
+        'it seats (e.g. {"2": 15})')
+
+
+HINT = "(did you mean {!r}? names are in lower case, with no spaces at their ends)"
+
+
+@pytest.mark.parametrize("change, said", [
+    ({"options": {"Tile_set": "double-12"}},
+     f"`rules.options` names unknown option 'Tile_set' {HINT.format('tile_set')}; known: "),
+    ({"options": {"tile_set": "Double-12"}},
+     f"`rules.options.tile_set`: unknown value 'Double-12' {HINT.format('double-12')}; "
+     "known: "),
+])
+def test_a_declared_name_in_capitals_is_told_the_name_it_stands_for(
+        change: dict[str, object], said: str) -> None:
+    # the list of every known name alone left the reader to spot one capital letter
+    from mtrain.conformance.declaration import DeclarationError, declared_ruleset
+
+    with pytest.raises(DeclarationError) as info:
+        declared_ruleset(declared(**change))
+    assert str(info.value).startswith(said), str(info.value)
+
+
+@pytest.mark.parametrize("name, said", [
+    ("Pagat", f"unknown variant 'Pagat' {HINT.format('pagat')}; known: "),
+    ("pagat+Blanks-25", f"unknown overlay 'Blanks-25' {HINT.format('blanks-25')}; known: "),
+])
+def test_a_rule_set_named_in_capitals_is_told_the_name_it_stands_for(
+        name: str, said: str) -> None:
+    from mtrain.spec.catalog import RulesetError, catalog
+
+    with pytest.raises(RulesetError) as info:
+        catalog().ruleset(name)
+    assert str(info.value).startswith(said), str(info.value)
+
+
+@pytest.mark.parametrize("line, said", [
+    ("  Tile_set: double-12", f"unknown option 'Tile_set' {HINT.format('tile_set')}; known: "),
+    ("  tile_set: Double-12",
+     f"unknown value 'Double-12' for tile_set {HINT.format('double-12')}; known: "),
+])
+def test_a_rule_set_file_name_in_capitals_is_told_the_name_it_stands_for(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, line: str, said: str) -> None:
+    path = write(tmp_path / "own.yaml", f"name: own\nbase: pagat\noptions:\n{line}\n")
+    assert main(["rules", path]) == 2
+    assert capsys.readouterr().err.startswith(f"mtrain rules: {path}:4: {said}")
