@@ -194,6 +194,9 @@ class ProcessImplementation:
         self._lock = threading.Lock()
         self._closed = False
         self.failures: list[str] = []
+        self.strays: list[str] = []
+        """Lines the program wrote after the last answer read, found at its shutdown
+        (close): each is a fault of the last request it was asked."""
         # the text after `{"id":N,` of answers that decoded as orjson reads them (no key
         # given twice, no integer beyond 64 bits) and passed check_answer, with the kind
         # of request each answered: the same text under another id is read by orjson
@@ -264,7 +267,7 @@ class ProcessImplementation:
                 try:
                     rid = next(self._ids)
                     proc.send(encode(request(rid, "shutdown")))
-                    proc.receive(min(self.timeout, 2.0))
+                    self._read_to_shutdown(proc, rid)
                     stdin = proc.popen.stdin
                     if stdin is not None:
                         stdin.close()
@@ -275,6 +278,36 @@ class ProcessImplementation:
         finally:
             if polite:
                 self._lock.release()
+
+    def _read_to_shutdown(self, proc: ChildProcess, rid: int) -> None:
+        """Read up to the answer to the shutdown request `rid`. A line before it that
+        answers no request still unread (one written ahead) came after the last answer
+        read: that answer was written twice, or more than an answer was written, and
+        nothing after it would read it (the run's last request, answered twice, passed).
+        Kept in `strays` for the run to charge to its last request."""
+        outstanding = {a[3] for a in self._ahead if a[0] is proc}
+        self._ahead.clear()
+        deadline = time.monotonic() + min(self.timeout, 2.0)
+        while True:
+            line = proc.receive(max(0.0, deadline - time.monotonic()))
+            if not isinstance(line, bytes):  # the end of its stdout, or too long a line
+                return
+            if not line.strip():
+                continue
+            try:
+                got = decode(line).get("id")
+            except ProtocolError:
+                got = None
+            if got == rid:
+                return
+            if type(got) is int and got in outstanding:
+                outstanding.discard(got)
+                continue
+            self.strays.append(
+                f"after its answer to the last request the implementation wrote another line, "
+                f"read only at the shutdown: {preview(line, 120)} (one answer per request: "
+                "an answer written twice?)")
+            return  # one says it: a program that keeps writing is not read for 2 s more
 
     def __enter__(self) -> ProcessImplementation:
         return self

@@ -191,3 +191,59 @@ def test_a_rule_set_file_name_in_capitals_is_told_the_name_it_stands_for(
     path = write(tmp_path / "own.yaml", f"name: own\nbase: pagat\noptions:\n{line}\n")
     assert main(["rules", path]) == 2
     assert capsys.readouterr().err.startswith(f"mtrain rules: {path}:4: {said}")
+
+
+# --- the hunt: misbehaving engines ----------------------------------------------------------
+
+# the reference server, answering every legal request twice
+TWICE = """\
+import json, sys
+from mtrain.conformance.serve import Server
+server = Server()
+for line in sys.stdin:
+    answer, stop = server.handle(line)
+    text = json.dumps(answer) + "\\n"
+    if json.loads(line)["type"] == "legal":
+        sys.stdout.write(text)
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    if stop:
+        break
+"""
+
+LEGAL_ONLY = """\
+- id: twice-001
+  description: The legal actions of seat 0 (the run's last request)
+  clauses: [TRAIN-2]
+  source: [pagat]
+  note: Seat 0's own train ends in 5 and it holds [5-3] and [9-1]; only [5-3] plays there.
+  table:
+    hands:
+      0: [5-3, 9-1]
+      1: [11-11, 10-0]
+    trains:
+      0: [12-5]
+      1: [12-3]
+  expect:
+    - variants: [pagat]
+      legal: [play 5-3 on 0]
+"""
+
+
+def test_the_last_request_answered_twice_is_an_error_of_its_result(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # the second answer came after the last answer read: the shutdown's read took it and
+    # went on, and the run passed (a request after it reads it as an answer out of order)
+    program = shlex.join([sys.executable, write(tmp_path / "twice.py", TWICE)])
+    fixtures = write(tmp_path / "legal.yaml", LEGAL_ONLY)
+    out = tmp_path / "report.json"
+    assert main(["conform", "--impl", program, "--fixtures", fixtures, "--timeout", str(FAR),
+                 "--format", "json", "--output", str(out)]) == 1
+    [result] = json.loads(out.read_text(encoding="utf-8"))["results"]
+    assert result["status"] == "error", result
+    assert result["message"].startswith(
+        "after its answer to the last request the implementation wrote another line, read "
+        "only at the shutdown: '{\"id\": 2, \"ok\": true, \"actions\": [{\"type\": \"play\", "
+        "\"tile\": \"5-3\", \"train\": 0}]}' (one answer per request: an answer written "
+        "twice?)"), result
+    assert "-k twice-001" in result["rerun"]
