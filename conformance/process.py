@@ -479,7 +479,7 @@ class ProcessImplementation:
         try:
             proc.send(request_line)
         except (OSError, ValueError):
-            raise self._crashed(proc, kind) from None
+            raise self._crashed(proc, kind, stdin=True) from None
         return self._answer(proc, kind, rid, mark, expect, starting)
 
     def _answer(self, proc: ChildProcess, kind: str, rid: int, mark: int,
@@ -496,9 +496,12 @@ class ProcessImplementation:
                 raise self._crashed(proc, kind)
             if line is _LATE:
                 unfinished = proc.unfinished()
+                unread = proc.stdin_unread()
                 self._drop(proc)
                 wrote = (f" (it wrote a line it never ended with a newline: {unfinished})"
                          if unfinished else
+                         " (it had closed its stdin while still running: a request it had "
+                         "not read was lost)" if unread else
                          f" (it wrote {empty} empty line{'s' * (empty > 1)} and no answer: "
                          "an answer is one JSON object on one line)" if empty else
                          " (it wrote to stderr after the request, nothing to stdout: if it "
@@ -627,11 +630,16 @@ class ProcessImplementation:
         count up from the one its hello had)."""
         return self._first_id <= got < rid
 
-    def _crashed(self, proc: ChildProcess, kind: str) -> ImplementationCrashed:
+    def _crashed(self, proc: ChildProcess, kind: str, stdin: bool = False
+                 ) -> ImplementationCrashed:
+        """The crash found where its stdout ended, or (`stdin`) where the request could
+        not be written: a program still running had then closed its stdin, not its stdout."""
         code = proc.end()  # its stdout closed: nothing more comes of waiting (see end)
         self._drop(proc)
+        said = ("closed its stdin while still running (the request found no reader)"
+                if stdin and code is None else describe_exit(code))
         return ImplementationCrashed(
-            f"the implementation {describe_exit(code)}, before answering the {kind} request",
+            f"the implementation {said}, before answering the {kind} request",
             proc.stderr.tail())
 
 

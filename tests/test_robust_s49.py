@@ -247,3 +247,60 @@ def test_the_last_request_answered_twice_is_an_error_of_its_result(
         "\"tile\": \"5-3\", \"train\": 0}]}' (one answer per request: an answer written "
         "twice?)"), result
     assert "-k twice-001" in result["rerun"]
+
+
+# answers its hello, then its first request, and closes its stdin before that answer (so
+# the harness's next request, written after the answer is read, finds no reader); it then
+# waits to be killed
+CLOSES_STDIN = """\
+import json, os, sys, time
+hello = json.loads(sys.stdin.readline())
+print(json.dumps({"id": hello["id"], "ok": True, "protocol": 1, "name": "c", "version": "1",
+                  "variants": ["*"]}), flush=True)
+asked = json.loads(sys.stdin.readline())
+os.close(0)
+print(json.dumps({"id": asked["id"], "ok": True, "winners": []}), flush=True)
+time.sleep(1000)
+"""
+
+# answers its hello, then closes its stdin once a request waits in it, unread: lost
+DROPS_A_REQUEST = """\
+import json, os, select, sys, time
+line = os.read(0, 65536)  # the hello, alone: nothing else is asked before its answer
+hello = json.loads(line)
+print(json.dumps({"id": hello["id"], "ok": True, "protocol": 1, "name": "d", "version": "1",
+                  "variants": ["*"]}), flush=True)
+select.select([0], [], [])  # a request has come
+os.close(0)
+time.sleep(1000)
+"""
+
+
+def test_a_request_to_a_program_that_closed_its_stdin_says_stdin(tmp_path: Path) -> None:
+    # "the implementation closed its stdout while still running": it had closed its stdin
+    from mtrain.conformance.process import ImplementationCrashed
+
+    program = [sys.executable, write(tmp_path / "closes.py", CLOSES_STDIN)]
+    with ProcessImplementation(program, timeout=FAR, start_timeout=FAR) as impl:
+        assert impl.call("winners", ruleset={}, state={}) == {"id": 2, "ok": True,
+                                                              "winners": []}
+        with pytest.raises(ImplementationCrashed) as info:
+            impl.call("winners", ruleset={}, state={})
+    assert info.value.message == (
+        "the implementation closed its stdin while still running (the request found no "
+        "reader), before answering the winners request")
+
+
+def test_a_request_lost_in_a_closed_stdin_is_said_at_its_timeout(tmp_path: Path) -> None:
+    # a timeout, with nothing said of why. The program never answers, so the request times
+    # out at any load; the bound must only outlast the program's close, a system call it
+    # makes as soon as the request lands: 3 s is far above that need, and is what the test
+    # costs in waiting (no CPU)
+    program = [sys.executable, write(tmp_path / "drops.py", DROPS_A_REQUEST)]
+    with ProcessImplementation(program, timeout=3, start_timeout=FAR) as impl, \
+            pytest.raises(ImplementationTimeout) as info:
+        impl.start()
+        impl.call("winners", ruleset={}, state={})
+    assert info.value.message == (
+        "no answer to the winners request within 3 s (it had closed its stdin while still "
+        "running: a request it had not read was lost); the implementation was killed")
