@@ -304,3 +304,53 @@ def test_a_request_lost_in_a_closed_stdin_is_said_at_its_timeout(tmp_path: Path)
     assert info.value.message == (
         "no answer to the winners request within 3 s (it had closed its stdin while still "
         "running: a request it had not read was lost); the implementation was killed")
+
+
+# a fixture whose clause is not the train's: the play ends the turn
+PLAYS = """\
+- id: ends-001
+  description: After an ordinary play the turn passes to the next seat
+  clauses: [TURN-6]
+  source: [pagat]
+  note: Seat 0 lays [5-3] on its own train (ends 5 -> 3); not a double, so the turn ends.
+  table:
+    hands:
+      0: [5-3, 9-1]
+      1: [11-11, 10-0]
+    trains:
+      0: [12-5]
+      1: [12-3]
+  steps:
+    - play 5-3 on 0
+  expect:
+    - variants: [pagat]
+      state:
+        seat: 1
+"""
+
+# the reference, but a train it returns says it ends in a pip its last tile does not end in
+WRONG_END = """\
+from mtrain.conformance.adapter import ReferenceImplementation
+
+
+class Engine(ReferenceImplementation):
+    def apply(self, ruleset, state, action):
+        new = super().apply(ruleset, state, action)
+        new["trains"][0]["end"] = 4  # its tiles, 12-5 then 5-3, end in 3
+        return new
+"""
+
+
+def test_a_train_whose_end_is_not_its_last_tiles_is_charged_to_train_2(
+        tmp_path: Path) -> None:
+    # every tile where it was, the train's `end` another pip: charged to each clause of the
+    # fixture (TURN-6 here), none of which says where a train ends
+    adapter = write(tmp_path / "wrong_end.py", WRONG_END)
+    out = tmp_path / "report.json"
+    assert main(["conform", "--adapter", f"{adapter}:Engine", "--fixtures",
+                 write(tmp_path / "ends.yaml", PLAYS), "--format", "json", "--output",
+                 str(out)]) == 1
+    [result] = json.loads(out.read_text(encoding="utf-8"))["results"]
+    assert result["status"] == "fail" and result["charged"] == ["TRAIN-2"], result
+    assert result["message"] == ("apply: the returned state is not a table: state.trains[0]"
+                                 ".end: 4 but the tiles end in 3 [TRAIN-2]"), result
