@@ -354,3 +354,12 @@ def test_a_train_whose_end_is_not_its_last_tiles_is_charged_to_train_2(
     assert result["status"] == "fail" and result["charged"] == ["TRAIN-2"], result
     assert result["message"] == ("apply: the returned state is not a table: state.trains[0]"
                                  ".end: 4 but the tiles end in 3 [TRAIN-2]"), result
+
+
+@pytest.mark.parametrize("command", ["render", "state"])
+def test_a_fixture_id_in_capitals_is_told_the_id_it_stands_for(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str) -> None:
+    # "no fixture 'ENDS-001'", beside no word of the id there is
+    fixtures = write(tmp_path / "ends.yaml", PLAYS)
+    err = one_error(capsys, command, "ENDS-001", "--fixtures", fixtures)
+    assert f"no fixture 'ENDS-001' {HINT.format('ends-001')}" in err, err
