@@ -363,3 +363,19 @@ def test_a_fixture_id_in_capitals_is_told_the_id_it_stands_for(
     fixtures = write(tmp_path / "ends.yaml", PLAYS)
     err = one_error(capsys, command, "ENDS-001", "--fixtures", fixtures)
     assert f"no fixture 'ENDS-001' {HINT.format('ends-001')}" in err, err
+
+
+@pytest.mark.parametrize("entry, said", [
+    ("fixture: ENDS-001", f"skip entry ENDS-001 matches no selected fixture "
+     f"{HINT.format('ends-001')}"),
+    ("fixture: ends-001\n  variant: Pagat", f"variant 'Pagat' is no rule set: no variant or "
+     f"rule-set file is named 'Pagat' {HINT.format('pagat')} (variants: "),
+])
+def test_a_skip_entry_in_capitals_is_told_the_name_it_stands_for(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, entry: str, said: str) -> None:
+    # warned of as matching nothing, or as no rule set, with no word of the name it meant
+    skip = write(tmp_path / "known.yaml", f"- {entry}\n  reason: our own rule\n")
+    assert main(["conform", "--fixtures", write(tmp_path / "ends.yaml", PLAYS), "--skip",
+                 skip, "--format", "json"]) == 0
+    warnings = json.loads(capsys.readouterr().out)["warnings"]
+    assert any(said in w for w in warnings), warnings

@@ -135,7 +135,7 @@ def _run(args: argparse.Namespace) -> int:
         unmatched_patterns,
     )
     from mtrain.conformance.target import greet, target_of
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, written_otherwise
 
     started = time.perf_counter()
     if args.fixtures is not None and (missing := why_missing(args.fixtures)):
@@ -212,7 +212,8 @@ def _run(args: argparse.Namespace) -> int:
         elif not any(s.matches(t.fixture.id, t.variant) for t in tasks):
             warnings.append(f"skip entry {s.fixture}"
                             + (f" [{s.variant}]" if s.variant else "")
-                            + " matches no selected fixture")
+                            + " matches no selected fixture"
+                            + written_otherwise(s.fixture, (fx.id for fx in fixtures)))
     runner = Runner(args, target, info, skips)
     if target.kind == "reference" and ResultMemo.serves(first) and ResultMemo.wanted():
         runner.memo = ResultMemo(tasks)
