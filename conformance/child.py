@@ -399,6 +399,18 @@ class ChildProcess:
                 _LIVE.discard(self)
         self.close_pipes()
 
+    def stdin_unread(self) -> bool:
+        """Whether nothing reads the program's stdin any more (it closed it, and no child
+        of it holds it): a request written now is lost (cheap: a poll, no wait)."""
+        if self.killed:
+            return False
+        poller = select.poll()
+        try:
+            poller.register(self._in, select.POLLOUT)
+        except (OSError, ValueError):
+            return False
+        return any(event & select.POLLERR for _, event in poller.poll(0))
+
     def _held_elsewhere(self) -> bool:
         """Whether a process may still hold the program's stdout, stdin or stderr: one it
         started in a session of its own, which the group's kill missed (cheap: a poll)."""

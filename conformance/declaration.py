@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from mtrain.spec.catalog import RulesetError, catalog
-from mtrain.spec.errors import shown
+from mtrain.spec.errors import shown, written_otherwise
 from mtrain.spec.ruleset import CUSTOM, MAX_PLAYERS, OTHER, Ruleset
 
 ADDED_WITHIN_V1: Final = {"doubles": "open", "match_length": "full"}
@@ -43,7 +43,8 @@ def check_limits(info: Mapping[str, Any] | None) -> None:
     cat = catalog()
     for option, values in options.items():
         if option not in cat.options:
-            raise DeclarationError(f"`options` names unknown option {shown(option)}; known: "
+            raise DeclarationError(f"`options` names unknown option {shown(option)}"
+                                   f"{written_otherwise(option, cat.options)}; known: "
                                    f"{', '.join(cat.options)}")
         if not isinstance(values, list):
             raise DeclarationError(f"`options.{option}` must be a list of values")
@@ -54,7 +55,8 @@ def check_limits(info: Mapping[str, Any] | None) -> None:
         for value in values:
             if value != OTHER and value not in known and not (
                     option == "hand_sizes" and value == CUSTOM):
-                raise DeclarationError(f"`options.{option}`: unknown value {shown(value)}; "
+                raise DeclarationError(f"`options.{option}`: unknown value {shown(value)}"
+                                       f"{written_otherwise(value, known)}; "
                                        f"known: {', '.join(known)}, or {OTHER!r}")
 
 
@@ -71,7 +73,8 @@ def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
     options = dict(rules["options"])
     for option, value in options.items():
         if option not in cat.options:
-            raise DeclarationError(f"`rules.options` names unknown option {shown(option)}; known: "
+            raise DeclarationError(f"`rules.options` names unknown option {shown(option)}"
+                                   f"{written_otherwise(option, cat.options)}; known: "
                                    f"{', '.join(cat.options)}")
         known = cat.options[option].values
         if not isinstance(value, str):
@@ -79,7 +82,8 @@ def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
                                    f"{json.dumps(value)[:60]}")
         if value != OTHER and value not in known and not (
                 option == "hand_sizes" and value == CUSTOM):
-            raise DeclarationError(f"`rules.options.{option}`: unknown value {shown(value)}; "
+            raise DeclarationError(f"`rules.options.{option}`: unknown value {shown(value)}"
+                                   f"{written_otherwise(value, known)}; "
                                    f"known: {', '.join(known)}, or {OTHER!r}")
     for option, value in ADDED_WITHIN_V1.items():  # left out by a declaration written before
         options.setdefault(option, value)
@@ -89,6 +93,9 @@ def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
                                f"a rule played its own way); missing: {', '.join(missing)}")
     table = None
     raw_table = rules.get("hand_sizes")
+    if raw_table == {}:  # read on as no table at all, it was "unknown value 'custom'"
+        raise DeclarationError("`rules.hand_sizes` is empty: a hand table gives the tiles "
+                               'dealt for each player count it seats (e.g. {"2": 15})')
     if raw_table is not None:
         try:
             table = hand_rows(raw_table, "`rules.hand_sizes`")

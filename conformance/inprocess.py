@@ -141,11 +141,12 @@ class TimedImplementation:
     (MODULE:OBJECT) its calls run in a worker process (see the module doc)."""
 
     def __init__(self, inner: Any, timeout: float, spec: str | None = None,
-                 start_timeout: float | None = None) -> None:
+                 start_timeout: float | None = None,
+                 start_flag: str = "--start-timeout") -> None:
         self.inner = inner
         self.timeout = timeout
-        self._host = (_Host(spec, timeout, start_timeout) if spec is not None and CAN_FORK
-                      else None)
+        self._host = (_Host(spec, timeout, start_timeout, start_flag)
+                      if spec is not None and CAN_FORK else None)
         self.isolated = self._host is not None
         self._threads = _Threads(inner, timeout) if self._host is None else None
         self.failures: list[str] = []  # as ProcessImplementation.failures
@@ -238,13 +239,14 @@ _GONE = object()
 class _Host:
     """The harness's side of the host process: one call at a time, each timed."""
 
-    def __init__(self, spec: str, timeout: float, start_timeout: float | None = None) -> None:
+    def __init__(self, spec: str, timeout: float, start_timeout: float | None = None,
+                 start_flag: str = "--start-timeout") -> None:
         self.spec = spec
         self.timeout = timeout
         # the host imports the adapter: at least START_SECONDS, unless --start-timeout says
         self._start = (max(timeout, START_SECONDS) if start_timeout is None
                        else start_timeout)
-        self._named = "" if start_timeout is None else " (--start-timeout)"
+        self._named = "" if start_timeout is None else f" ({start_flag})"
         self._proc: ChildProcess | None = None
         self._worker: int | None = None  # the pid of the worker ready for calls
         self._failed_starts = 0

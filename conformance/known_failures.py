@@ -7,7 +7,7 @@ import fnmatch
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from mtrain.spec.errors import InputError, shown
+from mtrain.spec.errors import InputError, shown, written_otherwise
 from mtrain.spec.yamlload import SpecError
 from mtrain.spec.yamlload import load as load_yaml
 
@@ -93,12 +93,15 @@ def unknown_rule_set(entry: SkipEntry, played: Iterable[str]) -> str | None:
         said = f"{base} is a rule-set file, which takes no overlays"
     elif base not in cat.variants:
         files = f"; rule-set files: {', '.join(sorted(cat.examples))}" if cat.examples else ""
-        said = (f"no variant or rule-set file is named {shown(base)} (variants: "
+        said = (f"no variant or rule-set file is named {shown(base)}"
+                f"{written_otherwise(base, [*cat.variants, *cat.examples])} (variants: "
                 f"{', '.join(cat.variants)}{files})")
     else:
         stray = [o for o in overlays if o not in cat.overlays]
         if not stray:
             return None
-        said = f"no overlay is named {shown(stray[0])} (overlays: {', '.join(cat.overlays)})"
+        said = (f"no overlay is named {shown(stray[0])}"
+                f"{written_otherwise(stray[0], cat.overlays)} (overlays: "
+                f"{', '.join(cat.overlays)})")
     return (f"{entry.where}: variant {shown(name)} is no rule set: {said}, nor does this run "
             "play one of that name: the entry skips nothing")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import shlex
 import signal
 import threading
@@ -246,6 +247,8 @@ def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
     lock = threading.Lock()
     stopping = threading.Event()
 
+    last: dict[int, int] = {}  # id of an implementation -> the task it ran last
+
     def worker(impl: Implementation) -> None:
         while not abort:
             with lock:
@@ -260,6 +263,7 @@ def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
             if stopping.is_set():  # cut short by the harness closing it: no verdict
                 return
             results[i] = result
+            last[id(impl)] = i
 
     def run_workers(jobs: int) -> None:
         try:
@@ -286,6 +290,12 @@ def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
                 if callable(close):
                     with contextlib.suppress(Exception):
                         close()
+                stray = getattr(impl, "strays", None)
+                done = results[last.get(id(impl), -1)] if id(impl) in last else None
+                if stray and done is not None:
+                    task = tasks[last[id(impl)]]
+                    results[last[id(impl)]] = _with_stray(
+                        done, stray[0], rerun_command(runner.args, task.fixture, task.ruleset))
 
     try:
         run_workers(jobs)
@@ -305,6 +315,19 @@ def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
             task.fixture.id, task.variant, "error", ["not run (the harness stopped)"],
             path=task.fixture.path, line=task.fixture.line, clauses=task.fixture.clauses))
     return out
+
+
+def _with_stray(result: Result, stray: str, rerun: str) -> Result:
+    """`result`, the last its process ran, with the line found after its last answer (a
+    ProcessImplementation's `strays`): an error of the protocol, as the same line read by
+    a later request would have been; a pass of a known failure is a skip again."""
+    if result.status != "pass":
+        return dataclasses.replace(result, messages=[*result.messages, stray])
+    if result.skip_reason is not None:
+        return dataclasses.replace(result, status="skip", rerun=rerun, messages=[
+            f"known failure (error): {result.skip_reason}", *result.messages, stray])
+    return dataclasses.replace(result, status="error", rerun=rerun,
+                               messages=[*result.messages, stray])
 
 
 class RunInterrupted(KeyboardInterrupt):

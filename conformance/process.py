@@ -164,7 +164,8 @@ class ProcessImplementation:
                  max_line: int = MAX_LINE, env: dict[str, str] | None = None,
                  cwd: str | None = None, start_attempts: int = 3,
                  failure_limit: int = FAILURE_LIMIT,
-                 start_timeout: float | None = None) -> None:
+                 start_timeout: float | None = None,
+                 flags: tuple[str, str] = ("--timeout", "--start-timeout")) -> None:
         self.argv = shlex.split(argv) if isinstance(argv, str) else list(argv)
         if not self.argv:
             raise ConfigurationError("the implementation command is empty")
@@ -172,6 +173,9 @@ class ProcessImplementation:
         self.timeout = timeout
         self.start_timeout = start_timeout
         """Seconds for the hello that opens each process (its start-up); None: `timeout`."""
+        self.flags = flags
+        """The options that set `timeout` and `start_timeout`, as a message names them: the
+        command line's, or the pytest plugin's (--mtrain-timeout, --mtrain-start-timeout)."""
         self.max_line = max_line
         self.env = env
         self.cwd = cwd
@@ -190,6 +194,9 @@ class ProcessImplementation:
         self._lock = threading.Lock()
         self._closed = False
         self.failures: list[str] = []
+        self.strays: list[str] = []
+        """Lines the program wrote after the last answer read, found at its shutdown
+        (close): each is a fault of the last request it was asked."""
         # the text after `{"id":N,` of answers that decoded as orjson reads them (no key
         # given twice, no integer beyond 64 bits) and passed check_answer, with the kind
         # of request each answered: the same text under another id is read by orjson
@@ -260,7 +267,7 @@ class ProcessImplementation:
                 try:
                     rid = next(self._ids)
                     proc.send(encode(request(rid, "shutdown")))
-                    proc.receive(min(self.timeout, 2.0))
+                    self._read_to_shutdown(proc, rid)
                     stdin = proc.popen.stdin
                     if stdin is not None:
                         stdin.close()
@@ -271,6 +278,36 @@ class ProcessImplementation:
         finally:
             if polite:
                 self._lock.release()
+
+    def _read_to_shutdown(self, proc: ChildProcess, rid: int) -> None:
+        """Read up to the answer to the shutdown request `rid`. A line before it that
+        answers no request still unread (one written ahead) came after the last answer
+        read: that answer was written twice, or more than an answer was written, and
+        nothing after it would read it (the run's last request, answered twice, passed).
+        Kept in `strays` for the run to charge to its last request."""
+        outstanding = {a[3] for a in self._ahead if a[0] is proc}
+        self._ahead.clear()
+        deadline = time.monotonic() + min(self.timeout, 2.0)
+        while True:
+            line = proc.receive(max(0.0, deadline - time.monotonic()))
+            if not isinstance(line, bytes):  # the end of its stdout, or too long a line
+                return
+            if not line.strip():
+                continue
+            try:
+                got = decode(line).get("id")
+            except ProtocolError:
+                got = None
+            if got == rid:
+                return
+            if type(got) is int and got in outstanding:
+                outstanding.discard(got)
+                continue
+            self.strays.append(
+                f"after its answer to the last request the implementation wrote another line, "
+                f"read only at the shutdown: {preview(line, 120)} (one answer per request: "
+                "an answer written twice?)")
+            return  # one says it: a program that keeps writing is not read for 2 s more
 
     def __enter__(self) -> ProcessImplementation:
         return self
@@ -442,7 +479,7 @@ class ProcessImplementation:
         try:
             proc.send(request_line)
         except (OSError, ValueError):
-            raise self._crashed(proc, kind) from None
+            raise self._crashed(proc, kind, stdin=True) from None
         return self._answer(proc, kind, rid, mark, expect, starting)
 
     def _answer(self, proc: ChildProcess, kind: str, rid: int, mark: int,
@@ -459,9 +496,12 @@ class ProcessImplementation:
                 raise self._crashed(proc, kind)
             if line is _LATE:
                 unfinished = proc.unfinished()
+                unread = proc.stdin_unread()
                 self._drop(proc)
                 wrote = (f" (it wrote a line it never ended with a newline: {unfinished})"
                          if unfinished else
+                         " (it had closed its stdin while still running: a request it had "
+                         "not read was lost)" if unread else
                          f" (it wrote {empty} empty line{'s' * (empty > 1)} and no answer: "
                          "an answer is one JSON object on one line)" if empty else
                          " (it wrote to stderr after the request, nothing to stdout: if it "
@@ -470,9 +510,9 @@ class ProcessImplementation:
                          # nothing written at all to the first request: the program may
                          # not have finished starting (a JVM, a large runtime at load)
                          " (the hello is answered once the program has started: a program "
-                         "slow to start needs a longer --start-timeout; the other requests "
-                         "keep --timeout)" if starting else "")
-                which = " (--start-timeout)" if start is not None else ""
+                         f"slow to start needs a longer {self.flags[1]}; the other requests "
+                         f"keep {self.flags[0]})" if starting else "")
+                which = f" ({self.flags[1]})" if start is not None else ""
                 raise ImplementationTimeout(
                     f"no answer to the {kind} request within {bound:g} s{which}{wrote}; "
                     "the implementation was killed", proc.stderr.tail())
@@ -590,11 +630,16 @@ class ProcessImplementation:
         count up from the one its hello had)."""
         return self._first_id <= got < rid
 
-    def _crashed(self, proc: ChildProcess, kind: str) -> ImplementationCrashed:
+    def _crashed(self, proc: ChildProcess, kind: str, stdin: bool = False
+                 ) -> ImplementationCrashed:
+        """The crash found where its stdout ended, or (`stdin`) where the request could
+        not be written: a program still running had then closed its stdin, not its stdout."""
         code = proc.end()  # its stdout closed: nothing more comes of waiting (see end)
         self._drop(proc)
+        said = ("closed its stdin while still running (the request found no reader)"
+                if stdin and code is None else describe_exit(code))
         return ImplementationCrashed(
-            f"the implementation {describe_exit(code)}, before answering the {kind} request",
+            f"the implementation {said}, before answering the {kind} request",
             proc.stderr.tail())
 
 

@@ -454,6 +454,9 @@ def check_state(value: Any, where: str) -> None:
 HELLO_KEYS = frozenset(("id", "ok", "protocol", "name", "version", "variants", "options",
                         "rules"))
 """The fields a hello answer may carry (protocol.schema.json#/$defs/hello_answer)."""
+HELLO_NEEDS = "protocol, name and version, then rules or variants"
+"""What every hello answer carries, as a message names it (docs/protocol.md, Messages)."""
+HELLO_EXAMPLE = {"name": "my-engine", "version": "1.0.0"}
 
 
 def _check_hello(message: JSON) -> None:
@@ -466,8 +469,12 @@ def _check_hello(message: JSON) -> None:
         raise ProtocolError(f"a hello answer has no field {extra[0]!r} in protocol "
                             f"v{PROTOCOL_VERSION}; its fields: {', '.join(sorted(HELLO_KEYS))}")
     for key in ("name", "version"):
-        if not isinstance(_need(message, key, "hello"), str):
-            raise ProtocolError(f"hello.{key} must be a string")
+        if key not in message:  # the fields it must have, in one place: what to add
+            raise ProtocolError(f"a hello answer needs {key!r} ({HELLO_NEEDS}); got keys "
+                                f"{sorted(message, key=str)}")
+        if not isinstance(message[key], str):
+            raise ProtocolError(f"hello.{key} must be a string (\"{HELLO_EXAMPLE[key]}\"), "
+                                f"got {_short(message[key])}")
     rules = message.get("rules")
     if rules is not None and not (isinstance(rules, dict) and isinstance(rules.get("options"),
                                                                          dict)):

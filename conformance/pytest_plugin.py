@@ -141,7 +141,9 @@ def pytest_configure(config: pytest.Config) -> None:
         impl=impl, adapter=adapter, fixtures=fixtures_path, pattern=None,
         timeout=config.getoption("mtrain_timeout"),
         start_timeout=config.getoption("mtrain_start_timeout"),
-        variant=config.getoption("mtrain_variant"))
+        variant=config.getoption("mtrain_variant"),
+        # a message about a bound names the plugin's option, not conform's --start-timeout
+        flags=("--mtrain-timeout", "--mtrain-start-timeout"))
     try:
         if fixtures_path is not None and not Path(fixtures_path).exists():
             raise InputError(f"--mtrain-fixtures: no such file or folder: {fixtures_path}")
@@ -156,7 +158,7 @@ def pytest_configure(config: pytest.Config) -> None:
                 str(fixtures_path), [fixtures_path] if fixtures_path else []))
         target = target_of(args)
         first = target.make()
-        info, _warning = greet(first, target)
+        info = greet(first, target)  # a hello that fails is said once, as a usage error
         try:
             declared = declared_ruleset(info)
         except DeclarationError as e:

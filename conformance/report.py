@@ -172,10 +172,6 @@ class Report:
     interrupted: str = ""
     """Why the run stopped short (an interrupt), if it did: the results are those that
     finished, and the run is not a success whatever they say."""
-    hello_failed: bool = False
-    """Whether the implementation's hello failed: the protocol's first request is part of
-    conforming, so the run is not a success whatever the results say (an adapter whose
-    info() raises answers the rest)."""
 
     @property
     def summary(self) -> dict[str, int]:
@@ -240,7 +236,7 @@ class Report:
 
     @property
     def failed(self) -> bool:
-        return (bool(self.load_errors) or self.nothing_ran is not None or self.hello_failed
+        return (bool(self.load_errors) or self.nothing_ran is not None
                 or bool(self.interrupted) or any(r.status in FAILING for r in self.results))
 
     @property
@@ -329,9 +325,8 @@ class Report:
         unnamed = (f"; {nulls} refusal{'' if nulls == 1 else 's'} named no clause "
                    "(--require-clauses fails each, naming it)" if nulls else "")
         stopped = f" before it was {self.interrupted}" if self.interrupted else ""
-        hello = "; the hello failed (see the warnings)" if self.hello_failed else ""
         return (f"{verdict}: {ran} results ran{stopped} ({counts or 'none'})"
-                f"{not_run}{loads}{unnamed}{hello}; {self.checks} checks within them; "
+                f"{not_run}{loads}{unnamed}; {self.checks} checks within them; "
                 f"{self.duration:.2f} s")
 
     def per_ruleset(self) -> dict[str, dict[str, int]]:

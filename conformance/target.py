@@ -32,7 +32,13 @@ class Target:
     shared: bool = False
 
 
+FLAGS = ("--timeout", "--start-timeout")
+"""The options that bound a request and a start, as the command line names them (the
+pytest plugin sets `args.flags` to its own: a message names what its user can give)."""
+
+
 def target_of(args: argparse.Namespace) -> Target:
+    flags: tuple[str, str] = getattr(args, "flags", FLAGS)
     if args.impl is not None:
         try:
             argv = command_argv(args.impl)
@@ -41,7 +47,8 @@ def target_of(args: argparse.Namespace) -> Target:
         timeout, start = args.timeout, getattr(args, "start_timeout", None)
 
         def make_process() -> Implementation:
-            return ProcessImplementation(argv, timeout=timeout, start_timeout=start)
+            return ProcessImplementation(argv, timeout=timeout, start_timeout=start,
+                                         flags=flags)
         return Target(make_process, {"command": shlex.join(argv)}, "process")
     if args.adapter is not None:
         instance, factory, shared = load_adapter(args.adapter)
@@ -51,24 +58,40 @@ def target_of(args: argparse.Namespace) -> Target:
 
         def make_adapter() -> Implementation:
             inner = first.pop() if first else factory()
-            return TimedImplementation(inner, timeout, spec, start_timeout)
+            return TimedImplementation(inner, timeout, spec, start_timeout, flags[1])
         return Target(make_adapter, {"adapter": args.adapter}, "adapter", shared)
     reference = ReferenceImplementation()
     return Target(lambda: reference, {"adapter": "embedded reference engine"}, "reference",
                   True)
 
 
-def greet(impl: Implementation, target: Target) -> tuple[JSON | None, str | None]:
-    """The implementation's info, or None and a warning when it cannot give it now."""
+def greet(impl: Implementation, target: Target) -> JSON:
+    """The implementation's info (its hello answer). One that cannot give it stops the run
+    here (InputError: exit 2, said once), as identify and fuzz stop: a run cannot know what
+    the program plays, and each of its results would only repeat the hello's failure (conform
+    ran on, writing that failure under every rule set of the corpus, ~2,000 of them)."""
     try:
         info = impl.info()
     except ConfigurationError as e:
         raise InputError(str(e)) from None
     except HarnessError as e:
-        return None, f"the implementation did not answer the hello ({e.status}): {e.message}"
+        raise InputError(hello_failed(e)) from None
     except Exception as e:
         who = "the adapter's info()" if target.kind == "adapter" else "the hello"
         raise InputError(f"{who} failed: {type(e).__name__}: {e}") from None
     if not isinstance(info, dict):
         raise InputError(f"the implementation's info is not an object: {info!r}")
-    return info, None
+    return info
+
+
+def hello_failed(error: HarnessError) -> str:
+    """What stops a run whose hello failed: the failure, the last line of the program's
+    stderr (where a program says why it could not start), and that nothing ran."""
+    last = error.stderr.strip().splitlines()[-1:] if error.stderr.strip() else []
+    line = last[0].strip() if last else ""
+    if len(line) > 300:  # a log line of a megabyte: its start says what it is
+        line = f"{line[:300]}... ({len(line):,} characters)"
+    said = f" (its stderr: {line})" if line else ""
+    # an answer that is not a hello answer was an answer: "did not answer" misled
+    failed = "'s hello failed" if error.status == "error" else " did not answer the hello"
+    return f"the implementation{failed} ({error.status}): {error.message}{said}; nothing was run"

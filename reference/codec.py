@@ -327,8 +327,12 @@ def state_from_json(rules: Rules, data: Any) -> State:
         table_mask |= mask
         given_end = tj.get("end", end)
         if given_end != end or (type(given_end) is not int and not _is_int(given_end)):
+            # the open end is the last tile's far end (TRAIN-2): cited, a state whose
+            # tiles are all there but whose train ends otherwise is charged to it, not to
+            # every clause of the fixture that met it
+            rule = " [TRAIN-2]" if type(given_end) is int else ""
             raise StateError(f"{_train_where(i, n)}.end: {given_end!r} but the tiles end in "
-                             f"{end}")
+                             f"{end}{rule}")
         marker = tj.get("marker", False)
         if marker is not False:
             if i == n and marker:

@@ -38,7 +38,7 @@ from mtrain.spec.data_folder import (
     load_data,
     shipped_data,
 )
-from mtrain.spec.errors import shown
+from mtrain.spec.errors import shown, written_otherwise
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 from mtrain.spec.yamlload import Document, SpecError, SpecErrors, load
 from mtrain.spec.yamlschema import schema, validate
@@ -206,7 +206,9 @@ class Catalog:
             if base_name not in self.variants:  # the rule-set files are named as well
                 files = (f" (and the rule-set files {', '.join(sorted(self.examples))})"
                          if self.examples else "")
-                raise RulesetError(f"unknown variant {shown(base_name)}; known: "
+                known_names = [*self.variants, *self.examples]
+                raise RulesetError(f"unknown variant {shown(base_name)}"
+                                   f"{written_otherwise(base_name, known_names)}; known: "
                                    f"{', '.join(self.variants)}{files}")
             head = self.variants[base_name]
         values, setters, lineage = self._resolve(head, ())
@@ -255,7 +257,8 @@ class Catalog:
             if not name:
                 raise RulesetError("an overlay with no name: a `+` too many?")
             if name not in self.overlays:
-                raise RulesetError(f"unknown overlay {shown(name)}; known: "
+                raise RulesetError(f"unknown overlay {shown(name)}"
+                                   f"{written_otherwise(name, self.overlays)}; known: "
                                    f"{', '.join(self.overlays)}")
             ov = self.overlays[name]
             if ov.applies_to is not None and not set(ov.applies_to) & set(lineage):
@@ -402,7 +405,8 @@ class Catalog:
         # would only say that its value has the wrong type (`tile_sett: 5`)
         given = doc.data.get("options") if isinstance(doc.data, dict) else None
         strays = [o for o in given if o not in self.options] if isinstance(given, dict) else []
-        errors = [doc.error(("options", o), f"unknown option {shown(o)}; known: "
+        errors = [doc.error(("options", o), f"unknown option {shown(o)}"
+                            f"{written_otherwise(o, self.options)}; known: "
                             f"{', '.join(self.options)}") for o in strays]
         # a table where a value is named: the schema would say its keys are no player counts
         tables = [o for o in given if o != "hand_sizes" and isinstance(given[o], dict)
@@ -454,7 +458,8 @@ class Catalog:
         as_named = False  # a table written out that a named table has
         for option, value in (d.get("options") or {}).items():
             if option not in self.options:
-                errors.append(doc.error(("options", option), f"unknown option {shown(option)}; "
+                errors.append(doc.error(("options", option), f"unknown option {shown(option)}"
+                                        f"{written_otherwise(option, self.options)}; "
                                         f"known: {', '.join(self.options)}"))
                 continue
             setters[option] = (doc, name)
@@ -480,7 +485,8 @@ class Catalog:
             else:
                 escape = ("" if option == "tile_set" else TABLE_HINT if option == "hand_sizes"
                           else f" (or {OTHER}: played in a way none of these describes)")
-                said = f"unknown value {shown(value)} for {option}"
+                said = (f"unknown value {shown(value)} for {option}"
+                        f"{written_otherwise(value, known)}")
                 if option == "hand_sizes" and value == CUSTOM:  # identify's word for it
                     said = (f"hand_sizes `{CUSTOM}` (a table of one's own, as the wire and "
                             "identify's report name it) is written as the table itself")
@@ -620,7 +626,9 @@ class Catalog:
 
     def _check_value(self, option: str, value: str) -> None:
         if option not in self.options:
-            raise RulesetError(f"unknown option {shown(option)}; known: {', '.join(self.options)}")
+            raise RulesetError(f"unknown option {shown(option)}"
+                               f"{written_otherwise(option, self.options)}; known: "
+                               f"{', '.join(self.options)}")
         if isinstance(value, (dict, list)):  # a value is named; a table is given apart
             apart = (" (a table of one's own is `custom`, with the table beside the options)"
                      if option == "hand_sizes" else "")
@@ -629,14 +637,16 @@ class Catalog:
                                f"{shown(value)}{apart}; known: "
                                f"{', '.join(self.options[option].values)}")
         if value not in self.options[option].values:
-            raise RulesetError(f"unknown value {shown(value)} for option {option}; known: "
-                               f"{', '.join(self.options[option].values)}")
+            raise RulesetError(f"unknown value {shown(value)} for option {option}"
+                               f"{written_otherwise(value, self.options[option].values)}; "
+                               f"known: {', '.join(self.options[option].values)}")
 
     def _check_names(self, vf: VariantFile) -> list[SpecError]:
         errors = []
         for option, value in vf.options.items():
             if option not in self.options:
-                errors.append(vf.doc.error(("options", option), f"unknown option {shown(option)}; "
+                errors.append(vf.doc.error(("options", option), f"unknown option {shown(option)}"
+                                           f"{written_otherwise(option, self.options)}; "
                                            f"known: {', '.join(self.options)}"))
             elif value not in self.options[option].values:
                 errors.append(vf.doc.error(("options", option), f"unknown value {shown(value)} for "

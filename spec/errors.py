@@ -9,6 +9,7 @@ InputError into one line on stderr and exit 2.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 
 class InputError(Exception):
@@ -48,3 +49,15 @@ def cut_long_runs(message: str) -> str:
         size = len(run.strip("'\""))  # the quoted text's own length
         return f"{run[:QUOTE_LIMIT]}... ({size:,} characters){m[0][len(run):]}"
     return _LONG_RUN.sub(cut, message)
+
+
+def written_otherwise(value: object, known: Iterable[str]) -> str:
+    """A hint for an unknown name that is a known one written another way (in another case,
+    or with spaces at its ends: `Tile_set`, `Double-12`, `' pagat'`): the list of known
+    names alone left the reader to spot the one letter; '' when it is no such slip."""
+    if not isinstance(value, str):
+        return ""
+    bare = value.strip().casefold()
+    same = [k for k in known if k.casefold() == bare]
+    return (f" (did you mean {same[0]!r}? names are in lower case, with no spaces at their "
+            "ends)" if same else "")

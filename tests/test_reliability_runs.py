@@ -200,7 +200,7 @@ IDENTIFY_BROKEN = [
     ("crash_at_start.py", (), "the implementation did not answer the hello (crash)"),
     ("hang.py", (1,), "the implementation did not answer the hello (timeout)"),
     ("slow_hello.py", (30,), "the implementation did not answer the hello (timeout)"),
-    ("hello.py", ("refuse-busy",), "the implementation did not answer the hello (error): "
+    ("hello.py", ("refuse-busy",), "the implementation's hello failed (error): "
      "while starting: the implementation refused the hello: licence server unreachable"),
     ("crash_every.py", (30,), "5 requests to the implementation failed (the last: crash: "),
     # failing request 5 of every process, each request asked again answered: stopped in

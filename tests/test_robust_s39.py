@@ -285,10 +285,10 @@ class Engine(ReferenceImplementation):
 """)
     rc = main(["conform", "--adapter", f"{adapter}:Engine", "--variant", "pagat", "-k",
                "marker-001*"])  # a glob: s47-marker-001 is another fixture
-    out = capsys.readouterr().out
-    assert rc == 1, out[-500:]
-    assert out.splitlines()[-1].startswith("FAILED: 1 results ran (1 pass); the hello "
-                                           "failed (see the warnings); "), out[-500:]
+    out, err = capsys.readouterr()
+    # robust-s49: a hello that fails stops the run at once (exit 2), as identify and fuzz
+    assert rc == 2 and out == "", out[-500:]
+    assert "boom" in err and err.endswith("; nothing was run\n"), err
 
 
 def test_the_name_bound_leaves_room_for_every_composed_name() -> None:

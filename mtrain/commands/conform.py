@@ -135,7 +135,7 @@ def _run(args: argparse.Namespace) -> int:
         unmatched_patterns,
     )
     from mtrain.conformance.target import greet, target_of
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, written_otherwise
 
     started = time.perf_counter()
     if args.fixtures is not None and (missing := why_missing(args.fixtures)):
@@ -160,7 +160,7 @@ def _run(args: argparse.Namespace) -> int:
     target = target_of(args)
     first = target.make()
     try:
-        info, warning = greet(first, target)
+        info = greet(first, target)
         declared = declared_ruleset(info)
     except DeclarationError as e:
         close(first)
@@ -168,8 +168,7 @@ def _run(args: argparse.Namespace) -> int:
     except BaseException:
         close(first)
         raise
-    warnings = [warning] if warning else []
-    warnings += empty_name(info) + unknown_variants(info) + unread_limits(info)
+    warnings = empty_name(info) + unknown_variants(info) + unread_limits(info)
     for rs, path in from_files:  # the file says what it plays: run, and say so once
         beyond = beyond_options(info, rs)
         if beyond is not None:
@@ -213,7 +212,8 @@ def _run(args: argparse.Namespace) -> int:
         elif not any(s.matches(t.fixture.id, t.variant) for t in tasks):
             warnings.append(f"skip entry {s.fixture}"
                             + (f" [{s.variant}]" if s.variant else "")
-                            + " matches no selected fixture")
+                            + " matches no selected fixture"
+                            + written_otherwise(s.fixture, (fx.id for fx in fixtures)))
     runner = Runner(args, target, info, skips)
     if target.kind == "reference" and ResultMemo.serves(first) and ResultMemo.wanted():
         runner.memo = ResultMemo(tasks)
@@ -239,8 +239,7 @@ def _run(args: argparse.Namespace) -> int:
                     f"{chosen}",
                     values={rs.name: dict(rs.choices) for rs in rulesets},
                     patterns=list(args.pattern or []), impossible=impossible,
-                    interrupted=interrupted,
-                    hello_failed=info is None)
+                    interrupted=interrupted)
     try:
         emit(report, args, tasks)
     except BrokenPipeError:  # `mtrain conform | head`: the verdict stands, not exit 0

@@ -71,11 +71,7 @@ def run(args: argparse.Namespace) -> int:
     impl = target.make()
     watched = Watched(impl)
     try:
-        info, warning = greet(impl, target)
-        if warning is not None:  # nothing can be identified of an engine that does not start
-            stderr = getattr(impl, "stderr_tail", "")
-            raise InputError(warning + (f" (its stderr: {stderr.splitlines()[-1]})"
-                                        if stderr.strip() else ""))
+        info = greet(impl, target)  # nothing can be identified of one that does not start
         try:
             declared = declared_ruleset(info)
         except DeclarationError as e:

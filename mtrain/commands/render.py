@@ -21,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.fixture import duplicate_ids, load_corpus
     from mtrain.conformance.outputs import check_output
     from mtrain.docgen import Docs
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, written_otherwise
 
     if args.out:
         check_output(args.out, "--out", inputs=[("--fixtures", args.fixtures)])
@@ -32,8 +32,9 @@ def run(args: argparse.Namespace) -> int:
         if errors:
             raise InputError(str(errors[0]))
     fx = next((f for f in docs.fixtures if f.id == args.fixture), None)
-    if fx is None:
-        raise InputError(f"no fixture {args.fixture!r}")
+    if fx is None:  # (an id in capitals is the slip most likely: said as such)
+        raise InputError(f"no fixture {args.fixture!r}"
+                         f"{written_otherwise(args.fixture, (f.id for f in docs.fixtures))}")
     entries = list(fx.rulesets())
     if args.variant:
         entries = [(n, e) for n, e in entries if n == args.variant]

@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
 def _fixture(args: argparse.Namespace) -> Any:
 
     from mtrain.conformance.fixture import load_corpus
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, written_otherwise
 
     if args.fixtures is not None and (missing := why_missing(args.fixtures)):
         raise InputError(f"--fixtures: {missing}")
@@ -90,7 +90,8 @@ def _fixture(args: argparse.Namespace) -> Any:
         close = sorted((f.id for f in fixtures if args.fixture in f.id),  # its prefix first
                        key=lambda i: not i.startswith(args.fixture))[:5]
         hint = f"; ids containing it: {', '.join(close)}" if close else ""
-        raise InputError(f"no fixture {args.fixture!r} under "
+        slip = written_otherwise(args.fixture, (f.id for f in fixtures))
+        raise InputError(f"no fixture {args.fixture!r}{slip} under "
                          f"{args.fixtures or 'the shipped corpus'}{hint}")
     return found[0]
 
