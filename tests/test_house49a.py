@@ -8,9 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
+from mtrain.conformance.fixture import load_corpus
 from mtrain.conformance.fuzz.judge import Probe
 from mtrain.conformance.fuzz.rejudge import Judge
 from mtrain.conformance.fuzz.rulesets import declared_context
+from mtrain.conformance.identify import shared
+from mtrain.conformance.identify.found import Observation
+from mtrain.conformance.identify.observe import observe
 from mtrain.spec.catalog import catalog
 
 
@@ -70,3 +74,47 @@ def test_going_out_on_a_double_with_scoring_of_ones_own_too(tmp_path: Path) -> N
     name = rules_file(tmp_path, "doubles-scoring-own", doubles="other", scoring="other")
     assert _going_out(DoubleOutHandsOn(), name) == ["round end: result"]
     assert _going_out(ReferenceImplementation(), name) == []
+
+
+class LateOut(ReferenceImplementation):
+    """A round won is credited to the seat after the one that went out (marshal's bug 3):
+    the round's scores and result name the right seat, the count of rounds won does not."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        after = super().apply(ruleset, state, action)
+        result = after.get("result")
+        if after.get("phase") != "over" or not isinstance(result, dict):
+            return after
+        winner = result["winner"]
+        if winner is None:
+            return after
+        n = len(after["outs"])
+        outs = list(state["outs"])
+        outs[(winner + 1) % n] += 1
+        return {**after, "outs": outs}
+
+
+def _observed(impl: ReferenceImplementation, fixture: str, variant: str) -> Observation:
+    fixtures, errors = load_corpus()
+    assert not errors
+    fx = next(f for f in fixtures if f.id == fixture)
+    (obs,) = observe([fx], impl, catalog().ruleset(variant))
+    return obs
+
+
+def test_rounds_won_off_the_count_are_a_bug_every_rule_shares() -> None:
+    """identify read an engine that credits a round won to the seat after the winner as
+    `scoring: other`: the fixtures that check the count after a round's end fail every
+    entry, whatever their scoring, and so looked like a scoring of one's own. Every rule
+    set counts one round won for the seat that went out (END-1; MATCH-5 reads it): such an
+    entry is left unread and reported as a likely bug (shared.unshared)."""
+    # house47a-001: seat 2 goes out, outs [5, 1, 2] -> [5, 1, 3]; the bug writes [6, 1, 2]
+    # (entries 0 to 2: penalty scoring with each tie rule; 3: positive scoring, whose
+    # scores the engine fails as the reference does)
+    obs = _observed(LateOut(), "house47a-001", "pagat")
+    assert obs.unshared == {0: shared.OUTS, 1: shared.OUTS, 2: shared.OUTS}
+    assert obs.outcomes == (None, None, None, "fail")  # unread: no evidence either way
+    assert "rounds won are not" in shared.problems([obs])[0]
+    # counted right, the entries are read as ever
+    right = _observed(ReferenceImplementation(), "house47a-001", "pagat")
+    assert right.unshared == {} and right.outcomes == ("pass", "fail", "fail", "fail")
