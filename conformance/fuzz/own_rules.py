@@ -32,7 +32,7 @@ from mtrain.conformance.seat_alone import SEAT_FIELDS, seat_entry
 from mtrain.conformance.traced import Log, TracedReference, TracedRules, TracedRuleset
 from mtrain.reference import codec
 from mtrain.reference.deal import match_winners
-from mtrain.reference.engine import State
+from mtrain.reference.engine import OVER, State
 from mtrain.reference.invariants import AFTER_DEAL, CHECKS
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
@@ -90,6 +90,40 @@ def worth_aside(own: tuple[str, ...], want: JSON, got: Any) -> JSON | None:
     if isinstance(mine, dict) and isinstance(theirs, dict) and "scores" in theirs:
         out["result"] = {**mine, "scores": theirs["scores"]}
     return out
+
+
+DOUBLES = "doubles"
+DOUBLES_FIELDS = ("open_doubles", "turn_doubles")
+
+
+def out_alone(own: tuple[str, ...], want: JSON, got: Any) -> JSON | None:
+    """Where a step's last tile went out (END-1, a clause of every rule set: the round
+    ends the moment a player lays their last tile, a double too) and the options of one's
+    own it read are the doubles rule, perhaps with what a round's end is worth
+    (ROUND_END): the reference's state after it with the implementation's list of open
+    doubles (and its round scores and totals, worth_aside) in place of the stand-in's.
+    Laying a double reads the doubles rule, which decides whether the double is listed
+    open, and nothing else of a round that ends: that it ends, how, who went out and the
+    hands left are END-1's, so they are judged. marshal's double laid as the last tile,
+    which handed the turn on (tests/examples/marshal_engine.py), went unjudged under
+    `doubles: other`. None where the step is not such a step."""
+    if DOUBLES not in own or not isinstance(got, dict):
+        return None
+    rest = tuple(o for o in own if o != DOUBLES)
+    result = want.get("result")
+    if want.get("phase") != OVER or not isinstance(result, dict) or result.get("winner") is None:
+        return None  # not gone out: the doubles rule may decide what comes next
+    if rest and worth_aside(rest, want, got) is None:
+        return None
+    out = {**want, **{k: got[k] for k in DOUBLES_FIELDS if k in got}}
+    return worth_aside(rest, out, got) if rest else out
+
+
+def aside(own: tuple[str, ...], want: JSON, got: Any) -> JSON | None:
+    """The reference's state after a step with what the options of one's own it read
+    decide taken from the implementation's (worth_aside, out_alone); None where they
+    decide more."""
+    return worth_aside(own, want, got) or out_alone(own, want, got)
 
 
 def reference(ctx: Context) -> TracedReference | None:

@@ -183,8 +183,9 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
     same = not unsupported and error is None and (got is after or identical(got, after))
     problems = ([] if same or unsupported or error is not None
                 else own_rules.problems(ctx, got))
-    # a round's end under a scoring of its own: all but what the end is worth is judged
-    aside = None if same or unsupported else own_rules.worth_aside(own, after, got)
+    # a round's end under a scoring of its own, or gone out on a double of its own: all
+    # but what the end is worth and which doubles are listed open is judged (out_alone)
+    aside = None if same or unsupported else own_rules.aside(own, after, got)
     refused = isinstance(error, Refused)
     # a refusal is judged where the legal set reads no rule of its own: the move is legal
     # whatever they are, however they decide what it leads to

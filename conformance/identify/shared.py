@@ -38,6 +38,12 @@ fixtures are reported as a likely bug naming the clause:
   values, and so as `blocked_round: other`. (A round ended blocked early with the
   boneyard empty is a rule of the engine's own, read as ever: turntable's and
   interlock's.)
+- rounds won that are not the table's plus one for the seat that went out (END-1, the
+  count MATCH-5 reads): every rule set counts a round won so, whatever its rules say of
+  who went out and of what the round is worth. marshal's win credited to the seat after
+  the winner failed every entry of the fixtures that check the count, whatever their
+  scoring, and was read as `scoring: other`. (A blocked round's count is left to the
+  rules: a tie rule of one's own may count such a round.)
 
 Each is told only where the entry checks what the clause decides (the winners against
 the totals it checks, the totals) and fails in nothing else; the round ended with tiles
@@ -66,6 +72,10 @@ ended the round is one where every known value has."""
 WINNING_TOTAL = {"MATCH-2": ("lowest", min), "MATCH-3": ("highest", max)}
 """The clauses naming the winning end of the totals, each with its end; the scoring
 values each holds under are the catalogue's (its `when`)."""
+OUTS = "MATCH-5 (outs)"
+"""The count of rounds won, broken: every rule set counts one for the seat that went out
+(END-1), the count the tie rule most-outs reads (MATCH-5), and no other (marshal, its
+win credited to the seat after the winner, was read as `scoring: other`)."""
 EARLY = "END-2, END-3 (the boneyard)"
 """The blocked round's clauses, broken the other way: a round ended blocked with tiles
 left to draw."""
@@ -73,10 +83,11 @@ SAID = {"MATCH-2": "the match's winners are not on the lowest total",
         "MATCH-3": "the match's winners are not on the highest total",
         "MATCH-1": "the totals are not the table's plus the round's scores",
         BLOCKED: "the round goes on where every blocked_round value has ended it blocked",
+        OUTS: "the rounds won are not the table's plus one for the seat that went out",
         EARLY: "the round ends blocked while the boneyard still holds tiles, where every "
                "blocked_round value plays on"}
 """Each bug, in words, by its key (the clauses it breaks, but for EARLY: CLAUSES)."""
-CLAUSES = {EARLY: BLOCKED}
+CLAUSES = {EARLY: BLOCKED, OUTS: "END-1, MATCH-5"}
 """The clauses of a bug whose key is not its clauses."""
 
 
@@ -97,6 +108,12 @@ def unshared(fx: Fixture, exp: Expectation, rj: JSON, state: JSON, impl: Impleme
             k: v for k, v in exp.state.items() if k != "scores"})
         if one_round(fx) and off_the_sum(fx, state) and passes(rest, rj, state, impl, sent):
             return "MATCH-1"
+        # the rounds won (and the winners named from them) alone: every rule counts one
+        # for the seat that went out, whoever its rules say that is
+        rest = dataclasses.replace(exp, winners=None, state={
+            k: v for k, v in exp.state.items() if k != "outs"})
+        if one_round(fx) and off_the_outs(fx, state) and passes(rest, rj, state, impl, sent):
+            return OUTS
         # the winners alone, the totals checked right
         if (exp.winners is not None and "scores" in exp.state
                 and passes(dataclasses.replace(exp, winners=None), rj, state, impl, sent)):
@@ -218,6 +235,24 @@ def off_the_sum(fx: Fixture, state: JSON) -> str | None:
         return None
     return None if after == [b + s for b, s in zip(before, scores, strict=True)] \
         else "MATCH-1"
+
+
+def off_the_outs(fx: Fixture, state: JSON) -> str | None:
+    """OUTS where the engine's state after a round it ended by a player going out (its own
+    result's winner, whatever rule named them) does not count one more round won for that
+    seat, and no more, on the table's counts; None where it does, where the round did not
+    end so (a blocked round's count is left to the rules: a tie rule of one's own may
+    count such a round), or where the table has no counts to add to."""
+    before = (fx.table or {}).get("outs")
+    after = state.get("outs")
+    result = state.get("result")
+    winner = result.get("winner") if isinstance(result, dict) else None
+    if not (numbers(before) and numbers(after) and len(before) == len(after)
+            and isinstance(winner, int) and not isinstance(winner, bool)
+            and 0 <= winner < len(after)):
+        return None
+    counted_right = [b + (s == winner) for s, b in enumerate(before)]
+    return None if after == counted_right else OUTS
 
 
 def numbers(values: Any) -> TypeGuard[list[int]]:
