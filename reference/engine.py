@@ -95,12 +95,6 @@ def duties(state: State, first_turns_over: bool = False) -> list[int]:
     else:
         out = state.open_doubles[:]
     rules = state.rules
-    if out:
-        # DBL-6 binds under `doubles: open` alone: whether a double of an earlier turn
-        # binds at all is the doubles rule's. Read, so that a rule of one's own (a double
-        # on the Mexican Train laid as an ordinary tile: tests/examples/js/hopper_engine.js)
-        # is traced wherever one is open
-        rules.ordinary_doubles  # noqa: B018 (a flag read for the trace)
     if out and rules.release_after_turn:  # DBL-13
         return []  # DBL-13: a double binds only in its layer's turn
     if state.first_pending and not first_turns_over and rules.chain_first_turn:

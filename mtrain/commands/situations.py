@@ -18,12 +18,13 @@ def register(sub: Any) -> None:
                        "with the legal set spec/model/legality.py gives it, in the fixture format.")
     p.add_argument("ruleset", nargs="?",
                    help="a variant, base+overlay+..., or a rule-set file")
-    # (--situations, as conform names the count: its rerun line gives it, and a situation
-    # is the same one only among as many)
-    p.add_argument("-n", "--situations", dest="count", type=whole(1, SITUATIONS_MAX),
-                   default=None, metavar="COUNT",
-                   help="how many, as conform's --situations (default: as many as conform "
-                   f"runs for one rule set; at most {SITUATIONS_MAX:,})")
+    p.add_argument("-n", dest="count", type=whole(1, SITUATIONS_MAX), default=None,
+                   help="how many (default: as many as conform runs for one rule set; at "
+                   f"most {SITUATIONS_MAX:,})")
+    # conform's name for the count, which its rerun line gives: an id of a run whose count
+    # was raised is reached only among as many
+    p.add_argument("--situations", dest="count", type=whole(1, SITUATIONS_MAX),
+                   default=None, metavar="N", help="the same as -n, as conform names it")
     p.add_argument("-k", dest="pattern", action="append", metavar="PATTERN", type=pattern,
                    help="only situations whose id contains PATTERN or matches it as a glob")
     p.add_argument("--out", help="write the fixtures here (default: standard output)")

@@ -61,18 +61,16 @@
 // `uncoverable_double: released-after-layers-turn` (DBL-13), but for the list it keeps:
 // it was replaced, before any other run, by "flat Mexican" above (the guide now says to
 // read every option's values before writing `other`). With the bugs off, 1,198 results
-// ran and 63 failed (DBL-6 54, DBL-7 5, DBL-10 4), every one a Mexican double of an
-// earlier turn that its rule leaves binding nobody, until the reference read the doubles
-// rule there (tests/test_house49b.py): 1,145 run, none failing, 165 not applicable (129
-// its doubles, 30 its first turn). With them on, 196 fail: bug 1 MARK-3 5, bug 2 MATCH-2
-// 2 (fuzz, 12 games, never meets it), bug 3 188 TRAIN-4 and 1 MARK-1 (7 had been charged
-// TURN-3 where the tile was just drawn, and fuzz made it two findings: now one, `forbids
-// play (TRAIN-4)`). Identify (147 CPU s cold, bugs off; 10 warm, bugs on): every option
-// as written but uncoverable_double, `released` (likely, margin 1: the dead doubles on
-// the Mexican Train that its doubles rule releases count for it), both `other` found;
-// with the bugs on, 95 likely bugs and MATCH-2 named, nothing sure and wrong. conform
-// under identify's file: off 1,061 run, 0 fail; on, 221 fail (TRAIN-4 213, MARK-3 5,
-// MATCH-2 2, MARK-1 1).
+// ran and 63 failed (DBL-6 54, DBL-7 5, DBL-10 4): tables with a double open on the
+// Mexican Train, which its rules never have, answered as its rule says (binding nobody)
+// and judged by the known value that has them (`open`, DBL-6). A reference that read the
+// doubles rule there was tried and dropped (it hid tandem's duty bug from conform and
+// fuzz, and most of its round ends from fuzz); instead hopper answers `unsupported` for
+// such a table, as the guide now says: 1,096 run, none failing, 214 not applicable (102
+// those tables, 77 its doubles, 31 its first turn). With the bugs on, 189 fail: bug 1
+// MARK-3 6, bug 2 MATCH-2 2 (fuzz meets it in 60 games of seed 3, not in 12 of seed 1),
+// bug 3 180 TRAIN-4 and 1 MARK-1 (7 had been charged TURN-3 where the tile was just
+// drawn, and fuzz made it two findings: now one, `forbids play (TRAIN-4)`).
 'use strict';
 
 const TOP = 9;
@@ -163,6 +161,11 @@ class Table {
     }
     if (st.phase === 'engine' || st.phase === 'chain') {
       throw new Failure('unsupported', `hopper never reaches the '${st.phase}' phase: the engine is set aside and every turn is one tile`);
+    }
+    if (st.open_doubles.includes('mexican')) {
+      // "flat Mexican": a double there never opens, so no round of these rules has this
+      // table; the guide's advice for a table the engine cannot reach: `unsupported`
+      throw new Failure('unsupported', 'hopper never has an open double on the Mexican Train: a double there is an ordinary tile');
     }
     for (const t of [...st.hands.flat(), ...st.boneyard]) {
       if (ends(t).some((x) => x > TOP)) throw new Failure('unsupported', `hopper plays double-9 only, not ${t}`);
