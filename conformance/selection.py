@@ -19,6 +19,7 @@ from mtrain.conformance.defaults import RESULTS_FLOOR, SITUATIONS, SITUATIONS_MI
 from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load_corpus
 from mtrain.conformance.marker_alone import marker_entry, marker_options
 from mtrain.conformance.match_end_alone import match_end_entry, only_match_length
+from mtrain.conformance.out_alone import out_entry, out_options
 from mtrain.conformance.partition import OWN_TABLE, applies, stand_in
 from mtrain.conformance.round_end_alone import only_round_end, round_end_entry
 from mtrain.conformance.seat_alone import dealt_entry, seat_entry, table_entry
@@ -483,6 +484,8 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
                 seat = marker_entry(exp, fx, rs, space, named)  # all but which markers are up
             elif seat is None and (named := bracketed_options(why)):
                 seat = bracketed_entry(exp, fx, rs, space, named)  # the known rules' bracket
+            elif seat is None and (named := out_options(why)):
+                seat = out_entry(exp, fx, rs, space, named)  # gone out, its doubles aside
             elif seat is None and why == OWN_TABLE:
                 seat = own_table_entry(exp, fx, rs, space)  # the fields its table leaves
     if seat is not None:

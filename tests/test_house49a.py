@@ -5,8 +5,12 @@ from request to request) showed, each pinned in process."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
+
+from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import load_corpus
 from mtrain.conformance.fuzz.judge import Probe
@@ -15,7 +19,9 @@ from mtrain.conformance.fuzz.rulesets import declared_context
 from mtrain.conformance.identify import shared
 from mtrain.conformance.identify.found import Observation
 from mtrain.conformance.identify.observe import observe
+from mtrain.conformance.selection import entry_for
 from mtrain.spec.catalog import catalog
+from mtrain.spec.scope import Space
 
 
 def rules_file(tmp_path: Path, name: str, **options: object) -> str:
@@ -118,3 +124,29 @@ def test_rounds_won_off_the_count_are_a_bug_every_rule_shares() -> None:
     # counted right, the entries are read as ever
     right = _observed(ReferenceImplementation(), "house47a-001", "pagat")
     assert right.unshared == {} and right.outcomes == ("pass", "fail", "fail", "fail")
+
+
+@pytest.mark.slow  # a conform run through an adapter's worker, ~2.6 CPU s
+def test_conform_runs_going_out_on_a_double_under_a_doubles_rule_of_ones_own(
+        tmp_path: Path) -> None:
+    """conform set aside every fixture whose last tile is a double under `doubles:
+    other` (the play reads the doubles rule), so marshal's double laid as the last tile,
+    which handed the turn on, showed in no fixture. That the round ends is END-1's: the
+    entry runs without the open doubles (out_alone.py) where each known doubles value
+    gives the rest, and the engine that plays on fails it, charged END-1."""
+    rules = tmp_path / "doubles-own.yaml"
+    rules.write_text("name: doubles-own\nbase: pagat\noptions:\n  doubles: other\n")
+    rs = catalog().rules_file(str(rules))
+    fixtures, _ = load_corpus()
+    fx = next(f for f in fixtures if f.id == "end-002")  # [4-4], seat 0's last tile
+    exp, why = entry_for(fx, rs, Space(catalog()))
+    assert why is None and exp is not None
+    assert exp.result == {"end": "domino", "winner": 0, "scores": [0, 20, 11]}
+    # a follow-up laid as the last tile stays the doubles rule's (end-005: DBL-1)
+    follow = next(f for f in fixtures if f.id == "end-005")
+    assert entry_for(follow, rs, Space(catalog()))[0] is None
+    out = tmp_path / "report.json"
+    main(["conform", "--adapter", f"{__file__}:DoubleOutHandsOn", "--rules", str(rules),
+          "-k", "end-002", "--format", "json", "--output", str(out)])
+    (result,) = [r for r in json.loads(out.read_text())["results"] if r["fixture"] == "end-002"]
+    assert (result["status"], result["charged"]) == ("fail", ["END-1"])
