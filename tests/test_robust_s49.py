@@ -379,3 +379,14 @@ def test_a_skip_entry_in_capitals_is_told_the_name_it_stands_for(
                  skip, "--format", "json"]) == 0
     warnings = json.loads(capsys.readouterr().out)["warnings"]
     assert any(said in w for w in warnings), warnings
+
+
+def test_the_plugins_errors_name_its_own_options(tmp_path: Path) -> None:
+    # "--variant Pagat: unknown variant", an option pytest refuses; the plugin's is
+    # --mtrain-variant (so --adapter, --impl and --fixtures in the errors of the others)
+    from test_robust_s45 import run_pytest
+
+    ran = run_pytest(tmp_path, "--mtrain-adapter", "nope", "--mtrain-variant", "Pagat")
+    assert ran.returncode == 4, ran.stdout + ran.stderr
+    assert f"ERROR: mtrain: --mtrain-variant Pagat: unknown variant 'Pagat' " \
+        f"{HINT.format('pagat')}" in ran.stderr, ran.stderr
