@@ -20,6 +20,7 @@ the pytest11 entry point "mtrain".
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -164,7 +165,7 @@ def pytest_configure(config: pytest.Config) -> None:
         except DeclarationError as e:
             raise InputError(f"the implementation's declared rules: {e}") from None
     except InputError as e:
-        raise pytest.UsageError(f"mtrain: {e}") from None
+        raise pytest.UsageError(f"mtrain: {plugin_words(str(e))}") from None
     rulesets, why, _warnings = choose_rulesets(variants, declared, fixtures)
     tasks, _outside = select(fixtures, rulesets, [])
     if fixtures_path is not None and not shipped_fixtures(fixtures_path):
@@ -181,6 +182,16 @@ def pytest_configure(config: pytest.Config) -> None:
     played, left_out = _played(tasks, runner)
     config.stash[_KEY] = _State(runner, played, first, left_out,
                                 f"{len(rulesets)} rule sets, {why}")
+
+
+_CONFORM_FLAG = re.compile(r"^--(variant|adapter|impl|fixtures|timeout|start-timeout)\b")
+
+
+def plugin_words(message: str) -> str:
+    """`message` with the conform option it opens with (the libraries' errors name the
+    command line's: "--variant Pagat: unknown variant") named as the plugin's, the only
+    one its user can give (--variant is an unknown argument to pytest)."""
+    return _CONFORM_FLAG.sub(r"--mtrain-\1", message)
 
 
 def _played(tasks: list[Task], runner: Runner) -> tuple[list[Task], Counter[str]]:

@@ -35,6 +35,28 @@ for line in sys.stdin:
     print(json.dumps({k: v for k, v in answer.items() if v is not None}), flush=True)
 """
 
+# a fixture whose clause is not the train's: the play ends the turn (a small corpus)
+PLAYS = """\
+- id: ends-001
+  description: After an ordinary play the turn passes to the next seat
+  clauses: [TURN-6]
+  source: [pagat]
+  note: Seat 0 lays [5-3] on its own train (ends 5 -> 3); not a double, so the turn ends.
+  table:
+    hands:
+      0: [5-3, 9-1]
+      1: [11-11, 10-0]
+    trains:
+      0: [12-5]
+      1: [12-3]
+  steps:
+    - play 5-3 on 0
+  expect:
+    - variants: [pagat]
+      state:
+        seat: 1
+"""
+
 
 def write(path: Path, text: str) -> str:
     path.write_text(text, encoding="utf-8")
@@ -68,8 +90,8 @@ def test_a_hello_answer_lacking_version_stops_the_run_once(
     program = shlex.join([sys.executable, write(tmp_path / "hello.py", HELLO),
                           json.dumps(change)])
     out = tmp_path / "report.json"
-    err = one_error(capsys, "conform", "--impl", program, "--variant", "pagat", "-k",
-                    "doubles-001", "--situations", "0", "--format", "json", "--output",
+    err = one_error(capsys, "conform", "--impl", program, "--fixtures",
+                    write(tmp_path / "ends.yaml", PLAYS), "--format", "json", "--output",
                     str(out))
     assert err == ("mtrain conform: the implementation's hello failed (error): while "
                    f"starting: wrong answer shape to the hello request: {said}; nothing was "
@@ -87,7 +109,8 @@ def test_a_hello_that_times_out_stops_conform_saying_so_once(
     # same at any bound and load; 0.2 s bounds only the test's length)
     out = tmp_path / "report.json"
     err = one_error(capsys, "conform", "--impl", shlex.join(SILENT), "--timeout", str(FAR),
-                    "--start-timeout", "0.2", "--output", str(out))
+                    "--start-timeout", "0.2", "--output", str(out), "--fixtures",
+                    write(tmp_path / "ends.yaml", PLAYS))
     assert err.startswith("mtrain conform: the implementation did not answer the hello "
                           "(timeout): while starting: no answer to the hello request within "
                           "0.2 s (--start-timeout)"), err
@@ -102,7 +125,7 @@ def test_a_hello_failure_quotes_the_last_line_of_stderr_cut_to_its_start(
                     "sys.stderr.write('no licence: ' + '0123456789' * 99 + '\\n')\n"
                     "sys.exit(1)\n")
     err = one_error(capsys, "conform", "--impl", shlex.join([sys.executable, program]),
-                    "--situations", "0", "-k", "doubles-001")
+                    "--fixtures", write(tmp_path / "ends.yaml", PLAYS))
     assert ("exited with code 1, before answering the hello request (its stderr: no licence: "
             "0123456789") in err, err
     assert err.endswith("... (1,002 characters)); nothing was run\n"), err[-400:]
@@ -306,28 +329,6 @@ def test_a_request_lost_in_a_closed_stdin_is_said_at_its_timeout(tmp_path: Path)
         "running: a request it had not read was lost); the implementation was killed")
 
 
-# a fixture whose clause is not the train's: the play ends the turn
-PLAYS = """\
-- id: ends-001
-  description: After an ordinary play the turn passes to the next seat
-  clauses: [TURN-6]
-  source: [pagat]
-  note: Seat 0 lays [5-3] on its own train (ends 5 -> 3); not a double, so the turn ends.
-  table:
-    hands:
-      0: [5-3, 9-1]
-      1: [11-11, 10-0]
-    trains:
-      0: [12-5]
-      1: [12-3]
-  steps:
-    - play 5-3 on 0
-  expect:
-    - variants: [pagat]
-      state:
-        seat: 1
-"""
-
 # the reference, but a train it returns says it ends in a pip its last tile does not end in
 WRONG_END = """\
 from mtrain.conformance.adapter import ReferenceImplementation
@@ -379,3 +380,14 @@ def test_a_skip_entry_in_capitals_is_told_the_name_it_stands_for(
                  skip, "--format", "json"]) == 0
     warnings = json.loads(capsys.readouterr().out)["warnings"]
     assert any(said in w for w in warnings), warnings
+
+
+def test_the_plugins_errors_name_its_own_options(tmp_path: Path) -> None:
+    # "--variant Pagat: unknown variant", an option pytest refuses; the plugin's is
+    # --mtrain-variant (so --adapter, --impl and --fixtures in the errors of the others)
+    from test_robust_s45 import run_pytest
+
+    ran = run_pytest(tmp_path, "--mtrain-adapter", "nope", "--mtrain-variant", "Pagat")
+    assert ran.returncode == 4, ran.stdout + ran.stderr
+    assert f"ERROR: mtrain: --mtrain-variant Pagat: unknown variant 'Pagat' " \
+        f"{HINT.format('pagat')}" in ran.stderr, ran.stderr
