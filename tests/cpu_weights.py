@@ -9,14 +9,17 @@ explored, blame) could start last while the other worker sat idle. The weights c
 here (cpu_weights.json: each file's CPU seconds, and each test's of a second or more)
 stand in until the cache has a figure.
 
-    python tests/cpu_weights.py TABLE [TABLE ...] [--cpu-total SECONDS]
+    python tests/cpu_weights.py TABLE [TABLE ...] [--cpu-total SECONDS] [--update]
 
 writes cpu_weights.json from what a whole run measured: a `--cpu-table` (tab-separated,
-conftest.py) or the output of `pytest --durations=0` (seconds of setup, call and
-teardown, summed per test; wall time, which orders the files as CPU does on a machine
-equally loaded throughout: `--cpu-total` scales the figures to the run's CPU seconds, as
-`/usr/bin/time` measured them, so that they read as the cache's). A later table's figure
-for a test replaces an earlier's.
+conftest.py; or its PATH.partial, the same rows without the header, written as each test
+ends: a run stopped early still measured what it ran) or the output of `pytest
+--durations=0` (seconds of setup, call and teardown, summed per test; wall time, which
+orders the files as CPU does on a machine equally loaded throughout: `--cpu-total` scales
+the figures to the run's CPU seconds, as `/usr/bin/time` measured them, so that they read
+as the cache's). A later table's figure for a test replaces an earlier's. With
+`--update`, a file the tables measure takes their figures and every other file keeps the
+committed ones (a run of some files, or one stopped early).
 """
 
 from __future__ import annotations
@@ -44,8 +47,9 @@ def read_table(path: Path) -> dict[str, float]:
     seconds: defaultdict[str, float] = defaultdict(float)
     with open(path, encoding="utf-8") as f:
         lines = f.read().splitlines()
-    if lines and lines[0].startswith("cpu_s\t"):
-        for number, line in enumerate(lines[1:], start=2):
+    if lines and (lines[0].startswith("cpu_s\t") or _cpu_row(lines[0])):
+        first = 2 if lines[0].startswith("cpu_s\t") else 1  # a .partial has no header
+        for number, line in enumerate(lines[first - 1:], start=first):
             fields = line.split("\t")
             try:
                 seconds[fields[3]] += float(fields[0])
@@ -59,6 +63,28 @@ def read_table(path: Path) -> dict[str, float]:
     if not seconds:
         raise ValueError(f"{path}: neither a --cpu-table nor a --durations list")
     return dict(seconds)
+
+
+def _cpu_row(line: str) -> bool:
+    """Whether a line is a --cpu-table row: seconds, seconds, 0 or 1, a node id."""
+    fields = line.split("\t")
+    try:
+        float(fields[0]), float(fields[1])
+    except (IndexError, ValueError):
+        return False
+    return len(fields) >= 4 and fields[2] in ("0", "1") and "::" in fields[3]
+
+
+def updated(weights: Mapping[str, Mapping[str, float]],
+            seconds: Mapping[str, float]) -> dict[str, dict[str, float]]:
+    """`weights` with every file `seconds` measures taking its new figures (the file's
+    and its heavy tests'), the others kept."""
+    new = weights_of(seconds)
+    files = {f: s for f, s in weights.get("files", {}).items() if f not in new["files"]}
+    tests = {n: s for n, s in weights.get("tests", {}).items()
+             if n.split("::", 1)[0] not in new["files"]}
+    return {"files": dict(sorted({**files, **new["files"]}.items())),
+            "tests": dict(sorted({**tests, **new["tests"]}.items()))}
 
 
 def weights_of(seconds: Mapping[str, float]) -> dict[str, dict[str, float]]:
@@ -108,6 +134,8 @@ def estimates(collection: Iterable[str], measured: Mapping[str, float],
 
 def main(argv: list[str]) -> int:
     total = None
+    update = "--update" in argv
+    argv = [a for a in argv if a != "--update"]
     if "--cpu-total" in argv:
         at = argv.index("--cpu-total")
         try:
@@ -129,10 +157,11 @@ def main(argv: list[str]) -> int:
     if total is not None and seconds:
         scale = total / sum(seconds.values())
         seconds = {n: s * scale for n, s in seconds.items()}
-    weights = weights_of(seconds)
+    weights = updated(load(WEIGHTS), seconds) if update else weights_of(seconds)
     WEIGHTS.write_text(json.dumps(weights, indent=0, sort_keys=True) + "\n", encoding="utf-8")
     print(f"{WEIGHTS}: {len(weights['files'])} files, {len(weights['tests'])} tests of "
-          f"{HEAVY:g} s or more, {sum(seconds.values()):.0f} s in all")
+          f"{HEAVY:g} s or more, {sum(weights['files'].values()):.0f} s in all"
+          + (f" ({sum(seconds.values()):.0f} s measured now)" if update else ""))
     return 0
 
 

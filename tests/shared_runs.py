@@ -1,10 +1,12 @@
-"""Runs of `mtrain conform` and `mtrain fuzz` that tests in several files ask alike (the same
-engine, rule-set file, flags and corpus), done once per test run and their reports shared
-(issue 20's loop: ballast's honest-file conform ran in tests/test_house_engines.py and in
-tests/test_house46a.py, its fuzz and siding's and shed's in test_house_engines.py and again
-in test_house46a.py or test_fuzz_setups.py). conftest.py's `shared_runs` fixture hands out
-one `SharedRuns` per process; the value goes through conftest's `once`, so under xdist the
-first worker to ask runs it (under a file lock) and the others read its pickled report.
+"""Runs of `mtrain conform`, `mtrain fuzz` and `mtrain identify` that tests in several files
+ask alike (the same engine, rule-set file, flags and corpus), done once per test run and
+their reports shared (issue 20's loop: ballast's honest-file conform ran in
+tests/test_house_engines.py and in tests/test_house46a.py, its fuzz and siding's and shed's
+in test_house_engines.py and again in test_house46a.py or test_fuzz_setups.py; junction's
+identify in test_house_engines.py and test_identify_bugs.py). conftest.py's `shared_runs`
+fixture hands out one `SharedRuns` per process; the value goes through conftest's `once`,
+so under xdist the first worker to ask runs it (under a file lock) and the others read its
+pickled report.
 
 The key is the command line and the content of every file it names (the engine's program,
 its rule-set file) and of the corpus: an engine or fixture changed between two runs of
@@ -75,7 +77,8 @@ def run_key(command: str, argv: Sequence[str]) -> str:
 
 
 class SharedRuns:
-    """conform's and fuzz's reports, one run per distinct command line in a test run."""
+    """conform's, fuzz's and identify's reports, one run per distinct command line in a
+    test run."""
 
     def __init__(self, once: Once, root: Path) -> None:
         self.once = once
@@ -108,4 +111,17 @@ class SharedRuns:
             report: dict[str, Any] = json.loads(printed.getvalue())
             return code, report
         got: tuple[int, dict[str, Any]] = copy.deepcopy(self.once(f"fuzz-{key}", run))
+        return got
+
+    def identify(self, argv: Sequence[str]) -> tuple[int, str]:
+        """The exit code of `mtrain identify ARGV -o FILE` and the rule-set file it wrote
+        (its text; "" when it wrote none). What it prints goes where the caller's output
+        goes: a test that reads it runs identify itself."""
+        key = run_key("identify", argv)
+
+        def run() -> tuple[int, str]:
+            out = self.root / f"identify-{key}.yaml"
+            code = main(["identify", *argv, "-o", str(out)])
+            return code, out.read_text(encoding="utf-8") if out.is_file() else ""
+        got: tuple[int, str] = self.once(f"identify-{key}", run)
         return got

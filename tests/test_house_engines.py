@@ -27,7 +27,6 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import functools
-import hashlib
 import json
 import re
 import shlex
@@ -35,7 +34,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -1313,18 +1311,15 @@ def conform(target: list[str], rules: str, tmp_path: Path) -> dict[str, Any]:
     return report
 
 
-def identified(once: Callable[[str, Callable[[], Any]], Any], target: list[str],
-               folder: Path) -> Path:
+def identified(shared_runs: SharedRuns, target: list[str], folder: Path) -> Path:
     """The file `mtrain identify` writes for the engine `target` reaches, in `folder`:
-    identified once per run (conftest.py `once`), for every test that asks about the
-    same engine so (junction with its bugs on: here and tests/test_identify_bugs.py)."""
-    def run() -> str:
-        out = folder / "identified.yaml"
-        assert main(["identify", *target, "-o", str(out)]) == 0
-        return out.read_text(encoding="utf-8")
-    key = hashlib.sha256(shlex.join(target).encode()).hexdigest()[:16]
+    identified once per run (tests/shared_runs.py: keyed by the command line and the
+    content of the engine's program and of the corpus), for every test that asks about
+    the same engine so (junction with its bugs on: here and tests/test_identify_bugs.py)."""
+    code, text = shared_runs.identify(target)
+    assert code == 0
     found = folder / "found.yaml"
-    found.write_text(once(f"identify-{key}", run), encoding="utf-8")
+    found.write_text(text, encoding="utf-8")
     return found
 
 
@@ -1526,9 +1521,9 @@ IDENTIFIED = [e for e in ENGINES if isinstance(e, Engine)  # tortoise, gondola, 
 @pytest.mark.parametrize("engine", IDENTIFIED, ids=lambda e: e.name)
 def test_identify_is_never_wrong_when_sure_and_its_file_shows_the_bugs(
         engine: Engine, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        once: Callable[[str, Callable[[], Any]], Any],
+        shared_runs: SharedRuns,
         corpus_explored: None) -> None:  # (the corpus explored once per run: conftest.py)
-    found = identified(once, engine.target(), tmp_path)
+    found = identified(shared_runs, engine.target(), tmp_path)
     capsys.readouterr()
     rs = catalog().rules_file(str(found))
     evidence = found.read_text(encoding="utf-8")

@@ -71,14 +71,25 @@ def random_rulesets(n: int, seed: int, tile_sets: tuple[str, ...] = EARLIER["til
     return out
 
 
+KEPT = {"double-6": 0, "double-8": 1, "double-9": 1, "double-10": 0, "double-12": 0,
+        "double-15": 0, "double-18": 0}
+"""Which of the two rule sets drawn on each set is identified (session 49: 14 identify
+runs were 7, about 50 CPU s less). Chosen, not thinned at random: the double-12 one whose
+gaps KNOWN_GAPS lists and the double-9 one whose tie rule KNOWN_WEAK lists, and among the
+rest the choice whose seven rule sets play the most option values: 59 of the 63 the
+fourteen play (left: hand_sizes cardinal and celko-d9, marker_removal
+owner-plays-anywhere, uncoverable_double released), the cheaper of the choices as wide."""
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("tile_set", PLAYABLE)
 def test_random_rule_sets_are_recovered_exactly(corpus: list[Fixture], tile_set: str) -> None:
-    """Ten valid rule sets drawn at random, two on each set, a test per set (the
-    whole-corpus calibration of many more is benchmarks/identify_calibration.py's). Both
-    double-15 ones play the ourpastimes-d15 table: found on their set with their table,
-    nothing unexplained (a test of two more such engines, which asserted only that, was
-    folded in here: 5 CPU s of the same check)."""
+    """Valid rule sets drawn at random, two on each set, one of them identified (KEPT), a
+    test per set (the whole-corpus calibration of many more is
+    benchmarks/identify_calibration.py's). The double-15 ones play the ourpastimes-d15
+    table: found on their set with their table, nothing unexplained (a test of two more
+    such engines, which asserted only that, was folded in here: 5 CPU s of the same
+    check)."""
     fixtures = corpus
     every = random_rulesets(30, seed=2026)[::3]
     assert {v["tile_set"] for v in every} == set(EARLIER["tile_set"])
@@ -90,7 +101,7 @@ def test_random_rule_sets_are_recovered_exactly(corpus: list[Fixture], tile_set:
     wrong = []
     weak: list[tuple[str, str]] = []
     unexplained: list[tuple[str, str]] = []
-    for values in drawn:
+    for values in [drawn[KEPT[tile_set]]]:
         found = identify(FixedRules(SPACE.ruleset(values)), fixtures)
         got = SPACE.point(found.ruleset)
         diff = {o: (v, got[o]) for o, v in values.items() if got[o] != v}

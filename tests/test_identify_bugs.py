@@ -6,11 +6,10 @@ junction, whose planted bug once left a wrong value sure with the bug model."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
+from shared_runs import SharedRuns
 from test_house_engines import JUNCTION, identified
 
 from mtrain.conformance.identify import bugs
@@ -110,13 +109,13 @@ def test_what_fixtures_show_names_the_values_they_fit_not_the_one_asked_about() 
 @pytest.mark.parametrize("fixed", [False, True], ids=["bugs-on", "bugs-off"])
 def test_junction_is_never_wrong_when_sure_with_the_bug_model(
         fixed: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        once: Callable[[str, Callable[[], Any]], Any], corpus_explored: None) -> None:
+        shared_runs: SharedRuns, corpus_explored: None) -> None:
     """junction (double-15, 5 to 8 players): its planted DBL-4 bug answers open-double
     situations as ordinary doubles would, and fixtures read as bugs leave the solve; the
     bug model reverted at stop 35 left `doubles: ordinary` sure against the truth there.
     Bugs on and off, no value found wrong is `sure` or `measured`."""
     # (bugs on, the run test_house_engines.py's junction case reads: identified once)
-    found = identified(once, ["--impl", JUNCTION.command(fixed)], tmp_path)
+    found = identified(shared_runs, ["--impl", JUNCTION.command(fixed)], tmp_path)
     capsys.readouterr()
     rs = catalog().rules_file(str(found))
     evidence = found.read_text(encoding="utf-8")

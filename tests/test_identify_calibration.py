@@ -39,9 +39,14 @@ def test_two_engines_of_their_own_are_never_wrong_when_sure(tmp_path: Path) -> N
 @pytest.mark.slow
 def test_engines_of_their_own_are_identified_with_calibrated_confidence(
         tmp_path: Path, corpus_explored: None) -> None:
-    """Six of the benchmark's forty (every seventh): every set, tables of their own,
-    0 to 3 options played `other`, bugs."""
-    cases = random_cases(40, seed=2026)[::7]
+    """Six of the benchmark's forty: every set, tables of their own, 0 to 3 options
+    played `other`, bugs. They were every seventh; the double-18 one, case 14, is case
+    34 now (session 49): the same kinds (the only double-18 cases with two options
+    `other` and no bug, both with a table of their own), 17.6 CPU s where case 14 took
+    44.6 of the test's 75 (the other five 35), its table explored again under the
+    measured one. The forty stay the benchmark's."""
+    every = random_cases(40, seed=2026)
+    cases = [every[k] for k in (0, 7, 34, 21, 28, 35)]
     assert {c.rs["tile_set"] for c in cases} == set(EARLIER["tile_set"])
     assert sum(c.rs.custom_table for c in cases) >= 2
     assert {len(c.split) for c in cases} == {0, 1, 2, 3}
