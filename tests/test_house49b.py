@@ -105,7 +105,7 @@ def test_a_drawn_tile_kept_off_one_marked_train_is_charged_to_the_markers_access
     assert result["charged"] == ["TRAIN-4"], result
 
 
-@pytest.mark.slow  # plays hopper in node: about 1.5 CPU s
+@pytest.mark.slow  # plays hopper in node (4 games: both findings showed before): about 1 CPU s
 @pytest.mark.skipif(NODE is None, reason="node is not installed: hopper is a JavaScript engine")
 def test_fuzz_names_one_bug_that_keeps_one_marked_train_closed_once(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -114,13 +114,14 @@ def test_fuzz_names_one_bug_that_keeps_one_marked_train_closed_once(
     one (the permitting clause of a play on a marked train; TURN-3 for a drawn tile): one
     bug, one moment, so one finding, under the marker's access, as conform charges it."""
     impl = shlex.join([NODE or "node", str(HOPPER), "--bug=short-lap"])
-    code = main(["fuzz", "--impl", impl, "--rules", str(HOPPER_RULES), "--games", "12",
+    code = main(["fuzz", "--impl", impl, "--rules", str(HOPPER_RULES), "--games", "4",
                  "--seed", "1", "--out", str(tmp_path / "out"), "--json"])
     report = json.loads(capsys.readouterr().out)
     assert code == 1
     assert sorted(f["signature"] for f in report["findings"]) == ["forbids play (TRAIN-4)"]
 
 
+@pytest.mark.slow  # a fuzz run in process, 0.7 to 2.2 CPU s by the load
 def test_fuzz_judges_an_empty_legal_answer_where_a_rule_of_its_own_decides(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Where a rule of the engine's own decides a step, fuzz plays an action the engine
