@@ -64,6 +64,7 @@ from mtrain.reference.deal import deal
 from mtrain.reference.engine import (
     CHAIN,
     ENGINE,
+    FOLLOW,
     OVER,
     PASS,
     Action,
@@ -584,7 +585,11 @@ def _moved_fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: R
         description=(f"{kind.title}, {reached.moves} moves in: {st.players} players, engine "
                      f"{st.engine}-{st.engine}, seat {st.seat} "
                      f"(#{int(fid.rsplit('-', 1)[1])})"),
-        clauses=tuple(c for c in catalog().clauses if c in COMMON or c in kind.clauses),
+        # a pass in a follow-up is DBL-5's (the player draws and passes as in an ordinary
+        # turn): listed, a failure there is charged to it (drover's follow-up pass with no
+        # marker was charged TURN-4)
+        clauses=tuple(c for c in catalog().clauses if c in COMMON or c in kind.clauses
+                      or (c == "DBL-5" and kind is PASSED and st.phase == FOLLOW)),
         source=("computation",), path=f"{SITUATION_PATH}{rs.name}>", line=None, table=given,
         deal=None, steps=steps,
         expect=(Expectation(variants=(), scope=scope, legal=legal, state=state,
