@@ -1,6 +1,8 @@
 """Session 49's conform and fuzz work under rules of one's own: a step's legality traced
 apart from what it does, so that an entry whose rule of one's own decides only whether its
-steps are moves runs (step_alone.py), its refusal of such a step not applicable."""
+steps are moves runs (step_alone.py), its refusal of such a step not applicable; fuzz
+asking the score of the heaviest hand a round's end allows (gantry's eight-bit sum); a
+reproducer shrunk to show its finding alone (layover's totals, charged MATCH-1)."""
 
 from __future__ import annotations
 
@@ -8,14 +10,25 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import Fixture, load_file
+from mtrain.conformance.fuzz.judge import Disagreement, Probe
+from mtrain.conformance.fuzz.possible import table_problems
+from mtrain.conformance.fuzz.rulesets import context
+from mtrain.conformance.fuzz.shrink import Shrinker
+from mtrain.conformance.fuzz.steps import heaviest
+from mtrain.conformance.fuzz.tables import table_of
 from mtrain.conformance.selection import entry_for
 from mtrain.conformance.step_alone import OWN_STEP
 from mtrain.conformance.traced import TracedReference, _ask_again, logged_run
+from mtrain.reference import codec
+from mtrain.reference.deal import deal
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
+from mtrain.spec.notation import REST
 from mtrain.spec.scope import Space, values_of
 
 # --- a pass after a drawn tile that fits nowhere, under a draw rule of one's own --------
@@ -192,3 +205,82 @@ def test_a_step_its_own_rule_refuses_is_not_applicable(tmp_path: Path) -> None:
 def test_the_honest_engine_passes(tmp_path: Path) -> None:
     (result,) = _conform(tmp_path, "ReferenceImplementation")["results"]
     assert result["status"] == "pass", result
+
+
+# --- the score of the heaviest hand a round's end allows --------------------------------
+
+
+def test_the_heaviest_hand_gathers_every_tile_off_the_trains_but_the_movers() -> None:
+    table = {"seat": 1, "hands": {0: ["1-1", "2-2"], 1: ["3-3"], 2: ["4-4", "5-5", "6-6"],
+                                  3: ["7-7"]},
+             "boneyard": ["8-8", "9-9"]}
+    heavy = heaviest(table, 1)
+    assert heavy is not None
+    # the mover (seat 1) keeps its hand; seats 0 and 3 a tile each; seat 2 the rest
+    assert heavy["hands"] == {0: ["1-1"], 1: ["3-3"],
+                              2: ["4-4", "5-5", "6-6", "8-8", "9-9", "2-2"], 3: ["7-7"]}
+    assert heavy["boneyard"] == []
+    assert heaviest({"seat": 0, "hands": {0: ["1-1"], 1: ["2-2"]}, "boneyard": []}, 0) is None
+
+
+class EightBitScore(ReferenceImplementation):
+    """Honest, but a `score` kept in eight bits (gantry's bug 1, SCORE-1): a hand of 256
+    pips or more scores its value mod 256."""
+
+    def score(self, ruleset: JSON, state: JSON, winner: int | None) -> list[int]:
+        return [s % 256 for s in super().score(ruleset, state, winner)]
+
+
+@pytest.mark.slow  # plays two games: ~1.4 CPU s
+def test_fuzz_asks_the_score_of_the_heaviest_hand_a_round_end_allows(tmp_path: Path) -> None:
+    """Random rounds seldom end with a hand of 256 pips (gantry's bug 1 met none in 60
+    games); fuzz also asks each round end's score with every tile off the trains in one
+    seat's hand, and writes the finding's reproducer."""
+    out = tmp_path / "found"
+    code = main(["fuzz", "--adapter", f"{__file__}:EightBitScore", "--variant", "pagat",
+                 "--games", "2", "--seed", "2", "--out", str(out), "--json"])
+    assert code == 1
+    written = sorted(out.glob("*.yaml"))
+    assert written
+    (fx,) = load_file(str(written[0]))
+    assert fx.expect[0].result["scores"] and max(fx.expect[0].result["scores"]) >= 256
+
+
+# --- a reproducer that shows its finding alone ------------------------------------------
+
+
+class TwoFindings:
+    """A judge for the shrinker: `totals` on every table, `tens` wherever a hand holds a
+    tile of 12 or the rest of the set (which holds them)."""
+
+    def judge(self, probe: Probe) -> list[Disagreement]:
+        assert probe.table is not None
+        if table_problems(probe.table, context(probe.variant)):
+            return []  # no table to ask about (as rejudge.Judge)
+        found = [Disagreement("totals", ("the totals",), clauses=("MATCH-1",))]
+        held = [t for h in probe.table["hands"].values() for t in h]
+        if any(t == REST or "12" in t.split("-") for t in held):
+            found.append(Disagreement("twelves", ("a 12 miscounted",), clauses=("SCORE-1",)))
+        return found
+
+
+def _dealt_table() -> dict[str, Any]:
+    """A pagat deal of three, its boneyard drawn into the hands (none left to draw)."""
+    ctx = context("pagat")
+    state = codec.state_to_json(deal(ctx.rules, 3, 1, seed=7))
+    table = table_of(state)
+    table["hands"][1] = [*table["hands"][1], *table["boneyard"]]
+    table["boneyard"] = []
+    return table
+
+
+def test_a_finding_shown_with_another_is_shrunk_to_show_it_alone() -> None:
+    """layover's totals replaced (MATCH-1) were shrunk to a table whose rest, in a hand,
+    held its tiles of 10 miscounted too, and the reproducer was charged SCORE-1: the
+    shrinker now tries the rest in the boneyard as well and keeps a cut showing the
+    finding alone."""
+    probe = Probe("legal", "pagat", _dealt_table())
+    shrinker = Shrinker(TwoFindings(), probe, "totals", None, 400)  # type: ignore[arg-type]
+    best = shrinker.run()
+    assert {d.signature for d in TwoFindings().judge(best)} == {"totals"}
+    assert best.table is not None and REST in best.table["boneyard"]
