@@ -267,7 +267,9 @@ def test_a_pass_that_leaves_the_marker_down_fails_the_passes(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A pass after a drawn tile that cannot be played puts the marker up (TURN-4): the
     legal sets of `drawn` offer the pass but never take it; `play-pass-` takes it and
-    checks the marker, charged to TURN-4. The reference passes them all."""
+    checks the marker, charged to TURN-4, or to DBL-5 where the pass is a follow-up's
+    (the player passes as in an ordinary turn: session 49, as the corpus charges it). The
+    reference passes them all."""
     out = tmp_path / "r.json"
     args = ["--variant", "pagat", "-k", "play-pass-", "--situations", "70", "--format",
             "json", "--output", str(out)]
@@ -275,8 +277,9 @@ def test_a_pass_that_leaves_the_marker_down_fails_the_passes(
     results = json.loads(out.read_text(encoding="utf-8"))["results"]
     failed = [r for r in results if r["status"] == "fail"]
     assert len(results) == 10 and len(failed) >= 3
-    assert all(r["charged"] == ["TURN-4"] and "marked" in " ".join(r["messages"])
+    assert all(r["charged"] in (["TURN-4"], ["DBL-5"]) and "marked" in " ".join(r["messages"])
                for r in failed)
+    assert any(r["charged"] == ["TURN-4"] for r in failed)
     assert main(["conform", "--adapter", f"{ADAPTERS}:Reference", *args]) == 0
     capsys.readouterr()
 
