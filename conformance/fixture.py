@@ -77,6 +77,10 @@ class Expectation:
     the rules end blocked (blocked_alone.py); written in a file (`blocked_scores:`), of the
     table itself where no step is given (fuzz's reproducer of a blocked end that rules of
     one's own decide, fuzz/rejudge.py)."""
+    own_steps: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    """(k, options) for each step k whose legality alone options played their own way
+    decide (step_alone.py): the implementation's refusal of it is not applicable. Set by
+    conform under such rules, never written in a file."""
     line: int | None = None
 
     @functools.cached_property  # (read for each of its results: dozens of rule sets)

@@ -36,6 +36,7 @@ from mtrain.conformance.resultmemo import ResultMemo
 from mtrain.conformance.runner import not_a_move, run_one
 from mtrain.conformance.selection import Task
 from mtrain.conformance.situations import SITUATION_PATH
+from mtrain.conformance.step_alone import own_step_refused
 from mtrain.conformance.target import Target
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.errors import InputError
@@ -124,6 +125,9 @@ class Runner:
                 # the reason first, the same for every round: the report counts by it
                 result.status = "not-applicable"
                 result.messages = [REFUSED_ROUND, f"round {own}: {'; '.join(outcome.messages)}"]
+                outcome.charged = []
+            elif (moved := own_step_refused(outcome, task.expectation)) is not None:
+                result.status, result.messages = "not-applicable", moved  # its rule's move
                 outcome.charged = []
             result.null_refusals = outcome.null_refusals
             result.charged = tuple(outcome.charged)

@@ -15,13 +15,16 @@ Question = tuple[str, Any]
 ("deals", players), ("counts", 0), ("every", 0), ("custom", 0), ("unknown", 0), and
 ("says", (option, value)): whether the option takes that value (Ruleset.says); ("pool",
 (option, value)) the same, read only to build a deal's pool (Ruleset.pool_says); ("peek",
-name) a flag read only to check a state (traced.TracedRules.peek)."""
+name) a flag read only to check a state (traced.TracedRules.peek); ("legal", question) any
+of those, asked while a step's legality was judged (traced.Log.judging)."""
 
 
 def answer(question: Question, rules: Rules, rs: Ruleset) -> Any:
     """What `rules` (the flags of `rs`) answer to `question`, as a value to compare: the
     answer the run got, and for the hand table what its messages may quote as well."""
     kind, arg = question
+    if kind == "legal":  # asked judging a step's legality: answered as asked elsewhere
+        return answer(arg, rules, rs)
     try:
         if kind in ("flag", "peek"):  # a peek reads the flag as well
             value = getattr(rules, arg)

@@ -23,6 +23,7 @@ from mtrain.conformance.out_alone import out_entry, out_options
 from mtrain.conformance.partition import OWN_TABLE, applies, stand_in
 from mtrain.conformance.round_end_alone import only_round_end, round_end_entry
 from mtrain.conformance.seat_alone import dealt_entry, seat_entry, table_entry
+from mtrain.conformance.step_alone import named_options, own_steps_entry
 from mtrain.conformance.table_alone import own_table_entry
 from mtrain.conformance.traced import never_reached
 from mtrain.spec.catalog import RulesetError, catalog
@@ -488,6 +489,9 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
                 seat = out_entry(exp, fx, rs, space, named)  # gone out, its doubles aside
             elif seat is None and why == OWN_TABLE:
                 seat = own_table_entry(exp, fx, rs, space)  # the fields its table leaves
+            if seat is None and (named := named_options(why, rs)):
+                # whether its steps are moves alone: a refused one not applicable
+                seat = own_steps_entry(exp, fx, rs, space, named)
     if seat is not None:
         return seat, None
     return None, (reasons[0] if reasons else unreached(fx, rs))

@@ -58,12 +58,13 @@ from mtrain.conformance.situation_kinds import (
     pick,
     wrap_play,
 )
-from mtrain.conformance.traced import Log, TracedRules, TracedRuleset
+from mtrain.conformance.traced import Log, TracedRules, TracedRuleset, legality_reads
 from mtrain.reference.codec import action_to_json, state_to_json
 from mtrain.reference.deal import deal
 from mtrain.reference.engine import (
     CHAIN,
     ENGINE,
+    FOLLOW,
     OVER,
     PASS,
     Action,
@@ -253,7 +254,9 @@ def _to_data(fx: Fixture) -> dict[str, Any]:
             **({} if exp.result is ... else {"result": exp.result}),
             **({} if exp.match_over is None else {"match_over": exp.match_over}),
             **({} if exp.blocked_scores is None
-               else {"blocked_scores": list(exp.blocked_scores)})}
+               else {"blocked_scores": list(exp.blocked_scores)}),
+            **({} if not exp.own_steps
+               else {"own_steps": [[k, list(o)] for k, o in exp.own_steps]})}
 
 
 def _scope_of(rs: Ruleset) -> Scope:
@@ -274,7 +277,10 @@ def _from_data(d: dict[str, Any], rs: Ruleset, scope: Scope | None = None) -> Fi
                             result=d.get("result", ...),
                             match_over=d.get("match_over"),
                             blocked_scores=None if d.get("blocked_scores") is None
-                            else tuple(d["blocked_scores"])),), note=d["note"])
+                            else tuple(d["blocked_scores"]),
+                            own_steps=tuple((int(k), tuple(o))
+                                            for k, o in d.get("own_steps", ()))),),
+        note=d["note"])
     if isinstance(d.get("starts"), dict):  # its table as built when it was made
         fx.keep_starts(d["starts"])
     return fx
@@ -342,14 +348,39 @@ class _Stream:
                  speaks: Callable[[State], bool] | None, seed: int) -> None:
         self.kind = kind
         self.rules = Rules.of(plays)
-        self.check = (_pass_speaks(self.rules, rs, plays, speaks) if kind is PASSED
-                      else _play_speaks(self.rules, rs, plays, speaks, laid_play)
-                      if kind is LAID
-                      else _play_speaks(self.rules, rs, plays, speaks, wrap_play, goes_on=True)
-                      if kind is WRAP else speaks)
+        self.check = self._check(rs, plays, speaks, False)
         self.rng = random.Random(f"{seed}:{rs.name}:{kind.name}")
         self._first: Reached | None = None
         self._looked = False
+        # a move's legality may read a rule of one's own (step_alone.py): whether the kind
+        # shows with none read is asked apart, for the quotas (_quotas)
+        moved = kind in (PASSED, LAID, WRAP) and speaks is not None
+        self._strict = self._check(rs, plays, speaks, True) if moved else None
+        self._strict_rng = random.Random(f"{seed}:{rs.name}:{kind.name}:strict")
+        self._strictly: bool | None = None
+
+    def _check(self, rs: Ruleset, plays: Ruleset, speaks: Callable[[State], bool] | None,
+               strict: bool) -> Callable[[State], bool] | None:
+        kind = self.kind
+        return (_pass_speaks(self.rules, rs, plays, speaks, strict) if kind is PASSED
+                else _play_speaks(self.rules, rs, plays, speaks, laid_play, strict=strict)
+                if kind is LAID
+                else _play_speaks(self.rules, rs, plays, speaks, wrap_play, goes_on=True,
+                                  strict=strict)
+                if kind is WRAP else speaks)
+
+    def shows_strictly(self) -> bool:
+        """Whether the rounds show the kind with a move whose legality reads no rule of
+        one's own: a kind that shows only with such moves keeps its share (their refusal
+        is not applicable, step_alone.py) and gives it to the others as well, as a kind
+        that never shows does, so that they make as many situations as before."""
+        if self._strict is None or not self.shows():
+            return self.shows()
+        if self._strictly is None:
+            first = self._first
+            self._strictly = (first is not None and self._strict(first.state)) or pick(
+                self.kind, self.rules, self._strict_rng, speaks=self._strict) is not None
+        return self._strictly
 
     def shows(self) -> bool:
         """Whether the rule set's rounds show the kind at all: a first state within TRIES
@@ -383,12 +414,14 @@ def _quotas(shares: dict[Kind, int], streams: dict[Kind, _Stream],
             last_wanted(f"play-{kind.name}-", most, wanted) <= share
             for kind, share in shares.items()):
         return shares
-    gone = [kind for kind, share in shares.items() if share and not streams[kind].shows()]
+    gone = [kind for kind, share in shares.items()
+            if share and not streams[kind].shows_strictly()]
     if not gone:
         return shares
     given = sum(shares[kind] for kind in gone)
     takers = [kind for kind in shares if kind not in gone and streams[kind].shows()]
-    quotas = {kind: 0 if kind in gone else share for kind, share in shares.items()}
+    quotas = {kind: share if kind not in gone or streams[kind].shows() else 0
+              for kind, share in shares.items()}
     for i, kind in enumerate(takers):
         quotas[kind] += given // len(takers) + (i < given % len(takers))
     return quotas
@@ -418,10 +451,12 @@ def _of_kind(stream: _Stream, quota: int, rs: Ruleset, plays: Ruleset, scope: Sc
 
 
 def _pass_speaks(rules: Rules, rs: Ruleset, plays: Ruleset,
-                 speaks: Callable[[State], bool] | None) -> Callable[[State], bool]:
+                 speaks: Callable[[State], bool] | None,
+                 strict: bool = False) -> Callable[[State], bool]:
     """For PASSED: whether the pass on a table with a tile drawn in vain leaves the round
     going (the next player's legal set is asked), and, for options played their own way,
-    whether that table, the pass and the next table read none of them."""
+    whether what the pass does and the next table read none of them (`strict`: the
+    pass's legality neither)."""
     unknown = frozenset(rs.unknown)
 
     def usable(st: State) -> bool:
@@ -436,19 +471,23 @@ def _pass_speaks(rules: Rules, rs: Ruleset, plays: Ruleset,
             perform(after, PASS)
         if after.phase == OVER:
             return False
-        return speaks is None or (speaks(st) and speaks(after))
+        # the table's legal set is the pass's legality alone: a rule of one's own read
+        # there refuses the pass or lets it do what it does (step_alone.py)
+        return speaks is None or ((speaks(st) if strict else _a_table_of(st, unknown))
+                                  and speaks(after))
     return usable
 
 
 def _play_speaks(rules: Rules, rs: Ruleset, plays: Ruleset,
                  speaks: Callable[[State], bool] | None,
                  play_of: Callable[[State], Action | None],
-                 goes_on: bool = False) -> Callable[[State], bool]:
-    """For LAID and WRAP: whether the table and the play the situation takes (`play_of`:
-    the drawn double, or the last seat's tile) read none of the options played their own
-    way (what the play leaves is checked, not the next legal set, which a follow-up rule
-    of one's own decides); with `goes_on`, whether the round goes on after it (a round
-    blocked by the play leaves whose turn it is to its result, END-2)."""
+                 goes_on: bool = False, strict: bool = False) -> Callable[[State], bool]:
+    """For LAID and WRAP: whether what the play the situation takes (`play_of`: the drawn
+    double, or the last seat's tile) does reads none of the options played their own way
+    (`strict`: nor whether it is legal; what the play leaves is checked, not the next
+    legal set, which a follow-up rule of one's own decides); with `goes_on`, whether the
+    round goes on after it (a round blocked by the play leaves whose turn it is to its
+    result, END-2)."""
     unknown = frozenset(rs.unknown)
 
     def usable(st: State) -> bool:
@@ -463,8 +502,15 @@ def _play_speaks(rules: Rules, rs: Ruleset, plays: Ruleset,
             perform(after, play)
             if not unknown.isdisjoint(log.read) or (goes_on and after.phase == OVER):
                 return False
-        return speaks is None or speaks(st)
+        # the table's legal set is the play's legality alone (as for PASSED)
+        return speaks is None or (speaks(st) if strict else _a_table_of(st, unknown))
     return usable
+
+
+def _a_table_of(st: State, unknown: frozenset[str]) -> bool:
+    """Whether `st` is a table of a rule set whose options `unknown` are its own (speaks_for
+    without the legal set): not a chain's, under a chain rule of its own (FIRST-1)."""
+    return not (st.phase == CHAIN and "first_turn" in unknown)
 
 
 LAID_FIELDS = ("phase", "seat", "drawn", "open_doubles", "turn_doubles", "marked")
@@ -507,6 +553,9 @@ def _moved_fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: R
     state = {k: model[k] for k in fields}
     if any(reference[k] != v for k, v in state.items()):  # the reference's move, as a check
         return None
+    # the move's legality, where a rule of one's own decides it (and nothing after it)
+    judged = set(legality_reads(st, plays, st.rules)) & set(rs.unknown)
+    own_steps = ((len(steps), tuple(sorted(judged))),) if judged else ()
     legal = None
     if kind is WRAP:
         drew = ""
@@ -536,12 +585,20 @@ def _moved_fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: R
         description=(f"{kind.title}, {reached.moves} moves in: {st.players} players, engine "
                      f"{st.engine}-{st.engine}, seat {st.seat} "
                      f"(#{int(fid.rsplit('-', 1)[1])})"),
-        clauses=tuple(c for c in catalog().clauses if c in COMMON or c in kind.clauses),
+        # a pass in a follow-up is DBL-5's (the player draws and passes as in an ordinary
+        # turn): listed, a failure there is charged to it (drover's follow-up pass with no
+        # marker was charged TURN-4)
+        clauses=tuple(c for c in catalog().clauses if c in COMMON or c in kind.clauses
+                      or (c == "DBL-5" and kind is PASSED and st.phase == FOLLOW)),
         source=("computation",), path=f"{SITUATION_PATH}{rs.name}>", line=None, table=given,
         deal=None, steps=steps,
-        expect=(Expectation(variants=(), scope=scope, legal=legal, state=state),),
+        expect=(Expectation(variants=(), scope=scope, legal=legal, state=state,
+                            own_steps=own_steps),),
         note=(f"A table reached by a random round of {rs.name} after {reached.moves} moves: "
-              f"seat {st.seat} {drew}{told}"))
+              f"seat {st.seat} {drew}{told}" + (
+                  f" Whether `{text}` is a move there is {', '.join(own_steps[0][1])}'s, "
+                  "played its own way: where the implementation refuses it, not applicable."
+                  if own_steps else "")))
     fx.keep_start(plays, start)
     return fx
 

@@ -21,6 +21,7 @@ from mtrain.conformance.adapter import (
     Answers,
     DecodedStates,
     ReferenceImplementation,
+    Refused,
     RefusedSetup,
     ruleset_json,
 )
@@ -28,7 +29,7 @@ from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.runmemo import Question, RunMemo
 from mtrain.conformance.runner import Outcome, check, in_force, play, setup_problems
 from mtrain.reference import codec, engine
-from mtrain.reference.refusals import refusals
+from mtrain.reference.refusals import refusal, refusals
 from mtrain.reference.rules import EXISTENCE_FLAGS, FLAG_OPTIONS, Rules
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import FixtureError, action_json, max_pip_of, table_starter
@@ -41,11 +42,16 @@ from mtrain.spec.scope import (
 
 
 class Log:
-    __slots__ = ("asked", "counts", "decides", "read", "rows", "sizes")
+    __slots__ = ("asked", "counts", "decides", "effects", "judging", "read", "rows", "sizes")
 
     def __init__(self) -> None:
         self.read: dict[str, None] = {}  # options, in the order first read
         self.decides: set[str] = set()  # of those, the ones read for more than existence
+        self.effects: set[str] = set()
+        """Of `decides`, those read for more than whether a step is legal: what a step does,
+        what the checks ask. An option in `decides` alone decides only whether the steps are
+        moves (step_alone.py: a rule of one's own there refuses a step or plays it alike)."""
+        self.judging = False  # while a step's legality is asked (TracedReference.apply)
         self.sizes: set[int] = set()  # player counts whose hand size was read
         self.rows: set[int] = set()  # player counts asked whether the table lists them
         self.counts = False  # the whole list of counts read
@@ -58,6 +64,20 @@ class Log:
             self.read.setdefault(o)
         if decides:
             self.decides.update(options)
+            if not self.judging:
+                self.effects.update(options)
+
+    def ask(self, question: Question) -> None:
+        """Log `question` asked: while a step's legality is judged, as ("legal", question),
+        so that a run replayed from its questions (`_ask_again`) logs it so again."""
+        self.asked.setdefault(("legal", question) if self.judging else question)
+
+    def copy_from(self, made: Log) -> None:
+        """`made`'s reads and questions (a run served from a memo of plays logs them)."""
+        self.read, self.decides, self.effects = (dict(made.read), set(made.decides),
+                                                 set(made.effects))
+        self.sizes, self.rows, self.counts = set(made.sizes), set(made.rows), made.counts
+        self.asked = dict(made.asked)
 
 
 _RULESET_FIELDS = tuple(f.name for f in dataclasses.fields(Ruleset))
@@ -83,55 +103,55 @@ class TracedRuleset(Ruleset):
 
     def __getitem__(self, option: str) -> str:
         self._log.add((option,))
-        self._log.asked.setdefault(("option", option))
+        self._log.ask(("option", option))
         return super().__getitem__(option)
 
     def says(self, option: str, value: str) -> bool:
         # the option read as by `rs[option]`; the question asked only whether it is
         # `value`: the other values play alike here, so the memo of runs need not tell them
         self._log.add((option,))
-        self._log.asked.setdefault(("says", (option, value)))
+        self._log.ask(("says", (option, value)))
         return super().__getitem__(option) == value
 
     def pool_says(self, option: str, value: str) -> bool:
         self._log.add((option,), decides=False)  # the deal reads it again where it decides
-        self._log.asked.setdefault(("pool", (option, value)))
+        self._log.ask(("pool", (option, value)))
         return super().__getitem__(option) == value
 
     def hand_size(self, players: int) -> int:
         self._log.add(("hand_sizes",))
         self._log.sizes.add(players)
-        self._log.asked.setdefault(("size", players))
+        self._log.ask(("size", players))
         return super().hand_size(players)
 
     @property
     def player_counts(self) -> tuple[int, ...]:
         self._log.add(("hand_sizes",))  # which counts it deals: not a size
         self._log.counts = True
-        self._log.asked.setdefault(("counts", 0))
+        self._log.ask(("counts", 0))
         return super().player_counts
 
     def deals(self, players: int) -> bool:
         self._log.add(("hand_sizes",))
         self._log.rows.add(players)
-        self._log.asked.setdefault(("deals", players))
+        self._log.ask(("deals", players))
         return super().deals(players)
 
     def __iter__(self) -> Iterator[str]:
         self._log.add(tuple(self._index))  # reading them all: every option decides
-        self._log.asked.setdefault(("every", 0))
+        self._log.ask(("every", 0))
         return super().__iter__()
 
     # Asked by the harness (DEAL-7's check) and never an option read of the engine: for
     # the memo of runs (RunMemo) only.
     @property
     def custom_table(self) -> bool:
-        self._log.asked.setdefault(("custom", 0))
+        self._log.ask(("custom", 0))
         return super().custom_table
 
     @property
     def unknown(self) -> tuple[str, ...]:
-        self._log.asked.setdefault(("unknown", 0))
+        self._log.ask(("unknown", 0))
         return super().unknown
 
 
@@ -147,7 +167,7 @@ class TracedRules:
         self._log.add(FLAG_OPTIONS[name], False)
         # a question of its own: a run replayed from its questions (_ask_again) peeks
         # again, where asking the flag would log it as deciding
-        self._log.asked.setdefault(("peek", name))
+        self._log.ask(("peek", name))
         return getattr(self._rules, name)
 
     def decide(self, names: Sequence[str]) -> None:
@@ -156,7 +176,7 @@ class TracedRules:
         for name in names:
             if name in FLAG_OPTIONS:
                 self._log.add(FLAG_OPTIONS[name])
-                self._log.asked.setdefault(("flag", name))
+                self._log.ask(("flag", name))
 
     def __init__(self, rules: Rules, ruleset: TracedRuleset, log: Log) -> None:
         object.__setattr__(self, "_rules", rules)
@@ -166,13 +186,27 @@ class TracedRules:
     def __getattr__(self, name: str) -> Any:
         if name == "ruleset":
             return self._ruleset
-        self._log.add(FLAG_OPTIONS[name], name not in EXISTENCE_FLAGS)
-        self._log.asked.setdefault(("flag", name))
+        log = self._log
+        log.add(FLAG_OPTIONS[name], name not in EXISTENCE_FLAGS)
+        log.ask(("flag", name))
         value = getattr(self._rules, name)
+        if log.judging:
+            # not kept: a later read that decides what the step does comes here again
+            return value
         # Logged now, in order; reading it again would log nothing new, so later reads
         # find the value itself, without coming here.
         object.__setattr__(self, name, value)
         return value
+
+
+def legality_reads(st: engine.State, sent: Ruleset, rules: Rules) -> tuple[str, ...]:
+    """The options the legal actions of `st` read (under `sent`, whose flags are `rules`),
+    in order: what judging whether a step there is a move reads."""
+    log = Log()
+    probe = st.copy()
+    probe.rules = TracedRules(rules, TracedRuleset.wrap(sent, log), log)  # type: ignore[assignment]
+    engine.legal_actions(probe)
+    return tuple(log.read)
 
 
 KEPT_RULES = KEPT_COMPLETIONS
@@ -256,6 +290,29 @@ class TracedReference(ReferenceImplementation):
         traced: Rules = self._traced
         return traced
 
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        """refusals.apply in its two parts: whether the step is legal, asked with the log
+        judging (what it reads decides only whether the step is a move), then what it
+        does. A rule of one's own read in the first alone plays the step the reference's
+        way or refuses it (step_alone.py); its effects read no such rule."""
+        st = self.state(ruleset, state)
+        try:
+            act = codec.action_from_json(st, action)
+        except codec.StateError as e:  # an action naming no train or no tile of the set
+            raise Refused(str(e), e.clause) from None
+        log = self.log
+        log.judging = True
+        try:
+            legal = engine.legal_actions(st)
+            if act not in legal:
+                why = refusal(st, act, legal)
+                raise Refused(why.message, why.clause)
+        finally:
+            log.judging = False
+        new = st.copy()
+        engine.perform(new, act)
+        return codec.state_to_json(new)
+
     def state(self, ruleset: JSON, state: JSON) -> engine.State:
         # The state last read, when asked again for the same object (a run's checks ask
         # the state it reached once per question): read again, it would log nothing
@@ -289,10 +346,7 @@ def _ask_again(asked: Sequence[Question], impl: TracedReference) -> None:
     kept = _asked_logs.get(id(asked))
     log = impl.log
     if kept is not None and kept[0] is asked and not log.asked:
-        made = kept[1]
-        log.read, log.decides = dict(made.read), set(made.decides)
-        log.sizes, log.rows, log.counts = set(made.sizes), set(made.rows), made.counts
-        log.asked = dict(made.asked)
+        log.copy_from(kept[1])
         traced = impl._traced
         rules = object.__getattribute__(traced, "_rules")
         for name in kept[2]:
@@ -304,9 +358,7 @@ def _ask_again(asked: Sequence[Question], impl: TracedReference) -> None:
         if len(_asked_logs) >= KEPT_ASKED:
             _asked_logs.clear()
         made = Log()
-        made.read, made.decides = dict(log.read), set(log.decides)
-        made.sizes, made.rows, made.counts = set(log.sizes), set(log.rows), log.counts
-        made.asked = dict(log.asked)
+        made.copy_from(log)
         _asked_logs[id(asked)] = (asked, made, tuple(
             arg for kind, arg in asked if kind == "flag" and arg != "ruleset"))
 
@@ -315,7 +367,13 @@ def _ask_each(asked: Sequence[Question], impl: TracedReference) -> None:
     """`_ask_again`, each question through the traced view."""
     traced, rs = impl._traced, impl.ruleset
     for kind, arg in asked:
-        if kind == "flag":
+        if kind == "legal":  # asked judging a step's legality: logged so again
+            impl.log.judging = True
+            try:
+                _ask_each((arg,), impl)
+            finally:
+                impl.log.judging = False
+        elif kind == "flag":
             getattr(traced, arg)
         elif kind == "peek":
             traced.peek(arg)
@@ -439,7 +497,7 @@ def logged_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
             asked = tuple(impl.log.asked)
             memo.plays.extend(cursor[0], asked[cursor[1]:], rules, rs,
                               said).found = (asked, played)
-    deciding = set(impl.log.decides)
+    deciding, effects = set(impl.log.decides), set(impl.log.effects)
     never = never_reached(fx, traced)
     if never is None:
         # Where the rule set reaches the table, what the model read to know it (a phase
@@ -450,7 +508,7 @@ def logged_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
         # tandem's `doubles: other` (a double ends its layer's turn, then binds the next
         # player) had every table with an open double set aside, its duty (DBL-6) included,
         # for this read of REACH-ORDINARY alone.
-        impl.log.decides = deciding
+        impl.log.decides, impl.log.effects = deciding, effects
     run = _judged(played, fx, rs, entries, values, impl, traced)
     if never is not None:  # no answer there is the rules' (reachable.SHAPES): none holds
         return Run(values, tuple("fail" for _ in entries), run.read,

@@ -28,6 +28,7 @@ from mtrain.conformance.lint import MAX_DESCRIPTION
 from mtrain.conformance.own_checks import own_checks
 from mtrain.conformance.runner import run_fixture, run_one
 from mtrain.conformance.selection import entry_for
+from mtrain.conformance.step_alone import own_step_refused
 from mtrain.conformance.untrusted import shown
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import CUSTOM, OTHER
@@ -236,6 +237,10 @@ def check(path: Path, text: str, impl: Implementation, label: str,
                             else list(run_fixture(fx, impl)))
         except Exception:
             outcomes = []
+        for o in outcomes:
+            aside = own_step_refused(o, entry)  # not applicable as conform runs it
+            if aside is not None:
+                problems.append(f"conform would set it aside: {aside[1]}")
         charged += [c for o in outcomes if o.status == "fail" for c in o.charged]
         if all(o.status == "pass" for o in outcomes) and outcomes:
             problems.append(f"it passes against {label}: the disagreement did not reproduce")

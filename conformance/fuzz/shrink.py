@@ -106,16 +106,31 @@ class Shrinker:
         self.strict = not self._off_rotation(self.best)
         # Cut tiles go to the boneyard's tail or to a hand; which one keeps the
         # disagreement shows only once cuts are made: both are tried, the smaller kept.
+        # Where the probe shows other disagreements beside this one, a boneyard is tried
+        # too though the table has none (a round a player goes out of may hold one), and
+        # a cut showing this one alone is kept first: its reproducer fails by it, and is
+        # charged where it is (layover's totals replaced, MATCH-1, shrunk to a table whose
+        # rest, held in a hand, also showed its tiles of 10 miscounted: charged SCORE-1)
         start, verdict = self.best, self.verdict
+        places = [self._rest_in_boneyard, self._rest_in_hand]
+        if not self._alone(start):
+            places.append(self._rest_in_empty_boneyard)
         done: list[tuple[Probe, Disagreement]] = []
-        for place in (self._rest_in_boneyard, self._rest_in_hand):
+        for place in places:
             self.best, self.verdict = start, verdict
             if place() or not done:
                 self._passes()
                 done.append((self.best, self.verdict))
+        if len(places) > 2:
+            alone = [pv for pv in done if self._alone(pv[0])]
+            done = alone or done
         self.best, self.verdict = min(done, key=lambda pv: pv[0].size)
         self._rotation_round()
         return self.best
+
+    def _alone(self, probe: Probe) -> bool:
+        """Whether `probe` shows no disagreement but this one."""
+        return {d.signature for d in self.judge.judge(probe) or []} <= {self.signature}
 
     def _rotation_round(self) -> None:
         """Under a starting seat of one's own the table keeps the engine's starter
@@ -185,6 +200,10 @@ class Shrinker:
         t = self._table()
         return bool(t["boneyard"]) and self.attempt(
             self._with({**t, "boneyard": [*t["boneyard"], REST]}))
+
+    def _rest_in_empty_boneyard(self) -> bool:
+        t = self._table()
+        return not t["boneyard"] and self.attempt(self._with({**t, "boneyard": [REST]}))
 
     def _rest_in_hand(self) -> bool:
         """The hand of the seat not to move that holds the most."""

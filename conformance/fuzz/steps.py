@@ -34,7 +34,7 @@ from mtrain.conformance.fuzz.judge import (
 )
 from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.results import GameResult
-from mtrain.conformance.fuzz.rulesets import Context
+from mtrain.conformance.fuzz.rulesets import Context, context
 from mtrain.conformance.fuzz.steer import blocking_choice
 from mtrain.conformance.fuzz.tables import table_of
 from mtrain.conformance.fuzz.totals import tied_totals
@@ -216,6 +216,7 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
         # what the round is worth, whatever its own rules say of its end (scoring.py)
         _score(session, ctx, res, pos.probe("score", text), after, round_no, step, n,
                (*own, *own_legal))
+        _heavy_score(session, res, pos, text, after, round_no, step, n)
     # where the next step starts (a refusal its legal answer foretold: as any refused step,
     # from the rules' state, or the game would end for a bug already found)
     if own and not same and not unsupported and not unlisted:
@@ -310,6 +311,43 @@ def _score(session: Session, ctx: Context, res: GameResult, probe: Probe, after:
     assert probe.action is not None
     res.record(read_own(scoring.compare_score(ctx, probe.action, after, want, got, error),
                         scoring.marks(read)), probe, round_no, step, n)
+
+
+def _heavy_score(session: Session, res: GameResult, pos: Position, text: str, after: JSON,
+                 round_no: int, step: int, n: int) -> None:
+    """The same round's end with the heaviest hand its table allows: every tile off the
+    trains in one seat's hand (`heaviest`). A hand's pips reach a few hundred
+    only where a seat drew that much, which random rounds seldom leave at their end (an
+    engine summing a hand in eight bits, gantry's bug 1, met no hand of 256 pips in 60
+    games), though any count of draws is a round the rules allow; its `score` is judged
+    as the round's end's (a "score" probe, rejudge.py), on a table every probe may start
+    from (possible.table_problems)."""
+    if not scoring.asks_scores(session.impl) or scoring.end_of(after) is None:
+        return
+    table = heaviest(table_of(codec.state_to_json(pos.st)), pos.st.seat)
+    if table is None or table_problems(table, context(pos.variant)):
+        return
+    probe = Probe("score", pos.variant, table, action=text)
+    found = session.judge.judge(probe)
+    if found:
+        res.record(found, probe, round_no, step, n)
+
+
+def heaviest(table: dict[str, Any], mover: int) -> dict[str, Any] | None:
+    """`table` with every tile off the trains in the hand of the seat after `mover`: the
+    boneyard (drawn) and the other seats' hands but a tile each (played, as it were, with
+    tiles they drew; the mover's own hand kept: its move ends the round); None where no
+    tile moves."""
+    hands = dict(table["hands"])
+    seat = (mover + 1) % len(hands)
+    gathered = list(table["boneyard"])
+    for s, hand in table["hands"].items():
+        if s not in (mover, seat) and len(hand) > 1:
+            hands[s], gathered = hand[:1], [*gathered, *hand[1:]]
+    if not gathered:
+        return None
+    hands[seat] = [*hands[seat], *gathered]
+    return {**table, "hands": hands, "boneyard": []}
 
 
 def _winners_now(st: State) -> list[int]:
