@@ -196,11 +196,12 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     # (MATCH-2) were read as its own train rule, `other` on their two fixtures at no cost
     own = [model.eq(o, OTHER) for o in sorted(set(depends(held)) | (read - BRACKETS.keys()))
            if o in free]
-    inside = []
+    inside: list[Any] = []
+    live: dict[tuple[int, ...], list[Mapping[str, frozenset[str]]]] = {}
     for p in cells:
         # (an option of `only` stands for the values it names, as they have the table or
         # not; any other, not for a value whose rules never have it: lacks_table)
-        lacks = lacks_table(p, pieces, seen)
+        lacks = lacks_table(p, pieces, seen, live)
         inside.append(model.inside(p.region, [
             o for o in escapable
             if (p.region.get(o, only[o]) & only[o] if o in only else o not in lacks)]))
@@ -270,27 +271,32 @@ def _lacking(model: Model, c: Any, lacking: Mapping[str, frozenset[str]]) -> Any
                            for o, vs in sorted(lacking.items()))])
 
 
-def lacks_table(piece: Piece, pieces: Sequence[Piece],
-                seen: Sequence[tuple[int, str | None]]) -> frozenset[str]:
+def lacks_table(piece: Piece, pieces: Sequence[Piece], seen: Sequence[tuple[int, str | None]],
+                live: dict[tuple[int, ...], list[Mapping[str, frozenset[str]]]] | None = None
+                ) -> frozenset[str]:
     """The options whose values in `piece` never have the table of an entry seen (its
     outcome ANY there) that a piece differing from it in that option alone has: a rule of
     the engine's own of that option may not stand for them there. That a known value
     never meets a table says nothing of what the engine answers on it; `other` taking it
     would take every such table of every value at once (interlock's drawn-tile bug,
     failing on tables only open doubles have and on tables only ordinary ones have, was
-    explained by `doubles: other` on both)."""
-    anys = [i for i, _ in seen if piece.outcomes[i] == ANY]
+    explained by `doubles: other` on both). `live`, shared by the calls of one fixture's
+    constraint, keeps the pieces with an outcome at each set of entries asked of it."""
+    anys = tuple(i for i, _ in seen if piece.outcomes[i] == ANY)
     if not anys:
         return frozenset()
-    out = set()
-    for o, vs in piece.region.items():
-        for q in pieces:
-            if (o in q.region and not q.region[o] & vs
-                    and any(q.outcomes[i] != ANY for i in anys)
-                    and all(q.region[k] & piece.region[k]
-                            for k in piece.region.keys() & q.region.keys() if k != o)):
-                out.add(o)
-                break
+    found = None if live is None else live.get(anys)
+    if found is None:  # the pieces with an outcome at an entry `piece` lacks
+        found = [q.region for q in pieces if any(q.outcomes[i] != ANY for i in anys)]
+        if live is not None:
+            live[anys] = found
+    # a piece differing in `o` alone: of the options both pin, `o` is the only one whose
+    # values they share none of (one pass over the piece's options, not one per option)
+    mine, out = piece.region, set()
+    for theirs in found:
+        apart = [k for k in mine.keys() & theirs.keys() if theirs[k].isdisjoint(mine[k])]
+        if len(apart) == 1:
+            out.add(apart[0])
     return frozenset(out)
 
 
