@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementation
@@ -37,7 +37,7 @@ from mtrain.conformance.answers import (
     state_problems,
 )
 from mtrain.conformance.fixture import Expectation, Fixture
-from mtrain.conformance.runmemo import Question, QuestionTree
+from mtrain.conformance.runmemo import Question, QuestionTree, as_flags
 from mtrain.conformance.runner import Outcome, run_one
 from mtrain.conformance.selection import Task
 from mtrain.conformance.traced import TracedReference, _rules_of
@@ -75,19 +75,6 @@ def entry_key(fx: Fixture, exp: Expectation) -> bytes | None:
                        exp.result is ..., None if exp.result is ... else exp.result,
                        exp.winners, exp.match_over, exp.winners_unless_going_on,
                        exp.refused_setup, exp.blocked_scores))
-
-
-def as_flags(asked: Iterable[Question]) -> tuple[Question, ...]:
-    """A run's questions as this memo keeps them: a flag peeked to check a state ("peek",
-    traced.TracedRules.peek) asked as the flag itself, once. The two get the same answer
-    (runmemo.answer) and differ only in what lint and identify make of the log (whether
-    the option decides), which no pass kept here reads; half of a default run's 39,000
-    peeks are of a flag the run reads again as a flag, a node of the tree walked for
-    nothing by every rule set after it."""
-    out: dict[Question, None] = {}
-    for question in asked:
-        out[("flag", question[1]) if question[0] == "peek" else question] = None
-    return tuple(out)
 
 
 class ResultMemo:

@@ -25,7 +25,7 @@ from mtrain.conformance.adapter import (
     ruleset_json,
 )
 from mtrain.conformance.fixture import Expectation, Fixture
-from mtrain.conformance.runmemo import Question, RunMemo
+from mtrain.conformance.runmemo import Question, RunMemo, as_flags
 from mtrain.conformance.runner import Outcome, check, in_force, play, setup_problems
 from mtrain.reference import codec, engine
 from mtrain.reference.refusals import refusals
@@ -393,7 +393,7 @@ def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None =
         run, log = logged_run(fx, rs, entries, values, memo)
         sizes = frozenset(log.sizes)
         if memo is not None:
-            memo.runs.keep(log.asked, rules, rs, (run, sizes), answers)
+            memo.runs.keep(as_flags(log.asked), rules, rs, (run, sizes), answers)
     probe = values.get("hand_sizes") == CUSTOM and rs.hand_table == PROBE_TABLE
     if probe and sizes:
         said = (f"the outcome reads the hand size for {', '.join(map(str, sorted(sizes)))} "

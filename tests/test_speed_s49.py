@@ -1,7 +1,7 @@
 """Session 49's speed-ups to traced runs keep what they find: a flag peeked again through a
 traced view (TracedRules.peek) is answered from the view, logging nothing more, and a
 traced run logs what it logged with every peek made afresh; conform's memo of results
-keeps a run's peeks as the flags themselves (resultmemo.as_flags), and serves what playing
+keeps a run's peeks as the flags themselves (runmemo.as_flags), and serves what playing
 gives."""
 
 from __future__ import annotations
@@ -12,12 +12,14 @@ from typing import Any
 
 import pytest
 
+from mtrain.conformance import traced
 from mtrain.conformance.adapter import DecodedStates, ReferenceImplementation
 from mtrain.conformance.fixture import Fixture, load_corpus
+from mtrain.conformance.partition import Partition, explore
 from mtrain.conformance.pool import Runner, run_tasks
 from mtrain.conformance.report import Result
-from mtrain.conformance.resultmemo import ResultMemo, TracedChecks, as_flags
-from mtrain.conformance.runmemo import Node, Question
+from mtrain.conformance.resultmemo import ResultMemo, TracedChecks
+from mtrain.conformance.runmemo import Node, Question, as_flags
 from mtrain.conformance.runner import run_one
 from mtrain.conformance.selection import default_rulesets, load_fixtures, select
 from mtrain.conformance.target import Target
@@ -31,6 +33,7 @@ from mtrain.conformance.traced import (
 )
 from mtrain.reference.rules import FLAG_OPTIONS
 from mtrain.spec.catalog import catalog
+from mtrain.spec.scope import Space
 
 FIXTURES = Path(__file__).resolve().parent.parent / "conformance" / "fixtures"
 
@@ -165,3 +168,27 @@ def test_the_memo_keeps_no_peek_and_gives_what_playing_gives() -> None:
     assert not any(kind == "peek" for kind, _ in asked)
     # (the premise: played traced, these runs peek)
     assert any("peek" in {k for k, _ in row[-1]} for row in _traced_logs(fixtures[:3], ["pagat"]))
+
+
+def _cells(part: Partition) -> list[tuple[object, ...]]:
+    return [(sorted((o, sorted(vs)) for o, vs in c.region.items()), c.run.outcomes,
+             c.run.read, c.run.messages, c.run.values) for c in part.cells]
+
+
+def test_the_scope_check_s_runs_keep_peeks_as_flags_and_partition_alike(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    fixtures, errors = load_corpus()
+    assert not errors
+    fx = next(f for f in fixtures if f.table is not None and f.steps)
+    seen: list[tuple[Question, ...]] = []
+
+    def recorded(asked: Any) -> tuple[Question, ...]:
+        asked = tuple(asked)
+        seen.append(asked)
+        return as_flags(asked)
+
+    monkeypatch.setattr(traced, "as_flags", recorded)
+    kept = _cells(explore(fx, Space()))
+    assert any(kind == "peek" for asked in seen for kind, _ in asked)  # (the premise)
+    monkeypatch.setattr(traced, "as_flags", tuple)  # the runs' questions as asked
+    assert _cells(explore(fx, Space())) == kept
