@@ -37,7 +37,7 @@ from mtrain.conformance.answers import (
     state_problems,
 )
 from mtrain.conformance.fixture import Expectation, Fixture
-from mtrain.conformance.runmemo import Question, QuestionTree
+from mtrain.conformance.runmemo import Question, QuestionTree, as_flags
 from mtrain.conformance.runner import Outcome, run_one
 from mtrain.conformance.selection import Task
 from mtrain.conformance.traced import TracedReference, _rules_of
@@ -165,7 +165,7 @@ class ResultMemo:
         kept: _Kept = (tuple(out.messages), out.null_refusals, tuple(out.charged), out.step,
                        out.diverged, out.unreached)
         with self._lock:
-            tree.keep(tuple(traced.log.asked), rules, rs, kept)
+            tree.keep(as_flags(traced.log.asked), rules, rs, kept)
         return Outcome(fx, rs.name, "pass", list(out.messages), null_refusals=out.null_refusals,
                        charged=list(out.charged), step=out.step, diverged=out.diverged,
                        unreached=out.unreached)

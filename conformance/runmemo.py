@@ -54,6 +54,21 @@ def answer(question: Question, rules: Rules, rs: Ruleset) -> Any:
         return ("raised", type(e).__name__, str(e))
 
 
+def as_flags(asked: Iterable[Question]) -> tuple[Question, ...]:
+    """A run's questions as a tree that only finds what runs found keeps them: a flag
+    peeked to check a state ("peek", traced.TracedRules.peek) asked as the flag itself,
+    once. The two get the same answer (`answer`) and differ only in what the log makes of
+    them (whether the option decides), which a walk does not read: conform's passes
+    (resultmemo.py) and the scope check's runs (traced.traced_run, not its plays, whose
+    questions are asked again as they were: traced._ask_again). Half of a default
+    conform's 39,000 peeks are of a flag the run reads again as a flag, a node every rule
+    set after it walked for nothing."""
+    out: dict[Question, None] = {}
+    for question in asked:
+        out[("flag", question[1]) if question[0] == "peek" else question] = None
+    return tuple(out)
+
+
 class Node:
     __slots__ = ("at", "branches", "found")
 

@@ -26,7 +26,7 @@ from mtrain.conformance.adapter import (
     ruleset_json,
 )
 from mtrain.conformance.fixture import Expectation, Fixture
-from mtrain.conformance.runmemo import Question, RunMemo
+from mtrain.conformance.runmemo import Question, RunMemo, as_flags
 from mtrain.conformance.runner import Outcome, check, in_force, play, setup_problems
 from mtrain.reference import codec, engine
 from mtrain.reference.refusals import refusal, refusals
@@ -160,15 +160,24 @@ class TracedRules:
 
     def peek(self, name: str) -> Any:
         """The flag `name`, logged as read only to know whether a state is one the rules
-        have (an invariant's read, reference_adapter._read_traced), and not kept: a later
-        read by the engine, which may decide, comes to __getattr__ and is logged so."""
+        have (an invariant's read, reference_adapter._read_traced), and not kept as an
+        attribute: a later read by the engine, which may decide, comes to __getattr__ and
+        is logged so. Kept for `peek` alone once logged: a peek logs nothing a peek of the
+        same flag has not (the log only grows), and a traced read of a state peeks every
+        flag its kept reading read, each time the state is read (conform's traced runs:
+        124,000 peeks for 8,900 runs)."""
+        peeked = self._peeked
+        value = peeked.get(name, peeked)
+        if value is not peeked:
+            return value
         if name == "ruleset":
             return self._ruleset
         self._log.add(FLAG_OPTIONS[name], False)
         # a question of its own: a run replayed from its questions (_ask_again) peeks
         # again, where asking the flag would log it as deciding
         self._log.ask(("peek", name))
-        return getattr(self._rules, name)
+        value = peeked[name] = getattr(self._rules, name)
+        return value
 
     def decide(self, names: Sequence[str]) -> None:
         """Log the options behind flags `peek` read as deciding after all: the state
@@ -182,6 +191,7 @@ class TracedRules:
         object.__setattr__(self, "_rules", rules)
         object.__setattr__(self, "_ruleset", ruleset)
         object.__setattr__(self, "_log", log)
+        object.__setattr__(self, "_peeked", {})  # flag -> value, once peeked (see peek)
 
     def __getattr__(self, name: str) -> Any:
         if name == "ruleset":
@@ -441,7 +451,7 @@ def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None =
         run, log = logged_run(fx, rs, entries, values, memo)
         sizes = frozenset(log.sizes)
         if memo is not None:
-            memo.runs.keep(log.asked, rules, rs, (run, sizes), answers)
+            memo.runs.keep(as_flags(log.asked), rules, rs, (run, sizes), answers)
     probe = values.get("hand_sizes") == CUSTOM and rs.hand_table == PROBE_TABLE
     if probe and sizes:
         said = (f"the outcome reads the hand size for {', '.join(map(str, sorted(sizes)))} "
