@@ -391,3 +391,41 @@ def test_the_plugins_errors_name_its_own_options(tmp_path: Path) -> None:
     assert ran.returncode == 4, ran.stdout + ran.stderr
     assert f"ERROR: mtrain: --mtrain-variant Pagat: unknown variant 'Pagat' " \
         f"{HINT.format('pagat')}" in ran.stderr, ran.stderr
+
+
+# the reference server, which at the shutdown writes its last answer again before the
+# shutdown's: to the harness, the run's last request answered twice (the second line
+# comes after the last answer read, before the shutdown's, at any load)
+TWICE_AT_THE_END = """\
+import sys
+from mtrain.conformance.serve import Server
+server = Server()
+last = ""
+for line in sys.stdin:
+    answer, stop = server.handle(line)
+    text = __import__("json").dumps(answer) + "\\n"
+    sys.stdout.write((last if stop else "") + text)
+    sys.stdout.flush()
+    last = text
+    if stop:
+        break
+"""
+
+
+@pytest.mark.slow  # plays a game against a program
+def test_fuzz_reports_the_last_request_answered_twice_as_an_error_of_its_game(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # the second line was kept in `strays` at the shutdown and reported nowhere: the run
+    # passed (exit 0), as conform's did before its shutdown read was charged to a result
+    program = shlex.join([sys.executable, write(tmp_path / "twice.py", TWICE_AT_THE_END)])
+    code = main(["fuzz", "--impl", program, "--games", "1", "--players", "2", "--variant",
+                 "pagat", "--timeout", str(FAR), "--out", str(tmp_path / "found"), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1, report
+    assert report["findings"] == [], report["findings"]
+    [error] = report["errors"]
+    assert error.startswith("game 0 (pagat), its last request: after its answer to the last "
+                            "request the implementation wrote another line, read only at the "
+                            "shutdown: '{\"id\": "), error
+    assert "(one answer per request: an answer written twice?); the last request sent: " \
+        "'{\"id\":" in error, error
