@@ -429,3 +429,51 @@ def test_fuzz_reports_the_last_request_answered_twice_as_an_error_of_its_game(
                             "shutdown: '{\"id\": "), error
     assert "(one answer per request: an answer written twice?); the last request sent: " \
         "'{\"id\":" in error, error
+
+
+# a fixture whose one expectation holds `when:` the lines given (from line 17)
+WHEN = """\
+- id: ends-001
+  description: After an ordinary play the turn passes to the next seat
+  clauses: [TURN-6]
+  source: [pagat]
+  note: Seat 0 lays [5-3] on its own train (ends 5 -> 3); not a double, so the turn ends.
+  table:
+    hands:
+      0: [5-3, 9-1]
+      1: [11-11, 10-0]
+    trains:
+      0: [12-5]
+      1: [12-3]
+  steps:
+    - play 5-3 on 0
+  expect:
+    - variants: [pagat]
+{when}
+      state:
+        seat: 1
+"""
+
+
+@pytest.mark.parametrize("when, line, said", [
+    ("      when:\n        tile_set: Double-12", 18,
+     f"fixture ends-001: `when` tile_set: unknown value 'Double-12' {HINT.format('double-12')}"
+     "; known: "),
+    ("      when:\n        tile_set:\n          - double-12\n          - Double-15", 20,
+     f"fixture ends-001: `when` tile_set: unknown value 'Double-15' {HINT.format('double-15')}"
+     "; known: "),
+    ("      when:\n        - tile_set: double-12\n        - tile_set: Double-9", 19,
+     f"fixture ends-001: `when` tile_set: unknown value 'Double-9' {HINT.format('double-9')}"
+     "; known: "),
+    ("      when:\n        Tile_set: double-12", 18,
+     f"`when` names unknown option 'Tile_set' {HINT.format('tile_set')}; known: "),
+], ids=["value", "value-in-a-list", "value-of-a-part", "option"])
+def test_a_when_name_in_capitals_is_told_the_name_it_stands_for_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, when: str, line: int,
+        said: str) -> None:
+    # a value had no hint, and its error stood at the `when:` line; an option had no hint,
+    # and a second error of the schema's ("key 'Tile_set' does not match the pattern")
+    path = write(tmp_path / "when.yaml", WHEN.format(when=when))
+    assert main(["lint", "--no-scopes", path]) == 1
+    errors = [e for e in capsys.readouterr().out.splitlines() if e.startswith("error:")]
+    assert len(errors) == 1 and errors[0].startswith(f"error: {path}:{line}: {said}"), errors
