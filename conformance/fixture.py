@@ -18,7 +18,7 @@ from mtrain.conformance import shipped
 from mtrain.spec import cache
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import RulesetError, catalog
-from mtrain.spec.errors import shown
+from mtrain.spec.errors import shown, written_otherwise
 from mtrain.spec.notation import (
     ACTION_RE,
     MEXICAN,
@@ -249,9 +249,11 @@ def _unknown_when_options(doc: Any) -> list[tuple[str | int, ...]]:
     return out
 
 
-_WHEN_PATTERN = re.compile(r"\.when(\[\d+\])?\.\w+(\[\d+\])?: .* does not match the pattern ")
+_WHEN_PATTERN = re.compile(r"\.when(\[\d+\])?(\.\w+(\[\d+\])?: |: key )"
+                           r".* does not match the pattern ")
 """The schema's word on a `when` value that is no name (`Double-12`): left to the scope's
-reading, which says it is no value of its option and lists those there are."""
+reading, which says it is no value of its option and lists those there are; and on a key
+that is none (`Tile_set`): no option's name, said with the options there are (strays)."""
 
 
 def _variant_name(e: SpecError) -> SpecError:
@@ -283,8 +285,10 @@ def _load_file(path: str | Path, text: str) -> list[Fixture]:
         raise doc.error((), "a rule-set file (a mapping: name, base, options), not a fixture "
                         "file (a list of fixtures): --rules reads it")
     strays = _unknown_when_options(doc)
-    errors = [doc.error(at, f"`when` names unknown option {shown(at[-1])}; known: "
-                        f"{', '.join(catalog().options)}") for at in strays]
+    options = catalog().options
+    errors = [doc.error(at, f"`when` names unknown option {shown(at[-1])}"
+                        f"{written_otherwise(at[-1], options)}; known: {', '.join(options)}")
+              for at in strays]
     # the schema would only say that such an option's value has the wrong type
     wrong = [_pointer_text(at) for at in strays]
     # jsonschema validates it, unless it found this very data valid when the shipped
@@ -356,8 +360,8 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
         _each_condition_adds(i, j, e.get("when"))
         try:
             scope = scope_of(catalog(), variants, e.get("when"))
-        except ScopeError as err:
-            raise _At((i, "expect", j, "when"), str(err)) from None
+        except ScopeError as err:  # at the line of the option or value it names
+            raise _At((i, "expect", j, "when", *err.at), str(err)) from None
         except RulesetError as err:
             raise _At((i, "expect", j, "variants"), str(err)) from None
         expects.append(Expectation(

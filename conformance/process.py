@@ -195,6 +195,7 @@ class ProcessImplementation:
         self._closed = False
         self.failures: list[str] = []
         self.strays: list[str] = []
+        self._last_request = b""  # the last request line written: a stray names it
         """Lines the program wrote after the last answer read, found at its shutdown
         (close): each is a fault of the last request it was asked."""
         # the text after `{"id":N,` of answers that decoded as orjson reads them (no key
@@ -258,6 +259,18 @@ class ProcessImplementation:
         call from another thread while a request is under way: that request's process is
         killed at once, and the request fails."""
         self._closed = True
+        self._stop()
+
+    def settle(self) -> list[str]:
+        """Shut the running program down as `close` does, reading what it wrote after its
+        last answer (`strays`), but leave this open: the next request starts it again. The
+        lines found now: a run that goes on asking (fuzz's shrinking) would otherwise read
+        them as an answer out of order, and the program's last request go uncharged."""
+        seen = len(self.strays)
+        self._stop()
+        return self.strays[seen:]
+
+    def _stop(self) -> None:
         polite = not STOPPING.is_set() and self._lock.acquire(blocking=False)
         try:
             proc, self._proc = self._proc, None
@@ -306,7 +319,8 @@ class ProcessImplementation:
             self.strays.append(
                 f"after its answer to the last request the implementation wrote another line, "
                 f"read only at the shutdown: {preview(line, 120)} (one answer per request: "
-                "an answer written twice?)")
+                f"an answer written twice?); the last request sent: "
+                f"{preview(self._last_request, 120)}")
             return  # one says it: a program that keeps writing is not read for 2 s more
 
     def __enter__(self) -> ProcessImplementation:
@@ -389,6 +403,7 @@ class ProcessImplementation:
             for kind, fields in calls:
                 rid = next(self._ids)
                 lines.append(encode_request(rid, kind, fields))
+                self._last_request = lines[-1]
                 self._ahead.append((proc, kind, fields, rid, proc.stderr.mark()))
             self.requests += len(calls)
             try:
@@ -476,6 +491,7 @@ class ProcessImplementation:
                   expect: bytes | None = None, starting: bool = False) -> JSON:
         mark = proc.stderr.mark()
         self.requests += 1
+        self._last_request = request_line
         try:
             proc.send(request_line)
         except (OSError, ValueError):

@@ -25,7 +25,7 @@ from typing import Any
 
 from mtrain.spec.catalog import Catalog, catalog
 from mtrain.spec.catalog_entries import Clause
-from mtrain.spec.errors import shown
+from mtrain.spec.errors import shown, written_otherwise
 from mtrain.spec.ruleset import CUSTOM, MAX_PLAYERS, OTHER, Ruleset
 
 Region = dict[str, frozenset[str]]
@@ -63,7 +63,12 @@ def values_of(cat: Catalog, rs: Ruleset) -> dict[str, str]:
 
 
 class ScopeError(ValueError):
-    """A `when` that names an unknown option or value, or is not shaped as one."""
+    """A `when` that names an unknown option or value, or is not shaped as one; `at`: where
+    in the `when` (its part, the option, the value's place in its list), for the line."""
+
+    def __init__(self, message: str, at: tuple[str | int, ...] = ()) -> None:
+        super().__init__(message)
+        self.at = at
 
 
 @dataclass(frozen=True)
@@ -136,22 +141,27 @@ def parse_when(cat: Catalog, data: Any) -> tuple[Product, ...]:
     `{}` is every rule set."""
     items = data if isinstance(data, list) else [data]
     out = []
-    for item in items:
+    for w, item in enumerate(items):
+        part: tuple[int, ...] = (w,) if isinstance(data, list) else ()
         if not isinstance(item, dict):
-            raise ScopeError(f"`when` must map options to lists of values, got {item!r}")
+            raise ScopeError(f"`when` must map options to lists of values, got {item!r}", part)
         region: dict[str, frozenset[str]] = {}
         for option, values in item.items():
-            if option not in cat.options:
-                raise ScopeError(f"`when` names unknown option {shown(option)}; known: "
-                                 f"{', '.join(cat.options)}")
+            if option not in cat.options:  # (a name in capitals is told the one it means)
+                raise ScopeError(f"`when` names unknown option {shown(option)}"
+                                 f"{written_otherwise(option, cat.options)}; known: "
+                                 f"{', '.join(cat.options)}", (*part, option))
             vals = [values] if isinstance(values, str) else values
             if not isinstance(vals, list) or not vals:
-                raise ScopeError(f"`when` {option}: expected a value or a list of values")
+                raise ScopeError(f"`when` {option}: expected a value or a list of values",
+                                 (*part, option))
             known = option_values(cat, option)
-            for v in vals:
+            for k, v in enumerate(vals):
                 if v not in known:
-                    raise ScopeError(f"`when` {option}: unknown value {shown(v)}; known: "
-                                     f"{', '.join(known)}")
+                    raise ScopeError(f"`when` {option}: unknown value {shown(v)}"
+                                     f"{written_otherwise(v, known)}; known: "
+                                     f"{', '.join(known)}",
+                                     (*part, option, *((k,) if vals is values else ())))
             region[option] = frozenset(vals)
         out.append(Product.of(region))
     return tuple(out)

@@ -647,7 +647,8 @@ def test_a_when_value_that_is_no_name_is_told_the_values_there_are(
     # "when.tile_set[0]: 'Double-12' does not match the pattern ^[a-z0-9][a-z0-9-]*(:...)?$"
     path = fixture(tmp_path, when="      when: {tile_set: [Double-12]}\n")
     assert lint_errors(capsys, "--no-scopes", path) == [
-        f"error: {path}:20: fixture own-001: `when` tile_set: unknown value 'Double-12'; "
+        f"error: {path}:20: fixture own-001: `when` tile_set: unknown value 'Double-12' "
+        "(did you mean 'double-12'? names are in lower case, with no spaces at their ends); "
         "known: double-12, double-9, double-6, double-10, double-15, double-18, double-8"]
 
 

@@ -391,3 +391,89 @@ def test_the_plugins_errors_name_its_own_options(tmp_path: Path) -> None:
     assert ran.returncode == 4, ran.stdout + ran.stderr
     assert f"ERROR: mtrain: --mtrain-variant Pagat: unknown variant 'Pagat' " \
         f"{HINT.format('pagat')}" in ran.stderr, ran.stderr
+
+
+# the reference server, which at the shutdown writes its last answer again before the
+# shutdown's: to the harness, the run's last request answered twice (the second line
+# comes after the last answer read, before the shutdown's, at any load)
+TWICE_AT_THE_END = """\
+import sys
+from mtrain.conformance.serve import Server
+server = Server()
+last = ""
+for line in sys.stdin:
+    answer, stop = server.handle(line)
+    text = __import__("json").dumps(answer) + "\\n"
+    sys.stdout.write((last if stop else "") + text)
+    sys.stdout.flush()
+    last = text
+    if stop:
+        break
+"""
+
+
+@pytest.mark.slow  # plays a game against a program
+def test_fuzz_reports_the_last_request_answered_twice_as_an_error_of_its_game(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # the second line was kept in `strays` at the shutdown and reported nowhere: the run
+    # passed (exit 0), as conform's did before its shutdown read was charged to a result
+    program = shlex.join([sys.executable, write(tmp_path / "twice.py", TWICE_AT_THE_END)])
+    code = main(["fuzz", "--impl", program, "--games", "1", "--players", "2", "--variant",
+                 "pagat", "--timeout", str(FAR), "--out", str(tmp_path / "found"), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1, report
+    assert report["findings"] == [], report["findings"]
+    [error] = report["errors"]
+    assert error.startswith("game 0 (pagat), its last request: after its answer to the last "
+                            "request the implementation wrote another line, read only at the "
+                            "shutdown: '{\"id\": "), error
+    assert "(one answer per request: an answer written twice?); the last request sent: " \
+        "'{\"id\":" in error, error
+
+
+# a fixture whose one expectation holds `when:` the lines given (from line 17)
+WHEN = """\
+- id: ends-001
+  description: After an ordinary play the turn passes to the next seat
+  clauses: [TURN-6]
+  source: [pagat]
+  note: Seat 0 lays [5-3] on its own train (ends 5 -> 3); not a double, so the turn ends.
+  table:
+    hands:
+      0: [5-3, 9-1]
+      1: [11-11, 10-0]
+    trains:
+      0: [12-5]
+      1: [12-3]
+  steps:
+    - play 5-3 on 0
+  expect:
+    - variants: [pagat]
+{when}
+      state:
+        seat: 1
+"""
+
+
+@pytest.mark.parametrize("when, line, said", [
+    ("      when:\n        tile_set: Double-12", 18,
+     f"fixture ends-001: `when` tile_set: unknown value 'Double-12' {HINT.format('double-12')}"
+     "; known: "),
+    ("      when:\n        tile_set:\n          - double-12\n          - Double-15", 20,
+     f"fixture ends-001: `when` tile_set: unknown value 'Double-15' {HINT.format('double-15')}"
+     "; known: "),
+    ("      when:\n        - tile_set: double-12\n        - tile_set: Double-9", 19,
+     f"fixture ends-001: `when` tile_set: unknown value 'Double-9' {HINT.format('double-9')}"
+     "; known: "),
+    ("      when:\n        Tile_set: double-12", 18,
+     f"`when` names unknown option 'Tile_set' {HINT.format('tile_set')}; known: "),
+], ids=["value", "value-in-a-list", "value-of-a-part", "option"])
+def test_a_when_name_in_capitals_is_told_the_name_it_stands_for_at_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, when: str, line: int,
+        said: str) -> None:
+    # a value had no hint, and its error stood at the `when:` line; an option had no hint,
+    # and a second error of the schema's ("key 'Tile_set' does not match the pattern")
+    path = write(tmp_path / "when.yaml", WHEN.format(when=when))
+    assert main(["lint", "--no-scopes", path]) == 1
+    errors = [e for e in capsys.readouterr().out.splitlines() if e.startswith("error:")]
+    assert len(errors) == 1 and errors[0].startswith(f"error: {path}:{line}: {said}"), errors

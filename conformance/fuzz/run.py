@@ -195,6 +195,9 @@ class FuzzReport:
     stopped: str | None = None  # why games were left unplayed
     broken: bool = False  # the implementation failed too often: play stopped
     interrupted: KeyboardInterrupt | None = None  # SIGINT or SIGTERM stopped the run
+    errors: list[str] = field(default_factory=list)
+    """Errors of the protocol no step's answer showed: a line written after the last
+    answer of the games (that request answered twice), found at a shutdown (_settled)"""
 
     @property
     def new(self) -> list[Group]:
@@ -310,8 +313,8 @@ def _results(target: Target, session: Session, plans: Sequence[GamePlan], jobs: 
     """Each game's result, in game order, with a function that stops later games (a worker
     that would not exit after its games, into `warnings`; interrupted, the games the
     workers had under way, with their steps, rounds and answers, into `cut_short`)."""
-    jobs = min(jobs, len(plans))  # a worker without a game would only start an engine
-    if jobs <= 1 or not target.rebuildable or len(plans) <= 1:
+    jobs = min(jobs, len(plans))
+    if _serial(target, plans, jobs):
         stopped = [len(plans)]
 
         def stop_serial(index: int) -> None:
@@ -344,6 +347,24 @@ def _results(target: Target, session: Session, plans: Sequence[GamePlan], jobs: 
             if stuck:
                 warnings.append(f"{stuck} worker process(es) did not exit within "
                                 f"{EXIT_SECONDS:g} s of their last game: killed")
+
+
+def _serial(target: Target, plans: Sequence[GamePlan], jobs: int) -> bool:
+    """Whether the games are played here, by the run's own implementation, not in worker
+    processes (a worker without a game would only start an engine)."""
+    return min(jobs, len(plans)) <= 1 or not target.rebuildable or len(plans) <= 1
+
+
+def _settled(impl: Implementation, last: GameResult | None) -> list[str]:
+    """What `impl`, a program, wrote after its last answer, found by shutting it down
+    (ProcessImplementation.settle; the next request starts it again): its last request
+    answered twice, which no later request of the games read, as an error of `last`, the
+    game that asked it (None: no game was played here, the run's own last request)."""
+    settle = getattr(impl, "settle", None)
+    if not callable(settle):  # in-process: nothing is written between answers
+        return []
+    where = "" if last is None else f"game {last.index} ({last.variant}), its last request: "
+    return [f"{where}{stray}" for stray in settle()]
 
 
 def declared(names: Sequence[str], info: JSON, players: int | None = None) -> Chooser:
@@ -443,8 +464,11 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
     taken: set[str] = set()
     in_workers: list[int] = []
     results = _results(target, session, plans, jobs, report.warnings, in_workers)
+    last: GameResult | None = None  # the last game played here (not in a worker)
     try:
         for result, stop in results:
+            if result.steps or result.answered:
+                last = result
             if result.fatal is not None:
                 stop(-1)
                 raise StartError(result.fatal)
@@ -476,6 +500,8 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
             _count_result(report, groups, cut_short, known)
     finally:
         results.close()  # an interrupt in this loop: the pool's workers go too
+    if report.interrupted is None:  # before shrinking asks it more
+        report.errors += _settled(impl, last if _serial(target, plans, jobs) else None)
     if in_workers and in_workers[0]:  # games under way in workers (their findings are lost)
         games, steps, rounds, answered = in_workers
         report.games += games

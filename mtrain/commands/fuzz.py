@@ -314,7 +314,7 @@ def _run(args: argparse.Namespace, target: Target, impl: Implementation,
     if failed is not None:
         print(f"mtrain fuzz: {failed}", file=sys.stderr)
         return 1
-    return 1 if report.new else 0
+    return 1 if report.new or report.errors else 0
 
 
 def untested(report: FuzzReport) -> str | None:
@@ -371,6 +371,8 @@ def print_report(report: FuzzReport, target: Target) -> None:
                 print(f"    run it: {command}")
         for p in g.problems:
             print(f"    problem: {p}")
+    for e in report.errors:  # the protocol broken where no step's answer shows it
+        print(f"error: {e}")
     for g in report.known:
         print(f"known: {g.signature}: {_count(g.count, 'time')} ({g.known})")
     if report.unsupported:
@@ -450,7 +452,7 @@ def report_json(report: FuzzReport, target: Target, seed: int) -> JSON:
             "ended_early": report.cut, "setups": report.setups,
             "match_rounds": report.match_rounds,
             "findings": [group(g) for g in report.groups],
-            "warnings": report.warnings}
+            "errors": report.errors, "warnings": report.warnings}
 
 
 def _top(counts: dict[str, int], k: int = 5) -> list[tuple[str, int]]:
