@@ -52,6 +52,9 @@ class Trace:
     ruleset: Ruleset
     states: tuple[JSON, ...]
     actions: tuple[tuple[JSON, str], ...]
+    blocked_scored: bool = False
+    """The entry asks what its last state is worth ended blocked (`blocked_scores`: a
+    score request naming no winner), so the round's scoring speaks though none ended."""
 
     def steps(self) -> Iterator[tuple[JSON, str]]:
         """Each action with the state it is taken in."""
@@ -77,7 +80,7 @@ def trace_of(fx: Fixture, exp: Expectation, rs: Ruleset) -> Trace:
             except RefusedSetup:  # the table itself, not this action: nothing plays on it
                 break
             actions.append((last, text))
-    return Trace(fx, rs, tuple(states), tuple(actions))
+    return Trace(fx, rs, tuple(states), tuple(actions), exp.blocked_scores is not None)
 
 
 # --- where each option's clauses speak, from their text ----------------------------------
@@ -255,8 +258,9 @@ def blocked_round(tr: Trace) -> bool:
 
 
 def round_end(tr: Trace) -> bool:
-    """SCORE-5, SCORE-6, MATCH-2, MATCH-3: a round ends (so it is scored)."""
-    return any(s["result"] is not None for s in tr.states)
+    """SCORE-5, SCORE-6, MATCH-2, MATCH-3: a round ends (so it is scored), or the entry
+    asks what its table is worth ended blocked (SCORE-5 to SCORE-7)."""
+    return tr.blocked_scored or any(s["result"] is not None for s in tr.states)
 
 
 def blank_left(tr: Trace) -> bool:
