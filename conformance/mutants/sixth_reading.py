@@ -279,7 +279,7 @@ def _designated_later_draw_only(st: State) -> None:
     without looking at its own doubles."""
     seat, number, first = st.seat, -1, True
     while number < 0:
-        if first:
+        if first or not st.boneyard:  # nothing left to draw: the hand is read (it looped)
             hand = st.hands[seat]
             number = next((n for n in range(st.rules.max_pip, -1, -1)
                            if hand & T.BIT[T.DOUBLE[n]]), -1)
