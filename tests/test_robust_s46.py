@@ -455,8 +455,14 @@ def test_a_hello_naming_a_rule_set_there_is_not_is_warned_of(
     report = json.loads(capsys.readouterr().out)
     assert [w for w in report["warnings"] if w.startswith("the hello's variants")] == [
         f"the hello's variants name '{n}', which is no rule set here (unknown variant "
-        f"'{n}'; known: pagat, puremco, puremco-d9 (and the rule-set files double-10, "
-        "double-18, double-6, double-8)): nothing is run under it" for n in warned]
+        f"'{n}'{HINTS.get(n, '')}; known: pagat, puremco, puremco-d9 (and the rule-set "
+        "files double-10, double-18, double-6, double-8)): nothing is run under it"
+        for n in warned]
+
+
+HINTS = {"Pagat": " (did you mean 'pagat'? names are in lower case, with no spaces at their "
+                  "ends)"}
+"""A name written in capitals is told the name it stands for (tests/test_robust_s49.py)."""
 
 
 # --- a repeatable rule-set option, given empty or twice ----------------------------------------
