@@ -26,12 +26,13 @@ from mtrain.conformance.fuzz.rulesets import context, declared_context
 from mtrain.conformance.fuzz.shrink import Shrinker
 from mtrain.conformance.fuzz.steps import Position, _their_move, heaviest, play_step
 from mtrain.conformance.fuzz.tables import table_of
+from mtrain.conformance.move_charges import allowing, dead_duty, dead_rule
 from mtrain.conformance.selection import entry_for
 from mtrain.conformance.step_alone import OWN_STEP
 from mtrain.conformance.traced import TracedReference, _ask_again, logged_run
 from mtrain.reference import codec
 from mtrain.reference.deal import deal
-from mtrain.reference.engine import legal_actions, perform
+from mtrain.reference.engine import DRAW, legal_actions, perform
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import REST, table_state
@@ -393,3 +394,28 @@ def test_a_round_end_whose_step_reads_its_own_rule_has_its_totals_judged() -> No
     d = found["round end: scores"][1].disagreement
     assert d.expect["state"]["scores"][:2] == [5, 15] and d.own == ("marker_removal",)
     assert not _marked_out(OwnRule()).found
+
+
+# --- a draw owed under a double nobody can cover, refused ------------------------------
+
+def _bound(hand: str) -> Any:
+    """pagat, seat 0 to move holding `hand`, bound by [7-7] open on train 1 though every
+    other 7 is on the Mexican Train (nobody can cover it), one tile in the boneyard."""
+    mex = ["12-0", "0-7", "7-1", "1-2", "2-7", "7-3", "3-4", "4-7", "7-5", "5-6", "6-7",
+           "7-8", "8-9", "9-7", "7-10", "10-11", "11-7"]
+    table = {"engine": 12, "seat": 0, "hands": {0: [hand], 1: ["rest"], 2: ["5-5"]},
+             "trains": {0: ["12-6"], 1: ["12-7", "7-7"], 2: ["12-8"], "mexican": mex},
+             "open_doubles": [1], "boneyard": ["4-4"], "first_turns": []}
+    rules = Rules.of(catalog().ruleset("pagat"))
+    return codec.state_from_json(rules, table_state(table, rules.ruleset))
+
+
+def test_a_draw_owed_whatever_binds_the_dead_double_is_charged_to_the_draw() -> None:
+    """dandy refused the draw with one tile left ("the boneyard is empty"), charged DBL-10
+    (the double still binds): released, the double would leave it no play either, so the
+    draw is owed whatever that rule says (TURN-2). Where the release would leave a play
+    (its [6-3] on its own train), the binding rule is charged, as before."""
+    nothing = _bound("2-3")
+    assert dead_duty(nothing) and allowing(nothing, DRAW) == "TURN-2"
+    freed = _bound("6-3")
+    assert dead_duty(freed) and allowing(freed, DRAW) == dead_rule(freed)
