@@ -26,7 +26,8 @@ the comparison that failed, under the rule set it ran under:
   it, and the mover's does), whatever the moment's rule (DBL-2, DBL-3, TURN-3);
 - a draw or pass missing, or refused as a step, beside plays the rules refuse: the clause
   refusing those plays (the player believes a play possible); a draw due to a player bound
-  by a double nobody can cover: the rule that it still binds (DBL-10, DBL-12); the drawn
+  by a double nobody can cover: the rule that it still binds (DBL-10, DBL-12), where its
+  release would leave the player a play (else the draw's own clause, TURN-2); the drawn
   tile playable only because the doubles were released: the release's rule; a play a
   double of an earlier turn forbids with one tile left in the boneyard, legal once it
   is empty (DBL-12): that release, a tile early;
@@ -64,7 +65,7 @@ from mtrain.conformance.move_charges import (
     RELEASES,
     allowing,
     closed_cover,
-    dead_duty,
+    dead_charge,
     dead_rule,
     marked_mexican,
     marked_play,
@@ -396,7 +397,7 @@ class Referee:
         if (clause == "TRAIN-2" and act.kind == "play" and act.train == st.players
                 and not st.trains[act.train]):
             return pick(("TRAIN-5",), self.rs, self.fx)  # what opens the Mexican Train
-        if act.kind == "pass" and clause in ("TURN-2", "TURN-5") and dead_duty(st):
+        if act.kind == "pass" and clause in ("TURN-2", "TURN-5") and dead_charge(st):
             return dead_rule(st)  # the draw is due because a double nobody covers binds
         if clause in ("DBL-6", "DBL-7") and released_early(st, act):
             return "DBL-12"  # released while the boneyard held a tile

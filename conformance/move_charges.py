@@ -32,7 +32,7 @@ def allowing(st: engine.State, act: engine.Action) -> str | None:
             and st.first_pending >> st.seat & 1 and st.seat == st.starter
             and st.rules.starter_only_mexican):
         return "FIRST-9"  # the starter's own opening of the Mexican Train, early
-    if act.kind == "draw" and dead_duty(st):
+    if act.kind == "draw" and dead_charge(st):
         return dead_rule(st)  # a draw for a double nobody can cover: that it still binds
     if act.kind == "draw" and st.drawn >= 0 and st.rules.draw_until_playable:
         # another draw after a tile that cannot be played, in a follow-up too (DBL-5
@@ -148,6 +148,19 @@ def dead_duty(st: engine.State) -> bool:
     left off the table can cover."""
     due = engine.duties(st)
     return bool(due) and st.phase == engine.START and not any(engine.live(st, t) for t in due)
+
+
+def dead_charge(st: engine.State) -> bool:
+    """Whether a draw owed (or a pass instead of it) under a double nobody can cover is the
+    binding rule's to answer for (`dead_duty`): only where, that double released, the
+    player would have a play to make instead. Where it would have none, the draw is owed
+    whatever the double's rule (TURN-2): dandy, refusing the draw with one tile left in the
+    boneyard ("the boneyard is empty"), was charged DBL-10."""
+    if not dead_duty(st):
+        return False
+    free = st.copy()
+    free.open_doubles = [t for t in st.open_doubles if engine.live(st, t)]
+    return bool(engine.plays(free))
 
 
 def dead_rule(st: engine.State) -> str:

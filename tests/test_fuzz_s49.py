@@ -6,7 +6,9 @@ reproducer shrunk to show its finding alone (layover's totals, charged MATCH-1).
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -15,20 +17,25 @@ import pytest
 from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import Fixture, load_file
+from mtrain.conformance.fuzz import own_rules
+from mtrain.conformance.fuzz.asking import Session
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.possible import table_problems
-from mtrain.conformance.fuzz.rulesets import context
+from mtrain.conformance.fuzz.results import GameResult
+from mtrain.conformance.fuzz.rulesets import context, declared_context
 from mtrain.conformance.fuzz.shrink import Shrinker
-from mtrain.conformance.fuzz.steps import heaviest
+from mtrain.conformance.fuzz.steps import Position, _their_move, heaviest, play_step
 from mtrain.conformance.fuzz.tables import table_of
+from mtrain.conformance.move_charges import allowing, dead_duty, dead_rule
 from mtrain.conformance.selection import entry_for
 from mtrain.conformance.step_alone import OWN_STEP
 from mtrain.conformance.traced import TracedReference, _ask_again, logged_run
 from mtrain.reference import codec
 from mtrain.reference.deal import deal
+from mtrain.reference.engine import DRAW, legal_actions, perform
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
-from mtrain.spec.notation import REST
+from mtrain.spec.notation import REST, table_state
 from mtrain.spec.scope import Space, values_of
 
 # --- a pass after a drawn tile that fits nowhere, under a draw rule of one's own --------
@@ -284,3 +291,131 @@ def test_a_finding_shown_with_another_is_shrunk_to_show_it_alone() -> None:
     best = shrinker.run()
     assert {d.signature for d in TwoFindings().judge(best)} == {"totals"}
     assert best.table is not None and REST in best.table["boneyard"]
+
+
+# --- a round's end its own rules decide, not what it is worth ---------------------------
+
+class OwnRule(ReferenceImplementation):
+    """A house rule of its own where `unchecked`: any move it is asked is carried out;
+    else the reference's legality. Its totals right."""
+
+    unchecked = False
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        if not self.unchecked:
+            return super().apply(ruleset, state, action)
+        st = self.state(ruleset, state)
+        perform(st, codec.action_from_json(st, action))
+        return codec.state_to_json(st)
+
+
+class TotalsReplaced(OwnRule):
+    """The same, but at a round's end the totals replaced by the round's scores
+    (layover's bug 1, MATCH-1)."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        out = super().apply(ruleset, state, action)
+        if out["phase"] == "over":
+            out = {**out, "scores": list(out["result"]["scores"])}
+        return out
+
+
+class Releasing(OwnRule):
+    unchecked = True
+
+
+class ReleasingTotalsReplaced(TotalsReplaced):
+    unchecked = True
+
+
+def _own(option: str, table: dict[str, Any], impl: ReferenceImplementation
+         ) -> tuple[Any, Session, Position]:
+    """pagat playing `option` its own way; `impl` asked about `table`, totals 5, 7 and 9."""
+    base = context("pagat").rs
+    ctx = declared_context(dataclasses.replace(base, name=f"own {option}", choices=tuple(
+        (o, "other" if o == option else v) for o, v in base.choices)))
+    cur = table_state({**table, "scores": [5, 7, 9]}, ctx.rs)
+    session = Session(impl)
+    session.asker.begin(cur)
+    return ctx, session, Position(ctx.name, codec.state_from_json(ctx.rules, cur), cur)
+
+
+RELEASED = {"engine": 12, "seat": 0, "hands": {0: ["3-9"], 1: ["4-4"], 2: ["rest"]},
+            "trains": {0: ["12-6"], 1: ["12-7", "7-7"], 2: ["12-8"], "mexican": ["12-3"]},
+            "open_doubles": [1], "boneyard": [], "first_turns": []}
+"""Seat 0, holding only [3-9], cannot cover the open [7-7] on train 1: under
+`uncoverable_double: other` the stand-in has it pass (DBL-6), its own rule may release the
+double and let it go out on the Mexican Train (ending in 3)."""
+
+
+def _released(impl: ReferenceImplementation) -> GameResult:
+    ctx, session, pos = _own("uncoverable_double", RELEASED, impl)
+    legal, own = own_rules.on_state(ctx, pos.st, legal_actions)
+    out = {"type": "play", "tile": "3-9", "train": "mexican"}
+    assert codec.action_from_json(pos.st, out) not in legal and own == ("uncoverable_double",)
+    res = GameResult(0, ctx.name)
+    _their_move(session, ctx, pos, res, [out], random.Random(0), own, (1, 1))
+    return res
+
+
+def test_a_round_end_only_its_own_rule_makes_a_move_has_its_totals_judged() -> None:
+    """The move is the house rule's; what the round it ends is worth is not: seat 1's [4-4]
+    scores 8 on its 7 whatever releases the double, 15, and the totals replaced by the
+    round's scores are found (no reproducer: the reference refuses the move)."""
+    found = _released(ReleasingTotalsReplaced()).found
+    assert set(found) == {"round end: scores"}, found
+    d = found["round end: scores"][1].disagreement
+    assert d.expect["state"]["scores"][:2] == [5, 15] and "MATCH-1" in d.clauses
+    assert d.no_reproducer is not None and d.own == ("uncoverable_double",)
+    assert not _released(Releasing()).found
+
+
+MARKED_OUT = {"engine": 12, "seat": 0, "hands": {0: ["6-3"], 1: ["4-4"], 2: ["rest"]},
+              "trains": {0: ["12-6"], 1: ["12-7"], 2: ["12-8"], "mexican": ["12-11"]},
+              "marked": [0], "boneyard": [], "first_turns": []}
+"""Seat 0 goes out on its own marked train: whether the marker comes off is read
+(`marker_removal: other`), and the round is over whatever it says."""
+
+
+def _marked_out(impl: ReferenceImplementation) -> GameResult:
+    ctx, session, pos = _own("marker_removal", MARKED_OUT, impl)
+    (act,) = legal_actions(pos.st)
+    assert own_rules.step(ctx, pos.st, act, perform)[1] == ("marker_removal",)
+    res = GameResult(0, ctx.name)
+    assert play_step(session, ctx, pos, res, random.Random(0), 1, 1)
+    return res
+
+
+def test_a_round_end_whose_step_reads_its_own_rule_has_its_totals_judged() -> None:
+    """The step that ends the round reads the marker rule of its own (left unjudged as a
+    whole before, totals with it); what the round is worth reads no rule of its own."""
+    found = _marked_out(TotalsReplaced()).found
+    assert set(found) == {"round end: scores"}, found
+    d = found["round end: scores"][1].disagreement
+    assert d.expect["state"]["scores"][:2] == [5, 15] and d.own == ("marker_removal",)
+    assert not _marked_out(OwnRule()).found
+
+
+# --- a draw owed under a double nobody can cover, refused ------------------------------
+
+def _bound(hand: str) -> Any:
+    """pagat, seat 0 to move holding `hand`, bound by [7-7] open on train 1 though every
+    other 7 is on the Mexican Train (nobody can cover it), one tile in the boneyard."""
+    mex = ["12-0", "0-7", "7-1", "1-2", "2-7", "7-3", "3-4", "4-7", "7-5", "5-6", "6-7",
+           "7-8", "8-9", "9-7", "7-10", "10-11", "11-7"]
+    table = {"engine": 12, "seat": 0, "hands": {0: [hand], 1: ["rest"], 2: ["5-5"]},
+             "trains": {0: ["12-6"], 1: ["12-7", "7-7"], 2: ["12-8"], "mexican": mex},
+             "open_doubles": [1], "boneyard": ["4-4"], "first_turns": []}
+    rules = Rules.of(catalog().ruleset("pagat"))
+    return codec.state_from_json(rules, table_state(table, rules.ruleset))
+
+
+def test_a_draw_owed_whatever_binds_the_dead_double_is_charged_to_the_draw() -> None:
+    """dandy refused the draw with one tile left ("the boneyard is empty"), charged DBL-10
+    (the double still binds): released, the double would leave it no play either, so the
+    draw is owed whatever that rule says (TURN-2). Where the release would leave a play
+    (its [6-3] on its own train), the binding rule is charged, as before."""
+    nothing = _bound("2-3")
+    assert dead_duty(nothing) and allowing(nothing, DRAW) == "TURN-2"
+    freed = _bound("6-3")
+    assert dead_duty(freed) and allowing(freed, DRAW) == dead_rule(freed)

@@ -146,6 +146,10 @@ class Judge:
                                        got, error, problems,
                                        judged=not own or aside is not None or refused),
                          (*own, *own_legal))
+        if (own and aside is None and not found and error is None and not problems
+                and after["phase"] == OVER):  # what the round's end is worth, as play judges it
+            found = read_own(scoring.round_worth(ctx, st, probe.action, after, got),
+                             (*own, *own_legal))
         if probe.kind == "apply":
             return found
         if own or found or after["phase"] != OVER:

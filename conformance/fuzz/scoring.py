@@ -20,7 +20,7 @@ from typing import Any
 from mtrain.conformance.adapter import JSON, Implementation, Unsupported
 from mtrain.conformance.blocked_alone import OPTION
 from mtrain.conformance.fuzz import own_rules
-from mtrain.conformance.fuzz.judge import Disagreement, failure
+from mtrain.conformance.fuzz.judge import Disagreement, compare_apply, failure
 from mtrain.conformance.fuzz.rulesets import Context
 from mtrain.conformance.process import NotApplicable
 from mtrain.reference import codec
@@ -58,6 +58,29 @@ def reference_scores(ctx: Context, state: JSON) -> tuple[list[int], tuple[str, .
         return None
     st = codec.state_from_json(ctx.rules, state)
     return own_rules.on_state(ctx, st, lambda s: _scores(s, end[1]))
+
+
+def round_worth(ctx: Context, st: State, text: str, after: JSON, got: Any) -> list[Disagreement]:
+    """What the round's end `got` (the implementation's state after `text` from `st`) is
+    worth, where rules of one's own decided the step: whether it was a move, whether the
+    round ended there (a blocked end of its own, END-2's look at who can still play).
+    Where `got` ends the round as the reference's `after` does (how, and who went out) and
+    the reference's scoring of the hands left reads no rule of one's own, the round's scores,
+    the totals they are added to (MATCH-1) and the rounds gone out are the rules' whatever
+    those rules are: they are judged, the rest of `got` taken as it is (what a round's
+    end is worth, against worth_aside, which judges all but that). Such a round's end was
+    left unjudged as a whole, its scores with it, though they read no rule of its own."""
+    if not isinstance(got, dict) or not isinstance(got.get("result"), dict):
+        return []
+    mine = end_of(after)
+    if mine is None or end_of(got) != mine:
+        return []  # another end than the reference's: its own rules may decide it
+    ref = reference_scores(ctx, after)
+    if ref is None or ref[1]:
+        return []
+    aside = {**got, "scores": after["scores"], "outs": after["outs"],
+             "result": {**got["result"], "scores": ref[0]}}
+    return compare_apply(ctx, st, text, aside, got, None, [], judged=True)
 
 
 def clauses(ctx: Context, blocked: bool) -> tuple[str, ...]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, Refused, RefusedSetup
@@ -42,7 +42,16 @@ from mtrain.conformance.match_over import holds_match_over
 from mtrain.conformance.process import HarnessError
 from mtrain.reference import codec
 from mtrain.reference.deal import match_over, match_winners
-from mtrain.reference.engine import BLOCKED, OVER, Action, State, legal_actions, perform
+from mtrain.reference.engine import (
+    BIT,
+    BLOCKED,
+    OTHER_END,
+    OVER,
+    Action,
+    State,
+    legal_actions,
+    perform,
+)
 from mtrain.reference.refusals import refusals
 from mtrain.spec.notation import action_text
 
@@ -194,6 +203,11 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
                                     error, problems, judged=not own or aside is not None
                                     or (refused and not own_legal)),
                       (*own, *own_legal)))
+    if (own and aside is None and not found and not same and not unsupported
+            and error is None and not problems and nxt.phase == OVER):
+        # its own rules decided the step (whether it was a move, whether the round ended),
+        # not what the round's end is worth: that is judged (scoring.round_worth)
+        found = read_own(scoring.round_worth(ctx, st, text, after, got), (*own, *own_legal))
     probe = pos.probe("apply", text)
     unlisted = refused and listed is not None and text not in listed
     if unlisted:
@@ -273,12 +287,45 @@ def _their_move(session: Session, ctx: Context, pos: Position, res: GameResult,
         res.record([broken_state(ctx, pos.st, text, got, found, own)],
                    pos.probe("apply", text), *at, pos.st.players)
         why = _no_state(own, found)
-    elif not pos.go_on(ctx, got):
-        why = f"its own rules ({', '.join(own)}) led to a table the reference cannot play on"
+    else:
+        text = action_text(act)
+        after = _carried_out(pos.st, act) if isinstance(got, dict) and got.get(
+            "phase") == OVER else None
+        if after is not None:  # what the round's end is worth is the rules' (round_worth)
+            res.record([replace(d, own=tuple(own), no_reproducer=_refused_move(text, own))
+                        for d in scoring.round_worth(ctx, pos.st, text, after, got)],
+                       pos.probe("apply", text), *at, pos.st.players)
+        if not pos.go_on(ctx, got):
+            why = (f"its own rules ({', '.join(own)}) led to a table the reference cannot "
+                   "play on")
     if why is not None:
         res.cut = why
         return False
     return True
+
+
+def _carried_out(st: State, act: JSON) -> JSON | None:
+    """The state after `act` from `st`, carried out without a check of its legality (a
+    move the reference's stand-in refuses, only its own rules allowing it): what it does to
+    the hands and trains is no rule's but the tile's (TRAIN-2). None where it is no move
+    on this table (a tile not in the mover's hand, or matching no end of the train)."""
+    try:
+        action = codec.action_from_json(st, act)
+    except (codec.StateError, ValueError, KeyError, TypeError):
+        return None
+    if action.kind == "play" and not (
+            st.hands[st.seat] & BIT[action.tile]
+            and OTHER_END[action.tile][st.ends[action.train]] >= 0):
+        return None
+    done = st.copy()
+    perform(done, action)
+    return codec.state_to_json(done)
+
+
+def _refused_move(text: str, own: Sequence[str]) -> str:
+    """Why a finding on a move the reference refuses has no reproducer."""
+    return (f"the reference refuses `{text}` (only its own rules allow it: "
+            f"{', '.join(own)}), so no fixture can ask it again")
 
 
 def _no_state(own: Sequence[str], problems: Sequence[Problem], refused: bool = False) -> str:
