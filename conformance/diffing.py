@@ -83,6 +83,8 @@ def fixture_differences(ra: Ruleset, rb: Ruleset, a_spec: str | None = None,
     for fx in fixtures:
         if _refused_by_one(fx, ra, rb) is not None:
             continue  # DEAL-7 on one side: summed up in not_compared
+        if not _set_up_by_both(fx, ra, rb):
+            continue  # neither side can set it up (DEAL-7 on both): it tells nothing
         ea = next((e for e in fx.expect if e.scope.contains(va)), None)  # by scope
         eb = next((e for e in fx.expect if e.scope.contains(vb)), None)
         entry = {"id": fx.id, "where": fx.where}
@@ -123,6 +125,12 @@ def _refused_by_one(fx: Any, ra: Ruleset, rb: Ruleset) -> tuple[str, str] | None
         if a != b:
             return ("B" if a else "A"), why
     return None
+
+
+def _set_up_by_both(fx: Any, ra: Ruleset, rb: Ruleset) -> bool:
+    """Whether both sides deal the fixture's player count and hold its tiles (called
+    after `_refused_by_one`, so false means neither can set it up)."""
+    return all(can(fx, rs) for can in (_deals, _holds) for rs in (ra, rb))
 
 
 def _deals(fx: Any, rs: Ruleset) -> bool:

@@ -312,7 +312,12 @@ def test_a_broken_state_on_a_step_its_own_rules_decide_is_shrunk_and_written(
     main(["fuzz", "--impl", command, "--rules", str(EXAMPLES / "tandem-rules.yaml"),
           "--games", "40", "--seed", "2", "--out", str(tmp_path / "out"), "--json"])
     report = json.loads(capsys.readouterr().out)
-    found = [f for f in report["findings"] if "INV-ROUND-SCORE" in f["signature"]]
+    # since fuzz asks the score of a round gone out (session 49), the same bug shows first
+    # as a score; the broken state is then one of that finding's `also`, asked again and
+    # shown (before: not shown again, as the step went unjudged)
+    found = [f for f in report["findings"] if "INV-ROUND-SCORE" in f["signature"]
+             or any("INV-ROUND-SCORE" in a["signature"] and a["reproduced"]
+                    for a in f["also"])]
     assert found and all(f["problems"] == [] and f["reproducer"] for f in found), found
     for f in found:
         assert lint(Path(f["reproducer"])).errors == []

@@ -376,8 +376,9 @@ JUNCTION = Engine(
            "draw_rule": "draw-one", "blocked_round": "full-round-of-passes",
            "scoring": "other", "blank_values": "blank-25", "tie_rule": "most-outs"},
     # the follow-up after a draw that could not cover it is DBL-5's moment (a play
-    # offered there instead of the pass)
-    charged={"no marker after an unplayable draw": "TURN-4",
+    # offered there instead of the pass); so is the marker owed by a pass after a draw in
+    # vain while a double is open (DBL-5: "their marker goes up and the double stays open")
+    charged={"no marker after an unplayable draw": ("TURN-4", "DBL-5"),
              "the tile after a double on the Mexican Train": ("DBL-4", "DBL-5"),
              "the heaviest-tile tie to the lower seat": "SEAT-6"},
 )
