@@ -519,8 +519,11 @@ def _costliest(terminalreporter: pytest.TerminalReporter) -> None:
     terminalreporter.section(f"CPU seconds of the {COSTLIEST} costliest test files")
     for name, cpu, count in costliest_files(_cpu):
         terminalreporter.write_line(f"{cpu:8.2f} s {count:5d} tests  {name}")
-    terminalreporter.write_line(f"{sum(_cpu.values()):8.2f} s {len(_cpu):5d} tests  in all "
-                                f"(--cpu-table=PATH lists every file and test)")
+    # the load: this machine's CPU seconds grow by half again from load 2 to 10
+    # (docs/performance.md, session 49), so a figure is read beside it
+    terminalreporter.write_line(
+        f"{sum(_cpu.values()):8.2f} s {len(_cpu):5d} tests  in all (load average at the end "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; --cpu-table=PATH lists all)")
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter,
