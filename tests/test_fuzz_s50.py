@@ -11,6 +11,15 @@ from typing import Any
 
 from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
+from mtrain.conformance.fixture import load_file
+from mtrain.conformance.fuzz.judge import Probe
+from mtrain.conformance.fuzz.rejudge import Judge
+from mtrain.conformance.fuzz.rulesets import context
+from mtrain.conformance.selection import entry_for
+from mtrain.reference.deal import deal_pool
+from mtrain.spec import tiles as T
+from mtrain.spec.catalog import catalog
+from mtrain.spec.scope import Space
 
 # --- a round's scores off by a tile's value -------------------------------------------
 
@@ -110,3 +119,116 @@ def test_the_honest_engine_passes_both_scorings(tmp_path: Path) -> None:
     for rules in (None, BLANKS_25):
         (result,) = _conform(tmp_path, "ReferenceImplementation", rules)["results"]
         assert result["status"] == "pass", result
+
+
+# --- a deal that shows only after the request before it --------------------------------
+
+class KeepsMarkers(ReferenceImplementation):
+    """Honest, but one table is kept between requests: a deal keeps the markers of the
+    last table it was asked to apply a step on (gantry's bug 3: a new round starts with no
+    marker up, MARK-1)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.kept: list[int] = []
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        self.kept = [s for s, t in enumerate(state["trains"]) if t["marker"]]
+        return super().apply(ruleset, state, action)
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        dealt = super().deal(ruleset, players, round, order, draw)
+        trains = [{**t, "marker": t["marker"] or s in self.kept}
+                  for s, t in enumerate(dealt["trains"])]
+        return {**dealt, "trains": trains}
+
+
+ENDING = {"engine": 12, "seat": 0, "hands": {0: ["6-3"], 1: ["4-4"], 2: ["rest"]},
+          "trains": {0: ["12-6"], 1: ["12-7"], 2: ["12-8"], "mexican": ["12-9"]},
+          "marked": [1], "boneyard": [], "first_turns": []}
+"""Seat 0 goes out with [6-3] on its own train while seat 1's marker is up."""
+
+
+def _deal_after(impl: ReferenceImplementation) -> tuple[Probe, Judge]:
+    ctx = context("pagat")
+    order = [T.NAMES[t] for t in deal_pool(ctx.rules, 2)]
+    deal_spec = {"players": 3, "engine": 11, "order": order, "scores": [0, 8, 99],
+                 "outs": [1, 0, 0]}
+    return Probe("deal", "pagat", deal=deal_spec, before=(ENDING, "play 6-3 on 0")), Judge(impl)
+
+
+def test_a_deal_shown_only_after_the_request_before_it_is_asked_as_the_next_round() -> None:
+    """The deal alone, to an engine that was asked nothing before, shows nothing; asked as
+    the next round after the step that ended the round before (its table's marker up),
+    the kept marker breaks INV-FRESH-ROUND, and the reproducer ends `next-round`."""
+    probe, judge = _deal_after(KeepsMarkers())
+    assert judge.judge(probe) == []
+    nxt = probe.next_round()
+    assert nxt is not None and nxt.kind == "next" and nxt.steps == ("play 6-3 on 0",)
+    (found,) = judge.judge(nxt) or []
+    assert found.signature == "dealt state: INV-FRESH-ROUND"
+    assert found.question == ("next-round",) and found.expect["state"]["marked"] == []
+    assert Judge(ReferenceImplementation()).judge(nxt) == []
+
+
+OWN_START = """\
+name: own-start
+base: pagat
+options:
+  starting_seat: other
+"""
+
+NEXT_ROUND = """\
+- id: fzs50-next-001
+  description: "Seat 0 goes out, seat 1's marker up; the next round is dealt with none"
+  clauses: [END-1, MATCH-1, MARK-1, DEAL-1]
+  source: [pagat, decision]
+  note: >-
+    Seat 0 lays its last tile [6-3] on its own train and the round is over (END-1); the
+    next round (MATCH-1) is dealt afresh: nobody has passed in it, so no marker is up
+    (MARK-1 puts one up only for a pass), whoever starts it.
+  table:
+    engine: 12
+    seat: 0
+    hands:
+      0: [6-3]
+      1: [4-4]
+      2: [rest]
+    trains:
+      0: [12-6]
+      1: [12-7]
+      2: [12-8]
+      mexican: [12-9]
+    marked: [1]
+    boneyard: []
+    first_turns: []
+  steps: [play 6-3 on 0, next-round]
+  expect:
+    - variants: [pagat]
+      when: {tile_set: [double-12], starting_seat: [rotate]}
+      state: {marked: [], seat: 1}
+"""
+"""Worked by hand (the note): round 2 of a rotating start begins at seat 1 (SEAT-3)."""
+
+
+def test_a_next_round_under_a_start_of_ones_own_runs_without_its_seat(tmp_path: Path) -> None:
+    """Under `starting_seat: other` a table ending `next-round` was not applicable (the
+    deal reads the start); where every known start deals the rest alike it runs without
+    the seat and starter, and the kept marker fails there."""
+    (tmp_path / "next.yaml").write_text(NEXT_ROUND, encoding="utf-8")
+    (fx,) = load_file(str(tmp_path / "next.yaml"))
+    rs = catalog().rules_file(_written(tmp_path, OWN_START))
+    exp, why = entry_for(fx, rs, Space())
+    assert why is None and exp is not None and exp.state == {"marked": []}
+    out = tmp_path / "keeps.json"
+    main(["conform", "--adapter", f"{__file__}:KeepsMarkers", "--fixtures",
+          str(tmp_path / "next.yaml"), "--rules", str(tmp_path / "rules.yaml"),
+          "--format", "json", "--output", str(out)])
+    (result,) = json.loads(out.read_text(encoding="utf-8"))["results"]
+    assert result["status"] == "fail" and result["charged"] == ["MARK-1"], result
+
+
+def _written(tmp_path: Path, rules: str) -> str:
+    (tmp_path / "rules.yaml").write_text(rules, encoding="utf-8")
+    return str(tmp_path / "rules.yaml")

@@ -186,6 +186,10 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
     nxt, own = own_rules.step(ctx, st, act, perform)
     if nxt.result is not None and nxt.result.end == BLOCKED:
         res.blocked.add(round_no)  # (reached, whether or not a rule of its own plays on)
+    if nxt.result is not None:  # the next deal is asked after this request
+        last = pos.probe("apply", text)
+        session.ended = ((pos.variant, last.table, text)
+                         if last.table is not None and not last.steps else None)
     after = codec.state_to_json(nxt)
     got, error = asked(res, lambda: ask.apply(ctx, act_json, after))
     unsupported = got is UNSUPPORTED
