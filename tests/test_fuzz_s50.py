@@ -1,10 +1,14 @@
 """Session 50's fuzz and charge work where house rules live: a round's scores off by some
 tiles' values charged to the clause that values tiles (SCORE-1 at face value, the blank
 rule's own under blanks), whoever holds a blank, and wrong scores of another kind to who
-scores (SCORE-5..7)."""
+scores (SCORE-5..7); a deal that shows only after the request before it asked again as
+the next round after it (gantry's stale markers), run by conform under a start of one's
+own without its seat; the heaviest hand's blanks where a blank rule of one's own would
+leave it unjudged."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -12,13 +16,16 @@ from typing import Any
 from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import load_file
+from mtrain.conformance.fuzz import scoring
 from mtrain.conformance.fuzz.judge import Probe
 from mtrain.conformance.fuzz.rejudge import Judge
-from mtrain.conformance.fuzz.rulesets import context
+from mtrain.conformance.fuzz.rulesets import context, declared_context
+from mtrain.conformance.fuzz.steps import heaviest
 from mtrain.conformance.selection import entry_for
 from mtrain.reference.deal import deal_pool
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
+from mtrain.spec.notation import table_state
 from mtrain.spec.scope import Space
 
 # --- a round's scores off by a tile's value -------------------------------------------
@@ -232,3 +239,50 @@ def test_a_next_round_under_a_start_of_ones_own_runs_without_its_seat(tmp_path: 
 def _written(tmp_path: Path, rules: str) -> str:
     (tmp_path / "rules.yaml").write_text(rules, encoding="utf-8")
     return str(tmp_path / "rules.yaml")
+
+
+# --- the heaviest hand and the blanks ---------------------------------------------------
+
+SPREAD = {"engine": 12, "seat": 1,
+          "hands": {0: ["0-5", "1-1"], 1: ["3-3"], 2: ["4-4", "0-0"], 3: ["0-7", "7-7"]},
+          "trains": {0: ["12-6"], 1: ["12-7"], 2: ["12-8"], 3: ["12-9"], "mexican": ["12-10"]},
+          "boneyard": ["0-9", "8-8"], "first_turns": []}
+"""Blanks in two seats' hands and in the boneyard; seat 1 moves, seat 2 gathers."""
+
+
+def _own_blanks() -> Any:
+    base = context("pagat").rs
+    return declared_context(dataclasses.replace(base, name="own blank_values", choices=tuple(
+        (o, "other" if o == "blank_values" else v) for o, v in base.choices)))
+
+
+def test_the_heaviest_hand_holds_the_blanks_a_judged_blank_rule_prices() -> None:
+    """Each other seat keeps a tile without a blank where it has one: the heavy hand holds
+    every blank off the trains but the mover's."""
+    heavy = heaviest(SPREAD, 1)
+    assert heavy is not None
+    assert heavy["hands"] == {0: ["1-1"], 1: ["3-3"], 3: ["7-7"],
+                              2: ["4-4", "0-0", "0-9", "8-8", "0-5", "0-7"]}
+    assert heavy["boneyard"] == []
+
+
+def test_under_a_blank_rule_of_ones_own_the_heaviest_hand_is_judged() -> None:
+    """Under `blank_values: other` a scored hand holding a blank reads that rule (its score
+    is not judged); the heavy hand leaves the blanks in the boneyard, which nobody scores,
+    and its scores read no rule of one's own (layover's tens counted 1 were asked only of
+    hands that happened to hold no blank)."""
+    ctx = _own_blanks()
+    heavy = heaviest(SPREAD, 1, blanks=False)
+    assert heavy is not None
+    assert heavy["hands"] == {0: ["1-1"], 1: ["3-3"], 2: ["4-4", "8-8"], 3: ["7-7"]}
+    assert sorted(heavy["boneyard"]) == ["0-0", "0-5", "0-7", "0-9"]
+    scores, own = scoring.table_scores(ctx, _set_out(heavy, ctx))
+    assert own == () and scores == [2, 6, 24, 14]
+    with_blanks = heaviest(SPREAD, 1)
+    assert with_blanks is not None
+    assert scoring.table_scores(ctx, _set_out(with_blanks, ctx))[1] == ("blank_values",)
+
+
+def _set_out(table: dict[str, Any], ctx: Any) -> JSON:
+    """`table`'s state, the tiles it does not write left in the boneyard (not scored)."""
+    return table_state({**table, "boneyard": [*table["boneyard"], "rest"]}, ctx.rs)
