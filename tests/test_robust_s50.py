@@ -106,3 +106,32 @@ def test_the_last_request_answered_twice_is_charged_to_the_last_task_that_asked(
         "only at the shutdown: '{\"id\": "), last["messages"]
     assert not any("after its answer" in m for r in results if r["variant"] == "puremco"
                    for m in r["messages"]), results
+
+
+# --- the hunt: an output folder tried before the work -------------------------------------------
+
+
+@pytest.mark.parametrize("under", ["missing/docs", "/proc/mtrain-docs"])
+def test_docs_refuses_a_folder_it_cannot_make_before_computing(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        under: str) -> None:
+    # docs computed its reports (minutes: `mtrain check`, the mutants) before the writing
+    # found a folder it could not make, or made a tree above the folder named (a typo at
+    # `--out reslts/docs`), where fuzz's --out refuses both before its run
+    from mtrain import docgen
+
+    if under.startswith("/proc") and not Path("/proc/self").is_dir():
+        pytest.skip("no /proc here")
+    asked: list[Path] = []
+
+    def generate(out: Path, compute: bool, log: object) -> dict[str, str]:
+        asked.append(out)
+        return {}
+
+    monkeypatch.setattr(docgen, "generate", generate)
+    out = under if under.startswith("/") else str(tmp_path / under)
+    err = one_error(capsys, "docs", "--out", out)
+    said = (f"no such folder: {tmp_path / 'missing'} (the folder named is made, not the "
+            "folders above it)" if not under.startswith("/") else "cannot write there: ")
+    assert err.startswith(f"mtrain docs: --out {out}: {said}"), err
+    assert asked == [] and not (tmp_path / "missing").exists()
