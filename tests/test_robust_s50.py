@@ -135,3 +135,27 @@ def test_docs_refuses_a_folder_it_cannot_make_before_computing(
             "folders above it)" if not under.startswith("/") else "cannot write there: ")
     assert err.startswith(f"mtrain docs: --out {out}: {said}"), err
     assert asked == [] and not (tmp_path / "missing").exists()
+
+
+# --- the hunt: a folder of fixtures shared by a link -------------------------------------------
+
+
+def test_a_linked_folder_of_fixtures_is_read_once(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # rglob does not follow a link to a folder: a folder holding one ran none of its
+    # fixtures, said nowhere ("no fixtures found under run", or a run of the others alone).
+    # A link back up the tree, or to a folder read already, adds nothing
+    from mtrain.conformance.fixture import fixture_files
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    write(shared / "ends.yaml", PLAYS.format(n=1))
+    run = tmp_path / "run"
+    (run / "own").mkdir(parents=True)
+    write(run / "own" / "more.yaml", PLAYS.format(n=2).replace("ordinary play", "plain play"))
+    (run / "common").symlink_to(shared, target_is_directory=True)
+    (run / "own" / "up").symlink_to(run, target_is_directory=True)  # a loop
+    (run / "zz").symlink_to(run / "own", target_is_directory=True)  # a folder read already
+    assert fixture_files(run) == [run / "common" / "ends.yaml", run / "own" / "more.yaml"]
+    assert main(["lint", "--no-scopes", str(run)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("2 fixtures, "), "two read"
