@@ -21,15 +21,15 @@ from mtrain.conformance.mutants import mutant
 from mtrain.conformance.runner import run_fixture
 
 KILLS = [
-    ("s50-match-001", "mut21-most-outs-over-whole-table"),
-    ("s50-match-001", "mut21-collector-takes-following-seats"),
-    ("s50-match-002", "mut21-most-outs-equal-shared-by-all"),
-    ("s50-match-002", "mut21-most-outs-then-lowest-seat"),
-    ("s50-match-003", "mut21-outs-read-from-zero-scores"),
-    ("s50-score-001", "mut21-blocked-scores-differences"),
-    ("s50-score-002", "mut21-ends-in-four-bits"),
+    ("s50-tie-001", "mut21-most-outs-over-whole-table"),
+    ("s50-tie-001", "mut21-collector-takes-following-seats"),
+    ("s50-tie-002", "mut21-most-outs-equal-shared-by-all"),
+    ("s50-tie-002", "mut21-most-outs-then-lowest-seat"),
+    ("s50-tie-003", "mut21-outs-read-from-zero-scores"),
+    ("s50-blocked-001", "mut21-blocked-scores-differences"),
+    ("s50-pips-001", "mut21-ends-in-four-bits"),
     ("s50-mark-001", "mut21-last-tile-bookkeeping-skipped"),
-    ("s50-turn-001", "mut21-until-playable-stops-at-double"),
+    ("s50-drawdbl-001", "mut21-until-playable-stops-at-double"),
     ("s50-own-001", "mut21-mexican-out-uncredited"),
     ("s50-own-002", "mut21-engines-ascend-from-blank"),
     ("s50-own-003", "mut21-engines-ascend-from-blank"),
@@ -39,7 +39,7 @@ KILLS = [
     ("s50-big-002", "mut21-lowest-seat-read-from-the-end"),
     ("s50-big-003", "mut21-engines-ascend-from-blank"),
     ("s50-later-001", "mut21-hands-dealt-off-the-bottom"),
-    ("mut21-score-001", "mut21-ends-in-four-bits"),
+    ("mut21-pips-001", "mut21-ends-in-four-bits"),
     ("mut21-draw-001", "mut21-until-playable-passes-doubles"),
 ]
 """A scenario and a mutant it kills."""

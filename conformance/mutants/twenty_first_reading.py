@@ -427,7 +427,7 @@ mut21-ends-in-four-bits (sets-030) and mut21-until-playable-passes-doubles (s49-
 by one; the engines counted up from [0-0] and the end of the order by hundreds.
 
 Two fixtures worked by hand from the clauses (scoring/twenty-first-reading.yaml:
-mut21-score-001, a double-18 hand of ends 16 to 18; mut21-draw-001, a playable drawn
+mut21-pips-001, a double-18 hand of ends 16 to 18; mut21-draw-001, a playable drawn
 double under draw-until-playable) and sixteen scenarios (s50-, match/house-rules-
 session50.yaml and sets/own-tables-session50.yaml) give every one two killers or more
 (2,841 runs). Blame (`--blame`) charges 18 of 20 to a clause they break: mut21-hands-
