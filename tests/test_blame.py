@@ -46,6 +46,7 @@ def test_most_mutants_are_charged_to_the_clause_they_break(corpus_blame: list[Bl
     from mtrain.conformance.mutants.thirteenth_reading import THIRTEENTH_READING
     from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
     from mtrain.conformance.mutants.twentieth_reading import TWENTIETH_READING
+    from mtrain.conformance.mutants.twenty_first_reading import TWENTY_FIRST_READING
 
     fifth = {m.name for m in FIFTH_READING}
     sixth = {m.name for m in SIXTH_READING}
@@ -63,9 +64,10 @@ def test_most_mutants_are_charged_to_the_clause_they_break(corpus_blame: list[Bl
     eighteenth = {m.name for m in EIGHTEENTH_READING}
     nineteenth = {m.name for m in NINETEENTH_READING}
     twentieth = {m.name for m in TWENTIETH_READING}
+    twenty_first = {m.name for m in TWENTY_FIRST_READING}
     later = (fifth | sixth | seventh | eighth | ninth | tenth | eleventh | twelfth
              | thirteenth | fourteenth | fifteenth | sixteenth | seventeenth
-             | eighteenth | nineteenth | twentieth)
+             | eighteenth | nineteenth | twentieth | twenty_first)
     earlier = [b for b in found if b.mutant not in later]
     wrong = [(b.mutant, b.breaks, b.charged.most_common(2)) for b in earlier if not b.right]
     # Issue 10's bar: measured 78 of 83 (94 %) when it was raised to 90 %; 239 of 264
@@ -220,6 +222,19 @@ def test_most_mutants_are_charged_to_the_clause_they_break(corpus_blame: list[Bl
     assert len(twentieth_found) == len(twentieth) == 26
     assert sum(b.right for b in twentieth_found) >= 23, [
         (b.mutant, b.breaks, b.charged.most_common(2)) for b in twentieth_found
+        if not b.right]
+    # The twenty-first reading (the tie rules' own code, who is credited with an out, the
+    # round's scores, the engines of the later rounds, the deal's order, the searches'
+    # draws, draw-until-playable and doubles): 18 of 20 when it landed (2026-12-06,
+    # `mtrain mutants -m ... --blame`). The two others are charged where their failures
+    # show: the hands dealt off the end of the order move the engine's holder (ENG-3)
+    # more often than a hand's tiles (DEAL-1), and a blocked round scored by differences
+    # leaves the lowest hand's 0 right and the others' scores wrong, which reads as the
+    # tiles' values (SCORE-1) rather than SCORE-7.
+    twenty_first_found = [b for b in found if b.mutant in twenty_first]
+    assert len(twenty_first_found) == len(twenty_first) == 20
+    assert sum(b.right for b in twenty_first_found) >= 18, [
+        (b.mutant, b.breaks, b.charged.most_common(2)) for b in twenty_first_found
         if not b.right]
 
 
