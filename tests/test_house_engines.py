@@ -1247,7 +1247,10 @@ LAYOVER = Engine(
     # no fixture shows. fuzz (12 games, seed 1) finds all three: bug 2 at 9 to 12 seats,
     # charged END-3 (before tests/test_house48a.py's fixes, "did not show again", then
     # charged SCORE-1); bug 1 beside bug 3's miscounted round (before, hidden by it)
-    shows={"round scores": r"^scores: expected \[[\d, ]+\], got \[[\d, ]+\]$",
+    # bug 1 under its tile values of its own: the totals not carrying the round's scores
+    # (own_checks.carried_problems, session 50), where the comparison sets them aside
+    shows={"round scores": r"^scores: expected \[[\d, ]+\], got \[[\d, ]+\]$"
+                           r"|scores: the totals \[[\d, ]+\] are not those before the round",
            "eight phones": "",  # fuzz alone finds it (above)
            "digit pips": r"INV-ROUND-SCORE: .*round scores \["},
     fuzz={"round scores": r"^round end: scores$",
