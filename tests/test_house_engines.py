@@ -1,7 +1,7 @@
 """An author's day with each engine of tests/examples/ written from the protocol alone
 (cantina, sixes, railyard, shed, ninepins, caboose, junction, roundhouse, hump, tandem,
 switchback, siding, tenwheeler, pullman, tender, viaduct, ballast, trestle, layover,
-marshal;
+marshal, sleeper;
 turntable, signalbox, semaphore, interlock, coupling and flagstop in process; tortoise,
 gondola and hopper, in JavaScript for node; bogie, in C, compiled by gcc; dandy, in Perl 5;
 drover, in Java 17, compiled by javac; gantry, in C++17, compiled by g++; and flatcar, in Rust,
@@ -73,6 +73,7 @@ class Engine:
     java: bool = False  # tests/examples/java/Name.java, compiled by javac: bugs off with --fixed
     cpp: bool = False  # tests/examples/cpp/NAME.cpp, compiled by g++: bugs off with --fixed
     rust: bool = False  # tests/examples/rust/NAME.rs, compiled by rustc: bugs off with --fixed
+    bugs_flag: str = ""  # a Python engine whose bugs are off unless this flag is given
 
     def target(self, fixed: bool = False) -> list[str]:
         """How the commands reach it: a program (--impl) or an adapter (--adapter)."""
@@ -99,7 +100,8 @@ class Engine:
                     self.name.capitalize()]
             return shlex.join([*argv, *(["--fixed"] if fixed else [])])
         argv = [sys.executable, str(EXAMPLES / f"{self.name}_engine.py")]
-        return shlex.join([*argv, "--fixed", "1,2,3"] if fixed else argv)
+        on = [self.bugs_flag] if self.bugs_flag else []
+        return shlex.join([*argv, "--fixed", "1,2,3"] if fixed else [*argv, *on])
 
     @property
     def rules(self) -> str:
@@ -1301,12 +1303,42 @@ MARSHAL = Engine(
     # counted apart)
     charged={"board memo": "TRAIN-4", "late out": "MATCH-5"},
 )
+SLEEPER = Engine(
+    "sleeper",
+    # a family's phone app's game logic on one double-15 box for 4 to 8 players, a table of
+    # its own ({4: 15, 5: 13, 6: 12, 7: 11, 8: 10}), and three house rules: the newest open
+    # double covered first (`double_order: other`), a double left in hand counting twice
+    # its pips (`scoring: other`: what a round is worth; its author first wrote
+    # `blank_values: other`, the option that prices blank ends alone, and conform failed
+    # 37 results on hands without a blank), a match stopping once a total reaches 200
+    # (`match_length: other`). Bug 1 (at 8 seats seat 7 hands the turn to seat 1) fails 8
+    # results, SEAT-1; bug 3 (seat 0's total frozen from round 2) 82, MATCH-1, through the
+    # totals that must carry the engine's own round scores (own_checks.carried_problems);
+    # bug 2 (a pass right after the boneyard's last tile is drawn not counted) no fixture
+    # shows, fuzz does (END-3); fuzz's games show bug 1 too, bug 3 not (12 games, seed 1)
+    shows={"eighth chair": r"seat: expected \d+, got \d+",
+           "last tile drawn": "",  # fuzz alone finds it (above)
+           "seat zero's total": r"the totals \[[\d, ]+\] are not those before the round"},
+    fuzz={"eighth chair": r"^after play: seat$",
+          "last tile drawn": r"^after pass: (passes|seat)$"},
+    found=(),
+    least=950,
+    truth={"tile_set": "double-15", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "anyone",
+           "own_train_first": "not-required", "doubles": "open", "follow_up": "anywhere",
+           "double_order": "other", "uncoverable_double": "stays-open",
+           "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
+           "blocked_round": "full-round-of-passes", "scoring": "other",
+           "blank_values": "face", "tie_rule": "shared", "match_length": "other"},
+    charged={"eighth chair": "SEAT-1", "seat zero's total": "MATCH-1"},
+    bugs_flag="--bugs",
+)
 NODE = shutil.which("node")
 PERL_MISSING = perl_missing()
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
            TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
            COUPLING, PULLMAN, FLAGSTOP, TENDER, VIADUCT, BALLAST, TRESTLE, LAYOVER, MARSHAL,
-           *(pytest.param(e, id=e.name, marks=pytest.mark.skipif(
+           SLEEPER, *(pytest.param(e, id=e.name, marks=pytest.mark.skipif(
                NODE is None, reason=f"node is not installed: {e.name} is a JavaScript engine"))
              for e in (TORTOISE, GONDOLA, HOPPER)),
            pytest.param(BOGIE, id=BOGIE.name, marks=pytest.mark.skipif(
@@ -1529,11 +1561,18 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
 # own_train_first not-required (margin 38) and doubles open, though played without the
 # situations from play the fixtures alone find both `other`. On: bug 3 a likely bug of its
 # own (END-1, MATCH-5, 9 fixtures), scoring `other` from the blocked tables
+# sleeper's (178 CPU s with its bugs off, cold, at load 8 to 10): its hello declares
+# blank_values face and match_length full (the second wrong). The set, table, engine
+# procedure, start and double_order `other` right; its doubled doubles read as
+# `scoring: other` (contradicted, 12 fixtures against SCORE-5), which is the truth once
+# read again (its author had written `blank_values: other`); match_length `full` (likely,
+# wrong: a match to 200 ends early only where a total reaches 200, which the corpus's
+# tables rarely reach); nothing sure and wrong
 IDENTIFIED = [e for e in ENGINES if isinstance(e, Engine)  # tortoise, gondola, hopper,
               # bogie, dandy, drover, flatcar apart
               and e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
                              TENWHEELER, COUPLING, PULLMAN, FLAGSTOP, TENDER, BALLAST,
-                             TRESTLE, LAYOVER, MARSHAL)]
+                             TRESTLE, LAYOVER, MARSHAL, SLEEPER)]
 
 
 @pytest.mark.slow
