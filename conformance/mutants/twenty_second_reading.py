@@ -317,4 +317,34 @@ TWENTY_SECOND_READING: tuple[Mutant, ...] = (
            "engine_number swapped: rounds - round",
            patches={"engine_number": _engine_from_rounds_left}),
 )
-"""The twenty-second reading: 20 rule bugs."""
+"""The twenty-second reading: 20 rule bugs, none a mutant of the catalogue (names,
+descriptions and what each changes checked against the twenty-one readings before it;
+the nearest are other slips: start-rotates-off-by-one and rotate-start-wraps-at-eight
+are wrong at every count or only past eight, after-engine-no-wrap only at the last seat,
+out-on-double-uncredited keeps the round's end, mut15-out-open-doubles-on-totals charges
+the open double rather than forgetting it, last-round-not-totalled is the opposite slip,
+rotate-from-engine-number reads the round off the engine where
+mut22-engine-from-rounds-left reads the engine off the rounds).
+
+Written and not kept. Equivalent to the reference: the collector under positive scoring
+counting their own hand too (SCORE-6: the player who went out holds nothing), and the
+holder's replacement (ENG-5) skipped, or the first draw refused, when the deal leaves one
+tile or none: no table the catalogue accepts deals so many (the fewest left by any is 3
+under holder-lays, cardinal's 8 players on double-12, and 2 with the engine set aside),
+so only a table of one's own outside spec/data/rulesets/ reaches it. Not expressible:
+markers, open doubles or the boneyard carried into the next round's deal (the protocol's
+deal is given no earlier state, so such a mutant must keep it in a global, and its
+answers would hang on the order fixtures run in), and sets the option space lacks
+(double-7, 11, 13, 14, 16, 17: no tile_set value names them).
+
+Measured on the corpus before any fixture was added for them (2026-12-06, `mtrain
+mutants -m mut22-...`, 2,841 passing runs): all 20 killed, 19 by two fixtures or more;
+mut22-seat-moves-on-after-going-out by one (doubles-ordinary-005, the only fixture that
+read the seat to move after a player went out); the winner written from 1 by 154, the
+round's result written as the totals by 78. With the fifteen s51 scenarios
+(sets/thin-corners-session51.yaml, worked by hand) every one has two killers or more,
+the fewest five (2,856 runs). Blame (`--blame`) charges 16 of 20 to a clause they break;
+the four others are charged where their failures show (tests/test_blame.py): TURN-6 for
+the drawn tile kept through a follow-up, TURN-4 for the markers cleared, MATCH-2 and
+MATCH-4 for the match over only at [0-0], and nothing for seat 0's win written as none
+(the answer breaks the state schema: an error, no failure to charge)."""
