@@ -194,8 +194,7 @@ def test_most_mutants_are_charged_to_the_clause_they_break(corpus_blame: list[Bl
     # follow-up makes the player pass where the turn goes on (TURN-6); markers cleared at
     # the round's end are those passes raised (TURN-4); a match over only at the [0-0]
     # round names no winners where the totals decide them (MATCH-2, MATCH-4); seat 0's
-    # win written as no winner leaves a result the answers' own checks refuse, with no
-    # failure to charge.
+    # win written as no winner breaks the state schema (an error, no failure to charge).
     _reading_holds(found, twenty_second, 20, 16)
 
 
