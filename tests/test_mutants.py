@@ -1933,6 +1933,27 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut21-deal-search-draws-from-end": "dblsearch-001",
     "mut21-until-playable-stops-at-double": "s50-drawdbl-001",
     "mut21-until-playable-passes-doubles": "mut21-draw-001",
+    # the twenty-second reading (twenty_second_reading.py)
+    "mut22-rotation-masked-by-players": "s51-seat-001",
+    "mut22-after-engine-masked-by-players": "s51-seat-002",
+    "mut22-draw-start-masked-by-players": "s51-seat-003",
+    "mut22-starter-follows-the-turn": "s51-heavy-001",
+    "mut22-last-double-asks-follow-up": "s51-out-002",
+    "mut22-last-double-ends-blocked": "s51-out-002",
+    "mut22-out-credited-to-train-owner": "s51-out-001",
+    "mut22-drawn-kept-through-follow-up": "s51-turn-001",
+    "mut22-winner-written-from-one": "s51-blank-001",
+    "mut22-winner-seat-zero-written-null": "s51-single-001",
+    "mut22-round-result-written-as-totals": "s51-blocked-001",
+    "mut22-seat-moves-on-after-going-out": "s51-out-001",
+    "mut22-deal-hands-listed-from-starter": "s51-hdh-001",
+    "mut22-deal-boneyard-written-as-stack": "s51-deal-001",
+    "mut22-markers-cleared-at-round-end": "s51-blocked-001",
+    "mut22-open-doubles-cleared-at-round-end": "s51-out-002",
+    "mut22-passes-cleared-at-round-end": "s51-blocked-001",
+    "mut22-last-round-totalled-twice": "s51-out-002",
+    "mut22-match-over-at-blank-engine": "s51-single-001",
+    "mut22-engine-from-rounds-left": "s51-single-001",
 }
 
 
@@ -2030,6 +2051,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
     from mtrain.conformance.mutants.twentieth_reading import TWENTIETH_READING
     from mtrain.conformance.mutants.twenty_first_reading import TWENTY_FIRST_READING
+    from mtrain.conformance.mutants.twenty_second_reading import TWENTY_SECOND_READING
 
     assert set(KILLED_BY) | set(OUTSIDE_KILLED_BY) == set(MUTANTS)
     assert set(OUTSIDE_KILLED_BY) == {m.name for m in (*OUTSIDE, *SECOND_READING,
@@ -2047,7 +2069,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *EIGHTEENTH_READING,
                                                         *NINETEENTH_READING,
                                                         *TWENTIETH_READING,
-                                                        *TWENTY_FIRST_READING)}
+                                                        *TWENTY_FIRST_READING,
+                                                        *TWENTY_SECOND_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())
