@@ -19,8 +19,9 @@ and memos the session keeps. Tests about the collector or about memory (which cy
 left for the collector would inflate) are marked `default_gc` and run under the
 interpreter's own thresholds, as a user's process does.
 
-The tests keep what mtrain caches (spec/cache.py) in a folder of their own, one per run
-(shared by the workers), never in the user's cache; commands the tests start inherit it.
+The tests keep what mtrain caches (spec/cache.py) in a folder of their own, shared by the
+workers and kept from run to run in pytest's cache (`--fresh-cache`: an empty one of the
+run's own), never in the user's cache; commands the tests start inherit it.
 
 `--cpu-table=PATH` writes every test's CPU seconds to PATH (and, apart, those of the
 processes it started: a command or an engine started per test shows there) and sums
@@ -381,6 +382,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--budget", type=float, default=None, metavar="SECONDS",
                      help=f"report tests over SECONDS of CPU (default {FAST_BUDGET:g}, "
                      f"{SLOW_BUDGET:g} for those marked slow)")
+    parser.addoption("--fresh-cache", action="store_true", default=False,
+                     help="start from an empty mtrain cache of the run's own, not the one "
+                     "the tests keep from run to run in pytest's cache (CI's clean clone "
+                     "starts empty anyway)")
     parser.addoption("--cpu-table", default=None, metavar="PATH",
                      help="write every test's CPU and wall seconds to PATH (tab-separated: "
                      "cpu, wall, slow, node id, the CPU of the processes it started; PATH.partial "
@@ -655,16 +660,36 @@ def _collect_and_freeze() -> None:
     gc.freeze()
 
 
+KEPT_CACHE = "mtrain-cache"
+"""The folder, in pytest's cache (.pytest_cache/d/), where the tests keep what mtrain
+caches from one run to the next (_cache_of_this_run)."""
+
+
+def _tests_cache(config: pytest.Config, run_root: Path) -> Path:
+    """The mtrain cache the run's tests share: kept in pytest's cache from one run to the
+    next, or a new empty folder of the run's own under `--fresh-cache`, `--cache-clear`
+    (which empties pytest's cache first anyway) or without pytest's cache plugin."""
+    cache = getattr(config, "cache", None)
+    if cache is None or config.getoption("fresh_cache"):
+        (run_root / KEPT_CACHE).mkdir(exist_ok=True)
+        return run_root / KEPT_CACHE
+    return Path(cache.mkdir(KEPT_CACHE))
+
+
 @pytest.fixture(autouse=True, scope="session")
-def _cache_of_this_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def _cache_of_this_run(request: pytest.FixtureRequest,
+                       tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """One cache for the whole run, shared by the xdist workers (spec/cache.py writes
     each entry whole, by renaming): what one worker explored (a corpus's scope
-    partition, a rule set's situations) the others read instead of exploring again."""
+    partition, a rule set's situations) the others read instead of exploring again.
+    It is kept from run to run (_tests_cache): an entry is found by a digest of all its
+    value depends on (its input, the source of the code that computes it, the spec data,
+    the versions: spec/cache.py), so one an edit made stale is never read, and a test
+    gets the same value from it warm as computed cold (tests/test_loop_s51.py). A test
+    whose point is the cold path sets a cache folder of its own (test_cache.py and
+    others). Never the user's cache: MTRAIN_CACHE_DIR is set for the run."""
     saved = os.environ.get(CACHE_ENV)
-    base = tmp_path_factory.getbasetemp()
-    root = base if os.environ.get("PYTEST_XDIST_WORKER") is None else base.parent
-    (root / "mtrain-cache").mkdir(exist_ok=True)
-    os.environ[CACHE_ENV] = str(root / "mtrain-cache")
+    os.environ[CACHE_ENV] = str(_tests_cache(request.config, _run_root(tmp_path_factory)))
     yield
     if saved is None:
         os.environ.pop(CACHE_ENV, None)
