@@ -50,7 +50,7 @@ import os
 import pickle
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -60,6 +60,8 @@ from mtrain.spec.cache import CACHE_ENV
 
 if TYPE_CHECKING:
     from shared_runs import SharedRuns
+
+    from mtrain.conformance.fixture import Fixture
 
 # Where the environment forbids bytecode caches (PYTHONDONTWRITEBYTECODE, set on this
 # project's machines), every import in every process a test starts compiles the project
@@ -297,41 +299,11 @@ def corpus_explored(once: Callable[[str, Callable[[], Any]], Any],
     root = _run_root(tmp_path_factory)
 
     def explore(part: int) -> bool:
-        import gc
-
         from mtrain.conformance.fixture import load_corpus
-        from mtrain.conformance.gc_freeze import paused, settled
-        from mtrain.conformance.identify import cells
-        from mtrain.conformance.lint.scopes import ScopeCache, fixture_digest, scope_fixture
-        from mtrain.spec import cache
-        from mtrain.spec.scope import Space
 
         fixtures, errors = load_corpus()
         assert not errors, errors[:1]
-        space = Space()
-        keeper = cells.Keeper(space)
-        # a fixture whose check and pieces the kept cache (_tests_cache) holds, each found
-        # by the fixture's content and the code's, is not explored again: the lint and
-        # identify read them there as they read those explored now
-        held = set(ScopeCache(space).entries)
-        with paused():
-            pieces = cache.read(cells.KIND, cells._entry_name(space))
-        held &= set(pieces) if isinstance(pieces, dict) else set()
-        del pieces
-        found = []
-        with settled(), paused():  # as check_scopes explores (lint/scopes.py)
-            for fx in fixtures[part::CORPUS_PARTS]:
-                if fixture_digest(fx) in held:
-                    continue
-                found.append((fx, scope_fixture(fx, space, keeper.add)))
-                gc.freeze()
-        # each kind of entry is read, merged and written whole: one part at a time
-        with _locked(root / "corpus-explored-save.lock"):
-            store = ScopeCache(space)
-            for fx, scopes in found:
-                store.put(fx, scopes)
-            store.save()
-            keeper.save()
+        explore_corpus_part(fixtures, part, CORPUS_PARTS, root / "corpus-explored-save.lock")
         return True
 
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
@@ -339,6 +311,45 @@ def corpus_explored(once: Callable[[str, Callable[[], Any]], Any],
     for k in range(CORPUS_PARTS):
         part = (first + k) % CORPUS_PARTS
         once(f"corpus-explored-{part}-of-{CORPUS_PARTS}", functools.partial(explore, part))
+
+
+def explore_corpus_part(fixtures: Sequence[Fixture], part: int, parts: int, lock: Path
+                        ) -> int:
+    """Every `parts`-th fixture from `part` on explored as the corpus lint's scope check
+    explores it, its check and identify's pieces kept in the cache (corpus_explored),
+    but for those whose check and pieces the cache holds already, each found by the
+    fixture's content and the code's: the lint and identify read those there as they
+    read the ones explored now. How many it explored."""
+    import gc
+
+    from mtrain.conformance.gc_freeze import paused, settled
+    from mtrain.conformance.identify import cells
+    from mtrain.conformance.lint.scopes import ScopeCache, fixture_digest, scope_fixture
+    from mtrain.spec import cache
+    from mtrain.spec.scope import Space
+
+    space = Space()
+    keeper = cells.Keeper(space)
+    held = set(ScopeCache(space).entries)
+    with paused():
+        pieces = cache.read(cells.KIND, cells._entry_name(space))
+    held &= set(pieces) if isinstance(pieces, dict) else set()
+    del pieces
+    found = []
+    with settled(), paused():  # as check_scopes explores (lint/scopes.py)
+        for fx in fixtures[part::parts]:
+            if fixture_digest(fx) in held:
+                continue
+            found.append((fx, scope_fixture(fx, space, keeper.add)))
+            gc.freeze()
+    # each kind of entry is read, merged and written whole: one part at a time
+    with _locked(lock):
+        store = ScopeCache(space)
+        for fx, scopes in found:
+            store.put(fx, scopes)
+        store.save()
+        keeper.save()
+    return len(found)
 
 
 BLAME_PARTS = 2
