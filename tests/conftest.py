@@ -692,12 +692,16 @@ caches from one run to the next (_cache_of_this_run)."""
 def _tests_cache(config: pytest.Config, run_root: Path) -> Path:
     """The mtrain cache the run's tests share: kept in pytest's cache from one run to the
     next, or a new empty folder of the run's own under `--fresh-cache`, `--cache-clear`
-    (which empties pytest's cache first anyway) or without pytest's cache plugin."""
+    (which empties pytest's cache first anyway), without pytest's cache plugin, or where
+    its folder cannot be written."""
     cache = getattr(config, "cache", None)
-    if cache is None or config.getoption("fresh_cache"):
-        (run_root / KEPT_CACHE).mkdir(exist_ok=True)
-        return run_root / KEPT_CACHE
-    return Path(cache.mkdir(KEPT_CACHE))
+    if cache is not None and not config.getoption("fresh_cache"):
+        try:
+            return Path(cache.mkdir(KEPT_CACHE))
+        except OSError:  # pytest's cache cannot be written (pytest warns): the run's own
+            pass
+    (run_root / KEPT_CACHE).mkdir(exist_ok=True)
+    return run_root / KEPT_CACHE
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -36,6 +36,11 @@ class _Cache:
         return path
 
 
+class _Unwritable(_Cache):
+    def mkdir(self, name: str) -> Path:
+        raise PermissionError(13, "Permission denied", str(self.root / "d" / name))
+
+
 class _Config:
     def __init__(self, cache: _Cache | None, fresh: bool) -> None:
         self.cache, self.fresh = cache, fresh
@@ -61,7 +66,8 @@ def test_a_fresh_cache_is_an_empty_folder_of_the_runs_own(tmp_path: Path) -> Non
     kept = _tests_cache(_Config(cache, fresh=False), tmp_path / "run-1")  # type: ignore[arg-type]
     (kept / "entry").write_text("kept", encoding="utf-8")
     for config in (_Config(cache, fresh=True),  # --fresh-cache
-                   _Config(None, fresh=False)):  # -p no:cacheprovider: nowhere to keep it
+                   _Config(None, fresh=False),  # -p no:cacheprovider: nowhere to keep it
+                   _Config(_Unwritable(tmp_path / "ro"), fresh=False)):  # a read-only tree
         run = tmp_path / f"run-{id(config)}"
         run.mkdir()
         fresh = _tests_cache(config, run)  # type: ignore[arg-type]
