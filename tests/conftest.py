@@ -19,8 +19,9 @@ and memos the session keeps. Tests about the collector or about memory (which cy
 left for the collector would inflate) are marked `default_gc` and run under the
 interpreter's own thresholds, as a user's process does.
 
-The tests keep what mtrain caches (spec/cache.py) in a folder of their own, one per run
-(shared by the workers), never in the user's cache; commands the tests start inherit it.
+The tests keep what mtrain caches (spec/cache.py) in a folder of their own, shared by the
+workers and kept from run to run in pytest's cache (`--fresh-cache`: an empty one of the
+run's own), never in the user's cache; commands the tests start inherit it.
 
 `--cpu-table=PATH` writes every test's CPU seconds to PATH (and, apart, those of the
 processes it started: a command or an engine started per test shows there) and sums
@@ -49,7 +50,7 @@ import os
 import pickle
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +60,8 @@ from mtrain.spec.cache import CACHE_ENV
 
 if TYPE_CHECKING:
     from shared_runs import SharedRuns
+
+    from mtrain.conformance.fixture import Fixture
 
 # Where the environment forbids bytecode caches (PYTHONDONTWRITEBYTECODE, set on this
 # project's machines), every import in every process a test starts compiles the project
@@ -285,39 +288,22 @@ while the other waits at the lock (about 70 s of wall time)."""
 def corpus_explored(once: Callable[[str, Callable[[], Any]], Any],
                     tmp_path_factory: pytest.TempPathFactory) -> None:
     """The shipped corpus's scope check (`mtrain lint`'s), run once per run: it explores
-    every fixture's partition of the option space (about 70 CPU s) and keeps what it
-    finds in the run's cache (_cache_of_this_run below): each fixture's check, which the
-    corpus lint then reads, and the pieces identify reads (conformance/identify/cells.py).
+    every fixture's partition of the option space (about 70 CPU s cold; 105 -> 2.7 CPU s
+    for the lint's test alone warm, session 51: a fixture the kept cache holds is not
+    explored again) and keeps what it finds in the tests' cache (_cache_of_this_run
+    below): each fixture's check, which the corpus lint then reads, and the pieces
+    identify reads (conformance/identify/cells.py).
     The corpus is explored once, not once by the lint and again by the first identify of
     each worker; in CORPUS_PARTS parts, a worker starting with a part of its own (by its
     number) and then taking or reading the others."""
     root = _run_root(tmp_path_factory)
 
     def explore(part: int) -> bool:
-        import gc
-
         from mtrain.conformance.fixture import load_corpus
-        from mtrain.conformance.gc_freeze import paused, settled
-        from mtrain.conformance.identify.cells import Keeper
-        from mtrain.conformance.lint.scopes import ScopeCache, scope_fixture
-        from mtrain.spec.scope import Space
 
         fixtures, errors = load_corpus()
         assert not errors, errors[:1]
-        space = Space()
-        keeper = Keeper(space)
-        found = []
-        with settled(), paused():  # as check_scopes explores (lint/scopes.py)
-            for fx in fixtures[part::CORPUS_PARTS]:
-                found.append((fx, scope_fixture(fx, space, keeper.add)))
-                gc.freeze()
-        # each kind of entry is read, merged and written whole: one part at a time
-        with _locked(root / "corpus-explored-save.lock"):
-            store = ScopeCache(space)
-            for fx, scopes in found:
-                store.put(fx, scopes)
-            store.save()
-            keeper.save()
+        explore_corpus_part(fixtures, part, CORPUS_PARTS, root / "corpus-explored-save.lock")
         return True
 
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
@@ -325,6 +311,45 @@ def corpus_explored(once: Callable[[str, Callable[[], Any]], Any],
     for k in range(CORPUS_PARTS):
         part = (first + k) % CORPUS_PARTS
         once(f"corpus-explored-{part}-of-{CORPUS_PARTS}", functools.partial(explore, part))
+
+
+def explore_corpus_part(fixtures: Sequence[Fixture], part: int, parts: int, lock: Path
+                        ) -> int:
+    """Every `parts`-th fixture from `part` on explored as the corpus lint's scope check
+    explores it, its check and identify's pieces kept in the cache (corpus_explored),
+    but for those whose check and pieces the cache holds already, each found by the
+    fixture's content and the code's: the lint and identify read those there as they
+    read the ones explored now. How many it explored."""
+    import gc
+
+    from mtrain.conformance.gc_freeze import paused, settled
+    from mtrain.conformance.identify import cells
+    from mtrain.conformance.lint.scopes import ScopeCache, fixture_digest, scope_fixture
+    from mtrain.spec import cache
+    from mtrain.spec.scope import Space
+
+    space = Space()
+    keeper = cells.Keeper(space)
+    held = set(ScopeCache(space).entries)
+    with paused():
+        pieces = cache.read(cells.KIND, cells._entry_name(space))
+    held &= set(pieces) if isinstance(pieces, dict) else set()
+    del pieces
+    found = []
+    with settled(), paused():  # as check_scopes explores (lint/scopes.py)
+        for fx in fixtures[part::parts]:
+            if fixture_digest(fx) in held:
+                continue
+            found.append((fx, scope_fixture(fx, space, keeper.add)))
+            gc.freeze()
+    # each kind of entry is read, merged and written whole: one part at a time
+    with _locked(lock):
+        store = ScopeCache(space)
+        for fx, scopes in found:
+            store.put(fx, scopes)
+        store.save()
+        keeper.save()
+    return len(found)
 
 
 BLAME_PARTS = 2
@@ -381,6 +406,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--budget", type=float, default=None, metavar="SECONDS",
                      help=f"report tests over SECONDS of CPU (default {FAST_BUDGET:g}, "
                      f"{SLOW_BUDGET:g} for those marked slow)")
+    parser.addoption("--fresh-cache", action="store_true", default=False,
+                     help="start from an empty mtrain cache of the run's own, not the one "
+                     "the tests keep from run to run in pytest's cache (CI's clean clone "
+                     "starts empty anyway)")
     parser.addoption("--cpu-table", default=None, metavar="PATH",
                      help="write every test's CPU and wall seconds to PATH (tab-separated: "
                      "cpu, wall, slow, node id, the CPU of the processes it started; PATH.partial "
@@ -655,16 +684,40 @@ def _collect_and_freeze() -> None:
     gc.freeze()
 
 
+KEPT_CACHE = "mtrain-cache"
+"""The folder, in pytest's cache (.pytest_cache/d/), where the tests keep what mtrain
+caches from one run to the next (_cache_of_this_run)."""
+
+
+def _tests_cache(config: pytest.Config, run_root: Path) -> Path:
+    """The mtrain cache the run's tests share: kept in pytest's cache from one run to the
+    next, or a new empty folder of the run's own under `--fresh-cache`, `--cache-clear`
+    (which empties pytest's cache first anyway), without pytest's cache plugin, or where
+    its folder cannot be written."""
+    cache = getattr(config, "cache", None)
+    if cache is not None and not config.getoption("fresh_cache"):
+        try:
+            return Path(cache.mkdir(KEPT_CACHE))
+        except OSError:  # pytest's cache cannot be written (pytest warns): the run's own
+            pass
+    (run_root / KEPT_CACHE).mkdir(exist_ok=True)
+    return run_root / KEPT_CACHE
+
+
 @pytest.fixture(autouse=True, scope="session")
-def _cache_of_this_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def _cache_of_this_run(request: pytest.FixtureRequest,
+                       tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """One cache for the whole run, shared by the xdist workers (spec/cache.py writes
     each entry whole, by renaming): what one worker explored (a corpus's scope
-    partition, a rule set's situations) the others read instead of exploring again."""
+    partition, a rule set's situations) the others read instead of exploring again.
+    It is kept from run to run (_tests_cache): an entry is found by a digest of all its
+    value depends on (its input, the source of the code that computes it, the spec data,
+    the versions: spec/cache.py), so one an edit made stale is never read, and a test
+    gets the same value from it warm as computed cold (tests/test_loop_s51.py). A test
+    whose point is the cold path sets a cache folder of its own (test_cache.py and
+    others). Never the user's cache: MTRAIN_CACHE_DIR is set for the run."""
     saved = os.environ.get(CACHE_ENV)
-    base = tmp_path_factory.getbasetemp()
-    root = base if os.environ.get("PYTEST_XDIST_WORKER") is None else base.parent
-    (root / "mtrain-cache").mkdir(exist_ok=True)
-    os.environ[CACHE_ENV] = str(root / "mtrain-cache")
+    os.environ[CACHE_ENV] = str(_tests_cache(request.config, _run_root(tmp_path_factory)))
     yield
     if saved is None:
         os.environ.pop(CACHE_ENV, None)
