@@ -75,6 +75,7 @@ from mtrain.conformance.move_charges import (
     released_one_short,
 )
 from mtrain.reference import codec, engine, refusals
+from mtrain.reference.invariants import carried_totals
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
@@ -576,8 +577,8 @@ class Referee:
         if not (isinstance(prior, list) and isinstance(got, list)):
             return True
         if isinstance(own, list) and len(own) == len(prior) == len(got):
-            return all(isinstance(x, int) and isinstance(y, int) and g == x + y
-                       for g, x, y in zip(got, prior, own, strict=True))
+            return (all(isinstance(v, int) for v in [*got, *prior, *own])
+                    and not carried_totals(prior, own, got))  # the reference's MATCH-1
         return got != prior
 
     def answer(self, asked: str, problems: Sequence[Problem],

@@ -1,6 +1,7 @@
 """Session 51's charges and cuts where house rules live: a double of an earlier turn
 judged under a doubles rule of one's own only where the implementation's own rule keeps
-such a double open (conformance/double_alone.py)."""
+such a double open (conformance/double_alone.py); the totals a round carries (MATCH-1)
+said once, as the reference's step invariant."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ from typing import Any
 
 from mtrain.cli import main
 from mtrain.conformance.adapter import JSON
+from mtrain.conformance.attribution import Referee
 from mtrain.conformance.double_alone import UNHELD, before_laid
 from mtrain.conformance.reference_adapter import ReferenceImplementation
+from mtrain.reference.engine import carried
+from mtrain.reference.invariants import carried_totals
 
 # --- a double of an earlier turn under a doubles rule of one's own -----------------------
 
@@ -160,3 +164,18 @@ def test_the_table_before_the_double_gives_it_back_to_a_player_who_may_lay_it() 
     mexican = before_laid(state, "mexican", "8-8")
     assert mexican is not None and mexican[0]["seat"] == 1  # anyone's train: the mover's
     assert mexican[0]["mexican"]["tiles"] == ["9-8"] and mexican[0]["hands"][1] == ["8-2", "8-8"]
+
+
+# --- MATCH-1 said once: the reference's step invariant ------------------------------------
+
+def test_the_totals_carried_across_a_round_are_the_references_step_invariant() -> None:
+    """The totals after a round are those before it plus its round scores, whatever those
+    are: one check (invariants.carried_totals) that the engine's own adding (carried)
+    answers, asked by conform under a scoring of one's own and by the charges alike."""
+    assert carried([10, 5], [20, 0]) == [30, 5]
+    assert carried_totals([10, 5], [20, 0], [30, 5]) == []
+    ((clause, message),) = carried_totals([10, 5], [20, 0], [10, 5])
+    assert clause == "MATCH-1" and message.endswith("plus its scores [20, 0]: [30, 5]")
+    # the charges: a total not carried is MATCH-1's, whatever the round scores
+    assert not Referee._adds_up([10, 5], [10, 5], {"result": {"scores": [20, 0]}})
+    assert Referee._adds_up([10, 5], [31, 5], {"result": {"scores": [21, 0]}})
