@@ -1,7 +1,8 @@
 """Session 51's charges and cuts where house rules live: a double of an earlier turn
 judged under a doubles rule of one's own only where the implementation's own rule keeps
 such a double open (conformance/double_alone.py); the totals a round carries (MATCH-1)
-said once, as the reference's step invariant."""
+said once, as the reference's step invariant; a blocked round scored by differences
+charged to who scores what, not to a tile's value."""
 
 from __future__ import annotations
 
@@ -11,9 +12,13 @@ from typing import Any
 
 from mtrain.cli import main
 from mtrain.conformance.adapter import JSON
-from mtrain.conformance.attribution import Referee
+from mtrain.conformance.attribution import Referee, _values_only
 from mtrain.conformance.double_alone import UNHELD, before_laid
+from mtrain.conformance.fixture import FIXTURE_ROOT, load_file
+from mtrain.conformance.mutants import MUTANTS
+from mtrain.conformance.mutants.implementation import CheckedMutant
 from mtrain.conformance.reference_adapter import ReferenceImplementation
+from mtrain.conformance.runner import resolve, run_one
 from mtrain.reference.engine import carried
 from mtrain.reference.invariants import carried_totals
 
@@ -179,3 +184,37 @@ def test_the_totals_carried_across_a_round_are_the_references_step_invariant() -
     # the charges: a total not carried is MATCH-1's, whatever the round scores
     assert not Referee._adds_up([10, 5], [10, 5], {"result": {"scores": [20, 0]}})
     assert Referee._adds_up([10, 5], [31, 5], {"result": {"scores": [21, 0]}})
+
+
+# --- a blocked round scored by differences: who scores what, not a tile's value ----------
+
+def test_every_hand_off_by_one_amount_is_who_scores_what_not_a_tiles_value() -> None:
+    """A blocked round scored as the differences from the lowest hand (the mutant
+    mut21-blocked-scores-differences) takes one amount from every scoring hand: charged
+    SCORE-1 before, as a tile valued wrongly. A tile is in one hand, so two seats or more
+    off by the same amount are who scores what; one seat, where the amount is the value
+    of a hand the rules score nothing (the lowest, SCORE-7)."""
+    two = "a blocked round: round scores [0, 25, 62], the hands left give [0, 30, 67]"
+    assert not _values_only(two)
+    one = "a blocked round: round scores [0, 828, 0], the hands left give [0, 848, 0]"
+    assert not _values_only(one, unscored=(20, 0))
+    assert _values_only(one, unscored=(0, 7))  # another amount: a tile's value, as before
+    assert _values_only(one)  # nothing to read it by: as before
+    # a tile's value still: one seat off, another right (session 50's twelve as ten)
+    assert _values_only("a round gone out: round scores [0, 26, 8], the hands left give "
+                        "[0, 28, 8]", went_out=0)
+
+
+def test_the_blocked_round_scored_by_differences_is_charged_to_its_scoring_rule() -> None:
+    """The mutant on the two tables its reading names (s50-blocked-001, three hands;
+    score-021, one hand scoring): SCORE-7, the rule of a blocked round's scores."""
+    mutant = CheckedMutant(MUTANTS["mut21-blocked-scores-differences"].implementation())
+    fixtures = {fx.id: fx for path in ("match/house-rules-session50.yaml",
+                                       "scoring/blocked-winner.yaml")
+                for fx in load_file(str(FIXTURE_ROOT / path))}
+    for fid, variant in (("s50-blocked-001", "pagat+celko-double-6+blocked-winner"),
+                         ("score-021", "pagat+blocked-winner")):
+        fx = fixtures[fid]
+        exp = next(e for v, e in fx.rulesets() if v == variant)
+        out = run_one(fx, resolve(variant), exp, mutant)
+        assert out.status == "fail" and out.charged == ["SCORE-7"], (fid, out)
