@@ -197,8 +197,9 @@ def _values_only(message: str, lowest_free: bool = True, went_out: int | None = 
     unless its lowest hand may score nothing there (`lowest_free`: SCORE-7). That reading
     holds only where each seat scores its own hand (`own_hands`: penalty scoring); under
     positive scoring a seat owed nothing that scores is who collects (SCORE-6). Every
-    scoring seat off by one amount is who scores what, not a tile's value (common_offset;
-    `unscored`: the values of the hands the rules score nothing)."""
+    scoring seat short by the value of a hand scored nothing is who scores what, not a
+    tile's value (common_offset; `unscored`: the values of the hands the rules score
+    nothing)."""
     found = ROUND_SCORES.search(message)
     if found is None:
         return False
@@ -236,18 +237,16 @@ def values_only(got: Sequence[int], want: Sequence[int], blocked: bool,
 
 def common_offset(scoring: Sequence[tuple[int, int]], unscored: Sequence[int] = ()) -> bool:
     """Whether every seat that scores (got, want: the rules' score, not 0) scores the same
-    amount off, where two seats or more score, or where one does and that amount is the
-    value of a hand the rules score nothing (`unscored`: a blocked round's lowest hand
-    under SCORE-7). A tile valued wrongly is off in the hand that holds it alone; a whole
-    amount taken from (or added to) every hand is each scored against another, as a
-    blocked round scored by the differences from the lowest hand: who scores what
-    (SCORE-5..7), not what a tile is worth."""
+    amount short, that amount the value of a hand the rules score nothing (`unscored`: a
+    blocked round's lowest hand under SCORE-7): each hand scored against that one, as a
+    blocked round scored by the differences from the lowest hand. That is who scores what
+    (SCORE-5..7), not what a tile is worth, which is off in the hands holding that tile
+    alone (two hands off alike by chance, each holding one such tile, are no reason to
+    read it so: the amount must be that hand's)."""
     if not scoring:
         return False
-    off = scoring[0][1] - scoring[0][0]
-    if off == 0 or any(w - g != off for g, w in scoring):
-        return False
-    return len(scoring) >= 2 or off in unscored
+    short = scoring[0][1] - scoring[0][0]
+    return short > 0 and short in unscored and all(w - g == short for g, w in scoring)
 
 
 def _reordered(want: Any, got: Any) -> bool:

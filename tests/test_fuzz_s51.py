@@ -190,16 +190,18 @@ def test_the_totals_carried_across_a_round_are_the_references_step_invariant() -
 
 def test_every_hand_off_by_one_amount_is_who_scores_what_not_a_tiles_value() -> None:
     """A blocked round scored as the differences from the lowest hand (the mutant
-    mut21-blocked-scores-differences) takes one amount from every scoring hand: charged
-    SCORE-1 before, as a tile valued wrongly. A tile is in one hand, so two seats or more
-    off by the same amount are who scores what; one seat, where the amount is the value
-    of a hand the rules score nothing (the lowest, SCORE-7)."""
-    two = "a blocked round: round scores [0, 25, 62], the hands left give [0, 30, 67]"
-    assert not _values_only(two)
+    mut21-blocked-scores-differences) takes that hand's value from every scoring hand:
+    charged SCORE-1 before, as a tile valued wrongly. A tile is in the hands that hold it
+    alone; every scoring seat short by the value of a hand the rules score nothing (the
+    lowest, SCORE-7) is who scores what."""
+    three = "a blocked round: round scores [0, 25, 62], the hands left give [0, 30, 67]"
+    assert not _values_only(three, unscored=(5,))
     one = "a blocked round: round scores [0, 828, 0], the hands left give [0, 848, 0]"
     assert not _values_only(one, unscored=(20, 0))
-    assert _values_only(one, unscored=(0, 7))  # another amount: a tile's value, as before
-    assert _values_only(one)  # nothing to read it by: as before
+    # short by another amount, or with nothing to read it by: a tile's value, as before
+    # (two hands each holding one tile valued wrongly are short alike)
+    assert _values_only(three, unscored=(7,)) and _values_only(three)
+    assert _values_only(one, unscored=(0, 7)) and _values_only(one)
     # a tile's value still: one seat off, another right (session 50's twelve as ten)
     assert _values_only("a round gone out: round scores [0, 26, 8], the hands left give "
                         "[0, 28, 8]", went_out=0)
