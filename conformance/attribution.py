@@ -75,6 +75,7 @@ from mtrain.conformance.move_charges import (
     released_one_short,
 )
 from mtrain.reference import codec, engine, refusals
+from mtrain.reference.invariants import carried_totals
 from mtrain.reference.rules import Rules
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
@@ -184,7 +185,7 @@ MATCH = ("MATCH-5", "MATCH-6", "MATCH-4", "MATCH-2", "MATCH-3", "MATCH-1")
 
 
 def _values_only(message: str, lowest_free: bool = True, went_out: int | None = None,
-                 own_hands: bool = True) -> bool:
+                 own_hands: bool = True, unscored: Sequence[int] = ()) -> bool:
     """Whether INV-ROUND-SCORE's breach (`message`) gets only some tiles' values wrong:
     no seat owed a score is given none (who scores is the scoring rule's, SCORE-5..7),
     and the others are not all off by one whole factor (a hand counted twice is the
@@ -195,20 +196,24 @@ def _values_only(message: str, lowest_free: bool = True, went_out: int | None = 
     its tiles valued wrongly, not the rule of who scores; and so in a blocked round,
     unless its lowest hand may score nothing there (`lowest_free`: SCORE-7). That reading
     holds only where each seat scores its own hand (`own_hands`: penalty scoring); under
-    positive scoring a seat owed nothing that scores is who collects (SCORE-6)."""
+    positive scoring a seat owed nothing that scores is who collects (SCORE-6). Every
+    scoring seat short by the value of a hand scored nothing is who scores what, not a
+    tile's value (common_offset; `unscored`: the values of the hands the rules score
+    nothing)."""
     found = ROUND_SCORES.search(message)
     if found is None:
         return False
     got, want = ([int(x) for x in g.split(",") if x.strip()] for g in found.groups())
     return values_only(got, want, message.startswith("a blocked round"), lowest_free,
-                       went_out, own_hands)
+                       went_out, own_hands, unscored)
 
 
 def values_only(got: Sequence[int], want: Sequence[int], blocked: bool,
                 lowest_free: bool = True, went_out: int | None = None,
-                own_hands: bool = True) -> bool:
+                own_hands: bool = True, unscored: Sequence[int] = ()) -> bool:
     """Whether round scores `got` against the rules' `want` get only some tiles' values
-    wrong (as _values_only reads INV-ROUND-SCORE's account; `blocked`: a blocked round)."""
+    wrong (as _values_only reads INV-ROUND-SCORE's account; `blocked`: a blocked round;
+    `unscored`: the values of the hands the rules score nothing, where known)."""
     if len(got) != len(want) or list(got) == list(want):
         return False
     if any(g == 0 and w != 0 for g, w in zip(got, want, strict=True)):
@@ -222,10 +227,26 @@ def values_only(got: Sequence[int], want: Sequence[int], blocked: bool,
         return (went_out is not None and 0 <= went_out < len(got) and got[went_out] == 0
                 and went_out not in worthless)
     scoring = [(g, w) for g, w in zip(got, want, strict=True) if w]
+    if common_offset(scoring, unscored):
+        return False  # each hand scored against another: who scores what
     g0, w0 = scoring[0]
     # one seat's score off by no whole factor: a tile's value where that seat scores its
     # own hand; under positive scoring the collector's sum is who collects what (SCORE-6)
     return any(g * w0 != g0 * w for g, w in scoring) or (own_hands and g0 % w0 != 0)
+
+
+def common_offset(scoring: Sequence[tuple[int, int]], unscored: Sequence[int] = ()) -> bool:
+    """Whether every seat that scores (got, want: the rules' score, not 0) scores the same
+    amount short, that amount the value of a hand the rules score nothing (`unscored`: a
+    blocked round's lowest hand under SCORE-7): each hand scored against that one, as a
+    blocked round scored by the differences from the lowest hand. That is who scores what
+    (SCORE-5..7), not what a tile is worth, which is off in the hands holding that tile
+    alone (two hands off alike by chance, each holding one such tile, are no reason to
+    read it so: the amount must be that hand's)."""
+    if not scoring:
+        return False
+    short = scoring[0][1] - scoring[0][0]
+    return short > 0 and short in unscored and all(w - g == short for g, w in scoring)
 
 
 def _reordered(want: Any, got: Any) -> bool:
@@ -576,8 +597,8 @@ class Referee:
         if not (isinstance(prior, list) and isinstance(got, list)):
             return True
         if isinstance(own, list) and len(own) == len(prior) == len(got):
-            return all(isinstance(x, int) and isinstance(y, int) and g == x + y
-                       for g, x, y in zip(got, prior, own, strict=True))
+            return (all(isinstance(v, int) for v in [*got, *prior, *own])
+                    and not carried_totals(prior, own, got))  # the reference's MATCH-1
         return got != prior
 
     def answer(self, asked: str, problems: Sequence[Problem],
@@ -658,7 +679,8 @@ class Referee:
         if p.where == "INV-ROUND-SCORE" and _values_only(
                 p.message, lowest_free=catalog().clauses["SCORE-7"].applies(self.rs),
                 went_out=mover if isinstance(mover, int) else None,
-                own_hands=catalog().clauses["SCORE-5"].applies(self.rs)):
+                own_hands=catalog().clauses["SCORE-5"].applies(self.rs),
+                unscored=self._unscored(step)):
             # the right seats score nothing and the others something else: the tiles'
             # values (SCORE-1..4), not the scoring rule that says who scores
             return pick(TILE_VALUES, self.rs, self.fx)
@@ -666,6 +688,19 @@ class Referee:
             # a blocked round's scores are SCORE-7's where it applies
             return pick(("SCORE-7", *INVARIANT_CLAUSES[p.where]), self.rs, self.fx)
         return pick(INVARIANT_CLAUSES[p.where], self.rs, self.fx)
+
+    def _unscored(self, step: int | None = None) -> tuple[int, ...]:
+        """The values of the hands the reference's round, over after step `step` (default:
+        the last), scores nothing; none where it is not over there."""
+        states = self.states()
+        k = len(states) - 1 if step is None else step
+        state = states[k] if 0 <= k < len(states) else None
+        result = state.get("result") if state is not None else None
+        st = self._state(state) if isinstance(result, dict) and state is not None else None
+        scores = result.get("scores") if isinstance(result, dict) else None
+        if st is None or not isinstance(scores, list) or len(scores) != st.players:
+            return ()
+        return tuple(engine.hand_value(st, s) for s in range(st.players) if scores[s] == 0)
 
     def _searched(self, dealt: Mapping[str, Any]) -> bool:
         """Whether the reference's deal drew tiles looking for a double (ENG-7, ENG-8): a
@@ -725,7 +760,7 @@ class Referee:
             winner = (final.get("result") or {}).get("winner")
             if values_only(got, want, blocked, clauses["SCORE-7"].applies(self.rs),
                            winner if isinstance(winner, int) and not blocked else None,
-                           clauses["SCORE-5"].applies(self.rs)):
+                           clauses["SCORE-5"].applies(self.rs), self._unscored()):
                 return pick(TILE_VALUES, self.rs, self.fx)
             return pick((*(("SCORE-7",) if blocked else ()), "SCORE-5", "SCORE-6"),
                         self.rs, self.fx)

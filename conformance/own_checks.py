@@ -28,7 +28,7 @@ from mtrain.conformance.runner import WORTH
 from mtrain.conformance.seat_alone import whole_pool
 from mtrain.conformance.traced import Log, TracedRules, TracedRuleset
 from mtrain.reference import codec
-from mtrain.reference.invariants import AFTER_DEAL, CHECKS
+from mtrain.reference.invariants import AFTER_DEAL, CHECKS, carried_totals
 from mtrain.reference.rules import Rules
 from mtrain.spec.ruleset import Ruleset
 
@@ -85,9 +85,9 @@ def own_checks(impl: Implementation, sent: Ruleset, declared: Ruleset) -> Implem
 def carried_problems(before: JSON, after: Any) -> list[Problem]:
     """Where a step ends the round (`before` not over, `after` over): the totals `after`
     gives are those of `before` plus the round scores it gives, whatever a round is worth
-    (MATCH-1: each round's scores are added to a running total). Under a scoring or tile
-    values of one's own the comparison leaves the totals out with the round's worth
-    (runner.WORTH), so a total never added to went unseen."""
+    (the reference's step invariant, invariants.carried_totals: MATCH-1). Under a scoring
+    or tile values of one's own the comparison leaves the totals out with the round's
+    worth (runner.WORTH), so a total never added to went unseen."""
     if (not isinstance(after, dict) or after.get("phase") != "over"
             or before.get("phase") == "over" or not isinstance(after.get("result"), dict)):
         return []
@@ -97,8 +97,5 @@ def carried_problems(before: JSON, after: Any) -> list[Problem]:
             and len(carried) == len(scores) == len(totals)
             and all(type(v) is int for v in [*carried, *scores, *totals])):
         return []  # malformed answers are state_problems' to report
-    added = [a + b for a, b in zip(carried, scores, strict=True)]
-    if added == totals:
-        return []
-    return [Problem("state", "scores", f"the totals {totals} are not those before the round "
-                    f"{carried} plus its scores {scores}: {added} [MATCH-1]")]
+    return [Problem("state", "scores", f"{message} [{clause}]")
+            for clause, message in carried_totals(carried, scores, totals)]

@@ -26,6 +26,7 @@ from mtrain.conformance.adapter import (
 )
 from mtrain.conformance.declaration import unsupported
 from mtrain.conformance.defaults import DEFAULT_TIMEOUT, SITUATIONS
+from mtrain.conformance.double_alone import unheld_double
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture
 from mtrain.conformance.known_failures import SkipEntry
 from mtrain.conformance.own_checks import own_checks
@@ -128,6 +129,9 @@ class Runner:
                 outcome.charged = []
             elif (moved := own_step_refused(outcome, task.expectation)) is not None:
                 result.status, result.messages = "not-applicable", moved  # its rule's move
+                outcome.charged = []
+            elif (unheld := unheld_double(outcome, task.ruleset, impl, rj)) is not None:
+                result.status, result.messages = "not-applicable", unheld  # no such double
                 outcome.charged = []
             result.null_refusals = outcome.null_refusals
             result.charged = tuple(outcome.charged)

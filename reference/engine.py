@@ -604,6 +604,12 @@ def lowest_hands(state: State, values: Sequence[int]) -> list[int]:
     return [s for s in range(state.players) if (counts[s], values[s]) == key]
 
 
+def carried(totals: Sequence[int], scores: Sequence[int]) -> list[int]:
+    """MATCH-1: the match totals once a round is over, those before it (`totals`) each
+    plus the seat's round score (`scores`), whatever the round's scores are worth."""
+    return [t + s for t, s in zip(totals, scores, strict=True)]
+
+
 def _finish(state: State, end: str, winner: int) -> None:
     n = state.players
     if state.rules.positive_scoring:
@@ -616,8 +622,7 @@ def _finish(state: State, end: str, winner: int) -> None:
         if winner < 0 and state.rules.blocked_low_wins:
             for s in lowest_hands(state, scores):
                 scores[s] = 0  # SCORE-7: a blocked round's lowest hand scores nothing
-    for s in range(n):
-        state.scores[s] += scores[s]
+    state.scores[:] = carried(state.scores, scores)
     if winner >= 0:
         state.outs[winner] += 1
     state.result = Result(end, winner, tuple(scores))

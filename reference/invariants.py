@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 
-from mtrain.reference.engine import CHAIN, ENGINE, FOLLOW, OVER, State, hand_value
+from mtrain.reference.engine import CHAIN, ENGINE, FOLLOW, OVER, State, carried, hand_value
 from mtrain.spec import tiles as T
 
 Violation = tuple[str, str]
@@ -235,6 +235,22 @@ def fresh_round(state: State) -> list[Violation]:
         out.append(("INV-FRESH-ROUND", f"{state.passes} passes counted after the deal: nobody "
                     "has passed yet"))
     return out
+
+
+def carried_totals(before: Sequence[int], scores: Sequence[int], after: Sequence[int]
+                   ) -> list[Violation]:
+    """A step invariant, read across the step that ends a round (the checks above read one
+    state): the totals after it (`after`) are those before it (`before`) plus the round
+    scores the state after it gives (`scores`), whatever those scores are (MATCH-1: each
+    round's scores are added to a running total). The three lists are one per seat. An
+    implementation's answers are held to it under a scoring of its own too, where its
+    round scores are no rule's to judge (conformance/own_checks.py), and a wrong total is
+    charged by it (conformance/attribution.py)."""
+    want = carried(before, scores)
+    if list(after) == want:
+        return []
+    return [("MATCH-1", f"the totals {list(after)} are not those before the round "
+             f"{list(before)} plus its scores {list(scores)}: {want}")]
 
 
 AFTER_DEAL: dict[str, Callable[[State], list[Violation]]] = {

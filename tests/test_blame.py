@@ -181,12 +181,12 @@ def test_most_mutants_are_charged_to_the_clause_they_break(corpus_blame: list[Bl
     # The twenty-first reading (the tie rules' own code, who is credited with an out, the
     # round's scores, the engines of the later rounds, the deal's order, the searches'
     # draws, draw-until-playable and doubles): 18 of 20 when it landed (2026-12-06,
-    # `mtrain mutants -m ... --blame`). The two others are charged where their failures
-    # show: the hands dealt off the end of the order move the engine's holder (ENG-3)
-    # more often than a hand's tiles (DEAL-1), and a blocked round scored by differences
-    # leaves the lowest hand's 0 right and the others' scores wrong, which reads as the
-    # tiles' values (SCORE-1) rather than SCORE-7.
-    _reading_holds(found, twenty_first, 20, 18)
+    # `mtrain mutants -m ... --blame`); 19 of 20 since session 51 (2026-12-06): a blocked
+    # round scored by differences, every scoring hand short by the lowest hand's value,
+    # is SCORE-7's (attribution.common_offset), not the tiles' values (SCORE-1). The
+    # other is charged where its failures show: the hands dealt off the end of the order
+    # move the engine's holder (ENG-3) more often than a hand's tiles (DEAL-1).
+    _reading_holds(found, twenty_first, 20, 19)
     # The twenty-second reading (seat arithmetic masked by players - 1, a round ending on
     # a double, the engine's own answers, the round's end cleaned up, the match's last
     # round): 16 of 20 when it landed (2026-12-06, `mtrain mutants -m ... --blame`). The

@@ -25,7 +25,7 @@ from mtrain.conformance.fuzz.judge import Disagreement, compare_apply, failure
 from mtrain.conformance.fuzz.rulesets import Context
 from mtrain.conformance.process import NotApplicable
 from mtrain.reference import codec
-from mtrain.reference.engine import OVER, State, _finish
+from mtrain.reference.engine import OVER, State, _finish, hand_value
 from mtrain.spec.catalog import catalog
 
 NO_SCORE: Any = object()
@@ -85,7 +85,7 @@ def round_worth(ctx: Context, st: State, text: str, after: JSON, got: Any) -> li
 
 
 def clauses(ctx: Context, blocked: bool, want: Any = None, got: Any = None,
-            winner: int | None = None) -> tuple[str, ...]:
+            winner: int | None = None, unscored: Sequence[int] = ()) -> tuple[str, ...]:
     """The scoring clauses in force (read from the catalogue, so a new value's joins), the
     one conform charges first (attribution.Referee.scoring): where round scores `got` are
     off the rules' `want` only by some tiles' values, the clause that values tiles;
@@ -97,7 +97,7 @@ def clauses(ctx: Context, blocked: bool, want: Any = None, got: Any = None,
             if c.id.startswith("SCORE-") and c.applies(ctx.rs)]
     if isinstance(want, list) and type(got) is list and all(
             type(v) is int for v in [*want, *got]) and values_only(
-            got, want, blocked, "SCORE-7" in rest, winner, "SCORE-5" in rest):
+            got, want, blocked, "SCORE-7" in rest, winner, "SCORE-5" in rest, unscored):
         first = next((c for c in TILE_VALUES if c in rest), first)
     return tuple(dict.fromkeys([first, *rest]))
 
@@ -119,7 +119,7 @@ def compare_score(ctx: Context, text: str, state: JSON, want: list[int], got: An
     assert end is not None
     how = "blocked" if end[1] is None else "gone out"
     expect = {"result": state["result"]}
-    charged = clauses(ctx, end[1] is None, want, got, end[1])
+    charged = clauses(ctx, end[1] is None, want, got, end[1], unscored(ctx, state, want))
     if error is not None:
         sig, message = failure("score", error)
         return [Disagreement(sig, (message,), expect, (text,), charged)]
@@ -129,6 +129,19 @@ def compare_score(ctx: Context, text: str, state: JSON, want: list[int], got: An
     return [Disagreement(f"score ({how})",
                          (f"score request ({who}): reference {want}, implementation {got}",),
                          expect, (text,), charged)]
+
+
+def unscored(ctx: Context, state: JSON, want: Sequence[int]) -> tuple[int, ...]:
+    """The values of the hands of the finished `state` that the rules' round scores `want`
+    score nothing (attribution.common_offset reads a score short by one of them as who
+    scores what, as conform charges it)."""
+    try:
+        st = codec.state_from_json(ctx.rules, state)
+    except (codec.StateError, ValueError, KeyError, TypeError):
+        return ()
+    if len(want) != st.players:
+        return ()
+    return tuple(hand_value(st, s) for s in range(st.players) if want[s] == 0)
 
 
 def table_scores(ctx: Context, state: JSON) -> tuple[list[int], tuple[str, ...]]:

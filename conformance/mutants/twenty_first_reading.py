@@ -430,7 +430,9 @@ Two fixtures worked by hand from the clauses (scoring/twenty-first-reading.yaml:
 mut21-pips-001, a double-18 hand of ends 16 to 18; mut21-draw-001, a playable drawn
 double under draw-until-playable) and sixteen scenarios (s50-, match/house-rules-
 session50.yaml and sets/own-tables-session50.yaml) give every one two killers or more
-(2,841 runs). Blame (`--blame`) charges 18 of 20 to a clause they break: mut21-hands-
-dealt-off-the-bottom is charged ENG-3 first (the deal moves the engine's holder) and
-mut21-blocked-scores-differences SCORE-1 (the lowest hand's 0 is right and the others'
-scores wrong, which reads as the tiles' values)."""
+(2,841 runs). Blame (`--blame`) charged 18 of 20 to a clause they break:
+mut21-hands-dealt-off-the-bottom is charged ENG-3 first (the deal moves the engine's
+holder), and mut21-blocked-scores-differences was charged SCORE-1 (the lowest hand's 0
+right and the others' scores wrong read as the tiles' values) until session 51 read every
+scoring hand short by the lowest hand's value as SCORE-7's (attribution.common_offset):
+19 of 20."""
