@@ -72,7 +72,9 @@
 # set-aside's pools, matched no known procedure and the fixtures chose by elimination;
 # now measured `other`, contradicted, holder-lays-and-draws its rival),
 # uncoverable_double stays-open (contradicted, or other: the file's stays-open fails 52
-# results charged DBL-6 with the bugs off; so it does with the bugs off, still open),
+# results charged DBL-6 with the bugs off; identify with the bugs off reads the same,
+# and reads `other`, margin 20, when the hello declares `other` there: the declared
+# `released` is what keeps it from `other`; still open),
 # tie_rule `other` (bug 3 read as a rule of its own: every tie fixture contradicts the
 # declared lowest-seat; bugs off it is lowest-seat, sure).
 #
