@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from mtrain.conformance.adapter import Unsupported
 from mtrain.conformance.identify.found import OptionFinding
 from mtrain.conformance.identify.measure import Dealer, Deals, measure_start
@@ -80,10 +82,22 @@ def test_deals_no_known_procedure_makes_of_the_pools_slices_are_a_procedure_of_i
     assert best.values["engine_procedure"] == OTHER
 
 
-def test_hands_of_other_slices_tiles_are_no_procedure() -> None:
-    """A round-robin deal (turntable's bug in DEAL-1) matches no procedure either, but its
-    hands are not the pool's slices: no procedure of its own is read into a deal bug."""
+class ShortBoneyard(FixedRules):
+    """puremco losing the pool's last tile from the boneyard (tender's bug 1, ENG-2)."""
+
+    def deal(self, ruleset: Any, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> Any:
+        state = super().deal(ruleset, players, round, order, draw)
+        state["boneyard"] = state["boneyard"][:-1]
+        return state
+
+
+@pytest.mark.parametrize("engine", [RoundRobin, ShortBoneyard])
+def test_a_deal_bug_is_no_procedure_of_its_own(engine: type[FixedRules]) -> None:
+    """A round-robin deal (turntable's bug in DEAL-1) or one that loses a tile (tender's,
+    ENG-2) matches no procedure either, but its hands are not the pool's slices, or a
+    tile is gone: no procedure of its own is read into a deal bug."""
     rs = CAT.ruleset("puremco")
     deals = Deals(table=dict(rs.hand_table))
-    measure_start(Dealer(RoundRobin(rs)), SPACE, rs, deals)
+    measure_start(Dealer(engine(rs)), SPACE, rs, deals)
     assert deals.procedure is None and not deals.unmatched

@@ -576,16 +576,22 @@ def _sliced(designs: list[tuple[int, list[str]]], answers: list[Any], players: i
     pool (DEAL-1), but that the round's engine may be gone from it and tiles of the
     boneyard's part of the pool added: where the engine went and what replaced it, which
     is all an engine procedure decides (pullman's starter digging for it, waybill's holder
-    taking the boneyard's last tile). Hands of other slices' tiles are a bug in DEAL-1
-    (turntable's round-robin), never a procedure."""
+    taking the boneyard's last tile), every tile of the pool still in a hand or the
+    boneyard, once, but the engine. Hands of other slices' tiles (turntable's
+    round-robin, DEAL-1) or a tile lost (tender's boneyard one short, ENG-2) are bugs,
+    never a procedure."""
     seen = False
     for (round_no, order), answer in zip(designs, answers, strict=True):
         if answer is None:
             continue
-        hands = answer[0][0]
+        hands, boneyard = answer[0][0], answer[0][1]
         if len(hands) != players:
             return False
         engine = _canonical(f"{n - round_no + 1}-{n - round_no + 1}")
+        held = [t for hand in hands for t in hand] + list(boneyard)
+        if len(set(held)) != len(held) or set(held) | {engine} != {
+                _canonical(t) for t in order} | {engine}:
+            return False  # a tile lost, made up or dealt twice (INV-CONSERVATION)
         rest = {_canonical(t) for t in order[players * size:]}
         for seat, hand in enumerate(hands):
             part = {_canonical(t) for t in order[seat * size:(seat + 1) * size]}
