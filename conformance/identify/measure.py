@@ -66,6 +66,10 @@ class Deals:
     # the procedure measured was compared on some deals only (set-aside: the pools without
     # the engine), and the engine dealt the others as no known procedure does
     own_elsewhere: bool = False
+    # no known procedure deals the hands as the engine did, whatever the first player, yet
+    # each hand is its slice of the pool but for the engine and tiles of the boneyard (the
+    # moves an engine procedure makes, DEAL-1 kept): a procedure of the engine's own
+    unmatched: bool = False
     # the seat the deals showed with a procedure the rules do not allow it with, and the
     # likely bugs that says: a bug, or a seat of the engine's own that agrees with it on
     # the designed deals; the fixtures tell which (conclude.py, _seat_bugs)
@@ -534,6 +538,12 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
             deals.evidence["engine_procedure"] = (
                 f"{what}: dealt as {deals.procedure} deals, the first player as under no "
                 "known starting seat (a start of its own?)")
+    if not matching and deals.procedure is None and _sliced(designs, answers, players, size,
+                                                            n):
+        deals.unmatched = True
+        deals.evidence["engine_procedure"] = (
+            f"{what}: each hand its slice of the pool but for the engine and tiles of the "
+            "boneyard, dealt as no known procedure deals them")
     if len({s for _, s in matching}) == 1:
         deals.seat = matching[0][1]
         deals.evidence["starting_seat"] = f"{what}: the first player as under {deals.seat}"
@@ -558,6 +568,37 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
             deals.conflicting.add("starting_seat")
             deals.seat = None  # the seat is left to the fixtures, within the rules
             deals.evidence.pop("starting_seat", None)
+
+
+def _sliced(designs: list[tuple[int, list[str]]], answers: list[Any], players: int,
+            size: int, n: int) -> bool:
+    """Whether every deal the engine made (one at least) has each hand its slice of the
+    pool (DEAL-1), but that the round's engine may be gone from it and tiles of the
+    boneyard's part of the pool added: where the engine went and what replaced it, which
+    is all an engine procedure decides (pullman's starter digging for it, waybill's holder
+    taking the boneyard's last tile), every tile of the pool still in a hand or the
+    boneyard, once, but the engine. Hands of other slices' tiles (turntable's
+    round-robin, DEAL-1) or a tile lost (tender's boneyard one short, ENG-2) are bugs,
+    never a procedure."""
+    seen = False
+    for (round_no, order), answer in zip(designs, answers, strict=True):
+        if answer is None:
+            continue
+        hands, boneyard = answer[0][0], answer[0][1]
+        if len(hands) != players:
+            return False
+        engine = _canonical(f"{n - round_no + 1}-{n - round_no + 1}")
+        held = [t for hand in hands for t in hand] + list(boneyard)
+        if len(set(held)) != len(held) or set(held) | {engine} != {
+                _canonical(t) for t in order} | {engine}:
+            return False  # a tile lost, made up or dealt twice (INV-CONSERVATION)
+        rest = {_canonical(t) for t in order[players * size:]}
+        for seat, hand in enumerate(hands):
+            part = {_canonical(t) for t in order[seat * size:(seat + 1) * size]}
+            if not part - set(hand) <= {engine} or not set(hand) - part <= rest:
+                return False
+        seen = True
+    return seen
 
 
 def _own_elsewhere(cat: Catalog, rs: Ruleset, table: tuple[tuple[int, int], ...],

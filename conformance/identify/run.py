@@ -262,6 +262,35 @@ def _seat_measured(best: Solution, findings: list[OptionFinding], declared: Rule
     return out
 
 
+def _procedure_measured(best: Solution, findings: list[OptionFinding],
+                        declared: Ruleset | None, deals: Deals | None) -> list[OptionFinding]:
+    """Deals whose hands no known procedure deals, whatever the first player, though each
+    is its slice of the pool but for the engine and tiles of the boneyard (measure.py:
+    `unmatched`), rule out every known engine procedure on the deals themselves, as
+    `_seat_measured` does the seat: the value written is `other`. The fixtures left alone
+    chose a procedure whose pools the engine refused (waybill's holder taking the
+    boneyard's last tile answers a pool without the engine `unsupported`: set-aside, which
+    nothing then contradicted, was written `likely`). Where the engine declares a known
+    value, its deals contradict that too (`contradicted`, the declared value its rival)."""
+    if deals is None or not deals.unmatched:
+        return findings
+    said = None if declared is None else declared["engine_procedure"]
+    out = []
+    for f in findings:
+        if f.option == "engine_procedure" and f.value != OTHER:
+            best.values[f.option] = OTHER
+            seen = (f"measured: {deals.evidence.get('engine_procedure', 'the deals')}; the "
+                    f"fixtures leaned to {f.value}, which these deals contradict")
+            if said is None or said == OTHER:
+                f = OptionFinding(f.option, OTHER, "other", 0, [seen])
+            else:
+                f = OptionFinding(f.option, OTHER, "contradicted", 0, [
+                    f"{seen}, as they do the declared {said}: a rule of its own, or a bug "
+                    f"in {said}'s deal on every deal"], [said])
+        out.append(f)
+    return out
+
+
 Found = tuple[Solution, list[OptionFinding], list[str]]
 
 
@@ -314,6 +343,7 @@ def _as_declared(best: Solution, findings: list[OptionFinding],
     draw-until-playable on every drawn table; it declares draw-one). So is a known value
     found where the engine declares a rule of its own: no fixture contradicts `other`."""
     findings = _seat_measured(best, findings, declared, deals)
+    findings = _procedure_measured(best, findings, declared, deals)
     if declared is None:
         return findings
     out = []
