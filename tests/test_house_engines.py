@@ -3,7 +3,8 @@
 switchback, siding, tenwheeler, pullman, tender, viaduct, ballast, trestle, layover,
 marshal, sleeper;
 turntable, signalbox, semaphore, interlock, coupling and flagstop in process; tortoise,
-gondola and hopper, in JavaScript for node; bogie, in C, compiled by gcc; dandy, in Perl 5;
+gondola and hopper, in JavaScript for node; bogie, in C, compiled by gcc; dandy and waybill,
+in Perl 5;
 drover, in Java 17, compiled by javac; gantry, in C++17, compiled by g++; and flatcar, in Rust,
 compiled by rustc): house rules, some no
 known value describes, tables of their own, and planted bugs, all written down in the
@@ -1333,6 +1334,40 @@ SLEEPER = Engine(
     charged={"eighth chair": "SEAT-1", "seat zero's total": "MATCH-1"},
     bugs_flag="--bugs",
 )
+WAYBILL = Engine(
+    "waybill",
+    # in Perl 5 (JSON::PP alone), a club's tournament scorekeeper grown into a rules
+    # engine: double-18 for 3 to 10 players with a table of its own, and three house
+    # rules: every tile dealt, the engine's holder laying it and taking the boneyard's
+    # last tile (`engine_procedure: other`, declared holder-lays-and-draws); no double on
+    # one's first turn (`first_turn: other`); an open double binding only while some hand
+    # holds a tile of its number (`uncoverable_double: other`, declared released). 1,237
+    # results pass with the bugs off (165 not applicable, most of them its dead double or
+    # its first turn). Bug 1 (a covered double skips the next seat) fails 7 results,
+    # SEAT-1; bug 3 (of players level on the lowest total the highest seat wins) 21,
+    # MATCH-6; bug 2 (rounds whose number is a multiple of the players start at seat 1)
+    # nothing finds (its header says why). fuzz (4 games, seed 1) finds bugs 1 and 3.
+    # Identify (200 CPU s with its bugs on; so kept out, as a Perl engine it is anyway):
+    # the set and table measured, first_turn and engine_procedure `other`, nothing sure
+    # and wrong; uncoverable_double stays-open (contradicted), its declared `released`
+    # keeping it from `other`; with the bugs on, bug 3 read as tie_rule `other`
+    shows={"skip-after-cover": r"seat: expected \d+, got \d+",
+           "wrap-start": "",  # found by neither (above)
+           "last-seat-tie": r"^winners: expected \[\d+\], got \[\d+\]$"},
+    fuzz={"skip-after-cover": r"^after play: seat$", "last-seat-tie": r"^winners$"},
+    found=(),
+    least=1200,
+    truth={"tile_set": "double-18", "hand_sizes": "custom", "engine_procedure": "other",
+           "starting_seat": "rotate", "first_turn": "other", "mexican_first_turn": "anyone",
+           "own_train_first": "not-required", "doubles": "open", "follow_up": "restricted",
+           "double_order": "any-open", "uncoverable_double": "other",
+           "marker_removal": "owner-plays-anywhere", "draw_rule": "draw-one",
+           "blocked_round": "full-round-of-passes", "scoring": "penalty",
+           "blank_values": "double-blank-25", "tie_rule": "lowest-seat"},
+    charged={"skip-after-cover": "SEAT-1", "last-seat-tie": "MATCH-6"},
+    games=4,  # bugs 1 and 3 in 4 games (seed 1)
+    perl=True,
+)
 NODE = shutil.which("node")
 PERL_MISSING = perl_missing()
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
@@ -1343,8 +1378,9 @@ ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOU
              for e in (TORTOISE, GONDOLA, HOPPER)),
            pytest.param(BOGIE, id=BOGIE.name, marks=pytest.mark.skipif(
                GCC is None, reason="gcc is not installed: bogie is a C engine")),
-           pytest.param(DANDY, id=DANDY.name, marks=pytest.mark.skipif(
-               PERL_MISSING is not None, reason=PERL_MISSING or "")),
+           *(pytest.param(e, id=e.name, marks=pytest.mark.skipif(
+               PERL_MISSING is not None, reason=PERL_MISSING or ""))
+             for e in (DANDY, WAYBILL)),
            pytest.param(DROVER, id=DROVER.name, marks=pytest.mark.skipif(
                JAVAC is None or JAVA is None,
                reason="javac or java is not installed (a JDK 17): drover is a Java engine")),
