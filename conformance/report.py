@@ -172,6 +172,9 @@ class Report:
     interrupted: str = ""
     """Why the run stopped short (an interrupt), if it did: the results are those that
     finished, and the run is not a success whatever they say."""
+    problems: list[str] = field(default_factory=list)
+    """Misbehaviours of the implementation no result could hold (a line written after
+    the hello of a process asked nothing more): each fails the run."""
 
     @property
     def summary(self) -> dict[str, int]:
@@ -237,7 +240,8 @@ class Report:
     @property
     def failed(self) -> bool:
         return (bool(self.load_errors) or self.nothing_ran is not None
-                or bool(self.interrupted) or any(r.status in FAILING for r in self.results))
+                or bool(self.interrupted) or bool(self.problems)
+                or any(r.status in FAILING for r in self.results))
 
     @property
     def exit_code(self) -> int:
@@ -312,6 +316,9 @@ class Report:
         that neither count reads as a share of the other."""
         verdict = "FAILED" if self.failed else "OK"
         loads = f", {len(self.load_errors)} load errors" if self.load_errors else ""
+        if self.problems:  # none is a result's: counted apart, or a pass would hide them
+            n = len(self.problems)
+            loads += f", {n} problem{'' if n == 1 else 's'} of the run (no result holds it)"
         nothing = self.nothing_ran
         if nothing is not None:
             return f"FAILED: nothing ran: {nothing}{loads}"
@@ -389,6 +396,7 @@ class Report:
                                    "skip_reason": r.skip_reason}
                                   for r in self.unexpected_passes],
             "load_errors": self.load_errors,
+            "problems": self.problems,
             "warnings": self.warnings,
             "failed_clauses": [n.to_json() for n in self.failed_clauses()],
             "not_applicable": [{"reason": why, "results": n} for why, n in self.not_run()],

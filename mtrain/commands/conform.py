@@ -239,7 +239,7 @@ def _run(args: argparse.Namespace) -> int:
                     f"{chosen}",
                     values={rs.name: dict(rs.choices) for rs in rulesets},
                     patterns=list(args.pattern or []), impossible=impossible,
-                    interrupted=interrupted)
+                    interrupted=interrupted, problems=runner.problems)
     try:
         emit(report, args, tasks)
     except BrokenPipeError:  # `mtrain conform | head`: the verdict stands, not exit 0
