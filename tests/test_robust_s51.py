@@ -119,3 +119,127 @@ def test_a_problem_of_the_run_fails_a_run_whose_results_pass() -> None:
     assert ('<testcase classname="run-problems" name="the hello answered twice">'
             in render_junit(report))
     assert "## Problems of the run\n\n- the hello answered twice\n" in render_markdown(report)
+
+
+# --- the hunt: answers that are no answer, told as such ------------------------------------------
+
+
+def test_a_winner_past_the_table_is_a_broken_answer_not_a_wrong_winner() -> None:
+    # `winners: [3]` at a table of three seats was compared with the winners expected and
+    # failed, charged to who wins the match (MATCH-2), as if it named a seat that lost
+    from mtrain.conformance.answers import AnswerError, checked
+
+    class Beyond:
+        def info(self) -> dict[str, object]:
+            return {}
+
+        def winners(self, ruleset: object, state: object) -> list[int]:
+            return [3]
+
+    with pytest.raises(AnswerError) as info:
+        checked(Beyond()).winners({}, {"hands": [[], [], []]})  # type: ignore[arg-type]
+    [problem] = info.value.problems
+    assert problem.message == "seat 3 is not at the table: the state has 3 seats, 0 to 2"
+
+
+@pytest.mark.parametrize("action, said", [
+    # jsonschema's "{'type': 'PASS'} is not valid under any of the given schemas"
+    ({"type": "PASS"}, 'type "PASS" is none of "play" or "draw" or "pass" or "end-chain", '
+     "written exactly so"),
+    # "[4, 0] is not of type 'string'", and a regular expression for "04-00"
+    ({"type": "play", "tile": [4, 0], "train": 0}, '[4, 0] is not a tile: a tile is text, its '
+     'two ends (0 to 18) joined by a hyphen: "4-0", no space nor leading zero'),
+    ({"type": "play", "tile": "04-00", "train": 0}, '"04-00" is not a tile: a tile is text, '
+     'its two ends (0 to 18) joined by a hyphen: "4-0", no space nor leading zero'),
+])
+def test_an_action_of_no_kind_or_a_tile_of_another_shape_says_what_is_wanted(
+        action: dict[str, object], said: str) -> None:
+    from mtrain.conformance.answers import schema_problems
+
+    assert [p.message for p in schema_problems("action", action)] == [said]
+
+
+def test_a_tile_of_another_shape_in_a_hand_says_what_a_tile_is(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from mtrain.conformance.answers import schema_problems
+
+    fixtures = write(tmp_path / "ends.yaml", PLAYS)
+    assert main(["state", "ends-001", "--fixtures", fixtures, "--as", "state"]) == 0
+    state = json.loads(capsys.readouterr().out)
+    state["hands"][0][0] = "7|7"
+    assert [(p.where.split(" ")[0], p.message) for p in schema_problems("state", state)] == [
+        ("hands/0/0", '"7|7" is not a tile: a tile is text, its two ends (0 to 18) joined by '
+         'a hyphen: "4-0", no space nor leading zero')]
+
+
+def test_an_error_that_is_no_object_is_said_so() -> None:
+    # `"error": "boom"` was told "an error answer needs error.message", as if a field were
+    # missing from an object
+    from mtrain.conformance.protocol import ProtocolError, check_answer
+
+    with pytest.raises(ProtocolError) as info:
+        check_answer("legal", 2, {"id": 2, "ok": False, "error": "boom"})
+    assert str(info.value).startswith(
+        "an error answer's error must be an object {\"kind\": ..., \"message\": ...}, got "
+        "\"boom\""), info.value
+
+
+# --- the hunt: a hello's declared rules -----------------------------------------------------
+
+
+def test_a_field_of_the_declared_rules_the_protocol_does_not_read_is_warned_of() -> None:
+    # `"hand_size": {...}` beside `"hand_sizes": "pagat"` was ignored unseen: the run
+    # played pagat's table, the engine its own
+    from mtrain.conformance.declaration import unread_rules_fields
+
+    rules = {"name": "mine", "options": {}, "hand_size": {"2": 9}}
+    assert unread_rules_fields({"rules": rules}) == [
+        "the hello's `rules` has field 'hand_size', not of protocol v1 (did you mean "
+        "'hand_sizes'?): ignored; a rule set's fields: hand_sizes, name, options"]
+    assert unread_rules_fields({"rules": {"name": "mine", "options": {}}}) == []
+
+
+@pytest.mark.parametrize("hello, said", [
+    # a number for the name was read as the text "5"
+    ({"rules": {"name": 5, "options": {}}},
+     "`rules.name` must be a string (what reports call the rule set), got 5"),
+    # the message offered `other`, which the next check refused
+    ({"rules": {"options": {"tile_set": "double-7"}}},
+     "`rules.options.tile_set`: unknown value 'double-7'; known: double-12, double-9, "
+     "double-6, double-10, double-15, double-18, double-8"),
+    ({"variants": ["*"], "options": {"tile_set": ["double-7"]}},
+     "`options.tile_set`: unknown value 'double-7'; known: double-12, double-9, double-6, "
+     "double-10, double-15, double-18, double-8"),
+])
+def test_declared_rules_of_the_wrong_type_or_an_unknown_set_are_said_plainly(
+        hello: dict[str, object], said: str) -> None:
+    from mtrain.conformance.declaration import DeclarationError, declared_ruleset
+
+    with pytest.raises(DeclarationError) as info:
+        declared_ruleset(hello)
+    assert str(info.value) == said
+
+
+# --- the hunt: rule sets named and written --------------------------------------------------
+
+
+@pytest.mark.parametrize("name, said", [
+    ("+pagat", "no variant before the `+` in '+pagat': a rule set is written "
+     "base+overlay+... (pagat+blanks-25)"),  # "unknown variant ''"
+    ("pagat+puremco", "'puremco' is a variant, not an overlay: a rule set has one base, "
+     "written first (base+overlay+...)"),  # "unknown overlay 'puremco'; known: ..."
+])
+def test_a_rule_set_name_misusing_the_plus_says_how_one_is_written(
+        capsys: pytest.CaptureFixture[str], name: str, said: str) -> None:
+    assert one_error(capsys, "rules", name) == f"mtrain rules: {said}\n"
+
+
+@pytest.mark.parametrize("value, said", [
+    ("", "null (a key with no value)"), (" 5", "an integer (5)"), (" [open]", "a list")])
+def test_an_option_given_no_name_in_a_rule_set_file_is_not_offered_a_table(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, value: str, said: str) -> None:
+    # "options.doubles: expected a string or a mapping": only hand_sizes takes a mapping
+    path = write(tmp_path / "mine.yaml", f"name: mine\nbase: pagat\noptions:\n  doubles:{value}\n")
+    assert one_error(capsys, "rules", path) == (
+        f"mtrain rules: {path}:4: option doubles takes the name of a value (open, ordinary, or "
+        f"other), got {said}\n")
