@@ -243,3 +243,60 @@ def test_an_option_given_no_name_in_a_rule_set_file_is_not_offered_a_table(
     assert one_error(capsys, "rules", path) == (
         f"mtrain rules: {path}:4: option doubles takes the name of a value (open, ordinary, or "
         f"other), got {said}\n")
+
+
+# --- the hunt: a fixture of one's own -------------------------------------------------------
+
+
+@pytest.mark.parametrize("old, new, said", [
+    # "unknown value 'other'", where `other` is a value every option takes in a rule set
+    ("- variants: [pagat, puremco]", "- when: {first_turn: other}",
+     "16: fixture ends-001: `when` first_turn: `other` names no rule (a rule set plays it for "
+     "a rule of its own, whose outcomes no fixture can know); name the known values the entry "
+     "holds under: chain, single, chain-anywhere, chain-no-double-end"),
+    # the words of the form alone, the one letter in capitals left for the reader to spot
+    ("- play 5-3 on 0", "- play 5-3 on Mexican",
+     "14: [0].steps[0]: 'play 5-3 on Mexican' is not an action: `play A-B on SEAT`, `play A-B "
+     "on mexican`, `draw`, `pass` or `end-chain`; or, as a step, `next-round` (`next-round "
+     "reversed`) (in lower case, 'play 5-3 on mexican', it is)"),
+])
+def test_a_fixture_naming_other_or_an_action_in_capitals_is_told_why(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, old: str, new: str,
+        said: str) -> None:
+    assert old in PLAYS
+    path = write(tmp_path / "ends.yaml", PLAYS.replace(old, new))
+    assert main(["lint", "--no-scopes", path]) == 1
+    assert f"error: {path}:{said}\n" in capsys.readouterr().out
+
+
+def test_known_failures_written_as_a_mapping_are_told_at_their_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # `ends-001: flaky` said "expected a list of {fixture, variant, reason}", no line, no
+    # word of what the file held
+    fixtures = write(tmp_path / "ends.yaml", PLAYS)
+    skip = write(tmp_path / "skip.yaml", "# known\nends-001: flaky\n")
+    err = one_error(capsys, "conform", "--fixtures", fixtures, "--variant", "pagat",
+                    "--skip", skip)
+    assert err == (f"mtrain conform: --skip {skip}:2: expected a list of known failures, each "
+                   "`- fixture: ID` with `reason:` (and `variant:` if one rule set), got a "
+                   "mapping\n")
+
+
+# --- the hunt: fuzz asked for a table no rule set has ------------------------------------------
+
+REFERENCE = "mtrain.conformance.adapter:ReferenceImplementation"
+
+
+@pytest.mark.parametrize("players, said", [
+    # both said "the implementation supports none of the shipped variants and overlays with
+    # N players", of the reference engine itself: no shipped rule set deals that many
+    (30, "error: --players 30: a table seats at most 20 (no hand-size table deals more) "
+     "(see 'mtrain fuzz --help')"),
+    (15, "--players 15: no shipped variant or overlay deals 15 players (their hand tables "
+     "seat 2 to 12); a rule-set file with a hand table of one's own may (--rules FILE)"),
+])
+def test_fuzz_at_a_player_count_no_shipped_table_deals_blames_the_count(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, players: int, said: str) -> None:
+    err = one_error(capsys, "fuzz", "--adapter", REFERENCE, "--players", str(players),
+                    "--games", "1", "--out", str(tmp_path / "out"))
+    assert err == f"mtrain fuzz: {said}\n"
