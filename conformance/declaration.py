@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
+import functools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from mtrain.spec.catalog import RulesetError, catalog
@@ -195,26 +196,46 @@ def unsupported(info: Mapping[str, Any] | None, name: str, rs: Ruleset | None, *
                     + ", ".join(differ))
         return None
     patterns = info.get("variants", ["*"])
-    if isinstance(patterns, list) and not any(
-            fnmatch.fnmatchcase(name, str(p)) for p in patterns):
+    if isinstance(patterns, list) and not _matcher(tuple(map(str, patterns)))(name):
         return f"the implementation supports {_listed(patterns) or 'no variant'}"
     return beyond_options(info, rs)
+
+
+@functools.lru_cache(maxsize=4)
+def _matcher(patterns: tuple[str, ...]) -> Callable[[str], bool]:
+    """Whether a rule set's name matches one of a hello's `variants` (fnmatchcase of
+    each), the patterns compiled once: fnmatch keeps 32,768 compiled, and a hello of
+    40,000 names compiled each again for every rule set (a run of 3.5 minutes, not 3 s)."""
+    exact = frozenset(p for p in patterns if not any(c in p for c in "*?["))
+    globs = [re.compile(fnmatch.translate(p)).match for p in patterns if p not in exact]
+    return lambda name: name in exact or any(m(name) is not None for m in globs)
 
 
 def unknown_variants(info: Mapping[str, Any] | None) -> list[str]:
     """A warning for each name the hello's `variants` lists that is no rule set here (a
     pattern, with * ? or [, is left alone): every fixture under it was "not applicable",
     and the report said only that the implementation "supports nosuch"."""
-    out = []
+    out: list[str] = []
+    more = 0
     for name in (info or {}).get("variants") or ():
         if not isinstance(name, str) or any(c in name for c in "*?["):
             continue
         try:
             catalog().ruleset(name)
         except (RulesetError, ValueError) as e:
+            if len(out) == UNKNOWN_SAID:  # one warning a name flooded the report
+                more += 1
+                continue
             out.append(f"the hello's variants name {shown(name)}, which is no rule set here "
                        f"({e}): nothing is run under it")
+    if more:
+        out.append(f"the hello's variants name {more:,} more that are no rule set here")
     return out
+
+
+UNKNOWN_SAID: Final = 5
+"""The names of a hello's `variants` that are no rule set said one by one; the rest are
+counted (a hello of 40,000 names wrote as many warnings)."""
 
 
 def empty_name(info: Mapping[str, Any] | None) -> list[str]:
