@@ -241,6 +241,7 @@ class Report:
     def failed(self) -> bool:
         return (bool(self.load_errors) or self.nothing_ran is not None
                 or bool(self.interrupted) or bool(self.problems)
+                or self.nothing_passed is not None
                 or any(r.status in FAILING for r in self.results))
 
     @property
@@ -332,9 +333,20 @@ class Report:
         unnamed = (f"; {nulls} refusal{'' if nulls == 1 else 's'} named no clause "
                    "(--require-clauses fails each, naming it)" if nulls else "")
         stopped = f" before it was {self.interrupted}" if self.interrupted else ""
+        known = f"; {self.nothing_passed}" if self.nothing_passed else ""
         return (f"{verdict}: {ran} results ran{stopped} ({counts or 'none'})"
-                f"{not_run}{loads}{unnamed}; {self.checks} checks within them; "
+                f"{not_run}{loads}{unnamed}{known}; {self.checks} checks within them; "
                 f"{self.duration:.2f} s")
+
+    @property
+    def nothing_passed(self) -> str | None:
+        """Why a run whose every result run is a known failure fails: it showed nothing to
+        pass (a skip file of `fixture: "*"` made any engine's run green)."""
+        ran = self.ran
+        if not ran or any(r.status != "skip" for r in ran):
+            return None
+        return ("nothing passed: every result run is a known failure of the skip file, "
+                "so the run tested nothing")
 
     def per_ruleset(self) -> dict[str, dict[str, int]]:
         """Per rule set: each status, the results run, and the fixtures out of scope."""
@@ -387,6 +399,7 @@ class Report:
             "checks": self.checks,
             "null_refusals": sum(r.null_refusals for r in self.results),
             "nothing_ran": self.nothing_ran,
+            "nothing_passed": self.nothing_passed,
             "hint": self.hint,
             "rulesets_run": self.rulesets,
             "clauses": clauses,

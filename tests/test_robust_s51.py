@@ -4,6 +4,7 @@ could hold: the line was read at the shutdown and dropped, said nowhere."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shlex
 import sys
@@ -334,3 +335,21 @@ def test_a_hello_of_many_unknown_variants_warns_of_a_few_and_counts_the_rest() -
     assert [w.split(",")[0] for w in said[:5]] == [
         f"the hello's variants name 'v{i}'" for i in range(5)]
     assert said[5:] == ["the hello's variants name 35 more that are no rule set here"]
+
+
+# --- the hunt: a run whose every result is a known failure ---------------------------------------
+
+
+def test_a_run_whose_every_result_is_a_known_failure_is_not_green() -> None:
+    # a skip file of `- fixture: "*"` made the run of an engine that answers nothing right
+    # "OK: 14 results ran (14 skip)", exit 0: it showed nothing to pass
+    skipped = Result("ends-001", "pagat", "skip", ["known failure (error): broken"],
+                     path="ends.yaml", line=1)
+    passed = Result("ends-002", "pagat", "pass", [], path="ends.yaml", line=20)
+    report = Report([skipped, dataclasses.replace(skipped, variant="puremco")])
+    assert report.failed and report.exit_code == 1
+    assert report.headline().startswith(
+        "FAILED: 2 results ran (2 skip); nothing passed: every result run is a known failure "
+        "of the skip file, so the run tested nothing; ")
+    assert report.to_json()["nothing_passed"] == report.nothing_passed
+    assert not Report([skipped, passed]).failed  # one pass: known failures beside it
