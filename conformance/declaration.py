@@ -14,7 +14,6 @@ An implementation's info (its hello answer, or an adapter's `info()`) may carry:
 
 from __future__ import annotations
 
-import difflib
 import fnmatch
 import functools
 import json
@@ -49,6 +48,8 @@ def unread_rules_fields(info: Mapping[str, Any] | None) -> list[str]:
     extra = sorted(map(str, rules.keys() - RULES_KEYS))
     if not extra:
         return []
+    import difflib  # (only here: a server's start imports this module)
+
     near = difflib.get_close_matches(extra[0].strip().casefold(), RULES_KEYS, 1, 0.75)
     return [f"the hello's `rules` has field{'s' if len(extra) > 1 else ''} "
             f"{', '.join(map(shown, extra[:5]))}{' ...' if len(extra) > 5 else ''}, "
