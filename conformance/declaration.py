@@ -219,6 +219,11 @@ def unknown_variants(info: Mapping[str, Any] | None) -> list[str]:
     out: list[str] = []
     more = 0
     for name in (info or {}).get("variants") or ():
+        if isinstance(name, str) and _REGEX.search(name):  # `.*`: no name has a dot first
+            out.append(f"the hello's variants name {shown(name)}, which reads as a regular "
+                       "expression: variants are shell-style patterns (`*` for every rule "
+                       "set, `puremco+*` for puremco with any overlays)")
+            continue
         if not isinstance(name, str) or any(c in name for c in "*?["):
             continue
         try:
@@ -233,6 +238,10 @@ def unknown_variants(info: Mapping[str, Any] | None) -> list[str]:
         out.append(f"the hello's variants name {more:,} more that are no rule set here")
     return out
 
+
+_REGEX = re.compile(r"\.[*+]|^\^|\$$|\\[dws.]|[|()]")
+"""What marks a pattern written as a regular expression (`.*`, `^pagat$`, `pagat|puremco`):
+no rule set's name holds any of it."""
 
 UNKNOWN_SAID: Final = 5
 """The names of a hello's `variants` that are no rule set said one by one; the rest are

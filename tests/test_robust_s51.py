@@ -353,3 +353,15 @@ def test_a_run_whose_every_result_is_a_known_failure_is_not_green() -> None:
         "of the skip file, so the run tested nothing; ")
     assert report.to_json()["nothing_passed"] == report.nothing_passed
     assert not Report([skipped, passed]).failed  # one pass: known failures beside it
+
+
+@pytest.mark.parametrize("pattern", [".*", "^pagat$", "pagat|puremco", "pagat.+"])
+def test_a_hello_variant_written_as_a_regular_expression_is_warned_of(pattern: str) -> None:
+    # `".*"` matched no rule set, unsaid: every result "not applicable (the implementation
+    # supports .*)", the unknown names' warning leaving patterns alone
+    from mtrain.conformance.declaration import unknown_variants
+
+    assert unknown_variants({"variants": [pattern, "puremco+*", "pagat"]}) == [
+        f"the hello's variants name {pattern!r}, which reads as a regular expression: "
+        "variants are shell-style patterns (`*` for every rule set, `puremco+*` for puremco "
+        "with any overlays)"]
