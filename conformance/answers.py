@@ -293,6 +293,11 @@ def _meant(e: jsonschema.ValidationError) -> tuple[jsonschema.ValidationError, s
         if len(meant) == 1 and len(meant[0]) == 1:
             e = meant[0][0]
             continue
+        if len(meant) == 1 and len({tuple(sub.relative_path) for sub in meant[0]}) == 1:
+            # one field broken several ways (a result's `"winner": "0"`: its choice of a
+            # seat or null, and its type): the choice says it whole
+            e = next((sub for sub in meant[0] if sub.context), meant[0][0])
+            continue
         if not meant:  # every choice refused the value itself: say what they want
             wanted = [_wanted(sub) for subs in branches.values() for sub in subs
                       if not sub.relative_path]
@@ -354,7 +359,8 @@ def _wanted(sub: jsonschema.ValidationError) -> str | None:
     value: Any = sub.validator_value
     if sub.validator == "type":
         kinds = value if isinstance(value, list) else [value]
-        return " or ".join(f"an {k}" if str(k)[:1] in "aeiou" else f"a {k}" for k in kinds)
+        return " or ".join("null" if k == "null" else f"an {k}" if str(k)[:1] in "aeiou"
+                           else f"a {k}" for k in kinds)
     if sub.validator == "const":
         return json.dumps(value)
     if sub.validator == "enum" and isinstance(value, list):

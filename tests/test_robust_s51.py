@@ -365,3 +365,17 @@ def test_a_hello_variant_written_as_a_regular_expression_is_warned_of(pattern: s
         f"the hello's variants name {pattern!r}, which reads as a regular expression: "
         "variants are shell-style patterns (`*` for every rule set, `puremco+*` for puremco "
         "with any overlays)"]
+
+
+def test_a_round_result_naming_its_winner_as_text_is_told_by_its_field(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # "result: {'end': 'domino', 'winner': '0', ...} is not valid under any of the given
+    # schemas": the result's one choice that fits breaks at one field, two ways
+    from mtrain.conformance.answers import schema_problems
+
+    fixtures = write(tmp_path / "ends.yaml", PLAYS)
+    assert main(["state", "ends-001", "--fixtures", fixtures, "--as", "state"]) == 0
+    state = json.loads(capsys.readouterr().out)
+    state.update(phase="over", result={"end": "domino", "winner": "0", "scores": [0, 5]})
+    assert [(p.where.split(" ")[0], p.message) for p in schema_problems("state", state)] == [
+        ("result/winner", '"0" is a string; expected an integer or null')]
