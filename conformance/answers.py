@@ -264,7 +264,7 @@ def schema_problems(name: str, doc: Any, prefix: str = "") -> list[Problem]:
         at = "/".join(str(p) for p in e.absolute_path)
         keyword = "/".join(str(p) for p in e.absolute_schema_path)
         where = f"{prefix}{at}" if at or prefix else "(the whole document)"
-        said = message
+        said = _tile_said(e) or message
         quoted = repr(e.instance)
         if len(quoted) > QUOTE_LIMIT and said.startswith(quoted):  # a 401-digit score: the
             said = shown(e.instance) + said[len(quoted):]  # cut took "is greater than" too
@@ -293,14 +293,57 @@ def _meant(e: jsonschema.ValidationError) -> tuple[jsonschema.ValidationError, s
         if len(meant) == 1 and len(meant[0]) == 1:
             e = meant[0][0]
             continue
+        if len(meant) == 1 and len({tuple(sub.relative_path) for sub in meant[0]}) == 1:
+            # one field broken several ways (a result's `"winner": "0"`: its choice of a
+            # seat or null, and its type): the choice says it whole
+            e = next((sub for sub in meant[0] if sub.context), meant[0][0])
+            continue
         if not meant:  # every choice refused the value itself: say what they want
             wanted = [_wanted(sub) for subs in branches.values() for sub in subs
                       if not sub.relative_path]
             if wanted and all(wanted):
                 return e, (f"{json.dumps(e.instance)} is {_json_type(e.instance)}; "
                            f"expected {' or '.join(dict.fromkeys(w for w in wanted if w))}")
+            kinds = _kind_refused(e.instance, list(branches.values()))
+            if kinds is not None:  # {"type": "PASS"}: "fits no choice" said nothing of why
+                return e, kinds
         break
     return e, e.message
+
+
+def _kind_refused(value: Any, branches: list[list[jsonschema.ValidationError]]
+                  ) -> str | None:
+    """Where every choice refused an object by one field that names its kind (an action's
+    `type`), that field's value and the values the choices take there."""
+    if not isinstance(value, dict):
+        return None
+    fields, wanted = set(), []
+    for subs in branches:
+        named = [sub for sub in subs if len(sub.relative_path) == 1
+                 and sub.validator in ("const", "enum")]
+        if not named:
+            return None
+        fields.add(named[0].relative_path[0])
+        wanted.append(_wanted(named[0]))
+    if len(fields) != 1 or not all(wanted):
+        return None
+    field = fields.pop()
+    return (f"{field} {_short(json.dumps(value.get(field)), 80)} is none of "
+            f"{' or '.join(dict.fromkeys(w for w in wanted if w))}, written exactly so")
+
+
+_TILE_PATTERN: str = schema("state")["$defs"]["tile"]["pattern"]
+
+
+def _tile_said(e: jsonschema.ValidationError) -> str | None:
+    """What a value where a tile goes that is none says: the tile's form, not the regular
+    expression or "is not of type 'string'" ([4, 0] for "4-0", "07-07" for "7-7")."""
+    if not (isinstance(e.schema, dict) and e.schema.get("pattern") == _TILE_PATTERN
+            and e.validator in ("type", "pattern")):
+        return None
+    return (f"{_short(json.dumps(e.instance, default=repr), 80)} is not a tile: a tile is "
+            'text, its two ends (0 to 18) joined by a hyphen: "4-0", no space nor leading '
+            "zero")
 
 
 def _refuses_kind(sub: jsonschema.ValidationError) -> bool:
@@ -316,7 +359,8 @@ def _wanted(sub: jsonschema.ValidationError) -> str | None:
     value: Any = sub.validator_value
     if sub.validator == "type":
         kinds = value if isinstance(value, list) else [value]
-        return " or ".join(f"an {k}" if str(k)[:1] in "aeiou" else f"a {k}" for k in kinds)
+        return " or ".join("null" if k == "null" else f"an {k}" if str(k)[:1] in "aeiou"
+                           else f"a {k}" for k in kinds)
     if sub.validator == "const":
         return json.dumps(value)
     if sub.validator == "enum" and isinstance(value, list):
@@ -450,8 +494,16 @@ def _twice(field: str, answer: str, keys: list[Any], show: Callable[[int], str]
     return []
 
 
-def winners_problems(seats: Any) -> list[Problem]:
+def winners_problems(seats: Any, players: int | None = None) -> list[Problem]:
+    """A winners answer: each a seat once; with `players` (the state's seats), each a
+    seat of the table. A seat past the table was told as a wrong winner, charged to who
+    wins the match, where the answer is no winner at all."""
     if type(seats) is list and all(_int(v) and 0 <= v <= _SEAT_MAX for v in seats):
+        beyond = next((v for v in seats if players is not None and v >= players), None)
+        if beyond is not None and players is not None:
+            return [Problem("schema", "winners [protocol.schema.json#/$defs/winners_answer]",
+                            f"seat {beyond} is not at the table: the state has {players} "
+                            f"seats, 0 to {players - 1}")]
         return _twice("winners", "winners_answer", seats, lambda i: f"seat {seats[i]}")
     return [Problem("schema", "winners [protocol.schema.json#/$defs/winners_answer]",
                     f"a list of seats 0..{_SEAT_MAX}, not {_short(repr(seats), 80)}"
@@ -557,7 +609,9 @@ class CheckedImplementation:
 
     def winners(self, ruleset: JSON, state: JSON) -> list[int]:
         seats = self.inner.winners(ruleset, state)
-        return _passed("winners", seats, winners_problems(seats))
+        hands = state.get("hands") if isinstance(state, dict) else None
+        return _passed("winners", seats, winners_problems(
+            seats, len(hands) if isinstance(hands, list) else None))
 
     def score(self, ruleset: JSON, state: JSON, winner: int | None) -> list[int]:
         """The inner `score`, when it has one (runner.check_score asks for it)."""

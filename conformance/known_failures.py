@@ -36,8 +36,11 @@ def load_skips(path: str) -> list[SkipEntry]:
     if isinstance(data, dict) and {"base", "options"} & set(data):  # as --fixtures says
         raise InputError(f"--skip {path}: a rule-set file (a mapping: name, base, options), "
                          "not a list of known failures: --rules reads it")
-    if not isinstance(data, list):
-        raise InputError(f"--skip {path}: expected a list of {{fixture, variant, reason}}")
+    if not isinstance(data, list):  # at its line, with what it holds (`ends-001: flaky`)
+        got = "a mapping" if isinstance(data, dict) else shown(data)
+        raise InputError(f"--skip {path}:{doc.line_of(()) or 1}: expected a list of known "
+                         f"failures, each `- fixture: ID` with `reason:` (and `variant:` if "
+                         f"one rule set), got {got}")
     if data and all(isinstance(x, dict) and {"id", "expect"} <= set(x) for x in data):
         # "entry 1: unknown key 'clauses'", of the fixture file given in the wrong place
         raise InputError(f"--skip {path}: a fixture file (a list of fixtures), not a list "

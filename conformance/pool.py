@@ -56,6 +56,9 @@ class Runner:
         self._lock = threading.Lock()
         self._sent: dict[tuple[int, int], tuple[Ruleset, JSON, JSON]] = {}
         self._decisions: dict[int, tuple[Fixture, tuple[tuple[str, str], ...]]] = {}
+        self.problems: list[str] = []
+        """Misbehaviours no result could hold, found by `run_tasks` (the report's
+        `problems`: each fails the run)."""
         self.memo: ResultMemo | None = None
         """The passes of the embedded reference engine, kept by what the rule sets read
         (resultmemo.py): set by `mtrain conform` for its tasks."""
@@ -309,6 +312,10 @@ def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
                     task = tasks[last[id(impl)]]
                     results[last[id(impl)]] = _with_stray(
                         done, stray[0], rerun_command(runner.args, task.fixture, task.ruleset))
+                elif stray and id(impl) not in last:  # its hello answered twice, say
+                    runner.problems.append(
+                        f"{stray[0]}; no task asked this process anything after its hello "
+                        "(every task it took was not applicable): no result holds the line")
 
     try:
         run_workers(jobs)

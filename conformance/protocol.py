@@ -383,6 +383,9 @@ def check_answer(kind: str, request_id: int, message: JSON) -> JSON:
     flag = message.get("ok")
     if flag is False:
         err = message.get("error")
+        if "error" in message and not isinstance(err, dict):  # "needs error.message" misled
+            raise ProtocolError(f"an error answer's error must be an object {{\"kind\": ..., "
+                                f"\"message\": ...}}, got {_short(err)}: {_short(message)}")
         if not isinstance(err, dict) or "message" not in err:
             raise ProtocolError(f"an error answer needs error.message: {_short(message)}")
         if not isinstance(err["message"], str):  # it has one: "needs" it misled

@@ -172,6 +172,9 @@ class Report:
     interrupted: str = ""
     """Why the run stopped short (an interrupt), if it did: the results are those that
     finished, and the run is not a success whatever they say."""
+    problems: list[str] = field(default_factory=list)
+    """Misbehaviours of the implementation no result could hold (a line written after
+    the hello of a process asked nothing more): each fails the run."""
 
     @property
     def summary(self) -> dict[str, int]:
@@ -237,7 +240,9 @@ class Report:
     @property
     def failed(self) -> bool:
         return (bool(self.load_errors) or self.nothing_ran is not None
-                or bool(self.interrupted) or any(r.status in FAILING for r in self.results))
+                or bool(self.interrupted) or bool(self.problems)
+                or self.nothing_passed is not None
+                or any(r.status in FAILING for r in self.results))
 
     @property
     def exit_code(self) -> int:
@@ -312,6 +317,9 @@ class Report:
         that neither count reads as a share of the other."""
         verdict = "FAILED" if self.failed else "OK"
         loads = f", {len(self.load_errors)} load errors" if self.load_errors else ""
+        if self.problems:  # none is a result's: counted apart, or a pass would hide them
+            n = len(self.problems)
+            loads += f", {n} problem{'' if n == 1 else 's'} of the run (no result holds it)"
         nothing = self.nothing_ran
         if nothing is not None:
             return f"FAILED: nothing ran: {nothing}{loads}"
@@ -325,9 +333,20 @@ class Report:
         unnamed = (f"; {nulls} refusal{'' if nulls == 1 else 's'} named no clause "
                    "(--require-clauses fails each, naming it)" if nulls else "")
         stopped = f" before it was {self.interrupted}" if self.interrupted else ""
+        known = f"; {self.nothing_passed}" if self.nothing_passed else ""
         return (f"{verdict}: {ran} results ran{stopped} ({counts or 'none'})"
-                f"{not_run}{loads}{unnamed}; {self.checks} checks within them; "
+                f"{not_run}{loads}{unnamed}{known}; {self.checks} checks within them; "
                 f"{self.duration:.2f} s")
+
+    @property
+    def nothing_passed(self) -> str | None:
+        """Why a run whose every result run is a known failure fails: it showed nothing to
+        pass (a skip file of `fixture: "*"` made any engine's run green)."""
+        ran = self.ran
+        if not ran or any(r.status != "skip" for r in ran):
+            return None
+        return ("nothing passed: every result run is a known failure of the skip file, "
+                "so the run tested nothing")
 
     def per_ruleset(self) -> dict[str, dict[str, int]]:
         """Per rule set: each status, the results run, and the fixtures out of scope."""
@@ -380,6 +399,7 @@ class Report:
             "checks": self.checks,
             "null_refusals": sum(r.null_refusals for r in self.results),
             "nothing_ran": self.nothing_ran,
+            "nothing_passed": self.nothing_passed,
             "hint": self.hint,
             "rulesets_run": self.rulesets,
             "clauses": clauses,
@@ -389,6 +409,7 @@ class Report:
                                    "skip_reason": r.skip_reason}
                                   for r in self.unexpected_passes],
             "load_errors": self.load_errors,
+            "problems": self.problems,
             "warnings": self.warnings,
             "failed_clauses": [n.to_json() for n in self.failed_clauses()],
             "not_applicable": [{"reason": why, "results": n} for why, n in self.not_run()],

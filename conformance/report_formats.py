@@ -37,15 +37,21 @@ def render_junit(report: Report) -> str:
     for r in report.results:
         by_topic.setdefault(r.topic, []).append(r)
     totals: Counter[str] = Counter()
-    if report.load_errors:
-        by_topic.setdefault("load-errors", [])
+    # what no result holds, each an error case of a suite of its own: a CI reading only
+    # the XML fails the run on it
+    apart = {"load-errors": ("load-error", report.load_errors),
+             "run-problems": ("run-problem", report.problems)}
+    for topic, (_, said) in apart.items():
+        if said:
+            by_topic.setdefault(topic, [])
     for topic, results in by_topic.items():
         suite = ET.SubElement(root, "testsuite", name=_x(topic))
         counts: Counter[str] = Counter()
-        if topic == "load-errors":
-            for e in report.load_errors:
-                case = ET.SubElement(suite, "testcase", classname="load-errors", name=_x(e))
-                ET.SubElement(case, "error", message=_x(e), type="load-error").text = _x(e)
+        if topic in apart:
+            kind, said = apart[topic]
+            for e in said:
+                case = ET.SubElement(suite, "testcase", classname=topic, name=_x(e))
+                ET.SubElement(case, "error", message=_x(e), type=kind).text = _x(e)
                 counts["tests"] += 1
                 counts["errors"] += 1
         for r in results:
@@ -118,6 +124,9 @@ def render_markdown(report: Report) -> str:
         lines.append(f"> warning: {_md(warning)}")
     if report.load_errors:
         lines += ["## Load errors", ""] + [f"- `{_md(e)}`" for e in report.load_errors] + [""]
+    if report.problems:
+        lines += ["## Problems of the run", ""] + [f"- {_md(p)}" for p in report.problems]
+        lines.append("")
     failing = [r for r in report.results if r.status in FAILING]
     if failing:
         lines += ["## Failures", ""]

@@ -203,6 +203,7 @@ def render_html(report: Report, illustrator: Illustrator | None = None) -> str:
     out.append("</div>")
     notes = [f"warning: {w}" for w in report.warnings]
     notes += [f"load error: {x}" for x in report.load_errors]
+    notes += [f"problem of the run: {x}" for x in report.problems]
     if notes:
         out.append('<ul class="notes">' + "".join(f"<li>{e(n)}</li>" for n in notes) + "</ul>")
     out.append("</header>")

@@ -40,6 +40,8 @@ def render_text(report: Report, out: TextIO, *, rich: bool = False,
         w(f"warning: {warning}\n")
     for e in report.load_errors:
         w(f"LOAD ERROR {e}\n")
+    for p in report.problems:
+        w(f"PROBLEM {p}\n")
     w("\n")
     full, alike = _alike_failures(report.results, verbose)
     for r in full:
@@ -260,6 +262,8 @@ def _render_rich(report: Report, out: TextIO, verbose: bool) -> None:
         console.print(f"[yellow]warning:[/] {escape(warning)}")
     for e in report.load_errors:
         console.print(f"[red]LOAD ERROR[/] {escape(e)}")
+    for p in report.problems:
+        console.print(f"[red]PROBLEM[/] {escape(p)}")
     console.print()
     full, alike = _alike_failures(report.results, verbose)
     written = {id(r) for r in full}

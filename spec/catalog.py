@@ -203,6 +203,9 @@ class Catalog:
                     raise RulesetError(f"{base_name} is a rule-set file ({where}): it takes "
                                        "no overlays")
                 return self.examples[base_name]
+            if not base_name.strip() and extra:  # `+pagat`: "unknown variant ''" misled
+                raise RulesetError(f"no variant before the `+` in {shown(text)}: a rule set "
+                                   "is written base+overlay+... (pagat+blanks-25)")
             if base_name not in self.variants:  # the rule-set files are named as well
                 files = (f" (and the rule-set files {', '.join(sorted(self.examples))})"
                          if self.examples else "")
@@ -256,6 +259,9 @@ class Catalog:
                 raise RulesetError(f"overlay {name!r} is named twice: an overlay applies once")
             if not name:
                 raise RulesetError("an overlay with no name: a `+` too many?")
+            if name not in self.overlays and name in self.variants:
+                raise RulesetError(f"{name!r} is a variant, not an overlay: a rule set has one "
+                                   "base, written first (base+overlay+...)")
             if name not in self.overlays:
                 raise RulesetError(f"unknown overlay {shown(name)}"
                                    f"{written_otherwise(name, self.overlays)}; known: "
@@ -414,6 +420,16 @@ class Catalog:
         errors += [doc.error(("options", o), f"option {o} takes the name of a value, not a "
                              "table (only hand_sizes takes one)") for o in tables]
         strays += tables
+        # nothing, a number, a list where a value is named: the schema's "expected a string
+        # or a mapping" offered a table to an option that takes none
+        opts = given if isinstance(given, dict) else {}
+        unnamed = [o for o, v in opts.items() if o != "hand_sizes" and o not in strays
+                   and not isinstance(v, str)]
+        errors += [doc.error(("options", o), f"option {o} takes the name of a value ("
+                             f"{', '.join(self.options[o].values)}"
+                             f"{', or other' if o != 'tile_set' else ''}), got "
+                             f"{_a_yaml(opts[o])}") for o in unnamed]
+        strays += unnamed
         # the wire's form, a table beside the options: said as such, not as a stray key
         beside = isinstance(doc.data, dict) and "hand_sizes" in doc.data
         if beside:
@@ -706,3 +722,12 @@ def _shipped_catalog() -> Catalog:
 @functools.cache
 def _catalog(folder: str) -> Catalog:
     return Catalog()
+
+
+def _a_yaml(value: object) -> str:
+    """A YAML value that is no name, in words: what a file wrote where a name goes."""
+    if value is None:
+        return "null (a key with no value)"
+    kind = {bool: "a boolean", int: "an integer", float: "a number", list: "a list"}.get(
+        type(value), type(value).__name__)
+    return f"{kind} ({shown(value)})" if not isinstance(value, list) else f"{kind}"

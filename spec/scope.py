@@ -157,6 +157,12 @@ def parse_when(cat: Catalog, data: Any) -> tuple[Product, ...]:
                                  (*part, option))
             known = option_values(cat, option)
             for k, v in enumerate(vals):
+                if v == "other" and v not in known:  # a rule set's `other`, no rule at all
+                    raise ScopeError(f"`when` {option}: `other` names no rule (a rule set "
+                                     "plays it for a rule of its own, whose outcomes no "
+                                     "fixture can know); name the known values the entry "
+                                     f"holds under: {', '.join(known)}",
+                                     (*part, option, *((k,) if vals is values else ())))
                 if v not in known:
                     raise ScopeError(f"`when` {option}: unknown value {shown(v)}"
                                      f"{written_otherwise(v, known)}; known: "

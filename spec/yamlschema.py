@@ -165,8 +165,11 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
             err.schema.get("minLength"), int) and err.schema["minLength"] >= 1:
         return  # an empty text breaks minLength too, whose message says it once
     elif kind == "pattern" and isinstance(err.schema, dict) and "x-expected" in err.schema:
-        # A schema may say in words what the pattern stands for.
-        yield pointer, f"{where}: {describe(inst)} is not {err.schema['x-expected']}"
+        # A schema may say in words what the pattern stands for; a value it would match in
+        # lower case (`play 5-3 on Mexican`) is told so, not left for the reader to spot
+        lower = (f" (in lower case, {inst.lower()!r}, it is)" if isinstance(inst, str)
+                 and isinstance(value, str) and re.search(value, inst.lower()) else "")
+        yield pointer, f"{where}: {describe(inst)} is not {err.schema['x-expected']}{lower}"
     elif kind == "pattern":
         yield pointer, f"{where}: {describe(inst)} does not match the pattern {value}"
     elif kind == "minLength" and isinstance(inst, str) and not inst:

@@ -195,7 +195,7 @@ RAW = {
     "a NUL after it": (b'{"id":ID,"ok":true,"actions":[]}\x00\n', "not JSON"),
     "ok as text": (b'{"id":ID,"ok":"true","actions":[]}\n', "answer.ok must be true or false"),
     "an error as text": (b'{"id":ID,"ok":false,"error":"boom"}\n',
-                         "an error answer needs error.message"),
+                         "an error answer's error must be an object"),
     "the id as a float": (b'{"id":1e0,"ok":true,"actions":[]}\n', "carries id 1.0"),
     "plain text": (b"ready\n", "(logs belong on stderr)"),
 }

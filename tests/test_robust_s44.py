@@ -241,11 +241,11 @@ for n, line in enumerate(sys.stdin.buffer, 1):
     ({"tile_set": "other"}, None, "`rules`: tile_set cannot be `other`: name the set played"),
     # a row for one player was taken, where a rule-set file refuses it
     ({"hand_sizes": "custom"}, {"1": 15, "3": 15}, "`rules.hand_sizes`: '1' is not a number "
-     "of players, 2 to 20: a table of one's own seats no fewer than two nor more (players "
-     "-> tiles, e.g. {\"2\": 15})"),
+     "of players, 2 to 20: a table of one's own seats no fewer than two nor more than twenty "
+     "(players -> tiles, e.g. {\"2\": 15})"),
     ({"hand_sizes": "custom"}, {"21": 4}, "`rules.hand_sizes`: '21' is not a number of "
-     "players, 2 to 20: a table of one's own seats no fewer than two nor more (players -> "
-     "tiles, e.g. {\"2\": 15})")])
+     "players, 2 to 20: a table of one's own seats no fewer than two nor more than twenty "
+     "(players -> tiles, e.g. {\"2\": 15})")])
 def test_declared_rules_with_no_tile_set_or_a_table_for_one_player_are_refused(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, options: dict[str, str],
         table: dict[str, int] | None, said: str) -> None:

@@ -311,7 +311,8 @@ def scripted(tmp_path: Path, line: str) -> ProcessImplementation:
     ('{"id": {id}, "ok": false, "error": {"kind": "internal", "message": null}}',
      'wrong answer shape to the legal request: error.message must be a string, got null: '),
     ('{"id": {id}, "ok": false, "error": "boom"}',
-     'wrong answer shape to the legal request: an error answer needs error.message: '),
+     'wrong answer shape to the legal request: an error answer\'s error must be an object '
+     '{"kind": ..., "message": ...}, got "boom": '),
     # an unsupported misspelt: an error, not not-applicable, and now said why
     ('{"id": {id}, "ok": false, "error": {"kind": "unsuported", "message": "no"}}',
      "the implementation answered the legal request with an error (unsuported, a kind "

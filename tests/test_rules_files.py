@@ -106,7 +106,8 @@ def test_a_table_equal_to_a_named_one_takes_its_name(tmp_path: Path) -> None:
     ("base: pagat\n\nbase: puremco\n", 3, "duplicate key 'base' (lines 1 and 3)"),
     ("- base: pagat\n", 1, "expected a mapping, got a list"),
     ("base: pagat\noptions:\n  follow_up: [anywhere]\n", 3,
-     "follow_up: expected a string or a mapping, got a list"),
+     "option follow_up takes the name of a value (anywhere, restricted, cover-own, or other), "
+     "got a list"),
     ("base: pagat\noverlays: wikipedia-doubles\n", 2, "overlays: expected a list"),
     ("base: pagat\noverlays: [no-such-overlay]\n", 2, "no-such-overlay"),
     ("base: pagat\nbogus: 1\n", 2, "unknown key 'bogus'"),

@@ -112,6 +112,7 @@ def _run(args: argparse.Namespace) -> int:
         empty_name,
         unknown_variants,
         unread_limits,
+        unread_rules_fields,
     )
     from mtrain.conformance.fixture import none_found
     from mtrain.conformance.known_failures import load_skips, unknown_rule_set
@@ -168,7 +169,8 @@ def _run(args: argparse.Namespace) -> int:
     except BaseException:
         close(first)
         raise
-    warnings = empty_name(info) + unknown_variants(info) + unread_limits(info)
+    warnings = (empty_name(info) + unknown_variants(info) + unread_limits(info)
+                + unread_rules_fields(info))
     for rs, path in from_files:  # the file says what it plays: run, and say so once
         beyond = beyond_options(info, rs)
         if beyond is not None:
@@ -239,7 +241,7 @@ def _run(args: argparse.Namespace) -> int:
                     f"{chosen}",
                     values={rs.name: dict(rs.choices) for rs in rulesets},
                     patterns=list(args.pattern or []), impossible=impossible,
-                    interrupted=interrupted)
+                    interrupted=interrupted, problems=runner.problems)
     try:
         emit(report, args, tasks)
     except BrokenPipeError:  # `mtrain conform | head`: the verdict stands, not exit 0

@@ -117,6 +117,15 @@ def _target(args: argparse.Namespace) -> Target:
                      "or --mutant NAME")
 
 
+def _named_counts() -> set[int]:
+    """The player counts the catalogue's named hand tables deal (what a shipped variant
+    with overlays can seat)."""
+    from mtrain.spec.catalog import catalog
+
+    values = catalog().options["hand_sizes"].values.values()
+    return {n for v in values if v.table for n, _ in v.table}
+
+
 def _variants(args: argparse.Namespace, info: JSON, target: Target) -> list[str] | Chooser:
     """The rule sets to play: those named (or a mutant's), within what the implementation
     declares (conform's matcher); by default the draw of rulesets.Chooser."""
@@ -139,6 +148,12 @@ def _variants(args: argparse.Namespace, info: JSON, target: Target) -> list[str]
         except ValueError as e:
             if info.get("rules") is not None:
                 raise InputError(str(e)) from None
+            dealt = _named_counts()
+            if args.players and args.players not in dealt:  # the rules', not the engine's
+                raise InputError(f"--players {args.players}: no shipped variant or overlay "
+                                 f"deals {args.players} players (their hand tables seat "
+                                 f"{min(dealt)} to {max(dealt)}); a rule-set file with a "
+                                 "hand table of one's own may (--rules FILE)") from None
             raise InputError("the implementation supports none of the shipped variants and "
                              "overlays" + (f" with {args.players} players" if args.players
                                            else "")) from None
@@ -217,6 +232,7 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.known_failures import load_skips, unknown_rule_set
     from mtrain.conformance.process import ConfigurationError
     from mtrain.spec.errors import InputError, UsageError
+    from mtrain.spec.ruleset import MAX_PLAYERS
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")
@@ -226,6 +242,9 @@ def run(args: argparse.Namespace) -> int:
     if args.players is not None and args.players < 2:
         raise UsageError(f"--players {args.players}: a table seats at least 2 (no hand-size "
                          "table deals fewer: DEAL-7)")
+    if args.players is not None and args.players > MAX_PLAYERS:
+        raise UsageError(f"--players {args.players}: a table seats at most {MAX_PLAYERS} (no "
+                         "hand-size table deals more)")
     if not 0 <= args.seed <= MAX_SEED:  # a seed names the reproducer files: one too long
         raise UsageError(f"--seed must be from 0 to {MAX_SEED:,}")  # is no file name
     if not 1 <= args.jobs <= MAX_JOBS:
