@@ -30,7 +30,7 @@ from mtrain.conformance.adapter import (
     ruleset_json,
 )
 from mtrain.conformance.answers import AnswerError, checked
-from mtrain.conformance.attribution import Referee
+from mtrain.conformance.attribution import DEAL_FIELD, Referee, pick
 from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
 from mtrain.conformance.match_over import holds_match_over
 from mtrain.conformance.state_compare import compare_field, compare_result, state_view
@@ -208,6 +208,10 @@ def departure(fx: Fixture, rs: Ruleset, impl: Implementation, rj: JSON | None,
     if departed is None or (before is not None and departed[0] >= before):
         return None
     k, key, got, message = departed
+    if k == 0 and fx.deal is not None and OWN_PROCEDURE in own:
+        # the replay's stand-in procedure may search for the engine where the
+        # implementation's own does not: its first seat is the starting seat's alone
+        return k, message, pick(DEAL_FIELD["starter"], rs, fx)
     return k, message, referee.field(key, k, got, trace[k], _asker(impl, rs, rj, trace[k]))
 
 
@@ -281,6 +285,12 @@ totals. A tie rule decides only who wins among equal totals (MATCH-4..6), never 
 TOTAL_FIELDS = ("scores",)
 """The fields of a state the WORTH options decide (the totals, MATCH-1): under one of them
 played its own way, the implementation's totals are its own rule's, never a departure."""
+OWN_PROCEDURE = "engine_procedure"
+"""The option that decides a deal's hands, boneyard and engine (ENG-2..8): under it played
+its own way, a dealt start is the implementation's own procedure's but for its first seat
+(DEALT_SEAT), which the starting seat gives whatever the procedure (seat_alone.py)."""
+DEALT_SEAT = ("seat", "starter")
+"""The fields of a dealt start a known starting seat decides (seat_alone.SEAT_FIELDS)."""
 MARKERS_OFF = "marker_removal"
 """The option that decides which markers come off (MARK-3..5): under it played its own
 way, the markers an implementation takes off are its own rule's, never a departure
@@ -294,11 +304,14 @@ def divergence(fx: Fixture, mine: Sequence[JSON], ref: Sequence[JSON], max_pip: 
     """(step, field, the implementation's value, message) for the first step after which
     its state differs from the reference's in a field the rules decide (not the totals
     where `own`, the options played their own way, decide them: WORTH; under a marker rule
-    of one's own, only the markers each step puts up: MARKERS_OFF); None if never."""
+    of one's own, only the markers each step puts up: MARKERS_OFF; under an engine
+    procedure of one's own, a dealt start's first seat alone: OWN_PROCEDURE); None if
+    never."""
     first = 0 if fx.deal is not None else 1  # a dealt start is the implementation's own
     mine_own = set(own)
     fields = [k for k in DETERMINED if not (WORTH & mine_own and k in TOTAL_FIELDS)]
     own_markers = MARKERS_OFF in mine_own
+    own_deal = OWN_PROCEDURE in mine_own
     before: tuple[dict[str, Any], dict[str, Any]] | None = None
     for k in range(first, min(len(mine), len(ref))):
         try:
@@ -308,6 +321,8 @@ def divergence(fx: Fixture, mine: Sequence[JSON], ref: Sequence[JSON], max_pip: 
         except (KeyError, TypeError, ValueError, T.TileError):
             return k, "hands", None, f"after {_step_text(fx, k)} the state is unreadable"
         for key in fields:
+            if k == 0 and own_deal and key not in DEALT_SEAT:
+                continue  # the reference's replay deals by a stand-in procedure (ENG-2..8)
             if key == "marked" and own_markers and before is not None:
                 differs = _put_up(a, before[0]) != _put_up(b, before[1])
             else:
