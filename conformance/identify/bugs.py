@@ -14,10 +14,11 @@ fails a few tables, and `other` absorbs them. The two differ in the shape of the
 
 So an option found `other`, with a known value v the fixtures show, is written v (never
 more than `likely`, the fixtures against it left unexplained, as likely bugs) when no
-fixture against v is evidence about the option, or when the fixtures that show v (those
-the option's values tell apart, where the engine gives v's outcome) outnumber those
-against it RATIO times (DECLARED_RATIO times where the engine declares v itself). An
-engine that declares the option `other` keeps it.
+fixture against v is evidence about the option, or when the fixtures that show v (where
+the engine gives v's outcome and no other known value's: one that tells only other values
+apart says nothing of a rule near v) outnumber those against it RATIO times
+(DECLARED_RATIO times where the engine declares v itself). An engine that declares the
+option `other` keeps it.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ class Shape:
     """The fixtures about one option, by what the engine's outcomes fit (the other
     options at the answer's values, an option answered `other` at any)."""
 
-    shows: tuple[str, ...]  # the values tell it apart; the engine gives v's outcome
+    shows: tuple[str, ...]  # the engine gives v's outcome, which no other value gives
     like_another: tuple[str, ...]  # against v: the outcome of another known value only
     unlike_all: tuple[str, ...]  # against v: the values differ, the engine fits none
     alike: tuple[str, ...]  # against v: fits none, the values agree (no evidence)
@@ -119,7 +120,12 @@ def shape(option: str, value: str, values: Mapping[str, str], space: Space,
                 unlike.append(fid)
             else:
                 alike.append(fid)
-        elif told and len(fit) < len(known):
+        elif told and fit == {value}:
+            # v's outcome and no other known value's: a table that tells v from a rule of
+            # the engine's own near it. One that tells only other values apart (positive
+            # scoring from both penalty rules) passes as well where the engine breaks v's
+            # own clauses: marshal's blocked round, the hand worth least scoring 0, was
+            # "shown" penalty-blocked-winner by 68 such tables and 3 of its own
             shows.append(fid)
     return Shape(tuple(sorted(shows)), tuple(sorted(like)), tuple(sorted(unlike)),
                  tuple(sorted(alike)))
