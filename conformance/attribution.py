@@ -200,7 +200,16 @@ def _values_only(message: str, lowest_free: bool = True, went_out: int | None = 
     if found is None:
         return False
     got, want = ([int(x) for x in g.split(",") if x.strip()] for g in found.groups())
-    if len(got) != len(want) or got == want:
+    return values_only(got, want, message.startswith("a blocked round"), lowest_free,
+                       went_out, own_hands)
+
+
+def values_only(got: Sequence[int], want: Sequence[int], blocked: bool,
+                lowest_free: bool = True, went_out: int | None = None,
+                own_hands: bool = True) -> bool:
+    """Whether round scores `got` against the rules' `want` get only some tiles' values
+    wrong (as _values_only reads INV-ROUND-SCORE's account; `blocked`: a blocked round)."""
+    if len(got) != len(want) or list(got) == list(want):
         return False
     if any(g == 0 and w != 0 for g, w in zip(got, want, strict=True)):
         return False  # a seat owed its hand's value scored nothing: who scores
@@ -208,7 +217,7 @@ def _values_only(message: str, lowest_free: bool = True, went_out: int | None = 
     if worthless:
         if not own_hands:
             return False  # who collects, not what a tile is worth
-        if message.startswith("a blocked round"):
+        if blocked:
             return not lowest_free  # else that nothing may be SCORE-7's
         return (went_out is not None and 0 <= went_out < len(got) and got[went_out] == 0
                 and went_out not in worthless)
@@ -453,7 +462,10 @@ class Referee:
             prior = states[step - 1] if step >= 1 and len(states) >= step else {}
             if not self._adds_up(prior.get("scores"), got, mine):
                 return pick(("MATCH-1",), self.rs, self.fx)  # the totals did not add up
-            return self.scoring()  # the totals took its own (wrong) round scores
+            # the totals took its own (wrong) round scores: those against the rules'
+            ref = after.get("result") if isinstance(after, dict) else None
+            return self.scoring(ref.get("scores") if isinstance(ref, dict) else None,
+                                _less(got, prior.get("scores")))
         if key == "outs":
             return "MATCH-5"  # the rounds won are counted for the tie-break
         if (key == "open_doubles" and isinstance(after, dict) and _reordered(after.get(key), got)
@@ -622,6 +634,10 @@ class Referee:
             if len(got) == len(want) and [w - g for g, w in zip(got, want, strict=True)
                                           if g != w] == [1]:
                 return pick(("ENG-5",), self.rs, self.fx)  # the holder's replacement tile
+        if p.where == "INV-HAND-SIZES" and "the search in turn" in p.message:
+            # hands no search for a double deals (reference/invariants.hand_sizes says so
+            # only where the deal searches): the search's rule, not the table's
+            return pick(("ENG-7", "ENG-8"), self.rs, self.fx)
         if p.where in TILE_COUNTS:
             if asked == "apply" and before is not None and before.get("phase") == "engine":
                 return pick(SEARCH, self.rs, self.fx)  # the tiles drawn looking for the engine
@@ -689,17 +705,34 @@ class Referee:
     def result(self, want: Any, got: Any) -> str:
         if isinstance(want, dict) and isinstance(got, dict) and all(
                 want.get(k) == got.get(k) for k in ("end", "winner") if k in want):
-            return self.scoring()
+            return self.scoring(want.get("scores"), got.get("scores"))
         return pick(ROUND_END, self.rs, self.fx)
 
-    def scoring(self) -> str:
-        """The scoring clause in force; the blank rule's own when a hand left holds a blank."""
+    def scoring(self, want: Any = None, got: Any = None, blocked: bool | None = None) -> str:
+        """The scoring clause in force behind round scores `got` where the rules give
+        `want` (the reference's round scores, where known; `blocked`: scored as a blocked
+        round, by default as the reference's final state ended). Scores off only by some
+        tiles' values (values_only) are the clause that values tiles (SCORE-1 at face
+        value, else the blank rule's), wherever the blanks are; other wrong scores are who
+        scores (SCORE-5..7), blanks in hand or not. Without both lists, the blank rule's
+        own where a hand left holds a blank (tandem's [0-0] counted 25 under blank-25 was
+        charged SCORE-2 so, and a miscounted face value beside a blank would have been)."""
         final = self.final() or {}
+        if blocked is None:
+            blocked = (final.get("result") or {}).get("end") == "blocked"
+        if _ints(want) and _ints(got) and len(want) == len(got) and want != got:
+            clauses = catalog().clauses
+            winner = (final.get("result") or {}).get("winner")
+            if values_only(got, want, blocked, clauses["SCORE-7"].applies(self.rs),
+                           winner if isinstance(winner, int) and not blocked else None,
+                           clauses["SCORE-5"].applies(self.rs)):
+                return pick(TILE_VALUES, self.rs, self.fx)
+            return pick((*(("SCORE-7",) if blocked else ()), "SCORE-5", "SCORE-6"),
+                        self.rs, self.fx)
         blanks = any("-0" in t or t.startswith("0-") for h in final.get("hands", []) for t in h)
         if blanks and self.rs["blank_values"] != "face":
             return pick(("SCORE-2", "SCORE-3", "SCORE-4"), self.rs, self.fx)
         # SCORE-7: a blocked round's scores under the blocked winner's rule are its own
-        blocked = (final.get("result") or {}).get("end") == "blocked"
         return pick((*(("SCORE-7",) if blocked else ()), "SCORE-5", "SCORE-6", "SCORE-1"),
                     self.rs, self.fx)
 
@@ -738,6 +771,19 @@ class Referee:
         clauses = catalog().clauses
         return next((c for c in ("MATCH-5", "MATCH-6", "MATCH-4") if clauses[c].applies(self.rs)),
                     pick(MATCH, self.rs, self.fx))
+
+
+def _less(totals: Any, prior: Any) -> list[int] | None:
+    """The round scores that took match totals from `prior` to `totals`, where both are
+    lists of whole numbers of one length."""
+    if not (_ints(totals) and _ints(prior) and len(totals) == len(prior)):
+        return None
+    return [t - p for t, p in zip(totals, prior, strict=True)]
+
+
+def _ints(scores: Any) -> bool:
+    """Whether `scores` is a list of whole numbers (round scores to compare)."""
+    return isinstance(scores, list) and all(type(v) is int for v in scores)
 
 
 def _distinct(totals: Any) -> bool:

@@ -18,9 +18,9 @@ itself (whether it is over) stays the rule's own.
 from __future__ import annotations
 
 from mtrain.conformance.fixture import Expectation, Fixture
-from mtrain.conformance.round_end_alone import passes_under
+from mtrain.conformance.round_end_alone import holds_under_each_value
 from mtrain.spec.ruleset import Ruleset
-from mtrain.spec.scope import Region, Space
+from mtrain.spec.scope import Space
 
 OPTION = "blocked_round"
 ONLY_BLOCKED = f"its outcome depends on {OPTION} (played its own way)"
@@ -40,12 +40,4 @@ def blocked_scores_entry(exp: Expectation, fx: Fixture, rs: Ruleset,
     cut = Expectation(exp.variants, exp.scope, blocked_scores=tuple(result["scores"]),
                       line=exp.line)
     own = set(rs.unknown)
-    known: Region = {o: frozenset((v,)) for o, v in space.point(rs).items() if o not in own}
-    tried = 0
-    for value in space.options[OPTION]:
-        passed = passes_under(fx, cut, rs, space, {**known, OPTION: frozenset((value,))},
-                              own - {OPTION})
-        if passed is False:
-            return None
-        tried += passed is True
-    return cut if tried >= 2 else None
+    return cut if holds_under_each_value(fx, cut, rs, space, {OPTION}, own - {OPTION}) else None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -472,9 +473,25 @@ def fixture_files(root: str | Path | None = None) -> list[Path]:
     # (a broken link, a FIFO: read_text names what it is, and never waits on it); the
     # rule-set files fixtures name (`rules:`) live in folders named RULES_FOLDER; a hidden
     # name is skipped (`hidden`)
-    return sorted(p for p in base.rglob("*") if p.suffix.lower() in YAML_SUFFIXES
+    return sorted(p for p in _walk(base) if p.suffix.lower() in YAML_SUFFIXES
                   and not p.is_dir() and RULES_FOLDER not in p.relative_to(base).parts[:-1]
                   and not hidden(p.relative_to(base)))
+
+
+def _walk(base: Path) -> Iterator[Path]:
+    """Every path under `base`, a link to a folder followed (rglob leaves it: a folder of
+    fixtures shared by a link ran none of them, unsaid), each folder once (a link back up
+    the tree, or to a folder walked already, is not walked again)."""
+    seen: set[str] = set()
+    for top, folders, files in os.walk(base, followlinks=True):
+        real = os.path.realpath(top)
+        if real in seen:
+            folders[:] = []
+            continue
+        seen.add(real)
+        folders.sort()
+        for name in (*folders, *files):
+            yield Path(top, name)
 
 
 def hidden(relative: Path) -> bool:

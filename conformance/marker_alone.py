@@ -34,10 +34,10 @@ import re
 from collections.abc import Set
 
 from mtrain.conformance.fixture import Expectation, Fixture
-from mtrain.conformance.round_end_alone import passes_under, worth_aside
+from mtrain.conformance.round_end_alone import holds_under_each_value, worth_aside
 from mtrain.conformance.runner import ROUND_END
 from mtrain.spec.ruleset import Ruleset
-from mtrain.spec.scope import Region, Space
+from mtrain.spec.scope import Space
 
 OPTION = "marker_removal"
 ONLY_MARKER = f"its outcome depends on {OPTION} (played its own way)"
@@ -79,13 +79,4 @@ def marker_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
     cut = markers_aside(worth_aside(exp, named & ROUND_END) if named & ROUND_END else exp)
     if cut.checks == 0:
         return None
-    known: Region = {o: frozenset((v,)) for o, v in space.point(rs).items() if o not in own}
-    tried = 0
-    for option in sorted(named):
-        for value in space.options[option]:
-            passed = passes_under(fx, cut, rs, space,
-                                  {**known, option: frozenset((value,))}, own - named)
-            if passed is False:
-                return None
-            tried += passed is True
-    return cut if tried >= 2 else None
+    return cut if holds_under_each_value(fx, cut, rs, space, named, own - named) else None

@@ -18,7 +18,13 @@ from __future__ import annotations
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, Implementation
-from mtrain.conformance.answers import CheckedImplementation, Problem, state_problems
+from mtrain.conformance.answers import (
+    AnswerError,
+    CheckedImplementation,
+    Problem,
+    state_problems,
+)
+from mtrain.conformance.runner import WORTH
 from mtrain.conformance.seat_alone import whole_pool
 from mtrain.conformance.traced import Log, TracedRules, TracedRuleset
 from mtrain.reference import codec
@@ -55,6 +61,13 @@ class OwnRulesChecks(CheckedImplementation):
             keep.append(p)
         return keep
 
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        new = super().apply(ruleset, state, action)
+        found = carried_problems(state, new) if WORTH & self.own else []
+        if found:  # the totals are set aside with the round's worth (runner.WORTH)
+            raise AnswerError("apply", found)
+        return new
+
     def _reads_own(self, st: Any, check: Any) -> bool:
         log = Log()
         mine = st.copy()
@@ -67,3 +80,25 @@ def own_checks(impl: Implementation, sent: Ruleset, declared: Ruleset) -> Implem
     """`impl` checked as OwnRulesChecks says where `declared` has rules of its own."""
     own = frozenset(declared.unknown)
     return OwnRulesChecks(impl, sent, own) if own else impl
+
+
+def carried_problems(before: JSON, after: Any) -> list[Problem]:
+    """Where a step ends the round (`before` not over, `after` over): the totals `after`
+    gives are those of `before` plus the round scores it gives, whatever a round is worth
+    (MATCH-1: each round's scores are added to a running total). Under a scoring or tile
+    values of one's own the comparison leaves the totals out with the round's worth
+    (runner.WORTH), so a total never added to went unseen."""
+    if (not isinstance(after, dict) or after.get("phase") != "over"
+            or before.get("phase") == "over" or not isinstance(after.get("result"), dict)):
+        return []
+    carried, scores, totals = before.get("scores"), after["result"].get("scores"), after.get(
+        "scores")
+    if not (isinstance(carried, list) and isinstance(scores, list) and isinstance(totals, list)
+            and len(carried) == len(scores) == len(totals)
+            and all(type(v) is int for v in [*carried, *scores, *totals])):
+        return []  # malformed answers are state_problems' to report
+    added = [a + b for a, b in zip(carried, scores, strict=True)]
+    if added == totals:
+        return []
+    return [Problem("state", "scores", f"the totals {totals} are not those before the round "
+                    f"{carried} plus its scores {scores}: {added} [MATCH-1]")]

@@ -251,7 +251,10 @@ def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
     lock = threading.Lock()
     stopping = threading.Event()
 
-    last: dict[int, int] = {}  # id of an implementation -> the task it ran last
+    # id of an implementation -> the last task that asked it something: a line found
+    # after its last answer is that task's (one not applicable, or a known failure's skip
+    # not asked, sent nothing: each worker's run ends with such tasks as often as not)
+    last: dict[int, int] = {}
 
     def worker(impl: Implementation) -> None:
         while not abort:
@@ -259,6 +262,7 @@ def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
                 i = next(next_task, None)
             if i is None:
                 return
+            asked = getattr(impl, "requests", None)
             try:
                 result = runner.run(tasks[i], impl)
             except BaseException as e:  # ConfigurationError, KeyboardInterrupt, bugs
@@ -267,7 +271,8 @@ def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
             if stopping.is_set():  # cut short by the harness closing it: no verdict
                 return
             results[i] = result
-            last[id(impl)] = i
+            if asked is None or getattr(impl, "requests", None) != asked:
+                last[id(impl)] = i
 
     def run_workers(jobs: int) -> None:
         try:
@@ -324,8 +329,10 @@ def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
 def _with_stray(result: Result, stray: str, rerun: str) -> Result:
     """`result`, the last its process ran, with the line found after its last answer (a
     ProcessImplementation's `strays`): an error of the protocol, as the same line read by
-    a later request would have been; a pass of a known failure is a skip again."""
-    if result.status != "pass":
+    a later request would have been; a pass of a known failure is a skip again. A
+    result not applicable that asked (its round refused) is an error too: its request was
+    answered twice all the same."""
+    if result.status not in ("pass", "not-applicable"):
         return dataclasses.replace(result, messages=[*result.messages, stray])
     if result.skip_reason is not None:
         return dataclasses.replace(result, status="skip", rerun=rerun, messages=[

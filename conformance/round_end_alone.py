@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.runner import ROUND_END, TOTAL_FIELDS, WORTH
@@ -59,21 +59,30 @@ def round_end_entry(exp: Expectation, fx: Fixture, rs: Ruleset,
     cut = worth_aside(exp, own)
     if cut.checks == 0:
         return None
-    others = own - ROUND_END
+    return cut if holds_under_each_value(fx, cut, rs, space, own & ROUND_END,
+                                         own - ROUND_END) else None
+
+
+def holds_under_each_value(fx: Fixture, cut: Expectation, rs: Ruleset, space: Space,
+                           options: Set[str], others: Set[str]) -> bool:
+    """Whether `cut` holds under each known value of each of `options` in turn (`rs`'s
+    other known rules kept) without reading `others`: it fails under none, and runs
+    under two at least (one value alone would show nothing about the others)."""
+    own = set(rs.unknown)
     known: Region = {o: frozenset((v,)) for o, v in space.point(rs).items() if o not in own}
     tried = 0
-    for option in sorted(own & ROUND_END):
+    for option in sorted(options):
         for value in space.options[option]:
             passed = passes_under(fx, cut, rs, space, {**known, option: frozenset((value,))},
                                   others)
             if passed is False:
-                return None
+                return False
             tried += passed is True
-    return cut if tried >= 2 else None
+    return tried >= 2
 
 
 def passes_under(fx: Fixture, cut: Expectation, rs: Ruleset, space: Space, region: Region,
-                 others: set[str]) -> bool | None:
+                 others: Set[str]) -> bool | None:
     """Whether the entry `cut` holds under a known rule set of `region` (its table as
     `rs`'s) without reading any of `others` (options `rs` plays its own way); None where
     the other rules allow no rule set there."""

@@ -663,14 +663,18 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                             f"remain); the implementation names winners {got}")
             # over on one side only: the match's length decides, never a tie rule
             charge(referee.winners([], got) if referee else "MATCH-1")
-    found = check_score(exp, rj, state, impl)
+    asked: list[Any] = []  # the scores the implementation gave, for the charge
+    found = check_score(exp, rj, state, impl, asked)
     if found:
         problems += found
-        charge(referee.scoring() if referee else None)
-    found = check_blocked_scores(exp, rj, state, impl)
+        round_want = exp.result.get("scores") if isinstance(exp.result, dict) else None
+        charge(referee.scoring(round_want, asked[0] if asked else None) if referee else None)
+    asked.clear()
+    found = check_blocked_scores(exp, rj, state, impl, asked)
     if found:
         problems += found
-        charge(referee.scoring() if referee else None)
+        charge(referee.scoring(exp.blocked_scores, asked[0] if asked else None, True)
+               if referee else None)
     return problems
 
 
@@ -724,9 +728,11 @@ def _likeliest(clauses: Sequence[str], referee: Referee) -> str:
     return max(pool, key=pool.count)
 
 
-def check_score(exp: Expectation, rj: JSON, state: JSON, impl: Implementation) -> list[str]:
+def check_score(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
+                asked: list[Any] | None = None) -> list[str]:
     """SCORE-1..6 on their own: an implementation with `score` is asked to score the hands
-    the round ended with, and must give the round scores the fixture expects."""
+    the round ended with, and must give the round scores the fixture expects (its answer
+    appended to `asked`, where given)."""
     want = exp.result.get("scores") if isinstance(exp.result, dict) else None
     result = state.get("result")
     scorer = getattr(impl, "score", None)
@@ -737,13 +743,15 @@ def check_score(exp: Expectation, rj: JSON, state: JSON, impl: Implementation) -
         got = scorer(rj, state, winner if isinstance(winner, int) else None)
     except Unsupported:
         return []
+    if asked is not None:
+        asked.append(got)
     if not isinstance(got, list) or list(got) != list(want):
         return [f"score request (winner {winner}): expected round scores {want}, got {got}"]
     return []
 
 
 def check_blocked_scores(exp: Expectation, rj: JSON, state: JSON,
-                         impl: Implementation) -> list[str]:
+                         impl: Implementation, asked: list[Any] | None = None) -> list[str]:
     """The scores of the hands `state` holds as a blocked round (SCORE-5..7), asked apart
     from how the round ends (blocked_alone.py); an implementation without `score` cannot
     be asked (not applicable)."""
@@ -753,6 +761,8 @@ def check_blocked_scores(exp: Expectation, rj: JSON, state: JSON,
     if not callable(scorer):
         raise Unsupported("a blocked round's scores are asked by a `score` request")
     got = scorer(rj, state, None)
+    if asked is not None:
+        asked.append(got)
     if not isinstance(got, list) or list(got) != list(exp.blocked_scores):
         return [f"score request (blocked, no winner): expected round scores "
                 f"{list(exp.blocked_scores)}, got {got}"]

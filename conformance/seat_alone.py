@@ -33,7 +33,7 @@ import dataclasses
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.traced import logged_run
 from mtrain.spec import tiles as T
-from mtrain.spec.notation import FixtureError, max_pip_of, parse_tile
+from mtrain.spec.notation import FixtureError, is_next_round, max_pip_of, parse_tile
 from mtrain.spec.ruleset import OTHER, Ruleset
 from mtrain.spec.scope import Region, Space
 
@@ -61,9 +61,12 @@ def seat_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space, *,
 def dealt_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> Expectation | None:
     """`exp`, a deal entry, without the seat and starter a starting seat of one's own
     decides (and the actions, which are the seat's), where every known starting seat
-    deals the rest alike under `rs`'s other rules; None where that cannot be shown."""
-    if rs["starting_seat"] != OTHER or fx.deal is None or fx.steps or "draw" in fx.deal:
-        return None  # (a draw for the start is the highest draw's question: SEAT-5)
+    deals the rest alike under `rs`'s other rules; None where that cannot be shown. A
+    table whose last step deals the next round (`next-round`) is such an entry too: the
+    state it expects is that deal's (fuzz writes one for a deal asked after the request
+    before it, gantry's markers kept from the last table)."""
+    if rs["starting_seat"] != OTHER or not (_dealt(fx) or _next_round(fx)):
+        return None
     if exp.refused_setup is not None or not set(exp.state) - set(SEAT_FIELDS):
         return None
     rest = dataclasses.replace(
@@ -71,6 +74,19 @@ def dealt_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> Exp
         state={k: v for k, v in exp.state.items() if k not in SEAT_FIELDS})
     return rest if _held_under_each("starting_seat", rest, fx, rs, space, dealt_only=True) \
         else None
+
+
+def _dealt(fx: Fixture) -> bool:
+    """A deal and nothing after it (a draw for the start is the highest draw's question:
+    SEAT-5)."""
+    return fx.deal is not None and not fx.steps and "draw" not in fx.deal
+
+
+def _next_round(fx: Fixture) -> bool:
+    """A table played to its round's end, then the next round dealt: its one `next-round`
+    step is the last."""
+    return (fx.table is not None and bool(fx.steps) and is_next_round(fx.steps[-1])
+            and not any(is_next_round(s) for s in fx.steps[:-1]))
 
 
 def table_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> Expectation | None:

@@ -510,11 +510,29 @@ def _cpu_table(terminalreporter: pytest.TerminalReporter, path: str) -> None:
         + (f"workers: {shown}; " if workers else "") + f"this process {here:.2f})")
 
 
+def _costliest(terminalreporter: pytest.TerminalReporter) -> None:
+    """Where the run's CPU went, in a few lines of every run's log (a CI log then says
+    which files grew; the tests over budget alone did not): the costliest files' CPU
+    seconds, a session fixture's charged to the test that first asked for it."""
+    from cpu_weights import COSTLIEST, costliest_files
+
+    terminalreporter.section(f"CPU seconds of the {COSTLIEST} costliest test files")
+    for name, cpu, count in costliest_files(_cpu):
+        terminalreporter.write_line(f"{cpu:8.2f} s {count:5d} tests  {name}")
+    # the load: this machine's CPU seconds grow by half again from load 2 to 10
+    # (docs/performance.md, session 49), so a figure is read beside it
+    terminalreporter.write_line(
+        f"{sum(_cpu.values()):8.2f} s {len(_cpu):5d} tests  in all (load average at the end "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; --cpu-table=PATH lists all)")
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter,
                             config: pytest.Config) -> None:
     table = config.getoption("cpu_table")
     if table is not None:
-        _cpu_table(terminalreporter, table)
+        _cpu_table(terminalreporter, table)  # every file, and every test to the table
+    elif _cpu:
+        _costliest(terminalreporter)
     asked = config.getoption("budget")
     over = []
     for nodeid, cpu in _cpu.items():

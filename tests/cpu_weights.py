@@ -96,6 +96,24 @@ def weights_of(seconds: Mapping[str, float]) -> dict[str, dict[str, float]]:
             "tests": {n: round(s, 2) for n, s in sorted(seconds.items()) if s >= HEAVY}}
 
 
+COSTLIEST = 15
+"""How many files the summary at the end of every run lists (conftest.py)."""
+
+
+def costliest_files(seconds: Mapping[str, float],
+                    count: int = COSTLIEST) -> list[tuple[str, float, int]]:
+    """The `count` files whose tests took the most CPU seconds: each file, its seconds
+    and its number of tests, the costliest first (ties by name, so a run's list reads
+    the same whatever order its tests ended in)."""
+    files: defaultdict[str, list[float]] = defaultdict(lambda: [0.0, 0])
+    for nodeid, s in seconds.items():
+        tally = files[nodeid.split("::", 1)[0]]
+        tally[0] += s
+        tally[1] += 1
+    ranked = sorted(files.items(), key=lambda kv: (-kv[1][0], kv[0]))
+    return [(f, cpu, int(n)) for f, (cpu, n) in ranked[:count]]
+
+
 def load(path: Path = WEIGHTS) -> dict[str, dict[str, float]]:
     """The committed weights; none when the file is missing or spoiled (the scheduler
     then counts every test as UNMEASURED, as before the file existed)."""

@@ -163,7 +163,11 @@ def test_fuzz_writes_no_reproducer_that_passes_when_run_alone(
     assert "dealt state: INV-FRESH-ROUND" in text
     for file in out.glob("*.yaml"):  # any reproducer written shows the bug on its own
         assert main(["conform", "--fixtures", str(file), "--adapter", spec]) == 1, file
-    assert "passes against a fresh" in text and "asked before" in text, text
+    # since a deal probe carries the request before it (session 50: the step that ended
+    # the last round, then `next-round`), the reproducer shows the bug to a fresh process
+    # too; before, none could, and the finding said the answer depends on what was asked
+    assert list(out.glob("*.yaml")) or ("passes against a fresh" in text
+                                        and "asked before" in text), text
 
 
 FLOAT_IDS = """

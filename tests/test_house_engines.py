@@ -1247,12 +1247,17 @@ LAYOVER = Engine(
     # no fixture shows. fuzz (12 games, seed 1) finds all three: bug 2 at 9 to 12 seats,
     # charged END-3 (before tests/test_house48a.py's fixes, "did not show again", then
     # charged SCORE-1); bug 1 beside bug 3's miscounted round (before, hidden by it)
-    shows={"round scores": r"^scores: expected \[[\d, ]+\], got \[[\d, ]+\]$",
+    # bug 1 under its tile values of its own: the totals not carrying the round's scores
+    # (own_checks.carried_problems, session 50), where the comparison sets them aside
+    shows={"round scores": r"^scores: expected \[[\d, ]+\], got \[[\d, ]+\]$"
+                           r"|scores: the totals \[[\d, ]+\] are not those before the round",
            "eight phones": "",  # fuzz alone finds it (above)
            "digit pips": r"INV-ROUND-SCORE: .*round scores \["},
     fuzz={"round scores": r"^round end: scores$",
           "eight phones": r"^round end: result$",
-          "digit pips": r"^round end: INV-ROUND-SCORE$"},
+          # fuzz asks the score of the heaviest hand at a round gone out (session 49-50):
+          # a 10 counted 1 shows there first (INV-ROUND-SCORE then among its `also`)
+          "digit pips": r"^score \(gone out\)$|^round end: INV-ROUND-SCORE$"},
     found=(),
     least=1150,
     truth={"tile_set": "double-10", "hand_sizes": "custom", "engine_procedure": "set-aside",

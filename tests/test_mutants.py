@@ -1912,6 +1912,27 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut20-highest-double-search-waits-for-round-double": "dblsearch-001",
     "mut20-designated-draw-put-back": "dblsearch-001",
     "mut20-hands-dealt-from-last-seat": "deal-019",
+    # the twenty-first reading (twenty_first_reading.py)
+    "mut21-most-outs-read-as-fewest": "s50-tie-003",
+    "mut21-most-outs-over-whole-table": "s50-tie-001",
+    "mut21-most-outs-then-lowest-seat": "s50-tie-002",
+    "mut21-most-outs-equal-shared-by-all": "s50-tie-002",
+    "mut21-outs-read-by-tie-position": "s50-big-002",
+    "mut21-shared-tie-to-those-out": "s50-own-004",
+    "mut21-lowest-seat-read-from-the-end": "s50-big-002",
+    "mut21-last-tile-bookkeeping-skipped": "s50-mark-001",
+    "mut21-outs-read-from-zero-scores": "s50-tie-003",
+    "mut21-mexican-out-uncredited": "s50-own-001",
+    "mut21-collector-takes-following-seats": "s50-tie-001",
+    "mut21-last-seat-hand-unscored": "s50-pips-001",
+    "mut21-blocked-scores-differences": "s50-blocked-001",
+    "mut21-ends-in-four-bits": "mut21-pips-001",
+    "mut21-engines-ascend-from-blank": "s50-own-002",
+    "mut21-hands-dealt-off-the-bottom": "s50-own-005",
+    "mut21-engine-search-draws-from-end": "engine-008",
+    "mut21-deal-search-draws-from-end": "dblsearch-001",
+    "mut21-until-playable-stops-at-double": "s50-drawdbl-001",
+    "mut21-until-playable-passes-doubles": "mut21-draw-001",
 }
 
 
@@ -2008,6 +2029,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.thirteenth_reading import THIRTEENTH_READING
     from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
     from mtrain.conformance.mutants.twentieth_reading import TWENTIETH_READING
+    from mtrain.conformance.mutants.twenty_first_reading import TWENTY_FIRST_READING
 
     assert set(KILLED_BY) | set(OUTSIDE_KILLED_BY) == set(MUTANTS)
     assert set(OUTSIDE_KILLED_BY) == {m.name for m in (*OUTSIDE, *SECOND_READING,
@@ -2024,7 +2046,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *SEVENTEENTH_READING,
                                                         *EIGHTEENTH_READING,
                                                         *NINETEENTH_READING,
-                                                        *TWENTIETH_READING)}
+                                                        *TWENTIETH_READING,
+                                                        *TWENTY_FIRST_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())

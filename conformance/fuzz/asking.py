@@ -107,6 +107,10 @@ class Session:
         self.unsupported: dict[str, tuple[str, int]] = {}
         self.under_way: GameResult | None = None
         """The game being played, so far: what an interrupt found it had done."""
+        self.ended: tuple[str, dict[str, Any], str] | None = None
+        """The rule set, the table before the step that ended the last round played (in
+        this game or one before) and that step: what a deal is asked after (Probe.before;
+        an engine keeping a table between requests deals from it)."""
 
     def expired(self) -> bool:
         return self.deadline is not None and time.monotonic() > self.deadline

@@ -110,7 +110,9 @@ class Probe:
     (`action` must be refused, by `clause`), "apply" (the state after `action`), "winners"
     (the match winners after `action` ends the last round), "listed" (`action`, listed as
     legal, must not then be refused: the implementation's answers against each other),
-    "score" (the round's scores of the hands `action` ends it with: fuzz/scoring.py).
+    "score" (the round's scores of the hands `action` ends it with: fuzz/scoring.py),
+    "next" (the next round dealt, a `next-round` step, after `steps` end the round of
+    `table`: a deal asked after the request before it, rejudge.Judge._next).
     """
 
     kind: str
@@ -120,6 +122,20 @@ class Probe:
     steps: tuple[str, ...] = ()
     action: str | None = None
     clause: str | None = None
+    before: tuple[dict[str, Any], str] | None = None
+    """For a deal of a round after the game's first: the table before the step that ended
+    the round before, and that step (what the implementation was asked before the deal;
+    an engine that keeps a table between requests deals from it: gantry's markers kept).
+    Its finding, shown nowhere else, is asked again as a `next-round` step from there
+    (`next_round`)."""
+
+    def next_round(self) -> Probe | None:
+        """This deal asked again as the next round after the request before it (a "next"
+        probe), where it has one."""
+        if self.kind != "deal" or self.before is None:
+            return None
+        table, step = self.before
+        return Probe("next", self.variant, table, steps=(step,))
 
     @property
     def weight(self) -> tuple[int, int]:

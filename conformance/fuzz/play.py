@@ -135,6 +135,10 @@ def _round(session: Session, ctx: Context, plan: GamePlan, res: GameResult,
     deal_spec = {"players": n, "engine": engine_number(rules, round_no), "order": order,
                  "scores": list(scores), "outs": list(outs),
                  **({} if draw is None else {"draw": draw})}
+    # what the implementation was asked before this deal: the step that ended the last
+    # round of the rule set (an engine keeping a table between requests deals from it)
+    ended, session.ended = session.ended, None
+    before = ended[1:] if ended is not None and ended[0] == plan.variant else None
     got, error = asked(res, lambda: {**ask.deal(ctx, n, round_no, order, draw),
                                       "scores": list(scores), "outs": list(outs)})
     found: list[Disagreement] = []
@@ -150,7 +154,8 @@ def _round(session: Session, ctx: Context, plan: GamePlan, res: GameResult,
         seat = bool(own) and own_rules.seat_alone(ctx, deal_spec, dealt, own)
         found = compare_deal(ctx, dealt, got, error, problems, judged=seat or not own,
                              seat_only=seat)
-        res.record(found, Probe("deal", plan.variant, deal=deal_spec), round_no, 0, n)
+        res.record(found, Probe("deal", plan.variant, deal=deal_spec, before=before),
+                   round_no, 0, n)
         if own and not found and not seat:  # (a seat judged alone is judged)
             res.not_judged(own)
     if fatal(error, res):

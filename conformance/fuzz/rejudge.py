@@ -4,6 +4,7 @@ to the reference again, and judged as a run judges it (judge.py compares).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,7 +36,7 @@ from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.rulesets import Context, context
 from mtrain.conformance.match_over import holds_match_over
 from mtrain.conformance.process import NotApplicable
-from mtrain.conformance.runner import deal_with_draw
+from mtrain.conformance.runner import deal_with_draw, next_round_deal
 from mtrain.reference import codec
 from mtrain.reference.engine import (
     OVER,
@@ -43,7 +44,13 @@ from mtrain.reference.engine import (
     legal_actions,
     perform,
 )
-from mtrain.spec.notation import FixtureError, action_json, action_text, table_state
+from mtrain.spec.notation import (
+    NEXT_ROUND,
+    FixtureError,
+    action_json,
+    action_text,
+    table_state,
+)
 
 
 class Judge:
@@ -67,6 +74,8 @@ class Judge:
         rj = ctx.rj
         if probe.kind == "deal":
             return self._deal(ctx, probe)
+        if probe.kind == "next":
+            return self._next(ctx, probe)
         if probe.kind == "setup":  # a player count the table lacks: refused, DEAL-7
             return setups.ask(self.impl, probe)[1]
         start = self._start(ctx, probe)
@@ -263,6 +272,30 @@ class Judge:
                     if own and error is None else None)
         return compare_deal(ctx, want, got, error, problems, judged=seat or not own,
                             seat_only=seat)
+
+    def _next(self, ctx: Context, probe: Probe) -> list[Disagreement] | None:
+        """The next round dealt after the probe's steps end the round of its table, as
+        conform deals a `next-round` step (runner.next_round_deal): the deal asked right
+        after the request that ended the round, whatever the implementation keeps from
+        it. Judged as a deal is (_deal); None where the steps end no round."""
+        start = self._start(ctx, probe)
+        if start is None or not all(isinstance(s.get("result"), dict) for s in start):
+            return None
+        want_over, got_over = start
+        ref = own_rules.reference(ctx) or self.ref
+        try:
+            want = next_round_deal(ref, ctx.rj, ctx.rs, want_over)
+        except (RefusedSetup, FixtureError, ValueError):
+            return None  # no next round (the last of the match), or none its rules deal
+        own = own_rules.own_reads(ctx, ref)
+        try:
+            got, error = next_round_deal(self.impl, ctx.rj, ctx.rs, got_over), None
+        except Exception as e:
+            got, error = None, e
+        problems = (own_rules.problems(ctx, got, dealt=True)
+                    if own and error is None else None)
+        found = compare_deal(ctx, want, got, error, problems, judged=not own)
+        return [dataclasses.replace(d, question=(NEXT_ROUND,)) for d in found]
 
     def _start(self, ctx: Context, probe: Probe) -> tuple[JSON, JSON] | None:
         """(the reference's state, the implementation's) after the probe's steps, both

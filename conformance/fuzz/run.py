@@ -742,7 +742,30 @@ def _shrink_and_write(group: Group, session: Session, label: str, seed: int, out
                       alone: Target | None = None) -> None:
     """Shrink `group`'s finding and write its reproducer, checked against the running
     implementation, and against a fresh one built from `alone` (an --impl or --adapter,
-    None for those that keep nothing between requests) where it shows there."""
+    None for those that keep nothing between requests) where it shows there. A deal whose
+    reproducer cannot be written so (one that shows only after the requests before it, as
+    gantry's markers kept from the last table) is asked again as the next round after the
+    step that ended the round before (Probe.next_round), which a fixture writes."""
+    had = list(group.problems)
+    _shrink_and_write_once(group, session, label, seed, out, budget, taken, alone)
+    occ = group.best
+    nxt = occ.probe.next_round()
+    if len(group.problems) == len(had) or nxt is None or group.path is not None:
+        return
+    first = group.problems
+    group.problems = list(had)
+    group.best = Occurrence(nxt, occ.disagreement, occ.game, occ.round, occ.step, occ.players)
+    group.first = group.best if group.first is occ else group.first
+    _shrink_and_write_once(group, session, label, seed, out, budget, taken, alone)
+    if len(group.problems) > len(had):  # neither way: said as the deal's first was
+        group.best = occ
+        group.problems = first + [f"asked again as the next round after the step that "
+                                  f"ended the round before: {p}" for p in group.problems[len(had):]]
+
+
+def _shrink_and_write_once(group: Group, session: Session, label: str, seed: int, out: Path,
+                           budget: tuple[float | None, int | None], taken: set[str],
+                           alone: Target | None = None) -> None:
     began = time.perf_counter()
     shrinker = None
     seen = [group.best] + ([group.first] if group.first is not group.best else [])

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, Implementation, Unsupported
+from mtrain.conformance.attribution import TILE_VALUES, values_only
 from mtrain.conformance.blocked_alone import OPTION
 from mtrain.conformance.fuzz import own_rules
 from mtrain.conformance.fuzz.judge import Disagreement, compare_apply, failure
@@ -83,15 +84,21 @@ def round_worth(ctx: Context, st: State, text: str, after: JSON, got: Any) -> li
     return compare_apply(ctx, st, text, aside, got, None, [], judged=True)
 
 
-def clauses(ctx: Context, blocked: bool) -> tuple[str, ...]:
+def clauses(ctx: Context, blocked: bool, want: Any = None, got: Any = None,
+            winner: int | None = None) -> tuple[str, ...]:
     """The scoring clauses in force (read from the catalogue, so a new value's joins), the
-    one conform charges most often first (attribution.Referee.scoring): SCORE-7 for a
-    blocked round under the low hand's rule, else the scoring's own."""
+    one conform charges first (attribution.Referee.scoring): where round scores `got` are
+    off the rules' `want` only by some tiles' values, the clause that values tiles;
+    else SCORE-7 for a blocked round under the low hand's rule, else the scoring's own."""
     r = ctx.rules
     first = ("SCORE-7" if blocked and r.blocked_low_wins and not r.positive_scoring
              else "SCORE-6" if r.positive_scoring else "SCORE-5")
     rest = [c.id for c in catalog().clauses.values()
             if c.id.startswith("SCORE-") and c.applies(ctx.rs)]
+    if isinstance(want, list) and type(got) is list and all(
+            type(v) is int for v in [*want, *got]) and values_only(
+            got, want, blocked, "SCORE-7" in rest, winner, "SCORE-5" in rest):
+        first = next((c for c in TILE_VALUES if c in rest), first)
     return tuple(dict.fromkeys([first, *rest]))
 
 
@@ -112,7 +119,7 @@ def compare_score(ctx: Context, text: str, state: JSON, want: list[int], got: An
     assert end is not None
     how = "blocked" if end[1] is None else "gone out"
     expect = {"result": state["result"]}
-    charged = clauses(ctx, end[1] is None)
+    charged = clauses(ctx, end[1] is None, want, got, end[1])
     if error is not None:
         sig, message = failure("score", error)
         return [Disagreement(sig, (message,), expect, (text,), charged)]
@@ -139,7 +146,7 @@ def compare_table_score(ctx: Context, text: str, want: list[int], got: Any,
     hands are worth as a blocked round is the scoring's (SCORE-5..7) whatever ends it, and
     an entry of the table alone with `blocked_scores` asks just that. Its signature is the
     blocked end's: the same finding, with a reproducer conform runs."""
-    charged = clauses(ctx, True)
+    charged = clauses(ctx, True, want, got)
     expect = {"blocked_scores": want}
     if error is not None:
         sig, message = failure("score", error)

@@ -57,6 +57,9 @@ from mtrain.spec.notation import action_text
 
 TIE_PROBES = 2
 """Made-up tied totals tried on the last step of a match."""
+BLANK_RULE = "blank_values"
+"""The option whose values price a blank (SCORE-1..4): played its own way, the heaviest
+hand keeps its blanks in the boneyard (`heaviest`)."""
 
 
 @dataclass
@@ -186,6 +189,10 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
     nxt, own = own_rules.step(ctx, st, act, perform)
     if nxt.result is not None and nxt.result.end == BLOCKED:
         res.blocked.add(round_no)  # (reached, whether or not a rule of its own plays on)
+    if nxt.result is not None:  # the next deal is asked after this request
+        last = pos.probe("apply", text)
+        session.ended = ((pos.variant, last.table, text)
+                         if last.table is not None and not last.steps else None)
     after = codec.state_to_json(nxt)
     got, error = asked(res, lambda: ask.apply(ctx, act_json, after))
     unsupported = got is UNSUPPORTED
@@ -371,7 +378,8 @@ def _heavy_score(session: Session, res: GameResult, pos: Position, text: str, af
     from (possible.table_problems)."""
     if not scoring.asks_scores(session.impl) or scoring.end_of(after) is None:
         return
-    table = heaviest(table_of(codec.state_to_json(pos.st)), pos.st.seat)
+    table = heaviest(table_of(codec.state_to_json(pos.st)), pos.st.seat,
+                     blanks=BLANK_RULE not in context(pos.variant).unknown)
     if table is None or table_problems(table, context(pos.variant)):
         return
     probe = Probe("score", pos.variant, table, action=text)
@@ -380,21 +388,37 @@ def _heavy_score(session: Session, res: GameResult, pos: Position, text: str, af
         res.record(found, probe, round_no, step, n)
 
 
-def heaviest(table: dict[str, Any], mover: int) -> dict[str, Any] | None:
+def heaviest(table: dict[str, Any], mover: int, blanks: bool = True) -> dict[str, Any] | None:
     """`table` with every tile off the trains in the hand of the seat after `mover`: the
     boneyard (drawn) and the other seats' hands but a tile each (played, as it were, with
     tiles they drew; the mover's own hand kept: its move ends the round); None where no
-    tile moves."""
+    tile moves. The tile a seat keeps is one without a blank where it holds one, so that
+    the heavy hand holds the blanks: a blank's value is the blank rule's (SCORE-2..4),
+    which a random round's end seldom asks of a large hand. Without `blanks` (a blank
+    rule of one's own, whose value of a hand holding a blank is not judged) the blanks
+    of the hands but the mover's go to the boneyard instead, which nobody scores, so
+    that the hands' other tiles are judged (layover's tens counted 1, SCORE-1, had been
+    asked only of hands that happened to hold no blank)."""
     hands = dict(table["hands"])
     seat = (mover + 1) % len(hands)
     gathered = list(table["boneyard"])
     for s, hand in table["hands"].items():
         if s not in (mover, seat) and len(hand) > 1:
-            hands[s], gathered = hand[:1], [*gathered, *hand[1:]]
-    if not gathered:
+            keep = next((t for t in hand if not _blank(t)), hand[0])
+            rest = list(hand)
+            rest.remove(keep)
+            hands[s], gathered = [keep], [*gathered, *rest]
+    aside = [] if blanks else [t for t in [*hands[seat], *gathered] if _blank(t)]
+    heavy = [t for t in [*hands[seat], *gathered] if t not in aside]
+    if heavy == hands[seat] or not heavy:
         return None
-    hands[seat] = [*hands[seat], *gathered]
-    return {**table, "hands": hands, "boneyard": []}
+    hands[seat] = heavy
+    return {**table, "hands": hands, "boneyard": aside}
+
+
+def _blank(tile: str) -> bool:
+    """Whether a tile as a table writes it (`5-0`; not `rest`) bears a blank end."""
+    return "0" in tile.split("-")
 
 
 def _winners_now(st: State) -> list[int]:

@@ -33,6 +33,7 @@ from mtrain.conformance.mutants.third_reading import THIRD_READING
 from mtrain.conformance.mutants.thirteenth_reading import THIRTEENTH_READING
 from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
 from mtrain.conformance.mutants.twentieth_reading import TWENTIETH_READING
+from mtrain.conformance.mutants.twenty_first_reading import TWENTY_FIRST_READING
 from mtrain.reference.rules import (
     FOLLOW_ANYWHERE,
     FOLLOW_COVER_OWN,
@@ -583,6 +584,7 @@ _CATALOGUE += TENTH_READING + ELEVENTH_READING + TWELFTH_READING + THIRTEENTH_RE
 _CATALOGUE += FOURTEENTH_READING + FIFTEENTH_READING + SIXTEENTH_READING
 _CATALOGUE += SEVENTEENTH_READING + EIGHTEENTH_READING + NINETEENTH_READING
 _CATALOGUE += TWENTIETH_READING
+_CATALOGUE += TWENTY_FIRST_READING
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _CATALOGUE}
 if len(MUTANTS) != len(_CATALOGUE):  # pragma: no cover - a catalogue error
