@@ -53,7 +53,7 @@ to draw, wherever the engine's state shows it, since every entry after it is tha
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, TypeGuard
 
 from mtrain.conformance.adapter import JSON, Implementation, RefusedSetup, Unsupported
@@ -63,7 +63,7 @@ from mtrain.conformance.process import HarnessError
 from mtrain.conformance.runner import _reference_states, check
 from mtrain.spec.catalog import Catalog, catalog
 from mtrain.spec.notation import max_pip_of
-from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.ruleset import OTHER, Ruleset
 
 PASS = {"type": "pass"}
 BLOCKED = "END-2, END-3"
@@ -265,7 +265,7 @@ def shared_failure(obs: Observation, cat: Catalog) -> bool:
     to clauses that every known value of every option shares (no `when`: TRAIN-4,
     TURN-3), and one was. Such a failure is a bug or a rule of the engine's own, but it
     is read as no evidence against the value the engine declares for an option (its
-    `other` may not explain it): what tells a rule of that option's own is a failure in
+    `other` may not explain it), while the answer keeps that value (doubted): what tells a rule of that option's own is a failure in
     the clauses its values decide, or where it fails alike under them all. signalbox (TRAIN-4, its
     marker read as the mover's) and interlock (TURN-3, its drawn tile taken to be the
     hand's last) had their bugs read as the follow-up rule of their own, or the
@@ -275,6 +275,38 @@ def shared_failure(obs: Observation, cat: Catalog) -> bool:
         return False
     return all(c in cat.clauses and not cat.clauses[c].when
                for i in failed for c in obs.by_entry[i])
+
+
+def escaping(obs: Observation, cat: Catalog, free: Sequence[str],
+             only: Mapping[str, frozenset[str]], word: Collection[str]) -> list[str]:
+    """The options of `free` that `other` may stand for in `obs`: where its failure is
+    shared (shared_failure), no reason to doubt the engine's word, none it declares a known
+    value of that the answer keeps (`word`: doubted takes out those it leaves), but for
+    those SETUP_ONLY stands for some values alone (`only`)."""
+    if not shared_failure(obs, cat):
+        return list(free)
+    return [opt for opt in free if opt not in word or opt in only]
+
+
+def doubted(word: Collection[str], declared: Ruleset | None,
+            values: Mapping[str, str]) -> frozenset[str]:
+    """The options of `word` (the engine declares a known value of each) whose value in
+    the answer `values` is another known value: the fixtures that tell the values apart
+    contradict the declaration, so it is no reason to read a failure in the clauses every
+    value shares as a bug rather than a rule of the engine's own (shared_failure). marshal
+    declares `doubles: ordinary` and `own_train_first: required`, and plays rules of its
+    own on both (a double ends the turn but binds; marked trains shut until one's own is
+    started): the fixtures found open and not-required, its doubles ending the turn
+    failing TURN-6 (every value's clause) kept from `other` by the declaration, and
+    read as bugs in open (with the situations asked under that answer, its
+    mexican_first_turn went from anyone to starter-only). An option kept at its declared
+    value keeps the word: signalbox's and interlock's bugs (TRAIN-4, TURN-3) are not
+    read as their follow-up or scoring rules of their own."""
+    if declared is None:
+        return frozenset()
+    said = dict(declared.choices)
+    return frozenset(o for o in word
+                     if values.get(o, OTHER) not in (said.get(o), OTHER))
 
 
 def problems(observations: Sequence[Observation]) -> list[str]:
