@@ -265,9 +265,10 @@ def shared_failure(obs: Observation, cat: Catalog) -> bool:
     to clauses that every known value of every option shares (no `when`: TRAIN-4,
     TURN-3), and one was. Such a failure is a bug or a rule of the engine's own, but it
     is read as no evidence against the value the engine declares for an option (its
-    `other` may not explain it), while the answer keeps that value (doubted): what tells a rule of that option's own is a failure in
-    the clauses its values decide, or where it fails alike under them all. signalbox (TRAIN-4, its
-    marker read as the mover's) and interlock (TURN-3, its drawn tile taken to be the
+    `other` may not explain it), while the answer keeps that value (doubted): what
+    tells a rule of that option's own is a failure in the clauses its values decide, or
+    where it fails alike under them all. signalbox (TRAIN-4, its marker read as the
+    mover's) and interlock (TURN-3, its drawn tile taken to be the
     hand's last) had their bugs read as the follow-up rule of their own, or the
     doubles rule, that they declare open and anywhere."""
     failed = [i for i, o in enumerate(obs.outcomes) if o == "fail"]
