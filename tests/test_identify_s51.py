@@ -2,19 +2,28 @@
 marshal): a failure in clauses every value shares is read as a bug, not as a rule of the
 engine's own, on an option whose declared value the answer keeps; where the fixtures
 that tell the values apart leave the declared value for another known one, the
-declaration is no reason to keep `other` out. On an observation and answers written by
-hand (no engine is played)."""
+declaration is no reason to keep `other` out. And (sleeper, a match to 200 points declared
+`full`) a match the engine ends where the entry expects it to go on is read as a match of
+its own, though a scoring rule of its own explains the rest of the entry. On observations
+and answers written by hand, and fixtures of the corpus (no engine is played)."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
+from typing import cast
 
-from mtrain.conformance.fixture import load_file
+import z3
+
+from mtrain.conformance.adapter import Implementation
+from mtrain.conformance.fixture import Fixture, load_file
 from mtrain.conformance.identify import shared
 from mtrain.conformance.identify.found import Observation
 from mtrain.conformance.identify.measure import ruleset_of
+from mtrain.conformance.identify.solve import Model
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import OTHER, Ruleset
+from mtrain.spec.scope import Space
 
 CAT = catalog()
 FIXTURES = Path(__file__).parent.parent / "conformance" / "fixtures"
@@ -69,3 +78,56 @@ def test_a_shared_failure_keeps_other_out_only_of_a_word_still_kept() -> None:
     decided = Observation(fx, ("fail",), by_entry={0: ("TRAIN-7",)})
     assert CAT.clauses["TRAIN-7"].when
     assert shared.escaping(decided, CAT, free, {}, {"own_train_first", "doubles"}) == free
+
+
+class Winners:
+    """An implementation that answers `winners` alone, naming `named` (the rest is never
+    asked by shared.over_early)."""
+
+    def __init__(self, named: list[int]) -> None:
+        self.named = named
+
+    def winners(self, rj: object, state: object) -> list[int]:
+        return self.named
+
+
+def match_goes_on() -> Fixture:
+    """generated-match-length-001: after round 1 the match goes on under full (its one
+    entry, `match_over: false`, about match_length full alone)."""
+    return next(f for f in load_file(FIXTURES / "generated" / "match-length.yaml")
+                if f.id == "generated-match-length-001")
+
+
+def test_a_match_named_won_where_the_entry_expects_it_to_go_on_is_over_early() -> None:
+    """sleeper ends its match once a total reaches 200: after a round that leaves the
+    match going under every value the entry is about, it names the winners."""
+    exp = match_goes_on().expect[0]
+    assert exp.match_over is False
+    ended, going = cast(Implementation, Winners([0])), cast(Implementation, Winners([]))
+    assert shared.over_early(exp, {}, {}, ended)
+    assert not shared.over_early(exp, {}, {}, going)
+    assert not shared.over_early(dataclasses.replace(exp, match_over=None), {}, {}, ended)
+
+
+def test_a_match_over_early_is_explained_only_by_a_match_of_its_own() -> None:
+    """The entry's constraint (here: anything holds, as where `other` on blank_values
+    explains the scores it fails too) is kept, and its early end explained only by
+    `other` on match_length or by a value the entry is not about (single-round, whose
+    match has ended there): not by full. Where match_length may not be `other` in the
+    fixture, or nothing ended early, the constraint is left as it was."""
+    space = Space(CAT)
+    model = Model.of(space)
+    anything = model.all([])
+    fx = match_goes_on()
+    obs = Observation(fx, ("fail",), over_early=frozenset([0]))
+    c = shared.own_match(model, anything, obs, ["match_length", "blank_values"], CAT)
+
+    def holds(value: str) -> bool:
+        s = z3.Solver(ctx=model.ctx)
+        s.add(*model.hard, c, model.eq("match_length", value))
+        return bool(s.check() == z3.sat)
+    assert {v: holds(v) for v in ["full", "single-round", OTHER]} == {
+        "full": False, "single-round": True, OTHER: True}
+    assert shared.own_match(model, anything, obs, ["blank_values"], CAT) is anything
+    plain = Observation(fx, ("fail",))
+    assert shared.own_match(model, anything, plain, ["match_length"], CAT) is anything

@@ -168,7 +168,9 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
             c = constraint(model, pieces, o.outcomes, free, own_rules, only, lacking,
                            moment_options(o.fixture.clauses, cat))
             if c is not None:
-                out.append((c, o.fixture.id))
+                out.append((shared.own_match(
+                    model, c, o, [opt for opt in free if opt not in only], cat),
+                    o.fixture.id))
         return out
     soft = weighed(observations)
 

@@ -59,6 +59,7 @@ from typing import Any, TypeGuard
 from mtrain.conformance.adapter import JSON, Implementation, RefusedSetup, Unsupported
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.identify.found import Observation, counted
+from mtrain.conformance.identify.solve import Model
 from mtrain.conformance.process import HarnessError
 from mtrain.conformance.runner import _reference_states, check
 from mtrain.spec.catalog import Catalog, catalog
@@ -287,6 +288,42 @@ def escaping(obs: Observation, cat: Catalog, free: Sequence[str],
     if not shared_failure(obs, cat):
         return list(free)
     return [opt for opt in free if opt not in word or opt in only]
+
+
+MATCH = "match_length"
+"""The option that says which round is the match's last (MATCH-1, MATCH-7)."""
+
+
+def over_early(exp: Expectation, rj: JSON, state: JSON, impl: Implementation) -> bool:
+    """Whether the engine names the match's winners (its match over) after an entry that
+    expects the match to go on (`match_over: false`: rounds remain under every known
+    value the entry is about, MATCH-1)."""
+    if exp.match_over is not False:
+        return False
+    try:
+        return bool(impl.winners(rj, state))
+    except (HarnessError, Unsupported, RefusedSetup, ValueError, KeyError, TypeError,
+            AttributeError):
+        return False
+
+
+def own_match(model: Model, c: Any, obs: Observation, free: Sequence[str],
+              cat: Catalog) -> Any:
+    """The constraint `c` of `obs`, and where the engine ended its match after an entry
+    that expects it to go on (over_early), a match of its own too, or a known value the
+    entry is not about (a single round's match ends there): no value it is about ends
+    the match there, and no other option's rule of its own says when a match ends.
+    Such an entry mostly fails in its scores as well (the totals that end the match are
+    a round's end's), which `other` on a scoring option explains alone, the early end
+    left unread: sleeper's match to 200 points on a double-15 set, its doubled doubles
+    `blank_values: other`, was written `full`."""
+    if not obs.over_early or MATCH not in free:
+        return c
+    every = frozenset(cat.options[MATCH].values)
+    about = frozenset().union(*(r.get(MATCH, every) for i in obs.over_early
+                                for r in obs.fixture.expect[i].scope.regions()))
+    ends = [model.eq(MATCH, v) for v in sorted(every - about)]
+    return model.all([c, model.any([model.eq(MATCH, OTHER), *ends])])
 
 
 def doubted(word: Collection[str], declared: Ruleset | None,
