@@ -17,7 +17,7 @@ import z3
 
 from mtrain.conformance.adapter import Implementation
 from mtrain.conformance.fixture import Fixture, load_file
-from mtrain.conformance.identify import shared
+from mtrain.conformance.identify import bugs, shared
 from mtrain.conformance.identify.found import Observation
 from mtrain.conformance.identify.measure import ruleset_of
 from mtrain.conformance.identify.solve import Model
@@ -131,3 +131,29 @@ def test_a_match_over_early_is_explained_only_by_a_match_of_its_own() -> None:
     assert shared.own_match(model, anything, obs, ["blank_values"], CAT) is anything
     plain = Observation(fx, ("fail",))
     assert shared.own_match(model, anything, plain, ["match_length"], CAT) is anything
+
+
+def counts(shows: int, like: int, unlike: int, alike: int) -> bugs.Shape:
+    """A shape of these many fixtures (named by their place: only the counts are read)."""
+    def ids(kind: str, n: int) -> tuple[str, ...]:
+        return tuple(f"{kind}-{k}" for k in range(n))
+    return bugs.Shape(ids("shows", shows), ids("like", like), ids("unlike", unlike),
+                      ids("alike", alike))
+
+
+def test_a_declared_value_is_read_with_a_bug_on_an_even_count() -> None:
+    """The shapes recorded in session 51's runs (a fixture shows a value only where no
+    other known value gives the engine's outcome): caboose's tie rule, declared most-outs,
+    its bug a tie on totals and outs won by the lower seat (7 show most-outs, 7 give
+    another value's outcome), and tandem's blank values, declared blank-25, its bug the
+    double blank counted 25, not 50 (12 to 10), are the declared value with a bug; marshal's
+    blocked round, the hand worth least scoring 0 (3 show the declared
+    penalty-blocked-winner, 5 fit no known value), is a rule of its own. Undeclared, the
+    same counts read no value with a bug."""
+    caboose, tandem, marshal = counts(7, 7, 0, 23), counts(12, 10, 0, 24), counts(3, 0, 5, 15)
+    assert bugs.with_a_bug(caboose, "most-outs", "most-outs")
+    assert bugs.with_a_bug(tandem, "blank-25", "blank-25")
+    assert not bugs.with_a_bug(marshal, "penalty-blocked-winner", "penalty-blocked-winner")
+    assert not bugs.with_a_bug(caboose, None, "most-outs")
+    assert not bugs.with_a_bug(tandem, "face", "blank-25")
+    assert not bugs.with_a_bug(caboose, OTHER, "most-outs")
