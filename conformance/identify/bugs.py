@@ -36,7 +36,7 @@ RATIO = 6
 """Fixtures showing the value per fixture against it, for an undeclared option to be read
 as the value with a bug. Set where a fixture showed a value wherever the values told it
 apart (a bug gave 7.8 to 24, a rule of its own 1.1 to 5.3). Measured again (session 51,
-twelve example engines) since one shows it only where no other known value gives the
+eleven example engines) since one shows it only where no other known value gives the
 engine's outcome: a rule of its own 0.5 to 3.1 (tender's doubles, declared `other`;
 undeclared, 0.5 to 1.8), a bug 0.16 to 1.8 (railyard's chain first turn, a bug through
 the rule's every table, 0.16): no count tells them apart now, so an undeclared value
@@ -46,7 +46,7 @@ DECLARED_RATIO = 1
 session 51: the declared value with a bug 1.0 and 1.2 to 1.8, caboose's tie rule and
 tandem's blank values, both written `other` at 3; the declared value where the engine
 plays a rule of its own near it 0.33 to 0.6, marshal's scoring; at 1 no other reading
-of the twelve engines changed)."""
+of the eleven engines changed)."""
 
 
 @dataclass(frozen=True)
