@@ -31,6 +31,9 @@ class Observation:
     unshared: dict[int, str] = field(default_factory=dict)
     """Entries failed in what a clause every known value shares decides alone, by index,
     each with that clause (shared.py): left unread (None), a likely bug."""
+    over_early: frozenset[int] = frozenset()
+    """Entries after which the engine names the match's winners where the entry expects the
+    match to go on (MATCH-1): its match ends there (shared.own_match)."""
     erred: bool = False
     """Every entry's outcome is the engine's error answer (observe.py, _erred): read as the
     partition reads a table the rules cannot play, but never a check towards `sure`

@@ -179,6 +179,8 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
                     outcomes.append(None)
                     continue
                 outcomes.append(_judged(problems, nulls))
+                if problems and shared.over_early(exp, rj_sent, state, impl):
+                    obs.over_early |= {i}
                 if problems and _worth_only(exp, rj_sent, state, impl, sent, own):
                     obs.by_entry[i] = ()  # the worth of a round's end of its own: no bug
                 elif charged:

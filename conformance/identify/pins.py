@@ -12,6 +12,7 @@ from mtrain.conformance.identify import bugs, solve
 from mtrain.conformance.identify.cells import Piece
 from mtrain.conformance.identify.conclude import Until, _broken
 from mtrain.conformance.identify.found import Observation, OptionFinding
+from mtrain.conformance.identify.observe import SETUP_ONLY
 from mtrain.conformance.identify.solve import Solution
 from mtrain.spec.ruleset import OTHER, Ruleset
 from mtrain.spec.scope import Region, Space
@@ -37,6 +38,7 @@ def _values_with_bugs(conclude: Callable[[Region, solve.Bugs, Until | None],
     seen = {obs.fixture.id: obs.outcomes for obs in observations}
     moments = {obs.fixture.id: solve.moment_options(obs.fixture.clauses, space.cat)
                for obs in observations}
+    cited = {obs.fixture.id: frozenset(obs.fixture.clauses) for obs in observations}
     own = frozenset(o for o, v in (declared.choices if declared else ()) if v == OTHER)
     region: Region = dict(allowed)
     notes: dict[str, tuple[str, str]] = {}
@@ -52,6 +54,12 @@ def _values_with_bugs(conclude: Callable[[Region, solve.Bugs, Until | None],
             return False
         s = bugs.shape(f.option, value, best.values, space, frozenset(best.violated), seen,
                        parts, moments)
+        if f.option in SETUP_ONLY:
+            # a table that reads the option only for whether its round exists shows
+            # nothing of a rule of one's own (observe.SETUP_ONLY): sleeper's match to 200
+            # points, declared `full`, was "shown" full by 500 tables of later rounds
+            s = dataclasses.replace(s, shows=tuple(
+                fid for fid in s.shows if cited.get(fid, frozenset()) & SETUP_ONLY[f.option]))
         if bugs.with_a_bug(s, bugs.declared_value(declared, f.option), value):
             pin = f.option, value, s, {**best.values, f.option: value}
         return pin is not None

@@ -149,9 +149,10 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
     judged = {**base, **{o: v for o, v in (declared.choices if declared else ()) if v == OTHER}}
     escapable = [o for o in space.options if o not in NO_OTHER and o not in fixed]
     having = tables_had(sent, space)
-    # the options the engine declares a known value of: its word (shared.shared_failure)
-    word = frozenset(o for o, v in (declared.choices if declared else ())
-                     if v in space.options.get(o, ()))
+    # the options the engine declares a known value of: its word (shared.shared_failure),
+    # kept while the answer keeps each value declared (shared.doubted)
+    word = {o for o, v in (declared.choices if declared else ())
+            if v in space.options.get(o, ())}
 
     def weighed(seen: Sequence[Observation]) -> list[tuple[Any, str]]:
         """Each observation's soft constraint, with the fixture's id."""
@@ -160,15 +161,16 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
             pieces = parts[o.fixture.id]
             free, only = _escapable(o.fixture, escapable, pieces, o.refused, having, space)
             o.stands = only
-            if shared.shared_failure(o, cat):  # no reason to doubt the engine's word
-                free = [opt for opt in free if opt not in word or opt in only]
+            free = shared.escaping(o, cat, free, only, word)
             # a deal refused where some values have the table: against those values
             lacking = {opt: vs for opt, vs in only.items()
                        if o.lacks and vs and vs != frozenset(space.options[opt])}
             c = constraint(model, pieces, o.outcomes, free, own_rules, only, lacking,
                            moment_options(o.fixture.clauses, cat))
             if c is not None:
-                out.append((c, o.fixture.id))
+                out.append((shared.own_match(
+                    model, c, o, [opt for opt in free if opt not in only], cat),
+                    o.fixture.id))
         return out
     soft = weighed(observations)
 
@@ -185,7 +187,19 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
         found won on the price of the rules of one's own another reading needs (_fewer)."""
         return _fewer(lambda region: _values_with_bugs(
             concluded, region, space, declared, observations, parts), allowed, space)
-    found = weighed_whole()
+
+    def trusted() -> tuple[Solution, list[OptionFinding], list[str]]:
+        """weighed_whole, weighed again without the engine's word on each option whose
+        declared value the answer leaves for another known value (shared.doubted), until
+        the answer keeps every word still taken."""
+        nonlocal soft
+        got = weighed_whole()
+        while away := shared.doubted(word, declared, got[0].values):
+            word.difference_update(away)
+            soft = weighed(observations)
+            got = weighed_whole()
+        return got
+    found = trusted()
     situations = 0
 
     def result() -> Identification:
@@ -226,7 +240,7 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
         observations += seen
         now[:] = ["weighing the situations played", 0, 0]
         soft += weighed(seen)
-        found = weighed_whole()
+        found = trusted()
         situations += len(more)  # weighed in `found` now
     return result()
 

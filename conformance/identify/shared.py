@@ -53,17 +53,18 @@ to draw, wherever the engine's state shows it, since every entry after it is tha
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, TypeGuard
 
 from mtrain.conformance.adapter import JSON, Implementation, RefusedSetup, Unsupported
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.identify.found import Observation, counted
+from mtrain.conformance.identify.solve import Model
 from mtrain.conformance.process import HarnessError
 from mtrain.conformance.runner import _reference_states, check
 from mtrain.spec.catalog import Catalog, catalog
 from mtrain.spec.notation import max_pip_of
-from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.ruleset import OTHER, Ruleset
 
 PASS = {"type": "pass"}
 BLOCKED = "END-2, END-3"
@@ -265,9 +266,10 @@ def shared_failure(obs: Observation, cat: Catalog) -> bool:
     to clauses that every known value of every option shares (no `when`: TRAIN-4,
     TURN-3), and one was. Such a failure is a bug or a rule of the engine's own, but it
     is read as no evidence against the value the engine declares for an option (its
-    `other` may not explain it): what tells a rule of that option's own is a failure in
-    the clauses its values decide, or where it fails alike under them all. signalbox (TRAIN-4, its
-    marker read as the mover's) and interlock (TURN-3, its drawn tile taken to be the
+    `other` may not explain it), while the answer keeps that value (doubted): what
+    tells a rule of that option's own is a failure in the clauses its values decide, or
+    where it fails alike under them all. signalbox (TRAIN-4, its marker read as the
+    mover's) and interlock (TURN-3, its drawn tile taken to be the
     hand's last) had their bugs read as the follow-up rule of their own, or the
     doubles rule, that they declare open and anywhere."""
     failed = [i for i, o in enumerate(obs.outcomes) if o == "fail"]
@@ -275,6 +277,74 @@ def shared_failure(obs: Observation, cat: Catalog) -> bool:
         return False
     return all(c in cat.clauses and not cat.clauses[c].when
                for i in failed for c in obs.by_entry[i])
+
+
+def escaping(obs: Observation, cat: Catalog, free: Sequence[str],
+             only: Mapping[str, frozenset[str]], word: Collection[str]) -> list[str]:
+    """The options of `free` that `other` may stand for in `obs`: where its failure is
+    shared (shared_failure), no reason to doubt the engine's word, none it declares a known
+    value of that the answer keeps (`word`: doubted takes out those it leaves), but for
+    those SETUP_ONLY stands for some values alone (`only`)."""
+    if not shared_failure(obs, cat):
+        return list(free)
+    return [opt for opt in free if opt not in word or opt in only]
+
+
+MATCH = "match_length"
+"""The option that says which round is the match's last (MATCH-1, MATCH-7)."""
+
+
+def over_early(exp: Expectation, rj: JSON, state: JSON, impl: Implementation) -> bool:
+    """Whether the engine names the match's winners (its match over) after an entry that
+    expects the match to go on (`match_over: false`: rounds remain under every known
+    value the entry is about, MATCH-1)."""
+    if exp.match_over is not False:
+        return False
+    try:
+        return bool(impl.winners(rj, state))
+    except (HarnessError, Unsupported, RefusedSetup, ValueError, KeyError, TypeError,
+            AttributeError):
+        return False
+
+
+def own_match(model: Model, c: Any, obs: Observation, free: Sequence[str],
+              cat: Catalog) -> Any:
+    """The constraint `c` of `obs`, and where the engine ended its match after an entry
+    that expects it to go on (over_early), a match of its own too, or a known value the
+    entry is not about (a single round's match ends there): no value it is about ends
+    the match there, and no other option's rule of its own says when a match ends.
+    Such an entry mostly fails in its scores as well (the totals that end the match are
+    a round's end's), which `other` on a scoring option explains alone, the early end
+    left unread: sleeper's match to 200 points on a double-15 set, its doubled doubles
+    `blank_values: other`, was written `full`."""
+    if not obs.over_early or MATCH not in free:
+        return c
+    every = frozenset(cat.options[MATCH].values)
+    about = frozenset().union(*(r.get(MATCH, every) for i in obs.over_early
+                                for r in obs.fixture.expect[i].scope.regions()))
+    ends = [model.eq(MATCH, v) for v in sorted(every - about)]
+    return model.all([c, model.any([model.eq(MATCH, OTHER), *ends])])
+
+
+def doubted(word: Collection[str], declared: Ruleset | None,
+            values: Mapping[str, str]) -> frozenset[str]:
+    """The options of `word` (the engine declares a known value of each) whose value in
+    the answer `values` is another known value: the fixtures that tell the values apart
+    contradict the declaration, so it is no reason to read a failure in the clauses every
+    value shares as a bug rather than a rule of the engine's own (shared_failure). marshal
+    declares `doubles: ordinary` and `own_train_first: required`, and plays rules of its
+    own on both (a double ends the turn but binds; marked trains shut until one's own is
+    started): the fixtures found open and not-required, its doubles ending the turn
+    failing TURN-6 (every value's clause) kept from `other` by the declaration, and
+    read as bugs in open (with the situations asked under that answer, its
+    mexican_first_turn went from anyone to starter-only). An option kept at its declared
+    value keeps the word: signalbox's and interlock's bugs (TRAIN-4, TURN-3) are not
+    read as their follow-up or scoring rules of their own."""
+    if declared is None:
+        return frozenset()
+    said = dict(declared.choices)
+    return frozenset(o for o in word
+                     if values.get(o, OTHER) not in (said.get(o), OTHER))
 
 
 def problems(observations: Sequence[Observation]) -> list[str]:
