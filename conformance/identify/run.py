@@ -260,20 +260,7 @@ def _seat_measured(best: Solution, findings: list[OptionFinding], declared: Rule
     said = None if declared is None else declared["starting_seat"]
     if said == OTHER:
         return findings
-    out = []
-    for f in findings:
-        if f.option == "starting_seat" and f.value != OTHER:
-            best.values[f.option] = OTHER
-            seen = (f"measured: {deals.evidence.get('engine_procedure', 'the deals')}; the "
-                    f"fixtures leaned to {f.value}, which these deals contradict")
-            if said is None:
-                f = OptionFinding(f.option, OTHER, "other", 0, [seen])
-            else:
-                f = OptionFinding(f.option, OTHER, "contradicted", 0, [
-                    f"{seen}, as they do the declared {said}: a rule of its own, or a bug "
-                    f"in {said}'s clause on every deal"], [said])
-        out.append(f)
-    return out
+    return _measured_other("starting_seat", best, findings, said, deals, "clause")
 
 
 def _procedure_measured(best: Solution, findings: list[OptionFinding],
@@ -289,18 +276,27 @@ def _procedure_measured(best: Solution, findings: list[OptionFinding],
     if deals is None or not deals.unmatched:
         return findings
     said = None if declared is None else declared["engine_procedure"]
+    return _measured_other("engine_procedure", best, findings,
+                           None if said == OTHER else said, deals, "deal")
+
+
+def _measured_other(option: str, best: Solution, findings: list[OptionFinding],
+                    said: str | None, deals: Deals, what: str) -> list[OptionFinding]:
+    """`option` written `other`, as the deals measured it: plainly where the engine
+    declares no known value (`said` None), else contradicted with the declared value its
+    rival (a rule of its own, or a bug in that value's `what` on every deal)."""
     out = []
     for f in findings:
-        if f.option == "engine_procedure" and f.value != OTHER:
+        if f.option == option and f.value != OTHER:
             best.values[f.option] = OTHER
             seen = (f"measured: {deals.evidence.get('engine_procedure', 'the deals')}; the "
                     f"fixtures leaned to {f.value}, which these deals contradict")
-            if said is None or said == OTHER:
+            if said is None:
                 f = OptionFinding(f.option, OTHER, "other", 0, [seen])
             else:
                 f = OptionFinding(f.option, OTHER, "contradicted", 0, [
                     f"{seen}, as they do the declared {said}: a rule of its own, or a bug "
-                    f"in {said}'s deal on every deal"], [said])
+                    f"in {said}'s {what} on every deal"], [said])
         out.append(f)
     return out
 
