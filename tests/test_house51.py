@@ -10,7 +10,7 @@ import pytest
 
 from mtrain.conformance.adapter import Unsupported
 from mtrain.conformance.identify.found import OptionFinding
-from mtrain.conformance.identify.measure import Dealer, Deals, measure_start
+from mtrain.conformance.identify.measure import Dealer, Deals, _sliced, measure_start
 from mtrain.conformance.identify.run import _as_declared
 from mtrain.conformance.identify.solve import Solution
 from mtrain.conformance.serve import FixedRules
@@ -101,3 +101,23 @@ def test_a_deal_bug_is_no_procedure_of_its_own(engine: type[FixedRules]) -> None
     deals = Deals(table=dict(rs.hand_table))
     measure_start(Dealer(engine(rs)), SPACE, rs, deals)
     assert deals.procedure is None and not deals.unmatched
+
+
+def test_hands_that_only_gave_up_the_engine_are_no_procedure_of_its_own() -> None:
+    """A deal whose holder only laid the engine (holder-lays' hands, or everyone-draws'
+    before the search) under a first player no known seat predicts (a calibration
+    engine's seat of its own, its draw for the start never asked) was read as a
+    procedure of its own, and wrote engine_procedure `other` where the hands are a known
+    procedure's: only a hand that took a tile of the boneyard in the engine's place, or
+    no hand but one drawing, shows one's own (measure._sliced)."""
+    order = [f"{b}-{a}" for a in range(13) for b in range(a, 13)]  # written high end first
+    order.remove("12-12")
+    order.insert(3, "12-12")  # the engine in seat 0's slice of 2 x 15
+    hands = [order[:15], order[15:30]]
+    rest = order[30:]
+    laid = [[t for t in hands[0] if t != "12-12"], hands[1]]
+    assert not _sliced([(1, order)], [((laid, rest),)], 2, 15, 12)
+    took = [laid[0] + [rest[-1]], hands[1]]
+    assert _sliced([(1, order)], [((took, rest[:-1]),)], 2, 15, 12)
+    both = [laid[0] + [rest[-1]], hands[1] + [rest[-2]]]  # two hands drew: a search
+    assert not _sliced([(1, order)], [((both, rest[:-2]),)], 2, 15, 12)

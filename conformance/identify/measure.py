@@ -527,7 +527,8 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
         deals.evidence["engine_procedure"] = f"{what}: dealt as {deals.procedure} deals"
         deals.own_elsewhere = _own_elsewhere(cat, rs, table, designs, answers, draws,
                                              players, matching[0][0], lengths)
-    elif not matching:  # no known start fits: the procedure still shows without the seat
+    alike: set[str] = set()  # the procedures whose hands the engine's are, the seat aside
+    if not matching:  # no known start fits: the procedure still shows without the seat
         alike = {p for p, m in itertools.product(procedures, lengths)
                  if _alike_unseated(ruleset_of(cat, {**dict(rs.choices), "match_length": m,
                                                      "engine_procedure": p}, table),
@@ -538,8 +539,9 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
             deals.evidence["engine_procedure"] = (
                 f"{what}: dealt as {deals.procedure} deals, the first player as under no "
                 "known starting seat (a start of its own?)")
-    if not matching and deals.procedure is None and _sliced(designs, answers, players, size,
-                                                            n):
+    # hands no known procedure deals, whatever the first player (a deal some procedure
+    # explains, its seat unpredicted, as under a draw for the start not asked, is not one)
+    if not matching and not alike and _sliced(designs, answers, players, size, n):
         deals.unmatched = True
         deals.evidence["engine_procedure"] = (
             f"{what}: each hand its slice of the pool but for the engine and tiles of the "
@@ -574,13 +576,14 @@ def _sliced(designs: list[tuple[int, list[str]]], answers: list[Any], players: i
             size: int, n: int) -> bool:
     """Whether every deal the engine made (one at least) has each hand its slice of the
     pool (DEAL-1), but that the round's engine may be gone from it and tiles of the
-    boneyard's part of the pool added: where the engine went and what replaced it, which
-    is all an engine procedure decides (pullman's starter digging for it, waybill's holder
-    taking the boneyard's last tile), every tile of the pool still in a hand or the
+    boneyard's part of the pool added to one hand at most: where the engine went and what
+    replaced it, which is all an engine procedure decides (pullman's starter digging for
+    it, waybill's holder taking the boneyard's last tile; several hands drawing is the
+    search in turn a known procedure makes), every tile of the pool still in a hand or the
     boneyard, once, but the engine. Hands of other slices' tiles (turntable's
     round-robin, DEAL-1) or a tile lost (tender's boneyard one short, ENG-2) are bugs,
     never a procedure."""
-    seen = False
+    seen = gained = False
     for (round_no, order), answer in zip(designs, answers, strict=True):
         if answer is None:
             continue
@@ -593,12 +596,19 @@ def _sliced(designs: list[tuple[int, list[str]]], answers: list[Any], players: i
                 _canonical(t) for t in order} | {engine}:
             return False  # a tile lost, made up or dealt twice (INV-CONSERVATION)
         rest = {_canonical(t) for t in order[players * size:]}
+        moved = 0  # the hands not their slice: the engine's holder's, or the digger's
         for seat, hand in enumerate(hands):
             part = {_canonical(t) for t in order[seat * size:(seat + 1) * size]}
             if not part - set(hand) <= {engine} or not set(hand) - part <= rest:
                 return False
+            moved += part != set(hand)
+            gained = gained or bool(set(hand) - part)
+        if moved > 1:  # several hands drew: a search in turn (everyone-draws), not one's own
+            return False
         seen = True
-    return seen
+    # a hand that only gave up the engine is holder-lays' deal, whatever the seat: one's
+    # own shows where some hand took a tile of the boneyard in its place
+    return seen and gained
 
 
 def _own_elsewhere(cat: Catalog, rs: Ruleset, table: tuple[tuple[int, int], ...],
