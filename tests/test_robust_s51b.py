@@ -6,10 +6,12 @@ file without being asked to."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from mtrain.cli import main
 from mtrain.conformance.adapter import ruleset_json
 from mtrain.conformance.serve import Server
 from mtrain.spec.catalog import catalog
@@ -70,3 +72,16 @@ def test_a_well_formed_legal_play_is_played() -> None:
     for answer in answers({"type": "play", "tile": "0-4", "train": 0}):
         assert answer["ok"] is True and answer["state"]["trains"][0]["tiles"] == ["0-4"]
 
+
+def test_situations_out_refuses_an_existing_file_unless_forced(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "mine.yaml"
+    out.write_text("hand-worked fixtures\n", encoding="utf-8")
+    args = ["situations", "puremco-d9", "-n", "1", "--out", str(out)]
+    assert main(args) == 2
+    printed, err = capsys.readouterr()
+    assert printed == "" and "--force" in err and "Traceback" not in err, err
+    assert out.read_text(encoding="utf-8") == "hand-worked fixtures\n"  # untouched
+    assert main([*args, "--force"]) == 0
+    assert out.read_text(encoding="utf-8").startswith(("#", "-", "fixtures", "id")), \
+        out.read_text(encoding="utf-8")[:200]
