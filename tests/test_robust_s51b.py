@@ -85,3 +85,10 @@ def test_situations_out_refuses_an_existing_file_unless_forced(
     assert main([*args, "--force"]) == 0
     assert out.read_text(encoding="utf-8").startswith(("#", "-", "fixtures", "id")), \
         out.read_text(encoding="utf-8")[:200]
+
+
+def test_situations_force_without_out_is_a_usage_error(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["situations", "puremco-d9", "--force"]) == 2
+    printed, err = capsys.readouterr()
+    assert printed == "" and "--force goes with --out" in err, err
