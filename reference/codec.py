@@ -81,11 +81,32 @@ def action_from_json(state: State, data: Any) -> Action:
     extra = set(data) - {"type", "tile", "train"}
     if extra:
         raise StateError(f"a play action has no field {sorted(extra)[0]!r}")
+    _play_fields_written(data)
     try:
-        tile = T.parse(str(data.get("tile")), state.rules.max_pip)
+        tile = T.parse(data["tile"], state.rules.max_pip)
     except T.TileError as e:
         raise StateError(f"action.tile: {e}", "SET-1") from None
-    return Action("play", tile, train_from_json(state.players, data.get("train"), "action.train"))
+    return Action("play", tile, train_from_json(state.players, data["train"], "action.train"))
+
+
+def _play_fields_written(data: dict[str, Any]) -> None:
+    """A play's tile and train as action.schema.json writes them, or a StateError with no
+    clause: a field missing or of another JSON type (a number, a list, null for a tile; a
+    text other than 'mexican', a negative number, true for a train) makes no action at
+    all, a malformed request, where a tile of no set in play ('13-1' on double-12) or a
+    train the table lacks (seat 5 of 4) is an action the rules refuse (SET-1, TRAIN-1)."""
+    for key in ("tile", "train"):
+        if key not in data:
+            raise StateError(f"a play action needs a {key!r}")
+    tile, train = data["tile"], data["train"]
+    # T.BY_TEXT: every 'a-b' of the largest set, either end first: the schema's pattern
+    if not isinstance(tile, str) or tile not in T.BY_TEXT:
+        raise StateError(f"action.tile: {shown(tile)} is not a tile written 'a-b' (ends 0 to "
+                         f"{T.MAX_PIP}, for example '12-5')")
+    if train != MEXICAN and not (isinstance(train, int) and not isinstance(train, bool)
+                                 and train >= 0):
+        raise StateError(f"action.train: {shown(train)} is not a train written as a seat "
+                         "number (0 or more) or 'mexican'")
 
 
 def train_from_json(players: int, value: Any, where: str) -> int:

@@ -4,6 +4,7 @@ under one rule set, written out as fixtures."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from mtrain.commands.arguments import pattern, resolve, whole
@@ -27,7 +28,10 @@ def register(sub: Any) -> None:
                    default=None, metavar="N", help="the same as -n, as conform names it")
     p.add_argument("-k", dest="pattern", action="append", metavar="PATTERN", type=pattern,
                    help="only situations whose id contains PATTERN or matches it as a glob")
-    p.add_argument("--out", help="write the fixtures here (default: standard output)")
+    p.add_argument("--out", help="write the fixtures here (default: standard output); an "
+                   "existing file only with --force")
+    p.add_argument("--force", action="store_true",
+                   help="with --out: replace the file if it exists")
     p.add_argument("--shipped", action="store_true",
                    help="instead, make the situations of a default `mtrain conform` and "
                    "write them into the package (conformance/shipped/), whence a first run "
@@ -50,8 +54,14 @@ def run(args: argparse.Namespace) -> int:
     if args.ruleset is None:
         raise UsageError("name a rule set (a variant, base+overlay+..., or a rule-set "
                          "file), or give --shipped")
+    if args.force and not args.out:
+        raise UsageError("--force goes with --out")
     if args.out:
         check_output(args.out, "--out", inputs=[("the rule set", args.ruleset)])
+        # the fixture format is also the corpus's: a hand-worked fixture file named by a
+        # slip would be lost to generated tables, so an existing file is replaced on request
+        if Path(args.out).is_file() and not args.force:
+            raise InputError(f"--out {args.out}: the file exists; give --force to replace it")
     rs = resolve(catalog(), args.ruleset)
     made = situations(rs, SITUATIONS if args.count is None else args.count,
                       lambda fid: id_matches(fid, args.pattern or []))
@@ -67,9 +77,10 @@ def _shipped(args: argparse.Namespace) -> int:
 
     if not args.shipped:
         raise UsageError("--check goes with --shipped")
-    if args.ruleset is not None or args.count is not None or args.pattern or args.out:
+    if args.ruleset is not None or args.count is not None or args.pattern or args.out \
+            or args.force:
         raise UsageError("--shipped makes the situations of a default run: no rule set, "
-                         "-n, -k nor --out")
+                         "-n, -k nor --out (nor --force)")
     where = shipped.folder()
     if where is None:
         raise InputError(f"{shipped.SHIPPED_ENV} is off: no folder to write or check")
