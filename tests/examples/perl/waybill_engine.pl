@@ -79,6 +79,11 @@
 # `released` is what keeps it from `other`; still open),
 # tie_rule `other` (bug 3 read as a rule of its own: every tie fixture contradicts the
 # declared lowest-seat; bugs off it is lowest-seat, sure).
+# After session 51's identify fixes (the declared value trusted only while the answer
+# keeps it): bugs off, every option as played (uncoverable_double `other`, contradicted,
+# margin 15; 37 CPU s warm), and conform under the file it writes passes 1,249, fails 0;
+# bugs on, 17 of 18 (tie_rule `other`, contradicted: bug 3), and conform under that file
+# fails 16 (SEAT-1 8, SEAT-3 8).
 #
 # Wire habits: JSON::PP writes keys in hash order; hands are kept in the order dealt, a
 # drawn tile last; tiles outside a train are written high end first ("12-5"); integers
