@@ -12,13 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from command_errors import FAR, one_error, write
 
 from mtrain.cli import main
 from mtrain.conformance.process import ImplementationTimeout, ProcessImplementation
-
-FAR = 120
-"""A bound on a wait for an event (a process's exit), far above the need: it only keeps a
-broken run from hanging the suite."""
 
 SILENT = [sys.executable, "-c", "import sys; sys.stdin.buffer.read()"]
 """A program that never answers anything, its hello included."""
@@ -58,18 +55,6 @@ PLAYS = """\
 """
 
 
-def write(path: Path, text: str) -> str:
-    path.write_text(text, encoding="utf-8")
-    return str(path)
-
-
-def one_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
-    """The one line a command that stops at once writes (exit 2, nothing on stdout)."""
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    assert code == 2 and out == "", (code, out[-800:], err)
-    assert err.count("\n") == 1 and "Traceback" not in err, err
-    return err
 
 
 # --- 1. a hello answer that is not one: one error at the start --------------------------------
