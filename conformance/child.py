@@ -64,6 +64,21 @@ def kill_all() -> None:
         proc.kill()
 
 
+def kill_all_at_once() -> None:
+    """From a signal handler about to end the process: SIGKILL every group started,
+    taking no lock and waiting for nothing. The handler runs in the main thread, which
+    may hold any lock here when the signal comes (a stderr ring's while it reads a tail,
+    _LIVE_LOCK while it starts a program): kill_all, which reaps and collects, then
+    waited for that lock for ever, and so did the pool that terminated the process."""
+    try:
+        procs = tuple(_LIVE)
+    except RuntimeError:  # changed by another thread while copied: copy once more
+        procs = tuple(_LIVE)
+    for proc in procs:
+        with contextlib.suppress(OSError):
+            os.killpg(proc.popen.pid, signal.SIGKILL)
+
+
 def _forget_after_fork() -> None:
     """A forked worker does not own its parent's processes (nor hold its lock)."""
     global _LIVE_LOCK, _RUNNING, _HOLDING

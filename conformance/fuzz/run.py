@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, overload
 
 from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementation
-from mtrain.conformance.child import exit_code_of, kill_all
+from mtrain.conformance.child import exit_code_of, kill_all_at_once
 from mtrain.conformance.declaration import declared_ruleset, unsupported
 from mtrain.conformance.defaults import DEFAULT_TIMEOUT, FUZZ_OUT
 from mtrain.conformance.forking import EXIT_SECONDS, finish, pool_context
@@ -277,8 +277,9 @@ def _worker_init(target: Target, stop: Any, follow: str, deadline: float | None,
 
 def _worker_stop(signum: int, frame: object) -> None:
     """Pool.terminate sends SIGTERM: take this worker's implementation along, and count
-    what the game under way had played (its findings go with the worker)."""
-    kill_all()
+    what the game under way had played (its findings go with the worker). Nothing here
+    may take a lock the interrupted main thread could hold (kill_all_at_once)."""
+    kill_all_at_once()
     session = _WORKER.get("session")
     game = session.under_way if session is not None else None
     counts = _WORKER.get("cut_short")
