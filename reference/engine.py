@@ -622,7 +622,7 @@ def _finish(state: State, end: str, winner: int) -> None:
         if winner < 0 and state.rules.blocked_low_wins:
             for s in lowest_hands(state, scores):
                 scores[s] = 0  # SCORE-7: a blocked round's lowest hand scores nothing
-    state.scores[:] = carried(state.scores, scores)
+    state.scores[:] = carried(state.scores, scores)  # MATCH-1: the totals carry the round
     if winner >= 0:
         state.outs[winner] += 1
     state.result = Result(end, winner, tuple(scores))
