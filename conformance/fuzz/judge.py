@@ -763,7 +763,7 @@ def compare_winners(ctx: Context, text: str, want: list[int], got: Any,
     if error is not None:
         sig, message = failure("winners", error)
         return [Disagreement(sig, (message,), expect, (text,), clauses)]
-    problems = winners_problems(got)
+    problems = winners_problems(got, len(totals) or None)  # a seat past the table: broken
     if problems:
         sig, texts = _problems("winners answer", problems)
         return [Disagreement(sig, texts, expect, (text,), clauses)]

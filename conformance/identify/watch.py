@@ -151,7 +151,9 @@ class Watched:
 
     def winners(self, ruleset: Any, state: Any) -> Any:
         seats = self._call("winners", ruleset, state)
-        return self._schema_kept("winners", seats, winners_problems(seats),
+        hands = state.get("hands") if isinstance(state, dict) else None
+        at_table = len(hands) if isinstance(hands, list) else None  # a seat past it: no reading
+        return self._schema_kept("winners", seats, winners_problems(seats, at_table),
                                  lambda: list(dict.fromkeys(seats)))
 
     def _schema_kept(self, kind: str, answer: Any, problems: list[Problem],
