@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 import shlex
 import sys
 from pathlib import Path
@@ -18,9 +19,15 @@ from pathlib import Path
 import pytest
 
 from mtrain.cli import main
+from mtrain.conformance.fixture import load_file
 from mtrain.conformance.fuzz import own_rules
 from mtrain.conformance.fuzz.rulesets import Context, declared_context
+from mtrain.conformance.move_charges import released_early_offered
+from mtrain.reference import codec
+from mtrain.reference.deal import deal, deal_pool
+from mtrain.reference.engine import Action, engine_number, legal_actions
 from mtrain.reference.rules import Rules
+from mtrain.spec import tiles
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import Ruleset
 
@@ -76,3 +83,73 @@ def test_a_deal_request_only_the_stand_in_asks_is_not_the_rules() -> None:
         assert own_rules.request_own(played_as(pullman, "engine_procedure", value), 3) == ()
     aside = played_as(pullman, "engine_procedure", "set-aside")
     assert own_rules.sent_order(aside, 3, ["0-0", "1-0"]) == ["0-0", "1-0", "10-10"]  # ENG-1
+
+
+def test_a_deals_seat_is_judged_alone_under_a_stand_in_that_sets_the_engine_aside() -> None:
+    # roundhouse takes the engine from a hand or the boneyard (`engine_procedure: other`)
+    # and rotates the start: its seat is the rules' whatever the procedure. Its deal is a
+    # shuffle of the stand-in's pool; under set-aside that pool lacks the engine, and the
+    # procedures that deal every tile could not deal it, so the seat went unjudged and
+    # its bug 1 (the start rotating over four seats) unfound. Asked as the engine was sent
+    # it (the whole set), every known procedure deals it
+    ctx = played_as(declared_context(catalog().rules_file(
+        str(EXAMPLES / "roundhouse-rules.yaml"))), "engine_procedure", "set-aside")
+    round_no, players = 3, 5
+    pool = deal_pool(ctx.rules, round_no)
+    random.Random(7).shuffle(pool)
+    st = deal(ctx.rules, players, round_no, order=pool)
+    want = codec.state_to_json(st)
+    spec = {"players": players, "engine": engine_number(ctx.rules, round_no),
+            "order": [tiles.NAMES[t] for t in pool]}
+    assert want["seat"] == (round_no - 1) % players  # SEAT-3: round 3 starts at seat 2
+    assert own_rules.seat_alone(ctx, spec, want, ("engine_procedure",))
+
+
+BOGIE_TABLE = """
+- id: fuzzrelease-001
+  description: a double of an earlier turn, the boneyard at its last tile
+  clauses: [DBL-6, DBL-12, TRAIN-6]
+  source: [computation]
+  table:
+    seat: 2
+    starter: 0
+    hands:
+      0: [0-0]
+      1: [7-2]
+      2: [11-7]
+      3: [rest]
+    trains:
+      1: [12-11, 11-11]
+    boneyard: [11-2]
+  expect:
+  - variants: [pagat]
+    legal: [play 11-7 on 1]
+"""
+
+
+def test_a_cover_not_offered_where_the_release_one_tile_early_leaves_a_draw_is_the_releases(
+        tmp_path: Path) -> None:
+    # bogie (tests/examples/c/bogie_engine.c) releases every double of an earlier turn
+    # while the boneyard holds one tile (its bug 1, DBL-12: released once it is empty).
+    # Seat 2 holds 11-7 alone; [11-11] on seat 1's train binds (DBL-6), so it must cover
+    # it there (TRAIN-6 opens the train to the cover): legal, play 11-7 on 1 alone.
+    # Released, 11-7 goes nowhere (seat 2's own train and the Mexican Train end in 12),
+    # so bogie offers the draw; fuzz charged that to TRAIN-6 (a train kept closed),
+    # which offers the same draw, but an engine that keeps the train closed still owes
+    # the double: the draw is what the release leaves
+    path = tmp_path / "bogie.yaml"
+    path.write_text(BOGIE_TABLE, encoding="utf-8")
+    (fx,) = load_file(path)
+    # (bogie's rules, its own played by the stand-in: its release is a known value)
+    ctx = declared_context(catalog().rules_file(str(EXAMPLES / "c" / "bogie-rules.yaml")))
+    assert ctx.rules.release_when_empty
+    st = codec.state_from_json(ctx.rules, fx.start(ctx.rs))
+    draw = [a for a in legal_actions(st) if a.kind == "play"]
+    assert [codec.action_to_json(st, a) for a in draw] == [
+        {"type": "play", "tile": "11-7", "train": 1}]
+    assert released_early_offered(st, [Action("draw")])
+    assert not released_early_offered(st, draw)  # the rules' own answer
+    # with two tiles in the boneyard the release is two tiles early: not this bug
+    two = st.copy()
+    two.boneyard = [*st.boneyard, tiles.DOUBLE[0]]
+    assert not released_early_offered(two, [Action("draw")])

@@ -922,7 +922,11 @@ BOGIE = Engine(
     shows={"empty-release": r"legal actions not allowed by the rules: play"
                             r"|`draw` was refused: a tile can be played",
            "mexican-two": r"^legal actions missing: play \S+ on mexican(, play \S+ on mexican)*$"},
-    fuzz={"empty-release": r"^allows play \(DBL-12\)$",
+    # bug 1 is a cover not offered too, where the release leaves a draw alone (charged
+    # to the release, not to a train kept closed, TRAIN-6: move_charges
+    # released_early_offered; met since its engine procedure is stood in for by
+    # set-aside, session 52)
+    fuzz={"empty-release": r"^(allows|forbids) play \(DBL-12\)$",
           "mexican-two": r"^forbids play \(FIRST-10\)$"},
     found=(),
     least=1200,

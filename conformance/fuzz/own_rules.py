@@ -193,9 +193,17 @@ def seat_alone(ctx: Context, deal: dict[str, Any], want: dict[str, Any],
     """True where the seat and starter of `deal` (the reference's, in `want`) are the
     rules' though the deal read `own`: an engine procedure of one's own is among them
     and every known procedure the other rules allow deals that seat and starter
-    (seat_alone.seat_entry, as conform decides it for a deal fixture)."""
+    (seat_alone.seat_entry, as conform decides it for a deal fixture). A listed order is
+    asked as the implementation was sent it, from the whole set (sent_order): each known
+    procedure that sets the engine aside deals it less the engine (`less_engine`), every
+    other one deals it all. Asked with the stand-in's own pool, a procedure that deals
+    every tile could not deal it, and the seat went unjudged under a stand-in `set-aside`
+    (roundhouse's start rotating over four seats unfound)."""
     if "engine_procedure" not in own or not set(own) <= ctx.unknown:
         return False
+    order, engine = deal.get("order"), deal.get("engine")
+    if isinstance(order, list) and isinstance(engine, int):
+        deal = {**deal, "order": sent_order(ctx, ctx.max_pip + 1 - engine, order)}
     fx = Fixture(id="fuzz-deal", description="", clauses=(), source=(), path="<fuzz>",
                  line=None, table=None, deal=deal, steps=(), expect=())
     exp = Expectation(variants=(), state={k: want[k] for k in SEAT_FIELDS})
