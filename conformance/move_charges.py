@@ -108,6 +108,27 @@ def released_early(st: engine.State, act: engine.Action) -> bool:
     return act in engine.legal_actions(empty)
 
 
+def released_early_offered(st: engine.State, offered: Collection[engine.Action]) -> bool:
+    """Whether the actions an implementation `offered` are the rules' with every double of
+    an earlier turn released while the boneyard holds its last tile, and not the rules':
+    the release one tile early (DBL-12, released_early) seen from a cover it did not
+    offer. A missing cover on another's train reads as that train kept closed (TRAIN-6)
+    as well, but an engine that keeps covers closed still owes the double and offers
+    nothing else (the draw the release leaves may then be all it offers: bogie's bug 1
+    under a stand-in that set the engine aside, a lone 11-7 and an open 11-11 of an
+    earlier turn); charged where the release's rule is in force and no other rule of
+    covering decides more."""
+    if not st.rules.release_when_empty or len(st.boneyard) != 1 or st.phase != engine.START:
+        return False
+    earlier = [t for t in st.open_doubles if t not in st.turn_doubles]
+    if not earlier:
+        return False
+    freed = st.copy()
+    freed.open_doubles = [t for t in st.open_doubles if t in st.turn_doubles]
+    legal = set(engine.legal_actions(freed))
+    return set(offered) == legal and legal != set(engine.legal_actions(st))
+
+
 def released_one_short(st: engine.State, act: engine.Action,
                        offered: Collection[engine.Action] | None = None) -> bool:
     """Whether `act`, refused by the duty of an earlier double (DBL-6, DBL-7), would be

@@ -33,7 +33,7 @@ from mtrain.conformance import fuzz as F
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.bracket_alone import bracketed_entry, bracketed_options
 from mtrain.conformance.fixture import Fixture, load_file
-from mtrain.conformance.fuzz import steer
+from mtrain.conformance.fuzz import rulesets, steer
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.results import Occurrence
 from mtrain.conformance.fuzz.run import Group, one_per_bug
@@ -58,6 +58,18 @@ def unsteered(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(steer, "STEER_SHARE", 0.0)
 
 
+@pytest.fixture
+def stays_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An uncoverable double of one's own stood in for by stays-open, the first value in
+    the catalogue's order, as these tests were measured (fuzz stands in the value most
+    shipped variants play since session 52, `released`, whose blocked ends keep no open
+    double: the case below, viaduct's, is one its stand-in leaves open)."""
+    first = {o: next(v for v in catalog().options[o].values if v != "other")
+             for o in catalog().options}
+    monkeypatch.setattr(rulesets, "commonest", first.__getitem__)
+    monkeypatch.delitem(rulesets._OWN, "own-blocked", raising=False)
+
+
 class BlockedPips(ReferenceImplementation):
     """viaduct's bug 2 alone: `score` with no winner gives each hand's pips."""
 
@@ -69,7 +81,7 @@ class BlockedPips(ReferenceImplementation):
 
 
 def test_a_blocked_end_an_own_rule_decides_gets_a_reproducer_conform_runs(
-        tmp_path: Path, unsteered: None) -> None:
+        tmp_path: Path, unsteered: None, stays_open: None) -> None:
     """viaduct's case: positive scoring, its own blocked round and uncoverable double. In
     8 games (seed 0) a blocked end is reached with an open double on the table; its
     `score` answer is a finding whose reproducer is the table before the last step with a
@@ -317,7 +329,7 @@ def test_splices_cut_a_loop_out_of_a_train_or_relay_a_stretch_shorter() -> None:
 
 
 def test_a_blocked_ends_table_score_reproducer_is_shrunk_through_its_trains(
-        tmp_path: Path, unsteered: None) -> None:
+        tmp_path: Path, unsteered: None, stays_open: None) -> None:
     """The blocked end of the first test keeps an open double whose number every hand has
     run out of, so no train's tail comes off (each ends in a tile of that number, or the
     cut opens a number a hand holds): 37 tiles were written. Stretches inside the trains

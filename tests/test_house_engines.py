@@ -891,8 +891,11 @@ TENDER = Engine(
                                    r"was laid this turn"},
     # bug 2 is two findings: the table after it is judged field by field (phase) where
     # the state keeps the invariants, and by the invariant where it breaks it
+    # (and by the doubles laid this turn, named before the phase, where the Mexican Train
+    # is opened as the follow-up of a double: met in 12 games since its first turn is
+    # stood in for by single, session 52)
     fuzz={"short-boneyard": r"^dealt state: INV-CONSERVATION$",
-          "mexican-opener-again": r"^after play: (phase|INV-OPEN-DOUBLES)$"},
+          "mexican-opener-again": r"^after play: (phase|turn_doubles|INV-OPEN-DOUBLES)$"},
     found=(),
     least=1000,
     truth={"tile_set": "double-9", "hand_sizes": "custom", "engine_procedure": "set-aside",
@@ -922,7 +925,11 @@ BOGIE = Engine(
     shows={"empty-release": r"legal actions not allowed by the rules: play"
                             r"|`draw` was refused: a tile can be played",
            "mexican-two": r"^legal actions missing: play \S+ on mexican(, play \S+ on mexican)*$"},
-    fuzz={"empty-release": r"^allows play \(DBL-12\)$",
+    # bug 1 is a cover not offered too, where the release leaves a draw alone (charged
+    # to the release, not to a train kept closed, TRAIN-6: move_charges
+    # released_early_offered; met since its engine procedure is stood in for by
+    # set-aside, session 52)
+    fuzz={"empty-release": r"^(allows|forbids) play \(DBL-12\)$",
           "mexican-two": r"^forbids play \(FIRST-10\)$"},
     found=(),
     least=1200,
@@ -1143,7 +1150,10 @@ HOPPER = Engine(
            "string-sort": r"^winners: expected \[[\d, ]*\], got \[[\d, ]*\]$",
            "short-lap": r"^legal actions missing: play \S+ on \d+$|seat \d+'s train is not "
                         r"open to seat \d+ \[TRAIN-4\]"},
-    fuzz={"falsy-seat": r"^after play: marked$", "short-lap": r"^forbids play \(TRAIN-4\)$"},
+    # bug 2 found by fuzz since its first turn is stood in for by single (session 52),
+    # under which a game at the last round ends with a move both allow (in 12 games)
+    fuzz={"falsy-seat": r"^after play: marked$", "short-lap": r"^forbids play \(TRAIN-4\)$",
+          "string-sort": r"^winners$"},
     found=(),
     least=1050,
     truth={"tile_set": "double-9", "hand_sizes": "custom", "engine_procedure": "set-aside",
@@ -1347,7 +1357,7 @@ WAYBILL = Engine(
     # SEAT-1; bug 3 (of players level on the lowest total the highest seat wins) 21,
     # MATCH-6; bug 2 (rounds whose number is a multiple of the players start at seat 1)
     # nothing found (its header says why) until the deals of seats/wrap-start-s51.yaml
-    # (session 51): 8, SEAT-3. fuzz (4 games, seed 1) finds bugs 1 and 3.
+    # (session 51): 8, SEAT-3. fuzz (6 games, seed 1) finds bugs 1 and 3.
     # Identify (200 CPU s with its bugs on, cold; so kept out, as a Perl engine it is
     # anyway): before session 51's identify fixes, uncoverable_double stays-open
     # (contradicted, its declared `released` keeping it from `other`: 52 false failures,
@@ -1369,7 +1379,11 @@ WAYBILL = Engine(
            "blocked_round": "full-round-of-passes", "scoring": "penalty",
            "blank_values": "double-blank-25", "tie_rule": "lowest-seat"},
     charged={"skip-after-cover": "SEAT-1", "wrap-start": "SEAT-3", "last-seat-tie": "MATCH-6"},
-    games=4,  # bugs 1 and 3 in 4 games (seed 1)
+    games=6,  # bugs 1 and 3 in 6 games (seed 1). 4 until its first turn was stood in
+    # for by single (the value most shipped variants play, session 52): games 0 and 3
+    # start at the last round, and under single each now ends with a move only its own
+    # rules list (steps._their_move), after which no winners are asked, nor ties made
+    # up; game 5's round ends with a move both allow, and its made-up tie shows bug 3
     perl=True,
 )
 NODE = shutil.which("node")
@@ -1664,8 +1678,12 @@ def test_identify_is_never_wrong_when_sure_and_its_file_shows_the_bugs(
 def test_fuzz_says_how_many_answers_left_to_a_rule_of_its_own_differ_from_its_stand_in(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """railyard's first-turn bugs, under a file that calls its first turn its own (as
-    identify wrote it): fuzz does not judge those answers, and now counts those that
-    differ from the value played in its place (chain); with the bugs off, none do."""
+    identify wrote it): fuzz does not judge those answers, and counts those that differ
+    from the value played in its place, named by it: single, the first turn most shipped
+    variants play (session 52; chain, the first in the catalogue, before, which is
+    railyard's own: with the bugs off none differed then). Its chain differs from single
+    on some first turns, bugs on or off (78 and 79 of about 500 not judged, seed 1), the
+    rest of its first-turn answers agreeing."""
     rules = tmp_path / "first-turn-other.yaml"
     rules.write_text(Path(RAILYARD.rules).read_text(encoding="utf-8")
                      + "  first_turn: other\n", encoding="utf-8")
@@ -1676,5 +1694,6 @@ def test_fuzz_says_how_many_answers_left_to_a_rule_of_its_own_differ_from_its_st
               "--seed", "1", "--out", str(tmp_path / f"out-{fixed}"), "--json"])
         report = json.loads(capsys.readouterr().out)
         assert report["findings"] == []  # every bug is behind the rule called its own
-        differ.append(report["not_judged_differ"].get("first_turn=chain", 0))
-    assert differ[0] > 0 and differ[1] == 0, differ
+        differ.append(report["not_judged_differ"].get("first_turn=single", 0))
+        assert differ[-1] < report["not_judged"]["first_turn"], report["not_judged"]
+    assert differ[0] > 0 and differ[1] > 0, differ

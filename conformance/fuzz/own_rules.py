@@ -12,6 +12,15 @@ A deal under an engine procedure of one's own reads that rule, yet its seat and 
 may still be the rules' (conformance/seat_alone.py): `seat_alone` asks it as conform
 does, and only those two fields are then judged.
 
+A deal request is built from the stand-in too: the pool its order shuffles (ENG-2: a
+procedure that sets the engine aside leaves it out) and the draw for the start (SEAT-5:
+sent only under the highest draw). An implementation of an engine procedure of its own is
+sent the whole set, as conform sends it (seat_alone.whole_pool), whatever the stand-in;
+where another option of one's own still decides the request's shape (`request_own`),
+nothing of the answer is the rules', not even a refusal of it: pullman, whose own
+procedure deals every tile, refused a pool the stand-in `set-aside` had shaped, and that
+refusal was charged DEAL-1.
+
 Who wins a match that is over does not depend on when it ends: under a match length of
 one's own, whether the match is over is left to the engine, and winners it names must be
 the rules' winners of the totals (`match_end_alone`, as conform judges a fixture that
@@ -28,14 +37,16 @@ from mtrain.conformance.answers import Problem, state_problems
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.fuzz.rulesets import Context
 from mtrain.conformance.runner import ROUND_END
-from mtrain.conformance.seat_alone import SEAT_FIELDS, seat_entry
+from mtrain.conformance.seat_alone import SEAT_FIELDS, seat_entry, whole_pool
 from mtrain.conformance.traced import Log, TracedReference, TracedRules, TracedRuleset
 from mtrain.reference import codec
-from mtrain.reference.deal import match_winners
+from mtrain.reference.deal import deal_pool, match_winners
 from mtrain.reference.engine import OVER, State
 from mtrain.reference.invariants import AFTER_DEAL, CHECKS
 from mtrain.reference.rules import Rules
+from mtrain.spec import tiles
 from mtrain.spec.catalog import catalog
+from mtrain.spec.ruleset import OTHER, Ruleset
 from mtrain.spec.scope import Space
 
 T = TypeVar("T")
@@ -182,9 +193,17 @@ def seat_alone(ctx: Context, deal: dict[str, Any], want: dict[str, Any],
     """True where the seat and starter of `deal` (the reference's, in `want`) are the
     rules' though the deal read `own`: an engine procedure of one's own is among them
     and every known procedure the other rules allow deals that seat and starter
-    (seat_alone.seat_entry, as conform decides it for a deal fixture)."""
+    (seat_alone.seat_entry, as conform decides it for a deal fixture). A listed order is
+    asked as the implementation was sent it, from the whole set (sent_order): each known
+    procedure that sets the engine aside deals it less the engine (`less_engine`), every
+    other one deals it all. Asked with the stand-in's own pool, a procedure that deals
+    every tile could not deal it, and the seat went unjudged under a stand-in `set-aside`
+    (roundhouse's start rotating over four seats unfound)."""
     if "engine_procedure" not in own or not set(own) <= ctx.unknown:
         return False
+    order, engine = deal.get("order"), deal.get("engine")
+    if isinstance(order, list) and isinstance(engine, int):
+        deal = {**deal, "order": sent_order(ctx, ctx.max_pip + 1 - engine, order)}
     fx = Fixture(id="fuzz-deal", description="", clauses=(), source=(), path="<fuzz>",
                  line=None, table=None, deal=deal, steps=(), expect=())
     exp = Expectation(variants=(), state={k: want[k] for k in SEAT_FIELDS})
@@ -200,3 +219,66 @@ def _space() -> Space:
     if not _SPACE or _SPACE[0].cat is not cat:
         _SPACE[:] = [Space(cat)]
     return _SPACE[0]
+
+
+ENGINE_PROCEDURE = "engine_procedure"
+
+
+def sent_order(ctx: Context, round_no: int, order: list[str]) -> list[str]:
+    """The order a deal request sends for the stand-in's shuffled pool `order`: the whole
+    set for an engine procedure of one's own (seat_alone.whole_pool: the engine a stand-in
+    sets aside goes back last), as conform sends it; else `order`."""
+    return whole_pool(ctx.rs, round_no, order) if ENGINE_PROCEDURE in ctx.unknown else order
+
+
+def request_own(ctx: Context, round_no: int) -> tuple[str, ...]:
+    """The options of one's own whose stand-in asks a deal request at round `round_no` of
+    another shape (the tiles its order holds, whether a draw for the start goes with it)
+    than most of the option's known values would, each tried beside the stand-in's other
+    values: a request only the stand-in asks is the stand-in's, and so is whatever the
+    implementation answers to it, a refusal too. (A request most values ask is the plain
+    one: an engine with a start of its own is asked a deal without a draw, as under every
+    start but the highest draw, and that is judged as before.)"""
+    key = (ctx.name, ctx.declared.choices, round_no)
+    found = _REQUEST_OWN.get(key)
+    if found is None:
+        found = _REQUEST_OWN[key] = _request_own(ctx, round_no)
+    return found
+
+
+_REQUEST_OWN: dict[tuple[str, object, int], tuple[str, ...]] = {}
+
+
+def _request_own(ctx: Context, round_no: int) -> tuple[str, ...]:
+    if not ctx.unknown:
+        return ()
+    space = _space()
+    played = space.point(ctx.declared)
+    played.update({o: ctx.rs[o] for o in ctx.unknown})
+    mine = _request_shape(ctx, ctx.rs, round_no)
+    out = []
+    for option in sorted(ctx.unknown):
+        asked: dict[tuple[frozenset[str], bool], int] = {}
+        region = {o: frozenset((v,)) for o, v in played.items() if o != option}
+        for value in space.options[option]:
+            sample = None if value == OTHER else space.complete(
+                {**region, option: frozenset((value,))})
+            if sample is not None:
+                shape = _request_shape(ctx, space.ruleset(sample), round_no)
+                asked[shape] = asked.get(shape, 0) + 1
+        if asked.get(mine, 0) < max(asked.values(), default=0):
+            out.append(option)
+    return tuple(out)
+
+
+def _request_shape(ctx: Context, rs: Ruleset, round_no: int) -> tuple[frozenset[str], bool]:
+    """What of a deal request at `round_no` the rule set `rs` (played in place of
+    `ctx.declared`) decides: the tiles of the order sent, and whether a draw goes with it
+    (runner.deal_with_draw: only under the highest draw, SEAT-5)."""
+    rules = Rules.of(rs)
+    if not 1 <= round_no <= rules.set_rounds:
+        return frozenset(), False  # no such round under `rs`: refused whatever it is
+    order = [tiles.NAMES[t] for t in deal_pool(rules, round_no)]
+    if ENGINE_PROCEDURE in ctx.unknown:
+        order = whole_pool(rs, round_no, order)
+    return frozenset(order), rs["starting_seat"] == "highest-draw"

@@ -139,25 +139,32 @@ def _round(session: Session, ctx: Context, plan: GamePlan, res: GameResult,
     # round of the rule set (an engine keeping a table between requests deals from it)
     ended, session.ended = session.ended, None
     before = ended[1:] if ended is not None and ended[0] == plan.variant else None
-    got, error = asked(res, lambda: {**ask.deal(ctx, n, round_no, order, draw),
+    sent = own_rules.sent_order(ctx, round_no, order)
+    got, error = asked(res, lambda: {**ask.deal(ctx, n, round_no, sent, draw),
                                       "scores": list(scores), "outs": list(outs)})
     found: list[Disagreement] = []
     problems: list[Problem] = []
     if isinstance(error, RefusedSetup) and no_such_round(ctx, round_no, res):
         res.cut = "its own rules (match_length) have no such round: the deal was refused"
         return None
+    # a request a rule of one's own shapes (its pool, its draw) is the stand-in's: so is
+    # whatever answers it, a refusal or a broken deal too (own_rules.request_own)
+    shaped = own_rules.request_own(ctx, round_no)
     if got is UNSUPPORTED:
         got = None
     elif error is not None or not identical(got, dealt):
         problems = [] if error is not None else own_rules.problems(ctx, got, dealt=True)
-        # an engine procedure of one's own may leave the seat and starter the rules'
-        seat = bool(own) and own_rules.seat_alone(ctx, deal_spec, dealt, own)
-        found = compare_deal(ctx, dealt, got, error, problems, judged=seat or not own,
-                             seat_only=seat)
-        res.record(found, Probe("deal", plan.variant, deal=deal_spec, before=before),
-                   round_no, 0, n)
-        if own and not found and not seat:  # (a seat judged alone is judged)
-            res.not_judged(own)
+        if shaped:
+            res.not_judged(sorted({*own, *shaped}))
+        else:
+            # an engine procedure of one's own may leave the seat and starter the rules'
+            seat = bool(own) and own_rules.seat_alone(ctx, deal_spec, dealt, own)
+            found = compare_deal(ctx, dealt, got, error, problems, judged=seat or not own,
+                                 seat_only=seat)
+            res.record(found, Probe("deal", plan.variant, deal=deal_spec, before=before),
+                       round_no, 0, n)
+            if own and not found and not seat:  # (a seat judged alone is judged)
+                res.not_judged(own)
     if fatal(error, res):
         return None
     pos = Position(plan.variant, st, dealt, follow_impl, deal=deal_spec, steer=plan.steer)
@@ -168,7 +175,7 @@ def _round(session: Session, ctx: Context, plan: GamePlan, res: GameResult,
             return None
     elif not follow_impl or got is None:
         pass
-    elif error is not None or (found and problems):
+    elif error is not None or problems:
         pos.restart(st, dealt)  # nothing to play on: the rules' deal
     elif found:  # another deal than the rules': go on from it, if a round can be there
         pos.restart(*reachable(ctx, got, st, dealt))

@@ -74,6 +74,8 @@ def ask(impl: Implementation, p: Probe) -> tuple[str, list[Disagreement]]:
     n = players_of(p)
     expect: dict[str, Any] = {"refused_setup": CLAUSE}
     clauses = (CLAUSE,)
+    if own_rules.ENGINE_PROCEDURE in ctx.unknown:
+        impl = _WholePool(impl, ctx)
     try:
         played = play(_fixture(ctx, p), ctx.rs, impl, ctx.rj)
     except NotApplicable:
@@ -97,6 +99,26 @@ def ask(impl: Implementation, p: Probe) -> tuple[str, list[Disagreement]]:
         f"allows the setup ({CLAUSE})",
         (f"{n} {'player' if n == 1 else 'players'}: {what}; the rules refuse it, the table listing "
          f"{_listed(ctx.rs)} players only ({CLAUSE})",), expect, (), clauses)]
+
+
+class _WholePool:
+    """`inner`, asked a deal from the whole set where the rule set plays an engine
+    procedure of its own (own_rules.sent_order), as a game's deal is asked: the pool of
+    the procedure played in its place is the stand-in's (pullman, asked 9 players from a
+    set-aside pool, answered an error, `order is not the double-12 set`)."""
+
+    def __init__(self, inner: Implementation, ctx: Context) -> None:
+        self.inner, self.ctx = inner, ctx
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        extra = {"draw": draw} if draw is not None else {}  # SEAT-5: only where one is sent
+        sent = own_rules.sent_order(self.ctx, round, order)
+        state: JSON = self.inner.deal(ruleset, players, round, sent, **extra)
+        return state
 
 
 def _hand_sizes(state: Any) -> str:
