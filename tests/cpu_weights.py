@@ -20,6 +20,14 @@ the figures to the run's CPU seconds, as `/usr/bin/time` measured them, so that 
 as the cache's). A later table's figure for a test replaces an earlier's. With
 `--update`, a file the tables measure takes their figures and every other file keeps the
 committed ones (a run of some files, or one stopped early).
+
+    python tests/cpu_weights.py --log CI_LOG [CI_LOG ...]
+
+takes what a run's log says (every run ends with its costliest files' CPU seconds, and the
+tests over their budget with theirs): each file listed takes its figure, each test listed
+its own, and the committed figures of the file's other heavy tests are scaled with the
+file's; every other file keeps the committed ones. A clean-clone CI run's log is then the
+weights' source, no table needed (CI writes none).
 """
 
 from __future__ import annotations
@@ -63,6 +71,57 @@ def read_table(path: Path) -> dict[str, float]:
     if not seconds:
         raise ValueError(f"{path}: neither a --cpu-table nor a --durations list")
     return dict(seconds)
+
+
+_LOG_FILE = re.compile(r"^\s*(\d+(?:\.\d+)?) s\s+\d+ tests\s+(tests/\S+\.py)\s*$")
+_LOG_TEST = re.compile(r"^\s*(\d+(?:\.\d+)?) s > \d+(?:\.\d+)? s\s+(\S+::.+?) \(wall ")
+
+
+def read_log(path: Path) -> tuple[dict[str, float], dict[str, float]]:
+    """The CPU seconds a run's log gives: per file (the costliest files, the summary at
+    the end of every run: conftest.py) and per test (those over their time budget)."""
+    files: dict[str, float] = {}
+    tests: dict[str, float] = {}
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if (m := _LOG_FILE.match(line)) is not None:
+                files[m[2]] = float(m[1])
+            elif (m := _LOG_TEST.match(line)) is not None:
+                tests[m[2]] = float(m[1])
+    if not files:
+        raise ValueError(f"{path}: no file's CPU seconds (the summary \"CPU seconds of the "
+                         f"{COSTLIEST} costliest test files\" at the end of a run's log)")
+    return files, tests
+
+
+def from_log(weights: Mapping[str, Mapping[str, float]], files: Mapping[str, float],
+             tests: Mapping[str, float]) -> dict[str, dict[str, float]]:
+    """`weights` with each file the log lists taking its figure, each test the log lists
+    its own, and the file's other heavy tests the committed figures scaled as the file's
+    (no test above what its file leaves them); the files the log does not list kept."""
+    old_files = weights.get("files", {})
+    new_files = {**old_files, **{f: round(s, 2) for f, s in files.items()}}
+    new_tests: dict[str, float] = {}
+    for nodeid, s in weights.get("tests", {}).items():
+        file = nodeid.split("::", 1)[0]
+        if file in files and old_files.get(file):
+            s = s * files[file] / old_files[file]
+        new_tests[nodeid] = round(s, 2)
+    for nodeid, s in tests.items():
+        file = nodeid.split("::", 1)[0]
+        if file in new_files:  # a test of a file the weights know (the lists are of this suite)
+            new_tests[nodeid] = round(s, 2)
+    for file, total in files.items():  # the listed tests first; the others share what is left
+        mine = [n for n in new_tests if n.split("::", 1)[0] == file]
+        exact = sum(new_tests[n] for n in mine if n in tests)
+        rest = [n for n in mine if n not in tests]
+        scaled = sum(new_tests[n] for n in rest)
+        if scaled > max(total - exact, 0.0):
+            k = max(total - exact, 0.0) / scaled
+            for n in rest:
+                new_tests[n] = round(new_tests[n] * k, 2)
+    return {"files": dict(sorted(new_files.items())),
+            "tests": dict(sorted((n, s) for n, s in new_tests.items() if s >= HEAVY))}
 
 
 def _cpu_row(line: str) -> bool:
@@ -151,6 +210,8 @@ def estimates(collection: Iterable[str], measured: Mapping[str, float],
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--log"]:
+        return _main_log(argv[1:])
     total = None
     update = "--update" in argv
     argv = [a for a in argv if a != "--update"]
@@ -180,6 +241,28 @@ def main(argv: list[str]) -> int:
     print(f"{WEIGHTS}: {len(weights['files'])} files, {len(weights['tests'])} tests of "
           f"{HEAVY:g} s or more, {sum(weights['files'].values()):.0f} s in all"
           + (f" ({sum(seconds.values()):.0f} s measured now)" if update else ""))
+    return 0
+
+
+def _main_log(paths: list[str]) -> int:
+    if not paths:
+        print("error: --log needs a run's log (its summary of the costliest files)",
+              file=sys.stderr)
+        return 2
+    files: dict[str, float] = {}
+    tests: dict[str, float] = {}
+    for name in paths:  # a later log's figure replaces an earlier's
+        try:
+            more_files, more_tests = read_log(Path(name))
+        except (OSError, ValueError) as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        files.update(more_files)
+        tests.update(more_tests)
+    weights = from_log(load(WEIGHTS), files, tests)
+    WEIGHTS.write_text(json.dumps(weights, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"{WEIGHTS}: {len(files)} files and {len(tests)} tests from the log; "
+          f"{len(weights['files'])} files, {sum(weights['files'].values()):.0f} s in all")
     return 0
 
 

@@ -24,6 +24,7 @@ import hashlib
 import io
 import json
 import shlex
+import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,16 @@ from typing import Any
 from mtrain.cli import main
 
 Once = Callable[[str, Callable[[], Any]], Any]
+
+EXAMPLES = Path(__file__).parent / "examples"
+GONDOLA_FOUR_GAMES = ["--impl", shlex.join([shutil.which("node") or "node",
+                                            str(EXAMPLES / "js" / "gondola_engine.js")]),
+                      "--rules", str(EXAMPLES / "js" / "gondola-rules.yaml"),
+                      "--games", "4", "--seed", "1"]
+"""gondola with its planted bugs on (its default), four games of seed 1: the fuzz run both
+tests/test_house_s44.py (a deal's and a table's reproducers under a start of its own) and
+tests/test_fuzz_own_rules.py (the seats a finding depends on) read, each in the fast loop
+(1.5 CPU s a run, about half of it node's)."""
 
 
 @functools.cache

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from shared_runs import SharedRuns
+from shared_runs import GONDOLA_FOUR_GAMES, SharedRuns
 
 from mtrain.cli import main
 from mtrain.conformance import fuzz as F
@@ -549,7 +549,7 @@ def test_a_legal_move_refused_where_only_its_outcome_reads_its_own_rules_is_a_fi
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="gondola is a JavaScript engine")
 def test_a_starting_seat_of_its_own_keeps_the_seats_a_finding_depends_on(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        shared_runs: SharedRuns) -> None:
     """gondola (tests/examples/js/gondola_engine.js) starts round 1 at seat (2 * 15) mod n
     and, bug 3, ends a turn by striking the lowest seat in first_turns (FIRST-6). Fuzz
     once turned every probe's seats until the starter sat where the stand-in's rotation
@@ -558,12 +558,7 @@ def test_a_starting_seat_of_its_own_keeps_the_seats_a_finding_depends_on(
     starter, it shows again, and its reproducer strikes another seat than the mover; the
     shrinker moves it to a round whose rotation has that starter (shrink._rotation_round),
     so that lint, reading the stand-in's rules file, passes it too."""
-    js = EXAMPLES / "js"
-    capsys.readouterr()
-    main(["fuzz", "--impl", f"node {js / 'gondola_engine.js'} --bugs",
-          "--rules", str(js / "gondola-rules.yaml"), "--games", "4", "--seed", "1",
-          "--out", str(tmp_path / "out"), "--json"])
-    report = json.loads(capsys.readouterr().out)
+    _, report = shared_runs.fuzz(GONDOLA_FOUR_GAMES)  # (run once: tests/test_house_s44.py)
     found = {f["signature"]: f for f in report["findings"]}
     passed = found["after pass: first_turns"]
     assert passed["problems"] == [] and passed["reproducer"], passed
@@ -571,4 +566,4 @@ def test_a_starting_seat_of_its_own_keeps_the_seats_a_finding_depends_on(
     assert fx.table is not None and fx.steps == ("pass",)
     # the mover passes on its first turn: the seat struck is its own (FIRST-6)
     assert fx.table["seat"] not in fx.expect[0].state["first_turns"]
-    assert lint(tmp_path / "out").errors == []
+    assert lint(Path(passed["reproducer"]).parent).errors == []  # (the run's --out)

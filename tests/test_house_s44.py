@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from shared_runs import GONDOLA_FOUR_GAMES, SharedRuns
 
 from mtrain.cli import main
 from mtrain.conformance.fixture import load_corpus
@@ -136,17 +137,15 @@ def test_the_last_rounds_deal_has_the_engine_0_0() -> None:
 
 @NEEDS_NODE
 def test_fuzz_writes_a_reproducer_of_a_deal_and_a_table_under_a_start_of_its_own(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        shared_runs: SharedRuns) -> None:
     """Under gondola's own start fuzz found bug 2 (round 16 dealt with [15-15]) in game 3
     of seed 1 but wrote no reproducer: asked again, the deal was no question at all (a
     deal its own rules decide, where play still judged a broken state). And bug 1's
     shrunk table left its starter out, which conform then read from the starting seat:
     "conform would not run it". Four games, about 1 CPU s."""
-    capsys.readouterr()
-    main(["fuzz", "--impl", shlex.join([NODE or "node", str(GONDOLA)]), "--rules",
-          str(GONDOLA.with_name("gondola-rules.yaml")), "--games", "4", "--seed", "1",
-          "--out", str(tmp_path / "out"), "--json"])
-    found = {f["signature"]: f for f in json.loads(capsys.readouterr().out)["findings"]}
+    # (run once: tests/test_fuzz_own_rules.py reads the same run)
+    _, report = shared_runs.fuzz(GONDOLA_FOUR_GAMES)
+    found = {f["signature"]: f for f in report["findings"]}
     for sig in ("forbids play (FIRST-8)", "dealt state: state.engine"):
         assert found[sig]["problems"] == [] and found[sig]["reproducer"], found[sig]
         # the reproducer fails on gondola and passes once its bugs are off
