@@ -1972,7 +1972,7 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut23-blocked-round-names-lowest-hand": "s50-blocked-001",
     "mut23-seat-back-to-starter-at-round-end": "s52-out-001",
     "mut23-ordinary-double-on-mexican-opens": "s52-out-001",
-    "mut23-mexican-cover-lowers-marker": "mut23-marker-001",
+    "mut23-mexican-cover-lowers-marker": "mut23-cover-001",
     "mut23-short-boneyard-read-empty-for-blocked": "end-018",
     "mut23-deal-engine-search-from-even-top": "s52-engine-001",
 }

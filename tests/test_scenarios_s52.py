@@ -26,7 +26,7 @@ KILLS = [
     ("s52-out-001", "mut23-ordinary-last-double-left-open"),
     ("s52-out-001", "mut23-ordinary-double-on-mexican-opens"),
     ("s52-follow-001", "mut23-follow-fail-turn-from-double-train"),
-    ("s52-marker-001", "mut23-mexican-cover-lowers-marker"),
+    ("s52-cover-001", "mut23-mexican-cover-lowers-marker"),
     ("s52-chain-001", "mut23-cover-clears-turn-doubles"),
     ("s52-deal-001", "mut23-replacement-skipped-on-short-boneyard"),
     ("s52-deal-002", "holder-draws-no-replacement"),
@@ -45,7 +45,7 @@ KILLS = [
     ("mut23-deal-001", "mut23-replacement-skipped-on-short-boneyard"),
     ("mut23-out-001", "mut23-ordinary-last-double-left-open"),
     ("mut23-follow-001", "mut23-follow-fail-turn-from-double-train"),
-    ("mut23-marker-001", "mut23-mexican-cover-lowers-marker"),
+    ("mut23-cover-001", "mut23-mexican-cover-lowers-marker"),
 ]
 """A fixture and a mutant it kills."""
 
