@@ -132,7 +132,8 @@ def _short_boneyard_undrawn(state: State) -> list[Action]:
 def _replacement_needs_a_lap(rules: Rules, players: int, round_no: int = 1,
                              **kw: Any) -> State:
     """ENG-5's replacement drawn only while the deal leaves a tile for every player."""
-    if rules.holder_draws:
+    if rules.holder_draws and rules.ruleset.deals(players):
+        # (a count the table does not deal is left to the deal to refuse, as it would)
         left = len(_deal_pool(rules, round_no)) - players * rules.ruleset.hand_size(players)
         if left < players:
             rules = dataclasses.replace(rules, holder_draws=False)
