@@ -1954,6 +1954,27 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut22-last-round-totalled-twice": "s51-out-002",
     "mut22-match-over-at-blank-engine": "s51-single-001",
     "mut22-engine-from-rounds-left": "s51-single-001",
+    # the twenty-third reading (twenty_third_reading.py)
+    "mut23-pass-after-draw-toggles-marker": "s52-mark-001",
+    "mut23-mexican-double-not-a-turn-double": "mut23-chain-001",
+    "mut23-mexican-double-filed-under-layer": "mut23-chain-001",
+    "mut23-ordinary-last-double-left-open": "mut23-out-001",
+    "mut23-last-double-kept-as-turn-double": "doubles-013",
+    "mut23-short-boneyard-left-undrawn": "emptyx-003",
+    "mut23-replacement-skipped-on-short-boneyard": "mut23-deal-001",
+    "mut23-later-engines-from-even-top": "house49a-009",
+    "mut23-winners-before-last-round-added": "s52-match-001",
+    "mut23-most-outs-before-totals": "s50-tie-001",
+    "mut23-last-out-counted-twice-in-tie": "s52-tie-001",
+    "mut23-first-turn-spent-by-draw": "s52-first-001",
+    "mut23-follow-fail-turn-from-double-train": "mut23-follow-001",
+    "mut23-cover-clears-turn-doubles": "mut23-chain-001",
+    "mut23-blocked-round-names-lowest-hand": "s50-blocked-001",
+    "mut23-seat-back-to-starter-at-round-end": "s52-out-001",
+    "mut23-ordinary-double-on-mexican-opens": "s52-out-001",
+    "mut23-mexican-cover-lowers-marker": "mut23-cover-001",
+    "mut23-short-boneyard-read-empty-for-blocked": "end-018",
+    "mut23-deal-engine-search-from-even-top": "s52-engine-001",
 }
 
 
@@ -2052,6 +2073,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.twentieth_reading import TWENTIETH_READING
     from mtrain.conformance.mutants.twenty_first_reading import TWENTY_FIRST_READING
     from mtrain.conformance.mutants.twenty_second_reading import TWENTY_SECOND_READING
+    from mtrain.conformance.mutants.twenty_third_reading import TWENTY_THIRD_READING
 
     assert set(KILLED_BY) | set(OUTSIDE_KILLED_BY) == set(MUTANTS)
     assert set(OUTSIDE_KILLED_BY) == {m.name for m in (*OUTSIDE, *SECOND_READING,
@@ -2070,7 +2092,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *NINETEENTH_READING,
                                                         *TWENTIETH_READING,
                                                         *TWENTY_FIRST_READING,
-                                                        *TWENTY_SECOND_READING)}
+                                                        *TWENTY_SECOND_READING,
+                                                        *TWENTY_THIRD_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())
