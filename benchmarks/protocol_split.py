@@ -1,6 +1,7 @@
 """Where the CPU of `mtrain conform --impl "mtrain serve"` goes, on each side of the pipe.
 
     python benchmarks/protocol_split.py [--runs 3] [--json] [--cases ...] [--busy US --first N]
+                                        [--keep DIR]
 
 One protocol run is recorded first (every request line and every answer line, untimed).
 Then these cases take turns, run after run, each judged on the median of its CPU seconds
@@ -22,7 +23,9 @@ Then these cases take turns, run after run, each judged on the median of its CPU
                  server's wake-ups cost when its peer is not waiting on it
 
 `--cases` names the ones to run (default: all but busy; `busy` needs `--busy`); `--first
-N` gives the server cases the first N recorded requests only.
+N` gives the server cases the first N recorded requests only. `--keep DIR` copies the
+recording (`requests`, `answers`) into DIR, for a profiler to run the harness against it:
+`mtrain conform --impl "python benchmarks/protocol_split.py --replay DIR/answers"`.
 
 The replay and the recording hold for this code alone: the cases run the working tree.
 Wall times say how busy the machine was; the load average is printed before and after.
@@ -36,6 +39,7 @@ import json
 import os
 import resource
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -112,6 +116,8 @@ def main() -> int:
                         help="the busy case's client CPU after each answer, in microseconds")
     parser.add_argument("--first", type=int, metavar="N",
                         help="the server cases replay the first N recorded requests only")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="copy the recorded requests and answers into DIR")
     parser.add_argument("--replay", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--cpu-to", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--timed", type=Path, help=argparse.SUPPRESS)
@@ -145,6 +151,10 @@ def main() -> int:
         first = run([mtrain, "conform", "--impl", recorder], env=env)  # warms the cache too
         if first.code != 0:
             raise SystemExit(f"the recorded run exited {first.code}:\n{first.stdout[-2000:]}")
+        if args.keep is not None:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(requests, args.keep / "requests")
+            shutil.copyfile(answers, args.keep / "answers")
         if args.first is not None:  # the server cases' share of the recording
             with requests.open("rb") as all_lines:
                 head = b"".join(itertools.islice(all_lines, args.first))
