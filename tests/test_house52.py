@@ -21,16 +21,23 @@ from typing import Any
 import pytest
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
+from mtrain.conformance.defaults import RESULTS_FLOOR
+from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.fuzz import own_rules
 from mtrain.conformance.fuzz.rulesets import declared_context
 from mtrain.conformance.fuzz.run import Target
+from mtrain.conformance.interface import RefusedSetup
+from mtrain.conformance.own_rounds import LastRounds, by_ruleset, last_rounds
+from mtrain.conformance.partition import round_of_its_own
 from mtrain.conformance.runner import run_one
+from mtrain.conformance.selection import count_for_floor, situation_tasks
 from mtrain.conformance.situations import end_situations, stand_in_for
 from mtrain.reference.deal import deal as reference_deal
 from mtrain.reference.deal import deal_pool
 from mtrain.reference.engine import State
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
+from mtrain.spec.ruleset import Ruleset
 
 OWN_LENGTH = ("name: own-length\nbase: puremco-d9\n"
               "options:\n  match_length: other\n")
@@ -169,3 +176,77 @@ def test_run_it_names_the_rule_set_file_a_reproducer_names(tmp_path: Path) -> No
     assert command.endswith(f"--impl './engine --serve' --rules {tmp_path / 'rulesets/own.yaml'}")
     (command,) = target.commands(plain)
     assert "--rules" not in command
+
+
+# --- conform: situations only at rounds a match of its own has -----------------------
+
+SHORT_MATCH = "name: short-match\nbase: puremco-d9\noptions:\n  match_length: other\n"
+
+
+class ShortMatch(ReferenceImplementation):
+    """A match of three rounds (match_length other): later rounds' deals refused, their
+    tables played (as signalbox plays them)."""
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        if round > 3:
+            raise RefusedSetup(f"no round {round}: the match is three rounds", None)
+        return super().deal(ruleset, players, round, order, draw)
+
+
+class ShortMatchTables(ShortMatch):
+    """ShortMatch that refuses the tables of later rounds too (as reefer does)."""
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        if state["round"] > 3:
+            raise RefusedSetup(f"no round {state['round']}: the match is three rounds", None)
+        return super().legal(ruleset, state)
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        if state["round"] > 3:
+            raise RefusedSetup(f"no round {state['round']}: the match is three rounds", None)
+        return super().apply(ruleset, state, action)
+
+
+def test_conform_asks_the_rounds_a_match_of_its_own_has(tmp_path: Path) -> None:
+    """By deals, halving: three rounds at each count of the table for ShortMatch, the
+    full ten for the reference; whether a later round's table is refused, by one table;
+    nothing asked under a known match length."""
+    rs = catalog().rules_file(str(_rules(tmp_path, SHORT_MATCH)))
+    sent = stand_in_for(rs)
+    assert sent is not None
+    three = {2: 3, 3: 3, 4: 3}
+    assert last_rounds(ShortMatch(), rs, sent) == three
+    assert last_rounds(ReferenceImplementation(), rs, sent) == {2: 10, 3: 10, 4: 10}
+    assert by_ruleset(ShortMatch(), [rs], 60) == {rs.name: LastRounds(three, tables=False)}
+    assert by_ruleset(ShortMatchTables(), [rs], 60) == {rs.name: LastRounds(three)}
+    assert by_ruleset(ShortMatch(), [catalog().ruleset("puremco-d9")], 60) == {}
+
+
+def _round(fx: Fixture, rs: Ruleset) -> int:
+    return round_of_its_own(fx, rs) or 1
+
+
+def test_situations_past_a_match_of_its_owns_last_round_are_left_out(tmp_path: Path) -> None:
+    """Situations set in rounds 4 to 10 were each refused by a three-round match and not
+    applicable (reefer: 423 of 1,047 results, 593 run): they are left out, said once, and
+    the count asked for the floor grows to make up for them. Where the tables of those
+    rounds are played, only their deals are left out."""
+    rs = catalog().rules_file(str(_rules(tmp_path, SHORT_MATCH)))
+    own = LastRounds({2: 3, 3: 3, 4: 3})
+    every, _ = situation_tasks([rs], 60, [], 0)
+    kept, warnings = situation_tasks([rs], 60, [], 0, {rs.name: own})
+    rounds = [_round(t.fixture, rs) for t in every]
+    assert max(rounds) > 3  # the run before left them in
+    assert kept and all(_round(t.fixture, rs) <= 3 for t in kept)
+    assert len(kept) == sum(r <= 3 for r in rounds)
+    assert [w for w in warnings if "left out" in w] == [
+        f"{len(every) - len(kept)} situations from play under short-match left out: set in "
+        "rounds after the last its own match deals (match_length played its own way; its "
+        "last round: 3 at 2 players, 3 at 3 players, 3 at 4 players)"]
+    corpus = RESULTS_FLOOR - len(kept) - 10  # 60 are enough to reach the floor, if all run
+    assert count_for_floor(rs, 60, corpus) == 60
+    assert count_for_floor(rs, 60, corpus, own) > 60
+    tables, _ = situation_tasks([rs], 60, [], 0, {rs.name: LastRounds(own.rounds, False)})
+    assert [t.fixture.id for t in tables] == [
+        t.fixture.id for t in every if t.fixture.table is not None or _round(t.fixture, rs) <= 3]
