@@ -9,7 +9,7 @@ import fnmatch
 import itertools
 import math
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +20,7 @@ from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load
 from mtrain.conformance.marker_alone import marker_entry, marker_options
 from mtrain.conformance.match_end_alone import match_end_entry, only_match_length
 from mtrain.conformance.out_alone import out_entry, out_options
+from mtrain.conformance.own_rounds import LastRounds, within
 from mtrain.conformance.partition import OWN_TABLE, applies, stand_in
 from mtrain.conformance.round_end_alone import only_round_end, round_end_entry
 from mtrain.conformance.seat_alone import dealt_entry, seat_entry, table_entry
@@ -406,19 +407,21 @@ def situation_count(asked: int | None, fixtures_given: bool, rulesets: Sequence[
     return max(SITUATIONS_MIN, SITUATIONS // len(rulesets))
 
 
-def count_for_floor(rs: Ruleset, count: int, corpus: int) -> int:
+def count_for_floor(rs: Ruleset, count: int, corpus: int, last: LastRounds | None = None
+                    ) -> int:
     """The situations to ask under a run's one rule set so that its `corpus` results and
     the situations reach RESULTS_FLOOR together: a table at 5 to 8 players meets few of
     the corpus's tables, and rules of its own leave out the situations that read them, so
     the count grows in proportion, with a margin (each count is made once and kept), at
-    most fourfold."""
+    most fourfold. `last`: the rounds a match of its own has (own_rounds), the situations
+    past them not counted, since they are left out."""
     from mtrain.conformance.situations import situations, stand_in_for  # z3: only if asked
 
     if corpus >= RESULTS_FLOOR or count <= 0 or stand_in_for(rs) is None:
         return count
     asked, most = count, 4 * count
     for _ in range(4):  # scaled with a margin: one more count made, seldom two
-        made = len(situations(rs, asked))
+        made = len(within(situations(rs, asked), rs, last))
         if corpus + made >= RESULTS_FLOOR or made == 0 or asked >= most:
             break
         asked = min(most, math.ceil(asked * (RESULTS_FLOOR - corpus) / made * 1.25))
@@ -426,9 +429,12 @@ def count_for_floor(rs: Ruleset, count: int, corpus: int) -> int:
 
 
 def situation_tasks(rulesets: Sequence[Ruleset], count: int, patterns: Sequence[str],
-                    first: int) -> tuple[list[Task], list[str]]:
+                    first: int, last: Mapping[str, LastRounds] | None = None
+                    ) -> tuple[list[Task], list[str]]:
     """Tables from play under each rule set (conformance/situations.py), as tasks; and a
-    warning for each rule set that gets fewer than asked."""
+    warning for each rule set that gets fewer than asked. `last`, by rule set name: the
+    rounds a match of its own has (own_rounds); the situations past them are left out,
+    and a warning counts them."""
     from mtrain.conformance.situations import situations, stand_in_for  # z3: only if asked
 
     tasks: list[Task] = []
@@ -437,13 +443,25 @@ def situation_tasks(rulesets: Sequence[Ruleset], count: int, patterns: Sequence[
         sent = stand_in_for(rs) if count else None
         wanted = (lambda fid: id_matches(fid, patterns)) if patterns else None  # None: cached
         made = situations(rs, count, wanted) if sent else []
+        before = len(made)
+        own = (last or {}).get(rs.name)
+        if own is not None:
+            kept = within(made, rs, own)
+            if len(kept) < len(made):
+                rounds = ", ".join(f"{r} at {n} players" for n, r in sorted(own.rounds.items()))
+                what = "set in" if own.tables else "deals of"  # its tables, it plays
+                warnings.append(
+                    f"{len(made) - len(kept)} situations from play under {rs.name} left "
+                    f"out: {what} rounds after the last its own match deals (match_length "
+                    f"played its own way; its last round: {rounds})")
+            made = kept
         tasks += [Task(first + len(tasks) + k, fx, rs, fx.expect[0], sent)
                   for k, fx in enumerate(made)]
         # under -k the filter, not the rule played its own way, decides how many are
         # made: mtrain conform says so when nothing matches at all
-        if count and rs.unknown and not patterns and len(made) < count:  # cut, said why
+        if count and rs.unknown and not patterns and before < count:  # cut, said why
             warnings.append(
-                f"{len(made)} situations from play under {rs.name} (of {count} asked): "
+                f"{before} situations from play under {rs.name} (of {count} asked): "
                 f"only tables whose question reads none of {', '.join(rs.unknown)} "
                 "(played its own way) speak about it, however the round came there")
     return tasks, warnings

@@ -642,7 +642,8 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
         st, text, moves, unscored = found
         table = table_of(st)
         start = table_state(table, plays)
-        result = replay(plays, (text,), state=start)["result"]
+        after = replay(plays, (text,), state=start)
+        result = after["result"]
         how = "blocked" if result["winner"] is None else f"seat {result['winner']} out"
         alone = BLOCKED in unscored  # whether it ends is the rule's, what it is worth not
         if unscored and not alone:  # how it ends, not what it scores: a scoring of its own
@@ -657,13 +658,18 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
             id=fid,
             description=(f"a round's end, {moves} moves in: {st.players} players, engine "
                          f"{st.engine}-{st.engine}, {text} ({how}; #{number})"),
-            clauses=(*END_CLAUSES, "MATCH-1") if goes_on else END_CLAUSES,
+            clauses=(*END_CLAUSES, *(() if alone else ("MATCH-5",)),
+                     *(("MATCH-1",) if goes_on else ())),
             source=("computation",),
             path=f"{SITUATION_PATH}{rs.name}>", line=None, table=table, deal=None,
             steps=(text,),
             expect=(Expectation(variants=(), scope=scope, blocked_scores=tuple(
                 result["scores"])) if alone else
+                # the outs too: one more for the seat that went out, none after a
+                # blocked end (MATCH-5's count, whatever decides who wins; reefer's
+                # blocked round gave its fewest tiles an out, checked nowhere else)
                 Expectation(variants=(), scope=scope, result=result,
+                            state={"outs": after["outs"]},
                             match_over=False if goes_on else None),),
             note=(f"A random round of {rs.name} a move before its end; the result after "
                   f"`{text}` is spec/model/steps.py's replay of that move, not an "

@@ -147,6 +147,14 @@ def own_reads(ctx: Context, ref: ReferenceImplementation) -> tuple[str, ...]:
     return read_own(ctx, ref.log) if isinstance(ref, TracedReference) else ()
 
 
+def deal_reads(ctx: Context, ref: ReferenceImplementation) -> tuple[str, ...]:
+    """Of own_reads, those read for more than whether the round exists, as `dealt`
+    counts a deal's: the reads a deal's judgement rests on."""
+    if not isinstance(ref, TracedReference):
+        return ()
+    return tuple(o for o in read_own(ctx, ref.log) if o in ref.log.decides)
+
+
 def problems(ctx: Context, state: Any, *, dealt: bool = False) -> list[Problem]:
     """What is wrong with a state an implementation returned (answers.state_problems),
     without the invariants whose check reads an `other` option: a round's scores under
@@ -179,13 +187,17 @@ def match_end_alone(ctx: Context, st: State, own: tuple[str, ...]) -> list[int] 
 
 
 def dealt(ctx: Context, deal: Callable[[Rules], State]) -> tuple[State, tuple[str, ...]]:
-    """deal(the context's flags), and the `other` options the deal read."""
+    """deal(the context's flags), and the `other` options the deal read for more than
+    whether its round exists: a match length of one's own decides only that of a later
+    round's deal (EXISTENCE_FLAGS), which the engine answers by dealing it or refusing it
+    (play.py cuts the game at a refusal), so a deal it makes is judged (reefer's hands
+    dealt round the table from round 3 on went unjudged in every later round)."""
     if not ctx.unknown:
         return deal(ctx.rules), ()
     rules, log = traced(ctx)
     st = deal(rules)
     st.rules = ctx.rules
-    return st, read_own(ctx, log)
+    return st, tuple(o for o in read_own(ctx, log) if o in log.decides)
 
 
 def seat_alone(ctx: Context, deal: dict[str, Any], want: dict[str, Any],

@@ -258,7 +258,7 @@ class Judge:
             want = {**deal_with_draw(ref, ctx.rj, players, round_no, order, draw), **extra}
         except RefusedSetup:  # a shrunk probe whose draw no longer fits its table
             return None
-        own = own_rules.own_reads(ctx, ref)
+        own = own_rules.deal_reads(ctx, ref)
         # as play judged it (play.py): where rules of one's own deal it, the seat and
         # starter included, only a failure or a broken state (gondola's round 16 dealt
         # with [15-15]: "did not show again" while the deal was no question at all)

@@ -104,8 +104,26 @@ class Target:
                     f"mtrain mutants {file} -m {shlex.quote(self.value)}"
                     "  # the mutant: killed"]
         if self.kind in ("impl", "adapter"):
-            return [f"{reference} --{self.kind} {shlex.quote(self.value)}"]
+            return [f"{reference} --{self.kind} {shlex.quote(self.value)}"
+                    + named_rules(path)]
         return [reference]
+
+
+def named_rules(path: Path) -> str:
+    """` --rules FILE` for a reproducer that names a rule-set file of its own (a table of
+    its own, `rules:`), else "": an implementation that declares other rules in its hello
+    is run under those alone without it, and the reproducer would run nothing (reefer,
+    fuzzed under its rule-set file, declared `own_train_first: required`)."""
+    try:
+        import yaml
+
+        entries = yaml.safe_load(path.read_text(encoding="utf-8"))
+        named = entries[0].get("rules") if isinstance(entries, list) and entries else None
+    except (OSError, ValueError, AttributeError, yaml.YAMLError):
+        return ""
+    if not isinstance(named, str):
+        return ""
+    return f" --rules {shlex.quote(str(path.parent / named))}"
 
 
 def load_implementation(kind: str, value: str, timeout: float | None = None,

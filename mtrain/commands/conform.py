@@ -117,6 +117,7 @@ def _run(args: argparse.Namespace) -> int:
     from mtrain.conformance.fixture import none_found
     from mtrain.conformance.known_failures import load_skips, unknown_rule_set
     from mtrain.conformance.outputs import check_output
+    from mtrain.conformance.own_rounds import by_ruleset as own_last_rounds
     from mtrain.conformance.pool import RunInterrupted, Runner, close, run_tasks
     from mtrain.conformance.report import Report
     from mtrain.conformance.resultmemo import ResultMemo
@@ -192,12 +193,18 @@ def _run(args: argparse.Namespace) -> int:
         impossible = len(selected - {t.fixture.id for t in tasks})
     warnings += [w for rs in rulesets if (w := seats_warning(rs, outside)) is not None]
     count = situation_count(args.situations, args.fixtures is not None, rulesets)
+    try:  # a match of its own: the rounds it has, whose situations alone run (own_rounds)
+        last = own_last_rounds(first, rulesets, count) if count else {}
+    except BaseException:
+        close(first)
+        raise
     if args.situations is None and len(rulesets) == 1 and not args.pattern:
         # the floor is of results that run: a fixture not applicable here is none
         runs = sum(t.expectation is not None and t.why is None for t in tasks)
-        count = count_for_floor(rulesets[0], count, runs)  # a rerun asks the same
+        count = count_for_floor(rulesets[0], count, runs,  # a rerun asks the same
+                                last.get(rulesets[0].name))
     args.situations_run = count
-    played, more = situation_tasks(rulesets, count, args.pattern or [], len(tasks))
+    played, more = situation_tasks(rulesets, count, args.pattern or [], len(tasks), last)
     tasks += played
     warnings += more
     if args.pattern and not any(id_matches(t.fixture.id, args.pattern) for t in tasks):
