@@ -3,7 +3,7 @@
 switchback, siding, tenwheeler, pullman, tender, viaduct, ballast, trestle, layover,
 marshal, sleeper;
 turntable, signalbox, semaphore, interlock, coupling and flagstop in process; tortoise,
-gondola and hopper, in JavaScript for node; bogie, in C, compiled by gcc; dandy and waybill,
+gondola, hopper and reefer, in JavaScript for node; bogie, in C, compiled by gcc; dandy and waybill,
 in Perl 5;
 drover, in Java 17, compiled by javac; gantry, in C++17, compiled by g++; and flatcar, in Rust,
 compiled by rustc): house rules, some no
@@ -1386,6 +1386,38 @@ WAYBILL = Engine(
     # up; game 5's round ends with a move both allow, and its made-up tie shows bug 3
     perl=True,
 )
+REEFER = Engine(
+    "reefer",
+    # in JavaScript for node, a railway club's app: double-8 for 3 to 7 players with a
+    # table of its own, and three house rules: until one's own train is started, play on
+    # it or the Mexican Train but on no marked train (`own_train_first: other`, declared
+    # required); a [0-0] left in hand costs 30 (`blank_values: other`); a match of five
+    # rounds, [8-8] down to [4-4] (`match_length: other`). Session 52: before conform
+    # asked an engine which rounds it deals (own_rounds.py) 454 of its 1,047 results were
+    # not applicable; after, 940 run, 49 not. Bug 1 (a drawn tile laid on one's own marked
+    # train leaves the marker, MARK-3) fails 2 results; bug 3 (a blocked round counts an
+    # out for the fewest tiles, MATCH-5) 7, once round-end situations compared `outs`;
+    # bug 2 (from round 3 hands dealt round the table, DEAL-1) none in conform (its deals
+    # of later rounds stop at round 2 under a set-aside engine): fuzz alone, once it
+    # judged later rounds' deals under a match length of one's own (30 games, seed 1)
+    shows={"drawn-home-marker": r"^marked: expected \[\], got \[\d+\]$",
+           "blocked-badge": r"^outs: expected \[[\d, ]*\], got \[[\d, ]*\]$",
+           "dealer-round-robin": ""},  # fuzz alone finds it (above)
+    fuzz={"drawn-home-marker": r"^after play: marked$", "blocked-badge": r"^round end: outs$",
+          "dealer-round-robin": r"^deal: hands$"},
+    found=(),
+    least=900,
+    truth={"tile_set": "double-8", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "anyone",
+           "own_train_first": "other", "doubles": "open", "follow_up": "anywhere",
+           "double_order": "oldest-first", "uncoverable_double": "released",
+           "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
+           "blocked_round": "full-round-of-passes", "scoring": "penalty",
+           "blank_values": "other", "tie_rule": "lowest-seat", "match_length": "other"},
+    charged={"drawn-home-marker": "MARK-3", "blocked-badge": "MATCH-5"},
+    games=30,  # bug 2 shows in a deal of round 3 or later: 30 games (seed 1)
+    node=True,
+)
 NODE = shutil.which("node")
 PERL_MISSING = perl_missing()
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
@@ -1393,7 +1425,7 @@ ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOU
            COUPLING, PULLMAN, FLAGSTOP, TENDER, VIADUCT, BALLAST, TRESTLE, LAYOVER, MARSHAL,
            SLEEPER, *(pytest.param(e, id=e.name, marks=pytest.mark.skipif(
                NODE is None, reason=f"node is not installed: {e.name} is a JavaScript engine"))
-             for e in (TORTOISE, GONDOLA, HOPPER)),
+             for e in (TORTOISE, GONDOLA, HOPPER, REEFER)),
            pytest.param(BOGIE, id=BOGIE.name, marks=pytest.mark.skipif(
                GCC is None, reason="gcc is not installed: bogie is a C engine")),
            *(pytest.param(e, id=e.name, marks=pytest.mark.skipif(
