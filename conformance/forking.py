@@ -17,7 +17,9 @@ workers need nothing of it (their work is mtrain's own functions), so ours skip 
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import multiprocessing.pool
 import os
 import threading
 import time
@@ -126,3 +128,57 @@ def finish(pool: Pool | ProcessPoolExecutor, seconds: float | None = None) -> in
     elif isinstance(pool, Pool):
         pool.join()
     return len(waiting)
+
+
+HELD_SECONDS = 3.0
+"""How long a pool being terminated waits for its task queue's read lock once its workers
+have been sent their last word: a live worker holding it lets go in milliseconds; past
+this, a dead one holds it (StoppablePool)."""
+
+
+class StoppablePool(Pool):
+    """A Pool whose terminate ends whatever its workers did before.
+
+    An idle worker waits for its next task holding the task queue's read lock (a
+    semaphore between processes). Pool.terminate first takes that lock to empty the
+    queue; a worker that died while holding it (SIGTERM sent to the whole process group,
+    as `kill -TERM -PGID` or a CI runner's stop does, which fuzz's workers answer with
+    os._exit; the OOM killer) never lets go of it, and terminate waited for ever. Here,
+    when the lock is not free within HELD_SECONDS of the workers being told to stop, the
+    workers are stopped first and the lock, which no live process holds any more, is
+    released for terminate to take."""
+
+    @classmethod
+    def _terminate_pool(cls, taskqueue: Any, inqueue: Any, outqueue: Any, pool: Any,
+                        change_notifier: Any, worker_handler: Any, task_handler: Any,
+                        result_handler: Any, cache: Any) -> None:
+        # as Pool's first step: no worker replaces one that exits, and the task handler
+        # sends each worker its sentinel, which wakes an idle one holding the lock
+        worker_handler._state = multiprocessing.pool.TERMINATE
+        change_notifier.put(None)
+        task_handler._state = multiprocessing.pool.TERMINATE
+        rlock = inqueue._rlock
+        if rlock.acquire(timeout=HELD_SECONDS):
+            rlock.release()
+        else:  # a dead worker holds it: stop the rest, then nobody else reads the queue
+            if threading.current_thread() is not worker_handler:
+                worker_handler.join()  # it replaces no worker once told to stop
+            for worker in list(pool):
+                if worker.exitcode is None:
+                    worker.terminate()  # fuzz's count what their game had played
+            for worker in list(pool):
+                worker.join(EXIT_SECONDS)
+                if worker.exitcode is None:
+                    worker.kill()
+                    worker.join()
+            with contextlib.suppress(ValueError):  # freed meanwhile: nothing to release
+                rlock.release()
+        super()._terminate_pool(  # type: ignore[misc]  # Pool's own, which typeshed omits
+            taskqueue, inqueue, outqueue, pool, change_notifier, worker_handler,
+            task_handler, result_handler, cache)
+
+
+def new_pool(ctx: BaseContext, processes: int, initializer: Any = None,
+             initargs: tuple[Any, ...] = ()) -> Pool:
+    """`ctx.Pool(processes, initializer, initargs)`, as a StoppablePool."""
+    return StoppablePool(processes, initializer, initargs, context=ctx)

@@ -1,12 +1,18 @@
-"""Bad inputs and interrupt paths, round 24 (robust-s52): the in-process reference refused a
+"""Bad inputs and interrupt paths, round 24 (robust-s52): a worker pool whose terminate waited
+for ever on a lock a dead worker held (`mtrain fuzz --jobs 2` stopped by a SIGTERM to its
+whole process group hung, 1 run in ~50 under stress); the in-process reference refused a
 play written with the wrong JSON types, citing no clause, where `mtrain serve` answers the
 same request `bad-request`."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
+from command_errors import FAR
 
 from mtrain.conformance.adapter import ReferenceImplementation, Refused, ruleset_json
 from mtrain.spec.catalog import catalog
@@ -18,7 +24,44 @@ RJ = ruleset_json(RS)
 STATE = table_state({"engine": 0, "hands": {0: ["0-4"], 1: ["3-3", "2-1"]},
                      "trains": {1: ["0-5"]}, "scores": [30, 12], "outs": [4, 5]}, RS)
 
-# --- 1. a malformed play, in process ----------------------------------------------------------
+# --- 1. a pool whose worker died holding the task queue's lock ------------------------------
+
+# A pool of one worker, which waits for its next task holding the task queue's read lock;
+# it is killed there (as a SIGTERM to the whole group ends fuzz's workers, os._exit in their
+# handler), and the pool is then terminated, as an interrupted fuzz or mutants run does.
+DEAD_HOLDER = """
+import multiprocessing, os, signal
+from mtrain.conformance.forking import new_pool
+
+pool = new_pool(multiprocessing.get_context("fork"), 1)
+worker = pool.apply(os.getpid)  # it has run a task; it goes back for the next one
+rlock = pool._inqueue._rlock
+while rlock.acquire(False):  # taken before the worker took it again: give it back
+    rlock.release()
+os.kill(worker, signal.SIGKILL)  # waiting in the queue, the lock held: held for good
+pool.terminate()
+print("terminated", flush=True)
+"""
+
+
+def test_a_pool_terminates_though_a_dead_worker_holds_its_task_queue_lock(
+        tmp_path: Path) -> None:
+    # multiprocessing's own Pool.terminate waits for that lock for ever
+    script = tmp_path / "dead_holder.py"
+    script.write_text(DEAD_HOLDER, encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=FAR)  # a bound on a hang, far above the need
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0 and out == "terminated\n", (proc.returncode, out, err)
+    assert "Traceback" not in err, err
+
+
+# --- 2. a malformed play, in process ----------------------------------------------------------
 
 
 class _Unremembering(ReferenceImplementation):
@@ -66,3 +109,4 @@ def test_the_in_process_reference_still_refuses_a_well_formed_play_of_no_such_ti
         with pytest.raises(Refused) as caught:
             impl.apply(RJ, STATE, action)
         assert caught.value.clause == clause
+

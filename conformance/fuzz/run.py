@@ -25,7 +25,7 @@ from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementa
 from mtrain.conformance.child import exit_code_of, kill_all_at_once
 from mtrain.conformance.declaration import declared_ruleset, unsupported
 from mtrain.conformance.defaults import DEFAULT_TIMEOUT, FUZZ_OUT
-from mtrain.conformance.forking import EXIT_SECONDS, finish, pool_context
+from mtrain.conformance.forking import EXIT_SECONDS, finish, new_pool, pool_context
 from mtrain.conformance.fuzz.asking import Session
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.plans import GamePlan, plan_game, tables
@@ -333,9 +333,8 @@ def _results(target: Target, session: Session, plans: Sequence[GamePlan], jobs: 
     def stop_pool(index: int) -> None:
         stop.value = index
 
-    with ctx.Pool(jobs, initializer=_worker_init,
-                  initargs=(target, stop, session.follow, session.deadline, counts,
-                            known_here())) as pool:
+    with new_pool(ctx, jobs, _worker_init, (target, stop, session.follow, session.deadline,
+                                          counts, known_here())) as pool:
         try:
             for result in pool.imap(_worker_game, plans):
                 yield result, stop_pool
