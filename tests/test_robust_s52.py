@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from command_errors import FAR
 
+from mtrain import cli
 from mtrain.conformance.adapter import ReferenceImplementation, Refused, ruleset_json
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import table_state
@@ -110,3 +111,17 @@ def test_the_in_process_reference_still_refuses_a_well_formed_play_of_no_such_ti
             impl.apply(RJ, STATE, action)
         assert caught.value.clause == clause
 
+
+# --- 3. an interrupt while the command line starts ------------------------------------------
+
+
+def test_an_interrupt_while_the_command_line_starts_is_one_line_and_exit_130(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # a Ctrl-C in the first quarter second (its imports, its parser) printed a traceback
+    # and killed the process by SIGINT: 9 runs of 20 of `mtrain conform` signalled then
+    def interrupted(*args: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    assert cli.main(["conform", "--impl", "x"]) == 130
+    assert capsys.readouterr() == ("", "mtrain conform: interrupted\n")
