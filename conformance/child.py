@@ -103,7 +103,10 @@ def stop_on_signals() -> Iterator[None]:
     STOPPING.clear()
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-            if sig is not None:
+            # a SIGHUP ignored when the command started was ignored on purpose (nohup,
+            # so that the run outlives its terminal): it stays ignored
+            if sig is not None and not (sig == getattr(signal, "SIGHUP", None)
+                                        and signal.getsignal(sig) is signal.SIG_IGN):
                 previous[sig] = signal.signal(sig, _raise_interrupted)
     with _LIVE_LOCK:
         _RUNNING += 1

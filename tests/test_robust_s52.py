@@ -6,6 +6,7 @@ same request `bad-request`."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 from command_errors import FAR, one_error, write
 
 from mtrain import cli
+from mtrain.conformance import child
 from mtrain.conformance.adapter import ReferenceImplementation, Refused, ruleset_json
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import table_state
@@ -159,3 +161,20 @@ def test_an_adapter_named_with_two_colons_is_told_to_dot_the_inner_object(
                     fixtures)
     assert "one colon" in err and "ad.py:Engine.inner" in err, err
 
+
+# --- 5. a run under nohup -------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP here")
+def test_a_command_started_under_nohup_outlives_its_terminal() -> None:
+    # nohup starts a command with SIGHUP ignored; stop_on_signals put its own handler in
+    # its place, so `nohup mtrain conform ... &` stopped ("interrupted (SIGHUP)") when the
+    # terminal closed, which is what nohup is for
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        with child.stop_on_signals():
+            assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+            signal.raise_signal(signal.SIGHUP)  # ignored: nothing is raised
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, before)
