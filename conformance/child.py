@@ -135,7 +135,7 @@ def _raise_interrupted(signum: int, frame: object) -> None:
 
 
 @contextlib.contextmanager
-def _interrupts_held() -> Iterator[None]:
+def interrupts_held() -> Iterator[None]:
     """An interrupt that comes in the block is raised at its end: a process started in it
     is registered first (the handlers run in the main thread only; another thread's start
     is covered by holding _LIVE_LOCK, which kill_all waits for)."""
@@ -216,7 +216,7 @@ class ChildProcess:
         # started, built and registered as one: an interrupt, or kill_all on another
         # thread, between the start and the registration left a process no one would kill
         # (and one while it is built would find it half made)
-        with _interrupts_held(), _LIVE_LOCK:
+        with interrupts_held(), _LIVE_LOCK:
             self.popen = subprocess.Popen(
                 list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, env=env, cwd=cwd, **kwargs)

@@ -17,10 +17,10 @@ workers need nothing of it (their work is mtrain's own functions), so ours skip 
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import multiprocessing.pool
 import os
+import pickle
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -30,6 +30,8 @@ from multiprocessing.context import BaseContext, ForkServerContext, ForkServerPr
 from multiprocessing.pool import Pool
 from multiprocessing.process import BaseProcess
 from typing import Any
+
+from mtrain.conformance.child import interrupts_held
 
 PRELOAD = ["mtrain.conformance.forking", "mtrain.conformance.fuzz.run",
            "mtrain.conformance.mutants.runs", "mtrain.conformance.speccheck.run"]
@@ -130,53 +132,69 @@ def finish(pool: Pool | ProcessPoolExecutor, seconds: float | None = None) -> in
     return len(waiting)
 
 
-HELD_SECONDS = 3.0
-"""How long a pool being terminated waits for its task queue's read lock once its workers
-have been sent their last word: a live worker holding it lets go in milliseconds; past
-this, a dead one holds it (StoppablePool)."""
+HANDLER_SECONDS = 3.0
+"""How long a terminated pool waits for each of its task and result threads to end once
+its workers are gone; one a dead worker left waiting for the rest of a message is left
+(a daemon thread, it ends with the process)."""
 
 
 class StoppablePool(Pool):
-    """A Pool whose terminate ends whatever its workers did before.
+    """A Pool whose terminate ends whatever its workers were doing.
 
-    An idle worker waits for its next task holding the task queue's read lock (a
-    semaphore between processes). Pool.terminate first takes that lock to empty the
-    queue; a worker that died while holding it (SIGTERM sent to the whole process group,
-    as `kill -TERM -PGID` or a CI runner's stop does, which fuzz's workers answer with
-    os._exit; the OOM killer) never lets go of it, and terminate waited for ever. Here,
-    when the lock is not free within HELD_SECONDS of the workers being told to stop, the
-    workers are stopped first and the lock, which no live process holds any more, is
-    released for terminate to take."""
+    Pool.terminate waits, without bound, on locks and messages its workers share: it
+    takes the task queue's read lock, which an idle worker holds while it waits for a
+    task, writes on the result queue under its write lock, and joins the thread that
+    reads results. A worker that died in one of them (a SIGTERM sent to the whole process
+    group, as `kill -TERM -PGID` or a CI runner's stop does, which fuzz's workers answer
+    with os._exit; the OOM killer) holds the lock for good or leaves half a message, and
+    terminate waited for ever. Here the workers are stopped first; then no lock of theirs
+    is waited for, and the pool's threads are given HANDLER_SECONDS each to end."""
 
     @classmethod
     def _terminate_pool(cls, taskqueue: Any, inqueue: Any, outqueue: Any, pool: Any,
                         change_notifier: Any, worker_handler: Any, task_handler: Any,
                         result_handler: Any, cache: Any) -> None:
-        # as Pool's first step: no worker replaces one that exits, and the task handler
-        # sends each worker its sentinel, which wakes an idle one holding the lock
-        worker_handler._state = multiprocessing.pool.TERMINATE
-        change_notifier.put(None)
-        task_handler._state = multiprocessing.pool.TERMINATE
-        rlock = inqueue._rlock
-        if rlock.acquire(timeout=HELD_SECONDS):
-            rlock.release()
-        else:  # a dead worker holds it: stop the rest, then nobody else reads the queue
-            if threading.current_thread() is not worker_handler:
-                worker_handler.join()  # it replaces no worker once told to stop
-            for worker in list(pool):
-                if worker.exitcode is None:
-                    worker.terminate()  # fuzz's count what their game had played
-            for worker in list(pool):
-                worker.join(EXIT_SECONDS)
-                if worker.exitcode is None:
-                    worker.kill()
-                    worker.join()
-            with contextlib.suppress(ValueError):  # freed meanwhile: nothing to release
-                rlock.release()
-        super()._terminate_pool(  # type: ignore[misc]  # Pool's own, which typeshed omits
-            taskqueue, inqueue, outqueue, pool, change_notifier, worker_handler,
-            task_handler, result_handler, cache)
+        # a second interrupt (Ctrl-C twice, a SIGTERM to the group after one to the
+        # harness) is raised once the workers are gone, not between two of these steps
+        with interrupts_held():
+            cls._stop(inqueue, outqueue, pool, change_notifier, worker_handler,
+                      task_handler, result_handler)
 
+    @staticmethod
+    def _stop(inqueue: Any, outqueue: Any, pool: Any, change_notifier: Any,
+              worker_handler: Any, task_handler: Any, result_handler: Any) -> None:
+        here = threading.current_thread()
+        for handler in (worker_handler, task_handler, result_handler):
+            handler._state = multiprocessing.pool.TERMINATE
+        change_notifier.put(None)
+        if here is not worker_handler:  # it starts no worker in place of one that ends
+            worker_handler.join()
+        for worker in list(pool):
+            if worker.exitcode is None:
+                worker.terminate()  # fuzz's count what their game had played
+        for worker in list(pool):
+            worker.join(EXIT_SECONDS)
+            if worker.exitcode is None:
+                worker.kill()
+                worker.join()
+        # No worker is left: the task thread is the queue's only writer and this the only
+        # reader, so emptying it unblocks a task thread waiting on a full pipe
+        while task_handler.is_alive() and inqueue._reader.poll():
+            inqueue._reader.recv_bytes()
+        if outqueue._wlock.acquire(False):  # else a dead worker left half a result in it
+            try:
+                outqueue._writer.send_bytes(pickle.dumps(None))  # the result thread's end
+            finally:
+                outqueue._wlock.release()
+        for handler in (task_handler, result_handler):
+            if here is not handler:
+                handler.join(HANDLER_SECONDS)
+
+    def join(self) -> None:
+        """After terminate, nothing more: it reaped the workers, and a pool thread left
+        waiting on a dead worker's half message would be joined for ever."""
+        if self._state != multiprocessing.pool.TERMINATE:  # type: ignore[attr-defined]
+            super().join()
 
 def new_pool(ctx: BaseContext, processes: int, initializer: Any = None,
              initargs: tuple[Any, ...] = ()) -> Pool:

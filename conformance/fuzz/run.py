@@ -340,7 +340,8 @@ def _results(target: Target, session: Session, plans: Sequence[GamePlan], jobs: 
                 yield result, stop_pool
         except BaseException:  # an interrupt: do not wait for the games under way
             pool.terminate()  # (which waits for the workers, each adding to `counts`)
-            cut_short[:] = counts[:]
+            cut_short[:] = [int(n) for n in counts.get_obj()]  # not under its lock: a worker
+            # killed in its handler, holding it, would hold it for good
             raise
         finally:
             stuck = finish(pool)
