@@ -17,6 +17,7 @@ workers need nothing of it (their work is mtrain's own functions), so ours skip 
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import multiprocessing.pool
 import os
@@ -134,8 +135,7 @@ def finish(pool: Pool | ProcessPoolExecutor, seconds: float | None = None) -> in
 
 HANDLER_SECONDS = 3.0
 """How long a terminated pool waits for each of its task and result threads to end once
-its workers are gone; one a dead worker left waiting for the rest of a message is left
-(a daemon thread, it ends with the process)."""
+its workers are gone and the threads have what ends them (they end in milliseconds)."""
 
 
 class StoppablePool(Pool):
@@ -148,7 +148,7 @@ class StoppablePool(Pool):
     group, as `kill -TERM -PGID` or a CI runner's stop does, which fuzz's workers answer
     with os._exit; the OOM killer) holds the lock for good or leaves half a message, and
     terminate waited for ever. Here the workers are stopped first; then no lock of theirs
-    is waited for, and the pool's threads are given HANDLER_SECONDS each to end."""
+    is waited for, nor a pool thread a dead worker left waiting for the rest of a message."""
 
     @classmethod
     def _terminate_pool(cls, taskqueue: Any, inqueue: Any, outqueue: Any, pool: Any,
@@ -177,24 +177,41 @@ class StoppablePool(Pool):
             if worker.exitcode is None:
                 worker.kill()
                 worker.join()
-        # No worker is left: the task thread is the queue's only writer and this the only
-        # reader, so emptying it unblocks a task thread waiting on a full pipe
-        while task_handler.is_alive() and inqueue._reader.poll():
-            inqueue._reader.recv_bytes()
-        if outqueue._wlock.acquire(False):  # else a dead worker left half a result in it
-            try:
-                outqueue._writer.send_bytes(pickle.dumps(None))  # the result thread's end
-            finally:
-                outqueue._wlock.release()
-        for handler in (task_handler, result_handler):
-            if here is not handler:
-                handler.join(HANDLER_SECONDS)
+        # No worker is left, and a lock one held died with it
+        if not outqueue._wlock.acquire(False):
+            # a dead worker left half a result in the queue, and the lock with it: the
+            # result thread waits for the rest, the task thread to write its end, for
+            # ever (daemon threads, which end with the process); or the task thread
+            # writes that end this moment, which ends the result thread
+            return
+        try:
+            outqueue._writer.send_bytes(pickle.dumps(None))  # the result thread's end
+        finally:
+            outqueue._wlock.release()
+        if here is not result_handler:
+            result_handler.join(HANDLER_SECONDS)  # it ends at once: a bound on a stuck one
+        if here is not task_handler:
+            _empty_while(task_handler, inqueue._reader.fileno())
 
     def join(self) -> None:
         """After terminate, nothing more: it reaped the workers, and a pool thread left
         waiting on a dead worker's half message would be joined for ever."""
         if self._state != multiprocessing.pool.TERMINATE:  # type: ignore[attr-defined]
             super().join()
+
+
+def _empty_while(task_handler: threading.Thread, fd: int) -> None:
+    """Empty the task queue, whose reader `fd` is, while the pool's task thread (its only
+    writer now) runs: one waiting on a full pipe goes on to its end. Bytes, not messages:
+    a worker killed while it read one left the rest of it."""
+    os.set_blocking(fd, False)
+    deadline = time.monotonic() + HANDLER_SECONDS  # it ends at once: a bound on a stuck one
+    while task_handler.is_alive() and time.monotonic() < deadline:
+        with contextlib.suppress(BlockingIOError):
+            while os.read(fd, 1 << 16):
+                pass
+        task_handler.join(0.01)
+
 
 def new_pool(ctx: BaseContext, processes: int, initializer: Any = None,
              initargs: tuple[Any, ...] = ()) -> Pool:
