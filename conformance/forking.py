@@ -24,6 +24,7 @@ import os
 import pickle
 import threading
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import spawn
 from multiprocessing.connection import wait
@@ -119,18 +120,12 @@ def finish(pool: Pool | ProcessPoolExecutor, seconds: float | None = None) -> in
     else:
         pool.close()
         workers = list(pool._pool)  # type: ignore[attr-defined]
-    waiting: dict[int, BaseProcess] = {w.sentinel: w for w in workers}
-    deadline = time.monotonic() + (EXIT_SECONDS if seconds is None else seconds)
-    while waiting and (left := deadline - time.monotonic()) > 0:
-        for sentinel in wait(list(waiting), left):
-            del waiting[sentinel]  # type: ignore[arg-type]  # one of those given: an int
-    for worker in waiting.values():
-        worker.kill()
+    killed = _reap(workers, EXIT_SECONDS if seconds is None else seconds)
     if manager is not None:
         manager.join()
     elif isinstance(pool, Pool):
         pool.join()
-    return len(waiting)
+    return killed
 
 
 HANDLER_SECONDS = 3.0
@@ -169,14 +164,11 @@ class StoppablePool(Pool):
         change_notifier.put(None)
         if here is not worker_handler:  # it starts no worker in place of one that ends
             worker_handler.join()
-        for worker in list(pool):
+        workers = list(pool)
+        for worker in workers:
             if worker.exitcode is None:
                 worker.terminate()  # fuzz's count what their game had played
-        for worker in list(pool):
-            worker.join(EXIT_SECONDS)
-            if worker.exitcode is None:
-                worker.kill()
-                worker.join()
+        _reap(workers, STOP_SECONDS)
         # No worker is left, and a lock one held died with it
         if not outqueue._wlock.acquire(False):
             # a dead worker left half a result in the queue, and the lock with it: the
@@ -198,6 +190,27 @@ class StoppablePool(Pool):
         waiting on a dead worker's half message would be joined for ever."""
         if self._state != multiprocessing.pool.TERMINATE:  # type: ignore[attr-defined]
             super().join()
+
+
+STOP_SECONDS = 5.0
+"""How long a terminated pool's workers have to exit after its SIGTERM (they exit in
+milliseconds: fuzz's kill their engine, count the game under way and _exit); past it, one
+is taken to be stuck (forked from a thread while another held a lock) and killed."""
+
+
+def _reap(workers: Sequence[BaseProcess], seconds: float) -> int:
+    """Wait for `workers` to exit, `seconds` at most in all; kill and reap any left.
+    Returns how many were killed."""
+    waiting: dict[int, BaseProcess] = {w.sentinel: w for w in workers}
+    deadline = time.monotonic() + seconds
+    while waiting and (left := deadline - time.monotonic()) > 0:
+        for sentinel in wait(list(waiting), left):
+            del waiting[sentinel]  # type: ignore[arg-type]  # one of those given: an int
+    for worker in waiting.values():
+        worker.kill()
+    for worker in workers:
+        worker.join()  # reaped (a killed one at once)
+    return len(waiting)
 
 
 def _empty_while(task_handler: threading.Thread, fd: int) -> None:

@@ -135,6 +135,45 @@ def test_a_second_interrupt_while_a_pool_stops_comes_once_its_workers_are_gone(
     assert out == "interrupted once they ended: [1, 1]\n", out
 
 
+# A fuzz worker stopped (SIGTERM) with a game under way, whose counts of games cut short are
+# locked for good by a process that died holding the lock (a worker that a second SIGTERM
+# ended inside its own handler, while it added its game).
+COUNTS_HELD = """
+import multiprocessing, os, signal, types
+from mtrain.conformance.fuzz import run
+
+ctx = multiprocessing.get_context("fork")
+counts = ctx.Array("q", 4)
+holder = ctx.Process(target=lambda: (counts.get_lock().acquire(), os._exit(0)))
+holder.start()
+holder.join()
+game = types.SimpleNamespace(steps=5, rounds=1, answered=7)
+run._WORKER.update(session=types.SimpleNamespace(under_way=game), cut_short=counts)
+signal.signal(signal.SIGTERM, run._worker_stop)
+os.kill(os.getpid(), signal.SIGTERM)
+for _ in range(10 ** 9):  # the handler runs between two of these
+    pass
+print("the handler returned", flush=True)
+"""
+
+
+def test_a_stopped_fuzz_worker_exits_though_the_counts_lock_is_held_for_good(
+        tmp_path: Path) -> None:
+    # its handler waited for the lock for ever, and the pool's terminate for the worker
+    path = tmp_path / "worker.py"
+    path.write_text(COUNTS_HELD, encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, str(path)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=FAR)  # a bound on a hang, far above the need
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 1 and out == "" and "Traceback" not in err, (
+        proc.returncode, out, err)  # the handler's os._exit(1)
+
+
 # --- 2. a malformed play, in process ----------------------------------------------------------
 
 

@@ -278,16 +278,32 @@ def _worker_init(target: Target, stop: Any, follow: str, deadline: float | None,
 def _worker_stop(signum: int, frame: object) -> None:
     """Pool.terminate sends SIGTERM: take this worker's implementation along, and count
     what the game under way had played (its findings go with the worker). Nothing here
-    may take a lock the interrupted main thread could hold (kill_all_at_once)."""
+    may take a lock the interrupted main thread could hold (kill_all_at_once), nor wait
+    without bound for one another process holds (the counts' own)."""
+    # a second SIGTERM (one to the whole group, then the pool's) ran this handler again
+    # inside this one, whose os._exit left the counts' lock held for good: ignored now
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     kill_all_at_once()
     session = _WORKER.get("session")
     game = session.under_way if session is not None else None
     counts = _WORKER.get("cut_short")
     if game is not None and game.steps and counts is not None:
-        with counts.get_lock():
-            for i, n in enumerate((1, game.steps, game.rounds, game.answered)):
-                counts[i] += n
+        lock = counts.get_lock()
+        # another worker adds its own in microseconds; one killed while it added holds it
+        # for good, and this worker would never exit: its game goes uncounted
+        if lock.acquire(timeout=COUNT_WAIT):
+            try:
+                held = counts.get_obj()
+                for i, n in enumerate((1, game.steps, game.rounds, game.answered)):
+                    held[i] += n
+            finally:
+                lock.release()
     os._exit(1)
+
+
+COUNT_WAIT = 1.0
+"""Seconds a stopped worker waits for the lock on the games cut short (a bound on a lock a
+dead worker holds; another worker holds it for microseconds)."""
 
 
 def _worker_game(plan: GamePlan) -> GameResult:
