@@ -80,13 +80,20 @@ def kill_all_at_once() -> None:
 
 
 def _forget_after_fork() -> None:
-    """A forked worker does not own its parent's processes (nor hold its lock)."""
+    """A forked worker does not own its parent's processes (nor hold its lock), nor take
+    an interrupt as the harness does: until a pool's initializer set its own handlers, a
+    SIGTERM from the pool's terminate raised Interrupted in a worker still starting (a
+    traceback, or a worker killed 5 s later); a Ctrl-C is its parent's (quiet_worker)."""
     global _LIVE_LOCK, _RUNNING, _HOLDING
     _LIVE_LOCK = threading.Lock()
     _LIVE.clear()
     _RUNNING = 0
     _HOLDING = False
     _HELD.clear()
+    for sig, plain in ((signal.SIGINT, signal.SIG_IGN), (signal.SIGTERM, signal.SIG_DFL),
+                       (getattr(signal, "SIGHUP", None), signal.SIG_DFL)):
+        if sig is not None and signal.getsignal(sig) is _raise_interrupted:
+            signal.signal(sig, plain)
 
 
 atexit.register(kill_all)

@@ -82,6 +82,8 @@ from mtrain.conformance import child
 from mtrain.conformance.forking import new_pool
 
 harness = os.getpid()
+ctx = multiprocessing.get_context("fork")
+both_busy = ctx.Barrier(3)  # the two workers, each in a task, and the harness
 
 def stopped_stops_the_harness():
     def stop(signum, frame):
@@ -89,9 +91,14 @@ def stopped_stops_the_harness():
         os._exit(1)
     signal.signal(signal.SIGTERM, stop)
 
+def busy(_):
+    both_busy.wait()
+    signal.pause()  # until the pool's SIGTERM, whose handler exits
+
 with child.stop_on_signals():
-    pool = new_pool(multiprocessing.get_context("fork"), 2, stopped_stops_the_harness)
-    pool.map(abs, range(2))  # both have started
+    pool = new_pool(ctx, 2, stopped_stops_the_harness)
+    pool.map_async(busy, range(2), chunksize=1)
+    both_busy.wait()
     workers = list(pool._pool)
     try:
         pool.terminate()
