@@ -37,6 +37,10 @@ def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
     if not sep or not module_name or not attr:
         raise InputError(f"--adapter {spec}: expected MODULE:OBJECT, e.g. "
                          "my_engine.conformance:Adapter")
+    if ":" in module_name and not os.path.exists(module_name):  # a path may hold one
+        first, _, rest = spec.partition(":")  # was read as module 'ad.py:E', not a package
+        raise InputError(f"--adapter {spec}: expected MODULE:OBJECT with one colon; an "
+                         f"object inside another is dotted: {first}:{rest.replace(':', '.')}")
     try:
         if module_name.endswith(".py") or os.sep in module_name or "/" in module_name:
             path = Path(module_name)

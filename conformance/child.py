@@ -80,13 +80,20 @@ def kill_all_at_once() -> None:
 
 
 def _forget_after_fork() -> None:
-    """A forked worker does not own its parent's processes (nor hold its lock)."""
+    """A forked worker does not own its parent's processes (nor hold its lock), nor take
+    an interrupt as the harness does: until a pool's initializer set its own handlers, a
+    SIGTERM from the pool's terminate raised Interrupted in a worker still starting (a
+    traceback, or a worker killed 5 s later); a Ctrl-C is its parent's (quiet_worker)."""
     global _LIVE_LOCK, _RUNNING, _HOLDING
     _LIVE_LOCK = threading.Lock()
     _LIVE.clear()
     _RUNNING = 0
     _HOLDING = False
     _HELD.clear()
+    for sig, plain in ((signal.SIGINT, signal.SIG_IGN), (signal.SIGTERM, signal.SIG_DFL),
+                       (getattr(signal, "SIGHUP", None), signal.SIG_DFL)):
+        if sig is not None and signal.getsignal(sig) is _raise_interrupted:
+            signal.signal(sig, plain)
 
 
 atexit.register(kill_all)
@@ -103,7 +110,10 @@ def stop_on_signals() -> Iterator[None]:
     STOPPING.clear()
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-            if sig is not None:
+            # a SIGHUP ignored when the command started was ignored on purpose (nohup,
+            # so that the run outlives its terminal): it stays ignored
+            if sig is not None and not (sig == getattr(signal, "SIGHUP", None)
+                                        and signal.getsignal(sig) is signal.SIG_IGN):
                 previous[sig] = signal.signal(sig, _raise_interrupted)
     with _LIVE_LOCK:
         _RUNNING += 1
@@ -132,7 +142,7 @@ def _raise_interrupted(signum: int, frame: object) -> None:
 
 
 @contextlib.contextmanager
-def _interrupts_held() -> Iterator[None]:
+def interrupts_held() -> Iterator[None]:
     """An interrupt that comes in the block is raised at its end: a process started in it
     is registered first (the handlers run in the main thread only; another thread's start
     is covered by holding _LIVE_LOCK, which kill_all waits for)."""
@@ -213,7 +223,7 @@ class ChildProcess:
         # started, built and registered as one: an interrupt, or kill_all on another
         # thread, between the start and the registration left a process no one would kill
         # (and one while it is built would find it half made)
-        with _interrupts_held(), _LIVE_LOCK:
+        with interrupts_held(), _LIVE_LOCK:
             self.popen = subprocess.Popen(
                 list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, env=env, cwd=cwd, **kwargs)

@@ -17,10 +17,14 @@ workers need nothing of it (their work is mtrain's own functions), so ours skip 
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import multiprocessing.pool
 import os
+import pickle
 import threading
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import spawn
 from multiprocessing.connection import wait
@@ -28,6 +32,8 @@ from multiprocessing.context import BaseContext, ForkServerContext, ForkServerPr
 from multiprocessing.pool import Pool
 from multiprocessing.process import BaseProcess
 from typing import Any
+
+from mtrain.conformance.child import interrupts_held
 
 PRELOAD = ["mtrain.conformance.forking", "mtrain.conformance.fuzz.run",
            "mtrain.conformance.mutants.runs", "mtrain.conformance.speccheck.run"]
@@ -114,15 +120,113 @@ def finish(pool: Pool | ProcessPoolExecutor, seconds: float | None = None) -> in
     else:
         pool.close()
         workers = list(pool._pool)  # type: ignore[attr-defined]
+    killed = _reap(workers, EXIT_SECONDS if seconds is None else seconds)
+    if manager is not None:
+        manager.join()
+    elif isinstance(pool, Pool):
+        pool.join()
+    return killed
+
+
+HANDLER_SECONDS = 3.0
+"""How long a terminated pool waits for each of its task and result threads to end once
+its workers are gone and the threads have what ends them (they end in milliseconds)."""
+
+
+class StoppablePool(Pool):
+    """A Pool whose terminate ends whatever its workers were doing.
+
+    Pool.terminate waits, without bound, on locks and messages its workers share: it
+    takes the task queue's read lock, which an idle worker holds while it waits for a
+    task, writes on the result queue under its write lock, and joins the thread that
+    reads results. A worker that died in one of them (a SIGTERM sent to the whole process
+    group, as `kill -TERM -PGID` or a CI runner's stop does, which fuzz's workers answer
+    with os._exit; the OOM killer) holds the lock for good or leaves half a message, and
+    terminate waited for ever. Here the workers are stopped first; then no lock of theirs
+    is waited for, nor a pool thread a dead worker left waiting for the rest of a message."""
+
+    @classmethod
+    def _terminate_pool(cls, taskqueue: Any, inqueue: Any, outqueue: Any, pool: Any,
+                        change_notifier: Any, worker_handler: Any, task_handler: Any,
+                        result_handler: Any, cache: Any) -> None:
+        # a second interrupt (Ctrl-C twice, a SIGTERM to the group after one to the
+        # harness) is raised once the workers are gone, not between two of these steps
+        with interrupts_held():
+            cls._stop(inqueue, outqueue, pool, change_notifier, worker_handler,
+                      task_handler, result_handler)
+
+    @staticmethod
+    def _stop(inqueue: Any, outqueue: Any, pool: Any, change_notifier: Any,
+              worker_handler: Any, task_handler: Any, result_handler: Any) -> None:
+        here = threading.current_thread()
+        for handler in (worker_handler, task_handler, result_handler):
+            handler._state = multiprocessing.pool.TERMINATE
+        change_notifier.put(None)
+        if here is not worker_handler:  # it starts no worker in place of one that ends
+            worker_handler.join()
+        workers = list(pool)
+        for worker in workers:
+            if worker.exitcode is None:
+                worker.terminate()  # fuzz's count what their game had played
+        _reap(workers, STOP_SECONDS)
+        # No worker is left, and a lock one held died with it
+        if not outqueue._wlock.acquire(False):
+            # a dead worker left half a result in the queue, and the lock with it: the
+            # result thread waits for the rest, the task thread to write its end, for
+            # ever (daemon threads, which end with the process); or the task thread
+            # writes that end this moment, which ends the result thread
+            return
+        try:
+            outqueue._writer.send_bytes(pickle.dumps(None))  # the result thread's end
+        finally:
+            outqueue._wlock.release()
+        if here is not result_handler:
+            result_handler.join(HANDLER_SECONDS)  # it ends at once: a bound on a stuck one
+        if here is not task_handler:
+            _empty_while(task_handler, inqueue._reader.fileno())
+
+    def join(self) -> None:
+        """After terminate, nothing more: it reaped the workers, and a pool thread left
+        waiting on a dead worker's half message would be joined for ever."""
+        if self._state != multiprocessing.pool.TERMINATE:  # type: ignore[attr-defined]
+            super().join()
+
+
+STOP_SECONDS = 5.0
+"""How long a terminated pool's workers have to exit after its SIGTERM (they exit in
+milliseconds: fuzz's kill their engine, count the game under way and _exit); past it, one
+is taken to be stuck (forked from a thread while another held a lock) and killed."""
+
+
+def _reap(workers: Sequence[BaseProcess], seconds: float) -> int:
+    """Wait for `workers` to exit, `seconds` at most in all; kill and reap any left.
+    Returns how many were killed."""
     waiting: dict[int, BaseProcess] = {w.sentinel: w for w in workers}
-    deadline = time.monotonic() + (EXIT_SECONDS if seconds is None else seconds)
+    deadline = time.monotonic() + seconds
     while waiting and (left := deadline - time.monotonic()) > 0:
         for sentinel in wait(list(waiting), left):
             del waiting[sentinel]  # type: ignore[arg-type]  # one of those given: an int
     for worker in waiting.values():
         worker.kill()
-    if manager is not None:
-        manager.join()
-    elif isinstance(pool, Pool):
-        pool.join()
+    for worker in workers:
+        worker.join()  # reaped (a killed one at once)
     return len(waiting)
+
+
+def _empty_while(task_handler: threading.Thread, fd: int) -> None:
+    """Empty the task queue, whose reader `fd` is, while the pool's task thread (its only
+    writer now) runs: one waiting on a full pipe goes on to its end. Bytes, not messages:
+    a worker killed while it read one left the rest of it."""
+    os.set_blocking(fd, False)
+    deadline = time.monotonic() + HANDLER_SECONDS  # it ends at once: a bound on a stuck one
+    while task_handler.is_alive() and time.monotonic() < deadline:
+        with contextlib.suppress(BlockingIOError):
+            while os.read(fd, 1 << 16):
+                pass
+        task_handler.join(0.01)
+
+
+def new_pool(ctx: BaseContext, processes: int, initializer: Any = None,
+             initargs: tuple[Any, ...] = ()) -> Pool:
+    """`ctx.Pool(processes, initializer, initargs)`, as a StoppablePool."""
+    return StoppablePool(processes, initializer, initargs, context=ctx)

@@ -451,6 +451,8 @@ class ReferenceImplementation:
                 self._answers.keep(key, entry, reading, st.players, (e.message, e.clause))
             raise Refused(e.message, e.clause) from None
         except codec.StateError as e:  # an action naming no train or no tile of the set
+            if e.clause is None:  # no action of the game at all, as serve's bad-request
+                raise
             if key is not None and reading is not None:
                 self._answers.keep(key, entry, reading, st.players, (str(e), e.clause))
             raise Refused(str(e), e.clause) from None

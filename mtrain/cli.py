@@ -149,6 +149,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     when the command returns (the console script, `python -m mtrain`)."""
     try:
         return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C while it starts (imports, parsing): no traceback
+        words = sys.argv[1:] if argv is None else list(argv)
+        name = f"mtrain {words[0]}" if words and words[0] in COMMANDS else "mtrain"
+        print(f"{name}: interrupted", file=sys.stderr)
+        return 130
     finally:
         if argv is None:  # the process ends: its exit need not walk the heap
             from mtrain.conformance.gc_freeze import exiting

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -305,23 +306,16 @@ def test_an_interrupted_fuzz_keeps_what_it_found(tmp_path: Path, signum: int,
 
 def test_fuzz_starts_no_more_workers_than_games(monkeypatch: pytest.MonkeyPatch,
                                                 tmp_path: Path) -> None:
-    from mtrain.conformance.forking import pool_context as real
+    from mtrain.conformance.forking import new_pool as real
     from mtrain.conformance.fuzz import run
 
     pools: list[int] = []  # fork, or a forkserver of its own when threads run (xdist's)
 
-    class Recording:
-        def __init__(self) -> None:
-            self.ctx = real()
+    def recording(ctx: Any, processes: int, *args: Any) -> Any:
+        pools.append(processes)
+        return real(ctx, processes, *args)
 
-        def Pool(self, processes: int, *args: object, **kwargs: object) -> object:
-            pools.append(processes)
-            return self.ctx.Pool(processes, *args, **kwargs)  # type: ignore[arg-type]
-
-        def __getattr__(self, name: str) -> object:
-            return getattr(self.ctx, name)
-
-    monkeypatch.setattr(run, "pool_context", Recording)
+    monkeypatch.setattr(run, "new_pool", recording)
     rc = main(["fuzz", "--mutant", "wrong-hand-size", "--games", "2", "--jobs", "24",
                "--out", str(tmp_path / "out")])
     assert rc in (0, 1) and pools == [2]

@@ -25,7 +25,7 @@ from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementa
 from mtrain.conformance.child import exit_code_of, kill_all_at_once
 from mtrain.conformance.declaration import declared_ruleset, unsupported
 from mtrain.conformance.defaults import DEFAULT_TIMEOUT, FUZZ_OUT
-from mtrain.conformance.forking import EXIT_SECONDS, finish, pool_context
+from mtrain.conformance.forking import EXIT_SECONDS, finish, new_pool, pool_context
 from mtrain.conformance.fuzz.asking import Session
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.plans import GamePlan, plan_game, tables
@@ -296,16 +296,32 @@ def _worker_init(target: Target, stop: Any, follow: str, deadline: float | None,
 def _worker_stop(signum: int, frame: object) -> None:
     """Pool.terminate sends SIGTERM: take this worker's implementation along, and count
     what the game under way had played (its findings go with the worker). Nothing here
-    may take a lock the interrupted main thread could hold (kill_all_at_once)."""
+    may take a lock the interrupted main thread could hold (kill_all_at_once), nor wait
+    without bound for one another process holds (the counts' own)."""
+    # a second SIGTERM (one to the whole group, then the pool's) ran this handler again
+    # inside this one, whose os._exit left the counts' lock held for good: ignored now
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     kill_all_at_once()
     session = _WORKER.get("session")
     game = session.under_way if session is not None else None
     counts = _WORKER.get("cut_short")
     if game is not None and game.steps and counts is not None:
-        with counts.get_lock():
-            for i, n in enumerate((1, game.steps, game.rounds, game.answered)):
-                counts[i] += n
+        lock = counts.get_lock()
+        # another worker adds its own in microseconds; one killed while it added holds it
+        # for good, and this worker would never exit: its game goes uncounted
+        if lock.acquire(timeout=COUNT_WAIT):
+            try:
+                held = counts.get_obj()
+                for i, n in enumerate((1, game.steps, game.rounds, game.answered)):
+                    held[i] += n
+            finally:
+                lock.release()
     os._exit(1)
+
+
+COUNT_WAIT = 1.0
+"""Seconds a stopped worker waits for the lock on the games cut short (a bound on a lock a
+dead worker holds; another worker holds it for microseconds)."""
 
 
 def _worker_game(plan: GamePlan) -> GameResult:
@@ -351,15 +367,15 @@ def _results(target: Target, session: Session, plans: Sequence[GamePlan], jobs: 
     def stop_pool(index: int) -> None:
         stop.value = index
 
-    with ctx.Pool(jobs, initializer=_worker_init,
-                  initargs=(target, stop, session.follow, session.deadline, counts,
-                            known_here())) as pool:
+    with new_pool(ctx, jobs, _worker_init, (target, stop, session.follow, session.deadline,
+                                          counts, known_here())) as pool:
         try:
             for result in pool.imap(_worker_game, plans):
                 yield result, stop_pool
         except BaseException:  # an interrupt: do not wait for the games under way
             pool.terminate()  # (which waits for the workers, each adding to `counts`)
-            cut_short[:] = counts[:]
+            cut_short[:] = [int(n) for n in counts.get_obj()]  # not under its lock: a worker
+            # killed in its handler, holding it, would hold it for good
             raise
         finally:
             stuck = finish(pool)

@@ -18,7 +18,7 @@ from mtrain.conformance import runner
 from mtrain.conformance.adapter import JSON, Implementation, ruleset_json
 from mtrain.conformance.child import quiet_worker
 from mtrain.conformance.fixture import Fixture
-from mtrain.conformance.forking import pool_context
+from mtrain.conformance.forking import new_pool, pool_context
 from mtrain.conformance.mutants.catalogue import MUTANTS, check_names
 from mtrain.conformance.mutants.implementation import (
     CheckedMutant,
@@ -103,8 +103,8 @@ def run_mutants(fixtures: Sequence[Fixture], names: Sequence[str] | None = None,
         forked = ctx.get_start_method() == "fork"
         _FORKED[:] = [runs, enough]  # a forked worker has them; others are sent them
         try:
-            with ctx.Pool(min(jobs, len(chosen)), initializer=_worker_init,
-                          initargs=() if forked else (runs, enough)) as pool:
+            with new_pool(ctx, min(jobs, len(chosen)), _worker_init,
+                          () if forked else (runs, enough)) as pool:
                 lists = pool.map(_forked_kills, chosen, chunksize=1)
         finally:
             _FORKED.clear()
