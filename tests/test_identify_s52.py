@@ -1,0 +1,85 @@
+"""identify asks round ends from raised running totals where the match length is weak
+(session 52, sleeper): a match that ends once a total reaches a cap of its own (sleeper's
+first to 200 points on a double-15 box) never shows it on tables whose totals are 0 or
+small, and was written `full` (likely, a large margin). Round ends of rounds before the
+last, started from totals up to a thousand, leave the match going under every known
+value (MATCH-1) and let the engine's own answer show where it ends it."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+from mtrain.conformance.fixture import Fixture
+from mtrain.conformance.identify.cells import Piece
+from mtrain.conformance.identify.found import OptionFinding
+from mtrain.conformance.identify.from_play import _situations
+from mtrain.conformance.identify.measure import Deals
+from mtrain.conformance.identify.observe import observe
+from mtrain.conformance.process import ProcessImplementation
+from mtrain.conformance.situations import raised_totals
+from mtrain.spec.catalog import catalog
+from mtrain.spec.ruleset import CUSTOM
+from mtrain.spec.scope import Space
+
+SPACE = Space()
+SLEEPER = Path(__file__).parent / "examples" / "sleeper_engine.py"
+SLEEPER_TABLE = ((4, 15), (5, 13), (6, 12), (7, 11), (8, 10))
+"""sleeper's hand table, as identify measures it (its docstring)."""
+MEASURED = {"tile_set": frozenset({"double-15"}), "hand_sizes": frozenset({CUSTOM}),
+            "engine_procedure": frozenset({"set-aside"}),
+            "starting_seat": frozenset({"rotate"})}
+VALUES = {**dict(catalog().ruleset("pagat").choices), "tile_set": "double-15",
+          "hand_sizes": CUSTOM, "engine_procedure": "set-aside", "starting_seat": "rotate"}
+"""An answer of pagat's rules on sleeper's measured set, table, procedure and start."""
+
+
+def asked(weak: list[str]) -> tuple[list[Fixture], dict[str, list[Piece]]]:
+    """The situations asked of VALUES with `weak` left weak (each with its next value as
+    the rival), and their pieces."""
+    findings = [OptionFinding(o, v, "likely", 1, [],
+                              [next(x for x in SPACE.options[o] if x != v)])
+                for o, v in VALUES.items() if len(SPACE.options[o]) > 1]
+    parts: dict[str, list[Piece]] = {}
+    out = _situations(SPACE, findings, VALUES, weak, Deals(), SLEEPER_TABLE, MEASURED, parts)
+    return out, parts
+
+
+def test_a_weak_match_length_asks_round_ends_from_raised_totals_and_sleeper_ends_there(
+        ) -> None:
+    """With match_length alone weak, round ends are asked under the answer; some start
+    from totals one round can take past 200 and still expect the match to go on (the
+    answer's `full`, MATCH-1). Played on sleeper, those it ends are over early
+    (shared.over_early: what shared.own_match reads as a match of its own), and each
+    one it ends holds a total that its round took to 200 or more (its docstring's
+    rule, checked on its own state, not on ours)."""
+    out, _ = asked(["match_length"])
+    ends = [fx for fx in out if fx.id.startswith("play-end-") and fx.id.endswith(".0")]
+    raised = [fx for fx in ends if fx.table and "scores" in fx.table]
+    assert raised, [fx.id for fx in out]
+    assert all(fx.expect[0].match_over is False and "MATCH-1" in fx.clauses
+               for fx in raised)
+    plain, _ = SPACE.catalog_form(VALUES)
+    sent = SPACE.cat.from_values(plain, "answer", SLEEPER_TABLE)
+    with ProcessImplementation([sys.executable, str(SLEEPER)]) as impl:
+        seen = observe(ends, impl, sent)
+    early = {o.fixture.id for o in seen if o.over_early}
+    # ended only where the totals were raised: never from totals of 0, one round's scores
+    assert early and early <= {fx.id for fx in raised}, early
+
+
+def test_raised_totals_stay_within_what_the_rounds_before_could_give() -> None:
+    """Round 2 of a double-6 match: no seat above one round's most (the set's 168 pips);
+    a later round of a double-15 set reaches the hundreds; someone leads."""
+    rules = catalog().ruleset("pagat")
+    six = catalog().from_values({**dict(rules.choices), "tile_set": "double-6",
+                                "hand_sizes": "celko-d6"}, "six")
+    rng = random.Random(1)
+    for _ in range(50):
+        got = raised_totals(rng, 2, 4, six)
+        assert len(got) == 4 and all(0 <= t <= 168 for t in got)
+    fifteen = catalog().from_values({**dict(rules.choices), "tile_set": "double-15",
+                                     "hand_sizes": "celko-d15"}, "fifteen")
+    leaders = [max(raised_totals(rng, 9, 5, fifteen)) for _ in range(50)]
+    assert min(leaders) >= 60 and max(leaders) > 200
