@@ -11,9 +11,10 @@ import random
 import sys
 from pathlib import Path
 
-from mtrain.conformance.fixture import Fixture
+from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.identify import pins
 from mtrain.conformance.identify.cells import Piece
-from mtrain.conformance.identify.found import OptionFinding
+from mtrain.conformance.identify.found import Observation, OptionFinding
 from mtrain.conformance.identify.from_play import _situations
 from mtrain.conformance.identify.measure import Deals
 from mtrain.conformance.identify.observe import observe
@@ -21,7 +22,7 @@ from mtrain.conformance.process import ProcessImplementation
 from mtrain.conformance.situations import raised_totals
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import CUSTOM
-from mtrain.spec.scope import Space
+from mtrain.spec.scope import Scope, Space
 
 SPACE = Space()
 SLEEPER = Path(__file__).parent / "examples" / "sleeper_engine.py"
@@ -83,3 +84,36 @@ def test_raised_totals_stay_within_what_the_rounds_before_could_give() -> None:
                                      "hand_sizes": "celko-d15"}, "fifteen")
     leaders = [max(raised_totals(rng, 9, 5, fifteen)) for _ in range(50)]
     assert min(leaders) >= 60 and max(leaders) > 200
+
+
+def ended_at(fid: str, round_no: int, totals: list[int], early: bool) -> Observation:
+    """An observation of a round's end at round `round_no` from `totals`, the match
+    ended there by the engine (`early`) or going on, as situations.end_situations writes
+    one (its start kept, the round's scores in its entry)."""
+    fx = match_goes_on_fixture(fid, round_no, totals)
+    return Observation(fx, ("fail" if early else "pass",),
+                       over_early=frozenset([0]) if early else frozenset())
+
+
+def match_goes_on_fixture(fid: str, round_no: int, totals: list[int]) -> Fixture:
+    fx = Fixture(id=fid, description="", clauses=("MATCH-1",), source=("computation",),
+                 path="", line=None, table={"engine": 6}, deal=None, steps=(),
+                 expect=(Expectation(variants=(), scope=Scope(()), match_over=False,
+                                     result={"scores": [5, 0]}),))
+    fx.keep_starts({"double-6": {"round": round_no, "scores": totals, "outs": [0, 0]}})
+    return fx
+
+
+def test_a_match_going_on_shows_full_only_past_where_the_engine_ended_one() -> None:
+    """pins.past_an_early_end: sleeper ended its match after a round that took a total
+    to 205; round ends going on from lower totals are what a match to 200 plays and show
+    nothing of `full` (they had outnumbered the early ends and `full` was read with
+    bugs), one going on from a later round and a higher total does. With no early end,
+    every fixture may show the value."""
+    seen = [ended_at("ended", 5, [200, 90], True), ended_at("low", 7, [150, 40], False),
+            ended_at("earlier", 3, [260, 0], False), ended_at("past", 9, [240, 10], False)]
+    past = pins.past_an_early_end(seen)
+    assert [past(o.fixture.id) for o in seen] == [True, False, False, True]
+    assert not past("never-played")
+    going = pins.past_an_early_end(seen[1:])
+    assert all(going(o.fixture.id) for o in seen[1:])
