@@ -3,7 +3,9 @@
 first to 200 points on a double-15 box) never shows it on tables whose totals are 0 or
 small, and was written `full` (likely, a large margin). Round ends of rounds before the
 last, started from totals up to a thousand, leave the match going under every known
-value (MATCH-1) and let the engine's own answer show where it ends it."""
+value (MATCH-1) and let the engine's own answer show where it ends it; a match going on
+then shows `full` only past where the engine ended one. And a tie given to the highest
+tied seat (waybill's bug 3, sixes' house rule) breaks no clause the tie rules share."""
 
 from __future__ import annotations
 
@@ -11,8 +13,8 @@ import random
 import sys
 from pathlib import Path
 
-from mtrain.conformance.fixture import Expectation, Fixture
-from mtrain.conformance.identify import pins
+from mtrain.conformance.fixture import Expectation, Fixture, load_file
+from mtrain.conformance.identify import pins, shared
 from mtrain.conformance.identify.cells import Piece
 from mtrain.conformance.identify.found import Observation, OptionFinding
 from mtrain.conformance.identify.from_play import _situations
@@ -26,6 +28,7 @@ from mtrain.spec.scope import Scope, Space
 
 SPACE = Space()
 SLEEPER = Path(__file__).parent / "examples" / "sleeper_engine.py"
+FIXTURES = Path(__file__).parent.parent / "conformance" / "fixtures"
 SLEEPER_TABLE = ((4, 15), (5, 13), (6, 12), (7, 11), (8, 10))
 """sleeper's hand table, as identify measures it (its docstring)."""
 MEASURED = {"tile_set": frozenset({"double-15"}), "hand_sizes": frozenset({CUSTOM}),
@@ -117,3 +120,18 @@ def test_a_match_going_on_shows_full_only_past_where_the_engine_ended_one() -> N
     assert not past("never-played")
     going = pins.past_an_early_end(seen[1:])
     assert all(going(o.fixture.id) for o in seen[1:])
+
+
+def test_winners_on_the_lowest_total_chosen_as_no_known_tie_rule_does_break_no_shared_clause(
+        ) -> None:
+    """waybill's bug 3 names the highest of the seats level on the lowest total, alone;
+    sixes' house rule (tie_rule: other, declared so) names exactly that seat. Winners on
+    the winning total break neither MATCH-2 nor anything every tie rule shares, so
+    shared.off_the_total leaves them to the tie rule (a rule of the engine's own, or a bug
+    in the declared value: the fixtures cannot say which); winners off it are MATCH-2's."""
+    fx = next(f for f in load_file(FIXTURES / "match" / "ties-third-extra.yaml")
+              if f.id == "tiesx-001")  # seats 1 and 2 level on 122, seat 0 on 130
+    exp = fx.expect[0]
+    totals = exp.state["scores"]
+    assert shared.off_the_total(exp, totals, [2], catalog()) is None
+    assert shared.off_the_total(exp, totals, [0], catalog()) == "MATCH-2"
