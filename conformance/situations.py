@@ -78,7 +78,7 @@ from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
 from mtrain.spec.model.legality import legal_actions as legal_actions_of
 from mtrain.spec.model.steps import replay
-from mtrain.spec.notation import MEXICAN, REST, action_text, table_state
+from mtrain.spec.notation import MEXICAN, REST, action_text, max_pip_of, table_state
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 from mtrain.spec.scope import Product, Scope, Space
 
@@ -609,13 +609,16 @@ END_CLAUSES = ("END-1", "END-2", "END-3", "SCORE-1", "SCORE-2", "SCORE-3", "SCOR
 
 def end_situations(rs: Ruleset, plays: Ruleset, count: int,
                    wanted: Callable[[str], bool] | None = None,
-                   seed: int = SEED) -> list[Fixture]:
+                   seed: int = SEED, totals: bool = False) -> list[Fixture]:
     """`count` round ends: the table a moment before a random round's last move (a
     player going out, or the pass after which nobody can play), that move as the step,
     and the round's result and scores as spec/model/steps.py replays them; every other
     round drained towards an empty boneyard, so that blocked rounds show at any player
     count. A move or a result that reads an option played its own way is left out, as
-    are legal sets elsewhere (speaks_for)."""
+    are legal sets elsewhere (speaks_for). `totals`: half of the rounds before the
+    match's last (from round 2) start from raised running totals (raised_totals), where
+    the match still goes on under MATCH-1: an engine whose match ends at a total of its
+    own says so there, which totals of 0 never reach."""
     if count <= 0:
         return []
     rules = Rules.of(plays)
@@ -654,6 +657,13 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
         # round's number)
         goes_on = (int(start["round"]) < rules.rounds and "match_length" not in unknown
                    and not alone)
+        raised = None
+        if totals and goes_on and int(start["round"]) >= 2 and (number // 2) % 2 == 0:
+            # a random stream of its own: the tables and moves drawn stay those without
+            raised = raised_totals(random.Random(f"{seed}:{rs.name}:totals:{number}"),
+                                   int(start["round"]), st.players, plays)
+            table["scores"] = raised
+            start = table_state(table, plays)
         fx = Fixture(
             id=fid,
             description=(f"a round's end, {moves} moves in: {st.players} players, engine "
@@ -679,10 +689,33 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
                                  f" Its scores are left unchecked: {', '.join(unscored)} "
                                  "played its own way." if unscored else "")
                   + (f" Round {start['round']} of {rules.rounds}: the match goes on "
-                     "(MATCH-1)."
+                     "(MATCH-1)"
+                     + (f", whatever the totals: {raised} before it, raised "
+                        "(raised_totals)." if raised else ".")
                      if goes_on else "")))
         fx.keep_start(plays, start)
         out.append(fx)
+    return out
+
+
+TOTALS_FROM, TOTALS_TO = 60, 1000
+"""The range, spread evenly on a log scale, of the leading running total raised_totals
+gives a round's table: a match that ends at a total of its own (a points cap, `first to
+200`) is seen to end wherever its cap lies in it."""
+
+
+def raised_totals(rng: random.Random, round_no: int, players: int, plays: Ruleset
+                  ) -> list[int]:
+    """Running totals before round `round_no` of a match of `players` (MATCH-1): the
+    leader's drawn evenly on a log scale between TOTALS_FROM and TOTALS_TO, the others'
+    between 0 and it; none above what the rounds before could give (every earlier round
+    at most the pips of the whole set to each seat), so the table stays one a match can
+    reach. The known match lengths play on whatever they are (MATCH-1)."""
+    top = max_pip_of(plays)
+    most = (round_no - 1) * (top + 2) * top * (top + 1) // 2  # each number on top + 2 ends
+    leader = min(most, round(TOTALS_FROM * (TOTALS_TO / TOTALS_FROM) ** rng.random()))
+    out = [rng.randint(0, leader) for _ in range(players)]
+    out[rng.randrange(players)] = leader
     return out
 
 

@@ -26,8 +26,13 @@ ENDS = 12
 them drained to an empty boneyard) asked under the answer and under each rival of a weak
 option that only a round's end shows (ROUND_ENDS), per round of situations: the legal
 sets asked elsewhere never show how a round ends or what it scores."""
-ROUND_ENDS = frozenset({"blocked_round", "scoring", "blank_values", "tie_rule"})
-"""The options a round's end alone reads (END-2, END-3, SCORE-1..7, MATCH-2..6)."""
+ROUND_ENDS = frozenset({"blocked_round", "scoring", "blank_values", "tie_rule",
+                        "match_length"})
+"""The options a round's end alone reads (END-2, END-3, SCORE-1..7, MATCH-2..6), and the
+match length, which says whether the match ends with it (MATCH-1, MATCH-7): its round
+ends start from raised totals too (situations.raised_totals), where a match that ends at
+a total of its own shows it (sleeper's first to 200 points, read `full` on the corpus's
+tables, whose totals never reach 200 before the last round)."""
 
 
 def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping[str, str],
@@ -80,7 +85,7 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
                                                     ends=False)]
         plays = stand_in_for(rs, space) if k in ending else None
         if plays is not None:  # how the round ends and scores, under what is measured
-            made += end_situations(rs, plays, ENDS, seed=SEED + round_no)
+            made += end_situations(rs, plays, ENDS, seed=SEED + round_no, totals=True)
         for fx in made:
             fx = dataclasses.replace(fx, id=f"{fx.id}@{round_no}.{k}")
             try:

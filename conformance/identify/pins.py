@@ -8,6 +8,7 @@ import dataclasses
 import functools
 from collections.abc import Callable, Mapping, Sequence
 
+from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.identify import bugs, solve
 from mtrain.conformance.identify.cells import Piece
 from mtrain.conformance.identify.conclude import Until, _broken
@@ -44,6 +45,7 @@ def _values_with_bugs(conclude: Callable[[Region, solve.Bugs, Until | None],
     notes: dict[str, tuple[str, str]] = {}
     dropped: dict[str, frozenset[str]] = {}  # a fixture read as a bug: in which options
     pin: tuple[str, str, bugs.Shape, dict[str, str]] | None = None
+    past_early = past_an_early_end(observations)
 
     def pinned(best: Solution, f: OptionFinding) -> bool:
         """Whether `f` is the first option found `other` with a known value's shape with
@@ -59,7 +61,8 @@ def _values_with_bugs(conclude: Callable[[Region, solve.Bugs, Until | None],
             # nothing of a rule of one's own (observe.SETUP_ONLY): sleeper's match to 200
             # points, declared `full`, was "shown" full by 500 tables of later rounds
             s = dataclasses.replace(s, shows=tuple(
-                fid for fid in s.shows if cited.get(fid, frozenset()) & SETUP_ONLY[f.option]))
+                fid for fid in s.shows if cited.get(fid, frozenset()) & SETUP_ONLY[f.option]
+                and past_early(fid)))
         if bugs.with_a_bug(s, bugs.declared_value(declared, f.option), value):
             pin = f.option, value, s, {**best.values, f.option: value}
         return pin is not None
@@ -105,3 +108,44 @@ def _values_with_bugs(conclude: Callable[[Region, solve.Bugs, Until | None],
         out.append(f)
     best.violated = sorted({*best.violated, *dropped})
     return best, out, problems
+
+
+Position = tuple[int, int, int]
+"""Where a match stands after a round: its number, the highest total, the most rounds won."""
+
+
+def past_an_early_end(observations: Sequence[Observation]) -> Callable[[str], bool]:
+    """past(fid): whether the fixture `fid`'s match is as far on as one the engine ended
+    early (an entry over early, shared.over_early): no earlier round, no lower highest
+    total, no fewer rounds won. Every fixture is, where none ended early. A match of the
+    engine's own ends once a round, a total or a count of rounds won reaches its mark, and
+    stays ended past it; a match going on only where no early end's mark is reached is
+    what such a rule plays, no sign of `full` (sleeper's first to 200 points: 63 round
+    ends of low totals "showed" full against 52 it had ended, and it was read `full`
+    with bugs). Fixtures whose table is unknown are not past."""
+    at = {o.fixture.id: position(o.fixture) for o in observations}
+    ends = [p for o in observations if o.over_early and (p := at[o.fixture.id]) is not None]
+    if not ends:
+        return lambda fid: True
+
+    def past(fid: str) -> bool:
+        here = at.get(fid)
+        return here is not None and any(all(h >= e for h, e in zip(here, end, strict=True))
+                                        for end in ends)
+    return past
+
+
+def position(fx: Fixture) -> Position | None:
+    """Where the match of `fx`'s table stands after its round (Position): the totals its
+    start holds plus the round's scores its first entry expects, where it does; None
+    where no start was built (a deal, or a table not played)."""
+    starts = fx.kept_starts()
+    if not starts:
+        return None
+    start = next(iter(starts.values()))
+    totals = list(start.get("scores") or [0])
+    result = fx.expect[0].result if fx.expect else None
+    scores = result.get("scores") if isinstance(result, dict) else None
+    if isinstance(scores, list) and len(scores) == len(totals):
+        totals = [t + s for t, s in zip(totals, scores, strict=True)]
+    return int(start.get("round", 1)), max(totals), max(start.get("outs") or [0])

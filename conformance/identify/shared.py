@@ -11,7 +11,11 @@ fixtures are reported as a likely bug naming the clause:
   and every tie rule picks only among the players on it (MATCH-4 to MATCH-6). An engine
   whose scores and totals are right but whose winners hold another total was read as
   `scoring: other`. (Winners on the total, chosen among a tie as no tie rule does, are a
-  tie rule of the engine's own: read as ever.)
+  tie rule of the engine's own: read as ever. The three known tie rules share no clause
+  past MATCH-2 and MATCH-3: the tied seat each names is its own clause's. waybill's bug
+  3, the highest tied seat named alone, is sixes' house rule to the letter; only the
+  rule the engine declares tells them apart, and marshal declares known values for rules
+  of its own: identify writes `other`, contradicted, the declaration beside it.)
 - totals that are not the table's plus the round's scores the engine gave (MATCH-1):
   every scoring and match length adds each round's scores to the running totals (a
   single round's start from nothing), whatever the scores. An engine whose totals are
