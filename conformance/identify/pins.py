@@ -123,10 +123,10 @@ def past_an_early_end(observations: Sequence[Observation]) -> Callable[[str], bo
     what such a rule plays, no sign of `full` (sleeper's first to 200 points: 63 round
     ends of low totals "showed" full against 52 it had ended, and it was read `full`
     with bugs). Fixtures whose table is unknown are not past."""
-    at = {o.fixture.id: position(o.fixture) for o in observations}
-    ends = [p for o in observations if o.over_early and (p := at[o.fixture.id]) is not None]
-    if not ends:
+    ends = [p for o in observations if o.over_early and (p := position(o.fixture)) is not None]
+    if not ends:  # (no fixture's table read: none needed)
         return lambda fid: True
+    at = {o.fixture.id: position(o.fixture) for o in observations}
 
     def past(fid: str) -> bool:
         here = at.get(fid)
