@@ -88,7 +88,8 @@ def situation_id_family() -> list[str]:
     from mtrain.conformance.defaults import SITUATIONS_MAX
     from mtrain.conformance.situation_kinds import KINDS, LAID, PASSED, WRAP
 
-    names = [k.name for k in (*KINDS, PASSED, LAID, WRAP)] + ["end", "deal", "dealt"]
+    names = [k.name for k in (*KINDS, PASSED, LAID, WRAP)] + ["end", "deal", "dealt",
+                                                               "dealt-later"]
     return ["play-deal-tie-001", "play-dealt-last-001"] + [
         f"play-{name}-{k:03d}" for name in names for k in range(1, SITUATIONS_MAX + 1)]
 

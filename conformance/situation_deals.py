@@ -181,8 +181,66 @@ def round_deals(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> lis
     from (ENG-4, ENG-6), the finder and the seat that starts (SEAT-2..4) show, which a
     first round's deal, starting at seat 0, cannot tell from a bug that always starts
     there. Tables from spec/distinguish/solve_deal.py's deal_view, as deal_situations'.
-    And the match's last round (`play-dealt-last`, last_round_deal)."""
-    return _rotated_deals(rs, wanted) + last_round_deal(rs, wanted)
+    And the match's last round (`play-dealt-last`, last_round_deal), and a third round's
+    deal at each row none of those reached (`play-dealt-later-`, later_deals)."""
+    return (_rotated_deals(rs, wanted) + last_round_deal(rs, wanted)
+            + later_deals(rs, wanted))
+
+
+LATER_ROUND = 3
+"""The round later_deals deals from: the first after the two deal_situations asks."""
+
+
+def later_deals(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> list[Fixture]:
+    """A deal of round 3 or later (the first whose rotating seat is not 0) for each row of
+    the table whose rounds _rotated_deals stop before round 3, pool sorted. Under a set-aside
+    engine (ENG-2) no deal has the engine searched for, so _rotated_deals' deals stop at
+    round 2; an engine that breaks its deal from a later round on (a dealer rotating, a
+    round counter: reefer's bug 2 deals one tile at a time round the table from round 3)
+    showed in no deal. Nothing under a match of fewer than 3 rounds (MATCH-7); a round a
+    match of its own lacks is left out by conform (own_rounds.within)."""
+    top = highest(rs["tile_set"])
+    length = "full" if rs["match_length"] == OTHER else rs["match_length"]
+    rounds = match_rounds(Opts(values={"match_length": length}), top)
+    table = dict(rs.hand_table)
+    scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
+    out: list[Fixture] = []
+    number = 0
+    if last_wanted("play-dealt-later-", len(table), wanted) == 0:
+        return out  # conform -k asks for none of them
+    for players in sorted(table):
+        if any(r >= LATER_ROUND for order in ("sorted", "reversed")
+               for r, _ in _rotated_rounds(rs, table, players, order, rounds)):
+            continue
+        round_no = next((r for r in range(LATER_ROUND, rounds + 1) if (r - 1) % players),
+                        None)
+        if round_no is None:
+            continue
+        engine = top - (round_no - 1)
+        draw = draw_for_start(players, top) if rs["starting_seat"] == "highest-draw" else None
+        found = _round_deal(rs, table, players, engine, "sorted", draw)
+        if found is None:
+            continue
+        number += 1
+        fid = f"play-dealt-later-{number:03d}"
+        if wanted is not None and not wanted(fid):
+            continue
+        view, draws, searched = found
+        how = (f"the engine searched for in {draws} draws" if searched
+               else "the engine dealt or set aside")
+        out.append(Fixture(
+            id=fid,
+            description=(f"round {round_no}'s deal for {players} players, pool sorted: "
+                         f"{how}"),
+            clauses=DEAL_ROUND_CLAUSES, source=("computation",),
+            path=f"{SITUATION_PATH}{rs.name}>", line=None, table=None,
+            deal=_deal(players, "sorted", engine, draw), steps=("draw",) * draws,
+            expect=(Expectation(variants=(), scope=scope, state=view),),
+            note=(f"Round {round_no} of {rs.name} for {players} players with the pool "
+                  f"sorted ({how}), a row whose other deals stop before round 3: the "
+                  "table is spec/distinguish/solve_deal.py's deal_view of its table and "
+                  "options, not an engine's.")))
+    return out
 
 
 def last_round_deal(rs: Ruleset, wanted: Callable[[str], bool] | None = None) -> list[Fixture]:
@@ -234,24 +292,16 @@ def _rotated_deals(rs: Ruleset, wanted: Callable[[str], bool] | None) -> list[Fi
     number = 0
     for players in sorted(table):
         for order in ("sorted", "reversed"):
-            taken: set[bool] = set()
-            for round_no in range(2, rounds + 1):
-                if number >= last:
-                    return out
-                if (round_no - 1) % players == 0:
-                    continue
-                engine = top - (round_no - 1)
-                draw = (draw_for_start(players, top) if rs["starting_seat"] == "highest-draw"
-                        else None)
-                found = _round_deal(rs, table, players, engine, order, draw)
-                if found is None or found[2] in taken:
-                    continue
-                taken.add(found[2])
+            for round_no, found in _rotated_rounds(rs, table, players, order, rounds,
+                                                   last - number):
                 number += 1
                 fid = f"play-dealt-{number:03d}"
                 if wanted is not None and not wanted(fid):
                     continue
                 view, draws, searched = found
+                engine = top - (round_no - 1)
+                draw = (draw_for_start(players, top) if rs["starting_seat"] == "highest-draw"
+                        else None)
                 how = (f"the engine searched for in {draws} draws" if searched
                        else "the engine dealt or set aside")
                 out.append(Fixture(
@@ -267,6 +317,29 @@ def _rotated_deals(rs: Ruleset, wanted: Callable[[str], bool] | None) -> list[Fi
                           f"pool {order} ({how}): the table is "
                           "spec/distinguish/solve_deal.py's deal_view of its table and "
                           "options, not an engine's.")))
+    return out
+
+
+def _rotated_rounds(rs: Ruleset, table: dict[int, int], players: int, order: str,
+                    rounds: int, most: int | None = None) -> list[tuple[int, Found]]:
+    """The rounds _rotated_deals deals at a row and pool order, each with its table
+    (_round_deal): from round 2 on, the first whose rotating seat is not seat 0 with the
+    engine dealt or set aside, and the first with it searched for; `most` of them at most."""
+    top = highest(rs["tile_set"])
+    out: list[tuple[int, Found]] = []
+    taken: set[bool] = set()
+    for round_no in range(2, rounds + 1):
+        if most is not None and len(out) >= most:
+            break
+        if (round_no - 1) % players == 0:
+            continue
+        engine = top - (round_no - 1)
+        draw = draw_for_start(players, top) if rs["starting_seat"] == "highest-draw" else None
+        found = _round_deal(rs, table, players, engine, order, draw)
+        if found is None or found[2] in taken:
+            continue
+        taken.add(found[2])
+        out.append((round_no, found))
     return out
 
 

@@ -139,8 +139,9 @@ def test_written_out_they_are_fixtures_lint_accepts(tmp_path: Path,
     # the 24, 24 // 7 = 3 round ends and 3 passes, 2 drawn doubles laid and 2 tiles laid
     # by the last seat (LAID_LEAST), and later rounds' deals: for each of puremco-d9's
     # three rows and two pool orders, one dealt in round 2 (set aside: never searched),
-    # and the match's last round, [0-0]'s (play-dealt-last-001)
-    assert len(loaded) == 24 + 3 + 3 + 2 + 2 + 6 + 1
+    # the match's last round, [0-0]'s (play-dealt-last-001), and for each row, its other
+    # deals stopping at round 2, one of round 3 or later (play-dealt-later-)
+    assert len(loaded) == 24 + 3 + 3 + 2 + 2 + 6 + 1 + 3
     # lint: the schema, every invariant, the reachability checks, and each entry's scope
     # replayed by the reference over the option space
     assert main(["lint", str(path)]) == 0
