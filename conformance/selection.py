@@ -89,7 +89,8 @@ def situation_id_family() -> list[str]:
     from mtrain.conformance.situation_kinds import KINDS, LAID, PASSED, WRAP
 
     names = [k.name for k in (*KINDS, PASSED, LAID, WRAP)] + ["end", "deal", "dealt",
-                                                               "dealt-later"]
+                                                               "dealt-later",
+                                                               "dealt-own-last"]
     return ["play-deal-tie-001", "play-dealt-last-001"] + [
         f"play-{name}-{k:03d}" for name in names for k in range(1, SITUATIONS_MAX + 1)]
 
@@ -436,7 +437,8 @@ def situation_tasks(rulesets: Sequence[Ruleset], count: int, patterns: Sequence[
     warning for each rule set that gets fewer than asked. `last`, by rule set name: the
     rounds a match of its own has (own_rounds); the situations past them are left out,
     and a warning counts them."""
-    from mtrain.conformance.situations import situations, stand_in_for  # z3: only if asked
+    from mtrain.conformance.situation_deals import own_last_deals  # z3: only if asked
+    from mtrain.conformance.situations import situations, stand_in_for
 
     tasks: list[Task] = []
     warnings = []
@@ -456,6 +458,8 @@ def situation_tasks(rulesets: Sequence[Ruleset], count: int, patterns: Sequence[
                     f"out: {what} rounds after the last its own match deals (match_length "
                     f"played its own way; its last round: {rounds})")
             made = kept
+            # and the deal of the last round its match deals, which only it knows
+            made += own_last_deals(rs, own.rounds, wanted)
         tasks += [Task(first + len(tasks) + k, fx, rs, fx.expect[0], sent)
                   for k, fx in enumerate(made)]
         # under -k the filter, not the rule played its own way, decides how many are

@@ -5,7 +5,7 @@ So a table of one's own has its deals, engine and first seat tested too."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from mtrain.conformance.fixture import Expectation, Fixture
@@ -275,6 +275,46 @@ def last_round_deal(rs: Ruleset, wanted: Callable[[str], bool] | None = None) ->
         note=(f"The last round ({rounds}) of {rs.name} for {players} players with the "
               "pool sorted: the table is spec/distinguish/solve_deal.py's deal_view of "
               "its table and options, not an engine's."))]
+
+
+def own_last_deals(rs: Ruleset, rounds: Mapping[int, int],
+                   wanted: Callable[[str], bool] | None = None) -> list[Fixture]:
+    """The deal of the last round a match of its own deals (`rounds`, player count -> its
+    last round, as own_rounds.last_rounds asks the implementation), for each such round
+    before the full match's last (that one is last_round_deal's): at the smallest count
+    with it whose rotating seat is not 0 there, pool sorted. A deal broken only in the
+    match's last round (a round counter, a dealer rotating) shows nowhere else, the
+    situations stopping at round 3 and last_round_deal's round lying past that match."""
+    top = highest(rs["tile_set"])
+    full = match_rounds(Opts(values={"match_length": "full"}), top)
+    table = dict(rs.hand_table)
+    scope = Scope((Product.of({o: (v,) for o, v in rs.choices}),))
+    out: list[Fixture] = []
+    lasts = sorted({r for n, r in rounds.items() if n in table and 2 <= r < full})
+    for number, round_no in enumerate(lasts, 1):
+        fid = f"play-dealt-own-last-{number:03d}"
+        if wanted is not None and not wanted(fid):
+            continue
+        counts = sorted(n for n, r in rounds.items() if n in table and r == round_no)
+        players = next((n for n in counts if (round_no - 1) % n), counts[0])
+        engine = top - (round_no - 1)
+        draw = draw_for_start(players, top) if rs["starting_seat"] == "highest-draw" else None
+        found = _round_deal(rs, table, players, engine, "sorted", draw)
+        if found is None:
+            continue
+        view, draws, _ = found
+        out.append(Fixture(
+            id=fid, description=(f"round {round_no}'s deal for {players} players, the last "
+                                 f"its own match deals, engine {engine}-{engine}"),
+            clauses=DEAL_ROUND_CLAUSES, source=("computation",),
+            path=f"{SITUATION_PATH}{rs.name}>", line=None, table=None,
+            deal=_deal(players, "sorted", engine, draw), steps=("draw",) * draws,
+            expect=(Expectation(variants=(), scope=scope, state=view),),
+            note=(f"Round {round_no} of {rs.name} for {players} players, the last its own "
+                  "match deals, with the pool sorted: the table is "
+                  "spec/distinguish/solve_deal.py's deal_view of its table and options, "
+                  "not an engine's.")))
+    return out
 
 
 def _rotated_deals(rs: Ruleset, wanted: Callable[[str], bool] | None) -> list[Fixture]:

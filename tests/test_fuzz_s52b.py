@@ -1,5 +1,6 @@
 """Deals of later rounds under every engine procedure (conformance/situation_deals.py's
-later_deals): under a set-aside engine no situation dealt past round 2, so reefer's bug 2
+later_deals), and of the last round a match of its own deals (own_last_deals): under a
+set-aside engine no situation dealt past round 2, so reefer's bug 2
 (tests/examples/js/reefer_engine.js, DEAL-1 broken from round 3 on) passed conform."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from mtrain.cli import main
-from mtrain.conformance.situation_deals import round_deals
+from mtrain.conformance.situation_deals import own_last_deals, round_deals
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import Ruleset
 
@@ -62,10 +63,32 @@ def test_reefers_third_round_deal_is_each_hand_in_a_block() -> None:
     assert state["engine_placed"] is True
 
 
+def test_the_last_round_a_match_of_its_own_deals_is_dealt() -> None:
+    """reefer's match is five rounds at every count (own_rounds asks the engine): round
+    5's engine is [4-4] (ENG-1), set aside (ENG-2), dealt at 3 players (rotating seat
+    4 mod 3 = 1, not 0), the sorted pool's other 44 tiles a hand at a time (DEAL-1).
+    Written out by hand. A last round of the full match (9) is last_round_deal's."""
+    rs = catalog().rules_file(REEFER_RULES)
+    (fx,) = own_last_deals(rs, {n: 5 for n in range(3, 8)})
+    assert fx.id == "play-dealt-own-last-001"
+    assert fx.deal == {"players": 3, "order": "sorted", "engine": 4} and fx.steps == ()
+    pool = [f"{a}-{b}" for a in range(9) for b in range(a + 1) if (a, b) != (4, 4)]
+    state = fx.expect[0].state
+    assert {int(s): list(h) for s, h in state["hands"].items()} == {
+        k: pool[12 * k:12 * k + 12] for k in range(3)}
+    assert own_last_deals(rs, {n: 9 for n in range(3, 8)}) == []
+    # two last rounds, two deals: each at the smallest count with it whose rotating seat
+    # is not 0 there (round 5 at 4 players: 4 mod 4 = 0, so 5 players), else the smallest
+    # (round 4 at 3 players, the only count with it: 3 mod 3 = 0)
+    got = own_last_deals(rs, {3: 4, 4: 5, 5: 5})
+    assert [(f.deal or {}).get("players") for f in got] == [3, 5]
+
+
 def _reefer(tmp_path: Path, flag: str) -> dict[str, tuple[str, list[str]]]:
     out = tmp_path / "out.json"
     main(["conform", "--impl", shlex.join([NODE or "node", str(REEFER), *([flag] if flag else [])]),
-          "--rules", str(REEFER_RULES), "-k", "play-dealt-later", "--format", "json",
+          "--rules", str(REEFER_RULES), "-k", "play-dealt-later", "-k", "play-dealt-own-last",
+          "--format", "json",
           "--output", str(out)])
     results = json.loads(out.read_text())["results"]
     return {r["fixture"]: (r["status"], r["charged"]) for r in results}
@@ -75,8 +98,10 @@ def _reefer(tmp_path: Path, flag: str) -> dict[str, tuple[str, list[str]]]:
 @pytest.mark.skipif(NODE is None, reason="node is not installed: reefer is a JavaScript engine")
 def test_conform_charges_reefers_round_robin_deal_to_dealing(tmp_path: Path) -> None:
     """reefer's bug 2 deals one tile at a time round the table from round 3 on: each of its
-    five rows' third-round deals fails, charged to DEAL-1; with the bug off all pass."""
+    five rows' third-round deals fails, and its match's last round's (5), charged to
+    DEAL-1; with the bug off all pass."""
     got = _reefer(tmp_path, "--bug=dealer-round-robin")
-    assert got == {f"play-dealt-later-{k:03d}": ("fail", ["DEAL-1"]) for k in range(1, 6)}, got
+    failed = [f"play-dealt-later-{k:03d}" for k in range(1, 6)] + ["play-dealt-own-last-001"]
+    assert got == {f: ("fail", ["DEAL-1"]) for f in failed}, got
     fixed = _reefer(tmp_path, "")
     assert set(fixed) == set(got) and {s for s, _ in fixed.values()} == {"pass"}, fixed

@@ -239,9 +239,11 @@ def test_situations_past_a_match_of_its_owns_last_round_are_left_out(tmp_path: P
     rounds = [_round(t.fixture, rs) for t in every]
     assert max(rounds) > 3  # the run before left them in
     assert kept and all(_round(t.fixture, rs) <= 3 for t in kept)
-    assert len(kept) == sum(r <= 3 for r in rounds)
+    # and the deal of round 3, the last its match deals (situation_deals.own_last_deals)
+    assert len(kept) == sum(r <= 3 for r in rounds) + 1
+    assert kept[-1].fixture.id == "play-dealt-own-last-001"
     assert [w for w in warnings if "left out" in w] == [
-        f"{len(every) - len(kept)} situations from play under short-match left out: set in "
+        f"{len(every) - len(kept) + 1} situations from play under short-match left out: set in "
         "rounds after the last its own match deals (match_length played its own way; its "
         "last round: 3 at 2 players, 3 at 3 players, 3 at 4 players)"]
     corpus = RESULTS_FLOOR - len(kept) - 10  # 60 are enough to reach the floor, if all run
@@ -249,4 +251,5 @@ def test_situations_past_a_match_of_its_owns_last_round_are_left_out(tmp_path: P
     assert count_for_floor(rs, 60, corpus, own) > 60
     tables, _ = situation_tasks([rs], 60, [], 0, {rs.name: LastRounds(own.rounds, False)})
     assert [t.fixture.id for t in tables] == [
-        t.fixture.id for t in every if t.fixture.table is not None or _round(t.fixture, rs) <= 3]
+        t.fixture.id for t in every if t.fixture.table is not None or _round(t.fixture, rs) <= 3
+    ] + ["play-dealt-own-last-001"]
