@@ -277,11 +277,54 @@ def players_of(fx: Fixture) -> int | None:
     return len(hands) if isinstance(hands, (dict, list)) else None
 
 
+_MEMO: dict[tuple[object, ...], tuple[Sequence[Fixture], list[Task], Outside]] = {}
+"""select's answers in this process, by what they are worked out from (_memo_key)."""
+MEMO_TASKS = 150_000
+"""The most tasks kept in all (about 100 bytes each), the least recently asked answers
+dropped first: two default matrices (70,000 tasks each), or the answers for every example
+engine's rule file (about 1,000 each; their tests run each engine's conform twice, all
+the engines' first runs before the second ones)."""
+
+
+def _memo_key(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
+              patterns: Sequence[str]) -> tuple[object, ...]:
+    """Everything a selection reads, as a key. A fixture by identity: load_file gives the
+    same objects for a file of the same text under the same catalogue, and new ones once
+    either changes (the entry holds the list, so no identity is reused). The catalogue by
+    identity and its example rule sets by value: Space reads their tables, and a --rules
+    file adds one."""
+    cat = catalog()
+    return (id(cat), tuple(sorted(cat.examples.items())), tuple(rulesets),
+            tuple(patterns), tuple(map(id, fixtures)))
+
+
 def select(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
            patterns: Sequence[str], space: Space | None = None
            ) -> tuple[list[Task], Outside]:
     """Every fixture under every rule set one of its entries speaks about; and, per rule
-    set, how many selected fixtures give no result, and why (Outside)."""
+    set, how many selected fixtures give no result, and why (Outside). Kept per process
+    for the same fixtures, rule sets and patterns (a second `mtrain conform` under one
+    rule file, as the example engines' tests run each twice, asks the same): the tasks
+    are never changed once made, and each caller gets lists and counts of its own."""
+    if space is not None:  # a space of the caller's own: not part of the key
+        return select_anew(fixtures, rulesets, patterns, space)
+    key = _memo_key(fixtures, rulesets, patterns)
+    kept = _MEMO.pop(key, None)
+    if kept is None:
+        tasks, outside = select_anew(fixtures, rulesets, patterns)
+        kept = (list(fixtures), tasks, outside)
+    _MEMO[key] = kept  # the most recently asked last
+    while len(_MEMO) > 1 and sum(len(t) for _, t, _ in _MEMO.values()) > MEMO_TASKS:
+        del _MEMO[next(iter(_MEMO))]
+    _, tasks, outside = kept
+    return list(tasks), Outside(dict(outside.rules), dict(outside.seats),
+                                {n: dict(c) for n, c in outside.counts.items()})
+
+
+def select_anew(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
+                patterns: Sequence[str], space: Space | None = None
+                ) -> tuple[list[Task], Outside]:
+    """select, worked out (nothing kept)."""
     space = space or Space()
     tasks: list[Task] = []
     outside = Outside({rs.name: 0 for rs in rulesets}, {rs.name: 0 for rs in rulesets},
