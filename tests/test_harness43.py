@@ -133,9 +133,9 @@ def test_identify_tells_fixtures_its_own_rules_decide_from_those_read_as_bugs() 
     said = _settling("follow_up", values, Space(), parts, seen,
                      frozenset({"follow_up", "double_order"}))
     assert said == ("(of the 4 fixtures that tell its values apart here, 3 decided by its "
-                    "own rules (double_order undetermined, uncoverable_double: other), not "
-                    "read as bugs: own-1, own-2, undecided-1; 1 read as bugs or split evenly: "
-                    "bug-1)")
+                    "own rules (double_order undetermined in 1, uncoverable_double: other in "
+                    "2), not read as bugs: own-1, own-2, undecided-1; 1 read as bugs or split "
+                    "evenly: bug-1)")
     # nothing of its own pinned: all read as bugs, as before
     said = _settling("follow_up", values, Space(), {"bug-1": parts["bug-1"]}, seen)
     assert said == ("(of the 1 fixtures that tell its values apart here, 1 read as bugs or "

@@ -155,9 +155,14 @@ def _settling(option: str, values: Mapping[str, str], space: Space,
     decided = sorted(set(told) - set(bugs))
     said = []
     if decided:
-        pinned = sorted({o for fid in decided for p in parts[fid] for o in own & p.region.keys()})
-        named = ", ".join(f"{o}: {OTHER}" if values[o] == OTHER else f"{o} undetermined"
-                          for o in pinned)
+        # each rule with the number of those fixtures it pins: a union of names alone
+        # read as if each decided them all (reefer's 33 scoring fixtures named its
+        # `blank_values: other`, which pins 3 of them; its match length of its own, 31)
+        pins = {o: sum(any(o in p.region for p in parts[fid]) for fid in decided)
+                for o in own}
+        named = ", ".join(
+            (f"{o}: {OTHER}" if values[o] == OTHER else f"{o} undetermined") + f" in {n}"
+            for o, n in sorted(pins.items()) if n)
         said.append(f"{len(decided)} decided by its own rules ({named}), not read as "
                     f"bugs: {_some(decided)}")
     if bugs:
