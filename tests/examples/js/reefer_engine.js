@@ -76,6 +76,8 @@
 // 1 under a match length of its own (the deal reads it only for whether its round exists):
 // now `deal: hands` in 30 games (seed 1), charged to DEAL-1, its reproducer's "run it"
 // line naming the rule-set file (without it conform ran the declared rules, nothing).
+// Later in session 52 conform's deals of later rounds went past round 2 under a set-aside
+// engine (round 3, and the last round a match of its own deals): bug 2 fails 6, DEAL-1.
 // Identify (bugs on, 131 CPU s at load 6): nothing sure and wrong; set, table, engine
 // procedure and start measured; all three `other` found (own_train_first "contradicted",
 // margin 2, and the declared `required` flagged as leaning away; blank_values margin 2;
