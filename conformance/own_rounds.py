@@ -17,10 +17,10 @@ otherwise: its rounds stay unknown.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from mtrain.conformance.adapter import Implementation
+from mtrain.conformance.adapter import JSON, Implementation
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.partition import round_of_its_own
 from mtrain.conformance.runner import play, run_one
@@ -53,20 +53,30 @@ def last_rounds(impl: Implementation, rs: Ruleset, sent: Ruleset) -> dict[int, i
 
 
 def _last_round(impl: Implementation, sent: Ruleset, n: int, top: int) -> int | None:
+    return last_dealt(lambda r: deals_round(impl, sent, n, top - r + 1), top + 1)
 
-    def dealt(round_no: int) -> bool | None:
-        fx = Fixture(id="own-round", description="", clauses=(), source=(),
-                     path="<conform>", line=None, table=None, steps=(), expect=(),
-                     deal={"players": n, "engine": top - round_no + 1, "order": "sorted"})
-        try:
-            played = play(fx, sent, impl)
-        except Exception:  # a crash, an unsupported answer: its rounds stay unknown
-            return None
-        if isinstance(played, tuple):
-            return True
-        return False if played.refusal is not None else None
 
-    lo, hi = 1, top + 1  # a full match's rounds (MATCH-1)
+def deals_round(impl: Implementation, sent: Ruleset, players: int, engine: int,
+                rj: JSON | None = None) -> bool | None:
+    """Whether `impl` deals `players` the round whose engine is `engine` under `sent`
+    (played as `rj` where given): True, False where it refuses, None where it is unknown
+    (a crash, an unsupported answer)."""
+    fx = Fixture(id="own-round", description="", clauses=(), source=(), path="<own-round>",
+                 line=None, table=None, steps=(), expect=(),
+                 deal={"players": players, "engine": engine, "order": "sorted"})
+    try:
+        played = play(fx, sent, impl, rj)
+    except Exception:  # a crash, an unsupported answer: its rounds stay unknown
+        return None
+    if isinstance(played, tuple):
+        return True
+    return False if played.refusal is not None else None
+
+
+def last_dealt(dealt: Callable[[int], bool | None], rounds: int) -> int | None:
+    """The last round (1 to `rounds`, a full match's) that `dealt` says is dealt, halving
+    between round 1 and the last: None where round 1 is not, or an answer is unknown."""
+    lo, hi = 1, rounds
     if dealt(lo) is not True:
         return None
     if dealt(hi) is True:

@@ -1,5 +1,6 @@
 """What the bad-input tests (tests/test_robust_s49.py onwards) share: a file written for a
-command to read, the one line a command that stops at once writes, and a bound on waits."""
+command to read, the one line a command that stops at once writes, a bound on waits, and a
+one-fixture corpus."""
 
 from __future__ import annotations
 
@@ -26,3 +27,26 @@ def one_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     assert code == 2 and out == "", (code, out[-800:], err)
     assert err.count("\n") == 1 and "Traceback" not in err, err
     return err
+
+
+# a fixture whose clause is not the train's: the play ends the turn (a small corpus)
+PLAYS = """\
+- id: ends-001
+  description: After an ordinary play the turn passes to the next seat
+  clauses: [TURN-6]
+  source: [pagat]
+  note: Seat 0 lays [5-3] on its own train (ends 5 -> 3); not a double, so the turn ends.
+  table:
+    hands:
+      0: [5-3, 9-1]
+      1: [11-11, 10-0]
+    trains:
+      0: [12-5]
+      1: [12-3]
+  steps:
+    - play 5-3 on 0
+  expect:
+    - variants: [pagat]
+      state:
+        seat: 1
+"""

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from command_errors import FAR, one_error, write
+from command_errors import FAR, PLAYS, one_error, write
 
 from mtrain.cli import main
 from mtrain.conformance.process import ImplementationTimeout, ProcessImplementation
@@ -32,27 +32,6 @@ for line in sys.stdin:
     print(json.dumps({k: v for k, v in answer.items() if v is not None}), flush=True)
 """
 
-# a fixture whose clause is not the train's: the play ends the turn (a small corpus)
-PLAYS = """\
-- id: ends-001
-  description: After an ordinary play the turn passes to the next seat
-  clauses: [TURN-6]
-  source: [pagat]
-  note: Seat 0 lays [5-3] on its own train (ends 5 -> 3); not a double, so the turn ends.
-  table:
-    hands:
-      0: [5-3, 9-1]
-      1: [11-11, 10-0]
-    trains:
-      0: [12-5]
-      1: [12-3]
-  steps:
-    - play 5-3 on 0
-  expect:
-    - variants: [pagat]
-      state:
-        seat: 1
-"""
 
 
 

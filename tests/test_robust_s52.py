@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from command_errors import FAR, one_error, write
+from command_errors import FAR, PLAYS, one_error, write
 
 from mtrain import cli
 from mtrain.conformance import child
@@ -248,32 +248,11 @@ def test_an_interrupt_while_the_command_line_starts_is_one_line_and_exit_130(
 
 # --- 4. bad inputs on the command line -------------------------------------------------------
 
-ONE_FIXTURE = """\
-- id: ends-001
-  description: After an ordinary play the turn passes to the next seat
-  clauses: [TURN-6]
-  source: [pagat]
-  note: Seat 0 lays [5-3] on its own train (ends 5 -> 3); not a double, so the turn ends.
-  table:
-    hands:
-      0: [5-3, 9-1]
-      1: [11-11, 10-0]
-    trains:
-      0: [12-5]
-      1: [12-3]
-  steps:
-    - play 5-3 on 0
-  expect:
-    - variants: [pagat]
-      state:
-        seat: 1
-"""
-
 
 def test_an_adapter_named_with_two_colons_is_told_to_dot_the_inner_object(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # it was "cannot import ad.py:E: No module named 'ad.py:E'; 'ad' is not a package"
-    fixtures = write(tmp_path / "one.yaml", ONE_FIXTURE)
+    fixtures = write(tmp_path / "one.yaml", PLAYS)
     err = one_error(capsys, "conform", "--adapter", "ad.py:Engine:inner", "--fixtures",
                     fixtures)
     assert "one colon" in err and "ad.py:Engine.inner" in err, err

@@ -28,6 +28,7 @@ from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.fuzz import own_rules
 from mtrain.conformance.fuzz.judge import Disagreement, Probe, failure
 from mtrain.conformance.fuzz.rulesets import Context, context
+from mtrain.conformance.own_rounds import deals_round, last_dealt
 from mtrain.conformance.process import NotApplicable
 from mtrain.conformance.runner import play
 from mtrain.reference.engine import engine_number
@@ -167,32 +168,8 @@ def round_key(name: str, players: int) -> str:
 
 
 def _last_round(impl: Implementation, ctx: Context, n: int) -> int | None:
-
-    def dealt(round_no: int) -> bool | None:
-        deal: JSON = {"players": n, "engine": engine_number(ctx.rules, round_no),
-                      "order": "sorted"}
-        fx = Fixture(id="fuzz-round", description="", clauses=(), source=(), path="<fuzz>",
-                     line=None, table=None, deal=deal, steps=(), expect=())
-        try:
-            played = play(fx, ctx.rs, impl, ctx.rj)
-        except Exception:  # unsupported, a crash: its rounds stay unknown
-            return None
-        if isinstance(played, tuple):
-            return True
-        return False if played.refusal is not None else None
-
-    lo, hi = 1, ctx.rules.rounds
-    if dealt(lo) is not True:
-        return None
-    if dealt(hi) is True:
-        return hi
-    while hi - lo > 1:  # round lo is dealt, round hi is refused
-        mid = (lo + hi) // 2
-        got = dealt(mid)
-        if got is None:
-            return None
-        lo, hi = (mid, hi) if got else (lo, mid)
-    return lo
+    return last_dealt(lambda r: deals_round(impl, ctx.rs, n, engine_number(ctx.rules, r),
+                                            ctx.rj), ctx.rules.rounds)
 
 
 def last_round(ctx: Context, players: int, known: Mapping[str, int]) -> int:
