@@ -15,11 +15,11 @@ import functools
 from pathlib import Path
 
 import pytest
+from scenario_outcomes import outcomes
 
-from mtrain.conformance.adapter import Implementation, ReferenceImplementation
+from mtrain.conformance.adapter import ReferenceImplementation
 from mtrain.conformance.fixture import Fixture, load_corpus
 from mtrain.conformance.mutants import mutant
-from mtrain.conformance.runner import run_fixture
 from mtrain.conformance.selection import entry_for
 from mtrain.spec.catalog import catalog
 from mtrain.spec.scope import Space
@@ -102,19 +102,9 @@ def test_there_are_twenty_scenarios_or_more() -> None:
     assert len(_fixtures()) >= 20
 
 
-def _outcomes(fx: Fixture, impl: Implementation) -> list[str]:
-    out = []
-    for variant in dict.fromkeys(v for v, _ in fx.rulesets()):
-        try:
-            out += [o.status for o in run_fixture(fx, impl, [variant])]
-        except Exception as e:  # a crash under a mutant is a difference too
-            out.append(f"error: {type(e).__name__}")
-    return out
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(("fid", "name"), KILLS, ids=[f"{f}-{n}" for f, n in KILLS])
 def test_a_scenario_kills_the_mutant_written_beside_it(fid: str, name: str) -> None:
     fx = _fixtures()[fid]
-    assert set(_outcomes(fx, ReferenceImplementation())) == {"pass"}
-    assert any(s != "pass" for s in _outcomes(fx, mutant(name)))
+    assert set(outcomes(fx, ReferenceImplementation())) == {"pass"}
+    assert any(s != "pass" for s in outcomes(fx, mutant(name)))

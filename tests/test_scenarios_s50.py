@@ -14,11 +14,11 @@ from __future__ import annotations
 import functools
 
 import pytest
+from scenario_outcomes import outcomes
 
-from mtrain.conformance.adapter import Implementation, ReferenceImplementation
+from mtrain.conformance.adapter import ReferenceImplementation
 from mtrain.conformance.fixture import Fixture, load_corpus
 from mtrain.conformance.mutants import mutant
-from mtrain.conformance.runner import run_fixture
 
 KILLS = [
     ("s50-tie-001", "mut21-most-outs-over-whole-table"),
@@ -52,16 +52,6 @@ def _fixtures() -> dict[str, Fixture]:
     return {fx.id: fx for fx in fixtures if fx.id.startswith(("s50-", "mut21-"))}
 
 
-def _outcomes(fx: Fixture, impl: Implementation) -> list[str]:
-    out = []
-    for variant in dict.fromkeys(v for v, _ in fx.rulesets()):
-        try:
-            out += [o.status for o in run_fixture(fx, impl, [variant])]
-        except Exception as e:  # a crash under a mutant is a difference too
-            out.append(f"error: {type(e).__name__}")
-    return out
-
-
 def test_there_are_fifteen_scenarios_or_more_each_beside_a_mutant() -> None:
     scenarios = {fid for fid in _fixtures() if fid.startswith("s50-")}
     assert len(scenarios) >= 15
@@ -72,5 +62,5 @@ def test_there_are_fifteen_scenarios_or_more_each_beside_a_mutant() -> None:
 @pytest.mark.parametrize(("fid", "name"), KILLS, ids=[f"{f}-{n}" for f, n in KILLS])
 def test_a_scenario_kills_the_mutant_written_beside_it(fid: str, name: str) -> None:
     fx = _fixtures()[fid]
-    assert set(_outcomes(fx, ReferenceImplementation())) == {"pass"}
-    assert any(s != "pass" for s in _outcomes(fx, mutant(name)))
+    assert set(outcomes(fx, ReferenceImplementation())) == {"pass"}
+    assert any(s != "pass" for s in outcomes(fx, mutant(name)))

@@ -16,11 +16,11 @@ from __future__ import annotations
 import functools
 
 import pytest
+from scenario_outcomes import outcomes
 
-from mtrain.conformance.adapter import Implementation, ReferenceImplementation
+from mtrain.conformance.adapter import ReferenceImplementation
 from mtrain.conformance.fixture import Fixture, load_corpus
 from mtrain.conformance.mutants import mutant
-from mtrain.conformance.runner import run_fixture
 
 KILLS = [
     ("s52-out-001", "mut23-ordinary-last-double-left-open"),
@@ -57,16 +57,6 @@ def _fixtures() -> dict[str, Fixture]:
     return {fx.id: fx for fx in fixtures if fx.id.startswith(("s52-", "mut23-"))}
 
 
-def _outcomes(fx: Fixture, impl: Implementation) -> list[str]:
-    out = []
-    for variant in dict.fromkeys(v for v, _ in fx.rulesets()):
-        try:
-            out += [o.status for o in run_fixture(fx, impl, [variant])]
-        except Exception as e:  # a crash under a mutant is a difference too
-            out.append(f"error: {type(e).__name__}")
-    return out
-
-
 def test_fifteen_scenarios_or_more_and_every_fixture_beside_a_mutant() -> None:
     found = set(_fixtures())
     assert len({f for f in found if f.startswith("s52-")}) >= 15
@@ -77,5 +67,5 @@ def test_fifteen_scenarios_or_more_and_every_fixture_beside_a_mutant() -> None:
 @pytest.mark.parametrize(("fid", "name"), KILLS, ids=[f"{f}-{n}" for f, n in KILLS])
 def test_a_fixture_kills_the_mutant_written_beside_it(fid: str, name: str) -> None:
     fx = _fixtures()[fid]
-    assert set(_outcomes(fx, ReferenceImplementation())) == {"pass"}
-    assert any(s != "pass" for s in _outcomes(fx, mutant(name)))
+    assert set(outcomes(fx, ReferenceImplementation())) == {"pass"}
+    assert any(s != "pass" for s in outcomes(fx, mutant(name)))
