@@ -28,6 +28,7 @@ from mtrain.conformance.declaration import unsupported
 from mtrain.conformance.defaults import DEFAULT_TIMEOUT, SITUATIONS
 from mtrain.conformance.double_alone import unheld_double
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture
+from mtrain.conformance.follow_probe import outside_bracket
 from mtrain.conformance.known_failures import SkipEntry
 from mtrain.conformance.own_checks import own_checks
 from mtrain.conformance.partition import REFUSED_ROUND, round_of_its_own
@@ -135,6 +136,9 @@ class Runner:
                 outcome.charged = []
             elif (unheld := unheld_double(outcome, task.ruleset, impl, rj)) is not None:
                 result.status, result.messages = "not-applicable", unheld  # no such double
+                outcome.charged = []
+            elif (beyond := outside_bracket(outcome, task.ruleset, impl, rj)) is not None:
+                result.status, result.messages = "not-applicable", beyond  # its own follow-up
                 outcome.charged = []
             result.null_refusals = outcome.null_refusals
             result.charged = tuple(outcome.charged)
