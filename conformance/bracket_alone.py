@@ -24,8 +24,9 @@ round's end is worth is set aside (round_end_alone.worth_aside), and each of tho
 options is asked in turn alike.
 
 A rule outside the bracket (the tile after a double may not cover it) could still see
-another answer; with known values as evidence, as in the other cuts (marker_alone.py,
-seat_alone.py), such an engine is then charged where its rule is not at fault.
+another answer. Its engine is asked (follow_probe.py): one that refuses to cover the
+double just laid on a follow-up table of the run has a failure of the follow-up's moment
+set aside as its own rule's (ballbridge, tests/examples/rust/ballbridge.rs).
 """
 
 from __future__ import annotations

@@ -9,6 +9,12 @@ any run).
   follow-up allows, and 14 of its results failed with its bugs off (11 charged to DBL-2,
   3 to TURN-3). The implementation is now asked (follow_probe.py): refusing that cover, a
   failure of the follow-up's moment is not applicable.
+- identify read the same fixtures as bugs: the engine refused the cover where every known
+  follow-up allows it, and a follow-up of one's own explained only where the known values
+  differ (bracket_alone.BRACKETS), so the fixtures showed `doubles: ordinary` instead
+  (end-005, turn-027: doubles "contradicted", the declared open doubles doubted). Seen
+  refusing that cover (Observation.uncovered), the follow-up is no longer held to its
+  bracket there.
 """
 
 from __future__ import annotations
@@ -17,8 +23,13 @@ import argparse
 import copy
 from pathlib import Path
 
+import z3
+
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.follow_probe import OUTSIDE, covering_play, outside_bracket
+from mtrain.conformance.identify.cells import Piece
+from mtrain.conformance.identify.observe import observe
+from mtrain.conformance.identify.solve import NO_OTHER, Model, constraint
 from mtrain.conformance.interface import Refused
 from mtrain.conformance.pool import Runner, run_tasks
 from mtrain.conformance.report import Result
@@ -26,7 +37,8 @@ from mtrain.conformance.runner import Outcome
 from mtrain.conformance.selection import load_fixtures, select
 from mtrain.conformance.target import Target
 from mtrain.spec.catalog import catalog
-from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.ruleset import OTHER, Ruleset
+from mtrain.spec.scope import Space
 
 # end-005 of conformance/fixtures/round-end/going-out.yaml: the follow-up covers the double
 # just laid with the layer's last tile, the same under every known follow-up (its scope
@@ -162,3 +174,46 @@ def test_a_failure_charged_beyond_the_follow_up_stands(tmp_path: Path) -> None:
     outcome.charged = ["DBL-2"]
     assert outside_bracket(outcome, own, HandItOn(), {}) is not None
     assert outside_bracket(outcome, rs, HandItOn(), {}) is None  # a known follow-up
+
+
+# --- identify: a follow-up seen outside its bracket explains what its values agree on ----
+
+
+def test_identify_sees_an_engine_refuse_to_cover_the_double_just_laid(tmp_path: Path) -> None:
+    (tmp_path / "cover-out.yaml").write_text(COVER_OUT, encoding="utf-8")
+    fixtures, _ = load_fixtures(str(tmp_path / "cover-out.yaml"))
+    sent = catalog().ruleset("puremco")
+    [own] = observe(fixtures, HandItOn(), sent)
+    assert own.outcomes == ("fail",) and own.uncovered
+    [plain] = observe(fixtures, ReferenceImplementation(), sent)
+    assert plain.outcomes == ("pass",) and not plain.uncovered
+
+
+COVER_PIECES = [Piece({"doubles": frozenset(["open"])}, ("pass",), ("doubles", "follow_up")),
+                Piece({"doubles": frozenset(["ordinary"])}, ("fail",), ("doubles",))]
+"""end-005's partition, as identify reads it: under open doubles every known follow-up
+covers the double just laid and goes out (follow_up read, its values agreeing); under
+ordinary doubles the second step is another player's, and the entry fails."""
+
+
+def _holds(model: Model, c: object, values: dict[str, str]) -> bool:
+    solver = z3.Solver(ctx=model.ctx)
+    solver.add(*model.hard, c, *(model.eq(o, v) for o, v in values.items()))
+    return bool(solver.check() == z3.sat)
+
+
+def test_a_follow_up_outside_its_bracket_explains_a_refused_cover() -> None:
+    """Before: the failed fixture held only under ordinary doubles (ballbridge's open
+    doubles "contradicted" by end-005 and turn-027); with the follow-up unbracketed, a
+    follow-up of its own under open doubles explains it too."""
+    space = Space()
+    model = Model.of(space)
+    escapable = [o for o in space.options if o not in NO_OTHER]
+    answer = {"doubles": "open", "follow_up": OTHER}
+    c = constraint(model, COVER_PIECES, ("fail",), escapable,
+                   unbracketed=frozenset({"follow_up"}))
+    assert _holds(model, c, answer)
+    assert not _holds(model, c, {"doubles": "open", "follow_up": "anywhere"})
+    bare = constraint(model, COVER_PIECES, ("fail",), escapable)
+    assert not _holds(model, bare, answer)
+    assert _holds(model, bare, {"doubles": "ordinary"})

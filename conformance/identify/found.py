@@ -34,6 +34,11 @@ class Observation:
     over_early: frozenset[int] = frozenset()
     """Entries after which the engine names the match's winners where the entry expects the
     match to go on (MATCH-1): its match ends there (shared.own_match)."""
+    uncovered: bool = False
+    """On a follow-up table of this fixture's run the engine refused to cover the double
+    just laid, which every known follow-up allows (follow_probe.py): its follow-up lies
+    outside the known rules' bracket (bracket_alone.BRACKETS), so a rule of its own there
+    may decide what the known values agree on (solve.constraint, `unbracketed`)."""
     erred: bool = False
     """Every entry's outcome is the engine's error answer (observe.py, _erred): read as the
     partition reads a table the rules cannot play, but never a check towards `sure`

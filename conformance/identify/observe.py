@@ -18,6 +18,7 @@ from mtrain.conformance.adapter import (
 )
 from mtrain.conformance.attribution import Referee
 from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.follow_probe import covering_play, refuses
 from mtrain.conformance.identify import shared
 from mtrain.conformance.identify.cells import Piece
 from mtrain.conformance.identify.found import Observation
@@ -162,6 +163,7 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
             if played.status == "fail" and played.step:  # charged as conform charges it
                 _charge_refusal(played, sent, impl, rj, trace, obs.charged, own)
                 obs.by_entry = {i: tuple(obs.charged) for i in range(len(fx.expect))}
+                obs.uncovered = _uncovered(trace, impl, rj)
             continue
         state, rj_sent = played
         outcomes: list[str | None] = []
@@ -196,7 +198,19 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
             except (HarnessError, Unsupported, ValueError, KeyError, TypeError):
                 outcomes.append(None)
         obs.outcomes = tuple(outcomes)
+        if "fail" in outcomes:
+            obs.uncovered = _uncovered([*trace, state], impl, rj)
     return out
+
+
+def _uncovered(states: Sequence[JSON], impl: Implementation, rj: JSON) -> bool:
+    """Whether `impl` refuses to cover the double just laid on one of `states` (a failed
+    run's) that is a follow-up table (follow_probe.covering_play): one probe at most."""
+    for state in states:
+        play_ = covering_play(state)
+        if play_ is not None:  # a crash or a timeout says nothing of its rule: no
+            return refuses(impl, rj, state, play_) is not None
+    return False
 
 
 def _checked(exp: Expectation, rj: JSON, state: JSON, impl: Implementation, sent: Ruleset,

@@ -153,6 +153,9 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
     # kept while the answer keeps each value declared (shared.doubted)
     word = {o for o, v in (declared.choices if declared else ())
             if v in space.options.get(o, ())}
+    # a follow-up seen refusing to cover the double just laid lies outside the known
+    # follow-ups' bracket (observe.py, Observation.uncovered)
+    unbracketed = frozenset({"follow_up"} if any(o.uncovered for o in observations) else ())
 
     def weighed(seen: Sequence[Observation]) -> list[tuple[Any, str]]:
         """Each observation's soft constraint, with the fixture's id."""
@@ -166,7 +169,7 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
             lacking = {opt: vs for opt, vs in only.items()
                        if o.lacks and vs and vs != frozenset(space.options[opt])}
             c = constraint(model, pieces, o.outcomes, free, own_rules, only, lacking,
-                           moment_options(o.fixture.clauses, cat))
+                           moment_options(o.fixture.clauses, cat), unbracketed)
             if c is not None:
                 out.append((shared.own_match(
                     model, c, o, [opt for opt in free if opt not in only], cat),

@@ -159,7 +159,8 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
                escapable: Sequence[str], declared: frozenset[str] = frozenset(),
                only: Mapping[str, frozenset[str]] | None = None,
                lacking: Mapping[str, frozenset[str]] | None = None,
-               moments: frozenset[str] = frozenset()) -> Any | None:
+               moments: frozenset[str] = frozenset(),
+               unbracketed: frozenset[str] = frozenset()) -> Any | None:
     """The rule sets that pass and fail exactly the entries the engine did (an option
     `other` taking, in this fixture, whichever known value explains it: an engine that
     plays a rule its own way still plays each table somehow); where no rule set does,
@@ -193,8 +194,10 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     # a rule the engine declares its own whose known values bracket every rule between
     # them (bracket_alone.BRACKETS: where they agree, so does it, as conform judges)
     # explains only where they differ: drover's winners missing past a total of 127
-    # (MATCH-2) were read as its own train rule, `other` on their two fixtures at no cost
-    own = [model.eq(o, OTHER) for o in sorted(set(depends(held)) | (read - BRACKETS.keys()))
+    # (MATCH-2) were read as its own train rule, `other` on their two fixtures at no cost;
+    # not one the engine was seen to play outside the bracket (`unbracketed`)
+    bracketed = BRACKETS.keys() - unbracketed
+    own = [model.eq(o, OTHER) for o in sorted(set(depends(held)) | (read - bracketed))
            if o in free]
     inside: list[Any] = []
     live: dict[tuple[int, ...], list[Mapping[str, frozenset[str]]]] = {}
@@ -217,7 +220,11 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
         # not applicable; only an option whose clause the fixture lists, not every flag
         # the run happens to read (trestle's drawn tile played anywhere failed 32 drawn
         # tables, read as bugs in own_train_first, the option their outcome depends on)
-        own += moment(model, pieces, held, [o for o in free if o in moments], read)
+        # (and a bracketed option the engine plays outside its bracket, `unbracketed`:
+        # ballbridge's follow-up never covers the double just laid, which its known
+        # values all allow, on tables whose fixtures list no follow-up clause)
+        own += moment(model, pieces, held,
+                      [o for o in free if o in moments or o in unbracketed], read)
     if not cells:
         if lacking and all(o == "fail" for _, o in seen):
             # the refusal is what the values lacking the table answer (their pieces not
