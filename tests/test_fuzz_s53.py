@@ -175,3 +175,41 @@ def test_the_winners_of_an_end_its_own_step_reached_are_asked_of_its_state() -> 
     assert d.clauses[0] == "MATCH-4" and d.own == ("marker_removal",), d
     assert d.no_reproducer is not None
     assert _marked_out(OwnMarker()).found == {}
+
+
+# --- tied totals at the end of a round from a table only its own rules reach ----------
+
+UNREACHED_LAST = {"engine": 0, "seat": 0, "hands": {0: ["3-9"], 1: ["4-4"], 2: ["rest"]},
+                  "trains": {0: ["0-6"], 1: ["0-7"], 2: ["0-8"], "mexican": ["0-3"]},
+                  "marked": [2], "passes": 1, "boneyard": ["5-5"], "first_turns": []}
+"""pagat's last round, seat 0 going out on the Mexican Train (a move every rule allows),
+after a pass counted with a tile in the boneyard: no round of the known rules gets there
+(REACH-PASSES), one under a draw rule of one's own may."""
+
+
+class TieToLast(ReferenceImplementation):
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        return super().winners(ruleset, state)[-1:]
+
+
+def _unreached_end(impl: ReferenceImplementation) -> GameResult:
+    base = context("pagat").rs
+    ctx = declared_context(dataclasses.replace(base, name="own draw_rule", choices=tuple(
+        (o, "other" if o == "draw_rule" else v) for o, v in base.choices)))
+    cur = table_state({**UNREACHED_LAST, "scores": [5, 7, 9]}, ctx.rs)
+    pos = Position(ctx.name, codec.state_from_json(ctx.rules, cur), cur)
+    assert own_rules.on_state(ctx, pos.st, legal_actions)[1] == ()  # the move is the rules'
+    res = GameResult(0, ctx.name)
+    assert play_step(Session(impl), ctx, pos, res, random.Random(0), 13, 1)
+    assert pos.st.phase == OVER
+    return res
+
+
+def test_tied_totals_after_a_table_only_its_own_rules_reach_are_asked_of_the_end() -> None:
+    """The made-up tied totals were asked from the table before the step, which no probe
+    can start from (rejudge._start): they came to nothing. They are asked of the round's
+    end itself, and the highest tied seat named alone is found (no reproducer)."""
+    d = _only(_unreached_end(TieToLast()), "winners")
+    assert d.clauses[0] == "MATCH-4" and d.own == ()
+    assert d.no_reproducer is not None and "REACH-PASSES" in d.no_reproducer
+    assert _unreached_end(ReferenceImplementation()).found == {}

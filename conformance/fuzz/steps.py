@@ -414,6 +414,17 @@ def _refused_move(text: str, own: Sequence[str]) -> str:
             f"{', '.join(own)}), so no fixture can ask it again")
 
 
+def _unreached(text: str, ctx: Context, why: str) -> str:
+    """Why a finding at a round's end after `text` from a table only rules of one's own
+    reach (a state an earlier step of theirs left: `why`, the first condition it breaks)
+    has no reproducer. Its made-up tied totals were judged on that table and came to
+    nothing there (tender's, marshal's every one in 12 games, seed 1): they are asked
+    of the end itself (_tied_end)."""
+    return (f"the table before `{text}` is one only its own rules "
+            f"({', '.join(sorted(ctx.unknown))}) reach ({why.rsplit(']: ', 1)[-1]}), so no "
+            "fixture can start there")
+
+
 def _own_end(text: str, own: Sequence[str]) -> str:
     """Why a finding at a round's end its own rules decided has no reproducer."""
     return (f"its own rules ({', '.join(own)}) decided the step `{text}` that ended the "
@@ -575,6 +586,11 @@ def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt:
         return  # tied totals are tried on a table of the last round's last state
     if alone is not None and nxt.round == 1:
         return  # made-up earlier totals need earlier rounds (a one-round match has none)
+    if mark is None and ctx.unknown:
+        assert probe.table is not None and probe.action is not None  # (returned above)
+        unreached = table_problems(probe.table, ctx)
+        if unreached:  # a table only its own rules reach: no probe starts there
+            mark = ((), _unreached(probe.action, ctx, unreached[0]))  # (rejudge._start)
     for _ in range(TIE_PROBES):
         if mark is not None:
             _tied_end(session, ctx, res, probe, nxt, final, mark, (round_no, step, n), rng)
