@@ -22,6 +22,7 @@ from mtrain.conformance.fuzz.asking import (
 )
 from mtrain.conformance.fuzz.illegal import FOREIGN_EVERY, PHANTOM_AT, illegal_sample, phantom_play
 from mtrain.conformance.fuzz.judge import (
+    Disagreement,
     Probe,
     broken_state,
     compare_apply,
@@ -244,10 +245,15 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
         if error is not None or problems:  # its own rules' step gave nothing to play on
             res.cut = _no_state(own, problems, refused)
             return False
+        asked_at = pos.probe("winners", text)  # (the table before the step)
         if not pos.go_on(ctx, got):
             res.cut = (f"its own rules ({', '.join(own)}) led to a table the reference "
                        "cannot play on")
             return False
+        if not found and pos.st.phase == OVER:  # its end, not the stand-in's: who wins
+            # on its totals is the known rules' question of it (_their_end)
+            _winners(session, ctx, res, asked_at, pos.st, pos.cur, round_no, step, n, rng,
+                     ((*own, *own_legal), _own_end(text, own)))
     elif not follow_impl or unsupported:
         pos.st, pos.cur = nxt, after
         if follow_impl:
@@ -272,7 +278,12 @@ def _their_move(session: Session, ctx: Context, pos: Position, res: GameResult,
     legal answer) and go on from the state it returns; the reference, whose stand-in
     rules refuse the action, has nothing to say about it but that the state is one and
     that an answer came (a broken state or a failure is a finding, without a
-    reproducer). `at`: the round and step."""
+    reproducer). From that state on (the implementation's, hands and boneyard as its
+    rule left them: nothing of what the stand-in would have made of the move is kept),
+    the known rules decide again: every later answer is judged where the reference's,
+    computed on that state with its reads traced, reads no rule of one's own, the
+    round's end too where the move ended the round (_their_end). `at`: the round and
+    step."""
     act = listed[rng.randrange(len(listed))]
     got, error = asked(res, bound(session.asker.apply, ctx, act))
     res.not_judged(own)
@@ -296,19 +307,87 @@ def _their_move(session: Session, ctx: Context, pos: Position, res: GameResult,
         why = _no_state(own, found)
     else:
         text = action_text(act)
+        probe = pos.probe("apply", text)
         after = _carried_out(pos.st, act) if isinstance(got, dict) and got.get(
             "phase") == OVER else None
         if after is not None:  # what the round's end is worth is the rules' (round_worth)
             res.record([replace(d, own=tuple(own), no_reproducer=_refused_move(text, own))
                         for d in scoring.round_worth(ctx, pos.st, text, after, got)],
-                       pos.probe("apply", text), *at, pos.st.players)
+                       probe, *at, pos.st.players)
         if not pos.go_on(ctx, got):
             why = (f"its own rules ({', '.join(own)}) led to a table the reference cannot "
                    "play on")
+        elif pos.st.phase == OVER:  # its state is the round's end: asked as any round's
+            _their_end(session, ctx, pos, res, probe, own, at, rng)
     if why is not None:
         res.cut = why
         return False
     return True
+
+
+def _their_end(session: Session, ctx: Context, pos: Position, res: GameResult, probe: Probe,
+               own: Sequence[str], at: tuple[int, int], rng: random.Random) -> None:
+    """The questions after a round's end, asked of the end a move only the
+    implementation's own rules allow reached (`pos`, now its state: `probe` asked that
+    move). What the hands left are worth, who wins the match and who wins it under
+    made-up tied totals are the known rules' questions of that state (SCORE, MATCH),
+    whatever rule led there; each is judged where the reference's answer, computed on
+    that state with its reads traced, reads no rule of one's own, as after any round's
+    end, and counted otherwise. The reference refuses the move, so no fixture asks the
+    finding again (no reproducer). Before, nothing was asked after such an end: waybill's
+    tie bug (MATCH-6) went unseen in every game at the last round whose round ended so."""
+    assert probe.action is not None
+    refused = _refused_move(probe.action, own)
+    round_no, step = at
+    n, final = pos.st.players, pos.cur
+    _score(session, ctx, res, replace(probe, kind="score"), final, round_no, step, n,
+           own, refused)
+    _winners(session, ctx, res, replace(probe, kind="winners"), pos.st, final, round_no,
+             step, n, rng, (tuple(own), refused))
+
+
+def _tied_end(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt: State,
+              final: JSON, mark: tuple[tuple[str, ...], str], at: tuple[int, int, int],
+              rng: random.Random) -> None:
+    """The winners of the finished `final` (a round's end the reference cannot reach by
+    a step: `mark`, the rules of one's own that reached it and why no fixture can ask
+    it) with totals made up to end the match tied, asked of that state itself (a probe
+    starts from the table before a step the reference plays, and it refuses this one):
+    the totals the round's own scores leave tied (tied_totals), its winner's round
+    counted gone out (MATCH-1)."""
+    assert probe.action is not None and nxt.result is not None
+    round_scores = list(nxt.result.scores)
+    before, outs = tied_totals(ctx.rules, round_scores, rng)
+    totals = [b + r for b, r in zip(before, round_scores, strict=True)]
+    outs = [o + (s == nxt.result.winner) for s, o in enumerate(outs)]
+    tied = {**final, "scores": totals, "outs": outs}
+    st = codec.state_from_json(ctx.rules, tied)
+    want, read = own_rules.on_state(ctx, st, _winners_now)
+    alone = own_rules.match_end_alone(ctx, st, read)
+    if alone is not None:
+        want, read = alone, ()
+    if read:
+        res.not_judged(read)
+        return
+    got, error = asked(res, lambda: session.asker.winners(ctx, tied))
+    if got is UNSUPPORTED:
+        return
+    found = compare_winners(ctx, probe.action, want, got, error, totals,
+                            over_left_open=alone is not None,
+                            held_over=lambda: holds_match_over(session.asker.impl, ctx.rj,
+                                                               ctx.rs, tied))
+    res.record(_marked(found, mark), probe, *at)
+
+
+def _marked(found: list[Disagreement], mark: tuple[tuple[str, ...], str] | None
+            ) -> list[Disagreement]:
+    """`found`, where `mark` is given (the rules of one's own that reached the state,
+    and why no fixture can ask it again), marked with both."""
+    if mark is None:
+        return found
+    own, why = mark
+    return [replace(d, own=tuple(dict.fromkeys((*d.own, *own))), no_reproducer=why)
+            for d in found]
 
 
 def _carried_out(st: State, act: JSON) -> JSON | None:
@@ -335,6 +414,23 @@ def _refused_move(text: str, own: Sequence[str]) -> str:
             f"{', '.join(own)}), so no fixture can ask it again")
 
 
+def _unreached(text: str, ctx: Context, why: str) -> str:
+    """Why a finding at a round's end after `text` from a table only rules of one's own
+    reach (a state an earlier step of theirs left: `why`, the first condition it breaks)
+    has no reproducer. Its made-up tied totals were judged on that table and came to
+    nothing there (tender's, marshal's every one in 12 games, seed 1): they are asked
+    of the end itself (_tied_end)."""
+    return (f"the table before `{text}` is one only its own rules "
+            f"({', '.join(sorted(ctx.unknown))}) reach ({why.rsplit(']: ', 1)[-1]}), so no "
+            "fixture can start there")
+
+
+def _own_end(text: str, own: Sequence[str]) -> str:
+    """Why a finding at a round's end its own rules decided has no reproducer."""
+    return (f"its own rules ({', '.join(own)}) decided the step `{text}` that ended the "
+            "round, so no fixture can ask of the end it reached")
+
+
 def _no_state(own: Sequence[str], problems: Sequence[Problem], refused: bool = False) -> str:
     """Why a game ends where its own rules decided a step: no state to play on, and the
     cause (a bug of the engine's: a broken state, a failure or the refusal of a move it
@@ -346,10 +442,12 @@ def _no_state(own: Sequence[str], problems: Sequence[Problem], refused: bool = F
 
 
 def _score(session: Session, ctx: Context, res: GameResult, probe: Probe, after: JSON,
-           round_no: int, step: int, n: int, read: Sequence[str]) -> None:
+           round_no: int, step: int, n: int, read: Sequence[str],
+           refused: str | None = None) -> None:
     """The implementation's `score` of the round the reference ended (`after`), judged
     where the reference's scoring reads no rule of one's own; marked with those the step
-    and its legality `read` that keep conform from running its reproducer."""
+    and its legality `read` that keep conform from running its reproducer, and with
+    `refused`, why there is none, where the reference refuses the step (_their_end)."""
     if not scoring.asks_scores(session.impl):
         return
     ref = scoring.reference_scores(ctx, after)
@@ -363,8 +461,10 @@ def _score(session: Session, ctx: Context, res: GameResult, probe: Probe, after:
     if got is UNSUPPORTED:
         return
     assert probe.action is not None
-    res.record(read_own(scoring.compare_score(ctx, probe.action, after, want, got, error),
-                        scoring.marks(read)), probe, round_no, step, n)
+    found = read_own(scoring.compare_score(ctx, probe.action, after, want, got, error),
+                     scoring.marks(read))
+    res.record(_marked(found, None if refused is None else ((), refused)), probe, round_no,
+               step, n)
 
 
 def _heavy_score(session: Session, res: GameResult, pos: Position, text: str, after: JSON,
@@ -456,11 +556,14 @@ def reachable(ctx: Context, got: JSON, st: State, want: JSON) -> tuple[State, JS
 
 
 def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt: State,
-             final: JSON, round_no: int, step: int, n: int, rng: random.Random) -> None:
+             final: JSON, round_no: int, step: int, n: int, rng: random.Random,
+             mark: tuple[tuple[str, ...], str] | None = None) -> None:
     """The match winners after a round: none while rounds are to come (MATCH-1), and
     after the last one again under made-up tied totals (the totals never change how a
     round is played: the same last step tests MATCH-4, 5), with the totals that step
-    leaves tied (MATCH-1: each the sum of the round scores, whatever breaks the tie)."""
+    leaves tied (MATCH-1: each the sum of the round scores, whatever breaks the tie).
+    `mark`: a round's end only rules of one's own reached (_their_end), whose findings
+    are marked so and whose tied totals are asked of the end itself (_tied_end)."""
     assert probe.action is not None and nxt.result is not None
     want, own = own_rules.on_state(ctx, nxt, _winners_now)
     # a match length of its own alone: whether the match is over is its to say, and the
@@ -474,16 +577,25 @@ def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt:
     if own:
         res.not_judged(own)
     elif error is not None or type(got) is not list or sorted(got) != want:
-        res.record(compare_winners(ctx, probe.action, want, got, error, nxt.scores,
-                                   over_left_open=alone is not None,
-                                   held_over=lambda: holds_match_over(
-                                       session.asker.impl, ctx.rj, ctx.rs, final)),
-                   probe, round_no, step, n)
-    if probe.table is None or probe.steps or not want:
+        res.record(_marked(compare_winners(ctx, probe.action, want, got, error, nxt.scores,
+                                           over_left_open=alone is not None,
+                                           held_over=lambda: holds_match_over(
+                                               session.asker.impl, ctx.rj, ctx.rs, final)),
+                           mark), probe, round_no, step, n)
+    if not want or (mark is None and (probe.table is None or probe.steps)):
         return  # tied totals are tried on a table of the last round's last state
     if alone is not None and nxt.round == 1:
         return  # made-up earlier totals need earlier rounds (a one-round match has none)
+    if mark is None and ctx.unknown:
+        assert probe.table is not None and probe.action is not None  # (returned above)
+        unreached = table_problems(probe.table, ctx)
+        if unreached:  # a table only its own rules reach: no probe starts there
+            mark = ((), _unreached(probe.action, ctx, unreached[0]))  # (rejudge._start)
     for _ in range(TIE_PROBES):
+        if mark is not None:
+            _tied_end(session, ctx, res, probe, nxt, final, mark, (round_no, step, n), rng)
+            continue
+        assert probe.table is not None  # (none returned above)
         table = {**probe.table}
         table["scores"], table["outs"] = tied_totals(ctx.rules, list(nxt.result.scores), rng)
         tie = Probe("winners", probe.variant, table, action=probe.action)
