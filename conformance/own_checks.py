@@ -15,6 +15,7 @@ procedure decides what becomes of the engine.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, Implementation
@@ -41,6 +42,11 @@ class OwnRulesChecks(CheckedImplementation):
         super().__init__(inner)
         self.sent, self.own = sent, own
         self.rules = Rules.of(sent)
+        # ENG-1 (the round's double is its engine) holds under the known procedures but
+        # ENG-7's and ENG-8's, where the deal picks the engine; one of one's own may pick
+        # it too (tramway's "next double down"), so its states are read as theirs are
+        self.read_as = (replace(self.rules, engine_by_deal=True)
+                        if "engine_procedure" in own else self.rules)
 
     def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
              draw: list[list[str]] | None = None) -> JSON:
@@ -50,9 +56,13 @@ class OwnRulesChecks(CheckedImplementation):
 
     def state_problems(self, ruleset: JSON, state: Any, dealt: bool = False) -> list[Problem]:
         found = state_problems(ruleset, state, dealt=dealt)
+        rules = self.rules
+        if self.read_as is not self.rules and any(_round_engine(p) for p in found):
+            rules = self.read_as
+            found = state_problems(rules, state, dealt=dealt)
         if not any(p.kind == "invariant" for p in found):
             return found
-        st = codec.state_from_json(self.rules, state)  # it decoded: its problems are invariants
+        st = codec.state_from_json(rules, state)  # it decoded: its problems are invariants
         keep = []
         for p in found:
             check = CHECKS.get(p.where) or AFTER_DEAL.get(p.where)
@@ -74,6 +84,11 @@ class OwnRulesChecks(CheckedImplementation):
         mine.rules = TracedRules(self.rules, TracedRuleset.wrap(self.sent, log), log)
         check(mine)
         return not self.own.isdisjoint(log.read)
+
+
+def _round_engine(p: Problem) -> bool:
+    """Whether `p` is a state's engine other than the round's double (ENG-1)."""
+    return p.kind == "state" and p.where == "state.engine" and p.message.endswith("[ENG-1]")
 
 
 def own_checks(impl: Implementation, sent: Ruleset, declared: Ruleset) -> Implementation:
