@@ -7,13 +7,32 @@ any run).
   catalogue lacks (tramway's `tile_set: double-11`): identify is the command for an author
   who does not know the names, so a declaration it cannot read is a warning and the run
   goes on as for an engine that declares nothing;
+- identify read an engine that dealt nothing (tramway refused every pool but its own
+  double-11 box) as playing `double-8, likely` and its hand table `custom:double-8,
+  likely, margin 231`, because double-8's sampled tables were answered most, though it
+  answered double-6's, double-9's and double-10's as fully: where several sets' tables
+  are answered alike, the set is undetermined (the others named) and so is the table
+  that only follows from it;
+- conform failed 87 deals of tramway under its honest file (`engine_procedure: other`),
+  each "state.engine: round 1 uses [12-12], not 6 [ENG-1]": ENG-1 is not in force under
+  a procedure of one's own, which may pick the engine in the deal as ENG-7 and ENG-8 do,
+  so its states are read as theirs are (own_checks).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from mtrain.commands import identify as identify_command
+from mtrain.conformance.answers import CheckedImplementation
+from mtrain.conformance.identify.findings import _finding
+from mtrain.conformance.identify.measure import Deals
+from mtrain.conformance.identify.solve import Solution
+from mtrain.conformance.interface import ruleset_json
+from mtrain.conformance.own_checks import own_checks
+from mtrain.conformance.reference_adapter import ReferenceImplementation
 from mtrain.spec.catalog import catalog
 
 
@@ -33,3 +52,71 @@ def test_identify_still_reads_a_declaration_it_knows(capsys: pytest.CaptureFixtu
     declared = identify_command._declaration(info)
     assert declared is not None and declared["tile_set"] == "double-9"
     assert capsys.readouterr().err == ""
+
+
+def _read_from_tables(counts: dict[str, tuple[int, int]], option: str, value: str) -> Any:
+    """The finding for `option` of an engine that dealt nothing and answered each set's
+    sampled tables as `counts` says ((read, asked)); the set read is double-8's. It is
+    decided before any solver is asked, so none is given."""
+    deals = Deals(read_set="double-8", read_counts=counts)
+    best = Solution(values={"tile_set": "double-8", "hand_sizes": "custom:double-8"},
+                    cost=0, violated=[])
+    return _finding(option, best, None, None, deals, {"tile_set": "double-8"},  # type: ignore[arg-type]
+                    {}, {})
+
+
+# tramway's figures: every sampled table of the four small sets answered, none above
+TRAMWAY_READS = {"double-12": (0, 40), "double-9": (38, 38), "double-6": (20, 20),
+                 "double-10": (44, 44), "double-15": (0, 40), "double-18": (0, 36),
+                 "double-8": (45, 45)}
+
+
+def test_a_set_read_from_tables_answered_alike_with_others_is_undetermined() -> None:
+    found = _read_from_tables(TRAMWAY_READS, "tile_set", "double-8")
+    assert (found.status, found.value) == ("undetermined", "double-8")
+    assert found.alternatives == ["double-9", "double-6", "double-10"]
+    assert "double-12, double-15, double-18" in found.evidence[0], found.evidence
+    table = _read_from_tables(TRAMWAY_READS, "hand_sizes", "custom:double-8")
+    assert table.status == "undetermined" and "no table was measured" in table.evidence[0]
+
+
+def test_a_set_whose_tables_alone_are_answered_is_still_likely() -> None:
+    alone = {s: (0, k) for s, (_, k) in TRAMWAY_READS.items()} | {"double-8": (45, 45)}
+    found = _read_from_tables(alone, "tile_set", "double-8")
+    assert (found.status, found.alternatives) == ("likely", [])
+
+
+class _NextDoubleDown(ReferenceImplementation):
+    """The reference, but a deal opens with the highest double held once the round's own
+    is placed, which goes back into that double's place in the hand: a procedure of one's
+    own that picks another engine than the round's (as tramway's house rule does)."""
+
+    def deal(self, ruleset: Any, players: int, round: int, order: list[str],
+             draw: Any = None) -> Any:
+        state = super().deal(ruleset, players, round, order)
+        top = state["engine"]
+        held = [(s, t) for s, hand in enumerate(state["hands"]) for t in hand
+                if t.split("-")[0] == t.split("-")[1]]
+        seat, tile = max(held, key=lambda st: int(st[1].split("-")[0]))
+        hand = state["hands"][seat]
+        hand[hand.index(tile)] = f"{top}-{top}"
+        low = int(tile.split("-")[0])
+        state["engine"] = low
+        for train in [*state["trains"], state["mexican"]]:
+            train["end"] = low
+        return state
+
+
+def test_a_deal_by_an_engine_procedure_of_ones_own_may_pick_another_engine() -> None:
+    cat = catalog()
+    sent = cat.ruleset("pagat")  # every tile dealt, the engine placed by its holder
+    declared = cat.from_values({**dict(sent.choices), "engine_procedure": "other"},
+                               name="own-procedure")
+    impl = own_checks(_NextDoubleDown(), sent, declared)
+    # [12-12] first, in seat 0's hand, which the reference places at once (ENG-3)
+    order = ["12-12", *(f"{a}-{b}" for a in range(13) for b in range(a + 1) if b < 12)]
+    state = impl.deal(ruleset_json(sent), 2, 1, order)  # raised AnswerError (ENG-1) before
+    assert state["engine"] < 12
+    # under a known procedure the round's double is still the engine (ENG-1)
+    with pytest.raises(Exception, match=r"ENG-1"):
+        CheckedImplementation(_NextDoubleDown()).deal(ruleset_json(sent), 2, 1, order)

@@ -62,6 +62,8 @@ class Deals:
     grown: str = ""  # counts measured beside a hand that grew before play (measure_table)
     conflicting: set[str] = field(default_factory=set)  # options a likely bug is in
     read_set: str | None = None  # dealing nothing, the set whose tables it reads
+    # dealing nothing: per tile set, of a sample of its tables, (answers read, asked)
+    read_counts: dict[str, tuple[int, int]] = field(default_factory=dict)
     unseated: bool = False  # the deals' first player fits no known starting seat
     # the procedure measured was compared on some deals only (set-aside: the pools without
     # the engine), and the engine dealt the others as no known procedure does

@@ -72,6 +72,9 @@ with the clause it breaks and when:
    out included, so that player's round score is the double's value instead of 0 (the
    `score` request, which reads hands only, is right).
 
+`--box 12` plays the club's first box, a double-12 set (13 rounds), with the same table
+and rules; added after the first run, which showed the suite has no double-11 set.
+
     mtrain identify --impl "python3 tests/examples/tramway_engine.py" -o tramway-rules.yaml
 """
 
@@ -166,8 +169,8 @@ class Round:
         self.result: Any = st["result"]
         for t in [*self.boneyard, *(t for h in self.hands for t in h)]:
             if t[1] > HIGHEST:
-                raise ServerError("unsupported", f"tramway plays a double-11 box only, "
-                                                 f"not {show(t)}")
+                raise ServerError("unsupported", f"tramway plays a double-{HIGHEST} box "
+                                                 f"only, not {show(t)}")
 
     @staticmethod
     def _pair(text: Any) -> tuple[int, int]:
@@ -239,7 +242,7 @@ class Round:
             return NotAllowed("the boneyard is empty", "TURN-4")
         tile, train = read_tile(action.get("tile")), action.get("train")
         if tile[1] > HIGHEST:
-            return NotAllowed(f"{show(tile)} is not in a double-11 box", "SET-1")
+            return NotAllowed(f"{show(tile)} is not in a double-{HIGHEST} box", "SET-1")
         if train not in self.trains:
             return NotAllowed(f"no train called {train!r}", "TRAIN-1")
         if tile not in self.hands[self.seat]:
@@ -381,8 +384,8 @@ def new_round(req: dict[str, Any]) -> dict[str, Any]:
     tiles = [read_tile(t) for t in order]
     box = sorted((a, b) for b in range(HIGHEST + 1) for a in range(b + 1))
     if sorted(tiles) != box:
-        raise ServerError("unsupported", "tramway deals the whole double-11 box only "
-                                         f"(78 tiles), not these {len(tiles)}")
+        raise ServerError("unsupported", f"tramway deals the whole double-{HIGHEST} box "
+                                         f"only ({len(box)} tiles), not these {len(tiles)}")
     size = HAND_TABLE[players]
     hands = [tiles[s * size:(s + 1) * size] for s in range(players)]
     boneyard = tiles[players * size:]
@@ -489,6 +492,13 @@ def serve() -> None:
             break
 
 
+def read_box(argv: list[str]) -> int:
+    for i, arg in enumerate(argv):
+        if arg == "--box" and i + 1 < len(argv):
+            return int(argv[i + 1])
+    return HIGHEST
+
+
 def read_switches(argv: list[str]) -> set[int]:
     bugs: set[int] = set()
     for i, arg in enumerate(argv):
@@ -503,4 +513,7 @@ def read_switches(argv: list[str]) -> set[int]:
 
 if __name__ == "__main__":
     BUGS = read_switches(sys.argv[1:])
+    HIGHEST = read_box(sys.argv[1:])
+    ROUNDS = HIGHEST + 1
+    HELLO_RULES["options"]["tile_set"] = f"double-{HIGHEST}"  # type: ignore[index]
     serve()
