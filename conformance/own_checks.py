@@ -42,11 +42,6 @@ class OwnRulesChecks(CheckedImplementation):
         super().__init__(inner)
         self.sent, self.own = sent, own
         self.rules = Rules.of(sent)
-        # ENG-1 (the round's double is its engine) holds under the known procedures but
-        # ENG-7's and ENG-8's, where the deal picks the engine; one of one's own may pick
-        # it too (tramway's "next double down"), so its states are read as theirs are
-        self.read_as = (replace(self.rules, engine_by_deal=True)
-                        if "engine_procedure" in own else self.rules)
 
     def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
              draw: list[list[str]] | None = None) -> JSON:
@@ -56,10 +51,7 @@ class OwnRulesChecks(CheckedImplementation):
 
     def state_problems(self, ruleset: JSON, state: Any, dealt: bool = False) -> list[Problem]:
         found = state_problems(ruleset, state, dealt=dealt)
-        rules = self.rules
-        if self.read_as is not self.rules and any(_round_engine(p) for p in found):
-            rules = self.read_as
-            found = state_problems(rules, state, dealt=dealt)
+        rules, found = engine_of_its_own(self.rules, self.own, state, found, dealt)
         if not any(p.kind == "invariant" for p in found):
             return found
         st = codec.state_from_json(rules, state)  # it decoded: its problems are invariants
@@ -86,9 +78,19 @@ class OwnRulesChecks(CheckedImplementation):
         return not self.own.isdisjoint(log.read)
 
 
-def _round_engine(p: Problem) -> bool:
-    """Whether `p` is a state's engine other than the round's double (ENG-1)."""
-    return p.kind == "state" and p.where == "state.engine" and p.message.endswith("[ENG-1]")
+def engine_of_its_own(rules: Rules, own: frozenset[str], state: Any,
+                      found: list[Problem], dealt: bool) -> tuple[Rules, list[Problem]]:
+    """The rules a state is read under and its problems (`found`, under `rules`): ENG-1
+    (the round's double is its engine) holds under the known procedures but ENG-7's and
+    ENG-8's, where the deal picks the engine, and a procedure of one's own may pick it too
+    (tramway's "next double down"), so there a state whose only fault is another engine
+    is read as theirs are (conform's own_checks and fuzz's own_rules alike)."""
+    if "engine_procedure" not in own or not any(
+            p.kind == "state" and p.where == "state.engine" and p.message.endswith("[ENG-1]")
+            for p in found):
+        return rules, found
+    picked = replace(rules, engine_by_deal=True)
+    return picked, state_problems(picked, state, dealt=dealt)
 
 
 def own_checks(impl: Implementation, sent: Ruleset, declared: Ruleset) -> Implementation:

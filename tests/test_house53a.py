@@ -16,17 +16,22 @@ any run).
 - conform failed 87 deals of tramway under its honest file (`engine_procedure: other`),
   each "state.engine: round 1 uses [12-12], not 6 [ENG-1]": ENG-1 is not in force under
   a procedure of one's own, which may pick the engine in the deal as ENG-7 and ENG-8 do,
-  so its states are read as theirs are (own_checks).
+  so its states are read as theirs are (own_checks); fuzz reported the same deals as a
+  finding (37 disagreements, bugs off), and now plays on from the rules' deal there.
 """
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from mtrain.commands import identify as identify_command
 from mtrain.conformance.answers import CheckedImplementation
+from mtrain.conformance.fuzz import own_rules
+from mtrain.conformance.fuzz.rulesets import declared_context
 from mtrain.conformance.identify.findings import _finding
 from mtrain.conformance.identify.measure import Deals
 from mtrain.conformance.identify.solve import Solution
@@ -120,3 +125,47 @@ def test_a_deal_by_an_engine_procedure_of_ones_own_may_pick_another_engine() -> 
     # under a known procedure the round's double is still the engine (ENG-1)
     with pytest.raises(Exception, match=r"ENG-1"):
         CheckedImplementation(_NextDoubleDown()).deal(ruleset_json(sent), 2, 1, order)
+
+
+def test_fuzz_reads_a_deal_of_ones_own_that_picks_another_engine() -> None:
+    cat = catalog()
+    pagat = cat.ruleset("pagat")
+    declared = cat.from_values({**dict(pagat.choices), "engine_procedure": "other"},
+                               name="own-procedure-53a")
+    ctx = declared_context(declared)
+    order = own_rules.sent_order(ctx, 1, [f"{a}-{b}" for a in range(13) for b in range(a + 1)
+                                          if (a, b) != (12, 12)])
+    order = ["12-12", *(t for t in order if t != "12-12")]
+    state = _NextDoubleDown().deal(ctx.rj, 2, 1, order)
+    assert state["engine"] < 12
+    assert own_rules.problems(ctx, state, dealt=True) == []  # state.engine [ENG-1] before
+
+
+class HighestHeldOwnWay(ReferenceImplementation):
+    """Deals as highest-double-held does (ENG-7: the engine any double of the set), under
+    whatever known procedure the request names: an engine procedure of one's own to the
+    suite, whose deals open on another double than the round's."""
+
+    def deal(self, ruleset: Any, players: int, round: int, order: list[str],
+             draw: Any = None) -> Any:
+        mine = {**ruleset, "options": {**ruleset["options"],
+                                       "engine_procedure": "highest-double-held"}}
+        return super().deal(mine, players, round, order)
+
+
+@pytest.mark.slow
+def test_fuzz_plays_on_after_a_deal_of_ones_own_that_picks_another_engine(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two games: no finding, rounds played (a `state.engine [ENG-1]` finding at every
+    deal before, the play going on from the rules' deal; with that finding gone and
+    nothing else changed, every game ended at its first deal)."""
+    from mtrain.cli import main
+
+    rules = tmp_path / "own-deal.yaml"
+    rules.write_text("name: own-deal-53a\nbase: pagat\noptions:\n  engine_procedure: other\n",
+                     encoding="utf-8")
+    main(["fuzz", "--adapter", f"{__file__}:HighestHeldOwnWay", "--rules", str(rules),
+          "--games", "2", "--seed", "1", "--json", "--out", str(tmp_path / "out")])
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    assert report["findings"] == [], [f["signature"] for f in report["findings"]]
+    assert report["steps"] > 0 and not report["ended_early"], report["ended_early"]
