@@ -23,6 +23,7 @@ any run).
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -169,3 +170,25 @@ def test_fuzz_plays_on_after_a_deal_of_ones_own_that_picks_another_engine(
     report: dict[str, Any] = json.loads(capsys.readouterr().out)
     assert report["findings"] == [], [f["signature"] for f in report["findings"]]
     assert report["steps"] > 0 and not report["ended_early"], report["ended_early"]
+
+
+TRAMWAY = Path(__file__).parent / "examples" / "tramway_engine.py"
+
+
+def test_a_procedure_that_takes_the_rounds_double_first_is_not_measured_as_eng_7() -> None:
+    """tramway on its double-12 box opens with the round's double when held, else the
+    highest held below it: on the designed deals, where no hand held a double above the
+    round's, that is highest-double-held's deal (ENG-7), which identify measured, so
+    wrong and sure. A round-2 deal with [12-12] beside [11-11] tells them apart."""
+    from mtrain.conformance.identify.measure import Dealer, measure_start, measure_table
+    from mtrain.conformance.process import ProcessImplementation
+    from mtrain.spec.scope import Space
+
+    rs = catalog().ruleset("pagat")  # every tile dealt, as tramway deals
+    deals = Deals()
+    with ProcessImplementation([sys.executable, str(TRAMWAY), "--box", "12"]) as impl:
+        dealer = Dealer(impl)
+        measure_table(dealer, Space(), rs, deals, None)
+        assert deals.table == {2: 14, 3: 13, 4: 11, 5: 10, 6: 9}
+        measure_start(dealer, Space(), rs, deals)
+    assert deals.procedure != "highest-double-held", deals.evidence
