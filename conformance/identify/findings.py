@@ -73,7 +73,7 @@ def _set_read(option: str, value: str, deals: Deals) -> OptionFinding | None:
     return OptionFinding(option, value, "undetermined", 0, [
         f"it dealt nothing (every deal refused or left unanswered) and answers the tables "
         f"of {', '.join([value, *alike])} alike"
-        + (f", none of {', '.join(refused)}'s" if refused else "")
+        + (f" and none of those of {', '.join(refused)}" if refused else "")
         + ": its set cannot be told from them, and may be one the suite does not know"],
         alternatives=alike)
 
