@@ -88,6 +88,9 @@ file failed 87 deals (ENG-1, not in force under a procedure of one's own) and fu
 (30 games, 5,013 steps). Bugs on: conform shows bug 1 (1, MARK-4) and bug 3 (11,
 SCORE-5); fuzz finds both (marked; INV-ROUND-SCORE charged SCORE-5); bug 2 cannot show on
 double-12 (13 rounds is right there) and the suite has no double-11 to show it on.
+identify with the bugs on (231 CPU s, load 5 to 8): marker_removal "contradicted (or
+other)" (bug 1 read as a bug), but bug 3 read as a rule, `scoring: other` (contradicted,
+margin 1), so conform under the file it wrote hides it (13 fail: 12 ENG-7, 1 MARK-4).
 
 `--box 12` plays the club's first box, a double-12 set (13 rounds), with the same table
 and rules; added after the first run, which showed the suite has no double-11 set.
