@@ -15,6 +15,7 @@ procedure decides what becomes of the engine.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, Implementation
@@ -50,9 +51,10 @@ class OwnRulesChecks(CheckedImplementation):
 
     def state_problems(self, ruleset: JSON, state: Any, dealt: bool = False) -> list[Problem]:
         found = state_problems(ruleset, state, dealt=dealt)
+        rules, found = engine_of_its_own(self.rules, self.own, state, found, dealt)
         if not any(p.kind == "invariant" for p in found):
             return found
-        st = codec.state_from_json(self.rules, state)  # it decoded: its problems are invariants
+        st = codec.state_from_json(rules, state)  # it decoded: its problems are invariants
         keep = []
         for p in found:
             check = CHECKS.get(p.where) or AFTER_DEAL.get(p.where)
@@ -74,6 +76,21 @@ class OwnRulesChecks(CheckedImplementation):
         mine.rules = TracedRules(self.rules, TracedRuleset.wrap(self.sent, log), log)
         check(mine)
         return not self.own.isdisjoint(log.read)
+
+
+def engine_of_its_own(rules: Rules, own: frozenset[str], state: Any,
+                      found: list[Problem], dealt: bool) -> tuple[Rules, list[Problem]]:
+    """The rules a state is read under and its problems (`found`, under `rules`): ENG-1
+    (the round's double is its engine) holds under the known procedures but ENG-7's and
+    ENG-8's, where the deal picks the engine, and a procedure of one's own may pick it too
+    (tramway's "next double down"), so there a state whose only fault is another engine
+    is read as theirs are (conform's own_checks and fuzz's own_rules alike)."""
+    if "engine_procedure" not in own or not any(
+            p.kind == "state" and p.where == "state.engine" and p.message.endswith("[ENG-1]")
+            for p in found):
+        return rules, found
+    picked = replace(rules, engine_by_deal=True)
+    return picked, state_problems(picked, state, dealt=dealt)
 
 
 def own_checks(impl: Implementation, sent: Ruleset, declared: Ruleset) -> Implementation:

@@ -233,11 +233,13 @@ def test_identify_gives_up_on_a_broken_engine(tmp_path: Path, script: str,
     assert survivors_of(tmp_path) == []
 
 
-def test_identify_refuses_a_declaration_that_does_not_validate() -> None:
+def test_conform_refuses_a_declaration_that_does_not_validate() -> None:
+    # conform would run the declared rules, so it stops; identify reads past such a
+    # declaration with a warning (tests/test_house53a.py)
     impl = broken("hello.py", json.dumps({"rules": {"options": {"tile_set": "double-99"}}}))
-    proc = mtrain("identify", "--impl", impl, timeout=60)
+    proc = mtrain("conform", "--impl", impl, timeout=60)
     assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.startswith("mtrain identify: the implementation's declared rules: "
+    assert proc.stderr.startswith("mtrain conform: the implementation's declared rules: "
                                   "`rules.options.tile_set`: unknown value 'double-99'")
 
 

@@ -36,6 +36,7 @@ from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.answers import Problem, state_problems
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.fuzz.rulesets import Context
+from mtrain.conformance.own_checks import engine_of_its_own
 from mtrain.conformance.runner import ROUND_END
 from mtrain.conformance.seat_alone import SEAT_FIELDS, seat_entry, whole_pool
 from mtrain.conformance.traced import Log, TracedReference, TracedRules, TracedRuleset
@@ -160,9 +161,13 @@ def problems(ctx: Context, state: Any, *, dealt: bool = False) -> list[Problem]:
     without the invariants whose check reads an `other` option: a round's scores under
     scoring of one's own, hand sizes after a deal of one's own."""
     found = state_problems(ctx.rules, state, dealt=dealt)
-    if not ctx.unknown or not any(p.kind == "invariant" for p in found):
+    if not ctx.unknown:
         return found
-    st = codec.state_from_json(ctx.rules, state)  # it decodes: its problems are invariants
+    # another engine than the round's, picked by a procedure of one's own
+    rules, found = engine_of_its_own(ctx.rules, ctx.unknown, state, found, dealt)
+    if not any(p.kind == "invariant" for p in found):
+        return found
+    st = codec.state_from_json(rules, state)  # it decodes: its problems are invariants
     keep = []
     for p in found:
         check = CHECKS.get(p.where) or AFTER_DEAL.get(p.where)

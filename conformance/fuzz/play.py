@@ -170,7 +170,11 @@ def _round(session: Session, ctx: Context, plan: GamePlan, res: GameResult,
     pos = Position(plan.variant, st, dealt, follow_impl, deal=deal_spec, steer=plan.steer)
     if own and got is not None and error is None and not problems and not identical(
             got, dealt):  # a deal of its own rules: play goes on from it
-        if not pos.go_on(ctx, got):
+        if got.get("engine") != dealt.get("engine") and "engine_procedure" in own:
+            # its own procedure picked another engine than the round's, which the stand-in
+            # cannot play on (ENG-1): play goes on from the rules' deal
+            pos.restart(st, dealt)
+        elif not pos.go_on(ctx, got):
             res.cut = "its own rules dealt a table the reference cannot play on"
             return None
     elif not follow_impl or got is None:

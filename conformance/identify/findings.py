@@ -42,6 +42,42 @@ def _checks(situations: frozenset[str], evidence: Sequence[str],
                for fid in evidence)
 
 
+def answered_alike(deals: Deals) -> list[str]:
+    """Dealing nothing, the tile sets besides the one read whose sampled tables the engine
+    answers as fully as that one's: an engine answers the tables of any set whose tiles it
+    can hold, so these tell its set no better than the one read."""
+    read, asked = deals.read_counts.get(deals.read_set or "", (0, 0))
+    if not asked:
+        return []
+    share = read / asked
+    return [s for s, (n, k) in deals.read_counts.items()
+            if s != deals.read_set and k and n / k >= share * 0.9]
+
+
+def _set_read(option: str, value: str, deals: Deals) -> OptionFinding | None:
+    """The tile set, and the hand table that follows from it, of an engine that dealt
+    nothing: likely where one set's tables alone are answered; undetermined where several
+    sets' are alike (a set the suite lacks looks so: tramway's double-11 answered every
+    table up to double-10, dealt none, and was read `double-8, likely`)."""
+    alike = answered_alike(deals)
+    if option == "hand_sizes":
+        if not alike:
+            return None  # the set is read: its table as the fixtures weigh it
+        return OptionFinding(option, value, "undetermined", 0, [
+            f"it dealt nothing, so no table was measured; {value} only follows the tile "
+            f"set read from its tables, itself undetermined"])
+    if not alike:
+        return OptionFinding(option, value, "likely", 0, [
+            "it dealt nothing: the set whose tables it answers most"])
+    refused = [s for s, (n, k) in deals.read_counts.items() if k and not n]
+    return OptionFinding(option, value, "undetermined", 0, [
+        f"it dealt nothing (every deal refused or left unanswered) and answers the tables "
+        f"of {', '.join([value, *alike])} alike"
+        + (f" and none of those of {', '.join(refused)}" if refused else "")
+        + ": its set cannot be told from them, and may be one the suite does not know"],
+        alternatives=alike)
+
+
 def _finding(option: str, best: Solution, solver: Solver, model: Model, deals: Deals,
              fixed: Mapping[str, str], suspects: Mapping[str, Sequence[str]],
              base: Mapping[str, str],
@@ -51,9 +87,11 @@ def _finding(option: str, best: Solution, solver: Solver, model: Model, deals: D
         return OptionFinding(option, CUSTOM if option == "hand_sizes" and (
             value == CUSTOM or value.startswith(f"{CUSTOM}:")) else value, "measured", 0,
             [deals.evidence[option]])
-    if option == "tile_set" and deals.read_set is not None:
-        return OptionFinding(option, value, "likely", 0, [
-            "it dealt nothing: the set whose tables it answers most"])
+    if option in ("tile_set", "hand_sizes") and deals.read_set is not None and (
+            option == "tile_set" or not deals.table):
+        read = _set_read(option, value, deals)
+        if read is not None:
+            return read
     if option in fixed:  # left one value by what was measured (DEAL-8)
         return OptionFinding(option, value, "measured", 0,
                              ["the only value under which the measured table can be dealt "

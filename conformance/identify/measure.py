@@ -7,9 +7,9 @@ number dealt ([N-(N-1)] is never the engine: SET-1). The table is the hand size 
 at every player count the engine accepts (DEAL-1, DEAL-7). The engine procedure and the
 starting seat come from a few deals designed to tell them apart (the engine in the first
 hand, in the second, last or first in the boneyard, or left out of the pool; rounds 1 and
-2): the engine's answers (hands, boneyard, where the engine is, who moves first, and where
-the players look for the engine, the first steps they may take and the table after the
-first draw) are compared with the
+2; in round 2 also beside the set's top double): the engine's answers (hands, boneyard,
+where the engine is, who moves first, and where the players look for the engine, the
+first steps they may take and the table after the first draw) are compared with the
 reference engine's under each pair of values of the catalogue. A value is
 measured only when every pair that matches every answer has it; an engine that lays the
 engine from the holder's hand at once, which leaves it in the centre, is told from one
@@ -62,6 +62,8 @@ class Deals:
     grown: str = ""  # counts measured beside a hand that grew before play (measure_table)
     conflicting: set[str] = field(default_factory=set)  # options a likely bug is in
     read_set: str | None = None  # dealing nothing, the set whose tables it reads
+    # dealing nothing: per tile set, of a sample of its tables, (answers read, asked)
+    read_counts: dict[str, tuple[int, int]] = field(default_factory=dict)
     unseated: bool = False  # the deals' first player fits no known starting seat
     # the procedure measured was compared on some deals only (set-aside: the pools without
     # the engine), and the engine dealt the others as no known procedure does
@@ -411,6 +413,13 @@ def _designs(n: int, players: int, size: int) -> list[tuple[int, list[str]]]:
             out.append((round_no, [*rest, tile]))  # in the boneyard (ENG-4)
         if round_no == 1 and players * size < len(rest):  # the search's first draw: ENG-4
             out.append((round_no, [*rest[:players * size], tile, *rest[players * size:]]))
+        if round_no == 2 and size >= 2:
+            # the round's double and the set's top one both in seat 0's hand: ENG-7 opens
+            # on the top one, ENG-1's procedures on the round's, and a procedure of one's
+            # own that takes the round's double when held and another otherwise (tramway's
+            # "next double down") deals the other designs as ENG-7 does
+            top = f"{n}-{n}"
+            out.append((round_no, [tile, top, *(t for t in rest if t != top)]))
     return out  # places it at once, ENG-6 at the end of the lap
 
 
@@ -521,7 +530,8 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
         if compared and all(_first_player(want) == _first_player(a) for want, a in compared):
             seated.add(s)
     what = (f"{len(designs)} deals for {players} players (the engine in the first hand, "
-            "the second, the boneyard, first or last, or set aside; rounds 1 and 2)")
+            "the second, the boneyard, first or last, or set aside; rounds 1 and 2, and "
+            "beside the top double in round 2)")
     if len({p for p, _ in matching}) == 1:
         deals.procedure = matching[0][0]
         deals.evidence["engine_procedure"] = f"{what}: dealt as {deals.procedure} deals"

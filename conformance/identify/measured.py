@@ -66,10 +66,11 @@ SAMPLE = 24
 
 
 def _read_set(fixtures: Sequence[Fixture], pieces: Mapping[str, Sequence[Piece]],
-              impl: Implementation, space: Space, base: Mapping[str, str]) -> str | None:
+              impl: Implementation, space: Space, base: Mapping[str, str],
+              counts: dict[str, tuple[int, int]] | None = None) -> str | None:
     """The tile set under which the engine answers the most of a sample of the tables
     that tell rule sets of that set apart (an engine reads only tables of its own set),
-    for an engine that deals none."""
+    for an engine that deals none; `counts` gets each set's (answers read, asked)."""
     best: tuple[int, str] | None = None
     for tile_set in space.options["tile_set"]:
         values = space.complete({"tile_set": frozenset([tile_set])}, base)
@@ -80,8 +81,10 @@ def _read_set(fixtures: Sequence[Fixture], pieces: Mapping[str, Sequence[Piece]]
             {p.outcomes for p in narrowed(fx, pieces[fx.id], only, space, None)}) > 1]
         plain, table = space.catalog_form(values)
         rs = ruleset_of(space.cat, plain, table)
-        read = sum(o not in (None, "error") for ob in observe(tables[:SAMPLE], impl, rs)
-                   for o in ob.outcomes)
+        seen = [o for ob in observe(tables[:SAMPLE], impl, rs) for o in ob.outcomes]
+        read = sum(o not in (None, "error") for o in seen)
+        if counts is not None:
+            counts[tile_set] = (read, len(seen))
         if best is None or read > best[0]:
             best = (read, tile_set)
     return best[1] if best is not None and best[0] > 0 else None

@@ -118,7 +118,8 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
     pieces = corpus_pieces(fixtures, space, partitions,
                            step("reading the scope partition", len(fixtures)))
     if deals.tile_set is None:  # it dealt nothing: the set whose tables it reads
-        deals.read_set = _read_set(fixtures, pieces, watched, space, base)
+        deals.read_set = _read_set(fixtures, pieces, watched, space, base,
+                                   deals.read_counts)
         if deals.read_set is None and watched.only_unsupported():
             # every fixture would be asked under these same rules, each `unsupported` (876
             # requests more, for "nothing identified" and a table of undetermined values)

@@ -52,8 +52,23 @@ def _run(identify: Any, watched: Any, declared: Any) -> Any:
         return identify(watched, declared=declared, progress=progress)
 
 
-def run(args: argparse.Namespace) -> int:
+def _declaration(info: Any) -> Ruleset | None:
+    """The rules the engine's hello declares, or None: identify is for an engine that does
+    not know the names, so a declaration the catalogue cannot read (a value it lacks, such
+    as a tile set it has no data for) is a warning and identify runs as for none, where
+    conform and fuzz, which would run those rules, stop on it."""
     from mtrain.conformance.declaration import DeclarationError, declared_ruleset
+    from mtrain.conformance.untrusted import shown
+
+    try:
+        return declared_ruleset(info)
+    except DeclarationError as e:
+        print(shown(f"warning: the implementation's declared rules are not read ({e}); "
+                    "identifying as if it declared none"), file=sys.stderr)
+        return None
+
+
+def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.identify import IdentifyInterrupted, Watched, identify
     from mtrain.conformance.outputs import check_output
     from mtrain.conformance.process import ConfigurationError
@@ -72,10 +87,7 @@ def run(args: argparse.Namespace) -> int:
     watched = Watched(impl)
     try:
         info = greet(impl, target)  # nothing can be identified of one that does not start
-        try:
-            declared = declared_ruleset(info)
-        except DeclarationError as e:
-            raise InputError(f"the implementation's declared rules: {e}") from None
+        declared = _declaration(info)
         try:
             result = _run(identify, watched, declared)
         except ConfigurationError as e:
