@@ -1975,6 +1975,27 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut23-mexican-cover-lowers-marker": "mut23-cover-001",
     "mut23-short-boneyard-read-empty-for-blocked": "end-018",
     "mut23-deal-engine-search-from-even-top": "s52-engine-001",
+    # the twenty-fourth reading (twenty_fourth_reading.py)
+    "mut24-collector-takes-largest-hand": "s53-positive-001",
+    "mut24-blocked-round-overwrites-totals": "mut18-blocked-003",
+    "mut24-blocked-winner-tie-first-two": "mut24-blocked-001",
+    "mut24-emptying-draw-counts-a-pass": "mut24-pass-001",
+    "mut24-passes-counted-from-starter": "end-012",
+    "mut24-later-engines-skip-one": "owntab-002",
+    "mut24-last-round-engine-stops-at-one": "s53-match-001",
+    "mut24-own-train-started-by-any-train": "ownmex-001",
+    "mut24-own-train-first-by-any-train": "ownfirst-001",
+    "mut24-until-playable-draws-past-marked-fit": "turn-011",
+    "mut24-follow-pass-moves-turn-twice": "doubles-019",
+    "mut24-blocked-unchecked-after-follow-pass": "mut24-follow-001",
+    "mut24-released-double-binds-layer": "mut24-release-001",
+    "mut24-turn-doubles-newest-first": "s53-order-001",
+    "mut24-three-way-tie-nobody-wins": "s53-match-001",
+    "mut24-fundex-two-take-16": "deal-001",
+    "mut24-fundex-seven-take-11": "s53-deal-001",
+    "mut24-celko-d9-two-take-10": "s53-deal-003",
+    "mut24-celko-d15-two-take-16": "s53-deal-002",
+    "mut24-ourpastimes-d15-two-take-16": "dbl12-001",
 }
 
 
@@ -2072,6 +2093,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
     from mtrain.conformance.mutants.twentieth_reading import TWENTIETH_READING
     from mtrain.conformance.mutants.twenty_first_reading import TWENTY_FIRST_READING
+    from mtrain.conformance.mutants.twenty_fourth_reading import TWENTY_FOURTH_READING
     from mtrain.conformance.mutants.twenty_second_reading import TWENTY_SECOND_READING
     from mtrain.conformance.mutants.twenty_third_reading import TWENTY_THIRD_READING
 
@@ -2093,7 +2115,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *TWENTIETH_READING,
                                                         *TWENTY_FIRST_READING,
                                                         *TWENTY_SECOND_READING,
-                                                        *TWENTY_THIRD_READING)}
+                                                        *TWENTY_THIRD_READING,
+                                                        *TWENTY_FOURTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())

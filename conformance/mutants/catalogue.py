@@ -34,6 +34,7 @@ from mtrain.conformance.mutants.thirteenth_reading import THIRTEENTH_READING
 from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
 from mtrain.conformance.mutants.twentieth_reading import TWENTIETH_READING
 from mtrain.conformance.mutants.twenty_first_reading import TWENTY_FIRST_READING
+from mtrain.conformance.mutants.twenty_fourth_reading import TWENTY_FOURTH_READING
 from mtrain.conformance.mutants.twenty_second_reading import TWENTY_SECOND_READING
 from mtrain.conformance.mutants.twenty_third_reading import TWENTY_THIRD_READING
 from mtrain.reference.rules import (
@@ -589,6 +590,7 @@ _CATALOGUE += TWENTIETH_READING
 _CATALOGUE += TWENTY_FIRST_READING
 _CATALOGUE += TWENTY_SECOND_READING
 _CATALOGUE += TWENTY_THIRD_READING
+_CATALOGUE += TWENTY_FOURTH_READING
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _CATALOGUE}
 if len(MUTANTS) != len(_CATALOGUE):  # pragma: no cover - a catalogue error
