@@ -1,0 +1,156 @@
+"""Bad inputs and interrupt paths, round 25 (robust-s53): a Ctrl-C in the first half second
+of a command. orjson's module start imports uuid (and datetime, dataclasses, json) and uses
+what came back unchecked: an interrupt inside that import left it NULL and the process died
+of SIGSEGV (1 early SIGINT to `mtrain conform` in ~250; session 52 saw 1 in ~80). The
+console script imported mtrain.cli, and all it imports, before any code of ours could catch
+an interrupt: a traceback and death by SIGINT (19 of 60 SIGINTs in the first 120 ms). An
+interrupt Python raised where it cannot be raised (a weakref callback of its import locks,
+an object's __del__) was printed "Exception ignored" and lost: the command ran to its end
+and exited 0."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+from command_errors import FAR
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(tmp_path: Path, script: str, *args: str) -> tuple[int, str, str]:
+    """`script` run as a program: its exit code, stdout and stderr."""
+    path = tmp_path / "start.py"
+    path.write_text(script, encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, str(path), *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=FAR)  # a bound on a hang, far above the need
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    return proc.returncode, out, err
+
+
+# A SIGINT that comes while `name` is being imported, the first time (raise_signal delivers
+# it at once; Python raises KeyboardInterrupt at the import machinery's next step).
+INTERRUPT_AT = """
+import signal, sys
+
+class InterruptAt:
+    def __init__(self, name):
+        self.name = name
+
+    def find_spec(self, name, path, target=None):
+        if name == self.name:
+            sys.meta_path.remove(self)
+            signal.raise_signal(signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, InterruptAt(sys.argv.pop(1)))
+"""
+
+
+def test_an_interrupt_while_orjson_starts_is_one_line_not_a_segfault(tmp_path: Path) -> None:
+    # orjson's start got NULL for uuid and read an attribute of it: exit -11, "Fatal
+    # Python error: Segmentation fault"
+    code, out, err = _run(tmp_path, INTERRUPT_AT + """
+assert "orjson" not in sys.modules and "uuid" not in sys.modules
+from mtrain.cli import main
+sys.exit(main(["variants"]))
+""", "uuid")
+    assert (code, out, err) == (130, "", "mtrain variants: interrupted\n")
+
+
+def _console_script() -> str:
+    """The program pip writes for the `mtrain` command, from pyproject.toml's entry."""
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    module, _, function = scripts["project"]["scripts"]["mtrain"].partition(":")
+    return (f"import sys\nfrom {module} import {function}\nif __name__ == '__main__':\n"
+            f"    sys.argv[0] = 'mtrain'\n    sys.exit({function}())\n")
+
+
+def test_an_interrupt_while_the_console_script_imports_the_command_line_is_one_line(
+        tmp_path: Path) -> None:
+    # the script pip writes imports its entry point's module before calling it: with
+    # mtrain.cli as that module, an interrupt among cli's imports was a traceback and
+    # death by SIGINT (exit -2)
+    code, out, err = _run(tmp_path, INTERRUPT_AT + _console_script(),
+                          "mtrain.commands.printing", "variants")
+    assert (code, out, err) == (130, "", "mtrain variants: interrupted\n")
+
+
+def test_the_console_script_imports_nothing_before_its_entry_can_catch_an_interrupt(
+        tmp_path: Path) -> None:
+    # what the script imports before calling the entry point is beyond any catch: the
+    # package and the entry's module only, and no module of Python's the interpreter's
+    # start has not loaded (mtrain/__init__ took pathlib, re and 20 more)
+    code, out, err = _run(tmp_path, """
+import sys
+before = set(sys.modules)
+""" + _console_script().split("if __name__")[0] + """
+print(" ".join(sorted(set(sys.modules) - before)))
+""")
+    assert code == 0 and err == "", err
+    assert out.split() == ["mtrain", "mtrain.__main__"], out
+
+
+# An object whose __del__ is interrupted, dropped while the command line starts: Python
+# prints "Exception ignored in" and goes on (as for its import locks' weakref callbacks).
+INTERRUPT_LOST = """
+import sys
+from mtrain import cli
+
+class Interrupted:
+    def __del__(self):
+        raise KeyboardInterrupt
+
+build = cli.build_parser
+
+def build_interrupted(*args):
+    Interrupted()  # dropped at once
+    return build(*args)
+
+cli.build_parser = build_interrupted
+sys.argv = ["mtrain", "variants"]
+sys.exit(cli.main())
+"""
+
+
+def test_an_interrupt_python_could_not_raise_still_stops_the_command(tmp_path: Path) -> None:
+    # the KeyboardInterrupt was "ignored": the variants were listed and the exit was 0
+    code, out, err = _run(tmp_path, INTERRUPT_LOST)
+    assert (code, out, err) == (130, "", "mtrain variants: interrupted\n")
+
+
+# An interrupt while a class is made, in a descriptor's __set_name__ (an import making an
+# Enum or a class with a cached_property, as ipaddress does): Python 3.11 raises it as a
+# RuntimeError whose cause is the KeyboardInterrupt.
+INTERRUPT_IN_A_CLASS = """
+import sys
+from mtrain import cli
+
+class Named:
+    def __set_name__(self, owner, name):
+        raise KeyboardInterrupt
+
+build = cli.build_parser
+
+def build_interrupted(*args):
+    type("Made", (), {"field": Named()})
+    return build(*args)
+
+cli.build_parser = build_interrupted
+sys.exit(cli.main(["variants"]))
+"""
+
+
+def test_an_interrupt_while_a_class_is_made_is_one_line_not_a_runtime_error(
+        tmp_path: Path) -> None:
+    # "RuntimeError: Error calling __set_name__ on 'cached_property' instance 'hostmask'
+    # in 'IPv6Interface'" and its traceback, exit 1 (1 SIGINT in 300 to a starting conform)
+    code, out, err = _run(tmp_path, INTERRUPT_IN_A_CLASS)
+    assert (code, out, err) == (130, "", "mtrain variants: interrupted\n")
