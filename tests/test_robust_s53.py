@@ -10,11 +10,15 @@ and exited 0."""
 
 from __future__ import annotations
 
+import os
+import shlex
+import signal
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 from command_errors import FAR
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,3 +158,60 @@ def test_an_interrupt_while_a_class_is_made_is_one_line_not_a_runtime_error(
     # in 'IPv6Interface'" and its traceback, exit 1 (1 SIGINT in 300 to a starting conform)
     code, out, err = _run(tmp_path, INTERRUPT_IN_A_CLASS)
     assert (code, out, err) == (130, "", "mtrain variants: interrupted\n")
+
+
+# --- an engine whose helper, in a session of its own, holds its stdin alone -----------------
+
+# An engine that plays nothing the run asks (every fixture not applicable: it is asked its
+# hello and its shutdown only), and starts a helper in a session of its own that keeps the
+# engine's stdin, its stdout and stderr elsewhere; it writes the helper's id first.
+HELPER_ON_STDIN = """
+import json, os, subprocess, sys
+helper = subprocess.Popen([sys.executable, "-c", "import signal; signal.pause()"],
+                          start_new_session=True, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL)
+with open(sys.argv[1], "w") as out:
+    out.write(str(helper.pid))
+for line in sys.stdin:
+    ask = json.loads(line)
+    if ask["type"] == "hello":
+        answer = {"id": ask["id"], "ok": True, "protocol": 1, "name": "helped",
+                  "version": "1", "variants": ["no-such-rules"]}
+    else:
+        answer = {"id": ask["id"], "ok": True}
+    print(json.dumps(answer), flush=True)
+    if ask["type"] == "shutdown":
+        break
+"""
+
+
+def test_a_helper_in_a_session_of_its_own_holding_the_engines_stdin_is_killed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # docs/protocol.md: such a process goes with the program while it holds the program's
+    # stdin or stdout. The harness had closed its end of stdin at the shutdown, before the
+    # kill looked for a holder, and took the closed end for nobody: the helper lived on
+    import select
+
+    from command_errors import PLAYS, write
+
+    from mtrain.cli import main
+
+    program = shlex.join([sys.executable, write(tmp_path / "helped.py", HELPER_ON_STDIN),
+                          str(tmp_path / "helper.pid")])
+    fixtures = write(tmp_path / "one.yaml", PLAYS)
+    main(["conform", "--impl", program, "--fixtures", fixtures, "--timeout", str(FAR)])
+    capsys.readouterr()
+    helper = int((tmp_path / "helper.pid").read_text())
+    try:
+        exited = os.pidfd_open(helper)
+    except ProcessLookupError:
+        return  # gone already
+    try:
+        poller = select.poll()
+        poller.register(exited, select.POLLIN)
+        gone = poller.poll(FAR * 1000)  # its exit: a bound far above the need
+    finally:
+        os.close(exited)
+        if not gone:
+            os.kill(helper, signal.SIGKILL)
+    assert gone, "the helper lives on"
