@@ -436,6 +436,19 @@ class ChildProcess:
             return False
         return any(event & select.POLLERR for _, event in poller.poll(0))
 
+    def stdin_pending(self) -> int | None:
+        """The bytes written to the program's stdin that it has not read yet (FIONREAD,
+        which a pipe answers at either end); None where that cannot be told."""
+        try:
+            import fcntl
+            import termios
+
+            with self._writing:
+                count = fcntl.ioctl(self._in, termios.FIONREAD, b"\0\0\0\0")
+        except (ImportError, OSError, ValueError):
+            return None
+        return int.from_bytes(count, sys.byteorder, signed=True)
+
     def _held_elsewhere(self) -> bool:
         """Whether a process may still hold the program's stdout, stdin or stderr: one it
         started in a session of its own, which the group's kill missed (cheap: a poll)."""

@@ -513,6 +513,7 @@ class ProcessImplementation:
             if line is _LATE:
                 unfinished = proc.unfinished()
                 unread = proc.stdin_unread()
+                pending = proc.stdin_pending() if starting else None
                 self._drop(proc)
                 wrote = (f" (it wrote a line it never ended with a newline: {unfinished})"
                          if unfinished else
@@ -523,11 +524,19 @@ class ProcessImplementation:
                          " (it wrote to stderr after the request, nothing to stdout: if it "
                          "answered, flush stdout after every answer; an answer left in its "
                          "output buffer never arrives)" if proc.stderr.text(mark) else
-                         # nothing written at all to the first request: the program may
-                         # not have finished starting (a JVM, a large runtime at load)
-                         " (the hello is answered once the program has started: a program "
-                         f"slow to start needs a longer {self.flags[1]}; the other requests "
-                         f"keep {self.flags[0]})" if starting else "")
+                         # nothing written at all to the first request, which it read:
+                         # it waits for more input (to the end), or is slow to start
+                         " (it read the hello (none of it is left in its stdin) and wrote "
+                         "nothing: a program that reads its input to the end before "
+                         "answering (read(), json.load(stdin), a stream's end event) waits "
+                         "for ever, as the harness writes the next request only once this "
+                         "one is answered: read a line, answer it and flush; a program slow "
+                         f"to start needs a longer {self.flags[1]})" if starting and pending == 0
+                         # not read: it may not have finished starting (a JVM, a large
+                         # runtime at load)
+                         else " (it has not read the hello yet: a program slow to start needs "
+                         f"a longer {self.flags[1]}; the other requests keep "
+                         f"{self.flags[0]})" if starting else "")
                 which = f" ({self.flags[1]})" if start is not None else ""
                 raise ImplementationTimeout(
                     f"no answer to the {kind} request within {bound:g} s{which}{wrote}; "

@@ -215,3 +215,55 @@ def test_a_helper_in_a_session_of_its_own_holding_the_engines_stdin_is_killed(
         if not gone:
             os.kill(helper, signal.SIGKILL)
     assert gone, "the helper lives on"
+
+
+# --- an engine that reads its whole input before answering ----------------------------------
+
+
+def test_the_bytes_an_engine_has_not_read_of_its_stdin_are_counted() -> None:
+    from mtrain.conformance.child import ChildProcess
+
+    line = b'{"id":1,"type":"hello","protocol":1}\n'
+    never = ChildProcess(["sleep", str(FAR)], 1 << 20, None, None)  # reads nothing
+    echo = ChildProcess(["cat"], 1 << 20, None, None)  # reads a line, writes it back
+    try:
+        never.send(line)
+        echo.send(line)
+        assert echo.receive(FAR) == line  # the event: it has read the line
+        assert (never.stdin_pending(), echo.stdin_pending()) == (len(line), 0)
+    finally:
+        never.kill()
+        echo.kill()
+
+
+@pytest.mark.parametrize("read", [False, True])
+def test_a_hello_read_and_never_answered_is_told_from_a_program_slow_to_start(
+        monkeypatch: pytest.MonkeyPatch, read: bool) -> None:
+    # a program that reads its input to the end before answering (`sys.stdin.read()`,
+    # `json.load(stdin)`, a stream's end event) was told it was slow to start and needed
+    # a longer --start-timeout, which only made it wait longer; whether it has read the
+    # hello (its stdin holds none of it) tells the two apart
+    from mtrain.conformance.child import ChildProcess
+    from mtrain.conformance.process import ImplementationTimeout, ProcessImplementation
+
+    if read:  # as `sys.stdin.read()` would have, by the time the hello is late
+        monkeypatch.setattr(ChildProcess, "stdin_pending", lambda self: 0)
+    impl = ProcessImplementation(["sleep", str(FAR)], timeout=FAR, start_timeout=0.05,
+                                 start_attempts=1)
+    try:
+        with pytest.raises(ImplementationTimeout) as caught:
+            impl.start()  # `sleep` answers nothing, at any load
+    finally:
+        impl.close()
+    said = str(caught.value)
+    assert said.startswith("while starting: no answer to the hello request within 0.05 s "
+                           "(--start-timeout) ("), said
+    if read:
+        assert ("it read the hello (none of it is left in its stdin) and wrote nothing: a "
+                "program that reads its input to the end before answering (read(), "
+                "json.load(stdin), a stream's end event) waits for ever, as the harness "
+                "writes the next request only once this one is answered: read a line, "
+                "answer it and flush; a program slow to start needs a longer "
+                "--start-timeout)") in said, said
+    else:
+        assert "it has not read the hello yet" in said and "--start-timeout" in said, said
