@@ -574,6 +574,9 @@ class ProcessImplementation:
             if line.rstrip()[-1:] in (b"{", b"[", b",", b":"):  # JSON cut at a line's end
                 hint = (" (an answer is one JSON object on one line: this one looks spread "
                         "over several, as pretty-printed JSON is)")
+            elif line.lstrip().startswith(b"{'"):  # print(answer) of a dict in Python
+                hint = (" (single quotes, True, False or None: a Python dict as print() or "
+                        "str() writes it, which is not JSON; write json.dumps(answer))")
             raise ProtocolViolation(
                 f"the answer to the {kind} request is {e}{hint}; the implementation was killed",
                 proc.stderr.tail()) from None
@@ -587,7 +590,10 @@ class ProcessImplementation:
                 carries += (", an earlier request's: it answered that request twice, or "
                             "answers one request behind")
             why = "one answer per request, in order"
-            if type(got) is float and got == rid:
+            if type(got) is str and got.strip() == str(rid):  # "2": not another's answer
+                why = (f"the id sent, written as text: an id is an integer, written without "
+                       f"quotes ({rid}, not {json_text(got)})")
+            elif type(got) is float and got == rid:
                 # the right answer with its numbers written as doubles print ("3.0"): not
                 # an answer out of order, and every other integer of it is written alike
                 why = (f"the id sent, written as a decimal: an integer is written without a "
@@ -663,8 +669,13 @@ class ProcessImplementation:
         self._drop(proc)
         said = ("closed its stdin while still running (the request found no reader)"
                 if stdin and code is None else describe_exit(code))
+        # a program written to answer one request and exit (started again for each, it
+        # fails every one): what a clean exit before an answer means
+        clean = (" (a clean exit: the harness sends every request of the run to one process, "
+                 "which exits only at the shutdown or the end of its input)" if code == 0
+                 else "")
         return ImplementationCrashed(
-            f"the implementation {said}, before answering the {kind} request",
+            f"the implementation {said}, before answering the {kind} request{clean}",
             proc.stderr.tail())
 
 

@@ -185,6 +185,7 @@ for line in sys.stdin:
 """
 
 
+@pytest.mark.slow  # plays a program under conform
 def test_a_helper_in_a_session_of_its_own_holding_the_engines_stdin_is_killed(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # docs/protocol.md: such a process goes with the program while it holds the program's
@@ -267,3 +268,53 @@ def test_a_hello_read_and_never_answered_is_told_from_a_program_slow_to_start(
                 "--start-timeout)") in said, said
     else:
         assert "it has not read the hello yet" in said and "--start-timeout" in said, said
+
+
+# --- answers a program's author writes by mistake, told as such ------------------------------
+
+HELLO = '{"id": 1, "ok": true, "protocol": 1, "name": "x", "version": "1", "variants": ["*"]}'
+
+
+def _started(answer: str) -> str:
+    """What the harness says of a program that answers its hello with `answer`."""
+    from mtrain.conformance.process import HarnessError, ProcessImplementation
+
+    program = [sys.executable, "-c", "import sys; sys.stdin.readline(); "
+               f"print({answer!r}, flush=True); sys.stdin.read()"]
+    with ProcessImplementation(program, timeout=FAR, start_attempts=1) as impl, \
+            pytest.raises(HarnessError) as caught:
+        impl.start()
+    return caught.value.message
+
+
+def test_a_python_dict_printed_as_an_answer_is_told_to_be_written_as_json() -> None:
+    # "not JSON (Expecting property name enclosed in double quotes at character 1)" alone
+    said = _started("{'id': 1, 'ok': True, 'protocol': 1}")
+    assert said.endswith(
+        "(single quotes, True, False or None: a Python dict as print() or str() writes it, "
+        "which is not JSON; write json.dumps(answer)); the implementation was killed"), said
+
+
+def test_an_id_written_as_text_is_told_so_not_out_of_order() -> None:
+    # "carries id \"1\": one answer per request, in order", as if it answered another
+    said = _started(HELLO.replace('"id": 1', '"id": "1"'))
+    assert said == ('while starting: the answer to the hello request (id 1) carries id "1": '
+                    "the id sent, written as text: an id is an integer, written without "
+                    "quotes (1, not \"1\"); the implementation was killed"), said
+
+
+def test_a_program_that_exits_after_each_answer_is_told_one_process_answers_the_run() -> None:
+    # "the implementation exited with code 0, before answering the legal request", once
+    # per request, the program started again for each: nothing said what a clean exit
+    # there meant
+    from mtrain.conformance.process import ImplementationCrashed, ProcessImplementation
+
+    program = [sys.executable, "-c", "import sys; sys.stdin.readline(); "
+               f"print({HELLO!r}, flush=True); sys.stdin.readline()"]
+    with ProcessImplementation(program, timeout=FAR) as impl, \
+            pytest.raises(ImplementationCrashed) as caught:
+        impl.legal({}, {})
+    assert caught.value.message == (
+        "the implementation exited with code 0, before answering the legal request (a clean "
+        "exit: the harness sends every request of the run to one process, which exits only "
+        "at the shutdown or the end of its input)"), caught.value.message
