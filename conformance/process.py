@@ -302,7 +302,15 @@ class ProcessImplementation:
         self._ahead.clear()
         deadline = time.monotonic() + min(self.timeout, 2.0)
         while True:
-            line = proc.receive(max(0.0, deadline - time.monotonic()))
+            try:
+                line = proc.receive(max(0.0, deadline - time.monotonic()))
+            except queue.Empty:  # the shutdown unanswered: part of a line is said too
+                if proc.unfinished():
+                    self.strays.append(
+                        "after its answer to the last request the implementation wrote part "
+                        f"of a line, never ended with a newline: {proc.unfinished()}; the last "
+                        f"request sent: {preview(self._last_request, 120)}")
+                raise
             if not isinstance(line, bytes):  # the end of its stdout, or too long a line
                 return
             if not line.strip():

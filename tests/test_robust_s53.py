@@ -318,3 +318,41 @@ def test_a_program_that_exits_after_each_answer_is_told_one_process_answers_the_
         "the implementation exited with code 0, before answering the legal request (a clean "
         "exit: the harness sends every request of the run to one process, which exits only "
         "at the shutdown or the end of its input)"), caught.value.message
+
+
+# --- part of a line after the last answer, the shutdown unanswered ----------------------------
+
+# An engine that plays nothing the run asks (asked its hello and its shutdown only), which
+# writes part of a line after its hello's answer, in the same write, and then answers
+# nothing more (the shutdown neither).
+HALF_A_LINE_AFTER = """
+import json, sys
+ask = json.loads(sys.stdin.readline())
+hello = {"id": ask["id"], "ok": True, "protocol": 1, "name": "halting", "version": "1",
+         "variants": ["no-such-rules"]}
+sys.stdout.write(json.dumps(hello) + '\\n{"id": 2, "ok": tr')
+sys.stdout.flush()
+sys.stdin.read()
+"""
+
+
+@pytest.mark.slow  # plays a program under conform
+def test_part_of_a_line_after_the_last_answer_is_a_problem_of_the_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a whole line there is said (robust-s51); part of one, the program alive and silent
+    # at the shutdown, was dropped unsaid and the run passed but for its nothing-ran
+    import json
+
+    from command_errors import PLAYS, write
+
+    from mtrain.cli import main
+
+    program = shlex.join([sys.executable, write(tmp_path / "half.py", HALF_A_LINE_AFTER)])
+    fixtures = write(tmp_path / "one.yaml", PLAYS)
+    main(["conform", "--impl", program, "--fixtures", fixtures, "--timeout", str(FAR),
+          "--format", "json"])
+    problems = json.loads(capsys.readouterr().out)["problems"]
+    assert [p.split(": '")[0] for p in problems] == [
+        "after its answer to the last request the implementation wrote part of a line, "
+        "never ended with a newline"], problems
+    assert "'{\"id\": 2, \"ok\": tr'" in problems[0], problems
