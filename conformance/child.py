@@ -436,6 +436,19 @@ class ChildProcess:
             return False
         return any(event & select.POLLERR for _, event in poller.poll(0))
 
+    def stdin_pending(self) -> int | None:
+        """The bytes written to the program's stdin that it has not read yet (FIONREAD,
+        which a pipe answers at either end); None where that cannot be told."""
+        try:
+            import fcntl
+            import termios
+
+            with self._writing:
+                count = fcntl.ioctl(self._in, termios.FIONREAD, b"\0\0\0\0")
+        except (ImportError, OSError, ValueError):
+            return None
+        return int.from_bytes(count, sys.byteorder, signed=True)
+
     def _held_elsewhere(self) -> bool:
         """Whether a process may still hold the program's stdout, stdin or stderr: one it
         started in a session of its own, which the group's kill missed (cheap: a poll)."""
@@ -446,12 +459,15 @@ class ChildProcess:
             poller.register(self._out, select.POLLIN)
             poller.register(self._in, select.POLLOUT)
         events = dict(poller.poll(0))
-        # a writer left on stdout: no hang-up; a reader left on stdin: no error (an end
-        # closed here already, POLLNVAL, tells nothing); a writer left on stderr alone (a
-        # daemon that closed its stdin and stdout but kept stderr open) was left running
+        # a writer left on stdout: no hang-up; a reader left on stdin: no error; a writer
+        # left on stderr alone (a daemon that closed its stdin and stdout but kept stderr
+        # open) was left running. An end closed here already (POLLNVAL) tells nothing: for
+        # stdout (closed after a line too long) nothing is read from it any more, but
+        # stdin is closed at every shutdown, before this kill, and a helper holding it
+        # alone lived on; so then the holders are looked for (kill_escaped)
         gone = select.POLLNVAL
         return not (events.get(self._out, 0) & (select.POLLHUP | gone)
-                    and events.get(self._in, 0) & (select.POLLERR | gone)) \
+                    and events.get(self._in, 0) & select.POLLERR) \
             or self.stderr.held_open()
 
     def close_pipes(self) -> None:

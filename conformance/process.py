@@ -302,7 +302,15 @@ class ProcessImplementation:
         self._ahead.clear()
         deadline = time.monotonic() + min(self.timeout, 2.0)
         while True:
-            line = proc.receive(max(0.0, deadline - time.monotonic()))
+            try:
+                line = proc.receive(max(0.0, deadline - time.monotonic()))
+            except queue.Empty:  # the shutdown unanswered: part of a line is said too
+                if proc.unfinished():
+                    self.strays.append(
+                        "after its answer to the last request the implementation wrote part "
+                        f"of a line, never ended with a newline: {proc.unfinished()}; the last "
+                        f"request sent: {preview(self._last_request, 120)}")
+                raise
             if not isinstance(line, bytes):  # the end of its stdout, or too long a line
                 return
             if not line.strip():
@@ -513,6 +521,7 @@ class ProcessImplementation:
             if line is _LATE:
                 unfinished = proc.unfinished()
                 unread = proc.stdin_unread()
+                pending = proc.stdin_pending() if starting else None
                 self._drop(proc)
                 wrote = (f" (it wrote a line it never ended with a newline: {unfinished})"
                          if unfinished else
@@ -523,11 +532,19 @@ class ProcessImplementation:
                          " (it wrote to stderr after the request, nothing to stdout: if it "
                          "answered, flush stdout after every answer; an answer left in its "
                          "output buffer never arrives)" if proc.stderr.text(mark) else
-                         # nothing written at all to the first request: the program may
-                         # not have finished starting (a JVM, a large runtime at load)
-                         " (the hello is answered once the program has started: a program "
-                         f"slow to start needs a longer {self.flags[1]}; the other requests "
-                         f"keep {self.flags[0]})" if starting else "")
+                         # nothing written at all to the first request, which it read:
+                         # it waits for more input (to the end), or is slow to start
+                         " (it read the hello (none of it is left in its stdin) and wrote "
+                         "nothing: a program that reads its input to the end before "
+                         "answering (read(), json.load(stdin), a stream's end event) waits "
+                         "for ever, as the harness writes the next request only once this "
+                         "one is answered: read a line, answer it and flush; a program slow "
+                         f"to start needs a longer {self.flags[1]})" if starting and pending == 0
+                         # not read: it may not have finished starting (a JVM, a large
+                         # runtime at load)
+                         else " (it has not read the hello yet: a program slow to start needs "
+                         f"a longer {self.flags[1]}; the other requests keep "
+                         f"{self.flags[0]})" if starting else "")
                 which = f" ({self.flags[1]})" if start is not None else ""
                 raise ImplementationTimeout(
                     f"no answer to the {kind} request within {bound:g} s{which}{wrote}; "
@@ -565,6 +582,9 @@ class ProcessImplementation:
             if line.rstrip()[-1:] in (b"{", b"[", b",", b":"):  # JSON cut at a line's end
                 hint = (" (an answer is one JSON object on one line: this one looks spread "
                         "over several, as pretty-printed JSON is)")
+            elif line.lstrip().startswith(b"{'"):  # print(answer) of a dict in Python
+                hint = (" (single quotes, True, False or None: a Python dict as print() or "
+                        "str() writes it, which is not JSON; write json.dumps(answer))")
             raise ProtocolViolation(
                 f"the answer to the {kind} request is {e}{hint}; the implementation was killed",
                 proc.stderr.tail()) from None
@@ -578,7 +598,10 @@ class ProcessImplementation:
                 carries += (", an earlier request's: it answered that request twice, or "
                             "answers one request behind")
             why = "one answer per request, in order"
-            if type(got) is float and got == rid:
+            if type(got) is str and got.strip() == str(rid):  # "2": not another's answer
+                why = (f"the id sent, written as text: an id is an integer, written without "
+                       f"quotes ({rid}, not {json_text(got)})")
+            elif type(got) is float and got == rid:
                 # the right answer with its numbers written as doubles print ("3.0"): not
                 # an answer out of order, and every other integer of it is written alike
                 why = (f"the id sent, written as a decimal: an integer is written without a "
@@ -654,8 +677,13 @@ class ProcessImplementation:
         self._drop(proc)
         said = ("closed its stdin while still running (the request found no reader)"
                 if stdin and code is None else describe_exit(code))
+        # a program written to answer one request and exit (started again for each, it
+        # fails every one): what a clean exit before an answer means
+        clean = (" (a clean exit: the harness sends every request of the run to one process, "
+                 "which exits only at the shutdown or the end of its input)" if code == 0
+                 else "")
         return ImplementationCrashed(
-            f"the implementation {said}, before answering the {kind} request",
+            f"the implementation {said}, before answering the {kind} request{clean}",
             proc.stderr.tail())
 
 

@@ -4,13 +4,17 @@ The distribution installs one namespace: ``mtrain.spec`` (the rules as data),
 ``mtrain.reference`` (the engine) and ``mtrain.conformance`` (fixtures and harness).
 """
 
-from pathlib import Path as _Path
+# os.path, not pathlib: the `mtrain` command imports this package before any code of its
+# own can catch a Ctrl-C (mtrain/__main__.py), and os is loaded by Python's own start,
+# where pathlib took re, urllib and 20 more modules
+import os.path as _path
 
 __version__ = "0.1.0"
 
 # Run from the root of a clone (`python -m pytest`, `python -m mtrain`), Python finds this
 # folder before the installed package, and the three folders that the install maps to
 # mtrain.spec, mtrain.reference and mtrain.conformance sit beside it: look there too.
-_clone = _Path(__file__).resolve().parent.parent
-if (_clone / "pyproject.toml").is_file() and (_clone / "conformance" / "__init__.py").is_file():
-    __path__.append(str(_clone))
+_clone = _path.dirname(_path.dirname(_path.realpath(__file__)))
+if (_path.isfile(_path.join(_clone, "pyproject.toml"))
+        and _path.isfile(_path.join(_clone, "conformance", "__init__.py"))):
+    __path__.append(_clone)

@@ -15,22 +15,20 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from mtrain import __version__
+from mtrain.commands import COMMANDS as COMMANDS  # the command line's, as ever
+from mtrain.commands import interrupt_behind, interrupted, keep_lost_interrupts, raise_lost
 from mtrain.commands.printing import quiet_stdout
 from mtrain.conformance.untrusted import shown
 from mtrain.output import OutputError, guarded_stdout
 
 Command = Callable[[argparse.Namespace], int]
-
-COMMANDS: tuple[str, ...] = (
-    "variants", "explain", "lint", "rules", "situations", "docs", "render", "state", "simulate",
-    "conform", "serve", "identify", "mutants", "fuzz", "diff", "check")
-"""The subcommands, in the order the help lists them: each is mtrain.commands.<name>,
-with `register(subparsers)`."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -148,17 +146,52 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The command line `argv`; None: the process's own (sys.argv), the process exiting
     when the command returns (the console script, `python -m mtrain`)."""
     try:
-        return _main(argv)
-    except KeyboardInterrupt:  # Ctrl-C while it starts (imports, parsing): no traceback
-        words = sys.argv[1:] if argv is None else list(argv)
-        name = f"mtrain {words[0]}" if words and words[0] in COMMANDS else "mtrain"
-        print(f"{name}: interrupted", file=sys.stderr)
-        return 130
+        if argv is None:  # the process's own (mtrain/__main__.py keeps them before this)
+            keep_lost_interrupts()
+        _import_orjson_held()
+        code = _main(argv)
+        if argv is None:
+            raise_lost()  # the command ran to its end: it was interrupted all the same
+        return code
+    except (KeyboardInterrupt, RuntimeError) as e:  # Ctrl-C while it starts: no traceback
+        stop = e if isinstance(e, KeyboardInterrupt) else interrupt_behind(e)
+        if stop is None:
+            raise
+        print(interrupted(sys.argv[1:] if argv is None else list(argv)), file=sys.stderr)
+        return 128 + getattr(stop, "signum", signal.SIGINT)
     finally:
         if argv is None:  # the process ends: its exit need not walk the heap
             from mtrain.conformance.gc_freeze import exiting
 
             exiting()
+
+
+def _import_orjson_held() -> None:
+    """Import orjson with the interrupts held until it is done. Its module's start imports
+    datetime, uuid, dataclasses and json and uses what each import returned unchecked
+    (ijl/orjson#310): a Ctrl-C raised inside one of them left it NULL, and the process died
+    of SIGSEGV (1 SIGINT in ~250 to a starting `mtrain conform`). Every later `import
+    orjson` finds it loaded. A signal that came meanwhile is raised once it is done."""
+    if "orjson" in sys.modules or threading.current_thread() is not threading.main_thread():
+        return
+    held: list[int] = []
+
+    def hold(signum: int, frame: object) -> None:
+        held.append(signum)  # no lock taken, nothing waited for
+
+    raising: dict[int, Callable[[int, Any], Any]] = {}
+    for sig in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        handler = None if sig is None else signal.getsignal(sig)
+        if sig is not None and callable(handler):  # SIG_DFL and SIG_IGN raise nothing
+            raising[sig] = handler
+            signal.signal(sig, hold)
+    try:
+        import orjson  # noqa: F401
+    finally:
+        for sig, handler in raising.items():
+            signal.signal(sig, handler)
+    if held:
+        raising[held[0]](held[0], None)  # as it would have, now
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -176,6 +209,8 @@ def _main(argv: Sequence[str] | None) -> int:
     from mtrain.spec.yamlload import SpecError
 
     _warn_of_the_cache(args.command)
+    if argv is None:
+        raise_lost()
     try:
         with guarded_stdout():
             return func(args)

@@ -30,8 +30,9 @@ FAR = 120
 """A bound on a wait for an event (a process's exit), far above the need: it only keeps a
 broken run from hanging the suite."""
 
-SILENT = [sys.executable, "-c", "import sys; sys.stdin.buffer.read()"]
-"""A program that never answers anything, its hello included."""
+SILENT = [sys.executable, "-c", "import signal; signal.pause()"]
+"""A program that never answers anything, its hello included, nor reads it (one that read
+it is told otherwise, robust-s53)."""
 
 # answers its hello once a second has passed: longer than any --timeout the test gives its
 # requests, at any load (the delay is a floor, never a ceiling)
@@ -65,8 +66,8 @@ def test_a_hello_never_answered_names_the_start_timeout() -> None:
             pytest.raises(ImplementationTimeout) as info:
         impl.start()
     assert info.value.message == (
-        "while starting: no answer to the hello request within 0.2 s (--start-timeout) (the "
-        "hello is answered once the program has started: a program slow to start needs a "
+        "while starting: no answer to the hello request within 0.2 s (--start-timeout) (it "
+        "has not read the hello yet: a program slow to start needs a "
         "longer --start-timeout; the other requests keep --timeout); the implementation was "
         "killed")
 

@@ -17,8 +17,9 @@ from command_errors import FAR, PLAYS, one_error, write
 from mtrain.cli import main
 from mtrain.conformance.process import ImplementationTimeout, ProcessImplementation
 
-SILENT = [sys.executable, "-c", "import sys; sys.stdin.buffer.read()"]
-"""A program that never answers anything, its hello included."""
+SILENT = [sys.executable, "-c", "import signal; signal.pause()"]
+"""A program that never answers anything, its hello included, nor reads it (one that read
+it is told otherwise, robust-s53)."""
 
 # answers its hello with the fields given as JSON in argv[1] over a correct answer's
 HELLO = """\
@@ -107,7 +108,7 @@ def test_a_start_timeout_is_named_as_the_flags_given() -> None:
         impl.start()
     assert info.value.message == (
         "while starting: no answer to the hello request within 0.2 s (--mtrain-start-timeout) "
-        "(the hello is answered once the program has started: a program slow to start needs a "
+        "(it has not read the hello yet: a program slow to start needs a "
         "longer --mtrain-start-timeout; the other requests keep --mtrain-timeout); the "
         "implementation was killed")
 
