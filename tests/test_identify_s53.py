@@ -21,6 +21,7 @@ from mtrain.conformance.fixture import Fixture, load_corpus
 from mtrain.conformance.identify.carried import carried, carry_all, dealt_rounds, round_of
 from mtrain.conformance.identify.cells import explore_in
 from mtrain.conformance.identify.found import Observation
+from mtrain.conformance.identify.shared import escaping
 from mtrain.conformance.interface import RefusedSetup
 from mtrain.conformance.situations import end_situations, stand_in_for
 from mtrain.spec.catalog import catalog
@@ -118,3 +119,23 @@ def test_a_table_is_carried_only_past_the_last_round_and_with_its_numbers_free(
     refused = [Observation(corpus["house49a-004"], (None, None, None), refused=True)]
     assert carry_all(refused, 8, {4: 5}) == []
     assert [f.id for f in carry_all(refused, 8, {3: 5})] == ["house49a-004>round-2"]
+
+
+def test_an_early_end_keeps_the_match_length_open_to_a_rule_of_its_own_after_a_shared_failure(
+        corpus: dict[str, Fixture]) -> None:
+    """sleeper with its bugs on: seat 0's total left out of MATCH-1's sum charges every
+    round end from round 2 to MATCH-1, a clause every value shares, so its declared
+    `match_length: full` was taken at its word there, and its match stopping at 200
+    (the engine naming winners where the entry expects the match to go on) was left to
+    its scoring of its own. The early end is no known value's the entry is about."""
+    fx = corpus["house47a-001"]
+    failed = tuple("fail" for _ in fx.expect)
+    charged: dict[int, tuple[str, ...]] = {i: ("MATCH-1",) for i in range(len(fx.expect))}
+    free = ["scoring", "match_length"]
+    cat = catalog()
+    plain = Observation(fx, failed, by_entry=charged)
+    assert escaping(plain, cat, free, {}, {"match_length"}) == ["scoring"]  # its word
+    early = Observation(fx, failed, by_entry=charged, over_early=frozenset({0}))
+    assert escaping(early, cat, free, {}, {"match_length"}) == free
+    # a word on another option is still kept
+    assert escaping(early, cat, free, {}, {"scoring"}) == ["match_length"]
