@@ -263,9 +263,10 @@ def _carried(observations: list[Observation], watched: Watched, sent: Ruleset,
         return {}
     watched.probing = True  # deals past its last round are meant to be refused
     try:
-        rounds = carried.dealt_rounds(watched, sent, [
+        # every count it deals, for the round ends from play too, and those of the tables
+        rounds = carried.dealt_rounds(watched, sent, [*sent.player_counts, *(
             len(o.fixture.table.get("hands") or {}) for o in refused
-            if o.fixture.table is not None])
+            if o.fixture.table is not None)])
     finally:
         watched.probing = False
     full = {**space.full(), **allowed}
