@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -609,7 +609,8 @@ END_CLAUSES = ("END-1", "END-2", "END-3", "SCORE-1", "SCORE-2", "SCORE-3", "SCOR
 
 def end_situations(rs: Ruleset, plays: Ruleset, count: int,
                    wanted: Callable[[str], bool] | None = None,
-                   seed: int = SEED, totals: bool = False) -> list[Fixture]:
+                   seed: int = SEED, totals: bool = False,
+                   rounds: Mapping[int, int] | None = None) -> list[Fixture]:
     """`count` round ends: the table a moment before a random round's last move (a
     player going out, or the pass after which nobody can play), that move as the step,
     and the round's result and scores as spec/model/steps.py replays them; every other
@@ -618,7 +619,10 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
     are legal sets elsewhere (speaks_for). `totals`: half of the rounds before the
     match's last (from round 2) start from raised running totals (raised_totals), where
     the match still goes on under MATCH-1: an engine whose match ends at a total of its
-    own says so there, which totals of 0 never reach."""
+    own says so there, which totals of 0 never reach. `rounds`: player count -> the last
+    round an implementation's match of its own deals at that count (own_rounds.last_dealt):
+    rounds are drawn up to it, not past it, where the implementation refuses the table
+    (reefer's five rounds of a double-8 set's nine lost 4 round ends in 9)."""
     if count <= 0:
         return []
     rules = Rules.of(plays)
@@ -634,7 +638,7 @@ def end_situations(rs: Ruleset, plays: Ruleset, count: int,
             # every other round drained (draining): rounds that end blocked, on an empty
             # boneyard (END-2, END-3), which random rounds of many players seldom reach
             found = _last_move(rules, rng, counts, unknown, plays,
-                               draining if number % 2 == 0 else None)
+                               draining if number % 2 == 0 else None, rounds)
             if found is not None:
                 break
         if found is None:
@@ -728,14 +732,17 @@ played its own way, a blocked end's scores are still the scoring's (blocked_alon
 
 
 def _last_move(rules: Rules, rng: random.Random, counts: list[int],
-               unknown: frozenset[str], plays: Ruleset, policy: Policy | None = None
+               unknown: frozenset[str], plays: Ruleset, policy: Policy | None = None,
+               rounds: Mapping[int, int] | None = None
                ) -> tuple[State, str, int, tuple[str, ...]] | None:
     """A random round (moves at random, or by `policy`) played to its last move: the
     state before it, the move as text, the moves before it, and the scoring options of
     one's own it read (its scores then go unchecked); None if that move or its outcome
-    reads another unknown option."""
-    st = deal(rules, rng.choice(counts), rng.randint(1, rules.rounds),
-              seed=rng.randrange(1 << 30))
+    reads another unknown option. Its round is one of the match's, up to the last that
+    `rounds` gives its player count (as many draws of the stream either way)."""
+    players = rng.choice(counts)
+    last = max(1, min(rules.rounds, (rounds or {}).get(players, rules.rounds)))
+    st = deal(rules, players, rng.randint(1, last), seed=rng.randrange(1 << 30))
     moves = 0
     while True:
         actions = legal_actions(st)

@@ -9,7 +9,8 @@ weighted MaxSAT), conclude (an answer and its likely bugs), findings (each optio
 finding: its margin, how sure, contradicted), pins (options found `other` pinned to a
 known value with a bug), bugs (a known value with a bug told from a rule of the engine's
 own), shared (answers that break a clause every known value shares: a likely bug, left
-unread), from_play (situations from play where options are left weak), run (identify
+unread), from_play (situations from play where options are left weak), carried (tables
+of rounds the engine's own match never deals, asked at rounds it deals), run (identify
 itself), found (what it finds), interrupted (what an interrupt leaves of it), watch (the
 engine, with what it could not answer counted).
 """

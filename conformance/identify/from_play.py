@@ -37,11 +37,12 @@ tables, whose totals never reach 200 before the last round)."""
 
 def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping[str, str],
                 weak: Sequence[str], deals: Deals, own: tuple[tuple[int, int], ...] | None,
-                allowed: Region, parts: dict[str, list[Piece]], round_no: int = 0
-                ) -> list[Fixture]:
+                allowed: Region, parts: dict[str, list[Piece]], round_no: int = 0,
+                rounds: Mapping[int, int] | None = None) -> list[Fixture]:
     """Situations under the answer and under each weak option's runner-up (round
     `round_no`'s seeds), those that tell rule sets of the measured region apart (their
-    pieces put in `parts`)."""
+    pieces put in `parts`); the round ends drawn within `rounds` (player count -> the last
+    round the engine's match deals, carried.dealt_rounds), where it refuses later tables."""
     from mtrain.conformance.situations import (
         SEED,
         end_situations,
@@ -85,7 +86,8 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
                                                     ends=False)]
         plays = stand_in_for(rs, space) if k in ending else None
         if plays is not None:  # how the round ends and scores, under what is measured
-            made += end_situations(rs, plays, ENDS, seed=SEED + round_no, totals=True)
+            made += end_situations(rs, plays, ENDS, seed=SEED + round_no, totals=True,
+                                   rounds=rounds)
         for fx in made:
             fx = dataclasses.replace(fx, id=f"{fx.id}@{round_no}.{k}")
             try:

@@ -24,10 +24,10 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from mtrain.conformance.adapter import Implementation
+from mtrain.conformance.adapter import Implementation, RefusedSetup
 from mtrain.conformance.fixture import Fixture, load_corpus
-from mtrain.conformance.identify import shared, solve
-from mtrain.conformance.identify.cells import Piece, corpus_pieces, narrowed
+from mtrain.conformance.identify import carried, shared, solve
+from mtrain.conformance.identify.cells import Piece, corpus_pieces, explore_in, narrowed
 from mtrain.conformance.identify.conclude import Until, _conclude, unexplained
 from mtrain.conformance.identify.found import Identification as Identification
 from mtrain.conformance.identify.found import Observation as Observation
@@ -57,6 +57,7 @@ from mtrain.spec.catalog import catalog
 from mtrain.spec.errors import InputError
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
 from mtrain.spec.scope import Region, Space
+from mtrain.spec.tilesets import highest
 
 Progress = Callable[[str, int, int], None]
 """progress(stage, done, total): how far a run is, for a progress bar."""
@@ -144,6 +145,9 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
     observations = observe(telling, watched, sent, lambda: advance(1), own_rules)
     for rs, asked in others:
         observations += observe(asked, watched, rs, lambda: advance(1), own_rules)
+    # the tables of rounds its match never deals, asked at rounds it does (carried.py)
+    rounds = _carried(observations, watched, sent, space, allowed, own, parts, step,
+                      own_rules)
     now[:] = ["weighing the fixtures played", 0, 0]
     model = Model.of(space)
     # what the solver prefers: the base, and `other` where the engine declares it so
@@ -235,7 +239,7 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
         if not weak:
             break
         more = _situations(space, found[1], found[0].values, weak, deals, own, allowed,
-                           parts, round_no)
+                           parts, round_no, rounds)
         for fx in more:  # (a situation's table writes its starter: asked alike, as a rule)
             parts[fx.id] = asked_alike(fx, parts[fx.id], sent, allowed, space)
         seen = observe(more, watched, sent,
@@ -247,6 +251,42 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
         found = trusted()
         situations += len(more)  # weighed in `found` now
     return result()
+
+
+def _carried(observations: list[Observation], watched: Watched, sent: Ruleset,
+             space: Space, allowed: Region, own: tuple[tuple[int, int], ...] | None,
+             parts: dict[str, list[Piece]], step: Callable[[str, int], Callable[[int], None]],
+             own_rules: frozenset[str]) -> dict[int, int]:
+    """The tables the engine refused at rounds its match never deals, carried to rounds it
+    deals (carried.py) and played, those that tell rule sets apart, their observations
+    added to `observations`; the last round it deals at each player count of those tables
+    ({} where it refused none after round 1), for the situations from play."""
+    top = highest(sent["tile_set"])
+    refused = carried.to_carry(observations, top)
+    if not refused:
+        return {}
+    watched.probing = True  # deals past its last round are meant to be refused
+    try:
+        # every count it deals, for the round ends from play too, and those of the tables
+        rounds = carried.dealt_rounds(watched, sent, [*sent.player_counts, *(
+            len(o.fixture.table.get("hands") or {}) for o in refused
+            if o.fixture.table is not None)])
+    finally:
+        watched.probing = False
+    full = {**space.full(), **allowed}
+    asked = []
+    for fx in carried.carry_all(refused, top, rounds):
+        try:
+            pieces = explore_in(fx, dict(full), allowed, space, own)
+        except (RefusedSetup, ValueError, KeyError, TypeError):
+            continue  # a table no rule set of the region can have: not asked
+        pieces = asked_alike(fx, pieces, sent, allowed, space)
+        if len({p.outcomes for p in pieces}) > 1:
+            parts[fx.id] = pieces
+            asked.append(fx)
+    advance = step("playing fixtures carried to the rounds it deals", len(asked))
+    observations += observe(asked, watched, sent, lambda: advance(1), own_rules)
+    return rounds
 
 
 def _seat_measured(best: Solution, findings: list[OptionFinding], declared: Ruleset | None,
