@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mtrain.conformance.adapter import ReferenceImplementation
+from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.declaration import declared_ruleset
 from mtrain.conformance.fixture import load_file
-from mtrain.conformance.runner import run_one
+from mtrain.conformance.runner import resolve, run_one
 from mtrain.spec.catalog import catalog
 from mtrain.spec.scope import Space
 from mtrain.spec.tilesets import highest_numbers
@@ -53,4 +53,55 @@ def test_a_double_16_engine_can_be_described_and_its_fixtures_pass_on_the_refere
             for variant in exp.variants:
                 outcome = run_one(fx, catalog().ruleset(variant), exp, reference)
                 assert outcome.status == "pass", (fx.id, variant, outcome.messages)
+
+
+class FirstTurnKept(ReferenceImplementation):
+    """gondola's bug 3: a pass in the follow-up of a double laid on one's first turn
+    moves the seat on but keeps the seat in first_turns."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        after = super().apply(ruleset, state, action)
+        seat = state["seat"]
+        if (action.get("type") == "pass" and state.get("phase") == "follow"
+                and seat in state["first_turns"] and seat not in after["first_turns"]):
+            after["first_turns"] = sorted([*after["first_turns"], seat])
+        return after
+
+
+class DoubleKeepsCount(ReferenceImplementation):
+    """gondola's bug 2: a double laid leaves the count of passes as it was."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        after = super().apply(ruleset, state, action)
+        tile = str(action.get("tile", "")).split("-")
+        if action.get("type") == "play" and len(tile) == 2 and tile[0] == tile[1]:
+            after["passes"] = state["passes"]
+        return after
+
+
+def _house53c(fixture: str, impl: ReferenceImplementation) -> list[str]:
+    """The clauses conform charges `impl`'s failure on conformance/fixtures/turns/
+    house53c.yaml's `fixture` with, under the rule set its entry names (the reference
+    passing it first)."""
+    fx = next(f for f in load_file(FIXTURES / "turns" / "house53c.yaml") if f.id == fixture)
+    exp = fx.expect[0]
+    rs = resolve(exp.variants[0])
+    assert run_one(fx, rs, exp, ReferenceImplementation()).status == "pass"
+    out = run_one(fx, rs, exp, impl)
+    assert out.status == "fail", out.messages
+    return out.charged
+
+
+def test_a_first_turn_kept_after_a_follow_up_pass_is_found_and_charged_first_6() -> None:
+    """gondola's bug 3 passed conform (no fixture passed a follow-up on a first turn) and
+    fuzz (200 games): house53c-001 shows it, and the failure, in first_turns after a pass
+    in a follow-up, was charged DBL-5 (the follow-up's pass) where only FIRST-6 says who
+    has had a first turn."""
+    assert _house53c("house53c-001", FirstTurnKept()) == ["FIRST-6"]
+
+
+def test_a_double_that_keeps_the_count_of_passes_is_found_and_charged_end_3() -> None:
+    """gondola's bug 2 passed conform (no fixture laid a double with passes counted) and
+    fuzz (200 games): house53c-002 shows it, charged END-3."""
+    assert _house53c("house53c-002", DoubleKeepsCount()) == ["END-3"]
 
