@@ -1,4 +1,4 @@
-"""The suite's faults gondola (tests/examples/java/Gondola.java, a double-16 engine in Java
+"""The suite's faults tanker (tests/examples/java/Tanker.java, a double-16 engine in Java
 for 2 to 8 players with a table of its own and three house rules: the lowest double dealt
 starts, doubles excepted from own-train-first, a marker off at home or on a double) showed,
 each fixed with a test that failed before the fix. Each is played in process over the
@@ -30,20 +30,20 @@ DECLARED = {"tile_set": "double-16", "engine_procedure": "set-aside", "starting_
             "marker_removal": "other", "draw_rule": "draw-one",
             "blocked_round": "full-round-of-passes", "scoring": "penalty",
             "blank_values": "face", "tie_rule": "shared", "match_length": "full"}
-"""What gondola's hello declares (Gondola.rulesDeclared), the table beside it."""
+"""What tanker's hello declares (Tanker.rulesDeclared), the table beside it."""
 
 
 def test_a_double_16_engine_can_be_described_and_its_fixtures_pass_on_the_reference() -> None:
-    """gondola deals a double-16 set: its hello's `tile_set: double-16` stopped conform and
+    """tanker deals a double-16 set: its hello's `tile_set: double-16` stopped conform and
     identify at once (exit 2, "unknown value 'double-16'"), and no rule-set file could say
     what it plays, though SET-1 allows any double-N set up to double-18. double-16 is now
     a set of the catalogue (SET-9, DEAL-11), its table one of a rule-set file's own."""
     assert highest_numbers()["double-16"] == 16
-    rules = catalog().rules_file(str(EXAMPLES / "java" / "gondola-rules.yaml"))
+    rules = catalog().rules_file(str(EXAMPLES / "java" / "tanker-rules.yaml"))
     assert rules["tile_set"] == "double-16" and dict(rules.hand_table)[8] == 10
     assert "custom:double-16" in Space().options["hand_sizes"]
-    # gondola's hello, as it writes it (its own wrong name for one house rule included)
-    hello = {"rules": {"name": "gondola", "hand_sizes": {str(n): k for n, k in HAND.items()},
+    # tanker's hello, as it writes it (its own wrong name for one house rule included)
+    hello = {"rules": {"name": "tanker", "hand_sizes": {str(n): k for n, k in HAND.items()},
                        "options": {**DECLARED, "hand_sizes": "custom"}}}
     declared = declared_ruleset(hello)
     assert declared is not None and declared["tile_set"] == "double-16"
@@ -60,7 +60,7 @@ def test_a_double_16_engine_can_be_described_and_its_fixtures_pass_on_the_refere
 
 
 class FirstTurnKept(ReferenceImplementation):
-    """gondola's bug 3: a pass in the follow-up of a double laid on one's first turn
+    """tanker's bug 3: a pass in the follow-up of a double laid on one's first turn
     moves the seat on but keeps the seat in first_turns."""
 
     def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
@@ -73,7 +73,7 @@ class FirstTurnKept(ReferenceImplementation):
 
 
 class DoubleKeepsCount(ReferenceImplementation):
-    """gondola's bug 2: a double laid leaves the count of passes as it was."""
+    """tanker's bug 2: a double laid leaves the count of passes as it was."""
 
     def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
         after = super().apply(ruleset, state, action)
@@ -97,7 +97,7 @@ def _house53c(fixture: str, impl: ReferenceImplementation) -> list[str]:
 
 
 def test_a_first_turn_kept_after_a_follow_up_pass_is_found_and_charged_first_6() -> None:
-    """gondola's bug 3 passed conform (no fixture passed a follow-up on a first turn) and
+    """tanker's bug 3 passed conform (no fixture passed a follow-up on a first turn) and
     fuzz (200 games): house53c-001 shows it, and the failure, in first_turns after a pass
     in a follow-up, was charged DBL-5 (the follow-up's pass) where only FIRST-6 says who
     has had a first turn."""
@@ -105,13 +105,13 @@ def test_a_first_turn_kept_after_a_follow_up_pass_is_found_and_charged_first_6()
 
 
 def test_a_double_that_keeps_the_count_of_passes_is_found_and_charged_end_3() -> None:
-    """gondola's bug 2 passed conform (no fixture laid a double with passes counted) and
+    """tanker's bug 2 passed conform (no fixture laid a double with passes counted) and
     fuzz (200 games): house53c-002 shows it, charged END-3."""
     assert _house53c("house53c-002", DoubleKeepsCount()) == ["END-3"]
 
 
 class HandsReversed(ReferenceImplementation):
-    """The reference's rules, each hand written in the opposite order (as gondola writes
+    """The reference's rules, each hand written in the opposite order (as tanker writes
     its hands in the order dealt): the same states, written otherwise."""
 
     def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
@@ -129,7 +129,7 @@ def _reversed(state: JSON) -> JSON:
 @pytest.mark.slow  # a short fuzz run in process, ~1 CPU s
 def test_fuzz_counts_as_differing_only_answers_that_mean_another_state(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """gondola writes its hands in the order dealt: fuzz under its file counted every
+    """tanker writes its hands in the order dealt: fuzz under its file counted every
     answer left to its marker rule that was not the reference's JSON byte for byte as
     differing from the stand-in (704 of 704, 40 games seed 1), though most meant the
     same table; 111 now, the plays its rule takes a marker off for. An engine that plays

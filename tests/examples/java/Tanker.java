@@ -1,14 +1,15 @@
 /*
- * Gondola: a Mexican Train engine in Java 17 (the JDK alone), the rules core of a desktop
+ * Tanker: a Mexican Train engine in Java 17 (the JDK alone), the rules core of a desktop
  * game sold with a double-16 box, put behind a small protocol v1 server to test it. Written
  * from README.md, docs/protocol.md and docs/implementers-guide.md; the JSON reader and
  * writer and the server loop follow the shape of tests/examples/java/Drover.java. (A
- * gondola car is an open freight car with low sides.)
+ * tank car carries liquids; it was first named Gondola, a name a JavaScript example
+ * already had.)
  *
- * Build and run:   javac -d out Gondola.java && java -cp out Gondola [--fixed | --bug=NAME]
+ * Build and run:   javac -d out Tanker.java && java -cp out Tanker [--fixed | --bug=NAME]
  *                  [--set=N]   (N the set's highest double, 16 unless said: see below)
  *
- * What it plays (gondola-rules.yaml beside it says the same, option by option). Written
+ * What it plays (tanker-rules.yaml beside it says the same, option by option). Written
  * down before any suite command ran on it:
  *   - a double-16 set (153 tiles); round r's engine is [17-r, 17-r] (ENG-1), set aside
  *     before the deal (ENG-2); seventeen rounds, [16-16] down to [0-0] (match_length full);
@@ -84,7 +85,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-public class Gondola {
+public class Tanker {
     static int TOP = 16;  // the box's highest double; --set=N changes it
     static int ROUNDS = TOP + 1;
     static final int MEXICAN = -1;  // the Mexican Train's index inside; "mexican" outside
@@ -316,7 +317,7 @@ public class Gondola {
         String t = norm(v);
         if (t == null) throw new Failure("bad-request", "not a tile: " + v);
         int[] e = ends(t);
-        if (e[1] > TOP) throw new Failure("unsupported", "gondola plays double-" + TOP + " only, not " + v);
+        if (e[1] > TOP) throw new Failure("unsupported", "tanker plays double-" + TOP + " only, not " + v);
         return t;
     }
     static String wireTile(String t) {  // high end first, as the app's tiles print
@@ -363,12 +364,12 @@ public class Gondola {
         State st = new State();
         st.phase = String.valueOf(m.get("phase"));
         if (st.phase.equals("engine") || st.phase.equals("chain"))
-            throw new Failure("unsupported", "gondola has no phase " + st.phase
+            throw new Failure("unsupported", "tanker has no phase " + st.phase
                               + ": the engine is set aside and every turn is one tile");
         List<Object> hands = list(m.get("hands"), "state.hands");
         st.n = hands.size();
         if (!HAND.containsKey(st.n))
-            throw new Failure("refused-setup", "gondola deals to 2 to 8 players, not " + st.n,
+            throw new Failure("refused-setup", "tanker deals to 2 to 8 players, not " + st.n,
                               "DEAL-7");
         st.round = integer(m.get("round"), "state.round");
         st.engine = integer(m.get("engine"), "state.engine");
@@ -689,7 +690,7 @@ public class Gondola {
     static State deal(Map<String, Object> req) {
         Object pv = req.get("players");
         if (!(pv instanceof Long) || !HAND.containsKey((int) (long) (Long) pv))
-            throw new Failure("refused-setup", "gondola deals to 2 to 8 players, not " + pv, "DEAL-7");
+            throw new Failure("refused-setup", "tanker deals to 2 to 8 players, not " + pv, "DEAL-7");
         int n = (int) (long) (Long) pv;
         Object rv = req.get("round");
         if (!(rv instanceof Long) || (Long) rv < 1 || (Long) rv > ROUNDS)
@@ -700,7 +701,7 @@ public class Gondola {
         for (Object t : list(req.get("order"), "order")) order.add(tileOf(t));
         int want = (TOP + 1) * (TOP + 2) / 2 - 1;
         if (order.size() != want)
-            throw new Failure("unsupported", "gondola deals a double-" + TOP + " set without the engine: "
+            throw new Failure("unsupported", "tanker deals a double-" + TOP + " set without the engine: "
                               + want + " tiles, got " + order.size());
         State st = new State();
         st.n = n;
@@ -773,7 +774,7 @@ public class Gondola {
         Map<String, Object> sizes = new HashMap<>();
         for (Map.Entry<Integer, Integer> e : HAND.entrySet()) sizes.put(String.valueOf(e.getKey()), (long) e.getValue());
         Map<String, Object> rules = new HashMap<>();
-        rules.put("name", "gondola");
+        rules.put("name", "tanker");
         rules.put("options", opts);
         rules.put("hand_sizes", sizes);
         return rules;
@@ -785,11 +786,11 @@ public class Gondola {
         if ("hello".equals(type)) {
             Object p = req.get("protocol");
             if (!(p instanceof Long) || (Long) p != 1L) {
-                Failure f = new Failure("protocol-version", "gondola speaks protocol 1, not " + p);
+                Failure f = new Failure("protocol-version", "tanker speaks protocol 1, not " + p);
                 throw f;
             }
             out.put("protocol", 1L);
-            out.put("name", "gondola");
+            out.put("name", "tanker");
             out.put("version", bugs.isEmpty() ? "3.1.0" : "3.1.0-debug");
             out.put("rules", rulesDeclared());
         } else if ("deal".equals(type)) {
@@ -815,7 +816,7 @@ public class Gondola {
             else if (a.startsWith("--bug=")) {
                 String name = a.substring(6);
                 if (!List.of(BUG_NAMES).contains(name)) {
-                    System.err.println("gondola: no bug " + name + "; the bugs: " + String.join(", ", BUG_NAMES));
+                    System.err.println("tanker: no bug " + name + "; the bugs: " + String.join(", ", BUG_NAMES));
                     System.exit(2);
                 }
                 bugs.clear();
@@ -823,17 +824,17 @@ public class Gondola {
             } else if (a.startsWith("--set=")) {
                 int top = Integer.parseInt(a.substring(6));
                 if (top < 6 || top > 18) {
-                    System.err.println("gondola: --set takes 6 to 18, not " + top);
+                    System.err.println("tanker: --set takes 6 to 18, not " + top);
                     System.exit(2);
                 }
                 TOP = top;
                 ROUNDS = TOP + 1;
             } else {
-                System.err.println("gondola: unknown argument " + a);
+                System.err.println("tanker: unknown argument " + a);
                 System.exit(2);
             }
         }
-        System.err.println("gondola 3.1.0 (double-" + TOP + ") on Java " + System.getProperty("java.version")
+        System.err.println("tanker 3.1.0 (double-" + TOP + ") on Java " + System.getProperty("java.version")
                            + " ready, bugs: " + (bugs.isEmpty() ? "none" : String.join(",", bugs)));
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
