@@ -544,9 +544,12 @@ class Referee:
         candidates = STEP_FIELD.get((kind, key), FIELD_CLAUSES.get(key, ()))
         if kind == "draw" and key == "marked" and _lowered(after, got):
             candidates = STEP_FIELD[("play", "marked")]  # a marker off by a draw: the removal
-        if phase == "follow" and kind in ("draw", "pass") and key not in DRAWN_TILE:
+        if (phase == "follow" and kind in ("draw", "pass") and key not in DRAWN_TILE
+                and key != "first_turns"):
             # DBL-5 sends the player to an ordinary turn's draw or pass; which tile the
-            # draw takes stays TURN-2's (sixes' draw from the wrong end)
+            # draw takes stays TURN-2's (sixes' draw from the wrong end), and whether the
+            # turn was the player's first FIRST-6's (gondola kept a first turn passed in
+            # a follow-up, charged DBL-5)
             candidates = ("DBL-5", *candidates)
         if phase == "engine" and key != "first_turns":  # who has a first turn: FIRST-6's
             candidates = (*SEARCH, *candidates)

@@ -24,9 +24,9 @@ from mtrain.spec.optionspace import checks
 from mtrain.spec.optionspace.features import AnalysisError, OptionSpace, SatResult
 
 DATA = Path(__file__).resolve().parents[1] / "spec" / "data"
-# (N+1)(N+2)/2 for N = 12, 9, 10, 6, 15, 18, 8
+# (N+1)(N+2)/2 for N = 12, 9, 10, 6, 15, 18, 8, 16
 TILES = {"double-12": 91, "double-9": 55, "double-10": 66, "double-6": 28, "double-15": 136,
-         "double-18": 190, "double-8": 45}
+         "double-18": 190, "double-8": 45, "double-16": 153}
 
 # Read by hand from options.yaml: the hand-size tables.
 TABLES = {
@@ -90,6 +90,10 @@ CONTRADICTORY = {
             t, (f"DEAL-8:{t}:4p",)) for t in NAMED},
     **{("tile_set=double-18", f"hand_sizes={t}"): {"puremco-d9": ("DEAL-4",),
        "ourpastimes-d15": ("DEAL-9",)}.get(t, ("DEAL-11",)) for t in NAMED},
+    # double-16 (153 tiles) as double-18: every named row fits (the largest, 12 x 11 =
+    # 132), so DEAL-11 but where DEAL-4 or DEAL-9 is declared before it
+    **{("tile_set=double-16", f"hand_sizes={t}"): {"puremco-d9": ("DEAL-4",),
+       "ourpastimes-d15": ("DEAL-9",)}.get(t, ("DEAL-11",)) for t in NAMED},
     ("engine_procedure=set-aside", "starting_seat=engine-holder"): ("SEAT-2",),
     ("engine_procedure=set-aside", "starting_seat=after-engine"): ("SEAT-4",),
     # SEAT-6: the heaviest tile in hand starts only with the engine set aside
@@ -102,15 +106,15 @@ CONTRADICTORY = {
     ("mexican_first_turn=own-train-started", "own_train_first=required"): ("FIRST-10",),
 }
 
-# By hand: (tile_set, hand_sizes, engine_procedure, starting_seat) has 18 (set, table)
+# By hand: (tile_set, hand_sizes, engine_procedure, starting_seat) has 19 (set, table)
 # pairs (double-12 with its 6 tables, double-9 with puremco-d9 and celko-d9, double-6 with
-# celko-d6, double-15 with ourpastimes-d15 and celko-d15, and each of the 7 sets with a
+# celko-d6, double-15 with ourpastimes-d15 and celko-d15, and each of the 8 sets with a
 # table of the file's own, `custom`; no row of these fills its set exactly, so any
 # engine procedure deals it) x 23 (engine, seat) pairs allowed by SEAT-2, SEAT-4 and
 # SEAT-6 (any of the 4 starts but the heaviest tile's after holder-lays,
 # holder-lays-and-draws, everyone-draws, highest-double-held or designated-opens; the
 # rotating one, the highest draw's, SEAT-5, or the heaviest tile's, SEAT-6, after
-# set-aside) = 414;
+# set-aside) = 437;
 # (first_turn, mexican_first_turn, own_train_first) has 14 of 24 allowed: anyone with any
 # of the 4 first turns and either own_train_first (8), starter-only with single or
 # chain-anywhere and not-required (FIRST-9: 2), own-train-started with not-required and
@@ -120,7 +124,7 @@ CONTRADICTORY = {
 # blank_values 4, tie_rule 3, match_length 2): 2*4*2*3*3*2*2*3*4*3*2 = 41472 (doubles
 # narrows nothing: its clauses' `when` only says which of them apply).
 FREE = 2 * 4 * 2 * 3 * 3 * 2 * 2 * 3 * 4 * 3 * 2
-HAND_COUNT = 414 * 14 * FREE
+HAND_COUNT = 437 * 14 * FREE
 
 
 @pytest.fixture(scope="module")
@@ -416,7 +420,8 @@ def test_backbone_dead_values_and_clause_usage_under_an_extra_constraint() -> No
     assert [(f.text, f.core) for f in report.backbone] == [("tile_set=double-12", ("TEST-1",))]
     assert [(f.text, f.core) for f in report.dead] == [
         *((f"tile_set={s}", ("TEST-1",)) for s in ("double-9", "double-6", "double-10",
-                                                   "double-15", "double-18", "double-8")),
+                                                   "double-15", "double-18", "double-8",
+                                                   "double-16")),
         ("hand_sizes=puremco-d9", ("DEAL-4", "TEST-1")),
         ("hand_sizes=ourpastimes-d15", ("DEAL-8:ourpastimes-d15:9p", "TEST-1")),
         ("hand_sizes=celko-d6", ("DEAL-12", "TEST-1")),
@@ -425,7 +430,7 @@ def test_backbone_dead_values_and_clause_usage_under_an_extra_constraint() -> No
     usage = sp.clause_usage()
     assert [f.clause for f in usage.false_optional] == ["SET-2"]
     assert [f.clause for f in usage.dead] == ["SET-3", "SET-4", "SET-5", "SET-6", "SET-7",
-                                              "SET-8", "DEAL-4",
+                                              "SET-8", "SET-9", "DEAL-4",
                                               "DEAL-9", "DEAL-10", "DEAL-11", "DEAL-12",
                                               "DEAL-13", "DEAL-14"]
     # double-12 with its 6 tables or a table of its own, x 23 (engine, seat) pairs

@@ -189,10 +189,10 @@ def test_a_field_of_the_declared_rules_the_protocol_does_not_read_is_warned_of()
     # the message offered `other`, which the next check refused
     ({"rules": {"options": {"tile_set": "double-7"}}},
      "`rules.options.tile_set`: unknown value 'double-7'; known: double-12, double-9, "
-     "double-6, double-10, double-15, double-18, double-8"),
+     "double-6, double-10, double-15, double-18, double-8, double-16"),
     ({"variants": ["*"], "options": {"tile_set": ["double-7"]}},
      "`options.tile_set`: unknown value 'double-7'; known: double-12, double-9, double-6, "
-     "double-10, double-15, double-18, double-8"),
+     "double-10, double-15, double-18, double-8, double-16"),
 ])
 def test_declared_rules_of_the_wrong_type_or_an_unknown_set_are_said_plainly(
         hello: dict[str, object], said: str) -> None:

@@ -64,10 +64,10 @@ def write(tmp_path: Path, text: str, when: str = "") -> Path:
 
 def test_the_rule_set_files_are_in_the_space_and_the_docs() -> None:
     cat = catalog()
-    assert set(cat.examples) == {"double-6", "double-8", "double-10", "double-18"}
+    assert set(cat.examples) == {"double-6", "double-8", "double-10", "double-16", "double-18"}
     hands = SPACE.options["hand_sizes"]
-    assert hands[-5:] == ("custom:double-10", "custom:double-18", "custom:double-6",
-                          "custom:double-8", "custom")
+    assert hands[-6:] == ("custom:double-10", "custom:double-16", "custom:double-18",
+                          "custom:double-6", "custom:double-8", "custom")
     for name in cat.examples:  # docs/examples/NAME.yaml is the same file
         shipped = ROOT / "spec" / "data" / "rulesets" / f"{name}.yaml"
         assert filecmp.cmp(shipped, EXAMPLES / f"{name}.yaml", shallow=False)

@@ -39,7 +39,7 @@ SETS = {name: int(name.removeprefix("double-")) for name in OPTIONS["tile_set"][
 
 def test_every_set_is_named_by_its_highest_number() -> None:
     assert set(SETS) == {"double-6", "double-8", "double-9", "double-10", "double-12", "double-15",
-                         "double-18"}
+                         "double-16", "double-18"}
     assert highest_numbers() == SETS
     assert T.MAX_PIP == 18 and T.TILE_COUNT == 19 * 20 // 2
 

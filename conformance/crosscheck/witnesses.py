@@ -317,6 +317,7 @@ UNCONDITIONAL: Final[dict[str, str]] = {
     "SET-3": "the tile set itself", "SET-4": "the tile set itself",
     "SET-5": "the tile set itself", "SET-6": "the tile set itself",
     "SET-7": "the tile set itself", "SET-8": "the tile set itself",
+    "SET-9": "the tile set itself",
     "DEAL-1": "every deal", "DEAL-2": "every deal",
     "DEAL-3": "every deal", "DEAL-4": "every deal", "DEAL-5": "every deal",
     "DEAL-6": "every deal", "DEAL-7": "a refusal when the game is set up",

@@ -224,7 +224,11 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
         found, probe = [contradiction(ctx, st, text, error)], pos.probe("listed", text)
     if own and not same and not found:
         res.not_judged(own)
-        if not unlisted:  # a refusal its legal answer foretold is no rule of its own
+        # a refusal its legal answer foretold is no rule of its own; nor is a state that
+        # means the stand-in's, written otherwise (gondola's tiles high end first, its
+        # hands in the order dealt: every answer not judged was counted as differing)
+        if not unlisted and (error is not None or bool(problems) or compare_apply(
+                ctx, st, text, after, got, None, problems)):
             res.differs(ctx, own)
     follow_impl = session.follow == "impl"
     if found:
