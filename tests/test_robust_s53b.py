@@ -7,8 +7,10 @@ shutdown unanswered (docs/protocol.md: "Answer it, then exit") was not told so."
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from command_errors import FAR
 
 from mtrain.cli import main
 
@@ -83,3 +85,113 @@ def test_an_id_and_a_description_each_used_before_are_two_errors(
     assert _errors(capsys, path) == [
         f"error: {path}:{third}: id mine-001 is also used at {path}:1",
         f"error: {path}:{third}: mine-001 has the same description as mine-002"]
+
+
+# --- a request timed out: read or not -------------------------------------------------------
+
+# answers the hello with its own id, then reads nothing more (or reads on, answering
+# nothing): a request after it times out at any load
+ENGINE = ("IFS= read -r l; id=${l#*'\"id\":'}; id=${id%%,*}; "
+          "printf '{\"id\":%s,\"ok\":true,\"protocol\":1,\"name\":\"x\",\"version\":\"1\","
+          "\"variants\":[\"*\"]}\\n' \"$id\"; exec sleep " + str(FAR))
+
+
+def _timed_out(ahead: int = 0) -> str:
+    """The timeout of the first request after the hello, `ahead` more written behind it."""
+    from mtrain.conformance.process import ImplementationTimeout, ProcessImplementation
+
+    impl = ProcessImplementation(["sh", "-c", ENGINE], timeout=0.05, start_timeout=FAR,
+                                 start_attempts=1)  # FAR: a bound on the hello, not a wait
+    try:
+        impl.start()
+        calls = [("winners", {"ruleset": b"{}", "state": b'{"n":%d}' % k})
+                 for k in range(1 + ahead)]
+        impl.send_ahead(calls)
+        with pytest.raises(ImplementationTimeout) as caught:
+            impl.call_encoded("winners", ruleset=b"{}", state=b'{"n":0}')
+    finally:
+        impl.close()
+    return str(caught.value)
+
+
+def test_a_request_never_read_says_so_with_its_id() -> None:
+    # before: "no answer to the winners request within 0.05 s; the implementation was
+    # killed", and nothing of why
+    from mtrain.conformance.protocol import encode_request
+
+    size = len(encode_request(2, "winners", {"ruleset": b"{}", "state": b'{"n":0}'}))
+    said = _timed_out()
+    assert said.startswith(f"no answer to the winners request within 0.05 s (it has not read "
+                           f"the request (id 2): {size} bytes of it are still in its stdin"), said
+
+
+def test_the_requests_written_behind_a_timed_out_one_are_not_counted_as_its() -> None:
+    from mtrain.conformance.protocol import encode_request
+
+    size = len(encode_request(2, "winners", {"ruleset": b"{}", "state": b'{"n":0}'}))
+    said = _timed_out(ahead=2)
+    assert f"(id 2): {size} bytes of it are still in its stdin" in said, said
+
+
+def test_a_request_read_and_never_answered_says_it_was_read(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a program that read the request and works on (or waits for input it will not get):
+    # its stdin holds none of it (as `read` would have left it; `sleep` reads nothing)
+    from mtrain.conformance.child import ChildProcess
+
+    monkeypatch.setattr(ChildProcess, "stdin_pending", lambda self: 0)
+    said = _timed_out()
+    assert said.startswith("no answer to the winners request within 0.05 s (it read the "
+                           "request (id 2; none of it is left in its stdin) and wrote nothing: "
+                           "still working on it, or waiting for input the request does not "
+                           "carry; a program this slow needs a longer --timeout)"), said
+
+
+# --- the shutdown unanswered: a note --------------------------------------------------------
+
+@pytest.mark.parametrize("after, said", [
+    ("exit 0", "the implementation ended its output at the shutdown request without "
+     "answering it"),
+    ("exec sleep " + str(FAR), "the implementation did not answer the shutdown request "
+     "within 0.05 s and was killed"),
+])
+def test_a_shutdown_left_unanswered_is_a_note(after: str, said: str) -> None:
+    # before: nothing said; docs/protocol.md asks "Answer it, then exit"
+    from mtrain.conformance.process import ProcessImplementation
+
+    engine = ENGINE.replace("exec sleep " + str(FAR), "IFS= read -r l; " + after)
+    impl = ProcessImplementation(["sh", "-c", engine], timeout=0.05, start_timeout=FAR,
+                                 start_attempts=1)
+    impl.start()
+    impl.close()
+    assert impl.notes == [f"{said} (docs/protocol.md: answer the shutdown, e.g. "
+                          '{"id":N,"ok":true}, then exit); a note, no result depends on it']
+    assert impl.strays == [] and impl.failures == []
+
+
+def test_a_shutdown_answered_leaves_no_note() -> None:
+    from mtrain.conformance.process import ProcessImplementation
+
+    answers = ENGINE.replace("exec sleep " + str(FAR), "IFS= read -r l; id=${l#*'\"id\":'}; "
+                             "id=${id%%,*}; printf '{\"id\":%s,\"ok\":true}\\n' \"$id\"")
+    impl = ProcessImplementation(["sh", "-c", answers], timeout=FAR, start_timeout=FAR,
+                                 start_attempts=1)  # FAR: bounds, the answer comes first
+    impl.start()
+    impl.close()
+    assert impl.notes == []
+
+
+def test_the_run_gathers_each_programs_notes_once() -> None:
+    # conform's report takes them as warnings (runner.notes): a note per kind, not per job
+    from mtrain.conformance.pool import Runner, run_tasks
+
+    class Closed:
+        def __init__(self) -> None:
+            self.notes: list[str] = []
+
+        def close(self) -> None:
+            self.notes = ["the shutdown unanswered"]
+
+    runner = Runner(SimpleNamespace(), SimpleNamespace(), None, [])  # type: ignore[arg-type]
+    assert run_tasks([], runner, Closed(), 1) == []  # type: ignore[arg-type]
+    assert runner.notes == ["the shutdown unanswered"]
