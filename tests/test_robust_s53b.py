@@ -195,3 +195,93 @@ def test_the_run_gathers_each_programs_notes_once() -> None:
     runner = Runner(SimpleNamespace(), SimpleNamespace(), None, [])  # type: ignore[arg-type]
     assert run_tasks([], runner, Closed(), 1) == []  # type: ignore[arg-type]
     assert runner.notes == ["the shutdown unanswered"]
+
+
+# --- twenty more bad inputs: the ones that were said unclearly ------------------------------
+
+# what every message about a double-N set the suite lacks ends with (written out here, as
+# the user reads it)
+NO_SET = ("; double-{n} is no set the suite knows (it knows double-6, double-8, double-9, "
+          "double-10, double-12, double-15, double-18): an engine that can be set to one of "
+          "those is checked run so, under that set's rules; else the set is the suite's to "
+          "add, a `tile_set` value of spec/data/options.yaml with its highest number (no "
+          "rule-set file can add a set)")
+KNOWN_SETS = "known: double-12, double-9, double-6, double-10, double-15, double-18, double-8"
+
+
+def _refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """The last line a refused command prints: exit 2, nothing on stdout, no traceback."""
+    try:
+        rc = main(list(args))
+    except SystemExit as e:  # argparse: the usage, then the error
+        rc = e.code  # type: ignore[assignment]
+    out, err = capsys.readouterr()
+    assert rc == 2 and out == "" and "Traceback" not in err, (rc, out, err)
+    return err.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("n", [11, 13])
+def test_a_rule_set_file_on_a_set_the_suite_lacks_says_what_the_author_can_do(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, n: int) -> None:
+    # before: "unknown value 'double-11' for tile_set; known: ...", and nothing more
+    path = tmp_path / "mine.yaml"
+    path.write_text(f"name: mine\nbase: pagat\noptions:\n  tile_set: double-{n}\n",
+                    encoding="utf-8")
+    assert _refused(capsys, "rules", str(path)) == (
+        f"mtrain rules: {path}:4: unknown value 'double-{n}' for tile_set; {KNOWN_SETS}"
+        + NO_SET.format(n=n))
+
+
+@pytest.mark.parametrize("name, start", [
+    ("double-11", "mtrain rules: unknown variant 'double-11'; known: pagat, puremco, "
+     "puremco-d9 (and the rule-set files double-10, double-18, double-6, double-8)"),
+    ("pagat+double-13", "mtrain rules: unknown overlay 'double-13'; known: "),
+])
+def test_a_rule_set_named_for_a_set_the_suite_lacks_says_so(
+        capsys: pytest.CaptureFixture[str], name: str, start: str) -> None:
+    said = _refused(capsys, "rules", name)
+    assert said.startswith(start) and said.endswith(NO_SET.format(n=name[-2:])), said
+
+
+def test_another_unknown_rule_set_name_is_not_taken_for_a_set() -> None:
+    from mtrain.spec.tilesets import set_not_known
+
+    assert [set_not_known(x) for x in ("double-12", "double-12x", "pagat", 11)] == [""] * 4
+
+
+@pytest.mark.parametrize("clauses, said", [
+    ("[TRAIN-99]", "unknown clause TRAIN-99: no rule has that id; the TRAIN clauses: TRAIN-1, "
+     "TRAIN-2, TRAIN-3, TRAIN-4, TRAIN-5, TRAIN-6, TRAIN-7"),
+    ("[TRAIN-02]", "unknown clause TRAIN-02: no rule has that id; TRAIN-02: write TRAIN-2, "
+     "without the leading zero"),
+    ("[WIN-1, NOPE-2]", "unknown clause WIN-1, NOPE-2: no rule has that id; no group WIN: the "
+     "groups are SET, DEAL, ENG, SEAT, TRAIN, TURN, FIRST, DBL, MARK, END, SCORE, MATCH; no "
+     "group NOPE: the groups are SET, DEAL, ENG, SEAT, TRAIN, TURN, FIRST, DBL, MARK, END, "
+     "SCORE, MATCH"),
+])
+def test_a_clause_id_no_rule_has_names_the_ids_meant(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, clauses: str, said: str) -> None:
+    # before: "unknown clause TRAIN-99: no rule has that id", and which are was left out
+    path = tmp_path / "mine.yaml"
+    path.write_text(FIXTURE.replace("HAND0", "[5-3, 9-1]").replace("[TRAIN-2]", clauses),
+                    encoding="utf-8")
+    assert _errors(capsys, path) == [f"error: {path}:3: fixture mine-001: {said}"]
+
+
+def test_a_clause_id_in_lower_case_is_told_its_capitals(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "mine.yaml"
+    path.write_text(FIXTURE.replace("HAND0", "[5-3, 9-1]").replace("[TRAIN-2]", "[train-2]"),
+                    encoding="utf-8")
+    assert _errors(capsys, path) == [
+        f"error: {path}:3: [0].clauses[0]: 'train-2' is not a clause id, written in capitals, "
+        "a hyphen and a number (as TURN-1) (in capitals, 'TRAIN-2', it is)"]
+
+
+@pytest.mark.parametrize("word", ["--count", "--count=3", "--COUNT"])
+def test_an_option_named_by_its_placeholder_is_told_the_option(
+        capsys: pytest.CaptureFixture[str], word: str) -> None:
+    # `-n COUNT` read as --count: "did you mean --out?"
+    said = _refused(capsys, "situations", "pagat", word)
+    assert said == (f"mtrain situations: error: unrecognized arguments: {word} (did you mean "
+                    "-n COUNT?) (see 'mtrain situations --help')"), said
