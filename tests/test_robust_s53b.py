@@ -285,3 +285,21 @@ def test_an_option_named_by_its_placeholder_is_told_the_option(
     said = _refused(capsys, "situations", "pagat", word)
     assert said == (f"mtrain situations: error: unrecognized arguments: {word} (did you mean "
                     "-n COUNT?) (see 'mtrain situations --help')"), said
+
+
+def test_docs_checked_in_a_folder_that_does_not_exist_is_one_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # before: 2,178 lines "stale: nope/rules/TURN-1.md", ..., one per page it would write
+    from mtrain import docgen
+
+    pages = {f"rules/TURN-{k}.md": "a page\n" for k in range(1, 8)}  # not generated: cheap
+    monkeypatch.setattr(docgen, "generate", lambda out, compute, log: pages)
+    nope = tmp_path / "nope"
+    assert main(["docs", "--check", "--out", str(nope)]) == 1
+    out, err = capsys.readouterr()
+    assert (out, err) == (f"stale: {nope}: no such folder, so every generated file is missing "
+                          f"(the docs folder misspelt? `mtrain docs --out {nope}` writes "
+                          "them)\n7 generated files, 8 stale; run `mtrain docs` to rebuild\n",
+                          "")
+    assert not nope.exists()
