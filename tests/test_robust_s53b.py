@@ -303,3 +303,14 @@ def test_docs_checked_in_a_folder_that_does_not_exist_is_one_line(
                           "them)\n7 generated files, 8 stale; run `mtrain docs` to rebuild\n",
                           "")
     assert not nope.exists()
+
+
+@pytest.mark.parametrize("word", ["INV-ROUND-SCORE", "inv-round-score"])
+def test_explain_told_an_invariants_id_says_it_is_one(capsys: pytest.CaptureFixture[str],
+                                                      word: str) -> None:
+    # before: "unknown clause 'INV-ROUND-SCORE'; a clause id is a group and a number", of
+    # an id a failure's message had just printed
+    assert _refused(capsys, "explain", word) == (
+        "mtrain explain: INV-ROUND-SCORE is an invariant (spec/data/invariants.yaml: a truth "
+        "of every state), not a clause: `mtrain explain` shows the rules' clauses; the "
+        "invariant's text is in that file")
