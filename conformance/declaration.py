@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
+from mtrain.spec import tilesets
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.errors import shown, written_otherwise
 from mtrain.spec.ruleset import CUSTOM, MAX_PLAYERS, OTHER, Ruleset
@@ -58,10 +59,11 @@ def unread_rules_fields(info: Mapping[str, Any] | None) -> list[str]:
             f"fields: {', '.join(sorted(RULES_KEYS))}"]
 
 
-def _or_other(option: str) -> str:
+def _or_other(option: str, value: object) -> str:
     """The `other` an unknown value's message offers, where the option takes it: a tile
-    set of one's own is none (SET-1: every tile, pip and round follows from it)."""
-    return "" if option == "tile_set" else f", or {OTHER!r}"
+    set of one's own is none (SET-1: every tile, pip and round follows from it), and a
+    double-N set the suite lacks is said so, with what its author can do."""
+    return tilesets.set_not_known(value) if option == "tile_set" else f", or {OTHER!r}"
 
 
 def check_limits(info: Mapping[str, Any] | None) -> None:
@@ -88,7 +90,7 @@ def check_limits(info: Mapping[str, Any] | None) -> None:
                     option == "hand_sizes" and value == CUSTOM):
                 raise DeclarationError(f"`options.{option}`: unknown value {shown(value)}"
                                        f"{written_otherwise(value, known)}; "
-                                       f"known: {', '.join(known)}{_or_other(option)}")
+                                       f"known: {', '.join(known)}{_or_other(option, value)}")
 
 
 def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
@@ -118,7 +120,7 @@ def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
                 option == "hand_sizes" and value == CUSTOM):
             raise DeclarationError(f"`rules.options.{option}`: unknown value {shown(value)}"
                                    f"{written_otherwise(value, known)}; "
-                                   f"known: {', '.join(known)}{_or_other(option)}")
+                                   f"known: {', '.join(known)}{_or_other(option, value)}")
     for option, value in ADDED_WITHIN_V1.items():  # left out by a declaration written before
         options.setdefault(option, value)
     missing = [o for o in cat.options if o not in options]

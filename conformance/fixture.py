@@ -8,7 +8,7 @@ import contextlib
 import functools
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -342,8 +342,8 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
     known = catalog().clauses
     listed = [k for k, c in enumerate(raw["clauses"]) if c not in known]
     if listed:  # else conform counts passing results under it, as lint alone said
-        raise _At((i, "clauses", listed[0]), "unknown clause "
-                  f"{', '.join(raw['clauses'][k] for k in listed)}: no rule has that id")
+        raise _At((i, "clauses", listed[0]),
+                  _no_such_clause([raw["clauses"][k] for k in listed], known))
     for j, e in enumerate(raw["expect"]):
         refused = {canonical_action(a): (c,) if isinstance(c, str) else tuple(c)
                    for a, c in (e.get("refused") or {}).items()}
@@ -355,7 +355,7 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
                           ((i, "expect", j, "refused_setup"), e.get("refused_setup") or ())]:
             unknown = [c for c in _clauses(value) if c not in known]
             if unknown:
-                raise _At(at, f"unknown clause {', '.join(unknown)}: no rule has that id")
+                raise _At(at, _no_such_clause(unknown, known))
         legal = e.get("legal")
         variants = tuple(e.get("variants") or ())
         _each_condition_adds(i, j, e.get("when"))
@@ -666,6 +666,25 @@ def _train(value: Any, n: int, where: str) -> Iterator[str]:
     if value != MEXICAN:
         yield from (m.replace("a seat", "a train (a seat or mexican)")
                     for m in _seat(value, n, where))
+
+
+def _no_such_clause(names: Sequence[str], known: Mapping[str, Any]) -> str:
+    """The message for clause ids no rule has, with the ids the author likely meant: the
+    same without a leading zero (TRAIN-02), else the ids of the group it names (TRAIN-99),
+    else the groups there are (a group of its own); each group said once."""
+    hints: dict[str, str] = {}
+    for name in names:
+        group, _, number = name.partition("-")
+        near = [c for c in known if c.partition("-")[0] == group]
+        if number.isdigit() and f"{group}-{int(number)}" in known:
+            hints[name] = f"{name}: write {group}-{int(number)}, without the leading zero"
+        elif near:
+            hints.setdefault(group, f"the {group} clauses: {', '.join(near)}")
+        else:
+            groups = dict.fromkeys(c.partition("-")[0] for c in known)  # the spec's order
+            hints.setdefault(group, f"no group {group}: the groups are {', '.join(groups)}")
+    return f"unknown clause {', '.join(names)}: no rule has that id; " + "; ".join(
+        hints.values())
 
 
 def _tiles(tiles: Any, sets: dict[str, int | None], where: str) -> Iterator[str]:

@@ -60,6 +60,10 @@ class Runner:
         self.problems: list[str] = []
         """Misbehaviours no result could hold, found by `run_tasks` (the report's
         `problems`: each fails the run)."""
+        self.notes: list[str] = []
+        """What the implementations did outside the protocol that no result depends on
+        (ProcessImplementation's `notes`: the shutdown unanswered), each once: the
+        report's warnings, which fail nothing."""
         self.memo: ResultMemo | None = None
         """The passes of the embedded reference engine, kept by what the rule sets read
         (resultmemo.py): set by `mtrain conform` for its tasks."""
@@ -310,6 +314,8 @@ def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
                 if callable(close):
                     with contextlib.suppress(Exception):
                         close()
+                runner.notes += [n for n in getattr(impl, "notes", None) or []
+                                 if n not in runner.notes]
                 stray = getattr(impl, "strays", None)
                 done = results[last.get(id(impl), -1)] if id(impl) in last else None
                 if stray and done is not None:

@@ -195,6 +195,9 @@ class ProcessImplementation:
         self._closed = False
         self.failures: list[str] = []
         self.strays: list[str] = []
+        self.notes: list[str] = []
+        """What the program did outside the protocol where no result depends on it (the
+        shutdown unanswered): said in the report, each once, and failing nothing."""
         self._last_request = b""  # the last request line written: a stray names it
         """Lines the program wrote after the last answer read, found at its shutdown
         (close): each is a fault of the last request it was asked."""
@@ -310,8 +313,15 @@ class ProcessImplementation:
                         "after its answer to the last request the implementation wrote part "
                         f"of a line, never ended with a newline: {proc.unfinished()}; the last "
                         f"request sent: {preview(self._last_request, 120)}")
+                else:
+                    self._note(f"the implementation did not answer the shutdown request "
+                               f"within {min(self.timeout, 2.0):g} s and was killed")
                 raise
-            if not isinstance(line, bytes):  # the end of its stdout, or too long a line
+            if line is None:  # the end of its stdout: it exited, or closed it, unanswering
+                self._note("the implementation ended its output at the shutdown request "
+                           "without answering it")
+                return
+            if not isinstance(line, bytes):  # too long a line
                 return
             if not line.strip():
                 continue
@@ -330,6 +340,14 @@ class ProcessImplementation:
                 f"an answer written twice?); the last request sent: "
                 f"{preview(self._last_request, 120)}")
             return  # one says it: a program that keeps writing is not read for 2 s more
+
+    def _note(self, what: str) -> None:
+        # docs/protocol.md: "the last is `shutdown` ... Answer it, then exit". No result
+        # hangs on it (every answer is in), so a note, not a failure; once per program
+        note = (f"{what} (docs/protocol.md: answer the shutdown, e.g. "
+                '{"id":N,"ok":true}, then exit); a note, no result depends on it')
+        if note not in self.notes:
+            self.notes.append(note)
 
     def __enter__(self) -> ProcessImplementation:
         return self
@@ -521,7 +539,11 @@ class ProcessImplementation:
             if line is _LATE:
                 unfinished = proc.unfinished()
                 unread = proc.stdin_unread()
-                pending = proc.stdin_pending() if starting else None
+                pending = proc.stdin_pending()
+                # the requests written ahead after this one wait in its stdin too: only
+                # bytes beyond theirs are this request's (recomputed here, at a timeout)
+                later = sum(len(encode_request(a[3], a[1], a[2])) for a in self._ahead
+                            if a[0] is proc)
                 self._drop(proc)
                 wrote = (f" (it wrote a line it never ended with a newline: {unfinished})"
                          if unfinished else
@@ -544,7 +566,17 @@ class ProcessImplementation:
                          # runtime at load)
                          else " (it has not read the hello yet: a program slow to start needs "
                          f"a longer {self.flags[1]}; the other requests keep "
-                         f"{self.flags[0]})" if starting else "")
+                         f"{self.flags[0]})" if starting
+                         # past the hello the same question tells a program stuck in its
+                         # work on this request from one stuck before reading it
+                         else f" (it read the request (id {rid}; none of it is left in its "
+                         "stdin) and wrote nothing: still working on it, or waiting for "
+                         "input the request does not carry; a program this slow needs a "
+                         f"longer {self.flags[0]})" if pending is not None and pending <= later
+                         else f" (it has not read the request (id {rid}): "
+                         f"{pending - later} bytes of it are still in its stdin: stuck "
+                         "before reading it, in work it went on with after its last answer "
+                         "or blocked on something else)" if pending is not None else "")
                 which = f" ({self.flags[1]})" if start is not None else ""
                 raise ImplementationTimeout(
                     f"no answer to the {kind} request within {bound:g} s{which}{wrote}; "

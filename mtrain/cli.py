@@ -298,8 +298,18 @@ def _unrecognized(parser: argparse.ArgumentParser, command: str, words: list[str
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     own: argparse.ArgumentParser = sub.choices[command]
     options = [o for a in own._actions for o in a.option_strings]
-    meant = [m for w in words if w.startswith("-")
-             for m in difflib.get_close_matches(w.split("=")[0], options, n=1, cutoff=0.8)]
+    # `--count` for `-n COUNT`: the usage line's placeholder read as the option's name
+    # (difflib alone offered --out); an option whose placeholder the word names is meant
+    named = {str(a.metavar or a.dest).lower(): f"{a.option_strings[0]} "
+             f"{a.metavar or a.dest.upper()}" for a in own._actions
+             if a.option_strings and a.nargs != 0 and a.dest != argparse.SUPPRESS}
+    meant = []
+    for w in (w for w in words if w.startswith("-")):
+        name = w.split("=")[0]
+        if name.startswith("--") and name[2:].lower() in named and name not in options:
+            meant.append(named[name[2:].lower()])
+        else:
+            meant += difflib.get_close_matches(name, options, n=1, cutoff=0.8)
     hint = f" (did you mean {', '.join(dict.fromkeys(meant))}?)" if meant else ""
     own.error(f"unrecognized arguments: {shown_words(words)}{hint}")
 

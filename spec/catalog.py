@@ -212,7 +212,8 @@ class Catalog:
                 known_names = [*self.variants, *self.examples]
                 raise RulesetError(f"unknown variant {shown(base_name)}"
                                    f"{written_otherwise(base_name, known_names)}; known: "
-                                   f"{', '.join(self.variants)}{files}")
+                                   f"{', '.join(self.variants)}{files}"
+                                   f"{tilesets.set_not_known(base_name)}")
             head = self.variants[base_name]
         values, setters, lineage = self._resolve(head, ())
         all_overlays = [*extra, *overlays]
@@ -265,7 +266,7 @@ class Catalog:
             if name not in self.overlays:
                 raise RulesetError(f"unknown overlay {shown(name)}"
                                    f"{written_otherwise(name, self.overlays)}; known: "
-                                   f"{', '.join(self.overlays)}")
+                                   f"{', '.join(self.overlays)}{tilesets.set_not_known(name)}")
             ov = self.overlays[name]
             if ov.applies_to is not None and not set(ov.applies_to) & set(lineage):
                 raise RulesetError(f"overlay {name!r} applies only to "
@@ -499,7 +500,8 @@ class Catalog:
             elif value == OTHER or value in known:
                 values[option] = value
             else:
-                escape = ("" if option == "tile_set" else TABLE_HINT if option == "hand_sizes"
+                escape = (tilesets.set_not_known(value) if option == "tile_set"
+                          else TABLE_HINT if option == "hand_sizes"
                           else f" (or {OTHER}: played in a way none of these describes)")
                 said = (f"unknown value {shown(value)} for {option}"
                         f"{written_otherwise(value, known)}")
@@ -655,7 +657,9 @@ class Catalog:
         if value not in self.options[option].values:
             raise RulesetError(f"unknown value {shown(value)} for option {option}"
                                f"{written_otherwise(value, self.options[option].values)}; "
-                               f"known: {', '.join(self.options[option].values)}")
+                               f"known: {', '.join(self.options[option].values)}"
+                               + (tilesets.set_not_known(value) if option == "tile_set"
+                                  else ""))
 
     def _check_names(self, vf: VariantFile) -> list[SpecError]:
         errors = []
@@ -667,7 +671,9 @@ class Catalog:
             elif value not in self.options[option].values:
                 errors.append(vf.doc.error(("options", option), f"unknown value {shown(value)} for "
                                            f"{option}; known: "
-                                           f"{', '.join(self.options[option].values)}"))
+                                           f"{', '.join(self.options[option].values)}"
+                                           + (tilesets.set_not_known(value)
+                                              if option == "tile_set" else "")))
         for i, name in enumerate(vf.overlays):
             if name not in self.overlays:
                 errors.append(vf.doc.error(("overlays", i), f"unknown overlay {shown(name)}"))

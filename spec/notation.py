@@ -156,17 +156,25 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
                            ("hands",))
     phase = table.get("phase", "start")
     where_is: dict[int, str] = {}  # tile -> where the table writes it, for messages
+    spelt: dict[int, str] = {}  # tile -> how the table first wrote it (5-3 or 3-5)
     rest_at: list[tuple[str, int]] = []
 
-    def place(t: int, where: str, at: tuple[str | int, ...]) -> None:
+    def place(t: int, where: str, at: tuple[str | int, ...], written: Any) -> None:
         if t == T.DOUBLE[engine] and phase != "engine":
             raise FixtureError(f"{T.name(t)} is the engine, already in the centre: it is "
                                f"written in {where} (only in phase `engine` is it elsewhere)",
                                at)
         if t in where_is:
-            raise FixtureError(f"{T.name(t)} is written twice: in {where_is[t]} and in {where}",
-                               at)
+            # one place named once, and both spellings when they differ (5-3 and 3-5 are
+            # one tile), so the author sees which two entries to reconcile
+            again = str(written).strip()
+            as_ = (f" (as {spelt[t]} and as {again})" if again != spelt[t]
+                   else f" (both times as {again})")
+            places = (f"in {where}" if where == where_is[t]
+                      else f"in {where_is[t]} and in {where}")
+            raise FixtureError(f"{T.name(t)} is written twice: {places}{as_}", at)
         where_is[t] = where
+        spelt[t] = str(written).strip()
 
     def tiles_of(items: Sequence[Any], where: str, key: int) -> list[int]:
         out = []
@@ -190,7 +198,7 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
                 rest_at.append((where, key))
                 continue
             t = parse_tile(x, max_pip, at)
-            place(t, f"hand {key}" if where == "hand" else "the boneyard", at)
+            place(t, f"hand {key}" if where == "hand" else "the boneyard", at, x)
             out.append(t)
         return out
 
@@ -205,7 +213,7 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
             far = T.OTHER_END[t][end]
             if far < 0:
                 raise FixtureError(f"train {train}: {x} does not continue from {end}", at)
-            place(t, f"train {train}", at)
+            place(t, f"train {train}", at, x)
             oriented.append(T.oriented(t, end))
             end = far
         trains[train] = oriented

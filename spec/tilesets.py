@@ -9,6 +9,7 @@ the catalogue, so it reads the tile_set block of options.yaml itself, with plain
 from __future__ import annotations
 
 import functools
+import re
 from typing import Final
 
 import yaml
@@ -48,6 +49,20 @@ def highest(tile_set: str) -> int:
     except KeyError:
         raise TileSetError(f"unknown tile set {shown(tile_set)}; known: "
                            f"{', '.join(highest_numbers())}") from None
+
+
+def set_not_known(name: object) -> str:
+    """What to say of `name` where a tile set, a variant or an overlay was looked for, when
+    it names a double-N set the suite does not know (double-11, double-13): which sets it
+    knows and what the author can do; "" for any other name."""
+    match = re.fullmatch(r"\s*double-?\s*(\d+)\s*", str(name), re.IGNORECASE)
+    if match is None or f"double-{int(match[1])}" in highest_numbers():
+        return ""
+    return (f"; double-{int(match[1])} is no set the suite knows (it knows "
+            f"{', '.join(by_size())}): an engine that can be set to one of those is checked "
+            "run so, under that set's rules; else the set is the suite's to add, a "
+            "`tile_set` value of spec/data/options.yaml with its highest number (no "
+            "rule-set file can add a set)")
 
 
 def largest() -> int:

@@ -168,7 +168,10 @@ def _messages(doc: Document, err: ValidationError) -> Iterator[tuple[Pointer, st
         # A schema may say in words what the pattern stands for; a value it would match in
         # lower case (`play 5-3 on Mexican`) is told so, not left for the reader to spot
         lower = (f" (in lower case, {inst.lower()!r}, it is)" if isinstance(inst, str)
-                 and isinstance(value, str) and re.search(value, inst.lower()) else "")
+                 and isinstance(value, str) and re.search(value, inst.lower()) else
+                 # and a clause id in lower case (`train-2`) in capitals, as they are written
+                 f" (in capitals, {inst.upper()!r}, it is)" if isinstance(inst, str)
+                 and isinstance(value, str) and re.search(value, inst.upper()) else "")
         yield pointer, f"{where}: {describe(inst)} is not {err.schema['x-expected']}{lower}"
     elif kind == "pattern":
         yield pointer, f"{where}: {describe(inst)} does not match the pattern {value}"

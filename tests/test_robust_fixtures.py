@@ -36,14 +36,14 @@ def write(tmp_path: Path, hand: str, train: str) -> Path:
 
 @pytest.mark.parametrize("hand, train, line, fault", [
     ("[5-3, 13-1]", "[12-5]", 7, "tile '13-1' is not in a double-12 set"),
-    ("[5-3, 5-3]", "[12-5]", 7, "5-3 is written twice: in hand 0 and in hand 0"),
+    ("[5-3, 5-3]", "[12-5]", 7, "5-3 is written twice: in hand 0 (both times as 5-3)"),
     ("[5-3, 9-1]", "[12-5, 5-3]", 10, "5-3 is written twice: in hand 0 and in train 0"),
     ("[5-3, 9-1]", "[6-5]", 10, "train 0: 6-5 does not continue from 12"),
     ("[5-3, 12-12]", "[12-5]", 7, "12-12 is the engine, already in the centre"),
     ("[5-3, 9-1]\n      3: [1-1]", "[12-5]", 6, "hands must list seats 0..2, got [0, 1, 3]"),
     ("[5-3, 9-1]", "[12-5]\n      5: [12-1]", 11, "5 is not a train (a seat 0..1 or 'mexican')"),
     ("\n        - 5-3\n        - 9-9\n        - 9-9", "[12-5]", 10,
-     "9-9 is written twice: in hand 0 and in hand 0"),
+     "9-9 is written twice: in hand 0 (both times as 9-9)"),
 ])
 def test_a_table_fault_is_named_at_its_line(capsys: pytest.CaptureFixture[str],
                                             tmp_path: Path, hand: str, train: str, line: int,

@@ -326,4 +326,4 @@ def test_the_plugin_says_a_table_that_cannot_be_is_the_fixtures_fault(tmp_path: 
     ran = run_pytest(tmp_path, "--mtrain-impl", "mtrain serve", "--mtrain-fixtures", "mine.yaml")
     assert ran.returncode == 4, ran.stdout + ran.stderr
     assert ("ERROR: mtrain: the fixtures do not load:\nmine.yaml:7: mine-002 [pagat]: 12-5 "
-            "is written twice: in hand 0 and in hand 0\n") in ran.stderr, ran.stderr
+            "is written twice: in hand 0 (both times as 12-5)\n") in ran.stderr, ran.stderr

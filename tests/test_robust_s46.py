@@ -679,9 +679,11 @@ def test_a_variant_that_is_no_name_is_told_what_a_fixture_names_there(
 @pytest.mark.parametrize("old, new, line, said", [
     # "'turn-1' does not match the pattern ^[A-Z]+-[0-9]+$"
     ("clauses: [TURN-1,", "clauses: [turn-1,", 3, "[0].clauses[0]: 'turn-1' is not a clause "
-     "id, written in capitals, a hyphen and a number (as TURN-1)"),
+     "id, written in capitals, a hyphen and a number (as TURN-1) (in capitals, 'TURN-1', it "
+     "is)"),  # robust-s53b: the capitals said
     ("pass: TURN-1", "pass: turn-1", 22, "[0].expect[0].refused.pass: 'turn-1' is not a clause "
-     "id, written in capitals, a hyphen and a number (as TURN-1)"),
+     "id, written in capitals, a hyphen and a number (as TURN-1) (in capitals, 'TURN-1', it "
+     "is)"),
     ("id: own-001", "id: Own_001", 1, "[0].id: 'Own_001' is not a fixture id: words in lower "
      "case joined by hyphens, then a hyphen and a number of three digits or more (as own-001)")])
 def test_a_clause_or_fixture_id_misspelt_is_told_how_one_is_written(

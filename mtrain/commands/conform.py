@@ -238,6 +238,7 @@ def _run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt as e:
         print("mtrain conform: interrupted", file=sys.stderr)
         return exit_code_of(e)
+    warnings += runner.notes  # the shutdown unanswered, say: said, failing nothing
     described = {**(info or {}), **target.describe}
     for key in ("id", "ok", "rules"):
         described.pop(key, None)

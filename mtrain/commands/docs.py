@@ -35,7 +35,10 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(str(e)) from None
     if args.check:
         bad = docgen.stale(out, files)
-        for path in bad:
+        if not out.exists():  # said once, not as two thousand lines `stale: ...`
+            print(f"stale: {out}: no such folder, so every generated file is missing (the "
+                  f"docs folder misspelt? `mtrain docs --out {args.out}` writes them)")
+        for path in bad if out.exists() else ():
             print(f"stale: {out / path}")
         print(f"{len(files)} generated files, {len(bad)} stale"
               + ("; run `mtrain docs` to rebuild" if bad else ""))

@@ -24,6 +24,12 @@ def run(args: argparse.Namespace) -> int:
     wanted = args.clause.strip().upper()
     clause = cat.clauses.get(wanted)
     if clause is None:
+        from mtrain.reference.invariants import CHECKS
+
+        if wanted in CHECKS:  # an id from a failure's message: an invariant, not a rule
+            raise InputError(f"{wanted} is an invariant (spec/data/invariants.yaml: a truth "
+                             "of every state), not a clause: `mtrain explain` shows the rules' "
+                             "clauses; the invariant's text is in that file")
         near = [c for c in cat.clauses if c.split("-")[0] == wanted.split("-")[0]]
         groups = dict.fromkeys(c.split("-")[0] for c in cat.clauses)  # in the spec's order
         # ("unknown clause ''" of an unset shell variable, or of `dbl6`, named no clause)
