@@ -1,27 +1,36 @@
-"""Session 53 (fuzz53b): what a finding cites.
+"""Session 53 (fuzz53b): what a finding cites, and blame's ties.
 
 - A reproducer, and a conform result, cite only clauses in force under the rules they were
   judged by. Under a rule played its own way (`other`) the reference plays a stand-in
   value, and fuzz named its clauses from the stand-in's rules: tramway's bug 3
   (tests/examples/tramway_engine.py, `blank_values: other`) had its reproducer list
   SCORE-1 (face values), not in force under tramway's rules (spec/data/clauses.yaml).
+- `mtrain mutants --blame`: clauses charged equally often at the top were ranked by
+  `Counter.most_common` in the order first met, the corpus's order, so a fixture added
+  anywhere could flip a mutant's charge (mut-s53: MATCH-4 39 against MATCH-2 39).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
+import pytest
+
+from mtrain.cli import main
 from mtrain.conformance.attribution import stand_in_charges
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.named_clauses import action_clauses
 from mtrain.conformance.fuzz.reproducer import cited, reproducer
 from mtrain.conformance.fuzz.results import Occurrence
 from mtrain.conformance.fuzz.rulesets import Context, context, declared_context
+from mtrain.conformance.mutants.blame import Blame
 from mtrain.reference import codec
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import table_state
 
 TRAMWAY_RULES = Path(__file__).parent / "examples" / "tramway-rules.yaml"
+MATCH_FIXTURES = Path(__file__).parent.parent / "conformance" / "fixtures" / "match" / "match.yaml"
 
 GONE_OUT_ON_A_DOUBLE = {"engine": 12, "seat": 1, "starter": 0,
                         "hands": {0: ["5-3"], 1: ["4-4"]}, "trains": {1: ["12-4"]}}
@@ -79,3 +88,32 @@ def test_a_conform_charge_to_a_stand_in_clause_says_the_rule_is_its_own() -> Non
                     "rule decides here, judged as SCORE-1"]
     assert stand_in_charges(["SCORE-1"], ("tie_rule",)) == []
 
+
+def test_a_tie_at_the_top_of_blame_is_the_same_whatever_order_the_corpus_met_it_in() -> None:
+    one = Blame("m", ("MATCH-4",), Counter({"MATCH-2": 39, "MATCH-4": 39, "TURN-1": 2}), 80)
+    other = Blame("m", ("MATCH-4",), Counter({"MATCH-4": 39, "MATCH-2": 39, "TURN-1": 2}), 80)
+    # a tie holding the broken clause counts, whichever came first (Blame.right says why)
+    assert one.right and other.right
+    for b in (one, other):
+        assert b.tied and b.tops == ("MATCH-2", "MATCH-4") and b.top == "MATCH-2"
+    assert one.ranked == other.ranked == [("MATCH-2", 39), ("MATCH-4", 39), ("TURN-1", 2)]
+    # a tie without the broken clause, and a clear top that is not it, are wrong
+    assert not Blame("m", ("SCORE-5",), one.charged, 80).right
+    clear = Blame("m", ("MATCH-4",), Counter({"MATCH-2": 40, "MATCH-4": 39}), 79)
+    assert not clear.tied and clear.tops == ("MATCH-2",) and not clear.right
+    assert Blame("m", ("MATCH-4",), Counter(), 0).tops == () and Blame(
+        "m", ("MATCH-4",), Counter(), 0).top is None
+
+
+def test_blame_prints_a_tie_at_the_top_as_a_tie(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from mtrain.conformance.mutants import blame as module
+
+    tied = Blame("m", ("MATCH-4",), Counter({"MATCH-4": 39, "MATCH-2": 39}), 78)
+    monkeypatch.setattr(module, "blame", lambda fixtures, names: [tied])
+    assert main(["mutants", str(MATCH_FIXTURES), "--blame"]) == 0
+    out = capsys.readouterr().out
+    assert ("RIGHT m (breaks MATCH-4): 78 failures, charged MATCH-2 39, MATCH-4 39 (tied at "
+            "the top: MATCH-2, MATCH-4)\n") in out
+    assert "1 of 1 mutants: the clause charged most is one they break (1 of them in a tie " \
+           "at the top)" in out
