@@ -114,7 +114,7 @@ def run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     departed from the reference's replay of the same steps."""
     out = _charged_one(fx, rs, exp, impl, rj, require_clauses, own)
     # a clause in force only through a stand-in for a rule of its own is said to be one
-    out.messages += stand_in_charges(out.charged, own) if own else []
+    out.messages += stand_in_charges(out.charged, own, rs) if own else []
     return out
 
 

@@ -82,11 +82,20 @@ def test_under_rules_that_have_the_clause_it_is_cited_unremarked() -> None:
 
 
 def test_a_conform_charge_to_a_stand_in_clause_says_the_rule_is_its_own() -> None:
-    said = stand_in_charges(["SCORE-1", "SCORE-5"], ("blank_values", "tie_rule"))
+    ctx = _tramway()  # blank_values and tie_rule its own, face values and shared ties sent
+    said = stand_in_charges(["SCORE-1", "SCORE-5"], tuple(ctx.unknown), ctx.rs)
     assert said == ["charged SCORE-1, a clause of the reference's stand-in for blank_values, "
                     "not of these rules, which play it their own way (`other`): their own "
                     "rule decides here, judged as SCORE-1"]
-    assert stand_in_charges(["SCORE-1"], ("tie_rule",)) == []
+    # in force under neither (the outs' MATCH-5, charged under every tie rule): no stand-in's
+    assert stand_in_charges(["MATCH-5"], tuple(ctx.unknown), ctx.rs) == []
+    assert stand_in_charges(["SCORE-1"], ("tie_rule",), ctx.rs) == []
+
+
+def test_a_clause_in_force_under_neither_rule_set_is_not_called_the_stand_ins() -> None:
+    ctx = _tramway()
+    assert ctx.rs["tie_rule"] == "shared"  # MATCH-5 is most-outs' tie-break
+    assert cited(ctx, ("TRAIN-2", "MATCH-5")) == (["TRAIN-2", "MATCH-5"], "")
 
 
 def test_a_tie_at_the_top_of_blame_is_the_same_whatever_order_the_corpus_met_it_in() -> None:

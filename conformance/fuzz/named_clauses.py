@@ -114,12 +114,14 @@ def known_clauses(ids: Iterable[str]) -> list[str]:
 
 
 def stand_in_clauses(ctx: Context, ids: Iterable[str]) -> dict[str, tuple[str, ...]]:
-    """Of `ids`, the catalogue's clauses not in force under the rules as declared
+    """Of `ids`, the catalogue's clauses in force only through the reference's stand-in:
+    in force under the rules it plays (`ctx.rs`) but not under those declared
     (`ctx.declared`), each with the options of its `when` the rule set plays its own way
-    (`other`): the clauses above are read from the rules the reference plays
-    (`ctx.rs`, the stand-in's values in place of those), so they may name the stand-in's
-    rule (tramway's `blank_values: other` had its reproducer list SCORE-1, face values),
-    which is not a rule the finding was judged by."""
+    (`other`). The clauses above are read from the rules the reference plays, so they may
+    name the stand-in's rule (tramway's `blank_values: other` had its reproducer list
+    SCORE-1, face values), which is not a rule the finding was judged by. (A clause in
+    force under neither is a field's own, such as MATCH-5 for the rounds gone out, which
+    conform charges under every tie rule: not the stand-in's, and left alone.)"""
     known = catalog().clauses
     return {c: tuple(o for o in known[c].when if o in ctx.unknown) for c in dict.fromkeys(ids)
-            if c in known and not known[c].applies(ctx.declared)}
+            if c in known and known[c].applies(ctx.rs) and not known[c].applies(ctx.declared)}

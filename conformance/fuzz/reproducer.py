@@ -103,16 +103,13 @@ def cited(ctx: Context, named: tuple[str, ...]) -> tuple[list[str], str]:
         return list(named), ""
     kept = [c for c in named if c not in aside]
     own = sorted({o for options in aside.values() for o in options})
-    whose = (f" (of the reference's stand-in for {', '.join(own)}, which {ctx.name} "
-             "plays its own way, `other`)" if own else "")
-    said = (f"{'Not listed' if kept else 'Listed though'}: {', '.join(aside)}{whose}, not "
-            "in force under its rules.")
+    said = (f"{'Not listed' if kept else 'Listed though'}: {', '.join(aside)} (of the "
+            f"reference's stand-in for {', '.join(own)}, which {ctx.name} plays its own "
+            "way, `other`), not in force under its rules.")
     if named[0] in aside:
-        deciding = aside[named[0]]
-        said += (f" The clause that decides it, {named[0]}, is not one of its rules: "
-                 + (f"its own {', '.join(deciding)} rule decides it, judged here as the "
-                    f"stand-in's {named[0]}." if deciding
-                    else "no clause in force decides it."))
+        said += (f" The clause that decides it, {named[0]}, is not one of its rules: its "
+                 f"own {', '.join(aside[named[0]])} rule decides it, judged here as the "
+                 f"stand-in's {named[0]}.")
     return kept or list(named), said
 
 
