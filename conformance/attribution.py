@@ -267,6 +267,30 @@ def pick(candidates: Sequence[str], rs: Mapping[str, str], fx: Fixture) -> str:
     return (listed or applying or list(fx.clauses) or ["TURN-1"])[0]
 
 
+def stand_in_charges(charged: Sequence[str], own: Sequence[str],
+                     rs: Mapping[str, str]) -> list[str]:
+    """What a result under a rule set that plays the options `own` its own way (`other`),
+    `rs` (the rules sent) standing in for them, says of each clause `charged` that is in
+    force only through the stand-in's value for one of them: the failure is charged where
+    the stand-in's rules decide it, which is judged where the implementation's answer
+    agrees with the stand-in's (a double its own doubles rule keeps open bound by DBL-6:
+    tests/test_fuzz_s51.py), but that clause is not one of its declared rules: the
+    result says the rule that decides is its own (a result cites its rules' clauses, or
+    says why not)."""
+    clauses = catalog().clauses
+    out = []
+    for c in dict.fromkeys(charged):
+        # (a clause in force under neither is a field's own, as MATCH-5 for the outs)
+        mine = ([o for o in clauses[c].when if o in own]
+                if c in clauses and clauses[c].applies(rs) else [])
+        if mine:
+            out.append(f"charged {c}, a clause of the reference's stand-in for "
+                       f"{', '.join(mine)}, not of these rules, which play "
+                       f"{'it' if len(mine) == 1 else 'them'} their own way (`other`): "
+                       f"their own rule decides here, judged as {c}")
+    return out
+
+
 class Referee:
     """The reference engine's view of one fixture under one rule set: which clause
     allows or refuses an action in the state it reaches."""

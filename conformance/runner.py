@@ -30,7 +30,7 @@ from mtrain.conformance.adapter import (
     ruleset_json,
 )
 from mtrain.conformance.answers import AnswerError, checked
-from mtrain.conformance.attribution import DEAL_FIELD, Referee, pick
+from mtrain.conformance.attribution import DEAL_FIELD, Referee, pick, stand_in_charges
 from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
 from mtrain.conformance.match_over import holds_match_over
 from mtrain.conformance.state_compare import compare_field, compare_result, state_view
@@ -112,6 +112,14 @@ def run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     Each failed comparison is charged to the clause that decides it (attribution.py);
     a failure after steps also says after which step the implementation's state first
     departed from the reference's replay of the same steps."""
+    out = _charged_one(fx, rs, exp, impl, rj, require_clauses, own)
+    # a clause in force only through a stand-in for a rule of its own is said to be one
+    out.messages += stand_in_charges(out.charged, own, rs) if own else []
+    return out
+
+
+def _charged_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
+                 rj: JSON | None, require_clauses: bool, own: Sequence[str]) -> Outcome:
     impl = checked(impl)  # every state and action it returns: schemas and invariants
     trace: list[JSON] = []
     try:

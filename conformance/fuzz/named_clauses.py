@@ -18,7 +18,7 @@ from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import action_json
 
 __all__ = ["action_clauses", "deal_clauses", "known_clauses", "seat_clauses",
-           "state_clauses", "winners_clauses"]
+           "stand_in_clauses", "state_clauses", "winners_clauses"]
 
 
 def deal_clauses(ctx: Context) -> list[str]:
@@ -111,3 +111,17 @@ def known_clauses(ids: Iterable[str]) -> list[str]:
     """The catalogue's clauses among `ids`, once each in order; TURN-1 if none is."""
     known = catalog().clauses
     return list(dict.fromkeys(c for c in ids if c in known)) or ["TURN-1"]
+
+
+def stand_in_clauses(ctx: Context, ids: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Of `ids`, the catalogue's clauses in force only through the reference's stand-in:
+    in force under the rules it plays (`ctx.rs`) but not under those declared
+    (`ctx.declared`), each with the options of its `when` the rule set plays its own way
+    (`other`). The clauses above are read from the rules the reference plays, so they may
+    name the stand-in's rule (tramway's `blank_values: other` had its reproducer list
+    SCORE-1, face values), which is not a rule the finding was judged by. (A clause in
+    force under neither is a field's own, such as MATCH-5 for the rounds gone out, which
+    conform charges under every tie rule: not the stand-in's, and left alone.)"""
+    known = catalog().clauses
+    return {c: tuple(o for o in known[c].when if o in ctx.unknown) for c in dict.fromkeys(ids)
+            if c in known and known[c].applies(ctx.rs) and not known[c].applies(ctx.declared)}

@@ -20,6 +20,7 @@ import yaml
 from mtrain.conformance.adapter import Implementation, ReferenceImplementation
 from mtrain.conformance.fixture import RULES_FOLDER, Fixture, load_file
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
+from mtrain.conformance.fuzz.named_clauses import stand_in_clauses
 from mtrain.conformance.fuzz.possible import fixture_problems, stand_in_problems
 from mtrain.conformance.fuzz.results import Occurrence
 from mtrain.conformance.fuzz.rulesets import Context, context, is_own
@@ -67,9 +68,12 @@ def reproducer(occ: Occurrence, probe: Probe, d: Disagreement, label: str, seed:
             "The expected values are the reference engine's answer: this is a regression "
             "reproducer, not a statement of the rules (the hand-written fixtures are). "
             "Where the implementation differs: " + "; ".join(_short(m) for m in d.messages))
+    clauses, aside = cited(ctx, d.clauses)
+    if aside:
+        note = f"{note.rstrip('.')}. {aside}"
     # the implementation's words (its messages) are in there: no hidden character in the file
     fx: dict[str, Any] = {"id": fid, "description": shown(description),
-                          "clauses": list(d.clauses), "source": ["computation"],
+                          "clauses": clauses, "source": ["computation"],
                           "note": shown(note)}
     if probe.table is not None:
         fx["table"] = compact(probe.table, ctx)
@@ -83,6 +87,30 @@ def reproducer(occ: Occurrence, probe: Probe, d: Disagreement, label: str, seed:
         fx = {**fx, "rules": f"{RULES_FOLDER}/{own}.yaml"}
     fx["expect"] = [{**scope_of_rules(ctx), **d.expect}]
     return fx
+
+
+def cited(ctx: Context, named: tuple[str, ...]) -> tuple[list[str], str]:
+    """The clauses a reproducer under `ctx` lists of those its finding `named` (first the
+    one that decides it), and what its note adds about the rest: a fixture names only
+    clauses in force under the rules it was judged by, so one in force only under the
+    stand-in for a rule played its own way is left out, and said; where that is the
+    deciding clause, the note says the rule that decides is the rule set's own (judged
+    where its answer agrees with the stand-in's: a double its own rule keeps open bound
+    by the stand-in's DBL-6, tests/test_fuzz_s51.py). Were every clause left out, they
+    are listed still (a fixture names what it exercises), and said."""
+    aside = stand_in_clauses(ctx, named)
+    if not aside:
+        return list(named), ""
+    kept = [c for c in named if c not in aside]
+    own = sorted({o for options in aside.values() for o in options})
+    said = (f"{'Not listed' if kept else 'Listed though'}: {', '.join(aside)} (of the "
+            f"reference's stand-in for {', '.join(own)}, which {ctx.name} plays its own "
+            "way, `other`), not in force under its rules.")
+    if named[0] in aside:
+        said += (f" The clause that decides it, {named[0]}, is not one of its rules: its "
+                 f"own {', '.join(aside[named[0]])} rule decides it, judged here as the "
+                 f"stand-in's {named[0]}.")
+    return kept or list(named), said
 
 
 def scope_of_rules(ctx: Context) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from mtrain.conformance.mutants.catalogue import MUTANTS, check_names
 from mtrain.conformance.mutants.implementation import CheckedMutant
 from mtrain.conformance.mutants.runs import passing_runs, played
 from mtrain.conformance.runner import resolve, run_one
+from mtrain.spec.catalog import catalog
 
 
 @dataclass(frozen=True)
@@ -32,12 +33,40 @@ class Blame:
     `pass` or that crashes it (as run_mutants counts kills, without stopping early)."""
 
     @property
+    def ranked(self) -> list[tuple[str, int]]:
+        """The clauses charged, most often first, those charged equally often in the
+        catalogue's order: `Counter.most_common` orders them as first met, which is the
+        corpus's order, so a fixture added anywhere could flip a mutant's charge
+        (mut-s53 met MATCH-4 39 against MATCH-2 39)."""
+        order = {c: k for k, c in enumerate(catalog().clauses)}
+        return sorted(self.charged.items(),
+                      key=lambda cn: (-cn[1], order.get(cn[0], len(order)), cn[0]))
+
+    @property
+    def tops(self) -> tuple[str, ...]:
+        """The clauses charged most often: more than one where they tie."""
+        ranked = self.ranked
+        return tuple(c for c, n in ranked if n == ranked[0][1]) if ranked else ()
+
+    @property
+    def tied(self) -> bool:
+        return len(self.tops) > 1
+
+    @property
     def top(self) -> str | None:
-        return self.charged.most_common(1)[0][0] if self.charged else None
+        """The clause charged most (the first in the catalogue's order where several tie)."""
+        return self.tops[0] if self.charged else None
 
     @property
     def right(self) -> bool:
-        return self.top in self.breaks
+        """The clause charged most is one the mutant breaks. Where clauses tie at the top,
+        a tie holding a broken clause counts: a reader who looks at what is charged most
+        is shown the broken clause as often as any other, and the corpus gives no ground
+        to rank one tied clause above another (the order they were first met in is the
+        fixtures' order, which means nothing about the rule). `tied` says so, and
+        `mtrain mutants --blame` prints the tie, so a tie is never passed off as a clear
+        charge."""
+        return any(c in self.breaks for c in self.tops)
 
 
 def blame(fixtures: Sequence[Fixture], names: Sequence[str] | None = None) -> list[Blame]:

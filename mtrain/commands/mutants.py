@@ -71,11 +71,15 @@ def run(args: argparse.Namespace) -> int:
 
         found = blame(fixtures, args.names)
         for b in found:
-            top = ", ".join(f"{c} {n}" for c, n in b.charged.most_common(3)) or "no failure"
+            top = ", ".join(f"{c} {n}" for c, n in b.ranked[:max(3, len(b.tops))])
+            tie = f" (tied at the top: {', '.join(b.tops)})" if b.tied else ""
             print(f"{'RIGHT' if b.right else 'WRONG'} {b.mutant} (breaks "
-                  f"{', '.join(b.breaks)}): {b.failures} failures, charged {top}")
+                  f"{', '.join(b.breaks)}): {b.failures} failures, charged "
+                  f"{top or 'no failure'}{tie}")
         right = sum(b.right for b in found)
-        print(f"{right} of {len(found)} mutants: the clause charged most is one they break")
+        tied = sum(b.right and b.tied for b in found)
+        print(f"{right} of {len(found)} mutants: the clause charged most is one they break"
+              + (f" ({tied} of them in a tie at the top)" if tied else ""))
         return 0
     report = run_mutants(fixtures, args.names, first_only=args.first, jobs=args.jobs)
     low, weakest = report.min_kills
