@@ -17,8 +17,9 @@ more than `likely`, the fixtures against it left unexplained, as likely bugs) wh
 fixture against v is evidence about the option, or when the fixtures that show v (where
 the engine gives v's outcome and no other known value's: one that tells only other values
 apart says nothing of a rule near v) outnumber those against it RATIO times
-(DECLARED_RATIO times where the engine declares v itself). An engine that declares the
-option `other` keeps it.
+(DECLARED_RATIO times where the engine declares v itself, counting against it no
+fixture that a rule of the engine's own on another option explains: explained_elsewhere).
+An engine that declares the option `other` keeps it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from mtrain.conformance.identify import solve
 from mtrain.conformance.identify.cells import ANY, Piece
 from mtrain.conformance.identify.found import counted
 from mtrain.spec.ruleset import OTHER, Ruleset
@@ -210,8 +212,18 @@ def explained_elsewhere(option: str, values: Mapping[str, str], known: Sequence[
     seat is the engine's own fails alike under every value of own_train_first, and is no
     bug in it, nor a likely bug at all."""
     found = fits(option, values, known, outcomes, pieces)
-    if found is None or found[0]:
+    if found is None:
         return False
+    if found[0]:
+        # fitted only as every entry fails: the values the fixture has no entry for (an
+        # answer none of its entries gives), which a rule of one's own on an option its
+        # outcomes depend on gives as well: tramway's blanks and ties of its own failed
+        # every entry of 22 scoring tables, 14 of which "showed" positive scoring, all
+        # against its declared penalty (16 show it): with its bug, the out player scoring
+        # the double gone out on, it was read as scoring: other on a margin of one
+        seen = [o for o in outcomes if o is not None]
+        return all(o == "fail" for o in seen) and any(
+            values.get(o) == OTHER for o in solve.depends(pieces) if o != option)
     reads = {o for p in pieces for o in (*p.region, *p.read)}
     return any(values.get(o) == OTHER for o in reads if o != option)
 

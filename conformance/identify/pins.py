@@ -63,8 +63,15 @@ def _values_with_bugs(conclude: Callable[[Region, solve.Bugs, Until | None],
             s = dataclasses.replace(s, shows=tuple(
                 fid for fid in s.shows if cited.get(fid, frozenset()) & SETUP_ONLY[f.option]
                 and past_early(fid)))
-        if bugs.with_a_bug(s, bugs.declared_value(declared, f.option), value):
-            pin = f.option, value, s, {**best.values, f.option: value}
+        values = {**best.values, f.option: value}
+        said = bugs.declared_value(declared, f.option)
+        # the engine's own word is contradicted by no fixture that a rule of its own on
+        # another option explains (bugs.explained_elsewhere): weighed without them (an
+        # undeclared value stays weighed on everything, RATIO's measure)
+        weighed = (bugs.owned_elsewhere_aside(s, f.option, values, space, seen, parts)
+                   if said == value else s)
+        if bugs.with_a_bug(weighed, said, value):
+            pin = f.option, value, s, values
         return pin is not None
 
     for _ in range(PINS):
