@@ -147,15 +147,17 @@ def _same_clauses(values: dict[str, str], option: str, alternatives: list[str]) 
 
 KNOWN_GAPS: list[tuple[str, dict[str, tuple[str, str]]]] = [
     ("double-12", {"starting_seat": ("highest-draw", "other"),
-                   "first_turn": ("chain-no-double-end", "chain"),
-                   "marker_removal": ("anyone-plays-on", "owner-plays-own")}),
+                   "first_turn": ("chain-no-double-end", "chain")}),
 ]
 """What the corpus cannot yet tell (issue 21, open), measured on the sample redrawn when
 `starting_seat: heaviest-in-hand` joined the space (stop 34); the double-9 and double-15
 rule sets are found exactly. The double-12 one plays ordinary doubles, under which
 chain-no-double-end reads as chain (FIRST-12 applies to open doubles only), so its
-first_turn is no real gap; its marker rule is, and its highest-draw start read as a rule
-of its own is new with SEAT-6 (not yet explained). (Fixed at stop 34: single-round
+first_turn is no real gap; its highest-draw start read as a rule of its own is new with
+SEAT-6 (not yet explained). Its marker rule (anyone-plays-on, read owner-plays-own until
+then) is found since session 53's merges, which added marker fixtures (house53b-001, a
+double laid on another's marked train and the follow-up played at home, under each marker
+rule) and identify's carried tables; which of them tells it was not measured. (Fixed at stop 34: single-round
 engines' procedures went unmeasured, their round-2 deal refused (measure.py); ordinary
 doubles and the marker rule on double-15 and the lowest-seat ties had no table a single
 round plays: ordone-001/-002, markone-001, singletie-001 to -003.)"""
