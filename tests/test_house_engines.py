@@ -1442,7 +1442,9 @@ BALLBRIDGE = Engine(
     # scoring nothing reads as who scores); bugs 2 and 3 (markers, MARK-3) 2 each, one
     # message alike (bug 3 by house53b-001). Identify (136-150 CPU s; kept out): its three
     # `other` found, the declared `restricted` contradicted; bugs on, bug 1 read as
-    # `blank_values: other` (margin 1)
+    # `blank_values: other` (margin 1) until a declared value was weighed without the
+    # tables a rule of one's own on another option explains (ident-s53b): face, likely,
+    # margin 38
     shows={"blank-hand": r"INV-ROUND-SCORE: a (round gone out|blocked round)",
            "mexican-cover-marker": r"^marked: expected \[[\d, ]*\], got \[[\d, ]*\]$",
            "visit-marker": ""},  # the same message as bug 2's
@@ -1477,7 +1479,8 @@ TRAMWAY = Engine(
     # bug 3 (going out on a double scores the double) 11, SCORE-5; bug 2 (eleven rounds on
     # double-11) shows on no box the suite names. Identify (207-231 CPU s; kept out):
     # blank_values and tie_rule found `other`, engine_procedure contradicted (or other);
-    # bugs on, bug 3 read as `scoring: other` (margin 1)
+    # bugs on, bug 3 read as `scoring: other` (margin 1) until ident-s53b (as ballbridge's):
+    # penalty, likely, margin 19
     shows={"visitor's follow-up": r"marked: expected \[\], got \[\d\]", "eleven is odd": "",
            "the double that went out": r"INV-ROUND-SCORE: a round gone out"},
     fuzz={"visitor's follow-up": r"^after play: marked$",
