@@ -158,9 +158,9 @@ SEAT-6 (not yet explained). Its marker rule (anyone-plays-on, read owner-plays-o
 then) is found since session 53's merges, which added marker fixtures (house53b-001, a
 double laid on another's marked train and the follow-up played at home, under each marker
 rule) and identify's carried tables; which of them tells it was not measured. (Fixed
-at stop 34: single-round engines' procedures went unmeasured, their round-2 deal refused (measure.py); ordinary
-doubles and the marker rule on double-15 and the lowest-seat ties had no table a single
-round plays: ordone-001/-002, markone-001, singletie-001 to -003.)"""
+at stop 34: single-round engines' procedures went unmeasured, their round-2 deal refused
+(measure.py); ordinary doubles and the marker rule on double-15 and the lowest-seat ties
+had no table a single round plays: ordone-001/-002, markone-001, singletie-001 to -003.)"""
 KNOWN_UNEXPLAINED: list[tuple[str, str]] = []
 """A fixture a correct engine leaves unexplained: none. (posscore-001 on double-12 and
 lowhand-004 on double-9 were, under single-round rule sets: their tables have a seat gone

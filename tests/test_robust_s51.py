@@ -185,9 +185,9 @@ def test_a_field_of_the_declared_rules_the_protocol_does_not_read_is_warned_of()
 # robust-s53b: a double-N set the suite lacks is said so, with what its author can do
 NO_DOUBLE_7 = ("; double-7 is no set the suite knows (it knows double-6, double-8, double-9, "
                "double-10, double-12, double-15, double-16, double-18): an engine that can "
-               "be set to one of those is checked run so, under that set's rules; else the set is the "
-               "suite's to add, a `tile_set` value of spec/data/options.yaml with its highest "
-               "number (no rule-set file can add a set)")
+               "be set to one of those is checked run so, under that set's rules; else the "
+               "set is the suite's to add, a `tile_set` value of spec/data/options.yaml "
+               "with its highest number (no rule-set file can add a set)")
 
 
 @pytest.mark.parametrize("hello, said", [

@@ -203,10 +203,11 @@ def test_the_run_gathers_each_programs_notes_once() -> None:
 # the user reads it)
 NO_SET = ("; double-{n} is no set the suite knows (it knows double-6, double-8, double-9, "
           "double-10, double-12, double-15, double-16, double-18): an engine that can be "
-          "set to one of those is checked run so, under that set's rules; else the set is the suite's to "
-          "add, a `tile_set` value of spec/data/options.yaml with its highest number (no "
-          "rule-set file can add a set)")
-KNOWN_SETS = "known: double-12, double-9, double-6, double-10, double-15, double-18, double-8, double-16"
+          "set to one of those is checked run so, under that set's rules; else the set is "
+          "the suite's to add, a `tile_set` value of spec/data/options.yaml with its "
+          "highest number (no rule-set file can add a set)")
+KNOWN_SETS = ("known: double-12, double-9, double-6, double-10, double-15, double-18, "
+              "double-8, double-16")
 
 
 def _refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
