@@ -75,7 +75,7 @@ def earlier_doubles(states: Iterable[JSON]) -> Iterable[tuple[JSON, object, str]
             continue
         this_turn = state.get("turn_doubles") or []
         for train in state.get("open_doubles") or []:
-            tiles = _train(state, train).get("tiles") or []
+            tiles = train_of(state, train).get("tiles") or []
             if train in this_turn or not tiles or not isinstance(tiles[-1], str):
                 continue
             a, _, b = tiles[-1].partition("-")
@@ -90,7 +90,7 @@ def before_laid(state: JSON, train: object, tile: str) -> tuple[JSON, JSON] | No
     probe = copy.deepcopy(state)
     seat = train if train != "mexican" else probe.get("seat")
     hands = probe.get("hands")
-    line = _train(probe, train)
+    line = train_of(probe, train)
     if (not isinstance(seat, int) or not isinstance(hands, list)
             or not 0 <= seat < len(hands) or not isinstance(line.get("tiles"), list)):
         return None
@@ -117,7 +117,9 @@ def laid_again(impl: Implementation, rj: JSON, state: JSON, train: object, tile:
     return answer if isinstance(answer, dict) else None
 
 
-def _train(state: JSON, train: object) -> JSON:
+def train_of(state: JSON, train: object) -> JSON:
+    """The train `train` (a seat or "mexican") names in a state written as JSON, or {}
+    where the state has none such (follow_probe asks it too)."""
     if train == "mexican":
         found = state.get("mexican")
     else:

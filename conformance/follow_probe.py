@@ -23,6 +23,7 @@ or it cannot answer, the failure stands: the bracket holds for it.
 from __future__ import annotations
 
 from mtrain.conformance.adapter import JSON, Implementation
+from mtrain.conformance.double_alone import train_of
 from mtrain.conformance.interface import Refused
 from mtrain.conformance.process import ConfigurationError
 from mtrain.conformance.runner import Outcome
@@ -81,7 +82,7 @@ def covering_play(state: JSON) -> JSON | None:
             or any(t not in laid for t in open_now) or laid[-1] not in open_now):
         return None
     train = laid[-1]
-    line = _train(state, train)
+    line = train_of(state, train)
     end, hands, seat = line.get("end"), state.get("hands"), state.get("seat")
     if (not isinstance(end, int) or not isinstance(hands, list) or not isinstance(seat, int)
             or not 0 <= seat < len(hands) or not isinstance(hands[seat], list)):
@@ -107,12 +108,3 @@ def refuses(impl: Implementation, rj: JSON, state: JSON, play: JSON) -> str | No
         return None
     return None
 
-
-def _train(state: JSON, train: object) -> JSON:
-    if train == "mexican":
-        found = state.get("mexican")
-    else:
-        trains = state.get("trains")
-        found = (trains[train] if isinstance(trains, list) and isinstance(train, int)
-                 and 0 <= train < len(trains) else None)
-    return found if isinstance(found, dict) else {}
