@@ -58,6 +58,9 @@ def set_not_known(name: object) -> str:
     match = re.fullmatch(r"\s*double-?\s*(\d+)\s*", str(name), re.IGNORECASE)
     if match is None or f"double-{int(match[1])}" in highest_numbers():
         return ""
+    if int(match[1]) > largest():  # past the largest set the seed plays: not one to add
+        return (f"; double-{int(match[1])} is larger than any set the suite knows (the "
+                f"largest is double-{largest()}; it knows {', '.join(by_size())})")
     return (f"; double-{int(match[1])} is no set the suite knows (it knows "
             f"{', '.join(by_size())}): an engine that can be set to one of those is checked "
             "run so, under that set's rules; else the set is the suite's to add, a "

@@ -248,6 +248,10 @@ def test_another_unknown_rule_set_name_is_not_taken_for_a_set() -> None:
     from mtrain.spec.tilesets import set_not_known
 
     assert [set_not_known(x) for x in ("double-12", "double-12x", "pagat", 11)] == [""] * 4
+    # past the largest set, adding it to options.yaml is no way forward: not offered
+    past = set_not_known("double-99")
+    assert past.startswith("; double-99 is larger than any set the suite knows (the "
+                           "largest is double-18;") and "to add" not in past
 
 
 @pytest.mark.parametrize("clauses, said", [
