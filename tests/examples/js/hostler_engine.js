@@ -50,6 +50,15 @@
 //   3. "first-lowest" (breaks MATCH-4): the match's winner is
 //      `totals.indexOf(Math.min(...totals))`, one seat: a tie on the lowest total goes to
 //      the lowest seat alone instead of being shared.
+//
+// A variation, written after the first runs and before any run of it: with
+// --house=lone-double it plays a third house rule, "no lone double" (doubles: other;
+// hostler-lone-rules.yaml): a double may be laid only by a player who holds, besides it,
+// another tile bearing its number (so that they can cover it themselves), or as their last
+// tile; a drawn double with no such partner in hand cannot be played, and the player
+// passes. A double laid is open as usual (DBL-1, DBL-2, DBL-6). No known value restricts
+// laying a double so in an ordinary turn (`open` and `ordinary` lay any double that
+// matches; FIRST-12 does it in a first-turn line alone).
 'use strict';
 
 const readline = require('readline');
@@ -68,8 +77,10 @@ const OPTIONS = {
 };
 
 const bugs = new Set();
+let loneDouble = false;  // the variation "no lone double"
 for (const arg of process.argv.slice(2)) {
-  if (arg === '--bugs') BUG_NAMES.forEach((b) => bugs.add(b));
+  if (arg === '--house=lone-double') { loneDouble = true; OPTIONS.doubles = 'other'; }
+  else if (arg === '--bugs') BUG_NAMES.forEach((b) => bugs.add(b));
   else if (arg === '--fixed') bugs.clear();
   else if (arg.startsWith('--bug=') && BUG_NAMES.includes(arg.slice(6))) bugs.add(arg.slice(6));
   else {
@@ -235,8 +246,20 @@ function plays(t) {
     else refs = allRefs(t).filter((r) => usable(t, r));  // TRAIN-4, TRAIN-6
   }
   const out = [];
-  for (const k of hand) for (const r of refs) if (fits(k, trainOf(t, r).end)) out.push([k, r]);
+  for (const k of hand) {
+    if (loneDouble && !partnered(t, k)) continue;  // house rule "no lone double"
+    for (const r of refs) if (fits(k, trainOf(t, r).end)) out.push([k, r]);
+  }
   return out;
+}
+
+// Whether the mover may lay `k` under "no lone double": not a double, their last tile, or
+// a double with another tile of its number in hand.
+function partnered(t, k) {
+  const own = t.hands[t.seat];
+  if (!isDouble(k) || own.size === 1) return true;
+  const [n] = ends(k);
+  return [...own].some((x) => x !== k && fits(x, n));
 }
 
 // FIRST-4: a line may not stop on a double its player could cover.
@@ -273,6 +296,7 @@ function refusal(t, a) {
     if (t.drawn !== null && k !== t.drawn) return why('TURN-3', `only the drawn ${t.drawn} may be played`);
     if (inFirstTurn(t) && a.train !== t.seat) return why('FIRST-2', 'a first turn is laid on one\'s own train');
     if (!usable(t, a.train)) return why('TRAIN-4', `train ${a.train} carries no marker`);
+    if (loneDouble && !partnered(t, k)) return why(null, `${k} has no partner in hand to cover it`);
     const duty = binding(t);
     if (t.phase === 'start' && duty.length) {
       if (duty.includes(a.train)) return why('DBL-7', `the double on train ${duty[0]} is covered first`);
@@ -431,7 +455,7 @@ function handle(req) {
         return { error: { kind: 'protocol-version', message: `hostler speaks protocol 1, not ${req.protocol}`, supported: [1] } };
       }
       return { protocol: 1, name: 'hostler', version: '1.0',
-        rules: { name: 'hostler', options: OPTIONS, hand_sizes: HANDS } };
+        rules: { name: loneDouble ? 'hostler-lone' : 'hostler', options: OPTIONS, hand_sizes: HANDS } };
     case 'shutdown':
       return {};
     case 'deal':
