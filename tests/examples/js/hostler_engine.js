@@ -59,6 +59,21 @@
 // passes. A double laid is open as usual (DBL-1, DBL-2, DBL-6). No known value restricts
 // laying a double so in an ordinary turn (`open` and `ordinary` lay any double that
 // matches; FIRST-12 does it in a first-turn line alone).
+//
+// Found by the runs (written after them; CPU s at load 5 to 15). conform with the bugs
+// off: 1,325 results, none failing, 56 not applicable (30 its first turn, 18 its blocked
+// round), 3.5 CPU s. With them on: 131 failing, bug 1 SEAT-3 94, bug 2 DBL-7 13 and
+// DBL-10 once (play43-001: the oldest double, nobody able to cover it, binds still; an
+// engine that released it would offer the same actions there), bug 3 MATCH-4 23; 2.8 CPU
+// s. fuzz (12 games, seed 1): nothing with the bugs off; with them on `deal: seat`
+// (SEAT-3), `allows play (DBL-7)` and `winners` (MATCH-4), each reproduced; 2.5 CPU s
+// each. identify with the bugs off (234 CPU s): every option as declared, both house
+// rules `other`, the table measured ("declared rules agree"); 3 of its 1,331 requests
+// were errors (its deals with the engine in the pool, which this engine, setting it
+// aside, answers `bad-request`). The variation --house=lone-double failed 58 results
+// (46 TRAIN-4, 10 TURN-3, 2 MARK-1): tables with a double to lay judged by `open`, since
+// the reference's legal actions did not read the doubles rule; they do now, and it
+// fails none (1,233 results; tests/test_house54a.py).
 'use strict';
 
 const readline = require('readline');
