@@ -3,8 +3,8 @@
 switchback, siding, tenwheeler, pullman, tender, viaduct, ballast, trestle, layover,
 marshal, sleeper, tramway;
 turntable, signalbox, semaphore, interlock, coupling and flagstop in process; tortoise,
-gondola, hopper and reefer, in JavaScript for node; bogie, in C, compiled by gcc; dandy and waybill,
-in Perl 5;
+gondola, hopper, reefer and hostler, in JavaScript for node; bogie, in C, compiled by gcc;
+dandy and waybill, in Perl 5;
 drover and tanker, in Java 17, compiled by javac; gantry, in C++17, compiled by g++; and flatcar
 and ballbridge, in Rust, compiled by rustc): house rules, some no
 known value describes, tables of their own, and planted bugs, all written down in the
@@ -1529,6 +1529,38 @@ TANKER = Engine(
     charged={"blank-hand": "SCORE-5", "double-keeps-count": "END-3", "first-pass": "FIRST-6"},
     java=True,
 )
+HOSTLER = Engine(
+    "hostler",
+    # in JavaScript for node (readline, a plain table object per request, nothing kept
+    # between requests), written from docs/protocol.md and the implementer's guide alone
+    # (tests/test_house54a.py): double-9 for 2 to 8 with a table of its own, and house rules
+    # on two options that had five engines each playing `other`: pagat's first-turn line,
+    # but one who cannot start it draws once (`first_turn: other`), and a round over once a
+    # turn leaves the boneyard empty (`blocked_round: other`). 1,325 results, none failing
+    # with the bugs off (56 not applicable: 30 its first turn, 18 its blocked round). With
+    # them on (131 failing): bug 1 (round r starts at r mod n) SEAT-3, 94; bug 2 (any
+    # binding double may be covered) DBL-7, 13, and DBL-10 once (play43-001: the oldest
+    # double, nobody able to cover it, still binds; an engine releasing it offers the same
+    # actions there); bug 3 (the lowest seat of a tie wins alone) MATCH-4, 23. Fuzz finds
+    # all three in 12 games (seed 1), each reproduced and charged.
+    shows={"round-one-seat-one": r"^seat: expected \d+, got \d+$",
+           "any-double": r"^legal actions not allowed by the rules: play ",
+           "first-lowest": r"^winners: expected \[[\d, ]*\], got \[\d+\]$"},
+    fuzz={"round-one-seat-one": r"^deal: seat$", "any-double": r"^allows play \(DBL-7\)$",
+          "first-lowest": r"^winners$"},
+    found=(),
+    least=1200,
+    truth={"tile_set": "double-9", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "rotate", "first_turn": "other", "mexican_first_turn": "anyone",
+           "own_train_first": "not-required", "doubles": "open", "follow_up": "anywhere",
+           "double_order": "oldest-first", "uncoverable_double": "stays-open",
+           "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
+           "blocked_round": "other", "scoring": "penalty", "blank_values": "face",
+           "tie_rule": "shared"},
+    charged={"round-one-seat-one": "SEAT-3", "any-double": ("DBL-7", "DBL-10"),
+             "first-lowest": "MATCH-4"},
+    node=True,
+)
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
            TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
            COUPLING, PULLMAN, FLAGSTOP, TENDER, VIADUCT, BALLAST, TRESTLE, LAYOVER, MARSHAL,
@@ -1546,6 +1578,8 @@ ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOU
            pytest.param(TANKER, id=TANKER.name, marks=pytest.mark.skipif(
                JAVAC is None or JAVA is None,
                reason="javac or java is not installed (a JDK 17): tanker is a Java engine")),
+           pytest.param(HOSTLER, id=HOSTLER.name, marks=pytest.mark.skipif(
+               NODE is None, reason="node is not installed: hostler is a JavaScript engine")),
            pytest.param(GANTRY, id=GANTRY.name, marks=pytest.mark.skipif(
                GXX is None, reason="g++ is not installed: gantry is a C++ engine")),
            pytest.param(FLATCAR, id=FLATCAR.name, marks=pytest.mark.skipif(
