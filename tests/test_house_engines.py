@@ -76,6 +76,7 @@ class Engine:
     rust: bool = False  # tests/examples/rust/NAME.rs, compiled by rustc: bugs off with --fixed
     bugs_flag: str = ""  # a Python or Rust engine whose bugs are off unless this flag is given
     args: tuple[str, ...] = ()  # what its command line always carries (a set it is told)
+    rules_file: str = ""  # its rule-set file in its folder, where not NAME-rules.yaml
 
     def target(self, fixed: bool = False) -> list[str]:
         """How the commands reach it: a program (--impl) or an adapter (--adapter)."""
@@ -113,7 +114,7 @@ class Engine:
                   else EXAMPLES / "perl" if self.perl else EXAMPLES / "java" if self.java
                   else EXAMPLES / "cpp" if self.cpp
                   else EXAMPLES / "rust" if self.rust else EXAMPLES)
-        return str(folder / f"{self.name}-rules.yaml")
+        return str(folder / (self.rules_file or f"{self.name}-rules.yaml"))
 
 
 GCC = shutil.which("gcc")
@@ -1506,6 +1507,7 @@ TRAMWAY = Engine(
              "eleven is odd": "MATCH-1"},
     bugs_flag="--bugs",
     args=("--box", "9"),
+    rules_file="tramway-box9-rules.yaml",
 )
 TANKER = Engine(
     "tanker",
