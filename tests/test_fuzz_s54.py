@@ -135,13 +135,15 @@ def test_without_them_its_own_game_alone_is_asked(
 def test_a_share_of_games_under_rules_of_ones_own_alone_and_drawn_apart(
         tmp_path: Path) -> None:
     """About a quarter of the games of a rule set with a rule of its own; none of one
-    without (their games stay as they were), and the rest of each plan as it was."""
+    without (their games stay as they were), none steered toward a blocked end, and the
+    rest of each plan as it was."""
     rules = tmp_path / "home-first.yaml"
     rules.write_text(RULES, encoding="utf-8")
     own = declared_context(catalog().rules_file(str(rules))).name
     chosen = [plans.plan_game(i, 1, Chooser([own])) for i in range(200)]
     assert 30 <= sum(p.stand_in for p in chosen) <= 70
     assert not any(plans.plan_game(i, 1, Chooser(["puremco"])).stand_in for i in range(200))
+    assert not any(p.stand_in and p.steer for p in chosen)
     with pytest.MonkeyPatch.context() as m:
         m.setattr(plans, "STAND_IN_SHARE", 0.0)
         assert [dataclasses.replace(p, stand_in=False) for p in chosen] == [

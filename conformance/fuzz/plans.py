@@ -23,7 +23,8 @@ later answer is judged where the reference's, traced, reads no rule of its own, 
 there. tanker's first turn kept after a pass in a double's follow-up (FIRST-6,
 tests/examples/java/Tanker.java) needs a Mexican Train opened on a first turn, which its
 own rule forbids (only a double leaves home first, and the engine is set aside): fuzz
-never met it (0 of 200 games). Drawn apart, so that the other games stay as they were."""
+never met it (0 of 200 games). Drawn apart, so that the other games stay as they were;
+none of those steered toward a blocked end (steer.py)."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,10 @@ def plan_game(index: int, seed: int, chooser: Chooser, players: int | None = Non
     played = 2 if first < last and rng.random() < 0.25 else 1
     # drawn apart, so that the games of rule sets never steered stay as they were
     steer = steered(ctx.unknown, random.Random(s ^ 0xB10C))
-    stand_in = bool(ctx.unknown) and random.Random(s ^ 0x57A1).random() < STAND_IN_SHARE
+    # (a game steered toward a blocked end keeps to that: the steered plays are its
+    # point, and a stand-in's move off its own rules would take it elsewhere)
+    stand_in = (bool(ctx.unknown) and not steer
+                and random.Random(s ^ 0x57A1).random() < STAND_IN_SHARE)
     return GamePlan(index, variant, n, first, played, s, steer=steer, stand_in=stand_in)
 
 
