@@ -29,6 +29,11 @@ leaves as well as the winners (steps.py).
 Half the games of a rule set with a round-end rule of its own (blocked round, scoring,
 blank values, tie rule) are steered toward a blocked end, where those rules are read: the
 reference's plays are chosen to leave trains on numbers nobody can follow (steer.py).
+Where the implementation's own rules list fewer moves than the reference's stand-in, a
+move both allow is played, except in a quarter of the other games of such a rule set
+(plans.STAND_IN_SHARE): there the stand-in's move is played on the reference alone, so
+that tables its own game never reaches but the known rules do are asked too, each answer
+judged where it reads no rule of its own, as conform judges its fixtures.
 
 Modules: rulesets (which rule sets, and a mutant's), plans (each game's plan), steer
 (games steered toward a blocked end), play (a game's rounds), steps (one step's

@@ -167,7 +167,8 @@ def _round(session: Session, ctx: Context, plan: GamePlan, res: GameResult,
                 res.not_judged(own)
     if fatal(error, res):
         return None
-    pos = Position(plan.variant, st, dealt, follow_impl, deal=deal_spec, steer=plan.steer)
+    pos = Position(plan.variant, st, dealt, follow_impl, deal=deal_spec, steer=plan.steer,
+                   stand_in=plan.stand_in)
     if own and got is not None and error is None and not problems and not identical(
             got, dealt):  # a deal of its own rules: play goes on from it
         if got.get("engine") != dealt.get("engine") and "engine_procedure" in own:

@@ -77,6 +77,7 @@ class Position:
     deal: dict[str, Any] | None = None
     history: list[str] = field(default_factory=list)
     steer: bool = False  # plays steered toward a blocked end (steer.py)
+    stand_in: bool = False  # moves its own rules forbid played too (plans.STAND_IN_SHARE)
 
     def probe(self, kind: str, action: str | None = None, clause: str | None = None) -> Probe:
         if not self.follow_impl or identical(self.cur, codec.state_to_json(self.st)):
@@ -142,7 +143,7 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
             if not both:  # a move of its own rules only: play goes on from its state
                 return _their_move(session, ctx, pos, res, answer, rng, own_legal,
                                    (round_no, step))
-            if act not in both:
+            if act not in both and not pos.stand_in:  # (plans.STAND_IN_SHARE)
                 act = both[rng.randrange(len(both))]
                 act_json = codec.action_to_json(st, act)
         else:

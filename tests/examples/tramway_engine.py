@@ -91,6 +91,10 @@ double-12 (13 rounds is right there) and the suite has no double-11 to show it o
 identify with the bugs on (231 CPU s, load 5 to 8): marker_removal "contradicted (or
 other)" (bug 1 read as a bug), but bug 3 read as a rule, `scoring: other` (contradicted,
 margin 1), so conform under the file it wrote hides it (13 fail: 12 ENG-7, 1 MARK-4).
+Session 54: on a double-9 box (`--box 9`, a set the suite names) bug 2 is 9 rounds of
+10, and shows: conform fails 14 (MATCH-1), fuzz finds it in 12 games (`winners`, and the
+deal of round 10 refused); tests/test_house_engines.py now plays that box, under
+tramway-box9-rules.yaml.
 
 `--box 12` plays the club's first box, a double-12 set (13 rounds), with the same table
 and rules; added after the first run, which showed the suite has no double-11 set.
