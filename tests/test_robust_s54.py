@@ -1,0 +1,66 @@
+"""Bad inputs and misbehaving engines, round 26 (robust-s54). An engine's own texts (an
+error's message and kind, a refusal's reason and clause, a refused setup's message, an
+`unsupported` reason) were quoted whole with every result they touched: an answer line may
+be 4 MiB, and ten fixtures answered with a 2 MB reason wrote a 16 MB report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from command_errors import PLAYS, write
+
+from mtrain.cli import main
+from mtrain.conformance.interface import Refused, RefusedSetup, Unsupported
+from mtrain.conformance.protocol import ErrorAnswer, check_answer
+
+HUGE = 1_000_000
+
+
+# --- an engine's texts are cut where the harness reads them -----------------------------------
+
+def test_an_error_answers_huge_message_and_kind_are_cut_with_their_lengths() -> None:
+    answer = {"id": 3, "ok": False, "error": {"kind": "k" * HUGE, "message": "m" * HUGE}}
+    with pytest.raises(ErrorAnswer) as caught:
+        check_answer("legal", 3, answer)
+    assert caught.value.message == "m" * 300 + "... (1,000,000 characters)"
+    assert caught.value.kind == "k" * 300 + "... (1,000,000 characters)"
+
+
+def test_an_error_answers_message_of_ordinary_length_is_kept_whole() -> None:
+    message = "no hand size for 9 players " * 12  # 324 characters
+    with pytest.raises(ErrorAnswer) as caught:
+        check_answer("deal", 1, {"id": 1, "ok": False,
+                                 "error": {"kind": "internal", "message": message}})
+    assert (caught.value.kind, caught.value.message) == ("internal", message)
+
+
+@pytest.mark.parametrize("raised", [Refused, RefusedSetup])
+def test_a_huge_refusal_reason_and_clause_are_cut(raised: type[Refused]) -> None:
+    refusal = raised("r" * HUGE, "X" * HUGE)
+    assert refusal.reason == "r" * 300 + "... (1,000,000 characters)" == str(refusal)
+    assert refusal.clause == "X" * 300 + "... (1,000,000 characters)"
+    assert (raised("why", None).reason, raised("why", None).clause) == ("why", None)
+
+
+def test_a_huge_unsupported_reason_is_cut() -> None:
+    assert Unsupported("u" * HUGE).reason == "u" * 300 + "... (1,000,000 characters)"
+
+
+def test_a_report_of_refusals_of_megabytes_is_a_report_of_lines(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # the report quoted each refusal whole: 2 MB a result
+    adapter = write(tmp_path / "wordy.py", """
+from mtrain.conformance.adapter import ReferenceImplementation, Refused
+
+class Engine(ReferenceImplementation):
+    def apply(self, ruleset, state, action):
+        raise Refused("because " * 250_000, "TURN-" + "7" * 1_000_000)
+""")
+    fixtures = write(tmp_path / "ends.yaml", PLAYS)
+    assert main(["conform", "--adapter", f"{adapter}:Engine", "--variant", "pagat",
+                 "--fixtures", fixtures]) == 1
+    out = capsys.readouterr().out
+    assert "was refused: because because" in out and "(2,000,000 characters)" in out, out
+    assert "[TURN-7777" in out and "(1,000,005 characters)]" in out, out[-2000:]
+    assert len(out) < 20_000, len(out)
