@@ -64,3 +64,70 @@ class Engine(ReferenceImplementation):
     assert "was refused: because because" in out and "(2,000,000 characters)" in out, out
     assert "[TURN-7777" in out and "(1,000,005 characters)]" in out, out[-2000:]
     assert len(out) < 20_000, len(out)
+
+
+# --- a `next-round` step before the round is over --------------------------------------------
+
+# seat 0 lays its last tile: the round is over, and the next round is dealt (as
+# lastround-003 of the corpus, whose table it is)
+GOES_OUT = """\
+- id: out-001
+  description: Seat 0 goes out and the next round is dealt
+  clauses: [MATCH-1]
+  source: [pagat]
+  note: Seat 0 lays its last tile [6-2]; round 12 of 13 is over, and round 13 is dealt.
+  table:
+    engine: 1
+    seat: 0
+    hands:
+      0: [6-2]
+      1: [9-8, 3-2]
+      2: [7-7, 4-2]
+    trains:
+      0: [1-3, 3-6]
+      1: [1-4]
+      2: [1-8]
+      mexican: [1-5]
+    scores: [100, 90, 80]
+    outs: [5, 4, 2]
+  steps: [play 6-2 on 0, next-round]
+  expect:
+    - variants: [pagat]
+      state:
+        engine: 0
+"""
+
+
+def _results(capsys: pytest.CaptureFixture[str], *args: str) -> list[dict[str, object]]:
+    main(["conform", "--variant", "pagat", "--format", "json", *args])
+    results: list[dict[str, object]] = __import__("json").loads(
+        capsys.readouterr().out)["results"]
+    return results
+
+
+def test_a_next_round_the_rules_do_not_reach_either_is_the_fixtures_fault(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # it was a FAIL charged to the implementation ("the rules end it by the steps before"),
+    # the reference's own run of it too
+    early = GOES_OUT.replace("hands:\n      0: [6-2]", "hands:\n      0: [6-2, 5-5]")
+    fixtures = write(tmp_path / "early.yaml", early)
+    [result] = _results(capsys, "--fixtures", fixtures)
+    assert result["status"] == "error", result
+    assert "step 2 `next-round` comes while the round is not over under the rules too" in \
+        str(result["messages"]), result
+
+
+def test_a_next_round_after_a_round_the_implementation_did_not_end_still_fails(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    adapter = write(tmp_path / "endless.py", """
+from mtrain.conformance.adapter import ReferenceImplementation
+
+class Engine(ReferenceImplementation):
+    def apply(self, ruleset, state, action):
+        after = super().apply(ruleset, state, action)
+        return {**after, "result": None, "phase": "start"}
+""")
+    fixtures = write(tmp_path / "out.yaml", GOES_OUT)
+    [result] = _results(capsys, "--fixtures", fixtures, "--adapter", f"{adapter}:Engine")
+    assert result["status"] == "fail", result
+    assert "the rules end it by the steps before" in str(result["messages"]), result
