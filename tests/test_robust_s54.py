@@ -5,10 +5,11 @@ be 4 MiB, and ten fixtures answered with a 2 MB reason wrote a 16 MB report."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
-from command_errors import PLAYS, write
+from command_errors import FAR, PLAYS, write
 
 from mtrain.cli import main
 from mtrain.conformance.interface import Refused, RefusedSetup, Unsupported
@@ -131,3 +132,54 @@ class Engine(ReferenceImplementation):
     [result] = _results(capsys, "--fixtures", fixtures, "--adapter", f"{adapter}:Engine")
     assert result["status"] == "fail", result
     assert "the rules end it by the steps before" in str(result["messages"]), result
+
+
+# --- a program started again that answers its hello otherwise ---------------------------------
+
+# answers its hello, naming the start it is (counted in a file), then exits on any request
+COUNTS_ITS_STARTS = """
+import json, sys
+path = sys.argv[1]
+try:
+    start = int(open(path).read()) + 1
+except FileNotFoundError:
+    start = 1
+open(path, "w").write(str(start))
+hello = json.loads(sys.stdin.readline())
+variants = ["*"] if start == 1 or sys.argv[2] == "same" else ["puremco"]
+print(json.dumps({"id": hello["id"], "ok": True, "protocol": 1, "name": "counter",
+                  "version": "1", "variants": variants}), flush=True)
+sys.stdin.readline()
+"""
+
+
+def _second_start(tmp_path: Path, hello: str) -> str:
+    """What the harness says of the request that started the program a second time."""
+    from mtrain.conformance.process import HarnessError, ProcessImplementation
+    engine = write(tmp_path / "counter.py", COUNTS_ITS_STARTS)
+    said = []
+    with ProcessImplementation([sys.executable, engine, str(tmp_path / "starts"), hello],
+                               timeout=FAR) as impl:
+        assert impl.info()["variants"] == ["*"]
+        for _ in range(2):  # the first exits unanswered; the second starts it again
+            with pytest.raises(HarnessError) as caught:
+                impl.legal({}, {})
+            said.append(caught.value.message)
+    assert "exited" in said[0], said
+    return said[1]
+
+
+def test_a_program_started_again_answering_its_hello_otherwise_is_refused(
+        tmp_path: Path) -> None:
+    # the run went on under the first hello's declaration with a program that had
+    # declared another: nothing said
+    said = _second_start(tmp_path, "other")
+    assert said == ("while starting: the implementation, started again, answered its hello "
+                    "otherwise than at its first start (its 'variants' was [\"*\"], now "
+                    "[\"puremco\"]): a run tests one implementation, and reads what it plays "
+                    "from its first hello"), said
+
+
+def test_a_program_started_again_answering_its_hello_alike_is_asked_again(
+        tmp_path: Path) -> None:
+    assert "exited" in _second_start(tmp_path, "same")
