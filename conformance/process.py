@@ -165,7 +165,11 @@ class ProcessImplementation:
                  cwd: str | None = None, start_attempts: int = 3,
                  failure_limit: int = FAILURE_LIMIT,
                  start_timeout: float | None = None,
-                 flags: tuple[str, str] = ("--timeout", "--start-timeout")) -> None:
+                 flags: tuple[str, str] = ("--timeout", "--start-timeout"),
+                 hellos: dict[str, JSON] | None = None) -> None:
+        self.hellos: dict[str, JSON] = {} if hellos is None else hellos
+        """The first hello answer of the run's program, shared by the instances of one run
+        (one per job): every later start must answer as it did."""
         self.argv = shlex.split(argv) if isinstance(argv, str) else list(argv)
         if not self.argv:
             raise ConfigurationError("the implementation command is empty")
@@ -498,11 +502,12 @@ class ProcessImplementation:
                 f"{self.command} speaks protocol version {answer['protocol']}; this harness "
                 f"speaks version {PROTOCOL_VERSION}")
         info = {k: v for k, v in answer.items() if k not in ("id", "ok")}
-        if self._info is not None and info != self._info:
+        first = self.hellos.setdefault("first", info)  # (one step: the first one wins)
+        if info != first:
             # the run reads what the program plays from its first hello: a start that
             # says otherwise is another implementation than the one the run tests
             self._drop(proc)
-            err = ProtocolViolation(_hello_changed(self._info, info), proc.stderr.tail())
+            err = ProtocolViolation(_hello_changed(first, info), proc.stderr.tail())
             self._start_failed(err)
             raise err
         self._failed_starts = 0

@@ -183,3 +183,19 @@ def test_a_program_started_again_answering_its_hello_otherwise_is_refused(
 def test_a_program_started_again_answering_its_hello_alike_is_asked_again(
         tmp_path: Path) -> None:
     assert "exited" in _second_start(tmp_path, "same")
+
+
+def test_a_second_jobs_program_answering_its_hello_otherwise_is_refused(
+        tmp_path: Path) -> None:
+    # each job's program was greeted on its own: the second job ran a program declaring
+    # other variants than the run had read from the first
+    from mtrain.conformance.process import HarnessError, ProcessImplementation
+    engine = write(tmp_path / "counter.py", COUNTS_ITS_STARTS)
+    argv = [sys.executable, engine, str(tmp_path / "starts"), "other"]
+    hellos: dict[str, dict[str, object]] = {}
+    with ProcessImplementation(argv, timeout=FAR, hellos=hellos) as first, \
+            ProcessImplementation(argv, timeout=FAR, hellos=hellos) as second:
+        assert first.info()["variants"] == ["*"]
+        with pytest.raises(HarnessError) as caught:
+            second.info()
+    assert "its 'variants' was [\"*\"], now [\"puremco\"]" in caught.value.message
