@@ -199,3 +199,28 @@ def test_a_second_jobs_program_answering_its_hello_otherwise_is_refused(
         with pytest.raises(HarnessError) as caught:
             second.info()
     assert "its 'variants' was [\"*\"], now [\"puremco\"]" in caught.value.message
+
+
+# --- standard streams closed when the command starts (`>&-`, `<&-`) -------------------------
+# Python has no stream for a closed descriptor: sys.stdout (or sys.stdin) is None, and each
+# command died of an AttributeError's traceback
+
+
+@pytest.mark.parametrize("args", [["explain", "DBL-1"], ["variants"], ["serve"]])
+def test_a_closed_stdout_is_one_line_saying_so(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        args: list[str]) -> None:
+    monkeypatch.setattr(sys, "stdout", None)
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"mtrain {args[0]}: cannot write the output: standard output is "
+                          "closed") and err.count("\n") == 1, err
+
+
+def test_a_closed_stdin_to_serve_is_one_line_saying_so(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", None)
+    assert main(["serve"]) == 2
+    assert capsys.readouterr().err == ("mtrain serve: standard input is closed: the server "
+                                       "reads its requests there\n")
+
