@@ -224,3 +224,17 @@ def test_a_closed_stdin_to_serve_is_one_line_saying_so(
     assert capsys.readouterr().err == ("mtrain serve: standard input is closed: the server "
                                        "reads its requests there\n")
 
+
+
+def test_a_script_without_its_interpreter_line_is_told_to_name_one(tmp_path: Path) -> None:
+    # it was the system's "Exec format error" alone
+    from mtrain.conformance.process import ConfigurationError, ProcessImplementation
+    script = tmp_path / "engine.py"
+    script.write_text("print('no #! line above me')\n", encoding="utf-8")
+    script.chmod(0o755)
+    with pytest.raises(ConfigurationError) as caught, \
+            ProcessImplementation([str(script)], timeout=FAR) as impl:
+        impl.info()
+    assert str(caught.value) == (
+        f"cannot run {script}: {script} is not a program the system can start (a script "
+        f"needs a #! line naming its interpreter, or name it: --impl \"python {script}\")")
