@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import orjson
 
+from mtrain.conformance.untrusted import cut
+
 if TYPE_CHECKING:
     from mtrain.reference.rules import Rules
     from mtrain.spec.ruleset import Ruleset
@@ -24,6 +26,7 @@ class Refused(Exception):
     """The implementation refused an action; `clause` is the clause it named, if any."""
 
     def __init__(self, reason: str, clause: str | None = None) -> None:
+        reason, clause = cut(reason), cut(clause)  # an engine's texts, quoted in reports
         super().__init__(reason)
         self.reason = reason
         self.clause = clause
@@ -36,6 +39,7 @@ class RefusedSetup(Exception):
     protocol, the same is an error answer of kind `refused-setup`."""
 
     def __init__(self, reason: str, clause: str | None = None) -> None:
+        reason, clause = cut(reason), cut(clause)  # an engine's texts, quoted in reports
         super().__init__(reason)
         self.reason = reason
         self.clause = clause
@@ -47,6 +51,7 @@ class Unsupported(Exception):
     failure. Over the protocol, the same is an error answer of kind `unsupported`."""
 
     def __init__(self, reason: str = "the implementation does not support this") -> None:
+        reason = cut(reason)
         super().__init__(reason)
         self.reason = reason
 

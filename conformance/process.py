@@ -165,7 +165,11 @@ class ProcessImplementation:
                  cwd: str | None = None, start_attempts: int = 3,
                  failure_limit: int = FAILURE_LIMIT,
                  start_timeout: float | None = None,
-                 flags: tuple[str, str] = ("--timeout", "--start-timeout")) -> None:
+                 flags: tuple[str, str] = ("--timeout", "--start-timeout"),
+                 hellos: dict[str, JSON] | None = None) -> None:
+        self.hellos: dict[str, JSON] = {} if hellos is None else hellos
+        """The first hello answer of the run's program, shared by the instances of one run
+        (one per job): every later start must answer as it did."""
         self.argv = shlex.split(argv) if isinstance(argv, str) else list(argv)
         if not self.argv:
             raise ConfigurationError("the implementation command is empty")
@@ -497,8 +501,17 @@ class ProcessImplementation:
             raise ConfigurationError(
                 f"{self.command} speaks protocol version {answer['protocol']}; this harness "
                 f"speaks version {PROTOCOL_VERSION}")
+        info = {k: v for k, v in answer.items() if k not in ("id", "ok")}
+        first = self.hellos.setdefault("first", info)  # (one step: the first one wins)
+        if info != first:
+            # the run reads what the program plays from its first hello: a start that
+            # says otherwise is another implementation than the one the run tests
+            self._drop(proc)
+            err = ProtocolViolation(_hello_changed(first, info), proc.stderr.tail())
+            self._start_failed(err)
+            raise err
         self._failed_starts = 0
-        self._info = {k: v for k, v in answer.items() if k not in ("id", "ok")}
+        self._info = info
         return proc
 
     def _start_failed(self, error: HarnessError) -> None:
@@ -763,3 +776,13 @@ def spoken_versions(error: JSON) -> str:
         return ""  # left out rather than quoted wrong: the message still says the rest
     return f" (it speaks {', '.join(map(str, listed))})"
 
+
+def _hello_changed(first: JSON, now: JSON) -> str:
+    """Why a program started again is refused: its hello answers otherwise than its first."""
+    field = min((k for k in first.keys() | now.keys() if first.get(k) != now.get(k)), key=str)
+
+    def said(info: JSON) -> str:
+        return json_text(info[field]) if field in info else "nothing"
+    return (f"the implementation, started again, answered its hello otherwise than at its "
+            f"first start (its {field!r} was {said(first)}, now {said(now)}): a run tests "
+            "one implementation, and reads what it plays from its first hello")

@@ -37,6 +37,7 @@ from typing import Any, TypeGuard
 
 import orjson
 
+from mtrain.conformance.untrusted import cut
 from mtrain.spec.errors import shown
 
 JSON = dict[str, Any]
@@ -368,6 +369,7 @@ class ErrorAnswer(Exception):
     """The implementation answered {"ok": false, "error": ...}."""
 
     def __init__(self, kind: str, message: str, detail: JSON) -> None:
+        kind, message = cut(kind), cut(message)  # the engine's texts, quoted in reports
         super().__init__(message)
         self.kind = kind
         self.message = message

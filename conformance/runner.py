@@ -64,6 +64,7 @@ class Outcome:
     diverged: int | None = None  # the step after which the state departs (0: the deal)
     unreached: bool = False  # the checks compare a state that had already departed
     states: list[JSON] = field(default_factory=list)  # a failure's: the start, each step's
+    round_open: int = 0  # the `next-round` step reached while the round was not over
 
     @property
     def message(self) -> str:
@@ -187,12 +188,19 @@ def not_a_move(played: Outcome, rs: Ruleset) -> Outcome | None:
     earlier one (the reference's replay stops there), else None. A fixture of one's own
     whose steps are no moves was a FAIL charged to the implementation for refusing what
     the rules refuse; lint holds the corpus's steps to the rules."""
-    if played.status != "fail" or not played.step:
+    stopped = played.step or played.round_open
+    if played.status != "fail" or not stopped:
         return None
     k = len(_reference_states(played.fixture, rs))  # the start, then each step taken
-    if not 0 < k <= played.step:
+    if not 0 < k <= stopped:
         return None
     step = played.fixture.steps[k - 1]
+    if is_next_round(step):  # (the reference's replay stops there as the run did)
+        return Outcome(played.fixture, played.variant, "error", [
+            f"the fixture's step {k} `{step}` comes while the round is not over under the "
+            "rules too (the reference engine's round goes on there): a next round follows "
+            "a round the steps before end, so this is the fixture's fault, not the "
+            "implementation's"])
     return Outcome(played.fixture, played.variant, "error", [
         f"the fixture's step {k} `{step}` is refused by the rules too (the reference "
         "engine refuses it at that table): a fixture's steps are moves the rules allow, "
@@ -502,7 +510,7 @@ def next_round(fx: Fixture, rs: Ruleset, rj: JSON, impl: Implementation, state: 
     if not isinstance(state.get("result"), dict):
         return Outcome(fx, rs.name, "fail", [
             f"step {k} `next-round`: the round is not over (result {state.get('result')}), "
-            "so there is no next round; the rules end it by the steps before"])
+            "so there is no next round; the rules end it by the steps before"], round_open=k)
     try:
         return next_round_deal(impl, rj, rs, state, fx.steps[k - 1], fx.deal_draw())
     except FixtureError as e:

@@ -45,10 +45,11 @@ def target_of(args: argparse.Namespace) -> Target:
         except ConfigurationError as e:
             raise InputError(f"--impl: {e}") from None
         timeout, start = args.timeout, getattr(args, "start_timeout", None)
+        hellos: dict[str, Any] = {}  # every job's program answers as the first did
 
         def make_process() -> Implementation:
             return ProcessImplementation(argv, timeout=timeout, start_timeout=start,
-                                         flags=flags)
+                                         flags=flags, hellos=hellos)
         return Target(make_process, {"command": shlex.join(argv)}, "process")
     if args.adapter is not None:
         instance, factory, shared = load_adapter(args.adapter)

@@ -4,6 +4,7 @@ and a value it sent, as JSON writes it."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -63,4 +64,7 @@ def why_not_run(program: str, error: OSError) -> str:
                     f"--impl \"python {program}\")")
     elif isinstance(error, FileNotFoundError):
         return f"no program {program!r} on PATH"
+    if error.errno == errno.ENOEXEC and found:  # a script with no #! line: no interpreter
+        return (f"{found} is not a program the system can start (a script needs a #! line "
+                f"naming its interpreter, or name it: --impl \"python {found}\")")
     return str(error.strerror or error)

@@ -46,6 +46,27 @@ class _Guarded:
         return getattr(self._stream, name)
 
 
+class _Closed:
+    """Standard output closed when the command started (`mtrain ... >&-`), where Python
+    has no stream (sys.stdout is None, and a print was an AttributeError's traceback): a
+    write is an OutputError, as on a full disk; a command that writes nothing runs."""
+
+    encoding = "utf-8"
+    buffer = None
+
+    def write(self, text: str) -> int:
+        raise OutputError("standard output is closed")
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        raise OutputError("standard output is closed")
+
+    def flush(self) -> None:
+        """Nothing was written: nothing to flush."""
+
+    def isatty(self) -> bool:
+        return False
+
+
 MIN_WIDTH = 72
 """The narrowest a table is drawn: at COLUMNS=1 (or a tiny window) rich drew borders
 alone, every name and value cut away."""
@@ -73,6 +94,13 @@ def guarded_stdout() -> Iterator[None]:
     short of characters, those it lacks escaped (as Python does on stderr), not a
     UnicodeEncodeError halfway through a table."""
     original = sys.stdout
+    if original is None:  # closed when the command started
+        sys.stdout = _Closed()
+        try:
+            yield
+        finally:
+            sys.stdout = original
+        return
     errors = None if _utf(original) else getattr(original, "errors", None)
     if errors is not None:
         with contextlib.suppress(AttributeError, ValueError):

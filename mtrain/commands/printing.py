@@ -36,5 +36,7 @@ def write_or_print(text: str, out: str | None) -> int:
 def quiet_stdout() -> None:
     """After a broken pipe: send what is left to /dev/null, so that the interpreter's
     last flush does not fail too (and print a traceback)."""
+    if sys.stdout is None:  # closed when the command started: nothing is left to flush
+        return
     with contextlib.suppress(OSError, ValueError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -22,12 +22,19 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mtrain.conformance.serve import main
+    import sys
 
+    from mtrain.conformance.serve import main
+    from mtrain.output import OutputError
+    from mtrain.spec.errors import InputError
+
+    if sys.stdin is None:  # closed when it started (`<&-`): Python has no stream for it
+        raise InputError("standard input is closed: the server reads its requests there")
+    if getattr(sys.stdout, "buffer", None) is None:
+        raise OutputError("standard output is closed: the server writes its answers there")
     rules = None
     if args.rules is not None:
         from mtrain.conformance.selection import read_rules_files
-        from mtrain.spec.errors import InputError
 
         rules = read_rules_files([args.rules])[0]
         if rules.unknown:
