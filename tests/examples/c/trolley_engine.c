@@ -126,6 +126,8 @@ typedef struct {
 
 static table T;
 
+static int knocks_to_block(void);
+
 typedef struct {
     int kind; /* 0 play, 1 draw, 2 pass, 3 end-chain */
     int tile, train;
@@ -335,7 +337,14 @@ static int read_state(const jval *s) {
         if (!is_int(first->items[i], 0, n - 1)) return bad("first_turns holds a bad seat");
         T.first[first->items[i]->integer] = 1;
     }
-    if (!is_int(json_get(s, "passes"), 0, n)) return bad("the state's passes");
+    if (!is_int(json_get(s, "passes"), 0, 2147483647LL)) return bad("the state's passes");
+    if (json_get(s, "passes")->integer >= knocks_to_block() && T.phase != OVER) {
+        /* HOUSE RULE 2: the third knock ends the round, so no table goes on past it */
+        problem_kind = "unsupported";
+        snprintf(problem, sizeof problem, "%lld passes in a row and the round goes on: three "
+                 "knocks end a round at trolley's table", json_get(s, "passes")->integer);
+        return 0;
+    }
     T.passes = (int)json_get(s, "passes")->integer;
     if (!read_scores(json_get(s, "scores"), T.scores, n, "scores")) return 0;
     if (!read_scores(json_get(s, "outs"), T.outs, n, "outs")) return 0;
