@@ -26,6 +26,10 @@
  * - HOUSE RULE 2 (`blocked_round: other`), "three knocks": with the boneyard empty,
  *   three passes in a row end the round, blocked (at a table of two, two passes: a full
  *   round), whether or not someone could still play later.
+ * - HOUSE RULE 3, a variation played with --duty-pass (the same options: it is a draw
+ *   rule, `draw_rule: other`): a player bound to cover an open double of an earlier turn
+ *   who holds no tile to cover it does not draw: their marker goes up and the duty passes
+ *   on (TURN-4's pass, no draw first). Elsewhere drawing is as above.
  *
  * THREE PLANTED BUGS, written down before the suite ran; on by default, all off with
  * --fixed, one off with --fixed=N (N = 1, 2, 3; repeatable):
@@ -54,6 +58,7 @@
 static const int HAND_SIZE[MOST_PLAYERS + 1] = {0, 0, 16, 16, 15, 14, 13, 12, 11, 10, 9};
 
 static int bug[4] = {0, 1, 1, 1};
+static int duty_pass; /* HOUSE RULE 3, the variation: --duty-pass */
 
 /* --- tiles ----------------------------------------------------------------------- */
 
@@ -535,7 +540,8 @@ static int legal(action *out) {
     if (T.phase == OVER) return 0;
     int count = plays(out);
     if (count) return count;
-    if (T.nbone && (T.drawn < 0 || draws_deep())) out[0].kind = 1; /* TURN-2; HOUSE RULE 1 */
+    if (duty_pass && T.drawn < 0 && duty() >= 0) out[0].kind = 2; /* HOUSE RULE 3 */
+    else if (T.nbone && (T.drawn < 0 || draws_deep())) out[0].kind = 1; /* TURN-2; HOUSE RULE 1 */
     else out[0].kind = 2;                                           /* TURN-4 */
     return 1;
 }
@@ -637,6 +643,11 @@ static const char *refusal(const action *a, const char **reason) {
         if (nplays) {
             *reason = "a tile can be played";
             return "TURN-1";
+        }
+        if (a->kind == 1 && duty_pass && T.drawn < 0 && duty() >= 0) {
+            *reason = "a player who cannot cover the open double passes without drawing "
+                      "(house rule)";
+            return NULL;
         }
         if (a->kind == 1) {
             *reason = T.nbone ? "one draw a turn at a table of fewer than six"
@@ -944,7 +955,9 @@ static void answer(jbuf *b, const jval *req) {
 
 int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--fixed") == 0) {
+        if (strcmp(argv[i], "--duty-pass") == 0) {
+            duty_pass = 1;
+        } else if (strcmp(argv[i], "--fixed") == 0) {
             bug[1] = bug[2] = bug[3] = 0;
         } else if (strncmp(argv[i], "--fixed=", 8) == 0 && argv[i][8] >= '1'
                    && argv[i][8] <= '3' && !argv[i][9]) {
