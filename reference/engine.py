@@ -289,11 +289,7 @@ def legal_actions(state: State) -> list[Action]:
         return [PASS]  # FIRST-3: no start on the first turn: marker, no draw
     if not state.boneyard:
         return [PASS]  # TURN-4: empty boneyard
-    # Whether a player who cannot play draws is the draw rule's answer (TURN-2, TURN-5;
-    # DBL-5 draws as they do), though both known values draw first: read at every draw,
-    # so that a draw rule of one's own that draws no tile at some tables is traced there
-    until = rules.draw_until_playable
-    if state.drawn >= 0 and not until:
+    if state.drawn >= 0 and not rules.draw_until_playable:
         return [PASS]  # TURN-4: the drawn tile cannot be played
     return [DRAW]  # TURN-2, TURN-5, DBL-5
 

@@ -9,6 +9,8 @@ import copy
 import json
 from pathlib import Path
 
+import pytest
+
 from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, ReferenceImplementation, Refused
 
@@ -45,15 +47,27 @@ class DutyPass(ReferenceImplementation):
         return after
 
 
+@pytest.mark.xfail(strict=True, reason="open (session 54): a first draw is judged under a "
+                   "draw rule of one's own; see the docstring")
 def test_a_draw_rule_of_its_own_that_draws_nothing_at_a_table_fails_no_fixture(
         tmp_path: Path) -> None:
-    """trolley's variation drew no tile when bound to a double it could not cover, and
-    declared its draw rule `other`: 67 fixtures failed, each charged TURN-2 "a clause of
-    the reference's stand-in for draw_rule ... judged as TURN-2", since the reference
-    answered a first draw without reading the draw rule, so the scope kept every table
-    where a player who cannot play draws. Whether they draw is the draw rule's (TURN-2,
-    TURN-5; DBL-5 draws as they do): now read at every draw, and those fixtures are not
-    applicable under a draw rule of one's own."""
+    """OPEN. trolley's variation (--duty-pass) draws no tile when bound to a double it
+    cannot cover, and declares its draw rule `other`: 67 fixtures fail under its file,
+    65 charged TURN-2 "a clause of the reference's stand-in for draw_rule ... judged as
+    TURN-2" (2 DBL-10), since the reference answers a first draw without reading the draw
+    rule (reference/engine.py legal_actions: `rules.draw_until_playable` is read only
+    once a tile is drawn), so the scope keeps every table where a player who cannot play
+    draws, though TURN-2 and TURN-5 (both draw_rule's) decide that draw.
+
+    Reading the flag before every [DRAW] fixes this (the 67 become not applicable; lint
+    0 errors, 0 warnings; tests/test_fuzz_s49.py's own_steps then gain step 1), but makes
+    every entry whose answer is a draw not applicable under `draw_rule: other`: coupling's
+    bug 2 (DBL-10, a play offered where the rules say draw) and dandy's bug 3 (no draw of
+    the last bone, TURN-2) are then shown by neither conform nor fuzz, and trolley runs
+    1,381 results, not 1,439. The finer fix: judge the plays of such a table (an extra or
+    missing play is not the draw rule's) and leave only the choice between draw and pass
+    to the rule of one's own; dandy's bug 3 is that choice, so not a bug the suite can
+    tell from a house rule."""
     rules = tmp_path / "draw-other.yaml"
     rules.write_text("name: draw-other\nbase: pagat\noptions:\n  first_turn: single\n"
                      "  draw_rule: other\n", encoding="utf-8")

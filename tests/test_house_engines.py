@@ -1542,7 +1542,9 @@ TROLLEY = Engine(
     # no finding off. With them on (263 failing): bug 1 (open doubles of earlier turns
     # covered newest first) fails 19, DBL-7; bug 2 (a hand's first tile not counted) 214,
     # SCORE-1 108 and SCORE-5 106 (a hand of one tile scoring 0, or a blocked round's
-    # `score`); bug 3 (a marker off when anyone plays on the train) 30, MARK-3
+    # `score`); bug 3 (a marker off when anyone plays on the train) 30, MARK-3. Its
+    # variation --duty-pass (no draw when bound to a double one cannot cover, a draw rule
+    # of its own) fails 67 under the same file: tests/test_house54b.py, open
     shows={"newest-double": r"the rules refuse it \(DBL-7\)"
                             r"|the oldest open double comes first \[DBL-7\]",
            "first-tile-free": r"INV-ROUND-SCORE: a round gone out"
