@@ -3,8 +3,8 @@
 switchback, siding, tenwheeler, pullman, tender, viaduct, ballast, trestle, layover,
 marshal, sleeper, tramway;
 turntable, signalbox, semaphore, interlock, coupling and flagstop in process; tortoise,
-gondola, hopper, reefer and hostler, in JavaScript for node; bogie and trolley, in C, compiled by gcc;
-dandy and waybill, in Perl 5;
+gondola, hopper, reefer and hostler, in JavaScript for node; bogie and trolley, in C,
+compiled by gcc; dandy and waybill, in Perl 5;
 drover and tanker, in Java 17, compiled by javac; gantry, in C++17, compiled by g++; and flatcar
 and ballbridge, in Rust, compiled by rustc): house rules, some no
 known value describes, tables of their own, and planted bugs, all written down in the
