@@ -1996,6 +1996,25 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut24-celko-d9-two-take-10": "s53-deal-003",
     "mut24-celko-d15-two-take-16": "s53-deal-002",
     "mut24-ourpastimes-d15-two-take-16": "dbl12-001",
+    # the twenty-fifth reading (twenty_fifth_reading.py)
+    "mut25-draw-won-on-last-drawing": "draw-002",
+    "mut25-starter-only-means-draw-winner": "mut25-starter-001",
+    "mut25-chain-doubles-wait-in-round-one": "mut25-chain-001",
+    "mut25-first-turn-pass-uncounted": "mut25-pass-001",
+    "mut25-follow-pass-counts-twice": "mut25-follow-002",
+    "mut25-passes-reset-at-home-only": "mut25-pass-002",
+    "mut25-most-outs-reversed-under-positive": "match-008",
+    "mut25-d16-dealt-by-d15-table": "sets-050",
+    "mut25-mexican-play-lowers-mover-marker": "marker-013",
+    "mut25-cover-elsewhere-lowers-marker": "mut25-cover-001",
+    "mut25-unmatched-tile-cites-train-4": "doubles-010",
+    "mut25-tile-not-held-cites-train-2": "turn-022",
+    "mut25-own-train-mexican-cites-train-7": "ownmex-001",
+    "mut25-starter-only-cites-first-10": "first-017",
+    "mut25-own-train-first-cites-first-10": "ownfirst-001",
+    "mut25-chain-cover-due-cites-first-12": "chaindbl-001",
+    "mut25-chain-elsewhere-cites-first-1": "chaindbl-005",
+    "mut25-search-move-cites-turn-2": "engine-007",
 }
 
 
@@ -2092,6 +2111,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.thirteenth_reading import THIRTEENTH_READING
     from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
     from mtrain.conformance.mutants.twentieth_reading import TWENTIETH_READING
+    from mtrain.conformance.mutants.twenty_fifth_reading import TWENTY_FIFTH_READING
     from mtrain.conformance.mutants.twenty_first_reading import TWENTY_FIRST_READING
     from mtrain.conformance.mutants.twenty_fourth_reading import TWENTY_FOURTH_READING
     from mtrain.conformance.mutants.twenty_second_reading import TWENTY_SECOND_READING
@@ -2116,7 +2136,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *TWENTY_FIRST_READING,
                                                         *TWENTY_SECOND_READING,
                                                         *TWENTY_THIRD_READING,
-                                                        *TWENTY_FOURTH_READING)}
+                                                        *TWENTY_FOURTH_READING,
+                                                        *TWENTY_FIFTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())
