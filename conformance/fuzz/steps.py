@@ -359,7 +359,8 @@ def _tied_end(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt
     it) with totals made up to end the match tied, asked of that state itself (a probe
     starts from the table before a step the reference plays, and it refuses this one):
     the totals the round's own scores leave tied (tied_totals), its winner's round
-    counted gone out (MATCH-1)."""
+    counted gone out (MATCH-1). A finding is that finished table's (over_probe), or where
+    no fixture can start there, marked with `mark`."""
     assert probe.action is not None and nxt.result is not None
     round_scores = list(nxt.result.scores)
     before, outs = tied_totals(ctx.rules, round_scores, rng)
@@ -579,8 +580,10 @@ def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt:
     after the last one again under made-up tied totals (the totals never change how a
     round is played: the same last step tests MATCH-4, 5), with the totals that step
     leaves tied (MATCH-1: each the sum of the round scores, whatever breaks the tie).
-    `mark`: a round's end only rules of one's own reached (_their_end), whose findings
-    are marked so and whose tied totals are asked of the end itself (_tied_end)."""
+    `mark`: a round's end only rules of one's own reached (_their_end), whose tied
+    totals are asked of the end itself (_tied_end), and whose findings are asked of the
+    finished table (over_probe: a fixture starts there, no step asked), or, where no
+    fixture can, marked so."""
     assert probe.action is not None and nxt.result is not None
     want, own = own_rules.on_state(ctx, nxt, winners_now)
     # a match length of its own alone: whether the match is over is its to say, and the
@@ -595,11 +598,11 @@ def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt:
     if own:
         res.not_judged(own)
     elif error is not None or type(got) is not list or sorted(got) != want:
-        found = compare_winners(ctx, probe.action if end is None else None, want, got, error,
-                                nxt.scores, over_left_open=alone is not None,
-                                held_over=lambda: holds_match_over(
-                                    session.asker.impl, ctx.rj, ctx.rs, final))
-        res.record(_marked(found, mark) if end is None else found, end or probe,
+        differ = compare_winners(ctx, probe.action if end is None else None, want, got,
+                                 error, nxt.scores, over_left_open=alone is not None,
+                                 held_over=lambda: holds_match_over(
+                                     session.asker.impl, ctx.rj, ctx.rs, final))
+        res.record(_marked(differ, mark) if end is None else differ, end or probe,
                    round_no, step, n)
     if not want or (mark is None and (probe.table is None or probe.steps)):
         return  # tied totals are tried on a table of the last round's last state
