@@ -25,6 +25,7 @@ from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import load_file
 from mtrain.conformance.fuzz import Target, fuzz
 from mtrain.conformance.fuzz.rulesets import declared_context
+from mtrain.conformance.lint import lint
 from mtrain.conformance.runner import run_fixture
 from mtrain.spec.catalog import catalog
 
@@ -106,3 +107,6 @@ def test_a_tie_at_its_own_blocked_end_is_reproduced_and_charged(tmp_path: Path) 
     assert [o.status for o in run_fixture(loaded, ReferenceImplementation())] == ["pass"]
     failed = list(run_fixture(loaded, YardCloses()))
     assert [o.status for o in failed] == ["fail"] and list(failed[0].charged) == ["MATCH-4"]
+    # and lint takes it under the stand-in its rules file writes (blocked_round
+    # nobody-can-play, whose END-2 would not have ended it): only who wins is asked
+    assert lint(found.path.parent).errors == []
