@@ -17,17 +17,20 @@ blocked round and the planted tie bug.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
+import pytest
 import yaml
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import load_file
 from mtrain.conformance.fuzz import Target, fuzz
 from mtrain.conformance.fuzz.rulesets import declared_context
-from mtrain.conformance.lint import lint
+from mtrain.conformance.lint import check_start, lint
 from mtrain.conformance.runner import run_fixture
 from mtrain.spec.catalog import catalog
+from mtrain.spec.notation import FixtureError
 
 GAMES, SEED = 12, 1
 
@@ -110,3 +113,55 @@ def test_a_tie_at_its_own_blocked_end_is_reproduced_and_charged(tmp_path: Path) 
     # and lint takes it under the stand-in its rules file writes (blocked_round
     # nobody-can-play, whose END-2 would not have ended it): only who wins is asked
     assert lint(found.path.parent).errors == []
+
+
+
+BLOCKED_OPEN = """\
+- id: over54b-001
+  description: "A blocked end where seat 0 can still play, asked only who wins"
+  clauses: [MATCH-2]
+  source: [computation]
+  note: >-
+    Seat 1 holds the rest of the double-6 set: 168 pips less the engine's 12, [4-3]'s 7
+    and [6-4]'s 10, 139. The totals of a one-round match, 7 and 139: the lowest, seat 0,
+    wins (MATCH-2). Its [4-3] still goes on the Mexican 4, so END-2 would not end it.
+  table:
+    engine: 6
+    phase: over
+    hands:
+      0: [4-3]
+      1: [rest]
+    trains:
+      mexican: [6-4]
+    boneyard: []
+    scores: [7, 139]
+    result: {end: blocked, winner: null, scores: [7, 139]}
+  expect:
+    - variants: [double-6]
+      winners: [0]
+"""
+"""A finished table END-2 would not have ended, under ONE_ROUND_D6."""
+
+ONE_ROUND_D6 = """\
+name: one-round-d6
+base: puremco
+options: {tile_set: double-6, hand_sizes: {2: 8, 3: 7, 4: 6}, match_length: single-round}
+"""
+
+
+def test_lint_asks_a_finished_table_how_it_ended_only_where_more_than_the_winners_is_asked(
+        ) -> None:
+    rs = catalog().rules_file("one-round-d6.yaml", ONE_ROUND_D6)
+    [fx] = load_file("over54b.yaml", BLOCKED_OPEN)
+    exp = fx.expect[0]
+    assert check_start(fx, exp, rs.name, rs) == []  # who wins: the totals alone
+    asked_more = dataclasses.replace(exp, state={"phase": "over"})
+    assert any("REACH-OVER" in p and "END-2" in p
+               for p in check_start(fx, asked_more, rs.name, rs))
+
+
+def test_a_table_writes_its_result_exactly_when_it_is_over() -> None:
+    rs = catalog().rules_file("one-round-d6.yaml", ONE_ROUND_D6)
+    [fx] = load_file("over54b.yaml", BLOCKED_OPEN.replace("    phase: over\n", ""))
+    with pytest.raises(FixtureError, match="phase `over` writes its `result`"):
+        fx.start(rs)
