@@ -259,9 +259,11 @@ def table_state(table: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
         if key in table and len(table[key]) != n:
             raise FixtureError(f"{key}: {len(table[key])} numbers for {n} seats", (key,))
     drawn = table.get("drawn")
-    result = None
-    if phase == "over":
-        result = table.get("result")
+    result = table.get("result")
+    if (result is None) == (phase == "over"):  # a finished table says how it ended
+        raise FixtureError("a table in phase `over` writes its `result` (end, winner, "
+                           "scores), and only such a table does", ("result",)
+                           if result is not None else ("phase",))
     return {
         "round": round_no,
         "engine": engine,

@@ -84,12 +84,19 @@ def _only(res: GameResult, signature: str) -> Any:
 
 def test_the_winners_under_tied_totals_are_asked_of_an_end_only_its_own_rule_reached() -> None:
     """Made-up totals tied on the best (MATCH-4: pagat shares a tie) are asked of the
-    engine's own end: the highest tied seat named alone is found, charged to the tie rule,
-    marked with the rule that reached the end and without a reproducer (the reference
-    refuses the move). Nothing was asked there before."""
-    d = _only(_ended(LastSeatTie()), "winners")
+    engine's own end: the highest tied seat named alone is found, charged to the tie rule.
+    Nothing was asked there before. Who wins reads the totals, not the move that ended the
+    round (the reference refuses it): the finding is the finished table's, asked with no
+    step (an "over" probe, a domino end the known rules reach), so it has a reproducer
+    (session 54b; until then it was marked with the rule that reached the end, and had
+    none)."""
+    res = _ended(LastSeatTie())
+    d = _only(res, "winners")
+    probe = res.found["winners"][1].probe
     assert d.clauses[0] == "MATCH-4", d.clauses
-    assert d.own == ("uncoverable_double",) and d.no_reproducer is not None
+    assert probe.kind == "over" and probe.table is not None and d.question == ()
+    assert probe.table["phase"] == "over"
+    assert d.own == () and d.no_reproducer is None
     assert len(d.expect["winners"]) > 1  # a tie, shared
 
 
@@ -170,10 +177,13 @@ def _marked_out(impl: ReferenceImplementation) -> GameResult:
 def test_the_winners_of_an_end_its_own_step_reached_are_asked_of_its_state() -> None:
     """Its end is not the stand-in's (the marker), so the winners were not asked, nor
     tied totals made up: both are now asked of its own end, and the highest tied seat
-    named alone is found (MATCH-4), marked with the marker rule, without a reproducer."""
-    d = _only(_marked_out(OwnMarkerLastSeatTie()), "winners")
-    assert d.clauses[0] == "MATCH-4" and d.own == ("marker_removal",), d
-    assert d.no_reproducer is not None
+    named alone is found (MATCH-4), asked of the finished table (which no marker rule
+    decides: who wins reads the totals), so with a reproducer (session 54b; until then
+    marked with the marker rule, without one)."""
+    res = _marked_out(OwnMarkerLastSeatTie())
+    d = _only(res, "winners")
+    assert d.clauses[0] == "MATCH-4" and d.own == (), d
+    assert res.found["winners"][1].probe.kind == "over" and d.no_reproducer is None
     assert _marked_out(OwnMarker()).found == {}
 
 
@@ -208,8 +218,14 @@ def _unreached_end(impl: ReferenceImplementation) -> GameResult:
 def test_tied_totals_after_a_table_only_its_own_rules_reach_are_asked_of_the_end() -> None:
     """The made-up tied totals were asked from the table before the step, which no probe
     can start from (rejudge._start): they came to nothing. They are asked of the round's
-    end itself, and the highest tied seat named alone is found (no reproducer)."""
-    d = _only(_unreached_end(TieToLast()), "winners")
+    end itself, and the highest tied seat named alone is found. The end, unlike the table
+    before it, is one the known rules reach (the pass no longer counted once a tile is
+    laid): the finding is that finished table's, with a reproducer (session 54b; until
+    then none, for REACH-PASSES of the table before)."""
+    res = _unreached_end(TieToLast())
+    d = _only(res, "winners")
     assert d.clauses[0] == "MATCH-4" and d.own == ()
-    assert d.no_reproducer is not None and "REACH-PASSES" in d.no_reproducer
+    probe = res.found["winners"][1].probe
+    assert probe.kind == "over" and probe.table is not None and d.no_reproducer is None
+    assert probe.table["passes"] == 0
     assert _unreached_end(ReferenceImplementation()).found == {}

@@ -76,6 +76,7 @@ from mtrain.conformance.process import HarnessError
 from mtrain.conformance.seat_alone import SEAT_FIELDS
 from mtrain.conformance.state_compare import compare_field, compare_result, state_view
 from mtrain.reference import codec
+from mtrain.reference.deal import match_over, match_winners
 from mtrain.reference.engine import (
     ENGINE,
     FOLLOW,
@@ -109,8 +110,10 @@ class Probe:
     kind: "deal" (the state dealt from `deal`), "setup" (the deal, or the table, of a player
     count the table lacks: refused by DEAL-7), "legal" (the legal actions), "refused"
     (`action` must be refused, by `clause`), "apply" (the state after `action`), "winners"
-    (the match winners after `action` ends the last round), "listed" (`action`, listed as
-    legal, must not then be refused: the implementation's answers against each other),
+    (the match winners after `action` ends the last round), "over" (the match winners of
+    the finished `table` itself, its `result` written: a round's end only rules of one's
+    own reached), "listed" (`action`, listed as legal, must not then be refused: the
+    implementation's answers against each other),
     "score" (the round's scores of the hands `action` ends it with: fuzz/scoring.py),
     "next" (the next round dealt, a `next-round` step, after `steps` end the round of
     `table`: a deal asked after the request before it, rejudge.Judge._next).
@@ -758,26 +761,28 @@ def _label(st: State, text: str) -> str:
     return "engine draw" if st.phase == ENGINE and kind == "draw" else kind
 
 
-def compare_winners(ctx: Context, text: str, want: list[int], got: Any,
+def compare_winners(ctx: Context, text: str | None, want: list[int], got: Any,
                     error: BaseException | None, totals: Sequence[int] = (),
                     over_left_open: bool = False,
                     held_over: Callable[[], bool] | None = None) -> list[Disagreement]:
     """The winners `got` against the reference's `want` after the step `text` ends a
-    round with the match `totals`. `over_left_open`: under a match length of one's own,
-    whether the match is over is the implementation's to say (an empty answer passes),
-    and winners it names must be `want`, the rules' winners of the totals. `held_over`
+    round with the match `totals` (`text` None: of the finished table itself, an "over"
+    probe). `over_left_open`: under a match length of one's own, whether the match is
+    over is the implementation's to say (an empty answer passes), and winners it names
+    must be `want`, the rules' winners of the totals. `held_over`
     asks, where it names none, whether the implementation holds the match over all the
     same (it refuses the round after: match_over.py), as conform asks."""
     # MATCH-1: none while rounds are to come, as a fixture says it
     expect: dict[str, Any] = {"winners": sorted(want)} if want else {"match_over": False}
     clauses = tuple(winners_clauses(ctx))
+    question = () if text is None else (text,)
     if error is not None:
         sig, message = failure("winners", error)
-        return [Disagreement(sig, (message,), expect, (text,), clauses)]
+        return [Disagreement(sig, (message,), expect, question, clauses)]
     problems = winners_problems(got, len(totals) or None)  # a seat past the table: broken
     if problems:
         sig, texts = _problems("winners answer", problems)
-        return [Disagreement(sig, texts, expect, (text,), clauses)]
+        return [Disagreement(sig, texts, expect, question, clauses)]
     if sorted(got) == sorted(want) or (over_left_open and not got):
         return []
     # the clause conform charges first (a reproducer's first listed is the one charged)
@@ -787,10 +792,15 @@ def compare_winners(ctx: Context, text: str, want: list[int], got: Any,
     if not want:  # MATCH-1: rounds are to come
         return [Disagreement("winners", (f"winners: the match goes on (MATCH-1: round "
                                          f"{ctx.rules.rounds} is its last), implementation "
-                                         f"{sorted(got)}",), expect, (text,), clauses)]
+                                         f"{sorted(got)}",), expect, question, clauses)]
     own = " (or none, while its own match goes on)" if over_left_open else ""
     return [Disagreement("winners", (f"winners: reference {sorted(want)}{own}, implementation "
-                                     f"{sorted(got)}",), expect, (text,), clauses)]
+                                     f"{sorted(got)}",), expect, question, clauses)]
+
+
+def winners_now(st: State) -> list[int]:
+    """The reference's winners of a state whose round is over: [] with rounds to come."""
+    return match_winners(st) if match_over(st) else []  # MATCH-1
 
 
 def _winners_charge(ctx: Context, want: list[int], got: list[int], totals: Sequence[int],

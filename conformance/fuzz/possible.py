@@ -12,12 +12,12 @@ from typing import Any
 
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.fuzz.rulesets import Context
-from mtrain.conformance.lint import check_start
+from mtrain.conformance.lint import check_start, how_blocked
 
 
 def table_problems(table: dict[str, Any], ctx: Context) -> list[str]:
     """Why `table` is not a possible table under `ctx` (nothing: [])."""
-    return own_start(stand_in_problems(table, ctx), ctx)
+    return own_end(own_start(stand_in_problems(table, ctx), ctx), ctx)
 
 
 def stand_in_problems(table: dict[str, Any], ctx: Context) -> list[str]:
@@ -32,13 +32,14 @@ def fixture_problems(fx: Fixture, entries: list[tuple[str, Expectation]] | None 
                      ctx: Context | None = None) -> list[str]:
     """lint's table checks and the reachability conditions, under every rule set named;
     under a starting seat of one's own, the engine's start is taken as the table's
-    starter (`own_start`)."""
+    starter (`own_start`), and under a blocked round of one's own its end as it is
+    (`own_end`)."""
     from mtrain.conformance.fuzz.rulesets import context
 
     out: list[str] = []
     for name, exp in entries if entries is not None else list(fx.rulesets()):
         here = ctx if ctx is not None and ctx.name == name else context(name)
-        out += own_start(check_start(fx, exp, name, here.rs), here)
+        out += own_end(own_start(check_start(fx, exp, name, here.rs), here), here)
     return out
 
 
@@ -53,3 +54,19 @@ def own_start(problems: list[str], ctx: Context) -> list[str]:
     if "starting_seat" not in ctx.unknown:
         return problems
     return [p for p in problems if "REACH-STARTER" not in p]
+
+
+BLOCKED_ROUND = "blocked_round"
+"""The option whose value says when a round with an empty boneyard is over (END-2, END-3)."""
+
+
+def own_end(problems: list[str], ctx: Context) -> list[str]:
+    """`problems` less the part of REACH-OVER that END-2 or END-3 decides (a blocked end
+    where somebody can still play, or at another count of passes) where the blocked round
+    is a rule of one's own: the round it ended is over when that rule says so (hostler's
+    closes at the turn that empties the boneyard), and who wins on the totals it left,
+    the question asked of such an end, reads no rule of how it ended. The rest of
+    REACH-OVER (no drawn tile, a domino by the player to move) holds whatever the rule."""
+    if BLOCKED_ROUND not in ctx.unknown:
+        return problems
+    return [p for p in problems if not how_blocked(p.rsplit("unreachable table: ", 1)[-1])]

@@ -31,6 +31,7 @@ from mtrain.conformance.fuzz.judge import (
     differences,
     read_own,
     refusing,
+    winners_now,
 )
 from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.rulesets import Context, context
@@ -83,7 +84,9 @@ class Judge:
             return None
         want_state, got_state = start
         st = codec.state_from_json(ctx.rules, want_state)
-        if st.phase == OVER:
+        if st.phase == OVER:  # only the match's winners are asked of a finished table
+            return self._over(ctx, st, got_state) if probe.kind == "over" else None
+        if probe.kind == "over":
             return None
         # with rules of one's own, a question whose answer they decide is no question
         if probe.kind == "legal":
@@ -183,6 +186,25 @@ class Judge:
                                         held_over=lambda: holds_match_over(
                                             self.impl, rj, ctx.rs, got)),
                         own_legal)
+
+    def _over(self, ctx: Context, st: State, table: JSON) -> list[Disagreement] | None:
+        """The match winners of the finished `table` (an "over" probe), judged where the
+        reference's, read off its totals, read no rule of one's own (a match length of
+        its own alone: the rules' winners of the totals, if it names any)."""
+        want, read = own_rules.on_state(ctx, st, winners_now)
+        alone = own_rules.match_end_alone(ctx, st, read)
+        if alone is not None:
+            want, read = alone, ()
+        if read:
+            return None
+        try:
+            seats, error = self.impl.winners(ctx.rj, table), None
+        except Exception as e:
+            seats, error = None, e
+        return compare_winners(ctx, None, want, seats, error, list(st.scores),
+                               over_left_open=alone is not None,
+                               held_over=lambda: holds_match_over(self.impl, ctx.rj, ctx.rs,
+                                                                  table))
 
     def _score(self, ctx: Context, text: str, after: JSON, read: tuple[str, ...]
                ) -> list[Disagreement] | None:

@@ -98,6 +98,8 @@ class Shrinker:
         if self.best.kind == "deal":
             self._deal()
             return self.best
+        if self.best.kind == "over":  # a finished table: a tile cut would change the
+            return self.best  # result it writes (INV-ROUND-SCORE), so it is kept whole
         if self.best.steps or self.best.table is None:
             self._later_start()
             if self.best.table is None:

@@ -32,6 +32,7 @@ from mtrain.conformance.fuzz.judge import (
     contradiction,
     failed_move,
     read_own,
+    winners_now,
 )
 from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.results import GameResult
@@ -42,7 +43,6 @@ from mtrain.conformance.fuzz.totals import tied_totals
 from mtrain.conformance.match_over import holds_match_over
 from mtrain.conformance.process import HarnessError
 from mtrain.reference import codec
-from mtrain.reference.deal import match_over, match_winners
 from mtrain.reference.engine import (
     BIT,
     BLOCKED,
@@ -359,7 +359,8 @@ def _tied_end(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt
     it) with totals made up to end the match tied, asked of that state itself (a probe
     starts from the table before a step the reference plays, and it refuses this one):
     the totals the round's own scores leave tied (tied_totals), its winner's round
-    counted gone out (MATCH-1)."""
+    counted gone out (MATCH-1). A finding is that finished table's (over_probe), or where
+    no fixture can start there, marked with `mark`."""
     assert probe.action is not None and nxt.result is not None
     round_scores = list(nxt.result.scores)
     before, outs = tied_totals(ctx.rules, round_scores, rng)
@@ -367,7 +368,7 @@ def _tied_end(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt
     outs = [o + (s == nxt.result.winner) for s, o in enumerate(outs)]
     tied = {**final, "scores": totals, "outs": outs}
     st = codec.state_from_json(ctx.rules, tied)
-    want, read = own_rules.on_state(ctx, st, _winners_now)
+    want, read = own_rules.on_state(ctx, st, winners_now)
     alone = own_rules.match_end_alone(ctx, st, read)
     if alone is not None:
         want, read = alone, ()
@@ -377,11 +378,28 @@ def _tied_end(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt
     got, error = asked(res, lambda: session.asker.winners(ctx, tied))
     if got is UNSUPPORTED:
         return
-    found = compare_winners(ctx, probe.action, want, got, error, totals,
-                            over_left_open=alone is not None,
+    end = over_probe(ctx, probe.variant, tied)
+    found = compare_winners(ctx, probe.action if end is None else None, want, got, error,
+                            totals, over_left_open=alone is not None,
                             held_over=lambda: holds_match_over(session.asker.impl, ctx.rj,
                                                                ctx.rs, tied))
-    res.record(_marked(found, mark), probe, *at)
+    res.record(_marked(found, mark) if end is None else found, end or probe, *at)
+
+
+def over_probe(ctx: Context, variant: str, final: JSON) -> Probe | None:
+    """The match winners asked of the finished table `final` itself (an "over" probe),
+    where a round can be there under the rules `ctx` knows: a fixture starts from it, its
+    result written, and asks who wins on its totals, which reads no rule of how the round
+    ended (a blocked round of one's own: possible.own_end). None where it cannot be
+    written so (a finding then has no reproducer: the caller's `mark` says why)."""
+    try:
+        _, cur = _canonical(ctx, final)
+    except (codec.StateError, ValueError, KeyError, TypeError):
+        return None
+    if cur["phase"] != OVER:
+        return None
+    table = {**table_of(cur), "result": cur["result"]}
+    return None if table_problems(table, ctx) else Probe("over", variant, table)
 
 
 def _marked(found: list[Disagreement], mark: tuple[tuple[str, ...], str] | None
@@ -526,11 +544,6 @@ def _blank(tile: str) -> bool:
     return "0" in tile.split("-")
 
 
-def _winners_now(st: State) -> list[int]:
-    """The reference's winners of a state whose round is over: [] with rounds to come."""
-    return match_winners(st) if match_over(st) else []  # MATCH-1
-
-
 def _refusals_of(bad: Action, legal: Sequence[Action]) -> Callable[[State], Sequence[Any]]:
     return lambda s: list(refusals(s, bad, legal))
 
@@ -567,10 +580,12 @@ def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt:
     after the last one again under made-up tied totals (the totals never change how a
     round is played: the same last step tests MATCH-4, 5), with the totals that step
     leaves tied (MATCH-1: each the sum of the round scores, whatever breaks the tie).
-    `mark`: a round's end only rules of one's own reached (_their_end), whose findings
-    are marked so and whose tied totals are asked of the end itself (_tied_end)."""
+    `mark`: a round's end only rules of one's own reached (_their_end), whose tied
+    totals are asked of the end itself (_tied_end), and whose findings are asked of the
+    finished table (over_probe: a fixture starts there, no step asked), or, where no
+    fixture can, marked so."""
     assert probe.action is not None and nxt.result is not None
-    want, own = own_rules.on_state(ctx, nxt, _winners_now)
+    want, own = own_rules.on_state(ctx, nxt, winners_now)
     # a match length of its own alone: whether the match is over is its to say, and the
     # winners it names must be the rules' winners of the totals (as conform judges it)
     alone = own_rules.match_end_alone(ctx, nxt, own)
@@ -579,14 +594,16 @@ def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt:
     got, error = asked(res, lambda: session.asker.winners(ctx, final))
     if got is UNSUPPORTED:
         return
+    end = None if mark is None else over_probe(ctx, probe.variant, final)
     if own:
         res.not_judged(own)
     elif error is not None or type(got) is not list or sorted(got) != want:
-        res.record(_marked(compare_winners(ctx, probe.action, want, got, error, nxt.scores,
-                                           over_left_open=alone is not None,
-                                           held_over=lambda: holds_match_over(
-                                               session.asker.impl, ctx.rj, ctx.rs, final)),
-                           mark), probe, round_no, step, n)
+        differ = compare_winners(ctx, probe.action if end is None else None, want, got,
+                                 error, nxt.scores, over_left_open=alone is not None,
+                                 held_over=lambda: holds_match_over(
+                                     session.asker.impl, ctx.rj, ctx.rs, final))
+        res.record(_marked(differ, mark) if end is None else differ, end or probe,
+                   round_no, step, n)
     if not want or (mark is None and (probe.table is None or probe.steps)):
         return  # tied totals are tried on a table of the last round's last state
     if alone is not None and nxt.round == 1:

@@ -89,6 +89,8 @@ def compact(table: dict[str, Any], ctx: Context) -> dict[str, Any]:
     for key in ("scores", "outs"):
         if any(table.get(key) or []):
             out[key] = list(table[key])
+    if table.get("result") is not None:  # a finished table's (an "over" probe's)
+        out["result"] = table["result"]
     return out
 
 
