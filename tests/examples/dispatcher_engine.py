@@ -178,12 +178,13 @@ class Game:
         if 2 in BUGS and not self.may_use(ref):  # bug 2: access before the duty
             return Refusal("that train is closed to you", "TRAIN-4")
         if earlier:
+            if ref in earlier[1:]:
+                return Refusal("an older open double must be covered first", "DBL-7")
             if ref != earlier[0]:
                 return Refusal("an open double of an earlier turn must be covered first",
                                "DBL-6")
             return None  # TRAIN-6: the double to cover is open wherever it lies
-        if ref in self.open_doubles and ref != self.open_doubles[0]:
-            return Refusal("an older open double must be covered first", "DBL-7")
+        # DBL-2: the doubles of this turn may be covered in any order
         if ref not in self.open_doubles and not self.may_use(ref):
             return Refusal("that train is closed to you", "TRAIN-4")
         return None
@@ -286,7 +287,7 @@ class Game:
         self.scores = [a + b for a, b in zip(self.scores, scores)]
         if winner is not None:
             self.outs[winner] += 1
-        self.phase = "over"
+        self.phase, self.turn_doubles = "over", []
         self.result = {"end": "blocked" if winner is None else "domino", "winner": winner,
                        "scores": scores}
 
