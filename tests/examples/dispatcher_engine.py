@@ -284,7 +284,7 @@ class Game:
 
     def finish(self, winner: int | None) -> None:
         scores = self.round_scores(winner)
-        self.scores = [a + b for a, b in zip(self.scores, scores)]
+        self.scores = [a + b for a, b in zip(self.scores, scores, strict=True)]
         if winner is not None:
             self.outs[winner] += 1
         self.phase, self.turn_doubles = "over", []
@@ -409,7 +409,7 @@ def answer(line: str) -> tuple[dict[str, Any], bool]:
     except RefusedSetup as err:
         reply = {"ok": False, "error": {"kind": "refused-setup", "message": str(err),
                                         "clause": err.clause}}
-    except Exception as err:  # noqa: BLE001 - a bug of ours, said as such
+    except Exception as err:  # a bug of ours, said as such
         reply = {"ok": False, "error": {"kind": "internal", "message": repr(err)}}
     return {"id": rid, **reply}, isinstance(request, dict) and request.get("type") == "shutdown"
 
