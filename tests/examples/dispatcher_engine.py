@@ -209,6 +209,13 @@ class Game:
     # --- acting -----------------------------------------------------------------
     def apply(self, action: dict[str, Any]) -> None:
         kind = action.get("type")
+        fields = {"play": {"type", "tile", "train"}}.get(str(kind), {"type"})
+        if kind not in ("play", "draw", "pass", "end-chain") or set(action) != fields:
+            raise BadRequest(f"not an action: {action!r}")
+        train = action.get("train", "mexican")
+        if kind == "play" and (train != "mexican" and not (
+                type(train) is int and train >= 0)):
+            raise BadRequest(f"not a train: {train!r}")
         if self.phase == "over":
             raise Refusal("the round is over", "END-1")
         if kind == "play":
@@ -380,6 +387,8 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
             winner = game.result["winner"]
         else:
             raise BadRequest("a score without a winner needs a finished round")
+        if winner is not None and not (type(winner) is int and 0 <= winner < game.players):
+            raise BadRequest(f"not a seat: {winner!r}")
         if winner is not None and game.hands[winner]:
             raise BadRequest(f"seat {winner} has not gone out")
         return {"ok": True, "scores": game.round_scores(winner)}
