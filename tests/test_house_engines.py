@@ -1603,7 +1603,13 @@ DISPATCHER = Engine(
     # train) TRAIN-6, 36; bug 3 (a drawn double laid keeps `drawn`) unshown behind bug 1,
     # every drawn tile being another; alone (--fixed 1,2) it fails 30, charged TURN-6 until
     # session 54 (house54c), TURN-3 since. Fuzz finds all three in 10 games (seed 1; bug 2
-    # in game 9), each shrunk to 2 to 5 tiles
+    # in game 9), each shrunk to 2 to 5 tiles. Identify (219 CPU s, bugs off; kept out):
+    # marker_removal `other` found, the rest right but starting_seat, "measured (margin 0)"
+    # heaviest-in-hand and "declared other, plays heaviest-in-hand": in each of the 9
+    # designed deals (measure._designs, pools in ascending order) the seat dealt the
+    # heaviest tile is the one dealt the highest double too; conform under the file it
+    # wrote fails 18 (SEAT-6), every one the house rule, with s51w-seats-003 and
+    # play-deal-007 among its likely bugs (open)
     shows={"pop": r"^diagnosis: the state departs from the reference's replay after step "
                   r"\d+ `draw`",
            "no-visit": r"that train is closed to you \[TRAIN-4\]|^legal actions missing: play ",
