@@ -714,6 +714,10 @@ class Referee:
             return pick(("MARK-1",), self.rs, self.fx)  # only a pass puts a marker up
         if p.where == "INV-TURN" and asked == "deal" and "drawn tile" in p.message:
             return pick(("DEAL-1",), self.rs, self.fx)  # no turn yet: the deal's state
+        if (p.where == "INV-TURN" and "drawn tile" in p.message and step
+                and step <= len(self.fx.steps) and self.fx.steps[step - 1].startswith("play ")):
+            # a drawn tile kept once laid: TURN-3 frees the hand once it is down
+            return pick(("TURN-3",), self.rs, self.fx)
         mover = before.get("seat") if isinstance(before, Mapping) else None
         if p.where == "INV-ROUND-SCORE" and _values_only(
                 p.message, lowest_free=catalog().clauses["SCORE-7"].applies(self.rs),

@@ -466,7 +466,7 @@ def applies(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> str | N
         sample, stand_in = values, rs
     run, log = logged_run(fx, stand_in, [exp], dict(sample))
     decided = [o for o in unknown if o in log.decides]
-    if "starting_seat" in decided and _notation_only(fx, exp, stand_in, sample):
+    if "starting_seat" in decided and notation_only(fx, exp, stand_in, sample):
         decided.remove("starting_seat")
     if (decided == ["starting_seat"] and rs.custom_table and "hand_sizes" in run.read
             and _table_rules_out(exp, fx, rs, space, region, log)):
@@ -550,7 +550,7 @@ so that the report counts them under one reason (its round and the implementatio
 follow it in the result's messages)."""
 
 
-def _notation_only(fx: Fixture, exp: Expectation, rs: Ruleset,
+def notation_only(fx: Fixture, exp: Expectation, rs: Ruleset,
                    values: Mapping[str, str]) -> bool:
     """Whether a table's starting-seat read is only the notation's default for a table
     that names no starter (docs/fixture-format.md: the rotation's seat, else the mover).

@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Set
 
 from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.partition import notation_only
 from mtrain.conformance.runner import ROUND_END, TOTAL_FIELDS, WORTH
 from mtrain.conformance.traced import logged_run
 from mtrain.spec.ruleset import Ruleset
@@ -84,7 +85,8 @@ def holds_under_each_value(fx: Fixture, cut: Expectation, rs: Ruleset, space: Sp
 def passes_under(fx: Fixture, cut: Expectation, rs: Ruleset, space: Space, region: Region,
                  others: Set[str]) -> bool | None:
     """Whether the entry `cut` holds under a known rule set of `region` (its table as
-    `rs`'s) without reading any of `others` (options `rs` plays its own way); None where
+    `rs`'s) without reading any of `others` (options `rs` plays its own way; a table's
+    default starter aside, as `applies` reads it: partition.notation_only); None where
     the other rules allow no rule set there."""
     sample = space.complete(region)
     if sample is None:
@@ -93,4 +95,7 @@ def passes_under(fx: Fixture, cut: Expectation, rs: Ruleset, space: Space, regio
     if rs.custom_table:  # the reference plays the table itself
         stand_in = Ruleset(stand_in.name, stand_in.choices, rs.hand_table)
     run, log = logged_run(fx, stand_in, [cut], dict(sample))
-    return run.outcomes == ("pass",) and not others & log.decides
+    read = others & log.decides
+    if "starting_seat" in read and notation_only(fx, cut, stand_in, sample):
+        read -= {"starting_seat"}  # a table's default starter, as `applies` reads it
+    return run.outcomes == ("pass",) and not read

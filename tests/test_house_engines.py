@@ -1,7 +1,7 @@
 """An author's day with each engine of tests/examples/ written from the protocol alone
 (cantina, sixes, railyard, shed, ninepins, caboose, junction, roundhouse, hump, tandem,
 switchback, siding, tenwheeler, pullman, tender, viaduct, ballast, trestle, layover,
-marshal, sleeper, tramway;
+marshal, sleeper, tramway, dispatcher;
 turntable, signalbox, semaphore, interlock, coupling and flagstop in process; tortoise,
 gondola, hopper, reefer and hostler, in JavaScript for node; bogie and trolley, in C,
 compiled by gcc; dandy and waybill, in Perl 5;
@@ -1626,6 +1626,47 @@ TROLLEY = Engine(
     games=8,
     c=True,
 )
+DISPATCHER = Engine(
+    "dispatcher",
+    # a Python program (no import from mtrain), a family app's `Game` class behind a
+    # protocol wrapper (tests/test_house54c.py): double-12 for 2 to 8 with a table of its
+    # own, and house rules on two options: the player dealt the highest double leads, else
+    # the rotation's seat (`starting_seat: other`); a marker, once up, stays for the round
+    # (`marker_removal: other`). First run, bugs off: 46 failures, all the author's slips
+    # (the doubles of one's own turn covered oldest first, DBL-2; a round gone out keeping
+    # its turn's doubles, INV-OPEN-DOUBLES): fixed in the engine; 1,424 pass, 141 not
+    # applicable (49 "depending on marker_removal"), then 1,467 once a cut entry excused a
+    # table's default starter as applies does (6 left). Bugs on: 316 fail, bug 1 (a draw
+    # takes the boneyard's last tile) TURN-2, 280; bug 2 (no cover on another's unmarked
+    # train) TRAIN-6, 36; bug 3 (a drawn double laid keeps `drawn`) unshown behind bug 1,
+    # every drawn tile being another; alone (--fixed 1,2) it fails 30, charged TURN-6 until
+    # session 54 (house54c), TURN-3 since. Fuzz finds all three in 10 games (seed 1; bug 2
+    # in game 9), each shrunk to 2 to 5 tiles. Identify (219 CPU s, bugs off; kept out):
+    # marker_removal `other` found, the rest right but starting_seat, "measured (margin 0)"
+    # heaviest-in-hand and "declared other, plays heaviest-in-hand": in each of the 9
+    # designed deals (measure._designs, pools in ascending order) the seat dealt the
+    # heaviest tile is the one dealt the highest double too; conform under the file it
+    # wrote fails 18 (SEAT-6), every one the house rule, with s51w-seats-003 and
+    # play-deal-007 among its likely bugs (open)
+    shows={"pop": r"^diagnosis: the state departs from the reference's replay after step "
+                  r"\d+ `draw`",
+           "no-visit": r"that train is closed to you \[TRAIN-4\]|^legal actions missing: play ",
+           "sticky-draw": ""},
+    fuzz={"pop": r"^after draw: hands$", "no-visit": r"^forbids play \(TRAIN-6\)$",
+          "sticky-draw": r"^after play: INV-TURN$"},
+    found=(),
+    least=1450,
+    truth={"tile_set": "double-12", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "other", "first_turn": "single", "mexican_first_turn": "anyone",
+           "own_train_first": "not-required", "doubles": "open", "follow_up": "anywhere",
+           "double_order": "oldest-first", "uncoverable_double": "stays-open",
+           "marker_removal": "other", "draw_rule": "draw-one",
+           "blocked_round": "full-round-of-passes", "scoring": "penalty",
+           "blank_values": "face", "tie_rule": "shared"},
+    charged={"pop": "TURN-2", "no-visit": "TRAIN-6"},
+    games=10,
+    bugs_flag="--bugs",
+)
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
            TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
            COUPLING, PULLMAN, FLAGSTOP, TENDER, VIADUCT, BALLAST, TRESTLE, LAYOVER, MARSHAL,
@@ -1652,7 +1693,8 @@ ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOU
            pytest.param(BALLBRIDGE, id=BALLBRIDGE.name, marks=pytest.mark.skipif(
                RUSTC is None, reason="rustc is not installed: ballbridge is a Rust engine")),
            pytest.param(TROLLEY, id=TROLLEY.name, marks=pytest.mark.skipif(
-               GCC is None, reason="gcc is not installed: trolley is a C engine"))]
+               GCC is None, reason="gcc is not installed: trolley is a C engine")),
+           DISPATCHER]
 
 
 def conform(target: list[str], rules: str, tmp_path: Path) -> dict[str, Any]:
@@ -1873,7 +1915,7 @@ IDENTIFIED = [e for e in ENGINES if isinstance(e, Engine)  # tortoise, gondola, 
               # bogie, dandy, drover, flatcar apart
               and e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
                              TENWHEELER, COUPLING, PULLMAN, FLAGSTOP, TENDER, BALLAST,
-                             TRESTLE, LAYOVER, MARSHAL, SLEEPER, TRAMWAY)]
+                             TRESTLE, LAYOVER, MARSHAL, SLEEPER, TRAMWAY, DISPATCHER)]
 
 
 @pytest.mark.slow
