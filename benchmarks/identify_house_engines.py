@@ -23,33 +23,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from test_house_engines import (
-    CABOOSE,
-    CANTINA,
-    HUMP,
-    JUNCTION,
-    NINEPINS,
-    RAILYARD,
-    ROUNDHOUSE,
-    SEMAPHORE,
-    SHED,
-    SIGNALBOX,
-    SIXES,
-    SWITCHBACK,
-    TANDEM,
-    TORTOISE,
-    TURNTABLE,
-    Engine,
-)
+import test_house_engines
+from test_house_engines import Engine
 
 from mtrain.conformance.declaration import declared_ruleset
 from mtrain.conformance.identify import Watched, identify
 from mtrain.conformance.target import greet, target_of
 from mtrain.spec.ruleset import OTHER
 
-ENGINES = {e.name: e for e in (CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION,
-                                ROUNDHOUSE, HUMP, TANDEM, TORTOISE, TURNTABLE,
-                                SWITCHBACK, SIGNALBOX, SEMAPHORE)}
+ENGINES = {e.name: e for e in vars(test_house_engines).values() if isinstance(e, Engine)}
 KINDS = ("right", "wrong", "other", "contradicted")
 DUMP: str | None = None
 
@@ -68,7 +50,7 @@ def measure(engine: Engine, fixed: bool) -> None:
     target = target_of(args)
     impl = target.make()
     try:
-        info, _ = greet(impl, target)
+        info = greet(impl, target)
         found = identify(Watched(impl), declared=declared_ruleset(info))
     finally:
         close = getattr(impl, "close", None)

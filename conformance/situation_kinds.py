@@ -9,7 +9,7 @@ moves reach; the draws are seeded by the caller's stream.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from mtrain.reference.deal import deal
@@ -142,15 +142,19 @@ class Reached:
 
 
 def pick(kind: Kind, rules: Rules, rng: random.Random, tries: int = TRIES,
-         speaks: Callable[[State], bool] | None = None) -> Reached | None:
+         speaks: Callable[[State], bool] | None = None,
+         rounds: Mapping[int, int] | None = None) -> Reached | None:
     """A state that shows `kind`, drawn evenly from the next random round that shows one
     (a state with a choice to make before a forced move) and, with `speaks`, that speaks
     about the rule set tested; None after `tries` rounds. A kind that drains plays a round
-    that shows none again from its deal, each move the one draining chooses."""
+    that shows none again from its deal, each move the one draining chooses. `rounds`:
+    player count -> the last round an implementation's match of its own deals there; the
+    round is drawn up to it (as many draws of the stream either way)."""
     counts = [n for n, _ in rules.ruleset.hand_table]
     for _ in range(tries):
-        st = deal(rules, rng.choice(counts), rng.randint(1, rules.rounds),
-                  seed=rng.randrange(1 << 30))
+        players = rng.choice(counts)
+        last = max(1, min(rules.rounds, (rounds or {}).get(players, rules.rounds)))
+        st = deal(rules, players, rng.randint(1, last), seed=rng.randrange(1 << 30))
         found = _pick_in(kind, st.copy() if kind.drain else st, rng, speaks, None)
         if found is None and kind.drain:
             found = _pick_in(kind, st, rng, speaks, _until_dry)

@@ -176,7 +176,8 @@ def _action_key(text: str) -> tuple[int, str]:
 
 
 def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = None,
-               seed: int = SEED, ends: bool = True) -> list[Fixture]:
+               seed: int = SEED, ends: bool = True,
+               rounds: Mapping[int, int] | None = None) -> list[Fixture]:
     """`count` situations under `rs`: a seventh of them deals (no more than its table has
     rows), the rest shared evenly among the kinds (fewer of a kind the rule set's rounds
     stop showing); beside those `count`, a seventh as many round ends (`play-end-`), as
@@ -186,12 +187,15 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
     kind (or PASSED) that the rule set's rounds never show gives its share to those they
     do (_quotas). With `wanted`, only the ids it accepts; without `ends`, none of those
     five (identify, measuring the deals itself, asks none). Each kind draws from its own
-    seeded stream, so a situation's id names the same table whatever the count.
+    seeded stream, so a situation's id names the same table whatever the count. `rounds`:
+    player count -> the last round an implementation's match of its own deals there
+    (carried.dealt_rounds), the kinds' tables drawn up to it (situation_kinds.pick; reefer
+    refuses rounds 6 to 9 of a double-8 set: 11 and 14 of identify's 24 were past them).
 
     They are the same for the same code, data, rule set, count and seed: the whole list
     is kept in the cache (spec/cache.py), and read back rather than played again; those
     of a default `mtrain conform` made by this very code ship with the package."""
-    key = _cache_key(rs, count, seed, ends)
+    key = _cache_key(rs, count, seed, ends, rounds)
     kept = cache.read(CACHE_KIND, key)
     if kept is None:  # those of a default run ship with the package (conformance/shipped.py)
         kept = shipped.entry(key, _code_digest())
@@ -203,7 +207,7 @@ def situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None = N
             found = None  # not as written: made again
         if found is not None:
             return [fx for fx in found if wanted is None or wanted(fx.id)]
-    made = _situations(rs, count, wanted, seed, ends)
+    made = _situations(rs, count, wanted, seed, ends, rounds)
     if wanted is None:
         cache.write(CACHE_KIND, key, [_to_data(fx) for fx in made], keep=400)
     return made
@@ -224,10 +228,12 @@ def code_digest() -> str:
     return _code_digest()
 
 
-def _cache_key(rs: Ruleset, count: int, seed: int, ends: bool = True) -> str:
+def _cache_key(rs: Ruleset, count: int, seed: int, ends: bool = True,
+               rounds: Mapping[int, int] | None = None) -> str:
     rules = orjson.dumps([list(rs.choices), list(rs.hand_table), rs.name])
     return cache.digest(_code_digest(), rules, str(count), str(seed),
-                        *(() if ends else ("without ends",))) + ".json"
+                        *(() if ends else ("without ends",)),
+                        *((f"rounds {sorted(rounds.items())}",) if rounds else ())) + ".json"
 
 
 @functools.cache
@@ -303,7 +309,8 @@ def _keys_in(data: Any) -> Any:
 
 
 def _situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None,
-                seed: int, ends: bool = True) -> list[Fixture]:
+                seed: int, ends: bool = True,
+                rounds: Mapping[int, int] | None = None) -> list[Fixture]:
     plays = stand_in_for(rs) if count > 0 else None
     if plays is None:
         return []
@@ -318,7 +325,7 @@ def _situations(rs: Ruleset, count: int, wanted: Callable[[str], bool] | None,
               for i, kind in enumerate(KINDS)}
     if ends:
         shares[PASSED] = beside
-    streams = {kind: _Stream(kind, rs, plays, speaks, seed) for kind in shares}
+    streams = {kind: _Stream(kind, rs, plays, speaks, seed, rounds) for kind in shares}
     quotas = _quotas(shares, streams, wanted)
     out: list[Fixture] = []
     for kind in KINDS:
@@ -345,8 +352,10 @@ class _Stream:
     Whether there is a first is asked once and kept (_quotas asks it)."""
 
     def __init__(self, kind: Kind, rs: Ruleset, plays: Ruleset,
-                 speaks: Callable[[State], bool] | None, seed: int) -> None:
+                 speaks: Callable[[State], bool] | None, seed: int,
+                 rounds: Mapping[int, int] | None = None) -> None:
         self.kind = kind
+        self.rounds = rounds  # the last round dealt per player count (pick)
         self.rules = Rules.of(plays)
         self.check = self._check(rs, plays, speaks, False)
         self.rng = random.Random(f"{seed}:{rs.name}:{kind.name}")
@@ -379,7 +388,8 @@ class _Stream:
         if self._strictly is None:
             first = self._first
             self._strictly = (first is not None and self._strict(first.state)) or pick(
-                self.kind, self.rules, self._strict_rng, speaks=self._strict) is not None
+                self.kind, self.rules, self._strict_rng, speaks=self._strict,
+                rounds=self.rounds) is not None
         return self._strictly
 
     def shows(self) -> bool:
@@ -387,7 +397,7 @@ class _Stream:
         rounds (a kind whose tables all read an option played its own way has none)."""
         if not self._looked:
             self._first, self._looked = pick(self.kind, self.rules, self.rng,
-                                             speaks=self.check), True
+                                             speaks=self.check, rounds=self.rounds), True
         return self._first is not None
 
     def reached(self) -> Iterator[Reached]:
@@ -397,7 +407,8 @@ class _Stream:
         found = self._first
         while found is not None:
             yield found
-            found = pick(self.kind, self.rules, self.rng, speaks=self.check)
+            found = pick(self.kind, self.rules, self.rng, speaks=self.check,
+                         rounds=self.rounds)
 
 
 def _quotas(shares: dict[Kind, int], streams: dict[Kind, _Stream],

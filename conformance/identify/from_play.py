@@ -83,7 +83,7 @@ def _situations(space: Space, findings: Sequence[OptionFinding], values: Mapping
         # every rule set (TURN-4): none of those is made; round ends only where an
         # option they alone show is weak (ENDS)
         made = [legal_only(fx) for fx in situations(rs, SITUATIONS, seed=SEED + round_no,
-                                                    ends=False)]
+                                                    ends=False, rounds=rounds)]
         plays = stand_in_for(rs, space) if k in ending else None
         if plays is not None:  # how the round ends and scores, under what is measured
             made += end_situations(rs, plays, ENDS, seed=SEED + round_no, totals=True,

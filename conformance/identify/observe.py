@@ -125,9 +125,11 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
     round totals are no departure where they decide a round's worth (as under conform)."""
     rj = ruleset_json(sent)
     out = []
+    outer = impl
     for fx in fixtures:
         if progress is not None:
             progress()
+        impl = _drawing(outer, fx.deal_draw())
         obs = Observation(fx, tuple(None for _ in fx.expect))
         out.append(obs)
         trace: list[JSON] = []
@@ -282,6 +284,39 @@ def _charge_refusal(played: Outcome, sent: Ruleset, impl: Implementation, rj: JS
     except (HarnessError, Unsupported, ValueError, KeyError, TypeError, AttributeError):
         return
     charged += [c for c in played.charged if c and c not in charged]
+
+
+class _DrawnWhenRefused:
+    """The engine, sent a fixture's draw for the start with a deal it refused for want of
+    one (SEAT-5). The fixtures are asked under rules of the measured start or the base's,
+    which draw for nothing, so the harness sends no draw (runner.deal_with_draw); an engine
+    that plays highest-draw whatever it is told then refused every deal with a draw, each
+    counted against highest-draw, which the scope partition plays with the draw (a
+    double-12 engine of highest-draw was found `starting_seat: other`, 22 fixtures of the
+    SEAT clauses against it). measure.py's Dealer asks such deals again alike."""
+
+    def __init__(self, impl: Implementation, draw: list[list[str]]) -> None:
+        self._impl, self._draw = impl, draw
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        if draw is not None:
+            return self._impl.deal(ruleset, players, round, order, draw=draw)  # type: ignore[call-arg]
+        try:
+            return self._impl.deal(ruleset, players, round, order)
+        except RefusedSetup as e:
+            if e.clause != "SEAT-5":
+                raise
+        return self._impl.deal(ruleset, players, round, order,  # type: ignore[call-arg]
+                               draw=self._draw)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._impl, name)
+
+
+def _drawing(impl: Implementation, draw: list[list[str]] | None) -> Implementation:
+    """`impl`, or where the fixture has a draw for the start, _DrawnWhenRefused."""
+    return impl if draw is None else _DrawnWhenRefused(impl, draw)  # type: ignore[return-value]
 
 
 def _unseated(fx: Fixture, sent: Ruleset, refusal: RefusedSetup) -> str | None:
