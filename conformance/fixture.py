@@ -82,6 +82,10 @@ class Expectation:
     """(k, options) for each step k whose legality alone options played their own way
     decide (step_alone.py): the implementation's refusal of it is not applicable. Set by
     conform under such rules, never written in a file."""
+    own_draw: bool = False
+    """The legal set is compared by its plays alone: where the table's player holds no play
+    and has not drawn, whether they draw or pass is a draw rule of one's own's
+    (draw_alone.py). Set by conform under such rules, never written in a file."""
     line: int | None = None
 
     @functools.cached_property  # (read for each of its results: dozens of rule sets)

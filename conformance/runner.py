@@ -243,7 +243,7 @@ def charge_refused_step(played: Outcome, rs: Ruleset, impl: Implementation, rj: 
     text = fx.steps[played.step - 1]
     # a draw or pass refused beside plays the rules refuse: it believes a play
     # possible (TURN-1), and what refuses those plays is the rule it broke
-    wrong = referee.refused_plays(state, played.offered) if _draws(text) else []
+    wrong = referee.refused_plays(state, played.offered) if draws(text) else []
     # a play on the Mexican Train by a marked player refused, other legal plays offered:
     # the Mexican Train kept closed to them (TRAIN-4), as where such plays are missing
     plays = [a for a in played.offered if a.startswith("play ")]
@@ -589,6 +589,10 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
     if exp.legal is not None:
         actual = {action_text(a) for a in impl.legal(rj, state)}
         want = set(exp.legal)
+        if exp.own_draw and any(draws(a) for a in actual):
+            # TURN-2: whether a player with no play draws or passes is the draw rule of
+            # its own's (draw_alone.py): its plays alone are judged
+            actual = {a for a in actual if not draws(a)}
         missing, extra = sorted(want - actual), sorted(actual - want)
         # A draw or pass offered because a play was not seen (one the rules would allow
         # without the tiles of the missing plays) is charged to those plays alone.
@@ -597,7 +601,7 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         # ... and a draw or pass missing beside plays the rules refuse follows from them:
         # a player who can play does not draw (TURN-1)
         seen = [a for a in extra if a.startswith("play ")]
-        blind = bool(referee and seen and missing and all(_draws(a) for a in missing))
+        blind = bool(referee and seen and missing and all(draws(a) for a in missing))
         if extra:  # an action offered that the rules refuse: charged to the refusing clause
             problems.append("legal actions not allowed by the rules: " + ", ".join(extra))
             if not follows:
@@ -666,7 +670,7 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
             elif e.clause is not None and e.clause not in clauses:
                 problems.append(f"`{text}` refused by {e.clause}, expected {named}"
                                 f"{unknown_clause(e.clause)}")
-                if not (seen and _draws(text) and e.clause == "TURN-1"):  # as above
+                if not (seen and draws(text) and e.clause == "TURN-1"):  # as above
                     charge((_closed_cover(referee, None, text, e.clause) if referee else None)
                            or clauses[0])
     view = state_view(state, exp.state) if exp.state else {}
@@ -752,7 +756,7 @@ def _train_of(text: str) -> str:
     return text.rpartition(" on ")[2] if text.startswith("play ") else ""
 
 
-def _draws(text: str) -> bool:
+def draws(text: str) -> bool:
     """Whether the action `text` is a draw or a pass: what a player does who cannot play."""
     return text.split(" ")[0] in ("draw", "pass")
 

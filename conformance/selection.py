@@ -16,6 +16,7 @@ from pathlib import Path
 from mtrain.conformance.blocked_alone import ONLY_BLOCKED, blocked_scores_entry
 from mtrain.conformance.bracket_alone import bracketed_entry, bracketed_options
 from mtrain.conformance.defaults import RESULTS_FLOOR, SITUATIONS, SITUATIONS_MIN
+from mtrain.conformance.draw_alone import first_draw_entry
 from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load_corpus
 from mtrain.conformance.marker_alone import marker_entry, marker_options
 from mtrain.conformance.match_end_alone import match_end_entry, only_match_length
@@ -534,7 +535,7 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
             reasons.append(never)
             continue
         if why is None:
-            return exp, None
+            return first_draw_entry(exp, fx, rs, space), None
         if why.startswith("its outcome depends"):
             reasons.append(why)
             if seat is None and why == ONLY_ENGINE:
@@ -559,7 +560,7 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
                 # whether its steps are moves alone: a refused one not applicable
                 seat = own_steps_entry(exp, fx, rs, space, named)
     if seat is not None:
-        return seat, None
+        return first_draw_entry(seat, fx, rs, space), None
     return None, (reasons[0] if reasons else unreached(fx, rs))
 
 

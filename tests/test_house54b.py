@@ -9,8 +9,6 @@ import copy
 import json
 from pathlib import Path
 
-import pytest
-
 from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, ReferenceImplementation, Refused
 
@@ -47,39 +45,63 @@ class DutyPass(ReferenceImplementation):
         return after
 
 
-@pytest.mark.xfail(strict=True, reason="open (session 54): a first draw is judged under a "
-                   "draw rule of one's own; see the docstring")
-def test_a_draw_rule_of_its_own_that_draws_nothing_at_a_table_fails_no_fixture(
-        tmp_path: Path) -> None:
-    """OPEN. trolley's variation (--duty-pass) draws no tile when bound to a double it
-    cannot cover, and declares its draw rule `other`: 67 fixtures fail under its file,
-    65 charged TURN-2 "a clause of the reference's stand-in for draw_rule ... judged as
-    TURN-2" (2 DBL-10), since the reference answers a first draw without reading the draw
-    rule (reference/engine.py legal_actions: `rules.draw_until_playable` is read only
-    once a tile is drawn), so the scope keeps every table where a player who cannot play
-    draws, though TURN-2 and TURN-5 (both draw_rule's) decide that draw.
-
-    Reading the flag before every [DRAW] fixes this (the 67 become not applicable; lint
-    0 errors, 0 warnings; tests/test_fuzz_s49.py's own_steps then gain step 1), but makes
-    every entry whose answer is a draw not applicable under `draw_rule: other`: coupling's
-    bug 2 (DBL-10, a play offered where the rules say draw) and dandy's bug 3 (no draw of
-    the last bone, TURN-2) are then shown by neither conform nor fuzz, and trolley runs
-    1,381 results, not 1,439. The finer fix: judge the plays of such a table (an extra or
-    missing play is not the draw rule's) and leave only the choice between draw and pass
-    to the rule of one's own; dandy's bug 3 is that choice, so not a bug the suite can
-    tell from a house rule."""
+def _conform(tmp_path: Path, adapter: str, *fixtures: str) -> dict[str, JSON]:
+    """conform's results of `fixtures` under pagat with a draw rule of one's own."""
     rules = tmp_path / "draw-other.yaml"
     rules.write_text("name: draw-other\nbase: pagat\noptions:\n  first_turn: single\n"
                      "  draw_rule: other\n", encoding="utf-8")
     out = tmp_path / "report.json"
-    # doubles-037: a seat bound to cover draws; doubles-009: the duty passed on after a
-    # follow-up covers the first of two doubles; doubles-031 its tile covers (runs)
-    main(["conform", "--adapter", f"{__file__}:DutyPass", "--rules", str(rules),
-          "-k", "doubles-037", "-k", "doubles-009", "-k", "doubles-031",
-          "--format", "json", "--output", str(out)])
+    main(["conform", "--adapter", f"{__file__}:{adapter}", "--rules", str(rules),
+          *[a for f in fixtures for a in ("-k", f)], "--format", "json", "--output", str(out)])
     report = json.loads(out.read_text(encoding="utf-8"))
-    status = {r["fixture"]: r["status"] for r in report["results"]}
-    assert status == {"doubles-037": "not-applicable", "doubles-009": "not-applicable",
-                      "doubles-031": "pass"}, report["results"]
-    reasons = [r["message"] for r in report["results"] if r["status"] == "not-applicable"]
-    assert all("draw_rule" in m for m in reasons), reasons
+    return {r["fixture"]: r for r in report["results"]}
+
+
+def test_a_draw_rule_of_its_own_that_draws_nothing_at_a_table_fails_no_fixture(
+        tmp_path: Path) -> None:
+    """trolley's variation (--duty-pass) draws no tile when bound to a double it cannot
+    cover, and declares its draw rule `other`: 67 fixtures failed under its file, 65
+    charged TURN-2 "a clause of the reference's stand-in for draw_rule ... judged as
+    TURN-2" (2 DBL-10), since the reference answers a first draw without reading the draw
+    rule (reference/engine.py legal_actions reads `rules.draw_until_playable` only once a
+    tile is drawn), so such a table was judged as written though the draw rule decides
+    whether its player draws or passes.
+
+    Reading the flag before every draw (tried, backed out) set aside the plays of such a
+    table too, which no draw rule decides: coupling's bug 2 (DBL-10, a play offered where
+    the rules say draw) went unseen. So conform cuts finer (conformance/draw_alone.py):
+    there the legal set is judged by its plays, its draw or pass is the house rule's, and
+    a `draw` step refused there is not applicable."""
+    results = _conform(tmp_path, "DutyPass", "doubles-037", "doubles-009", "doubles-031")
+    status = {f: r["status"] for f, r in results.items()}
+    # doubles-037: a seat bound to cover draws (its own rule refuses that step);
+    # doubles-009: the duty passed on, no play, draw expected: passes offered [pass], no
+    # play offered, 2-4 on 1 refused (DBL-6), the state as written; doubles-031: its tile
+    # covers (runs as written)
+    assert status == {"doubles-037": "not-applicable", "doubles-009": "pass",
+                      "doubles-031": "pass"}, results
+    assert "draw_rule" in results["doubles-037"]["message"], results["doubles-037"]
+
+
+class PlayOnDuty(DutyPass):
+    """DutyPass, and a play besides wherever it passes bound to a double: an extra play
+    (DBL-6 closes the layer's other trains while a double is open), no draw rule's."""
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        found = super().legal(ruleset, state)
+        if found == [{"type": "pass"}] and _bound(state) and state["hands"][state["seat"]]:
+            tile = state["hands"][state["seat"]][0]
+            return [*found, {"type": "play", "tile": tile, "train": state["seat"]}]
+        return found
+
+
+def test_under_a_draw_rule_of_its_own_the_plays_of_a_table_without_one_are_judged(
+        tmp_path: Path) -> None:
+    """The finer cut leaves only draw-or-pass to the house rule: a play offered at a table
+    where the rules have none is still a failure (doubles-009: seat 1 holds [2-4], which
+    fits its own train but DBL-6 closes it while the Mexican [7-7] is open)."""
+    results = _conform(tmp_path, "PlayOnDuty", "doubles-009")
+    assert results["doubles-009"]["status"] == "fail", results
+    found = results["doubles-009"]
+    assert found["message"] == "legal actions not allowed by the rules: play 4-2 on 1", found
+    assert found["charged"] == ["DBL-6"], found

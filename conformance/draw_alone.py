@@ -1,0 +1,74 @@
+"""An entry under a draw rule of one's own: the plays judged, the first draw its own.
+
+Where a player who has not drawn holds no play, the rules say draw (TURN-2, TURN-5, DBL-5),
+and whether that player draws or passes is the draw rule's. The reference answers such a
+table without reading the rule (it reads `draw_until_playable` only once a tile is drawn),
+so under `draw_rule: other` the entry was judged as written: trolley's house rule (tests/
+examples/c/trolley_engine.c --duty-pass: a player bound to a double they cannot cover
+passes, marker up, without drawing) failed 67 results charged to the rule it replaces.
+Taking every such table as the draw rule's (the reference reading the rule before each
+first draw) set aside the plays there as well, which no draw rule decides: a play offered
+where there is none (coupling's bug 2, DBL-10) went unseen.
+
+So the cut is finer. Under a draw rule of one's own, where the reference's replay under the
+stand-in conform sends reaches such a table: its legal set is compared by its plays alone
+(the implementation's draw or pass, whichever it offers, is its own rule's; one that
+offers neither is judged as written), a refusal the entry lists of a draw or a pass there
+is set aside, and a `draw` step taken there is one whose refusal is not applicable
+(`Expectation.own_steps`, step_alone.own_step_refused). Every other check stands.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from mtrain.conformance.adapter import JSON
+from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.partition import stand_in
+from mtrain.conformance.runner import REFERENCE, Outcome, draws, play
+from mtrain.spec.notation import is_next_round
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.scope import Space
+
+OPTION = "draw_rule"
+
+
+def first_draw_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> Expectation:
+    """`exp` with the choice between drawing and passing, on each table of the reference's
+    replay where a player who has not drawn holds no play, left to `rs`'s draw rule of its
+    own (see the module docstring); `exp` itself where `rs` plays the known draw rules or
+    no such table is met."""
+    if OPTION not in rs.unknown or exp.refused_setup is not None:
+        return exp
+    try:
+        sent = stand_in(rs, exp, space)
+    except ValueError:  # no known rule set of the scope stands in for it
+        return exp
+    trace: list[JSON] = []
+    played = play(fx, sent, REFERENCE, None, trace)
+    if isinstance(played, Outcome):
+        return exp
+    state, rj = played
+    steps = [k for k, (step, before) in enumerate(zip(fx.steps, trace, strict=False), 1)
+             if not is_next_round(step) and step.split(" ")[0] == "draw"
+             and first_draw(rj, before)]
+    last = first_draw(rj, state) and (exp.legal is not None or any(map(draws, exp.refused)))
+    if not steps and not last:
+        return exp
+    own = dict(exp.own_steps)
+    for k in steps:
+        own[k] = tuple(dict.fromkeys((*own.get(k, ()), OPTION)))
+    cut = dataclasses.replace(exp, own_steps=tuple(sorted(own.items())))
+    if last:
+        cut = dataclasses.replace(
+            cut, own_draw=True,
+            legal=None if exp.legal is None else tuple(a for a in exp.legal if not draws(a)),
+            refused={a: c for a, c in exp.refused.items() if not draws(a)})
+    return cut
+
+
+def first_draw(rj: JSON, state: JSON) -> bool:
+    """Whether on `state` (under the rule set sent as `rj`) the rules have a player who
+    has not drawn and holds no play draw (TURN-2), not the engine's draw (ENG-4)."""
+    return (state.get("phase") == "start" and state.get("drawn") is None
+            and REFERENCE.legal(rj, state) == [{"type": "draw"}])
