@@ -105,3 +105,26 @@ def test_under_a_draw_rule_of_its_own_the_plays_of_a_table_without_one_are_judge
     found = results["doubles-009"]
     assert found["message"] == "legal actions not allowed by the rules: play 4-2 on 1", found
     assert found["charged"] == ["DBL-6"], found
+
+
+class LastBone(ReferenceImplementation):
+    """A bug, not a draw rule (dandy's bug 3, tests/examples/perl/dandy_engine.pl): the
+    last tile of the boneyard is never drawn; the player passes instead."""
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        found = super().legal(ruleset, state)
+        if found == [{"type": "draw"}] and state["phase"] == "start" and len(
+                state["boneyard"]) == 1:
+            return [{"type": "pass"}]
+        return found
+
+
+def test_under_a_draw_rule_of_its_own_a_pass_on_the_last_bone_still_fails(
+        tmp_path: Path) -> None:
+    """A pass that turns on how many tiles are left is asked again with one tile more in
+    the boneyard (runner.counts_bones): LastBone then draws, so its pass is judged as
+    written (end-018: after seat 0's draw and pass, seat 1 holds no play and [6-2] is the
+    boneyard's last tile: TURN-2, draw)."""
+    found = _conform(tmp_path, "LastBone", "end-018")["end-018"]
+    assert found["status"] == "fail", found
+    assert "legal actions not allowed by the rules: pass" in found["message"], found
