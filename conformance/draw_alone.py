@@ -33,17 +33,20 @@ from mtrain.spec.scope import Space
 OPTION = "draw_rule"
 
 
-def first_draw_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> Expectation:
+def first_draw_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
+                     sent: Ruleset | None = None) -> Expectation:
     """`exp` with the choice between drawing and passing, on each table of the reference's
-    replay where a player who has not drawn holds no play, left to `rs`'s draw rule of its
-    own (see the module docstring); `exp` itself where `rs` plays the known draw rules or
-    no such table is met."""
+    replay (under `sent`, the rule set conform sends: by default the stand-in inside the
+    entry's scope) where a player who has not drawn holds no play, left to `rs`'s draw
+    rule of its own (see the module docstring); `exp` itself where `rs` plays the known
+    draw rules or no such table is met."""
     if OPTION not in rs.unknown or exp.refused_setup is not None:
         return exp
-    try:
-        sent = stand_in(rs, exp, space)
-    except ValueError:  # no known rule set of the scope stands in for it
-        return exp
+    if sent is None:
+        try:
+            sent = stand_in(rs, exp, space)
+        except ValueError:  # no known rule set of the scope stands in for it
+            return exp
     trace: list[JSON] = []
     played = play(fx, sent, REFERENCE, None, trace)
     if isinstance(played, Outcome):

@@ -504,7 +504,9 @@ def situation_tasks(rulesets: Sequence[Ruleset], count: int, patterns: Sequence[
             made = kept
             # and the deal of the last round its match deals, which only it knows
             made += own_last_deals(rs, own.rounds, wanted)
-        tasks += [Task(first + len(tasks) + k, fx, rs, fx.expect[0], sent)
+        space = Space() if sent is not None and made else None
+        tasks += [Task(first + len(tasks) + k, fx, rs, fx.expect[0] if space is None else
+                       first_draw_entry(fx.expect[0], fx, rs, space, sent), sent)
                   for k, fx in enumerate(made)]
         # under -k the filter, not the rule played its own way, decides how many are
         # made: mtrain conform says so when nothing matches at all
