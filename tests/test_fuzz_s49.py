@@ -151,13 +151,15 @@ def test_a_run_replayed_from_its_questions_logs_the_legality_as_legality(
 
 def test_an_entry_whose_own_rule_decides_only_a_steps_legality_runs(tmp_path: Path) -> None:
     """Under a draw rule of one's own the pass after the draw runs, knowing its step 2 is
-    the draw rule's to allow; the legal set after the draw stays not applicable."""
+    the draw rule's to allow, and its step 1 too (a first draw by a player with no play:
+    draw or pass is the draw rule's, draw_alone.py); the legal set after the draw stays
+    not applicable."""
     fixtures, rules = _files(tmp_path)
     passed, drawn = load_file(str(fixtures))
     rs = catalog().rules_file(str(rules))
     exp, why = entry_for(passed, rs, Space())
     assert why is None and exp is not None
-    assert exp.own_steps == ((2, ("draw_rule",)),)
+    assert exp.own_steps == ((1, ("draw_rule",)), (2, ("draw_rule",)))
     exp, why = entry_for(drawn, rs, Space())
     assert exp is None and why == "its outcome depends on draw_rule (played its own way)"
 
