@@ -32,8 +32,8 @@ from mtrain.conformance.adapter import (
 from mtrain.conformance.answers import AnswerError, checked
 from mtrain.conformance.attribution import DEAL_FIELD, Referee, pick, stand_in_charges
 from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
+from mtrain.conformance.last_bone import counts_bones
 from mtrain.conformance.match_over import holds_match_over
-from mtrain.conformance.process import ConfigurationError
 from mtrain.conformance.state_compare import compare_field, compare_result, state_view
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import RulesetError, catalog
@@ -756,32 +756,6 @@ def _closed_cover(referee: Referee, state: JSON | None, text: str,
 def _train_of(text: str) -> str:
     """The train of the play `text` ("play 6-1 on 4": "4"); "" for another action."""
     return text.rpartition(" on ")[2] if text.startswith("play ") else ""
-
-
-def counts_bones(impl: Implementation, rj: JSON, state: JSON, actual: set[str]) -> bool:
-    """Whether `impl`, passing without drawing at `state` (a table of `Expectation.own_draw`),
-    draws once the boneyard holds one tile more (another player's, who keeps one): its
-    pass then turned on how many tiles are left, which no draw rule does (TURN-2: a tile
-    in the boneyard is drawn), so the legal set is judged as written. False where it
-    draws already, no tile can be moved, or it cannot answer that table."""
-    if "pass" not in actual or "draw" in actual:
-        return False
-    hands, seat, bones = state.get("hands"), state.get("seat"), state.get("boneyard")
-    if not isinstance(hands, list) or not isinstance(bones, list):
-        return False
-    giver = next((k for k, h in enumerate(hands)
-                  if k != seat and isinstance(h, list) and len(h) > 1), None)
-    if giver is None:
-        return False
-    probe = {**state, "hands": [list(h) for h in hands], "boneyard": list(bones)}
-    probe["boneyard"].append(probe["hands"][giver].pop())
-    try:
-        found = {action_text(a) for a in impl.legal(rj, probe)}
-    except ConfigurationError:  # the implementation cannot be used at all: conform stops
-        raise
-    except Exception:  # a refusal, a crash, a broken answer: it says nothing
-        return False
-    return "draw" in found
 
 
 def draws(text: str) -> bool:
