@@ -1,0 +1,58 @@
+"""identify on an engine whose start goes to the strongest hand (session 54b).
+
+tests/examples/dispatcher_engine.py starts each round with the player dealt the highest
+double (a house rule, `starting_seat: other`). Its start was measured heaviest-in-hand
+(SEAT-6), "measured", wrong: in every designed deal the tiles went out in ascending
+order, so the seat dealt the heaviest tile was also the one dealt the highest double and
+the most pips. A designed deal now sets them apart (measure._strong_apart).
+"""
+
+from __future__ import annotations
+
+from mtrain.conformance.adapter import JSON
+from mtrain.conformance.identify.measure import measure
+from mtrain.conformance.identify.measured import base_values
+from mtrain.conformance.serve import FixedRules
+from mtrain.spec.catalog import catalog
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.scope import Space
+
+CAT = catalog()
+SPACE = Space(CAT)
+PUREMCO = CAT.ruleset("puremco")  # the engine set aside (ENG-2), the start rotating (SEAT-3)
+
+
+def puremco_with(seat: str) -> Ruleset:
+    return CAT.from_values({**dict(PUREMCO.choices), "starting_seat": seat},
+                           f"puremco-{seat}", PUREMCO.hand_table)
+
+
+class HighDoubleLeads(FixedRules):
+    """puremco, but the seat dealt the highest double starts the round (none dealt: the
+    rotation's seat), as dispatcher's house rule has it."""
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        state = super().deal(ruleset, players, round, order, draw)
+        doubles = [(int(t.split("-")[0]), seat) for seat, hand in enumerate(state["hands"])
+                   for t in hand if len(set(t.split("-"))) == 1]
+        if doubles:
+            state["seat"] = state["starter"] = max(doubles)[1]
+        return state
+
+
+def measured(engine: FixedRules) -> tuple[str | None, str | None]:
+    _, base = base_values(CAT, None)
+    deals, _ = measure(engine, SPACE, base)
+    return deals.procedure, deals.seat
+
+
+def test_a_start_of_the_highest_double_is_not_measured_as_the_heaviest_tiles() -> None:
+    procedure, seat = measured(HighDoubleLeads(PUREMCO))
+    assert procedure == "set-aside"
+    assert seat is None  # no known starting seat: left to the fixtures (other)
+
+
+def test_the_known_starts_of_a_set_aside_engine_are_still_measured() -> None:
+    for seat in ("heaviest-in-hand", "rotate"):
+        assert measured(FixedRules(puremco_with(seat))) == ("set-aside", seat)
