@@ -56,3 +56,32 @@ def test_a_start_of_the_highest_double_is_not_measured_as_the_heaviest_tiles() -
 def test_the_known_starts_of_a_set_aside_engine_are_still_measured() -> None:
     for seat in ("heaviest-in-hand", "rotate"):
         assert measured(FixedRules(puremco_with(seat))) == ("set-aside", seat)
+
+
+def test_a_rule_of_its_own_found_on_a_small_margin_is_no_firm_difference() -> None:
+    # trolley (tests/examples/c, bugs on) declares tie_rule shared; a scoring bug made
+    # identify find tie_rule `other` on a small margin, and the note said as a fact "the
+    # engine declares other rules than it plays: tie_rule (declared shared, plays other)"
+    from mtrain.commands.identify import declaration_note
+    from mtrain.conformance.identify.found import OptionFinding
+
+    pagat = CAT.ruleset("pagat")
+    found = Ruleset("found", tuple((o, "other" if o == "tie_rule" else v)
+                                   for o, v in pagat.choices), pagat.hand_table)
+    findings = [OptionFinding(o, v, "sure", 3, ["x"]) for o, v in found.choices]
+    at = [o for o, _ in found.choices]
+
+    def note(margin: int, alternatives: list[str]) -> list[str]:
+        findings[at.index("tie_rule")] = OptionFinding(
+            "tie_rule", "other", "other", margin, ["end-score-004"][:len(alternatives)],
+            alternatives)
+        return declaration_note(findings, pagat, found)
+
+    assert note(1, ["most-outs"]) == [
+        "not sure, but the fixtures lean away from the declared rules: tie_rule (declared "
+        "shared, the fixtures lean to other, margin 1) (a rule of its own, or bugs in the "
+        "declared value's clauses: `mtrain conform` under the declaration shows them)"]
+    firm = ["the engine declares other rules than it plays: tie_rule (declared shared, "
+            "plays other)"]
+    assert note(2, ["most-outs"]) == firm  # as surely as `sure`
+    assert note(0, []) == firm  # measured: no rival
