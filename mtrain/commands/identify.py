@@ -216,13 +216,12 @@ def _read(f: Any) -> str:
 
 
 def _firm(f: Any) -> bool:
-    """Whether a finding holds its value as surely as `sure` does: a value found `other`
-    from the fixtures (against a known rival) is `likely` at heart below SURE fixtures'
-    margin (trolley's tie_rule, `other` on a small margin a scoring bug made); one measured
-    from the deals has no rival and is firm."""
-    from mtrain.conformance.identify.findings import SURE
-
-    return f.status != "other" or not f.alternatives or f.margin >= SURE
+    """Whether a finding states its value as a fact. A value found `other` from the
+    fixtures is "its own rule, or its rival if those fixtures are bugs" (its own line says
+    so): never a fact, whatever its margin (trolley's tie_rule, `other` on a margin of 10,
+    the tie fixtures failed where its scoring is contradicted too). One measured from the
+    deals has no rival."""
+    return f.status != "other" or not f.alternatives
 
 
 def declaration_note(findings: Any, declared: Any, found: Any) -> list[str]:
