@@ -7,7 +7,9 @@ number dealt ([N-(N-1)] is never the engine: SET-1). The table is the hand size 
 at every player count the engine accepts (DEAL-1, DEAL-7). The engine procedure and the
 starting seat come from a few deals designed to tell them apart (the engine in the first
 hand, in the second, last or first in the boneyard, or left out of the pool; rounds 1 and
-2; in round 2 also beside the set's top double): the engine's answers (hands, boneyard,
+2; in round 2 also beside the set's top double; and, left out, with the heaviest tile
+dealt apart from the highest doubles and most pips, so that a start of one's own that
+goes to a strong hand is not heaviest-in-hand's): the engine's answers (hands, boneyard,
 where the engine is, who moves first, and where the players look for the engine, the
 first steps they may take and the table after the first draw) are compared with the
 reference engine's under each pair of values of the catalogue. A value is
@@ -420,7 +422,25 @@ def _designs(n: int, players: int, size: int) -> list[tuple[int, list[str]]]:
             # "next double down") deals the other designs as ENG-7 does
             top = f"{n}-{n}"
             out.append((round_no, [tile, top, *(t for t in rest if t != top)]))
+    if players >= 2 and n >= 2:
+        out.append((1, _strong_apart(pool(n, n), n, size)))
     return out  # places it at once, ENG-6 at the end of the lap
+
+
+def _strong_apart(rest: list[str], n: int, size: int) -> list[str]:
+    """A set-aside pool of round 1 (the engine [n-n] left out, ENG-2) where the heaviest
+    tile, [n-(n-1)], is dealt to seat 1 among the lightest tiles, and seat 0 is dealt the
+    highest doubles and the heaviest tiles besides: the seat of the heaviest tile (SEAT-6)
+    is then not the seat of the strongest hand, as it is in the ascending pools, so a start
+    of one's own that goes to a strong hand (the highest double, the most pips) is not
+    taken for heaviest-in-hand."""
+    top = f"{n}-{n - 1}"
+    doubles = [t for t in reversed(rest) if len(set(t.split("-"))) == 1]
+    heavy = [t for t in reversed(rest) if t != top and t not in doubles]
+    strong = [*doubles, *heavy][:size]
+    light = [t for t in rest if t != top and t not in strong][:size - 1]
+    return [*strong, top, *light, *(t for t in rest if t != top and t not in strong
+                                     and t not in light)]
 
 
 def _shown(state: Any) -> Any:
@@ -531,7 +551,8 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
             seated.add(s)
     what = (f"{len(designs)} deals for {players} players (the engine in the first hand, "
             "the second, the boneyard, first or last, or set aside; rounds 1 and 2, and "
-            "beside the top double in round 2)")
+            "beside the top double in round 2; the heaviest tile apart from the strongest "
+            "hand)")
     if len({p for p, _ in matching}) == 1:
         deals.procedure = matching[0][0]
         deals.evidence["engine_procedure"] = f"{what}: dealt as {deals.procedure} deals"

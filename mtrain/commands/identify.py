@@ -215,6 +215,15 @@ def _read(f: Any) -> str:
     return str(f.alternatives[0] if f.value == "other" and f.alternatives else f.value)
 
 
+def _firm(f: Any) -> bool:
+    """Whether a finding states its value as a fact. A value found `other` from the
+    fixtures is "its own rule, or its rival if those fixtures are bugs" (its own line says
+    so): never a fact, whatever its margin (trolley's tie_rule, `other` on a margin of 10,
+    the tie fixtures failed where its scoring is contradicted too). One measured from the
+    deals has no rival."""
+    return f.status != "other" or not f.alternatives
+
+
 def declaration_note(findings: Any, declared: Any, found: Any) -> list[str]:
     """What the findings say of the engine's declared rules: the options found to play
     another value, and apart from them those whose declared value the fixtures contradict
@@ -229,7 +238,8 @@ def declaration_note(findings: Any, declared: Any, found: Any) -> list[str]:
         if f is not None and ((f.status == "other" and v in f.alternatives)
                               or (f.status == "contradicted" and v == _read(f))):
             contradicted.append(f"{o}: {v}")
-        elif found[o] != v and f is not None and f.status in ("likely", "contradicted"):
+        elif found[o] != v and f is not None and (f.status in ("likely", "contradicted")
+                                                  or not _firm(f)):
             # a few fixtures' margin, or a value the fixtures contradict too (whose other
             # reading is not the declared value): a bug in the declared value's clauses
             # reads the same
