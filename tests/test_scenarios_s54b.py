@@ -1,14 +1,18 @@
-"""Session 54's hand-worked fixtures for own train first with the boneyard empty (ids s54-,
-conformance/fixtures/turns/s54-own-train-empty-boneyard.yaml).
+"""Session 54's hand-worked fixtures where identify read a house rule as a known value: own
+train first with the boneyard empty (s54-001..004, turns/s54-own-train-empty-boneyard.yaml)
+and a total past 200 after an early round of a full match (s54-match-, match/
+s54-total-past-200.yaml).
 
 Before them the corpus put a player with an empty own train before tiles for other trains
 only while the boneyard held tiles, so a house rule keeping the player home only while it
 does (drover, tests/examples/java/Drover.java) was read `own_train_first: required`,
 likely, margin 41; with them identify reads `other` (margin 4, the four fixtures below).
 
-Each fixture holds under the reference and tells the two known values apart: an engine
-that plays `not-required` whatever it is asked fails it, and so does one that plays
-`required` whatever it is asked.
+Each own-train fixture holds under the reference and tells the two known values apart: an
+engine that plays `not-required` whatever it is asked fails it, and so does one that plays
+`required` whatever it is asked. Each match fixture holds under the reference and fails an
+engine that ends the match once a total reaches 200 (sleeper's house rule, tests/examples/
+sleeper_engine.py, read `match_length: full` before them).
 """
 
 from __future__ import annotations
@@ -23,18 +27,20 @@ from mtrain.conformance.adapter import ReferenceImplementation
 from mtrain.conformance.fixture import Fixture, fixture_files, load_file
 from mtrain.conformance.mutants import mutant
 from mtrain.conformance.mutants.implementation import Mutant
+from mtrain.conformance.protocol import JSON
 from mtrain.reference.rules import Rules
 
 IDS = ("s54-001", "s54-002", "s54-003", "s54-004")
-NAME = "s54-own-train-empty-boneyard.yaml"
+MATCH_IDS = ("s54-match-001", "s54-match-002")
+NAMES = ("s54-own-train-empty-boneyard.yaml", "s54-total-past-200.yaml")
 
 
 @functools.cache
 def _fixtures() -> dict[str, Fixture]:
-    """The file's fixtures, found among the corpus's files (the whole corpus costs 4 s)."""
-    paths = [p for p in fixture_files() if p.name == NAME]
-    assert len(paths) == 1, paths
-    return {fx.id: fx for fx in load_file(paths[0])}
+    """The files' fixtures, found among the corpus's files (the whole corpus costs 4 s)."""
+    paths = [p for p in fixture_files() if p.name in NAMES]
+    assert sorted(p.name for p in paths) == sorted(NAMES), paths
+    return {fx.id: fx for path in paths for fx in load_file(path)}
 
 
 def _always_required(rules: Rules) -> Rules:
@@ -49,8 +55,8 @@ ALWAYS_REQUIRED = Mutant("s54-own-train-first-always", "Plays own train first un
 
 def test_the_fixtures_exist_and_each_has_an_empty_boneyard_when_it_decides() -> None:
     found = _fixtures()
-    assert set(found) == set(IDS)
-    for fx in found.values():
+    assert set(found) == {*IDS, *MATCH_IDS}
+    for fx in (found[fid] for fid in IDS):
         assert fx.table is not None and "TRAIN-7" in fx.clauses
         # empty already, or its one tile drawn by the step before the expectation
         assert fx.table["boneyard"] == [] or (len(fx.table["boneyard"]) == 1
@@ -63,3 +69,22 @@ def test_holds_under_the_reference_and_tells_required_from_not_required(fid: str
     assert set(outcomes(fx, ReferenceImplementation())) == {"pass"}
     for engine in (mutant("own-train-first-ignored"), ALWAYS_REQUIRED.implementation()):
         assert any(s != "pass" for s in outcomes(fx, engine))
+
+
+class FirstTo200(ReferenceImplementation):
+    """The reference, but the match ends after any round that leaves a total of 200 or
+    more, the lowest total winning (shared)."""
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        got = super().winners(ruleset, state)
+        totals = state["scores"]
+        if got or state.get("phase") != "over" or max(totals) < 200:
+            return got
+        return [s for s, t in enumerate(totals) if t == min(totals)]
+
+
+@pytest.mark.parametrize("fid", MATCH_IDS)
+def test_holds_under_the_reference_and_tells_full_from_first_to_200(fid: str) -> None:
+    fx = _fixtures()[fid]
+    assert set(outcomes(fx, ReferenceImplementation())) == {"pass"}
+    assert any(s != "pass" for s in outcomes(fx, FirstTo200()))
