@@ -1,18 +1,20 @@
-"""Session 54's hand-worked fixtures where identify read a house rule as a known value: own
-train first with the boneyard empty (s54-001..004, turns/s54-own-train-empty-boneyard.yaml)
-and a total past 200 after an early round of a full match (s54-match-, match/
-s54-total-past-200.yaml).
+"""Session 54's hand-worked fixtures on tables where a house rule and a known value part:
+own train first with the boneyard empty (s54-001..004, turns/s54-own-train-empty-
+boneyard.yaml), an empty own train with a tile for a marked train alone (s54-005, -006,
+turns/s54-own-train-marked-only.yaml), and a total past 200 after an early round of a full
+match (s54-match-, match/s54-total-past-200.yaml).
 
-Before them the corpus put a player with an empty own train before tiles for other trains
-only while the boneyard held tiles, so a house rule keeping the player home only while it
-does (drover, tests/examples/java/Drover.java) was read `own_train_first: required`,
-likely, margin 41; with them identify reads `other` (margin 4, the four fixtures below).
+Before the first four the corpus put a player with an empty own train before tiles for
+other trains only while the boneyard held tiles, so a house rule keeping the player home
+only while it does (drover, tests/examples/java/Drover.java) was read `own_train_first:
+required`, likely, margin 41; with them identify reads `other` (margin 4, those four).
 
 Each own-train fixture holds under the reference and tells the two known values apart: an
 engine that plays `not-required` whatever it is asked fails it, and so does one that plays
 `required` whatever it is asked. Each match fixture holds under the reference and fails an
 engine that ends the match once a total reaches 200 (sleeper's house rule, tests/examples/
-sleeper_engine.py, read `match_length: full` before them).
+sleeper_engine.py; identify already read it `other` from the situations from play, margin
+17, 19 with them: before them no fixture held the table).
 """
 
 from __future__ import annotations
@@ -31,8 +33,10 @@ from mtrain.conformance.protocol import JSON
 from mtrain.reference.rules import Rules
 
 IDS = ("s54-001", "s54-002", "s54-003", "s54-004")
+MARKED_IDS = ("s54-005", "s54-006")  # a marked train's tile alone (marshal's house rule)
 MATCH_IDS = ("s54-match-001", "s54-match-002")
-NAMES = ("s54-own-train-empty-boneyard.yaml", "s54-total-past-200.yaml")
+NAMES = ("s54-own-train-empty-boneyard.yaml", "s54-own-train-marked-only.yaml",
+         "s54-total-past-200.yaml")
 
 
 @functools.cache
@@ -55,7 +59,7 @@ ALWAYS_REQUIRED = Mutant("s54-own-train-first-always", "Plays own train first un
 
 def test_the_fixtures_exist_and_each_has_an_empty_boneyard_when_it_decides() -> None:
     found = _fixtures()
-    assert set(found) == {*IDS, *MATCH_IDS}
+    assert set(found) == {*IDS, *MARKED_IDS, *MATCH_IDS}
     for fx in (found[fid] for fid in IDS):
         assert fx.table is not None and "TRAIN-7" in fx.clauses
         # empty already, or its one tile drawn by the step before the expectation
@@ -63,7 +67,7 @@ def test_the_fixtures_exist_and_each_has_an_empty_boneyard_when_it_decides() -> 
                                                and fx.steps == ("draw",))
 
 
-@pytest.mark.parametrize("fid", IDS)
+@pytest.mark.parametrize("fid", IDS + MARKED_IDS)
 def test_holds_under_the_reference_and_tells_required_from_not_required(fid: str) -> None:
     fx = _fixtures()[fid]
     assert set(outcomes(fx, ReferenceImplementation())) == {"pass"}
