@@ -59,7 +59,6 @@ HIGH: Final = T.HIGH
 LOW: Final = T.LOW
 DOUBLE: Final = T.DOUBLE
 BLANKS: Final = T.NUMBER_MASK[0]  # the tiles with a blank end
-DOUBLES: Final = sum(BIT[d] for d in DOUBLE)  # every double of the largest set
 
 
 # --- where a player may play -----------------------------------------------------------
@@ -284,16 +283,6 @@ def legal_actions(state: State) -> list[Action]:
         found.append(END_CHAIN)
         return found
     if found:
-        if state.hands[state.seat] & DOUBLES:  # (most hands hold none: no loop then)
-            for a in found:
-                if IS_DOUBLE[a.tile]:
-                    # DBL-1: whether a double may be laid at all is the doubles rule's,
-                    # though both known values lay any that matches: read, so that a rule
-                    # of one's own (no double laid without a tile of its number to follow
-                    # it: tests/examples/js/hostler_engine.js --house=lone-double) is
-                    # traced wherever a double is a play
-                    state.rules.ordinary_doubles  # noqa: B018 (a flag read for the trace)
-                    break
         return found  # TURN-1: must play
     rules = state.rules
     if phase == START and state.first_pending >> state.seat & 1 and rules.chain_first_turn:

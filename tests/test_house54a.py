@@ -7,8 +7,14 @@ nothing with its bugs off; its variation `--house=lone-double` adds a doubles ru
 own ("no lone double": a double is laid only with another tile of its number in hand, or as
 the last tile), and conform judged the legal actions of every table with a double to lay
 by `open`, which lays any double that matches: 58 false failures (46 TRAIN-4, 10 TURN-3,
-2 MARK-1), none of them a bug. Whether a double may be laid at all is the doubles rule's
-(DBL-1), so the reference's legal actions now read it wherever a double is a play."""
+2 MARK-1), none of them a bug: whether a double may be laid at all is, under it, the
+doubles rule's (DBL-1). Open: the reference's legal actions made to read the doubles rule
+wherever a double is a play (as the draw rule's was tried for trolley) removed them, but
+an option read where no clause of it applies breaks tests/test_other_reads.py's rule, and
+took s47-dbl-001/-005 (worked to hold under every known doubles rule) from every engine
+with a doubles rule of its own; the fix to make is draw_alone.py's finer cut: the legal
+list judged by its other plays, a double held alone of its number left to the house
+rule."""
 
 from __future__ import annotations
 
@@ -45,6 +51,8 @@ def lone_report(tmp_path: Path) -> dict[str, Any]:
     return report
 
 
+@pytest.mark.xfail(strict=True, reason="open: a doubles rule of one's own that decides "
+                   "whether a double may be laid is judged by `open` (the module's docstring)")
 def test_a_doubles_rule_of_ones_own_decides_whether_a_double_may_be_laid(
         tmp_path: Path) -> None:
     """Each of these tables lists a double the lone-double engine does not offer (no other

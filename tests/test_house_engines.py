@@ -1647,7 +1647,9 @@ DISPATCHER = Engine(
     # designed deals (measure._designs, pools in ascending order) the seat dealt the
     # heaviest tile is the one dealt the highest double too; conform under the file it
     # wrote fails 18 (SEAT-6), every one the house rule, with s51w-seats-003 and
-    # play-deal-007 among its likely bugs (open)
+    # play-deal-007 among its likely bugs; since a tenth design (measure._strong_apart:
+    # the heaviest tile and the high doubles in different hands, ident54b) starting_seat
+    # is `other`, every option right, and conform under its file passes 1,472 of 1,472
     shows={"pop": r"^diagnosis: the state departs from the reference's replay after step "
                   r"\d+ `draw`",
            "no-visit": r"that train is closed to you \[TRAIN-4\]|^legal actions missing: play ",

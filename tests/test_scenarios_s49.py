@@ -46,8 +46,8 @@ LEFT_OUT = {
     # second draw in a turn (TURN-5) that draw-one refuses; a chain (FIRST-1) where hump
     # lays one tile; a next round dealt by a table, hump's own
     "hump-rules.yaml": ["s49-big-010", "s49-big-007", "s49-big-016", "s49-match-002"],
-    # tiles of a double-18 set; the winners of a match whose length is signalbox's own
-    "signalbox-rules.yaml": ["s49-big-001", "s49-big-014", "s49-match-001"],
+    # tiles of a double-18 set
+    "signalbox-rules.yaml": ["s49-big-001", "s49-big-014"],
 }
 
 KILLS = [
@@ -96,6 +96,20 @@ def test_a_large_table_scenario_is_asked_of_an_engine_whose_own_table_deals_it(
 def test_a_scenario_whose_outcome_those_rules_change_is_left_out(rules: str) -> None:
     found = _entries(rules, LEFT_OUT[rules])
     assert [fid for fid, asked in found.items() if asked] == []
+
+
+def test_a_match_whose_length_is_its_own_is_asked_its_winners_only_if_it_ends() -> None:
+    """signalbox plays a match length of its own (and a start of its own): s49-match-001's
+    last round is asked only as the cut that names the winners should the match end there
+    (match_end_alone), not whether it ends. Until session 54 it was left out whole: the
+    table's default starter (the notation's, read for a table that names none) counted as
+    a read of signalbox's own start (partition.notation_only now excuses it there too)."""
+    fixtures, space = _fixtures(), Space()
+    rs = catalog().rules_file(EXAMPLES / "signalbox-rules.yaml")
+    entry, _ = entry_for(fixtures["s49-match-001"], rs, space)
+    assert entry is not None
+    assert entry.match_over is None and entry.winners_unless_going_on
+    assert entry.winners == (2, 10)  # shared ties (signalbox's tie rule): seats 2 and 10
 
 
 def test_there_are_twenty_scenarios_or_more() -> None:
