@@ -54,9 +54,10 @@ Where several candidates apply, one the fixture lists is preferred.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mtrain.conformance.first_turn_charges import mover_differs, opening_rule
@@ -312,6 +313,21 @@ class Referee:
     def final(self) -> dict[str, Any] | None:
         states = self.states()
         return states[-1] if states else None
+
+    def holding_back(self, tiles: Collection[str]) -> Referee:
+        """This view with `tiles` (a rule of one's own will not lay them: lay_alone.py) out
+        of the mover's hand in the final state: what the rules then allow or refuse
+        there. (Its other hands are not read there, so the tiles simply go.)"""
+        final = self.final()
+        if final is None:
+            return self
+        table = copy.deepcopy(final)
+        seat, hands = table.get("seat"), table.get("hands")
+        if isinstance(hands, list) and isinstance(seat, int) and 0 <= seat < len(hands):
+            hands[seat] = [t for t in hands[seat] if t not in tiles]
+        view = Referee(self.fx, self.rs)
+        view._rules, view._states = self._rules, [*self.states()[:-1], table]
+        return view
 
     def rules(self) -> Rules:
         if self._rules is None:

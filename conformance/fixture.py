@@ -86,6 +86,12 @@ class Expectation:
     """The legal set is compared by its plays alone: where the table's player holds no play
     and has not drawn, whether they draw or pass is a draw rule of one's own's
     (draw_alone.py). Set by conform under such rules, never written in a file."""
+    own_doubles: tuple[str, ...] | None = None
+    """Under a doubles rule of one's own, on a table whose legal list offers a double: the
+    list the rules give with none of those doubles laid (lay_alone.py). Whether each such
+    double may be laid is that rule's: the legal set is judged by its other plays, and by
+    this list where the implementation lays none of them and the entry lists no other
+    play. None where no such cut is made. Set by conform, never written in a file."""
     line: int | None = None
 
     @functools.cached_property  # (read for each of its results: dozens of rule sets)

@@ -74,7 +74,8 @@ def entry_key(fx: Fixture, exp: Expectation) -> bytes | None:
                        fx.starts_text(), exp.legal, exp.refused, exp.state,
                        exp.result is ..., None if exp.result is ... else exp.result,
                        exp.winners, exp.match_over, exp.winners_unless_going_on,
-                       exp.refused_setup, exp.blocked_scores, exp.own_draw))
+                       exp.refused_setup, exp.blocked_scores, exp.own_draw,
+                       exp.own_doubles))
 
 
 class ResultMemo:

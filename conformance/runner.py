@@ -31,6 +31,7 @@ from mtrain.conformance.adapter import (
 )
 from mtrain.conformance.answers import AnswerError, checked
 from mtrain.conformance.attribution import DEAL_FIELD, Referee, pick, stand_in_charges
+from mtrain.conformance.double_plays import laid_aside
 from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
 from mtrain.conformance.last_bone import counts_bones
 from mtrain.conformance.match_over import holds_match_over
@@ -587,9 +588,15 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         impl.ask_ahead(rj, state, questions(exp, state, max_pip))  # type: ignore[attr-defined]
 
     seen: list[str] = []  # plays offered that the rules refuse
+    outer = referee  # (the legal set's may hold doubles back: lay_alone.py)
     if exp.legal is not None:
         actual = {action_text(a) for a in impl.legal(rj, state)}
         want = set(exp.legal)
+        if exp.own_doubles is not None:  # whether a double offered may be laid is a
+            # doubles rule of one's own's (lay_alone.py), a train's being open is not
+            want, held = laid_aside(exp, actual, impl, rj, state)
+            if referee is not None and held:  # the rest charged as on a hand without them
+                referee = referee.holding_back(held)
         if exp.own_draw and any(draws(a) for a in actual) and not counts_bones(
                 impl, rj, state, actual):
             # TURN-2: whether a player with no play draws or passes is the draw rule of
@@ -655,6 +662,7 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                    referee.opening_rule(sorted(missing), sorted(actual)) if opening and referee else
                    _likeliest([referee.allows(None, a) for a in missing], referee)
                    if referee else None)
+    referee = outer
     for text, clauses in exp.refused.items():
         named = " or ".join(clauses)
         try:

@@ -18,6 +18,7 @@ from mtrain.conformance.bracket_alone import bracketed_entry, bracketed_options
 from mtrain.conformance.defaults import RESULTS_FLOOR, SITUATIONS, SITUATIONS_MIN
 from mtrain.conformance.draw_alone import first_draw_entry
 from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load_corpus
+from mtrain.conformance.lay_alone import lay_entry
 from mtrain.conformance.marker_alone import marker_entry, marker_options
 from mtrain.conformance.match_end_alone import match_end_entry, only_match_length
 from mtrain.conformance.out_alone import out_entry, out_options
@@ -506,7 +507,7 @@ def situation_tasks(rulesets: Sequence[Ruleset], count: int, patterns: Sequence[
             made += own_last_deals(rs, own.rounds, wanted)
         space = Space() if sent is not None and made else None
         tasks += [Task(first + len(tasks) + k, fx, rs, fx.expect[0] if space is None else
-                       first_draw_entry(fx.expect[0], fx, rs, space, sent), sent)
+                       own_choices(fx.expect[0], fx, rs, space, sent), sent)
                   for k, fx in enumerate(made)]
         # under -k the filter, not the rule played its own way, decides how many are
         # made: mtrain conform says so when nothing matches at all
@@ -516,6 +517,13 @@ def situation_tasks(rulesets: Sequence[Ruleset], count: int, patterns: Sequence[
                 f"only tables whose question reads none of {', '.join(rs.unknown)} "
                 "(played its own way) speak about it, however the round came there")
     return tasks, warnings
+
+
+def own_choices(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
+                sent: Ruleset | None = None) -> Expectation:
+    """`exp` with the choices rules of one's own make on its last table left to them: the
+    first draw (draw_alone.py), whether a double offered may be laid (lay_alone.py)."""
+    return lay_entry(first_draw_entry(exp, fx, rs, space, sent), fx, rs, space, sent)
 
 
 def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | None = None
@@ -537,7 +545,7 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
             reasons.append(never)
             continue
         if why is None:
-            return first_draw_entry(exp, fx, rs, space), None
+            return own_choices(exp, fx, rs, space), None
         if why.startswith("its outcome depends"):
             reasons.append(why)
             if seat is None and why == ONLY_ENGINE:
@@ -562,7 +570,7 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
                 # whether its steps are moves alone: a refused one not applicable
                 seat = own_steps_entry(exp, fx, rs, space, named)
     if seat is not None:
-        return first_draw_entry(seat, fx, rs, space), None
+        return own_choices(seat, fx, rs, space), None
     return None, (reasons[0] if reasons else unreached(fx, rs))
 
 
