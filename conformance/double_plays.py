@@ -21,8 +21,9 @@ from __future__ import annotations
 import copy
 from collections.abc import Set
 
-from mtrain.conformance.adapter import JSON, Implementation, Refused, RefusedSetup, Unsupported
+from mtrain.conformance.adapter import JSON, Implementation
 from mtrain.conformance.fixture import Expectation
+from mtrain.conformance.probing import asked
 from mtrain.spec import tiles as T
 from mtrain.spec.notation import action_text
 
@@ -72,11 +73,11 @@ def open_to_mover(text: str, want: Set[str], actual: Set[str], impl: Implementat
     if probe is None:  # every other tile of its number is on the table or in this hand:
         return True  # nothing to ask with, and nothing says the train is closed to it
     table, stand = probe
-    try:
-        found = {action_text(a) for a in impl.legal(rj, table)}
-    except (Refused, RefusedSetup, Unsupported):  # it will not answer that table: judged
+    found = asked(lambda: impl.legal(rj, table), f"asked again with [{tile}] swapped for "
+                  f"[{stand}] (whether train {train} is open to it: double_plays.py)")
+    if found is None:  # it will not answer that table: judged as written
         return False
-    return f"play {stand} on {train}" in found
+    return f"play {stand} on {train}" in {action_text(a) for a in found}
 
 
 def swapped(state: JSON, double: str) -> tuple[JSON, str] | None:

@@ -11,8 +11,11 @@ implementation is asked again with one tile more in the boneyard.
 from __future__ import annotations
 
 from mtrain.conformance.adapter import JSON, Implementation
-from mtrain.conformance.process import ConfigurationError
+from mtrain.conformance.probing import asked
 from mtrain.spec.notation import action_text
+
+PROBE = ("asked again with one tile more in the boneyard (whether its pass turns on how "
+         "many are left, TURN-2: last_bone.py)")
 
 
 def counts_bones(impl: Implementation, rj: JSON, state: JSON, actual: set[str]) -> bool:
@@ -20,7 +23,8 @@ def counts_bones(impl: Implementation, rj: JSON, state: JSON, actual: set[str]) 
     draws once the boneyard holds one tile more (another player's, who keeps one): its
     pass then turned on how many tiles are left, which no draw rule does (TURN-2: a tile
     in the boneyard is drawn), so the legal set is judged as written. False where it
-    draws already, no tile can be moved, or it cannot answer that table."""
+    draws already, no tile can be moved, or it will not answer that table (a crash or a
+    broken answer there is raised, reported as what it is: probing.asked)."""
     if "pass" not in actual or "draw" in actual:
         return False
     hands, seat, bones = state.get("hands"), state.get("seat"), state.get("boneyard")
@@ -32,10 +36,5 @@ def counts_bones(impl: Implementation, rj: JSON, state: JSON, actual: set[str]) 
         return False
     probe = {**state, "hands": [list(h) for h in hands], "boneyard": list(bones)}
     probe["boneyard"].append(probe["hands"][giver].pop())
-    try:
-        found = {action_text(a) for a in impl.legal(rj, probe)}
-    except ConfigurationError:  # the implementation cannot be used at all: conform stops
-        raise
-    except Exception:  # a refusal, a crash, a broken answer: it says nothing
-        return False
-    return "draw" in found
+    found = asked(lambda: impl.legal(rj, probe), PROBE)  # its failure reported as it is
+    return found is not None and "draw" in {action_text(a) for a in found}

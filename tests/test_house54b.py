@@ -128,3 +128,41 @@ def test_under_a_draw_rule_of_its_own_a_pass_on_the_last_bone_still_fails(
     found = _conform(tmp_path, "LastBone", "end-018")["end-018"]
     assert found["status"] == "fail", found
     assert "legal actions not allowed by the rules: pass" in found["message"], found
+
+
+def _probed(state: JSON) -> bool:
+    """Whether `state` is last_bone.py's probe of end-018: seat 1 with no play, not having
+    drawn, and two tiles in the boneyard where the fixture's table holds one."""
+    return (state["phase"] == "start" and state["drawn"] is None and state["seat"] == 1
+            and len(state["boneyard"]) == 2)
+
+
+class CrashOnProbe(LastBone):
+    """LastBone, which exits (a crash) when asked again with one tile more."""
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        if _probed(state) and super().legal(ruleset, state) == [{"type": "draw"}]:
+            raise SystemExit(3)
+        return super().legal(ruleset, state)
+
+
+class BrokenOnProbe(LastBone):
+    """LastBone, which answers the probe with an action no protocol knows."""
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        if _probed(state) and super().legal(ruleset, state) == [{"type": "draw"}]:
+            return [{"type": "fly"}]
+        return super().legal(ruleset, state)
+
+
+def test_a_crash_or_a_broken_answer_to_the_last_bone_probe_is_reported_as_it_is(
+        tmp_path: Path) -> None:
+    """counts_bones took every failure of its probe for "says nothing": a crash or a
+    broken answer there let LastBone's pass through as a draw rule of its own (end-018
+    passed). Each is now the result's status, its message naming the probe."""
+    found = _conform(tmp_path, "CrashOnProbe", "end-018")["end-018"]
+    assert found["status"] == "crash", found
+    assert "asked again with one tile more in the boneyard" in found["message"], found
+    found = _conform(tmp_path, "BrokenOnProbe", "end-018")["end-018"]
+    assert found["status"] == "error", found  # the schema's: an error, not a rule broken
+    assert "asked again with one tile more in the boneyard" in found["message"], found

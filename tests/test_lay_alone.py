@@ -14,6 +14,7 @@ from mtrain.conformance.adapter import JSON, ReferenceImplementation, Refused
 from mtrain.conformance.double_plays import double_play
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_file
 from mtrain.conformance.partition import stand_in
+from mtrain.conformance.process import ImplementationCrashed
 from mtrain.conformance.runner import Outcome, run_one
 from mtrain.conformance.selection import entry_for
 from mtrain.spec import tiles as T
@@ -261,3 +262,23 @@ def test_the_corpus_tables_hostler_failed_pass_under_the_rule(lone_rules: Rulese
     for fid, fx in found.items():
         out = run(fx, lone_rules, LoneDouble())
         assert out.status == "pass", (fid, out.messages)
+
+
+class CrashOnSwap(LoneDouble):
+    """LoneDouble, which crashes when asked about a hand holding [5-1] (the tile
+    double_plays.py swaps in for [5-5] on lone-001, asking whether the Mexican Train is
+    open to it)."""
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        if "5-1" in state["hands"][state["seat"]]:
+            raise ImplementationCrashed("the implementation exited (code 3)")
+        return super().legal(ruleset, state)
+
+
+def test_a_crash_on_the_trains_probe_is_reported_as_it_is(
+        lone_rules: Ruleset, tables: dict[str, Fixture]) -> None:
+    """The probe's crash is no answer about the train: raised as the crash it is (the
+    result's status), its message naming the probe (probing.asked)."""
+    with pytest.raises(ImplementationCrashed, match=r"asked again with \[5-5\] swapped "
+                       r"for \[5-1\] \(whether train mexican is open to it"):
+        run(tables["lone-001"], lone_rules, CrashOnSwap())
