@@ -66,7 +66,10 @@
 // identify (bugs off, 246 CPU s cold at load 15; 7.7 warm): every option right, both house
 // rules found `other`, "declared rules agree"; its 29 errors were the author's answers
 // to tables set-aside rules never reach (a pool holding the engine, a search for it, a
-// first-turn chain), now `unsupported`, as the protocol asks.
+// first-turn chain), now `unsupported`, as the protocol asks. Bugs on (55 CPU s warm):
+// nothing sure and wrong; bug 1 read as a start of its own (starting_seat `other`), bug 3
+// as a blocked-round rule of its own (`other`, margin 1); conform under the file it wrote
+// still shows bug 2 (1 result, TURN-4).
 // The variation (--draw-to-cover, under brakeman-cover-rules.yaml), bugs off: 1,505 pass,
 // 182 not applicable (68 of them decided by the draw rule); fuzz, nothing in 20 games.
 // Bugs on: 130 fail (SEAT-3 100, TURN-4 24, DBL-5 3, END-3 3), and fuzz finds all three
