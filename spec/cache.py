@@ -22,7 +22,7 @@ import re
 import stat
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -244,6 +244,75 @@ def write(kind: str, name: str, value: Any, keep: int = 8) -> None:
     prune(path.parent, keep)
 
 
+Stamp = tuple[int, int, int]
+"""An entry file's inode, size and time written: each write makes a new file (write)."""
+
+
+def stamp(kind: str, name: str) -> Stamp | None:
+    """The stamp of the entry `kind/name` as it is now, or None (none, or no cache). Taken
+    before a read, it tells `update` whether the value read is still the one kept."""
+    base = folder()
+    if base is None:
+        return None
+    try:
+        st = os.stat(base / kind / name)
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def update(kind: str, name: str, change: Callable[[dict[str, Any]], dict[str, Any]],
+           keep: int = 8, seen: tuple[Stamp | None, dict[str, Any]] | None = None
+           ) -> dict[str, Any]:
+    """Keep `change(value)`, `value` being the dict under `kind/name` as it stands now ({}
+    if none), and return it. The entry is read again and written while this process
+    alone holds its lock (where the system has flock): two processes adding to one entry
+    side by side (a lint and an identify, the workers of a test run) each keep what the
+    other added, where a value read early and written whole dropped what was written in
+    between, and the next run worked it out again. `seen`: the stamp taken before the
+    caller read the entry and the value it read, taken for the entry's when the stamp
+    is still the entry's (nobody wrote it since, or none was kept and none is: it is not
+    read again)."""
+    base = folder()
+    if base is None:
+        return change({})
+    with _locked(_lock_path(base, kind, name)):
+        if seen is not None and stamp(kind, name) == seen[0]:  # (None: still none kept)
+            kept: Any = seen[1]
+        else:
+            kept = read(kind, name)
+        value = change(kept if isinstance(kept, dict) else {})
+        write(kind, name, value, keep)
+    return value
+
+
+def _lock_path(base: Path, kind: str, name: str) -> Path:
+    """An entry's lock for `update`: apart from the entries, whose folders hold nothing
+    else."""
+    return base / ".locks" / kind / f"{name}.lock"
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Held by one process at a time where flock exists and the lock file can be made;
+    else not held (a cache is never an error: at worst an entry is worked out again)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        yield
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(path, "a")  # noqa: SIM115  (closed by the `with` below)
+    except OSError:
+        yield
+        return
+    with lock:
+        with contextlib.suppress(OSError):  # a file system without locks: not held
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 def prune(where: Path, keep: int) -> None:
     """No more than `keep` entries in the folder `where` (the least recently written go)."""
     with contextlib.suppress(OSError):
@@ -256,3 +325,5 @@ def prune(where: Path, keep: int) -> None:
         for old in entries[:len(entries) - keep]:
             with contextlib.suppress(OSError):
                 old.unlink()
+            with contextlib.suppress(OSError):  # its lock (update), if it had one
+                _lock_path(where.parent, where.name, old.name).unlink()

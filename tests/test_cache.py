@@ -107,6 +107,29 @@ def test_an_unreadable_cache_is_ignored_and_written_anew(corpus: Path) -> None:
     assert checked(corpus)["explored"] == 0  # and written anew
 
 
+def test_checks_another_process_kept_meanwhile_are_kept_too(corpus: Path) -> None:
+    """Two lints side by side, each opening the kept checks before the other saves: each
+    fixture's check stays, not only the last saver's (the first's were dropped, and
+    checked again by the next lint)."""
+    fixtures, errors = load_corpus(corpus)
+    assert not errors
+    checked(corpus)
+    space = Space()
+    found = ScopeCache(space)
+    first, second = (found.get(fx) for fx in fixtures[:2])
+    assert first is not None and second is not None
+    for kind in (Path(str(cache.folder())) / ScopeCache.KIND).iterdir():
+        kind.unlink()  # none kept: each of the two lints below checked one fixture
+    one, other = ScopeCache(space), ScopeCache(space)
+    one.put(fixtures[0], first)
+    other.put(fixtures[1], second)
+    one.save()
+    other.save()
+    kept = ScopeCache(space)
+    assert kept.get(fixtures[0]) == found.get(fixtures[0])
+    assert kept.get(fixtures[1]) == found.get(fixtures[1])
+
+
 def test_no_cache_on_disk_when_it_is_off(corpus: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(cache.CACHE_ENV, "off")
     assert cache.folder() is None

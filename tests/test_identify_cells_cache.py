@@ -69,6 +69,32 @@ def test_the_pieces_read_back_are_those_explored_in_their_order(
             == [[list(p.region) for p in expected[k]] for k in expected])
 
 
+def test_pieces_another_process_kept_meanwhile_are_kept_too(
+        corpus: list[Fixture], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two processes adding to the entry side by side (the workers of a test run, a lint
+    beside an identify): what the other kept while this one explored stays. Written from
+    the value read before exploring, it was dropped, and explored again by the next run
+    that read it (under one xdist order, 190 CPU s more in CI)."""
+    space = Space()
+    mine, theirs = corpus[:2], corpus[2:4]
+    real = explore  # (cells reads it as its own name: the one patched below)
+    meanwhile: list[str] = []
+
+    def explore_while_another_saves(fx: Fixture, *args: Any, **kwargs: Any) -> Any:
+        if not meanwhile:  # the other process saves while this one explores its first
+            other = cells.Keeper(space)
+            for theirs_fx in theirs:
+                other.add(theirs_fx, real(theirs_fx, space))
+            other.save()
+            meanwhile.append(fx.id)
+        return real(fx, *args, **kwargs)
+
+    monkeypatch.setattr(cells, "explore", explore_while_another_saves)
+    assert cells.corpus_pieces(mine, space) == fresh(mine, space)
+    assert meanwhile == [mine[0].id]
+    assert read_back(mine + theirs, space, monkeypatch) == fresh(mine + theirs, space)
+
+
 def spoiled_value(edit: Callable[[list[Any]], object]) -> Callable[[bytes], bytes]:
     """The entry with each fixture's pieces replaced by edit(pieces as written)."""
     def spoil(whole: bytes) -> bytes:

@@ -153,15 +153,17 @@ def corpus_pieces(fixtures: Sequence[Fixture], space: Space,
     name = _entry_name(space)
     decoded = _kept.pop(name, None)
     stored: dict[str, object] | None = None  # the entry as kept, read only when needed
+    read_at: cache.Stamp | None = None  # (the entry's stamp before it was read)
     if decoded is None:
         while len(_kept) >= KEPT:
             del _kept[next(iter(_kept))]  # the one used least recently
         decoded = {}
+        read_at = cache.stamp(KIND, name)
         with paused():  # (see below)
             kept = cache.read(KIND, name)
         stored = kept if isinstance(kept, dict) else {}
     _kept[name] = decoded  # (last: the most recently used)
-    changed = False
+    added: dict[str, object] = {}  # explored here, to add to the entry
     known = {o: frozenset(vs) for o, vs in space.options.items()}
     sets: dict[tuple[Any, ...], frozenset[str]] = {}
     for fx in fixtures:
@@ -176,20 +178,24 @@ def corpus_pieces(fixtures: Sequence[Fixture], space: Space,
                 # thirds of the time reading took)
                 with paused():
                     if stored is None:
+                        read_at = cache.stamp(KIND, name)
                         kept = cache.read(KIND, name)
                         stored = kept if isinstance(kept, dict) else {}
                     found = (_from_json(stored[key], fx, known, sets) if key in stored
                              else None)
                 if found is None:
                     found = pieces_of(explore(fx, space), space)
-                    stored[key] = _to_json(found)
-                    changed = True
+                    stored[key] = added[key] = _to_json(found)
                 decoded[key] = found
             out[fx.id] = list(found)
         if progress is not None:
             progress(1)
-    if changed and stored is not None:
-        cache.write(KIND, name, stored, keep=4)
+    if added and stored is not None:
+        # added to the entry as it stands now: another process may have added to it since
+        # (`stored`, read here, holds `added` already: written as it is if nobody did)
+        with paused():
+            cache.update(KIND, name, lambda now: now if now is stored else {**now, **added},
+                         keep=4, seen=(read_at, stored))
     return out
 
 
@@ -216,11 +222,9 @@ class Keeper:
         # (with the collector off: the lists of a corpus's pieces are hundreds of
         # thousands of containers, and the collections they set off walked the heap a
         # scope check leaves, again and again: two thirds of the time this took)
+        added = {key: _to_json(pieces) for key, pieces in self.found.items()}
         with paused():
-            kept = cache.read(KIND, name)
-            stored: dict[str, object] = kept if isinstance(kept, dict) else {}
-            stored.update({key: _to_json(pieces) for key, pieces in self.found.items()})
-            cache.write(KIND, name, stored, keep=4)
+            cache.update(KIND, name, lambda now: {**now, **added}, keep=4)
         if name in _kept:
             _kept[name].update(self.found)
 

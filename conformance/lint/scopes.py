@@ -252,6 +252,7 @@ class ScopeCache:
 
     def __init__(self, space: Space) -> None:
         self.name = f"{code_and_data_digest(space)}.json"
+        self.read_at = cache.stamp(self.KIND, self.name)  # (before reading: see save)
         kept = cache.read(self.KIND, self.name)
         self.entries: dict[str, Any] = kept if isinstance(kept, dict) else {}
         self.used: dict[str, Any] = {}
@@ -278,10 +279,12 @@ class ScopeCache:
     def save(self) -> None:
         if not self.changed:
             return
-        rest = {k: v for k, v in self.entries.items() if k not in self.used}
-        merged = {**rest, **self.used}  # the ones used now count as the most recent
-        kept = dict(list(merged.items())[-KEPT_FIXTURES:])
-        cache.write(self.KIND, self.name, kept)
+        def merged(now: dict[str, Any]) -> dict[str, Any]:
+            # the entry as it stands now (another process may have added to it since it
+            # was read), the ones used here counting as the most recent
+            rest = {k: v for k, v in now.items() if k not in self.used}
+            return dict(list({**rest, **self.used}.items())[-KEPT_FIXTURES:])
+        cache.update(self.KIND, self.name, merged, seen=(self.read_at, self.entries))
 
 
 # A check is kept by the fixture's content, not by where it is written, so a message that
