@@ -164,3 +164,28 @@ def test_winners_alike_only_where_no_known_scoring_tells_the_seats_apart(
     assert own_rules.winners_alike(ctx, st, ()) is None  # nothing of its own read
     st.scores[:] = [20, 20, 20]
     assert own_rules.winners_alike(ctx, st, ("scoring", "tie_rule")) is None
+
+
+def test_a_finished_table_is_shrunk_and_stays_honest(tmp_path: Path) -> None:
+    """hostler's case (test_fuzz_s54b: a blocked round of its own, a tie bug): its over
+    probe was written whole (52 tiles, 3 seats); now cut down, its totals lowered as far
+    as the earlier rounds allow, and still passed by the reference, failed by the
+    engine, and taken by lint."""
+    from test_fuzz_s54b import RULES, YardCloses
+
+    rules = tmp_path / "yard-closes.yaml"
+    rules.write_text(RULES, encoding="utf-8")
+    name = declared_context(catalog().rules_file(str(rules))).name
+    report = fuzz(Target.of(YardCloses(), name), [name], 12, 1, out=tmp_path / "out")
+    [found] = report.new
+    assert found.shrunk is not None and found.shrunk.kind == "over"
+    assert found.shrunk.size < found.best.probe.size
+    table = found.shrunk.table
+    assert table is not None
+    assert min(t - r for t, r in zip(table["scores"], table["result"]["scores"],
+                                     strict=True)) == 0
+    assert found.problems == [] and found.path is not None
+    [loaded] = load_file(str(found.path), found.path.read_text(encoding="utf-8"))
+    assert [o.status for o in run_fixture(loaded, ReferenceImplementation())] == ["pass"]
+    assert [o.status for o in run_fixture(loaded, YardCloses())] == ["fail"]
+    assert lint(found.path.parent).errors == []
