@@ -22,6 +22,7 @@ kept only where it is a possible table and still shows.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -110,7 +111,7 @@ def _found(tmp_path: Path, rules: str, impl: ReferenceImplementation,
     return report.new
 
 
-def _honest(found: Group, impl: type[DearBlanks]) -> dict[str, object]:
+def _honest(found: Group, impl: type[DearBlanks]) -> dict[str, Any]:
     """The reproducer of `found`: lint takes it, the reference passes it, the engine
     fails it (charged as `found`), the engine with its bug off passes it."""
     assert found.problems == [] and found.path is not None
@@ -189,3 +190,46 @@ def test_a_finished_table_is_shrunk_and_stays_honest(tmp_path: Path) -> None:
     assert [o.status for o in run_fixture(loaded, ReferenceImplementation())] == ["pass"]
     assert [o.status for o in run_fixture(loaded, YardCloses())] == ["fail"]
     assert lint(found.path.parent).errors == []
+
+
+BLOCKED_BONEYARD = """\
+- id: over55-001
+  description: "A blocked end with tiles left to draw, asked only who wins"
+  clauses: [MATCH-2]
+  source: [computation]
+  note: >-
+    Totals of a one-round match, 7 and 9: the lowest, seat 0, wins (MATCH-2). Seat 0
+    holds [4-3] (7), seat 1 [6-3] (9), each marked for a pass; the rest of the set lies
+    in the boneyard, so no blocked round (END-2, END-3) would have ended here: who wins
+    reads the totals alone.
+  table:
+    engine: 6
+    phase: over
+    hands:
+      0: [4-3]
+      1: [6-3]
+    marked: [0, 1]
+    boneyard: [rest]
+    scores: [7, 9]
+    result: {end: blocked, winner: null, scores: [7, 9]}
+  expect:
+    - variants: [double-6]
+      winners: [0]
+"""
+"""A finished table a blocked round never leaves (fuzz writes such a table where a blank
+rule of one's own priced the hands: steps._priced_as_known)."""
+
+
+def test_lint_asks_a_finished_table_with_a_boneyard_only_who_wins() -> None:
+    import dataclasses
+
+    from test_fuzz_s54b import ONE_ROUND_D6
+
+    from mtrain.conformance.lint import check_start
+
+    rs = catalog().rules_file("one-round-d6.yaml", ONE_ROUND_D6)
+    [fx] = load_file("over55.yaml", BLOCKED_BONEYARD)
+    exp = fx.expect[0]
+    assert check_start(fx, exp, rs.name, rs) == []
+    asked_more = dataclasses.replace(exp, state={"phase": "over"})
+    assert any("tiles in the boneyard" in p for p in check_start(fx, asked_more, rs.name, rs))

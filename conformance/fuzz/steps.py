@@ -446,7 +446,10 @@ def _priced_as_known(ctx: Context, cur: JSON, table: JSON) -> JSON | None:
     worth = scoring.reference_scores(ctx, {**cur, "hands": [hands[s] for s in sorted(hands)]})
     if worth is None or worth[1]:
         return None
-    return {**table, "hands": hands, "boneyard": moved, "trains": trains,
+    # (a blocked end's passes, counted only on an empty boneyard, as the boneyard left:
+    # how it ended is not asked)
+    passes = table["passes"] if not moved or out is not None else 0
+    return {**table, "hands": hands, "boneyard": moved, "trains": trains, "passes": passes,
             "result": {**table["result"], "scores": worth[0]}}
 
 
