@@ -394,8 +394,10 @@ def over_probe(ctx: Context, variant: str, final: JSON) -> Probe | None:
     """The match winners asked of the finished table `final` itself (an "over" probe),
     where a round can be there under the rules `ctx` knows: a fixture starts from it, its
     result written, and asks who wins on its totals, which reads no rule of how the round
-    ended (a blocked round of one's own: possible.own_end). None where it cannot be
-    written so (a finding then has no reproducer: the caller's `mark` says why)."""
+    ended (a blocked round of one's own: possible.own_end), nor the round's scores
+    (under blank values of one's own, its blanks in hand moved: _priced_as_known). None
+    where it cannot be written so (a finding then has no reproducer: the caller's `mark`
+    says why)."""
     try:
         _, cur = _canonical(ctx, final)
     except (codec.StateError, ValueError, KeyError, TypeError):
