@@ -41,7 +41,8 @@ questions and move), asking (the implementation's answers), results (what a game
 totals (made-up match totals), setups (the counts a table lacks, a match's rounds),
 scoring (the `score` question at a round's end), judge (what is compared, and
 signatures), tables (fixture notation), possible (what a table must be), shrink,
-reproducer, run (a whole run, with --jobs); the command line and its report:
+over_cut (cutting down a finished table asked who wins), reproducer, run (a whole run,
+with --jobs); the command line and its report:
 mtrain/commands/fuzz.py.
 """
 

@@ -37,7 +37,7 @@ from mtrain.conformance.answers import Problem, state_problems
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.fuzz.rulesets import Context
 from mtrain.conformance.own_checks import engine_of_its_own
-from mtrain.conformance.runner import ROUND_END
+from mtrain.conformance.runner import ROUND_END, WORTH
 from mtrain.conformance.seat_alone import SEAT_FIELDS, seat_entry, whole_pool
 from mtrain.conformance.traced import Log, TracedReference, TracedRules, TracedRuleset
 from mtrain.reference import codec
@@ -189,6 +189,28 @@ def match_end_alone(ctx: Context, st: State, own: tuple[str, ...]) -> list[int] 
         return None
     winners, read = on_state(ctx, st, match_winners)
     return None if read else winners
+
+
+def winners_alike(ctx: Context, st: State, own: tuple[str, ...]) -> list[int] | None:
+    """The rules' winners of the totals of `st` (a match over), where what the reference's
+    winners read of one's own (`own`) is only what a round is worth (WORTH: the scoring,
+    which says whether the lowest total wins or the highest, MATCH-2, MATCH-3) and every
+    known value of it names the same seats: the totals all level, so that the tie rule
+    alone decides (MATCH-4..6), whatever the scoring. None otherwise."""
+    if not own or not set(own) <= WORTH:
+        return None
+    answers = []
+    for option in own:
+        for value in catalog().options[option].values:
+            if value == OTHER:
+                continue
+            rs = ctx.rs
+            mine = st.copy()
+            mine.rules = Rules.of(Ruleset(rs.name, tuple(
+                (o, value if o == option else v) for o, v in rs.choices),
+                rs.hand_table, rs.overlays))
+            answers.append(match_winners(mine))
+    return answers[0] if answers and all(a == answers[0] for a in answers) else None
 
 
 def dealt(ctx: Context, deal: Callable[[Rules], State]) -> tuple[State, tuple[str, ...]]:

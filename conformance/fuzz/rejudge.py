@@ -195,6 +195,9 @@ class Judge:
         alone = own_rules.match_end_alone(ctx, st, read)
         if alone is not None:
             want, read = alone, ()
+        alike = own_rules.winners_alike(ctx, st, read)  # totals level: the tie rule's
+        if alike is not None:
+            want, read = alike, ()
         if read:
             return None
         try:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mtrain.conformance.adapter import ReferenceImplementation, Refused, RefusedSetup
+from mtrain.conformance.fuzz import over_cut
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.possible import stand_in_problems
 from mtrain.conformance.fuzz.rejudge import Judge, deal_request
@@ -83,6 +84,8 @@ class Shrinker:
         self.tries += 1
         if self.strict and self._off_rotation(candidate):
             return False
+        if candidate.kind == "over" and not over_cut.carries(candidate.table):
+            return False
         verdict = self._shows(candidate)
         if verdict is None:
             return False
@@ -98,8 +101,6 @@ class Shrinker:
         if self.best.kind == "deal":
             self._deal()
             return self.best
-        if self.best.kind == "over":  # a finished table: a tile cut would change the
-            return self.best  # result it writes (INV-ROUND-SCORE), so it is kept whole
         if self.best.steps or self.best.table is None:
             self._later_start()
             if self.best.table is None:
@@ -115,7 +116,9 @@ class Shrinker:
         # rest, held in a hand, also showed its tiles of 10 miscounted: charged SCORE-1)
         start, verdict = self.best, self.verdict
         places = [self._rest_in_boneyard, self._rest_in_hand]
-        if not self._alone(start):
+        if self.best.kind == "over" or not self._alone(start):
+            # (a finished table asked who wins may end blocked with a boneyard:
+            # lint.winners_alone)
             places.append(self._rest_in_empty_boneyard)
         done: list[tuple[Probe, Disagreement]] = []
         for place in places:
@@ -184,15 +187,26 @@ class Shrinker:
         changed = True
         while changed and not self.expired:
             changed = False
-            for step in (self._seats, self._trains, self._hands, self._boneyard, self._extras):
+            for step in (self._seats, self._trains, self._hands, self._boneyard, self._extras,
+                         self._totals):
                 changed = step() or changed
 
     def _with(self, table: dict[str, Any], action: str | None = None) -> Probe:
+        """The best probe with `table` (and `action`); a finished table's round scores
+        those of its hands (over_cut.rescored)."""
         p = copy.copy(self.best)
-        p.table = table
+        p.table = table if p.kind != "over" else over_cut.rescored(table, p.variant)
         if action is not None:
             p.action = action
         return p
+
+    def _totals(self) -> bool:
+        """A finished table's totals made smaller, their differences kept (over_cut)."""
+        table = self.best.table
+        if self.best.kind != "over" or table is None:
+            return False
+        lower = over_cut.lower_totals(table)
+        return lower is not None and self.attempt(self._with(lower))
 
     def _table(self) -> dict[str, Any]:
         assert self.best.table is not None
@@ -208,12 +222,16 @@ class Shrinker:
         return not t["boneyard"] and self.attempt(self._with({**t, "boneyard": [REST]}))
 
     def _rest_in_hand(self) -> bool:
-        """The hand of the seat not to move that holds the most."""
+        """The hand of the seat not to move that holds the most; of a finished table, any
+        seat's, one the rules do not name a winner first (what the rest is worth adds to
+        its total: over_cut.rescored)."""
         t = self._table()
-        others = [s for s in t["hands"] if s != t["seat"]]
+        over = self.best.kind == "over"  # (no move: any hand but an empty one that went out)
+        others = [s for s in t["hands"] if s != t["seat"] or (over and t["hands"][s])]
         if not others:
             return False
-        k = max(others, key=lambda s: len(t["hands"][s]))
+        won = self.verdict.expect.get("winners") or [] if over else []
+        k = max(others, key=lambda s: (s not in won, len(t["hands"][s])))
         t["hands"][k] = [*t["hands"][k], REST]
         return self.attempt(self._with(t))
 
@@ -253,7 +271,7 @@ class Shrinker:
         one shows the disagreement. Not the match's winners: whether a round is the match's
         last is what they ask (coupling's tie rule, moved to a round its own match does
         not end at, left a reproducer the reference fails)."""
-        if probe.table is None or probe.kind == "winners" or self.expired:
+        if probe.table is None or probe.kind in ("winners", "over") or self.expired:
             return False
         engine = int(probe.table.get("engine", ctx.max_pip))  # none written: round 1's
         table = {**probe.table, "engine": engine}

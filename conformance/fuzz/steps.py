@@ -42,6 +42,7 @@ from mtrain.conformance.fuzz.tables import table_of
 from mtrain.conformance.fuzz.totals import tied_totals
 from mtrain.conformance.match_over import holds_match_over
 from mtrain.conformance.process import HarnessError
+from mtrain.conformance.runner import WORTH
 from mtrain.reference import codec
 from mtrain.reference.engine import (
     BIT,
@@ -372,6 +373,9 @@ def _tied_end(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt
     alone = own_rules.match_end_alone(ctx, st, read)
     if alone is not None:
         want, read = alone, ()
+    alike = own_rules.winners_alike(ctx, st, read)
+    if alike is not None:
+        want, read = alike, ()
     if read:
         res.not_judged(read)
         return
@@ -390,8 +394,10 @@ def over_probe(ctx: Context, variant: str, final: JSON) -> Probe | None:
     """The match winners asked of the finished table `final` itself (an "over" probe),
     where a round can be there under the rules `ctx` knows: a fixture starts from it, its
     result written, and asks who wins on its totals, which reads no rule of how the round
-    ended (a blocked round of one's own: possible.own_end). None where it cannot be
-    written so (a finding then has no reproducer: the caller's `mark` says why)."""
+    ended (a blocked round of one's own: possible.own_end), nor the round's scores
+    (under blank values of one's own, its blanks in hand moved: _priced_as_known). None
+    where it cannot be written so (a finding then has no reproducer: the caller's `mark`
+    says why)."""
     try:
         _, cur = _canonical(ctx, final)
     except (codec.StateError, ValueError, KeyError, TypeError):
@@ -399,7 +405,62 @@ def over_probe(ctx: Context, variant: str, final: JSON) -> Probe | None:
     if cur["phase"] != OVER:
         return None
     table = {**table_of(cur), "result": cur["result"]}
-    return None if table_problems(table, ctx) else Probe("over", variant, table)
+    if table_problems(table, ctx):
+        priced = _priced_as_known(ctx, cur, table)
+        if priced is None or table_problems(priced, ctx):
+            return None
+        table = priced
+    return Probe("over", variant, table)
+
+
+def _priced_as_known(ctx: Context, cur: JSON, table: JSON) -> JSON | None:
+    """`table` (the finished `cur`) where blank values of one's own priced its round
+    (INV-ROUND-SCORE under the stand-in: caboose's blanks), with the tiles in hand that
+    bear a blank moved to the boneyard and the round's scores those of the hands left,
+    which every blank rule prices alike. A hand only the one who went out may leave
+    empty (REACH-HANDS) takes a tile without a blank from the boneyard or a train's
+    tail instead. Who wins reads the totals and the rounds gone out, kept as they are:
+    the same question, on a table both the engine's rules and the stand-in's have (a
+    blocked end with a boneyard is one only the winners are asked of:
+    lint.winners_alone). None where no such table is, or no such rule is played: a
+    scoring of one's own prices every tile in hand, so that only hands all empty, which
+    no round leaves, are priced alike by every scoring (its winners findings keep no
+    reproducer conform runs, or none at all)."""
+
+    def priced(tile: str) -> bool:
+        return "0" in tile.split("-")
+
+    if BLANK_RULE not in ctx.unknown or "scoring" in ctx.unknown:
+        return None
+    out = table["result"].get("winner")
+    hands = {s: [t for t in hand or [] if not priced(t)] for s, hand in table["hands"].items()}
+    bone = [t for t in table.get("boneyard") or [] if not priced(t)]
+    trains = {k: list(v) for k, v in (table.get("trains") or {}).items()}
+    for s, hand in hands.items():
+        if s != out and not hand and table["hands"][s]:
+            tail = _unpriced_tail(trains, priced)
+            if not bone and tail is None:
+                return None
+            hand.append(bone.pop(0) if bone else trains[tail].pop())
+    kept = {t for hand in hands.values() for t in hand}
+    held = [t for hand in table["hands"].values() for t in hand or []]
+    moved = [t for t in [*(table.get("boneyard") or []), *held] if t not in kept]
+    worth = scoring.reference_scores(ctx, {**cur, "hands": [hands[s] for s in sorted(hands)]})
+    if worth is None or worth[1]:
+        return None
+    # (a blocked end's passes, counted only on an empty boneyard, as the boneyard left:
+    # how it ended is not asked)
+    passes = table["passes"] if not moved or out is not None else 0
+    return {**table, "hands": hands, "boneyard": moved, "trains": trains, "passes": passes,
+            "result": {**table["result"], "scores": worth[0]}}
+
+
+def _unpriced_tail(trains: dict[Any, list[str]], priced: Callable[[str], bool]) -> Any:
+    """The train whose last tile may go to a hand (no double, none `priced`, a tile
+    left behind it), the longest first; None where there is none."""
+    ok = [k for k, v in trains.items() if len(v) > 1 and not priced(v[-1])
+          and len(set(v[-1].split("-"))) > 1]
+    return max(ok, key=lambda k: len(trains[k]), default=None)
 
 
 def _marked(found: list[Disagreement], mark: tuple[tuple[str, ...], str] | None
@@ -591,6 +652,9 @@ def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt:
     alone = own_rules.match_end_alone(ctx, nxt, own)
     if alone is not None:
         want, own = alone, ()
+    alike = own_rules.winners_alike(ctx, nxt, own)  # totals level: the tie rule's alone
+    if alike is not None:
+        want, own = alike, ()
     got, error = asked(res, lambda: session.asker.winners(ctx, final))
     if got is UNSUPPORTED:
         return
@@ -604,6 +668,10 @@ def _winners(session: Session, ctx: Context, res: GameResult, probe: Probe, nxt:
                                      session.asker.impl, ctx.rj, ctx.rs, final))
         res.record(_marked(differ, mark) if end is None else differ, end or probe,
                    round_no, step, n)
+    if mark is None and ctx.unknown & WORTH:  # the step's end priced its own way: no
+        priced = scoring.reference_scores(ctx, final)  # probe of it is judged, so the
+        if priced is not None and priced[1]:  # tied totals are asked of the end itself
+            mark = (priced[1], _own_end(probe.action, priced[1]))
     if not want or (mark is None and (probe.table is None or probe.steps)):
         return  # tied totals are tried on a table of the last round's last state
     if alone is not None and nxt.round == 1:

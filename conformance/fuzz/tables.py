@@ -115,6 +115,11 @@ def drop_seat(table: dict[str, Any], s: int) -> dict[str, Any]:
     t["seat"], t["starter"] = m(t["seat"]), m(t["starter"])
     for key in ("scores", "outs"):
         t[key] = [v for i, v in enumerate(t[key]) if i != s]
+    result = t.get("result")
+    if isinstance(result, dict):  # a finished table's: who went out, the round's scores
+        out = result.get("winner")
+        t["result"] = {**result, "winner": m(out) if isinstance(out, int) else out,
+                       "scores": [v for i, v in enumerate(result["scores"]) if i != s]}
     return t
 
 
