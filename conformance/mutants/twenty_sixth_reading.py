@@ -379,4 +379,44 @@ TWENTY_SIXTH_READING: tuple[Mutant, ...] = (
            patches={"perform": _chain_doubles_forgotten}),
 )
 """The twenty-sixth reading: 18 rule bugs, none a mutant of the catalogue (names,
-descriptions and what each changes checked against the twenty-five readings before it)."""
+descriptions and what each changes checked against the twenty-five readings before it; the
+nearest are other slips: mut17-holder-start-rotates starts round r at the holder plus r - 1,
+mut26-engine-holder-round-one-only at the rotation's seat; mut15-first-turns-round-one-only
+ends every later first turn at the deal, the four round-1 mut26- mutants keep one first-turn
+rule each; first-turn-draws draws in every round, mut26-first-turn-draws-after-round-one
+from round 2; engine-holder-keeps-engine keeps a dealt engine, the search's finder keeps it
+here; double-search-first-seat-starts is ENG-7's search, mut26-search-first-seat-starts
+ENG-4's; mut23-replacement-skipped-on-short-boneyard skips ENG-5's draw where the boneyard
+is short, mut26-short-boneyard-deal-refused refuses the game; d15-table-stops-at-eight and
+mut26-d16-table-stops-at-eight cut different sets; mut16-blank-values-stop-at-twelve and
+mut21-ends-in-four-bits misvalue blanks and ends past 15, mut26-pips-tabled-for-d12 every
+tile above 12; newest-double-first reads oldest-first as a stack, mut26-any-open-newest-only
+any-open; outs-not-counted and tie-outs-before-last-round lose outs, mut26-outs-not-carried
+keeps only the last round's; positive-at-face-value misvalues blanks,
+mut26-positive-collects-boneyard counts tiles nobody holds).
+
+Written and not kept. Already in the catalogue under other names (checked by description,
+not by name, once they were written): the draw for the start in round 1 only
+(draw-for-round-one-only), ENG-5's replacement in round 1 only
+(mut17-replacement-round-one-only), the top double set aside every round
+(set-aside-top-double-every-round), the search drawn to the right
+(engine-search-counterclockwise), ENG-6's lap ended at seat 0 or off the draw
+(lap-ends-at-seat-0, lap-end-ignores-draw), ENG-8's smallest double
+(designated-smallest-double), thirteen rounds on every set
+(thirteen-rounds-whatever-the-set), END-3 counted to n + 1 (passes-one-too-many), SEAT-5 by
+the higher end or by text (draw-by-high-end, mut18-draw-totals-compared-as-text), a bound
+player drawing once under draw-until-playable (follow-draws-once-until-playable,
+mut13-duty-draws-once), SEAT-4's finder starting (after-engine-finder-starts). Dropped as
+the meeting of two mutants the corpus kills apart: a pass after drawing the boneyard out
+under draw-until-playable left unmarked (draw-pass-unmarked, empty-boneyard-pass-unmarked).
+Unreachable in the corpus: ENG-5's replacement drawn from an empty boneyard (no shipped
+table deals every tile: the fullest rows, the double-15 tables' 12 players, leave 4 to draw,
+3 with the engine set aside).
+
+Measured on the corpus before any fixture was added for them (2026-12-06, `mtrain mutants
+-m mut26-... --need 2`, 2,976 passing runs): 17 of 18 killed, the fewest killers 0; the
+survivor wanted a double-16 game of 9 or 10 players, which no fixture dealt, and
+mut26-solo-game-dealt was caught once (refused-003, a table of one seat, never a deal).
+With the three fixtures of conformance/fixtures/mutants/twenty-sixth-reading.yaml, worked
+by hand, every one is killed by two fixtures or more (2,981 runs), and blame charges each
+to a clause it breaks (18 of 18)."""
