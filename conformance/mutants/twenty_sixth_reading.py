@@ -58,7 +58,8 @@ def _holder_starts_round_one_only(state: State, holder: int) -> None:
 
 def _chain_round_one_only(state: State, tile: int, train: int) -> None:
     """FIRST-1 kept for round 1: a later round's first turn is one tile (a double asking
-    for its follow-up, DBL-1), though FIRST-2 still keeps it on the own train."""
+    for its follow-up, DBL-1), laid where the first-turn rule lets it go (FIRST-2,
+    FIRST-11)."""
     opens = state.round > 1 and ref.chain_start(state)
     ref.play(state, tile, train)
     if opens and state.phase == CHAIN:
@@ -148,13 +149,16 @@ def _search_first_seat_starts(state: State) -> None:
 # --- tables at their edges ------------------------------------------------------------------
 
 
+def _with_table(rules: Rules, table: dict[int, int]) -> Rules:
+    """`rules` dealing by `table` (the rule set's table and the engine's flag alike)."""
+    ruleset = dataclasses.replace(rules.ruleset, hand_table=tuple(sorted(table.items())))
+    return dataclasses.replace(rules, ruleset=ruleset, hand_table=table)
+
+
 def _table_without(rules: Rules, keep: Callable[[int, int], bool]) -> Rules:
     """`rules` with the rows of its hand-size table `keep` refuses dropped (DEAL-7)."""
     table = {n: k for n, k in rules.hand_table.items() if keep(n, k)}
-    if len(table) == len(rules.hand_table):
-        return rules
-    ruleset = dataclasses.replace(rules.ruleset, hand_table=tuple(sorted(table.items())))
-    return dataclasses.replace(rules, ruleset=ruleset, hand_table=table)
+    return rules if len(table) == len(rules.hand_table) else _with_table(rules, table)
 
 
 class _TableMutant(Mutant):
@@ -195,22 +199,17 @@ def _short_boneyard_refused(rules: Rules) -> Rules:
 
 def _solo_dealt_first_row(rules: Rules) -> Rules:
     """The table looked up with the players clamped to its first row: one player is
-    dealt the smallest count's hand."""
-    first = min(rules.hand_table)
-    table = {first - 1: rules.hand_table[first], **rules.hand_table} if first == 2 else None
-    if table is None:
+    dealt the hand of two."""
+    if min(rules.hand_table) != 2:
         return rules
-    ruleset = dataclasses.replace(rules.ruleset, hand_table=tuple(sorted(table.items())))
-    return dataclasses.replace(rules, ruleset=ruleset, hand_table=table)
+    return _with_table(rules, {1: rules.hand_table[2], **rules.hand_table})
 
 
 def _puremco_d9_four_take_13(rules: Rules) -> Rules:
     """puremco's short-game table (DEAL-4) with its row of 3 run on to 4 players."""
     if rules.ruleset["hand_sizes"] != "puremco-d9":
         return rules
-    table = {**rules.hand_table, 4: 13}
-    ruleset = dataclasses.replace(rules.ruleset, hand_table=tuple(sorted(table.items())))
-    return dataclasses.replace(rules, ruleset=ruleset, hand_table=table)
+    return _with_table(rules, {**rules.hand_table, 4: 13})
 
 
 def _celko_d6_stops_at_three(rules: Rules) -> Rules:
@@ -298,8 +297,8 @@ TWENTY_SIXTH_READING: tuple[Mutant, ...] = (
            "_place_engine swapped: seat (round - 1) mod n after round 1 under engine-holder",
            patches={"_place_engine": _holder_starts_round_one_only}),
     Mutant("mut26-chain-round-one-only",
-           "A first-turn chain is laid in round 1 only: a later round's first turn is one "
-           "tile on the own train", ("FIRST-1", "FIRST-7"),
+           "A first-turn chain is laid in round 1 only: a later round's first turn is a "
+           "single tile (a double still asking for its follow-up)", ("FIRST-1", "FIRST-7"),
            "_play swapped: a later round's first-turn play ends the turn (a double asks for "
            "its follow-up)", patches={"_play": _chain_round_one_only}),
     Mutant("mut26-starter-only-round-one-only",
