@@ -2015,6 +2015,25 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut25-chain-cover-due-cites-first-12": "chaindbl-001",
     "mut25-chain-elsewhere-cites-first-1": "chaindbl-005",
     "mut25-search-move-cites-turn-2": "engine-007",
+    # the twenty-sixth reading (twenty_sixth_reading.py)
+    "mut26-engine-holder-round-one-only": "engine-008",
+    "mut26-chain-round-one-only": "mut25-chain-001",
+    "mut26-starter-only-round-one-only": "first-017",
+    "mut26-first-turn-draws-after-round-one": "engine-013",
+    "mut26-own-train-first-round-one-only": "ownfirst-001",
+    "mut26-search-finder-keeps-engine": "engine-008",
+    "mut26-search-first-seat-starts": "engine-011",
+    "mut26-short-boneyard-deal-refused": "rows-005",
+    "mut26-solo-game-dealt": "mut26-solo-001",
+    "mut26-puremco-d9-four-take-13": "deal-003",
+    "mut26-celko-d6-stops-at-three": "rows-021",
+    "mut26-d16-table-stops-at-eight": "mut26-d16-002",
+    "mut26-pips-tabled-for-d12": "s50-pips-001",
+    "mut26-blank-25-read-as-double-blank-50": "generated-blank-values-001",
+    "mut26-positive-collects-boneyard": "bounds-003",
+    "mut26-outs-not-carried": "bounds-001",
+    "mut26-any-open-newest-only": "doubles-026",
+    "mut26-chain-doubles-forgotten": "chaindbl-005",
 }
 
 
@@ -2115,6 +2134,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.twenty_first_reading import TWENTY_FIRST_READING
     from mtrain.conformance.mutants.twenty_fourth_reading import TWENTY_FOURTH_READING
     from mtrain.conformance.mutants.twenty_second_reading import TWENTY_SECOND_READING
+    from mtrain.conformance.mutants.twenty_sixth_reading import TWENTY_SIXTH_READING
     from mtrain.conformance.mutants.twenty_third_reading import TWENTY_THIRD_READING
 
     assert set(KILLED_BY) | set(OUTSIDE_KILLED_BY) == set(MUTANTS)
@@ -2137,7 +2157,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *TWENTY_SECOND_READING,
                                                         *TWENTY_THIRD_READING,
                                                         *TWENTY_FOURTH_READING,
-                                                        *TWENTY_FIFTH_READING)}
+                                                        *TWENTY_FIFTH_READING,
+                                                        *TWENTY_SIXTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())
