@@ -416,16 +416,16 @@ class Catalog:
                             f"{written_otherwise(o, self.options)}; known: "
                             f"{', '.join(self.options)}") for o in strays]
         # a table where a value is named: the schema would say its keys are no player counts
-        known = set(self.options)  # sets, not the lists: a file may give 100,000 strays
+        option_names = set(self.options)  # sets, not the lists: a file may give 100,000 strays
         tables = [o for o in given if o != "hand_sizes" and isinstance(given[o], dict)
-                  and o in known] if isinstance(given, dict) else []
+                  and o in option_names] if isinstance(given, dict) else []
         errors += [doc.error(("options", o), f"option {o} takes the name of a value, not a "
                              "table (only hand_sizes takes one)") for o in tables]
         strays += tables
         # nothing, a number, a list where a value is named: the schema's "expected a string
         # or a mapping" offered a table to an option that takes none
         opts = given if isinstance(given, dict) else {}
-        unnamed = [o for o, v in opts.items() if o != "hand_sizes" and o in known
+        unnamed = [o for o, v in opts.items() if o != "hand_sizes" and o in option_names
                    and o not in tables and not isinstance(v, str)]
         errors += [doc.error(("options", o), f"option {o} takes the name of a value ("
                              f"{', '.join(self.options[o].values)}"
@@ -440,7 +440,7 @@ class Catalog:
                                     "13}}`, players: tiles), not beside it as on the wire"))
         # a value that is no name (`custom:double-10`, `Double 12`): said by the check of
         # values below, what is wrong and what is allowed, not as the schema's pattern
-        named = [o for o in given if o in known and o not in unnamed and o not in tables
+        named = [o for o in given if o in option_names and o not in unnamed and o not in tables
                  and isinstance(given[o], str)] if isinstance(given, dict) else []
         # a base or overlay named as a file: the schema would quote its pattern for names
         files = self._files_named(doc)
