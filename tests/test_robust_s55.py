@@ -4,6 +4,7 @@ shell's `&`) ignored it for its first half second, then obeyed it."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -11,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from command_errors import FAR, write
+from command_errors import FAR, PLAYS, write
 
 from mtrain.cli import main
 from mtrain.conformance import child
@@ -108,3 +109,38 @@ def test_a_schema_error_about_a_stray_option_is_known_by_its_path(text: str,
     # each schema error was searched for each stray, a regular expression each: 20,000
     # strays took 54 s, now 2 (the 300,000 of 120 MB took 200 s, mostly the schema's)
     assert _names_an_option(text, {"tie_rul", "x-y"}) is named
+
+
+# --- 3. an adapter module that prints, or reads its input, when imported --------------------
+
+
+def test_an_adapter_printing_at_import_leaves_the_report_whole(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # its line stood at the head of the JSON report on stdout, which no longer parsed
+    adapter = write(tmp_path / "chatty.py", """
+print("engine loaded")
+from mtrain.conformance.adapter import ReferenceImplementation as Engine
+""")
+    fixtures = write(tmp_path / "ends.yaml", PLAYS)
+    assert main(["conform", "--adapter", f"{adapter}:Engine", "--variant", "pagat",
+                 "--fixtures", fixtures, "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert [r["status"] for r in json.loads(out)["results"]] == ["pass"], out[:300]
+    assert "engine loaded" in err
+
+
+def test_an_adapter_reading_its_input_at_import_neither_waits_nor_takes_the_calls(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # in the harness it read the user's terminal (for ever); in the process that hosts
+    # the adapter it read the harness's calls, and the run stopped at the start timeout
+    adapter = write(tmp_path / "looping.py", """
+import sys
+for line in sys.stdin:  # a protocol loop, left unguarded
+    print(line)
+from mtrain.conformance.adapter import ReferenceImplementation as Engine
+""")
+    fixtures = write(tmp_path / "ends.yaml", PLAYS)
+    code = main(["conform", "--adapter", f"{adapter}:Engine", "--variant", "pagat",
+                 "--fixtures", fixtures, "--start-timeout", "30"])
+    out, err = capsys.readouterr()
+    assert code == 0 and "OK: 1 results ran (1 pass)" in out, (code, out[-500:], err)
