@@ -3,12 +3,14 @@ be an implementation (conform's --adapter, and the host of conformance/inprocess
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import importlib.util
+import io
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,21 @@ def private_name(path: Path) -> str:
     return f"_mtrain_adapter_{where}_{path.stem}"
 
 
+@contextlib.contextmanager
+def _standard_streams_kept() -> Iterator[None]:
+    """The adapter's module imported and its class made with no input and with its prints
+    on stderr: a module that prints at import ("engine loaded") wrote into the report on
+    stdout (a JSON report that no longer parsed), and one that reads its input at import
+    (a protocol loop left unguarded) waited on the user's terminal for ever. Python's own
+    streams only: the harness's descriptors are its own."""
+    stdin, stdout = sys.stdin, sys.stdout
+    sys.stdin, sys.stdout = io.StringIO(), sys.stderr
+    try:
+        yield
+    finally:
+        sys.stdin, sys.stdout = stdin, stdout
+
+
 def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
     """(an instance, a factory for more, whether instances are shared) from MODULE:OBJECT.
 
@@ -33,6 +50,11 @@ def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
     file; OBJECT is an attribute (dotted for nested ones): an instance, or a class that
     takes no arguments. Anything wrong is a InputError naming what.
     """
+    with _standard_streams_kept():
+        return _load(spec)
+
+
+def _load(spec: str) -> tuple[Any, Callable[[], Any], bool]:
     module_name, sep, attr = spec.rpartition(":")
     if not sep or not module_name or not attr:
         raise InputError(f"--adapter {spec}: expected MODULE:OBJECT, e.g. "

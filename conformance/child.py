@@ -110,9 +110,12 @@ def stop_on_signals() -> Iterator[None]:
     STOPPING.clear()
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-            # a SIGHUP ignored when the command started was ignored on purpose (nohup,
-            # so that the run outlives its terminal): it stays ignored
-            if sig is not None and not (sig == getattr(signal, "SIGHUP", None)
+            # a SIGHUP or SIGINT ignored when the command started was ignored on purpose
+            # (nohup, so that the run outlives its terminal; a shell's `&`, so that a
+            # Ctrl-C at the terminal is not the background job's): it stays ignored. A
+            # SIGINT was ignored only until this point, 0.5 s in, and obeyed after it.
+            # SIGTERM is never ignored here: it still stops the run and kills its engines
+            if sig is not None and not (sig != signal.SIGTERM
                                         and signal.getsignal(sig) is signal.SIG_IGN):
                 previous[sig] = signal.signal(sig, _raise_interrupted)
     with _LIVE_LOCK:

@@ -405,15 +405,18 @@ def host_main(spec: str) -> int:
     from mtrain.conformance.adapter_loading import load_adapter
     from mtrain.spec.errors import InputError
 
+    # before the adapter's module is imported: one reading its input at import (a
+    # protocol loop left unguarded) took the harness's calls, and a start that printed
+    # wrote into the answers
+    channel_in, channel_out = os.dup(0), os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)  # the adapter must not read the calls,
+    os.dup2(2, 1)  # nor print into the answers
     try:
         instance = load_adapter(spec)[0]
     except InputError as e:
         print(f"mtrain: {e}", file=sys.stderr)
         return 2
-    channel_in, channel_out = os.dup(0), os.dup(1)
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)  # the adapter must not read the calls,
-    os.dup2(2, 1)  # nor print into the answers
     harness = os.getppid()
     while True:
         sys.stdout.flush()

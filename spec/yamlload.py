@@ -109,6 +109,10 @@ class SpecError(Exception):
         return (type(self), (self.path, self.line, self.message))
 
 
+SHOWN_ERRORS = 100
+"""The most problems a SpecErrors says, one a line; the rest are counted."""
+
+
 class SpecErrors(SpecError):
     """Several problems at once; ``str()`` puts one ``SpecError`` on each line.
 
@@ -129,7 +133,10 @@ class SpecErrors(SpecError):
         super().__init__(first.path, first.line, first.message)
 
     def _format(self) -> str:
-        return "\n".join(str(err) for err in self.errors)
+        shown = [str(err) for err in self.errors[:SHOWN_ERRORS]]
+        more = len(self.errors) - SHOWN_ERRORS  # a file of 300,000 strays wrote 120 MB
+        return "\n".join(shown + ([f"... and {more:,} more problems, not shown "
+                                   f"({len(self.errors):,} in all)"] if more > 0 else []))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.errors,))

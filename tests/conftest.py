@@ -48,6 +48,7 @@ import functools
 import gc
 import os
 import pickle
+import signal
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
@@ -57,6 +58,12 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from mtrain.spec.cache import CACHE_ENV
+
+# A suite started with SIGINT ignored (a shell's `&`) passes the ignore on to every command
+# a test starts, and a command started so keeps ignoring SIGINT, on purpose
+# (conformance/child.py): the tests that interrupt one with SIGINT need it obeyed.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 if TYPE_CHECKING:
     from shared_runs import SharedRuns
