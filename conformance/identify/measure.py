@@ -559,8 +559,8 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
             seated.add(s)
     what = (f"{len(designs)} deals for {players} players (the engine in the first hand, "
             "the second, the boneyard, first or last, or set aside; rounds 1 and 2, and "
-            "beside the top double in round 2; the heaviest tile apart from the strongest "
-            "hand)")
+            "beside the top double in round 2 or in another hand than it; the heaviest tile "
+            "apart from the strongest hand)")
     if len({p for p, _ in matching}) == 1:
         deals.procedure = matching[0][0]
         deals.evidence["engine_procedure"] = f"{what}: dealt as {deals.procedure} deals"
