@@ -422,6 +422,14 @@ def _designs(n: int, players: int, size: int) -> list[tuple[int, list[str]]]:
             # "next double down") deals the other designs as ENG-7 does
             top = f"{n}-{n}"
             out.append((round_no, [tile, top, *(t for t in rest if t != top)]))
+        if round_no == 2 and players >= 2:
+            # the set's top double in seat 0's hand, the round's in seat 1's: where the
+            # engine is dealt, a start of one's own that goes to the highest double dealt
+            # is the engine's holder's in every other design (the round's double is the
+            # highest dealt there), and was measured engine-holder
+            top = f"{n}-{n}"
+            others = [t for t in rest if t != top]
+            out.append((round_no, [top, *others[:size - 1], tile, *others[size - 1:]]))
     if players >= 2 and n >= 2:
         out.append((1, _strong_apart(pool(n, n), n, size)))
     return out  # places it at once, ENG-6 at the end of the lap
@@ -551,8 +559,8 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
             seated.add(s)
     what = (f"{len(designs)} deals for {players} players (the engine in the first hand, "
             "the second, the boneyard, first or last, or set aside; rounds 1 and 2, and "
-            "beside the top double in round 2; the heaviest tile apart from the strongest "
-            "hand)")
+            "beside the top double in round 2 or in another hand than it; the heaviest tile "
+            "apart from the strongest hand)")
     if len({p for p, _ in matching}) == 1:
         deals.procedure = matching[0][0]
         deals.evidence["engine_procedure"] = f"{what}: dealt as {deals.procedure} deals"
