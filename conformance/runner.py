@@ -309,6 +309,28 @@ its own way, a dealt start is the implementation's own procedure's but for its f
 (DEALT_SEAT), which the starting seat gives whatever the procedure (seat_alone.py)."""
 DEALT_SEAT = ("seat", "starter")
 """The fields of a dealt start a known starting seat decides (seat_alone.SEAT_FIELDS)."""
+END_FIELDS = ("phase", "seat", *TOTAL_FIELDS)
+"""The fields of a state whether the round has ended decides (END-1..3): an ended round
+is over, with nobody to move and its worth in the totals."""
+
+
+def end_aside(exp: Expectation) -> Expectation:
+    """`exp` without what only whether the round is over decides: the result, the table's
+    questions (the legal set, the refusals: none in a round that is over), the phase, the
+    seat to move, the totals, the winners and whether the match is over. What the steps
+    did (hands, trains, boneyard, markers, open doubles, passes) stays."""
+    return dataclasses.replace(
+        exp, result=..., legal=None, refused={}, winners=None, match_over=None,
+        own_end=None, own_draw=False, own_doubles=None,
+        state={k: v for k, v in exp.state.items() if k not in END_FIELDS})
+
+
+def ended_blocked(state: JSON) -> bool:
+    """Whether `state` (an implementation's) says the round is over, blocked."""
+    result = state.get("result")
+    return isinstance(result, dict) and result.get("end") == "blocked"
+
+
 MARKERS_OFF = "marker_removal"
 """The option that decides which markers come off (MARK-3..5): under it played its own
 way, the markers an implementation takes off are its own rule's, never a departure
@@ -584,6 +606,10 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         named = " or ".join(exp.refused_setup)
         charge(exp.refused_setup[0])
         return [f"the setup was accepted; the rules refuse it ({named})"]
+    if exp.own_end is not None and ended_blocked(state) != exp.own_end:
+        # END-2, END-3: the round over here or not by a blocked-round rule of its own
+        # (blocked_alone.py): what only the end decides is that rule's
+        exp = end_aside(exp)
     if getattr(impl, "can_ask_ahead", False):  # behind the protocol: one round trip
         impl.ask_ahead(rj, state, questions(exp, state, max_pip))  # type: ignore[attr-defined]
 
