@@ -1,0 +1,139 @@
+"""A blocked round of one's own decides whether the round is over, not what the steps did
+(conformance/blocked_alone.py, blocked_end_entry): brakeman's bug 2 (tests/examples/rust/
+brakeman.rs: a pass on an empty boneyard raises no marker, MARK-1) went unseen under a
+file with `blocked_round: other`, every pass on an empty boneyard set aside whole. Played
+here by a few lines over the reference: a blocked rule of its own that ends the round at
+the first pass on an empty boneyard, and the same with that bug beside it."""
+
+from __future__ import annotations
+
+import pytest
+
+from mtrain.conformance.adapter import JSON, ReferenceImplementation
+from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_file
+from mtrain.conformance.partition import stand_in
+from mtrain.conformance.runner import Outcome, run_one
+from mtrain.conformance.selection import entry_for
+from mtrain.conformance.step_alone import own_step_refused
+from mtrain.reference import codec, engine
+from mtrain.reference.state import BLOCKED
+from mtrain.spec.catalog import catalog
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.scope import Space
+
+OWN_BLOCKED = """
+name: dry-pass
+base: puremco
+options:
+  blocked_round: other
+"""
+"""puremco but for the round's end on an empty boneyard, played its own way."""
+
+PASSES = ("marker-003", "turn-020", "turn-021")
+"""The corpus's passes on an empty boneyard, the round going on (by hand, in their notes):
+markers/placement.yaml, turns/passing.yaml."""
+
+
+class DryPass(ReferenceImplementation):
+    """A blocked rule of its own: the first pass made on an empty boneyard ends the round
+    blocked (where neither END-2 nor END-3 would), scored as the rules score one."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        after = self.passed(ruleset, state, action, super().apply(ruleset, state, action))
+        if action.get("type") == "pass" and not state["boneyard"] and after["result"] is None:
+            st = self.state(ruleset, after).copy()
+            engine._finish(st, BLOCKED, -1)  # its own END: blocked at once
+            after = codec.state_to_json(st)
+        return after
+
+    def passed(self, ruleset: JSON, state: JSON, action: JSON, after: JSON) -> JSON:
+        return after
+
+
+class QuietPass(DryPass):
+    """brakeman's bug 2 beside it: a pass on an empty boneyard raises no marker (MARK-1)."""
+
+    def passed(self, ruleset: JSON, state: JSON, action: JSON, after: JSON) -> JSON:
+        if action.get("type") == "pass" and not state["boneyard"]:
+            seat = state["seat"]
+            trains = [dict(t, marker=False) if k == seat else t
+                      for k, t in enumerate(after["trains"])]
+            after = {**after, "trains": trains}
+        return after
+
+
+class QuietGoingOn(QuietPass, ReferenceImplementation):
+    """The bug under the known end (the round goes on as the entry's does)."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        return self.passed(ruleset, state, action,
+                           ReferenceImplementation.apply(self, ruleset, state, action))
+
+
+@pytest.fixture(scope="module")
+def own_blocked(tmp_path_factory: pytest.TempPathFactory) -> Ruleset:
+    path = tmp_path_factory.mktemp("alone55") / "dry-pass.yaml"
+    path.write_text(OWN_BLOCKED, encoding="utf-8")
+    rs = catalog().rules_file(str(path))
+    assert rs.unknown == ("blocked_round",)
+    return rs
+
+
+@pytest.fixture(scope="module")
+def passes() -> dict[str, Fixture]:
+    files = ("markers/placement.yaml", "turns/passing.yaml")
+    return {fx.id: fx for f in files for fx in load_file(FIXTURE_ROOT / f) if fx.id in PASSES}
+
+
+def run(fx: Fixture, rs: Ruleset, impl: ReferenceImplementation) -> Outcome:
+    """`fx` run as conform runs it under `rs`: its entry for `rs`, under the stand-in; a
+    refused step its own rule may have made no move not applicable (as pool.py says)."""
+    space = Space()
+    exp, why = entry_for(fx, rs, space)
+    assert exp is not None, why
+    out = run_one(fx, stand_in(rs, exp, space), exp, impl, own=rs.unknown)
+    moved = own_step_refused(out, exp)
+    if moved is not None:
+        out.status, out.messages, out.charged = "not-applicable", moved, []
+    return out
+
+
+def test_a_pass_on_an_empty_boneyard_is_judged_under_a_blocked_rule_of_ones_own(
+        own_blocked: Ruleset, passes: dict[str, Fixture]) -> None:
+    """Each entry reads the blocked rule (the boneyard is empty at the pass): once set aside
+    whole, now run. The reference and the engine whose own rule ends the round there pass
+    (its legal set, seat and phase are its rule's once the round is over); the bug fails,
+    charged to the marker's clause, whichever way its round ends."""
+    assert set(passes) == set(PASSES)
+    for fid, fx in passes.items():
+        assert run(fx, own_blocked, ReferenceImplementation()).status == "pass", fid
+        out = run(fx, own_blocked, DryPass())
+        if fid == "turn-021":  # its second pass is no move once the first ended the round
+            assert out.status == "not-applicable", (fid, out.messages)
+        else:
+            assert out.status == "pass", (fid, out.messages)
+        for impl in (QuietPass(), QuietGoingOn()):
+            out = run(fx, own_blocked, impl)
+            if fid == "turn-021" and isinstance(impl, QuietPass) and not isinstance(
+                    impl, QuietGoingOn):
+                continue  # (as above: its round is over before the step that shows it)
+            assert out.status == "fail", (fid, type(impl).__name__, out.messages)
+            assert set(out.charged) <= {"MARK-1", "TURN-4"}, (fid, out.charged)
+            assert any("marked" in m for m in out.messages), out.messages
+
+
+def test_where_the_end_agrees_the_table_is_judged_as_written(
+        own_blocked: Ruleset, passes: dict[str, Fixture]) -> None:
+    """The round going on as the entry's does, its legal set is the rules' (TRAIN-4): an
+    engine that offers nothing there fails; one that ends the round does not."""
+
+    class Shut(QuietGoingOn):
+        def passed(self, ruleset: JSON, state: JSON, action: JSON, after: JSON) -> JSON:
+            return after
+
+        def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+            return [{"type": "pass"}] if state["result"] is None else []
+
+    out = run(passes["marker-003"], own_blocked, Shut())
+    assert out.status == "fail" and "legal actions missing: play 4-2 on 0" in out.messages, (
+        out.messages)
