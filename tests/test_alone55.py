@@ -3,15 +3,23 @@
 brakeman.rs: a pass on an empty boneyard raises no marker, MARK-1) went unseen under a
 file with `blocked_round: other`, every pass on an empty boneyard set aside whole. Played
 here by a few lines over the reference: a blocked rule of its own that ends the round at
-the first pass on an empty boneyard, and the same with that bug beside it."""
+the first pass on an empty boneyard, and the same with that bug beside it. And the
+probes that took a crash for "says nothing" (double_alone.laid_again, follow_probe.refuses):
+a crash there is reported as what it is (conformance/probing.py)."""
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
-from mtrain.conformance.adapter import JSON, ReferenceImplementation
+import pytest
+from test_fuzz_s51 import FLAT_MEXICAN, MEXICAN_DOUBLE, EscapesMexican
+from test_house53b import HandItOn, _run
+
+from mtrain.conformance.adapter import JSON, ReferenceImplementation, ruleset_json
+from mtrain.conformance.double_alone import unheld_double
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_file
 from mtrain.conformance.partition import stand_in
+from mtrain.conformance.process import ImplementationCrashed
 from mtrain.conformance.runner import Outcome, run_one
 from mtrain.conformance.selection import entry_for
 from mtrain.conformance.step_alone import own_step_refused
@@ -137,3 +145,57 @@ def test_where_the_end_agrees_the_table_is_judged_as_written(
     out = run(passes["marker-003"], own_blocked, Shut())
     assert out.status == "fail" and "legal actions missing: play 4-2 on 0" in out.messages, (
         out.messages)
+
+
+# --- a probe's crash or broken answer is what it is (conformance/probing.py) -------------
+
+
+class CrashOnLaidAgain(EscapesMexican):
+    """test_fuzz_s51's EscapesMexican (a Mexican double's duty ignored, DBL-6), which
+    crashes when asked to lay [8-8] on the Mexican Train again (double_alone's probe)."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        if action.get("tile") == "8-8":
+            raise ImplementationCrashed("the implementation exited (code 3)")
+        return super().apply(ruleset, state, action)
+
+
+def test_a_crash_on_the_laid_again_probe_is_reported_as_it_is(tmp_path: Path) -> None:
+    """laid_again took a crash for "says nothing": the duty's failure stood as a rule
+    broken (DBL-6). The crash is now raised as what it is (the result's status), its
+    message naming the probe."""
+    (tmp_path / "duty.yaml").write_text(MEXICAN_DOUBLE, encoding="utf-8")
+    (tmp_path / "rules.yaml").write_text(FLAT_MEXICAN, encoding="utf-8")
+    [fx] = load_file(tmp_path / "duty.yaml")
+    rs = catalog().rules_file(str(tmp_path / "rules.yaml"))
+    impl = CrashOnLaidAgain()
+    out = run(fx, rs, impl)
+    assert out.status == "fail" and out.charged == ["DBL-6"], (out.messages, out.charged)
+    with pytest.raises(ImplementationCrashed, match=r"asked again with \[8-8\] laid on "
+                       r"train mexican"):
+        unheld_double(out, rs, impl, ruleset_json(stand_in(rs, fx.expect[0], Space())))
+
+
+class CrashOnCover(HandItOn):
+    """test_house53b's HandItOn (the layer of a double never covers it: a follow-up of
+    its own), which crashes when asked the same cover a second time (follow_probe's
+    probe asks it again on the table the run reached)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = 0
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        if state.get("phase") == "follow" and action.get("tile") == "4-1":
+            self.asked += 1
+            if self.asked > 1:
+                raise ImplementationCrashed("the implementation exited (code 3)")
+        return super().apply(ruleset, state, action)
+
+
+def test_a_crash_on_the_cover_probe_is_reported_as_it_is(tmp_path: Path) -> None:
+    """follow_probe.refuses took a crash for "plays it": the refused follow-up stood as a
+    rule broken (DBL-2). Now the result is the crash, its message naming the probe."""
+    [result] = _run(tmp_path, CrashOnCover())
+    assert result.status == "crash", (result.status, result.messages)
+    assert "asked whether it covers the double just laid with [4-1]" in result.messages[0]
