@@ -15,7 +15,7 @@ import pytest
 from test_fuzz_s51 import FLAT_MEXICAN, MEXICAN_DOUBLE, EscapesMexican
 from test_house53b import HandItOn, _run
 
-from mtrain.conformance.adapter import JSON, ReferenceImplementation, ruleset_json
+from mtrain.conformance.adapter import JSON, ReferenceImplementation, Refused, ruleset_json
 from mtrain.conformance.double_alone import unheld_double
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_file
 from mtrain.conformance.partition import stand_in
@@ -145,6 +145,25 @@ def test_where_the_end_agrees_the_table_is_judged_as_written(
     out = run(passes["marker-003"], own_blocked, Shut())
     assert out.status == "fail" and "legal actions missing: play 4-2 on 0" in out.messages, (
         out.messages)
+
+
+class NoPassAfterPass(ReferenceImplementation):
+    """A bug, its round going on: a pass on an empty boneyard right after another is
+    refused (TURN-4 allows it)."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        if action.get("type") == "pass" and not state["boneyard"] and state["passes"]:
+            raise Refused("one pass at a time")
+        return super().apply(ruleset, state, action)
+
+
+def test_a_step_refused_while_its_round_goes_on_is_judged(
+        own_blocked: Ruleset, passes: dict[str, Fixture]) -> None:
+    """A step taken at a turn's start on an empty boneyard is its blocked rule's to refuse
+    only where its round is over there (DryPass, above: not applicable); refused while its
+    own state says the round goes on, it is a bug, and fails."""
+    out = run(passes["turn-021"], own_blocked, NoPassAfterPass())
+    assert out.status == "fail" and out.step == 2, (out.status, out.messages)
 
 
 # --- a probe's crash or broken answer is what it is (conformance/probing.py) -------------
