@@ -17,7 +17,9 @@ itself (whether it is over) stays the rule's own.
 Any other entry the rule decides was set aside whole, and with it what no blocked rule can
 change: brakeman (tests/examples/rust/brakeman.rs, bug 2: a pass on an empty boneyard
 raises no marker, MARK-1) failed 27 results under its declared rules and 0 under a file
-with `blocked_round: other`, every such pass being the rule's. What the rule decides is
+with `blocked_round: other`, every such pass being the rule's (now 32: the 27 but one, a
+second pass after which a known rule ends the round first, and six whose doubles rule of
+its own set them aside under the declared file). What the rule decides is
 one thing: at the start of each turn with the boneyard empty (the reference reads it
 there and nowhere else: engine._check_blocked), whether the round is over (END-2, END-3).
 So a rule of one's own may end the round at any such moment, or at none, and can change:
@@ -30,8 +32,13 @@ assumed: the entry cut down to those holds under every known blocked rule in tur
 rule set's other values kept), else the entry stays set aside. The cut entry runs knowing
 which way the rules end it (`Expectation.own_end`): where the implementation's state
 agrees, everything is judged as written (a round that goes on is the rules' round);
-where it does not, the end is its rule's and only the cut is judged; a refused step taken
-at such a moment is not applicable (`Expectation.own_steps`, step_alone.py).
+where it does not, the end is its rule's and only the cut is judged, and a departure of
+its states is sought past it (runner.OWN_END); a step taken at such a moment that it
+refuses, its round over before it, is not applicable (`Expectation.own_steps`,
+step_alone.own_step_refused), and refused while its round goes on, fails. A known rule
+that ends the round before the last step says nothing of the cut (`holds_where_played`).
+Where other rules of one's own decide the entry too, each is asked alike and the cut is
+judged whatever the implementation's end.
 """
 
 from __future__ import annotations

@@ -309,6 +309,10 @@ its own way, a dealt start is the implementation's own procedure's but for its f
 (DEALT_SEAT), which the starting seat gives whatever the procedure (seat_alone.py)."""
 DEALT_SEAT = ("seat", "starter")
 """The fields of a dealt start a known starting seat decides (seat_alone.SEAT_FIELDS)."""
+OWN_END = "blocked_round"
+"""The option that decides whether a round with an empty boneyard is over (END-2, END-3):
+under it played its own way, a round over where the reference's goes on (or the other way
+round) is its own rule's, never a departure (blocked_alone.py)."""
 END_FIELDS = ("phase", "seat", *TOTAL_FIELDS)
 """The fields of a state whether the round has ended decides (END-1..3): an ended round
 is over, with nobody to move and its worth in the totals."""
@@ -344,7 +348,8 @@ def divergence(fx: Fixture, mine: Sequence[JSON], ref: Sequence[JSON], max_pip: 
     """(step, field, the implementation's value, message) for the first step after which
     its state differs from the reference's in a field the rules decide (not the totals
     where `own`, the options played their own way, decide them: WORTH; under a marker rule
-    of one's own, only the markers each step puts up: MARKERS_OFF; under an engine
+    of one's own, only the markers each step puts up: MARKERS_OFF; under a blocked rule of
+    one's own, not what an end decides where one side's round is over: OWN_END; under an engine
     procedure of one's own, a dealt start's first seat alone: OWN_PROCEDURE); None if
     never."""
     first = 0 if fx.deal is not None else 1  # a dealt start is the implementation's own
@@ -352,6 +357,7 @@ def divergence(fx: Fixture, mine: Sequence[JSON], ref: Sequence[JSON], max_pip: 
     fields = [k for k in DETERMINED if not (WORTH & mine_own and k in TOTAL_FIELDS)]
     own_markers = MARKERS_OFF in mine_own
     own_deal = OWN_PROCEDURE in mine_own
+    own_end = OWN_END in mine_own
     before: tuple[dict[str, Any], dict[str, Any]] | None = None
     for k in range(first, min(len(mine), len(ref))):
         try:
@@ -360,9 +366,13 @@ def divergence(fx: Fixture, mine: Sequence[JSON], ref: Sequence[JSON], max_pip: 
                 before = state_view(mine[k - 1]), state_view(ref[k - 1])
         except (KeyError, TypeError, ValueError, T.TileError):
             return k, "hands", None, f"after {_step_text(fx, k)} the state is unreadable"
+        # a round over on one side only: ended (or not) by a blocked rule of its own
+        ended = own_end and (a.get("phase") == "over") != (b.get("phase") == "over")
         for key in fields:
             if k == 0 and own_deal and key not in DEALT_SEAT:
                 continue  # the reference's replay deals by a stand-in procedure (ENG-2..8)
+            if ended and key in END_FIELDS:
+                continue  # END-2, END-3: whether it is over is its rule's (end_aside)
             if key == "marked" and own_markers and before is not None:
                 differs = _put_up(a, before[0]) != _put_up(b, before[1])
             else:

@@ -166,6 +166,38 @@ def test_a_step_refused_while_its_round_goes_on_is_judged(
     assert out.status == "fail" and out.step == 2, (out.status, out.messages)
 
 
+OWN_BLOCKED_CHAIN = "name: dry-chain\nbase: pagat\noptions:\n  blocked_round: other\n"
+"""pagat (a first-turn chain) but for the round's end on an empty boneyard."""
+
+
+class DryTurnEnd(ReferenceImplementation):
+    """A blocked rule of its own: a turn that ends on an empty boneyard ends the round; and
+    a bug: that turn's player is left on a first turn (FIRST-6: one first turn each)."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        after = super().apply(ruleset, state, action)
+        if after["seat"] != state["seat"] and not after["boneyard"] and after["result"] is None:
+            st = self.state(ruleset, after).copy()
+            st.first_pending |= 1 << state["seat"]  # the bug
+            engine._finish(st, BLOCKED, -1)  # its own END
+            after = codec.state_to_json(st)
+        return after
+
+
+def test_a_departure_after_its_own_end_is_charged_to_its_own_clause(tmp_path: Path) -> None:
+    """end-025 (a chain ended on an empty boneyard, the round going on): its own rule ends
+    the round there, its first turns are wrong. The round's end is its rule's, so the
+    first departure the charge follows is the first turns' (FIRST-6), not the phase."""
+    rules = tmp_path / "dry-chain.yaml"
+    rules.write_text(OWN_BLOCKED_CHAIN, encoding="utf-8")
+    rs = catalog().rules_file(str(rules))
+    [fx] = [f for f in load_file(FIXTURE_ROOT / "round-end" / "end2-first-turns.yaml")
+            if f.id == "end-025"]
+    out = run(fx, rs, DryTurnEnd())
+    assert out.status == "fail" and out.charged == ["FIRST-6"], (out.messages, out.charged)
+    assert "first_turns" in out.messages[0], out.messages
+
+
 # --- a probe's crash or broken answer is what it is (conformance/probing.py) -------------
 
 
