@@ -26,7 +26,7 @@ import copy
 from collections.abc import Iterable
 
 from mtrain.conformance.adapter import JSON, Implementation
-from mtrain.conformance.process import ConfigurationError
+from mtrain.conformance.probing import asked
 from mtrain.conformance.runner import Outcome
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import Ruleset
@@ -37,6 +37,8 @@ UNHELD = ("a double of an earlier turn is open on the table, and the implementat
           "rule of its own")
 """The reason such a failure is not applicable: the same for every result, so that the
 report counts them under one reason (the train and the probe's answer follow it)."""
+PROBE = ("asked again with [{tile}] laid on train {train} from the table before it "
+         "(whether its own doubles rule keeps such a double open: double_alone.py)")
 
 
 def doubles_clause(clause: str) -> bool:
@@ -104,16 +106,14 @@ def before_laid(state: JSON, train: object, tile: str) -> tuple[JSON, JSON] | No
 def laid_again(impl: Implementation, rj: JSON, state: JSON, train: object, tile: str
                ) -> JSON | None:
     """The state `impl` answers for `tile` laid on `train` again (before_laid); None where
-    there is no such table or it refuses or cannot answer it (its rule then unknown)."""
+    there is no such table or it refuses it or will not answer it (its rule then unknown).
+    A crash or a broken answer to the probe is raised, reported as what it is
+    (probing.asked): taken for "says nothing", it was reported as the failure the probe
+    was asked about."""
     made = before_laid(state, train, tile)
     if made is None:
         return None
-    try:
-        answer = impl.apply(rj, *made)
-    except ConfigurationError:  # the implementation cannot be used at all: conform stops
-        raise
-    except Exception:  # a refusal, `unsupported`, a crash, a broken answer: it says nothing
-        return None
+    answer = asked(lambda: impl.apply(rj, *made), PROBE.format(tile=tile, train=train))
     return answer if isinstance(answer, dict) else None
 
 

@@ -92,6 +92,12 @@ class Expectation:
     double may be laid is that rule's: the legal set is judged by its other plays, and by
     this list where the implementation lays none of them and the entry lists no other
     play. None where no such cut is made. Set by conform, never written in a file."""
+    own_end: bool | None = None
+    """Under a blocked round of one's own: whether the rules end the round blocked after
+    the steps (blocked_alone.py). Where the implementation's state says otherwise, whether
+    the round is over is its own rule's (END-2, END-3), and the checks only an end decides
+    are set aside (runner.end_aside); what the steps did is judged. None where no such cut
+    is made. Set by conform, never written in a file."""
     line: int | None = None
 
     @functools.cached_property  # (read for each of its results: dozens of rule sets)

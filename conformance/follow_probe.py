@@ -25,6 +25,7 @@ from __future__ import annotations
 from mtrain.conformance.adapter import JSON, Implementation
 from mtrain.conformance.double_alone import train_of
 from mtrain.conformance.interface import Refused
+from mtrain.conformance.probing import asked
 from mtrain.conformance.process import ConfigurationError
 from mtrain.conformance.runner import Outcome
 from mtrain.spec.catalog import catalog
@@ -63,7 +64,7 @@ def outside_bracket(outcome: Outcome, rs: Ruleset, impl: Implementation, rj: JSO
         if play is None or repr(play) in seen:
             continue
         seen.add(repr(play))
-        refused = refuses(impl, rj, state, play)
+        refused = refusal(impl, rj, state, play)  # a crash: reported as it is
         if refused is not None:
             where = "the Mexican Train" if play["train"] == "mexican" else f"train {play['train']}"
             return [OUTSIDE, f"[{play['tile']}] on {where} covering the double laid there "
@@ -95,16 +96,30 @@ def covering_play(state: JSON) -> JSON | None:
     return None
 
 
-def refuses(impl: Implementation, rj: JSON, state: JSON, play: JSON) -> str | None:
+def refusal(impl: Implementation, rj: JSON, state: JSON, play: JSON) -> str | None:
     """Why `impl` refuses `play` on `state` (its reason and clause), or None where it plays
-    it or cannot answer (a crash or a broken answer says nothing of its rule)."""
+    it or will not answer that table (`unsupported`, a table it cannot have). A crash or a
+    broken answer to the probe is raised, reported as what it is (probing.asked): taken
+    for "plays it", it was reported as the failure the probe was asked about."""
+
+    def probe() -> str | None:
+        try:
+            impl.apply(rj, state, play)
+        except Refused as e:
+            return e.reason + (f" [{e.clause}]" if e.clause else "")
+        return None
+    return asked(probe, f"asked whether it covers the double just laid with [{play['tile']}] "
+                 "(whether its follow-up lies outside the known rules' bracket: "
+                 "follow_probe.py)")
+
+
+def refuses(impl: Implementation, rj: JSON, state: JSON, play: JSON) -> str | None:
+    """`refusal`, for a reader to whom a crash or a broken answer says nothing of the rule
+    (identify's observation, which reports no result): None then."""
     try:
-        impl.apply(rj, state, play)
+        return refusal(impl, rj, state, play)
     except ConfigurationError:  # the implementation cannot be used at all: conform stops
         raise
-    except Refused as e:
-        return e.reason + (f" [{e.clause}]" if e.clause else "")
     except Exception:  # `unsupported`, a crash, a broken answer: it says nothing
         return None
-    return None
 

@@ -309,6 +309,32 @@ its own way, a dealt start is the implementation's own procedure's but for its f
 (DEALT_SEAT), which the starting seat gives whatever the procedure (seat_alone.py)."""
 DEALT_SEAT = ("seat", "starter")
 """The fields of a dealt start a known starting seat decides (seat_alone.SEAT_FIELDS)."""
+OWN_END = "blocked_round"
+"""The option that decides whether a round with an empty boneyard is over (END-2, END-3):
+under it played its own way, a round over where the reference's goes on (or the other way
+round) is its own rule's, never a departure (blocked_alone.py)."""
+END_FIELDS = ("phase", "seat", *TOTAL_FIELDS)
+"""The fields of a state whether the round has ended decides (END-1..3): an ended round
+is over, with nobody to move and its worth in the totals."""
+
+
+def end_aside(exp: Expectation) -> Expectation:
+    """`exp` without what only whether the round is over decides: the result, the table's
+    questions (the legal set, the refusals: none in a round that is over), the phase, the
+    seat to move, the totals, the winners and whether the match is over. What the steps
+    did (hands, trains, boneyard, markers, open doubles, passes) stays."""
+    return dataclasses.replace(
+        exp, result=..., legal=None, refused={}, winners=None, match_over=None,
+        own_end=None, own_draw=False, own_doubles=None,
+        state={k: v for k, v in exp.state.items() if k not in END_FIELDS})
+
+
+def ended_blocked(state: JSON) -> bool:
+    """Whether `state` (an implementation's) says the round is over, blocked."""
+    result = state.get("result")
+    return isinstance(result, dict) and result.get("end") == "blocked"
+
+
 MARKERS_OFF = "marker_removal"
 """The option that decides which markers come off (MARK-3..5): under it played its own
 way, the markers an implementation takes off are its own rule's, never a departure
@@ -322,7 +348,8 @@ def divergence(fx: Fixture, mine: Sequence[JSON], ref: Sequence[JSON], max_pip: 
     """(step, field, the implementation's value, message) for the first step after which
     its state differs from the reference's in a field the rules decide (not the totals
     where `own`, the options played their own way, decide them: WORTH; under a marker rule
-    of one's own, only the markers each step puts up: MARKERS_OFF; under an engine
+    of one's own, only the markers each step puts up: MARKERS_OFF; under a blocked rule of
+    one's own, not what an end decides where one side's round is over: OWN_END; under an engine
     procedure of one's own, a dealt start's first seat alone: OWN_PROCEDURE); None if
     never."""
     first = 0 if fx.deal is not None else 1  # a dealt start is the implementation's own
@@ -330,6 +357,7 @@ def divergence(fx: Fixture, mine: Sequence[JSON], ref: Sequence[JSON], max_pip: 
     fields = [k for k in DETERMINED if not (WORTH & mine_own and k in TOTAL_FIELDS)]
     own_markers = MARKERS_OFF in mine_own
     own_deal = OWN_PROCEDURE in mine_own
+    own_end = OWN_END in mine_own
     before: tuple[dict[str, Any], dict[str, Any]] | None = None
     for k in range(first, min(len(mine), len(ref))):
         try:
@@ -338,9 +366,13 @@ def divergence(fx: Fixture, mine: Sequence[JSON], ref: Sequence[JSON], max_pip: 
                 before = state_view(mine[k - 1]), state_view(ref[k - 1])
         except (KeyError, TypeError, ValueError, T.TileError):
             return k, "hands", None, f"after {_step_text(fx, k)} the state is unreadable"
+        # a round over on one side only: ended (or not) by a blocked rule of its own
+        ended = own_end and (a.get("phase") == "over") != (b.get("phase") == "over")
         for key in fields:
             if k == 0 and own_deal and key not in DEALT_SEAT:
                 continue  # the reference's replay deals by a stand-in procedure (ENG-2..8)
+            if ended and key in END_FIELDS:
+                continue  # END-2, END-3: whether it is over is its rule's (end_aside)
             if key == "marked" and own_markers and before is not None:
                 differs = _put_up(a, before[0]) != _put_up(b, before[1])
             else:
@@ -584,6 +616,10 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         named = " or ".join(exp.refused_setup)
         charge(exp.refused_setup[0])
         return [f"the setup was accepted; the rules refuse it ({named})"]
+    if exp.own_end is not None and ended_blocked(state) != exp.own_end:
+        # END-2, END-3: the round over here or not by a blocked-round rule of its own
+        # (blocked_alone.py): what only the end decides is that rule's
+        exp = end_aside(exp)
     if getattr(impl, "can_ask_ahead", False):  # behind the protocol: one round trip
         impl.ask_ahead(rj, state, questions(exp, state, max_pip))  # type: ignore[attr-defined]
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mtrain.conformance.blocked_alone import ONLY_BLOCKED, blocked_scores_entry
+from mtrain.conformance.blocked_alone import ONLY_BLOCKED, blocked_end_entry, blocked_entry
 from mtrain.conformance.bracket_alone import bracketed_entry, bracketed_options
 from mtrain.conformance.defaults import RESULTS_FLOOR, SITUATIONS, SITUATIONS_MIN
 from mtrain.conformance.draw_alone import first_draw_entry
@@ -557,7 +557,7 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
             elif seat is None and only_match_length(why):
                 seat = match_end_entry(exp, fx, rs, space)  # the winners once it is over
             elif seat is None and why == ONLY_BLOCKED:
-                seat = blocked_scores_entry(exp, fx, rs, space)  # what a blocked end is worth
+                seat = blocked_entry(exp, fx, rs, space)  # all but the end, and its worth
             elif seat is None and (named := marker_options(why)):
                 seat = marker_entry(exp, fx, rs, space, named)  # all but which markers are up
             elif seat is None and (named := bracketed_options(why)):
@@ -566,6 +566,8 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
                 seat = out_entry(exp, fx, rs, space, named)  # gone out, its doubles aside
             elif seat is None and why == OWN_TABLE:
                 seat = own_table_entry(exp, fx, rs, space)  # the fields its table leaves
+            if seat is None and why != ONLY_BLOCKED and (named := named_options(why, rs)):
+                seat = blocked_end_entry(exp, fx, rs, space, named)  # all but the end
             if seat is None and (named := named_options(why, rs)):
                 # whether its steps are moves alone: a refused one not applicable
                 seat = own_steps_entry(exp, fx, rs, space, named)

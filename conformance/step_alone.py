@@ -95,6 +95,20 @@ def judged_steps(fx: Fixture, sent: Ruleset, own: Set[str]
     return tuple(out)
 
 
+BLOCKED = "blocked_round"
+"""A blocked rule of one's own decides no step's legality, only whether the round is over
+before it (blocked_alone.py): its refused step is its rule's where the implementation's
+round is over there."""
+
+
+def over_before(outcome: Outcome) -> bool:
+    """Whether the implementation's state before the step `outcome` refused says its
+    round is over."""
+    k = outcome.step
+    before = outcome.states[k - 1] if 0 < k <= len(outcome.states) else None
+    return isinstance(before, dict) and before.get("result") is not None
+
+
 def own_step_refused(outcome: Outcome, exp: Expectation) -> list[str] | None:
     """The not-applicable messages of `outcome` (a run of `exp`), where the implementation
     refused one of the steps whose legality its own rules decide; else None."""
@@ -103,5 +117,7 @@ def own_step_refused(outcome: Outcome, exp: Expectation) -> list[str] | None:
     options = dict(exp.own_steps).get(outcome.step)
     if options is None:
         return None
+    if set(options) == {BLOCKED} and not over_before(outcome):
+        return None  # its round goes on: a blocked rule of its own made no step illegal
     return [OWN_STEP, f"step {outcome.step} ({', '.join(options)} played its own way): "
             + "; ".join(outcome.messages)]
