@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementation
-from mtrain.conformance.adapter_loading import load_adapter
+from mtrain.conformance.adapter_loading import importable_from_here, load_adapter
 from mtrain.conformance.inprocess import TimedImplementation
 from mtrain.conformance.process import (
     ConfigurationError,
@@ -79,6 +79,7 @@ def _started_elsewhere(spec: str, timeout: float, start_timeout: float | None,
     its own process either is a failure to start, said as an InputError (exit 2); the
     other failures (no such file, an exception, exit()) are said by load_adapter, as
     before. Nothing where the calls run on threads (no fork)."""
+    importable_from_here()  # before the host is handed sys.path
     impl = TimedImplementation(None, timeout, spec, start_timeout, flag)
     if not impl.isolated:
         return []
