@@ -43,6 +43,13 @@ def _standard_streams_kept() -> Iterator[None]:
         sys.stdin, sys.stdout = stdin, stdout
 
 
+def importable_from_here() -> None:
+    """A module named (not a path) is found in the current folder, here and in the
+    adapter's host process, which is handed this sys.path (inprocess.py)."""
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+
+
 def load_adapter(spec: str) -> tuple[Any, Callable[[], Any], bool]:
     """(an instance, a factory for more, whether instances are shared) from MODULE:OBJECT.
 
@@ -80,8 +87,7 @@ def _load(spec: str) -> tuple[Any, Callable[[], Any], bool]:
             sys.modules[name] = module  # its classes' module is found (dataclasses ask)
             mspec.loader.exec_module(module)
         else:
-            if "" not in sys.path and os.getcwd() not in sys.path:
-                sys.path.insert(0, os.getcwd())
+            importable_from_here()
             module = importlib.import_module(module_name)
     except (InputError, KeyboardInterrupt):
         raise

@@ -188,6 +188,15 @@ class TimedImplementation:
             raise
         return value
 
+    def start(self) -> None:
+        """Start the worker process now (with `spec`, where the system forks): the host
+        imports the adapter and builds it under the start timeout. Raises
+        ImplementationCrashed if it exits or hangs instead (an `os._exit` at import, a
+        blocking call), which in the harness would have ended or stalled the run."""
+        if self._host is not None:
+            with self._host._lock:
+                self._host._ready()
+
     def info(self) -> JSON:
         self._info_asked = True
         info: JSON = self._run("info")

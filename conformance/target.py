@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementation
-from mtrain.conformance.adapter_loading import load_adapter
+from mtrain.conformance.adapter_loading import importable_from_here, load_adapter
 from mtrain.conformance.inprocess import TimedImplementation
 from mtrain.conformance.process import (
     ConfigurationError,
@@ -52,18 +52,52 @@ def target_of(args: argparse.Namespace) -> Target:
                                          flags=flags, hellos=hellos)
         return Target(make_process, {"command": shlex.join(argv)}, "process")
     if args.adapter is not None:
-        instance, factory, shared = load_adapter(args.adapter)
         timeout, spec = args.timeout, args.adapter
         start_timeout = getattr(args, "start_timeout", None)
+        started = _started_elsewhere(spec, timeout, start_timeout, flags[1])
+        instance, factory, shared = load_adapter(args.adapter)
         first: list[Any] = [instance]
 
         def make_adapter() -> Implementation:
+            if started:  # the first implementation: its worker process is running already
+                impl = started.pop()
+                impl.inner = first.pop()
+                return impl
             inner = first.pop() if first else factory()
             return TimedImplementation(inner, timeout, spec, start_timeout, flags[1])
         return Target(make_adapter, {"adapter": args.adapter}, "adapter", shared)
     reference = ReferenceImplementation()
     return Target(lambda: reference, {"adapter": "embedded reference engine"}, "reference",
                   True)
+
+
+def _started_elsewhere(spec: str, timeout: float, start_timeout: float | None,
+                       flag: str) -> list[TimedImplementation]:
+    """The adapter's first worker process, started before the harness imports the adapter
+    itself: a module that calls os._exit at import (or in its class's __init__) ended the
+    harness with exit 0 and no output, one that blocks there stalled it until Ctrl-C. In
+    its own process either is a failure to start, said as an InputError (exit 2); the
+    other failures (no such file, an exception, exit()) are said by load_adapter, as
+    before. Nothing where the calls run on threads (no fork)."""
+    importable_from_here()  # before the host is handed sys.path
+    impl = TimedImplementation(None, timeout, spec, start_timeout, flag)
+    if not impl.isolated:
+        return []
+    try:
+        impl.start()
+    except HarnessError as e:
+        impl.close()
+        if e.message.endswith("exited with code 2 while starting"):
+            return []  # the host's own refusal: load_adapter says it here, as it always did
+        raise InputError(f"--adapter {spec}: {e.message} (importing the module and building "
+                         f"the adapter, in a process of its own){_last_line(e.stderr)}; "
+                         "nothing was run") from None
+    return [impl]
+
+
+def _last_line(stderr: str) -> str:
+    lines = stderr.strip().splitlines()
+    return f"; its stderr: {lines[-1].strip()[:300]}" if lines else ""
 
 
 def greet(impl: Implementation, target: Target) -> JSON:

@@ -144,3 +144,41 @@ from mtrain.conformance.adapter import ReferenceImplementation as Engine
                  "--fixtures", fixtures, "--start-timeout", "30"])
     out, err = capsys.readouterr()
     assert code == 0 and "OK: 1 results ran (1 pass)" in out, (code, out[-500:], err)
+
+
+# --- 4. an adapter module that ends the process, or blocks, when imported (robust55b) -----
+
+
+@pytest.mark.parametrize("where", ["at import", "in __init__"])
+def test_an_adapter_ending_the_process_at_its_start_is_an_error_not_a_silent_exit_0(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, where: str) -> None:
+    # the harness imported it itself: os._exit(0) ended the run there, exit 0, no output
+    body = ("import os\nos._exit(0)\n"
+            "from mtrain.conformance.adapter import ReferenceImplementation as Engine\n"
+            if where == "at import" else
+            "import os\nfrom mtrain.conformance.adapter import ReferenceImplementation\n"
+            "class Engine(ReferenceImplementation):\n"
+            "    def __init__(self):\n        os._exit(0)\n")
+    adapter = write(tmp_path / "quitter.py", body)
+    fixtures = write(tmp_path / "ends.yaml", PLAYS)
+    code = main(["conform", "--adapter", f"{adapter}:Engine", "--variant", "pagat",
+                 "--fixtures", fixtures])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "", (code, out, err)
+    assert "exited with code 0 while starting" in err and "nothing was run" in err, err
+
+
+def test_an_adapter_blocking_at_import_stops_at_the_start_timeout(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # the harness imported it itself and waited with it, until Ctrl-C
+    adapter = write(tmp_path / "sleeper.py", """
+import time
+time.sleep(3600)
+from mtrain.conformance.adapter import ReferenceImplementation as Engine
+""")
+    fixtures = write(tmp_path / "ends.yaml", PLAYS)
+    code = main(["conform", "--adapter", f"{adapter}:Engine", "--variant", "pagat",
+                 "--fixtures", fixtures, "--start-timeout", "1"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "", (code, out, err)
+    assert "did not start a worker within 1 s (--start-timeout)" in err, err
