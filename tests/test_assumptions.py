@@ -212,3 +212,21 @@ def test_full_check_proves_a_rules_file_of_ones_own(tmp_path: Path) -> None:
     [result] = check.job_shipped_assumptions(path)["checks"]
     assert result["name"] == f"parametric-assumptions:{path}" and result["status"] == "pass"
     assert "on double-6, 2 players" in result["findings"][0]["message"]
+
+
+def test_a_file_with_rules_of_its_own_is_not_proved(tmp_path: Path) -> None:
+    """The round model reads named values only (`Model.is_`: an `other` is none of them), so
+    `mtrain check --full --rules FILE` on a file with a rule of its own said its proof held
+    of a rule the file never states: it now says what it did not check, and why."""
+    from mtrain.conformance.speccheck.run import job_shipped_assumptions
+
+    path = tmp_path / "own.yaml"
+    path.write_text("name: own\nbase: pagat\noptions:\n  tie_rule: other\n"
+                    "  engine_procedure: other\n", encoding="utf-8")
+    out = job_shipped_assumptions(str(path))
+    [check] = out["checks"]
+    assert check["status"] == "info"
+    [what] = check["findings"]
+    assert what["message"].startswith(f"not checked: {path} plays rules of its own")
+    assert "engine_procedure" in what["message"] and "tie_rule" in what["message"]
+    assert out["summary"] == {f"parametric_assumptions:{path}": []}
