@@ -29,12 +29,15 @@ from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.double_plays import double_play
 from mtrain.conformance.fixture import load_file
 from mtrain.conformance.fuzz import Group, Target, fuzz
+from mtrain.conformance.fuzz.own_doubles import legal_cut
 from mtrain.conformance.fuzz.rulesets import declared_context
 from mtrain.conformance.lint import lint
+from mtrain.conformance.process import ImplementationCrashed
 from mtrain.reference import codec
-from mtrain.reference.engine import perform
+from mtrain.reference.engine import legal_actions, perform
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import catalog
+from mtrain.spec.notation import action_text, table_state
 from mtrain.spec.ruleset import Ruleset
 
 GAMES, SEED = 2, 1
@@ -166,3 +169,41 @@ def test_a_play_missing_beside_a_double_left_out_is_still_found(
     shut = found["forbids play (TRAIN-4)"]
     assert shut.charged == ("TRAIN-4",)
     _honest(shut, rules, MexicanClosed)
+
+
+class CrashOnSwap(NoLoneDouble):
+    """NoLoneDouble, which crashes when asked about a hand holding [5-1] (the tile
+    double_plays.py swaps in for [5-5] below, asking whether the Mexican Train is open)."""
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        if "5-1" in state["hands"][state["seat"]]:
+            raise ImplementationCrashed("the implementation exited (code 3)")
+        return super().legal(ruleset, state)
+
+
+LONE = {"engine": 6, "seat": 0, "starter": 0, "hands": {0: ["5-5", "3-2"], 1: ["rest"]},
+        "trains": {0: ["6-4"], 1: ["6-3"], "mexican": ["6-5"]}, "boneyard": ["5-1"],
+        "first_turns": []}
+"""Worked by hand: the open ends are 4 (seat 0's own), 3 (seat 1's, no marker: closed to
+seat 0, TRAIN-4) and 5 (the Mexican Train); [5-5] fits the Mexican Train, [3-2] only seat
+1's train: the one play is [5-5] on the Mexican Train, the hand's only 5 (a lone double)."""
+
+
+def test_a_crash_on_the_trains_probe_is_a_finding_of_its_own(rules: Ruleset) -> None:
+    """The probe's crash is reported as the crash it is, not taken for an answer about the
+    train (probing.asked); an engine that answers it has its lone double set aside."""
+    ctx = declared_context(rules)
+    state = table_state(LONE, ctx.rs)
+    st = codec.state_from_json(ctx.rules, state)
+    legal = legal_actions(st)
+    assert [action_text(codec.action_to_json(st, a)) for a in legal] == [
+        "play 5-5 on mexican"]
+    crash = CrashOnSwap()
+    cut = legal_cut(ctx, st, legal, crash.legal(ctx.rj, state), crash, state)
+    assert cut is not None and isinstance(cut.error, ImplementationCrashed)
+    assert [d.signature for d in cut.found] == ["crash on legal"]
+    assert "asked again with [5-5] swapped for [5-1]" in cut.found[0].messages[0]
+    fine = NoLoneDouble()
+    assert fine.legal(ctx.rj, state) == [{"type": "draw"}]
+    cut = legal_cut(ctx, st, legal, fine.legal(ctx.rj, state), fine, state)
+    assert cut is not None and cut.found == [] and cut.error is None

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, Implementation
-from mtrain.conformance.answers import actions_problems
+from mtrain.conformance.answers import AnswerError, actions_problems
 from mtrain.conformance.double_plays import double_play, laid_aside
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.fuzz.judge import Disagreement, as_action, compare_legal
@@ -33,6 +33,7 @@ from mtrain.conformance.fuzz.rulesets import Context
 from mtrain.conformance.fuzz.tables import table_of
 from mtrain.conformance.last_bone import counts_bones
 from mtrain.conformance.lay_alone import OPTION, lay_entry
+from mtrain.conformance.process import HarnessError
 from mtrain.conformance.runner import draws
 from mtrain.reference import codec
 from mtrain.reference.engine import Action, State
@@ -76,7 +77,7 @@ def legal_cut(ctx: Context, st: State, legal: Sequence[Action], got: Any,
         if exp.own_draw and any(map(draws, actual)) and not counts_bones(
                 impl, ctx.rj, state, actual):
             got = [a for a in got if not draws(action_text(a))]  # TURN-2: its draw rule's
-    except Exception as e:  # the probe's failure, reported as what it is (probing.asked)
+    except (HarnessError, AnswerError) as e:  # the probe's failure, as what it is (probing)
         return Cut(compare_legal(ctx, st, legal, None, e), e)
     wanted = [a for t in sorted(want) if (a := as_action(ctx, st, t)) is not None]
     found = compare_legal(ctx, held_back(st, held), wanted, got, None)
