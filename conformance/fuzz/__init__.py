@@ -40,7 +40,8 @@ Modules: rulesets (which rule sets, and a mutant's), plans (each game's plan), s
 questions and move), asking (the implementation's answers), results (what a game found),
 totals (made-up match totals), setups (the counts a table lacks, a match's rounds),
 scoring (the `score` question at a round's end), judge (what is compared, and
-signatures), tables (fixture notation), possible (what a table must be), shrink,
+signatures), own_doubles (a legal list under a doubles rule of one's own, cut as conform
+cuts it), tables (fixture notation), possible (what a table must be), shrink,
 over_cut (cutting down a finished table asked who wins), reproducer, run (a whole run,
 with --jobs); the command line and its report:
 mtrain/commands/fuzz.py.

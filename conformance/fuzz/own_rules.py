@@ -246,13 +246,13 @@ def seat_alone(ctx: Context, deal: dict[str, Any], want: dict[str, Any],
     fx = Fixture(id="fuzz-deal", description="", clauses=(), source=(), path="<fuzz>",
                  line=None, table=None, deal=deal, steps=(), expect=())
     exp = Expectation(variants=(), state={k: want[k] for k in SEAT_FIELDS})
-    return seat_entry(exp, fx, ctx.declared, _space(), less_engine=True) is not None
+    return seat_entry(exp, fx, ctx.declared, option_space(), less_engine=True) is not None
 
 
 _SPACE: list[Space] = []
 
 
-def _space() -> Space:
+def option_space() -> Space:
     """The option space of the catalogue in force, built once (it keeps what it found)."""
     cat = catalog()
     if not _SPACE or _SPACE[0].cat is not cat:
@@ -291,7 +291,7 @@ _REQUEST_OWN: dict[tuple[str, object, int], tuple[str, ...]] = {}
 def _request_own(ctx: Context, round_no: int) -> tuple[str, ...]:
     if not ctx.unknown:
         return ()
-    space = _space()
+    space = option_space()
     played = space.point(ctx.declared)
     played.update({o: ctx.rs[o] for o in ctx.unknown})
     mine = _request_shape(ctx, ctx.rs, round_no)

@@ -17,7 +17,7 @@ from mtrain.conformance.adapter import (
 )
 from mtrain.conformance.answers import state_problems
 from mtrain.conformance.fixture import Fixture
-from mtrain.conformance.fuzz import own_rules, scoring, setups
+from mtrain.conformance.fuzz import own_doubles, own_rules, scoring, setups
 from mtrain.conformance.fuzz.judge import (
     Disagreement,
     Probe,
@@ -99,7 +99,10 @@ class Judge:
                 got = self.impl.legal(rj, got_state)
             except Exception as e:
                 error = e
-            return compare_legal(ctx, st, legal, got, error)
+            # a double its doubles rule of one's own leaves out set aside, as in play
+            cut = None if error is not None else own_doubles.legal_cut(
+                ctx, st, legal, got, self.impl, got_state)
+            return compare_legal(ctx, st, legal, got, error) if cut is None else cut.found
         assert probe.action is not None
         if probe.kind == "listed":  # the implementation's two answers, against each other
             return self._listed(ctx, st, got_state, probe.action)

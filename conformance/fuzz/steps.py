@@ -11,7 +11,7 @@ from typing import Any
 
 from mtrain.conformance.adapter import JSON, Refused, RefusedSetup
 from mtrain.conformance.answers import Problem, actions_problems, identical
-from mtrain.conformance.fuzz import own_rules, scoring
+from mtrain.conformance.fuzz import own_doubles, own_rules, scoring
 from mtrain.conformance.fuzz.asking import (
     UNSUPPORTED,
     Session,
@@ -150,6 +150,20 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
         else:
             res.record(compare_legal(ctx, st, legal, answer, None), pos.probe("legal"),
                        round_no, step, n)
+    elif error is None and not same_actions(action_keys(st, legal), answer) and (
+            cut := own_doubles.legal_cut(ctx, st, legal, answer, ask.impl, pos.cur)
+    ) is not None:  # a double it leaves out its doubles rule's, the rest judged (conform's)
+        res.record(cut.found, pos.probe("legal"), round_no, step, n)
+        if fatal(cut.error, res):
+            return False
+        listed = {action_text(a) for a in answer}
+        both = [a for a in legal if action_text(codec.action_to_json(st, a)) in listed]
+        if not cut.found and not both:  # the draw or pass of its rule: play goes on from it
+            return _their_move(session, ctx, pos, res, answer, rng, (own_rules.DOUBLES,),
+                               (round_no, step))
+        if not cut.found and act not in both and not pos.stand_in:
+            act = both[rng.randrange(len(both))]
+            act_json = codec.action_to_json(st, act)
     elif error is not None or not same_actions(action_keys(st, legal), answer):
         found = compare_legal(ctx, st, legal, answer, error)
         res.record(found, pos.probe("legal"), round_no, step, n)
