@@ -9,12 +9,14 @@ import json
 from pathlib import Path
 
 from mtrain.cli import main
-from mtrain.conformance.adapter import JSON, ReferenceImplementation, Refused
+from mtrain.conformance.adapter import JSON, ReferenceImplementation, Refused, ruleset_json
+from mtrain.conformance.match_over import holds_match_over
 from mtrain.reference import codec
 from mtrain.reference.engine import legal_actions
 from mtrain.reference.refusals import refusals
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
+from mtrain.spec.notation import deal_order
 
 
 def _playable_draw(state: JSON) -> bool:
@@ -77,3 +79,38 @@ def _drawn_table(drawn: str = "4-0") -> JSON:
         "mexican": {"tiles": ["12-7"], "end": 7}, "open_doubles": [], "turn_doubles": [],
         "drawn": drawn, "first_turns": [], "passes": 0, "scores": [0, 0, 0],
         "outs": [0, 0, 0], "result": None}
+
+
+class _Dealt(ReferenceImplementation):
+    """The reference, keeping the pool of each deal it makes (an engine that checks the
+    pool it is sent, as yardmaster does: the reference's deal raises on a wrong one)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pools: list[list[str]] = []
+
+    def deal(self, ruleset: JSON, players: int, round_no: int, order: list[str],
+             **kw: JSON) -> JSON:
+        self.pools.append(order)
+        dealt: JSON = super().deal(ruleset, players, round_no, order, **kw)
+        return dealt
+
+
+def test_the_round_after_a_round_is_asked_from_that_rounds_pool() -> None:
+    """yardmaster's identify, bugs off: 3 requests answered with errors, each the deal of
+    round 2 after a finished round 1 where a candidate rule set ended the match
+    (match_over.holds_match_over): its pool was round 1's, [9-9] set aside and [8-8] in
+    it, which an engine checking its pool cannot deal, so the answer told nothing. The
+    deal of round r + 1 now comes from that round's pool; after the set's last round,
+    which no round follows, from the last round's as before."""
+    rs = catalog().ruleset("puremco-d9")
+    rj = ruleset_json(rs)
+    impl = _Dealt()
+    first = ReferenceImplementation().deal(rj, 2, 1, deal_order(rs, 9, "sorted"))
+    assert holds_match_over(impl, rj, rs, {**first, "phase": "over"}) is False
+    assert impl.pools == [deal_order(rs, 8, "sorted")]  # dealt: [8-8] set aside
+    assert "8-8" not in impl.pools[0] and "9-9" in impl.pools[0]
+    # after the last round (engine [0-0]) no round follows: asked from its pool
+    last = ReferenceImplementation().deal(rj, 2, 10, deal_order(rs, 0, "sorted"))
+    holds_match_over(impl, rj, rs, {**last, "phase": "over"})
+    assert impl.pools[1] == deal_order(rs, 0, "sorted")
