@@ -51,7 +51,7 @@ def holds_match_over(impl: Implementation, rj: JSON, rs: Ruleset, state: Any) ->
     # (ENG-1; a deal that picks its own engine, ENG-7 and ENG-8, sets none aside), else the
     # finished round's, as no round follows the set's last
     after = max_pip_of(rs) - state["round"]
-    engine = after if 0 <= after else state["engine"]
+    engine = after if after >= 0 else state["engine"]
     order = deal_order(rs, engine, "sorted")  # the suite's: its faults are raised
     try:
         impl.deal(rj, len(state["hands"]), state["round"] + 1, order)

@@ -89,10 +89,10 @@ class _Dealt(ReferenceImplementation):
         super().__init__()
         self.pools: list[list[str]] = []
 
-    def deal(self, ruleset: JSON, players: int, round_no: int, order: list[str],
-             **kw: JSON) -> JSON:
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
         self.pools.append(order)
-        dealt: JSON = super().deal(ruleset, players, round_no, order, **kw)
+        dealt: JSON = super().deal(ruleset, players, round, order, draw)
         return dealt
 
 
