@@ -38,7 +38,7 @@ the match's length (MATCH-1; MATCH-7 for a single round), or none."""
 
 def holds_match_over(impl: Implementation, rj: JSON, rs: Ruleset, state: Any) -> bool:
     """Whether `impl` refuses to deal the round after the finished round `state` (its
-    seats, the pool of that round's engine: what decides is the round number), naming the
+    seats, the pool of the round after: what decides is the round number), naming the
     match's length or no clause. False for a deal made and for anything that tells
     nothing: a refusal for another clause (a draw for the start it was not sent, SEAT-5),
     an error, a timeout, an impossible state, an in-process implementation's own
@@ -47,7 +47,12 @@ def holds_match_over(impl: Implementation, rj: JSON, rs: Ruleset, state: Any) ->
             or type(state.get("round")) is not int or type(state.get("engine")) is not int \
             or not 0 <= state["engine"] <= max_pip_of(rs):  # the engine's answer: no round
         return False
-    order = deal_order(rs, state["engine"], "sorted")  # the suite's: its faults are raised
+    # the pool of the round asked for: round r + 1's engine where the set has that round
+    # (ENG-1; a deal that picks its own engine, ENG-7 and ENG-8, sets none aside), else the
+    # finished round's, as no round follows the set's last
+    after = max_pip_of(rs) - state["round"]
+    engine = after if after >= 0 else state["engine"]
+    order = deal_order(rs, engine, "sorted")  # the suite's: its faults are raised
     try:
         impl.deal(rj, len(state["hands"]), state["round"] + 1, order)
     except RefusedSetup as e:

@@ -197,6 +197,11 @@ def _draw_pass_refusals(state: State, action: Action,
     if found:
         out.append(IllegalAction("TURN-1", f"{action.kind} refused: the player can play "
                                  f"{T.name(found[0].tile)}"))
+        if state.drawn >= 0 and state.phase != ENGINE:
+            # TURN-3: a drawn tile that can be played must be, so it refuses the pass (or
+            # another draw) as well: an engine may cite either
+            out.append(IllegalAction("TURN-3", f"{action.kind} refused: the drawn "
+                                     f"{T.name(state.drawn)} can be played, so it must be"))
     if state.phase == CHAIN:
         out.append(IllegalAction(_chain_clause(rules), f"{action.kind} refused during a "
                                  "first-turn chain; end the chain instead"))

@@ -1711,6 +1711,42 @@ BRAKEMAN = Engine(
     rust=True,
     bugs_flag="--bugs",
 )
+YARDMASTER = Engine(
+    "yardmaster",
+    # a Python program (no import from mtrain), a family app's table model behind a
+    # protocol layer: double-9 for 2 to 5 with a table of its own, doubles as ordinary
+    # tiles, and two house rules that work together: nobody lays on the Mexican Train until
+    # every own train holds a tile (`mexican_first_turn: other`); a first turn goes home
+    # only, neither on the Mexican Train nor on a marked train (`first_turn: other`).
+    # Session 55 (house55b), bugs off: 4 failures at the first run, every one the suite's
+    # (a pass after a playable draw refused citing TURN-3, "if it can be played, it must
+    # be", where 14 fixtures listed TURN-1 alone: tests/test_house55b.py); then 1,133 pass,
+    # 218 not applicable (93 REACH-ORDINARY, 77 its own "all aboard" tables answered
+    # `unsupported`, 38 depending on its house rules). Bugs on: 309 fail, bug 1 (a double
+    # in hand counted once) SCORE-1 149 and SCORE-5 5; bug 2 (a drawn tile played home
+    # leaves its owner's marker up) MARK-3 8; bug 3 (a pass offered beside a playable
+    # drawn tile) TURN-3 147. Fuzz (12 games, seed 1) finds all three, each shrunk to 2
+    # seats, and nothing with the bugs off
+    shows={"double-once": r"INV-ROUND-SCORE: a (round gone out|blocked round)"
+                          r"|^score request \(blocked, no winner\)",
+           "marker-after-draw": r"^marked: expected \[[\d, ]*\], got \[[\d, ]*\]$",
+           "keep-the-draw": r"^legal actions not allowed by the rules: pass$"},
+    fuzz={"double-once": r"^round end: INV-ROUND-SCORE$|^score \((gone out|blocked)\)$",
+          "marker-after-draw": r"^after play: marked$",
+          "keep-the-draw": r"^allows pass \(TURN-1\)$"},
+    found=(),
+    least=1100,
+    truth={"tile_set": "double-9", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "rotate", "first_turn": "other", "mexican_first_turn": "other",
+           "own_train_first": "not-required", "doubles": "ordinary", "follow_up": "anywhere",
+           "double_order": "oldest-first", "uncoverable_double": "stays-open",
+           "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
+           "blocked_round": "full-round-of-passes", "scoring": "penalty",
+           "blank_values": "face", "tie_rule": "shared"},
+    charged={"double-once": ("SCORE-1", "SCORE-5"), "marker-after-draw": "MARK-3",
+             "keep-the-draw": "TURN-3"},
+    games=12,
+)
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
            TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
            COUPLING, PULLMAN, FLAGSTOP, TENDER, VIADUCT, BALLAST, TRESTLE, LAYOVER, MARSHAL,
@@ -1740,7 +1776,8 @@ ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOU
                GCC is None, reason="gcc is not installed: trolley is a C engine")),
            DISPATCHER,
            pytest.param(BRAKEMAN, id=BRAKEMAN.name, marks=pytest.mark.skipif(
-               RUSTC is None, reason="rustc is not installed: brakeman is a Rust engine"))]
+               RUSTC is None, reason="rustc is not installed: brakeman is a Rust engine")),
+           YARDMASTER]
 
 
 def conform(target: list[str], rules: str, tmp_path: Path) -> dict[str, Any]:
