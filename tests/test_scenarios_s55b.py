@@ -1,10 +1,12 @@
 """Session 55's hand-worked fixtures where few fixtures told an option's values apart
-(ids s55-, conformance/fixtures/doubles/s55-*.yaml and markers/s55-marker-removal.yaml):
+(ids s55-, conformance/fixtures/doubles/s55-*.yaml, markers/s55-marker-removal.yaml and
+first-turn/s55-chain-double-end.yaml):
 double_order with the Mexican Train's double newer, older or between two others; a live
 double on an empty boneyard and a dead one on double-15 with tiles in the boneyard
 (uncoverable_double); a player held by a double who draws a tile that does not cover it
 (draw_rule); the follow-up after a second double laid in the turn (follow_up); a marked
-player who plays off their own train (marker_removal).
+player who plays off their own train (marker_removal); a first-turn chain that could end
+on a double its player cannot cover (first_turn, chain against chain-no-double-end).
 
 Each holds under the reference. Each but s55-004 tells its pair of values apart: the
 reference made to play one value whatever the rule set says fails it, and so does the
@@ -28,13 +30,14 @@ from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
 
 NAMES = ("s55-thin-pairs.yaml", "s55-follow-up.yaml", "s55-dead-and-drawn.yaml",
-         "s55-marker-removal.yaml")
+         "s55-marker-removal.yaml", "s55-chain-double-end.yaml")
 ORDER = ("double_order", "oldest-first", "any-open")
 DRY = ("uncoverable_double", "released", "released-when-boneyard-empty")
 DEAD = ("uncoverable_double", "released", "stays-open")
 DRAW = ("draw_rule", "draw-one", "draw-until-playable")
 FOLLOW = ("follow_up", "anywhere", "restricted")
 MARKER = ("marker_removal", "owner-plays-own", "owner-plays-anywhere")
+CHAIN = ("first_turn", "chain", "chain-no-double-end")
 TELLS: dict[str, tuple[str, str, str]] = {
     "s55-001": ORDER, "s55-002": ORDER, "s55-003": ORDER,
     "s55-005": DRY, "s55-006": DRY, "s55-007": DRY,
@@ -42,6 +45,7 @@ TELLS: dict[str, tuple[str, str, str]] = {
     "s55-010": FOLLOW, "s55-011": FOLLOW, "s55-012": FOLLOW,
     "s55-013": MARKER, "s55-014": MARKER,
     "s55-015": DEAD, "s55-016": DEAD, "s55-017": DRAW,
+    "s55-018": CHAIN, "s55-019": CHAIN, "s55-020": CHAIN,
 }
 """A fixture and the option, with two of its values, that it tells apart."""
 TELLS_TOO = {"s55-014": ("marker_removal", "owner-plays-own", "anyone-plays-on"),
