@@ -1,12 +1,12 @@
 """Session 55's hand-worked fixtures where few fixtures told an option's values apart
-(ids s55-, conformance/fixtures/doubles/s55-*.yaml, markers/s55-marker-removal.yaml and
-first-turn/s55-chain-double-end.yaml):
-double_order with the Mexican Train's double newer, older or between two others; a live
-double on an empty boneyard and a dead one on double-15 with tiles in the boneyard
-(uncoverable_double); a player held by a double who draws a tile that does not cover it
-(draw_rule); the follow-up after a second double laid in the turn (follow_up); a marked
-player who plays off their own train (marker_removal); a first-turn chain that could end
-on a double its player cannot cover (first_turn, chain against chain-no-double-end).
+(ids s55-; conformance/fixtures/doubles/s55-*.yaml, markers/s55-marker-removal.yaml,
+first-turn/s55-chain-double-end.yaml): double_order with the Mexican Train's double newer,
+older or between two others; a live double on an empty boneyard and a dead one on
+double-15 with tiles in the boneyard (uncoverable_double); a player held by a double who
+draws a tile that does not cover it (draw_rule); the follow-up after a second double laid
+in the turn (follow_up); a marked player who plays off their own train (marker_removal); a
+first-turn chain that could end on a double its player cannot cover (first_turn, chain
+against chain-no-double-end).
 
 Each holds under the reference. Each but s55-004 tells its pair of values apart: the
 reference made to play one value whatever the rule set says fails it, and so does the
