@@ -46,11 +46,11 @@ TELLS: dict[str, tuple[str, str, str]] = {
     "s55-013": MARKER, "s55-014": MARKER,
     "s55-015": DEAD, "s55-016": DEAD, "s55-017": DRAW,
     "s55-018": CHAIN, "s55-019": CHAIN, "s55-020": CHAIN,
-    "s55-021": ORDER, "s55-022": ORDER, "s55-023": DRY,
+    "s55-021": ORDER, "s55-022": ORDER, "s55-023": DRY, "s55-024": DEAD, "s55-025": DEAD,
 }
 """A fixture and the option, with two of its values, that it tells apart."""
 TELLS_TOO = {"s55-014": ("marker_removal", "owner-plays-own", "anyone-plays-on"),
-             "s55-015": DRY, "s55-016": DRY}
+             "s55-015": DRY, "s55-016": DRY, "s55-024": DRY, "s55-025": DRY}
 """A second pair the fixture tells apart."""
 
 
