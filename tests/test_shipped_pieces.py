@@ -95,7 +95,7 @@ def test_a_fixture_not_shipped_is_explored_and_kept_with_the_shipped(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A user's own fixture beside the shipped corpus: explored; the shipped ones read."""
     fixtures, expected, where, explored = first_run
-    value = shipped_pieces._read(where)
+    value = shipped_pieces.read_files(where)
     assert value is not None
     name, entry = value
     del entry[fixture_digest(fixtures[0])]
@@ -152,7 +152,7 @@ def test_stale_names_how_the_files_differ(
         first_run: tuple[list[Fixture], dict[str, list[cells.Piece]], Path, list[str]]
         ) -> None:
     fixtures, _, where, _ = first_run
-    found = shipped_pieces._read(where)
+    found = shipped_pieces.read_files(where)
     assert found is not None
     name, entry = found
     assert shipped_pieces.stale(where, name, entry) == []

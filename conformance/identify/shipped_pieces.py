@@ -55,12 +55,13 @@ def entry(name: str) -> dict[str, Any] | None:
     where = _folder()
     if where is None:
         return None
-    found = _read(where)
+    found = read_files(where)
     return None if found is None or found[0] != name else found[1]
 
 
-def _read(where: Path) -> tuple[str, dict[str, Any]] | None:
-    """The entry in `where` with its name, if its files agree with their index."""
+def read_files(where: Path) -> tuple[str, dict[str, Any]] | None:
+    """The entry in `where` with its name, if its files agree with their index (read by
+    `entry` and `stale`; the tests read it too)."""
     try:
         index = orjson.loads((where / INDEX).read_bytes())
     except (OSError, ValueError):
@@ -105,7 +106,7 @@ def write(where: Path, name: str, value: dict[str, Any]) -> tuple[int, int]:
 def stale(where: Path, name: str, value: dict[str, Any]) -> list[str]:
     """How the files in `where` differ from the entry `value` named `name`, made afresh
     (none: they are current), each a line of text."""
-    found = _read(where)
+    found = read_files(where)
     if found is None:
         return [f"{where / INDEX} or {where / PAYLOAD}: missing, or does not agree with "
                 "its index"]
