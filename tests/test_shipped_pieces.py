@@ -164,3 +164,19 @@ def test_stale_names_how_the_files_differ(
         "identify's pieces made by other code or spec data (the entry's name differs)"]
     (where / shipped_pieces.PAYLOAD).unlink()
     assert len(shipped_pieces.stale(where, name, entry)) == 1
+
+
+@pytest.mark.parametrize("said", ["false", "maybe"])
+def test_the_switch_is_read_or_warned_of(capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch, said: str) -> None:
+    from mtrain.cli import main
+
+    monkeypatch.setenv(shipped_pieces.PIECES_ENV, said)
+    assert main(["variants"]) == 0
+    err = capsys.readouterr().err
+    if said == "false":
+        assert shipped_pieces._folder() is None and err == ""
+    else:
+        assert shipped_pieces._folder() is not None and err == (
+            "mtrain variants: warning: MTRAIN_SHIPPED_PIECES=maybe is neither on (1, on, yes, "
+            "true) nor off (0, off, no, false): the shipped pieces stay on\n"), err

@@ -35,17 +35,26 @@ from typing import Any
 import orjson
 
 from mtrain.conformance import shipped
-from mtrain.spec import cache
 
 PIECES_ENV = "MTRAIN_SHIPPED_PIECES"
 """off: the shipped pieces are never read (the folder is shipped.folder()'s)."""
+OFF, ON = ("0", "off", "no", "false"), ("", "1", "on", "yes", "true")
 INDEX, PAYLOAD = "identify-pieces.json", "identify-pieces.xz"
 FORMAT = 1
 
 def _folder() -> Path | None:
-    if os.environ.get(PIECES_ENV, "on").strip().lower() in cache.OFF:
+    if os.environ.get(PIECES_ENV, "on").strip().lower() in OFF:
         return None
     return shipped.folder()
+
+
+def misread() -> str | None:
+    """Why MTRAIN_SHIPPED_PIECES says neither on nor off (the pieces stay on), or None."""
+    said = os.environ.get(PIECES_ENV, "on")
+    if said.strip().lower() in OFF + ON:
+        return None
+    return (f"{PIECES_ENV}={said} is neither on ({', '.join(ON[1:])}) nor off "
+            f"({', '.join(OFF)}): the shipped pieces stay on")
 
 
 def entry(name: str) -> dict[str, Any] | None:
