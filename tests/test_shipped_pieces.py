@@ -123,7 +123,7 @@ def _edit_payload(change: Callable[[bytes], bytes]) -> Callable[[Path], None]:
     return edit
 
 
-SPOILED: dict[str, Callable[[Path], None]] = {
+SPOILED: dict[str, Callable[[Path], object]] = {
     "switched off": lambda where: None,
     "another code or data": _edit_index(lambda i: i.update(name="0" * 64 + ".json")),
     "another format": _edit_index(lambda i: i.update(format=shipped_pieces.FORMAT + 1)),
@@ -137,7 +137,7 @@ SPOILED: dict[str, Callable[[Path], None]] = {
 @pytest.mark.parametrize("spoil", SPOILED.values(), ids=SPOILED.keys())
 def test_stale_or_spoiled_files_are_never_read(
         first_run: tuple[list[Fixture], dict[str, list[cells.Piece]], Path, list[str]],
-        monkeypatch: pytest.MonkeyPatch, spoil: Callable[[Path], None],
+        monkeypatch: pytest.MonkeyPatch, spoil: Callable[[Path], object],
         request: pytest.FixtureRequest) -> None:
     fixtures, expected, where, explored = first_run
     if request.node.callspec.id == "switched off":
