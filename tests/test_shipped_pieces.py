@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from mtrain.conformance import shipped
+from mtrain.conformance import fixture, shipped
+from mtrain.conformance import situation_shipping as shipping
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_corpus
 from mtrain.conformance.identify import cells, shipped_pieces
 from mtrain.conformance.lint.scopes import fixture_digest
@@ -33,16 +34,20 @@ FILE = "doubles/order.yaml"
 def made(tmp_path_factory: pytest.TempPathFactory
          ) -> tuple[list[Fixture], dict[str, list[cells.Piece]], Path]:
     """The file's fixtures, their pieces explored afresh, and a folder of shipped files
-    holding them under the entry's name (made once for the module)."""
+    holding them as `mtrain situations --shipped` makes them, for a corpus of that file
+    alone (made once for the module)."""
     tmp = tmp_path_factory.mktemp("shipped-pieces")
     shutil.copy(FIXTURE_ROOT / FILE, tmp)
     fixtures, errors = load_corpus(tmp)
     assert not errors and len(fixtures) > 3
     space = Space()
     expected = {fx.id: cells.pieces_of(explore(fx, space), space) for fx in fixtures}
-    value = {fixture_digest(fx): cells._to_json(expected[fx.id]) for fx in fixtures}
-    shipped_pieces.write(tmp / "shipped", cells._entry_name(space),
-                         json.loads(json.dumps(value)))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(fixture, "load_corpus", lambda: (fixtures, []))
+        name, value = shipping.identify_pieces()
+    assert name == cells._entry_name(space)
+    assert sorted(value) == sorted(fixture_digest(fx) for fx in fixtures)
+    shipped_pieces.write(tmp / "shipped", name, value)
     return fixtures, expected, tmp / "shipped"
 
 
