@@ -1,7 +1,8 @@
 """Making and checking what ships with the package for a first run (conformance/shipped.py):
 the situations a default `mtrain conform` asks for, each rule set at the count the run
 gives it, the shipped corpus's fixture files as read from YAML, and jsonschema's verdict
-that they are valid.
+that they are valid; and, for a first `mtrain identify`, the corpus's pieces of the option
+space (conformance/identify/shipped_pieces.py).
 
 Kept apart from conformance/situations.py on purpose: what it imports (the corpus, the
 selection of rule sets) is no part of how a situation is made, so it stays out of the
@@ -118,3 +119,24 @@ def stale(where: Path, asks: list[tuple[Ruleset, int]], with_documents: bool = T
         out.append("the documents found valid differ "
                    f"({len(set(valid) ^ set(kept['valid']))} digests in one list only)")
     return out
+
+
+def identify_pieces() -> tuple[str, dict[str, Any]]:
+    """The cache entry of identify's pieces of the shipped corpus (identify/cells.py), each
+    fixture explored afresh (neither the cache nor the files shipped are read): its name,
+    and its value (JSON as read back)."""
+    from mtrain.conformance.fixture import load_corpus
+    from mtrain.conformance.gc_freeze import paused
+    from mtrain.conformance.identify import cells
+    from mtrain.conformance.lint.scopes import fixture_digest
+    from mtrain.conformance.partition import explore
+    from mtrain.spec.scope import Space
+
+    fixtures, errors = load_corpus()
+    if errors:
+        raise ValueError(f"the shipped corpus does not load: {errors[0]}")
+    space = Space()
+    with paused():  # (the corpus's pieces are hundreds of thousands of containers)
+        value = {fixture_digest(fx): cells._to_json(cells.pieces_of(explore(fx, space), space))
+                 for fx in fixtures}
+        return cells._entry_name(space), orjson.loads(orjson.dumps(value))

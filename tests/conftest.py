@@ -732,6 +732,24 @@ def _cache_of_this_run(request: pytest.FixtureRequest,
         os.environ[CACHE_ENV] = saved
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _no_shipped_pieces() -> Iterator[None]:
+    """identify's pieces shipped with the package (conformance/identify/shipped_pieces.py)
+    are never read in the run, nor by the commands it starts: a test of the exploration
+    (identify's cells tests, test_cache's) or of an identify with a cold cache explores,
+    whatever the package ships. A test of a user's first identify sets
+    MTRAIN_SHIPPED_PIECES on again, with files of its own (test_shipped_pieces.py)."""
+    from mtrain.conformance.identify.shipped_pieces import PIECES_ENV
+
+    saved = os.environ.get(PIECES_ENV)
+    os.environ[PIECES_ENV] = "off"
+    yield
+    if saved is None:
+        os.environ.pop(PIECES_ENV, None)
+    else:
+        os.environ[PIECES_ENV] = saved
+
+
 @pytest.fixture(autouse=True)
 def _collector(request: pytest.FixtureRequest) -> Iterator[None]:
     """A test marked `default_gc` runs under the interpreter's own thresholds."""

@@ -24,6 +24,7 @@ from mtrain.cli import main
 from mtrain.conformance import shipped
 from mtrain.conformance import situation_shipping as shipping
 from mtrain.conformance import situations as S
+from mtrain.conformance.identify import shipped_pieces
 from mtrain.spec import cache
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import Ruleset
@@ -257,13 +258,22 @@ def test_the_command_writes_and_checks(where: Path, asks: list[tuple[Ruleset, in
                                        capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(shipping, "default_asks", lambda: asks)
     monkeypatch.setattr(shipping, "documents", lambda: ({}, []))  # tested below
+    # identify's pieces: a small entry (made and read: test_shipped_pieces.py)
+    pieces: dict[str, Any] = {"a-fixture": [[], [], [], []]}
+    monkeypatch.setattr(shipping, "identify_pieces", lambda: ("entry.json", pieces))
     assert main(["situations", "--shipped", "--check"]) == 1
     out = capsys.readouterr().out
     assert out.startswith("stale: ") and "run `mtrain situations --shipped`" in out
     assert main(["situations", "--shipped"]) == 0
-    assert f"wrote {where / shipped.INDEX}" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert f"wrote {where / shipped.INDEX}" in out
+    assert f"wrote {where / shipped_pieces.INDEX}" in out and "pieces of 1 fixtures" in out
     assert main(["situations", "--shipped", "--check"]) == 0
     assert capsys.readouterr().out == f"2 rule sets' situations, shipped in {where}: current\n"
+    pieces["a-fixture"] = [[], [], [], [[0]]]  # the pieces changed, the situations not
+    assert main(["situations", "--shipped", "--check"]) == 1
+    assert capsys.readouterr().out.startswith(
+        "stale: identify's pieces: 1 fixtures with other pieces (e.g. a-fixture)\n")
     for argv, said in ((["situations", "--check"], "--check goes with --shipped"),
                        (["situations", "pagat", "--shipped"], "no rule set, -n, -k nor"),
                        (["situations", "--shipped", "-n", "3"], "no rule set, -n, -k nor"),

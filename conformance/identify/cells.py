@@ -23,6 +23,7 @@ from typing import Any, cast
 from mtrain.conformance.adapter import IMPOSSIBLE
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.gc_freeze import paused
+from mtrain.conformance.identify import shipped_pieces
 from mtrain.conformance.lint.scopes import code_and_data_digest, fixture_digest
 from mtrain.conformance.partition import Partition, explore
 from mtrain.conformance.traced import UNREACHED
@@ -153,6 +154,7 @@ def corpus_pieces(fixtures: Sequence[Fixture], space: Space,
     name = _entry_name(space)
     decoded = _kept.pop(name, None)
     stored: dict[str, object] | None = None  # the entry as kept, read only when needed
+    from_package = False  # (stored is the entry shipped with the package: _stored)
     read_at: cache.Stamp | None = None  # (the entry's stamp before it was read)
     if decoded is None:
         while len(_kept) >= KEPT:
@@ -160,8 +162,7 @@ def corpus_pieces(fixtures: Sequence[Fixture], space: Space,
         decoded = {}
         read_at = cache.stamp(KIND, name)
         with paused():  # (see below)
-            kept = cache.read(KIND, name)
-        stored = kept if isinstance(kept, dict) else {}
+            stored, from_package = _stored(name)
     _kept[name] = decoded  # (last: the most recently used)
     added: dict[str, object] = {}  # explored here, to add to the entry
     known = {o: frozenset(vs) for o, vs in space.options.items()}
@@ -179,10 +180,11 @@ def corpus_pieces(fixtures: Sequence[Fixture], space: Space,
                 with paused():
                     if stored is None:
                         read_at = cache.stamp(KIND, name)
-                        kept = cache.read(KIND, name)
-                        stored = kept if isinstance(kept, dict) else {}
+                        stored, from_package = _stored(name)
                     found = (_from_json(stored[key], fx, known, sets) if key in stored
                              else None)
+                if found is not None and from_package:
+                    added[key] = stored[key]  # kept: the next run reads the cache alone
                 if found is None:
                     found = pieces_of(explore(fx, space), space)
                     stored[key] = added[key] = _to_json(found)
@@ -197,6 +199,17 @@ def corpus_pieces(fixtures: Sequence[Fixture], space: Space,
             cache.update(KIND, name, lambda now: now if now is stored else {**now, **added},
                          keep=4, seen=(read_at, stored))
     return out
+
+
+def _stored(name: str) -> tuple[dict[str, object], bool]:
+    """The entry `name` as the cache keeps it, else as shipped with the package for a first
+    run (identify/shipped_pieces.py: only an entry of this very name), else {}; and
+    whether it is the shipped one."""
+    kept = cache.read(KIND, name)
+    if isinstance(kept, dict):
+        return kept, False
+    from_package = shipped_pieces.entry(name)
+    return (from_package, True) if from_package is not None else ({}, False)
 
 
 def _entry_name(space: Space) -> str:

@@ -35,7 +35,8 @@ def register(sub: Any) -> None:
     p.add_argument("--shipped", action="store_true",
                    help="instead, make the situations of a default `mtrain conform` and "
                    "write them into the package (conformance/shipped/), whence a first run "
-                   "reads them while the code that made them is unchanged")
+                   "reads them while the code that made them is unchanged; with them, "
+                   "the shipped corpus's pieces a first `mtrain identify` reads")
     p.add_argument("--check", action="store_true",
                    help="with --shipped: make them and exit 1 if the shipped files differ")
     p.set_defaults(func=run)
@@ -72,7 +73,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _shipped(args: argparse.Namespace) -> int:
     from mtrain.conformance import shipped
-    from mtrain.conformance.situation_shipping import default_asks, stale, write
+    from mtrain.conformance.identify import shipped_pieces
+    from mtrain.conformance.situation_shipping import (
+        default_asks,
+        identify_pieces,
+        stale,
+        write,
+    )
     from mtrain.spec.errors import InputError, UsageError
 
     if not args.shipped:
@@ -85,8 +92,9 @@ def _shipped(args: argparse.Namespace) -> int:
     if where is None:
         raise InputError(f"{shipped.SHIPPED_ENV} is off: no folder to write or check")
     asks = default_asks()
+    name, pieces = identify_pieces()
     if args.check:
-        problems = stale(where, asks)
+        problems = stale(where, asks) + shipped_pieces.stale(where, name, pieces)
         for line in problems:
             print(f"stale: {line}")
         print(f"{len(asks)} rule sets' situations, shipped in {where}: "
@@ -95,8 +103,12 @@ def _shipped(args: argparse.Namespace) -> int:
         return 1 if problems else 0
     try:
         count, index, payload = write(where, asks)
+        pieces_index, pieces_payload = shipped_pieces.write(where, name, pieces)
     except OSError as e:
         raise InputError(f"{where}: {e.strerror or e}") from None
     print(f"wrote {where / shipped.INDEX} ({index:,} bytes) and {shipped.PAYLOAD} "
           f"({payload:,} bytes): {count} rule sets' situations")
+    print(f"wrote {where / shipped_pieces.INDEX} ({pieces_index:,} bytes) and "
+          f"{shipped_pieces.PAYLOAD} ({pieces_payload:,} bytes): identify's pieces of "
+          f"{len(pieces)} fixtures")
     return 0
