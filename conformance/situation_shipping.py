@@ -140,3 +140,17 @@ def identify_pieces() -> tuple[str, dict[str, Any]]:
         value = {fixture_digest(fx): cells._to_json(cells.pieces_of(explore(fx, space), space))
                  for fx in fixtures}
         return cells._entry_name(space), orjson.loads(orjson.dumps(value))
+
+
+def identify_pieces_named() -> tuple[str, list[str]]:
+    """The name identify_pieces' entry would have and the fixtures (digests) it would
+    cover, without exploring anything (`--check`: shipped_pieces.stale)."""
+    from mtrain.conformance.fixture import load_corpus
+    from mtrain.conformance.identify import cells
+    from mtrain.conformance.lint.scopes import fixture_digest
+    from mtrain.spec.scope import Space
+
+    fixtures, errors = load_corpus()
+    if errors:
+        raise ValueError(f"the shipped corpus does not load: {errors[0]}")
+    return cells._entry_name(Space()), [fixture_digest(fx) for fx in fixtures]

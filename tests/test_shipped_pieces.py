@@ -160,11 +160,16 @@ def test_stale_names_how_the_files_differ(
     found = shipped_pieces.read_files(where)
     assert found is not None
     name, entry = found
-    assert shipped_pieces.stale(where, name, entry) == []
+    assert shipped_pieces.stale(where, name, entry, entry) == []
+    assert shipped_pieces.stale(where, name, list(entry)) == []  # as `--check` asks
     one = fixture_digest(fixtures[0])
     other = {**entry, one: [[], [], [], []]}
-    assert shipped_pieces.stale(where, name, other) == [
+    assert shipped_pieces.stale(where, name, other, other) == [
         f"identify's pieces: 1 fixtures with other pieces (e.g. {one})"]
+    assert shipped_pieces.stale(where, name, [*entry, "a-new-fixture"]) == [
+        "identify's pieces: 1 fixtures missing (e.g. a-new-fixture)"]
+    assert shipped_pieces.stale(where, name, [k for k in entry if k != one]) == [
+        f"identify's pieces: 1 fixtures no longer in the corpus (e.g. {one})"]
     assert shipped_pieces.stale(where, "other.json", entry) == [
         "identify's pieces made by other code or spec data (the entry's name differs)"]
     (where / shipped_pieces.PAYLOAD).unlink()

@@ -77,6 +77,7 @@ def _shipped(args: argparse.Namespace) -> int:
     from mtrain.conformance.situation_shipping import (
         default_asks,
         identify_pieces,
+        identify_pieces_named,
         stale,
         write,
     )
@@ -92,15 +93,16 @@ def _shipped(args: argparse.Namespace) -> int:
     if where is None:
         raise InputError(f"{shipped.SHIPPED_ENV} is off: no folder to write or check")
     asks = default_asks()
-    name, pieces = identify_pieces()
-    if args.check:
-        problems = stale(where, asks) + shipped_pieces.stale(where, name, pieces)
+    if args.check:  # (the pieces by name and fixtures: shipped_pieces.stale says why)
+        name, fixtures = identify_pieces_named()
+        problems = stale(where, asks) + shipped_pieces.stale(where, name, fixtures)
         for line in problems:
             print(f"stale: {line}")
         print(f"{len(asks)} rule sets' situations, shipped in {where}: "
               + ("stale; run `mtrain situations --shipped` to make them again"
                  if problems else "current"))
         return 1 if problems else 0
+    name, pieces = identify_pieces()
     try:
         count, index, payload = write(where, asks)
         pieces_index, pieces_payload = shipped_pieces.write(where, name, pieces)
