@@ -12,12 +12,18 @@ rule, each holding under that rule alone), made up for each case.
 
 from __future__ import annotations
 
-from mtrain.conformance.identify import bugs
+from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
+from mtrain.conformance.identify import bugs, pins, solve
 from mtrain.conformance.identify.cells import Piece
+from mtrain.conformance.identify.conclude import Until
+from mtrain.conformance.identify.found import Observation, OptionFinding
+from mtrain.conformance.identify.solve import Solution
+from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import OTHER
-from mtrain.spec.scope import Space
+from mtrain.spec.scope import Region, Space
 
-SPACE = Space()
+CAT = catalog()
+SPACE = Space(CAT)
 TIES = ("shared", "most-outs", "lowest-seat")
 FIRST = {o: vs[0] for o, vs in SPACE.options.items()}
 
@@ -93,3 +99,43 @@ def test_a_value_some_fixture_shows_is_not_unopposed_for_the_declared_one() -> N
     assert weighed.against == ("outs",)
     assert not bugs.unopposed(weighed, "tie_rule", "shared", answer, SPACE, frozenset(),
                               seen, by)
+
+
+def pin_tie_rule(scoring: str) -> OptionFinding:
+    """pins._values_with_bugs on ten tie tables the engine failed throughout (SCORED, as
+    real match fixtures' ids and clauses), the engine declaring pagat (tie rule shared),
+    with a stand-in for the solver: its first answer tie_rule `other` (rival lowest-seat)
+    and `scoring` at `scoring`; pinned to a known tie rule, shared with margin 0."""
+    fixtures, errors = load_corpus(FIXTURE_ROOT / "match")
+    assert not errors and len(fixtures) >= 10
+    observations = [Observation(fx, ("fail",) * len(TIES)) for fx in fixtures[:10]]
+    parts = {obs.fixture.id: SCORED for obs in observations}
+    ids = sorted(parts)
+
+    def conclude(region: Region, dropped: solve.Bugs, until: Until | None
+                 ) -> tuple[Solution, list[OptionFinding], list[str]] | None:
+        own = OTHER in region.get("tie_rule", frozenset([OTHER]))
+        values = {**FIRST, "scoring": scoring, "tie_rule": OTHER if own else "shared"}
+        best = Solution(values, 40 if own else 100, [] if own else ids)
+        f = (OptionFinding("tie_rule", OTHER, "other", 10, ids[:3], ["lowest-seat"]) if own
+             else OptionFinding("tie_rule", "shared", "undetermined", 0, ["(none)"]))
+        if until is not None and until(best, f):
+            return None
+        return best, [f], []
+    declared = CAT.ruleset("pagat")
+    _, findings, _ = pins._values_with_bugs(conclude, {}, SPACE, declared, observations,
+                                            parts)
+    [found] = findings
+    return found
+
+
+def test_the_declared_tie_rule_a_scoring_rule_of_its_own_explains_away_is_pinned() -> None:
+    found = pin_tie_rule(OTHER)
+    assert (found.value, found.status) == ("shared", "undetermined"), found
+    assert found.evidence[0].startswith("no fixture shows any value of tie_rule; the 10 "
+                                        "against the declared shared"), found.evidence
+
+
+def test_tie_tables_failed_with_the_scoring_known_stay_the_tie_rules_own() -> None:
+    found = pin_tie_rule("penalty")
+    assert (found.value, found.status) == (OTHER, "other"), found
