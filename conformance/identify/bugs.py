@@ -19,7 +19,10 @@ the engine gives v's outcome and no other known value's: one that tells only oth
 apart says nothing of a rule near v) outnumber those against it RATIO times
 (DECLARED_RATIO times where the engine declares v itself, counting against it no
 fixture that a rule of the engine's own on another option explains: explained_elsewhere).
-An engine that declares the option `other` keeps it.
+An engine that declares the option `other` keeps it. An option found `other` whose
+declared value nothing contradicts once those fixtures are set aside, where no fixture
+shows any of its values, is written as declared, undetermined (`unopposed`: when `other`
+is earned).
 """
 
 from __future__ import annotations
