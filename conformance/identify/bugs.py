@@ -19,7 +19,10 @@ the engine gives v's outcome and no other known value's: one that tells only oth
 apart says nothing of a rule near v) outnumber those against it RATIO times
 (DECLARED_RATIO times where the engine declares v itself, counting against it no
 fixture that a rule of the engine's own on another option explains: explained_elsewhere).
-An engine that declares the option `other` keeps it.
+An engine that declares the option `other` keeps it. An option found `other` whose
+declared value nothing contradicts once those fixtures are set aside, where no fixture
+shows any of its values, is written as declared, undetermined (`unopposed`: when `other`
+is earned).
 """
 
 from __future__ import annotations
@@ -230,15 +233,39 @@ def explained_elsewhere(option: str, values: Mapping[str, str], known: Sequence[
 
 def owned_elsewhere_aside(s: Shape, option: str, values: Mapping[str, str], space: Space,
                           seen: Mapping[str, Sequence[str | None]],
-                          parts: Mapping[str, Sequence[Piece]]) -> Shape:
+                          parts: Mapping[str, Sequence[Piece]],
+                          bugged: frozenset[str] = frozenset()) -> Shape:
     """Shape `s` without the fixtures against its value that a rule of the engine's own
-    on another option explains (`explained_elsewhere`)."""
+    on another option explains (`explained_elsewhere`), nor those of `bugged` (read as
+    bugs in another option's clauses)."""
     known = list(space.options[option])
 
     def kept(fids: tuple[str, ...]) -> tuple[str, ...]:
-        return tuple(f for f in fids if not explained_elsewhere(
+        return tuple(f for f in fids if f not in bugged and not explained_elsewhere(
             option, values, known, seen.get(f, ()), parts.get(f, ())))
     return Shape(s.shows, kept(s.like_another), kept(s.unlike_all), kept(s.alike))
+
+
+def unopposed(weighed: Shape, option: str, value: str, values: Mapping[str, str],
+              space: Space, violated: frozenset[str], seen: Mapping[str, Sequence[str | None]],
+              parts: Mapping[str, Sequence[Piece]],
+              moments: Mapping[str, frozenset[str]] | None = None) -> bool:
+    """Whether the declared `value` of an option found `other` stands on no evidence
+    either way: nothing against it (`weighed`, the fixtures another option's rule of its
+    own or bugs explain set aside) and no fixture showing any known value of the option.
+
+    The principle: `other` is earned by fixtures that tell the option's values apart and
+    that the engine fails under every known value (or answers as another value does)
+    where no other option's rule of its own or bug explains the failure. Fixtures that
+    fit no value only because another clause changed what they check (trolley's scoring
+    bug moved every total its tie tables compare) are evidence of that clause, not of
+    this one: `other` would accept them as it accepts any outcome, and would do so for a
+    bug in any neighbouring clause. With nothing for or against any value, the engine's
+    word is all there is: its value, undetermined."""
+    if weighed.against or weighed.shows:
+        return False
+    return not any(shape(option, v, values, space, violated, seen, parts, moments).shows
+                   for v in space.options[option] if v != value)
 
 
 def declared_value(declared: Ruleset | None, option: str) -> str | None:
@@ -270,3 +297,18 @@ def shows(value: str, shown: Sequence[str],
                      f"{' ...' if len(fids) > 3 else ''})")
     mine = [fid for key, fids in groups.items() if value in key for fid in fids]
     return mine, "; ".join(parts)
+
+
+def unopposed_note(option: str, value: str, s: Shape,
+                   clauses: Callable[[str], frozenset[str]]) -> str:
+    """The evidence line of a declared value written on no evidence either way
+    (`unopposed`): the fixtures against it, which other clauses explain, and theirs."""
+    against = [*s.against, *s.alike]
+    common = Counter(c for fid in against for c in sorted(clauses(fid))).most_common(3)
+    where = f", in {', '.join(c for c, _ in common)}" if common else ""
+    return (f"no fixture shows any value of {option}; "
+            + (f"the {len(against)} against the declared {value} "
+               f"({', '.join(against[:3])}{' ...' if len(against) > 3 else ''}) fail under "
+               f"another option's rule of its own or bug{where}, no evidence about it"
+               if against else f"none is against the declared {value}")
+            + f": written {value}, as declared, undetermined")

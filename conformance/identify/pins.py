@@ -44,35 +44,59 @@ def _values_with_bugs(conclude: Callable[[Region, solve.Bugs, Until | None],
     region: Region = dict(allowed)
     notes: dict[str, tuple[str, str]] = {}
     dropped: dict[str, frozenset[str]] = {}  # a fixture read as a bug: in which options
-    pin: tuple[str, str, bugs.Shape, dict[str, str]] | None = None
+    pin: tuple[str, str, bugs.Shape, dict[str, str], bool] | None = None
+    unsure: set[str] = set()  # pinned on no evidence either way (bugs.unopposed)
     past_early = past_an_early_end(observations)
 
     def pinned(best: Solution, f: OptionFinding) -> bool:
         """Whether `f` is the first option found `other` with a known value's shape with
-        a bug (the findings are asked in the options' order): the pin, if so."""
+        a bug (the findings are asked in the options' order): the pin, if so. Both the
+        solver's rival value and the engine's declared one are asked: trolley's tie rule,
+        declared shared, was tried only as the rival lowest-seat, which its scoring bug
+        contradicts as much, and read `other` on fixtures no tie rule decides."""
         nonlocal pin
-        value = f.alternatives[0] if f.alternatives else OTHER
-        if f.value != OTHER or value == OTHER or f.option in notes:
+        if f.value != OTHER or f.option in notes:
             return False
-        s = bugs.shape(f.option, value, best.values, space, frozenset(best.violated), seen,
-                       parts, moments)
-        if f.option in SETUP_ONLY:
-            # a table that reads the option only for whether its round exists shows
-            # nothing of a rule of one's own (observe.SETUP_ONLY): sleeper's match to 200
-            # points, declared `full`, was "shown" full by 500 tables of later rounds
-            s = dataclasses.replace(s, shows=tuple(
-                fid for fid in s.shows if cited.get(fid, frozenset()) & SETUP_ONLY[f.option]
-                and past_early(fid)))
-        values = {**best.values, f.option: value}
         said = bugs.declared_value(declared, f.option)
-        # the engine's own word is contradicted by no fixture that a rule of its own on
-        # another option explains (bugs.explained_elsewhere): weighed without them (an
-        # undeclared value stays weighed on everything, RATIO's measure)
-        weighed = (bugs.owned_elsewhere_aside(s, f.option, values, space, seen, parts)
-                   if said == value else s)
-        if bugs.with_a_bug(weighed, said, value):
-            pin = f.option, value, s, values
+        rival = f.alternatives[0] if f.alternatives else None
+        for value in dict.fromkeys(v for v in (rival, said)
+                                   if v is not None and v in space.options[f.option]):
+            s = bugs.shape(f.option, value, best.values, space, frozenset(best.violated),
+                           seen, parts, moments)
+            if f.option in SETUP_ONLY:
+                # a table that reads the option only for whether its round exists shows
+                # nothing of a rule of one's own (observe.SETUP_ONLY): sleeper's match to
+                # 200 points, declared `full`, was "shown" full by 500 tables of later
+                # rounds
+                s = dataclasses.replace(s, shows=tuple(
+                    fid for fid in s.shows
+                    if cited.get(fid, frozenset()) & SETUP_ONLY[f.option] and past_early(fid)))
+            values = {**best.values, f.option: value}
+            if said != value:  # an undeclared value stays weighed on everything (RATIO)
+                if bugs.with_a_bug(s, said, value):
+                    pin = f.option, value, s, values, False
+                    break
+                continue
+            # the engine's own word is contradicted by no fixture that a rule of its own
+            # on another option explains (bugs.explained_elsewhere), nor by one read as a
+            # bug in another option's clauses: weighed without them
+            weighed = bugs.owned_elsewhere_aside(s, f.option, values, space, seen, parts,
+                                                 _elsewhere(f.option))
+            if bugs.with_a_bug(weighed, said, value):
+                pin = f.option, value, s, values, False
+                break
+            if bugs.unopposed(weighed, f.option, value, best.values, space,
+                              frozenset(best.violated), seen, parts, moments):
+                # nothing against the declared value, and nothing for any value: `other`
+                # would be earned on no evidence of the option (principle: bugs.unopposed)
+                pin = f.option, value, s, values, True
+                break
         return pin is not None
+
+    def _elsewhere(option: str) -> frozenset[str]:
+        """The fixtures read as bugs in options other than `option` (a neighbouring
+        clause's bug, not evidence about it)."""
+        return frozenset(fid for fid, os in dropped.items() if os - {option})
 
     for _ in range(PINS):
         pin = None
@@ -81,16 +105,21 @@ def _values_with_bugs(conclude: Callable[[Region, solve.Bugs, Until | None],
             assert got is not None  # weighed whole where nothing was pinned
             found = got
             break
-        option, value, s, values = pin
+        option, value, s, values, empty = pin
+        if empty:
+            unsure.add(option)
         region[option] = frozenset(v for v in region.get(option, space.options[option])
                                    if v != OTHER)
         # read as bugs in the option, but for those a rule of the engine's own on another
         # option explains (bugs.explained_elsewhere): not bugs, so neither counted against
         # the value in its note nor listed as likely bugs
+        clauses = functools.partial(_broken, {o.fixture.id: o for o in observations}, own,
+                                    space.cat, values=values, parts=parts)
+        if empty:
+            notes[option] = (value, bugs.unopposed_note(option, value, s, clauses))
+            continue  # nothing read as a bug in it: the fixtures against it are elsewhere's
         s = bugs.owned_elsewhere_aside(s, option, values, space, seen, parts)
-        notes[option] = (value, bugs.note(option, value, s, functools.partial(
-            _broken, {o.fixture.id: o for o in observations}, own, space.cat,
-            values=values, parts=parts)))
+        notes[option] = (value, bugs.note(option, value, s, clauses))
         dropped |= {fid: dropped.get(fid, frozenset()) | {option}
                     for fid in (*s.against, *s.alike)}
     else:  # the last pin's answer, where none is looked for
@@ -107,8 +136,10 @@ def _values_with_bugs(conclude: Callable[[Region, solve.Bugs, Until | None],
     out = []
     for f in findings:
         if f.option in notes and best.values[f.option] == notes[f.option][0]:
-            f = OptionFinding(f.option, f.value, "likely" if f.margin >= 1 else f.status,
-                              f.margin, [notes[f.option][1]], [OTHER])
+            status = ("undetermined" if f.option in unsure
+                      else "likely" if f.margin >= 1 else f.status)
+            f = OptionFinding(f.option, f.value, status, f.margin, [notes[f.option][1]],
+                              [OTHER])
         elif (f.option in notes or f.option in suspects) and f.status == "sure":
             f = dataclasses.replace(f, status="likely", evidence=[
                 *f.evidence, "(a fixture read as a bug involves this option)"])
