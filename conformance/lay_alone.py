@@ -49,8 +49,10 @@ def lay_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
     under `sent` (the rule set conform sends: by default the stand-in inside the entry's
     scope) reaches; `exp` itself where `rs` plays a known doubles rule, the list offers
     no double, or the replay does not reach the entry's table."""
+    if OPTION not in rs.unknown:  # (first: nothing of the entry is read under a known rule)
+        return exp
     listed = [a for a in exp.legal or () if double_play(a)]
-    if OPTION not in rs.unknown or not listed or exp.refused_setup is not None:
+    if not listed or exp.refused_setup is not None:
         return exp
     if sent is None:
         try:

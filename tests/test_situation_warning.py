@@ -22,7 +22,8 @@ RULES = Path(__file__).parent / "examples" / "tender-rules.yaml"
 def test_the_count_is_said_to_be_cut_only_where_it_was(
         made: int, warned: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     rs = catalog().rules_file(str(RULES))
-    table = SimpleNamespace(expect=[None])
+    # (a table whose entry lists no play: nothing of it is cut for a rule of one's own)
+    table = SimpleNamespace(expect=[SimpleNamespace(legal=None, refused_setup=None)])
     monkeypatch.setattr(situations, "situations", lambda *_: [table] * made)
     tasks, warnings = situation_tasks([rs], 700, [], 0)
     assert len(tasks) == made

@@ -318,7 +318,7 @@ NINTH_READING: tuple[Mutant, ...] = (
     # doubles and markers
     Mutant("mexican-double-binds-nobody",
            "A double left open on the Mexican Train obliges nobody: only personal trains' "
-           "doubles are duties", ("DBL-6", "TRAIN-1"),
+           "doubles are duties", ("DBL-6", "TRAIN-1", "DBL-8", "DBL-7"),
            "duties swapped: the Mexican Train left out",
            patches={"duties": _mexican_double_binds_nobody}),
     Mutant("mexican-cover-left-open",

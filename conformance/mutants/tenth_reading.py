@@ -198,7 +198,7 @@ TENTH_READING: tuple[Mutant, ...] = (
     # a list entry not removed, a field not reset
     Mutant("chain-cover-kept-in-turn",
            "A double covered inside a first-turn chain stays among the turn's doubles: the "
-           "chain may not end while a tile fits that train", ("TRAIN-3", "FIRST-4"),
+           "chain may not end while a tile fits that train", ("TRAIN-3", "FIRST-4", "DBL-1"),
            "_play swapped: a covered chain double put back among the turn's doubles",
            patches={"_play": _chain_cover_kept_in_turn}),
     Mutant("drawn-tile-kept-after-pass",
