@@ -320,11 +320,14 @@ NOT_INPUTS = frozenset({"mtrain.cli", "mtrain.docgen", "mtrain.docs_reports",
 InputError), the pages (mtrain.docgen, this module) and the pictures."""
 
 NOT_DATA_INPUTS = frozenset({"spec/data/rulebooks.yaml", "spec/schemas/rulebooks.schema.json",
-                             "conformance/shipped/situations.json"})
+                             "conformance/shipped/situations.json",
+                             "conformance/shipped/identify-pieces.json"})
 """Data files that no computed result reads: the surveyed rule books feed only their page
 (docs/rule-books.md), so editing them does not send `mtrain docs` into z3 and the mutants;
-the shipped situations' index (conformance/shipped.py) is what the code and data already
-digested make, so making it again does not either."""
+the shipped situations' index (conformance/shipped.py) and identify's shipped pieces'
+(conformance/identify/shipped_pieces.py) are what the code and data already digested make,
+so making them again does not either (the pieces' index, made after the docs, made them
+read stale in a clean clone)."""
 
 
 def import_closure(roots: Iterable[str]) -> list[Path]:
