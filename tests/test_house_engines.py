@@ -28,13 +28,16 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import functools
+import hashlib
 import json
+import os
 import re
 import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,6 +45,11 @@ from typing import Any
 import pytest
 import yaml
 from shared_runs import SharedRuns
+
+try:
+    import fcntl
+except ImportError:  # Windows: each process builds its own
+    fcntl = None  # type: ignore[assignment]
 
 from mtrain.cli import main
 from mtrain.spec.catalog import catalog
@@ -138,21 +146,82 @@ def perl_missing() -> str | None:
     return None
 
 
+BUILT = "examples-built"
+"""The folder, in the run's own (shared by the xdist workers), where each compiled engine
+is built once per run (_built)."""
+_run_folder: list[Path] = []
+"""The run's folder, once a test of this file has started (_builds_shared_by_the_run)."""
+
+
+@pytest.fixture(autouse=True)
+def _builds_shared_by_the_run(shared_runs: SharedRuns) -> None:
+    """The compiled engines are built in the run's folder: a run that hands this file's
+    tests to two workers builds each engine once, not once per worker (the compilers
+    took about 15 CPU s a process: 3 rustc -O, g++, javac, 2 gcc)."""
+    _run_folder[:] = [shared_runs.root]
+
+
+def _built(name: str, argv: Callable[[Path], list[str]], inputs: Iterable[Path],
+           failed: Callable[[subprocess.CompletedProcess[str]], None]) -> Path:
+    """The folder into which `argv(folder)` built `name`: in a test run, once per run,
+    by whichever process asks first (under a lock where flock exists), in the run's folder
+    under a digest of the command and the bytes of `inputs` (the sources and what they
+    include); outside one (a benchmark importing this file), once per process into a
+    temporary folder removed at exit. `failed` is told of a build that exits non-zero (it
+    skips or fails the test)."""
+    def build(folder: Path) -> None:
+        done = subprocess.run(argv(folder), capture_output=True, text=True, check=False)
+        if done.returncode:
+            failed(done)
+
+    if not _run_folder:
+        folder = Path(tempfile.mkdtemp(prefix=f"mtrain-{name}-"))
+        atexit.register(shutil.rmtree, folder, True)
+        build(folder)
+        return folder
+    h = hashlib.sha256(json.dumps(argv(Path("OUT"))).encode())
+    for path in sorted(inputs):
+        h.update(str(path).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    root = _run_folder[0] / BUILT
+    root.mkdir(exist_ok=True)
+    folder = root / f"{name}-{h.hexdigest()[:16]}"
+    with open(root / f"{folder.name}.lock", "a") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        if not folder.is_dir():  # (a build cut short leaves only its .part folder)
+            part = root / f"{folder.name}.part-{os.getpid()}"
+            shutil.rmtree(part, ignore_errors=True)
+            part.mkdir()
+            build(part)
+            try:
+                part.rename(folder)
+            except OSError:  # (no flock: another process built it first)
+                if not folder.is_dir():
+                    raise
+                shutil.rmtree(part, ignore_errors=True)
+    return folder
+
+
+def _sources(folder: Path, pattern: str) -> list[Path]:
+    return sorted(folder.glob(pattern))
+
+
 @functools.cache
 def compiled(name: str) -> Path:
     """tests/examples/c/NAME_engine.c (with the other NAME_*.c beside it) compiled by gcc,
-    once per process, into a temporary folder removed at exit."""
-    folder = Path(tempfile.mkdtemp(prefix=f"mtrain-{name}-"))
-    atexit.register(shutil.rmtree, folder, True)
-    program = folder / name
-    sources = sorted(str(p) for p in (EXAMPLES / "c").glob(f"{name}_*.c"))
-    done = subprocess.run([GCC or "gcc", "-O2", "-std=gnu11", "-o", str(program), *sources],
-                          capture_output=True, text=True, check=False)
-    if done.returncode and re.search(r"\.h: No such file", done.stderr):
-        pytest.skip(f"gcc has no C library headers (libc6-dev) to build {name}: "
-                    f"{done.stderr.strip().splitlines()[0]}")
-    assert done.returncode == 0, done.stderr  # the engine's own code does not build
-    return program
+    once per run (_built)."""
+    sources = _sources(EXAMPLES / "c", f"{name}_*.c")
+
+    def failed(done: subprocess.CompletedProcess[str]) -> None:
+        if re.search(r"\.h: No such file", done.stderr):
+            pytest.skip(f"gcc has no C library headers (libc6-dev) to build {name}: "
+                        f"{done.stderr.strip().splitlines()[0]}")
+        raise AssertionError(done.stderr)  # the engine's own code does not build
+
+    folder = _built(f"c-{name}", lambda out: [GCC or "gcc", "-O2", "-std=gnu11", "-o",
+                                             str(out / name), *map(str, sources)],
+                    _sources(EXAMPLES / "c", f"{name}_*"), failed)
+    return folder / name
 
 
 JVM_FLAGS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
@@ -165,50 +234,50 @@ tanker's honest run; javac 2.4 -> 1.2); what the engine answers is the same."""
 @functools.cache
 def compiled_java() -> Path:
     """Every tests/examples/java/Name.java compiled by one javac (one JVM started, not
-    one per engine), once per process, into a temporary folder removed at exit (the class
-    path to run each from: their classes' names are their own)."""
-    folder = Path(tempfile.mkdtemp(prefix="mtrain-java-"))
-    atexit.register(shutil.rmtree, folder, True)
-    sources = sorted(str(p) for p in (EXAMPLES / "java").glob("*.java"))
-    done = subprocess.run([JAVAC or "javac", *(f"-J{flag}" for flag in JVM_FLAGS),
-                           "--release", "17", "-d", str(folder), *sources],
-                          capture_output=True, text=True, check=False)
-    if done.returncode and re.search(r"release version 17 not supported", done.stderr):
-        pytest.skip(f"javac cannot build Java 17 (the Java engines are Java 17): "
-                    f"{done.stderr.strip().splitlines()[0]}")
-    assert done.returncode == 0, done.stderr  # the engines' own code does not build
-    return folder
+    one per engine), once per run (_built): the class path to run each from (their
+    classes' names are their own)."""
+    sources = _sources(EXAMPLES / "java", "*.java")
+
+    def failed(done: subprocess.CompletedProcess[str]) -> None:
+        if re.search(r"release version 17 not supported", done.stderr):
+            pytest.skip(f"javac cannot build Java 17 (the Java engines are Java 17): "
+                        f"{done.stderr.strip().splitlines()[0]}")
+        raise AssertionError(done.stderr)  # the engines' own code does not build
+
+    return _built("java", lambda out: [JAVAC or "javac", *(f"-J{flag}" for flag in JVM_FLAGS),
+                                       "--release", "17", "-d", str(out), *map(str, sources)],
+                  sources, failed)
 
 
 @functools.cache
 def compiled_cpp(name: str) -> Path:
     """tests/examples/cpp/NAME.cpp (with its headers beside it) compiled by g++ as C++17,
-    once per process, into a temporary folder removed at exit."""
-    folder = Path(tempfile.mkdtemp(prefix=f"mtrain-{name}-"))
-    atexit.register(shutil.rmtree, folder, True)
-    program = folder / name
-    done = subprocess.run([GXX or "g++", "-std=c++17", "-O1", "-o", str(program),
-                           str(EXAMPLES / "cpp" / f"{name}.cpp")],
-                          capture_output=True, text=True, check=False)
-    if done.returncode and re.search(r"fatal error: \S+: No such file", done.stderr):
-        pytest.skip(f"g++ has no C++ standard library headers (libstdc++-dev) to build "
-                    f"{name}: {done.stderr.strip().splitlines()[0]}")
-    assert done.returncode == 0, done.stderr  # the engine's own code does not build
-    return program
+    once per run (_built)."""
+    def failed(done: subprocess.CompletedProcess[str]) -> None:
+        if re.search(r"fatal error: \S+: No such file", done.stderr):
+            pytest.skip(f"g++ has no C++ standard library headers (libstdc++-dev) to build "
+                        f"{name}: {done.stderr.strip().splitlines()[0]}")
+        raise AssertionError(done.stderr)  # the engine's own code does not build
+
+    folder = _built(f"cpp-{name}", lambda out: [GXX or "g++", "-std=c++17", "-O1", "-o",
+                                               str(out / name),
+                                               str(EXAMPLES / "cpp" / f"{name}.cpp")],
+                    _sources(EXAMPLES / "cpp", f"{name}*"), failed)
+    return folder / name
 
 
 @functools.cache
 def compiled_rust(name: str) -> Path:
     """tests/examples/rust/NAME.rs compiled by rustc (std alone, edition 2021, -O), once
-    per process, into a temporary folder removed at exit."""
-    folder = Path(tempfile.mkdtemp(prefix=f"mtrain-{name}-"))
-    atexit.register(shutil.rmtree, folder, True)
-    program = folder / name
-    done = subprocess.run([RUSTC or "rustc", "--edition", "2021", "-O", "-o", str(program),
-                           str(EXAMPLES / "rust" / f"{name}.rs")],
-                          capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr  # the engine's own code does not build
-    return program
+    per run (_built)."""
+    def failed(done: subprocess.CompletedProcess[str]) -> None:
+        raise AssertionError(done.stderr)  # the engine's own code does not build
+
+    folder = _built(f"rust-{name}", lambda out: [RUSTC or "rustc", "--edition", "2021", "-O",
+                                                "-o", str(out / name),
+                                                str(EXAMPLES / "rust" / f"{name}.rs")],
+                    [EXAMPLES / "rust" / f"{name}.rs"], failed)
+    return folder / name
 
 
 CANTINA = Engine(
