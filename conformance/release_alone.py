@@ -27,12 +27,15 @@ order is one's own too (which binding double comes first, DBL-7, DBL-8): its kno
 do not bracket a house order (brakeman's Mexican double first offers covers that neither
 oldest-first nor any-open keeps in common with it), so such an entry stays set aside.
 
-The known releases give three ways a double may bind on a table: every one (stays-open),
-the live ones (released), none (released-after-layers-turn; released-when-boneyard-empty
-on a dry boneyard). With one double of an earlier turn open, the only two ways there are,
-so an action they agree on is one any release gives; a house rule that frees some live
-doubles and not others, with two open, could see another answer (evidence from the known
-values, as marker_alone.py says of markers).
+The known releases give three ways the doubles of earlier turns may bind on a table:
+every one (stays-open), the live ones (released), none (released-after-layers-turn;
+released-when-boneyard-empty on a dry boneyard). With one such double open, those are the
+only two ways there are (it binds, or it is free and its train open as in an ordinary
+turn), so an action every known release agrees on is one any release gives. With two, a
+house rule may free one and not the other, which no known value does (ballbridge's
+Mexican double free after its layer's turn, a personal one binding: covers of the one
+the known values agree on could be refused), so an entry with a table where two or more
+are open (as the stand-in's replay reaches it) stays set aside whole.
 """
 
 from __future__ import annotations
@@ -77,6 +80,10 @@ def release_entry(exp: Expectation, fx: Fixture, rs: Ruleset,
         sent = stand_in(rs, exp, space)
     except ValueError:  # no known rule set of the scope stands in for it
         return None
+    trace: list[JSON] = []
+    played = play(fx, sent, REFERENCE, None, trace)
+    if isinstance(played, Outcome) or any(len(earlier(s)) > 1 for s in trace):
+        return None  # a release of its own may free some of them and not others
     steps = dict(exp.own_steps)
     for k, read in judged_steps(fx, sent, named):
         steps[k] = tuple(dict.fromkeys((*steps.get(k, ()), *read)))
@@ -105,6 +112,12 @@ def release_entry(exp: Expectation, fx: Fixture, rs: Ruleset,
             return None
         tried += passed is True
     return cut if tried >= 2 else None
+
+
+def earlier(state: JSON) -> list[object]:
+    """The open doubles of earlier turns on `state` (those a release may free)."""
+    this_turn = state.get("turn_doubles") or []
+    return [t for t in state.get("open_doubles") or [] if t not in this_turn]
 
 
 def known_regions(rs: Ruleset, space: Space) -> list[Region]:
