@@ -36,6 +36,8 @@ house rule may free one and not the other, which no known value does (ballbridge
 Mexican double free after its layer's turn, a personal one binding: covers of the one
 the known values agree on could be refused), so an entry with a table where two or more
 are open (as the stand-in's replay reaches it) stays set aside whole.
+
+fuzz judges a legal answer under such a release alike (fuzz/own_release.py).
 """
 
 from __future__ import annotations
@@ -67,19 +69,21 @@ class Answer:
     refusals: dict[str, str | None]  # each refusal the entry lists -> its clause, or None
 
 
-def release_entry(exp: Expectation, fx: Fixture, rs: Ruleset,
-                  space: Space) -> Expectation | None:
+def release_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
+                  sent: Ruleset | None = None) -> Expectation | None:
     """`exp` with what a release of one's own decides left to `rs`'s (the module
     docstring), where the rest holds under every known release; None where that cannot
-    be shown or nothing is left to check."""
+    be shown or nothing is left to check. `sent`: the rule set the implementation is sent
+    (by default the stand-in inside the entry's scope, as conform sends it)."""
     own = set(rs.unknown)
     named = {OPTION}
     if OPTION not in own or exp.refused_setup is not None:
         return None
-    try:
-        sent = stand_in(rs, exp, space)
-    except ValueError:  # no known rule set of the scope stands in for it
-        return None
+    if sent is None:
+        try:
+            sent = stand_in(rs, exp, space)
+        except ValueError:  # no known rule set of the scope stands in for it
+            return None
     trace: list[JSON] = []
     played = play(fx, sent, REFERENCE, None, trace)
     if isinstance(played, Outcome) or any(len(earlier(s)) > 1 for s in trace):
