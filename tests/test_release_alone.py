@@ -90,3 +90,30 @@ def test_a_planted_marker_bug_shows_where_the_entry_was_not_applicable(
             assert result["charged"] == ["DBL-5"]
             assert "marked: expected [0], got []" in result["messages"][0]
     assert statuses == {"QuietPass": "fail", "OwnRelease": "pass"}
+
+
+def test_fuzz_judges_a_legal_answer_but_for_what_the_release_decides(tmp_path: Path) -> None:
+    """fuzz asks the same cut (conformance/fuzz/own_release.py): after doubles-029's pass,
+    seat 1 covers [5-5] where it binds, and may play [4-3] home too where it is free (a
+    dry boneyard, DBL-12): that play is the release's, not a finding; a draw beside a
+    cover that every release allows is one (TURN-1). Before, fuzz judged neither."""
+    from mtrain.conformance.fuzz.own_release import legal_cut
+    from mtrain.conformance.fuzz.rulesets import declared_context
+    from mtrain.conformance.runner import REFERENCE, play
+    from mtrain.reference.engine import legal_actions
+    from mtrain.spec.notation import action_json
+
+    ctx = declared_context(catalog().rules_file(str(rules_file(tmp_path))))
+    played = play(fixture("doubles-029"), ctx.rs, REFERENCE)
+    assert isinstance(played, tuple)
+    st = REFERENCE.state(*reversed(played))
+    legal = legal_actions(st)
+    own = ("uncoverable_double",)
+
+    def answer(*texts: str) -> list[Any]:
+        return [action_json(t) for t in texts]
+
+    assert legal_cut(ctx, st, legal, answer("play 5-6 on 0", "play 4-3 on 1"), own) == []
+    [found] = legal_cut(ctx, st, legal, answer("play 5-6 on 0", "draw"), own) or [None]
+    assert found is not None and "draw" in " ".join(found.messages)
+    assert legal_cut(ctx, st, legal, answer("draw"), ("double_order",)) is None
