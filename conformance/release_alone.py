@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Set
+from typing import Literal
 
 from mtrain.conformance.adapter import JSON
 from mtrain.conformance.fixture import Expectation, Fixture
@@ -108,8 +109,8 @@ def release_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
     if cut.checks == 0:
         return None
     tried = 0
-    for region in regions:
-        if ends_refused(fx, rs, space, region):
+    for region, answer in zip(regions, answers, strict=True):
+        if answer is None:
             continue  # a step this release refuses: it says nothing of the entry
         passed = passes_under(fx, cut, rs, space, region, own - named)
         if passed is False:
@@ -143,7 +144,7 @@ def known_ruleset(rs: Ruleset, space: Space, region: Region) -> Ruleset | None:
 
 
 def answer_under(fx: Fixture, exp: Expectation, rs: Ruleset, space: Space, region: Region,
-                 own_steps: Set[int]) -> Answer | bool | None:
+                 own_steps: Set[int]) -> Answer | Literal[False] | None:
     """The reference's answer on the entry's last table under a known rule set of `region`;
     None where there is no such rule set or it refuses a step the release decides (it says
     nothing), False where it refuses another step or does not set up (the cut cannot be
@@ -166,12 +167,3 @@ def answer_under(fx: Fixture, exp: Expectation, rs: Ruleset, space: Space, regio
         except Refused as e:
             refusals[text] = e.clause or ""
     return Answer(legal, refusals)
-
-
-def ends_refused(fx: Fixture, rs: Ruleset, space: Space, region: Region) -> bool:
-    """Whether the replay under a known rule set of `region` stops at a refused step."""
-    known = known_ruleset(rs, space, region)
-    if known is None:
-        return False
-    played = play(fx, known, REFERENCE, None)
-    return isinstance(played, Outcome) and played.status == "fail"
