@@ -92,6 +92,11 @@ class Expectation:
     double may be laid is that rule's: the legal set is judged by its other plays, and by
     this list where the implementation lays none of them and the entry lists no other
     play. None where no such cut is made. Set by conform, never written in a file."""
+    own_actions: tuple[str, ...] = ()
+    """Actions of the legal set that a rule of one's own decides on the entry's last table
+    (release_alone.py: the known values of a release disagree on them): left out of the
+    implementation's legal set and of the entry's alike, the rest judged as written. Set
+    by conform, never written in a file."""
     own_end: bool | None = None
     """Under a blocked round of one's own: whether the rules end the round blocked after
     the steps (blocked_alone.py). Where the implementation's state says otherwise, whether

@@ -24,6 +24,7 @@ from mtrain.conformance.match_end_alone import match_end_entry, only_match_lengt
 from mtrain.conformance.out_alone import out_entry, out_options
 from mtrain.conformance.own_rounds import LastRounds, within
 from mtrain.conformance.partition import OWN_TABLE, applies, stand_in
+from mtrain.conformance.release_alone import ONLY_RELEASE, release_entry
 from mtrain.conformance.round_end_alone import only_round_end, round_end_entry
 from mtrain.conformance.seat_alone import dealt_entry, seat_entry, table_entry
 from mtrain.conformance.step_alone import named_options, own_steps_entry
@@ -564,6 +565,8 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
                 seat = bracketed_entry(exp, fx, rs, space, named)  # the known rules' bracket
             elif seat is None and (named := out_options(why)):
                 seat = out_entry(exp, fx, rs, space, named)  # gone out, its doubles aside
+            elif seat is None and why == ONLY_RELEASE:
+                seat = release_entry(exp, fx, rs, space)  # all but whether a double binds
             elif seat is None and why == OWN_TABLE:
                 seat = own_table_entry(exp, fx, rs, space)  # the fields its table leaves
             if seat is None and why != ONLY_BLOCKED and (named := named_options(why, rs)):

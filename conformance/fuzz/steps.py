@@ -11,7 +11,7 @@ from typing import Any
 
 from mtrain.conformance.adapter import JSON, Refused, RefusedSetup
 from mtrain.conformance.answers import Problem, actions_problems, identical
-from mtrain.conformance.fuzz import own_doubles, own_rules, scoring
+from mtrain.conformance.fuzz import own_doubles, own_release, own_rules, scoring
 from mtrain.conformance.fuzz.asking import (
     UNSUPPORTED,
     Session,
@@ -140,6 +140,10 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
             listed = {action_text(a) for a in answer}
             if not same_actions(action_keys(st, legal), answer):
                 res.differs(ctx, own_legal)
+                # but for what a release of its own decides, judged (conform's cut)
+                found = own_release.legal_cut(ctx, st, legal, answer, own_legal)
+                if found:
+                    res.record(found, pos.probe("legal"), round_no, step, n)
             both = [a for a in legal if action_text(codec.action_to_json(st, a)) in listed]
             if not both:  # a move of its own rules only: play goes on from its state
                 return _their_move(session, ctx, pos, res, answer, rng, own_legal,

@@ -1,0 +1,55 @@
+"""A legal answer under a release of one's own, judged as conform judges it.
+
+Where the reference's legal set on a table reads `uncoverable_double` (a double of an
+earlier turn open: DBL-9, DBL-10, DBL-12, DBL-13) and the rule set plays it its own way,
+fuzz judged nothing of the answer (own_rules: "its own rules decide"), though a release
+decides only whether that double binds the player to move. conform cuts such an entry
+finely (release_alone.py): the actions the known releases disagree on are the rule's,
+every other is judged. fuzz asks that same code of the table it plays (release_entry,
+under the stand-in fuzz sends), and judges the answer without those actions; where no cut
+can be shown (two doubles of earlier turns open, say), the answer is not judged, as before.
+The finding's expectation is the reference's whole list, which the reproducer states and
+conform cuts again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.fuzz.judge import Disagreement, compare_legal
+from mtrain.conformance.fuzz.own_rules import option_space
+from mtrain.conformance.fuzz.rulesets import Context
+from mtrain.conformance.fuzz.tables import table_of
+from mtrain.conformance.release_alone import OPTION, release_entry
+from mtrain.reference import codec
+from mtrain.reference.engine import Action, State
+from mtrain.spec.notation import action_text
+
+
+def legal_cut(ctx: Context, st: State, legal: Sequence[Action], got: Any,
+              own: Sequence[str]) -> list[Disagreement] | None:
+    """The implementation's legal answer `got` (a list of actions) on the reference's view
+    `st` (its legal actions `legal`, whose finding read the options `own` of one's own)
+    judged but for the actions a release of its own decides (the module docstring); None
+    where no such cut is made: not judged."""
+    if set(own) != {OPTION} or OPTION not in ctx.unknown:
+        return None
+    texts = tuple(sorted(action_text(codec.action_to_json(st, a)) for a in legal))
+    try:
+        fx = Fixture(id="fuzz-legal", description="", clauses=(), source=(), path="<fuzz>",
+                     line=None, table=table_of(codec.state_to_json(st)), deal=None,
+                     steps=(), expect=())
+        exp = release_entry(Expectation(variants=(), legal=texts), fx, ctx.declared,
+                            option_space(), sent=ctx.rs)
+    except codec.StateError:  # a table only its own rules reach: not judged, as before
+        return None
+    if exp is None:
+        return None
+    aside = set(exp.own_actions)
+    wanted = [a for a in legal if action_text(codec.action_to_json(st, a)) not in aside]
+    mine = [a for a in got if action_text(a) not in aside]
+    whole = {"legal": list(texts)}  # conform cuts the reproducer's list itself
+    return [replace(d, expect=whole) for d in compare_legal(ctx, st, wanted, mine, None)]
