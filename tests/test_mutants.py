@@ -2034,6 +2034,24 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut26-outs-not-carried": "bounds-001",
     "mut26-any-open-newest-only": "doubles-026",
     "mut26-chain-doubles-forgotten": "chaindbl-005",
+    # the twenty-seventh reading (twenty_seventh_reading.py)
+    "mut27-blocked-out-to-last-seat": "s50-blocked-001",
+    "mut27-blocked-take-to-last-seat": "s50-blocked-001",
+    "mut27-positive-take-replaces-total": "bounds-003",
+    "mut27-pass-toggles-marker": "marker-002",
+    "mut27-marker-removal-toggles": "covers-002",
+    "mut27-follow-up-keeps-markers": "marker15-001",
+    "mut27-any-open-dead-frees-all": "mut27-anyopen-001",
+    "mut27-release-when-boneyard-lacks-number": "emptyx-003",
+    "mut27-empty-release-oldest-only": "mut27-emptyrel-001",
+    "mut27-restricted-follow-last-double": "doubles-027",
+    "mut27-follow-fail-marks-double-train": "doubles-026",
+    "mut27-first-turn-pass-uncounted": "mut25-pass-001",
+    "mut27-chain-anywhere-binds-at-once": "anyx-002",
+    "mut27-draw-start-placer-starts": "s46-draw-002",
+    "mut27-blank-25-doubles-twice": "s47-dbl-002",
+    "mut27-double-blank-50-doubles-twice": "s49-match-003",
+    "mut27-after-engine-deal-placer-starts": "dblsearch-001",
 }
 
 
@@ -2134,6 +2152,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.twenty_first_reading import TWENTY_FIRST_READING
     from mtrain.conformance.mutants.twenty_fourth_reading import TWENTY_FOURTH_READING
     from mtrain.conformance.mutants.twenty_second_reading import TWENTY_SECOND_READING
+    from mtrain.conformance.mutants.twenty_seventh_reading import TWENTY_SEVENTH_READING
     from mtrain.conformance.mutants.twenty_sixth_reading import TWENTY_SIXTH_READING
     from mtrain.conformance.mutants.twenty_third_reading import TWENTY_THIRD_READING
 
@@ -2158,7 +2177,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *TWENTY_THIRD_READING,
                                                         *TWENTY_FOURTH_READING,
                                                         *TWENTY_FIFTH_READING,
-                                                        *TWENTY_SIXTH_READING)}
+                                                        *TWENTY_SIXTH_READING,
+                                                        *TWENTY_SEVENTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())

@@ -37,6 +37,7 @@ from mtrain.conformance.mutants.twenty_fifth_reading import TWENTY_FIFTH_READING
 from mtrain.conformance.mutants.twenty_first_reading import TWENTY_FIRST_READING
 from mtrain.conformance.mutants.twenty_fourth_reading import TWENTY_FOURTH_READING
 from mtrain.conformance.mutants.twenty_second_reading import TWENTY_SECOND_READING
+from mtrain.conformance.mutants.twenty_seventh_reading import TWENTY_SEVENTH_READING
 from mtrain.conformance.mutants.twenty_sixth_reading import TWENTY_SIXTH_READING
 from mtrain.conformance.mutants.twenty_third_reading import TWENTY_THIRD_READING
 from mtrain.reference.rules import (
@@ -595,6 +596,7 @@ _CATALOGUE += TWENTY_THIRD_READING
 _CATALOGUE += TWENTY_FOURTH_READING
 _CATALOGUE += TWENTY_FIFTH_READING
 _CATALOGUE += TWENTY_SIXTH_READING
+_CATALOGUE += TWENTY_SEVENTH_READING
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _CATALOGUE}
 if len(MUTANTS) != len(_CATALOGUE):  # pragma: no cover - a catalogue error
