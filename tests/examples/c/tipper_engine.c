@@ -33,6 +33,11 @@
  *   is one these rules never reach (`unsupported`).
  *   The two work together: the even ladder is what makes the match nine rounds, and a
  *   round's number names its engine only through it.
+ * - HOUSE RULE 3, a variation played with --final-say (tipper-final-rules.yaml;
+ *   `tie_rule: other`), "the last word": of players level on the lowest total after the
+ *   ninth round, the one who scored least in that round wins alone; level there too,
+ *   they share the win. It leans on house rule 2: the round that breaks the tie is the
+ *   [0-0] round, the last of the nine.
  * - tables these rules never reach but can still read are played as given (a state's
  *   own engine number is used for its trains), so a legal or apply request about round
  *   2 on [15-15] is answered as the table says.
@@ -58,7 +63,7 @@
 #define ROUNDS 9              /* house rule 2 */
 #define MEX (-1)
 
-static int bug_marker = 1, bug_draw_mark = 1, bug_short = 1;
+static int bug_marker = 1, bug_draw_mark = 1, bug_short = 1, final_say = 0;
 static const int HAND[MAXSEATS + 1] = {0, 0, 0, 18, 16, 15, 13, 12, 11};
 
 /* ---------------------------------------------------------------- JSON values --- */
@@ -622,8 +627,9 @@ static void hello(sbuf *b, long long id, const jval *req, fault *f) {
            "\"first_turn\":\"single\",\"mexican_first_turn\":\"anyone\",\"own_train_first\":\"not-required\",\"doubles\":\"ordinary\","
            "\"follow_up\":\"anywhere\",\"double_order\":\"oldest-first\",\"uncoverable_double\":\"stays-open\","
            "\"marker_removal\":\"owner-plays-own\",\"draw_rule\":\"draw-one\",\"blocked_round\":\"full-round-of-passes\","
-           "\"scoring\":\"penalty\",\"blank_values\":\"face\",\"tie_rule\":\"shared\",\"match_length\":\"other\"},"
-           "\"hand_sizes\":{\"3\":18,\"4\":16,\"5\":15,\"6\":13,\"7\":12,\"8\":11}}}", id);
+           "\"scoring\":\"penalty\",\"blank_values\":\"face\",\"tie_rule\":\"%s\",\"match_length\":\"other\"},"
+           "\"hand_sizes\":{\"3\":18,\"4\":16,\"5\":15,\"6\":13,\"7\":12,\"8\":11}}}", id,
+        final_say ? "other" : "shared");
 }
 
 static void deal(sbuf *b, long long id, const jval *req, fault *f) {
@@ -785,9 +791,15 @@ static void winners(sbuf *b, long long id, const jval *req, fault *f) {
     if (t->phase_over && t->round >= ROUNDS) {                  /* house rule 2 */
         long long best = t->scores[0];
         for (int s = 1; s < t->n; s++) if (t->scores[s] < best) best = t->scores[s];  /* MATCH-2 */
+        long long last = -1;  /* house rule 3: the least of the tied in the last round */
+        for (int s = 0; final_say && s < t->n; s++)
+            if (t->scores[s] == best && (last < 0 || t->res_scores[s] < last)) last = t->res_scores[s];
         int comma = 0;
         for (int s = 0; s < t->n; s++)
-            if (t->scores[s] == best) { out(b, "%s%d", comma ? "," : "", s); comma = 1; }  /* MATCH-4 */
+            if (t->scores[s] == best && (last < 0 || t->res_scores[s] == last)) {
+                out(b, "%s%d", comma ? "," : "", s);                           /* MATCH-4 */
+                comma = 1;
+            }
     }
     out(b, "]}");
     free(t);
@@ -830,7 +842,8 @@ int main(int argc, char **argv) {
     for (int k = 1; k < argc; k++) {
         if (!strcmp(argv[k], "--fixed")) bug_marker = bug_draw_mark = bug_short = 0;
         else if (!strcmp(argv[k], "--bugs")) bug_marker = bug_draw_mark = bug_short = 1;
-        else { fprintf(stderr, "tipper: unknown argument %s (--fixed, --bugs)\n", argv[k]); return 2; }
+        else if (!strcmp(argv[k], "--final-say")) final_say = 1;
+        else { fprintf(stderr, "tipper: unknown argument %s (--fixed, --bugs, --final-say)\n", argv[k]); return 2; }
     }
     char *line = NULL; size_t cap = 0; ssize_t got;
     sbuf b = {NULL, 0, 0};
