@@ -9,7 +9,8 @@ double-8 set's nine, had 423 of its 1,047 results so, and 593 ran where the floo
 and the full match's last, once for each player count of its table (a match's length may
 depend on it, viaduct's), and leaves out the deals of later rounds (the count is raised
 to the floor with those alone); the tables of later rounds too, but only where it refuses
-one (a table of the first later round it lacks is asked): signalbox deals eight rounds
+one, or answers it `unsupported` while it plays one of a round it has (a table of the
+first later round it lacks is asked; tipper answers so): signalbox deals eight rounds
 of sixteen yet plays any table, and those tables ran (1,409 results; 941 with them left
 out). Nothing is left out for a count whose round 1 is not dealt, or where a deal fails
 otherwise: its rounds stay unknown.
