@@ -168,7 +168,11 @@ def round_key(name: str, players: int) -> str:
 
 
 def _last_round(impl: Implementation, ctx: Context, n: int) -> int | None:
-    return last_dealt(lambda r: deals_round(impl, ctx.rs, n, engine_number(ctx.rules, r),
+    # asked as a game's deal is, from the whole set under an engine procedure of its own
+    # (tipper, whose match is nine rounds, answered the stand-in's pool an error: its
+    # rounds unknown, 19 of 60 games started past them and ended at their deal)
+    whole = _WholePool(impl, ctx)
+    return last_dealt(lambda r: deals_round(whole, ctx.rs, n, engine_number(ctx.rules, r),
                                             ctx.rj), ctx.rules.rounds)
 
 
