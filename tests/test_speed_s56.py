@@ -91,3 +91,41 @@ def test_own_checks_build_a_stand_ins_flags_once() -> None:
     other = catalog().ruleset("pagat+blanks-25")
     third = own_checks.OwnRulesChecks(ReferenceImplementation(), other, own)
     assert third.rules == Rules.of(other) != first.rules
+
+
+def test_traced_runs_under_a_table_of_ones_own_share_one_stand_in(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Judging which entries speak about house rules with a hand table of their own plays
+    each under a known stand-in dealing that table: equal stand-ins are one object
+    (traced.with_table), so the engine's flags, kept by a rule set's identity, are built
+    once per stand-in, not once per entry; the verdicts are those of fresh objects."""
+    from mtrain.conformance import partition, traced
+    from mtrain.conformance.fixture import load_file
+    from mtrain.conformance.selection import read_rules_files
+    from mtrain.spec.scope import Space
+
+    (house,) = read_rules_files([str(Path(__file__).parent / "examples" / "js"
+                                     / "hostler-rules.yaml")])
+    assert house.custom_table and house.unknown
+    fixtures = load_file(Path(__file__).parent.parent / "conformance" / "fixtures"
+                         / "doubles" / "order.yaml")
+    entries = [(exp, fx) for fx in fixtures for exp in fx.expect]
+    assert len(entries) > 3
+
+    def verdicts() -> list[str | None]:
+        return [partition.applies(exp, fx, house, Space(catalog())) for exp, fx in entries]
+    built: list[Ruleset] = []
+    real = Rules.of
+
+    def counting(rs: Ruleset) -> Rules:
+        built.append(rs)
+        return real(rs)
+    monkeypatch.setattr(Rules, "of", staticmethod(counting))
+    monkeypatch.setattr(traced, "_kept_rules", {})
+    shared = verdicts()
+    runs_shared = len(built)
+    assert 0 < len(set(built)) == runs_shared  # each stand-in's flags built once
+    # a new object each time, as before: the same verdicts
+    monkeypatch.setattr(partition, "with_table", lambda rs, table: Ruleset(
+        rs.name, rs.choices, table))
+    assert verdicts() == shared
