@@ -129,3 +129,26 @@ def test_traced_runs_under_a_table_of_ones_own_share_one_stand_in(
     monkeypatch.setattr(partition, "with_table", lambda rs, table: Ruleset(
         rs.name, rs.choices, table))
     assert verdicts() == shared
+
+
+def test_a_named_schema_is_read_once_and_judges_as_its_dict(
+        fresh_validity: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`validate_named` (what loading a fixture file asks) says what `validate` says with
+    the schema's dict, faults and lines alike, and reads the schema once per process."""
+    good = yamlload.load("good.yaml", "- id: x\n")
+    bad = yamlload.load("bad.yaml", "- id: 3\n  bogus: 1\n")
+    expected = [yamlschema.validate(d, yamlschema.schema("fixture")) for d in (good, bad)]
+    assert expected[1] != []
+    read: list[str] = []
+    real = yamlschema.schema
+
+    def counting(name: str) -> dict[str, object]:
+        read.append(name)
+        return real(name)
+    monkeypatch.setattr(yamlschema, "schema", counting)
+    yamlschema._named_schema_text.cache_clear()
+    for _ in range(3):
+        found = [yamlschema.validate_named(d, "fixture") for d in (good, bad)]
+        assert [[(e.line, e.message) for e in f] for f in found] == [
+            [(e.line, e.message) for e in f] for f in expected]
+    assert read == ["fixture"]
