@@ -35,7 +35,7 @@ from mtrain.spec.notation import (
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Scope, ScopeError, scope_of
 from mtrain.spec.yamlload import Document, SpecError, SpecErrors, file_problem, load, read_text
-from mtrain.spec.yamlschema import schema, validate
+from mtrain.spec.yamlschema import validate_named
 
 FIXTURE_ROOT = Path(__file__).resolve().parent / "fixtures"
 """The shipped corpus. Resolved: under an editable install this module is a link into the
@@ -315,7 +315,7 @@ def _load_file(path: str | Path, text: str) -> list[Fixture]:
     wrong = [_pointer_text(at) for at in strays]
     # jsonschema validates it, unless it found this very data valid when the shipped
     # files were made (conformance/shipped.py) or before (the cache)
-    errors += [_variant_name(e) for e in validate(doc, schema("fixture"), shipped.valid())
+    errors += [_variant_name(e) for e in validate_named(doc, "fixture", shipped.valid())
                if not any(w + ":" in str(e) or w + "." in str(e) for w in wrong)
                and not _WHEN_PATTERN.search(e.message)]
     if errors:

@@ -41,7 +41,7 @@ class OwnRulesChecks(CheckedImplementation):
     def __init__(self, inner: Implementation, sent: Ruleset, own: frozenset[str]) -> None:
         super().__init__(inner)
         self.sent, self.own = sent, own
-        self.rules = Rules.of(sent)
+        self.rules = _rules_of(sent)
 
     def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
              draw: list[list[str]] | None = None) -> JSON:
@@ -91,6 +91,22 @@ def engine_of_its_own(rules: Rules, own: frozenset[str], state: Any,
         return rules, found
     picked = replace(rules, engine_by_deal=True)
     return picked, state_problems(picked, state, dealt=dealt)
+
+
+_RULES: dict[Ruleset, Rules] = {}
+"""The engine's flags of each stand-in met, by value: conform wraps each of its results
+under rules of one's own afresh, and building the flags was a tenth of what the wrapper
+cost a result (a stand-in is made per entry, so its identity says little)."""
+KEPT_RULES = 256
+
+
+def _rules_of(sent: Ruleset) -> Rules:
+    found = _RULES.get(sent)
+    if found is None:
+        if len(_RULES) >= KEPT_RULES:
+            _RULES.clear()
+        found = _RULES[sent] = Rules.of(sent)
+    return found
 
 
 def own_checks(impl: Implementation, sent: Ruleset, declared: Ruleset) -> Implementation:

@@ -27,6 +27,7 @@ from mtrain.conformance.traced import (
     Run,
     logged_run,
     traced_run,
+    with_table,
 )
 from mtrain.spec.catalog import Catalog
 from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
@@ -461,7 +462,7 @@ def applies(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> str | N
             return "no known rule set stands in for its own rules here"
         stand_in = space.ruleset(sample)
         if rs.custom_table:  # the reference plays the table itself
-            stand_in = Ruleset(stand_in.name, stand_in.choices, rs.hand_table)
+            stand_in = with_table(stand_in, rs.hand_table)
     else:
         sample, stand_in = values, rs
     run, log = logged_run(fx, stand_in, [exp], dict(sample))
@@ -519,7 +520,7 @@ def _table_rules_out(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
         if sample is None:
             continue  # a start the other rules do not allow
         known = space.ruleset(sample)
-        played = Ruleset(known.name, known.choices, rs.hand_table)
+        played = with_table(known, rs.hand_table)
         if logged_run(fx, played, [exp], dict(sample))[0].outcomes == ("pass",):
             return False  # a start gives the entry's outcome with this table
         tried += 1

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Set
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.partition import notation_only
 from mtrain.conformance.runner import ROUND_END, TOTAL_FIELDS, WORTH
-from mtrain.conformance.traced import logged_run
+from mtrain.conformance.traced import logged_run, with_table
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Region, Space
 
@@ -93,7 +93,7 @@ def passes_under(fx: Fixture, cut: Expectation, rs: Ruleset, space: Space, regio
         return None
     stand_in = space.ruleset(sample)
     if rs.custom_table:  # the reference plays the table itself
-        stand_in = Ruleset(stand_in.name, stand_in.choices, rs.hand_table)
+        stand_in = with_table(stand_in, rs.hand_table)
     run, log = logged_run(fx, stand_in, [cut], dict(sample))
     read = others & log.decides
     if "starting_seat" in read and notation_only(fx, cut, stand_in, sample):

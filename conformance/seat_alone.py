@@ -31,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 
 from mtrain.conformance.fixture import Expectation, Fixture
-from mtrain.conformance.traced import logged_run
+from mtrain.conformance.traced import logged_run, with_table
 from mtrain.spec import tiles as T
 from mtrain.spec.notation import FixtureError, is_next_round, max_pip_of, parse_tile
 from mtrain.spec.ruleset import OTHER, Ruleset
@@ -116,7 +116,7 @@ def _held_under_each(option: str, cut: Expectation, fx: Fixture, rs: Ruleset, sp
             continue  # a value the other rules do not allow (SEAT-6 sets the engine aside)
         stand_in = space.ruleset(sample)
         if rs.custom_table:  # the reference deals the table itself
-            stand_in = Ruleset(stand_in.name, stand_in.choices, rs.hand_table)
+            stand_in = with_table(stand_in, rs.hand_table)
         dealt = _without_engine(fx, stand_in) if less_engine else fx
         run, log = logged_run(dealt, stand_in, [cut], dict(sample))
         if run.outcomes != ("pass",) and dealt_only:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 
 from mtrain.conformance.fixture import Expectation, Fixture
-from mtrain.conformance.traced import logged_run
+from mtrain.conformance.traced import logged_run, with_table
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Region, Space
 
@@ -42,7 +42,7 @@ def own_table_entry(exp: Expectation, fx: Fixture, rs: Ruleset,
         if sample is None:
             return None
         known = space.ruleset(sample)
-        stand_in = Ruleset(known.name, known.choices, rs.hand_table)
+        stand_in = with_table(known, rs.hand_table)
     else:
         sample, stand_in = dict(values), rs
 

@@ -242,6 +242,25 @@ def _kept(rs: Ruleset) -> tuple[Ruleset, Rules, dict[Question, Any]]:
     return kept
 
 
+_WITH_TABLE: dict[tuple[str, tuple[tuple[str, str], ...], tuple[tuple[int, int], ...]],
+                  Ruleset] = {}
+KEPT_WITH_TABLE = 1024
+
+
+def with_table(rs: Ruleset, table: tuple[tuple[int, int], ...]) -> Ruleset:
+    """`rs` dealing `table`: one object for equal values, so that the traced runs of every
+    entry under it share what traced.py keeps by a rule set's identity (its engine flags
+    and the answers of its questions), as they do for a point of the space; a new object
+    per entry built the flags again for each (773 runs of a hostler conform)."""
+    key = (rs.name, rs.choices, table)
+    found = _WITH_TABLE.get(key)
+    if found is None:
+        if len(_WITH_TABLE) >= KEPT_WITH_TABLE:
+            _WITH_TABLE.clear()
+        found = _WITH_TABLE[key] = Ruleset(rs.name, rs.choices, table)
+    return found
+
+
 def _rules_of(rs: Ruleset) -> Rules:
     """The engine's flags of a rule set, read once: an exploration plays the same rule
     sets over and over (reading them through TracedRules logs each read all the same)."""
