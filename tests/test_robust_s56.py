@@ -1,0 +1,66 @@
+"""Bad inputs and misbehaving engines, round 28 (robust-s56): an implementation's command
+holding shell syntax (`2>/dev/null`, `| tee log`, `; echo`, `~/engine.py`, `$HOME`) ran,
+each piece handed to the program as an argument, the run green and the log, the pipe or
+the value meant never made: no shell runs the command (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mtrain.cli import main
+from mtrain.conformance.process import ConfigurationError, command_argv
+
+
+def refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """The one line a refused command prints: exit 2, nothing on stdout, no traceback."""
+    assert main(list(args)) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "Traceback" not in err, (out, err)
+    return err.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("command, mark, word, meaning", [
+    ("mtrain serve 2>/dev/null", "`>`", "2>/dev/null", "a redirection"),
+    ("mtrain serve | tee log", "`|`", "|", "a pipe"),
+    ("mtrain serve; echo done", "`;`", "serve;", "the end of a command"),
+    ("mtrain serve && echo", "`&`", "&&", "a list (&&) or a job in the background (&)"),
+    ("engine (fast)", "`(`", "(fast)", "a subshell"),
+    ("python ~/engine.py", "`~`", "~/engine.py", "the home folder"),
+    ("python $HOME/engine.py", "`$`", "$HOME/engine.py", "an expansion"),
+    ('python engine.py --log="$TMPDIR/x"', "`$`", '--log="$TMPDIR/x"', "an expansion"),
+    ("python engine.py ${X}", "`$`", "${X}", "an expansion"),
+    ("python `pwd`/engine.py", "a backtick", "'`pwd`/engine.py'", "an expansion"),
+], ids=["redirect", "pipe", "semicolon", "and", "subshell", "tilde", "variable",
+        "quoted-variable", "braces", "backtick"])
+def test_shell_syntax_outside_quotes_is_refused_naming_it(command: str, mark: str,
+                                                          word: str, meaning: str) -> None:
+    # each ran: the program got `2>/dev/null`, `|`, `tee`, `log` as its arguments
+    with pytest.raises(ConfigurationError) as info:
+        command_argv(command)
+    shown = word if word.startswith("'") else f"`{word}`"
+    assert str(info.value).startswith(
+        f"{mark} (in {shown}) is what a shell reads as {meaning}"), info.value
+    assert "no shell runs the command" in str(info.value), info.value
+
+
+def test_conform_refuses_an_impl_holding_a_redirection_in_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    line = refused(capsys, "conform", "--impl", "mtrain serve 2>/dev/null", "--situations",
+                   "0", "-k", "marker-001")
+    assert line == ("mtrain conform: --impl: `>` (in `2>/dev/null`) is what a shell reads as "
+                    "a redirection, but no shell runs the command: the program would get it "
+                    "as its argument's text; quote it if the program takes it so, or run a "
+                    "shell yourself: --impl \"sh -c 'COMMAND'\""), line
+
+
+@pytest.mark.parametrize("command, argv", [
+    ("prog '|' 'a;b' '2>x'", ["prog", "|", "a;b", "2>x"]),  # quoted: the program's text
+    ("prog \\| \\~/x", ["prog", "|", "~/x"]),  # escaped alike
+    ("java -cp . Main$Engine", ["java", "-cp", ".", "Main$Engine"]),  # a Java inner class
+    ("prog '$HOME' a~b \"~/x\"", ["prog", "$HOME", "a~b", "~/x"]),  # no shell expands them
+    ("sh -c 'engine 2>/dev/null | tee log'", ["sh", "-c", "engine 2>/dev/null | tee log"]),
+    ('node "my engine.js" --seed 3', ["node", "my engine.js", "--seed", "3"]),
+])
+def test_a_command_with_no_shell_syntax_outside_quotes_is_split_as_before(
+        command: str, argv: list[str]) -> None:
+    assert command_argv(command) == argv
