@@ -5,6 +5,8 @@ the value meant never made: no shell runs the command (docs/protocol.md)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from mtrain.cli import main
@@ -64,3 +66,32 @@ def test_conform_refuses_an_impl_holding_a_redirection_in_one_line(
 def test_a_command_with_no_shell_syntax_outside_quotes_is_split_as_before(
         command: str, argv: list[str]) -> None:
     assert command_argv(command) == argv
+
+
+# --- a fixture's place where its id belongs ------------------------------------------------
+
+FILE = "conformance/fixtures/doubles/follow-up.yaml"
+"""A corpus file whose first two fixtures, doubles-001 and doubles-002, open at lines 7
+and 61 (conform's report shows `doubles-002 [pagat]  FILE:61`)."""
+
+
+@pytest.mark.parametrize("command", ["render", "state"])
+@pytest.mark.parametrize("given, said", [
+    (FILE, f"{FILE} is a file, not a fixture id; give the id"),
+    (f"{FILE}:61", f"{FILE} is a file, not a fixture id (the fixture at line 61 is "
+                   "doubles-002); give the id"),
+    (f"{FILE}:8", f"{FILE} is a file, not a fixture id; give the id"),
+    ("conformance/fixtures", "conformance/fixtures is a folder, not a fixture id"),
+], ids=["file", "place", "line-of-no-fixture", "folder"])
+def test_a_fixture_file_or_place_given_for_its_id_is_told_so(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: str,
+        given: str, said: str) -> None:
+    # "no fixture 'conformance/fixtures/doubles/follow-up.yaml:61'", and nothing more
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    line = refused(capsys, command, given)
+    assert line.startswith(f"mtrain {command}: no fixture {given!r}") and said in line, line
+    assert line.endswith("with --fixtures if it is not the shipped corpus"), line
+
+
+def test_an_id_that_is_no_path_is_told_as_before(capsys: pytest.CaptureFixture[str]) -> None:
+    assert refused(capsys, "render", "doubles-0001") == "mtrain render: no fixture 'doubles-0001'"

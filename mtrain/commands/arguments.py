@@ -1,4 +1,5 @@
-"""Arguments shared by the commands: a rule set by name, and numbers argparse checks."""
+"""Arguments shared by the commands: a rule set by name, a fixture by its id, and numbers
+argparse checks."""
 
 from __future__ import annotations
 
@@ -39,6 +40,29 @@ def why_missing(path: str) -> str | None:
     except OSError as e:  # a loop of links (ELOOP), a name too long, a folder not entered
         return f"{path}: {e.strerror or e}"
     return None
+
+
+def path_for_an_id(text: str) -> str:
+    """What to add to "no fixture TEXT" when TEXT is no id but a path: a fixture file or
+    folder, or a fixture's place as a report shows it beside the id (`FILE:LINE`, copied
+    from conform's report), which was said to be no fixture, unhelped. "" for any other
+    text. A place whose file holds a fixture at that line names its id."""
+    import os
+
+    place, _, line = text.rpartition(":")
+    path = place if line.isdigit() and place else text
+    if not os.path.exists(path):
+        return ""
+    what = "a folder" if os.path.isdir(path) else "a file"
+    found = ""
+    if path != text and what == "a file":
+        from mtrain.conformance.fixture import load_corpus
+
+        ids = [f.id for f in load_corpus(path)[0] if f.line == int(line)]
+        found = f" (the fixture at line {line} is {ids[0]})" if ids else ""
+    return (f": {path} is {what}, not a fixture id{found}; give the id (as doubles-001), "
+            "and the file or folder that holds it with --fixtures if it is not the shipped "
+            "corpus")
 
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")

@@ -74,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _fixture(args: argparse.Namespace) -> Any:
 
+    from mtrain.commands.arguments import path_for_an_id
     from mtrain.conformance.fixture import load_corpus
     from mtrain.spec.errors import InputError, written_otherwise
 
@@ -92,7 +93,8 @@ def _fixture(args: argparse.Namespace) -> Any:
         hint = f"; ids containing it: {', '.join(close)}" if close else ""
         slip = written_otherwise(args.fixture, (f.id for f in fixtures))
         raise InputError(f"no fixture {args.fixture!r}{slip} under "
-                         f"{args.fixtures or 'the shipped corpus'}{hint}")
+                         f"{args.fixtures or 'the shipped corpus'}{hint}"
+                         f"{path_for_an_id(args.fixture)}")
     return found[0]
 
 
