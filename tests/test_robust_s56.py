@@ -95,3 +95,19 @@ def test_a_fixture_file_or_place_given_for_its_id_is_told_so(
 
 def test_an_id_that_is_no_path_is_told_as_before(capsys: pytest.CaptureFixture[str]) -> None:
     assert refused(capsys, "render", "doubles-0001") == "mtrain render: no fixture 'doubles-0001'"
+
+
+@pytest.mark.parametrize("words, said", [
+    (["lint", f"{FILE}:61"], "mtrain lint: "),
+    (["conform", "--fixtures", f"{FILE}:61", "--situations", "0"], "mtrain conform: --fixtures: "),
+    (["state", "doubles-002", "--fixtures", f"{FILE}:61"], "mtrain state: --fixtures: "),
+], ids=["lint", "conform", "state"])
+def test_a_fixtures_place_given_for_its_file_names_the_file_and_the_fixture(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, words: list[str],
+        said: str) -> None:
+    # "no such file or folder: conformance/fixtures/doubles/follow-up.yaml:61", and no more
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    assert refused(capsys, *words) == (
+        f"{said}no such file or folder: {FILE}:61, which names line 61 of {FILE} (a "
+        "fixture's place, as a report writes it) (the fixture at line 61 is doubles-002): "
+        "name the file, and the fixture by its id")

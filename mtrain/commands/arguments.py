@@ -36,6 +36,11 @@ def why_missing(path: str) -> str | None:
     except FileNotFoundError:
         if os.path.islink(path):
             return f"{path}: a symbolic link to nothing ({os.readlink(path)})"
+        place, _, line = path.rpartition(":")
+        if line.isdigit() and os.path.isfile(place):  # copied from a report: FILE:LINE
+            return (f"no such file or folder: {path}, which names line {line} of {place} "
+                    f"(a fixture's place, as a report writes it){_fixture_at(place, int(line))}"
+                    ": name the file, and the fixture by its id")
         return f"no such file or folder: {path}"
     except OSError as e:  # a loop of links (ELOOP), a name too long, a folder not entered
         return f"{path}: {e.strerror or e}"
@@ -54,15 +59,18 @@ def path_for_an_id(text: str) -> str:
     if not os.path.exists(path):
         return ""
     what = "a folder" if os.path.isdir(path) else "a file"
-    found = ""
-    if path != text and what == "a file":
-        from mtrain.conformance.fixture import load_corpus
-
-        ids = [f.id for f in load_corpus(path)[0] if f.line == int(line)]
-        found = f" (the fixture at line {line} is {ids[0]})" if ids else ""
+    found = _fixture_at(path, int(line)) if path != text and what == "a file" else ""
     return (f": {path} is {what}, not a fixture id{found}; give the id (as doubles-001), "
             "and the file or folder that holds it with --fixtures if it is not the shipped "
             "corpus")
+
+
+def _fixture_at(path: str, line: int) -> str:
+    """Words naming the fixture that opens at `line` of the file `path`, or "" if none."""
+    from mtrain.conformance.fixture import load_corpus
+
+    ids = [f.id for f in load_corpus(path)[0] if f.line == line]
+    return f" (the fixture at line {line} is {ids[0]})" if ids else ""
 
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")

@@ -9,7 +9,7 @@ import argparse
 import json
 from typing import Any
 
-from mtrain.commands.arguments import integer, why_missing
+from mtrain.commands.arguments import integer, path_for_an_id, why_missing
 from mtrain.commands.printing import write_or_print
 
 KINDS = ("legal", "apply", "winners", "score", "state")
@@ -74,7 +74,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _fixture(args: argparse.Namespace) -> Any:
 
-    from mtrain.commands.arguments import path_for_an_id
     from mtrain.conformance.fixture import load_corpus
     from mtrain.spec.errors import InputError, written_otherwise
 
