@@ -111,3 +111,28 @@ def test_a_fixtures_place_given_for_its_file_names_the_file_and_the_fixture(
         f"{said}no such file or folder: {FILE}:61, which names line 61 of {FILE} (a "
         "fixture's place, as a report writes it) (the fixture at line 61 is doubles-002): "
         "name the file, and the fixture by its id")
+
+
+# --- a hand-size table per set -------------------------------------------------------------
+
+
+def test_a_rule_set_file_giving_a_hand_table_per_set_is_told_one_file_plays_one_set(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # three schema errors: each set "is not a number of players", its table "expected an
+    # integer, got a mapping"
+    rules = tmp_path / "house.yaml"
+    rules.write_text("name: house\nbase: pagat\noptions:\n  hand_sizes:\n"
+                     "    double-12: {2: 15, 3: 15}\n    double-9: {2: 10}\n")
+    line = refused(capsys, "conform", "--rules", str(rules), "--situations", "0")
+    assert line == (f"mtrain conform: {rules}:4: hand_sizes: a table for each of 'double-12', "
+                    "'double-9': a rule-set file plays one set, its tile_set, and gives one "
+                    "table (players: tiles, `{2: 15, 3: 13}`); write a file for each set"), line
+
+
+def test_a_table_for_a_player_count_is_still_told_by_the_schema(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    rules = tmp_path / "house.yaml"
+    rules.write_text("name: house\nbase: pagat\noptions:\n  hand_sizes: {2: 15, 3: {a: 1}}\n")
+    line = refused(capsys, "conform", "--rules", str(rules), "--situations", "0")
+    assert line == (f"mtrain conform: {rules}:4: options.hand_sizes.3: expected an integer, got "
+                    "a mapping ({'a': 1})"), line
