@@ -440,9 +440,9 @@ class Catalog:
                                     "13}}`, players: tiles), not beside it as on the wire"))
         # a table per set (`double-12: {2: 15}`, `double-9: ...`): the schema said each set
         # is no number of players and its table no number of tiles
-        table = opts.get("hand_sizes")
-        per_set = [str(k) for k, v in table.items() if isinstance(v, dict)
-                   and not str(k).isdigit()] if isinstance(table, dict) else []
+        given_table = opts.get("hand_sizes")
+        per_set = [str(k) for k, v in given_table.items() if isinstance(v, dict)
+                   and not str(k).isdigit()] if isinstance(given_table, dict) else []
         if per_set:
             errors.append(doc.error(("options", "hand_sizes"), "hand_sizes: a table for each "
                                     f"of {', '.join(map(shown, per_set[:3]))}: a rule-set "
