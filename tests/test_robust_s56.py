@@ -1,7 +1,10 @@
 """Bad inputs and misbehaving engines, round 28 (robust-s56): an implementation's command
 holding shell syntax (`2>/dev/null`, `| tee log`, `; echo`, `~/engine.py`, `$HOME`) ran,
 each piece handed to the program as an argument, the run green and the log, the pipe or
-the value meant never made: no shell runs the command (docs/protocol.md)."""
+the value meant never made: no shell runs the command (docs/protocol.md). A fixture's file
+or its place as a report prints it (`FILE:LINE`) given for its id, or a place given for a
+file, was "no fixture" or "no such file" and no more. A rule-set file with a hand-size
+table for each of several sets was three schema errors about player counts."""
 
 from __future__ import annotations
 
