@@ -61,7 +61,7 @@ def _said(command: str, i: int, meaning: str) -> str:
     word = command[start:min(ends, default=len(command))]
     mark = "`" if "`" not in word else "'"
     shown = "a backtick" if command[i] == "`" else f"`{command[i]}`"
-    return (f"{shown} (in {mark}{word}{mark}) is what a shell reads as {meaning}, but no "
-            "shell runs the command: the program would get it as its argument's text; quote it "
-            "if the program takes it so, or run a shell yourself: "
-            "--impl \"sh -c 'COMMAND'\"")
+    return (f"{shown} (in {mark}{word}{mark}) is what a shell reads as {meaning}, but the "
+            "command runs without a shell: the program would get it as its argument's text; "
+            "quote it if the program takes it so (to run a shell line: "
+            "--impl \"sh -c '...'\")")

@@ -45,7 +45,7 @@ def test_shell_syntax_outside_quotes_is_refused_naming_it(command: str, mark: st
     shown = word if word.startswith("'") else f"`{word}`"
     assert str(info.value).startswith(
         f"{mark} (in {shown}) is what a shell reads as {meaning}"), info.value
-    assert "no shell runs the command" in str(info.value), info.value
+    assert "the command runs without a shell" in str(info.value), info.value
 
 
 def test_conform_refuses_an_impl_holding_a_redirection_in_one_line(
@@ -53,9 +53,9 @@ def test_conform_refuses_an_impl_holding_a_redirection_in_one_line(
     line = refused(capsys, "conform", "--impl", "mtrain serve 2>/dev/null", "--situations",
                    "0", "-k", "marker-001")
     assert line == ("mtrain conform: --impl: `>` (in `2>/dev/null`) is what a shell reads as "
-                    "a redirection, but no shell runs the command: the program would get it "
-                    "as its argument's text; quote it if the program takes it so, or run a "
-                    "shell yourself: --impl \"sh -c 'COMMAND'\""), line
+                    "a redirection, but the command runs without a shell: the program would "
+                    "get it as its argument's text; quote it if the program takes it so (to "
+                    "run a shell line: --impl \"sh -c '...'\")"), line
 
 
 @pytest.mark.parametrize("command, argv", [
