@@ -75,6 +75,7 @@ from mtrain.conformance.protocol import (
     preview,
     request,
 )
+from mtrain.conformance.shell_syntax import shell_syntax
 from mtrain.conformance.wording import json_text, why_not_run
 
 
@@ -752,6 +753,9 @@ def command_argv(command: str) -> list[str]:
     if "\0" in command:  # no program's arguments can hold one (Popen's ValueError)
         raise ConfigurationError(f"the command {command!r} holds a NUL character, which "
                                  "no program's name or arguments can")
+    meant = shell_syntax(command)  # `2>log`, `| tee`, `$HOME`: an argument, unsaid
+    if meant is not None:
+        raise ConfigurationError(meant)
     return argv
 
 

@@ -438,6 +438,18 @@ class Catalog:
             errors.append(doc.error(("hand_sizes",), "a hand-size table goes under `options:` "
                                     "in a rule-set file (`options: {hand_sizes: {2: 15, 3: "
                                     "13}}`, players: tiles), not beside it as on the wire"))
+        # a table per set (`double-12: {2: 15}`, `double-9: ...`): the schema said each set
+        # is no number of players and its table no number of tiles
+        given_table = opts.get("hand_sizes")
+        per_set = [str(k) for k, v in given_table.items() if isinstance(v, dict)
+                   and not str(k).isdigit()] if isinstance(given_table, dict) else []
+        if per_set:
+            errors.append(doc.error(("options", "hand_sizes"), "hand_sizes: a table for each "
+                                    f"of {', '.join(map(shown, per_set[:3]))}: a rule-set "
+                                    "file plays one set, its tile_set, and gives one table "
+                                    "(players: tiles, `{2: 15, 3: 13}`); write a file for "
+                                    "each set"))
+            strays.append("hand_sizes")
         # a value that is no name (`custom:double-10`, `Double 12`): said by the check of
         # values below, what is wrong and what is allowed, not as the schema's pattern
         named = [o for o in given if o in option_names and o not in unnamed and o not in tables

@@ -1,4 +1,5 @@
-"""Arguments shared by the commands: a rule set by name, and numbers argparse checks."""
+"""Arguments shared by the commands: a rule set by name, a fixture by its id, and numbers
+argparse checks."""
 
 from __future__ import annotations
 
@@ -35,10 +36,41 @@ def why_missing(path: str) -> str | None:
     except FileNotFoundError:
         if os.path.islink(path):
             return f"{path}: a symbolic link to nothing ({os.readlink(path)})"
+        place, _, line = path.rpartition(":")
+        if line.isdigit() and os.path.isfile(place):  # copied from a report: FILE:LINE
+            return (f"no such file or folder: {path}, which names line {line} of {place} "
+                    f"(a fixture's place, as a report writes it){_fixture_at(place, int(line))}"
+                    ": name the file, and the fixture by its id")
         return f"no such file or folder: {path}"
     except OSError as e:  # a loop of links (ELOOP), a name too long, a folder not entered
         return f"{path}: {e.strerror or e}"
     return None
+
+
+def path_for_an_id(text: str) -> str:
+    """What to add to "no fixture TEXT" when TEXT is no id but a path: a fixture file or
+    folder, or a fixture's place as a report shows it beside the id (`FILE:LINE`, copied
+    from conform's report), which was said to be no fixture, unhelped. "" for any other
+    text. A place whose file holds a fixture at that line names its id."""
+    import os
+
+    place, _, line = text.rpartition(":")
+    path = place if line.isdigit() and place else text
+    if not os.path.exists(path):
+        return ""
+    what = "a folder" if os.path.isdir(path) else "a file"
+    found = _fixture_at(path, int(line)) if path != text and what == "a file" else ""
+    return (f": {path} is {what}, not a fixture id{found}; give the id (as doubles-001), "
+            "and the file or folder that holds it with --fixtures if it is not the shipped "
+            "corpus")
+
+
+def _fixture_at(path: str, line: int) -> str:
+    """Words naming the fixture that opens at `line` of the file `path`, or "" if none."""
+    from mtrain.conformance.fixture import load_corpus
+
+    ids = [f.id for f in load_corpus(path)[0] if f.line == line]
+    return f" (the fixture at line {line} is {ids[0]})" if ids else ""
 
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from mtrain.commands.arguments import path_for_an_id
 from mtrain.commands.printing import write_or_print
 
 
@@ -34,7 +35,8 @@ def run(args: argparse.Namespace) -> int:
     fx = next((f for f in docs.fixtures if f.id == args.fixture), None)
     if fx is None:  # (an id in capitals is the slip most likely: said as such)
         raise InputError(f"no fixture {args.fixture!r}"
-                         f"{written_otherwise(args.fixture, (f.id for f in docs.fixtures))}")
+                         f"{written_otherwise(args.fixture, (f.id for f in docs.fixtures))}"
+                         f"{path_for_an_id(args.fixture)}")
     entries = list(fx.rulesets())
     if args.variant:
         entries = [(n, e) for n, e in entries if n == args.variant]

@@ -9,7 +9,7 @@ import argparse
 import json
 from typing import Any
 
-from mtrain.commands.arguments import integer, why_missing
+from mtrain.commands.arguments import integer, path_for_an_id, why_missing
 from mtrain.commands.printing import write_or_print
 
 KINDS = ("legal", "apply", "winners", "score", "state")
@@ -92,7 +92,8 @@ def _fixture(args: argparse.Namespace) -> Any:
         hint = f"; ids containing it: {', '.join(close)}" if close else ""
         slip = written_otherwise(args.fixture, (f.id for f in fixtures))
         raise InputError(f"no fixture {args.fixture!r}{slip} under "
-                         f"{args.fixtures or 'the shipped corpus'}{hint}")
+                         f"{args.fixtures or 'the shipped corpus'}{hint}"
+                         f"{path_for_an_id(args.fixture)}")
     return found[0]
 
 
