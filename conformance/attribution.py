@@ -63,11 +63,11 @@ from typing import TYPE_CHECKING, Any
 from mtrain.conformance.first_turn_charges import mover_differs, opening_rule
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.move_charges import (
-    RELEASES,
     allowing,
     closed_cover,
     dead_charge,
     dead_rule,
+    drawn_refusal,
     marked_mexican,
     marked_play,
     mexican_opening,
@@ -468,13 +468,9 @@ class Referee:
         legal = engine.legal_actions(st)
         if act in legal:  # the fixture disagrees with the reference
             return pick(("TURN-1",), self.rs, self.fx)
-        if (act.kind in ("draw", "pass") and st.drawn >= 0
-                and any(a.kind == "play" for a in legal)):
-            # the tile just drawn can be played: it must be; where only a release lets it,
-            # that release's rule
-            why = {allowing(st, a) for a in legal if a.kind == "play"}
-            only = why.pop() if len(why) == 1 else None
-            return only if only in RELEASES and only is not None else "TURN-3"
+        drawn = drawn_refusal(st, act)  # the tile just drawn can be played: it must be
+        if drawn is not None:
+            return drawn
         clause = refusals.refusal(st, act).clause
         if (clause == "TRAIN-2" and act.kind == "play" and act.train == st.players
                 and not st.trains[act.train]):

@@ -60,6 +60,24 @@ def allowing(st: engine.State, act: engine.Action) -> str | None:
     return found
 
 
+def drawn_refusal(st: engine.State, act: engine.Action) -> str | None:
+    """The clause that refuses a draw or a pass while the tile just drawn can be played,
+    or None elsewhere. TURN-1 (a player who can play must) and TURN-3 (a drawn tile that
+    can be played must be) both refuse it, and the reference cites TURN-1 first; the
+    moment is TURN-3's, the narrower clause written for it, so an engine that lets the
+    player keep a playable drawn tile breaks TURN-3. Where only a release of the open
+    doubles makes the drawn tile playable, that release's rule. Conform and fuzz both
+    charge through here."""
+    if act.kind not in ("draw", "pass") or st.drawn < 0:
+        return None
+    plays = [a for a in engine.legal_actions(st) if a.kind == "play"]
+    if not plays:
+        return None
+    why = {allowing(st, a) for a in plays}
+    only = why.pop() if len(why) == 1 else None
+    return only if only is not None and only in RELEASES else "TURN-3"
+
+
 def past_release(st: engine.State, act: engine.Action, found: str) -> str:
     """DBL-9 for a play that a double of an earlier turn would forbid had it not been
     released, nobody being able to cover it: a follow-up (`found` DBL-2, DBL-3 or DBL-4),

@@ -51,12 +51,14 @@ SHRINK_ARGS = ("--shrink-tries", "400", "--shrink-seconds", "600")
 
 
 class DrawsWhilePlayable(ReferenceImplementation):
-    """A local buggy engine: `draw` is offered next to the plays (TURN-1)."""
+    """A local buggy engine: `draw` is offered next to the plays (TURN-1), before any draw
+    (after one, a draw beside the playable drawn tile is TURN-3's: another finding)."""
 
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
         out = super().legal(ruleset, state)
         if state["boneyard"] and any(a["type"] == "play" for a in out) \
-                and state["phase"] == "start" and not state["first_turns"]:
+                and state["phase"] == "start" and not state["first_turns"] \
+                and state.get("drawn") is None:
             out.append({"type": "draw"})
         return out
 

@@ -284,7 +284,7 @@ CANTINA = Engine(
     "cantina",
     shows={"pass after a playable drawn tile": r"legal actions not allowed by the rules: pass$",
            "marker kept after a double on one's own train": ""},  # fuzz alone finds it
-    fuzz={"pass after a playable drawn tile": r"allows pass \(TURN-1\)",
+    fuzz={"pass after a playable drawn tile": r"allows pass \(TURN-3\)",
           "marker kept after a double on one's own train": r"after play: marked"},
     found=("refused-003",),
     # 946 when measured (766 while follow-up-only was a follow_up value): whether an
@@ -1805,7 +1805,7 @@ YARDMASTER = Engine(
            "keep-the-draw": r"^legal actions not allowed by the rules: pass$"},
     fuzz={"double-once": r"^round end: INV-ROUND-SCORE$|^score \((gone out|blocked)\)$",
           "marker-after-draw": r"^after play: marked$",
-          "keep-the-draw": r"^allows pass \(TURN-1\)$"},
+          "keep-the-draw": r"^allows pass \(TURN-3\)$"},
     found=(),
     least=1100,
     truth={"tile_set": "double-9", "hand_sizes": "custom", "engine_procedure": "set-aside",

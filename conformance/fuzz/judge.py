@@ -64,6 +64,7 @@ from mtrain.conformance.fuzz.tables import written
 from mtrain.conformance.move_charges import (
     allowing,
     closed_cover,
+    drawn_refusal,
     marked_mexican,
     marked_play,
     mexican_opening,
@@ -439,6 +440,9 @@ def forbidding(ctx: Context, st: State, text: str, listed: Sequence[str] | None 
         return e.clause or "TURN-7"
     except FixtureError:
         return "TURN-7"
+    drawn = drawn_refusal(st, act)  # a playable drawn tile kept: TURN-3, as conform
+    if drawn is not None:
+        return drawn
     clause = refusal(st, act).clause
     if (clause == "TRAIN-2" and act.kind == "play" and act.train == st.players
             and not st.trains[act.train]):
