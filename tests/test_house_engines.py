@@ -3,7 +3,7 @@
 switchback, siding, tenwheeler, pullman, tender, viaduct, ballast, trestle, layover,
 marshal, sleeper, tramway, dispatcher;
 turntable, signalbox, semaphore, interlock, coupling and flagstop in process; tortoise,
-gondola, hopper, reefer and hostler, in JavaScript for node; bogie and trolley, in C,
+gondola, hopper, reefer, hostler and handcar, in JavaScript for node; bogie and trolley, in C,
 compiled by gcc; dandy and waybill, in Perl 5;
 drover and tanker, in Java 17, compiled by javac; gantry, in C++17, compiled by g++; and flatcar,
 ballbridge and brakeman, in Rust, compiled by rustc): house rules, some no
@@ -1750,6 +1750,39 @@ YARDMASTER = Engine(
              "keep-the-draw": "TURN-3"},
     games=12,
 )
+HANDCAR = Engine(
+    "handcar",
+    # in JavaScript for node (a game model of its own, Tile, Train, Player and Table, made
+    # afresh from each request, behind a protocol layer), written from docs/protocol.md and
+    # the rule pages alone (tests/test_house56b.py): double-15 for 6 to 12 players with a
+    # table of its own whose last rows leave 3 tiles to draw, puremco's doubles, and two
+    # house rules that work together: once the boneyard is empty the first pass ends the
+    # round (`blocked_round: other`), and a blocked round's lightest hands score 0 (`scoring:
+    # other`). Session 56, bugs off: 1,056 pass, 20 not applicable, 942 fixtures at player
+    # counts its table lacks (DEAL-7): the run is the situations from play and the ~100
+    # fixtures at 6 or more seats. Bugs on: bug 1 (covering a double on one's own marked
+    # train leaves the marker up, MARK-3) unshown by conform (no fixture at 6 to 12 seats
+    # covers a double on its owner's marked train); bug 2 (a double released once 13 tiles
+    # of its number are out, not 16, DBL-9); bug 3 (a pass in one's own follow-up leaves the
+    # marker down, DBL-5), 13. Fuzz (12 games, seed 1) finds all three, nothing off
+    shows={"cover-keeps-marker": "",
+           "thirteen": r"^legal actions not allowed by the rules: play ",
+           "quiet-follow-pass": r"after step \d+ `pass`: marked: expected \[[\d, ]*\], got "},
+    fuzz={"cover-keeps-marker": r"^after play: marked$",
+          "thirteen": r"^allows play \((DBL-6|DBL-9)\)$|^forbids play \(TRAIN-6\)$",
+          "quiet-follow-pass": r"^after pass: marked$"},
+    found=(),
+    least=1000,
+    truth={"tile_set": "double-15", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "anyone",
+           "own_train_first": "not-required", "doubles": "open", "follow_up": "restricted",
+           "double_order": "oldest-first", "uncoverable_double": "released",
+           "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
+           "blocked_round": "other", "scoring": "other", "blank_values": "face",
+           "tie_rule": "shared"},
+    charged={"thirteen": ("DBL-9", "DBL-6", "DBL-7"), "quiet-follow-pass": "DBL-5"},
+    node=True,
+)
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
            TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
            COUPLING, PULLMAN, FLAGSTOP, TENDER, VIADUCT, BALLAST, TRESTLE, LAYOVER, MARSHAL,
@@ -1780,7 +1813,9 @@ ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOU
            DISPATCHER,
            pytest.param(BRAKEMAN, id=BRAKEMAN.name, marks=pytest.mark.skipif(
                RUSTC is None, reason="rustc is not installed: brakeman is a Rust engine")),
-           YARDMASTER]
+           YARDMASTER,
+           pytest.param(HANDCAR, id=HANDCAR.name, marks=pytest.mark.skipif(
+               NODE is None, reason="node is not installed: handcar is a JavaScript engine"))]
 
 
 def conform(target: list[str], rules: str, tmp_path: Path) -> dict[str, Any]:
