@@ -255,7 +255,8 @@ def charge_refused_step(played: Outcome, rs: Ruleset, impl: Implementation, rj: 
     # kept shut for the first turn (FIRST-8), as where such plays are missing
     first = referee.opens_mexican(state, text) and referee.opening_rule(
         [text], played.offered, state) == "FIRST-8"
-    played.charged = [_likeliest([referee.refuses(state, a) for a in wrong], referee)
+    played.charged = [_likeliest([referee.refuses(state, a, played.offered)
+                                   for a in wrong], referee)
                       if wrong else _closed_cover(referee, state, text, played.refused_by)
                       or (referee.mexican_access() if mexican else None)
                       or ("FIRST-8" if first else None) or referee.allows(state, text)]

@@ -1763,13 +1763,16 @@ HANDCAR = Engine(
     # fixtures at 6 or more seats. Bugs on: bug 1 (covering a double on one's own marked
     # train leaves the marker up, MARK-3) unshown by conform (no fixture at 6 to 12 seats
     # covers a double on its owner's marked train); bug 2 (a double released once 13 tiles
-    # of its number are out, not 16, DBL-9); bug 3 (a pass in one's own follow-up leaves the
-    # marker down, DBL-5), 13. Fuzz (12 games, seed 1) finds all three, nothing off
+    # of its number are out, not 16), 20: DBL-9 19, DBL-7 1 (9 DBL-9, 8 DBL-6, 3 DBL-7
+    # before tests/test_house56b.py); bug 3 (a pass in one's own follow-up leaves the
+    # marker down), DBL-5 13. Fuzz (2 games, seed 1) finds all three; 12 games find bug 2
+    # also as `forbids play (TRAIN-6)` (a cover missing on a double it released), and
+    # nothing with the bugs off
     shows={"cover-keeps-marker": "",
            "thirteen": r"^legal actions not allowed by the rules: play ",
            "quiet-follow-pass": r"after step \d+ `pass`: marked: expected \[[\d, ]*\], got "},
     fuzz={"cover-keeps-marker": r"^after play: marked$",
-          "thirteen": r"^allows play \((DBL-6|DBL-9)\)$|^forbids play \(TRAIN-6\)$",
+          "thirteen": r"^allows play \(DBL-9\)$",
           "quiet-follow-pass": r"^after pass: marked$"},
     found=(),
     least=1000,
@@ -1780,7 +1783,8 @@ HANDCAR = Engine(
            "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
            "blocked_round": "other", "scoring": "other", "blank_values": "face",
            "tie_rule": "shared"},
-    charged={"thirteen": ("DBL-9", "DBL-6", "DBL-7"), "quiet-follow-pass": "DBL-5"},
+    charged={"thirteen": ("DBL-9", "DBL-7"), "quiet-follow-pass": "DBL-5"},
+    games=2,
     node=True,
 )
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
