@@ -143,20 +143,48 @@ def released_one_short(st: engine.State, act: engine.Action,
     release (`near_release`): an engine that lets only some plays past the duty (the
     Mexican Train alone: tandem's bug 2) ignores the duty, it does not release the
     double. Where they are not known, one tile short alone is read so."""
-    rules = st.rules
-    if not rules.release_uncoverable:
-        return False
-    earlier = {t: (rules.number_mask[st.ends[t]] & ~st.table_mask).bit_count()
-               for t in st.open_doubles if t not in st.turn_doubles}
-    counts = sorted({k for t, k in earlier.items() if k and near_release(st, k)})
-    for count in counts if offered is not None else [k for k in counts if k == 1]:
-        freed = st.copy()
-        freed.open_doubles = [t for t in st.open_doubles
-                              if t not in earlier or not 0 < earlier[t] <= count]
+    for count, freed in _released_by_count(st):
+        if offered is None and count > 1:
+            break
         legal = engine.legal_actions(freed)
         if act in legal and (offered is None or set(offered) == set(legal)):
             return True
     return False
+
+
+def release_offered(st: engine.State, offered: Collection[engine.Action]) -> str | None:
+    """The release rule whose early release the actions an implementation `offered` are
+    the rules' under, where they are not the rules' (a cover missing, what the release
+    leaves offered instead): DBL-12 one tile early (released_early_offered), DBL-9 counted
+    early (released_one_short's doubles near their release); None for neither."""
+    if released_early_offered(st, offered):
+        return "DBL-12"
+    if st.phase != engine.START:
+        return None
+    rules_legal = set(engine.legal_actions(st))
+    for _count, freed in _released_by_count(st):
+        legal = set(engine.legal_actions(freed))
+        if set(offered) == legal and legal != rules_legal:
+            return "DBL-9"
+    return None
+
+
+def _released_by_count(st: engine.State) -> list[tuple[int, engine.State]]:
+    """`st` with the open doubles of earlier turns released up to each count of tiles of
+    their number off the table (at least one, and near the release: `near_release`),
+    the smallest count first; nothing where DBL-9 is not in force."""
+    rules = st.rules
+    if not rules.release_uncoverable:
+        return []
+    earlier = {t: (rules.number_mask[st.ends[t]] & ~st.table_mask).bit_count()
+               for t in st.open_doubles if t not in st.turn_doubles}
+    out = []
+    for count in sorted({k for k in earlier.values() if k and near_release(st, k)}):
+        freed = st.copy()
+        freed.open_doubles = [t for t in st.open_doubles
+                              if t not in earlier or not 0 < earlier[t] <= count]
+        out.append((count, freed))
+    return out
 
 
 def near_release(st: engine.State, missing: int) -> bool:

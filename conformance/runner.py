@@ -689,11 +689,12 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                        and all(referee.opens_mexican(None, a) for a in missing)
                        and not any(a.startswith("play ") and a.endswith(" on mexican")
                                    and a not in extra for a in actual))
-            # a cover missing where the engine offers what the release one tile early
-            # (DBL-12) leaves: that release, not a closed train
-            early = closed and referee is not None and referee.released_early_offered(
-                sorted(actual))
-            charge("DBL-12" if early else "TRAIN-6" if closed else
+            # a cover missing where the engine offers what a release too early leaves
+            # (DBL-12 one tile early, DBL-9 counted early): that release, not a closed
+            # train
+            early = (referee.release_offered(sorted(actual))
+                     if closed and referee is not None else None)
+            charge(early if early else "TRAIN-6" if closed else
                    referee.marker_access() if marked and referee else
                    referee.mexican_access() if mexican and referee else
                    referee.opening_rule(sorted(missing), sorted(actual)) if opening and referee else

@@ -47,23 +47,45 @@ FAR = """
       mexican: [15-1, 1-10, 10-11]"""
 
 
-def _fixture(fid: str, trains: str, boneyard: str, steps: str) -> str:
+def _fixture(fid: str, trains: str, boneyard: str, steps: str, seat: int = 2,
+             hands: str = "{0: [3-0], 1: [6-6], 2: [14-0], 3: [8-0], 4: [2-2], 5: [rest]}",
+             legal: str = "[pass]", marked: str = "[1]") -> str:
     return f"""- id: {fid}
-  description: seat 2 is bound by [10-10] and holds [14-0], which fits seat 1's marked train
+  description: seat {seat} is bound by [10-10]
   clauses: [DBL-6, DBL-9]
   source: [computation]
   rules: rules.yaml
   table:
-    seat: 2
+    seat: {seat}
     starter: 0
-    hands: {{0: [3-0], 1: [6-6], 2: [14-0], 3: [8-0], 4: [2-2], 5: [rest]}}
+    hands: {hands}
     trains:{trains}
-    marked: [1]
+    marked: {marked}
     boneyard: {boneyard}
   {steps}expect:
   - variants: [big-known]
-    legal: [pass]
+    legal: {legal}
 """
+
+
+# [10-10] on seat 4's unmarked train binds seat 1, who holds [10-2] to cover it: with
+# thirteen 10s on the table a release counted at 13 keeps the train closed and draws
+COVER_NEAR = """
+      0: [15-13, 13-10, 10-14, 14-0, 0-10]
+      2: [15-8, 8-10]
+      3: [15-10, 10-7]
+      4: [15-3, 3-10, 10-11, 11-1, 1-10, 10-10]
+      5: [15-4, 4-10, 10-12]
+      6: [15-5, 5-10]"""
+# The same cover with six 10s on the table
+COVER_FAR = """
+      0: [15-13]
+      2: [15-8]
+      3: [15-7]
+      4: [15-3, 3-10, 10-11, 11-1, 1-10, 10-10]
+      5: [15-4, 4-10]
+      6: [15-5, 5-10]"""
+COVER_HANDS = "{0: [6-3], 1: [10-2], 2: [7-3], 3: [4-2], 4: [2-2], 5: [6-1], 6: [2-1]}"
 
 
 def _released(st: engine.State, count: int) -> engine.State:
@@ -100,29 +122,36 @@ class IgnoresDuty(CountsThirteen):
     COUNT = 0
 
 
-def _charges(tmp_path: Path, adapter: str, trains: str) -> dict[str, list[str]]:
+def _charges(tmp_path: Path, adapter: str, trains: str,
+             cover: str | None = None) -> dict[str, list[str]]:
     (tmp_path / "rules.yaml").write_text(RULES, encoding="utf-8")
-    (tmp_path / "fx.yaml").write_text(
-        _fixture("hcb-legal-001", trains, "[]", "")
-        + _fixture("hcb-draw-001", trains, "[9-8]", "steps: [draw]\n  "), encoding="utf-8")
+    fixtures = (_fixture("hcb-legal-001", trains, "[]", "")
+                + _fixture("hcb-draw-001", trains, "[9-8]", "steps: [draw]\n  "))
+    if cover is not None:
+        fixtures += _fixture("hcb-cover-001", cover, "[9-8, rest]", "", seat=1, hands=COVER_HANDS,
+                             legal="[play 10-2 on 4]", marked="[]")
+    (tmp_path / "fx.yaml").write_text(fixtures, encoding="utf-8")
     out = tmp_path / "report.json"
     main(["conform", "--adapter", f"{__file__}:{adapter}", "--fixtures",
           str(tmp_path / "fx.yaml"), "--format", "json", "--output", str(out)])
     report = json.loads(out.read_text(encoding="utf-8"))
-    assert report["summary"]["fail"] == 2, report["summary"]
+    assert report["summary"]["fail"] == len(report["results"]), report["summary"]
     return {r["fixture"]: r["charged"] for r in report["results"]}
 
 
 def test_a_release_counted_tiles_early_is_charged_to_the_release(tmp_path: Path) -> None:
     """Before: the legal actions charged DBL-6 (only one tile short was the release's),
-    and the draw refused beside those plays DBL-6 too (the plays' refusal was asked
-    without what the engine offered)."""
-    assert _charges(tmp_path, "CountsThirteen", NEAR) == {
-        "hcb-legal-001": ["DBL-9"], "hcb-draw-001": ["DBL-9"]}
+    the draw refused beside those plays DBL-6 too (the plays' refusal was asked without
+    what the engine offered), and the cover missing on another's unmarked train, the
+    draw the release leaves offered instead, TRAIN-6 (only DBL-12's release one tile
+    early was read so)."""
+    assert _charges(tmp_path, "CountsThirteen", NEAR, COVER_NEAR) == {
+        "hcb-legal-001": ["DBL-9"], "hcb-draw-001": ["DBL-9"], "hcb-cover-001": ["DBL-9"]}
 
 
 def test_a_duty_ignored_far_from_the_release_is_still_the_dutys(tmp_path: Path) -> None:
-    """With seven of sixteen 10s on the table nothing is near its release: a play let
-    past the duty there is the duty's (DBL-6), not a release counted wrong."""
-    assert _charges(tmp_path, "IgnoresDuty", FAR) == {
-        "hcb-legal-001": ["DBL-6"], "hcb-draw-001": ["DBL-6"]}
+    """With seven (six) of sixteen 10s on the table nothing is near its release: a play
+    let past the duty there is the duty's (DBL-6), and a cover kept closed TRAIN-6's,
+    not a release counted wrong."""
+    assert _charges(tmp_path, "IgnoresDuty", FAR, COVER_FAR) == {
+        "hcb-legal-001": ["DBL-6"], "hcb-draw-001": ["DBL-6"], "hcb-cover-001": ["TRAIN-6"]}
