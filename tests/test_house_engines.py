@@ -1760,15 +1760,14 @@ HANDCAR = Engine(
     # round (`blocked_round: other`), and a blocked round's lightest hands score 0 (`scoring:
     # other`). Session 56, bugs off: 1,056 pass, 20 not applicable, 942 fixtures at player
     # counts its table lacks (DEAL-7): the run is the situations from play and the ~100
-    # fixtures at 6 or more seats. Bugs on: bug 1 (covering a double on one's own marked
-    # train leaves the marker up, MARK-3) unshown by conform (no fixture at 6 to 12 seats
-    # covers a double on its owner's marked train); bug 2 (a double released once 13 tiles
-    # of its number are out, not 16), 20: DBL-9 19, DBL-7 1 (9 DBL-9, 8 DBL-6, 3 DBL-7
-    # before tests/test_house56b.py); bug 3 (a pass in one's own follow-up leaves the
-    # marker down), DBL-5 13. Fuzz (2 games, seed 1) finds all three; 12 games find bug 2
-    # also as `forbids play (TRAIN-6)` (a cover missing on a double it released), and
-    # nothing with the bugs off
-    shows={"cover-keeps-marker": "",
+    # fixtures at 6 or more seats; fuzz (12 games, seed 1) finds nothing. Bugs on: bug 1
+    # (covering a double on one's own marked train leaves the marker up) MARK-3, shown by
+    # no fixture until markers/big-table-covers-session56.yaml (every such fixture had 2 to
+    # 5 seats), 2 now; bug 2 (a double released once 13 tiles of its number are out, not
+    # 16), 20: DBL-9 19, DBL-7 1 (9 DBL-9, 8 DBL-6, 3 DBL-7 before tests/test_house56b.py);
+    # bug 3 (a pass in one's own follow-up leaves the marker down) DBL-5, 14. Fuzz (2 games,
+    # seed 1) finds all three; in 12 games, bug 2 was also `forbids play (TRAIN-6)` before
+    shows={"cover-keeps-marker": r"after step \d+ `play [^`]+`: marked: expected \[[\d, ]*\], got ",
            "thirteen": r"^legal actions not allowed by the rules: play ",
            "quiet-follow-pass": r"after step \d+ `pass`: marked: expected \[[\d, ]*\], got "},
     fuzz={"cover-keeps-marker": r"^after play: marked$",
@@ -1783,7 +1782,8 @@ HANDCAR = Engine(
            "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
            "blocked_round": "other", "scoring": "other", "blank_values": "face",
            "tie_rule": "shared"},
-    charged={"thirteen": ("DBL-9", "DBL-7"), "quiet-follow-pass": "DBL-5"},
+    charged={"cover-keeps-marker": "MARK-3", "thirteen": ("DBL-9", "DBL-7"),
+             "quiet-follow-pass": "DBL-5"},
     games=2,
     node=True,
 )
