@@ -72,8 +72,8 @@ from mtrain.conformance.move_charges import (
     marked_play,
     mexican_opening,
     release_near,
+    release_offered,
     released_early,
-    released_early_offered,
     released_one_short,
 )
 from mtrain.reference import codec, engine, refusals
@@ -362,16 +362,17 @@ class Referee:
         act = None if st is None else self._action(st, text)
         return st is not None and act is not None and closed_cover(st, act, legal)
 
-    def released_early_offered(self, offered: list[str]) -> bool:
-        """Whether the actions `offered` in the final state are the rules' with the doubles
-        of earlier turns released one tile early (move_charges.released_early_offered)."""
+    def release_offered(self, offered: list[str]) -> str | None:
+        """The release rule under whose early release the actions `offered` in the final
+        state are the rules' (move_charges.release_offered: DBL-12, DBL-9), or None."""
         state = self.final()
         st = None if state is None else self._state(state)
         if st is None:
-            return False
+            return None
         acts = [self._action(st, t) for t in offered]
-        return all(a is not None for a in acts) and released_early_offered(
-            st, [a for a in acts if a is not None])
+        if any(a is None for a in acts):
+            return None
+        return release_offered(st, [a for a in acts if a is not None])
 
     def marked_play(self, state: Mapping[str, Any] | None, text: str) -> bool:
         """Whether `text` is a play onto another player's marked train (marked_play)."""

@@ -255,7 +255,8 @@ def charge_refused_step(played: Outcome, rs: Ruleset, impl: Implementation, rj: 
     # kept shut for the first turn (FIRST-8), as where such plays are missing
     first = referee.opens_mexican(state, text) and referee.opening_rule(
         [text], played.offered, state) == "FIRST-8"
-    played.charged = [_likeliest([referee.refuses(state, a) for a in wrong], referee)
+    played.charged = [_likeliest([referee.refuses(state, a, played.offered)
+                                   for a in wrong], referee)
                       if wrong else _closed_cover(referee, state, text, played.refused_by)
                       or (referee.mexican_access() if mexican else None)
                       or ("FIRST-8" if first else None) or referee.allows(state, text)]
@@ -691,11 +692,12 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                        and all(referee.opens_mexican(None, a) for a in missing)
                        and not any(a.startswith("play ") and a.endswith(" on mexican")
                                    and a not in extra for a in actual))
-            # a cover missing where the engine offers what the release one tile early
-            # (DBL-12) leaves: that release, not a closed train
-            early = closed and referee is not None and referee.released_early_offered(
-                sorted(actual))
-            charge("DBL-12" if early else "TRAIN-6" if closed else
+            # a cover missing where the engine offers what a release too early leaves
+            # (DBL-12 one tile early, DBL-9 counted early): that release, not a closed
+            # train
+            early = (referee.release_offered(sorted(actual))
+                     if closed and referee is not None else None)
+            charge(early if early else "TRAIN-6" if closed else
                    referee.marker_access() if marked and referee else
                    referee.mexican_access() if mexican and referee else
                    referee.opening_rule(sorted(missing), sorted(actual)) if opening and referee else

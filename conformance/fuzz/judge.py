@@ -69,8 +69,8 @@ from mtrain.conformance.move_charges import (
     marked_play,
     mexican_opening,
     own_one_short,
+    release_offered,
     released_early,
-    released_early_offered,
     released_one_short,
 )
 from mtrain.conformance.process import HarnessError
@@ -378,6 +378,14 @@ def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
         return [*out, Disagreement(sig, (f"legal actions not allowed by the rules: "
                                          f"{', '.join(extra)}; missing: {', '.join(missing)}",),
                                    expect, (), clauses)]
+    if plays_extra and plays_missing and _release_offered(ctx, st, listed) == "DBL-9":
+        # plays offered past a duty and a cover withheld, each what a release counted
+        # early leaves (move_charges.release_offered): one bug, told as one finding
+        sig = "allows play (DBL-9)"
+        return [*out, Disagreement(sig, (
+            f"legal actions not allowed by the rules: {', '.join(extra)}",
+            f"legal actions missing: {', '.join(missing)}"), expect, (), _naming(sig, clauses),
+            alike="DBL-6" if own_one_short(st) else None)]
     alike: dict[str, str | None] = {}
     for text in extra:
         if text not in follows:
@@ -390,16 +398,16 @@ def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
     # the actions missing, of each kind, under the clause most of them point at (as
     # conform charges them): one bug, one finding per kind and clause
     closed = _closed_covers(ctx, st, missing, listed, plays_extra)
-    # what the release one tile early leaves (DBL-12), not a closed train, as conform
-    # charges it (move_charges.released_early_offered)
-    early = closed and _released_early_offered(ctx, st, listed)
+    # what a release too early leaves (DBL-12 one tile early, DBL-9 counted early), not
+    # a closed train, as conform charges it (move_charges.release_offered)
+    early = _release_offered(ctx, st, listed) if closed else None
     marked = not closed and _marked_closed(ctx, st, missing, listed)
     mexican = not (closed or marked) and _mexican_closed(ctx, st, missing, listed)
     opening = not (closed or marked) and _mexican_unopened(ctx, st, missing, listed, extra)
     for kind in dict.fromkeys(_kind(t) for t in missing if t not in follows):
         texts = [t for t in missing if t not in follows and _kind(t) == kind]
         found = [c for t in texts if (c := permitting(ctx, st, t)) is not None]
-        clause = ("DBL-12" if early else "TRAIN-6" if closed
+        clause = (early if early else "TRAIN-6" if closed
                   else "TRAIN-4" if kind == "play" and marked
                   else "TRAIN-4" if kind == "play" and mexican
                   else opening_rule(st, [a for t in texts if (a := as_action(ctx, st, t))],
@@ -500,10 +508,11 @@ def _closed_covers(ctx: Context, st: State, missing: Sequence[str], listed: Sequ
                    for a in offered)
 
 
-def _released_early_offered(ctx: Context, st: State, listed: Sequence[str]) -> bool:
+def _release_offered(ctx: Context, st: State, listed: Sequence[str]) -> str | None:
     acts = [as_action(ctx, st, t) for t in listed]
-    return all(a is not None for a in acts) and released_early_offered(
-        st, [a for a in acts if a is not None])
+    if any(a is None for a in acts):
+        return None
+    return release_offered(st, [a for a in acts if a is not None])
 
 
 def _marked_closed(ctx: Context, st: State, missing: Sequence[str],
