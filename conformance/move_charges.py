@@ -150,20 +150,15 @@ def released_early_offered(st: engine.State, offered: Collection[engine.Action])
 def released_one_short(st: engine.State, act: engine.Action,
                        offered: Collection[engine.Action] | None = None) -> bool:
     """Whether `act`, refused by the duty of an earlier double (DBL-6, DBL-7), would be
-    legal had the doubles of earlier turns nearest DBL-9's release been released: the
-    release counted early, as a count that forgets the double itself does (one tile
-    short: ballast's bug 1, tests/examples/ballast_engine.py) or one that counts a
-    double-12 number's 13 tiles on a larger set (handcar's bug 2,
-    tests/examples/js/handcar_engine.js), DBL-9's as released_early is DBL-12's,
-    whatever the fixture lists (a fuzz reproducer lists what fuzz named). Where the
-    actions the implementation `offered` are known, they must be the rules' with the
-    doubles up to some count of missing tiles released, and each of them near its
-    release (`near_release`): an engine that lets only some plays past the duty (the
-    Mexican Train alone: tandem's bug 2) ignores the duty, it does not release the
-    double. Where they are not known, one tile short alone is read so."""
-    for count, freed in _released_by_count(st):
-        if offered is None and count > 1:
-            break
+    legal had the doubles of earlier turns one tile short of DBL-9's release been
+    released (`near_release`): the release counted one tile early, as a count that
+    forgets the double itself does (ballast's bug 1, tests/examples/ballast_engine.py),
+    DBL-9's as released_early is DBL-12's, whatever the fixture lists (a fuzz reproducer
+    lists what fuzz named). Where the actions the implementation `offered` are known,
+    they must be the rules' with those doubles released: an engine that lets only some
+    plays past the duty (the Mexican Train alone: tandem's bug 2) ignores the duty, it
+    does not release the double."""
+    for _count, freed in _released_by_count(st):
         legal = engine.legal_actions(freed)
         if act in legal and (offered is None or set(offered) == set(legal)):
             return True
@@ -197,7 +192,7 @@ def _released_by_count(st: engine.State) -> list[tuple[int, engine.State]]:
     earlier = {t: (rules.number_mask[st.ends[t]] & ~st.table_mask).bit_count()
                for t in st.open_doubles if t not in st.turn_doubles}
     out = []
-    for count in sorted({k for k in earlier.values() if k and near_release(st, k)}):
+    for count in sorted({k for k in earlier.values() if k and near_release(k)}):
         freed = st.copy()
         freed.open_doubles = [t for t in st.open_doubles
                               if t not in earlier or not 0 < earlier[t] <= count]
@@ -205,12 +200,16 @@ def _released_by_count(st: engine.State) -> list[tuple[int, engine.State]]:
     return out
 
 
-def near_release(st: engine.State, missing: int) -> bool:
+def near_release(missing: int) -> bool:
     """Whether a double with `missing` tiles of its number off the table is near enough
     DBL-9's release for an engine that frees it to be read as counting the release
-    wrong rather than ignoring the duty (DBL-6): at most a quarter of its number's tiles
-    still out (one on a double-6 set, three on double-12, four on double-15)."""
-    return 4 * missing <= st.rules.number_mask[0].bit_count()
+    wrong rather than ignoring the duty (DBL-6): one tile short only. Read further off
+    (up to a quarter of the number's tiles, for handcar's count of 13 on double-15), a
+    duty ignored on a double of the mover's own train (ballast's bug 2) or on the Mexican
+    Train (tandem's bug 2) was charged to the release wherever its number was two or
+    three tiles short, which a single table cannot tell from a count gone wrong; the
+    duty is the likelier bug, so the release is read only where the count is one off."""
+    return missing == 1
 
 
 def own_one_short(st: engine.State) -> bool:

@@ -210,7 +210,9 @@ def test_a_duty_ignored_far_from_any_release_is_the_duty(tmp_path: Path) -> None
     fails = [r for r in json.loads(out.read_text(encoding="utf-8"))["results"]
              if r["status"] == "fail"]
     charged = Counter(c for r in fails for c in r["charged"])
-    assert set(charged) <= {"DBL-6", "DBL-9"} and charged["DBL-6"] >= 10, charged
+    # DBL-7 where the Mexican Train ends in the newest of several open doubles (s56-005,
+    # s56-008): the escape there covers it, out of the order DBL-7 sets
+    assert set(charged) <= {"DBL-6", "DBL-9", "DBL-7"} and charged["DBL-6"] >= 10, charged
 
 
 def test_the_mexican_train_closed_to_a_marked_player_is_charged_to_its_access(

@@ -7,7 +7,13 @@ handcar's bug 2 releases a double once 13 tiles of its number are on the table (
 double-12 count on a double-15 set, where a number is on 16): conform charged the plays
 it lets past the duty to DBL-6 or DBL-9 by chance (9 DBL-9, 8 DBL-6, 3 DBL-7), and fuzz
 named one bug in three findings (DBL-6, DBL-9, TRAIN-6), since only a release counted
-one tile early was read as the release's (move_charges.released_one_short)."""
+one tile early was read as the release's (move_charges.released_one_short). Reading a
+release counted up to a quarter of the number's tiles early as the release's charged
+handcar's bug right, but also charged to the release the duties ignored of ballast's bug 2
+and tandem's bug 2 wherever a number was two or three tiles short (tests/test_fuzz_s47.py,
+tests/test_attribution.py): a single table cannot tell the two apart, and the duty is the
+likelier bug, so only one tile short is read as the release's (move_charges.near_release),
+and handcar's bug 2 is charged to the duty or the release as its tables fall."""
 
 from __future__ import annotations
 
@@ -139,14 +145,14 @@ def _charges(tmp_path: Path, adapter: str, trains: str,
     return {r["fixture"]: r["charged"] for r in report["results"]}
 
 
-def test_a_release_counted_tiles_early_is_charged_to_the_release(tmp_path: Path) -> None:
-    """Before: the legal actions charged DBL-6 (only one tile short was the release's),
-    the draw refused beside those plays DBL-6 too (the plays' refusal was asked without
-    what the engine offered), and the cover missing on another's unmarked train, the
-    draw the release leaves offered instead, TRAIN-6 (only DBL-12's release one tile
-    early was read so)."""
+def test_a_release_counted_three_tiles_early_is_read_as_the_duty_ignored(
+        tmp_path: Path) -> None:
+    """Three tiles short of the release (thirteen of sixteen 10s on the table), a table
+    that an engine ignoring the duty answers alike: the plays let past the duty and the
+    draw refused beside them are the duty's (DBL-6), the cover kept closed TRAIN-6's,
+    as far from the release; only one tile short is read as a release counted early."""
     assert _charges(tmp_path, "CountsThirteen", NEAR, COVER_NEAR) == {
-        "hcb-legal-001": ["DBL-9"], "hcb-draw-001": ["DBL-9"], "hcb-cover-001": ["DBL-9"]}
+        "hcb-legal-001": ["DBL-6"], "hcb-draw-001": ["DBL-6"], "hcb-cover-001": ["TRAIN-6"]}
 
 
 def test_a_duty_ignored_far_from_the_release_is_still_the_dutys(tmp_path: Path) -> None:
@@ -155,36 +161,3 @@ def test_a_duty_ignored_far_from_the_release_is_still_the_dutys(tmp_path: Path) 
     not a release counted wrong."""
     assert _charges(tmp_path, "IgnoresDuty", FAR, COVER_FAR) == {
         "hcb-legal-001": ["DBL-6"], "hcb-draw-001": ["DBL-6"], "hcb-cover-001": ["TRAIN-6"]}
-
-
-def test_fuzz_tells_a_release_counted_early_as_one_finding(tmp_path: Path) -> None:
-    """fuzz's judge, on handcar's game 6 (seed 1) cut down: [10-10] on seat 3's unmarked
-    train binds seat 1 with fourteen 10s on the table; seat 1 holds [10-2], which covers
-    it, and [14-8], which fits its own train. A release counted at 13 offers [14-8] at
-    home and withholds the cover: both what that release leaves. Before, two findings,
-    `allows play (DBL-9)` and `forbids play (TRAIN-6)`, the second of them for one
-    occurrence in 12 games."""
-    from mtrain.conformance.fuzz.judge import compare_legal
-    from mtrain.conformance.fuzz.rulesets import declared_context
-    from mtrain.spec.catalog import catalog
-    from mtrain.spec.notation import action_json, table_state
-
-    (tmp_path / "rules.yaml").write_text(RULES, encoding="utf-8")
-    ctx = declared_context(catalog().rules_file(str(tmp_path / "rules.yaml")))
-    table = {"seat": 1, "starter": 0,
-             "hands": {0: ["6-3"], 1: ["14-8", "10-2"], 2: ["7-3"], 3: ["4-2"], 4: ["2-2"],
-                       5: ["6-1"]},
-             "trains": {0: ["15-13", "13-10", "10-14", "14-0", "0-10"], 1: ["15-14"],
-                        2: ["15-8", "8-10", "10-7"],
-                        3: ["15-3", "3-10", "10-11", "11-1", "1-10", "10-10"],
-                        4: ["15-4", "4-10", "10-12"], 5: ["15-5", "5-10"],
-                        "mexican": ["15-10", "10-6"]},
-             "boneyard": ["rest"]}
-    st = codec.state_from_json(ctx.rules, table_state(table, ctx.rs))
-    assert [codec.action_to_json(st, a) for a in engine.legal_actions(st)] == [
-        action_json("play 10-2 on 3", ctx.max_pip)]
-    found = compare_legal(ctx, st, engine.legal_actions(st),
-                          [action_json("play 14-8 on 1", ctx.max_pip)], None)
-    assert [d.signature for d in found] == ["allows play (DBL-9)"], found
-    assert found[0].messages == ("legal actions not allowed by the rules: play 14-8 on 1",
-                                 "legal actions missing: play 10-2 on 3")
