@@ -40,7 +40,9 @@ What the suite said (session 55, house55b; the header above was written before a
 - fuzz (12 games, seed 1; 2.4 CPU s): the three bugs, each shrunk to 2 seats; nothing
   with the bugs off (1.4 CPU s).
 - identify, bugs off (9.1 CPU s): every option as declared, set, table, procedure and
-  start measured, both house rules `other` (margin 1: generated-mexican-first-turn-001),
+  start measured, both house rules `other` (margin 1: generated-mexican-first-turn-001;
+  session 56, with s56-001..004: first_turn margin 4, mexican_first_turn 1, as "all
+  aboard" answers as own-train-started wherever the known values differ),
   "declared rules agree"; 3 requests answered with an error, each a deal of round 2 sent
   with round 1's pool (the suite's: fixed). Bugs on (15.1 CPU s): nothing sure and wrong;
   scoring `other` (contradicted: bug 1), doubles open and follow_up `other` (likely,
