@@ -5,8 +5,8 @@ marshal, sleeper, tramway, dispatcher;
 turntable, signalbox, semaphore, interlock, coupling and flagstop in process; tortoise,
 gondola, hopper, reefer, hostler and handcar, in JavaScript for node; bogie, trolley and
 tipper, in C, compiled by gcc; dandy and waybill, in Perl 5;
-drover and tanker, in Java 17, compiled by javac; gantry, in C++17, compiled by g++; and flatcar,
-ballbridge and brakeman, in Rust, compiled by rustc): house rules, some no
+drover and tanker, in Java 17, compiled by javac; gantry and wye, in C++17, compiled by
+g++; and flatcar, ballbridge and brakeman, in Rust, compiled by rustc): house rules, some no
 known value describes, tables of their own, and planted bugs, all written down in the
 engine's docstring (or header) before the suite ran.
 
@@ -1900,6 +1900,41 @@ HANDCAR = Engine(
     games=2,
     node=True,
 )
+WYE = Engine(
+    "wye",
+    # in C++17 (its own JSON reader and writer, a game model of its own made afresh from
+    # each request), written from docs/protocol.md and the clause texts alone (session 57,
+    # tests/test_house57.py): double-10 for 2 to 6 players with a table of its own,
+    # ordinary doubles, and two house rules that turn on the own train: until it is
+    # started, a player may play only on it or the Mexican Train (`own_train_first:
+    # other`), and draws until a drawn tile can be played, where a player whose train is
+    # started draws one (`draw_rule: other`). Bugs off: 1,225 pass, 188 not applicable
+    # (103 tables with an open double, 42 own_train_first, 13 draw_rule, 21 steps its own
+    # rule refuses), 174 fixtures at counts its table lacks; about 5 CPU s; fuzz (12
+    # games, seed 1) nothing. Bugs on: bug 1 (blocked one pass short) END-3, 2 (s53-pass-001,
+    # turn-021); bug 2 (std::min_element names the first of tied totals) MATCH-4, 22; bug 3
+    # (the marker off when its owner plays anywhere) MARK-3, 12. Fuzz finds all three in 6
+    # games (seed 1), bug 1 only from the sixth
+    shows={"early-block": r"^phase: expected start, got over$",
+           "first-of-tied": r"^winners: expected \[\d+(, \d+)+\], got \[\d+\]$",
+           "marker-anywhere": r"after step \d+ `play [^`]+`: marked: expected \[[\d, ]*\], got "},
+    fuzz={"early-block": r"^round end: result$",
+          "first-of-tied": r"^winners$",
+          "marker-anywhere": r"^after play: marked$"},
+    found=(),
+    least=1100,
+    truth={"tile_set": "double-10", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "anyone",
+           "own_train_first": "other", "doubles": "ordinary", "follow_up": "anywhere",
+           "double_order": "oldest-first", "uncoverable_double": "stays-open",
+           "marker_removal": "owner-plays-own", "draw_rule": "other",
+           "blocked_round": "full-round-of-passes", "scoring": "penalty",
+           "blank_values": "face", "tie_rule": "shared"},
+    charged={"early-block": "END-3", "first-of-tied": "MATCH-4",
+             "marker-anywhere": "MARK-3"},
+    games=6,
+    cpp=True,
+)
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
            TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
            COUPLING, PULLMAN, FLAGSTOP, TENDER, VIADUCT, BALLAST, TRESTLE, LAYOVER, MARSHAL,
@@ -1934,7 +1969,9 @@ ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOU
            pytest.param(TIPPER, id=TIPPER.name, marks=pytest.mark.skipif(
                GCC is None, reason="gcc is not installed: tipper is a C engine")),
            pytest.param(HANDCAR, id=HANDCAR.name, marks=pytest.mark.skipif(
-               NODE is None, reason="node is not installed: handcar is a JavaScript engine"))]
+               NODE is None, reason="node is not installed: handcar is a JavaScript engine")),
+           pytest.param(WYE, id=WYE.name, marks=pytest.mark.skipif(
+               GXX is None, reason="g++ is not installed: wye is a C++ engine"))]
 
 
 def conform(target: list[str], rules: str, tmp_path: Path) -> dict[str, Any]:
