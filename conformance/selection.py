@@ -22,6 +22,7 @@ from mtrain.conformance.lay_alone import lay_entry
 from mtrain.conformance.marker_alone import marker_entry, marker_options
 from mtrain.conformance.match_end_alone import match_end_entry, only_match_length
 from mtrain.conformance.out_alone import out_entry, out_options
+from mtrain.conformance.own_match_winners import own_match_winners
 from mtrain.conformance.own_rounds import LastRounds, within
 from mtrain.conformance.partition import OWN_TABLE, applies, stand_in
 from mtrain.conformance.release_alone import ONLY_RELEASE, release_entry
@@ -508,7 +509,8 @@ def situation_tasks(rulesets: Sequence[Ruleset], count: int, patterns: Sequence[
             made += own_last_deals(rs, own.rounds, wanted)
         space = Space() if sent is not None and made else None
         tasks += [Task(first + len(tasks) + k, fx, rs, fx.expect[0] if space is None else
-                       own_choices(fx.expect[0], fx, rs, space, sent), sent)
+                       own_match_winners(own_choices(fx.expect[0], fx, rs, space, sent),
+                                         fx, rs, sent, own), sent)
                   for k, fx in enumerate(made)]
         # under -k the filter, not the rule played its own way, decides how many are
         # made: mtrain conform says so when nothing matches at all

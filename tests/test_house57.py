@@ -1,0 +1,110 @@
+"""The suite's faults found while writing and running wye (tests/examples/cpp/wye.cpp, a
+double-10 engine in C++ for 2 to 6 players with a table of its own, ordinary doubles and
+two house rules on the own train), and the one left open by session 56, each fixed with a
+test that failed before the fix.
+
+Under `match_length: other` conform never asked an engine for its match's winners at a
+round's end from play: whether the match goes on after it is the rule's own, so the end
+situations asked nothing of the match (situations.end_situations). Yet who wins a match
+that is over does not depend on when it ends, and conform knows the last round the
+engine's match deals at each player count (own_rounds): the winners are now judged there
+(conformance/own_match_winners.py), where the engine names some at any round's end, and
+always at its own last round. The engines here are the reference in process with a match
+of three rounds (it refuses the deal of round 4, MATCH-1)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mtrain.cli import main
+from mtrain.conformance.adapter import JSON, ReferenceImplementation, RefusedSetup
+
+RULES = """name: three-rounds
+base: pagat
+options:
+  tile_set: double-6
+  hand_sizes: {2: 7, 3: 6, 4: 5}
+  first_turn: single
+  match_length: other
+"""
+
+
+class ThreeRounds(ReferenceImplementation):
+    """The reference, with a match of its own: three rounds, [6-6] to [4-4], whoever
+    leads; the lowest total wins, a tie shared (MATCH-2, MATCH-4)."""
+
+    LAST = 3
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        if round > self.LAST:
+            raise RefusedSetup(f"a match of {self.LAST} rounds has no round {round}", "MATCH-1")
+        return super().deal(ruleset, players, round, order, draw)
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        if state["phase"] != "over" or state["round"] < self.LAST:
+            return []  # its match goes on
+        return self.named(state["scores"])
+
+    def named(self, totals: list[int]) -> list[int]:
+        low = min(totals)
+        return [seat for seat, total in enumerate(totals) if total == low]
+
+
+class HighestWins(ThreeRounds):
+    """A planted bug: the highest total is named the winner (breaks MATCH-2)."""
+
+    def named(self, totals: list[int]) -> list[int]:
+        high = max(totals)
+        return [seat for seat, total in enumerate(totals) if total == high]
+
+
+class NamesNobody(ThreeRounds):
+    """A planted bug: its match ends after round 3 (the deal of round 4 refused), and yet
+    it names no winner there."""
+
+    def named(self, totals: list[int]) -> list[int]:
+        return []
+
+
+def _conform(adapter: str, tmp_path: Path) -> dict[str, Any]:
+    rules = tmp_path / "three-rounds.yaml"
+    rules.write_text(RULES, encoding="utf-8")
+    out = tmp_path / "report.json"
+    main(["conform", "--adapter", f"{__file__}:{adapter}", "--rules", str(rules),
+          "-k", "play-end-*", "--format", "json", "--output", str(out)])
+    report: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    return report
+
+
+def _failures(report: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
+    return [(r["fixture"], "\n".join(r["messages"] or [r["message"]]), r["charged"])
+            for r in report["results"] if r["status"] not in ("pass", "not-applicable")]
+
+
+@pytest.mark.parametrize(("adapter", "charged"), [("HighestWins", "MATCH-2"),
+                                                  ("NamesNobody", "MATCH-2")])
+def test_a_match_of_its_own_has_its_winners_judged_at_the_round_ends_from_play(
+        adapter: str, charged: str, tmp_path: Path) -> None:
+    """Before, neither bug failed anything: no round end from play asked `winners` under
+    `match_length: other`. Now each fails at the end of round 3, the last the engine's
+    match deals, charged to the rule that says who wins (holds_match_over: it refuses
+    round 4), and nowhere else."""
+    report = _conform(adapter, tmp_path)
+    fails = _failures(report)
+    assert fails, report["summary"]
+    assert all(re.search(r"^winners: expected \[[\d, ]+\], got ", text, re.MULTILINE)
+               and got == [charged] for _, text, got in fails), fails
+
+
+def test_a_match_of_its_own_that_names_its_winners_right_passes(tmp_path: Path) -> None:
+    """No false failure: the right winners at its last round, none before it (its match
+    goes on), and the end situations past round 3 left out (its deals refused)."""
+    report = _conform("ThreeRounds", tmp_path)
+    assert _failures(report) == []
+    assert report["summary"]["pass"] >= 10
