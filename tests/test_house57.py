@@ -87,19 +87,22 @@ def _failures(report: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
             for r in report["results"] if r["status"] not in ("pass", "not-applicable")]
 
 
-@pytest.mark.parametrize(("adapter", "charged"), [("HighestWins", "MATCH-2"),
-                                                  ("NamesNobody", "MATCH-2")])
+@pytest.mark.parametrize(("adapter", "charged"), [
+    ("HighestWins", ("MATCH-2",)),
+    # nobody named where its match is over (it refuses round 4: holds_match_over): who
+    # wins, the lowest total or, where totals tie for it, the tie rule
+    ("NamesNobody", ("MATCH-2", "MATCH-4"))])
 def test_a_match_of_its_own_has_its_winners_judged_at_the_round_ends_from_play(
-        adapter: str, charged: str, tmp_path: Path) -> None:
+        adapter: str, charged: tuple[str, ...], tmp_path: Path) -> None:
     """Before, neither bug failed anything: no round end from play asked `winners` under
-    `match_length: other`. Now each fails at the end of round 3, the last the engine's
-    match deals, charged to the rule that says who wins (holds_match_over: it refuses
-    round 4), and nowhere else."""
+    `match_length: other`. Now each fails at round ends (NamesNobody at round 3 alone,
+    the last its match deals), charged to the rule that says who wins, and shows nothing
+    else."""
     report = _conform(adapter, tmp_path)
     fails = _failures(report)
     assert fails, report["summary"]
     assert all(re.search(r"^winners: expected \[[\d, ]+\], got ", text, re.MULTILINE)
-               and got == [charged] for _, text, got in fails), fails
+               and len(got) == 1 and got[0] in charged for _, text, got in fails), fails
 
 
 def test_a_match_of_its_own_that_names_its_winners_right_passes(tmp_path: Path) -> None:
