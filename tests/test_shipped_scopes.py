@@ -59,10 +59,11 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Fixture], Any, 
     expected = _found(check_scopes(fixtures, Space(), kept=False))
     with pytest.MonkeyPatch.context() as m:
         m.setattr(fixture, "load_corpus", lambda: (fixtures, []))
-        _, (name, value) = shipping.explorations()
+        (pieces_name, pieces), (name, value) = shipping.explorations()
     assert name == ScopeCache.entry_name(Space())
-    assert sorted(value) == sorted(fixture_digest(fx) for fx in fixtures)
+    assert sorted(value) == sorted(fixture_digest(fx) for fx in fixtures) == sorted(pieces)
     SCOPES.write(tmp / "shipped", name, value)
+    PIECES.write(tmp / "shipped", pieces_name, pieces)
     return fixtures, expected, tmp / "shipped"
 
 
@@ -181,6 +182,33 @@ def test_stale_names_how_the_files_differ(
         f"the lint's scope checks: 1 fixtures no longer in the corpus (e.g. {one})"]
     assert SCOPES.stale(where, "other.json", entry) == [
         "the lint's scope checks made by other code or spec data (the entry's name differs)"]
+
+
+def test_the_run_s_exploration_copies_current_shipped_files(
+        first_lint: tuple[list[Fixture], Any, Path, list[str]],
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The test run's shared exploration of the corpus (conftest.explore_corpus_part) reads
+    the package's checks and pieces when current, whatever the switches say, and keeps
+    them in the run's cache, where the corpus lint and identify read them; stale ones, or
+    with MTRAIN_TESTS_EXPLORE=1, it explores."""
+    from conftest import explore_corpus_part
+
+    fixtures, expected, where, explored = first_lint
+    monkeypatch.setenv(SCOPES_ENV, "off")
+    lock = tmp_path / "save.lock"
+    assert explore_corpus_part(fixtures, 0, 1, lock) == 0 and explored == []
+    space = Space()
+    shipped_pieces = PIECES.read_files(where)
+    assert shipped_pieces is not None
+    assert cache.read(cells.KIND, cells._entry_name(space)) == shipped_pieces[1]
+    assert _found(check_scopes(fixtures, space)) == expected and explored == []
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "cache-2"))  # empty again
+    monkeypatch.setenv("MTRAIN_TESTS_EXPLORE", "1")
+    assert explore_corpus_part(fixtures, 0, 1, lock) == len(fixtures)
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "cache-3"))
+    monkeypatch.delenv("MTRAIN_TESTS_EXPLORE")
+    _rename(where)  # made by other code or data
+    assert explore_corpus_part(fixtures, 0, 1, lock) == len(fixtures)
 
 
 SAMPLE = 40
