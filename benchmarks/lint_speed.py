@@ -7,7 +7,12 @@ Each case is a fresh `mtrain lint --coverage FOLDER` process on a copy of the co
 same checks as a plain `mtrain lint`: the copy is there to be changed), with a cache
 folder of the benchmark's own (MTRAIN_CACHE_DIR):
 
-    cold      an empty cache: every fixture's scope explored      target: at most 20 CPU s
+    cold      an empty cache: every fixture's check read from the package's shipped
+              checks where they are current (lint/shipped_scopes.py), else explored
+                                                                  target: at most 20 CPU s
+    unshipped (with --unshipped) an empty cache, nothing shipped read
+              (MTRAIN_SHIPPED_SCOPES=off): every fixture explored, as a user's first
+              lint after the code or the data changed
     warm      the cache the run before left, nothing changed
     changed   one fixture's description changed since the last run  target: at most 3 CPU s
 
@@ -42,8 +47,10 @@ TARGETS = {"cold": 20.0, "changed": 3.0}
 
 
 def lint(mtrain: str, folder: Path, cache: Path,
-         base: dict[str, str] | None = None) -> tuple[Timed, dict[str, Any]]:
-    env = {**(base or os.environ), "MTRAIN_CACHE_DIR": str(cache)}
+         base: dict[str, str] | None = None, shipped: bool = True
+         ) -> tuple[Timed, dict[str, Any]]:
+    env = {**(base or os.environ), "MTRAIN_CACHE_DIR": str(cache),
+           **({} if shipped else {"MTRAIN_SHIPPED_SCOPES": "off"})}
     argv = [sys.executable, "-m", "mtrain"] if base is not None else [mtrain]
     timed = run([*argv, "lint", "--coverage", "--json", str(folder)], env=env)
     if timed.code not in (0, 1):
@@ -74,10 +81,14 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--base", metavar="REV", help="also a cold lint of git revision REV")
+    parser.add_argument("--unshipped", action="store_true",
+                        help="also a cold lint that reads no shipped checks")
     args = parser.parse_args()
     mtrain = mtrain_command()
     before = load()
     times: dict[str, list[Timed]] = {"cold": [], "warm": [], "changed": []}
+    if args.unshipped:
+        times = {"unshipped": [], **times}
     if args.base:
         times = {"base cold": [], **times}
     explored: dict[str, list[int]] = {name: [] for name in times}
@@ -94,6 +105,9 @@ def main() -> int:
                     touch_one(folder, k)
                 if name == "base cold":
                     timed, report = lint(mtrain, folder, Path(tmp, f"base-cache-{k}"), base)
+                elif name == "unshipped":
+                    timed, report = lint(mtrain, folder, Path(tmp, f"unshipped-cache-{k}"),
+                                         shipped=False)
                 else:
                     timed, report = lint(mtrain, folder, cache)
                 times[name].append(timed)

@@ -1,8 +1,9 @@
 """Making and checking what ships with the package for a first run (conformance/shipped.py):
 the situations a default `mtrain conform` asks for, each rule set at the count the run
 gives it, the shipped corpus's fixture files as read from YAML, and jsonschema's verdict
-that they are valid; and, for a first `mtrain identify`, the corpus's pieces of the option
-space (conformance/identify/shipped_pieces.py).
+that they are valid; for a first `mtrain identify`, the corpus's pieces of the option space
+(conformance/identify/shipped_pieces.py); and for a first `mtrain lint`, the corpus's scope
+checks (conformance/lint/shipped_scopes.py), both from one exploration.
 
 Kept apart from conformance/situations.py on purpose: what it imports (the corpus, the
 selection of rule sets) is no part of how a situation is made, so it stays out of the
@@ -121,36 +122,64 @@ def stale(where: Path, asks: list[tuple[Ruleset, int]], with_documents: bool = T
     return out
 
 
-def identify_pieces() -> tuple[str, dict[str, Any]]:
-    """The cache entry of identify's pieces of the shipped corpus (identify/cells.py), each
-    fixture explored afresh (neither the cache nor the files shipped are read): its name,
-    and its value (JSON as read back)."""
-    from mtrain.conformance.fixture import load_corpus
+def explorations() -> tuple[tuple[str, dict[str, Any]], tuple[str, dict[str, Any]]]:
+    """identify's pieces of the shipped corpus (identify/cells.py) and the lint's scope
+    checks of it (lint/scopes.py), each the cache entry a cold run would write, from one
+    exploration of every fixture made afresh (neither the cache nor the files shipped are
+    read): each as its name and its value (JSON as read back)."""
+    from mtrain.conformance.fixture import Fixture, load_corpus
     from mtrain.conformance.gc_freeze import paused
     from mtrain.conformance.identify import cells
-    from mtrain.conformance.lint.scopes import fixture_digest
-    from mtrain.conformance.partition import explore
+    from mtrain.conformance.lint.scopes import (
+        ScopeCache,
+        fixture_digest,
+        kept_json,
+        scope_fixture,
+    )
+    from mtrain.conformance.partition import Partition
+    from mtrain.spec.errors import InputError
     from mtrain.spec.scope import Space
 
     fixtures, errors = load_corpus()
     if errors:
         raise ValueError(f"the shipped corpus does not load: {errors[0]}")
     space = Space()
+    pieces: dict[str, Any] = {}
+    scopes: dict[str, Any] = {}
+
+    def keep(fx: Fixture, part: Partition) -> None:
+        pieces[fixture_digest(fx)] = cells._to_json(cells.pieces_of(part, space))
+
     with paused():  # (the corpus's pieces are hundreds of thousands of containers)
-        value = {fixture_digest(fx): cells._to_json(cells.pieces_of(explore(fx, space), space))
-                 for fx in fixtures}
-        return cells._entry_name(space), orjson.loads(orjson.dumps(value))
+        for fx in fixtures:
+            check = kept_json(fx, scope_fixture(fx, space, keep))
+            if fixture_digest(fx) not in pieces or check is None:
+                # past the limit of regions, or a message naming its file: a lint says
+                # so (identify cannot read such a fixture's partition either)
+                raise InputError(f"{fx.where}: its partition cannot be shipped; run "
+                                 "`mtrain lint` on the corpus")
+            scopes[fixture_digest(fx)] = check
+        return ((cells._entry_name(space), orjson.loads(orjson.dumps(pieces))),
+                (ScopeCache.entry_name(space), orjson.loads(orjson.dumps(scopes))))
 
 
-def identify_pieces_named() -> tuple[str, list[str]]:
-    """The name identify_pieces' entry would have and the fixtures (digests) it would
-    cover, without exploring anything (`--check`: shipped_pieces.stale)."""
+def identify_pieces() -> tuple[str, dict[str, Any]]:
+    """identify's pieces of the shipped corpus, made afresh (explorations)."""
+    return explorations()[0]
+
+
+def explorations_named() -> tuple[str, str, list[str]]:
+    """The names explorations' entries would have (identify's pieces, the lint's scope
+    checks) and the fixtures (digests) both would cover, without exploring anything
+    (`--check`: ShippedEntry.stale)."""
     from mtrain.conformance.fixture import load_corpus
     from mtrain.conformance.identify import cells
-    from mtrain.conformance.lint.scopes import fixture_digest
+    from mtrain.conformance.lint.scopes import ScopeCache, fixture_digest
     from mtrain.spec.scope import Space
 
     fixtures, errors = load_corpus()
     if errors:
         raise ValueError(f"the shipped corpus does not load: {errors[0]}")
-    return cells._entry_name(Space()), [fixture_digest(fx) for fx in fixtures]
+    space = Space()
+    return (cells._entry_name(space), ScopeCache.entry_name(space),
+            [fixture_digest(fx) for fx in fixtures])

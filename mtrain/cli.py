@@ -255,12 +255,15 @@ def _warn_of_the_cache(command: str) -> None:
         if why is not None:
             print(cut_long_runs(f"mtrain {command}: warning: {shown(why)}: nothing shipped "
                                 "is read (set it to off to mean that)"), file=sys.stderr)
-    if "MTRAIN_SHIPPED_PIECES" in os.environ:
-        from mtrain.conformance.identify.shipped_pieces import misread
+    for switch in ("MTRAIN_SHIPPED_PIECES", "MTRAIN_SHIPPED_SCOPES"):
+        if switch in os.environ:
+            from mtrain.conformance.identify.shipped_pieces import PIECES
+            from mtrain.conformance.lint.shipped_scopes import SCOPES
 
-        said = misread()
-        if said is not None:
-            print(cut_long_runs(f"mtrain {command}: warning: {shown(said)}"), file=sys.stderr)
+            said = (PIECES if switch == PIECES.env else SCOPES).misread()
+            if said is not None:
+                print(cut_long_runs(f"mtrain {command}: warning: {shown(said)}"),
+                      file=sys.stderr)
     if "MTRAIN_RESULT_MEMO" in os.environ:  # `false` was read as on, without a word
         from mtrain.conformance import resultmemo as memo
 

@@ -326,7 +326,9 @@ def explore_corpus_part(fixtures: Sequence[Fixture], part: int, parts: int, lock
     explores it, its check and identify's pieces kept in the cache (corpus_explored),
     but for those whose check and pieces the cache holds already, each found by the
     fixture's content and the code's: the lint and identify read those there as they
-    read the ones explored now. How many it explored."""
+    read the ones explored now; and for those the package ships both of, current
+    (shipped_explorations), copied into the cache as a user's first run reads them. How
+    many it explored."""
     import gc
 
     from mtrain.conformance.gc_freeze import paused, settled
@@ -342,10 +344,16 @@ def explore_corpus_part(fixtures: Sequence[Fixture], part: int, parts: int, lock
         pieces = cache.read(cells.KIND, cells._entry_name(space))
     held &= set(pieces) if isinstance(pieces, dict) else set()
     del pieces
+    ship_scopes, ship_pieces = shipped_explorations(space)
     found = []
+    taken: list[str] = []
     with settled(), paused():  # as check_scopes explores (lint/scopes.py)
         for fx in fixtures[part::parts]:
-            if fixture_digest(fx) in held:
+            key = fixture_digest(fx)
+            if key in held:
+                continue
+            if key in ship_scopes and key in ship_pieces:
+                taken.append(key)
                 continue
             found.append((fx, scope_fixture(fx, space, keeper.add)))
             gc.freeze()
@@ -354,9 +362,42 @@ def explore_corpus_part(fixtures: Sequence[Fixture], part: int, parts: int, lock
         store = ScopeCache(space)
         for fx, scopes in found:
             store.put(fx, scopes)
+        store.used.update((key, ship_scopes[key]) for key in taken)
+        store.changed |= bool(taken)
         store.save()
         keeper.save()
+        if taken:
+            added = {key: ship_pieces[key] for key in taken}
+            with paused():
+                cache.update(cells.KIND, cells._entry_name(space),
+                             lambda now: {**now, **added}, keep=4)
     return len(found)
+
+
+def shipped_explorations(space: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The lint's scope checks and identify's pieces the package ships, by fixture digest,
+    each only when its entry's name is the one this code and data give (else {}): the
+    exploration of the corpus a clean run would repeat (about 200 CPU s of a full run).
+    Read here whatever MTRAIN_SHIPPED_SCOPES and MTRAIN_SHIPPED_PIECES say (the run keeps
+    them off for the tests of the exploration); tests/test_shipped_scopes.py explores a
+    sample of the corpus afresh and compares it with them, and CI's `mtrain situations
+    --shipped --check` fails while they are stale. MTRAIN_TESTS_EXPLORE=1 explores the
+    whole corpus anyway."""
+    from mtrain.conformance import shipped
+    from mtrain.conformance.identify import cells
+    from mtrain.conformance.identify.shipped_pieces import PIECES
+    from mtrain.conformance.lint.scopes import ScopeCache
+    from mtrain.conformance.lint.shipped_scopes import SCOPES
+
+    where = shipped.folder()
+    if where is None or os.environ.get("MTRAIN_TESTS_EXPLORE", "") not in ("", "0"):
+        return {}, {}
+    out = []
+    for kind, name in ((SCOPES, ScopeCache.entry_name(space)),
+                       (PIECES, cells._entry_name(space))):
+        found = kind.read_files(where)
+        out.append(found[1] if found is not None and found[0] == name else {})
+    return out[0], out[1]
 
 
 BLAME_PARTS = 2
@@ -733,32 +774,30 @@ def _cache_of_this_run(request: pytest.FixtureRequest,
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _no_shipped_pieces() -> Iterator[None]:
-    """identify's pieces shipped with the package (conformance/identify/shipped_pieces.py)
-    are never read in the run, nor by the commands it starts: a test of the exploration
-    (identify's cells tests, test_cache's) or of an identify with a cold cache explores,
-    whatever the package ships. A test of a user's first identify sets
-    MTRAIN_SHIPPED_PIECES on again, with files of its own (test_shipped_pieces.py).
+def _no_shipped_explorations() -> Iterator[None]:
+    """identify's pieces and the lint's scope checks shipped with the package
+    (conformance/identify/shipped_pieces.py, conformance/lint/shipped_scopes.py) are never
+    read by the code under test in the run, nor by the commands it starts: a test of the
+    exploration (identify's cells tests, test_cache's, the lint's) or of a command with a
+    cold cache explores, whatever the package ships. A test of a user's first identify or
+    lint sets its switch on again, with files of its own (test_shipped_pieces.py,
+    test_shipped_scopes.py).
 
-    Reading them when current (their name digests the code and data that made them, and
-    CI checks it) would be honest, one test comparing a part explored afresh with theirs,
-    but it saves a run almost nothing (session 56): the corpus lint's test
-    (test_fixtures.py) explores every fixture anyway, since what it checks (each entry's
-    breaches with their messages, the overlaps, the proposals) is in neither the pieces
-    (each region's outcomes and the options read) nor the package, and identify's pieces
-    come out of that same exploration (corpus_explored) for the cost of keeping them:
-    0.56 of 9.20 CPU s over every 25th fixture (load 8), about 12 of a run's 200. The
-    lever is the lint's: its scope checks shipped the same way (a user's cold `mtrain
-    lint` would gain too), with a test that checks a part of them afresh."""
+    The run itself reads them, when current, for the shipped corpus's exploration it
+    shares between the corpus lint and identify (corpus_explored, shipped_explorations):
+    that exploration is what the package's files already hold, and a test compares a
+    sample of it explored afresh with them."""
     from mtrain.conformance.identify.shipped_pieces import PIECES_ENV
+    from mtrain.conformance.lint.shipped_scopes import SCOPES_ENV
 
-    saved = os.environ.get(PIECES_ENV)
-    os.environ[PIECES_ENV] = "off"
+    saved = {env: os.environ.get(env) for env in (PIECES_ENV, SCOPES_ENV)}
+    os.environ.update({env: "off" for env in saved})
     yield
-    if saved is None:
-        os.environ.pop(PIECES_ENV, None)
-    else:
-        os.environ[PIECES_ENV] = saved
+    for env, value in saved.items():
+        if value is None:
+            os.environ.pop(env, None)
+        else:
+            os.environ[env] = value
 
 
 @pytest.fixture(autouse=True)

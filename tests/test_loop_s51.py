@@ -82,6 +82,8 @@ def test_the_corpus_explored_warm_explores_nothing_and_reads_what_it_explored_co
     from mtrain.spec.scope import Space
 
     monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "cache"))  # empty: not the run's
+    # explored, not copied from the package's files (test_shipped_scopes.py tests that)
+    monkeypatch.setenv("MTRAIN_TESTS_EXPLORE", "1")
     markers, errors = load_corpus(FIXTURE_ROOT / "markers")
     assert not errors
     few = markers[:3]  # the smallest corpus that shows it: three fixtures, two parts

@@ -25,6 +25,7 @@ from mtrain.conformance import shipped
 from mtrain.conformance import situation_shipping as shipping
 from mtrain.conformance import situations as S
 from mtrain.conformance.identify import shipped_pieces
+from mtrain.conformance.lint.shipped_scopes import SCOPES
 from mtrain.spec import cache
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import Ruleset
@@ -258,11 +259,17 @@ def test_the_command_writes_and_checks(where: Path, asks: list[tuple[Ruleset, in
                                        capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(shipping, "default_asks", lambda: asks)
     monkeypatch.setattr(shipping, "documents", lambda: ({}, []))  # tested below
-    # identify's pieces: a small entry (made and read: test_shipped_pieces.py)
+    # identify's pieces and the lint's checks: small entries (made and read:
+    # test_shipped_pieces.py, test_shipped_scopes.py)
     pieces: dict[str, Any] = {"a-fixture": [[], [], [], []]}
-    monkeypatch.setattr(shipping, "identify_pieces", lambda: ("entry.json", pieces))
-    # `--check` reads the name and the fixtures only (shipped_pieces.stale says why)
-    monkeypatch.setattr(shipping, "identify_pieces_named", lambda: ("entry.json", list(pieces)))
+    checks: dict[str, Any] = {"a-fixture": {"runs": 1, "problems": [], "proposals": [],
+                                            "beyond_written": False,
+                                            "beyond_possible": False}}
+    monkeypatch.setattr(shipping, "explorations",
+                        lambda: (("entry.json", pieces), ("checks.json", checks)))
+    # `--check` reads the names and the fixtures only (ShippedEntry.stale says why)
+    monkeypatch.setattr(shipping, "explorations_named",
+                        lambda: ("entry.json", "checks.json", list(pieces)))
     assert main(["situations", "--shipped", "--check"]) == 1
     out = capsys.readouterr().out
     assert out.startswith("stale: ") and "run `mtrain situations --shipped`" in out
@@ -270,12 +277,20 @@ def test_the_command_writes_and_checks(where: Path, asks: list[tuple[Ruleset, in
     out = capsys.readouterr().out
     assert f"wrote {where / shipped.INDEX}" in out
     assert f"wrote {where / shipped_pieces.INDEX}" in out and "pieces of 1 fixtures" in out
+    assert f"wrote {where / SCOPES.index}" in out and "scope checks of 1 fixtures" in out
     assert main(["situations", "--shipped", "--check"]) == 0
     assert capsys.readouterr().out == f"2 rule sets' situations, shipped in {where}: current\n"
     pieces["b-fixture"] = [[], [], [], [[0]]]  # a fixture added, the situations the same
     assert main(["situations", "--shipped", "--check"]) == 1
     assert capsys.readouterr().out.startswith(
-        "stale: identify's pieces: 1 fixtures missing (e.g. b-fixture)\n")
+        "stale: identify's pieces: 1 fixtures missing (e.g. b-fixture)\n"
+        "stale: the lint's scope checks: 1 fixtures missing (e.g. b-fixture)\n")
+    del pieces["b-fixture"]  # the checks made by other code: another name
+    monkeypatch.setattr(shipping, "explorations_named",
+                        lambda: ("entry.json", "other.json", list(pieces)))
+    assert main(["situations", "--shipped", "--check"]) == 1
+    assert capsys.readouterr().out.startswith(
+        "stale: the lint's scope checks made by other code or spec data")
     for argv, said in ((["situations", "--check"], "--check goes with --shipped"),
                        (["situations", "pagat", "--shipped"], "no rule set, -n, -k nor"),
                        (["situations", "--shipped", "-n", "3"], "no rule set, -n, -k nor"),

@@ -13,8 +13,9 @@ counts as absent. Each fixture's pieces are checked as the cache's are (cells._f
 and what is read is kept in the user's cache, so that the next run reads the cache alone.
 
 Two files in the shipped folder (conformance/shipped.py's: MTRAIN_SHIPPED_SITUATIONS moves
-it or switches it off): `identify-pieces.json`, the index (FORMAT, the entry's name, the
-payload's digests and size), and `identify-pieces.xz`, the entry's JSON compressed with xz.
+it or switches it off): `identify-pieces.json`, the index, and `identify-pieces.xz`, the
+entry's JSON compressed with xz (conformance/shipped_entry.py reads and writes them, as it
+does the lint's scope checks shipped beside them).
 `mtrain situations --shipped` writes them with the situations, exploring every fixture
 afresh (neither the cache nor the files already shipped are read); `--check` compares the
 entry's name (the code and data that made them) and the fixtures they cover with the
@@ -29,91 +30,47 @@ on, with small files of its own.
 
 from __future__ import annotations
 
-import hashlib
-import lzma
-import os
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
-import orjson
-
-from mtrain.conformance import shipped
+from mtrain.conformance.shipped_entry import FORMAT, OFF, ON, ShippedEntry
 
 PIECES_ENV = "MTRAIN_SHIPPED_PIECES"
 """off: the shipped pieces are never read (the folder is shipped.folder()'s)."""
-OFF, ON = ("0", "off", "no", "false"), ("", "1", "on", "yes", "true")
 INDEX, PAYLOAD = "identify-pieces.json", "identify-pieces.xz"
-FORMAT = 1
+PIECES = ShippedEntry("identify's pieces", "pieces", PIECES_ENV, INDEX, PAYLOAD)
+
+__all__ = ["FORMAT", "INDEX", "OFF", "ON", "PAYLOAD", "PIECES", "PIECES_ENV", "entry",
+           "misread", "read_files", "stale", "write"]
+
 
 def _folder() -> Path | None:
-    if os.environ.get(PIECES_ENV, "on").strip().lower() in OFF:
-        return None
-    return shipped.folder()
+    return PIECES.folder()
 
 
 def misread() -> str | None:
     """Why MTRAIN_SHIPPED_PIECES says neither on nor off (the pieces stay on), or None."""
-    said = os.environ.get(PIECES_ENV, "on")
-    if said.strip().lower() in OFF + ON:
-        return None
-    return (f"{PIECES_ENV}={said} is neither on ({', '.join(ON[1:])}) nor off "
-            f"({', '.join(OFF)}): the shipped pieces stay on")
+    return PIECES.misread()
 
 
 def entry(name: str) -> dict[str, Any] | None:
     """The shipped entry named `name` (the corpus's pieces by fixture digest, as the
     cache keeps them), or None: switched off, none shipped, shipped under another name
     (other code or data), or not as its index says."""
-    where = _folder()
-    if where is None:
-        return None
-    found = read_files(where)
-    return None if found is None or found[0] != name else found[1]
+    return PIECES.entry(name)
 
 
 def read_files(where: Path) -> tuple[str, dict[str, Any]] | None:
     """The entry in `where` with its name, if its files agree with their index (read by
     `entry` and `stale`; the tests read it too)."""
-    try:
-        index = orjson.loads((where / INDEX).read_bytes())
-    except (OSError, ValueError):
-        return None
-    if not (isinstance(index, dict) and index.get("format") == FORMAT
-            and isinstance(index.get("name"), str) and isinstance(index.get("size"), int)
-            and isinstance(index.get("sha256"), str)
-            and isinstance(index.get("xz_sha256"), str)):
-        return None
-    try:
-        packed = (where / PAYLOAD).read_bytes()
-        if hashlib.sha256(packed).hexdigest() != index["xz_sha256"]:
-            return None
-        payload = lzma.decompress(packed, format=lzma.FORMAT_XZ)
-    except (OSError, lzma.LZMAError):
-        return None
-    if len(payload) != index["size"] or hashlib.sha256(payload).hexdigest() != index["sha256"]:
-        return None
-    try:
-        value = orjson.loads(payload)
-    except ValueError:
-        return None
-    return (index["name"], value) if isinstance(value, dict) else None
+    return PIECES.read_files(where)
 
 
 def write(where: Path, name: str, value: dict[str, Any]) -> tuple[int, int]:
     """Write the two files for the entry `value` named `name`; (the index's bytes, the
-    payload's). The index goes last: a write cut short leaves one that names another
-    payload."""
-    payload = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-    packed = lzma.compress(payload, format=lzma.FORMAT_XZ, preset=9 | lzma.PRESET_EXTREME)
-    index = {"format": FORMAT, "name": name, "size": len(payload),
-             "sha256": hashlib.sha256(payload).hexdigest(),
-             "xz_sha256": hashlib.sha256(packed).hexdigest()}
-    text = orjson.dumps(index, option=orjson.OPT_INDENT_2).decode() + "\n"
-    where.mkdir(parents=True, exist_ok=True)
-    (where / PAYLOAD).write_bytes(packed)
-    (where / INDEX).write_text(text, encoding="utf-8")
-    return len(text.encode()), len(packed)
+    payload's)."""
+    return PIECES.write(where, name, value)
 
 
 def stale(where: Path, name: str, fixtures: Collection[str],
@@ -121,20 +78,4 @@ def stale(where: Path, name: str, fixtures: Collection[str],
     """How the files in `where` differ from the entry named `name` over the fixtures (their
     digests) `fixtures`, and, given `value` (the entry made afresh), from its pieces (none:
     they are current), each a line of text."""
-    found = read_files(where)
-    if found is None:
-        return [f"{where / INDEX} or {where / PAYLOAD}: missing, or does not agree with "
-                "its index"]
-    out = []
-    if found[0] != name:
-        out.append("identify's pieces made by other code or spec data (the entry's name "
-                   "differs)")
-    kept = found[1]
-    missing = [k for k in fixtures if k not in kept]
-    extra = [k for k in kept if k not in fixtures]
-    differ = [] if value is None else [k for k in value if k in kept and kept[k] != value[k]]
-    for what, keys in (("missing", missing), ("no longer in the corpus", extra),
-                       ("with other pieces", differ)):
-        if keys:
-            out.append(f"identify's pieces: {len(keys)} fixtures {what} (e.g. {keys[0]})")
-    return out
+    return PIECES.stale(where, name, fixtures, value)

@@ -28,6 +28,7 @@ from typing import Any
 
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.gc_freeze import paused, settled
+from mtrain.conformance.lint.shipped_scopes import SCOPES
 from mtrain.conformance.partition import (
     Partition,
     beyond,
@@ -246,34 +247,49 @@ KEPT_FIXTURES = 5000
 class ScopeCache:
     """The checks of fixtures kept for one version of the code and the spec data: one
     file, of fixture digest -> FixtureScopes.to_json(), the least recently used dropped
-    past KEPT_FIXTURES."""
+    past KEPT_FIXTURES. A fixture it does not hold is looked for in the entry of the same
+    name shipped with the package (lint/shipped_scopes.py), and kept here once found."""
 
     KIND = "scopes"
 
     def __init__(self, space: Space) -> None:
-        self.name = f"{code_and_data_digest(space)}.json"
+        self.name = self.entry_name(space)
         self.read_at = cache.stamp(self.KIND, self.name)  # (before reading: see save)
         kept = cache.read(self.KIND, self.name)
         self.entries: dict[str, Any] = kept if isinstance(kept, dict) else {}
         self.used: dict[str, Any] = {}
         self.changed = False
+        self._shipped: dict[str, Any] | None = None  # read at the first fixture missed
+
+    @staticmethod
+    def entry_name(space: Space) -> str:
+        """The cache entry's name: what the checks depend on beside the fixtures."""
+        return f"{code_and_data_digest(space)}.json"
 
     def get(self, fx: Fixture) -> FixtureScopes | None:
         key = fixture_digest(fx)
         data = self.entries.get(key)
         found = None if data is None else FixtureScopes.from_json(data, fx)
+        if found is None:
+            data = self._shipped_entry().get(key)
+            found = None if data is None else FixtureScopes.from_json(data, fx)
+            self.changed |= found is not None  # kept in the user's cache (save)
         if found is not None:
             self.used[key] = data
             found = replace(found, problems=tuple((k, _placed(text, fx))
                                                   for k, text in found.problems))
         return found
 
+    def _shipped_entry(self) -> dict[str, Any]:
+        if self._shipped is None:
+            self._shipped = SCOPES.entry(self.name) or {}
+        return self._shipped
+
     def put(self, fx: Fixture, found: FixtureScopes) -> None:
-        kept = replace(found, problems=tuple((k, _unplaced(text, fx))
-                                             for k, text in found.problems))
-        if any(fx.path in text for _, text in kept.problems):
+        kept = kept_json(fx, found)
+        if kept is None:
             return  # a place it cannot say for another file: checked again next time
-        self.used[fixture_digest(fx)] = kept.to_json()
+        self.used[fixture_digest(fx)] = kept
         self.changed = True
 
     def save(self) -> None:
@@ -285,6 +301,16 @@ class ScopeCache:
             rest = {k: v for k, v in now.items() if k not in self.used}
             return dict(list({**rest, **self.used}.items())[-KEPT_FIXTURES:])
         cache.update(self.KIND, self.name, merged, seen=(self.read_at, self.entries))
+
+
+def kept_json(fx: Fixture, found: FixtureScopes) -> Any | None:
+    """`found` as the cache keeps it, its messages placed by node rather than by `fx`'s
+    file and line; None when a message names a place it cannot say for another file."""
+    kept = replace(found, problems=tuple((k, _unplaced(text, fx))
+                                         for k, text in found.problems))
+    if any(fx.path in text for _, text in kept.problems):
+        return None
+    return kept.to_json()
 
 
 # A check is kept by the fixture's content, not by where it is written, so a message that

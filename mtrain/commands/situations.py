@@ -36,7 +36,8 @@ def register(sub: Any) -> None:
                    help="instead, make the situations of a default `mtrain conform` and "
                    "write them into the package (conformance/shipped/), whence a first run "
                    "reads them while the code that made them is unchanged; with them, "
-                   "the shipped corpus's pieces a first `mtrain identify` reads")
+                   "the shipped corpus's pieces a first `mtrain identify` reads and its scope "
+                   "checks a first `mtrain lint` reads")
     p.add_argument("--check", action="store_true",
                    help="with --shipped: make them and exit 1 if the shipped files differ")
     p.set_defaults(func=run)
@@ -73,11 +74,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _shipped(args: argparse.Namespace) -> int:
     from mtrain.conformance import shipped
-    from mtrain.conformance.identify import shipped_pieces
+    from mtrain.conformance.identify.shipped_pieces import PIECES
+    from mtrain.conformance.lint.shipped_scopes import SCOPES
     from mtrain.conformance.situation_shipping import (
         default_asks,
-        identify_pieces,
-        identify_pieces_named,
+        explorations,
+        explorations_named,
         stale,
         write,
     )
@@ -93,24 +95,26 @@ def _shipped(args: argparse.Namespace) -> int:
     if where is None:
         raise InputError(f"{shipped.SHIPPED_ENV} is off: no folder to write or check")
     asks = default_asks()
-    if args.check:  # (the pieces by name and fixtures: shipped_pieces.stale says why)
-        name, fixtures = identify_pieces_named()
-        problems = stale(where, asks) + shipped_pieces.stale(where, name, fixtures)
+    if args.check:  # (the explorations by name and fixtures: ShippedEntry.stale says why)
+        pieces_name, scopes_name, fixtures = explorations_named()
+        problems = (stale(where, asks) + PIECES.stale(where, pieces_name, fixtures)
+                    + SCOPES.stale(where, scopes_name, fixtures))
         for line in problems:
             print(f"stale: {line}")
         print(f"{len(asks)} rule sets' situations, shipped in {where}: "
               + ("stale; run `mtrain situations --shipped` to make them again"
                  if problems else "current"))
         return 1 if problems else 0
-    name, pieces = identify_pieces()
+    (pieces_name, pieces), (scopes_name, scopes) = explorations()
     try:
         count, index, payload = write(where, asks)
-        pieces_index, pieces_payload = shipped_pieces.write(where, name, pieces)
+        written = [(PIECES, PIECES.write(where, pieces_name, pieces), len(pieces)),
+                   (SCOPES, SCOPES.write(where, scopes_name, scopes), len(scopes))]
     except OSError as e:
         raise InputError(f"{where}: {e.strerror or e}") from None
     print(f"wrote {where / shipped.INDEX} ({index:,} bytes) and {shipped.PAYLOAD} "
           f"({payload:,} bytes): {count} rule sets' situations")
-    print(f"wrote {where / shipped_pieces.INDEX} ({pieces_index:,} bytes) and "
-          f"{shipped_pieces.PAYLOAD} ({pieces_payload:,} bytes): identify's pieces of "
-          f"{len(pieces)} fixtures")
+    for kind, (index_bytes, payload_bytes), covered in written:
+        print(f"wrote {where / kind.index} ({index_bytes:,} bytes) and {kind.payload} "
+              f"({payload_bytes:,} bytes): {kind.what} of {covered} fixtures")
     return 0
