@@ -77,7 +77,7 @@ def plan_game(index: int, seed: int, chooser: Chooser, players: int | None = Non
         first = 1 if x < 0.33 else last if x < 0.58 else rng.randint(1, last)
     played = 2 if first < last and rng.random() < 0.25 else 1
     # drawn apart, so that the games of rule sets never steered stay as they were
-    steer = steered(ctx.unknown, random.Random(s ^ 0xB10C))
+    steer = steered(ctx.unknown, ctx.max_pip, random.Random(s ^ 0xB10C))
     # (a game steered toward a blocked end keeps to that: the steered plays are its
     # point, and a stand-in's move off its own rules would take it elsewhere)
     stand_in = (bool(ctx.unknown) and not steer

@@ -1,0 +1,105 @@
+"""Session 57 (fuzz57): fuzz where house engines play.
+
+- Big sets' blocked rounds: on a set of double-15 or more, random play seldom empties the
+  boneyard before someone goes out (pagat+double-15, 20 games, seed 0: one round of 22
+  blocked), so a blocked round's scoring went unasked there. A third of such games are
+  now steered toward a blocked end (fuzz/steer.py), as games under a round-end rule of
+  one's own are (6 of 22 blocked).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mtrain.conformance import fuzz as F
+from mtrain.conformance.adapter import JSON, ReferenceImplementation
+from mtrain.conformance.fuzz.rulesets import Chooser, declared_context
+from mtrain.conformance.release_alone import earlier
+from mtrain.reference.engine import hand_value
+from mtrain.spec.catalog import catalog
+
+BIG = "pagat+double-15"
+
+
+class BigBlockedLowWins(ReferenceImplementation):
+    """A blocked round's lowest hand scoring nothing on a set of double-15 or more (as if
+    SCORE-7 were played there): a bug only a blocked round on a big set shows."""
+
+    def score(self, ruleset: JSON, state: JSON, winner: int | None) -> list[int]:
+        st = self.state(ruleset, state)
+        if winner is not None or st.rules.max_pip < 15:
+            return super().score(ruleset, state, winner)
+        worth = [hand_value(st, s) for s in range(st.players)]
+        return [0 if w == min(worth) else w for w in worth]
+
+
+def test_a_share_of_big_sets_games_is_steered_the_rest_as_before() -> None:
+    """A third of the games on a double-15 set are steered (drawn apart from the rest of
+    the plan); none on a double-12 set, whose rounds block at random often enough."""
+    big = [F.plan_game(i, 1, Chooser([BIG])) for i in range(150)]
+    assert 30 <= sum(p.steer for p in big) <= 70, sum(p.steer for p in big)
+    assert not any(F.plan_game(i, 1, Chooser(["pagat"])).steer for i in range(150))
+
+
+def test_fuzz_finds_a_blocked_round_bug_only_a_big_set_shows(tmp_path: Path) -> None:
+    """The engine above: in 4 games on pagat+double-15 (seed 2, its first and third
+    games steered) fuzz reaches a blocked round and finds its score, charged to SCORE-5
+    (what a round is worth, penalty scoring); before the big sets' share, none of those
+    games was steered and none ended blocked."""
+    report = F.fuzz(F.Target.of(BigBlockedLowWins(), "big-blocked"), [BIG], 4, 2,
+                    out=tmp_path / "out", shrink_tries=20)
+    assert report.blocked >= 1 and report.steered >= 1
+    assert [g.signature for g in report.groups] == ["score (blocked)"]
+    (found,) = report.groups
+    assert "SCORE-5" in found.charged
+
+
+# --- a release of one's own: fuzz's refusals cut as conform's --------------------------
+
+RELEASE_RULES = """\
+name: own-release
+base: puremco-d9
+options:
+  uncoverable_double: other
+"""
+
+
+class OwnRelease(ReferenceImplementation):
+    """The reference, releasing doubles its own way (as DBL-9 does, whatever the rule set
+    sent says)."""
+
+    def rules(self, ruleset: Any) -> Any:
+        options = {**ruleset["options"], "uncoverable_double": "released"}
+        return super().rules({**ruleset, "options": options})
+
+
+class TakesUnderOpenDouble(OwnRelease):
+    """With a planted bug: while a double of an earlier turn is open, a tile the mover does
+    not hold is taken (its play accepted, the table left as it was), which every release
+    refuses (TURN-7)."""
+
+    def apply(self, ruleset: Any, state: Any, action: Any) -> Any:
+        seat = state.get("seat")
+        if (earlier(state) and action.get("type") == "play" and isinstance(seat, int)
+                and action.get("tile") not in state["hands"][seat]):
+            return state
+        return super().apply(ruleset, state, action)
+
+
+def test_fuzz_judges_a_refusal_every_release_makes(tmp_path: Path) -> None:
+    """Under `uncoverable_double: other`, a refusal whose reference reading reads the
+    release is judged where every known release refuses the action (conform's cut,
+    release_alone.release_entry): the engine above is found (TURN-7); before, every such
+    refusal was set aside, and 8 games found nothing. The engine without the bug: nothing."""
+    rules = tmp_path / "own-release.yaml"
+    rules.write_text(RELEASE_RULES, encoding="utf-8")
+    ctx = declared_context(catalog().rules_file(str(rules)))
+    found = {}
+    for engine in (TakesUnderOpenDouble(), OwnRelease()):
+        report = F.fuzz(F.Target.of(engine, type(engine).__name__), [ctx.name], 8, 0,
+                        out=tmp_path / type(engine).__name__, shrink_tries=20)
+        found[type(engine).__name__] = [(g.signature, g.charged) for g in report.groups]
+    print(found)
+    assert found["OwnRelease"] == []
+    assert ("allows play (TURN-7)", ("TURN-7",)) in found["TakesUnderOpenDouble"]
