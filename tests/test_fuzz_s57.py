@@ -103,3 +103,34 @@ def test_fuzz_judges_a_refusal_every_release_makes(tmp_path: Path) -> None:
     print(found)
     assert found["OwnRelease"] == []
     assert ("allows play (TURN-7)", ("TURN-7",)) in found["TakesUnderOpenDouble"]
+
+
+class DrawsBesideCover(OwnRelease):
+    """With a planted bug: while a double of an earlier turn is open and the boneyard
+    holds a tile, a draw is listed beside the plays, which every release refuses where a
+    tile can be played (TURN-1)."""
+
+    def legal(self, ruleset: Any, state: Any) -> Any:
+        got = super().legal(ruleset, state)
+        if (earlier(state) and state.get("boneyard") and any(a["type"] == "play" for a in got)
+                and not any(a["type"] == "draw" for a in got)):
+            got = [*got, {"type": "draw"}]
+        return got
+
+
+def test_a_legal_finding_under_a_release_of_ones_own_gets_a_reproducer(
+        tmp_path: Path) -> None:
+    """The legal cut fuzz makes in play (session 56) is made again when a finding is asked
+    again (rejudge: shrinking, the reproducer's check): the engine above is found, each
+    of its draw findings with a reproducer conform charges (TURN-1 among them). Before,
+    none showed again when asked again (no reproducer, nothing charged)."""
+    rules = tmp_path / "own-release.yaml"
+    rules.write_text(RELEASE_RULES, encoding="utf-8")
+    ctx = declared_context(catalog().rules_file(str(rules)))
+    report = F.fuzz(F.Target.of(DrawsBesideCover(), "draws"), [ctx.name], 4, 0,
+                    out=tmp_path / "out", shrink_tries=20)
+    legal = [g for g in report.groups if "draw" in g.signature]
+    assert legal, [g.signature for g in report.groups]
+    assert all(g.path is not None and g.charged for g in legal), [
+        (g.signature, g.charged, g.problems) for g in legal]
+    assert any("TURN-1" in g.charged for g in legal)
