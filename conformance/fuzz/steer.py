@@ -19,8 +19,10 @@ On a set of double-15 or more, a share of every rule set's games is steered too:
 play there seldom empties the boneyard before someone goes out (a fuzz run of 20 games
 on pagat+double-15, seed 0, ended one round of 22 blocked), so blocked rounds under
 either `blocked_round` value, and what they score, went untested on big sets. The share
-is drawn from the same seeded number as above and only for such sets, so the games of
-smaller sets, and the unsteered games of big ones, are played as before.
+is drawn from the same seeded number as above, only for such sets and only among games
+neither steered already nor drawn to play a stand-in's moves (plans.STAND_IN_SHARE:
+tanker's FIRST-6 bug shows only in one of those), so the games of smaller sets, those
+stand-in games, and the unsteered games of big sets are played as before.
 """
 
 from __future__ import annotations
@@ -43,11 +45,14 @@ BIG_SET_SHARE = 1 / 3
 """The share of games steered on a big set under rules whose round ends are all known."""
 
 
-def steered(unknown: frozenset[str], max_pip: int, rng: random.Random) -> bool:
-    """Whether a game under a rule set playing `unknown` its own way, on a set whose
-    highest pip is `max_pip`, is steered."""
-    if unknown & ROUND_ENDS:
-        return rng.random() < STEER_SHARE
+def steered(unknown: frozenset[str], rng: random.Random) -> bool:
+    """Whether a game under a rule set playing `unknown` its own way is steered."""
+    return bool(unknown & ROUND_ENDS) and rng.random() < STEER_SHARE
+
+
+def big_set_steered(max_pip: int, rng: random.Random) -> bool:
+    """Whether a game on a set whose highest pip is `max_pip`, not otherwise steered nor
+    a stand-in's (plans.STAND_IN_SHARE: those stay as they were), is steered."""
     return max_pip >= BIG_SET and rng.random() < BIG_SET_SHARE
 
 
