@@ -9,9 +9,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
+import test_house56b as hb
+
+from mtrain.cli import main
 from mtrain.conformance import fuzz as F
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fuzz.rulesets import Chooser, declared_context
@@ -134,3 +138,45 @@ def test_a_legal_finding_under_a_release_of_ones_own_gets_a_reproducer(
     assert all(g.path is not None and g.charged for g in legal), [
         (g.signature, g.charged, g.problems) for g in legal]
     assert any("TURN-1" in g.charged for g in legal)
+
+
+# --- a release counted early told from a duty ignored, across a run's tables ----------
+
+# test_house56b's table (seat 2 bound by [10-10], holding [14-0] alone; seat 1's train
+# marked), with 13, 14 and 15 of the sixteen 10s on the table: 3, 2 and 1 short of DBL-9's
+# release; and its FAR table, 7 on the table
+SHORT = {3: hb.NEAR,
+         2: hb.NEAR.replace("0: [15-6, 6-10, 10-5]", "0: [15-6, 6-10, 10-5, 5-9, 9-10]"),
+         1: hb.NEAR.replace("0: [15-6, 6-10, 10-5]", "0: [15-6, 6-10, 10-5, 5-9, 9-10, 10-8]")}
+
+
+def _run_charges(tmp_path: Path, adapter: str) -> dict[str, list[str]]:
+    (tmp_path / "rules.yaml").write_text(hb.RULES, encoding="utf-8")
+    fixtures = "".join(hb._fixture(f"short-{k:03}", trains, "[]", "")
+                       for k, trains in SHORT.items())
+    fixtures += hb._fixture("far-007", hb.FAR, "[]", "")
+    (tmp_path / "fx.yaml").write_text(fixtures, encoding="utf-8")
+    out = tmp_path / "report.json"
+    main(["conform", "--adapter", f"{hb.__file__}:{adapter}", "--fixtures",
+          str(tmp_path / "fx.yaml"), "--format", "json", "--output", str(out)])
+    report = json.loads(out.read_text(encoding="utf-8"))
+    return {r["fixture"]: r["charged"] for r in report["results"] if r["status"] == "fail"}
+
+
+def test_a_release_counted_early_is_told_by_the_runs_tables(tmp_path: Path) -> None:
+    """handcar's bug 2 (test_house56b's CountsThirteen, a double released once 13 of its
+    16 tiles are down) fails the tables 3, 2 and 1 tiles short of the release, and not
+    the one 9 short: every failure near the release, none far, so each is the release's
+    (DBL-9). One table alone read those 3 and 2 short as the duty's (DBL-6)."""
+    assert _run_charges(tmp_path, "CountsThirteen") == {
+        "short-003": ["DBL-9"], "short-002": ["DBL-9"], "short-001": ["DBL-9"]}
+
+
+def test_a_duty_ignored_far_from_a_release_keeps_every_table_the_dutys(
+        tmp_path: Path) -> None:
+    """The duty ignored (IgnoresDuty) fails the same tables and the one 9 short too: a
+    double let go far from its release, so the tables near it stay the duty's (DBL-6) but
+    for the one a single table reads as the release's (one tile short, DBL-9)."""
+    assert _run_charges(tmp_path, "IgnoresDuty") == {
+        "short-003": ["DBL-6"], "short-002": ["DBL-6"], "short-001": ["DBL-9"],
+        "far-007": ["DBL-6"]}
