@@ -45,15 +45,17 @@ def charge_counted_early(results: Sequence[Charged]) -> None:
         if r.status == "fail" and r.early:
             by_variant.setdefault(r.variant, []).append(r)
     for found in by_variant.values():
-        counts = [c for r in found for c in r.early]
-        if len(found) < TABLES or any(c is None for c in counts):
+        if any(c is None for r in found for c in r.early):
+            continue  # a double let go far from its release: the duty ignored
+        near = [r for r in found if r.charged and r.charged[0] in (*DUTIES, RELEASE)]
+        if len(near) < TABLES:
             continue
-        most = max(c for c in counts if c is not None)
-        for r in found:
-            if r.charged and r.charged[0] in DUTIES:
+        most = max(c for r in near for c in r.early if c is not None)
+        for r in near:
+            if r.charged[0] in DUTIES:
                 duty, r.charged = r.charged[0], (RELEASE, *r.charged[1:])
                 r.messages.append(
-                    f"charged {RELEASE}, not {duty}: in {len(found)} tables of this run a "
+                    f"charged {RELEASE}, not {duty}: in {len(near)} tables of this run a "
                     "double of an earlier turn was let go only where its number was at "
                     f"most {most} tiles short of its release, never further off: a release "
                     "counted early, not the duty ignored")
